@@ -1,0 +1,496 @@
+/*
+ * board.c: the position: set-up, FEN in and out, validation, make and
+ * unmake, and the attack test on a king.
+ */
+#include "board.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+#include "tables.h"
+
+const uint8_t xq_first_slot[XQ_PIECE_TYPES] = {0, 1, 3, 5, 7, 9, 11};
+const uint8_t xq_slot_count[XQ_PIECE_TYPES] = {1, 2, 2, 2, 2, 2, 5};
+
+#define K(side, type) (((side) << 3) | ((type) + 1))
+const uint8_t xq_kind_of_id[48] = {
+	[16] = K(0, XQ_KING),     [17] = K(0, XQ_ADVISOR),  [18] = K(0, XQ_ADVISOR),
+	[19] = K(0, XQ_ELEPHANT), [20] = K(0, XQ_ELEPHANT), [21] = K(0, XQ_HORSE),
+	[22] = K(0, XQ_HORSE),    [23] = K(0, XQ_ROOK),     [24] = K(0, XQ_ROOK),
+	[25] = K(0, XQ_CANNON),   [26] = K(0, XQ_CANNON),   [27] = K(0, XQ_PAWN),
+	[28] = K(0, XQ_PAWN),     [29] = K(0, XQ_PAWN),     [30] = K(0, XQ_PAWN),
+	[31] = K(0, XQ_PAWN),
+	[32] = K(1, XQ_KING),     [33] = K(1, XQ_ADVISOR),  [34] = K(1, XQ_ADVISOR),
+	[35] = K(1, XQ_ELEPHANT), [36] = K(1, XQ_ELEPHANT), [37] = K(1, XQ_HORSE),
+	[38] = K(1, XQ_HORSE),    [39] = K(1, XQ_ROOK),     [40] = K(1, XQ_ROOK),
+	[41] = K(1, XQ_CANNON),   [42] = K(1, XQ_CANNON),   [43] = K(1, XQ_PAWN),
+	[44] = K(1, XQ_PAWN),     [45] = K(1, XQ_PAWN),     [46] = K(1, XQ_PAWN),
+	[47] = K(1, XQ_PAWN),
+};
+#undef K
+
+static const char piece_letters[] = "KABNRCP";
+static const char *const type_names[XQ_PIECE_TYPES] = {
+	"king", "advisor", "elephant", "horse", "rook", "cannon", "pawn",
+};
+static const char *const side_names[2] = {"red", "black"};
+
+static inline void toggle_bits(struct xq_board *b, xq_sq s)
+{
+	b->rank_bits[s >> 4] ^= (uint16_t)(1u << ((s & 15) - 3));
+	b->file_bits[s & 15] ^= (uint16_t)(1u << ((s >> 4) - 3));
+}
+
+void xq_board_clear(struct xq_board *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->fullmove = 1;
+}
+
+int xq_board_put(struct xq_board *b, int side, int type, xq_sq sq, struct xq_diag *d)
+{
+	int base = XQ_SIDE_TAG(side) + xq_first_slot[type];
+	char name[3];
+
+	if (!xq_on_board(sq))
+		return xq_diag_set(d, XQ_EILLEGAL, XQ_D_BAD_FEN, XQ_SEV_ERROR, "square off the board");
+	xq_sq_name(sq, name);
+	if (b->sq[sq])
+		return xq_diag_set(d, XQ_EILLEGAL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+				   "square %s is already occupied", name);
+	for (int i = 0; i < xq_slot_count[type]; i++) {
+		int id = base + i;
+		if (b->pc[id])
+			continue;
+		b->pc[id] = sq;
+		b->sq[sq] = (uint8_t)id;
+		toggle_bits(b, sq);
+		b->key ^= xq_zobrist[xq_kind_of_id[id]][sq];
+		return 0;
+	}
+	return xq_diag_set(d, XQ_EILLEGAL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+			   "more than %d %s %s%s", xq_slot_count[type], side_names[side],
+			   type_names[type], xq_slot_count[type] > 1 ? "s" : "");
+}
+
+void xq_board_start(struct xq_board *b)
+{
+	int rc = xq_board_from_fen(b, XQ_START_FEN, sizeof(XQ_START_FEN) - 1, 0, NULL);
+	(void)rc; /* the start FEN is valid */
+}
+
+void xq_sq_name(xq_sq sq, char out[3])
+{
+	out[0] = (char)('a' + XQ_SQ_FILE(sq));
+	out[1] = (char)('0' + XQ_SQ_RANK(sq));
+	out[2] = '\0';
+}
+
+void xq_move_name(xq_move m, char out[5])
+{
+	xq_sq_name(XQ_MOVE_FROM(m), out);
+	xq_sq_name(XQ_MOVE_TO(m), out + 2);
+}
+
+uint64_t xq_board_compute_key(const struct xq_board *b)
+{
+	uint64_t k = b->side == XQ_BLACK ? xq_zobrist_side : 0;
+
+	for (int id = 16; id < 48; id++)
+		if (b->pc[id])
+			k ^= xq_zobrist[xq_kind_of_id[id]][b->pc[id]];
+	return k;
+}
+
+/* ---- FEN ---------------------------------------------------------------- */
+
+static int letter_type(char c)
+{
+	switch (c) {
+	case 'K': return XQ_KING;
+	case 'A': return XQ_ADVISOR;
+	case 'B': case 'E': return XQ_ELEPHANT;
+	case 'N': case 'H': return XQ_HORSE;
+	case 'R': return XQ_ROOK;
+	case 'C': return XQ_CANNON;
+	case 'P': return XQ_PAWN;
+	}
+	return -1;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static int fen_error(struct xq_diag *d, int rc, size_t pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d)
+		return rc;
+	d->place.col = (uint32_t)pos + 1;
+	va_start(ap, fmt);
+	xq_diag_vset(d, rc, XQ_D_BAD_FEN, XQ_SEV_ERROR, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Parse an unsigned decimal field; returns -1 when it is not one. */
+static long parse_uint(const char *s, size_t len)
+{
+	long v = 0;
+	if (len == 0 || len > 6)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+int xq_board_from_fen(struct xq_board *out, const char *fen, size_t len, unsigned flags,
+		      struct xq_diag *d)
+{
+	struct xq_board b;
+	size_t i = 0, field_start;
+	int row = 0, col = 0, rc;
+
+	xq_board_clear(&b);
+	while (i < len && is_space(fen[i]))
+		i++;
+	if (i == len)
+		return fen_error(d, XQ_EPARSE, i, "empty FEN");
+
+	/* Field 1: the board, rank 9 first. */
+	for (; i < len && !is_space(fen[i]); i++) {
+		char c = fen[i];
+		if (c == '/') {
+			if (col != 9)
+				return fen_error(d, XQ_EPARSE, i, "row %d has %d columns, not 9",
+						 row + 1, col);
+			if (++row > 9)
+				return fen_error(d, XQ_EPARSE, i, "more than 10 rows");
+			col = 0;
+		} else if (c >= '1' && c <= '9') {
+			col += c - '0';
+			if (col > 9)
+				goto too_wide;
+		} else {
+			int side = c >= 'a' && c <= 'z';
+			int type = letter_type(side ? (char)(c - 'a' + 'A') : c);
+			if (type < 0) {
+				if ((unsigned char)c >= 0x80 || (unsigned char)c < 0x20)
+					return fen_error(d, XQ_EPARSE, i,
+							 "unexpected byte 0x%02x in the board",
+							 (unsigned char)c);
+				return fen_error(d, XQ_EPARSE, i, "unknown piece letter '%c'", c);
+			}
+			if (col >= 9)
+				goto too_wide;
+			rc = xq_board_put(&b, side, type, (xq_sq)((row + 3) << 4 | (col + 3)), d);
+			if (rc) {
+				if (d)
+					d->place.col = (uint32_t)i + 1;
+				return rc;
+			}
+			col++;
+		}
+	}
+	if (col != 9)
+		return fen_error(d, XQ_EPARSE, i, "row %d has %d columns, not 9", row + 1, col);
+	if (0) {
+	too_wide:
+		return fen_error(d, XQ_EPARSE, i, "row %d has more than 9 columns", row + 1);
+	}
+	if (row != 9)
+		return fen_error(d, XQ_EPARSE, i, "the board has %d rows, not 10", row + 1);
+
+	/* Fields 2 to 6, each optional: side, '-', '-', halfmove, move number. */
+	for (int field = 2; field <= 6; field++) {
+		size_t flen;
+		long v;
+		while (i < len && is_space(fen[i]))
+			i++;
+		if (i == len)
+			break;
+		field_start = i;
+		while (i < len && !is_space(fen[i]))
+			i++;
+		flen = i - field_start;
+		switch (field) {
+		case 2:
+			if (flen == 1 && (fen[field_start] == 'w' || fen[field_start] == 'r'))
+				b.side = XQ_RED;
+			else if (flen == 1 && fen[field_start] == 'b')
+				b.side = XQ_BLACK;
+			else
+				return fen_error(d, XQ_EPARSE, field_start,
+						 "side to move must be 'w', 'r' or 'b'");
+			break;
+		case 3:
+		case 4:
+			if (flen != 1 || fen[field_start] != '-')
+				return fen_error(d, XQ_EPARSE, field_start,
+						 "field %d must be '-' in xiangqi", field);
+			break;
+		default:
+			v = parse_uint(fen + field_start, flen);
+			if (v < 0 || (field == 6 && v == 0) || v > 65535)
+				return fen_error(d, XQ_EPARSE, field_start, "%s must be a number%s",
+						 field == 6 ? "the move number" : "the halfmove clock",
+						 field == 6 ? " from 1" : "");
+			if (field == 5)
+				b.halfmove = (uint16_t)v;
+			else
+				b.fullmove = (uint16_t)v;
+		}
+	}
+	while (i < len && is_space(fen[i]))
+		i++;
+	if (i < len)
+		return fen_error(d, XQ_EPARSE, i, "unexpected text after the FEN");
+
+	if (b.side == XQ_BLACK)
+		b.key ^= xq_zobrist_side;
+	rc = xq_board_validate(&b, flags, d);
+	if (rc) {
+		if (d)
+			d->place.col = 1;
+		return rc;
+	}
+	*out = b;
+	return 0;
+}
+
+int xq_board_validate(const struct xq_board *b, unsigned flags, struct xq_diag *d)
+{
+	char name[3];
+
+	for (int side = 0; side < 2; side++) {
+		int tag = XQ_SIDE_TAG(side);
+		xq_sq k = b->pc[tag];
+		if (!k)
+			return xq_diag_set(d, XQ_EILLEGAL, XQ_D_BAD_FEN, XQ_SEV_ERROR, "no %s king",
+					   side_names[side]);
+		xq_sq_name(k, name);
+		if (!(xq_square_flags[k] & XQ_SQF_PALACE) || XQ_SQ_SIDE_HALF(k) != side)
+			return xq_diag_set(d, XQ_EILLEGAL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+					   "%s king on %s, outside its palace", side_names[side], name);
+		if (flags & XQ_FEN_LENIENT_PLACEMENT)
+			continue;
+		for (int id = tag + 1; id < tag + 16; id++) {
+			xq_sq s = b->pc[id];
+			int type = XQ_KIND_TYPE(xq_kind_of_id[id]);
+			if (!s)
+				continue;
+			xq_sq_name(s, name);
+			if (type == XQ_ADVISOR &&
+			    (!(xq_square_flags[s] & XQ_SQF_ADVISOR) || XQ_SQ_SIDE_HALF(s) != side))
+				return xq_diag_set(d, XQ_EILLEGAL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+						   "%s advisor on %s, not one of its palace points",
+						   side_names[side], name);
+			if (type == XQ_ELEPHANT &&
+			    (!(xq_square_flags[s] & XQ_SQF_ELEPHANT) || XQ_SQ_SIDE_HALF(s) != side))
+				return xq_diag_set(d, XQ_EILLEGAL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+						   "%s elephant on %s, not one of its seven points",
+						   side_names[side], name);
+			if (type == XQ_PAWN &&
+			    !(xq_square_flags[s] & (side ? XQ_SQF_PAWN_BLACK : XQ_SQF_PAWN_RED)))
+				return xq_diag_set(d, XQ_EILLEGAL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+						   "%s pawn on %s, behind its starting rank or on a file it cannot reach",
+						   side_names[side], name);
+		}
+	}
+	if (flags & XQ_FEN_NO_CHECK_TEST)
+		return 0;
+	{
+		xq_sq rk = b->pc[16], bk = b->pc[32];
+		if ((rk & 15) == (bk & 15)) {
+			int open = 1;
+			for (int s = bk + 16; s < rk; s += 16)
+				if (b->sq[s])
+					open = 0;
+			if (open)
+				return xq_diag_set(d, XQ_EILLEGAL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+						   "the kings face each other on an open file");
+		}
+	}
+	if (xq_board_king_attacked(b, b->side ^ 1))
+		return xq_diag_set(d, XQ_EILLEGAL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+				   "%s is in check but it is %s's move", side_names[b->side ^ 1],
+				   side_names[b->side]);
+	return 0;
+}
+
+size_t xq_board_to_fen(const struct xq_board *b, char *buf, size_t cap)
+{
+	char tmp[XQ_FEN_MAX];
+	size_t n = 0;
+
+	for (int row = 3; row <= 12; row++) {
+		int empty = 0;
+		for (int col = 3; col <= 11; col++) {
+			int id = b->sq[row << 4 | col];
+			if (!id) {
+				empty++;
+				continue;
+			}
+			if (empty)
+				tmp[n++] = (char)('0' + empty);
+			empty = 0;
+			{
+				uint8_t kind = xq_kind_of_id[id];
+				char c = piece_letters[XQ_KIND_TYPE(kind)];
+				tmp[n++] = XQ_KIND_SIDE(kind) ? (char)(c - 'A' + 'a') : c;
+			}
+		}
+		if (empty)
+			tmp[n++] = (char)('0' + empty);
+		if (row < 12)
+			tmp[n++] = '/';
+	}
+	n += (size_t)snprintf(tmp + n, sizeof(tmp) - n, " %c - - %u %u",
+			      b->side == XQ_BLACK ? 'b' : 'w', (unsigned)b->halfmove,
+			      (unsigned)b->fullmove);
+	if (cap) {
+		size_t c = n < cap - 1 ? n : cap - 1;
+		memcpy(buf, tmp, c);
+		buf[c] = '\0';
+	}
+	return n;
+}
+
+/* ---- make / unmake ------------------------------------------------------ */
+
+void xq_board_make(struct xq_board *b, xq_move m, struct xq_undo *u)
+{
+	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+	uint8_t id = b->sq[from], cap = b->sq[to];
+
+	u->key = b->key;
+	u->halfmove = b->halfmove;
+	u->captured = cap;
+
+	b->sq[from] = 0;
+	b->sq[to] = id;
+	b->pc[id] = to;
+	toggle_bits(b, from);
+	b->key ^= xq_zobrist[xq_kind_of_id[id]][from] ^ xq_zobrist[xq_kind_of_id[id]][to] ^
+		  xq_zobrist_side;
+	if (cap) {
+		b->pc[cap] = 0;
+		b->key ^= xq_zobrist[xq_kind_of_id[cap]][to];
+		b->halfmove = 0;
+	} else {
+		toggle_bits(b, to);
+		b->halfmove++;
+	}
+	if (b->side == XQ_BLACK)
+		b->fullmove++;
+	b->side ^= 1;
+}
+
+void xq_board_unmake(struct xq_board *b, xq_move m, const struct xq_undo *u)
+{
+	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+	uint8_t id = b->sq[to], cap = u->captured;
+
+	b->side ^= 1;
+	if (b->side == XQ_BLACK)
+		b->fullmove--;
+	b->sq[from] = id;
+	b->pc[id] = from;
+	b->sq[to] = cap;
+	toggle_bits(b, from);
+	if (cap)
+		b->pc[cap] = to;
+	else
+		toggle_bits(b, to);
+	b->key = u->key;
+	b->halfmove = u->halfmove;
+}
+
+void xq_board_make_null(struct xq_board *b, struct xq_undo *u)
+{
+	u->key = b->key;
+	u->halfmove = b->halfmove;
+	u->captured = 0;
+	b->key ^= xq_zobrist_side;
+	b->halfmove++;
+	if (b->side == XQ_BLACK)
+		b->fullmove++;
+	b->side ^= 1;
+}
+
+void xq_board_unmake_null(struct xq_board *b, const struct xq_undo *u)
+{
+	b->side ^= 1;
+	if (b->side == XQ_BLACK)
+		b->fullmove--;
+	b->key = u->key;
+	b->halfmove = u->halfmove;
+}
+
+/* ---- attacks ------------------------------------------------------------ */
+
+/* For each diagonal neighbour (dx, dy) of a king: the horses that would
+ * attack it from (2dx, dy) and (dx, 2dy) have that neighbour as their leg. */
+const struct xq_horse_check xq_horse_checks[4] = {
+	{-17, {-18, -33}}, /* dx -1, dy -1 */
+	{-15, {-14, -31}}, /* dx +1, dy -1 */
+	{15, {14, 31}},    /* dx -1, dy +1 */
+	{17, {18, 33}},    /* dx +1, dy +1 */
+};
+#define horse_check xq_horse_checks
+
+int xq_board_king_attacked(const struct xq_board *b, int side)
+{
+	int them = side ^ 1;
+	xq_sq k = b->pc[XQ_SIDE_TAG(side)];
+	int x = k & 15, y = k >> 4;
+	const struct xq_slide *r = &xq_rank_slide[x - 3][b->rank_bits[y]];
+	const struct xq_slide *f = &xq_file_slide[y - 3][b->file_bits[x]];
+	const uint8_t rook = XQ_KIND(them, XQ_ROOK), cannon = XQ_KIND(them, XQ_CANNON);
+	const uint8_t horse = XQ_KIND(them, XQ_HORSE), pawn = XQ_KIND(them, XQ_PAWN);
+	const uint8_t king = XQ_KIND(them, XQ_KING);
+
+	if (!k)
+		return 0;
+	for (int dir = 0; dir < 2; dir++) {
+		if (r->first[dir] && xq_kind_of_id[b->sq[y << 4 | r->first[dir]]] == rook)
+			return 1;
+		if (r->second[dir] && xq_kind_of_id[b->sq[y << 4 | r->second[dir]]] == cannon)
+			return 1;
+		if (f->first[dir]) {
+			uint8_t kind = xq_kind_of_id[b->sq[f->first[dir] << 4 | x]];
+			if (kind == rook || kind == king)
+				return 1;
+		}
+		if (f->second[dir] && xq_kind_of_id[b->sq[f->second[dir] << 4 | x]] == cannon)
+			return 1;
+	}
+	/* Horses: the leg of a horse that attacks k is diagonally next to k;
+	 * each such leg serves the two horse squares beyond it. */
+	for (int i = 0; i < 4; i++) {
+		if (b->sq[k + horse_check[i].leg])
+			continue;
+		if (xq_kind_of_id[b->sq[k + horse_check[i].from[0]]] == horse ||
+		    xq_kind_of_id[b->sq[k + horse_check[i].from[1]]] == horse)
+			return 1;
+	}
+	/* Pawns: ahead of the king (from the enemy's side) or beside it. */
+	{
+		int ahead = side == XQ_RED ? -16 : 16;
+		if (xq_kind_of_id[b->sq[k + ahead]] == pawn || xq_kind_of_id[b->sq[k - 1]] == pawn ||
+		    xq_kind_of_id[b->sq[k + 1]] == pawn)
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,189 @@
+/*
+ * board.h: the xiangqi (象棋, Chinese chess) position.
+ *
+ * A position is a plain value (copy it with `=`): a 16x16 mailbox with
+ * piece identities, bit-ranks and bit-files for the sliding pieces, the
+ * side to move, the move counters and a 64-bit Zobrist key kept up to date
+ * by every make and unmake.
+ *
+ * Squares.  The 9x10 board sits in a 256-entry array at columns 3..11 and
+ * rows 3..12.  Row 3 is black's back rank (ICCS rank 9), row 12 is red's
+ * back rank (ICCS rank 0), so a square is `row << 4 | column` and red's half
+ * of the board is exactly the squares with bit 0x80 set.  Use XQ_SQ() to
+ * build a square from ICCS file (0..8 = a..i) and rank (0..9).
+ *
+ * Pieces.  Every piece has an identity: 16..31 for red, 32..47 for black;
+ * within a side slot 0 is the king, 1-2 advisors, 3-4 elephants, 5-6
+ * horses, 7-8 rooks, 9-10 cannons, 11-15 pawns.  `sq[]` maps square to
+ * identity (0 = empty) and `pc[]` maps identity to square (0 = absent).
+ * Identities let "for each of my rooks" touch two slots, and let notation
+ * tell tandem pieces apart.
+ *
+ * Moves.  A move is `from | to << 8` in 16 bits (see XQ_MOVE); 0 is "no
+ * move" because square 0 is off the board.
+ */
+#ifndef XQ_LIB_BOARD_H
+#define XQ_LIB_BOARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct xq_diag;
+
+typedef uint16_t xq_move; /* from | to << 8 */
+typedef uint8_t xq_sq;    /* 16x16 mailbox index */
+
+enum xq_side { XQ_RED = 0, XQ_BLACK = 1 };
+
+enum xq_piece_type {
+	XQ_KING,     /* 帅/将 */
+	XQ_ADVISOR,  /* 仕/士 */
+	XQ_ELEPHANT, /* 相/象 */
+	XQ_HORSE,    /* 马 */
+	XQ_ROOK,     /* 车, chariot */
+	XQ_CANNON,   /* 炮 */
+	XQ_PAWN,     /* 兵/卒 */
+	XQ_PIECE_TYPES
+};
+
+#define XQ_MAX_MOVES 128 /* more than any position's pseudo-legal moves (at most 119) */
+
+/* Square from ICCS file (0..8 = a..i) and rank (0..9, red's back rank 0). */
+#define XQ_SQ(file, rank) ((xq_sq)(((12 - (rank)) << 4) | ((file) + 3)))
+#define XQ_SQ_FILE(sq) (((sq) & 15) - 3)  /* 0..8 */
+#define XQ_SQ_RANK(sq) (12 - ((sq) >> 4)) /* 0..9 */
+#define XQ_MOVE(from, to) ((xq_move)((unsigned)(from) | ((unsigned)(to) << 8)))
+#define XQ_MOVE_FROM(m) ((xq_sq)((m) & 0xff))
+#define XQ_MOVE_TO(m) ((xq_sq)((m) >> 8))
+
+/* Piece identities and kinds. */
+#define XQ_SIDE_TAG(side) (16 << (side)) /* 16 red, 32 black */
+#define XQ_ID_SIDE(id) (((id) >> 5) & 1)
+#define XQ_ID_SLOT(id) ((id) & 15)
+/* A "kind" is colour and type in 4 bits: 1..7 red K A E H R C P, 9..15 black. */
+#define XQ_KIND(side, type) ((uint8_t)(((side) << 3) | ((type) + 1)))
+#define XQ_KIND_SIDE(kind) ((kind) >> 3)
+#define XQ_KIND_TYPE(kind) (((kind) & 7) - 1)
+
+extern const uint8_t xq_kind_of_id[48]; /* 0 for ids that are not pieces */
+extern const uint8_t xq_first_slot[XQ_PIECE_TYPES];
+extern const uint8_t xq_slot_count[XQ_PIECE_TYPES];
+
+struct xq_board {
+	uint8_t sq[256];        /* square -> piece id, 0 = empty or off board */
+	uint8_t pc[48];         /* piece id -> square, 0 = not on the board */
+	uint16_t rank_bits[16]; /* row -> occupied columns (bit c-3) */
+	uint16_t file_bits[16]; /* column -> occupied rows (bit r-3) */
+	uint64_t key;           /* Zobrist key of pieces and side to move */
+	uint8_t side;           /* enum xq_side: who moves */
+	uint16_t halfmove;      /* plies since the last capture */
+	uint16_t fullmove;      /* move number, starts at 1, grows after black moves */
+};
+
+/* What make saves so that unmake can restore the position exactly. */
+struct xq_undo {
+	uint64_t key;
+	uint16_t halfmove;
+	uint8_t captured; /* piece id taken, 0 if none */
+};
+
+/* The standard start position in FEN. */
+#define XQ_START_FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+
+/* Empty the board (no pieces, red to move, counters 0 and 1). */
+void xq_board_clear(struct xq_board *b);
+
+/* Set up the standard start position. */
+void xq_board_start(struct xq_board *b);
+
+/*
+ * Put piece `type` of `side` on square `sq`, taking the first free slot of
+ * that type.  Returns 0, or XQ_EILLEGAL when the square is off the board or
+ * occupied, or the side already has all its pieces of that type (fills `d`
+ * when not NULL).  Keeps the key, bit-lines and piece lists in step.
+ */
+int xq_board_put(struct xq_board *b, int side, int type, xq_sq sq, struct xq_diag *d);
+
+/* Flags for xq_board_from_fen() and xq_board_validate(). */
+enum {
+	/* Accept advisors, elephants and pawns on squares they can never
+	 * reach (composed problems in old files); kings must still be in
+	 * their palaces and counts within one set. */
+	XQ_FEN_LENIENT_PLACEMENT = 1 << 0,
+	/* Skip the checks that involve attacks: kings facing each other and
+	 * the side not to move being in check. */
+	XQ_FEN_NO_CHECK_TEST = 1 << 1
+};
+
+/*
+ * Parse a xiangqi FEN: board (rank 9 first), then optionally side
+ * (`w`/`r` red, `b` black), two `-` fields, the halfmove clock and the move
+ * number.  Board-only and two-field FENs are accepted; piece letters are
+ * KABNRCP (upper case red, lower case black) with E and H accepted for
+ * elephant and horse.  The position is validated (xq_board_validate) unless
+ * flags relax it.
+ *
+ * Returns 0 and fills `out`, or XQ_EPARSE (malformed text) / XQ_EILLEGAL
+ * (a position that cannot occur) and fills `d` with a message whose
+ * column is the 1-based character in `fen` where the problem is.  On error
+ * `out` is left untouched: a rejected FEN never half-loads.
+ */
+int xq_board_from_fen(struct xq_board *out, const char *fen, size_t len, unsigned flags,
+		      struct xq_diag *d);
+
+/*
+ * Check that a position can occur: one king a side, in its palace; no more
+ * pieces of a kind than a set has; advisors, elephants and pawns on squares
+ * they can reach; kings not facing on an open file; the side not to move
+ * not in check.  Returns 0 or XQ_EILLEGAL with a message in `d`.
+ */
+int xq_board_validate(const struct xq_board *b, unsigned flags, struct xq_diag *d);
+
+/*
+ * Write the canonical FEN (letters KABNRCP, side w/b, `- -`, halfmove,
+ * move number) into `buf` of `cap` bytes, NUL-terminated.  Returns the
+ * length, which is always below 100; `cap` of XQ_FEN_MAX is enough.
+ */
+#define XQ_FEN_MAX 128
+size_t xq_board_to_fen(const struct xq_board *b, char *buf, size_t cap);
+
+/* Make a move that is at least pseudo-legal; `u` receives what unmake needs. */
+void xq_board_make(struct xq_board *b, xq_move m, struct xq_undo *u);
+/* Undo `m`, which must be the last move made with `u`. */
+void xq_board_unmake(struct xq_board *b, xq_move m, const struct xq_undo *u);
+/* Pass the turn (for search); undo with xq_board_unmake_null(). */
+void xq_board_make_null(struct xq_board *b, struct xq_undo *u);
+void xq_board_unmake_null(struct xq_board *b, const struct xq_undo *u);
+
+/* Is `side`'s king attacked, or facing the other king on an open file? */
+int xq_board_king_attacked(const struct xq_board *b, int side);
+/* Is the side to move in check? */
+#define xq_board_in_check(b) xq_board_king_attacked((b), (b)->side)
+
+/* The key recomputed from scratch (tests compare it with b->key). */
+uint64_t xq_board_compute_key(const struct xq_board *b);
+
+/* Piece kind (XQ_KIND) on a square, 0 if empty. */
+static inline uint8_t xq_board_kind(const struct xq_board *b, xq_sq sq)
+{
+	return xq_kind_of_id[b->sq[sq]];
+}
+
+/* Is the square on the 9x10 board? */
+extern const uint8_t xq_square_flags[256];
+#define XQ_SQF_BOARD 0x01
+#define XQ_SQF_PALACE 0x02
+#define XQ_SQF_ADVISOR 0x04  /* one of the 10 advisor points */
+#define XQ_SQF_ELEPHANT 0x08 /* one of the 14 elephant points */
+#define XQ_SQF_PAWN_RED 0x10 /* a square a red pawn can reach */
+#define XQ_SQF_PAWN_BLACK 0x20
+#define xq_on_board(sq) (xq_square_flags[(sq)] & XQ_SQF_BOARD)
+/* Red's half of the board is the rows with bit 0x80. */
+#define XQ_SQ_SIDE_HALF(sq) ((sq) & 0x80 ? XQ_RED : XQ_BLACK)
+
+/* Write the square in ICCS form ("e0") into 3 bytes. */
+void xq_sq_name(xq_sq sq, char out[3]);
+/* Write the move in ICCS lower case ("h2e2") into 5 bytes. */
+void xq_move_name(xq_move m, char out[5]);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * buf.h: a growable byte buffer.
+ *
+ * Invariants (as git's strbuf): after xq_buf_init() `ptr` is never NULL;
+ * the content is always NUL-terminated (the NUL is not counted in `len`)
+ * and may itself contain NULs; `alloc` is the allocated size.  Functions
+ * that grow the buffer return 0 or XQ_ENOMEM and leave the old content
+ * intact on failure.  xq_buf_detach() is the only way to take the memory.
+ */
+#ifndef XQ_LIB_BUF_H
+#define XQ_LIB_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct xq_buf {
+	char *ptr;
+	size_t len;
+	size_t alloc; /* 0 while ptr points at the shared empty string */
+};
+
+#define XQ_BUF_INIT {xq_buf_empty, 0, 0}
+extern char xq_buf_empty[1];
+
+void xq_buf_init(struct xq_buf *b);
+/* Free the memory and return to the initial, empty state. */
+void xq_buf_release(struct xq_buf *b);
+/* Make room for `extra` more bytes (plus the NUL). */
+int xq_buf_grow(struct xq_buf *b, size_t extra);
+/* Empty the content but keep the memory. */
+void xq_buf_reset(struct xq_buf *b);
+/* Cut to `len` bytes (len <= b->len). */
+void xq_buf_truncate(struct xq_buf *b, size_t len);
+
+int xq_buf_add(struct xq_buf *b, const void *data, size_t len);
+int xq_buf_adds(struct xq_buf *b, const char *s);
+int xq_buf_addc(struct xq_buf *b, char c);
+int xq_buf_addf(struct xq_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+int xq_buf_vaddf(struct xq_buf *b, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 0)))
+#endif
+	;
+
+/*
+ * Append `s` (`len` bytes of UTF-8) as a JSON string with quotes.  Control
+ * characters are escaped; bytes that are not valid UTF-8 are written as
+ * U+FFFD so the output is always valid UTF-8 (callers that must not lose
+ * bytes check the input first).
+ */
+int xq_buf_add_json_string(struct xq_buf *b, const char *s, size_t len);
+
+/* Take the memory (caller frees it with free()); `b` is re-initialised. */
+char *xq_buf_detach(struct xq_buf *b, size_t *len);
+
+#endif

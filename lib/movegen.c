@@ -1,0 +1,501 @@
+/*
+ * movegen.c: pseudo-legal generation from the piece lists and line tables,
+ * then a legality filter that does a full make/test/unmake only for moves
+ * that could expose the king.
+ *
+ * Why the filter is sound.  When the side to move is not in check, a move
+ * of a piece other than the king from s to t can only expose the king by:
+ *   - emptying s when s is the only piece between the king and an enemy
+ *     rook (or the enemy king on the same file),
+ *   - emptying s when s is one of exactly two pieces between the king and
+ *     an enemy cannon (the cannon is left with one screen),
+ *   - filling an empty t between the king and an enemy cannon that has no
+ *     screen at all ("hollow cannon"),
+ *   - emptying s when s is the leg of an enemy horse aimed at the king.
+ * A capture never changes the number of pieces between two points (the
+ * mover takes the victim's place), and pawns, advisors and elephants cannot
+ * be uncovered.  So such "pinned" pieces and "hollow" target squares are
+ * marked once per position, and only moves touching them, king moves, and
+ * every move when in check, get the full test.  Perft against the reference
+ * suite checks this reasoning on millions of positions.
+ */
+#include "movegen.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "diag.h"
+#include "tables.h"
+
+#define ADD(f, t) (*out++ = XQ_MOVE((f), (t)))
+
+static inline int gen_sliders(const struct xq_board *b, int tag, int captures_only,
+			      xq_move *out)
+{
+	xq_move *start = out;
+	int enemy = tag ^ 48;
+
+	for (int id = tag + 7; id <= tag + 10; id++) {
+		xq_sq s = b->pc[id];
+		int x, y, cannon = id >= tag + 9;
+		const struct xq_slide *r, *f;
+		if (!s)
+			continue;
+		x = s & 15;
+		y = s >> 4;
+		r = &xq_rank_slide[x - 3][b->rank_bits[y]];
+		f = &xq_file_slide[y - 3][b->file_bits[x]];
+		if (!captures_only) {
+			for (int t = x + 1; t <= r->noncap[0]; t++)
+				ADD(s, y << 4 | t);
+			for (int t = x - 1; t >= r->noncap[1]; t--)
+				ADD(s, y << 4 | t);
+			for (int t = y + 1; t <= f->noncap[0]; t++)
+				ADD(s, t << 4 | x);
+			for (int t = y - 1; t >= f->noncap[1]; t--)
+				ADD(s, t << 4 | x);
+		}
+		for (int d = 0; d < 2; d++) {
+			int c = cannon ? r->second[d] : r->first[d];
+			if (c && (b->sq[y << 4 | c] & enemy))
+				ADD(s, y << 4 | c);
+			c = cannon ? f->second[d] : f->first[d];
+			if (c && (b->sq[c << 4 | x] & enemy))
+				ADD(s, c << 4 | x);
+		}
+	}
+	return (int)(out - start);
+}
+
+static inline int gen(const struct xq_board *b, int captures_only, xq_move *out)
+{
+	xq_move *start = out;
+	int side = b->side, tag = XQ_SIDE_TAG(side), enemy = tag ^ 48;
+	/* A target is allowed if it holds no own piece (all moves) or holds an
+	 * enemy piece (captures only). */
+#define OK_TARGET(t) (captures_only ? (b->sq[t] & enemy) : !(b->sq[t] & tag))
+	xq_sq s;
+	const uint8_t *t;
+
+	s = b->pc[tag];
+	if (s)
+		for (t = xq_king_to[s]; *t; t++)
+			if (OK_TARGET(*t))
+				ADD(s, *t);
+	for (int id = tag + 1; id <= tag + 2; id++) {
+		s = b->pc[id];
+		if (!s)
+			continue;
+		for (t = xq_advisor_to[s]; *t; t++)
+			if (OK_TARGET(*t))
+				ADD(s, *t);
+	}
+	for (int id = tag + 3; id <= tag + 4; id++) {
+		s = b->pc[id];
+		if (!s)
+			continue;
+		for (int i = 0; xq_elephant_to[s][i]; i++) {
+			xq_sq to = xq_elephant_to[s][i];
+			if (!b->sq[xq_elephant_eye[s][i]] && OK_TARGET(to))
+				ADD(s, to);
+		}
+	}
+	for (int id = tag + 5; id <= tag + 6; id++) {
+		s = b->pc[id];
+		if (!s)
+			continue;
+		for (int i = 0; xq_horse_to[s][i]; i++) {
+			xq_sq to = xq_horse_to[s][i];
+			if (!b->sq[xq_horse_leg[s][i]] && OK_TARGET(to))
+				ADD(s, to);
+		}
+	}
+	out += gen_sliders(b, tag, captures_only, out);
+	{
+		const uint8_t(*pawn_to)[4] = side == XQ_RED ? xq_red_pawn_to : xq_black_pawn_to;
+		for (int id = tag + 11; id <= tag + 15; id++) {
+			s = b->pc[id];
+			if (!s)
+				continue;
+			for (t = pawn_to[s]; *t; t++)
+				if (OK_TARGET(*t))
+					ADD(s, *t);
+		}
+	}
+#undef OK_TARGET
+	return (int)(out - start);
+}
+
+int xq_gen_pseudo(const struct xq_board *b, xq_move *out)
+{
+	return gen(b, 0, out);
+}
+
+int xq_gen_pseudo_captures(const struct xq_board *b, xq_move *out)
+{
+	return gen(b, 1, out);
+}
+
+/* Make the move on the squares and lines only, test the king, undo. */
+int xq_move_keeps_king_safe(struct xq_board *b, xq_move m)
+{
+	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+	uint8_t id = b->sq[from], cap = b->sq[to];
+	int side = XQ_ID_SIDE(id), attacked;
+
+	b->sq[from] = 0;
+	b->sq[to] = id;
+	b->pc[id] = to;
+	b->rank_bits[from >> 4] ^= (uint16_t)(1u << ((from & 15) - 3));
+	b->file_bits[from & 15] ^= (uint16_t)(1u << ((from >> 4) - 3));
+	if (cap)
+		b->pc[cap] = 0;
+	else {
+		b->rank_bits[to >> 4] ^= (uint16_t)(1u << ((to & 15) - 3));
+		b->file_bits[to & 15] ^= (uint16_t)(1u << ((to >> 4) - 3));
+	}
+	attacked = xq_board_king_attacked(b, side);
+	b->sq[from] = id;
+	b->sq[to] = cap;
+	b->pc[id] = from;
+	b->rank_bits[from >> 4] ^= (uint16_t)(1u << ((from & 15) - 3));
+	b->file_bits[from & 15] ^= (uint16_t)(1u << ((from >> 4) - 3));
+	if (cap)
+		b->pc[cap] = to;
+	else {
+		b->rank_bits[to >> 4] ^= (uint16_t)(1u << ((to & 15) - 3));
+		b->file_bits[to & 15] ^= (uint16_t)(1u << ((to >> 4) - 3));
+	}
+	return !attacked;
+}
+
+/* What the legality filter needs to know about one position. */
+struct pins {
+	int in_check;
+	uint16_t pinned;      /* own slots whose move may uncover the king */
+	uint16_t hollow_rank; /* columns (bit c-3) on the king's row where a piece would screen a cannon */
+	uint16_t hollow_file; /* rows (bit r-3) on the king's column, likewise */
+	xq_sq king;
+};
+
+static inline int kind_at(const struct xq_board *b, int sq)
+{
+	return xq_kind_of_id[b->sq[sq]];
+}
+
+/* Bits strictly between positions a and b (0-based bit numbers). */
+static inline uint16_t between(int a, int c)
+{
+	int lo = a < c ? a : c, hi = a < c ? c : a;
+	return (uint16_t)(((1u << hi) - 1) & ~((1u << (lo + 1)) - 1));
+}
+
+static void find_pins(const struct xq_board *b, struct pins *p)
+{
+	int side = b->side, tag = XQ_SIDE_TAG(side), them = side ^ 1;
+	xq_sq k = b->pc[tag];
+	int x = k & 15, y = k >> 4;
+	const struct xq_slide *r = &xq_rank_slide[x - 3][b->rank_bits[y]];
+	const struct xq_slide *f = &xq_file_slide[y - 3][b->file_bits[x]];
+	const int rook = XQ_KIND(them, XQ_ROOK), cannon = XQ_KIND(them, XQ_CANNON);
+	const int king = XQ_KIND(them, XQ_KING), horse = XQ_KIND(them, XQ_HORSE);
+
+	p->in_check = xq_board_king_attacked(b, side);
+	p->pinned = 0;
+	p->hollow_rank = p->hollow_file = 0;
+	p->king = k;
+	if (p->in_check)
+		return; /* every move gets the full test */
+
+	for (int d = 0; d < 2; d++) {
+		/* Along the king's row. */
+		if (r->first[d]) {
+			int s1 = y << 4 | r->first[d];
+			if (kind_at(b, s1) == cannon)
+				p->hollow_rank |= between(x - 3, r->first[d] - 3);
+			/* The first piece, even an enemy cannon, can be a screen. */
+			if (r->second[d]) {
+				int k2 = kind_at(b, y << 4 | r->second[d]);
+				if (k2 == rook)
+					p->pinned |= (uint16_t)(1u << (b->sq[s1] & 15));
+				else if (r->third[d] && kind_at(b, y << 4 | r->third[d]) == cannon)
+					p->pinned |= (uint16_t)(1u << (b->sq[s1] & 15) |
+								1u << (b->sq[y << 4 | r->second[d]] & 15));
+			}
+		}
+		/* Along the king's column; the enemy king counts as a rook. */
+		if (f->first[d]) {
+			int s1 = f->first[d] << 4 | x;
+			if (kind_at(b, s1) == cannon)
+				p->hollow_file |= between(y - 3, f->first[d] - 3);
+			if (f->second[d]) {
+				int k2 = kind_at(b, f->second[d] << 4 | x);
+				if (k2 == rook || k2 == king)
+					p->pinned |= (uint16_t)(1u << (b->sq[s1] & 15));
+				else if (f->third[d] && kind_at(b, f->third[d] << 4 | x) == cannon)
+					p->pinned |= (uint16_t)(1u << (b->sq[s1] & 15) |
+								1u << (b->sq[f->second[d] << 4 | x] & 15));
+			}
+		}
+	}
+	for (int i = 0; i < 4; i++) {
+		int leg = k + xq_horse_checks[i].leg;
+		if (!(b->sq[leg] & tag))
+			continue;
+		if (kind_at(b, k + xq_horse_checks[i].from[0]) == horse ||
+		    kind_at(b, k + xq_horse_checks[i].from[1]) == horse)
+			p->pinned |= (uint16_t)(1u << (b->sq[leg] & 15));
+	}
+	/* Enemy pieces may be marked above; they never move now, so no harm.
+	 * The king (slot 0) always gets the full test. */
+	p->pinned |= 1;
+}
+
+static inline int needs_full_test(const struct xq_board *b, const struct pins *p, xq_move m)
+{
+	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+
+	if (p->pinned >> (b->sq[from] & 15) & 1)
+		return 1;
+	if ((to >> 4) == (p->king >> 4) && (p->hollow_rank >> ((to & 15) - 3) & 1))
+		return 1;
+	if ((to & 15) == (p->king & 15) && (p->hollow_file >> ((to >> 4) - 3) & 1))
+		return 1;
+	return 0;
+}
+
+static int filter_legal(struct xq_board *b, xq_move *moves, int n)
+{
+	struct pins p;
+	int kept = 0;
+
+	find_pins(b, &p);
+	for (int i = 0; i < n; i++) {
+		xq_move m = moves[i];
+		if ((p.in_check || needs_full_test(b, &p, m)) && !xq_move_keeps_king_safe(b, m))
+			continue;
+		moves[kept++] = m;
+	}
+	return kept;
+}
+
+int xq_gen_legal(struct xq_board *b, xq_move *out)
+{
+	return filter_legal(b, out, gen(b, 0, out));
+}
+
+int xq_gen_legal_captures(struct xq_board *b, xq_move *out)
+{
+	return filter_legal(b, out, gen(b, 1, out));
+}
+
+int xq_move_is_legal(struct xq_board *b, xq_move m)
+{
+	xq_move moves[XQ_MAX_MOVES];
+	int n = xq_gen_legal(b, moves);
+
+	for (int i = 0; i < n; i++)
+		if (moves[i] == m)
+			return 1;
+	return 0;
+}
+
+int xq_move_gives_check(struct xq_board *b, xq_move m)
+{
+	struct xq_undo u;
+	int check;
+
+	xq_board_make(b, m, &u);
+	check = xq_board_in_check(b);
+	xq_board_unmake(b, m, &u);
+	return check;
+}
+
+enum xq_status xq_board_status(struct xq_board *b)
+{
+	xq_move moves[XQ_MAX_MOVES];
+
+	if (xq_gen_legal(b, moves) > 0)
+		return XQ_PLAYING;
+	return xq_board_in_check(b) ? XQ_CHECKMATE : XQ_STALEMATE;
+}
+
+uint64_t xq_perft(struct xq_board *b, int depth)
+{
+	xq_move moves[XQ_MAX_MOVES];
+	struct xq_undo u;
+	uint64_t total = 0;
+	int n;
+
+	if (depth <= 0)
+		return 1;
+	n = xq_gen_legal(b, moves);
+	if (depth == 1)
+		return (uint64_t)n;
+	for (int i = 0; i < n; i++) {
+		xq_board_make(b, moves[i], &u);
+		total += xq_perft(b, depth - 1);
+		xq_board_unmake(b, moves[i], &u);
+	}
+	return total;
+}
+
+/* ---- explaining why a move is not legal --------------------------------- */
+
+static const char *const side_names[2] = {"red", "black"};
+static const char *const type_names[XQ_PIECE_TYPES] = {
+	"king", "advisor", "elephant", "horse", "rook", "cannon", "pawn",
+};
+
+/* Pieces strictly between two squares on one line; -1 if not on a line. */
+static int count_between(const struct xq_board *b, xq_sq a, xq_sq c, xq_sq *first)
+{
+	int step, n = 0;
+
+	if ((a >> 4) == (c >> 4))
+		step = c > a ? 1 : -1;
+	else if ((a & 15) == (c & 15))
+		step = c > a ? 16 : -16;
+	else
+		return -1;
+	for (int s = a + step; s != c; s += step)
+		if (b->sq[s] && n++ == 0 && first)
+			*first = (xq_sq)s;
+	return n;
+}
+
+static int illegal(struct xq_diag *d, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static int illegal(struct xq_diag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	xq_diag_vset(d, XQ_EILLEGAL, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR, fmt, ap);
+	va_end(ap);
+	return XQ_EILLEGAL;
+}
+
+/* Check how the piece moves, ignoring what the move does to the king. */
+static int check_shape(const struct xq_board *b, xq_sq from, xq_sq to, int side, int type,
+		       struct xq_diag *d)
+{
+	int dx = (to & 15) - (from & 15), dy = (to >> 4) - (from >> 4);
+	int adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
+	int capture = b->sq[to] != 0;
+	xq_sq blocker = 0;
+	char where[3];
+	int n;
+
+	switch (type) {
+	case XQ_KING:
+		if (adx + ady != 1)
+			return illegal(d, "the king moves one point along a line");
+		if (!(xq_square_flags[to] & XQ_SQF_PALACE))
+			return illegal(d, "the king cannot leave its palace");
+		return 0;
+	case XQ_ADVISOR:
+		if (adx != 1 || ady != 1)
+			return illegal(d, "the advisor moves one point diagonally");
+		if (!(xq_square_flags[to] & XQ_SQF_PALACE))
+			return illegal(d, "the advisor cannot leave its palace");
+		return 0;
+	case XQ_ELEPHANT:
+		if (adx != 2 || ady != 2)
+			return illegal(d, "the elephant moves two points diagonally");
+		if (XQ_SQ_SIDE_HALF(to) != XQ_SQ_SIDE_HALF(from))
+			return illegal(d, "the elephant cannot cross the river");
+		if (b->sq[from + dx / 2 + 16 * (dy / 2)]) {
+			xq_sq_name((xq_sq)(from + dx / 2 + 16 * (dy / 2)), where);
+			return illegal(d, "the elephant's eye at %s is blocked", where);
+		}
+		return 0;
+	case XQ_HORSE: {
+		int leg;
+		if (!((adx == 1 && ady == 2) || (adx == 2 && ady == 1)))
+			return illegal(d, "the horse moves one point straight and one diagonally");
+		leg = adx == 2 ? from + dx / 2 : from + 16 * (dy / 2);
+		if (b->sq[leg]) {
+			xq_sq_name((xq_sq)leg, where);
+			return illegal(d, "the horse's leg at %s is blocked", where);
+		}
+		return 0;
+	}
+	case XQ_ROOK:
+		n = count_between(b, from, to, &blocker);
+		if (n < 0)
+			return illegal(d, "the rook moves along a rank or a file");
+		if (n > 0) {
+			xq_sq_name(blocker, where);
+			return illegal(d, "the rook's path is blocked at %s", where);
+		}
+		return 0;
+	case XQ_CANNON:
+		n = count_between(b, from, to, &blocker);
+		if (n < 0)
+			return illegal(d, "the cannon moves along a rank or a file");
+		if (!capture && n > 0) {
+			xq_sq_name(blocker, where);
+			return illegal(d, "the cannon's path is blocked at %s", where);
+		}
+		if (capture && n != 1)
+			return illegal(d, "a cannon captures by jumping exactly one screen, and there %s %d",
+				       n == 1 ? "is" : "are", n);
+		return 0;
+	case XQ_PAWN: {
+		int fwd = side == XQ_RED ? -1 : 1;
+		int crossed = XQ_SQ_SIDE_HALF(from) != side;
+		if (adx + ady != 1)
+			return illegal(d, "the pawn moves one point at a time");
+		if (dy == -fwd)
+			return illegal(d, "pawns never move backward");
+		if (dy == 0 && !crossed)
+			return illegal(d, "a pawn moves sideways only after crossing the river");
+		return 0;
+	}
+	}
+	return illegal(d, "unknown piece");
+}
+
+int xq_move_check(struct xq_board *b, xq_move m, struct xq_diag *d)
+{
+	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+	int id, side, type, rc;
+	char fname[3], tname[3];
+
+	if (!xq_on_board(from) || !xq_on_board(to))
+		return illegal(d, "square off the board");
+	xq_sq_name(from, fname);
+	xq_sq_name(to, tname);
+	if (from == to)
+		return illegal(d, "a move must change the square (%s to %s)", fname, tname);
+	id = b->sq[from];
+	if (!id)
+		return illegal(d, "there is no piece on %s", fname);
+	side = XQ_ID_SIDE(id);
+	type = XQ_KIND_TYPE(xq_kind_of_id[id]);
+	if (side != b->side)
+		return illegal(d, "the %s on %s is %s's, but %s is to move", type_names[type], fname,
+			       side_names[side], side_names[b->side]);
+	if (b->sq[to] && XQ_ID_SIDE(b->sq[to]) == side)
+		return illegal(d, "%s is occupied by %s's own %s", tname, side_names[side],
+			       type_names[XQ_KIND_TYPE(xq_kind_of_id[b->sq[to]])]);
+	rc = check_shape(b, from, to, side, type, d);
+	if (rc)
+		return rc;
+	if (!xq_move_keeps_king_safe(b, m)) {
+		struct xq_board t = *b;
+		struct xq_undo u;
+		if (xq_board_king_attacked(b, side))
+			return illegal(d, "it leaves the %s king in check", side_names[side]);
+		xq_board_make(&t, m, &u);
+		if ((t.pc[16] & 15) == (t.pc[32] & 15) && count_between(&t, t.pc[32], t.pc[16], NULL) == 0)
+			return illegal(d, "the kings would face each other on an open file");
+		return illegal(d, "it exposes the %s king to check", side_names[side]);
+	}
+	return 0;
+}

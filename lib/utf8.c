@@ -1,0 +1,108 @@
+/*
+ * utf8.c: strict UTF-8 decoding (RFC 3629).
+ */
+#include "utf8.h"
+
+size_t xq_utf8_decode(const char *s, size_t len, uint32_t *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t c;
+	size_t n;
+
+	*cp = 0xFFFD;
+	if (len == 0)
+		return 0;
+	if (u[0] < 0x80) {
+		*cp = u[0];
+		return 1;
+	}
+	if (u[0] >= 0xC2 && u[0] <= 0xDF) {
+		n = 2;
+		c = u[0] & 0x1F;
+	} else if (u[0] >= 0xE0 && u[0] <= 0xEF) {
+		n = 3;
+		c = u[0] & 0x0F;
+	} else if (u[0] >= 0xF0 && u[0] <= 0xF4) {
+		n = 4;
+		c = u[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len < n)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((u[i] & 0xC0) != 0x80)
+			return 0;
+		c = c << 6 | (u[i] & 0x3F);
+	}
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10FFFF)) ||
+	    (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+size_t xq_utf8_valid_prefix(const char *s, size_t len)
+{
+	uint32_t cp;
+	return xq_utf8_decode(s, len, &cp);
+}
+
+size_t xq_utf8_encode(uint32_t cp, char out[4])
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xC0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp >= 0xD800 && cp <= 0xDFFF)
+		return 0;
+	if (cp < 0x10000) {
+		out[0] = (char)(0xE0 | cp >> 12);
+		out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
+		out[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	if (cp <= 0x10FFFF) {
+		out[0] = (char)(0xF0 | cp >> 18);
+		out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
+		out[2] = (char)(0x80 | (cp >> 6 & 0x3F));
+		out[3] = (char)(0x80 | (cp & 0x3F));
+		return 4;
+	}
+	return 0;
+}
+
+size_t xq_utf8_check(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		size_t n;
+		if ((unsigned char)s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		n = xq_utf8_valid_prefix(s + i, len - i);
+		if (!n)
+			return i;
+		i += n;
+	}
+	return len;
+}
+
+size_t xq_utf8_count(const char *s, size_t len)
+{
+	size_t i = 0, count = 0;
+
+	while (i < len) {
+		size_t n = (unsigned char)s[i] < 0x80 ? 1 : xq_utf8_valid_prefix(s + i, len - i);
+		i += n ? n : 1;
+		count++;
+	}
+	return count;
+}

@@ -1,0 +1,67 @@
+/*
+ * utf8.h: UTF-8 decoding and checking, and ASCII helpers that never
+ * misread a byte above 0x7F (GBK, Big5 and UTF-8 bytes pass through
+ * untouched; do not use <ctype.h> on text).
+ */
+#ifndef XQ_LIB_UTF8_H
+#define XQ_LIB_UTF8_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Length of the one well-formed UTF-8 character at the start of `s`
+ * (1..4), or 0 if the bytes there are not one (overlong forms, surrogates,
+ * code points above U+10FFFF and truncated sequences are rejected).
+ */
+size_t xq_utf8_valid_prefix(const char *s, size_t len);
+
+/*
+ * Decode one character: returns its length and sets *cp, or returns 0 on
+ * malformed input (then *cp is 0xFFFD).
+ */
+size_t xq_utf8_decode(const char *s, size_t len, uint32_t *cp);
+
+/* Encode `cp` into `out` (4 bytes); returns the length, 0 if `cp` is not a
+ * Unicode scalar value. */
+size_t xq_utf8_encode(uint32_t cp, char out[4]);
+
+/* Offset of the first byte that is not valid UTF-8, or `len` if all are. */
+size_t xq_utf8_check(const char *s, size_t len);
+
+/* Number of characters (for columns); malformed bytes count one each. */
+size_t xq_utf8_count(const char *s, size_t len);
+
+/* Full-width ASCII (U+FF01..U+FF5E) to ASCII; other code points unchanged;
+ * the ideographic space U+3000 becomes ' '. */
+static inline uint32_t xq_fold_fullwidth(uint32_t cp)
+{
+	if (cp >= 0xFF01 && cp <= 0xFF5E)
+		return cp - 0xFF01 + 0x21;
+	if (cp == 0x3000)
+		return ' ';
+	return cp;
+}
+
+static inline int xq_is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+static inline int xq_is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+static inline int xq_is_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+static inline int xq_to_lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+static inline int xq_to_upper(int c)
+{
+	return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
+}
+
+#endif

@@ -1,0 +1,230 @@
+/*
+ * test_board.c: FEN in and out, validation, make/unmake and the key.
+ */
+#include "testutil.h"
+
+#include "board.h"
+#include "diag.h"
+#include "movegen.h"
+
+static int load(struct xq_board *b, const char *fen, struct xq_diag *d)
+{
+	xq_diag_init(d);
+	return xq_board_from_fen(b, fen, strlen(fen), 0, d);
+}
+
+static void assert_rejected(const char *fen, int rc, unsigned col, const char *msg_part)
+{
+	struct xq_board b;
+	struct xq_diag d;
+
+	memset(&b, 0x5A, sizeof(b));
+	assert_int_equal(load(&b, fen, &d), rc);
+	assert_int_equal(d.code, XQ_D_BAD_FEN);
+	if (col)
+		assert_int_equal(d.place.col, col);
+	if (!strstr(d.msg, msg_part))
+		fail_msg("message '%s' does not mention '%s'", d.msg, msg_part);
+	/* Never half-loads: the output is untouched. */
+	for (size_t i = 0; i < sizeof(b); i++)
+		assert_int_equal(((unsigned char *)&b)[i], 0x5A);
+}
+
+static void fen_start_position_round_trips(void **state)
+{
+	struct xq_board b;
+	struct xq_diag d;
+	char out[XQ_FEN_MAX];
+
+	(void)state;
+	assert_int_equal(load(&b, XQ_START_FEN, &d), 0);
+	xq_board_to_fen(&b, out, sizeof(out));
+	assert_string_equal(out, XQ_START_FEN);
+	assert_int_equal(b.side, XQ_RED);
+	assert_true(b.key == xq_board_compute_key(&b));
+}
+
+static void fen_accepts_r_for_red_and_board_only_forms(void **state)
+{
+	struct xq_board b;
+	struct xq_diag d;
+	char out[XQ_FEN_MAX];
+
+	(void)state;
+	assert_int_equal(load(&b, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r", &d), 0);
+	assert_int_equal(b.side, XQ_RED);
+	assert_int_equal(load(&b, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR", &d), 0);
+	assert_int_equal(b.side, XQ_RED);
+	assert_int_equal(load(&b, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 7 12", &d), 0);
+	assert_int_equal(b.side, XQ_BLACK);
+	assert_int_equal(b.halfmove, 7);
+	assert_int_equal(b.fullmove, 12);
+	xq_board_to_fen(&b, out, sizeof(out));
+	assert_string_equal(out, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 7 12");
+}
+
+static void fen_accepts_e_and_h_for_elephant_and_horse(void **state)
+{
+	struct xq_board b;
+	struct xq_diag d;
+	char out[XQ_FEN_MAX];
+
+	(void)state;
+	assert_int_equal(load(&b, "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1", &d), 0);
+	xq_board_to_fen(&b, out, sizeof(out));
+	assert_string_equal(out, XQ_START_FEN);
+}
+
+static void fen_rejects_wrong_row_and_column_counts(void **state)
+{
+	(void)state;
+	assert_rejected("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w", XQ_EPARSE, 0,
+			"rows");
+	assert_rejected("rnbakabnr/8/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", XQ_EPARSE, 12,
+			"row 2 has 8 columns");
+	assert_rejected("rnbakabnr/91/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", XQ_EPARSE, 12,
+			"more than 9 columns");
+	assert_rejected("", XQ_EPARSE, 1, "empty");
+}
+
+static void fen_rejects_unknown_letter_at_its_column(void **state)
+{
+	(void)state;
+	assert_rejected("rnbakabnr/9/1c5c1/p1p1x1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", XQ_EPARSE, 23,
+			"unknown piece letter 'x'");
+	assert_rejected("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x", XQ_EPARSE, 61,
+			"side to move");
+}
+
+static void fen_rejects_more_pieces_than_a_set_has(void **state)
+{
+	(void)state;
+	assert_rejected("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/R8/RNBAKABNR w", XQ_EILLEGAL, 0,
+			"more than 2 red rooks");
+	assert_rejected("3k5/9/9/9/9/P1P1P1P1P/P8/9/9/4K4 w", XQ_EILLEGAL, 0, "more than 5 red pawns");
+	assert_rejected("3k5/9/9/9/9/9/9/9/9/4KK3 w", XQ_EILLEGAL, 0, "more than 1 red king");
+}
+
+static void fen_rejects_missing_king(void **state)
+{
+	(void)state;
+	assert_rejected("9/9/9/9/9/9/9/9/9/4K4 w", XQ_EILLEGAL, 0, "no black king");
+}
+
+static void fen_rejects_king_outside_its_palace(void **state)
+{
+	(void)state;
+	assert_rejected("3k5/9/9/9/9/9/9/9/9/K8 w", XQ_EILLEGAL, 0, "red king on a0, outside its palace");
+	assert_rejected("9/9/9/9/3k5/9/9/9/9/4K4 w", XQ_EILLEGAL, 0, "black king on d5, outside its palace");
+}
+
+static void fen_rejects_advisor_elephant_and_pawn_on_unreachable_squares(void **state)
+{
+	(void)state;
+	assert_rejected("3k5/9/9/9/9/9/9/9/3A5/4K4 w", XQ_EILLEGAL, 0, "red advisor on d1");
+	assert_rejected("3k5/9/9/9/9/9/9/9/9/3KB4 w", XQ_EILLEGAL, 0, "red elephant on e0");
+	assert_rejected("3k5/9/9/9/2B6/9/9/9/9/4K4 w", XQ_EILLEGAL, 0, "red elephant on c5");
+	assert_rejected("3k5/9/9/9/9/9/9/P8/9/4K4 w", XQ_EILLEGAL, 0, "red pawn on a2");
+	assert_rejected("3k5/9/9/9/9/9/1P7/9/9/4K4 w", XQ_EILLEGAL, 0, "red pawn on b3");
+	assert_rejected("3k5/9/p8/9/9/9/9/9/9/4K4 w", XQ_EILLEGAL, 0, "black pawn on a7");
+	assert_rejected("3k5/9/9/1p7/9/9/9/9/9/4K4 w", XQ_EILLEGAL, 0, "black pawn on b6");
+}
+
+static void fen_lenient_placement_accepts_composed_positions(void **state)
+{
+	struct xq_board b;
+	struct xq_diag d;
+	const char *fen = "3k5/9/9/9/9/9/9/9/3A5/4K4 w";
+
+	(void)state;
+	xq_diag_init(&d);
+	assert_int_equal(xq_board_from_fen(&b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &d), 0);
+}
+
+static void fen_rejects_kings_facing_on_an_open_file(void **state)
+{
+	(void)state;
+	assert_rejected("4k4/9/9/9/9/9/9/9/9/4K4 w", XQ_EILLEGAL, 0, "face each other");
+}
+
+static void fen_rejects_side_not_to_move_in_check(void **state)
+{
+	(void)state;
+	assert_rejected("4k4/9/9/9/9/9/9/9/4R4/3K5 w", XQ_EILLEGAL, 0,
+			"black is in check but it is red's move");
+}
+
+static void make_unmake_restores_position_and_key(void **state)
+{
+	struct xq_board b, copy;
+	uint64_t seed = 12345;
+
+	(void)state;
+	for (int game = 0; game < 200; game++) {
+		xq_board_start(&b);
+		for (int ply = 0; ply < 150; ply++) {
+			xq_move moves[XQ_MAX_MOVES];
+			struct xq_undo u;
+			int n = xq_gen_legal(&b, moves);
+			xq_move m;
+			if (n == 0)
+				break;
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			m = moves[(seed >> 33) % (uint64_t)n];
+			copy = b;
+			xq_board_make(&b, m, &u);
+			assert_true(b.key == xq_board_compute_key(&b));
+			xq_board_unmake(&b, m, &u);
+			assert_memory_equal(&b, &copy, sizeof(b));
+			xq_board_make(&b, m, &u);
+		}
+	}
+}
+
+static void key_differs_by_side_to_move(void **state)
+{
+	struct xq_board r, k;
+	struct xq_diag d;
+
+	(void)state;
+	assert_int_equal(load(&r, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", &d), 0);
+	assert_int_equal(load(&k, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b", &d), 0);
+	assert_true(r.key != k.key);
+}
+
+static void null_move_flips_side_and_restores(void **state)
+{
+	struct xq_board b, copy;
+	struct xq_undo u;
+
+	(void)state;
+	xq_board_start(&b);
+	copy = b;
+	xq_board_make_null(&b, &u);
+	assert_int_equal(b.side, XQ_BLACK);
+	assert_true(b.key == xq_board_compute_key(&b));
+	xq_board_unmake_null(&b, &u);
+	assert_memory_equal(&b, &copy, sizeof(b));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(fen_start_position_round_trips),
+		cmocka_unit_test(fen_accepts_r_for_red_and_board_only_forms),
+		cmocka_unit_test(fen_accepts_e_and_h_for_elephant_and_horse),
+		cmocka_unit_test(fen_rejects_wrong_row_and_column_counts),
+		cmocka_unit_test(fen_rejects_unknown_letter_at_its_column),
+		cmocka_unit_test(fen_rejects_more_pieces_than_a_set_has),
+		cmocka_unit_test(fen_rejects_missing_king),
+		cmocka_unit_test(fen_rejects_king_outside_its_palace),
+		cmocka_unit_test(fen_rejects_advisor_elephant_and_pawn_on_unreachable_squares),
+		cmocka_unit_test(fen_lenient_placement_accepts_composed_positions),
+		cmocka_unit_test(fen_rejects_kings_facing_on_an_open_file),
+		cmocka_unit_test(fen_rejects_side_not_to_move_in_check),
+		cmocka_unit_test(make_unmake_restores_position_and_key),
+		cmocka_unit_test(key_differs_by_side_to_move),
+		cmocka_unit_test(null_move_flips_side_and_restores),
+	};
+	return cmocka_run_group_tests_name("board", tests, NULL, NULL);
+}

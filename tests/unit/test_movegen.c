@@ -1,0 +1,299 @@
+/*
+ * test_movegen.c: how each piece moves, check, the flying general, mate
+ * and stalemate, and the reasons given for illegal moves.
+ */
+#include "testutil.h"
+
+#include "board.h"
+#include "diag.h"
+#include "movegen.h"
+
+static struct xq_board pos(const char *fen)
+{
+	struct xq_board b;
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	if (xq_board_from_fen(&b, fen, strlen(fen), 0, &d))
+		fail_msg("bad test FEN '%s': %s", fen, d.msg);
+	return b;
+}
+
+static xq_move mv(const char *iccs)
+{
+	return XQ_MOVE(XQ_SQ(iccs[0] - 'a', iccs[1] - '0'), XQ_SQ(iccs[2] - 'a', iccs[3] - '0'));
+}
+
+static int legal(struct xq_board *b, const char *iccs)
+{
+	return xq_move_is_legal(b, mv(iccs));
+}
+
+/* Legal moves of the piece on `from`, as a sorted space-separated string. */
+static void moves_from(struct xq_board *b, const char *from, char *out, size_t cap)
+{
+	xq_move m[XQ_MAX_MOVES];
+	char names[XQ_MAX_MOVES][5];
+	int n = xq_gen_legal(b, m), k = 0;
+	xq_sq f = XQ_SQ(from[0] - 'a', from[1] - '0');
+
+	for (int i = 0; i < n; i++)
+		if (XQ_MOVE_FROM(m[i]) == f)
+			xq_move_name(m[i], names[k++]);
+	qsort(names, (size_t)k, 5, (int (*)(const void *, const void *))strcmp);
+	out[0] = '\0';
+	for (int i = 0; i < k; i++) {
+		strncat(out, names[i] + 2, cap - strlen(out) - 1);
+		if (i + 1 < k)
+			strncat(out, " ", cap - strlen(out) - 1);
+	}
+}
+
+#define ASSERT_MOVES(fen, from, expect)                          \
+	do {                                                     \
+		struct xq_board b_ = pos(fen);                   \
+		char got_[512];                                  \
+		moves_from(&b_, (from), got_, sizeof(got_));     \
+		assert_string_equal(got_, (expect));             \
+	} while (0)
+
+static void start_position_has_44_legal_moves(void **state)
+{
+	struct xq_board b;
+	xq_move m[XQ_MAX_MOVES];
+
+	(void)state;
+	xq_board_start(&b);
+	assert_int_equal(xq_gen_legal(&b, m), 44);
+}
+
+static void cannon_needs_exactly_one_screen_to_capture(void **state)
+{
+	(void)state;
+	/* Black pawns on a2 and a4: the cannon on a0 captures a4 over a2, not a2. */
+	ASSERT_MOVES("3k5/9/9/9/9/p8/9/p8/9/C3K4 w", "a0", "a1 a4 b0 c0 d0");
+}
+
+static void cannon_cannot_capture_over_two_screens(void **state)
+{
+	(void)state;
+	ASSERT_MOVES("3k5/9/9/9/9/p8/p8/p8/9/C3K4 w", "a0", "a1 a3 b0 c0 d0");
+}
+
+static void horse_leg_blocks_move(void **state)
+{
+	(void)state;
+	/* A black pawn on b1 blocks the horse on b0 towards a2 and c2. */
+	ASSERT_MOVES("3k5/9/9/9/9/9/9/9/1p7/1N2K4 w", "b0", "d1");
+}
+
+static void elephant_eye_blocks_move(void **state)
+{
+	(void)state;
+	ASSERT_MOVES("3k5/9/9/9/9/9/9/9/3p5/2B1K4 w", "c0", "a2");
+}
+
+static void elephant_cannot_cross_the_river(void **state)
+{
+	(void)state;
+	ASSERT_MOVES("3k5/9/9/9/9/2B6/9/9/9/4K4 w", "c4", "a2 e2");
+}
+
+static void pawn_moves_sideways_only_after_crossing_the_river(void **state)
+{
+	(void)state;
+	ASSERT_MOVES("3k5/9/9/9/2P6/9/2P6/9/9/4K4 w", "c3", "c4");
+	ASSERT_MOVES("3k5/9/9/9/2P6/9/2P6/9/9/4K4 w", "c5", "b5 c6 d5");
+}
+
+static void pawn_never_moves_backward(void **state)
+{
+	struct xq_board b = pos("3k5/9/9/9/2P6/9/9/9/9/4K4 w");
+	struct xq_diag d;
+
+	(void)state;
+	xq_diag_init(&d);
+	assert_int_equal(xq_move_check(&b, mv("c5c4"), &d), XQ_EILLEGAL);
+	assert_string_equal(d.msg, "pawns never move backward");
+}
+
+static void king_and_advisor_stay_in_the_palace(void **state)
+{
+	(void)state;
+	ASSERT_MOVES("5k3/9/9/9/9/9/9/9/9/3K5 w", "d0", "d1 e0");
+	ASSERT_MOVES("5k3/9/9/9/9/9/9/9/9/3AK4 w", "d0", "e1");
+}
+
+static void flying_general_makes_move_illegal(void **state)
+{
+	struct xq_board b = pos("4k4/9/9/9/9/9/9/9/4A4/4K4 w");
+	struct xq_diag d;
+
+	(void)state;
+	/* The advisor on e1 is the only piece between the kings. */
+	ASSERT_MOVES("4k4/9/9/9/9/9/9/9/4A4/4K4 w", "e1", "");
+	xq_diag_init(&d);
+	assert_int_equal(xq_move_check(&b, mv("e1d2"), &d), XQ_EILLEGAL);
+	assert_string_equal(d.msg, "the kings would face each other on an open file");
+}
+
+static void king_cannot_step_onto_the_other_kings_open_file(void **state)
+{
+	(void)state;
+	ASSERT_MOVES("3k5/9/9/9/9/9/9/9/9/4K4 w", "e0", "e1 f0");
+}
+
+static void moving_a_screen_uncovers_cannon_check(void **state)
+{
+	(void)state;
+	/* Black cannon e8, red horse e2 and advisor e1 as its two screens. */
+	ASSERT_MOVES("3k5/4c4/9/9/9/9/9/4N4/4A4/4K4 w", "e2", "");
+}
+
+static void piece_stepping_between_cannon_and_king_gives_check(void **state)
+{
+	struct xq_board b = pos("3k5/4c4/9/9/9/R8/9/9/9/4K4 w");
+
+	(void)state;
+	/* The cannon on e8 faces the king with no screen: the rook may not become one. */
+	assert_false(legal(&b, "a4e4"));
+	assert_true(legal(&b, "a4d4"));
+	assert_true(legal(&b, "a4a5"));
+}
+
+static void pinned_rook_moves_only_along_the_pin(void **state)
+{
+	(void)state;
+	ASSERT_MOVES("3k5/9/4r4/9/9/9/4R4/9/9/4K4 w", "e3", "e1 e2 e4 e5 e6 e7");
+}
+
+static void horse_check_is_blocked_by_its_leg(void **state)
+{
+	struct xq_board open = pos("3k5/9/9/9/9/9/3n5/9/4K4/9 w");
+	struct xq_board blocked = pos("3k5/9/9/9/9/9/3n5/3R5/4K4/9 w");
+
+	(void)state;
+	/* Horse d3 attacks the king on e1 through its leg d2. */
+	assert_true(xq_board_in_check(&open));
+	assert_false(xq_board_in_check(&blocked));
+	/* The rook on the leg is pinned, but may take the horse. */
+	assert_false(legal(&blocked, "d2c2"));
+	assert_false(legal(&blocked, "d2d1"));
+	assert_true(legal(&blocked, "d2d3"));
+}
+
+static void checkmate_and_stalemate_both_lose(void **state)
+{
+	struct xq_board mate = pos("3aka3/4P4/9/3N5/4C4/9/9/9/9/3K5 b");
+	struct xq_board stale = pos("3k5/9/3P5/9/9/9/9/9/9/4K4 b");
+	struct xq_board play;
+
+	(void)state;
+	xq_board_start(&play);
+	assert_int_equal(xq_board_status(&mate), XQ_CHECKMATE);
+	assert_int_equal(xq_board_status(&stale), XQ_STALEMATE);
+	assert_int_equal(xq_board_status(&play), XQ_PLAYING);
+}
+
+static void move_check_explains_why_a_move_is_illegal(void **state)
+{
+	static const struct {
+		const char *fen, *move, *why;
+	} cases[] = {
+		{"3k5/9/9/9/9/9/9/9/1p7/1N2K4 w", "b0c2", "the horse's leg at b1 is blocked"},
+		{"3k5/9/9/9/9/9/9/9/3p5/2B1K4 w", "c0e2", "the elephant's eye at d1 is blocked"},
+		{"3k5/9/9/9/9/2B6/9/9/9/4K4 w", "c4e6", "the elephant cannot cross the river"},
+		{"3k5/9/9/9/9/9/9/9/9/4K4 w", "e0e3", "the king moves one point along a line"},
+		{"3k5/9/9/9/9/9/9/9/9/5K3 w", "f0g0", "the king cannot leave its palace"},
+		{"3k5/9/9/9/9/9/2P6/9/9/4K4 w", "c3d3", "a pawn moves sideways only after crossing the river"},
+		{"3k5/9/9/9/9/p8/p8/p8/9/C3K4 w", "a0a4", "a cannon captures by jumping exactly one screen, and there are 2"},
+		{"3k5/9/9/9/9/p8/9/p8/9/C3K4 w", "a0a2", "a cannon captures by jumping exactly one screen, and there are 0"},
+		{"3k5/9/9/9/9/p8/9/p8/9/C3K4 w", "a0a3", "the cannon's path is blocked at a2"},
+		{"3k5/9/9/9/9/9/9/p8/9/R3K4 w", "a0a5", "the rook's path is blocked at a2"},
+		{"3k5/9/9/9/9/9/9/9/9/4K4 w", "a0a1", "there is no piece on a0"},
+		{XQ_START_FEN, "h7e7", "the cannon on h7 is black's, but red is to move"},
+		{XQ_START_FEN, "a0b0", "b0 is occupied by red's own horse"},
+		{"3k5/9/4r4/9/9/9/4R4/9/9/4K4 w", "e3d3", "it exposes the red king to check"},
+		{"3k5/9/9/9/9/9/9/3n5/9/R3K4 w", "a0a1", "it leaves the red king in check"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct xq_board b = pos(cases[i].fen);
+		struct xq_diag d;
+		xq_diag_init(&d);
+		assert_int_equal(xq_move_check(&b, mv(cases[i].move), &d), XQ_EILLEGAL);
+		assert_int_equal(d.code, XQ_D_ILLEGAL_MOVE);
+		if (strcmp(d.msg, cases[i].why))
+			fail_msg("%s %s: got '%s', expected '%s'", cases[i].fen, cases[i].move, d.msg,
+				 cases[i].why);
+	}
+}
+
+/* Brute force: pseudo-legal moves kept only if make/test/unmake says so. */
+static int legal_by_brute_force(struct xq_board *b, xq_move *out)
+{
+	xq_move m[XQ_MAX_MOVES];
+	int n = xq_gen_pseudo(b, m), k = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct xq_undo u;
+		xq_board_make(b, m[i], &u);
+		if (!xq_board_king_attacked(b, b->side ^ 1))
+			out[k++] = m[i];
+		xq_board_unmake(b, m[i], &u);
+	}
+	return k;
+}
+
+static void legal_filter_agrees_with_brute_force_in_random_games(void **state)
+{
+	uint64_t seed = 99;
+
+	(void)state;
+	for (int game = 0; game < 300; game++) {
+		struct xq_board b;
+		xq_board_start(&b);
+		for (int ply = 0; ply < 200; ply++) {
+			xq_move fast[XQ_MAX_MOVES], slow[XQ_MAX_MOVES];
+			struct xq_undo u;
+			int nf = xq_gen_legal(&b, fast), ns = legal_by_brute_force(&b, slow);
+			assert_int_equal(nf, ns);
+			for (int i = 0; i < nf; i++) {
+				struct xq_diag d;
+				assert_int_equal(fast[i], slow[i]);
+				xq_diag_init(&d);
+				assert_int_equal(xq_move_check(&b, fast[i], &d), 0);
+			}
+			if (nf == 0)
+				break;
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			xq_board_make(&b, fast[(seed >> 33) % (uint64_t)nf], &u);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(start_position_has_44_legal_moves),
+		cmocka_unit_test(cannon_needs_exactly_one_screen_to_capture),
+		cmocka_unit_test(cannon_cannot_capture_over_two_screens),
+		cmocka_unit_test(horse_leg_blocks_move),
+		cmocka_unit_test(elephant_eye_blocks_move),
+		cmocka_unit_test(elephant_cannot_cross_the_river),
+		cmocka_unit_test(pawn_moves_sideways_only_after_crossing_the_river),
+		cmocka_unit_test(pawn_never_moves_backward),
+		cmocka_unit_test(king_and_advisor_stay_in_the_palace),
+		cmocka_unit_test(flying_general_makes_move_illegal),
+		cmocka_unit_test(king_cannot_step_onto_the_other_kings_open_file),
+		cmocka_unit_test(moving_a_screen_uncovers_cannon_check),
+		cmocka_unit_test(piece_stepping_between_cannon_and_king_gives_check),
+		cmocka_unit_test(pinned_rook_moves_only_along_the_pin),
+		cmocka_unit_test(horse_check_is_blocked_by_its_leg),
+		cmocka_unit_test(checkmate_and_stalemate_both_lose),
+		cmocka_unit_test(move_check_explains_why_a_move_is_illegal),
+		cmocka_unit_test(legal_filter_agrees_with_brute_force_in_random_games),
+	};
+	return cmocka_run_group_tests_name("movegen", tests, NULL, NULL);
+}
