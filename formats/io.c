@@ -1,0 +1,486 @@
+/*
+ * io.c: input with transparent gzip and peeking; output through a
+ * temporary file renamed on success (see io.h).
+ */
+#include "io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define RAW_CHUNK 65536
+
+struct xq_input {
+	char *name;
+	int fd;          /* -1 for memory input */
+	int own_fd;
+	const unsigned char *mem;
+	size_t mem_len, mem_pos;
+	int64_t size;
+	uint64_t stored; /* raw bytes consumed */
+	int eof_raw;
+	/* raw buffer (file bytes as stored) */
+	unsigned char *raw;
+	size_t raw_len, raw_pos;
+	/* gzip */
+	int gzip;        /* 1 when inflating */
+	int detected;
+	z_stream z;
+	int z_end;       /* the current member ended */
+	/* peeked content bytes, handed out before anything else */
+	unsigned char peek[XQ_PEEK_SIZE];
+	size_t peek_len, peek_pos;
+	int peeked;
+};
+
+static int io_error(struct xq_diag *d, int rc, const char *name, const char *what)
+{
+	return xq_diag_set(d, rc, XQ_D_IO, XQ_SEV_ERROR, "%s '%s': %s", what, name,
+			   strerror(errno));
+}
+
+int xq_input_open(struct xq_input **out, const char *path, struct xq_diag *d)
+{
+	struct xq_input *in = calloc(1, sizeof(*in));
+	struct stat st;
+
+	if (!in)
+		return XQ_ENOMEM;
+	in->size = -1;
+	if (!strcmp(path, "-")) {
+		in->fd = 0;
+		in->name = strdup("<stdin>");
+	} else {
+		in->fd = open(path, O_RDONLY);
+		if (in->fd < 0) {
+			int rc = io_error(d, XQ_EIO, path, "cannot open");
+			free(in);
+			return rc;
+		}
+		in->own_fd = 1;
+		in->name = strdup(path);
+		if (fstat(in->fd, &st) == 0) {
+			if (S_ISDIR(st.st_mode)) {
+				close(in->fd);
+				free(in->name);
+				free(in);
+				return xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR,
+						   "'%s' is a directory", path);
+			}
+			if (S_ISREG(st.st_mode))
+				in->size = (int64_t)st.st_size;
+		}
+	}
+	in->raw = malloc(RAW_CHUNK);
+	if (!in->name || !in->raw) {
+		xq_input_close(in);
+		return XQ_ENOMEM;
+	}
+	*out = in;
+	return 0;
+}
+
+int xq_input_open_mem(struct xq_input **out, const char *name, const void *data, size_t len)
+{
+	struct xq_input *in = calloc(1, sizeof(*in));
+
+	if (!in)
+		return XQ_ENOMEM;
+	in->fd = -1;
+	in->mem = data;
+	in->mem_len = len;
+	in->size = (int64_t)len;
+	in->name = strdup(name);
+	in->raw = malloc(RAW_CHUNK);
+	if (!in->name || !in->raw) {
+		xq_input_close(in);
+		return XQ_ENOMEM;
+	}
+	*out = in;
+	return 0;
+}
+
+void xq_input_close(struct xq_input *in)
+{
+	if (!in)
+		return;
+	if (in->gzip)
+		inflateEnd(&in->z);
+	if (in->own_fd)
+		close(in->fd);
+	free(in->raw);
+	free(in->name);
+	free(in);
+}
+
+const char *xq_input_name(const struct xq_input *in)
+{
+	return in->name;
+}
+
+int xq_input_is_gzip(const struct xq_input *in)
+{
+	return in->gzip;
+}
+
+int64_t xq_input_size(const struct xq_input *in)
+{
+	return in->size;
+}
+
+uint64_t xq_input_stored_offset(const struct xq_input *in)
+{
+	return in->stored;
+}
+
+/* Refill the raw buffer when it is empty; returns bytes available, 0 at end, <0 error. */
+static long raw_fill(struct xq_input *in, struct xq_diag *d)
+{
+	ssize_t n;
+
+	if (in->raw_pos < in->raw_len)
+		return (long)(in->raw_len - in->raw_pos);
+	in->raw_pos = in->raw_len = 0;
+	if (in->eof_raw)
+		return 0;
+	if (in->fd < 0) {
+		size_t left = in->mem_len - in->mem_pos, take = left < RAW_CHUNK ? left : RAW_CHUNK;
+		memcpy(in->raw, in->mem + in->mem_pos, take);
+		in->mem_pos += take;
+		n = (ssize_t)take;
+	} else {
+		do
+			n = read(in->fd, in->raw, RAW_CHUNK);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return io_error(d, XQ_EIO, in->name, "cannot read");
+	}
+	if (n == 0) {
+		in->eof_raw = 1;
+		return 0;
+	}
+	in->raw_len = (size_t)n;
+	in->stored += (uint64_t)n;
+	return n;
+}
+
+static int detect(struct xq_input *in, struct xq_diag *d)
+{
+	long n;
+
+	in->detected = 1;
+	n = raw_fill(in, d);
+	if (n < 0)
+		return (int)n;
+	/* Make sure two bytes are there when the file has them. */
+	if (n == 1 && !in->eof_raw) {
+		unsigned char first = in->raw[0];
+		long m;
+		in->raw_pos = in->raw_len = 0;
+		m = raw_fill(in, d);
+		if (m < 0)
+			return (int)m;
+		memmove(in->raw + 1, in->raw, (size_t)m);
+		in->raw[0] = first;
+		in->raw_len = (size_t)m + 1;
+	}
+	if (in->raw_len - in->raw_pos >= 2 && in->raw[in->raw_pos] == 0x1f &&
+	    in->raw[in->raw_pos + 1] == 0x8b) {
+		memset(&in->z, 0, sizeof(in->z));
+		if (inflateInit2(&in->z, 15 + 16) != Z_OK)
+			return xq_diag_set(d, XQ_ENOMEM, XQ_D_IO, XQ_SEV_ERROR, "cannot start gzip");
+		in->gzip = 1;
+	}
+	return 0;
+}
+
+/* Read decompressed (or plain) content, bypassing the peek buffer. */
+static long content_read(struct xq_input *in, unsigned char *buf, size_t n, struct xq_diag *d)
+{
+	if (!in->detected) {
+		int rc = detect(in, d);
+		if (rc)
+			return rc;
+	}
+	if (!in->gzip) {
+		long avail = raw_fill(in, d);
+		size_t take;
+		if (avail <= 0)
+			return avail;
+		take = (size_t)avail < n ? (size_t)avail : n;
+		memcpy(buf, in->raw + in->raw_pos, take);
+		in->raw_pos += take;
+		return (long)take;
+	}
+	for (;;) {
+		long avail;
+		int zr;
+		if (in->z_end) {
+			/* Another gzip member may follow. */
+			avail = raw_fill(in, d);
+			if (avail < 0)
+				return avail;
+			if (avail == 0)
+				return 0;
+			if (inflateReset(&in->z) != Z_OK)
+				return xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR,
+						   "'%s': gzip reset failed", in->name);
+			in->z_end = 0;
+		}
+		avail = raw_fill(in, d);
+		if (avail < 0)
+			return avail;
+		if (avail == 0)
+			return xq_diag_set(d, XQ_ETRUNCATED, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+					   "'%s': the gzip data ends early", in->name);
+		in->z.next_in = in->raw + in->raw_pos;
+		in->z.avail_in = (uInt)avail;
+		in->z.next_out = buf;
+		in->z.avail_out = (uInt)(n > 1u << 30 ? 1u << 30 : n);
+		zr = inflate(&in->z, Z_NO_FLUSH);
+		in->raw_pos = (size_t)(in->z.next_in - in->raw);
+		if (zr == Z_STREAM_END)
+			in->z_end = 1;
+		else if (zr != Z_OK && zr != Z_BUF_ERROR)
+			return xq_diag_set(d, XQ_EPARSE, XQ_D_CORRUPT, XQ_SEV_ERROR,
+					   "'%s': gzip data is corrupt (%s)", in->name,
+					   in->z.msg ? in->z.msg : "inflate failed");
+		if (in->z.next_out != buf)
+			return (long)(in->z.next_out - buf);
+	}
+}
+
+int xq_input_peek(struct xq_input *in, const unsigned char **data, size_t *len, struct xq_diag *d)
+{
+	if (!in->peeked) {
+		in->peeked = 1;
+		while (in->peek_len < XQ_PEEK_SIZE) {
+			long n = content_read(in, in->peek + in->peek_len, XQ_PEEK_SIZE - in->peek_len, d);
+			if (n < 0)
+				return (int)n;
+			if (n == 0)
+				break;
+			in->peek_len += (size_t)n;
+		}
+	}
+	*data = in->peek + in->peek_pos;
+	*len = in->peek_len - in->peek_pos;
+	return 0;
+}
+
+long xq_input_read(struct xq_input *in, void *buf, size_t n, struct xq_diag *d)
+{
+	if (in->peek_pos < in->peek_len) {
+		size_t take = in->peek_len - in->peek_pos;
+		if (take > n)
+			take = n;
+		memcpy(buf, in->peek + in->peek_pos, take);
+		in->peek_pos += take;
+		return (long)take;
+	}
+	return content_read(in, buf, n, d);
+}
+
+int xq_input_read_all(struct xq_input *in, struct xq_buf *out, size_t limit, struct xq_diag *d)
+{
+	size_t start = out->len;
+
+	for (;;) {
+		long n;
+		if (xq_buf_grow(out, RAW_CHUNK))
+			return XQ_ENOMEM;
+		n = xq_input_read(in, out->ptr + out->len, RAW_CHUNK, d);
+		if (n < 0)
+			return (int)n;
+		if (n == 0)
+			return 0;
+		out->len += (size_t)n;
+		out->ptr[out->len] = '\0';
+		if (out->len - start > limit)
+			return xq_diag_set(d, XQ_ERANGE, XQ_D_RESOURCE, XQ_SEV_ERROR,
+					   "'%s' is larger than %zu bytes", in->name, limit);
+	}
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+struct xq_output {
+	char *name;     /* what the user asked for */
+	char *tmp;      /* temporary path, NULL for stdout/memory */
+	FILE *f;
+	gzFile gz;
+	struct xq_buf *mem;
+	int error;      /* a write failed: errno value, or -1 */
+};
+
+int xq_output_open_mem(struct xq_output **out, struct xq_buf *target)
+{
+	struct xq_output *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return XQ_ENOMEM;
+	o->mem = target;
+	o->name = strdup("<memory>");
+	if (!o->name) {
+		free(o);
+		return XQ_ENOMEM;
+	}
+	*out = o;
+	return 0;
+}
+
+int xq_output_open(struct xq_output **out, const char *path, unsigned flags, struct xq_diag *d)
+{
+	struct xq_output *o = calloc(1, sizeof(*o));
+	size_t plen = strlen(path);
+	int fd = -1, rc = XQ_ENOMEM;
+	int gz = (flags & XQ_OUTPUT_GZIP) || (plen > 3 && !strcmp(path + plen - 3, ".gz"));
+
+	if (!o)
+		return xq_diag_set(d, XQ_ENOMEM, XQ_D_IO, XQ_SEV_ERROR, "out of memory");
+	o->name = strdup(!strcmp(path, "-") ? "<stdout>" : path);
+	if (!o->name)
+		goto fail;
+	if (!strcmp(path, "-")) {
+		fd = dup(1);
+		if (fd < 0) {
+			rc = io_error(d, XQ_EIO, "<stdout>", "cannot use");
+			goto fail;
+		}
+	} else {
+		struct stat st;
+		const char *slash = strrchr(path, '/');
+		const char *base = slash ? slash + 1 : path;
+		size_t dirlen = (size_t)(base - path), cap = dirlen + strlen(base) + 32;
+		if (!(flags & XQ_OUTPUT_FORCE) && stat(path, &st) == 0) {
+			rc = xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR,
+					 "'%s' already exists (use --force to replace it)", path);
+			goto fail;
+		}
+		o->tmp = malloc(cap);
+		if (!o->tmp)
+			goto fail;
+		snprintf(o->tmp, cap, "%.*s.%s.xqkit-XXXXXX", (int)dirlen, path, base);
+		fd = mkstemp(o->tmp);
+		if (fd < 0) {
+			rc = io_error(d, XQ_EIO, path, "cannot create a temporary file for");
+			free(o->tmp);
+			o->tmp = NULL;
+			goto fail;
+		}
+		fchmod(fd, 0644);
+	}
+	if (gz)
+		o->gz = gzdopen(fd, "wb");
+	else
+		o->f = fdopen(fd, "wb");
+	if (!o->gz && !o->f) {
+		close(fd);
+		if (o->tmp)
+			unlink(o->tmp);
+		goto fail;
+	}
+	*out = o;
+	return 0;
+fail:
+	if (rc == XQ_ENOMEM)
+		xq_diag_set(d, XQ_ENOMEM, XQ_D_IO, XQ_SEV_ERROR, "out of memory");
+	free(o->tmp);
+	free(o->name);
+	free(o);
+	return rc;
+}
+
+const char *xq_output_name(const struct xq_output *o)
+{
+	return o->name;
+}
+
+int xq_output_write(struct xq_output *o, const void *data, size_t len)
+{
+	if (o->error)
+		return XQ_EIO;
+	if (len == 0)
+		return 0;
+	if (o->mem) {
+		if (xq_buf_add(o->mem, data, len)) {
+			o->error = ENOMEM;
+			return XQ_ENOMEM;
+		}
+		return 0;
+	}
+	if (o->gz) {
+		while (len > 0) {
+			unsigned chunk = len > 1u << 30 ? 1u << 30 : (unsigned)len;
+			if (gzwrite(o->gz, data, chunk) != (int)chunk) {
+				o->error = errno ? errno : EIO;
+				return XQ_EIO;
+			}
+			data = (const char *)data + chunk;
+			len -= chunk;
+		}
+		return 0;
+	}
+	if (fwrite(data, 1, len, o->f) != len) {
+		o->error = errno ? errno : EIO;
+		return XQ_EIO;
+	}
+	return 0;
+}
+
+static void output_free(struct xq_output *o)
+{
+	free(o->tmp);
+	free(o->name);
+	free(o);
+}
+
+int xq_output_commit(struct xq_output *o, struct xq_diag *d)
+{
+	int rc = 0, err = o->error;
+
+	if (o->mem) {
+		output_free(o);
+		return err ? XQ_ENOMEM : 0;
+	}
+	if (o->gz) {
+		if (gzclose(o->gz) != Z_OK && !err)
+			err = errno ? errno : EIO;
+	} else {
+		if (fflush(o->f) != 0 && !err)
+			err = errno;
+		if (!err && o->tmp && fsync(fileno(o->f)) != 0 && errno != EINVAL)
+			err = errno;
+		if (fclose(o->f) != 0 && !err)
+			err = errno;
+	}
+	if (err) {
+		errno = err;
+		rc = io_error(d, XQ_EIO, o->name, "cannot write");
+		if (o->tmp)
+			unlink(o->tmp);
+	} else if (o->tmp && rename(o->tmp, o->name) != 0) {
+		rc = io_error(d, XQ_EIO, o->name, "cannot rename the temporary file to");
+		unlink(o->tmp);
+	}
+	output_free(o);
+	return rc;
+}
+
+void xq_output_abort(struct xq_output *o)
+{
+	if (!o)
+		return;
+	if (o->gz)
+		gzclose(o->gz);
+	else if (o->f)
+		fclose(o->f);
+	if (o->tmp)
+		unlink(o->tmp);
+	output_free(o);
+}

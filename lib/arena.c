@@ -1,0 +1,97 @@
+/*
+ * arena.c: the region allocator (see arena.h).
+ */
+#include "arena.h"
+
+#include <stdalign.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct xq_arena_block {
+	struct xq_arena_block *next;
+	size_t size; /* usable bytes in data[] */
+	size_t used;
+	alignas(max_align_t) unsigned char data[];
+};
+
+#define BLOCK_MIN 16384
+
+void xq_arena_init(struct xq_arena *a)
+{
+	a->head = NULL;
+	a->total = 0;
+}
+
+void *xq_arena_alloc(struct xq_arena *a, size_t size)
+{
+	const size_t align = alignof(max_align_t);
+	struct xq_arena_block *b = a->head;
+	size_t need = (size + align - 1) & ~(align - 1);
+
+	if (size == 0)
+		need = align;
+	if (need < size)
+		return NULL;
+	if (!b || b->size - b->used < need) {
+		size_t bsize = need > BLOCK_MIN ? need : BLOCK_MIN;
+		if (b && b->size >= BLOCK_MIN && bsize < b->size * 2 && need <= BLOCK_MIN * 64)
+			bsize = b->size * 2 > BLOCK_MIN * 64 ? BLOCK_MIN * 64 : b->size * 2;
+		if (bsize > SIZE_MAX - sizeof(*b))
+			return NULL;
+		b = malloc(sizeof(*b) + bsize);
+		if (!b)
+			return NULL;
+		b->size = bsize;
+		b->used = 0;
+		b->next = a->head;
+		a->head = b;
+		a->total += bsize;
+	}
+	b->used += need;
+	return b->data + b->used - need;
+}
+
+char *xq_arena_strndup(struct xq_arena *a, const char *s, size_t len)
+{
+	char *p = xq_arena_alloc(a, len + 1);
+
+	if (!p)
+		return NULL;
+	if (len)
+		memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+void xq_arena_reset(struct xq_arena *a)
+{
+	struct xq_arena_block *keep = a->head, *b;
+
+	if (!keep)
+		return;
+	/* Keep the newest (largest) block, free the rest. */
+	b = keep->next;
+	while (b) {
+		struct xq_arena_block *next = b->next;
+		a->total -= b->size;
+		free(b);
+		b = next;
+	}
+	keep->next = NULL;
+	keep->used = 0;
+	a->head = keep;
+}
+
+void xq_arena_release(struct xq_arena *a)
+{
+	struct xq_arena_block *b = a->head;
+
+	while (b) {
+		struct xq_arena_block *next = b->next;
+		free(b);
+		b = next;
+	}
+	a->head = NULL;
+	a->total = 0;
+}

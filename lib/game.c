@@ -1,0 +1,513 @@
+/*
+ * game.c: the game record and its move tree (see game.h).
+ */
+#include "game.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void root_node(struct xq_node *n)
+{
+	memset(n, 0, sizeof(*n));
+	n->parent = n->child = n->sibling = XQ_NODE_NONE;
+}
+
+int xq_game_init(struct xq_game *g)
+{
+	memset(g, 0, sizeof(*g));
+	xq_arena_init(&g->arena);
+	xq_board_start(&g->start);
+	g->nodes = malloc(64 * sizeof(*g->nodes));
+	if (!g->nodes)
+		return XQ_ENOMEM;
+	g->nodes_alloc = 64;
+	g->nnodes = 1;
+	root_node(&g->nodes[0]);
+	return 0;
+}
+
+void xq_game_clear(struct xq_game *g)
+{
+	xq_arena_reset(&g->arena);
+	g->ntags = 0;
+	xq_board_start(&g->start);
+	g->nnodes = 1;
+	root_node(&g->nodes[0]);
+	g->result = XQ_RESULT_NONE;
+	g->result_text = NULL;
+	g->number = 0;
+	g->source = NULL;
+	memset(&g->place, 0, sizeof(g->place));
+	g->encoding = NULL;
+	g->flags = 0;
+}
+
+void xq_game_release(struct xq_game *g)
+{
+	xq_arena_release(&g->arena);
+	free(g->tags);
+	free(g->nodes);
+	memset(g, 0, sizeof(*g));
+}
+
+char *xq_game_strdup(struct xq_game *g, const char *s, size_t len)
+{
+	return xq_arena_strndup(&g->arena, s, len);
+}
+
+int xq_game_add_tag(struct xq_game *g, const char *name, size_t nlen, const char *value,
+		    size_t vlen)
+{
+	struct xq_tag t;
+
+	if (g->ntags == g->tags_alloc) {
+		size_t n = g->tags_alloc ? g->tags_alloc * 2 : 16;
+		struct xq_tag *p = realloc(g->tags, n * sizeof(*p));
+		if (!p)
+			return XQ_ENOMEM;
+		g->tags = p;
+		g->tags_alloc = n;
+	}
+	t.name = xq_game_strdup(g, name, nlen);
+	t.value = xq_game_strdup(g, value, vlen);
+	if (!t.name || !t.value)
+		return XQ_ENOMEM;
+	g->tags[g->ntags++] = t;
+	return 0;
+}
+
+int xq_game_set_tag(struct xq_game *g, const char *name, const char *value)
+{
+	for (size_t i = 0; i < g->ntags; i++) {
+		if (!strcmp(g->tags[i].name, name)) {
+			const char *v = xq_game_strdup(g, value, strlen(value));
+			if (!v)
+				return XQ_ENOMEM;
+			g->tags[i].value = v;
+			return 0;
+		}
+	}
+	return xq_game_add_tag(g, name, strlen(name), value, strlen(value));
+}
+
+const char *xq_game_tag(const struct xq_game *g, const char *name)
+{
+	for (size_t i = 0; i < g->ntags; i++)
+		if (!strcmp(g->tags[i].name, name))
+			return g->tags[i].value;
+	return NULL;
+}
+
+int xq_game_remove_tag(struct xq_game *g, const char *name)
+{
+	size_t j = 0;
+	int removed = 0;
+
+	for (size_t i = 0; i < g->ntags; i++) {
+		if (!strcmp(g->tags[i].name, name)) {
+			removed++;
+			continue;
+		}
+		g->tags[j++] = g->tags[i];
+	}
+	g->ntags = j;
+	return removed;
+}
+
+int xq_game_add_move(struct xq_game *g, uint32_t parent, xq_move m, uint32_t *out)
+{
+	struct xq_node *n;
+	uint32_t idx;
+
+	if (parent >= g->nnodes || g->nnodes >= XQ_NODE_NONE - 1)
+		return XQ_EINTERNAL;
+	if (g->nnodes == g->nodes_alloc) {
+		size_t cap = g->nodes_alloc * 2;
+		struct xq_node *p = realloc(g->nodes, cap * sizeof(*p));
+		if (!p)
+			return XQ_ENOMEM;
+		g->nodes = p;
+		g->nodes_alloc = cap;
+	}
+	idx = (uint32_t)g->nnodes++;
+	n = &g->nodes[idx];
+	root_node(n);
+	n->move = m;
+	n->parent = parent;
+	if (g->nodes[parent].child == XQ_NODE_NONE) {
+		g->nodes[parent].child = idx;
+	} else {
+		uint32_t s = g->nodes[parent].child;
+		while (g->nodes[s].sibling != XQ_NODE_NONE)
+			s = g->nodes[s].sibling;
+		g->nodes[s].sibling = idx;
+	}
+	if (out)
+		*out = idx;
+	return 0;
+}
+
+static int set_str(struct xq_game *g, const char **field, const char *s, size_t len)
+{
+	const char *p = xq_game_strdup(g, s, len);
+	if (!p)
+		return XQ_ENOMEM;
+	*field = p;
+	return 0;
+}
+
+int xq_game_set_comment(struct xq_game *g, uint32_t node, const char *s, size_t len)
+{
+	return set_str(g, &g->nodes[node].comment, s, len);
+}
+
+int xq_game_set_pre_comment(struct xq_game *g, uint32_t node, const char *s, size_t len)
+{
+	return set_str(g, &g->nodes[node].pre_comment, s, len);
+}
+
+int xq_game_set_text(struct xq_game *g, uint32_t node, const char *s, size_t len)
+{
+	return set_str(g, &g->nodes[node].text, s, len);
+}
+
+int xq_game_append_comment(struct xq_game *g, uint32_t node, const char *s, size_t len)
+{
+	const char *old = g->nodes[node].comment;
+	size_t olen;
+	char *p;
+
+	if (!old)
+		return xq_game_set_comment(g, node, s, len);
+	olen = strlen(old);
+	p = xq_arena_alloc(&g->arena, olen + 1 + len + 1);
+	if (!p)
+		return XQ_ENOMEM;
+	memcpy(p, old, olen);
+	p[olen] = ' ';
+	memcpy(p + olen + 1, s, len);
+	p[olen + 1 + len] = '\0';
+	g->nodes[node].comment = p;
+	return 0;
+}
+
+int xq_game_add_nag(struct xq_game *g, uint32_t node, uint8_t nag)
+{
+	struct xq_node *n = &g->nodes[node];
+	uint8_t *p;
+
+	if (n->nnags == 255)
+		return XQ_ERANGE;
+	p = xq_arena_alloc(&g->arena, (size_t)n->nnags + 1);
+	if (!p)
+		return XQ_ENOMEM;
+	if (n->nnags)
+		memcpy(p, n->nags, n->nnags);
+	p[n->nnags++] = nag;
+	n->nags = p;
+	return 0;
+}
+
+uint32_t xq_game_next(const struct xq_game *g, uint32_t n)
+{
+	if (g->nodes[n].child != XQ_NODE_NONE)
+		return g->nodes[n].child;
+	while (n != XQ_NODE_NONE) {
+		if (g->nodes[n].sibling != XQ_NODE_NONE)
+			return g->nodes[n].sibling;
+		n = g->nodes[n].parent;
+	}
+	return XQ_NODE_NONE;
+}
+
+uint32_t xq_game_ply(const struct xq_game *g, uint32_t n)
+{
+	uint32_t ply = 0;
+
+	while (n != XQ_ROOT && n != XQ_NODE_NONE) {
+		ply++;
+		n = g->nodes[n].parent;
+	}
+	return ply;
+}
+
+uint32_t xq_game_mainline_end(const struct xq_game *g)
+{
+	uint32_t n = XQ_ROOT;
+
+	while (g->nodes[n].child != XQ_NODE_NONE)
+		n = g->nodes[n].child;
+	return n;
+}
+
+uint32_t xq_game_mainline_length(const struct xq_game *g)
+{
+	uint32_t len = 0, n = XQ_ROOT;
+
+	while (g->nodes[n].child != XQ_NODE_NONE) {
+		n = g->nodes[n].child;
+		len++;
+	}
+	return len;
+}
+
+void xq_game_count(const struct xq_game *g, struct xq_game_counts *c)
+{
+	/* Parents always come before their children in the node array, so
+	 * one pass in index order gives every node's depth. */
+	uint32_t *depth = malloc(g->nnodes * sizeof(*depth));
+
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < g->nnodes; i++) {
+		const struct xq_node *n = &g->nodes[i];
+		if (n->comment || n->pre_comment)
+			c->comments++;
+		c->nags += n->nnags;
+		if (i == XQ_ROOT) {
+			if (depth)
+				depth[0] = 0;
+			continue;
+		}
+		c->nodes++;
+		if (g->nodes[n->parent].child != i)
+			c->variations++;
+		if (depth) {
+			depth[i] = depth[n->parent] + 1;
+			if (depth[i] > c->max_depth)
+				c->max_depth = depth[i];
+		}
+	}
+	free(depth);
+}
+
+void xq_game_board_at(const struct xq_game *g, uint32_t n, struct xq_board *out)
+{
+	uint32_t stack_small[256], *path = stack_small, depth = 0, cap = 256;
+	struct xq_undo u;
+
+	*out = g->start;
+	for (uint32_t m = n; m != XQ_ROOT && m != XQ_NODE_NONE; m = g->nodes[m].parent) {
+		if (depth == cap) {
+			uint32_t *p = malloc(sizeof(*p) * cap * 2);
+			if (!p)
+				break; /* cannot happen in practice; position stays at start */
+			memcpy(p, path, sizeof(*p) * cap);
+			if (path != stack_small)
+				free(path);
+			path = p;
+			cap *= 2;
+		}
+		path[depth++] = m;
+	}
+	while (depth > 0)
+		xq_board_make(out, g->nodes[path[--depth]].move, &u);
+	if (path != stack_small)
+		free(path);
+}
+
+int xq_walk_init(struct xq_walk *w, const struct xq_game *g)
+{
+	memset(w, 0, sizeof(*w));
+	w->g = g;
+	w->node = XQ_ROOT;
+	w->cur = g->start;
+	w->before = w->after = g->start;
+	return 0;
+}
+
+static int walk_push(struct xq_walk *w, uint32_t n)
+{
+	if (w->depth == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 64;
+		uint32_t *p = realloc(w->path, cap * sizeof(*p));
+		struct xq_undo *u;
+		if (!p)
+			return XQ_ENOMEM;
+		w->path = p;
+		u = realloc(w->undo, cap * sizeof(*u));
+		if (!u)
+			return XQ_ENOMEM;
+		w->undo = u;
+		w->cap = cap;
+	}
+	w->before = w->cur;
+	xq_board_make(&w->cur, w->g->nodes[n].move, &w->undo[w->depth]);
+	w->path[w->depth++] = n;
+	w->after = w->cur;
+	w->node = n;
+	return 0;
+}
+
+int xq_walk_next(struct xq_walk *w)
+{
+	const struct xq_node *nodes = w->g->nodes;
+	uint32_t n;
+
+	if (!w->started) {
+		w->started = 1;
+		n = nodes[XQ_ROOT].child;
+		if (n == XQ_NODE_NONE)
+			return 0;
+		return walk_push(w, n) ? XQ_ENOMEM : 1;
+	}
+	if (w->depth == 0)
+		return 0;
+	n = w->path[w->depth - 1];
+	if (nodes[n].child != XQ_NODE_NONE)
+		return walk_push(w, nodes[n].child) ? XQ_ENOMEM : 1;
+	/* Climb until a node has a later sibling. */
+	while (w->depth > 0) {
+		n = w->path[--w->depth];
+		xq_board_unmake(&w->cur, nodes[n].move, &w->undo[w->depth]);
+		if (nodes[n].sibling != XQ_NODE_NONE)
+			return walk_push(w, nodes[n].sibling) ? XQ_ENOMEM : 1;
+	}
+	return 0;
+}
+
+void xq_walk_release(struct xq_walk *w)
+{
+	free(w->path);
+	free(w->undo);
+	w->path = NULL;
+	w->undo = NULL;
+}
+
+static int str_eq(const char *a, const char *b)
+{
+	if (!a || !*a)
+		return !b || !*b;
+	return b && !strcmp(a, b);
+}
+
+int xq_game_equal(const struct xq_game *a, const struct xq_game *b, unsigned ignore, char *why,
+		  size_t cap)
+{
+	uint32_t na = XQ_ROOT, nb = XQ_ROOT;
+	char fa[XQ_FEN_MAX], fb[XQ_FEN_MAX];
+
+#define DIFF(...)                                          \
+	do {                                               \
+		if (why && cap)                            \
+			snprintf(why, cap, __VA_ARGS__);   \
+		return 0;                                  \
+	} while (0)
+
+	xq_board_to_fen(&a->start, fa, sizeof(fa));
+	xq_board_to_fen(&b->start, fb, sizeof(fb));
+	/* Compare the position and side, not the counters, which some formats drop. */
+	if (strchr(fa, ' ') && strchr(fb, ' ')) {
+		size_t la = (size_t)(strchr(fa, ' ') - fa) + 2, lb = (size_t)(strchr(fb, ' ') - fb) + 2;
+		if (la != lb || memcmp(fa, fb, la))
+			DIFF("start positions differ: '%s' and '%s'", fa, fb);
+	}
+	if (!(ignore & XQ_EQ_IGNORE_RESULT) && a->result != b->result)
+		DIFF("results differ: %s and %s", xq_result_string(a->result),
+		     xq_result_string(b->result));
+	if (!(ignore & XQ_EQ_IGNORE_TAGS)) {
+		if (ignore & XQ_EQ_IGNORE_TAG_ORDER) {
+			for (size_t i = 0; i < a->ntags; i++) {
+				const char *v = xq_game_tag(b, a->tags[i].name);
+				if (!str_eq(a->tags[i].value, v))
+					DIFF("tag %s differs: '%s' and '%s'", a->tags[i].name,
+					     a->tags[i].value, v ? v : "(absent)");
+			}
+			for (size_t i = 0; i < b->ntags; i++)
+				if (!xq_game_tag(a, b->tags[i].name) && *b->tags[i].value)
+					DIFF("tag %s only in the second game", b->tags[i].name);
+		} else {
+			if (a->ntags != b->ntags)
+				DIFF("%zu tags and %zu tags", a->ntags, b->ntags);
+			for (size_t i = 0; i < a->ntags; i++)
+				if (strcmp(a->tags[i].name, b->tags[i].name) ||
+				    strcmp(a->tags[i].value, b->tags[i].value))
+					DIFF("tag %zu differs: [%s \"%s\"] and [%s \"%s\"]", i + 1,
+					     a->tags[i].name, a->tags[i].value, b->tags[i].name,
+					     b->tags[i].value);
+		}
+	}
+	/* Walk both trees in lockstep. */
+	for (;;) {
+		const struct xq_node *x = &a->nodes[na], *y = &b->nodes[nb];
+#define ply xq_game_ply(a, na)
+		if (x->move != y->move) {
+			char ma[5], mb[5];
+			xq_move_name(x->move, ma);
+			xq_move_name(y->move, mb);
+			DIFF("ply %u: moves differ: %s and %s", ply, ma, mb);
+		}
+		if (!(ignore & XQ_EQ_IGNORE_COMMENTS)) {
+			if (!str_eq(x->comment, y->comment))
+				DIFF("ply %u: comments differ: '%s' and '%s'", ply,
+				     x->comment ? x->comment : "", y->comment ? y->comment : "");
+			if (!(ignore & XQ_EQ_IGNORE_PRE_COMMENTS) && !str_eq(x->pre_comment, y->pre_comment))
+				DIFF("ply %u: comments before the move differ: '%s' and '%s'", ply,
+				     x->pre_comment ? x->pre_comment : "",
+				     y->pre_comment ? y->pre_comment : "");
+		}
+		if (!(ignore & XQ_EQ_IGNORE_NAGS) &&
+		    (x->nnags != y->nnags || (x->nnags && memcmp(x->nags, y->nags, x->nnags))))
+			DIFF("ply %u: NAGs differ", ply);
+		if ((x->child == XQ_NODE_NONE) != (y->child == XQ_NODE_NONE))
+			DIFF("ply %u: one line ends, the other goes on", ply);
+		if (!(ignore & XQ_EQ_MAINLINE_ONLY) &&
+		    (x->sibling == XQ_NODE_NONE) != (y->sibling == XQ_NODE_NONE))
+			DIFF("ply %u: variations differ", ply + (na != XQ_ROOT ? 0 : 1));
+		if (ignore & XQ_EQ_MAINLINE_ONLY) {
+			na = x->child;
+			nb = y->child;
+			if (na == XQ_NODE_NONE)
+				break;
+			continue;
+		}
+		na = xq_game_next(a, na);
+		nb = xq_game_next(b, nb);
+		if (na == XQ_NODE_NONE || nb == XQ_NODE_NONE) {
+			if (na != nb)
+				DIFF("trees differ in size");
+			break;
+		}
+	}
+#undef ply
+#undef DIFF
+	return 1;
+}
+
+const char *xq_result_string(enum xq_result r)
+{
+	switch (r) {
+	case XQ_RESULT_RED_WIN:
+		return "1-0";
+	case XQ_RESULT_BLACK_WIN:
+		return "0-1";
+	case XQ_RESULT_DRAW:
+		return "1/2-1/2";
+	case XQ_RESULT_NONE:
+	case XQ_RESULT_UNKNOWN:
+		break;
+	}
+	return "*";
+}
+
+int xq_result_parse(const char *s, size_t len, enum xq_result *out)
+{
+	static const struct {
+		const char *text;
+		enum xq_result r;
+	} tokens[] = {
+		{"1-0", XQ_RESULT_RED_WIN},
+		{"0-1", XQ_RESULT_BLACK_WIN},
+		{"1/2-1/2", XQ_RESULT_DRAW},
+		{"\xC2\xBD-\xC2\xBD", XQ_RESULT_DRAW}, /* ½-½ */
+		{"*", XQ_RESULT_UNKNOWN},
+	};
+
+	for (size_t i = 0; i < sizeof(tokens) / sizeof(tokens[0]); i++) {
+		if (strlen(tokens[i].text) == len && !memcmp(tokens[i].text, s, len)) {
+			*out = tokens[i].r;
+			return 0;
+		}
+	}
+	return -1;
+}

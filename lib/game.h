@@ -1,0 +1,195 @@
+/*
+ * game.h: one game record in memory, whatever format it came from.
+ *
+ * A game holds its tags in their original order (any name, any value, all
+ * UTF-8), the start position, the move tree, comments, NAGs, the result,
+ * and where each move came from in its source.  Everything a game owns
+ * lives in its arena and in two growable arrays, so one call frees it and
+ * a reader can reuse the memory for the next game (xq_game_clear()).
+ *
+ * The tree.  Nodes live in one array; node 0 is the root and stands for
+ * the start position (it has no move; its comment is the game comment).
+ * Each node links to its parent, its first child (the main continuation)
+ * and its next sibling (an alternative to this same move, from the same
+ * position).  The main line is the chain of first children.  Variations
+ * are the later siblings, in order.  Links are array indices, so trees
+ * with hundreds of thousands of nodes are walked with loops, never
+ * recursion: xq_game_next() gives the pre-order successor, and struct
+ * xq_walk replays positions along that order.
+ *
+ * Moves in a tree are legal: readers check every move before adding it and
+ * stop a line at the first one that is not (setting XQ_GAME_BROKEN and
+ * reporting a diagnostic), so what is in the tree can be replayed blindly.
+ *
+ * Canonical tag names, shared by every format (so that a converted game
+ * keeps its meaning): Event, Site, Date, Round, Red, Black, RedTeam,
+ * BlackTeam, Result, ECCO, Opening, Variation, Title, Annotator, Author,
+ * TimeControl, RedTime, BlackTime, GameType, FEN.  `start` is
+ * authoritative for the position: a FEN tag is kept where it stood in the
+ * tag order, and writers replace its value by the canonical FEN of
+ * `start` (and add one when the start is not the standard position).
+ */
+#ifndef XQ_LIB_GAME_H
+#define XQ_LIB_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "board.h"
+#include "diag.h"
+
+#define XQ_NODE_NONE UINT32_MAX
+#define XQ_ROOT 0u
+
+struct xq_tag {
+	const char *name;  /* in the game's arena */
+	const char *value;
+};
+
+struct xq_node {
+	xq_move move;            /* 0 at the root */
+	uint8_t nnags;           /* number of entries in nags */
+	uint32_t parent;         /* XQ_NODE_NONE at the root */
+	uint32_t child;          /* first child (main continuation) or XQ_NODE_NONE */
+	uint32_t sibling;        /* next alternative to this move or XQ_NODE_NONE */
+	const char *text;        /* the move as written in the source, NULL if none */
+	const char *comment;     /* after the move (root: the game comment), NULL if none */
+	const char *pre_comment; /* before the move (PGN `{...} move`), NULL if none */
+	const uint8_t *nags;     /* numeric annotation glyphs ($1 = !, $2 = ?, ...) */
+	struct xq_place place;   /* where the move text starts in the source */
+};
+
+enum xq_result {
+	XQ_RESULT_NONE,      /* no result given at all */
+	XQ_RESULT_UNKNOWN,   /* "*", or a non-standard marker kept in result_text */
+	XQ_RESULT_RED_WIN,   /* 1-0 */
+	XQ_RESULT_BLACK_WIN, /* 0-1 */
+	XQ_RESULT_DRAW       /* 1/2-1/2 */
+};
+
+enum {
+	XQ_GAME_BROKEN = 1 << 0, /* reading stopped at an error; the tree is what came before */
+	XQ_GAME_EMPTY = 1 << 1   /* the record had no moves at all */
+};
+
+struct xq_game {
+	struct xq_arena arena;
+	struct xq_tag *tags;
+	size_t ntags, tags_alloc;
+	struct xq_board start;   /* the start position (standard unless set) */
+	struct xq_node *nodes;   /* nodes[0] is the root */
+	size_t nnodes, nodes_alloc;
+	enum xq_result result;   /* from the record's result marker or field */
+	const char *result_text; /* the marker as written when it is not standard ("未知") */
+	uint64_t number;         /* 1-based position of the game in its source */
+	const char *source;      /* borrowed: the source's name, for diagnostics */
+	struct xq_place place;   /* where the record starts in its source */
+	const char *encoding;    /* static string: the source's text encoding, or NULL */
+	unsigned flags;          /* XQ_GAME_* */
+};
+
+/* Start an empty game (standard start position, a root node, no tags). */
+int xq_game_init(struct xq_game *g);
+/* Empty the game for reuse, keeping its memory. */
+void xq_game_clear(struct xq_game *g);
+/* Free everything the game owns. */
+void xq_game_release(struct xq_game *g);
+
+/* A copy of `len` bytes in the game's arena (NUL-terminated), or NULL. */
+char *xq_game_strdup(struct xq_game *g, const char *s, size_t len);
+
+/* Append a tag (duplicates are kept, as they were in the source). */
+int xq_game_add_tag(struct xq_game *g, const char *name, size_t nlen, const char *value,
+		    size_t vlen);
+/* Set the first tag called `name`, or append it. */
+int xq_game_set_tag(struct xq_game *g, const char *name, const char *value);
+/* The value of the first tag called `name`, or NULL. */
+const char *xq_game_tag(const struct xq_game *g, const char *name);
+/* Remove every tag called `name`; returns how many. */
+int xq_game_remove_tag(struct xq_game *g, const char *name);
+
+/*
+ * Add `m` as the last child of `parent` (so the first child added is the
+ * main continuation) and return its index in *out.  The caller has checked
+ * that `m` is legal in the position at `parent`.
+ */
+int xq_game_add_move(struct xq_game *g, uint32_t parent, xq_move m, uint32_t *out);
+
+/* Set (replace) a node's comment, pre-comment or move text; len bytes. */
+int xq_game_set_comment(struct xq_game *g, uint32_t node, const char *s, size_t len);
+int xq_game_set_pre_comment(struct xq_game *g, uint32_t node, const char *s, size_t len);
+int xq_game_set_text(struct xq_game *g, uint32_t node, const char *s, size_t len);
+/* Add text to a node's comment, separated from what is there by a space. */
+int xq_game_append_comment(struct xq_game *g, uint32_t node, const char *s, size_t len);
+/* Append a NAG to a node (at most 255). */
+int xq_game_add_nag(struct xq_game *g, uint32_t node, uint8_t nag);
+
+/* The node after `n` in pre-order (node, its subtree, its later siblings),
+ * or XQ_NODE_NONE after the last. */
+uint32_t xq_game_next(const struct xq_game *g, uint32_t n);
+/* Number of plies from the root to `n`. */
+uint32_t xq_game_ply(const struct xq_game *g, uint32_t n);
+/* Number of moves in the main line, and its last node (the root if none). */
+uint32_t xq_game_mainline_length(const struct xq_game *g);
+uint32_t xq_game_mainline_end(const struct xq_game *g);
+/* Counts over the whole tree. */
+struct xq_game_counts {
+	uint32_t nodes;      /* move nodes (the root not counted) */
+	uint32_t variations; /* nodes that are an alternative (not a first child) */
+	uint32_t comments;   /* nodes with a comment or pre-comment, root included */
+	uint32_t nags;       /* NAGs over all nodes */
+	uint32_t max_depth;  /* longest line in plies */
+};
+void xq_game_count(const struct xq_game *g, struct xq_game_counts *out);
+
+/* The position after the move of node `n` (the start at the root). */
+void xq_game_board_at(const struct xq_game *g, uint32_t n, struct xq_board *out);
+
+/*
+ * A pre-order walk that keeps the position: after each successful
+ * xq_walk_next(), `node` is the current node, `before` the position before
+ * its move and `after` the position after it.  Iterative; allocates a path
+ * stack as deep as the longest line.
+ */
+struct xq_walk {
+	const struct xq_game *g;
+	uint32_t node;
+	struct xq_board before, after;
+	uint32_t *path;         /* nodes from the root's first level down to `node` */
+	struct xq_undo *undo;   /* in step with path: undo of each move on `cur` */
+	size_t depth, cap;
+	struct xq_board cur;    /* position after the last node on the path */
+	int started;
+};
+int xq_walk_init(struct xq_walk *w, const struct xq_game *g);
+/* 1 moved to the next node, 0 at the end, XQ_ENOMEM. */
+int xq_walk_next(struct xq_walk *w);
+void xq_walk_release(struct xq_walk *w);
+
+/* What xq_game_equal() compares (all by default). */
+enum {
+	XQ_EQ_IGNORE_TAGS = 1 << 0,
+	XQ_EQ_IGNORE_TAG_ORDER = 1 << 1,
+	XQ_EQ_IGNORE_COMMENTS = 1 << 2,
+	XQ_EQ_IGNORE_NAGS = 1 << 3,
+	XQ_EQ_IGNORE_RESULT = 1 << 4,
+	XQ_EQ_IGNORE_TEXT = 1 << 5,  /* move text as written (default: ignored unless XQ_EQ_TEXT) */
+	XQ_EQ_MAINLINE_ONLY = 1 << 6,
+	XQ_EQ_IGNORE_PRE_COMMENTS = 1 << 7
+};
+
+/*
+ * Compare two games: start position, tree (moves and shape), comments,
+ * NAGs, tags and result, less what `ignore` says.  Move texts and source
+ * places are never compared.  Returns 1 if equal; 0 otherwise with the
+ * first difference described in `why` (cap bytes).
+ */
+int xq_game_equal(const struct xq_game *a, const struct xq_game *b, unsigned ignore, char *why,
+		  size_t cap);
+
+/* "1-0", "0-1", "1/2-1/2", "*" (also for NONE), and the reverse (-1 if none). */
+const char *xq_result_string(enum xq_result r);
+int xq_result_parse(const char *s, size_t len, enum xq_result *out);
+
+#endif

@@ -1,0 +1,233 @@
+/*
+ * text.c: encoding detection and strict conversion through iconv.
+ */
+#include "text.h"
+
+#include <errno.h>
+#include <iconv.h>
+#include <string.h>
+
+#include "diag.h"
+#include "utf8.h"
+
+static const char *iconv_name(enum xq_encoding e)
+{
+	switch (e) {
+	case XQ_ENC_UTF8: return "UTF-8";
+	case XQ_ENC_GB18030: return "GB18030";
+	case XQ_ENC_BIG5: return "CP950";
+	case XQ_ENC_UTF16LE: return "UTF-16LE";
+	case XQ_ENC_UTF16BE: return "UTF-16BE";
+	case XQ_ENC_GBK: return "GBK";
+	case XQ_ENC_UNKNOWN: break;
+	}
+	return NULL;
+}
+
+const char *xq_encoding_name(enum xq_encoding e)
+{
+	switch (e) {
+	case XQ_ENC_UTF8: return "utf-8";
+	case XQ_ENC_GB18030: return "gb18030";
+	case XQ_ENC_BIG5: return "big5";
+	case XQ_ENC_UTF16LE: return "utf-16le";
+	case XQ_ENC_UTF16BE: return "utf-16be";
+	case XQ_ENC_GBK: return "gbk";
+	case XQ_ENC_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+int xq_encoding_parse(const char *name, enum xq_encoding *out)
+{
+	static const struct {
+		const char *name;
+		enum xq_encoding e;
+	} names[] = {
+		{"utf-8", XQ_ENC_UTF8},       {"utf8", XQ_ENC_UTF8},
+		{"gb18030", XQ_ENC_GB18030},  {"gb2312", XQ_ENC_GB18030},
+		{"gbk", XQ_ENC_GBK},          {"cp936", XQ_ENC_GBK},
+		{"big5", XQ_ENC_BIG5},        {"cp950", XQ_ENC_BIG5},
+		{"utf-16le", XQ_ENC_UTF16LE}, {"utf16le", XQ_ENC_UTF16LE},
+		{"utf-16be", XQ_ENC_UTF16BE}, {"utf16be", XQ_ENC_UTF16BE},
+	};
+	char low[32];
+	size_t n = strlen(name);
+
+	if (n >= sizeof(low))
+		return -1;
+	for (size_t i = 0; i <= n; i++)
+		low[i] = (char)xq_to_lower((unsigned char)name[i]);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(low, names[i].name)) {
+			*out = names[i].e;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Convert with iconv; on an invalid sequence either stop (strict) or skip
+ * one byte and count it.  `*bad` gets the first bad offset; a trailing
+ * incomplete sequence counts as bad only when `final`.
+ */
+static int convert(const char *from, const char *to, const char *in, size_t len,
+		   struct xq_buf *out, size_t *bad, int strict, int final, size_t *errors)
+{
+	iconv_t cd = iconv_open(to, from);
+	char *ip = (char *)in;
+	size_t ileft = len;
+	int rc = 0;
+
+	if (errors)
+		*errors = 0;
+	if (cd == (iconv_t)-1)
+		return XQ_EUNSUPPORTED;
+	while (ileft > 0) {
+		char *op;
+		size_t oleft, r;
+		if (xq_buf_grow(out, ileft * 2 + 16)) {
+			rc = XQ_ENOMEM;
+			break;
+		}
+		op = out->ptr + out->len;
+		oleft = out->alloc - out->len - 1;
+		r = iconv(cd, &ip, &ileft, &op, &oleft);
+		out->len = (size_t)(op - out->ptr);
+		out->ptr[out->len] = '\0';
+		if (r != (size_t)-1)
+			break;
+		if (errno == E2BIG)
+			continue;
+		if (errno == EINVAL && !final)
+			break; /* incomplete sequence at the end of a partial buffer */
+		/* EILSEQ, or EINVAL at the end of the whole input. */
+		if (bad && (!errors || *errors == 0))
+			*bad = (size_t)(ip - in);
+		if (errors)
+			(*errors)++;
+		rc = XQ_EENCODING;
+		if (strict)
+			break;
+		ip++;
+		ileft--;
+	}
+	if (rc == 0 || !strict) {
+		/* Flush any shift state (none for these encodings, but be correct). */
+		char *op;
+		size_t oleft;
+		if (!xq_buf_grow(out, 16)) {
+			op = out->ptr + out->len;
+			oleft = out->alloc - out->len - 1;
+			iconv(cd, NULL, NULL, &op, &oleft);
+			out->len = (size_t)(op - out->ptr);
+			out->ptr[out->len] = '\0';
+		}
+	}
+	iconv_close(cd);
+	return rc;
+}
+
+int xq_decode(enum xq_encoding enc, const char *in, size_t len, struct xq_buf *out, size_t *bad)
+{
+	if (enc == XQ_ENC_UTF8 || enc == XQ_ENC_UNKNOWN) {
+		size_t ok = xq_utf8_check(in, len);
+		if (xq_buf_add(out, in, ok))
+			return XQ_ENOMEM;
+		if (ok < len) {
+			if (bad)
+				*bad = ok;
+			return XQ_EENCODING;
+		}
+		return 0;
+	}
+	return convert(iconv_name(enc), "UTF-8", in, len, out, bad, 1, 1, NULL);
+}
+
+int xq_encode(enum xq_encoding enc, const char *in, size_t len, struct xq_buf *out, size_t *bad)
+{
+	size_t ok = xq_utf8_check(in, len);
+
+	if (ok < len) {
+		if (bad)
+			*bad = ok;
+		return XQ_EENCODING;
+	}
+	if (enc == XQ_ENC_UTF8 || enc == XQ_ENC_UNKNOWN)
+		return xq_buf_add(out, in, len) ? XQ_ENOMEM : 0;
+	return convert("UTF-8", iconv_name(enc), in, len, out, bad, 1, 1, NULL);
+}
+
+/* Common characters of xiangqi records, simplified and traditional. */
+static const char *const common_chars[] = {
+	"车", "马", "炮", "兵", "卒", "帅", "将", "仕", "士", "相", "象", "进", "退", "平", "前",
+	"后", "車", "馬", "砲", "帥", "將", "進", "後", "红", "紅", "黑", "胜", "勝", "和", "负",
+	"負", "一", "二", "三", "四", "五", "六", "七", "八", "九", "局", "赛", "賽", "对", "對",
+};
+
+static long score_text(const char *s, size_t len)
+{
+	long hits = 0;
+
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		size_t n = xq_utf8_decode(s + i, len - i, &cp);
+		if (!n) {
+			i++;
+			continue;
+		}
+		if (n == 3)
+			for (size_t k = 0; k < sizeof(common_chars) / sizeof(common_chars[0]); k++)
+				if (!memcmp(s + i, common_chars[k], 3)) {
+					hits++;
+					break;
+				}
+		i += n;
+	}
+	return hits;
+}
+
+enum xq_encoding xq_encoding_detect(const char *buf, size_t len, size_t *bom)
+{
+	const unsigned char *u = (const unsigned char *)buf;
+	size_t ok;
+	long best_score = 0;
+	enum xq_encoding best = XQ_ENC_GB18030;
+	static const enum xq_encoding candidates[] = {XQ_ENC_GB18030, XQ_ENC_BIG5};
+
+	if (bom)
+		*bom = 0;
+	if (len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
+		if (bom)
+			*bom = 3;
+		return XQ_ENC_UTF8;
+	}
+	if (len >= 2 && u[0] == 0xFF && u[1] == 0xFE) {
+		if (bom)
+			*bom = 2;
+		return XQ_ENC_UTF16LE;
+	}
+	if (len >= 2 && u[0] == 0xFE && u[1] == 0xFF) {
+		if (bom)
+			*bom = 2;
+		return XQ_ENC_UTF16BE;
+	}
+	ok = xq_utf8_check(buf, len);
+	/* Valid UTF-8, allowing a character cut at the end of the sample. */
+	if (ok == len || (len - ok < 4 && (u[ok] & 0xC0) == 0xC0))
+		return XQ_ENC_UTF8;
+	for (size_t c = 0; c < sizeof(candidates) / sizeof(candidates[0]); c++) {
+		struct xq_buf out = XQ_BUF_INIT;
+		size_t errors = 0, bad = 0;
+		long score;
+		convert(iconv_name(candidates[c]), "UTF-8", buf, len, &out, &bad, 0, 0, &errors);
+		score = score_text(out.ptr, out.len) - 20 * (long)errors;
+		xq_buf_release(&out);
+		if (c == 0 || score > best_score) {
+			best_score = score;
+			best = candidates[c];
+		}
+	}
+	return best;
+}

@@ -1,0 +1,202 @@
+/*
+ * test_game.c: the game record: tags, the move tree, iteration without
+ * recursion, positions along the tree, comparison.
+ */
+#include "testutil.h"
+
+#include "board.h"
+#include "game.h"
+#include "movegen.h"
+
+static xq_move mv(const char *iccs)
+{
+	return XQ_MOVE(XQ_SQ(iccs[0] - 'a', iccs[1] - '0'), XQ_SQ(iccs[2] - 'a', iccs[3] - '0'));
+}
+
+static void tags_keep_their_order_and_duplicates(void **state)
+{
+	struct xq_game g;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	xq_game_add_tag(&g, "Game", 4, "Chinese Chess", 13);
+	xq_game_add_tag(&g, "Event", 5, "全国象棋个人赛", strlen("全国象棋个人赛"));
+	xq_game_add_tag(&g, "PlayType", 8, "x", 1);
+	xq_game_add_tag(&g, "PlayType", 8, "y", 1);
+	assert_int_equal(g.ntags, 4);
+	assert_string_equal(g.tags[1].value, "全国象棋个人赛");
+	assert_string_equal(xq_game_tag(&g, "PlayType"), "x");
+	assert_int_equal(xq_game_set_tag(&g, "Event", "b"), 0);
+	assert_string_equal(g.tags[1].value, "b");
+	assert_int_equal(xq_game_remove_tag(&g, "PlayType"), 2);
+	assert_int_equal(g.ntags, 2);
+	assert_null(xq_game_tag(&g, "Missing"));
+	xq_game_release(&g);
+}
+
+/* Main line h2e2 h9g7 h0g2, with alternatives to the second move. */
+static void build_small_tree(struct xq_game *g, uint32_t *alt)
+{
+	uint32_t a, b, c, v;
+
+	assert_int_equal(xq_game_init(g), 0);
+	assert_int_equal(xq_game_add_move(g, XQ_ROOT, mv("h2e2"), &a), 0);
+	assert_int_equal(xq_game_add_move(g, a, mv("h9g7"), &b), 0);
+	assert_int_equal(xq_game_add_move(g, b, mv("h0g2"), &c), 0);
+	assert_int_equal(xq_game_add_move(g, a, mv("b9c7"), &v), 0);
+	assert_int_equal(xq_game_add_move(g, a, mv("h7e7"), alt), 0);
+	xq_game_set_comment(g, XQ_ROOT, "game comment", 12);
+	xq_game_set_comment(g, v, "a variation", 11);
+	xq_game_add_nag(g, c, 1);
+}
+
+static void first_child_is_the_main_line_and_siblings_are_variations(void **state)
+{
+	struct xq_game g;
+	struct xq_game_counts n;
+	uint32_t alt;
+
+	(void)state;
+	build_small_tree(&g, &alt);
+	assert_int_equal(xq_game_mainline_length(&g), 3);
+	assert_int_equal(g.nodes[xq_game_mainline_end(&g)].move, mv("h0g2"));
+	assert_int_equal(xq_game_ply(&g, alt), 2);
+	xq_game_count(&g, &n);
+	assert_int_equal(n.nodes, 5);
+	assert_int_equal(n.variations, 2);
+	assert_int_equal(n.comments, 2);
+	assert_int_equal(n.nags, 1);
+	assert_int_equal(n.max_depth, 3);
+	xq_game_release(&g);
+}
+
+static void preorder_visits_node_subtree_then_later_siblings(void **state)
+{
+	struct xq_game g;
+	uint32_t alt, n;
+	const char *expect[] = {"h2e2", "h9g7", "h0g2", "b9c7", "h7e7"};
+	int i = 0;
+
+	(void)state;
+	build_small_tree(&g, &alt);
+	for (n = xq_game_next(&g, XQ_ROOT); n != XQ_NODE_NONE; n = xq_game_next(&g, n)) {
+		char name[5];
+		xq_move_name(g.nodes[n].move, name);
+		assert_string_equal(name, expect[i++]);
+	}
+	assert_int_equal(i, 5);
+	xq_game_release(&g);
+}
+
+static void walk_gives_the_position_before_and_after_each_move(void **state)
+{
+	struct xq_game g;
+	struct xq_walk w;
+	uint32_t alt;
+	int steps = 0;
+
+	(void)state;
+	build_small_tree(&g, &alt);
+	xq_walk_init(&w, &g);
+	while (xq_walk_next(&w) == 1) {
+		struct xq_board expect;
+		xq_game_board_at(&g, w.node, &expect);
+		assert_memory_equal(&w.after, &expect, sizeof(expect));
+		xq_game_board_at(&g, g.nodes[w.node].parent, &expect);
+		assert_memory_equal(&w.before, &expect, sizeof(expect));
+		assert_true(xq_move_is_legal(&expect, g.nodes[w.node].move));
+		steps++;
+	}
+	assert_int_equal(steps, 5);
+	xq_walk_release(&w);
+	xq_game_release(&g);
+}
+
+static void deep_lines_are_walked_without_recursion(void **state)
+{
+	/* 100,000 plies of horse shuffling: recursion would overflow the stack. */
+	struct xq_game g;
+	struct xq_walk w;
+	uint32_t n = XQ_ROOT;
+	static const char *cycle[4] = {"b0c2", "b9c7", "c2b0", "c7b9"};
+	long steps = 0;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	for (int i = 0; i < 100000; i++)
+		assert_int_equal(xq_game_add_move(&g, n, mv(cycle[i % 4]), &n), 0);
+	assert_int_equal(xq_game_mainline_length(&g), 100000);
+	xq_walk_init(&w, &g);
+	while (xq_walk_next(&w) == 1)
+		steps++;
+	assert_int_equal(steps, 100000);
+	xq_walk_release(&w);
+	xq_game_release(&g);
+}
+
+static void equal_games_compare_equal_and_differences_are_named(void **state)
+{
+	struct xq_game a, b;
+	uint32_t alt;
+	char why[256];
+
+	(void)state;
+	build_small_tree(&a, &alt);
+	build_small_tree(&b, &alt);
+	assert_true(xq_game_equal(&a, &b, 0, why, sizeof(why)));
+	xq_game_set_comment(&b, alt, "new", 3);
+	assert_false(xq_game_equal(&a, &b, 0, why, sizeof(why)));
+	assert_non_null(strstr(why, "comments differ"));
+	assert_true(xq_game_equal(&a, &b, XQ_EQ_IGNORE_COMMENTS, why, sizeof(why)));
+	xq_game_release(&b);
+	build_small_tree(&b, &alt);
+	xq_game_add_move(&b, alt, mv("h0g2"), NULL);
+	assert_false(xq_game_equal(&a, &b, 0, why, sizeof(why)));
+	xq_game_release(&a);
+	xq_game_release(&b);
+}
+
+static void clear_reuses_the_game_for_the_next_record(void **state)
+{
+	struct xq_game g;
+	uint32_t alt;
+
+	(void)state;
+	build_small_tree(&g, &alt);
+	xq_game_add_tag(&g, "Red", 3, "x", 1);
+	xq_game_clear(&g);
+	assert_int_equal(g.nnodes, 1);
+	assert_int_equal(g.ntags, 0);
+	assert_null(g.nodes[XQ_ROOT].comment);
+	assert_int_equal(g.nodes[XQ_ROOT].child, XQ_NODE_NONE);
+	xq_game_release(&g);
+}
+
+static void results_parse_and_print(void **state)
+{
+	enum xq_result r;
+
+	(void)state;
+	assert_int_equal(xq_result_parse("1-0", 3, &r), 0);
+	assert_int_equal(r, XQ_RESULT_RED_WIN);
+	assert_int_equal(xq_result_parse("1/2-1/2", 7, &r), 0);
+	assert_int_equal(r, XQ_RESULT_DRAW);
+	assert_int_equal(xq_result_parse("未知", strlen("未知"), &r), -1);
+	assert_string_equal(xq_result_string(XQ_RESULT_BLACK_WIN), "0-1");
+	assert_string_equal(xq_result_string(XQ_RESULT_NONE), "*");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(tags_keep_their_order_and_duplicates),
+		cmocka_unit_test(first_child_is_the_main_line_and_siblings_are_variations),
+		cmocka_unit_test(preorder_visits_node_subtree_then_later_siblings),
+		cmocka_unit_test(walk_gives_the_position_before_and_after_each_move),
+		cmocka_unit_test(deep_lines_are_walked_without_recursion),
+		cmocka_unit_test(equal_games_compare_equal_and_differences_are_named),
+		cmocka_unit_test(clear_reuses_the_game_for_the_next_record),
+		cmocka_unit_test(results_parse_and_print),
+	};
+	return cmocka_run_group_tests_name("game", tests, NULL, NULL);
+}

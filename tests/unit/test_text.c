@@ -1,0 +1,141 @@
+/*
+ * test_text.c: growable buffers, UTF-8, JSON strings, encodings.
+ */
+#include "testutil.h"
+
+#include "buf.h"
+#include "diag.h"
+#include "text.h"
+#include "utf8.h"
+
+static void buf_grows_and_stays_nul_terminated(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+
+	(void)state;
+	assert_string_equal(b.ptr, "");
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(xq_buf_addf(&b, "%d,", i), 0);
+	assert_int_equal(b.ptr[b.len], '\0');
+	assert_memory_equal(b.ptr, "0,1,2,", 6);
+	xq_buf_truncate(&b, 2);
+	assert_string_equal(b.ptr, "0,");
+	xq_buf_release(&b);
+	assert_string_equal(b.ptr, "");
+}
+
+static void json_strings_escape_controls_and_keep_utf8(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+	const char in[] = "炮二平五 \"q\"\\\n\t\x01";
+
+	(void)state;
+	xq_buf_add_json_string(&b, in, sizeof(in) - 1);
+	assert_string_equal(b.ptr, "\"炮二平五 \\\"q\\\"\\\\\\n\\t\\u0001\"");
+	xq_buf_reset(&b);
+	xq_buf_add_json_string(&b, "a\xff" "b", 3);
+	assert_string_equal(b.ptr, "\"a\xEF\xBF\xBD" "b\"");
+	xq_buf_release(&b);
+}
+
+static void utf8_decoder_rejects_overlong_and_surrogates(void **state)
+{
+	uint32_t cp;
+
+	(void)state;
+	assert_int_equal(xq_utf8_decode("\xC0\xAF", 2, &cp), 0);     /* overlong '/' */
+	assert_int_equal(xq_utf8_decode("\xED\xA0\x80", 3, &cp), 0); /* surrogate */
+	assert_int_equal(xq_utf8_decode("\xE7\x82\xAE", 3, &cp), 3); /* 炮 */
+	assert_int_equal(cp, 0x70AE);
+	assert_int_equal(xq_utf8_decode("\xE7\x82", 2, &cp), 0);     /* cut short */
+	assert_int_equal(xq_utf8_check("ab\xE7\x82\xAE\xFF", 6), 5);
+	assert_int_equal(xq_fold_fullwidth(0xFF23), 'C');
+	assert_int_equal(xq_fold_fullwidth(0xFF12), '2');
+}
+
+static void gb18030_and_big5_decode_to_utf8(void **state)
+{
+	struct xq_buf out = XQ_BUF_INIT;
+	size_t bad = 0;
+
+	(void)state;
+	/* 炮二平五 in GBK, 馬８進７ in Big5. */
+	assert_int_equal(xq_decode(XQ_ENC_GB18030, "\xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5", 8, &out, &bad), 0);
+	assert_string_equal(out.ptr, "炮二平五");
+	xq_buf_reset(&out);
+	assert_int_equal(xq_decode(XQ_ENC_BIG5, "\xB0\xA8\xA2\xB7\xB6\x69\xA2\xB6", 8, &out, &bad), 0);
+	assert_string_equal(out.ptr, "馬８進７");
+	xq_buf_release(&out);
+}
+
+static void undecodable_byte_is_reported_with_its_offset(void **state)
+{
+	struct xq_buf out = XQ_BUF_INIT;
+	size_t bad = 0;
+
+	(void)state;
+	assert_int_equal(xq_decode(XQ_ENC_UTF8, "ok\xFFno", 5, &out, &bad), XQ_EENCODING);
+	assert_int_equal(bad, 2);
+	assert_string_equal(out.ptr, "ok");
+	xq_buf_reset(&out);
+	assert_int_equal(xq_decode(XQ_ENC_GB18030, "ab\xC5", 3, &out, &bad), XQ_EENCODING);
+	assert_int_equal(bad, 2);
+	xq_buf_release(&out);
+}
+
+static void character_outside_target_encoding_is_an_error(void **state)
+{
+	struct xq_buf out = XQ_BUF_INIT;
+	size_t bad = 0;
+
+	(void)state;
+	assert_int_equal(xq_encode(XQ_ENC_GBK, "炮二平五", strlen("炮二平五"), &out, &bad), 0);
+	assert_int_equal(out.len, 8);
+	xq_buf_reset(&out);
+	/* U+1F600 has no GBK form. */
+	assert_int_equal(xq_encode(XQ_ENC_GBK, "ab\xF0\x9F\x98\x80", 6, &out, &bad), XQ_EENCODING);
+	assert_int_equal(bad, 2);
+	xq_buf_release(&out);
+}
+
+static void detection_tells_utf8_gbk_and_big5_apart(void **state)
+{
+	size_t bom = 0;
+	const char gbk[] = "\xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5 \xC2\xED\xA3\xB8\xBD\xF8\xA3\xB7"; /* 炮二平五 马８进７ */
+	const char big5[] = "\xAF\xA5\xA4\x47\xA5\xAD\xA4\xAD \xB0\xA8\xA2\xB7\xB6\x69\xA2\xB6"; /* 砲二平五 馬８進７ */
+
+	(void)state;
+	assert_int_equal(xq_encoding_detect("\xEF\xBB\xBF[Game", 8, &bom), XQ_ENC_UTF8);
+	assert_int_equal(bom, 3);
+	assert_int_equal(xq_encoding_detect("炮二平五", strlen("炮二平五"), &bom), XQ_ENC_UTF8);
+	assert_int_equal(bom, 0);
+	assert_int_equal(xq_encoding_detect(gbk, sizeof(gbk) - 1, &bom), XQ_ENC_GB18030);
+	assert_int_equal(xq_encoding_detect(big5, sizeof(big5) - 1, &bom), XQ_ENC_BIG5);
+}
+
+static void encoding_names_parse(void **state)
+{
+	enum xq_encoding e;
+
+	(void)state;
+	assert_int_equal(xq_encoding_parse("GBK", &e), 0);
+	assert_int_equal(e, XQ_ENC_GBK);
+	assert_int_equal(xq_encoding_parse("cp950", &e), 0);
+	assert_int_equal(e, XQ_ENC_BIG5);
+	assert_int_equal(xq_encoding_parse("latin9", &e), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(buf_grows_and_stays_nul_terminated),
+		cmocka_unit_test(json_strings_escape_controls_and_keep_utf8),
+		cmocka_unit_test(utf8_decoder_rejects_overlong_and_surrogates),
+		cmocka_unit_test(gb18030_and_big5_decode_to_utf8),
+		cmocka_unit_test(undecodable_byte_is_reported_with_its_offset),
+		cmocka_unit_test(character_outside_target_encoding_is_an_error),
+		cmocka_unit_test(detection_tells_utf8_gbk_and_big5_apart),
+		cmocka_unit_test(encoding_names_parse),
+	};
+	return cmocka_run_group_tests_name("text", tests, NULL, NULL);
+}
