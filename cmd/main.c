@@ -1,0 +1,124 @@
+/*
+ * main.c: the xqkit entry point and its one command table.
+ *
+ * main() finds the command, runs it, and then makes sure everything the
+ * command wrote to standard output really reached it: a full disk or a
+ * closed pipe becomes exit status 3 instead of a silently truncated
+ * result.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+#ifndef XQ_VERSION
+#define XQ_VERSION "0.0.0"
+#endif
+#ifndef XQ_GIT
+#define XQ_GIT "unknown"
+#endif
+
+struct cmd_entry {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+
+/* Sorted by name. */
+static const struct cmd_entry commands[] = {
+	{"help", cmd_help, "show help for xqkit or for one command"},
+	{"perft", cmd_perft, "count the move tree, to prove and measure the move generator"},
+	{"version", cmd_version, "print the version"},
+};
+
+static const struct cmd_entry *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void print_overview(FILE *f)
+{
+	fprintf(f, "usage: xqkit <command> [options] [arguments]\n"
+		   "       xqkit help <command>\n"
+		   "       xqkit --version\n\n"
+		   "xqkit reads, checks, converts and analyses xiangqi (Chinese chess) game records.\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nexit status: 0 success, 1 invalid input or failed check, 2 usage error,\n"
+		   "3 I/O or system error, 4 internal error.  See xqkit(1).\n");
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct cmd_entry *c;
+	char *help_argv[3];
+
+	if (argc < 2) {
+		print_overview(stdout);
+		return XQ_EXIT_OK;
+	}
+	c = find_command(argv[1]);
+	if (!c) {
+		cmd_error("'%s' is not an xqkit command", argv[1]);
+		print_overview(stderr);
+		return XQ_EXIT_USAGE;
+	}
+	if (c->fn == cmd_help || c->fn == cmd_version) {
+		print_overview(stdout);
+		return XQ_EXIT_OK;
+	}
+	help_argv[0] = (char *)c->name;
+	help_argv[1] = (char *)"--help";
+	help_argv[2] = NULL;
+	return c->fn(2, help_argv);
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("xqkit %s (%s)\n", XQ_VERSION, XQ_GIT);
+	return XQ_EXIT_OK;
+}
+
+static int finish(int status)
+{
+	/* Flush and check stdout: a write error must not look like success. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cmd_error("cannot write to standard output: %s", strerror(errno));
+		return XQ_EXIT_IO;
+	}
+	if (fclose(stdout) != 0) {
+		cmd_error("cannot close standard output: %s", strerror(errno));
+		return XQ_EXIT_IO;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd_entry *c;
+
+	if (argc < 2) {
+		print_overview(stderr);
+		return XQ_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return finish(cmd_help(1, argv));
+	if (!strcmp(argv[1], "--version"))
+		return finish(cmd_version(1, argv));
+	c = find_command(argv[1]);
+	if (!c) {
+		cmd_error("'%s' is not an xqkit command; see 'xqkit help'", argv[1]);
+		return XQ_EXIT_USAGE;
+	}
+	return finish(c->fn(argc - 1, argv + 1));
+}

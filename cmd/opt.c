@@ -1,0 +1,161 @@
+/*
+ * opt.c: the table-driven option parser (see opt.h).
+ */
+#include "opt.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int opt_init(struct opt_parser *p, int argc, char **argv, const char *cmd)
+{
+	memset(p, 0, sizeof(*p));
+	p->argc = argc;
+	p->argv = argv;
+	p->index = 1;
+	p->cmd = cmd;
+	p->operands = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*p->operands));
+	return p->operands ? 0 : -1;
+}
+
+void opt_release(struct opt_parser *p)
+{
+	free(p->operands);
+	p->operands = NULL;
+}
+
+static const struct opt_spec *find_short(const struct opt_spec *s, char c)
+{
+	for (; s->kind != OPT_KIND_END; s++)
+		if (s->short_name && s->short_name == c)
+			return s;
+	return NULL;
+}
+
+static const struct opt_spec *find_long(const struct opt_spec *s, const char *name, size_t len,
+					int *ambiguous)
+{
+	const struct opt_spec *found = NULL;
+	int n = 0;
+
+	*ambiguous = 0;
+	for (; s->kind != OPT_KIND_END; s++) {
+		if (!s->long_name || strncmp(s->long_name, name, len))
+			continue;
+		if (strlen(s->long_name) == len)
+			return s; /* exact match wins */
+		found = s;
+		n++;
+	}
+	if (n > 1)
+		*ambiguous = 1;
+	return n == 1 ? found : NULL;
+}
+
+int opt_next(struct opt_parser *p, const struct opt_spec *specs, int *id, const char **value)
+{
+	for (;;) {
+		const char *arg;
+		const struct opt_spec *s;
+
+		if (p->rest && *p->rest) {
+			char c = *p->rest++;
+			s = find_short(specs, c);
+			if (!s) {
+				snprintf(p->err, sizeof(p->err), "unknown option '-%c'", c);
+				return -1;
+			}
+			*id = s->id;
+			*value = NULL;
+			if (s->kind == OPT_KIND_VALUE) {
+				if (*p->rest) {
+					*value = p->rest;
+				} else if (p->index < p->argc) {
+					*value = p->argv[p->index++];
+				} else {
+					snprintf(p->err, sizeof(p->err), "option '-%c' needs a value", c);
+					return -1;
+				}
+				p->rest = NULL;
+			}
+			return 1;
+		}
+		p->rest = NULL;
+		if (p->index >= p->argc)
+			return 0;
+		arg = p->argv[p->index++];
+		if (p->no_more_opts || arg[0] != '-' || arg[1] == '\0') {
+			p->operands[p->noperands++] = (char *)arg;
+			continue;
+		}
+		if (arg[1] != '-') {
+			p->rest = arg + 1;
+			continue;
+		}
+		if (arg[2] == '\0') {
+			p->no_more_opts = 1;
+			continue;
+		}
+		{
+			const char *name = arg + 2, *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+			int ambiguous;
+			s = find_long(specs, name, len, &ambiguous);
+			if (!s) {
+				snprintf(p->err, sizeof(p->err), "%s option '--%.*s'",
+					 ambiguous ? "ambiguous" : "unknown", (int)len, name);
+				return -1;
+			}
+			*id = s->id;
+			*value = NULL;
+			if (s->kind == OPT_KIND_FLAG) {
+				if (eq) {
+					snprintf(p->err, sizeof(p->err), "option '--%s' takes no value",
+						 s->long_name);
+					return -1;
+				}
+			} else if (eq) {
+				*value = eq + 1;
+			} else if (p->index < p->argc) {
+				*value = p->argv[p->index++];
+			} else {
+				snprintf(p->err, sizeof(p->err), "option '--%s' needs a value",
+					 s->long_name);
+				return -1;
+			}
+			return 1;
+		}
+	}
+}
+
+void opt_print_help(FILE *f, const char *usage, const char *summary, const struct opt_spec *specs)
+{
+	fprintf(f, "usage: %s\n\n%s\n\noptions:\n", usage, summary);
+	for (const struct opt_spec *s = specs; s->kind != OPT_KIND_END; s++) {
+		char left[64];
+		int n = 0;
+		if (s->short_name)
+			n += snprintf(left + n, sizeof(left) - (size_t)n, "-%c", s->short_name);
+		if (s->long_name)
+			n += snprintf(left + n, sizeof(left) - (size_t)n, "%s--%s",
+				      s->short_name ? ", " : "    ", s->long_name);
+		if (s->kind == OPT_KIND_VALUE)
+			snprintf(left + n, sizeof(left) - (size_t)n, " %s", s->arg_name);
+		fprintf(f, "  %-28s %s\n", left, s->help);
+	}
+}
+
+long opt_int(struct opt_parser *p, const char *name, const char *value, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (errno || end == value || *end || v < min || v > max) {
+		snprintf(p->err, sizeof(p->err), "%s must be a whole number from %ld to %ld, not '%s'",
+			 name, min, max, value);
+		return -1;
+	}
+	return v;
+}

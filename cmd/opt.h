@@ -1,0 +1,61 @@
+/*
+ * opt.h: a small declarative option parser for the subcommands.
+ *
+ * Each command owns a `static const struct opt_spec[]` table, ended by
+ * OPT_END, which drives both parsing and the --help text, so usage can
+ * never drift from what is accepted.  Accepted forms: `-j 2`, `-j2`,
+ * `--jobs 2`, `--jobs=2`, bundled flags `-qv`, operands anywhere (they are
+ * collected in order), `--` to end options, and `-` as an operand.
+ */
+#ifndef XQ_CMD_OPT_H
+#define XQ_CMD_OPT_H
+
+#include <stdio.h>
+
+enum opt_kind { OPT_KIND_END, OPT_KIND_FLAG, OPT_KIND_VALUE };
+
+struct opt_spec {
+	enum opt_kind kind;
+	int id;               /* returned by opt_next; use a char for options with a short form */
+	char short_name;      /* 0 if none */
+	const char *long_name;/* without the dashes; NULL if none */
+	const char *arg_name; /* for OPT_KIND_VALUE: shown in help ("N", "FILE") */
+	const char *help;     /* one line */
+};
+
+#define OPT_FLAG(id, s, l, h) {OPT_KIND_FLAG, (id), (s), (l), NULL, (h)}
+#define OPT_VALUE(id, s, l, a, h) {OPT_KIND_VALUE, (id), (s), (l), (a), (h)}
+#define OPT_END {OPT_KIND_END, 0, 0, NULL, NULL, NULL}
+
+struct opt_parser {
+	int argc;
+	char **argv;
+	int index;        /* next argv element to look at */
+	const char *rest; /* rest of a bundle of short flags */
+	int no_more_opts; /* seen "--" */
+	const char *cmd;  /* command name for messages */
+	/* Operands, in order; points into argv. */
+	char **operands;
+	int noperands;
+	char err[256];    /* the message after opt_next returned -1 */
+};
+
+/* Start parsing argv[1..argc-1] (argv[0] is the command name). */
+int opt_init(struct opt_parser *p, int argc, char **argv, const char *cmd);
+void opt_release(struct opt_parser *p);
+
+/*
+ * Next option: returns 1 and sets *id and *value (NULL for flags), 0 when
+ * all arguments are consumed (operands are in p->operands), or -1 on a
+ * usage error (p->err says what).
+ */
+int opt_next(struct opt_parser *p, const struct opt_spec *specs, int *id, const char **value);
+
+/* Print "usage: ..." plus the option table. */
+void opt_print_help(FILE *f, const char *usage, const char *summary, const struct opt_spec *specs);
+
+/* Parse a non-negative integer option value in [min, max]; -1 on error
+ * (message in p->err). */
+long opt_int(struct opt_parser *p, const char *name, const char *value, long min, long max);
+
+#endif
