@@ -50,6 +50,8 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/tables.o
 FMT_OBJ := $(FMT_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+BENCH_SRC := $(wildcard bench/*.c)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 LIBXQ := $(BUILD)/libxq.a
 XQKIT := $(BUILD)/xqkit
@@ -58,7 +60,7 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 GIT_DESC := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .PHONY: all check check-unit check-fuzz check-cli check-man check-banned check-slow check-headers \
-	demo fuzz clean install
+	demo fuzz clean install bench-tools
 .SUFFIXES:
 
 all: $(XQKIT)
@@ -99,6 +101,12 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(LIBXQ)
 $(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/standalone.c $(LIBXQ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< tests/fuzz/standalone.c $(LIBXQ) $(LDLIBS)
+
+# Benchmark drivers (bench/*.c), built by `make bench-tools`.
+bench-tools: $(BENCH_BIN)
+$(BUILD)/bench/%: bench/%.c $(LIBXQ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBXQ) $(LDLIBS)
 
 check: check-banned check-unit check-fuzz check-cli check-man
 
