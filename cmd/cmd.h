@@ -21,6 +21,7 @@ enum xq_exit {
 };
 
 int cmd_perft(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 /* Print "xqkit: error: ..." (or warning) on stderr. */
 void cmd_error(const char *fmt, ...)

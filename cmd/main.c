@@ -32,6 +32,7 @@ static int cmd_version(int argc, char **argv);
 static const struct cmd_entry commands[] = {
 	{"help", cmd_help, "show help for xqkit or for one command"},
 	{"perft", cmd_perft, "count the move tree, to prove and measure the move generator"},
+	{"validate", cmd_validate, "check every game of record files and report each problem"},
 	{"version", cmd_version, "print the version"},
 };
 
