@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 
 #include "io.h"
-#include "utf8.h"
 
 struct inputs_dir {
 	char *path;
@@ -236,31 +235,6 @@ int64_t inputs_total_size(char **operands, int n, int recursive)
 	return total;
 }
 
-/* Does `name` (ignoring a final ".gz") end with one of the extensions? */
-static int has_extension(const char *exts, const char *name)
-{
-	size_t nlen = strlen(name);
-
-	if (nlen > 3 && !strcmp(name + nlen - 3, ".gz"))
-		nlen -= 3;
-	while (exts && *exts) {
-		const char *end = strchr(exts, ' ');
-		size_t len = end ? (size_t)(end - exts) : strlen(exts);
-		if (len > 0 && len <= nlen) {
-			size_t i = 0;
-			while (i < len && xq_to_lower((unsigned char)exts[i]) ==
-						  xq_to_lower((unsigned char)name[nlen - len + i]))
-				i++;
-			if (i == len)
-				return 1;
-		}
-		if (!end)
-			break;
-		exts = end + 1;
-	}
-	return 0;
-}
-
 int source_open(struct source *s, const char *path, const struct xq_format *forced,
 		const struct xq_read_opts *ro, const struct xq_sink *sink, struct xq_diag *d)
 {
@@ -287,7 +261,8 @@ int source_open(struct source *s, const char *path, const struct xq_format *forc
 			snprintf(name, sizeof(name), "%s", path);
 		}
 		s->fmt = xq_format_detect(head, hlen, inputs_is_stdin(path) ? NULL : name);
-		if (!s->fmt || (hlen == 0 && !has_extension(s->fmt->extensions, path))) {
+		/* An empty input is recognised by its extension alone, or not at all. */
+		if (!s->fmt) {
 			xq_diag_set(d, 0, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
 				    hlen == 0 ? "'%s' is empty" : "no record format recognises '%s' (name one with --from)",
 				    xq_input_name(s->in));
