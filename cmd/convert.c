@@ -125,12 +125,10 @@ static void writer_sink(const struct xq_diag *d, void *payload)
 	struct cctx *c = payload;
 	struct xq_diag copy = *d;
 
-	if (c->scratch_mode) {
+	if (c->scratch_mode || !c->cur) {
 		diag_list_add(&c->scratch, d);
 		return;
 	}
-	if (!c->cur)
-		return;
 	if (!copy.source)
 		copy.source = c->cur->file->name;
 	if (!copy.game && c->cur->kind == POOL_GAME)
@@ -732,11 +730,14 @@ static int open_single_output(struct cctx *c)
 		}
 	}
 	if ((rc = open_mem_writer(c, &c->writer, &c->mem_out))) {
+		if (c->scratch.n)
+			cmd_error("%s", c->scratch.v[0].msg);
+		else
+			cmd_error("cannot write %s: %s", c->to->name, xq_strerror(rc));
 		diag_list_clear(&c->scratch);
-		cmd_error("cannot write %s: %s", c->to->name, xq_strerror(rc));
 		xq_output_abort(c->out);
 		c->out = NULL;
-		return -1;
+		return rc == XQ_EUNSUPPORTED ? 2 : -1;
 	}
 	/* Whatever the writer starts a document with goes out first. */
 	{
@@ -1017,9 +1018,9 @@ int cmd_convert(int argc, char **argv)
 	inputs_init(&inputs, p.operands, p.noperands, recursive);
 	if (c.out_path)
 		inputs_exclude(&inputs, c.dir_mode ? c.dir : c.out_path);
-	if (!c.dir_mode && open_single_output(&c)) {
+	if (!c.dir_mode && (rc = open_single_output(&c)) != 0) {
 		inputs_release(&inputs);
-		status = XQ_EXIT_IO;
+		status = rc == 2 ? XQ_EXIT_USAGE : XQ_EXIT_IO;
 		goto out;
 	}
 	progress_start(progress, "convert",

@@ -263,9 +263,9 @@ int source_open(struct source *s, const char *path, const struct xq_format *forc
 		s->fmt = xq_format_detect(head, hlen, inputs_is_stdin(path) ? NULL : name);
 		/* An empty input is recognised by its extension alone, or not at all. */
 		if (!s->fmt) {
-			xq_diag_set(d, 0, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-				    hlen == 0 ? "'%s' is empty" : "no record format recognises '%s' (name one with --from)",
-				    xq_input_name(s->in));
+			xq_diag_set(d, 0, XQ_D_UNSUPPORTED, XQ_SEV_ERROR, "%s",
+				    hlen == 0 ? "the input is empty"
+					      : "no record format recognises it (name one with --from)");
 			source_close(s);
 			return SOURCE_UNKNOWN;
 		}

@@ -58,7 +58,8 @@ void progress_update(uint64_t games, uint64_t bytes)
 	P.last = now;
 	secs = now - P.start;
 	rate = secs > 0 ? (double)games / secs : 0;
-	fprintf(stderr, "\r%s: %llu games, %.0f games/s", P.what, (unsigned long long)games, rate);
+	fprintf(stderr, "\r%s: %llu game%s, %.0f games/s", P.what, (unsigned long long)games,
+		games == 1 ? "" : "s", rate);
 	if (P.total > 0 && bytes > 0) {
 		double frac = (double)bytes / (double)P.total;
 		char left[32];

@@ -231,8 +231,14 @@ static void ply_text(struct rctx *c, const struct xq_node *n, uint32_t ply, int 
 	}
 	xq_buf_addf(b, "%3u  ", ply);
 	pad(b, num, 7);
-	pad(b, mv, 12);
-	xq_buf_addf(b, "  %s  %s\n", iccs, fen);
+	if (c->notation == XQ_NOTATION_ICCS) {
+		/* The move is its coordinates: one column is enough. */
+		pad(b, mv, 20);
+		xq_buf_addf(b, "%s\n", fen);
+	} else {
+		pad(b, mv, 12);
+		xq_buf_addf(b, "  %s  %s\n", iccs, fen);
+	}
 	if (n->pre_comment || n->comment) {
 		xq_buf_adds(b, "     {");
 		if (n->pre_comment)
@@ -357,13 +363,14 @@ static void replay_game(struct rctx *c, const struct xq_game *g)
 		report_flush_out(&c->out);
 	}
 	if (c->ply > 0 && ply < (uint32_t)c->ply)
-		problem(c, g, "it has %u plies in its main line; --ply %ld is past its end", ply,
-			c->ply);
+		problem(c, g, "its main line has %u pl%s; --ply %ld is past its end", ply,
+			ply == 1 ? "y" : "ies", c->ply);
 	if (to_stdout && c->fmt == REPORT_TEXT) {
 		draw(c, &b, last);
 		if (n == XQ_NODE_NONE)
-			xq_buf_addf(&c->out, "result: %s\n\n",
-				    g->result_text ? g->result_text : xq_result_string(g->result));
+			xq_buf_addf(&c->out, "result: %s%s\n\n",
+				    g->result_text ? g->result_text : xq_result_string(g->result),
+				    (g->flags & XQ_GAME_BROKEN) ? " (the record breaks off at an error)" : "");
 		else
 			xq_buf_addc(&c->out, '\n');
 	}
@@ -479,6 +486,10 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (c.svg && !strcmp(c.svg, "-") && c.fmt == REPORT_NDJSON) {
 		snprintf(p.err, sizeof(p.err), "--svg - and --format ndjson both want standard output");
+		goto usage;
+	}
+	if (c.svg && strcmp(c.svg, "-") && !c.force && access(c.svg, F_OK) == 0) {
+		snprintf(p.err, sizeof(p.err), "'%s' already exists (use --force to replace it)", c.svg);
 		goto usage;
 	}
 	if (!board_set)
