@@ -580,6 +580,89 @@ static void validate_convert_and_replay_print_json_lines(void **state)
 	assert_int_equal(status, 0);
 }
 
+/* Run a shell command and capture its standard output. */
+static void capture(const char *cmd, struct xq_buf *out, int *status)
+{
+	char buf[4096];
+	size_t n;
+	FILE *p = popen(cmd, "r");
+
+	assert_non_null(p);
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
+		xq_buf_add(out, buf, n);
+	*status = WEXITSTATUS(pclose(p));
+}
+
+static void file_names_that_are_not_utf8_come_out_as_valid_utf8(void **state)
+{
+	const char *xqkit = getenv("XQKIT");
+	char path[512], cmd[1024];
+	struct xq_buf text = XQ_BUF_INIT, json = XQ_BUF_INIT;
+	FILE *f;
+	int status;
+
+	(void)state;
+	if (!xqkit) {
+		fprintf(stderr, "skipped: XQKIT is not set (make check sets it)\n");
+		skip();
+	}
+	/* A GBK file name, as old Windows archives unpack: not UTF-8. */
+	snprintf(path, sizeof(path), "%s/\xC6\xE5\xC6\xD7.ndjson", tmpdir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs("{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"h2h2\"}]}\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "'%s' validate -q '%s' 2>&1", xqkit, path);
+	capture(cmd, &text, &status);
+	assert_int_equal(status, 1);
+	assert_int_equal(xq_utf8_check(text.ptr, text.len), text.len);
+	assert_non_null(strstr(text.ptr, "\\xC6\\xE5\\xC6\\xD7.ndjson:1:"));
+	snprintf(cmd, sizeof(cmd), "'%s' validate --format ndjson '%s'", xqkit, path);
+	capture(cmd, &json, &status);
+	assert_int_equal(status, 1);
+	for (char *line = json.ptr, *nl; (nl = strchr(line, '\n')); line = nl + 1)
+		assert_true(json_valid(line, (size_t)(nl - line)));
+	xq_buf_release(&text);
+	xq_buf_release(&json);
+}
+
+/* Many small files read on 1 and on 4 threads give the same report, in
+ * the same order. */
+static void jobs_give_the_same_report_in_the_same_order(void **state)
+{
+	const char *xqkit = getenv("XQKIT");
+	char dir[512], path[600], cmd[1024];
+	struct xq_buf one = XQ_BUF_INIT, four = XQ_BUF_INIT;
+	int status;
+
+	(void)state;
+	if (!xqkit) {
+		fprintf(stderr, "skipped: XQKIT is not set (make check sets it)\n");
+		skip();
+	}
+	snprintf(dir, sizeof(dir), "%s/many", tmpdir);
+	assert_int_equal(mkdir(dir, 0777), 0);
+	for (int i = 0; i < 120; i++) {
+		FILE *f;
+		snprintf(path, sizeof(path), "%s/g%03d.ndjson", dir, i);
+		f = fopen(path, "wb");
+		assert_non_null(f);
+		for (int k = 0; k <= i % 7; k++)
+			fprintf(f, "{\"schema\":\"xqkit.game/1\",\"result\":\"1-0\",\"moves\":[{\"iccs\":\"%s\"}]}\n",
+				(i + k) % 5 ? "h2e2" : "h2h9");
+		fclose(f);
+	}
+	snprintf(cmd, sizeof(cmd), "'%s' validate -r -j 1 --format ndjson '%s' | grep -v summary", xqkit, dir);
+	capture(cmd, &one, &status);
+	snprintf(cmd, sizeof(cmd), "'%s' validate -r -j 4 --format ndjson '%s' | grep -v summary", xqkit, dir);
+	capture(cmd, &four, &status);
+	assert_true(one.len > 10000);
+	assert_int_equal(one.len, four.len);
+	assert_memory_equal(one.ptr, four.ptr, one.len);
+	xq_buf_release(&one);
+	xq_buf_release(&four);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -596,6 +679,8 @@ int main(void)
 		cmocka_unit_test(probe_claims_its_own_records_only),
 		cmocka_unit_test(writer_refuses_encodings_other_than_utf8),
 		cmocka_unit_test(validate_convert_and_replay_print_json_lines),
+		cmocka_unit_test(file_names_that_are_not_utf8_come_out_as_valid_utf8),
+		cmocka_unit_test(jobs_give_the_same_report_in_the_same_order),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
