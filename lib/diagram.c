@@ -179,6 +179,16 @@ static unsigned py(const struct geo *g, int rank)
 	return g->margin + (unsigned)(g->flip ? rank : 9 - rank) * g->cell;
 }
 
+/*
+ * How far below a point to put the baseline of text of `size` so that the
+ * text is centred on it.  Computed here rather than left to
+ * dominant-baseline, which some renderers (librsvg, older viewers) ignore.
+ */
+static unsigned baseline(unsigned size)
+{
+	return size * 7 / 20;
+}
+
 static int svg_line(struct xq_buf *out, unsigned x1, unsigned y1, unsigned x2, unsigned y2)
 {
 	return xq_buf_addf(out, "<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\"/>\n", x1, y1, x2, y2);
@@ -225,23 +235,23 @@ static int svg_river(struct xq_buf *out, const struct geo *g)
 {
 	unsigned y = (py(g, 4) + py(g, 5)) / 2;
 	return xq_buf_addf(out,
-			   "<g class=\"river\" fill=\"#5a3a1a\" font-size=\"%u\" %s text-anchor=\"middle\" dominant-baseline=\"central\">\n"
+			   "<g class=\"river\" fill=\"#5a3a1a\" font-size=\"%u\" %s text-anchor=\"middle\">\n"
 			   "<text x=\"%u\" y=\"%u\">\xE6\xA5\x9A \xE6\xB2\xB3</text>\n"
 			   "<text x=\"%u\" y=\"%u\">\xE6\xBC\xA2 \xE7\x95\x8C</text>\n</g>\n",
-			   g->cell * 11 / 20, font, (px(g, 1) + px(g, 3)) / 2, y,
-			   (px(g, 5) + px(g, 7)) / 2, y);
+			   g->cell * 11 / 20, font, (px(g, 1) + px(g, 3)) / 2, y + baseline(g->cell * 11 / 20),
+			   (px(g, 5) + px(g, 7)) / 2, y + baseline(g->cell * 11 / 20));
 }
 
 static int svg_coords(struct xq_buf *out, const struct geo *g)
 {
-	int rc = xq_buf_addf(out, "<g class=\"coordinates\" fill=\"#5a3a1a\" font-size=\"%u\" font-family=\"sans-serif\" text-anchor=\"middle\" dominant-baseline=\"central\">\n",
+	int rc = xq_buf_addf(out, "<g class=\"coordinates\" fill=\"#5a3a1a\" font-size=\"%u\" font-family=\"sans-serif\" text-anchor=\"middle\">\n",
 			     g->cell * 7 / 20);
 	for (int f = 0; f < 9 && !rc; f++)
 		rc = xq_buf_addf(out, "<text x=\"%u\" y=\"%u\">%c</text>\n", px(g, f),
-				 py(g, g->flip ? 9 : 0) + g->cell * 3 / 4, 'a' + f);
+				 py(g, g->flip ? 9 : 0) + g->cell * 3 / 4 + baseline(g->cell * 7 / 20), 'a' + f);
 	for (int r = 0; r < 10 && !rc; r++)
 		rc = xq_buf_addf(out, "<text x=\"%u\" y=\"%u\">%d</text>\n",
-				 g->margin - g->cell * 3 / 4, py(g, r), r);
+				 g->margin - g->cell * 3 / 4, py(g, r) + baseline(g->cell * 7 / 20), r);
 	return rc ? rc : xq_buf_adds(out, "</g>\n");
 }
 
@@ -249,7 +259,7 @@ static int svg_pieces(struct xq_buf *out, const struct geo *g, const struct xq_b
 		      xq_move last)
 {
 	unsigned rad = g->cell * 22 / 50, inner = g->cell * 18 / 50;
-	int rc = xq_buf_addf(out, "<g class=\"pieces\" font-size=\"%u\" %s text-anchor=\"middle\" dominant-baseline=\"central\">\n",
+	int rc = xq_buf_addf(out, "<g class=\"pieces\" font-size=\"%u\" %s text-anchor=\"middle\">\n",
 			     g->cell * 3 / 5, font);
 
 	for (int r = 9; r >= 0 && !rc; r--) {
@@ -269,7 +279,8 @@ static int svg_pieces(struct xq_buf *out, const struct geo *g, const struct xq_b
 					 "<text x=\"%u\" y=\"%u\" fill=\"%s\">%s</text></g>\n",
 					 XQ_KIND_SIDE(kind) == XQ_RED ? "red" : "black", name, px(g, f),
 					 py(g, r), rad, col, g->cell / 20 ? g->cell / 20 : 1, px(g, f),
-					 py(g, r), inner, col, px(g, f), py(g, r), col, glyphs[kind]);
+					 py(g, r), inner, col, px(g, f), py(g, r) + baseline(g->cell * 3 / 5), col,
+					 glyphs[kind]);
 		}
 	}
 	if (!rc)
