@@ -20,6 +20,7 @@
  * to its first error with --keep-broken; it is never altered silently.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -119,6 +120,27 @@ struct cctx {
 	int io_error, stop;
 	struct xq_buf err, outbuf;
 };
+
+/* Set by SIGINT, SIGTERM or SIGHUP: stop after the current game and leave
+ * no output behind (the temporary files are removed, nothing is renamed). */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
 
 static void writer_sink(const struct xq_diag *d, void *payload)
 {
@@ -701,6 +723,11 @@ static int convert_emit(void *ctx, struct pool_job *j)
 	}
 	report_flush_err(&c->err);
 	report_flush_out(&c->outbuf);
+	if (interrupted && !c->stop) {
+		cmd_error("interrupted: no output is left behind");
+		c->io_error = 1;
+		c->stop = 1;
+	}
 	return c->stop ? 1 : 0;
 }
 
@@ -779,6 +806,7 @@ static int finish_single_output(struct cctx *c, int commit)
 			cmd_error("%s", d.msg);
 	} else {
 		xq_output_abort(c->out);
+		c->written = 0; /* nothing reached the output's name */
 		rc = -1;
 	}
 	c->out = NULL;
@@ -1015,6 +1043,7 @@ int cmd_convert(int argc, char **argv)
 	}
 
 	t0 = cmd_now();
+	catch_signals();
 	inputs_init(&inputs, p.operands, p.noperands, recursive);
 	if (c.out_path)
 		inputs_exclude(&inputs, c.dir_mode ? c.dir : c.out_path);
