@@ -38,6 +38,7 @@ struct worker {
 	struct pool_job *cur; /* the job diagnostics go to */
 	struct pool_file *file;
 	atomic_uint_least64_t bytes; /* stored bytes of the current file read so far */
+	int oom;              /* a diagnostic could not be kept */
 };
 
 struct pool {
@@ -65,7 +66,7 @@ static void pool_sink(const struct xq_diag *d, void *payload)
 	if (w->file)
 		c.source = w->file->name;
 	if (w->cur && diag_list_add(&w->cur->diags, &c))
-		w->pool->rc = XQ_ENOMEM;
+		w->oom = 1;
 }
 
 static void file_free(struct pool_file *f)
@@ -88,7 +89,8 @@ static void job_reset(struct pool_job *j, struct pool_file *f)
 	memset(j->counts, 0, sizeof(j->counts));
 }
 
-static void progress_after(struct pool *p, const struct pool_job *j)
+/* After emitting `j`, taken from worker `w`'s ring. */
+static void progress_after(struct pool *p, const struct pool_job *j, struct worker *w)
 {
 	uint64_t cur = 0;
 
@@ -98,10 +100,8 @@ static void progress_after(struct pool *p, const struct pool_job *j)
 		p->bytes_done += (uint64_t)j->file->size;
 	if (!p->cfg->progress)
 		return;
-	if (j->kind == POOL_GAME && j->file->size > 0) {
-		struct worker *w = &p->w[p->serial ? 0 : p->owner[j->file->seq]];
+	if (j->kind == POOL_GAME && j->file->size > 0)
 		cur = atomic_load(&w->bytes);
-	}
 	progress_update(p->games_out, p->bytes_done + cur);
 }
 
@@ -139,7 +139,7 @@ static void publish(struct worker *w, struct pool_job *j)
 	w->cur = NULL;
 	if (p->serial) {
 		int rc = p->cfg->emit(p->cfg->ctx, j);
-		progress_after(p, j);
+		progress_after(p, j, w);
 		if (j->kind == POOL_END)
 			file_free(j->file);
 		if (rc) {
@@ -344,7 +344,7 @@ static void output_loop(struct pool *p)
 		pthread_mutex_unlock(&p->mu);
 
 		rc = p->cfg->emit(p->cfg->ctx, j);
-		progress_after(p, j);
+		progress_after(p, j, w);
 		if (j->kind == POOL_END) {
 			file_free(j->file);
 			j->file = NULL;
@@ -425,6 +425,9 @@ int pool_run(const struct pool_config *cfg)
 	}
 	if (!rc)
 		rc = p.rc;
+	for (int i = 0; i < n && !rc; i++)
+		if (p.w[i].oom)
+			rc = XQ_ENOMEM;
 out:
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < RING; k++) {
