@@ -115,7 +115,7 @@ struct cctx {
 	size_t nnames, names_alloc;
 	/* totals */
 	struct report_counts counts;
-	uint64_t files, skipped_files, failed_files, games, written, skipped, lossy, kept_broken,
+	uint64_t files, skipped_files, failed_files, damaged_files, games, written, skipped, lossy, kept_broken,
 		 verified, verify_failed, seq;
 	int io_error, stop;
 	struct xq_buf err, outbuf;
@@ -700,6 +700,7 @@ static int convert_emit(void *ctx, struct pool_job *j)
 	} else {
 		switch (j->file->status) {
 		case POOL_FILE_OK: c->files++; break;
+		case POOL_FILE_DAMAGED: c->files++; c->damaged_files++; break;
 		case POOL_FILE_IO: c->files++; c->io_error = 1; break;
 		case POOL_FILE_SKIPPED:
 			c->skipped_files++;
@@ -712,7 +713,7 @@ static int convert_emit(void *ctx, struct pool_job *j)
 	}
 	for (size_t i = 0; i < j->diags.n; i++) {
 		const struct xq_diag *d = &j->diags.v[i];
-		if ((d->code == XQ_D_IO || d->code == XQ_D_RESOURCE) && d->severity == XQ_SEV_ERROR &&
+		if (d->code == XQ_D_IO && d->severity == XQ_SEV_ERROR &&
 		    j->kind == POOL_END)
 			c->io_error = 1;
 		report_count(&c->counts, d);
@@ -1073,7 +1074,7 @@ int cmd_convert(int argc, char **argv)
 	print_summary(&c, cmd_now() - t0);
 	if (c.io_error)
 		status = XQ_EXIT_IO;
-	else if (c.skipped || c.failed_files || c.counts.by_sev[XQ_SEV_ERROR])
+	else if (c.skipped || c.failed_files || c.damaged_files || c.counts.by_sev[XQ_SEV_ERROR])
 		status = XQ_EXIT_INVALID;
 	else
 		status = XQ_EXIT_OK;

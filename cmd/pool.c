@@ -214,7 +214,7 @@ static void read_file(struct worker *w, struct pool_file *f, int open_failed,
 		}
 	}
 	if (rc < 0) {
-		f->status = POOL_FILE_IO;
+		f->status = rc == XQ_EIO || rc == XQ_ENOMEM ? POOL_FILE_IO : POOL_FILE_DAMAGED;
 		if (j->diags.n == 0) {
 			xq_diag_init(&d);
 			xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s",

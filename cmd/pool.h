@@ -36,7 +36,8 @@ enum pool_file_status {
 	POOL_FILE_OK,      /* read to its end */
 	POOL_FILE_SKIPPED, /* found in a directory, and no format claims it */
 	POOL_FILE_FAILED,  /* could not be opened or recognised */
-	POOL_FILE_IO       /* reading stopped early on an error */
+	POOL_FILE_DAMAGED, /* reading stopped early: damage the reader cannot step over */
+	POOL_FILE_IO       /* reading stopped early on an I/O error or out of memory */
 };
 
 struct pool_file {

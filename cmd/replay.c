@@ -538,8 +538,10 @@ int cmd_replay(int argc, char **argv)
 			if (c.game)
 				break;
 		}
-		if (rc < 0)
+		if (rc == XQ_EIO || rc == XQ_ENOMEM)
 			c.io_error = 1;
+		else if (rc < 0)
+			c.problems = 1; /* damage the reader could not step over (reported) */
 		if (rc >= 0 && c.game && seen < c.game) {
 			cmd_error("'%s' has %ld game%s; there is no game %ld", c.name, seen,
 				  seen == 1 ? "" : "s", c.game);

@@ -403,7 +403,7 @@ static int validate_emit(void *ctx, struct pool_job *j)
 		struct xq_diag *d = &j->diags.v[i];
 		if (c->strict && d->severity == XQ_SEV_NOTE)
 			d->severity = XQ_SEV_ERROR;
-		if ((d->code == XQ_D_IO || d->code == XQ_D_RESOURCE) && d->severity == XQ_SEV_ERROR)
+		if (d->code == XQ_D_IO && d->severity == XQ_SEV_ERROR)
 			c->io_error = 1;
 		report_count(&c->counts, d);
 		sev[d->severity]++;
@@ -423,6 +423,9 @@ static int validate_emit(void *ctx, struct pool_job *j)
 		switch (j->file->status) {
 		case POOL_FILE_OK:
 			c->files++;
+			break;
+		case POOL_FILE_DAMAGED:
+			c->files++; /* its error is counted: the status will be 1 */
 			break;
 		case POOL_FILE_IO:
 			c->files++;
