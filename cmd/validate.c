@@ -151,7 +151,8 @@ static int num(const char *s, size_t n)
 
 /*
  * Is `s` a date: YYYY, YYYY.MM or YYYY.MM.DD with '.', '-' or '/' (one of
- * them throughout) and '?' for unknown parts, or 1993年4月27日?  Months and
+ * them throughout), months and days of one or two digits, '?' for unknown
+ * parts, or 1993年4月27日?  Months and
  * days are checked against the calendar (29 February always passes).
  */
 static int date_ok(const char *s)
@@ -200,11 +201,13 @@ static int date_ok(const char *s)
 		}
 		if (plen[0] != 4 || !(all_digits(part[0], 4) || all_unknown(part[0], 4)))
 			return 0;
+		/* Months and days of one digit (1993.4.27) are common and clear. */
 		for (int i = 1; i < n; i++)
-			if (plen[i] != 2 || !(all_digits(part[i], 2) || all_unknown(part[i], 2)))
+			if (plen[i] < 1 || plen[i] > 2 ||
+			    !(all_digits(part[i], plen[i]) || all_unknown(part[i], plen[i])))
 				return 0;
-		if (n > 1 && all_unknown(part[1], 2))
-			return n < 3 || all_unknown(part[2], 2) || all_digits(part[2], 2);
+		if (n > 1 && all_unknown(part[1], plen[1]))
+			return n < 3 || all_unknown(part[2], plen[2]) || all_digits(part[2], plen[2]);
 	}
 	if (n > 1) {
 		month = num(part[1], plen[1]);
@@ -328,7 +331,7 @@ static void check_tags(struct vctx *c, struct pool_job *j)
 
 	if (date && *date && !date_ok(date))
 		game_diag(j, XQ_SEV_WARNING, XQ_D_BAD_DATE, 0,
-			  "the Date tag '%.40s' is not a date like 2006.08.19 (with ?? for unknown parts)",
+			  "the Date tag '%.40s' is not a date like 2006.08.19 (?? for unknown parts)",
 			  date);
 	for (int i = 0; i < c->nrequired; i++) {
 		const char *v = xq_game_tag(g, c->required[i]);
@@ -342,8 +345,14 @@ static void validate_process(void *ctx, struct pool_job *j)
 {
 	struct vctx *c = ctx;
 	struct xq_game_counts counts;
+	int fen_reported = 0;
 
-	check_start(j);
+	/* A reader that rejected the start position has said so already. */
+	for (size_t i = 0; i < j->diags.n; i++)
+		if (j->diags.v[i].code == XQ_D_BAD_FEN)
+			fen_reported = 1;
+	if (!fen_reported)
+		check_start(j);
 	check_result(j);
 	check_tags(c, j);
 	if (j->game.flags & XQ_GAME_EMPTY)
