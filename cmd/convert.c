@@ -151,10 +151,16 @@ static void writer_sink(const struct xq_diag *d, void *payload)
 		diag_list_add(&c->scratch, d);
 		return;
 	}
-	if (!copy.source)
-		copy.source = c->cur->file->name;
-	if (!copy.game && c->cur->kind == POOL_GAME)
+	/* A writer's diagnostic is about the game being written: place it
+	 * there, in the input, whatever the writer filled in. */
+	copy.source = c->cur->file->name;
+	if (c->cur->kind == POOL_GAME) {
 		copy.game = c->cur->game.number;
+		if (!copy.place.line && !copy.place.offset) {
+			copy.place = c->cur->game.place;
+			copy.has_offset = c->cur->game.place.line == 0;
+		}
+	}
 	if (c->strict && copy.code == XQ_D_LOSS)
 		copy.severity = XQ_SEV_ERROR;
 	diag_list_add(&c->cur->diags, &copy);
