@@ -162,6 +162,28 @@ static void pad(struct xq_buf *b, const char *s, size_t width)
 		xq_buf_addc(b, ' ');
 }
 
+/* Text on one line, safe for a terminal (report_add_safe). */
+static void add_line(struct xq_buf *b, const char *s)
+{
+	report_add_safe(b, s, strlen(s));
+}
+
+/* A comment: its lines indented under the move, otherwise as add_line. */
+static void add_comment(struct xq_buf *b, const char *s)
+{
+	for (;;) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		if (len && s[len - 1] == '\r')
+			len--;
+		report_add_safe(b, s, len);
+		if (!nl)
+			break;
+		xq_buf_adds(b, "\n      ");
+		s = nl + 1;
+	}
+}
+
 static const char *nag_glyph(uint8_t nag)
 {
 	static const char *const g[] = {"", "!", "?", "!!", "??", "!?", "?!"};
@@ -192,21 +214,21 @@ static void header(struct rctx *c, const struct xq_game *g)
 	report_add_safe(b, c->name, strlen(c->name));
 	if (red || black) {
 		xq_buf_adds(b, ": ");
-		xq_buf_adds(b, red && *red ? red : "?");
+		add_line(b, red && *red ? red : "?");
 		xq_buf_adds(b, " vs ");
-		xq_buf_adds(b, black && *black ? black : "?");
+		add_line(b, black && *black ? black : "?");
 	}
 	for (int i = 0; tags[i]; i++) {
 		const char *v = xq_game_tag(g, tags[i]);
 		if (v && *v) {
 			xq_buf_adds(b, ", ");
-			xq_buf_adds(b, v);
+			add_line(b, v);
 		}
 	}
 	xq_buf_addf(b, " (%s)\n", g->result_text ? g->result_text : xq_result_string(g->result));
 	if (g->nodes[XQ_ROOT].comment) {
 		xq_buf_adds(b, "     {");
-		xq_buf_adds(b, g->nodes[XQ_ROOT].comment);
+		add_comment(b, g->nodes[XQ_ROOT].comment);
 		xq_buf_adds(b, "}\n");
 	}
 	xq_board_to_fen(&g->start, fen, sizeof(fen));
@@ -242,11 +264,11 @@ static void ply_text(struct rctx *c, const struct xq_node *n, uint32_t ply, int 
 	if (n->pre_comment || n->comment) {
 		xq_buf_adds(b, "     {");
 		if (n->pre_comment)
-			xq_buf_adds(b, n->pre_comment);
+			add_comment(b, n->pre_comment);
 		if (n->pre_comment && n->comment)
 			xq_buf_adds(b, " ");
 		if (n->comment)
-			xq_buf_adds(b, n->comment);
+			add_comment(b, n->comment);
 		xq_buf_adds(b, "}\n");
 	}
 }
