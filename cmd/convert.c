@@ -623,7 +623,7 @@ static void convert_game(struct cctx *c, struct pool_job *j)
 	}
 	if (!c->dir_mode && !(c->to->caps & XQ_CAP_MULTI) && c->written > 0) {
 		add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS,
-			 "skipped: a %s file holds one game; write to a directory with -o DIR/",
+			 "skipped: %s holds one game per file; write to a directory with -o DIR/",
 			 c->to->name);
 		c->skipped++;
 		return;
