@@ -158,8 +158,8 @@ static int num(const char *s, size_t n)
 static int date_ok(const char *s)
 {
 	static const int mdays[13] = {0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-	const char *part[3];
-	size_t plen[3];
+	const char *part[3] = {NULL, NULL, NULL};
+	size_t plen[3] = {0, 0, 0};
 	int n = 0, month = 0;
 	const char *p = s;
 
