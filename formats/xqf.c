@@ -740,35 +740,30 @@ static int take_move(struct rd *r, const struct rec *c, const struct ctx *cx, ui
 
 	*node = XQ_NODE_NONE;
 	board_to(r, cx->parent);
-	xq_diag_init(&d);
 	if (c->from > 89 || c->to > 89) {
 		m = 0;
-		snprintf(name, sizeof(name), "?");
-		xq_diag_set(&d, XQ_EPARSE, XQ_D_CORRUPT, XQ_SEV_ERROR,
-			    "square byte %u is off the board",
-			    c->from > 89 ? c->from : c->to);
 		rc = XQ_EPARSE;
 	} else {
+		/* `d` is written only when the move is refused (this runs for
+		 * every move, so nothing is cleared or named before). */
 		m = XQ_MOVE(XQ_SQ(c->from / 10, c->from % 10), XQ_SQ(c->to / 10, c->to % 10));
-		xq_move_name(m, name);
 		rc = xq_move_check(&r->b, m, &d);
 	}
 	if (rc) {
-		char reason[XQ_DIAG_MSG_MAX];
-		memcpy(reason, d.msg, sizeof(reason));
 		node_path(r->g, cx->parent, path, sizeof(path));
 		rd_diag(r, &r->pending_d, c->off, cx->ply);
-		if (m)
+		if (m) {
+			xq_move_name(m, name);
 			xq_diag_set_move(&r->pending_d, name, 4);
-		if (m)
 			xq_diag_set(&r->pending_d, 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
 				    "illegal move %s at ply %u after %s: %.100s", name, cx->ply,
-				    path, reason);
-		else
+				    path, d.msg);
+		} else {
 			xq_diag_set(&r->pending_d, 0, XQ_D_CORRUPT, XQ_SEV_ERROR,
 				    "move at ply %u after %s names a square off the board "
 				    "(from byte %u, to byte %u)",
 				    cx->ply, path, c->from, c->to);
+		}
 		r->pending = 1;
 		r->pending_lost_start = r->st->lost;
 		r->st->bad_moves++;
