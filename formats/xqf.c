@@ -47,16 +47,16 @@
  *
  * Start positions.  Composed problems put advisors and elephants on
  * points they could never reach; such a position is loaded with a note
- * (XQ_FEN_LENIENT_PLACEMENT).  A position that cannot exist at all (a
- * king outside its palace, two pieces on one point, kings facing each
- * other on an open file, the side not to move in check) is refused: no
- * move tree can be replayed from it, so the reader returns XQ_EILLEGAL
- * and keeps nothing.  One exception: a record with no move at all (a
- * diagram) whose position is possible only with the other side to move
- * (a mate shown with the mated side to move, the header saying otherwise)
- * gets that side, with a note; and a diagram that cannot occur in play
- * at all (both kings in check) is kept with a warning, since nothing is
- * replayed from it.
+ * (XQ_FEN_LENIENT_PLACEMENT).  A record with no move whose position is
+ * possible only with the other side to move (a diagram of a mate, the
+ * header saying the winner moves) gets that side, with a note.  A
+ * position that cannot occur at all (a king outside its palace, kings
+ * facing each other on an open file, the side not to move in check, as
+ * in diagrams with both kings attacked) is an error: no move can be
+ * checked from it, so the game keeps its header, start position and game
+ * comment, its tree is read through (to count and report) but not kept,
+ * and it is marked XQ_GAME_BROKEN for the caller to skip or keep.  Two
+ * pieces on one point cannot even be set up: nothing is returned then.
  */
 #include "xqf.h"
 
@@ -185,6 +185,8 @@ struct rd {
 	int pending;
 	struct xq_diag pending_d;
 	uint32_t pending_lost_start;
+	/* why the start position cannot occur, when it cannot */
+	char bad_start[XQ_DIAG_MSG_MAX];
 };
 
 /* One move record as decoded (§5.1). */
@@ -647,24 +649,20 @@ static int first_move_side(struct rd *r, size_t pos)
 }
 
 /*
- * Can the board occur?  0 if so (with a note when only as a composed
- * position), else XQ_EILLEGAL with the reason in `why` (reported by the
- * caller).
+ * Can the board occur?  0 if it can, 1 if only as a composed position
+ * (advisors, elephants or pawns where they never go), XQ_EILLEGAL if not
+ * at all; `why` says what is wrong in the last two cases.
  */
-static int check_position(struct rd *r, char *why, size_t cap, int quiet)
+static int check_position(const struct xq_board *b, char *why, size_t cap)
 {
 	struct xq_diag d;
 
 	xq_diag_init(&d);
-	if (xq_board_validate(&r->b, 0, &d) == 0)
+	if (xq_board_validate(b, 0, &d) == 0)
 		return 0;
 	snprintf(why, cap, "%s", d.msg);
-	if (xq_board_validate(&r->b, XQ_FEN_LENIENT_PLACEMENT, &d) == 0) {
-		if (!quiet)
-			report(r, XQ_SEV_NOTE, XQ_D_BAD_FEN, H_PIECES, 0,
-			       "composed start position: %s; loaded as it is", why);
-		return 0;
-	}
+	if (xq_board_validate(b, XQ_FEN_LENIENT_PLACEMENT, &d) == 0)
+		return 1;
 	snprintf(why, cap, "%s", d.msg);
 	return XQ_EILLEGAL;
 }
@@ -675,10 +673,15 @@ static void set_side(struct rd *r, int side)
 	r->b.key = xq_board_compute_key(&r->b);
 }
 
+/*
+ * Settle the side to move and check the position: 0 when it can occur
+ * (notes for a composed position or a side taken from the moves), or
+ * XQ_EILLEGAL with the reason in r->bad_start.
+ */
 static int setup_position(struct rd *r, int first_side, int has_moves)
 {
 	unsigned who = r->p[H_WHOPLAY];
-	int side = who == 1 ? XQ_BLACK : XQ_RED;
+	int side = who == 1 ? XQ_BLACK : XQ_RED, rc;
 	char why[XQ_DIAG_MSG_MAX], why2[XQ_DIAG_MSG_MAX];
 
 	if (who > 1)
@@ -692,40 +695,33 @@ static int setup_position(struct rd *r, int first_side, int has_moves)
 		side = first_side;
 	}
 	set_side(r, side);
-	if (check_position(r, why, sizeof(why), 1) == 0) {
-		check_position(r, why, sizeof(why), 0); /* again, for the note */
-		return 0;
-	}
-	if (!has_moves) {
+	rc = check_position(&r->b, why, sizeof(why));
+	if (rc < 0 && !has_moves) {
 		/* No move tells the side: a diagram of a mate has the mated side
 		 * to move, whatever the header says.  Take the side that makes
 		 * the position possible, if one does. */
 		set_side(r, side ^ 1);
-		if (check_position(r, why2, sizeof(why2), 1) == 0) {
+		rc = check_position(&r->b, why2, sizeof(why2));
+		if (rc >= 0) {
 			report(r, XQ_SEV_NOTE, XQ_D_SIDE_TO_MOVE, H_WHOPLAY, 0,
-			       "the header says %s moves, but %s; there is no move, so %s moves",
+			       "%s to move, as the header says, is impossible (%s); the record "
+			       "has no move, so %s moves",
 			       side ? "black" : "red", why, side ? "red" : "black");
-			check_position(r, why2, sizeof(why2), 0);
-			return 0;
+		} else {
+			size_t len = strlen(why);
+			snprintf(why + len, sizeof(why) - len, ", and with %s to move, %.100s",
+				 side ? "red" : "black", why2);
+			set_side(r, side);
 		}
-		set_side(r, side);
+		if (rc == 1)
+			memcpy(why, why2, sizeof(why));
 	}
-	if (!has_moves) {
-		/* A diagram with both kings in check, say: nothing is replayed
-		 * from it, so it is kept as the picture it is. */
-		struct xq_diag d;
-		xq_diag_init(&d);
-		if (xq_board_validate(&r->b, XQ_FEN_LENIENT_PLACEMENT | XQ_FEN_NO_CHECK_TEST, &d) ==
-		    0) {
-			report(r, XQ_SEV_WARNING, XQ_D_BAD_FEN, H_PIECES, 0,
-			       "the start position cannot occur in play (%s); the record has no "
-			       "move, so it is kept as a diagram",
-			       why);
-			return 0;
-		}
-	}
-	report(r, XQ_SEV_ERROR, XQ_D_BAD_FEN, H_PIECES, 0,
-	       "the start position cannot occur: %s; nothing was read", why);
+	if (rc == 1)
+		report(r, XQ_SEV_NOTE, XQ_D_BAD_FEN, H_PIECES, 0,
+		       "composed start position: %s; loaded as it is", why);
+	if (rc >= 0)
+		return 0;
+	snprintf(r->bad_start, sizeof(r->bad_start), "%s", why);
 	return XQ_EILLEGAL;
 }
 
@@ -784,9 +780,11 @@ static int take_move(struct rd *r, const struct rec *c, const struct ctx *cx, ui
 }
 
 /* Read the tree from the record after the root (§5.2), iteratively. */
-static int read_tree(struct rd *r, size_t *pos)
+static int read_tree(struct rd *r, size_t *pos, int skip_all)
 {
 	struct ctx cx = {XQ_ROOT, 1, 0, 0};
+
+	cx.skip = (uint8_t)(skip_all != 0);
 
 	for (;;) {
 		struct rec c;
@@ -872,7 +870,7 @@ int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
 	struct rd r;
 	struct rec root;
 	size_t pos = XQ_XQF_HEADER_SIZE;
-	int rc, first_side = -1;
+	int rc, first_side = -1, impossible;
 	const char *s;
 	size_t n;
 
@@ -941,41 +939,36 @@ int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
 	rc = read_record(&r, &pos, 0, &root);
 	if (rc < 0) {
 		/* No tree at all: the header alone is the game. */
-		rc = setup_position(&r, -1, 0);
-		if (rc)
-			goto out;
-		g->start = r.b;
 		g->flags |= XQ_GAME_BROKEN | XQ_GAME_EMPTY;
+		impossible = setup_position(&r, -1, 0) != 0;
+		g->start = r.b;
 		r.st->end = pos;
 		rc = 0;
-		goto out;
+		goto bad_start;
 	}
 	if (root.cont && rc == 0)
 		first_side = first_move_side(&r, pos);
-	{
-		int stop = rc == 1;
-		rc = setup_position(&r, first_side, root.cont && !stop);
+	if (rc == 1) {
+		g->flags |= XQ_GAME_BROKEN;
+		root.cont = 0;
+	}
+	impossible = setup_position(&r, first_side, root.cont) != 0;
+	g->start = r.b;
+	if (root.clen) {
+		r.st->commented++;
+		rc = read_comment(&r, &root, 0, &s, &n);
 		if (rc)
 			goto out;
-		g->start = r.b;
-		if (root.clen) {
-			r.st->commented++;
-			rc = read_comment(&r, &root, 0, &s, &n);
-			if (rc)
-				goto out;
-			if (s && xq_game_set_comment(g, XQ_ROOT, s, n)) {
-				rc = XQ_ENOMEM;
-				goto out;
-			}
-		}
-		if (stop) {
-			g->flags |= XQ_GAME_BROKEN;
-			root.cont = 0;
+		if (s && xq_game_set_comment(g, XQ_ROOT, s, n)) {
+			rc = XQ_ENOMEM;
+			goto out;
 		}
 	}
 	r.cur = XQ_ROOT;
 	if (root.cont) {
-		rc = read_tree(&r, &pos);
+		/* From a position that cannot occur no move can be checked: the
+		 * tree is read through, to report its damage, but not kept. */
+		rc = read_tree(&r, &pos, impossible);
 		if (rc)
 			goto out;
 	}
@@ -987,6 +980,18 @@ int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
 		report(&r, XQ_SEV_WARNING, XQ_D_TRAILING, pos, 0,
 		       "%zu byte%s after the end of the move tree ignored", len - pos,
 		       len - pos == 1 ? "" : "s");
+	}
+bad_start:
+	if (impossible) {
+		g->flags |= XQ_GAME_BROKEN;
+		char lost[64] = "";
+		if (r.st->records)
+			snprintf(lost, sizeof(lost), "; %u move record%s not kept", r.st->records,
+				 r.st->records == 1 ? "" : "s");
+		report(&r, XQ_SEV_ERROR, XQ_D_BAD_FEN, H_PIECES, 0,
+		       "the start position cannot occur: %s; the game keeps its header and game "
+		       "comment only%s",
+		       r.bad_start, lost);
 	}
 out:
 	rd_release(&r);

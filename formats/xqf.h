@@ -74,8 +74,10 @@ struct xq_xqf_stats {
  * Returns 0 when a game was read, possibly with XQ_GAME_BROKEN set and the
  * tree up to the damage; or a negative code when nothing usable could be
  * read: XQ_EPARSE (bad magic), XQ_ETRUNCATED (the header is cut),
- * XQ_EUNSUPPORTED (a version above 0x12), XQ_EILLEGAL (a start position
- * that cannot occur), XQ_ENOMEM.
+ * XQ_EUNSUPPORTED (a version above 0x12), XQ_EILLEGAL (two pieces on
+ * one point), XQ_ENOMEM.  A start position that cannot occur in play is
+ * still returned (header, position and game comment, no moves) with
+ * XQ_GAME_BROKEN and an error-level diagnostic.
  */
 int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
 		    const struct xq_read_opts *opts, const struct xq_sink *sink, const char *source,

@@ -441,12 +441,13 @@ static void composed_position_with_an_advisor_off_its_points_loads_with_a_note(v
 	xq_game_release(&g);
 }
 
-static void kings_facing_each_other_with_moves_to_play_is_refused(void **state)
+static void kings_facing_each_other_keep_the_header_and_lose_the_tree(void **state)
 {
 	uint8_t slots[32];
 	struct builder b;
 	struct xq_game g;
 	struct diags ds;
+	struct xq_xqf_stats st;
 	const struct xq_diag *d;
 
 	(void)state;
@@ -455,11 +456,19 @@ static void kings_facing_each_other_with_moves_to_play_is_refused(void **state)
 	slots[20] = 49; /* black king e9, open file */
 	slots[0] = 87;
 	b_init(&b, 0x0A, slots, 0);
-	b_root(&b, 1, NULL);
+	memcpy(b.d + 0x131, "Event", 5);
+	b.d[0x130] = 5;
+	b_root(&b, 1, "the game comment");
 	b_move(&b, "i7i9", 0, 0, NULL);
-	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, NULL), XQ_EILLEGAL);
+	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, &st), 0);
 	d = expect_diag(&ds, XQ_D_BAD_FEN, XQ_SEV_ERROR);
 	assert_true(has(d, "face each other"));
+	assert_true(has(d, "1 move record not kept"));
+	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_int_equal(g.nnodes, 1);
+	assert_int_equal(st.records, 1);
+	assert_string_equal(g.nodes[XQ_ROOT].comment, "the game comment");
+	assert_string_equal(xq_game_tag(&g, "Red"), "Event");
 	xq_game_release(&g);
 }
 
@@ -475,7 +484,7 @@ static void mate_diagram_takes_the_mated_side_to_move(void **state)
 	xq_game_release(&g);
 }
 
-static void diagram_with_both_kings_in_check_is_kept_with_a_warning(void **state)
+static void diagram_with_both_kings_in_check_is_kept_but_broken(void **state)
 {
 	struct xq_game g;
 	struct diags ds;
@@ -484,8 +493,9 @@ static void diagram_with_both_kings_in_check_is_kept_with_a_warning(void **state
 
 	(void)state;
 	assert_int_equal(read_fixture(&g, "both-in-check-diagram-v12.xqf", &ds, NULL), 0);
-	d = expect_diag(&ds, XQ_D_BAD_FEN, XQ_SEV_WARNING);
-	assert_true(has(d, "kept as a diagram"));
+	d = expect_diag(&ds, XQ_D_BAD_FEN, XQ_SEV_ERROR);
+	assert_true(has(d, "cannot occur"));
+	assert_true(g.flags & XQ_GAME_BROKEN);
 	start_placement(&g, fen, sizeof(fen));
 	assert_string_equal(fen, "5ab2/4a4/1R1kb4/2N6/9/6B2/6n2/5K2B/4Ar3/3A5");
 	xq_game_release(&g);
@@ -1102,6 +1112,57 @@ static void format_is_found_by_name_content_and_extension(void **state)
 	assert_int_equal(xq_format_xqf.probe((const unsigned char *)"[Event", 6), 0);
 }
 
+static void format_reader_gives_one_game_then_the_end(void **state)
+{
+	struct xq_buf data = XQ_BUF_INIT;
+	struct xq_input *in;
+	struct xq_game g;
+	struct diags ds;
+	struct xq_sink sink = {collect, &ds};
+	void *r;
+
+	(void)state;
+	memset(&ds, 0, sizeof(ds));
+	assert_int_equal(load_file("tests/data/xqf/sample-v12.xqf", &data), 0);
+	assert_int_equal(xq_input_open_mem(&in, "sample.xqf", data.ptr, data.len), 0);
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_format_xqf.open_reader(&r, in, NULL, &sink), 0);
+	assert_int_equal(xq_format_xqf.read(r, &g), 1);
+	assert_int_equal(g.number, 1);
+	assert_string_equal(g.source, "sample.xqf");
+	assert_string_equal(g.encoding, "gb18030");
+	assert_int_equal(xq_game_mainline_length(&g), 75);
+	assert_int_equal(xq_format_xqf.read(r, &g), 0);
+	assert_int_equal(ds.total, 0);
+	xq_format_xqf.close_reader(r);
+	xq_input_close(in);
+	xq_game_release(&g);
+	xq_buf_release(&data);
+}
+
+static void encoding_option_reads_other_code_pages(void **state)
+{
+	struct builder b;
+	struct xq_game g;
+	struct diags ds;
+	struct xq_sink sink = {collect, &ds};
+	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
+
+	(void)state;
+	b_init(&b, 0x0A, standard_slots, 0);
+	memcpy(b.d + 0x121, "\xAA\x46\xA8\xCA", 4); /* 東京 in Big5 */
+	b.d[0x120] = 4;
+	b_root(&b, 0, NULL);
+	memset(&ds, 0, sizeof(ds));
+	opts.encoding = XQ_ENC_BIG5;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_xqf_read_mem(&g, b.d, b.len, &opts, &sink, "big5.xqf", NULL), 0);
+	assert_string_equal(xq_game_tag(&g, "Site"), "東京");
+	assert_string_equal(g.encoding, "big5");
+	assert_int_equal(ds.total, 0);
+	xq_game_release(&g);
+}
+
 /* ---- the shared corpus ------------------------------------------------ */
 
 /* Split a TSV line in place into at most `max` fields; returns how many. */
@@ -1143,6 +1204,21 @@ static const struct {
 	{"end_game/残局攻杀谱/045车马对车兵.XQF", 1},
 };
 
+/* Diagrams whose position cannot occur in play (both kings in check). */
+static const char *const impossible_files[] = {
+	"end_game/残局攻杀谱/A-侧面虎杀法示意图.XQF",
+	"end_game/残局攻杀谱/A-重炮杀法示意图.XQF",
+	"end_game/残局攻杀谱/A-马后炮杀法示意图.XQF",
+};
+
+static int is_impossible(const char *path)
+{
+	for (size_t i = 0; i < sizeof(impossible_files) / sizeof(impossible_files[0]); i++)
+		if (!strcmp(impossible_files[i], path))
+			return 1;
+	return 0;
+}
+
 static int expected_bad_moves(const char *path)
 {
 	for (size_t i = 0; i < sizeof(broken_files) / sizeof(broken_files[0]); i++)
@@ -1156,7 +1232,7 @@ static void every_corpus_file_matches_the_independent_decoder(void **state)
 	const char *shared = test_shared_dir();
 	char path[4352], line[4096];
 	FILE *f;
-	int files = 0, broken = 0;
+	int files = 0, broken = 0, impossible = 0;
 	struct xq_buf data = XQ_BUF_INIT;
 
 	(void)state;
@@ -1205,6 +1281,11 @@ static void every_corpus_file_matches_the_independent_decoder(void **state)
 				assert_int_equal(strlen(ds.d[i].move), 4);
 				assert_true(has(&ds.d[i], "lost"));
 			}
+		} else if (is_impossible(fl[1])) {
+			impossible++;
+			assert_true(g.flags & XQ_GAME_BROKEN);
+			assert_true(has(expect_diag(&ds, XQ_D_BAD_FEN, XQ_SEV_ERROR), "in check"));
+			assert_int_equal(st.records, 0);
 		} else {
 			assert_false(g.flags & XQ_GAME_BROKEN);
 			assert_int_equal(c.nodes, st.records);
@@ -1219,6 +1300,7 @@ static void every_corpus_file_matches_the_independent_decoder(void **state)
 	xq_buf_release(&data);
 	assert_int_equal(files, 137);
 	assert_int_equal(broken, 5);
+	assert_int_equal(impossible, 3);
 }
 
 /* The moves of an ICCS text twin: main line (outside parentheses) and all. */
@@ -1377,9 +1459,9 @@ int main(void)
 		cmocka_unit_test(first_move_decides_the_side_to_move_with_a_note),
 		cmocka_unit_test(game_type_byte_does_not_hide_the_piece_array),
 		cmocka_unit_test(composed_position_with_an_advisor_off_its_points_loads_with_a_note),
-		cmocka_unit_test(kings_facing_each_other_with_moves_to_play_is_refused),
+		cmocka_unit_test(kings_facing_each_other_keep_the_header_and_lose_the_tree),
 		cmocka_unit_test(mate_diagram_takes_the_mated_side_to_move),
-		cmocka_unit_test(diagram_with_both_kings_in_check_is_kept_with_a_warning),
+		cmocka_unit_test(diagram_with_both_kings_in_check_is_kept_but_broken),
 		cmocka_unit_test(three_alternatives_to_the_first_move_are_variations),
 		cmocka_unit_test(first_move_variations_of_a_real_file_are_kept),
 		cmocka_unit_test(low_flag_bits_of_encrypted_records_are_junk),
@@ -1406,6 +1488,8 @@ int main(void)
 		cmocka_unit_test(writer_reports_tags_nags_and_pre_comments_it_has_no_place_for),
 		cmocka_unit_test(game_type_and_result_are_written_back),
 		cmocka_unit_test(format_is_found_by_name_content_and_extension),
+		cmocka_unit_test(format_reader_gives_one_game_then_the_end),
+		cmocka_unit_test(encoding_option_reads_other_code_pages),
 		cmocka_unit_test(every_corpus_file_matches_the_independent_decoder),
 		cmocka_unit_test(corpus_main_lines_equal_their_iccs_twins),
 		cmocka_unit_test(every_corpus_file_round_trips_through_both_versions),
