@@ -47,9 +47,11 @@
  *
  * Start positions.  Composed problems put advisors and elephants on
  * points they could never reach; such a position is loaded with a note
- * (XQ_FEN_LENIENT_PLACEMENT).  A record with no move whose position is
- * possible only with the other side to move (a diagram of a mate, the
- * header saying the winner moves) gets that side, with a note.  A
+ * (XQ_FEN_LENIENT_PLACEMENT).  The side to move is the first move's
+ * (else the header's); a position possible only with the other side to
+ * move (a diagram of a mate, the header saying the winner moves) gets
+ * that side, with a note, and a first move of the wrong side is then an
+ * illegal move like any other.  A
  * position that cannot occur at all (a king outside its palace, kings
  * facing each other on an open file, the side not to move in check, as
  * in diagrams with both kings attacked) is an error: no move can be
@@ -678,7 +680,7 @@ static void set_side(struct rd *r, int side)
  * (notes for a composed position or a side taken from the moves), or
  * XQ_EILLEGAL with the reason in r->bad_start.
  */
-static int setup_position(struct rd *r, int first_side, int has_moves)
+static int setup_position(struct rd *r, int first_side)
 {
 	unsigned who = r->p[H_WHOPLAY];
 	int side = who == 1 ? XQ_BLACK : XQ_RED, rc;
@@ -696,16 +698,17 @@ static int setup_position(struct rd *r, int first_side, int has_moves)
 	}
 	set_side(r, side);
 	rc = check_position(&r->b, why, sizeof(why));
-	if (rc < 0 && !has_moves) {
-		/* No move tells the side: a diagram of a mate has the mated side
-		 * to move, whatever the header says.  Take the side that makes
-		 * the position possible, if one does. */
+	if (rc < 0) {
+		/* A diagram of a mate has the mated side to move, whatever the
+		 * header says.  Take the side that makes the position possible,
+		 * if one does; a first move of the other side is then refused
+		 * as illegal like any other.  (Deciding by the position alone
+		 * also makes a written-back record read the same.) */
 		set_side(r, side ^ 1);
 		rc = check_position(&r->b, why2, sizeof(why2));
 		if (rc >= 0) {
 			report(r, XQ_SEV_NOTE, XQ_D_SIDE_TO_MOVE, H_WHOPLAY, 0,
-			       "%s to move, as the header says, is impossible (%s); the record "
-			       "has no move, so %s moves",
+			       "%s to move is impossible (%s), so %s moves",
 			       side ? "black" : "red", why, side ? "red" : "black");
 		} else {
 			size_t len = strlen(why);
@@ -940,7 +943,7 @@ int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
 	if (rc < 0) {
 		/* No tree at all: the header alone is the game. */
 		g->flags |= XQ_GAME_BROKEN | XQ_GAME_EMPTY;
-		impossible = setup_position(&r, -1, 0) != 0;
+		impossible = setup_position(&r, -1) != 0;
 		g->start = r.b;
 		r.st->end = pos;
 		rc = 0;
@@ -952,7 +955,7 @@ int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
 		g->flags |= XQ_GAME_BROKEN;
 		root.cont = 0;
 	}
-	impossible = setup_position(&r, first_side, root.cont) != 0;
+	impossible = setup_position(&r, first_side) != 0;
 	g->start = r.b;
 	if (root.clen) {
 		r.st->commented++;

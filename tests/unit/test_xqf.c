@@ -472,6 +472,32 @@ static void kings_facing_each_other_keep_the_header_and_lose_the_tree(void **sta
 	xq_game_release(&g);
 }
 
+static void position_possible_only_for_the_other_side_gets_it_and_refuses_the_move(void **state)
+{
+	uint8_t slots[32];
+	struct builder b;
+	struct xq_game g;
+	struct diags ds;
+	const struct xq_diag *d;
+
+	(void)state;
+	memset(slots, 0xFF, sizeof(slots));
+	slots[4] = 40;  /* red king e0 */
+	slots[0] = 35;  /* red rook d5, checking */
+	slots[20] = 39; /* black king d9 */
+	b_init(&b, 0x0A, slots, 0);
+	b_root(&b, 1, NULL);
+	b_move(&b, "d5d6", 0, 0, NULL); /* red's move, but black must move */
+	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, NULL), 0);
+	assert_int_equal(g.start.side, XQ_BLACK);
+	assert_true(has(expect_diag(&ds, XQ_D_SIDE_TO_MOVE, XQ_SEV_NOTE), "so black moves"));
+	d = expect_diag(&ds, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR);
+	assert_true(has(d, "is red's, but black is to move"));
+	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_int_equal(g.nnodes, 1);
+	xq_game_release(&g);
+}
+
 static void mate_diagram_takes_the_mated_side_to_move(void **state)
 {
 	struct xq_game g;
@@ -900,6 +926,9 @@ static void fixtures_round_trip_through_both_versions(void **state)
 		"rotated-v0c.xqf",       "no-piece-on-origin-v12.xqf", "black-moves-first-v0a.xqf",
 		"mate-diagram-v12.xqf",  "bad-gbk-comment-v12.xqf",   "first-move-variations-v12.xqf",
 		"empty-v12.xqf",
+		/* found by the fuzzer: the tree is announced but cut, and red to
+		 * move is impossible; the side must not depend on the lost tree */
+		"cut-tree-impossible-side-v12.xqf",
 	};
 	struct xq_buf out = XQ_BUF_INIT;
 
@@ -1460,6 +1489,7 @@ int main(void)
 		cmocka_unit_test(game_type_byte_does_not_hide_the_piece_array),
 		cmocka_unit_test(composed_position_with_an_advisor_off_its_points_loads_with_a_note),
 		cmocka_unit_test(kings_facing_each_other_keep_the_header_and_lose_the_tree),
+		cmocka_unit_test(position_possible_only_for_the_other_side_gets_it_and_refuses_the_move),
 		cmocka_unit_test(mate_diagram_takes_the_mated_side_to_move),
 		cmocka_unit_test(diagram_with_both_kings_in_check_is_kept_but_broken),
 		cmocka_unit_test(three_alternatives_to_the_first_move_are_variations),
