@@ -194,6 +194,14 @@ static const uint8_t standard_slots[32] = {
 	9,  19, 29, 39, 49, 59, 69, 79, 89, 17, 77, 6,  26, 46, 66, 86,
 };
 
+/* Slots with the two kings only (squares as x*10+y); callers add pieces. */
+static void kings_only(uint8_t slots[32], int red_king, int black_king)
+{
+	memset(slots, 0xFF, 32);
+	slots[4] = (uint8_t)red_king;
+	slots[20] = (uint8_t)black_king;
+}
+
 static void b_init(struct builder *b, int version, const uint8_t slots[32], int who)
 {
 	memset(b, 0, sizeof(*b));
@@ -426,10 +434,8 @@ static void composed_position_with_an_advisor_off_its_points_loads_with_a_note(v
 	const struct xq_diag *d;
 
 	(void)state;
-	memset(slots, 0xFF, sizeof(slots));
-	slots[4] = 40;  /* red king e0 */
+	kings_only(slots, 40, 39); /* red king e0, black king d9 */
 	slots[3] = 22;  /* red advisor on c2: no advisor ever stands there */
-	slots[20] = 39; /* black king d9 */
 	slots[0] = 87;  /* red rook i7 */
 	b_init(&b, 0x0A, slots, 0);
 	b_root(&b, 1, NULL);
@@ -451,10 +457,8 @@ static void kings_facing_each_other_keep_the_header_and_lose_the_tree(void **sta
 	const struct xq_diag *d;
 
 	(void)state;
-	memset(slots, 0xFF, sizeof(slots));
-	slots[4] = 40;  /* red king e0 */
-	slots[20] = 49; /* black king e9, open file */
-	slots[0] = 87;
+	kings_only(slots, 40, 49); /* red king e0, black king e9: an open file */
+	slots[0] = 87; /* red rook i7 */
 	b_init(&b, 0x0A, slots, 0);
 	memcpy(b.d + 0x131, "Event", 5);
 	b.d[0x130] = 5;
@@ -481,10 +485,8 @@ static void position_possible_only_for_the_other_side_gets_it_and_refuses_the_mo
 	const struct xq_diag *d;
 
 	(void)state;
-	memset(slots, 0xFF, sizeof(slots));
-	slots[4] = 40;  /* red king e0 */
+	kings_only(slots, 40, 39); /* red king e0, black king d9 */
 	slots[0] = 35;  /* red rook d5, checking */
-	slots[20] = 39; /* black king d9 */
 	b_init(&b, 0x0A, slots, 0);
 	b_root(&b, 1, NULL);
 	b_move(&b, "d5d6", 0, 0, NULL); /* red's move, but black must move */
