@@ -9,9 +9,11 @@
 #include "utf8.h"
 
 extern const struct xq_format xq_format_ndjson;
+extern const struct xq_format xq_format_xqf;
 
 const struct xq_format *const xq_formats[] = {
 	&xq_format_ndjson,
+	&xq_format_xqf,
 	NULL,
 };
 
