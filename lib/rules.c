@@ -1354,8 +1354,8 @@ void xq_rules_track_reset(struct xq_rules_track *t, const struct xq_board *start
 	t->filter[FILTER_INDEX(t->e[0].key)]++;
 }
 
-int xq_rules_track_push(struct xq_rules_track *t, const struct xq_board *after, xq_move m,
-			const struct xq_undo *u)
+int xq_rules_track_push_check(struct xq_rules_track *t, const struct xq_board *after, xq_move m,
+			      const struct xq_undo *u, int check)
 {
 	struct xq_rules_entry *cur;
 
@@ -1365,10 +1365,16 @@ int xq_rules_track_push(struct xq_rules_track *t, const struct xq_board *after, 
 	cur->key = after->key;
 	cur->undo = *u;
 	cur->move = m;
-	history_step(&t->opt, &t->e[t->n - 1], cur, after->side ^ 1, xq_board_in_check(after));
+	history_step(&t->opt, &t->e[t->n - 1], cur, after->side ^ 1, check != 0);
 	t->filter[FILTER_INDEX(cur->key)]++;
 	t->n++;
 	return 0;
+}
+
+int xq_rules_track_push(struct xq_rules_track *t, const struct xq_board *after, xq_move m,
+			const struct xq_undo *u)
+{
+	return xq_rules_track_push_check(t, after, m, u, xq_board_in_check(after));
 }
 
 void xq_rules_track_pop(struct xq_rules_track *t)

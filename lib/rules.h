@@ -16,7 +16,7 @@
  * for the Hong Kong Chinese Chess Association, as published by wxf.org and
  * clubxiangqi.com; "AXF n" below is its rule number) and the Chinese
  * Xiangqi Association's 1999 competition rules (棋例, articles 25 to 29,
- * "CXA n" below).
+ * "CXA n" below; "CXA detail n" is one of its 13 detailed rulings).
  *
  *   check   the move attacks the other king (both).
  *   kill    (杀) not a check, but the mover could checkmate in one if it
@@ -24,7 +24,7 @@
  *           never a kill.  Only mates in one are seen; CXA 28.2 also
  *           counts mates by a series of checks.
  *   chase   (捉) the move makes a capture threat that did not exist
- *           before it (CXA 29.2; "from chase to chase" is idle, CXA 26
+ *           before it (CXA 29.2; "from chase to chase" is idle, CXA
  *           detail 6).  When the mover was in check, the threats "before"
  *           are its pseudo-legal captures: an evasion does not create the
  *           threats the check merely suspended.  A threat is a legal
@@ -66,8 +66,9 @@
  * is a draw when both or neither are forbidden (AXF 5, CXA 26.2, 26.3).
  * Not modelled: protection that is too thin against two attackers (少根),
  * a capture that would be answered by mate (CXA 29.4), pawns counting as
- * chasers in mutual attacks (CXA 27.2), and the arbiter's judgement of
- * "defending a drawing fortress" (CXA 27.3).
+ * chasers in mutual attacks (CXA 27.2), a rook held in place by a horse
+ * that may not be chased and does not chase (AXF 19), and the arbiter's
+ * judgement of "defending a drawing fortress" (CXA 27.3).
  *
  * Repetitions.  Positions are compared by Zobrist key (pieces and side to
  * move), only since the last capture.  A cycle is reported as a run: the
@@ -286,7 +287,7 @@ struct xq_rules_report {
 	enum xq_rules_set rules;     /* the rule set used */
 	size_t nplies;               /* moves in the line */
 	struct xq_rules_ply *plies;  /* plies[k] is ply k + 1 */
-	struct xq_rules_cycle *cycles; /* in order of `first` */
+	struct xq_rules_cycle *cycles; /* in the order they end (by `last`) */
 	size_t ncycles;
 	struct xq_rules_limit_event *limits; /* in order of ply */
 	size_t nlimits;
@@ -334,12 +335,14 @@ const char *xq_rules_kind_name(enum xq_rules_kind k);
 const char *xq_rules_why_text(enum xq_rules_why w);
 
 /*
- * Text, appended to `out` (UTF-8, English, one item per line, no final
- * newline missing): ply (1-based) as "44. red h2e2: check: the red cannon
- * on e2 attacks the black king on e9"; a cycle with its ply range, each
- * move, each side's conduct and the verdict with the rule that decides it;
- * and the whole report (every cycle and limit event).  Return 0 or
- * XQ_ENOMEM (or XQ_ERANGE for an index out of range).
+ * Text, appended to `out` (UTF-8, English).  A ply (1-based), one line
+ * without a newline: "44. red h2e2: check: the red cannon on e2 checks the
+ * black king on e9", then each attack with its reason.  A cycle, lines
+ * ending in newlines: its ply range, period and repeats, the moves of one
+ * period, each side's conduct, and the verdict with the rule that decides
+ * it.  A limit event, one line.  The whole report: every cycle, then every
+ * limit event.  Return 0, XQ_ENOMEM, or XQ_ERANGE for an index out of
+ * range.
  */
 int xq_rules_describe_ply(struct xq_buf *out, const struct xq_rules_report *r, size_t ply);
 int xq_rules_describe_cycle(struct xq_buf *out, const struct xq_rules_report *r, size_t i);
@@ -418,13 +421,17 @@ const char *xq_rules_support_name(enum xq_rules_support s);
  *       ... search ...;
  *       xq_rules_track_pop(&t); xq_board_unmake(&b, m, &u);
  *
- * Cost (measured by bench/rules_track.c, see the report of the rules
- * branch): push is one test of the king of the side to move plus a few
- * stores; pop is a few stores; probe is one table lookup when the position
- * has not occurred since the last capture (the usual case), a backward scan
- * over the keys of the no-capture window when it may have, and only for a
- * real repetition in which neither side checked throughout a chase
- * analysis of the cycle's moves (tens of microseconds, rare).
+ * Cost: push is one test of the king of the side to move (none with
+ * xq_rules_track_push_check) plus a few stores; pop is a few stores; probe
+ * is one table lookup when the position has not occurred since the last
+ * capture (the usual case), a backward scan over the keys of the
+ * no-capture window when it may have, and only for a real repetition in
+ * which neither side checked throughout a chase analysis of the cycle's
+ * moves (a few microseconds; rare).  `build/bench/rules_track track` and
+ * `plain` walk the same move tree with and without push, probe and pop at
+ * every node: the walk with the track takes two to two and a half times
+ * as long as the bare make/generate/unmake walk (whose node is all a
+ * perft does; a search node does far more, so the share is smaller).
  * No allocation after init.  A track is not shared between threads.
  */
 struct xq_rules_entry {
@@ -465,6 +472,13 @@ void xq_rules_track_reset(struct xq_rules_track *t, const struct xq_board *start
  */
 int xq_rules_track_push(struct xq_rules_track *t, const struct xq_board *after, xq_move m,
 			const struct xq_undo *u);
+/*
+ * The same when the caller already knows whether the side to move in
+ * `after` is in check (`check` 1 or 0): it saves push's one king-attack
+ * test, most of its cost.  A wrong flag gives wrong verdicts.
+ */
+int xq_rules_track_push_check(struct xq_rules_track *t, const struct xq_board *after, xq_move m,
+			      const struct xq_undo *u, int check);
 /* Forget the last move pushed (no-op at the start). */
 void xq_rules_track_pop(struct xq_rules_track *t);
 /* The current position is the search root. */

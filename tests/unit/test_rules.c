@@ -278,7 +278,13 @@ static int track_verdict(const struct line *l, const struct xq_rules_options *o,
 	for (size_t k = 0; k < l->n; k++) {
 		struct xq_undo u;
 		xq_board_make(&b, l->moves[k], &u);
-		assert_int_equal(xq_rules_track_push(&t, &b, l->moves[k], &u), 0);
+		/* Both ways of pushing, in turn. */
+		if (k & 1)
+			assert_int_equal(xq_rules_track_push(&t, &b, l->moves[k], &u), 0);
+		else
+			assert_int_equal(xq_rules_track_push_check(&t, &b, l->moves[k], &u,
+								   xq_board_in_check(&b)),
+					 0);
 	}
 	hit = xq_rules_track_probe(&t, &b, p);
 	xq_rules_track_release(&t);
