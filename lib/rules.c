@@ -555,11 +555,9 @@ static void history_start(struct xq_rules_entry *e, const struct xq_board *start
 /*
  * The latest earlier occurrence of position `j` since the last capture
  * (its index in *match, or -1) and how many times it has occurred in all,
- * counting itself.  Stops as soon as `enough` occurrences are seen when
- * `enough` is not 0.
+ * counting itself.
  */
-static unsigned find_repetition(const struct xq_rules_entry *e, size_t j, long *match,
-				unsigned enough)
+static unsigned find_repetition(const struct xq_rules_entry *e, size_t j, long *match)
 {
 	unsigned occ = 1;
 
@@ -573,8 +571,6 @@ static unsigned find_repetition(const struct xq_rules_entry *e, size_t j, long *
 		if (*match < 0)
 			*match = (long)i;
 		occ++;
-		if (enough && occ >= enough)
-			break;
 	}
 	return occ;
 }
@@ -687,8 +683,10 @@ static void locate_targets(const struct xq_rules_report *r, struct xq_rules_cycl
 				continue;
 			for (int t = 0; t < p->nthreats; t++)
 				if (p->threats[t].target_id == sd->target_id &&
-				    p->threats[t].why != XQ_WHY_CHECK)
+				    XQ_RULES_WHY_COUNTS(p->threats[t].why)) {
 					sd->target_sq = p->threats[t].target;
+					sd->target_why = p->threats[t].why;
+				}
 		}
 	}
 }
@@ -729,7 +727,7 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 	uint32_t progress_since = 0;
 	uint32_t total = (uint32_t)(start->fullmove > 0 ? start->fullmove - 1 : 0) * 2 +
 			 (start->side == XQ_BLACK);
-	int rc = 0, want_kill;
+	int rc = 0;
 
 	if (!o)
 		o = &default_options;
@@ -744,7 +742,6 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 	if (!e)
 		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
 	history_start(&e[0], start);
-	want_kill = 1;
 
 	/* Pass 1: play the moves, record keys, checks and counts; limits. */
 	for (size_t k = 1; k <= n; k++) {
@@ -781,7 +778,9 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 			p->flags |= XQ_RULES_F_CHECK;
 		r->nplies = k;
 
+		/* Reached on this ply (uncounted plies keep the count where it is). */
 		if (o->natural_limit && e[k].count == o->natural_limit &&
+		    e[k - 1].count < o->natural_limit &&
 		    add_limit(r, XQ_LIMIT_NATURAL, (uint32_t)k, (uint32_t)(k - e[k].window),
 			      o->natural_limit))
 			goto nomem;
@@ -801,7 +800,7 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 	/* Repetition runs. */
 	for (size_t j = 1; j <= r->nplies; j++) {
 		long match;
-		unsigned occ = find_repetition(e, j, &match, 0);
+		unsigned occ = find_repetition(e, j, &match);
 		struct xq_rules_cycle *c = r->ncycles ? &r->cycles[r->ncycles - 1] : NULL;
 
 		if (match < 0)
@@ -821,7 +820,7 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 		struct xq_rules_side ignore[2];
 		for (size_t k = r->nplies; k > 0; k--)
 			r->plies[k - 1].kind = XQ_RULES_UNCLASSIFIED;
-		judge_span(&w, e, 0, r->nplies, o->rules, want_kill, r->plies, ignore);
+		judge_span(&w, e, 0, r->nplies, o->rules, 1, r->plies, ignore);
 		if (o->cxq && cxq_effective_events(r, o))
 			goto nomem;
 	}
@@ -830,8 +829,8 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 		struct xq_board w = b;
 		for (size_t k = r->nplies; k > c->last; k--)
 			xq_board_unmake(&w, e[k].move, &e[k].undo);
-		c->verdict = (uint8_t)judge_span(&w, e, c->first, c->last, o->rules, want_kill,
-						 r->plies, c->side);
+		c->verdict = (uint8_t)judge_span(&w, e, c->first, c->last, o->rules, 1, r->plies,
+						 c->side);
 		locate_targets(r, c);
 	}
 	if (r->nlimits) {
@@ -900,10 +899,14 @@ long xq_rules_cycle_at(const struct xq_rules_report *r, uint32_t ply)
 
 /* ---- text ------------------------------------------------------------------- */
 
+/* "the red rook on h2" ("the red rook" when the square is not known). */
 static int add_piece(struct xq_buf *out, uint8_t kind, xq_sq sq)
 {
 	char name[3];
 
+	if (!xq_on_board(sq))
+		return xq_buf_addf(out, "the %s %s", side_name(XQ_KIND_SIDE(kind)),
+				   type_names[XQ_KIND_TYPE(kind)]);
 	xq_sq_name(sq, name);
 	return xq_buf_addf(out, "the %s %s on %s", side_name(XQ_KIND_SIDE(kind)),
 			   type_names[XQ_KIND_TYPE(kind)], name);
@@ -986,11 +989,13 @@ static int add_ruling(struct xq_buf *out, const struct xq_rules_cycle *c, enum x
 		if (rules == XQ_RULES_ASIAN) {
 			rc |= xq_buf_addf(out, "%s chases ", side_name(loser));
 			rc |= add_piece(out, s->target_kind, s->target_sq);
-			rc |= xq_buf_addf(out, " on every move and %s does not %s",
+			rc |= xq_buf_addf(out, " on every move and %s does not (%s)",
 					  side_name(loser ^ 1),
-					  XQ_KIND_TYPE(s->target_kind) == XQ_ROOK
-						  ? "(AXF 15, 18: a forbidden perpetual chase)"
-						  : "(AXF: a forbidden perpetual chase, AXF 18)");
+					  s->target_why == XQ_WHY_ROOK_BY_MINOR
+						  ? "a horse or cannon may not chase a rook for ever, "
+						    "protected or not: AXF 15"
+						  : "one piece may not be chased for ever: AXF 18 and "
+						    "the Asian forbidden perpetuals");
 		} else {
 			rc |= xq_buf_addf(out, "%s chases on every move and %s's moves are allowed "
 					       "(CXA 28.12, 26.4)",
@@ -1145,7 +1150,7 @@ static void conduct_phrase(const struct xq_rules_side *s, int side, char *buf, s
 		snprintf(buf, cap, "%s checks every move", side_name(side));
 		break;
 	case XQ_CONDUCT_PERPETUAL_CHASE:
-		if (s->target_id) {
+		if (s->target_id && xq_on_board(s->target_sq)) {
 			xq_sq_name(s->target_sq, sq);
 			snprintf(buf, cap, "%s chases the %s on %s every move", side_name(side),
 				 type_names[XQ_KIND_TYPE(s->target_kind)], sq);
@@ -1414,7 +1419,7 @@ int xq_rules_track_probe(const struct xq_rules_track *t, const struct xq_board *
 		return XQ_EINTERNAL;
 	if (t->filter[FILTER_INDEX(e[j].key)] > 1 && e[j].window >= 4) {
 		unsigned need = t->opt.search_repeats ? t->opt.search_repeats : 3;
-		unsigned occ = find_repetition(e, j, &match, 0);
+		unsigned occ = find_repetition(e, j, &match);
 		if (match >= 0 && !((size_t)match > t->root) && occ < need)
 			match = -1;
 	}

@@ -251,6 +251,7 @@ struct xq_rules_side {
 	uint8_t target_id;   /* Asian perpetual chase: the piece chased every move; 0 if none */
 	uint8_t target_kind; /* its XQ_KIND() */
 	xq_sq target_sq;     /* where it stood when the side last chased it */
+	uint8_t target_why;  /* why that chase counted (enum xq_rules_why) */
 	uint16_t moves, checks, kills, chases, idles; /* counts over the side's moves in the cycle */
 };
 
@@ -453,7 +454,7 @@ struct xq_rules_track {
 	size_t n;                 /* entries in use (plies + 1) */
 	size_t cap;
 	size_t root;              /* index of the search root position */
-	uint16_t filter[XQ_RULES_FILTER_SIZE]; /* occurrences by key bits, to skip most scans */
+	uint32_t filter[XQ_RULES_FILTER_SIZE]; /* occurrences by key bits, to skip most scans */
 };
 
 /*

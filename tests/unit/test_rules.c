@@ -266,6 +266,110 @@ static void fairy_stockfish_disagreements_name_the_rule_text(void **state)
 	free_table(&t);
 }
 
+/*
+ * The case mirrored left to right (`mirror`) and/or with the colours
+ * swapped (`flip`: red plays black's pieces from the other end).  Rules
+ * know no left or right, and no colour, so verdicts must follow.
+ */
+static void transform_case(struct line *out, const char *fen, const char *moves, int mirror,
+			   int flip)
+{
+	char rows[10][10], text[160], *p = text;
+	const char *f = fen;
+	struct line l;
+	int r = 0, c = 0;
+
+	memset(rows, '.', sizeof(rows));
+	for (; *f && *f != ' '; f++) {
+		if (*f == '/') {
+			r++;
+			c = 0;
+		} else if (*f >= '1' && *f <= '9') {
+			c += *f - '0';
+		} else {
+			rows[r][c++] = *f;
+		}
+	}
+	for (int rr = 0; rr < 10; rr++) {
+		int empty = 0, src = flip ? 9 - rr : rr;
+		for (int cc = 0; cc < 9; cc++) {
+			char ch = rows[src][mirror ? 8 - cc : cc];
+			if (ch == '.') {
+				empty++;
+				continue;
+			}
+			if (empty)
+				*p++ = (char)('0' + empty);
+			empty = 0;
+			if (flip)
+				ch = (char)(ch >= 'a' ? ch - 'a' + 'A' : ch - 'A' + 'a');
+			*p++ = ch;
+		}
+		if (empty)
+			*p++ = (char)('0' + empty);
+		if (rr < 9)
+			*p++ = '/';
+	}
+	snprintf(p, sizeof(text) - (size_t)(p - text), " %c%s", (f[1] == 'w') ^ flip ? 'w' : 'b',
+		 f + 2);
+	load(&l, fen, moves, NULL, 0);
+	out->start = pos(text);
+	out->n = l.n;
+	for (size_t k = 0; k < l.n; k++) {
+		xq_sq a = XQ_MOVE_FROM(l.moves[k]), b = XQ_MOVE_TO(l.moves[k]);
+		int fa = XQ_SQ_FILE(a), ra = XQ_SQ_RANK(a), fb = XQ_SQ_FILE(b), rb = XQ_SQ_RANK(b);
+		if (mirror) {
+			fa = 8 - fa;
+			fb = 8 - fb;
+		}
+		if (flip) {
+			ra = 9 - ra;
+			rb = 9 - rb;
+		}
+		out->moves[k] = XQ_MOVE(XQ_SQ(fa, ra), XQ_SQ(fb, rb));
+	}
+}
+
+static const char *swap_colours(const char *v)
+{
+	if (!strcmp(v, "red-loses"))
+		return "black-loses";
+	if (!strcmp(v, "black-loses"))
+		return "red-loses";
+	return v;
+}
+
+static void mirrored_and_colour_swapped_cases_get_the_same_verdicts(void **state)
+{
+	struct table t;
+	struct line l;
+
+	(void)state;
+	read_table(&t, "tests/data/rules/cases.tsv");
+	for (int i = 0; i < t.nrows; i++) {
+		char **row = t.rows[i];
+		for (int m = 0; m < 2; m++)
+			for (int fl = 0; fl < 2; fl++) {
+				if (!m && !fl)
+					continue;
+				transform_case(&l, row[C_FEN], row[C_MOVES], m, fl);
+				for (int rs = XQ_RULES_ASIAN; rs <= XQ_RULES_CHINESE; rs++) {
+					const char *want = rs == XQ_RULES_ASIAN ? row[C_ASIAN]
+										 : row[C_CHINESE];
+					const char *got = final_verdict(&l, (enum xq_rules_set)rs);
+					if (fl)
+						want = swap_colours(want);
+					if (strcmp(got, want))
+						fail_msg("%s mirrored %d flipped %d (%s): %s, expected %s",
+							 row[C_NAME], m, fl,
+							 xq_rules_set_name((enum xq_rules_set)rs), got,
+							 want);
+				}
+			}
+	}
+	free_table(&t);
+}
+
 /* Push the line on a track and probe the final position. */
 static int track_verdict(const struct line *l, const struct xq_rules_options *o,
 			 struct xq_rules_probe *p)
@@ -457,7 +561,18 @@ static void horse_chasing_a_protected_rook_is_explained(void **state)
 				 "on a2: a horse or cannon chases a rook even when it is protected");
 	ASSERT_CONTAINS(out.ptr, "red: perpetual chase");
 	ASSERT_CONTAINS(out.ptr, "chasing the black rook on a7 every move");
-	ASSERT_CONTAINS(out.ptr, "red loses: red chases the black rook on a7 on every move");
+	ASSERT_CONTAINS(out.ptr, "red loses: red chases the black rook on a7 on every move and "
+				 "black does not (a horse or cannon may not chase a rook for ever, "
+				 "protected or not: AXF 15)");
+	xq_buf_reset(&out);
+	load(&l, "7R1/1n7/P3k4/9/8P/9/6N2/9/9/5K3 w - - 0 1", "", "h9h8 b8d9 h8h9 d9b8", 2);
+	describe_final_cycle(&l, XQ_RULES_ASIAN, &out);
+	ASSERT_CONTAINS(out.ptr, "red chases the black horse on d9 on every move and black does "
+				 "not (one piece may not be chased for ever: AXF 18");
+	xq_buf_reset(&out);
+	describe_final_cycle(&l, XQ_RULES_CHINESE, &out);
+	ASSERT_CONTAINS(out.ptr, "verdict under chinese rules: red loses: red chases on every move "
+				 "and black's moves are allowed (CXA 28.12, 26.4)");
 	xq_buf_release(&out);
 }
 
@@ -807,6 +922,11 @@ static void axf_checks_beyond_ten_and_their_replies_do_not_count(void **state)
 	assert_int_equal(r.plies[19].count, 20);
 	assert_int_equal(r.plies[20].count, 20);
 	assert_int_equal(r.plies[119].count, 20);
+	/* A limit reached while uncounted plies follow is reached once. */
+	o.natural_limit = 20;
+	analyze(&r, &l, &o);
+	assert_int_equal(r.nlimits, 1);
+	assert_int_equal(r.limits[0].ply, 20);
 	xq_rules_report_release(&r);
 }
 
@@ -1424,6 +1544,7 @@ int main(void)
 		cmocka_unit_test(options_init_gives_the_documented_defaults),
 		cmocka_unit_test(every_case_gets_its_recorded_verdict_under_both_rule_sets),
 		cmocka_unit_test(fairy_stockfish_disagreements_name_the_rule_text),
+		cmocka_unit_test(mirrored_and_colour_swapped_cases_get_the_same_verdicts),
 		cmocka_unit_test(search_track_agrees_with_the_analysis_on_every_case),
 		cmocka_unit_test(corpus_games_get_their_recorded_verdicts),
 		cmocka_unit_test(corpus_recorded_results_are_checked),
