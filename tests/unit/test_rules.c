@@ -18,7 +18,9 @@
 #include "board.h"
 #include "buf.h"
 #include "diag.h"
+#include "format.h"
 #include "game.h"
+#include "io.h"
 #include "movegen.h"
 #include "rules.h"
 
@@ -1448,6 +1450,71 @@ static void every_game_ending_in_a_repetition_is_found_in_the_shared_corpus(void
 	assert_int_equal(repeating, 51);
 }
 
+/* The XQF records the corpus fixture's hbsxcjp games were converted from. */
+static void xqf_records_agree_with_the_fixture_and_their_results(void **state)
+{
+	static const struct {
+		const char *name, *path;
+		enum xq_result result;
+		enum xq_rules_support support;
+	} cases[] = {
+		{"wuyang_2001_r2_tao_liu",
+		 "chessManual/示例文件/第21届五羊杯赛对局选（评注版）/6、第二轮 陶汉明\u3000红先和 柳大华.XQF",
+		 XQ_RESULT_DRAW, XQ_SUPPORT_CONFIRMED},
+		{"wuyang_2001_r2_lv_xu",
+		 "chessManual/示例文件/5、\uE5E5第二轮 吕钦\u3000红先胜 徐天红 2001.1.XQF",
+		 XQ_RESULT_RED_WIN, XQ_SUPPORT_SILENT},
+	};
+	const char *shared = test_shared_dir();
+	const struct xq_format *xqf = xq_format_find("xqf");
+	struct table t;
+
+	(void)state;
+	SKIP_WITHOUT_SHARED(shared);
+	assert_non_null(xqf);
+	read_table(&t, "tests/data/rules/corpus.tsv");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char path[4400];
+		struct xq_input *in;
+		struct xq_game g;
+		struct xq_diag d;
+		static struct line want;
+		enum xq_rules_support st;
+		void *r;
+		uint32_t node;
+		size_t k = 0;
+
+		for (int row = 0; row < t.nrows; row++)
+			if (!strcmp(t.rows[row][K_NAME], cases[i].name))
+				case_line(&want, t.rows[row], K_FEN, K_MOVES);
+		snprintf(path, sizeof(path), "%s/corpus/xqf/hbsxcjp__cchess_c/%s", shared,
+			 cases[i].path);
+		xq_diag_init(&d);
+		if (xq_input_open(&in, path, &d)) {
+			fprintf(stderr, "skipped: %s: %s\n", path, d.msg);
+			skip();
+		}
+		assert_int_equal(xq_game_init(&g), 0);
+		assert_int_equal(xqf->open_reader(&r, in, NULL, NULL), 0);
+		assert_int_equal(xqf->read(r, &g), 1);
+		/* The main line is the line the fixture took from the twin. */
+		for (node = g.nodes[XQ_ROOT].child; node != XQ_NODE_NONE; node = g.nodes[node].child) {
+			assert_true(k < want.n);
+			assert_int_equal(g.nodes[node].move, want.moves[k]);
+			k++;
+		}
+		assert_int_equal(k, want.n);
+		assert_int_equal(g.result, cases[i].result);
+		xq_diag_init(&d);
+		assert_int_equal(xq_rules_check_game(&st, &g, XQ_CLAIM_UNSPECIFIED, NULL, &d, NULL), 0);
+		assert_int_equal(st, cases[i].support);
+		xqf->close_reader(r);
+		xq_input_close(in);
+		xq_game_release(&g);
+	}
+	free_table(&t);
+}
+
 /* ---- Fairy-Stockfish 11.1, live -------------------------------------------------- */
 
 #define FAIRY "/usr/games/fairy-stockfish"
@@ -1579,6 +1646,7 @@ int main(void)
 		cmocka_unit_test(track_reports_the_natural_limit_and_its_capacity),
 		cmocka_unit_test(describe_refuses_indexes_out_of_range),
 		cmocka_unit_test(every_game_ending_in_a_repetition_is_found_in_the_shared_corpus),
+		cmocka_unit_test(xqf_records_agree_with_the_fixture_and_their_results),
 		cmocka_unit_test(fairy_stockfish_11_1_still_gives_the_recorded_answers),
 	};
 	return cmocka_run_group_tests_name("rules", tests, NULL, NULL);
