@@ -31,13 +31,14 @@
 #include "notation.h"
 #include "opt.h"
 #include "report.h"
+#include "rules.h"
 #include "utf8.h"
 
 #define PLY_SCHEMA "xqkit.ply/1"
 
 static const char usage[] =
 	"xqkit replay [--ply N] [--game N] [--notation NAME] [--board ascii|unicode|none]\n"
-	"                    [--svg FILE] [--format text|ndjson] [INPUT]";
+	"                    [--svg FILE] [--rules SET] [--format text|ndjson] [INPUT]";
 static const char summary[] =
 	"Play the main line of each game in INPUT (a file, or '-' for standard input,\n"
 	"the default) and print every ply: its number, the move in the chosen notation,\n"
@@ -47,7 +48,7 @@ static const char summary[] =
 
 enum { O_PLY = 'p', O_GAME = 'g', O_NOTATION = 'n', O_BOARD = 'b', O_EACH = 'e', O_SVG = 'S',
        O_FLIP = 'F', O_COLOR = 'c', O_FORMAT = 'f', O_FROM = 'M', O_ENCODING = 'E',
-       O_FORCE = 'o', O_HELP = 'h' };
+       O_FORCE = 'o', O_RULES = 'u', O_HELP = 'h' };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_PLY, 0, "ply", "N", "stop after ply N (0 is the start position)"),
@@ -59,6 +60,7 @@ static const struct opt_spec options[] = {
 	OPT_VALUE(O_COLOR, 0, "color", "WHEN", "colours on boards: auto (on a terminal), always, never"),
 	OPT_VALUE(O_SVG, 0, "svg", "FILE", "write an SVG diagram of the last ply shown ('-': stdout)"),
 	OPT_FLAG(O_FORCE, 0, "force", "let --svg replace an existing file"),
+	OPT_VALUE(O_RULES, 0, "rules", "SET", "mark repetitions and move limits under asian or chinese rules"),
 	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "text (default) or ndjson (one object per ply)"),
 	OPT_VALUE(O_FROM, 0, "from", "FORMAT", "read the input as FORMAT (default: detect)"),
 	OPT_VALUE(O_ENCODING, 0, "input-encoding", "ENC", "text encoding of the input (default: detect)"),
@@ -76,6 +78,8 @@ struct rctx {
 	int each, flip, color;
 	const char *svg;
 	int force;
+	int rules_on;
+	struct xq_rules_options rules;
 	enum report_format fmt;
 	const char *name;      /* input name for messages */
 	int binary;
@@ -236,7 +240,8 @@ static void header(struct rctx *c, const struct xq_game *g)
 }
 
 static void ply_text(struct rctx *c, const struct xq_node *n, uint32_t ply, int side,
-		     unsigned fullmove, const char *move, const char *iccs, const char *fen)
+		     unsigned fullmove, const char *move, const char *iccs, const char *fen,
+		     const char *mark)
 {
 	struct xq_buf *b = &c->out;
 	char num[32], mv[64];
@@ -256,10 +261,10 @@ static void ply_text(struct rctx *c, const struct xq_node *n, uint32_t ply, int 
 	if (c->notation == XQ_NOTATION_ICCS) {
 		/* The move is its coordinates: one column is enough. */
 		pad(b, mv, 20);
-		xq_buf_addf(b, "%s\n", fen);
+		xq_buf_addf(b, "%s%s\n", fen, mark);
 	} else {
 		pad(b, mv, 12);
-		xq_buf_addf(b, "  %s  %s\n", iccs, fen);
+		xq_buf_addf(b, "  %s  %s%s\n", iccs, fen, mark);
 	}
 	if (n->pre_comment || n->comment) {
 		xq_buf_adds(b, "     {");
@@ -275,7 +280,7 @@ static void ply_text(struct rctx *c, const struct xq_node *n, uint32_t ply, int 
 
 static void ply_json(struct rctx *c, const struct xq_game *g, const struct xq_node *n,
 		     uint32_t ply, int side, unsigned fullmove, const char *move, const char *iccs,
-		     const char *fen)
+		     const char *fen, const char *extra)
 {
 	struct xq_buf *b = &c->out;
 
@@ -307,7 +312,76 @@ static void ply_json(struct rctx *c, const struct xq_game *g, const struct xq_no
 	}
 	xq_buf_adds(b, ",\"fen\":\"");
 	xq_buf_adds(b, fen);
-	xq_buf_adds(b, "\"}\n");
+	xq_buf_addc(b, '"');
+	xq_buf_adds(b, extra);
+	xq_buf_adds(b, "}\n");
+}
+
+/* Text from lib/rules (lines), indented under the ply it belongs to. */
+static void add_indented(struct xq_buf *b, const char *text)
+{
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t len = nl ? (size_t)(nl - text) : strlen(text);
+		if (len) {
+			xq_buf_adds(b, "     | ");
+			xq_buf_add(b, text, len);
+			xq_buf_addc(b, '\n');
+		}
+		if (!nl)
+			break;
+		text = nl + 1;
+	}
+}
+
+/*
+ * What the rules say at `ply`: a mark for the ply's line (text) or JSON
+ * members (ndjson) in `mark`, and the description of a cycle or limit that
+ * ends there in `after` (text only).
+ */
+static void rules_at(struct rctx *c, const struct xq_rules_report *r, uint32_t ply,
+		     struct xq_buf *mark, struct xq_buf *after)
+{
+	long cyc = xq_rules_cycle_at(r, ply);
+	const struct xq_rules_ply *p = &r->plies[ply - 1];
+
+	xq_buf_reset(mark);
+	xq_buf_reset(after);
+	if (cyc >= 0) {
+		const struct xq_rules_cycle *cy = &r->cycles[cyc];
+		if (c->fmt == REPORT_NDJSON) {
+			xq_buf_addf(mark, ",\"repetition\":{\"cycle\":%ld,\"kind\":\"%s\"", cyc + 1,
+				    xq_rules_kind_name((enum xq_rules_kind)p->kind));
+			if (cy->last == ply)
+				xq_buf_addf(mark, ",\"verdict\":\"%s\"",
+					    xq_rules_verdict_name((enum xq_rules_verdict)cy->verdict));
+			xq_buf_addc(mark, '}');
+		} else {
+			xq_buf_addf(mark, "  [repetition %ld: %s]", cyc + 1,
+				    xq_rules_kind_name((enum xq_rules_kind)p->kind));
+			if (cy->last == ply)
+				xq_rules_describe_cycle(after, r, (size_t)cyc);
+		}
+	}
+	for (size_t i = 0; i < r->nlimits; i++) {
+		if (r->limits[i].ply != ply)
+			continue;
+		if (c->fmt == REPORT_NDJSON) {
+			xq_buf_adds(mark, ",\"limit\":");
+			{
+				struct xq_buf t = XQ_BUF_INIT;
+				xq_rules_describe_limit(&t, r, i);
+				while (t.len && t.ptr[t.len - 1] == '\n')
+					xq_buf_truncate(&t, t.len - 1);
+				xq_buf_add_json_string(mark, t.ptr, t.len);
+				xq_buf_release(&t);
+			}
+		} else {
+			xq_buf_adds(mark, "  [move limit]");
+			xq_rules_describe_limit(after, r, i);
+			xq_buf_addc(after, '\n');
+		}
+	}
 }
 
 static int write_svg(struct rctx *c, const struct xq_game *g, const struct xq_board *b,
@@ -352,12 +426,23 @@ static void replay_game(struct rctx *c, const struct xq_game *g)
 	xq_move last = 0;
 	char move[XQ_MOVE_TEXT_MAX] = "", fen[XQ_FEN_MAX];
 	int to_stdout = !c->svg || strcmp(c->svg, "-");
+	struct xq_rules_report rules;
+	struct xq_buf mark = XQ_BUF_INIT, after = XQ_BUF_INIT;
+	int have_rules = 0;
+
+	xq_rules_report_init(&rules);
+	if (c->rules_on && n != XQ_NODE_NONE) {
+		struct xq_diag d;
+		xq_diag_init(&d);
+		have_rules = xq_rules_analyze_game(&rules, g, xq_game_mainline_end(g), &c->rules,
+						   &d) == 0;
+	}
 
 	if (to_stdout && c->fmt == REPORT_TEXT)
 		header(c, g);
 	else if (to_stdout) {
 		xq_board_to_fen(&b, fen, sizeof(fen));
-		ply_json(c, g, NULL, 0, 0, 0, "", "", fen);
+		ply_json(c, g, NULL, 0, 0, 0, "", "", fen, "");
 	}
 	if (to_stdout && c->each && c->fmt == REPORT_TEXT && c->ply != 0)
 		draw(c, &b, 0);
@@ -374,12 +459,15 @@ static void replay_game(struct rctx *c, const struct xq_game *g)
 		xq_board_to_fen(&b, fen, sizeof(fen));
 		ply++;
 		last = x->move;
+		if (have_rules && ply <= rules.nplies)
+			rules_at(c, &rules, ply, &mark, &after);
 		if (to_stdout && c->fmt == REPORT_TEXT) {
-			ply_text(c, x, ply, side, fullmove, move, iccs, fen);
+			ply_text(c, x, ply, side, fullmove, move, iccs, fen, mark.ptr);
+			add_indented(&c->out, after.ptr);
 			if (c->each && (x->child != XQ_NODE_NONE && (c->ply < 0 || ply < (uint32_t)c->ply)))
 				draw(c, &b, last);
 		} else if (to_stdout) {
-			ply_json(c, g, x, ply, side, fullmove, move, iccs, fen);
+			ply_json(c, g, x, ply, side, fullmove, move, iccs, fen, mark.ptr);
 		}
 		n = x->child;
 		report_flush_out(&c->out);
@@ -397,6 +485,9 @@ static void replay_game(struct rctx *c, const struct xq_game *g)
 			xq_buf_addc(&c->out, '\n');
 	}
 	report_flush_out(&c->out);
+	xq_rules_report_release(&rules);
+	xq_buf_release(&mark);
+	xq_buf_release(&after);
 	if (c->svg)
 		write_svg(c, g, &b, last, ply, move);
 }
@@ -429,6 +520,7 @@ int cmd_replay(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	c.ply = -1;
+	c.rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
 	c.notation = movetext_default();
 	xq_buf_init(&c.out);
 	xq_buf_init(&c.err);
@@ -473,6 +565,13 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case O_SVG: c.svg = value; break;
 		case O_FORCE: c.force = 1; break;
+		case O_RULES:
+			if (xq_rules_set_from_name(value, &c.rules.rules)) {
+				snprintf(p.err, sizeof(p.err), "--rules must be asian or chinese, not '%s'", value);
+				goto usage;
+			}
+			c.rules_on = 1;
+			break;
 		case O_FORMAT:
 			if (report_format_parse(value, &c.fmt)) {
 				snprintf(p.err, sizeof(p.err), "--format must be text or ndjson, not '%s'",

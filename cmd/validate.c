@@ -31,17 +31,19 @@
 #include "pool.h"
 #include "progress.h"
 #include "report.h"
+#include "rules.h"
 #include "utf8.h"
 
 #define CHECK_SCHEMA "xqkit.check/1"
 #define SUMMARY_SCHEMA "xqkit.summary/1"
 
 static const char usage[] =
-	"xqkit validate [-r] [--from FORMAT] [--strict] [--require TAGS] [--format text|ndjson]\n"
-	"                      [-j THREADS] [-q] [INPUT...]";
+	"xqkit validate [-r] [--from FORMAT] [--strict] [--require TAGS] [--rules SET]\n"
+	"                      [--format text|ndjson] [-j THREADS] [-q] [INPUT...]";
 static const char summary[] =
 	"Check every move of every game (variations included) from its start position,\n"
-	"the result against the final position, the FEN, Date and required tags, and\n"
+	"the result against the final position and the repetition rules, the FEN, Date\n"
+	"and required tags, and\n"
 	"report each problem with its file, line and column (byte offset in binary\n"
 	"files), game number, ply and move.  INPUT is a file, a directory (with -r) or\n"
 	"'-' for standard input (the default); gzip is read transparently and the\n"
@@ -49,6 +51,7 @@ static const char summary[] =
 	"was found.";
 
 enum { O_RECURSIVE = 'r', O_FROM = 'F', O_ENCODING = 'E', O_STRICT = 's', O_REQUIRE = 'R',
+       O_RULES = 'u',
        O_FORMAT = 'f', O_JOBS = 'j', O_QUIET = 'q', O_PROGRESS = 'P', O_VERBOSE = 'v',
        O_HELP = 'h' };
 
@@ -58,6 +61,7 @@ static const struct opt_spec options[] = {
 	OPT_VALUE(O_ENCODING, 0, "input-encoding", "ENC", "text encoding of the inputs (default: detect)"),
 	OPT_FLAG(O_STRICT, 0, "strict", "notes (resignation, no result, ...) count as errors"),
 	OPT_VALUE(O_REQUIRE, 0, "require", "TAGS", "comma-separated tags every game must have"),
+	OPT_VALUE(O_RULES, 0, "rules", "SET", "repetition rules: asian (default), chinese or none"),
 	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "text (default: GNU lines on stderr) or ndjson (stdout)"),
 	OPT_VALUE(O_JOBS, 'j', "jobs", "THREADS", "read files on this many threads (default 1)"),
 	OPT_FLAG(O_QUIET, 'q', "quiet", "no progress and no summary"),
@@ -74,6 +78,8 @@ struct vctx {
 	int strict, quiet, verbose;
 	const char *required[MAX_REQUIRED];
 	int nrequired;
+	int rules_on;
+	struct xq_rules_options rules;
 	/* totals, on the output thread */
 	struct report_counts counts;
 	uint64_t files, skipped, failed, games, plies, broken;
@@ -81,7 +87,38 @@ struct vctx {
 	struct xq_buf err, out;
 };
 
-/* Add a game-level diagnostic at the game's place. */
+/* Point `d` at the game, or at the move of main-line ply `ply` (with its
+ * text as written, or its ICCS coordinates) when there is one. */
+static void place_at(struct xq_diag *d, const struct pool_job *j, uint32_t ply)
+{
+	const struct xq_game *g = &j->game;
+	uint32_t n = XQ_ROOT;
+
+	d->source = j->file->name;
+	d->place = g->place;
+	d->has_offset = g->place.offset > 0 || g->place.line == 0;
+	d->game = g->number;
+	d->ply = ply;
+	if (!ply)
+		return;
+	for (uint32_t k = 0; k < ply && g->nodes[n].child != XQ_NODE_NONE; k++)
+		n = g->nodes[n].child;
+	if (n == XQ_ROOT)
+		return;
+	if (g->nodes[n].place.line || g->nodes[n].place.offset) {
+		d->place = g->nodes[n].place;
+		d->has_offset = 1;
+	}
+	if (g->nodes[n].text) {
+		xq_diag_set_move(d, g->nodes[n].text, strlen(g->nodes[n].text));
+	} else {
+		char iccs[5];
+		xq_move_name(g->nodes[n].move, iccs);
+		xq_diag_set_move(d, iccs, 4);
+	}
+}
+
+/* Add a game-level diagnostic at the game's place (or ply's move). */
 static void game_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
 		      uint32_t ply, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -91,34 +128,11 @@ static void game_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_cod
 static void game_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
 		      uint32_t ply, const char *fmt, ...)
 {
-	const struct xq_game *g = &j->game;
 	struct xq_diag d;
 	va_list ap;
 
 	xq_diag_init(&d);
-	d.source = j->file->name;
-	d.place = g->place;
-	d.has_offset = g->place.offset > 0 || g->place.line == 0;
-	d.game = g->number;
-	d.ply = ply;
-	if (ply) {
-		uint32_t n = XQ_ROOT;
-		for (uint32_t k = 0; k < ply && g->nodes[n].child != XQ_NODE_NONE; k++)
-			n = g->nodes[n].child;
-		if (n != XQ_ROOT) {
-			if (g->nodes[n].place.line || g->nodes[n].place.offset) {
-				d.place = g->nodes[n].place;
-				d.has_offset = 1;
-			}
-			if (g->nodes[n].text) {
-				xq_diag_set_move(&d, g->nodes[n].text, strlen(g->nodes[n].text));
-			} else {
-				char iccs[5];
-				xq_move_name(g->nodes[n].move, iccs);
-				xq_diag_set_move(&d, iccs, 4);
-			}
-		}
-	}
+	place_at(&d, j, ply);
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
 	va_end(ap);
@@ -261,7 +275,40 @@ static void check_start(struct pool_job *j)
 	}
 }
 
-static void check_result(struct pool_job *j)
+/*
+ * What the repetition and move-limit rules say about the end of the main
+ * line and its result (lib/rules.h): confirmed (a note), doubtful (a
+ * warning: the rules give a draw, the record a decision), contradicted or
+ * not shown (errors).  Returns 1 when the rules had something to say.
+ */
+static int check_rules(struct vctx *c, struct pool_job *j)
+{
+	struct xq_game *g = &j->game;
+	enum xq_rules_support support = XQ_SUPPORT_SILENT;
+	struct xq_diag d;
+	char move[XQ_DIAG_MOVE_MAX];
+
+	if (!c->rules_on || (g->flags & XQ_GAME_BROKEN) || g->nodes[XQ_ROOT].child == XQ_NODE_NONE)
+		return 0;
+	xq_diag_init(&d);
+	place_at(&d, j, 0);
+	if (xq_rules_check_game(&support, g, XQ_CLAIM_UNSPECIFIED, &c->rules, &d, NULL) != 0)
+		return 0; /* the tree holds only legal moves; memory ran out */
+	if (d.code == XQ_D_NONE)
+		return support != XQ_SUPPORT_SILENT;
+	/* The rules name the ply; the game knows where that move was written. */
+	snprintf(move, sizeof(move), "%s", d.move);
+	{
+		uint32_t ply = d.ply;
+		place_at(&d, j, ply);
+		if (!d.move[0])
+			snprintf(d.move, sizeof(d.move), "%s", move);
+	}
+	diag_list_add(&j->diags, &d);
+	return 1;
+}
+
+static void check_result(struct pool_job *j, int rules_spoke)
 {
 	struct xq_game *g = &j->game;
 	uint32_t end = xq_game_mainline_end(g), plies = xq_game_mainline_length(g);
@@ -304,6 +351,8 @@ static void check_result(struct pool_job *j)
 	case XQ_RESULT_RED_WIN:
 	case XQ_RESULT_BLACK_WIN: {
 		int winner = g->result == XQ_RESULT_RED_WIN ? XQ_RED : XQ_BLACK;
+		if (rules_spoke)
+			break; /* a perpetual or a limit decided it, as reported */
 		game_diag(j, XQ_SEV_NOTE, XQ_D_RESIGNATION, 0,
 			  "%s wins with no mate on the board (%s resigned or lost on time)",
 			  side_name(winner), side_name(!winner));
@@ -353,7 +402,7 @@ static void validate_process(void *ctx, struct pool_job *j)
 			fen_reported = 1;
 	if (!fen_reported)
 		check_start(j);
-	check_result(j);
+	check_result(j, check_rules(c, j));
 	check_tags(c, j);
 	if (j->game.flags & XQ_GAME_EMPTY)
 		game_diag(j, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, 0, "the record has no moves");
@@ -548,6 +597,8 @@ int cmd_validate(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.read_opts = (struct xq_read_opts)XQ_READ_OPTS_INIT;
+	c.rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
+	c.rules_on = 1;
 	xq_buf_init(&c.err);
 	xq_buf_init(&c.out);
 	if (opt_init(&p, argc, argv, "validate")) {
@@ -569,6 +620,17 @@ int cmd_validate(int argc, char **argv)
 			}
 			break;
 		case O_STRICT: c.strict = 1; break;
+		case O_RULES:
+			if (!strcmp(value, "none")) {
+				c.rules_on = 0;
+			} else if (xq_rules_set_from_name(value, &c.rules.rules)) {
+				snprintf(p.err, sizeof(p.err), "--rules must be asian, chinese or none, not '%s'",
+					 value);
+				goto usage;
+			} else {
+				c.rules_on = 1;
+			}
+			break;
 		case O_REQUIRE:
 			if (parse_required(&c, (char *)value, &p))
 				goto usage;
