@@ -503,7 +503,10 @@ static int verify_game(struct cctx *c, struct pool_job *j, const struct xq_buf *
 		for (size_t i = 0; i < g->ntags; i++) {
 			const struct xq_tag *t = &g->tags[i];
 			const char *v;
-			if (!strcmp(t->name, "FEN") || !strcmp(t->name, "Result"))
+			/* Tags that describe the record itself are rewritten by
+			 * writers: the start position, the result, the notation. */
+			if (!strcmp(t->name, "FEN") || !strcmp(t->name, "Result") ||
+			    !strcmp(t->name, "Format"))
 				continue;
 			v = xq_game_tag(&back, t->name);
 			if (!v && !(caps & XQ_CAP_ANY_TAGS))
