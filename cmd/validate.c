@@ -311,6 +311,11 @@ static int check_rules(struct vctx *c, struct pool_job *j)
 static void check_result(struct pool_job *j, int rules_spoke)
 {
 	struct xq_game *g = &j->game;
+	int reader_said = 0; /* the reader reported a missing result already */
+
+	for (size_t i = 0; i < j->diags.n; i++)
+		if (j->diags.v[i].code == XQ_D_NO_RESULT)
+			reader_said = 1;
 	uint32_t end = xq_game_mainline_end(g), plies = xq_game_mainline_length(g);
 	const char *tag = xq_game_tag(g, "Result");
 	struct xq_board b;
@@ -359,6 +364,8 @@ static void check_result(struct pool_job *j, int rules_spoke)
 		break;
 	}
 	case XQ_RESULT_UNKNOWN:
+		if (reader_said)
+			break;
 		if (g->result_text)
 			game_diag(j, XQ_SEV_NOTE, XQ_D_NO_RESULT, 0, "the result '%.40s' is not a result",
 				  g->result_text);
@@ -366,7 +373,8 @@ static void check_result(struct pool_job *j, int rules_spoke)
 			game_diag(j, XQ_SEV_NOTE, XQ_D_NO_RESULT, 0, "the result is unknown ('*')");
 		break;
 	case XQ_RESULT_NONE:
-		game_diag(j, XQ_SEV_NOTE, XQ_D_NO_RESULT, 0, "the record gives no result");
+		if (!reader_said)
+			game_diag(j, XQ_SEV_NOTE, XQ_D_NO_RESULT, 0, "the record gives no result");
 		break;
 	case XQ_RESULT_DRAW:
 		break;
