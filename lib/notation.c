@@ -20,8 +20,9 @@
  * description of the move (file, direction, target, and the piece's place
  * among its tandem twins), computed from the piece lists without
  * generating moves, and each dialect spells it with its own tandem rules.
- * Nothing allocates; a write is a legality check (xq_move_check) plus a
- * walk over at most five pieces.
+ * Nothing allocates; a write is a legality check (xq_move_check, skipped
+ * when the caller vouches for the move) plus a walk over at most five
+ * pieces.
  */
 #include "notation.h"
 
@@ -727,10 +728,11 @@ static const char *tandem_name(int position)
 }
 
 /*
- * Which of `k` pieces on one file (front first) the qualifier names:
+ * Which of the `k` pieces `on` one file (front first) the qualifier names:
  * returns 0 and the index, or an error.  `plural` names the pieces.
  */
-static int pick(int position, int k, int *idx, const char *plural, struct xq_diag *d)
+static int pick(int position, const xq_sq *on, int k, int *idx, const char *plural,
+		struct xq_diag *d)
 {
 	switch (position) {
 	case XQ_TANDEM_FRONT:
@@ -755,18 +757,21 @@ static int pick(int position, int k, int *idx, const char *plural, struct xq_dia
 		*idx = k >= 4 ? k - 2 : k - 1;
 		return 0;
 	case XQ_TANDEM_PREFIX_FRONT:
-	case XQ_TANDEM_PREFIX_REAR:
-		if (k >= 4)
-			return AMBIGUOUS(d, "with %d %s on the file, '%c' before the piece could mean "
-					    "the %s (WXF '%c%c') or the %s (WXF 'P%c')",
-					 k, plural, position == XQ_TANDEM_PREFIX_FRONT ? '+' : '-',
-					 position == XQ_TANDEM_PREFIX_FRONT ? "foremost" : "rearmost",
-					 position == XQ_TANDEM_PREFIX_FRONT ? '+' : '-',
-					 position == XQ_TANDEM_PREFIX_FRONT ? '+' : '-',
-					 position == XQ_TANDEM_PREFIX_FRONT ? "second" : "second-rearmost",
-					 position == XQ_TANDEM_PREFIX_FRONT ? '+' : '-');
-		*idx = position == XQ_TANDEM_PREFIX_FRONT ? 0 : k - 1;
-		return 0;
+	case XQ_TANDEM_PREFIX_REAR: {
+		int front = position == XQ_TANDEM_PREFIX_FRONT;
+		char a[3], b[3];
+		if (k < 4) {
+			*idx = front ? 0 : k - 1;
+			return 0;
+		}
+		/* WXF has '++'/'--' for the ends and 'P+'/'P-' next to them. */
+		xq_sq_name(on[front ? 0 : k - 1], a);
+		xq_sq_name(on[front ? 1 : k - 2], b);
+		return AMBIGUOUS(d, "ambiguous: with %d %s on the file, '%c' before the piece could be "
+				    "the %s on %s (WXF '%c%c') or the one on %s (WXF 'P%c')",
+				 k, plural, front ? '+' : '-', front ? "foremost" : "rearmost", a,
+				 front ? '+' : '-', front ? '+' : '-', b, front ? '+' : '-');
+	}
 	}
 	if (position >= 1 && position <= 5) {
 		if (position <= k) {
@@ -917,7 +922,7 @@ static int resolve_desc(xq_move *out, struct xq_board *b, const struct xq_move_r
 			if (k < 2)
 				return NOTFOUND(d, "%s needs two or more %s on file %d, and there is one",
 						tandem_name(r->position), plural, r->file);
-			if ((rc = pick(r->position, k, &idx, plural, d)))
+			if ((rc = pick(r->position, on, k, &idx, plural, d)))
 				return rc;
 			cand[nc++] = on[idx];
 		}
@@ -940,7 +945,7 @@ static int resolve_desc(xq_move *out, struct xq_board *b, const struct xq_move_r
 				total += k;
 				continue;
 			}
-			rc = pick(r->position, k, &idx, plural, &first);
+			rc = pick(r->position, on, k, &idx, plural, &first);
 			if (rc) {
 				if (!first_rc)
 					first_rc = rc;
@@ -1042,8 +1047,14 @@ static int resolve_san(xq_move *out, struct xq_board *b, const struct xq_move_re
 	if (nc == 1)
 		return ILLEGAL(d, "the %s %s on %s cannot move to %s: %s", side_names[side],
 			       type_names[type], a, t, why.msg);
-	return ILLEGAL(d, "no %s %s can move to %s (the one on %s: %s)", side_names[side],
-		       type_names[type], t, a, why.msg);
+	{
+		struct xq_diag why2;
+		xq_diag_init(&why2);
+		xq_move_check(b, XQ_MOVE(cand[1], r->to), &why2);
+		xq_sq_name(cand[1], e);
+		return ILLEGAL(d, "no %s %s can move to %s: from %s, %s; from %s, %s", side_names[side],
+			       type_names[type], t, a, why.msg, e, why2.msg);
+	}
 }
 
 int xq_notation_resolve(xq_move *out, struct xq_board *b, const struct xq_move_request *req,
@@ -1115,21 +1126,25 @@ static void describe(struct xq_board *b, xq_move m, struct desc *ds)
 	}
 	ds->count = on_column(b, side, type, col, on);
 	ds->index = 0;
-	while (on[ds->index] != from)
+	while (ds->index < ds->count - 1 && on[ds->index] != from)
 		ds->index++;
 	ds->files = 0;
 	ds->across = 0;
-	if (type == XQ_PAWN) {
-		for (int n = 1; n <= 9; n++) {
-			int k = on_column(b, side, type, col_of_file(side, n), on);
-			if (k < 2)
+	if (type == XQ_PAWN && ds->count > 1) {
+		/* Pawns per file in one pass; the files with two or more count. */
+		int per[9] = {0}, base = XQ_SIDE_TAG(side) + xq_first_slot[XQ_PAWN];
+		for (int i = 0; i < xq_slot_count[XQ_PAWN]; i++)
+			if (b->pc[base + i])
+				per[XQ_SQ_FILE(b->pc[base + i])]++;
+		for (int c = 0; c < 9; c++) {
+			if (per[c] < 2)
 				continue;
 			ds->files++;
-			if (n < ds->file)
-				ds->across += k;
+			if (file_of_col(side, c) < ds->file)
+				ds->across += per[c];
 		}
 		ds->across += ds->index;
-	} else if (ds->count > 1) {
+	} else if (type != XQ_PAWN && ds->count > 1) {
 		ds->files = 1;
 		ds->across = ds->index;
 		if (type == XQ_ADVISOR || type == XQ_ELEPHANT) {
@@ -1261,31 +1276,37 @@ size_t xq_notation_write(char *out, size_t cap, struct xq_board *b, xq_move m,
 		out[0] = '\0';
 	if (dialect == XQ_NOTATION_AUTO || dialect == XQ_NOTATION_SAN || dialect > XQ_NOTATION_SAN)
 		return 0;
-	if (xq_move_check(b, m, NULL) != 0)
+	if (flags & XQ_NOTATION_KNOWN_LEGAL) {
+		/* Trusted: only what keeps describe() inside its tables. */
+		int id = xq_on_board(from) && xq_on_board(to) ? b->sq[from] : 0;
+		if (!id || XQ_ID_SIDE(id) != b->side || from == to ||
+		    (b->sq[to] && XQ_ID_SIDE(b->sq[to]) == b->side))
+			return 0;
+	} else if (xq_move_check(b, m, NULL) != 0) {
 		return 0;
+	}
 	switch (dialect) {
 	case XQ_NOTATION_ICCS:
 	case XQ_NOTATION_UCI:
 	case XQ_NOTATION_UCI1: {
-		int upper = dialect == XQ_NOTATION_ICCS && (flags & XQ_NOTATION_UPPER);
+		/* Direct: 4 to 7 bytes always fit. */
+		char base = dialect == XQ_NOTATION_ICCS && (flags & XQ_NOTATION_UPPER) ? 'A' : 'a';
 		int one = dialect == XQ_NOTATION_UCI1;
-		char sq[4];
+		char *p = o.p;
 		for (int k = 0; k < 2; k++) {
 			xq_sq s = k ? to : from;
 			int r = XQ_SQ_RANK(s) + one;
 			if (k && dialect == XQ_NOTATION_ICCS && (flags & XQ_NOTATION_DASH))
-				putc1(&o, '-');
-			sq[0] = (char)((upper ? 'A' : 'a') + XQ_SQ_FILE(s));
+				*p++ = '-';
+			*p++ = (char)(base + XQ_SQ_FILE(s));
 			if (r == 10) {
-				sq[1] = '1';
-				sq[2] = '0';
-				sq[3] = '\0';
+				*p++ = '1';
+				*p++ = '0';
 			} else {
-				sq[1] = (char)('0' + r);
-				sq[2] = '\0';
+				*p++ = (char)('0' + r);
 			}
-			put(&o, sq);
 		}
+		o.p = p;
 		break;
 	}
 	case XQ_NOTATION_WXF:

@@ -42,8 +42,9 @@
  *              `++.4`/`--.4` (foremost/rearmost of four or five),
  *              `3+.4`, `33.4`, `3-.4` (pawns on two files: the file of
  *              the pawn, then its place; also `P3+.4`, `P3-.4`); the
- *              xqbase forms `P..5`
- *              (middle pawn) and `Pa.5`..`Pe.5` (first..fifth pawn).
+ *              xqbase forms `P..5` (middle pawn) and `Pa.5`..`Pe.5`
+ *              (first..fifth pawn).  As the WXF rules say, `P3.4` with
+ *              three or five pawns on file 3 names the middle one.
  *   CHINESE    piece, file, direction, target, in simplified or
  *              traditional glyphs: 帅帥将將 仕士 相象 车車俥硨 马馬傌碼
  *              炮砲包 兵卒; 进進上 (forward) 退下 (back) 平 (sideways);
@@ -52,11 +53,19 @@
  *              before the piece (前车进一, 一兵平五), 前/中/后 after it
  *              (车前平三), before a file with the piece left out (the
  *              dpxq pawn form 前九平八, 二7平6), or before piece and file
- *              (前兵四平五).
+ *              (前兵四平五); a digit 1-5 before the piece counts too
+ *              (１卒平５).
  *   SAN        optional piece letter K A E H R C (B and N read as E and
  *              H, P optional; upper case only), optional origin file a-i
  *              and/or rank 0-9, optional `x`, target square: `Che2`,
  *              `Cxb0`, `exe6`, `Afe1`, `g5`.
+ *   AUTO       the token's shape decides, as xq_notation_detect() says:
+ *              CJK characters are Chinese; file-rank-file-rank is ICCS
+ *              with ranks 0-9 (so `h3e3` is h3 to e3, and `h10g8` is an
+ *              error naming UCI1), except an upper-case letter followed
+ *              by a lower-case file (`A9e8`), which is SAN (the advisor
+ *              from rank 9 to e8); a WXF shape is WXF; what else fits is
+ *              SAN.  The shapes do not overlap otherwise.
  *
  * No dialect's move ends in `+ # ! ?`, so check marks and annotations
  * after a move are never part of it: xq_notation_parse() rejects them,
@@ -89,7 +98,13 @@ enum {
 	XQ_NOTATION_ASCII_DIGITS = 1 << 1, /* Chinese: black's files as 1-9, not full-width １-９ */
 	XQ_NOTATION_UPPER = 1 << 2,        /* ICCS: upper case (H2E2) */
 	XQ_NOTATION_DASH = 1 << 3,         /* ICCS: with a dash (H2-E2) */
-	XQ_NOTATION_DPXQ_PAWNS = 1 << 4    /* Chinese: dpxq/technique convention for tandem pawns (前九平八) */
+	XQ_NOTATION_DPXQ_PAWNS = 1 << 4,   /* Chinese: dpxq/technique convention for tandem pawns (前九平八) */
+	/* Any dialect: the caller vouches that the move is legal (it was just
+	 * read or generated), so the writer skips its legality test, most of
+	 * its cost.  A move that is not legal then gets a text that may not
+	 * read back, but never undefined behaviour: the writer still refuses
+	 * a move whose origin holds no piece of the side to move. */
+	XQ_NOTATION_KNOWN_LEGAL = 1 << 5
 };
 
 /* Longest text any writer produces, in bytes, with the NUL. */
@@ -172,8 +187,9 @@ int xq_notation_read(xq_move *out, struct xq_board *b, const char *text, size_t 
  * Write the legal move `m` of position `b` in `dialect` with `flags`, into
  * `out` (`cap` bytes, NUL-terminated; XQ_MOVE_TEXT_MAX is always enough).
  * Returns the length, or 0 (and an empty string when cap > 0) if `m` is
- * not legal in `b`, the dialect cannot be written (AUTO, SAN) or `cap` is
- * too small.  `b` is restored.  Allocates nothing.
+ * not legal in `b` (see XQ_NOTATION_KNOWN_LEGAL), the dialect cannot be
+ * written (AUTO, SAN) or `cap` is too small.  `b` is restored.  Allocates
+ * nothing.
  *
  * ICCS honours XQ_NOTATION_UPPER and XQ_NOTATION_DASH; UCI and UCI1 are
  * always lower case without a dash.  WXF follows the official WXF rules

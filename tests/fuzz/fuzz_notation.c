@@ -3,7 +3,8 @@
  * bounds, whatever the bytes, and what it accepts must make sense: a
  * request's fields are in range, detection agrees with parsing, and a
  * request that resolves in a position names a legal move whose text in
- * every dialect reads back as that move.
+ * every dialect reads back as that move.  Coordinates also go through the
+ * trusted writer (XQ_NOTATION_KNOWN_LEGAL) whether legal or not.
  *
  * Input: the first byte picks the dialect (low 3 bits) and the position
  * (next 2 bits); the rest is the move text.
@@ -100,6 +101,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			      strlen(positions[(data[0] >> 3) & 3]), 0, &d) != 0)
 		abort();
 	before = b;
+	if (r.from) {
+		/* Any coordinates, legal or not, through the trusted writer: it may
+		 * write nonsense for an illegal move but must stay in bounds. */
+		for (size_t i = 0; i < sizeof(writable) / sizeof(writable[0]); i++) {
+			char out[XQ_MOVE_TEXT_MAX];
+			xq_notation_write(out, sizeof(out), &b, XQ_MOVE(r.from, r.to), writable[i],
+					  (unsigned)(data[0] >> 5) | XQ_NOTATION_KNOWN_LEGAL);
+		}
+		if (memcmp(&b, &before, sizeof(b)) != 0)
+			abort();
+	}
 	if (xq_notation_resolve(&m, &b, &r, &d) != 0) {
 		if (!d.msg[0] || (d.code != XQ_D_ILLEGAL_MOVE && d.code != XQ_D_AMBIGUOUS_MOVE))
 			abort();
