@@ -1099,12 +1099,15 @@ static int try_start_board(struct xq_board *b, const char *fen)
 		xq_board_start(b);
 		return 0;
 	}
-	snprintf(board, sizeof(board), "%.*s %s", (int)n, fen,
-		 strstr(fen, " b") && !strstr(fen, " -b") ? "b" : "w");
-	return xq_board_from_fen(b, board, strlen(board),
-				 XQ_FEN_LENIENT_PLACEMENT | XQ_FEN_NO_CHECK_TEST, NULL)
-		       ? -1
-		       : 0;
+	/* The side as written when it is clear, else the other one if the
+	 * written one leaves the side not to move in check. */
+	for (int k = 0; k < 2; k++) {
+		int black = (strstr(fen, " b") && !strstr(fen, " -b")) ^ k;
+		snprintf(board, sizeof(board), "%.*s %s", (int)n, fen, black ? "b" : "w");
+		if (xq_board_from_fen(b, board, strlen(board), XQ_FEN_LENIENT_PLACEMENT, NULL) == 0)
+			return 0;
+	}
+	return -1;
 }
 
 static struct xq_board start_board(const char *fen)
@@ -1150,19 +1153,20 @@ static void replay_event(struct replay *r, enum ev_kind k)
 	}
 }
 
-/* If the first move does not fit the side to move, the other side starts. */
+/* If the first move does not fit the side to move, the other side starts
+ * (records do not all say who moves first), when that position is valid. */
 static void fix_first_side(struct xq_board *b, const char *tok, size_t len, enum xq_notation n)
 {
+	struct xq_board other = *b;
 	xq_move m;
 
-	if (xq_notation_read(&m, b, tok, len, n, NULL) != 0) {
-		b->side ^= 1;
-		b->key = xq_board_compute_key(b);
-		if (xq_notation_read(&m, b, tok, len, n, NULL) != 0) {
-			b->side ^= 1;
-			b->key = xq_board_compute_key(b);
-		}
-	}
+	if (xq_notation_read(&m, b, tok, len, n, NULL) == 0)
+		return;
+	other.side ^= 1;
+	other.key = xq_board_compute_key(&other);
+	if (xq_board_validate(&other, XQ_FEN_LENIENT_PLACEMENT, NULL) == 0 &&
+	    xq_notation_read(&m, &other, tok, len, n, NULL) == 0)
+		*b = other;
 }
 
 /* `src` with every `from` replaced by `to`. */
