@@ -898,6 +898,7 @@ int cmd_convert(int argc, char **argv)
 	struct cctx c;
 	struct inputs inputs;
 	struct pool_config cfg;
+	struct movetext mt;
 	const char *value, *to_name = NULL;
 	int id, rc, recursive = 0, progress = 1, threads = 1, status;
 	double t0;
@@ -905,7 +906,6 @@ int cmd_convert(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	memset(&cfg, 0, sizeof(cfg));
 	c.wopts = (struct xq_write_opts)XQ_WRITE_OPTS_INIT;
-	c.wopts.notation = -1;
 	cfg.read_opts = (struct xq_read_opts)XQ_READ_OPTS_INIT;
 	c.template = DEFAULT_TEMPLATE;
 	c.sink.report = writer_sink;
@@ -932,11 +932,13 @@ int cmd_convert(int argc, char **argv)
 			c.template = value;
 			break;
 		case O_NOTATION:
-			if ((c.wopts.notation = movetext_parse(value)) < 0) {
+			if (movetext_parse(value, &mt)) {
 				snprintf(p.err, sizeof(p.err), "--notation must be one of " MOVETEXT_NAMES ", not '%s'",
 					 value);
 				goto usage;
 			}
+			c.wopts.notation = mt.notation;
+			c.wopts.notation_flags = mt.flags;
 			break;
 		case O_ENCODING:
 			if (xq_encoding_parse(value, &c.wopts.encoding)) {
@@ -993,8 +995,6 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (!(c.to = format_by_name(to_name, 1, p.err, sizeof(p.err))))
 		goto usage;
-	if (c.wopts.notation < 0)
-		c.wopts.notation = 0; /* the writer's default */
 	if (p.noperands == 0 && isatty(0)) {
 		snprintf(p.err, sizeof(p.err), "no input (give files, or '-' to read standard input)");
 		goto usage;

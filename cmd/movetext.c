@@ -1,33 +1,37 @@
 /*
- * movetext.c: the notation names a user can give, and moves written in
- * them (see movetext.h).
+ * movetext.c: notation names and moves written in them (see movetext.h).
  */
 #include "movetext.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "notation.h"
 
-int movetext_parse(const char *name)
+int movetext_parse(const char *name, struct movetext *out)
 {
-	if (!strcmp(name, "iccs"))
-		return XQ_NOTATION_ICCS;
-	return -1;
-}
+	enum xq_notation n;
 
-int movetext_default(void)
-{
-	return XQ_NOTATION_ICCS;
-}
-
-size_t movetext_write(char *out, size_t cap, struct xq_board *b, xq_move m, int notation)
-{
-	char iccs[5];
-
-	(void)b;
-	if (notation != XQ_NOTATION_ICCS || cap < 5)
+	out->flags = 0;
+	if (!strcmp(name, "chinese-traditional")) {
+		out->notation = XQ_NOTATION_CHINESE;
+		out->flags = XQ_NOTATION_TRADITIONAL;
 		return 0;
-	xq_move_name(m, iccs);
-	return (size_t)snprintf(out, cap, "%s", iccs);
+	}
+	/* Every dialect notation.c can write; "auto" and "san" only read. */
+	if (xq_notation_from_name(name, &n) || n == XQ_NOTATION_AUTO || n == XQ_NOTATION_SAN)
+		return -1;
+	out->notation = (int)n;
+	return 0;
+}
+
+struct movetext movetext_default(void)
+{
+	struct movetext mt = {XQ_NOTATION_CHINESE, 0};
+	return mt;
+}
+
+size_t movetext_write(char *out, size_t cap, struct xq_board *b, xq_move m,
+		      const struct movetext *mt)
+{
+	return xq_notation_write(out, cap, b, m, (enum xq_notation)mt->notation, mt->flags);
 }

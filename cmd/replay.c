@@ -73,7 +73,7 @@ enum board_style { BOARD_NONE, BOARD_ASCII, BOARD_UNICODE };
 struct rctx {
 	long ply;              /* -1: to the end */
 	long game;             /* 0: every game */
-	int notation;
+	struct movetext notation;
 	enum board_style board;
 	int each, flip, color;
 	const char *svg;
@@ -258,7 +258,7 @@ static void ply_text(struct rctx *c, const struct xq_node *n, uint32_t ply, int 
 	}
 	xq_buf_addf(b, "%3u  ", ply);
 	pad(b, num, 7);
-	if (c->notation == XQ_NOTATION_ICCS) {
+	if (c->notation.notation == XQ_NOTATION_ICCS) {
 		/* The move is its coordinates: one column is enough. */
 		pad(b, mv, 20);
 		xq_buf_addf(b, "%s%s\n", fen, mark);
@@ -453,7 +453,7 @@ static void replay_game(struct rctx *c, const struct xq_game *g)
 		int side = b.side;
 		char iccs[5];
 		xq_move_name(x->move, iccs);
-		if (!movetext_write(move, sizeof(move), &b, x->move, c->notation))
+		if (!movetext_write(move, sizeof(move), &b, x->move, &c->notation))
 			snprintf(move, sizeof(move), "%s", x->text ? x->text : iccs);
 		xq_board_make(&b, x->move, &u);
 		xq_board_to_fen(&b, fen, sizeof(fen));
@@ -539,7 +539,7 @@ int cmd_replay(int argc, char **argv)
 				goto usage;
 			break;
 		case O_NOTATION:
-			if ((c.notation = movetext_parse(value)) < 0) {
+			if (movetext_parse(value, &c.notation)) {
 				snprintf(p.err, sizeof(p.err), "--notation must be one of " MOVETEXT_NAMES ", not '%s'",
 					 value);
 				goto usage;

@@ -32,6 +32,7 @@
 #include "buf.h"
 #include "game.h"
 #include "movegen.h"
+#include "notation.h"
 #include "utf8.h"
 
 #define NDJSON_SCHEMA "xqkit.game/1"
@@ -1037,12 +1038,21 @@ static void nd_close_reader(void *reader)
 
 /* ---- writing ------------------------------------------------------------- */
 
+/* A line or a list of variations still to write, and the position before
+ * its next move (for the derived move texts). */
+struct wframe {
+	uint32_t kind;
+	uint32_t node;
+	struct xq_board board;
+};
+
 struct nd_writer {
 	struct xq_output *o;
 	struct xq_sink sink;
 	struct xq_write_opts opts;
+	const char *derived;  /* member name of the derived move text, or NULL */
 	struct xq_buf b;
-	uint32_t *stack; /* (kind, node) pairs */
+	struct wframe *stack;
 	size_t stack_alloc;
 };
 
@@ -1052,8 +1062,10 @@ static int add_member(struct xq_buf *b, const char *name, const char *value)
 	return rc ? rc : xq_buf_add_json_string(b, value, strlen(value));
 }
 
-/* Write the object of node `n` up to (not including) its closing brace. */
-static int write_move(struct nd_writer *w, const struct xq_game *g, uint32_t n)
+/* Write the object of node `n`, played from `before`, up to (not
+ * including) its closing brace. */
+static int write_move(struct nd_writer *w, const struct xq_game *g, uint32_t n,
+		      struct xq_board *before)
 {
 	const struct xq_node *x = &g->nodes[n];
 	struct xq_buf *b = &w->b;
@@ -1064,6 +1076,12 @@ static int write_move(struct nd_writer *w, const struct xq_game *g, uint32_t n)
 	rc = xq_buf_addf(b, "{\"iccs\":\"%s\"", iccs);
 	if (!rc && x->text)
 		rc = add_member(b, "text", x->text);
+	if (!rc && w->derived) {
+		char text[XQ_MOVE_TEXT_MAX];
+		if (xq_notation_write(text, sizeof(text), before, x->move,
+				      (enum xq_notation)w->opts.notation, w->opts.notation_flags))
+			rc = add_member(b, w->derived, text);
+	}
 	if (!rc && x->pre_comment)
 		rc = add_member(b, "pre_comment", x->pre_comment);
 	if (!rc && x->comment)
@@ -1080,18 +1098,23 @@ static int write_move(struct nd_writer *w, const struct xq_game *g, uint32_t n)
 
 enum { W_LINE, W_VARS };
 
-static int wpush(struct nd_writer *w, size_t *depth, uint32_t kind, uint32_t node)
+static int wpush(struct nd_writer *w, size_t *depth, uint32_t kind, uint32_t node,
+		 const struct xq_board *board)
 {
-	if (*depth + 2 > w->stack_alloc) {
-		size_t n = w->stack_alloc ? w->stack_alloc * 2 : 64;
-		uint32_t *p = realloc(w->stack, n * sizeof(*p));
+	struct wframe *f;
+
+	if (*depth == w->stack_alloc) {
+		size_t n = w->stack_alloc ? w->stack_alloc * 2 : 32;
+		struct wframe *p = realloc(w->stack, n * sizeof(*p));
 		if (!p)
 			return XQ_ENOMEM;
 		w->stack = p;
 		w->stack_alloc = n;
 	}
-	w->stack[(*depth)++] = kind;
-	w->stack[(*depth)++] = node;
+	f = &w->stack[(*depth)++];
+	f->kind = kind;
+	f->node = node;
+	f->board = *board;
 	return 0;
 }
 
@@ -1099,7 +1122,8 @@ static int wpush(struct nd_writer *w, size_t *depth, uint32_t kind, uint32_t nod
  * The tree as nested lines: a line is the array of a move and its first
  * children; a move that is the first child of its parent and has later
  * siblings carries them as "variations", each the start of a line.
- * Iterative: the stack holds (kind, next node) pairs.
+ * Iterative: the stack holds what is still to write, each with the
+ * position before its next move.
  */
 static int write_tree(struct nd_writer *w, const struct xq_game *g)
 {
@@ -1109,13 +1133,15 @@ static int write_tree(struct nd_writer *w, const struct xq_game *g)
 
 	if ((rc = xq_buf_adds(b, ",\"moves\":[")))
 		return rc;
-	if ((rc = wpush(w, &depth, W_LINE, g->nodes[XQ_ROOT].child)))
+	if ((rc = wpush(w, &depth, W_LINE, g->nodes[XQ_ROOT].child, &g->start)))
 		return rc;
 	while (depth > 0) {
-		uint32_t kind = w->stack[depth - 2], n = w->stack[depth - 1];
+		struct wframe *f = &w->stack[depth - 1];
+		uint32_t n = f->node;
 		if (n == XQ_NODE_NONE) {
-			depth -= 2;
-			if ((rc = xq_buf_adds(b, kind == W_LINE ? "]" : "]}")))
+			rc = xq_buf_adds(b, f->kind == W_LINE ? "]" : "]}");
+			depth--;
+			if (rc)
 				return rc;
 			first = 0;
 			continue;
@@ -1123,23 +1149,31 @@ static int write_tree(struct nd_writer *w, const struct xq_game *g)
 		if (!first && (rc = xq_buf_addc(b, ',')))
 			return rc;
 		first = 0;
-		if (kind == W_VARS) {
-			w->stack[depth - 1] = g->nodes[n].sibling;
-			if ((rc = xq_buf_addc(b, '[')) || (rc = wpush(w, &depth, W_LINE, n)))
+		if (f->kind == W_VARS) {
+			struct xq_board at = f->board;
+			f->node = g->nodes[n].sibling;
+			if ((rc = xq_buf_addc(b, '[')) || (rc = wpush(w, &depth, W_LINE, n, &at)))
 				return rc;
 			first = 1;
 			continue;
 		}
-		if ((rc = write_move(w, g, n)))
-			return rc;
-		w->stack[depth - 1] = g->nodes[n].child;
-		if (g->nodes[g->nodes[n].parent].child == n && g->nodes[n].sibling != XQ_NODE_NONE) {
-			if ((rc = xq_buf_adds(b, ",\"variations\":[")) ||
-			    (rc = wpush(w, &depth, W_VARS, g->nodes[n].sibling)))
+		{
+			struct xq_board before = f->board;
+			struct xq_undo u;
+			if ((rc = write_move(w, g, n, &before)))
 				return rc;
-			first = 1;
-		} else if ((rc = xq_buf_addc(b, '}'))) {
-			return rc;
+			f = &w->stack[depth - 1];
+			f->node = g->nodes[n].child;
+			xq_board_make(&f->board, g->nodes[n].move, &u);
+			if (g->nodes[g->nodes[n].parent].child == n &&
+			    g->nodes[n].sibling != XQ_NODE_NONE) {
+				if ((rc = xq_buf_adds(b, ",\"variations\":[")) ||
+				    (rc = wpush(w, &depth, W_VARS, g->nodes[n].sibling, &before)))
+					return rc;
+				first = 1;
+			} else if ((rc = xq_buf_addc(b, '}'))) {
+				return rc;
+			}
 		}
 	}
 	return 0;
@@ -1211,6 +1245,9 @@ static int nd_open_writer(void **out, struct xq_output *o, const struct xq_write
 		w->sink = *sink;
 	if (opts)
 		w->opts = *opts;
+	/* Moves also in the notation asked for (ICCS is there already). */
+	if (w->opts.notation > XQ_NOTATION_ICCS && w->opts.notation != XQ_NOTATION_SAN)
+		w->derived = xq_notation_name((enum xq_notation)w->opts.notation);
 	xq_buf_init(&w->b);
 	*out = w;
 	return 0;

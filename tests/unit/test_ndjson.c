@@ -15,6 +15,7 @@
 #include "format.h"
 #include "game.h"
 #include "io.h"
+#include "notation.h"
 #include "utf8.h"
 
 /* ---- an independent JSON checker (RFC 8259, iterative) -------------------- */
@@ -476,6 +477,43 @@ static void probe_claims_its_own_records_only(void **state)
 	assert_ptr_equal(xq_format_detect((const unsigned char *)ours, strlen(ours), "x.txt"), f);
 }
 
+/* With a notation asked for, every move (variations too) also carries its
+ * text in it, computed from its own position; the reader ignores it. */
+static void moves_carry_their_text_in_the_notation_asked_for(void **state)
+{
+	const struct xq_format *f = ndjson();
+	struct xq_write_opts o = XQ_WRITE_OPTS_INIT;
+	struct xq_game g, back;
+	struct xq_diag diags[16];
+	struct xq_buf out = XQ_BUF_INIT;
+	struct xq_output *mem;
+	void *w;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_game_init(&back), 0);
+	assert_int_equal(read_all(full_record, &g, 1, diags), 1);
+	o.notation = XQ_NOTATION_WXF;
+	assert_int_equal(xq_output_open_mem(&mem, &out), 0);
+	assert_int_equal(f->open_writer(&w, mem, &o, NULL), 0);
+	assert_int_equal(f->write(w, &g), 0);
+	f->close_writer(w);
+	xq_output_commit(mem, NULL);
+	assert_true(json_valid(out.ptr, out.len - 1));
+	/* Main line, a variation, and a black move (files from black's right). */
+	assert_non_null(strstr(out.ptr, "{\"iccs\":\"h2e2\",\"text\":\"\xE7\x82\xAE\xE4\xBA\x8C\xE5\xB9\xB3\xE4\xBA\x94\",\"wxf\":\"C2.5\""));
+	assert_non_null(strstr(out.ptr, "{\"iccs\":\"b2e2\",\"wxf\":\"C8.5\"}"));
+	assert_non_null(strstr(out.ptr, "{\"iccs\":\"h9g7\",\"wxf\":\"H8+7\"}"));
+	assert_non_null(strstr(out.ptr, "{\"iccs\":\"b9c7\",\"wxf\":\"H2+3\"}"));
+	assert_int_equal(read_all(out.ptr, &back, 1, diags), 1);
+	assert_int_equal(diags[0].code, XQ_D_NONE); /* "wxf" is known, not warned about */
+	assert_true(xq_game_equal(&g, &back, 0, why, sizeof(why)));
+	xq_buf_release(&out);
+	xq_game_release(&g);
+	xq_game_release(&back);
+}
+
 static void writer_refuses_encodings_other_than_utf8(void **state)
 {
 	const struct xq_format *f = ndjson();
@@ -677,6 +715,7 @@ int main(void)
 		cmocka_unit_test(bad_fen_is_an_error_in_the_fen_member),
 		cmocka_unit_test(deep_variation_nesting_round_trips_without_recursion),
 		cmocka_unit_test(probe_claims_its_own_records_only),
+		cmocka_unit_test(moves_carry_their_text_in_the_notation_asked_for),
 		cmocka_unit_test(writer_refuses_encodings_other_than_utf8),
 		cmocka_unit_test(validate_convert_and_replay_print_json_lines),
 		cmocka_unit_test(file_names_that_are_not_utf8_come_out_as_valid_utf8),
