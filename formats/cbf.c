@@ -115,6 +115,7 @@ static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlCh
 			      (const char *)name);
 	}
 	r->entity_decl = 1;
+	r->errors++;
 	if (r->first_error == 0 || xmlSAX2GetLineNumber(ctx) < r->first_error)
 		r->first_error = xmlSAX2GetLineNumber(ctx);
 	xmlStopParser(ctxt);
@@ -196,6 +197,41 @@ static int beyond(const struct cbf_reader *r, const xmlNode *n)
 	return r->first_error > 0 && xmlGetLineNo(n) >= r->first_error;
 }
 
+/*
+ * The text of element `n` (free with xmlFree), or NULL when out of memory.
+ * In a recovered document, text that runs onto the first error's line is
+ * not the document's: *late is set and the text must not be used.  Bytes
+ * that are not UTF-8 (recovery can let them through) are reported and the
+ * text is cut before them.
+ */
+static xmlChar *node_text(struct cbf_reader *r, const struct xq_game *g, const xmlNode *n,
+			  size_t *len, int *late)
+{
+	xmlChar *text = xmlNodeGetContent(n);
+	size_t ok;
+	long lines = 0;
+
+	*late = 0;
+	if (!text)
+		return NULL;
+	*len = strlen((const char *)text);
+	for (size_t i = 0; i < *len; i++)
+		lines += text[i] == '\n';
+	if (r->first_error > 0 && xmlGetLineNo(n) + lines >= r->first_error)
+		*late = 1;
+	ok = xq_utf8_check((const char *)text, *len);
+	if (ok < *len && !*late) {
+		struct xq_place pl = node_place(n);
+		xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_ENCODING,
+			      XQ_SEV_ERROR, "<%s>: bytes that are not UTF-8 after %zu bytes; the "
+			      "text stops there",
+			      (const char *)n->name, ok);
+		text[ok] = '\0';
+		*len = ok;
+	}
+	return text;
+}
+
 static int read_head(struct cbf_reader *r, struct xq_game *g, const xmlNode *head, int *bad_fen)
 {
 	for (const xmlNode *n = head->children; n; n = n->next) {
@@ -203,17 +239,20 @@ static int read_head(struct cbf_reader *r, struct xq_game *g, const xmlNode *hea
 		const char *name;
 		xmlChar *text;
 		size_t len;
-		int rc = 0;
+		int rc = 0, late;
 
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
 		if (beyond(r, n))
 			break;
 		name = (const char *)n->name;
-		text = xmlNodeGetContent(n);
+		text = node_text(r, g, n, &len, &late);
 		if (!text)
 			return XQ_ENOMEM;
-		len = strlen((const char *)text);
+		if (late) {
+			xmlFree(text);
+			break;
+		}
 		f = xq_ccb_field_by_element(name, strlen(name));
 		if (f && !strcmp(f->element, "FEN")) {
 			struct xq_diag d;
@@ -282,15 +321,19 @@ static int flag_attr(const xmlNode *n, const char *name)
 	return set;
 }
 
-static int set_comment(struct xq_game *g, uint32_t node, const xmlNode *n)
+/* The comment of a Move; 1 when it runs past the first error (not read). */
+static int set_comment(struct cbf_reader *r, struct xq_game *g, uint32_t node, const xmlNode *n)
 {
-	xmlChar *text = xmlNodeGetContent(n);
-	int rc = 0;
+	size_t len;
+	int late, rc = 0;
+	xmlChar *text = node_text(r, g, n, &len, &late);
 
 	if (!text)
 		return XQ_ENOMEM;
-	if (*text)
-		rc = xq_game_set_comment(g, node, (const char *)text, strlen((const char *)text));
+	if (late)
+		rc = 1;
+	else if (len)
+		rc = xq_game_set_comment(g, node, (const char *)text, len);
 	xmlFree(text);
 	return rc;
 }
@@ -342,7 +385,12 @@ static int read_moves(struct cbf_reader *r, struct xq_game *g, const xmlNode *li
 			if (m && XQ_MOVE_FROM(m) == XQ_MOVE_TO(m)) {
 				/* The root entry: its text is the game comment. */
 				xmlFree(value);
-				rc = set_comment(g, XQ_ROOT, n);
+				rc = set_comment(r, g, XQ_ROOT, n);
+				if (rc == 1) {
+					rc = 0;
+					g->flags |= XQ_GAME_BROKEN;
+					break;
+				}
 				if (rc)
 					break;
 				continue;
@@ -378,7 +426,15 @@ static int read_moves(struct cbf_reader *r, struct xq_game *g, const xmlNode *li
 			rc = xq_game_set_text(g, node, (const char *)value,
 					      strlen((const char *)value));
 			if (!rc)
-				rc = set_comment(g, node, n);
+				rc = set_comment(r, g, node, n);
+			if (rc == 1) {
+				/* Its comment runs into the damage: the move stays, the
+				 * comment is not the document's, reading stops. */
+				xmlFree(value);
+				rc = 0;
+				g->flags |= XQ_GAME_BROKEN;
+				break;
+			}
 		} else if (added < 0 && added != XQ_EPARSE) {
 			rc = added;
 		}
@@ -597,9 +653,19 @@ static void report_dropped(struct cbf_writer *w, uint32_t ply, const char *what,
 		      what, count);
 }
 
+/* An unknown result read from a CBR or CBF code ("4") goes back as that code. */
+static int numeric_result(const struct xq_game *g)
+{
+	const char *t = g->result_text;
+
+	return g->result == XQ_RESULT_UNKNOWN && t && *t && strlen(t) < 6 &&
+	       strspn(t, "0123456789") == strlen(t);
+}
+
 static int write_head(struct cbf_writer *w, const struct xq_game *g)
 {
 	struct xq_buf *b = &w->out;
+	const char *result_tag = numeric_result(g) ? g->result_text : xq_result_string(g->result);
 	int rc = 0;
 
 	for (const struct xq_ccb_field *f = xq_ccb_fields; f->element && !rc; f++) {
@@ -610,14 +676,10 @@ static int write_head(struct cbf_writer *w, const struct xq_game *g)
 			xq_board_to_fen(&g->start, val, sizeof(val));
 			v = val;
 		} else if (!strcmp(f->element, "RecordResult")) {
-			unsigned code = xq_ccb_result_code(g->result);
-			/* An unknown CBR code read as result_text goes back as it was. */
-			if (g->result == XQ_RESULT_UNKNOWN && g->result_text && *g->result_text &&
-			    strlen(g->result_text) < 6 &&
-			    strspn(g->result_text, "0123456789") == strlen(g->result_text))
+			if (numeric_result(g)) {
 				v = g->result_text;
-			else {
-				snprintf(val, sizeof(val), "%u", code);
+			} else {
+				snprintf(val, sizeof(val), "%u", xq_ccb_result_code(g->result));
 				v = val;
 			}
 		} else {
@@ -635,11 +697,25 @@ static int write_head(struct cbf_writer *w, const struct xq_game *g)
 			report_dropped(w, 0, f->tag, dropped);
 		rc |= xq_buf_addf(b, "</%s>\r\n", f->element);
 	}
+	if (g->result == XQ_RESULT_UNKNOWN && g->result_text && *g->result_text && !numeric_result(g))
+		xq_ccb_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
+			      XQ_SEV_WARNING, "result \"%s\" has no CBF code; written as 0 (unknown)",
+			      g->result_text);
 	/* Tags with no element, and repeated tags (an element holds one value). */
 	for (size_t i = 0; i < g->ntags && !rc; i++) {
 		const char *tag = g->tags[i].name;
 		const struct xq_ccb_field *f = xq_ccb_field_by_tag(tag);
-		if (!*g->tags[i].value || !strcmp(tag, "Result") || !strcmp(tag, "FEN"))
+		if (!strcmp(tag, "Result")) {
+			/* The code says the result; a tag that says otherwise is not kept. */
+			if (strcmp(g->tags[i].value, result_tag))
+				xq_ccb_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
+					      XQ_SEV_WARNING,
+					      "tag Result \"%s\" is not the result CBF's code gives "
+					      "(\"%s\"); not written",
+					      g->tags[i].value, result_tag);
+			continue;
+		}
+		if (!*g->tags[i].value || !strcmp(tag, "FEN"))
 			continue;
 		if (!f)
 			xq_ccb_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,

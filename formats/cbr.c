@@ -736,7 +736,7 @@ static int zlib_container(struct cbr_reader *r, const unsigned char *h)
 /* The library header and index; 0, or a negative code when nothing can be read. */
 static int read_library_header(struct cbr_reader *r)
 {
-	const unsigned char *h = window_get(r, 0, 64);
+	const unsigned char *h = window_get(r, 0, 20);
 	struct xq_buf text = XQ_BUF_INIT;
 	uint32_t version;
 	uint64_t records;
@@ -744,6 +744,7 @@ static int read_library_header(struct cbr_reader *r)
 
 	if (h && !memcmp(h, "CCBridge", 8) && get_u32(h + 8) == 21)
 		return zlib_container(r, h);
+	h = window_get(r, 0, 64);
 	if (!h || memcmp(h, CBL_MAGIC, 16)) {
 		report(r, 0, 0, 0, NULL, XQ_D_BAD_MAGIC, XQ_SEV_ERROR,
 		       "not a CCBridge library (no \"CCBridgeLibrary\" magic)");

@@ -8,11 +8,12 @@
  * file may hold many records and any text around them; the reader finds
  * each record by its tags and reads it as one game.  Elements outside any
  * wrapper form a record too, which ends at text that is not an element, at
- * a wrapper, or where a second movelist or binit begins.  Inside HTML
- * pages the values have their character references decoded (&amp;,
- * &#27704;, ...; <br> is a newline) and records that are URL-encoded
- * (%5BDhtmlXQ...) are decoded first; whatever cannot be interpreted is
- * reported, not dropped in silence.  Text is UTF-8 or GBK (detected, or
+ * a wrapper, or where a second movelist or binit begins.  Once the text
+ * around the records shows HTML markup (the records are in a page), values
+ * have their character references decoded (&amp;, &#27704;, ...; <br> is
+ * a newline); a plain UBB file keeps "&amp;" as written.  Records that are
+ * URL-encoded (%5BDhtmlXQ...) are decoded first.  Whatever cannot be
+ * interpreted is reported, not dropped in silence.  Text is UTF-8 or GBK (detected, or
  * given by the caller), decoded strictly.
  *
  * Squares are digit pairs "xy": x the file 0-8 from red's left, y the row
@@ -40,12 +41,14 @@
  * BlackTeam, redtime RedTime, blacktime BlackTime, result Result (and the
  * game's result), open Opening, variation Variation, ecco ECCO, remark
  * Annotator (dpxq's commentator), author Author, type GameType, timerule
- * TimeControl.  Any other element keeps its name with the first letter
- * (and the letter after a red/black prefix) upper-cased: table Table,
- * redrating RedRating, owner Owner, generator Generator, ...  The writer
- * maps back the same way and lower-cases the rest, so any tag whose name
- * is letters, digits and '_' has a slot; others are reported as lost.
- * Empty elements make no tag.
+ * TimeControl.  Any other lower-case element keeps its name with the first
+ * letter (and the letter after a red/black prefix) upper-cased: table
+ * Table, redrating RedRating, owner Owner, generator Generator, ...; an
+ * element name with capitals is the tag name as it is.  The writer maps
+ * back the same way: lower case when that reads back as the same tag,
+ * else the tag's own spelling ([DhtmlXQ_DateModified]), so any tag whose
+ * name is letters, digits and '_' has a slot; others are reported as
+ * lost.  Empty elements make no tag.
  *
  * An illegal or unreadable move stops its line (the branches hanging
  * below it cannot be placed either and are reported); the game is kept
@@ -291,14 +294,49 @@ static int note_bad(struct dh_reader *r, uint64_t where)
 	return 0;
 }
 
+/*
+ * NUL characters cannot live in the game's C strings: report each one
+ * appended since text index `from` and take it out (its record is broken).
+ * `raw_at` is the source offset of text[from] when the input is UTF-8.
+ */
+static int drop_nuls(struct dh_reader *r, size_t from, uint64_t raw_at)
+{
+	size_t j = from;
+
+	for (size_t i = from; i < r->text.len; i++) {
+		if (r->text.ptr[i] != '\0') {
+			r->text.ptr[j++] = r->text.ptr[i];
+			continue;
+		}
+		{
+			struct xq_diag d;
+			xq_diag_init(&d);
+			d.source = r->name;
+			d.place.offset = raw_at + (i - from);
+			d.has_offset = r->offsets;
+			xq_diag_set(&d, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
+				    "a NUL character is not text; skipped (the record holding it is "
+				    "marked broken)");
+			xq_sink_report(r->sink, &d);
+		}
+		if (note_bad(r, r->text_base + j))
+			return XQ_ENOMEM;
+	}
+	xq_buf_truncate(&r->text, j);
+	return 0;
+}
+
 /* Decode raw.ptr[0, n) into text; bytes that are not text are reported and skipped. */
 static int decode_raw(struct dh_reader *r, size_t n)
 {
 	size_t done = 0;
 
 	while (done < n) {
-		size_t bad = 0;
+		size_t bad = 0, from = r->text.len;
 		int rc = xq_decode(r->enc, r->raw.ptr + done, n - done, &r->text, &bad);
+		if ((rc == 0 || rc == XQ_EENCODING) && memchr(r->text.ptr + from, '\0', r->text.len - from) &&
+		    drop_nuls(r, from, r->raw_off + done))
+			return XQ_ENOMEM;
 		if (rc == 0)
 			break;
 		if (rc != XQ_EENCODING)
@@ -626,15 +664,18 @@ static int ignorable(const char *s, size_t len)
 static int split_elements(struct dh_reader *r, uint64_t game, const char *s, size_t len,
 			  int implicit, size_t *consumed)
 {
-	struct dh_pos cur = r->rec_at;
+	struct dh_pos cur = r->rec_at, tag;
 	size_t ci = 0, i = 0;
 	int seen_moves = 0, seen_binit = 0;
 
+/* Places only move forward. */
 #define MOVE_TO(k)                                                   \
 	do {                                                         \
-		if (r->exact)                                        \
-			pos_advance(&cur, s + ci, (k) - ci);         \
-		ci = (k);                                            \
+		if ((k) > ci) {                                      \
+			if (r->exact)                                \
+				pos_advance(&cur, s + ci, (k) - ci); \
+			ci = (k);                                    \
+		}                                                    \
 	} while (0)
 
 	r->nelems = 0;
@@ -677,13 +718,14 @@ static int split_elements(struct dh_reader *r, uint64_t game, const char *s, siz
 		e1 = find(s, len, v, "[/DhtmlXQ");
 		e2 = find(s, len, v, "[DhtmlXQ_");
 		e.val = s + v;
+		MOVE_TO(j);
+		tag = cur;
 		MOVE_TO(v);
 		e.at = cur;
 		if (e2 < e1 || e1 == len) {
 			size_t stop = e2 < e1 ? e2 : len;
 			e.vlen = stop - v;
-			MOVE_TO(j);
-			report_at(r, game, &cur, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
+			report_at(r, game, &tag, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
 				  "[DhtmlXQ_%.*s] has no closing tag; its value runs to %s",
 				  (int)e.nlen, e.name, stop == len ? "the end of the record" : "the next element");
 			i = stop;
@@ -755,6 +797,22 @@ static int parse_ids(const char *s, size_t len, uint32_t *ids, int want)
 	return n;
 }
 
+/*
+ * A lower-case element name as a tag name: the first letter, and the one
+ * after a "red" or "black" prefix, upper-cased (redteam -> RedTeam).
+ * `out` holds len + 1 bytes.
+ */
+static void capitalise(char *out, const char *name, size_t len)
+{
+	memcpy(out, name, len);
+	out[len] = '\0';
+	out[0] = (char)xq_to_upper((unsigned char)out[0]);
+	if (len > 3 && !memcmp(name, "red", 3))
+		out[3] = (char)xq_to_upper((unsigned char)out[3]);
+	if (len > 5 && !memcmp(name, "black", 5))
+		out[5] = (char)xq_to_upper((unsigned char)out[5]);
+}
+
 static int tag_of_element(struct xq_game *g, const char *name, size_t len, const char *value,
 			  size_t vlen)
 {
@@ -763,14 +821,13 @@ static int tag_of_element(struct xq_game *g, const char *name, size_t len, const
 	for (size_t i = 0; i < sizeof(dh_tags) / sizeof(dh_tags[0]); i++)
 		if (name_is(name, len, dh_tags[i].element))
 			return xq_game_add_tag(g, dh_tags[i].tag, strlen(dh_tags[i].tag), value, vlen);
+	/* Names written with capitals (by this writer: DateModified) are kept as they are. */
+	for (size_t i = 0; i < len; i++)
+		if (name[i] >= 'A' && name[i] <= 'Z')
+			return xq_game_add_tag(g, name, len, value, vlen);
 	if (len >= sizeof(tag))
 		return xq_game_add_tag(g, name, len, value, vlen);
-	memcpy(tag, name, len);
-	tag[0] = (char)xq_to_upper((unsigned char)tag[0]);
-	if (len > 3 && !memcmp(name, "red", 3))
-		tag[3] = (char)xq_to_upper((unsigned char)tag[3]);
-	if (len > 5 && !memcmp(name, "black", 5))
-		tag[5] = (char)xq_to_upper((unsigned char)tag[5]);
+	capitalise(tag, name, len);
 	return xq_game_add_tag(g, tag, len, value, vlen);
 }
 
@@ -1462,9 +1519,8 @@ static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
 	else if (!strncmp(s, "[DhtmlXQiFrame]", 15))
 		skip = 15;
 	if (skip) {
-		size_t c = find(s, dec.len, skip, "[/DhtmlXQ");
 		cs = skip;
-		ce = c;
+		ce = find(s, dec.len, skip, skip == 9 ? "[/DhtmlXQ]" : "[/DhtmlXQiFrame]");
 	}
 	if (!rc)
 		rc = read_record(r, g, s + cs, ce - cs, r->at, 0, 0, &consumed);
@@ -1527,10 +1583,12 @@ static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t
 	}
 	at = r->at;
 	pos_advance(&at, r->text.ptr + o, cs - o);
-	scan_html(r, r->text.ptr + cs, ce - cs);
 	rc = read_record(r, g, r->text.ptr + cs, ce - cs, at, 1, 0, &consumed);
 	if (!rc && had_bad_bytes(r, r->text_base + o, r->text_base + after))
 		g->flags |= XQ_GAME_BROKEN;
+	g->place.line = r->at.line; /* the record starts at its wrapper */
+	g->place.col = r->at.col;
+	g->place.offset = r->at.off;
 	advance(r, after);
 	return rc ? rc : 1;
 }
@@ -1753,10 +1811,16 @@ static int element(struct dh_writer *w, struct xq_buf *b, const char *name, cons
 	return xq_buf_addf(b, "[/DhtmlXQ_%s]\n", name) ? XQ_ENOMEM : 0;
 }
 
-/* The element for a tag, or NULL when it has none (`buf` holds 64 bytes). */
+/*
+ * The element for a tag, or NULL when it has none (`buf` holds 64 bytes):
+ * the lower-case name dpxq uses when the reader turns it back into the
+ * same tag (RedRating -> redrating), else the tag's own spelling
+ * (DateModified), which the reader keeps as it is.
+ */
 static const char *element_of_tag(const char *tag, char *buf)
 {
 	size_t len = strlen(tag);
+	char back[64];
 
 	for (size_t i = 0; i < sizeof(dh_tags) / sizeof(dh_tags[0]); i++)
 		if (!strcmp(tag, dh_tags[i].tag))
@@ -1772,6 +1836,12 @@ static const char *element_of_tag(const char *tag, char *buf)
 	if (!strcmp(buf, "binit") || !strcmp(buf, "fen") || !strcmp(buf, "movelist") ||
 	    !strcmp(buf, "result") || !strncmp(buf, "move_", 5) || !strncmp(buf, "comment", 7))
 		return NULL;
+	for (size_t i = 0; i < sizeof(dh_tags) / sizeof(dh_tags[0]); i++)
+		if (!strcmp(buf, dh_tags[i].element))
+			return NULL; /* "Place" would read back as Site */
+	capitalise(back, buf, len);
+	if (strcmp(back, tag))
+		memcpy(buf, tag, len + 1);
 	return buf;
 }
 
@@ -1814,9 +1884,10 @@ static int is_hex4(const char *s)
 }
 
 /*
- * A comment in DhtmlXQ form in w->tmp: newlines as "||"; "||", "\uXXXX"
- * and "[DhtmlXQ" in the text escaped as \u007c, \u005c and \u005b so that
- * they read back as written (comment_decode).
+ * A comment in DhtmlXQ form in w->tmp: newlines as "||"; carriage
+ * returns, "||", "\uXXXX" and "[DhtmlXQ" in the text escaped as \u000d,
+ * \u007c, \u005c and \u005b so that they read back as written
+ * (comment_decode).
  */
 static int comment_value(struct dh_writer *w, const char *c)
 {
@@ -1826,10 +1897,10 @@ static int comment_value(struct dh_writer *w, const char *c)
 
 	xq_buf_reset(b);
 	for (size_t i = 0; i < len && !rc; i++) {
-		if (c[i] == '\r' && i + 1 < len && c[i + 1] == '\n')
-			continue;
 		if (c[i] == '\n') {
 			rc = xq_buf_adds(b, "||");
+		} else if (c[i] == '\r') {
+			rc = xq_buf_adds(b, "\\u000d"); /* "||" is a bare newline */
 		} else if (c[i] == '|' && i + 1 < len && c[i + 1] == '|') {
 			rc = xq_buf_adds(b, "|\\u007c");
 			i++;
@@ -1891,8 +1962,16 @@ static int write_tags(struct dh_writer *w, const struct xq_game *g)
 		if (!strcmp(tag, "FEN"))
 			continue; /* the start position is written as binit */
 		if (!strcmp(tag, "Result")) {
+			/* The element says the game's result; a tag saying something else is lost. */
+			enum xq_result r;
+			const char *as_read = !word ? "" : result_word(word, strlen(word), &r) == 0
+								  ? xq_result_string(r) : word;
 			if (!result_done && word)
 				rc = element(w, &w->out, "result", word, strlen(word), "result");
+			if (*v && (result_done || strcmp(v, as_read)))
+				loss(w, 0, "tag Result \"%s\" not written: %s", v,
+				     result_done ? "the result is written once"
+						 : "it is not the game's result");
 			result_done = 1;
 			continue;
 		}
