@@ -687,12 +687,30 @@ static const struct {
 	{"LibraryRemark", 1088, 65536},
 };
 
+/*
+ * The name the inflated data of a compressed library starts with: a u32
+ * length and GBK text (in both corpus files it is the file's name, 梅花谱
+ * and 象棋残局基础).  Empty when the bytes are not that.
+ */
+static void container_name(const unsigned char *first, size_t n, struct xq_buf *name)
+{
+	uint32_t len = n >= 4 ? get_u32(first) : 0;
+	size_t bad;
+
+	xq_buf_reset(name);
+	if (len == 0 || len > 128 || 4 + len > n ||
+	    xq_decode(XQ_ENC_GB18030, (const char *)first + 4, len, name, &bad))
+		xq_buf_reset(name);
+}
+
 /* The compressed "CCBridge" + 21 container: establish what can be, then refuse. */
 static int zlib_container(struct cbr_reader *r, const unsigned char *h)
 {
 	uint32_t raw = get_u32(h + 16);
 	uint64_t total = 0, pos = 20;
-	unsigned char out[CHUNK];
+	unsigned char out[CHUNK], first[256];
+	size_t nfirst = 0;
+	struct xq_buf name = XQ_BUF_INIT;
 	z_stream z;
 	int zrc = Z_OK;
 
@@ -709,20 +727,29 @@ static int zlib_container(struct cbr_reader *r, const unsigned char *h)
 		z.next_in = (unsigned char *)p;
 		z.avail_in = (uInt)n;
 		do {
+			size_t got;
 			z.next_out = out;
 			z.avail_out = sizeof(out);
 			zrc = inflate(&z, Z_NO_FLUSH);
-			total += sizeof(out) - z.avail_out;
+			got = sizeof(out) - z.avail_out;
+			if (nfirst < sizeof(first)) {
+				size_t k = got < sizeof(first) - nfirst ? got : sizeof(first) - nfirst;
+				memcpy(first + nfirst, out, k);
+				nfirst += k;
+			}
+			total += got;
 		} while (zrc == Z_OK && z.avail_out == 0);
 		pos += n - z.avail_in;
 		window_drop(&r->w, pos);
 	}
 	inflateEnd(&z);
+	container_name(first, nfirst, &name);
 	if (zrc == Z_STREAM_END && total == raw)
 		report(r, 0, 0, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-		       "compressed CCBridge library (\"CCBridge\" version 21): its zlib stream "
-		       "inflates to %llu bytes as the header says, but the layout of what it "
-		       "holds is undocumented; no game read",
+		       "compressed CCBridge library%s%s%s (\"CCBridge\" version 21): its zlib "
+		       "stream inflates to %llu bytes as the header says, but the layout of what "
+		       "it holds is undocumented; no game read",
+		       name.len ? " '" : "", name.ptr, name.len ? "'" : "",
 		       (unsigned long long)total);
 	else
 		report(r, 0, 20, 0, NULL, XQ_D_CORRUPT, XQ_SEV_ERROR,
@@ -730,6 +757,7 @@ static int zlib_container(struct cbr_reader *r, const unsigned char *h)
 		       "%s (%llu bytes out, the header says %u); no game read",
 		       zrc == Z_STREAM_END ? "has another size" : "is damaged or cut short",
 		       (unsigned long long)total, (unsigned)raw);
+	xq_buf_release(&name);
 	return XQ_EUNSUPPORTED;
 }
 

@@ -1188,41 +1188,74 @@ static uint32_t comment_node(struct dh_reader *r, uint32_t b, uint32_t s, size_t
 	return r->bnodes[br->nodes_at + (s - br->first_ply)];
 }
 
+/*
+ * The position of a [DhtmlXQ_fen].  Its side may be the wrong one (the
+ * first move decides), and with the wrong side the FEN can be refused for
+ * the side not to move being in check; so a refused FEN is tried once more
+ * with the other side before its error is reported.
+ */
+static int fen_setup(const struct dh_elem *fen, struct xq_board *b, struct xq_diag *d,
+		     int *flipped)
+{
+	char text[XQ_FEN_MAX + 8];
+	const char *sp = memchr(fen->val, ' ', fen->vlen);
+	size_t board = sp ? (size_t)(sp - fen->val) : fen->vlen, rest;
+	struct xq_diag d2;
+
+	*flipped = 0;
+	if (xq_board_from_fen(b, fen->val, fen->vlen, XQ_FEN_LENIENT_PLACEMENT, d) == 0)
+		return 0;
+	*flipped = 1;
+	if (board >= XQ_FEN_MAX)
+		return -1;
+	/* The board, the other side, and whatever followed the side. */
+	memcpy(text, fen->val, board);
+	rest = sp && fen->vlen - board >= 2 ? fen->vlen - board - 2 : 0;
+	if (rest > XQ_FEN_MAX - board)
+		return -1;
+	text[board] = ' ';
+	text[board + 1] = sp && board + 1 < fen->vlen && fen->val[board + 1] == 'b' ? 'w' : 'b';
+	memcpy(text + board + 2, fen->val + board + 2, rest);
+	xq_diag_init(&d2);
+	return xq_board_from_fen(b, text, board + 2 + rest, XQ_FEN_LENIENT_PLACEMENT, &d2) ? -1 : 0;
+}
+
 /* The start position: fen, else binit, else the standard one.  1: unusable. */
 static int setup(struct dh_reader *r, struct xq_game *g, const struct dh_elem *binit,
 		 const struct dh_elem *fen, xq_move first)
 {
 	struct xq_board b;
 	struct xq_diag d;
-	int explicit_side = 0;
+	int stated = -1, flipped = 0; /* the side the FEN says, when it says one */
 
 	xq_board_start(&b);
 	if (fen) {
 		xq_diag_init(&d);
-		if (xq_board_from_fen(&b, fen->val, fen->vlen,
-				      XQ_FEN_LENIENT_PLACEMENT | XQ_FEN_NO_CHECK_TEST, &d)) {
+		if (fen_setup(fen, &b, &d, &flipped)) {
 			struct dh_pos p = place_in(r, fen, d.place.col ? d.place.col - 1 : 0);
 			report_at(r, g->number, &p, 0, NULL, 0, XQ_D_BAD_FEN, XQ_SEV_ERROR,
 				  "[DhtmlXQ_fen]: %s; no move can be read", d.msg);
 			return 1;
 		}
-		explicit_side = memchr(fen->val, ' ', fen->vlen) != NULL;
+		if (memchr(fen->val, ' ', fen->vlen))
+			stated = flipped ? !b.side : b.side;
 	} else if (binit && setup_binit(r, g, binit, &b)) {
 		return 1;
 	}
 	if (first) {
 		int kind = xq_board_kind(&b, XQ_MOVE_FROM(first));
-		if (kind && XQ_KIND_SIDE(kind) != b.side) {
-			if (explicit_side) {
-				struct dh_pos p = place_in(r, fen, 0);
-				report_at(r, g->number, &p, 0, NULL, 0, XQ_D_SIDE_TO_MOVE, XQ_SEV_NOTE,
-					  "[DhtmlXQ_fen] says %s moves, the first move is %s's; "
-					  "the first move decides",
-					  b.side == XQ_RED ? "red" : "black",
-					  b.side == XQ_RED ? "black" : "red");
-			}
+		if (kind && XQ_KIND_SIDE(kind) != b.side)
 			b.side = (uint8_t)XQ_KIND_SIDE(kind);
-		}
+	}
+	if (stated >= 0 && stated != b.side) {
+		struct dh_pos p = place_in(r, fen, 0);
+		report_at(r, g->number, &p, 0, NULL, 0, XQ_D_SIDE_TO_MOVE, XQ_SEV_NOTE,
+			  "[DhtmlXQ_fen] says %s moves, but %s; %s moves",
+			  stated == XQ_RED ? "red" : "black",
+			  first && xq_board_kind(&b, XQ_MOVE_FROM(first))
+				  ? "the first move decides"
+				  : "the other king would be in check",
+			  b.side == XQ_RED ? "red" : "black");
 	}
 	b.key = xq_board_compute_key(&b);
 	xq_diag_init(&d);

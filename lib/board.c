@@ -308,8 +308,6 @@ int xq_board_validate(const struct xq_board *b, unsigned flags, struct xq_diag *
 						   side_names[side], name);
 		}
 	}
-	if (flags & XQ_FEN_NO_CHECK_TEST)
-		return 0;
 	{
 		xq_sq rk = b->pc[16], bk = b->pc[32];
 		if ((rk & 15) == (bk & 15)) {
@@ -454,15 +452,18 @@ int xq_board_king_attacked(const struct xq_board *b, int side)
 {
 	int them = side ^ 1;
 	xq_sq k = b->pc[XQ_SIDE_TAG(side)];
-	int x = k & 15, y = k >> 4;
-	const struct xq_slide *r = &xq_rank_slide[x - 3][b->rank_bits[y]];
-	const struct xq_slide *f = &xq_file_slide[y - 3][b->file_bits[x]];
+	int x, y;
+	const struct xq_slide *r, *f;
 	const uint8_t rook = XQ_KIND(them, XQ_ROOK), cannon = XQ_KIND(them, XQ_CANNON);
 	const uint8_t horse = XQ_KIND(them, XQ_HORSE), pawn = XQ_KIND(them, XQ_PAWN);
 	const uint8_t king = XQ_KIND(them, XQ_KING);
 
 	if (!k)
-		return 0;
+		return 0; /* no king (a board built piece by piece): nothing to attack */
+	x = k & 15;
+	y = k >> 4;
+	r = &xq_rank_slide[x - 3][b->rank_bits[y]];
+	f = &xq_file_slide[y - 3][b->file_bits[x]];
 	for (int dir = 0; dir < 2; dir++) {
 		if (r->first[dir] && xq_kind_of_id[b->sq[y << 4 | r->first[dir]]] == rook)
 			return 1;

@@ -109,11 +109,13 @@ enum {
 	/* Accept advisors, elephants and pawns on squares they can never
 	 * reach (composed problems in old files); kings must still be in
 	 * their palaces and counts within one set. */
-	XQ_FEN_LENIENT_PLACEMENT = 1 << 0,
-	/* Skip the checks that involve attacks: kings facing each other and
-	 * the side not to move being in check. */
-	XQ_FEN_NO_CHECK_TEST = 1 << 1
+	XQ_FEN_LENIENT_PLACEMENT = 1 << 0
 };
+/*
+ * There is deliberately no flag to skip the check tests: in a position
+ * where the side not to move is attacked, the king could be taken, and
+ * every later rule (check, mate, repetition) would stop making sense.
+ */
 
 /*
  * Parse a xiangqi FEN: board (rank 9 first), then optionally side

@@ -195,8 +195,7 @@ static void find_pins(const struct xq_board *b, struct pins *p)
 	int side = b->side, tag = XQ_SIDE_TAG(side), them = side ^ 1;
 	xq_sq k = b->pc[tag];
 	int x = k & 15, y = k >> 4;
-	const struct xq_slide *r = &xq_rank_slide[x - 3][b->rank_bits[y]];
-	const struct xq_slide *f = &xq_file_slide[y - 3][b->file_bits[x]];
+	const struct xq_slide *r, *f;
 	const int rook = XQ_KIND(them, XQ_ROOK), cannon = XQ_KIND(them, XQ_CANNON);
 	const int king = XQ_KIND(them, XQ_KING), horse = XQ_KIND(them, XQ_HORSE);
 
@@ -204,8 +203,10 @@ static void find_pins(const struct xq_board *b, struct pins *p)
 	p->pinned = 0;
 	p->hollow_rank = p->hollow_file = 0;
 	p->king = k;
-	if (p->in_check)
-		return; /* every move gets the full test */
+	if (p->in_check || !k)
+		return; /* every move gets the full test, or there is no king to expose */
+	r = &xq_rank_slide[x - 3][b->rank_bits[y]];
+	f = &xq_file_slide[y - 3][b->file_bits[x]];
 
 	for (int d = 0; d < 2; d++) {
 		/* Along the king's row. */

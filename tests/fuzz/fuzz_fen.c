@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct xq_board b, again;
 	struct xq_diag d;
 	char fen[XQ_FEN_MAX];
-	unsigned flags = size ? data[0] & 3 : 0;
+	unsigned flags = size ? data[0] & XQ_FEN_LENIENT_PLACEMENT : 0;
 
 	xq_diag_init(&d);
 	/* The first byte picks the flags; the rest is the FEN (not NUL-terminated). */

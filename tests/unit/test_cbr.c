@@ -500,7 +500,9 @@ static void fixtures_read(void **state)
 	n = read_rec("cbl", data, len, g, &c, &rc);
 	assert_int_equal(n, 0);
 	assert_int_equal(rc, XQ_EUNSUPPORTED);
-	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "inflates to 25561 bytes"));
+	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED,
+				  "compressed CCBridge library '梅花谱' (\"CCBridge\" version 21): "
+				  "its zlib stream inflates to 25561 bytes"));
 	free(data);
 }
 
@@ -564,6 +566,35 @@ static void corpus_records_read(void **state)
 			if (c.d[k].severity == XQ_SEV_ERROR && c.d[k].code != XQ_D_ILLEGAL_MOVE)
 				fail_msg("%s: %s", files[i], c.d[k].msg);
 		release_games(g, n);
+		free(data);
+	}
+}
+
+static void corpus_compressed_libraries_are_refused_by_name(void **state)
+{
+	static const char *const files[] = {
+		"zfdang__chinese-chess-fish-android/棋谱/sample_21_MeiHuaPu.cbl",
+		"zfdang__chinese-chess-fish-android/app/src/main/assets/XQF/"
+		"象棋残局基础-刘殿中/象棋残局基础.CBL",
+	};
+	static const char *const names[] = {"'梅花谱'", "'象棋残局基础'"};
+
+	(void)state;
+	SKIP_WITHOUT_SHARED(test_shared_dir());
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		static struct collected c;
+		struct xq_game g[MAX_GAMES];
+		size_t len;
+		char *data = corpus_file(files[i], &len);
+		int n, rc;
+		assert_non_null(data);
+		n = read_rec("cbl", data, len, g, &c, &rc);
+		assert_int_equal(n, 0);
+		assert_int_equal(rc, XQ_EUNSUPPORTED);
+		assert_int_equal(c.n, 1);
+		assert_int_equal(c.d[0].code, XQ_D_UNSUPPORTED);
+		assert_non_null(strstr(c.d[0].msg, names[i]));
+		assert_non_null(strstr(c.d[0].msg, "as the header says"));
 		free(data);
 	}
 }
@@ -632,6 +663,7 @@ int main(void)
 		cmocka_unit_test(fixtures_read),
 		cmocka_unit_test(corpus_libraries_read_whole),
 		cmocka_unit_test(corpus_records_read),
+		cmocka_unit_test(corpus_compressed_libraries_are_refused_by_name),
 		cmocka_unit_test(cbr_and_cbf_copies_of_one_game_agree),
 		cmocka_unit_test(probes_recognise_the_magics),
 	};

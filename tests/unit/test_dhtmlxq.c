@@ -322,9 +322,28 @@ static void fen_whose_side_disagrees_with_the_first_move_is_noted(void **state)
 		 g, &c);
 	assert_int_equal(n, 1);
 	assert_int_equal(g[0].start.side, XQ_BLACK);
-	d = find_diag(&c, XQ_D_SIDE_TO_MOVE, "the first move decides");
+	d = find_diag(&c, XQ_D_SIDE_TO_MOVE, "says red moves, but the first move decides; black moves");
 	assert_non_null(d);
 	assert_int_equal(d->severity, XQ_SEV_NOTE);
+	release_games(g, n);
+}
+
+static void fen_with_the_wrong_side_to_move_is_read_with_the_right_one(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	int n;
+
+	(void)state;
+	/* "w" would leave black in check from the rook on e5: only black can move. */
+	n = READ("[DhtmlXQ][DhtmlXQ_fen]4k4/9/9/9/4R4/9/9/9/9/3K5 w - - 0 1[/DhtmlXQ_fen]"
+		 "[DhtmlXQ_movelist]4050[/DhtmlXQ_movelist][/DhtmlXQ]",
+		 g, &c);
+	assert_int_equal(n, 1);
+	assert_int_equal(g[0].start.side, XQ_BLACK);
+	assert_int_equal(g[0].nnodes, 2);
+	assert_int_equal(g[0].flags, 0);
+	assert_non_null(find_diag(&c, XQ_D_SIDE_TO_MOVE, "says red moves"));
 	release_games(g, n);
 }
 
@@ -992,6 +1011,7 @@ int main(void)
 		cmocka_unit_test(binit_sets_up_the_position_and_99_is_absent),
 		cmocka_unit_test(side_to_move_comes_from_the_first_move),
 		cmocka_unit_test(fen_whose_side_disagrees_with_the_first_move_is_noted),
+		cmocka_unit_test(fen_with_the_wrong_side_to_move_is_read_with_the_right_one),
 		cmocka_unit_test(illegal_move_stops_its_line_with_a_located_diagnostic),
 		cmocka_unit_test(branch_below_an_illegal_move_is_reported),
 		cmocka_unit_test(malformed_branches_are_reported),

@@ -230,6 +230,26 @@ static void move_check_explains_why_a_move_is_illegal(void **state)
 	}
 }
 
+static void move_generation_is_safe_on_a_board_without_a_king(void **state)
+{
+	/* Boards built piece by piece need not be legal; found by fuzzing: a
+	 * king taken in perft left pc[king] = 0 and the line tables were
+	 * indexed with -3. */
+	struct xq_board b;
+	xq_move m[XQ_MAX_MOVES];
+
+	(void)state;
+	xq_board_clear(&b);
+	assert_int_equal(xq_board_put(&b, XQ_RED, XQ_KING, XQ_SQ(4, 0), NULL), 0);
+	assert_int_equal(xq_board_put(&b, XQ_RED, XQ_ROOK, XQ_SQ(0, 0), NULL), 0);
+	assert_int_equal(xq_board_put(&b, XQ_BLACK, XQ_ROOK, XQ_SQ(8, 9), NULL), 0);
+	assert_false(xq_board_king_attacked(&b, XQ_BLACK));
+	assert_int_equal(xq_gen_legal(&b, m), 15);
+	b.side = XQ_BLACK;
+	assert_int_equal(xq_gen_legal(&b, m), 17);
+	assert_true(xq_perft(&b, 3) > 0);
+}
+
 /* Brute force: pseudo-legal moves kept only if make/test/unmake says so. */
 static int legal_by_brute_force(struct xq_board *b, xq_move *out)
 {
@@ -293,6 +313,7 @@ int main(void)
 		cmocka_unit_test(horse_check_is_blocked_by_its_leg),
 		cmocka_unit_test(checkmate_and_stalemate_both_lose),
 		cmocka_unit_test(move_check_explains_why_a_move_is_illegal),
+		cmocka_unit_test(move_generation_is_safe_on_a_board_without_a_king),
 		cmocka_unit_test(legal_filter_agrees_with_brute_force_in_random_games),
 	};
 	return cmocka_run_group_tests_name("movegen", tests, NULL, NULL);
