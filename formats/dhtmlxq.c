@@ -1984,6 +1984,14 @@ static const char *result_element(const struct xq_game *g)
 	return NULL;
 }
 
+/* The result element; an unknown word is a value like any other. */
+static int write_result(struct dh_writer *w, const char *word)
+{
+	int rc = plain_value(w, word, "Result");
+
+	return rc ? rc : element(w, &w->out, "result", w->tmp.ptr, w->tmp.len, "result");
+}
+
 static int write_tags(struct dh_writer *w, const struct xq_game *g)
 {
 	const char *word = result_element(g);
@@ -2000,7 +2008,7 @@ static int write_tags(struct dh_writer *w, const struct xq_game *g)
 			const char *as_read = !word ? "" : result_word(word, strlen(word), &r) == 0
 								  ? xq_result_string(r) : word;
 			if (!result_done && word)
-				rc = element(w, &w->out, "result", word, strlen(word), "result");
+				rc = write_result(w, word);
 			if (*v && (result_done || strcmp(v, as_read)))
 				loss(w, 0, "tag Result \"%s\" not written: %s", v,
 				     result_done ? "the result is written once"
@@ -2020,7 +2028,7 @@ static int write_tags(struct dh_writer *w, const struct xq_game *g)
 			rc = element(w, &w->out, el, w->tmp.ptr, w->tmp.len, tag);
 	}
 	if (!rc && !result_done && word)
-		rc = element(w, &w->out, "result", word, strlen(word), "result");
+		rc = write_result(w, word);
 	return rc;
 }
 

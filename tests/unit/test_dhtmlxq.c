@@ -732,6 +732,14 @@ static void writer_reports_what_dhtmlxq_cannot_hold(void **state)
 	assert_non_null(find_diag(&c, XQ_D_LOSS, "1 comments before a move (the first at ply 2)"));
 	assert_non_null(find_diag(&c, XQ_D_LOSS, "tag '棋谱名称'"));
 	assert_non_null(find_diag(&c, XQ_D_LOSS, "tag 'Movelist'"));
+	/* Found by fuzz_dhtmlxq: a result word holding a tag ended the record early. */
+	memset(&c, 0, sizeof(c));
+	g.result = XQ_RESULT_UNKNOWN;
+	g.result_text = "V[DhtmlXQ]x";
+	xq_buf_reset(&out);
+	assert_int_equal(write_games("dhtmlxq", &g, 1, &out, &c), 0);
+	assert_non_null(strstr(out.ptr, "[DhtmlXQ_result]V\xEF\xBC\xBB" "DhtmlXQ]x[/DhtmlXQ_result]"));
+	assert_non_null(find_diag(&c, XQ_D_LOSS, "tag Result: '[' before DhtmlXQ"));
 	assert_int_equal(c.d[0].severity, XQ_SEV_WARNING);
 	xq_game_release(&g);
 	xq_buf_release(&out);
