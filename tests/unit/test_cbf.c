@@ -586,6 +586,83 @@ static void cbf_to_dhtmlxq_to_cbf_keeps_the_game(void **state)
 	free(data);
 }
 
+/*
+ * PGN -> CBF -> XQF -> DhtmlXQ -> PGN: the tree, the comments, the result
+ * and the tags every format of the chain holds come back; anything else
+ * that is dropped on the way is reported as lost.  PGN and XQF are other
+ * formats: the test waits for them to be registered.
+ */
+static int count_variations(const struct xq_game *g)
+{
+	struct xq_game_counts k;
+
+	xq_game_count(g, &k);
+	return (int)k.variations;
+}
+
+static void pgn_cbf_xqf_dhtmlxq_pgn_keeps_the_game(void **state)
+{
+	static const char pgn[] =
+		"[Game \"Chinese Chess\"]\n"
+		"[Event \"Cross-format test\"]\n"
+		"[Site \"Beijing\"]\n"
+		"[Date \"2024.01.02\"]\n"
+		"[Red \"Red player\"]\n"
+		"[Black \"Black player\"]\n"
+		"[Result \"1-0\"]\n"
+		"[Format \"ICCS\"]\n\n"
+		"{The game.} 1. H2-E2 {centre cannon} H9-G7 (1. ... H7-E7 2. H0-G2) "
+		"2. H0-G2 I9-H9 (2. ... B9-C7 {the other horse}) 3. I0-H0 1-0\n";
+	static const char *const chain[] = {"pgn", "cbf", "xqf", "dhtmlxq", "pgn"};
+	static const char *const kept[] = {"Event", "Site", "Date", "Red", "Black"};
+	static struct collected c;
+	static struct xq_game first[MAX_GAMES], g[MAX_GAMES];
+	int n;
+
+	(void)state;
+	if (!xq_format_find("pgn") || !xq_format_find("xqf") ||
+	    !xq_format_find("xqf")->open_writer) {
+		fprintf(stderr, "skipped: the pgn and xqf formats are not in this build yet\n");
+		skip();
+	}
+	n = read_games("pgn", pgn, strlen(pgn), first, MAX_GAMES, &c, NULL);
+	assert_int_equal(n, 1);
+	assert_int_equal(count_diags(&c, XQ_SEV_WARNING), 0);
+	assert_int_equal(count_variations(&first[0]), 2);
+	for (size_t i = 1; i < sizeof(chain) / sizeof(chain[0]); i++) {
+		struct xq_game *from = i == 1 ? first : g;
+		struct xq_buf out = XQ_BUF_INIT;
+		assert_int_equal(write_games(chain[i], from, 1, &out, &c), 0);
+		if (i > 1)
+			release_games(g, 1);
+		n = read_games(chain[i], out.ptr, out.len, g, MAX_GAMES, &c, NULL);
+		assert_int_equal(n, 1);
+		xq_buf_release(&out);
+	}
+	for (int i = 0; i < c.n; i++)
+		if (c.d[i].severity == XQ_SEV_ERROR) {
+			print_diags(&c);
+			fail_msg("an error on the way");
+		}
+	ASSERT_GAMES_EQUAL(&first[0], &g[0], XQ_EQ_IGNORE_TAGS);
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+		assert_string_equal(xq_game_tag(&g[0], kept[i]), xq_game_tag(&first[0], kept[i]));
+	/* Any other tag that did not arrive was reported lost on the way. */
+	for (size_t i = 0; i < first[0].ntags; i++) {
+		const char *name = first[0].tags[i].name;
+		char what[128];
+		if (xq_game_tag(&g[0], name))
+			continue;
+		snprintf(what, sizeof(what), "%s", name);
+		if (!find_diag(&c, XQ_D_LOSS, what)) {
+			print_diags(&c);
+			fail_msg("tag %s vanished without a loss report", name);
+		}
+	}
+	release_games(first, 1);
+	release_games(g, 1);
+}
+
 struct corpus_count {
 	int files;
 };
@@ -674,6 +751,7 @@ int main(void)
 		cmocka_unit_test(fixtures_read_and_round_trip),
 		cmocka_unit_test(test_cbf_has_the_expected_game),
 		cmocka_unit_test(cbf_to_dhtmlxq_to_cbf_keeps_the_game),
+		cmocka_unit_test(pgn_cbf_xqf_dhtmlxq_pgn_keeps_the_game),
 		cmocka_unit_test(every_corpus_cbf_reads_and_round_trips),
 		cmocka_unit_test(probe_recognises_cbf),
 	};
