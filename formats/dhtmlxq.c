@@ -111,6 +111,7 @@ struct dh_reader {
 	int offsets;             /* decoded offsets are source offsets (UTF-8) */
 	int eof;                 /* text holds everything that is left */
 	int error;
+	int quiet;               /* a trial split: diagnostics are not sent */
 	int html;
 	int dialect_noted;
 	uint64_t *bad;           /* absolute decoded offsets where bytes were not text */
@@ -220,6 +221,8 @@ static void report_at(struct dh_reader *r, uint64_t game, const struct dh_pos *p
 	struct xq_place pl = {0, 0, 0};
 	va_list ap;
 
+	if (r->quiet)
+		return;
 	if (p) {
 		pl.line = p->line;
 		pl.col = p->col;
@@ -1629,19 +1632,24 @@ static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t
 /* Read the record of bare elements that starts at text index `o`. */
 static int read_implicit(struct dh_reader *r, struct xq_game *g, size_t o)
 {
-	size_t consumed;
+	size_t consumed, span;
 	int rc;
 
-	/* It cannot run past the next wrapper: have the text up to there. */
-	while (!r->eof && find(r->text.ptr, r->text.len, o, "[DhtmlXQ]") == r->text.len &&
-	       find(r->text.ptr, r->text.len, o, "[DhtmlXQiFrame]") == r->text.len) {
-		if (r->text.len - o > MAX_RECORD)
+	/* Where it ends: split quietly, and read on while it runs to the end of the text. */
+	for (;;) {
+		r->quiet = 1;
+		r->exact = 0;
+		rc = split_elements(r, 0, r->text.ptr + o, r->text.len - o, 1, &span);
+		r->quiet = 0;
+		if (rc)
+			return rc;
+		if (o + span < r->text.len || r->eof || r->text.len - o > MAX_RECORD)
 			break;
 		rc = fill(r);
 		if (rc < 0)
 			return rc;
 	}
-	rc = read_record(r, g, r->text.ptr + o, r->text.len - o, r->at, 1, 1, &consumed);
+	rc = read_record(r, g, r->text.ptr + o, span, r->at, 1, 1, &consumed);
 	if (!rc && had_bad_bytes(r, r->text_base + o, r->text_base + o + consumed))
 		g->flags |= XQ_GAME_BROKEN;
 	advance(r, o + (consumed ? consumed : 1));
