@@ -697,10 +697,6 @@ static int write_head(struct cbf_writer *w, const struct xq_game *g)
 			report_dropped(w, 0, f->tag, dropped);
 		rc |= xq_buf_addf(b, "</%s>\r\n", f->element);
 	}
-	if (g->result == XQ_RESULT_UNKNOWN && g->result_text && *g->result_text && !numeric_result(g))
-		xq_ccb_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
-			      XQ_SEV_WARNING, "result \"%s\" has no CBF code; written as 0 (unknown)",
-			      g->result_text);
 	/* Tags with no element, and repeated tags (an element holds one value). */
 	for (size_t i = 0; i < g->ntags && !rc; i++) {
 		const char *tag = g->tags[i].name;
