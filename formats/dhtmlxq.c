@@ -29,7 +29,7 @@
  *             (0 = the main line).
  *   commentS / commentB_S  the comment after ply S of the main line or of
  *             branch B; comment0 is the game comment.  "||" is a newline;
- *             \uXXXX is a character (vschess).
+ *             \uhhhh is a character (vschess).
  *   result    红胜 黑胜 和棋 未知 ... or W L D (red's result), see dh_results.
  *
  * The side to move is not stored: like vschess, the reader takes the
@@ -537,7 +537,7 @@ static int html_decode(struct xq_buf *out, const char *s, size_t len, int *unkno
 	return 0;
 }
 
-/* Comments: "||" is a newline, \uXXXX a character, CRLF a newline. */
+/* Comments: "||" is a newline, \uhhhh a character, CRLF a newline. */
 static int comment_decode(struct xq_buf *out, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len;) {
@@ -1483,7 +1483,7 @@ static int read_record(struct dh_reader *r, struct xq_game *g, const char *s, si
 	return rc;
 }
 
-/* URL-decoding (%XX, and %uXXXX as JavaScript's escape() writes). */
+/* URL-decoding (%hh, and %uhhhh as JavaScript's escape() writes). */
 static int url_decode(struct xq_buf *out, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len;) {
@@ -1926,7 +1926,7 @@ static int is_hex4(const char *s)
 
 /*
  * A comment in DhtmlXQ form in w->tmp: newlines as "||"; carriage
- * returns, "||", "\uXXXX" and "[DhtmlXQ" in the text escaped as \u000d,
+ * returns, "||", "\uhhhh" and "[DhtmlXQ" in the text escaped as \u000d,
  * \u007c, \u005c and \u005b so that they read back as written
  * (comment_decode).
  */
