@@ -95,24 +95,18 @@ static inline void fuzz_read_only(const char *fmt, const void *data, size_t size
 		xq_game_release(&games[i]);
 }
 
-/* Read, write back, read again: equal games unless something was reported lost. */
-static inline void fuzz_round_trip(const char *fmt, const void *data, size_t size,
-				   const struct xq_read_opts *opts, unsigned ignore)
+/* Write games[0..n) with format `f` into `out`; returns how many were written. */
+static inline int fuzz_write(const struct xq_format *f, const struct xq_game *games, int n,
+			     struct xq_buf *out, struct fuzz_diags *wc)
 {
-	const struct xq_format *f = xq_format_find(fmt);
-	struct xq_game games[FUZZ_MAX_GAMES], back[FUZZ_MAX_GAMES];
-	struct fuzz_diags c = {0, 0}, wc = {0, 0}, rc = {0, 0};
-	struct xq_sink sink = {fuzz_count, &wc};
+	struct xq_sink sink = {fuzz_count, wc};
 	struct xq_write_opts wopts = XQ_WRITE_OPTS_INIT;
-	struct xq_buf out = XQ_BUF_INIT;
 	struct xq_output *o;
 	struct xq_diag d;
 	void *w;
-	int n = fuzz_read(fmt, data, size, opts, games, &c), m = 0, wrote = 0;
+	int wrote = 0;
 
-	if (n == 0)
-		return;
-	if (xq_output_open_mem(&o, &out) || f->open_writer(&w, o, &wopts, &sink))
+	if (xq_output_open_mem(&o, out) || f->open_writer(&w, o, &wopts, &sink))
 		abort();
 	/* A format with one game a file gets one. */
 	for (int i = 0; i < n && (i == 0 || (f->caps & XQ_CAP_MULTI)); i++, wrote++)
@@ -122,6 +116,26 @@ static inline void fuzz_round_trip(const char *fmt, const void *data, size_t siz
 	xq_diag_init(&d);
 	if (xq_output_commit(o, &d))
 		abort();
+	return wrote;
+}
+
+/*
+ * Read, write back, read again: equal games unless something was reported
+ * lost; and the games read back write the very same bytes (what xqkit
+ * convert --verify checks).
+ */
+static inline void fuzz_round_trip(const char *fmt, const void *data, size_t size,
+				   const struct xq_read_opts *opts, unsigned ignore)
+{
+	const struct xq_format *f = xq_format_find(fmt);
+	struct xq_game games[FUZZ_MAX_GAMES], back[FUZZ_MAX_GAMES];
+	struct fuzz_diags c = {0, 0}, wc = {0, 0}, rc = {0, 0}, wc2 = {0, 0};
+	struct xq_buf out = XQ_BUF_INIT, again = XQ_BUF_INIT;
+	int n = fuzz_read(fmt, data, size, opts, games, &c), m = 0, wrote;
+
+	if (n == 0)
+		return;
+	wrote = fuzz_write(f, games, n, &out, &wc);
 	if (wc.losses == 0) {
 		m = fuzz_read(fmt, out.ptr, out.len, NULL, back, &rc);
 		if (m != wrote || rc.errors)
@@ -138,12 +152,16 @@ static inline void fuzz_round_trip(const char *fmt, const void *data, size_t siz
 			if (!xq_game_equal(&games[i], &back[i], ig, why, sizeof(why)))
 				fuzz_fail("a game changed through the writer", why);
 		}
+		fuzz_write(f, back, m, &again, &wc2);
+		if (again.len != out.len || memcmp(again.ptr, out.ptr, out.len))
+			fuzz_fail("games read back do not write the same bytes", again.ptr);
 	}
 	for (int i = 0; i < n; i++)
 		xq_game_release(&games[i]);
 	for (int i = 0; i < m; i++)
 		xq_game_release(&back[i]);
 	xq_buf_release(&out);
+	xq_buf_release(&again);
 }
 
 #endif

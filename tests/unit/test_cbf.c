@@ -725,6 +725,14 @@ static void read_corpus_cbf(const char *path, struct corpus_count *cc)
 	assert_int_equal(c.n, 0);
 	assert_int_equal(read_games("cbf", out.ptr, out.len, back, MAX_GAMES, &c, NULL), 1);
 	ASSERT_GAMES_EQUAL(&g[0], &back[0], 0);
+	/* What was read back writes the very same bytes (xqkit convert --verify). */
+	{
+		struct xq_buf again = XQ_BUF_INIT;
+		assert_int_equal(write_games("cbf", back, 1, &again, &c), 0);
+		assert_int_equal(again.len, out.len);
+		assert_memory_equal(again.ptr, out.ptr, out.len);
+		xq_buf_release(&again);
+	}
 	cc->files++;
 	release_games(g, n);
 	release_games(back, 1);

@@ -904,6 +904,14 @@ static void read_and_round_trip(const char *path, void *arg)
 	assert_int_equal(c2.n, 0);
 	for (int i = 0; i < n; i++)
 		ASSERT_GAMES_EQUAL(&g[i], &back[i], 0);
+	/* What was read back writes the very same bytes (xqkit convert --verify). */
+	{
+		struct xq_buf again = XQ_BUF_INIT;
+		assert_int_equal(write_games("dhtmlxq", back, m, &again, &c2), 0);
+		assert_int_equal(again.len, out.len);
+		assert_memory_equal(again.ptr, out.ptr, out.len);
+		xq_buf_release(&again);
+	}
 	release_games(g, n);
 	release_games(back, m);
 	xq_buf_release(&out);
