@@ -24,7 +24,11 @@
 
 #include "progress.h"
 
-#define RING 8
+/* Slots per worker, and how full a ring gets before the output thread is
+ * woken for it (or how empty before its worker is): waking a thread per
+ * game costs more than reading a small game, so they wake by half rings. */
+#define RING 16
+#define BATCH (RING / 2)
 
 struct pool;
 
@@ -39,12 +43,15 @@ struct worker {
 	struct pool_file *file;
 	atomic_uint_least64_t bytes; /* stored bytes of the current file read so far */
 	int oom;              /* a diagnostic could not be kept */
+	pthread_cond_t space; /* signalled when its ring has room again */
+	int waiting;          /* blocked on a full ring (under pool->mu) */
 };
 
 struct pool {
 	const struct pool_config *cfg;
 	pthread_mutex_t mu;
-	pthread_cond_t cond;
+	pthread_cond_t cond;   /* the output thread waits here */
+	int out_waiting;       /* ... for worker out_waiting - 1, or -1 for any (under mu) */
 	struct worker *w;
 	int nw;
 	int serial;
@@ -105,6 +112,17 @@ static void progress_after(struct pool *p, const struct pool_job *j, struct work
 	progress_update(p->games_out, p->bytes_done + cur);
 }
 
+/* Stop the run (under mu): wake everyone so that they notice. */
+static void stop_all(struct pool *p, int rc)
+{
+	p->stop = 1;
+	if (rc && !p->rc)
+		p->rc = rc;
+	pthread_cond_broadcast(&p->cond);
+	for (int i = 0; i < p->nw; i++)
+		pthread_cond_broadcast(&p->w[i].space);
+}
+
 /* A free slot of `w` to fill, or NULL when the run is stopping. */
 static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 {
@@ -117,8 +135,11 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 		j = &w->slots[0];
 	} else {
 		pthread_mutex_lock(&p->mu);
-		while (w->count == RING && !p->stop)
-			pthread_cond_wait(&p->cond, &p->mu);
+		while (w->count == RING && !p->stop) {
+			w->waiting = 1;
+			pthread_cond_wait(&w->space, &p->mu);
+			w->waiting = 0;
+		}
 		if (p->stop) {
 			pthread_mutex_unlock(&p->mu);
 			return NULL;
@@ -150,7 +171,11 @@ static void publish(struct worker *w, struct pool_job *j)
 	}
 	pthread_mutex_lock(&p->mu);
 	w->count++;
-	pthread_cond_broadcast(&p->cond);
+	/* Wake the output thread only when it sleeps: one wake-up per game
+	 * would cost more than reading it. */
+	if ((p->out_waiting == -1 || p->out_waiting == w->id + 1) &&
+	    (w->count >= BATCH || j->kind == POOL_END))
+		pthread_cond_signal(&p->cond);
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -289,7 +314,8 @@ static void *worker_main(void *arg)
 		if (rc == 0) {
 			p->listing_done = 1;
 			if (!p->serial) {
-				pthread_cond_broadcast(&p->cond);
+				/* The output thread may be waiting for the end. */
+				pthread_cond_signal(&p->cond);
 				pthread_mutex_unlock(&p->mu);
 			}
 			break;
@@ -301,19 +327,18 @@ static void *worker_main(void *arg)
 		else
 			free(path);
 		if (!f) {
-			p->stop = 1;
-			p->rc = XQ_ENOMEM;
-			if (!p->serial) {
-				pthread_cond_broadcast(&p->cond);
+			if (p->serial) {
+				p->stop = 1;
+				p->rc = XQ_ENOMEM;
+			} else {
+				stop_all(p, XQ_ENOMEM);
 				pthread_mutex_unlock(&p->mu);
 			}
 			break;
 		}
 		p->next_seq++;
-		if (!p->serial) {
-			pthread_cond_broadcast(&p->cond);
+		if (!p->serial)
 			pthread_mutex_unlock(&p->mu);
-		}
 		read_file(w, f, rc < 0, &d);
 	}
 	return NULL;
@@ -337,7 +362,11 @@ static void output_loop(struct pool *p)
 				pthread_mutex_unlock(&p->mu);
 				return;
 			}
+			/* Wait for the worker that has file `seq`, or for any
+			 * worker while no one has taken it yet. */
+			p->out_waiting = seq < p->next_seq ? p->owner[seq] + 1 : -1;
 			pthread_cond_wait(&p->cond, &p->mu);
+			p->out_waiting = 0;
 		}
 		w = &p->w[p->owner[seq]];
 		j = &w->slots[w->head];
@@ -353,11 +382,10 @@ static void output_loop(struct pool *p)
 		pthread_mutex_lock(&p->mu);
 		w->head = (w->head + 1) % RING;
 		w->count--;
-		if (rc) {
-			p->stop = 1;
-			p->rc = rc;
-		}
-		pthread_cond_broadcast(&p->cond);
+		if (w->waiting && w->count <= BATCH)
+			pthread_cond_signal(&w->space);
+		if (rc)
+			stop_all(p, rc);
 		pthread_mutex_unlock(&p->mu);
 		if (rc)
 			return;
@@ -394,6 +422,8 @@ int pool_run(const struct pool_config *cfg)
 	} else {
 		pthread_mutex_init(&p.mu, NULL);
 		pthread_cond_init(&p.cond, NULL);
+		for (int i = 0; i < n; i++)
+			pthread_cond_init(&p.w[i].space, NULL);
 		for (int i = 0; i < n; i++) {
 			if (pthread_create(&p.w[i].tid, NULL, worker_main, &p.w[i]) != 0)
 				break; /* run with the threads we have */
@@ -404,10 +434,8 @@ int pool_run(const struct pool_config *cfg)
 		} else {
 			output_loop(&p);
 			pthread_mutex_lock(&p.mu);
-			if (!p.listing_done || p.stop) {
-				p.stop = 1;
-				pthread_cond_broadcast(&p.cond);
-			}
+			if (!p.listing_done || p.stop)
+				stop_all(&p, 0);
 			pthread_mutex_unlock(&p.mu);
 		}
 		for (int i = 0; i < n; i++)
@@ -420,6 +448,8 @@ int pool_run(const struct pool_config *cfg)
 				if (j->kind == POOL_END)
 					file_free(j->file);
 			}
+		for (int i = 0; i < n; i++)
+			pthread_cond_destroy(&p.w[i].space);
 		pthread_cond_destroy(&p.cond);
 		pthread_mutex_destroy(&p.mu);
 	}
