@@ -281,6 +281,46 @@ static void check_start(struct pool_job *j)
  * warning: the rules give a draw, the record a decision), contradicted or
  * not shown (errors).  Returns 1 when the rules had something to say.
  */
+/*
+ * Can the rules have anything to say about this main line?  They rule
+ * only on a repetition that ends at the final position and on a move
+ * limit reached on the way (rules.h), so a line whose final position
+ * never occurred before since the last capture, and that never goes
+ * natural_limit plies without a capture, needs no analysis.  This walk
+ * costs a make per ply; the analysis a legality check per ply and a chase
+ * analysis per ply of every cycle, which made it most of validate's time.
+ */
+static int rules_could_apply(const struct xq_game *g, const struct xq_rules_options *o)
+{
+	struct xq_board b = g->start;
+	uint64_t keys[512];
+	size_t nkeys = 0;
+	unsigned run = b.halfmove, longest = run;
+
+	if (o->cxq)
+		return 1; /* clubxiangqi's limits count other things */
+	keys[nkeys++] = b.key;
+	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE; n = g->nodes[n].child) {
+		struct xq_undo u;
+		xq_board_make(&b, g->nodes[n].move, &u);
+		if (u.captured) {
+			run = 0;
+			nkeys = 0; /* no position before a capture can come back */
+		} else if (++run > longest) {
+			longest = run;
+		}
+		if (nkeys == sizeof(keys) / sizeof(keys[0]))
+			return 1; /* a long quiet stretch: let the rules look */
+		keys[nkeys++] = b.key;
+	}
+	if (o->natural_limit && longest >= o->natural_limit)
+		return 1;
+	for (size_t i = 0; i + 1 < nkeys; i++)
+		if (keys[i] == b.key)
+			return 1;
+	return 0;
+}
+
 static int check_rules(struct vctx *c, struct pool_job *j)
 {
 	struct xq_game *g = &j->game;
@@ -288,7 +328,8 @@ static int check_rules(struct vctx *c, struct pool_job *j)
 	struct xq_diag d;
 	char move[XQ_DIAG_MOVE_MAX];
 
-	if (!c->rules_on || (g->flags & XQ_GAME_BROKEN) || g->nodes[XQ_ROOT].child == XQ_NODE_NONE)
+	if (!c->rules_on || (g->flags & XQ_GAME_BROKEN) || g->nodes[XQ_ROOT].child == XQ_NODE_NONE ||
+	    !rules_could_apply(g, &c->rules))
 		return 0;
 	xq_diag_init(&d);
 	place_at(&d, j, 0);
