@@ -210,10 +210,6 @@ static long score_text(const char *s, size_t len)
 enum xq_encoding xq_encoding_detect(const char *buf, size_t len, size_t *bom)
 {
 	const unsigned char *u = (const unsigned char *)buf;
-	size_t ok;
-	long best_score = 0;
-	enum xq_encoding best = XQ_ENC_GB18030;
-	static const enum xq_encoding candidates[] = {XQ_ENC_GB18030, XQ_ENC_BIG5};
 
 	if (bom)
 		*bom = 0;
@@ -232,10 +228,43 @@ enum xq_encoding xq_encoding_detect(const char *buf, size_t len, size_t *bom)
 			*bom = 2;
 		return XQ_ENC_UTF16BE;
 	}
+	return xq_encoding_detect_text(buf, len);
+}
+
+enum xq_encoding xq_encoding_detect_text(const char *buf, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)buf;
+	size_t ok;
+	long best_score = 0;
+	enum xq_encoding best = XQ_ENC_GB18030;
+	static const enum xq_encoding candidates[] = {XQ_ENC_GB18030, XQ_ENC_BIG5};
+
 	ok = xq_utf8_check(buf, len);
 	/* Valid UTF-8, allowing a character cut at the end of the sample. */
 	if (ok == len || (len - ok < 4 && (u[ok] & 0xC0) == 0xC0))
 		return XQ_ENC_UTF8;
+	/* UTF-8 with a few bad bytes (which the reader will report) rather
+	 * than GBK or Big5: their byte pairs seldom form UTF-8 sequences. */
+	{
+		size_t multi = 0, bad = 0;
+		for (size_t i = 0; i < len;) {
+			size_t n;
+			if (u[i] < 0x80) {
+				i++;
+				continue;
+			}
+			n = xq_utf8_valid_prefix(buf + i, len - i);
+			if (n) {
+				multi++;
+				i += n;
+			} else {
+				bad += len - i >= 4; /* a cut character at the end is not bad */
+				i++;
+			}
+		}
+		if (multi >= 4 && multi >= 2 * bad)
+			return XQ_ENC_UTF8;
+	}
 	for (size_t c = 0; c < sizeof(candidates) / sizeof(candidates[0]); c++) {
 		struct xq_buf out = XQ_BUF_INIT;
 		size_t errors = 0, bad = 0;

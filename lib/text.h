@@ -40,6 +40,13 @@ int xq_encoding_parse(const char *name, enum xq_encoding *out);
 enum xq_encoding xq_encoding_detect(const char *buf, size_t len, size_t *bom);
 
 /*
+ * The same without looking for a BOM: for a sample taken from the middle
+ * of a text (where bytes FF FE are not a BOM).  Returns UTF-8, GB18030 or
+ * Big5.
+ */
+enum xq_encoding xq_encoding_detect_text(const char *buf, size_t len);
+
+/*
  * Convert `len` bytes in `enc` to UTF-8, appended to `out`.  Returns 0, or
  * XQ_EENCODING with *bad set to the offset of the first byte that is not
  * valid in `enc` (what came before it is converted), or XQ_ENOMEM.

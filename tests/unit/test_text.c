@@ -113,6 +113,14 @@ static void detection_tells_utf8_gbk_and_big5_apart(void **state)
 	assert_int_equal(xq_encoding_detect(big5, sizeof(big5) - 1, &bom), XQ_ENC_BIG5);
 }
 
+static void utf8_with_a_stray_bad_byte_is_still_utf8(void **state)
+{
+	const char text[] = "[Event \"中国象棋\"]\n{注释\xFF} 1. 炮二平五 马８进７ *\n";
+
+	(void)state;
+	assert_int_equal(xq_encoding_detect(text, sizeof(text) - 1, NULL), XQ_ENC_UTF8);
+}
+
 static void encoding_names_parse(void **state)
 {
 	enum xq_encoding e;
@@ -193,6 +201,7 @@ int main(void)
 		cmocka_unit_test(undecodable_byte_is_reported_with_its_offset),
 		cmocka_unit_test(character_outside_target_encoding_is_an_error),
 		cmocka_unit_test(detection_tells_utf8_gbk_and_big5_apart),
+		cmocka_unit_test(utf8_with_a_stray_bad_byte_is_still_utf8),
 		cmocka_unit_test(encoding_names_parse),
 		cmocka_unit_test(streaming_decoder_waits_for_a_cut_character),
 		cmocka_unit_test(streaming_decoder_marks_each_bad_byte_in_place),
