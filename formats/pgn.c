@@ -115,6 +115,7 @@ struct pgn_reader {
 	struct tok tok;
 	int pushed;
 	int io_rc;
+	struct xq_diag md; /* for move errors: cleared after each use */
 	/* Per game. */
 	struct xq_buf scratch, pre;
 	struct frame *stack;
@@ -428,51 +429,46 @@ static void mark_bad(struct pgn_reader *r, struct tok *t, uint64_t p)
 
 enum { C_WORD, C_SPACE, C_NL, C_DELIM, C_NUL };
 
-static unsigned char cls(unsigned char c)
-{
-	switch (c) {
-	case ' ': case '\t': case '\v': case '\f':
-		return C_SPACE;
-	case '\n': case '\r':
-		return C_NL;
-	case '{': case '}': case '(': case ')': case '[': case ']': case ';': case '$':
-		return C_DELIM;
-	case '\0':
-		return C_NUL;
-	default:
-		return C_WORD;
-	}
-}
+/* What an ASCII byte is to the lexer (C_WORD, the zero, for the rest). */
+static const unsigned char cls_table[128] = {
+	[' '] = C_SPACE, ['\t'] = C_SPACE, ['\v'] = C_SPACE, ['\f'] = C_SPACE,
+	['\n'] = C_NL,    ['\r'] = C_NL,
+	['{'] = C_DELIM, ['}'] = C_DELIM, ['('] = C_DELIM, [')'] = C_DELIM,
+	['['] = C_DELIM, [']'] = C_DELIM, [';'] = C_DELIM, ['$'] = C_DELIM,
+	['\0'] = C_NUL,
+};
 
 static void skip_space(struct pgn_reader *r)
 {
 	uint64_t p = r->pos;
 
 	for (;;) {
-		unsigned char c;
-		if (p >= END(r) && !have(r, p, p))
-			break;
-		c = AT(r, p);
-		if (c < 0x80) {
-			unsigned char k = cls(c);
-			if (k == C_SPACE) {
-				p++;
-				continue;
+		const unsigned char *x = (const unsigned char *)r->text;
+		size_t i = (size_t)(p - r->base), lim = r->tlen;
+		int stop = 0;
+		while (i < lim) {
+			unsigned char c = x[i];
+			if (c < 0x80) {
+				unsigned char k = cls_table[c];
+				if (k == C_NL)
+					newline(r, r->base + i, c);
+				else if (k != C_SPACE) {
+					stop = 1;
+					break;
+				}
+				i++;
+			} else {
+				size_t n = xq_utf8_valid_prefix((const char *)x + i, lim - i);
+				if (n < 2 || !is_wide_space(r, r->base + i, n)) {
+					stop = 1;
+					break;
+				}
+				i += n;
 			}
-			if (k == C_NL) {
-				newline(r, p, c);
-				p++;
-				continue;
-			}
-			break;
-		} else {
-			size_t n = char_at(r, p, p);
-			if (n && is_wide_space(r, p, n)) {
-				p += n;
-				continue;
-			}
-			break;
 		}
+		p = r->base + i;
+		if (stop || !have(r, p, p))
+			break;
 	}
 	r->pos = p;
 }
@@ -725,48 +721,84 @@ done:
 	}
 }
 
+/*
+ * After the digits of a word at [start, p) comes '.' at p: if the dots
+ * are not followed by a digit ("33.4" is a WXF move, "2006.08.03" a
+ * word), the word is a move number ending after them.  Returns that end,
+ * or 0.
+ */
+static uint64_t number_end(struct pgn_reader *r, const struct tok *t, uint64_t p)
+{
+	uint64_t q = p;
+
+	while (have(r, q, t->start) && AT(r, q) == '.')
+		q++;
+	return q < END(r) && xq_is_digit(AT(r, q)) ? 0 : q;
+}
+
 static void scan_word(struct pgn_reader *r, struct tok *t)
 {
 	uint64_t p = t->start;
-	int digits = 1, number = 0, too_long;
+	int digits = 1;
 
 	t->type = T_WORD;
-	while (!scan_stops(r, t, p, &too_long)) {
-		unsigned char c = AT(r, p);
-		if (c < 0x80) {
-			if (cls(c) != C_WORD && cls(c) != C_NUL)
-				break;
-			/* A move number: digits and dots, not followed by a digit ("33.4"
-			 * is a WXF move, "2006.08.03" a word). */
-			if (digits && xq_is_digit(c)) {
-				p++;
-				continue;
-			}
-			if (digits && c == '.' && p > t->start) {
-				uint64_t q = p;
-				while (have(r, q, t->start) && AT(r, q) == '.')
-					q++;
-				if (!(q < END(r) && xq_is_digit(AT(r, q)))) {
-					number = 1;
-					t->num = 0;
-					for (uint64_t k = t->start; k < p && t->num < 100000000ul; k++)
-						t->num = t->num * 10 + (AT(r, k) - '0');
-					p = q;
+	for (;;) {
+		/* The window holds whole characters (publish() holds back a cut
+		 * one), so the bytes in it can be read without asking for more. */
+		const unsigned char *x = (const unsigned char *)r->text;
+		size_t i = (size_t)(p - r->base), lim = r->tlen;
+		int stop = 0;
+		while (i < lim && !stop) {
+			unsigned char c = x[i];
+			if (c < 0x80) {
+				unsigned char k = cls_table[c];
+				if (k == C_NUL) {
+					mark_bad(r, t, r->base + i);
+				} else if (k != C_WORD) {
+					stop = 1;
+					break;
+				} else if (digits && xq_is_digit(c)) {
+					i++;
+					continue;
+				} else if (digits && c == '.' && r->base + i > t->start) {
+					uint64_t at = r->base + i, q = number_end(r, t, at);
+					if (q) {
+						t->num = 0;
+						for (uint64_t k2 = t->start; k2 < at && t->num < 100000000ul; k2++)
+							t->num = t->num * 10 + (AT(r, k2) - '0');
+						t->type = T_NUMBER;
+						t->end = q;
+						return;
+					}
+					/* number_end() may have moved the window. */
+					x = (const unsigned char *)r->text;
+					i = (size_t)(at - r->base);
+					lim = r->tlen;
+				}
+				i++;
+			} else {
+				size_t n = xq_utf8_valid_prefix((const char *)x + i, lim - i);
+				if (n == 0) {
+					mark_bad(r, t, r->base + i);
+					n = 1;
+				} else if (n > 1 && is_wide_space(r, r->base + i, n)) {
+					stop = 1;
 					break;
 				}
+				i += n;
 			}
-		} else {
-			size_t n = char_at(r, p, t->start);
-			if (n && is_wide_space(r, p, n))
-				break;
+			digits = 0;
 		}
-		digits = 0;
-		p += text_char(r, t, p, 1);
+		p = r->base + i;
+		if (stop)
+			break;
+		if (p - t->start > XQ_PGN_TOKEN_MAX) {
+			t->type = T_TOO_LONG;
+			break;
+		}
+		if (!have(r, p, t->start))
+			break;
 	}
-	if (too_long)
-		t->type = T_TOO_LONG;
-	else if (number)
-		t->type = T_NUMBER;
 	t->end = p;
 }
 
@@ -774,7 +806,9 @@ static void scan_token(struct pgn_reader *r, struct tok *t)
 {
 	unsigned char c;
 
-	memset(t, 0, sizeof(*t));
+	t->bad = 0;
+	t->tag_flags = 0;
+	t->num = 0;
 	skip_space(r);
 	t->start = t->end = r->pos;
 	if (r->io_rc) {
@@ -1053,12 +1087,13 @@ static int take_comment(struct pgn_reader *r, struct gstate *s, const struct tok
 
 static int nag_of(const char *w, size_t n)
 {
-	static const char *const sym[] = {"!", "?", "!!", "??", "!?", "?!"};
-
-	for (int i = 0; i < 6; i++)
-		if (strlen(sym[i]) == n && !memcmp(sym[i], w, n))
-			return i + 1;
-	return 0;
+	if (n == 0 || n > 2 || (w[0] != '!' && w[0] != '?'))
+		return 0;
+	if (n == 1)
+		return w[0] == '!' ? 1 : 2;
+	if (w[1] == w[0])
+		return w[0] == '!' ? 3 : 4;
+	return w[1] == '?' ? 5 : w[1] == '!' ? 6 : 0;
 }
 
 static int only_of(const char *w, size_t n, const char *set)
@@ -1088,10 +1123,18 @@ static int result_of(const char *w, size_t n, enum xq_result *res, int *standard
 		{"未知", XQ_RESULT_UNKNOWN},
 	};
 
-	if (xq_result_parse(w, n, res) == 0) {
-		*standard = !(n == 5 && (unsigned char)w[0] == 0xC2); /* ½-½ is not */
+	unsigned char c = n ? (unsigned char)w[0] : 0;
+
+	/* Every move of every notation is longer or starts otherwise: most
+	 * words are done with here. */
+	if (c == '1' || c == '0' || c == '*' || c == 0xC2) {
+		if (xq_result_parse(w, n, res) != 0)
+			return 0;
+		*standard = c != 0xC2; /* ½-½ is not */
 		return 1;
 	}
+	if (n != 6 && n != 9)
+		return 0;
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		if (strlen(words[i].text) == n && !memcmp(words[i].text, w, n)) {
 			*res = words[i].r;
@@ -1104,43 +1147,46 @@ static int result_of(const char *w, size_t n, enum xq_result *res, int *standard
 
 static int is_ellipsis(const char *w, size_t n)
 {
+	if (n == 0 || (w[0] != '.' && (unsigned char)w[0] != 0xE2))
+		return 0;
 	if (only_of(w, n, "."))
 		return n >= 2;
 	return (n == 3 && !memcmp(w, "\xE2\x80\xA6", 3)) ||   /* … */
 	       (n == 6 && !memcmp(w, "\xE2\x80\xA6\xE2\x80\xA6", 6));
 }
 
-/* Full-width ASCII to ASCII (WXF written as Ｃ２＝５); returns the length. */
-static size_t fold_width(const char *w, size_t n, char *out, size_t cap)
+/*
+ * The length of `w` without the check marks and annotations written onto
+ * the move (`+ # ! ?`, ASCII or full-width: no notation's move ends in
+ * one).  The marks, made ASCII, go to `marks` (up to 7, NUL-terminated).
+ */
+static size_t split_marks(const char *w, size_t n, char marks[8])
 {
-	size_t o = 0;
+	size_t core = n, k = 0;
+	char rev[8];
 
-	for (size_t i = 0; i < n;) {
-		uint32_t cp;
-		size_t k = xq_utf8_decode(w + i, n - i, &cp);
-		char enc[4];
-		size_t m;
-		if (!k)
-			return 0;
-		cp = xq_fold_fullwidth(cp);
-		m = xq_utf8_encode(cp, enc);
-		if (o + m >= cap)
-			return 0;
-		memcpy(out + o, enc, m);
-		o += m;
-		i += k;
+	for (;;) {
+		unsigned char c = core ? (unsigned char)w[core - 1] : 0;
+		char m = 0;
+		size_t len = 1;
+		if (c == '!' || c == '?' || c == '+' || c == '#') {
+			m = (char)c;
+		} else if (core >= 3 && (unsigned char)w[core - 3] == 0xEF &&
+			   (unsigned char)w[core - 2] == 0xBC) {
+			/* ！ ？ ＋ ＃ are EF BC 81, 9F, 8B, 83 */
+			m = c == 0x81 ? '!' : c == 0x9F ? '?' : c == 0x8B ? '+' : c == 0x83 ? '#' : 0;
+			len = 3;
+		}
+		if (!m)
+			break;
+		if (k < sizeof(rev) - 1)
+			rev[k++] = m;
+		core -= len;
 	}
-	out[o] = '\0';
-	return o;
-}
-
-static int has_fullwidth(const char *w, size_t n)
-{
-	for (size_t i = 0; i + 1 < n; i++)
-		if ((unsigned char)w[i] == 0xEF && ((unsigned char)w[i + 1] == 0xBC ||
-						    (unsigned char)w[i + 1] == 0xBD))
-			return 1;
-	return 0;
+	for (size_t i = 0; i < k; i++)
+		marks[i] = rev[k - 1 - i];
+	marks[k] = '\0';
+	return core;
 }
 
 static enum xq_notation dialect_for(const struct pgn_reader *r, enum xq_notation n)
@@ -1217,16 +1263,13 @@ static int try_other_side(struct pgn_reader *r, struct gstate *s, const struct t
 static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 {
 	const char *w = tok_text(r, t->start);
-	size_t n = (size_t)(t->end - t->start), core = n;
-	char folded[WORD_MAX * 3 + 1];
-	const char *mw = w;
-	uint8_t nags[4];
+	size_t n = (size_t)(t->end - t->start), core;
+	char marks[8];
+	uint8_t nags[1];
 	int nnag = 0;
-	size_t ann;
 	xq_move m;
 	uint32_t idx;
 	struct xq_undo u;
-	struct xq_diag d;
 	int rc;
 
 	if (n > WORD_MAX) {
@@ -1234,45 +1277,40 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 		     "a word of %zu bytes is not a move", n);
 		return 0;
 	}
-	if (has_fullwidth(w, n)) {
-		size_t k = fold_width(w, n, folded, sizeof(folded));
-		if (k) {
-			mw = folded;
-			core = k;
-		}
-	}
-	/* Annotation and check marks written onto the move. */
-	ann = core;
-	while (core > 0 && strchr("!?+#", mw[core - 1]))
-		core--;
-	if (core < ann) {
-		size_t a = core, e = core;
-		while (e < ann && (mw[e] == '+' || mw[e] == '#'))
-			e++;
-		a = e;
-		while (e < ann && (mw[e] == '!' || mw[e] == '?'))
-			e++;
-		if (e > a) {
-			int nag = nag_of(mw + a, e - a);
-			if (nag)
-				nags[nnag++] = (uint8_t)nag;
-			else
-				report(r, s->g, &t->place, s->ply + 1, w, n, XQ_SEV_WARNING, XQ_D_SYNTAX,
-				       "'%.*s' is not an annotation; ignored", (int)(e - a), mw + a);
-		}
+	/* Check marks and an annotation written onto the move (the notation
+	 * reads full-width text itself). */
+	core = split_marks(w, n, marks);
+	if (marks[0]) {
+		char a[8];
+		size_t alen = 0;
+		int nag;
+		for (const char *k = marks; *k; k++)
+			if (*k == '!' || *k == '?')
+				a[alen++] = *k;
+		a[alen] = '\0';
+		nag = nag_of(a, alen);
+		if (nag)
+			nags[nnag++] = (uint8_t)nag;
+		else if (alen)
+			report(r, s->g, &t->place, s->ply + 1, w, n, XQ_SEV_WARNING, XQ_D_SYNTAX,
+			       "'%s' is not an annotation; ignored", a);
 	}
 	if (core == 0) {
 		fail(r, s, &t->place, s->ply + 1, w, n, XQ_D_BAD_MOVE_TEXT, "no move in '%.*s'",
 		     (int)n, w);
 		return 0;
 	}
-	xq_diag_init(&d);
-	rc = read_move(r, s, &s->board, mw, core, &m, &d);
+	/* r->md is kept clear between errors: a clean diagnostic per move
+	 * would cost more than many a move. */
+	rc = read_move(r, s, &s->board, w, core, &m, &r->md);
 	if (rc && s->ply == 0 && s->cur == XQ_ROOT && s->start_given && rc != XQ_EPARSE &&
-	    try_other_side(r, s, t, mw, core, &m))
+	    try_other_side(r, s, t, w, core, &m))
 		rc = 0;
+	if (rc == 0 && r->md.code != XQ_D_NONE)
+		xq_diag_init(&r->md); /* a failed first reading was made good */
 	if (rc) {
-		emit(r, s->g, &d, &t->place, s->ply + 1, w, n);
+		emit(r, s->g, &r->md, &t->place, s->ply + 1, w, n);
+		xq_diag_init(&r->md);
 		s->broken = 1;
 		s->g->flags |= XQ_GAME_BROKEN;
 		return 0;
@@ -1512,19 +1550,11 @@ static void resync(struct pgn_reader *r, struct gstate *s)
 /* Does this word look like a move (so a game without tags starts here)? */
 static int looks_like_move(const char *w, size_t n)
 {
-	char folded[WORD_MAX * 3 + 1];
+	char marks[8];
 
 	if (n > WORD_MAX)
 		return 0;
-	if (has_fullwidth(w, n)) {
-		size_t k = fold_width(w, n, folded, sizeof(folded));
-		if (k) {
-			w = folded;
-			n = k;
-		}
-	}
-	while (n > 0 && strchr("!?+#", w[n - 1]))
-		n--;
+	n = split_marks(w, n, marks);
 	return n > 0 && xq_notation_detect(w, n) != XQ_NOTATION_AUTO;
 }
 
@@ -1695,7 +1725,7 @@ static int handle_word(struct pgn_reader *r, struct gstate *s, const struct tok 
 		}
 		return xq_game_add_nag(s->g, s->cur, (uint8_t)nag) ? oom(r, s) : 0;
 	}
-	if (only_of(w, n, "+#"))
+	if ((w[0] == '+' || w[0] == '#') && only_of(w, n, "+#"))
 		return 0; /* a check mark written apart from its move */
 	if (s->g->ntags == 0 && s->total == 0 && !s->start_given && count_slashes(w, n) == 9)
 		return take_fen_line(r, s, t);
@@ -1898,6 +1928,7 @@ static int pgn_open_reader(void **out, struct xq_input *in, const struct xq_read
 	xq_buf_init(&r->pre);
 	r->line = 1;
 	r->cr_at = UINT64_MAX;
+	xq_diag_init(&r->md);
 	r->enc = XQ_ENC_UNKNOWN;
 	if (r->opts.encoding == XQ_ENC_UTF8)
 		r->enc = XQ_ENC_UTF8;
