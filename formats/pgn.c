@@ -32,7 +32,6 @@
 #include "diag.h"
 #include "game.h"
 #include "io.h"
-#include "movegen.h"
 #include "notation.h"
 #include "text.h"
 #include "utf8.h"
@@ -957,7 +956,6 @@ struct gstate {
 	int broken;
 	int have_result;
 	int start_given;        /* FEN tag or FEN line */
-	int fen_lenient;
 	uint32_t last_tag_line;  /* the line the last tag ended on */
 	const char *result_tag;
 	struct xq_place result_place;
@@ -1197,6 +1195,21 @@ static enum xq_notation dialect_for(const struct pgn_reader *r, enum xq_notation
 }
 
 /* Read one move in the game's notation (found from its first move). */
+static int is_coordinates(enum xq_notation n)
+{
+	return n == XQ_NOTATION_ICCS || n == XQ_NOTATION_UCI || n == XQ_NOTATION_UCI1;
+}
+
+/* A square on rank 10 while ranks are read 0-9: say how to read the file. */
+static int rank_ten(struct xq_diag *d, const char *w, size_t n)
+{
+	return xq_diag_set(d, XQ_EPARSE, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
+			   "'%.*s' names rank 10: this game counts ranks 1-10 (as Fairy-Stockfish "
+			   "writes UCI), so every move of it would be read one rank off; read it with "
+			   "ranks 1-10",
+			   (int)n, w);
+}
+
 static int read_move(struct pgn_reader *r, struct gstate *s, struct xq_board *b, const char *w,
 		     size_t n, xq_move *m, struct xq_diag *d)
 {
@@ -1208,13 +1221,20 @@ static int read_move(struct pgn_reader *r, struct gstate *s, struct xq_board *b,
 		if (dia == XQ_NOTATION_AUTO)
 			return xq_diag_set(d, XQ_EPARSE, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
 					   "'%.*s' is not a move in any notation", (int)n, w);
+		if (dia == XQ_NOTATION_UCI1 && !r->opts.uci_ranks)
+			return rank_ten(d, w, n);
 		dia = dialect_for(r, dia);
 	}
 	rc = xq_notation_read(m, b, w, n, dia, d);
 	if (rc == XQ_EPARSE) {
-		/* One move in another notation than the rest of the game. */
-		other = dialect_for(r, xq_notation_detect(w, n));
-		if (other != XQ_NOTATION_AUTO && other != dia) {
+		/* One move in another notation than the rest of the game; but
+		 * never coordinates counted from another rank. */
+		other = xq_notation_detect(w, n);
+		if (other == XQ_NOTATION_UCI1 && !r->opts.uci_ranks)
+			return rank_ten(d, w, n);
+		other = dialect_for(r, other);
+		if (other != XQ_NOTATION_AUTO && other != dia &&
+		    !(is_coordinates(other) && is_coordinates(dia))) {
 			struct xq_diag d2;
 			xq_diag_init(&d2);
 			if (xq_notation_read(m, b, w, n, other, &d2) == 0)
@@ -1345,7 +1365,11 @@ static int count_slashes(const char *w, size_t n)
 	return k;
 }
 
-/* Set the start from FEN text; `col0`/`at` place its first character. */
+/*
+ * Set the start from FEN text at position `at` (inside the tag or line at
+ * `tag_start`, placed at `tag_place`): a rejected FEN is an error whose
+ * column is the offending character's.
+ */
 static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, size_t n,
 		     uint64_t at, const struct xq_place *tag_place, uint64_t tag_start)
 {
@@ -1366,7 +1390,6 @@ static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, si
 		s->g->start = b;
 		s->board = b;
 		s->start_given = 1;
-		s->fen_lenient = 1;
 		return 0;
 	}
 	{
@@ -1506,18 +1529,41 @@ static int frame_push(struct pgn_reader *r, struct gstate *s)
 	return 0;
 }
 
+/*
+ * Does this tag line, read before any move text, start the next game?  It
+ * does after a blank line (tag sections have none), and when it is a
+ * second Game tag: so a game with no moves and no result still ends.
+ */
+static int new_header(struct pgn_reader *r, const struct gstate *s, const struct tok *t)
+{
+	if (s->g->ntags == 0)
+		return 0;
+	if (t->place.line > s->last_tag_line + 1)
+		return 1;
+	return t->body_end - t->body == 4 && !memcmp(tok_text(r, t->body), "Game", 4) &&
+	       xq_game_tag(s->g, "Game") != NULL;
+}
+
 /* Skip to the start of the next game after an error. */
 static void resync(struct pgn_reader *r, struct gstate *s)
 {
 	long depth = (long)r->nstack;
+	int movetext = s->movetext;
 
 	for (;;) {
 		const struct tok *t = next_tok(r);
+		if (t->type != T_TAG && t->type != T_COMMENT)
+			movetext = 1;
 		switch (t->type) {
 		case T_EOF:
 		case T_IO:
 			return;
 		case T_TAG:
+			/* The rest of a broken header is still this game's. */
+			if (!movetext && !new_header(r, s, t)) {
+				s->last_tag_line = r->line;
+				break;
+			}
 			push_back(r);
 			return;
 		case T_LPAREN:
@@ -1732,20 +1778,6 @@ static int handle_word(struct pgn_reader *r, struct gstate *s, const struct tok 
 	return add_move(r, s, t);
 }
 
-/*
- * Does this tag line, read before any move text, start the next game?  It
- * does after a blank line (tag sections have none), and when it is a
- * second Game tag: so a game with no moves and no result still ends.
- */
-static int new_header(struct pgn_reader *r, const struct gstate *s, const struct tok *t)
-{
-	if (s->g->ntags == 0)
-		return 0;
-	if (t->place.line > s->last_tag_line + 1)
-		return 1;
-	return t->body_end - t->body == 4 && !memcmp(tok_text(r, t->body), "Game", 4) &&
-	       xq_game_tag(s->g, "Game") != NULL;
-}
 
 /*
  * One token of a game.  Sets *ended when the game ended before it (it is
