@@ -1778,7 +1778,6 @@ static int handle_word(struct pgn_reader *r, struct gstate *s, const struct tok 
 	return add_move(r, s, t);
 }
 
-
 /*
  * One token of a game.  Sets *ended when the game ended before it (it is
  * pushed back for the next game) and *done after the result.
@@ -1877,7 +1876,7 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 		fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_RESOURCE,
 		     "a line or word longer than 1 MiB");
 		break;
-		}
+	}
 	return rc;
 }
 

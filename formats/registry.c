@@ -9,9 +9,11 @@
 #include "utf8.h"
 
 extern const struct xq_format xq_format_xqf;
+extern const struct xq_format xq_format_pgn;
 
 const struct xq_format *const xq_formats[] = {
 	&xq_format_xqf,
+	&xq_format_pgn,
 	NULL,
 };
 

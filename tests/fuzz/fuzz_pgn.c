@@ -20,8 +20,6 @@
 #include "notation.h"
 #include "pgn.h"
 
-#include "../unit/notation_iccs_tmp.h"
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct check {

@@ -19,14 +19,6 @@
 #include "pgn.h"
 #include "text.h"
 
-#include "notation_iccs_tmp.h"
-
-/* Until lib/notation.c lands, tests of Chinese, WXF and SAN moves skip. */
-#define NEEDS_NOTATION()                                                                  \
-	do {                                                                              \
-		fprintf(stderr, "skipped: needs lib/notation.c (Chinese, WXF, SAN)\n");   \
-		skip();                                                                   \
-	} while (0)
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -367,6 +359,47 @@ static void offsets_in_converted_text_are_source_byte_offsets(void **state)
 	assert_int_equal(n->place.col, 9);     /* {炮二} 1. h2e2: 8 characters before */
 	assert_int_equal(n->place.offset, 21); /* 11 + 10 bytes */
 	assert_string_equal(r.g.nodes[XQ_ROOT].comment, "炮二");
+	close_reading(&r);
+}
+
+static void four_byte_gb18030_characters_keep_offsets_right(void **state)
+{
+	struct reading r;
+	/* U+3401 is four bytes in GB18030, three in UTF-8; then 炮 in two. */
+	const char text[] = "{\x81\x39\xEF\x30\xC5\xDA} 1. h2e2 *\n";
+
+	(void)state;
+	open_mem(&r, "g.pgn", text, sizeof(text) - 1, NULL);
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(r.g.encoding, "gb18030");
+	assert_string_equal(r.g.nodes[XQ_ROOT].comment, "\xE3\x90\x81炮");
+	assert_int_equal(ply_node(&r.g, 1)->place.offset, 12);
+	assert_int_equal(ply_node(&r.g, 1)->place.col, 9);
+	close_reading(&r);
+}
+
+static void utf16_with_a_bom_reads_with_byte_offsets(void **state)
+{
+	const char *ascii = "[Event \"x\"]\n1. h2e2 h9g7 *\n";
+	char text[128];
+	size_t n = 0;
+	struct reading r;
+
+	(void)state;
+	text[n++] = (char)0xFF;
+	text[n++] = (char)0xFE;
+	for (const char *p = ascii; *p; p++) {
+		text[n++] = *p;
+		text[n++] = '\0';
+	}
+	open_mem(&r, "w.pgn", text, n, NULL);
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(r.g.encoding, "utf-16le");
+	assert_string_equal(xq_game_tag(&r.g, "Event"), "x");
+	assert_string_equal(mainline(&r.g), "h2e2 h9g7");
+	/* "1. h9g7" after the BOM and 12 + 8 characters of two bytes */
+	assert_int_equal(ply_node(&r.g, 2)->place.offset, 2 + 2 * 20);
+	assert_int_equal(ply_node(&r.g, 2)->place.col, 9);
 	close_reading(&r);
 }
 
@@ -1389,7 +1422,6 @@ static void xqbase_gb2312_crlf_file_with_junk_after_the_result(void **state)
 	const struct xq_diag *d;
 
 	(void)state;
-	NEEDS_NOTATION();
 	open_fixture(&r, "gb2312-crlf.pgn", NULL);
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "gb18030");
@@ -1411,7 +1443,6 @@ static void big5_traditional_file_where_black_moves_first_after_1(void **state)
 	struct reading r;
 
 	(void)state;
-	NEEDS_NOTATION();
 	open_fixture(&r, "big5-black-first.pgn", NULL);
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "big5");
@@ -1430,7 +1461,6 @@ static void wxf_in_full_width_letters(void **state)
 	struct reading r;
 
 	(void)state;
-	NEEDS_NOTATION();
 	open_fixture(&r, "wxf-fullwidth.pgn", NULL);
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "utf-8");
@@ -1445,7 +1475,6 @@ static void xboard_san_with_engine_comments(void **state)
 	struct reading r;
 
 	(void)state;
-	NEEDS_NOTATION();
 	open_fixture(&r, "xboard-san.pgn", NULL);
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(xq_game_tag(&r.g, "Variant"), "xiangqi");
@@ -1462,7 +1491,6 @@ static void move_list_without_tags_and_with_ascii_black_files(void **state)
 	struct reading r;
 
 	(void)state;
-	NEEDS_NOTATION();
 	open_fixture(&r, "no-tags-gmchess.pgn", NULL);
 	assert_int_equal(next_game(&r), 1);
 	assert_int_equal(r.g.ntags, 0);
@@ -1478,7 +1506,6 @@ static void notation_is_found_per_game(void **state)
 	struct reading r;
 
 	(void)state;
-	NEEDS_NOTATION();
 	open_str(&r, "[Event \"a\"]\n1. 炮二平五 马８进７ *\n\n[Event \"b\"]\n1. C2.5 H8+7 *\n\n"
 		     "[Event \"c\"]\n1. h2e2 h9g7 *\n\n[Event \"d\"]\n[Format \"WXF\"]\n1. h2e2 *\n");
 	for (int i = 0; i < 3; i++) {
@@ -1501,7 +1528,6 @@ static void coordinates_count_ranks_as_the_options_say(void **state)
 	const char text[] = "1. h3e3 h10g8 2. h1g3 *\n";
 
 	(void)state;
-	NEEDS_NOTATION();
 	o.uci_ranks = 1;
 	open_mem(&r, "u.pgn", text, sizeof(text) - 1, &o);
 	assert_int_equal(next_game(&r), 1);
@@ -1525,7 +1551,6 @@ static void writer_writes_chinese_by_default_and_traditional_in_big5(void **stat
 	struct xq_buf out = XQ_BUF_INIT, back = XQ_BUF_INIT;
 
 	(void)state;
-	NEEDS_NOTATION();
 	rewrite(in, sizeof(in) - 1, XQ_NOTATION_AUTO, XQ_ENC_UTF8, XQ_ENC_UNKNOWN, &out);
 	assert_string_equal(out.ptr, "[Game \"Chinese Chess\"]\n[Event \"e\"]\n\n"
 				     "1. 炮二平五 马８进７ 2. 马二进三 *\n");
@@ -1549,7 +1574,6 @@ static void round_trip_in_every_notation_and_encoding(void **state)
 	static const enum xq_encoding encs[] = {XQ_ENC_UTF8, XQ_ENC_GBK, XQ_ENC_BIG5};
 
 	(void)state;
-	NEEDS_NOTATION();
 	for (size_t f = 0; f < sizeof(fixtures) / sizeof(fixtures[0]); f++) {
 		size_t len;
 		char *text = load(fixtures[f], &len);
@@ -1774,7 +1798,6 @@ static void every_corpus_record_reads_and_only_the_listed_ones_fail(void **state
 	unsigned long games = 0, plies = 0, notes = 0, warnings = 0;
 
 	(void)state;
-	NEEDS_NOTATION();
 	SKIP_WITHOUT_SHARED(dir);
 	read_lines("tests/data/pgn/corpus-pgn.txt", &files);
 	read_lines("tests/data/pgn-broken.tsv", &broken);
@@ -1837,7 +1860,6 @@ static void corpus_games_round_trip_in_every_notation(void **state)
 	unsigned long trips[3][3] = {{0}};
 
 	(void)state;
-	NEEDS_NOTATION();
 	SKIP_WITHOUT_SHARED(dir);
 	read_lines("tests/data/pgn/corpus-pgn.txt", &files);
 	for (int i = 0; i < files.n; i++) {
@@ -1893,6 +1915,8 @@ int main(void)
 		cmocka_unit_test(utf8_bom_is_skipped_and_columns_start_after_it),
 		cmocka_unit_test(gbk_tags_and_comments_decode_and_offsets_count_source_bytes),
 		cmocka_unit_test(offsets_in_converted_text_are_source_byte_offsets),
+		cmocka_unit_test(four_byte_gb18030_characters_keep_offsets_right),
+		cmocka_unit_test(utf16_with_a_bom_reads_with_byte_offsets),
 		cmocka_unit_test(big5_is_told_from_gbk_by_content),
 		cmocka_unit_test(forced_encoding_overrides_detection),
 		cmocka_unit_test(undecodable_byte_is_an_error_at_its_offset),
