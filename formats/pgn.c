@@ -407,6 +407,8 @@ static int is_wide_space(struct pgn_reader *r, uint64_t p, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)r->text + (p - r->base);
 
+	if (s[0] != 0xE3 && s[0] != 0xEF && s[0] != 0xC2)
+		return 0; /* most characters: a hanzi is never one */
 	return (n == 3 && s[0] == 0xE3 && s[1] == 0x80 && s[2] == 0x80) ||
 	       (n == 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) ||
 	       (n == 2 && s[0] == 0xC2 && s[1] == 0xA0);
@@ -439,7 +441,16 @@ static const unsigned char cls_table[128] = {
 
 static void skip_space(struct pgn_reader *r)
 {
-	uint64_t p = r->pos;
+	uint64_t p;
+	int in_step;
+	uint32_t chars = 0;
+
+	if (!r->bom_checked)
+		have(r, r->pos, r->pos); /* the first read steps over a BOM */
+	p = r->pos;
+	/* The column cursor moves along when it stood here: every space is
+	 * one character, and a line end restarts it. */
+	in_step = r->col_pos == p;
 
 	for (;;) {
 		const unsigned char *x = (const unsigned char *)r->text;
@@ -449,11 +460,15 @@ static void skip_space(struct pgn_reader *r)
 			unsigned char c = x[i];
 			if (c < 0x80) {
 				unsigned char k = cls_table[c];
-				if (k == C_NL)
+				if (k == C_NL) {
 					newline(r, r->base + i, c);
-				else if (k != C_SPACE) {
+					in_step = 1;
+					chars = 0;
+				} else if (k != C_SPACE) {
 					stop = 1;
 					break;
+				} else {
+					chars++;
 				}
 				i++;
 			} else {
@@ -462,12 +477,17 @@ static void skip_space(struct pgn_reader *r)
 					stop = 1;
 					break;
 				}
+				chars++;
 				i += n;
 			}
 		}
 		p = r->base + i;
 		if (stop || !have(r, p, p))
 			break;
+	}
+	if (in_step) {
+		r->col_val += chars;
+		r->col_pos = p;
 	}
 	r->pos = p;
 }
@@ -739,6 +759,7 @@ static void scan_word(struct pgn_reader *r, struct tok *t)
 {
 	uint64_t p = t->start;
 	int digits = 1;
+	uint32_t chars = 0;
 
 	t->type = T_WORD;
 	for (;;) {
@@ -758,6 +779,7 @@ static void scan_word(struct pgn_reader *r, struct tok *t)
 					break;
 				} else if (digits && xq_is_digit(c)) {
 					i++;
+					chars++;
 					continue;
 				} else if (digits && c == '.' && r->base + i > t->start) {
 					uint64_t at = r->base + i, q = number_end(r, t, at);
@@ -767,6 +789,10 @@ static void scan_word(struct pgn_reader *r, struct tok *t)
 							t->num = t->num * 10 + (AT(r, k2) - '0');
 						t->type = T_NUMBER;
 						t->end = q;
+						if (r->col_pos == t->start) {
+							r->col_val += (uint32_t)(q - t->start);
+							r->col_pos = q;
+						}
 						return;
 					}
 					/* number_end() may have moved the window. */
@@ -786,6 +812,7 @@ static void scan_word(struct pgn_reader *r, struct tok *t)
 				}
 				i += n;
 			}
+			chars++;
 			digits = 0;
 		}
 		p = r->base + i;
@@ -799,6 +826,12 @@ static void scan_word(struct pgn_reader *r, struct tok *t)
 			break;
 	}
 	t->end = p;
+	/* Words hold no line end: the column cursor can jump to the end (unless
+	 * a bad byte moved it already). */
+	if (r->col_pos == t->start) {
+		r->col_val += chars;
+		r->col_pos = p;
+	}
 }
 
 static void scan_token(struct pgn_reader *r, struct tok *t)
