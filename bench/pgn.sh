@@ -19,7 +19,8 @@
 #
 # Usage: bench/pgn.sh [RUNS] [SIZE_MB]   (defaults 5 and 20; needs
 #        pgn-extract (apt-get install pgn-extract), iconv, /usr/bin/time,
-#        make bench-tools, and ../shared or $XQ_SHARED)
+#        make bench-tools, and ../shared or $XQ_SHARED; BENCH_DIR=DIR keeps
+#        the files it builds in DIR)
 set -eu
 runs=${1:-5}
 size_mb=${2:-20}
@@ -33,8 +34,14 @@ corpus=$shared/corpus/pgn
 [ -f "$corpus/MANIFEST.tsv" ] || { echo "needs the shared corpus in $corpus (set XQ_SHARED)" >&2; exit 3; }
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 3; }
 
-tmp=$(mktemp -d /tmp/xqkit-bench-pgn.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# BENCH_DIR keeps the files built (xq.pgn, xq10.pgn, chess.pgn) for other tools.
+if [ -n "${BENCH_DIR:-}" ]; then
+	tmp=$BENCH_DIR
+	mkdir -p "$tmp"
+else
+	tmp=$(mktemp -d /tmp/xqkit-bench-pgn.XXXXXX)
+	trap 'rm -rf "$tmp"' EXIT INT TERM
+fi
 now() { date +%s.%N; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 fsize() { wc -c < "$1" | tr -d ' '; }
