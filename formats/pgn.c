@@ -2405,6 +2405,13 @@ static int write_moves(struct pgn_writer *w, const struct xq_game *g)
 	w->glue = 0;
 	w->last_sep = SIZE_MAX;
 	w->last_multi = 0;
+	if (g->nodes[XQ_ROOT].pre_comment && *g->nodes[XQ_ROOT].pre_comment) {
+		/* PGN has one place for a comment before the moves. */
+		wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			"the comment before the game is written as part of the game comment");
+		if ((rc = put_comment(w, g, NULL, g->nodes[XQ_ROOT].pre_comment)))
+			return rc;
+	}
 	if (g->nodes[XQ_ROOT].comment && *g->nodes[XQ_ROOT].comment &&
 	    (rc = put_comment(w, g, NULL, g->nodes[XQ_ROOT].comment)))
 		return rc;

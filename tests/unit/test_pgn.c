@@ -1395,6 +1395,25 @@ static void brace_inside_a_comment_is_a_reported_loss(void **state)
 	xq_buf_release(&out);
 }
 
+static void comment_before_the_game_joins_the_game_comment_with_a_loss(void **state)
+{
+	struct xq_game g;
+	struct writing w;
+	struct xq_buf out = XQ_BUF_INIT;
+
+	(void)state;
+	xq_game_init(&g);
+	xq_game_set_pre_comment(&g, XQ_ROOT, "before", 6);
+	xq_game_set_comment(&g, XQ_ROOT, "game", 4);
+	open_writer(&w, &out, XQ_NOTATION_ICCS, XQ_ENC_UTF8);
+	assert_int_equal(xq_format_pgn.write(w.wr, &g), 0);
+	close_writer(&w);
+	assert_non_null(strstr(out.ptr, "\n\n{before} {game}\n"));
+	assert_non_null(find_diag(&w.diags, XQ_D_LOSS));
+	xq_game_release(&g);
+	xq_buf_release(&out);
+}
+
 static void writer_refuses_what_pgn_cannot_be_written_in(void **state)
 {
 	struct xq_output *o;
@@ -1971,6 +1990,7 @@ int main(void)
 		cmocka_unit_test(writer_encodes_gbk_and_big5),
 		cmocka_unit_test(character_the_target_cannot_hold_is_an_error),
 		cmocka_unit_test(brace_inside_a_comment_is_a_reported_loss),
+		cmocka_unit_test(comment_before_the_game_joins_the_game_comment_with_a_loss),
 		cmocka_unit_test(writer_refuses_what_pgn_cannot_be_written_in),
 		cmocka_unit_test(probe_knows_pgn_by_content),
 		cmocka_unit_test(xqbase_gb2312_crlf_file_with_junk_after_the_result),
