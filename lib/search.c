@@ -506,13 +506,12 @@ static int qsearch(struct xq_search *s, int alpha, int beta, int ply, int in_che
 	for (int i = 0; i < n; i++) {
 		xq_move m;
 		struct xq_undo u;
-		int score, child_check;
-
-		int gain;
+		int score, child_check, victim, gain;
 
 		pick(moves, scores, i, n);
 		m = moves[i];
-		gain = xq_piece_value[XQ_KIND_TYPE(xq_kind_of_id[s->b.sq[XQ_MOVE_TO(m)]])];
+		victim = xq_kind_of_id[s->b.sq[XQ_MOVE_TO(m)]]; /* 0 for an evasion that takes nothing */
+		gain = victim ? xq_piece_value[XQ_KIND_TYPE(victim)] : 0;
 		if (!make_legal(s, m, ply, &u))
 			continue;
 		legal++;
