@@ -48,7 +48,7 @@ grep -v '^#' "$positions" | while IFS="$(printf '\t')" read -r id fen source; do
 	nb=$(sed -n 's/.* nodes \([0-9]*\) .*/\1/p' "$tmp/out.b")
 	awk -v id="$id" -v a="$a" -v b="$b" -v na="$na" -v nb="$nb" 'BEGIN {
 		printf "%-12s | %7.0f ms %8d | %7.0f ms %8d | %6.2f | %s\n", id, a, na, b, nb,
-			a > 0 ? b / a : 0, a < 1000 ? "yes" : "NO" }'
+			(a > 0 ? b / a : 0), (a < 1000 ? "yes" : "NO") }'
 done
 
 echo

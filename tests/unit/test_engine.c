@@ -118,6 +118,7 @@ struct fake {
  * assertion left the test early, so one failure does not leave a child
  * behind for the next test's checks. */
 static struct xq_engine **current;
+static struct xq_engine *second_engine; /* a test's other engine */
 
 static void done(struct fake *f)
 {
@@ -132,6 +133,8 @@ static int teardown(void **state)
 	if (current && *current)
 		xq_engine_free(*current);
 	current = NULL;
+	xq_engine_free(second_engine);
+	second_engine = NULL;
 	unsetenv("FAKE_BEST");
 	unsetenv("FAKE_SCORE");
 	unsetenv("FAKE_LOG");
@@ -800,6 +803,52 @@ static void child_holding_the_output_does_not_hide_an_exit(void **state)
 	drop_log();
 }
 
+/* Does process `pid` hold any of the pipes process `other` has as its
+ * standard input, output or error? */
+static int holds_pipes_of(long pid, long other)
+{
+	char path[128], mine[128], theirs[3][128];
+
+	for (int fd = 0; fd < 3; fd++) {
+		ssize_t n;
+		snprintf(path, sizeof(path), "/proc/%ld/fd/%d", other, fd);
+		n = readlink(path, theirs[fd], sizeof(theirs[fd]) - 1);
+		theirs[fd][n > 0 ? n : 0] = '\0';
+		assert_true(!strncmp(theirs[fd], "pipe:", 5));
+	}
+	for (int fd = 0; fd < 1024; fd++) {
+		ssize_t n;
+		snprintf(path, sizeof(path), "/proc/%ld/fd/%d", pid, fd);
+		n = readlink(path, mine, sizeof(mine) - 1);
+		if (n <= 0)
+			continue;
+		mine[n] = '\0';
+		for (int k = 0; k < 3; k++)
+			if (!strcmp(mine, theirs[k]))
+				return 1;
+	}
+	return 0;
+}
+
+/* With annotate -j, engines are started side by side: each must hold only
+ * its own pipes, or one engine's exit would never reach the client as an
+ * end of file while another engine kept its pipe open. */
+static void engine_holds_only_its_own_pipes(void **state)
+{
+	struct fake f, g;
+
+	(void)state;
+	ASSERT_OK(&f, start_fake(&f, "uci", XQ_PROTOCOL_UCI, 3000));
+	second_engine = f.e;
+	ASSERT_OK(&g, start_fake(&g, "uci", XQ_PROTOCOL_UCI, 3000));
+	assert_false(holds_pipes_of(xq_engine_pid(g.e), xq_engine_pid(second_engine)));
+	assert_false(holds_pipes_of(xq_engine_pid(second_engine), xq_engine_pid(g.e)));
+	done(&g);
+	xq_engine_free(second_engine);
+	second_engine = NULL;
+	assert_no_children();
+}
+
 static void writing_to_a_dead_engine_does_not_raise_sigpipe(void **state)
 {
 	struct fake f;
@@ -995,6 +1044,7 @@ int main(void)
 		cmocka_unit_test_teardown(engine_ignoring_stop_is_killed, teardown),
 		cmocka_unit_test_teardown(ucci_move_time_is_kept_with_stop, teardown),
 		cmocka_unit_test_teardown(child_holding_the_output_does_not_hide_an_exit, teardown),
+		cmocka_unit_test_teardown(engine_holds_only_its_own_pipes, teardown),
 		cmocka_unit_test_teardown(writing_to_a_dead_engine_does_not_raise_sigpipe, teardown),
 		cmocka_unit_test_teardown(ucciok_answer_to_uci_switches_to_ucci, teardown),
 		cmocka_unit_test_teardown(free_of_null_and_stopped_engine_is_safe, teardown),

@@ -7,6 +7,7 @@
  */
 #include "testutil.h"
 
+#include <pthread.h>
 #include <time.h>
 
 #include "board.h"
@@ -419,6 +420,47 @@ static void raised_stop_flag_ends_the_search(void **state)
 	xq_search_free(s);
 }
 
+static void *raise_later(void *arg)
+{
+	struct timespec ts = {0, 150000000L};
+
+	nanosleep(&ts, NULL);
+	atomic_store((atomic_int *)arg, 1);
+	return NULL;
+}
+
+/* What Ctrl-C does: a signal handler (here another thread) raises the flag
+ * while the search runs; it returns soon with what it has. */
+static void stop_flag_raised_during_the_search_ends_it(void **state)
+{
+	struct xq_search *s;
+	struct xq_search_opts o;
+	struct xq_diag d;
+	struct xq_analysis a;
+	struct xq_limit lim = {60, 0, 0};
+	struct xq_board b = pos(PKB_B1);
+	struct timespec t0, t1;
+	pthread_t t;
+	atomic_int stop;
+
+	(void)state;
+	atomic_init(&stop, 0);
+	memset(&o, 0, sizeof(o));
+	o.stop = &stop;
+	xq_diag_init(&d);
+	assert_int_equal(xq_search_new(&s, &o, &d), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(pthread_create(&t, NULL, raise_later, &stop), 0);
+	run(s, &b, NULL, 0, lim, &a);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pthread_join(t, NULL);
+	assert_true(a.flags & XQ_ANALYSIS_STOPPED);
+	assert_true(a.depth >= 1 && a.depth < 60);
+	assert_true(xq_move_is_legal(&b, a.best));
+	assert_true((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9 < 3.0);
+	xq_search_free(s);
+}
+
 static void move_time_limits_the_search(void **state)
 {
 	struct xq_search *s = new_search();
@@ -540,6 +582,7 @@ int main(void)
 		cmocka_unit_test(node_limit_is_deterministic_and_respected),
 		cmocka_unit_test(pv_moves_are_legal_in_turn),
 		cmocka_unit_test(raised_stop_flag_ends_the_search),
+		cmocka_unit_test(stop_flag_raised_during_the_search_ends_it),
 		cmocka_unit_test(move_time_limits_the_search),
 		cmocka_unit_test(returning_to_a_position_of_the_history_is_a_draw),
 		cmocka_unit_test(analyser_checks_limit_and_history),
