@@ -27,6 +27,11 @@
  *   starts it again with `ucci` (ElephantEye exits when its first command
  *   is not `ucci`).
  *
+ * Limits: `go depth N`, `go nodes N`, `go movetime MS` (UCI, all that are
+ * set).  UCCI takes one mode and its `go time` is a clock (in seconds for
+ * ElephantEye), so for a move time the client sends `go infinite` (which
+ * ElephantEye reads as its deepest search) and `stop` when the time is up.
+ *
  * Positions are sent as `position fen F moves m1 m2 ...` where F is the
  * position after the last capture of the history (or the start), so that
  * the engine sees every position that can still repeat.  F is validated

@@ -388,6 +388,74 @@ static void variant_engine_gets_xiangqi_and_ranks_1_to_10_both_ways(void **state
 	assert_no_children();
 }
 
+/* Start the fake with user options (as --engine-option gives them). */
+static int start_fake_with_options(struct fake *f, const char *mode, enum xq_protocol proto,
+				   const struct xq_engine_option *opt, size_t n, enum xq_rank_base ranks)
+{
+	memset(f, 0, sizeof(*f));
+	xq_engine_opts_init(&f->o);
+	f->args[0] = (char *)mode;
+	f->o.path = FAKE;
+	f->o.args = f->args;
+	f->o.protocol = proto;
+	f->o.options = opt;
+	f->o.noptions = n;
+	f->o.rank_base = ranks;
+	f->sink.report = collect;
+	f->sink.payload = &f->w;
+	f->o.warnings = &f->sink;
+	xq_diag_init(&f->d);
+	current = &f->e;
+	return xq_engine_new(&f->e, &f->o, &f->d);
+}
+
+static void user_options_are_sent_in_each_dialect(void **state)
+{
+	struct fake f;
+	const struct xq_engine_option opt[] = {{"Threads", "2"}, {"Hash", "64"}, {"Clear Hash", ""}};
+
+	(void)state;
+	use_log();
+	ASSERT_OK(&f, start_fake_with_options(&f, "uci", XQ_PROTOCOL_UCI, opt, 3, XQ_RANKS_AUTO));
+	assert_true(log_has("setoption name Threads value 2"));
+	assert_false(log_has("setoption name Threads value 1")); /* the user's value wins */
+	assert_true(log_has("setoption name Hash value 64"));
+	assert_true(log_has("setoption name Clear Hash"));
+	/* Hash is not in the fake's list: sent, with a warning. */
+	assert_int_equal(f.w.count, 1);
+	assert_non_null(strstr(f.w.last.msg, "'Hash'"));
+	done(&f);
+	drop_log();
+	use_log();
+	ASSERT_OK(&f, start_fake_with_options(&f, "ucci", XQ_PROTOCOL_UCCI, opt, 2, XQ_RANKS_AUTO));
+	assert_true(log_has("setoption Threads 2"));
+	assert_true(log_has("setoption Hash 64"));
+	done(&f);
+	drop_log();
+	assert_no_children();
+}
+
+static void forced_rank_numbering_is_used(void **state)
+{
+	struct fake f;
+	struct xq_analysis a;
+	struct xq_board b;
+	struct xq_limit lim = {1, 0, 0};
+	xq_move hist[1] = {mv("h2e2")};
+
+	(void)state;
+	use_log();
+	setenv("FAKE_BEST", "h10g8", 1);
+	ASSERT_OK(&f, start_fake_with_options(&f, "uci", XQ_PROTOCOL_UCI, NULL, 0, XQ_RANKS_1));
+	assert_int_equal(xq_engine_rank_base(f.e), 1);
+	xq_board_start(&b);
+	ASSERT_OK(&f, xq_engine_analyse(f.e, &a, &b, hist, 1, &lim, &f.d));
+	assert_int_equal(a.best, mv("h9g7"));
+	assert_true(log_has("moves h3e3"));
+	done(&f);
+	drop_log();
+}
+
 static void ucci_only_engine_is_found_after_uci_fails(void **state)
 {
 	struct fake f;
@@ -1025,6 +1093,8 @@ int main(void)
 		cmocka_unit_test(option_parse_splits_at_the_first_equals_sign),
 		cmocka_unit_test_teardown(uci_engine_is_detected_and_answers, teardown),
 		cmocka_unit_test_teardown(variant_engine_gets_xiangqi_and_ranks_1_to_10_both_ways, teardown),
+		cmocka_unit_test_teardown(user_options_are_sent_in_each_dialect, teardown),
+		cmocka_unit_test_teardown(forced_rank_numbering_is_used, teardown),
 		cmocka_unit_test_teardown(ucci_only_engine_is_found_after_uci_fails, teardown),
 		cmocka_unit_test_teardown(forced_protocol_is_used_without_probing, teardown),
 		cmocka_unit_test_teardown(engine_that_cannot_start_is_an_error, teardown),
