@@ -21,6 +21,7 @@
 #include "utf8.h"
 
 #define FAKE "tests/engines/fake-engine.sh"
+#define PKB_B1_FEN "2bak4/9/3a5/p2Np3p/3n1P3/3pc3P/P4r1c1/B2CC2R1/4A4/3AK1B2 b - - 0 1"
 
 static xq_move mv(const char *iccs)
 {
@@ -1059,7 +1060,7 @@ static void fairy_stockfish_uci_is_detected_and_deterministic(void **state)
 static void fairy_stockfish_ucci_mode_analyses(void **state)
 {
 	const char *p = fairy();
-	struct xq_board b = pos("2bak4/9/3a5/p2Np3p/3n1P3/3pc3P/P4r1c1/B2CC2R1/4A4/3AK1B2 b - - 0 1");
+	struct xq_board b = pos(PKB_B1_FEN);
 	struct xq_analysis a1, a2;
 	enum xq_protocol got;
 
@@ -1072,6 +1073,56 @@ static void fairy_stockfish_ucci_mode_analyses(void **state)
 	assert_int_equal(a1.score.value, a2.score.value);
 	assert_int_equal(a1.side, XQ_BLACK);
 	assert_true(a1.pv_len >= 2);
+}
+
+/*
+ * One session, the same position twice with another in between: the hash
+ * is cleared before each analysis (ucinewgame in UCI, the Clear_Hash
+ * option in UCCI), so the answers are identical.
+ */
+static void same_answer_twice_in_one_session(enum xq_protocol proto)
+{
+	struct xq_engine *e;
+	struct xq_engine_opts o;
+	struct xq_diag d;
+	struct xq_limit lim = {0, 30000, 0};
+	struct xq_board b = pos(PKB_B1_FEN), start;
+	struct xq_analysis a1, a2, other;
+
+	xq_engine_opts_init(&o);
+	o.path = fairy();
+	o.protocol = proto;
+	xq_diag_init(&d);
+	if (xq_engine_new(&e, &o, &d))
+		fail_msg("fairy-stockfish: %s", d.msg);
+	second_engine = e; /* freed by the teardown if an assertion fails */
+	xq_board_start(&start);
+	if (xq_engine_analyse(e, &a1, &b, NULL, 0, &lim, &d) ||
+	    xq_engine_analyse(e, &other, &start, NULL, 0, &lim, &d) ||
+	    xq_engine_analyse(e, &a2, &b, NULL, 0, &lim, &d))
+		fail_msg("fairy-stockfish: %s", d.msg);
+	assert_int_equal(a1.best, a2.best);
+	assert_memory_equal(&a1.score, &a2.score, sizeof(a1.score));
+	assert_int_equal(a1.depth, a2.depth);
+	assert_int_equal(a1.nodes, a2.nodes);
+	assert_int_equal(a1.pv_len, a2.pv_len);
+	assert_memory_equal(a1.pv, a2.pv, a1.pv_len * sizeof(xq_move));
+	xq_engine_free(e);
+	second_engine = NULL;
+}
+
+static void fairy_stockfish_uci_repeats_itself_in_one_session(void **state)
+{
+	(void)state;
+	SKIP_WITHOUT_FAIRY(fairy());
+	same_answer_twice_in_one_session(XQ_PROTOCOL_UCI);
+}
+
+static void fairy_stockfish_ucci_repeats_itself_in_one_session(void **state)
+{
+	(void)state;
+	SKIP_WITHOUT_FAIRY(fairy());
+	same_answer_twice_in_one_session(XQ_PROTOCOL_UCCI);
 }
 
 static void fairy_stockfish_reports_a_mate_for_the_side_to_move(void **state)
@@ -1132,6 +1183,8 @@ int main(void)
 		cmocka_unit_test_teardown(free_of_null_and_stopped_engine_is_safe, teardown),
 		cmocka_unit_test_teardown(fairy_stockfish_uci_is_detected_and_deterministic, teardown),
 		cmocka_unit_test_teardown(fairy_stockfish_ucci_mode_analyses, teardown),
+		cmocka_unit_test_teardown(fairy_stockfish_uci_repeats_itself_in_one_session, teardown),
+		cmocka_unit_test_teardown(fairy_stockfish_ucci_repeats_itself_in_one_session, teardown),
 		cmocka_unit_test_teardown(fairy_stockfish_reports_a_mate_for_the_side_to_move, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
