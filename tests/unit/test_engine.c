@@ -1016,6 +1016,7 @@ static int fairy_analyse(enum xq_protocol proto, const struct xq_board *b, const
 	o.protocol = proto;
 	xq_diag_init(&d);
 	rc = xq_engine_new(&e, &o, &d);
+	second_engine = e; /* freed by the teardown if anything fails */
 	if (rc)
 		fail_msg("fairy-stockfish: %s", d.msg);
 	if (got)
@@ -1024,6 +1025,7 @@ static int fairy_analyse(enum xq_protocol proto, const struct xq_board *b, const
 	if (rc)
 		fail_msg("fairy-stockfish: %s", d.msg);
 	xq_engine_free(e);
+	second_engine = NULL;
 	return rc;
 }
 
