@@ -1045,14 +1045,21 @@ static void drain_pending(struct xq_engine *e)
  * The next line before `deadline`, parsed in the current dialect.  On a
  * timeout or an exit the engine is reaped and XQ_EENGINE returned, with a
  * message saying it was answering `cmd` (and `context`, e.g. "after the
- * position was sent", when given).
+ * position was sent", when given); likewise when the stop flag is raised,
+ * so that Ctrl-C never waits for a slow handshake.
  */
 static int next_line(struct xq_engine *e, struct xq_diag *d, int64_t deadline, const char *cmd,
 		     const char *context, struct xq_engine_line *l, const char **line, size_t *len)
 {
-	int r = read_line(e, deadline, 0, line, len);
+	int r = read_line(e, deadline, 1, line, len);
 	char what[160];
 
+	if (r == LINE_STOP) {
+		/* Ctrl-C while the engine is slow to answer: no point waiting. */
+		snprintf(e->status, sizeof(e->status), "was stopped");
+		reap(e);
+		return engine_error(e, d, "was stopped by the stop flag while answering '%s'", cmd);
+	}
 	if (r == LINE_TIMEOUT) {
 		snprintf(what, sizeof(what), "'%s'%s%s", cmd, context ? " " : "", context ? context : "");
 		return hung(e, d, what, e->timeout_ms);

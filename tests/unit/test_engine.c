@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -751,55 +752,89 @@ static void terminal_position_is_answered_without_the_engine(void **state)
 	drop_log();
 }
 
+static void *raise_later(void *arg)
+{
+	struct timespec ts = {0, 300000000L};
+
+	nanosleep(&ts, NULL);
+	atomic_store((atomic_int *)arg, 1);
+	return NULL;
+}
+
+/* Start the fake in `mode` with a stop flag, raised 0.3 s into the analysis. */
+static int analyse_then_stop(struct fake *f, const char *mode, uint32_t timeout, struct xq_analysis *a)
+{
+	static atomic_int stop;
+	pthread_t t;
+	int rc;
+
+	atomic_init(&stop, 0);
+	memset(f, 0, sizeof(*f));
+	xq_engine_opts_init(&f->o);
+	f->args[0] = (char *)mode;
+	f->o.path = FAKE;
+	f->o.args = f->args;
+	f->o.protocol = XQ_PROTOCOL_UCI;
+	f->o.timeout_ms = timeout;
+	f->o.stop = &stop;
+	current = &f->e;
+	ASSERT_OK(f, xq_engine_new(&f->e, &f->o, &f->d));
+	assert_int_equal(pthread_create(&t, NULL, raise_later, &stop), 0);
+	rc = analyse_start(f, a);
+	pthread_join(t, NULL);
+	return rc;
+}
+
+/* What Ctrl-C does: the flag is raised during the search; the client sends
+ * stop and returns the engine's answer, marked as stopped. */
 static void stop_flag_ends_the_search_cleanly(void **state)
 {
 	struct fake f;
 	struct xq_analysis a;
+	double t0 = now_s();
+
+	(void)state;
+	ASSERT_OK(&f, analyse_then_stop(&f, "stop-on-go", 3000, &a));
+	assert_true(now_s() - t0 < 3.0);
+	assert_true(a.flags & XQ_ANALYSIS_STOPPED);
+	assert_int_equal(a.best, mv("h2e2"));
+	assert_int_equal(a.depth, 2);
+	done(&f);
+	assert_no_children();
+}
+
+static void raised_stop_flag_cuts_a_slow_handshake_short(void **state)
+{
+	struct fake f;
 	atomic_int stop;
 	double t0;
 
 	(void)state;
 	atomic_init(&stop, 1);
 	memset(&f, 0, sizeof(f));
-	ASSERT_OK(&f, start_fake(&f, "stop-on-go", XQ_PROTOCOL_UCI, 3000));
-	done(&f);
-	/* Same again with the flag already raised. */
 	xq_engine_opts_init(&f.o);
-	f.args[0] = (char *)"stop-on-go";
+	f.args[0] = (char *)"silent";
 	f.o.path = FAKE;
 	f.o.args = f.args;
 	f.o.protocol = XQ_PROTOCOL_UCI;
+	f.o.timeout_ms = 20000;
 	f.o.stop = &stop;
 	current = &f.e;
-	ASSERT_OK(&f, xq_engine_new(&f.e, &f.o, &f.d));
 	t0 = now_s();
-	ASSERT_OK(&f, analyse_start(&f, &a));
+	assert_int_equal(xq_engine_new(&f.e, &f.o, &f.d), XQ_EENGINE);
 	assert_true(now_s() - t0 < 2.0);
-	assert_true(a.flags & XQ_ANALYSIS_STOPPED);
-	assert_int_equal(a.best, mv("h2e2"));
-	done(&f);
+	assert_non_null(strstr(f.d.msg, "stop flag"));
 	assert_no_children();
+	done(&f);
 }
 
 static void engine_ignoring_stop_is_killed(void **state)
 {
 	struct fake f;
 	struct xq_analysis a;
-	atomic_int stop;
 
 	(void)state;
-	atomic_init(&stop, 1);
-	memset(&f, 0, sizeof(f));
-	xq_engine_opts_init(&f.o);
-	f.args[0] = (char *)"ignore-stop";
-	f.o.path = FAKE;
-	f.o.args = f.args;
-	f.o.protocol = XQ_PROTOCOL_UCI;
-	f.o.timeout_ms = 1500;
-	f.o.stop = &stop;
-	current = &f.e;
-	ASSERT_OK(&f, xq_engine_new(&f.e, &f.o, &f.d));
-	assert_int_equal(analyse_start(&f, &a), XQ_EENGINE);
+	assert_int_equal(analyse_then_stop(&f, "ignore-stop", 1500, &a), XQ_EENGINE);
 	assert_non_null(strstr(f.d.msg, "'stop'"));
 	assert_no_children();
 	done(&f);
@@ -1176,6 +1211,7 @@ int main(void)
 		cmocka_unit_test_teardown(history_is_sent_from_the_last_capture, teardown),
 		cmocka_unit_test_teardown(terminal_position_is_answered_without_the_engine, teardown),
 		cmocka_unit_test_teardown(stop_flag_ends_the_search_cleanly, teardown),
+		cmocka_unit_test_teardown(raised_stop_flag_cuts_a_slow_handshake_short, teardown),
 		cmocka_unit_test_teardown(engine_ignoring_stop_is_killed, teardown),
 		cmocka_unit_test_teardown(ucci_move_time_is_kept_with_stop, teardown),
 		cmocka_unit_test_teardown(child_holding_the_output_does_not_hide_an_exit, teardown),
