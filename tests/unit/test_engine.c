@@ -145,12 +145,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-/*
- * Start the fake engine in `mode`.  `timeout` bounds the search; the
- * handshake and the other answers get at least 3 s, so a loaded machine
- * cannot turn a slow start into a false failure.
- */
-static int start_fake(struct fake *f, const char *mode, enum xq_protocol proto, uint32_t timeout)
+/* Options for the fake engine in `mode`: answers within 3 s, warnings
+ * collected; the test adjusts them, then calls launch(). */
+static void prepare_fake(struct fake *f, const char *mode, enum xq_protocol proto)
 {
 	memset(f, 0, sizeof(*f));
 	xq_engine_opts_init(&f->o);
@@ -159,14 +156,31 @@ static int start_fake(struct fake *f, const char *mode, enum xq_protocol proto, 
 	f->o.path = FAKE;
 	f->o.args = f->args;
 	f->o.protocol = proto;
-	f->o.timeout_ms = timeout < 3000 ? 3000 : timeout;
-	f->o.search_timeout_ms = timeout;
+	f->o.timeout_ms = 3000;
+	f->o.search_timeout_ms = 3000;
 	f->sink.report = collect;
 	f->sink.payload = &f->w;
 	f->o.warnings = &f->sink;
 	xq_diag_init(&f->d);
 	current = &f->e;
+}
+
+static int launch(struct fake *f)
+{
 	return xq_engine_new(&f->e, &f->o, &f->d);
+}
+
+/*
+ * Start the fake engine in `mode`.  `timeout` bounds the search; the
+ * handshake and the other answers get at least 3 s, so a loaded machine
+ * cannot turn a slow start into a false failure.
+ */
+static int start_fake(struct fake *f, const char *mode, enum xq_protocol proto, uint32_t timeout)
+{
+	prepare_fake(f, mode, proto);
+	f->o.timeout_ms = timeout < 3000 ? 3000 : timeout;
+	f->o.search_timeout_ms = timeout;
+	return launch(f);
 }
 
 static int analyse_start(struct fake *f, struct xq_analysis *a)
@@ -399,21 +413,11 @@ static void variant_engine_gets_xiangqi_and_ranks_1_to_10_both_ways(void **state
 static int start_fake_with_options(struct fake *f, const char *mode, enum xq_protocol proto,
 				   const struct xq_engine_option *opt, size_t n, enum xq_rank_base ranks)
 {
-	memset(f, 0, sizeof(*f));
-	xq_engine_opts_init(&f->o);
-	f->args[0] = (char *)mode;
-	f->o.path = FAKE;
-	f->o.args = f->args;
-	f->o.protocol = proto;
+	prepare_fake(f, mode, proto);
 	f->o.options = opt;
 	f->o.noptions = n;
 	f->o.rank_base = ranks;
-	f->sink.report = collect;
-	f->sink.payload = &f->w;
-	f->o.warnings = &f->sink;
-	xq_diag_init(&f->d);
-	current = &f->e;
-	return xq_engine_new(&f->e, &f->o, &f->d);
+	return launch(f);
 }
 
 static void user_options_are_sent_in_each_dialect(void **state)
@@ -540,14 +544,9 @@ static void silent_engine_times_out_in_the_handshake(void **state)
 	double t0 = now_s();
 
 	(void)state;
-	memset(&f, 0, sizeof(f));
-	xq_engine_opts_init(&f.o);
-	f.args[0] = (char *)"silent";
-	f.o.path = FAKE;
-	f.o.args = f.args;
+	prepare_fake(&f, "silent", XQ_PROTOCOL_AUTO);
 	f.o.timeout_ms = 300;
-	current = &f.e;
-	assert_int_equal(xq_engine_new(&f.e, &f.o, &f.d), XQ_EENGINE);
+	assert_int_equal(launch(&f), XQ_EENGINE);
 	assert_non_null(strstr(f.d.msg, "neither"));
 	/* Two handshakes of 300 ms, nowhere near a hang. */
 	assert_true(now_s() - t0 < 3.0);
@@ -769,16 +768,10 @@ static int analyse_then_stop(struct fake *f, const char *mode, uint32_t timeout,
 	int rc;
 
 	atomic_init(&stop, 0);
-	memset(f, 0, sizeof(*f));
-	xq_engine_opts_init(&f->o);
-	f->args[0] = (char *)mode;
-	f->o.path = FAKE;
-	f->o.args = f->args;
-	f->o.protocol = XQ_PROTOCOL_UCI;
+	prepare_fake(f, mode, XQ_PROTOCOL_UCI);
 	f->o.timeout_ms = timeout;
 	f->o.stop = &stop;
-	current = &f->e;
-	ASSERT_OK(f, xq_engine_new(&f->e, &f->o, &f->d));
+	ASSERT_OK(f, launch(f));
 	assert_int_equal(pthread_create(&t, NULL, raise_later, &stop), 0);
 	rc = analyse_start(f, a);
 	pthread_join(t, NULL);
@@ -811,17 +804,11 @@ static void raised_stop_flag_cuts_a_slow_handshake_short(void **state)
 
 	(void)state;
 	atomic_init(&stop, 1);
-	memset(&f, 0, sizeof(f));
-	xq_engine_opts_init(&f.o);
-	f.args[0] = (char *)"silent";
-	f.o.path = FAKE;
-	f.o.args = f.args;
-	f.o.protocol = XQ_PROTOCOL_UCI;
+	prepare_fake(&f, "silent", XQ_PROTOCOL_UCI);
 	f.o.timeout_ms = 20000;
 	f.o.stop = &stop;
-	current = &f.e;
 	t0 = now_s();
-	assert_int_equal(xq_engine_new(&f.e, &f.o, &f.d), XQ_EENGINE);
+	assert_int_equal(launch(&f), XQ_EENGINE);
 	assert_true(now_s() - t0 < 2.0);
 	assert_non_null(strstr(f.d.msg, "stop flag"));
 	assert_no_children();
