@@ -9,6 +9,8 @@
  *   xq-search bench --depth D FILE
  *       FILE has lines "id<TAB>fen"; search each to depth D and print its
  *       time and nodes, then the positions per second over all of them
+ *   xq-search uci
+ *       the built-in engine as a UCI engine (for matches between builds)
  *   xq-search fen ICCS...
  *       the FEN after these moves from the start position
  *   xq-search match ...
@@ -792,6 +794,84 @@ static int cmd_match(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * xq-search uci: the built-in engine behind a minimal UCI loop (ranks 0-9,
+ * as Pikafish), so that bench/match.sh can set one build of it against
+ * another through the engine client.  Understands uci, isready,
+ * ucinewgame, position fen F [moves ...] / startpos, go depth|nodes|movetime,
+ * quit.
+ */
+static int cmd_uci(void)
+{
+	struct xq_search *s;
+	struct xq_diag d;
+	struct xq_board start;
+	static xq_move moves[1024];
+	size_t n = 0;
+	char line[65536];
+
+	xq_diag_init(&d);
+	if (xq_search_new(&s, NULL, &d))
+		return fprintf(stderr, "%s\n", d.msg), 3;
+	xq_board_start(&start);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while (fgets(line, sizeof(line), stdin)) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!strcmp(line, "uci")) {
+			printf("id name xqkit built-in\nuciok\n");
+		} else if (!strcmp(line, "isready")) {
+			printf("readyok\n");
+		} else if (!strncmp(line, "position ", 9)) {
+			char *p = line + 9, *mv = strstr(line, " moves ");
+			n = 0;
+			if (mv)
+				*mv = '\0';
+			if (!strncmp(p, "fen ", 4)) {
+				if (xq_board_from_fen(&start, p + 4, strlen(p + 4), XQ_FEN_LENIENT_PLACEMENT, &d))
+					return fprintf(stderr, "bad FEN: %s\n", d.msg), 1;
+			} else {
+				xq_board_start(&start);
+			}
+			for (char *t = mv ? strtok_r(mv + 7, " ", &p) : NULL; t && n < 1024; t = strtok_r(NULL, " ", &p))
+				if (parse_iccs(t, &moves[n++]))
+					return fprintf(stderr, "bad move %s\n", t), 1;
+		} else if (!strncmp(line, "go", 2)) {
+			struct xq_limit lim = {0, 0, 0};
+			struct xq_analysis a;
+			char *v;
+			char mvt[5];
+			if ((v = strstr(line, "depth ")))
+				lim.depth = (int)strtol(v + 6, NULL, 10);
+			if ((v = strstr(line, "nodes ")))
+				lim.nodes = strtoull(v + 6, NULL, 10);
+			if ((v = strstr(line, "movetime ")))
+				lim.movetime_ms = (uint32_t)strtoul(v + 9, NULL, 10);
+			if (xq_search_run(s, &a, &start, moves, n, &lim, &d))
+				return fprintf(stderr, "%s\n", d.msg), 1;
+			if (a.score.kind == XQ_SCORE_CP)
+				printf("info depth %d nodes %llu time %u score cp %d pv", a.depth,
+				       (unsigned long long)a.nodes, a.time_ms, (int)a.score.value);
+			else
+				printf("info depth %d nodes %llu time %u score mate %d pv", a.depth,
+				       (unsigned long long)a.nodes, a.time_ms,
+				       a.score.kind == XQ_SCORE_MATE ? (int)a.score.value : -(int)a.score.value);
+			for (size_t k = 0; k < a.pv_len; k++) {
+				xq_move_name(a.pv[k], mvt);
+				printf(" %s", mvt);
+			}
+			if (a.best)
+				xq_move_name(a.best, mvt);
+			printf("\nbestmove %s\n", a.best ? mvt : "(none)");
+		} else if (!strcmp(line, "quit")) {
+			break;
+		}
+	}
+	xq_search_free(s);
+	return 0;
+}
+
 /* xq-search fen ICCS...: the FEN after these moves from the start. */
 static int cmd_fen(int argc, char **argv)
 {
@@ -815,6 +895,8 @@ static int cmd_fen(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "uci"))
+		return cmd_uci();
 	if (argc >= 2 && !strcmp(argv[1], "fen"))
 		return cmd_fen(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "match"))

@@ -30,6 +30,14 @@ void xq_eval_table_init(struct xq_eval_table *t);
 /* The value of `b` from red's point of view, summed from `t`. */
 int xq_eval_red(const struct xq_eval_table *t, const struct xq_board *b);
 
+/*
+ * The terms that depend on more than one piece, red's view, computed from
+ * scratch (the search adds them at the leaves): mobility of rooks, horses
+ * and cannons (a blocked horse or a buried rook is worth less), and a
+ * bonus for a cannon facing the enemy king down an empty file.
+ */
+int xq_eval_positional(const struct xq_board *b);
+
 /* How much making `m` (pseudo-legal in `b`, not yet made) changes the
  * red-view value. */
 static inline int xq_eval_delta(const struct xq_eval_table *t, const struct xq_board *b,

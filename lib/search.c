@@ -391,7 +391,8 @@ static void reward_quiet(struct xq_search *s, xq_move m, int depth, int ply)
 
 static inline int side_eval(const struct xq_search *s, int ply)
 {
-	return s->b.side == XQ_RED ? s->f[ply].eval_red : -s->f[ply].eval_red;
+	int red = s->f[ply].eval_red + xq_eval_positional(&s->b);
+	return s->b.side == XQ_RED ? red : -red;
 }
 
 /* Make `m` at `ply`: board, key history, incremental evaluation. */
