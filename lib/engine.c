@@ -522,6 +522,7 @@ struct xq_engine {
 
 	/* The running process. */
 	pid_t pid; /* -1 when not running */
+	int pid_lost; /* the child was reaped by someone else */
 	int to_fd, from_fd, err_fd;
 	struct xq_buf in;  /* bytes read from stdout not yet handed out */
 	size_t in_used;    /* bytes of `in` already handed out as lines */
@@ -690,14 +691,20 @@ static void reap(struct xq_engine *e)
 
 	if (e->pid < 0)
 		return;
-	kill(-e->pid, SIGKILL);
-	kill(e->pid, SIGKILL);
-	do
-		r = waitpid(e->pid, &st, 0);
-	while (r < 0 && errno == EINTR);
-	if (r == e->pid && !e->status[0])
-		describe_status(e, st);
+	/* When the child was reaped behind our back (SIGCHLD ignored, or a
+	 * waitpid(-1) elsewhere), its pid may already be someone else's:
+	 * signal nothing then. */
+	if (!e->pid_lost) {
+		kill(-e->pid, SIGKILL);
+		kill(e->pid, SIGKILL);
+		do
+			r = waitpid(e->pid, &st, 0);
+		while (r < 0 && errno == EINTR);
+		if (r == e->pid && !e->status[0])
+			describe_status(e, st);
+	}
 	e->pid = -1;
+	e->pid_lost = 0;
 	close_fd(&e->to_fd);
 	close_fd(&e->from_fd);
 	close_fd(&e->err_fd);
@@ -711,8 +718,15 @@ static int exited(struct xq_engine *e)
 	if (e->pid < 0)
 		return 1;
 	memset(&si, 0, sizeof(si));
-	if (waitid(P_PID, (id_t)e->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0)
-		return errno == ECHILD; /* not our child any more: someone reaped it */
+	if (waitid(P_PID, (id_t)e->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0) {
+		if (errno != ECHILD)
+			return 0;
+		/* Not our child any more: someone else reaped it. */
+		e->pid_lost = 1;
+		if (!e->status[0])
+			snprintf(e->status, sizeof(e->status), "exited (reaped elsewhere)");
+		return 1;
+	}
 	if (si.si_pid != e->pid)
 		return 0;
 	if (si.si_code == CLD_EXITED)

@@ -140,6 +140,7 @@ static int teardown(void **state)
 	unsetenv("FAKE_BEST");
 	unsetenv("FAKE_SCORE");
 	unsetenv("FAKE_LOG");
+	signal(SIGCHLD, SIG_DFL);
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
 	return 0;
@@ -575,6 +576,31 @@ static void crash_during_search_is_reported_and_restart_works(void **state)
 	assert_int_equal(xq_engine_restart(f.e, &f.d), 0);
 	assert_true(xq_engine_pid(f.e) > 0);
 	done(&f);
+	assert_no_children();
+}
+
+/* A program that ignores SIGCHLD has its children reaped by the kernel;
+ * the client must notice the exit all the same, and signal nobody else. */
+static void crash_is_reported_when_sigchld_is_ignored(void **state)
+{
+	struct fake f;
+	struct xq_analysis a;
+	struct sigaction ign, old;
+	double t0;
+
+	(void)state;
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGCHLD, &ign, &old);
+	ASSERT_OK(&f, start_fake(&f, "crash-on-go", XQ_PROTOCOL_UCI, 3000));
+	t0 = now_s();
+	assert_int_equal(analyse_start(&f, &a), XQ_EENGINE);
+	assert_true(now_s() - t0 < 3.0);
+	assert_int_equal(xq_engine_pid(f.e), -1);
+	ASSERT_OK(&f, xq_engine_restart(f.e, &f.d));
+	done(&f);
+	sigaction(SIGCHLD, &old, NULL);
 	assert_no_children();
 }
 
@@ -1188,6 +1214,7 @@ int main(void)
 		cmocka_unit_test_teardown(engine_that_exits_at_once_is_an_error_with_its_message, teardown),
 		cmocka_unit_test_teardown(silent_engine_times_out_in_the_handshake, teardown),
 		cmocka_unit_test_teardown(crash_during_search_is_reported_and_restart_works, teardown),
+		cmocka_unit_test_teardown(crash_is_reported_when_sigchld_is_ignored, teardown),
 		cmocka_unit_test_teardown(hung_search_is_killed_after_the_timeout, teardown),
 		cmocka_unit_test_teardown(garbage_lines_are_counted_reported_and_ignored, teardown),
 		cmocka_unit_test_teardown(illegal_best_move_is_a_lie, teardown),
