@@ -8,7 +8,10 @@
 
 #include "utf8.h"
 
+extern const struct xq_format xq_format_xqf;
+
 const struct xq_format *const xq_formats[] = {
+	&xq_format_xqf,
 	NULL,
 };
 

@@ -1,0 +1,1586 @@
+/*
+ * xqf.c: XQF (XQStudio, 象棋演播室) records, read in every version up to
+ * 0x12 and written as 0x0A (plain, the default) or 0x12 (encrypted with
+ * all key bytes zero, so the output is reproducible).  The layout, the key
+ * derivation and the traps real files hold are in
+ * ../shared/docs/xqf-format.md; the section numbers below refer to it.
+ *
+ * Header fields and tags (both directions; strings are GB18030 on read,
+ * GB18030 or the encoding asked for on write):
+ *
+ *   0x050 TitleA    (63 bytes; read up to 127, as vschess writes) -> Title
+ *   0x090 TitleB    (63)  -> TitleB (unused by XQStudio; kept when present)
+ *   0x0D0 MatchName (63)  -> Event
+ *   0x110 MatchTime (15)  -> Date
+ *   0x120 MatchAddr (15)  -> Site
+ *   0x130 RedPlayer (15)  -> Red
+ *   0x140 BlkPlayer (15)  -> Black
+ *   0x150 TimeRule  (63)  -> TimeControl
+ *   0x190 RedTime   (15)  -> RedTime
+ *   0x1A0 BlkTime   (15)  -> BlackTime
+ *   0x1D0 RMKWriter (15)  -> Annotator (讲评人, the commentator)
+ *   0x1E0 Author    (15)  -> Author
+ *   0x033 PlayResult      -> Result and game->result (0 *, 1 1-0, 2 0-1,
+ *                            3 1/2-1/2; 4 is read as a draw, as cchess does)
+ *   0x040 CodeA           -> GameType: 全局, 布局, 中局, 残局 (full game,
+ *                            opening, middlegame, endgame; other codes as
+ *                            their number)
+ *   0x010 QiziXY          -> game->start (always, whatever the type says)
+ *   0x032 WhoPlay         -> side to move, unless the first move says
+ *                            otherwise (a note then)
+ *
+ * Empty strings give no tag.  The root record's comment is the game
+ * comment (the root node's).  Comments lose one trailing CRLF and have
+ * CRLF turned into LF on read; the writer does the reverse, as XQStudio's
+ * Delphi text does.
+ *
+ * Damage.  The tree is read with an explicit stack, never recursion (files
+ * reach 225,000 nodes), and every move is checked with xq_move_check().
+ * A move that is illegal, has no piece on its origin or names a square
+ * off the board is reported with its byte offset, ply, path and reason;
+ * its subtree is read but not kept, the rest of the tree goes on, and the
+ * game is marked XQ_GAME_BROKEN.  A record cut by the end of the file, or
+ * a comment length that cannot be right, stops the reading there: the
+ * tree read so far is kept and the diagnostic says how much was lost.
+ * Bytes after the tree are a warning.  Nothing is ever read out of
+ * bounds: every field is checked against the bytes left first.
+ *
+ * Start positions.  Composed problems put advisors and elephants on
+ * points they could never reach; such a position is loaded with a note
+ * (XQ_FEN_LENIENT_PLACEMENT).  The side to move is the first move's
+ * (else the header's); a position possible only with the other side to
+ * move (a diagram of a mate, the header saying the winner moves) gets
+ * that side, with a note, and a first move of the wrong side is then an
+ * illegal move like any other.  A
+ * position that cannot occur at all (a king outside its palace, kings
+ * facing each other on an open file, the side not to move in check, as
+ * in diagrams with both kings attacked) is an error: no move can be
+ * checked from it, so the game keeps its header, start position and game
+ * comment, its tree is read through (to count and report) but not kept,
+ * and it is marked XQ_GAME_BROKEN for the caller to skip or keep.  Two
+ * pieces on one point cannot even be set up: nothing is returned then.
+ */
+#include "xqf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "buf.h"
+#include "diag.h"
+#include "game.h"
+#include "io.h"
+#include "movegen.h"
+#include "text.h"
+#include "utf8.h"
+
+/* Header offsets (§1). */
+enum {
+	H_VERSION = 0x02,
+	H_KEYMASK = 0x03,
+	H_KEYOR = 0x08, /* four bytes, A to D */
+	H_KEYSSUM = 0x0C,
+	H_KEYXY = 0x0D,
+	H_KEYXYF = 0x0E,
+	H_KEYXYT = 0x0F,
+	H_PIECES = 0x10,
+	H_WHOPLAY = 0x32,
+	H_RESULT = 0x33,
+	H_TYPE = 0x40,
+	H_TITLE = 0x50,
+	H_TITLEB = 0x90
+};
+
+/* The header's Pascal strings and the tags they become. */
+struct xqf_field {
+	const char *tag;
+	unsigned offset; /* of the length byte */
+	unsigned cap;    /* bytes of text the field holds */
+};
+
+static const struct xqf_field fields[] = {
+	{"Title", H_TITLE, 63},         {"TitleB", H_TITLEB, 63},   {"Event", 0x0D0, 63},
+	{"Date", 0x110, 15},            {"Site", 0x120, 15},        {"Red", 0x130, 15},
+	{"Black", 0x140, 15},           {"TimeControl", 0x150, 63}, {"RedTime", 0x190, 15},
+	{"BlackTime", 0x1A0, 15},       {"Annotator", 0x1D0, 15},   {"Author", 0x1E0, 15},
+};
+#define NFIELDS (sizeof(fields) / sizeof(fields[0]))
+
+/* A title may run on into the unused TitleB field (vschess writes up to 127 bytes). */
+#define TITLE_READ_CAP 127
+
+static const char *const game_types[] = {"全局", "布局", "中局", "残局"};
+static const char *const game_types_en[] = {"full", "opening", "middlegame", "endgame"};
+
+/* Piece kind of each of the 16 slots of a side (§3.3). */
+static const uint8_t slot_type[16] = {
+	XQ_ROOK, XQ_HORSE, XQ_ELEPHANT, XQ_ADVISOR, XQ_KING, XQ_ADVISOR, XQ_ELEPHANT, XQ_HORSE,
+	XQ_ROOK, XQ_CANNON, XQ_CANNON, XQ_PAWN, XQ_PAWN, XQ_PAWN, XQ_PAWN, XQ_PAWN,
+};
+
+static const char key_mask_text[32] = "[(C) Copyright Mr. Dong Shiwei.]";
+
+/* Flags of a record in version 0x0B and later (the low 5 bits are junk, §5.1). */
+#define F_CONT 0x80
+#define F_SIB 0x40
+#define F_LEN 0x20
+
+/* Lengths beyond this are refused before reading (files are at most a few MB). */
+#define XQF_READ_LIMIT ((size_t)256 << 20)
+
+static unsigned key_f(unsigned b)
+{
+	/* (((((b*b)*3+9)*3+8)*2+1)*3+8), as every implementation writes it */
+	return (((((b * b) * 3 + 9) * 3 + 8) * 2 + 1) * 3 + 8);
+}
+
+void xq_xqf_keys_derive(struct xq_xqf_keys *k, const uint8_t h[16])
+{
+	uint8_t kb[4];
+
+	memset(k, 0, sizeof(*k));
+	if (h[H_VERSION] <= XQ_XQF_VERSION_PLAIN)
+		return;
+	k->xy = (uint8_t)(key_f(h[H_KEYXY]) * h[H_KEYXY]);
+	k->xyf = (uint8_t)(key_f(h[H_KEYXYF]) * k->xy);
+	k->xyt = (uint8_t)(key_f(h[H_KEYXYT]) * k->xyf);
+	k->rmk_size = (uint16_t)(((unsigned)h[H_KEYSSUM] * 256 + h[H_KEYXY]) % 32000 + 767);
+	for (int i = 0; i < 4; i++)
+		kb[i] = (uint8_t)((h[H_KEYSSUM + i] & h[H_KEYMASK]) | h[H_KEYOR + i]);
+	for (int i = 0; i < 32; i++)
+		k->f32[i] = (uint8_t)((unsigned char)key_mask_text[i] & kb[i % 4]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading                                                             */
+
+/* Where the next record goes: its parent, its ply, and whether it is
+ * inside the subtree of a refused move (read, not kept). */
+struct ctx {
+	uint32_t parent;
+	uint32_t ply;
+	uint8_t skip;
+	uint8_t sibling; /* the record is a later alternative */
+};
+
+struct rd {
+	const unsigned char *p;
+	size_t len;
+	const struct xq_sink *sink;
+	const char *source;
+	struct xq_game *g;
+	struct xq_xqf_stats *st;
+	struct xq_xqf_keys k;
+	unsigned version;
+	enum xq_encoding enc;
+	struct xq_buf raw, text;
+	/* the board at `cur`, kept by make/unmake along the path from the root */
+	struct xq_board b;
+	uint32_t cur, depth;
+	struct xq_undo *undo;
+	size_t undo_cap;
+	struct ctx *stack;
+	size_t nstack, stack_cap;
+	/* a refused move whose subtree is being skipped: reported once it ends */
+	int pending;
+	struct xq_diag pending_d;
+	uint32_t pending_lost_start;
+	/* why the start position cannot occur, when it cannot */
+	char bad_start[XQ_DIAG_MSG_MAX];
+};
+
+/* One move record as decoded (§5.1). */
+struct rec {
+	uint64_t off;
+	uint8_t from, to; /* x*10+y; above 89 is off the board */
+	int cont, sib;
+	size_t coff, clen; /* comment bytes (file offset and length), clen 0 if none */
+};
+
+static void rd_diag(struct rd *r, struct xq_diag *d, uint64_t off, uint32_t ply)
+{
+	xq_diag_init(d);
+	d->source = r->source;
+	d->place.offset = off;
+	d->has_offset = 1;
+	d->game = 1;
+	d->ply = ply;
+}
+
+static void report(struct rd *r, enum xq_severity sev, enum xq_diag_code code, uint64_t off,
+		   uint32_t ply, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 6, 7)))
+#endif
+	;
+
+static void report(struct rd *r, enum xq_severity sev, enum xq_diag_code code, uint64_t off,
+		   uint32_t ply, const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	rd_diag(r, &d, off, ply);
+	va_start(ap, fmt);
+	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	va_end(ap);
+	xq_sink_report(r->sink, &d);
+}
+
+/* Byte `pos` after the stream decryption (§3.2); pos >= 0x400 and < len. */
+static inline unsigned char rd_byte(const struct rd *r, size_t pos)
+{
+	return (unsigned char)(r->p[pos] - r->k.f32[pos & 31]);
+}
+
+static uint32_t rd_u32(const struct rd *r, size_t pos)
+{
+	return (uint32_t)rd_byte(r, pos) | (uint32_t)rd_byte(r, pos + 1) << 8 |
+	       (uint32_t)rd_byte(r, pos + 2) << 16 | (uint32_t)rd_byte(r, pos + 3) << 24;
+}
+
+/*
+ * Decode `n` bytes of text (already decrypted) that start at file offset
+ * `off` into r->text.  Bytes that are not text in the encoding are
+ * replaced by U+FFFD and reported (with the offset of the first); a NUL
+ * ends the text (reported).  Returns 0 or XQ_ENOMEM.
+ */
+static int decode_text(struct rd *r, const char *s, size_t n, uint64_t off, uint32_t ply,
+		       const char *what)
+{
+	size_t i = 0, first_bad = 0, nul;
+	unsigned bad_count = 0;
+	int ascii = 1;
+
+	xq_buf_reset(&r->text);
+	for (size_t j = 0; j < n; j++)
+		if ((unsigned char)s[j] >= 0x80) {
+			ascii = 0;
+			break;
+		}
+	if (ascii && r->enc != XQ_ENC_UTF16LE && r->enc != XQ_ENC_UTF16BE) {
+		if (xq_buf_add(&r->text, s, n))
+			return XQ_ENOMEM;
+	} else {
+		while (i < n) {
+			size_t bad = 0;
+			int rc = xq_decode(r->enc, s + i, n - i, &r->text, &bad);
+			if (rc == 0)
+				break;
+			if (rc != XQ_EENCODING) {
+				if (rc == XQ_ENOMEM)
+					return rc;
+				report(r, XQ_SEV_ERROR, XQ_D_ENCODING, off, ply,
+				       "cannot decode %s as %s: %s; text dropped", what,
+				       xq_encoding_name(r->enc), xq_strerror(rc));
+				xq_buf_reset(&r->text);
+				return 0;
+			}
+			if (!bad_count)
+				first_bad = i + bad;
+			bad_count++;
+			if (xq_buf_add(&r->text, "\xEF\xBF\xBD", 3))
+				return XQ_ENOMEM;
+			i += bad + 1;
+		}
+		if (bad_count)
+			report(r, XQ_SEV_WARNING, XQ_D_ENCODING, off + first_bad, ply,
+			       "%s is not valid %s: %u byte%s replaced by U+FFFD", what,
+			       xq_encoding_name(r->enc), bad_count, bad_count > 1 ? "s" : "");
+	}
+	nul = strlen(r->text.ptr);
+	if (nul < r->text.len) {
+		report(r, XQ_SEV_WARNING, XQ_D_CORRUPT, off, ply,
+		       "%s holds a NUL byte; the %zu bytes of text after it were dropped", what,
+		       r->text.len - nul - 1);
+		xq_buf_truncate(&r->text, nul);
+	}
+	return 0;
+}
+
+static int read_header_strings(struct rd *r)
+{
+	const unsigned char *h = r->p;
+	size_t title_len = h[H_TITLE];
+
+	for (size_t f = 0; f < NFIELDS; f++) {
+		size_t off = fields[f].offset, n = h[off], cap = fields[f].cap;
+		int rc;
+
+		if (off == H_TITLE && n > cap)
+			cap = TITLE_READ_CAP;
+		if (off == H_TITLEB && title_len > fields[0].cap)
+			continue; /* those bytes are the end of a long title */
+		if (n > cap) {
+			report(r, XQ_SEV_WARNING, XQ_D_CORRUPT, off, 0,
+			       "header field %s says %zu bytes, but the field holds %zu; read %zu",
+			       fields[f].tag, n, cap, cap);
+			n = cap;
+		}
+		if (n == 0)
+			continue;
+		rc = decode_text(r, (const char *)h + off + 1, n, off + 1, 0, fields[f].tag);
+		if (rc)
+			return rc;
+		if (r->text.len && xq_game_add_tag(r->g, fields[f].tag, strlen(fields[f].tag),
+						   r->text.ptr, r->text.len))
+			return XQ_ENOMEM;
+	}
+	return 0;
+}
+
+static int read_result_and_type(struct rd *r)
+{
+	struct xq_game *g = r->g;
+	unsigned res = r->p[H_RESULT], type = r->p[H_TYPE] | (unsigned)r->p[H_TYPE + 1] << 8;
+	char num[16];
+	const char *type_name;
+
+	switch (res) {
+	case 0:
+		g->result = XQ_RESULT_UNKNOWN;
+		break;
+	case 1:
+		g->result = XQ_RESULT_RED_WIN;
+		break;
+	case 2:
+		g->result = XQ_RESULT_BLACK_WIN;
+		break;
+	case 3:
+	case 4:
+		g->result = XQ_RESULT_DRAW;
+		if (res == 4)
+			report(r, XQ_SEV_NOTE, XQ_D_BAD_RESULT, H_RESULT, 0,
+			       "result code 4 read as a draw (some writers use it)");
+		break;
+	default:
+		g->result = XQ_RESULT_UNKNOWN;
+		report(r, XQ_SEV_WARNING, XQ_D_BAD_RESULT, H_RESULT, 0,
+		       "unknown result code %u, read as unknown", res);
+	}
+	if (xq_game_add_tag(g, "Result", 6, xq_result_string(g->result),
+			    strlen(xq_result_string(g->result))))
+		return XQ_ENOMEM;
+	if (type < sizeof(game_types) / sizeof(game_types[0])) {
+		type_name = game_types[type];
+	} else {
+		snprintf(num, sizeof(num), "%u", type);
+		type_name = num;
+	}
+	return xq_game_add_tag(g, "GameType", 8, type_name, strlen(type_name));
+}
+
+/* The piece array into a board (§3.3); side from WhoPlay for now. */
+static int read_pieces(struct rd *r)
+{
+	const unsigned char *h = r->p;
+	uint8_t t[32];
+	int owner[90];
+
+	memset(owner, -1, sizeof(owner));
+	for (int i = 0; i < 32; i++) {
+		if (r->version >= 0x0C)
+			t[(i + 1 + r->k.xy) % 32] = h[H_PIECES + i];
+		else
+			t[i] = h[H_PIECES + i];
+	}
+	xq_board_clear(&r->b);
+	for (int i = 0; i < 32; i++) {
+		unsigned s = (uint8_t)(t[i] - r->k.xy);
+		int side = i >= 16, type = slot_type[i & 15];
+		xq_sq sq;
+		if (s > 89)
+			continue; /* captured or absent (§3.3: any value above 89) */
+		sq = XQ_SQ(s / 10, s % 10);
+		if (owner[s] >= 0) {
+			char name[3];
+			xq_sq_name(sq, name);
+			report(r, XQ_SEV_ERROR, XQ_D_CORRUPT, H_PIECES, 0,
+			       "pieces in slots %d and %d are both on %s; the start position "
+			       "cannot be built and nothing was read",
+			       owner[s], i, name);
+			return XQ_EILLEGAL;
+		}
+		owner[s] = i;
+		if (xq_board_put(&r->b, side, type, sq, NULL))
+			return XQ_EINTERNAL; /* slots match the board's piece counts */
+	}
+	return 0;
+}
+
+/*
+ * Make room for one more element in a growable array of *cap elements,
+ * `used` in use.  Returns the (possibly moved) array, or NULL when out of
+ * memory (the old array is then still valid).
+ */
+static void *grow(void *arr, size_t *cap, size_t used, size_t elem)
+{
+	void *p;
+	size_t n;
+
+	if (used < *cap)
+		return arr;
+	n = *cap ? *cap * 2 : 64;
+	p = realloc(arr, n * elem);
+	if (p)
+		*cap = n;
+	return p;
+}
+
+static int stack_push(struct rd *r, struct ctx c)
+{
+	struct ctx *p = grow(r->stack, &r->stack_cap, r->nstack, sizeof(*p));
+
+	if (!p)
+		return XQ_ENOMEM;
+	r->stack = p;
+	r->stack[r->nstack++] = c;
+	return 0;
+}
+
+/* Unmake moves until the board stands at node `n`, an ancestor of `cur`. */
+static void board_to(struct rd *r, uint32_t n)
+{
+	const struct xq_node *nodes = r->g->nodes;
+
+	while (r->cur != n && r->depth > 0) {
+		r->depth--;
+		xq_board_unmake(&r->b, nodes[r->cur].move, &r->undo[r->depth]);
+		r->cur = nodes[r->cur].parent;
+	}
+}
+
+/* Which alternative `n` is among its parent's children (1 = the main one). */
+static unsigned alt_index(const struct xq_game *g, uint32_t n)
+{
+	unsigned k = 1;
+
+	for (uint32_t s = g->nodes[g->nodes[n].parent].child; s != n && s != XQ_NODE_NONE;
+	     s = g->nodes[s].sibling)
+		k++;
+	return k;
+}
+
+/*
+ * The last moves on the way to node `n`, for messages: "h2e2 h9g7 b0c2[2]",
+ * where [k] marks the k-th alternative, with "..." in front when longer.
+ */
+static void node_path(const struct xq_game *g, uint32_t n, char *out, size_t cap)
+{
+	enum { SHOW = 8 };
+	uint32_t last[SHOW];
+	size_t k = 0, len = 0;
+	int more = 0;
+
+	for (uint32_t m = n; m != XQ_ROOT && m != XQ_NODE_NONE; m = g->nodes[m].parent) {
+		if (k == SHOW) {
+			more = 1;
+			break;
+		}
+		last[k++] = m;
+	}
+	out[0] = '\0';
+	if (k == 0) {
+		snprintf(out, cap, "from the start");
+		return;
+	}
+	if (more)
+		len += (size_t)snprintf(out + len, cap - len, "... ");
+	while (k-- > 0 && len < cap) {
+		char name[5];
+		unsigned alt = alt_index(g, last[k]);
+		xq_move_name(g->nodes[last[k]].move, name);
+		if (alt > 1)
+			len += (size_t)snprintf(out + len, cap - len, "%s[%u]%s", name, alt,
+						k ? " " : "");
+		else
+			len += (size_t)snprintf(out + len, cap - len, "%s%s", name, k ? " " : "");
+	}
+}
+
+/* Report the refused move whose subtree has now been read. */
+static void flush_pending(struct rd *r, const char *why_end)
+{
+	uint32_t lost;
+	size_t len;
+
+	if (!r->pending)
+		return;
+	r->pending = 0;
+	lost = r->st->lost - r->pending_lost_start;
+	len = strlen(r->pending_d.msg);
+	snprintf(r->pending_d.msg + len, sizeof(r->pending_d.msg) - len,
+		 "; %u node%s lost (this move and %u after it)%s", lost, lost == 1 ? "" : "s",
+		 lost - 1, why_end);
+	xq_sink_report(r->sink, &r->pending_d);
+}
+
+/*
+ * Read the record at *pos.  Returns 0 with *out filled and *pos past it;
+ * 1 when the record's move is usable but its comment length is not (the
+ * reading must stop after it; reported); XQ_ETRUNCATED when the record
+ * itself is cut (reported).
+ */
+static int read_record(struct rd *r, size_t *pos, uint32_t ply, struct rec *out)
+{
+	size_t p = *pos, need = r->version <= XQ_XQF_VERSION_PLAIN ? 8 : 4;
+	unsigned char b0, b1, fl;
+	int has_len;
+
+	memset(out, 0, sizeof(*out));
+	out->off = p;
+	if (r->len - p < need) {
+		report(r, XQ_SEV_ERROR, XQ_D_TRUNCATED, p, ply,
+		       "the %s record is cut: %zu of its %zu bytes are there",
+		       ply ? "move" : "root", r->len - p, need);
+		return XQ_ETRUNCATED;
+	}
+	b0 = rd_byte(r, p);
+	b1 = rd_byte(r, p + 1);
+	fl = rd_byte(r, p + 2);
+	out->from = (uint8_t)(b0 - 0x18 - r->k.xyf);
+	out->to = (uint8_t)(b1 - 0x20 - r->k.xyt);
+	if (r->version <= XQ_XQF_VERSION_PLAIN) {
+		out->cont = (fl & 0xF0) != 0;
+		out->sib = (fl & 0x0F) != 0;
+		has_len = 1;
+	} else {
+		out->cont = (fl & F_CONT) != 0;
+		out->sib = (fl & F_SIB) != 0;
+		has_len = (fl & F_LEN) != 0;
+	}
+	p += 4;
+	if (has_len) {
+		uint32_t stored;
+		int64_t clen;
+		if (r->version > XQ_XQF_VERSION_PLAIN) {
+			if (r->len - p < 4) {
+				report(r, XQ_SEV_ERROR, XQ_D_TRUNCATED, p, ply,
+				       "the comment length of the record at offset %llu is cut",
+				       (unsigned long long)out->off);
+				return XQ_ETRUNCATED;
+			}
+		}
+		stored = rd_u32(r, p);
+		p += 4;
+		clen = stored;
+		if (r->version > XQ_XQF_VERSION_PLAIN && stored > 0)
+			clen = (int64_t)stored - r->k.rmk_size;
+		if (clen < 0) {
+			report(r, XQ_SEV_ERROR, XQ_D_CORRUPT, p - 4, ply,
+			       "comment length %lld is negative (stored %lu, key %u); the rest "
+			       "of the file cannot be located",
+			       (long long)clen, (unsigned long)stored, r->k.rmk_size);
+			*pos = r->len;
+			return 1;
+		}
+		if ((uint64_t)clen > r->len - p) {
+			report(r, XQ_SEV_ERROR, XQ_D_TRUNCATED, p - 4, ply,
+			       "comment length %lld runs past the end of the file (%zu bytes left); "
+			       "the comment and the rest of the tree are lost",
+			       (long long)clen, r->len - p);
+			*pos = r->len;
+			return 1;
+		}
+		out->coff = p;
+		out->clen = (size_t)clen;
+		p += (size_t)clen;
+	}
+	*pos = p;
+	return 0;
+}
+
+/* Decode a record's comment, strip one trailing CRLF, CRLF to LF. */
+static int read_comment(struct rd *r, const struct rec *c, uint32_t ply, const char **out,
+			size_t *outlen)
+{
+	char *s, *w;
+	size_t n;
+	int rc;
+
+	*out = NULL;
+	*outlen = 0;
+	if (!c->clen)
+		return 0;
+	xq_buf_reset(&r->raw);
+	if (xq_buf_grow(&r->raw, c->clen))
+		return XQ_ENOMEM;
+	for (size_t i = 0; i < c->clen; i++)
+		r->raw.ptr[i] = (char)rd_byte(r, c->coff + i);
+	r->raw.len = c->clen;
+	r->raw.ptr[c->clen] = '\0';
+	rc = decode_text(r, r->raw.ptr, r->raw.len, c->coff, ply,
+			 ply ? "the comment" : "the game comment");
+	if (rc)
+		return rc;
+	s = r->text.ptr;
+	n = r->text.len;
+	if (n >= 2 && s[n - 2] == '\r' && s[n - 1] == '\n')
+		n -= 2;
+	w = s;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\r' && i + 1 < n && s[i + 1] == '\n')
+			continue;
+		*w++ = s[i];
+	}
+	n = (size_t)(w - s);
+	if (n) {
+		*out = s;
+		*outlen = n;
+	}
+	return 0;
+}
+
+/* The side whose piece stands on the first move's origin, or -1. */
+static int first_move_side(struct rd *r, size_t pos)
+{
+	unsigned from;
+	xq_sq sq;
+
+	if (r->len - pos < 4)
+		return -1;
+	from = (uint8_t)(rd_byte(r, pos) - 0x18 - r->k.xyf);
+	if (from > 89)
+		return -1;
+	sq = XQ_SQ(from / 10, from % 10);
+	if (!r->b.sq[sq])
+		return -1;
+	return XQ_ID_SIDE(r->b.sq[sq]);
+}
+
+/*
+ * Can the board occur?  0 if it can, 1 if only as a composed position
+ * (advisors, elephants or pawns where they never go), XQ_EILLEGAL if not
+ * at all; `why` says what is wrong in the last two cases.
+ */
+static int check_position(const struct xq_board *b, char *why, size_t cap)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	if (xq_board_validate(b, 0, &d) == 0)
+		return 0;
+	snprintf(why, cap, "%s", d.msg);
+	if (xq_board_validate(b, XQ_FEN_LENIENT_PLACEMENT, &d) == 0)
+		return 1;
+	snprintf(why, cap, "%s", d.msg);
+	return XQ_EILLEGAL;
+}
+
+static void set_side(struct rd *r, int side)
+{
+	r->b.side = (uint8_t)side;
+	r->b.key = xq_board_compute_key(&r->b);
+}
+
+/*
+ * Settle the side to move and check the position: 0 when it can occur
+ * (notes for a composed position or a side taken from the moves), or
+ * XQ_EILLEGAL with the reason in r->bad_start.
+ */
+static int setup_position(struct rd *r, int first_side)
+{
+	unsigned who = r->p[H_WHOPLAY];
+	int side = who == 1 ? XQ_BLACK : XQ_RED, rc;
+	char why[XQ_DIAG_MSG_MAX], why2[XQ_DIAG_MSG_MAX];
+
+	if (who > 1)
+		report(r, XQ_SEV_WARNING, XQ_D_SIDE_TO_MOVE, H_WHOPLAY, 0,
+		       "side-to-move byte is %u, not 0 or 1; red assumed", who);
+	if (first_side >= 0 && first_side != side) {
+		report(r, XQ_SEV_NOTE, XQ_D_SIDE_TO_MOVE, H_WHOPLAY, 0,
+		       "the header says %s moves first, but the first move is %s's; %s moves first",
+		       side ? "black" : "red", first_side ? "black" : "red",
+		       first_side ? "black" : "red");
+		side = first_side;
+	}
+	set_side(r, side);
+	rc = check_position(&r->b, why, sizeof(why));
+	if (rc < 0) {
+		/* A diagram of a mate has the mated side to move, whatever the
+		 * header says.  Take the side that makes the position possible,
+		 * if one does; a first move of the other side is then refused
+		 * as illegal like any other.  (Deciding by the position alone
+		 * also makes a written-back record read the same.) */
+		set_side(r, side ^ 1);
+		rc = check_position(&r->b, why2, sizeof(why2));
+		if (rc >= 0) {
+			report(r, XQ_SEV_NOTE, XQ_D_SIDE_TO_MOVE, H_WHOPLAY, 0,
+			       "%s to move is impossible (%s), so %s moves",
+			       side ? "black" : "red", why, side ? "red" : "black");
+		} else {
+			size_t len = strlen(why);
+			snprintf(why + len, sizeof(why) - len, ", and with %s to move, %.100s",
+				 side ? "red" : "black", why2);
+			set_side(r, side);
+		}
+		if (rc == 1)
+			memcpy(why, why2, sizeof(why));
+	}
+	if (rc == 1)
+		report(r, XQ_SEV_NOTE, XQ_D_BAD_FEN, H_PIECES, 0,
+		       "composed start position: %s; loaded as it is", why);
+	if (rc >= 0)
+		return 0;
+	snprintf(r->bad_start, sizeof(r->bad_start), "%s", why);
+	return XQ_EILLEGAL;
+}
+
+/* Apply and keep the move of record `c` under `parent`, or refuse it. */
+static int take_move(struct rd *r, const struct rec *c, const struct ctx *cx, uint32_t *node)
+{
+	struct xq_diag d;
+	char name[5], path[120];
+	struct xq_undo *u;
+	xq_move m;
+	int rc;
+
+	*node = XQ_NODE_NONE;
+	board_to(r, cx->parent);
+	if (c->from > 89 || c->to > 89) {
+		m = 0;
+		rc = XQ_EPARSE;
+	} else {
+		/* `d` is written only when the move is refused (this runs for
+		 * every move, so nothing is cleared or named before). */
+		m = XQ_MOVE(XQ_SQ(c->from / 10, c->from % 10), XQ_SQ(c->to / 10, c->to % 10));
+		rc = xq_move_check(&r->b, m, &d);
+	}
+	if (rc) {
+		node_path(r->g, cx->parent, path, sizeof(path));
+		rd_diag(r, &r->pending_d, c->off, cx->ply);
+		if (m) {
+			xq_move_name(m, name);
+			xq_diag_set_move(&r->pending_d, name, 4);
+			xq_diag_set(&r->pending_d, 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+				    "illegal move %s at ply %u after %s: %.100s", name, cx->ply,
+				    path, d.msg);
+		} else {
+			xq_diag_set(&r->pending_d, 0, XQ_D_CORRUPT, XQ_SEV_ERROR,
+				    "move at ply %u after %s names a square off the board "
+				    "(from byte %u, to byte %u)",
+				    cx->ply, path, c->from, c->to);
+		}
+		r->pending = 1;
+		r->pending_lost_start = r->st->lost;
+		r->st->bad_moves++;
+		r->g->flags |= XQ_GAME_BROKEN;
+		return 0;
+	}
+	rc = xq_game_add_move(r->g, cx->parent, m, node);
+	if (rc)
+		return rc;
+	r->g->nodes[*node].place.offset = c->off;
+	u = grow(r->undo, &r->undo_cap, r->depth, sizeof(*u));
+	if (!u)
+		return XQ_ENOMEM;
+	r->undo = u;
+	xq_board_make(&r->b, m, &r->undo[r->depth++]);
+	r->cur = *node;
+	return 0;
+}
+
+/* Read the tree from the record after the root (§5.2), iteratively. */
+static int read_tree(struct rd *r, size_t *pos, int skip_all)
+{
+	struct ctx cx = {XQ_ROOT, 1, 0, 0};
+
+	cx.skip = (uint8_t)(skip_all != 0);
+
+	for (;;) {
+		struct rec c;
+		uint32_t node = XQ_NODE_NONE;
+		int rc = read_record(r, pos, cx.ply, &c), stop = rc == 1;
+
+		if (rc < 0) {
+			size_t waiting = r->nstack + 1;
+			flush_pending(r, "");
+			report(r, XQ_SEV_ERROR, XQ_D_TRUNCATED, c.off, cx.ply,
+			       "the move tree ends early: %zu more line%s announced and lost",
+			       waiting, waiting == 1 ? " was" : "s were");
+			r->g->flags |= XQ_GAME_BROKEN;
+			return 0;
+		}
+		r->st->records++;
+		if (cx.sibling)
+			r->st->siblings++;
+		if (c.clen)
+			r->st->commented++;
+		if (cx.skip) {
+			r->st->lost++;
+		} else {
+			rc = take_move(r, &c, &cx, &node);
+			if (rc)
+				return rc;
+			if (node == XQ_NODE_NONE)
+				r->st->lost++;
+		}
+		if (node != XQ_NODE_NONE && c.clen) {
+			const char *s;
+			size_t n;
+			rc = read_comment(r, &c, cx.ply, &s, &n);
+			if (rc)
+				return rc;
+			if (s && xq_game_set_comment(r->g, node, s, n))
+				return XQ_ENOMEM;
+		}
+		if (stop) {
+			flush_pending(r, "");
+			report(r, XQ_SEV_ERROR, XQ_D_TRUNCATED, c.off, cx.ply,
+			       "reading stopped at this record; %zu more line%s lost",
+			       r->nstack + (size_t)c.cont, r->nstack + (size_t)c.cont == 1 ? " was" : "s were");
+			r->g->flags |= XQ_GAME_BROKEN;
+			return 0;
+		}
+		if (c.sib) {
+			struct ctx s = cx;
+			s.sibling = 1;
+			if (stack_push(r, s))
+				return XQ_ENOMEM;
+		}
+		if (c.cont) {
+			cx.skip = cx.skip || node == XQ_NODE_NONE;
+			cx.parent = node == XQ_NODE_NONE ? cx.parent : node;
+			cx.ply++;
+			cx.sibling = 0;
+			continue;
+		}
+		if (r->nstack == 0)
+			break;
+		cx = r->stack[--r->nstack];
+		if (!cx.skip)
+			flush_pending(r, "");
+	}
+	flush_pending(r, "");
+	return 0;
+}
+
+static void rd_release(struct rd *r)
+{
+	xq_buf_release(&r->raw);
+	xq_buf_release(&r->text);
+	free(r->undo);
+	free(r->stack);
+}
+
+int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
+		    const struct xq_read_opts *opts, const struct xq_sink *sink, const char *source,
+		    struct xq_xqf_stats *stats)
+{
+	struct xq_xqf_stats st_local;
+	struct rd r;
+	struct rec root;
+	size_t pos = XQ_XQF_HEADER_SIZE;
+	int rc, first_side = -1, impossible;
+	const char *s;
+	size_t n;
+
+	memset(&r, 0, sizeof(r));
+	r.p = data;
+	r.len = len;
+	r.sink = sink;
+	r.source = source;
+	r.g = g;
+	r.st = stats ? stats : &st_local;
+	memset(r.st, 0, sizeof(*r.st));
+	r.enc = opts && opts->encoding != XQ_ENC_UNKNOWN ? opts->encoding : XQ_ENC_GB18030;
+	xq_buf_init(&r.raw);
+	xq_buf_init(&r.text);
+	xq_game_clear(g);
+	g->number = 1;
+	g->source = source;
+	g->encoding = xq_encoding_name(r.enc);
+
+	if (len < 2 || data[0] != 'X' || data[1] != 'Q') {
+		report(&r, XQ_SEV_ERROR, XQ_D_BAD_MAGIC, 0, 0,
+		       "not an XQF file: it does not start with \"XQ\"");
+		return XQ_EPARSE;
+	}
+	if (len < XQ_XQF_HEADER_SIZE) {
+		report(&r, XQ_SEV_ERROR, XQ_D_TRUNCATED, len, 0,
+		       "the XQF header is cut: %zu of its 1024 bytes are there; nothing was read",
+		       len);
+		return XQ_ETRUNCATED;
+	}
+	r.version = data[H_VERSION];
+	r.st->version = r.version;
+	if (r.version > XQ_XQF_VERSION_MAX) {
+		if (!opts || !(opts->flags & XQ_XQF_TRY_NEWER)) {
+			report(&r, XQ_SEV_ERROR, XQ_D_UNSUPPORTED, H_VERSION, 0,
+			       "XQF version 0x%02X is newer than 0x12, the last XQStudio wrote; "
+			       "not read",
+			       r.version);
+			return XQ_EUNSUPPORTED;
+		}
+		report(&r, XQ_SEV_WARNING, XQ_D_UNSUPPORTED, H_VERSION, 0,
+		       "XQF version 0x%02X is newer than 0x12; read as 0x12", r.version);
+		r.version = XQ_XQF_VERSION_MAX;
+	}
+	{
+		uint8_t h16[16];
+		memcpy(h16, data, 16);
+		h16[H_VERSION] = (uint8_t)r.version;
+		xq_xqf_keys_derive(&r.k, h16);
+	}
+	if (r.version > XQ_XQF_VERSION_PLAIN &&
+	    (uint8_t)(data[H_KEYSSUM] + data[H_KEYXY] + data[H_KEYXYF] + data[H_KEYXYT]) != 0)
+		report(&r, XQ_SEV_WARNING, XQ_D_CHECKSUM, H_KEYSSUM, 0,
+		       "key checksum bytes 0x0C-0x0F do not add up to 0 (XQStudio would refuse "
+		       "the file); read anyway");
+
+	rc = read_header_strings(&r);
+	if (!rc)
+		rc = read_result_and_type(&r);
+	if (!rc)
+		rc = read_pieces(&r);
+	if (rc)
+		goto out;
+
+	/* The root record: its squares mean nothing; its comment is the game's (§5.3). */
+	rc = read_record(&r, &pos, 0, &root);
+	if (rc < 0) {
+		/* No tree at all: the header alone is the game. */
+		g->flags |= XQ_GAME_BROKEN | XQ_GAME_EMPTY;
+		impossible = setup_position(&r, -1) != 0;
+		g->start = r.b;
+		r.st->end = pos;
+		rc = 0;
+		goto bad_start;
+	}
+	if (root.cont && rc == 0)
+		first_side = first_move_side(&r, pos);
+	if (rc == 1) {
+		g->flags |= XQ_GAME_BROKEN;
+		root.cont = 0;
+	}
+	impossible = setup_position(&r, first_side) != 0;
+	g->start = r.b;
+	if (root.clen) {
+		r.st->commented++;
+		rc = read_comment(&r, &root, 0, &s, &n);
+		if (rc)
+			goto out;
+		if (s && xq_game_set_comment(g, XQ_ROOT, s, n)) {
+			rc = XQ_ENOMEM;
+			goto out;
+		}
+	}
+	r.cur = XQ_ROOT;
+	if (root.cont) {
+		/* From a position that cannot occur no move can be checked: the
+		 * tree is read through, to report its damage, but not kept. */
+		rc = read_tree(&r, &pos, impossible);
+		if (rc)
+			goto out;
+	}
+	if (g->nnodes == 1)
+		g->flags |= XQ_GAME_EMPTY;
+	r.st->end = pos;
+	if (pos < len) {
+		r.st->trailing = len - pos;
+		report(&r, XQ_SEV_WARNING, XQ_D_TRAILING, pos, 0,
+		       "%zu byte%s after the end of the move tree ignored", len - pos,
+		       len - pos == 1 ? "" : "s");
+	}
+bad_start:
+	if (impossible) {
+		g->flags |= XQ_GAME_BROKEN;
+		char lost[64] = "";
+		if (r.st->records)
+			snprintf(lost, sizeof(lost), "; %u move record%s not kept", r.st->records,
+				 r.st->records == 1 ? "" : "s");
+		report(&r, XQ_SEV_ERROR, XQ_D_BAD_FEN, H_PIECES, 0,
+		       "the start position cannot occur: %s; the game keeps its header and game "
+		       "comment only%s",
+		       r.bad_start, lost);
+	}
+out:
+	rd_release(&r);
+	return rc;
+}
+
+/* The format interface: one game per input. */
+struct xqf_reader {
+	struct xq_input *in;
+	struct xq_read_opts opts;
+	const struct xq_sink *sink;
+	struct xq_buf data;
+	int done;
+};
+
+static int xqf_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+			   const struct xq_sink *sink)
+{
+	struct xqf_reader *rd = calloc(1, sizeof(*rd));
+	struct xq_read_opts def = XQ_READ_OPTS_INIT;
+
+	if (!rd)
+		return XQ_ENOMEM;
+	rd->in = in;
+	rd->opts = opts ? *opts : def;
+	rd->sink = sink;
+	xq_buf_init(&rd->data);
+	*out = rd;
+	return 0;
+}
+
+static int xqf_read(void *reader, struct xq_game *g)
+{
+	struct xqf_reader *rd = reader;
+	struct xq_diag d;
+	int rc;
+
+	if (rd->done)
+		return 0;
+	rd->done = 1;
+	xq_diag_init(&d);
+	xq_buf_reset(&rd->data);
+	rc = xq_input_read_all(rd->in, &rd->data, XQF_READ_LIMIT, &d);
+	if (rc) {
+		d.source = xq_input_name(rd->in);
+		if (rc == XQ_ERANGE)
+			xq_diag_set(&d, rc, XQ_D_RESOURCE, XQ_SEV_ERROR,
+				    "larger than %zu MB; not an XQF record", XQF_READ_LIMIT >> 20);
+		xq_sink_report(rd->sink, &d);
+		return rc;
+	}
+	rc = xq_xqf_read_mem(g, (const unsigned char *)rd->data.ptr, rd->data.len, &rd->opts,
+			     rd->sink, xq_input_name(rd->in), NULL);
+	return rc < 0 ? rc : 1;
+}
+
+static void xqf_close_reader(void *reader)
+{
+	struct xqf_reader *rd = reader;
+
+	if (!rd)
+		return;
+	xq_buf_release(&rd->data);
+	free(rd);
+}
+
+static int xqf_probe(const unsigned char *head, size_t len)
+{
+	if (len < 3 || head[0] != 'X' || head[1] != 'Q')
+		return 0;
+	return head[2] <= XQ_XQF_VERSION_MAX ? 95 : 60;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing                                                             */
+
+struct xqf_writer {
+	struct xq_output *o;
+	const struct xq_sink *sink;
+	unsigned version;
+	enum xq_encoding enc;
+	uint64_t games;
+	struct xq_buf out, tmp, text;
+	const char *name;
+};
+
+static void w_report(struct xqf_writer *w, enum xq_severity sev, enum xq_diag_code code,
+		     uint32_t ply, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 5, 6)))
+#endif
+	;
+
+static void w_report(struct xqf_writer *w, enum xq_severity sev, enum xq_diag_code code,
+		     uint32_t ply, const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	d.source = w->name;
+	d.game = w->games;
+	d.ply = ply;
+	va_start(ap, fmt);
+	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	va_end(ap);
+	xq_sink_report(w->sink, &d);
+}
+
+/*
+ * Encode UTF-8 `s` into w->enc, appended to `out`.  Characters the
+ * encoding cannot hold become '?'; their count goes to *bad_chars and the
+ * first one's offset in `s` to *first_bad.  Returns 0 or XQ_ENOMEM.
+ */
+static int encode_all(struct xqf_writer *w, const char *s, size_t len, struct xq_buf *out,
+		      unsigned *bad_chars, size_t *first_bad)
+{
+	size_t i = 0;
+
+	*bad_chars = 0;
+	while (i < len) {
+		size_t bad = 0, ch;
+		int rc = xq_encode(w->enc, s + i, len - i, out, &bad);
+		if (rc == 0)
+			return 0;
+		if (rc != XQ_EENCODING)
+			return rc;
+		if (!*bad_chars)
+			*first_bad = i + bad;
+		(*bad_chars)++;
+		if (xq_buf_addc(out, '?'))
+			return XQ_ENOMEM;
+		ch = xq_utf8_valid_prefix(s + i + bad, len - i - bad);
+		i += bad + (ch ? ch : 1);
+	}
+	return 0;
+}
+
+static int ascii_only(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return 0;
+	return 1;
+}
+
+/* Quote at most `max` bytes of `s` for a message, whole UTF-8 characters only. */
+static int clip(const char *s, size_t len, size_t max)
+{
+	if (len <= max)
+		return (int)len;
+	while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+		max--;
+	return (int)max;
+}
+
+/* Write a tag value into the Pascal string at h + off (cap bytes of text). */
+static int put_field(struct xqf_writer *w, unsigned char *h, const struct xqf_field *f,
+		     const char *value)
+{
+	size_t len = strlen(value), used = 0, cut = len;
+	unsigned bad_chars = 0;
+	size_t first_bad = 0;
+	int rc;
+
+	xq_buf_reset(&w->tmp);
+	if (w->enc != XQ_ENC_UTF8 && ascii_only(value, len))
+		rc = xq_buf_add(&w->tmp, value, len) ? XQ_ENOMEM : 0;
+	else
+		rc = encode_all(w, value, len, &w->tmp, &bad_chars, &first_bad);
+	if (rc)
+		return rc;
+	if (bad_chars)
+		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+			 "tag %s: %u character%s cannot be written in %s and became '?' "
+			 "(the first at byte %zu of '%.*s')",
+			 f->tag, bad_chars, bad_chars > 1 ? "s" : "", xq_encoding_name(w->enc),
+			 first_bad, clip(value, len, 60), value);
+	if (w->tmp.len > f->cap) {
+		/* Find the longest whole-character prefix that fits. */
+		struct xq_buf part = XQ_BUF_INIT;
+		size_t i = 0;
+		unsigned dummy;
+		size_t dummy_off;
+		used = 0;
+		while (i < len) {
+			size_t ch = xq_utf8_valid_prefix(value + i, len - i);
+			if (!ch)
+				ch = 1;
+			xq_buf_reset(&part);
+			if (encode_all(w, value + i, ch, &part, &dummy, &dummy_off)) {
+				xq_buf_release(&part);
+				return XQ_ENOMEM;
+			}
+			if (used + part.len > f->cap)
+				break;
+			used += part.len;
+			i += ch;
+		}
+		xq_buf_release(&part);
+		cut = i;
+		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+			 "tag %s is %zu bytes in %s but XQF holds %u: kept '%.*s', lost '%.*s'",
+			 f->tag, w->tmp.len, xq_encoding_name(w->enc), f->cap,
+			 clip(value, cut, 60), value, clip(value + cut, len - cut, 60),
+			 value + cut);
+		xq_buf_truncate(&w->tmp, used);
+	}
+	h[f->offset] = (unsigned char)w->tmp.len;
+	memcpy(h + f->offset + 1, w->tmp.ptr, w->tmp.len);
+	return 0;
+}
+
+/* Is this tag held elsewhere than in a header string? */
+static int tag_has_other_place(const struct xq_tag *t)
+{
+	return !strcmp(t->name, "Result") || !strcmp(t->name, "GameType") ||
+	       !strcmp(t->name, "FEN") ||
+	       (!strcmp(t->name, "Game") && !strcmp(t->value, "Chinese Chess"));
+}
+
+static int parse_game_type(const char *v, unsigned *out)
+{
+	size_t n = sizeof(game_types) / sizeof(game_types[0]);
+	unsigned num = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v, game_types[i]) || !strcmp(v, game_types_en[i])) {
+			*out = (unsigned)i;
+			return 0;
+		}
+	/* "开局" is the other common word for an opening. */
+	if (!strcmp(v, "开局")) {
+		*out = 1;
+		return 0;
+	}
+	if (!*v)
+		return -1;
+	for (const char *p = v; *p; p++) {
+		if (!xq_is_digit((unsigned char)*p) || num > 6553)
+			return -1;
+		num = num * 10 + (unsigned)(*p - '0');
+	}
+	if (num > 65535)
+		return -1;
+	*out = num;
+	return 0;
+}
+
+static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned char *h)
+{
+	const struct xq_board *b = &g->start;
+	uint8_t t[32];
+	unsigned type;
+	const char *gt = xq_game_tag(g, "GameType");
+	int rc;
+
+	memset(h, 0, XQ_XQF_HEADER_SIZE);
+	h[0] = 'X';
+	h[1] = 'Q';
+	h[H_VERSION] = (uint8_t)w->version;
+	/* Key bytes stay zero: KeyXY = KeyXYf = KeyXYt = 0, keystream 0, KeyRMKSize 767. */
+
+	/* Piece array: each board piece into the next XQF slot of its kind. */
+	memset(t, 0xFF, sizeof(t));
+	for (int side = 0; side < 2; side++) {
+		int base = XQ_SIDE_TAG(side);
+		for (int id = base; id < base + 16; id++) {
+			xq_sq sq = b->pc[id];
+			int type_id = XQ_KIND_TYPE(xq_kind_of_id[id]);
+			if (!sq)
+				continue;
+			for (int s = 0; s < 16; s++) {
+				if (slot_type[s] == type_id && t[side * 16 + s] == 0xFF) {
+					t[side * 16 + s] =
+						(uint8_t)(XQ_SQ_FILE(sq) * 10 + XQ_SQ_RANK(sq));
+					break;
+				}
+			}
+		}
+	}
+	for (int i = 0; i < 32; i++)
+		h[H_PIECES + i] = w->version >= 0x0C ? t[(i + 1) % 32] : t[i];
+
+	h[H_WHOPLAY] = b->side == XQ_BLACK ? 1 : 0;
+	switch (g->result) {
+	case XQ_RESULT_RED_WIN:
+		h[H_RESULT] = 1;
+		break;
+	case XQ_RESULT_BLACK_WIN:
+		h[H_RESULT] = 2;
+		break;
+	case XQ_RESULT_DRAW:
+		h[H_RESULT] = 3;
+		break;
+	case XQ_RESULT_NONE:
+	case XQ_RESULT_UNKNOWN:
+		h[H_RESULT] = 0;
+		if (g->result_text && strcmp(g->result_text, "*"))
+			w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+				 "result '%s' has no XQF code; written as unknown", g->result_text);
+		break;
+	}
+
+	{
+		struct xq_board start;
+		xq_board_start(&start);
+		type = memcmp(start.sq, b->sq, sizeof(start.sq)) == 0 ? 0 : 2;
+	}
+	if (gt && parse_game_type(gt, &type))
+		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+			 "tag GameType '%.60s' is not an XQF game type; written as %s", gt,
+			 game_types[type]);
+	h[H_TYPE] = (uint8_t)(type & 0xFF);
+	h[H_TYPE + 1] = (uint8_t)(type >> 8);
+
+	for (size_t i = 0; i < g->ntags; i++) {
+		const struct xq_tag *tg = &g->tags[i];
+		size_t f;
+		int first = 1;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(g->tags[j].name, tg->name))
+				first = 0;
+		if (tag_has_other_place(tg)) {
+			if (!first && strcmp(tg->name, "Game"))
+				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+					 "tag %s appears again ('%.60s'); only the first is kept",
+					 tg->name, tg->value);
+			continue;
+		}
+		for (f = 0; f < NFIELDS; f++)
+			if (!strcmp(fields[f].tag, tg->name))
+				break;
+		if (f == NFIELDS) {
+			if (*tg->value)
+				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+					 "tag %s ('%.60s') has no place in XQF and was dropped",
+					 tg->name, tg->value);
+			continue;
+		}
+		if (!first) {
+			w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+				 "tag %s appears again ('%.60s'); only the first is kept", tg->name,
+				 tg->value);
+			continue;
+		}
+		rc = put_field(w, h, &fields[f], tg->value);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Append text for a comment: LF to CRLF (UTF-8 still). */
+static int add_crlf_text(struct xq_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\n' && xq_buf_addc(b, '\r'))
+			return XQ_ENOMEM;
+		if (xq_buf_addc(b, *s))
+			return XQ_ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The comment of node `n` as XQF holds it: its own comment, then the
+ * comments written before each of its children's moves (XQF has no place
+ * for those; they are shown at the same position, and reported).
+ */
+static int node_comment(struct xqf_writer *w, const struct xq_game *g, uint32_t n)
+{
+	const struct xq_node *nd = &g->nodes[n];
+	int rc = 0;
+
+	xq_buf_reset(&w->text);
+	if (nd->pre_comment && *nd->pre_comment && n == XQ_ROOT)
+		rc = add_crlf_text(&w->text, nd->pre_comment);
+	if (!rc && nd->comment && *nd->comment) {
+		if (w->text.len)
+			rc = xq_buf_adds(&w->text, "\r\n");
+		if (!rc)
+			rc = add_crlf_text(&w->text, nd->comment);
+	}
+	for (uint32_t c = nd->child; !rc && c != XQ_NODE_NONE; c = g->nodes[c].sibling) {
+		const char *pre = g->nodes[c].pre_comment;
+		char name[5];
+		if (!pre || !*pre)
+			continue;
+		xq_move_name(g->nodes[c].move, name);
+		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, xq_game_ply(g, c),
+			 "XQF has no comment before a move: the comment before %s was added to "
+			 "the comment of the position it is played from",
+			 name);
+		if (w->text.len)
+			rc = xq_buf_adds(&w->text, "\r\n");
+		if (!rc)
+			rc = add_crlf_text(&w->text, pre);
+	}
+	if (!rc && w->text.len)
+		rc = xq_buf_adds(&w->text, "\r\n");
+	return rc;
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+static int flush_out(struct xqf_writer *w)
+{
+	int rc = xq_output_write(w->o, w->out.ptr, w->out.len);
+
+	xq_buf_reset(&w->out);
+	return rc;
+}
+
+static int write_tree(struct xqf_writer *w, const struct xq_game *g)
+{
+	uint32_t nags = 0, nag_nodes = 0;
+	int plain = w->version <= XQ_XQF_VERSION_PLAIN;
+
+	for (uint32_t n = XQ_ROOT; n != XQ_NODE_NONE; n = xq_game_next(g, n)) {
+		const struct xq_node *nd = &g->nodes[n];
+		unsigned char rec[8];
+		int cont = nd->child != XQ_NODE_NONE, sib = n != XQ_ROOT && nd->sibling != XQ_NODE_NONE;
+		size_t clen = 0;
+		unsigned bad_chars = 0;
+		size_t first_bad = 0;
+		int rc;
+
+		if (nd->nnags) {
+			nags += nd->nnags;
+			nag_nodes++;
+		}
+		rc = node_comment(w, g, n);
+		if (rc)
+			return rc;
+		xq_buf_reset(&w->tmp);
+		if (w->text.len) {
+			if (w->enc != XQ_ENC_UTF8 && ascii_only(w->text.ptr, w->text.len))
+				rc = xq_buf_add(&w->tmp, w->text.ptr, w->text.len) ? XQ_ENOMEM : 0;
+			else
+				rc = encode_all(w, w->text.ptr, w->text.len, &w->tmp, &bad_chars,
+						&first_bad);
+			if (rc)
+				return rc;
+			if (bad_chars)
+				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, xq_game_ply(g, n),
+					 "%s: %u character%s cannot be written in %s and became '?'",
+					 n == XQ_ROOT ? "game comment" : "comment", bad_chars,
+					 bad_chars > 1 ? "s" : "", xq_encoding_name(w->enc));
+			clen = w->tmp.len;
+			if (clen > UINT32_MAX - 767u) {
+				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, xq_game_ply(g, n),
+					 "comment of %zu bytes is too long for XQF and was dropped",
+					 clen);
+				clen = 0;
+			}
+		}
+		if (n == XQ_ROOT) {
+			/* XQF 1.0 writes the root as square 0 plus the offsets; XQStudio as "XQ". */
+			rec[0] = plain ? 0x18 : 'X';
+			rec[1] = plain ? 0x20 : 'Q';
+		} else {
+			xq_sq from = XQ_MOVE_FROM(nd->move), to = XQ_MOVE_TO(nd->move);
+			rec[0] = (unsigned char)(XQ_SQ_FILE(from) * 10 + XQ_SQ_RANK(from) + 0x18);
+			rec[1] = (unsigned char)(XQ_SQ_FILE(to) * 10 + XQ_SQ_RANK(to) + 0x20);
+		}
+		if (plain) {
+			rec[2] = (unsigned char)((cont ? 0xF0 : 0) | (sib ? 0x0F : 0));
+			rec[3] = n == XQ_ROOT ? 0xFF : 0;
+			put_u32(rec + 4, (uint32_t)clen);
+			rc = xq_buf_add(&w->out, rec, 8);
+		} else {
+			rec[2] = (unsigned char)((cont ? F_CONT : 0) | (sib ? F_SIB : 0) |
+						 (clen ? F_LEN : 0));
+			rec[3] = 0;
+			put_u32(rec + 4, (uint32_t)(clen + 767));
+			rc = xq_buf_add(&w->out, rec, clen ? 8 : 4);
+		}
+		if (!rc && clen)
+			rc = xq_buf_add(&w->out, w->tmp.ptr, clen) ? XQ_ENOMEM : 0;
+		if (rc)
+			return XQ_ENOMEM;
+		if (w->out.len >= 65536 && (rc = flush_out(w)) != 0)
+			return rc;
+	}
+	if (nags)
+		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+			 "XQF has no annotation glyphs: %u NAG%s on %u move%s dropped", nags,
+			 nags > 1 ? "s" : "", nag_nodes, nag_nodes > 1 ? "s" : "");
+	return 0;
+}
+
+static int xqf_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
+			   const struct xq_sink *sink)
+{
+	struct xqf_writer *w;
+	unsigned version = opts && opts->version ? (unsigned)opts->version : XQ_XQF_VERSION_PLAIN;
+	enum xq_encoding enc = opts && opts->encoding ? opts->encoding : XQ_ENC_GB18030;
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	d.source = xq_output_name(o);
+	if (version != XQ_XQF_VERSION_PLAIN && version != XQ_XQF_VERSION_ENCRYPTED) {
+		xq_diag_set(&d, 0, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+			    "XQF version 0x%02X cannot be written; use 0x0A (10) or 0x12 (18)",
+			    version);
+		xq_sink_report(sink, &d);
+		return XQ_EUNSUPPORTED;
+	}
+	if (enc == XQ_ENC_UTF16LE || enc == XQ_ENC_UTF16BE) {
+		xq_diag_set(&d, 0, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+			    "XQF text cannot be %s; use gbk, gb18030, big5 or utf-8",
+			    xq_encoding_name(enc));
+		xq_sink_report(sink, &d);
+		return XQ_EUNSUPPORTED;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return XQ_ENOMEM;
+	w->o = o;
+	w->sink = sink;
+	w->version = version;
+	w->enc = enc;
+	w->name = xq_output_name(o);
+	xq_buf_init(&w->out);
+	xq_buf_init(&w->tmp);
+	xq_buf_init(&w->text);
+	*out = w;
+	return 0;
+}
+
+static int xqf_write(void *writer, const struct xq_game *g)
+{
+	struct xqf_writer *w = writer;
+	unsigned char h[XQ_XQF_HEADER_SIZE];
+	int rc;
+
+	w->games++;
+	if (w->games > 1) {
+		w_report(w, XQ_SEV_ERROR, XQ_D_UNSUPPORTED, 0,
+			 "XQF holds one game per file: game %llu was not written (write one "
+			 "file per game)",
+			 (unsigned long long)w->games);
+		return XQ_EUNSUPPORTED;
+	}
+	rc = write_header(w, g, h);
+	if (!rc)
+		rc = xq_buf_add(&w->out, h, sizeof(h)) ? XQ_ENOMEM : 0;
+	if (!rc)
+		rc = write_tree(w, g);
+	if (!rc)
+		rc = flush_out(w);
+	return rc;
+}
+
+static int xqf_close_writer(void *writer)
+{
+	struct xqf_writer *w = writer;
+	int rc;
+
+	if (!w)
+		return 0;
+	rc = flush_out(w);
+	xq_buf_release(&w->out);
+	xq_buf_release(&w->tmp);
+	xq_buf_release(&w->text);
+	free(w);
+	return rc;
+}
+
+const struct xq_format xq_format_xqf = {
+	"xqf",
+	"XQStudio binary record (象棋演播室), one game per file; reads 0x0A-0x12, writes 0x0A or 0x12",
+	".xqf .XQF",
+	XQ_CAP_READ | XQ_CAP_WRITE | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS | XQ_CAP_BINARY,
+	xqf_probe,
+	xqf_open_reader,
+	xqf_read,
+	xqf_close_reader,
+	xqf_open_writer,
+	xqf_write,
+	xqf_close_writer,
+};
