@@ -1,0 +1,1461 @@
+/*
+ * rules.c: repetition cycles, the check/kill/chase/idle classification of
+ * the moves in them, verdicts under the Asian and Chinese rule sets, move
+ * limits, the check of a recorded result, and the incremental track a
+ * search uses.  rules.h states the rules and where they come from.
+ *
+ * How a chase is found.  For a position and a side, the "attack map" lists
+ * every enemy piece (not the king) that side could legally capture if it
+ * were to move, each with the reason the attack counts as a chase or not
+ * (protected, exchange offer, uncrossed pawn, ...).  A move chases the
+ * pieces that count in the map after the move and did not count in the map
+ * before it, with pieces followed by identity (board.h gives every piece
+ * one), so a piece that runs away and is attacked again is the same piece.
+ * This "whole map difference" is the approach Pikafish takes in chased();
+ * Fairy-Stockfish instead looks only at attacks the move itself creates.
+ * The difference catches discovered attacks, attacks made by pinning a
+ * defender and attacks that exist only because the defender moved away.
+ *
+ * Protection is tested by playing the capture and asking whether the other
+ * side has a legal capture back on that square, so pins, the flying
+ * general and cannon screens that vanish with the capture all count.
+ *
+ * Both the batch analysis and the search track use one classifier
+ * (classify_move) and one judge (struct judge), so a cycle gets the same
+ * verdict wherever it is met.
+ */
+#include "rules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "utf8.h"
+
+/* ---- names ---------------------------------------------------------------- */
+
+const char *xq_rules_set_name(enum xq_rules_set s)
+{
+	return s == XQ_RULES_CHINESE ? "chinese" : "asian";
+}
+
+int xq_rules_set_from_name(const char *name, enum xq_rules_set *out)
+{
+	static const struct {
+		const char *name;
+		enum xq_rules_set set;
+	} names[] = {{"asian", XQ_RULES_ASIAN},
+		     {"axf", XQ_RULES_ASIAN},
+		     {"wxf", XQ_RULES_ASIAN},
+		     {"chinese", XQ_RULES_CHINESE},
+		     {"cxa", XQ_RULES_CHINESE}};
+
+	if (!name)
+		return XQ_ENOTFOUND;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *a = name, *b = names[i].name;
+		while (*a && *b && xq_to_lower((unsigned char)*a) == *b) {
+			a++;
+			b++;
+		}
+		if (!*a && !*b) {
+			*out = names[i].set;
+			return 0;
+		}
+	}
+	return XQ_ENOTFOUND;
+}
+
+const char *xq_rules_verdict_name(enum xq_rules_verdict v)
+{
+	switch (v) {
+	case XQ_VERDICT_DRAW:
+		return "draw";
+	case XQ_VERDICT_RED_LOSES:
+		return "red loses";
+	case XQ_VERDICT_BLACK_LOSES:
+		return "black loses";
+	default:
+		return "none";
+	}
+}
+
+enum xq_result xq_rules_verdict_result(enum xq_rules_verdict v)
+{
+	switch (v) {
+	case XQ_VERDICT_DRAW:
+		return XQ_RESULT_DRAW;
+	case XQ_VERDICT_RED_LOSES:
+		return XQ_RESULT_BLACK_WIN;
+	case XQ_VERDICT_BLACK_LOSES:
+		return XQ_RESULT_RED_WIN;
+	default:
+		return XQ_RESULT_NONE;
+	}
+}
+
+const char *xq_rules_conduct_name(enum xq_rules_conduct c)
+{
+	switch (c) {
+	case XQ_CONDUCT_PERPETUAL_CHECK:
+		return "perpetual check";
+	case XQ_CONDUCT_PERPETUAL_CHASE:
+		return "perpetual chase";
+	case XQ_CONDUCT_PERPETUAL_KILL:
+		return "perpetual mate threat";
+	case XQ_CONDUCT_FORBIDDEN_MIX:
+		return "attacks on every move";
+	default:
+		return "allowed";
+	}
+}
+
+const char *xq_rules_kind_name(enum xq_rules_kind k)
+{
+	switch (k) {
+	case XQ_RULES_IDLE:
+		return "idle";
+	case XQ_RULES_CHASE:
+		return "chase";
+	case XQ_RULES_KILL:
+		return "kill";
+	case XQ_RULES_CHECK:
+		return "check";
+	default:
+		return "unclassified";
+	}
+}
+
+const char *xq_rules_why_text(enum xq_rules_why w)
+{
+	switch (w) {
+	case XQ_WHY_UNPROTECTED:
+		return "it is unprotected";
+	case XQ_WHY_ROOK_BY_MINOR:
+		return "a horse or cannon chases a rook even when it is protected";
+	case XQ_WHY_GAINS_MATERIAL:
+		return "an advisor or elephant taking it gains material even when it is protected";
+	case XQ_WHY_PROTECTED:
+		return "it is protected, so this is not a chase";
+	case XQ_WHY_EXCHANGE:
+		return "it can take back: an exchange offer, not a chase";
+	case XQ_WHY_UNCROSSED_PAWN:
+		return "a pawn that has not crossed the river cannot be chased";
+	case XQ_WHY_BY_KING:
+		return "a king may attack for ever";
+	case XQ_WHY_BY_PAWN:
+		return "a pawn may attack for ever";
+	case XQ_WHY_ALREADY:
+		return "it was already chased before this move, so this is not a new chase";
+	case XQ_WHY_CHECK:
+		return "check";
+	default:
+		return "";
+	}
+}
+
+const char *xq_rules_support_name(enum xq_rules_support s)
+{
+	switch (s) {
+	case XQ_SUPPORT_CONFIRMED:
+		return "confirmed";
+	case XQ_SUPPORT_CONTRADICTED:
+		return "contradicted";
+	case XQ_SUPPORT_NOT_SHOWN:
+		return "not-shown";
+	case XQ_SUPPORT_DOUBTFUL:
+		return "doubtful";
+	default:
+		return "silent";
+	}
+}
+
+static const char *const type_names[XQ_PIECE_TYPES] = {"king",   "advisor", "elephant", "horse",
+						       "rook",   "cannon",  "pawn"};
+
+static const char *side_name(int side)
+{
+	return side == XQ_RED ? "red" : "black";
+}
+
+/* ---- the attack map ------------------------------------------------------- */
+
+/* For each piece identity: the reason it is attacked (0 = it is not) and by
+ * which piece.  Only the other side's pieces ever appear. */
+struct amap {
+	uint8_t why[48];
+	uint8_t by[48];
+};
+
+#define TYPE_OF_ID(id) XQ_KIND_TYPE(xq_kind_of_id[(id)])
+
+/* Has the pawn `id` on `sq` crossed the river? */
+static int pawn_crossed(int id, xq_sq sq)
+{
+	return XQ_SQ_SIDE_HALF(sq) != XQ_ID_SIDE(id);
+}
+
+/* Can the side to move legally capture on `to` (optionally only from `from`)? */
+static int can_capture_on(struct xq_board *w, xq_sq to, xq_sq from)
+{
+	xq_move caps[XQ_MAX_MOVES];
+	int n = xq_gen_pseudo_captures(w, caps);
+
+	for (int i = 0; i < n; i++)
+		if (XQ_MOVE_TO(caps[i]) == to && (!from || XQ_MOVE_FROM(caps[i]) == from) &&
+		    xq_move_keeps_king_safe(w, caps[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Why the legal capture `cap` (side to move in `w` takes a piece that is
+ * not the king) counts as a chase or not.  `w` is restored.
+ */
+static uint8_t attack_reason(struct xq_board *w, xq_move cap, enum xq_rules_set rules)
+{
+	xq_sq from = XQ_MOVE_FROM(cap), to = XQ_MOVE_TO(cap);
+	int a = TYPE_OF_ID(w->sq[from]), tid = w->sq[to], t = TYPE_OF_ID(tid);
+	struct xq_undo u;
+	int protected_, back;
+
+	if (a == XQ_KING)
+		return XQ_WHY_BY_KING;
+	if (a == XQ_PAWN)
+		return XQ_WHY_BY_PAWN;
+	if (t == XQ_PAWN && !pawn_crossed(tid, to))
+		return XQ_WHY_UNCROSSED_PAWN;
+	if ((a == XQ_HORSE || a == XQ_CANNON) && t == XQ_ROOK)
+		return XQ_WHY_ROOK_BY_MINOR;
+	if (rules == XQ_RULES_CHINESE && (a == XQ_ADVISOR || a == XQ_ELEPHANT) &&
+	    (t == XQ_HORSE || t == XQ_ROOK || t == XQ_CANNON))
+		return XQ_WHY_GAINS_MATERIAL;
+
+	xq_board_make(w, cap, &u);
+	protected_ = can_capture_on(w, to, 0);
+	xq_board_unmake(w, cap, &u);
+	if (protected_)
+		return XQ_WHY_PROTECTED;
+	if (a == t) {
+		/* The same kind of piece attacked back: an exchange offer, unless it
+		 * cannot take back (a blocked horse leg, a pin). */
+		xq_board_make_null(w, &u);
+		back = can_capture_on(w, from, to);
+		xq_board_unmake_null(w, &u);
+		if (back)
+			return XQ_WHY_EXCHANGE;
+	}
+	return XQ_WHY_UNPROTECTED;
+}
+
+/*
+ * The attack map of `side` in `pos` (as if `side` were to move).  With
+ * `pseudo`, captures count even when they would leave the king attacked:
+ * that is how the attacks "before" a move are seen when the mover is in
+ * check, because then every capture but the checker's is illegal, and an
+ * evasion would otherwise seem to create every attack it merely restores.
+ */
+static void attack_map(const struct xq_board *pos, int side, enum xq_rules_set rules, int pseudo,
+		       struct amap *m)
+{
+	struct xq_board w = *pos;
+	struct xq_undo u;
+	xq_move caps[XQ_MAX_MOVES];
+	int n;
+
+	memset(m, 0, sizeof(*m));
+	if (w.side != side)
+		xq_board_make_null(&w, &u);
+	n = xq_gen_pseudo_captures(&w, caps);
+	for (int i = 0; i < n; i++) {
+		xq_sq from = XQ_MOVE_FROM(caps[i]), to = XQ_MOVE_TO(caps[i]);
+		uint8_t tid = w.sq[to], why;
+
+		if (TYPE_OF_ID(tid) == XQ_KING || (!pseudo && !xq_move_keeps_king_safe(&w, caps[i])))
+			continue;
+		if (XQ_RULES_WHY_COUNTS(m->why[tid]))
+			continue; /* already known to count */
+		why = attack_reason(&w, caps[i], rules);
+		if (!m->why[tid] || XQ_RULES_WHY_COUNTS(why)) {
+			m->why[tid] = why;
+			m->by[tid] = w.sq[from];
+		}
+	}
+}
+
+/* Bit of piece `id` in xq_rules_ply.chased. */
+#define ID_BIT(id) (1u << ((id) - 16))
+
+/*
+ * A checkmating move for `side` in `pos` if it were to move, or 0.  Only
+ * checking moves are tried to the end.
+ */
+static xq_move mate_in_one(const struct xq_board *pos, int side)
+{
+	struct xq_board w = *pos;
+	struct xq_undo u, nu;
+	xq_move moves[XQ_MAX_MOVES], replies[XQ_MAX_MOVES];
+	int n;
+
+	if (w.side != side) {
+		/* A pass is only sensible when the other side is not in check. */
+		if (xq_board_in_check(&w))
+			return 0;
+		xq_board_make_null(&w, &nu);
+	}
+	n = xq_gen_legal(&w, moves);
+	for (int i = 0; i < n; i++) {
+		int mate;
+		xq_board_make(&w, moves[i], &u);
+		mate = xq_board_in_check(&w) && xq_gen_legal(&w, replies) == 0;
+		xq_board_unmake(&w, moves[i], &u);
+		if (mate)
+			return moves[i];
+	}
+	return 0;
+}
+
+/* ---- classifying one move ------------------------------------------------- */
+
+static void add_threat(struct xq_rules_ply *p, const struct xq_board *after, uint8_t attacker_id,
+		       uint8_t target_id, uint8_t why)
+{
+	struct xq_rules_threat *t;
+
+	if (p->nthreats >= XQ_RULES_MAX_THREATS) {
+		if (p->more < UINT8_MAX)
+			p->more++;
+		return;
+	}
+	t = &p->threats[p->nthreats++];
+	t->attacker = after->pc[attacker_id];
+	t->target = after->pc[target_id];
+	t->attacker_kind = xq_kind_of_id[attacker_id];
+	t->target_kind = xq_kind_of_id[target_id];
+	t->target_id = target_id;
+	t->why = why;
+}
+
+/* The pieces of `side` attacking the other king in `pos` (pseudo-legally:
+ * a pinned piece still gives check). */
+static void add_checkers(struct xq_rules_ply *p, const struct xq_board *pos, int side)
+{
+	struct xq_board w = *pos;
+	struct xq_undo u;
+	xq_move caps[XQ_MAX_MOVES];
+	xq_sq king = pos->pc[XQ_SIDE_TAG(side ^ 1)];
+	int n;
+
+	if (w.side != side)
+		xq_board_make_null(&w, &u);
+	n = xq_gen_pseudo_captures(&w, caps);
+	for (int i = 0; i < n; i++)
+		if (XQ_MOVE_TO(caps[i]) == king)
+			add_threat(p, pos, w.sq[XQ_MOVE_FROM(caps[i])], w.sq[king], XQ_WHY_CHECK);
+	/* Kings facing each other cannot arise from a legal move, and every
+	 * other check is a capture move of the checking piece. */
+}
+
+/*
+ * Classify move `m`, legal in `before` (the mover is to move), into `p`
+ * (whose move, side and count are kept).  `want_kill` asks for the mate
+ * threat test, which only the Chinese verdict and explanations need.
+ */
+static void classify_move(const struct xq_board *before, xq_move m, enum xq_rules_set rules,
+			  int want_kill, struct xq_rules_ply *p)
+{
+	struct xq_board after = *before;
+	struct xq_undo u;
+	struct amap mb, ma;
+	int mover = before->side, tag = XQ_SIDE_TAG(mover ^ 1);
+	int evasion = xq_board_in_check(before);
+
+	p->kind = XQ_RULES_IDLE;
+	p->flags &= XQ_RULES_F_CAPTURE;
+	p->nthreats = 0;
+	p->more = 0;
+	p->chased = 0;
+	p->mate = 0;
+
+	attack_map(before, mover, rules, evasion, &mb);
+	xq_board_make(&after, m, &u);
+	attack_map(&after, mover, rules, 0, &ma);
+
+	if (xq_board_in_check(&after)) {
+		p->flags |= XQ_RULES_F_CHECK;
+		add_checkers(p, &after, mover);
+	}
+	for (int id = tag; id < tag + 16; id++)
+		if (XQ_RULES_WHY_COUNTS(ma.why[id]) && !XQ_RULES_WHY_COUNTS(mb.why[id])) {
+			p->chased |= ID_BIT(id);
+			add_threat(p, &after, ma.by[id], (uint8_t)id, ma.why[id]);
+		}
+	for (int id = tag; id < tag + 16; id++)
+		if (XQ_RULES_WHY_COUNTS(ma.why[id]) && XQ_RULES_WHY_COUNTS(mb.why[id]))
+			add_threat(p, &after, ma.by[id], (uint8_t)id, XQ_WHY_ALREADY);
+	for (int id = tag; id < tag + 16; id++)
+		if (ma.why[id] && !XQ_RULES_WHY_COUNTS(ma.why[id]) && !mb.why[id])
+			add_threat(p, &after, ma.by[id], (uint8_t)id, ma.why[id]);
+	if (p->chased)
+		p->flags |= XQ_RULES_F_CHASE;
+
+	/* An evasion is not a kill: the mate it threatens could not be seen
+	 * before only because of the check (the same reason as `pseudo`). */
+	if (want_kill && !evasion && !(p->flags & XQ_RULES_F_CHECK)) {
+		xq_move mate = mate_in_one(&after, mover);
+		if (mate && !mate_in_one(before, mover)) {
+			p->mate = mate;
+			p->flags |= XQ_RULES_F_KILL;
+		}
+	}
+
+	if (p->flags & XQ_RULES_F_CHECK)
+		p->kind = XQ_RULES_CHECK;
+	else if (p->flags & XQ_RULES_F_KILL)
+		p->kind = XQ_RULES_KILL;
+	else if (p->flags & XQ_RULES_F_CHASE)
+		p->kind = XQ_RULES_CHASE;
+}
+
+/* ---- judging a cycle ---------------------------------------------------------- */
+
+/* What the judge accumulates over the moves of one side. */
+struct judge_side {
+	uint16_t moves, checks, kills, chases, idles;
+	uint32_t common; /* pieces newly chased by every move */
+	int attacking;   /* every move so far is a check, kill or chase */
+};
+
+struct judge {
+	enum xq_rules_set rules;
+	struct judge_side s[2];
+};
+
+static void judge_init(struct judge *j, enum xq_rules_set rules)
+{
+	memset(j, 0, sizeof(*j));
+	j->rules = rules;
+	for (int i = 0; i < 2; i++) {
+		j->s[i].common = UINT32_MAX;
+		j->s[i].attacking = 1;
+	}
+}
+
+static void judge_add(struct judge *j, const struct xq_rules_ply *p)
+{
+	struct judge_side *s = &j->s[p->side];
+
+	s->moves++;
+	switch (p->kind) {
+	case XQ_RULES_CHECK:
+		s->checks++;
+		break;
+	case XQ_RULES_KILL:
+		s->kills++;
+		break;
+	case XQ_RULES_CHASE:
+		s->chases++;
+		break;
+	default:
+		s->idles++;
+		s->attacking = 0;
+		break;
+	}
+	s->common &= p->chased;
+}
+
+/* Each side's conduct, and the verdict. */
+static enum xq_rules_verdict judge_finish(const struct judge *j, struct xq_rules_side out[2])
+{
+	int pc[2], forbidden[2];
+
+	for (int i = 0; i < 2; i++) {
+		const struct judge_side *s = &j->s[i];
+		struct xq_rules_side *o = &out[i];
+
+		memset(o, 0, sizeof(*o));
+		o->moves = s->moves;
+		o->checks = s->checks;
+		o->kills = s->kills;
+		o->chases = s->chases;
+		o->idles = s->idles;
+		if (s->moves && s->checks == s->moves)
+			o->conduct = XQ_CONDUCT_PERPETUAL_CHECK;
+		else if (!s->moves)
+			o->conduct = XQ_CONDUCT_ALLOWED;
+		else if (j->rules == XQ_RULES_ASIAN) {
+			if (s->common) {
+				int id = 16;
+				while (!(s->common & ID_BIT(id)))
+					id++;
+				o->conduct = XQ_CONDUCT_PERPETUAL_CHASE;
+				o->target_id = (uint8_t)id;
+				o->target_kind = xq_kind_of_id[id];
+			}
+		} else if (s->attacking) {
+			if (s->chases == s->moves)
+				o->conduct = XQ_CONDUCT_PERPETUAL_CHASE;
+			else if (s->kills == s->moves)
+				o->conduct = XQ_CONDUCT_PERPETUAL_KILL;
+			else
+				o->conduct = XQ_CONDUCT_FORBIDDEN_MIX;
+		}
+		pc[i] = o->conduct == XQ_CONDUCT_PERPETUAL_CHECK;
+		forbidden[i] = XQ_CONDUCT_FORBIDDEN(o->conduct);
+	}
+	if (pc[XQ_RED] != pc[XQ_BLACK])
+		return pc[XQ_RED] ? XQ_VERDICT_RED_LOSES : XQ_VERDICT_BLACK_LOSES;
+	if (!pc[XQ_RED] && forbidden[XQ_RED] != forbidden[XQ_BLACK])
+		return forbidden[XQ_RED] ? XQ_VERDICT_RED_LOSES : XQ_VERDICT_BLACK_LOSES;
+	return XQ_VERDICT_DRAW;
+}
+
+/* ---- the history of a line -------------------------------------------------- */
+
+static const struct xq_rules_options default_options = XQ_RULES_OPTIONS_INIT;
+
+/* Fill entry `cur` for a move by `mover` after entry `prev` (key, move and
+ * undo already set; `check` is whether the move gave check). */
+static void history_step(const struct xq_rules_options *o, const struct xq_rules_entry *prev,
+			 struct xq_rules_entry *cur, int mover, int check)
+{
+	cur->check = (uint8_t)check;
+	cur->uncounted = 0;
+	if (cur->undo.captured) {
+		cur->count = 0;
+		cur->window = 0;
+		cur->checks[0] = cur->checks[1] = 0;
+		return;
+	}
+	cur->window = (uint16_t)(prev->window < UINT16_MAX ? prev->window + 1 : UINT16_MAX);
+	cur->checks[0] = prev->checks[0];
+	cur->checks[1] = prev->checks[1];
+	if (check && cur->checks[mover] < UINT8_MAX)
+		cur->checks[mover]++;
+	if (o->counted_checks) {
+		/* AXF: a side's checks beyond its allowance, and the replies to
+		 * them, do not bring the natural limit nearer. */
+		if (check && cur->checks[mover] > o->counted_checks)
+			cur->uncounted = 1;
+		else if (prev->check && prev->uncounted)
+			cur->uncounted = 1;
+	}
+	cur->count = (uint16_t)(prev->count + !cur->uncounted < UINT16_MAX
+					? prev->count + !cur->uncounted
+					: UINT16_MAX);
+}
+
+static void history_start(struct xq_rules_entry *e, const struct xq_board *start)
+{
+	memset(e, 0, sizeof(*e));
+	e->key = start->key;
+	e->count = start->halfmove;
+}
+
+/*
+ * The latest earlier occurrence of position `j` since the last capture
+ * (its index in *match, or -1) and how many times it has occurred in all,
+ * counting itself.
+ */
+static unsigned find_repetition(const struct xq_rules_entry *e, size_t j, long *match)
+{
+	unsigned occ = 1;
+
+	*match = -1;
+	/* A cycle takes at least 4 plies: each side must move a piece away
+	 * and back.  Positions before the last capture cannot return. */
+	for (size_t back = 4; back <= e[j].window; back += 2) {
+		size_t i = j - back;
+		if (e[i].key != e[j].key)
+			continue;
+		if (*match < 0)
+			*match = (long)i;
+		occ++;
+	}
+	return occ;
+}
+
+/*
+ * Judge the moves first+1..last, given `w` at position `last` and the
+ * history entries (for stepping back).  `w` is left at position `first`
+ * then moved forward again to `last`.  Plies are classified into `plies`
+ * (indexed by ply - 1) when it is not NULL.
+ */
+static enum xq_rules_verdict judge_span(struct xq_board *w, const struct xq_rules_entry *e,
+					size_t first, size_t last, enum xq_rules_set rules,
+					int want_kill, struct xq_rules_ply *plies,
+					struct xq_rules_side sides[2])
+{
+	struct judge j;
+	struct xq_undo u;
+
+	for (size_t k = last; k > first; k--)
+		xq_board_unmake(w, e[k].move, &e[k].undo);
+	judge_init(&j, rules);
+	for (size_t k = first + 1; k <= last; k++) {
+		struct xq_rules_ply tmp, *p = plies ? &plies[k - 1] : &tmp;
+		if (!plies) {
+			memset(&tmp, 0, sizeof(tmp));
+			tmp.move = e[k].move;
+			tmp.side = w->side;
+		}
+		if (p->kind == XQ_RULES_UNCLASSIFIED)
+			classify_move(w, e[k].move, rules, want_kill, p);
+		judge_add(&j, p);
+		xq_board_make(w, e[k].move, &u);
+	}
+	return judge_finish(&j, sides);
+}
+
+/* ---- the report ------------------------------------------------------------ */
+
+void xq_rules_report_init(struct xq_rules_report *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void xq_rules_report_release(struct xq_rules_report *r)
+{
+	free(r->plies);
+	free(r->cycles);
+	free(r->limits);
+	xq_rules_report_init(r);
+}
+
+static int grow(void **ptr, size_t *alloc, size_t need, size_t size)
+{
+	size_t n = *alloc ? *alloc : 8;
+	void *p;
+
+	if (need <= *alloc)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*ptr, n * size);
+	if (!p)
+		return XQ_ENOMEM;
+	*ptr = p;
+	*alloc = n;
+	return 0;
+}
+
+static int add_limit(struct xq_rules_report *r, uint8_t kind, uint32_t ply, uint32_t since,
+		     uint32_t limit)
+{
+	struct xq_rules_limit_event *ev;
+
+	if (grow((void **)&r->limits, &r->limits_alloc, r->nlimits + 1, sizeof(*r->limits)))
+		return XQ_ENOMEM;
+	ev = &r->limits[r->nlimits++];
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = kind;
+	ev->ply = ply;
+	ev->since = since;
+	ev->limit = limit;
+	return 0;
+}
+
+static int add_cycle(struct xq_rules_report *r, uint32_t first, uint32_t last, unsigned occ)
+{
+	struct xq_rules_cycle *c;
+
+	if (grow((void **)&r->cycles, &r->cycles_alloc, r->ncycles + 1, sizeof(*r->cycles)))
+		return XQ_ENOMEM;
+	c = &r->cycles[r->ncycles++];
+	memset(c, 0, sizeof(*c));
+	c->first = first;
+	c->last = last;
+	c->period = last - first;
+	c->repeats = occ;
+	return 0;
+}
+
+/* Where each side's perpetually chased piece stood when last chased. */
+static void locate_targets(const struct xq_rules_report *r, struct xq_rules_cycle *c)
+{
+	for (int s = 0; s < 2; s++) {
+		struct xq_rules_side *sd = &c->side[s];
+		if (!sd->target_id)
+			continue;
+		for (uint32_t k = c->last; k > c->first && !sd->target_sq; k--) {
+			const struct xq_rules_ply *p = &r->plies[k - 1];
+			if (p->side != s)
+				continue;
+			for (int t = 0; t < p->nthreats; t++)
+				if (p->threats[t].target_id == sd->target_id &&
+				    XQ_RULES_WHY_COUNTS(p->threats[t].why)) {
+					sd->target_sq = p->threats[t].target;
+					sd->target_why = p->threats[t].why;
+				}
+		}
+	}
+}
+
+/* Count clubxiangqi's effective plies once every ply is classified. */
+static int cxq_effective_events(struct xq_rules_report *r, const struct xq_rules_options *o)
+{
+	uint32_t effective = 0;
+	int prev_forcing = 0;
+
+	if (!o->cxq_effective)
+		return 0;
+	for (size_t k = 0; k < r->nplies; k++) {
+		const struct xq_rules_ply *p = &r->plies[k];
+		int forcing = (p->flags & (XQ_RULES_F_CHECK | XQ_RULES_F_CHASE)) != 0;
+		if (!forcing && !prev_forcing && ++effective == o->cxq_effective &&
+		    add_limit(r, XQ_LIMIT_CXQ_EFFECTIVE, (uint32_t)k + 1, 0, o->cxq_effective))
+			return XQ_ENOMEM;
+		prev_forcing = forcing;
+	}
+	return 0;
+}
+
+static int cmp_limit(const void *a, const void *b)
+{
+	const struct xq_rules_limit_event *x = a, *y = b;
+	if (x->ply != y->ply)
+		return x->ply < y->ply ? -1 : 1;
+	return (int)x->kind - (int)y->kind;
+}
+
+int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
+		     const xq_move *moves, size_t n, const struct xq_rules_options *o,
+		     struct xq_diag *d)
+{
+	struct xq_rules_entry *e;
+	struct xq_board b = *start;
+	uint32_t progress_since = 0;
+	uint32_t total = (uint32_t)(start->fullmove > 0 ? start->fullmove - 1 : 0) * 2 +
+			 (start->side == XQ_BLACK);
+	int rc = 0;
+
+	if (!o)
+		o = &default_options;
+	r->nplies = 0;
+	r->ncycles = 0;
+	r->nlimits = 0;
+	r->rules = o->rules;
+	r->end = XQ_PLAYING;
+	if (grow((void **)&r->plies, &r->plies_alloc, n ? n : 1, sizeof(*r->plies)))
+		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	e = malloc((n + 1) * sizeof(*e));
+	if (!e)
+		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	history_start(&e[0], start);
+
+	/* Pass 1: play the moves, record keys, checks and counts; limits. */
+	for (size_t k = 1; k <= n; k++) {
+		xq_move m = moves[k - 1];
+		struct xq_rules_ply *p = &r->plies[k - 1];
+		int mover = b.side;
+		xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+		int pawn_advance;
+		char name[5];
+
+		if (xq_move_check(&b, m, d)) {
+			if (d) {
+				d->ply = (uint32_t)k;
+				xq_move_name(m, name);
+				xq_diag_set_move(d, name, strlen(name));
+			}
+			rc = XQ_EILLEGAL;
+			break;
+		}
+		pawn_advance = TYPE_OF_ID(b.sq[from]) == XQ_PAWN && pawn_crossed(b.sq[from], from) &&
+			       XQ_SQ_FILE(from) == XQ_SQ_FILE(to);
+		xq_board_make(&b, m, &e[k].undo);
+		e[k].move = m;
+		e[k].key = b.key;
+		history_step(o, &e[k - 1], &e[k], mover, xq_board_in_check(&b));
+
+		memset(p, 0, sizeof(*p));
+		p->move = m;
+		p->side = (uint8_t)mover;
+		p->count = e[k].count;
+		if (e[k].undo.captured)
+			p->flags |= XQ_RULES_F_CAPTURE;
+		if (e[k].check)
+			p->flags |= XQ_RULES_F_CHECK;
+		r->nplies = k;
+
+		/* Reached on this ply (uncounted plies keep the count where it is). */
+		if (o->natural_limit && e[k].count == o->natural_limit &&
+		    e[k - 1].count < o->natural_limit &&
+		    add_limit(r, XQ_LIMIT_NATURAL, (uint32_t)k, (uint32_t)(k - e[k].window),
+			      o->natural_limit))
+			goto nomem;
+		if (o->cxq) {
+			if (e[k].undo.captured || pawn_advance)
+				progress_since = (uint32_t)k;
+			if (o->cxq_progress && k - progress_since == o->cxq_progress &&
+			    add_limit(r, XQ_LIMIT_CXQ_PROGRESS, (uint32_t)k, progress_since,
+				      o->cxq_progress))
+				goto nomem;
+			if (o->cxq_total && ++total == o->cxq_total &&
+			    add_limit(r, XQ_LIMIT_CXQ_TOTAL, (uint32_t)k, 0, o->cxq_total))
+				goto nomem;
+		}
+	}
+
+	/* Repetition runs. */
+	for (size_t j = 1; j <= r->nplies; j++) {
+		long match;
+		unsigned occ = find_repetition(e, j, &match);
+		struct xq_rules_cycle *c = r->ncycles ? &r->cycles[r->ncycles - 1] : NULL;
+
+		if (match < 0)
+			continue;
+		if (c && c->last == j - 1 && c->period == j - (size_t)match) {
+			c->last = (uint32_t)j;
+			if (occ > c->repeats)
+				c->repeats = occ;
+		} else if (add_cycle(r, (uint32_t)match, (uint32_t)j, occ)) {
+			goto nomem;
+		}
+	}
+
+	/* Pass 2: classify and judge.  The board steps back from the end. */
+	if (o->flags & XQ_RULES_CLASSIFY_ALL || o->cxq) {
+		struct xq_board w = b;
+		struct xq_rules_side ignore[2];
+		for (size_t k = r->nplies; k > 0; k--)
+			r->plies[k - 1].kind = XQ_RULES_UNCLASSIFIED;
+		judge_span(&w, e, 0, r->nplies, o->rules, 1, r->plies, ignore);
+		if (o->cxq && cxq_effective_events(r, o))
+			goto nomem;
+	}
+	for (size_t i = 0; i < r->ncycles; i++) {
+		struct xq_rules_cycle *c = &r->cycles[i];
+		struct xq_board w = b;
+		for (size_t k = r->nplies; k > c->last; k--)
+			xq_board_unmake(&w, e[k].move, &e[k].undo);
+		c->verdict = (uint8_t)judge_span(&w, e, c->first, c->last, o->rules, 1, r->plies,
+						 c->side);
+		locate_targets(r, c);
+	}
+	if (r->nlimits) {
+		/* A limit reached before the end: was that position mate? */
+		struct xq_board w = b;
+		size_t li = r->nlimits;
+		qsort(r->limits, r->nlimits, sizeof(*r->limits), cmp_limit);
+		for (size_t k = r->nplies; k > 0 && li > 0; k--) {
+			while (li > 0 && r->limits[li - 1].ply == k) {
+				r->limits[li - 1].mate = xq_board_status(&w) != XQ_PLAYING;
+				li--;
+			}
+			xq_board_unmake(&w, e[k].move, &e[k].undo);
+		}
+	}
+	r->end = xq_board_status(&b);
+	free(e);
+	return rc;
+nomem:
+	free(e);
+	return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+}
+
+/* The moves from the root to `node`, in order, in a new array. */
+static int game_line(const struct xq_game *g, uint32_t node, xq_move **out, size_t *n)
+{
+	size_t len = 0;
+	xq_move *m;
+
+	for (uint32_t k = node; k != XQ_ROOT && k != XQ_NODE_NONE; k = g->nodes[k].parent)
+		len++;
+	m = malloc((len ? len : 1) * sizeof(*m));
+	if (!m)
+		return XQ_ENOMEM;
+	*n = len;
+	for (uint32_t k = node; k != XQ_ROOT && k != XQ_NODE_NONE; k = g->nodes[k].parent)
+		m[--len] = g->nodes[k].move;
+	*out = m;
+	return 0;
+}
+
+int xq_rules_analyze_game(struct xq_rules_report *r, const struct xq_game *g, uint32_t node,
+			  const struct xq_rules_options *o, struct xq_diag *d)
+{
+	xq_move *moves;
+	size_t n;
+	int rc;
+
+	if (node >= g->nnodes)
+		return xq_diag_set(d, XQ_ERANGE, XQ_D_INTERNAL, XQ_SEV_ERROR,
+				   "node %lu is not in the game", (unsigned long)node);
+	if (game_line(g, node, &moves, &n))
+		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	rc = xq_rules_analyze(r, &g->start, moves, n, o, d);
+	free(moves);
+	return rc;
+}
+
+long xq_rules_cycle_at(const struct xq_rules_report *r, uint32_t ply)
+{
+	for (size_t i = 0; i < r->ncycles; i++)
+		if (ply > r->cycles[i].first && ply <= r->cycles[i].last)
+			return (long)i;
+	return -1;
+}
+
+/* ---- text ------------------------------------------------------------------- */
+
+/* "the red rook on h2" ("the red rook" when the square is not known). */
+static int add_piece(struct xq_buf *out, uint8_t kind, xq_sq sq)
+{
+	char name[3];
+
+	if (!xq_on_board(sq))
+		return xq_buf_addf(out, "the %s %s", side_name(XQ_KIND_SIDE(kind)),
+				   type_names[XQ_KIND_TYPE(kind)]);
+	xq_sq_name(sq, name);
+	return xq_buf_addf(out, "the %s %s on %s", side_name(XQ_KIND_SIDE(kind)),
+			   type_names[XQ_KIND_TYPE(kind)], name);
+}
+
+static int add_threat_text(struct xq_buf *out, const struct xq_rules_threat *t)
+{
+	int rc = add_piece(out, t->attacker_kind, t->attacker);
+
+	rc |= xq_buf_adds(out, t->why == XQ_WHY_CHECK ? " checks " : " attacks ");
+	rc |= add_piece(out, t->target_kind, t->target);
+	if (t->why != XQ_WHY_CHECK)
+		rc |= xq_buf_addf(out, ": %s", xq_rules_why_text((enum xq_rules_why)t->why));
+	return rc ? XQ_ENOMEM : 0;
+}
+
+int xq_rules_describe_ply(struct xq_buf *out, const struct xq_rules_report *r, size_t ply)
+{
+	const struct xq_rules_ply *p;
+	char name[5];
+	int rc;
+
+	if (ply < 1 || ply > r->nplies)
+		return XQ_ERANGE;
+	p = &r->plies[ply - 1];
+	xq_move_name(p->move, name);
+	rc = xq_buf_addf(out, "%lu. %s %s: %s", (unsigned long)ply, side_name(p->side), name,
+			 xq_rules_kind_name((enum xq_rules_kind)p->kind));
+	if (p->kind != XQ_RULES_UNCLASSIFIED) {
+		const char *sep = ": ";
+		if (p->flags & XQ_RULES_F_KILL) {
+			char mate[5];
+			xq_move_name(p->mate, mate);
+			rc |= xq_buf_addf(out, ": threatens mate by %s", mate);
+			sep = "; ";
+		}
+		for (int t = 0; t < p->nthreats; t++) {
+			rc |= xq_buf_adds(out, sep);
+			rc |= add_threat_text(out, &p->threats[t]);
+			sep = "; ";
+		}
+		if (p->more)
+			rc |= xq_buf_addf(out, "; and %u more", (unsigned)p->more);
+	}
+	return rc ? XQ_ENOMEM : 0;
+}
+
+/* The rule that decides, in words, for a cycle's verdict. */
+static int add_ruling(struct xq_buf *out, const struct xq_rules_cycle *c, enum xq_rules_set rules)
+{
+	int pc[2], loser;
+	const struct xq_rules_side *s;
+	int rc = 0;
+
+	for (int i = 0; i < 2; i++)
+		pc[i] = c->side[i].conduct == XQ_CONDUCT_PERPETUAL_CHECK;
+	rc |= xq_buf_addf(out, "verdict under %s rules: %s: ", xq_rules_set_name(rules),
+			  xq_rules_verdict_name((enum xq_rules_verdict)c->verdict));
+	if (c->verdict == XQ_VERDICT_DRAW) {
+		if (pc[0] && pc[1])
+			rc |= xq_buf_adds(out, "both sides check on every move (AXF 7, CXA 26.3)");
+		else if (XQ_CONDUCT_FORBIDDEN(c->side[0].conduct) &&
+			 XQ_CONDUCT_FORBIDDEN(c->side[1].conduct))
+			rc |= xq_buf_adds(out, "both sides use forbidden perpetual attacks "
+					       "(CXA 26.3)");
+		else
+			rc |= xq_buf_adds(out, "neither side uses a forbidden perpetual attack "
+					       "(AXF 5, CXA 26.2)");
+		return rc ? XQ_ENOMEM : 0;
+	}
+	loser = c->verdict == XQ_VERDICT_RED_LOSES ? XQ_RED : XQ_BLACK;
+	s = &c->side[loser];
+	switch (s->conduct) {
+	case XQ_CONDUCT_PERPETUAL_CHECK:
+		rc |= xq_buf_addf(out, "%s checks on every move of the cycle and %s does not "
+				       "(AXF 6, CXA 26.1)",
+				  side_name(loser), side_name(loser ^ 1));
+		break;
+	case XQ_CONDUCT_PERPETUAL_CHASE:
+		if (rules == XQ_RULES_ASIAN) {
+			rc |= xq_buf_addf(out, "%s chases ", side_name(loser));
+			rc |= add_piece(out, s->target_kind, s->target_sq);
+			rc |= xq_buf_addf(out, " on every move and %s does not (%s)",
+					  side_name(loser ^ 1),
+					  s->target_why == XQ_WHY_ROOK_BY_MINOR
+						  ? "a horse or cannon may not chase a rook for ever, "
+						    "protected or not: AXF 15"
+						  : "one piece may not be chased for ever: AXF 18 and "
+						    "the Asian forbidden perpetuals");
+		} else {
+			rc |= xq_buf_addf(out, "%s chases on every move and %s's moves are allowed "
+					       "(CXA 28.12, 26.4)",
+					  side_name(loser), side_name(loser ^ 1));
+		}
+		break;
+	case XQ_CONDUCT_PERPETUAL_KILL:
+		rc |= xq_buf_addf(out, "%s threatens mate on every move and %s's moves are "
+				       "allowed (CXA 28.11, 26.4)",
+				  side_name(loser), side_name(loser ^ 1));
+		break;
+	default:
+		rc |= xq_buf_addf(out, "%s checks, threatens mate or chases on every move and "
+				       "%s's moves are allowed (CXA 25.2, 26.4)",
+				  side_name(loser), side_name(loser ^ 1));
+		break;
+	}
+	return rc ? XQ_ENOMEM : 0;
+}
+
+static int add_conduct(struct xq_buf *out, const struct xq_rules_side *s, int side)
+{
+	int rc = xq_buf_addf(out, "%s: %s (%u moves: %u check, %u kill, %u chase, %u idle)",
+			     side_name(side),
+			     xq_rules_conduct_name((enum xq_rules_conduct)s->conduct),
+			     (unsigned)s->moves, (unsigned)s->checks, (unsigned)s->kills,
+			     (unsigned)s->chases, (unsigned)s->idles);
+	if (s->target_id) {
+		rc |= xq_buf_adds(out, ", chasing ");
+		rc |= add_piece(out, s->target_kind, s->target_sq);
+		rc |= xq_buf_adds(out, " every move");
+	}
+	return rc ? XQ_ENOMEM : 0;
+}
+
+int xq_rules_describe_cycle(struct xq_buf *out, const struct xq_rules_report *r, size_t i)
+{
+	const struct xq_rules_cycle *c;
+	int rc;
+
+	if (i >= r->ncycles)
+		return XQ_ERANGE;
+	c = &r->cycles[i];
+	rc = xq_buf_addf(out,
+			 "repetition: plies %lu-%lu, period %lu plies, a position occurs %lu "
+			 "times\n",
+			 (unsigned long)c->first + 1, (unsigned long)c->last,
+			 (unsigned long)c->period, (unsigned long)c->repeats);
+	/* One period is enough to show: the moves after it repeat it. */
+	for (uint32_t k = c->first + 1; k <= c->last && k <= c->first + c->period; k++) {
+		rc |= xq_buf_adds(out, "  ");
+		rc |= xq_rules_describe_ply(out, r, k);
+		rc |= xq_buf_addc(out, '\n');
+	}
+	for (int s = 0; s < 2; s++) {
+		rc |= xq_buf_adds(out, "  ");
+		rc |= add_conduct(out, &c->side[s], s);
+		rc |= xq_buf_addc(out, '\n');
+	}
+	rc |= xq_buf_adds(out, "  ");
+	rc |= add_ruling(out, c, r->rules);
+	rc |= xq_buf_addc(out, '\n');
+	return rc ? XQ_ENOMEM : 0;
+}
+
+static const char *limit_name(uint8_t kind)
+{
+	switch (kind) {
+	case XQ_LIMIT_CXQ_EFFECTIVE:
+		return "clubxiangqi effective-move limit";
+	case XQ_LIMIT_CXQ_PROGRESS:
+		return "clubxiangqi progress limit";
+	case XQ_LIMIT_CXQ_TOTAL:
+		return "clubxiangqi total-move limit";
+	default:
+		return "natural limit";
+	}
+}
+
+int xq_rules_describe_limit(struct xq_buf *out, const struct xq_rules_report *r, size_t i)
+{
+	const struct xq_rules_limit_event *ev;
+	int rc;
+
+	if (i >= r->nlimits)
+		return XQ_ERANGE;
+	ev = &r->limits[i];
+	rc = xq_buf_addf(out, "%s: %lu plies reached at ply %lu", limit_name(ev->kind),
+			 (unsigned long)ev->limit, (unsigned long)ev->ply);
+	if (ev->kind == XQ_LIMIT_NATURAL || ev->kind == XQ_LIMIT_CXQ_PROGRESS)
+		rc |= xq_buf_addf(out, " (counted from ply %lu)", (unsigned long)ev->since);
+	rc |= xq_buf_adds(out, ev->mate ? ": the position is mate, which decides instead\n"
+					: ": draw\n");
+	return rc ? XQ_ENOMEM : 0;
+}
+
+int xq_rules_describe(struct xq_buf *out, const struct xq_rules_report *r)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < r->ncycles && !rc; i++)
+		rc = xq_rules_describe_cycle(out, r, i);
+	for (size_t i = 0; i < r->nlimits && !rc; i++)
+		rc = xq_rules_describe_limit(out, r, i);
+	return rc;
+}
+
+/* ---- checking a recorded result ----------------------------------------- */
+
+static enum xq_rules_verdict result_verdict(enum xq_result res)
+{
+	switch (res) {
+	case XQ_RESULT_RED_WIN:
+		return XQ_VERDICT_BLACK_LOSES;
+	case XQ_RESULT_BLACK_WIN:
+		return XQ_VERDICT_RED_LOSES;
+	case XQ_RESULT_DRAW:
+		return XQ_VERDICT_DRAW;
+	default:
+		return XQ_VERDICT_NONE;
+	}
+}
+
+/* The moves of one period of the cycle, "h2e2 h9g7 e2h2 g7h9", in `s`. */
+static void cycle_moves(const struct xq_rules_report *r, const struct xq_rules_cycle *c, char *s,
+			size_t cap)
+{
+	size_t len = 0;
+
+	s[0] = '\0';
+	for (uint32_t k = c->first + 1; k <= c->first + c->period && k <= c->last; k++) {
+		char name[5];
+		if (len + 6 >= cap) {
+			if (len + 4 < cap)
+				memcpy(s + len, "...", 4);
+			return;
+		}
+		xq_move_name(r->plies[k - 1].move, name);
+		if (len)
+			s[len++] = ' ';
+		memcpy(s + len, name, 5);
+		len += 4;
+	}
+}
+
+static void conduct_phrase(const struct xq_rules_side *s, int side, char *buf, size_t cap)
+{
+	char sq[3];
+
+	switch (s->conduct) {
+	case XQ_CONDUCT_PERPETUAL_CHECK:
+		snprintf(buf, cap, "%s checks every move", side_name(side));
+		break;
+	case XQ_CONDUCT_PERPETUAL_CHASE:
+		if (s->target_id && xq_on_board(s->target_sq)) {
+			xq_sq_name(s->target_sq, sq);
+			snprintf(buf, cap, "%s chases the %s on %s every move", side_name(side),
+				 type_names[XQ_KIND_TYPE(s->target_kind)], sq);
+		} else {
+			snprintf(buf, cap, "%s chases every move", side_name(side));
+		}
+		break;
+	case XQ_CONDUCT_PERPETUAL_KILL:
+		snprintf(buf, cap, "%s threatens mate every move", side_name(side));
+		break;
+	case XQ_CONDUCT_FORBIDDEN_MIX:
+		snprintf(buf, cap, "%s attacks every move", side_name(side));
+		break;
+	default:
+		snprintf(buf, cap, "%s's moves are allowed", side_name(side));
+		break;
+	}
+}
+
+static void set_place(struct xq_diag *d, const struct xq_rules_report *r, uint32_t ply)
+{
+	char name[5];
+
+	if (!d || ply < 1 || ply > r->nplies)
+		return;
+	d->ply = ply;
+	xq_move_name(r->plies[ply - 1].move, name);
+	xq_diag_set_move(d, name, strlen(name));
+}
+
+/* Judge the cycle that ends the line against the recorded result. */
+static enum xq_rules_support check_cycle(const struct xq_rules_report *r,
+					 const struct xq_rules_cycle *c, enum xq_result res,
+					 struct xq_diag *d)
+{
+	enum xq_rules_verdict want = result_verdict(res);
+	enum xq_rules_support st;
+	enum xq_diag_code code = XQ_D_REPETITION;
+	enum xq_severity sev;
+	char moves[64], red[80], black[80];
+	const char *tail;
+
+	if (c->verdict == XQ_VERDICT_RED_LOSES || c->verdict == XQ_VERDICT_BLACK_LOSES) {
+		int loser = c->verdict == XQ_VERDICT_RED_LOSES ? XQ_RED : XQ_BLACK;
+		code = c->side[loser].conduct == XQ_CONDUCT_PERPETUAL_CHECK ? XQ_D_PERPETUAL_CHECK
+									     : XQ_D_PERPETUAL_CHASE;
+	}
+	if (c->verdict == want) {
+		st = XQ_SUPPORT_CONFIRMED;
+		sev = XQ_SEV_NOTE;
+		tail = "as recorded";
+	} else if (want == XQ_VERDICT_NONE) {
+		/* Nothing to contradict; say what the rules give. */
+		st = XQ_SUPPORT_SILENT;
+		sev = XQ_SEV_NOTE;
+		tail = "and the record gives no result";
+	} else if (c->verdict == XQ_VERDICT_DRAW) {
+		st = XQ_SUPPORT_DOUBTFUL;
+		sev = XQ_SEV_WARNING;
+		tail = "but the result is";
+	} else {
+		st = XQ_SUPPORT_CONTRADICTED;
+		sev = XQ_SEV_ERROR;
+		tail = "but the result is";
+	}
+	cycle_moves(r, c, moves, sizeof(moves));
+	conduct_phrase(&c->side[XQ_RED], XQ_RED, red, sizeof(red));
+	conduct_phrase(&c->side[XQ_BLACK], XQ_BLACK, black, sizeof(black));
+	set_place(d, r, c->last);
+	if (want != XQ_VERDICT_NONE && st != XQ_SUPPORT_CONFIRMED)
+		xq_diag_set(d, 0, code, sev,
+			    "plies %lu-%lu repeat (%s; %lu times): %s, %s: %s under %s rules, %s %s",
+			    (unsigned long)c->first + 1, (unsigned long)c->last, moves,
+			    (unsigned long)c->repeats, red, black,
+			    xq_rules_verdict_name((enum xq_rules_verdict)c->verdict),
+			    xq_rules_set_name(r->rules), tail, xq_result_string(res));
+	else
+		xq_diag_set(d, 0, code, sev,
+			    "plies %lu-%lu repeat (%s; %lu times): %s, %s: %s under %s rules, %s",
+			    (unsigned long)c->first + 1, (unsigned long)c->last, moves,
+			    (unsigned long)c->repeats, red, black,
+			    xq_rules_verdict_name((enum xq_rules_verdict)c->verdict),
+			    xq_rules_set_name(r->rules), tail);
+	return st;
+}
+
+int xq_rules_check_result(enum xq_rules_support *out, const struct xq_board *start,
+			  const xq_move *moves, size_t n, enum xq_result result,
+			  enum xq_rules_claim claim, const struct xq_rules_options *o,
+			  struct xq_diag *d, struct xq_buf *explain)
+{
+	struct xq_rules_report r;
+	const struct xq_rules_cycle *c;
+	const struct xq_rules_limit_event *lim = NULL;
+	enum xq_rules_verdict want = result_verdict(result);
+	int rc;
+
+	if (!o)
+		o = &default_options;
+	*out = XQ_SUPPORT_SILENT;
+	xq_rules_report_init(&r);
+	rc = xq_rules_analyze(&r, start, moves, n, o, d);
+	if (rc)
+		goto done;
+	c = r.ncycles ? &r.cycles[r.ncycles - 1] : NULL;
+	if (r.end != XQ_PLAYING)
+		goto done; /* mate decides, not the rules of repetition */
+	if (c && c->last == n && c->repeats >= (o->min_repeats ? o->min_repeats : 2)) {
+		*out = check_cycle(&r, c, result, d);
+		if (explain)
+			rc = xq_rules_describe_cycle(explain, &r, r.ncycles - 1);
+		goto done;
+	}
+	for (size_t i = 0; i < r.nlimits; i++)
+		if (!r.limits[i].mate && (!lim || r.limits[i].ply < lim->ply))
+			lim = &r.limits[i];
+	if (lim) {
+		char what[96];
+		snprintf(what, sizeof(what), "%s of %lu plies is reached at ply %lu",
+			 limit_name(lim->kind), (unsigned long)lim->limit, (unsigned long)lim->ply);
+		set_place(d, &r, lim->ply);
+		if (want == XQ_VERDICT_DRAW) {
+			*out = XQ_SUPPORT_CONFIRMED;
+			xq_diag_set(d, 0, XQ_D_MOVE_LIMIT, XQ_SEV_NOTE, "the %s: draw, as recorded",
+				    what);
+		} else if (want != XQ_VERDICT_NONE) {
+			*out = XQ_SUPPORT_DOUBTFUL;
+			xq_diag_set(d, 0, XQ_D_MOVE_LIMIT, XQ_SEV_WARNING,
+				    "the %s, which draws, but the game goes on to ply %lu and the "
+				    "result is %s",
+				    what, (unsigned long)n, xq_result_string(result));
+		}
+		if (explain)
+			rc = xq_rules_describe_limit(explain, &r, (size_t)(lim - r.limits));
+		if (claim != XQ_CLAIM_REPETITION || rc)
+			goto done;
+	}
+	if (claim == XQ_CLAIM_REPETITION || (claim == XQ_CLAIM_MOVE_LIMIT && !lim)) {
+		*out = XQ_SUPPORT_NOT_SHOWN;
+		set_place(d, &r, (uint32_t)n);
+		if (claim == XQ_CLAIM_MOVE_LIMIT)
+			xq_diag_set(d, 0, XQ_D_MOVE_LIMIT, XQ_SEV_ERROR,
+				    "the result is claimed by a move limit, but no limit is reached "
+				    "(%lu plies without capture at the end, the limit is %lu)",
+				    (unsigned long)(n ? r.plies[n - 1].count : start->halfmove),
+				    (unsigned long)o->natural_limit);
+		else if (c)
+			xq_diag_set(d, 0, XQ_D_REPETITION, XQ_SEV_ERROR,
+				    "the result is claimed by repetition, but the final position "
+				    "does not repeat (the last repetition is plies %lu-%lu)",
+				    (unsigned long)c->first + 1, (unsigned long)c->last);
+		else
+			xq_diag_set(d, 0, XQ_D_REPETITION, XQ_SEV_ERROR,
+				    "the result is claimed by repetition, but no position repeats");
+	}
+done:
+	xq_rules_report_release(&r);
+	return rc;
+}
+
+int xq_rules_check_game(enum xq_rules_support *out, const struct xq_game *g,
+			enum xq_rules_claim claim, const struct xq_rules_options *o,
+			struct xq_diag *d, struct xq_buf *explain)
+{
+	xq_move *moves;
+	size_t n;
+	int rc;
+
+	*out = XQ_SUPPORT_SILENT;
+	if (game_line(g, xq_game_mainline_end(g), &moves, &n))
+		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	rc = xq_rules_check_result(out, &g->start, moves, n, g->result, claim, o, d, explain);
+	free(moves);
+	return rc;
+}
+
+/* ---- the search track -------------------------------------------------------- */
+
+#define FILTER_INDEX(key) ((size_t)((key) & (XQ_RULES_FILTER_SIZE - 1)))
+
+int xq_rules_track_init(struct xq_rules_track *t, const struct xq_board *start, size_t capacity,
+			const struct xq_rules_options *o)
+{
+	memset(t, 0, sizeof(*t));
+	t->opt = o ? *o : default_options;
+	t->e = malloc((capacity + 1) * sizeof(*t->e));
+	if (!t->e)
+		return XQ_ENOMEM;
+	t->cap = capacity + 1;
+	xq_rules_track_reset(t, start);
+	return 0;
+}
+
+void xq_rules_track_release(struct xq_rules_track *t)
+{
+	free(t->e);
+	memset(t, 0, sizeof(*t));
+}
+
+void xq_rules_track_reset(struct xq_rules_track *t, const struct xq_board *start)
+{
+	memset(t->filter, 0, sizeof(t->filter));
+	history_start(&t->e[0], start);
+	t->n = 1;
+	t->root = 0;
+	t->filter[FILTER_INDEX(t->e[0].key)]++;
+}
+
+int xq_rules_track_push_check(struct xq_rules_track *t, const struct xq_board *after, xq_move m,
+			      const struct xq_undo *u, int check)
+{
+	struct xq_rules_entry *cur;
+
+	if (t->n >= t->cap)
+		return XQ_ERANGE;
+	cur = &t->e[t->n];
+	cur->key = after->key;
+	cur->undo = *u;
+	cur->move = m;
+	history_step(&t->opt, &t->e[t->n - 1], cur, after->side ^ 1, check != 0);
+	t->filter[FILTER_INDEX(cur->key)]++;
+	t->n++;
+	return 0;
+}
+
+int xq_rules_track_push(struct xq_rules_track *t, const struct xq_board *after, xq_move m,
+			const struct xq_undo *u)
+{
+	return xq_rules_track_push_check(t, after, m, u, xq_board_in_check(after));
+}
+
+void xq_rules_track_pop(struct xq_rules_track *t)
+{
+	if (t->n <= 1)
+		return;
+	t->n--;
+	t->filter[FILTER_INDEX(t->e[t->n].key)]--;
+	if (t->root >= t->n)
+		t->root = t->n - 1;
+}
+
+void xq_rules_track_set_root(struct xq_rules_track *t)
+{
+	t->root = t->n - 1;
+}
+
+/* Did `side` check with every one of its moves in first+1..last? */
+static int checked_throughout(const struct xq_rules_entry *e, size_t first, size_t last, int side,
+			      int first_mover)
+{
+	for (size_t k = first + 1; k <= last; k++)
+		if (((int)((k - first - 1) & 1) ^ first_mover) == side && !e[k].check)
+			return 0;
+	return 1;
+}
+
+int xq_rules_track_probe(const struct xq_rules_track *t, const struct xq_board *b,
+			 struct xq_rules_probe *out)
+{
+	size_t j = t->n - 1;
+	const struct xq_rules_entry *e = t->e;
+	long match = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (b->key != e[j].key)
+		return XQ_EINTERNAL;
+	if (t->filter[FILTER_INDEX(e[j].key)] > 1 && e[j].window >= 4) {
+		unsigned need = t->opt.search_repeats ? t->opt.search_repeats : 3;
+		unsigned occ = find_repetition(e, j, &match);
+		if (match >= 0 && !((size_t)match > t->root) && occ < need)
+			match = -1;
+	}
+	if (match >= 0) {
+		size_t first = (size_t)match;
+		int first_mover = b->side; /* the side to move at `first` moves first */
+		int pc[2];
+		out->first = (uint32_t)first;
+		out->last = (uint32_t)j;
+		for (int s = 0; s < 2; s++)
+			pc[s] = checked_throughout(e, first, j, s, first_mover);
+		if (pc[0] || pc[1]) {
+			/* Perpetual check decides without looking at chases. */
+			for (int s = 0; s < 2; s++)
+				out->conduct[s] = pc[s] ? XQ_CONDUCT_PERPETUAL_CHECK
+							: XQ_CONDUCT_ALLOWED;
+			out->verdict = pc[0] && pc[1]  ? XQ_VERDICT_DRAW
+				       : pc[XQ_RED] ? XQ_VERDICT_RED_LOSES
+						    : XQ_VERDICT_BLACK_LOSES;
+		} else {
+			struct xq_board w = *b;
+			struct xq_rules_side sides[2];
+			out->verdict = (uint8_t)judge_span(&w, e, first, j, t->opt.rules,
+							   t->opt.rules == XQ_RULES_CHINESE, NULL,
+							   sides);
+			for (int s = 0; s < 2; s++)
+				out->conduct[s] = sides[s].conduct;
+		}
+		return 1;
+	}
+	if (t->opt.natural_limit && e[j].count >= t->opt.natural_limit) {
+		out->verdict = XQ_VERDICT_DRAW;
+		out->limit = 1;
+		out->first = (uint32_t)(j - e[j].window);
+		out->last = (uint32_t)j;
+		return 1;
+	}
+	return 0;
+}
