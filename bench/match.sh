@@ -7,11 +7,11 @@
 # Fairy-Stockfish (UCI, one thread, hash cleared every move, Contempt 0)
 # searches FS_NODES nodes (default 20000) per move.  Both are
 # deterministic, so the same settings replay the same games.  Adjudicated
-# by the rules core: no legal move loses (checkmate or stalemate), the
-# third occurrence of a position is a draw (perpetual check and chase are
-# not judged), MAX_PLIES plies in all (default 300) or 120 plies without a
-# capture is a draw.  One line per game with its moves, then the score of
-# the built-in engine.
+# by the rules core: no legal move loses (checkmate or stalemate); at the
+# third occurrence of a position lib/rules.c judges the repetition (Asian
+# rules: a perpetual check or chase loses, anything else draws); 120 plies
+# without a capture or MAX_PLIES plies in all (default 300) is a draw.  One
+# line per game with its moves, then the score of the built-in engine.
 #
 # Usage: bench/match.sh [GAMES] [FS_NODES] [XQ_DEPTH] [MAX_PLIES]
 #        (builds the driver with `make bench-tools`; needs

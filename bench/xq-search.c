@@ -27,6 +27,7 @@
 #include "diag.h"
 #include "engine.h"
 #include "movegen.h"
+#include "rules.h"
 #include "search.h"
 
 static double now_s(void)
@@ -588,10 +589,11 @@ static int cmd_classify(void)
  * The built-in engine plays G games against the engine (one thread, a
  * fixed node count per move, hash cleared every move), colours alternating
  * and openings taken in turn from FILE (lines of ICCS moves).  Adjudicated
- * by the rules core: no legal move loses (checkmate or stalemate); a
- * position that occurs for the third time is a draw (the rules about
- * perpetual check and chase are not applied); P plies in all, or 120 plies
- * without a capture, is a draw.  One line per game, then the score.
+ * by the rules core: no legal move loses (checkmate or stalemate); at the
+ * third occurrence of a position the repetition is judged by lib/rules.c
+ * (Asian rules: perpetual check or chase loses, otherwise a draw); 120
+ * plies without a capture, or P plies in all, is a draw.  One line per
+ * game, then the score.
  */
 struct opening {
 	xq_move moves[32];
@@ -651,65 +653,78 @@ static int read_openings(const char *path, struct opening **out)
 
 enum outcome { WIN_RED, WIN_BLACK, DRAW, ABORTED };
 
+static const char *const conduct_names[] = {
+	"", "perpetual check", "perpetual chase", "perpetual mate threat", "forbidden mix of attacks",
+};
+
 static enum outcome play(struct xq_analyser *red, const struct xq_limit *rlim, struct xq_analyser *black,
 			 const struct xq_limit *blim, const struct opening *op, int max_plies, char *why,
 			 size_t whycap, xq_move *moves, size_t *nmoves)
 {
 	struct xq_board start, b;
-	uint64_t keys[2048];
-	size_t n = 0, since_capture = 0;
+	struct xq_rules_track t;
+	enum outcome r = DRAW;
+	size_t n = 0;
 
 	xq_board_start(&start);
 	b = start;
-	keys[n] = b.key;
-	for (size_t i = 0; i < op->n; i++) {
-		struct xq_undo u;
-		moves[n++] = op->moves[i];
-		xq_board_make(&b, op->moves[i], &u);
-		keys[n] = b.key;
+	if (xq_rules_track_init(&t, &start, 2048, NULL)) {
+		snprintf(why, whycap, "out of memory");
+		return ABORTED;
 	}
 	for (;;) {
 		struct xq_analysis a;
 		struct xq_diag d;
 		struct xq_undo u;
-		int reps = 0, capture;
-		xq_move legal[XQ_MAX_MOVES];
+		struct xq_rules_probe p;
+		xq_move legal[XQ_MAX_MOVES], m;
 		*nmoves = n;
 		if (xq_gen_legal(&b, legal) == 0) {
 			snprintf(why, whycap, "%s", xq_board_in_check(&b) ? "checkmate" : "stalemate");
-			return b.side == XQ_RED ? WIN_BLACK : WIN_RED;
+			r = b.side == XQ_RED ? WIN_BLACK : WIN_RED;
+			break;
 		}
-		for (size_t k = 0; k < n; k++)
-			if (keys[k] == b.key)
-				reps++;
-		if (reps >= 2) {
-			snprintf(why, whycap, "threefold repetition");
-			return DRAW;
+		/* With the root at the current position, a repetition decides at
+		 * its third occurrence (rules.h, search_repeats). */
+		xq_rules_track_set_root(&t);
+		if (n && xq_rules_track_probe(&t, &b, &p) == 1) {
+			if (p.limit) {
+				snprintf(why, whycap, "120 plies without a capture");
+				r = DRAW;
+			} else if (p.verdict == XQ_VERDICT_DRAW) {
+				snprintf(why, whycap, "repetition, draw");
+				r = DRAW;
+			} else {
+				int loser = p.verdict == XQ_VERDICT_RED_LOSES ? XQ_RED : XQ_BLACK;
+				snprintf(why, whycap, "%s by %s", conduct_names[p.conduct[loser] < 5 ? p.conduct[loser] : 0],
+					 loser == XQ_RED ? "red" : "black");
+				r = loser == XQ_RED ? WIN_BLACK : WIN_RED;
+			}
+			break;
 		}
-		if ((int)n >= max_plies) {
-			snprintf(why, whycap, "%d plies", max_plies);
-			return DRAW;
+		if ((int)n >= max_plies || n >= 2000) {
+			snprintf(why, whycap, "%d plies", (int)n);
+			r = DRAW;
+			break;
 		}
-		if (since_capture >= 120) {
-			snprintf(why, whycap, "120 plies without a capture");
-			return DRAW;
+		if (n < op->n) {
+			m = op->moves[n];
+		} else {
+			xq_diag_init(&d);
+			if (xq_analyse(b.side == XQ_RED ? red : black, &a, &start, moves, n,
+				       b.side == XQ_RED ? rlim : blim, &d)) {
+				snprintf(why, whycap, "%s", d.msg);
+				r = ABORTED;
+				break;
+			}
+			m = a.best;
 		}
-		xq_diag_init(&d);
-		if (xq_analyse(b.side == XQ_RED ? red : black, &a, &start, moves, n,
-			       b.side == XQ_RED ? rlim : blim, &d)) {
-			snprintf(why, whycap, "%s", d.msg);
-			return ABORTED;
-		}
-		capture = b.sq[XQ_MOVE_TO(a.best)] != 0;
-		moves[n++] = a.best;
-		xq_board_make(&b, a.best, &u);
-		keys[n] = b.key;
-		since_capture = capture ? 0 : since_capture + 1;
-		if (n >= 2000) {
-			snprintf(why, whycap, "too long");
-			return DRAW;
-		}
+		moves[n++] = m;
+		xq_board_make(&b, m, &u);
+		xq_rules_track_push(&t, &b, m, &u);
 	}
+	xq_rules_track_release(&t);
+	return r;
 }
 
 static int cmd_match(int argc, char **argv)

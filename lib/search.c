@@ -24,10 +24,16 @@
  *    for quiet moves;
  *  - mate-distance pruning, and no legal move loses (in xiangqi stalemate
  *    is a loss too);
- *  - repetitions: a position that occurred before, in the search path or in
- *    the game history since the last capture, is scored as a draw.  The
- *    xiangqi rules that make a perpetual check or chase lose are not
- *    applied inside the search.
+ *  - repetitions and the move limit by the rules of lib/rules.c, through
+ *    its incremental track (game history since the last capture, then the
+ *    search path): a side that checks or chases perpetually loses, other
+ *    repetitions and 120 plies without a capture are draws.  A decided
+ *    loss is scored like being mated at that ply, as Fairy-Stockfish and
+ *    Pikafish do, so a win by the rules shows as a mate.  A position that
+ *    repeats one from before the root counts only at its third occurrence
+ *    (rules.h, search_repeats), one after the root at once.  Inside the
+ *    subtree of a null move (not a real move; the rules cannot judge a
+ *    cycle through it) repetitions are not looked for.
  *
  * Determinism.  With a depth or node limit nothing reads the clock, the
  * tables (hash, killers, history) start empty for every analysis, and the
@@ -50,6 +56,7 @@
 #include "diag.h"
 #include "eval.h"
 #include "movegen.h"
+#include "rules.h"
 
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the stop flag must be safe to set from a signal handler");
 
@@ -181,7 +188,7 @@ const char *xq_analyser_name(const struct xq_analyser *a)
 #define INF 32000
 #define MATE 30000                  /* mated at ply p scores -MATE + p */
 #define MATE_BOUND (MATE - MAX_PLY) /* beyond this a score is a mate */
-#define HISTORY_KEYS 1024           /* game history kept for repetitions */
+#define HISTORY_PLIES 1024          /* game history kept for repetitions */
 /*
  * Iterations shallower than this are searched full width: no null move,
  * reverse futility or late-move reductions, which all trade exactness for
@@ -202,8 +209,7 @@ struct tt_entry {
 };
 
 struct frame {
-	int eval_red;  /* incremental material + squares, red's view */
-	int reversible; /* plies back to the last capture or null move, for repetitions */
+	int eval_red; /* incremental material + squares, red's view */
 	xq_move killers[2];
 };
 
@@ -220,8 +226,8 @@ struct xq_search {
 	struct frame f[MAX_PLY + 1];
 	xq_move pv[MAX_PLY + 1][MAX_PLY + 1];
 	int pv_len[MAX_PLY + 1];
-	uint64_t keys[HISTORY_KEYS + MAX_PLY + 2]; /* history then the search path */
-	int root_key;                              /* index of the root position in keys */
+	struct xq_rules_track track; /* history since the last capture, then the path */
+	int in_null;                 /* inside null-move subtrees: the track is not kept */
 	uint64_t nodes, node_limit;
 	struct timespec deadline;
 	int timed, aborted, can_abort, seldepth;
@@ -398,12 +404,8 @@ static inline int side_eval(const struct xq_search *s, int ply)
 /* Make `m` at `ply`: board, key history, incremental evaluation. */
 static inline void make(struct xq_search *s, xq_move m, int ply, struct xq_undo *u)
 {
-	int capture = s->b.sq[XQ_MOVE_TO(m)] != 0;
-
 	s->f[ply + 1].eval_red = s->f[ply].eval_red + xq_eval_delta(&s->ev, &s->b, m);
 	xq_board_make(&s->b, m, u);
-	s->f[ply + 1].reversible = capture ? 0 : s->f[ply].reversible + 1;
-	s->keys[s->root_key + ply + 1] = s->b.key;
 }
 
 /* Make `m` if it leaves the mover's king safe (returns 1); else leave
@@ -437,16 +439,35 @@ static inline int node_ends(struct xq_search *s, int ply, int *score)
 	return 0;
 }
 
-/* Has the position at `ply` occurred before (since the last irreversible move)? */
-static inline int repeated(const struct xq_search *s, int ply)
+/* Record a legal move just made on the track (not under a null move).
+ * Returns whether it was recorded, so the caller knows to pop it. */
+static inline int track_push(struct xq_search *s, xq_move m, const struct xq_undo *u, int check)
 {
-	int here = s->root_key + ply;
-	uint64_t key = s->keys[here];
+	return !s->in_null && xq_rules_track_push_check(&s->track, &s->b, m, u, check) == 0;
+}
 
-	for (int back = 4; back <= s->f[ply].reversible && back <= here; back += 2)
-		if (s->keys[here - back] == key)
-			return 1;
-	return 0;
+static int has_legal_move(struct xq_board *b);
+
+/*
+ * Is the position at `ply` decided by the rules (a repetition or the move
+ * limit)?  Returns 1 and the score for the side to move: a loss by the
+ * rules is scored as a mate at this ply, a draw as 0.
+ */
+static int ruled(struct xq_search *s, int ply, int *score)
+{
+	struct xq_rules_probe p;
+
+	if (s->in_null || xq_rules_track_probe(&s->track, &s->b, &p) != 1)
+		return 0;
+	if (p.verdict == XQ_VERDICT_RED_LOSES || p.verdict == XQ_VERDICT_BLACK_LOSES) {
+		int loser = p.verdict == XQ_VERDICT_RED_LOSES ? XQ_RED : XQ_BLACK;
+		*score = loser == s->b.side ? -MATE + ply : MATE - ply;
+	} else if (p.limit && !has_legal_move(&s->b)) {
+		*score = -MATE + ply; /* a mate at the limit still counts */
+	} else {
+		*score = 0;
+	}
+	return 1;
 }
 
 /* Does the side to move have a piece that makes null-move pruning safe? */
@@ -552,13 +573,13 @@ static int search(struct xq_search *s, int depth, int alpha, int beta, int ply, 
 	uint64_t key = s->b.key;
 	struct tt_entry *e;
 
+	if (ply > 0 && ruled(s, ply, &best))
+		return best;
 	if (depth <= 0)
 		return qsearch(s, alpha, beta, ply, in_check);
 	if (node_ends(s, ply, &best))
 		return best;
 	if (ply > 0) {
-		if (repeated(s, ply))
-			return 0;
 		/* Mate-distance pruning: no line from here beats a mate already found. */
 		if (alpha < -MATE + ply)
 			alpha = -MATE + ply;
@@ -590,9 +611,9 @@ static int search(struct xq_search *s, int depth, int alpha, int beta, int ply, 
 			int r = depth >= 7 ? 4 : 3, score;
 			xq_board_make_null(&s->b, &u);
 			s->f[ply + 1].eval_red = s->f[ply].eval_red;
-			s->f[ply + 1].reversible = 0;
-			s->keys[s->root_key + ply + 1] = s->b.key;
+			s->in_null++;
 			score = -search(s, depth - r, -beta, -beta + 1, ply + 1, 0, 0);
+			s->in_null--;
 			xq_board_unmake_null(&s->b, &u);
 			if (s->aborted)
 				return 0;
@@ -606,7 +627,7 @@ static int search(struct xq_search *s, int depth, int alpha, int beta, int ply, 
 	for (int i = 0; i < n; i++) {
 		xq_move m;
 		struct xq_undo u;
-		int score, child_check, capture, new_depth, reduction = 0;
+		int score, child_check, capture, new_depth, reduction = 0, tracked;
 
 		pick(moves, scores, i, n);
 		m = moves[i];
@@ -615,6 +636,7 @@ static int search(struct xq_search *s, int depth, int alpha, int beta, int ply, 
 			continue;
 		legal++;
 		child_check = xq_board_in_check(&s->b);
+		tracked = track_push(s, m, &u, child_check);
 		new_depth = depth - 1 + child_check;
 		if (s->prune && legal > 3 && depth >= 3 && !in_check && !child_check && !capture &&
 		    scores[i] < ORDER_KILLER)
@@ -630,6 +652,8 @@ static int search(struct xq_search *s, int depth, int alpha, int beta, int ply, 
 			if (score > alpha && score < beta)
 				score = -search(s, new_depth, -beta, -alpha, ply + 1, child_check, 1);
 		}
+		if (tracked)
+			xq_rules_track_pop(&s->track);
 		xq_board_unmake(&s->b, m, &u);
 		if (s->aborted)
 			return 0;
@@ -676,37 +700,38 @@ static struct xq_score engine_score(int v)
 	return sc;
 }
 
-/* Load the position and the keys of the history since the last capture. */
+/* Load the position, and the history since the last capture into the
+ * rules track (only those positions can repeat). */
 static void load(struct xq_search *s, const struct xq_board *start, const xq_move *moves,
 		 size_t nmoves)
 {
 	struct xq_board b = *start;
-	size_t first = 0, since = 0;
+	size_t first = 0;
 
-	/* Only positions since the last capture can repeat. */
-	for (size_t i = 0; i < nmoves; i++) {
-		if (b.sq[XQ_MOVE_TO(moves[i])])
-			first = i + 1;
-		{
-			struct xq_undo u;
-			xq_board_make(&b, moves[i], &u);
-		}
-	}
-	if (nmoves - first >= HISTORY_KEYS)
-		first = nmoves - (HISTORY_KEYS - 1);
-	b = *start;
 	for (size_t i = 0; i < nmoves; i++) {
 		struct xq_undo u;
-		if (i >= first)
-			s->keys[since++] = b.key;
+		if (b.sq[XQ_MOVE_TO(moves[i])])
+			first = i + 1;
 		xq_board_make(&b, moves[i], &u);
 	}
-	s->keys[since] = b.key;
-	s->root_key = (int)since;
+	if (nmoves - first > HISTORY_PLIES)
+		first = nmoves - HISTORY_PLIES;
+	b = *start;
+	for (size_t i = 0; i < first; i++) {
+		struct xq_undo u;
+		xq_board_make(&b, moves[i], &u);
+	}
+	xq_rules_track_reset(&s->track, &b);
+	for (size_t i = first; i < nmoves; i++) {
+		struct xq_undo u;
+		xq_board_make(&b, moves[i], &u);
+		xq_rules_track_push_check(&s->track, &b, moves[i], &u, xq_board_in_check(&b));
+	}
+	xq_rules_track_set_root(&s->track);
+	s->in_null = 0;
 	s->b = b;
 	memset(s->f, 0, sizeof(s->f));
 	s->f[0].eval_red = xq_eval_red(&s->ev, &b);
-	s->f[0].reversible = (int)since;
 }
 
 static void set_deadline(struct xq_search *s, uint32_t ms)
@@ -884,6 +909,18 @@ int xq_search_new(struct xq_search **out, const struct xq_search_opts *o, struct
 				   "cannot allocate a %zu MiB hash table", mb);
 	}
 	xq_eval_table_init(&s->ev);
+	{
+		struct xq_board start;
+		struct xq_rules_options ro = XQ_RULES_OPTIONS_INIT;
+		xq_board_start(&start);
+		if (o && o->rules)
+			ro = *o->rules;
+		if (xq_rules_track_init(&s->track, &start, HISTORY_PLIES + MAX_PLY + 2, &ro)) {
+			free(s->tt);
+			free(s);
+			return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+		}
+	}
 	*out = s;
 	return 0;
 }
@@ -892,6 +929,7 @@ void xq_search_free(struct xq_search *s)
 {
 	if (!s)
 		return;
+	xq_rules_track_release(&s->track);
 	free(s->tt);
 	free(s);
 }

@@ -15,7 +15,8 @@
  * iterative-deepening principal-variation search with a transposition
  * table, quiescence on captures and check evasions, move ordering (hash
  * move, MVV/LVA, killers, history), null-move pruning and late-move
- * reductions, and a material and piece-square evaluation.  Limited by depth
+ * reductions, a material, piece-square and mobility evaluation, and the
+ * repetition rules of rules.h (a perpetual check or chase loses).  Limited by depth
  * or nodes it is deterministic: the same position, history and limit give
  * the same analysis on every run and every machine, because nothing in that
  * mode reads a clock and the hash table is emptied before each analysis.
@@ -40,6 +41,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "rules.h"
 
 struct xq_diag;
 
@@ -208,6 +210,12 @@ struct xq_search_opts {
 	 * from an empty table, so results do not depend on order.
 	 */
 	int keep_hash;
+	/*
+	 * How repetitions and the move limit are judged inside the search
+	 * (rules.h): NULL for XQ_RULES_OPTIONS_INIT (Asian rules, 120 plies
+	 * without a capture draw).  Copied.
+	 */
+	const struct xq_rules_options *rules;
 };
 
 /*
@@ -223,8 +231,9 @@ void xq_search_free(struct xq_search *s);
 
 /*
  * Search the position after `moves` from `start` (see xq_analyse() for the
- * checks and `out`).  The history counts for repetitions: a position that
- * repeats one seen earlier (since the last capture) is scored as a draw.
+ * checks and `out`).  The history counts for the repetition rules: a
+ * perpetual check or chase loses (scored as a mate), other repetitions and
+ * the move limit draw; see search.c.
  */
 int xq_search_run(struct xq_search *s, struct xq_analysis *out, const struct xq_board *start,
 		  const xq_move *moves, size_t nmoves, const struct xq_limit *limit,
