@@ -93,12 +93,15 @@ $(LIBXQ): $(LIB_OBJ) $(FMT_OBJ)
 $(XQKIT): $(CMD_OBJ) $(LIBXQ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(LIBXQ) $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(LIBXQ)
+# Test and fuzz binaries compile and link in one step, which leaves no usable
+# dependency file, so they depend on every header explicitly.
+TEST_HDRS := $(wildcard lib/*.h formats/*.h tests/unit/*.h tests/fuzz/*.h)
+$(BUILD)/tests/%: tests/unit/%.c $(TEST_HDRS) $(LIBXQ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBXQ) \
 		$(CMOCKA_LIBS) $(LDLIBS)
 
-$(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/standalone.c $(LIBXQ)
+$(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/standalone.c $(TEST_HDRS) $(LIBXQ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< tests/fuzz/standalone.c $(LIBXQ) $(LDLIBS)
 

@@ -1,0 +1,1019 @@
+/*
+ * cbr.c: CBR, the binary record of CCBridge (象棋桥), and CBL, its library
+ * of records: readers (CCBridge is the only writer of these).
+ *
+ * CBR ("CCBridge Record\0", version byte at 19: 1 old layout, 2 current).
+ * Fixed-size UTF-16LE fields, NUL-terminated (bytes after the NUL are
+ * leftovers of CCBridge's memory, never read), then the start position and
+ * the move tree.  Version 2 offsets, with the CBF element each field
+ * matches (and so its game tag, see ccbridge.c):
+ *
+ *     52 ScriptFile (128)    180 Name (128)         308 Category (256)
+ *    564 From                628 ContestType        692 Contest
+ *    756 Round               820 Group (32)         852 Table (32)
+ *    884 Date                948 Site              1012 TimeRule
+ *   1076 Red                1140 RedTeam           1204 RedTime      1268 RedRating (32)
+ *   1300 Black              1364 BlackTeam         1428 BlackTime    1492 BlackRating (32)
+ *   1524 Referee            1588 Recorder          1652 Commentator  1716 CommentatorURL
+ *   1780 Creator            1844 CreatorURL        1908 DateCreated  1972 DateModified
+ *   2036 ECCO (4 ASCII)     2040 RecordType (u32)  2044 RecordKind (32)
+ *   2076 result (u32: 0 unknown, 1 red, 2 black, 3 draw)   2080 ResultType (32)
+ *   2112 side to move (u32: 1 red, 2 black)   2116 first move number (u16)
+ *   2120 board (90 bytes)   2210 FF FF FF FF   2214 the move tree
+ * (64 bytes where no size is given.)  Version 1 has no ScriptFile, Referee
+ * or Recorder: the fields up to BlackRating sit 128 bytes earlier, the
+ * rest 256 bytes earlier, and the tree starts at 1958.  The ECCO field is
+ * established by a CBR and a CBF of the same game in the corpus (both say
+ * C66); ScriptFile and Category are the names vschess gives them.
+ *
+ * Board: index = row from the top * 9 + column from red's left; red
+ * R N B A K C P are 0x11-0x17, black 0x21-0x27, 0 empty.  Move tree:
+ * depth-first nodes [flags, 0, from, to], flag 1 ends the line, 2 the move
+ * has an alternative after its subtree, 4 a comment follows (u32 byte
+ * length, UTF-16LE); the first node is the root (from == to) with the game
+ * comment.  Squares are board indexes in version 2 and hex nibbles
+ * (file, row from the top) in version 1.  The tree is built by ccbridge.h's
+ * flat-list builder; comments have their CRLF turned into LF.
+ *
+ * CBL ("CCBridgeLibrary\0", u32 version 3 at 16).  UTF-16LE library fields:
+ * name 64 (512), source 576 (256), creator 832, creator mail 896, created
+ * 960, modified 1024 (64 each), remark 1088 (65536).  At 60 a u32 count of
+ * index slots; the index follows at 66624, 276 bytes a slot, then the
+ * records, each a whole CBR.  What the samples establish of a slot: u32
+ * flags (7 in use, 0 free), u32 number, u32 1, u32 the record's size in
+ * bytes, u32 0, a GUID string (80 bytes) and the record's title.  The
+ * reader finds the records by their magic (vschess's method), and uses the
+ * index only to check them: a size or title that disagrees, or flags
+ * other than 7, is reported as a note, never acted on.  The library
+ * fields become tags of every game (Library, LibrarySource, ...), except
+ * the long remark, which only the first game carries (LibraryRemark), so
+ * a converted collection keeps it once.
+ *
+ * Files named .cbl that start "CCBridge" + u32 21 are a different,
+ * zlib-compressed container whose inner layout is undocumented: the
+ * reader checks that the stream inflates to the size the header gives and
+ * then reports it as unsupported, reading no game, rather than guess.
+ */
+#include "format.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "ccbridge.h"
+#include "movegen.h"
+#include "utf8.h"
+
+#define CBR_MAGIC "CCBridge Record"  /* + NUL: 16 bytes */
+#define CBL_MAGIC "CCBridgeLibrary"  /* + NUL: 16 bytes */
+#define CBR_MAX_COMMENT ((uint32_t)16 << 20)
+#define CBL_INDEX_AT 66624
+#define CBL_SLOT 276
+#define CBL_MAX_SLOTS 65536u
+#define CHUNK 65536
+
+/* A window over the input: bytes [base, base + len) are in buf. */
+struct window {
+	struct xq_input *in;
+	unsigned char *buf;
+	size_t len, cap;
+	uint64_t base;
+	int eof;
+	int error; /* the negative code of a read error, reported */
+};
+
+struct cbr_reader {
+	struct window w;
+	const struct xq_sink *sink;
+	const char *name;
+	int library;          /* reading a CBL */
+	int done;
+	uint64_t games;
+	uint64_t pos;         /* where the next record is looked for */
+	/* CBL */
+	int index_ok;         /* the index area matched the records */
+	uint32_t slots;
+	struct slot {
+		uint32_t flags, size;
+		char *title;
+	} *index;
+	size_t nindex, next_index;
+	char *lib_tags[7];
+	int remark_given;
+};
+
+/* Read more input; 0 at the end, negative on error. */
+static long window_fill(struct cbr_reader *r)
+{
+	struct window *w = &r->w;
+	struct xq_diag d;
+	long n;
+
+	if (w->eof || w->error)
+		return 0;
+	if (w->cap - w->len < CHUNK) {
+		unsigned char *p = xq_ccb_reserve(w->buf, &w->cap, w->len + CHUNK, 1);
+		if (!p)
+			return w->error = XQ_ENOMEM;
+		w->buf = p;
+	}
+	xq_diag_init(&d);
+	n = xq_input_read(w->in, w->buf + w->len, CHUNK, &d);
+	if (n < 0) {
+		d.source = r->name;
+		xq_sink_report(r->sink, &d);
+		w->error = (int)n;
+		return n;
+	}
+	if (n == 0)
+		w->eof = 1;
+	w->len += (size_t)n;
+	return n;
+}
+
+/* The `n` bytes at absolute offset `off`, or NULL if the input ends first. */
+static const unsigned char *window_get(struct cbr_reader *r, uint64_t off, size_t n)
+{
+	struct window *w = &r->w;
+
+	if (off < w->base)
+		return NULL; /* dropped already: a bug in the caller */
+	while (off + n > w->base + w->len)
+		if (window_fill(r) <= 0)
+			return NULL;
+	return w->buf + (off - w->base);
+}
+
+/* Forget the bytes before `off`. */
+static void window_drop(struct window *w, uint64_t off)
+{
+	size_t k;
+
+	if (off <= w->base)
+		return;
+	k = off - w->base > w->len ? w->len : (size_t)(off - w->base);
+	memmove(w->buf, w->buf + k, w->len - k);
+	w->len -= k;
+	w->base += k;
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void report(const struct cbr_reader *r, uint64_t game, uint64_t off, uint32_t ply,
+		   const char *move, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
+		   ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 8, 9)))
+#endif
+	;
+
+static void report(const struct cbr_reader *r, uint64_t game, uint64_t off, uint32_t ply,
+		   const char *move, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
+		   ...)
+{
+	struct xq_place pl = {off, 0, 0};
+	va_list ap;
+
+	va_start(ap, fmt);
+	xq_ccb_vreport(r->sink, r->name, game, &pl, 1, ply, move, move ? strlen(move) : 0, code,
+		       sev, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Decode `len` bytes of UTF-16LE (up to the first NUL unit) into `out`
+ * (reset first).  A bad sequence is reported at its offset; what came
+ * before it is kept.  Returns 0 or XQ_ENOMEM.
+ */
+static int utf16_field(const struct cbr_reader *r, uint64_t game, const unsigned char *p,
+		       size_t len, uint64_t off, struct xq_buf *out)
+{
+	size_t n = 0, bad = 0;
+	int rc;
+
+	xq_buf_reset(out);
+	while (n + 1 < len && (p[n] | p[n + 1]))
+		n += 2;
+	if (n == 0)
+		return 0;
+	rc = xq_decode(XQ_ENC_UTF16LE, (const char *)p, n, out, &bad);
+	if (rc == XQ_EENCODING) {
+		report(r, game, off + bad, 0, NULL, XQ_D_ENCODING, XQ_SEV_ERROR,
+		       "bytes that are not UTF-16LE text; the text stops before them");
+		rc = 0;
+	}
+	return rc;
+}
+
+/* The CBR fields, version 2 offsets, in CBF order; see the comment at the top. */
+static const struct cbr_field {
+	const char *element;
+	uint16_t off, size;
+} cbr_fields[] = {
+	{"Name", 180, 128},          {"ScriptFile", 52, 128},     {"Category", 308, 256},
+	{"From", 564, 64},           {"ContestType", 628, 64},    {"Contest", 692, 64},
+	{"Round", 756, 64},          {"Group", 820, 32},          {"Table", 852, 32},
+	{"Date", 884, 64},           {"Site", 948, 64},           {"TimeRule", 1012, 64},
+	{"Red", 1076, 64},           {"RedTeam", 1140, 64},       {"RedTime", 1204, 64},
+	{"RedRating", 1268, 32},     {"Black", 1300, 64},         {"BlackTeam", 1364, 64},
+	{"BlackTime", 1428, 64},     {"BlackRating", 1492, 32},   {"Referee", 1524, 64},
+	{"Recorder", 1588, 64},      {"Commentator", 1652, 64},   {"CommentatorURL", 1716, 64},
+	{"Creator", 1780, 64},       {"CreatorURL", 1844, 64},    {"DateCreated", 1908, 64},
+	{"DateModified", 1972, 64},
+};
+
+/* A version 2 offset in a version 1 record (0: the field is not there). */
+static size_t v1_offset(size_t off)
+{
+	if (off == 52 || off == 1524 || off == 1588)
+		return 0;
+	return off < 1524 ? off - 128 : off - 256;
+}
+
+static size_t at(int version, size_t off)
+{
+	return version == 1 ? v1_offset(off) : off;
+}
+
+static const char *tag_of(const char *element)
+{
+	const struct xq_ccb_field *f = xq_ccb_field_by_element(element, strlen(element));
+	return f ? f->tag : element;
+}
+
+static int add_tag(struct xq_game *g, const char *name, const char *value, size_t len)
+{
+	return xq_game_add_tag(g, name, strlen(name), value, len);
+}
+
+/* The header fields of a record at `base` (h: its first `hlen` bytes). */
+static int read_fields(struct cbr_reader *r, struct xq_game *g, const unsigned char *h,
+		       uint64_t base, int version)
+{
+	struct xq_buf text = XQ_BUF_INIT;
+	char ecco[5];
+	uint32_t v;
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(cbr_fields) / sizeof(cbr_fields[0]) && !rc; i++) {
+		size_t off = at(version, cbr_fields[i].off);
+		if (!off)
+			continue;
+		rc = utf16_field(r, g->number, h + off, cbr_fields[i].size, base + off, &text);
+		if (!rc && text.len)
+			rc = add_tag(g, tag_of(cbr_fields[i].element), text.ptr, text.len);
+	}
+	xq_buf_release(&text);
+	/* ECCO: up to 4 ASCII characters ("C66"), NUL-terminated. */
+	memcpy(ecco, h + at(version, 2036), 4);
+	ecco[4] = '\0';
+	if (!rc && ecco[0]) {
+		size_t n = strlen(ecco);
+		int ok = 1;
+		for (size_t i = 0; i < n; i++)
+			ok &= xq_is_alpha(ecco[i]) || xq_is_digit(ecco[i]);
+		if (ok)
+			rc = add_tag(g, "ECCO", ecco, n);
+		else
+			report(r, g->number, base + at(version, 2036), 0, NULL, XQ_D_CORRUPT,
+			       XQ_SEV_WARNING, "the ECCO field holds bytes that are not a code; not read");
+	}
+	if (!rc) {
+		char num[16];
+		int n = snprintf(num, sizeof(num), "%u", (unsigned)get_u32(h + at(version, 2040)));
+		rc = add_tag(g, "RecordType", num, (size_t)n);
+	}
+	if (!rc) {
+		struct xq_buf kind = XQ_BUF_INIT;
+		rc = utf16_field(r, g->number, h + at(version, 2044), 32, base + at(version, 2044),
+				 &kind);
+		if (!rc && kind.len)
+			rc = add_tag(g, "RecordKind", kind.ptr, kind.len);
+		v = get_u32(h + at(version, 2076));
+		if (!rc && xq_ccb_result_from_code(v, &g->result) == 0) {
+			const char *s = xq_result_string(g->result);
+			rc = add_tag(g, "Result", s, strlen(s));
+		} else if (!rc) {
+			char num[16];
+			int n = snprintf(num, sizeof(num), "%u", (unsigned)v);
+			g->result = XQ_RESULT_UNKNOWN;
+			g->result_text = xq_game_strdup(g, num, (size_t)n);
+			report(r, g->number, base + at(version, 2076), 0, NULL, XQ_D_NO_RESULT,
+			       XQ_SEV_NOTE,
+			       "result code %u is not one this reader knows (0-3); the result is "
+			       "taken as unknown",
+			       (unsigned)v);
+			rc = add_tag(g, "Result", num, (size_t)n);
+		}
+		if (!rc)
+			rc = utf16_field(r, g->number, h + at(version, 2080), 32,
+					 base + at(version, 2080), &kind);
+		if (!rc && kind.len)
+			rc = add_tag(g, "ResultType", kind.ptr, kind.len);
+		xq_buf_release(&kind);
+	}
+	return rc;
+}
+
+/*
+ * Set up the start position: 0, 1 when it is unusable (reported), 2 when
+ * the board is empty (libraries use such records as headings).
+ */
+static int read_board(struct cbr_reader *r, struct xq_game *g, const unsigned char *h,
+		      uint64_t base, int version)
+{
+	static const int8_t types[8] = {-1, XQ_ROOK, XQ_HORSE, XQ_ELEPHANT, XQ_ADVISOR, XQ_KING,
+					XQ_CANNON, XQ_PAWN};
+	const unsigned char *board = h + at(version, 2120);
+	uint32_t side = get_u32(h + at(version, 2112));
+	unsigned first = (unsigned)h[at(version, 2116)] | (unsigned)h[at(version, 2116) + 1] << 8;
+	struct xq_board b;
+	struct xq_diag d;
+	int pieces = 0;
+
+	xq_board_clear(&b);
+	for (int i = 0; i < 90; i++)
+		pieces += board[i] != 0;
+	if (pieces == 0)
+		return 2;
+	for (int i = 0; i < 90; i++) {
+		unsigned c = board[i];
+		int s = c >> 4, t = c & 15;
+		if (!c)
+			continue;
+		xq_diag_init(&d);
+		if ((s != 1 && s != 2) || t < 1 || t > 7 ||
+		    xq_board_put(&b, s - 1, types[t], XQ_SQ(i % 9, 9 - i / 9), &d)) {
+			report(r, g->number, base + at(version, 2120) + (uint64_t)i, 0, NULL,
+			       XQ_D_CORRUPT, XQ_SEV_ERROR,
+			       "board byte 0x%02x at row %d, column %d is not a piece that can be "
+			       "there%s%s; no move can be read",
+			       c, i / 9, i % 9, d.msg[0] ? ": " : "", d.msg);
+			return 1;
+		}
+	}
+	if (side != 1 && side != 2) {
+		report(r, g->number, base + at(version, 2112), 0, NULL, XQ_D_CORRUPT, XQ_SEV_WARNING,
+		       "side to move %u is neither 1 (red) nor 2 (black); red assumed",
+		       (unsigned)side);
+		side = 1;
+	}
+	b.side = side == 2 ? XQ_BLACK : XQ_RED;
+	b.fullmove = first ? (uint16_t)first : 1;
+	b.key = xq_board_compute_key(&b);
+	xq_diag_init(&d);
+	if (xq_board_validate(&b, XQ_FEN_LENIENT_PLACEMENT, &d)) {
+		report(r, g->number, base + at(version, 2120), 0, NULL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+		       "start position: %s; no move can be read", d.msg);
+		return 1;
+	}
+	g->start = b;
+	return 0;
+}
+
+/* A square byte of version `version`, or 0 when it names no square. */
+static xq_sq square(int version, unsigned char c)
+{
+	if (version == 1) {
+		int x = c >> 4, y = c & 15;
+		return x <= 8 && y <= 9 ? XQ_SQ(x, 9 - y) : 0;
+	}
+	return c < 90 ? XQ_SQ(c % 9, 9 - c / 9) : 0;
+}
+
+/* Comment text: UTF-16LE to UTF-8 with CRLF as LF. */
+static int set_comment(struct cbr_reader *r, struct xq_game *g, uint32_t node,
+		       const unsigned char *p, uint32_t len, uint64_t off, struct xq_buf *tmp)
+{
+	size_t bad = 0, j = 0;
+	int rc;
+
+	xq_buf_reset(tmp);
+	rc = xq_decode(XQ_ENC_UTF16LE, (const char *)p, len, tmp, &bad);
+	if (rc == XQ_EENCODING) {
+		report(r, g->number, off + bad, xq_game_ply(g, node), NULL, XQ_D_ENCODING,
+		       XQ_SEV_ERROR, "comment: bytes that are not UTF-16LE text; the comment stops "
+				     "before them");
+		rc = 0;
+	}
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < tmp->len; i++)
+		if (!(tmp->ptr[i] == '\r' && i + 1 < tmp->len && tmp->ptr[i + 1] == '\n'))
+			tmp->ptr[j++] = tmp->ptr[i];
+	xq_buf_truncate(tmp, j);
+	while (tmp->len && tmp->ptr[tmp->len - 1] == '\0')
+		xq_buf_truncate(tmp, tmp->len - 1);
+	return tmp->len ? xq_game_set_comment(g, node, tmp->ptr, tmp->len) : 0;
+}
+
+/*
+ * Read the move tree of a record whose nodes start at `pos`, up to
+ * `limit` (exclusive).  *end gets the offset after the last node.
+ * Returns 0 or a negative code (input error or no memory).
+ */
+static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint64_t limit,
+		     int version, int playable, uint64_t *end, uint32_t *unread)
+{
+	struct xq_ccb_tree t;
+	struct xq_buf tmp = XQ_BUF_INIT;
+	int root = 1, noted_flags = 0, rc = 0;
+	uint32_t entries = 0;
+
+	xq_ccb_tree_init(&t, g);
+	while (!t.complete) {
+		const unsigned char *p = pos + 4 <= limit ? window_get(r, pos, 4) : NULL;
+		unsigned char raw[4];
+		unsigned flags;
+		uint32_t clen = 0, node = XQ_NODE_NONE, ply;
+		uint64_t here = pos;
+		xq_sq from, to;
+		xq_move m = 0;
+		char name[8];
+		struct xq_diag d;
+		int added;
+
+		if (!p) {
+			if (r->w.error)
+				rc = r->w.error;
+			else
+				report(r, g->number, pos, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+				       "the record ends inside its move tree");
+			g->flags |= XQ_GAME_BROKEN;
+			break;
+		}
+		memcpy(raw, p, 4); /* p dies with the next window_get */
+		flags = raw[0];
+		from = square(version, raw[2]);
+		to = square(version, raw[3]);
+		if (!noted_flags && ((flags & ~7u) || raw[1])) {
+			report(r, g->number, pos, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
+			       "move node flags 0x%02x%02x have bits this reader does not know; "
+			       "they are ignored",
+			       raw[0], raw[1]);
+			noted_flags = 1;
+		}
+		if (from && to)
+			m = XQ_MOVE(from, to);
+		pos += 4;
+		if (flags & 4) {
+			p = pos + 4 <= limit ? window_get(r, pos, 4) : NULL;
+			clen = p ? get_u32(p) : 0;
+			if (!p || clen > CBR_MAX_COMMENT || (clen & 1) || pos + 4 + clen > limit ||
+			    !window_get(r, pos + 4, clen)) {
+				if (r->w.error) {
+					rc = r->w.error;
+					break;
+				}
+				report(r, g->number, here, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+				       "comment of %u bytes runs past the end of the record",
+				       (unsigned)clen);
+				g->flags |= XQ_GAME_BROKEN;
+				break;
+			}
+			pos += 4;
+		}
+		if (root) {
+			root = 0;
+			if (clen)
+				rc = set_comment(r, g, XQ_ROOT, window_get(r, pos, clen), clen, pos,
+						 &tmp);
+			pos += clen;
+			if (rc)
+				break;
+			if (from != to || !from)
+				report(r, g->number, here, 0, NULL, XQ_D_CORRUPT, XQ_SEV_WARNING,
+				       "the root node names a move (bytes %02x %02x); taken as the "
+				       "root",
+				       raw[2], raw[3]);
+			if (flags & 1)
+				t.complete = 1;
+			if (!playable)
+				t.parent = XQ_NODE_NONE; /* no position: every move is skipped */
+			continue;
+		}
+		entries++;
+		ply = t.parent != XQ_NODE_NONE ? xq_game_ply(g, t.parent) + 1 : 0;
+		name[0] = '\0';
+		if (m)
+			xq_move_name(m, name);
+		if (!m && t.parent != XQ_NODE_NONE) {
+			report(r, g->number, here, ply, NULL, XQ_D_CORRUPT, XQ_SEV_ERROR,
+			       "move bytes %02x %02x name no square; the line stops here", raw[2],
+			       raw[3]);
+			g->flags |= XQ_GAME_BROKEN;
+		}
+		xq_diag_init(&d);
+		added = xq_ccb_tree_add(&t, m, flags & 2, flags & 1, &node, &d);
+		if (added == XQ_EILLEGAL) {
+			report(r, g->number, here, ply, name, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+			       "illegal move %s: %s; the line stops here", name, d.msg);
+			g->flags |= XQ_GAME_BROKEN;
+		} else if (added == 1) {
+			g->nodes[node].place.offset = here;
+			if (clen)
+				rc = set_comment(r, g, node, window_get(r, pos, clen), clen, pos, &tmp);
+		} else if (added < 0 && added != XQ_EPARSE) {
+			rc = added;
+		}
+		pos += clen;
+		if (rc)
+			break;
+	}
+	if (!rc && t.skipped && playable)
+		report(r, g->number, pos, 0, NULL, XQ_D_ILLEGAL_MOVE, XQ_SEV_NOTE,
+		       "%u moves after a bad move of their line were not read", (unsigned)t.skipped);
+	*unread = t.skipped;
+	if (entries == 0)
+		g->flags |= XQ_GAME_EMPTY;
+	*end = pos;
+	xq_ccb_tree_release(&t);
+	xq_buf_release(&tmp);
+	return rc;
+}
+
+/*
+ * Read the record that starts at `base` (its magic is there) into `g`;
+ * it may not go past `limit`.  *end gets the offset after the record.
+ * Returns 0 (g filled, perhaps broken) or a negative code.
+ */
+static int read_record(struct cbr_reader *r, struct xq_game *g, uint64_t base, uint64_t limit,
+		       uint64_t *end)
+{
+	const unsigned char *h = window_get(r, base, 20);
+	size_t hlen;
+	uint32_t unread = 0;
+	int version, rc, board;
+
+	*end = base;
+	g->place.offset = base;
+	if (!h || memcmp(h, CBR_MAGIC, 16)) {
+		report(r, g->number, base, 0, NULL, XQ_D_BAD_MAGIC, XQ_SEV_ERROR,
+		       "not a CCBridge record (no \"CCBridge Record\" magic)");
+		return r->w.error ? r->w.error : XQ_EPARSE;
+	}
+	version = h[19];
+	if (version != 1 && version != 2) {
+		report(r, g->number, base + 19, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+		       "CBR version %d is not supported (1 and 2 are%s)", version,
+		       version == 3 ? "; CCBridge itself asks to upgrade to read 3" : "");
+		g->flags |= XQ_GAME_BROKEN | XQ_GAME_EMPTY;
+		*end = base + 20;
+		return 0;
+	}
+	hlen = version == 1 ? 1958 : 2214;
+	h = base + hlen <= limit ? window_get(r, base, hlen) : NULL;
+	if (!h) {
+		report(r, g->number, base, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+		       "the record ends inside its %zu-byte header", hlen);
+		g->flags |= XQ_GAME_BROKEN | XQ_GAME_EMPTY;
+		*end = limit != UINT64_MAX ? limit : r->w.base + r->w.len;
+		return r->w.error;
+	}
+	rc = read_fields(r, g, h, base, version);
+	if (rc)
+		return rc;
+	h = window_get(r, base, hlen); /* read_fields did not move the window, but be plain */
+	if (get_u32(h + hlen - 4) != 0xFFFFFFFFu)
+		report(r, g->number, base + hlen - 4, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
+		       "the 4 bytes before the move tree are %08x where records mostly have "
+		       "ffffffff; what they mean is not known; ignored",
+		       (unsigned)get_u32(h + hlen - 4));
+	board = read_board(r, g, h, base, version);
+	if (board == 1)
+		g->flags |= XQ_GAME_BROKEN;
+	/* Even without a position the tree is walked: its end, and the game comment. */
+	rc = read_tree(r, g, base + hlen, limit, version, board == 0, end, &unread);
+	if (rc || board != 2)
+		return rc;
+	if (unread) {
+		report(r, g->number, base + at(version, 2120), 0, NULL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+		       "the board is empty, yet the record has %u moves; they are not read",
+		       (unsigned)unread);
+		g->flags |= XQ_GAME_BROKEN;
+	} else {
+		report(r, g->number, base + at(version, 2120), 0, NULL, XQ_D_EMPTY_GAME, XQ_SEV_NOTE,
+		       "a record with an empty board and no moves (a heading%s); read as a game "
+		       "with no moves from the standard position",
+		       g->nodes[XQ_ROOT].comment ? " with a comment" : "");
+	}
+	return 0; /* g->start stays the standard position: there is none to give */
+}
+
+static int open_common(void **out, struct xq_input *in, const struct xq_sink *sink, int library)
+{
+	struct cbr_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return XQ_ENOMEM;
+	r->w.in = in;
+	r->sink = sink;
+	r->name = xq_input_name(in);
+	r->library = library;
+	*out = r;
+	return 0;
+}
+
+static int cbr_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+			   const struct xq_sink *sink)
+{
+	(void)opts;
+	return open_common(out, in, sink, 0);
+}
+
+static void cbr_close_reader(void *reader)
+{
+	struct cbr_reader *r = reader;
+
+	for (size_t i = 0; i < r->nindex; i++)
+		free(r->index[i].title);
+	free(r->index);
+	for (size_t i = 0; i < sizeof(r->lib_tags) / sizeof(r->lib_tags[0]); i++)
+		free(r->lib_tags[i]);
+	free(r->w.buf);
+	free(r);
+}
+
+static void start_game(struct cbr_reader *r, struct xq_game *g)
+{
+	xq_game_clear(g);
+	g->number = ++r->games;
+	g->source = r->name;
+	g->encoding = "utf-16le";
+}
+
+static int cbr_read(void *reader, struct xq_game *g)
+{
+	struct cbr_reader *r = reader;
+	uint64_t end;
+	int rc;
+
+	if (r->done)
+		return 0;
+	r->done = 1;
+	start_game(r, g);
+	rc = read_record(r, g, 0, UINT64_MAX, &end);
+	if (rc < 0)
+		return rc;
+	if (window_get(r, end, 1)) {
+		uint64_t total = r->w.base + r->w.len;
+		window_drop(&r->w, total);
+		while (window_fill(r) > 0) {
+			total = r->w.base + r->w.len;
+			window_drop(&r->w, total);
+		}
+		report(r, g->number, end, 0, NULL, XQ_D_TRAILING, XQ_SEV_WARNING,
+		       "%llu bytes after the end of the move tree are not read",
+		       (unsigned long long)(total - end));
+	}
+	return r->w.error ? r->w.error : 1;
+}
+
+/* CBL. */
+
+static const struct {
+	const char *tag;
+	uint32_t off, size;
+} lib_fields[] = {
+	{"Library", 64, 512},          {"LibrarySource", 576, 256},
+	{"LibraryCreator", 832, 64},   {"LibraryCreatorURL", 896, 64},
+	{"LibraryCreated", 960, 64},   {"LibraryModified", 1024, 64},
+	{"LibraryRemark", 1088, 65536},
+};
+
+/*
+ * The name the inflated data of a compressed library starts with: a u32
+ * length and GBK text (in both corpus files it is the file's name, 梅花谱
+ * and 象棋残局基础).  Empty when the bytes are not that.
+ */
+static void container_name(const unsigned char *first, size_t n, struct xq_buf *name)
+{
+	uint32_t len = n >= 4 ? get_u32(first) : 0;
+	size_t bad;
+
+	xq_buf_reset(name);
+	if (len == 0 || len > 128 || 4 + len > n ||
+	    xq_decode(XQ_ENC_GB18030, (const char *)first + 4, len, name, &bad))
+		xq_buf_reset(name);
+}
+
+/* The compressed "CCBridge" + 21 container: establish what can be, then refuse. */
+static int zlib_container(struct cbr_reader *r, const unsigned char *h)
+{
+	uint32_t raw = get_u32(h + 16);
+	uint64_t total = 0, pos = 20;
+	unsigned char out[CHUNK], first[256];
+	size_t nfirst = 0;
+	struct xq_buf name = XQ_BUF_INIT;
+	z_stream z;
+	int zrc = Z_OK;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		return XQ_ENOMEM;
+	while (zrc == Z_OK) {
+		const unsigned char *p;
+		size_t n = 4096;
+		while (n > 0 && !(p = window_get(r, pos, n)))
+			n /= 2;
+		if (n == 0)
+			break;
+		z.next_in = (unsigned char *)p;
+		z.avail_in = (uInt)n;
+		do {
+			size_t got;
+			z.next_out = out;
+			z.avail_out = sizeof(out);
+			zrc = inflate(&z, Z_NO_FLUSH);
+			got = sizeof(out) - z.avail_out;
+			if (nfirst < sizeof(first)) {
+				size_t k = got < sizeof(first) - nfirst ? got : sizeof(first) - nfirst;
+				memcpy(first + nfirst, out, k);
+				nfirst += k;
+			}
+			total += got;
+		} while (zrc == Z_OK && z.avail_out == 0);
+		pos += n - z.avail_in;
+		window_drop(&r->w, pos);
+	}
+	inflateEnd(&z);
+	container_name(first, nfirst, &name);
+	if (zrc == Z_STREAM_END && total == raw)
+		report(r, 0, 0, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+		       "compressed CCBridge library%s%s%s (\"CCBridge\" version 21): its zlib "
+		       "stream inflates to %llu bytes as the header says, but the layout of what "
+		       "it holds is undocumented; no game read",
+		       name.len ? " '" : "", name.ptr, name.len ? "'" : "",
+		       (unsigned long long)total);
+	else
+		report(r, 0, 20, 0, NULL, XQ_D_CORRUPT, XQ_SEV_ERROR,
+		       "compressed CCBridge library (\"CCBridge\" version 21) whose zlib stream "
+		       "%s (%llu bytes out, the header says %u); no game read",
+		       zrc == Z_STREAM_END ? "has another size" : "is damaged or cut short",
+		       (unsigned long long)total, (unsigned)raw);
+	xq_buf_release(&name);
+	return XQ_EUNSUPPORTED;
+}
+
+/* The library header and index; 0, or a negative code when nothing can be read. */
+static int read_library_header(struct cbr_reader *r)
+{
+	const unsigned char *h = window_get(r, 0, 20);
+	struct xq_buf text = XQ_BUF_INIT;
+	uint32_t version;
+	uint64_t records;
+	int rc = 0;
+
+	if (h && !memcmp(h, "CCBridge", 8) && get_u32(h + 8) == 21)
+		return zlib_container(r, h);
+	h = window_get(r, 0, 64);
+	if (!h || memcmp(h, CBL_MAGIC, 16)) {
+		report(r, 0, 0, 0, NULL, XQ_D_BAD_MAGIC, XQ_SEV_ERROR,
+		       "not a CCBridge library (no \"CCBridgeLibrary\" magic)");
+		return r->w.error ? r->w.error : XQ_EPARSE;
+	}
+	version = get_u32(h + 16);
+	r->slots = get_u32(h + 60);
+	if (version != 3)
+		report(r, 0, 16, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_WARNING,
+		       "library version %u (the known files have 3); records are read by their "
+		       "magic",
+		       (unsigned)version);
+	h = window_get(r, 0, CBL_INDEX_AT);
+	if (!h) {
+		report(r, 0, 0, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+		       "the library ends inside its %d-byte header", CBL_INDEX_AT);
+		return r->w.error ? r->w.error : XQ_ETRUNCATED;
+	}
+	for (size_t i = 0; i < sizeof(lib_fields) / sizeof(lib_fields[0]) && !rc; i++) {
+		rc = utf16_field(r, 0, h + lib_fields[i].off, lib_fields[i].size, lib_fields[i].off,
+				 &text);
+		if (!rc && text.len && !(r->lib_tags[i] = strdup(text.ptr)))
+			rc = XQ_ENOMEM;
+	}
+	xq_buf_release(&text);
+	if (rc)
+		return rc;
+	/* The index: believed only if the records start right after it. */
+	records = CBL_INDEX_AT + (uint64_t)r->slots * CBL_SLOT;
+	r->pos = CBL_INDEX_AT;
+	if (r->slots > 0 && r->slots <= CBL_MAX_SLOTS && (h = window_get(r, records, 16)) &&
+	    !memcmp(h, CBR_MAGIC, 16)) {
+		r->index = calloc(r->slots, sizeof(*r->index));
+		if (!r->index)
+			return XQ_ENOMEM;
+		for (uint32_t i = 0; i < r->slots; i++) {
+			const unsigned char *s = window_get(r, CBL_INDEX_AT + (uint64_t)i * CBL_SLOT,
+							    CBL_SLOT);
+			struct slot *e = &r->index[r->nindex];
+			if (!get_u32(s))
+				continue;
+			e->flags = get_u32(s);
+			e->size = get_u32(s + 12);
+			rc = utf16_field(r, 0, s + 100, CBL_SLOT - 100,
+					 CBL_INDEX_AT + (uint64_t)i * CBL_SLOT + 100, &text);
+			if (!rc && !(e->title = strdup(text.ptr)))
+				rc = XQ_ENOMEM;
+			if (rc)
+				break;
+			r->nindex++;
+		}
+		xq_buf_release(&text);
+		r->index_ok = 1;
+		r->pos = records;
+	} else {
+		report(r, 0, 60, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
+		       "the index area (%u slots) does not lead to the records as in the known "
+		       "files; records are found by their magic instead",
+		       (unsigned)r->slots);
+	}
+	window_drop(&r->w, r->pos);
+	return rc;
+}
+
+static int cbl_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+			   const struct xq_sink *sink)
+{
+	(void)opts;
+	return open_common(out, in, sink, 1);
+}
+
+/*
+ * Offset of the next record magic at or after `from`, or UINT64_MAX at the
+ * end; bytes before `keep` stay in the window.
+ */
+static uint64_t find_magic(struct cbr_reader *r, uint64_t from, uint64_t keep)
+{
+	for (;;) {
+		const unsigned char *p = window_get(r, from, 16);
+		size_t avail;
+		if (!p)
+			return UINT64_MAX;
+		avail = (size_t)(r->w.base + r->w.len - from);
+		for (size_t i = 0; i + 16 <= avail; i++)
+			if (p[i] == 'C' && !memcmp(p + i, CBR_MAGIC, 16))
+				return from + i;
+		from += avail - 15;
+		window_drop(&r->w, from < keep ? from : keep);
+		if (window_fill(r) <= 0 && !window_get(r, from, 16))
+			return UINT64_MAX;
+	}
+}
+
+/* Compare the record just read with its index slot. */
+static void check_index(struct cbr_reader *r, const struct xq_game *g, uint64_t base, uint64_t end)
+{
+	const struct slot *e;
+	const char *title = xq_game_tag(g, "Title");
+
+	if (!r->index_ok)
+		return;
+	if (r->next_index >= r->nindex) {
+		report(r, g->number, base, 0, NULL, XQ_D_CORRUPT, XQ_SEV_NOTE,
+		       "record %llu has no slot in the library index (%zu in use); read anyway",
+		       (unsigned long long)g->number, r->nindex);
+		return;
+	}
+	e = &r->index[r->next_index++];
+	if (e->size != end - base)
+		report(r, g->number, base, 0, NULL, XQ_D_CORRUPT, XQ_SEV_NOTE,
+		       "the library index gives record %llu %u bytes; its move tree ends after %llu",
+		       (unsigned long long)g->number, (unsigned)e->size,
+		       (unsigned long long)(end - base));
+	if (strcmp(e->title, title ? title : ""))
+		report(r, g->number, base, 0, NULL, XQ_D_CORRUPT, XQ_SEV_NOTE,
+		       "the library index titles record %llu '%s', the record says '%s'",
+		       (unsigned long long)g->number, e->title, title ? title : "");
+	if (e->flags != 7)
+		report(r, g->number, base, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
+		       "the index slot of record %llu has flags %u where the others have 7; what "
+		       "that means is not known, and the record is read like the rest",
+		       (unsigned long long)g->number, (unsigned)e->flags);
+}
+
+/* Report bytes between a record's end and `limit` that are not zero padding. */
+static void check_gap(struct cbr_reader *r, const struct xq_game *g, uint64_t end, uint64_t limit)
+{
+	uint64_t nonzero = 0;
+
+	if (limit == UINT64_MAX || end >= limit)
+		return;
+	for (uint64_t o = end; o < limit; o++) {
+		const unsigned char *p = window_get(r, o, 1);
+		if (!p)
+			break;
+		nonzero += *p != 0;
+	}
+	if (nonzero)
+		report(r, g->number, end, 0, NULL, XQ_D_TRAILING, XQ_SEV_NOTE,
+		       "%llu bytes between the end of record %llu and the next record are not "
+		       "read (%llu of them not zero)",
+		       (unsigned long long)(limit - end), (unsigned long long)g->number,
+		       (unsigned long long)nonzero);
+}
+
+static int cbl_read(void *reader, struct xq_game *g)
+{
+	struct cbr_reader *r = reader;
+	uint64_t base, end, limit;
+	size_t slot;
+	int rc;
+
+	if (r->done)
+		return 0;
+	if (r->games == 0 && r->pos == 0) {
+		rc = read_library_header(r);
+		if (rc) {
+			r->done = 1;
+			return rc;
+		}
+	}
+	base = find_magic(r, r->pos, UINT64_MAX);
+	if (base == UINT64_MAX) {
+		r->done = 1;
+		if (r->w.error)
+			return r->w.error;
+		if (r->index_ok && r->next_index < r->nindex)
+			report(r, 0, r->w.base + r->w.len, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_WARNING,
+			       "the library index lists %zu records; %llu were found",
+			       r->nindex, (unsigned long long)r->games);
+		if (r->games == 0)
+			report(r, 0, 0, 0, NULL, XQ_D_EMPTY_GAME, XQ_SEV_WARNING,
+			       "the library holds no record");
+		return 0;
+	}
+	start_game(r, g);
+	/* A record runs at most to the next magic (vschess splits there). */
+	limit = find_magic(r, base + 16, base);
+	rc = read_record(r, g, base, limit, &end);
+	if (rc < 0)
+		return rc;
+	slot = r->next_index;
+	check_index(r, g, base, end);
+	/* Bytes after the tree are slot padding when the index vouches for the size. */
+	if (!(r->index_ok && slot < r->nindex && r->index[slot].size == end - base))
+		check_gap(r, g, end, limit);
+	for (size_t i = 0; i < sizeof(lib_fields) / sizeof(lib_fields[0]) && !rc; i++) {
+		if (!r->lib_tags[i])
+			continue;
+		if (i == sizeof(lib_fields) / sizeof(lib_fields[0]) - 1) {
+			if (r->remark_given)
+				continue;
+			r->remark_given = 1;
+		}
+		rc = add_tag(g, lib_fields[i].tag, r->lib_tags[i], strlen(r->lib_tags[i]));
+	}
+	if (rc)
+		return rc;
+	r->pos = end > base ? end : base + 16;
+	window_drop(&r->w, r->pos);
+	return 1;
+}
+
+static int cbr_probe(const unsigned char *head, size_t len)
+{
+	return len >= 16 && !memcmp(head, CBR_MAGIC, 16) ? 100 : 0;
+}
+
+static int cbl_probe(const unsigned char *head, size_t len)
+{
+	if (len >= 16 && !memcmp(head, CBL_MAGIC, 16))
+		return 100;
+	if (len >= 12 && !memcmp(head, "CCBridge", 8) && get_u32(head + 8) == 21)
+		return 100;
+	return 0;
+}
+
+const struct xq_format xq_format_cbr = {
+	"cbr",
+	"CCBridge (象棋桥) binary record, one game with variations and comments (read only)",
+	".cbr",
+	XQ_CAP_READ | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS | XQ_CAP_BINARY,
+	cbr_probe,
+	cbr_open_reader,
+	cbr_read,
+	cbr_close_reader,
+	NULL,
+	NULL,
+	NULL,
+};
+
+const struct xq_format xq_format_cbl = {
+	"cbl",
+	"CCBridge (象棋桥) library of binary records (read only)",
+	".cbl",
+	XQ_CAP_READ | XQ_CAP_MULTI | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS | XQ_CAP_BINARY,
+	cbl_probe,
+	cbl_open_reader,
+	cbl_read,
+	cbr_close_reader,
+	NULL,
+	NULL,
+	NULL,
+};

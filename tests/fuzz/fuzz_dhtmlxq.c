@@ -1,0 +1,27 @@
+/*
+ * fuzz_dhtmlxq.c: the DhtmlXQ reader must never crash, read out of bounds
+ * or put an illegal move in a tree, whatever the bytes; and what it reads
+ * must survive the writer: written and read again, every game comes back
+ * equal, unless the writer said what it lost.  The first byte picks the
+ * encoding the reader is told (0: detect, 1: UTF-8, 2: GBK).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "fuzz_formats.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const enum xq_encoding encs[3] = {XQ_ENC_UNKNOWN, XQ_ENC_UTF8, XQ_ENC_GBK};
+	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
+
+	if (size == 0)
+		return 0;
+	opts.encoding = encs[data[0] % 3];
+	fuzz_round_trip("dhtmlxq", data + 1, size - 1, &opts, 0);
+	return 0;
+}

@@ -1,0 +1,167 @@
+/*
+ * fuzz_formats.h: what the format fuzz targets share: read every game of
+ * an input through a format, check each tree replays legally, and for
+ * formats that write, check that a game comes back equal from the writer
+ * unless the writer reported a loss.  A broken invariant aborts (the
+ * fuzzer's crash).
+ */
+#ifndef XQ_TESTS_FUZZ_FORMATS_H
+#define XQ_TESTS_FUZZ_FORMATS_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "movegen.h"
+
+/* Say which invariant broke, then crash for the fuzzer. */
+static inline void fuzz_fail(const char *what, const char *why)
+{
+	fprintf(stderr, "fuzz invariant broken: %s%s%s\n", what, why ? ": " : "", why ? why : "");
+	abort();
+}
+
+#define FUZZ_MAX_GAMES 16
+
+struct fuzz_diags {
+	int losses, errors;
+};
+
+static inline void fuzz_count(const struct xq_diag *d, void *payload)
+{
+	struct fuzz_diags *c = payload;
+
+	c->losses += d->code == XQ_D_LOSS;
+	c->errors += d->severity == XQ_SEV_ERROR;
+	if (d->msg[sizeof(d->msg) - 1] != '\0')
+		abort(); /* messages are always terminated */
+}
+
+/* Every move of the tree is legal where it stands. */
+static inline void fuzz_check_tree(const struct xq_game *g)
+{
+	struct xq_walk w;
+
+	xq_walk_init(&w, g);
+	while (xq_walk_next(&w) == 1) {
+		struct xq_board b = w.before;
+		if (!xq_move_is_legal(&b, g->nodes[w.node].move))
+			fuzz_fail("illegal move in a tree", NULL);
+	}
+	xq_walk_release(&w);
+}
+
+/* Read up to FUZZ_MAX_GAMES games into games[]; returns how many. */
+static inline int fuzz_read(const char *fmt, const void *data, size_t size,
+			    const struct xq_read_opts *opts, struct xq_game *games,
+			    struct fuzz_diags *c)
+{
+	const struct xq_format *f = xq_format_find(fmt);
+	struct xq_read_opts def = XQ_READ_OPTS_INIT;
+	struct xq_sink sink = {fuzz_count, c};
+	struct xq_input *in;
+	void *r;
+	int n = 0;
+
+	if (!f || xq_input_open_mem(&in, "fuzz", data, size))
+		abort();
+	if (f->open_reader(&r, in, opts ? opts : &def, &sink)) {
+		xq_input_close(in);
+		return 0;
+	}
+	while (n < FUZZ_MAX_GAMES) {
+		if (xq_game_init(&games[n]))
+			abort();
+		if (f->read(r, &games[n]) <= 0) {
+			xq_game_release(&games[n]);
+			break;
+		}
+		fuzz_check_tree(&games[n]);
+		n++;
+	}
+	f->close_reader(r);
+	xq_input_close(in);
+	return n;
+}
+
+static inline void fuzz_read_only(const char *fmt, const void *data, size_t size)
+{
+	struct xq_game games[FUZZ_MAX_GAMES];
+	struct fuzz_diags c = {0, 0};
+	int n = fuzz_read(fmt, data, size, NULL, games, &c);
+
+	for (int i = 0; i < n; i++)
+		xq_game_release(&games[i]);
+}
+
+/* Write games[0..n) with format `f` into `out`; returns how many were written. */
+static inline int fuzz_write(const struct xq_format *f, const struct xq_game *games, int n,
+			     struct xq_buf *out, struct fuzz_diags *wc)
+{
+	struct xq_sink sink = {fuzz_count, wc};
+	struct xq_write_opts wopts = XQ_WRITE_OPTS_INIT;
+	struct xq_output *o;
+	struct xq_diag d;
+	void *w;
+	int wrote = 0;
+
+	if (xq_output_open_mem(&o, out) || f->open_writer(&w, o, &wopts, &sink))
+		abort();
+	/* A format with one game a file gets one. */
+	for (int i = 0; i < n && (i == 0 || (f->caps & XQ_CAP_MULTI)); i++, wrote++)
+		if (f->write(w, &games[i]))
+			abort();
+	f->close_writer(w);
+	xq_diag_init(&d);
+	if (xq_output_commit(o, &d))
+		abort();
+	return wrote;
+}
+
+/*
+ * Read, write back, read again: equal games unless something was reported
+ * lost; and the games read back write the very same bytes (what xqkit
+ * convert --verify checks).
+ */
+static inline void fuzz_round_trip(const char *fmt, const void *data, size_t size,
+				   const struct xq_read_opts *opts, unsigned ignore)
+{
+	const struct xq_format *f = xq_format_find(fmt);
+	struct xq_game games[FUZZ_MAX_GAMES], back[FUZZ_MAX_GAMES];
+	struct fuzz_diags c = {0, 0}, wc = {0, 0}, rc = {0, 0}, wc2 = {0, 0};
+	struct xq_buf out = XQ_BUF_INIT, again = XQ_BUF_INIT;
+	int n = fuzz_read(fmt, data, size, opts, games, &c), m = 0, wrote;
+
+	if (n == 0)
+		return;
+	wrote = fuzz_write(f, games, n, &out, &wc);
+	if (wc.losses == 0) {
+		m = fuzz_read(fmt, out.ptr, out.len, NULL, back, &rc);
+		if (m != wrote || rc.errors)
+			fuzz_fail("written games do not read back cleanly", out.ptr);
+		for (int i = 0; i < m; i++) {
+			unsigned ig = ignore;
+			/* CBF always states a result: none comes back as unknown ("*"). */
+			if (games[i].result == XQ_RESULT_NONE) {
+				ig |= XQ_EQ_IGNORE_RESULT;
+				if (!xq_game_tag(&games[i], "Result"))
+					xq_game_remove_tag(&back[i], "Result");
+			}
+			char why[512];
+			if (!xq_game_equal(&games[i], &back[i], ig, why, sizeof(why)))
+				fuzz_fail("a game changed through the writer", why);
+		}
+		fuzz_write(f, back, m, &again, &wc2);
+		if (again.len != out.len || memcmp(again.ptr, out.ptr, out.len))
+			fuzz_fail("games read back do not write the same bytes", again.ptr);
+	}
+	for (int i = 0; i < n; i++)
+		xq_game_release(&games[i]);
+	for (int i = 0; i < m; i++)
+		xq_game_release(&back[i]);
+	xq_buf_release(&out);
+	xq_buf_release(&again);
+}
+
+#endif

@@ -1,0 +1,671 @@
+/*
+ * test_cbr.c: the CBR (CCBridge binary record) and CBL (library) readers:
+ * records built byte by byte in both layouts, every diagnostic, the
+ * library index checks, the compressed container that is refused, the
+ * corpus files, and the CBR and CBF copies of one game agreeing.
+ */
+#include "testutil.h"
+
+#include <zlib.h>
+
+#include "ccb_testutil.h"
+
+/* A record under construction. */
+struct rec {
+	unsigned char b[1 << 16];
+	size_t len;
+	int version;
+};
+
+static size_t off(const struct rec *r, size_t v2)
+{
+	if (r->version == 2)
+		return v2;
+	return v2 < 1524 ? v2 - 128 : v2 - 256;
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* ASCII (or \uXXXX-free BMP text given as code units) as UTF-16LE. */
+static void put_units(unsigned char *p, const uint16_t *units, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		p[2 * i] = (unsigned char)(units[i] & 0xFF);
+		p[2 * i + 1] = (unsigned char)(units[i] >> 8);
+	}
+}
+
+static void put_ascii16(unsigned char *p, const char *s)
+{
+	for (size_t i = 0; s[i]; i++) {
+		p[2 * i] = (unsigned char)s[i];
+		p[2 * i + 1] = 0;
+	}
+}
+
+/* Header and start position; `rows` is the board from the top, FEN-like. */
+static void rec_start(struct rec *r, int version, const char *const rows[10], int side)
+{
+	static const char letters[] = "RNBAKCP";
+
+	memset(r, 0, sizeof(*r));
+	r->version = version;
+	memcpy(r->b, "CCBridge Record", 16);
+	r->b[19] = (unsigned char)version;
+	put_ascii16(r->b + off(r, 180), "Title");
+	put_ascii16(r->b + off(r, 1076), "Red player");
+	memcpy(r->b + off(r, 1076) + 40, "\xAB\xCD", 2); /* leftovers after the NUL are not read */
+	memcpy(r->b + off(r, 2036), "C66", 3);
+	put_u32(r->b + off(r, 2040), 2);
+	put_u32(r->b + off(r, 2076), 1);
+	put_u32(r->b + off(r, 2112), (uint32_t)side);
+	r->b[off(r, 2116)] = 1;
+	for (int row = 0; row < 10; row++) {
+		int col = 0;
+		for (const char *c = rows[row]; *c; c++) {
+			if (*c >= '1' && *c <= '9') {
+				col += *c - '0';
+				continue;
+			}
+			for (int t = 0; t < 7; t++) {
+				if (letters[t] == *c)
+					r->b[off(r, 2120) + (size_t)(row * 9 + col)] = (unsigned char)(0x11 + t);
+				if (letters[t] == *c - 'a' + 'A')
+					r->b[off(r, 2120) + (size_t)(row * 9 + col)] = (unsigned char)(0x21 + t);
+			}
+			col++;
+		}
+	}
+	put_u32(r->b + off(r, 2210), 0xFFFFFFFFu);
+	r->len = off(r, 2214);
+}
+
+static const char *const start_rows[10] = {"rnbakabnr", "9", "1c5c1", "p1p1p1p1p", "9",
+					   "9",         "P1P1P1P1P", "1C5C1", "9", "RNBAKABNR"};
+
+/* A node: flags (1 end, 2 branch, 4 added when there is a comment), ICCS move or NULL for the root. */
+static void rec_node(struct rec *r, unsigned flags, const char *iccs, const uint16_t *comment,
+		     size_t units)
+{
+	unsigned char *p = r->b + r->len;
+	unsigned from = 0, to = 0;
+
+	if (iccs) {
+		int fc = iccs[0] - 'a', fr = 9 - (iccs[1] - '0');
+		int tc = iccs[2] - 'a', tr = 9 - (iccs[3] - '0');
+		if (r->version == 2) {
+			from = (unsigned)(fr * 9 + fc);
+			to = (unsigned)(tr * 9 + tc);
+		} else {
+			from = (unsigned)(fc << 4 | fr);
+			to = (unsigned)(tc << 4 | tr);
+		}
+	}
+	p[0] = (unsigned char)(flags | (units ? 4 : 0));
+	p[2] = (unsigned char)from;
+	p[3] = (unsigned char)to;
+	r->len += 4;
+	if (units) {
+		put_u32(r->b + r->len, (uint32_t)(units * 2));
+		put_units(r->b + r->len + 4, comment, units);
+		r->len += 4 + units * 2;
+	}
+}
+
+/* root "game" + h2e2 (branch) h9g7 end, then the alternative b0c2 end. */
+static void rec_small_tree(struct rec *r)
+{
+	static const uint16_t game[] = {'g', 'a', 'm', 'e'};
+	static const uint16_t note[] = {0x70AE, '\r', '\n', 'x'}; /* 炮 CRLF x */
+
+	rec_node(r, 0, NULL, game, 4);
+	rec_node(r, 2, "h2e2", NULL, 0);
+	rec_node(r, 1, "h9g7", note, 4);
+	rec_node(r, 1, "b0c2", NULL, 0);
+}
+
+static int read_rec(const char *fmt, const void *data, size_t len, struct xq_game *g,
+		    struct collected *c, int *rc)
+{
+	memset(c, 0, sizeof(*c));
+	return read_games(fmt, data, len, g, MAX_GAMES, c, rc);
+}
+
+static void version_2_record_reads_fields_board_and_tree(void **state)
+{
+	static struct rec r;
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	char tree[128];
+	int n, rc;
+
+	(void)state;
+	rec_start(&r, 2, start_rows, 1);
+	rec_small_tree(&r);
+	n = read_rec("cbr", r.b, r.len, g, &c, &rc);
+	assert_int_equal(n, 1);
+	assert_int_equal(rc, 0);
+	if (c.n)
+		print_diags(&c);
+	assert_int_equal(c.n, 0);
+	assert_string_equal(xq_game_tag(&g[0], "Title"), "Title");
+	assert_string_equal(xq_game_tag(&g[0], "Red"), "Red player");
+	assert_string_equal(xq_game_tag(&g[0], "ECCO"), "C66");
+	assert_string_equal(xq_game_tag(&g[0], "RecordType"), "2");
+	assert_string_equal(xq_game_tag(&g[0], "Result"), "1-0");
+	assert_int_equal(g[0].result, XQ_RESULT_RED_WIN);
+	tree_string(&g[0], tree, sizeof(tree));
+	assert_string_equal(tree, "1h2e2 2h9g7 1b0c2*");
+	assert_string_equal(g[0].nodes[XQ_ROOT].comment, "game");
+	assert_string_equal(g[0].nodes[2].comment, "炮\nx");
+	assert_int_equal(g[0].nodes[1].place.offset, 2230);
+	assert_string_equal(g[0].encoding, "utf-16le");
+	release_games(g, n);
+}
+
+static void version_1_record_has_its_own_offsets_and_squares(void **state)
+{
+	static struct rec r;
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	char tree[128];
+	int n;
+
+	(void)state;
+	rec_start(&r, 1, start_rows, 1);
+	rec_small_tree(&r);
+	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
+	assert_int_equal(n, 1);
+	assert_int_equal(c.n, 0);
+	assert_string_equal(xq_game_tag(&g[0], "Title"), "Title");
+	assert_string_equal(xq_game_tag(&g[0], "Red"), "Red player");
+	assert_string_equal(xq_game_tag(&g[0], "ECCO"), "C66");
+	tree_string(&g[0], tree, sizeof(tree));
+	assert_string_equal(tree, "1h2e2 2h9g7 1b0c2*");
+	release_games(g, n);
+}
+
+static void side_to_move_and_first_move_number_are_read(void **state)
+{
+	static const char *const rows[10] = {"4k4", "9", "9", "9", "9", "9", "9", "9", "9", "R2K5"};
+	static struct rec r;
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	char fen[XQ_FEN_MAX];
+	int n;
+
+	(void)state;
+	rec_start(&r, 2, rows, 2);
+	r.b[2116] = 7;
+	rec_node(&r, 0, NULL, NULL, 0);
+	rec_node(&r, 1, "e9e8", NULL, 0);
+	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
+	assert_int_equal(n, 1);
+	xq_board_to_fen(&g[0].start, fen, sizeof(fen));
+	assert_string_equal(fen, "4k4/9/9/9/9/9/9/9/9/R2K5 b - - 0 7");
+	assert_int_equal(g[0].nnodes, 2);
+	release_games(g, n);
+}
+
+static void illegal_move_is_reported_at_its_byte_offset(void **state)
+{
+	static struct rec r;
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	const struct xq_diag *d;
+	int n;
+
+	(void)state;
+	rec_start(&r, 2, start_rows, 1);
+	rec_node(&r, 0, NULL, NULL, 0);
+	rec_node(&r, 0, "h2e2", NULL, 0);
+	rec_node(&r, 0, "h2e2", NULL, 0); /* the cannon is gone from h2 */
+	rec_node(&r, 1, "b0c2", NULL, 0);
+	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
+	assert_int_equal(n, 1);
+	d = find_diag(&c, XQ_D_ILLEGAL_MOVE, "illegal move h2e2");
+	assert_non_null(d);
+	assert_int_equal(d->place.offset, 2222);
+	assert_int_equal(d->has_offset, 1);
+	assert_int_equal(d->ply, 2);
+	assert_string_equal(d->move, "h2e2");
+	assert_non_null(find_diag(&c, XQ_D_ILLEGAL_MOVE, "1 moves after a bad move"));
+	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_int_equal(g[0].nnodes, 2);
+	release_games(g, n);
+}
+
+static void damaged_records_are_reported(void **state)
+{
+	static struct rec r;
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	int n, rc;
+
+	(void)state;
+	/* Cut inside the tree. */
+	rec_start(&r, 2, start_rows, 1);
+	rec_small_tree(&r);
+	n = read_rec("cbr", r.b, r.len - 6, g, &c, &rc);
+	assert_int_equal(n, 1);
+	assert_non_null(find_diag(&c, XQ_D_TRUNCATED, "comment of 8 bytes runs past"));
+	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	release_games(g, n);
+	/* Cut inside the header. */
+	n = read_rec("cbr", r.b, 1000, g, &c, &rc);
+	assert_int_equal(n, 1);
+	assert_non_null(find_diag(&c, XQ_D_TRUNCATED, "inside its 2214-byte header"));
+	release_games(g, n);
+	/* Bytes after the tree. */
+	n = read_rec("cbr", r.b, r.len + 10, g, &c, &rc);
+	assert_int_equal(n, 1);
+	assert_non_null(find_diag(&c, XQ_D_TRAILING, "10 bytes after the end of the move tree"));
+	release_games(g, n);
+	/* A piece code that does not exist. */
+	r.b[2120] = 0x19;
+	n = read_rec("cbr", r.b, r.len, g, &c, &rc);
+	assert_int_equal(n, 1);
+	assert_non_null(find_diag(&c, XQ_D_CORRUPT, "board byte 0x19 at row 0, column 0"));
+	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	release_games(g, n);
+	/* A square byte past the board. */
+	rec_start(&r, 2, start_rows, 1);
+	rec_node(&r, 0, NULL, NULL, 0);
+	rec_node(&r, 1, "h2e2", NULL, 0);
+	r.b[r.len - 1] = 200;
+	n = read_rec("cbr", r.b, r.len, g, &c, &rc);
+	assert_non_null(find_diag(&c, XQ_D_CORRUPT, "move bytes 46 c8 name no square"));
+	release_games(g, n);
+	/* Not a record. */
+	n = read_rec("cbr", "CCBridge Recorx\0xxxxxxxx", 24, g, &c, &rc);
+	assert_int_equal(n, 0);
+	assert_int_equal(rc, XQ_EPARSE);
+	assert_non_null(find_diag(&c, XQ_D_BAD_MAGIC, NULL));
+}
+
+static void unknown_versions_and_bits_are_said_not_guessed(void **state)
+{
+	static struct rec r;
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	int n;
+
+	(void)state;
+	rec_start(&r, 2, start_rows, 1);
+	rec_small_tree(&r);
+	r.b[19] = 3;
+	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
+	assert_int_equal(n, 1);
+	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "CBR version 3 is not supported"));
+	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	release_games(g, n);
+	/* A node byte whose meaning is not known, an odd sentinel, result 4. */
+	r.b[19] = 2;
+	r.b[2214 + 8 + 8 + 1] = 1;
+	put_u32(r.b + 2210, 0);
+	put_u32(r.b + 2076, 4);
+	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
+	assert_int_equal(n, 1);
+	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "flags 0x0201 have bits"));
+	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "00000000 where records mostly have ffffffff"));
+	assert_non_null(find_diag(&c, XQ_D_NO_RESULT, "result code 4"));
+	assert_string_equal(g[0].result_text, "4");
+	assert_int_equal(g[0].nnodes, 4); /* still read */
+	release_games(g, n);
+}
+
+static void empty_board_record_is_a_heading(void **state)
+{
+	static const char *const empty[10] = {"9", "9", "9", "9", "9", "9", "9", "9", "9", "9"};
+	static const uint16_t words[] = {'h', 'i'};
+	static struct rec r;
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	int n;
+
+	(void)state;
+	rec_start(&r, 2, empty, 1);
+	rec_node(&r, 1, NULL, words, 2);
+	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
+	assert_int_equal(n, 1);
+	assert_non_null(find_diag(&c, XQ_D_EMPTY_GAME, "empty board and no moves (a heading with a comment)"));
+	assert_string_equal(g[0].nodes[XQ_ROOT].comment, "hi");
+	assert_int_equal(g[0].flags, XQ_GAME_EMPTY);
+	release_games(g, n);
+	/* With moves it is an error: they cannot be placed. */
+	rec_start(&r, 2, empty, 1);
+	rec_node(&r, 0, NULL, NULL, 0);
+	rec_node(&r, 1, "h2e2", NULL, 0);
+	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
+	assert_non_null(find_diag(&c, XQ_D_BAD_FEN, "the board is empty, yet the record has 1 moves"));
+	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	release_games(g, n);
+}
+
+/*
+ * A library with `count` copies of a small record and `slots` index slots;
+ * bad_index 1 gives a slot count that does not lead to the records, 2
+ * index slots that disagree with the records.
+ */
+static unsigned char *build_library(size_t *len, int count, uint32_t slots, int bad_index)
+{
+	static struct rec r;
+	size_t records = 66624 + (size_t)slots * 276, total = records + (size_t)count * 4096;
+	unsigned char *b = calloc(1, total);
+
+	assert_non_null(b);
+	memcpy(b, "CCBridgeLibrary", 16);
+	put_u32(b + 16, 3);
+	put_u32(b + 60, bad_index == 1 ? slots + 5 : slots);
+	put_ascii16(b + 64, "Lib");
+	put_ascii16(b + 832, "Maker");
+	put_ascii16(b + 1088, "Remark");
+	rec_start(&r, 2, start_rows, 1);
+	rec_small_tree(&r);
+	for (int i = 0; i < count; i++) {
+		unsigned char *s = b + 66624 + (size_t)i * 276;
+		put_u32(s, i == 1 && bad_index == 2 ? 5 : 7);
+		put_u32(s + 4, (uint32_t)i);
+		put_u32(s + 8, 1);
+		put_u32(s + 12, (uint32_t)r.len + (i == 0 && bad_index == 2 ? 2 : 0));
+		put_ascii16(s + 20, "{GUID}");
+		put_ascii16(s + 100, i == 0 && bad_index == 2 ? "Other" : "Title");
+		memcpy(b + records + (size_t)i * 4096, r.b, r.len);
+	}
+	*len = total;
+	return b;
+}
+
+static void library_records_are_read_with_the_library_fields(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	size_t len;
+	unsigned char *lib = build_library(&len, 3, 128, 0);
+	int n, rc;
+
+	(void)state;
+	n = read_rec("cbl", lib, len, g, &c, &rc);
+	assert_int_equal(n, 3);
+	assert_int_equal(rc, 0);
+	if (c.n)
+		print_diags(&c);
+	assert_int_equal(c.n, 0);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(g[i].number, (uint64_t)i + 1);
+		assert_string_equal(xq_game_tag(&g[i], "Library"), "Lib");
+		assert_string_equal(xq_game_tag(&g[i], "LibraryCreator"), "Maker");
+		assert_int_equal(g[i].place.offset, 66624 + 128 * 276 + 4096 * (uint64_t)i);
+		assert_int_equal(g[i].nnodes, 4);
+	}
+	/* The remark, which can be long, only once. */
+	assert_string_equal(xq_game_tag(&g[0], "LibraryRemark"), "Remark");
+	assert_null(xq_game_tag(&g[1], "LibraryRemark"));
+	release_games(g, n);
+	free(lib);
+}
+
+static void library_index_disagreements_are_noted_not_acted_on(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	size_t len;
+	unsigned char *lib = build_library(&len, 2, 16, 2);
+	int n;
+
+	(void)state;
+	n = read_rec("cbl", lib, len, g, &c, NULL);
+	assert_int_equal(n, 2);
+	assert_non_null(find_diag(&c, XQ_D_CORRUPT, "gives record 1 2256 bytes; its move tree ends after 2254"));
+	assert_non_null(find_diag(&c, XQ_D_CORRUPT, "titles record 1 'Other', the record says 'Title'"));
+	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "record 2 has flags 5"));
+	assert_int_equal(g[0].nnodes, 4);
+	assert_int_equal(g[1].nnodes, 4);
+	release_games(g, n);
+	free(lib);
+	/* An index that does not lead to the records: found by their magic. */
+	lib = build_library(&len, 2, 16, 1);
+	n = read_rec("cbl", lib, len, g, &c, NULL);
+	assert_int_equal(n, 2);
+	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "found by their magic instead"));
+	release_games(g, n);
+	free(lib);
+}
+
+static void compressed_library_is_refused_after_checking_its_stream(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	unsigned char buf[256], raw[100];
+	uLongf zlen = sizeof(buf) - 20;
+	int n, rc;
+
+	(void)state;
+	memset(raw, 'x', sizeof(raw));
+	memcpy(buf, "CCBridge", 8);
+	put_u32(buf + 8, 21);
+	put_u32(buf + 12, 1);
+	put_u32(buf + 16, sizeof(raw));
+	assert_int_equal(compress(buf + 20, &zlen, raw, sizeof(raw)), Z_OK);
+	n = read_rec("cbl", buf, 20 + zlen, g, &c, &rc);
+	assert_int_equal(n, 0);
+	assert_int_equal(rc, XQ_EUNSUPPORTED);
+	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "inflates to 100 bytes as the header says"));
+	/* A damaged stream is said to be damaged. */
+	n = read_rec("cbl", buf, 20 + zlen / 2, g, &c, &rc);
+	assert_int_equal(n, 0);
+	assert_non_null(find_diag(&c, XQ_D_CORRUPT, "is damaged or cut short"));
+}
+
+static void fixtures_read(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	struct xq_game_counts k;
+	size_t len;
+	char *data;
+	int n, rc;
+
+	(void)state;
+	data = slurp("tests/data/cbr/test.cbr", &len);
+	assert_non_null(data);
+	n = read_rec("cbr", data, len, g, &c, &rc);
+	assert_int_equal(n, 1);
+	xq_game_count(&g[0], &k);
+	assert_int_equal(k.nodes, 102);
+	assert_int_equal(k.variations, 11);
+	assert_int_equal(k.comments, 13);
+	assert_string_equal(xq_game_tag(&g[0], "Title"), "黄丹青讲座004-破解新式弃马局的攻防要领");
+	assert_string_equal(xq_game_tag(&g[0], "DateCreated"), "2024-08-22 6:45:25");
+	assert_string_equal(xq_game_tag(&g[0], "ECCO"), "C32");
+	/* Its one unknown: a second node byte of 1 on a few moves. */
+	assert_int_equal(c.n, 1);
+	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "flags 0x0401"));
+	release_games(g, n);
+	free(data);
+	data = slurp("tests/data/cbr/test2.cbr", &len);
+	assert_non_null(data);
+	n = read_rec("cbr", data, len, g, &c, &rc);
+	assert_int_equal(n, 1);
+	assert_int_equal(c.n, 0);
+	assert_string_equal(xq_game_tag(&g[0], "Title"), "Test");
+	release_games(g, n);
+	free(data);
+	data = slurp("tests/data/cbr/compressed.cbl", &len);
+	assert_non_null(data);
+	n = read_rec("cbl", data, len, g, &c, &rc);
+	assert_int_equal(n, 0);
+	assert_int_equal(rc, XQ_EUNSUPPORTED);
+	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED,
+				  "compressed CCBridge library '梅花谱' (\"CCBridge\" version 21): "
+				  "its zlib stream inflates to 25561 bytes"));
+	free(data);
+}
+
+static void corpus_libraries_read_whole(void **state)
+{
+	static const struct {
+		const char *file;
+		int games, notes;
+	} libs[] = {
+		{"walker8088__cchess/tests/data/1956年全国象棋锦标赛93局.CBL", 93, 0},
+		/* Two headings (one with an odd sentinel) and a slot with flags 5. */
+		{"walker8088__cchess/tests/data/1989年龙化杯象棋名师邀请赛35局.CBL", 38, 4},
+	};
+
+	(void)state;
+	SKIP_WITHOUT_SHARED(test_shared_dir());
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+		static struct collected c;
+		static struct xq_game g[MAX_GAMES];
+		size_t len;
+		char *data = corpus_file(libs[i].file, &len);
+		int n, rc;
+		assert_non_null(data);
+		n = read_rec("cbl", data, len, g, &c, &rc);
+		assert_int_equal(rc, 0);
+		assert_int_equal(n, libs[i].games);
+		if (c.n != libs[i].notes)
+			print_diags(&c);
+		assert_int_equal(c.n, libs[i].notes);
+		assert_int_equal(count_diags(&c, XQ_SEV_WARNING), 0);
+		for (int k = 0; k < n; k++)
+			assert_false(g[k].flags & XQ_GAME_BROKEN);
+		assert_string_equal(xq_game_tag(&g[1], "Library"), i ? "1989年龙化杯象棋名师邀请赛35局"
+								      : "1956年全国象棋锦标赛93局");
+		release_games(g, n);
+		free(data);
+	}
+}
+
+static void corpus_records_read(void **state)
+{
+	static const char *const files[] = {
+		"walker8088__cchess/tests/data/test.cbr",
+		"walker8088__cchess/tests/data/test2.cbr",
+		"zfdang__chinese-chess-fish-android/棋谱/sample_23_ccbridge.cbr",
+	};
+
+	(void)state;
+	SKIP_WITHOUT_SHARED(test_shared_dir());
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		static struct collected c;
+		struct xq_game g[MAX_GAMES];
+		size_t len;
+		char *data = corpus_file(files[i], &len);
+		int n, rc;
+		assert_non_null(data);
+		n = read_rec("cbr", data, len, g, &c, &rc);
+		assert_int_equal(n, 1);
+		assert_int_equal(rc, 0);
+		for (int k = 0; k < c.n; k++)
+			if (c.d[k].severity == XQ_SEV_ERROR && c.d[k].code != XQ_D_ILLEGAL_MOVE)
+				fail_msg("%s: %s", files[i], c.d[k].msg);
+		release_games(g, n);
+		free(data);
+	}
+}
+
+static void corpus_compressed_libraries_are_refused_by_name(void **state)
+{
+	static const char *const files[] = {
+		"zfdang__chinese-chess-fish-android/棋谱/sample_21_MeiHuaPu.cbl",
+		"zfdang__chinese-chess-fish-android/app/src/main/assets/XQF/"
+		"象棋残局基础-刘殿中/象棋残局基础.CBL",
+	};
+	static const char *const names[] = {"'梅花谱'", "'象棋残局基础'"};
+
+	(void)state;
+	SKIP_WITHOUT_SHARED(test_shared_dir());
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		static struct collected c;
+		struct xq_game g[MAX_GAMES];
+		size_t len;
+		char *data = corpus_file(files[i], &len);
+		int n, rc;
+		assert_non_null(data);
+		n = read_rec("cbl", data, len, g, &c, &rc);
+		assert_int_equal(n, 0);
+		assert_int_equal(rc, XQ_EUNSUPPORTED);
+		assert_int_equal(c.n, 1);
+		assert_int_equal(c.d[0].code, XQ_D_UNSUPPORTED);
+		assert_non_null(strstr(c.d[0].msg, names[i]));
+		assert_non_null(strstr(c.d[0].msg, "as the header says"));
+		free(data);
+	}
+}
+
+static void cbr_and_cbf_copies_of_one_game_agree(void **state)
+{
+	static struct collected c;
+	static struct xq_game a[MAX_GAMES], b[MAX_GAMES];
+	struct xq_game_counts k;
+	size_t la, lb;
+	char *cbr, *cbf;
+
+	(void)state;
+	SKIP_WITHOUT_SHARED(test_shared_dir());
+	cbr = corpus_file("zfdang__chinese-chess-fish-android/棋谱/sample_23_ccbridge.cbr", &la);
+	cbf = corpus_file("zfdang__chinese-chess-fish-android/棋谱/sample_22_ccbridge.cbf", &lb);
+	assert_non_null(cbr);
+	assert_non_null(cbf);
+	assert_int_equal(read_rec("cbr", cbr, la, a, &c, NULL), 1);
+	assert_int_equal(read_rec("cbf", cbf, lb, b, &c, NULL), 1);
+	/* A version 1 record: 15,242 moves, the same tree as the CBF export; CCBridge
+	 * wrote the comments' line ends as two spaces there, so those differ. */
+	xq_game_count(&a[0], &k);
+	assert_int_equal(k.nodes, 15242);
+	assert_int_equal(k.variations, 281);
+	ASSERT_GAMES_EQUAL(&a[0], &b[0], XQ_EQ_IGNORE_COMMENTS | XQ_EQ_IGNORE_TAGS);
+	assert_string_equal(xq_game_tag(&a[0], "ECCO"), xq_game_tag(&b[0], "ECCO"));
+	assert_string_equal(xq_game_tag(&a[0], "Title"), xq_game_tag(&b[0], "Title"));
+	release_games(a, 1);
+	release_games(b, 1);
+	free(cbr);
+	free(cbf);
+}
+
+static void probes_recognise_the_magics(void **state)
+{
+	const struct xq_format *cbr = xq_format_find("cbr"), *cbl = xq_format_find("cbl");
+	static const unsigned char rec[] = "CCBridge Record\0\0\0\0\2";
+	static const unsigned char lib[] = "CCBridgeLibrary\0";
+	static const unsigned char zc[] = "CCBridge\x15\0\0\0\1\0\0\0";
+
+	(void)state;
+	assert_int_equal(cbr->probe(rec, 20), 100);
+	assert_int_equal(cbl->probe(lib, 16), 100);
+	assert_int_equal(cbl->probe(zc, 12), 100);
+	assert_int_equal(cbr->probe(lib, 16), 0);
+	assert_ptr_equal(xq_format_detect(rec, 20, "x.dat"), cbr);
+	assert_ptr_equal(xq_format_detect(lib, 16, NULL), cbl);
+	assert_null(cbr->open_writer);
+	assert_null(xq_format_for_extension("x.cbr"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(version_2_record_reads_fields_board_and_tree),
+		cmocka_unit_test(version_1_record_has_its_own_offsets_and_squares),
+		cmocka_unit_test(side_to_move_and_first_move_number_are_read),
+		cmocka_unit_test(illegal_move_is_reported_at_its_byte_offset),
+		cmocka_unit_test(damaged_records_are_reported),
+		cmocka_unit_test(unknown_versions_and_bits_are_said_not_guessed),
+		cmocka_unit_test(empty_board_record_is_a_heading),
+		cmocka_unit_test(library_records_are_read_with_the_library_fields),
+		cmocka_unit_test(library_index_disagreements_are_noted_not_acted_on),
+		cmocka_unit_test(compressed_library_is_refused_after_checking_its_stream),
+		cmocka_unit_test(fixtures_read),
+		cmocka_unit_test(corpus_libraries_read_whole),
+		cmocka_unit_test(corpus_records_read),
+		cmocka_unit_test(corpus_compressed_libraries_are_refused_by_name),
+		cmocka_unit_test(cbr_and_cbf_copies_of_one_game_agree),
+		cmocka_unit_test(probes_recognise_the_magics),
+	};
+	return cmocka_run_group_tests_name("cbr", tests, NULL, NULL);
+}
