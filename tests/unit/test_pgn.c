@@ -1662,7 +1662,7 @@ static void read_lines(const char *path, struct corpus *out)
 	fclose(f);
 }
 
-static void corpus_files_taken_as_pgn_are_exactly_the_listed_ones(void **state)
+static void corpus_files_taken_as_pgn_are_exactly_the_listed_ones_and_detected_so(void **state)
 {
 	const char *dir = test_shared_dir();
 	char manifest[4600], line[4096];
@@ -1698,8 +1698,15 @@ static void corpus_files_taken_as_pgn_are_exactly_the_listed_ones(void **state)
 		xq_diag_init(&d);
 		assert_int_equal(xq_input_open(&in, full, &d), 0);
 		assert_int_equal(xq_input_peek(in, &head, &hlen, &d), 0);
-		if (xq_format_pgn.probe(head, hlen) > 0 && found.n < MAXFILES)
+		if (xq_format_pgn.probe(head, hlen) > 0 && found.n < MAXFILES) {
 			found.paths[found.n++] = strdup(rel);
+			/* No other format's probe claims it more strongly. */
+			if (xq_format_detect(head, hlen, full) != &xq_format_pgn)
+				fail_msg("%s: the registry picks %s, not pgn", rel,
+					 xq_format_detect(head, hlen, full)
+						 ? xq_format_detect(head, hlen, full)->name
+						 : "nothing");
+		}
 		xq_input_close(in);
 	}
 	fclose(f);
@@ -2002,7 +2009,7 @@ int main(void)
 		cmocka_unit_test(coordinates_count_ranks_as_the_options_say),
 		cmocka_unit_test(writer_writes_chinese_by_default_and_traditional_in_big5),
 		cmocka_unit_test(round_trip_in_every_notation_and_encoding),
-		cmocka_unit_test(corpus_files_taken_as_pgn_are_exactly_the_listed_ones),
+		cmocka_unit_test(corpus_files_taken_as_pgn_are_exactly_the_listed_ones_and_detected_so),
 		cmocka_unit_test(every_corpus_record_reads_and_only_the_listed_ones_fail),
 		cmocka_unit_test(corpus_games_round_trip_in_every_notation),
 	};
