@@ -1426,6 +1426,25 @@ static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, si
 		return 0;
 	}
 	{
+		/* The board may be fine and only the fields after it malformed (hbsxcjp's
+		 * converter writes the side as "-b" whoever moves first): keep the board,
+		 * say so, and let the first move decide the side (try_other_side). */
+		size_t blen = 0;
+		while (blen < n && fen[blen] != ' ' && fen[blen] != '\t')
+			blen++;
+		xq_diag_init(&d2);
+		if (blen < n && xq_board_from_fen(&b, fen, blen, XQ_FEN_LENIENT_PLACEMENT, &d2) == 0) {
+			report(r, s->g, tag_place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_FEN,
+			       "the FEN after its board is malformed (%s): the board is kept and the "
+			       "first move decides the side to move",
+			       d.msg);
+			s->g->start = b;
+			s->board = b;
+			s->start_given = 1;
+			return 0;
+		}
+	}
+	{
 		/* Column of the offending character, inside the tag. */
 		size_t byte = d.place.col ? d.place.col - 1 : 0;
 		uint64_t p;

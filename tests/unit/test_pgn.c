@@ -709,6 +709,30 @@ static void wrong_side_in_fen_is_read_the_other_way_with_a_warning(void **state)
 	close_reading(&r);
 }
 
+static void malformed_fen_fields_keep_the_board_and_the_first_move_decides(void **state)
+{
+	struct reading r;
+	const struct xq_diag *d;
+
+	(void)state;
+	/* hbsxcjp's converter writes "-b" as the side whoever moves first. */
+	open_str(&r, "[FEN \"3k5/9/9/9/9/9/9/9/9/4K4 -b\"]\n1. e0e1 d9d8 *\n"
+		     "[FEN \"3k5/9/9/9/9/9/9/9/9/4K4 -b\"]\n1. d9d8 e0e1 *\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_false(r.g.flags & XQ_GAME_BROKEN);
+	assert_int_equal(r.g.start.side, XQ_RED);
+	assert_string_equal(mainline(&r.g), "e0e1 d9d8");
+	d = find_diag(&r, XQ_D_BAD_FEN);
+	assert_non_null(d);
+	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_non_null(strstr(d->msg, "the first move decides"));
+	assert_int_equal(next_game(&r), 1);
+	assert_false(r.g.flags & XQ_GAME_BROKEN);
+	assert_int_equal(r.g.start.side, XQ_BLACK);
+	assert_string_equal(mainline(&r.g), "d9d8 e0e1");
+	close_reading(&r);
+}
+
 /* ---- move text ------------------------------------------------------------- */
 
 static void move_numbers_with_and_without_ellipsis_and_space(void **state)
@@ -1961,6 +1985,7 @@ int main(void)
 		cmocka_unit_test(composed_position_is_accepted_with_a_note),
 		cmocka_unit_test(rejected_fen_is_an_error_with_its_column_in_the_tag),
 		cmocka_unit_test(wrong_side_in_fen_is_read_the_other_way_with_a_warning),
+		cmocka_unit_test(malformed_fen_fields_keep_the_board_and_the_first_move_decides),
 		cmocka_unit_test(move_numbers_with_and_without_ellipsis_and_space),
 		cmocka_unit_test(black_first_game_with_no_ellipsis),
 		cmocka_unit_test(comments_in_braces_and_after_semicolons),
