@@ -14,6 +14,7 @@ extern const struct xq_format xq_format_dhtmlxq;
 extern const struct xq_format xq_format_cbf;
 extern const struct xq_format xq_format_cbr;
 extern const struct xq_format xq_format_cbl;
+extern const struct xq_format xq_format_pgn;
 
 const struct xq_format *const xq_formats[] = {
 	&xq_format_ndjson,
@@ -22,6 +23,7 @@ const struct xq_format *const xq_formats[] = {
 	&xq_format_cbf,
 	&xq_format_cbr,
 	&xq_format_cbl,
+	&xq_format_pgn,
 	NULL,
 };
 

@@ -181,8 +181,9 @@ enum {
 
 /*
  * Compare two games: start position, tree (moves and shape), comments,
- * NAGs, tags and result, less what `ignore` says.  Move texts and source
- * places are never compared.  Returns 1 if equal; 0 otherwise with the
+ * NAGs, tags and result, less what `ignore` says.  Move texts, source
+ * places and the text of FEN tags (the start positions are compared) are
+ * never compared.  Returns 1 if equal; 0 otherwise with the
  * first difference described in `why` (cap bytes).
  */
 int xq_game_equal(const struct xq_game *a, const struct xq_game *b, unsigned ignore, char *why,

@@ -729,9 +729,10 @@ static const char *tandem_name(int position)
 
 /*
  * Which of the `k` pieces `on` one file (front first) the qualifier names:
- * returns 0 and the index, or an error.  `plural` names the pieces.
+ * returns 0 and the index, or an error.  `side` and `type` name the pieces
+ * in messages (built only on the error path: this runs for every move read).
  */
-static int pick(int position, const xq_sq *on, int k, int *idx, const char *plural,
+static int pick(int position, const xq_sq *on, int k, int *idx, int side, int type,
 		struct xq_diag *d)
 {
 	switch (position) {
@@ -748,8 +749,8 @@ static int pick(int position, const xq_sq *on, int k, int *idx, const char *plur
 			*idx = k / 2;
 			return 0;
 		}
-		return NOTFOUND(d, "中 (middle) needs three or five %s on the file, and there are %d",
-				plural, k);
+		return NOTFOUND(d, "中 (middle) needs three or five %s %ss on the file, and there are %d",
+				side_names[side], type_names[type], k);
 	case XQ_TANDEM_WXF_FRONT:
 		*idx = k >= 4 ? 1 : 0;
 		return 0;
@@ -767,9 +768,10 @@ static int pick(int position, const xq_sq *on, int k, int *idx, const char *plur
 		/* WXF has '++'/'--' for the ends and 'P+'/'P-' next to them. */
 		xq_sq_name(on[front ? 0 : k - 1], a);
 		xq_sq_name(on[front ? 1 : k - 2], b);
-		return AMBIGUOUS(d, "ambiguous: with %d %s on the file, '%c' before the piece could be "
+		return AMBIGUOUS(d, "ambiguous: with %d %s %ss on the file, '%c' before the piece could be "
 				    "the %s on %s (WXF '%c%c') or the one on %s (WXF 'P%c')",
-				 k, plural, front ? '+' : '-', front ? "foremost" : "rearmost", a,
+				 k, side_names[side], type_names[type], front ? '+' : '-',
+				 front ? "foremost" : "rearmost", a,
 				 front ? '+' : '-', front ? '+' : '-', b, front ? '+' : '-');
 	}
 	}
@@ -778,8 +780,8 @@ static int pick(int position, const xq_sq *on, int k, int *idx, const char *plur
 			*idx = position - 1;
 			return 0;
 		}
-		return NOTFOUND(d, "%s names a %s that is not there: the file has %d", tandem_name(position),
-				plural, k);
+		return NOTFOUND(d, "%s names a %s %s that is not there: the file has %d",
+				tandem_name(position), side_names[side], type_names[type], k);
 	}
 	return NOTFOUND(d, "unknown tandem qualifier %d", position);
 }
@@ -850,25 +852,25 @@ static void action_text(char *buf, size_t cap, int type, char dir, int target)
  * answer; otherwise explain.
  */
 static int settle(xq_move *out, struct xq_board *b, int type, const xq_sq *cand, int nc,
-		  char dir, int target, const char *scope, struct xq_diag *d)
+		  char dir, int target, int file, struct xq_diag *d)
 {
 	xq_move legal[5], tried[5];
 	struct xq_diag why[5];
 	int nl = 0, side = b->side;
-	char act[48], a[3], c[3], e[3], f[3];
+	char act[48], scope[24], a[3], c[3], e[3], f[3];
 
-	action_text(act, sizeof(act), type, dir, target);
+	/* The common case, one legal move, builds no message at all. */
 	for (int i = 0; i < nc; i++) {
-		xq_diag_init(&why[i]);
 		tried[i] = 0;
-		if (destination(cand[i], side, type, dir, target, &tried[i], &why[i]) == 0 &&
-		    xq_move_check(b, tried[i], &why[i]) == 0)
+		if (destination(cand[i], side, type, dir, target, &tried[i], NULL) == 0 &&
+		    xq_move_check(b, tried[i], NULL) == 0)
 			legal[nl++] = tried[i];
 	}
 	if (nl == 1) {
 		*out = legal[0];
 		return 0;
 	}
+	action_text(act, sizeof(act), type, dir, target);
 	if (nl > 1) {
 		xq_sq_name(XQ_MOVE_FROM(legal[0]), a);
 		xq_sq_name(XQ_MOVE_TO(legal[0]), c);
@@ -876,6 +878,13 @@ static int settle(xq_move *out, struct xq_board *b, int type, const xq_sq *cand,
 		xq_sq_name(XQ_MOVE_TO(legal[1]), f);
 		return AMBIGUOUS(d, "ambiguous: the %s %ss on %s and %s can both move %s (%s-%s or %s-%s)",
 				 side_names[side], type_names[type], a, e, act, a, c, e, f);
+	}
+	/* No legal move: go again, this time collecting each candidate's reason. */
+	for (int i = 0; i < nc && i < 2; i++) {
+		xq_diag_init(&why[i]);
+		tried[i] = 0;
+		if (destination(cand[i], side, type, dir, target, &tried[i], &why[i]) == 0)
+			xq_move_check(b, tried[i], &why[i]);
 	}
 	xq_sq_name(cand[0], a);
 	if (nc == 1) {
@@ -887,6 +896,10 @@ static int settle(xq_move *out, struct xq_board *b, int type, const xq_sq *cand,
 		return ILLEGAL(d, "the %s %s on %s cannot move %s: %s", side_names[side],
 			       type_names[type], a, act, why[0].msg);
 	}
+	if (file)
+		snprintf(scope, sizeof(scope), "on file %d", file);
+	else
+		snprintf(scope, sizeof(scope), "so named");
 	xq_sq_name(cand[1], e);
 	return ILLEGAL(d, "none of the %s %ss %s can move %s: on %s, %s; on %s, %s", side_names[side],
 		       type_names[type], scope, act, a, why[0].msg, e, why[1].msg);
@@ -897,15 +910,12 @@ static int resolve_desc(xq_move *out, struct xq_board *b, const struct xq_move_r
 {
 	int side = b->side, type = r->piece, nc = 0, rc;
 	xq_sq cand[5], on[5];
-	char plural[24], scope[40];
 
 	if (type < 0 || type >= XQ_PIECE_TYPES)
 		return NOTFOUND(d, "the move does not say which piece moves");
-	snprintf(plural, sizeof(plural), "%s %ss", side_names[side], type_names[type]);
 	if (r->file >= 1 && r->file <= 9) {
 		int col = col_of_file(side, r->file);
 		int k = on_column(b, side, type, col, on);
-		snprintf(scope, sizeof(scope), "on file %d", r->file);
 		if (k == 0)
 			return NOTFOUND(d, "there is no %s %s on file %d (column %c)", side_names[side],
 					type_names[type], r->file, 'a' + col);
@@ -920,9 +930,10 @@ static int resolve_desc(xq_move *out, struct xq_board *b, const struct xq_move_r
 		} else {
 			int idx;
 			if (k < 2)
-				return NOTFOUND(d, "%s needs two or more %s on file %d, and there is one",
-						tandem_name(r->position), plural, r->file);
-			if ((rc = pick(r->position, on, k, &idx, plural, d)))
+				return NOTFOUND(d, "%s needs two or more %s %ss on file %d, and there is one",
+						tandem_name(r->position), side_names[side],
+						type_names[type], r->file);
+			if ((rc = pick(r->position, on, k, &idx, side, type, d)))
 				return rc;
 			cand[nc++] = on[idx];
 		}
@@ -932,7 +943,6 @@ static int resolve_desc(xq_move *out, struct xq_board *b, const struct xq_move_r
 		struct xq_diag first;
 		int first_rc = 0;
 
-		snprintf(scope, sizeof(scope), "so named");
 		xq_diag_init(&first);
 		for (int n = 1; n <= 9; n++) {
 			int k = on_column(b, side, type, col_of_file(side, n), on), idx;
@@ -945,7 +955,7 @@ static int resolve_desc(xq_move *out, struct xq_board *b, const struct xq_move_r
 				total += k;
 				continue;
 			}
-			rc = pick(r->position, on, k, &idx, plural, &first);
+			rc = pick(r->position, on, k, &idx, side, type, &first);
 			if (rc) {
 				if (!first_rc)
 					first_rc = rc;
@@ -956,8 +966,8 @@ static int resolve_desc(xq_move *out, struct xq_board *b, const struct xq_move_r
 			cand[nc++] = on[idx];
 		}
 		if (files == 0)
-			return NOTFOUND(d, "no file holds two or more %s, so %s names none", plural,
-					tandem_name(r->position));
+			return NOTFOUND(d, "no file holds two or more %s %ss, so %s names none",
+					side_names[side], type_names[type], tandem_name(r->position));
 		if (nc == 0) {
 			if (first_rc)
 				return fail(d, first_rc, first.code, "%s", first.msg);
@@ -968,7 +978,8 @@ static int resolve_desc(xq_move *out, struct xq_board *b, const struct xq_move_r
 	} else {
 		return NOTFOUND(d, "the move gives neither the file nor the place of the piece");
 	}
-	return settle(out, b, type, cand, nc, r->direction, r->target, scope, d);
+	return settle(out, b, type, cand, nc, r->direction, r->target,
+		      r->file >= 1 && r->file <= 9 ? r->file : 0, d);
 }
 
 static int resolve_coord(xq_move *out, struct xq_board *b, const struct xq_move_request *r,
@@ -986,11 +997,12 @@ static int resolve_coord(xq_move *out, struct xq_board *b, const struct xq_move_
 	id = b->sq[r->from];
 	if (!id)
 		return NOTFOUND(d, "there is no piece on %s", f);
-	xq_diag_init(&why);
-	if (xq_move_check(b, m, &why) == 0) {
+	if (xq_move_check(b, m, NULL) == 0) {
 		*out = m;
 		return 0;
 	}
+	xq_diag_init(&why); /* only now: the reason is wanted on the error path alone */
+	xq_move_check(b, m, &why);
 	if (XQ_ID_SIDE(id) != b->side)
 		return ILLEGAL(d, "%s", why.msg);
 	return ILLEGAL(d, "the %s %s on %s cannot move to %s: %s", side_names[b->side],

@@ -68,6 +68,33 @@ int xq_encoding_parse(const char *name, enum xq_encoding *out)
 }
 
 /*
+ * Run iconv on *ip (*ileft bytes) into `out`, growing it as needed, until
+ * the input is used up (returns 0) or iconv stops at a sequence it cannot
+ * convert (returns EILSEQ or EINVAL, with *ip at that sequence), or
+ * XQ_ENOMEM.
+ */
+static int run_iconv(iconv_t cd, char **ip, size_t *ileft, struct xq_buf *out)
+{
+	while (*ileft > 0) {
+		char *op;
+		size_t oleft, r;
+		/* Two output bytes per input byte hold every conversion used here. */
+		if (xq_buf_grow(out, *ileft * 2 + 16))
+			return XQ_ENOMEM;
+		op = out->ptr + out->len;
+		oleft = out->alloc - out->len - 1;
+		r = iconv(cd, ip, ileft, &op, &oleft);
+		out->len = (size_t)(op - out->ptr);
+		out->ptr[out->len] = '\0';
+		if (r != (size_t)-1)
+			return 0;
+		if (errno != E2BIG)
+			return errno;
+	}
+	return 0;
+}
+
+/*
  * Convert with iconv; on an invalid sequence either stop (strict) or skip
  * one byte and count it.  `*bad` gets the first bad offset; a trailing
  * incomplete sequence counts as bad only when `final`.
@@ -85,22 +112,14 @@ static int convert(const char *from, const char *to, const char *in, size_t len,
 	if (cd == (iconv_t)-1)
 		return XQ_EUNSUPPORTED;
 	while (ileft > 0) {
-		char *op;
-		size_t oleft, r;
-		if (xq_buf_grow(out, ileft * 2 + 16)) {
+		int e = run_iconv(cd, &ip, &ileft, out);
+		if (e == 0)
+			break;
+		if (e == XQ_ENOMEM) {
 			rc = XQ_ENOMEM;
 			break;
 		}
-		op = out->ptr + out->len;
-		oleft = out->alloc - out->len - 1;
-		r = iconv(cd, &ip, &ileft, &op, &oleft);
-		out->len = (size_t)(op - out->ptr);
-		out->ptr[out->len] = '\0';
-		if (r != (size_t)-1)
-			break;
-		if (errno == E2BIG)
-			continue;
-		if (errno == EINVAL && !final)
+		if (e == EINVAL && !final)
 			break; /* incomplete sequence at the end of a partial buffer */
 		/* EILSEQ, or EINVAL at the end of the whole input. */
 		if (bad && (!errors || *errors == 0))
@@ -191,10 +210,6 @@ static long score_text(const char *s, size_t len)
 enum xq_encoding xq_encoding_detect(const char *buf, size_t len, size_t *bom)
 {
 	const unsigned char *u = (const unsigned char *)buf;
-	size_t ok;
-	long best_score = 0;
-	enum xq_encoding best = XQ_ENC_GB18030;
-	static const enum xq_encoding candidates[] = {XQ_ENC_GB18030, XQ_ENC_BIG5};
 
 	if (bom)
 		*bom = 0;
@@ -213,10 +228,43 @@ enum xq_encoding xq_encoding_detect(const char *buf, size_t len, size_t *bom)
 			*bom = 2;
 		return XQ_ENC_UTF16BE;
 	}
+	return xq_encoding_detect_text(buf, len);
+}
+
+enum xq_encoding xq_encoding_detect_text(const char *buf, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)buf;
+	size_t ok;
+	long best_score = 0;
+	enum xq_encoding best = XQ_ENC_GB18030;
+	static const enum xq_encoding candidates[] = {XQ_ENC_GB18030, XQ_ENC_BIG5};
+
 	ok = xq_utf8_check(buf, len);
 	/* Valid UTF-8, allowing a character cut at the end of the sample. */
 	if (ok == len || (len - ok < 4 && (u[ok] & 0xC0) == 0xC0))
 		return XQ_ENC_UTF8;
+	/* UTF-8 with a few bad bytes (which the reader will report) rather
+	 * than GBK or Big5: their byte pairs seldom form UTF-8 sequences. */
+	{
+		size_t multi = 0, bad = 0;
+		for (size_t i = 0; i < len;) {
+			size_t n;
+			if (u[i] < 0x80) {
+				i++;
+				continue;
+			}
+			n = xq_utf8_valid_prefix(buf + i, len - i);
+			if (n) {
+				multi++;
+				i += n;
+			} else {
+				bad += len - i >= 4; /* a cut character at the end is not bad */
+				i++;
+			}
+		}
+		if (multi >= 4 && multi >= 2 * bad)
+			return XQ_ENC_UTF8;
+	}
 	for (size_t c = 0; c < sizeof(candidates) / sizeof(candidates[0]); c++) {
 		struct xq_buf out = XQ_BUF_INIT;
 		size_t errors = 0, bad = 0;
@@ -230,4 +278,109 @@ enum xq_encoding xq_encoding_detect(const char *buf, size_t len, size_t *bom)
 		}
 	}
 	return best;
+}
+
+/* ---- streaming decoder --------------------------------------------------- */
+
+int xq_decoder_init(struct xq_decoder *dec, enum xq_encoding enc)
+{
+	const char *name = iconv_name(enc);
+	iconv_t cd;
+
+	dec->enc = enc;
+	dec->cd = NULL;
+	if (!name || enc == XQ_ENC_UTF8)
+		return XQ_EUNSUPPORTED;
+	cd = iconv_open("UTF-8", name);
+	if (cd == (iconv_t)-1)
+		return XQ_EUNSUPPORTED;
+	dec->cd = (void *)cd;
+	return 0;
+}
+
+void xq_decoder_release(struct xq_decoder *dec)
+{
+	if (dec->cd)
+		iconv_close((iconv_t)dec->cd);
+	dec->cd = NULL;
+}
+
+long xq_decoder_feed(struct xq_decoder *dec, const char *in, size_t len, int final,
+		     struct xq_buf *out, size_t *nbad)
+{
+	iconv_t cd = (iconv_t)dec->cd;
+	char *ip = (char *)in;
+	size_t ileft = len;
+
+	while (ileft > 0) {
+		int e = run_iconv(cd, &ip, &ileft, out);
+		if (e == 0)
+			break;
+		if (e == XQ_ENOMEM)
+			return XQ_ENOMEM;
+		if (e == EINVAL && !final)
+			break; /* a character cut at the end: wait for the rest */
+		/* EILSEQ, or a cut character at the very end: mark one byte and go on. */
+		if (xq_buf_addc(out, (char)XQ_DECODE_BAD))
+			return XQ_ENOMEM;
+		if (nbad)
+			(*nbad)++;
+		iconv(cd, NULL, NULL, NULL, NULL);
+		ip++;
+		ileft--;
+	}
+	return (long)(ip - in);
+}
+
+size_t xq_encoding_char_len(enum xq_encoding enc, const unsigned char *s, size_t avail)
+{
+	size_t n = 1;
+
+	if (avail == 0)
+		return 1;
+	switch (enc) {
+	case XQ_ENC_GB18030:
+	case XQ_ENC_GBK:
+		if (s[0] >= 0x81 && s[0] <= 0xFE)
+			n = avail >= 2 && s[1] >= 0x30 && s[1] <= 0x39 ? 4 : 2;
+		break;
+	case XQ_ENC_BIG5:
+		if (s[0] >= 0x81 && s[0] <= 0xFE)
+			n = 2;
+		break;
+	case XQ_ENC_UTF16LE:
+	case XQ_ENC_UTF16BE: {
+		unsigned hi = avail >= 2 ? (enc == XQ_ENC_UTF16LE ? s[1] : s[0]) : 0;
+		n = hi >= 0xD8 && hi <= 0xDB ? 4 : 2;
+		break;
+	}
+	case XQ_ENC_UTF8:
+	case XQ_ENC_UNKNOWN:
+		n = xq_utf8_valid_prefix((const char *)s, avail);
+		if (n == 0)
+			n = 1;
+		break;
+	}
+	return n < avail ? n : avail;
+}
+
+size_t xq_utf8_whole_prefix(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t back = len < 3 ? len : 3;
+
+	/* Look for a lead byte among the last three bytes. */
+	for (size_t k = 1; k <= back; k++) {
+		unsigned char c = u[len - k];
+		size_t need;
+		if ((c & 0xC0) == 0x80)
+			continue; /* a continuation byte: keep looking for its lead */
+		if (c < 0x80)
+			return len;
+		need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+		if (k < need && c < 0xF5 && c >= 0xC2)
+			return len - k; /* cut: hold back the lead and its continuations */
+		return len;
+	}
+	return len;
 }

@@ -1,0 +1,2623 @@
+/*
+ * pgn.c: the PGN reader and writer for xiangqi (see pgn.h).
+ *
+ * The reader is three layers over one window of text.  The window holds
+ * the raw bytes read from the input and, for legacy encodings, their UTF-8
+ * decoding (UTF-8 input is scanned in place).  Positions are absolute
+ * offsets in the decoded text, so compacting the window never moves a
+ * token; two cursors turn a position into a line and column (counted as
+ * the scanner passes each line end) and into a byte offset in the source
+ * (walked in step with the raw bytes, because one Chinese character is 2
+ * or 4 bytes of GB18030 but 3 of UTF-8).  The lexer cuts the text into
+ * tokens (tag lines, comments, parentheses, NAGs, move numbers, words)
+ * and marks the first undecodable byte of each.  The parser turns tokens
+ * into a game: tags, then the move text with a stack of variation starts
+ * (never recursion), then whatever follows the result.  Any error stops
+ * the game, which is returned marked broken, and the parser skips to the
+ * next tag line (or the next result in files without tags).
+ *
+ * The writer walks the tree with an explicit stack of lines and emits
+ * units (a numbered move, a NAG, a comment, a parenthesis) into lines of a
+ * fixed width, so the same game always gives the same bytes.
+ */
+#include "pgn.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "buf.h"
+#include "diag.h"
+#include "game.h"
+#include "io.h"
+#include "notation.h"
+#include "text.h"
+#include "utf8.h"
+
+#define CHUNK 65536
+#define SAMPLE 65536   /* bytes looked at to tell GB18030 from Big5 */
+#define WORD_MAX 96    /* longer words are not moves */
+
+/* ---- the window ---------------------------------------------------------- */
+
+enum tok_type {
+	T_EOF,
+	T_TAG,
+	T_COMMENT,
+	T_LPAREN,
+	T_RPAREN,
+	T_NAG,
+	T_NUMBER,
+	T_WORD,
+	T_ESCAPE,       /* a '%' line */
+	T_UNTERMINATED, /* '{' with no '}' within XQ_PGN_TOKEN_MAX bytes */
+	T_STRAY,        /* '}' or ']' out of place */
+	T_TOO_LONG,     /* a word or tag line longer than XQ_PGN_TOKEN_MAX */
+	T_IO            /* the input failed */
+};
+
+enum {
+	TAG_UNQUOTED = 1 << 0,   /* [Name value] */
+	TAG_STRAY_QUOTE = 1 << 1, /* a '"' inside the value that is not escaped */
+	TAG_NO_BRACKET = 1 << 2, /* no closing ']' on the line */
+	TAG_NO_QUOTE = 1 << 3,   /* the value's closing '"' is missing */
+	TAG_NO_NAME = 1 << 4,
+	TAG_LINES = 1 << 5       /* the quoted value goes on over line ends */
+};
+
+struct tok {
+	enum tok_type type;
+	uint64_t start, end;        /* the token is [start, end) */
+	uint64_t body, body_end;    /* comment text; tag name */
+	uint64_t value, value_end;  /* tag value */
+	struct xq_place place;
+	int bad;                    /* an undecodable byte inside */
+	struct xq_place bad_place;
+	unsigned bad_byte;
+	unsigned tag_flags;
+	unsigned long num;          /* NUMBER and NAG */
+};
+
+struct frame {
+	uint32_t cur, ply, moves;
+};
+
+struct pgn_reader {
+	struct xq_input *in;
+	const struct xq_sink *sink;
+	struct xq_read_opts opts;
+	const char *name;
+	/* Raw bytes: raw.ptr[0] is at `raw_base` in the source. */
+	struct xq_buf raw;
+	uint64_t raw_base;
+	size_t raw_done; /* converting: raw bytes decoded so far */
+	int raw_eof;
+	/* Decoded text: raw.ptr itself for UTF-8, dec.ptr when converting. */
+	struct xq_buf dec;
+	const char *text;
+	size_t tlen;     /* published bytes (never ends inside a character) */
+	uint64_t base;   /* position of text[0] */
+	int conv;
+	int bom_checked;
+	enum xq_encoding enc; /* XQ_ENC_UNKNOWN while everything was ASCII */
+	struct xq_decoder decoder;
+	/* Cursors. */
+	uint64_t pos;
+	uint32_t line;
+	uint64_t col_pos;
+	uint32_t col_val;
+	uint64_t cr_at;  /* position after the last CR taken as a line end */
+	uint64_t map_d, map_r;
+	/* One token of look-ahead. */
+	struct tok tok;
+	int pushed;
+	int io_rc;
+	struct xq_diag md; /* for move errors: cleared after each use */
+	/* Per game. */
+	struct xq_buf scratch, pre;
+	struct frame *stack;
+	size_t nstack, stack_cap;
+	uint64_t games;
+};
+
+#define AT(r, p) ((unsigned char)(r)->text[(p) - (r)->base])
+#define END(r) ((r)->base + (r)->tlen)
+
+static void report_io(struct pgn_reader *r, struct xq_diag *d)
+{
+	d->source = r->name;
+	d->game = r->games;
+	xq_sink_report(r->sink, d);
+}
+
+static void set_text(struct pgn_reader *r)
+{
+	r->text = r->conv ? r->dec.ptr : r->raw.ptr;
+}
+
+static size_t count_chars(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return c;
+}
+
+static void advance_col(struct pgn_reader *r, uint64_t p)
+{
+	if (p > r->col_pos) {
+		r->col_val += (uint32_t)count_chars(r->text + (r->col_pos - r->base),
+						    (size_t)(p - r->col_pos));
+		r->col_pos = p;
+	}
+}
+
+/* Walk the decoded and the raw text in step up to decoded position `p`. */
+static void advance_map(struct pgn_reader *r, uint64_t p)
+{
+	while (r->map_d < p) {
+		unsigned char c = AT(r, r->map_d);
+		const unsigned char *raw = (const unsigned char *)r->raw.ptr + (r->map_r - r->raw_base);
+		size_t avail = r->raw.len - (size_t)(r->map_r - r->raw_base);
+		size_t dl, rl;
+		if (c < 0x80 && r->enc != XQ_ENC_UTF16LE && r->enc != XQ_ENC_UTF16BE) {
+			dl = rl = 1;
+		} else if (c == XQ_DECODE_BAD) {
+			dl = rl = 1;
+		} else {
+			dl = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+			rl = xq_encoding_char_len(r->enc, raw, avail);
+		}
+		r->map_d += dl;
+		r->map_r += rl;
+	}
+}
+
+static uint64_t offset_of(struct pgn_reader *r, uint64_t p)
+{
+	if (!r->conv)
+		return p;
+	advance_map(r, p);
+	return r->map_r;
+}
+
+static struct xq_place place_at(struct pgn_reader *r, uint64_t p)
+{
+	struct xq_place pl;
+
+	advance_col(r, p);
+	pl.line = r->line;
+	pl.col = r->col_val + 1;
+	pl.offset = offset_of(r, p);
+	return pl;
+}
+
+/* Drop the text before `keep` (which no token still needs). */
+static void compact(struct pgn_reader *r, uint64_t keep)
+{
+	size_t drop = (size_t)(keep - r->base);
+
+	if (drop == 0)
+		return;
+	if (r->col_pos < keep)
+		advance_col(r, keep);
+	if (r->conv) {
+		size_t rdrop;
+		advance_map(r, keep);
+		memmove(r->dec.ptr, r->dec.ptr + drop, r->dec.len - drop);
+		xq_buf_truncate(&r->dec, r->dec.len - drop);
+		rdrop = (size_t)(r->map_r - r->raw_base);
+		memmove(r->raw.ptr, r->raw.ptr + rdrop, r->raw.len - rdrop);
+		xq_buf_truncate(&r->raw, r->raw.len - rdrop);
+		r->raw_base += rdrop;
+		r->raw_done -= rdrop;
+	} else {
+		memmove(r->raw.ptr, r->raw.ptr + drop, r->raw.len - drop);
+		xq_buf_truncate(&r->raw, r->raw.len - drop);
+		r->raw_base += drop;
+	}
+	r->base = keep;
+	r->tlen -= drop;
+	set_text(r);
+}
+
+static int start_conversion(struct pgn_reader *r, enum xq_encoding enc)
+{
+	struct xq_diag d;
+
+	r->enc = enc;
+	if (xq_decoder_init(&r->decoder, enc)) {
+		xq_diag_init(&d);
+		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_ENCODING, XQ_SEV_ERROR,
+			    "this system cannot convert %s", xq_encoding_name(enc));
+		report_io(r, &d);
+		return XQ_EUNSUPPORTED;
+	}
+	/* What is published so far is ASCII: the same bytes in both texts
+	 * (after a UTF-16 BOM, nothing is published yet). */
+	xq_buf_reset(&r->dec);
+	if (xq_buf_add(&r->dec, r->raw.ptr + r->raw_done, r->tlen))
+		return XQ_ENOMEM;
+	r->map_d = r->base;
+	r->map_r = r->raw_base + r->raw_done;
+	r->raw_done += r->tlen;
+	r->conv = 1;
+	set_text(r);
+	return 0;
+}
+
+/*
+ * Make newly read raw bytes visible as text.  Returns 0, or a negative
+ * code; sets *wait when more raw bytes are needed before anything more can
+ * be published (a BOM or encoding not yet decided).
+ */
+static int publish(struct pgn_reader *r, int *wait)
+{
+	*wait = 0;
+	if (!r->bom_checked) {
+		const unsigned char *u = (const unsigned char *)r->raw.ptr;
+		if (r->raw.len < 3 && !r->raw_eof) {
+			*wait = 1;
+			return 0;
+		}
+		r->bom_checked = 1;
+		if (r->opts.encoding == XQ_ENC_UNKNOWN || r->opts.encoding == XQ_ENC_UTF8) {
+			if (r->raw.len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
+				r->enc = XQ_ENC_UTF8;
+				r->pos = r->col_pos = 3; /* the BOM is not a column */
+			} else if (r->opts.encoding == XQ_ENC_UTF8) {
+				r->enc = XQ_ENC_UTF8;
+			} else if (r->raw.len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) ||
+						       (u[0] == 0xFE && u[1] == 0xFF))) {
+				r->raw_done = 2;
+				r->map_r = 2;
+				r->pos = r->col_pos = r->base = r->map_d = 0;
+				if (start_conversion(r, u[0] == 0xFF ? XQ_ENC_UTF16LE : XQ_ENC_UTF16BE))
+					return XQ_EUNSUPPORTED;
+			}
+		} else {
+			int rc = start_conversion(r, r->opts.encoding);
+			if (rc)
+				return rc;
+		}
+	}
+	if (r->enc == XQ_ENC_UNKNOWN) {
+		/* ASCII so far: publish up to the first other byte, then decide. */
+		const unsigned char *u = (const unsigned char *)r->raw.ptr;
+		size_t k = r->tlen;
+		while (k < r->raw.len && u[k] < 0x80)
+			k++;
+		r->tlen = k;
+		if (k == r->raw.len)
+			return 0;
+		if (r->raw.len - k < SAMPLE && !r->raw_eof) {
+			*wait = 1;
+			return 0;
+		}
+		r->enc = xq_encoding_detect_text(r->raw.ptr + k, r->raw.len - k);
+		if (r->enc != XQ_ENC_UTF8) {
+			int rc = start_conversion(r, r->enc);
+			if (rc)
+				return rc;
+		}
+	}
+	if (r->conv) {
+		long used = xq_decoder_feed(&r->decoder, r->raw.ptr + r->raw_done,
+					    r->raw.len - r->raw_done, r->raw_eof, &r->dec, NULL);
+		if (used < 0)
+			return (int)used;
+		r->raw_done += (size_t)used;
+		r->tlen = r->dec.len;
+	} else {
+		r->tlen = r->raw_eof ? r->raw.len : xq_utf8_whole_prefix(r->raw.ptr, r->raw.len);
+	}
+	set_text(r);
+	return 0;
+}
+
+/*
+ * Read more text, keeping everything from `keep` on.  Returns 1 when the
+ * window grew, 0 at the end of the input, or a negative code (reported).
+ */
+static int fill(struct pgn_reader *r, uint64_t keep)
+{
+	uint64_t old_end = END(r);
+
+	if (r->io_rc)
+		return r->io_rc;
+	if (keep > r->base)
+		compact(r, keep);
+	for (;;) {
+		int wait = 0, rc;
+		if (!r->raw_eof) {
+			struct xq_diag d;
+			long n;
+			xq_diag_init(&d);
+			if (xq_buf_grow(&r->raw, CHUNK)) {
+				r->io_rc = XQ_ENOMEM;
+				xq_diag_set(&d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+				report_io(r, &d);
+				return r->io_rc;
+			}
+			n = xq_input_read(r->in, r->raw.ptr + r->raw.len, CHUNK, &d);
+			if (n < 0) {
+				r->io_rc = (int)n;
+				report_io(r, &d);
+				return r->io_rc;
+			}
+			if (n == 0)
+				r->raw_eof = 1;
+			r->raw.len += (size_t)n;
+			r->raw.ptr[r->raw.len] = '\0';
+			set_text(r);
+		}
+		rc = publish(r, &wait);
+		if (rc) {
+			r->io_rc = rc;
+			return rc;
+		}
+		if (END(r) > old_end)
+			return 1;
+		if (r->raw_eof && !wait)
+			return 0;
+	}
+}
+
+/* Is position p inside the text (reading more when needed)? */
+static int have(struct pgn_reader *r, uint64_t p, uint64_t keep)
+{
+	while (p >= END(r))
+		if (fill(r, keep) <= 0)
+			return 0;
+	return 1;
+}
+
+static void newline(struct pgn_reader *r, uint64_t p, unsigned char c)
+{
+	if (c == '\n' && r->cr_at == p) {
+		r->col_pos = p + 1; /* the LF of a CRLF */
+		return;
+	}
+	r->line++;
+	r->col_pos = p + 1;
+	r->col_val = 0;
+	if (c == '\r')
+		r->cr_at = p + 1;
+}
+
+/*
+ * Length of the well-formed UTF-8 character at p (0 if the bytes there
+ * are not one: an undecodable byte).  Reads ahead as needed.
+ */
+static size_t char_at(struct pgn_reader *r, uint64_t p, uint64_t keep)
+{
+	unsigned char c = AT(r, p);
+	size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+
+	have(r, p + need - 1, keep);
+	return xq_utf8_valid_prefix(r->text + (p - r->base), (size_t)(END(r) - p));
+}
+
+/* U+3000 ideographic space, U+00A0 no-break space, U+FEFF (a BOM inside
+ * concatenated files) separate tokens like spaces. */
+static int is_wide_space(struct pgn_reader *r, uint64_t p, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)r->text + (p - r->base);
+
+	if (s[0] != 0xE3 && s[0] != 0xEF && s[0] != 0xC2)
+		return 0; /* most characters: a hanzi is never one */
+	return (n == 3 && s[0] == 0xE3 && s[1] == 0x80 && s[2] == 0x80) ||
+	       (n == 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) ||
+	       (n == 2 && s[0] == 0xC2 && s[1] == 0xA0);
+}
+
+static void mark_bad(struct pgn_reader *r, struct tok *t, uint64_t p)
+{
+	if (t->bad)
+		return;
+	t->bad = 1;
+	advance_col(r, p);
+	t->bad_place.line = r->line;
+	t->bad_place.col = r->col_val + 1;
+	t->bad_byte = AT(r, p);
+	t->bad_place.offset = offset_of(r, p);
+	if (r->conv)
+		t->bad_byte = (unsigned char)r->raw.ptr[r->map_r - r->raw_base];
+}
+
+enum { C_WORD, C_SPACE, C_NL, C_DELIM, C_NUL };
+
+/* What an ASCII byte is to the lexer (C_WORD, the zero, for the rest). */
+static const unsigned char cls_table[128] = {
+	[' '] = C_SPACE, ['\t'] = C_SPACE, ['\v'] = C_SPACE, ['\f'] = C_SPACE,
+	['\n'] = C_NL,    ['\r'] = C_NL,
+	['{'] = C_DELIM, ['}'] = C_DELIM, ['('] = C_DELIM, [')'] = C_DELIM,
+	['['] = C_DELIM, [']'] = C_DELIM, [';'] = C_DELIM, ['$'] = C_DELIM,
+	['\0'] = C_NUL,
+};
+
+static void skip_space(struct pgn_reader *r)
+{
+	uint64_t p;
+	int in_step;
+	uint32_t chars = 0;
+
+	if (!r->bom_checked)
+		have(r, r->pos, r->pos); /* the first read steps over a BOM */
+	p = r->pos;
+	/* The column cursor moves along when it stood here: every space is
+	 * one character, and a line end restarts it. */
+	in_step = r->col_pos == p;
+
+	for (;;) {
+		const unsigned char *x = (const unsigned char *)r->text;
+		size_t i = (size_t)(p - r->base), lim = r->tlen;
+		int stop = 0;
+		while (i < lim) {
+			unsigned char c = x[i];
+			if (c < 0x80) {
+				unsigned char k = cls_table[c];
+				if (k == C_NL) {
+					newline(r, r->base + i, c);
+					in_step = 1;
+					chars = 0;
+				} else if (k != C_SPACE) {
+					stop = 1;
+					break;
+				} else {
+					chars++;
+				}
+				i++;
+			} else {
+				size_t n = xq_utf8_valid_prefix((const char *)x + i, lim - i);
+				if (n < 2 || !is_wide_space(r, r->base + i, n)) {
+					stop = 1;
+					break;
+				}
+				chars++;
+				i += n;
+			}
+		}
+		p = r->base + i;
+		if (stop || !have(r, p, p))
+			break;
+	}
+	if (in_step) {
+		r->col_val += chars;
+		r->col_pos = p;
+	}
+	r->pos = p;
+}
+
+/* Has a token scan reached the end of the text, or XQ_PGN_TOKEN_MAX? */
+static int scan_stops(struct pgn_reader *r, const struct tok *t, uint64_t p, int *too_long)
+{
+	*too_long = p - t->start > XQ_PGN_TOKEN_MAX;
+	return *too_long || (p >= END(r) && !have(r, p, t->start));
+}
+
+/* Bytes of the character at p; an undecodable byte (or NUL) is marked
+ * on the token (when `mark`) and counts as one. */
+static size_t text_char(struct pgn_reader *r, struct tok *t, uint64_t p, int mark)
+{
+	unsigned char c = AT(r, p);
+	size_t n = 1;
+
+	if (c >= 0x80)
+		n = char_at(r, p, t->start);
+	if ((n == 0 || c == 0) && mark)
+		mark_bad(r, t, p);
+	return n ? n : 1;
+}
+
+static void scan_comment(struct pgn_reader *r, struct tok *t)
+{
+	uint64_t p = t->start + 1;
+	int too_long;
+
+	t->type = T_COMMENT;
+	t->body = p;
+	for (;;) {
+		unsigned char c;
+		if (scan_stops(r, t, p, &too_long)) {
+			t->type = T_UNTERMINATED;
+			t->end = t->start + 1;
+			return;
+		}
+		c = AT(r, p);
+		if (c == '}') {
+			t->body_end = p;
+			t->end = p + 1;
+			return;
+		}
+		if (c == '\n' || c == '\r') {
+			newline(r, p, c);
+			p++;
+		} else {
+			p += text_char(r, t, p, 1);
+		}
+	}
+}
+
+/* To the end of the line: ';' comments, '%' escapes and tag lines (which
+ * mark their undecodable bytes themselves: `mark` 0). */
+static void scan_line(struct pgn_reader *r, struct tok *t, enum tok_type type, int mark)
+{
+	uint64_t p = t->start + 1;
+	int too_long;
+
+	t->type = type;
+	t->body = p;
+	while (!scan_stops(r, t, p, &too_long)) {
+		unsigned char c = AT(r, p);
+		if (c == '\n' || c == '\r')
+			break;
+		p += text_char(r, t, p, mark);
+	}
+	if (too_long)
+		t->type = T_TOO_LONG;
+	t->body_end = t->end = p;
+}
+
+/* Index of the last `c` in s[from, to), or `to` if none. */
+static size_t last_of(const char *s, size_t from, size_t to, char c)
+{
+	for (size_t i = to; i > from; i--)
+		if (s[i - 1] == c)
+			return i - 1;
+	return to;
+}
+
+/*
+ * A quoted tag value that goes on past the end of its line (old files put
+ * line breaks in titles): look at most 8 lines ahead for one that ends
+ * with `"]`, stopping at a line that starts a tag.  Returns the position
+ * after that ']' (and the closing quote's in *quote) with the line ends on
+ * the way counted, or 0 if the value is not closed that way.
+ */
+static uint64_t continued_tag(struct pgn_reader *r, uint64_t p, uint64_t keep, uint64_t *quote)
+{
+	uint64_t q = p, line_start = 0, last_quote = 0;
+	int lines = 0, blank = 1;
+
+	while (have(r, q, keep) && q - p < 4096) {
+		unsigned char c = AT(r, q);
+		if (c == '\n' || c == '\r') {
+			if (c == '\n' || !(have(r, q + 1, keep) && AT(r, q + 1) == '\n'))
+				if (++lines > 8)
+					return 0;
+			q++;
+			line_start = q;
+			blank = 1;
+			last_quote = 0;
+			continue;
+		}
+		if (blank && c != ' ' && c != '\t') {
+			blank = 0;
+			if (c == '[' && line_start)
+				return 0;
+		}
+		if (c == '"')
+			last_quote = q + 1;
+		else if (c == ']' && last_quote) {
+			uint64_t k = last_quote;
+			while (k < q && (AT(r, k) == ' ' || AT(r, k) == '\t'))
+				k++;
+			if (k == q) {
+				/* Found: count the line ends passed. */
+				for (uint64_t x = p; x < line_start; x++)
+					if (AT(r, x) == '\n' || AT(r, x) == '\r')
+						newline(r, x, AT(r, x));
+				*quote = last_quote - 1;
+				return q + 1;
+			}
+		} else if (c != ' ' && c != '\t') {
+			last_quote = 0;
+		}
+		q++;
+	}
+	return 0;
+}
+
+/*
+ * A tag line: `[Name "value"]`, leniently.  The token ends after its ']'
+ * when the value is properly quoted (so several tags may share a line);
+ * otherwise the value runs to the last '"' before the last ']' of the line.
+ */
+static void scan_tag(struct pgn_reader *r, struct tok *t)
+{
+	struct tok probe = *t;
+	uint64_t p;
+	size_t len, i, j, ns, ne, vs, ve, end;
+	const char *s;
+
+	scan_line(r, &probe, T_TAG, 0);
+	if (probe.type == T_TOO_LONG) {
+		*t = probe;
+		return;
+	}
+	p = probe.end;
+	s = r->text + (t->start - r->base);
+	len = (size_t)(p - t->start);
+	t->type = T_TAG;
+	t->tag_flags = 0;
+	i = 1;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	ns = i;
+	while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '"' && s[i] != ']' && s[i] != '[')
+		i++;
+	ne = i;
+	if (ne == ns)
+		t->tag_flags |= TAG_NO_NAME;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i < len && s[i] == '"') {
+		vs = ++i;
+		for (j = vs; j < len && s[j] != '"'; j++)
+			if (s[j] == '\\' && j + 1 < len)
+				j++;
+		if (j < len) {
+			size_t k = j + 1;
+			while (k < len && (s[k] == ' ' || s[k] == '\t'))
+				k++;
+			if (k < len && s[k] == ']') {
+				ve = j;
+				end = k + 1;
+				goto done;
+			}
+		}
+		if (j >= len && last_of(s, vs, len, ']') == len) {
+			uint64_t quote, after = continued_tag(r, t->start + len, t->start, &quote);
+			/* Reading ahead may have moved (or decoded) the window. */
+			s = r->text + (t->start - r->base);
+			if (after) {
+				ve = (size_t)(quote - t->start);
+				end = (size_t)(after - t->start);
+				t->tag_flags |= TAG_LINES;
+				goto done;
+			}
+		}
+		/* Not closed the standard way: fall back on the line's shape. */
+		{
+			size_t rb = last_of(s, vs, len, ']');
+			if (rb < len) {
+				size_t q = last_of(s, vs, rb, '"');
+				if (q < rb) {
+					ve = q;
+					t->tag_flags |= TAG_STRAY_QUOTE;
+				} else {
+					ve = rb;
+					t->tag_flags |= TAG_NO_QUOTE;
+				}
+				end = rb + 1;
+			} else {
+				size_t q = last_of(s, vs, len, '"');
+				t->tag_flags |= TAG_NO_BRACKET;
+				if (q < len) {
+					ve = q;
+				} else {
+					ve = len;
+					t->tag_flags |= TAG_NO_QUOTE;
+				}
+				end = len;
+			}
+		}
+	} else {
+		size_t rb = i;
+		while (rb < len && s[rb] != ']')
+			rb++;
+		vs = i;
+		ve = rb;
+		while (ve > vs && (s[ve - 1] == ' ' || s[ve - 1] == '\t'))
+			ve--;
+		t->tag_flags |= TAG_UNQUOTED;
+		if (rb < len) {
+			end = rb + 1;
+		} else {
+			end = len;
+			t->tag_flags |= TAG_NO_BRACKET;
+		}
+	}
+done:
+	t->body = t->start + ns;
+	t->body_end = t->start + ne;
+	t->value = t->start + vs;
+	t->value_end = t->start + ve;
+	t->end = t->start + end;
+	for (i = 0; i < end;) {
+		size_t n = 1;
+		if ((unsigned char)s[i] >= 0x80)
+			n = xq_utf8_valid_prefix(s + i, end - i);
+		if (n == 0 || s[i] == '\0') {
+			mark_bad(r, t, t->start + i);
+			break;
+		}
+		i += n;
+	}
+}
+
+/*
+ * After the digits of a word at [start, p) comes '.' at p: if the dots
+ * are not followed by a digit ("33.4" is a WXF move, "2006.08.03" a
+ * word), the word is a move number ending after them.  Returns that end,
+ * or 0.
+ */
+static uint64_t number_end(struct pgn_reader *r, const struct tok *t, uint64_t p)
+{
+	uint64_t q = p;
+
+	while (have(r, q, t->start) && AT(r, q) == '.')
+		q++;
+	return q < END(r) && xq_is_digit(AT(r, q)) ? 0 : q;
+}
+
+static void scan_word(struct pgn_reader *r, struct tok *t)
+{
+	uint64_t p = t->start;
+	int digits = 1;
+	uint32_t chars = 0;
+
+	t->type = T_WORD;
+	for (;;) {
+		/* The window holds whole characters (publish() holds back a cut
+		 * one), so the bytes in it can be read without asking for more. */
+		const unsigned char *x = (const unsigned char *)r->text;
+		size_t i = (size_t)(p - r->base), lim = r->tlen;
+		int stop = 0;
+		while (i < lim && !stop) {
+			unsigned char c = x[i];
+			if (c < 0x80) {
+				unsigned char k = cls_table[c];
+				if (k == C_NUL) {
+					mark_bad(r, t, r->base + i);
+				} else if (k != C_WORD) {
+					stop = 1;
+					break;
+				} else if (digits && xq_is_digit(c)) {
+					i++;
+					chars++;
+					continue;
+				} else if (digits && c == '.' && r->base + i > t->start) {
+					uint64_t at = r->base + i, q = number_end(r, t, at);
+					if (q) {
+						t->num = 0;
+						for (uint64_t k2 = t->start; k2 < at && t->num < 100000000ul; k2++)
+							t->num = t->num * 10 + (AT(r, k2) - '0');
+						t->type = T_NUMBER;
+						t->end = q;
+						if (r->col_pos == t->start) {
+							r->col_val += (uint32_t)(q - t->start);
+							r->col_pos = q;
+						}
+						return;
+					}
+					/* number_end() may have moved the window. */
+					x = (const unsigned char *)r->text;
+					i = (size_t)(at - r->base);
+					lim = r->tlen;
+				}
+				i++;
+			} else {
+				size_t n = xq_utf8_valid_prefix((const char *)x + i, lim - i);
+				if (n == 0) {
+					mark_bad(r, t, r->base + i);
+					n = 1;
+				} else if (n > 1 && is_wide_space(r, r->base + i, n)) {
+					stop = 1;
+					break;
+				}
+				i += n;
+			}
+			chars++;
+			digits = 0;
+		}
+		p = r->base + i;
+		if (stop)
+			break;
+		if (p - t->start > XQ_PGN_TOKEN_MAX) {
+			t->type = T_TOO_LONG;
+			break;
+		}
+		if (!have(r, p, t->start))
+			break;
+	}
+	t->end = p;
+	/* Words hold no line end: the column cursor can jump to the end (unless
+	 * a bad byte moved it already). */
+	if (r->col_pos == t->start) {
+		r->col_val += chars;
+		r->col_pos = p;
+	}
+}
+
+static void scan_token(struct pgn_reader *r, struct tok *t)
+{
+	unsigned char c;
+
+	t->bad = 0;
+	t->tag_flags = 0;
+	t->num = 0;
+	skip_space(r);
+	t->start = t->end = r->pos;
+	if (r->io_rc) {
+		t->type = T_IO;
+		return;
+	}
+	if (r->pos >= END(r) && !have(r, r->pos, r->pos)) {
+		t->type = r->io_rc ? T_IO : T_EOF;
+		t->place = place_at(r, r->pos);
+		return;
+	}
+	t->place = place_at(r, t->start);
+	c = AT(r, t->start);
+	switch (c) {
+	case '{':
+		scan_comment(r, t);
+		break;
+	case ';':
+		scan_line(r, t, T_COMMENT, 1);
+		break;
+	case '[':
+		scan_tag(r, t);
+		break;
+	case '(':
+		t->type = T_LPAREN;
+		t->end = t->start + 1;
+		break;
+	case ')':
+		t->type = T_RPAREN;
+		t->end = t->start + 1;
+		break;
+	case '}':
+	case ']':
+		t->type = T_STRAY;
+		t->end = t->start + 1;
+		break;
+	case '$': {
+		uint64_t p = t->start + 1;
+		t->num = 0;
+		while (have(r, p, t->start) && xq_is_digit(AT(r, p))) {
+			if (t->num < 100000)
+				t->num = t->num * 10 + (AT(r, p) - '0');
+			p++;
+		}
+		if (p == t->start + 1) {
+			scan_word(r, t);
+			if (t->end == t->start)
+				t->end = t->start + 1;
+			t->type = T_WORD;
+		} else {
+			t->type = T_NAG;
+			t->end = p;
+		}
+		break;
+	}
+	case '%':
+		if (t->place.col == 1) {
+			scan_line(r, t, T_ESCAPE, 1);
+			break;
+		}
+		/* fall through */
+	default:
+		scan_word(r, t);
+		if (t->end == t->start) {
+			/* Only an undecodable byte or a separator we do not know. */
+			t->end = t->start + 1;
+		}
+		break;
+	}
+	if (t->type == T_UNTERMINATED)
+		r->pos = t->start + 1;
+	else
+		r->pos = t->end;
+}
+
+static const struct tok *next_tok(struct pgn_reader *r)
+{
+	if (r->pushed)
+		r->pushed = 0;
+	else
+		scan_token(r, &r->tok);
+	return &r->tok;
+}
+
+static void push_back(struct pgn_reader *r)
+{
+	r->pushed = 1;
+}
+
+/* The token's text (valid until the next token is read). */
+static const char *tok_text(const struct pgn_reader *r, uint64_t from)
+{
+	return r->text + (from - r->base);
+}
+
+/* ---- diagnostics ----------------------------------------------------------- */
+
+static void emit(struct pgn_reader *r, const struct xq_game *g, struct xq_diag *d,
+		 const struct xq_place *pl, uint32_t ply, const char *move, size_t mlen)
+{
+	d->source = r->name;
+	if (pl) {
+		d->place = *pl;
+		d->has_offset = 1;
+	}
+	d->game = g->number;
+	d->ply = ply;
+	if (move)
+		xq_diag_set_move(d, move, mlen);
+	xq_sink_report(r->sink, d);
+}
+
+static void report(struct pgn_reader *r, const struct xq_game *g, const struct xq_place *pl,
+		   uint32_t ply, const char *move, size_t mlen, enum xq_severity sev,
+		   enum xq_diag_code code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 9, 10)))
+#endif
+	;
+
+static void report(struct pgn_reader *r, const struct xq_game *g, const struct xq_place *pl,
+		   uint32_t ply, const char *move, size_t mlen, enum xq_severity sev,
+		   enum xq_diag_code code, const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	va_start(ap, fmt);
+	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	va_end(ap);
+	emit(r, g, &d, pl, ply, move, mlen);
+}
+
+/* ---- the parser ------------------------------------------------------------- */
+
+struct gstate {
+	struct xq_game *g;
+	struct xq_board board;  /* the position after `cur` */
+	uint32_t cur, ply, moves; /* the line being read */
+	uint32_t total;         /* moves in the tree */
+	int after_number;       /* a move number since the last move */
+	int have_pre;           /* r->pre holds a comment for the next move */
+	int dialect;            /* enum xq_notation; AUTO until the first move */
+	int movetext;           /* something other than tags was read */
+	int broken;
+	int have_result;
+	int start_given;        /* FEN tag or FEN line */
+	uint32_t last_tag_line;  /* the line the last tag ended on */
+	const char *result_tag;
+	struct xq_place result_place;
+	const char *format_tag;
+	struct xq_place format_place;
+};
+
+static int oom(struct pgn_reader *r, struct gstate *s)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	xq_diag_set(&d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	emit(r, s->g, &d, NULL, s->ply, NULL, 0);
+	s->broken = 1;
+	s->g->flags |= XQ_GAME_BROKEN;
+	return XQ_ENOMEM;
+}
+
+/* An error: report it and mark the game broken. */
+static void fail(struct pgn_reader *r, struct gstate *s, const struct xq_place *pl, uint32_t ply,
+		 const char *move, size_t mlen, enum xq_diag_code code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 8, 9)))
+#endif
+	;
+
+static void fail(struct pgn_reader *r, struct gstate *s, const struct xq_place *pl, uint32_t ply,
+		 const char *move, size_t mlen, enum xq_diag_code code, const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	va_start(ap, fmt);
+	xq_diag_vset(&d, XQ_EPARSE, code, XQ_SEV_ERROR, fmt, ap);
+	va_end(ap);
+	emit(r, s->g, &d, pl, ply, move, mlen);
+	s->broken = 1;
+	s->g->flags |= XQ_GAME_BROKEN;
+}
+
+static void fail_bad_byte(struct pgn_reader *r, struct gstate *s, const struct tok *t)
+{
+	const char *enc = r->enc == XQ_ENC_UNKNOWN ? "utf-8" : xq_encoding_name(r->enc);
+
+	if (t->bad_byte == 0)
+		fail(r, s, &t->bad_place, s->ply + 1, NULL, 0, XQ_D_ENCODING,
+		     "NUL byte at offset %llu: this is not text",
+		     (unsigned long long)t->bad_place.offset);
+	else
+		fail(r, s, &t->bad_place, s->ply + 1, NULL, 0, XQ_D_ENCODING,
+		     "byte 0x%02X at offset %llu is not valid %s", t->bad_byte,
+		     (unsigned long long)t->bad_place.offset, enc);
+}
+
+/* Comment text: line ends made LF, surrounding white space dropped. */
+static int clean_comment(struct pgn_reader *r, const char *s, size_t n)
+{
+	size_t a = 0, b = n;
+
+	while (a < b && xq_is_space((unsigned char)s[a]))
+		a++;
+	while (b > a && xq_is_space((unsigned char)s[b - 1]))
+		b--;
+	xq_buf_reset(&r->scratch);
+	for (size_t i = a; i < b; i++) {
+		char c = s[i];
+		if (c == '\r') {
+			c = '\n';
+			if (i + 1 < b && s[i + 1] == '\n')
+				i++;
+		}
+		if (xq_buf_addc(&r->scratch, c))
+			return XQ_ENOMEM;
+	}
+	return 0;
+}
+
+static int append_str(struct xq_game *g, const char **field, const char *s, size_t n)
+{
+	size_t old = *field ? strlen(*field) : 0;
+	char *p = xq_arena_alloc(&g->arena, old + (old ? 1 : 0) + n + 1);
+
+	if (!p)
+		return XQ_ENOMEM;
+	if (old) {
+		memcpy(p, *field, old);
+		p[old++] = ' ';
+	}
+	memcpy(p + old, s, n);
+	p[old + n] = '\0';
+	*field = p;
+	return 0;
+}
+
+static int add_pre(struct pgn_reader *r, struct gstate *s)
+{
+	if (s->have_pre && xq_buf_addc(&r->pre, ' '))
+		return XQ_ENOMEM;
+	s->have_pre = 1;
+	return xq_buf_add(&r->pre, r->scratch.ptr, r->scratch.len);
+}
+
+/* A comment that waited for a move that never came goes after `cur`. */
+static int flush_pre(struct pgn_reader *r, struct gstate *s)
+{
+	int rc = 0;
+
+	if (s->have_pre)
+		rc = append_str(s->g, &s->g->nodes[s->cur].comment, r->pre.ptr, r->pre.len);
+	s->have_pre = 0;
+	xq_buf_reset(&r->pre);
+	return rc;
+}
+
+static int take_comment(struct pgn_reader *r, struct gstate *s, const struct tok *t)
+{
+	int rc = clean_comment(r, tok_text(r, t->body), (size_t)(t->body_end - t->body));
+
+	if (rc || r->scratch.len == 0)
+		return rc;
+	if (s->after_number || (r->nstack > 0 && s->moves == 0))
+		return add_pre(r, s);
+	return append_str(s->g, &s->g->nodes[s->cur].comment, r->scratch.ptr, r->scratch.len);
+}
+
+static int nag_of(const char *w, size_t n)
+{
+	if (n == 0 || n > 2 || (w[0] != '!' && w[0] != '?'))
+		return 0;
+	if (n == 1)
+		return w[0] == '!' ? 1 : 2;
+	if (w[1] == w[0])
+		return w[0] == '!' ? 3 : 4;
+	return w[1] == '?' ? 5 : w[1] == '!' ? 6 : 0;
+}
+
+static int only_of(const char *w, size_t n, const char *set)
+{
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr(set, w[i]))
+			return 0;
+	return 1;
+}
+
+/* Result markers, standard and Chinese.  Returns 1 if `w` is one. */
+static int result_of(const char *w, size_t n, enum xq_result *res, int *standard)
+{
+	static const struct {
+		const char *text;
+		enum xq_result r;
+	} words[] = {
+		{"红胜", XQ_RESULT_RED_WIN},    {"紅勝", XQ_RESULT_RED_WIN},
+		{"红方胜", XQ_RESULT_RED_WIN},  {"紅方勝", XQ_RESULT_RED_WIN},
+		{"黑负", XQ_RESULT_RED_WIN},    {"黑負", XQ_RESULT_RED_WIN},
+		{"黑胜", XQ_RESULT_BLACK_WIN},  {"黑勝", XQ_RESULT_BLACK_WIN},
+		{"黑方胜", XQ_RESULT_BLACK_WIN}, {"黑方勝", XQ_RESULT_BLACK_WIN},
+		{"红负", XQ_RESULT_BLACK_WIN},  {"紅負", XQ_RESULT_BLACK_WIN},
+		{"和棋", XQ_RESULT_DRAW},       {"和局", XQ_RESULT_DRAW},
+		{"未知", XQ_RESULT_UNKNOWN},
+	};
+
+	unsigned char c = n ? (unsigned char)w[0] : 0;
+
+	/* Every move of every notation is longer or starts otherwise: most
+	 * words are done with here. */
+	if (c == '1' || c == '0' || c == '*' || c == 0xC2) {
+		if (xq_result_parse(w, n, res) != 0)
+			return 0;
+		*standard = c != 0xC2; /* ½-½ is not */
+		return 1;
+	}
+	if (n != 6 && n != 9)
+		return 0;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (strlen(words[i].text) == n && !memcmp(words[i].text, w, n)) {
+			*res = words[i].r;
+			*standard = 0;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int is_ellipsis(const char *w, size_t n)
+{
+	if (n == 0 || (w[0] != '.' && (unsigned char)w[0] != 0xE2))
+		return 0;
+	if (only_of(w, n, "."))
+		return n >= 2;
+	return (n == 3 && !memcmp(w, "\xE2\x80\xA6", 3)) ||   /* … */
+	       (n == 6 && !memcmp(w, "\xE2\x80\xA6\xE2\x80\xA6", 6));
+}
+
+/*
+ * The length of `w` without the check marks and annotations written onto
+ * the move (`+ # ! ?`, ASCII or full-width: no notation's move ends in
+ * one).  The marks, made ASCII, go to `marks` (up to 7, NUL-terminated).
+ */
+static size_t split_marks(const char *w, size_t n, char marks[8])
+{
+	size_t core = n, k = 0;
+	char rev[8];
+
+	for (;;) {
+		unsigned char c = core ? (unsigned char)w[core - 1] : 0;
+		char m = 0;
+		size_t len = 1;
+		if (c == '!' || c == '?' || c == '+' || c == '#') {
+			m = (char)c;
+		} else if (core >= 3 && (unsigned char)w[core - 3] == 0xEF &&
+			   (unsigned char)w[core - 2] == 0xBC) {
+			/* ！ ？ ＋ ＃ are EF BC 81, 9F, 8B, 83 */
+			m = c == 0x81 ? '!' : c == 0x9F ? '?' : c == 0x8B ? '+' : c == 0x83 ? '#' : 0;
+			len = 3;
+		}
+		if (!m)
+			break;
+		if (k < sizeof(rev) - 1)
+			rev[k++] = m;
+		core -= len;
+	}
+	for (size_t i = 0; i < k; i++)
+		marks[i] = rev[k - 1 - i];
+	marks[k] = '\0';
+	return core;
+}
+
+static enum xq_notation dialect_for(const struct pgn_reader *r, enum xq_notation n)
+{
+	if ((n == XQ_NOTATION_ICCS || n == XQ_NOTATION_UCI) && r->opts.uci_ranks)
+		return XQ_NOTATION_UCI1;
+	return n;
+}
+
+/* Read one move in the game's notation (found from its first move). */
+static int is_coordinates(enum xq_notation n)
+{
+	return n == XQ_NOTATION_ICCS || n == XQ_NOTATION_UCI || n == XQ_NOTATION_UCI1;
+}
+
+/* A square on rank 10 while ranks are read 0-9: say how to read the file. */
+static int rank_ten(struct xq_diag *d, const char *w, size_t n)
+{
+	return xq_diag_set(d, XQ_EPARSE, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
+			   "'%.*s' names rank 10: this game counts ranks 1-10 (as Fairy-Stockfish "
+			   "writes UCI), so every move of it would be read one rank off; read it with "
+			   "ranks 1-10",
+			   (int)n, w);
+}
+
+static int read_move(struct pgn_reader *r, struct gstate *s, struct xq_board *b, const char *w,
+		     size_t n, xq_move *m, struct xq_diag *d)
+{
+	enum xq_notation dia = (enum xq_notation)s->dialect, other;
+	int rc;
+
+	if (dia == XQ_NOTATION_AUTO) {
+		dia = xq_notation_detect(w, n);
+		if (dia == XQ_NOTATION_AUTO)
+			return xq_diag_set(d, XQ_EPARSE, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
+					   "'%.*s' is not a move in any notation", (int)n, w);
+		if (dia == XQ_NOTATION_UCI1 && !r->opts.uci_ranks)
+			return rank_ten(d, w, n);
+		dia = dialect_for(r, dia);
+	}
+	rc = xq_notation_read(m, b, w, n, dia, d);
+	if (rc == XQ_EPARSE) {
+		/* One move in another notation than the rest of the game; but
+		 * never coordinates counted from another rank. */
+		other = xq_notation_detect(w, n);
+		if (other == XQ_NOTATION_UCI1 && !r->opts.uci_ranks)
+			return rank_ten(d, w, n);
+		other = dialect_for(r, other);
+		if (other != XQ_NOTATION_AUTO && other != dia &&
+		    !(is_coordinates(other) && is_coordinates(dia))) {
+			struct xq_diag d2;
+			xq_diag_init(&d2);
+			if (xq_notation_read(m, b, w, n, other, &d2) == 0)
+				return 0;
+		}
+	}
+	if (rc == 0 && s->dialect == XQ_NOTATION_AUTO)
+		s->dialect = dia;
+	if (rc && d->code == XQ_D_NONE)
+		xq_diag_set(d, rc, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR, "'%.*s' is not a move", (int)n, w);
+	return rc;
+}
+
+/*
+ * The first move of a game set up from a FEN fails, but would be legal
+ * with the other side to move: a wrong side field, common in old files.
+ * Returns 1 with s->board and the game's start flipped (and a warning).
+ */
+static int try_other_side(struct pgn_reader *r, struct gstate *s, const struct tok *t,
+			  const char *w, size_t n, xq_move *m)
+{
+	char fen[XQ_FEN_MAX];
+	struct xq_board b;
+	struct xq_diag d;
+	char *sp;
+
+	xq_board_to_fen(&s->g->start, fen, sizeof(fen));
+	sp = strchr(fen, ' ');
+	if (!sp)
+		return 0;
+	sp[1] = sp[1] == 'b' ? 'w' : 'b';
+	xq_diag_init(&d);
+	if (xq_board_from_fen(&b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &d))
+		return 0;
+	if (read_move(r, s, &b, w, n, m, &d))
+		return 0;
+	report(r, s->g, &t->place, 1, w, n, XQ_SEV_WARNING, XQ_D_SIDE_TO_MOVE,
+	       "the start position says %s moves first, but the first move is %s's; read with %s to move",
+	       b.side == XQ_RED ? "black" : "red", b.side == XQ_RED ? "red" : "black",
+	       b.side == XQ_RED ? "red" : "black");
+	s->g->start = b;
+	s->board = b;
+	return 1;
+}
+
+static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
+{
+	const char *w = tok_text(r, t->start);
+	size_t n = (size_t)(t->end - t->start), core;
+	char marks[8];
+	uint8_t nags[1];
+	int nnag = 0;
+	xq_move m;
+	uint32_t idx;
+	struct xq_undo u;
+	int rc;
+
+	if (n > WORD_MAX) {
+		fail(r, s, &t->place, s->ply + 1, w, n, XQ_D_BAD_MOVE_TEXT,
+		     "a word of %zu bytes is not a move", n);
+		return 0;
+	}
+	/* Check marks and an annotation written onto the move (the notation
+	 * reads full-width text itself). */
+	core = split_marks(w, n, marks);
+	if (marks[0]) {
+		char a[8];
+		size_t alen = 0;
+		int nag;
+		for (const char *k = marks; *k; k++)
+			if (*k == '!' || *k == '?')
+				a[alen++] = *k;
+		a[alen] = '\0';
+		nag = nag_of(a, alen);
+		if (nag)
+			nags[nnag++] = (uint8_t)nag;
+		else if (alen)
+			report(r, s->g, &t->place, s->ply + 1, w, n, XQ_SEV_WARNING, XQ_D_SYNTAX,
+			       "'%s' is not an annotation; ignored", a);
+	}
+	if (core == 0) {
+		fail(r, s, &t->place, s->ply + 1, w, n, XQ_D_BAD_MOVE_TEXT, "no move in '%.*s'",
+		     (int)n, w);
+		return 0;
+	}
+	/* r->md is kept clear between errors: a clean diagnostic per move
+	 * would cost more than many a move. */
+	rc = read_move(r, s, &s->board, w, core, &m, &r->md);
+	if (rc && s->ply == 0 && s->cur == XQ_ROOT && s->start_given && rc != XQ_EPARSE &&
+	    try_other_side(r, s, t, w, core, &m))
+		rc = 0;
+	if (rc == 0 && r->md.code != XQ_D_NONE)
+		xq_diag_init(&r->md); /* a failed first reading was made good */
+	if (rc) {
+		emit(r, s->g, &r->md, &t->place, s->ply + 1, w, n);
+		xq_diag_init(&r->md);
+		s->broken = 1;
+		s->g->flags |= XQ_GAME_BROKEN;
+		return 0;
+	}
+	if (xq_game_add_move(s->g, s->cur, m, &idx) || xq_game_set_text(s->g, idx, w, n))
+		return oom(r, s);
+	s->g->nodes[idx].place = t->place;
+	if (s->have_pre) {
+		if (xq_game_set_pre_comment(s->g, idx, r->pre.ptr, r->pre.len))
+			return oom(r, s);
+		s->have_pre = 0;
+		xq_buf_reset(&r->pre);
+	}
+	for (int i = 0; i < nnag; i++)
+		if (xq_game_add_nag(s->g, idx, nags[i]))
+			return oom(r, s);
+	xq_board_make(&s->board, m, &u);
+	s->cur = idx;
+	s->ply++;
+	s->moves++;
+	s->total++;
+	s->after_number = 0;
+	return 0;
+}
+
+static int count_slashes(const char *w, size_t n)
+{
+	int k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += w[i] == '/';
+	return k;
+}
+
+/*
+ * Set the start from FEN text at position `at` (inside the tag or line at
+ * `tag_start`, placed at `tag_place`): a rejected FEN is an error whose
+ * column is the offending character's.
+ */
+static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, size_t n,
+		     uint64_t at, const struct xq_place *tag_place, uint64_t tag_start)
+{
+	struct xq_board b;
+	struct xq_diag d, d2;
+
+	xq_diag_init(&d);
+	if (xq_board_from_fen(&b, fen, n, 0, &d) == 0) {
+		s->g->start = b;
+		s->board = b;
+		s->start_given = 1;
+		return 0;
+	}
+	xq_diag_init(&d2);
+	if (xq_board_from_fen(&b, fen, n, XQ_FEN_LENIENT_PLACEMENT, &d2) == 0) {
+		report(r, s->g, tag_place, 0, NULL, 0, XQ_SEV_NOTE, XQ_D_BAD_FEN,
+		       "composed position accepted (%s)", d.msg);
+		s->g->start = b;
+		s->board = b;
+		s->start_given = 1;
+		return 0;
+	}
+	{
+		/* The board may be fine and only the fields after it malformed (hbsxcjp's
+		 * converter writes the side as "-b" whoever moves first): keep the board,
+		 * say so, and let the first move decide the side (try_other_side). */
+		size_t blen = 0;
+		while (blen < n && fen[blen] != ' ' && fen[blen] != '\t')
+			blen++;
+		xq_diag_init(&d2);
+		if (blen < n && xq_board_from_fen(&b, fen, blen, XQ_FEN_LENIENT_PLACEMENT, &d2) == 0) {
+			report(r, s->g, tag_place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_FEN,
+			       "the FEN after its board is malformed (%s): the board is kept and the "
+			       "first move decides the side to move",
+			       d.msg);
+			s->g->start = b;
+			s->board = b;
+			s->start_given = 1;
+			return 0;
+		}
+	}
+	{
+		/* Column of the offending character, inside the tag. */
+		size_t byte = d.place.col ? d.place.col - 1 : 0;
+		uint64_t p;
+		struct xq_place pl;
+		if (byte > n)
+			byte = n;
+		p = at + byte;
+		pl.line = tag_place->line;
+		pl.col = tag_place->col +
+			 (uint32_t)count_chars(tok_text(r, tag_start), (size_t)(p - tag_start));
+		pl.offset = offset_of(r, p);
+		d.severity = XQ_SEV_ERROR;
+		d.code = XQ_D_BAD_FEN;
+		emit(r, s->g, &d, &pl, 0, NULL, 0);
+		s->broken = 1;
+		s->g->flags |= XQ_GAME_BROKEN;
+	}
+	return 0;
+}
+
+static int unescape_value(struct pgn_reader *r, const char *v, size_t n)
+{
+	xq_buf_reset(&r->scratch);
+	for (size_t i = 0; i < n; i++) {
+		char c = v[i];
+		if (c == '\\' && i + 1 < n && (v[i + 1] == '"' || v[i + 1] == '\\')) {
+			c = v[++i];
+		} else if (c == '\r') {
+			c = '\n';
+			if (i + 1 < n && v[i + 1] == '\n')
+				i++;
+		}
+		if (xq_buf_addc(&r->scratch, c))
+			return XQ_ENOMEM;
+	}
+	return 0;
+}
+
+static int take_tag(struct pgn_reader *r, struct gstate *s, const struct tok *t)
+{
+	const char *name = tok_text(r, t->body), *value;
+	size_t nlen = (size_t)(t->body_end - t->body);
+	struct xq_tag *tag;
+
+	if (t->tag_flags & TAG_NO_NAME) {
+		fail(r, s, &t->place, 0, NULL, 0, XQ_D_BAD_TAG, "a tag line with no tag name: '%.*s'",
+		     (int)((t->end - t->start) > 60 ? 60 : (t->end - t->start)), tok_text(r, t->start));
+		return 0;
+	}
+	if (unescape_value(r, tok_text(r, t->value), (size_t)(t->value_end - t->value)) ||
+	    xq_game_add_tag(s->g, name, nlen, r->scratch.ptr, r->scratch.len))
+		return oom(r, s);
+	tag = &s->g->tags[s->g->ntags - 1];
+	value = tag->value;
+	if (t->tag_flags & TAG_UNQUOTED)
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		       "the value of tag %s is not in quotes", tag->name);
+	else if (t->tag_flags & TAG_NO_QUOTE)
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		       "the value of tag %s has no closing quote", tag->name);
+	else if (t->tag_flags & TAG_STRAY_QUOTE)
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		       "the value of tag %s holds a '\"' that is not escaped", tag->name);
+	if (t->tag_flags & TAG_LINES)
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		       "the value of tag %s goes on over a line end", tag->name);
+	if (t->tag_flags & TAG_NO_BRACKET)
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		       "tag %s has no closing ']'", tag->name);
+	if (!strcmp(tag->name, "FEN") && *value) {
+		if (s->start_given) {
+			report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+			       "a second FEN tag is ignored");
+			return 0;
+		}
+		return set_start(r, s, tok_text(r, t->value), (size_t)(t->value_end - t->value),
+				 t->value, &t->place, t->start);
+	}
+	if (!strcmp(tag->name, "Result") && !s->result_tag) {
+		s->result_tag = value;
+		s->result_place = t->place;
+	}
+	if (!strcmp(tag->name, "Format") && !s->format_tag) {
+		s->format_tag = value;
+		s->format_place = t->place;
+	}
+	return 0;
+}
+
+/* A FEN written on its own line before the moves of a game without tags. */
+static int take_fen_line(struct pgn_reader *r, struct gstate *s, const struct tok *t)
+{
+	uint64_t p = t->end, end = t->end;
+	int field = 1;
+
+	/* The board, then on the same line the fields a FEN may have: side,
+	 * two '-', two counters.  Moves may follow on the line. */
+	while (field < 6) {
+		uint64_t a = p, b;
+		while (have(r, a, t->start) && (AT(r, a) == ' ' || AT(r, a) == '\t'))
+			a++;
+		b = a;
+		while (have(r, b, t->start) && AT(r, b) > ' ' && b - a < 8)
+			b++;
+		if (b == a || (b < END(r) && AT(r, b) > ' '))
+			break;
+		if (field == 1 ? !(b - a == 1 && strchr("wbr", AT(r, a)))
+			       : field < 4 ? !(b - a == 1 && AT(r, a) == '-')
+					   : !xq_is_digit(AT(r, a)))
+			break;
+		p = end = b;
+		field++;
+	}
+	r->pos = end;
+	s->movetext = 1;
+	return set_start(r, s, tok_text(r, t->start), (size_t)(end - t->start), t->start, &t->place,
+			 t->start);
+}
+
+static int frame_push(struct pgn_reader *r, struct gstate *s)
+{
+	if (r->nstack == r->stack_cap) {
+		size_t cap = r->stack_cap ? r->stack_cap * 2 : 16;
+		struct frame *f = realloc(r->stack, cap * sizeof(*f));
+		if (!f)
+			return XQ_ENOMEM;
+		r->stack = f;
+		r->stack_cap = cap;
+	}
+	r->stack[r->nstack].cur = s->cur;
+	r->stack[r->nstack].ply = s->ply;
+	r->stack[r->nstack].moves = s->moves;
+	r->nstack++;
+	return 0;
+}
+
+/*
+ * Does this tag line, read before any move text, start the next game?  It
+ * does after a blank line (tag sections have none), and when it is a
+ * second Game tag: so a game with no moves and no result still ends.
+ */
+static int new_header(struct pgn_reader *r, const struct gstate *s, const struct tok *t)
+{
+	if (s->g->ntags == 0)
+		return 0;
+	if (t->place.line > s->last_tag_line + 1)
+		return 1;
+	return t->body_end - t->body == 4 && !memcmp(tok_text(r, t->body), "Game", 4) &&
+	       xq_game_tag(s->g, "Game") != NULL;
+}
+
+/* Skip to the start of the next game after an error. */
+static void resync(struct pgn_reader *r, struct gstate *s)
+{
+	long depth = (long)r->nstack;
+	int movetext = s->movetext;
+
+	for (;;) {
+		const struct tok *t = next_tok(r);
+		if (t->type != T_TAG && t->type != T_COMMENT)
+			movetext = 1;
+		switch (t->type) {
+		case T_EOF:
+		case T_IO:
+			return;
+		case T_TAG:
+			/* The rest of a broken header is still this game's. */
+			if (!movetext && !new_header(r, s, t)) {
+				s->last_tag_line = r->line;
+				break;
+			}
+			push_back(r);
+			return;
+		case T_LPAREN:
+			depth++;
+			break;
+		case T_RPAREN:
+			depth--;
+			break;
+		case T_WORD: {
+			enum xq_result res;
+			int std;
+			if (depth <= 0 &&
+			    result_of(tok_text(r, t->start), (size_t)(t->end - t->start), &res, &std)) {
+				/* The game's own result marker: keep it, it ends the game. */
+				s->g->result = res;
+				if (!std)
+					s->g->result_text = xq_game_strdup(s->g, tok_text(r, t->start),
+									   (size_t)(t->end - t->start));
+				s->have_result = 1;
+				return;
+			}
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+/* Does this word look like a move (so a game without tags starts here)? */
+static int looks_like_move(const char *w, size_t n)
+{
+	char marks[8];
+
+	if (n > WORD_MAX)
+		return 0;
+	n = split_marks(w, n, marks);
+	return n > 0 && xq_notation_detect(w, n) != XQ_NOTATION_AUTO;
+}
+
+/* After the result: comments belong to the game; other text is reported. */
+static void after_result(struct pgn_reader *r, struct gstate *s)
+{
+	for (;;) {
+		const struct tok *t = next_tok(r);
+		const char *w;
+		size_t n;
+		switch (t->type) {
+		case T_COMMENT:
+			if (t->bad) {
+				if (!s->broken)
+					fail_bad_byte(r, s, t);
+				continue;
+			}
+			if (!s->broken) {
+				uint32_t last = xq_game_mainline_end(s->g);
+				if (clean_comment(r, tok_text(r, t->body), (size_t)(t->body_end - t->body)) ||
+				    (r->scratch.len &&
+				     append_str(s->g, &s->g->nodes[last].comment, r->scratch.ptr,
+						r->scratch.len))) {
+					oom(r, s);
+					return;
+				}
+			}
+			continue;
+		case T_EOF:
+		case T_IO:
+			return;
+		case T_TAG:
+		case T_NUMBER:
+			push_back(r);
+			return;
+		case T_WORD:
+			w = tok_text(r, t->start);
+			n = (size_t)(t->end - t->start);
+			if (!t->bad && looks_like_move(w, n)) {
+				push_back(r);
+				return;
+			}
+			break;
+		default:
+			break;
+		}
+		/* Text that is neither a comment nor the next game. */
+		w = tok_text(r, t->start);
+		n = (size_t)(t->end - t->start);
+		report(r, s->g, &t->place, 0, w, n > 40 ? 40 : n, XQ_SEV_WARNING, XQ_D_TRAILING,
+		       "text after the result is not part of the game and is skipped");
+		for (;;) {
+			t = next_tok(r);
+			if (t->type == T_EOF || t->type == T_IO)
+				return;
+			if (t->type == T_TAG || t->type == T_NUMBER) {
+				push_back(r);
+				return;
+			}
+		}
+	}
+}
+
+static int notation_matches_format(int dialect, const char *format)
+{
+	char low[16];
+	size_t n = strlen(format);
+
+	if (n >= sizeof(low))
+		return 1;
+	for (size_t i = 0; i <= n; i++)
+		low[i] = (char)xq_to_lower((unsigned char)format[i]);
+	switch (dialect) {
+	case XQ_NOTATION_ICCS:
+	case XQ_NOTATION_UCI:
+	case XQ_NOTATION_UCI1:
+		return !strcmp(low, "iccs") || !strcmp(low, "uci") || !strcmp(low, "ucci");
+	case XQ_NOTATION_WXF:
+		return !strcmp(low, "wxf");
+	case XQ_NOTATION_CHINESE:
+		return !strcmp(low, "chinese") || !strcmp(low, "") || !strcmp(low, "cn") ||
+		       !strcmp(low, "zh");
+	case XQ_NOTATION_SAN:
+		return !strcmp(low, "san") || !strcmp(low, "xboard");
+	default:
+		return 1;
+	}
+}
+
+static void finish(struct pgn_reader *r, struct gstate *s, const struct xq_place *end_place)
+{
+	struct xq_game *g = s->g;
+
+	if (r->nstack > 0 && !s->broken)
+		fail(r, s, end_place, 0, NULL, 0, XQ_D_SYNTAX, "%zu variation%s not closed with ')'",
+		     r->nstack, r->nstack > 1 ? "s" : "");
+	r->nstack = 0;
+	if (!s->broken && flush_pre(r, s))
+		oom(r, s);
+	s->have_pre = 0;
+	xq_buf_reset(&r->pre);
+	g->encoding = xq_encoding_name(r->enc == XQ_ENC_UNKNOWN ? XQ_ENC_UTF8 : r->enc);
+	if (s->broken)
+		return;
+	if (s->total == 0) {
+		g->flags |= XQ_GAME_EMPTY;
+		report(r, g, &g->place, 0, NULL, 0, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, "the game has no moves");
+	}
+	if (!s->have_result) {
+		enum xq_result tr;
+		if (s->result_tag && *s->result_tag) {
+			if (xq_result_parse(s->result_tag, strlen(s->result_tag), &tr) == 0) {
+				g->result = tr;
+			} else {
+				g->result = XQ_RESULT_UNKNOWN;
+				g->result_text = s->result_tag;
+			}
+		}
+		if (s->total > 0)
+			report(r, g, end_place, 0, NULL, 0, XQ_SEV_NOTE, XQ_D_NO_RESULT,
+			       "the moves end with no result marker%s",
+			       g->result != XQ_RESULT_NONE ? "; the Result tag is used" : "");
+	} else if (s->result_tag && *s->result_tag) {
+		enum xq_result tr;
+		int std;
+		if (!result_of(s->result_tag, strlen(s->result_tag), &tr, &std))
+			tr = XQ_RESULT_UNKNOWN;
+		if (tr != g->result)
+			report(r, g, &s->result_place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_RESULT,
+			       "the Result tag says '%s' but the moves end with '%s'", s->result_tag,
+			       g->result_text ? g->result_text : xq_result_string(g->result));
+	}
+	if (s->format_tag && s->dialect != XQ_NOTATION_AUTO &&
+	    !notation_matches_format(s->dialect, s->format_tag))
+		report(r, g, &s->format_place, 0, NULL, 0, XQ_SEV_NOTE, XQ_D_BAD_TAG,
+		       "the Format tag says '%s' but the moves are in %s notation", s->format_tag,
+		       xq_notation_name((enum xq_notation)s->dialect));
+}
+
+static int handle_word(struct pgn_reader *r, struct gstate *s, const struct tok *t, int *done)
+{
+	const char *w = tok_text(r, t->start);
+	size_t n = (size_t)(t->end - t->start);
+	enum xq_result res;
+	int std, nag;
+
+	*done = 0;
+	if (result_of(w, n, &res, &std)) {
+		if (r->nstack > 0) {
+			fail(r, s, &t->place, s->ply, w, n, XQ_D_SYNTAX,
+			     "a result inside a variation");
+			return 0;
+		}
+		s->g->result = res;
+		if (!std && !(s->g->result_text = xq_game_strdup(s->g, w, n)))
+			return oom(r, s);
+		s->have_result = 1;
+		*done = 1;
+		return 0;
+	}
+	if (is_ellipsis(w, n))
+		return 0;
+	if ((nag = nag_of(w, n)) != 0) {
+		if (s->moves == 0) {
+			report(r, s->g, &t->place, s->ply, w, n, XQ_SEV_WARNING, XQ_D_SYNTAX,
+			       "an annotation before any move is ignored");
+			return 0;
+		}
+		return xq_game_add_nag(s->g, s->cur, (uint8_t)nag) ? oom(r, s) : 0;
+	}
+	if ((w[0] == '+' || w[0] == '#') && only_of(w, n, "+#"))
+		return 0; /* a check mark written apart from its move */
+	if (s->g->ntags == 0 && s->total == 0 && !s->start_given && count_slashes(w, n) == 9)
+		return take_fen_line(r, s, t);
+	return add_move(r, s, t);
+}
+
+/*
+ * One token of a game.  Sets *ended when the game ended before it (it is
+ * pushed back for the next game) and *done after the result.
+ */
+static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *t, int *ended,
+		      int *done)
+{
+	int rc = 0;
+
+	switch (t->type) {
+	case T_EOF:
+	case T_IO:
+		finish(r, s, &t->place);
+		*ended = 1;
+		return 0;
+	case T_TAG:
+		if (!s->movetext && !new_header(r, s, t)) {
+			rc = take_tag(r, s, t);
+			s->last_tag_line = r->line;
+			break;
+		}
+		push_back(r);
+		finish(r, s, &t->place);
+		*ended = 1;
+		return 0;
+	case T_COMMENT:
+		rc = take_comment(r, s, t);
+		if (s->total || s->g->ntags)
+			s->movetext = 1;
+		break;
+	case T_ESCAPE:
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_NOTE, XQ_D_SYNTAX,
+		       "escape line ('%%' in column 1) ignored");
+		break;
+	case T_LPAREN:
+		s->movetext = 1;
+		if (s->moves == 0) {
+			fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_SYNTAX,
+			     "'(' must follow the move it is a variation of");
+			break;
+		}
+		if ((rc = flush_pre(r, s)) || (rc = frame_push(r, s)))
+			break;
+		s->cur = s->g->nodes[s->cur].parent;
+		s->ply--;
+		s->moves = 0;
+		s->after_number = 0;
+		xq_game_board_at(s->g, s->cur, &s->board);
+		break;
+	case T_RPAREN:
+		s->movetext = 1;
+		if (r->nstack == 0) {
+			fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_SYNTAX, "')' with no '(' before it");
+			break;
+		}
+		if (s->moves == 0)
+			report(r, s->g, &t->place, s->ply, NULL, 0, XQ_SEV_WARNING, XQ_D_SYNTAX,
+			       "an empty variation");
+		if ((rc = flush_pre(r, s)))
+			break;
+		r->nstack--;
+		s->cur = r->stack[r->nstack].cur;
+		s->ply = r->stack[r->nstack].ply;
+		s->moves = r->stack[r->nstack].moves;
+		s->after_number = 0;
+		xq_game_board_at(s->g, s->cur, &s->board);
+		break;
+	case T_NAG:
+		s->movetext = 1;
+		if (t->num > 255 || s->moves == 0)
+			report(r, s->g, &t->place, s->ply, tok_text(r, t->start),
+			       (size_t)(t->end - t->start), XQ_SEV_WARNING, XQ_D_SYNTAX,
+			       t->num > 255 ? "NAG out of range (0-255) ignored"
+					    : "a NAG before any move is ignored");
+		else if (xq_game_add_nag(s->g, s->cur, (uint8_t)t->num))
+			rc = oom(r, s);
+		break;
+	case T_NUMBER:
+		s->movetext = 1;
+		s->after_number = 1;
+		break;
+	case T_WORD:
+		s->movetext = 1;
+		rc = handle_word(r, s, t, done);
+		break;
+	case T_UNTERMINATED:
+		fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_SYNTAX,
+		     "'{' opens a comment that is not closed%s",
+		     r->raw_eof ? "" : " within 1 MiB");
+		break;
+	case T_STRAY:
+		fail(r, s, &t->place, s->ply, tok_text(r, t->start), 1, XQ_D_SYNTAX,
+		     "unexpected '%c'", *tok_text(r, t->start));
+		break;
+	case T_TOO_LONG:
+		fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_RESOURCE,
+		     "a line or word longer than 1 MiB");
+		break;
+	}
+	return rc;
+}
+
+static int movetext(struct pgn_reader *r, struct gstate *s)
+{
+	for (;;) {
+		const struct tok *t = next_tok(r);
+		int done = 0, ended = 0, rc = 0;
+		if (t->bad)
+			fail_bad_byte(r, s, t);
+		else
+			rc = take_token(r, s, t, &ended, &done);
+		if (ended)
+			return 0;
+		if (rc)
+			return rc;
+		if (s->broken) {
+			resync(r, s);
+			if (s->have_result)
+				after_result(r, s);
+			finish(r, s, &t->place);
+			return 0;
+		}
+		if (done) {
+			struct xq_place end = t->place;
+			if (flush_pre(r, s))
+				return oom(r, s);
+			after_result(r, s);
+			finish(r, s, &end);
+			return 0;
+		}
+	}
+}
+
+static int pgn_read(void *reader, struct xq_game *g)
+{
+	struct pgn_reader *r = reader;
+	struct gstate s;
+	const struct tok *t;
+
+	xq_game_clear(g);
+	t = next_tok(r);
+	if (t->type == T_EOF)
+		return 0;
+	if (t->type == T_IO)
+		return r->io_rc;
+	push_back(r);
+	memset(&s, 0, sizeof(s));
+	s.g = g;
+	s.board = g->start;
+	s.cur = XQ_ROOT;
+	s.dialect = XQ_NOTATION_AUTO;
+	g->number = ++r->games;
+	g->source = r->name;
+	g->place = t->place;
+	r->nstack = 0;
+	xq_buf_reset(&r->pre);
+	if (movetext(r, &s))
+		return XQ_ENOMEM;
+	if (r->io_rc)
+		return r->io_rc;
+	return 1;
+}
+
+static int pgn_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+			   const struct xq_sink *sink)
+{
+	struct pgn_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return XQ_ENOMEM;
+	r->in = in;
+	r->sink = sink;
+	if (opts)
+		r->opts = *opts;
+	r->name = xq_input_name(in);
+	xq_buf_init(&r->raw);
+	xq_buf_init(&r->dec);
+	xq_buf_init(&r->scratch);
+	xq_buf_init(&r->pre);
+	r->line = 1;
+	r->cr_at = UINT64_MAX;
+	xq_diag_init(&r->md);
+	r->enc = XQ_ENC_UNKNOWN;
+	if (r->opts.encoding == XQ_ENC_UTF8)
+		r->enc = XQ_ENC_UTF8;
+	if (xq_buf_grow(&r->raw, CHUNK)) {
+		free(r);
+		return XQ_ENOMEM;
+	}
+	set_text(r);
+	*out = r;
+	return 0;
+}
+
+static void pgn_close_reader(void *reader)
+{
+	struct pgn_reader *r = reader;
+
+	if (!r)
+		return;
+	if (r->conv)
+		xq_decoder_release(&r->decoder);
+	xq_buf_release(&r->raw);
+	xq_buf_release(&r->dec);
+	xq_buf_release(&r->scratch);
+	xq_buf_release(&r->pre);
+	free(r->stack);
+	free(r);
+}
+
+/* ---- probe -------------------------------------------------------------- */
+
+static int starts_with(const unsigned char *h, size_t len, size_t i, const char *s)
+{
+	size_t n = strlen(s);
+
+	return i + n <= len && !memcmp(h + i, s, n);
+}
+
+static int contains(const unsigned char *h, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (h[i] == (unsigned char)s[0] && !memcmp(h + i, s, n))
+			return 1;
+	return 0;
+}
+
+/*
+ * PGN by content: the first thing in the text is a tag line
+ * `[Name "value"]`, a comment, a move number or a move (or, for bare move
+ * lists, a FEN line).  `[Game "Chinese Chess"]` and `[Variant "xiangqi"]`
+ * make it certain.
+ */
+static int pgn_probe(const unsigned char *h, size_t len)
+{
+	size_t i = 0, j;
+
+	if (len >= 3 && h[0] == 0xEF && h[1] == 0xBB && h[2] == 0xBF)
+		i = 3;
+	if (memchr(h, 0, len))
+		return 0;
+	while (i < len && xq_is_space(h[i]))
+		i++;
+	if (i >= len)
+		return 0;
+	if (h[i] == '[') {
+		j = i + 1;
+		while (j < len && (xq_is_alpha(h[j]) || xq_is_digit(h[j]) || h[j] == '_' || h[j] >= 0x80))
+			j++;
+		if (j == i + 1)
+			return 0;
+		while (j < len && (h[j] == ' ' || h[j] == '\t'))
+			j++;
+		if (j >= len || h[j] != '"')
+			return 0; /* [DhtmlXQ], [DhtmlXQ_title]... */
+		if (contains(h, len, "[Game \"Chinese Chess\"]"))
+			return 100;
+		if (contains(h, len, "[Variant \"xiangqi\"]") || contains(h, len, "[Variant \"Xiangqi\"]"))
+			return 95;
+		return 60;
+	}
+	if (h[i] == '{' || h[i] == ';')
+		return 40;
+	if (xq_is_digit(h[i])) {
+		j = i;
+		while (j < len && xq_is_digit(h[j]))
+			j++;
+		if (j < len && h[j] == '.')
+			return 50;
+	}
+	/* The first word: a move, or a FEN line before a bare move list. */
+	j = i;
+	while (j < len && !xq_is_space(h[j]) && j - i < 100)
+		j++;
+	if (count_slashes((const char *)h + i, j - i) == 9 && !starts_with(h, len, i, "<"))
+		return 30;
+	if (looks_like_move((const char *)h + i, j - i))
+		return 30;
+	return 0;
+}
+
+/* ---- the writer ---------------------------------------------------------- */
+
+struct wframe {
+	uint32_t node;        /* the move to write next in this line, or NONE */
+	uint32_t sib;         /* next alternative to write as a variation */
+	int state;            /* 0: write `node`; 1: write its variations */
+	struct xq_board before, after;
+};
+
+struct pgn_writer {
+	struct xq_output *o;
+	const struct xq_sink *sink;
+	enum xq_notation notation;
+	unsigned nflags;
+	enum xq_encoding enc;
+	struct xq_buf text, conv;
+	uint64_t games;
+	struct wframe *stack;
+	size_t cap;
+	/* the line being filled */
+	unsigned col;
+	int glue;          /* the next unit follows "(" without a space */
+	size_t last_sep;   /* the space before the last unit, SIZE_MAX at a line start */
+	unsigned col_before; /* the column before that space */
+	int last_multi;    /* the last unit holds a line break */
+};
+
+/* Report a problem with writing game `g` (ply 0: not about one move). */
+static int wreport(struct pgn_writer *w, const struct xq_game *g, uint32_t ply, int rc,
+		   enum xq_severity sev, enum xq_diag_code code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 7, 8)))
+#endif
+	;
+
+static int wreport(struct pgn_writer *w, const struct xq_game *g, uint32_t ply, int rc,
+		   enum xq_severity sev, enum xq_diag_code code, const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	va_start(ap, fmt);
+	xq_diag_vset(&d, rc, code, sev, fmt, ap);
+	va_end(ap);
+	d.game = g->number;
+	d.ply = ply;
+	d.source = xq_output_name(w->o);
+	xq_sink_report(w->sink, &d);
+	return rc;
+}
+
+/* Display columns: CJK and full-width characters take two. */
+static unsigned width_of(const char *s, size_t n, unsigned *last)
+{
+	unsigned w = 0, first = 0;
+	int nl = 0;
+
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t k = xq_utf8_decode(s + i, n - i, &cp);
+		if (!k)
+			k = 1;
+		if (cp == '\n') {
+			if (!nl)
+				first = w;
+			nl = 1;
+			w = 0;
+		} else {
+			w += cp >= 0x1100 ? 2 : 1;
+		}
+		i += k;
+	}
+	if (last)
+		*last = w;
+	return nl ? first : w;
+}
+
+enum { U_WORD, U_OPEN, U_CLOSE };
+
+/*
+ * Add one unit to the move text: a space before it, or a line break when
+ * it would pass the width.  "(" sticks to the unit after it and ")" to the
+ * unit before it, so that when they do not fit, the unit they stick to
+ * goes down to the next line with them: no line ends with "(" and none
+ * starts with ")".
+ */
+static int put_unit(struct pgn_writer *w, const char *s, size_t n, int kind)
+{
+	unsigned last, first = width_of(s, n, &last);
+	int multi = memchr(s, '\n', n) != NULL;
+	int joined = kind == U_CLOSE || w->glue; /* part of the unit before it */
+
+	if (w->col > 0 && w->col + (joined ? 0 : 1) + first > XQ_PGN_WIDTH) {
+		if (!joined) {
+			if (xq_buf_addc(&w->text, '\n'))
+				return XQ_ENOMEM;
+			w->col = 0;
+		} else if (w->last_sep != SIZE_MAX && !w->last_multi) {
+			w->text.ptr[w->last_sep] = '\n';
+			w->col -= w->col_before + 1;
+			w->last_sep = SIZE_MAX;
+		}
+	}
+	if (!joined) {
+		w->last_sep = SIZE_MAX;
+		w->last_multi = multi;
+		if (w->col > 0) {
+			w->col_before = w->col;
+			if (xq_buf_addc(&w->text, ' '))
+				return XQ_ENOMEM;
+			w->last_sep = w->text.len - 1;
+			w->col++;
+		}
+	} else if (multi) {
+		w->last_multi = 1;
+	}
+	w->glue = kind == U_OPEN;
+	if (xq_buf_add(&w->text, s, n))
+		return XQ_ENOMEM;
+	w->col = multi ? last : w->col + first;
+	return 0;
+}
+
+/* A comment unit, after the move number `num` when not NULL. */
+static int put_comment(struct pgn_writer *w, const struct xq_game *g, const char *num,
+		       const char *c)
+{
+	struct xq_buf *b = &w->conv; /* scratch: the unit before it goes to text */
+	int lost = 0, rc;
+
+	xq_buf_reset(b);
+	if (num && (xq_buf_adds(b, num) || xq_buf_addc(b, ' ')))
+		return XQ_ENOMEM;
+	if (xq_buf_addc(b, '{'))
+		return XQ_ENOMEM;
+	for (const char *p = c; *p; p++) {
+		if (*p == '}') {
+			/* PGN cannot hold '}' in a comment: the full-width brace stands in. */
+			if (xq_buf_adds(b, "\xEF\xBD\x9D"))
+				return XQ_ENOMEM;
+			lost = 1;
+		} else if (xq_buf_addc(b, *p)) {
+			return XQ_ENOMEM;
+		}
+	}
+	if (xq_buf_addc(b, '}'))
+		return XQ_ENOMEM;
+	if (lost)
+		wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			"a '}' inside a comment is written as U+FF5D '\xEF\xBD\x9D'");
+	/* put_unit copies from `b`, which is not `text`. */
+	rc = put_unit(w, b->ptr, b->len, U_WORD);
+	return rc;
+}
+
+static int tag_name_ok(const char *name)
+{
+	if (!*name)
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (*p <= ' ' || *p == '"' || *p == '[' || *p == ']' || *p == 0x7F)
+			return 0;
+	return 1;
+}
+
+static int put_tag(struct pgn_writer *w, const struct xq_game *g, const char *name,
+		   const char *value)
+{
+	int ctrl = 0;
+
+	if (xq_buf_addc(&w->text, '[') || xq_buf_adds(&w->text, name) || xq_buf_adds(&w->text, " \""))
+		return XQ_ENOMEM;
+	for (const char *p = value; *p; p++) {
+		char c = *p;
+		int rc;
+		if ((unsigned char)c < 0x20) {
+			c = ' ';
+			ctrl = 1;
+		}
+		if (c == '"' || c == '\\')
+			rc = xq_buf_addc(&w->text, '\\') || xq_buf_addc(&w->text, c);
+		else
+			rc = xq_buf_addc(&w->text, c);
+		if (rc)
+			return XQ_ENOMEM;
+	}
+	if (ctrl)
+		wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			"line breaks and control characters in tag %s are written as spaces", name);
+	return xq_buf_adds(&w->text, "\"]\n") ? XQ_ENOMEM : 0;
+}
+
+static const char *format_value(enum xq_notation n)
+{
+	return n == XQ_NOTATION_ICCS ? "ICCS" : n == XQ_NOTATION_WXF ? "WXF" : "Chinese";
+}
+
+static int write_tags(struct pgn_writer *w, const struct xq_game *g)
+{
+	char fen[XQ_FEN_MAX];
+	int have_fen = 0, have_format = 0, rc;
+
+	xq_board_to_fen(&g->start, fen, sizeof(fen));
+	if ((rc = put_tag(w, g, "Game", "Chinese Chess")))
+		return rc;
+	for (size_t i = 0; i < g->ntags; i++) {
+		const char *name = g->tags[i].name, *value = g->tags[i].value;
+		if (!strcmp(name, "Game")) {
+			if (strcmp(value, "Chinese Chess"))
+				wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+					"the Game tag '%s' is written as 'Chinese Chess'", value);
+			continue;
+		}
+		if (!tag_name_ok(name)) {
+			wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+				"tag '%s' has a name PGN cannot hold; it is left out", name);
+			continue;
+		}
+		if (!strcmp(name, "FEN")) {
+			value = fen;
+			have_fen = 1;
+		} else if (!strcmp(name, "Format")) {
+			value = format_value(w->notation);
+			have_format = 1;
+		}
+		if ((rc = put_tag(w, g, name, value)))
+			return rc;
+	}
+	if (!have_fen && strcmp(fen, XQ_START_FEN) && (rc = put_tag(w, g, "FEN", fen)))
+		return rc;
+	if (!have_format && w->notation != XQ_NOTATION_CHINESE &&
+	    (rc = put_tag(w, g, "Format", format_value(w->notation))))
+		return rc;
+	return 0;
+}
+
+static int wpush(struct pgn_writer *w, size_t *n, uint32_t node, const struct xq_board *before)
+{
+	if (*n == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 8;
+		struct wframe *f = realloc(w->stack, cap * sizeof(*f));
+		if (!f)
+			return XQ_ENOMEM;
+		w->stack = f;
+		w->cap = cap;
+	}
+	w->stack[*n].node = node;
+	w->stack[*n].sib = XQ_NODE_NONE;
+	w->stack[*n].state = 0;
+	w->stack[*n].before = *before;
+	(*n)++;
+	return 0;
+}
+
+static int write_move(struct pgn_writer *w, const struct xq_game *g, struct wframe *f,
+		      int *need_number)
+{
+	const struct xq_node *node = &g->nodes[f->node];
+	char num[32], mv[XQ_MOVE_TEXT_MAX], unit[32 + XQ_MOVE_TEXT_MAX + 2];
+	size_t ml;
+	int black = f->before.side == XQ_BLACK, rc;
+	struct xq_undo u;
+
+	num[0] = '\0';
+	if (!black || *need_number || node->pre_comment)
+		snprintf(num, sizeof(num), black ? "%u..." : "%u.", (unsigned)f->before.fullmove);
+	ml = xq_notation_write(mv, sizeof(mv), &f->before, node->move, w->notation, w->nflags);
+	if (ml == 0) {
+		char name[5];
+		xq_move_name(node->move, name);
+		return wreport(w, g, xq_game_ply(g, f->node), XQ_EINTERNAL, XQ_SEV_ERROR, XQ_D_INTERNAL,
+			       "move %s cannot be written in %s notation", name,
+			       xq_notation_name(w->notation));
+	}
+	if (node->pre_comment && *node->pre_comment) {
+		/* "N. {comment}" stays together: a number never ends a line. */
+		if ((rc = put_comment(w, g, num, node->pre_comment)) ||
+		    (rc = put_unit(w, mv, ml, U_WORD)))
+			return rc;
+	} else {
+		snprintf(unit, sizeof(unit), "%s%s%s", num, *num ? " " : "", mv);
+		if ((rc = put_unit(w, unit, strlen(unit), U_WORD)))
+			return rc;
+	}
+	for (unsigned i = 0; i < node->nnags; i++) {
+		snprintf(unit, sizeof(unit), "$%u", node->nags[i]);
+		if ((rc = put_unit(w, unit, strlen(unit), U_WORD)))
+			return rc;
+	}
+	*need_number = 0;
+	if (node->comment && *node->comment) {
+		if ((rc = put_comment(w, g, NULL, node->comment)))
+			return rc;
+		*need_number = 1;
+	}
+	f->after = f->before;
+	xq_board_make(&f->after, node->move, &u);
+	return 0;
+}
+
+static int write_moves(struct pgn_writer *w, const struct xq_game *g)
+{
+	size_t n = 0;
+	int need_number = 1, rc;
+	const char *res;
+
+	w->col = 0;
+	w->glue = 0;
+	w->last_sep = SIZE_MAX;
+	w->last_multi = 0;
+	if (g->nodes[XQ_ROOT].pre_comment && *g->nodes[XQ_ROOT].pre_comment) {
+		/* PGN has one place for a comment before the moves. */
+		wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			"the comment before the game is written as part of the game comment");
+		if ((rc = put_comment(w, g, NULL, g->nodes[XQ_ROOT].pre_comment)))
+			return rc;
+	}
+	if (g->nodes[XQ_ROOT].comment && *g->nodes[XQ_ROOT].comment &&
+	    (rc = put_comment(w, g, NULL, g->nodes[XQ_ROOT].comment)))
+		return rc;
+	if (g->nodes[XQ_ROOT].child != XQ_NODE_NONE &&
+	    (rc = wpush(w, &n, g->nodes[XQ_ROOT].child, &g->start)))
+		return rc;
+	while (n > 0) {
+		struct wframe *f = &w->stack[n - 1];
+		if (f->state == 0) {
+			if (f->node == XQ_NODE_NONE) {
+				n--;
+				if (n > 0) {
+					if ((rc = put_unit(w, ")", 1, U_CLOSE)))
+						return rc;
+					need_number = 1;
+				}
+				continue;
+			}
+			if ((rc = write_move(w, g, f, &need_number)))
+				return rc;
+			{
+				const struct xq_node *node = &g->nodes[f->node];
+				f->sib = node->parent != XQ_NODE_NONE && g->nodes[node->parent].child == f->node
+						 ? node->sibling
+						 : XQ_NODE_NONE;
+			}
+			f->state = 1;
+			continue;
+		}
+		if (f->sib != XQ_NODE_NONE) {
+			uint32_t s = f->sib;
+			struct xq_board before = f->before;
+			f->sib = g->nodes[s].sibling;
+			if ((rc = put_unit(w, "(", 1, U_OPEN)))
+				return rc;
+			if ((rc = wpush(w, &n, s, &before)))
+				return rc;
+			need_number = 1;
+			continue;
+		}
+		f->node = g->nodes[f->node].child;
+		f->before = f->after;
+		f->state = 0;
+	}
+	if (g->result != XQ_RESULT_NONE) {
+		res = xq_result_string(g->result);
+		if ((rc = put_unit(w, res, strlen(res), U_WORD)))
+			return rc;
+	}
+	if (w->col > 0 && xq_buf_addc(&w->text, '\n'))
+		return XQ_ENOMEM;
+	return 0;
+}
+
+/* Line and column (1-based, in characters) of byte `off` of `s`. */
+static void line_col(const char *s, size_t off, unsigned *line, unsigned *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < off; i++) {
+		if (s[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)s[i] & 0xC0) != 0x80) {
+			(*col)++;
+		}
+	}
+}
+
+static int pgn_write(void *writer, const struct xq_game *g)
+{
+	struct pgn_writer *w = writer;
+	const char *out;
+	size_t len;
+	int rc;
+
+	xq_buf_reset(&w->text);
+	if (w->games > 0 && xq_buf_addc(&w->text, '\n'))
+		return XQ_ENOMEM;
+	if ((rc = write_tags(w, g)) || (rc = xq_buf_addc(&w->text, '\n')) ||
+	    (rc = write_moves(w, g)))
+		return rc;
+	out = w->text.ptr;
+	len = w->text.len;
+	if (w->enc != XQ_ENC_UTF8) {
+		size_t bad = 0;
+		xq_buf_reset(&w->conv);
+		rc = xq_encode(w->enc, w->text.ptr, w->text.len, &w->conv, &bad);
+		if (rc == XQ_EENCODING) {
+			uint32_t cp = 0;
+			unsigned line, col;
+			size_t k = xq_utf8_decode(w->text.ptr + bad, w->text.len - bad, &cp);
+			line_col(w->text.ptr + (w->games > 0), bad - (w->games > 0), &line, &col);
+			return wreport(w, g, 0, XQ_EENCODING, XQ_SEV_ERROR, XQ_D_ENCODING,
+				       "'%.*s' (U+%04X) cannot be written in %s (line %u, column %u of "
+				       "the game's text); the game is not written",
+				       (int)(k ? k : 1), w->text.ptr + bad, (unsigned)cp,
+				       xq_encoding_name(w->enc), line, col);
+		}
+		if (rc)
+			return rc;
+		out = w->conv.ptr;
+		len = w->conv.len;
+	}
+	rc = xq_output_write(w->o, out, len);
+	if (rc)
+		return wreport(w, g, 0, rc, XQ_SEV_ERROR, XQ_D_IO, "cannot write to '%s'",
+			       xq_output_name(w->o));
+	w->games++;
+	return 0;
+}
+
+static int pgn_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
+			   const struct xq_sink *sink)
+{
+	struct xq_write_opts def = XQ_WRITE_OPTS_INIT;
+	struct pgn_writer *w;
+	enum xq_notation n;
+	struct xq_diag d;
+
+	if (!opts)
+		opts = &def;
+	n = opts->notation == XQ_NOTATION_AUTO ? XQ_NOTATION_CHINESE : (enum xq_notation)opts->notation;
+	xq_diag_init(&d);
+	d.source = xq_output_name(o);
+	if (n != XQ_NOTATION_CHINESE && n != XQ_NOTATION_ICCS && n != XQ_NOTATION_WXF) {
+		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+			    "PGN move text is written in chinese, iccs or wxf notation, not %s",
+			    xq_notation_name(n));
+		xq_sink_report(sink, &d);
+		return XQ_EUNSUPPORTED;
+	}
+	switch (opts->encoding) {
+	case XQ_ENC_UNKNOWN:
+	case XQ_ENC_UTF8:
+	case XQ_ENC_GBK:
+	case XQ_ENC_GB18030:
+	case XQ_ENC_BIG5:
+		break;
+	default:
+		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+			    "PGN is written in utf-8, gbk, gb18030 or big5, not %s",
+			    xq_encoding_name(opts->encoding));
+		xq_sink_report(sink, &d);
+		return XQ_EUNSUPPORTED;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return XQ_ENOMEM;
+	w->o = o;
+	w->sink = sink;
+	w->notation = n;
+	w->nflags = opts->notation_flags;
+	w->enc = opts->encoding == XQ_ENC_UNKNOWN ? XQ_ENC_UTF8 : opts->encoding;
+	/* Big5 has no simplified 车 马 帅: Chinese moves go out in traditional characters. */
+	if (w->enc == XQ_ENC_BIG5 && n == XQ_NOTATION_CHINESE)
+		w->nflags |= XQ_NOTATION_TRADITIONAL;
+	xq_buf_init(&w->text);
+	xq_buf_init(&w->conv);
+	*out = w;
+	return 0;
+}
+
+static int pgn_close_writer(void *writer)
+{
+	struct pgn_writer *w = writer;
+
+	if (!w)
+		return 0;
+	xq_buf_release(&w->text);
+	xq_buf_release(&w->conv);
+	free(w->stack);
+	free(w);
+	return 0;
+}
+
+const struct xq_format xq_format_pgn = {
+	.name = "pgn",
+	.description = "Portable Game Notation, xqbase and XBoard xiangqi dialects",
+	.extensions = ".pgn .PGN",
+	.caps = XQ_CAP_READ | XQ_CAP_WRITE | XQ_CAP_MULTI | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS |
+		XQ_CAP_NAGS | XQ_CAP_ANY_TAGS | XQ_CAP_PRE_COMMENTS,
+	.probe = pgn_probe,
+	.open_reader = pgn_open_reader,
+	.read = pgn_read,
+	.close_reader = pgn_close_reader,
+	.open_writer = pgn_open_writer,
+	.write = pgn_write,
+	.close_writer = pgn_close_writer,
+};

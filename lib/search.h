@@ -1,0 +1,251 @@
+/*
+ * search.h: analysing a position, and the built-in search engine.
+ *
+ * Two things live here.
+ *
+ * The analyser interface (struct xq_analyser) is what `annotate` talks to.
+ * Give it a start position, the moves played from it (the history, so that
+ * repetitions are seen) and a limit (depth, nodes or time); get back a
+ * struct xq_analysis: the score of the position after the last move, the
+ * depth reached, the best move and the principal variation as xq_move
+ * values.  The built-in engine below and an external UCI/UCCI engine
+ * (engine.h) both implement it, so a caller drives either the same way.
+ *
+ * The built-in engine (struct xq_search) needs nothing installed: an
+ * iterative-deepening principal-variation search with a transposition
+ * table, quiescence on captures and check evasions, move ordering (hash
+ * move, MVV/LVA, killers, history), null-move pruning and late-move
+ * reductions, a material, piece-square and mobility evaluation, and the
+ * repetition rules of rules.h (a perpetual check or chase loses).  Limited by depth
+ * or nodes it is deterministic: the same position, history and limit give
+ * the same analysis on every run and every machine, because nothing in that
+ * mode reads a clock and the hash table is emptied before each analysis.
+ *
+ * Scores.  A struct xq_score is from one side's point of view (the side to
+ * move in an analysis).  XQ_SCORE_CP is in centipawns: for the built-in
+ * engine a pawn that has not crossed the river is 100 (a horse 400, a
+ * cannon 450, a rook 900; see search.c); an external engine's `cp` is
+ * passed on as the engine gives it (Fairy-Stockfish and Pikafish scale
+ * theirs differently, see engines.md), and a UCCI engine's bare score is
+ * taken as centipawns too.  XQ_SCORE_MATE means the viewing side mates in
+ * `value` of its own moves; XQ_SCORE_MATED means it is mated after `value`
+ * of its own moves (0: it has no legal move now, which in xiangqi loses
+ * whether or not it is in check).  Engines also report wins decided by the
+ * repetition rules as mates.
+ */
+#ifndef XQ_LIB_SEARCH_H
+#define XQ_LIB_SEARCH_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "board.h"
+#include "rules.h"
+
+struct xq_diag;
+
+/* ---- scores ------------------------------------------------------------- */
+
+enum xq_score_kind {
+	XQ_SCORE_CP,    /* centipawns */
+	XQ_SCORE_MATE,  /* the viewing side mates in `value` moves (>= 1; 0 only after the mate) */
+	XQ_SCORE_MATED  /* the viewing side is mated in `value` moves (0 = mated now) */
+};
+
+struct xq_score {
+	enum xq_score_kind kind;
+	int32_t value;
+};
+
+/* The same score from the other side's point of view. */
+struct xq_score xq_score_negate(struct xq_score s);
+
+/*
+ * The score `s`, which is from `side`'s point of view, from red's point of
+ * view (negated when `side` is black).
+ */
+struct xq_score xq_score_for_red(struct xq_score s, int side);
+
+/*
+ * A number that orders scores from worst to best for the viewing side, for
+ * comparing two analyses (how much a move lost): centipawns are kept as they
+ * are, clamped to +-(XQ_SCORE_ORDER_MATE - 1000); a mate in n moves is
+ * XQ_SCORE_ORDER_MATE - n and being mated in n is its negation.  The
+ * difference of two cp scores is a difference in centipawns.
+ */
+#define XQ_SCORE_ORDER_MATE 1000000
+int32_t xq_score_order(struct xq_score s);
+
+/*
+ * Write `s` as annotations show it: pawns with a sign and two decimals
+ * ("+0.35", "-1.20", "0.00") or a mate ("#3": the viewing side mates in 3;
+ * "#-3": it is mated in 3; "#-0" after being mated, "#0" after mating).
+ * NUL-terminated in `buf` of `cap` bytes (XQ_SCORE_TEXT_MAX is enough);
+ * returns the length it needed.
+ */
+#define XQ_SCORE_TEXT_MAX 16
+size_t xq_score_format(struct xq_score s, char *buf, size_t cap);
+
+/* ---- limits and results ------------------------------------------------- */
+
+/*
+ * How long to think.  A zero field is "no limit of that kind"; at least
+ * one must be set.  When several are set the search stops at the first
+ * one reached.  depth and nodes are deterministic; movetime_ms reads the
+ * clock and is not.
+ */
+struct xq_limit {
+	int depth;            /* plies, 1..XQ_SEARCH_MAX_DEPTH */
+	uint64_t nodes;       /* nodes searched (engines count them their own way) */
+	uint32_t movetime_ms; /* wall-clock milliseconds */
+};
+
+#define XQ_SEARCH_MAX_DEPTH 64
+#define XQ_PV_MAX 64
+
+/* struct xq_analysis flags. */
+enum {
+	XQ_ANALYSIS_STOPPED = 1 << 0,  /* the stop flag ended it early: the result is
+					  the best found so far (possibly depth 0) */
+	XQ_ANALYSIS_NO_MOVES = 1 << 1, /* the side to move has no legal move: score is
+					  XQ_SCORE_MATED 0, best is 0 */
+	XQ_ANALYSIS_BOUND = 1 << 2     /* the engine only gave a bound (lower/upper)
+					  for its last score */
+};
+
+struct xq_analysis {
+	struct xq_score score; /* from the point of view of `side` */
+	uint8_t side;          /* side to move in the analysed position */
+	int depth;             /* depth of the last completed iteration */
+	int seldepth;          /* deepest ply reached, when known (else 0) */
+	uint64_t nodes;        /* nodes searched, when known */
+	uint32_t time_ms;      /* time the engine took (as it says, or measured) */
+	xq_move best;          /* best move, 0 when there is no legal move */
+	size_t pv_len;         /* moves in pv; pv[0] == best when pv_len > 0 */
+	xq_move pv[XQ_PV_MAX]; /* principal variation, every move legal in turn */
+	unsigned flags;        /* XQ_ANALYSIS_* */
+};
+
+/* Empty the analysis (score 0 cp, no move). */
+void xq_analysis_clear(struct xq_analysis *a);
+
+/* The analysis score from red's point of view. */
+static inline struct xq_score xq_analysis_red_score(const struct xq_analysis *a)
+{
+	return xq_score_for_red(a->score, a->side);
+}
+
+/* ---- the analyser interface --------------------------------------------- */
+
+/*
+ * What every analyser implements.  `analyse` receives a start position that
+ * xq_analyse() has validated and a history whose moves it has checked to
+ * be legal in turn, and the board reached after them; it fills `out` for
+ * the position after the last move.  `restart` brings the analyser back to
+ * a fresh state (an external engine: a new process).  `name` is a short
+ * description for messages ("built-in", "Fairy-Stockfish 11.1 LB 64").
+ */
+struct xq_analyser_ops {
+	int (*analyse)(void *impl, struct xq_analysis *out, const struct xq_board *start,
+		       const xq_move *moves, size_t nmoves, const struct xq_board *now,
+		       const struct xq_limit *limit, struct xq_diag *d);
+	int (*restart)(void *impl, struct xq_diag *d);
+	const char *(*name)(const void *impl);
+};
+
+/* An analyser: an implementation and the object it works on (borrowed). */
+struct xq_analyser {
+	const struct xq_analyser_ops *ops;
+	void *impl;
+};
+
+/*
+ * Analyse the position reached from `start` after `moves[0..nmoves)`.
+ *
+ * Checks first, for every analyser: `limit` has a field set (else
+ * XQ_ERANGE); `start` is a possible position (kings in their palaces,
+ * counts within a set, not facing, the side not to move not in check;
+ * placement of advisors, elephants and pawns is not checked here; XQ_EILLEGAL
+ * with an XQ_D_BAD_FEN message); every move is legal in turn (XQ_EILLEGAL,
+ * XQ_D_ILLEGAL_MOVE, the message names the move's index and text).
+ *
+ * Then the analyser runs.  The built-in search fails only on those checks;
+ * an external engine returns XQ_EENGINE (XQ_D_ENGINE) when it fails to
+ * start, crashes, hangs, lies or rejects the position, and the caller may
+ * then call xq_analyser_restart() and go on.
+ *
+ * `d` may be NULL.  The caller sets d->game and d->ply before the call;
+ * they are kept, so the message says where in the collection it happened.
+ * `out` is always filled (cleared on error).
+ */
+int xq_analyse(struct xq_analyser *a, struct xq_analysis *out, const struct xq_board *start,
+	       const xq_move *moves, size_t nmoves, const struct xq_limit *limit,
+	       struct xq_diag *d);
+
+/* Restart the analyser (see the ops).  Returns 0 or a negative XQ_E* code. */
+int xq_analyser_restart(struct xq_analyser *a, struct xq_diag *d);
+
+/* Short description of the analyser, never NULL. */
+const char *xq_analyser_name(const struct xq_analyser *a);
+
+/* ---- the built-in engine ------------------------------------------------ */
+
+struct xq_search; /* opaque: hash table, histories, the search stack */
+
+struct xq_search_opts {
+	size_t hash_mb; /* transposition table size in MiB; 0 means 16 */
+	/*
+	 * Polled during the search (every few thousand nodes); when it holds a
+	 * nonzero value the search returns at once with the best result so far
+	 * and XQ_ANALYSIS_STOPPED.  A signal handler may set it: atomic_int is
+	 * lock-free on every platform this builds on (search.c checks).  NULL
+	 * for none.  Borrowed.
+	 */
+	const atomic_int *stop;
+	/*
+	 * Keep the hash table from one analysis to the next (faster when
+	 * analysing consecutive positions of a game, but then a result depends
+	 * on what was analysed before).  Off by default: each analysis starts
+	 * from an empty table, so results do not depend on order.
+	 */
+	int keep_hash;
+	/*
+	 * How repetitions and the move limit are judged inside the search
+	 * (rules.h): NULL for XQ_RULES_OPTIONS_INIT (Asian rules, 120 plies
+	 * without a capture draw).  Copied.
+	 */
+	const struct xq_rules_options *rules;
+};
+
+/*
+ * Create a search context (it allocates the hash table).  `o` may be NULL
+ * for the defaults.  Returns 0, or XQ_ENOMEM / XQ_ERANGE (hash_mb above
+ * 65536) with `d` filled.  One context serves one thread at a time; use one
+ * per thread.
+ */
+int xq_search_new(struct xq_search **out, const struct xq_search_opts *o, struct xq_diag *d);
+
+/* Free the context; NULL is allowed. */
+void xq_search_free(struct xq_search *s);
+
+/*
+ * Search the position after `moves` from `start` (see xq_analyse() for the
+ * checks and `out`).  The history counts for the repetition rules: a
+ * perpetual check or chase loses (scored as a mate), other repetitions and
+ * the move limit draw; see search.c.
+ */
+int xq_search_run(struct xq_search *s, struct xq_analysis *out, const struct xq_board *start,
+		  const xq_move *moves, size_t nmoves, const struct xq_limit *limit,
+		  struct xq_diag *d);
+
+/* An analyser backed by `s` (borrowed; it must outlive the analyser). */
+void xq_search_analyser(struct xq_analyser *a, struct xq_search *s);
+
+/*
+ * The static evaluation of `b` from the side to move's point of view, in
+ * the built-in engine's centipawns (material and piece-square terms).
+ */
+int xq_eval(const struct xq_board *b);
+
+#endif
