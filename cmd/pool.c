@@ -173,8 +173,7 @@ static void publish(struct worker *w, struct pool_job *j)
 	w->count++;
 	/* Wake the output thread only when it sleeps: one wake-up per game
 	 * would cost more than reading it. */
-	if ((p->out_waiting == -1 || p->out_waiting == w->id + 1) &&
-	    (w->count >= BATCH || j->kind == POOL_END))
+	if ((p->out_waiting == -1 || p->out_waiting == w->id + 1) && w->count >= BATCH)
 		pthread_cond_signal(&p->cond);
 	pthread_mutex_unlock(&p->mu);
 }
@@ -306,8 +305,12 @@ static void *worker_main(void *arg)
 		if (!p->serial)
 			pthread_mutex_lock(&p->mu);
 		if (p->stop || p->listing_done) {
-			if (!p->serial)
+			if (!p->serial) {
+				/* Jobs short of a batch may be waiting for us. */
+				if (p->out_waiting == -1 || p->out_waiting == w->id + 1)
+					pthread_cond_signal(&p->cond);
 				pthread_mutex_unlock(&p->mu);
+			}
 			break;
 		}
 		rc = inputs_next(p->cfg->inputs, &path, &in_dir, &d);
