@@ -20,7 +20,10 @@ enum xq_exit {
 	XQ_EXIT_BUG = 4      /* internal error: a bug in xqkit */
 };
 
+int cmd_convert(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 /* Print "xqkit: error: ..." (or warning) on stderr. */
 void cmd_error(const char *fmt, ...)

@@ -30,8 +30,11 @@ static int cmd_version(int argc, char **argv);
 
 /* Sorted by name. */
 static const struct cmd_entry commands[] = {
+	{"convert", cmd_convert, "convert game records between formats, reporting what is lost"},
 	{"help", cmd_help, "show help for xqkit or for one command"},
 	{"perft", cmd_perft, "count the move tree, to prove and measure the move generator"},
+	{"replay", cmd_replay, "play a game ply by ply: moves, FENs, boards, SVG diagrams"},
+	{"validate", cmd_validate, "check every game of record files and report each problem"},
 	{"version", cmd_version, "print the version"},
 };
 

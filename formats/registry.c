@@ -8,6 +8,7 @@
 
 #include "utf8.h"
 
+extern const struct xq_format xq_format_ndjson;
 extern const struct xq_format xq_format_xqf;
 extern const struct xq_format xq_format_dhtmlxq;
 extern const struct xq_format xq_format_cbf;
@@ -16,6 +17,7 @@ extern const struct xq_format xq_format_cbl;
 extern const struct xq_format xq_format_pgn;
 
 const struct xq_format *const xq_formats[] = {
+	&xq_format_ndjson,
 	&xq_format_xqf,
 	&xq_format_dhtmlxq,
 	&xq_format_cbf,

@@ -1,10 +1,24 @@
 #!/bin/sh
-# The main job on what ships in the repository: prove the move generator
-# against the bundled reference suite and show its speed.
-set -eu
+# The main job on what ships in the repository: check the bundled sample
+# records (samples/, real games in several formats and encodings, a few
+# damaged on purpose), replay one, convert them all, and prove the move
+# generator against the reference perft suite.
+set -u
 xqkit=${1:-./xqkit}
-echo "== xqkit perft --suite tests/data/perft.tsv --max-depth 4 (reference counts from two engines)"
-"$xqkit" perft --suite tests/data/perft.tsv --max-depth 4
+out=$(mktemp -d) || exit 3
+trap 'rm -rf "$out"' EXIT INT TERM
+
+echo "== xqkit validate -r samples (the damaged samples are reported; status 1 is expected)"
+"$xqkit" validate -r samples
+echo "   exit status $?"
 echo
-echo "== xqkit perft 5 (start position)"
-"$xqkit" perft 5
+echo "== xqkit replay --ply 12 --board unicode samples/liu-dahua-1956.ndjson.gz"
+"$xqkit" replay --ply 12 --board unicode --svg "$out/ply12.svg" samples/liu-dahua-1956.ndjson.gz
+echo "   (an SVG diagram of that position was written too: $(wc -c < "$out/ply12.svg") bytes)"
+echo
+echo "== xqkit convert -t ndjson -r --verify -o DIR/ samples (one file per game, read back and compared)"
+"$xqkit" convert -t ndjson -r --verify -o "$out/games/" --name '{file}-{game}' -v samples
+echo "   exit status $?"
+echo
+echo "== xqkit perft --suite tests/data/perft.tsv --max-depth 4 (reference counts from two engines)"
+"$xqkit" perft --suite tests/data/perft.tsv --max-depth 4 || exit $?

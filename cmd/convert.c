@@ -1,0 +1,1110 @@
+/*
+ * convert.c: `xqkit convert`, every game of every input into one format.
+ *
+ * Games go to one output (a file, or standard output) or, with -o DIR/,
+ * one file per game named from a template of tags.  A file output is
+ * written to a temporary file and renamed only when the run ends without
+ * an I/O error; an existing file is refused without --force, and an input
+ * is never overwritten, even with --force.
+ *
+ * Each game is first written into memory through the target format's
+ * writer: what the format cannot hold comes back as "loss" warnings for
+ * that game (with --strict the game is then refused and its bytes
+ * dropped), and --verify reads those exact bytes back with the format's
+ * reader and compares: the moves, variations, result, comments, NAGs and
+ * tags the format can hold must come back as they were (what a reported
+ * loss took is not held against it), and writing the game read back must
+ * give the same bytes again.  Only then do the bytes reach the output.
+ *
+ * A game a reader flagged broken is reported and skipped, or written up
+ * to its first error with --keep-broken; it is never altered silently.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "cmd.h"
+#include "diag.h"
+#include "format.h"
+#include "game.h"
+#include "inputs.h"
+#include "io.h"
+#include "movetext.h"
+#include "opt.h"
+#include "pool.h"
+#include "progress.h"
+#include "report.h"
+#include "utf8.h"
+
+#define SUMMARY_SCHEMA "xqkit.summary/1"
+#define DEFAULT_TEMPLATE "{n:4}-{Red}-{Black}"
+#define NAME_MAX_BYTES 200
+
+static const char usage[] =
+	"xqkit convert -t FORMAT [-o OUT|-o DIR/] [--notation NAME] [--encoding ENC]\n"
+	"                     [--verify] [--keep-broken] [--force] [-r] [-j THREADS] [INPUT...]";
+static const char summary[] =
+	"Convert every game of the inputs (files, directories with -r, '-' for standard\n"
+	"input) to FORMAT: all into one output (standard output by default), or one file\n"
+	"per game with -o DIR/ (names from --name).  What FORMAT cannot hold is reported\n"
+	"for each game; a broken game is reported and skipped.  Exit status 1 when a game\n"
+	"was skipped or did not verify.";
+
+enum { O_TO = 't', O_OUT = 'o', O_NAME = 'N', O_NOTATION = 'n', O_ENCODING = 'e',
+       O_VERSION = 'V', O_FORCE = 'f', O_KEEP = 'k', O_VERIFY = 'y', O_STRICT = 's',
+       O_RECURSIVE = 'r', O_FROM = 'F', O_IENC = 'E', O_JOBS = 'j', O_QUIET = 'q',
+       O_PROGRESS = 'P', O_VERBOSE = 'v', O_FORMAT = 'D', O_HELP = 'h' };
+
+static const struct opt_spec options[] = {
+	OPT_VALUE(O_TO, 't', "to", "FORMAT", "the format to write"),
+	OPT_VALUE(O_OUT, 'o', "output", "OUT", "output file, '-' (standard output, the default) or DIR/"),
+	OPT_VALUE(O_NAME, 0, "name", "TEMPLATE", "file names under DIR/ (default " DEFAULT_TEMPLATE ")"),
+	OPT_VALUE(O_NOTATION, 0, "notation", "NAME", "move notation of text formats (" MOVETEXT_NAMES ")"),
+	OPT_VALUE(O_ENCODING, 0, "encoding", "ENC", "text encoding to write (default: the format's, UTF-8)"),
+	OPT_VALUE(O_VERSION, 0, "format-version", "V", "version of the format to write (e.g. 0x0A)"),
+	OPT_FLAG(O_FORCE, 0, "force", "replace existing output files (never an input)"),
+	OPT_FLAG(O_KEEP, 0, "keep-broken", "write broken games up to their first error"),
+	OPT_FLAG(O_VERIFY, 0, "verify", "read every game written back and compare"),
+	OPT_FLAG(O_STRICT, 0, "strict", "refuse a game the format cannot hold whole"),
+	OPT_FLAG(O_RECURSIVE, 'r', "recursive", "read the record files in directories, and below"),
+	OPT_VALUE(O_FROM, 0, "from", "FORMAT", "read every input as FORMAT (default: detect)"),
+	OPT_VALUE(O_IENC, 0, "input-encoding", "ENC", "text encoding of the inputs (default: detect)"),
+	OPT_VALUE(O_JOBS, 'j', "jobs", "THREADS", "read files on this many threads (default 1)"),
+	OPT_FLAG(O_QUIET, 'q', "quiet", "no progress and no summary"),
+	OPT_FLAG(O_PROGRESS, 0, "progress", "show progress even when stderr is not a terminal"),
+	OPT_FLAG(O_VERBOSE, 'v', "verbose", "also list files skipped in directories"),
+	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "diagnostics as text (stderr) or ndjson (stdout; needs -o)"),
+	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
+	OPT_END,
+};
+
+/* The input files named on the command line, to never write over them. */
+struct file_id {
+	dev_t dev;
+	ino_t ino;
+};
+
+struct cctx {
+	const struct xq_format *to;
+	struct xq_write_opts wopts;
+	const char *out_path;     /* NULL or "-": standard output */
+	int dir_mode;
+	char *dir;                /* DIR (with a final '/') */
+	const char *template;
+	int force, keep_broken, verify, strict, quiet, verbose;
+	enum report_format fmt;
+	struct file_id *ids;      /* operands' identities */
+	int nids;
+	/* the single output (file or stdout) */
+	struct xq_output *out;
+	struct xq_output *mem_out; /* the writer writes here; drained after each game */
+	struct xq_buf mem;
+	void *writer;
+	struct xq_buf prefix, suffix; /* what the writer adds around games (for --verify) */
+	/* sink for writers and read-back */
+	struct xq_sink sink;
+	struct pool_job *cur;
+	struct diag_list scratch;  /* diagnostics of --verify's own reading */
+	int scratch_mode;
+	/* names used under DIR/ in this run (hashes) */
+	uint64_t *names;
+	size_t nnames, names_alloc;
+	/* totals */
+	struct report_counts counts;
+	uint64_t files, skipped_files, failed_files, damaged_files, games, written, skipped, lossy, kept_broken,
+		 verified, verify_failed, seq;
+	int io_error, stop;
+	struct xq_buf err, outbuf;
+};
+
+/* Set by SIGINT, SIGTERM or SIGHUP: stop after the current game and leave
+ * no output behind (the temporary files are removed, nothing is renamed). */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static void writer_sink(const struct xq_diag *d, void *payload)
+{
+	struct cctx *c = payload;
+	struct xq_diag copy = *d;
+
+	if (c->scratch_mode || !c->cur) {
+		diag_list_add(&c->scratch, d);
+		return;
+	}
+	/* A writer's diagnostic is about the game being written: place it
+	 * there, in the input, whatever the writer filled in. */
+	copy.source = c->cur->file->name;
+	if (c->cur->kind == POOL_GAME) {
+		copy.game = c->cur->game.number;
+		if (!copy.place.line && !copy.place.offset) {
+			copy.place = c->cur->game.place;
+			copy.has_offset = c->cur->game.place.line == 0;
+		}
+	}
+	if (c->strict && copy.code == XQ_D_LOSS)
+		copy.severity = XQ_SEV_ERROR;
+	diag_list_add(&c->cur->diags, &copy);
+}
+
+static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
+		     const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
+		     const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	d.source = j->file->name;
+	if (j->kind == POOL_GAME) {
+		d.place = j->game.place;
+		d.has_offset = j->game.place.line == 0;
+		d.game = j->game.number;
+	}
+	va_start(ap, fmt);
+	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	va_end(ap);
+	diag_list_add(&j->diags, &d);
+}
+
+/* ---- names under DIR/ ------------------------------------------------------ */
+
+static uint64_t hash_name(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The names are kept as 64-bit hashes in an open-addressing table (0 marks
+ * a free slot): a run writing a million files stays fast and small. */
+static int name_used(const struct cctx *c, uint64_t h)
+{
+	if (!c->names_alloc)
+		return 0;
+	h = h ? h : 1;
+	for (size_t i = h & (c->names_alloc - 1);; i = (i + 1) & (c->names_alloc - 1)) {
+		if (c->names[i] == h)
+			return 1;
+		if (!c->names[i])
+			return 0;
+	}
+}
+
+static int remember_name(struct cctx *c, uint64_t h)
+{
+	h = h ? h : 1;
+	if (2 * (c->nnames + 1) > c->names_alloc) {
+		size_t cap = c->names_alloc ? c->names_alloc * 2 : 1024;
+		uint64_t *p = calloc(cap, sizeof(*p)), *old = c->names;
+		size_t oldcap = c->names_alloc;
+		if (!p)
+			return XQ_ENOMEM;
+		c->names = p;
+		c->names_alloc = cap;
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i]) {
+				size_t k = old[i] & (cap - 1);
+				while (p[k])
+					k = (k + 1) & (cap - 1);
+				p[k] = old[i];
+			}
+		free(old);
+	}
+	{
+		size_t k = h & (c->names_alloc - 1);
+		while (c->names[k] && c->names[k] != h)
+			k = (k + 1) & (c->names_alloc - 1);
+		if (!c->names[k])
+			c->nnames++;
+		c->names[k] = h;
+	}
+	return 0;
+}
+
+/* Append `s` made safe for a file name: no '/', no control characters and
+ * none of \ : * ? " < > | (which other systems refuse). */
+static void add_name_part(struct xq_buf *b, const char *s)
+{
+	size_t len = strlen(s);
+
+	for (size_t i = 0; i < len;) {
+		unsigned char ch = (unsigned char)s[i];
+		size_t n = ch < 0x80 ? 1 : xq_utf8_valid_prefix(s + i, len - i);
+		if (n == 0 || ch < 0x20 || ch == 0x7f || strchr("/\\:*?\"<>|", ch)) {
+			xq_buf_addc(b, '_');
+			n = n ? n : 1;
+		} else if (xq_is_space(ch)) {
+			xq_buf_addc(b, '_');
+		} else {
+			xq_buf_add(b, s + i, n);
+		}
+		i += n;
+	}
+}
+
+/* The input's base name without directories, ".gz" and its extension. */
+static void add_file_base(struct xq_buf *b, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+	char tmp[256];
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len > 3 && !strcmp(base + len - 3, ".gz"))
+		len -= 3;
+	{
+		const char *dot = NULL;
+		for (size_t i = 1; i < len; i++)
+			if (base[i] == '.')
+				dot = base + i;
+		if (dot)
+			len = (size_t)(dot - base);
+	}
+	if (len >= sizeof(tmp))
+		len = sizeof(tmp) - 1;
+	memcpy(tmp, base, len);
+	tmp[len] = '\0';
+	add_name_part(b, tmp);
+}
+
+/* Expand the template for game `j` (the `seq`th of the run). */
+static void expand_template(struct cctx *c, const struct pool_job *j, uint64_t seq,
+			    struct xq_buf *b)
+{
+	const char *t = c->template;
+
+	while (*t) {
+		const char *close;
+		if (*t != '{' || !(close = strchr(t, '}'))) {
+			char one[2] = {*t, 0};
+			add_name_part(b, one);
+			t++;
+			continue;
+		}
+		{
+			char key[64];
+			size_t klen = (size_t)(close - t - 1);
+			int width = 0;
+			char *colon;
+			if (klen >= sizeof(key))
+				klen = sizeof(key) - 1;
+			memcpy(key, t + 1, klen);
+			key[klen] = '\0';
+			if ((colon = strchr(key, ':'))) {
+				*colon = '\0';
+				for (const char *w = colon + 1; xq_is_digit((unsigned char)*w) && width < 20; w++)
+					width = width * 10 + (*w - '0');
+				if (width > 20)
+					width = 20;
+			}
+			if (!strcmp(key, "n"))
+				xq_buf_addf(b, "%0*llu", width, (unsigned long long)seq);
+			else if (!strcmp(key, "game"))
+				xq_buf_addf(b, "%0*llu", width, (unsigned long long)j->game.number);
+			else if (!strcmp(key, "file"))
+				add_file_base(b, j->file->path);
+			else {
+				const char *v = xq_game_tag(&j->game, key);
+				if (v)
+					add_name_part(b, v);
+			}
+		}
+		t = close + 1;
+	}
+}
+
+/* Tidy an expanded name: no runs of '-' or '_', none at the ends, no
+ * leading dot, at most NAME_MAX_BYTES bytes (on a character boundary). */
+static void tidy_name(struct xq_buf *b, uint64_t seq)
+{
+	struct xq_buf t = XQ_BUF_INIT;
+	size_t i = 0;
+
+	while (i < b->len && (b->ptr[i] == '-' || b->ptr[i] == '_' || b->ptr[i] == '.'))
+		i++;
+	for (; i < b->len; i++) {
+		char ch = b->ptr[i];
+		int sep = ch == '-' || ch == '_';
+		if (sep && t.len && (t.ptr[t.len - 1] == '-' || t.ptr[t.len - 1] == '_'))
+			continue;
+		xq_buf_addc(&t, ch);
+	}
+	while (t.len && (t.ptr[t.len - 1] == '-' || t.ptr[t.len - 1] == '_'))
+		xq_buf_truncate(&t, t.len - 1);
+	if (t.len > NAME_MAX_BYTES) {
+		size_t n = NAME_MAX_BYTES;
+		while (n > 0 && ((unsigned char)t.ptr[n] & 0xC0) == 0x80)
+			n--;
+		xq_buf_truncate(&t, n);
+	}
+	if (t.len == 0)
+		xq_buf_addf(&t, "%llu", (unsigned long long)seq);
+	xq_buf_reset(b);
+	xq_buf_add(b, t.ptr, t.len);
+	xq_buf_release(&t);
+}
+
+/* The format's first extension, in lower case (".pgn"). */
+static void add_extension(struct xq_buf *b, const struct xq_format *f)
+{
+	const char *e = f->extensions;
+
+	if (!e || *e != '.')
+		return;
+	for (; *e && *e != ' '; e++)
+		xq_buf_addc(b, (char)xq_to_lower((unsigned char)*e));
+}
+
+static int is_an_input(const struct cctx *c, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return 0;
+	for (int i = 0; i < c->nids; i++)
+		if (c->ids[i].dev == st.st_dev && c->ids[i].ino == st.st_ino)
+			return 1;
+	return 0;
+}
+
+/* ---- writing into memory ---------------------------------------------------- */
+
+/* Drain what the writer produced into `dst` (appended), emptying c->mem. */
+static void drain(struct cctx *c, struct xq_buf *dst)
+{
+	if (dst)
+		xq_buf_add(dst, c->mem.ptr, c->mem.len);
+	xq_buf_reset(&c->mem);
+}
+
+/* Open a writer on c->mem.  Returns 0 or an XQ_E* code. */
+static int open_mem_writer(struct cctx *c, void **w, struct xq_output **o)
+{
+	int rc = xq_output_open_mem(o, &c->mem);
+
+	if (rc)
+		return rc;
+	rc = c->to->open_writer(w, *o, &c->wopts, &c->sink);
+	if (rc) {
+		xq_output_abort(*o);
+		*o = NULL;
+	}
+	return rc;
+}
+
+/* The whole document one fresh writer makes of `g`, appended to `out`. */
+static int write_alone(struct cctx *c, const struct xq_game *g, struct xq_buf *out)
+{
+	struct xq_output *o = NULL;
+	void *w = NULL;
+	int rc;
+
+	xq_buf_reset(&c->mem);
+	if ((rc = open_mem_writer(c, &w, &o)))
+		return rc;
+	rc = c->to->write(w, g);
+	c->to->close_writer(w);
+	xq_output_commit(o, NULL);
+	drain(c, out);
+	return rc;
+}
+
+/* ---- --verify ------------------------------------------------------------------ */
+
+static int same_result(enum xq_result a, enum xq_result b)
+{
+	if (a == XQ_RESULT_NONE)
+		a = XQ_RESULT_UNKNOWN;
+	if (b == XQ_RESULT_NONE)
+		b = XQ_RESULT_UNKNOWN;
+	return a == b;
+}
+
+/*
+ * Read `doc` back and compare with `g`; on a difference add an error to
+ * the job and return 1.  `lossy`: the writer reported losses for `g`.
+ */
+static int verify_game(struct cctx *c, struct pool_job *j, const struct xq_buf *doc, int lossy)
+{
+	const struct xq_game *g = &j->game;
+	unsigned caps = c->to->caps, ignore = XQ_EQ_IGNORE_TAGS | XQ_EQ_IGNORE_TEXT |
+					      XQ_EQ_IGNORE_RESULT;
+	struct xq_input *in = NULL;
+	struct xq_read_opts ro = XQ_READ_OPTS_INIT;
+	struct xq_game back;
+	struct xq_buf again = XQ_BUF_INIT;
+	void *reader = NULL;
+	char why[256] = "";
+	int rc, ok = 0;
+
+	if (xq_game_init(&back))
+		return 1;
+	c->scratch_mode = 1;
+	diag_list_clear(&c->scratch);
+	if (xq_input_open_mem(&in, "<written>", doc->ptr, doc->len) ||
+	    c->to->open_reader(&reader, in, &ro, &c->sink)) {
+		snprintf(why, sizeof(why), "the output cannot be opened again by the %s reader",
+			 c->to->name);
+		goto done;
+	}
+	rc = c->to->read(reader, &back);
+	if (rc != 1) {
+		snprintf(why, sizeof(why), "no game could be read back");
+		goto done;
+	}
+	for (size_t i = 0; i < c->scratch.n; i++)
+		if (c->scratch.v[i].severity == XQ_SEV_ERROR) {
+			snprintf(why, sizeof(why), "reading it back: %.200s", c->scratch.v[i].msg);
+			goto done;
+		}
+	if (!(caps & XQ_CAP_VARIATIONS))
+		ignore |= XQ_EQ_MAINLINE_ONLY;
+	if (!(caps & XQ_CAP_COMMENTS) || lossy)
+		ignore |= XQ_EQ_IGNORE_COMMENTS;
+	if (!(caps & XQ_CAP_PRE_COMMENTS) || lossy)
+		ignore |= XQ_EQ_IGNORE_PRE_COMMENTS;
+	if (!(caps & XQ_CAP_NAGS) || lossy)
+		ignore |= XQ_EQ_IGNORE_NAGS;
+	if (!xq_game_equal(g, &back, ignore, why, sizeof(why)))
+		goto done;
+	if (!same_result(g->result, back.result)) {
+		snprintf(why, sizeof(why), "the result %s came back as %s", xq_result_string(g->result),
+			 xq_result_string(back.result));
+		goto done;
+	}
+	if (!lossy) {
+		for (size_t i = 0; i < g->ntags; i++) {
+			const struct xq_tag *t = &g->tags[i];
+			const char *v;
+			/* Tags that describe the record itself are rewritten by
+			 * writers: the start position, the result, the notation. */
+			if (!strcmp(t->name, "FEN") || !strcmp(t->name, "Result") ||
+			    !strcmp(t->name, "Format"))
+				continue;
+			v = xq_game_tag(&back, t->name);
+			if (!v && !(caps & XQ_CAP_ANY_TAGS))
+				continue;
+			if (xq_game_tag(g, t->name) != t->value)
+				continue; /* a repeated tag: the first one counts */
+			if (!v || strcmp(v, t->value)) {
+				snprintf(why, sizeof(why), "the %.40s tag '%.60s' came back as '%.60s'",
+					 t->name, t->value, v ? v : "(absent)");
+				goto done;
+			}
+		}
+	}
+	/* The game read back must write to the same bytes again. */
+	{
+		struct xq_buf first = XQ_BUF_INIT;
+		rc = write_alone(c, g, &first);
+		if (!rc)
+			rc = write_alone(c, &back, &again);
+		if (!rc && (first.len != again.len || memcmp(first.ptr, again.ptr, first.len))) {
+			size_t k = 0;
+			while (k < first.len && k < again.len && first.ptr[k] == again.ptr[k])
+				k++;
+			snprintf(why, sizeof(why), "written again after reading back, it differs at byte %zu",
+				 k);
+			xq_buf_release(&first);
+			goto done;
+		}
+		xq_buf_release(&first);
+	}
+	ok = 1;
+done:
+	if (reader)
+		c->to->close_reader(reader);
+	xq_input_close(in);
+	xq_game_release(&back);
+	xq_buf_release(&again);
+	c->scratch_mode = 0;
+	if (!ok)
+		add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS, "--verify: %s", why);
+	return !ok;
+}
+
+/* ---- one game ------------------------------------------------------------------ */
+
+static int count_losses(const struct pool_job *j, size_t from)
+{
+	int n = 0;
+	for (size_t i = from; i < j->diags.n; i++)
+		if (j->diags.v[i].code == XQ_D_LOSS)
+			n++;
+	return n;
+}
+
+/* Write one game to its own file under DIR/.  Returns 0, or 1 when it was
+ * not written (reported). */
+static int write_to_dir(struct cctx *c, struct pool_job *j, const struct xq_buf *doc)
+{
+	struct xq_buf name = XQ_BUF_INIT, path = XQ_BUF_INIT;
+	struct xq_output *o;
+	struct xq_diag d;
+	uint64_t h;
+	int rc, n = 1;
+
+	expand_template(c, j, c->seq, &name);
+	tidy_name(&name, c->seq);
+	for (;;) {
+		xq_buf_reset(&path);
+		xq_buf_adds(&path, c->dir);
+		xq_buf_add(&path, name.ptr, name.len);
+		if (n > 1)
+			xq_buf_addf(&path, "-%d", n);
+		add_extension(&path, c->to);
+		h = hash_name(path.ptr);
+		if (!name_used(c, h))
+			break;
+		n++;
+	}
+	remember_name(c, h);
+	xq_buf_release(&name);
+	if (is_an_input(c, path.ptr)) {
+		add_diag(j, XQ_SEV_ERROR, XQ_D_IO, "not written: '%s' is one of the inputs", path.ptr);
+		xq_buf_release(&path);
+		return 1;
+	}
+	xq_diag_init(&d);
+	rc = xq_output_open(&o, path.ptr, c->force ? XQ_OUTPUT_FORCE : 0, &d);
+	if (!rc) {
+		xq_output_write(o, doc->ptr, doc->len);
+		rc = xq_output_commit(o, &d);
+	}
+	if (rc) {
+		add_diag(j, XQ_SEV_ERROR, XQ_D_IO, "not written: %s", d.msg);
+		if (rc != XQ_EIO || !strstr(d.msg, "already exists"))
+			c->io_error = 1;
+		xq_buf_release(&path);
+		return 1;
+	}
+	if (c->verbose)
+		add_diag(j, XQ_SEV_NOTE, XQ_D_NONE, "written to '%s'", path.ptr);
+	xq_buf_release(&path);
+	return 0;
+}
+
+static void convert_game(struct cctx *c, struct pool_job *j)
+{
+	struct xq_game *g = &j->game;
+	struct xq_buf doc = XQ_BUF_INIT;
+	size_t before = j->diags.n;
+	int rc, lossy;
+
+	if ((g->flags & XQ_GAME_BROKEN) && !c->keep_broken) {
+		add_diag(j, XQ_SEV_NOTE, XQ_D_NONE,
+			 "skipped: the game has an error (--keep-broken writes it up to the error)");
+		c->skipped++;
+		return;
+	}
+	if (!c->dir_mode && !(c->to->caps & XQ_CAP_MULTI) && c->written > 0) {
+		add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS,
+			 "skipped: %s holds one game per file; write to a directory with -o DIR/",
+			 c->to->name);
+		c->skipped++;
+		return;
+	}
+	c->cur = j;
+	c->seq++;
+	if (c->dir_mode) {
+		rc = write_alone(c, g, &doc);
+	} else {
+		rc = c->to->write(c->writer, g);
+		drain(c, &doc);
+	}
+	lossy = count_losses(j, before) > 0;
+	if (rc) {
+		if (rc != XQ_ENOMEM && rc != XQ_EIO)
+			add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS, "skipped: the %s writer refused it: %s",
+				 c->to->name, xq_strerror(rc));
+		else {
+			c->io_error = 1;
+			add_diag(j, XQ_SEV_ERROR, XQ_D_IO, "cannot write: %s", xq_strerror(rc));
+		}
+		c->skipped++;
+		goto out;
+	}
+	if (lossy && c->strict) {
+		add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS, "skipped: %s cannot hold it whole (--strict)",
+			 c->to->name);
+		c->skipped++;
+		goto out;
+	}
+	if (c->verify) {
+		struct xq_buf whole = XQ_BUF_INIT;
+		const struct xq_buf *check = &doc;
+		if (!c->dir_mode) {
+			xq_buf_add(&whole, c->prefix.ptr, c->prefix.len);
+			xq_buf_add(&whole, doc.ptr, doc.len);
+			xq_buf_add(&whole, c->suffix.ptr, c->suffix.len);
+			check = &whole;
+		}
+		rc = verify_game(c, j, check, lossy);
+		xq_buf_release(&whole);
+		if (rc) {
+			c->verify_failed++;
+			c->skipped++;
+			goto out;
+		}
+		c->verified++;
+	}
+	if (c->dir_mode) {
+		if (write_to_dir(c, j, &doc)) {
+			c->skipped++;
+			goto out;
+		}
+	} else if (xq_output_write(c->out, doc.ptr, doc.len)) {
+		c->io_error = 1;
+		c->stop = 1;
+		add_diag(j, XQ_SEV_ERROR, XQ_D_IO, "cannot write to '%s'", xq_output_name(c->out));
+		goto out;
+	}
+	c->written++;
+	if (lossy)
+		c->lossy++;
+	if (g->flags & XQ_GAME_BROKEN) {
+		c->kept_broken++;
+		add_diag(j, XQ_SEV_WARNING, XQ_D_TRUNCATED,
+			 "written only up to its first error (--keep-broken)");
+	}
+out:
+	c->cur = NULL;
+	xq_buf_release(&doc);
+}
+
+static int convert_emit(void *ctx, struct pool_job *j)
+{
+	struct cctx *c = ctx;
+
+	if (j->kind == POOL_GAME) {
+		c->games++;
+		convert_game(c, j);
+	} else {
+		switch (j->file->status) {
+		case POOL_FILE_OK: c->files++; break;
+		case POOL_FILE_DAMAGED: c->files++; c->damaged_files++; break;
+		case POOL_FILE_IO: c->files++; c->io_error = 1; break;
+		case POOL_FILE_SKIPPED:
+			c->skipped_files++;
+			if (c->verbose)
+				add_diag(j, XQ_SEV_NOTE, XQ_D_NONE,
+					 "skipped: no record format recognises it");
+			break;
+		case POOL_FILE_FAILED: c->failed_files++; break;
+		}
+	}
+	for (size_t i = 0; i < j->diags.n; i++) {
+		const struct xq_diag *d = &j->diags.v[i];
+		if (d->code == XQ_D_IO && d->severity == XQ_SEV_ERROR &&
+		    j->kind == POOL_END)
+			c->io_error = 1;
+		report_count(&c->counts, d);
+		if (c->fmt == REPORT_NDJSON)
+			report_json(&c->outbuf, d, j->file->binary);
+		else
+			report_text(&c->err, d, j->file->binary);
+	}
+	report_flush_err(&c->err);
+	report_flush_out(&c->outbuf);
+	if (interrupted && !c->stop) {
+		cmd_error("interrupted: no output is left behind");
+		c->io_error = 1;
+		c->stop = 1;
+	}
+	return c->stop ? 1 : 0;
+}
+
+/* ---- setup ------------------------------------------------------------------------ */
+
+static int open_single_output(struct cctx *c)
+{
+	struct xq_diag d;
+	int rc;
+
+	xq_diag_init(&d);
+	rc = xq_output_open(&c->out, c->out_path ? c->out_path : "-", c->force ? XQ_OUTPUT_FORCE : 0,
+			    &d);
+	if (rc) {
+		cmd_error("%s", d.msg);
+		return -1;
+	}
+	/* What the writer adds around the games, for --verify. */
+	if (c->verify) {
+		void *w = NULL;
+		struct xq_output *o = NULL;
+		if (open_mem_writer(c, &w, &o) == 0) {
+			drain(c, &c->prefix);
+			c->to->close_writer(w);
+			xq_output_commit(o, NULL);
+			drain(c, &c->suffix);
+		}
+	}
+	if ((rc = open_mem_writer(c, &c->writer, &c->mem_out))) {
+		if (c->scratch.n)
+			cmd_error("%s", c->scratch.v[0].msg);
+		else
+			cmd_error("cannot write %s: %s", c->to->name, xq_strerror(rc));
+		diag_list_clear(&c->scratch);
+		xq_output_abort(c->out);
+		c->out = NULL;
+		return rc == XQ_EUNSUPPORTED ? 2 : -1;
+	}
+	/* Whatever the writer starts a document with goes out first. */
+	{
+		struct xq_buf head = XQ_BUF_INIT;
+		drain(c, &head);
+		rc = xq_output_write(c->out, head.ptr, head.len);
+		xq_buf_release(&head);
+		if (rc) {
+			cmd_error("cannot write to '%s'", xq_output_name(c->out));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int finish_single_output(struct cctx *c, int commit)
+{
+	struct xq_buf tail = XQ_BUF_INIT;
+	struct xq_diag d;
+	int rc = 0;
+
+	if (c->writer) {
+		c->cur = NULL;
+		if (c->to->close_writer(c->writer))
+			commit = 0, c->io_error = 1;
+		c->writer = NULL;
+	}
+	if (c->mem_out)
+		xq_output_commit(c->mem_out, NULL);
+	c->mem_out = NULL;
+	drain(c, &tail);
+	if (commit && xq_output_write(c->out, tail.ptr, tail.len))
+		commit = 0;
+	xq_buf_release(&tail);
+	xq_diag_init(&d);
+	if (commit) {
+		rc = xq_output_commit(c->out, &d);
+		if (rc)
+			cmd_error("%s", d.msg);
+	} else {
+		xq_output_abort(c->out);
+		c->written = 0; /* nothing reached the output's name */
+		rc = -1;
+	}
+	c->out = NULL;
+	return rc;
+}
+
+static int is_dir_path(const char *p)
+{
+	struct stat st;
+	size_t len = strlen(p);
+
+	return (len > 0 && p[len - 1] == '/') || (stat(p, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+static void print_summary(struct cctx *c, double secs)
+{
+	struct xq_buf *b;
+
+	if (c->fmt == REPORT_NDJSON) {
+		b = &c->outbuf;
+		xq_buf_addf(b, "{\"schema\":\"" SUMMARY_SCHEMA "\",\"command\":\"convert\",\"to\":\"%s\",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"written\":%llu,\"skipped\":%llu,\"with_losses\":%llu,\"kept_broken\":%llu,\"verified\":%llu,\"verify_failed\":%llu,\"errors\":%llu,\"warnings\":%llu,\"notes\":%llu,\"codes\":",
+			    c->to->name, (unsigned long long)c->files,
+			    (unsigned long long)c->skipped_files, (unsigned long long)c->failed_files,
+			    (unsigned long long)c->games, (unsigned long long)c->written,
+			    (unsigned long long)c->skipped, (unsigned long long)c->lossy,
+			    (unsigned long long)c->kept_broken, (unsigned long long)c->verified,
+			    (unsigned long long)c->verify_failed,
+			    (unsigned long long)c->counts.by_sev[XQ_SEV_ERROR],
+			    (unsigned long long)c->counts.by_sev[XQ_SEV_WARNING],
+			    (unsigned long long)c->counts.by_sev[XQ_SEV_NOTE]);
+		report_codes_json(b, &c->counts);
+		xq_buf_addf(b, ",\"seconds\":%.3f}\n", secs);
+		report_flush_out(b);
+		return;
+	}
+	if (c->quiet)
+		return;
+	b = &c->err;
+	xq_buf_addf(b, "convert: %llu game%s from %llu file%s to %s: %llu written",
+		    (unsigned long long)c->games, c->games == 1 ? "" : "s",
+		    (unsigned long long)c->files, c->files == 1 ? "" : "s", c->to->name,
+		    (unsigned long long)c->written);
+	if (c->skipped)
+		xq_buf_addf(b, ", %llu skipped", (unsigned long long)c->skipped);
+	if (c->lossy)
+		xq_buf_addf(b, ", %llu with losses", (unsigned long long)c->lossy);
+	if (c->kept_broken)
+		xq_buf_addf(b, ", %llu kept up to an error", (unsigned long long)c->kept_broken);
+	if (c->verify)
+		xq_buf_addf(b, ", %llu verified", (unsigned long long)c->verified);
+	if (c->skipped_files)
+		xq_buf_addf(b, "; %llu file%s skipped (not game records)",
+			    (unsigned long long)c->skipped_files, c->skipped_files == 1 ? "" : "s");
+	if (c->failed_files)
+		xq_buf_addf(b, "; %llu input%s not read", (unsigned long long)c->failed_files,
+			    c->failed_files == 1 ? "" : "s");
+	xq_buf_addf(b, " (%.2f s)\n", secs);
+	report_flush_err(b);
+}
+
+static long parse_version(struct opt_parser *p, const char *v)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 0);
+	if (errno || end == v || *end || n < 1 || n > 65535) {
+		snprintf(p->err, sizeof(p->err), "--format-version must be a number like 18 or 0x12, not '%s'",
+			 v);
+		return -1;
+	}
+	return n;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct opt_parser p;
+	struct cctx c;
+	struct inputs inputs;
+	struct pool_config cfg;
+	struct movetext mt;
+	const char *value, *to_name = NULL;
+	int id, rc, recursive = 0, progress = 1, threads = 1, status;
+	double t0;
+
+	memset(&c, 0, sizeof(c));
+	memset(&cfg, 0, sizeof(cfg));
+	c.wopts = (struct xq_write_opts)XQ_WRITE_OPTS_INIT;
+	cfg.read_opts = (struct xq_read_opts)XQ_READ_OPTS_INIT;
+	c.template = DEFAULT_TEMPLATE;
+	c.sink.report = writer_sink;
+	c.sink.payload = &c;
+	xq_buf_init(&c.err);
+	xq_buf_init(&c.outbuf);
+	xq_buf_init(&c.mem);
+	xq_buf_init(&c.prefix);
+	xq_buf_init(&c.suffix);
+	if (opt_init(&p, argc, argv, "convert")) {
+		cmd_error("out of memory");
+		return XQ_EXIT_IO;
+	}
+	while ((rc = opt_next(&p, options, &id, &value)) > 0) {
+		long v;
+		switch (id) {
+		case O_TO: to_name = value; break;
+		case O_OUT: c.out_path = value; break;
+		case O_NAME:
+			if (!*value) {
+				snprintf(p.err, sizeof(p.err), "--name needs a template");
+				goto usage;
+			}
+			c.template = value;
+			break;
+		case O_NOTATION:
+			if (movetext_parse(value, &mt)) {
+				snprintf(p.err, sizeof(p.err), "--notation must be one of " MOVETEXT_NAMES ", not '%s'",
+					 value);
+				goto usage;
+			}
+			c.wopts.notation = mt.notation;
+			c.wopts.notation_flags = mt.flags;
+			break;
+		case O_ENCODING:
+			if (xq_encoding_parse(value, &c.wopts.encoding)) {
+				snprintf(p.err, sizeof(p.err), "unknown encoding '%s'", value);
+				goto usage;
+			}
+			break;
+		case O_VERSION:
+			if ((v = parse_version(&p, value)) < 0)
+				goto usage;
+			c.wopts.version = (int)v;
+			break;
+		case O_FORCE: c.force = 1; break;
+		case O_KEEP: c.keep_broken = 1; break;
+		case O_VERIFY: c.verify = 1; break;
+		case O_STRICT: c.strict = 1; break;
+		case O_RECURSIVE: recursive = 1; break;
+		case O_FROM:
+			if (!(cfg.forced = format_by_name(value, 0, p.err, sizeof(p.err))))
+				goto usage;
+			break;
+		case O_IENC:
+			if (xq_encoding_parse(value, &cfg.read_opts.encoding)) {
+				snprintf(p.err, sizeof(p.err), "unknown encoding '%s'", value);
+				goto usage;
+			}
+			break;
+		case O_JOBS:
+			if ((v = opt_int(&p, "--jobs", value, 1, 64)) < 0)
+				goto usage;
+			threads = (int)v;
+			break;
+		case O_QUIET: c.quiet = 1; progress = 0; break;
+		case O_PROGRESS: progress = 2; break;
+		case O_VERBOSE: c.verbose = 1; break;
+		case O_FORMAT:
+			if (report_format_parse(value, &c.fmt)) {
+				snprintf(p.err, sizeof(p.err), "--format must be text or ndjson, not '%s'",
+					 value);
+				goto usage;
+			}
+			break;
+		case O_HELP:
+			opt_print_help(stdout, usage, summary, options);
+			opt_release(&p);
+			return XQ_EXIT_OK;
+		}
+	}
+	if (rc < 0)
+		goto usage;
+	if (!to_name) {
+		snprintf(p.err, sizeof(p.err), "missing -t FORMAT (the format to write)");
+		goto usage;
+	}
+	if (!(c.to = format_by_name(to_name, 1, p.err, sizeof(p.err))))
+		goto usage;
+	if (p.noperands == 0 && isatty(0)) {
+		snprintf(p.err, sizeof(p.err), "no input (give files, or '-' to read standard input)");
+		goto usage;
+	}
+	if (c.out_path && !strcmp(c.out_path, "-"))
+		c.out_path = NULL;
+	if (c.out_path && is_dir_path(c.out_path)) {
+		size_t len = strlen(c.out_path);
+		c.dir_mode = 1;
+		c.dir = malloc(len + 2);
+		if (!c.dir)
+			goto nomem;
+		memcpy(c.dir, c.out_path, len + 1);
+		if (c.dir[len - 1] != '/')
+			memcpy(c.dir + len, "/", 2);
+	}
+	if (c.verify && (!(c.to->caps & XQ_CAP_READ) || !c.to->open_reader)) {
+		snprintf(p.err, sizeof(p.err), "--verify: xqkit cannot read %s back", c.to->name);
+		goto usage;
+	}
+	if (c.fmt == REPORT_NDJSON && !c.out_path) {
+		snprintf(p.err, sizeof(p.err), "--format ndjson writes to standard output: give -o for the records");
+		goto usage;
+	}
+	if (!c.out_path && (c.to->caps & XQ_CAP_BINARY) && isatty(1)) {
+		snprintf(p.err, sizeof(p.err), "%s is binary: give -o FILE rather than writing it to a terminal",
+			 c.to->name);
+		goto usage;
+	}
+	/* Who the inputs are, so that no output ever replaces one. */
+	c.ids = calloc((size_t)p.noperands + 1, sizeof(*c.ids));
+	if (!c.ids)
+		goto nomem;
+	for (int i = 0; i < p.noperands; i++) {
+		struct stat st;
+		if (!inputs_is_stdin(p.operands[i]) && stat(p.operands[i], &st) == 0 &&
+		    S_ISREG(st.st_mode)) {
+			c.ids[c.nids].dev = st.st_dev;
+			c.ids[c.nids].ino = st.st_ino;
+			c.nids++;
+		}
+	}
+	if (c.out_path && !c.dir_mode && is_an_input(&c, c.out_path)) {
+		snprintf(p.err, sizeof(p.err), "'%s' is an input: it is never overwritten", c.out_path);
+		goto usage;
+	}
+	if (c.out_path && !c.dir_mode && !c.force && access(c.out_path, F_OK) == 0) {
+		snprintf(p.err, sizeof(p.err), "'%s' already exists (use --force to replace it)",
+			 c.out_path);
+		goto usage;
+	}
+	if (c.dir_mode && mkdir(c.dir, 0777) != 0 && errno != EEXIST) {
+		cmd_error("cannot create the directory '%s': %s", c.dir, strerror(errno));
+		status = XQ_EXIT_IO;
+		goto out;
+	}
+
+	t0 = cmd_now();
+	catch_signals();
+	inputs_init(&inputs, p.operands, p.noperands, recursive);
+	if (c.out_path)
+		inputs_exclude(&inputs, c.dir_mode ? c.dir : c.out_path);
+	if (!c.dir_mode && (rc = open_single_output(&c)) != 0) {
+		inputs_release(&inputs);
+		status = rc == 2 ? XQ_EXIT_USAGE : XQ_EXIT_IO;
+		goto out;
+	}
+	progress_start(progress, "convert",
+		       progress && (progress == 2 || isatty(2))
+			       ? inputs_total_size(p.operands, p.noperands, recursive)
+			       : -1);
+	cfg.threads = threads;
+	cfg.inputs = &inputs;
+	cfg.emit = convert_emit;
+	cfg.ctx = &c;
+	cfg.progress = progress_enabled();
+	rc = pool_run(&cfg);
+	progress_stop();
+	inputs_release(&inputs);
+	if (rc == XQ_ENOMEM) {
+		cmd_error("out of memory");
+		c.io_error = 1;
+	}
+	if (!c.dir_mode && finish_single_output(&c, !c.io_error))
+		c.io_error = 1;
+	print_summary(&c, cmd_now() - t0);
+	if (c.io_error)
+		status = XQ_EXIT_IO;
+	else if (c.skipped || c.failed_files || c.damaged_files || c.counts.by_sev[XQ_SEV_ERROR])
+		status = XQ_EXIT_INVALID;
+	else
+		status = XQ_EXIT_OK;
+	goto out;
+
+nomem:
+	cmd_error("out of memory");
+	status = XQ_EXIT_IO;
+	goto out;
+usage:
+	status = cmd_usage_error("convert", "%s", p.err);
+out:
+	opt_release(&p);
+	free(c.ids);
+	free(c.dir);
+	free(c.names);
+	diag_list_release(&c.scratch);
+	xq_buf_release(&c.err);
+	xq_buf_release(&c.outbuf);
+	xq_buf_release(&c.mem);
+	xq_buf_release(&c.prefix);
+	xq_buf_release(&c.suffix);
+	return status;
+}

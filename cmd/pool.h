@@ -1,0 +1,86 @@
+/*
+ * pool.h: read every game of every input on N threads, hand them to the
+ * command in input order, with memory that stays flat.
+ *
+ * Each worker thread takes the next input file, reads its games one at a
+ * time into slots of its own small ring (each slot owns a struct xq_game
+ * reused with xq_game_clear, and the diagnostics that game produced) and
+ * runs the command's `process` on each.  One output thread (the caller's)
+ * takes the slots back in input order (file by file, game by game) and
+ * runs the command's `emit`, which prints and writes.  A worker whose ring
+ * is full waits, so memory is bounded by threads x ring size games, never
+ * by the size of the input.
+ *
+ * Why files, not games, are what the threads share: reading (parsing,
+ * decoding the notation, checking every move) is most of the work, and a
+ * format reader is a sequential object; a single reader thread would cap
+ * the speed-up near one.  Collections are many files, so reading files in
+ * parallel scales; a single huge file is read by one thread.
+ *
+ * Every input file ends with exactly one POOL_END job, after its games,
+ * carrying the diagnostics of opening and closing it; `file` of a job
+ * stays valid until that END job has been emitted.
+ */
+#ifndef XQ_CMD_POOL_H
+#define XQ_CMD_POOL_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "format.h"
+#include "game.h"
+#include "inputs.h"
+#include "report.h"
+
+enum pool_file_status {
+	POOL_FILE_OK,      /* read to its end */
+	POOL_FILE_SKIPPED, /* found in a directory, and no format claims it */
+	POOL_FILE_FAILED,  /* could not be opened or recognised */
+	POOL_FILE_DAMAGED, /* reading stopped early: damage the reader cannot step over */
+	POOL_FILE_IO       /* reading stopped early on an I/O error or out of memory */
+};
+
+struct pool_file {
+	char *path;         /* as found ("-" for standard input) */
+	const char *name;   /* for messages: the input's name */
+	const struct xq_format *fmt; /* NULL until recognised */
+	int binary;         /* places are byte offsets */
+	int in_dir;         /* found by walking a directory */
+	uint64_t seq;       /* 0-based position among the inputs */
+	uint64_t games;     /* games read so far */
+	enum pool_file_status status;
+	int64_t size;       /* stored size, -1 unknown */
+	char *name_buf;
+};
+
+enum pool_job_kind { POOL_GAME, POOL_END };
+
+struct pool_job {
+	enum pool_job_kind kind;
+	struct pool_file *file;
+	struct xq_game game;       /* POOL_GAME: the game, its source set to file->name */
+	struct diag_list diags;    /* everything reported while reading it (and by process) */
+	struct xq_buf text;        /* free for the command (filled by process) */
+	unsigned flags;            /* free for the command */
+	uint64_t counts[4];        /* free for the command */
+};
+
+struct pool_config {
+	int threads;                       /* 1..64 */
+	struct inputs *inputs;
+	const struct xq_format *forced;    /* --from, or NULL to detect */
+	struct xq_read_opts read_opts;
+	/* On a worker thread, for each POOL_GAME job (may be NULL). */
+	void (*process)(void *ctx, struct pool_job *job);
+	/* On the output thread, for every job in input order; non-zero stops
+	 * the run (after the jobs already read are dropped). */
+	int (*emit)(void *ctx, struct pool_job *job);
+	void *ctx;
+	int progress;                      /* show progress (progress.h is started) */
+};
+
+/* Run to the end of the inputs.  Returns 0, the non-zero value an emit
+ * returned, or XQ_ENOMEM when threads or memory could not be had. */
+int pool_run(const struct pool_config *cfg);
+
+#endif

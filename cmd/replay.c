@@ -1,0 +1,689 @@
+/*
+ * replay.c: `xqkit replay`, play a game's main line ply by ply.
+ *
+ * Each ply is one line: the ply number, the move number, the move in the
+ * chosen notation, its ICCS coordinates and the FEN after it; comments
+ * and NAGs follow the move.  A board is drawn after the last ply shown (or
+ * after each with --each-ply): Unicode with Chinese glyphs and colours
+ * when standard output is a terminal, ASCII or nothing otherwise.  --svg
+ * writes a diagram of the position at the chosen ply.  --format ndjson
+ * gives one "xqkit.ply/1" object per ply instead, for scripts.
+ *
+ * The game is read by whatever reader the registry picks; replay trusts
+ * the tree (readers only keep legal moves) and reports the reader's
+ * diagnostics, so a broken game is replayed up to its error and the
+ * command exits 1.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "buf.h"
+#include "cmd.h"
+#include "diag.h"
+#include "diagram.h"
+#include "format.h"
+#include "game.h"
+#include "inputs.h"
+#include "io.h"
+#include "movetext.h"
+#include "notation.h"
+#include "opt.h"
+#include "report.h"
+#include "rules.h"
+#include "utf8.h"
+
+#define PLY_SCHEMA "xqkit.ply/1"
+
+static const char usage[] =
+	"xqkit replay [--ply N] [--game N] [--notation NAME] [--board ascii|unicode|none]\n"
+	"                    [--svg FILE] [--rules SET] [--format text|ndjson] [INPUT]";
+static const char summary[] =
+	"Play the main line of each game in INPUT (a file, or '-' for standard input,\n"
+	"the default) and print every ply: its number, the move in the chosen notation,\n"
+	"its ICCS coordinates and the FEN after it, then a board.  With --svg, write an\n"
+	"SVG diagram of the position at --ply N (default: the end) of the first game\n"
+	"(or of --game N).";
+
+enum { O_PLY = 'p', O_GAME = 'g', O_NOTATION = 'n', O_BOARD = 'b', O_EACH = 'e', O_SVG = 'S',
+       O_FLIP = 'F', O_COLOR = 'c', O_FORMAT = 'f', O_FROM = 'M', O_ENCODING = 'E',
+       O_FORCE = 'o', O_RULES = 'u', O_HELP = 'h' };
+
+static const struct opt_spec options[] = {
+	OPT_VALUE(O_PLY, 0, "ply", "N", "stop after ply N (0 is the start position)"),
+	OPT_VALUE(O_GAME, 0, "game", "N", "replay only the Nth game of the input"),
+	OPT_VALUE(O_NOTATION, 0, "notation", "NAME", "notation of the moves (" MOVETEXT_NAMES ")"),
+	OPT_VALUE(O_BOARD, 0, "board", "STYLE", "ascii, unicode or none (default: unicode on a terminal, else none)"),
+	OPT_FLAG(O_EACH, 0, "each-ply", "draw the board after every ply, not only the last"),
+	OPT_FLAG(O_FLIP, 0, "flip", "draw boards with black at the bottom"),
+	OPT_VALUE(O_COLOR, 0, "color", "WHEN", "colours on boards: auto (on a terminal), always, never"),
+	OPT_VALUE(O_SVG, 0, "svg", "FILE", "write an SVG diagram of the last ply shown ('-': stdout)"),
+	OPT_FLAG(O_FORCE, 0, "force", "let --svg replace an existing file"),
+	OPT_VALUE(O_RULES, 0, "rules", "SET", "mark repetitions and move limits under asian or chinese rules"),
+	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "text (default) or ndjson (one object per ply)"),
+	OPT_VALUE(O_FROM, 0, "from", "FORMAT", "read the input as FORMAT (default: detect)"),
+	OPT_VALUE(O_ENCODING, 0, "input-encoding", "ENC", "text encoding of the input (default: detect)"),
+	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
+	OPT_END,
+};
+
+enum board_style { BOARD_NONE, BOARD_ASCII, BOARD_UNICODE };
+
+struct rctx {
+	long ply;              /* -1: to the end */
+	long game;             /* 0: every game */
+	struct movetext notation;
+	enum board_style board;
+	int each, flip, color;
+	const char *svg;
+	int force;
+	int rules_on;
+	struct xq_rules_options rules;
+	enum report_format fmt;
+	const char *name;      /* input name for messages */
+	int binary;
+	struct diag_list diags;
+	int problems, io_error;
+	struct xq_buf out, err;
+};
+
+static void sink_report(const struct xq_diag *d, void *payload)
+{
+	struct rctx *c = payload;
+	struct xq_diag copy = *d;
+
+	copy.source = c->name;
+	diag_list_add(&c->diags, &copy);
+}
+
+static void flush_diags(struct rctx *c)
+{
+	for (size_t i = 0; i < c->diags.n; i++) {
+		const struct xq_diag *d = &c->diags.v[i];
+		if (d->severity >= XQ_SEV_WARNING)
+			c->problems = 1;
+		if (d->code == XQ_D_IO && d->severity == XQ_SEV_ERROR)
+			c->io_error = 1;
+		if (c->fmt == REPORT_NDJSON)
+			report_json(&c->out, d, c->binary);
+		else
+			report_text(&c->err, d, c->binary);
+	}
+	diag_list_clear(&c->diags);
+	report_flush_out(&c->out);
+	report_flush_err(&c->err);
+}
+
+static void problem(struct rctx *c, const struct xq_game *g, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+static void problem(struct rctx *c, const struct xq_game *g, const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	d.source = c->name;
+	d.place = g->place;
+	d.has_offset = g->place.line == 0;
+	d.game = g->number;
+	va_start(ap, fmt);
+	xq_diag_vset(&d, 0, XQ_D_NONE, XQ_SEV_ERROR, fmt, ap);
+	va_end(ap);
+	diag_list_add(&c->diags, &d);
+}
+
+/* Columns a string takes on a terminal: East Asian wide characters take two. */
+static size_t display_width(const char *s)
+{
+	size_t w = 0, len = strlen(s);
+
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		size_t n = xq_utf8_decode(s + i, len - i, &cp);
+		if (!n)
+			n = 1;
+		i += n;
+		w += (cp >= 0x1100 && (cp <= 0x115F || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+				       (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+				       (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+				       (cp >= 0xFFE0 && cp <= 0xFFE6)))
+			     ? 2
+			     : 1;
+	}
+	return w;
+}
+
+static void pad(struct xq_buf *b, const char *s, size_t width)
+{
+	size_t w = display_width(s);
+
+	xq_buf_adds(b, s);
+	while (w++ < width)
+		xq_buf_addc(b, ' ');
+}
+
+/* Text on one line, safe for a terminal (report_add_safe). */
+static void add_line(struct xq_buf *b, const char *s)
+{
+	report_add_safe(b, s, strlen(s));
+}
+
+/* A comment: its lines indented under the move, otherwise as add_line. */
+static void add_comment(struct xq_buf *b, const char *s)
+{
+	for (;;) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		if (len && s[len - 1] == '\r')
+			len--;
+		report_add_safe(b, s, len);
+		if (!nl)
+			break;
+		xq_buf_adds(b, "\n      ");
+		s = nl + 1;
+	}
+}
+
+static const char *nag_glyph(uint8_t nag)
+{
+	static const char *const g[] = {"", "!", "?", "!!", "??", "!?", "?!"};
+	return nag < 7 ? g[nag] : NULL;
+}
+
+static void draw(struct rctx *c, const struct xq_board *b, xq_move last)
+{
+	unsigned flags = (c->flip ? XQ_DIAGRAM_FLIP : 0) | (c->color ? XQ_DIAGRAM_COLOR : 0);
+
+	if (c->board == BOARD_ASCII)
+		xq_diagram_ascii(&c->out, b, last, flags);
+	else if (c->board == BOARD_UNICODE)
+		xq_diagram_unicode(&c->out, b, last, flags);
+	else
+		return;
+	xq_buf_addc(&c->out, '\n');
+}
+
+static void header(struct rctx *c, const struct xq_game *g)
+{
+	static const char *const tags[] = {"Event", "Date", "Site", NULL};
+	const char *red = xq_game_tag(g, "Red"), *black = xq_game_tag(g, "Black");
+	struct xq_buf *b = &c->out;
+	char fen[XQ_FEN_MAX];
+
+	xq_buf_addf(b, "game %llu of ", (unsigned long long)g->number);
+	report_add_safe(b, c->name, strlen(c->name));
+	if (red || black) {
+		xq_buf_adds(b, ": ");
+		add_line(b, red && *red ? red : "?");
+		xq_buf_adds(b, " vs ");
+		add_line(b, black && *black ? black : "?");
+	}
+	for (int i = 0; tags[i]; i++) {
+		const char *v = xq_game_tag(g, tags[i]);
+		if (v && *v) {
+			xq_buf_adds(b, ", ");
+			add_line(b, v);
+		}
+	}
+	xq_buf_addf(b, " (%s)\n", g->result_text ? g->result_text : xq_result_string(g->result));
+	if (g->nodes[XQ_ROOT].comment) {
+		xq_buf_adds(b, "     {");
+		add_comment(b, g->nodes[XQ_ROOT].comment);
+		xq_buf_adds(b, "}\n");
+	}
+	xq_board_to_fen(&g->start, fen, sizeof(fen));
+	xq_buf_addf(b, "  0  start                      %s\n", fen);
+}
+
+static void ply_text(struct rctx *c, const struct xq_node *n, uint32_t ply, int side,
+		     unsigned fullmove, const char *move, const char *iccs, const char *fen,
+		     const char *mark)
+{
+	struct xq_buf *b = &c->out;
+	char num[32], mv[64];
+
+	snprintf(num, sizeof(num), side == XQ_RED ? "%u." : "%u...", fullmove);
+	snprintf(mv, sizeof(mv), "%s", move);
+	for (unsigned k = 0; k < n->nnags; k++) {
+		const char *gl = nag_glyph(n->nags[k]);
+		size_t l = strlen(mv);
+		if (gl)
+			snprintf(mv + l, sizeof(mv) - l, "%s", gl);
+		else
+			snprintf(mv + l, sizeof(mv) - l, " $%u", n->nags[k]);
+	}
+	xq_buf_addf(b, "%3u  ", ply);
+	pad(b, num, 7);
+	if (c->notation.notation == XQ_NOTATION_ICCS) {
+		/* The move is its coordinates: one column is enough. */
+		pad(b, mv, 20);
+		xq_buf_addf(b, "%s%s\n", fen, mark);
+	} else {
+		pad(b, mv, 12);
+		xq_buf_addf(b, "  %s  %s%s\n", iccs, fen, mark);
+	}
+	if (n->pre_comment || n->comment) {
+		xq_buf_adds(b, "     {");
+		if (n->pre_comment)
+			add_comment(b, n->pre_comment);
+		if (n->pre_comment && n->comment)
+			xq_buf_adds(b, " ");
+		if (n->comment)
+			add_comment(b, n->comment);
+		xq_buf_adds(b, "}\n");
+	}
+}
+
+static void ply_json(struct rctx *c, const struct xq_game *g, const struct xq_node *n,
+		     uint32_t ply, int side, unsigned fullmove, const char *move, const char *iccs,
+		     const char *fen, const char *extra)
+{
+	struct xq_buf *b = &c->out;
+
+	xq_buf_adds(b, "{\"schema\":\"" PLY_SCHEMA "\",\"file\":");
+	report_add_json_safe(b, c->name);
+	xq_buf_addf(b, ",\"game\":%llu,\"ply\":%u", (unsigned long long)g->number, ply);
+	if (n) {
+		xq_buf_addf(b, ",\"move_number\":%u,\"side\":\"%s\",\"iccs\":\"%s\",\"move\":", fullmove,
+			    side == XQ_RED ? "red" : "black", iccs);
+		xq_buf_add_json_string(b, move, strlen(move));
+		if (n->text) {
+			xq_buf_adds(b, ",\"text\":");
+			xq_buf_add_json_string(b, n->text, strlen(n->text));
+		}
+		if (n->nnags) {
+			xq_buf_adds(b, ",\"nags\":[");
+			for (unsigned k = 0; k < n->nnags; k++)
+				xq_buf_addf(b, "%s%u", k ? "," : "", n->nags[k]);
+			xq_buf_addc(b, ']');
+		}
+		if (n->pre_comment) {
+			xq_buf_adds(b, ",\"pre_comment\":");
+			xq_buf_add_json_string(b, n->pre_comment, strlen(n->pre_comment));
+		}
+		if (n->comment) {
+			xq_buf_adds(b, ",\"comment\":");
+			xq_buf_add_json_string(b, n->comment, strlen(n->comment));
+		}
+	}
+	xq_buf_adds(b, ",\"fen\":\"");
+	xq_buf_adds(b, fen);
+	xq_buf_addc(b, '"');
+	xq_buf_adds(b, extra);
+	xq_buf_adds(b, "}\n");
+}
+
+/* Text from lib/rules (lines), indented under the ply it belongs to. */
+static void add_indented(struct xq_buf *b, const char *text)
+{
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t len = nl ? (size_t)(nl - text) : strlen(text);
+		if (len) {
+			xq_buf_adds(b, "     | ");
+			xq_buf_add(b, text, len);
+			xq_buf_addc(b, '\n');
+		}
+		if (!nl)
+			break;
+		text = nl + 1;
+	}
+}
+
+/*
+ * What the rules say at `ply`: a mark for the ply's line (text) or JSON
+ * members (ndjson) in `mark`, and the description of a cycle or limit that
+ * ends there in `after` (text only).
+ */
+static void rules_at(struct rctx *c, const struct xq_rules_report *r, uint32_t ply,
+		     struct xq_buf *mark, struct xq_buf *after)
+{
+	long cyc = xq_rules_cycle_at(r, ply);
+	const struct xq_rules_ply *p = &r->plies[ply - 1];
+
+	xq_buf_reset(mark);
+	xq_buf_reset(after);
+	if (cyc >= 0) {
+		const struct xq_rules_cycle *cy = &r->cycles[cyc];
+		if (c->fmt == REPORT_NDJSON) {
+			xq_buf_addf(mark, ",\"repetition\":{\"cycle\":%ld,\"kind\":\"%s\"", cyc + 1,
+				    xq_rules_kind_name((enum xq_rules_kind)p->kind));
+			if (cy->last == ply)
+				xq_buf_addf(mark, ",\"verdict\":\"%s\"",
+					    xq_rules_verdict_name((enum xq_rules_verdict)cy->verdict));
+			xq_buf_addc(mark, '}');
+		} else {
+			xq_buf_addf(mark, "  [repetition %ld: %s]", cyc + 1,
+				    xq_rules_kind_name((enum xq_rules_kind)p->kind));
+			if (cy->last == ply)
+				xq_rules_describe_cycle(after, r, (size_t)cyc);
+		}
+	}
+	for (size_t i = 0; i < r->nlimits; i++) {
+		if (r->limits[i].ply != ply)
+			continue;
+		if (c->fmt == REPORT_NDJSON) {
+			xq_buf_adds(mark, ",\"limit\":");
+			{
+				struct xq_buf t = XQ_BUF_INIT;
+				xq_rules_describe_limit(&t, r, i);
+				while (t.len && t.ptr[t.len - 1] == '\n')
+					xq_buf_truncate(&t, t.len - 1);
+				xq_buf_add_json_string(mark, t.ptr, t.len);
+				xq_buf_release(&t);
+			}
+		} else {
+			xq_buf_adds(mark, "  [move limit]");
+			xq_rules_describe_limit(after, r, i);
+			xq_buf_addc(after, '\n');
+		}
+	}
+}
+
+static int write_svg(struct rctx *c, const struct xq_game *g, const struct xq_board *b,
+		     xq_move last, uint32_t ply, const char *move)
+{
+	struct xq_svg_opts o = XQ_SVG_OPTS_INIT;
+	struct xq_buf svg = XQ_BUF_INIT, title = XQ_BUF_INIT;
+	struct xq_output *out;
+	struct xq_diag d;
+	const char *red = xq_game_tag(g, "Red"), *black = xq_game_tag(g, "Black");
+	int rc;
+
+	if (red || black)
+		xq_buf_addf(&title, "%s vs %s, ", red && *red ? red : "?", black && *black ? black : "?");
+	if (ply)
+		xq_buf_addf(&title, "ply %u: %s", ply, move);
+	else
+		xq_buf_adds(&title, "start position");
+	o.title = title.ptr;
+	o.flip = c->flip;
+	xq_diagram_svg(&svg, b, last, &o);
+	xq_buf_release(&title);
+	xq_diag_init(&d);
+	rc = xq_output_open(&out, c->svg, c->force ? XQ_OUTPUT_FORCE : 0, &d);
+	if (!rc) {
+		xq_output_write(out, svg.ptr, svg.len);
+		rc = xq_output_commit(out, &d);
+	}
+	xq_buf_release(&svg);
+	if (rc) {
+		cmd_error("%s", d.msg);
+		c->io_error = 1;
+	}
+	return rc;
+}
+
+/* Replay one game's main line. */
+static void replay_game(struct rctx *c, const struct xq_game *g)
+{
+	struct xq_board b = g->start;
+	uint32_t n = g->nodes[XQ_ROOT].child, ply = 0;
+	xq_move last = 0;
+	char move[XQ_MOVE_TEXT_MAX] = "", fen[XQ_FEN_MAX];
+	int to_stdout = !c->svg || strcmp(c->svg, "-");
+	struct xq_rules_report rules;
+	struct xq_buf mark = XQ_BUF_INIT, after = XQ_BUF_INIT;
+	int have_rules = 0;
+
+	xq_rules_report_init(&rules);
+	if (c->rules_on && n != XQ_NODE_NONE) {
+		struct xq_diag d;
+		xq_diag_init(&d);
+		have_rules = xq_rules_analyze_game(&rules, g, xq_game_mainline_end(g), &c->rules,
+						   &d) == 0;
+	}
+
+	if (to_stdout && c->fmt == REPORT_TEXT)
+		header(c, g);
+	else if (to_stdout) {
+		xq_board_to_fen(&b, fen, sizeof(fen));
+		ply_json(c, g, NULL, 0, 0, 0, "", "", fen, "");
+	}
+	if (to_stdout && c->each && c->fmt == REPORT_TEXT && c->ply != 0)
+		draw(c, &b, 0);
+	while (n != XQ_NODE_NONE && (c->ply < 0 || ply < (uint32_t)c->ply)) {
+		const struct xq_node *x = &g->nodes[n];
+		struct xq_undo u;
+		unsigned fullmove = b.fullmove;
+		int side = b.side;
+		char iccs[5];
+		xq_move_name(x->move, iccs);
+		if (!movetext_write(move, sizeof(move), &b, x->move, &c->notation))
+			snprintf(move, sizeof(move), "%s", x->text ? x->text : iccs);
+		xq_board_make(&b, x->move, &u);
+		xq_board_to_fen(&b, fen, sizeof(fen));
+		ply++;
+		last = x->move;
+		if (have_rules && ply <= rules.nplies)
+			rules_at(c, &rules, ply, &mark, &after);
+		if (to_stdout && c->fmt == REPORT_TEXT) {
+			ply_text(c, x, ply, side, fullmove, move, iccs, fen, mark.ptr);
+			add_indented(&c->out, after.ptr);
+			if (c->each && (x->child != XQ_NODE_NONE && (c->ply < 0 || ply < (uint32_t)c->ply)))
+				draw(c, &b, last);
+		} else if (to_stdout) {
+			ply_json(c, g, x, ply, side, fullmove, move, iccs, fen, mark.ptr);
+		}
+		n = x->child;
+		report_flush_out(&c->out);
+	}
+	if (c->ply > 0 && ply < (uint32_t)c->ply)
+		problem(c, g, "its main line has %u pl%s; --ply %ld is past its end", ply,
+			ply == 1 ? "y" : "ies", c->ply);
+	if (to_stdout && c->fmt == REPORT_TEXT) {
+		draw(c, &b, last);
+		if (n == XQ_NODE_NONE)
+			xq_buf_addf(&c->out, "result: %s%s\n\n",
+				    g->result_text ? g->result_text : xq_result_string(g->result),
+				    (g->flags & XQ_GAME_BROKEN) ? " (the record breaks off at an error)" : "");
+		else
+			xq_buf_addc(&c->out, '\n');
+	}
+	report_flush_out(&c->out);
+	xq_rules_report_release(&rules);
+	xq_buf_release(&mark);
+	xq_buf_release(&after);
+	if (c->svg)
+		write_svg(c, g, &b, last, ply, move);
+}
+
+static int parse_board(const char *v, enum board_style *out)
+{
+	if (!strcmp(v, "ascii"))
+		*out = BOARD_ASCII;
+	else if (!strcmp(v, "unicode"))
+		*out = BOARD_UNICODE;
+	else if (!strcmp(v, "none"))
+		*out = BOARD_NONE;
+	else
+		return -1;
+	return 0;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct opt_parser p;
+	struct rctx c;
+	struct source src;
+	struct xq_read_opts ro = XQ_READ_OPTS_INIT;
+	const struct xq_format *forced = NULL;
+	struct xq_sink sink;
+	struct xq_game g;
+	struct xq_diag d;
+	const char *value, *path, *color = "auto";
+	int id, rc, board_set = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.ply = -1;
+	c.rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
+	c.notation = movetext_default();
+	xq_buf_init(&c.out);
+	xq_buf_init(&c.err);
+	if (opt_init(&p, argc, argv, "replay")) {
+		cmd_error("out of memory");
+		return XQ_EXIT_IO;
+	}
+	while ((rc = opt_next(&p, options, &id, &value)) > 0) {
+		switch (id) {
+		case O_PLY:
+			if ((c.ply = opt_int(&p, "--ply", value, 0, 100000)) < 0)
+				goto usage;
+			break;
+		case O_GAME:
+			if ((c.game = opt_int(&p, "--game", value, 1, 1000000000)) < 0)
+				goto usage;
+			break;
+		case O_NOTATION:
+			if (movetext_parse(value, &c.notation)) {
+				snprintf(p.err, sizeof(p.err), "--notation must be one of " MOVETEXT_NAMES ", not '%s'",
+					 value);
+				goto usage;
+			}
+			break;
+		case O_BOARD:
+			if (parse_board(value, &c.board)) {
+				snprintf(p.err, sizeof(p.err), "--board must be ascii, unicode or none, not '%s'",
+					 value);
+				goto usage;
+			}
+			board_set = 1;
+			break;
+		case O_EACH: c.each = 1; break;
+		case O_FLIP: c.flip = 1; break;
+		case O_COLOR:
+			if (strcmp(value, "auto") && strcmp(value, "always") && strcmp(value, "never")) {
+				snprintf(p.err, sizeof(p.err), "--color must be auto, always or never, not '%s'",
+					 value);
+				goto usage;
+			}
+			color = value;
+			break;
+		case O_SVG: c.svg = value; break;
+		case O_FORCE: c.force = 1; break;
+		case O_RULES:
+			if (xq_rules_set_from_name(value, &c.rules.rules)) {
+				snprintf(p.err, sizeof(p.err), "--rules must be asian or chinese, not '%s'", value);
+				goto usage;
+			}
+			c.rules_on = 1;
+			break;
+		case O_FORMAT:
+			if (report_format_parse(value, &c.fmt)) {
+				snprintf(p.err, sizeof(p.err), "--format must be text or ndjson, not '%s'",
+					 value);
+				goto usage;
+			}
+			break;
+		case O_FROM:
+			if (!(forced = format_by_name(value, 0, p.err, sizeof(p.err))))
+				goto usage;
+			break;
+		case O_ENCODING:
+			if (xq_encoding_parse(value, &ro.encoding)) {
+				snprintf(p.err, sizeof(p.err), "unknown encoding '%s'", value);
+				goto usage;
+			}
+			break;
+		case O_HELP:
+			opt_print_help(stdout, usage, summary, options);
+			opt_release(&p);
+			return XQ_EXIT_OK;
+		}
+	}
+	if (rc < 0)
+		goto usage;
+	if (p.noperands > 1) {
+		snprintf(p.err, sizeof(p.err), "replay takes one INPUT");
+		goto usage;
+	}
+	if (p.noperands == 0 && isatty(0)) {
+		snprintf(p.err, sizeof(p.err), "no input (give a file, or '-' to read standard input)");
+		goto usage;
+	}
+	if (c.svg && !strcmp(c.svg, "-") && c.fmt == REPORT_NDJSON) {
+		snprintf(p.err, sizeof(p.err), "--svg - and --format ndjson both want standard output");
+		goto usage;
+	}
+	if (c.svg && strcmp(c.svg, "-") && !c.force && access(c.svg, F_OK) == 0) {
+		snprintf(p.err, sizeof(p.err), "'%s' already exists (use --force to replace it)", c.svg);
+		goto usage;
+	}
+	if (!board_set)
+		c.board = isatty(1) && c.fmt == REPORT_TEXT ? BOARD_UNICODE : BOARD_NONE;
+	c.color = !strcmp(color, "always") || (!strcmp(color, "auto") && isatty(1));
+	if (c.svg && !c.game)
+		c.game = 1; /* a diagram is of one game */
+	path = p.noperands ? p.operands[0] : "-";
+	c.name = inputs_is_stdin(path) ? "<stdin>" : path;
+
+	sink.report = sink_report;
+	sink.payload = &c;
+	xq_diag_init(&d);
+	rc = source_open(&src, path, forced, &ro, &sink, &d);
+	if (rc != SOURCE_OK) {
+		flush_diags(&c);
+		cmd_error("%s", d.msg);
+		opt_release(&p);
+		xq_buf_release(&c.out);
+		xq_buf_release(&c.err);
+		diag_list_release(&c.diags);
+		return rc == SOURCE_UNKNOWN ? XQ_EXIT_INVALID : XQ_EXIT_IO;
+	}
+	c.binary = (src.fmt->caps & XQ_CAP_BINARY) != 0;
+	if (xq_game_init(&g)) {
+		cmd_error("out of memory");
+		source_close(&src);
+		opt_release(&p);
+		return XQ_EXIT_IO;
+	}
+	{
+		long seen = 0;
+		for (;;) {
+			rc = src.fmt->read(src.reader, &g);
+			if (rc <= 0)
+				break;
+			seen++;
+			if (c.game && seen != c.game) {
+				diag_list_clear(&c.diags);
+				continue;
+			}
+			g.source = c.name;
+			flush_diags(&c);
+			replay_game(&c, &g);
+			flush_diags(&c);
+			if (c.game)
+				break;
+		}
+		if (rc == XQ_EIO || rc == XQ_ENOMEM)
+			c.io_error = 1;
+		else if (rc < 0)
+			c.problems = 1; /* damage the reader could not step over (reported) */
+		if (rc >= 0 && c.game && seen < c.game) {
+			cmd_error("'%s' has %ld game%s; there is no game %ld", c.name, seen,
+				  seen == 1 ? "" : "s", c.game);
+			c.problems = 1;
+		}
+	}
+	source_close(&src);
+	flush_diags(&c);
+	xq_game_release(&g);
+	opt_release(&p);
+	xq_buf_release(&c.out);
+	xq_buf_release(&c.err);
+	diag_list_release(&c.diags);
+	if (c.io_error)
+		return XQ_EXIT_IO;
+	return c.problems ? XQ_EXIT_INVALID : XQ_EXIT_OK;
+
+usage:
+	rc = cmd_usage_error("replay", "%s", p.err);
+	opt_release(&p);
+	xq_buf_release(&c.out);
+	xq_buf_release(&c.err);
+	return rc;
+}

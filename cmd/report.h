@@ -1,0 +1,66 @@
+/*
+ * report.h: diagnostics as people and programs read them.
+ *
+ * Text (stderr), in GNU form, one line each:
+ *
+ *     FILE:LINE:COL: SEVERITY: game G, ply P (MOVE): MESSAGE [CODE]
+ *     FILE: byte OFFSET: SEVERITY: ...          (binary formats)
+ *
+ * with the parts that do not apply left out.  NDJSON (stdout), one object
+ * per diagnostic, schema "xqkit.diag/1" (doc/ndjson.md).  Both are valid
+ * UTF-8 whatever the input: a byte of a file name that is not UTF-8 is
+ * written as the four characters \xNN, never passed through.
+ */
+#ifndef XQ_CMD_REPORT_H
+#define XQ_CMD_REPORT_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "diag.h"
+
+#define REPORT_DIAG_SCHEMA "xqkit.diag/1"
+
+enum report_format { REPORT_TEXT, REPORT_NDJSON };
+
+/* Parse "text" or "ndjson" for --format; -1 if neither. */
+int report_format_parse(const char *s, enum report_format *out);
+
+/* Append `len` bytes of `s`, with bytes that are not UTF-8 and control
+ * characters written as \xNN. */
+int report_add_safe(struct xq_buf *b, const char *s, size_t len);
+/* The same inside a JSON string (quotes added). */
+int report_add_json_safe(struct xq_buf *b, const char *s);
+
+/* One diagnostic as a text line (with the newline); `binary` prefers the
+ * byte offset to line and column. */
+int report_text(struct xq_buf *b, const struct xq_diag *d, int binary);
+/* One diagnostic as an "xqkit.diag/1" JSON line (with the newline). */
+int report_json(struct xq_buf *b, const struct xq_diag *d, int binary);
+
+/* A growable list of diagnostics (one game's). */
+struct diag_list {
+	struct xq_diag *v;
+	size_t n, alloc;
+};
+int diag_list_add(struct diag_list *l, const struct xq_diag *d);
+void diag_list_clear(struct diag_list *l);
+void diag_list_release(struct diag_list *l);
+
+/* Counts by severity and by code, for summaries. */
+struct report_counts {
+	uint64_t by_sev[3];
+	uint64_t by_code[XQ_D_CODE_COUNT];
+	uint64_t by_code_sev[XQ_D_CODE_COUNT][3];
+};
+void report_count(struct report_counts *c, const struct xq_diag *d);
+/* "illegal-move 2, bad-result 1" for the codes seen at `sev`. */
+int report_codes_text(struct xq_buf *b, const struct report_counts *c, enum xq_severity sev);
+/* {"illegal-move":2,...} for every code seen at any severity. */
+int report_codes_json(struct xq_buf *b, const struct report_counts *c);
+
+/* Write a buffer to stderr (clearing the progress line first) or stdout. */
+void report_flush_err(struct xq_buf *b);
+void report_flush_out(struct xq_buf *b);
+
+#endif

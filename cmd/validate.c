@@ -1,0 +1,752 @@
+/*
+ * validate.c: `xqkit validate`, check every game of every input and say
+ * exactly what is wrong where.
+ *
+ * The readers already check each move against the position as they read
+ * (a game in memory holds only legal moves, and a bad one comes back
+ * flagged broken with its diagnostics).  On top of that this command
+ * checks what only a whole game shows: the start position, the FEN tag,
+ * the result against the final position (a mate or stalemate must be won
+ * by the side that delivered it; a decisive result with no mate is noted
+ * as a resignation or a loss on time), the Result tag against the result,
+ * the Date tag and the tags the user requires.  It never changes a byte.
+ *
+ * Exit status: 0 when no error or warning was found (notes do not count
+ * unless --strict turns them into errors), 1 when some were, 2 on a usage
+ * error, 3 when an input could not be read.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "buf.h"
+#include "cmd.h"
+#include "diag.h"
+#include "format.h"
+#include "game.h"
+#include "inputs.h"
+#include "movegen.h"
+#include "opt.h"
+#include "pool.h"
+#include "progress.h"
+#include "report.h"
+#include "rules.h"
+#include "utf8.h"
+
+#define CHECK_SCHEMA "xqkit.check/1"
+#define SUMMARY_SCHEMA "xqkit.summary/1"
+
+static const char usage[] =
+	"xqkit validate [-r] [--from FORMAT] [--strict] [--require TAGS] [--rules SET]\n"
+	"                      [--format text|ndjson] [-j THREADS] [-q] [INPUT...]";
+static const char summary[] =
+	"Check every move of every game (variations included) from its start position,\n"
+	"the result against the final position and the repetition rules, the FEN, Date\n"
+	"and required tags, and\n"
+	"report each problem with its file, line and column (byte offset in binary\n"
+	"files), game number, ply and move.  INPUT is a file, a directory (with -r) or\n"
+	"'-' for standard input (the default); gzip is read transparently and the\n"
+	"format is found from the content.  Exit status 1 when an error or a warning\n"
+	"was found.";
+
+enum { O_RECURSIVE = 'r', O_FROM = 'F', O_ENCODING = 'E', O_STRICT = 's', O_REQUIRE = 'R',
+       O_RULES = 'u',
+       O_FORMAT = 'f', O_JOBS = 'j', O_QUIET = 'q', O_PROGRESS = 'P', O_VERBOSE = 'v',
+       O_HELP = 'h' };
+
+static const struct opt_spec options[] = {
+	OPT_FLAG(O_RECURSIVE, 'r', "recursive", "read the record files in directories, and below"),
+	OPT_VALUE(O_FROM, 0, "from", "FORMAT", "read every input as FORMAT (default: detect)"),
+	OPT_VALUE(O_ENCODING, 0, "input-encoding", "ENC", "text encoding of the inputs (default: detect)"),
+	OPT_FLAG(O_STRICT, 0, "strict", "notes (resignation, no result, ...) count as errors"),
+	OPT_VALUE(O_REQUIRE, 0, "require", "TAGS", "comma-separated tags every game must have"),
+	OPT_VALUE(O_RULES, 0, "rules", "SET", "repetition rules: asian (default), chinese or none"),
+	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "text (default: GNU lines on stderr) or ndjson (stdout)"),
+	OPT_VALUE(O_JOBS, 'j', "jobs", "THREADS", "read files on this many threads (default 1)"),
+	OPT_FLAG(O_QUIET, 'q', "quiet", "no progress and no summary"),
+	OPT_FLAG(O_PROGRESS, 0, "progress", "show progress even when stderr is not a terminal"),
+	OPT_FLAG(O_VERBOSE, 'v', "verbose", "also list files skipped in directories"),
+	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
+	OPT_END,
+};
+
+#define MAX_REQUIRED 32
+
+struct vctx {
+	enum report_format fmt;
+	int strict, quiet, verbose;
+	const char *required[MAX_REQUIRED];
+	int nrequired;
+	int rules_on;
+	struct xq_rules_options rules;
+	/* totals, on the output thread */
+	struct report_counts counts;
+	uint64_t files, skipped, failed, games, plies, broken;
+	int io_error;
+	struct xq_buf err, out;
+};
+
+/* Point `d` at the game, or at the move of main-line ply `ply` (with its
+ * text as written, or its ICCS coordinates) when there is one. */
+static void place_at(struct xq_diag *d, const struct pool_job *j, uint32_t ply)
+{
+	const struct xq_game *g = &j->game;
+	uint32_t n = XQ_ROOT;
+
+	d->source = j->file->name;
+	d->place = g->place;
+	d->has_offset = g->place.offset > 0 || g->place.line == 0;
+	d->game = g->number;
+	d->ply = ply;
+	if (!ply)
+		return;
+	for (uint32_t k = 0; k < ply && g->nodes[n].child != XQ_NODE_NONE; k++)
+		n = g->nodes[n].child;
+	if (n == XQ_ROOT)
+		return;
+	if (g->nodes[n].place.line || g->nodes[n].place.offset) {
+		d->place = g->nodes[n].place;
+		d->has_offset = 1;
+	}
+	if (g->nodes[n].text) {
+		xq_diag_set_move(d, g->nodes[n].text, strlen(g->nodes[n].text));
+	} else {
+		char iccs[5];
+		xq_move_name(g->nodes[n].move, iccs);
+		xq_diag_set_move(d, iccs, 4);
+	}
+}
+
+/* Add a game-level diagnostic at the game's place (or ply's move). */
+static void game_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
+		      uint32_t ply, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 5, 6)))
+#endif
+	;
+static void game_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
+		      uint32_t ply, const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	place_at(&d, j, ply);
+	va_start(ap, fmt);
+	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	va_end(ap);
+	diag_list_add(&j->diags, &d);
+}
+
+static int all_digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!xq_is_digit((unsigned char)s[i]))
+			return 0;
+	return n > 0;
+}
+
+static int all_unknown(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != '?')
+			return 0;
+	return n > 0;
+}
+
+static int num(const char *s, size_t n)
+{
+	int v = 0;
+	for (size_t i = 0; i < n; i++)
+		v = v * 10 + (s[i] - '0');
+	return v;
+}
+
+/*
+ * Is `s` a date: YYYY, YYYY.MM or YYYY.MM.DD with '.', '-' or '/' (one of
+ * them throughout), months and days of one or two digits, '?' for unknown
+ * parts, or 1993年4月27日?  Months and
+ * days are checked against the calendar (29 February always passes).
+ */
+static int date_ok(const char *s)
+{
+	static const int mdays[13] = {0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	const char *part[3] = {NULL, NULL, NULL};
+	size_t plen[3] = {0, 0, 0};
+	int n = 0, month = 0;
+	const char *p = s;
+
+	if (strstr(s, "\xE5\xB9\xB4")) { /* 年 */
+		static const char *const marks[3] = {"\xE5\xB9\xB4", "\xE6\x9C\x88", "\xE6\x97\xA5"};
+		for (n = 0; n < 3 && *p; n++) {
+			const char *m = strstr(p, marks[n]);
+			if (!m)
+				return 0;
+			part[n] = p;
+			plen[n] = (size_t)(m - p);
+			p = m + 3;
+		}
+		if (*p)
+			return 0;
+		if (plen[0] != 4 || !all_digits(part[0], 4))
+			return 0;
+		for (int i = 1; i < n; i++)
+			if (plen[i] < 1 || plen[i] > 2 || !all_digits(part[i], plen[i]))
+				return 0;
+	} else {
+		char sep = 0;
+		for (n = 0; n < 3; n++) {
+			const char *q = p;
+			while (*q && *q != '.' && *q != '-' && *q != '/')
+				q++;
+			part[n] = p;
+			plen[n] = (size_t)(q - p);
+			if (!*q) {
+				n++;
+				break;
+			}
+			if (sep && *q != sep)
+				return 0;
+			sep = *q;
+			p = q + 1;
+			if (n == 2)
+				return 0; /* a fourth part */
+		}
+		if (plen[0] != 4 || !(all_digits(part[0], 4) || all_unknown(part[0], 4)))
+			return 0;
+		/* Months and days of one digit (1993.4.27) are common and clear. */
+		for (int i = 1; i < n; i++)
+			if (plen[i] < 1 || plen[i] > 2 ||
+			    !(all_digits(part[i], plen[i]) || all_unknown(part[i], plen[i])))
+				return 0;
+		if (n > 1 && all_unknown(part[1], plen[1]))
+			return n < 3 || all_unknown(part[2], plen[2]) || all_digits(part[2], plen[2]);
+	}
+	if (n > 1) {
+		month = num(part[1], plen[1]);
+		if (month < 1 || month > 12)
+			return 0;
+	}
+	if (n > 2 && all_digits(part[2], plen[2])) {
+		int day = num(part[2], plen[2]);
+		if (day < 1 || day > mdays[month])
+			return 0;
+	}
+	return 1;
+}
+
+static const char *side_name(int side)
+{
+	return side == XQ_RED ? "red" : "black";
+}
+
+static void check_start(struct pool_job *j)
+{
+	struct xq_game *g = &j->game;
+	const char *fen = xq_game_tag(g, "FEN");
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	if (xq_board_validate(&g->start, 0, &d)) {
+		struct xq_diag lenient;
+		xq_diag_init(&lenient);
+		if (xq_board_validate(&g->start, XQ_FEN_LENIENT_PLACEMENT, &lenient) == 0)
+			game_diag(j, XQ_SEV_WARNING, XQ_D_BAD_FEN, 0,
+				  "the start position has pieces where they can never stand (a composed position?): %s",
+				  d.msg);
+		else
+			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_FEN, 0,
+				  "the start position cannot occur: %s", d.msg);
+	}
+	if (fen) {
+		struct xq_board b;
+		xq_diag_init(&d);
+		if (xq_board_from_fen(&b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &d)) {
+			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_FEN, 0, "FEN tag, column %u: %s",
+				  d.place.col, d.msg);
+		} else if (memcmp(b.sq, g->start.sq, sizeof(b.sq)) || b.side != g->start.side) {
+			char want[XQ_FEN_MAX];
+			xq_board_to_fen(&g->start, want, sizeof(want));
+			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_FEN, 0,
+				  "the FEN tag and the start position differ (the moves start from %s)",
+				  want);
+		}
+	}
+}
+
+/*
+ * What the repetition and move-limit rules say about the end of the main
+ * line and its result (lib/rules.h): confirmed (a note), doubtful (a
+ * warning: the rules give a draw, the record a decision), contradicted or
+ * not shown (errors).  Returns 1 when the rules had something to say.
+ */
+/*
+ * Can the rules have anything to say about this main line?  They rule
+ * only on a repetition that ends at the final position and on a move
+ * limit reached on the way (rules.h), so a line whose final position
+ * never occurred before since the last capture, and that never goes
+ * natural_limit plies without a capture, needs no analysis.  This walk
+ * costs a make per ply; the analysis a legality check per ply and a chase
+ * analysis per ply of every cycle, which made it most of validate's time.
+ */
+static int rules_could_apply(const struct xq_game *g, const struct xq_rules_options *o)
+{
+	struct xq_board b = g->start;
+	uint64_t keys[512];
+	size_t nkeys = 0;
+	unsigned run = b.halfmove, longest = run;
+
+	if (o->cxq)
+		return 1; /* clubxiangqi's limits count other things */
+	keys[nkeys++] = b.key;
+	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE; n = g->nodes[n].child) {
+		struct xq_undo u;
+		xq_board_make(&b, g->nodes[n].move, &u);
+		if (u.captured) {
+			run = 0;
+			nkeys = 0; /* no position before a capture can come back */
+		} else if (++run > longest) {
+			longest = run;
+		}
+		if (nkeys == sizeof(keys) / sizeof(keys[0]))
+			return 1; /* a long quiet stretch: let the rules look */
+		keys[nkeys++] = b.key;
+	}
+	if (o->natural_limit && longest >= o->natural_limit)
+		return 1;
+	for (size_t i = 0; i + 1 < nkeys; i++)
+		if (keys[i] == b.key)
+			return 1;
+	return 0;
+}
+
+static int check_rules(struct vctx *c, struct pool_job *j)
+{
+	struct xq_game *g = &j->game;
+	enum xq_rules_support support = XQ_SUPPORT_SILENT;
+	struct xq_diag d;
+	char move[XQ_DIAG_MOVE_MAX];
+
+	if (!c->rules_on || (g->flags & XQ_GAME_BROKEN) || g->nodes[XQ_ROOT].child == XQ_NODE_NONE ||
+	    !rules_could_apply(g, &c->rules))
+		return 0;
+	xq_diag_init(&d);
+	place_at(&d, j, 0);
+	if (xq_rules_check_game(&support, g, XQ_CLAIM_UNSPECIFIED, &c->rules, &d, NULL) != 0)
+		return 0; /* the tree holds only legal moves; memory ran out */
+	if (d.code == XQ_D_NONE)
+		return support != XQ_SUPPORT_SILENT;
+	/* The rules name the ply; the game knows where that move was written. */
+	snprintf(move, sizeof(move), "%s", d.move);
+	{
+		uint32_t ply = d.ply;
+		place_at(&d, j, ply);
+		if (!d.move[0])
+			snprintf(d.move, sizeof(d.move), "%s", move);
+	}
+	diag_list_add(&j->diags, &d);
+	return 1;
+}
+
+static void check_result(struct pool_job *j, int rules_spoke)
+{
+	struct xq_game *g = &j->game;
+	int reader_said = 0; /* the reader reported a missing result already */
+
+	for (size_t i = 0; i < j->diags.n; i++)
+		if (j->diags.v[i].code == XQ_D_NO_RESULT)
+			reader_said = 1;
+	uint32_t end = xq_game_mainline_end(g), plies = xq_game_mainline_length(g);
+	const char *tag = xq_game_tag(g, "Result");
+	struct xq_board b;
+	enum xq_status st;
+
+	if (tag && *tag) {
+		enum xq_result r;
+		if (xq_result_parse(tag, strlen(tag), &r))
+			game_diag(j, XQ_SEV_WARNING, XQ_D_BAD_TAG, 0,
+				  "the Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *", tag);
+		else if (g->result != XQ_RESULT_NONE && r != g->result &&
+			 !(r == XQ_RESULT_UNKNOWN && g->result == XQ_RESULT_UNKNOWN))
+			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_RESULT, 0,
+				  "the Result tag says %s but the record ends with %s",
+				  xq_result_string(r), g->result_text ? g->result_text : xq_result_string(g->result));
+	}
+	if (g->flags & XQ_GAME_BROKEN)
+		return; /* the moves stop at an error: the final position is not the game's */
+	xq_game_board_at(g, end, &b);
+	st = xq_board_status(&b);
+	if (st != XQ_PLAYING) {
+		int winner = !b.side;
+		enum xq_result want = winner == XQ_RED ? XQ_RESULT_RED_WIN : XQ_RESULT_BLACK_WIN;
+		const char *how = st == XQ_CHECKMATE ? "checkmate" : "stalemate";
+		if (g->result == want)
+			return;
+		if (g->result == XQ_RESULT_NONE || g->result == XQ_RESULT_UNKNOWN)
+			game_diag(j, XQ_SEV_NOTE, XQ_D_NO_RESULT, plies,
+				  "the game ends in %s (%s wins) but has no result; it should be %s", how,
+				  side_name(winner), xq_result_string(want));
+		else
+			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_RESULT, plies,
+				  "the game ends in %s (%s wins) but the result is %s", how,
+				  side_name(winner), xq_result_string(g->result));
+		return;
+	}
+	switch (g->result) {
+	case XQ_RESULT_RED_WIN:
+	case XQ_RESULT_BLACK_WIN: {
+		int winner = g->result == XQ_RESULT_RED_WIN ? XQ_RED : XQ_BLACK;
+		if (rules_spoke)
+			break; /* a perpetual or a limit decided it, as reported */
+		game_diag(j, XQ_SEV_NOTE, XQ_D_RESIGNATION, 0,
+			  "%s wins with no mate on the board (%s resigned or lost on time)",
+			  side_name(winner), side_name(!winner));
+		break;
+	}
+	case XQ_RESULT_UNKNOWN:
+		if (reader_said)
+			break;
+		if (g->result_text)
+			game_diag(j, XQ_SEV_NOTE, XQ_D_NO_RESULT, 0, "the result '%.40s' is not a result",
+				  g->result_text);
+		else
+			game_diag(j, XQ_SEV_NOTE, XQ_D_NO_RESULT, 0, "the result is unknown ('*')");
+		break;
+	case XQ_RESULT_NONE:
+		if (!reader_said)
+			game_diag(j, XQ_SEV_NOTE, XQ_D_NO_RESULT, 0, "the record gives no result");
+		break;
+	case XQ_RESULT_DRAW:
+		break;
+	}
+}
+
+static void check_tags(struct vctx *c, struct pool_job *j)
+{
+	struct xq_game *g = &j->game;
+	const char *date = xq_game_tag(g, "Date");
+
+	if (date && *date && !date_ok(date))
+		game_diag(j, XQ_SEV_WARNING, XQ_D_BAD_DATE, 0,
+			  "the Date tag '%.40s' is not a date like 2006.08.19 (?? for unknown parts)",
+			  date);
+	for (int i = 0; i < c->nrequired; i++) {
+		const char *v = xq_game_tag(g, c->required[i]);
+		if (!v || !*v)
+			game_diag(j, XQ_SEV_WARNING, XQ_D_MISSING_TAG, 0, "no %s tag", c->required[i]);
+	}
+}
+
+/* Worker thread: the checks on one game. */
+static void validate_process(void *ctx, struct pool_job *j)
+{
+	struct vctx *c = ctx;
+	struct xq_game_counts counts;
+	int fen_reported = 0;
+
+	/* A reader that rejected the start position has said so already. */
+	for (size_t i = 0; i < j->diags.n; i++)
+		if (j->diags.v[i].code == XQ_D_BAD_FEN)
+			fen_reported = 1;
+	if (!fen_reported)
+		check_start(j);
+	check_result(j, check_rules(c, j));
+	check_tags(c, j);
+	if (j->game.flags & XQ_GAME_EMPTY)
+		game_diag(j, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, 0, "the record has no moves");
+	xq_game_count(&j->game, &counts);
+	j->counts[0] = counts.nodes;
+	j->counts[1] = counts.variations;
+}
+
+static void add_tag_json(struct xq_buf *b, const struct xq_game *g, const char *key,
+			 const char *tag)
+{
+	const char *v = xq_game_tag(g, tag);
+
+	if (!v)
+		return;
+	xq_buf_addf(b, ",\"%s\":", key);
+	report_add_json_safe(b, v);
+}
+
+static void game_json(struct vctx *c, const struct pool_job *j, const uint64_t sev[3])
+{
+	const struct xq_game *g = &j->game;
+	struct xq_buf *b = &c->out;
+
+	xq_buf_adds(b, "{\"schema\":\"" CHECK_SCHEMA "\",\"file\":");
+	report_add_json_safe(b, j->file->name);
+	xq_buf_addf(b, ",\"game\":%llu", (unsigned long long)g->number);
+	if (g->place.line && !j->file->binary)
+		xq_buf_addf(b, ",\"line\":%u", g->place.line);
+	else
+		xq_buf_addf(b, ",\"offset\":%llu", (unsigned long long)g->place.offset);
+	xq_buf_addf(b, ",\"format\":\"%s\"", j->file->fmt ? j->file->fmt->name : "");
+	if (g->encoding)
+		xq_buf_addf(b, ",\"encoding\":\"%s\"", g->encoding);
+	add_tag_json(b, g, "event", "Event");
+	add_tag_json(b, g, "date", "Date");
+	add_tag_json(b, g, "red", "Red");
+	add_tag_json(b, g, "black", "Black");
+	xq_buf_addf(b, ",\"result\":\"%s\",\"plies\":%u,\"nodes\":%llu,\"variations\":%llu",
+		    xq_result_string(g->result), xq_game_mainline_length(g),
+		    (unsigned long long)j->counts[0], (unsigned long long)j->counts[1]);
+	xq_buf_addf(b, ",\"errors\":%llu,\"warnings\":%llu,\"notes\":%llu,\"broken\":%s,\"ok\":%s}\n",
+		    (unsigned long long)sev[XQ_SEV_ERROR], (unsigned long long)sev[XQ_SEV_WARNING],
+		    (unsigned long long)sev[XQ_SEV_NOTE],
+		    (g->flags & XQ_GAME_BROKEN) ? "true" : "false",
+		    sev[XQ_SEV_ERROR] + sev[XQ_SEV_WARNING] ? "false" : "true");
+}
+
+/* Output thread: print in input order and count. */
+static int validate_emit(void *ctx, struct pool_job *j)
+{
+	struct vctx *c = ctx;
+	uint64_t sev[3] = {0, 0, 0};
+
+	for (size_t i = 0; i < j->diags.n; i++) {
+		struct xq_diag *d = &j->diags.v[i];
+		if (c->strict && d->severity == XQ_SEV_NOTE)
+			d->severity = XQ_SEV_ERROR;
+		if (d->code == XQ_D_IO && d->severity == XQ_SEV_ERROR)
+			c->io_error = 1;
+		report_count(&c->counts, d);
+		sev[d->severity]++;
+		if (c->fmt == REPORT_NDJSON)
+			report_json(&c->out, d, j->file->binary);
+		else
+			report_text(&c->err, d, j->file->binary);
+	}
+	if (j->kind == POOL_GAME) {
+		c->games++;
+		c->plies += j->counts[0];
+		if (j->game.flags & XQ_GAME_BROKEN)
+			c->broken++;
+		if (c->fmt == REPORT_NDJSON)
+			game_json(c, j, sev);
+	} else {
+		switch (j->file->status) {
+		case POOL_FILE_OK:
+			c->files++;
+			break;
+		case POOL_FILE_DAMAGED:
+			c->files++; /* its error is counted: the status will be 1 */
+			break;
+		case POOL_FILE_IO:
+			c->files++;
+			c->io_error = 1;
+			break;
+		case POOL_FILE_SKIPPED:
+			c->skipped++;
+			if (c->verbose && c->fmt == REPORT_TEXT)
+				xq_buf_addf(&c->err, "%s: note: skipped: no record format recognises it\n",
+					    j->file->name);
+			break;
+		case POOL_FILE_FAILED:
+			c->failed++;
+			break;
+		}
+	}
+	report_flush_err(&c->err);
+	report_flush_out(&c->out);
+	return 0;
+}
+
+static void plural(struct xq_buf *b, uint64_t n, const char *one, const char *many)
+{
+	xq_buf_addf(b, "%llu %s", (unsigned long long)n, n == 1 ? one : many);
+}
+
+static void print_summary(struct vctx *c, double secs)
+{
+	struct xq_buf *b = &c->out;
+	static const char *const one[3] = {"note", "warning", "error"};
+	static const char *const many[3] = {"notes", "warnings", "errors"};
+
+	if (c->fmt == REPORT_NDJSON) {
+		xq_buf_addf(b, "{\"schema\":\"" SUMMARY_SCHEMA "\",\"command\":\"validate\",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"broken_games\":%llu,\"plies\":%llu,\"errors\":%llu,\"warnings\":%llu,\"notes\":%llu,\"codes\":",
+			    (unsigned long long)c->files, (unsigned long long)c->skipped,
+			    (unsigned long long)c->failed, (unsigned long long)c->games,
+			    (unsigned long long)c->broken, (unsigned long long)c->plies,
+			    (unsigned long long)c->counts.by_sev[XQ_SEV_ERROR],
+			    (unsigned long long)c->counts.by_sev[XQ_SEV_WARNING],
+			    (unsigned long long)c->counts.by_sev[XQ_SEV_NOTE]);
+		report_codes_json(b, &c->counts);
+		xq_buf_addf(b, ",\"seconds\":%.3f}\n", secs);
+		report_flush_out(b);
+		return;
+	}
+	if (c->quiet)
+		return;
+	plural(b, c->files, "file", "files");
+	xq_buf_adds(b, ", ");
+	plural(b, c->games, "game", "games");
+	xq_buf_adds(b, ", ");
+	plural(b, c->plies, "ply", "plies");
+	xq_buf_addf(b, " checked in %.2f s", secs);
+	if (c->skipped) {
+		xq_buf_adds(b, "; ");
+		plural(b, c->skipped, "file", "files");
+		xq_buf_adds(b, " skipped (not game records)");
+	}
+	if (c->failed) {
+		xq_buf_adds(b, "; ");
+		plural(b, c->failed, "input", "inputs");
+		xq_buf_adds(b, " not read");
+	}
+	xq_buf_addc(b, '\n');
+	for (int s = XQ_SEV_ERROR; s >= XQ_SEV_NOTE; s--) {
+		if (!c->counts.by_sev[s])
+			continue;
+		plural(b, c->counts.by_sev[s], one[s], many[s]);
+		xq_buf_adds(b, ": ");
+		report_codes_text(b, &c->counts, (enum xq_severity)s);
+		xq_buf_addc(b, '\n');
+	}
+	if (!c->counts.by_sev[XQ_SEV_ERROR] && !c->counts.by_sev[XQ_SEV_WARNING])
+		xq_buf_adds(b, "no problems found\n");
+	report_flush_out(b);
+}
+
+static int parse_required(struct vctx *c, char *list, struct opt_parser *p)
+{
+	char *s = list;
+
+	while (*s) {
+		char *comma = strchr(s, ',');
+		if (comma)
+			*comma = '\0';
+		if (*s) {
+			if (c->nrequired == MAX_REQUIRED) {
+				snprintf(p->err, sizeof(p->err), "--require takes at most %d tags",
+					 MAX_REQUIRED);
+				return -1;
+			}
+			c->required[c->nrequired++] = s;
+		}
+		if (!comma)
+			break;
+		s = comma + 1;
+	}
+	return 0;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	struct opt_parser p;
+	struct vctx c;
+	struct inputs inputs;
+	struct pool_config cfg;
+	const char *value;
+	int id, rc, recursive = 0, progress = 1, threads = 1;
+	double t0;
+
+	memset(&c, 0, sizeof(c));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.read_opts = (struct xq_read_opts)XQ_READ_OPTS_INIT;
+	c.rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
+	c.rules_on = 1;
+	xq_buf_init(&c.err);
+	xq_buf_init(&c.out);
+	if (opt_init(&p, argc, argv, "validate")) {
+		cmd_error("out of memory");
+		return XQ_EXIT_IO;
+	}
+	while ((rc = opt_next(&p, options, &id, &value)) > 0) {
+		long v;
+		switch (id) {
+		case O_RECURSIVE: recursive = 1; break;
+		case O_FROM:
+			if (!(cfg.forced = format_by_name(value, 0, p.err, sizeof(p.err))))
+				goto usage;
+			break;
+		case O_ENCODING:
+			if (xq_encoding_parse(value, &cfg.read_opts.encoding)) {
+				snprintf(p.err, sizeof(p.err), "unknown encoding '%s'", value);
+				goto usage;
+			}
+			break;
+		case O_STRICT: c.strict = 1; break;
+		case O_RULES:
+			if (!strcmp(value, "none")) {
+				c.rules_on = 0;
+			} else if (xq_rules_set_from_name(value, &c.rules.rules)) {
+				snprintf(p.err, sizeof(p.err), "--rules must be asian, chinese or none, not '%s'",
+					 value);
+				goto usage;
+			} else {
+				c.rules_on = 1;
+			}
+			break;
+		case O_REQUIRE:
+			if (parse_required(&c, (char *)value, &p))
+				goto usage;
+			break;
+		case O_FORMAT:
+			if (report_format_parse(value, &c.fmt)) {
+				snprintf(p.err, sizeof(p.err), "--format must be text or ndjson, not '%s'",
+					 value);
+				goto usage;
+			}
+			break;
+		case O_JOBS:
+			if ((v = opt_int(&p, "--jobs", value, 1, 64)) < 0)
+				goto usage;
+			threads = (int)v;
+			break;
+		case O_QUIET: c.quiet = 1; progress = 0; break;
+		case O_PROGRESS: progress = 2; break;
+		case O_VERBOSE: c.verbose = 1; break;
+		case O_HELP:
+			opt_print_help(stdout, usage, summary, options);
+			opt_release(&p);
+			return XQ_EXIT_OK;
+		}
+	}
+	if (rc < 0)
+		goto usage;
+	if (p.noperands == 0 && isatty(0)) {
+		snprintf(p.err, sizeof(p.err), "no input (give files, or '-' to read standard input)");
+		goto usage;
+	}
+	if (c.quiet && progress == 2)
+		progress = 0;
+
+	t0 = cmd_now();
+	inputs_init(&inputs, p.operands, p.noperands, recursive);
+	progress_start(progress, "validate",
+		       progress && (progress == 2 || isatty(2))
+			       ? inputs_total_size(p.operands, p.noperands, recursive)
+			       : -1);
+	cfg.threads = threads;
+	cfg.inputs = &inputs;
+	cfg.process = validate_process;
+	cfg.emit = validate_emit;
+	cfg.ctx = &c;
+	cfg.progress = progress_enabled();
+	rc = pool_run(&cfg);
+	progress_stop();
+	inputs_release(&inputs);
+	opt_release(&p);
+	if (rc == XQ_ENOMEM) {
+		cmd_error("out of memory");
+		c.io_error = 1;
+	}
+	print_summary(&c, cmd_now() - t0);
+	xq_buf_release(&c.err);
+	xq_buf_release(&c.out);
+	if (c.io_error)
+		return XQ_EXIT_IO;
+	if (c.counts.by_sev[XQ_SEV_ERROR] || c.counts.by_sev[XQ_SEV_WARNING])
+		return XQ_EXIT_INVALID;
+	return XQ_EXIT_OK;
+
+usage:
+	rc = cmd_usage_error("validate", "%s", p.err);
+	opt_release(&p);
+	xq_buf_release(&c.err);
+	xq_buf_release(&c.out);
+	return rc;
+}

@@ -1,0 +1,1314 @@
+/*
+ * ndjson.c: game records as newline-delimited JSON, one game per line,
+ * schema "xqkit.game/1" (documented in doc/ndjson.md).
+ *
+ * The point of this format is pipelines: `xqkit convert -t ndjson` turns
+ * any collection into lines that jq can filter and edit, and the reader
+ * turns them back into games that the other writers accept, losing
+ * nothing: tags in order (duplicates too), the start position, the whole
+ * move tree with variations, comments before and after moves, NAGs, the
+ * result, and each move's text as the source wrote it.
+ *
+ * A record is read in two passes over its line.  The first cuts the line
+ * into a flat array of JSON tokens (each container knows where it ends,
+ * so a value can be skipped in one step) and checks the syntax strictly:
+ * UTF-8 only, no raw control characters, escapes and surrogate pairs as
+ * RFC 8259 says.  The second walks the tokens to build the game: the
+ * start position first (members may come in any order), then the moves,
+ * each checked for legality before it is added.  Both passes use explicit
+ * stacks, never recursion, because a variation can nest as deep as the
+ * tree is long.  A bad line is reported with its line and column and
+ * returned as a broken game; the next line starts afresh, so one damaged
+ * record never hides the ones after it.
+ */
+#include "format.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "buf.h"
+#include "game.h"
+#include "movegen.h"
+#include "notation.h"
+#include "utf8.h"
+
+#define NDJSON_SCHEMA "xqkit.game/1"
+/* A line longer than this is refused rather than held in memory. */
+#define NDJSON_MAX_LINE ((size_t)256 << 20)
+#define CHUNK 65536
+
+enum jtype { JT_OBJECT, JT_ARRAY, JT_STRING, JT_NUMBER, JT_TRUE, JT_FALSE, JT_NULL };
+
+struct jtok {
+	uint8_t type;  /* enum jtype */
+	uint32_t start; /* byte offset in the line of the token's first byte */
+	uint32_t len;   /* bytes of a scalar, quotes included for strings */
+	uint32_t next;  /* index of the token after this value and everything inside it */
+	uint32_t col;   /* 1-based column (characters) of `start` */
+};
+
+/* One line of moves still to read: an array token and where we are in it. */
+struct frame {
+	uint32_t arr;    /* the array token */
+	uint32_t cur;    /* the next element's token */
+	uint32_t parent; /* node the next move hangs from */
+	uint32_t ply;    /* ply of the next move */
+	struct xq_board board; /* position before the next move */
+};
+
+struct nd_reader {
+	struct xq_input *in;
+	struct xq_sink sink;
+	struct xq_buf buf;  /* bytes read, not yet consumed from `pos` */
+	size_t pos;
+	int eof;
+	uint32_t lineno;    /* lines consumed so far */
+	uint64_t offset;    /* content offset of buf.ptr[pos] */
+	uint64_t games;
+	const char *name;
+	/* per record */
+	const char *line;
+	size_t len;
+	uint64_t line_offset;
+	struct jtok *toks;
+	size_t ntoks, toks_alloc;
+	uint32_t *stack;
+	size_t stack_alloc;
+	struct frame *frames;
+	size_t frames_alloc;
+	struct xq_buf scratch;
+	struct xq_game *g;
+	int bad; /* the record has had an error */
+};
+
+/* ---- diagnostics -------------------------------------------------------- */
+
+/* Report a problem at byte `at` of the current line (column counted in
+ * characters), in game `g` at `ply` with move text `move`. */
+static void report(struct nd_reader *r, enum xq_severity sev, enum xq_diag_code code,
+		   size_t at, uint32_t ply, const char *move, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 7, 8)))
+#endif
+	;
+static void report(struct nd_reader *r, enum xq_severity sev, enum xq_diag_code code,
+		   size_t at, uint32_t ply, const char *move, const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	d.source = r->name;
+	d.place.line = r->lineno;
+	d.place.col = (uint32_t)xq_utf8_count(r->line, at < r->len ? at : r->len) + 1;
+	d.place.offset = r->line_offset + at;
+	d.has_offset = 1;
+	d.game = r->games;
+	d.ply = ply;
+	if (move)
+		xq_diag_set_move(&d, move, strlen(move));
+	va_start(ap, fmt);
+	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	va_end(ap);
+	if (sev == XQ_SEV_ERROR) {
+		r->bad = 1;
+		if (r->g)
+			r->g->flags |= XQ_GAME_BROKEN;
+	}
+	xq_sink_report(&r->sink, &d);
+}
+
+/* ---- pass 1: tokens ------------------------------------------------------ */
+
+static int push_tok(struct nd_reader *r, enum jtype t, size_t start, size_t len, uint32_t col)
+{
+	struct jtok *k;
+
+	if (r->ntoks == r->toks_alloc) {
+		size_t n = r->toks_alloc ? r->toks_alloc * 2 : 256;
+		struct jtok *p = realloc(r->toks, n * sizeof(*p));
+		if (!p)
+			return XQ_ENOMEM;
+		r->toks = p;
+		r->toks_alloc = n;
+	}
+	k = &r->toks[r->ntoks];
+	k->type = (uint8_t)t;
+	k->start = (uint32_t)start;
+	k->len = (uint32_t)len;
+	k->next = (uint32_t)r->ntoks + 1;
+	k->col = col;
+	r->ntoks++;
+	return 0;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = xq_to_lower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* Four hex digits at s[i..i+3], or -1. */
+static long hex4(const char *s, size_t len, size_t i)
+{
+	long v = 0;
+
+	if (i + 4 > len)
+		return -1;
+	for (size_t k = 0; k < 4; k++) {
+		int h = hexval((unsigned char)s[i + k]);
+		if (h < 0)
+			return -1;
+		v = v * 16 + h;
+	}
+	return v;
+}
+
+/* Scan a string starting at the quote s[i]; returns the index after the
+ * closing quote, or 0 after reporting the error. */
+static size_t scan_string(struct nd_reader *r, size_t i)
+{
+	const char *s = r->line;
+	size_t len = r->len;
+
+	for (i++; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"')
+			return i + 1;
+		if (c < 0x20) {
+			report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL,
+			       "control character U+%04X in a string (write it as an escape)", c);
+			return 0;
+		}
+		if (c != '\\')
+			continue;
+		if (++i >= len)
+			break;
+		switch (s[i]) {
+		case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+			break;
+		case 'u': {
+			long v = hex4(s, len, i + 1);
+			if (v < 0) {
+				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i - 1, 0, NULL,
+				       "'\\u' must be followed by four hex digits");
+				return 0;
+			}
+			if (v == 0) {
+				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i - 1, 0, NULL,
+				       "'\\u0000': a NUL character cannot be held in a game record");
+				return 0;
+			}
+			if (v >= 0xDC00 && v <= 0xDFFF) {
+				report(r, XQ_SEV_ERROR, XQ_D_ENCODING, i - 1, 0, NULL,
+				       "'\\u%04lX' is a low surrogate with no high surrogate before it", v);
+				return 0;
+			}
+			i += 4;
+			if (v >= 0xD800 && v <= 0xDBFF) {
+				long lo = i + 2 < len && s[i + 1] == '\\' && s[i + 2] == 'u'
+						  ? hex4(s, len, i + 3)
+						  : -1;
+				if (lo < 0xDC00 || lo > 0xDFFF) {
+					report(r, XQ_SEV_ERROR, XQ_D_ENCODING, i - 5, 0, NULL,
+					       "'\\u%04lX' is a high surrogate with no low surrogate after it",
+					       v);
+					return 0;
+				}
+				i += 6;
+			}
+			break;
+		}
+		default:
+			report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i - 1, 0, NULL,
+			       "unknown escape '\\%c' in a string",
+			       (unsigned char)s[i] < 0x80 && (unsigned char)s[i] >= 0x20 ? s[i] : '?');
+			return 0;
+		}
+	}
+	report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, len, 0, NULL, "the line ends inside a string");
+	return 0;
+}
+
+/* Scan a number at s[i] by the JSON grammar; returns the index after it, or 0. */
+static size_t scan_number(struct nd_reader *r, size_t i)
+{
+	const char *s = r->line;
+	size_t len = r->len, start = i;
+
+	if (i < len && s[i] == '-')
+		i++;
+	if (i < len && s[i] == '0') {
+		i++;
+	} else if (i < len && s[i] >= '1' && s[i] <= '9') {
+		while (i < len && xq_is_digit((unsigned char)s[i]))
+			i++;
+	} else {
+		goto bad;
+	}
+	if (i < len && s[i] == '.') {
+		i++;
+		if (i >= len || !xq_is_digit((unsigned char)s[i]))
+			goto bad;
+		while (i < len && xq_is_digit((unsigned char)s[i]))
+			i++;
+	}
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < len && (s[i] == '+' || s[i] == '-'))
+			i++;
+		if (i >= len || !xq_is_digit((unsigned char)s[i]))
+			goto bad;
+		while (i < len && xq_is_digit((unsigned char)s[i]))
+			i++;
+	}
+	return i;
+bad:
+	report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, start, 0, NULL, "malformed number");
+	return 0;
+}
+
+enum expect { X_VALUE, X_VALUE_OR_CLOSE, X_KEY, X_KEY_OR_CLOSE, X_COLON, X_COMMA_OR_CLOSE };
+
+/*
+ * Cut the line into tokens.  Returns 0, XQ_EPARSE after reporting a syntax
+ * error, or XQ_ENOMEM.
+ */
+static int tokenize(struct nd_reader *r)
+{
+	const char *s = r->line;
+	size_t len = r->len, i = 0, depth = 0, colpos = 0;
+	uint32_t col = 1;
+	enum expect x = X_VALUE;
+
+	r->ntoks = 0;
+	for (;;) {
+		unsigned char c;
+		size_t end;
+		int closing = 0;
+
+		while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+			i++;
+		if (i >= len) {
+			if (r->ntoks == 0)
+				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL, "empty record");
+			else
+				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL,
+				       "the line ends before the record does");
+			return XQ_EPARSE;
+		}
+		/* Columns grow monotonically with i: count only the new bytes. */
+		col += (uint32_t)xq_utf8_count(s + colpos, i - colpos);
+		colpos = i;
+		c = (unsigned char)s[i];
+		switch (x) {
+		case X_COLON:
+			if (c != ':') {
+				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL,
+				       "expected ':' after a member name");
+				return XQ_EPARSE;
+			}
+			i++;
+			x = X_VALUE;
+			continue;
+		case X_COMMA_OR_CLOSE: {
+			int obj = r->toks[r->stack[depth - 1]].type == JT_OBJECT;
+			if (c == ',') {
+				i++;
+				x = obj ? X_KEY : X_VALUE;
+				continue;
+			}
+			if (c == (obj ? '}' : ']')) {
+				closing = 1;
+				break;
+			}
+			report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL, "expected ',' or '%c'",
+			       obj ? '}' : ']');
+			return XQ_EPARSE;
+		}
+		case X_KEY:
+		case X_KEY_OR_CLOSE:
+			if (c == '}' && x == X_KEY_OR_CLOSE) {
+				closing = 1;
+				break;
+			}
+			if (c != '"') {
+				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL,
+				       "expected a member name in double quotes");
+				return XQ_EPARSE;
+			}
+			if (!(end = scan_string(r, i)))
+				return XQ_EPARSE;
+			if (push_tok(r, JT_STRING, i, end - i, col))
+				return XQ_ENOMEM;
+			i = end;
+			x = X_COLON;
+			continue;
+		case X_VALUE:
+		case X_VALUE_OR_CLOSE:
+			if (c == ']' && x == X_VALUE_OR_CLOSE) {
+				closing = 1;
+				break;
+			}
+			if (c == '{' || c == '[') {
+				if (depth == r->stack_alloc) {
+					size_t n = r->stack_alloc ? r->stack_alloc * 2 : 64;
+					uint32_t *p = realloc(r->stack, n * sizeof(*p));
+					if (!p)
+						return XQ_ENOMEM;
+					r->stack = p;
+					r->stack_alloc = n;
+				}
+				if (push_tok(r, c == '{' ? JT_OBJECT : JT_ARRAY, i, 1, col))
+					return XQ_ENOMEM;
+				r->stack[depth++] = (uint32_t)r->ntoks - 1;
+				i++;
+				x = c == '{' ? X_KEY_OR_CLOSE : X_VALUE_OR_CLOSE;
+				continue;
+			}
+			if (c == '"') {
+				if (!(end = scan_string(r, i)))
+					return XQ_EPARSE;
+				if (push_tok(r, JT_STRING, i, end - i, col))
+					return XQ_ENOMEM;
+			} else if (c == '-' || xq_is_digit(c)) {
+				if (!(end = scan_number(r, i)))
+					return XQ_EPARSE;
+				if (push_tok(r, JT_NUMBER, i, end - i, col))
+					return XQ_ENOMEM;
+			} else {
+				static const struct {
+					const char *word;
+					enum jtype t;
+				} words[] = {{"true", JT_TRUE}, {"false", JT_FALSE}, {"null", JT_NULL}};
+				size_t k;
+				for (k = 0; k < 3; k++) {
+					size_t wl = strlen(words[k].word);
+					if (len - i >= wl && !memcmp(s + i, words[k].word, wl))
+						break;
+				}
+				if (k == 3) {
+					report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL, "expected a value");
+					return XQ_EPARSE;
+				}
+				end = i + strlen(words[k].word);
+				if (push_tok(r, words[k].t, i, end - i, col))
+					return XQ_ENOMEM;
+			}
+			i = end;
+			break;
+		}
+		if (closing) {
+			r->toks[r->stack[--depth]].next = (uint32_t)r->ntoks;
+			i++;
+		}
+		/* A value is complete. */
+		if (depth == 0) {
+			while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+				i++;
+			if (i < len) {
+				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL,
+				       "text after the end of the record");
+				return XQ_EPARSE;
+			}
+			return 0;
+		}
+		x = X_COMMA_OR_CLOSE;
+	}
+}
+
+/* ---- pass 2: the game ---------------------------------------------------- */
+
+/* Decode string token `t` into r->scratch (NUL-terminated). */
+static int decode_string(struct nd_reader *r, uint32_t t)
+{
+	const char *s = r->line + r->toks[t].start + 1;
+	size_t len = r->toks[t].len - 2, i = 0;
+
+	xq_buf_reset(&r->scratch);
+	while (i < len) {
+		size_t run = i;
+		while (run < len && s[run] != '\\')
+			run++;
+		if (xq_buf_add(&r->scratch, s + i, run - i))
+			return XQ_ENOMEM;
+		i = run;
+		if (i >= len)
+			break;
+		/* An escape, already checked by scan_string. */
+		i++;
+		if (s[i] == 'u') {
+			uint32_t cp = (uint32_t)hex4(s, len, i + 1);
+			char enc[4];
+			size_t n;
+			i += 5;
+			if (cp >= 0xD800 && cp <= 0xDBFF) {
+				uint32_t lo = (uint32_t)hex4(s, len, i + 2);
+				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+				i += 6;
+			}
+			n = xq_utf8_encode(cp, enc);
+			if (xq_buf_add(&r->scratch, enc, n))
+				return XQ_ENOMEM;
+			continue;
+		}
+		{
+			char c = s[i];
+			switch (c) {
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'n': c = '\n'; break;
+			case 'r': c = '\r'; break;
+			case 't': c = '\t'; break;
+			default: break; /* " \ / stand for themselves */
+			}
+			if (xq_buf_addc(&r->scratch, c))
+				return XQ_ENOMEM;
+			i++;
+		}
+	}
+	return 0;
+}
+
+static const char *type_name(uint8_t t)
+{
+	static const char *const names[] = {"an object", "an array", "a string", "a number",
+					    "true", "false", "null"};
+	return t <= JT_NULL ? names[t] : "a value";
+}
+
+/* Is token `t` of type `want`?  Otherwise report "`what` must be ...". */
+static int expect_type(struct nd_reader *r, uint32_t t, enum jtype want, uint32_t ply,
+		       const char *what)
+{
+	if (r->toks[t].type == want)
+		return 1;
+	report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, r->toks[t].start, ply, NULL, "%s must be %s, not %s",
+	       what, type_name((uint8_t)want), type_name(r->toks[t].type));
+	return 0;
+}
+
+/* A non-negative integer number token; -1 if it is not one (or too big). */
+static long tok_int(struct nd_reader *r, uint32_t t)
+{
+	const char *s = r->line + r->toks[t].start;
+	long v = 0;
+
+	if (r->toks[t].type != JT_NUMBER)
+		return -1;
+	for (size_t i = 0; i < r->toks[t].len; i++) {
+		if (!xq_is_digit((unsigned char)s[i]) || v > 100000000)
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/*
+ * The members of object token `obj` that are named in `names` (NULL-ended):
+ * their value tokens go to vals[] (0 when absent).  A repeated member is an
+ * error; an unknown one is reported (a warning: it is ignored) unless its
+ * name is in `ignored`.
+ */
+static int members(struct nd_reader *r, uint32_t obj, const char *const *names,
+		   const char *const *ignored, uint32_t *vals, uint32_t ply)
+{
+	size_t n = 0;
+	uint32_t k = obj + 1;
+
+	while (names[n])
+		vals[n++] = 0;
+	while (k < r->toks[obj].next) {
+		uint32_t v = k + 1;
+		size_t i;
+		int rc = decode_string(r, k);
+		if (rc)
+			return rc;
+		for (i = 0; i < n; i++)
+			if (!strcmp(r->scratch.ptr, names[i]))
+				break;
+		if (i < n) {
+			if (vals[i]) {
+				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, r->toks[k].start, ply, NULL,
+				       "member \"%s\" appears twice", names[i]);
+				return XQ_EPARSE;
+			}
+			vals[i] = v;
+		} else {
+			int known = 0;
+			for (size_t j = 0; ignored && ignored[j]; j++)
+				if (!strcmp(r->scratch.ptr, ignored[j]))
+					known = 1;
+			if (!known)
+				report(r, XQ_SEV_WARNING, XQ_D_SYNTAX, r->toks[k].start, ply, NULL,
+				       "unknown member \"%.60s\" ignored", r->scratch.ptr);
+		}
+		k = r->toks[v].next;
+	}
+	return 0;
+}
+
+/* Copy string token `t` into the game's arena. */
+static const char *game_string(struct nd_reader *r, uint32_t t, size_t *len)
+{
+	const char *p;
+
+	if (decode_string(r, t))
+		return NULL;
+	p = xq_game_strdup(r->g, r->scratch.ptr, r->scratch.len);
+	if (len)
+		*len = r->scratch.len;
+	return p;
+}
+
+static int read_tags(struct nd_reader *r, uint32_t arr)
+{
+	static const char *const names[] = {"name", "value", NULL};
+	uint32_t t = arr + 1;
+
+	if (!expect_type(r, arr, JT_ARRAY, 0, "\"tags\""))
+		return XQ_EPARSE;
+	while (t < r->toks[arr].next) {
+		uint32_t v[2];
+		const char *name, *value;
+		size_t nlen, vlen;
+		int rc;
+		if (!expect_type(r, t, JT_OBJECT, 0, "a tag"))
+			return XQ_EPARSE;
+		if ((rc = members(r, t, names, NULL, v, 0)))
+			return rc;
+		if (!v[0] || !v[1]) {
+			report(r, XQ_SEV_ERROR, XQ_D_BAD_TAG, r->toks[t].start, 0, NULL,
+			       "a tag needs a \"name\" and a \"value\"");
+			return XQ_EPARSE;
+		}
+		if (!expect_type(r, v[0], JT_STRING, 0, "a tag name") ||
+		    !expect_type(r, v[1], JT_STRING, 0, "a tag value"))
+			return XQ_EPARSE;
+		if (!(name = game_string(r, v[0], &nlen)) || !(value = game_string(r, v[1], &vlen)))
+			return XQ_ENOMEM;
+		if (nlen == 0) {
+			report(r, XQ_SEV_ERROR, XQ_D_BAD_TAG, r->toks[v[0]].start, 0, NULL,
+			       "a tag name cannot be empty");
+			return XQ_EPARSE;
+		}
+		if (xq_game_add_tag(r->g, name, nlen, value, vlen))
+			return XQ_ENOMEM;
+		t = r->toks[t].next;
+	}
+	return 0;
+}
+
+/* Parse ICCS "h2e2" or "H2-E2" into a move; 0 if it is not ICCS. */
+static xq_move parse_iccs(const char *s, size_t len)
+{
+	int f1, r1, f2, r2;
+	size_t i = 0;
+
+	if (len != 4 && len != 5)
+		return 0;
+	f1 = xq_to_lower((unsigned char)s[i++]) - 'a';
+	r1 = s[i++] - '0';
+	if (len == 5 && s[i++] != '-')
+		return 0;
+	f2 = xq_to_lower((unsigned char)s[i++]) - 'a';
+	r2 = s[i] - '0';
+	if (f1 < 0 || f1 > 8 || f2 < 0 || f2 > 8 || r1 < 0 || r1 > 9 || r2 < 0 || r2 > 9)
+		return 0;
+	return XQ_MOVE(XQ_SQ(f1, r1), XQ_SQ(f2, r2));
+}
+
+static int push_frame(struct nd_reader *r, size_t *nframes, uint32_t arr, uint32_t parent,
+		      uint32_t ply, const struct xq_board *board)
+{
+	struct frame *f;
+
+	if (*nframes == r->frames_alloc) {
+		size_t n = r->frames_alloc ? r->frames_alloc * 2 : 16;
+		struct frame *p = realloc(r->frames, n * sizeof(*p));
+		if (!p)
+			return XQ_ENOMEM;
+		r->frames = p;
+		r->frames_alloc = n;
+	}
+	f = &r->frames[(*nframes)++];
+	f->arr = arr;
+	f->cur = arr + 1;
+	f->parent = parent;
+	f->ply = ply;
+	f->board = *board;
+	return 0;
+}
+
+/* Derived move texts a writer may add; the reader takes the move from "iccs". */
+static const char *const derived_texts[] = {"wxf", "chinese", "uci", "uci1", "san", NULL};
+
+/*
+ * One move object `t` of a line whose state is frames[top]; on success the
+ * frame has moved past it and the move's variations are pushed.  Returns
+ * 0, 1 when the line must stop here (error reported), or XQ_ENOMEM.
+ */
+static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t t)
+{
+	static const char *const names[] = {"iccs", "text", "comment", "pre_comment", "nags",
+					    "variations", NULL};
+	enum { M_ICCS, M_TEXT, M_COMMENT, M_PRE, M_NAGS, M_VARS };
+	uint32_t v[6], node, ply = r->frames[top].ply, parent = r->frames[top].parent;
+	struct xq_board before = r->frames[top].board;
+	struct xq_diag d;
+	struct xq_undo u;
+	struct xq_game *g = r->g;
+	char iccs[8];
+	xq_move m;
+	int rc;
+
+	if (!expect_type(r, t, JT_OBJECT, ply, "a move"))
+		return 1;
+	if ((rc = members(r, t, names, derived_texts, v, ply)))
+		return rc == XQ_ENOMEM ? rc : 1;
+	if (!v[M_ICCS]) {
+		report(r, XQ_SEV_ERROR, XQ_D_BAD_MOVE_TEXT, r->toks[t].start, ply, NULL,
+		       "a move needs its \"iccs\" coordinates");
+		return 1;
+	}
+	if (!expect_type(r, v[M_ICCS], JT_STRING, ply, "\"iccs\""))
+		return 1;
+	if (decode_string(r, v[M_ICCS]))
+		return XQ_ENOMEM;
+	snprintf(iccs, sizeof(iccs), "%.7s", r->scratch.ptr);
+	m = parse_iccs(r->scratch.ptr, r->scratch.len);
+	if (!m) {
+		report(r, XQ_SEV_ERROR, XQ_D_BAD_MOVE_TEXT, r->toks[v[M_ICCS]].start, ply, iccs,
+		       "\"%s\" is not an ICCS move (files a-i, ranks 0-9, like \"h2e2\")", iccs);
+		return 1;
+	}
+	xq_diag_init(&d);
+	if (xq_move_check(&before, m, &d)) {
+		report(r, XQ_SEV_ERROR, XQ_D_ILLEGAL_MOVE, r->toks[v[M_ICCS]].start, ply, iccs,
+		       "illegal move: %s", d.msg);
+		return 1;
+	}
+	if (xq_game_add_move(g, parent, m, &node))
+		return XQ_ENOMEM;
+	g->nodes[node].place.line = r->lineno;
+	g->nodes[node].place.col = r->toks[t].col;
+	g->nodes[node].place.offset = r->line_offset + r->toks[t].start;
+	{
+		const uint32_t strs[3] = {v[M_TEXT], v[M_COMMENT], v[M_PRE]};
+		const char *const what[3] = {"\"text\"", "\"comment\"", "\"pre_comment\""};
+		for (int k = 0; k < 3; k++) {
+			const char *s;
+			size_t len;
+			if (!strs[k])
+				continue;
+			if (!expect_type(r, strs[k], JT_STRING, ply, what[k]))
+				return 1;
+			if (!(s = game_string(r, strs[k], &len)))
+				return XQ_ENOMEM;
+			if (k == 0)
+				g->nodes[node].text = s;
+			else if (k == 1)
+				g->nodes[node].comment = s;
+			else
+				g->nodes[node].pre_comment = s;
+		}
+	}
+	if (v[M_NAGS]) {
+		if (!expect_type(r, v[M_NAGS], JT_ARRAY, ply, "\"nags\""))
+			return 1;
+		for (uint32_t k = v[M_NAGS] + 1; k < r->toks[v[M_NAGS]].next; k = r->toks[k].next) {
+			long nag = tok_int(r, k);
+			if (nag < 0 || nag > 255) {
+				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, r->toks[k].start, ply, iccs,
+				       "a NAG must be a whole number from 0 to 255");
+				return 1;
+			}
+			if ((rc = xq_game_add_nag(g, node, (uint8_t)nag)))
+				return rc == XQ_ENOMEM ? rc : 1;
+		}
+	}
+	/* Move the line on before pushing (pushing may move the frames). */
+	r->frames[top].cur = r->toks[t].next;
+	r->frames[top].parent = node;
+	r->frames[top].ply = ply + 1;
+	xq_board_make(&r->frames[top].board, m, &u);
+	if (v[M_VARS]) {
+		uint32_t a = v[M_VARS];
+		size_t first = *nframes;
+		if (!expect_type(r, a, JT_ARRAY, ply, "\"variations\""))
+			return 1;
+		for (uint32_t k = a + 1; k < r->toks[a].next; k = r->toks[k].next) {
+			if (!expect_type(r, k, JT_ARRAY, ply, "a variation")) {
+				*nframes = first;
+				return 1;
+			}
+			if (push_frame(r, nframes, k, parent, ply, &before))
+				return XQ_ENOMEM;
+		}
+		/* The stack pops last first: reverse so the lines are read, and
+		 * their first moves added as siblings, in order. */
+		for (size_t i = first, j = *nframes; i + 1 < j; i++, j--) {
+			struct frame tmp = r->frames[i];
+			r->frames[i] = r->frames[j - 1];
+			r->frames[j - 1] = tmp;
+		}
+	}
+	return 0;
+}
+
+static int read_moves(struct nd_reader *r, uint32_t arr)
+{
+	size_t nframes = 0;
+
+	if (!expect_type(r, arr, JT_ARRAY, 0, "\"moves\""))
+		return 0;
+	if (push_frame(r, &nframes, arr, XQ_ROOT, 1, &r->g->start))
+		return XQ_ENOMEM;
+	while (nframes > 0) {
+		size_t top = nframes - 1;
+		struct frame *f = &r->frames[top];
+		int rc;
+		if (f->cur >= r->toks[f->arr].next) {
+			nframes--;
+			continue;
+		}
+		rc = read_move(r, &nframes, top, f->cur);
+		if (rc < 0)
+			return rc;
+		if (rc > 0) /* the line stops at a bad move; later lines still count */
+			r->frames[top].cur = r->toks[r->frames[top].arr].next;
+	}
+	return 0;
+}
+
+static int build_game(struct nd_reader *r)
+{
+	static const char *const names[] = {"schema", "tags", "fen", "result", "result_text",
+					    "comment", "moves", "broken", NULL};
+	enum { G_SCHEMA, G_TAGS, G_FEN, G_RESULT, G_RTEXT, G_COMMENT, G_MOVES, G_BROKEN };
+	uint32_t v[8];
+	struct xq_game *g = r->g;
+	int rc;
+
+	if (r->toks[0].type != JT_OBJECT) {
+		report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, r->toks[0].start, 0, NULL,
+		       "a game record must be a JSON object, not %s", type_name(r->toks[0].type));
+		return 0;
+	}
+	if ((rc = members(r, 0, names, NULL, v, 0)))
+		return rc == XQ_ENOMEM ? rc : 0;
+	if (!v[G_SCHEMA]) {
+		report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, 0, 0, NULL,
+		       "no \"schema\" member: not an xqkit game record");
+		return 0;
+	}
+	if (!expect_type(r, v[G_SCHEMA], JT_STRING, 0, "\"schema\""))
+		return 0;
+	if (decode_string(r, v[G_SCHEMA]))
+		return XQ_ENOMEM;
+	if (strcmp(r->scratch.ptr, NDJSON_SCHEMA)) {
+		int ours = !strncmp(r->scratch.ptr, "xqkit.game/", 11);
+		report(r, XQ_SEV_ERROR, ours ? XQ_D_UNSUPPORTED : XQ_D_SYNTAX,
+		       r->toks[v[G_SCHEMA]].start, 0, NULL,
+		       ours ? "schema \"%.40s\" is not supported (this xqkit reads \"" NDJSON_SCHEMA "\")"
+			    : "schema \"%.40s\" is not a game record (expected \"" NDJSON_SCHEMA "\")",
+		       r->scratch.ptr);
+		return 0;
+	}
+	if (v[G_FEN]) {
+		struct xq_diag d;
+		if (!expect_type(r, v[G_FEN], JT_STRING, 0, "\"fen\""))
+			return 0;
+		if (decode_string(r, v[G_FEN]))
+			return XQ_ENOMEM;
+		xq_diag_init(&d);
+		/* Composed positions with pieces on unusual points are kept
+		 * (validate reports them); anything else wrong is an error. */
+		if (xq_board_from_fen(&g->start, r->scratch.ptr, r->scratch.len,
+				      XQ_FEN_LENIENT_PLACEMENT, &d)) {
+			report(r, XQ_SEV_ERROR, XQ_D_BAD_FEN,
+			       r->toks[v[G_FEN]].start + (d.place.col ? d.place.col : 0), 0, NULL,
+			       "bad FEN: %s", d.msg);
+			return 0;
+		}
+	}
+	if (v[G_TAGS] && (rc = read_tags(r, v[G_TAGS])))
+		return rc == XQ_ENOMEM ? rc : 0;
+	if (v[G_RESULT] && r->toks[v[G_RESULT]].type != JT_NULL) {
+		if (!expect_type(r, v[G_RESULT], JT_STRING, 0, "\"result\""))
+			return 0;
+		if (decode_string(r, v[G_RESULT]))
+			return XQ_ENOMEM;
+		if (xq_result_parse(r->scratch.ptr, r->scratch.len, &g->result)) {
+			report(r, XQ_SEV_ERROR, XQ_D_BAD_RESULT, r->toks[v[G_RESULT]].start, 0, NULL,
+			       "\"result\" must be \"1-0\", \"0-1\", \"1/2-1/2\", \"*\" or null, not \"%.40s\"",
+			       r->scratch.ptr);
+			return 0;
+		}
+	}
+	if (v[G_RTEXT]) {
+		if (!expect_type(r, v[G_RTEXT], JT_STRING, 0, "\"result_text\""))
+			return 0;
+		if (!(g->result_text = game_string(r, v[G_RTEXT], NULL)))
+			return XQ_ENOMEM;
+	}
+	if (v[G_COMMENT]) {
+		if (!expect_type(r, v[G_COMMENT], JT_STRING, 0, "\"comment\""))
+			return 0;
+		if (!(g->nodes[XQ_ROOT].comment = game_string(r, v[G_COMMENT], NULL)))
+			return XQ_ENOMEM;
+	}
+	if (v[G_MOVES] && (rc = read_moves(r, v[G_MOVES])))
+		return rc;
+	if (g->nnodes == 1 && !r->bad)
+		g->flags |= XQ_GAME_EMPTY;
+	if (v[G_BROKEN] && r->toks[v[G_BROKEN]].type == JT_TRUE) {
+		report(r, XQ_SEV_WARNING, XQ_D_TRUNCATED, r->toks[v[G_BROKEN]].start, 0, NULL,
+		       "the record is marked broken: it was kept only up to an error in its source");
+		g->flags |= XQ_GAME_BROKEN;
+	}
+	return 0;
+}
+
+/* ---- reading lines ------------------------------------------------------- */
+
+/*
+ * The next line in r->line/r->len (without the newline).  Returns 1, 0 at
+ * the end of the input, or a negative code (reported).  A line over the
+ * limit is skipped with an error and returned as an empty line flagged bad.
+ */
+static int next_line(struct nd_reader *r)
+{
+	size_t scan = r->pos;
+	int too_long = 0;
+
+	for (;;) {
+		char *nl = memchr(r->buf.ptr + scan, '\n', r->buf.len - scan);
+		struct xq_diag d;
+		long n;
+		if (nl || (r->eof && r->pos < r->buf.len)) {
+			size_t end = nl ? (size_t)(nl - r->buf.ptr) : r->buf.len;
+			r->lineno++;
+			r->line = r->buf.ptr + r->pos;
+			r->len = end - r->pos;
+			r->line_offset = r->offset;
+			r->offset += end - r->pos + (nl ? 1 : 0);
+			r->pos = end + (nl ? 1 : 0);
+			if (too_long) {
+				r->len = 0;
+				return 2;
+			}
+			return 1;
+		}
+		if (r->eof)
+			return 0;
+		scan = r->buf.len;
+		/* Drop what was consumed before growing. */
+		if (r->pos > 0) {
+			memmove(r->buf.ptr, r->buf.ptr + r->pos, r->buf.len - r->pos);
+			scan -= r->pos;
+			xq_buf_truncate(&r->buf, r->buf.len - r->pos);
+			r->pos = 0;
+		}
+		if (r->buf.len > NDJSON_MAX_LINE) {
+			/* Keep counting offsets but stop keeping the bytes. */
+			r->offset += r->buf.len;
+			xq_buf_reset(&r->buf);
+			scan = 0;
+			too_long = 1;
+		}
+		if (xq_buf_grow(&r->buf, CHUNK))
+			return XQ_ENOMEM;
+		xq_diag_init(&d);
+		n = xq_input_read(r->in, r->buf.ptr + r->buf.len, CHUNK, &d);
+		if (n < 0) {
+			if (!d.source)
+				d.source = r->name;
+			d.game = r->games + 1;
+			xq_sink_report(&r->sink, &d);
+			return (int)n;
+		}
+		if (n == 0) {
+			r->eof = 1;
+			continue;
+		}
+		r->buf.len += (size_t)n;
+		r->buf.ptr[r->buf.len] = '\0';
+	}
+}
+
+static int nd_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+			  const struct xq_sink *sink)
+{
+	struct nd_reader *r = calloc(1, sizeof(*r));
+
+	(void)opts;
+	if (!r)
+		return XQ_ENOMEM;
+	r->in = in;
+	if (sink)
+		r->sink = *sink;
+	r->name = xq_input_name(in);
+	xq_buf_init(&r->buf);
+	xq_buf_init(&r->scratch);
+	*out = r;
+	return 0;
+}
+
+static int nd_read(void *reader, struct xq_game *g)
+{
+	struct nd_reader *r = reader;
+
+	for (;;) {
+		int rc = next_line(r);
+		size_t skip = 0;
+		if (rc <= 0)
+			return rc;
+		/* A UTF-8 byte order mark may start the input. */
+		if (r->lineno == 1 && r->len >= 3 && !memcmp(r->line, "\xEF\xBB\xBF", 3))
+			skip = 3;
+		{
+			size_t i = skip;
+			while (i < r->len && xq_is_space((unsigned char)r->line[i]))
+				i++;
+			if (i == r->len && rc == 1)
+				continue; /* blank lines separate nothing */
+		}
+		r->games++;
+		r->g = g;
+		r->bad = 0;
+		xq_game_clear(g);
+		g->number = r->games;
+		g->source = r->name;
+		g->place.line = r->lineno;
+		g->place.col = 1;
+		g->place.offset = r->line_offset;
+		g->encoding = "utf-8";
+		if (rc == 2) {
+			report(r, XQ_SEV_ERROR, XQ_D_RESOURCE, 0, 0, NULL,
+			       "record longer than %zu MiB skipped", NDJSON_MAX_LINE >> 20);
+			g->flags |= XQ_GAME_BROKEN;
+			return 1;
+		}
+		{
+			size_t bad = xq_utf8_check(r->line, r->len);
+			if (bad < r->len) {
+				report(r, XQ_SEV_ERROR, XQ_D_ENCODING, bad, 0, NULL,
+				       "byte 0x%02X is not UTF-8 (NDJSON records are always UTF-8)",
+				       (unsigned char)r->line[bad]);
+				return 1;
+			}
+		}
+		/* Columns and offsets count from the line start, BOM included. */
+		if (skip) {
+			r->line += skip;
+			r->len -= skip;
+			r->line_offset += skip;
+		}
+		rc = tokenize(r);
+		if (rc == XQ_ENOMEM)
+			return rc;
+		if (rc == 0 && (rc = build_game(r)) == XQ_ENOMEM)
+			return rc;
+		r->g = NULL;
+		return 1;
+	}
+}
+
+static void nd_close_reader(void *reader)
+{
+	struct nd_reader *r = reader;
+
+	if (!r)
+		return;
+	xq_buf_release(&r->buf);
+	xq_buf_release(&r->scratch);
+	free(r->toks);
+	free(r->stack);
+	free(r->frames);
+	free(r);
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* A line or a list of variations still to write, and the position before
+ * its next move (for the derived move texts). */
+struct wframe {
+	uint32_t kind;
+	uint32_t node;
+	struct xq_board board;
+};
+
+struct nd_writer {
+	struct xq_output *o;
+	struct xq_sink sink;
+	struct xq_write_opts opts;
+	const char *derived;  /* member name of the derived move text, or NULL */
+	struct xq_buf b;
+	struct wframe *stack;
+	size_t stack_alloc;
+};
+
+static int add_member(struct xq_buf *b, const char *name, const char *value)
+{
+	int rc = xq_buf_addf(b, ",\"%s\":", name);
+	return rc ? rc : xq_buf_add_json_string(b, value, strlen(value));
+}
+
+/* Write the object of node `n`, played from `before`, up to (not
+ * including) its closing brace. */
+static int write_move(struct nd_writer *w, const struct xq_game *g, uint32_t n,
+		      struct xq_board *before)
+{
+	const struct xq_node *x = &g->nodes[n];
+	struct xq_buf *b = &w->b;
+	char iccs[5];
+	int rc;
+
+	xq_move_name(x->move, iccs);
+	rc = xq_buf_addf(b, "{\"iccs\":\"%s\"", iccs);
+	if (!rc && x->text)
+		rc = add_member(b, "text", x->text);
+	if (!rc && w->derived) {
+		char text[XQ_MOVE_TEXT_MAX];
+		if (xq_notation_write(text, sizeof(text), before, x->move,
+				      (enum xq_notation)w->opts.notation, w->opts.notation_flags))
+			rc = add_member(b, w->derived, text);
+	}
+	if (!rc && x->pre_comment)
+		rc = add_member(b, "pre_comment", x->pre_comment);
+	if (!rc && x->comment)
+		rc = add_member(b, "comment", x->comment);
+	if (!rc && x->nnags) {
+		rc = xq_buf_adds(b, ",\"nags\":[");
+		for (unsigned i = 0; !rc && i < x->nnags; i++)
+			rc = xq_buf_addf(b, "%s%u", i ? "," : "", x->nags[i]);
+		if (!rc)
+			rc = xq_buf_addc(b, ']');
+	}
+	return rc;
+}
+
+enum { W_LINE, W_VARS };
+
+static int wpush(struct nd_writer *w, size_t *depth, uint32_t kind, uint32_t node,
+		 const struct xq_board *board)
+{
+	struct wframe *f;
+
+	if (*depth == w->stack_alloc) {
+		size_t n = w->stack_alloc ? w->stack_alloc * 2 : 32;
+		struct wframe *p = realloc(w->stack, n * sizeof(*p));
+		if (!p)
+			return XQ_ENOMEM;
+		w->stack = p;
+		w->stack_alloc = n;
+	}
+	f = &w->stack[(*depth)++];
+	f->kind = kind;
+	f->node = node;
+	f->board = *board;
+	return 0;
+}
+
+/*
+ * The tree as nested lines: a line is the array of a move and its first
+ * children; a move that is the first child of its parent and has later
+ * siblings carries them as "variations", each the start of a line.
+ * Iterative: the stack holds what is still to write, each with the
+ * position before its next move.
+ */
+static int write_tree(struct nd_writer *w, const struct xq_game *g)
+{
+	struct xq_buf *b = &w->b;
+	size_t depth = 0;
+	int first = 1, rc;
+
+	if ((rc = xq_buf_adds(b, ",\"moves\":[")))
+		return rc;
+	if ((rc = wpush(w, &depth, W_LINE, g->nodes[XQ_ROOT].child, &g->start)))
+		return rc;
+	while (depth > 0) {
+		struct wframe *f = &w->stack[depth - 1];
+		uint32_t n = f->node;
+		if (n == XQ_NODE_NONE) {
+			rc = xq_buf_adds(b, f->kind == W_LINE ? "]" : "]}");
+			depth--;
+			if (rc)
+				return rc;
+			first = 0;
+			continue;
+		}
+		if (!first && (rc = xq_buf_addc(b, ',')))
+			return rc;
+		first = 0;
+		if (f->kind == W_VARS) {
+			struct xq_board at = f->board;
+			f->node = g->nodes[n].sibling;
+			if ((rc = xq_buf_addc(b, '[')) || (rc = wpush(w, &depth, W_LINE, n, &at)))
+				return rc;
+			first = 1;
+			continue;
+		}
+		{
+			struct xq_board before = f->board;
+			struct xq_undo u;
+			if ((rc = write_move(w, g, n, &before)))
+				return rc;
+			f = &w->stack[depth - 1];
+			f->node = g->nodes[n].child;
+			xq_board_make(&f->board, g->nodes[n].move, &u);
+			if (g->nodes[g->nodes[n].parent].child == n &&
+			    g->nodes[n].sibling != XQ_NODE_NONE) {
+				if ((rc = xq_buf_adds(b, ",\"variations\":[")) ||
+				    (rc = wpush(w, &depth, W_VARS, g->nodes[n].sibling, &before)))
+					return rc;
+				first = 1;
+			} else if ((rc = xq_buf_addc(b, '}'))) {
+				return rc;
+			}
+		}
+	}
+	return 0;
+}
+
+static int nd_format_game(struct nd_writer *w, const struct xq_game *g)
+{
+	struct xq_buf *b = &w->b;
+	char fen[XQ_FEN_MAX];
+	int rc;
+
+	xq_buf_reset(b);
+	xq_board_to_fen(&g->start, fen, sizeof(fen));
+	rc = xq_buf_adds(b, "{\"schema\":\"" NDJSON_SCHEMA "\",\"tags\":[");
+	for (size_t i = 0; !rc && i < g->ntags; i++) {
+		const char *value = g->tags[i].value;
+		/* The start position is authoritative (game.h). */
+		if (!strcmp(g->tags[i].name, "FEN"))
+			value = fen;
+		rc = xq_buf_adds(b, i ? ",{\"name\":" : "{\"name\":");
+		if (!rc)
+			rc = xq_buf_add_json_string(b, g->tags[i].name, strlen(g->tags[i].name));
+		if (!rc)
+			rc = xq_buf_adds(b, ",\"value\":");
+		if (!rc)
+			rc = xq_buf_add_json_string(b, value, strlen(value));
+		if (!rc)
+			rc = xq_buf_addc(b, '}');
+	}
+	if (!rc)
+		rc = xq_buf_addc(b, ']');
+	if (!rc)
+		rc = add_member(b, "fen", fen);
+	if (!rc)
+		rc = g->result == XQ_RESULT_NONE ? xq_buf_adds(b, ",\"result\":null")
+						 : add_member(b, "result", xq_result_string(g->result));
+	if (!rc && g->result_text)
+		rc = add_member(b, "result_text", g->result_text);
+	if (!rc && g->nodes[XQ_ROOT].comment)
+		rc = add_member(b, "comment", g->nodes[XQ_ROOT].comment);
+	if (!rc)
+		rc = write_tree(w, g);
+	if (!rc && (g->flags & XQ_GAME_BROKEN))
+		rc = xq_buf_adds(b, ",\"broken\":true");
+	if (!rc)
+		rc = xq_buf_adds(b, "}\n");
+	return rc;
+}
+
+static int nd_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
+			  const struct xq_sink *sink)
+{
+	struct nd_writer *w;
+
+	if (opts && opts->encoding != XQ_ENC_UNKNOWN && opts->encoding != XQ_ENC_UTF8) {
+		struct xq_diag d;
+		xq_diag_init(&d);
+		xq_diag_set(&d, 0, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+			    "NDJSON is always UTF-8; it cannot be written in %s",
+			    xq_encoding_name(opts->encoding));
+		xq_sink_report(sink, &d);
+		return XQ_EUNSUPPORTED;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return XQ_ENOMEM;
+	w->o = o;
+	if (sink)
+		w->sink = *sink;
+	if (opts)
+		w->opts = *opts;
+	/* Moves also in the notation asked for (ICCS is there already). */
+	if (w->opts.notation > XQ_NOTATION_ICCS && w->opts.notation != XQ_NOTATION_SAN)
+		w->derived = xq_notation_name((enum xq_notation)w->opts.notation);
+	xq_buf_init(&w->b);
+	*out = w;
+	return 0;
+}
+
+static int nd_write(void *writer, const struct xq_game *g)
+{
+	struct nd_writer *w = writer;
+	int rc = nd_format_game(w, g);
+
+	if (rc)
+		return rc;
+	return xq_output_write(w->o, w->b.ptr, w->b.len);
+}
+
+static int nd_close_writer(void *writer)
+{
+	struct nd_writer *w = writer;
+
+	if (!w)
+		return 0;
+	xq_buf_release(&w->b);
+	free(w->stack);
+	free(w);
+	return 0;
+}
+
+/* ---- probe --------------------------------------------------------------- */
+
+static int nd_probe(const unsigned char *head, size_t len)
+{
+	size_t i = 0;
+	static const char key[] = "\"schema\":\"xqkit.game/";
+
+	if (len >= 3 && !memcmp(head, "\xEF\xBB\xBF", 3))
+		i = 3;
+	while (i < len && xq_is_space(head[i]))
+		i++;
+	if (i >= len || head[i] != '{')
+		return 0;
+	/* Our own writer puts the schema first. */
+	for (size_t k = i; k + sizeof(key) - 1 <= len && k < i + 64; k++)
+		if (!memcmp(head + k, key, sizeof(key) - 1))
+			return 100;
+	for (size_t k = i; k + sizeof(key) - 1 <= len && head[k] != '\n'; k++)
+		if (!memcmp(head + k, key, sizeof(key) - 1))
+			return 80;
+	return 10;
+}
+
+const struct xq_format xq_format_ndjson = {
+	"ndjson",
+	"game records as JSON, one per line (schema " NDJSON_SCHEMA ", see doc/ndjson.md)",
+	".ndjson .jsonl",
+	XQ_CAP_READ | XQ_CAP_WRITE | XQ_CAP_MULTI | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS |
+		XQ_CAP_NAGS | XQ_CAP_ANY_TAGS | XQ_CAP_PRE_COMMENTS,
+	nd_probe,
+	nd_open_reader,
+	nd_read,
+	nd_close_reader,
+	nd_open_writer,
+	nd_write,
+	nd_close_writer,
+};

@@ -1,0 +1,61 @@
+/*
+ * diagram.h: a position drawn for people: plain ASCII, Unicode with the
+ * Chinese piece glyphs (and ANSI colours for a terminal), or SVG for a
+ * browser or a document.
+ *
+ * Every drawing is appended to a struct xq_buf; nothing is printed.  The
+ * last move, when given, is marked: its starting point in parentheses and
+ * its piece in brackets in text, a ring and a dot in SVG, so a diagram
+ * reads the same in black and white.
+ *
+ * Text boards have red at the bottom (unless XQ_DIAGRAM_FLIP), ICCS
+ * coordinates (files a-i, ranks 0-9) around the ASCII board, and in
+ * Unicode the file numbers each side uses (１-９ across the top for black,
+ * 九-一 across the bottom for red).  Red pieces are upper case in ASCII
+ * (FEN letters: K A B N R C P) and 帥 仕 相 傌 俥 炮 兵 in Unicode; black
+ * ones lower case and 將 士 象 馬 車 砲 卒, so colour is never needed to
+ * tell them apart.
+ */
+#ifndef XQ_LIB_DIAGRAM_H
+#define XQ_LIB_DIAGRAM_H
+
+#include "board.h"
+#include "buf.h"
+
+enum {
+	XQ_DIAGRAM_COLOR = 1 << 0, /* ANSI colours: red pieces red, black pieces bold */
+	XQ_DIAGRAM_FLIP = 1 << 1   /* black at the bottom */
+};
+
+/*
+ * Append the board as 13 lines of ASCII (with the newlines).  `last` is
+ * the move that led here, or 0.  Returns 0 or XQ_ENOMEM.
+ */
+int xq_diagram_ascii(struct xq_buf *out, const struct xq_board *b, xq_move last, unsigned flags);
+
+/* Append the board as 13 lines of UTF-8 with Chinese glyphs (each piece
+ * two columns wide, as terminals show them).  Returns 0 or XQ_ENOMEM. */
+int xq_diagram_unicode(struct xq_buf *out, const struct xq_board *b, xq_move last,
+		       unsigned flags);
+
+struct xq_svg_opts {
+	unsigned cell;      /* distance between points, in user units (default 50) */
+	int flip;           /* black at the bottom */
+	int coordinates;    /* ICCS letters and numbers around the board */
+	const char *title;  /* UTF-8 text for <title>, or NULL for the FEN */
+};
+#define XQ_SVG_OPTS_INIT {50, 0, 1, NULL}
+
+/*
+ * Append a standalone SVG 1.1 document: the board's lines, river and
+ * palaces, each piece as a disc in red or black with its glyph, and the
+ * last move marked.  `o` may be NULL for the defaults.  The text is
+ * well-formed XML (titles are escaped) in UTF-8.  Returns 0 or XQ_ENOMEM.
+ */
+int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
+		   const struct xq_svg_opts *o);
+
+/* The glyph of a piece kind (XQ_KIND) in the set above, "" for 0. */
+const char *xq_diagram_glyph(uint8_t kind);
+
+#endif

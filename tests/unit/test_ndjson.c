@@ -1,0 +1,725 @@
+/*
+ * test_ndjson.c: NDJSON game records (formats/ndjson.c) read and written
+ * exactly, errors placed exactly, and every NDJSON line the commands print
+ * (validate, convert, replay) checked as JSON by a checker written here,
+ * independently of the reader under test.
+ */
+#include "testutil.h"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "format.h"
+#include "game.h"
+#include "io.h"
+#include "notation.h"
+#include "utf8.h"
+
+/* ---- an independent JSON checker (RFC 8259, iterative) -------------------- */
+
+static size_t ws(const char *s, size_t i, size_t n)
+{
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+		i++;
+	return i;
+}
+
+/* Returns the index after a string starting at s[i] == '"', or 0. */
+static size_t jstring(const char *s, size_t i, size_t n)
+{
+	for (i++; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"')
+			return i + 1;
+		if (c < 0x20)
+			return 0;
+		if (c == '\\') {
+			i++;
+			if (i >= n)
+				return 0;
+			if (s[i] == 'u') {
+				for (int k = 1; k <= 4; k++)
+					if (i + (size_t)k >= n || !strchr("0123456789abcdefABCDEF", s[i + k]) || !s[i + k])
+						return 0;
+				i += 4;
+			} else if (!strchr("\"\\/bfnrt", s[i]) || !s[i]) {
+				return 0;
+			}
+		}
+	}
+	return 0;
+}
+
+static size_t jnumber(const char *s, size_t i, size_t n)
+{
+	size_t start;
+	if (i < n && s[i] == '-')
+		i++;
+	start = i;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i == start || (s[start] == '0' && i - start > 1))
+		return 0;
+	if (i < n && s[i] == '.') {
+		size_t d = ++i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == d)
+			return 0;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		size_t d;
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		d = i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == d)
+			return 0;
+	}
+	return i;
+}
+
+/* Is s[0..n) exactly one JSON value (valid UTF-8, optional whitespace)? */
+static int json_valid(const char *s, size_t n)
+{
+	char stack[100000];
+	int depth = 0;
+	size_t i = 0;
+	enum { VALUE, AFTER } want = VALUE;
+
+	if (xq_utf8_check(s, n) != n)
+		return 0;
+	for (;;) {
+		i = ws(s, i, n);
+		if (want == VALUE) {
+			if (i >= n)
+				return 0;
+			if (s[i] == '{' || s[i] == '[') {
+				if (depth == (int)sizeof(stack))
+					return 0;
+				stack[depth++] = s[i++];
+				i = ws(s, i, n);
+				if (i < n && (s[i] == '}' || s[i] == ']')) {
+					if ((s[i] == '}') != (stack[depth - 1] == '{'))
+						return 0;
+					depth--;
+					i++;
+					want = AFTER;
+					continue;
+				}
+				if (stack[depth - 1] == '{') {
+					if (i >= n || s[i] != '"' || !(i = jstring(s, i, n)))
+						return 0;
+					i = ws(s, i, n);
+					if (i >= n || s[i++] != ':')
+						return 0;
+				}
+				continue;
+			}
+			if (s[i] == '"')
+				i = jstring(s, i, n);
+			else if (s[i] == '-' || (s[i] >= '0' && s[i] <= '9'))
+				i = jnumber(s, i, n);
+			else if (n - i >= 4 && !memcmp(s + i, "true", 4))
+				i += 4;
+			else if (n - i >= 5 && !memcmp(s + i, "false", 5))
+				i += 5;
+			else if (n - i >= 4 && !memcmp(s + i, "null", 4))
+				i += 4;
+			else
+				return 0;
+			if (!i)
+				return 0;
+			want = AFTER;
+			continue;
+		}
+		if (depth == 0)
+			return i == n;
+		if (i >= n)
+			return 0;
+		if (s[i] == ',') {
+			i = ws(s, i + 1, n);
+			if (stack[depth - 1] == '{') {
+				if (i >= n || s[i] != '"' || !(i = jstring(s, i, n)))
+					return 0;
+				i = ws(s, i, n);
+				if (i >= n || s[i++] != ':')
+					return 0;
+			}
+			want = VALUE;
+			continue;
+		}
+		if ((s[i] == '}' && stack[depth - 1] == '{') || (s[i] == ']' && stack[depth - 1] == '[')) {
+			depth--;
+			i++;
+			continue;
+		}
+		return 0;
+	}
+}
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+static const struct xq_format *ndjson(void)
+{
+	const struct xq_format *f = xq_format_find("ndjson");
+	assert_non_null(f);
+	return f;
+}
+
+static void collect(const struct xq_diag *d, void *payload)
+{
+	struct xq_diag *all = payload;
+	for (int i = 0; i < 16; i++) {
+		if (all[i].code == XQ_D_NONE && !all[i].msg[0]) {
+			all[i] = *d;
+			return;
+		}
+	}
+}
+
+/* Read every record of `text`; games[] gets up to `max`, diagnostics go to diags[16]. */
+static int read_all(const char *text, struct xq_game *games, int max, struct xq_diag *diags)
+{
+	const struct xq_format *f = ndjson();
+	struct xq_sink sink = {collect, diags};
+	struct xq_input *in;
+	void *r;
+	int n = 0, rc;
+
+	memset(diags, 0, 16 * sizeof(*diags));
+	assert_int_equal(xq_input_open_mem(&in, "t.ndjson", text, strlen(text)), 0);
+	assert_int_equal(f->open_reader(&r, in, NULL, &sink), 0);
+	while (n < max) {
+		rc = f->read(r, &games[n]);
+		assert_true(rc >= 0);
+		if (rc == 0)
+			break;
+		n++;
+	}
+	f->close_reader(r);
+	xq_input_close(in);
+	return n;
+}
+
+static void write_one(const struct xq_game *g, struct xq_buf *out)
+{
+	const struct xq_format *f = ndjson();
+	struct xq_output *o;
+	void *w;
+
+	assert_int_equal(xq_output_open_mem(&o, out), 0);
+	assert_int_equal(f->open_writer(&w, o, NULL, NULL), 0);
+	assert_int_equal(f->write(w, g), 0);
+	assert_int_equal(f->close_writer(w), 0);
+	assert_int_equal(xq_output_commit(o, NULL), 0);
+}
+
+static const char full_record[] =
+	"{\"schema\":\"xqkit.game/1\",\"tags\":[{\"name\":\"Event\",\"value\":\"\xE6\xB5\x8B\xE8\xAF\x95\"},"
+	"{\"name\":\"Red\",\"value\":\"A \\\"quoted\\\" name\"},{\"name\":\"Red\",\"value\":\"twice\"}],"
+	"\"fen\":\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\","
+	"\"result\":\"1/2-1/2\",\"comment\":\"before the first move\\nsecond line\","
+	"\"moves\":[{\"iccs\":\"h2e2\",\"text\":\"\xE7\x82\xAE\xE4\xBA\x8C\xE5\xB9\xB3\xE4\xBA\x94\","
+	"\"pre_comment\":\"pre\",\"comment\":\"after\",\"nags\":[1,146],"
+	"\"variations\":[[{\"iccs\":\"b2e2\"},{\"iccs\":\"h9g7\",\"variations\":[[{\"iccs\":\"b9c7\"}]]}],"
+	"[{\"iccs\":\"c3c4\"}]]},{\"iccs\":\"h9g7\"},{\"iccs\":\"h0g2\"}]}\n";
+
+/* ---- tests ---------------------------------------------------------------------- */
+
+static void json_checker_rejects_malformed_text(void **state)
+{
+	static const char *const bad[] = {"", "{", "{\"a\":}", "[1,]", "{\"a\" 1}", "01", "\"\x01\"",
+					  "[1] x", "{\"a\":1,}", "\"\\x\"", "tru", "\"\xC3\""};
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_false(json_valid(bad[i], strlen(bad[i])));
+	{
+		static const char good[] = "{\"a\":[1,-2.5e3,true,false,null,{}],\"b\":\"\\u00e9\"}";
+		assert_true(json_valid(good, strlen(good)));
+	}
+}
+
+static void record_round_trips_exactly(void **state)
+{
+	struct xq_game g[2], back[1];
+	struct xq_diag diags[16];
+	struct xq_buf out = XQ_BUF_INIT;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g[0]), 0);
+	assert_int_equal(xq_game_init(&back[0]), 0);
+	assert_int_equal(read_all(full_record, g, 1, diags), 1);
+	assert_int_equal(diags[0].code, XQ_D_NONE);
+	assert_int_equal(g[0].ntags, 3);
+	assert_string_equal(g[0].tags[1].value, "A \"quoted\" name");
+	assert_int_equal(g[0].result, XQ_RESULT_DRAW);
+	assert_string_equal(g[0].nodes[XQ_ROOT].comment, "before the first move\nsecond line");
+	write_one(&g[0], &out);
+	/* The writer's bytes are the record's bytes (members in the schema's order). */
+	assert_string_equal(out.ptr, full_record);
+	assert_true(json_valid(out.ptr, out.len - 1));
+	assert_int_equal(read_all(out.ptr, back, 1, diags), 1);
+	assert_true(xq_game_equal(&g[0], &back[0], 0, why, sizeof(why)));
+	xq_buf_release(&out);
+	xq_game_release(&g[0]);
+	xq_game_release(&back[0]);
+}
+
+static void tree_is_built_with_variations_in_order(void **state)
+{
+	struct xq_game g;
+	struct xq_diag diags[16];
+	struct xq_game_counts c;
+	uint32_t first, alt1, alt2;
+	char name[5];
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(read_all(full_record, &g, 1, diags), 1);
+	xq_game_count(&g, &c);
+	assert_int_equal(c.nodes, 7);
+	assert_int_equal(c.variations, 3);
+	assert_int_equal(xq_game_mainline_length(&g), 3);
+	first = g.nodes[XQ_ROOT].child;
+	alt1 = g.nodes[first].sibling;
+	alt2 = g.nodes[alt1].sibling;
+	xq_move_name(g.nodes[alt1].move, name);
+	assert_string_equal(name, "b2e2");
+	xq_move_name(g.nodes[alt2].move, name);
+	assert_string_equal(name, "c3c4");
+	assert_int_equal(g.nodes[first].nnags, 2);
+	assert_int_equal(g.nodes[first].nags[1], 146);
+	assert_string_equal(g.nodes[first].pre_comment, "pre");
+	/* Places point at the move objects. */
+	assert_int_equal(g.nodes[first].place.line, 1);
+	assert_true(g.nodes[first].place.col > 1);
+	xq_game_release(&g);
+}
+
+static void illegal_move_is_reported_where_it_is_and_stops_its_line(void **state)
+{
+	static const char text[] =
+		"{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"h2e2\"},{\"iccs\":\"h2e2\"},{\"iccs\":\"h9g7\"}]}\n";
+	struct xq_game g;
+	struct xq_diag diags[16];
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(read_all(text, &g, 1, diags), 1);
+	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_int_equal(xq_game_mainline_length(&g), 1);
+	assert_int_equal(diags[0].code, XQ_D_ILLEGAL_MOVE);
+	assert_int_equal(diags[0].severity, XQ_SEV_ERROR);
+	assert_int_equal(diags[0].place.line, 1);
+	assert_int_equal(diags[0].place.col, 59); /* the "iccs" value of the second move */
+	assert_int_equal(diags[0].place.offset, 58);
+	assert_int_equal(diags[0].game, 1);
+	assert_int_equal(diags[0].ply, 2);
+	assert_string_equal(diags[0].move, "h2e2");
+	assert_non_null(strstr(diags[0].msg, "no piece on h2"));
+	xq_game_release(&g);
+}
+
+static void bad_line_does_not_hide_the_next_record(void **state)
+{
+	static const char text[] = "{\"schema\":\"xqkit.game/1\",\"moves\":[]}\n"
+				   "\n"
+				   "{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"h2e2\"},\n"
+				   "{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"h2e2\"}]}\n";
+	struct xq_game g[3];
+	struct xq_diag diags[16];
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(xq_game_init(&g[i]), 0);
+	assert_int_equal(read_all(text, g, 3, diags), 3);
+	assert_true(g[0].flags & XQ_GAME_EMPTY);
+	assert_true(g[1].flags & XQ_GAME_BROKEN);
+	assert_int_equal(g[1].number, 2);
+	assert_int_equal(g[1].place.line, 3); /* the blank line is no record */
+	assert_int_equal(diags[0].code, XQ_D_SYNTAX);
+	assert_int_equal(diags[0].place.line, 3);
+	assert_false(g[2].flags & XQ_GAME_BROKEN);
+	assert_int_equal(xq_game_mainline_length(&g[2]), 1);
+	assert_int_equal(diags[1].code, XQ_D_NONE);
+	for (int i = 0; i < 3; i++)
+		xq_game_release(&g[i]);
+}
+
+static void bytes_that_are_not_utf8_are_reported_with_their_offset(void **state)
+{
+	static const char text[] = "{\"schema\":\"xqkit.game/1\",\"comment\":\"caf\xE9\"}\n";
+	struct xq_game g;
+	struct xq_diag diags[16];
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(read_all(text, &g, 1, diags), 1);
+	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_int_equal(diags[0].code, XQ_D_ENCODING);
+	assert_int_equal(diags[0].place.offset, 39);
+	assert_true(diags[0].has_offset);
+	xq_game_release(&g);
+}
+
+static void escapes_and_surrogate_pairs_decode_and_lone_ones_fail(void **state)
+{
+	static const char good[] =
+		"{\"schema\":\"xqkit.game/1\",\"comment\":\"\\ud83d\\ude00 \\u4e2d\\t\\/\"}\n";
+	static const char lone[] = "{\"schema\":\"xqkit.game/1\",\"comment\":\"\\ude00\"}\n";
+	static const char nul[] = "{\"schema\":\"xqkit.game/1\",\"comment\":\"a\\u0000b\"}\n";
+	struct xq_game g;
+	struct xq_diag diags[16];
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(read_all(good, &g, 1, diags), 1);
+	assert_string_equal(g.nodes[XQ_ROOT].comment, "\xF0\x9F\x98\x80 \xE4\xB8\xAD\t/");
+	assert_int_equal(read_all(lone, &g, 1, diags), 1);
+	assert_int_equal(diags[0].code, XQ_D_ENCODING);
+	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_int_equal(read_all(nul, &g, 1, diags), 1);
+	assert_int_equal(diags[0].code, XQ_D_SYNTAX);
+	assert_non_null(strstr(diags[0].msg, "NUL"));
+	xq_game_release(&g);
+}
+
+static void other_schemas_and_unknown_members_are_reported(void **state)
+{
+	static const char diag[] = "{\"schema\":\"xqkit.diag/1\",\"code\":\"syntax\"}\n";
+	static const char newer[] = "{\"schema\":\"xqkit.game/2\"}\n";
+	static const char extra[] = "{\"schema\":\"xqkit.game/1\",\"colour\":\"red\"}\n";
+	struct xq_game g;
+	struct xq_diag diags[16];
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	read_all(diag, &g, 1, diags);
+	assert_int_equal(diags[0].code, XQ_D_SYNTAX);
+	assert_true(g.flags & XQ_GAME_BROKEN);
+	read_all(newer, &g, 1, diags);
+	assert_int_equal(diags[0].code, XQ_D_UNSUPPORTED);
+	read_all(extra, &g, 1, diags);
+	assert_int_equal(diags[0].severity, XQ_SEV_WARNING);
+	assert_non_null(strstr(diags[0].msg, "colour"));
+	assert_false(g.flags & XQ_GAME_BROKEN);
+	xq_game_release(&g);
+}
+
+static void bad_fen_is_an_error_in_the_fen_member(void **state)
+{
+	static const char text[] = "{\"schema\":\"xqkit.game/1\",\"fen\":\"rnbakabnr/9/9 w\"}\n";
+	struct xq_game g;
+	struct xq_diag diags[16];
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	read_all(text, &g, 1, diags);
+	assert_int_equal(diags[0].code, XQ_D_BAD_FEN);
+	assert_true(g.flags & XQ_GAME_BROKEN);
+	xq_game_release(&g);
+}
+
+/* Variations nested 5,000 deep: each line's second move has an alternative
+ * that starts the next line.  Reading and writing must not recurse. */
+static void deep_variation_nesting_round_trips_without_recursion(void **state)
+{
+	struct xq_game g, back;
+	struct xq_diag diags[16];
+	struct xq_buf out = XQ_BUF_INIT;
+	/* Horses out and back, a cycle of legal moves for both sides. */
+	static const char *const cycle[4] = {"h0g2", "h9g7", "g2h0", "g7h9"};
+	static const char *const alt[2] = {"b0c2", "b9c7"};
+	uint32_t parent = XQ_ROOT, node;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_game_init(&back), 0);
+	for (int k = 0; k < 5000; k++) {
+		const char *m = cycle[k % 4], *a = alt[k % 2];
+		xq_move mv = XQ_MOVE(XQ_SQ(m[0] - 'a', m[1] - '0'), XQ_SQ(m[2] - 'a', m[3] - '0'));
+		xq_move av = XQ_MOVE(XQ_SQ(a[0] - 'a', a[1] - '0'), XQ_SQ(a[2] - 'a', a[3] - '0'));
+		uint32_t ends;
+		/* The first child ends its line at once; the variation goes on. */
+		assert_int_equal(xq_game_add_move(&g, parent, av, &ends), 0);
+		assert_int_equal(xq_game_add_move(&g, parent, mv, &node), 0);
+		parent = node;
+	}
+	write_one(&g, &out);
+	assert_true(json_valid(out.ptr, out.len - 1));
+	assert_int_equal(read_all(out.ptr, &back, 1, diags), 1);
+	assert_int_equal(diags[0].code, XQ_D_NONE);
+	assert_true(xq_game_equal(&g, &back, 0, why, sizeof(why)));
+	xq_buf_release(&out);
+	xq_game_release(&g);
+	xq_game_release(&back);
+}
+
+static void probe_claims_its_own_records_only(void **state)
+{
+	const struct xq_format *f = ndjson();
+	static const char ours[] = "{\"schema\":\"xqkit.game/1\",\"tags\":[]}";
+	static const char json[] = "{\"a\":1}";
+	static const char pgn[] = "[Event \"x\"]\n1. h2e2 *";
+
+	(void)state;
+	assert_int_equal(f->probe((const unsigned char *)ours, strlen(ours)), 100);
+	assert_true(f->probe((const unsigned char *)json, strlen(json)) < 50);
+	assert_int_equal(f->probe((const unsigned char *)pgn, strlen(pgn)), 0);
+	assert_ptr_equal(xq_format_detect((const unsigned char *)ours, strlen(ours), "x.txt"), f);
+}
+
+/* With a notation asked for, every move (variations too) also carries its
+ * text in it, computed from its own position; the reader ignores it. */
+static void moves_carry_their_text_in_the_notation_asked_for(void **state)
+{
+	const struct xq_format *f = ndjson();
+	struct xq_write_opts o = XQ_WRITE_OPTS_INIT;
+	struct xq_game g, back;
+	struct xq_diag diags[16];
+	struct xq_buf out = XQ_BUF_INIT;
+	struct xq_output *mem;
+	void *w;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_game_init(&back), 0);
+	assert_int_equal(read_all(full_record, &g, 1, diags), 1);
+	o.notation = XQ_NOTATION_WXF;
+	assert_int_equal(xq_output_open_mem(&mem, &out), 0);
+	assert_int_equal(f->open_writer(&w, mem, &o, NULL), 0);
+	assert_int_equal(f->write(w, &g), 0);
+	f->close_writer(w);
+	xq_output_commit(mem, NULL);
+	assert_true(json_valid(out.ptr, out.len - 1));
+	/* Main line, a variation, and a black move (files from black's right). */
+	assert_non_null(strstr(out.ptr, "{\"iccs\":\"h2e2\",\"text\":\"\xE7\x82\xAE\xE4\xBA\x8C\xE5\xB9\xB3\xE4\xBA\x94\",\"wxf\":\"C2.5\""));
+	assert_non_null(strstr(out.ptr, "{\"iccs\":\"b2e2\",\"wxf\":\"C8.5\"}"));
+	assert_non_null(strstr(out.ptr, "{\"iccs\":\"h9g7\",\"wxf\":\"H8+7\"}"));
+	assert_non_null(strstr(out.ptr, "{\"iccs\":\"b9c7\",\"wxf\":\"H2+3\"}"));
+	assert_int_equal(read_all(out.ptr, &back, 1, diags), 1);
+	assert_int_equal(diags[0].code, XQ_D_NONE); /* "wxf" is known, not warned about */
+	assert_true(xq_game_equal(&g, &back, 0, why, sizeof(why)));
+	xq_buf_release(&out);
+	xq_game_release(&g);
+	xq_game_release(&back);
+}
+
+static void writer_refuses_encodings_other_than_utf8(void **state)
+{
+	const struct xq_format *f = ndjson();
+	struct xq_write_opts o = XQ_WRITE_OPTS_INIT;
+	struct xq_buf mem = XQ_BUF_INIT;
+	struct xq_output *out;
+	void *w;
+
+	(void)state;
+	o.encoding = XQ_ENC_GBK;
+	assert_int_equal(xq_output_open_mem(&out, &mem), 0);
+	assert_int_equal(f->open_writer(&w, out, &o, NULL), XQ_EUNSUPPORTED);
+	xq_output_abort(out);
+	xq_buf_release(&mem);
+}
+
+/* ---- the commands' NDJSON output ------------------------------------------------- */
+
+static char tmpdir[] = "/tmp/xqkit-test-ndjson-XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Run `xqkit ARGS` (shell words) and check every stdout line is a JSON
+ * object with a "schema"; returns the number of lines. */
+static int json_lines_of(const char *args, int *status)
+{
+	const char *xqkit = getenv("XQKIT");
+	char cmd[1024], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int lines = 0;
+	FILE *p;
+
+	if (!xqkit) {
+		fprintf(stderr, "skipped: XQKIT is not set (make check sets it)\n");
+		skip();
+	}
+	snprintf(cmd, sizeof(cmd), "'%s' %s 2>/dev/null", xqkit, args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while ((n = getline(&line, &cap, p)) > 0) {
+		assert_int_equal(line[n - 1], '\n');
+		if (!json_valid(line, (size_t)n - 1)) {
+			fprintf(stderr, "not JSON: %s", line);
+			fail();
+		}
+		assert_memory_equal(line, "{\"schema\":\"xqkit.", 17);
+		lines++;
+	}
+	free(line);
+	*status = WEXITSTATUS(pclose(p));
+	return lines;
+}
+
+static void write_file(const char *name, const char *text, char *path, size_t cap)
+{
+	FILE *f;
+	snprintf(path, cap, "%s/%s", tmpdir, name);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void validate_convert_and_replay_print_json_lines(void **state)
+{
+	char in[256], args[1024], out[256];
+	int status;
+
+	(void)state;
+	write_file("in.ndjson",
+		   "{\"schema\":\"xqkit.game/1\",\"tags\":[{\"name\":\"Date\",\"value\":\"2006.13.45\"},{\"name\":\"Red\",\"value\":\"\xE7\x94\xB2\"}],\"result\":\"1-0\",\"moves\":[{\"iccs\":\"h2e2\",\"comment\":\"a \\\"quote\\\"\"},{\"iccs\":\"h9g7\"}]}\n"
+		   "{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"a0a5\"}]}\n"
+		   "not json at all\n",
+		   in, sizeof(in));
+	snprintf(args, sizeof(args), "validate --format ndjson '%s'", in);
+	/* 3 games (each a check object), their diagnostics, one summary. */
+	assert_true(json_lines_of(args, &status) >= 7);
+	assert_int_equal(status, 1);
+	snprintf(out, sizeof(out), "%s/out.ndjson", tmpdir);
+	snprintf(args, sizeof(args), "convert -t ndjson --format ndjson -o '%s' '%s'", out, in);
+	assert_true(json_lines_of(args, &status) >= 3);
+	assert_int_equal(status, 1);
+	snprintf(args, sizeof(args), "replay --format ndjson '%s'", out);
+	assert_int_equal(json_lines_of(args, &status), 3); /* start and two plies */
+	assert_int_equal(status, 0);
+	/* The converted records are JSON too. */
+	snprintf(args, sizeof(args), "convert -t ndjson '%s'", out);
+	assert_int_equal(json_lines_of(args, &status), 1);
+	assert_int_equal(status, 0);
+}
+
+/* Run a shell command and capture its standard output. */
+static void capture(const char *cmd, struct xq_buf *out, int *status)
+{
+	char buf[4096];
+	size_t n;
+	FILE *p = popen(cmd, "r");
+
+	assert_non_null(p);
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
+		xq_buf_add(out, buf, n);
+	*status = WEXITSTATUS(pclose(p));
+}
+
+static void file_names_that_are_not_utf8_come_out_as_valid_utf8(void **state)
+{
+	const char *xqkit = getenv("XQKIT");
+	char path[512], cmd[1024];
+	struct xq_buf text = XQ_BUF_INIT, json = XQ_BUF_INIT;
+	FILE *f;
+	int status;
+
+	(void)state;
+	if (!xqkit) {
+		fprintf(stderr, "skipped: XQKIT is not set (make check sets it)\n");
+		skip();
+	}
+	/* A GBK file name, as old Windows archives unpack: not UTF-8. */
+	snprintf(path, sizeof(path), "%s/\xC6\xE5\xC6\xD7.ndjson", tmpdir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs("{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"h2h2\"}]}\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "'%s' validate -q '%s' 2>&1", xqkit, path);
+	capture(cmd, &text, &status);
+	assert_int_equal(status, 1);
+	assert_int_equal(xq_utf8_check(text.ptr, text.len), text.len);
+	assert_non_null(strstr(text.ptr, "\\xC6\\xE5\\xC6\\xD7.ndjson:1:"));
+	snprintf(cmd, sizeof(cmd), "'%s' validate --format ndjson '%s'", xqkit, path);
+	capture(cmd, &json, &status);
+	assert_int_equal(status, 1);
+	for (char *line = json.ptr, *nl; (nl = strchr(line, '\n')); line = nl + 1)
+		assert_true(json_valid(line, (size_t)(nl - line)));
+	xq_buf_release(&text);
+	xq_buf_release(&json);
+}
+
+/* Many small files read on 1 and on 4 threads give the same report, in
+ * the same order. */
+static void jobs_give_the_same_report_in_the_same_order(void **state)
+{
+	const char *xqkit = getenv("XQKIT");
+	char dir[512], path[600], cmd[1024];
+	struct xq_buf one = XQ_BUF_INIT, four = XQ_BUF_INIT;
+	int status;
+
+	(void)state;
+	if (!xqkit) {
+		fprintf(stderr, "skipped: XQKIT is not set (make check sets it)\n");
+		skip();
+	}
+	snprintf(dir, sizeof(dir), "%s/many", tmpdir);
+	assert_int_equal(mkdir(dir, 0777), 0);
+	for (int i = 0; i < 120; i++) {
+		FILE *f;
+		snprintf(path, sizeof(path), "%s/g%03d.ndjson", dir, i);
+		f = fopen(path, "wb");
+		assert_non_null(f);
+		for (int k = 0; k <= i % 7; k++)
+			fprintf(f, "{\"schema\":\"xqkit.game/1\",\"result\":\"1-0\",\"moves\":[{\"iccs\":\"%s\"}]}\n",
+				(i + k) % 5 ? "h2e2" : "h2h9");
+		fclose(f);
+	}
+	snprintf(cmd, sizeof(cmd), "'%s' validate -r -j 1 --format ndjson '%s' | grep -v summary", xqkit, dir);
+	capture(cmd, &one, &status);
+	snprintf(cmd, sizeof(cmd), "'%s' validate -r -j 4 --format ndjson '%s' | grep -v summary", xqkit, dir);
+	capture(cmd, &four, &status);
+	assert_true(one.len > 10000);
+	assert_int_equal(one.len, four.len);
+	assert_memory_equal(one.ptr, four.ptr, one.len);
+	xq_buf_release(&one);
+	xq_buf_release(&four);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(json_checker_rejects_malformed_text),
+		cmocka_unit_test(record_round_trips_exactly),
+		cmocka_unit_test(tree_is_built_with_variations_in_order),
+		cmocka_unit_test(illegal_move_is_reported_where_it_is_and_stops_its_line),
+		cmocka_unit_test(bad_line_does_not_hide_the_next_record),
+		cmocka_unit_test(bytes_that_are_not_utf8_are_reported_with_their_offset),
+		cmocka_unit_test(escapes_and_surrogate_pairs_decode_and_lone_ones_fail),
+		cmocka_unit_test(other_schemas_and_unknown_members_are_reported),
+		cmocka_unit_test(bad_fen_is_an_error_in_the_fen_member),
+		cmocka_unit_test(deep_variation_nesting_round_trips_without_recursion),
+		cmocka_unit_test(probe_claims_its_own_records_only),
+		cmocka_unit_test(moves_carry_their_text_in_the_notation_asked_for),
+		cmocka_unit_test(writer_refuses_encodings_other_than_utf8),
+		cmocka_unit_test(validate_convert_and_replay_print_json_lines),
+		cmocka_unit_test(file_names_that_are_not_utf8_come_out_as_valid_utf8),
+		cmocka_unit_test(jobs_give_the_same_report_in_the_same_order),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
