@@ -859,11 +859,19 @@ static const char *last_words(const struct xq_engine *e, char *buf, size_t cap)
 	return buf;
 }
 
-/* The process is gone or going: reap it and report. */
+static void drain_pending(struct xq_engine *e);
+
+/* The process is gone or going: read what it said last, reap it and report. */
 static int died(struct xq_engine *e, struct xq_diag *d, const char *when)
 {
 	char words[200];
+	int64_t until = now_ms() + 1000;
 
+	/* Its last lines may still sit unread in the pipe (a write that met the
+	 * dead engine comes here before any read): they often say why it died. */
+	while (e->pid >= 0 && !exited(e) && now_ms() < until)
+		sleep_ms(5);
+	drain_pending(e);
 	finish(e, 1000);
 	return engine_error(e, d, "%s %s%s", e->status[0] ? e->status : "stopped", when,
 			    last_words(e, words, sizeof(words)));
@@ -883,26 +891,26 @@ static int hung(struct xq_engine *e, struct xq_diag *d, const char *what, uint32
  * Write one command line.  SIGPIPE is blocked in this thread for the
  * write; a SIGPIPE it raised is consumed before the mask is restored.
  */
-static int send_line(struct xq_engine *e, struct xq_diag *d, const char *fmt, ...)
+static int vsend_line(struct xq_engine *e, struct xq_diag *d, const char *when, const char *fmt,
+		      va_list ap)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
+	__attribute__((format(printf, 4, 0)))
 #endif
 	;
 
-static int send_line(struct xq_engine *e, struct xq_diag *d, const char *fmt, ...)
+/* `when` says, if the engine turns out to be dead, after what it died. */
+static int vsend_line(struct xq_engine *e, struct xq_diag *d, const char *when, const char *fmt,
+		      va_list ap)
 {
 	struct xq_buf b = XQ_BUF_INIT;
 	sigset_t pipe_set, old, pending;
 	int was_pending, rc = 0, epipe = 0;
 	int64_t until;
 	size_t off = 0;
-	va_list ap;
 
 	if (e->pid < 0 || e->to_fd < 0)
 		return engine_error(e, d, "is not running");
-	va_start(ap, fmt);
 	rc = xq_buf_vaddf(&b, fmt, ap);
-	va_end(ap);
 	if (rc || xq_buf_addc(&b, '\n')) {
 		xq_buf_release(&b);
 		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
@@ -950,10 +958,46 @@ static int send_line(struct xq_engine *e, struct xq_diag *d, const char *fmt, ..
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	xq_buf_release(&b);
 	if (epipe)
-		return died(e, d, "before a command could be sent");
+		return died(e, d, when);
 	if (rc)
 		return hung(e, d, "(it stopped reading its input)", e->timeout_ms);
 	return 0;
+}
+
+static int send_line(struct xq_engine *e, struct xq_diag *d, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+static int send_line(struct xq_engine *e, struct xq_diag *d, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vsend_line(e, d, "before a command could be sent", fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int send_line_when(struct xq_engine *e, struct xq_diag *d, const char *when,
+			  const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+static int send_line_when(struct xq_engine *e, struct xq_diag *d, const char *when,
+			  const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vsend_line(e, d, when, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 enum { LINE_OK = 1, LINE_TIMEOUT = 0, LINE_EOF = -1, LINE_STOP = 2 };
@@ -1156,7 +1200,10 @@ static int wait_ready(struct xq_engine *e, struct xq_diag *d, const char *after)
 {
 	int64_t deadline;
 
-	if (send_line(e, d, "isready"))
+	/* The engine may already have died of the last command (Pikafish exits on
+	 * a FEN it rejects): then the write fails, and the message must still
+	 * say after what. */
+	if (send_line_when(e, d, after, "isready"))
 		return XQ_EENGINE;
 	deadline = now_ms() + e->timeout_ms;
 	for (;;) {
