@@ -454,6 +454,9 @@ static void classify(struct actx *c, struct slot *s)
 	}
 	s->fate = FATE_ANALYSE;
 	s->state = SLOT_READY;
+	if (s->game.flags & XQ_GAME_BROKEN)
+		add_diag(s, XQ_SEV_WARNING, XQ_D_TRUNCATED,
+			 "annotated only up to its first error (--keep-broken)");
 }
 
 /* ---- workers ------------------------------------------------------------------ */
@@ -592,7 +595,9 @@ static void emit(struct actx *c, struct slot *s, int old)
 	if (s->kind == SLOT_END)
 		afile_free(s->file);
 	s->file = NULL;
-	progress_update(c->games, c->bytes_done);
+	progress_update(c->games, c->bytes_done + (c->cur && c->src.in
+							  ? xq_input_stored_offset(c->src.in)
+							  : 0));
 }
 
 /* ---- the run ------------------------------------------------------------------------ */
@@ -1264,9 +1269,9 @@ int cmd_annotate(int argc, char **argv)
 	if (c.resume_mode && access(c.out_path, F_OK) == 0) {
 		struct xq_diag d;
 		xq_diag_init(&d);
-		if (resume_open(&c.resume, c.out_path, c.set.ndjson, &d)) {
-			cmd_error("--resume: cannot read '%s': %s", c.out_path, d.msg);
-			status = XQ_EXIT_IO;
+		if ((rc = resume_open(&c.resume, c.out_path, c.set.ndjson, &d))) {
+			cmd_error("--resume: '%s': %s", c.out_path, d.msg);
+			status = rc == XQ_EUNSUPPORTED ? XQ_EXIT_USAGE : XQ_EXIT_IO;
 			goto out;
 		}
 	}

@@ -255,15 +255,32 @@ static void analyse(struct run *r, struct xq_analysis *an, uint8_t *state, uint3
 
 /* ---- writing the annotation --------------------------------------------------- */
 
-/* The score after a move as annotations show it, red's view: "+0.35/12", "#-3". */
-static size_t score_text(char *buf, size_t cap, const struct xq_analysis *a)
+/* A score from red's view as annotations show it: "+0.35/12", "#-3". */
+static size_t format_red(char *buf, size_t cap, struct xq_score red, int depth)
 {
-	struct xq_score red = xq_analysis_red_score(a);
 	size_t n = xq_score_format(red, buf, cap);
 
 	if (red.kind == XQ_SCORE_CP && n < cap)
-		n += (size_t)snprintf(buf + n, cap - n, "/%d", a->depth);
+		n += (size_t)snprintf(buf + n, cap - n, "/%d", depth);
 	return n < cap ? n : cap - 1;
+}
+
+/* The score of the position `a` analysed (the score after the move that
+ * led there). */
+static size_t score_text(char *buf, size_t cap, const struct xq_analysis *a)
+{
+	return format_red(buf, cap, xq_analysis_red_score(a), a->depth);
+}
+
+/* The score after the best move of the position `a` analysed: the same,
+ * except that a mate is one move nearer for the side that mates. */
+static size_t best_score_text(char *buf, size_t cap, const struct xq_analysis *a)
+{
+	struct xq_score s = a->score; /* the mover's view */
+
+	if (s.kind == XQ_SCORE_MATE && s.value > 0)
+		s.value--;
+	return format_red(buf, cap, xq_score_for_red(s, a->side), a->depth);
 }
 
 /* A score as a number for comparing: see annotate_game.h. */
@@ -400,7 +417,7 @@ static int add_best_line(struct xq_game *g, uint32_t node, const struct xq_analy
 		if ((rc = xq_game_add_move(g, prev, before->pv[i], &idx)))
 			return rc;
 		if (i == 0) {
-			n = score_text(st, sizeof(st), before);
+			n = best_score_text(st, sizeof(st), before);
 			if ((rc = xq_game_set_comment(g, idx, st, n)))
 				return rc;
 		}

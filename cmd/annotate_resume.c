@@ -19,6 +19,9 @@
 
 #define GAME_LINE "{\"schema\":\"" ANNOTATE_GAME_SCHEMA "\","
 
+static int next_line(struct resume *r, const char **line, size_t *len);
+static int looks_annotated(struct resume *r);
+
 static void resume_sink(const struct xq_diag *d, void *payload)
 {
 	struct resume *r = payload;
@@ -52,6 +55,14 @@ int resume_open(struct resume *r, const char *path, int ndjson, struct xq_diag *
 	}
 	r->opened = 1;
 	r->active = 1;
+	/* Never take a file that annotate did not write for one to go on
+	 * with: it would be replaced. */
+	if (!looks_annotated(r)) {
+		resume_close(r);
+		return xq_diag_set(d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+				   "it does not start with a game written by 'xqkit annotate -t %s', so it is left alone (remove it, or use --force instead of --resume to replace it)",
+				   ndjson ? "ndjson" : "pgn");
+	}
 	return 0;
 }
 
@@ -91,6 +102,28 @@ static int next_line(struct resume *r, const char **line, size_t *len)
 			return 0;
 		}
 	}
+}
+
+/*
+ * Does the earlier output start with an annotated game (or is it empty)?
+ * What is read to see is kept for resume_next().
+ */
+static int looks_annotated(struct resume *r)
+{
+	if (r->ndjson) {
+		const char *line;
+		size_t len;
+		static const char eval[] = "{\"schema\":\"" ANNOTATE_EVAL_SCHEMA "\",";
+		if (!next_line(r, &line, &len))
+			return r->buf.len == 0; /* empty */
+		r->used = 0; /* read it again */
+		return (len >= sizeof(eval) - 1 && !memcmp(line, eval, sizeof(eval) - 1)) ||
+		       (len >= sizeof(GAME_LINE) - 1 && !memcmp(line, GAME_LINE, sizeof(GAME_LINE) - 1));
+	}
+	if (r->src.fmt->read(r->src.reader, &r->game) <= 0)
+		return r->game.nnodes <= 1 && !r->game.ntags;
+	r->peeked = 1;
+	return xq_game_tag(&r->game, ANNOTATE_MARKER_TAG) != NULL;
 }
 
 static void stop_matching(struct resume *r, const char *file, uint64_t game, const char *what)
@@ -167,9 +200,14 @@ static int pgn_next(struct resume *r, const char *marker, uint64_t fingerprint, 
 	char fp[40];
 	int rc;
 
-	xq_game_clear(&r->game);
-	diag_list_clear(&r->diags);
-	rc = r->src.fmt->read(r->src.reader, &r->game);
+	if (r->peeked) {
+		r->peeked = 0;
+		rc = 1;
+	} else {
+		xq_game_clear(&r->game);
+		diag_list_clear(&r->diags);
+		rc = r->src.fmt->read(r->src.reader, &r->game);
+	}
 	if (rc <= 0) {
 		r->active = 0;
 		return RESUME_NONE;

@@ -39,6 +39,7 @@ struct resume {
 	/* PGN */
 	struct source src;
 	struct xq_game game;   /* the earlier output's current game */
+	int peeked;            /* game holds the first game, not yet handed out */
 	/* NDJSON */
 	struct xq_input *in;
 	struct xq_buf buf;     /* bytes read and not yet taken */
@@ -54,7 +55,10 @@ struct resume {
 
 /*
  * Open the earlier output `path` (NDJSON lines with `ndjson`, else PGN).
- * Returns 0, or a negative XQ_E* code with the reason in `d`.
+ * Returns 0, or a negative XQ_E* code with the reason in `d`: among them
+ * XQ_EUNSUPPORTED for a file that does not start with a game annotate
+ * wrote in that format (so that --resume never replaces a collection it
+ * did not make).
  */
 int resume_open(struct resume *r, const char *path, int ndjson, struct xq_diag *d);
 

@@ -1,11 +1,14 @@
 #!/bin/sh
-# fake-engine.sh MODE: a small scripted engine for tests/unit/test_engine.c.
+# fake-engine.sh MODE [RED_BEST [BLACK_BEST]]: a small scripted engine for
+# tests/unit/test_engine.c, tests/unit/test_annotate.c and the annotate
+# golden cases.
 #
 # It speaks just enough UCI or UCCI to be driven, and misbehaves on
 # purpose according to MODE.  Every line it receives is appended to the
 # file named by $FAKE_LOG when that is set, so a test can check what the
 # client sent.  The best move it answers is $FAKE_BEST (default h2e2, ranks
-# as the mode writes them) with the score $FAKE_SCORE (default "cp 12").
+# as the mode writes them; RED_BEST when given) with the score $FAKE_SCORE
+# (default "cp 12").
 #
 # Modes:
 #   uci            a plain UCI engine, ranks 0-9 (like Pikafish)
@@ -31,13 +34,16 @@
 #                  $FAKE_FAIL_AT, as $FAKE_FAIL_HOW says: crash (SIGSEGV on go),
 #                  hang (on go), lie, garbage (garbage, then a good answer),
 #                  malformed, no-score, reject (exit on the position, like
-#                  Pikafish); and from its $FAKE_MAX_STARTS + 1st start on (when
-#                  set) it fails to start (exits at once)
+#                  Pikafish), stop (search until told to stop); and from its
+#                  $FAKE_MAX_STARTS + 1st start on (when set) it fails to start
+#                  (exits at once); it logs "start N pid P" when it starts
 #
-# When $FAKE_BEST_BLACK is set, it is the best move answered when black is
-# to move (found from the last "position" command), so that a test game can
-# be annotated with a move that is legal for each side.
+# When $FAKE_BEST_BLACK (or BLACK_BEST) is set, it is the best move answered
+# when black is to move (found from the last "position" command), so that a
+# test game can be annotated with a move that is legal for each side.
 mode=${1:-uci}
+[ -n "${2:-}" ] && FAKE_BEST=$2
+[ -n "${3:-}" ] && FAKE_BEST_BLACK=$3
 best=${FAKE_BEST:-h2e2}
 red_best=$best
 score=${FAKE_SCORE:-cp 12}
@@ -165,7 +171,7 @@ while IFS= read -r line; do
 			log "child $!"
 			exit 0
 			;;
-		stop-on-go)
+		stop-on-go|stop)
 			echo "info depth 1 score $score pv $best"
 			while IFS= read -r line; do
 				log "$line"
