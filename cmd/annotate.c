@@ -189,7 +189,7 @@ struct actx {
 	struct inputs inputs;
 	struct afile *cur;
 	struct source src;
-	int reading_done, stop_reading;
+	int reading_done;
 	struct slot *filling;
 	struct xq_sink read_sink;
 	/* --resume */
@@ -401,9 +401,11 @@ static void swap_games(struct xq_game *a, struct xq_game *b)
 
 /*
  * Decide what becomes of a game just read: skipped (broken), copied from
- * the earlier output (--resume), or analysed.  Sets its state.
+ * the earlier output (--resume), or analysed; when `stopping`, a game
+ * that would be analysed is not (only its earlier version can be
+ * written).  Sets its state.
  */
-static void classify(struct actx *c, struct slot *s)
+static void classify(struct actx *c, struct slot *s, int stopping)
 {
 	struct xq_buf marker = XQ_BUF_INIT;
 	int v;
@@ -446,7 +448,7 @@ static void classify(struct actx *c, struct slot *s)
 		}
 	}
 	xq_buf_release(&marker);
-	if (c->stop_reading) {
+	if (stopping) {
 		/* Read while stopping only to keep the earlier output's games. */
 		s->fate = FATE_ANALYSE;
 		s->res.interrupted = 1;
@@ -650,7 +652,7 @@ static void wait_done(struct actx *c)
  */
 static int run(struct actx *c)
 {
-	int stopping = 0, halted = 0;
+	int stopping = 0, halted = 0, stop_reading;
 
 	pthread_mutex_lock(&c->mu);
 	for (;;) {
@@ -659,8 +661,8 @@ static int run(struct actx *c)
 			atomic_store(&stop_flag, 1);
 			pthread_cond_broadcast(&c->work);
 		}
-		if (stopping)
-			c->stop_reading = !c->resume.active;
+		/* While stopping, read only to keep the earlier output's games. */
+		stop_reading = stopping && (!c->resume.active || c->io_error);
 		while (c->count > 0) {
 			struct slot *s = &c->slots[c->head];
 			int old, ok = writable(c, s, stopping, &old);
@@ -677,17 +679,15 @@ static int run(struct actx *c)
 		}
 		if (halted)
 			break;
-		if (c->count == 0 && (c->reading_done || (stopping && c->stop_reading)))
+		if (c->count == 0 && (c->reading_done || stop_reading))
 			break;
-		if (!c->reading_done && !(stopping && c->stop_reading) && c->count < c->nslots) {
+		if (!c->reading_done && !stop_reading && c->count < c->nslots) {
 			struct slot *s = &c->slots[(c->head + c->count) % c->nslots];
 			int got;
 			pthread_mutex_unlock(&c->mu);
-			if (stopping)
-				c->stop_reading = 1; /* classify() marks the game not analysed */
 			got = read_one(c, s);
 			if (got > 0)
-				classify(c, s);
+				classify(c, s, stopping);
 			pthread_mutex_lock(&c->mu);
 			if (got < 0) {
 				cmd_error("out of memory");
@@ -834,8 +834,9 @@ static void close_output(struct actx *c, int keep)
 	c->out = NULL;
 }
 
-/* The threads, the run, and the end of the output. */
-static void run_all(struct actx *c)
+/* The threads, the run, and the end of the output.  Returns 1 when the
+ * run stopped early. */
+static int run_all(struct actx *c)
 {
 	int early;
 
@@ -860,6 +861,7 @@ static void run_all(struct actx *c)
 	pthread_cond_destroy(&c->done);
 	pthread_cond_destroy(&c->work);
 	pthread_mutex_destroy(&c->mu);
+	progress_stop();
 	if (c->cur) {
 		source_close(&c->src);
 		afile_free(c->cur);
@@ -867,7 +869,7 @@ static void run_all(struct actx *c)
 	}
 	/* An early stop keeps what was written only with --resume. */
 	close_output(c, !early || (c->resume_mode && !c->io_error));
-	if (interrupted)
+	if (early && interrupted)
 		cmd_error("interrupted: %s",
 			  c->resume_mode ? "the games finished so far are kept; run again with --resume to go on"
 			  : c->out_path  ? "no output is left behind"
@@ -875,6 +877,7 @@ static void run_all(struct actx *c)
 	else if (c->lost)
 		cmd_error("the engine cannot be restarted any more: stopping%s",
 			  c->resume_mode ? " (the games finished so far are kept)" : "");
+	return early;
 }
 
 static void print_summary(struct actx *c, double secs)
@@ -1288,11 +1291,10 @@ int cmd_annotate(int argc, char **argv)
 		       progress && (progress == 2 || isatty(2))
 			       ? inputs_total_size(p.operands, p.noperands, recursive)
 			       : -1);
-	run_all(&c);
-	progress_stop();
+	rc = run_all(&c);
 	inputs_release(&c.inputs);
 	print_summary(&c, cmd_now() - t0);
-	if (interrupted)
+	if (rc && interrupted)
 		status = 128 + interrupted;
 	else if (c.io_error || c.lost)
 		status = XQ_EXIT_IO;
