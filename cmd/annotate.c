@@ -46,6 +46,7 @@
 #include "inputs.h"
 #include "io.h"
 #include "movetext.h"
+#include "notation.h"
 #include "opt.h"
 #include "progress.h"
 #include "report.h"
@@ -1165,6 +1166,12 @@ int cmd_annotate(int argc, char **argv)
 	if (notation_given) {
 		c.wopts.notation = mt.notation;
 		c.wopts.notation_flags = mt.flags;
+	}
+	if (!c.set.ndjson && (mt.notation == XQ_NOTATION_UCI || mt.notation == XQ_NOTATION_UCI1)) {
+		snprintf(p.err, sizeof(p.err),
+			 "PGN move text is written in chinese, iccs or wxf notation; %s is for -t ndjson",
+			 xq_notation_name((enum xq_notation)mt.notation));
+		goto usage;
 	}
 	if (c.set.ndjson && c.wopts.encoding != XQ_ENC_UNKNOWN && c.wopts.encoding != XQ_ENC_UTF8) {
 		snprintf(p.err, sizeof(p.err), "NDJSON is always UTF-8: --encoding is for PGN");
