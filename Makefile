@@ -131,6 +131,7 @@ check-cli: $(XQKIT)
 
 check-man: $(XQKIT)
 	@sh tests/man-examples.sh $(XQKIT)
+	@sh tests/stdout-full.sh $(XQKIT)
 
 check-banned:
 	@sh tests/check-banned.sh

@@ -1,0 +1,24 @@
+#!/bin/sh
+# A full disk must not look like success: with standard output on
+# /dev/full every command that writes data exits with status 3 (I/O) and
+# says so on standard error.  Usage: stdout-full.sh path/to/xqkit
+set -u
+xqkit=$1
+[ -w /dev/full ] || { echo "stdout-full: skipped (no /dev/full here)"; exit 0; }
+fail=0
+check() {
+	"$xqkit" "$@" > /dev/full 2> /tmp/xqkit-full-$$.err
+	status=$?
+	if [ $status -ne 3 ] || ! grep -q "cannot write" /tmp/xqkit-full-$$.err; then
+		echo "FAIL: xqkit $* > /dev/full: exit $status, expected 3 with a message"
+		fail=1
+	fi
+}
+check help
+check perft --divide 3
+check validate --format ndjson samples/liu-dahua-iccs.pgn
+check replay samples/sample.xqf
+check convert -t pgn samples/sample.xqf
+rm -f /tmp/xqkit-full-$$.err
+[ $fail -eq 0 ] && echo "full standard output: every command exits 3"
+exit $fail
