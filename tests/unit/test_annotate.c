@@ -113,7 +113,8 @@ static pid_t start(const char *out, const char *err, const char *const *args)
 	argv[n] = NULL;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, path(out), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 1, out[0] == '/' ? out : path(out),
+					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	posix_spawn_file_actions_addopen(&fa, 2, path(err), O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	assert_int_equal(posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ), 0);
 	posix_spawn_file_actions_destroy(&fa);
@@ -474,6 +475,19 @@ static void resume_with_other_inputs_says_so_and_analyses_them(void **state)
 	assert_int_equal(count_of("r.pgn", "[XqkitAnnotate "), 3);
 }
 
+static void a_full_disk_is_exit_status_3(void **state)
+{
+	(void)state;
+	if (access("/dev/full", W_OK) != 0) {
+		fprintf(stderr, "skipped: no /dev/full here\n");
+		skip();
+	}
+	assert_int_equal(RUN("/dev/full", "err", "annotate", "--depth", "1", SHORT), 3);
+	assert_true(contains("err", "cannot write '<stdout>'"));
+	assert_int_equal(RUN("/dev/full", "err", "annotate", "--depth", "1", "-t", "ndjson", SHORT), 3);
+	assert_true(contains("err", "cannot write '<stdout>'"));
+}
+
 /* ---- external engines: failures ------------------------------------------------ */
 
 /* The flaky engine fails on position 2 of the run (after ply 1 of game 1)
@@ -703,6 +717,7 @@ int main(void)
 			teardown),
 		cmocka_unit_test_setup_teardown(resume_with_other_inputs_says_so_and_analyses_them,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(a_full_disk_is_exit_status_3, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_crash_is_reported_and_the_restarted_engine_goes_on,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_hang_is_reported_and_the_restarted_engine_goes_on,
