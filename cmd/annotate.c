@@ -59,8 +59,9 @@
 #define MAX_ENGINE_OPTIONS 64
 
 static const char usage[] =
-	"xqkit annotate [--engine PATH [--protocol uci|ucci] [--engine-option NAME=VALUE]...]\n"
-	"                      [--depth N | --nodes N | --movetime MS] [--timeout MS]\n"
+	"xqkit annotate [--engine PATH [--engine-arg ARG]... [--protocol uci|ucci]\n"
+	"                      [--engine-option NAME=VALUE]... [--timeout MS]]\n"
+	"                      [--depth N | --nodes N | --movetime MS]\n"
 	"                      [--inaccuracy CP] [--mistake CP] [--blunder CP] [--pv-threshold CP]\n"
 	"                      [--variations] [--rules SET] [--hash MB] [-t pgn|ndjson]\n"
 	"                      [--notation NAME] [-o FILE [--force | --resume]] [-r] [-j N] [INPUT...]";
@@ -607,7 +608,7 @@ static void emit(struct actx *c, struct slot *s, int old)
 
 /* Can the head slot be written?  1 yes (*old: its earlier version), 0 not
  * yet, -1 never (the run stops there). */
-static int writable(const struct actx *c, const struct slot *s, int stopping, int *old)
+static int writable(const struct slot *s, int stopping, int *old)
 {
 	*old = 0;
 	if (s->state != SLOT_DONE) {
@@ -625,7 +626,6 @@ static int writable(const struct actx *c, const struct slot *s, int stopping, in
 		*old = s->has_old;
 		return s->has_old ? 1 : -1;
 	}
-	(void)c;
 	return 1;
 }
 
@@ -666,7 +666,7 @@ static int run(struct actx *c)
 		stop_reading = stopping && (!c->resume.active || c->io_error);
 		while (c->count > 0) {
 			struct slot *s = &c->slots[c->head];
-			int old, ok = writable(c, s, stopping, &old);
+			int old, ok = writable(s, stopping, &old);
 			if (ok <= 0) {
 				halted = ok < 0;
 				break;
