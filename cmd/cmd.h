@@ -20,6 +20,7 @@ enum xq_exit {
 	XQ_EXIT_BUG = 4      /* internal error: a bug in xqkit */
 };
 
+int cmd_annotate(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

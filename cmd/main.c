@@ -30,6 +30,7 @@ static int cmd_version(int argc, char **argv);
 
 /* Sorted by name. */
 static const struct cmd_entry commands[] = {
+	{"annotate", cmd_annotate, "engine scores and ?! ? ?? marks for every move, as PGN or NDJSON"},
 	{"convert", cmd_convert, "convert game records between formats, reporting what is lost"},
 	{"help", cmd_help, "show help for xqkit or for one command"},
 	{"perft", cmd_perft, "count the move tree, to prove and measure the move generator"},

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The main job on what ships in the repository: check the bundled sample
 # records (samples/, real games in several formats and encodings, a few
-# damaged on purpose), replay one, convert them all, and prove the move
-# generator against the reference perft suite.
+# damaged on purpose), replay one, convert them all, annotate one with the
+# built-in engine, and prove the move generator against the reference
+# perft suite.
 set -u
 xqkit=${1:-./xqkit}
 out=$(mktemp -d) || exit 3
@@ -18,6 +19,10 @@ echo "   (an SVG diagram of that position was written too: $(wc -c < "$out/ply12
 echo
 echo "== xqkit convert -t ndjson -r --verify -o DIR/ samples (one file per game, read back and compared)"
 "$xqkit" convert -t ndjson -r --verify -o "$out/games/" --name '{file}-{game}' -v samples
+echo "   exit status $?"
+echo
+echo "== xqkit annotate --depth 4 --pv-threshold 100 samples/endgame-big5.pgn (the built-in engine scores every move)"
+"$xqkit" annotate --depth 4 --pv-threshold 100 samples/endgame-big5.pgn
 echo "   exit status $?"
 echo
 echo "== xqkit perft --suite tests/data/perft.tsv --max-depth 4 (reference counts from two engines)"

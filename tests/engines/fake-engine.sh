@@ -1,11 +1,14 @@
 #!/bin/sh
-# fake-engine.sh MODE: a small scripted engine for tests/unit/test_engine.c.
+# fake-engine.sh MODE [RED_BEST [BLACK_BEST]]: a small scripted engine for
+# tests/unit/test_engine.c, tests/unit/test_annotate.c and the annotate
+# golden cases.
 #
 # It speaks just enough UCI or UCCI to be driven, and misbehaves on
 # purpose according to MODE.  Every line it receives is appended to the
 # file named by $FAKE_LOG when that is set, so a test can check what the
 # client sent.  The best move it answers is $FAKE_BEST (default h2e2, ranks
-# as the mode writes them) with the score $FAKE_SCORE (default "cp 12").
+# as the mode writes them; RED_BEST when given) with the score $FAKE_SCORE
+# (default "cp 12").
 #
 # Modes:
 #   uci            a plain UCI engine, ranks 0-9 (like Pikafish)
@@ -25,15 +28,69 @@
 #   reject-fen     prints a critical error and exits 1 on "position" (like Pikafish)
 #   grandchild     leaves a child holding its output, then exits on go
 #   ucciok-to-uci  answers "uci" with "ucciok"
+#   flaky          a good UCI engine (ranks 0-9) that fails on chosen positions:
+#                  the Nth "position" command of the run (counted over restarts in
+#                  the directory $FAKE_STATE) fails when N is in the comma list
+#                  $FAKE_FAIL_AT, as $FAKE_FAIL_HOW says: crash (SIGSEGV on go),
+#                  hang (on go), lie, garbage (garbage, then a good answer),
+#                  malformed, no-score, reject (exit on the position, like
+#                  Pikafish), stop (search until told to stop); and from its
+#                  $FAKE_MAX_STARTS + 1st start on (when set) it fails to start
+#                  (exits at once); it logs "start N pid P" when it starts
+#
+# When $FAKE_BEST_BLACK (or BLACK_BEST) is set, it is the best move answered
+# when black is to move (found from the last "position" command), so that a
+# test game can be annotated with a move that is legal for each side.
 mode=${1:-uci}
+[ -n "${2:-}" ] && FAKE_BEST=$2
+[ -n "${3:-}" ] && FAKE_BEST_BLACK=$3
 best=${FAKE_BEST:-h2e2}
+red_best=$best
 score=${FAKE_SCORE:-cp 12}
+pending=
+
+# The side to move after a "position fen F moves ..." line: w or b.
+side_after() {
+	set -f
+	# shellcheck disable=SC2086
+	set -- $1
+	set +f
+	s=$4
+	n=0
+	seen=0
+	for word in "$@"; do
+		[ $seen = 1 ] && n=$((n + 1))
+		[ "$word" = moves ] && seen=1
+	done
+	if [ $((n % 2)) = 1 ]; then
+		if [ "$s" = w ]; then s=b; else s=w; fi
+	fi
+	echo "$s"
+}
+
+# Add one to the counter file $FAKE_STATE/$1 and print the new value.
+count() {
+	c=0
+	[ -f "$FAKE_STATE/$1" ] && c=$(cat "$FAKE_STATE/$1")
+	c=$((c + 1))
+	echo "$c" > "$FAKE_STATE/$1"
+	echo "$c"
+}
 
 log() {
 	if [ -n "${FAKE_LOG:-}" ]; then
 		printf '%s\n' "$1" >> "$FAKE_LOG"
 	fi
 }
+
+if [ "$mode" = flaky ]; then
+	starts=$(count starts)
+	log "start $starts pid $$"
+	if [ -n "${FAKE_MAX_STARTS:-}" ] && [ "$starts" -gt "$FAKE_MAX_STARTS" ]; then
+		echo "fake-engine: refusing to start (start $starts)" >&2
+		exit 3
+	fi
+fi
 
 case $mode in
 exit-at-once)
@@ -83,13 +140,29 @@ while IFS= read -r line; do
 			echo "info string CRITICAL ERROR: Invalid side to move"
 			exit 1
 		fi
+		if [ -n "${FAKE_BEST_BLACK:-}" ]; then
+			if [ "$(side_after "$line")" = b ]; then best=$FAKE_BEST_BLACK; else best=$red_best; fi
+		fi
+		if [ "$mode" = flaky ]; then
+			n=$(count positions)
+			pending=
+			case ",${FAKE_FAIL_AT:-}," in
+			*",$n,"*) pending=${FAKE_FAIL_HOW:-crash} ;;
+			esac
+			if [ "$pending" = reject ]; then
+				echo "info string CRITICAL ERROR: Invalid side to move"
+				exit 1
+			fi
+		fi
 		;;
 	go*)
-		case $mode in
-		crash-on-go)
+		how=$mode
+		[ "$mode" = flaky ] && how=${pending:-good}
+		case $how in
+		crash-on-go|crash)
 			kill -SEGV $$
 			;;
-		hang-on-go|ignore-stop)
+		hang-on-go|ignore-stop|hang)
 			echo "info depth 1 score $score pv $best"
 			exec sleep 600
 			;;
@@ -98,7 +171,7 @@ while IFS= read -r line; do
 			log "child $!"
 			exit 0
 			;;
-		stop-on-go)
+		stop-on-go|stop)
 			echo "info depth 1 score $score pv $best"
 			while IFS= read -r line; do
 				log "$line"

@@ -1,0 +1,637 @@
+/*
+ * annotate_game.c: analyse the positions of one game and write scores,
+ * marks, best lines and tags into it (see annotate_game.h).
+ *
+ * Three passes over the tree, each a loop (xq_walk), never recursion:
+ *   1. every position to annotate is analysed with its history (the moves
+ *      from the start, so that the analyser sees repetitions): the start
+ *      position, then each move's resulting position in pre-order;
+ *   2. each move gets its score comment, its loss, its mark and (NDJSON)
+ *      its record; moves that lost enough are noted for a best line;
+ *   3. the best lines are added as variations (only now, so that the
+ *      walks above never see them), then the tags.
+ *
+ * Failures.  An engine that fails on a position (crash, hang, lie,
+ * garbage answer, rejected position) leaves that position unanalysed with
+ * an error naming the game and ply; an engine that is no longer running
+ * is restarted at once.  After ANNOTATE_MAX_FAILURES failures in one game
+ * the rest of the game is left, so an engine that fails everywhere costs
+ * a few time-outs per game, not one per ply.  A position the analyser
+ * refuses before asking the engine (an impossible start position) is
+ * reported once per game.  Whatever was analysed is still written, and
+ * the game says it is incomplete (its marker, a warning).
+ */
+#include "annotate_game.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "movegen.h"
+#include "notation.h"
+
+/* ---- fingerprint and marker ----------------------------------------------- */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* A string, told apart from NULL and from its neighbours. */
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	unsigned char mark = s ? 1 : 0;
+
+	h = fnv(h, &mark, 1);
+	return s ? fnv(h, s, strlen(s) + 1) : h;
+}
+
+uint64_t annotate_fingerprint(const struct xq_game *g)
+{
+	uint64_t h = 1469598103934665603ull;
+	char fen[XQ_FEN_MAX];
+	unsigned char v[4];
+
+	xq_board_to_fen(&g->start, fen, sizeof(fen));
+	h = fnv_str(h, fen);
+	for (size_t i = 0; i < g->ntags; i++) {
+		h = fnv_str(h, g->tags[i].name);
+		h = fnv_str(h, g->tags[i].value);
+	}
+	v[0] = (unsigned char)g->result;
+	v[1] = (unsigned char)g->flags;
+	h = fnv(h, v, 2);
+	h = fnv_str(h, g->result_text);
+	/* Pre-order with "has a child" and "has a sibling" gives the shape. */
+	for (uint32_t n = XQ_ROOT; n != XQ_NODE_NONE; n = xq_game_next(g, n)) {
+		const struct xq_node *x = &g->nodes[n];
+		v[0] = (unsigned char)(x->move & 0xff);
+		v[1] = (unsigned char)(x->move >> 8);
+		v[2] = x->child != XQ_NODE_NONE;
+		v[3] = x->sibling != XQ_NODE_NONE;
+		h = fnv(h, v, 4);
+		h = fnv_str(h, x->comment);
+		h = fnv_str(h, x->pre_comment);
+		h = fnv(h, &x->nnags, 1);
+		if (x->nnags)
+			h = fnv(h, x->nags, x->nnags);
+	}
+	return h;
+}
+
+int annotate_marker(struct xq_buf *out, const char *settings, uint64_t fingerprint,
+		    int complete)
+{
+	return xq_buf_addf(out, "%s; input %016llx%s", settings, (unsigned long long)fingerprint,
+			   complete ? "" : "; incomplete");
+}
+
+/* ---- diagnostics ------------------------------------------------------------ */
+
+/* Point `d` at the move of `node` (ply `ply`), or at the game for the root. */
+static void place(struct xq_diag *d, const struct xq_game *g, uint32_t node, uint32_t ply,
+		  const char *file)
+{
+	d->source = file;
+	d->place = g->place;
+	d->has_offset = g->place.offset > 0 || g->place.line == 0;
+	d->game = g->number;
+	d->ply = ply;
+	d->move[0] = '\0';
+	if (node == XQ_ROOT || node >= g->nnodes)
+		return;
+	if (g->nodes[node].place.line || g->nodes[node].place.offset) {
+		d->place = g->nodes[node].place;
+		d->has_offset = 1;
+	}
+	if (g->nodes[node].text) {
+		xq_diag_set_move(d, g->nodes[node].text, strlen(g->nodes[node].text));
+	} else {
+		char iccs[5];
+		xq_move_name(g->nodes[node].move, iccs);
+		xq_diag_set_move(d, iccs, 4);
+	}
+}
+
+struct run {
+	struct annotator *a;
+	const struct annotate_settings *s;
+	struct xq_game *g;
+	const char *file;
+	struct diag_list *diags;
+	struct annotate_result *res;
+	int halt;                 /* analyse nothing more in this game */
+	int oom;
+	uint32_t refused;         /* positions the analyser refused before the engine */
+	enum xq_diag_code first_code;
+};
+
+static void report(struct run *r, uint32_t node, uint32_t ply, enum xq_severity sev,
+		   enum xq_diag_code code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 6, 7)))
+#endif
+	;
+static void report(struct run *r, uint32_t node, uint32_t ply, enum xq_severity sev,
+		   enum xq_diag_code code, const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	place(&d, r->g, node, ply, r->file);
+	va_start(ap, fmt);
+	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	va_end(ap);
+	if (diag_list_add(r->diags, &d))
+		r->oom = 1;
+}
+
+void annotator_warning(const struct xq_diag *d, void *payload)
+{
+	struct annotator *a = payload;
+	struct xq_diag c;
+
+	if (!a->cur_diags || !a->cur_game)
+		return;
+	xq_diag_init(&c);
+	place(&c, a->cur_game, a->cur_node, d->ply, a->cur_file);
+	xq_diag_set(&c, 0, d->code, d->severity, "%s", d->msg);
+	diag_list_add(a->cur_diags, &c);
+}
+
+static int stopped(const struct run *r)
+{
+	return r->s->stop && atomic_load(r->s->stop);
+}
+
+/* Restart the engine after a failure; 0 when it runs again. */
+static int restart(struct run *r, uint32_t node, uint32_t ply)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	d.game = r->g->number;
+	d.ply = ply;
+	if (xq_analyser_restart(&r->a->an, &d) == 0) {
+		r->a->restart_failures = 0;
+		return 0;
+	}
+	if (stopped(r))
+		return -1;
+	r->a->restart_failures++;
+	if (r->a->restart_failures >= ANNOTATE_MAX_RESTART_FAILURES)
+		r->a->lost = 1;
+	report(r, node, ply, XQ_SEV_ERROR, XQ_D_ENGINE,
+	       "the engine could not be restarted, so the rest of this game is not analysed: %s",
+	       d.msg);
+	return -1;
+}
+
+/* Analyse the position after `node` (history `hist[0..n)`). */
+static void analyse(struct run *r, struct xq_analysis *an, uint8_t *state, uint32_t node,
+		    const xq_move *hist, size_t n)
+{
+	struct xq_diag d;
+	int rc;
+
+	if (r->halt)
+		return;
+	if (stopped(r)) {
+		r->res->interrupted = 1;
+		r->halt = 1;
+		return;
+	}
+	xq_diag_init(&d);
+	d.game = r->g->number;
+	d.ply = (uint32_t)n;
+	r->a->cur_node = node;
+	rc = xq_analyse(&r->a->an, &an[node], &r->g->start, hist, n, &r->s->limit, &d);
+	if (stopped(r)) {
+		r->res->interrupted = 1;
+		r->halt = 1;
+		return;
+	}
+	if (rc == 0) {
+		state[node] = 1;
+		r->res->analysed++;
+		return;
+	}
+	state[node] = 2;
+	if (rc == XQ_ENOMEM) {
+		r->oom = 1;
+		r->halt = 1;
+		return;
+	}
+	if (!r->first_code)
+		r->first_code = d.code ? d.code : XQ_D_ENGINE;
+	if (rc != XQ_EENGINE) {
+		/* Refused before reaching the engine: the same reason will hold
+		 * for the next positions, so say it once. */
+		if (r->refused++ == 0)
+			report(r, node, (uint32_t)n, XQ_SEV_ERROR, d.code ? d.code : XQ_D_ENGINE,
+			       "%s not analysed: %s", n ? "position" : "start position", d.msg);
+		return;
+	}
+	r->res->failures++;
+	report(r, node, (uint32_t)n, XQ_SEV_ERROR, XQ_D_ENGINE, "%s not analysed: %s",
+	       n ? "position" : "start position", d.msg);
+	if (r->a->engine && xq_engine_pid(r->a->engine) < 0 && restart(r, node, (uint32_t)n)) {
+		r->halt = 1;
+		return;
+	}
+	if (r->res->failures >= ANNOTATE_MAX_FAILURES) {
+		report(r, node, (uint32_t)n, XQ_SEV_ERROR, XQ_D_ENGINE,
+		       "%d engine failures in this game: the rest of it is not analysed",
+		       ANNOTATE_MAX_FAILURES);
+		r->halt = 1;
+	}
+}
+
+/* ---- writing the annotation --------------------------------------------------- */
+
+/* A score from red's view as annotations show it: "+0.35/12", "#-3". */
+static size_t format_red(char *buf, size_t cap, struct xq_score red, int depth)
+{
+	size_t n = xq_score_format(red, buf, cap);
+
+	if (red.kind == XQ_SCORE_CP && n < cap)
+		n += (size_t)snprintf(buf + n, cap - n, "/%d", depth);
+	return n < cap ? n : cap - 1;
+}
+
+/* The score of the position `a` analysed (the score after the move that
+ * led there). */
+static size_t score_text(char *buf, size_t cap, const struct xq_analysis *a)
+{
+	return format_red(buf, cap, xq_analysis_red_score(a), a->depth);
+}
+
+/* The score after the best move of the position `a` analysed: the same,
+ * except that a mate is one move nearer for the side that mates. */
+static size_t best_score_text(char *buf, size_t cap, const struct xq_analysis *a)
+{
+	struct xq_score s = a->score; /* the mover's view */
+
+	if (s.kind == XQ_SCORE_MATE && s.value > 0)
+		s.value--;
+	return format_red(buf, cap, xq_score_for_red(s, a->side), a->depth);
+}
+
+/* A score as a number for comparing: see annotate_game.h. */
+static int32_t value_of(struct xq_score s)
+{
+	int32_t n = s.value < 0 ? 0 : s.value > 100 ? 100 : s.value;
+
+	switch (s.kind) {
+	case XQ_SCORE_MATE:
+		return ANNOTATE_MATE_VALUE - n;
+	case XQ_SCORE_MATED:
+		return -(ANNOTATE_MATE_VALUE - n);
+	default:
+		return s.value > ANNOTATE_CP_CAP ? ANNOTATE_CP_CAP
+		       : s.value < -ANNOTATE_CP_CAP ? -ANNOTATE_CP_CAP
+						    : s.value;
+	}
+}
+
+/* What the mover lost: `before` analyses the position it moved from (it
+ * is the side to move there), `after` the position its move reached. */
+static int32_t loss_of(const struct xq_analysis *before, const struct xq_analysis *after)
+{
+	int32_t l = value_of(before->score) - value_of(xq_score_negate(after->score));
+
+	return l > 0 ? l : 0;
+}
+
+static const uint8_t mark_nag[MARK_COUNT] = {6, 2, 4}; /* ?! ? ?? */
+static const char *const mark_text[MARK_COUNT] = {"?!", "?", "??"};
+
+static int mark_of(const struct annotate_settings *s, int32_t loss)
+{
+	for (int m = MARK_COUNT - 1; m >= 0; m--)
+		if (loss >= s->marks[m])
+			return m;
+	return -1;
+}
+
+static int add_nag_once(struct xq_game *g, uint32_t node, uint8_t nag)
+{
+	for (unsigned i = 0; i < g->nodes[node].nnags; i++)
+		if (g->nodes[node].nags[i] == nag)
+			return 0;
+	return xq_game_add_nag(g, node, nag);
+}
+
+static void json_move_list(struct xq_buf *b, const xq_move *pv, size_t n)
+{
+	xq_buf_addc(b, '[');
+	for (size_t i = 0; i < n; i++) {
+		char iccs[5];
+		xq_move_name(pv[i], iccs);
+		xq_buf_addf(b, "%s\"%.4s\"", i ? "," : "", iccs);
+	}
+	xq_buf_addc(b, ']');
+}
+
+static void json_text(struct xq_buf *b, const char *key, const char *text)
+{
+	xq_buf_addf(b, ",\"%s\":", key);
+	report_add_json_safe(b, text);
+}
+
+/* One xqkit.eval/1 record. */
+static void eval_record(struct run *r, struct xq_buf *b, uint32_t node, uint32_t ply,
+			uint32_t line, const struct xq_board *before, const struct xq_analysis *an,
+			const uint8_t *state, int32_t loss, int mark, int with_pv)
+{
+	const struct xq_game *g = r->g;
+	uint32_t p = g->nodes[node].parent;
+	struct xq_board tmp = *before;
+	char text[XQ_MOVE_TEXT_MAX], iccs[5];
+
+	xq_buf_adds(b, "{\"schema\":\"" ANNOTATE_EVAL_SCHEMA "\",\"file\":");
+	report_add_json_safe(b, r->file);
+	xq_buf_addf(b, ",\"game\":%llu,\"ply\":%u", (unsigned long long)g->number, ply);
+	if (r->s->variations)
+		xq_buf_addf(b, ",\"line\":%u", line);
+	xq_move_name(g->nodes[node].move, iccs);
+	xq_buf_addf(b, ",\"move_number\":%u,\"side\":\"%s\",\"iccs\":\"%.4s\"", before->fullmove,
+		    before->side == XQ_RED ? "red" : "black", iccs);
+	if (movetext_write(text, sizeof(text), &tmp, g->nodes[node].move, &r->s->mt))
+		json_text(b, "move", text);
+	if (state[node] == 1) {
+		const struct xq_analysis *a = &an[node];
+		struct xq_score red = xq_analysis_red_score(a);
+		char st[XQ_SCORE_TEXT_MAX + 16];
+		xq_score_format(red, st, sizeof(st));
+		xq_buf_addf(b, ",\"score\":\"%s\"", st);
+		if (red.kind == XQ_SCORE_CP)
+			xq_buf_addf(b, ",\"cp\":%ld", (long)red.value);
+		else
+			xq_buf_addf(b, ",\"mate\":%ld,\"mating\":\"%s\"", (long)red.value,
+				    red.kind == XQ_SCORE_MATE ? "red" : "black");
+		if (!(a->flags & XQ_ANALYSIS_NO_MOVES))
+			xq_buf_addf(b, ",\"depth\":%d", a->depth);
+	} else {
+		xq_buf_adds(b, ",\"analysed\":false");
+	}
+	if (loss >= 0)
+		xq_buf_addf(b, ",\"loss\":%ld", (long)loss);
+	if (mark >= 0)
+		xq_buf_addf(b, ",\"nag\":\"%s\"", mark_text[mark]);
+	if (state[p] == 1 && an[p].best) {
+		xq_move_name(an[p].best, iccs);
+		xq_buf_addf(b, ",\"best\":\"%.4s\"", iccs);
+		tmp = *before;
+		if (movetext_write(text, sizeof(text), &tmp, an[p].best, &r->s->mt))
+			json_text(b, "best_move", text);
+		if (with_pv) {
+			xq_buf_adds(b, ",\"pv\":");
+			json_move_list(b, an[p].pv, an[p].pv_len);
+		}
+	}
+	xq_buf_adds(b, "}\n");
+}
+
+/* Add the best line of the position before `node` as its last alternative. */
+static int add_best_line(struct xq_game *g, uint32_t node, const struct xq_analysis *before)
+{
+	uint32_t parent = g->nodes[node].parent, prev = parent;
+	struct xq_board b;
+	char st[XQ_SCORE_TEXT_MAX + 16];
+	size_t n;
+	int rc;
+
+	xq_game_board_at(g, parent, &b);
+	for (size_t i = 0; i < before->pv_len; i++) {
+		struct xq_undo u;
+		uint32_t idx;
+		if (!xq_move_is_legal(&b, before->pv[i]))
+			break; /* never happens with analysers that check their lines */
+		if ((rc = xq_game_add_move(g, prev, before->pv[i], &idx)))
+			return rc;
+		if (i == 0) {
+			n = best_score_text(st, sizeof(st), before);
+			if ((rc = xq_game_set_comment(g, idx, st, n)))
+				return rc;
+		}
+		xq_board_make(&b, before->pv[i], &u);
+		prev = idx;
+	}
+	return 0;
+}
+
+static int set_tag_num(struct xq_game *g, const char *side, const char *what, uint64_t v)
+{
+	char name[40], value[24];
+
+	snprintf(name, sizeof(name), "%s%s", side, what);
+	snprintf(value, sizeof(value), "%llu", (unsigned long long)v);
+	return xq_game_set_tag(g, name, value);
+}
+
+static uint64_t average(const struct annotate_side *s)
+{
+	return s->moves ? (s->loss + s->moves / 2) / s->moves : 0;
+}
+
+static int write_tags(struct xq_game *g, const struct annotate_result *res, const char *marker)
+{
+	static const char *const side_name[2] = {"Red", "Black"};
+	static const char *const what[MARK_COUNT] = {"Inaccuracies", "Mistakes", "Blunders"};
+	int rc = 0;
+
+	for (int s = 0; s < 2 && !rc; s++) {
+		char name[40];
+		snprintf(name, sizeof(name), "%sAverageLoss", side_name[s]);
+		if (res->side[s].moves)
+			rc = set_tag_num(g, side_name[s], "AverageLoss", average(&res->side[s]));
+		else
+			xq_game_remove_tag(g, name);
+		for (int m = 0; m < MARK_COUNT && !rc; m++)
+			rc = set_tag_num(g, side_name[s], what[m], res->side[s].marks[m]);
+	}
+	return rc ? rc : xq_game_set_tag(g, ANNOTATE_MARKER_TAG, marker);
+}
+
+static void game_record(struct run *r, struct xq_buf *b, const char *marker)
+{
+	static const char *const side_key[2] = {"red", "black"};
+	const struct annotate_result *res = r->res;
+
+	xq_buf_adds(b, "{\"schema\":\"" ANNOTATE_GAME_SCHEMA "\",\"file\":");
+	report_add_json_safe(b, r->file);
+	xq_buf_addf(b, ",\"game\":%llu,\"marker\":", (unsigned long long)r->g->number);
+	report_add_json_safe(b, marker);
+	json_text(b, "engine", r->s->engine);
+	xq_buf_addf(b, ",\"plies\":%u,\"positions\":%u,\"analysed\":%u,\"complete\":%s",
+		    xq_game_mainline_length(r->g), res->positions, res->analysed,
+		    res->complete ? "true" : "false");
+	for (int s = 0; s < 2; s++) {
+		const struct annotate_side *sd = &res->side[s];
+		xq_buf_addf(b, ",\"%s\":{\"moves\":%u", side_key[s], sd->moves);
+		if (sd->moves)
+			xq_buf_addf(b, ",\"average_loss\":%llu", (unsigned long long)average(sd));
+		xq_buf_addf(b, ",\"inaccuracies\":%u,\"mistakes\":%u,\"blunders\":%u}",
+			    sd->marks[MARK_INACCURACY], sd->marks[MARK_MISTAKE],
+			    sd->marks[MARK_BLUNDER]);
+	}
+	xq_buf_adds(b, "}\n");
+}
+
+/* ---- one game -------------------------------------------------------------------- */
+
+int annotate_game(struct annotator *a, const struct annotate_settings *s, struct xq_game *g,
+		  uint64_t fingerprint, const char *file, struct diag_list *diags,
+		  struct xq_buf *ndjson, struct annotate_result *res)
+{
+	size_t n0 = g->nnodes;
+	struct xq_analysis *an = calloc(n0, sizeof(*an));
+	uint8_t *state = calloc(n0, 1), *main_line = calloc(n0, 1);
+	uint32_t *line = calloc(n0, sizeof(*line)), *best_lines = malloc(n0 * sizeof(*best_lines));
+	xq_move *hist = malloc(n0 * sizeof(*hist));
+	size_t nbest = 0;
+	uint32_t lines = 0;
+	struct xq_buf marker = XQ_BUF_INIT;
+	struct xq_walk w;
+	struct run r;
+	int rc = 0, walking = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&r, 0, sizeof(r));
+	r.a = a;
+	r.s = s;
+	r.g = g;
+	r.file = file;
+	r.diags = diags;
+	r.res = res;
+	if (!an || !state || !main_line || !line || !best_lines || !hist) {
+		rc = XQ_ENOMEM;
+		goto out;
+	}
+	for (uint32_t n = XQ_ROOT; n != XQ_NODE_NONE; n = g->nodes[n].child)
+		main_line[n] = 1;
+	a->cur_diags = diags;
+	a->cur_game = g;
+	a->cur_file = file;
+	a->cur_node = XQ_ROOT;
+
+	/* An engine that could not be restarted after the last game gets
+	 * another chance now. */
+	if (a->engine && xq_engine_pid(a->engine) < 0 && !a->lost && restart(&r, XQ_ROOT, 0))
+		r.halt = 1;
+	if (a->lost)
+		r.halt = 1;
+
+	/* Pass 1: analyse. */
+	res->positions = 1;
+	analyse(&r, an, state, XQ_ROOT, hist, 0);
+	if ((rc = xq_walk_init(&w, g)))
+		goto out;
+	walking = 1;
+	while ((rc = xq_walk_next(&w)) == 1) {
+		if (!s->variations && !main_line[w.node])
+			continue;
+		res->positions++;
+		for (size_t i = 0; i < w.depth; i++)
+			hist[i] = g->nodes[w.path[i]].move;
+		analyse(&r, an, state, w.node, hist, w.depth);
+		if (res->interrupted || r.oom)
+			break;
+	}
+	xq_walk_release(&w);
+	walking = 0;
+	if (rc < 0 || r.oom) {
+		rc = XQ_ENOMEM;
+		goto out;
+	}
+	rc = 0;
+	if (res->interrupted)
+		goto out;
+	res->complete = res->analysed == res->positions;
+
+	/* Pass 2: scores, losses, marks, records. */
+	if ((rc = xq_walk_init(&w, g)))
+		goto out;
+	walking = 1;
+	while ((rc = xq_walk_next(&w)) == 1) {
+		uint32_t node = w.node, p = g->nodes[node].parent;
+		int32_t loss = -1;
+		int mark = -1, with_pv = 0;
+		if (!s->variations && !main_line[node])
+			continue;
+		line[node] = g->nodes[p].child == node ? line[p] : ++lines;
+		if (state[node] == 1) {
+			char st[XQ_SCORE_TEXT_MAX + 16];
+			size_t n = score_text(st, sizeof(st), &an[node]);
+			if ((rc = xq_game_append_comment(g, node, st, n)))
+				break;
+		}
+		if (state[node] == 1 && state[p] == 1) {
+			struct annotate_side *sd = &res->side[w.before.side];
+			/* The engine's own choice loses nothing, whatever the
+			 * two searches (one ply apart) say. */
+			loss = an[p].best == g->nodes[node].move ? 0 : loss_of(&an[p], &an[node]);
+			mark = mark_of(s, loss);
+			if (mark >= 0 && (rc = add_nag_once(g, node, mark_nag[mark])))
+				break;
+			if (main_line[node]) {
+				sd->moves++;
+				sd->loss += (uint64_t)loss;
+				if (mark >= 0)
+					sd->marks[mark]++;
+			}
+			if (s->pv_threshold >= 0 && loss >= s->pv_threshold && an[p].pv_len &&
+			    an[p].best != g->nodes[node].move) {
+				with_pv = 1;
+				best_lines[nbest++] = node;
+			}
+		}
+		if (ndjson)
+			eval_record(&r, ndjson, node, (uint32_t)w.depth, line[node], &w.before, an,
+				    state, loss, mark, with_pv);
+	}
+	xq_walk_release(&w);
+	walking = 0;
+	if (rc < 0)
+		goto out;
+	rc = 0;
+
+	/* Pass 3: best lines as variations, then the tags. */
+	for (size_t i = 0; i < nbest && !rc; i++)
+		rc = add_best_line(g, best_lines[i], &an[g->nodes[best_lines[i]].parent]);
+	if (rc)
+		goto out;
+	if (!res->complete)
+		report(&r, XQ_ROOT, 0, XQ_SEV_WARNING, r.first_code ? r.first_code : XQ_D_ENGINE,
+		       "annotation incomplete: %u of %u positions analysed", res->analysed,
+		       res->positions);
+	if (annotate_marker(&marker, s->settings, fingerprint, res->complete) ||
+	    write_tags(g, res, marker.ptr)) {
+		rc = XQ_ENOMEM;
+		goto out;
+	}
+	if (ndjson)
+		game_record(&r, ndjson, marker.ptr);
+	if (r.oom)
+		rc = XQ_ENOMEM;
+out:
+	if (walking)
+		xq_walk_release(&w);
+	a->cur_diags = NULL;
+	a->cur_game = NULL;
+	xq_buf_release(&marker);
+	free(an);
+	free(state);
+	free(main_line);
+	free(line);
+	free(best_lines);
+	free(hist);
+	return rc;
+}

@@ -1,0 +1,118 @@
+/*
+ * annotate_game.h: analysing one game and writing the analysis into it,
+ * for `xqkit annotate` (cmd/annotate.c drives the threads and the files).
+ *
+ * One struct annotator is one analyser (the built-in search, or one
+ * external engine process) used by one thread at a time.  annotate_game()
+ * analyses every position of a game's main line (and of its variations
+ * when asked), then writes into the game: the score after each move as a
+ * comment from red's point of view, a NAG for a move that lost enough,
+ * the engine's best line as a variation where a move lost more than a
+ * threshold, and the marker and summary tags.  With NDJSON output it also
+ * renders one "xqkit.eval/1" record per ply and the game's
+ * "xqkit.annotated/1" record (doc/ndjson.md).
+ *
+ * The loss of a move is measured from the side that made it: the value of
+ * the position before it (the engine's best) minus the value after it,
+ * both from the mover's point of view, never below 0.  A value is the
+ * centipawn score clamped to +-ANNOTATE_CP_CAP; a mate in n for the mover
+ * is ANNOTATE_MATE_VALUE - n (n capped at 100) and being mated in n its
+ * negation, so a forced mate outranks any material score, a shorter mate
+ * a longer one, and throwing away a mate is a large loss.  The move the
+ * engine itself found best loses 0, whatever the two searches (one ply
+ * apart, so not quite comparable) say.
+ */
+#ifndef XQ_CMD_ANNOTATE_GAME_H
+#define XQ_CMD_ANNOTATE_GAME_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "engine.h"
+#include "game.h"
+#include "movetext.h"
+#include "report.h"
+#include "search.h"
+
+#define ANNOTATE_CP_CAP 2000
+#define ANNOTATE_MATE_VALUE 3000
+/* Engine failures in one game after which the rest of it is left unanalysed. */
+#define ANNOTATE_MAX_FAILURES 3
+/* Games in a row whose engine could not be restarted before the run gives up. */
+#define ANNOTATE_MAX_RESTART_FAILURES 3
+
+/* The tag that marks an annotated game (and the member of the NDJSON record). */
+#define ANNOTATE_MARKER_TAG "XqkitAnnotate"
+#define ANNOTATE_EVAL_SCHEMA "xqkit.eval/1"
+#define ANNOTATE_GAME_SCHEMA "xqkit.annotated/1"
+
+enum { MARK_INACCURACY, MARK_MISTAKE, MARK_BLUNDER, MARK_COUNT };
+
+/* What every game of a run is annotated with (read-only during the run). */
+struct annotate_settings {
+	struct xq_limit limit;
+	int variations;           /* analyse the moves of variations too */
+	int32_t marks[MARK_COUNT]; /* thresholds in centipawns, ascending */
+	int32_t pv_threshold;     /* best line for a loss of this much or more; -1: never */
+	int ndjson;               /* render xqkit.eval/1 and xqkit.annotated/1 lines */
+	struct movetext mt;       /* notation of the "move" members */
+	const char *engine;       /* "built-in" or the engine's name, for records */
+	const char *settings;     /* the marker's first part: engine, limit, thresholds */
+	const atomic_int *stop;   /* raised by Ctrl-C; borrowed */
+};
+
+/* One analyser and where its warnings go. */
+struct annotator {
+	struct xq_analyser an;
+	struct xq_search *search;  /* the built-in engine, or NULL */
+	struct xq_engine *engine;  /* an external engine, or NULL */
+	int restart_failures;      /* games in a row whose restart failed */
+	int lost;                  /* gave up: the engine cannot be restarted */
+	/* The game being annotated, for the engine's warnings (worker thread). */
+	struct diag_list *cur_diags;
+	const struct xq_game *cur_game;
+	const char *cur_file;
+	uint32_t cur_node;
+};
+
+/* The engine's warnings sink (struct xq_engine_opts.warnings); payload is
+ * the struct annotator. */
+void annotator_warning(const struct xq_diag *d, void *payload);
+
+struct annotate_side {
+	uint32_t moves;         /* main-line moves whose loss is known */
+	uint64_t loss;          /* their losses added up, centipawns */
+	uint32_t marks[MARK_COUNT];
+};
+
+struct annotate_result {
+	uint32_t positions;   /* positions to analyse */
+	uint32_t analysed;    /* analysed */
+	uint32_t failures;    /* engine failures */
+	int complete;         /* every position analysed */
+	int interrupted;      /* the stop flag ended it: the game must not be written */
+	struct annotate_side side[2];
+};
+
+/* A 64-bit fingerprint of the game as read: start, tags, result, the tree
+ * with comments and NAGs.  Any change to the record changes it. */
+uint64_t annotate_fingerprint(const struct xq_game *g);
+
+/* The marker of a game annotated with `settings`: "SETTINGS; input HEX",
+ * plus "; incomplete" when not every position was analysed. */
+int annotate_marker(struct xq_buf *out, const char *settings, uint64_t fingerprint,
+		    int complete);
+
+/*
+ * Analyse `g` and annotate it in place (see the top of this file).
+ * Diagnostics (engine failures, positions not sent) go to `diags` with
+ * `file` as their source.  With settings->ndjson the records go to `ndjson`
+ * (appended).  Returns 0, or XQ_ENOMEM; a stop leaves res->interrupted set
+ * and the game half annotated (it must not be written).
+ */
+int annotate_game(struct annotator *a, const struct annotate_settings *s, struct xq_game *g,
+		  uint64_t fingerprint, const char *file, struct diag_list *diags,
+		  struct xq_buf *ndjson, struct annotate_result *res);
+
+#endif

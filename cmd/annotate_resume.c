@@ -1,0 +1,253 @@
+/*
+ * annotate_resume.c: the earlier output of `annotate`, read in step with
+ * the inputs so that games already annotated are copied (see
+ * annotate_resume.h).
+ *
+ * PGN is read back with the PGN reader and the copied game is written
+ * again by the writer (the same game gives the same bytes).  NDJSON is
+ * read as lines: a game is the lines up to and including its
+ * xqkit.annotated/1 record, and a copied game is those bytes unchanged.
+ */
+#include "annotate_resume.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "annotate_game.h"
+#include "format.h"
+#include "io.h"
+
+#define GAME_LINE "{\"schema\":\"" ANNOTATE_GAME_SCHEMA "\","
+
+static int next_line(struct resume *r, const char **line, size_t *len);
+static int looks_annotated(struct resume *r);
+
+static void resume_sink(const struct xq_diag *d, void *payload)
+{
+	struct resume *r = payload;
+
+	diag_list_add(&r->diags, d);
+}
+
+int resume_open(struct resume *r, const char *path, int ndjson, struct xq_diag *d)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	xq_buf_init(&r->buf);
+	xq_buf_init(&r->lines);
+	r->ndjson = ndjson;
+	if (xq_game_init(&r->game))
+		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	if (ndjson) {
+		rc = xq_input_open(&r->in, path, d);
+	} else {
+		struct xq_read_opts ro = XQ_READ_OPTS_INIT;
+		r->sink.report = resume_sink;
+		r->sink.payload = r;
+		rc = source_open(&r->src, path, xq_format_find("pgn"), &ro, &r->sink, d);
+		if (rc == SOURCE_UNKNOWN)
+			rc = XQ_EUNSUPPORTED;
+	}
+	if (rc) {
+		xq_game_release(&r->game);
+		return rc;
+	}
+	r->opened = 1;
+	r->active = 1;
+	/* Never take a file that annotate did not write for one to go on
+	 * with: it would be replaced. */
+	if (!looks_annotated(r)) {
+		resume_close(r);
+		return xq_diag_set(d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+				   "it does not start with a game written by 'xqkit annotate -t %s', so it is left alone (remove it, or use --force instead of --resume to replace it)",
+				   ndjson ? "ndjson" : "pgn");
+	}
+	return 0;
+}
+
+/* The next line of the NDJSON file: 1 with [*line, *len) (with its
+ * newline) valid until the next call, 0 at the end. */
+static int next_line(struct resume *r, const char **line, size_t *len)
+{
+	for (;;) {
+		char *start = r->buf.ptr + r->used;
+		size_t avail = r->buf.len - r->used;
+		char *nl = memchr(start, '\n', avail);
+		char chunk[65536];
+		long n;
+		struct xq_diag d;
+
+		if (nl) {
+			*line = start;
+			*len = (size_t)(nl - start) + 1;
+			r->used += *len;
+			return 1;
+		}
+		if (r->eof)
+			return 0; /* an unterminated last line was never a whole record */
+		if (r->used) {
+			memmove(r->buf.ptr, start, avail);
+			xq_buf_truncate(&r->buf, avail);
+			r->used = 0;
+		}
+		xq_diag_init(&d);
+		n = xq_input_read(r->in, chunk, sizeof(chunk), &d);
+		if (n <= 0) {
+			r->eof = 1;
+			continue;
+		}
+		if (xq_buf_add(&r->buf, chunk, (size_t)n)) {
+			r->eof = 1;
+			return 0;
+		}
+	}
+}
+
+/*
+ * Does the earlier output start with an annotated game (or is it empty)?
+ * What is read to see is kept for resume_next().
+ */
+static int looks_annotated(struct resume *r)
+{
+	if (r->ndjson) {
+		const char *line;
+		size_t len;
+		static const char eval[] = "{\"schema\":\"" ANNOTATE_EVAL_SCHEMA "\",";
+		if (!next_line(r, &line, &len))
+			return r->buf.len == 0; /* empty */
+		r->used = 0; /* read it again */
+		return (len >= sizeof(eval) - 1 && !memcmp(line, eval, sizeof(eval) - 1)) ||
+		       (len >= sizeof(GAME_LINE) - 1 && !memcmp(line, GAME_LINE, sizeof(GAME_LINE) - 1));
+	}
+	if (r->src.fmt->read(r->src.reader, &r->game) <= 0)
+		return r->game.nnodes <= 1 && !r->game.ntags;
+	r->peeked = 1;
+	return xq_game_tag(&r->game, ANNOTATE_MARKER_TAG) != NULL;
+}
+
+static void stop_matching(struct resume *r, const char *file, uint64_t game, const char *what)
+{
+	r->active = 0;
+	snprintf(r->why, sizeof(r->why),
+		 "game %llu of %s is not game %llu of the earlier output (%s): it and every later game are annotated again",
+		 (unsigned long long)game, file, (unsigned long long)r->seen, what);
+}
+
+static int ndjson_next(struct resume *r, const char *marker, uint64_t fingerprint,
+		       const char *file, uint64_t game)
+{
+	struct xq_buf want = XQ_BUF_INIT;
+	const char *line;
+	size_t len;
+	char fp[40];
+	int verdict = RESUME_REDO;
+
+	xq_buf_reset(&r->lines);
+	for (;;) {
+		if (!next_line(r, &line, &len)) {
+			r->active = 0; /* the end of the earlier output */
+			return RESUME_NONE;
+		}
+		if (xq_buf_add(&r->lines, line, len)) {
+			r->active = 0;
+			return RESUME_NONE;
+		}
+		if (len >= sizeof(GAME_LINE) - 1 && !memcmp(line, GAME_LINE, sizeof(GAME_LINE) - 1))
+			break;
+	}
+	r->seen++;
+	/* The record must be this input's: same file and game number. */
+	xq_buf_adds(&want, GAME_LINE "\"file\":");
+	report_add_json_safe(&want, file);
+	xq_buf_addf(&want, ",\"game\":%llu,\"marker\":", (unsigned long long)game);
+	if (len < want.len || memcmp(line, want.ptr, want.len)) {
+		stop_matching(r, file, game, "another file or game number");
+		verdict = RESUME_NONE;
+		goto out;
+	}
+	line += want.len;
+	len -= want.len;
+	xq_buf_reset(&want);
+	report_add_json_safe(&want, marker);
+	if (len > want.len && !memcmp(line, want.ptr, want.len) && line[want.len] == ',') {
+		verdict = RESUME_COPY;
+		goto out;
+	}
+	/* The same input game annotated otherwise, or not completely? */
+	snprintf(fp, sizeof(fp), "; input %016llx", (unsigned long long)fingerprint);
+	{
+		const char *end = memchr(line, ',', len);
+		size_t mlen = end ? (size_t)(end - line) : len;
+		size_t flen = strlen(fp);
+		int found = 0;
+		for (size_t i = 0; i + flen <= mlen && !found; i++)
+			found = !memcmp(line + i, fp, flen);
+		if (!found) {
+			stop_matching(r, file, game, "another game");
+			verdict = RESUME_NONE;
+		}
+	}
+out:
+	xq_buf_release(&want);
+	return verdict;
+}
+
+static int pgn_next(struct resume *r, const char *marker, uint64_t fingerprint, const char *file,
+		    uint64_t game)
+{
+	const char *old;
+	char fp[40];
+	int rc;
+
+	if (r->peeked) {
+		r->peeked = 0;
+		rc = 1;
+	} else {
+		xq_game_clear(&r->game);
+		diag_list_clear(&r->diags);
+		rc = r->src.fmt->read(r->src.reader, &r->game);
+	}
+	if (rc <= 0) {
+		r->active = 0;
+		return RESUME_NONE;
+	}
+	r->seen++;
+	old = xq_game_tag(&r->game, ANNOTATE_MARKER_TAG);
+	if (r->game.flags & XQ_GAME_BROKEN) {
+		stop_matching(r, file, game, "that game cannot be read back whole");
+		return RESUME_NONE;
+	}
+	if (old && !strcmp(old, marker))
+		return RESUME_COPY;
+	snprintf(fp, sizeof(fp), "; input %016llx", (unsigned long long)fingerprint);
+	if (!old || !strstr(old, fp)) {
+		stop_matching(r, file, game, "another game");
+		return RESUME_NONE;
+	}
+	return RESUME_REDO;
+}
+
+int resume_next(struct resume *r, const char *marker, uint64_t fingerprint, const char *file,
+		uint64_t game)
+{
+	if (!r->opened || !r->active)
+		return RESUME_NONE;
+	return r->ndjson ? ndjson_next(r, marker, fingerprint, file, game)
+			 : pgn_next(r, marker, fingerprint, file, game);
+}
+
+void resume_close(struct resume *r)
+{
+	if (!r->opened)
+		return;
+	if (r->ndjson)
+		xq_input_close(r->in);
+	else
+		source_close(&r->src);
+	xq_game_release(&r->game);
+	xq_buf_release(&r->buf);
+	xq_buf_release(&r->lines);
+	diag_list_release(&r->diags);
+	r->opened = 0;
+}

@@ -1,0 +1,76 @@
+/*
+ * annotate_resume.h: `annotate --resume`, reading the output of an
+ * earlier run game by game, in step with the inputs.
+ *
+ * An annotated game carries a marker (the ANNOTATE_MARKER_TAG tag in PGN,
+ * the "marker" member of the xqkit.annotated/1 record in NDJSON) made of
+ * the settings it was annotated with and a fingerprint of the input game
+ * (annotate_game.h).  The earlier output holds games in input order, so
+ * its k-th game is compared with the k-th game to be written now:
+ *   - same marker: the game is copied from the earlier output;
+ *   - same input game (fingerprint), other settings or an incomplete
+ *     annotation: the game is analysed again;
+ *   - anything else (another game, the end of the earlier output): the
+ *     inputs are not what the earlier run read, so every game from there
+ *     on is analysed.
+ * Memory stays flat: one game (PGN) or its lines (NDJSON) at a time.
+ */
+#ifndef XQ_CMD_ANNOTATE_RESUME_H
+#define XQ_CMD_ANNOTATE_RESUME_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "game.h"
+#include "inputs.h"
+#include "report.h"
+
+enum {
+	RESUME_NONE, /* not in step (or the earlier output is at its end): analyse */
+	RESUME_REDO, /* in step, but annotated otherwise or incompletely: analyse; the
+			earlier version is in r->game or r->lines */
+	RESUME_COPY  /* annotated the same way: the game to write is r->game or r->lines */
+};
+
+struct resume {
+	int active;            /* still in step with the earlier output */
+	int ndjson;
+	int opened;
+	/* PGN */
+	struct source src;
+	struct xq_game game;   /* the earlier output's current game */
+	int peeked;            /* game holds the first game, not yet handed out */
+	/* NDJSON */
+	struct xq_input *in;
+	struct xq_buf buf;     /* bytes read and not yet taken */
+	size_t used;
+	int eof;
+	struct xq_buf lines;   /* the current game's lines */
+	/* what happened */
+	uint64_t seen;         /* games of the earlier output looked at */
+	char why[300];         /* why it stopped being in step ("" while in step or at its end) */
+	struct diag_list diags; /* what reading it reported (not shown) */
+	struct xq_sink sink;    /* the PGN reader's, into diags */
+};
+
+/*
+ * Open the earlier output `path` (NDJSON lines with `ndjson`, else PGN).
+ * Returns 0, or a negative XQ_E* code with the reason in `d`: among them
+ * XQ_EUNSUPPORTED for a file that does not start with a game annotate
+ * wrote in that format (so that --resume never replaces a collection it
+ * did not make).
+ */
+int resume_open(struct resume *r, const char *path, int ndjson, struct xq_diag *d);
+
+/*
+ * Look at the earlier output's next game for the input game numbered
+ * `game` in `file`, whose complete marker would be `marker` and whose
+ * fingerprint is `fingerprint`.  See the RESUME_* values; r->game or
+ * r->lines hold the earlier version until the next call.
+ */
+int resume_next(struct resume *r, const char *marker, uint64_t fingerprint, const char *file,
+		uint64_t game);
+
+void resume_close(struct resume *r);
+
+#endif
