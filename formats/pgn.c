@@ -2128,6 +2128,7 @@ struct pgn_writer {
 	enum xq_notation notation;
 	unsigned nflags;
 	enum xq_encoding enc;
+	struct xq_transcoder tc; /* UTF-8 to enc, opened once for the writer */
 	struct xq_buf text, conv;
 	uint64_t games;
 	struct wframe *stack;
@@ -2518,7 +2519,7 @@ static int pgn_write(void *writer, const struct xq_game *g)
 	if (w->enc != XQ_ENC_UTF8) {
 		size_t bad = 0;
 		xq_buf_reset(&w->conv);
-		rc = xq_encode(w->enc, w->text.ptr, w->text.len, &w->conv, &bad);
+		rc = xq_transcoder_convert(&w->tc, w->text.ptr, w->text.len, &w->conv, &bad);
 		if (rc == XQ_EENCODING) {
 			uint32_t cp = 0;
 			unsigned line, col;
@@ -2588,6 +2589,7 @@ static int pgn_open_writer(void **out, struct xq_output *o, const struct xq_writ
 	/* Big5 has no simplified 车 马 帅: Chinese moves go out in traditional characters. */
 	if (w->enc == XQ_ENC_BIG5 && n == XQ_NOTATION_CHINESE)
 		w->nflags |= XQ_NOTATION_TRADITIONAL;
+	xq_transcoder_init(&w->tc, XQ_ENC_UTF8, w->enc);
 	xq_buf_init(&w->text);
 	xq_buf_init(&w->conv);
 	*out = w;
@@ -2600,6 +2602,7 @@ static int pgn_close_writer(void *writer)
 
 	if (!w)
 		return 0;
+	xq_transcoder_release(&w->tc);
 	xq_buf_release(&w->text);
 	xq_buf_release(&w->conv);
 	free(w->stack);
