@@ -2238,36 +2238,81 @@ static int put_unit(struct pgn_writer *w, const char *s, size_t n, int kind)
 	return 0;
 }
 
-/* A comment unit, after the move number `num` when not NULL. */
-static int put_comment(struct pgn_writer *w, const struct xq_game *g, const char *num,
-		       const char *c)
+/*
+ * Does a PGN reader keep anything of comment `c`?  It drops the white
+ * space at both ends of a comment (layout, in PGN: "{ text }"), so a
+ * comment of nothing else is gone once read back, and the writer leaves
+ * it out (reported) rather than write bytes that read back otherwise.
+ */
+static int comment_kept(const char *c)
+{
+	if (c)
+		for (; *c; c++)
+			if (!xq_is_space((unsigned char)*c))
+				return 1;
+	return 0;
+}
+
+/*
+ * A comment unit, after the move number `num` when not NULL, about ply
+ * `ply` (0: the game).  What PGN cannot hold is reported and written the
+ * way the reader will read it, so that the game read back writes the same
+ * bytes again: the white space at either end is left out, a '}' becomes
+ * U+FF5D, a CR or CRLF becomes LF (the reader makes every line end LF).
+ */
+static int put_comment(struct pgn_writer *w, const struct xq_game *g, uint32_t ply,
+		       const char *num, const char *c)
 {
 	struct xq_buf *b = &w->conv; /* scratch: the unit before it goes to text */
-	int lost = 0, rc;
+	size_t n = strlen(c), from = 0, to = n;
+	int brace = 0, cr = 0;
 
+	while (from < to && xq_is_space((unsigned char)c[from]))
+		from++;
+	while (to > from && xq_is_space((unsigned char)c[to - 1]))
+		to--;
+	if (from == to) {
+		wreport(w, g, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			"a comment of only white space is left out (PGN readers drop it)");
+		return 0;
+	}
+	if (from > 0 || to < n)
+		wreport(w, g, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			"the white space at the %s of a comment is left out (PGN readers drop it)",
+			from > 0 && to < n ? "start and end" : from > 0 ? "start" : "end");
 	xq_buf_reset(b);
 	if (num && (xq_buf_adds(b, num) || xq_buf_addc(b, ' ')))
 		return XQ_ENOMEM;
 	if (xq_buf_addc(b, '{'))
 		return XQ_ENOMEM;
-	for (const char *p = c; *p; p++) {
-		if (*p == '}') {
+	for (size_t i = from; i < to; i++) {
+		int rc;
+		if (c[i] == '}') {
 			/* PGN cannot hold '}' in a comment: the full-width brace stands in. */
-			if (xq_buf_adds(b, "\xEF\xBD\x9D"))
-				return XQ_ENOMEM;
-			lost = 1;
-		} else if (xq_buf_addc(b, *p)) {
-			return XQ_ENOMEM;
+			rc = xq_buf_adds(b, "\xEF\xBD\x9D");
+			brace = 1;
+		} else if (c[i] == '\r') {
+			if (i + 1 < to && c[i + 1] == '\n')
+				i++;
+			rc = xq_buf_addc(b, '\n');
+			cr = 1;
+		} else {
+			rc = xq_buf_addc(b, c[i]);
 		}
+		if (rc)
+			return XQ_ENOMEM;
 	}
 	if (xq_buf_addc(b, '}'))
 		return XQ_ENOMEM;
-	if (lost)
+	if (brace)
 		wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"a '}' inside a comment is written as U+FF5D '\xEF\xBD\x9D'");
+	if (cr)
+		wreport(w, g, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			"a carriage return in a comment is written as a line feed (PGN readers make "
+			"every line end one)");
 	/* put_unit copies from `b`, which is not `text`. */
-	rc = put_unit(w, b->ptr, b->len, U_WORD);
-	return rc;
+	return put_unit(w, b->ptr, b->len, U_WORD);
 }
 
 static int tag_name_ok(const char *name)
@@ -2376,25 +2421,29 @@ static int write_move(struct pgn_writer *w, const struct xq_game *g, struct wfra
 	char num[32], mv[XQ_MOVE_TEXT_MAX], unit[32 + XQ_MOVE_TEXT_MAX + 2];
 	size_t ml;
 	int black = f->before.side == XQ_BLACK, rc;
+	uint32_t ply = xq_game_ply(g, f->node);
 	struct xq_undo u;
 
 	num[0] = '\0';
-	if (!black || *need_number || node->pre_comment)
+	if (!black || *need_number || comment_kept(node->pre_comment))
 		snprintf(num, sizeof(num), black ? "%u..." : "%u.", (unsigned)f->before.fullmove);
 	ml = xq_notation_write(mv, sizeof(mv), &f->before, node->move, w->notation, w->nflags);
 	if (ml == 0) {
 		char name[5];
 		xq_move_name(node->move, name);
-		return wreport(w, g, xq_game_ply(g, f->node), XQ_EINTERNAL, XQ_SEV_ERROR, XQ_D_INTERNAL,
+		return wreport(w, g, ply, XQ_EINTERNAL, XQ_SEV_ERROR, XQ_D_INTERNAL,
 			       "move %s cannot be written in %s notation", name,
 			       xq_notation_name(w->notation));
 	}
-	if (node->pre_comment && *node->pre_comment) {
+	if (comment_kept(node->pre_comment)) {
 		/* "N. {comment}" stays together: a number never ends a line. */
-		if ((rc = put_comment(w, g, num, node->pre_comment)) ||
+		if ((rc = put_comment(w, g, ply, num, node->pre_comment)) ||
 		    (rc = put_unit(w, mv, ml, U_WORD)))
 			return rc;
 	} else {
+		if (node->pre_comment && *node->pre_comment &&
+		    (rc = put_comment(w, g, ply, NULL, node->pre_comment)))
+			return rc; /* only white space: reported, nothing written */
 		snprintf(unit, sizeof(unit), "%s%s%s", num, *num ? " " : "", mv);
 		if ((rc = put_unit(w, unit, strlen(unit), U_WORD)))
 			return rc;
@@ -2406,9 +2455,9 @@ static int write_move(struct pgn_writer *w, const struct xq_game *g, struct wfra
 	}
 	*need_number = 0;
 	if (node->comment && *node->comment) {
-		if ((rc = put_comment(w, g, NULL, node->comment)))
+		if ((rc = put_comment(w, g, ply, NULL, node->comment)))
 			return rc;
-		*need_number = 1;
+		*need_number = comment_kept(node->comment);
 	}
 	f->after = f->before;
 	xq_board_make(&f->after, node->move, &u);
@@ -2429,11 +2478,11 @@ static int write_moves(struct pgn_writer *w, const struct xq_game *g)
 		/* PGN has one place for a comment before the moves. */
 		wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"the comment before the game is written as part of the game comment");
-		if ((rc = put_comment(w, g, NULL, g->nodes[XQ_ROOT].pre_comment)))
+		if ((rc = put_comment(w, g, 0, NULL, g->nodes[XQ_ROOT].pre_comment)))
 			return rc;
 	}
 	if (g->nodes[XQ_ROOT].comment && *g->nodes[XQ_ROOT].comment &&
-	    (rc = put_comment(w, g, NULL, g->nodes[XQ_ROOT].comment)))
+	    (rc = put_comment(w, g, 0, NULL, g->nodes[XQ_ROOT].comment)))
 		return rc;
 	if (g->nodes[XQ_ROOT].child != XQ_NODE_NONE &&
 	    (rc = wpush(w, &n, g->nodes[XQ_ROOT].child, &g->start)))

@@ -1419,6 +1419,130 @@ static void brace_inside_a_comment_is_a_reported_loss(void **state)
 	xq_buf_release(&out);
 }
 
+/* Write `g` alone with the PGN writer (ICCS, UTF-8) into `out`. */
+static void write_alone(const struct xq_game *g, struct xq_buf *out, struct writing *w)
+{
+	open_writer(w, out, XQ_NOTATION_ICCS, XQ_ENC_UTF8);
+	assert_int_equal(xq_format_pgn.write(w->wr, g), 0);
+	close_writer(w);
+}
+
+/*
+ * Write `g` into `a` (diagnostics in *w), read it back into *r (left open
+ * for the caller to look at and close) and check that writing the game
+ * read back gives the same bytes.
+ */
+static void write_read_write(const struct xq_game *g, struct xq_buf *a, struct writing *w,
+			     struct reading *r)
+{
+	struct writing w2;
+	struct xq_buf b = XQ_BUF_INIT;
+
+	write_alone(g, a, w);
+	open_mem(r, "back.pgn", a->ptr, a->len, NULL);
+	assert_int_equal(next_game(r), 1);
+	write_alone(&r->g, &b, &w2);
+	assert_string_equal(a->ptr, b.ptr);
+	xq_buf_release(&b);
+}
+
+static void comment_with_white_space_at_its_ends_is_written_without_it_and_reported(void **state)
+{
+	struct xq_game g;
+	struct writing w;
+	struct xq_buf out = XQ_BUF_INIT;
+	struct reading r;
+	uint32_t n;
+	const struct xq_diag *d;
+
+	(void)state;
+	xq_game_init(&g);
+	xq_game_add_move(&g, XQ_ROOT, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), &n);
+	/* As XQF comments come: indented, or after a line break. */
+	xq_game_set_comment(&g, n, "      （图）", strlen("      （图）"));
+	xq_game_set_comment(&g, XQ_ROOT, "\n邀兑活马  ", strlen("\n邀兑活马  "));
+	write_read_write(&g, &out, &w, &r);
+	assert_non_null(strstr(out.ptr, "{邀兑活马}"));
+	assert_non_null(strstr(out.ptr, "h2e2 {（图）}"));
+	d = find_diag(&w.diags, XQ_D_LOSS);
+	assert_non_null(d);
+	assert_non_null(strstr(d->msg, "white space"));
+	/* What was written is what reads back. */
+	assert_string_equal(r.g.nodes[XQ_ROOT].comment, "邀兑活马");
+	assert_string_equal(ply_node(&r.g, 1)->comment, "（图）");
+	close_reading(&r);
+	xq_game_release(&g);
+	xq_buf_release(&out);
+}
+
+static void game_read_back_writes_the_same_bytes_again_when_comments_had_white_space(void **state)
+{
+	struct xq_game g;
+	struct writing w;
+	struct xq_buf a = XQ_BUF_INIT;
+	struct reading r;
+	uint32_t n;
+
+	(void)state;
+	/* Game 3958 of the corpus run: a tag with line breaks (a reported
+	 * loss, so --verify does not compare comments) and a game comment
+	 * indented by spaces; the second writing differed at that comment. */
+	xq_game_init(&g);
+	xq_game_add_tag(&g, "LibraryRemark", 13, "a\r\nb", 4);
+	xq_game_set_comment(&g, XQ_ROOT, "      “龙化杯”", strlen("      “龙化杯”"));
+	xq_game_add_move(&g, XQ_ROOT, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), &n);
+	xq_game_set_comment(&g, n, "  x\n  y  ", 10);
+	write_read_write(&g, &a, &w, &r);
+	/* Inside a comment the white space is kept as it was. */
+	assert_string_equal(ply_node(&r.g, 1)->comment, "x\n  y");
+	close_reading(&r);
+	xq_game_release(&g);
+	xq_buf_release(&a);
+}
+
+static void comment_of_only_white_space_is_left_out_with_its_move_number(void **state)
+{
+	struct xq_game g;
+	struct writing w;
+	struct xq_buf a = XQ_BUF_INIT;
+	struct reading r;
+	uint32_t n1, n2;
+
+	(void)state;
+	xq_game_init(&g);
+	xq_game_add_move(&g, XQ_ROOT, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), &n1);
+	xq_game_add_move(&g, n1, XQ_MOVE(XQ_SQ(7, 9), XQ_SQ(6, 7)), &n2);
+	xq_game_set_comment(&g, n1, " \n ", 3);
+	xq_game_set_pre_comment(&g, n2, "  ", 2);
+	write_read_write(&g, &a, &w, &r);
+	assert_non_null(strstr(a.ptr, "1. h2e2 h9g7\n"));
+	assert_non_null(find_diag(&w.diags, XQ_D_LOSS));
+	close_reading(&r);
+	xq_game_release(&g);
+	xq_buf_release(&a);
+}
+
+static void carriage_return_in_a_comment_is_written_as_a_line_feed(void **state)
+{
+	struct xq_game g;
+	struct writing w;
+	struct xq_buf a = XQ_BUF_INIT;
+	struct reading r;
+	uint32_t n;
+
+	(void)state;
+	xq_game_init(&g);
+	xq_game_add_move(&g, XQ_ROOT, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), &n);
+	xq_game_set_comment(&g, n, "a\r\nb\rc", 6);
+	write_read_write(&g, &a, &w, &r);
+	assert_non_null(strstr(a.ptr, "{a\nb\nc}"));
+	assert_non_null(find_diag(&w.diags, XQ_D_LOSS));
+	assert_string_equal(ply_node(&r.g, 1)->comment, "a\nb\nc");
+	close_reading(&r);
+	xq_game_release(&g);
+	xq_buf_release(&a);
+}
+
 static void comment_before_the_game_joins_the_game_comment_with_a_loss(void **state)
 {
 	struct xq_game g;
@@ -2023,6 +2147,10 @@ int main(void)
 		cmocka_unit_test(character_the_target_cannot_hold_is_an_error),
 		cmocka_unit_test(brace_inside_a_comment_is_a_reported_loss),
 		cmocka_unit_test(comment_before_the_game_joins_the_game_comment_with_a_loss),
+		cmocka_unit_test(comment_with_white_space_at_its_ends_is_written_without_it_and_reported),
+		cmocka_unit_test(game_read_back_writes_the_same_bytes_again_when_comments_had_white_space),
+		cmocka_unit_test(comment_of_only_white_space_is_left_out_with_its_move_number),
+		cmocka_unit_test(carriage_return_in_a_comment_is_written_as_a_line_feed),
 		cmocka_unit_test(writer_refuses_what_pgn_cannot_be_written_in),
 		cmocka_unit_test(probe_knows_pgn_by_content),
 		cmocka_unit_test(xqbase_gb2312_crlf_file_with_junk_after_the_result),
