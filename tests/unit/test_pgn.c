@@ -1227,6 +1227,181 @@ static void long_input_crosses_many_window_refills(void **state)
 	xq_buf_release(&text);
 }
 
+static void column_at_the_end_counts_each_trailing_space_once(void **state)
+{
+	struct reading r;
+	const struct xq_diag *d;
+
+	(void)state;
+	/* The game ends at the end of the input, after 15 characters. */
+	open_str(&r, "1. h2e2 h9g7  \t");
+	assert_int_equal(next_game(&r), 1);
+	d = find_diag(&r, XQ_D_NO_RESULT);
+	assert_non_null(d);
+	assert_int_equal(d->place.line, 1);
+	assert_int_equal(d->place.col, 16);
+	assert_int_equal(d->place.offset, 15);
+	close_reading(&r);
+}
+
+static void column_stays_right_when_the_window_refills_inside_white_space(void **state)
+{
+	struct xq_buf text = XQ_BUF_INIT;
+	struct reading r;
+	const struct xq_diag *d;
+	size_t pad;
+
+	(void)state;
+	/* The first read takes 65536 bytes: let it end inside the spaces
+	 * before the bad move, so that the window is refilled there. */
+	xq_buf_adds(&text, "1. h2e2 h9g7 2.");
+	pad = 65536 - text.len + 100;
+	for (size_t i = 0; i < pad; i++)
+		xq_buf_addc(&text, ' ');
+	xq_buf_adds(&text, "zz *\n");
+	open_mem(&r, "refill.pgn", text.ptr, text.len, NULL);
+	assert_int_equal(next_game(&r), 1);
+	d = find_diag(&r, XQ_D_BAD_MOVE_TEXT);
+	assert_non_null(d);
+	assert_int_equal(d->place.offset, 15 + pad);
+	assert_int_equal(d->place.col, 15 + pad + 1);
+	close_reading(&r);
+	xq_buf_release(&text);
+}
+
+static void a_game_of_ascii_is_utf8_until_the_first_other_byte(void **state)
+{
+	struct reading r;
+
+	(void)state;
+	/* GBK further on: the games before it are ASCII, and say so however
+	 * far the reader had read ahead (the same from any starting point). */
+	open_str(&r, "[Game \"Chinese Chess\"]\n1. h2e2 *\n\n"
+		     "[Game \"Chinese Chess\"]\n1. h2e2 *\n\n"
+		     "[Game \"Chinese Chess\"]\n[Red \"\xC5\xDA\"]\n1. h2e2 *\n\n"
+		     "[Game \"Chinese Chess\"]\n1. h2e2 *\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(r.g.encoding, "utf-8");
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(r.g.encoding, "utf-8");
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(r.g.encoding, "gb18030");
+	assert_string_equal(xq_game_tag(&r.g, "Red"), "炮");
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(r.g.encoding, "gb18030");
+	close_reading(&r);
+}
+
+/* ---- splitting --------------------------------------------------------------- */
+
+/* Bytes for a splitter or a chunk reader, from an input. */
+static long input_bytes(void *ctx, void *buf, size_t n, struct xq_diag *d)
+{
+	return xq_input_read(ctx, buf, n, d);
+}
+
+/* Every split point of `text`, up to `max`; returns how many. */
+static int split_points(const char *text, struct xq_split_point *pt, int max)
+{
+	const struct xq_split_ops *ops = xq_format_split(&xq_format_pgn);
+	struct xq_input *in;
+	struct xq_bytes src = {input_bytes, NULL};
+	void *sp;
+	int n = 0, rc;
+
+	assert_non_null(ops);
+	assert_int_equal(xq_input_open_mem(&in, "split.pgn", text, strlen(text)), 0);
+	src.ctx = in;
+	assert_int_equal(ops->open(&sp, &src, NULL), 0);
+	while (n < max && (rc = ops->next(sp, &pt[n])) == 1)
+		n++;
+	assert_true(n == max || rc == 0);
+	ops->close(sp);
+	xq_input_close(in);
+	return n;
+}
+
+static void splitter_proposes_tag_lines_and_move_numbers_in_column_1(void **state)
+{
+	static const char text[] = "[Game \"Chinese Chess\"]\n1. h2e2 {[x] no tag} *\n\n"
+				   "[Game \"Chinese Chess\"]\r\n[Round \"2\"]\r\n1. c3c4 1-0\r\n"
+				   "1. b2e2 0-1 [Game \"Chinese Chess\"] 1. h2e2 *\n";
+	struct xq_split_point pt[8];
+	int n;
+
+	(void)state;
+	n = split_points(text, pt, 8);
+	assert_int_equal(n, 3);
+	assert_int_equal(pt[0].offset, 0);
+	assert_int_equal(pt[0].records, 0);
+	/* The second game: its first tag line, which a reader of the first
+	 * game must see through to its line end. */
+	assert_int_equal(pt[1].offset, 47);
+	assert_int_equal(pt[1].line, 4);
+	assert_int_equal(pt[1].records, 1);
+	assert_int_equal(pt[1].seen, 47 + 23);
+	/* A game without tags after a result, at its move number; the game
+	 * that starts at the tag in the middle of the line is counted, but
+	 * the input is not cut there. */
+	assert_int_equal(pt[2].offset, 97);
+	assert_int_equal(pt[2].line, 7);
+	assert_int_equal(pt[2].records, 2);
+	assert_int_equal(pt[0].encoding, XQ_ENC_UNKNOWN);
+}
+
+static void chunk_reader_starts_with_the_sequential_readers_places(void **state)
+{
+	static const char text[] = "[Game \"Chinese Chess\"]\n1. h2e2 h9g7 *\n\n"
+				   "[Game \"Chinese Chess\"]\n[Red \"\xC5\xDA\"]\n1. a0a9 *\n";
+	const struct xq_split_ops *ops = xq_format_split(&xq_format_pgn);
+	struct xq_split_point pt[4];
+	struct xq_input *in;
+	struct xq_chunk c;
+	struct reading r;
+	struct xq_place next;
+	void *rd;
+	const struct xq_diag *d;
+
+	(void)state;
+	assert_int_equal(split_points(text, pt, 4), 2);
+	/* The second game alone, as chunk readers get it. */
+	memset(&r, 0, sizeof(r));
+	r.sink.report = collect;
+	r.sink.payload = &r;
+	assert_int_equal(xq_game_init(&r.g), 0);
+	assert_int_equal(xq_input_open_mem(&in, "chunk", text + pt[1].offset,
+					   strlen(text) - pt[1].offset), 0);
+	memset(&c, 0, sizeof(c));
+	c.bytes.read = input_bytes;
+	c.bytes.ctx = in;
+	c.name = "chunk";
+	c.offset = pt[1].offset;
+	c.line = pt[1].line;
+	c.records = pt[1].records;
+	/* It runs to the input's end, where the reader finds the encoding
+	 * (a chunk that ends before gets it from its last split point). */
+	c.encoding = pt[1].encoding;
+	c.first_high = pt[1].first_high;
+	assert_int_equal(ops->open_chunk(&rd, &c, NULL, &r.sink), 0);
+	assert_int_equal(xq_format_pgn.read(rd, &r.g), 1);
+	assert_int_equal(r.g.number, 2);
+	assert_int_equal(r.g.place.line, 4);
+	assert_int_equal(r.g.place.offset, pt[1].offset);
+	assert_string_equal(r.g.encoding, "gb18030");
+	assert_string_equal(xq_game_tag(&r.g, "Red"), "炮");
+	d = find_diag(&r, XQ_D_ILLEGAL_MOVE);
+	assert_non_null(d);
+	assert_int_equal(d->game, 2);
+	assert_int_equal(d->place.line, 6);
+	assert_int_equal(d->place.col, 4);
+	/* The game ended at the end of the bytes: no place to check. */
+	assert_int_equal(ops->chunk_next(rd, &next), 0);
+	assert_int_equal(xq_format_pgn.read(rd, &r.g), 0);
+	xq_format_pgn.close_reader(rd);
+	xq_input_close(in);
+	xq_game_release(&r.g);
+}
+
 /* ---- writing ------------------------------------------------------------------ */
 
 static void writer_puts_game_first_sets_format_and_regenerates_fen(void **state)
@@ -2136,6 +2311,11 @@ int main(void)
 		cmocka_unit_test(stray_brace_is_an_error),
 		cmocka_unit_test(memory_is_reused_from_game_to_game),
 		cmocka_unit_test(long_input_crosses_many_window_refills),
+		cmocka_unit_test(column_at_the_end_counts_each_trailing_space_once),
+		cmocka_unit_test(column_stays_right_when_the_window_refills_inside_white_space),
+		cmocka_unit_test(a_game_of_ascii_is_utf8_until_the_first_other_byte),
+		cmocka_unit_test(splitter_proposes_tag_lines_and_move_numbers_in_column_1),
+		cmocka_unit_test(chunk_reader_starts_with_the_sequential_readers_places),
 		cmocka_unit_test(writer_puts_game_first_sets_format_and_regenerates_fen),
 		cmocka_unit_test(writer_adds_fen_when_the_start_is_not_standard),
 		cmocka_unit_test(writer_numbers_variations_comments_and_nags),
