@@ -251,6 +251,24 @@ static uint64_t offset_of(struct pgn_reader *r, uint64_t p)
 	return r->map_r;
 }
 
+/*
+ * The input offset of decoded position `p` (at or after the map), leaving
+ * the map where it is: for a place inside a token, which may be read again
+ * from its start (a '{' that closes no comment), and for places the
+ * splitter looks ahead at.  UINT64_MAX if `p` is behind the map.
+ */
+static uint64_t offset_peek(const struct pgn_reader *r, uint64_t p)
+{
+	uint64_t d = r->map_d, raw_off = r->map_r;
+
+	if (!r->conv)
+		return p;
+	if (d > p)
+		return UINT64_MAX;
+	map_walk(r, &d, &raw_off, p);
+	return raw_off;
+}
+
 static struct xq_place place_at(struct pgn_reader *r, uint64_t p)
 {
 	struct xq_place pl;
@@ -350,8 +368,8 @@ static long shadow_feed(struct shadow *sh, const char *in, size_t len, int final
 	size_t i = 0;
 	char *o;
 
-	/* A character of 2 or 4 bytes becomes 3 at most; a byte, 1. */
-	if (xq_buf_grow(out, len * 2 + 8))
+	/* Three bytes at most for a character, of one byte or more. */
+	if (xq_buf_grow(out, len * 3 + 8))
 		return XQ_ENOMEM;
 	o = out->ptr + out->len;
 	while (i < len) {
@@ -617,9 +635,9 @@ static void mark_bad(struct pgn_reader *r, struct tok *t, uint64_t p)
 	t->bad_place.line = r->line;
 	t->bad_place.col = r->col_val + 1;
 	t->bad_byte = AT(r, p);
-	t->bad_place.offset = offset_of(r, p);
+	t->bad_place.offset = offset_peek(r, p);
 	if (r->conv)
-		t->bad_byte = (unsigned char)r->raw.ptr[r->map_r - r->raw_base];
+		t->bad_byte = (unsigned char)r->raw.ptr[t->bad_place.offset - r->raw_base];
 }
 
 enum { C_WORD, C_SPACE, C_NL, C_DELIM, C_NUL };
@@ -1067,9 +1085,20 @@ static void scan_token(struct pgn_reader *r, struct tok *t)
 	t->place = place_at(r, t->start);
 	c = AT(r, t->start);
 	switch (c) {
-	case '{':
+	case '{': {
+		/* A '{' that closes no comment is read again as what follows
+		 * it: the line ends the scan passed are not passed yet. */
+		uint32_t line = r->line, col_val = r->col_val;
+		uint64_t col_pos = r->col_pos, cr_at = r->cr_at;
 		scan_comment(r, t);
+		if (t->type == T_UNTERMINATED) {
+			r->line = line;
+			r->col_val = col_val;
+			r->col_pos = col_pos;
+			r->cr_at = cr_at;
+		}
 		break;
+	}
 	case ';':
 		scan_line(r, t, T_COMMENT, 1);
 		break;
@@ -2519,22 +2548,6 @@ static int split_new_header(struct pgn_split *s, const struct tok *t)
 	       s->game_tag;
 }
 
-/* The input offset of decoded position `p` ahead of the map, leaving the
- * map where it is (later tokens still need it there). */
-static uint64_t offset_ahead(const struct pgn_reader *r, uint64_t from, uint64_t p)
-{
-	uint64_t d = r->map_d, raw_off = r->map_r;
-
-	if (!r->conv)
-		return p;
-	if (d < from) {
-		/* place_at() walked the map to the token's start at least. */
-		return UINT64_MAX;
-	}
-	map_walk(r, &d, &raw_off, p);
-	return raw_off;
-}
-
 /*
  * The text of word `t` (its length in *n): the lexer's, unless that holds
  * placeholders for legacy characters and the word is one whose characters
@@ -2561,7 +2574,7 @@ static const char *split_word_text(struct pgn_split *s, const struct tok *t, siz
 	if (!high || (!always && chars > 3 && len <= 60))
 		return w;
 	a = offset_of(r, t->start);
-	b = offset_ahead(r, t->start, t->end);
+	b = offset_peek(r, t->end);
 	xq_buf_reset(&s->word);
 	if (b == UINT64_MAX ||
 	    xq_transcoder_convert(&r->shadow->tc, r->raw.ptr + (a - r->raw_base), (size_t)(b - a),
@@ -2737,7 +2750,7 @@ static int split_point(struct pgn_split *s, const struct tok *t, struct xq_split
 			break;
 		p++;
 	}
-	seen = offset_ahead(r, t->start, p);
+	seen = offset_peek(r, p);
 	if (seen == UINT64_MAX)
 		return 0;
 	pt->offset = start;

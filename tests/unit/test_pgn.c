@@ -1142,6 +1142,29 @@ static void unclosed_comment_is_an_error_and_reading_goes_on(void **state)
 	close_reading(&r);
 }
 
+static void unclosed_comment_counts_its_lines_once(void **state)
+{
+	struct reading r;
+	const struct xq_diag *d;
+
+	(void)state;
+	/* The '{' closes nothing: what follows it is read again, and the
+	 * line ends it passed are counted once, as are the bytes' offsets
+	 * (GBK: the offset of a character is not its place in the text). */
+	open_str(&r, "[Event \"1\"]\n1. h2e2 {never \xC5\xDA closed\n\n[Event \"2\"]\n1. b2e2 zz *\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(r.g.place.line, 4);
+	assert_int_equal(r.g.place.col, 1);
+	assert_int_equal(r.g.place.offset, 38);
+	d = find_diag(&r, XQ_D_BAD_MOVE_TEXT);
+	assert_non_null(d);
+	assert_int_equal(d->place.line, 5);
+	assert_int_equal(d->place.col, 9);
+	assert_int_equal(d->place.offset, 58);
+	close_reading(&r);
+}
+
 static void unbalanced_parentheses_are_errors(void **state)
 {
 	struct reading r;
@@ -2307,6 +2330,7 @@ int main(void)
 		cmocka_unit_test(illegal_move_breaks_the_game_with_a_full_place),
 		cmocka_unit_test(text_that_is_no_move_is_bad_move_text),
 		cmocka_unit_test(unclosed_comment_is_an_error_and_reading_goes_on),
+		cmocka_unit_test(unclosed_comment_counts_its_lines_once),
 		cmocka_unit_test(unbalanced_parentheses_are_errors),
 		cmocka_unit_test(stray_brace_is_an_error),
 		cmocka_unit_test(memory_is_reused_from_game_to_game),
