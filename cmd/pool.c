@@ -62,7 +62,9 @@
 #define RING 256
 #define BATCH (RING / 4)
 
-#define SPLIT_MIN ((int64_t)64 << 10)
+/* Smaller files are read whole: a collection of them keeps the threads
+ * busy file by file, without the cost of scanning for split points. */
+#define SPLIT_MIN ((int64_t)1 << 20)
 #define CHUNK_GAMES 16
 #define CHUNK_BYTES ((uint64_t)256 << 10)
 /* Bytes the carry may hold before a split point comes: beyond, the rest
@@ -135,10 +137,12 @@ struct file_rec {
 	int closed;              /* no more units will be made of it */
 };
 
-/* A ring slot: a job, or the marker that ends a chunk's jobs. */
+/* A ring slot: a job, or the marker that ends a chunk's jobs.  Its game
+ * is set up when the slot is first used: most runs use few slots. */
 struct slot {
 	struct pool_job job;
 	int marker;
+	int ready;
 };
 
 struct worker {
@@ -335,6 +339,22 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 		}
 		s = &w->slots[(w->head + w->count) % RING];
 		pthread_mutex_unlock(&p->mu);
+	}
+	if (!s->ready) {
+		if (xq_game_init(&s->job.game)) {
+			xq_game_release(&s->job.game);
+			if (p->serial) {
+				p->stop = 1;
+				p->rc = XQ_ENOMEM;
+			} else {
+				pthread_mutex_lock(&p->mu);
+				stop_all(p, XQ_ENOMEM);
+				pthread_mutex_unlock(&p->mu);
+			}
+			return NULL;
+		}
+		xq_buf_init(&s->job.text);
+		s->ready = 1;
 	}
 	s->marker = 0;
 	job_reset(&s->job, f);
@@ -1241,14 +1261,7 @@ int pool_run(const struct pool_config *cfg)
 		p.w[i].pool = &p;
 		p.w[i].id = i;
 		atomic_init(&p.w[i].bytes, 0);
-		for (int k = 0; k < RING; k++) {
-			if (xq_game_init(&p.w[i].slots[k].job.game))
-				rc = XQ_ENOMEM;
-			xq_buf_init(&p.w[i].slots[k].job.text);
-		}
 	}
-	if (rc)
-		goto out;
 	if (p.serial) {
 		worker_main(&p.w[0]);
 	} else {
@@ -1298,9 +1311,10 @@ int pool_run(const struct pool_config *cfg)
 	for (int i = 0; i < n && !rc; i++)
 		if (p.w[i].oom)
 			rc = XQ_ENOMEM;
-out:
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < RING; k++) {
+			if (!p.w[i].slots[k].ready)
+				continue;
 			xq_game_release(&p.w[i].slots[k].job.game);
 			diag_list_release(&p.w[i].slots[k].job.diags);
 			xq_buf_release(&p.w[i].slots[k].job.text);

@@ -84,7 +84,7 @@ struct pool_config {
 	void *ctx;
 	int progress;                      /* show progress (progress.h is started) */
 	/* Splitting one input among the threads; 0 for each means the default. */
-	int64_t split_min;                 /* smaller files are read whole (bytes; default 64 KiB) */
+	int64_t split_min;                 /* smaller files are read whole (bytes; default 1 MiB) */
 	uint64_t chunk_games;              /* games a chunk aims at (default 16) */
 	uint64_t chunk_bytes;              /* or bytes, whichever comes first (default 256 KiB) */
 	struct pool_stats *stats;          /* filled in by pool_run when not NULL */
