@@ -69,7 +69,7 @@
 #define CHUNK_BYTES ((uint64_t)256 << 10)
 /* Bytes the carry may hold before a split point comes: beyond, the rest
  * of the file is read sequentially (one game that size is read whole). */
-#define CARRY_MAX ((size_t)64 << 20)
+#define CARRY_MAX ((size_t)16 << 20)
 
 struct pool;
 struct feed;
@@ -716,6 +716,13 @@ static long stream_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
 	}
 	for (;;) {
 		size_t avail = carry_len(f);
+		if (st->pos < f->carry_off) {
+			/* The bytes were dropped: a bug, said rather than read wrong. */
+			got = xq_diag_set(d, XQ_EINTERNAL, XQ_D_INTERNAL, XQ_SEV_ERROR,
+					  "bytes before offset %llu are no longer kept",
+					  (unsigned long long)f->carry_off);
+			break;
+		}
 		if (st->pos < f->carry_off + avail) {
 			size_t take = (size_t)(f->carry_off + avail - st->pos);
 			if (take > n)
