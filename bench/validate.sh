@@ -1,19 +1,40 @@
 #!/bin/sh
-# validate speed on a whole collection, with one and with two threads.
+# validate speed with one and with two threads, on a whole collection or on
+# one big file.
 #
-# Runs `xqkit validate -r -q` over the collection RUNS times for -j 1 and
-# for -j 2, alternately (1 2 1 2 ...), and reports for each the median
-# wall time of the whole process and games per second, and the ratio of
-# the medians.  The game count comes from the run's own NDJSON summary.
+# Runs `xqkit validate -r -q` over the input RUNS times for -j 1 and for
+# -j 2, alternately (1 2 1 2 ...), and reports for each the median wall
+# time of the whole process and games per second, and the ratio of the
+# medians.  The game count comes from the run's own NDJSON summary.  A
+# collection of many files is read file by file on the threads; one big
+# file is cut into chunks of games read on the threads.
 #
-# Usage: bench/validate.sh [RUNS] [DIR]   (default 5 runs over ../shared/corpus,
-#        or $XQ_SHARED/corpus)
+# Usage: bench/validate.sh [RUNS] [DIR|FILE|big]
+#   default: 5 runs over ../shared/corpus (or $XQ_SHARED/corpus)
+#   big:     one PGN file of SIZE_MB megabytes (default 55) made of the
+#            corpus's UTF-8 PGN files, repeated (kept in BENCH_DIR if set)
 set -eu
 runs=${1:-5}
 dir=${2:-${XQ_SHARED:-../shared}/corpus}
 xqkit=${XQKIT:-./xqkit}
 [ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
-[ -d "$dir" ] || { echo "no collection at $dir (give DIR, or set XQ_SHARED)" >&2; exit 3; }
+if [ "$dir" = big ]; then
+	corpus=${XQ_SHARED:-../shared}/corpus
+	[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
+	work=${BENCH_DIR:-$(mktemp -d)}
+	mkdir -p "$work"
+	[ -n "${BENCH_DIR:-}" ] || trap 'rm -rf "$work"' EXIT
+	dir=$work/big.pgn
+	"$xqkit" validate -r -q --format ndjson "$corpus" 2>/dev/null |
+		grep '"format":"pgn"' | grep '"encoding":"utf-8"' |
+		sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' > "$work/utf8-files"
+	while IFS= read -r f; do cat "$f"; echo; done < "$work/utf8-files" > "$work/one.pgn"
+	: > "$dir"
+	while [ "$(wc -c < "$dir")" -lt $((${SIZE_MB:-55} * 1000000)) ]; do
+		cat "$work/one.pgn" >> "$dir"
+	done
+fi
+[ -e "$dir" ] || { echo "no input at $dir (give DIR or FILE, or set XQ_SHARED)" >&2; exit 3; }
 
 now() { date +%s.%N; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
@@ -26,7 +47,7 @@ plies=$(echo "$summary" | sed -n 's/.*"plies":\([0-9]*\).*/\1/p')
 bytes=$(du -sb "$dir" | cut -f1)
 
 t1=$(mktemp) t2=$(mktemp)
-trap 'rm -f "$t1" "$t2"' EXIT
+trap 'rm -f "$t1" "$t2"; [ -n "${work:-}" ] && [ -z "${BENCH_DIR:-}" ] && rm -rf "$work"; :' EXIT
 i=0
 while [ $i -lt "$runs" ]; do
 	for j in 1 2; do
@@ -38,7 +59,8 @@ while [ $i -lt "$runs" ]; do
 	i=$((i + 1))
 done
 a=$(median < "$t1"); b=$(median < "$t2")
-echo "collection: $dir ($files files, $games games, $plies plies, $bytes bytes on disk)"
+if [ -f "$dir" ]; then what="one file"; else what="collection"; fi
+echo "$what: $dir ($files files, $games games, $plies plies, $bytes bytes on disk)"
 awk -v a="$a" -v b="$b" -v g="$games" -v r="$runs" -v c="$(getconf _NPROCESSORS_ONLN)" 'BEGIN {
 	printf "  -j 1: %.3f s  %8.0f games/s   (median of %d)\n", a, g / a, r
 	printf "  -j 2: %.3f s  %8.0f games/s   (median of %d)\n", b, g / b, r

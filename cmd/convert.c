@@ -73,7 +73,7 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_RECURSIVE, 'r', "recursive", "read the record files in directories, and below"),
 	OPT_VALUE(O_FROM, 0, "from", "FORMAT", "read every input as FORMAT (default: detect)"),
 	OPT_VALUE(O_IENC, 0, "input-encoding", "ENC", "text encoding of the inputs (default: detect)"),
-	OPT_VALUE(O_JOBS, 'j', "jobs", "THREADS", "read files on this many threads (default 1)"),
+	OPT_VALUE(O_JOBS, 'j', "jobs", "THREADS", "read on this many threads, big files too (default 1)"),
 	OPT_FLAG(O_QUIET, 'q', "quiet", "no progress and no summary"),
 	OPT_FLAG(O_PROGRESS, 0, "progress", "show progress even when stderr is not a terminal"),
 	OPT_FLAG(O_VERBOSE, 'v', "verbose", "also list files skipped in directories"),

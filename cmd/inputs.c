@@ -238,6 +238,16 @@ int64_t inputs_total_size(char **operands, int n, int recursive)
 int source_open(struct source *s, const char *path, const struct xq_format *forced,
 		const struct xq_read_opts *ro, const struct xq_sink *sink, struct xq_diag *d)
 {
+	int rc = source_open_input(s, path, forced, d);
+
+	if (rc == SOURCE_OK)
+		rc = source_open_reader(s, ro, sink, d);
+	return rc;
+}
+
+int source_open_input(struct source *s, const char *path, const struct xq_format *forced,
+		      struct xq_diag *d)
+{
 	const unsigned char *head;
 	size_t hlen;
 	int rc;
@@ -276,7 +286,14 @@ int source_open(struct source *s, const char *path, const struct xq_format *forc
 		source_close(s);
 		return rc;
 	}
-	rc = s->fmt->open_reader(&s->reader, s->in, ro, sink);
+	return SOURCE_OK;
+}
+
+int source_open_reader(struct source *s, const struct xq_read_opts *ro, const struct xq_sink *sink,
+		       struct xq_diag *d)
+{
+	int rc = s->fmt->open_reader(&s->reader, s->in, ro, sink);
+
 	if (rc) {
 		xq_diag_set(d, rc, rc == XQ_ENOMEM ? XQ_D_RESOURCE : XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
 			    "cannot read '%s' as %s: %s", xq_input_name(s->in), s->fmt->name,

@@ -79,6 +79,17 @@ int source_open(struct source *s, const char *path, const struct xq_format *forc
 		const struct xq_read_opts *ro, const struct xq_sink *sink, struct xq_diag *d);
 void source_close(struct source *s);
 
+/*
+ * source_open() in two steps, for a caller that looks at the input before
+ * reading it: open `path` and find its format (no reader yet; the same
+ * returns as source_open()), then open the reader on it.  After a failed
+ * source_open_reader() the source is closed.
+ */
+int source_open_input(struct source *s, const char *path, const struct xq_format *forced,
+		      struct xq_diag *d);
+int source_open_reader(struct source *s, const struct xq_read_opts *ro, const struct xq_sink *sink,
+		       struct xq_diag *d);
+
 /* The format called `name` that can read (or write, with `write`), or NULL
  * with a message listing the formats that can, in `msg`. */
 const struct xq_format *format_by_name(const char *name, int write, char *msg, size_t cap);

@@ -1,19 +1,48 @@
 /*
- * pool.c: workers read files into per-worker rings of game slots; the
- * output thread empties the rings in input order (see pool.h).
+ * pool.c: units of work (whole files, or chunks of a big one) read by the
+ * workers into per-worker rings of game slots; the output thread empties
+ * the rings in input order (see pool.h).
  *
- * Ordering.  Files are handed out in input order and each worker reads
- * its files in the order it took them, so its ring holds jobs in input
- * order.  The output thread knows which worker took file k (owner[k]) and
- * takes that worker's ring head until file k's END job, then moves on to
- * file k + 1.  It never waits on a file that no worker has taken while a
- * worker is blocked: a blocked worker holds a later file, so every earlier
- * file has been taken already.
+ * Ordering.  Units are numbered as they are handed out, in input order:
+ * the files as the operands list them and, while a file is being split,
+ * its chunks in file order before the next file.  Each worker reads its
+ * units in the order it took them, so its ring holds jobs in input order.
+ * The output thread knows which worker took unit k and takes that
+ * worker's ring head until unit k's last job (a whole file's END job, or
+ * the marker that closes a chunk), then moves on to unit k + 1.  It never
+ * waits on a unit that no worker has taken while a worker is blocked: a
+ * blocked worker holds a later unit, so every earlier one was taken.
  *
- * One mutex and one condition variable guard the rings' head and count,
- * the file hand-out and the owner table; slots themselves are touched
- * without the lock, by the worker while it fills one (never the head of a
- * non-empty ring) and by the output thread while it emits the head.
+ * Splitting.  The first worker to take a big file in a format that can be
+ * split (format.h) opens it and becomes its "feed": the file's splitter
+ * reads it through the feed, which keeps the bytes not yet handed out (the
+ * carry).  Any worker that needs work while the feed is current cuts the
+ * next chunk under the feed's lock: it asks the splitter for split points
+ * until the chunk holds enough games or bytes, copies the chunk's bytes
+ * (and the few after it that its reader must see) into a segment, and
+ * reads it with the format's chunk reader.  A chunk is checked as it is
+ * read: its games must end exactly at the next split point, and be as many
+ * as the splitter counted.  If not, every later chunk of the file is
+ * voided (its games are dropped unseen) and the chunk's worker reads the
+ * rest of the file sequentially from the chunk's start, over the segments
+ * kept for that (a segment is kept until every chunk up to it has been
+ * checked), then the carry, then the input, skipping the games it had
+ * handed over already.  When the splitter cannot go on (an encoding or a
+ * dialect it does not follow, a record too long to hold), the rest of the
+ * file is one last unit read sequentially.  Every read of the input asks
+ * for as many bytes as the sequential reader would, so even where an input
+ * error strikes is the same.
+ *
+ * Locks.  One mutex (mu) and its condition variables guard the rings'
+ * head and count, the hand-out, the unit table and the files' unit counts;
+ * slots themselves are touched without the lock, by the worker while it
+ * fills one (never the head of a non-empty ring) and by the output thread
+ * while it emits the head.  Each feed has a mutex of its own for its
+ * splitter, carry, input and segments; a worker holding it may take mu,
+ * never the other way round (except on a feed that no one else can see
+ * yet).  A worker finishes with a unit's feed before it publishes the
+ * unit's last job, so the output thread can free a file with its feed
+ * once it has passed the file's last unit.
  */
 #include "pool.h"
 
@@ -21,23 +50,107 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "progress.h"
 
 /* Slots per worker, and how full a ring gets before the output thread is
  * woken for it (or how empty before its worker is): waking a thread per
- * game costs more than reading a small game, so they wake by half rings. */
-#define RING 16
-#define BATCH (RING / 2)
+ * game costs more than reading a small game, so they wake by half rings.
+ * A ring holds a few chunks, so that a worker can be a chunk ahead of the
+ * output while another finishes the chunk before. */
+#define RING 256
+#define BATCH (RING / 4)
+
+/* Smaller files are read whole: a collection of them keeps the threads
+ * busy file by file, without the cost of scanning for split points. */
+#define SPLIT_MIN ((int64_t)1 << 20)
+#define CHUNK_GAMES 16
+#define CHUNK_BYTES ((uint64_t)256 << 10)
+/* Bytes the carry may hold before a split point comes: beyond, the rest
+ * of the file is read sequentially (one game that size is read whole). */
+#define CARRY_MAX ((size_t)16 << 20)
 
 struct pool;
+struct feed;
+
+/* The bytes of one chunk: [start, end) of the input, of which [start,
+ * body_end) are its games and the rest what its reader must see after them. */
+struct seg {
+	struct seg *next;       /* the next chunk's, while the feed keeps them */
+	uint64_t k;             /* the chunk's number in its file */
+	uint64_t start, body_end, end;
+	int refs;               /* under the feed's lock */
+	int checked;            /* its games ended where the splitter said */
+	char *data;
+};
+
+struct feed {
+	pthread_mutex_t mu;
+	pthread_cond_t ready;    /* the first worker has opened the file */
+	int started;
+	struct pool_file *file;
+	const struct xq_split_ops *ops;
+	struct source src;       /* the input and its format (no reader) */
+	void *splitter;          /* NULL once the file is no longer being cut */
+	int users;               /* workers about to take mu (under pool->mu) */
+	/* Input bytes [carry_off, carry_off + carry.len - carry_pos) read and in no segment yet. */
+	struct xq_buf carry;
+	size_t carry_pos;
+	uint64_t carry_off;
+	int in_eof, in_rc;       /* the input ended, or failed with in_diag */
+	struct xq_diag in_diag;
+	/* The next chunk starts at `at`. */
+	uint64_t at, at_records;
+	uint32_t at_line;
+	enum xq_encoding enc;    /* as the last split point said */
+	uint64_t first_high;
+	uint64_t nchunks;        /* chunks cut */
+	struct seg *head, *tail; /* kept segments, from the first unchecked chunk on */
+	atomic_uint_least64_t void_from; /* chunks numbered from it on are void */
+};
+
+struct unit {
+	uint64_t seq;            /* its place in the output order */
+	int owner;               /* the worker that reads it */
+	struct pool_file *file;
+	struct feed *feed;       /* NULL: the whole file, read sequentially */
+	/* A whole file the feed's first worker opened already, or could not. */
+	int opened, open_rc;
+	struct source src;
+	struct xq_diag open_d;
+	/* A chunk. */
+	uint64_t k;              /* its number in the file */
+	struct seg *seg;         /* its bytes (a reference); NULL: from the carry on */
+	int final;               /* it reads to the end of the input */
+	struct xq_chunk chunk;   /* where its reader starts */
+	uint64_t end, expect;    /* where its games must end, and how many */
+	uint32_t end_line;
+	uint64_t stored;         /* stored input bytes read when it was cut */
+};
+
+/* A file and what the pool keeps about it. */
+struct file_rec {
+	struct pool_file f;      /* first: what commands see */
+	struct feed *feed;
+	uint64_t units, passed;  /* units made of it, and passed by the output (under mu) */
+	int closed;              /* no more units will be made of it */
+};
+
+/* A ring slot: a job, or the marker that ends a chunk's jobs.  Its game
+ * is set up when the slot is first used: most runs use few slots. */
+struct slot {
+	struct pool_job job;
+	int marker;
+	int ready;
+};
 
 struct worker {
 	struct pool *pool;
 	pthread_t tid;
 	int started;
 	int id;
-	struct pool_job slots[RING];
+	struct slot slots[RING];
 	size_t head, count;   /* under pool->mu */
 	struct pool_job *cur; /* the job diagnostics go to */
 	struct pool_file *file;
@@ -55,15 +168,26 @@ struct pool {
 	struct worker *w;
 	int nw;
 	int serial;
-	uint64_t next_seq; /* files handed out */
+	uint64_t next_file;    /* files handed out */
 	int listing_done;
-	int *owner;        /* file seq -> worker */
-	size_t owner_alloc;
+	struct feed *feed;     /* the file being cut into chunks, if any */
+	/* units[seq % units_cap] for seq in [out_seq, next_seq) */
+	struct unit **units;
+	size_t units_cap;
+	uint64_t next_seq, out_seq;
 	int stop;
-	int rc;            /* what stopped the run */
+	int rc;                /* what stopped the run */
+	int64_t split_min;
+	uint64_t chunk_games, chunk_bytes;
 	/* output side */
 	uint64_t games_out, bytes_done;
+	atomic_uint_least64_t split_files, chunks, fallbacks, gave_up; /* pool_stats */
 };
+
+static struct file_rec *rec_of(struct pool_file *f)
+{
+	return (struct file_rec *)f;
+}
 
 static void pool_sink(const struct xq_diag *d, void *payload)
 {
@@ -76,14 +200,83 @@ static void pool_sink(const struct xq_diag *d, void *payload)
 		w->oom = 1;
 }
 
+/* ---- files and segments --------------------------------------------------- */
+
+static void seg_free(struct seg *s)
+{
+	free(s->data);
+	free(s);
+}
+
+/* Drop a reference to `s` (under the feed's lock). */
+static void seg_unref(struct seg *s)
+{
+	if (s && --s->refs == 0)
+		seg_free(s);
+}
+
+static void feed_free(struct feed *f)
+{
+	struct seg *s, *next;
+
+	if (!f)
+		return;
+	if (f->splitter)
+		f->ops->close(f->splitter);
+	for (s = f->head; s; s = next) {
+		next = s->next;
+		seg_unref(s);
+	}
+	source_close(&f->src);
+	xq_buf_release(&f->carry);
+	pthread_cond_destroy(&f->ready);
+	pthread_mutex_destroy(&f->mu);
+	free(f);
+}
+
 static void file_free(struct pool_file *f)
 {
 	if (!f)
 		return;
+	feed_free(rec_of(f)->feed);
 	free(f->path);
 	free(f->name_buf);
 	free(f);
 }
+
+/* Free `f` once no unit of it is left and none will come (under mu). */
+static void file_release_if_done(struct pool_file *f)
+{
+	struct file_rec *r = rec_of(f);
+
+	if (r->closed && r->passed == r->units && (!r->feed || r->feed->users == 0))
+		file_free(f);
+}
+
+static struct pool_file *new_file(uint64_t seq, char *path, int in_dir)
+{
+	struct file_rec *r = calloc(1, sizeof(*r));
+	struct pool_file *f;
+
+	if (!r) {
+		free(path);
+		return NULL;
+	}
+	f = &r->f;
+	f->path = path;
+	f->seq = seq;
+	f->in_dir = in_dir;
+	f->size = -1;
+	f->name_buf = strdup(path && inputs_is_stdin(path) ? "<stdin>" : path ? path : "");
+	if (!f->name_buf) {
+		file_free(f);
+		return NULL;
+	}
+	f->name = f->name_buf;
+	return f;
+}
+
+/* ---- the ring --------------------------------------------------------------- */
 
 static void job_reset(struct pool_job *j, struct pool_file *f)
 {
@@ -127,12 +320,12 @@ static void stop_all(struct pool *p, int rc)
 static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 {
 	struct pool *p = w->pool;
-	struct pool_job *j;
+	struct slot *s;
 
 	if (p->serial) {
 		if (p->stop)
 			return NULL;
-		j = &w->slots[0];
+		s = &w->slots[0];
 	} else {
 		pthread_mutex_lock(&p->mu);
 		while (w->count == RING && !p->stop) {
@@ -144,23 +337,49 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 			pthread_mutex_unlock(&p->mu);
 			return NULL;
 		}
-		j = &w->slots[(w->head + w->count) % RING];
+		s = &w->slots[(w->head + w->count) % RING];
 		pthread_mutex_unlock(&p->mu);
 	}
-	job_reset(j, f);
-	w->cur = j;
-	return j;
+	if (!s->ready) {
+		if (xq_game_init(&s->job.game)) {
+			xq_game_release(&s->job.game);
+			if (p->serial) {
+				p->stop = 1;
+				p->rc = XQ_ENOMEM;
+			} else {
+				pthread_mutex_lock(&p->mu);
+				stop_all(p, XQ_ENOMEM);
+				pthread_mutex_unlock(&p->mu);
+			}
+			return NULL;
+		}
+		xq_buf_init(&s->job.text);
+		s->ready = 1;
+	}
+	s->marker = 0;
+	job_reset(&s->job, f);
+	w->cur = &s->job;
+	return &s->job;
 }
 
-/* Hand a filled slot to the output side. */
-static void publish(struct worker *w, struct pool_job *j)
+static int emit_job(struct pool *p, struct pool_job *j, struct worker *w)
+{
+	int rc = p->cfg->emit(p->cfg->ctx, j);
+
+	if (j->kind == POOL_GAME)
+		j->file->games++;
+	progress_after(p, j, w);
+	return rc;
+}
+
+/* Hand a filled slot to the output side; `last` when it ends its unit. */
+static void publish(struct worker *w, struct pool_job *j, int last)
 {
 	struct pool *p = w->pool;
 
 	w->cur = NULL;
 	if (p->serial) {
-		int rc = p->cfg->emit(p->cfg->ctx, j);
-		progress_after(p, j, w);
+		int rc = emit_job(p, j, w);
 		if (j->kind == POOL_END)
 			file_free(j->file);
 		if (rc) {
@@ -171,19 +390,549 @@ static void publish(struct worker *w, struct pool_job *j)
 	}
 	pthread_mutex_lock(&p->mu);
 	w->count++;
-	/* Wake the output thread only when it sleeps: one wake-up per game
-	 * would cost more than reading it. */
-	if ((p->out_waiting == -1 || p->out_waiting == w->id + 1) && w->count >= BATCH)
+	/* Wake the output thread only when it sleeps, and waits for a batch
+	 * or for the end of a unit: one wake-up per game would cost more
+	 * than reading it. */
+	if ((p->out_waiting == -1 || p->out_waiting == w->id + 1) && (w->count >= BATCH || last))
 		pthread_cond_signal(&p->cond);
 	pthread_mutex_unlock(&p->mu);
 }
 
-/* Read every game of `f`; always publishes its END job unless stopping. */
-static void read_file(struct worker *w, struct pool_file *f, int open_failed,
-		      const struct xq_diag *why)
+/* The marker that ends a chunk's jobs (a slot must be free: `j`). */
+static void publish_marker(struct worker *w, struct pool_job *j)
+{
+	((struct slot *)j)->marker = 1;
+	publish(w, j, 1);
+}
+
+/* ---- units ------------------------------------------------------------------ */
+
+static struct unit *unit_at(struct pool *p, uint64_t seq)
+{
+	return p->units[seq % p->units_cap];
+}
+
+/* Give `u` the next place in the output order, for worker `w` (under mu). */
+static int number_unit(struct pool *p, struct unit *u, struct worker *w)
+{
+	if (p->next_seq - p->out_seq == p->units_cap) {
+		size_t cap = p->units_cap ? p->units_cap * 2 : 64;
+		struct unit **t = malloc(cap * sizeof(*t));
+		if (!t)
+			return -1;
+		for (uint64_t s = p->out_seq; s < p->next_seq; s++)
+			t[s % cap] = unit_at(p, s);
+		free(p->units);
+		p->units = t;
+		p->units_cap = cap;
+	}
+	u->seq = p->next_seq++;
+	u->owner = w->id;
+	p->units[u->seq % p->units_cap] = u;
+	rec_of(u->file)->units++;
+	return 0;
+}
+
+static void unit_free(struct unit *u)
+{
+	if (u->opened)
+		source_close(&u->src);
+	free(u);
+}
+
+/* Is chunk `u` void (a chunk before it fell back to reading sequentially)? */
+static int voided(const struct unit *u)
+{
+	return u->feed && u->k >= atomic_load(&u->feed->void_from);
+}
+
+/* ---- the feed: cutting a file into chunks ---------------------------------- */
+
+/* Append the next `n` bytes of the input to the carry, asking the input for
+ * exactly `n` as a reader would.  Returns the count, 0 at the end, or the
+ * input's error (kept, and given again to whoever asks after it). */
+static long feed_read_input(struct feed *f, size_t n, struct xq_diag *d)
+{
+	long got;
+
+	if (f->in_rc) {
+		*d = f->in_diag;
+		return f->in_rc;
+	}
+	if (f->in_eof)
+		return 0;
+	if (f->carry_pos > 0 && f->carry_pos >= f->carry.len / 2) {
+		memmove(f->carry.ptr, f->carry.ptr + f->carry_pos, f->carry.len - f->carry_pos);
+		xq_buf_truncate(&f->carry, f->carry.len - f->carry_pos);
+		f->carry_pos = 0;
+	}
+	if (xq_buf_grow(&f->carry, n)) {
+		xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+		return XQ_ENOMEM;
+	}
+	got = xq_input_read(f->src.in, f->carry.ptr + f->carry.len, n, d);
+	if (got < 0) {
+		f->in_rc = (int)got;
+		f->in_diag = *d;
+		return got;
+	}
+	if (got == 0)
+		f->in_eof = 1;
+	f->carry.len += (size_t)got;
+	return got;
+}
+
+/* The splitter's bytes: read on into the carry (under the feed's lock). */
+static long feed_pull(void *ctx, void *buf, size_t n, struct xq_diag *d)
+{
+	struct feed *f = ctx;
+	long got = feed_read_input(f, n, d);
+
+	if (got > 0)
+		memcpy(buf, f->carry.ptr + f->carry.len - (size_t)got, (size_t)got);
+	return got;
+}
+
+static size_t carry_len(const struct feed *f)
+{
+	return f->carry.len - f->carry_pos;
+}
+
+/* Drop the carry's bytes before input offset `to`. */
+static void carry_drop(struct feed *f, uint64_t to)
+{
+	f->carry_pos += (size_t)(to - f->carry_off);
+	f->carry_off = to;
+}
+
+/* The number of the first chunk not checked yet. */
+static uint64_t first_unchecked(const struct feed *f)
+{
+	return f->head ? f->head->k : f->nchunks;
+}
+
+/* No more chunks of this file (under the feed's lock). */
+static void feed_finish(struct pool *p, struct feed *f)
+{
+	if (f->splitter) {
+		f->ops->close(f->splitter);
+		f->splitter = NULL;
+	}
+	if (!p->serial)
+		pthread_mutex_lock(&p->mu);
+	if (p->feed == f)
+		p->feed = NULL;
+	rec_of(f->file)->closed = 1;
+	if (!p->serial)
+		pthread_mutex_unlock(&p->mu);
+}
+
+/* Make `u` the chunk [f->at, end) of `f` (under the feed's lock). */
+static void set_chunk(struct feed *f, struct unit *u, struct seg *s)
+{
+	u->feed = f;
+	u->k = f->nchunks++;
+	u->seg = s;
+	u->chunk.name = f->file->name;
+	u->chunk.offset = f->at;
+	u->chunk.line = f->at_line;
+	u->chunk.records = f->at_records;
+	u->chunk.encoding = f->enc;
+	u->chunk.first_high = f->first_high;
+	u->stored = xq_input_stored_offset(f->src.in);
+}
+
+/* A segment of the carry's first `len` bytes, kept by the feed; NULL when
+ * memory is short. */
+static struct seg *cut_segment(struct feed *f, size_t len, uint64_t body_end)
+{
+	struct seg *s = calloc(1, sizeof(*s));
+
+	if (!s || !(s->data = malloc(len ? len : 1))) {
+		free(s);
+		return NULL;
+	}
+	memcpy(s->data, f->carry.ptr + f->carry_pos, len);
+	s->k = f->nchunks;
+	s->start = f->carry_off;
+	s->body_end = body_end;
+	s->end = f->carry_off + len;
+	s->refs = 2; /* the feed's and the unit's */
+	if (f->tail)
+		f->tail->next = s;
+	else
+		f->head = s;
+	f->tail = s;
+	return s;
+}
+
+/*
+ * Cut the next chunk of `f` into `u`: up to a split point past the
+ * thresholds, or to the end of the input, or (when the splitter gives up
+ * or no point comes within CARRY_MAX) everything left, read sequentially.
+ */
+static void cut_chunk(struct pool *p, struct feed *f, struct unit *u)
+{
+	struct xq_split_point pt;
+	struct seg *s;
+	int rc;
+
+	for (;;) {
+		if (carry_len(f) > CARRY_MAX) {
+			rc = XQ_ERANGE;
+			break;
+		}
+		rc = f->ops->next(f->splitter, &pt);
+		if (rc != 1)
+			break;
+		if (pt.encoding != XQ_ENC_UNKNOWN) {
+			f->enc = pt.encoding;
+			f->first_high = pt.first_high;
+		}
+		if (pt.offset <= f->at || pt.records <= f->at_records)
+			continue; /* no game before it */
+		if (pt.records - f->at_records < p->chunk_games && pt.offset - f->at < p->chunk_bytes)
+			continue;
+		s = cut_segment(f, (size_t)(pt.seen - f->carry_off), pt.offset);
+		if (!s) {
+			rc = XQ_ENOMEM;
+			break;
+		}
+		set_chunk(f, u, s);
+		u->end = pt.offset;
+		u->end_line = pt.line;
+		u->expect = pt.records - f->at_records;
+		carry_drop(f, pt.offset);
+		atomic_fetch_add(&p->chunks, 1);
+		f->at = pt.offset;
+		f->at_line = pt.line;
+		f->at_records = pt.records;
+		return;
+	}
+	atomic_fetch_add(&p->chunks, 1);
+	/* The last unit of the file: to the end of the input. */
+	u->final = 1;
+	if (rc == 0 && (s = cut_segment(f, carry_len(f), f->carry_off + carry_len(f)))) {
+		/* Every byte is in the carry: a segment of its own. */
+		set_chunk(f, u, s);
+		carry_drop(f, s->end);
+	} else {
+		/* Read on from the carry and the input (an error the splitter
+		 * met is met again there, at the same byte). */
+		set_chunk(f, u, NULL);
+		atomic_fetch_add(&p->gave_up, 1);
+	}
+	feed_finish(p, f);
+}
+
+/* A whole-file unit: the feed's file turned out not to be split. */
+static void unit_whole(struct pool *p, struct feed *f, struct unit *u)
+{
+	u->feed = NULL;
+	feed_finish(p, f);
+}
+
+/*
+ * The first worker of a big file: open it, and cut its first chunk into
+ * `u` (or leave `u` a whole-file unit when the file cannot be split).
+ * Called with the feed's lock held.
+ */
+static void feed_start(struct pool *p, struct feed *f, struct unit *u)
+{
+	const struct pool_config *cfg = p->cfg;
+	struct pool_file *file = f->file;
+	struct xq_bytes pull = {feed_pull, f};
+	int rc;
+
+	xq_diag_init(&u->open_d);
+	rc = source_open_input(&u->src, file->path, cfg->forced, &u->open_d);
+	u->opened = 1;
+	if (rc != SOURCE_OK) {
+		u->open_rc = rc;
+		u->opened = 0;
+		unit_whole(p, f, u);
+		return;
+	}
+	file->fmt = u->src.fmt;
+	file->binary = (u->src.fmt->caps & XQ_CAP_BINARY) != 0;
+	file->size = xq_input_size(u->src.in);
+	f->ops = xq_format_split(u->src.fmt);
+	if (!f->ops || f->ops->open(&f->splitter, &pull, &cfg->read_opts)) {
+		f->splitter = NULL;
+		unit_whole(p, f, u);
+		return;
+	}
+	/* The input is the feed's now. */
+	f->src = u->src;
+	u->opened = 0;
+	memset(&u->src, 0, sizeof(u->src));
+	f->at_line = 1;
+	atomic_fetch_add(&p->split_files, 1);
+	cut_chunk(p, f, u);
+}
+
+/* ---- reading a chunk ------------------------------------------------------------ */
+
+/* A chunk reader's bytes: its segment; after a fall back, the segments
+ * after it, then the carry and the input. */
+struct stream {
+	struct feed *f;
+	struct seg *seg;   /* a reference, or NULL */
+	uint64_t pos;      /* input offset of the next byte */
+	uint64_t k;        /* the chunk's number */
+	int tail;          /* reading on to the end of the input */
+};
+
+static long stream_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
+{
+	struct stream *st = ctx;
+	struct feed *f = st->f;
+	long got;
+
+	if (st->seg && !st->tail) {
+		size_t take = (size_t)(st->seg->end - st->pos);
+		if (take > n)
+			take = n;
+		memcpy(buf, st->seg->data + (st->pos - st->seg->start), take);
+		st->pos += take;
+		return (long)take;
+	}
+	pthread_mutex_lock(&f->mu);
+	while (st->seg) {
+		struct seg *next = st->seg->next;
+		if (st->pos < st->seg->body_end) {
+			size_t take = (size_t)(st->seg->body_end - st->pos);
+			if (take > n)
+				take = n;
+			memcpy(buf, st->seg->data + (st->pos - st->seg->start), take);
+			st->pos += take;
+			pthread_mutex_unlock(&f->mu);
+			return (long)take;
+		}
+		if (next)
+			next->refs++;
+		seg_unref(st->seg);
+		st->seg = next;
+	}
+	for (;;) {
+		size_t avail = carry_len(f);
+		if (st->pos < f->carry_off) {
+			/* The bytes were dropped: a bug, said rather than read wrong. */
+			got = xq_diag_set(d, XQ_EINTERNAL, XQ_D_INTERNAL, XQ_SEV_ERROR,
+					  "bytes before offset %llu are no longer kept",
+					  (unsigned long long)f->carry_off);
+			break;
+		}
+		if (st->pos < f->carry_off + avail) {
+			size_t take = (size_t)(f->carry_off + avail - st->pos);
+			if (take > n)
+				take = n;
+			memcpy(buf, f->carry.ptr + f->carry_pos + (st->pos - f->carry_off), take);
+			st->pos += take;
+			/* The carry is this reader's alone once no chunk before it
+			 * can fall back (and read these bytes again). */
+			if (first_unchecked(f) >= st->k)
+				carry_drop(f, st->pos);
+			got = (long)take;
+			break;
+		}
+		got = feed_read_input(f, XQ_READ_SIZE, d);
+		if (got <= 0)
+			break;
+	}
+	pthread_mutex_unlock(&f->mu);
+	return got;
+}
+
+static void stream_release(struct stream *st)
+{
+	if (!st->seg)
+		return;
+	pthread_mutex_lock(&st->f->mu);
+	seg_unref(st->seg);
+	pthread_mutex_unlock(&st->f->mu);
+	st->seg = NULL;
+}
+
+/* The chunk of segment `s` is checked: drop the segments no fall back can
+ * need any more. */
+static void chunk_checked(struct feed *f, struct seg *s)
+{
+	pthread_mutex_lock(&f->mu);
+	s->checked = 1;
+	while (f->head && f->head->checked) {
+		struct seg *first = f->head;
+		f->head = first->next;
+		if (!f->head)
+			f->tail = NULL;
+		seg_unref(first);
+	}
+	pthread_mutex_unlock(&f->mu);
+}
+
+/*
+ * Chunk `u` did not end where the splitter said: void the chunks after it,
+ * stop cutting, and point `st` at the chunk's start to read on to the end
+ * of the input.
+ */
+static void fall_back(struct pool *p, struct unit *u, struct stream *st)
+{
+	struct feed *f = u->feed;
+
+	atomic_fetch_add(&p->fallbacks, 1);
+	pthread_mutex_lock(&f->mu);
+	if (atomic_load(&f->void_from) > u->k + 1)
+		atomic_store(&f->void_from, u->k + 1);
+	if (f->splitter)
+		feed_finish(p, f);
+	st->pos = u->chunk.offset;
+	st->tail = 1;
+	u->final = 1;
+	pthread_mutex_unlock(&f->mu);
+}
+
+/* The file's END job from a chunk, unless the chunk is void (under the
+ * feed's lock, so that a void chunk and the one reading on never both set
+ * the file's status). */
+static int chunk_end(struct unit *u, enum pool_file_status status)
+{
+	int ok;
+
+	pthread_mutex_lock(&u->feed->mu);
+	ok = !voided(u);
+	if (ok)
+		u->file->status = status;
+	pthread_mutex_unlock(&u->feed->mu);
+	return ok;
+}
+
+static enum pool_file_status read_status(int rc)
+{
+	if (rc >= 0)
+		return POOL_FILE_OK;
+	return rc == XQ_EIO || rc == XQ_ENOMEM ? POOL_FILE_IO : POOL_FILE_DAMAGED;
+}
+
+/* Read chunk `u`, publishing its games, then the file's END if it is the
+ * last, then the marker. */
+static void read_chunk(struct worker *w, struct unit *u)
 {
 	struct pool *p = w->pool;
 	const struct pool_config *cfg = p->cfg;
+	const struct xq_format *fmt = u->file->fmt;
+	const struct xq_split_ops *ops = u->feed->ops;
+	struct xq_sink sink = {pool_sink, w};
+	struct stream st = {u->feed, u->seg, u->chunk.offset, u->k, u->seg == NULL};
+	struct pool_job *j;
+	void *rd = NULL;
+	uint64_t handed = 0, skip = 0, count = 0;
+	int rc;
+
+	u->seg = NULL; /* the stream has its reference */
+	u->chunk.bytes.read = stream_read;
+	u->chunk.bytes.ctx = &st;
+	w->file = u->file;
+	atomic_store(&w->bytes, u->stored);
+	if (!(j = acquire(w, u->file)))
+		goto out;
+	for (;;) {
+		if (!rd && ops->open_chunk(&rd, &u->chunk, &cfg->read_opts, &sink)) {
+			rd = NULL;
+			pthread_mutex_lock(&p->mu);
+			stop_all(p, XQ_ENOMEM);
+			pthread_mutex_unlock(&p->mu);
+			goto out;
+		}
+		if (voided(u))
+			break;
+		rc = fmt->read(rd, &j->game);
+		if (rc > 0) {
+			struct xq_place nx;
+			int last = 0, known;
+			count++;
+			if (skip) {
+				/* Handed over already, before the fall back. */
+				skip--;
+				job_reset(j, u->file);
+				continue;
+			}
+			if (!u->final) {
+				known = ops->chunk_next(rd, &nx);
+				if (known && nx.offset == u->end && nx.line == u->end_line && nx.col == 1)
+					last = 1;
+				else if (!known || nx.offset >= u->end)
+					goto fall_back; /* the game may go on past the chunk */
+			}
+			j->game.source = u->file->name;
+			if (cfg->process)
+				cfg->process(cfg->ctx, j);
+			publish(w, j, 0);
+			handed++;
+			if (!(j = acquire(w, u->file)))
+				goto out;
+			if (!last)
+				continue;
+			if (count == u->expect) {
+				chunk_checked(u->feed, st.seg);
+				break;
+			}
+			/* Right end, but not the games the splitter counted: the
+			 * chunks after it are numbered wrong. */
+		} else if (u->final) {
+			/* The end of the input: diagnostics of this last read go
+			 * with the file's END job. */
+			if (rc < 0 && j->diags.n == 0) {
+				struct xq_diag d;
+				xq_diag_init(&d);
+				xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s",
+					    xq_strerror(rc));
+				d.source = u->file->name;
+				diag_list_add(&j->diags, &d);
+			}
+			fmt->close_reader(rd);
+			rd = NULL;
+			stream_release(&st);
+			if (chunk_end(u, read_status(rc))) {
+				j->kind = POOL_END;
+				publish(w, j, 0);
+				if (!(j = acquire(w, u->file)))
+					goto out;
+			}
+			break;
+		}
+	fall_back:
+		/* Read on from the chunk's start to the end of the input, over
+		 * the games handed over already. */
+		fall_back(p, u, &st);
+		fmt->close_reader(rd);
+		rd = NULL;
+		job_reset(j, u->file);
+		skip = handed;
+		count = 0;
+	}
+	if (rd)
+		fmt->close_reader(rd);
+	rd = NULL;
+	stream_release(&st);
+	w->file = NULL;
+	publish_marker(w, j);
+	return;
+out:
+	if (rd)
+		fmt->close_reader(rd);
+	stream_release(&st);
+	w->file = NULL;
+}
+
+/* ---- reading a whole file ----------------------------------------------------- */
+
+/* Read every game of `u`'s file; publishes its END job (and returns 1)
+ * unless the run stops. */
+static int read_file(struct worker *w, struct unit *u, int open_failed, const struct xq_diag *why)
+{
+	struct pool *p = w->pool;
+	const struct pool_config *cfg = p->cfg;
+	struct pool_file *f = u->file;
 	struct xq_sink sink = {pool_sink, w};
 	struct pool_job *j;
 	struct source src;
@@ -192,19 +941,27 @@ static void read_file(struct worker *w, struct pool_file *f, int open_failed,
 
 	w->file = f;
 	atomic_store(&w->bytes, 0);
-	if (!(j = acquire(w, f))) {
-		file_free(f);
-		return;
-	}
+	if (!(j = acquire(w, f)))
+		return 0;
 	if (open_failed) {
 		f->status = POOL_FILE_FAILED;
 		diag_list_add(&j->diags, why);
 		j->kind = POOL_END;
-		publish(w, j);
-		return;
+		publish(w, j, 1);
+		return 1;
 	}
 	xq_diag_init(&d);
-	rc = source_open(&src, f->path, cfg->forced, &cfg->read_opts, &sink, &d);
+	if (u->opened) {
+		/* Opened to be split, and not split. */
+		src = u->src;
+		u->opened = 0;
+		rc = source_open_reader(&src, &cfg->read_opts, &sink, &d);
+	} else if (u->open_rc) {
+		rc = u->open_rc;
+		d = u->open_d;
+	} else {
+		rc = source_open(&src, f->path, cfg->forced, &cfg->read_opts, &sink, &d);
+	}
 	if (rc != SOURCE_OK) {
 		if (rc == SOURCE_UNKNOWN && f->in_dir && !cfg->forced) {
 			f->status = POOL_FILE_SKIPPED;
@@ -214,8 +971,8 @@ static void read_file(struct worker *w, struct pool_file *f, int open_failed,
 			diag_list_add(&j->diags, &d);
 		}
 		j->kind = POOL_END;
-		publish(w, j);
-		return;
+		publish(w, j, 1);
+		return 1;
 	}
 	f->fmt = src.fmt;
 	f->binary = (src.fmt->caps & XQ_CAP_BINARY) != 0;
@@ -225,20 +982,18 @@ static void read_file(struct worker *w, struct pool_file *f, int open_failed,
 		atomic_store(&w->bytes, xq_input_stored_offset(src.in));
 		if (rc <= 0)
 			break;
-		f->games++;
 		j->game.source = f->name;
 		if (cfg->process)
 			cfg->process(cfg->ctx, j);
-		publish(w, j);
+		publish(w, j, 0);
 		if (!(j = acquire(w, f))) {
 			source_close(&src);
 			w->file = NULL;
-			file_free(f);
-			return;
+			return 0;
 		}
 	}
 	if (rc < 0) {
-		f->status = rc == XQ_EIO || rc == XQ_ENOMEM ? POOL_FILE_IO : POOL_FILE_DAMAGED;
+		f->status = read_status(rc);
 		if (j->diags.n == 0) {
 			xq_diag_init(&d);
 			xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s",
@@ -251,42 +1006,159 @@ static void read_file(struct worker *w, struct pool_file *f, int open_failed,
 	source_close(&src);
 	j->kind = POOL_END;
 	w->file = NULL;
-	publish(w, j);
+	publish(w, j, 1);
+	return 1;
 }
 
-static struct pool_file *new_file(uint64_t seq, char *path, int in_dir)
-{
-	struct pool_file *f = calloc(1, sizeof(*f));
+/* ---- handing out units ------------------------------------------------------ */
 
-	if (!f) {
-		free(path);
-		return NULL;
-	}
-	f->path = path;
-	f->seq = seq;
-	f->in_dir = in_dir;
-	f->size = -1;
-	f->name_buf = strdup(path && inputs_is_stdin(path) ? "<stdin>" : path ? path : "");
-	if (!f->name_buf) {
-		file_free(f);
-		return NULL;
-	}
-	f->name = f->name_buf;
-	return f;
+/* Should `path` be split among the threads?  Big regular files, and inputs
+ * of unknown size (standard input, pipes); never with one thread. */
+static int want_split(const struct pool *p, const char *path)
+{
+	struct stat st;
+
+	if (p->serial)
+		return 0;
+	if (inputs_is_stdin(path))
+		return 1;
+	if (stat(path, &st) != 0)
+		return 0; /* opening it will say why */
+	return !S_ISREG(st.st_mode) || (int64_t)st.st_size >= p->split_min;
 }
 
-static int set_owner(struct pool *p, uint64_t seq, int id)
+/* The next chunk of the current feed `f`, or NULL when it has no more. */
+static struct unit *next_chunk(struct worker *w, struct feed *f)
 {
-	if (seq >= p->owner_alloc) {
-		size_t cap = p->owner_alloc ? p->owner_alloc * 2 : 256;
-		int *o = realloc(p->owner, cap * sizeof(*o));
-		if (!o)
-			return -1;
-		p->owner = o;
-		p->owner_alloc = cap;
+	struct pool *p = w->pool;
+	struct unit *u = NULL;
+
+	pthread_mutex_lock(&f->mu);
+	while (!f->started)
+		pthread_cond_wait(&f->ready, &f->mu);
+	if (f->splitter && (u = calloc(1, sizeof(*u)))) {
+		u->file = f->file;
+		pthread_mutex_lock(&p->mu);
+		if (number_unit(p, u, w)) {
+			free(u);
+			u = NULL;
+			stop_all(p, XQ_ENOMEM);
+		}
+		pthread_mutex_unlock(&p->mu);
+		if (u)
+			cut_chunk(p, f, u);
+	} else if (f->splitter) {
+		pthread_mutex_lock(&p->mu);
+		stop_all(p, XQ_ENOMEM);
+		pthread_mutex_unlock(&p->mu);
 	}
-	p->owner[seq] = id;
-	return 0;
+	pthread_mutex_unlock(&f->mu);
+	pthread_mutex_lock(&p->mu);
+	f->users--;
+	file_release_if_done(f->file);
+	pthread_mutex_unlock(&p->mu);
+	return u;
+}
+
+/*
+ * The next unit for `w`: a chunk of the file being split, else the next
+ * file.  NULL when there is none left or the run stops; *open_failed and
+ * *why tell about an operand that cannot be used (the unit then only
+ * reports it).
+ */
+static struct unit *next_unit(struct worker *w, int *open_failed, struct xq_diag *why)
+{
+	struct pool *p = w->pool;
+
+	for (;;) {
+		struct pool_file *file;
+		struct unit *u;
+		char *path = NULL;
+		int in_dir = 0, rc;
+
+		xq_diag_init(why);
+		if (!p->serial)
+			pthread_mutex_lock(&p->mu);
+		if (p->stop)
+			break;
+		if (p->feed) {
+			struct feed *f = p->feed;
+			f->users++;
+			pthread_mutex_unlock(&p->mu);
+			if ((u = next_chunk(w, f)))
+				return u;
+			continue;
+		}
+		if (p->listing_done)
+			break;
+		rc = inputs_next(p->cfg->inputs, &path, &in_dir, why);
+		if (rc == 0) {
+			p->listing_done = 1;
+			break;
+		}
+		file = NULL;
+		u = calloc(1, sizeof(*u));
+		if (u)
+			file = new_file(p->next_file, rc > 0 ? path : NULL, in_dir);
+		else
+			free(path);
+		if (file) {
+			u->file = file;
+			if (p->serial) {
+				u->seq = p->next_seq++;
+				rec_of(file)->units = 1;
+			} else if (number_unit(p, u, w)) {
+				file_free(file);
+				file = NULL;
+			}
+		}
+		if (!file) {
+			free(u);
+			if (p->serial) {
+				p->stop = 1;
+				p->rc = XQ_ENOMEM;
+			} else {
+				stop_all(p, XQ_ENOMEM);
+				pthread_mutex_unlock(&p->mu);
+			}
+			return NULL;
+		}
+		p->next_file++;
+		*open_failed = rc < 0;
+		if (rc > 0 && want_split(p, file->path)) {
+			struct feed *f = calloc(1, sizeof(*f));
+			if (f) {
+				f->file = file;
+				atomic_init(&f->void_from, UINT64_MAX);
+				f->first_high = UINT64_MAX;
+				xq_buf_init(&f->carry);
+				pthread_mutex_init(&f->mu, NULL);
+				pthread_cond_init(&f->ready, NULL);
+				rec_of(file)->feed = f;
+				p->feed = f;
+				pthread_mutex_unlock(&p->mu);
+				/* Others wait for `started` to cut the next chunks. */
+				pthread_mutex_lock(&f->mu);
+				feed_start(p, f, u);
+				f->started = 1;
+				pthread_cond_broadcast(&f->ready);
+				pthread_mutex_unlock(&f->mu);
+				return u;
+			}
+		}
+		rec_of(file)->closed = 1;
+		if (!p->serial)
+			pthread_mutex_unlock(&p->mu);
+		return u;
+	}
+	if (!p->serial) {
+		/* The output thread may be waiting for jobs short of a batch, or
+		 * for the end. */
+		if (p->out_waiting == -1 || p->out_waiting == w->id + 1 || p->listing_done)
+			pthread_cond_signal(&p->cond);
+		pthread_mutex_unlock(&p->mu);
+	}
+	return NULL;
 }
 
 static void *worker_main(void *arg)
@@ -295,98 +1167,75 @@ static void *worker_main(void *arg)
 	struct pool *p = w->pool;
 
 	for (;;) {
-		struct xq_diag d;
-		struct pool_file *f;
-		char *path = NULL;
-		int in_dir = 0, rc;
-		uint64_t seq;
-
-		xq_diag_init(&d);
-		if (!p->serial)
-			pthread_mutex_lock(&p->mu);
-		if (p->stop || p->listing_done) {
-			if (!p->serial) {
-				/* Jobs short of a batch may be waiting for us. */
-				if (p->out_waiting == -1 || p->out_waiting == w->id + 1)
-					pthread_cond_signal(&p->cond);
-				pthread_mutex_unlock(&p->mu);
-			}
+		struct xq_diag why;
+		int open_failed = 0;
+		struct unit *u = next_unit(w, &open_failed, &why);
+		if (!u)
 			break;
+		if (u->feed) {
+			read_chunk(w, u);
+		} else if (!read_file(w, u, open_failed, &why) && p->serial) {
+			file_free(u->file); /* stopping: no END job freed it */
 		}
-		rc = inputs_next(p->cfg->inputs, &path, &in_dir, &d);
-		if (rc == 0) {
-			p->listing_done = 1;
-			if (!p->serial) {
-				/* The output thread may be waiting for the end. */
-				pthread_cond_signal(&p->cond);
-				pthread_mutex_unlock(&p->mu);
-			}
-			break;
-		}
-		seq = p->next_seq;
-		f = NULL;
-		if (set_owner(p, seq, w->id) == 0)
-			f = new_file(seq, rc > 0 ? path : NULL, in_dir);
-		else
-			free(path);
-		if (!f) {
-			if (p->serial) {
-				p->stop = 1;
-				p->rc = XQ_ENOMEM;
-			} else {
-				stop_all(p, XQ_ENOMEM);
-				pthread_mutex_unlock(&p->mu);
-			}
-			break;
-		}
-		p->next_seq++;
-		if (!p->serial)
-			pthread_mutex_unlock(&p->mu);
-		read_file(w, f, rc < 0, &d);
+		if (p->serial)
+			unit_free(u); /* emitted already */
 	}
 	return NULL;
 }
 
-/* The output thread: emit every job in input order. */
+/* ---- the output thread ------------------------------------------------------------ */
+
+/* The output thread has passed unit `u` (under mu). */
+static void unit_passed(struct pool *p, struct unit *u)
+{
+	struct pool_file *f = u->file;
+
+	p->out_seq++;
+	rec_of(f)->passed++;
+	unit_free(u);
+	file_release_if_done(f);
+}
+
+/* Emit every job in input order. */
 static void output_loop(struct pool *p)
 {
-	uint64_t seq = 0;
-
 	for (;;) {
 		struct worker *w;
-		struct pool_job *j;
-		int rc;
+		struct unit *u = NULL;
+		struct slot *s;
+		int rc = 0, end;
 
 		pthread_mutex_lock(&p->mu);
 		for (;;) {
-			if (seq < p->next_seq && p->w[p->owner[seq]].count > 0)
-				break;
-			if ((p->listing_done && seq >= p->next_seq) || p->stop) {
+			if (p->out_seq < p->next_seq) {
+				u = unit_at(p, p->out_seq);
+				if (p->w[u->owner].count > 0)
+					break;
+			}
+			if ((p->listing_done && !p->feed && p->out_seq >= p->next_seq) || p->stop) {
 				pthread_mutex_unlock(&p->mu);
 				return;
 			}
-			/* Wait for the worker that has file `seq`, or for any
+			/* Wait for the worker that has unit out_seq, or for any
 			 * worker while no one has taken it yet. */
-			p->out_waiting = seq < p->next_seq ? p->owner[seq] + 1 : -1;
+			p->out_waiting = p->out_seq < p->next_seq ? u->owner + 1 : -1;
 			pthread_cond_wait(&p->cond, &p->mu);
 			p->out_waiting = 0;
 		}
-		w = &p->w[p->owner[seq]];
-		j = &w->slots[w->head];
+		w = &p->w[u->owner];
+		s = &w->slots[w->head];
 		pthread_mutex_unlock(&p->mu);
 
-		rc = p->cfg->emit(p->cfg->ctx, j);
-		progress_after(p, j, w);
-		if (j->kind == POOL_END) {
-			file_free(j->file);
-			j->file = NULL;
-			seq++;
-		}
+		end = u->feed ? s->marker : s->job.kind == POOL_END;
+		if (!s->marker && !voided(u))
+			rc = emit_job(p, &s->job, w);
 		pthread_mutex_lock(&p->mu);
 		w->head = (w->head + 1) % RING;
 		w->count--;
-		if (w->waiting && w->count <= BATCH)
+		if (w->waiting && w->count <= RING - BATCH)
 			pthread_cond_signal(&w->space);
+		if (end)
+			unit_passed(p, u);
 		if (rc)
 			stop_all(p, rc);
 		pthread_mutex_unlock(&p->mu);
@@ -405,6 +1254,13 @@ int pool_run(const struct pool_config *cfg)
 	p.cfg = cfg;
 	p.serial = n == 1;
 	p.nw = n;
+	p.split_min = cfg->split_min > 0 ? cfg->split_min : SPLIT_MIN;
+	p.chunk_games = cfg->chunk_games ? cfg->chunk_games : CHUNK_GAMES;
+	p.chunk_bytes = cfg->chunk_bytes ? cfg->chunk_bytes : CHUNK_BYTES;
+	atomic_init(&p.split_files, 0);
+	atomic_init(&p.chunks, 0);
+	atomic_init(&p.fallbacks, 0);
+	atomic_init(&p.gave_up, 0);
 	p.w = calloc((size_t)n, sizeof(*p.w));
 	if (!p.w)
 		return XQ_ENOMEM;
@@ -412,14 +1268,7 @@ int pool_run(const struct pool_config *cfg)
 		p.w[i].pool = &p;
 		p.w[i].id = i;
 		atomic_init(&p.w[i].bytes, 0);
-		for (int k = 0; k < RING; k++) {
-			if (xq_game_init(&p.w[i].slots[k].game))
-				rc = XQ_ENOMEM;
-			xq_buf_init(&p.w[i].slots[k].text);
-		}
 	}
-	if (rc)
-		goto out;
 	if (p.serial) {
 		worker_main(&p.w[0]);
 	} else {
@@ -444,31 +1293,40 @@ int pool_run(const struct pool_config *cfg)
 		for (int i = 0; i < n; i++)
 			if (p.w[i].started)
 				pthread_join(p.w[i].tid, NULL);
-		/* After a stop, jobs may be left: free the files their END jobs hold. */
-		for (int i = 0; i < n; i++)
-			for (size_t k = 0; k < p.w[i].count; k++) {
-				struct pool_job *j = &p.w[i].slots[(p.w[i].head + k) % RING];
-				if (j->kind == POOL_END)
-					file_free(j->file);
-			}
+		/* After a stop, units may be left: free them, and their files. */
+		while (p.out_seq < p.next_seq)
+			unit_passed(&p, unit_at(&p, p.out_seq));
+		if (p.feed) {
+			struct pool_file *f = p.feed->file;
+			rec_of(f)->closed = 1;
+			p.feed = NULL;
+			file_release_if_done(f);
+		}
 		for (int i = 0; i < n; i++)
 			pthread_cond_destroy(&p.w[i].space);
 		pthread_cond_destroy(&p.cond);
 		pthread_mutex_destroy(&p.mu);
+	}
+	if (cfg->stats) {
+		cfg->stats->split_files = atomic_load(&p.split_files);
+		cfg->stats->chunks = atomic_load(&p.chunks);
+		cfg->stats->fallbacks = atomic_load(&p.fallbacks);
+		cfg->stats->gave_up = atomic_load(&p.gave_up);
 	}
 	if (!rc)
 		rc = p.rc;
 	for (int i = 0; i < n && !rc; i++)
 		if (p.w[i].oom)
 			rc = XQ_ENOMEM;
-out:
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < RING; k++) {
-			xq_game_release(&p.w[i].slots[k].game);
-			diag_list_release(&p.w[i].slots[k].diags);
-			xq_buf_release(&p.w[i].slots[k].text);
+			if (!p.w[i].slots[k].ready)
+				continue;
+			xq_game_release(&p.w[i].slots[k].job.game);
+			diag_list_release(&p.w[i].slots[k].job.diags);
+			xq_buf_release(&p.w[i].slots[k].job.text);
 		}
 	free(p.w);
-	free(p.owner);
+	free(p.units);
 	return rc;
 }

@@ -2,24 +2,30 @@
  * pool.h: read every game of every input on N threads, hand them to the
  * command in input order, with memory that stays flat.
  *
- * Each worker thread takes the next input file, reads its games one at a
- * time into slots of its own small ring (each slot owns a struct xq_game
- * reused with xq_game_clear, and the diagnostics that game produced) and
- * runs the command's `process` on each.  One output thread (the caller's)
- * takes the slots back in input order (file by file, game by game) and
- * runs the command's `emit`, which prints and writes.  A worker whose ring
- * is full waits, so memory is bounded by threads x ring size games, never
- * by the size of the input.
+ * The work is cut into units, handed out in input order: a whole input
+ * file, or a chunk of one.  Each worker thread takes the next unit, reads
+ * its games one at a time into slots of its own small ring (each slot owns
+ * a struct xq_game reused with xq_game_clear, and the diagnostics that
+ * game produced) and runs the command's `process` on each.  One output
+ * thread (the caller's) takes the slots back in input order (unit by unit,
+ * game by game) and runs the command's `emit`, which prints and writes.  A
+ * worker whose ring is full waits, so memory is bounded by threads x ring
+ * size games, never by the size of the input.
  *
- * Why files, not games, are what the threads share: reading (parsing,
- * decoding the notation, checking every move) is most of the work, and a
- * format reader is a sequential object; a single reader thread would cap
- * the speed-up near one.  Collections are many files, so reading files in
- * parallel scales; a single huge file is read by one thread.
+ * Collections of many files are read file by file in parallel.  A big
+ * input in a format that can be split (format.h: PGN, NDJSON) is cut into
+ * chunks of whole games at places its format's splitter finds, and the
+ * workers read chunks of the same file in parallel; each chunk reader
+ * gives exactly what the sequential reader gives (same games, numbers,
+ * places, encoding).  A chunk that does not end where the splitter said
+ * makes the rest of that input be read sequentially by its worker, from
+ * the chunk's start (the games already handed over are not repeated).
+ * With one thread everything is read sequentially, file by file.
  *
  * Every input file ends with exactly one POOL_END job, after its games,
- * carrying the diagnostics of opening and closing it; `file` of a job
- * stays valid until that END job has been emitted.
+ * carrying the diagnostics of opening and closing it (or of the error that
+ * stopped its reading); `file` of a job stays valid until that END job has
+ * been emitted.
  */
 #ifndef XQ_CMD_POOL_H
 #define XQ_CMD_POOL_H
@@ -47,7 +53,7 @@ struct pool_file {
 	int binary;         /* places are byte offsets */
 	int in_dir;         /* found by walking a directory */
 	uint64_t seq;       /* 0-based position among the inputs */
-	uint64_t games;     /* games read so far */
+	uint64_t games;     /* games handed to `emit` so far */
 	enum pool_file_status status;
 	int64_t size;       /* stored size, -1 unknown */
 	char *name_buf;
@@ -77,6 +83,19 @@ struct pool_config {
 	int (*emit)(void *ctx, struct pool_job *job);
 	void *ctx;
 	int progress;                      /* show progress (progress.h is started) */
+	/* Splitting one input among the threads; 0 for each means the default. */
+	int64_t split_min;                 /* smaller files are read whole (bytes; default 1 MiB) */
+	uint64_t chunk_games;              /* games a chunk aims at (default 16) */
+	uint64_t chunk_bytes;              /* or bytes, whichever comes first (default 256 KiB) */
+	struct pool_stats *stats;          /* filled in by pool_run when not NULL */
+};
+
+/* What pool_run did, for tests and curious callers. */
+struct pool_stats {
+	uint64_t split_files; /* inputs cut into chunks */
+	uint64_t chunks;      /* chunks cut */
+	uint64_t fallbacks;   /* chunks that did not end where the splitter said */
+	uint64_t gave_up;     /* inputs whose splitter stopped before their end */
 };
 
 /* Run to the end of the inputs.  Returns 0, the non-zero value an emit

@@ -63,7 +63,7 @@ static const struct opt_spec options[] = {
 	OPT_VALUE(O_REQUIRE, 0, "require", "TAGS", "comma-separated tags every game must have"),
 	OPT_VALUE(O_RULES, 0, "rules", "SET", "repetition rules: asian (default), chinese or none"),
 	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "text (default: GNU lines on stderr) or ndjson (stdout)"),
-	OPT_VALUE(O_JOBS, 'j', "jobs", "THREADS", "read files on this many threads (default 1)"),
+	OPT_VALUE(O_JOBS, 'j', "jobs", "THREADS", "read on this many threads, big files too (default 1)"),
 	OPT_FLAG(O_QUIET, 'q', "quiet", "no progress and no summary"),
 	OPT_FLAG(O_PROGRESS, 0, "progress", "show progress even when stderr is not a terminal"),
 	OPT_FLAG(O_VERBOSE, 'v', "verbose", "also list files skipped in directories"),

@@ -103,6 +103,7 @@ struct cbr_reader {
 	size_t nindex, next_index;
 	char *lib_tags[7];
 	int remark_given;
+	struct xq_transcoder utf16; /* UTF-16LE to UTF-8: one descriptor for every field */
 };
 
 /* Read more input; 0 at the end, negative on error. */
@@ -191,7 +192,7 @@ static void report(const struct cbr_reader *r, uint64_t game, uint64_t off, uint
  * (reset first).  A bad sequence is reported at its offset; what came
  * before it is kept.  Returns 0 or XQ_ENOMEM.
  */
-static int utf16_field(const struct cbr_reader *r, uint64_t game, const unsigned char *p,
+static int utf16_field(struct cbr_reader *r, uint64_t game, const unsigned char *p,
 		       size_t len, uint64_t off, struct xq_buf *out)
 {
 	size_t n = 0, bad = 0;
@@ -202,7 +203,7 @@ static int utf16_field(const struct cbr_reader *r, uint64_t game, const unsigned
 		n += 2;
 	if (n == 0)
 		return 0;
-	rc = xq_decode(XQ_ENC_UTF16LE, (const char *)p, n, out, &bad);
+	rc = xq_transcoder_convert(&r->utf16, (const char *)p, n, out, &bad);
 	if (rc == XQ_EENCODING) {
 		report(r, game, off + bad, 0, NULL, XQ_D_ENCODING, XQ_SEV_ERROR,
 		       "bytes that are not UTF-16LE text; the text stops before them");
@@ -395,7 +396,7 @@ static int set_comment(struct cbr_reader *r, struct xq_game *g, uint32_t node,
 	int rc;
 
 	xq_buf_reset(tmp);
-	rc = xq_decode(XQ_ENC_UTF16LE, (const char *)p, len, tmp, &bad);
+	rc = xq_transcoder_convert(&r->utf16, (const char *)p, len, tmp, &bad);
 	if (rc == XQ_EENCODING) {
 		report(r, g->number, off + bad, xq_game_ply(g, node), NULL, XQ_D_ENCODING,
 		       XQ_SEV_ERROR, "comment: bytes that are not UTF-16LE text; the comment stops "
@@ -616,6 +617,7 @@ static int open_common(void **out, struct xq_input *in, const struct xq_sink *si
 	r->sink = sink;
 	r->name = xq_input_name(in);
 	r->library = library;
+	xq_transcoder_init(&r->utf16, XQ_ENC_UTF16LE, XQ_ENC_UTF8);
 	*out = r;
 	return 0;
 }
@@ -636,6 +638,7 @@ static void cbr_close_reader(void *reader)
 	free(r->index);
 	for (size_t i = 0; i < sizeof(r->lib_tags) / sizeof(r->lib_tags[0]); i++)
 		free(r->lib_tags[i]);
+	xq_transcoder_release(&r->utf16);
 	free(r->w.buf);
 	free(r);
 }

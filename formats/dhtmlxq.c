@@ -101,6 +101,8 @@ struct dh_reader {
 	const char *name;
 	enum xq_encoding enc;
 	int enc_known;
+	struct xq_transcoder tc; /* enc to UTF-8, set up at the first decoding */
+	int tc_ready;
 	struct xq_buf raw;       /* bytes read, not yet decoded */
 	uint64_t raw_off;        /* source offset of raw.ptr[0] */
 	int input_done;
@@ -334,9 +336,13 @@ static int decode_raw(struct dh_reader *r, size_t n)
 {
 	size_t done = 0;
 
+	if (!r->tc_ready) {
+		xq_transcoder_init(&r->tc, r->enc, XQ_ENC_UTF8);
+		r->tc_ready = 1;
+	}
 	while (done < n) {
 		size_t bad = 0, from = r->text.len;
-		int rc = xq_decode(r->enc, r->raw.ptr + done, n - done, &r->text, &bad);
+		int rc = xq_transcoder_convert(&r->tc, r->raw.ptr + done, n - done, &r->text, &bad);
 		if ((rc == 0 || rc == XQ_EENCODING) && memchr(r->text.ptr + from, '\0', r->text.len - from) &&
 		    drop_nuls(r, from, r->raw_off + done))
 			return XQ_ENOMEM;
@@ -1763,6 +1769,7 @@ static void dh_close_reader(void *reader)
 {
 	struct dh_reader *r = reader;
 
+	xq_transcoder_release(&r->tc);
 	xq_buf_release(&r->raw);
 	xq_buf_release(&r->text);
 	xq_buf_release(&r->tmp);
@@ -1782,6 +1789,7 @@ struct dh_writer {
 	const struct xq_sink *sink;
 	const char *name;
 	enum xq_encoding enc;
+	struct xq_transcoder tc; /* UTF-8 to enc, opened once for the writer */
 	uint64_t games;
 	struct xq_buf out;      /* the record */
 	struct xq_buf comments; /* its comment elements, written after the moves */
@@ -1823,7 +1831,7 @@ static int emit(struct dh_writer *w, struct xq_buf *b, const char *s, size_t len
 
 	while (done < len) {
 		size_t bad = 0, n;
-		int rc = xq_encode(w->enc, s + done, len - done, b, &bad);
+		int rc = xq_transcoder_convert(&w->tc, s + done, len - done, b, &bad);
 		if (rc == 0)
 			break;
 		if (rc != XQ_EENCODING)
@@ -2183,6 +2191,7 @@ static int dh_open_writer(void **out, struct xq_output *o, const struct xq_write
 	w->sink = sink;
 	w->name = xq_output_name(o);
 	w->enc = opts && opts->encoding != XQ_ENC_UNKNOWN ? opts->encoding : XQ_ENC_UTF8;
+	xq_transcoder_init(&w->tc, XQ_ENC_UTF8, w->enc);
 	xq_buf_init(&w->out);
 	xq_buf_init(&w->comments);
 	xq_buf_init(&w->line);
@@ -2195,6 +2204,7 @@ static int dh_close_writer(void *writer)
 {
 	struct dh_writer *w = writer;
 
+	xq_transcoder_release(&w->tc);
 	xq_buf_release(&w->out);
 	xq_buf_release(&w->comments);
 	xq_buf_release(&w->line);

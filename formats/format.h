@@ -23,6 +23,7 @@
 #define XQ_FORMATS_FORMAT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 #include "game.h"
@@ -58,6 +59,84 @@ struct xq_write_opts {
 };
 #define XQ_WRITE_OPTS_INIT {0, 0, XQ_ENC_UNKNOWN, 0, 0}
 
+/*
+ * Splitting one input at record boundaries, so that the records of a
+ * single big file can be read on several threads (optional: a format
+ * without it is read sequentially, as always).
+ *
+ * A splitter scans the input's bytes cheaply (no record is built, no move
+ * checked) and proposes places where a record starts and where the bytes
+ * can be cut.  A chunk reader then reads the records between two such
+ * places with exactly what the sequential reader would give: the same
+ * games, the same diagnostics with the same line, column, byte offset and
+ * game number, and the encoding found once for the whole input from its
+ * start.  Since a cheap scan cannot know everything the reader will decide
+ * (a game broken by an illegal move resynchronises on other tokens), the
+ * caller checks each chunk with chunk_next(): the last record must end
+ * exactly at the proposed place, and the chunk must hold the number of
+ * records the splitter counted.  When a chunk does not, the caller reads
+ * the rest of the input sequentially from that chunk's start.
+ */
+
+/* What a text reader asks its input for at a time.  Whoever reads an
+ * input for a splitter or a chunk reader asks for the same, so that an
+ * input that fails (a damaged gzip stream) fails at the same byte. */
+#define XQ_READ_SIZE 65536
+
+/* Where bytes come from: like xq_input_read() (count, 0 at the end, or a
+ * negative XQ_E* code with the reason in `d`). */
+struct xq_bytes {
+	long (*read)(void *ctx, void *buf, size_t n, struct xq_diag *d);
+	void *ctx;
+};
+
+/* A place where the input can be cut: a record starts there. */
+struct xq_split_point {
+	uint64_t offset;   /* byte offset where the record starts; it starts a line */
+	uint32_t line;     /* that line (1-based) */
+	uint64_t records;  /* records that start before it */
+	uint64_t seen;     /* a reader of the records before `offset` needs the bytes up to
+			    * here (> offset for a format that ends a record on seeing the
+			    * next one) to see where the last of them ends */
+	enum xq_encoding encoding; /* the input's encoding as the reader finds it, once
+				    * known; XQ_ENC_UNKNOWN while every byte so far is ASCII */
+	uint64_t first_high;       /* offset of the first byte that is not ASCII (or of
+				    * the byte order mark), when `encoding` is known */
+};
+
+/* Where a chunk reader starts, and what the input told before it. */
+struct xq_chunk {
+	struct xq_bytes bytes;     /* the chunk's bytes from `offset` on */
+	const char *name;          /* the input's name, for diagnostics */
+	uint64_t offset;           /* byte offset of the chunk in the input (a split point's) */
+	uint32_t line;             /* its line */
+	uint64_t records;          /* records before it */
+	enum xq_encoding encoding; /* from the split point that ends the chunk (or any later) */
+	uint64_t first_high;
+};
+
+struct xq_split_ops {
+	/* Start scanning the input whose bytes `src` gives from its first byte;
+	 * the splitter reads them in the same sized requests as the reader
+	 * would (so an input error surfaces at the same byte).  Returns 0 or
+	 * XQ_ENOMEM. */
+	int (*open)(void **out, const struct xq_bytes *src, const struct xq_read_opts *opts);
+	/* The next split point after the last one: 1 with *pt set, 0 at the
+	 * end of the input, or a negative code when the rest of the input
+	 * cannot be split (XQ_EUNSUPPORTED: a dialect or an encoding the scan
+	 * does not follow) or could not be read (the error `src` gave). */
+	int (*next)(void *splitter, struct xq_split_point *pt);
+	void (*close)(void *splitter);
+	/* A reader of the records of a chunk, read with the format's read()
+	 * and closed with its close_reader().  Returns 0 or XQ_ENOMEM. */
+	int (*open_chunk)(void **out, const struct xq_chunk *c, const struct xq_read_opts *opts,
+			  const struct xq_sink *sink);
+	/* After read() returned 1: 1 with *next set to where the next record
+	 * starts (line, column, offset), when the reader knows it without
+	 * having met the end of its bytes; 0 when it does not. */
+	int (*chunk_next)(void *reader, struct xq_place *next);
+};
+
 struct xq_format {
 	const char *name;        /* "pgn", "xqf", ... (lower case, used on the command line) */
 	const char *description; /* one line for `xqkit help formats` */
@@ -78,6 +157,14 @@ struct xq_format {
 	int (*write)(void *writer, const struct xq_game *g);
 	int (*close_writer)(void *writer);
 };
+
+/*
+ * The splitting of format `f`, or NULL when its inputs are read only
+ * sequentially (binary formats, one game per file, formats whose records
+ * depend on what came before them).  Kept apart from struct xq_format so
+ * that a format without it needs no line for it.
+ */
+const struct xq_split_ops *xq_format_split(const struct xq_format *f);
 
 /* All formats, NULL-terminated. */
 extern const struct xq_format *const xq_formats[];

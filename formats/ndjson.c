@@ -38,7 +38,7 @@
 #define NDJSON_SCHEMA "xqkit.game/1"
 /* A line longer than this is refused rather than held in memory. */
 #define NDJSON_MAX_LINE ((size_t)256 << 20)
-#define CHUNK 65536
+#define CHUNK XQ_READ_SIZE
 
 enum jtype { JT_OBJECT, JT_ARRAY, JT_STRING, JT_NUMBER, JT_TRUE, JT_FALSE, JT_NULL };
 
@@ -60,12 +60,14 @@ struct frame {
 };
 
 struct nd_reader {
-	struct xq_input *in;
+	struct xq_input *in;  /* the input, or NULL when `src` gives the bytes */
+	struct xq_bytes src;
 	struct xq_sink sink;
 	struct xq_buf buf;  /* bytes read, not yet consumed from `pos` */
 	size_t pos;
 	int eof;
 	uint32_t lineno;    /* lines consumed so far */
+	int line_ended;     /* the last line read ended with its '\n' */
 	uint64_t offset;    /* content offset of buf.ptr[pos] */
 	uint64_t games;
 	const char *name;
@@ -900,6 +902,7 @@ static int next_line(struct nd_reader *r)
 			r->len = end - r->pos;
 			r->line_offset = r->offset;
 			r->offset += end - r->pos + (nl ? 1 : 0);
+			r->line_ended = nl != NULL;
 			r->pos = end + (nl ? 1 : 0);
 			if (too_long) {
 				r->len = 0;
@@ -927,7 +930,8 @@ static int next_line(struct nd_reader *r)
 		if (xq_buf_grow(&r->buf, CHUNK))
 			return XQ_ENOMEM;
 		xq_diag_init(&d);
-		n = xq_input_read(r->in, r->buf.ptr + r->buf.len, CHUNK, &d);
+		n = r->in ? xq_input_read(r->in, r->buf.ptr + r->buf.len, CHUNK, &d)
+			  : r->src.read(r->src.ctx, r->buf.ptr + r->buf.len, CHUNK, &d);
 		if (n < 0) {
 			if (!d.source)
 				d.source = r->name;
@@ -944,20 +948,29 @@ static int next_line(struct nd_reader *r)
 	}
 }
 
+static struct nd_reader *new_reader(const struct xq_sink *sink)
+{
+	struct nd_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	if (sink)
+		r->sink = *sink;
+	xq_buf_init(&r->buf);
+	xq_buf_init(&r->scratch);
+	return r;
+}
+
 static int nd_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
 			  const struct xq_sink *sink)
 {
-	struct nd_reader *r = calloc(1, sizeof(*r));
+	struct nd_reader *r = new_reader(sink);
 
 	(void)opts;
 	if (!r)
 		return XQ_ENOMEM;
 	r->in = in;
-	if (sink)
-		r->sink = *sink;
 	r->name = xq_input_name(in);
-	xq_buf_init(&r->buf);
-	xq_buf_init(&r->scratch);
 	*out = r;
 	return 0;
 }
@@ -1035,6 +1048,141 @@ static void nd_close_reader(void *reader)
 	free(r->frames);
 	free(r);
 }
+
+/* ---- splitting ------------------------------------------------------------ */
+
+/*
+ * A record is a line, so an input splits after any line end: the splitter
+ * counts the lines that are not blank (as nd_read() skips them) and
+ * proposes the start of the line after each record.  A chunk reader is
+ * the reader with its line, offset and record count set to the chunk's.
+ */
+struct nd_split {
+	struct xq_bytes src;
+	char buf[CHUNK];
+	size_t len, pos;
+	uint64_t off;      /* input offset of buf[pos] */
+	uint32_t line;     /* the line being scanned */
+	size_t line_len;   /* its bytes so far */
+	uint64_t records;
+	int nonblank;      /* the line has a byte that is not white space */
+	int bom;           /* line 1 has started with the bytes of a byte order mark so far */
+	int eof;
+};
+
+static int nd_split_open(void **out, const struct xq_bytes *src, const struct xq_read_opts *opts)
+{
+	struct nd_split *s = calloc(1, sizeof(*s));
+
+	(void)opts;
+	if (!s)
+		return XQ_ENOMEM;
+	s->src = *src;
+	s->line = 1;
+	s->bom = 1;
+	*out = s;
+	return 0;
+}
+
+static void nd_split_close(void *sp)
+{
+	free(sp);
+}
+
+static int nd_split_next(void *sp, struct xq_split_point *pt)
+{
+	static const unsigned char bom[3] = {0xEF, 0xBB, 0xBF};
+	struct nd_split *s = sp;
+
+	for (;;) {
+		unsigned char c;
+		if (s->pos == s->len) {
+			struct xq_diag d;
+			long n;
+			if (s->eof)
+				return 0;
+			xq_diag_init(&d);
+			n = s->src.read(s->src.ctx, s->buf, CHUNK, &d);
+			if (n < 0)
+				return (int)n;
+			s->eof = n == 0;
+			s->len = (size_t)n;
+			s->pos = 0;
+			continue;
+		}
+		c = (unsigned char)s->buf[s->pos++];
+		s->off++;
+		if (c != '\n') {
+			/* nd_read(): a byte order mark may start line 1; the rest of
+			 * the line is blank when every byte is white space. */
+			if (s->line == 1 && s->bom && s->line_len < 3 && c == bom[s->line_len]) {
+				s->line_len++;
+				continue;
+			}
+			if (s->line == 1 && s->bom) {
+				if (s->line_len < 3 && s->line_len > 0)
+					s->nonblank = 1; /* the start of a mark, cut short */
+				s->bom = 0;
+			}
+			if (!xq_is_space(c))
+				s->nonblank = 1;
+			s->line_len++;
+			continue;
+		}
+		if (s->line == 1 && s->bom && s->line_len > 0 && s->line_len < 3)
+			s->nonblank = 1;
+		s->line++;
+		s->line_len = 0;
+		s->bom = 0;
+		if (s->nonblank) {
+			s->nonblank = 0;
+			pt->offset = s->off;
+			pt->line = s->line;
+			pt->records = ++s->records;
+			pt->seen = s->off;
+			pt->encoding = XQ_ENC_UTF8;
+			pt->first_high = 0;
+			return 1;
+		}
+	}
+}
+
+static int nd_open_chunk(void **out, const struct xq_chunk *c, const struct xq_read_opts *opts,
+			 const struct xq_sink *sink)
+{
+	struct nd_reader *r = new_reader(sink);
+
+	(void)opts;
+	if (!r)
+		return XQ_ENOMEM;
+	r->src = c->bytes;
+	r->name = c->name;
+	r->lineno = c->line - 1;
+	r->offset = c->offset;
+	r->games = c->records;
+	*out = r;
+	return 0;
+}
+
+static int nd_chunk_next(void *reader, struct xq_place *next)
+{
+	struct nd_reader *r = reader;
+
+	if (!r->line_ended)
+		return 0;
+	next->offset = r->offset;
+	next->line = r->lineno + 1;
+	next->col = 1;
+	return 1;
+}
+
+const struct xq_split_ops xq_ndjson_split = {
+	nd_split_open,
+	nd_split_next,
+	nd_split_close,
+	nd_open_chunk,
+	nd_chunk_next,
+};
 
 /* ---- writing ------------------------------------------------------------- */
 

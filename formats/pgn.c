@@ -36,7 +36,7 @@
 #include "text.h"
 #include "utf8.h"
 
-#define CHUNK 65536
+#define CHUNK XQ_READ_SIZE
 #define SAMPLE 65536   /* bytes looked at to tell GB18030 from Big5 */
 #define WORD_MAX 96    /* longer words are not moves */
 
@@ -84,8 +84,36 @@ struct frame {
 	uint32_t cur, ply, moves;
 };
 
+/*
+ * The splitter's stand-in for the decoder.  It lexes the text only to
+ * find where games end, which depends on the ASCII characters, on where
+ * the other characters are and which bytes are not text, never on what
+ * the other characters are (but for a few words, decoded when it needs
+ * them).  So instead of converting legacy text with iconv, it writes one
+ * placeholder character for each character of the source (the real one
+ * for the spaces the lexer knows), and XQ_DECODE_BAD for each byte that is
+ * not text, exactly where the decoder would: which byte pairs are text is
+ * asked of iconv once per pair met.
+ */
+#define SHADOW_CHAR "\xE4\xB8\x80" /* 一: a CJK character, three UTF-8 bytes */
+
+struct shadow {
+	struct xq_transcoder tc;     /* the encoding to UTF-8: the truth, when asked */
+	unsigned char pairs[126][256]; /* lead 0x81-0xFE, then byte: 0 not asked yet, else
+					* PAIR_TEXT, PAIR_BAD or PAIR_SPACE + which space */
+	unsigned char single[2];     /* the same for 0x80 and 0xFF alone */
+	unsigned char spaces[3][4];  /* U+3000, U+00A0, U+FEFF in the encoding */
+	size_t space_len[3];
+	struct xq_buf tmp;
+};
+
+enum { PAIR_TEXT = 1, PAIR_BAD = 2, PAIR_SPACE = 3 };
+
+static const char *const shadow_spaces[3] = {"\xE3\x80\x80", "\xC2\xA0", "\xEF\xBB\xBF"};
+
 struct pgn_reader {
-	struct xq_input *in;
+	struct xq_input *in;      /* the input, or NULL when `src` gives the bytes */
+	struct xq_bytes src;
 	const struct xq_sink *sink;
 	struct xq_read_opts opts;
 	const char *name;
@@ -102,7 +130,11 @@ struct pgn_reader {
 	int conv;
 	int bom_checked;
 	enum xq_encoding enc; /* XQ_ENC_UNKNOWN while everything was ASCII */
+	enum xq_encoding given; /* the input's encoding, found by a splitter (chunks) */
+	uint64_t first_high;  /* position of the first byte that is not ASCII, once met
+			       * (0 when the encoding was given or marked from the start) */
 	struct xq_decoder decoder;
+	struct shadow *shadow;  /* the splitter's reader: placeholders instead of iconv */
 	/* Cursors. */
 	uint64_t pos;
 	uint32_t line;
@@ -155,13 +187,43 @@ static void advance_col(struct pgn_reader *r, uint64_t p)
 	}
 }
 
-/* Walk the decoded and the raw text in step up to decoded position `p`. */
-static void advance_map(struct pgn_reader *r, uint64_t p)
+/* Walk the decoded and the raw text in step from (*d, *raw_off) up to
+ * decoded position `p`. */
+static void map_walk(const struct pgn_reader *r, uint64_t *d, uint64_t *raw_off, uint64_t p)
 {
-	while (r->map_d < p) {
-		unsigned char c = AT(r, r->map_d);
-		const unsigned char *raw = (const unsigned char *)r->raw.ptr + (r->map_r - r->raw_base);
-		size_t avail = r->raw.len - (size_t)(r->map_r - r->raw_base);
+	if (r->enc == XQ_ENC_BIG5 || r->enc == XQ_ENC_GB18030 || r->enc == XQ_ENC_GBK) {
+		/* The common legacy text, without a call per character: ASCII
+		 * and bad bytes are one byte each way, other characters 2 bytes
+		 * of the source (4 for GB18030's four-byte ones, marked by a
+		 * digit second byte) and 2-4 of UTF-8. */
+		const unsigned char *text = (const unsigned char *)r->text - r->base;
+		const unsigned char *raw = (const unsigned char *)r->raw.ptr - r->raw_base;
+		uint64_t dd = *d, rr = *raw_off, rend = r->raw_base + r->raw.len;
+		int gb = r->enc != XQ_ENC_BIG5;
+		while (dd < p) {
+			unsigned char c = text[dd];
+			if (c < 0x80 || c == XQ_DECODE_BAD) {
+				dd++;
+				rr++;
+				continue;
+			}
+			dd += c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+			/* As xq_encoding_char_len(). */
+			{
+				uint64_t avail = rend - rr, n = 1;
+				if (raw[rr] >= 0x81 && raw[rr] <= 0xFE)
+					n = gb && avail >= 2 && raw[rr + 1] >= 0x30 && raw[rr + 1] <= 0x39 ? 4 : 2;
+				rr += n < avail ? n : avail;
+			}
+		}
+		*d = dd;
+		*raw_off = rr;
+		return;
+	}
+	while (*d < p) {
+		unsigned char c = AT(r, *d);
+		const unsigned char *raw = (const unsigned char *)r->raw.ptr + (*raw_off - r->raw_base);
+		size_t avail = r->raw.len - (size_t)(*raw_off - r->raw_base);
 		size_t dl, rl;
 		if (c < 0x80 && r->enc != XQ_ENC_UTF16LE && r->enc != XQ_ENC_UTF16BE) {
 			dl = rl = 1;
@@ -171,9 +233,14 @@ static void advance_map(struct pgn_reader *r, uint64_t p)
 			dl = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
 			rl = xq_encoding_char_len(r->enc, raw, avail);
 		}
-		r->map_d += dl;
-		r->map_r += rl;
+		*d += dl;
+		*raw_off += rl;
 	}
+}
+
+static void advance_map(struct pgn_reader *r, uint64_t p)
+{
+	map_walk(r, &r->map_d, &r->map_r, p);
 }
 
 static uint64_t offset_of(struct pgn_reader *r, uint64_t p)
@@ -182,6 +249,24 @@ static uint64_t offset_of(struct pgn_reader *r, uint64_t p)
 		return p;
 	advance_map(r, p);
 	return r->map_r;
+}
+
+/*
+ * The input offset of decoded position `p` (at or after the map), leaving
+ * the map where it is: for a place inside a token, which may be read again
+ * from its start (a '{' that closes no comment), and for places the
+ * splitter looks ahead at.  UINT64_MAX if `p` is behind the map.
+ */
+static uint64_t offset_peek(const struct pgn_reader *r, uint64_t p)
+{
+	uint64_t d = r->map_d, raw_off = r->map_r;
+
+	if (!r->conv)
+		return p;
+	if (d > p)
+		return UINT64_MAX;
+	map_walk(r, &d, &raw_off, p);
+	return raw_off;
 }
 
 static struct xq_place place_at(struct pgn_reader *r, uint64_t p)
@@ -224,12 +309,125 @@ static void compact(struct pgn_reader *r, uint64_t keep)
 	set_text(r);
 }
 
+/* ---- the splitter's shadow text ------------------------------------------------- */
+
+static int shadow_init(struct shadow *sh, enum xq_encoding enc)
+{
+	xq_transcoder_release(&sh->tc);
+	xq_transcoder_init(&sh->tc, enc, XQ_ENC_UTF8);
+	memset(sh->pairs, 0, sizeof(sh->pairs));
+	memset(sh->single, 0, sizeof(sh->single));
+	for (int i = 0; i < 3; i++) {
+		struct xq_transcoder to;
+		xq_buf_reset(&sh->tmp);
+		xq_transcoder_init(&to, XQ_ENC_UTF8, enc);
+		sh->space_len[i] = 0;
+		if (xq_transcoder_convert(&to, shadow_spaces[i], strlen(shadow_spaces[i]), &sh->tmp,
+					  NULL) == 0 &&
+		    sh->tmp.len <= sizeof(sh->spaces[i])) {
+			memcpy(sh->spaces[i], sh->tmp.ptr, sh->tmp.len);
+			sh->space_len[i] = sh->tmp.len;
+		}
+		xq_transcoder_release(&to);
+	}
+	return 0;
+}
+
+static void shadow_free(struct shadow *sh)
+{
+	if (!sh)
+		return;
+	xq_transcoder_release(&sh->tc);
+	xq_buf_release(&sh->tmp);
+	free(sh);
+}
+
+/* PAIR_TEXT, PAIR_BAD or PAIR_SPACE + k for the character `c` (n bytes). */
+static int shadow_kind(struct shadow *sh, const unsigned char *c, size_t n)
+{
+	size_t bad;
+
+	xq_buf_reset(&sh->tmp);
+	if (xq_transcoder_convert(&sh->tc, (const char *)c, n, &sh->tmp, &bad))
+		return PAIR_BAD;
+	for (int i = 0; i < 3; i++)
+		if (sh->space_len[i] == n && !memcmp(sh->spaces[i], c, n))
+			return PAIR_SPACE + i;
+	return PAIR_TEXT;
+}
+
+/*
+ * As xq_decoder_feed() (same bytes consumed, same XQ_DECODE_BAD bytes in
+ * the same places) but with a placeholder for each character.
+ */
+static long shadow_feed(struct shadow *sh, const char *in, size_t len, int final,
+			struct xq_buf *out)
+{
+	const unsigned char *u = (const unsigned char *)in;
+	enum xq_encoding enc = sh->tc.from;
+	size_t i = 0;
+	char *o;
+
+	/* Three bytes at most for a character, of one byte or more. */
+	if (xq_buf_grow(out, len * 3 + 8))
+		return XQ_ENOMEM;
+	o = out->ptr + out->len;
+	while (i < len) {
+		unsigned c = u[i];
+		size_t n = 2;
+		int kind;
+		if (c < 0x80) {
+			*o++ = (char)c;
+			i++;
+			continue;
+		}
+		if (c == 0x80 || c == 0xFF) {
+			/* Not a lead byte: a character of its own in some code pages. */
+			unsigned char *k = &sh->single[c == 0xFF];
+			if (!*k)
+				*k = (unsigned char)shadow_kind(sh, u + i, 1);
+			kind = *k;
+			n = 1;
+		} else if (i + 1 >= len) {
+			if (!final)
+				break; /* the rest of it comes with the next bytes */
+			kind = PAIR_BAD;
+		} else if (enc == XQ_ENC_GB18030 && u[i + 1] >= 0x30 && u[i + 1] <= 0x39) {
+			n = 4;
+			if (i + 3 >= len && !final)
+				break;
+			kind = i + 3 < len ? shadow_kind(sh, u + i, 4) : PAIR_BAD;
+		} else {
+			unsigned char *k = &sh->pairs[c - 0x81][u[i + 1]];
+			if (!*k)
+				*k = (unsigned char)shadow_kind(sh, u + i, 2);
+			kind = *k;
+		}
+		if (kind == PAIR_BAD) {
+			*o++ = (char)XQ_DECODE_BAD;
+			i++;
+		} else {
+			const char *rep = kind == PAIR_TEXT ? SHADOW_CHAR : shadow_spaces[kind - PAIR_SPACE];
+			size_t rl = strlen(rep);
+			memcpy(o, rep, rl);
+			o += rl;
+			i += n;
+		}
+	}
+	out->len = (size_t)(o - out->ptr);
+	out->ptr[out->len] = '\0';
+	return (long)i;
+}
+
 static int start_conversion(struct pgn_reader *r, enum xq_encoding enc)
 {
 	struct xq_diag d;
 
 	r->enc = enc;
-	if (xq_decoder_init(&r->decoder, enc)) {
+	if (r->shadow) {
+		if (shadow_init(r->shadow, enc))
+			return XQ_ENOMEM;
+	} else if (xq_decoder_init(&r->decoder, enc)) {
 		xq_diag_init(&d);
 		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_ENCODING, XQ_SEV_ERROR,
 			    "this system cannot convert %s", xq_encoding_name(enc));
@@ -267,6 +465,7 @@ static int publish(struct pgn_reader *r, int *wait)
 		if (r->opts.encoding == XQ_ENC_UNKNOWN || r->opts.encoding == XQ_ENC_UTF8) {
 			if (r->raw.len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
 				r->enc = XQ_ENC_UTF8;
+				r->first_high = 0;
 				r->pos = r->col_pos = 3; /* the BOM is not a column */
 			} else if (r->opts.encoding == XQ_ENC_UTF8) {
 				r->enc = XQ_ENC_UTF8;
@@ -274,6 +473,7 @@ static int publish(struct pgn_reader *r, int *wait)
 						       (u[0] == 0xFE && u[1] == 0xFF))) {
 				r->raw_done = 2;
 				r->map_r = 2;
+				r->first_high = 0;
 				r->pos = r->col_pos = r->base = r->map_d = 0;
 				if (start_conversion(r, u[0] == 0xFF ? XQ_ENC_UTF16LE : XQ_ENC_UTF16BE))
 					return XQ_EUNSUPPORTED;
@@ -282,6 +482,7 @@ static int publish(struct pgn_reader *r, int *wait)
 			int rc = start_conversion(r, r->opts.encoding);
 			if (rc)
 				return rc;
+			r->first_high = 0;
 		}
 	}
 	if (r->enc == XQ_ENC_UNKNOWN) {
@@ -293,11 +494,18 @@ static int publish(struct pgn_reader *r, int *wait)
 		r->tlen = k;
 		if (k == r->raw.len)
 			return 0;
-		if (r->raw.len - k < SAMPLE && !r->raw_eof) {
+		/* The sample is the SAMPLE bytes from the first one that is not
+		 * ASCII, however the input arrives: every reader of the input
+		 * (chunk readers too) decides the same way. */
+		if (r->given == XQ_ENC_UNKNOWN && r->raw.len - k < SAMPLE && !r->raw_eof) {
 			*wait = 1;
 			return 0;
 		}
-		r->enc = xq_encoding_detect_text(r->raw.ptr + k, r->raw.len - k);
+		r->first_high = r->raw_base + k; /* ASCII so far: position = offset */
+		r->enc = r->given != XQ_ENC_UNKNOWN
+				 ? r->given
+				 : xq_encoding_detect_text(r->raw.ptr + k,
+							   r->raw.len - k < SAMPLE ? r->raw.len - k : SAMPLE);
 		if (r->enc != XQ_ENC_UTF8) {
 			int rc = start_conversion(r, r->enc);
 			if (rc)
@@ -305,8 +513,11 @@ static int publish(struct pgn_reader *r, int *wait)
 		}
 	}
 	if (r->conv) {
-		long used = xq_decoder_feed(&r->decoder, r->raw.ptr + r->raw_done,
-					    r->raw.len - r->raw_done, r->raw_eof, &r->dec, NULL);
+		long used = r->shadow ? shadow_feed(r->shadow, r->raw.ptr + r->raw_done,
+						    r->raw.len - r->raw_done, r->raw_eof, &r->dec)
+				      : xq_decoder_feed(&r->decoder, r->raw.ptr + r->raw_done,
+							r->raw.len - r->raw_done, r->raw_eof, &r->dec,
+							NULL);
 		if (used < 0)
 			return (int)used;
 		r->raw_done += (size_t)used;
@@ -342,7 +553,8 @@ static int fill(struct pgn_reader *r, uint64_t keep)
 				report_io(r, &d);
 				return r->io_rc;
 			}
-			n = xq_input_read(r->in, r->raw.ptr + r->raw.len, CHUNK, &d);
+			n = r->in ? xq_input_read(r->in, r->raw.ptr + r->raw.len, CHUNK, &d)
+				  : r->src.read(r->src.ctx, r->raw.ptr + r->raw.len, CHUNK, &d);
 			if (n < 0) {
 				r->io_rc = (int)n;
 				report_io(r, &d);
@@ -423,9 +635,9 @@ static void mark_bad(struct pgn_reader *r, struct tok *t, uint64_t p)
 	t->bad_place.line = r->line;
 	t->bad_place.col = r->col_val + 1;
 	t->bad_byte = AT(r, p);
-	t->bad_place.offset = offset_of(r, p);
+	t->bad_place.offset = offset_peek(r, p);
 	if (r->conv)
-		t->bad_byte = (unsigned char)r->raw.ptr[r->map_r - r->raw_base];
+		t->bad_byte = (unsigned char)r->raw.ptr[t->bad_place.offset - r->raw_base];
 }
 
 enum { C_WORD, C_SPACE, C_NL, C_DELIM, C_NUL };
@@ -482,7 +694,16 @@ static void skip_space(struct pgn_reader *r)
 			}
 		}
 		p = r->base + i;
-		if (stop || !have(r, p, p))
+		if (stop)
+			break;
+		/* Settle the column before reading on: a refill compacts the
+		 * window and moves a lagging column cursor up to `p` itself. */
+		if (in_step) {
+			r->col_val += chars;
+			r->col_pos = p;
+			chars = 0;
+		}
+		if (!have(r, p, p))
 			break;
 	}
 	if (in_step) {
@@ -802,7 +1023,16 @@ static void scan_word(struct pgn_reader *r, struct tok *t)
 				}
 				i++;
 			} else {
-				size_t n = xq_utf8_valid_prefix((const char *)x + i, lim - i);
+				size_t n;
+				if (c >= 0xE4 && c <= 0xE9 && i + 2 < lim && (x[i + 1] & 0xC0) == 0x80 &&
+				    (x[i + 2] & 0xC0) == 0x80) {
+					/* A CJK character: never a space, always whole. */
+					i += 3;
+					chars++;
+					digits = 0;
+					continue;
+				}
+				n = xq_utf8_valid_prefix((const char *)x + i, lim - i);
 				if (n == 0) {
 					mark_bad(r, t, r->base + i);
 					n = 1;
@@ -855,9 +1085,20 @@ static void scan_token(struct pgn_reader *r, struct tok *t)
 	t->place = place_at(r, t->start);
 	c = AT(r, t->start);
 	switch (c) {
-	case '{':
+	case '{': {
+		/* A '{' that closes no comment is read again as what follows
+		 * it: the line ends the scan passed are not passed yet. */
+		uint32_t line = r->line, col_val = r->col_val;
+		uint64_t col_pos = r->col_pos, cr_at = r->cr_at;
 		scan_comment(r, t);
+		if (t->type == T_UNTERMINATED) {
+			r->line = line;
+			r->col_val = col_val;
+			r->col_pos = col_pos;
+			r->cr_at = cr_at;
+		}
 		break;
+	}
 	case ';':
 		scan_line(r, t, T_COMMENT, 1);
 		break;
@@ -1534,8 +1775,8 @@ static int take_tag(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 	return 0;
 }
 
-/* A FEN written on its own line before the moves of a game without tags. */
-static int take_fen_line(struct pgn_reader *r, struct gstate *s, const struct tok *t)
+/* Where a FEN written on its own line (the word `t`) ends. */
+static uint64_t fen_line_end(struct pgn_reader *r, const struct tok *t)
 {
 	uint64_t p = t->end, end = t->end;
 	int field = 1;
@@ -1558,6 +1799,14 @@ static int take_fen_line(struct pgn_reader *r, struct gstate *s, const struct to
 		p = end = b;
 		field++;
 	}
+	return end;
+}
+
+/* A FEN written on its own line before the moves of a game without tags. */
+static int take_fen_line(struct pgn_reader *r, struct gstate *s, const struct tok *t)
+{
+	uint64_t end = fen_line_end(r, t);
+
 	r->pos = end;
 	s->movetext = 1;
 	return set_start(r, s, tok_text(r, t->start), (size_t)(end - t->start), t->start, &t->place,
@@ -1596,55 +1845,6 @@ static int new_header(struct pgn_reader *r, const struct gstate *s, const struct
 	       xq_game_tag(s->g, "Game") != NULL;
 }
 
-/* Skip to the start of the next game after an error. */
-static void resync(struct pgn_reader *r, struct gstate *s)
-{
-	long depth = (long)r->nstack;
-	int movetext = s->movetext;
-
-	for (;;) {
-		const struct tok *t = next_tok(r);
-		if (t->type != T_TAG && t->type != T_COMMENT)
-			movetext = 1;
-		switch (t->type) {
-		case T_EOF:
-		case T_IO:
-			return;
-		case T_TAG:
-			/* The rest of a broken header is still this game's. */
-			if (!movetext && !new_header(r, s, t)) {
-				s->last_tag_line = r->line;
-				break;
-			}
-			push_back(r);
-			return;
-		case T_LPAREN:
-			depth++;
-			break;
-		case T_RPAREN:
-			depth--;
-			break;
-		case T_WORD: {
-			enum xq_result res;
-			int std;
-			if (depth <= 0 &&
-			    result_of(tok_text(r, t->start), (size_t)(t->end - t->start), &res, &std)) {
-				/* The game's own result marker: keep it, it ends the game. */
-				s->g->result = res;
-				if (!std)
-					s->g->result_text = xq_game_strdup(s->g, tok_text(r, t->start),
-									   (size_t)(t->end - t->start));
-				s->have_result = 1;
-				return;
-			}
-			break;
-		}
-		default:
-			break;
-		}
-	}
-}
-
 /* Does this word look like a move (so a game without tags starts here)? */
 static int looks_like_move(const char *w, size_t n)
 {
@@ -1656,30 +1856,79 @@ static int looks_like_move(const char *w, size_t n)
 	return n > 0 && xq_notation_detect(w, n) != XQ_NOTATION_AUTO;
 }
 
-/* After the result: comments belong to the game; other text is reported. */
-static void after_result(struct pgn_reader *r, struct gstate *s)
+/*
+ * Where a game ends after an error, and after its result: the reader and
+ * the splitter both follow these (the splitter must end every game where
+ * the reader does), each with its hooks.
+ */
+struct game_end {
+	void *ctx;
+	/* Does tag line `t`, before any move text, start the next game? */
+	int (*new_header)(void *ctx, const struct tok *t);
+	/* The text of word `t` and its length (`always`: exactly, whatever it is). */
+	const char *(*word)(void *ctx, const struct tok *t, size_t *n, int always);
+	/* A comment after the result (may be NULL): non-zero stops reading. */
+	int (*comment)(void *ctx, const struct tok *t);
+	/* Text after the result that is skipped (may be NULL). */
+	void (*trailing)(void *ctx, const struct tok *t);
+	uint32_t *last_tag_line;
+};
+
+/*
+ * Skip to the start of the next game after an error (`depth` variations
+ * open, `movetext` seen): returns 1 at the game's own result marker (the
+ * current token; it ends the game), 0 at the next game (pushed back) or
+ * the end.
+ */
+static int skip_broken(struct pgn_reader *r, long depth, int movetext, const struct game_end *e)
 {
 	for (;;) {
 		const struct tok *t = next_tok(r);
-		const char *w;
-		size_t n;
+		if (t->type != T_TAG && t->type != T_COMMENT)
+			movetext = 1;
+		switch (t->type) {
+		case T_EOF:
+		case T_IO:
+			return 0;
+		case T_TAG:
+			/* The rest of a broken header is still this game's. */
+			if (!movetext && !e->new_header(e->ctx, t)) {
+				*e->last_tag_line = r->line;
+				break;
+			}
+			push_back(r);
+			return 0;
+		case T_LPAREN:
+			depth++;
+			break;
+		case T_RPAREN:
+			depth--;
+			break;
+		case T_WORD: {
+			enum xq_result res;
+			int std;
+			size_t n;
+			const char *w = e->word(e->ctx, t, &n, 0);
+			if (depth <= 0 && result_of(w, n, &res, &std))
+				return 1;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+/* After the result: comments belong to the game, up to the next game;
+ * other text is skipped. */
+static void skip_after_result(struct pgn_reader *r, const struct game_end *e)
+{
+	for (;;) {
+		const struct tok *t = next_tok(r);
 		switch (t->type) {
 		case T_COMMENT:
-			if (t->bad) {
-				if (!s->broken)
-					fail_bad_byte(r, s, t);
-				continue;
-			}
-			if (!s->broken) {
-				uint32_t last = xq_game_mainline_end(s->g);
-				if (clean_comment(r, tok_text(r, t->body), (size_t)(t->body_end - t->body)) ||
-				    (r->scratch.len &&
-				     append_str(s->g, &s->g->nodes[last].comment, r->scratch.ptr,
-						r->scratch.len))) {
-					oom(r, s);
-					return;
-				}
-			}
+			if (e->comment && e->comment(e->ctx, t))
+				return;
 			continue;
 		case T_EOF:
 		case T_IO:
@@ -1689,21 +1938,21 @@ static void after_result(struct pgn_reader *r, struct gstate *s)
 			push_back(r);
 			return;
 		case T_WORD:
-			w = tok_text(r, t->start);
-			n = (size_t)(t->end - t->start);
-			if (!t->bad && looks_like_move(w, n)) {
-				push_back(r);
-				return;
+			if (!t->bad) {
+				size_t n;
+				const char *w = e->word(e->ctx, t, &n, 1);
+				if (looks_like_move(w, n)) {
+					push_back(r);
+					return;
+				}
 			}
 			break;
 		default:
 			break;
 		}
 		/* Text that is neither a comment nor the next game. */
-		w = tok_text(r, t->start);
-		n = (size_t)(t->end - t->start);
-		report(r, s->g, &t->place, 0, w, n > 40 ? 40 : n, XQ_SEV_WARNING, XQ_D_TRAILING,
-		       "text after the result is not part of the game and is skipped");
+		if (e->trailing)
+			e->trailing(e->ctx, t);
 		for (;;) {
 			t = next_tok(r);
 			if (t->type == T_EOF || t->type == T_IO)
@@ -1714,6 +1963,97 @@ static void after_result(struct pgn_reader *r, struct gstate *s)
 			}
 		}
 	}
+}
+
+/* The reader's hooks. */
+struct reading_game {
+	struct pgn_reader *r;
+	struct gstate *s;
+};
+
+static int rg_new_header(void *ctx, const struct tok *t)
+{
+	struct reading_game *rg = ctx;
+
+	return new_header(rg->r, rg->s, t);
+}
+
+static const char *rg_word(void *ctx, const struct tok *t, size_t *n, int always)
+{
+	struct reading_game *rg = ctx;
+
+	(void)always;
+	*n = (size_t)(t->end - t->start);
+	return tok_text(rg->r, t->start);
+}
+
+static int rg_comment(void *ctx, const struct tok *t)
+{
+	struct reading_game *rg = ctx;
+	struct pgn_reader *r = rg->r;
+	struct gstate *s = rg->s;
+
+	if (t->bad) {
+		if (!s->broken)
+			fail_bad_byte(r, s, t);
+		return 0;
+	}
+	if (!s->broken) {
+		uint32_t last = xq_game_mainline_end(s->g);
+		if (clean_comment(r, tok_text(r, t->body), (size_t)(t->body_end - t->body)) ||
+		    (r->scratch.len &&
+		     append_str(s->g, &s->g->nodes[last].comment, r->scratch.ptr, r->scratch.len))) {
+			oom(r, s);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void rg_trailing(void *ctx, const struct tok *t)
+{
+	struct reading_game *rg = ctx;
+	const char *w = tok_text(rg->r, t->start);
+	size_t n = (size_t)(t->end - t->start);
+
+	report(rg->r, rg->s->g, &t->place, 0, w, n > 40 ? 40 : n, XQ_SEV_WARNING, XQ_D_TRAILING,
+	       "text after the result is not part of the game and is skipped");
+}
+
+static struct game_end reading_end(struct reading_game *rg)
+{
+	struct game_end e = {rg, rg_new_header, rg_word, rg_comment, rg_trailing,
+			     &rg->s->last_tag_line};
+	return e;
+}
+
+/* Skip to the start of the next game after an error. */
+static void resync(struct pgn_reader *r, struct gstate *s)
+{
+	struct reading_game rg = {r, s};
+	struct game_end e = reading_end(&rg);
+
+	if (skip_broken(r, (long)r->nstack, s->movetext, &e)) {
+		/* The game's own result marker: keep it, it ends the game. */
+		const struct tok *t = &r->tok;
+		enum xq_result res;
+		int std;
+		result_of(tok_text(r, t->start), (size_t)(t->end - t->start), &res, &std);
+		s->g->result = res;
+		if (!std)
+			s->g->result_text =
+				xq_game_strdup(s->g, tok_text(r, t->start), (size_t)(t->end - t->start));
+		s->have_result = 1;
+	}
+}
+
+/* After the result: comments belong to the game; other text is reported. */
+static void after_result(struct pgn_reader *r, struct gstate *s)
+{
+	struct reading_game rg = {r, s};
+	struct game_end e = reading_end(&rg);
+
+	skip_after_result(r, &e);
 }
 
 static int notation_matches_format(int dialect, const char *format)
@@ -1754,7 +2094,6 @@ static void finish(struct pgn_reader *r, struct gstate *s, const struct xq_place
 		oom(r, s);
 	s->have_pre = 0;
 	xq_buf_reset(&r->pre);
-	g->encoding = xq_encoding_name(r->enc == XQ_ENC_UNKNOWN ? XQ_ENC_UTF8 : r->enc);
 	if (s->broken)
 		return;
 	if (s->total == 0) {
@@ -1990,21 +2329,31 @@ static int pgn_read(void *reader, struct xq_game *g)
 		return XQ_ENOMEM;
 	if (r->io_rc)
 		return r->io_rc;
+	{
+		/* The game's text runs to the next game's first token (or the
+		 * end).  Text that is all ASCII is UTF-8 as well; a game that
+		 * reaches the input's first other byte is in the encoding found
+		 * there.  This depends on the bytes alone, never on how far the
+		 * reader happened to read ahead, so chunk readers agree. */
+		uint64_t end = r->pushed ? r->tok.start : r->pos;
+		g->encoding = xq_encoding_name(r->enc != XQ_ENC_UNKNOWN && r->first_high < end
+						       ? r->enc
+						       : XQ_ENC_UTF8);
+	}
 	return 1;
 }
 
-static int pgn_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-			   const struct xq_sink *sink)
+/* A reader at the start of an input; the caller sets where its bytes come from. */
+static struct pgn_reader *new_reader(const struct xq_read_opts *opts, const struct xq_sink *sink)
 {
 	struct pgn_reader *r = calloc(1, sizeof(*r));
 
 	if (!r)
-		return XQ_ENOMEM;
-	r->in = in;
+		return NULL;
 	r->sink = sink;
 	if (opts)
 		r->opts = *opts;
-	r->name = xq_input_name(in);
+	r->first_high = UINT64_MAX;
 	xq_buf_init(&r->raw);
 	xq_buf_init(&r->dec);
 	xq_buf_init(&r->scratch);
@@ -2013,13 +2362,27 @@ static int pgn_open_reader(void **out, struct xq_input *in, const struct xq_read
 	r->cr_at = UINT64_MAX;
 	xq_diag_init(&r->md);
 	r->enc = XQ_ENC_UNKNOWN;
-	if (r->opts.encoding == XQ_ENC_UTF8)
+	if (r->opts.encoding == XQ_ENC_UTF8) {
 		r->enc = XQ_ENC_UTF8;
+		r->first_high = 0;
+	}
 	if (xq_buf_grow(&r->raw, CHUNK)) {
 		free(r);
-		return XQ_ENOMEM;
+		return NULL;
 	}
 	set_text(r);
+	return r;
+}
+
+static int pgn_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+			   const struct xq_sink *sink)
+{
+	struct pgn_reader *r = new_reader(opts, sink);
+
+	if (!r)
+		return XQ_ENOMEM;
+	r->in = in;
+	r->name = xq_input_name(in);
 	*out = r;
 	return 0;
 }
@@ -2030,8 +2393,9 @@ static void pgn_close_reader(void *reader)
 
 	if (!r)
 		return;
-	if (r->conv)
+	if (r->conv && !r->shadow)
 		xq_decoder_release(&r->decoder);
+	shadow_free(r->shadow);
 	xq_buf_release(&r->raw);
 	xq_buf_release(&r->dec);
 	xq_buf_release(&r->scratch);
@@ -2039,6 +2403,404 @@ static void pgn_close_reader(void *reader)
 	free(r->stack);
 	free(r);
 }
+
+/* ---- reading chunks, and splitting an input into them ------------------------ */
+
+/*
+ * A chunk reader is the reader above started at a split point: its
+ * cursors (position, line, column 1, game count) are what the sequential
+ * reader has there, and the encoding is the input's, found by the splitter
+ * from the bytes at the input's start (a chunk may hold only ASCII, or
+ * start in the middle of Chinese text).  Its bytes come from the caller.
+ */
+static int pgn_open_chunk(void **out, const struct xq_chunk *c, const struct xq_read_opts *opts,
+			  const struct xq_sink *sink)
+{
+	struct pgn_reader *r = new_reader(opts, sink);
+
+	if (!r)
+		return XQ_ENOMEM;
+	r->src = c->bytes;
+	r->name = c->name;
+	r->pos = r->base = r->col_pos = r->map_d = c->offset;
+	r->raw_base = r->map_r = c->offset;
+	r->line = c->line;
+	r->games = c->records;
+	if (c->offset > 0) {
+		/* A byte order mark is looked for at the input's start only. */
+		r->bom_checked = 1;
+		if (r->opts.encoding != XQ_ENC_UNKNOWN && r->opts.encoding != XQ_ENC_UTF8) {
+			if (start_conversion(r, r->opts.encoding)) {
+				pgn_close_reader(r);
+				return XQ_EUNSUPPORTED;
+			}
+			r->first_high = 0;
+		} else if (r->opts.encoding == XQ_ENC_UNKNOWN && c->encoding != XQ_ENC_UNKNOWN &&
+			   c->first_high < c->offset) {
+			/* Past the first byte that is not ASCII: the encoding is set. */
+			r->first_high = c->first_high;
+			if (c->encoding == XQ_ENC_UTF8)
+				r->enc = XQ_ENC_UTF8;
+			else if (start_conversion(r, c->encoding)) {
+				pgn_close_reader(r);
+				return XQ_EUNSUPPORTED;
+			}
+		}
+	}
+	/* Met later in the chunk, the first byte that is not ASCII gets the
+	 * encoding the splitter found there, not one guessed from the chunk. */
+	if (r->enc == XQ_ENC_UNKNOWN)
+		r->given = c->encoding;
+	*out = r;
+	return 0;
+}
+
+static int pgn_chunk_next(void *reader, struct xq_place *next)
+{
+	struct pgn_reader *r = reader;
+
+	/* The game ended on seeing the next one's first token, which is
+	 * pushed back; with the end of the bytes met, the game might have
+	 * gone on in bytes the chunk does not have. */
+	if (r->raw_eof || r->io_rc || !r->pushed)
+		return 0;
+	*next = r->tok.place;
+	return 1;
+}
+
+/*
+ * The splitter runs the reader's own lexer over the input (so tokens,
+ * lines, columns, offsets, the encoding and every quirk of the text are
+ * exactly the reader's) and follows, token by token, the decisions that
+ * end a game: a tag after move text or after a blank line, a result and
+ * what may follow it, the resynchronisation after an error it can see
+ * (a stray brace, a bad byte, unbalanced parentheses, a result inside a
+ * variation).  It builds no game and checks no move, so a game that a
+ * move breaks may end elsewhere for the reader; the caller's check of
+ * each chunk (chunk_next) catches that.
+ *
+ * A game start is a split point when its first token is a tag line
+ * without flaws or a move number, in column 1: a reader of the games
+ * before it must see that token to end the last of them, so the point's
+ * `seen` is the end of its line.
+ */
+struct pgn_split {
+	struct pgn_reader *r;
+	struct xq_buf word;  /* a word decoded for real */
+	uint64_t games;      /* games started so far */
+	int pending;         /* the game of the point returned last is still to scan */
+	/* the game being scanned */
+	size_t ntags;
+	int game_tag;        /* it has a Game tag */
+	int movetext, start_given, broken, result;
+	uint32_t last_tag_line, total, moves;
+	uint32_t *stack;     /* `moves` of the lines a '(' left */
+	size_t nstack, stack_cap;
+};
+
+static void no_report(const struct xq_diag *d, void *payload)
+{
+	(void)d;
+	(void)payload;
+}
+
+static const struct xq_sink silent = {no_report, NULL};
+
+static int pgn_split_open(void **out, const struct xq_bytes *src, const struct xq_read_opts *opts)
+{
+	struct pgn_split *s = calloc(1, sizeof(*s));
+
+	if (!s || !(s->r = new_reader(opts, &silent)) ||
+	    !(s->r->shadow = calloc(1, sizeof(*s->r->shadow)))) {
+		if (s && s->r)
+			pgn_close_reader(s->r);
+		free(s);
+		return XQ_ENOMEM;
+	}
+	xq_buf_init(&s->r->shadow->tmp);
+	xq_buf_init(&s->word);
+	s->r->src = *src;
+	s->r->name = "";
+	*out = s;
+	return 0;
+}
+
+static void pgn_split_close(void *sp)
+{
+	struct pgn_split *s = sp;
+
+	if (!s)
+		return;
+	pgn_close_reader(s->r);
+	xq_buf_release(&s->word);
+	free(s->stack);
+	free(s);
+}
+
+/* Is tag line `t`, read before any move text, the next game's?  As new_header(). */
+static int split_new_header(struct pgn_split *s, const struct tok *t)
+{
+	if (s->ntags == 0)
+		return 0;
+	if (t->place.line > s->last_tag_line + 1)
+		return 1;
+	return t->body_end - t->body == 4 && !memcmp(tok_text(s->r, t->body), "Game", 4) &&
+	       s->game_tag;
+}
+
+/*
+ * The text of word `t` (its length in *n): the lexer's, unless that holds
+ * placeholders for legacy characters and the word is one whose characters
+ * matter: a result, an ellipsis or annotation marks (three characters at
+ * most), or a word that may be too long to be a move; `always` asks for
+ * the real text in any case.
+ */
+static const char *split_word_text(struct pgn_split *s, const struct tok *t, size_t *n, int always)
+{
+	struct pgn_reader *r = s->r;
+	const char *w = tok_text(r, t->start);
+	size_t len = (size_t)(t->end - t->start), chars = 0, bad;
+	int high = 0;
+	uint64_t a, b;
+
+	*n = len;
+	if (!r->conv || !r->shadow || (!always && len > 9 && len <= 60))
+		return w; /* more than 3 characters (none is more than 3 bytes) */
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)w[i];
+		chars += (c & 0xC0) != 0x80;
+		high |= c >= 0x80;
+	}
+	if (!high || (!always && chars > 3 && len <= 60))
+		return w;
+	a = offset_of(r, t->start);
+	b = offset_peek(r, t->end);
+	xq_buf_reset(&s->word);
+	if (b == UINT64_MAX ||
+	    xq_transcoder_convert(&r->shadow->tc, r->raw.ptr + (a - r->raw_base), (size_t)(b - a),
+				  &s->word, &bad))
+		return w;
+	*n = s->word.len;
+	return s->word.ptr;
+}
+
+static int split_header_hook(void *ctx, const struct tok *t)
+{
+	return split_new_header(ctx, t);
+}
+
+static const char *split_word_hook(void *ctx, const struct tok *t, size_t *n, int always)
+{
+	return split_word_text(ctx, t, n, always);
+}
+
+static struct game_end split_end(struct pgn_split *s)
+{
+	struct game_end e = {s, split_header_hook, split_word_hook, NULL, NULL, &s->last_tag_line};
+	return e;
+}
+
+/* A word of the move text, as handle_word() and add_move() take it
+ * (every move is taken as legal). */
+static void split_word(struct pgn_split *s, const struct tok *t)
+{
+	struct pgn_reader *r = s->r;
+	size_t n;
+	const char *w = split_word_text(s, t, &n, 0);
+	enum xq_result res;
+	int std;
+	char marks[8];
+
+	if (result_of(w, n, &res, &std)) {
+		if (s->nstack > 0)
+			s->broken = 1;
+		else
+			s->result = 1;
+		return;
+	}
+	if (is_ellipsis(w, n) || nag_of(w, n) || ((w[0] == '+' || w[0] == '#') && only_of(w, n, "+#")))
+		return;
+	if (s->ntags == 0 && s->total == 0 && !s->start_given && count_slashes(w, n) == 9) {
+		r->pos = fen_line_end(r, t);
+		s->start_given = 1;
+		return;
+	}
+	if (n > WORD_MAX || split_marks(w, n, marks) == 0) {
+		s->broken = 1;
+		return;
+	}
+	s->moves++;
+	s->total++;
+}
+
+/* Scan one game, as pgn_read() and movetext() read it. */
+static int split_game(struct pgn_split *s)
+{
+	struct pgn_reader *r = s->r;
+
+	s->ntags = 0;
+	s->game_tag = s->movetext = s->start_given = s->broken = s->result = 0;
+	s->last_tag_line = s->total = s->moves = 0;
+	s->nstack = 0;
+	for (;;) {
+		const struct tok *t = next_tok(r);
+		if (t->bad) {
+			s->broken = 1;
+		} else {
+			switch (t->type) {
+			case T_EOF:
+			case T_IO:
+				return 0;
+			case T_TAG:
+				if (s->movetext || split_new_header(s, t)) {
+					push_back(r);
+					return 0;
+				}
+				if (t->tag_flags & TAG_NO_NAME) {
+					s->broken = 1;
+				} else {
+					const char *name = tok_text(r, t->body);
+					size_t nlen = (size_t)(t->body_end - t->body);
+					s->ntags++;
+					if (nlen == 4 && !memcmp(name, "Game", 4))
+						s->game_tag = 1;
+					else if (nlen == 3 && !memcmp(name, "FEN", 3) && t->value_end > t->value)
+						s->start_given = 1;
+				}
+				s->last_tag_line = r->line;
+				break;
+			case T_COMMENT:
+				if (s->total || s->ntags)
+					s->movetext = 1;
+				break;
+			case T_ESCAPE:
+				break;
+			case T_LPAREN:
+				s->movetext = 1;
+				if (s->moves == 0) {
+					s->broken = 1;
+					break;
+				}
+				if (s->nstack == s->stack_cap) {
+					size_t cap = s->stack_cap ? s->stack_cap * 2 : 16;
+					uint32_t *p = realloc(s->stack, cap * sizeof(*p));
+					if (!p)
+						return XQ_ENOMEM;
+					s->stack = p;
+					s->stack_cap = cap;
+				}
+				s->stack[s->nstack++] = s->moves;
+				s->moves = 0;
+				break;
+			case T_RPAREN:
+				s->movetext = 1;
+				if (s->nstack == 0)
+					s->broken = 1;
+				else
+					s->moves = s->stack[--s->nstack];
+				break;
+			case T_NAG:
+			case T_NUMBER:
+				s->movetext = 1;
+				break;
+			case T_WORD:
+				s->movetext = 1;
+				split_word(s, t);
+				break;
+			case T_UNTERMINATED:
+			case T_STRAY:
+			case T_TOO_LONG:
+				s->broken = 1;
+				break;
+			}
+		}
+		if (s->broken) {
+			struct game_end e = split_end(s);
+			if (skip_broken(r, (long)s->nstack, s->movetext, &e))
+				skip_after_result(r, &e);
+			return 0;
+		}
+		if (s->result) {
+			struct game_end e = split_end(s);
+			skip_after_result(r, &e);
+			return 0;
+		}
+	}
+}
+
+/*
+ * Is the game start `t` a split point?  Fills *pt but `records` when it
+ * is: a tag line with no flaw, or a move number, in column 1, with its
+ * line's end in reach.
+ */
+static int split_point(struct pgn_split *s, const struct tok *t, struct xq_split_point *pt)
+{
+	struct pgn_reader *r = s->r;
+	uint64_t p = t->end, start = offset_of(r, t->start), seen;
+
+	if (t->bad || t->place.col != 1 || (t->type != T_NUMBER && t->type != T_TAG) ||
+	    (t->type == T_TAG && t->tag_flags))
+		return 0;
+	for (;;) {
+		unsigned char c;
+		if (p - t->start > 4096 || !have(r, p, t->start))
+			return 0;
+		c = AT(r, p);
+		if (c == '\n' || c == '\r')
+			break;
+		p++;
+	}
+	seen = offset_peek(r, p);
+	if (seen == UINT64_MAX)
+		return 0;
+	pt->offset = start;
+	pt->line = t->place.line;
+	pt->seen = seen + 1;
+	pt->encoding = r->enc;
+	pt->first_high = r->first_high;
+	return 1;
+}
+
+static int pgn_split_next(void *sp, struct xq_split_point *pt)
+{
+	struct pgn_split *s = sp;
+	struct pgn_reader *r = s->r;
+
+	for (;;) {
+		const struct tok *t;
+		int is_point, rc;
+		if (s->pending) {
+			s->pending = 0;
+			if ((rc = split_game(s)))
+				return rc;
+		}
+		t = next_tok(r);
+		if (t->type == T_IO)
+			return r->io_rc;
+		if (r->enc == XQ_ENC_UTF16LE || r->enc == XQ_ENC_UTF16BE)
+			return XQ_EUNSUPPORTED; /* chunks could not start mid-file */
+		if (t->type == T_EOF)
+			return 0;
+		is_point = split_point(s, t, pt);
+		if (r->io_rc)
+			return r->io_rc;
+		push_back(r);
+		s->pending = 1;
+		if (is_point) {
+			pt->records = s->games++;
+			return 1;
+		}
+		s->games++;
+	}
+}
+
+const struct xq_split_ops xq_pgn_split = {
+	pgn_split_open,
+	pgn_split_next,
+	pgn_split_close,
+	pgn_open_chunk,
+	pgn_chunk_next,
+};
 
 /* ---- probe -------------------------------------------------------------- */
 
@@ -2128,6 +2890,7 @@ struct pgn_writer {
 	enum xq_notation notation;
 	unsigned nflags;
 	enum xq_encoding enc;
+	struct xq_transcoder tc; /* UTF-8 to enc, opened once for the writer */
 	struct xq_buf text, conv;
 	uint64_t games;
 	struct wframe *stack;
@@ -2237,36 +3000,81 @@ static int put_unit(struct pgn_writer *w, const char *s, size_t n, int kind)
 	return 0;
 }
 
-/* A comment unit, after the move number `num` when not NULL. */
-static int put_comment(struct pgn_writer *w, const struct xq_game *g, const char *num,
-		       const char *c)
+/*
+ * Does a PGN reader keep anything of comment `c`?  It drops the white
+ * space at both ends of a comment (layout, in PGN: "{ text }"), so a
+ * comment of nothing else is gone once read back, and the writer leaves
+ * it out (reported) rather than write bytes that read back otherwise.
+ */
+static int comment_kept(const char *c)
+{
+	if (c)
+		for (; *c; c++)
+			if (!xq_is_space((unsigned char)*c))
+				return 1;
+	return 0;
+}
+
+/*
+ * A comment unit, after the move number `num` when not NULL, about ply
+ * `ply` (0: the game).  What PGN cannot hold is reported and written the
+ * way the reader will read it, so that the game read back writes the same
+ * bytes again: the white space at either end is left out, a '}' becomes
+ * U+FF5D, a CR or CRLF becomes LF (the reader makes every line end LF).
+ */
+static int put_comment(struct pgn_writer *w, const struct xq_game *g, uint32_t ply,
+		       const char *num, const char *c)
 {
 	struct xq_buf *b = &w->conv; /* scratch: the unit before it goes to text */
-	int lost = 0, rc;
+	size_t n = strlen(c), from = 0, to = n;
+	int brace = 0, cr = 0;
 
+	while (from < to && xq_is_space((unsigned char)c[from]))
+		from++;
+	while (to > from && xq_is_space((unsigned char)c[to - 1]))
+		to--;
+	if (from == to) {
+		wreport(w, g, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			"a comment of only white space is left out (PGN readers drop it)");
+		return 0;
+	}
+	if (from > 0 || to < n)
+		wreport(w, g, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			"the white space at the %s of a comment is left out (PGN readers drop it)",
+			from > 0 && to < n ? "start and end" : from > 0 ? "start" : "end");
 	xq_buf_reset(b);
 	if (num && (xq_buf_adds(b, num) || xq_buf_addc(b, ' ')))
 		return XQ_ENOMEM;
 	if (xq_buf_addc(b, '{'))
 		return XQ_ENOMEM;
-	for (const char *p = c; *p; p++) {
-		if (*p == '}') {
+	for (size_t i = from; i < to; i++) {
+		int rc;
+		if (c[i] == '}') {
 			/* PGN cannot hold '}' in a comment: the full-width brace stands in. */
-			if (xq_buf_adds(b, "\xEF\xBD\x9D"))
-				return XQ_ENOMEM;
-			lost = 1;
-		} else if (xq_buf_addc(b, *p)) {
-			return XQ_ENOMEM;
+			rc = xq_buf_adds(b, "\xEF\xBD\x9D");
+			brace = 1;
+		} else if (c[i] == '\r') {
+			if (i + 1 < to && c[i + 1] == '\n')
+				i++;
+			rc = xq_buf_addc(b, '\n');
+			cr = 1;
+		} else {
+			rc = xq_buf_addc(b, c[i]);
 		}
+		if (rc)
+			return XQ_ENOMEM;
 	}
 	if (xq_buf_addc(b, '}'))
 		return XQ_ENOMEM;
-	if (lost)
+	if (brace)
 		wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"a '}' inside a comment is written as U+FF5D '\xEF\xBD\x9D'");
+	if (cr)
+		wreport(w, g, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			"a carriage return in a comment is written as a line feed (PGN readers make "
+			"every line end one)");
 	/* put_unit copies from `b`, which is not `text`. */
-	rc = put_unit(w, b->ptr, b->len, U_WORD);
-	return rc;
+	return put_unit(w, b->ptr, b->len, U_WORD);
 }
 
 static int tag_name_ok(const char *name)
@@ -2375,25 +3183,29 @@ static int write_move(struct pgn_writer *w, const struct xq_game *g, struct wfra
 	char num[32], mv[XQ_MOVE_TEXT_MAX], unit[32 + XQ_MOVE_TEXT_MAX + 2];
 	size_t ml;
 	int black = f->before.side == XQ_BLACK, rc;
+	uint32_t ply = xq_game_ply(g, f->node);
 	struct xq_undo u;
 
 	num[0] = '\0';
-	if (!black || *need_number || node->pre_comment)
+	if (!black || *need_number || comment_kept(node->pre_comment))
 		snprintf(num, sizeof(num), black ? "%u..." : "%u.", (unsigned)f->before.fullmove);
 	ml = xq_notation_write(mv, sizeof(mv), &f->before, node->move, w->notation, w->nflags);
 	if (ml == 0) {
 		char name[5];
 		xq_move_name(node->move, name);
-		return wreport(w, g, xq_game_ply(g, f->node), XQ_EINTERNAL, XQ_SEV_ERROR, XQ_D_INTERNAL,
+		return wreport(w, g, ply, XQ_EINTERNAL, XQ_SEV_ERROR, XQ_D_INTERNAL,
 			       "move %s cannot be written in %s notation", name,
 			       xq_notation_name(w->notation));
 	}
-	if (node->pre_comment && *node->pre_comment) {
+	if (comment_kept(node->pre_comment)) {
 		/* "N. {comment}" stays together: a number never ends a line. */
-		if ((rc = put_comment(w, g, num, node->pre_comment)) ||
+		if ((rc = put_comment(w, g, ply, num, node->pre_comment)) ||
 		    (rc = put_unit(w, mv, ml, U_WORD)))
 			return rc;
 	} else {
+		if (node->pre_comment && *node->pre_comment &&
+		    (rc = put_comment(w, g, ply, NULL, node->pre_comment)))
+			return rc; /* only white space: reported, nothing written */
 		snprintf(unit, sizeof(unit), "%s%s%s", num, *num ? " " : "", mv);
 		if ((rc = put_unit(w, unit, strlen(unit), U_WORD)))
 			return rc;
@@ -2405,9 +3217,9 @@ static int write_move(struct pgn_writer *w, const struct xq_game *g, struct wfra
 	}
 	*need_number = 0;
 	if (node->comment && *node->comment) {
-		if ((rc = put_comment(w, g, NULL, node->comment)))
+		if ((rc = put_comment(w, g, ply, NULL, node->comment)))
 			return rc;
-		*need_number = 1;
+		*need_number = comment_kept(node->comment);
 	}
 	f->after = f->before;
 	xq_board_make(&f->after, node->move, &u);
@@ -2428,11 +3240,11 @@ static int write_moves(struct pgn_writer *w, const struct xq_game *g)
 		/* PGN has one place for a comment before the moves. */
 		wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"the comment before the game is written as part of the game comment");
-		if ((rc = put_comment(w, g, NULL, g->nodes[XQ_ROOT].pre_comment)))
+		if ((rc = put_comment(w, g, 0, NULL, g->nodes[XQ_ROOT].pre_comment)))
 			return rc;
 	}
 	if (g->nodes[XQ_ROOT].comment && *g->nodes[XQ_ROOT].comment &&
-	    (rc = put_comment(w, g, NULL, g->nodes[XQ_ROOT].comment)))
+	    (rc = put_comment(w, g, 0, NULL, g->nodes[XQ_ROOT].comment)))
 		return rc;
 	if (g->nodes[XQ_ROOT].child != XQ_NODE_NONE &&
 	    (rc = wpush(w, &n, g->nodes[XQ_ROOT].child, &g->start)))
@@ -2518,7 +3330,7 @@ static int pgn_write(void *writer, const struct xq_game *g)
 	if (w->enc != XQ_ENC_UTF8) {
 		size_t bad = 0;
 		xq_buf_reset(&w->conv);
-		rc = xq_encode(w->enc, w->text.ptr, w->text.len, &w->conv, &bad);
+		rc = xq_transcoder_convert(&w->tc, w->text.ptr, w->text.len, &w->conv, &bad);
 		if (rc == XQ_EENCODING) {
 			uint32_t cp = 0;
 			unsigned line, col;
@@ -2588,6 +3400,7 @@ static int pgn_open_writer(void **out, struct xq_output *o, const struct xq_writ
 	/* Big5 has no simplified 车 马 帅: Chinese moves go out in traditional characters. */
 	if (w->enc == XQ_ENC_BIG5 && n == XQ_NOTATION_CHINESE)
 		w->nflags |= XQ_NOTATION_TRADITIONAL;
+	xq_transcoder_init(&w->tc, XQ_ENC_UTF8, w->enc);
 	xq_buf_init(&w->text);
 	xq_buf_init(&w->conv);
 	*out = w;
@@ -2600,6 +3413,7 @@ static int pgn_close_writer(void *writer)
 
 	if (!w)
 		return 0;
+	xq_transcoder_release(&w->tc);
 	xq_buf_release(&w->text);
 	xq_buf_release(&w->conv);
 	free(w->stack);

@@ -175,6 +175,7 @@ struct rd {
 	struct xq_xqf_keys k;
 	unsigned version;
 	enum xq_encoding enc;
+	struct xq_transcoder tc; /* enc to UTF-8: one descriptor for every string of the file */
 	struct xq_buf raw, text;
 	/* the board at `cur`, kept by make/unmake along the path from the root */
 	struct xq_board b;
@@ -266,7 +267,7 @@ static int decode_text(struct rd *r, const char *s, size_t n, uint64_t off, uint
 	} else {
 		while (i < n) {
 			size_t bad = 0;
-			int rc = xq_decode(r->enc, s + i, n - i, &r->text, &bad);
+			int rc = xq_transcoder_convert(&r->tc, s + i, n - i, &r->text, &bad);
 			if (rc == 0)
 				break;
 			if (rc != XQ_EENCODING) {
@@ -859,6 +860,7 @@ static int read_tree(struct rd *r, size_t *pos, int skip_all)
 
 static void rd_release(struct rd *r)
 {
+	xq_transcoder_release(&r->tc);
 	xq_buf_release(&r->raw);
 	xq_buf_release(&r->text);
 	free(r->undo);
@@ -886,6 +888,7 @@ int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
 	r.st = stats ? stats : &st_local;
 	memset(r.st, 0, sizeof(*r.st));
 	r.enc = opts && opts->encoding != XQ_ENC_UNKNOWN ? opts->encoding : XQ_ENC_GB18030;
+	xq_transcoder_init(&r.tc, r.enc, XQ_ENC_UTF8);
 	xq_buf_init(&r.raw);
 	xq_buf_init(&r.text);
 	xq_game_clear(g);
@@ -1076,6 +1079,7 @@ struct xqf_writer {
 	const struct xq_sink *sink;
 	unsigned version;
 	enum xq_encoding enc;
+	struct xq_transcoder tc; /* UTF-8 to enc, opened once for the writer */
 	uint64_t games;
 	struct xq_buf out, tmp, text;
 	const char *name;
@@ -1117,7 +1121,7 @@ static int encode_all(struct xqf_writer *w, const char *s, size_t len, struct xq
 	*bad_chars = 0;
 	while (i < len) {
 		size_t bad = 0, ch;
-		int rc = xq_encode(w->enc, s + i, len - i, out, &bad);
+		int rc = xq_transcoder_convert(&w->tc, s + i, len - i, out, &bad);
 		if (rc == 0)
 			return 0;
 		if (rc != XQ_EENCODING)
@@ -1524,6 +1528,7 @@ static int xqf_open_writer(void **out, struct xq_output *o, const struct xq_writ
 	w->sink = sink;
 	w->version = version;
 	w->enc = enc;
+	xq_transcoder_init(&w->tc, XQ_ENC_UTF8, enc);
 	w->name = xq_output_name(o);
 	xq_buf_init(&w->out);
 	xq_buf_init(&w->tmp);
@@ -1564,6 +1569,7 @@ static int xqf_close_writer(void *writer)
 	if (!w)
 		return 0;
 	rc = flush_out(w);
+	xq_transcoder_release(&w->tc);
 	xq_buf_release(&w->out);
 	xq_buf_release(&w->tmp);
 	xq_buf_release(&w->text);

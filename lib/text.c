@@ -95,22 +95,20 @@ static int run_iconv(iconv_t cd, char **ip, size_t *ileft, struct xq_buf *out)
 }
 
 /*
- * Convert with iconv; on an invalid sequence either stop (strict) or skip
- * one byte and count it.  `*bad` gets the first bad offset; a trailing
- * incomplete sequence counts as bad only when `final`.
+ * Convert with the open descriptor `cd`; on an invalid sequence either
+ * stop (strict) or skip one byte and count it.  `*bad` gets the first bad
+ * offset; a trailing incomplete sequence counts as bad only when `final`.
+ * The descriptor is left in its initial state for the next call.
  */
-static int convert(const char *from, const char *to, const char *in, size_t len,
-		   struct xq_buf *out, size_t *bad, int strict, int final, size_t *errors)
+static int convert_cd(iconv_t cd, const char *in, size_t len, struct xq_buf *out, size_t *bad,
+		      int strict, int final, size_t *errors)
 {
-	iconv_t cd = iconv_open(to, from);
 	char *ip = (char *)in;
 	size_t ileft = len;
 	int rc = 0;
 
 	if (errors)
 		*errors = 0;
-	if (cd == (iconv_t)-1)
-		return XQ_EUNSUPPORTED;
 	while (ileft > 0) {
 		int e = run_iconv(cd, &ip, &ileft, out);
 		if (e == 0)
@@ -129,6 +127,7 @@ static int convert(const char *from, const char *to, const char *in, size_t len,
 		rc = XQ_EENCODING;
 		if (strict)
 			break;
+		iconv(cd, NULL, NULL, NULL, NULL);
 		ip++;
 		ileft--;
 	}
@@ -144,38 +143,111 @@ static int convert(const char *from, const char *to, const char *in, size_t len,
 			out->ptr[out->len] = '\0';
 		}
 	}
+	/* Back to the initial state whatever happened, for the next call. */
+	iconv(cd, NULL, NULL, NULL, NULL);
+	return rc;
+}
+
+/* convert_cd() with a descriptor of its own (for one-off conversions). */
+static int convert(const char *from, const char *to, const char *in, size_t len,
+		   struct xq_buf *out, size_t *bad, int strict, int final, size_t *errors)
+{
+	iconv_t cd = iconv_open(to, from);
+	int rc;
+
+	if (errors)
+		*errors = 0;
+	if (cd == (iconv_t)-1)
+		return XQ_EUNSUPPORTED;
+	rc = convert_cd(cd, in, len, out, bad, strict, final, errors);
 	iconv_close(cd);
 	return rc;
 }
 
+static int is_utf8(enum xq_encoding e)
+{
+	return e == XQ_ENC_UTF8 || e == XQ_ENC_UNKNOWN;
+}
+
+void xq_transcoder_init(struct xq_transcoder *t, enum xq_encoding from, enum xq_encoding to)
+{
+	t->from = from == XQ_ENC_UNKNOWN ? XQ_ENC_UTF8 : from;
+	t->to = to == XQ_ENC_UNKNOWN ? XQ_ENC_UTF8 : to;
+	t->cd = NULL;
+}
+
+/* The conversion of `in`, which is valid UTF-8 when t->from is UTF-8. */
+static int transcode(struct xq_transcoder *t, const char *in, size_t len, struct xq_buf *out,
+		     size_t *bad)
+{
+	if (len == 0)
+		return 0;
+	if (is_utf8(t->from) && is_utf8(t->to))
+		return xq_buf_add(out, in, len) ? XQ_ENOMEM : 0;
+	if (is_utf8(t->to) && t->from != XQ_ENC_UTF16LE && t->from != XQ_ENC_UTF16BE) {
+		/* Pure ASCII is the same in every encoding read here but UTF-16. */
+		size_t i = 0;
+		while (i < len && (unsigned char)in[i] < 0x80)
+			i++;
+		if (i == len)
+			return xq_buf_add(out, in, len) ? XQ_ENOMEM : 0;
+	}
+	if (!t->cd) {
+		iconv_t cd = iconv_open(iconv_name(t->to), iconv_name(t->from));
+		if (cd == (iconv_t)-1)
+			return XQ_EUNSUPPORTED;
+		t->cd = (void *)cd;
+	}
+	return convert_cd((iconv_t)t->cd, in, len, out, bad, 1, 1, NULL);
+}
+
+int xq_transcoder_convert(struct xq_transcoder *t, const char *in, size_t len, struct xq_buf *out,
+			  size_t *bad)
+{
+	size_t ok;
+	int rc;
+
+	if (!is_utf8(t->from))
+		return transcode(t, in, len, out, bad);
+	/* Invalid UTF-8 never reaches iconv: the valid part before it is
+	 * converted, and its offset is what the caller reports. */
+	ok = xq_utf8_check(in, len);
+	rc = transcode(t, in, ok, out, bad);
+	if (rc == 0 && ok < len) {
+		if (bad)
+			*bad = ok;
+		rc = XQ_EENCODING;
+	}
+	return rc;
+}
+
+void xq_transcoder_release(struct xq_transcoder *t)
+{
+	if (t->cd)
+		iconv_close((iconv_t)t->cd);
+	t->cd = NULL;
+}
+
 int xq_decode(enum xq_encoding enc, const char *in, size_t len, struct xq_buf *out, size_t *bad)
 {
-	if (enc == XQ_ENC_UTF8 || enc == XQ_ENC_UNKNOWN) {
-		size_t ok = xq_utf8_check(in, len);
-		if (xq_buf_add(out, in, ok))
-			return XQ_ENOMEM;
-		if (ok < len) {
-			if (bad)
-				*bad = ok;
-			return XQ_EENCODING;
-		}
-		return 0;
-	}
-	return convert(iconv_name(enc), "UTF-8", in, len, out, bad, 1, 1, NULL);
+	struct xq_transcoder t;
+	int rc;
+
+	xq_transcoder_init(&t, enc, XQ_ENC_UTF8);
+	rc = xq_transcoder_convert(&t, in, len, out, bad);
+	xq_transcoder_release(&t);
+	return rc;
 }
 
 int xq_encode(enum xq_encoding enc, const char *in, size_t len, struct xq_buf *out, size_t *bad)
 {
-	size_t ok = xq_utf8_check(in, len);
+	struct xq_transcoder t;
+	int rc;
 
-	if (ok < len) {
-		if (bad)
-			*bad = ok;
-		return XQ_EENCODING;
-	}
-	if (enc == XQ_ENC_UTF8 || enc == XQ_ENC_UNKNOWN)
-		return xq_buf_add(out, in, len) ? XQ_ENOMEM : 0;
-	return convert("UTF-8", iconv_name(enc), in, len, out, bad, 1, 1, NULL);
+	xq_transcoder_init(&t, XQ_ENC_UTF8, enc);
+	rc = xq_transcoder_convert(&t, in, len, out, bad);
+	xq_transcoder_release(&t);
+	return rc;
 }
 
 /* Common characters of xiangqi records, simplified and traditional. */

@@ -62,6 +62,40 @@ int xq_decode(enum xq_encoding enc, const char *in, size_t len, struct xq_buf *o
 int xq_encode(enum xq_encoding enc, const char *in, size_t len, struct xq_buf *out, size_t *bad);
 
 /*
+ * A reusable converter from one encoding to another, for readers and
+ * writers that convert many short strings (XQF and CBR fields and
+ * comments, every string a DhtmlXQ or PGN writer puts out): the iconv
+ * descriptor is opened on the first conversion that needs it and kept
+ * until release, where xq_decode() and xq_encode() open and close one per
+ * call.  The caller owns the struct; nothing is shared between two of
+ * them, so each reader or writer (and each thread) keeps its own.
+ */
+struct xq_transcoder {
+	enum xq_encoding from, to;
+	void *cd; /* iconv_t once opened, NULL before (or when none is needed) */
+};
+
+/* Prepare a conversion from `from` to `to` (XQ_ENC_UNKNOWN means UTF-8).
+ * Opens nothing yet; never fails. */
+void xq_transcoder_init(struct xq_transcoder *t, enum xq_encoding from, enum xq_encoding to);
+
+/*
+ * Convert `len` bytes of `in` (in t->from), appended to `out` (in t->to),
+ * with the contract of xq_decode() (from a legacy encoding) and
+ * xq_encode() (from UTF-8): returns 0, or XQ_EENCODING with *bad at the
+ * first byte that is not text in t->from (or the first character t->to
+ * cannot hold; what came before it is converted), XQ_EUNSUPPORTED when
+ * iconv does not know an encoding, or XQ_ENOMEM.  UTF-8 to UTF-8 is
+ * checked, not converted.  A failed call leaves the converter ready for
+ * the next one.
+ */
+int xq_transcoder_convert(struct xq_transcoder *t, const char *in, size_t len, struct xq_buf *out,
+			  size_t *bad);
+
+/* Close the descriptor (if one was opened); the struct can be init'ed again. */
+void xq_transcoder_release(struct xq_transcoder *t);
+
+/*
  * A streaming decoder: bytes in a legacy encoding (GB18030, Big5, UTF-16)
  * in, UTF-8 out, chunk by chunk, with one iconv descriptor kept open.
  * A character cut at the end of a chunk is left unconsumed for the next

@@ -232,6 +232,89 @@ static const char full_record[] =
 
 /* ---- tests ---------------------------------------------------------------------- */
 
+/* Bytes for a splitter or a chunk reader, from an input. */
+static long input_bytes(void *ctx, void *buf, size_t n, struct xq_diag *d)
+{
+	return xq_input_read(ctx, buf, n, d);
+}
+
+static void splitter_proposes_the_line_after_each_record(void **state)
+{
+	/* A byte order mark, blank lines (one of spaces), a last record with
+	 * no line end. */
+	static const char text[] = "\xEF\xBB\xBF{\"schema\":\"xqkit.game/1\",\"moves\":[]}\n\n  \r\n"
+				   "{\"schema\":\"xqkit.game/1\",\"moves\":[]}\r\n"
+				   "{\"schema\":\"xqkit.game/1\",\"moves\":[]}";
+	const struct xq_split_ops *ops = xq_format_split(ndjson());
+	struct xq_input *in;
+	struct xq_bytes src = {input_bytes, NULL};
+	struct xq_split_point pt[4];
+	void *sp;
+	int n = 0;
+
+	(void)state;
+	assert_non_null(ops);
+	assert_int_equal(xq_input_open_mem(&in, "split.ndjson", text, sizeof(text) - 1), 0);
+	src.ctx = in;
+	assert_int_equal(ops->open(&sp, &src, NULL), 0);
+	while (n < 4 && ops->next(sp, &pt[n]) == 1)
+		n++;
+	ops->close(sp);
+	xq_input_close(in);
+	assert_int_equal(n, 2);
+	assert_int_equal(pt[0].offset, 40);
+	assert_int_equal(pt[0].line, 2);
+	assert_int_equal(pt[0].records, 1);
+	assert_int_equal(pt[0].seen, pt[0].offset);
+	assert_int_equal(pt[1].offset, 40 + 1 + 4 + 38);
+	assert_int_equal(pt[1].line, 5);
+	assert_int_equal(pt[1].records, 2);
+}
+
+static void chunk_reader_counts_lines_offsets_and_records_from_its_start(void **state)
+{
+	static const char text[] = "{\"schema\":\"xqkit.game/1\",\"moves\":[]}\n"
+				   "\n{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"a0a9\"}]}\n";
+	const struct xq_split_ops *ops = xq_format_split(ndjson());
+	struct xq_diag diags[16];
+	struct xq_sink sink = {collect, diags};
+	struct xq_input *in;
+	struct xq_chunk c;
+	struct xq_game g;
+	struct xq_place next;
+	void *rd;
+
+	(void)state;
+	memset(diags, 0, sizeof(diags));
+	assert_int_equal(xq_input_open_mem(&in, "chunk", text + 37, sizeof(text) - 1 - 37), 0);
+	memset(&c, 0, sizeof(c));
+	c.bytes.read = input_bytes;
+	c.bytes.ctx = in;
+	c.name = "chunk";
+	c.offset = 37;
+	c.line = 2;
+	c.records = 1;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(ops->open_chunk(&rd, &c, NULL, &sink), 0);
+	assert_int_equal(ndjson()->read(rd, &g), 1);
+	assert_int_equal(g.number, 2);
+	assert_int_equal(g.place.line, 3);
+	assert_int_equal(g.place.offset, 38);
+	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_int_equal(diags[0].code, XQ_D_ILLEGAL_MOVE);
+	assert_int_equal(diags[0].game, 2);
+	assert_int_equal(diags[0].place.line, 3);
+	assert_int_equal(ops->chunk_next(rd, &next), 1);
+	assert_int_equal(next.offset, sizeof(text) - 1);
+	assert_int_equal(next.line, 4);
+	assert_int_equal(next.col, 1);
+	assert_int_equal(ndjson()->read(rd, &g), 0);
+	ndjson()->close_reader(rd);
+	xq_input_close(in);
+	xq_game_release(&g);
+}
+
+
 static void json_checker_rejects_malformed_text(void **state)
 {
 	static const char *const bad[] = {"", "{", "{\"a\":}", "[1,]", "{\"a\" 1}", "01", "\"\x01\"",
@@ -720,6 +803,8 @@ int main(void)
 		cmocka_unit_test(validate_convert_and_replay_print_json_lines),
 		cmocka_unit_test(file_names_that_are_not_utf8_come_out_as_valid_utf8),
 		cmocka_unit_test(jobs_give_the_same_report_in_the_same_order),
+		cmocka_unit_test(splitter_proposes_the_line_after_each_record),
+		cmocka_unit_test(chunk_reader_counts_lines_offsets_and_records_from_its_start),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

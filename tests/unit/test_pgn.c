@@ -1142,6 +1142,29 @@ static void unclosed_comment_is_an_error_and_reading_goes_on(void **state)
 	close_reading(&r);
 }
 
+static void unclosed_comment_counts_its_lines_once(void **state)
+{
+	struct reading r;
+	const struct xq_diag *d;
+
+	(void)state;
+	/* The '{' closes nothing: what follows it is read again, and the
+	 * line ends it passed are counted once, as are the bytes' offsets
+	 * (GBK: the offset of a character is not its place in the text). */
+	open_str(&r, "[Event \"1\"]\n1. h2e2 {never \xC5\xDA closed\n\n[Event \"2\"]\n1. b2e2 zz *\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(r.g.place.line, 4);
+	assert_int_equal(r.g.place.col, 1);
+	assert_int_equal(r.g.place.offset, 38);
+	d = find_diag(&r, XQ_D_BAD_MOVE_TEXT);
+	assert_non_null(d);
+	assert_int_equal(d->place.line, 5);
+	assert_int_equal(d->place.col, 9);
+	assert_int_equal(d->place.offset, 58);
+	close_reading(&r);
+}
+
 static void unbalanced_parentheses_are_errors(void **state)
 {
 	struct reading r;
@@ -1225,6 +1248,181 @@ static void long_input_crosses_many_window_refills(void **state)
 	assert_int_equal(r.nd, 0);
 	close_reading(&r);
 	xq_buf_release(&text);
+}
+
+static void column_at_the_end_counts_each_trailing_space_once(void **state)
+{
+	struct reading r;
+	const struct xq_diag *d;
+
+	(void)state;
+	/* The game ends at the end of the input, after 15 characters. */
+	open_str(&r, "1. h2e2 h9g7  \t");
+	assert_int_equal(next_game(&r), 1);
+	d = find_diag(&r, XQ_D_NO_RESULT);
+	assert_non_null(d);
+	assert_int_equal(d->place.line, 1);
+	assert_int_equal(d->place.col, 16);
+	assert_int_equal(d->place.offset, 15);
+	close_reading(&r);
+}
+
+static void column_stays_right_when_the_window_refills_inside_white_space(void **state)
+{
+	struct xq_buf text = XQ_BUF_INIT;
+	struct reading r;
+	const struct xq_diag *d;
+	size_t pad;
+
+	(void)state;
+	/* The first read takes 65536 bytes: let it end inside the spaces
+	 * before the bad move, so that the window is refilled there. */
+	xq_buf_adds(&text, "1. h2e2 h9g7 2.");
+	pad = 65536 - text.len + 100;
+	for (size_t i = 0; i < pad; i++)
+		xq_buf_addc(&text, ' ');
+	xq_buf_adds(&text, "zz *\n");
+	open_mem(&r, "refill.pgn", text.ptr, text.len, NULL);
+	assert_int_equal(next_game(&r), 1);
+	d = find_diag(&r, XQ_D_BAD_MOVE_TEXT);
+	assert_non_null(d);
+	assert_int_equal(d->place.offset, 15 + pad);
+	assert_int_equal(d->place.col, 15 + pad + 1);
+	close_reading(&r);
+	xq_buf_release(&text);
+}
+
+static void a_game_of_ascii_is_utf8_until_the_first_other_byte(void **state)
+{
+	struct reading r;
+
+	(void)state;
+	/* GBK further on: the games before it are ASCII, and say so however
+	 * far the reader had read ahead (the same from any starting point). */
+	open_str(&r, "[Game \"Chinese Chess\"]\n1. h2e2 *\n\n"
+		     "[Game \"Chinese Chess\"]\n1. h2e2 *\n\n"
+		     "[Game \"Chinese Chess\"]\n[Red \"\xC5\xDA\"]\n1. h2e2 *\n\n"
+		     "[Game \"Chinese Chess\"]\n1. h2e2 *\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(r.g.encoding, "utf-8");
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(r.g.encoding, "utf-8");
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(r.g.encoding, "gb18030");
+	assert_string_equal(xq_game_tag(&r.g, "Red"), "炮");
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(r.g.encoding, "gb18030");
+	close_reading(&r);
+}
+
+/* ---- splitting --------------------------------------------------------------- */
+
+/* Bytes for a splitter or a chunk reader, from an input. */
+static long input_bytes(void *ctx, void *buf, size_t n, struct xq_diag *d)
+{
+	return xq_input_read(ctx, buf, n, d);
+}
+
+/* Every split point of `text`, up to `max`; returns how many. */
+static int split_points(const char *text, struct xq_split_point *pt, int max)
+{
+	const struct xq_split_ops *ops = xq_format_split(&xq_format_pgn);
+	struct xq_input *in;
+	struct xq_bytes src = {input_bytes, NULL};
+	void *sp;
+	int n = 0, rc;
+
+	assert_non_null(ops);
+	assert_int_equal(xq_input_open_mem(&in, "split.pgn", text, strlen(text)), 0);
+	src.ctx = in;
+	assert_int_equal(ops->open(&sp, &src, NULL), 0);
+	while (n < max && (rc = ops->next(sp, &pt[n])) == 1)
+		n++;
+	assert_true(n == max || rc == 0);
+	ops->close(sp);
+	xq_input_close(in);
+	return n;
+}
+
+static void splitter_proposes_tag_lines_and_move_numbers_in_column_1(void **state)
+{
+	static const char text[] = "[Game \"Chinese Chess\"]\n1. h2e2 {[x] no tag} *\n\n"
+				   "[Game \"Chinese Chess\"]\r\n[Round \"2\"]\r\n1. c3c4 1-0\r\n"
+				   "1. b2e2 0-1 [Game \"Chinese Chess\"] 1. h2e2 *\n";
+	struct xq_split_point pt[8];
+	int n;
+
+	(void)state;
+	n = split_points(text, pt, 8);
+	assert_int_equal(n, 3);
+	assert_int_equal(pt[0].offset, 0);
+	assert_int_equal(pt[0].records, 0);
+	/* The second game: its first tag line, which a reader of the first
+	 * game must see through to its line end. */
+	assert_int_equal(pt[1].offset, 47);
+	assert_int_equal(pt[1].line, 4);
+	assert_int_equal(pt[1].records, 1);
+	assert_int_equal(pt[1].seen, 47 + 23);
+	/* A game without tags after a result, at its move number; the game
+	 * that starts at the tag in the middle of the line is counted, but
+	 * the input is not cut there. */
+	assert_int_equal(pt[2].offset, 97);
+	assert_int_equal(pt[2].line, 7);
+	assert_int_equal(pt[2].records, 2);
+	assert_int_equal(pt[0].encoding, XQ_ENC_UNKNOWN);
+}
+
+static void chunk_reader_starts_with_the_sequential_readers_places(void **state)
+{
+	static const char text[] = "[Game \"Chinese Chess\"]\n1. h2e2 h9g7 *\n\n"
+				   "[Game \"Chinese Chess\"]\n[Red \"\xC5\xDA\"]\n1. a0a9 *\n";
+	const struct xq_split_ops *ops = xq_format_split(&xq_format_pgn);
+	struct xq_split_point pt[4];
+	struct xq_input *in;
+	struct xq_chunk c;
+	struct reading r;
+	struct xq_place next;
+	void *rd;
+	const struct xq_diag *d;
+
+	(void)state;
+	assert_int_equal(split_points(text, pt, 4), 2);
+	/* The second game alone, as chunk readers get it. */
+	memset(&r, 0, sizeof(r));
+	r.sink.report = collect;
+	r.sink.payload = &r;
+	assert_int_equal(xq_game_init(&r.g), 0);
+	assert_int_equal(xq_input_open_mem(&in, "chunk", text + pt[1].offset,
+					   strlen(text) - pt[1].offset), 0);
+	memset(&c, 0, sizeof(c));
+	c.bytes.read = input_bytes;
+	c.bytes.ctx = in;
+	c.name = "chunk";
+	c.offset = pt[1].offset;
+	c.line = pt[1].line;
+	c.records = pt[1].records;
+	/* It runs to the input's end, where the reader finds the encoding
+	 * (a chunk that ends before gets it from its last split point). */
+	c.encoding = pt[1].encoding;
+	c.first_high = pt[1].first_high;
+	assert_int_equal(ops->open_chunk(&rd, &c, NULL, &r.sink), 0);
+	assert_int_equal(xq_format_pgn.read(rd, &r.g), 1);
+	assert_int_equal(r.g.number, 2);
+	assert_int_equal(r.g.place.line, 4);
+	assert_int_equal(r.g.place.offset, pt[1].offset);
+	assert_string_equal(r.g.encoding, "gb18030");
+	assert_string_equal(xq_game_tag(&r.g, "Red"), "炮");
+	d = find_diag(&r, XQ_D_ILLEGAL_MOVE);
+	assert_non_null(d);
+	assert_int_equal(d->game, 2);
+	assert_int_equal(d->place.line, 6);
+	assert_int_equal(d->place.col, 4);
+	/* The game ended at the end of the bytes: no place to check. */
+	assert_int_equal(ops->chunk_next(rd, &next), 0);
+	assert_int_equal(xq_format_pgn.read(rd, &r.g), 0);
+	xq_format_pgn.close_reader(rd);
+	xq_input_close(in);
+	xq_game_release(&r.g);
 }
 
 /* ---- writing ------------------------------------------------------------------ */
@@ -1417,6 +1615,130 @@ static void brace_inside_a_comment_is_a_reported_loss(void **state)
 	assert_non_null(find_diag(&w.diags, XQ_D_LOSS));
 	xq_game_release(&g);
 	xq_buf_release(&out);
+}
+
+/* Write `g` alone with the PGN writer (ICCS, UTF-8) into `out`. */
+static void write_alone(const struct xq_game *g, struct xq_buf *out, struct writing *w)
+{
+	open_writer(w, out, XQ_NOTATION_ICCS, XQ_ENC_UTF8);
+	assert_int_equal(xq_format_pgn.write(w->wr, g), 0);
+	close_writer(w);
+}
+
+/*
+ * Write `g` into `a` (diagnostics in *w), read it back into *r (left open
+ * for the caller to look at and close) and check that writing the game
+ * read back gives the same bytes.
+ */
+static void write_read_write(const struct xq_game *g, struct xq_buf *a, struct writing *w,
+			     struct reading *r)
+{
+	struct writing w2;
+	struct xq_buf b = XQ_BUF_INIT;
+
+	write_alone(g, a, w);
+	open_mem(r, "back.pgn", a->ptr, a->len, NULL);
+	assert_int_equal(next_game(r), 1);
+	write_alone(&r->g, &b, &w2);
+	assert_string_equal(a->ptr, b.ptr);
+	xq_buf_release(&b);
+}
+
+static void comment_with_white_space_at_its_ends_is_written_without_it_and_reported(void **state)
+{
+	struct xq_game g;
+	struct writing w;
+	struct xq_buf out = XQ_BUF_INIT;
+	struct reading r;
+	uint32_t n;
+	const struct xq_diag *d;
+
+	(void)state;
+	xq_game_init(&g);
+	xq_game_add_move(&g, XQ_ROOT, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), &n);
+	/* As XQF comments come: indented, or after a line break. */
+	xq_game_set_comment(&g, n, "      （图）", strlen("      （图）"));
+	xq_game_set_comment(&g, XQ_ROOT, "\n邀兑活马  ", strlen("\n邀兑活马  "));
+	write_read_write(&g, &out, &w, &r);
+	assert_non_null(strstr(out.ptr, "{邀兑活马}"));
+	assert_non_null(strstr(out.ptr, "h2e2 {（图）}"));
+	d = find_diag(&w.diags, XQ_D_LOSS);
+	assert_non_null(d);
+	assert_non_null(strstr(d->msg, "white space"));
+	/* What was written is what reads back. */
+	assert_string_equal(r.g.nodes[XQ_ROOT].comment, "邀兑活马");
+	assert_string_equal(ply_node(&r.g, 1)->comment, "（图）");
+	close_reading(&r);
+	xq_game_release(&g);
+	xq_buf_release(&out);
+}
+
+static void game_read_back_writes_the_same_bytes_again_when_comments_had_white_space(void **state)
+{
+	struct xq_game g;
+	struct writing w;
+	struct xq_buf a = XQ_BUF_INIT;
+	struct reading r;
+	uint32_t n;
+
+	(void)state;
+	/* Game 3958 of the corpus run: a tag with line breaks (a reported
+	 * loss, so --verify does not compare comments) and a game comment
+	 * indented by spaces; the second writing differed at that comment. */
+	xq_game_init(&g);
+	xq_game_add_tag(&g, "LibraryRemark", 13, "a\r\nb", 4);
+	xq_game_set_comment(&g, XQ_ROOT, "      “龙化杯”", strlen("      “龙化杯”"));
+	xq_game_add_move(&g, XQ_ROOT, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), &n);
+	xq_game_set_comment(&g, n, "  x\n  y  ", 10);
+	write_read_write(&g, &a, &w, &r);
+	/* Inside a comment the white space is kept as it was. */
+	assert_string_equal(ply_node(&r.g, 1)->comment, "x\n  y");
+	close_reading(&r);
+	xq_game_release(&g);
+	xq_buf_release(&a);
+}
+
+static void comment_of_only_white_space_is_left_out_with_its_move_number(void **state)
+{
+	struct xq_game g;
+	struct writing w;
+	struct xq_buf a = XQ_BUF_INIT;
+	struct reading r;
+	uint32_t n1, n2;
+
+	(void)state;
+	xq_game_init(&g);
+	xq_game_add_move(&g, XQ_ROOT, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), &n1);
+	xq_game_add_move(&g, n1, XQ_MOVE(XQ_SQ(7, 9), XQ_SQ(6, 7)), &n2);
+	xq_game_set_comment(&g, n1, " \n ", 3);
+	xq_game_set_pre_comment(&g, n2, "  ", 2);
+	write_read_write(&g, &a, &w, &r);
+	assert_non_null(strstr(a.ptr, "1. h2e2 h9g7\n"));
+	assert_non_null(find_diag(&w.diags, XQ_D_LOSS));
+	close_reading(&r);
+	xq_game_release(&g);
+	xq_buf_release(&a);
+}
+
+static void carriage_return_in_a_comment_is_written_as_a_line_feed(void **state)
+{
+	struct xq_game g;
+	struct writing w;
+	struct xq_buf a = XQ_BUF_INIT;
+	struct reading r;
+	uint32_t n;
+
+	(void)state;
+	xq_game_init(&g);
+	xq_game_add_move(&g, XQ_ROOT, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), &n);
+	xq_game_set_comment(&g, n, "a\r\nb\rc", 6);
+	write_read_write(&g, &a, &w, &r);
+	assert_non_null(strstr(a.ptr, "{a\nb\nc}"));
+	assert_non_null(find_diag(&w.diags, XQ_D_LOSS));
+	assert_string_equal(ply_node(&r.g, 1)->comment, "a\nb\nc");
+	close_reading(&r);
+	xq_game_release(&g);
+	xq_buf_release(&a);
 }
 
 static void comment_before_the_game_joins_the_game_comment_with_a_loss(void **state)
@@ -2008,10 +2330,16 @@ int main(void)
 		cmocka_unit_test(illegal_move_breaks_the_game_with_a_full_place),
 		cmocka_unit_test(text_that_is_no_move_is_bad_move_text),
 		cmocka_unit_test(unclosed_comment_is_an_error_and_reading_goes_on),
+		cmocka_unit_test(unclosed_comment_counts_its_lines_once),
 		cmocka_unit_test(unbalanced_parentheses_are_errors),
 		cmocka_unit_test(stray_brace_is_an_error),
 		cmocka_unit_test(memory_is_reused_from_game_to_game),
 		cmocka_unit_test(long_input_crosses_many_window_refills),
+		cmocka_unit_test(column_at_the_end_counts_each_trailing_space_once),
+		cmocka_unit_test(column_stays_right_when_the_window_refills_inside_white_space),
+		cmocka_unit_test(a_game_of_ascii_is_utf8_until_the_first_other_byte),
+		cmocka_unit_test(splitter_proposes_tag_lines_and_move_numbers_in_column_1),
+		cmocka_unit_test(chunk_reader_starts_with_the_sequential_readers_places),
 		cmocka_unit_test(writer_puts_game_first_sets_format_and_regenerates_fen),
 		cmocka_unit_test(writer_adds_fen_when_the_start_is_not_standard),
 		cmocka_unit_test(writer_numbers_variations_comments_and_nags),
@@ -2023,6 +2351,10 @@ int main(void)
 		cmocka_unit_test(character_the_target_cannot_hold_is_an_error),
 		cmocka_unit_test(brace_inside_a_comment_is_a_reported_loss),
 		cmocka_unit_test(comment_before_the_game_joins_the_game_comment_with_a_loss),
+		cmocka_unit_test(comment_with_white_space_at_its_ends_is_written_without_it_and_reported),
+		cmocka_unit_test(game_read_back_writes_the_same_bytes_again_when_comments_had_white_space),
+		cmocka_unit_test(comment_of_only_white_space_is_left_out_with_its_move_number),
+		cmocka_unit_test(carriage_return_in_a_comment_is_written_as_a_line_feed),
 		cmocka_unit_test(writer_refuses_what_pgn_cannot_be_written_in),
 		cmocka_unit_test(probe_knows_pgn_by_content),
 		cmocka_unit_test(xqbase_gb2312_crlf_file_with_junk_after_the_result),

@@ -191,6 +191,77 @@ static void whole_prefix_holds_back_only_a_cut_character(void **state)
 	assert_int_equal(xq_utf8_whole_prefix("", 0), 0);
 }
 
+static void transcoder_converts_many_strings_with_one_descriptor(void **state)
+{
+	struct xq_transcoder dec, enc;
+	struct xq_buf out = XQ_BUF_INIT;
+	size_t bad = 0;
+
+	(void)state;
+	xq_transcoder_init(&dec, XQ_ENC_GB18030, XQ_ENC_UTF8);
+	xq_transcoder_init(&enc, XQ_ENC_UTF8, XQ_ENC_BIG5);
+	/* ASCII needs no descriptor; the first Chinese string opens one. */
+	assert_int_equal(xq_transcoder_convert(&dec, "abc", 3, &out, &bad), 0);
+	assert_null(dec.cd);
+	for (int i = 0; i < 3; i++) {
+		void *cd;
+		xq_buf_reset(&out);
+		assert_int_equal(xq_transcoder_convert(&dec, "\xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5", 8, &out,
+							&bad), 0);
+		assert_string_equal(out.ptr, "炮二平五");
+		cd = dec.cd;
+		assert_non_null(cd);
+		xq_buf_reset(&out);
+		assert_int_equal(xq_transcoder_convert(&enc, "馬８進７", strlen("馬８進７"), &out, &bad), 0);
+		assert_memory_equal(out.ptr, "\xB0\xA8\xA2\xB7\xB6\x69\xA2\xB6", 8);
+		assert_ptr_equal(dec.cd, cd); /* kept, not reopened */
+	}
+	xq_transcoder_release(&dec);
+	xq_transcoder_release(&enc);
+	assert_null(dec.cd);
+	xq_buf_release(&out);
+}
+
+static void transcoder_reports_a_bad_byte_and_goes_on_with_the_next_string(void **state)
+{
+	struct xq_transcoder t;
+	struct xq_buf out = XQ_BUF_INIT;
+	size_t bad = 0;
+
+	(void)state;
+	xq_transcoder_init(&t, XQ_ENC_GB18030, XQ_ENC_UTF8);
+	/* 炮 then a lead byte cut by the end of the string. */
+	assert_int_equal(xq_transcoder_convert(&t, "\xC5\xDA\xB6", 3, &out, &bad), XQ_EENCODING);
+	assert_int_equal(bad, 2);
+	assert_string_equal(out.ptr, "炮");
+	xq_buf_reset(&out);
+	assert_int_equal(xq_transcoder_convert(&t, "\xC5\xDA", 2, &out, &bad), 0);
+	assert_string_equal(out.ptr, "炮");
+	xq_transcoder_release(&t);
+	/* Writing: a character the target cannot hold, and invalid UTF-8. */
+	xq_transcoder_init(&t, XQ_ENC_UTF8, XQ_ENC_GBK);
+	xq_buf_reset(&out);
+	assert_int_equal(xq_transcoder_convert(&t, "ab\xF0\x9F\x98\x80", 6, &out, &bad), XQ_EENCODING);
+	assert_int_equal(bad, 2);
+	assert_string_equal(out.ptr, "ab"); /* what came before it is converted */
+	xq_buf_reset(&out);
+	assert_int_equal(xq_transcoder_convert(&t, "\xE7\x82\xAE\xFF", 4, &out, &bad), XQ_EENCODING);
+	assert_int_equal(bad, 3);
+	assert_memory_equal(out.ptr, "\xC5\xDA", 2);
+	xq_buf_reset(&out);
+	assert_int_equal(xq_transcoder_convert(&t, "炮", 3, &out, &bad), 0);
+	assert_memory_equal(out.ptr, "\xC5\xDA", 2);
+	xq_transcoder_release(&t);
+	/* UTF-8 to UTF-8 is a check. */
+	xq_transcoder_init(&t, XQ_ENC_UNKNOWN, XQ_ENC_UTF8);
+	xq_buf_reset(&out);
+	assert_int_equal(xq_transcoder_convert(&t, "ok\xFFno", 5, &out, &bad), XQ_EENCODING);
+	assert_int_equal(bad, 2);
+	assert_null(t.cd);
+	xq_transcoder_release(&t);
+	xq_buf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +278,8 @@ int main(void)
 		cmocka_unit_test(streaming_decoder_marks_each_bad_byte_in_place),
 		cmocka_unit_test(char_len_follows_each_encoding),
 		cmocka_unit_test(whole_prefix_holds_back_only_a_cut_character),
+		cmocka_unit_test(transcoder_converts_many_strings_with_one_descriptor),
+		cmocka_unit_test(transcoder_reports_a_bad_byte_and_goes_on_with_the_next_string),
 	};
 	return cmocka_run_group_tests_name("text", tests, NULL, NULL);
 }

@@ -1,0 +1,505 @@
+/*
+ * test_pool.c: the worker pool of the collection commands (cmd/pool.c),
+ * above all that reading one input in chunks on several threads gives
+ * exactly what reading it sequentially gives: the same games in the same
+ * order, with the same numbers, places and encodings, and the same
+ * diagnostics (the reader's, and those `process` adds on the workers).
+ *
+ * Each run serializes everything `emit` sees; a run with one thread is the
+ * reference, and runs with 2 and 4 threads cut the inputs into chunks of
+ * one game or a few (so that every boundary is a cut).  The cmd/ sources
+ * are compiled into this test (unit tests link only libxq).
+ */
+#include "testutil.h"
+
+#include <unistd.h>
+#include <zlib.h>
+
+#include "inputs.c"
+#include "pool.c"
+#include "report.c"
+
+/* report.c and pool.c draw the progress line; no test shows one. */
+void progress_update(uint64_t games, uint64_t bytes)
+{
+	(void)games;
+	(void)bytes;
+}
+
+void progress_clear(void)
+{
+}
+
+extern const struct xq_format xq_format_ndjson;
+
+/* ---- a run, serialized ---------------------------------------------------- */
+
+struct run {
+	struct xq_buf out;
+	struct xq_output *o;
+	void *writer;
+	struct xq_buf game; /* the NDJSON writer's output for one game */
+};
+
+static void put_diags(struct xq_buf *b, const struct diag_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct xq_diag *d = &l->v[i];
+		xq_buf_addf(b, "  %s:%u:%u:%llu:%d game %llu ply %u sev %d %s [%s] %s\n",
+			    d->source ? d->source : "-", d->place.line, d->place.col,
+			    (unsigned long long)d->place.offset, d->has_offset,
+			    (unsigned long long)d->game, d->ply, (int)d->severity,
+			    xq_diag_code_name(d->code), d->move, d->msg);
+	}
+}
+
+/* On a worker: what a command's checks would add, with the game's number. */
+static void process(void *ctx, struct pool_job *j)
+{
+	struct xq_game_counts c;
+	struct xq_diag d;
+
+	(void)ctx;
+	xq_game_count(&j->game, &c);
+	j->counts[0] = c.nodes;
+	xq_diag_init(&d);
+	d.source = j->file->name;
+	d.game = j->game.number;
+	xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE, "processed game %llu, %llu nodes",
+		    (unsigned long long)j->game.number, (unsigned long long)c.nodes);
+	diag_list_add(&j->diags, &d);
+}
+
+static int emit(void *ctx, struct pool_job *j)
+{
+	struct run *r = ctx;
+	struct xq_buf *b = &r->out;
+
+	if (j->kind == POOL_GAME) {
+		const struct xq_game *g = &j->game;
+		xq_buf_addf(b, "game %s #%llu at %u:%u:%llu enc %s flags %u nodes %llu\n", g->source,
+			    (unsigned long long)g->number, g->place.line, g->place.col,
+			    (unsigned long long)g->place.offset, g->encoding ? g->encoding : "-",
+			    g->flags, (unsigned long long)j->counts[0]);
+		xq_buf_reset(&r->game);
+		assert_int_equal(xq_format_ndjson.write(r->writer, g), 0);
+		xq_buf_add(b, "  ", 2);
+		xq_buf_add(b, r->game.ptr, r->game.len);
+	} else {
+		xq_buf_addf(b, "end %s status %d format %s games %llu\n", j->file->name,
+			    (int)j->file->status, j->file->fmt ? j->file->fmt->name : "-",
+			    (unsigned long long)j->file->games);
+	}
+	put_diags(b, &j->diags);
+	return 0;
+}
+
+/*
+ * Read `paths` with `threads` threads; with more than one, split every
+ * input into chunks of `games` games (or `bytes` bytes).  The serialized
+ * run goes to `out` (initialised by the caller).
+ */
+static void run(struct xq_buf *out, const char *const *paths, int n, int threads,
+		uint64_t games, uint64_t bytes, struct pool_stats *st, int recursive)
+{
+	struct run r;
+	struct inputs in;
+	struct pool_config cfg;
+	struct xq_write_opts wo = XQ_WRITE_OPTS_INIT;
+
+	memset(&r, 0, sizeof(r));
+	xq_buf_init(&r.game);
+	assert_int_equal(xq_output_open_mem(&r.o, &r.game), 0);
+	assert_int_equal(xq_format_ndjson.open_writer(&r.writer, r.o, &wo, NULL), 0);
+	r.out = *out;
+	memset(&cfg, 0, sizeof(cfg));
+	inputs_init(&in, (char **)paths, n, recursive);
+	cfg.threads = threads;
+	cfg.inputs = &in;
+	cfg.read_opts = (struct xq_read_opts)XQ_READ_OPTS_INIT;
+	cfg.process = process;
+	cfg.emit = emit;
+	cfg.ctx = &r;
+	cfg.split_min = 1;
+	cfg.chunk_games = games;
+	cfg.chunk_bytes = bytes;
+	cfg.stats = st;
+	assert_int_equal(pool_run(&cfg), 0);
+	inputs_release(&in);
+	xq_format_ndjson.close_writer(r.writer);
+	xq_output_commit(r.o, NULL);
+	xq_buf_release(&r.game);
+	*out = r.out;
+}
+
+/* Report the first line where two runs differ. */
+static void assert_same_run(const struct xq_buf *a, const struct xq_buf *b, const char *what)
+{
+	size_t i = 0, line = 1, start = 0;
+
+	if (a->len == b->len && !memcmp(a->ptr, b->ptr, a->len))
+		return;
+	while (i < a->len && i < b->len && a->ptr[i] == b->ptr[i]) {
+		if (a->ptr[i] == '\n') {
+			line++;
+			start = i + 1;
+		}
+		i++;
+	}
+	fail_msg("%s: the runs differ at line %zu:\n  sequential: %.200s\n  split:      %.200s", what,
+		 line, a->ptr + start, b->ptr + start);
+}
+
+/*
+ * Read `paths` sequentially, then split with 2 threads in chunks of one
+ * game and with 4 in chunks of three (or of the bytes of about one game):
+ * all three runs must be the same.  *st gets the 2-thread run's stats.
+ */
+static void check_split_same(const char *const *paths, int n, const char *what,
+			     struct pool_stats *st)
+{
+	struct xq_buf seq = XQ_BUF_INIT, two = XQ_BUF_INIT, four = XQ_BUF_INIT;
+	struct pool_stats st4;
+
+	run(&seq, paths, n, 1, 0, 0, NULL, 0);
+	run(&two, paths, n, 2, 1, 1, st, 0);
+	run(&four, paths, n, 4, 3, 2000, &st4, 0);
+	assert_true(seq.len > 0);
+	assert_same_run(&seq, &two, what);
+	assert_same_run(&seq, &four, what);
+	xq_buf_release(&seq);
+	xq_buf_release(&two);
+	xq_buf_release(&four);
+}
+
+/* ---- fixtures ------------------------------------------------------------------ */
+
+static char tmpdir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/xq-test-pool-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void load(struct xq_buf *b, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char chunk[65536];
+	size_t n;
+
+	assert_non_null(f);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		xq_buf_add(b, chunk, n);
+	fclose(f);
+}
+
+/* Write `len` bytes to a new file `name` in the test's directory; returns its path. */
+static const char *put_file(const char *name, const void *data, size_t len)
+{
+	static char paths[16][256];
+	static int next;
+	char *p = paths[next++ % 16];
+	FILE *f;
+
+	snprintf(p, 256, "%s/%s", tmpdir, name);
+	f = fopen(p, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+	return p;
+}
+
+
+/* check_split_same() on `text` written to file `name`; the 2-thread run must
+ * have cut at least `min_chunks` chunks, and none must have fallen back. */
+static void check_text_split(const char *name, const struct xq_buf *text, uint64_t min_chunks)
+{
+	const char *p = put_file(name, text->ptr, text->len);
+	struct pool_stats st;
+
+	check_split_same(&p, 1, name, &st);
+	assert_true(st.chunks >= min_chunks);
+	assert_int_equal(st.fallbacks, 0);
+}
+
+/* check_split_same() on `len` bytes of `text`, which must make a chunk fall back. */
+static void check_falls_back(const char *name, const char *text, size_t len)
+{
+	const char *p = put_file(name, text, len);
+	struct pool_stats st;
+
+	check_split_same(&p, 1, name, &st);
+	assert_true(st.fallbacks > 0);
+}
+
+/* ---- tests --------------------------------------------------------------------- */
+
+static void every_fixture_reads_the_same_split_into_chunks(void **state)
+{
+	static const char *const fixtures[] = {
+		"tests/data/pgn/big5-black-first.pgn",    "tests/data/pgn/gb2312-crlf.pgn",
+		"tests/data/pgn/gbk-bare-cr-variations.pgn", "tests/data/pgn/no-tags-gmchess.pgn",
+		"tests/data/pgn/utf8-bom-iccs.pgn",       "tests/data/pgn/wxf-fullwidth.pgn",
+		"tests/data/pgn/xboard-san.pgn",          "tests/data/ndjson/good.ndjson",
+		"tests/data/ndjson/problems.ndjson",      "tests/data/ndjson/dates.ndjson",
+		"tests/data/ndjson/repetition.ndjson",    "tests/data/ndjson/control-chars.ndjson",
+		"tests/data/ndjson/tree/c.ndjson.gz",
+	};
+	struct pool_stats st;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++)
+		check_split_same(&fixtures[i], 1, fixtures[i], &st);
+	/* And all of them in one run: files and chunks keep their order. */
+	check_split_same(fixtures, (int)(sizeof(fixtures) / sizeof(fixtures[0])), "all fixtures", &st);
+	assert_true(st.chunks > 10);
+}
+
+/* Many copies of fixtures in one file, in their encoding. */
+static const char *repeat_fixtures(const char *name, const char *const *files, int nfiles, int times)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+	const char *p;
+
+	for (int t = 0; t < times; t++)
+		for (int i = 0; i < nfiles; i++) {
+			size_t before = b.len;
+			load(&b, files[i]);
+			/* Files that end without a line end run into the next one,
+			 * as in a careless concatenation. */
+			if (t % 2 && b.len > before && b.ptr[b.len - 1] != '\n')
+				xq_buf_addc(&b, '\n');
+		}
+	p = put_file(name, b.ptr, b.len);
+	xq_buf_release(&b);
+	return p;
+}
+
+static void gbk_big5_and_utf8_collections_read_the_same_split(void **state)
+{
+	static const char *const gbk[] = {"tests/data/pgn/gb2312-crlf.pgn",
+					  "tests/data/pgn/gbk-bare-cr-variations.pgn"};
+	static const char *const big5[] = {"tests/data/pgn/big5-black-first.pgn"};
+	static const char *const utf8[] = {"tests/data/pgn/wxf-fullwidth.pgn",
+					   "tests/data/pgn/xboard-san.pgn",
+					   "tests/data/pgn/no-tags-gmchess.pgn"};
+	const char *p;
+	struct pool_stats st;
+
+	(void)state;
+	p = repeat_fixtures("gbk.pgn", gbk, 2, 40);
+	check_split_same(&p, 1, "gbk", &st);
+	assert_true(st.chunks >= 40);
+	assert_int_equal(st.fallbacks, 0);
+	p = repeat_fixtures("big5.pgn", big5, 1, 60);
+	check_split_same(&p, 1, "big5", &st);
+	assert_true(st.chunks >= 40);
+	p = repeat_fixtures("utf8.pgn", utf8, 3, 30);
+	check_split_same(&p, 1, "utf-8", &st);
+	assert_true(st.chunks >= 40);
+}
+
+static void games_before_the_first_chinese_character_read_the_same_split(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+
+	(void)state;
+	/* ASCII games first: a chunk of them only must still say what the
+	 * sequential reader says of them, and the GBK game later decodes. */
+	for (int i = 0; i < 30; i++)
+		xq_buf_addf(&b, "[Game \"Chinese Chess\"]\n[Round \"%d\"]\n\n1. h2e2 h9g7 2. h0g2 *\n\n", i);
+	xq_buf_adds(&b, "[Game \"Chinese Chess\"]\n[Event \"\xC5\xDA\"]\n\n1. \xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5 *\n");
+	check_text_split("late-gbk.pgn", &b, 30);
+	xq_buf_release(&b);
+}
+
+static void games_without_tags_are_split_at_their_results(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+
+	(void)state;
+	for (int i = 0; i < 20; i++)
+		xq_buf_adds(&b, "1. h2e2 h9g7 2. h0g2 i9h9 1-0\n1. c3c4 {a comment} c6c5 0-1\n");
+	check_text_split("no-tags.pgn", &b, 20);
+	xq_buf_release(&b);
+}
+
+static void a_chunk_that_ends_elsewhere_makes_the_rest_sequential(void **state)
+{
+	static const char more[] = "[Game \"Chinese Chess\"]\n1. h2e2 h9g7 2. a0a5 ) ( 1-0\n1. h2e2 *\n"
+				   "[Game \"Chinese Chess\"]\n1. h2e2 h9g7 *\n"
+				   "[Game \"Chinese Chess\"]\n1. c3c4 *\n"
+				   "[Game \"Chinese Chess\"]\n1. b2e2 *\n";
+	static const char longer[] =
+		"[Game \"Chinese Chess\"]\n[FEN \"rnbakabnr/9/9 w\"] {a comment}\n[Event \"same game\"]\n"
+		"1. h2e2 *\n"
+		"[Game \"Chinese Chess\"]\n1. h2e2 h9g7 *\n"
+		"[Game \"Chinese Chess\"]\n1. c3c4 *\n";
+	struct xq_buf b = XQ_BUF_INIT;
+
+	(void)state;
+	/* The illegal a0a5 breaks the first game where the splitter cannot
+	 * see it; from there the reader counts the parentheses otherwise and
+	 * takes "1-0" as the result, so a game without tags follows that the
+	 * splitter does not count: the chunk holds one game more than said. */
+	check_falls_back("more-games.pgn", more, sizeof(more) - 1);
+	/* The same after chunks that end right (and are handed over before
+	 * the reading falls back), twice. */
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 12; i++)
+			xq_buf_addf(&b, "[Game \"Chinese Chess\"]\n[Round \"%d\"]\n1. h2e2 h9g7 *\n\n",
+				    round * 100 + i);
+		xq_buf_add(&b, more, 62);
+	}
+	for (int i = 0; i < 12; i++)
+		xq_buf_adds(&b, "[Game \"Chinese Chess\"]\n1. c3c4 *\n");
+	check_falls_back("later.pgn", b.ptr, b.len);
+	/* A rejected FEN breaks the header; the reader's recovery does not
+	 * take the comment as move text, so the next tag line (which the
+	 * splitter takes for the next game) is the same game's. */
+	check_falls_back("longer-game.pgn", longer, sizeof(longer) - 1);
+	xq_buf_release(&b);
+}
+
+static void an_input_error_is_met_at_the_same_byte(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT, z = XQ_BUF_INIT;
+	const char *p;
+	struct pool_stats st;
+	z_stream zs;
+
+	(void)state;
+	for (int i = 0; i < 400; i++)
+		xq_buf_addf(&b, "[Game \"Chinese Chess\"]\n[Round \"%d\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n\n", i);
+	memset(&zs, 0, sizeof(zs));
+	assert_int_equal(deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	xq_buf_grow(&z, b.len + 1024);
+	zs.next_in = (Bytef *)b.ptr;
+	zs.avail_in = (uInt)b.len;
+	zs.next_out = (Bytef *)z.ptr;
+	zs.avail_out = (uInt)(z.alloc - 1);
+	assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	z.len = zs.total_out;
+	deflateEnd(&zs);
+	/* Cut the gzip stream short: reading stops with an error part way. */
+	p = put_file("cut.pgn.gz", z.ptr, z.len * 2 / 3);
+	check_split_same(&p, 1, "cut gzip", &st);
+	assert_true(st.chunks > 1);
+	assert_true(st.gave_up > 0);
+	xq_buf_release(&b);
+	xq_buf_release(&z);
+}
+
+static void utf16_input_is_read_whole(void **state)
+{
+	static const char utf16[] = "\xFF\xFE[\0G\0a\0m\0e\0 \0\"\0x\0\"\0]\0\n\0001\0.\0 \0h\0002\0e\0002\0 \0*\0\n\0";
+	const char *p;
+	struct pool_stats st;
+
+	(void)state;
+	p = put_file("utf16.pgn", utf16, sizeof(utf16) - 1);
+	check_split_same(&p, 1, "utf-16", &st);
+	assert_int_equal(st.gave_up, 1);
+}
+
+static void ndjson_lines_blank_lines_and_a_last_line_without_end(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+
+	(void)state;
+	xq_buf_adds(&b, "\xEF\xBB\xBF");
+	for (int i = 0; i < 30; i++) {
+		load(&b, "tests/data/ndjson/good.ndjson");
+		xq_buf_adds(&b, i % 3 ? "\n  \n" : "{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"a0a5\"}]}\n");
+	}
+	xq_buf_adds(&b, "{\"schema\":\"xqkit.game/1\",\"moves\":[]}");
+	check_text_split("lines.ndjson", &b, 30);
+	xq_buf_release(&b);
+}
+
+static void inputs_of_many_kinds_keep_their_order(void **state)
+{
+	static const char *const dir[] = {"tests/data"};
+	struct xq_buf seq = XQ_BUF_INIT, split = XQ_BUF_INIT;
+
+	(void)state;
+	/* Every fixture of every format, recursively: splitting the ones that
+	 * can be split leaves the others and the order alone. */
+	run(&seq, dir, 1, 1, 0, 0, NULL, 1);
+	run(&split, dir, 1, 3, 1, 0, NULL, 1);
+	assert_same_run(&seq, &split, "tests/data");
+	xq_buf_release(&seq);
+	xq_buf_release(&split);
+}
+
+static void shared_corpus_collections_read_the_same_split(void **state)
+{
+	const char *shared = test_shared_dir();
+	struct xq_buf list = XQ_BUF_INIT, by_enc[3] = {XQ_BUF_INIT, XQ_BUF_INIT, XQ_BUF_INIT};
+	static const char *const names[3] = {"corpus-utf8.pgn", "corpus-gbk.pgn", "corpus-big5.pgn"};
+	char path[8192];
+	size_t pos = 0;
+
+	(void)state;
+	SKIP_WITHOUT_SHARED(shared);
+	/* Every PGN file of the corpus, concatenated by encoding. */
+	load(&list, "tests/data/pgn/corpus-pgn.txt");
+	while (pos < list.len) {
+		size_t end = pos;
+		struct xq_buf f = XQ_BUF_INIT;
+		enum xq_encoding e;
+		while (end < list.len && list.ptr[end] != '\n')
+			end++;
+		snprintf(path, sizeof(path), "%s/corpus/pgn/%.*s", shared, (int)(end - pos),
+			 list.ptr + pos);
+		pos = end + 1;
+		if (access(path, R_OK) != 0)
+			continue;
+		load(&f, path);
+		e = xq_encoding_detect(f.ptr, f.len, NULL);
+		if (e == XQ_ENC_UTF8 || e == XQ_ENC_GB18030 || e == XQ_ENC_BIG5) {
+			struct xq_buf *b = &by_enc[e == XQ_ENC_UTF8 ? 0 : e == XQ_ENC_GB18030 ? 1 : 2];
+			xq_buf_add(b, f.ptr, f.len);
+			xq_buf_addc(b, '\n');
+		}
+		xq_buf_release(&f);
+	}
+	for (int i = 0; i < 3; i++) {
+		const char *p = put_file(names[i], by_enc[i].ptr, by_enc[i].len);
+		struct pool_stats st;
+		if (by_enc[i].len == 0)
+			continue;
+		check_split_same(&p, 1, names[i], &st);
+		assert_true(st.chunks > 1);
+		xq_buf_release(&by_enc[i]);
+	}
+	xq_buf_release(&list);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_fixture_reads_the_same_split_into_chunks),
+		cmocka_unit_test(gbk_big5_and_utf8_collections_read_the_same_split),
+		cmocka_unit_test(games_before_the_first_chinese_character_read_the_same_split),
+		cmocka_unit_test(games_without_tags_are_split_at_their_results),
+		cmocka_unit_test(a_chunk_that_ends_elsewhere_makes_the_rest_sequential),
+		cmocka_unit_test(an_input_error_is_met_at_the_same_byte),
+		cmocka_unit_test(utf16_input_is_read_whole),
+		cmocka_unit_test(ndjson_lines_blank_lines_and_a_last_line_without_end),
+		cmocka_unit_test(inputs_of_many_kinds_keep_their_order),
+		cmocka_unit_test(shared_corpus_collections_read_the_same_split),
+	};
+	return cmocka_run_group_tests_name("pool", tests, setup, teardown);
+}
