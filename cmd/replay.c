@@ -64,6 +64,7 @@ static const struct opt_spec options[] = {
 	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "text (default) or ndjson (one object per ply)"),
 	OPT_VALUE(O_FROM, 0, "from", "FORMAT", "read the input as FORMAT (default: detect)"),
 	OPT_VALUE(O_ENCODING, 0, "input-encoding", "ENC", "text encoding of the input (default: detect)"),
+	OPT_VALUE(O_ENCODING, 0, "encoding", "ENC", "the same as --input-encoding"),
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };

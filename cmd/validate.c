@@ -59,6 +59,7 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_RECURSIVE, 'r', "recursive", "read the record files in directories, and below"),
 	OPT_VALUE(O_FROM, 0, "from", "FORMAT", "read every input as FORMAT (default: detect)"),
 	OPT_VALUE(O_ENCODING, 0, "input-encoding", "ENC", "text encoding of the inputs (default: detect)"),
+	OPT_VALUE(O_ENCODING, 0, "encoding", "ENC", "the same as --input-encoding"),
 	OPT_FLAG(O_STRICT, 0, "strict", "notes (resignation, no result, ...) count as errors"),
 	OPT_VALUE(O_REQUIRE, 0, "require", "TAGS", "comma-separated tags every game must have"),
 	OPT_VALUE(O_RULES, 0, "rules", "SET", "repetition rules: asian (default), chinese or none"),
