@@ -837,13 +837,14 @@ static void print_summary(struct cctx *c, double secs)
 
 	if (c->fmt == REPORT_NDJSON) {
 		b = &c->outbuf;
-		xq_buf_addf(b, "{\"schema\":\"" SUMMARY_SCHEMA "\",\"command\":\"convert\",\"to\":\"%s\",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"written\":%llu,\"skipped\":%llu,\"with_losses\":%llu,\"kept_broken\":%llu,\"verified\":%llu,\"verify_failed\":%llu,\"errors\":%llu,\"warnings\":%llu,\"notes\":%llu,\"codes\":",
+		xq_buf_addf(b, "{\"schema\":\"" SUMMARY_SCHEMA "\",\"command\":\"convert\",\"to\":\"%s\",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"written\":%llu,\"skipped\":%llu,\"with_losses\":%llu,\"kept_broken\":%llu,\"verified\":%llu,\"verify_failed\":%llu,\"stopped\":%s,\"errors\":%llu,\"warnings\":%llu,\"notes\":%llu,\"codes\":",
 			    c->to->name, (unsigned long long)c->files,
 			    (unsigned long long)c->skipped_files, (unsigned long long)c->failed_files,
 			    (unsigned long long)c->games, (unsigned long long)c->written,
 			    (unsigned long long)c->skipped, (unsigned long long)c->lossy,
 			    (unsigned long long)c->kept_broken, (unsigned long long)c->verified,
 			    (unsigned long long)c->verify_failed,
+			    c->stop ? "true" : "false",
 			    (unsigned long long)c->counts.by_sev[XQ_SEV_ERROR],
 			    (unsigned long long)c->counts.by_sev[XQ_SEV_WARNING],
 			    (unsigned long long)c->counts.by_sev[XQ_SEV_NOTE]);
@@ -855,10 +856,17 @@ static void print_summary(struct cctx *c, double secs)
 	if (c->quiet)
 		return;
 	b = &c->err;
-	xq_buf_addf(b, "convert: %llu game%s from %llu file%s to %s: %llu written",
+	xq_buf_addf(b, "convert: %llu game%s from %llu file%s to %s: ",
 		    (unsigned long long)c->games, c->games == 1 ? "" : "s",
-		    (unsigned long long)c->files, c->files == 1 ? "" : "s", c->to->name,
-		    (unsigned long long)c->written);
+		    (unsigned long long)c->files, c->files == 1 ? "" : "s", c->to->name);
+	if (c->stop && !c->dir_mode && !c->out_path)
+		/* Some games may have reached standard output before it failed. */
+		xq_buf_addf(b, "stopped, standard output is incomplete");
+	else if (c->stop && !c->dir_mode)
+		xq_buf_addf(b, "stopped, nothing written");
+	else
+		xq_buf_addf(b, "%s%llu written", c->stop ? "stopped, " : "",
+			    (unsigned long long)c->written);
 	if (c->skipped)
 		xq_buf_addf(b, ", %llu skipped", (unsigned long long)c->skipped);
 	if (c->lossy)

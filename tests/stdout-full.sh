@@ -19,6 +19,14 @@ check perft --divide 3
 check validate --format ndjson samples/liu-dahua-iccs.pgn
 check replay samples/sample.xqf
 check convert -t pgn samples/sample.xqf
+# The summary must not claim that games were written.
+"$xqkit" convert -t pgn samples/liu-dahua-iccs.pgn > /dev/full 2> /tmp/xqkit-full-$$.err
+if ! grep -q "stopped, standard output is incomplete" /tmp/xqkit-full-$$.err ||
+	grep -q "[1-9][0-9]* written" /tmp/xqkit-full-$$.err; then
+	echo "FAIL: convert's summary on a full standard output:"
+	cat /tmp/xqkit-full-$$.err
+	fail=1
+fi
 rm -f /tmp/xqkit-full-$$.err
 [ $fail -eq 0 ] && echo "full standard output: every command exits 3"
 exit $fail
