@@ -1088,12 +1088,8 @@ int cmd_annotate(int argc, char **argv)
 			break;
 		case O_VARIATIONS: c.set.variations = 1; break;
 		case O_RULES:
-			if (xq_rules_set_from_name(value, &c.rules.rules)) {
-				snprintf(p.err, sizeof(p.err), "--rules must be asian or chinese, not '%s'",
-					 value);
+			if (opt_rules(&p, value, 0, &c.rules_given, &c.rules.rules))
 				goto usage;
-			}
-			c.rules_given = 1;
 			break;
 		case O_HASH:
 			if ((v = opt_int(&p, "--hash", value, 1, 65536)) < 0)
@@ -1110,10 +1106,8 @@ int cmd_annotate(int argc, char **argv)
 			notation_given = 1;
 			break;
 		case O_ENCODING:
-			if (xq_encoding_parse(value, &c.wopts.encoding)) {
-				snprintf(p.err, sizeof(p.err), "unknown encoding '%s'", value);
+			if (opt_encoding(&p, value, &c.wopts.encoding))
 				goto usage;
-			}
 			break;
 		case O_OUT: c.out_path = value; break;
 		case O_FORCE: c.force = 1; break;
@@ -1125,10 +1119,8 @@ int cmd_annotate(int argc, char **argv)
 				goto usage;
 			break;
 		case O_IENC:
-			if (xq_encoding_parse(value, &c.ro.encoding)) {
-				snprintf(p.err, sizeof(p.err), "unknown encoding '%s'", value);
+			if (opt_encoding(&p, value, &c.ro.encoding))
 				goto usage;
-			}
 			break;
 		case O_JOBS:
 			if ((v = opt_int(&p, "--jobs", value, 1, 64)) < 0)
@@ -1138,11 +1130,8 @@ int cmd_annotate(int argc, char **argv)
 		case O_QUIET: c.quiet = 1; progress = 0; break;
 		case O_PROGRESS: progress = 2; break;
 		case O_FORMAT:
-			if (report_format_parse(value, &c.fmt)) {
-				snprintf(p.err, sizeof(p.err), "--format must be text or ndjson, not '%s'",
-					 value);
+			if (report_format_parse(value, &c.fmt, p.err, sizeof(p.err)))
 				goto usage;
-			}
 			break;
 		case O_HELP:
 			opt_print_help(stdout, usage, summary, options);

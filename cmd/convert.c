@@ -949,10 +949,8 @@ int cmd_convert(int argc, char **argv)
 			c.wopts.notation_flags = mt.flags;
 			break;
 		case O_ENCODING:
-			if (xq_encoding_parse(value, &c.wopts.encoding)) {
-				snprintf(p.err, sizeof(p.err), "unknown encoding '%s'", value);
+			if (opt_encoding(&p, value, &c.wopts.encoding))
 				goto usage;
-			}
 			break;
 		case O_VERSION:
 			if ((v = parse_version(&p, value)) < 0)
@@ -969,10 +967,8 @@ int cmd_convert(int argc, char **argv)
 				goto usage;
 			break;
 		case O_IENC:
-			if (xq_encoding_parse(value, &cfg.read_opts.encoding)) {
-				snprintf(p.err, sizeof(p.err), "unknown encoding '%s'", value);
+			if (opt_encoding(&p, value, &cfg.read_opts.encoding))
 				goto usage;
-			}
 			break;
 		case O_JOBS:
 			if ((v = opt_int(&p, "--jobs", value, 1, 64)) < 0)
@@ -983,11 +979,8 @@ int cmd_convert(int argc, char **argv)
 		case O_PROGRESS: progress = 2; break;
 		case O_VERBOSE: c.verbose = 1; break;
 		case O_FORMAT:
-			if (report_format_parse(value, &c.fmt)) {
-				snprintf(p.err, sizeof(p.err), "--format must be text or ndjson, not '%s'",
-					 value);
+			if (report_format_parse(value, &c.fmt, p.err, sizeof(p.err)))
 				goto usage;
-			}
 			break;
 		case O_HELP:
 			opt_print_help(stdout, usage, summary, options);

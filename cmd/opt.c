@@ -159,3 +159,28 @@ long opt_int(struct opt_parser *p, const char *name, const char *value, long min
 	}
 	return v;
 }
+
+int opt_encoding(struct opt_parser *p, const char *value, enum xq_encoding *out)
+{
+	if (xq_encoding_parse(value, out)) {
+		snprintf(p->err, sizeof(p->err), "unknown encoding '%s'", value);
+		return -1;
+	}
+	return 0;
+}
+
+int opt_rules(struct opt_parser *p, const char *value, int none_ok, int *on,
+	      enum xq_rules_set *out)
+{
+	if (none_ok && !strcmp(value, "none")) {
+		*on = 0;
+		return 0;
+	}
+	if (xq_rules_set_from_name(value, out)) {
+		snprintf(p->err, sizeof(p->err), "--rules must be asian, chinese%s, not '%s'",
+			 none_ok ? " or none" : "", value);
+		return -1;
+	}
+	*on = 1;
+	return 0;
+}

@@ -12,6 +12,9 @@
 
 #include <stdio.h>
 
+#include "rules.h"
+#include "text.h"
+
 enum opt_kind { OPT_KIND_END, OPT_KIND_FLAG, OPT_KIND_VALUE };
 
 struct opt_spec {
@@ -57,5 +60,15 @@ void opt_print_help(FILE *f, const char *usage, const char *summary, const struc
 /* Parse a non-negative integer option value in [min, max]; -1 on error
  * (message in p->err). */
 long opt_int(struct opt_parser *p, const char *name, const char *value, long min, long max);
+
+/*
+ * The option values several commands share, parsed and refused the same
+ * way everywhere: 0, or -1 with the message in p->err.
+ */
+/* A text encoding name (utf-8, gbk, gb18030, big5, ...). */
+int opt_encoding(struct opt_parser *p, const char *value, enum xq_encoding *out);
+/* --rules: asian or chinese, and with `none_ok` none (*on = 0). */
+int opt_rules(struct opt_parser *p, const char *value, int none_ok, int *on,
+	      enum xq_rules_set *out);
 
 #endif

@@ -567,28 +567,20 @@ int cmd_replay(int argc, char **argv)
 		case O_SVG: c.svg = value; break;
 		case O_FORCE: c.force = 1; break;
 		case O_RULES:
-			if (xq_rules_set_from_name(value, &c.rules.rules)) {
-				snprintf(p.err, sizeof(p.err), "--rules must be asian or chinese, not '%s'", value);
+			if (opt_rules(&p, value, 1, &c.rules_on, &c.rules.rules))
 				goto usage;
-			}
-			c.rules_on = 1;
 			break;
 		case O_FORMAT:
-			if (report_format_parse(value, &c.fmt)) {
-				snprintf(p.err, sizeof(p.err), "--format must be text or ndjson, not '%s'",
-					 value);
+			if (report_format_parse(value, &c.fmt, p.err, sizeof(p.err)))
 				goto usage;
-			}
 			break;
 		case O_FROM:
 			if (!(forced = format_by_name(value, 0, p.err, sizeof(p.err))))
 				goto usage;
 			break;
 		case O_ENCODING:
-			if (xq_encoding_parse(value, &ro.encoding)) {
-				snprintf(p.err, sizeof(p.err), "unknown encoding '%s'", value);
+			if (opt_encoding(&p, value, &ro.encoding))
 				goto usage;
-			}
 			break;
 		case O_HELP:
 			opt_print_help(stdout, usage, summary, options);

@@ -11,14 +11,16 @@
 #include "progress.h"
 #include "utf8.h"
 
-int report_format_parse(const char *s, enum report_format *out)
+int report_format_parse(const char *s, enum report_format *out, char *err, size_t errlen)
 {
 	if (!strcmp(s, "text"))
 		*out = REPORT_TEXT;
 	else if (!strcmp(s, "ndjson") || !strcmp(s, "json"))
 		*out = REPORT_NDJSON;
-	else
+	else {
+		snprintf(err, errlen, "--format must be text or ndjson, not '%s'", s);
 		return -1;
+	}
 	return 0;
 }
 

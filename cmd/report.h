@@ -23,8 +23,9 @@
 
 enum report_format { REPORT_TEXT, REPORT_NDJSON };
 
-/* Parse "text" or "ndjson" for --format; -1 if neither. */
-int report_format_parse(const char *s, enum report_format *out);
+/* Parse "text" or "ndjson" for --format; -1 if neither, with the message
+ * for the user in err. */
+int report_format_parse(const char *s, enum report_format *out, char *err, size_t errlen);
 
 /* Append `len` bytes of `s`, with bytes that are not UTF-8 and control
  * characters written as \xNN. */

@@ -664,33 +664,21 @@ int cmd_validate(int argc, char **argv)
 				goto usage;
 			break;
 		case O_ENCODING:
-			if (xq_encoding_parse(value, &cfg.read_opts.encoding)) {
-				snprintf(p.err, sizeof(p.err), "unknown encoding '%s'", value);
+			if (opt_encoding(&p, value, &cfg.read_opts.encoding))
 				goto usage;
-			}
 			break;
 		case O_STRICT: c.strict = 1; break;
 		case O_RULES:
-			if (!strcmp(value, "none")) {
-				c.rules_on = 0;
-			} else if (xq_rules_set_from_name(value, &c.rules.rules)) {
-				snprintf(p.err, sizeof(p.err), "--rules must be asian, chinese or none, not '%s'",
-					 value);
+			if (opt_rules(&p, value, 1, &c.rules_on, &c.rules.rules))
 				goto usage;
-			} else {
-				c.rules_on = 1;
-			}
 			break;
 		case O_REQUIRE:
 			if (parse_required(&c, (char *)value, &p))
 				goto usage;
 			break;
 		case O_FORMAT:
-			if (report_format_parse(value, &c.fmt)) {
-				snprintf(p.err, sizeof(p.err), "--format must be text or ndjson, not '%s'",
-					 value);
+			if (report_format_parse(value, &c.fmt, p.err, sizeof(p.err)))
 				goto usage;
-			}
 			break;
 		case O_JOBS:
 			if ((v = opt_int(&p, "--jobs", value, 1, 64)) < 0)
