@@ -294,6 +294,23 @@ static void add_file_base(struct xq_buf *b, const char *path)
 	add_name_part(b, tmp);
 }
 
+/* A tag for the template: its exact name first, else the first tag whose
+ * name differs only in ASCII case ({red} finds Red: nobody means another
+ * tag by it). */
+static const char *template_tag(const struct xq_game *g, const char *key)
+{
+	const char *v = xq_game_tag(g, key);
+
+	for (size_t i = 0; !v && i < g->ntags; i++) {
+		const char *a = g->tags[i].name, *k = key;
+		while (*a && xq_to_lower((unsigned char)*a) == xq_to_lower((unsigned char)*k))
+			a++, k++;
+		if (!*a && !*k)
+			v = g->tags[i].value;
+	}
+	return v;
+}
+
 /* Expand the template for game `j` (the `seq`th of the run). */
 static void expand_template(struct cctx *c, const struct pool_job *j, uint64_t seq,
 			    struct xq_buf *b)
@@ -331,7 +348,7 @@ static void expand_template(struct cctx *c, const struct pool_job *j, uint64_t s
 			else if (!strcmp(key, "file"))
 				add_file_base(b, j->file->path);
 			else {
-				const char *v = xq_game_tag(&j->game, key);
+				const char *v = template_tag(&j->game, key);
 				if (v)
 					add_name_part(b, v);
 			}
