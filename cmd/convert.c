@@ -909,9 +909,13 @@ static long parse_version(struct opt_parser *p, const char *v)
 
 	errno = 0;
 	n = strtol(v, &end, 0);
+	/* XQStudio names its versions 1.0 ... 1.8: the byte is 10 ... 18. */
+	if (!errno && end != v && *end == '.' && n >= 1 && n <= 9 && xq_is_digit((unsigned char)end[1]) &&
+	    !end[2] && xq_is_digit((unsigned char)*v))
+		n = n * 10 + (end[1] - '0'), end += 2;
 	if (errno || end == v || *end || n < 1 || n > 65535) {
-		snprintf(p->err, sizeof(p->err), "--format-version must be a number like 18 or 0x12, not '%s'",
-			 v);
+		snprintf(p->err, sizeof(p->err),
+			 "--format-version must be a number like 18, 0x12 or 1.8, not '%s'", v);
 		return -1;
 	}
 	return n;
