@@ -78,7 +78,7 @@ enum { O_ENGINE = 'E', O_PROTOCOL = 'p', O_ENGINE_OPTION = 'O', O_DEPTH = 'd', O
        O_PV = 'V', O_VARIATIONS = 'a', O_RULES = 'u', O_HASH = 'H', O_TO = 't', O_NOTATION = 'n',
        O_ENCODING = 'e', O_OUT = 'o', O_FORCE = 'f', O_RESUME = 'R', O_KEEP = 'k',
        O_RECURSIVE = 'r', O_FROM = 'F', O_IENC = 'I', O_JOBS = 'j', O_QUIET = 'q',
-       O_PROGRESS = 'P', O_FORMAT = 'D', O_ENGINE_ARG = 'A', O_HELP = 'h' };
+       O_PROGRESS = 'P', O_FORMAT = 'D', O_ENGINE_ARG = 'A', O_HELP = 'h', O_FILES0 = 0x100 };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_ENGINE, 0, "engine", "PATH", "an external UCI or UCCI engine (default: the built-in engine)"),
@@ -104,6 +104,7 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_RESUME, 0, "resume", "copy the games FILE already holds annotated the same way; keep finished games on Ctrl-C"),
 	OPT_FLAG(O_KEEP, 0, "keep-broken", "annotate broken games up to their first error"),
 	OPT_FLAG(O_RECURSIVE, 'r', "recursive", "read the record files in directories, and below"),
+	OPT_VALUE(O_FILES0, 0, "files0-from", "FILE", "also read the inputs named in FILE, NUL-separated ('-': stdin)"),
 	OPT_VALUE(O_FROM, 0, "from", "FORMAT", "read every input as FORMAT (default: detect)"),
 	OPT_VALUE(O_IENC, 0, "input-encoding", "ENC", "text encoding of the inputs (default: detect)"),
 	OPT_VALUE(O_JOBS, 'j', "jobs", "N", "analyse N games at once (N engines; default 1)"),
@@ -1003,6 +1004,7 @@ int cmd_annotate(int argc, char **argv)
 	struct actx c;
 	const char *value, *to_name = "pgn", *protocol = NULL;
 	int id, rc, recursive = 0, progress = 1, status = XQ_EXIT_OK;
+	const char *files0 = NULL;
 	uint32_t timeout = 0;
 	struct movetext mt = movetext_default();
 	int notation_given = 0;
@@ -1114,6 +1116,7 @@ int cmd_annotate(int argc, char **argv)
 		case O_RESUME: c.resume_mode = 1; break;
 		case O_KEEP: c.keep_broken = 1; break;
 		case O_RECURSIVE: recursive = 1; break;
+		case O_FILES0: files0 = value; break;
 		case O_FROM:
 			if (!(c.forced = format_by_name(value, 0, p.err, sizeof(p.err))))
 				goto usage;
@@ -1205,7 +1208,7 @@ int cmd_annotate(int argc, char **argv)
 					 : c.neargs ? "--engine-arg" : "--timeout");
 		goto usage;
 	}
-	if (p.noperands == 0 && isatty(0)) {
+	if (p.noperands == 0 && !files0 && isatty(0)) {
 		snprintf(p.err, sizeof(p.err), "no input (give files, or '-' to read standard input)");
 		goto usage;
 	}
@@ -1278,14 +1281,23 @@ int cmd_annotate(int argc, char **argv)
 	c.read_sink.payload = &c;
 	c.write_sink.report = write_sink;
 	c.write_sink.payload = &c;
-	if ((status = open_output(&c)))
+	{
+		struct xq_diag d;
+		if (inputs_start(&c.inputs, p.operands, p.noperands, recursive, files0, &d)) {
+			cmd_error("%s", d.msg);
+			status = XQ_EXIT_IO;
+			goto out;
+		}
+	}
+	if ((status = open_output(&c))) {
+		inputs_release(&c.inputs);
 		goto out;
-	inputs_init(&c.inputs, p.operands, p.noperands, recursive);
+	}
 	if (c.out_path)
 		inputs_exclude(&c.inputs, c.out_path);
 	progress_start(progress, "annotate",
 		       progress && (progress == 2 || isatty(2))
-			       ? inputs_total_size(p.operands, p.noperands, recursive)
+			       ? (files0 ? -1 : inputs_total_size(p.operands, p.noperands, recursive))
 			       : -1);
 	rc = run_all(&c);
 	inputs_release(&c.inputs);

@@ -57,7 +57,7 @@ static const char summary[] =
 enum { O_TO = 't', O_OUT = 'o', O_NAME = 'N', O_NOTATION = 'n', O_ENCODING = 'e',
        O_VERSION = 'V', O_FORCE = 'f', O_KEEP = 'k', O_VERIFY = 'y', O_STRICT = 's',
        O_RECURSIVE = 'r', O_FROM = 'F', O_IENC = 'E', O_JOBS = 'j', O_QUIET = 'q',
-       O_PROGRESS = 'P', O_VERBOSE = 'v', O_FORMAT = 'D', O_HELP = 'h' };
+       O_PROGRESS = 'P', O_VERBOSE = 'v', O_FORMAT = 'D', O_HELP = 'h', O_FILES0 = 0x100 };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_TO, 't', "to", "FORMAT", "the format to write"),
@@ -71,6 +71,7 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_VERIFY, 0, "verify", "read every game written back and compare"),
 	OPT_FLAG(O_STRICT, 0, "strict", "refuse a game the format cannot hold whole"),
 	OPT_FLAG(O_RECURSIVE, 'r', "recursive", "read the record files in directories, and below"),
+	OPT_VALUE(O_FILES0, 0, "files0-from", "FILE", "also read the inputs named in FILE, NUL-separated ('-': stdin)"),
 	OPT_VALUE(O_FROM, 0, "from", "FORMAT", "read every input as FORMAT (default: detect)"),
 	OPT_VALUE(O_IENC, 0, "input-encoding", "ENC", "text encoding of the inputs (default: detect)"),
 	OPT_VALUE(O_JOBS, 'j', "jobs", "THREADS", "read on this many threads, big files too (default 1)"),
@@ -930,6 +931,8 @@ int cmd_convert(int argc, char **argv)
 	struct movetext mt;
 	const char *value, *to_name = NULL;
 	int id, rc, recursive = 0, progress = 1, threads = 1, status;
+	const char *files0 = NULL;
+	struct xq_diag d;
 	double t0;
 
 	memset(&c, 0, sizeof(c));
@@ -983,6 +986,7 @@ int cmd_convert(int argc, char **argv)
 		case O_VERIFY: c.verify = 1; break;
 		case O_STRICT: c.strict = 1; break;
 		case O_RECURSIVE: recursive = 1; break;
+		case O_FILES0: files0 = value; break;
 		case O_FROM:
 			if (!(cfg.forced = format_by_name(value, 0, p.err, sizeof(p.err))))
 				goto usage;
@@ -1017,7 +1021,7 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (!(c.to = format_by_name(to_name, 1, p.err, sizeof(p.err))))
 		goto usage;
-	if (p.noperands == 0 && isatty(0)) {
+	if (p.noperands == 0 && !files0 && isatty(0)) {
 		snprintf(p.err, sizeof(p.err), "no input (give files, or '-' to read standard input)");
 		goto usage;
 	}
@@ -1076,7 +1080,11 @@ int cmd_convert(int argc, char **argv)
 
 	t0 = cmd_now();
 	catch_signals();
-	inputs_init(&inputs, p.operands, p.noperands, recursive);
+	if (inputs_start(&inputs, p.operands, p.noperands, recursive, files0, &d)) {
+		cmd_error("%s", d.msg);
+		status = XQ_EXIT_IO;
+		goto out;
+	}
 	if (c.out_path)
 		inputs_exclude(&inputs, c.dir_mode ? c.dir : c.out_path);
 	if (!c.dir_mode && (rc = open_single_output(&c)) != 0) {
@@ -1086,7 +1094,7 @@ int cmd_convert(int argc, char **argv)
 	}
 	progress_start(progress, "convert",
 		       progress && (progress == 2 || isatty(2))
-			       ? inputs_total_size(p.operands, p.noperands, recursive)
+			       ? (files0 ? -1 : inputs_total_size(p.operands, p.noperands, recursive))
 			       : -1);
 	cfg.threads = threads;
 	cfg.inputs = &inputs;

@@ -30,6 +30,7 @@ void inputs_init(struct inputs *it, char **operands, int n, int recursive)
 	memset(it, 0, sizeof(*it));
 	it->operands = n > 0 ? operands : stdin_operand;
 	it->noperands = n > 0 ? n : 1;
+	it->defaulted = n == 0;
 	it->recursive = recursive;
 }
 
@@ -41,8 +42,62 @@ static void dir_free(struct inputs_dir *d)
 	free(d->path);
 }
 
+int inputs_set_list(struct inputs *it, const char *path, struct xq_diag *d)
+{
+	it->list_is_stdin = inputs_is_stdin(path);
+	it->list = it->list_is_stdin ? stdin : fopen(path, "rb");
+	if (!it->list)
+		return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR, "cannot open the list of inputs '%s': %s",
+				   path, strerror(errno));
+	it->list_name = it->list_is_stdin ? "standard input" : path;
+	/* The list replaces the default operand (standard input). */
+	if (it->defaulted)
+		it->noperands = 0;
+	return 0;
+}
+
+/*
+ * The next name of the list: 1 with it in it->list_buf, 0 at the end, -1
+ * for a name that cannot be one (reported in `d`; carry on).
+ */
+static int list_next(struct inputs *it, struct xq_diag *d)
+{
+	ssize_t n;
+
+	if (!it->list || it->list_failed)
+		return 0;
+	errno = 0;
+	n = getdelim(&it->list_buf, &it->list_cap, '\0', it->list);
+	if (n < 0) {
+		if (ferror(it->list)) {
+			it->list_failed = 1;
+			return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR, "cannot read the list of inputs %s%s%s: %s",
+					   it->list_is_stdin ? "" : "'", it->list_name,
+					   it->list_is_stdin ? "" : "'", strerror(errno ? errno : EIO));
+		}
+		return 0;
+	}
+	it->list_index++;
+	if (n > 0 && it->list_buf[n - 1] == '\0')
+		n--;
+	if (n == 0)
+		return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
+				   "name %llu of the list of inputs is empty",
+				   (unsigned long long)it->list_index);
+	if (it->list_is_stdin && inputs_is_stdin(it->list_buf))
+		return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
+				   "name %llu of the list of inputs is '-', but standard input holds the list",
+				   (unsigned long long)it->list_index);
+	return 1;
+}
+
 void inputs_release(struct inputs *it)
 {
+	if (it->list && !it->list_is_stdin)
+		fclose(it->list);
+	it->list = NULL;
+	free(it->list_buf);
+	it->list_buf = NULL;
 	for (size_t i = 0; i < it->ndirs; i++)
 		dir_free(&it->dirs[i]);
 	free(it->dirs);
@@ -186,10 +241,16 @@ int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d)
 			*in_dir = 1;
 			return 1;
 		}
-		if (it->next >= it->noperands)
-			return 0;
 		{
-			const char *op = it->operands[it->next++];
+			const char *op;
+			if (it->next < it->noperands) {
+				op = it->operands[it->next++];
+			} else {
+				int rc = list_next(it, d);
+				if (rc <= 0)
+					return rc;
+				op = it->list_buf;
+			}
 			if (!inputs_is_stdin(op)) {
 				if (stat(op, &st) != 0)
 					return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
@@ -210,6 +271,17 @@ int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d)
 			return 1;
 		}
 	}
+}
+
+int inputs_start(struct inputs *it, char **operands, int n, int recursive, const char *list,
+		 struct xq_diag *d)
+{
+	inputs_init(it, operands, n, recursive);
+	if (list && inputs_set_list(it, list, d)) {
+		inputs_release(it);
+		return -1;
+	}
+	return 0;
 }
 
 int64_t inputs_total_size(char **operands, int n, int recursive)

@@ -15,6 +15,7 @@
 #define XQ_CMD_INPUTS_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "diag.h"
@@ -31,11 +32,29 @@ struct inputs {
 	size_t ndirs, dirs_alloc;
 	struct { dev_t dev; ino_t ino; } excluded[4]; /* never read these (outputs) */
 	int nexcluded;
+	int defaulted;    /* no operands: standard input stands in */
+	/* --files0-from: more names, NUL-separated, read as they are needed */
+	FILE *list;
+	const char *list_name;
+	int list_is_stdin, list_failed;
+	uint64_t list_index; /* names read from the list so far */
+	char *list_buf;
+	size_t list_cap;
 };
 
 /* Start over `n` operands (none means standard input). */
 void inputs_init(struct inputs *it, char **operands, int n, int recursive);
 void inputs_release(struct inputs *it);
+
+/*
+ * Take more names from `path` (`-`: standard input), separated by NUL
+ * bytes as `find -print0` writes them, after the operands; with no
+ * operands, only those.  Each name is then used as an operand would be.
+ * The list is read lazily, so a list of millions of names costs no more
+ * memory than one.  Returns 0, or -1 with the reason in `d` when the list
+ * cannot be opened.
+ */
+int inputs_set_list(struct inputs *it, const char *path, struct xq_diag *d);
 
 /* Never yield the file or directory at `path` (an output); ignored if it
  * does not exist yet.  At most 4. */
@@ -49,6 +68,14 @@ void inputs_exclude(struct inputs *it, const char *path);
  * after -1 for the next operand.
  */
 int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d);
+
+/*
+ * inputs_init() and, when `list` is not NULL, inputs_set_list(): what the
+ * commands with --files0-from do.  -1 with the reason in `d` (the inputs
+ * are then released).
+ */
+int inputs_start(struct inputs *it, char **operands, int n, int recursive, const char *list,
+		 struct xq_diag *d);
 
 /* Total bytes of the regular files the operands name (walking directories
  * with `recursive`), for progress; -1 when some size is unknown (stdin). */

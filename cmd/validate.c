@@ -53,10 +53,11 @@ static const char summary[] =
 enum { O_RECURSIVE = 'r', O_FROM = 'F', O_ENCODING = 'E', O_STRICT = 's', O_REQUIRE = 'R',
        O_RULES = 'u',
        O_FORMAT = 'f', O_JOBS = 'j', O_QUIET = 'q', O_PROGRESS = 'P', O_VERBOSE = 'v',
-       O_HELP = 'h' };
+       O_HELP = 'h', O_FILES0 = 0x100 };
 
 static const struct opt_spec options[] = {
 	OPT_FLAG(O_RECURSIVE, 'r', "recursive", "read the record files in directories, and below"),
+	OPT_VALUE(O_FILES0, 0, "files0-from", "FILE", "also read the inputs named in FILE, NUL-separated ('-': stdin)"),
 	OPT_VALUE(O_FROM, 0, "from", "FORMAT", "read every input as FORMAT (default: detect)"),
 	OPT_VALUE(O_ENCODING, 0, "input-encoding", "ENC", "text encoding of the inputs (default: detect)"),
 	OPT_VALUE(O_ENCODING, 0, "encoding", "ENC", "the same as --input-encoding"),
@@ -642,6 +643,8 @@ int cmd_validate(int argc, char **argv)
 	struct pool_config cfg;
 	const char *value;
 	int id, rc, recursive = 0, progress = 1, threads = 1;
+	struct xq_diag d;
+	const char *files0 = NULL;
 	double t0;
 
 	memset(&c, 0, sizeof(c));
@@ -659,6 +662,7 @@ int cmd_validate(int argc, char **argv)
 		long v;
 		switch (id) {
 		case O_RECURSIVE: recursive = 1; break;
+		case O_FILES0: files0 = value; break;
 		case O_FROM:
 			if (!(cfg.forced = format_by_name(value, 0, p.err, sizeof(p.err))))
 				goto usage;
@@ -696,7 +700,7 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (rc < 0)
 		goto usage;
-	if (p.noperands == 0 && isatty(0)) {
+	if (p.noperands == 0 && !files0 && isatty(0)) {
 		snprintf(p.err, sizeof(p.err), "no input (give files, or '-' to read standard input)");
 		goto usage;
 	}
@@ -704,10 +708,14 @@ int cmd_validate(int argc, char **argv)
 		progress = 0;
 
 	t0 = cmd_now();
-	inputs_init(&inputs, p.operands, p.noperands, recursive);
+	if (inputs_start(&inputs, p.operands, p.noperands, recursive, files0, &d)) {
+		cmd_error("%s", d.msg);
+		opt_release(&p);
+		return XQ_EXIT_IO;
+	}
 	progress_start(progress, "validate",
 		       progress && (progress == 2 || isatty(2))
-			       ? inputs_total_size(p.operands, p.noperands, recursive)
+			       ? (files0 ? -1 : inputs_total_size(p.operands, p.noperands, recursive))
 			       : -1);
 	cfg.threads = threads;
 	cfg.inputs = &inputs;
