@@ -718,6 +718,19 @@ static void start_game(struct cbr_reader *r, struct xq_game *g)
 	g->encoding = "utf-16le";
 }
 
+/* Read to the end of the input, keeping nothing; the input's size. */
+static uint64_t skip_to_end(struct cbr_reader *r)
+{
+	uint64_t total = r->w.base + r->w.len;
+
+	window_drop(&r->w, total);
+	while (window_fill(r) > 0) {
+		total = r->w.base + r->w.len;
+		window_drop(&r->w, total);
+	}
+	return total;
+}
+
 static int cbr_read(void *reader, struct xq_game *g)
 {
 	struct cbr_reader *r = reader;
@@ -732,12 +745,7 @@ static int cbr_read(void *reader, struct xq_game *g)
 	if (rc < 0)
 		return rc;
 	if (window_get(r, end, 1)) {
-		uint64_t total = r->w.base + r->w.len;
-		window_drop(&r->w, total);
-		while (window_fill(r) > 0) {
-			total = r->w.base + r->w.len;
-			window_drop(&r->w, total);
-		}
+		uint64_t total = skip_to_end(r);
 		report(r, g->number, end, 0, NULL, XQ_D_TRAILING, XQ_SEV_WARNING,
 		       "%llu bytes after the end of the move tree are not read",
 		       (unsigned long long)(total - end));
@@ -990,10 +998,7 @@ static int cbz_load(struct cbr_reader *r, uint32_t method, uint32_t raw)
 		       method ? "inflates to" : "holds", (unsigned long long)z->len, (unsigned)raw);
 	}
 	if (method && zrc == Z_STREAM_END && window_get(r, pos, 1)) {
-		uint64_t total;
-		while (window_fill(r) > 0)
-			;
-		total = r->w.base + r->w.len;
+		uint64_t total = skip_to_end(r);
 		report(r, 0, pos, 0, NULL, XQ_D_TRAILING, XQ_SEV_WARNING,
 		       "%llu bytes after the end of the zlib stream are not read",
 		       (unsigned long long)(total - pos));
@@ -1033,13 +1038,14 @@ static int cbz_open(struct cbr_reader *r, const unsigned char *h)
 		return rc;
 	c = (struct cbz_cur){r->z->data, 0, r->z->len, 0};
 	for (int i = 0; i < 5 && !rc; i++) {
-		rc = cur_string(r, 0, &c, 0, &text);
+		size_t at = c.pos;
+		rc = cur_string(r, 0, &c, 1, &text);
 		if (!rc && text.len && slots[i] >= 0 && !(r->lib_tags[slots[i]] = strdup(text.ptr)))
 			rc = XQ_ENOMEM;
 		if (!rc && text.len && slots[i] < 0) {
 			if (!(r->z->other = strdup(text.ptr)))
 				rc = XQ_ENOMEM;
-			zreport(r, 0, c.pos - text.len, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
+			zreport(r, 0, at, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
 				"the library's reserved field holds text; kept as tag LibraryOther");
 		}
 	}

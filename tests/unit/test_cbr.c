@@ -818,6 +818,20 @@ static void damaged_or_cut_streams_are_reported_with_offsets(void **state)
 	assert_int_equal(n, 0);
 	assert_int_equal(rc, XQ_EUNSUPPORTED);
 	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "compression method 7"));
+	/* Bytes after the end of the stream. */
+	{
+		char *longer = malloc(len + 5);
+		assert_non_null(longer);
+		memcpy(longer, data, len);
+		memcpy(longer + len, "extra", 5);
+		n = read_rec("cbl", longer, len + 5, g, &c, &rc);
+		assert_int_equal(n, 47);
+		d = find_diag(&c, XQ_D_TRAILING, "5 bytes after the end of the zlib stream");
+		assert_non_null(d);
+		assert_int_equal(d->place.offset, len);
+		release_games(g, n);
+		free(longer);
+	}
 	/* Every length of a cut file: never a crash, never an illegal move. */
 	for (size_t cut = 0; cut < len; cut += 97) {
 		n = read_rec("cbl", copy, cut, g, &c, &rc);
