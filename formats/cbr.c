@@ -50,9 +50,10 @@
  * a converted collection keeps it once.
  *
  * The other CBL: "CCBridge", u32 21 (the library format's version, 2.1),
- * u32 compression method (0 none, 1-3 low to high: zlib at any level),
- * u32 size of the data part; the data part from byte 20 on, a zlib stream
- * unless the method is 0.  Inside, little-endian, text GBK with "||" for
+ * u32 compression method (0 none, 1-3 low to high: the two corpus files
+ * say 1 and 3, and their zlib headers say fastest and best), u32 size of
+ * the data part; the data part from byte 20 on, a zlib stream unless the
+ * method is 0.  Inside, little-endian, text GBK with "||" for
  * a line break, "str" a u32 byte count then the bytes:
  *
  *   library: str name, str source, str reserved, str creator, str creator
