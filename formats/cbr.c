@@ -836,6 +836,7 @@ static void zreport(const struct cbr_reader *r, uint64_t game, uint64_t off, uin
 			      (unsigned long long)off, msg);
 }
 
+/* Whether `n` more bytes are there; sets c->short_at when not. */
 static int cur_has(struct cbz_cur *c, size_t n)
 {
 	if (c->end - c->pos < n) {
@@ -845,6 +846,7 @@ static int cur_has(struct cbz_cur *c, size_t n)
 	return 1;
 }
 
+/* The next u32 (0, with c->short_at set, past the end). */
 static uint32_t cur_u32(struct cbz_cur *c)
 {
 	uint32_t v;
