@@ -132,6 +132,7 @@ check-cli: $(XQKIT)
 check-man: $(XQKIT)
 	@sh tests/man-examples.sh $(XQKIT)
 	@sh tests/stdout-full.sh $(XQKIT)
+	@sh tests/completion.sh $(XQKIT)
 
 check-banned:
 	@sh tests/check-banned.sh
@@ -162,6 +163,8 @@ install: $(XQKIT)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(XQKIT) $(DESTDIR)$(PREFIX)/bin/xqkit
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 tools/completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/xqkit
 
 clean:
 	rm -rf build xqkit
