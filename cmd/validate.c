@@ -12,7 +12,8 @@
  * the Date tag and the tags the user requires.  It never changes a byte.
  *
  * Exit status: 0 when no error or warning was found (notes do not count
- * unless --strict turns them into errors), 1 when some were, 2 on a usage
+ * unless --strict turns them into errors; --fail-on moves the line), 1
+ * when some were, 2 on a usage
  * error, 3 when an input could not be read.
  */
 #include <stdlib.h>
@@ -53,7 +54,7 @@ static const char summary[] =
 enum { O_RECURSIVE = 'r', O_FROM = 'F', O_ENCODING = 'E', O_STRICT = 's', O_REQUIRE = 'R',
        O_RULES = 'u',
        O_FORMAT = 'f', O_JOBS = 'j', O_QUIET = 'q', O_PROGRESS = 'P', O_VERBOSE = 'v',
-       O_HELP = 'h', O_FILES0 = 0x100 };
+       O_HELP = 'h', O_FILES0 = 0x100, O_FAIL_ON = 0x101 };
 
 static const struct opt_spec options[] = {
 	OPT_FLAG(O_RECURSIVE, 'r', "recursive", "read the record files in directories, and below"),
@@ -62,6 +63,7 @@ static const struct opt_spec options[] = {
 	OPT_VALUE(O_ENCODING, 0, "input-encoding", "ENC", "text encoding of the inputs (default: detect)"),
 	OPT_VALUE(O_ENCODING, 0, "encoding", "ENC", "the same as --input-encoding"),
 	OPT_FLAG(O_STRICT, 0, "strict", "notes (resignation, no result, ...) count as errors"),
+	OPT_VALUE(O_FAIL_ON, 0, "fail-on", "LEVEL", "exit 1 from this severity up: error, warning (default) or note"),
 	OPT_VALUE(O_REQUIRE, 0, "require", "TAGS", "comma-separated tags every game must have"),
 	OPT_VALUE(O_RULES, 0, "rules", "SET", "repetition rules: asian (default), chinese or none"),
 	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "text (default: GNU lines on stderr) or ndjson (stdout)"),
@@ -643,6 +645,7 @@ int cmd_validate(int argc, char **argv)
 	struct pool_config cfg;
 	const char *value;
 	int id, rc, recursive = 0, progress = 1, threads = 1;
+	enum xq_severity fail_on = XQ_SEV_WARNING;
 	struct xq_diag d;
 	const char *files0 = NULL;
 	double t0;
@@ -672,6 +675,19 @@ int cmd_validate(int argc, char **argv)
 				goto usage;
 			break;
 		case O_STRICT: c.strict = 1; break;
+		case O_FAIL_ON:
+			if (!strcmp(value, "error"))
+				fail_on = XQ_SEV_ERROR;
+			else if (!strcmp(value, "warning"))
+				fail_on = XQ_SEV_WARNING;
+			else if (!strcmp(value, "note"))
+				fail_on = XQ_SEV_NOTE;
+			else {
+				snprintf(p.err, sizeof(p.err),
+					 "--fail-on must be error, warning or note, not '%s'", value);
+				goto usage;
+			}
+			break;
 		case O_RULES:
 			if (opt_rules(&p, value, 1, &c.rules_on, &c.rules.rules))
 				goto usage;
@@ -736,8 +752,9 @@ int cmd_validate(int argc, char **argv)
 	xq_buf_release(&c.out);
 	if (c.io_error)
 		return XQ_EXIT_IO;
-	if (c.counts.by_sev[XQ_SEV_ERROR] || c.counts.by_sev[XQ_SEV_WARNING])
-		return XQ_EXIT_INVALID;
+	for (int sev = XQ_SEV_ERROR; sev >= (int)fail_on; sev--)
+		if (c.counts.by_sev[sev])
+			return XQ_EXIT_INVALID;
 	return XQ_EXIT_OK;
 
 usage:
