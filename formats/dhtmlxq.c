@@ -842,7 +842,7 @@ static int tag_of_element(struct xq_game *g, const char *name, size_t len, const
 
 /* binit: 64 digits, 32 squares in the fixed piece order, "99" absent. */
 static int setup_binit(struct dh_reader *r, struct xq_game *g, const struct dh_elem *e,
-		       struct xq_board *b)
+		       struct xq_board *b, int quiet)
 {
 	static const int8_t types[16] = {XQ_ROOK,   XQ_HORSE,  XQ_ELEPHANT, XQ_ADVISOR,
 					 XQ_KING,   XQ_ADVISOR, XQ_ELEPHANT, XQ_HORSE,
@@ -857,7 +857,8 @@ static int setup_binit(struct dh_reader *r, struct xq_game *g, const struct dh_e
 			continue;
 		if (!xq_is_digit((unsigned char)e->val[i]) || n == 64) {
 			struct dh_pos p = place_in(r, e, i);
-			report_at(r, g->number, &p, 0, NULL, 0, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+			if (!quiet)
+				report_at(r, g->number, &p, 0, NULL, 0, XQ_D_BAD_FEN, XQ_SEV_ERROR,
 				  "[DhtmlXQ_binit] must be 64 digits; no move can be read");
 			return -1;
 		}
@@ -865,7 +866,8 @@ static int setup_binit(struct dh_reader *r, struct xq_game *g, const struct dh_e
 	}
 	if (n != 64) {
 		struct dh_pos p = place_in(r, e, 0);
-		report_at(r, g->number, &p, 0, NULL, 0, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+		if (!quiet)
+			report_at(r, g->number, &p, 0, NULL, 0, XQ_D_BAD_FEN, XQ_SEV_ERROR,
 			  "[DhtmlXQ_binit] has %zu digits, not 64; no move can be read", n);
 		return -1;
 	}
@@ -877,7 +879,8 @@ static int setup_binit(struct dh_reader *r, struct xq_game *g, const struct dh_e
 		xq_diag_init(&d);
 		if (x > 8 || xq_board_put(b, i / 16, types[i % 16], XQ_SQ(x, 9 - y), &d)) {
 			struct dh_pos p = place_in(r, e, 0);
-			report_at(r, g->number, &p, 0, NULL, 0, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+			if (!quiet)
+				report_at(r, g->number, &p, 0, NULL, 0, XQ_D_BAD_FEN, XQ_SEV_ERROR,
 				  "[DhtmlXQ_binit] piece %d at \"%c%c\": %s; no move can be read",
 				  i + 1, digits[2 * i], digits[2 * i + 1],
 				  x > 8 ? "no such square" : d.msg);
@@ -1229,6 +1232,26 @@ static int fen_setup(const struct dh_elem *fen, struct xq_board *b, struct xq_di
 	return xq_board_from_fen(b, text, board + 2 + rest, XQ_FEN_LENIENT_PLACEMENT, &d2) ? -1 : 0;
 }
 
+/*
+ * With both a FEN and a binit (xqkit writes both when black moves first),
+ * the FEN decides, but a binit that holds the same placement gives each
+ * piece its slot: which of two rooks is the first rook is written in the
+ * binit only, and a game read back must write the same binit again.
+ */
+static void slots_from_binit(struct dh_reader *r, struct xq_game *g, const struct dh_elem *binit,
+			     struct xq_board *b)
+{
+	struct xq_board slots;
+
+	if (setup_binit(r, g, binit, &slots, 1))
+		return;
+	for (int sq = 0; sq < 256; sq++)
+		if (xq_kind_of_id[b->sq[sq]] != xq_kind_of_id[slots.sq[sq]])
+			return;
+	memcpy(b->sq, slots.sq, sizeof(b->sq));
+	memcpy(b->pc, slots.pc, sizeof(b->pc));
+}
+
 /* The start position: fen, else binit, else the standard one.  1: unusable. */
 static int setup(struct dh_reader *r, struct xq_game *g, const struct dh_elem *binit,
 		 const struct dh_elem *fen, xq_move first)
@@ -1248,7 +1271,9 @@ static int setup(struct dh_reader *r, struct xq_game *g, const struct dh_elem *b
 		}
 		if (memchr(fen->val, ' ', fen->vlen))
 			stated = flipped ? !b.side : b.side;
-	} else if (binit && setup_binit(r, g, binit, &b)) {
+		if (binit)
+			slots_from_binit(r, g, binit, &b);
+	} else if (binit && setup_binit(r, g, binit, &b, 0)) {
 		return 1;
 	}
 	if (first) {
