@@ -1297,7 +1297,7 @@ int cmd_annotate(int argc, char **argv)
 		inputs_exclude(&c.inputs, c.out_path);
 	progress_start(progress, "annotate",
 		       progress && (progress == 2 || isatty(2))
-			       ? (files0 ? -1 : inputs_total_size(p.operands, p.noperands, recursive))
+			       ? inputs_total_size(&c.inputs)
 			       : -1);
 	rc = run_all(&c);
 	inputs_release(&c.inputs);

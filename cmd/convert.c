@@ -302,13 +302,9 @@ static const char *template_tag(const struct xq_game *g, const char *key)
 {
 	const char *v = xq_game_tag(g, key);
 
-	for (size_t i = 0; !v && i < g->ntags; i++) {
-		const char *a = g->tags[i].name, *k = key;
-		while (*a && xq_to_lower((unsigned char)*a) == xq_to_lower((unsigned char)*k))
-			a++, k++;
-		if (!*a && !*k)
+	for (size_t i = 0; !v && i < g->ntags; i++)
+		if (xq_ascii_ieq(g->tags[i].name, key))
 			v = g->tags[i].value;
-	}
 	return v;
 }
 
@@ -1094,7 +1090,7 @@ int cmd_convert(int argc, char **argv)
 	}
 	progress_start(progress, "convert",
 		       progress && (progress == 2 || isatty(2))
-			       ? (files0 ? -1 : inputs_total_size(p.operands, p.noperands, recursive))
+			       ? inputs_total_size(&inputs)
 			       : -1);
 	cfg.threads = threads;
 	cfg.inputs = &inputs;

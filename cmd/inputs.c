@@ -284,7 +284,7 @@ int inputs_start(struct inputs *it, char **operands, int n, int recursive, const
 	return 0;
 }
 
-int64_t inputs_total_size(char **operands, int n, int recursive)
+int64_t inputs_total_size(const struct inputs *from)
 {
 	struct inputs it;
 	struct xq_diag d;
@@ -292,7 +292,9 @@ int64_t inputs_total_size(char **operands, int n, int recursive)
 	int in_dir, rc;
 	int64_t total = 0;
 
-	inputs_init(&it, operands, n, recursive);
+	if (from->list || from->defaulted)
+		return -1;
+	inputs_init(&it, from->operands, from->noperands, from->recursive);
 	while ((rc = inputs_next(&it, &path, &in_dir, &d)) != 0) {
 		struct stat st;
 		if (rc < 0)

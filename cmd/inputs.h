@@ -77,9 +77,11 @@ int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d);
 int inputs_start(struct inputs *it, char **operands, int n, int recursive, const char *list,
 		 struct xq_diag *d);
 
-/* Total bytes of the regular files the operands name (walking directories
- * with `recursive`), for progress; -1 when some size is unknown (stdin). */
-int64_t inputs_total_size(char **operands, int n, int recursive);
+/* Total bytes of the regular files the inputs name (walking directories
+ * with `recursive`), for progress; -1 when some size is unknown (standard
+ * input, or a list of names, which can be read only once).  Call it before
+ * the first inputs_next(). */
+int64_t inputs_total_size(const struct inputs *it);
 
 /* Is `path` `-` (standard input)? */
 int inputs_is_stdin(const char *path);

@@ -731,7 +731,7 @@ int cmd_validate(int argc, char **argv)
 	}
 	progress_start(progress, "validate",
 		       progress && (progress == 2 || isatty(2))
-			       ? (files0 ? -1 : inputs_total_size(p.operands, p.noperands, recursive))
+			       ? inputs_total_size(&inputs)
 			       : -1);
 	cfg.threads = threads;
 	cfg.inputs = &inputs;

@@ -27,18 +27,10 @@ const struct xq_format *const xq_formats[] = {
 	NULL,
 };
 
-static int name_eq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (xq_to_lower((unsigned char)*a) != xq_to_lower((unsigned char)*b))
-			return 0;
-	return *a == *b;
-}
-
 const struct xq_format *xq_format_find(const char *name)
 {
 	for (size_t i = 0; xq_formats[i]; i++)
-		if (name_eq(xq_formats[i]->name, name))
+		if (xq_ascii_ieq(xq_formats[i]->name, name))
 			return xq_formats[i];
 	return NULL;
 }

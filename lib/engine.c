@@ -93,14 +93,6 @@ static void printable(char *out, size_t cap, const char *s, size_t len)
 	out[n] = '\0';
 }
 
-static int str_ieq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (xq_to_lower((unsigned char)*a) != xq_to_lower((unsigned char)*b))
-			return 0;
-	return *a == *b;
-}
-
 /* ---- protocol names and options ------------------------------------------ */
 
 const char *xq_protocol_name(enum xq_protocol p)
@@ -578,7 +570,7 @@ static int add_listed(struct xq_engine *e, const char *s, size_t n)
 static const char *listed_option(const struct xq_engine *e, const char *name)
 {
 	for (size_t i = 0; i < e->nlisted; i++)
-		if (str_ieq(e->listed[i], name))
+		if (xq_ascii_ieq(e->listed[i], name))
 			return e->listed[i];
 	return NULL;
 }
@@ -586,7 +578,7 @@ static const char *listed_option(const struct xq_engine *e, const char *name)
 static int user_sets(const struct xq_engine *e, const char *name)
 {
 	for (size_t i = 0; i < e->noptions; i++)
-		if (str_ieq(e->options[i].name, name))
+		if (xq_ascii_ieq(e->options[i].name, name))
 			return 1;
 	return 0;
 }

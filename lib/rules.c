@@ -53,12 +53,7 @@ int xq_rules_set_from_name(const char *name, enum xq_rules_set *out)
 	if (!name)
 		return XQ_ENOTFOUND;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const char *a = name, *b = names[i].name;
-		while (*a && *b && xq_to_lower((unsigned char)*a) == *b) {
-			a++;
-			b++;
-		}
-		if (!*a && !*b) {
+		if (xq_ascii_ieq(name, names[i].name)) {
 			*out = names[i].set;
 			return 0;
 		}

@@ -63,5 +63,13 @@ static inline int xq_to_upper(int c)
 {
 	return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
 }
+/* Are the strings equal but for the case of ASCII letters? */
+static inline int xq_ascii_ieq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (xq_to_lower((unsigned char)*a) != xq_to_lower((unsigned char)*b))
+			return 0;
+	return *a == *b;
+}
 
 #endif
