@@ -42,7 +42,8 @@ static void dir_free(struct inputs_dir *d)
 	free(d->path);
 }
 
-int inputs_set_list(struct inputs *it, const char *path, struct xq_diag *d)
+/* --files0-from: see inputs_start(). */
+static int set_list(struct inputs *it, const char *path, struct xq_diag *d)
 {
 	it->list_is_stdin = inputs_is_stdin(path);
 	it->list = it->list_is_stdin ? stdin : fopen(path, "rb");
@@ -277,7 +278,7 @@ int inputs_start(struct inputs *it, char **operands, int n, int recursive, const
 		 struct xq_diag *d)
 {
 	inputs_init(it, operands, n, recursive);
-	if (list && inputs_set_list(it, list, d)) {
+	if (list && set_list(it, list, d)) {
 		inputs_release(it);
 		return -1;
 	}

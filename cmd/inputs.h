@@ -46,16 +46,6 @@ struct inputs {
 void inputs_init(struct inputs *it, char **operands, int n, int recursive);
 void inputs_release(struct inputs *it);
 
-/*
- * Take more names from `path` (`-`: standard input), separated by NUL
- * bytes as `find -print0` writes them, after the operands; with no
- * operands, only those.  Each name is then used as an operand would be.
- * The list is read lazily, so a list of millions of names costs no more
- * memory than one.  Returns 0, or -1 with the reason in `d` when the list
- * cannot be opened.
- */
-int inputs_set_list(struct inputs *it, const char *path, struct xq_diag *d);
-
 /* Never yield the file or directory at `path` (an output); ignored if it
  * does not exist yet.  At most 4. */
 void inputs_exclude(struct inputs *it, const char *path);
@@ -70,8 +60,12 @@ void inputs_exclude(struct inputs *it, const char *path);
 int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d);
 
 /*
- * inputs_init() and, when `list` is not NULL, inputs_set_list(): what the
- * commands with --files0-from do.  -1 with the reason in `d` (the inputs
+ * inputs_init(), and with `list` (--files0-from) more names taken from the
+ * file at `list` (`-`: standard input), separated by NUL bytes as `find
+ * -print0` writes them, after the operands; with no operands, only those.
+ * Each name is then used as an operand would be.  The list is read
+ * lazily, so a list of millions of names costs no more memory than one.
+ * -1 with the reason in `d` when the list cannot be opened (the inputs
  * are then released).
  */
 int inputs_start(struct inputs *it, char **operands, int n, int recursive, const char *list,
