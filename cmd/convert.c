@@ -874,10 +874,9 @@ static void print_summary(struct cctx *c, double secs)
 		    (unsigned long long)c->games, c->games == 1 ? "" : "s",
 		    (unsigned long long)c->files, c->files == 1 ? "" : "s", c->to->name);
 	if (c->stop && !c->dir_mode && !c->out_path)
-		/* Some games may have reached standard output before it failed. */
+		/* Some games may have reached standard output before it failed
+		 * (a file output is never renamed: `written` is 0 then). */
 		xq_buf_addf(b, "stopped, standard output is incomplete");
-	else if (c->stop && !c->dir_mode)
-		xq_buf_addf(b, "stopped, nothing written");
 	else
 		xq_buf_addf(b, "%s%llu written", c->stop ? "stopped, " : "",
 			    (unsigned long long)c->written);
