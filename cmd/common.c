@@ -4,6 +4,8 @@
 #include "cmd.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,4 +57,10 @@ int cmd_nproc(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)n : 1;
+}
+
+int cmd_test_fault(const char *what)
+{
+	const char *f = getenv("XQ_TEST_FAULT");
+	return f && !strcmp(f, what);
 }

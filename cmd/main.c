@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "report.h"
 
 #ifndef XQ_VERSION
 #define XQ_VERSION "0.0.0"
@@ -93,16 +94,25 @@ static int cmd_version(int argc, char **argv)
 	return XQ_EXIT_OK;
 }
 
+/*
+ * The end of every command: everything written to standard output must have
+ * reached it (a write error must not look like success), and an internal
+ * error seen anywhere ends with XQ_EXIT_BUG, whatever else happened.
+ */
 static int finish(int status)
 {
-	/* Flush and check stdout: a write error must not look like success. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		cmd_error("cannot write to standard output: %s", strerror(errno));
-		return XQ_EXIT_IO;
-	}
-	if (fclose(stdout) != 0) {
+		status = XQ_EXIT_IO;
+	} else if (fclose(stdout) != 0) {
 		cmd_error("cannot close standard output: %s", strerror(errno));
-		return XQ_EXIT_IO;
+		status = XQ_EXIT_IO;
+	}
+	if (report_bug_seen()) {
+		cmd_error("internal error: this is a bug in xqkit %s; please report it with the "
+			  "command and the input that showed it",
+			  XQ_VERSION);
+		status = XQ_EXIT_BUG;
 	}
 	return status;
 }

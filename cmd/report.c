@@ -4,12 +4,26 @@
  */
 #include "report.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "progress.h"
 #include "utf8.h"
+
+static atomic_int bug_seen;
+
+static void note_bug(const struct xq_diag *d)
+{
+	if (d->code == XQ_D_INTERNAL)
+		atomic_store(&bug_seen, 1);
+}
+
+int report_bug_seen(void)
+{
+	return atomic_load(&bug_seen);
+}
 
 int report_format_parse(const char *s, enum report_format *out, char *err, size_t errlen)
 {
@@ -91,6 +105,8 @@ int report_text(struct xq_buf *b, const struct xq_diag *d, int binary)
 {
 	int rc = add_place(b, d, binary);
 
+	note_bug(d);
+
 	if (!rc)
 		rc = xq_buf_addf(b, "%s: ", xq_severity_name(d->severity));
 	if (!rc && d->game) {
@@ -117,6 +133,8 @@ int report_text(struct xq_buf *b, const struct xq_diag *d, int binary)
 int report_json(struct xq_buf *b, const struct xq_diag *d, int binary)
 {
 	int rc = xq_buf_adds(b, "{\"schema\":\"" REPORT_DIAG_SCHEMA "\"");
+
+	note_bug(d);
 
 	if (!rc && d->source) {
 		rc = xq_buf_adds(b, ",\"file\":");
@@ -175,6 +193,7 @@ void report_count(struct report_counts *c, const struct xq_diag *d)
 	unsigned code = (unsigned)d->code < XQ_D_CODE_COUNT ? (unsigned)d->code : XQ_D_NONE;
 	unsigned sev = (unsigned)d->severity <= XQ_SEV_ERROR ? (unsigned)d->severity : XQ_SEV_ERROR;
 
+	note_bug(d);
 	c->by_sev[sev]++;
 	c->by_code[code]++;
 	c->by_code_sev[code][sev]++;

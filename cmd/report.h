@@ -60,6 +60,14 @@ int report_codes_text(struct xq_buf *b, const struct report_counts *c, enum xq_s
 /* {"illegal-move":2,...} for every code seen at any severity. */
 int report_codes_json(struct xq_buf *b, const struct report_counts *c);
 
+/*
+ * Was an internal error (a diagnostic with code XQ_D_INTERNAL: an invariant
+ * of lib/ or formats/ that did not hold, or --verify finding that a writer
+ * and its own reader disagree) counted or reported by this process?  main()
+ * then ends with XQ_EXIT_BUG and asks for a bug report.  Thread-safe.
+ */
+int report_bug_seen(void);
+
 /* Write a buffer to stderr (clearing the progress line first) or stdout. */
 void report_flush_err(struct xq_buf *b);
 void report_flush_out(struct xq_buf *b);

@@ -6,7 +6,8 @@
 set -u
 xqkit=$1
 case $xqkit in /*) ;; *) xqkit=$(pwd)/$xqkit ;; esac
-command -v bash > /dev/null || { echo "completion: skipped (no bash)"; exit 0; }
+. tests/lib.sh
+command -v bash > /dev/null || skip completion "no bash here"
 exec bash -c '
 xqkit=$1
 source tools/completion.bash

@@ -12,17 +12,21 @@
 # are compared game by game with the baseline (tags and comments may
 # legitimately lose what a format cannot hold; every such loss is reported
 # by convert itself).  Prints the counts; exit status 1 when a chain loses
-# or changes a game, 3 when the corpus or a tool is missing.
+# or changes a game or a step fails; skipped (tests/lib.sh) when the corpus
+# or python3 is missing.
 #
 # Usage: tests/corpus.sh [path/to/xqkit]   (needs python3 for the comparison)
 set -u
 xqkit=${1:-./xqkit}
 case $xqkit in /*) ;; *) xqkit=$(pwd)/$xqkit ;; esac
+. tests/lib.sh
 corpus=${XQ_SHARED:-../shared}/corpus
-[ -d "$corpus" ] || { echo "corpus.sh: no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
-command -v python3 > /dev/null || { echo "corpus.sh: needs python3 to compare trees" >&2; exit 3; }
-tmp=$(mktemp -d) || exit 3
-trap 'rm -rf "$tmp"' EXIT INT TERM
+[ -d "$corpus" ] || skip corpus.sh "no corpus at $corpus (set XQ_SHARED)"
+command -v python3 > /dev/null || skip corpus.sh "needs python3 to compare trees"
+tmp=$(test_tmpdir corpus) || exit 3
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 status=0
 
 summary() { # FILE KEY...: print "key=value" for each key of the last summary line
@@ -84,7 +88,9 @@ EOF
 
 echo "== validate -r $corpus"
 "$xqkit" validate -r --format ndjson "$corpus" > "$tmp/validate.report" 2>/dev/null
-echo "  exit $?: $(summary "$tmp/validate.report" files skipped_files failed_files games broken_games plies errors warnings notes)"
+rc=$?
+[ $rc -le 1 ] || status=1
+echo "  exit $rc: $(summary "$tmp/validate.report" files skipped_files failed_files games broken_games plies errors warnings notes)"
 grep '"schema":"xqkit.summary/1"' "$tmp/validate.report" | sed 's/.*"codes":\({[^}]*}\).*/  by code: \1/'
 
 echo "== convert round trips (each step with --verify)"

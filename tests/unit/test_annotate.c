@@ -33,7 +33,7 @@ extern char **environ;
 #define REPETITION "tests/data/annotate/repetition.pgn"
 #define SIX_GAMES "samples/liu-dahua-iccs.pgn"
 
-static char dir[64];
+static char dir[4096];
 
 static void sleep_ms(long ms)
 {
@@ -46,30 +46,14 @@ static const char *xqkit(void)
 {
 	const char *x = getenv("XQKIT");
 
-	if (!x || !*x) {
-		fprintf(stderr, "skipped: XQKIT is not set (make check sets it)\n");
-		skip();
-	}
+	if (!x || !*x)
+		TEST_SKIP("XQKIT is not set (make check sets it)");
 	return x;
-}
-
-static const char *fairy(void)
-{
-	const char *p = getenv("FAIRY_STOCKFISH");
-
-	if (p && *p)
-		return p;
-	if (access("/usr/games/fairy-stockfish", X_OK) != 0) {
-		fprintf(stderr, "skipped: fairy-stockfish not found (apt-get install fairy-stockfish, "
-				"or set FAIRY_STOCKFISH)\n");
-		skip();
-	}
-	return "/usr/games/fairy-stockfish";
 }
 
 static const char *path(const char *name)
 {
-	static char p[8][256];
+	static char p[8][4400];
 	static int i;
 
 	i = (i + 1) % 8;
@@ -80,22 +64,18 @@ static const char *path(const char *name)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/xqkit-annotate-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return test_tmpdir(dir, sizeof(dir), "annotate");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
 	unsetenv("FAKE_STATE");
 	unsetenv("FAKE_LOG");
 	unsetenv("FAKE_FAIL_AT");
 	unsetenv("FAKE_FAIL_HOW");
 	unsetenv("FAKE_MAX_STARTS");
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_rmtree(dir);
 }
 
 /* Start `xqkit ARGS...` (NULL-terminated) with its output in the files
@@ -400,10 +380,8 @@ static void resumed(const char *to)
 	wait_for_games("err1", 2, pid);
 	kill(pid, SIGINT);
 	status = finish(pid);
-	if (status == 0) {
-		fprintf(stderr, "the run ended before the signal: nothing to resume\n");
-		skip();
-	}
+	if (status == 0)
+		TEST_SKIP("the run ended before the signal: nothing to resume");
 	assert_int_equal(status, 130);
 	assert_true(contains("err1", "the games finished so far are kept"));
 	assert_int_equal(temp_files(), 0);
@@ -451,10 +429,8 @@ static void resume_with_other_settings_analyses_again_but_keeps_the_file_whole(v
 					  "-o", path("r.pgn"), SIX_GAMES, NULL});
 	wait_for_games("err1", 1, pid);
 	kill(pid, SIGINT);
-	if (finish(pid) == 0) {
-		fprintf(stderr, "the run ended before the signal\n");
-		skip();
-	}
+	if (finish(pid) == 0)
+		TEST_SKIP("the run ended before the signal");
 	assert_int_equal(count_of("r.pgn", "[XqkitAnnotate "), 6);
 	assert_true(count_of("r.pgn", "nodes 30000, marks") >= 1);
 	assert_true(count_of("r.pgn", "nodes 1000, marks") >= 1);
@@ -478,10 +454,8 @@ static void resume_with_other_inputs_says_so_and_analyses_them(void **state)
 static void a_full_disk_is_exit_status_3(void **state)
 {
 	(void)state;
-	if (access("/dev/full", W_OK) != 0) {
-		fprintf(stderr, "skipped: no /dev/full here\n");
-		skip();
-	}
+	if (access("/dev/full", W_OK) != 0)
+		TEST_SKIP("no /dev/full here");
 	assert_int_equal(RUN("/dev/full", "err", "annotate", "--depth", "1", SHORT), 3);
 	assert_true(contains("err", "cannot write '<stdout>'"));
 	assert_int_equal(RUN("/dev/full", "err", "annotate", "--depth", "1", "-t", "ndjson", SHORT), 3);
@@ -587,6 +561,7 @@ static void engines_that_crash_again_and_again_leave_no_zombie(void **state)
 	pid_t pid;
 
 	(void)state;
+	SKIP_WITHOUT_PROC();
 	/* Two of every three positions crash: a restart each time. */
 	for (int i = 1; i <= 200 && n < sizeof(list) - 8; i++)
 		if (i % 3)
@@ -653,9 +628,9 @@ static void each_position_is_sent_with_its_history(void **state)
 
 /* ---- the real Fairy-Stockfish ------------------------------------------------------ */
 
-static void fairy_run(const char *protocol)
+/* Returns 0 when the engine is not the pinned version (the caller skips). */
+static int fairy_run(const char *fs, const char *protocol)
 {
-	const char *fs = fairy();
 	char marker[64];
 
 	snprintf(marker, sizeof(marker), "engine Fairy-Stockfish 11.1 LB 64 (%s)", protocol);
@@ -667,10 +642,8 @@ static void fairy_run(const char *protocol)
 			     REPETITION),
 			 0);
 	assert_same_files("fs1.nd", "fs2.nd");
-	if (!contains("fs1.nd", marker)) {
-		fprintf(stderr, "skipped: not Fairy-Stockfish 11.1 (the expectations are pinned to it)\n");
-		skip();
-	}
+	if (!contains("fs1.nd", marker))
+		return 0;
 	/* Every position analysed: 7 games, 4 + 4 + 5 + 1 + 3 + 7 + 7 plies. */
 	assert_int_equal(count_of("fs1.nd", "\"schema\":\"xqkit.eval/1\""), 31);
 	assert_int_equal(count_of("fs1.nd", "\"score\":"), 31);
@@ -683,18 +656,27 @@ static void fairy_run(const char *protocol)
 	 * check black wins by the rules (Fairy-Stockfish 11.1 has the
 	 * perpetual-check rule; engines.md 4.1). */
 	assert_true(contains("fs1.nd", "\"game\":2,\"ply\":7,\"move_number\":4,\"side\":\"red\",\"iccs\":\"i9i8\",\"move\":\"车一退一\",\"score\":\"#-"));
+	return 1;
 }
 
 static void fairy_stockfish_uci_annotation_is_reproducible(void **state)
 {
+	const char *fs = test_fairy();
+
 	(void)state;
-	fairy_run("uci");
+	SKIP_WITHOUT_FAIRY(fs);
+	if (!fairy_run(fs, "uci"))
+		TEST_SKIP("not Fairy-Stockfish 11.1 (the expectations are pinned to it)");
 }
 
 static void fairy_stockfish_ucci_annotation_is_reproducible(void **state)
 {
+	const char *fs = test_fairy();
+
 	(void)state;
-	fairy_run("ucci");
+	SKIP_WITHOUT_FAIRY(fs);
+	if (!fairy_run(fs, "ucci"))
+		TEST_SKIP("not Fairy-Stockfish 11.1 (the expectations are pinned to it)");
 }
 
 int main(void)

@@ -664,10 +664,8 @@ static void pgn_cbf_xqf_dhtmlxq_pgn_keeps_the_game(void **state)
 	static struct xq_game first[MAX_GAMES];
 
 	(void)state;
-	if (!xq_format_find("pgn") || !xq_format_find("xqf")) {
-		fprintf(stderr, "skipped: the pgn format is not in this build yet\n");
-		skip();
-	}
+	assert_non_null(xq_format_find("pgn"));
+	assert_non_null(xq_format_find("xqf"));
 	assert_int_equal(read_games("pgn", pgn, strlen(pgn), first, MAX_GAMES, &c, NULL), 1);
 	assert_int_equal(count_diags(&c, XQ_SEV_WARNING), 0);
 	assert_int_equal(count_variations(&first[0]), 2);
@@ -686,10 +684,7 @@ static void cbf_xqf_dhtmlxq_cbf_keeps_the_game(void **state)
 	char *data = fixture("test.cbf", &len);
 
 	(void)state;
-	if (!xq_format_find("xqf")) {
-		fprintf(stderr, "skipped: the xqf format is not in this build yet\n");
-		skip();
-	}
+	assert_non_null(xq_format_find("xqf"));
 	assert_int_equal(read_games("cbf", data, len, g, MAX_GAMES, &c, NULL), 1);
 	run_chain(chain, 3, &g[0], kept, 4);
 	build_game(&g[1]);

@@ -68,13 +68,11 @@ static void collect(const struct xq_diag *d, void *payload)
 }
 
 /* A log file for the fake engine ($FAKE_LOG), emptied. */
-static char log_path[64];
+static char log_path[4096];
 
 static void use_log(void)
 {
-	int fd;
-	snprintf(log_path, sizeof(log_path), "/tmp/xq-fake-log-XXXXXX");
-	fd = mkstemp(log_path);
+	int fd = test_tmpfile(log_path, sizeof(log_path), "fake-log");
 	assert_true(fd >= 0);
 	close(fd);
 	setenv("FAKE_LOG", log_path, 1);
@@ -908,6 +906,7 @@ static void child_holding_the_output_does_not_hide_an_exit(void **state)
 	FILE *lf;
 
 	(void)state;
+	SKIP_WITHOUT_PROC();
 	use_log();
 	ASSERT_OK(&f, start_fake(&f, "grandchild", XQ_PROTOCOL_UCI, 5000));
 	t0 = now_s();
@@ -967,6 +966,7 @@ static void engine_holds_only_its_own_pipes(void **state)
 	struct fake f, g;
 
 	(void)state;
+	SKIP_WITHOUT_PROC();
 	ASSERT_OK(&f, start_fake(&f, "uci", XQ_PROTOCOL_UCI, 3000));
 	second_engine = f.e;
 	ASSERT_OK(&g, start_fake(&g, "uci", XQ_PROTOCOL_UCI, 3000));
@@ -1033,22 +1033,7 @@ static void free_of_null_and_stopped_engine_is_safe(void **state)
 
 /* ---- the real Fairy-Stockfish ------------------------------------------- */
 
-static const char *fairy(void)
-{
-	const char *p = getenv("FAIRY_STOCKFISH");
-	if (p && *p)
-		return p;
-	return access("/usr/games/fairy-stockfish", X_OK) == 0 ? "/usr/games/fairy-stockfish" : NULL;
-}
-
-#define SKIP_WITHOUT_FAIRY(p)                                                              \
-	do {                                                                               \
-		if (!(p)) {                                                                \
-			fprintf(stderr, "skipped: fairy-stockfish not found (apt-get install " \
-					"fairy-stockfish, or set FAIRY_STOCKFISH)\n");     \
-			skip();                                                            \
-		}                                                                          \
-	} while (0)
+#define fairy test_fairy
 
 static int fairy_analyse(enum xq_protocol proto, const struct xq_board *b, const xq_move *h,
 			 size_t n, struct xq_analysis *a, enum xq_protocol *got)

@@ -12,25 +12,24 @@
 #include "diag.h"
 #include "io.h"
 
-static char dir[] = "/tmp/xqkit-test-io-XXXXXX";
+static char dir[4096];
 
 static int setup(void **state)
 {
 	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
+	return test_tmpdir(dir, sizeof(dir), "io");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_rmtree(dir);
 }
 
 static void path_in_dir(char *out, size_t cap, const char *name)
 {
-	snprintf(out, cap, "%s/%s", dir, name);
+	int n = snprintf(out, cap, "%s/%s", dir, name);
+	assert_true(n > 0 && (size_t)n < cap);
 }
 
 static void write_gzip(const char *path, const char *const *members, int n)
@@ -48,7 +47,7 @@ static void write_gzip(const char *path, const char *const *members, int n)
 
 static void gzip_is_recognised_by_content_not_name(void **state)
 {
-	char path[256];
+	char path[4400];
 	const char *members[] = {"[Game \"Chinese Chess\"]\n", "1. h2e2 h9g7 *\n"};
 	struct xq_input *in;
 	struct xq_diag d;
@@ -94,7 +93,7 @@ static void memory_input_reads_in_small_pieces(void **state)
 
 static void truncated_gzip_is_an_error_not_a_short_file(void **state)
 {
-	char path[256], cut[256];
+	char path[4400], cut[256];
 	const char *members[] = {"a fairly long line of text that compresses\n"};
 	struct xq_input *in;
 	struct xq_diag d;
@@ -135,7 +134,7 @@ static void missing_file_is_an_io_error_naming_it(void **state)
 
 static void output_appears_only_after_commit(void **state)
 {
-	char path[256];
+	char path[4400];
 	struct xq_output *o;
 	struct xq_diag d;
 	struct stat st;
@@ -153,7 +152,7 @@ static void output_appears_only_after_commit(void **state)
 
 static void existing_output_is_refused_without_force(void **state)
 {
-	char path[256];
+	char path[4400];
 	struct xq_output *o;
 	struct xq_diag d;
 
@@ -170,7 +169,7 @@ static void existing_output_is_refused_without_force(void **state)
 
 static void aborted_output_leaves_no_file(void **state)
 {
-	char path[256], cmd[512];
+	char path[4400], cmd[512];
 	struct xq_output *o;
 	struct xq_diag d;
 	struct stat st;
@@ -182,13 +181,13 @@ static void aborted_output_leaves_no_file(void **state)
 	xq_output_write(o, "partial", 7);
 	xq_output_abort(o);
 	assert_int_not_equal(stat(path, &st), 0);
-	snprintf(cmd, sizeof(cmd), "ls -A '%s' | grep -q xqkit-", dir);
+	assert_true(snprintf(cmd, sizeof(cmd), "ls -A '%s' | grep -q xqkit-", dir) < (int)sizeof(cmd));
 	assert_int_not_equal(system(cmd), 0); /* no temporary file left */
 }
 
 static void gz_output_name_compresses(void **state)
 {
-	char path[256];
+	char path[4400];
 	struct xq_output *o;
 	struct xq_input *in;
 	struct xq_diag d;

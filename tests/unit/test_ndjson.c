@@ -615,20 +615,18 @@ static void writer_refuses_encodings_other_than_utf8(void **state)
 
 /* ---- the commands' NDJSON output ------------------------------------------------- */
 
-static char tmpdir[] = "/tmp/xqkit-test-ndjson-XXXXXX";
+static char tmpdir[4096];
 
 static int setup(void **state)
 {
 	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return test_tmpdir(tmpdir, sizeof(tmpdir), "ndjson");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_rmtree(tmpdir);
 }
 
 /* Run `xqkit ARGS` (shell words) and check every stdout line is a JSON
@@ -642,10 +640,8 @@ static int json_lines_of(const char *args, int *status)
 	int lines = 0;
 	FILE *p;
 
-	if (!xqkit) {
-		fprintf(stderr, "skipped: XQKIT is not set (make check sets it)\n");
-		skip();
-	}
+	if (!xqkit)
+		TEST_SKIP("XQKIT is not set (make check sets it)");
 	snprintf(cmd, sizeof(cmd), "'%s' %s 2>/dev/null", xqkit, args);
 	p = popen(cmd, "r");
 	assert_non_null(p);
@@ -675,7 +671,7 @@ static void write_file(const char *name, const char *text, char *path, size_t ca
 
 static void validate_convert_and_replay_print_json_lines(void **state)
 {
-	char in[256], args[1024], out[256];
+	char in[4400], args[9000], out[4400];
 	int status;
 
 	(void)state;
@@ -717,16 +713,14 @@ static void capture(const char *cmd, struct xq_buf *out, int *status)
 static void file_names_that_are_not_utf8_come_out_as_valid_utf8(void **state)
 {
 	const char *xqkit = getenv("XQKIT");
-	char path[512], cmd[1024];
+	char path[4400], cmd[9000];
 	struct xq_buf text = XQ_BUF_INIT, json = XQ_BUF_INIT;
 	FILE *f;
 	int status;
 
 	(void)state;
-	if (!xqkit) {
-		fprintf(stderr, "skipped: XQKIT is not set (make check sets it)\n");
-		skip();
-	}
+	if (!xqkit)
+		TEST_SKIP("XQKIT is not set (make check sets it)");
 	/* A GBK file name, as old Windows archives unpack: not UTF-8. */
 	snprintf(path, sizeof(path), "%s/\xC6\xE5\xC6\xD7.ndjson", tmpdir);
 	f = fopen(path, "wb");
@@ -752,15 +746,13 @@ static void file_names_that_are_not_utf8_come_out_as_valid_utf8(void **state)
 static void jobs_give_the_same_report_in_the_same_order(void **state)
 {
 	const char *xqkit = getenv("XQKIT");
-	char dir[512], path[600], cmd[1024];
+	char dir[4400], path[4500], cmd[9000];
 	struct xq_buf one = XQ_BUF_INIT, four = XQ_BUF_INIT;
 	int status;
 
 	(void)state;
-	if (!xqkit) {
-		fprintf(stderr, "skipped: XQKIT is not set (make check sets it)\n");
-		skip();
-	}
+	if (!xqkit)
+		TEST_SKIP("XQKIT is not set (make check sets it)");
 	snprintf(dir, sizeof(dir), "%s/many", tmpdir);
 	assert_int_equal(mkdir(dir, 0777), 0);
 	for (int i = 0; i < 120; i++) {

@@ -280,8 +280,8 @@ static void gzip_input_is_found_by_content(void **state)
 
 static void dash_reads_standard_input(void **state)
 {
-	char path[] = "/tmp/xqkit-test-pgn-XXXXXX";
-	int fd = mkstemp(path), saved = dup(0);
+	char path[4096];
+	int fd = test_tmpfile(path, sizeof(path), "pgn"), saved = dup(0);
 	const char text[] = "[Event \"stdin\"]\n\n1. h2e2 *\n";
 	struct xq_input *in;
 	void *rd;

@@ -174,22 +174,18 @@ static void check_split_same(const char *const *paths, int n, const char *what,
 
 /* ---- fixtures ------------------------------------------------------------------ */
 
-static char tmpdir[64];
+static char tmpdir[4096];
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/xq-test-pool-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return test_tmpdir(tmpdir, sizeof(tmpdir), "pool");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return test_rmtree(tmpdir);
 }
 
 static void load(struct xq_buf *b, const char *path)
@@ -207,12 +203,12 @@ static void load(struct xq_buf *b, const char *path)
 /* Write `len` bytes to a new file `name` in the test's directory; returns its path. */
 static const char *put_file(const char *name, const void *data, size_t len)
 {
-	static char paths[16][256];
+	static char paths[16][4400];
 	static int next;
 	char *p = paths[next++ % 16];
 	FILE *f;
 
-	snprintf(p, 256, "%s/%s", tmpdir, name);
+	snprintf(p, 4400, "%s/%s", tmpdir, name);
 	f = fopen(p, "wb");
 	assert_non_null(f);
 	assert_int_equal(fwrite(data, 1, len, f), len);

@@ -1404,10 +1404,8 @@ static void every_game_ending_in_a_repetition_is_found_in_the_shared_corpus(void
 		 "%s/corpus/pgn/maksimKorzh__wukong-xiangqi/xqdb/xqdb/Liu_Dahua_1125_UCI_games.pgn",
 		 shared);
 	text = slurp(path);
-	if (!text) {
-		fprintf(stderr, "skipped: %s not found\n", path);
-		skip();
-	}
+	if (!text)
+		TEST_SKIP("%s not found", path);
 	for (g = strstr(text, "[Event"); g; g = strstr(g + 1, "[Event")) {
 		char *end = strstr(g + 1, "[Event"), *body = strstr(g, "\n\n");
 		static struct line l;
@@ -1490,10 +1488,8 @@ static void xqf_records_agree_with_the_fixture_and_their_results(void **state)
 		snprintf(path, sizeof(path), "%s/corpus/xqf/hbsxcjp__cchess_c/%s", shared,
 			 cases[i].path);
 		xq_diag_init(&d);
-		if (xq_input_open(&in, path, &d)) {
-			fprintf(stderr, "skipped: %s: %s\n", path, d.msg);
-			skip();
-		}
+		if (xq_input_open(&in, path, &d))
+			TEST_SKIP("%s: %s", path, d.msg);
 		assert_int_equal(xq_game_init(&g), 0);
 		assert_int_equal(xqf->open_reader(&r, in, NULL, NULL), 0);
 		assert_int_equal(xqf->read(r, &g), 1);
@@ -1517,7 +1513,6 @@ static void xqf_records_agree_with_the_fixture_and_their_results(void **state)
 
 /* ---- Fairy-Stockfish 11.1, live -------------------------------------------------- */
 
-#define FAIRY "/usr/games/fairy-stockfish"
 
 /* ICCS to Fairy-Stockfish's UCI (ranks 1-10). */
 static void to_uci1(char *out, size_t cap, xq_move m)
@@ -1531,18 +1526,16 @@ static void to_uci1(char *out, size_t cap, xq_move m)
 static void fairy_stockfish_11_1_still_gives_the_recorded_answers(void **state)
 {
 	struct table t;
-	char script[] = "/tmp/xqkit-test-rules-XXXXXX";
-	char cmd[256], buf[4096];
+	char script[4096];
+	const char *fairy = test_fairy();
+	char cmd[9000], buf[4096];
 	FILE *f, *p;
 	int fd, row = 0, compared = 0;
 
 	(void)state;
-	if (access(FAIRY, X_OK)) {
-		fprintf(stderr, "skipped: %s not installed\n", FAIRY);
-		skip();
-	}
+	SKIP_WITHOUT_FAIRY(fairy);
 	read_table(&t, "tests/data/rules/cases.tsv");
-	fd = mkstemp(script);
+	fd = test_tmpfile(script, sizeof(script), "rules");
 	assert_true(fd >= 0);
 	f = fdopen(fd, "w");
 	assert_non_null(f);
@@ -1563,7 +1556,7 @@ static void fairy_stockfish_11_1_still_gives_the_recorded_answers(void **state)
 	/* ucinewgame waits for the last search to finish; quit would stop it. */
 	fprintf(f, "ucinewgame\nquit\n");
 	fclose(f);
-	snprintf(cmd, sizeof(cmd), "%s < %s", FAIRY, script);
+	snprintf(cmd, sizeof(cmd), "'%s' < '%s'", fairy, script);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	{
