@@ -3,7 +3,8 @@
 #   make                      build ./xqkit
 #   make check                every test: unit (cmocka), fuzz corpora, CLI golden cases
 #   make check-slow           the deep perft suite as well
-#   make DEVELOPER=1          strict warnings as errors
+#   make DEVELOPER=1          strict warnings as errors, internal checks on
+#   make CHECKS=1             internal checks on (lib/check.h; on with SANITIZE too)
 #   make SANITIZE=address,undefined check
 #                             the whole suite under sanitizers (separate build dir)
 #   make fuzz                 libFuzzer targets (clang); see tests/fuzz/README.md
@@ -33,6 +34,19 @@ ifdef SANITIZE
 BUILD := build/san-$(subst $(comma),-,$(SANITIZE))
 SANFLAGS = -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 OPT = -O1
+endif
+
+# Internal checks (lib/check.h: loops that must advance, invariants): on
+# in the builds made to test (sanitizers, DEVELOPER=1, the fuzzers) and
+# with CHECKS=1; the plain build is the release build, without them.
+ifdef SANITIZE
+CHECKS ?= 1
+endif
+ifeq ($(DEVELOPER),1)
+CHECKS ?= 1
+endif
+ifeq ($(CHECKS),1)
+CPPFLAGS += -DXQ_CHECKS
 endif
 
 CFLAGS ?=
@@ -182,7 +196,7 @@ demo: all
 # libFuzzer builds (clang only).
 FUZZ_CC ?= clang
 FUZZ_BUILD = build/fuzz
-FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) $(XML_CFLAGS)
+FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -DXQ_CHECKS $(CPPFLAGS) $(XML_CFLAGS)
 fuzz: $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
 $(FUZZ_BUILD)/%: tests/fuzz/%.c $(LIB_SRC) $(FMT_SRC) $(BUILD)/gen/tables.c
 	@mkdir -p $(@D)

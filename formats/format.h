@@ -13,6 +13,14 @@
  * means the input cannot be read any further (an I/O error, or damage the
  * reader cannot step over); the reason has gone to the sink.
  *
+ * Every game read() returns starts past where the one before it did: a
+ * reader that would return two games without moving on in its input
+ * returns XQ_EINTERNAL instead (see xq_read_guard), so that a caller's
+ * loop over the games of an input always ends.  What an input can hold is
+ * bounded (XQ_RECORD_MAX, XQ_SKIP_MAX): past a limit, the reader reports
+ * an XQ_D_RESOURCE error with the place and reads no further (it returns
+ * XQ_ERANGE), so an endless input (/dev/zero, a pipe of junk) ends too.
+ *
  * Writing.  write() adds one game; anything the target cannot hold (a
  * field too long, a character outside its encoding, variations or NAGs it
  * has no place for) is reported to the sink as an XQ_D_LOSS warning that
@@ -77,6 +85,35 @@ struct xq_write_opts {
  * records the splitter counted.  When a chunk does not, the caller reads
  * the rest of the input sequentially from that chunk's start.
  */
+
+/*
+ * Limits of the streamed formats (LIMITS in xqkit(1)).  A record (a PGN
+ * game from its first token to the next game, a DhtmlXQ record, an NDJSON
+ * line, a CBR record) is at most XQ_RECORD_MAX bytes; the largest real
+ * record known is 546,460 bytes (a DhtmlXQ record of 106,998 moves and
+ * variations).  At most XQ_SKIP_MAX bytes in a row may hold no record
+ * (text around records, blank lines, what a reader skips after an error).
+ */
+#define XQ_RECORD_MAX ((uint64_t)64 << 20)
+#define XQ_SKIP_MAX ((uint64_t)16 << 20)
+
+/*
+ * The guard each reader's read() passes its result through: `rc` is what
+ * read() is about to return and `pos` how far into its input the reader
+ * has moved (any measure that only grows: a byte offset, a decoded
+ * offset).  A game (rc 1, `g` the game) returned where the one before it
+ * was, the reader not moved on, is a bug that would make the caller loop
+ * for ever: it is reported to `sink` as an XQ_D_INTERNAL error (commands
+ * then exit with status 4) and XQ_EINTERNAL is returned instead.  The
+ * first game may stand anywhere; other values of `rc` pass unchanged.
+ */
+struct xq_read_guard {
+	uint64_t last;  /* `pos` when the last game was returned */
+	uint64_t games; /* games returned */
+};
+
+int xq_read_guard(struct xq_read_guard *gd, int rc, uint64_t pos, const struct xq_game *g,
+		  const struct xq_sink *sink);
 
 /* What a text reader asks its input for at a time.  Whoever reads an
  * input for a splitter or a chunk reader asks for the same, so that an
