@@ -62,11 +62,11 @@
 #include <string.h>
 
 #include "ccbridge.h"
+#include "check.h"
 #include "movegen.h"
 #include "utf8.h"
 
 #define CHUNK 65536
-#define MAX_RECORD ((size_t)64 << 20)
 #define EXCERPT 40
 
 /* Where a byte of the decoded text is in the source. */
@@ -116,9 +116,26 @@ struct dh_reader {
 	int quiet;               /* a trial split: diagnostics are not sent */
 	int html;
 	int dialect_noted;
-	uint64_t *bad;           /* absolute decoded offsets where bytes were not text */
-	size_t nbad, bad_cap;
+	/* Bytes that were not text, taken out of the text: reported with the
+	 * record they were in (which they break), or at the end counted
+	 * with the others outside any record. */
+	struct dh_bad {
+		uint64_t at;     /* absolute decoded offset where they were taken out */
+		uint64_t src;    /* source offset of the first */
+		uint32_t count;  /* a run of NULs is one entry */
+		uint8_t byte;    /* the first byte */
+		uint8_t exact;   /* src is a source offset (NULs of legacy text are not) */
+	} *bad;
+	size_t bad_head, nbad, bad_cap; /* those before bad_head are dealt with */
+	uint64_t outside;        /* bytes that were not text, outside any record */
+	struct dh_bad first_outside;
 	uint64_t games;
+	struct xq_read_guard guard;
+	/* What the current task (finding a record, reading one) may still read:
+	 * bytes read from the input up to budget_from + budget. */
+	uint64_t budget_from, budget;
+	int in_record;
+	struct dh_pos budget_at; /* where the task started */
 	/* Scratch for one record. */
 	int exact;               /* places inside the record are exact */
 	struct dh_pos rec_at;
@@ -288,15 +305,39 @@ static size_t safe_split(enum xq_encoding enc, const char *s, size_t len)
 	return 0;
 }
 
-static int note_bad(struct dh_reader *r, uint64_t where)
+/* Note `count` bytes that were not text (byte `byte` first, at source
+ * offset `src`), taken out at decoded offset `at`. */
+static int note_bad(struct dh_reader *r, uint64_t at, uint64_t src, int exact, unsigned char byte,
+		    uint32_t count)
 {
-	uint64_t *p = xq_ccb_reserve(r->bad, &r->bad_cap, r->nbad + 1, sizeof(*p));
+	struct dh_bad *p = xq_ccb_reserve(r->bad, &r->bad_cap, r->nbad + 1, sizeof(*p));
 
 	if (!p)
 		return XQ_ENOMEM;
 	r->bad = p;
-	r->bad[r->nbad++] = where;
+	r->bad[r->nbad].at = at;
+	r->bad[r->nbad].src = src;
+	r->bad[r->nbad].count = count;
+	r->bad[r->nbad].byte = byte;
+	r->bad[r->nbad].exact = (uint8_t)exact;
+	r->nbad++;
 	return 0;
+}
+
+/* The bad bytes before decoded offset `to` are outside every record. */
+static void bad_outside(struct dh_reader *r, uint64_t to)
+{
+	while (r->bad_head < r->nbad && r->bad[r->bad_head].at < to) {
+		if (r->outside == 0)
+			r->first_outside = r->bad[r->bad_head];
+		r->outside += r->bad[r->bad_head].count;
+		r->bad_head++;
+	}
+	if (r->bad_head > 4096 && r->bad_head > r->nbad / 2) {
+		memmove(r->bad, r->bad + r->bad_head, (r->nbad - r->bad_head) * sizeof(*r->bad));
+		r->nbad -= r->bad_head;
+		r->bad_head = 0;
+	}
 }
 
 /*
@@ -308,24 +349,17 @@ static int drop_nuls(struct dh_reader *r, size_t from, uint64_t raw_at)
 {
 	size_t j = from;
 
-	for (size_t i = from; i < r->text.len; i++) {
+	for (size_t i = from; i < r->text.len;) {
+		size_t run = 0;
 		if (r->text.ptr[i] != '\0') {
-			r->text.ptr[j++] = r->text.ptr[i];
+			r->text.ptr[j++] = r->text.ptr[i++];
 			continue;
 		}
-		{
-			struct xq_diag d;
-			xq_diag_init(&d);
-			d.source = r->name;
-			d.place.offset = raw_at + (i - from);
-			d.has_offset = r->offsets;
-			xq_diag_set(&d, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
-				    "a NUL character is not text; skipped (the record holding it is "
-				    "marked broken)");
-			xq_sink_report(r->sink, &d);
-		}
-		if (note_bad(r, r->text_base + j))
+		while (i + run < r->text.len && r->text.ptr[i + run] == '\0' && run < UINT32_MAX)
+			run++;
+		if (note_bad(r, r->text_base + j, raw_at + (i - from), r->offsets, 0, (uint32_t)run))
 			return XQ_ENOMEM;
+		i += run;
 	}
 	xq_buf_truncate(&r->text, j);
 	return 0;
@@ -350,19 +384,8 @@ static int decode_raw(struct dh_reader *r, size_t n)
 			break;
 		if (rc != XQ_EENCODING)
 			return rc;
-		{
-			struct xq_diag d;
-			xq_diag_init(&d);
-			d.source = r->name;
-			d.place.offset = r->raw_off + done + bad;
-			d.has_offset = 1;
-			xq_diag_set(&d, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
-				    "byte 0x%02x is not %s text; skipped (the record holding it is "
-				    "marked broken)",
-				    (unsigned char)r->raw.ptr[done + bad], xq_encoding_name(r->enc));
-			xq_sink_report(r->sink, &d);
-		}
-		if (note_bad(r, r->text_base + r->text.len))
+		if (note_bad(r, r->text_base + r->text.len, r->raw_off + done + bad, 1,
+			     (unsigned char)r->raw.ptr[done + bad], 1))
 			return XQ_ENOMEM;
 		done += bad + 1;
 	}
@@ -372,12 +395,55 @@ static int decode_raw(struct dh_reader *r, size_t n)
 	return 0;
 }
 
-/* Append more decoded text: 1, 0 at the end (r->eof), or a negative code. */
+/* Bytes read from the input so far. */
+static uint64_t bytes_read(const struct dh_reader *r)
+{
+	return r->raw_off + r->raw.len;
+}
+
+/*
+ * Start a task: finding the next record (`record` 0), which may read
+ * XQ_SKIP_MAX more bytes, or reading the record that starts at the
+ * scanning position, which may read XQ_RECORD_MAX.
+ */
+static void budget_start(struct dh_reader *r, int record)
+{
+	r->budget_from = bytes_read(r);
+	r->budget = record ? XQ_RECORD_MAX : XQ_SKIP_MAX;
+	r->in_record = record;
+	r->budget_at = r->at;
+}
+
+/* The task read more than its budget: the rest of the input is not read. */
+static int over_budget(struct dh_reader *r)
+{
+	if (r->in_record)
+		report_at(r, r->games + 1, &r->budget_at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
+			  "a DhtmlXQ record longer than %llu MiB; the rest of the input is not read",
+			  (unsigned long long)(XQ_RECORD_MAX >> 20));
+	else
+		report_at(r, 0, &r->budget_at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
+			  "more than %llu MiB of input from here hold no DhtmlXQ record; the rest "
+			  "of the input is not read",
+			  (unsigned long long)(XQ_SKIP_MAX >> 20));
+	return r->error = XQ_ERANGE;
+}
+
+/*
+ * Read and decode more of the input: 1 when bytes were taken (the text
+ * may not have grown: bytes that are not text are dropped), 0 at the end
+ * (r->eof), or a negative code.  A task that reads past its budget gets
+ * XQ_ERANGE (reported).
+ */
 static int fill(struct dh_reader *r)
 {
-	size_t before = r->text.len;
-
-	while (!r->eof && r->text.len == before) {
+	if (r->eof)
+		return 0;
+	if (bytes_read(r) - r->budget_from > r->budget)
+		return over_budget(r);
+	/* Every round reads bytes, or meets the end of the input. */
+	for (uint64_t was = bytes_read(r) + (uint64_t)r->input_done;;
+	     XQ_ADVANCED(was, bytes_read(r) + (uint64_t)r->input_done)) {
 		size_t n;
 		int rc;
 		if (!r->input_done) {
@@ -417,8 +483,8 @@ static int fill(struct dh_reader *r)
 			return r->error = rc;
 		if (r->input_done && r->raw.len == 0)
 			r->eof = 1;
+		return !r->eof;
 	}
-	return r->text.len > before;
 }
 
 /* Move the scanning position to text index `to`, keeping the place. */
@@ -1485,12 +1551,71 @@ static int build_game(struct dh_reader *r, struct xq_game *g)
 }
 
 /* Was a byte of the text between absolute offsets [a, b) not text? */
-static int had_bad_bytes(const struct dh_reader *r, uint64_t a, uint64_t b)
+/*
+ * Report the bytes that were not text in the record that is the decoded
+ * text [a, b) (game `game`); returns whether there were any (the record
+ * is then broken).  Records come in the order of the text: the bad bytes
+ * before this one are outside every record.
+ */
+static int record_bad_bytes(struct dh_reader *r, uint64_t game, uint64_t a, uint64_t b)
 {
-	for (size_t i = 0; i < r->nbad; i++)
-		if (r->bad[i] >= a && r->bad[i] < b)
-			return 1;
-	return 0;
+	int any = 0;
+
+	bad_outside(r, a);
+	for (; r->bad_head < r->nbad && r->bad[r->bad_head].at < b; r->bad_head++) {
+		const struct dh_bad *e = &r->bad[r->bad_head];
+		struct xq_diag d;
+		xq_diag_init(&d);
+		d.source = r->name;
+		d.game = game;
+		d.place.offset = e->src;
+		d.has_offset = e->exact;
+		if (e->byte)
+			xq_diag_set(&d, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
+				    "byte 0x%02x is not %s text; skipped (the record holding it is "
+				    "marked broken)",
+				    e->byte, xq_encoding_name(r->enc));
+		else if (e->count == 1)
+			xq_diag_set(&d, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
+				    "a NUL character is not text; skipped (the record holding it is "
+				    "marked broken)");
+		else
+			xq_diag_set(&d, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
+				    "%u NUL characters are not text; skipped (the record holding them "
+				    "is marked broken)",
+				    (unsigned)e->count);
+		if (!r->quiet)
+			xq_sink_report(r->sink, &d);
+		any = 1;
+	}
+	return any;
+}
+
+/* At the end: one report for the bytes that were not text outside every record. */
+static void report_outside(struct dh_reader *r)
+{
+	struct xq_diag d;
+
+	bad_outside(r, UINT64_MAX);
+	if (r->outside == 0)
+		return;
+	xq_diag_init(&d);
+	d.source = r->name;
+	d.place.offset = r->first_outside.src;
+	d.has_offset = r->first_outside.exact;
+	if (r->first_outside.byte)
+		xq_diag_set(&d, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
+			    "%llu bytes outside the DhtmlXQ records are not text (the first, byte "
+			    "0x%02x, is not %s text); skipped",
+			    (unsigned long long)r->outside, r->first_outside.byte,
+			    xq_encoding_name(r->enc));
+	else
+		xq_diag_set(&d, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
+			    "%llu bytes outside the DhtmlXQ records are not text (the first is a NUL "
+			    "character); skipped",
+			    (unsigned long long)r->outside);
+	xq_sink_report(r->sink, &d);
+	r->outside = 0;
 }
 
 /* Read the record s[0, len) into g. */
@@ -1549,7 +1674,8 @@ static int url_decode(struct xq_buf *out, const char *s, size_t len)
 /*
  * A URL-encoded record at text index `o` ("%5BDhtmlXQ..."): it runs to the
  * first character a URL cannot hold.  Places inside it are the place of
- * its start.
+ * its start.  Returns 1 with the game, 2 when it is no record after all
+ * (the reading goes on after it), or a negative code.
  */
 static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
 {
@@ -1557,9 +1683,10 @@ static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
 	struct xq_buf dec = XQ_BUF_INIT;
 	size_t end = o, consumed, cs, ce, skip;
 	const char *s;
-	int rc;
+	int rc, bad;
 
-	for (;;) {
+	budget_start(r, 1);
+	for (uint64_t was = bytes_read(r);; XQ_ADVANCED(was, bytes_read(r))) {
 		while (end < r->text.len && !strchr(stops, r->text.ptr[end]))
 			end++;
 		if (end < r->text.len || r->eof)
@@ -1574,7 +1701,7 @@ static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
 			  "URL-encoded DhtmlXQ record whose bytes are not UTF-8; not read");
 		xq_buf_release(&dec);
 		advance(r, end);
-		return 0;
+		return 2; /* no record: the reading goes on after it */
 	}
 	s = dec.ptr;
 	/* Inside: a wrapped record, or bare elements. */
@@ -1589,9 +1716,10 @@ static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
 		cs = skip;
 		ce = find(s, dec.len, skip, skip == 9 ? "[/DhtmlXQ]" : "[/DhtmlXQiFrame]");
 	}
+	bad = record_bad_bytes(r, r->games + 1, r->text_base + o, r->text_base + end);
 	if (!rc)
 		rc = read_record(r, g, s + cs, ce - cs, r->at, 0, 0, &consumed);
-	if (!rc && had_bad_bytes(r, r->text_base + o, r->text_base + end))
+	if (!rc && bad)
 		g->flags |= XQ_GAME_BROKEN;
 	xq_buf_release(&dec);
 	advance(r, end);
@@ -1601,13 +1729,15 @@ static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
 /* Read the wrapped record whose content starts at text index `cs`. */
 static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t cs)
 {
-	size_t ce, after, consumed;
+	size_t ce, after, consumed, from = cs;
 	struct dh_pos at;
-	int rc;
+	int rc, bad;
 
 	/* Find the end: a closing wrapper, or a new record's opening one. */
-	for (;;) {
-		size_t h = cs;
+	budget_start(r, 1);
+	for (uint64_t was = bytes_read(r) + (uint64_t)r->eof;;
+	     XQ_ADVANCED(was, bytes_read(r) + (uint64_t)r->eof)) {
+		size_t h = from;
 		ce = after = (size_t)-1;
 		while ((h = find(r->text.ptr, r->text.len, h, "DhtmlXQ")) < r->text.len) {
 			const char *t = r->text.ptr;
@@ -1629,13 +1759,9 @@ static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t
 		}
 		if (ce != (size_t)-1 || r->eof)
 			break;
-		if (r->text.len - o > MAX_RECORD) {
-			report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
-				  "a DhtmlXQ record longer than %zu MiB; the rest of the input is not "
-				  "read",
-				  MAX_RECORD >> 20);
-			return XQ_ERANGE;
-		}
+		/* Search the new text only (with room for a tag cut at the end). */
+		if (r->text.len > cs + 16)
+			from = r->text.len - 16;
 		rc = fill(r);
 		if (rc < 0)
 			return rc;
@@ -1650,8 +1776,9 @@ static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t
 	}
 	at = r->at;
 	pos_advance(&at, r->text.ptr + o, cs - o);
+	bad = record_bad_bytes(r, r->games + 1, r->text_base + o, r->text_base + after);
 	rc = read_record(r, g, r->text.ptr + cs, ce - cs, at, 1, 0, &consumed);
-	if (!rc && had_bad_bytes(r, r->text_base + o, r->text_base + after))
+	if (!rc && bad)
 		g->flags |= XQ_GAME_BROKEN;
 	g->place.line = r->at.line; /* the record starts at its wrapper */
 	g->place.col = r->at.col;
@@ -1660,40 +1787,61 @@ static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t
 	return rc ? rc : 1;
 }
 
-/* Read the record of bare elements that starts at text index `o`. */
+/* Read the record of bare elements that starts at text index `o`: 1 with
+ * the game, 2 when it is no record after all, or a negative code. */
 static int read_implicit(struct dh_reader *r, struct xq_game *g, size_t o)
 {
 	size_t consumed, span;
-	int rc;
+	int rc, bad;
 
-	/* Where it ends: split quietly, and read on while it runs to the end of the text. */
-	for (;;) {
+	/* Where it ends: split quietly, and read on while it runs to the end of
+	 * the text (at least doubling the text each time, so that a long record
+	 * is split a few times, not once a block). */
+	budget_start(r, 1);
+	for (uint64_t was = bytes_read(r) + (uint64_t)r->eof;;
+	     XQ_ADVANCED(was, bytes_read(r) + (uint64_t)r->eof)) {
+		size_t want;
 		r->quiet = 1;
 		r->exact = 0;
 		rc = split_elements(r, 0, r->text.ptr + o, r->text.len - o, 1, &span);
 		r->quiet = 0;
 		if (rc)
 			return rc;
-		if (o + span < r->text.len || r->eof || r->text.len - o > MAX_RECORD)
+		if (o + span < r->text.len || r->eof)
 			break;
-		rc = fill(r);
+		want = r->text.len + (r->text.len - o);
+		do
+			rc = fill(r);
+		while (rc > 0 && r->text.len < want);
 		if (rc < 0)
 			return rc;
 	}
+	if (span == 0) {
+		/* "[DhtmlXQ_" opens no element (cut short, or no name): no record. */
+		report_at(r, 0, &r->at, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
+			  "'[DhtmlXQ_' that opens no element; not interpreted");
+		advance(r, o + 9);
+		return 2;
+	}
+	bad = record_bad_bytes(r, r->games + 1, r->text_base + o, r->text_base + o + span);
 	rc = read_record(r, g, r->text.ptr + o, span, r->at, 1, 1, &consumed);
-	if (!rc && had_bad_bytes(r, r->text_base + o, r->text_base + o + consumed))
+	if (!rc && bad)
 		g->flags |= XQ_GAME_BROKEN;
-	advance(r, o + (consumed ? consumed : 1));
+	advance(r, o + (consumed ? consumed : span));
 	return rc ? rc : 1;
 }
 
-static int dh_read(void *reader, struct xq_game *g)
+/* How far the scanning has gone: the position, the bytes read, the end. */
+static uint64_t scan_progress(const struct dh_reader *r)
 {
-	struct dh_reader *r = reader;
+	return r->text_base + r->pos + bytes_read(r) + (uint64_t)r->eof;
+}
 
-	if (r->error)
-		return r->error;
-	for (;;) {
+/* The next record (1), the end (0) or an error (negative). */
+static int next_record(struct dh_reader *r, struct xq_game *g)
+{
+	budget_start(r, 0);
+	for (uint64_t was = scan_progress(r);; XQ_ADVANCED(was, scan_progress(r))) {
 		size_t h, o;
 		const char *t;
 		int rc;
@@ -1746,23 +1894,46 @@ static int dh_read(void *reader, struct xq_game *g)
 			continue;
 		}
 		scan_html(r, t + r->pos, o > r->pos ? o - r->pos : 0);
-		if (o >= 1 && t[o - 1] == '[') {
+		/* A tag starts at or after the scanning position: what is before
+		 * it was read already. */
+		if (o >= r->pos + 1 && t[o - 1] == '[') {
 			size_t tail = o + 7;
 			advance(r, o - 1);
 			if (tail < r->text.len && t[tail] == ']')
 				return read_wrapped(r, g, o - 1, tail + 1);
 			if (r->text.len - tail >= 7 && !memcmp(t + tail, "iFrame]", 7))
 				return read_wrapped(r, g, o - 1, tail + 7);
-			if (tail < r->text.len && t[tail] == '_')
-				return read_implicit(r, g, o - 1);
-		} else if (o >= 3 && t[o - 3] == '%' && t[o - 2] == '5' &&
+			if (tail < r->text.len && t[tail] == '_') {
+				rc = read_implicit(r, g, o - 1);
+				if (rc != 2)
+					return rc;
+				continue; /* not a record after all */
+			}
+		} else if (o >= r->pos + 3 && t[o - 3] == '%' && t[o - 2] == '5' &&
 			   (t[o - 1] == 'B' || t[o - 1] == 'b')) {
 			advance(r, o - 3);
 			r->html = 1;
-			return read_urlencoded(r, g, o - 3);
+			rc = read_urlencoded(r, g, o - 3);
+			if (rc != 2)
+				return rc;
+			continue;
 		}
 		advance(r, o + 7);
 	}
+}
+
+static int dh_read(void *reader, struct xq_game *g)
+{
+	struct dh_reader *r = reader;
+
+	int rc;
+
+	if (r->error)
+		return r->error;
+	rc = next_record(r, g);
+	if (rc <= 0)
+		report_outside(r);
+	return xq_read_guard(&r->guard, rc, r->text_base + r->pos, g, r->sink);
 }
 
 static int dh_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
@@ -1777,6 +1948,7 @@ static int dh_open_reader(void **out, struct xq_input *in, const struct xq_read_
 	r->name = xq_input_name(in);
 	r->at.line = 1;
 	r->at.col = 1;
+	budget_start(r, 0);
 	xq_buf_init(&r->raw);
 	xq_buf_init(&r->text);
 	xq_buf_init(&r->tmp);

@@ -620,6 +620,109 @@ static void nul_character_is_reported_and_breaks_its_record(void **state)
 	release_games(g, n);
 }
 
+static void nul_run_is_reported_once(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	static const char text[] = "[DhtmlXQ][DhtmlXQ_owner]a\0\0\0b[/DhtmlXQ_owner][/DhtmlXQ]";
+	int n;
+
+	(void)state;
+	n = read_games("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL);
+	assert_int_equal(n, 1);
+	assert_int_equal(c.n, 1);
+	assert_non_null(find_diag(&c, XQ_D_ENCODING, "3 NUL characters are not text"));
+	assert_int_equal(c.d[0].game, 1);
+	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	release_games(g, n);
+}
+
+static void bytes_that_are_not_text_outside_records_are_counted_in_one_report(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	static const char text[] = "\xFF\xFE<p>\x80</p>[DhtmlXQ][DhtmlXQ_title]t[/DhtmlXQ_title]"
+				   "[/DhtmlXQ]\xFF";
+	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
+	const struct xq_diag *d;
+	int n;
+
+	(void)state;
+	/* Random bytes gave a report each (1.6 million for 16 MiB, all held
+	 * until the end since no game came): they hold no record. */
+	opts.encoding = XQ_ENC_UTF8;
+	n = read_games_opts("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL, &opts);
+	assert_int_equal(n, 1);
+	assert_false(g[0].flags & XQ_GAME_BROKEN);
+	assert_int_equal(c.n, 1);
+	d = find_diag(&c, XQ_D_ENCODING, "4 bytes outside the DhtmlXQ records are not text");
+	assert_non_null(d);
+	assert_int_equal(d->place.offset, 0);
+	release_games(g, n);
+}
+
+static void element_cut_short_without_a_wrapper_is_no_record(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	int n;
+
+	(void)state;
+	/* It was read as an empty record, again and again, for ever. */
+	n = READ("[DhtmlXQ_", g, &c);
+	assert_int_equal(n, 0);
+	assert_non_null(find_diag(&c, XQ_D_SYNTAX, "'[DhtmlXQ_' that opens no element"));
+	assert_non_null(find_diag(&c, XQ_D_EMPTY_GAME, "no DhtmlXQ record"));
+	memset(&c, 0, sizeof(c));
+	n = READ("[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\n[DhtmlXQ_movel", g, &c);
+	assert_int_equal(n, 1);
+	assert_int_equal(g[0].nodes[1].move, mv("h2e2"));
+	assert_non_null(find_diag(&c, XQ_D_SYNTAX, "'[DhtmlXQ_' that opens no element"));
+	release_games(g, n);
+}
+
+static void url_encoded_record_that_is_not_utf8_does_not_end_the_input(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	int n;
+
+	(void)state;
+	/* Its "no game" was taken for the end of the input. */
+	n = READ("<a href=\"?%5BDhtmlXQ%5D%FF%5B/DhtmlXQ%5D\">x</a>\n"
+		 "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]",
+		 g, &c);
+	assert_int_equal(n, 1);
+	assert_int_equal(g[0].nodes[1].move, mv("h2e2"));
+	assert_non_null(find_diag(&c, XQ_D_ENCODING, "URL-encoded DhtmlXQ record"));
+	release_games(g, n);
+}
+
+static void input_holding_no_record_for_16_mib_is_read_no_further(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	size_t len = (size_t)(XQ_SKIP_MAX + (1 << 20));
+	char *text = malloc(len);
+	const struct xq_diag *d;
+	int n, rc;
+
+	(void)state;
+	assert_non_null(text);
+	memset(text, 'x', len);
+	memcpy(text, "\n\n", 2);
+	/* A record after the limit is not reached. */
+	memcpy(text + len - 60, "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]", 59);
+	n = read_games("dhtmlxq", text, len, g, MAX_GAMES, &c, &rc);
+	assert_int_equal(n, 0);
+	assert_int_equal(rc, XQ_ERANGE);
+	d = find_diag(&c, XQ_D_RESOURCE, "more than 16 MiB of input from here hold no DhtmlXQ record");
+	assert_non_null(d);
+	assert_int_equal(d->place.line, 1);
+	assert_int_equal(d->place.col, 1);
+	free(text);
+}
+
 static void input_without_records_is_warned_about(void **state)
 {
 	static struct collected c;
@@ -1077,6 +1180,11 @@ int main(void)
 		cmocka_unit_test(gbk_text_is_decoded),
 		cmocka_unit_test(byte_that_is_not_text_is_reported_and_breaks_its_record),
 		cmocka_unit_test(nul_character_is_reported_and_breaks_its_record),
+		cmocka_unit_test(nul_run_is_reported_once),
+		cmocka_unit_test(bytes_that_are_not_text_outside_records_are_counted_in_one_report),
+		cmocka_unit_test(element_cut_short_without_a_wrapper_is_no_record),
+		cmocka_unit_test(url_encoded_record_that_is_not_utf8_does_not_end_the_input),
+		cmocka_unit_test(input_holding_no_record_for_16_mib_is_read_no_further),
 		cmocka_unit_test(input_without_records_is_warned_about),
 		cmocka_unit_test(bad_setups_are_reported),
 		cmocka_unit_test(round_trip_keeps_tree_comments_tags_and_result),
