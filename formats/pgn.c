@@ -29,6 +29,7 @@
 
 #include "board.h"
 #include "buf.h"
+#include "check.h"
 #include "diag.h"
 #include "game.h"
 #include "io.h"
@@ -147,8 +148,16 @@ struct pgn_reader {
 	int pushed;
 	int io_rc;
 	struct xq_diag md; /* for move errors: cleared after each use */
+	/* Limits (format.h): where the game being read started, and where the
+	 * text being skipped (after an error or a result) started; NO_POS when
+	 * none. */
+	uint64_t game_start, skip_start;
+	uint32_t game_line, skip_line;
+	struct xq_read_guard guard;
 	/* Per game. */
 	struct xq_buf scratch, pre;
+	struct xq_buf post;  /* comments after node post_node, not yet in the game */
+	uint32_t post_node;
 	struct frame *stack;
 	size_t nstack, stack_cap;
 	uint64_t games;
@@ -156,12 +165,38 @@ struct pgn_reader {
 
 #define AT(r, p) ((unsigned char)(r)->text[(p) - (r)->base])
 #define END(r) ((r)->base + (r)->tlen)
+#define NO_POS UINT64_MAX
 
 static void report_io(struct pgn_reader *r, struct xq_diag *d)
 {
 	d->source = r->name;
 	d->game = r->games;
 	xq_sink_report(r->sink, d);
+}
+
+/*
+ * A limit of format.h is reached at `pl`: report it, and read no further
+ * (the input then fails with XQ_ERANGE, as if it could not be read).
+ */
+static void stop_at_limit(struct pgn_reader *r, const struct xq_place *pl, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+static void stop_at_limit(struct pgn_reader *r, const struct xq_place *pl, const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	d.place = *pl;
+	d.has_offset = 1;
+	va_start(ap, fmt);
+	xq_diag_vset(&d, XQ_ERANGE, XQ_D_RESOURCE, XQ_SEV_ERROR, fmt, ap);
+	va_end(ap);
+	report_io(r, &d);
+	r->io_rc = XQ_ERANGE;
 }
 
 static void set_text(struct pgn_reader *r)
@@ -541,7 +576,9 @@ static int fill(struct pgn_reader *r, uint64_t keep)
 		return r->io_rc;
 	if (keep > r->base)
 		compact(r, keep);
-	for (;;) {
+	/* Every round reads bytes, or meets the end of the input. */
+	for (uint64_t was = r->raw_base + r->raw.len + (uint64_t)r->raw_eof;;
+	     XQ_ADVANCED(was, r->raw_base + r->raw.len + (uint64_t)r->raw_eof)) {
 		int wait = 0, rc;
 		if (!r->raw_eof) {
 			struct xq_diag d;
@@ -664,10 +701,14 @@ static void skip_space(struct pgn_reader *r)
 	 * one character, and a line end restarts it. */
 	in_step = r->col_pos == p;
 
-	for (;;) {
+	/* Every round scans to the end of the text, which then grows. */
+	for (uint64_t was = END(r);; XQ_ADVANCED(was, END(r))) {
 		const unsigned char *x = (const unsigned char *)r->text;
 		size_t i = (size_t)(p - r->base), lim = r->tlen;
 		int stop = 0;
+		/* No further than the limit of blank text (XQ_SKIP_MAX). */
+		if (r->base + lim > r->pos + XQ_SKIP_MAX + 1)
+			lim = (size_t)(r->pos + XQ_SKIP_MAX + 1 - r->base);
 		while (i < lim) {
 			unsigned char c = x[i];
 			if (c < 0x80) {
@@ -702,6 +743,14 @@ static void skip_space(struct pgn_reader *r)
 			r->col_val += chars;
 			r->col_pos = p;
 			chars = 0;
+		}
+		if (p - r->pos > XQ_SKIP_MAX) {
+			struct xq_place pl = place_at(r, p);
+			stop_at_limit(r, &pl,
+				      "more than %llu MiB of blank text up to here and no game; the rest "
+				      "of the input is not read",
+				      (unsigned long long)(XQ_SKIP_MAX >> 20));
+			break;
 		}
 		if (!have(r, p, p))
 			break;
@@ -741,7 +790,7 @@ static void scan_comment(struct pgn_reader *r, struct tok *t)
 
 	t->type = T_COMMENT;
 	t->body = p;
-	for (;;) {
+	for (uint64_t was = p;; XQ_ADVANCED(was, p)) {
 		unsigned char c;
 		if (scan_stops(r, t, p, &too_long)) {
 			t->type = T_UNTERMINATED;
@@ -983,7 +1032,8 @@ static void scan_word(struct pgn_reader *r, struct tok *t)
 	uint32_t chars = 0;
 
 	t->type = T_WORD;
-	for (;;) {
+	/* Every round scans to the end of the text, which then grows. */
+	for (uint64_t was = END(r);; XQ_ADVANCED(was, END(r))) {
 		/* The window holds whole characters (publish() holds back a cut
 		 * one), so the bytes in it can be read without asking for more. */
 		const unsigned char *x = (const unsigned char *)r->text;
@@ -1157,13 +1207,47 @@ static void scan_token(struct pgn_reader *r, struct tok *t)
 		r->pos = t->end;
 }
 
+/*
+ * The limits of format.h on the token just scanned: the text skipped
+ * (XQ_SKIP_MAX) and the game (XQ_RECORD_MAX).  Past one, the token
+ * becomes the end of the readable input.
+ */
+static void check_limits(struct pgn_reader *r, struct tok *t)
+{
+	if (t->type == T_EOF || t->type == T_IO)
+		return;
+	if (r->skip_start != NO_POS && t->end - r->skip_start > XQ_SKIP_MAX)
+		stop_at_limit(r, &t->place,
+			      "more than %llu MiB skipped since line %u without reaching the next "
+			      "game; the rest of the input is not read",
+			      (unsigned long long)(XQ_SKIP_MAX >> 20), r->skip_line);
+	else if (r->game_start != NO_POS && t->end - r->game_start > XQ_RECORD_MAX)
+		stop_at_limit(r, &t->place,
+			      "the game that starts on line %u is longer than %llu MiB; the rest of "
+			      "the input is not read",
+			      r->game_line, (unsigned long long)(XQ_RECORD_MAX >> 20));
+	else
+		return;
+	t->type = T_IO;
+	t->bad = 0;
+	t->end = t->start;
+}
+
 static const struct tok *next_tok(struct pgn_reader *r)
 {
-	if (r->pushed)
+	if (r->pushed) {
 		r->pushed = 0;
-	else
+	} else {
 		scan_token(r, &r->tok);
+		check_limits(r, &r->tok);
+	}
 	return &r->tok;
+}
+
+/* How far a loop over tokens has gone (each token it takes is past the last). */
+static uint64_t tok_progress(const struct pgn_reader *r)
+{
+	return r->pushed ? r->tok.start : r->pos;
 }
 
 static void push_back(struct pgn_reader *r)
@@ -1326,6 +1410,38 @@ static int append_str(struct xq_game *g, const char **field, const char *s, size
 	return 0;
 }
 
+/*
+ * Comments after a node come one after another ({a} {b} ...): they are
+ * joined in r->post and put in the game once the next node gets one, or
+ * the game ends.  (Appending each to the game's copy would copy the whole
+ * comment again every time: quadratic in the number of comments.)
+ */
+static int post_flush(struct pgn_reader *r, struct xq_game *g)
+{
+	int rc = 0;
+
+	if (r->post_node != XQ_NODE_NONE && r->post.len)
+		rc = append_str(g, &g->nodes[r->post_node].comment, r->post.ptr, r->post.len);
+	r->post_node = XQ_NODE_NONE;
+	xq_buf_reset(&r->post);
+	return rc;
+}
+
+/* Add `n` bytes of `text` to the comment after `node`. */
+static int post_add(struct pgn_reader *r, struct xq_game *g, uint32_t node, const char *text,
+		    size_t n)
+{
+	if (node != r->post_node) {
+		int rc = post_flush(r, g);
+		if (rc)
+			return rc;
+		r->post_node = node;
+	} else if (xq_buf_addc(&r->post, ' ')) {
+		return XQ_ENOMEM;
+	}
+	return xq_buf_add(&r->post, text, n) ? XQ_ENOMEM : 0;
+}
+
 static int add_pre(struct pgn_reader *r, struct gstate *s)
 {
 	if (s->have_pre && xq_buf_addc(&r->pre, ' '))
@@ -1340,7 +1456,7 @@ static int flush_pre(struct pgn_reader *r, struct gstate *s)
 	int rc = 0;
 
 	if (s->have_pre)
-		rc = append_str(s->g, &s->g->nodes[s->cur].comment, r->pre.ptr, r->pre.len);
+		rc = post_add(r, s->g, s->cur, r->pre.ptr, r->pre.len);
 	s->have_pre = 0;
 	xq_buf_reset(&r->pre);
 	return rc;
@@ -1354,7 +1470,7 @@ static int take_comment(struct pgn_reader *r, struct gstate *s, const struct tok
 		return rc;
 	if (s->after_number || (r->nstack > 0 && s->moves == 0))
 		return add_pre(r, s);
-	return append_str(s->g, &s->g->nodes[s->cur].comment, r->scratch.ptr, r->scratch.len);
+	return post_add(r, s->g, s->cur, r->scratch.ptr, r->scratch.len);
 }
 
 static int nag_of(const char *w, size_t n)
@@ -1880,9 +1996,10 @@ struct game_end {
  * current token; it ends the game), 0 at the next game (pushed back) or
  * the end.
  */
-static int skip_broken(struct pgn_reader *r, long depth, int movetext, const struct game_end *e)
+static int skip_broken_tokens(struct pgn_reader *r, long depth, int movetext,
+			      const struct game_end *e)
 {
-	for (;;) {
+	for (uint64_t was = tok_progress(r);; XQ_ADVANCED(was, tok_progress(r))) {
 		const struct tok *t = next_tok(r);
 		if (t->type != T_TAG && t->type != T_COMMENT)
 			movetext = 1;
@@ -1921,9 +2038,9 @@ static int skip_broken(struct pgn_reader *r, long depth, int movetext, const str
 
 /* After the result: comments belong to the game, up to the next game;
  * other text is skipped. */
-static void skip_after_result(struct pgn_reader *r, const struct game_end *e)
+static void skip_tokens_after_result(struct pgn_reader *r, const struct game_end *e)
 {
-	for (;;) {
+	for (uint64_t was = tok_progress(r);; XQ_ADVANCED(was, tok_progress(r))) {
 		const struct tok *t = next_tok(r);
 		switch (t->type) {
 		case T_COMMENT:
@@ -1953,7 +2070,7 @@ static void skip_after_result(struct pgn_reader *r, const struct game_end *e)
 		/* Text that is neither a comment nor the next game. */
 		if (e->trailing)
 			e->trailing(e->ctx, t);
-		for (;;) {
+		for (uint64_t was2 = tok_progress(r);; XQ_ADVANCED(was2, tok_progress(r))) {
 			t = next_tok(r);
 			if (t->type == T_EOF || t->type == T_IO)
 				return;
@@ -1963,6 +2080,30 @@ static void skip_after_result(struct pgn_reader *r, const struct game_end *e)
 			}
 		}
 	}
+}
+
+/* Skipping holds no game: at most XQ_SKIP_MAX bytes of it. */
+static void skip_begin(struct pgn_reader *r)
+{
+	r->skip_start = r->pos;
+	r->skip_line = r->line;
+}
+
+static int skip_broken(struct pgn_reader *r, long depth, int movetext, const struct game_end *e)
+{
+	int rc;
+
+	skip_begin(r);
+	rc = skip_broken_tokens(r, depth, movetext, e);
+	r->skip_start = NO_POS;
+	return rc;
+}
+
+static void skip_after_result(struct pgn_reader *r, const struct game_end *e)
+{
+	skip_begin(r);
+	skip_tokens_after_result(r, e);
+	r->skip_start = NO_POS;
 }
 
 /* The reader's hooks. */
@@ -2002,7 +2143,7 @@ static int rg_comment(void *ctx, const struct tok *t)
 		uint32_t last = xq_game_mainline_end(s->g);
 		if (clean_comment(r, tok_text(r, t->body), (size_t)(t->body_end - t->body)) ||
 		    (r->scratch.len &&
-		     append_str(s->g, &s->g->nodes[last].comment, r->scratch.ptr, r->scratch.len))) {
+		     post_add(r, s->g, last, r->scratch.ptr, r->scratch.len))) {
 			oom(r, s);
 			return 1;
 		}
@@ -2273,7 +2414,7 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 
 static int movetext(struct pgn_reader *r, struct gstate *s)
 {
-	for (;;) {
+	for (uint64_t was = tok_progress(r);; XQ_ADVANCED(was, tok_progress(r))) {
 		const struct tok *t = next_tok(r);
 		int done = 0, ended = 0, rc = 0;
 		if (t->bad)
@@ -2302,19 +2443,22 @@ static int movetext(struct pgn_reader *r, struct gstate *s)
 	}
 }
 
-static int pgn_read(void *reader, struct xq_game *g)
+static int read_game(struct pgn_reader *r, struct xq_game *g)
 {
-	struct pgn_reader *r = reader;
 	struct gstate s;
 	const struct tok *t;
 
 	xq_game_clear(g);
+	r->post_node = XQ_NODE_NONE;
+	xq_buf_reset(&r->post);
 	t = next_tok(r);
 	if (t->type == T_EOF)
 		return 0;
 	if (t->type == T_IO)
 		return r->io_rc;
 	push_back(r);
+	r->game_start = t->start;
+	r->game_line = t->place.line;
 	memset(&s, 0, sizeof(s));
 	s.g = g;
 	s.board = g->start;
@@ -2325,7 +2469,7 @@ static int pgn_read(void *reader, struct xq_game *g)
 	g->place = t->place;
 	r->nstack = 0;
 	xq_buf_reset(&r->pre);
-	if (movetext(r, &s))
+	if (movetext(r, &s) || post_flush(r, g))
 		return XQ_ENOMEM;
 	if (r->io_rc)
 		return r->io_rc;
@@ -2343,6 +2487,15 @@ static int pgn_read(void *reader, struct xq_game *g)
 	return 1;
 }
 
+static int pgn_read(void *reader, struct xq_game *g)
+{
+	struct pgn_reader *r = reader;
+	int rc = read_game(r, g);
+
+	r->game_start = NO_POS;
+	return xq_read_guard(&r->guard, rc, tok_progress(r), g, r->sink);
+}
+
 /* A reader at the start of an input; the caller sets where its bytes come from. */
 static struct pgn_reader *new_reader(const struct xq_read_opts *opts, const struct xq_sink *sink)
 {
@@ -2358,8 +2511,11 @@ static struct pgn_reader *new_reader(const struct xq_read_opts *opts, const stru
 	xq_buf_init(&r->dec);
 	xq_buf_init(&r->scratch);
 	xq_buf_init(&r->pre);
+	xq_buf_init(&r->post);
+	r->post_node = XQ_NODE_NONE;
 	r->line = 1;
 	r->cr_at = UINT64_MAX;
+	r->game_start = r->skip_start = NO_POS;
 	xq_diag_init(&r->md);
 	r->enc = XQ_ENC_UNKNOWN;
 	if (r->opts.encoding == XQ_ENC_UTF8) {
@@ -2400,6 +2556,7 @@ static void pgn_close_reader(void *reader)
 	xq_buf_release(&r->dec);
 	xq_buf_release(&r->scratch);
 	xq_buf_release(&r->pre);
+	xq_buf_release(&r->post);
 	free(r->stack);
 	free(r);
 }
@@ -2634,7 +2791,7 @@ static void split_word(struct pgn_split *s, const struct tok *t)
 }
 
 /* Scan one game, as pgn_read() and movetext() read it. */
-static int split_game(struct pgn_split *s)
+static int split_game_tokens(struct pgn_split *s)
 {
 	struct pgn_reader *r = s->r;
 
@@ -2642,7 +2799,7 @@ static int split_game(struct pgn_split *s)
 	s->game_tag = s->movetext = s->start_given = s->broken = s->result = 0;
 	s->last_tag_line = s->total = s->moves = 0;
 	s->nstack = 0;
-	for (;;) {
+	for (uint64_t was = tok_progress(r);; XQ_ADVANCED(was, tok_progress(r))) {
 		const struct tok *t = next_tok(r);
 		if (t->bad) {
 			s->broken = 1;
@@ -2728,6 +2885,19 @@ static int split_game(struct pgn_split *s)
 	}
 }
 
+/* The game whose first token is pushed back: its limits are the reader's. */
+static int split_game(struct pgn_split *s)
+{
+	struct pgn_reader *r = s->r;
+	int rc;
+
+	r->game_start = r->tok.start;
+	r->game_line = r->tok.place.line;
+	rc = split_game_tokens(s);
+	r->game_start = NO_POS;
+	return rc;
+}
+
 /*
  * Is the game start `t` a split point?  Fills *pt but `records` when it
  * is: a tag line with no flaw, or a move number, in column 1, with its
@@ -2766,7 +2936,8 @@ static int pgn_split_next(void *sp, struct xq_split_point *pt)
 	struct pgn_split *s = sp;
 	struct pgn_reader *r = s->r;
 
-	for (;;) {
+	/* Every round scans a game start past the last one. */
+	for (uint64_t was = r->pos;; XQ_ADVANCED(was, r->pos)) {
 		const struct tok *t;
 		int is_point, rc;
 		if (s->pending) {

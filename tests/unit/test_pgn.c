@@ -773,6 +773,83 @@ static void comments_in_braces_and_after_semicolons(void **state)
 	close_reading(&r);
 }
 
+static void comments_after_one_move_take_memory_in_proportion_to_their_text(void **state)
+{
+	struct reading r;
+	struct xq_buf text = XQ_BUF_INIT;
+	const char *c;
+
+	(void)state;
+	/* Each comment was joined by copying all the ones before it: 20,000
+	 * comments of one letter (60 KB) took 400 MB, 1 MB of them hundreds
+	 * of GB. */
+	assert_int_equal(xq_buf_add(&text, "1. h2e2 ", 8), 0);
+	for (int i = 0; i < 20000; i++)
+		assert_int_equal(xq_buf_add(&text, "{a}", 3), 0);
+	assert_int_equal(xq_buf_add(&text, " h9g7 {b} {c} *\n", 16), 0);
+	open_mem(&r, "t.pgn", text.ptr, text.len, NULL);
+	assert_int_equal(next_game(&r), 1);
+	c = ply_node(&r.g, 1)->comment;
+	assert_non_null(c);
+	assert_int_equal(strlen(c), 2 * 20000 - 1);
+	assert_true(c[0] == 'a' && c[1] == ' ' && c[2 * 20000 - 2] == 'a');
+	assert_string_equal(ply_node(&r.g, 2)->comment, "b c");
+	assert_true(r.g.arena.total < ((size_t)1 << 20));
+	close_reading(&r);
+	xq_buf_release(&text);
+}
+
+static void blank_text_of_more_than_16_mib_ends_the_reading_with_its_place(void **state)
+{
+	struct reading r;
+	size_t len = (size_t)(XQ_SKIP_MAX + (1 << 20));
+	char *text = malloc(len);
+	const struct xq_diag *d;
+
+	(void)state;
+	assert_non_null(text);
+	memset(text, '\n', len);
+	memcpy(text + len - 8, "1. h2e2\n", 8);
+	open_mem(&r, "t.pgn", text, len, NULL);
+	free(text);
+	/* It was skipped for ever on an input without end. */
+	assert_int_equal(next_game(&r), XQ_ERANGE);
+	d = find_diag(&r, XQ_D_RESOURCE);
+	assert_non_null(d);
+	assert_int_equal(d->severity, XQ_SEV_ERROR);
+	assert_int_equal(d->place.line, (uint32_t)(XQ_SKIP_MAX + 1 + 1));
+	assert_int_equal(d->place.col, 1);
+	assert_non_null(strstr(d->msg, "more than 16 MiB of blank text"));
+	assert_int_equal(next_game(&r), XQ_ERANGE);
+	close_reading(&r);
+}
+
+static void text_skipped_after_an_error_ends_the_reading_past_16_mib(void **state)
+{
+	struct reading r;
+	size_t len = (size_t)(XQ_SKIP_MAX + (2 << 20));
+	char *text = malloc(len);
+	const struct xq_diag *d;
+
+	(void)state;
+	assert_non_null(text);
+	/* A game broken at its first move, then words for ever: /dev/zero is
+	 * such an input (a NUL breaks its first word). */
+	memset(text, 'x', len);
+	memcpy(text, "[Event \"e\"]\n\n1. zz9 ", 20);
+	for (size_t i = 100; i < len; i += 100)
+		text[i] = ' ';
+	open_mem(&r, "t.pgn", text, len, NULL);
+	free(text);
+	assert_int_equal(next_game(&r), XQ_ERANGE);
+	d = find_diag(&r, XQ_D_RESOURCE);
+	assert_non_null(d);
+	assert_int_equal(d->place.line, 3);
+	assert_non_null(strstr(d->msg, "more than 16 MiB skipped since line 3 without reaching the "
+					"next game"));
+	close_reading(&r);
+}
+
 static void comment_between_number_and_move_comes_before_the_move(void **state)
 {
 	struct reading r;
@@ -2280,6 +2357,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_several_games_in_order_with_numbers_and_places),
+		cmocka_unit_test(comments_after_one_move_take_memory_in_proportion_to_their_text),
+		cmocka_unit_test(blank_text_of_more_than_16_mib_ends_the_reading_with_its_place),
+		cmocka_unit_test(text_skipped_after_an_error_ends_the_reading_past_16_mib),
 		cmocka_unit_test(every_move_keeps_its_text_and_place),
 		cmocka_unit_test(empty_input_has_no_games),
 		cmocka_unit_test(gzip_input_is_found_by_content),
