@@ -30,14 +30,15 @@
 
 #include "board.h"
 #include "buf.h"
+#include "check.h"
 #include "game.h"
 #include "movegen.h"
 #include "notation.h"
 #include "utf8.h"
 
 #define NDJSON_SCHEMA "xqkit.game/1"
-/* A line longer than this is refused rather than held in memory. */
-#define NDJSON_MAX_LINE ((size_t)256 << 20)
+/* A line (a record) longer than this is refused rather than held in memory. */
+#define NDJSON_MAX_LINE ((size_t)XQ_RECORD_MAX)
 #define CHUNK XQ_READ_SIZE
 
 enum jtype { JT_OBJECT, JT_ARRAY, JT_STRING, JT_NUMBER, JT_TRUE, JT_FALSE, JT_NULL };
@@ -84,6 +85,7 @@ struct nd_reader {
 	struct xq_buf scratch;
 	struct xq_game *g;
 	int bad; /* the record has had an error */
+	struct xq_read_guard guard;
 };
 
 /* ---- diagnostics -------------------------------------------------------- */
@@ -881,17 +883,25 @@ static int build_game(struct nd_reader *r)
 
 /* ---- reading lines ------------------------------------------------------- */
 
+/* Bytes read from the input so far. */
+static uint64_t nd_bytes_read(const struct nd_reader *r)
+{
+	return r->offset + (r->buf.len - r->pos);
+}
+
 /*
  * The next line in r->line/r->len (without the newline).  Returns 1, 0 at
  * the end of the input, or a negative code (reported).  A line over the
- * limit is skipped with an error and returned as an empty line flagged bad.
+ * limit (XQ_RECORD_MAX) returns 2, with no more of the input read: it may
+ * never end.
  */
 static int next_line(struct nd_reader *r)
 {
 	size_t scan = r->pos;
-	int too_long = 0;
 
-	for (;;) {
+	/* Every round reads bytes, or meets the end of the input. */
+	for (uint64_t was = nd_bytes_read(r) + (uint64_t)r->eof;;
+	     XQ_ADVANCED(was, nd_bytes_read(r) + (uint64_t)r->eof)) {
 		char *nl = memchr(r->buf.ptr + scan, '\n', r->buf.len - scan);
 		struct xq_diag d;
 		long n;
@@ -904,10 +914,6 @@ static int next_line(struct nd_reader *r)
 			r->offset += end - r->pos + (nl ? 1 : 0);
 			r->line_ended = nl != NULL;
 			r->pos = end + (nl ? 1 : 0);
-			if (too_long) {
-				r->len = 0;
-				return 2;
-			}
 			return 1;
 		}
 		if (r->eof)
@@ -921,11 +927,14 @@ static int next_line(struct nd_reader *r)
 			r->pos = 0;
 		}
 		if (r->buf.len > NDJSON_MAX_LINE) {
-			/* Keep counting offsets but stop keeping the bytes. */
-			r->offset += r->buf.len;
+			/* Read no further: the line is over the limit. */
+			r->lineno++;
+			r->line = r->buf.ptr;
+			r->len = 0;
+			r->line_offset = r->offset;
+			r->eof = 1;
 			xq_buf_reset(&r->buf);
-			scan = 0;
-			too_long = 1;
+			return 2;
 		}
 		if (xq_buf_grow(&r->buf, CHUNK))
 			return XQ_ENOMEM;
@@ -975,11 +984,14 @@ static int nd_open_reader(void **out, struct xq_input *in, const struct xq_read_
 	return 0;
 }
 
-static int nd_read(void *reader, struct xq_game *g)
+static int read_record(struct nd_reader *r, struct xq_game *g)
 {
-	struct nd_reader *r = reader;
+	uint64_t blank_from = r->offset;
+	uint32_t blank_line = r->lineno + 1;
 
-	for (;;) {
+	/* Every round takes a line. */
+	for (uint64_t was = r->offset + (uint64_t)r->eof;;
+	     XQ_ADVANCED(was, r->offset + (uint64_t)r->eof)) {
 		int rc = next_line(r);
 		size_t skip = 0;
 		if (rc <= 0)
@@ -991,8 +1003,17 @@ static int nd_read(void *reader, struct xq_game *g)
 			size_t i = skip;
 			while (i < r->len && xq_is_space((unsigned char)r->line[i]))
 				i++;
-			if (i == r->len && rc == 1)
-				continue; /* blank lines separate nothing */
+			if (i == r->len && rc == 1) {
+				/* Blank lines separate nothing; a run of them
+				 * longer than XQ_SKIP_MAX is the end. */
+				if (r->offset - blank_from <= XQ_SKIP_MAX)
+					continue;
+				report(r, XQ_SEV_ERROR, XQ_D_RESOURCE, 0, 0, NULL,
+				       "more than %llu MiB of blank lines since line %u and no "
+				       "record; the rest of the input is not read",
+				       (unsigned long long)(XQ_SKIP_MAX >> 20), (unsigned)blank_line);
+				return XQ_ERANGE;
+			}
 		}
 		r->games++;
 		r->g = g;
@@ -1006,9 +1027,9 @@ static int nd_read(void *reader, struct xq_game *g)
 		g->encoding = "utf-8";
 		if (rc == 2) {
 			report(r, XQ_SEV_ERROR, XQ_D_RESOURCE, 0, 0, NULL,
-			       "record longer than %zu MiB skipped", NDJSON_MAX_LINE >> 20);
-			g->flags |= XQ_GAME_BROKEN;
-			return 1;
+			       "a record longer than %zu MiB; the rest of the input is not read",
+			       NDJSON_MAX_LINE >> 20);
+			return XQ_ERANGE;
 		}
 		{
 			size_t bad = xq_utf8_check(r->line, r->len);
@@ -1033,6 +1054,13 @@ static int nd_read(void *reader, struct xq_game *g)
 		r->g = NULL;
 		return 1;
 	}
+}
+
+static int nd_read(void *reader, struct xq_game *g)
+{
+	struct nd_reader *r = reader;
+
+	return xq_read_guard(&r->guard, read_record(r, g), r->offset, g, &r->sink);
 }
 
 static void nd_close_reader(void *reader)
@@ -1065,6 +1093,7 @@ struct nd_split {
 	uint32_t line;     /* the line being scanned */
 	size_t line_len;   /* its bytes so far */
 	uint64_t records;
+	uint64_t run_from; /* offset after the last record: what follows is blank so far */
 	int nonblank;      /* the line has a byte that is not white space */
 	int bom;           /* line 1 has started with the bytes of a byte order mark so far */
 	int eof;
@@ -1094,8 +1123,14 @@ static int nd_split_next(void *sp, struct xq_split_point *pt)
 	static const unsigned char bom[3] = {0xEF, 0xBB, 0xBF};
 	struct nd_split *s = sp;
 
-	for (;;) {
+	/* Every round takes a byte (off) or reads (len - pos): 2 off + len - pos grows. */
+	for (uint64_t was = 2 * s->off + (s->len - s->pos) + (uint64_t)s->eof;;
+	     XQ_ADVANCED(was, 2 * s->off + (s->len - s->pos) + (uint64_t)s->eof)) {
 		unsigned char c;
+		/* What the reader stops at (a line over its limit, blank text over
+		 * XQ_SKIP_MAX) cannot be split: it is left to the reader. */
+		if (s->line_len > NDJSON_MAX_LINE || (!s->nonblank && s->off - s->run_from > XQ_SKIP_MAX))
+			return XQ_ERANGE;
 		if (s->pos == s->len) {
 			struct xq_diag d;
 			long n;
@@ -1136,6 +1171,7 @@ static int nd_split_next(void *sp, struct xq_split_point *pt)
 		s->bom = 0;
 		if (s->nonblank) {
 			s->nonblank = 0;
+			s->run_from = s->off;
 			pt->offset = s->off;
 			pt->line = s->line;
 			pt->records = ++s->records;

@@ -271,6 +271,48 @@ static void splitter_proposes_the_line_after_each_record(void **state)
 	assert_int_equal(pt[1].records, 2);
 }
 
+static void blank_lines_of_more_than_16_mib_end_the_reading_and_the_splitting(void **state)
+{
+	static const char rec[] = "{\"schema\":\"xqkit.game/1\",\"moves\":[]}\n";
+	size_t len = (size_t)(XQ_SKIP_MAX + (1 << 20)), head = sizeof(rec) - 1;
+	char *text = malloc(len);
+	const struct xq_split_ops *ops = xq_format_split(ndjson());
+	struct xq_diag diags[16];
+	struct xq_sink sink = {collect, diags};
+	struct xq_bytes src = {input_bytes, NULL};
+	struct xq_split_point pt;
+	struct xq_input *in;
+	struct xq_game g;
+	void *r;
+
+	(void)state;
+	assert_non_null(text);
+	/* A record, blank lines for ever (so far as a pipe goes), a record. */
+	memset(text, '\n', len);
+	memcpy(text, rec, head);
+	memcpy(text + len - head, rec, head);
+	memset(diags, 0, sizeof(diags));
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_input_open_mem(&in, "t.ndjson", text, len), 0);
+	assert_int_equal(ndjson()->open_reader(&r, in, NULL, &sink), 0);
+	assert_int_equal(ndjson()->read(r, &g), 1);
+	assert_int_equal(ndjson()->read(r, &g), XQ_ERANGE);
+	assert_int_equal(diags[0].code, XQ_D_RESOURCE);
+	assert_non_null(strstr(diags[0].msg, "more than 16 MiB of blank lines since line 2"));
+	ndjson()->close_reader(r);
+	xq_input_close(in);
+	/* The splitter leaves them to the reader. */
+	assert_int_equal(xq_input_open_mem(&in, "t.ndjson", text, len), 0);
+	src.ctx = in;
+	assert_int_equal(ops->open(&r, &src, NULL), 0);
+	assert_int_equal(ops->next(r, &pt), 1);
+	assert_int_equal(ops->next(r, &pt), XQ_ERANGE);
+	ops->close(r);
+	xq_input_close(in);
+	xq_game_release(&g);
+	free(text);
+}
+
 static void chunk_reader_counts_lines_offsets_and_records_from_its_start(void **state)
 {
 	static const char text[] = "{\"schema\":\"xqkit.game/1\",\"moves\":[]}\n"
@@ -796,6 +838,7 @@ int main(void)
 		cmocka_unit_test(file_names_that_are_not_utf8_come_out_as_valid_utf8),
 		cmocka_unit_test(jobs_give_the_same_report_in_the_same_order),
 		cmocka_unit_test(splitter_proposes_the_line_after_each_record),
+		cmocka_unit_test(blank_lines_of_more_than_16_mib_end_the_reading_and_the_splitting),
 		cmocka_unit_test(chunk_reader_counts_lines_offsets_and_records_from_its_start),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,26 @@
+# /dev/zero read as PGN, DhtmlXQ or NDJSON ran for ever, silently (issue 14,
+# finding 9).  Bytes that hold no game end the reading of their input after
+# 16 MiB (an NDJSON record, a line, after 64 MiB), with a diagnostic that
+# names the place; the next input is read.
+printf '[Event "x"]\n\n1. h2e2 h9g7 *\n' > "$T/good.pgn"
+limited 10 256 "$XQKIT" convert -t pgn --from pgn -o "$T/z.pgn" /dev/zero "$T/good.pgn"
+expect_status 1
+expect_err "/dev/zero:1:"
+expect_err "more than 16 MiB skipped since line 1 without reaching the next game"
+expect_err "the rest of the input is not read [resource]"
+expect_err "1 game from 2 files"
+grep -q 'h2e2\|炮二平五' "$T/z.pgn" || fail "the game of the second file was not written"
+
+limited 10 256 "$XQKIT" validate --from pgn /dev/zero "$T/good.pgn"
+expect_status 1
+grep -q "^2 files, 1 game" "$T/out" || fail "the second file was not read"
+
+limited 10 256 "$XQKIT" validate --from dhtmlxq /dev/zero
+expect_status 1
+expect_err "/dev/zero:1:1: error: more than 16 MiB of input from here hold no DhtmlXQ record"
+expect_err "bytes outside the DhtmlXQ records are not text (the first is a NUL character)"
+
+limited 10 256 "$XQKIT" validate --from ndjson /dev/zero
+expect_status 1
+expect_err "a record longer than 64 MiB; the rest of the input is not read"
+exit 0
