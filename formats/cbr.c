@@ -110,6 +110,7 @@
 #include <zlib.h>
 
 #include "ccbridge.h"
+#include "check.h"
 #include "movegen.h"
 #include "notation.h"
 #include "utf8.h"
@@ -165,7 +166,48 @@ struct cbr_reader {
 	struct xq_transcoder utf16; /* UTF-16LE to UTF-8: one descriptor for every field */
 	struct cbz *z;              /* the "CCBridge" + 21 container, once opened */
 	struct xq_transcoder gbk;   /* its GBK text to UTF-8 */
+	/* What the current task may read: input up to budget_from + budget
+	 * (format.h's limits); past it, w.error is XQ_ERANGE. */
+	uint64_t budget_from, budget;
+	enum { TASK_RECORD, TASK_SEARCH, TASK_DATA } task;
+	struct xq_read_guard guard;
 };
+
+static void report(const struct cbr_reader *r, uint64_t game, uint64_t off, uint32_t ply,
+		   const char *move, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
+		   ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 8, 9)))
+#endif
+	;
+
+/* Start a task that may read `budget` bytes of input from `from` on. */
+static void budget_start(struct cbr_reader *r, int task, uint64_t from, uint64_t budget)
+{
+	r->task = task;
+	r->budget_from = from;
+	r->budget = budget;
+}
+
+/* The task read past its budget: say so, and read no further. */
+static long over_budget(struct cbr_reader *r)
+{
+	if (r->task == TASK_RECORD)
+		report(r, r->games, r->budget_from, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		       "a record longer than %llu MiB; the rest of the input is not read",
+		       (unsigned long long)(XQ_RECORD_MAX >> 20));
+	else if (r->task == TASK_SEARCH)
+		report(r, 0, r->budget_from, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		       "more than %llu MiB from here hold no record; the rest of the input is "
+		       "not read",
+		       (unsigned long long)(XQ_SKIP_MAX >> 20));
+	else
+		report(r, 0, r->budget_from, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		       "the compressed data part runs more than %llu MiB past the size it "
+		       "inflates to; the rest of the input is not read",
+		       (unsigned long long)(XQ_SKIP_MAX >> 20));
+	return r->w.error = XQ_ERANGE;
+}
 
 /* Read more input; 0 at the end, negative on error. */
 static long window_fill(struct cbr_reader *r)
@@ -176,6 +218,8 @@ static long window_fill(struct cbr_reader *r)
 
 	if (w->eof || w->error)
 		return 0;
+	if (w->base + w->len - r->budget_from > r->budget)
+		return over_budget(r);
 	if (w->cap - w->len < CHUNK) {
 		unsigned char *p = xq_ccb_reserve(w->buf, &w->cap, w->len + CHUNK, 1);
 		if (!p)
@@ -227,13 +271,6 @@ static uint32_t get_u32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static void report(const struct cbr_reader *r, uint64_t game, uint64_t off, uint32_t ply,
-		   const char *move, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
-		   ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 8, 9)))
-#endif
-	;
 
 static void report(const struct cbr_reader *r, uint64_t game, uint64_t off, uint32_t ply,
 		   const char *move, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
@@ -489,7 +526,8 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 	uint32_t entries = 0;
 
 	xq_ccb_tree_init(&t, g);
-	while (!t.complete) {
+	/* Every node takes 4 bytes at least. */
+	for (uint64_t was = pos; !t.complete; XQ_ADVANCED(was, pos)) {
 		const unsigned char *p = pos + 4 <= limit ? window_get(r, pos, 4) : NULL;
 		unsigned char raw[4];
 		unsigned flags;
@@ -678,6 +716,7 @@ static int open_common(void **out, struct xq_input *in, const struct xq_sink *si
 	r->sink = sink;
 	r->name = xq_input_name(in);
 	r->library = library;
+	budget_start(r, TASK_RECORD, 0, XQ_RECORD_MAX); /* a header is part of a record */
 	xq_transcoder_init(&r->utf16, XQ_ENC_UTF16LE, XQ_ENC_UTF8);
 	xq_transcoder_init(&r->gbk, XQ_ENC_GB18030, XQ_ENC_UTF8);
 	*out = r;
@@ -719,17 +758,27 @@ static void start_game(struct cbr_reader *r, struct xq_game *g)
 	g->encoding = "utf-16le";
 }
 
-/* Read to the end of the input, keeping nothing; the input's size. */
-static uint64_t skip_to_end(struct cbr_reader *r)
+/*
+ * Report the bytes from `from` (after what was read) to the end of the
+ * input, which are not read (`what`: what they follow); read at most
+ * XQ_SKIP_MAX of them, keeping nothing.
+ */
+static void skip_to_end(struct cbr_reader *r, uint64_t game, uint64_t from, const char *what)
 {
 	uint64_t total = r->w.base + r->w.len;
 
 	window_drop(&r->w, total);
-	while (window_fill(r) > 0) {
+	while (total - from <= XQ_SKIP_MAX && window_fill(r) > 0) {
 		total = r->w.base + r->w.len;
 		window_drop(&r->w, total);
 	}
-	return total;
+	if (total - from > XQ_SKIP_MAX)
+		report(r, game, from, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		       "more than %llu MiB after %s are not read; reading stopped there",
+		       (unsigned long long)(XQ_SKIP_MAX >> 20), what);
+	else
+		report(r, game, from, 0, NULL, XQ_D_TRAILING, XQ_SEV_WARNING,
+		       "%llu bytes after %s are not read", (unsigned long long)(total - from), what);
 }
 
 static int cbr_read(void *reader, struct xq_game *g)
@@ -742,16 +791,13 @@ static int cbr_read(void *reader, struct xq_game *g)
 		return 0;
 	r->done = 1;
 	start_game(r, g);
+	budget_start(r, TASK_RECORD, 0, XQ_RECORD_MAX);
 	rc = read_record(r, g, 0, UINT64_MAX, &end);
 	if (rc < 0)
 		return rc;
-	if (window_get(r, end, 1)) {
-		uint64_t total = skip_to_end(r);
-		report(r, g->number, end, 0, NULL, XQ_D_TRAILING, XQ_SEV_WARNING,
-		       "%llu bytes after the end of the move tree are not read",
-		       (unsigned long long)(total - end));
-	}
-	return r->w.error ? r->w.error : 1;
+	if (window_get(r, end, 1))
+		skip_to_end(r, g->number, end, "the end of the move tree");
+	return xq_read_guard(&r->guard, r->w.error ? (int)r->w.error : 1, end, g, r->sink);
 }
 
 /* CBL. */
@@ -933,7 +979,8 @@ static int cbz_load(struct cbr_reader *r, uint32_t method, uint32_t raw)
 	memset(&zs, 0, sizeof(zs));
 	if (method && inflateInit(&zs) != Z_OK)
 		return XQ_ENOMEM;
-	for (;;) {
+	/* Every round takes input, or inflates (or stops). */
+	for (uint64_t was = pos + z->len;; XQ_ADVANCED(was, pos + z->len)) {
 		const unsigned char *p = NULL;
 		size_t n = 4096, used;
 		while (n > 0 && !(p = window_get(r, pos, n)))
@@ -1000,12 +1047,8 @@ static int cbz_load(struct cbr_reader *r, uint32_t method, uint32_t raw)
 		       "read",
 		       method ? "inflates to" : "holds", (unsigned long long)z->len, (unsigned)raw);
 	}
-	if (method && zrc == Z_STREAM_END && window_get(r, pos, 1)) {
-		uint64_t total = skip_to_end(r);
-		report(r, 0, pos, 0, NULL, XQ_D_TRAILING, XQ_SEV_WARNING,
-		       "%llu bytes after the end of the zlib stream are not read",
-		       (unsigned long long)(total - pos));
-	}
+	if (method && zrc == Z_STREAM_END && window_get(r, pos, 1))
+		skip_to_end(r, 0, pos, "the end of the zlib stream");
 	return r->w.error;
 }
 
@@ -1036,6 +1079,7 @@ static int cbz_open(struct cbr_reader *r, const unsigned char *h)
 	if (!r->z)
 		return XQ_ENOMEM;
 	r->z->stored = method == 0;
+	budget_start(r, TASK_DATA, 0, (uint64_t)CBZ_HEADER + raw + XQ_SKIP_MAX);
 	rc = cbz_load(r, method, raw);
 	if (rc)
 		return rc;
@@ -1626,7 +1670,7 @@ static int cbl_open_reader(void **out, struct xq_input *in, const struct xq_read
  */
 static uint64_t find_magic(struct cbr_reader *r, uint64_t from, uint64_t keep)
 {
-	for (;;) {
+	for (uint64_t was = from;; XQ_ADVANCED(was, from)) {
 		const unsigned char *p = window_get(r, from, 16);
 		size_t avail;
 		if (!p)
@@ -1694,9 +1738,8 @@ static void check_gap(struct cbr_reader *r, const struct xq_game *g, uint64_t en
 		       (unsigned long long)nonzero);
 }
 
-static int cbl_read(void *reader, struct xq_game *g)
+static int cbl_next(struct cbr_reader *r, struct xq_game *g)
 {
-	struct cbr_reader *r = reader;
 	uint64_t base, end, limit;
 	size_t slot;
 	int rc;
@@ -1714,6 +1757,7 @@ static int cbl_read(void *reader, struct xq_game *g)
 		if (r->z)
 			return cbz_read(r, g);
 	}
+	budget_start(r, TASK_SEARCH, r->pos, XQ_SKIP_MAX);
 	base = find_magic(r, r->pos, UINT64_MAX);
 	if (base == UINT64_MAX) {
 		r->done = 1;
@@ -1730,7 +1774,10 @@ static int cbl_read(void *reader, struct xq_game *g)
 	}
 	start_game(r, g);
 	/* A record runs at most to the next magic (vschess splits there). */
+	budget_start(r, TASK_RECORD, base, XQ_RECORD_MAX);
 	limit = find_magic(r, base + 16, base);
+	if (r->w.error)
+		return r->w.error;
 	rc = read_record(r, g, base, limit, &end);
 	if (rc < 0)
 		return rc;
@@ -1745,6 +1792,14 @@ static int cbl_read(void *reader, struct xq_game *g)
 	r->pos = end > base ? end : base + 16;
 	window_drop(&r->w, r->pos);
 	return 1;
+}
+
+static int cbl_read(void *reader, struct xq_game *g)
+{
+	struct cbr_reader *r = reader;
+	int rc = cbl_next(r, g);
+
+	return xq_read_guard(&r->guard, rc, r->z ? r->z->pos : r->pos, g, r->sink);
 }
 
 static int cbr_probe(const unsigned char *head, size_t len)

@@ -69,6 +69,7 @@
 
 #include "board.h"
 #include "buf.h"
+#include "check.h"
 #include "diag.h"
 #include "game.h"
 #include "io.h"
@@ -790,7 +791,8 @@ static int read_tree(struct rd *r, size_t *pos, int skip_all)
 
 	cx.skip = (uint8_t)(skip_all != 0);
 
-	for (;;) {
+	/* Every record takes 4 bytes at least. */
+	for (size_t was = *pos;; XQ_ADVANCED(was, *pos)) {
 		struct rec c;
 		uint32_t node = XQ_NODE_NONE;
 		int rc = read_record(r, pos, cx.ply, &c), stop = rc == 1;

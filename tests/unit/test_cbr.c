@@ -348,6 +348,60 @@ static void empty_board_record_is_a_heading(void **state)
 	release_games(g, n);
 }
 
+static void bytes_after_a_record_are_read_no_further_than_16_mib(void **state)
+{
+	static struct rec r;
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	size_t len = (size_t)(XQ_SKIP_MAX + (1 << 20));
+	unsigned char *b = calloc(1, len);
+	const struct xq_diag *d;
+	int n, rc;
+
+	(void)state;
+	assert_non_null(b);
+	rec_start(&r, 2, start_rows, 1);
+	rec_small_tree(&r);
+	memcpy(b, r.b, r.len);
+	/* They were read to the end, which a pipe may never reach. */
+	n = read_rec("cbr", b, len, g, &c, &rc);
+	assert_int_equal(n, 1);
+	assert_int_equal(rc, 0);
+	assert_false(g[0].flags & XQ_GAME_BROKEN);
+	d = find_diag(&c, XQ_D_RESOURCE,
+		      "more than 16 MiB after the end of the move tree are not read; reading "
+		      "stopped there");
+	assert_non_null(d);
+	assert_int_equal(d->place.offset, r.len);
+	assert_null(find_diag(&c, XQ_D_TRAILING, NULL));
+	release_games(g, n);
+	free(b);
+}
+
+static void library_holding_no_record_for_16_mib_is_read_no_further(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	size_t len = (size_t)(66624 + XQ_SKIP_MAX + (1 << 20));
+	unsigned char *b = calloc(1, len);
+	const struct xq_diag *d;
+	int n, rc;
+
+	(void)state;
+	assert_non_null(b);
+	memcpy(b, "CCBridgeLibrary", 16);
+	put_u32(b + 16, 3);
+	/* A record after the limit is not reached. */
+	memcpy(b + len - 4096, "CCBridge Record", 16);
+	n = read_rec("cbl", b, len, g, &c, &rc);
+	assert_int_equal(n, 0);
+	assert_int_equal(rc, XQ_ERANGE);
+	d = find_diag(&c, XQ_D_RESOURCE, "more than 16 MiB from here hold no record");
+	assert_non_null(d);
+	assert_int_equal(d->place.offset, 66624);
+	free(b);
+}
+
 /*
  * A library with `count` copies of a small record and `slots` index slots;
  * bad_index 1 gives a slot count that does not lead to the records, 2
@@ -1157,6 +1211,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(version_2_record_reads_fields_board_and_tree),
+		cmocka_unit_test(bytes_after_a_record_are_read_no_further_than_16_mib),
+		cmocka_unit_test(library_holding_no_record_for_16_mib_is_read_no_further),
 		cmocka_unit_test(version_1_record_has_its_own_offsets_and_squares),
 		cmocka_unit_test(side_to_move_and_first_move_number_are_read),
 		cmocka_unit_test(illegal_move_is_reported_at_its_byte_offset),
