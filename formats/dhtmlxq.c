@@ -1550,7 +1550,6 @@ static int build_game(struct dh_reader *r, struct xq_game *g)
 	return rc;
 }
 
-/* Was a byte of the text between absolute offsets [a, b) not text? */
 /*
  * Report the bytes that were not text in the record that is the decoded
  * text [a, b) (game `game`); returns whether there were any (the record
@@ -1686,7 +1685,8 @@ static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
 	int rc, bad;
 
 	budget_start(r, 1);
-	for (uint64_t was = bytes_read(r);; XQ_ADVANCED(was, bytes_read(r))) {
+	for (uint64_t was = bytes_read(r) + (uint64_t)r->eof;;
+	     XQ_ADVANCED(was, bytes_read(r) + (uint64_t)r->eof)) {
 		while (end < r->text.len && !strchr(stops, r->text.ptr[end]))
 			end++;
 		if (end < r->text.len || r->eof)

@@ -206,6 +206,37 @@ static void every_cut_of_cbr_and_cbl_records_is_read_to_the_end(void **state)
 	free(z);
 }
 
+/*
+ * Inputs of exactly one read block (XQ_READ_SIZE), ending inside a record:
+ * the last read returns no byte, only the end, and a loop that counts
+ * bytes alone as progress stops there (the internal checks catch it).
+ */
+static void record_running_to_the_end_of_a_full_block_is_read_to_the_end(void **state)
+{
+	static const struct {
+		const char *fmt, *tail;
+	} cases[] = {
+		{"dhtmlxq", "%5BDhtmlXQ%5D%5BDhtmlXQ_movelist%5D7747"},
+		{"dhtmlxq", "[DhtmlXQ][DhtmlXQ_movelist]7747"},
+		{"dhtmlxq", "[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][DhtmlXQ_title]t"},
+		{"pgn", "[Event \"e\"]\n1. h2e2 {a comment"},
+		{"pgn", "1. h2e2 h9g7 2. h0g2"},
+		{"ndjson", "{\"schema\":\"xqkit.game/1\",\"moves\":["},
+	};
+	size_t len = XQ_READ_SIZE;
+	char *text = malloc(len);
+
+	(void)state;
+	assert_non_null(text);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = strlen(cases[i].tail);
+		memset(text, '\n', len - n);
+		memcpy(text + len - n, cases[i].tail, n);
+		read_to_the_end(cases[i].fmt, text, len, cases[i].tail);
+	}
+	free(text);
+}
+
 static int start_alarm(void **state)
 {
 	(void)state;
@@ -232,6 +263,7 @@ int main(void)
 		cmocka_unit_test(every_cut_of_cbf_records_is_read_to_the_end),
 		cmocka_unit_test(every_cut_of_xqf_records_is_read_to_the_end),
 		cmocka_unit_test(every_cut_of_cbr_and_cbl_records_is_read_to_the_end),
+		cmocka_unit_test(record_running_to_the_end_of_a_full_block_is_read_to_the_end),
 	};
 	return cmocka_run_group_tests_name("readers", tests, start_alarm, stop_alarm);
 }
