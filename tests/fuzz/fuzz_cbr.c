@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t head;
 	int mode;
 
-	if (size == 0)
+	if (size == 0 || size > FUZZ_MAX_INPUT)
 		return 0;
 	mode = data[0] % 5;
 	data++;

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const enum xq_encoding encs[3] = {XQ_ENC_UNKNOWN, XQ_ENC_UTF8, XQ_ENC_GBK};
 	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
 
-	if (size == 0)
+	if (size == 0 || size > FUZZ_MAX_INPUT)
 		return 0;
 	opts.encoding = encs[data[0] % 3];
 	fuzz_round_trip("dhtmlxq", data + 1, size - 1, &opts, 0);

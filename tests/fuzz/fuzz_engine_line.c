@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* The first byte picks the dialect and the rank numbering; the rest is
 	 * the line, copied so that a read past its end is caught. */
-	if (size == 0)
+	if (size == 0 || size > 65536)
 		return 0;
 	proto = (enum xq_protocol)(data[0] % 3);
 	base = (data[0] >> 2) & 1;

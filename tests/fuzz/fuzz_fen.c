@@ -21,8 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned flags = size ? data[0] & XQ_FEN_LENIENT_PLACEMENT : 0;
 
 	xq_diag_init(&d);
-	/* The first byte picks the flags; the rest is the FEN (not NUL-terminated). */
-	if (size == 0 || xq_board_from_fen(&b, (const char *)data + 1, size - 1, flags, &d) != 0)
+	/* The first byte picks the flags; the rest is the FEN (not NUL-terminated),
+	 * at most 4 KiB (a FEN is under 100 bytes). */
+	if (size == 0 || size > 4096 || xq_board_from_fen(&b, (const char *)data + 1, size - 1, flags, &d) != 0)
 		return 0;
 	xq_board_to_fen(&b, fen, sizeof(fen));
 	if (xq_board_from_fen(&again, fen, strlen(fen), flags, &d) != 0)

@@ -1,9 +1,15 @@
 /*
  * fuzz_formats.h: what the format fuzz targets share: read every game of
- * an input through a format, check each tree replays legally, and for
+ * an input through a format, check each tree replays legally and that the
+ * reader ends (no more calls to read() than the input has bytes, and never
+ * a game without moving on: xq_read_guard's internal error), and for
  * formats that write, check that a game comes back equal from the writer
  * unless the writer reported a loss.  A broken invariant aborts (the
  * fuzzer's crash).
+ *
+ * Inputs above FUZZ_MAX_INPUT bytes are not run: larger ones find nothing
+ * the small ones do not, and each run must stay fast (run the fuzzers with
+ * -max_len, see README.md).
  */
 #ifndef XQ_TESTS_FUZZ_FORMATS_H
 #define XQ_TESTS_FUZZ_FORMATS_H
@@ -23,6 +29,7 @@ static inline void fuzz_fail(const char *what, const char *why)
 }
 
 #define FUZZ_MAX_GAMES 16
+#define FUZZ_MAX_INPUT 65536
 
 struct fuzz_diags {
 	int losses, errors;
@@ -36,6 +43,19 @@ static inline void fuzz_count(const struct xq_diag *d, void *payload)
 	c->errors += d->severity == XQ_SEV_ERROR;
 	if (d->msg[sizeof(d->msg) - 1] != '\0')
 		abort(); /* messages are always terminated */
+	if (d->code == XQ_D_INTERNAL)
+		fuzz_fail("a reader did not move on between two games", d->msg);
+}
+
+/*
+ * Count a call to read() on an input of `size` bytes: a game takes one
+ * byte at least, so more than size + 1 calls (the games and the end) is a
+ * reader that does not advance.
+ */
+static inline void fuzz_count_call(uint64_t *calls, size_t size)
+{
+	if (++*calls > (uint64_t)size + 1)
+		fuzz_fail("a reader does not advance", "more calls to read() than bytes");
 }
 
 /* Every move of the tree is legal where it stands. */
@@ -52,7 +72,10 @@ static inline void fuzz_check_tree(const struct xq_game *g)
 	xq_walk_release(&w);
 }
 
-/* Read up to FUZZ_MAX_GAMES games into games[]; returns how many. */
+/*
+ * Read every game (to the end of the input) and keep the first
+ * FUZZ_MAX_GAMES in games[]; returns how many were kept.
+ */
 static inline int fuzz_read(const char *fmt, const void *data, size_t size,
 			    const struct xq_read_opts *opts, struct xq_game *games,
 			    struct fuzz_diags *c)
@@ -61,27 +84,35 @@ static inline int fuzz_read(const char *fmt, const void *data, size_t size,
 	struct xq_read_opts def = XQ_READ_OPTS_INIT;
 	struct xq_sink sink = {fuzz_count, c};
 	struct xq_input *in;
+	struct xq_game more;
+	uint64_t calls = 0;
 	void *r;
 	int n = 0;
 
-	if (!f || xq_input_open_mem(&in, "fuzz", data, size))
+	if (!f || xq_input_open_mem(&in, "fuzz", data, size) || xq_game_init(&more))
 		abort();
 	if (f->open_reader(&r, in, opts ? opts : &def, &sink)) {
 		xq_input_close(in);
+		xq_game_release(&more);
 		return 0;
 	}
-	while (n < FUZZ_MAX_GAMES) {
-		if (xq_game_init(&games[n]))
+	for (;;) {
+		struct xq_game *g = n < FUZZ_MAX_GAMES ? &games[n] : &more;
+		if (g != &more && xq_game_init(g))
 			abort();
-		if (f->read(r, &games[n]) <= 0) {
-			xq_game_release(&games[n]);
+		fuzz_count_call(&calls, size);
+		if (f->read(r, g) <= 0) {
+			if (g != &more)
+				xq_game_release(g);
 			break;
 		}
-		fuzz_check_tree(&games[n]);
-		n++;
+		fuzz_check_tree(g);
+		if (g != &more)
+			n++;
 	}
 	f->close_reader(r);
 	xq_input_close(in);
+	xq_game_release(&more);
 	return n;
 }
 

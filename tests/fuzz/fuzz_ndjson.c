@@ -1,8 +1,9 @@
 /*
  * fuzz_ndjson.c: the NDJSON game reader must never crash or read out of
- * bounds, whatever the bytes; and every game it returns, broken or not,
- * must write back and read again to an equal game (the writer can hold
- * everything the reader builds).
+ * bounds, whatever the bytes, and it must end (no more calls to read()
+ * than bytes, no game without moving on); and every game it returns,
+ * broken or not, must write back and read again to an equal game (the
+ * writer can hold everything the reader builds; the first 64 are tried).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "format.h"
+#include "fuzz_formats.h"
 #include "game.h"
 #include "io.h"
 
@@ -35,25 +37,32 @@ static int read_one(const struct xq_format *f, const char *text, size_t len, str
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct xq_format *f = xq_format_find("ndjson");
+	struct fuzz_diags c = {0, 0};
+	struct xq_sink sink = {fuzz_count, &c};
 	struct xq_input *in;
 	struct xq_game g, back;
+	uint64_t calls = 0;
 	void *r;
 	int games = 0;
 
-	if (!f || xq_input_open_mem(&in, "fuzz", data, size))
+	if (size > FUZZ_MAX_INPUT || !f || xq_input_open_mem(&in, "fuzz", data, size))
 		return 0;
-	if (f->open_reader(&r, in, NULL, NULL)) {
+	if (f->open_reader(&r, in, NULL, &sink)) {
 		xq_input_close(in);
 		return 0;
 	}
 	if (xq_game_init(&g) || xq_game_init(&back))
 		abort();
-	while (games < 64 && f->read(r, &g) == 1) {
+	for (;;) {
 		struct xq_buf out = XQ_BUF_INIT;
 		struct xq_output *o;
 		void *w;
 		char why[256];
-		games++;
+		fuzz_count_call(&calls, size);
+		if (f->read(r, &g) != 1)
+			break;
+		if (++games > 64)
+			continue;
 		if (xq_output_open_mem(&o, &out) || f->open_writer(&w, o, NULL, NULL))
 			abort();
 		if (f->write(w, &g))

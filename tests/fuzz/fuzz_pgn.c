@@ -1,9 +1,10 @@
 /*
  * fuzz_pgn.c: the PGN reader must never crash, read out of bounds or
- * leak, whatever the bytes; every diagnostic must carry a code, a message
- * and the right game number; and every game it reads whole must survive a
- * round trip: written, read back, the same game; written again, the same
- * bytes.
+ * leak, whatever the bytes, and it must end (no more calls to read() than
+ * bytes, no game without moving on); every diagnostic must carry a code, a
+ * message and the right game number; and every game it reads whole must
+ * survive a round trip: written, read back, the same game; written again,
+ * the same bytes.
  *
  * The first byte picks the options: bits 0-1 force an encoding (none,
  * UTF-8, GB18030, Big5), bit 2 reads coordinates with ranks 1-10, bits
@@ -33,6 +34,8 @@ static void check_diag(const struct xq_diag *d, void *payload)
 
 	if (d->code == XQ_D_NONE || d->code >= XQ_D_CODE_COUNT || !d->msg[0])
 		abort();
+	if (d->code == XQ_D_INTERNAL)
+		abort(); /* the reader returned a game without moving on */
 	if (d->code == XQ_D_LOSS)
 		c->loss = 1;
 	if (c->games && d->game > c->games)
@@ -117,6 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct xq_sink sink = {check_diag, &c};
 	struct xq_input *in;
 	struct xq_game g;
+	uint64_t calls = 0;
 	void *rd;
 	int rc;
 
@@ -128,7 +132,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (xq_format_pgn.open_reader(&rd, in, &opts, &sink) || xq_game_init(&g))
 		abort();
-	while ((rc = xq_format_pgn.read(rd, &g)) > 0) {
+	for (;;) {
+		/* A game takes a byte at least: more calls than bytes is a
+		 * reader that does not advance. */
+		if (++calls > size + 1)
+			abort();
+		if ((rc = xq_format_pgn.read(rd, &g)) <= 0)
+			break;
 		if (g.number != c.games++)
 			abort();
 		if (!(g.flags & XQ_GAME_BROKEN))

@@ -49,8 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = 0, i;
 	int legal = 1, hit;
 
-	if (size < 2)
-		return 0;
+	if (size < 2 || size > 4096)
+		return 0; /* MAX_PLIES moves take 3 bytes each at most */
 	o.rules = data[0] & 1 ? XQ_RULES_CHINESE : XQ_RULES_ASIAN;
 	o.counted_checks = data[0] & 2 ? 10 : 0;
 	o.cxq = (data[0] & 4) != 0;

@@ -2,7 +2,8 @@
  * fuzz_split.c: reading an input in chunks at its splitter's points
  * (format.h) must give exactly what reading it whole gives, whatever the
  * bytes: the same games (with their numbers, places and encodings) and
- * the same diagnostics, in the same order.
+ * the same diagnostics, in the same order; and every read ends (no more
+ * calls to read() than bytes, no game without moving on).
  *
  * The chunks are read as the pool (cmd/pool.c) reads them, one after the
  * other here: a chunk's games are handed over while chunk_next() says
@@ -45,6 +46,8 @@ static void put_diag(const struct xq_diag *d, void *payload)
 {
 	struct reading *r = payload;
 
+	if (d->code == XQ_D_INTERNAL)
+		abort(); /* a reader returned a game without moving on */
 	xq_buf_addf(&r->game, "%u:%u:%llu:%d g%llu p%u %d %s [%s] %s\n", d->place.line,
 		    d->place.col, (unsigned long long)d->place.offset, d->has_offset,
 		    (unsigned long long)d->game, d->ply, (int)d->severity,
@@ -114,11 +117,12 @@ static int read_chunk(const struct xq_format *fmt, const struct xq_split_ops *op
 		      uint64_t *handed)
 {
 	struct span sp = {text, (size_t)start->offset, final ? len : (size_t)end->seen};
+	size_t bytes = sp.end - sp.pos;
 	struct xq_sink sink = {put_diag, r};
 	struct xq_chunk c;
 	struct xq_game g;
 	void *rd;
-	uint64_t count = 0;
+	uint64_t count = 0, calls = 0;
 	int rc, ok = 0;
 
 	memset(&c, 0, sizeof(c));
@@ -135,6 +139,8 @@ static int read_chunk(const struct xq_format *fmt, const struct xq_split_ops *op
 	for (;;) {
 		struct xq_place nx;
 		int last = 0;
+		if (++calls > bytes + 1)
+			abort(); /* a game takes a byte at least */
 		rc = fmt->read(rd, &g);
 		if (rc <= 0)
 			break;
@@ -177,13 +183,18 @@ static void read_whole(const struct xq_format *fmt, const struct xq_read_opts *r
 	struct xq_sink sink = {put_diag, r};
 	struct xq_input *in;
 	struct xq_game g;
+	uint64_t calls = 0;
 	void *rd;
 	int rc;
 
 	if (xq_input_open_mem(&in, "fuzz", text, len) || fmt->open_reader(&rd, in, ro, &sink) ||
 	    xq_game_init(&g))
 		abort();
-	while ((rc = fmt->read(rd, &g)) > 0) {
+	for (;;) {
+		if (++calls > len + 1)
+			abort(); /* a game takes a byte at least */
+		if ((rc = fmt->read(rd, &g)) <= 0)
+			break;
 		put_game(r, &g);
 		hand_over(r);
 	}
