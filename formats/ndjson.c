@@ -76,6 +76,11 @@ struct nd_reader {
 	const char *line;
 	size_t len;
 	uint64_t line_offset;
+	/* The column of byte col_at of the line at col_line (a cursor, so that
+	 * many reports on one long line do not each count from its start). */
+	uint64_t col_line;
+	size_t col_at;
+	uint32_t col;
 	struct jtok *toks;
 	size_t ntoks, toks_alloc;
 	uint32_t *stack;
@@ -104,10 +109,19 @@ static void report(struct nd_reader *r, enum xq_severity sev, enum xq_diag_code 
 	struct xq_diag d;
 	va_list ap;
 
+	if (at > r->len)
+		at = r->len;
+	if (r->col_line != r->line_offset + 1 || at < r->col_at) {
+		r->col_line = r->line_offset + 1;
+		r->col_at = 0;
+		r->col = 1;
+	}
+	r->col += (uint32_t)xq_utf8_count(r->line + r->col_at, at - r->col_at);
+	r->col_at = at;
 	xq_diag_init(&d);
 	d.source = r->name;
 	d.place.line = r->lineno;
-	d.place.col = (uint32_t)xq_utf8_count(r->line, at < r->len ? at : r->len) + 1;
+	d.place.col = r->col;
 	d.place.offset = r->line_offset + at;
 	d.has_offset = 1;
 	d.game = r->games;

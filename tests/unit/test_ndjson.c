@@ -313,6 +313,37 @@ static void blank_lines_of_more_than_16_mib_end_the_reading_and_the_splitting(vo
 	free(text);
 }
 
+static void reports_on_one_line_give_columns_in_characters(void **state)
+{
+	struct xq_game g[2];
+	struct xq_diag d[16];
+	int n;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g[0]), 0);
+	assert_int_equal(xq_game_init(&g[1]), 0);
+	/* Each report counted the characters from the line's start: 40,000
+	 * on one line took 19 s.  They now count on from the last one. */
+	n = read_all("{\"schema\":\"xqkit.game/1\",\"tags\":[{\"name\":\"Event\",\"value\":"
+		     "\"\xE7\x82\xAE\xE7\x82\xAE\"}],\"zz\":1,\"moves\":[{\"iccs\":\"h2e2\",\"yy\":2},"
+		     "{\"iccs\":\"h9g7\",\"xx\":3}]}\n"
+		     "{\"schema\":\"xqkit.game/1\",\"ww\":1,\"moves\":[]}\n",
+		     g, 2, d);
+	assert_int_equal(n, 2);
+	assert_non_null(strstr(d[0].msg, "\"zz\""));
+	assert_int_equal(d[0].place.col, 65);
+	assert_non_null(strstr(d[1].msg, "\"yy\""));
+	assert_int_equal(d[1].place.col, 96);
+	assert_non_null(strstr(d[2].msg, "\"xx\""));
+	assert_int_equal(d[2].place.col, 119);
+	/* The next line counts from its own start. */
+	assert_non_null(strstr(d[3].msg, "\"ww\""));
+	assert_int_equal(d[3].place.line, 2);
+	assert_int_equal(d[3].place.col, 26);
+	xq_game_release(&g[0]);
+	xq_game_release(&g[1]);
+}
+
 static void chunk_reader_counts_lines_offsets_and_records_from_its_start(void **state)
 {
 	static const char text[] = "{\"schema\":\"xqkit.game/1\",\"moves\":[]}\n"
@@ -838,6 +869,7 @@ int main(void)
 		cmocka_unit_test(file_names_that_are_not_utf8_come_out_as_valid_utf8),
 		cmocka_unit_test(jobs_give_the_same_report_in_the_same_order),
 		cmocka_unit_test(splitter_proposes_the_line_after_each_record),
+		cmocka_unit_test(reports_on_one_line_give_columns_in_characters),
 		cmocka_unit_test(blank_lines_of_more_than_16_mib_end_the_reading_and_the_splitting),
 		cmocka_unit_test(chunk_reader_counts_lines_offsets_and_records_from_its_start),
 	};
