@@ -26,8 +26,11 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 # Seconds from the `times` builtin's "0m1.234s" form.
 secs() { echo "$1" | awk '{ split($0, p, "m"); sub("s", "", p[2]); print p[1] * 60 + p[2] }'; }
 
-tv=$(mktemp) tc=$(mktemp) last=$(mktemp)
-trap 'rm -f "$tv" "$tc" "$last"' EXIT
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-ecco.XXXXXX") || exit 3
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+tv=$tmp/validate tc=$tmp/classify last=$tmp/last
 i=0
 while [ $i -lt "$runs" ]; do
 	# The child's user and system time, from `times` in a subshell.
