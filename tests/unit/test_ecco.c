@@ -31,8 +31,9 @@ static xq_move mirrored(xq_move m)
 }
 
 /* Moves written in WXF ("C2.5 N8+7 ..."), played from the start. */
-static size_t wxf_game(const char *text, xq_move *out, size_t cap)
+static size_t wxf_game(const char *game, xq_move *out, size_t cap)
 {
+	const char *text = game;
 	struct xq_board b;
 	struct xq_undo u;
 	struct xq_diag d;
@@ -44,7 +45,7 @@ static size_t wxf_game(const char *text, xq_move *out, size_t cap)
 		if (len) {
 			xq_diag_init(&d);
 			if (xq_notation_read(&out[n], &b, text, len, XQ_NOTATION_WXF, &d) != 0)
-				fail_msg("move %zu '%.*s' of \"%s\": %s", n + 1, (int)len, text, text,
+				fail_msg("move %zu '%.*s' of \"%s\": %s", n + 1, (int)len, text, game,
 					 d.msg);
 			xq_board_make(&b, out[n], &u);
 			assert_true(++n < cap);
@@ -74,6 +75,20 @@ static const struct xq_ecco *classify_wxf(const char *text)
 {
 	xq_move moves[64];
 	return classify(moves, wxf_game(text, moves, 64));
+}
+
+/* Games in WXF and the codes they must get. */
+struct line {
+	const char *moves, *code;
+};
+
+static void expect_lines(const struct line *lines, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct xq_ecco *e = classify_wxf(lines[i].moves);
+		if (strcmp(e->code, lines[i].code) != 0)
+			fail_msg("\"%s\" is %s, not %s", lines[i].moves, e->code, lines[i].code);
+	}
 }
 
 /* One row of cases.tsv: id, code, moves in ICCS. */
@@ -161,44 +176,46 @@ static void a_mirrored_game_gets_the_same_code(void **state)
 
 static void moves_in_another_order_within_a_side_get_the_same_code(void **state)
 {
+	static const struct line lines[] = {
+		/* 中炮过河车七路马对屏风马两头蛇, in the book's order and in another */
+		{"C2.5 N8+7 N2+3 R9.8 R1.2 P7+1 R2+6 N2+3 N8+7 P3+1", "C20"},
+		{"C2.5 N8+7 N2+3 P7+1 R1.2 R9.8 N8+7 N2+3 R2+6 P3+1", "C20"},
+		/* ... and the line goes on the same way from either order */
+		{"C2.5 N8+7 N2+3 R9.8 R1.2 P7+1 R2+6 N2+3 N8+7 P3+1 R9+1 C2+1 R2-2 B3+5 P3+1",
+		 "C23"},
+		{"C2.5 N8+7 N2+3 P7+1 R1.2 R9.8 N8+7 N2+3 R2+6 P3+1 R9+1 C2+1 R2-2 B3+5 P3+1",
+		 "C23"},
+		/* 中炮两头蛇对左三步虎: 三兵 and 七兵 in either order */
+		{"C2.5 N8+7 N2+3 C8.9 P3+1 N2+3 P7+1", "B25"},
+		{"C2.5 N8+7 N2+3 C8.9 P7+1 N2+3 P3+1", "B25"},
+		/* 飞相转屏风马: Red's horses in either order */
+		{"B3+5 C8.5 N2+3 N8+7 N8+7", "A28"},
+		{"B3+5 C8.5 N8+7 N8+7 N2+3", "A28"},
+		/* but the order of the plies matters where the book fixes it */
+		{"B3+5 C8.4 N2+3 N8+7 R1.2 P7+1", "A32"},
+		{"B3+5 C8.4 N2+3 P7+1 R1.2 N8+7", "A31"},
+	};
+
 	(void)state;
-	/* 中炮过河车七路马对屏风马两头蛇, in the book's order and in another. */
-	assert_string_equal(classify_wxf("C2.5 N8+7 N2+3 R9.8 R1.2 P7+1 R2+6 N2+3 N8+7 P3+1")->code,
-			    "C20");
-	assert_string_equal(classify_wxf("C2.5 N8+7 N2+3 P7+1 R1.2 R9.8 N8+7 N2+3 R2+6 P3+1")->code,
-			    "C20");
-	/* ... and the line goes on the same way from either order. */
-	assert_string_equal(classify_wxf("C2.5 N8+7 N2+3 R9.8 R1.2 P7+1 R2+6 N2+3 N8+7 P3+1 "
-					 "R9+1 C2+1 R2-2 B3+5 P3+1")->code,
-			    "C23");
-	assert_string_equal(classify_wxf("C2.5 N8+7 N2+3 P7+1 R1.2 R9.8 N8+7 N2+3 R2+6 P3+1 "
-					 "R9+1 C2+1 R2-2 B3+5 P3+1")->code,
-			    "C23");
-	/* 中炮两头蛇对左三步虎: 三兵 and 七兵 in either order. */
-	assert_string_equal(classify_wxf("C2.5 N8+7 N2+3 C8.9 P3+1 N2+3 P7+1")->code, "B25");
-	assert_string_equal(classify_wxf("C2.5 N8+7 N2+3 C8.9 P7+1 N2+3 P3+1")->code, "B25");
-	/* Black's order does not matter to 飞相转屏风马 either, nor Red's. */
-	assert_string_equal(classify_wxf("B3+5 C8.5 N2+3 N8+7 N8+7")->code, "A28");
-	assert_string_equal(classify_wxf("B3+5 C8.5 N8+7 N8+7 N2+3")->code, "A28");
-	/* But the order of the plies does matter where the book fixes it. */
-	assert_string_equal(classify_wxf("B3+5 C8.4 N2+3 N8+7 R1.2 P7+1")->code, "A32");
-	assert_string_equal(classify_wxf("B3+5 C8.4 N2+3 P7+1 R1.2 N8+7")->code, "A31");
+	expect_lines(lines, sizeof(lines) / sizeof(lines[0]));
 }
 
 static void games_shorter_than_20_plies(void **state)
 {
+	static const struct line lines[] = {
+		{"C2.5", "B00"},
+		{"C2.5 N8+7", "B05"},
+		{"B3+5", "A10"},
+		{"P3+1 C8.7", "E10"},
+		{"P5+1", "A00"}, /* a first move the book does not name */
+	};
 	const struct xq_ecco *e;
 
 	(void)state;
 	e = classify(NULL, 0);
 	assert_string_equal(e->code, "A00");
 	assert_string_equal(e->opening, "其他开局");
-	assert_string_equal(classify_wxf("C2.5")->code, "B00");
-	assert_string_equal(classify_wxf("C2.5 N8+7")->code, "B05");
-	assert_string_equal(classify_wxf("B3+5")->code, "A10");
-	assert_string_equal(classify_wxf("P3+1 C8.7")->code, "E10");
-	/* A first move the book does not name. */
-	assert_string_equal(classify_wxf("P5+1")->code, "A00");
+	expect_lines(lines, sizeof(lines) / sizeof(lines[0]));
 }
 
 /*
@@ -207,9 +224,7 @@ static void games_shorter_than_20_plies(void **state)
  */
 static void lines_the_fixture_does_not_reach(void **state)
 {
-	static const struct {
-		const char *moves, *code;
-	} lines[] = {
+	static const struct line lines[] = {
 		{"P1+1", "A08"}, /* 边兵局 */
 		{"C2+4", "A05"}, /* 过河炮局 */
 		{"C2+2", "A04"}, /* 巡河炮局 */
@@ -229,14 +244,13 @@ static void lines_the_fixture_does_not_reach(void **state)
 		{"C2.5 N8+7 N2+3 N2+3 R1.2 R1+1 R2+4 R1-1 P7+1 R1+1 P7+1 R1-1 P7+1 R1+1 "
 		 "P7+1 R1-1 P7+1 R1+1 A4+5 R1-1",
 		 "C15"},
+		/* 五八炮互进三兵对屏风马红左边马: Black's 5th move decides, or
+		 * the 6th after 飞象 */
+		{"C2.5 N8+7 N2+3 N2+3 P3+1 P3+1 C8+4 R9.8 N8+9 B7+5 R1.2 A4+5", "C94"},
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
-		const struct xq_ecco *e = classify_wxf(lines[i].moves);
-		if (strcmp(e->code, lines[i].code) != 0)
-			fail_msg("\"%s\" is %s, not %s", lines[i].moves, e->code, lines[i].code);
-	}
+	expect_lines(lines, sizeof(lines) / sizeof(lines[0]));
 }
 
 static void plies_after_the_20th_are_never_read(void **state)
