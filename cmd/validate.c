@@ -555,7 +555,7 @@ static int validate_emit(void *ctx, struct pool_job *j)
 	}
 	report_flush_err(&c->err);
 	report_flush_out(&c->out);
-	return 0;
+	return cmd_signal ? 1 : 0;
 }
 
 static void plural(struct xq_buf *b, uint64_t n, const char *one, const char *many)
@@ -563,7 +563,8 @@ static void plural(struct xq_buf *b, uint64_t n, const char *one, const char *ma
 	xq_buf_addf(b, "%llu %s", (unsigned long long)n, n == 1 ? one : many);
 }
 
-static void print_summary(struct vctx *c, double secs)
+/* `stopped`: the run ended before every input was checked. */
+static void print_summary(struct vctx *c, double secs, int stopped)
 {
 	struct xq_buf *b = &c->out;
 	static const char *const one[3] = {"note", "warning", "error"};
@@ -609,7 +610,9 @@ static void print_summary(struct vctx *c, double secs)
 		report_codes_text(b, &c->counts, (enum xq_severity)s);
 		xq_buf_addc(b, '\n');
 	}
-	if (!c->counts.by_sev[XQ_SEV_ERROR] && !c->counts.by_sev[XQ_SEV_WARNING])
+	if (stopped)
+		xq_buf_adds(b, "stopped early: not every game was checked\n");
+	else if (!c->counts.by_sev[XQ_SEV_ERROR] && !c->counts.by_sev[XQ_SEV_WARNING])
 		xq_buf_adds(b, "no problems found\n");
 	report_flush_out(b);
 }
@@ -724,6 +727,7 @@ int cmd_validate(int argc, char **argv)
 		progress = 0;
 
 	t0 = cmd_now();
+	cmd_catch_signals();
 	if (inputs_start(&inputs, p.operands, p.noperands, recursive, files0, &d)) {
 		cmd_error("%s", d.msg);
 		opt_release(&p);
@@ -747,9 +751,13 @@ int cmd_validate(int argc, char **argv)
 		cmd_error("out of memory");
 		c.io_error = 1;
 	}
-	print_summary(&c, cmd_now() - t0);
+	if (cmd_signal)
+		cmd_error("interrupted: the summary counts what was checked before the signal");
+	print_summary(&c, cmd_now() - t0, rc != 0 || cmd_signal);
 	xq_buf_release(&c.err);
 	xq_buf_release(&c.out);
+	if (cmd_signal)
+		return cmd_signal_status();
 	if (c.io_error)
 		return XQ_EXIT_IO;
 	for (int sev = XQ_SEV_ERROR; sev >= (int)fail_on; sev--)

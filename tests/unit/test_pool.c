@@ -10,11 +10,14 @@
  * one game or a few (so that every boundary is a cut).  The cmd/ sources
  * are compiled into this test (unit tests link only libxq).
  */
+/* inputs.c asks for realpath() (XSI) before any header. */
+#define _XOPEN_SOURCE 700
 #include "testutil.h"
 
 #include <unistd.h>
 #include <zlib.h>
 
+#include "common.c"
 #include "inputs.c"
 #include "pool.c"
 #include "report.c"
