@@ -222,8 +222,35 @@ static int remember_name(struct cctx *c, uint64_t h)
 	return 0;
 }
 
-/* Append `s` made safe for a file name: no '/', no control characters and
- * none of \ : * ? " < > | (which other systems refuse). */
+/*
+ * Characters that are not seen where they are, or change how what follows
+ * them is shown: the C1 controls, the format characters of Unicode
+ * (category Cf: soft hyphen, zero-width spaces and joiners, the bidi
+ * marks, embeddings, overrides and isolates such as U+202E, word joiners,
+ * the BOM, tags, ...) and the line and paragraph separators.  In a file
+ * name they could make it read as another one ("gnp.exe" shown as
+ * "exe.png").
+ */
+static int is_invisible(uint32_t cp)
+{
+	static const uint32_t ranges[][2] = {
+		{0x80, 0x9F},       {0xAD, 0xAD},       {0x600, 0x605},     {0x61C, 0x61C},
+		{0x6DD, 0x6DD},     {0x70F, 0x70F},     {0x890, 0x891},     {0x8E2, 0x8E2},
+		{0x180E, 0x180E},   {0x200B, 0x200F},   {0x2028, 0x202E},   {0x2060, 0x2064},
+		{0x2066, 0x206F},   {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD},
+		{0x110CD, 0x110CD}, {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A},
+		{0xE0001, 0xE0001}, {0xE0020, 0xE007F},
+	};
+
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		if (cp >= ranges[i][0] && cp <= ranges[i][1])
+			return 1;
+	return 0;
+}
+
+/* Append `s` made safe for a file name: no '/', no control or invisible
+ * character (is_invisible) and none of \ : * ? " < > | (which other
+ * systems refuse). */
 static void add_name_part(struct xq_buf *b, const char *s)
 {
 	size_t len = strlen(s);
@@ -231,7 +258,10 @@ static void add_name_part(struct xq_buf *b, const char *s)
 	for (size_t i = 0; i < len;) {
 		unsigned char ch = (unsigned char)s[i];
 		size_t n = ch < 0x80 ? 1 : xq_utf8_valid_prefix(s + i, len - i);
-		if (n == 0 || ch < 0x20 || ch == 0x7f || strchr("/\\:*?\"<>|", ch)) {
+		uint32_t cp = ch;
+		if (n > 1)
+			xq_utf8_decode(s + i, n, &cp);
+		if (n == 0 || ch < 0x20 || ch == 0x7f || strchr("/\\:*?\"<>|", ch) || is_invisible(cp)) {
 			xq_buf_addc(b, '_');
 			n = n ? n : 1;
 		} else if (xq_is_space(ch)) {
