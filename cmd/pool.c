@@ -103,7 +103,7 @@ struct feed {
 	struct xq_diag in_diag;
 	/* The next chunk starts at `at`. */
 	uint64_t at, at_records;
-	uint32_t at_line;
+	uint64_t at_line;
 	enum xq_encoding enc;    /* as the last split point said */
 	uint64_t first_high;
 	uint64_t nchunks;        /* chunks cut */
@@ -126,7 +126,7 @@ struct unit {
 	int final;               /* it reads to the end of the input */
 	struct xq_chunk chunk;   /* where its reader starts */
 	uint64_t end, expect;    /* where its games must end, and how many */
-	uint32_t end_line;
+	uint64_t end_line;
 	uint64_t stored;         /* stored input bytes read when it was cut */
 };
 

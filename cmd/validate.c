@@ -267,8 +267,8 @@ static void check_start(struct pool_job *j)
 		struct xq_board b;
 		xq_diag_init(&d);
 		if (xq_board_from_fen(&b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &d)) {
-			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_FEN, 0, "FEN tag, column %u: %s",
-				  d.place.col, d.msg);
+			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_FEN, 0, "FEN tag, column %llu: %s",
+				  (unsigned long long)d.place.col, d.msg);
 		} else if (memcmp(b.sq, g->start.sq, sizeof(b.sq)) || b.side != g->start.side) {
 			char want[XQ_FEN_MAX];
 			xq_board_to_fen(&g->start, want, sizeof(want));
@@ -484,7 +484,7 @@ static void game_json(struct vctx *c, const struct pool_job *j, const uint64_t s
 	report_add_json_safe(b, j->file->name);
 	xq_buf_addf(b, ",\"game\":%llu", (unsigned long long)g->number);
 	if (g->place.line && !j->file->binary)
-		xq_buf_addf(b, ",\"line\":%u", g->place.line);
+		xq_buf_addf(b, ",\"line\":%llu", (unsigned long long)g->place.line);
 	else
 		xq_buf_addf(b, ",\"offset\":%llu", (unsigned long long)g->place.offset);
 	xq_buf_addf(b, ",\"format\":\"%s\"", j->file->fmt ? j->file->fmt->name : "");

@@ -92,8 +92,8 @@ enum xq_diag_code {
 /* Where something is in its source; 0 means unknown for line and column. */
 struct xq_place {
 	uint64_t offset; /* byte offset from the start of the source */
-	uint32_t line;   /* 1-based */
-	uint32_t col;    /* 1-based, in characters of the decoded text */
+	uint64_t line;   /* 1-based (64 bits: an endless input has more than 2^32 lines) */
+	uint64_t col;    /* 1-based, in characters of the decoded text */
 };
 
 #define XQ_DIAG_MSG_MAX 256
