@@ -433,7 +433,9 @@ int xq_output_plan(struct xq_output_plan *p, const char *path, unsigned flags, s
 	struct stat st;
 
 	memset(p, 0, sizeof(*p));
-	if (!strcmp(path, "-")) {
+	/* "-", /dev/stdout, /dev/fd/3: a descriptor the caller opened, written
+	 * as it is (a file the shell opened with > is not replaced). */
+	if (!strcmp(path, "-") || (named_fd(path) >= 0 && fcntl(named_fd(path), F_GETFD) >= 0)) {
 		p->kind = XQ_OUTPUT_DIRECT;
 		return 0;
 	}
@@ -475,15 +477,14 @@ int xq_output_plan(struct xq_output_plan *p, const char *path, unsigned flags, s
 						 : "not a file xqkit can write");
 }
 
-/* Open a character device, FIFO or socket for writing, as it is. */
+/* Open a descriptor's name (a copy of the descriptor, sharing its file
+ * offset, as >&N does), or a character device, FIFO or socket, as it is. */
 static int open_direct(const char *path, struct xq_diag *d)
 {
-	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), n;
+	int n = named_fd(path);
+	int fd = n >= 0 ? dup(n) : open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 
 	if (fd >= 0)
-		return fd;
-	/* A socket has no name to open: /dev/stdout on one is its descriptor. */
-	if (errno == ENXIO && (n = named_fd(path)) >= 0 && (fd = dup(n)) >= 0)
 		return fd;
 	return io_error(d, XQ_EIO, path, "cannot open");
 }

@@ -15,9 +15,11 @@
  * owner and group (where the system allows).  An existing file is
  * refused unless XQ_OUTPUT_FORCE, and so is a symbolic link to a missing
  * file; a symbolic link to a file is kept and the file it names replaced.
- * A character device, FIFO or socket (/dev/null, /dev/stdout, the pipe
- * of a shell's >(...)) cannot be replaced: it is written directly, with
- * or without XQ_OUTPUT_FORCE, and never removed.  A directory or a block
+ * A character device, FIFO or socket (/dev/null, the pipe of a shell's
+ * >(...)) cannot be replaced: it is written directly, with or without
+ * XQ_OUTPUT_FORCE, and never removed; so is an open descriptor named
+ * /dev/stdout, /dev/stderr, /dev/fd/N or /proc/self/fd/N, through a copy
+ * of it, whatever it is (a file a shell opened with > stays that file).  A directory or a block
  * device is refused.  A name ending in ".gz" (or XQ_OUTPUT_GZIP) is
  * gzip-compressed.  A full disk (ENOSPC, EDQUOT) is reported with the
  * code XQ_D_RESOURCE, any other failure with XQ_D_IO.

@@ -10,6 +10,19 @@
 # expect_no_err TEXT          ... does not contain it
 # expect_same FILE1 FILE2     the two files hold the same bytes
 # mode_of FILE                prints FILE's permission bits in octal (e.g. 600)
+# interrupt SIG SECS CMD...   start CMD in the background (standard input:
+#                             this shell's; output in $T/out and $T/err)
+#                             with the default action for SIGINT, SIGTERM
+#                             and SIGHUP (a shell starts background jobs
+#                             with SIGINT ignored), send it SIG after SECS
+#                             seconds, and wait; sets $status and $elapsed
+#                             (milliseconds from the signal to its end).
+#                             A command still running 5 s after the signal
+#                             is killed and the case fails.
+# expect_within MS            the last `interrupt` ended within MS ms of
+#                             the signal
+# no_temp_files DIR           fails if DIR (and below) holds a temporary
+#                             file of xqkit's (*xqkit-*)
 
 fail() {
 	echo "FAIL $CASE: $*"
@@ -54,4 +67,48 @@ expect_same() {
 
 mode_of() {
 	stat -c %a "$1"
+}
+
+now_ms() {
+	_t=$(date +%s%N)
+	echo $((_t / 1000000))
+}
+
+interrupt() {
+	_sig=$1 _secs=$2
+	shift 2
+	env --default-signal=INT,TERM,HUP true 2> /dev/null ||
+		skip "$CASE" "env --default-signal is missing (coreutils 8.31 or later)"
+	exec 3<&0
+	env --default-signal=INT,TERM,HUP "$@" <&3 > "$T/out" 2> "$T/err" &
+	_pid=$!
+	exec 3<&-
+	sleep "$_secs"
+	_t0=$(now_ms)
+	kill -"$_sig" "$_pid" 2> /dev/null
+	# A watchdog: SIGKILL 5 s after the signal if it is still running.
+	(
+		trap 'kill $_sleep 2> /dev/null; exit 0' TERM
+		sleep 5 &
+		_sleep=$!
+		wait $_sleep
+		kill -KILL "$_pid" 2> /dev/null
+	) > /dev/null 2>&1 &
+	_dog=$!
+	wait "$_pid"
+	status=$?
+	elapsed=$(($(now_ms) - _t0))
+	kill -TERM $_dog 2> /dev/null
+	wait $_dog 2> /dev/null
+	[ $status -ne 137 ] || fail "still running 5 s after SIG$_sig (killed)"
+}
+
+no_temp_files() {
+	_left=$(find "$1" -name '*xqkit-*' 2> /dev/null | head -5)
+	[ -z "$_left" ] || fail "temporary files left behind: $_left"
+}
+
+expect_within() {
+	[ "$elapsed" -le "$1" ] && return 0
+	fail "it took $elapsed ms to stop after the signal (at most $1 expected)"
 }

@@ -373,6 +373,38 @@ static void socket_named_by_its_descriptor_is_written_through_it(void **state)
 	close(sv[1]);
 }
 
+static void descriptor_name_writes_to_the_descriptor_even_on_a_file(void **state)
+{
+	char path[4400], name[64], got[16] = "";
+	struct stat before, after;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	if (access("/dev/fd/0", F_OK) != 0)
+		TEST_SKIP("no /dev/fd here");
+	/* xqkit -o /dev/stdout > file: the file the shell opened is written
+	 * after what is there already, never replaced. */
+	path_in_dir(path, sizeof(path), "redirected.txt");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "a", 1), 1);
+	assert_int_equal(fstat(fd, &before), 0);
+	snprintf(name, sizeof(name), "/dev/fd/%d", fd);
+	write_output(name, 0, "b");
+	assert_int_equal(write(fd, "c", 1), 1);
+	close(fd);
+	assert_int_equal(stat(path, &after), 0);
+	assert_true(before.st_ino == after.st_ino);
+	assert_int_equal(after.st_mode & 07777, 0600);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_non_null(fgets(got, sizeof(got), f));
+	fclose(f);
+	assert_string_equal(got, "abc");
+	assert_int_equal(temp_files(), 0);
+}
+
 static void directory_and_block_device_are_refused(void **state)
 {
 	char path[4400];
@@ -546,6 +578,7 @@ int main(void)
 		cmocka_unit_test(character_device_is_written_directly_and_kept),
 		cmocka_unit_test(fifo_is_written_directly_and_never_removed),
 		cmocka_unit_test(socket_named_by_its_descriptor_is_written_through_it),
+		cmocka_unit_test(descriptor_name_writes_to_the_descriptor_even_on_a_file),
 		cmocka_unit_test(directory_and_block_device_are_refused),
 		cmocka_unit_test(name_of_255_bytes_can_be_written),
 		cmocka_unit_test(link_to_nothing_is_refused_without_force),
