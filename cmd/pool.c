@@ -714,6 +714,11 @@ static long stream_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
 	struct feed *f = st->f;
 	long got;
 
+	/* Bytes already read are a chunk's or the carry's (up to CARRY_MAX):
+	 * reading them stops on a signal as reading the input does. */
+	if (cmd_cancel)
+		return xq_diag_set(d, XQ_ECANCELED, XQ_D_IO, XQ_SEV_ERROR, "reading interrupted");
+
 	if (st->seg && !st->tail) {
 		size_t take = (size_t)(st->seg->end - st->pos);
 		if (take > n)

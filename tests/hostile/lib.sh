@@ -87,19 +87,22 @@ interrupt() {
 	_t0=$(now_ms)
 	kill -"$_sig" "$_pid" 2> /dev/null
 	# A watchdog: SIGKILL 5 s after the signal if it is still running.
+	rm -f "$T/interrupt.done"
 	(
-		trap 'kill $_sleep 2> /dev/null; exit 0' TERM
-		sleep 5 &
-		_sleep=$!
-		wait $_sleep
-		kill -KILL "$_pid" 2> /dev/null
+		_i=0
+		while [ $_i -lt 50 ] && [ ! -e "$T/interrupt.done" ]; do
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+		[ -e "$T/interrupt.done" ] || kill -KILL "$_pid" 2> /dev/null
 	) > /dev/null 2>&1 &
 	_dog=$!
 	wait "$_pid"
 	status=$?
 	elapsed=$(($(now_ms) - _t0))
-	kill -TERM $_dog 2> /dev/null
-	wait $_dog 2> /dev/null
+	: > "$T/interrupt.done"
+	wait $_dog
+	rm -f "$T/interrupt.done"
 	[ $status -ne 137 ] || fail "still running 5 s after SIG$_sig (killed)"
 }
 
