@@ -52,8 +52,10 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
  * Fault injection for the tests, the way git's GIT_TEST_* variables work:
  * true when the environment variable XQ_TEST_FAULT names `what`.  Known
  * faults: "verify" (convert --verify reads back half of what was written,
- * so that the internal-error path and exit status 4 can be tested).  Never
- * set outside the test suite.
+ * so that the internal-error path and exit status 4 can be tested);
+ * "pool-nomem" (pool_run() finds no memory for its workers, as under a
+ * tight limit, which sanitizer builds cannot impose).  Never set outside
+ * the test suite.
  */
 int cmd_test_fault(const char *what);
 

@@ -23,6 +23,7 @@
 
 #include "cmd.h"
 #include "io.h"
+#include "utf8.h"
 
 struct inputs_dir {
 	char *path;
@@ -576,6 +577,14 @@ int source_open(struct source *s, const char *path, const struct xq_format *forc
 	return rc;
 }
 
+static int only_space(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!xq_is_space(p[i]))
+			return 0;
+	return 1;
+}
+
 int source_open_input(struct source *s, const char *path, const struct xq_format *forced,
 		      struct xq_diag *d)
 {
@@ -603,8 +612,9 @@ int source_open_input(struct source *s, const char *path, const struct xq_format
 			snprintf(name, sizeof(name), "%s", path);
 		}
 		s->fmt = xq_format_detect(head, hlen, inputs_is_stdin(path) ? NULL : name);
-		/* An empty input is recognised by its extension alone, or not at all. */
-		if (!s->fmt && hlen == 0) {
+		/* An empty input is recognised by its extension alone, or not at
+		 * all; nothing but white space (all of it peeked) is empty too. */
+		if (!s->fmt && hlen < XQ_PEEK_SIZE && only_space(head, hlen)) {
 			source_no_game(d, NULL);
 			source_close(s);
 			return SOURCE_EMPTY;

@@ -1311,6 +1311,8 @@ int pool_run(const struct pool_config *cfg)
 	int n = cfg->threads < 1 ? 1 : cfg->threads > 64 ? 64 : cfg->threads;
 	int rc = 0;
 
+	if (cmd_test_fault("pool-nomem"))
+		return XQ_ENOMEM;
 	memset(&p, 0, sizeof(p));
 	p.cfg = cfg;
 	p.serial = n == 1;
