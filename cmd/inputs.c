@@ -352,7 +352,6 @@ int inputs_prescan(struct inputs *it, struct xq_diag *d)
 	if (it->list && prescan_list(it, &alloc, d))
 		return -1;
 	qsort(it->known, it->nknown, sizeof(*it->known), cmp_ids);
-	it->prescanned = 1;
 	return 0;
 }
 

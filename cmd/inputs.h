@@ -56,7 +56,6 @@ struct inputs {
 	/* inputs_prescan(): every file named, sorted */
 	struct inputs_id *known;
 	size_t nknown;
-	int prescanned;
 };
 
 /* Start over `n` operands (none means standard input). */

@@ -7,7 +7,7 @@ mkfifo "$T/feed" || fail "mkfifo"
 } > "$T/feed" 2> /dev/null &
 interrupt INT 1 "$XQKIT" convert -t pgn -o "$T/games/" - < "$T/feed"
 expect_status 130
-expect_within 1000
+expect_within 2000
 kept=$(ls "$T/games" | wc -l)
 [ "$kept" -gt 0 ] || fail "no file was written in a second"
 expect_err "interrupted: the $kept files written under '$T/games/' are kept"
