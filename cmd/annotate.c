@@ -315,7 +315,7 @@ static int read_one(struct actx *c, struct slot *s)
 			xq_diag_init(&d);
 			rc = inputs_next(&c->inputs, &path, &in_dir, &d);
 			if (rc == 0) {
-				c->reads_cut = cmd_cancel != 0;
+				c->reads_cut = atomic_load(&cmd_cancel) != 0;
 				c->filling = NULL;
 				return 0;
 			}
@@ -667,7 +667,7 @@ static void sync_keep_reading(struct actx *c)
 {
 	cmd_keep_reading = c->resume.active;
 	if (!c->resume.active && cmd_signal)
-		cmd_cancel = 1;
+		atomic_store(&cmd_cancel, 1);
 }
 
 /*

@@ -64,9 +64,10 @@ int cmd_test_fault(const char *what);
  * reads for long (perft keeps the default actions: it has nothing to
  * clean up).  cmd_catch_signals() sets one handler for SIGINT, SIGTERM
  * and SIGHUP that only records the signal: in cmd_signal (which every loop
- * over inputs, games or plies looks at), in cmd_stop (the atomic_int that
- * searches and engine clients poll) and in cmd_cancel, the cancel flag of
- * every input opened through cmd/inputs (formats/io looks at it before
+ * of the main thread over inputs, games or plies looks at), in cmd_stop
+ * (the atomic_int that searches and engine clients poll) and in
+ * cmd_cancel, an atomic_int too (worker threads read it): the cancel flag
+ * of every input opened through cmd/inputs (formats/io looks at it before
  * each read, and every 100 ms while it waits on a silent pipe, so readers
  * stop within a second whatever they read).  A command that must read on
  * after the first signal (annotate --resume, copying the games of its
@@ -78,8 +79,8 @@ int cmd_test_fault(const char *what);
  * caller sees 128 + its number (130 for SIGINT, 143 for SIGTERM, 129 for
  * SIGHUP) and a shell loop stops as it should.
  */
-extern volatile sig_atomic_t cmd_signal, cmd_cancel, cmd_keep_reading;
-extern atomic_int cmd_stop;
+extern volatile sig_atomic_t cmd_signal, cmd_keep_reading;
+extern atomic_int cmd_stop, cmd_cancel;
 void cmd_catch_signals(void);
 /* 128 + the signal received (call it only when cmd_signal is set). */
 int cmd_signal_status(void);

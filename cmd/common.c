@@ -65,8 +65,8 @@ int cmd_test_fault(const char *what)
 	return f && !strcmp(f, what);
 }
 
-volatile sig_atomic_t cmd_signal, cmd_cancel, cmd_keep_reading;
-atomic_int cmd_stop;
+volatile sig_atomic_t cmd_signal, cmd_keep_reading;
+atomic_int cmd_stop, cmd_cancel;
 static volatile sig_atomic_t signals_seen;
 
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -76,7 +76,7 @@ static void on_signal(int sig)
 	cmd_signal = sig;
 	atomic_store(&cmd_stop, 1);
 	if (!cmd_keep_reading || signals_seen)
-		cmd_cancel = 1;
+		atomic_store(&cmd_cancel, 1);
 	signals_seen = 1;
 }
 

@@ -297,7 +297,7 @@ static int prescan_list(struct inputs *it, size_t *alloc, struct xq_diag *d)
 		return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
 				   "cannot keep the list of inputs in a temporary file: %s", strerror(errno));
 	while ((n = getdelim(&name, &cap, '\0', it->list)) > 0) {
-		if (cmd_cancel)
+		if (atomic_load(&cmd_cancel))
 			break;
 		if (spool && fwrite(name, 1, (size_t)n, spool) != (size_t)n) {
 			xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
@@ -444,7 +444,7 @@ int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d)
 {
 	for (;;) {
 		struct stat st;
-		if (cmd_cancel)
+		if (atomic_load(&cmd_cancel))
 			return 0; /* the caller looks at the signal */
 		if (it->ndirs > 0) {
 			struct inputs_dir *top = &it->dirs[it->ndirs - 1];

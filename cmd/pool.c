@@ -716,7 +716,7 @@ static long stream_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
 
 	/* Bytes already read are a chunk's or the carry's (up to CARRY_MAX):
 	 * reading them stops on a signal as reading the input does. */
-	if (cmd_cancel)
+	if (atomic_load(&cmd_cancel))
 		return xq_diag_set(d, XQ_ECANCELED, XQ_D_IO, XQ_SEV_ERROR, "reading interrupted");
 
 	if (st->seg && !st->tail) {
@@ -1144,7 +1144,7 @@ static struct unit *next_unit(struct worker *w, int *open_failed, struct xq_diag
 		if (p->listing_done)
 			break;
 		rc = inputs_next(p->cfg->inputs, &path, &in_dir, why);
-		if (rc == 0 && cmd_cancel) {
+		if (rc == 0 && atomic_load(&cmd_cancel)) {
 			if (p->serial) {
 				p->stop = 1;
 				p->rc = p->rc ? p->rc : XQ_ECANCELED;

@@ -33,7 +33,7 @@ struct xq_input {
 	size_t mem_len, mem_pos;
 	int64_t size;
 	int regular;     /* a regular file: reading it never waits for a writer */
-	const volatile sig_atomic_t *cancel; /* stop reading when it becomes non-zero */
+	const atomic_int *cancel; /* stop reading when it becomes non-zero */
 	uint64_t stored; /* raw bytes consumed */
 	int eof_raw;
 	/* raw buffer (file bytes as stored) */
@@ -152,7 +152,7 @@ uint64_t xq_input_stored_offset(const struct xq_input *in)
 	return in->stored;
 }
 
-void xq_input_set_cancel(struct xq_input *in, const volatile sig_atomic_t *cancel)
+void xq_input_set_cancel(struct xq_input *in, const atomic_int *cancel)
 {
 	in->cancel = cancel;
 }
@@ -176,7 +176,7 @@ static int wait_readable(struct xq_input *in, struct xq_diag *d)
 	p.events = POLLIN;
 	for (;;) {
 		int n;
-		if (*in->cancel)
+		if (atomic_load(in->cancel))
 			return canceled(in, d);
 		p.revents = 0;
 		n = poll(&p, 1, CANCEL_POLL_MS);
@@ -202,7 +202,7 @@ static long raw_fill(struct xq_input *in, struct xq_diag *d)
 		n = (ssize_t)take;
 	} else {
 		for (;;) {
-			if (in->cancel && *in->cancel)
+			if (in->cancel && atomic_load(in->cancel))
 				return canceled(in, d);
 			if (in->cancel && !in->regular) {
 				int rc = wait_readable(in, d);

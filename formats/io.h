@@ -27,7 +27,7 @@
 #ifndef XQ_FORMATS_IO_H
 #define XQ_FORMATS_IO_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -56,13 +56,14 @@ int64_t xq_input_size(const struct xq_input *in);
 uint64_t xq_input_stored_offset(const struct xq_input *in);
 
 /*
- * Stop reading once `*cancel` is non-zero (a flag a signal handler of the
- * caller sets; NULL: never): every read of the stored bytes looks at it
- * first, and a read from a pipe or terminal waits in steps of 100 ms so
- * that it does too.  A stopped read returns XQ_ECANCELED, which readers
+ * Stop reading once `*cancel` is non-zero (a flag the caller sets, from a
+ * signal handler or any thread: a lock-free atomic_int is safe for both;
+ * NULL: never): every read of the stored bytes looks at it first, and a
+ * read from a pipe or terminal waits in steps of 100 ms so that it does
+ * too.  A stopped read returns XQ_ECANCELED, which readers
  * pass on, and keeps returning it.
  */
-void xq_input_set_cancel(struct xq_input *in, const volatile sig_atomic_t *cancel);
+void xq_input_set_cancel(struct xq_input *in, const atomic_int *cancel);
 
 /*
  * The first bytes of the (decompressed) content, up to XQ_PEEK_SIZE, without

@@ -24,3 +24,15 @@ for sig in INT TERM; do
 		no_temp_files "$T"
 	done
 done
+# perft reads nothing and writes no file: the default action ends it, with
+# the same statuses.
+for sig in INT TERM; do
+	want=130
+	[ $sig = TERM ] && want=143
+	for jobs in 1 2; do
+		interrupt $sig 1 "$XQKIT" perft -j $jobs 12 < /dev/null
+		echo "xqkit perft -j $jobs: SIG$sig -> $status in $elapsed ms"
+		expect_status $want
+		expect_within 2000
+	done
+done

@@ -242,18 +242,7 @@ static int zombie_children(pid_t parent, long *z, int n)
 /* Names in the test directory that look like a temporary output. */
 static int temp_files(void)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)))
-		if (strstr(e->d_name, ".xqkit-")) {
-			fprintf(stderr, "left behind: %s\n", e->d_name);
-			n++;
-		}
-	closedir(d);
-	return n;
+	return test_count_named(dir, ".xqkit-");
 }
 
 /* Wait until the progress line on stderr says `games` games are done. */

@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
+#include <stdatomic.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -219,19 +219,10 @@ static void gz_output_name_compresses(void **state)
 	xq_buf_release(&all);
 }
 
-/* Files in the test folder whose name holds "xqkit-": temporary files. */
+/* Temporary files left in the test folder. */
 static int temp_files(void)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)))
-		if (strstr(e->d_name, "xqkit-"))
-			n++;
-	closedir(d);
-	return n;
+	return test_count_named(dir, "xqkit-");
 }
 
 static void write_file(const char *path, const char *text, mode_t mode)
@@ -270,23 +261,26 @@ static void new_output_gets_0666_less_the_umask(void **state)
 	assert_int_equal(st.st_mode & 07777, 0640);
 }
 
-static void replaced_output_keeps_its_mode(void **state)
+/* Replace a file of mode `mode` named `name`; its mode must stay. */
+static void replace_with_mode(const char *name, mode_t mode)
 {
 	char path[4400];
 	struct stat st;
 
+	path_in_dir(path, sizeof(path), name);
+	write_file(path, "old\n", mode);
+	write_output(path, XQ_OUTPUT_FORCE, "newer\n");
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 6);
+	assert_int_equal(st.st_mode & 07777, mode);
+}
+
+static void replaced_output_keeps_its_mode(void **state)
+{
 	(void)state;
-	path_in_dir(path, sizeof(path), "private.txt");
-	write_file(path, "old\n", 0600);
-	write_output(path, XQ_OUTPUT_FORCE, "new\n");
-	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_mode & 07777, 0600);
-	assert_int_equal(st.st_size, 4);
-	path_in_dir(path, sizeof(path), "shared.txt");
-	write_file(path, "old\n", 0664);
-	write_output(path, XQ_OUTPUT_FORCE, "new\n");
-	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_mode & 07777, 0664);
+	replace_with_mode("private.txt", 0600);
+	replace_with_mode("shared.txt", 0664);
+	replace_with_mode("odd.txt", 0401);
 }
 
 static void replaced_output_keeps_its_owner_and_group(void **state)
@@ -519,7 +513,7 @@ static void full_disk_is_a_resource_error(void **state)
 	assert_non_null(strstr(d.msg, "No space left"));
 }
 
-static volatile sig_atomic_t cancel_flag;
+static atomic_int cancel_flag;
 
 static void *raise_cancel(void *arg)
 {
@@ -527,7 +521,7 @@ static void *raise_cancel(void *arg)
 
 	(void)arg;
 	nanosleep(&ts, NULL);
-	cancel_flag = 1;
+	atomic_store(&cancel_flag, 1);
 	return NULL;
 }
 
@@ -547,7 +541,7 @@ static void cancel_flag_stops_a_read_on_a_silent_pipe(void **state)
 	snprintf(path, sizeof(path), "/dev/fd/%d", fds[0]);
 	xq_diag_init(&d);
 	assert_int_equal(xq_input_open(&in, path, &d), 0);
-	cancel_flag = 0;
+	atomic_store(&cancel_flag, 0);
 	xq_input_set_cancel(in, &cancel_flag);
 	/* Nothing is ever written, and the writer stays open: only the flag
 	 * can end the read. */
