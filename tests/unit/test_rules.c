@@ -1628,6 +1628,52 @@ static void track_reports_the_natural_limit_and_its_capacity(void **state)
 
 /* ---- names -------------------------------------------------------------------------- */
 
+static void track_probe_walks_only_the_positions_whose_keys_share_its_bucket(void **state)
+{
+	/* A line without captures in which the last position's key shares
+	 * its low bits (its bucket) with an earlier, different position.
+	 * Then the key recorded for another position of the same side to
+	 * move is made equal to the last one's, behind the track's back: a
+	 * probe that scanned the window would call that a repetition, but the
+	 * probe only walks the last key's bucket, which that entry joined
+	 * under its own key. */
+	static xq_move moves[MAX_LINE];
+	static uint64_t key[MAX_LINE + 1];
+	static uint32_t window[MAX_LINE + 1];
+	struct xq_board start = pos("4k3r/9/2n6/9/9/9/9/6N2/9/R2K5 w - - 0 1"), b = start;
+	size_t n = wandering_line(moves, MAX_LINE, &start, 11, 1), j = 0, other = SIZE_MAX;
+	struct xq_rules_track t;
+	struct xq_rules_probe p;
+
+	(void)state;
+	line_keys(&start, moves, n, key, window);
+	for (size_t k = 8; k <= n && !j; k++) {
+		int shared = 0, repeats = 0;
+		for (size_t i = 0; i + 4 <= k && i + window[k] >= k; i++) {
+			repeats |= key[i] == key[k];
+			shared |= key[i] != key[k] &&
+				  !((key[i] ^ key[k]) & (XQ_RULES_FILTER_SIZE - 1));
+		}
+		if (shared && !repeats && window[k] >= 8)
+			j = k;
+	}
+	assert_true(j > 0);
+	for (size_t back = 4; back <= window[j] && other == SIZE_MAX; back += 2)
+		if ((key[j - back] ^ key[j]) & (XQ_RULES_FILTER_SIZE - 1))
+			other = j - back;
+	assert_true(other != SIZE_MAX);
+	assert_int_equal(xq_rules_track_init(&t, &b, MAX_LINE, NULL), 0);
+	for (size_t k = 0; k < j; k++) {
+		struct xq_undo u;
+		xq_board_make(&b, moves[k], &u);
+		assert_int_equal(xq_rules_track_push(&t, &b, moves[k], &u), 0);
+	}
+	assert_int_equal(xq_rules_track_probe(&t, &b, &p), 0);
+	t.e[other].key = t.e[j].key;
+	assert_int_equal(xq_rules_track_probe(&t, &b, &p), 0);
+	xq_rules_track_release(&t);
+}
+
 static void track_finds_the_repetitions_a_scan_of_the_window_finds(void **state)
 {
 	/* Random pushes, pops and roots; every probe against a scan back over
@@ -2026,6 +2072,7 @@ int main(void)
 		cmocka_unit_test(check_game_reads_the_main_line_and_result),
 		cmocka_unit_test(track_needs_one_repetition_after_the_root_or_three_before),
 		cmocka_unit_test(track_reports_the_natural_limit_and_its_capacity),
+		cmocka_unit_test(track_probe_walks_only_the_positions_whose_keys_share_its_bucket),
 		cmocka_unit_test(track_finds_the_repetitions_a_scan_of_the_window_finds),
 		cmocka_unit_test(describe_refuses_indexes_out_of_range),
 		cmocka_unit_test(every_game_ending_in_a_repetition_is_found_in_the_shared_corpus),
