@@ -18,9 +18,11 @@
  * take n*n/2 steps to read).  Links are array indices, so trees
  * with hundreds of thousands of nodes are walked with loops, never
  * recursion: xq_game_next() gives the pre-order successor, and struct
- * xq_walk replays positions along that order.  Every walk and every
- * build over the tree is linear in its nodes: nothing walks a node's
- * siblings to add one, nor its ancestors to visit it.
+ * xq_walk replays positions along that order.  Adding a node, and a
+ * step of either walk, cost constant time (amortized over a walk);
+ * xq_game_ply() and xq_game_board_at() go up to the root, so a loop over
+ * many nodes keeps the ply or the position itself (xq_game_next_ply(),
+ * struct xq_walk) rather than asking them at every node.
  *
  * Moves in a tree are legal: readers check every move before adding it and
  * stop a line at the first one that is not (setting XQ_GAME_BROKEN and
