@@ -899,6 +899,59 @@ static int map_cycles(struct xq_rules_report *r)
 }
 
 /*
+ * Classifications already made in this line, by position and move: the
+ * plies of a long cycle play the same few moves from the same few
+ * positions, and each is classified once.  A classification depends on
+ * nothing but the pieces, their identities (which the key does not tell
+ * apart: the chased pieces are named by identity) and the side to move,
+ * so an entry is used only for the very same board.
+ */
+#define CLASS_MEMO 1024
+
+struct class_memo {
+	uint64_t key;
+	uint32_t ply; /* the ply whose classification it is, 1-based; 0 if empty */
+	xq_move move;
+	uint8_t side;
+	uint8_t sq[256];
+};
+
+static struct class_memo *memo_slot(struct class_memo *memo, const struct xq_board *b,
+				    xq_move m)
+{
+	return &memo[(size_t)((b->key >> 7) ^ b->key ^ (uint64_t)m * 0x9E3779B1u) &
+		     (CLASS_MEMO - 1)];
+}
+
+/* Classify ply k (its move played from `w`), or copy the classification
+ * of an earlier ply with the same board and move. */
+static void classify_ply(struct xq_rules_report *r, struct class_memo *memo,
+			 const struct xq_board *w, xq_move m, size_t k)
+{
+	struct xq_rules_ply *p = &r->plies[k - 1];
+	struct class_memo *c = memo_slot(memo, w, m);
+
+	if (c->ply && c->key == w->key && c->move == m && c->side == w->side &&
+	    !memcmp(c->sq, w->sq, sizeof(c->sq))) {
+		const struct xq_rules_ply *q = &r->plies[c->ply - 1];
+		p->kind = q->kind;
+		p->flags = (uint8_t)((p->flags & XQ_RULES_F_CAPTURE) | (q->flags & ~XQ_RULES_F_CAPTURE));
+		p->nthreats = q->nthreats;
+		p->more = q->more;
+		p->chased = q->chased;
+		p->mate = q->mate;
+		memcpy(p->threats, q->threats, sizeof(p->threats));
+		return;
+	}
+	classify_move(w, m, r->rules, 1, p);
+	c->key = w->key;
+	c->ply = (uint32_t)k;
+	c->move = m;
+	c->side = w->side;
+	memcpy(c->sq, w->sq, sizeof(c->sq));
+}
+
+/*
  * Classify the plies inside cycles (all with `all`) and judge every cycle,
  * in one pass from `start` over the moves in e[1..].  Returns 0 or
  * XQ_ENOMEM.
@@ -911,12 +964,13 @@ static int judge_cycles(struct xq_rules_report *r, const struct xq_board *start,
 	uint32_t *by_first = malloc((n + 1) * sizeof(*by_first));
 	uint32_t *next = malloc((m ? m : 1) * sizeof(*next));
 	struct tally *at_first = malloc((m ? m : 1) * 2 * sizeof(*at_first));
+	struct class_memo *memo = m || all ? calloc(CLASS_MEMO, sizeof(*memo)) : NULL;
 	struct sweep_side s[2];
 	struct xq_board w = *start;
 	int32_t covered = all;
 	int rc = 0;
 
-	if (!cover || !by_first || !next || !at_first) {
+	if (!cover || !by_first || !next || !at_first || ((m || all) && !memo)) {
 		rc = XQ_ENOMEM;
 		goto out;
 	}
@@ -936,7 +990,7 @@ static int judge_cycles(struct xq_rules_report *r, const struct xq_board *start,
 			struct xq_undo u;
 			covered += cover[k];
 			if (covered > 0 && p->kind == XQ_RULES_UNCLASSIFIED)
-				classify_move(&w, e[k].move, r->rules, 1, p);
+				classify_ply(r, memo, &w, e[k].move, k);
 			xq_board_make(&w, e[k].move, &u);
 			sweep_add(s, p, (uint32_t)k);
 		}
@@ -953,6 +1007,7 @@ out:
 	free(by_first);
 	free(next);
 	free(at_first);
+	free(memo);
 	return rc;
 }
 

@@ -1082,11 +1082,13 @@ static void repetitions_found_in_one_pass_are_those_a_scan_of_the_window_finds(v
 static void every_cycle_is_judged_over_exactly_its_own_moves(void **state)
 {
 	static struct line l;
-	struct xq_rules_report r, all;
+	struct xq_rules_report r, all, one;
+	struct xq_board b;
 
 	(void)state;
 	xq_rules_report_init(&r);
 	xq_rules_report_init(&all);
+	xq_rules_report_init(&one);
 	for (size_t f = 0; f < sizeof(wandering_fens) / sizeof(wandering_fens[0]); f++) {
 		for (int rs = XQ_RULES_ASIAN; rs <= XQ_RULES_CHINESE; rs++) {
 			struct xq_rules_options o = opts((enum xq_rules_set)rs), oa = o;
@@ -1117,15 +1119,34 @@ static void every_cycle_is_judged_over_exactly_its_own_moves(void **state)
 					assert_int_equal(c->side[s].target_why, side[s].target_why);
 				}
 			}
-			/* Exactly the plies inside cycles are classified, as with all. */
+			/* Exactly the plies inside cycles are classified, as with all,
+			 * and as the move alone is from its position (a classification
+			 * is made once per position and move, then copied). */
+			b = l.start;
 			for (uint32_t k = 1; k <= l.n; k++) {
-				const struct xq_rules_ply *p = &r.plies[k - 1];
+				const struct xq_rules_ply *p = &r.plies[k - 1], *q;
+				struct xq_diag d;
+				struct xq_undo u;
 				if (xq_rules_cycle_at(&r, k) < 0) {
 					assert_int_equal(p->kind, XQ_RULES_UNCLASSIFIED);
-					continue;
+				} else {
+					assert_int_equal(p->kind, all.plies[k - 1].kind);
+					assert_int_equal(p->chased, all.plies[k - 1].chased);
+					xq_diag_init(&d);
+					assert_int_equal(xq_rules_analyze(&one, &b, &l.moves[k - 1], 1,
+									  &oa, &d),
+							 0);
+					q = &one.plies[0];
+					assert_int_equal(p->kind, q->kind);
+					assert_int_equal(p->flags, q->flags);
+					assert_int_equal(p->chased, q->chased);
+					assert_int_equal(p->mate, q->mate);
+					assert_int_equal(p->more, q->more);
+					assert_int_equal(p->nthreats, q->nthreats);
+					assert_memory_equal(p->threats, q->threats,
+							    p->nthreats * sizeof(p->threats[0]));
 				}
-				assert_int_equal(p->kind, all.plies[k - 1].kind);
-				assert_int_equal(p->chased, all.plies[k - 1].chased);
+				xq_board_make(&b, l.moves[k - 1], &u);
 			}
 			/* The lines reach more than plain draws. */
 			if (f == 0)
@@ -1134,6 +1155,33 @@ static void every_cycle_is_judged_over_exactly_its_own_moves(void **state)
 	}
 	xq_rules_report_release(&r);
 	xq_rules_report_release(&all);
+	xq_rules_report_release(&one);
+}
+
+static void a_classification_is_copied_only_to_the_same_pieces_on_the_same_squares(void **state)
+{
+	/* The black cannon chases the rook on a0 twice from positions of the
+	 * same key, but the red rooks have swapped places in between: the
+	 * rook chased the second time is the other one. */
+	struct line l;
+	struct xq_rules_report r;
+	struct xq_rules_options o = opts(XQ_RULES_ASIAN);
+	uint8_t first, second;
+
+	(void)state;
+	load(&l, "4k4/9/1c7/9/9/9/P8/9/9/R2K4R w - - 0 1",
+	     "d0d1 b7a7 d1d0 a7b7 a0a1 e9e8 i0i2 e8e9 a1i1 e9e8 i2a2 e8e9 i1i0 e9e8 a2a0 e8e9 "
+	     "d0d1 b7a7 d1d0 a7b7",
+	     NULL, 0);
+	first = l.start.sq[XQ_SQ(0, 0)];
+	second = l.start.sq[XQ_SQ(8, 0)];
+	xq_rules_report_init(&r);
+	analyze(&r, &l, &o);
+	assert_int_equal(r.plies[1].kind, XQ_RULES_CHASE);
+	assert_int_equal(r.plies[1].chased, 1u << (first - 16));
+	assert_int_equal(r.plies[17].kind, XQ_RULES_CHASE);
+	assert_int_equal(r.plies[17].chased, 1u << (second - 16));
+	xq_rules_report_release(&r);
 }
 
 static void a_long_shuffle_counts_its_repeats_within_the_window(void **state)
@@ -2056,6 +2104,7 @@ int main(void)
 		cmocka_unit_test(separate_repetitions_are_separate_cycles),
 		cmocka_unit_test(repetitions_found_in_one_pass_are_those_a_scan_of_the_window_finds),
 		cmocka_unit_test(every_cycle_is_judged_over_exactly_its_own_moves),
+		cmocka_unit_test(a_classification_is_copied_only_to_the_same_pieces_on_the_same_squares),
 		cmocka_unit_test(a_long_shuffle_counts_its_repeats_within_the_window),
 		cmocka_unit_test(natural_limit_is_reached_after_120_plies_without_capture),
 		cmocka_unit_test(axf_checks_beyond_ten_and_their_replies_do_not_count),
