@@ -1,17 +1,7 @@
 # 400,000 plies of a rook chasing an unprotected horse, the loss recorded:
 # one cycle, every move classified and judged once (issue 14, finding 5).
-awk 'BEGIN {
-	n = 400000
-	split("h9h8 b8d9 h8h9 d9b8", cyc, " ")
-	printf "[Event \"perpetual chase\"]\n"
-	printf "[FEN \"7R1/1n7/P3k4/9/8P/9/6N2/9/9/5K3 w - - 0 1\"]\n[Result \"0-1\"]\n\n"
-	for (k = 0; k < n; k++) {
-		if (k % 2 == 0)
-			printf "%d. ", k / 2 + 1
-		printf "%s ", cyc[k % 4 + 1]
-	}
-	print "0-1"
-}' > "$T/chase.pgn"
+cycle_pgn 400000 "h9h8 b8d9 h8h9 d9b8" "7R1/1n7/P3k4/9/8P/9/6N2/9/9/5K3 w - - 0 1" 0-1 \
+	> "$T/chase.pgn"
 for rules in asian chinese; do
 	limited 20 512 "$XQKIT" validate -q --rules $rules "$T/chase.pgn"
 	expect_status 0

@@ -1,18 +1,7 @@
 # 400,000 plies of a rook checking a king that steps back and forth, the
 # loss recorded: one cycle judged over all of them (issue 14, finding 5:
 # the repetition check was quadratic in plies, judged cycles included).
-awk 'BEGIN {
-	n = 400000
-	split("i8i9 d9d8 i9i8 d8d9", cyc, " ")
-	printf "[Event \"perpetual check\"]\n[FEN \"3k5/8R/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n"
-	printf "[Result \"0-1\"]\n\n"
-	for (k = 0; k < n; k++) {
-		if (k % 2 == 0)
-			printf "%d. ", k / 2 + 1
-		printf "%s ", cyc[k % 4 + 1]
-	}
-	print "0-1"
-}' > "$T/check.pgn"
+cycle_pgn 400000 "i8i9 d9d8 i9i8 d8d9" "3k5/8R/9/9/9/9/9/9/9/4K4 w - - 0 1" 0-1 > "$T/check.pgn"
 for rules in asian chinese; do
 	limited 20 512 "$XQKIT" validate -q --rules $rules "$T/check.pgn"
 	expect_status 0

@@ -19,9 +19,4 @@ awk 'BEGIN {
 }' > "$T/comb.pgn"
 limited 20 512 "$XQKIT" validate -q --rules none "$T/comb.pgn"
 expect_status 0
-for to in pgn xqf dhtmlxq cbf ndjson; do
-	limited 20 512 "$XQKIT" convert -q --verify -t $to -o "$T/out.$to" "$T/comb.pgn"
-	expect_status 0
-	limited 20 512 "$XQKIT" validate -q --rules none "$T/out.$to"
-	expect_status 0
-done
+every_format "$T/comb.pgn" --rules none

@@ -10,9 +10,4 @@ awk 'BEGIN {
 }' > "$T/siblings.pgn"
 limited 20 512 "$XQKIT" validate -q "$T/siblings.pgn"
 expect_status 0
-for to in pgn xqf dhtmlxq cbf ndjson; do
-	limited 20 512 "$XQKIT" convert -q --verify -t $to -o "$T/out.$to" "$T/siblings.pgn"
-	expect_status 0
-	limited 20 512 "$XQKIT" validate -q "$T/out.$to"
-	expect_status 0
-done
+every_format "$T/siblings.pgn"

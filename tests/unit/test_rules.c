@@ -942,37 +942,42 @@ static unsigned scan_repetition(const uint64_t *key, const uint32_t *window, siz
 	return occ;
 }
 
-/* The cycles of a line by scanning back at every ply. */
+/*
+ * The cycles of a line by scanning back at every ply: each a longest run
+ * of plies that repeat the position the same number of plies back, from
+ * the earlier occurrence of its first ply's position to its last ply.
+ */
 static size_t scan_cycles(const struct line *l, struct xq_rules_cycle *out)
 {
 	uint64_t *key = malloc((l->n + 1) * sizeof(*key));
 	uint32_t *window = malloc((l->n + 1) * sizeof(*window));
+	long *match = malloc((l->n + 2) * sizeof(*match));
+	unsigned *occ = malloc((l->n + 1) * sizeof(*occ));
 	size_t nc = 0;
 
-	assert_non_null(key);
-	assert_non_null(window);
+	assert_true(key && window && match && occ);
 	line_keys(&l->start, l->moves, l->n, key, window);
+	for (size_t j = 1; j <= l->n; j++)
+		occ[j] = scan_repetition(key, window, j, &match[j]);
+	match[l->n + 1] = -1;
 	for (size_t j = 1; j <= l->n; j++) {
-		long match;
-		unsigned occ = scan_repetition(key, window, j, &match);
-		struct xq_rules_cycle *c = nc ? &out[nc - 1] : NULL;
-		if (match < 0)
+		size_t period = j - (size_t)match[j], end = j;
+		unsigned most = occ[j];
+		if (match[j] < 0)
 			continue;
-		if (c && c->last == j - 1 && c->period == j - (size_t)match) {
-			c->last = (uint32_t)j;
-			if (occ > c->repeats)
-				c->repeats = occ;
-		} else {
-			c = &out[nc++];
-			memset(c, 0, sizeof(*c));
-			c->first = (uint32_t)match;
-			c->last = (uint32_t)j;
-			c->period = c->last - c->first;
-			c->repeats = occ;
-		}
+		while (match[end + 1] >= 0 && end + 1 - (size_t)match[end + 1] == period)
+			most = occ[++end] > most ? occ[end] : most;
+		memset(&out[nc], 0, sizeof(out[nc]));
+		out[nc].first = (uint32_t)match[j];
+		out[nc].last = (uint32_t)end;
+		out[nc].period = (uint32_t)period;
+		out[nc++].repeats = most;
+		j = end;
 	}
 	free(key);
 	free(window);
+	free(match);
+	free(occ);
 	return nc;
 }
 
