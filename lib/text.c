@@ -257,7 +257,7 @@ static const char *const common_chars[] = {
 	"負", "一", "二", "三", "四", "五", "六", "七", "八", "九", "局", "赛", "賽", "对", "對",
 };
 
-static long score_text(const char *s, size_t len)
+long xq_encoding_score(const char *s, size_t len)
 {
 	long hits = 0;
 
@@ -342,7 +342,7 @@ enum xq_encoding xq_encoding_detect_text(const char *buf, size_t len)
 		size_t errors = 0, bad = 0;
 		long score;
 		convert(iconv_name(candidates[c]), "UTF-8", buf, len, &out, &bad, 0, 0, &errors);
-		score = score_text(out.ptr, out.len) - 20 * (long)errors;
+		score = xq_encoding_score(out.ptr, out.len) - 20 * (long)errors;
 		xq_buf_release(&out);
 		if (c == 0 || score > best_score) {
 			best_score = score;
@@ -350,58 +350,6 @@ enum xq_encoding xq_encoding_detect_text(const char *buf, size_t len)
 		}
 	}
 	return best;
-}
-
-/* ---- streaming decoder --------------------------------------------------- */
-
-int xq_decoder_init(struct xq_decoder *dec, enum xq_encoding enc)
-{
-	const char *name = iconv_name(enc);
-	iconv_t cd;
-
-	dec->enc = enc;
-	dec->cd = NULL;
-	if (!name || enc == XQ_ENC_UTF8)
-		return XQ_EUNSUPPORTED;
-	cd = iconv_open("UTF-8", name);
-	if (cd == (iconv_t)-1)
-		return XQ_EUNSUPPORTED;
-	dec->cd = (void *)cd;
-	return 0;
-}
-
-void xq_decoder_release(struct xq_decoder *dec)
-{
-	if (dec->cd)
-		iconv_close((iconv_t)dec->cd);
-	dec->cd = NULL;
-}
-
-long xq_decoder_feed(struct xq_decoder *dec, const char *in, size_t len, int final,
-		     struct xq_buf *out, size_t *nbad)
-{
-	iconv_t cd = (iconv_t)dec->cd;
-	char *ip = (char *)in;
-	size_t ileft = len;
-
-	while (ileft > 0) {
-		int e = run_iconv(cd, &ip, &ileft, out);
-		if (e == 0)
-			break;
-		if (e == XQ_ENOMEM)
-			return XQ_ENOMEM;
-		if (e == EINVAL && !final)
-			break; /* a character cut at the end: wait for the rest */
-		/* EILSEQ, or a cut character at the very end: mark one byte and go on. */
-		if (xq_buf_addc(out, (char)XQ_DECODE_BAD))
-			return XQ_ENOMEM;
-		if (nbad)
-			(*nbad)++;
-		iconv(cd, NULL, NULL, NULL, NULL);
-		ip++;
-		ileft--;
-	}
-	return (long)(ip - in);
 }
 
 size_t xq_encoding_char_len(enum xq_encoding enc, const unsigned char *s, size_t avail)
@@ -434,25 +382,4 @@ size_t xq_encoding_char_len(enum xq_encoding enc, const unsigned char *s, size_t
 		break;
 	}
 	return n < avail ? n : avail;
-}
-
-size_t xq_utf8_whole_prefix(const char *s, size_t len)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t back = len < 3 ? len : 3;
-
-	/* Look for a lead byte among the last three bytes. */
-	for (size_t k = 1; k <= back; k++) {
-		unsigned char c = u[len - k];
-		size_t need;
-		if ((c & 0xC0) == 0x80)
-			continue; /* a continuation byte: keep looking for its lead */
-		if (c < 0x80)
-			return len;
-		need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-		if (k < need && c < 0xF5 && c >= 0xC2)
-			return len - k; /* cut: hold back the lead and its continuations */
-		return len;
-	}
-	return len;
 }
