@@ -519,35 +519,70 @@ static long block_utf8(struct xq_textdec *d, const char *in, size_t pos, size_t 
 	return (long)end;
 }
 
-/* Legacy input: in[pos, end) holds whole lines; UTF-8 lines are looked
- * for (when MIXED) where the bytes could start one. */
+/*
+ * Where the UTF-8 that starts at in[i] stops being valid: the first byte
+ * that is not UTF-8, or the end of its line (or `end`).
+ */
+static size_t utf8_run(const char *in, size_t i, size_t end)
+{
+	while (i < end) {
+		unsigned char c = (unsigned char)in[i];
+		size_t k;
+		if (c < 0x80) {
+			if (is_eol(c))
+				return i;
+			i++;
+			continue;
+		}
+		k = xq_utf8_valid_prefix(in + i, end - i);
+		if (!k)
+			return i;
+		i += k;
+	}
+	return end;
+}
+
+/* The first byte at or after `from` in in[from, end) that is `c` (end if none),
+ * searched again only once `from` has passed the last one found. */
+static size_t next_of(const char *in, size_t from, size_t end, int c, size_t *cache)
+{
+	if (*cache < from || *cache == (size_t)-1) {
+		const char *p = memchr(in + from, c, end - from);
+		*cache = p ? (size_t)(p - in) : end;
+	}
+	return *cache;
+}
+
+/*
+ * Legacy input: in[pos, end) holds whole lines.  With MIXED, each line
+ * that is not ASCII is checked for UTF-8 from its first byte that is not
+ * ASCII on; in GB18030 or Big5 text that byte, or one soon after it, is
+ * not UTF-8, and the line is done with.
+ */
 static long block_legacy(struct xq_textdec *d, const char *in, size_t pos, size_t end,
 			 struct xq_buf *out)
 {
 	const unsigned char *u = (const unsigned char *)in;
-	size_t run = pos, ub = pos, i = pos;
+	size_t run = pos, us = pos, lf = (size_t)-1, cr = (size_t)-1;
 	int rc;
 
-	if (d->flags & XQ_TEXTDEC_MIXED) {
-		while (i + 1 < end) {
-			size_t us, ue;
-			unsigned char c = u[i];
-			/* What starts a UTF-8 character of three bytes or more, or
-			 * an accented Latin letter. */
-			if (c < 0xC3 || c > 0xF4 || (u[i + 1] & 0xC0) != 0x80 ||
-			    (c > 0xC9 && (c < 0xE0 || i + 2 >= end || (u[i + 2] & 0xC0) != 0x80))) {
-				i++;
-				continue;
-			}
-			unit_of(in, ub, end, i, &us, &ue);
-			if (xq_textdec_line_encoding(d, in + us, ue - us) == XQ_ENC_UTF8) {
-				if ((rc = emit_main(d, in + run, us - run, out)) ||
-				    (rc = emit_foreign(d, XQ_ENC_UTF8, in + us, ue - us, out)))
-					return rc;
-				run = ue;
-			}
-			i = ub = ue;
+	while ((d->flags & XQ_TEXTDEC_MIXED) && us < end) {
+		size_t ue = next_of(in, us, end, '\n', &lf), k = us, c2 = next_of(in, us, end, '\r', &cr);
+		if (c2 < ue)
+			ue = c2;
+		ue = ue < end ? ue + 1 : end;
+		if (ue - us > XQ_TEXTDEC_LINE_MAX)
+			ue = us + unit_len(in + us, end - us, 1);
+		while (k < ue && u[k] < 0x80)
+			k++;
+		if (k < ue && xq_utf8_valid_prefix(in + k, ue - k) && utf8_run(in, k, ue) >= ue - 1 &&
+		    xq_textdec_line_encoding(d, in + us, ue - us) == XQ_ENC_UTF8) {
+			if ((rc = emit_main(d, in + run, us - run, out)) ||
+			    (rc = emit_foreign(d, XQ_ENC_UTF8, in + us, ue - us, out)))
+				return rc;
+			run = ue;
 		}
+		us = ue;
 	}
 	if ((rc = emit_main(d, in + run, end - run, out)))
 		return rc;
@@ -680,8 +715,10 @@ void xq_textdec_walk(const struct xq_textdec *d, const char *text, uint64_t text
 	const unsigned char *r = (const unsigned char *)raw - raw_base;
 	size_t i;
 
-	if (d->nsegs == d->seg_first) {
-		walk_enc(d->enc, t, r, raw_end, dp, rp, p);
+	if (d->nsegs - d->seg_first <= 1) {
+		/* One encoding (the common case): no segment to look up. */
+		walk_enc(d->nsegs > d->seg_first ? d->segs[d->seg_first].enc : d->enc, t, r, raw_end,
+			 dp, rp, p);
 		return;
 	}
 	i = seg_index(d, *dp);

@@ -3,6 +3,8 @@
  */
 #include "utf8.h"
 
+#include <string.h>
+
 size_t xq_utf8_decode(const char *s, size_t len, uint32_t *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -79,12 +81,30 @@ size_t xq_utf8_encode(uint32_t cp, char out[4])
 
 size_t xq_utf8_check(const char *s, size_t len)
 {
+	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;
 
 	while (i < len) {
 		size_t n;
-		if ((unsigned char)s[i] < 0x80) {
-			i++;
+		unsigned char c = u[i];
+		if (c < 0x80) {
+			/* ASCII runs eight bytes at a time. */
+			while (i + 8 <= len) {
+				uint64_t w;
+				memcpy(&w, u + i, 8);
+				if (w & 0x8080808080808080u)
+					break;
+				i += 8;
+			}
+			while (i < len && u[i] < 0x80)
+				i++;
+			continue;
+		}
+		/* Most CJK: E1-EC and EE-EF leads take any two continuation
+		 * bytes (no overlong form or surrogate among them). */
+		if (c >= 0xE1 && c <= 0xEF && c != 0xED && i + 2 < len && (u[i + 1] & 0xC0) == 0x80 &&
+		    (u[i + 2] & 0xC0) == 0x80) {
+			i += 3;
 			continue;
 		}
 		n = xq_utf8_valid_prefix(s + i, len - i);
