@@ -592,9 +592,12 @@ static void byte_that_is_not_text_is_reported_and_breaks_its_record(void **state
 	opts.encoding = XQ_ENC_UTF8;
 	n = read_games_opts("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL, &opts);
 	assert_int_equal(n, 2);
-	d = find_diag(&c, XQ_D_ENCODING, "byte 0xff");
+	d = find_diag(&c, XQ_D_ENCODING,
+		      "byte 0xFF at offset 25 is not valid utf-8: the game holding it is marked broken");
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 25);
+	assert_int_equal(d->place.line, 1);
+	assert_int_equal(d->place.col, 26);
 	assert_true(g[0].flags & XQ_GAME_BROKEN);
 	assert_false(g[1].flags & XQ_GAME_BROKEN);
 	release_games(g, n);
@@ -612,9 +615,10 @@ static void nul_character_is_reported_and_breaks_its_record(void **state)
 	/* Found by fuzz_dhtmlxq: a NUL cut the tag's C string short, silently. */
 	n = read_games("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
-	d = find_diag(&c, XQ_D_ENCODING, "a NUL character is not text");
+	d = find_diag(&c, XQ_D_ENCODING, "a NUL byte at offset 25 is not text");
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 25);
+	assert_int_equal(d->place.col, 26);
 	assert_string_equal(xq_game_tag(&g[0], "Owner"), "ab");
 	assert_true(g[0].flags & XQ_GAME_BROKEN);
 	release_games(g, n);
