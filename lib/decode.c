@@ -270,25 +270,54 @@ static int latin_utf8(const char *s, size_t n)
 	return any;
 }
 
-/* Has the text in `enc` a character of two bytes that are both not ASCII? */
+/* Has the text in `enc` a two-byte character that is not a Latin-1 letter
+ * before an ASCII byte: both bytes not ASCII, or a lead below 0xC0? */
 static int has_wide_pair(enum xq_encoding enc, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 
 	for (size_t i = 0; i < n;) {
 		size_t k = xq_encoding_char_len(enc, u + i, n - i);
-		if (k == 2 && u[i] >= 0x80 && u[i + 1] >= 0x80)
+		if (k == 2 && u[i] >= 0x80 && (u[i + 1] >= 0x80 || u[i] < 0xC0))
 			return 1;
 		i += k;
 	}
 	return 0;
 }
 
+/*
+ * How much two-byte characters in `enc` look like common text: Big5's
+ * frequent characters (leads A4-C6) against its less frequent ones and
+ * GBK's level-1 characters of GB2312 (leads B0-D7, trails from A1)
+ * against GBK's extensions (trails below A1); symbols count for neither.
+ * The same bytes read in the other encoding land mostly among the other's
+ * rare characters or symbols.
+ */
+static long pair_score(enum xq_encoding enc, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	long score = 0;
+
+	for (size_t i = 0; i < n;) {
+		size_t k = xq_encoding_char_len(enc, u + i, n - i);
+		if (k == 2 && u[i] >= 0x81) {
+			unsigned a = u[i], b = u[i + 1];
+			if (enc == XQ_ENC_BIG5)
+				score += a >= 0xA4 && a <= 0xC6 ? 1 : a >= 0xA1 && a <= 0xA3 ? 0 : -1;
+			else
+				score += b < 0xA1 ? -1 : a >= 0xB0 && a <= 0xD7 ? 1 : 0;
+		}
+		i += k;
+	}
+	return score;
+}
+
 enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, size_t n)
 {
 	size_t multi = 0, bad = 0;
 	enum xq_encoding best = XQ_ENC_UTF8;
-	long best_score = -1;
+	long best_score = 0;
+	int found = 0;
 	struct {
 		enum xq_encoding enc;
 		struct xq_transcoder *t;
@@ -313,8 +342,8 @@ enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, s
 			i++;
 		}
 	}
-	if (bad <= multi)
-		return XQ_ENC_UTF8; /* UTF-8 with stray bytes (or none) */
+	if (bad == 0)
+		return XQ_ENC_UTF8;
 	cands[0].enc = XQ_ENC_GB18030;
 	cands[0].t = &d->gb;
 	cands[1].enc = XQ_ENC_BIG5;
@@ -326,10 +355,15 @@ enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, s
 		if (xq_transcoder_convert(cands[c].t, s, n, &d->tmp, &at) != 0 ||
 		    !has_wide_pair(cands[c].enc, s, n))
 			continue;
-		score = xq_encoding_score(d->tmp.ptr, d->tmp.len);
-		if (score > best_score) {
+		score = 2 * xq_encoding_score(d->tmp.ptr, d->tmp.len) + pair_score(cands[c].enc, s, n);
+		/* UTF-8 with a stray byte or two reads as junk in GB18030 or
+		 * Big5 (and often with an error): it must read better there. */
+		if (bad <= multi && score <= 0)
+			continue;
+		if (!found || score > best_score) {
 			best_score = score;
 			best = cands[c].enc;
+			found = 1;
 		}
 	}
 	return best;

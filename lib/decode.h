@@ -9,15 +9,24 @@
  * right:
  *
  *   - in a UTF-8 input, a line that is not valid UTF-8 is read in GB18030
- *     or Big5 (the one that reads it with more common xiangqi characters)
- *     when it is plainly that: it decodes there with no error, it has more
- *     bytes that are not UTF-8 than UTF-8 characters, and one of its
- *     characters is two bytes that are both not ASCII (Chinese text is;
- *     a stray Latin-1 letter before an ASCII one is not);
+ *     or Big5 when it is plainly that: it decodes there with no error, one
+ *     of its characters is two bytes that are not a Latin-1 letter before
+ *     an ASCII one (so "tr\xE8s" stays UTF-8 with a bad byte), and it has
+ *     more bytes that are not UTF-8 than UTF-8 characters or it reads as
+ *     common Chinese there (GB2312's level-1 characters, Big5's frequent
+ *     ones, xiangqi words).  Of the two, the one it reads better in wins,
+ *     GB18030 on a tie;
  *   - in a GB18030 or Big5 input, a line that is valid UTF-8 and holds a
  *     character of three bytes or more (Chinese in UTF-8, or a BOM where
- *     a UTF-8 file was appended) is read as UTF-8;
+ *     a UTF-8 file was appended), or whose other characters are all
+ *     accented Latin letters inside words ("Café"), is read as UTF-8;
  *   - any other line is read in the input's encoding.
+ *
+ * What a line alone cannot tell: GBK that happens to be valid UTF-8
+ * (未知 is "δ֪") inside a UTF-8 input stays UTF-8, and in GBK input it
+ * stays GBK; a few characters that read cleanly both as GBK and as Big5
+ * go to the one they read better in; GBK and Big5 inside each other are
+ * not told apart (both decode without error).
  *
  * Every line read in another encoding is an event (XQ_TEXTDEC_FOREIGN)
  * for the reader to report: nothing changes silently.  A line is
