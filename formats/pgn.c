@@ -483,26 +483,32 @@ static int publish(struct pgn_reader *r, int *wait)
 		}
 	}
 	if (r->enc == XQ_ENC_UNKNOWN) {
-		/* ASCII so far: publish up to the first other byte, then decide. */
+		/* ASCII so far: publish the whole lines before the first other
+		 * byte, then decide; the decoder starts at its line's start. */
 		const unsigned char *u = (const unsigned char *)r->raw.ptr;
-		size_t k = r->tlen;
+		size_t k = r->tlen, ls;
 		while (k < r->raw.len && u[k] < 0x80)
 			k++;
-		r->tlen = k;
-		if (k == r->raw.len)
+		ls = k;
+		while (ls > r->tlen && u[ls - 1] != '\n' && u[ls - 1] != '\r')
+			ls--;
+		if (k == r->raw.len) {
+			r->tlen = r->raw_eof ? k : ls;
 			return 0;
-		/* The sample is the SAMPLE bytes from the first one that is not
-		 * ASCII, however the input arrives: every reader of the input
-		 * (chunk readers too) decides the same way. */
-		if (r->given == XQ_ENC_UNKNOWN && r->raw.len - k < SAMPLE && !r->raw_eof) {
+		}
+		r->tlen = ls;
+		/* The sample is the SAMPLE bytes from the start of that line,
+		 * however the input arrives: every reader of the input (chunk
+		 * readers too) decides the same way. */
+		if (r->given == XQ_ENC_UNKNOWN && r->raw.len - ls < SAMPLE && !r->raw_eof) {
 			*wait = 1;
 			return 0;
 		}
 		r->first_high = r->raw_base + k; /* ASCII so far: position = offset */
 		r->enc = r->given != XQ_ENC_UNKNOWN
 				 ? r->given
-				 : xq_textdec_detect(r->raw.ptr + k,
-					     r->raw.len - k < SAMPLE ? r->raw.len - k : SAMPLE);
+				 : xq_textdec_detect(r->raw.ptr + ls,
+						     r->raw.len - ls < SAMPLE ? r->raw.len - ls : SAMPLE);
 	}
 	if (!r->td_live) {
 		int rc = start_conversion(r, r->enc);
@@ -2371,15 +2377,24 @@ static int pgn_read(void *reader, struct xq_game *g)
 		enum xq_encoding enc =
 			r->enc != XQ_ENC_UNKNOWN && r->first_high < end ? r->enc : XQ_ENC_UTF8;
 		/* Lines in another encoding: the first one is reported, and the
-		 * game is said to be in that encoding. */
-		take_foreign(r, end);
-		if (r->nforeign) {
+		 * game is said to be in that encoding.  The line of the next
+		 * game's first token is that game's (a BOM before its tag). */
+		uint64_t upto = r->pushed && r->line_start <= end ? r->line_start : end;
+		take_foreign(r, upto);
+		if (r->nforeign && r->foreign[0].dpos < upto) {
 			char msg[160];
 			xq_textdec_foreign_message(msg, sizeof(msg), r->foreign[0].enc, r->enc);
 			report(r, g, &r->foreign[0].place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_ENCODING,
 			       "%s", msg);
 			enc = r->foreign[0].enc;
-			r->nforeign = 0;
+		}
+		/* Placed ones from the next game's line stay for it. */
+		{
+			size_t keep = 0;
+			for (size_t i = 0; i < r->nforeign; i++)
+				if (r->foreign[i].dpos >= upto)
+					r->foreign[keep++] = r->foreign[i];
+			r->nforeign = keep;
 		}
 		g->encoding = xq_encoding_name(enc);
 	}

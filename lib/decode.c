@@ -371,31 +371,41 @@ enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, s
 
 enum xq_encoding xq_textdec_detect(const char *buf, size_t len)
 {
-	struct xq_textdec d;
 	size_t i = 0, utf8 = 0, legacy = 0;
 	enum xq_encoding e = xq_encoding_detect_text(buf, len);
 
-	if (e == XQ_ENC_UTF8 || xq_textdec_init(&d, XQ_ENC_UTF8, XQ_TEXTDEC_MIXED, 0, 0))
+	if (e == XQ_ENC_UTF8)
 		return e;
 	/* A vote of the lines that are not ASCII: plainly UTF-8 (Chinese or
 	 * accented Latin words, as the rules above read UTF-8 lines inside
-	 * GB18030 or Big5), or plainly GB18030 or Big5; a line that is
-	 * neither (stray bytes, GBK that happens to be valid UTF-8) has no
-	 * say. */
+	 * GB18030 or Big5), or mostly not UTF-8 with a character of GB18030
+	 * or Big5 in them; a line that is neither (a stray byte, GBK that
+	 * happens to be valid UTF-8) has no say.  A tie goes to UTF-8: there
+	 * every line is decided on alone (GB18030 and Big5 lines too), where
+	 * a GB18030 input cannot tell its Big5 lines. */
 	while (i < len) {
-		size_t n = unit_len(buf + i, len - i, 1), k = i;
-		while (k < i + n && (unsigned char)buf[k] < 0x80)
-			k++;
-		if (k < i + n) {
-			if (strong_utf8(buf + i, n) || latin_utf8(buf + i, n))
-				utf8++;
-			else if (xq_textdec_line_encoding(&d, buf + i, n) != XQ_ENC_UTF8)
-				legacy++;
+		size_t n = unit_len(buf + i, len - i, 1), multi = 0, bad = 0;
+		for (size_t k = i; k < i + n;) {
+			size_t m;
+			if ((unsigned char)buf[k] < 0x80) {
+				k++;
+				continue;
+			}
+			m = xq_utf8_valid_prefix(buf + k, i + n - k);
+			multi += m != 0;
+			bad += m == 0;
+			k += m ? m : 1;
 		}
+		if (bad == 0 && (strong_utf8(buf + i, n) || latin_utf8(buf + i, n)))
+			utf8++;
+		else if (bad > multi && (has_wide_pair(XQ_ENC_GB18030, buf + i, n) ||
+					 has_wide_pair(XQ_ENC_BIG5, buf + i, n)))
+			legacy++;
 		i += n;
 	}
-	xq_textdec_release(&d);
-	return utf8 > legacy ? XQ_ENC_UTF8 : e;
+	/* With no line of GB18030 or Big5, stray bytes are reported as not
+	 * UTF-8 rather than read as GBK with the ASCII byte after them. */
+	return utf8 >= legacy ? XQ_ENC_UTF8 : e;
 }
 
 /* ---- output ---------------------------------------------------------------- */

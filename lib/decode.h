@@ -147,8 +147,8 @@ enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, s
 
 /*
  * The encoding of an input whose BOM (if any) was looked at, from a sample
- * of it: UTF-8 when xq_encoding_detect_text() finds it, or when more of
- * the lines that are not ASCII are plainly UTF-8 (Chinese, or accented
+ * of it: UTF-8 when xq_encoding_detect_text() finds it, or when no fewer
+ * of the lines that are not ASCII are plainly UTF-8 (Chinese, or accented
  * Latin words, as the rules above take them inside GB18030 or Big5) than
  * plainly GB18030 or Big5 (so a stray byte, or one game in GBK, does not
  * turn a UTF-8 file into GB18030); else what xq_encoding_detect_text()
