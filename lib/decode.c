@@ -225,47 +225,68 @@ static int strong_utf8(const char *s, size_t n)
 	return long_char;
 }
 
-static int is_ascii_letter(unsigned char c)
+/* The script of a letter: 1 Latin (with accents), 2 Greek, 3 Cyrillic;
+ * 0 for anything else. */
+static int script_of(uint32_t cp)
 {
-	return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+	if (cp < 0x80)
+		return (cp | 0x20) >= 'a' && (cp | 0x20) <= 'z' ? 1 : 0;
+	if (cp >= 0xC0 && cp <= 0x24F && cp != 0xD7 && cp != 0xF7)
+		return 1;
+	if (cp >= 0x386 && cp <= 0x3FF)
+		return 2;
+	if (cp >= 0x400 && cp <= 0x52F)
+		return 3;
+	return 0;
 }
 
 /*
- * Valid UTF-8 whose characters that are not ASCII are all Latin letters
- * with accents (U+00C0-U+024F but for the signs x and /) inside words:
- * each touches an ASCII letter or another such letter ("Café",
- * "Défense").  Chinese read from GBK or Big5 bytes that happen to be
- * valid UTF-8 gives Greek, Hebrew or a Latin letter standing alone
- * ("[Result \"δ֪\"]" is 未知), not this.
+ * Valid UTF-8 whose characters that are not ASCII all read as words:
+ * accented Latin letters ("Café", "Défense") or, unless `latin_only`,
+ * Greek or Cyrillic ones, each touching a letter of its script (or an
+ * ASCII letter or digit), and the signs of Latin-1 (° ½ « ·) anywhere.
+ * Chinese read from GBK or Big5 bytes that happen to be valid UTF-8 mixes
+ * scripts and marks instead ("[Result \"δ֪\"]" is 未知).
  */
-static int latin_utf8(const char *s, size_t n)
+static int words_utf8(const char *s, size_t n, int latin_only)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	int any = 0, prev_letter = 0;
+	uint32_t prev = ' ', cur, next;
+	size_t i = 0, k;
+	int any = 0;
 
-	for (size_t i = 0; i < n;) {
-		uint32_t cp;
-		size_t k;
-		if (u[i] < 0x80) {
-			prev_letter = is_ascii_letter(u[i]);
-			i++;
-			continue;
-		}
-		k = xq_utf8_decode(s + i, n - i, &cp);
-		if (!k || cp < 0xC0 || cp > 0x24F || cp == 0xD7 || cp == 0xF7)
+	if (!n)
+		return 0;
+	k = xq_utf8_decode(s, n, &cur);
+	if (!k)
+		return 0;
+	while (i < n) {
+		size_t m = i + k < n ? xq_utf8_decode(s + i + k, n - i - k, &next) : 0;
+		if (i + k < n && !m)
 			return 0;
-		if (!prev_letter) {
-			/* Then the next character must be a letter. */
-			uint32_t next;
-			size_t m = i + k < n ? xq_utf8_decode(s + i + k, n - i - k, &next) : 0;
-			if (!m || !(next < 0x80 ? is_ascii_letter((unsigned char)next)
-					      : next >= 0xC0 && next <= 0x24F && next != 0xD7 &&
-							next != 0xF7))
+		if (!m)
+			next = ' ';
+		if (cur >= 0x80) {
+			int sc = script_of(cur);
+			any = 1;
+			if (cur >= 0xA0 && cur <= 0xBF && !latin_only) {
+				/* a sign */
+			} else if (!sc || (latin_only && sc != 1)) {
 				return 0;
+			} else {
+				int p = script_of(prev), q = script_of(next);
+				int ok = p == sc || q == sc || (p == 1 && prev < 0x80) ||
+					 (q == 1 && next < 0x80);
+				if (!ok && sc != 1)
+					ok = (prev < 0x80 && xq_is_digit((unsigned char)prev)) ||
+					     (next < 0x80 && xq_is_digit((unsigned char)next));
+				if (!ok)
+					return 0;
+			}
 		}
-		any = 1;
-		prev_letter = 1;
+		prev = cur;
+		cur = next;
 		i += k;
+		k = m;
 	}
 	return any;
 }
@@ -326,7 +347,7 @@ enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, s
 	if (!(d->flags & XQ_TEXTDEC_MIXED))
 		return d->enc;
 	if (d->enc != XQ_ENC_UTF8)
-		return strong_utf8(s, n) || latin_utf8(s, n) ? XQ_ENC_UTF8 : d->enc;
+		return strong_utf8(s, n) || words_utf8(s, n, 1) ? XQ_ENC_UTF8 : d->enc;
 	for (size_t i = 0; i < n;) {
 		size_t k;
 		if ((unsigned char)s[i] < 0x80) {
@@ -342,7 +363,10 @@ enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, s
 			i++;
 		}
 	}
-	if (bad == 0)
+	/* Valid UTF-8 stays UTF-8 unless it reads as nothing in it: two-byte
+	 * characters of mixed scripts or marks, as GBK or Big5 bytes that
+	 * happen to be valid UTF-8 do (then it must read as common Chinese). */
+	if (bad == 0 && (multi == 0 || strong_utf8(s, n) || words_utf8(s, n, 0)))
 		return XQ_ENC_UTF8;
 	cands[0].enc = XQ_ENC_GB18030;
 	cands[0].t = &d->gb;
@@ -396,7 +420,7 @@ enum xq_encoding xq_textdec_detect(const char *buf, size_t len)
 			bad += m == 0;
 			k += m ? m : 1;
 		}
-		if (bad == 0 && (strong_utf8(buf + i, n) || latin_utf8(buf + i, n)))
+		if (bad == 0 && (strong_utf8(buf + i, n) || words_utf8(buf + i, n, 1)))
 			utf8++;
 		else if (bad > multi && (has_wide_pair(XQ_ENC_GB18030, buf + i, n) ||
 					 has_wide_pair(XQ_ENC_BIG5, buf + i, n)))
@@ -538,7 +562,9 @@ static long block_utf8(struct xq_textdec *d, const char *in, size_t pos, size_t 
 	size_t ub = pos; /* a line starts here */
 
 	while (pos < end) {
-		size_t k = pos + xq_utf8_check(in + pos, end - pos), us, ue;
+		size_t k = pos + (d->flags & XQ_TEXTDEC_MIXED ? xq_utf8_check_long(in + pos, end - pos)
+							      : xq_utf8_check(in + pos, end - pos));
+		size_t us, ue;
 		enum xq_encoding enc;
 		if (k == end)
 			return emit_utf8(d, in + pos, end - pos, out) ? XQ_ENOMEM : (long)end;

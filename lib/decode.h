@@ -15,18 +15,23 @@
  *     more bytes that are not UTF-8 than UTF-8 characters or it reads as
  *     common Chinese there (GB2312's level-1 characters, Big5's frequent
  *     ones, xiangqi words).  Of the two, the one it reads better in wins,
- *     GB18030 on a tie;
+ *     GB18030 on a tie.  A valid UTF-8 line too, when it reads as nothing
+ *     in UTF-8 (two-byte characters of mixed scripts or marks, as GBK's
+ *     未知 is "δ֪") and as common Chinese in GB18030 or Big5; valid
+ *     UTF-8 with Chinese, words (Latin, Greek, Cyrillic) or Latin-1 signs
+ *     stays UTF-8;
  *   - in a GB18030 or Big5 input, a line that is valid UTF-8 and holds a
  *     character of three bytes or more (Chinese in UTF-8, or a BOM where
  *     a UTF-8 file was appended), or whose other characters are all
  *     accented Latin letters inside words ("Café"), is read as UTF-8;
  *   - any other line is read in the input's encoding.
  *
- * What a line alone cannot tell: GBK that happens to be valid UTF-8
- * (未知 is "δ֪") inside a UTF-8 input stays UTF-8, and in GBK input it
- * stays GBK; a few characters that read cleanly both as GBK and as Big5
- * go to the one they read better in; GBK and Big5 inside each other are
- * not told apart (both decode without error).
+ * What a line alone cannot tell: a name of two or three rare characters
+ * that reads cleanly both as GBK and as Big5 goes to the one it reads
+ * better in, which may be the wrong one; GBK and Big5 inside each other
+ * are not told apart (both decode without error); a UTF-8 line of
+ * accented Latin-1 letters only is GBK in GBK input unless its letters
+ * stand inside words.
  *
  * Every line read in another encoding is an event (XQ_TEXTDEC_FOREIGN)
  * for the reader to report: nothing changes silently.  A line is

@@ -79,7 +79,9 @@ size_t xq_utf8_encode(uint32_t cp, char out[4])
 	return 0;
 }
 
-size_t xq_utf8_check(const char *s, size_t len)
+/* The valid prefix of s, stopping also at a two-byte character when
+ * `stop_at_two`. */
+static size_t check(const char *s, size_t len, int stop_at_two)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;
@@ -108,11 +110,21 @@ size_t xq_utf8_check(const char *s, size_t len)
 			continue;
 		}
 		n = xq_utf8_valid_prefix(s + i, len - i);
-		if (!n)
+		if (!n || (n == 2 && stop_at_two))
 			return i;
 		i += n;
 	}
 	return len;
+}
+
+size_t xq_utf8_check(const char *s, size_t len)
+{
+	return check(s, len, 0);
+}
+
+size_t xq_utf8_check_long(const char *s, size_t len)
+{
+	return check(s, len, 1);
 }
 
 size_t xq_utf8_count(const char *s, size_t len)

@@ -29,6 +29,11 @@ size_t xq_utf8_encode(uint32_t cp, char out[4]);
 /* Offset of the first byte that is not valid UTF-8, or `len` if all are. */
 size_t xq_utf8_check(const char *s, size_t len);
 
+/* The same, stopping also at the first character of two bytes (what the
+ * decoder looks at twice: it can be GBK or Big5 that happens to be valid
+ * UTF-8). */
+size_t xq_utf8_check_long(const char *s, size_t len);
+
 /* Number of characters (for columns); malformed bytes count one each. */
 size_t xq_utf8_count(const char *s, size_t len);
 
