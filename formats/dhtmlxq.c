@@ -110,6 +110,7 @@ struct dh_reader {
 	size_t bom;              /* bytes of a BOM before the text */
 	struct dh_foreign {
 		uint64_t at;          /* absolute text offset */
+		uint64_t raw;         /* source offset */
 		enum xq_encoding enc;
 	} *foreign;              /* lines read in another encoding, not yet reported */
 	size_t nforeign, foreign_cap, foreign_first;
@@ -315,6 +316,7 @@ static int take_events(struct dh_reader *r, size_t from)
 			r->foreign = f;
 			/* Where it will be once the bad bytes before it are out. */
 			f[r->nforeign].at = r->text_base + j + (at - i);
+			f[r->nforeign].raw = e->raw;
 			f[r->nforeign++].enc = e->enc;
 			if (r->exact_end > r->text_base + j + (at - i))
 				r->exact_end = r->text_base + j + (at - i);
@@ -1514,12 +1516,18 @@ static void take_foreign(struct dh_reader *r, struct xq_game *g, uint64_t a, uin
 	while (r->foreign_first < r->nforeign && r->foreign[r->foreign_first].at < b) {
 		const struct dh_foreign *f = &r->foreign[r->foreign_first++];
 		struct dh_pos p = r->at;
+		struct xq_place pl;
 		char msg[160];
 		if (told || f->at < a)
 			continue;
 		pos_advance(&p, r->text.ptr + r->pos, (size_t)(f->at - r->text_base) - r->pos);
-		report_at(r, g->number, &p, 0, NULL, 0, XQ_D_ENCODING, XQ_SEV_WARNING, "%s",
-			  xq_textdec_foreign_message(msg, sizeof(msg), f->enc, r->enc));
+		pl.line = p.line;
+		pl.col = p.col;
+		pl.offset = f->raw;
+		if (!r->quiet)
+			xq_ccb_report(r->sink, r->name, g->number, &pl, 1, 0, NULL, 0, XQ_D_ENCODING,
+				      XQ_SEV_WARNING, "%s",
+				      xq_textdec_foreign_message(msg, sizeof(msg), f->enc, r->enc));
 		g->encoding = xq_encoding_name(f->enc);
 		told = 1;
 	}
