@@ -108,11 +108,13 @@ struct dh_reader {
 	uint64_t dropped;        /* bytes that were not text, taken out of the text */
 	uint64_t exact_end;      /* text offsets before this are source offsets (UTF-8) */
 	size_t bom;              /* bytes of a BOM before the text */
-	struct dh_foreign {
+	struct dh_mark {
 		uint64_t at;          /* absolute text offset */
-		uint64_t raw;         /* source offset */
+		struct xq_place place; /* line, column and source offset */
 		enum xq_encoding enc;
-	} *foreign;              /* lines read in another encoding, not yet reported */
+		enum xq_textdec_kind kind;
+		unsigned char byte;
+	} *foreign;              /* the decoder's events, reported with their record */
 	size_t nforeign, foreign_cap, foreign_first;
 	struct xq_buf raw;       /* bytes read, not yet decoded */
 	uint64_t raw_off;        /* source offset of raw.ptr[0] */
@@ -287,11 +289,41 @@ static int note_bad(struct dh_reader *r, uint64_t where)
 	return 0;
 }
 
+/* Keep an event of the decoder at text offset `at` (absolute, after the
+ * bytes taken out) for the record holding it. */
+static int keep_mark(struct dh_reader *r, const struct xq_textdec_event *e, uint64_t at,
+		     size_t from_pos)
+{
+	struct dh_mark *m;
+	struct dh_pos p = r->at;
+
+	if (e->kind == XQ_TEXTDEC_FOREIGN && r->nforeign > r->foreign_first &&
+	    r->foreign[r->nforeign - 1].kind == XQ_TEXTDEC_FOREIGN &&
+	    r->foreign[r->nforeign - 1].enc == e->enc)
+		return 0; /* only the first of a run is reported */
+	if (r->foreign_first == r->nforeign)
+		r->foreign_first = r->nforeign = 0;
+	m = xq_ccb_reserve(r->foreign, &r->foreign_cap, r->nforeign + 1, sizeof(*m));
+	if (!m)
+		return XQ_ENOMEM;
+	r->foreign = m;
+	m += r->nforeign++;
+	pos_advance(&p, r->text.ptr + r->pos, from_pos - r->pos);
+	m->at = at;
+	m->place.line = p.line;
+	m->place.col = p.col;
+	m->place.offset = e->raw;
+	m->enc = e->enc;
+	m->kind = e->kind;
+	m->byte = e->byte;
+	return 0;
+}
+
 /*
  * The decoder's events for the text appended from index `from` on: a byte
- * that is not text (or a NUL) is reported at its place and taken out of
- * the text (its record is marked broken); a line read in another encoding
- * is kept for the record holding it.
+ * that is not text (or a NUL) is taken out of the text (its record is
+ * marked broken); it and each line read in another encoding are kept, with
+ * their places, to be reported with the record holding them.
  */
 static int take_events(struct dh_reader *r, size_t from)
 {
@@ -302,50 +334,21 @@ static int take_events(struct dh_reader *r, size_t from)
 	while (d->ev_first < d->nevents) {
 		const struct xq_textdec_event *e = &d->events[d->ev_first++];
 		size_t at = (size_t)(e->dpos - dropped - r->text_base);
-		if (e->kind == XQ_TEXTDEC_FOREIGN) {
-			struct dh_foreign *f;
-			if (r->nforeign > r->foreign_first &&
-			    r->foreign[r->nforeign - 1].enc == e->enc)
-				continue;
-			if (r->foreign_first == r->nforeign)
-				r->foreign_first = r->nforeign = 0;
-			f = xq_ccb_reserve(r->foreign, &r->foreign_cap, r->nforeign + 1,
-					   sizeof(*f));
-			if (!f)
-				return XQ_ENOMEM;
-			r->foreign = f;
-			/* Where it will be once the bad bytes before it are out. */
-			f[r->nforeign].at = r->text_base + j + (at - i);
-			f[r->nforeign].raw = e->raw;
-			f[r->nforeign++].enc = e->enc;
-			if (r->exact_end > r->text_base + j + (at - i))
-				r->exact_end = r->text_base + j + (at - i);
-			continue;
-		}
-		/* Keep the text up to the byte, report it, leave it out. */
+		/* Keep the text up to the event (where it will be once the bytes
+		 * before it are out). */
 		memmove(r->text.ptr + j, r->text.ptr + i, at - i);
 		j += at - i;
-		i = at + 1;
-		{
-			struct dh_pos p = r->at;
-			struct xq_place pl;
-			char msg[160];
-			struct xq_diag dg;
-			pos_advance(&p, r->text.ptr + r->pos, j - r->pos);
-			pl.line = p.line;
-			pl.col = p.col;
-			pl.offset = e->raw;
-			xq_diag_init(&dg);
-			if (!r->quiet)
-				xq_ccb_report(r->sink, r->name, 0, &pl, 1, 0, NULL, 0, XQ_D_ENCODING,
-					      XQ_SEV_ERROR, "%s",
-					      xq_textdec_bad_message(msg, sizeof(msg), e->byte, e->enc,
-								     e->raw));
-		}
-		if (note_bad(r, r->text_base + j))
+		i = at;
+		if (keep_mark(r, e, r->text_base + j, j))
 			return XQ_ENOMEM;
 		if (r->exact_end > r->text_base + j)
 			r->exact_end = r->text_base + j;
+		if (e->kind == XQ_TEXTDEC_FOREIGN)
+			continue;
+		/* Leave the byte out. */
+		i++;
+		if (note_bad(r, r->text_base + j))
+			return XQ_ENOMEM;
 		r->dropped++;
 	}
 	if (i > j) {
@@ -1504,32 +1507,33 @@ static int had_bad_bytes(const struct dh_reader *r, uint64_t a, uint64_t b)
 }
 
 /*
- * A record read from text [a, b) (absolute offsets; r->pos is at a):
- * the first line in it read in another encoding is reported at its place,
- * and the game is said to be in that encoding.  Lines before `b` are done
- * with.
+ * Report the decoder's events before text offset `b`, those from `a` on
+ * for game g (NULL: none; the events outside records): each byte that was
+ * not text, and the first line in another encoding, which says the game
+ * is in that encoding.
  */
-static void take_foreign(struct dh_reader *r, struct xq_game *g, uint64_t a, uint64_t b)
+static void take_marks(struct dh_reader *r, struct xq_game *g, uint64_t a, uint64_t b)
 {
 	int told = 0;
 
 	while (r->foreign_first < r->nforeign && r->foreign[r->foreign_first].at < b) {
-		const struct dh_foreign *f = &r->foreign[r->foreign_first++];
-		struct dh_pos p = r->at;
-		struct xq_place pl;
+		const struct dh_mark *m = &r->foreign[r->foreign_first++];
+		int in = g && m->at >= a;
 		char msg[160];
-		if (told || f->at < a)
+		if (r->quiet)
 			continue;
-		pos_advance(&p, r->text.ptr + r->pos, (size_t)(f->at - r->text_base) - r->pos);
-		pl.line = p.line;
-		pl.col = p.col;
-		pl.offset = f->raw;
-		if (!r->quiet)
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 1, 0, NULL, 0, XQ_D_ENCODING,
-				      XQ_SEV_WARNING, "%s",
-				      xq_textdec_foreign_message(msg, sizeof(msg), f->enc, r->enc));
-		g->encoding = xq_encoding_name(f->enc);
-		told = 1;
+		if (m->kind == XQ_TEXTDEC_BAD) {
+			xq_ccb_report(r->sink, r->name, in ? g->number : 0, &m->place, 1, 0, NULL, 0,
+				      XQ_D_ENCODING, XQ_SEV_ERROR, "%s",
+				      xq_textdec_bad_message(msg, sizeof(msg), m->byte, m->enc,
+							     m->place.offset));
+		} else if (in && !told) {
+			xq_ccb_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+				      XQ_D_ENCODING, XQ_SEV_WARNING, "%s",
+				      xq_textdec_foreign_message(msg, sizeof(msg), m->enc, r->enc));
+			g->encoding = xq_encoding_name(m->enc);
+			told = 1;
+		}
 	}
 }
 
@@ -1633,8 +1637,7 @@ static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
 		rc = read_record(r, g, s + cs, ce - cs, r->at, 0, 0, &consumed);
 	if (!rc && had_bad_bytes(r, r->text_base + o, r->text_base + end))
 		g->flags |= XQ_GAME_BROKEN;
-	if (!rc)
-		take_foreign(r, g, r->text_base + o, r->text_base + end);
+	take_marks(r, g, r->text_base + o, r->text_base + end);
 	xq_buf_release(&dec);
 	advance(r, end);
 	return rc ? rc : 1;
@@ -1695,8 +1698,7 @@ static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t
 	rc = read_record(r, g, r->text.ptr + cs, ce - cs, at, 1, 0, &consumed);
 	if (!rc && had_bad_bytes(r, r->text_base + o, r->text_base + after))
 		g->flags |= XQ_GAME_BROKEN;
-	if (!rc)
-		take_foreign(r, g, r->text_base + o, r->text_base + after);
+	take_marks(r, g, r->text_base + o, r->text_base + after);
 	g->place.line = r->at.line; /* the record starts at its wrapper */
 	g->place.col = r->at.col;
 	g->place.offset = r->at.off;
@@ -1727,8 +1729,7 @@ static int read_implicit(struct dh_reader *r, struct xq_game *g, size_t o)
 	rc = read_record(r, g, r->text.ptr + o, span, r->at, 1, 1, &consumed);
 	if (!rc && had_bad_bytes(r, r->text_base + o, r->text_base + o + consumed))
 		g->flags |= XQ_GAME_BROKEN;
-	if (!rc)
-		take_foreign(r, g, r->text_base + o, r->text_base + o + consumed);
+	take_marks(r, g, r->text_base + o, r->text_base + o + consumed);
 	advance(r, o + (consumed ? consumed : 1));
 	return rc ? rc : 1;
 }
@@ -1757,6 +1758,7 @@ static int dh_read(void *reader, struct xq_game *g)
 			scan_html(r, r->text.ptr + r->pos, keep - r->pos);
 			advance(r, keep);
 			if (r->eof) {
+				take_marks(r, NULL, 0, UINT64_MAX);
 				if (r->games == 0)
 					report_at(r, 0, NULL, 0, NULL, 0, XQ_D_EMPTY_GAME,
 						  XQ_SEV_WARNING, "no DhtmlXQ record in the input");
