@@ -499,13 +499,17 @@ static int emit_marked(struct xq_textdec *d, struct xq_transcoder *t, enum xq_en
 			d->raw += bad;
 			done += bad;
 		}
-		if (event_push(d, XQ_TEXTDEC_BAD, d->dpos, d->raw, enc, (unsigned char)in[done]))
-			return XQ_ENOMEM;
-		if (xq_buf_addc(out, in[done] ? (char)XQ_DECODE_BAD : '\0'))
-			return XQ_ENOMEM;
-		d->dpos++;
-		d->raw++;
-		done++;
+		/* One mark per byte; in UTF-16 a whole code unit, so that what
+		 * follows stays aligned however the bytes arrive. */
+		for (size_t k = is_utf16(enc) && n - done >= 2 ? 2 : 1; k > 0; k--) {
+			if (event_push(d, XQ_TEXTDEC_BAD, d->dpos, d->raw, enc, (unsigned char)in[done]))
+				return XQ_ENOMEM;
+			if (xq_buf_addc(out, in[done] || is_utf16(enc) ? (char)XQ_DECODE_BAD : '\0'))
+				return XQ_ENOMEM;
+			d->dpos++;
+			d->raw++;
+			done++;
+		}
 	}
 	return 0;
 }
