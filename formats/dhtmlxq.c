@@ -297,8 +297,8 @@ static int keep_mark(struct dh_reader *r, const struct xq_textdec_event *e, uint
 	struct dh_mark *m;
 	struct dh_pos p = r->at;
 
-	if (e->kind == XQ_TEXTDEC_FOREIGN && r->nforeign > r->foreign_first &&
-	    r->foreign[r->nforeign - 1].kind == XQ_TEXTDEC_FOREIGN &&
+	if (e->kind != XQ_TEXTDEC_BAD && r->nforeign > r->foreign_first &&
+	    r->foreign[r->nforeign - 1].kind == e->kind &&
 	    r->foreign[r->nforeign - 1].enc == e->enc)
 		return 0; /* only the first of a run is reported */
 	if (r->foreign_first == r->nforeign)
@@ -341,9 +341,9 @@ static int take_events(struct dh_reader *r, size_t from)
 		i = at;
 		if (keep_mark(r, e, r->text_base + j, j))
 			return XQ_ENOMEM;
-		if (r->exact_end > r->text_base + j)
+		if (e->kind != XQ_TEXTDEC_AMBIGUOUS && r->exact_end > r->text_base + j)
 			r->exact_end = r->text_base + j;
-		if (e->kind == XQ_TEXTDEC_FOREIGN)
+		if (e->kind != XQ_TEXTDEC_BAD)
 			continue;
 		/* Leave the byte out. */
 		i++;
@@ -1514,12 +1514,12 @@ static int had_bad_bytes(const struct dh_reader *r, uint64_t a, uint64_t b)
  */
 static void take_marks(struct dh_reader *r, struct xq_game *g, uint64_t a, uint64_t b)
 {
-	int told = 0;
+	int told = 0, warned = 0;
 
 	while (r->foreign_first < r->nforeign && r->foreign[r->foreign_first].at < b) {
 		const struct dh_mark *m = &r->foreign[r->foreign_first++];
 		int in = g && m->at >= a;
-		char msg[160];
+		char msg[200];
 		if (r->quiet)
 			continue;
 		if (m->kind == XQ_TEXTDEC_BAD) {
@@ -1527,6 +1527,13 @@ static void take_marks(struct dh_reader *r, struct xq_game *g, uint64_t a, uint6
 				      XQ_D_ENCODING, XQ_SEV_ERROR, "%s",
 				      xq_textdec_bad_message(msg, sizeof(msg), m->byte, m->enc,
 							     m->place.offset));
+		} else if (m->kind == XQ_TEXTDEC_AMBIGUOUS) {
+			if (in && !warned) {
+				xq_ccb_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+					      XQ_D_ENCODING, XQ_SEV_WARNING, "%s",
+					      xq_textdec_ambiguous_message(msg, sizeof(msg), m->enc));
+				warned = 1;
+			}
 		} else if (in && !told) {
 			xq_ccb_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
 				      XQ_D_ENCODING, XQ_SEV_WARNING, "%s",

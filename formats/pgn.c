@@ -145,6 +145,7 @@ struct pgn_reader {
 		uint64_t dpos;
 		struct xq_place place;
 		enum xq_encoding enc;
+		enum xq_textdec_kind kind; /* FOREIGN or AMBIGUOUS */
 	} foreign[8];
 	size_t nforeign;
 	/* Cursors. */
@@ -612,13 +613,15 @@ static void take_foreign(struct pgn_reader *r, uint64_t upto)
 		const struct xq_textdec_event *e = &d->events[d->ev_first++];
 		struct foreign *f;
 		uint64_t cols;
-		if (e->kind != XQ_TEXTDEC_FOREIGN ||
+		if (e->kind == XQ_TEXTDEC_BAD ||
 		    r->nforeign == sizeof(r->foreign) / sizeof(r->foreign[0]) ||
-		    (r->nforeign && r->foreign[r->nforeign - 1].enc == e->enc))
+		    (r->nforeign && r->foreign[r->nforeign - 1].enc == e->enc &&
+		     r->foreign[r->nforeign - 1].kind == e->kind))
 			continue;
 		f = &r->foreign[r->nforeign++];
 		f->dpos = e->dpos;
 		f->enc = e->enc;
+		f->kind = e->kind;
 		cols = e->dpos > r->line_start ? e->dpos - r->line_start : 0;
 		if (r->line_start >= r->base && e->dpos <= END(r))
 			cols = count_chars(r->text + (r->line_start - r->base), (size_t)cols);
@@ -2381,12 +2384,22 @@ static int pgn_read(void *reader, struct xq_game *g)
 		 * game's first token is that game's (a BOM before its tag). */
 		uint64_t upto = r->pushed && r->line_start <= end ? r->line_start : end;
 		take_foreign(r, upto);
-		if (r->nforeign && r->foreign[0].dpos < upto) {
-			char msg[160];
-			xq_textdec_foreign_message(msg, sizeof(msg), r->foreign[0].enc, r->enc);
-			report(r, g, &r->foreign[0].place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_ENCODING,
-			       "%s", msg);
-			enc = r->foreign[0].enc;
+		for (int kind = XQ_TEXTDEC_FOREIGN; kind <= XQ_TEXTDEC_AMBIGUOUS; kind += 2) {
+			for (size_t i = 0; i < r->nforeign && r->foreign[i].dpos < upto; i++) {
+				const struct foreign *f = &r->foreign[i];
+				char msg[200];
+				if ((int)f->kind != kind)
+					continue;
+				if (kind == XQ_TEXTDEC_FOREIGN) {
+					xq_textdec_foreign_message(msg, sizeof(msg), f->enc, r->enc);
+					enc = f->enc;
+				} else {
+					xq_textdec_ambiguous_message(msg, sizeof(msg), f->enc);
+				}
+				report(r, g, &f->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_ENCODING, "%s",
+				       msg);
+				break;
+			}
 		}
 		/* Placed ones from the next game's line stay for it. */
 		{

@@ -3,11 +3,13 @@
  *
  * Bytes are taken in blocks that end at a line end (or at the cut of a
  * line longer than XQ_TEXTDEC_LINE_MAX), so that each line is decided on
- * whole.  Most blocks need one pass: a UTF-8 block is checked, and a
- * legacy block is scanned for the only pattern that can start a UTF-8
- * line there (a lead byte of three or more followed by two continuation
- * bytes) and converted in one call.  Only the line around a byte that
- * fails is looked at alone.
+ * whole.  Most blocks need one pass: a UTF-8 block is checked (stopping
+ * at a byte that is not UTF-8 and at a two-byte character, the only
+ * places where a line could be GBK or Big5), and each line of a legacy
+ * block is checked for UTF-8 from its first byte that is not ASCII, which
+ * fails at once in GBK or Big5 text; runs of lines in the input's
+ * encoding are converted in one call.  Only the lines found that way are
+ * looked at whole.
  */
 #include "decode.h"
 
@@ -333,7 +335,13 @@ static long pair_score(enum xq_encoding enc, const char *s, size_t n)
 	return score;
 }
 
-enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, size_t n)
+/*
+ * xq_textdec_line_encoding(), and in *maybe the encoding a valid UTF-8
+ * line that reads as no text in UTF-8 reads as common Chinese in (else
+ * UTF-8): such a line stays UTF-8, and is an event.
+ */
+static enum xq_encoding line_decide(struct xq_textdec *d, const char *s, size_t n,
+				    enum xq_encoding *maybe)
 {
 	size_t multi = 0, bad = 0;
 	enum xq_encoding best = XQ_ENC_UTF8;
@@ -344,6 +352,7 @@ enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, s
 		struct xq_transcoder *t;
 	} cands[2];
 
+	*maybe = XQ_ENC_UTF8;
 	if (!(d->flags & XQ_TEXTDEC_MIXED))
 		return d->enc;
 	if (d->enc != XQ_ENC_UTF8)
@@ -363,9 +372,10 @@ enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, s
 			i++;
 		}
 	}
-	/* Valid UTF-8 stays UTF-8 unless it reads as nothing in it: two-byte
+	/* Valid UTF-8 stays UTF-8; when it reads as nothing in it (two-byte
 	 * characters of mixed scripts or marks, as GBK or Big5 bytes that
-	 * happen to be valid UTF-8 do (then it must read as common Chinese). */
+	 * happen to be valid UTF-8 do) and as common Chinese in GB18030 or
+	 * Big5, that is said. */
 	if (bad == 0 && (multi == 0 || strong_utf8(s, n) || words_utf8(s, n, 0)))
 		return XQ_ENC_UTF8;
 	cands[0].enc = XQ_ENC_GB18030;
@@ -390,7 +400,20 @@ enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, s
 			found = 1;
 		}
 	}
+	if (bad == 0) {
+		/* Two common characters at least, not a stray accent. */
+		if (found && best_score >= 2)
+			*maybe = best;
+		return XQ_ENC_UTF8;
+	}
 	return best;
+}
+
+enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, size_t n)
+{
+	enum xq_encoding maybe;
+
+	return line_decide(d, s, n, &maybe);
 }
 
 enum xq_encoding xq_textdec_detect(const char *buf, size_t len)
@@ -569,12 +592,20 @@ static long block_utf8(struct xq_textdec *d, const char *in, size_t pos, size_t 
 		size_t k = pos + (d->flags & XQ_TEXTDEC_MIXED ? xq_utf8_check_long(in + pos, end - pos)
 							      : xq_utf8_check(in + pos, end - pos));
 		size_t us, ue;
-		enum xq_encoding enc;
+		enum xq_encoding enc, maybe;
 		if (k == end)
 			return emit_utf8(d, in + pos, end - pos, out) ? XQ_ENOMEM : (long)end;
 		unit_of(in, ub, end, k, &us, &ue);
-		enc = xq_textdec_line_encoding(d, in + us, ue - us);
+		enc = line_decide(d, in + us, ue - us, &maybe);
 		if (enc == XQ_ENC_UTF8) {
+			if (maybe != XQ_ENC_UTF8) {
+				size_t first = us;
+				while ((unsigned char)in[first] < 0x80)
+					first++;
+				if (event_push(d, XQ_TEXTDEC_AMBIGUOUS, d->dpos + (first - pos),
+					       d->raw + (first - pos), maybe, 0))
+					return XQ_ENOMEM;
+			}
 			if (emit_utf8(d, in + pos, ue - pos, out))
 				return XQ_ENOMEM;
 		} else {
@@ -836,6 +867,15 @@ const char *xq_textdec_bad_message(char *buf, size_t size, unsigned byte, enum x
 			 "byte 0x%02X at offset %llu is not valid %s: the game holding it is marked "
 			 "broken",
 			 byte, (unsigned long long)offset, xq_encoding_name(enc));
+	return buf;
+}
+
+const char *xq_textdec_ambiguous_message(char *buf, size_t size, enum xq_encoding other)
+{
+	snprintf(buf, size,
+		 "this line is valid utf-8 but reads as no text in it, and as Chinese in %s: read "
+		 "as utf-8 (--input-encoding %s reads it so)",
+		 xq_encoding_name(other), xq_encoding_name(other));
 	return buf;
 }
 

@@ -15,18 +15,19 @@
  *     more bytes that are not UTF-8 than UTF-8 characters or it reads as
  *     common Chinese there (GB2312's level-1 characters, Big5's frequent
  *     ones, xiangqi words).  Of the two, the one it reads better in wins,
- *     GB18030 on a tie.  A valid UTF-8 line too, when it reads as nothing
- *     in UTF-8 (two-byte characters of mixed scripts or marks, as GBK's
- *     未知 is "δ֪") and as common Chinese in GB18030 or Big5; valid
- *     UTF-8 with Chinese, words (Latin, Greek, Cyrillic) or Latin-1 signs
- *     stays UTF-8;
+ *     GB18030 on a tie.  A valid UTF-8 line stays UTF-8, so that a UTF-8
+ *     text always reads as itself; when it reads as no text in UTF-8
+ *     (two-byte characters of mixed scripts or marks, as GBK's 未知 is
+ *     "δ֪") and as common Chinese in GB18030 or Big5, that is an event
+ *     (XQ_TEXTDEC_AMBIGUOUS) for the reader to warn about;
  *   - in a GB18030 or Big5 input, a line that is valid UTF-8 and holds a
  *     character of three bytes or more (Chinese in UTF-8, or a BOM where
  *     a UTF-8 file was appended), or whose other characters are all
  *     accented Latin letters inside words ("Café"), is read as UTF-8;
  *   - any other line is read in the input's encoding.
  *
- * What a line alone cannot tell: a name of two or three rare characters
+ * What a line alone cannot tell: GBK that happens to be valid UTF-8 in a
+ * UTF-8 input (warned about, as above); a name of two or three rare characters
  * that reads cleanly both as GBK and as Big5 goes to the one it reads
  * better in, which may be the wrong one; GBK and Big5 inside each other
  * are not told apart (both decode without error); a UTF-8 line of
@@ -87,8 +88,9 @@ struct xq_textdec_seg {
 };
 
 enum xq_textdec_kind {
-	XQ_TEXTDEC_FOREIGN, /* a line read in `enc`, not the input's encoding */
-	XQ_TEXTDEC_BAD      /* a byte that is not text in `enc` (or a NUL) */
+	XQ_TEXTDEC_FOREIGN,  /* a line read in `enc`, not the input's encoding */
+	XQ_TEXTDEC_BAD,      /* a byte that is not text in `enc` (or a NUL) */
+	XQ_TEXTDEC_AMBIGUOUS /* a valid UTF-8 line that reads as Chinese in `enc` */
 };
 
 /* An event at decoded position `dpos`, source offset `raw`: for a line,
@@ -187,6 +189,9 @@ void xq_textdec_forget(struct xq_textdec *d, uint64_t dpos);
  */
 const char *xq_textdec_bad_message(char *buf, size_t size, unsigned byte, enum xq_encoding enc,
 				   uint64_t offset);
+
+/* The message of a valid UTF-8 line that reads better in `other`. */
+const char *xq_textdec_ambiguous_message(char *buf, size_t size, enum xq_encoding other);
 
 /* The message of a line read in another encoding, the same everywhere. */
 const char *xq_textdec_foreign_message(char *buf, size_t size, enum xq_encoding line_enc,

@@ -261,22 +261,26 @@ static void gbk_that_happens_to_be_valid_utf8_stays_gbk(void **state)
 	xq_buf_release(&out);
 }
 
-static void gbk_that_happens_to_be_valid_utf8_in_utf8_input_is_read_as_gbk(void **state)
+static void gbk_that_happens_to_be_valid_utf8_in_utf8_input_stays_utf8_and_is_an_event(void **state)
 {
 	struct xq_textdec d;
-	struct xq_buf out = XQ_BUF_INIT;
 	const struct xq_textdec_event *e;
-	/* "δ֪" (a Greek letter and a Hebrew mark) is no text: 未知 is. */
-	const char in[] = "[Event \"象棋\"]\n[Result \"" GBK_WEIZHI "\"]\n";
+	/* "δ֪" (a Greek letter and a Hebrew mark) is no text: 未知 is.  A
+	 * UTF-8 text always reads as itself, so it stays, with a warning. */
+	const char in[] = "[Event \"象棋\"]\n[Result \"" GBK_WEIZHI "\"]\n{é}\n";
 
 	(void)state;
-	decode_all(&d, XQ_ENC_UTF8, XQ_TEXTDEC_MIXED, in, sizeof(in) - 1, &out);
-	assert_string_equal(out.ptr, "[Event \"象棋\"]\n[Result \"未知\"]\n");
+	assert_int_equal(xq_textdec_init(&d, XQ_ENC_UTF8, XQ_TEXTDEC_MIXED, 0, 0), 0);
+	assert_int_equal(xq_textdec_feed(&d, in, sizeof(in) - 1, 1, NULL), sizeof(in) - 1);
+	assert_int_equal(d.copy, 0);
 	e = next_event(&d);
 	assert_non_null(e);
+	assert_int_equal(e->kind, XQ_TEXTDEC_AMBIGUOUS);
 	assert_int_equal(e->enc, XQ_ENC_GB18030);
+	assert_int_equal(e->raw, 26);
+	/* A lone accent (茅 in GBK) is too little to say anything. */
+	assert_null(next_event(&d));
 	xq_textdec_release(&d);
-	xq_buf_release(&out);
 }
 
 static void utf8_words_and_signs_of_two_bytes_stay_utf8(void **state)
@@ -437,7 +441,7 @@ int main(void)
 		cmocka_unit_test(utf8_chinese_line_in_gbk_input_is_read_as_utf8),
 		cmocka_unit_test(accented_utf8_word_in_gbk_input_is_read_as_utf8),
 		cmocka_unit_test(gbk_that_happens_to_be_valid_utf8_stays_gbk),
-		cmocka_unit_test(gbk_that_happens_to_be_valid_utf8_in_utf8_input_is_read_as_gbk),
+		cmocka_unit_test(gbk_that_happens_to_be_valid_utf8_in_utf8_input_stays_utf8_and_is_an_event),
 		cmocka_unit_test(utf8_words_and_signs_of_two_bytes_stay_utf8),
 		cmocka_unit_test(bom_of_an_appended_utf8_file_starts_a_utf8_line_in_gbk_input),
 		cmocka_unit_test(given_encoding_reads_every_line_in_it),
