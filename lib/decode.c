@@ -715,8 +715,22 @@ static long feed_utf16(struct xq_textdec *d, const char *in, size_t len, int fin
 	return rc ? rc : (long)n;
 }
 
-long xq_textdec_feed(struct xq_textdec *d, const char *in, size_t len, int final,
-		     struct xq_buf *out)
+/* Events come in the order of their places: a line's event is noted
+ * before the bytes before it in the line (a NUL) are looked at. */
+static void sort_events(struct xq_textdec *d)
+{
+	for (size_t i = d->ev_first + 1; i < d->nevents; i++) {
+		struct xq_textdec_event e = d->events[i];
+		size_t j = i;
+		while (j > d->ev_first && d->events[j - 1].dpos > e.dpos) {
+			d->events[j] = d->events[j - 1];
+			j--;
+		}
+		d->events[j] = e;
+	}
+}
+
+static long feed(struct xq_textdec *d, const char *in, size_t len, int final, struct xq_buf *out)
 {
 	size_t pos = 0;
 
@@ -736,6 +750,16 @@ long xq_textdec_feed(struct xq_textdec *d, const char *in, size_t len, int final
 			break; /* in place until here: the caller starts copying */
 	}
 	return (long)pos;
+}
+
+long xq_textdec_feed(struct xq_textdec *d, const char *in, size_t len, int final,
+		     struct xq_buf *out)
+{
+	long got = feed(d, in, len, final, out);
+
+	/* Nearly in order already: one pass over those not taken yet. */
+	sort_events(d);
+	return got;
 }
 
 /* ---- places ---------------------------------------------------------------- */

@@ -123,6 +123,31 @@ static void nul_byte_is_an_event_in_every_encoding(void **state)
 	xq_buf_release(&out);
 }
 
+static void events_come_in_the_order_of_their_places(void **state)
+{
+	struct xq_textdec d;
+	struct xq_buf out = XQ_BUF_INIT;
+	const struct xq_textdec_event *e;
+	/* A NUL before the GBK characters of the same line: the line's event
+	 * is found first, but comes after the NUL. */
+	const char in[] = "{x}\n\0[Event \"" GBK_QUANGUO_XIANGQI "\"]\n";
+
+	(void)state;
+	decode_all(&d, XQ_ENC_UTF8, XQ_TEXTDEC_MIXED | XQ_TEXTDEC_BAD_EVENTS, in, sizeof(in) - 1,
+		   &out);
+	e = next_event(&d);
+	assert_non_null(e);
+	assert_int_equal(e->kind, XQ_TEXTDEC_BAD);
+	assert_int_equal(e->raw, 4);
+	e = next_event(&d);
+	assert_non_null(e);
+	assert_int_equal(e->kind, XQ_TEXTDEC_FOREIGN);
+	assert_int_equal(e->raw, 13);
+	assert_null(next_event(&d));
+	xq_textdec_release(&d);
+	xq_buf_release(&out);
+}
+
 static void utf8_is_read_in_place_and_a_stray_byte_stays_where_it_was(void **state)
 {
 	struct xq_textdec d;
@@ -433,6 +458,7 @@ int main(void)
 		cmocka_unit_test(legacy_line_cut_at_a_chunk_end_waits_for_its_line_end),
 		cmocka_unit_test(byte_that_is_not_text_becomes_one_mark_and_an_event),
 		cmocka_unit_test(nul_byte_is_an_event_in_every_encoding),
+		cmocka_unit_test(events_come_in_the_order_of_their_places),
 		cmocka_unit_test(utf8_is_read_in_place_and_a_stray_byte_stays_where_it_was),
 		cmocka_unit_test(gbk_line_in_utf8_input_is_converted_and_is_an_event),
 		cmocka_unit_test(big5_line_in_utf8_input_is_read_as_big5),
