@@ -119,6 +119,7 @@ int xq_textdec_init(struct xq_textdec *d, enum xq_encoding enc, unsigned flags, 
 	xq_transcoder_init(&d->gb, XQ_ENC_GB18030, XQ_ENC_UTF8);
 	xq_transcoder_init(&d->big5, XQ_ENC_BIG5, XQ_ENC_UTF8);
 	xq_buf_init(&d->tmp);
+	xq_buf_init(&d->tmp2);
 	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
 		size_t bad;
 		if (probes[i].enc != enc)
@@ -143,6 +144,7 @@ void xq_textdec_release(struct xq_textdec *d)
 	xq_transcoder_release(&d->gb);
 	xq_transcoder_release(&d->big5);
 	xq_buf_release(&d->tmp);
+	xq_buf_release(&d->tmp2);
 	free(d->segs);
 	free(d->events);
 	d->segs = NULL;
@@ -350,6 +352,7 @@ static enum xq_encoding line_decide(struct xq_textdec *d, const char *s, size_t 
 	struct {
 		enum xq_encoding enc;
 		struct xq_transcoder *t;
+		struct xq_buf *out;
 	} cands[2];
 
 	*maybe = XQ_ENC_UTF8;
@@ -380,16 +383,25 @@ static enum xq_encoding line_decide(struct xq_textdec *d, const char *s, size_t 
 		return XQ_ENC_UTF8;
 	cands[0].enc = XQ_ENC_GB18030;
 	cands[0].t = &d->gb;
+	cands[0].out = &d->tmp;
 	cands[1].enc = XQ_ENC_BIG5;
 	cands[1].t = &d->big5;
+	cands[1].out = &d->tmp2;
+	/* The clean readings are kept for emit_foreign(). */
+	d->tried = s;
+	d->tried_len = n;
 	for (int c = 0; c < 2; c++) {
 		size_t at;
 		long score;
-		xq_buf_reset(&d->tmp);
-		if (xq_transcoder_convert(cands[c].t, s, n, &d->tmp, &at) != 0 ||
-		    !has_wide_pair(cands[c].enc, s, n))
+		xq_buf_reset(cands[c].out);
+		if (xq_transcoder_convert(cands[c].t, s, n, cands[c].out, &at) != 0) {
+			xq_buf_reset(cands[c].out);
 			continue;
-		score = 2 * xq_encoding_score(d->tmp.ptr, d->tmp.len) + pair_score(cands[c].enc, s, n);
+		}
+		if (!has_wide_pair(cands[c].enc, s, n))
+			continue;
+		score = 2 * xq_encoding_score(cands[c].out->ptr, cands[c].out->len) +
+			pair_score(cands[c].enc, s, n);
 		/* UTF-8 with a stray byte or two reads as junk in GB18030 or
 		 * Big5 (and often with an error): it must read better there. */
 		if (bad <= multi && score <= 0)
@@ -568,10 +580,18 @@ static int emit_foreign(struct xq_textdec *d, enum xq_encoding enc, const char *
 		return XQ_ENOMEM;
 	if (seg_push(d, enc))
 		return XQ_ENOMEM;
-	if (enc == XQ_ENC_UTF8)
+	if (enc == XQ_ENC_UTF8) {
 		rc = emit_utf8(d, in, n, out);
-	else
+	} else if (in == d->tried && n == d->tried_len && !(d->flags & XQ_TEXTDEC_BAD_EVENTS)) {
+		/* Decided on a clean reading: that reading, as it was made. */
+		const struct xq_buf *b = enc == XQ_ENC_BIG5 ? &d->tmp2 : &d->tmp;
+		rc = xq_buf_add(out, b->ptr, b->len) ? XQ_ENOMEM : 0;
+		d->dpos += b->len;
+		d->raw += n;
+	} else {
 		rc = emit_marked(d, enc == XQ_ENC_BIG5 ? &d->big5 : &d->gb, enc, in, n, out);
+	}
+	d->tried = NULL;
 	if (rc)
 		return rc;
 	return seg_push(d, d->enc);
@@ -755,7 +775,10 @@ static long feed(struct xq_textdec *d, const char *in, size_t len, int final, st
 long xq_textdec_feed(struct xq_textdec *d, const char *in, size_t len, int final,
 		     struct xq_buf *out)
 {
-	long got = feed(d, in, len, final, out);
+	long got;
+
+	d->tried = NULL;
+	got = feed(d, in, len, final, out);
 
 	/* Nearly in order already: one pass over those not taken yet. */
 	sort_events(d);

@@ -121,7 +121,9 @@ struct xq_textdec {
 	size_t nsegs, seg_first, segs_cap;
 	struct xq_textdec_event *events;     /* events[ev_first..nevents) are not taken yet */
 	size_t nevents, ev_first, ev_cap;
-	struct xq_buf tmp;
+	struct xq_buf tmp, tmp2;   /* a line read as GB18030 and as Big5 while deciding */
+	const char *tried;         /* that line (its conversions are kept for it) */
+	size_t tried_len;
 };
 
 /*

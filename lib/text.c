@@ -250,11 +250,15 @@ int xq_encode(enum xq_encoding enc, const char *in, size_t len, struct xq_buf *o
 	return rc;
 }
 
-/* Common characters of xiangqi records, simplified and traditional. */
-static const char *const common_chars[] = {
-	"车", "马", "炮", "兵", "卒", "帅", "将", "仕", "士", "相", "象", "进", "退", "平", "前",
-	"后", "車", "馬", "砲", "帥", "將", "進", "後", "红", "紅", "黑", "胜", "勝", "和", "负",
-	"負", "一", "二", "三", "四", "五", "六", "七", "八", "九", "局", "赛", "賽", "对", "對",
+/* Common characters of xiangqi records, simplified and traditional (车马炮兵卒
+ * 帅将仕士相象进退平前后, 車馬砲帥將進後, 红紅黑胜勝和负負, 一 to 九, 局赛賽对對),
+ * as code points in ascending order. */
+static const uint32_t common_chars[] = {
+	0x4E00, 0x4E03, 0x4E09, 0x4E5D, 0x4E8C, 0x4E94, 0x4ED5, 0x516B, 0x516D,
+	0x5175, 0x524D, 0x52DD, 0x5352, 0x540E, 0x548C, 0x56DB, 0x58EB, 0x5BF9,
+	0x5C06, 0x5C07, 0x5C0D, 0x5C40, 0x5E05, 0x5E25, 0x5E73, 0x5F8C, 0x70AE,
+	0x76F8, 0x7832, 0x7D05, 0x7EA2, 0x80DC, 0x8C61, 0x8CA0, 0x8CFD, 0x8D1F,
+	0x8D5B, 0x8ECA, 0x8F66, 0x8FDB, 0x9000, 0x9032, 0x99AC, 0x9A6C, 0x9ED1,
 };
 
 long xq_encoding_score(const char *s, size_t len)
@@ -268,12 +272,18 @@ long xq_encoding_score(const char *s, size_t len)
 			i++;
 			continue;
 		}
-		if (n == 3)
-			for (size_t k = 0; k < sizeof(common_chars) / sizeof(common_chars[0]); k++)
-				if (!memcmp(s + i, common_chars[k], 3)) {
-					hits++;
-					break;
-				}
+		if (n == 3) {
+			size_t lo = 0, hi = sizeof(common_chars) / sizeof(common_chars[0]);
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (common_chars[mid] < cp)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			hits += lo < sizeof(common_chars) / sizeof(common_chars[0]) &&
+				common_chars[lo] == cp;
+		}
 		i += n;
 	}
 	return hits;
