@@ -212,21 +212,10 @@ static size_t block_end(const char *in, size_t pos, size_t len, int final)
 /* Valid UTF-8 holding a character of three bytes or more. */
 static int strong_utf8(const char *s, size_t n)
 {
-	int long_char = 0;
+	struct xq_utf8_tally t;
 
-	for (size_t i = 0; i < n;) {
-		size_t k;
-		if ((unsigned char)s[i] < 0x80) {
-			i++;
-			continue;
-		}
-		k = xq_utf8_valid_prefix(s + i, n - i);
-		if (!k)
-			return 0;
-		long_char |= k >= 3;
-		i += k;
-	}
-	return long_char;
+	xq_utf8_tally(s, n, n, &t);
+	return t.bad == 0 && t.longer > 0;
 }
 
 /* The script of a letter: 1 Latin (with accents), 2 Greek, 3 Cyrillic;
@@ -345,7 +334,8 @@ static long pair_score(enum xq_encoding enc, const char *s, size_t n)
 static enum xq_encoding line_decide(struct xq_textdec *d, const char *s, size_t n,
 				    enum xq_encoding *maybe)
 {
-	size_t multi = 0, bad = 0;
+	size_t multi, bad;
+	struct xq_utf8_tally t;
 	enum xq_encoding best = XQ_ENC_UTF8;
 	long best_score = 0;
 	int found = 0;
@@ -360,21 +350,9 @@ static enum xq_encoding line_decide(struct xq_textdec *d, const char *s, size_t 
 		return d->enc;
 	if (d->enc != XQ_ENC_UTF8)
 		return strong_utf8(s, n) || words_utf8(s, n, 1) ? XQ_ENC_UTF8 : d->enc;
-	for (size_t i = 0; i < n;) {
-		size_t k;
-		if ((unsigned char)s[i] < 0x80) {
-			i++;
-			continue;
-		}
-		k = xq_utf8_valid_prefix(s + i, n - i);
-		if (k) {
-			multi++;
-			i += k;
-		} else {
-			bad++;
-			i++;
-		}
-	}
+	xq_utf8_tally(s, n, n, &t);
+	multi = t.multi;
+	bad = t.bad;
 	/* Valid UTF-8 stays UTF-8; when it reads as nothing in it (two-byte
 	 * characters of mixed scripts or marks, as GBK or Big5 bytes that
 	 * happen to be valid UTF-8 do) and as common Chinese in GB18030 or
@@ -443,22 +421,13 @@ enum xq_encoding xq_textdec_detect(const char *buf, size_t len)
 	 * every line is decided on alone (GB18030 and Big5 lines too), where
 	 * a GB18030 input cannot tell its Big5 lines. */
 	while (i < len) {
-		size_t n = unit_len(buf + i, len - i, 1), multi = 0, bad = 0;
-		for (size_t k = i; k < i + n;) {
-			size_t m;
-			if ((unsigned char)buf[k] < 0x80) {
-				k++;
-				continue;
-			}
-			m = xq_utf8_valid_prefix(buf + k, i + n - k);
-			multi += m != 0;
-			bad += m == 0;
-			k += m ? m : 1;
-		}
-		if (bad == 0 && (strong_utf8(buf + i, n) || words_utf8(buf + i, n, 1)))
+		size_t n = unit_len(buf + i, len - i, 1);
+		struct xq_utf8_tally t;
+		xq_utf8_tally(buf + i, n, n, &t);
+		if (t.bad == 0 && (t.longer > 0 || words_utf8(buf + i, n, 1)))
 			utf8++;
-		else if (bad > multi && (has_wide_pair(XQ_ENC_GB18030, buf + i, n) ||
-					 has_wide_pair(XQ_ENC_BIG5, buf + i, n)))
+		else if (t.bad > t.multi && (has_wide_pair(XQ_ENC_GB18030, buf + i, n) ||
+					     has_wide_pair(XQ_ENC_BIG5, buf + i, n)))
 			legacy++;
 		i += n;
 	}

@@ -328,23 +328,10 @@ enum xq_encoding xq_encoding_detect_text(const char *buf, size_t len)
 	/* UTF-8 with a few bad bytes (which the reader will report) rather
 	 * than GBK or Big5: their byte pairs seldom form UTF-8 sequences. */
 	{
-		size_t multi = 0, bad = 0;
-		for (size_t i = 0; i < len;) {
-			size_t n;
-			if (u[i] < 0x80) {
-				i++;
-				continue;
-			}
-			n = xq_utf8_valid_prefix(buf + i, len - i);
-			if (n) {
-				multi++;
-				i += n;
-			} else {
-				bad += len - i >= 4; /* a cut character at the end is not bad */
-				i++;
-			}
-		}
-		if (multi >= 4 && multi >= 2 * bad)
+		struct xq_utf8_tally t;
+		/* A cut character at the end is not bad. */
+		xq_utf8_tally(buf, len, len >= 3 ? len - 3 : 0, &t);
+		if (t.multi >= 4 && t.multi >= 2 * t.bad)
 			return XQ_ENC_UTF8;
 	}
 	for (size_t c = 0; c < sizeof(candidates) / sizeof(candidates[0]); c++) {

@@ -127,6 +127,27 @@ size_t xq_utf8_check_long(const char *s, size_t len)
 	return check(s, len, 1);
 }
 
+void xq_utf8_tally(const char *s, size_t len, size_t bad_before, struct xq_utf8_tally *t)
+{
+	t->multi = t->longer = t->bad = 0;
+	for (size_t i = 0; i < len;) {
+		size_t n;
+		if ((unsigned char)s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		n = xq_utf8_valid_prefix(s + i, len - i);
+		if (n) {
+			t->multi++;
+			t->longer += n >= 3;
+			i += n;
+		} else {
+			t->bad += i < bad_before;
+			i++;
+		}
+	}
+}
+
 size_t xq_utf8_count(const char *s, size_t len)
 {
 	size_t i = 0, count = 0;

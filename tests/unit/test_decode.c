@@ -36,6 +36,17 @@ static void decode_all(struct xq_textdec *d, enum xq_encoding enc, unsigned flag
 	}
 }
 
+/* decode_all() and the text it makes, which must be `want`. */
+static void expect_text(struct xq_textdec *d, enum xq_encoding enc, unsigned flags, const char *in,
+			size_t len, const char *want)
+{
+	struct xq_buf out = XQ_BUF_INIT;
+
+	decode_all(d, enc, flags, in, len, &out);
+	assert_string_equal(out.ptr, want);
+	xq_buf_release(&out);
+}
+
 static const struct xq_textdec_event *next_event(struct xq_textdec *d)
 {
 	if (d->ev_first == d->nevents)
@@ -195,18 +206,16 @@ static void gbk_line_in_utf8_input_is_converted_and_is_an_event(void **state)
 static void big5_line_in_utf8_input_is_read_as_big5(void **state)
 {
 	struct xq_textdec d;
-	struct xq_buf out = XQ_BUF_INIT;
 	const struct xq_textdec_event *e;
 	const char in[] = "{象棋}\n1. " BIG5_PAO_ER_PING_WU " " BIG5_CHE_MA_PAO "\n";
 
 	(void)state;
-	decode_all(&d, XQ_ENC_UTF8, XQ_TEXTDEC_MIXED, in, sizeof(in) - 1, &out);
-	assert_string_equal(out.ptr, "{象棋}\n1. 炮二平五 車馬炮\n");
+	expect_text(&d, XQ_ENC_UTF8, XQ_TEXTDEC_MIXED, in, sizeof(in) - 1,
+		    "{象棋}\n1. 炮二平五 車馬炮\n");
 	e = next_event(&d);
 	assert_non_null(e);
 	assert_int_equal(e->enc, XQ_ENC_BIG5);
 	xq_textdec_release(&d);
-	xq_buf_release(&out);
 }
 
 static void latin1_letters_inside_words_are_not_taken_for_gbk(void **state)
@@ -240,50 +249,44 @@ static void utf8_with_more_good_characters_than_bad_bytes_stays_utf8(void **stat
 static void utf8_chinese_line_in_gbk_input_is_read_as_utf8(void **state)
 {
 	struct xq_textdec d;
-	struct xq_buf out = XQ_BUF_INIT;
 	const struct xq_textdec_event *e;
 	const char in[] = "[Event \"" GBK_QUANGUO_XIANGQI "\"]\r\n[Site \"象棋\"]\r\n1. " GBK_PAO_ER_PING_WU
 			  "\r\n";
 
 	(void)state;
-	decode_all(&d, XQ_ENC_GB18030, XQ_TEXTDEC_MIXED, in, sizeof(in) - 1, &out);
-	assert_string_equal(out.ptr, "[Event \"全国象棋\"]\r\n[Site \"象棋\"]\r\n1. 炮二平五\r\n");
+	expect_text(&d, XQ_ENC_GB18030, XQ_TEXTDEC_MIXED, in, sizeof(in) - 1,
+		    "[Event \"全国象棋\"]\r\n[Site \"象棋\"]\r\n1. 炮二平五\r\n");
 	e = next_event(&d);
 	assert_non_null(e);
 	assert_int_equal(e->enc, XQ_ENC_UTF8);
 	assert_int_equal(e->raw, 20 + 7);
 	assert_null(next_event(&d));
 	xq_textdec_release(&d);
-	xq_buf_release(&out);
 }
 
 static void accented_utf8_word_in_gbk_input_is_read_as_utf8(void **state)
 {
 	struct xq_textdec d;
-	struct xq_buf out = XQ_BUF_INIT;
 	const char in[] = "[Event \"" GBK_QUANGUO_XIANGQI "\"]\n[Site \"Café de Paris\"]\n";
 
 	(void)state;
-	decode_all(&d, XQ_ENC_GB18030, XQ_TEXTDEC_MIXED, in, sizeof(in) - 1, &out);
-	assert_string_equal(out.ptr, "[Event \"全国象棋\"]\n[Site \"Café de Paris\"]\n");
+	expect_text(&d, XQ_ENC_GB18030, XQ_TEXTDEC_MIXED, in, sizeof(in) - 1,
+		    "[Event \"全国象棋\"]\n[Site \"Café de Paris\"]\n");
 	assert_non_null(next_event(&d));
 	xq_textdec_release(&d);
-	xq_buf_release(&out);
 }
 
 static void gbk_that_happens_to_be_valid_utf8_stays_gbk(void **state)
 {
 	struct xq_textdec d;
-	struct xq_buf out = XQ_BUF_INIT;
 	/* 未知 in GBK is the valid UTF-8 "δ֪": Greek and Hebrew, not words. */
 	const char in[] = "[Result \"" GBK_WEIZHI "\"]\n";
 
 	(void)state;
-	decode_all(&d, XQ_ENC_GB18030, XQ_TEXTDEC_MIXED, in, sizeof(in) - 1, &out);
-	assert_string_equal(out.ptr, "[Result \"未知\"]\n");
+	expect_text(&d, XQ_ENC_GB18030, XQ_TEXTDEC_MIXED, in, sizeof(in) - 1,
+		    "[Result \"未知\"]\n");
 	assert_null(next_event(&d));
 	xq_textdec_release(&d);
-	xq_buf_release(&out);
 }
 
 static void gbk_that_happens_to_be_valid_utf8_in_utf8_input_stays_utf8_and_is_an_event(void **state)
@@ -329,19 +332,17 @@ static void utf8_words_and_signs_of_two_bytes_stay_utf8(void **state)
 static void bom_of_an_appended_utf8_file_starts_a_utf8_line_in_gbk_input(void **state)
 {
 	struct xq_textdec d;
-	struct xq_buf out = XQ_BUF_INIT;
 	const struct xq_textdec_event *e;
 	const char in[] = "1. " GBK_PAO_ER_PING_WU "\n\xEF\xBB\xBF[Event \"x\"]\n";
 
 	(void)state;
-	decode_all(&d, XQ_ENC_GB18030, XQ_TEXTDEC_MIXED, in, sizeof(in) - 1, &out);
-	assert_string_equal(out.ptr, "1. 炮二平五\n\xEF\xBB\xBF[Event \"x\"]\n");
+	expect_text(&d, XQ_ENC_GB18030, XQ_TEXTDEC_MIXED, in, sizeof(in) - 1,
+		    "1. 炮二平五\n\xEF\xBB\xBF[Event \"x\"]\n");
 	e = next_event(&d);
 	assert_non_null(e);
 	assert_int_equal(e->enc, XQ_ENC_UTF8);
 	assert_int_equal(e->raw, 12);
 	xq_textdec_release(&d);
-	xq_buf_release(&out);
 }
 
 static void given_encoding_reads_every_line_in_it(void **state)
