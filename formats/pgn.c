@@ -3,7 +3,8 @@
  *
  * The reader is three layers over one window of text.  The window holds
  * the raw bytes read from the input and, for legacy encodings, their UTF-8
- * decoding (UTF-8 input is scanned in place).  Positions are absolute
+ * decoding by lib/decode.h (UTF-8 input is scanned in place until a line
+ * in another encoding makes the decoder copy it from there on).  Positions are absolute
  * offsets in the decoded text, so compacting the window never moves a
  * token; two cursors turn a position into a line and column (counted as
  * the scanner passes each line end) and into a byte offset in the source
