@@ -165,6 +165,11 @@ struct pgn_reader {
 	struct xq_buf scratch, pre;
 	struct frame *stack;
 	size_t nstack, stack_cap;
+	/* The undo of each move from the root to the current node (path[k] for
+	 * ply k + 1): '(' and ')' step the board back and forth along it
+	 * instead of replaying the line from the start at every variation. */
+	struct xq_undo *path;
+	size_t path_cap;
 	uint64_t games;
 };
 
@@ -1596,16 +1601,33 @@ static int try_other_side(struct pgn_reader *r, struct gstate *s, const struct t
 	return 1;
 }
 
+/* Room in r->path for the undo of ply `ply` + 1. */
+static int path_reserve(struct pgn_reader *r, uint32_t ply)
+{
+	size_t cap = r->path_cap ? r->path_cap : 256;
+	struct xq_undo *p;
+
+	if (ply < r->path_cap)
+		return 0;
+	while (cap <= ply)
+		cap *= 2;
+	p = realloc(r->path, cap * sizeof(*p));
+	if (!p)
+		return XQ_ENOMEM;
+	r->path = p;
+	r->path_cap = cap;
+	return 0;
+}
+
 static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 {
 	const char *w = tok_text(r, t->start);
 	size_t n = (size_t)(t->end - t->start), core;
 	char marks[8];
-	uint8_t nags[1];
+	uint8_t nags[1] = {0}; /* (gcc cannot see that nnag guards it) */
 	int nnag = 0;
 	xq_move m;
 	uint32_t idx;
-	struct xq_undo u;
 	int rc;
 
 	if (n > WORD_MAX) {
@@ -1651,6 +1673,8 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 		s->g->flags |= XQ_GAME_BROKEN;
 		return 0;
 	}
+	if (path_reserve(r, s->ply))
+		return oom(r, s);
 	if (xq_game_add_move(s->g, s->cur, m, &idx) || xq_game_set_text(s->g, idx, w, n))
 		return oom(r, s);
 	s->g->nodes[idx].place = t->place;
@@ -1663,7 +1687,7 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 	for (int i = 0; i < nnag; i++)
 		if (xq_game_add_nag(s->g, idx, nags[i]))
 			return oom(r, s);
-	xq_board_make(&s->board, m, &u);
+	xq_board_make(&s->board, m, &r->path[s->ply]);
 	s->cur = idx;
 	s->ply++;
 	s->moves++;
@@ -2254,11 +2278,12 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 		}
 		if ((rc = flush_pre(r, s)) || (rc = frame_push(r, s)))
 			break;
-		s->cur = s->g->nodes[s->cur].parent;
+		/* A variation replaces the last move: step back over it. */
 		s->ply--;
+		xq_board_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
+		s->cur = s->g->nodes[s->cur].parent;
 		s->moves = 0;
 		s->after_number = 0;
-		xq_game_board_at(s->g, s->cur, &s->board);
 		break;
 	case T_RPAREN:
 		s->movetext = 1;
@@ -2272,11 +2297,19 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 		if ((rc = flush_pre(r, s)))
 			break;
 		r->nstack--;
+		/* Back over the variation's own moves (its inner variations
+		 * stepped back over theirs), then the move it replaced again:
+		 * each move is stepped over a bounded number of times. */
+		while (s->ply >= r->stack[r->nstack].ply) {
+			s->ply--;
+			xq_board_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
+			s->cur = s->g->nodes[s->cur].parent;
+		}
 		s->cur = r->stack[r->nstack].cur;
 		s->ply = r->stack[r->nstack].ply;
 		s->moves = r->stack[r->nstack].moves;
 		s->after_number = 0;
-		xq_game_board_at(s->g, s->cur, &s->board);
+		xq_board_make(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply - 1]);
 		break;
 	case T_NAG:
 		s->movetext = 1;
@@ -2473,6 +2506,7 @@ static void pgn_close_reader(void *reader)
 	xq_buf_release(&r->scratch);
 	xq_buf_release(&r->pre);
 	free(r->stack);
+	free(r->path);
 	free(r);
 }
 
@@ -2952,6 +2986,7 @@ static int pgn_probe(const unsigned char *h, size_t len)
 struct wframe {
 	uint32_t node;        /* the move to write next in this line, or NONE */
 	uint32_t sib;         /* next alternative to write as a variation */
+	uint32_t ply;         /* the ply of `node` (counted here, not from the root each time) */
 	int state;            /* 0: write `node`; 1: write its variations */
 	struct xq_board before, after;
 };
@@ -3230,7 +3265,8 @@ static int write_tags(struct pgn_writer *w, const struct xq_game *g)
 	return 0;
 }
 
-static int wpush(struct pgn_writer *w, size_t *n, uint32_t node, const struct xq_board *before)
+static int wpush(struct pgn_writer *w, size_t *n, uint32_t node, uint32_t ply,
+		 const struct xq_board *before)
 {
 	if (*n == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 8;
@@ -3242,6 +3278,7 @@ static int wpush(struct pgn_writer *w, size_t *n, uint32_t node, const struct xq
 	}
 	w->stack[*n].node = node;
 	w->stack[*n].sib = XQ_NODE_NONE;
+	w->stack[*n].ply = ply;
 	w->stack[*n].state = 0;
 	w->stack[*n].before = *before;
 	(*n)++;
@@ -3255,7 +3292,7 @@ static int write_move(struct pgn_writer *w, const struct xq_game *g, struct wfra
 	char num[32], mv[XQ_MOVE_TEXT_MAX], unit[32 + XQ_MOVE_TEXT_MAX + 2];
 	size_t ml;
 	int black = f->before.side == XQ_BLACK, rc;
-	uint32_t ply = xq_game_ply(g, f->node);
+	uint32_t ply = f->ply;
 	struct xq_undo u;
 
 	num[0] = '\0';
@@ -3319,7 +3356,7 @@ static int write_moves(struct pgn_writer *w, const struct xq_game *g)
 	    (rc = put_comment(w, g, 0, NULL, g->nodes[XQ_ROOT].comment)))
 		return rc;
 	if (g->nodes[XQ_ROOT].child != XQ_NODE_NONE &&
-	    (rc = wpush(w, &n, g->nodes[XQ_ROOT].child, &g->start)))
+	    (rc = wpush(w, &n, g->nodes[XQ_ROOT].child, 1, &g->start)))
 		return rc;
 	while (n > 0) {
 		struct wframe *f = &w->stack[n - 1];
@@ -3350,12 +3387,13 @@ static int write_moves(struct pgn_writer *w, const struct xq_game *g)
 			f->sib = g->nodes[s].sibling;
 			if ((rc = put_unit(w, "(", 1, U_OPEN)))
 				return rc;
-			if ((rc = wpush(w, &n, s, &before)))
+			if ((rc = wpush(w, &n, s, f->ply, &before)))
 				return rc;
 			need_number = 1;
 			continue;
 		}
 		f->node = g->nodes[f->node].child;
+		f->ply++;
 		f->before = f->after;
 		f->state = 0;
 	}

@@ -10,7 +10,7 @@
 static void root_node(struct xq_node *n)
 {
 	memset(n, 0, sizeof(*n));
-	n->parent = n->child = n->sibling = XQ_NODE_NONE;
+	n->parent = n->child = n->sibling = n->last_child = XQ_NODE_NONE;
 }
 
 int xq_game_init(struct xq_game *g)
@@ -135,14 +135,11 @@ int xq_game_add_move(struct xq_game *g, uint32_t parent, xq_move m, uint32_t *ou
 	root_node(n);
 	n->move = m;
 	n->parent = parent;
-	if (g->nodes[parent].child == XQ_NODE_NONE) {
+	if (g->nodes[parent].child == XQ_NODE_NONE)
 		g->nodes[parent].child = idx;
-	} else {
-		uint32_t s = g->nodes[parent].child;
-		while (g->nodes[s].sibling != XQ_NODE_NONE)
-			s = g->nodes[s].sibling;
-		g->nodes[s].sibling = idx;
-	}
+	else
+		g->nodes[g->nodes[parent].last_child].sibling = idx;
+	g->nodes[parent].last_child = idx;
 	if (out)
 		*out = idx;
 	return 0;
@@ -209,16 +206,28 @@ int xq_game_add_nag(struct xq_game *g, uint32_t node, uint8_t nag)
 	return 0;
 }
 
-uint32_t xq_game_next(const struct xq_game *g, uint32_t n)
+uint32_t xq_game_next_ply(const struct xq_game *g, uint32_t n, uint32_t *ply)
 {
-	if (g->nodes[n].child != XQ_NODE_NONE)
+	if (g->nodes[n].child != XQ_NODE_NONE) {
+		(*ply)++;
 		return g->nodes[n].child;
+	}
+	/* Each node is climbed over once in a whole walk. */
 	while (n != XQ_NODE_NONE) {
 		if (g->nodes[n].sibling != XQ_NODE_NONE)
 			return g->nodes[n].sibling;
 		n = g->nodes[n].parent;
+		if (n != XQ_NODE_NONE)
+			(*ply)--;
 	}
 	return XQ_NODE_NONE;
+}
+
+uint32_t xq_game_next(const struct xq_game *g, uint32_t n)
+{
+	uint32_t ply = 0;
+
+	return xq_game_next_ply(g, n, &ply);
 }
 
 uint32_t xq_game_ply(const struct xq_game *g, uint32_t n)

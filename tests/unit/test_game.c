@@ -134,6 +134,68 @@ static void deep_lines_are_walked_without_recursion(void **state)
 	xq_game_release(&g);
 }
 
+static void appending_the_nth_alternative_does_not_walk_its_siblings(void **state)
+{
+	/* The new alternative is linked after the parent's last child as
+	 * recorded, never found by walking the sibling list: here the list is
+	 * cut after the first child, and a walk would stop there. */
+	struct xq_game g;
+	uint32_t a, b, c, d;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_game_add_move(&g, XQ_ROOT, mv("h2e2"), &a), 0);
+	assert_int_equal(xq_game_add_move(&g, XQ_ROOT, mv("b2e2"), &b), 0);
+	assert_int_equal(xq_game_add_move(&g, XQ_ROOT, mv("c3c4"), &c), 0);
+	assert_int_equal(g.nodes[XQ_ROOT].last_child, c);
+	g.nodes[a].sibling = XQ_NODE_NONE;
+	assert_int_equal(xq_game_add_move(&g, XQ_ROOT, mv("g3g4"), &d), 0);
+	assert_int_equal(g.nodes[c].sibling, d);
+	assert_int_equal(g.nodes[a].sibling, XQ_NODE_NONE);
+	assert_int_equal(g.nodes[XQ_ROOT].last_child, d);
+	assert_int_equal(g.nodes[d].last_child, XQ_NODE_NONE);
+	xq_game_release(&g);
+}
+
+static void many_alternatives_keep_the_order_they_were_added_in(void **state)
+{
+	struct xq_game g;
+	uint32_t first, n, k = 0;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_game_add_move(&g, XQ_ROOT, mv("h2e2"), &first), 0);
+	for (int i = 0; i < 100000; i++)
+		assert_int_equal(xq_game_add_move(&g, XQ_ROOT, mv("c3c4"), NULL), 0);
+	for (n = first; n != XQ_NODE_NONE; n = g.nodes[n].sibling)
+		assert_int_equal(n, first + k++);
+	assert_int_equal(k, 100001);
+	assert_int_equal(g.nodes[XQ_ROOT].last_child, first + 100000);
+	xq_game_release(&g);
+}
+
+static void next_ply_keeps_the_ply_of_every_node_in_preorder(void **state)
+{
+	struct xq_game g;
+	uint32_t alt, n, ply = 0, visited = 0, v;
+
+	(void)state;
+	build_small_tree(&g, &alt);
+	/* A variation inside a variation, and one two plies deep. */
+	assert_int_equal(xq_game_add_move(&g, alt, mv("h0g2"), &v), 0);
+	assert_int_equal(xq_game_add_move(&g, v, mv("h9g7"), NULL), 0);
+	assert_int_equal(xq_game_add_move(&g, alt, mv("b0c2"), NULL), 0);
+	for (n = XQ_ROOT; n != XQ_NODE_NONE;) {
+		uint32_t next = xq_game_next(&g, n);
+		assert_int_equal(ply, xq_game_ply(&g, n));
+		visited++;
+		n = xq_game_next_ply(&g, n, &ply);
+		assert_int_equal(n, next);
+	}
+	assert_int_equal(visited, g.nnodes);
+	xq_game_release(&g);
+}
+
 static void equal_games_compare_equal_and_differences_are_named(void **state)
 {
 	struct xq_game a, b;
@@ -194,6 +256,9 @@ int main(void)
 		cmocka_unit_test(preorder_visits_node_subtree_then_later_siblings),
 		cmocka_unit_test(walk_gives_the_position_before_and_after_each_move),
 		cmocka_unit_test(deep_lines_are_walked_without_recursion),
+		cmocka_unit_test(appending_the_nth_alternative_does_not_walk_its_siblings),
+		cmocka_unit_test(many_alternatives_keep_the_order_they_were_added_in),
+		cmocka_unit_test(next_ply_keeps_the_ply_of_every_node_in_preorder),
 		cmocka_unit_test(equal_games_compare_equal_and_differences_are_named),
 		cmocka_unit_test(clear_reuses_the_game_for_the_next_record),
 		cmocka_unit_test(results_parse_and_print),
