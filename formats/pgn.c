@@ -632,7 +632,7 @@ static void take_foreign(struct pgn_reader *r, uint64_t upto)
 		if (r->line_start >= r->base && e->dpos <= END(r))
 			cols = count_chars(r->text + (r->line_start - r->base), (size_t)cols);
 		f->place.line = r->line;
-		f->place.col = (uint32_t)cols + 1;
+		f->place.col = (uint64_t)cols + 1;
 		f->place.offset = e->raw;
 	}
 }
