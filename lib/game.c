@@ -41,6 +41,7 @@ void xq_game_clear(struct xq_game *g)
 	memset(&g->place, 0, sizeof(g->place));
 	g->encoding = NULL;
 	g->flags = 0;
+	g->error = NULL;
 }
 
 void xq_game_release(struct xq_game *g)
@@ -170,6 +171,11 @@ int xq_game_set_pre_comment(struct xq_game *g, uint32_t node, const char *s, siz
 int xq_game_set_text(struct xq_game *g, uint32_t node, const char *s, size_t len)
 {
 	return set_str(g, &g->nodes[node].text, s, len);
+}
+
+int xq_game_set_error(struct xq_game *g, const char *s, size_t len)
+{
+	return set_str(g, &g->error, s, len);
 }
 
 int xq_game_append_comment(struct xq_game *g, uint32_t node, const char *s, size_t len)

@@ -87,6 +87,10 @@ struct xq_game {
 	struct xq_place place;   /* where the record starts in its source */
 	const char *encoding;    /* static string: the source's text encoding, or NULL */
 	unsigned flags;          /* XQ_GAME_* */
+	const char *error;       /* why the game is XQ_GAME_BROKEN, for writers that show it
+				  * (HTML), as whoever read it set it (xq_game_set_error);
+				  * NULL when not said.  Readers leave it alone: the reason
+				  * goes to their sink. */
 };
 
 /* Start an empty game (standard start position, a root node, no tags). */
@@ -122,6 +126,8 @@ int xq_game_set_pre_comment(struct xq_game *g, uint32_t node, const char *s, siz
 int xq_game_set_text(struct xq_game *g, uint32_t node, const char *s, size_t len);
 /* Add text to a node's comment, separated from what is there by a space. */
 int xq_game_append_comment(struct xq_game *g, uint32_t node, const char *s, size_t len);
+/* Set (replace) the text saying why the game is broken; len bytes. */
+int xq_game_set_error(struct xq_game *g, const char *s, size_t len);
 /* Append a NAG to a node (at most 255). */
 int xq_game_add_nag(struct xq_game *g, uint32_t node, uint8_t nag);
 

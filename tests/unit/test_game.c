@@ -172,6 +172,21 @@ static void clear_reuses_the_game_for_the_next_record(void **state)
 	xq_game_release(&g);
 }
 
+static void error_text_is_kept_until_the_game_is_cleared(void **state)
+{
+	struct xq_game g;
+	uint32_t alt;
+
+	(void)state;
+	build_small_tree(&g, &alt);
+	assert_null(g.error);
+	assert_int_equal(xq_game_set_error(&g, "line 3: bad move and more", 15), 0);
+	assert_string_equal(g.error, "line 3: bad mov");
+	xq_game_clear(&g);
+	assert_null(g.error);
+	xq_game_release(&g);
+}
+
 static void results_parse_and_print(void **state)
 {
 	enum xq_result r;
@@ -196,6 +211,7 @@ int main(void)
 		cmocka_unit_test(deep_lines_are_walked_without_recursion),
 		cmocka_unit_test(equal_games_compare_equal_and_differences_are_named),
 		cmocka_unit_test(clear_reuses_the_game_for_the_next_record),
+		cmocka_unit_test(error_text_is_kept_until_the_game_is_cleared),
 		cmocka_unit_test(results_parse_and_print),
 	};
 	return cmocka_run_group_tests_name("game", tests, NULL, NULL);
