@@ -47,7 +47,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/tables.o
-FMT_OBJ := $(FMT_SRC:%.c=$(BUILD)/%.o)
+FMT_OBJ := $(FMT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/html_assets.o
 CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/*.c)
@@ -84,6 +84,17 @@ $(BUILD)/gen/tables.c: $(BUILD)/gentables
 	@mkdir -p $(@D)
 	$(BUILD)/gentables > $@.tmp && mv $@.tmp $@
 $(BUILD)/gen/tables.o: $(BUILD)/gen/tables.c lib/tables.h
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+# The HTML pages' script and style: plain files, embedded as C data with
+# their SHA-256 (formats/html_assets.h).
+$(BUILD)/embed: tools/embed.c
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -O1 -o $@ $<
+$(BUILD)/gen/html_assets.c: $(BUILD)/embed formats/html.js formats/html.css
+	@mkdir -p $(@D)
+	$(BUILD)/embed formats/html.js xq_html_script formats/html.css xq_html_style > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/html_assets.o: $(BUILD)/gen/html_assets.c formats/html_assets.h
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(LIBXQ): $(LIB_OBJ) $(FMT_OBJ)
@@ -185,9 +196,10 @@ FUZZ_CC ?= clang
 FUZZ_BUILD = build/fuzz
 FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) $(XML_CFLAGS)
 fuzz: $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
-$(FUZZ_BUILD)/%: tests/fuzz/%.c $(LIB_SRC) $(FMT_SRC) $(BUILD)/gen/tables.c
+FUZZ_GEN = $(BUILD)/gen/tables.c $(BUILD)/gen/html_assets.c
+$(FUZZ_BUILD)/%: tests/fuzz/%.c $(LIB_SRC) $(FMT_SRC) $(FUZZ_GEN)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(FMT_SRC) $(BUILD)/gen/tables.c $(LDLIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(FMT_SRC) $(FUZZ_GEN) $(LDLIBS)
 
 PREFIX ?= /usr/local
 install: $(XQKIT)
