@@ -126,14 +126,14 @@ $(BUILD)/bench/%: bench/%.c $(LIBXQ)
 # each fuzz corpus replay is one too, so `make -j N check` runs them side by
 # side; a target's output is printed whole when it ends (-Otarget), and a
 # passing unit test prints one line (its full log is in $(BUILD)/tests/logs/).
-check: check-banned check-unit check-fuzz check-cli check-man check-hostile
+check: check-banned check-unit check-fuzz check-cli check-man check-hostile check-browser
 
 MAKEFLAGS += -Otarget
 TEST_ENV = XQKIT=$(abspath $(XQKIT)) $(if $(SANITIZE),XQ_SANITIZE=$(SANITIZE)) \
 	$(if $(findstring thread,$(SANITIZE)),TSAN_OPTIONS="suppressions=$(abspath tests/tsan.supp) halt_on_error=1 second_deadlock_stack=1")
 UNIT_RUN := $(UNIT_BIN:%=%.run)
 FUZZ_RUN := $(FUZZ_REPLAY:%=%.run)
-.PHONY: $(UNIT_RUN) $(FUZZ_RUN) check-hostile check-threads check-corpus
+.PHONY: $(UNIT_RUN) $(FUZZ_RUN) check-hostile check-browser check-threads check-corpus
 
 check-unit: $(UNIT_RUN)
 	@echo "unit tests passed"
@@ -160,6 +160,10 @@ check-man: $(XQKIT)
 
 check-hostile: $(XQKIT)
 	@$(TEST_ENV) sh tests/hostile/run.sh $(XQKIT)
+
+# HTML pages in headless Chromium (tests/browser.sh says what it needs).
+check-browser: $(XQKIT)
+	@$(TEST_ENV) sh tests/browser.sh $(XQKIT)
 
 check-banned:
 	@sh tests/check-banned.sh

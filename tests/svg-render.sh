@@ -53,6 +53,7 @@ for board in "0" "40" "40 --flip"; do
 	rm -f "$T/board.svg"
 	python3 - "$here" "$png" "$fen" "${1:-}" << 'EOF' || status=1
 import sys
+sys.dont_write_bytecode = True  # nothing left in the source tree
 sys.path.insert(0, sys.argv[1])
 from pixels import board_failures
 
