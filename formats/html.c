@@ -2,6 +2,13 @@
  * html.c: games as one self-contained web page (see html.h for what the
  * page holds and promises).
  *
+ * The body of each game (board, tags, analysis, move text) is inside a
+ * <noscript>.  Without JavaScript the browser shows it as it is.  With
+ * it, the browser keeps it as one string, and the script turns it into
+ * elements only for the games that come into view: a page of 10,000
+ * games opens in about the time of its 10,000 headings, not of its
+ * millions of elements.
+ *
  * A page is written in three parts, so that a collection streams:
  *   - the head (doctype, policy, style, the shared board drawings), written
  *     with the first game, whose players name the page;
@@ -635,12 +642,16 @@ static int write_moves(struct html_writer *w, const struct xq_game *g, uint64_t 
 	return rc;
 }
 
+/* The tags as the record orders them; a FEN tag shows the start position
+ * the game really has (lib/game.h: `start` is authoritative). */
 static int write_tags(struct xq_buf *b, const struct xq_game *g)
 {
+	char fen[XQ_FEN_MAX];
 	int rc;
 
 	if (!g->ntags)
 		return 0;
+	xq_board_to_fen(&g->start, fen, sizeof(fen));
 	rc = xq_buf_adds(b, "<table class=\"tags\">\n");
 	for (size_t i = 0; i < g->ntags && !rc; i++) {
 		rc = xq_buf_adds(b, "<tr><th>");
@@ -649,7 +660,7 @@ static int write_tags(struct xq_buf *b, const struct xq_game *g)
 		if (!rc)
 			rc = xq_buf_adds(b, "</th><td>");
 		if (!rc)
-			rc = esc(b, g->tags[i].value);
+			rc = esc(b, strcmp(g->tags[i].name, "FEN") ? g->tags[i].value : fen);
 		if (!rc)
 			rc = xq_buf_adds(b, "</td></tr>\n");
 	}
@@ -721,7 +732,7 @@ static int html_write(void *writer, const struct xq_game *g)
 	if (!rc)
 		rc = add_meta(b, g);
 	if (!rc)
-		rc = xq_buf_adds(b, "</p>\n<div class=\"view\">\n<div class=\"side\">\n");
+		rc = xq_buf_adds(b, "</p>\n<noscript>\n<div class=\"view\">\n<div class=\"side\">\n");
 	if (!rc)
 		rc = xq_diagram_svg_page_board(b, &end, last, &w->svg);
 	xq_board_to_fen(&end, fen, sizeof(fen));
@@ -768,7 +779,7 @@ static int html_write(void *writer, const struct xq_game *g)
 	if (!rc)
 		rc = xq_buf_add(b, w->moves.ptr, w->moves.len);
 	if (!rc)
-		rc = xq_buf_adds(b, "</div>\n</div>\n</div>\n</section>\n");
+		rc = xq_buf_adds(b, "</div>\n</div>\n</div>\n</noscript>\n</section>\n");
 	if (!rc)
 		rc = add_index_entry(w, g, gn);
 	if (rc)

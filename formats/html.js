@@ -3,7 +3,10 @@
  * (formats/html.c; formats/html.h says what the page holds).  Plain
  * script, no library, no network; the page's policy runs nothing else.
  *
- * Each <section class="game"> is read the first time it is seen or used:
+ * Each <section class="game"> keeps its body (board, tags, move text) in
+ * a <noscript>, which the browser holds as one string while scripts run:
+ * materialize() turns it into elements the first time the game is seen
+ * or used, so a page of thousands of games opens fast.  Then it is read:
  * its data-moves attribute gives the tree of moves in ICCS (each move
  * "P:" prefixed when its parent P is not the move listed just before it;
  * 0 is the start), in the order of the <a> elements of its move text, and
@@ -85,9 +88,20 @@
 
 	/* ---- a game ---- */
 
+	/* The game's body as elements (see the top). */
+	function materialize(sec) {
+		var ns = sec.querySelector('noscript'), tpl;
+		if (!ns)
+			return;
+		tpl = document.createElement('template');
+		tpl.innerHTML = ns.textContent;
+		ns.parentNode.replaceChild(tpl.content, ns);
+	}
+
 	function load(sec) {
 		if (sec.xq)
 			return sec.xq;
+		materialize(sec);
 		var data = sec.getAttribute('data-moves'), tokens = data ? data.split(' ') : [];
 		var nodes = [{ parent: -1, mv: '', kids: [], ply: 0, main: true }], i, t, c, parent, n;
 		for (i = 0; i < tokens.length; i++) {
@@ -363,8 +377,11 @@
 		if (!m || !(sec = document.getElementById(m[1])) || !(g = load(sec)))
 			return;
 		activate(g);
-		if (m[2])
+		if (m[2]) {
+			/* The move was not an element when the browser looked for it. */
 			show(g, +m[2]);
+			sec.scrollIntoView();
+		}
 	}
 
 	document.documentElement.classList.add('js');
