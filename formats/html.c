@@ -652,7 +652,8 @@ static int write_tags(struct xq_buf *b, const struct xq_game *g)
 	if (!g->ntags)
 		return 0;
 	xq_board_to_fen(&g->start, fen, sizeof(fen));
-	rc = xq_buf_adds(b, "<table class=\"tags\">\n");
+	rc = xq_buf_addf(b, "<details class=\"tags\"><summary>Tags (%zu)</summary>\n<table>\n",
+			 g->ntags);
 	for (size_t i = 0; i < g->ntags && !rc; i++) {
 		rc = xq_buf_adds(b, "<tr><th>");
 		if (!rc)
@@ -664,7 +665,7 @@ static int write_tags(struct xq_buf *b, const struct xq_game *g)
 		if (!rc)
 			rc = xq_buf_adds(b, "</td></tr>\n");
 	}
-	return rc ? rc : xq_buf_adds(b, "</table>\n");
+	return rc ? rc : xq_buf_adds(b, "</table></details>\n");
 }
 
 /* The game's line in the index. */
@@ -760,17 +761,10 @@ static int html_write(void *writer, const struct xq_game *g)
 		if (!rc)
 			rc = xq_buf_adds(b, "</p>\n");
 	}
-	if (!rc)
-		rc = write_tags(b, g);
-	if (!rc && scored) {
-		rc = xq_buf_adds(b, "<div class=\"analysis\">\n");
-		if (!rc)
-			rc = add_graph(w, b, plies, gn);
-		if (!rc)
-			rc = add_coach(w, b, g, plies, gn);
-		if (!rc)
-			rc = xq_buf_adds(b, "</div>\n");
-	}
+	/* The graph, the moves beside the board, each player's summary, then
+	 * every tag (the players, event and date are in the heading). */
+	if (!rc && scored)
+		rc = add_graph(w, b, plies, gn);
 	if (!rc)
 		rc = xq_buf_addf(b, "<div class=\"moves\" lang=\"%s\">",
 				 w->notation == XQ_NOTATION_CHINESE
@@ -779,7 +773,13 @@ static int html_write(void *writer, const struct xq_game *g)
 	if (!rc)
 		rc = xq_buf_add(b, w->moves.ptr, w->moves.len);
 	if (!rc)
-		rc = xq_buf_adds(b, "</div>\n</div>\n</div>\n</noscript>\n</section>\n");
+		rc = xq_buf_adds(b, "</div>\n");
+	if (!rc && scored)
+		rc = add_coach(w, b, g, plies, gn);
+	if (!rc)
+		rc = write_tags(b, g);
+	if (!rc)
+		rc = xq_buf_adds(b, "</div>\n</div>\n</noscript>\n</section>\n");
 	if (!rc)
 		rc = add_index_entry(w, g, gn);
 	if (rc)
