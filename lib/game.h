@@ -173,6 +173,30 @@ int xq_walk_init(struct xq_walk *w, const struct xq_game *g);
 int xq_walk_next(struct xq_walk *w);
 void xq_walk_release(struct xq_walk *w);
 
+/*
+ * The tree in the order move text reads it (PGN, HTML pages): a move,
+ * then each alternative to it as a variation (whole, with its own
+ * variations), then the move after it.  After xq_textwalk_next() returns
+ *   XQ_TEXT_MOVE   `node` is the move and `before` the position before it
+ *                  (a copy the caller may use freely);
+ *   XQ_TEXT_OPEN   a variation starts: its first move comes next;
+ *   XQ_TEXT_CLOSE  the variation ended;
+ * and 0 after the last move, or XQ_ENOMEM.  Iterative: its stack is as
+ * deep as variations nest.
+ */
+enum { XQ_TEXT_MOVE = 1, XQ_TEXT_OPEN, XQ_TEXT_CLOSE };
+struct xq_textwalk_frame;
+struct xq_textwalk {
+	const struct xq_game *g;
+	uint32_t node;
+	struct xq_board before;
+	struct xq_textwalk_frame *stack;
+	size_t depth, cap;
+};
+int xq_textwalk_init(struct xq_textwalk *t, const struct xq_game *g);
+int xq_textwalk_next(struct xq_textwalk *t);
+void xq_textwalk_release(struct xq_textwalk *t);
+
 /* What xq_game_equal() compares (all by default). */
 enum {
 	XQ_EQ_IGNORE_TAGS = 1 << 0,
