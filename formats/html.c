@@ -101,13 +101,6 @@ struct ply {
 	char text[XQ_MOVE_TEXT_MAX];
 };
 
-struct hframe {
-	uint32_t node;        /* the move to write next in this line, or NONE */
-	uint32_t sib;         /* next alternative to write as a variation */
-	int state;            /* 0: write `node`; 1: write its variations */
-	struct xq_board before, after;
-};
-
 struct html_writer {
 	struct xq_output *o;
 	const struct xq_sink *sink;
@@ -121,8 +114,6 @@ struct html_writer {
 	uint8_t *mark;    /* node -> MARK_*, and MAIN_LINE */
 	struct ply *plies;
 	size_t cap_nodes, cap_plies;
-	struct hframe *stack;
-	size_t cap_stack;
 };
 
 static int wreport(struct html_writer *w, const struct xq_game *g, int rc, enum xq_diag_code code,
@@ -509,37 +500,18 @@ static int add_comment(struct xq_buf *b, const char *c)
 	return rc ? rc : xq_buf_adds(b, "</span> ");
 }
 
-static int push(struct html_writer *w, size_t *n, uint32_t node, const struct xq_board *before)
-{
-	if (*n == w->cap_stack) {
-		size_t cap = w->cap_stack ? w->cap_stack * 2 : 16;
-		struct hframe *f = realloc(w->stack, cap * sizeof(*f));
-		if (!f)
-			return XQ_ENOMEM;
-		w->stack = f;
-		w->cap_stack = cap;
-	}
-	w->stack[*n].node = node;
-	w->stack[*n].sib = XQ_NODE_NONE;
-	w->stack[*n].state = 0;
-	w->stack[*n].before = *before;
-	(*n)++;
-	return 0;
-}
-
 /* One move of the text: its pre-comment, number, link, NAGs and comment;
  * and its entry in data-moves. */
-static int write_move(struct html_writer *w, const struct xq_game *g, struct hframe *f,
-		      uint32_t *count, int *need_number, uint64_t gn)
+static int write_move(struct html_writer *w, const struct xq_game *g, uint32_t node,
+		      struct xq_board *before, uint32_t *count, int *need_number, uint64_t gn)
 {
-	const struct xq_node *x = &g->nodes[f->node];
+	const struct xq_node *x = &g->nodes[node];
 	struct xq_buf *b = &w->moves;
 	char mv[XQ_MOVE_TEXT_MAX], iccs[5];
 	uint32_t k = ++*count, pk = w->order[x->parent];
-	int black = f->before.side == XQ_BLACK, rc = 0, mark = w->mark[f->node] & MARK_BITS;
-	struct xq_undo u;
+	int black = before->side == XQ_BLACK, rc = 0, mark = w->mark[node] & MARK_BITS;
 
-	w->order[f->node] = k;
+	w->order[node] = k;
 	xq_move_name(x->move, iccs);
 	if (k > 1)
 		rc = xq_buf_addc(&w->data, ' ');
@@ -553,14 +525,14 @@ static int write_move(struct html_writer *w, const struct xq_game *g, struct hfr
 	}
 	/* The number and its move never part at a line's end: U+00A0 joins them. */
 	if (!rc && (!black || *need_number))
-		rc = xq_buf_addf(b, black ? "%u...\xC2\xA0" : "%u.\xC2\xA0", (unsigned)f->before.fullmove);
-	if (!xq_notation_write(mv, sizeof(mv), &f->before, x->move, w->notation,
+		rc = xq_buf_addf(b, black ? "%u...\xC2\xA0" : "%u.\xC2\xA0", (unsigned)before->fullmove);
+	if (!xq_notation_write(mv, sizeof(mv), before, x->move, w->notation,
 			       w->nflags | XQ_NOTATION_KNOWN_LEGAL))
 		memcpy(mv, iccs, sizeof(iccs));
 	if (!rc)
 		rc = xq_buf_adds(b, "<a");
 	/* An id for the moves the graph and the summary link to. */
-	if (!rc && mark && (w->mark[f->node] & MAIN_LINE))
+	if (!rc && mark && (w->mark[node] & MAIN_LINE))
 		rc = xq_buf_addf(b, " id=\"g%llu-m%u\"", (unsigned long long)gn, (unsigned)k);
 	if (!rc && mark)
 		rc = xq_buf_addf(b, " class=\"k%d\"", mark);
@@ -577,8 +549,6 @@ static int write_move(struct html_writer *w, const struct xq_game *g, struct hfr
 		rc = add_comment(b, x->comment);
 		*need_number = 1;
 	}
-	f->after = f->before;
-	xq_board_make(&f->after, x->move, &u);
 	return rc;
 }
 
@@ -586,52 +556,36 @@ static int write_move(struct html_writer *w, const struct xq_game *g, struct hfr
 static int write_moves(struct html_writer *w, const struct xq_game *g, uint64_t gn)
 {
 	const struct xq_node *root = &g->nodes[XQ_ROOT];
+	struct xq_textwalk t;
 	uint32_t count = 0;
-	size_t n = 0;
-	int need_number = 1, rc = 0;
+	int need_number = 1, rc = 0, step = 0;
 
 	w->order[XQ_ROOT] = 0;
 	if (root->pre_comment && *root->pre_comment)
 		rc = add_comment(&w->moves, root->pre_comment);
 	if (!rc && root->comment && *root->comment)
 		rc = add_comment(&w->moves, root->comment);
-	if (!rc && root->child != XQ_NODE_NONE)
-		rc = push(w, &n, root->child, &g->start);
-	while (n > 0 && !rc) {
-		struct hframe *f = &w->stack[n - 1];
-		if (f->state == 0) {
-			if (f->node == XQ_NODE_NONE) {
-				n--;
-				if (n > 0) {
-					if (w->moves.len && w->moves.ptr[w->moves.len - 1] == ' ')
-						xq_buf_truncate(&w->moves, w->moves.len - 1);
-					rc = xq_buf_adds(&w->moves, ")</span> ");
-					need_number = 1;
-				}
-				continue;
-			}
-			rc = write_move(w, g, f, &count, &need_number, gn);
-			{
-				const struct xq_node *x = &g->nodes[f->node];
-				f->sib = g->nodes[x->parent].child == f->node ? x->sibling : XQ_NODE_NONE;
-			}
-			f->state = 1;
+	if (!rc)
+		rc = xq_textwalk_init(&t, g);
+	if (rc)
+		return rc;
+	while (!rc && (step = xq_textwalk_next(&t)) > 0) {
+		if (step == XQ_TEXT_MOVE) {
+			rc = write_move(w, g, t.node, &t.before, &count, &need_number, gn);
 			continue;
 		}
-		if (f->sib != XQ_NODE_NONE) {
-			uint32_t s = f->sib;
-			struct xq_board before = f->before;
-			f->sib = g->nodes[s].sibling;
+		if (step == XQ_TEXT_OPEN) {
 			rc = xq_buf_adds(&w->moves, "<span class=\"v\">(");
-			if (!rc)
-				rc = push(w, &n, s, &before);
-			need_number = 1;
-			continue;
+		} else {
+			if (w->moves.len && w->moves.ptr[w->moves.len - 1] == ' ')
+				xq_buf_truncate(&w->moves, w->moves.len - 1);
+			rc = xq_buf_adds(&w->moves, ")</span> ");
 		}
-		f->node = g->nodes[f->node].child;
-		f->before = f->after;
-		f->state = 0;
+		need_number = 1;
 	}
+	xq_textwalk_release(&t);
+	if (!rc && step < 0)
+		rc = step;
 	if (!rc && g->result != XQ_RESULT_NONE) {
 		rc = xq_buf_adds(&w->moves, "<b class=\"res\">");
 		if (!rc)
@@ -790,34 +744,36 @@ static int html_write(void *writer, const struct xq_game *g)
 	return 0;
 }
 
+/* Say why the writer cannot be opened with these options. */
+static int refuse(const struct xq_sink *sink, struct xq_output *o, const char *what,
+		  const char *name)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	d.source = xq_output_name(o);
+	xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR, "HTML pages %s, not %s", what,
+		    name);
+	xq_sink_report(sink, &d);
+	return XQ_EUNSUPPORTED;
+}
+
 static int html_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
 			    const struct xq_sink *sink)
 {
-	struct xq_write_opts def = XQ_WRITE_OPTS_INIT;
+	static const struct xq_write_opts def = XQ_WRITE_OPTS_INIT;
 	struct html_writer *w;
 	enum xq_notation n;
-	struct xq_diag d;
 
 	if (!opts)
 		opts = &def;
 	n = opts->notation == XQ_NOTATION_AUTO ? XQ_NOTATION_CHINESE : (enum xq_notation)opts->notation;
-	xq_diag_init(&d);
-	d.source = xq_output_name(o);
-	if (n == XQ_NOTATION_SAN) {
-		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "HTML pages show moves in chinese, wxf, iccs, uci or uci1 notation, not %s",
-			    xq_notation_name(n));
-		xq_sink_report(sink, &d);
-		return XQ_EUNSUPPORTED;
-	}
-	if (opts->encoding != XQ_ENC_UNKNOWN && opts->encoding != XQ_ENC_UTF8) {
-		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "HTML pages are written in utf-8, not %s", xq_encoding_name(opts->encoding));
-		xq_sink_report(sink, &d);
-		return XQ_EUNSUPPORTED;
-	}
-	w = calloc(1, sizeof(*w));
-	if (!w)
+	if (n == XQ_NOTATION_SAN)
+		return refuse(sink, o, "show moves in chinese, wxf, iccs, uci or uci1 notation",
+			      xq_notation_name(n));
+	if (opts->encoding != XQ_ENC_UNKNOWN && opts->encoding != XQ_ENC_UTF8)
+		return refuse(sink, o, "are written in utf-8", xq_encoding_name(opts->encoding));
+	if (!(w = calloc(1, sizeof(*w))))
 		return XQ_ENOMEM;
 	w->o = o;
 	w->sink = sink;
@@ -844,7 +800,6 @@ static void free_writer(struct html_writer *w)
 	free(w->order);
 	free(w->mark);
 	free(w->plies);
-	free(w->stack);
 	free(w);
 }
 

@@ -469,13 +469,18 @@ static void svg_want(struct svg_glyphs *s, const struct xq_board *b, int labels)
 
 static const struct xq_svg_opts svg_defaults = XQ_SVG_OPTS_INIT;
 
-static void geometry(struct geo *g, const struct xq_svg_opts *o, unsigned *w, unsigned *h)
+/* The geometry options `o` (NULL: the defaults) give; returns the options used. */
+static const struct xq_svg_opts *geometry(struct geo *g, const struct xq_svg_opts *o, unsigned *w,
+					  unsigned *h)
 {
+	if (!o)
+		o = &svg_defaults;
 	g->cell = o->cell >= 10 && o->cell <= 1000 ? o->cell : 50;
 	g->margin = g->cell;
 	g->flip = o->flip;
 	*w = 8 * g->cell + 2 * g->margin;
 	*h = 9 * g->cell + 2 * g->margin;
+	return o;
 }
 
 int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
@@ -487,9 +492,7 @@ int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
 	char fen[XQ_FEN_MAX];
 	int rc;
 
-	if (!o)
-		o = &svg_defaults;
-	geometry(&g, o, &w, &h);
+	o = geometry(&g, o, &w, &h);
 	xq_board_to_fen(b, fen, sizeof(fen));
 	svg_want(&used, b, o->coordinates);
 	rc = xq_buf_addf(out,
@@ -545,9 +548,7 @@ int xq_diagram_svg_page_defs(struct xq_buf *out, const struct xq_svg_opts *o)
 	unsigned w, h;
 	int rc;
 
-	if (!o)
-		o = &svg_defaults;
-	geometry(&g, o, &w, &h);
+	o = geometry(&g, o, &w, &h);
 	svg_want(&used, NULL, o->coordinates);
 	rc = xq_buf_addf(out,
 			 "<svg class=\"xq-defs\" width=\"0\" height=\"0\" aria-hidden=\"true\" data-cell=\"%u\" data-margin=\"%u\">\n",
@@ -594,9 +595,7 @@ int xq_diagram_svg_page_board(struct xq_buf *out, const struct xq_board *b, xq_m
 	char fen[XQ_FEN_MAX];
 	int rc;
 
-	if (!o)
-		o = &svg_defaults;
-	geometry(&g, o, &w, &h);
+	o = geometry(&g, o, &w, &h);
 	rc = xq_buf_addf(out, "<svg class=\"board\" viewBox=\"0 0 %u %u\" role=\"img\" aria-label=\"", w,
 			 h);
 	if (!rc && !o->title) {
