@@ -61,6 +61,20 @@ def ink(rows, bpp, x, y):
     return None
 
 
+def placement(fen):
+    """{square: FEN letter} for the pieces of a FEN ("e0": "K")."""
+    board = {}
+    for i, row in enumerate(fen.split()[0].split("/")):
+        f = 0
+        for ch in row:
+            if ch.isdigit():
+                f += int(ch)
+            else:
+                board["abcdefghi"[f] + str(9 - i)] = ch
+                f += 1
+    return board
+
+
 def board_failures(png, fen, flip=False, x0=0, y0=0, cell=None):
     """What is wrong with the board drawn in `png` (bytes) for `fen`: a list
     of messages, empty when every point is right.  The board's top-left
@@ -69,15 +83,8 @@ def board_failures(png, fen, flip=False, x0=0, y0=0, cell=None):
     w, h, bpp, rows = read_png(png)
     if cell is None:
         cell = (w - x0) / 10
-    board = {}
-    for i, row in enumerate(fen.split()[0].split("/")):
-        f = 0
-        for ch in row:
-            if ch.isdigit():
-                f += int(ch)
-            else:
-                board[(f, 9 - i)] = "red" if ch.isupper() else "black"
-                f += 1
+    board = {("abcdefghi".index(sq[0]), int(sq[1])): "red" if ch.isupper() else "black"
+             for sq, ch in placement(fen).items()}
     fails, half = [], int(cell // 4)
     for rank in range(10):
         for f in range(9):

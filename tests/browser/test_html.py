@@ -24,7 +24,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 from cdp import Browser  # noqa: E402
 from games import long_game  # noqa: E402
-from pixels import board_failures  # noqa: E402
+from pixels import board_failures, placement  # noqa: E402
 
 XQKIT, CHROMIUM, T = sys.argv[1], sys.argv[2], sys.argv[3]
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -49,7 +49,8 @@ def page_url(name, *inputs, args=()):
 def replay_fens(path, game=1):
     """xqkit's FEN after each ply of the main line (index 0: the start)."""
     out = xqkit("replay", "--format", "ndjson", "--game", str(game), path)
-    return [json.loads(line)["fen"] for line in out.splitlines()]
+    plies = [json.loads(line) for line in out.splitlines()]
+    return [r["fen"] for r in plies if r.get("schema") == "xqkit.ply/1"]
 
 
 def line_fen(moves, start=None):
@@ -60,20 +61,6 @@ def line_fen(moves, start=None):
             f.write('[FEN "%s"]\n' % start)
         f.write("\n%s *\n" % moves)
     return replay_fens(path)[-1]
-
-
-def placement(fen):
-    """{square: FEN letter} of a FEN's first field."""
-    board = {}
-    for i, row in enumerate(fen.split()[0].split("/")):
-        f = 0
-        for ch in row:
-            if ch.isdigit():
-                f += int(ch)
-            else:
-                board["abcdefghi"[f] + str(9 - i)] = ch
-                f += 1
-    return board
 
 
 class Game:
@@ -126,15 +113,19 @@ class Game:
         self.p.click(r[0], r[1])
 
 
+def open_game(b, name, path, args=(), javascript=True):
+    """A page of the games of `path` opened in a new tab: (page, its first
+    game, xqkit's FENs of that game's main line)."""
+    p = b.page(javascript=javascript)
+    p.goto(page_url(name, path, args=args))
+    return p, Game(p), replay_fens(path)
+
+
 # ---- the tests ------------------------------------------------------------------
 
 
 def keys_walk_the_main_line_and_the_board_follows_each_ply(b):
-    game = os.path.join(SAMPLES, "liu-dahua-1956.ndjson")
-    fens = replay_fens(game)
-    p = b.page()
-    p.goto(page_url("single", game))
-    g = Game(p)
+    p, g, fens = open_game(b, "single", os.path.join(SAMPLES, "liu-dahua-1956.ndjson"))
     # Opened at the final position, as the page is without script.
     assert g.node() == len(fens) - 1
     g.shows(fens[-1])
@@ -156,11 +147,7 @@ def keys_walk_the_main_line_and_the_board_follows_each_ply(b):
 
 
 def screenshot_has_each_piece_where_the_fen_says_flipped_or_not(b):
-    game = os.path.join(SAMPLES, "liu-dahua-1956.ndjson")
-    fens = replay_fens(game)
-    p = b.page()
-    p.goto(page_url("single", game))
-    g = Game(p)
+    p, g, fens = open_game(b, "single", os.path.join(SAMPLES, "liu-dahua-1956.ndjson"))
     fails = g.screenshot_failures(fens[-1])
     assert not fails, "final position: %s" % fails[:3]
     p.key("Home")
@@ -180,9 +167,7 @@ def screenshot_has_each_piece_where_the_fen_says_flipped_or_not(b):
 
 
 def down_and_up_go_into_and_out_of_variations(b):
-    p = b.page()
-    p.goto(page_url("variations", os.path.join(DATA, "variations.pgn")))
-    g = Game(p)
+    p, g, fens = open_game(b, "variations", os.path.join(DATA, "variations.pgn"))
     p.key("Home")
     p.key("ArrowRight")
     g.shows(line_fen("h2e2"))
@@ -210,16 +195,12 @@ def down_and_up_go_into_and_out_of_variations(b):
     g.shows(line_fen("h2e2 b9c7 h0g2"))
     p.key("ArrowUp")
     p.key("End")
-    g.shows(replay_fens(os.path.join(DATA, "variations.pgn"))[-1])
+    g.shows(fens[-1])
     p.close()
 
 
 def clicks_on_moves_graph_and_summary_show_that_position(b):
-    path = os.path.join(DATA, "annotated.pgn")
-    fens = replay_fens(path)
-    p = b.page()
-    p.goto(page_url("annotated", path))
-    g = Game(p)
+    p, g, fens = open_game(b, "annotated", os.path.join(DATA, "annotated.pgn"))
     g.click(".moves a", 4)  # the fifth move of the text: 3. 兵三进一
     g.shows(fens[5])
     # A point of the graph: its x says the ply.
@@ -242,11 +223,8 @@ def clicks_on_moves_graph_and_summary_show_that_position(b):
 
 
 def page_without_javascript_is_the_final_position_and_all_the_moves(b):
-    path = os.path.join(DATA, "variations.pgn")
-    final = replay_fens(path)[-1]
-    p = b.page(javascript=False)
-    p.goto(page_url("variations", path))
-    g = Game(p)
+    p, g, fens = open_game(b, "variations", os.path.join(DATA, "variations.pgn"), javascript=False)
+    final = fens[-1]
     assert not p.eval("document.documentElement.classList.contains('js')")
     assert p.eval("document.querySelectorAll('.nav').length") == 0
     assert g.fen() == final
@@ -318,17 +296,18 @@ def collection_index_links_every_game_and_keys_follow_the_chosen_one(b):
 
 
 def broken_game_shows_its_error_and_its_moves_up_to_it(b):
-    p = b.page()
-    p.goto(page_url("broken", os.path.join(SAMPLES, "ccgc-2006-02-illegal.pgn"), args=("--keep-broken",)))
+    p, g, fens = open_game(b, "broken", os.path.join(SAMPLES, "ccgc-2006-02-illegal.pgn"),
+                           args=("--keep-broken",))
     err = p.eval("document.querySelector('.error').textContent")
     assert "This record has an error." in err, err
     assert "ply 17 (\u70ae\u516b\u8fdb\u4e5d)" in err and "off the board" in err, err
     assert p.eval("document.querySelectorAll('.moves a').length") == 16
-    g = Game(p)
-    final = g.fen()
+    assert len(fens) == 17  # xqkit replay stops at the same move
+    g.shows(fens[-1])
     p.key("Home")
+    g.shows(fens[0])
     p.key("End")
-    g.shows(final)
+    g.shows(fens[-1])
     assert g.node() == 16
     p.close()
 
@@ -337,11 +316,8 @@ def long_game_with_deep_variations_plays_to_its_end(b):
     path = os.path.join(T, "long.pgn")
     with open(path, "w") as f:
         f.write(long_game())
-    fens = replay_fens(path)
+    p, g, fens = open_game(b, "long", path)
     assert len(fens) == 1001
-    p = b.page()
-    p.goto(page_url("long", path))
-    g = Game(p)
     assert p.eval("document.querySelectorAll('.moves a').length") == 2920
     p.key("Home")
     t0 = time.monotonic()
@@ -358,6 +334,29 @@ def long_game_with_deep_variations_plays_to_its_end(b):
     p.close()
 
 
+def one_page_per_game_each_whole_and_working(b):
+    three = os.path.join(DATA, "three-games.pgn")
+    pages = os.path.join(T, "pages")
+    xqkit("convert", "-q", "-t", "html", "-o", pages + "/", three)
+    names = sorted(os.listdir(pages))
+    assert names == ["0001-First_Red-First_Black.html", "0002-Second_Red-Second_Black.html",
+                     "0003-Third_Red-Third_Black.html"], names
+    p = b.page()
+    for n, name in enumerate(names, 1):
+        p.goto("file://" + os.path.join(pages, name))
+        assert p.eval("document.querySelectorAll('section.game').length") == 1
+        assert p.eval("document.querySelectorAll('#index').length") == 0
+        assert p.eval("document.title").endswith(("First Black", "Second Black", "Third Black")[n - 1])
+        fens = replay_fens(three, game=n)
+        g = Game(p)
+        g.shows(fens[-1])
+        p.key("Home")
+        g.shows(fens[0])  # the second game starts from its own FEN
+        p.key("ArrowRight")
+        g.shows(fens[1])
+    p.close()
+
+
 TESTS = [
     keys_walk_the_main_line_and_the_board_follows_each_ply,
     screenshot_has_each_piece_where_the_fen_says_flipped_or_not,
@@ -368,6 +367,7 @@ TESTS = [
     collection_index_links_every_game_and_keys_follow_the_chosen_one,
     broken_game_shows_its_error_and_its_moves_up_to_it,
     long_game_with_deep_variations_plays_to_its_end,
+    one_page_per_game_each_whole_and_working,
 ]
 
 
