@@ -93,7 +93,19 @@ struct dh_branch {
 	uint32_t attach;          /* the node its first move hangs from */
 	size_t nodes_at, nnodes;  /* the nodes read, in bnodes[] */
 	size_t nmoves;            /* the moves written in the element */
+	int left;                 /* another branch leaves this one */
+	size_t ckpt;              /* then its first position in ckpt[] (NO_CKPT: none) */
 };
+
+/*
+ * A branch starts from a position on the line it leaves.  Replaying that
+ * line from the game's start for every branch made many branches far down
+ * a long line quadratic, so a line that branches are known to leave keeps
+ * its start position and one every CKPT_EVERY moves (ckpt[]): a branch
+ * starts from the nearest one, at most CKPT_EVERY - 1 moves before.
+ */
+#define CKPT_EVERY 64
+#define NO_CKPT SIZE_MAX
 
 struct dh_reader {
 	struct xq_input *in;
@@ -132,6 +144,9 @@ struct dh_reader {
 	} *order;                /* branches sorted by id */
 	uint32_t *bnodes;
 	size_t nbnodes, bnodes_cap;
+	struct xq_board *ckpt;   /* see CKPT_EVERY */
+	size_t nckpt, ckpt_cap;
+	size_t main_ckpt;        /* the main line's first position in ckpt[], or NO_CKPT */
 	struct xq_buf tmp, tmp2;
 };
 
@@ -931,20 +946,61 @@ static int push_node(struct dh_reader *r, uint32_t n)
 	return 0;
 }
 
+static int push_ckpt(struct dh_reader *r, const struct xq_board *b)
+{
+	struct xq_board *p = xq_ccb_reserve(r->ckpt, &r->ckpt_cap, r->nckpt + 1, sizeof(*p));
+
+	if (!p)
+		return XQ_ENOMEM;
+	r->ckpt = p;
+	r->ckpt[r->nckpt++] = *b;
+	return 0;
+}
+
+/*
+ * The position after the first `q` moves of a line that starts at `start`,
+ * whose nodes are bnodes[at...] and whose first position in ckpt[] is
+ * `first` (NO_CKPT: none kept, the line is replayed from `start`).
+ */
+static void line_board(const struct dh_reader *r, const struct xq_game *g, size_t first,
+		       const struct xq_board *start, size_t at, size_t q, struct xq_board *out)
+{
+	size_t k = 0;
+
+	*out = *start;
+	if (first != NO_CKPT) {
+		k = q / CKPT_EVERY * CKPT_EVERY;
+		*out = r->ckpt[first + q / CKPT_EVERY];
+	}
+	for (; k < q; k++) {
+		struct xq_undo u;
+		xq_board_make(out, g->nodes[r->bnodes[at + k]].move, &u);
+	}
+}
+
 /*
  * Play the moves of `e` from node `attach` (position `b`), the first being
  * ply `ply`; their nodes are appended to r->bnodes.  Stops at the first
  * move that cannot be read or played (reported; the game is broken).
+ * With `ckpt`, the line's positions are kept (CKPT_EVERY) and *ckpt is the
+ * first one's index in r->ckpt.
  */
 static int play_line(struct dh_reader *r, struct xq_game *g, const struct dh_elem *e,
-		     uint32_t attach, struct xq_board *b, uint32_t ply, const char *what)
+		     uint32_t attach, struct xq_board *b, uint32_t ply, const char *what,
+		     size_t *ckpt)
 {
 	uint32_t parent = attach;
-	size_t i = 0;
+	size_t i = 0, at = 0, played = 0;
+	struct dh_pos p = place_in(r, e, 0);
+
+	if (ckpt) {
+		*ckpt = r->nckpt;
+		if (push_ckpt(r, b))
+			return XQ_ENOMEM;
+	}
 
 	while (i < e->vlen) {
 		struct xq_diag d;
-		struct dh_pos p;
 		xq_move m;
 		uint32_t n;
 		int rc;
@@ -952,7 +1008,11 @@ static int play_line(struct dh_reader *r, struct xq_game *g, const struct dh_ele
 			i++;
 			continue;
 		}
-		p = place_in(r, e, i);
+		/* The place of byte i, from that of the last move (place_in()
+		 * counts from the value's start: quadratic in a long line). */
+		if (r->exact)
+			pos_advance(&p, e->val + at, i - at);
+		at = i;
 		m = i + 4 <= e->vlen ? digits_move(e->val + i) : 0;
 		if (!m) {
 			size_t k = i;
@@ -987,6 +1047,8 @@ static int play_line(struct dh_reader *r, struct xq_game *g, const struct dh_ele
 			struct xq_undo u;
 			xq_board_make(b, m, &u);
 		}
+		if (ckpt && ++played % CKPT_EVERY == 0 && (rc = push_ckpt(r, b)))
+			return rc;
 		parent = n;
 		ply++;
 		i += 4;
@@ -1036,7 +1098,7 @@ static int build_branch(struct dh_reader *r, struct xq_game *g, size_t bi, size_
 	struct dh_branch *b = &r->br[bi];
 	const struct dh_elem *e = &r->elems[b->elem];
 	uint32_t fp, attach;
-	size_t at, n, moves;
+	size_t at, n, moves, ckpt;
 	struct dh_pos p = place_in(r, e, 0);
 	struct xq_board board;
 	char what[64];
@@ -1048,6 +1110,7 @@ static int build_branch(struct dh_reader *r, struct xq_game *g, size_t bi, size_
 		at = main_at;
 		n = main_n;
 		moves = main_moves;
+		ckpt = r->main_ckpt;
 	} else {
 		const struct dh_branch *pb = &r->br[branch_index(r, b->parent)];
 		fp = pb->first_ply;
@@ -1055,6 +1118,7 @@ static int build_branch(struct dh_reader *r, struct xq_game *g, size_t bi, size_
 		at = pb->nodes_at;
 		n = pb->nnodes;
 		moves = pb->nmoves;
+		ckpt = pb->ckpt;
 	}
 	if (b->ply < fp || b->ply > fp + moves) {
 		report_at(r, g->number, &p, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_ERROR,
@@ -1084,10 +1148,14 @@ static int build_branch(struct dh_reader *r, struct xq_game *g, size_t bi, size_
 	if (b->nmoves == 0)
 		report_at(r, g->number, &p, 0, NULL, 0, XQ_D_EMPTY_GAME, XQ_SEV_NOTE,
 			  "branch %u has no moves", (unsigned)b->id);
-	xq_game_board_at(g, attach, &board);
+	if (ckpt != NO_CKPT)
+		line_board(r, g, ckpt, &g->start, at, b->ply - fp, &board);
+	else
+		xq_game_board_at(g, attach, &board);
 	snprintf(what, sizeof(what), "branch %u", (unsigned)b->id);
-	rc = play_line(r, g, e, attach, &board, b->ply, what);
+	rc = play_line(r, g, e, attach, &board, b->ply, what, b->left ? &ckpt : NULL);
 	b = &r->br[bi];
+	b->ckpt = b->left ? ckpt : NO_CKPT;
 	b->nnodes = r->nbnodes - b->nodes_at;
 	b->state = BR_BUILT;
 	return rc;
@@ -1127,6 +1195,14 @@ static int build_branches(struct dh_reader *r, struct xq_game *g, size_t main_n,
 			g->flags |= XQ_GAME_BROKEN;
 			b->state = BR_FAILED;
 		}
+	}
+	/* Which branches others leave (the first of an id is the one read). */
+	for (size_t i = 0; i < r->nbr; i++)
+		r->br[i].ckpt = NO_CKPT;
+	for (size_t i = 0; i < r->nbr; i++) {
+		size_t pi = r->br[i].parent ? branch_index(r, r->br[i].parent) : (size_t)-1;
+		if (pi != (size_t)-1)
+			r->br[pi].left = 1;
 	}
 	for (size_t i = 0; i < r->nbr && r->order[i].id == 0; i++) {
 		struct dh_branch *b = &r->br[r->order[i].idx];
@@ -1380,6 +1456,8 @@ static int build_game(struct dh_reader *r, struct xq_game *g)
 
 	r->nbr = 0;
 	r->nbnodes = 0;
+	r->nckpt = 0;
+	r->main_ckpt = NO_CKPT;
 	free(r->order);
 	r->order = NULL;
 	/* Pass 1: tags, and find the structural elements. */
@@ -1461,8 +1539,12 @@ static int build_game(struct dh_reader *r, struct xq_game *g)
 	}
 	if (moves) {
 		struct xq_board b = g->start;
+		int left = 0;
+		for (size_t i = 0; i < r->nbr && !left; i++)
+			left = r->br[i].parent == 0;
 		main_moves = count_moves(moves);
-		rc = play_line(r, g, moves, XQ_ROOT, &b, 1, "movelist");
+		rc = play_line(r, g, moves, XQ_ROOT, &b, 1, "movelist",
+			       left ? &r->main_ckpt : NULL);
 		main_n = r->nbnodes;
 	}
 	if (!rc)
@@ -1804,6 +1886,7 @@ static void dh_close_reader(void *reader)
 	free(r->br);
 	free(r->order);
 	free(r->bnodes);
+	free(r->ckpt);
 	free(r);
 }
 

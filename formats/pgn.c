@@ -151,6 +151,11 @@ struct pgn_reader {
 	struct xq_buf scratch, pre;
 	struct frame *stack;
 	size_t nstack, stack_cap;
+	/* The undo of each move from the root to the current node (path[k] for
+	 * ply k + 1): '(' and ')' step the board back and forth along it
+	 * instead of replaying the line from the start at every variation. */
+	struct xq_undo *path;
+	size_t path_cap;
 	uint64_t games;
 };
 
@@ -1554,16 +1559,33 @@ static int try_other_side(struct pgn_reader *r, struct gstate *s, const struct t
 	return 1;
 }
 
+/* Room in r->path for the undo of ply `ply` + 1. */
+static int path_reserve(struct pgn_reader *r, uint32_t ply)
+{
+	size_t cap = r->path_cap ? r->path_cap : 256;
+	struct xq_undo *p;
+
+	if (ply < r->path_cap)
+		return 0;
+	while (cap <= ply)
+		cap *= 2;
+	p = realloc(r->path, cap * sizeof(*p));
+	if (!p)
+		return XQ_ENOMEM;
+	r->path = p;
+	r->path_cap = cap;
+	return 0;
+}
+
 static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 {
 	const char *w = tok_text(r, t->start);
 	size_t n = (size_t)(t->end - t->start), core;
 	char marks[8];
-	uint8_t nags[1];
+	uint8_t nags[1] = {0}; /* (gcc cannot see that nnag guards it) */
 	int nnag = 0;
 	xq_move m;
 	uint32_t idx;
-	struct xq_undo u;
 	int rc;
 
 	if (n > WORD_MAX) {
@@ -1609,6 +1631,8 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 		s->g->flags |= XQ_GAME_BROKEN;
 		return 0;
 	}
+	if (path_reserve(r, s->ply))
+		return oom(r, s);
 	if (xq_game_add_move(s->g, s->cur, m, &idx) || xq_game_set_text(s->g, idx, w, n))
 		return oom(r, s);
 	s->g->nodes[idx].place = t->place;
@@ -1621,7 +1645,7 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 	for (int i = 0; i < nnag; i++)
 		if (xq_game_add_nag(s->g, idx, nags[i]))
 			return oom(r, s);
-	xq_board_make(&s->board, m, &u);
+	xq_board_make(&s->board, m, &r->path[s->ply]);
 	s->cur = idx;
 	s->ply++;
 	s->moves++;
@@ -2212,11 +2236,12 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 		}
 		if ((rc = flush_pre(r, s)) || (rc = frame_push(r, s)))
 			break;
-		s->cur = s->g->nodes[s->cur].parent;
+		/* A variation replaces the last move: step back over it. */
 		s->ply--;
+		xq_board_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
+		s->cur = s->g->nodes[s->cur].parent;
 		s->moves = 0;
 		s->after_number = 0;
-		xq_game_board_at(s->g, s->cur, &s->board);
 		break;
 	case T_RPAREN:
 		s->movetext = 1;
@@ -2230,11 +2255,19 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 		if ((rc = flush_pre(r, s)))
 			break;
 		r->nstack--;
+		/* Back over the variation's own moves (its inner variations
+		 * stepped back over theirs), then the move it replaced again:
+		 * each move is stepped over a bounded number of times. */
+		while (s->ply >= r->stack[r->nstack].ply) {
+			s->ply--;
+			xq_board_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
+			s->cur = s->g->nodes[s->cur].parent;
+		}
 		s->cur = r->stack[r->nstack].cur;
 		s->ply = r->stack[r->nstack].ply;
 		s->moves = r->stack[r->nstack].moves;
 		s->after_number = 0;
-		xq_game_board_at(s->g, s->cur, &s->board);
+		xq_board_make(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply - 1]);
 		break;
 	case T_NAG:
 		s->movetext = 1;
@@ -2401,6 +2434,7 @@ static void pgn_close_reader(void *reader)
 	xq_buf_release(&r->scratch);
 	xq_buf_release(&r->pre);
 	free(r->stack);
+	free(r->path);
 	free(r);
 }
 
@@ -3149,15 +3183,14 @@ static int write_tags(struct pgn_writer *w, const struct xq_game *g)
 	return 0;
 }
 
-/* Move `n` of `g`, played from `before`. */
-static int write_move(struct pgn_writer *w, const struct xq_game *g, uint32_t n,
+/* Move `n` of `g`, at ply `ply`, played from `before`. */
+static int write_move(struct pgn_writer *w, const struct xq_game *g, uint32_t n, uint32_t ply,
 		      struct xq_board *before, int *need_number)
 {
 	const struct xq_node *node = &g->nodes[n];
 	char num[32], mv[XQ_MOVE_TEXT_MAX], unit[32 + XQ_MOVE_TEXT_MAX + 2];
 	size_t ml;
 	int black = before->side == XQ_BLACK, rc;
-	uint32_t ply = xq_game_ply(g, n);
 
 	num[0] = '\0';
 	if (!black || *need_number || comment_kept(node->pre_comment))
@@ -3221,7 +3254,7 @@ static int write_moves(struct pgn_writer *w, const struct xq_game *g)
 		return rc;
 	while ((step = xq_textwalk_next(&t)) > 0) {
 		if (step == XQ_TEXT_MOVE)
-			rc = write_move(w, g, t.node, &t.before, &need_number);
+			rc = write_move(w, g, t.node, t.ply, &t.before, &need_number);
 		else
 			rc = step == XQ_TEXT_OPEN ? put_unit(w, "(", 1, U_OPEN) : put_unit(w, ")", 1, U_CLOSE);
 		if (rc)

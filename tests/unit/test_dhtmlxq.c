@@ -79,6 +79,94 @@ static void branch_of_a_branch_hangs_from_its_parent_branch(void **state)
 	release_games(g, n);
 }
 
+/* `n` legal moves from the start, picked by a fixed pseudo-random sequence. */
+static size_t pseudo_random_line(xq_move *out, size_t n)
+{
+	struct xq_board b;
+	uint32_t seed = 2024;
+	size_t k;
+
+	xq_board_start(&b);
+	for (k = 0; k < n; k++) {
+		xq_move moves[XQ_MAX_MOVES];
+		struct xq_undo u;
+		int m = xq_gen_legal(&b, moves);
+		if (m == 0)
+			break;
+		seed = seed * 1103515245u + 12345u;
+		out[k] = moves[(seed >> 16) % (uint32_t)m];
+		xq_board_make(&b, out[k], &u);
+	}
+	return k;
+}
+
+static void add_digits(struct xq_buf *t, xq_move m)
+{
+	xq_sq f = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+
+	xq_buf_addf(t, "%d%d%d%d", XQ_SQ_FILE(f), 9 - XQ_SQ_RANK(f), XQ_SQ_FILE(to),
+		    9 - XQ_SQ_RANK(to));
+}
+
+static void branches_far_down_long_lines_start_from_the_position_there(void **state)
+{
+	/* A line of a few hundred plies, left by a branch at every ply (the move
+	 * played there, then the next): each branch must start from the exact
+	 * position at its ply, however far from the line's start.  The same
+	 * again for branches of a branch that repeats the whole line. */
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	struct xq_buf t = XQ_BUF_INIT;
+	xq_move line[300];
+	size_t len = pseudo_random_line(line, 300);
+	struct xq_walk w;
+	uint32_t copy = (uint32_t)len + 1, nodes = 0;
+	int n;
+
+	(void)state;
+	assert_true(len >= 200);
+	xq_buf_adds(&t, "[DhtmlXQ][DhtmlXQ_movelist]");
+	for (size_t k = 0; k < len; k++)
+		add_digits(&t, line[k]);
+	xq_buf_adds(&t, "[/DhtmlXQ_movelist]");
+	xq_buf_addf(&t, "[DhtmlXQ_move_0_1_%u]", (unsigned)copy);
+	for (size_t k = 0; k < len; k++)
+		add_digits(&t, line[k]);
+	xq_buf_addf(&t, "[/DhtmlXQ_move_0_1_%u]", (unsigned)copy);
+	for (uint32_t p = 1; p <= len; p++) {
+		for (int of = 0; of < 2; of++) {
+			uint32_t parent = of ? copy : 0, id = of ? copy + p : p;
+			if (of && p == 1)
+				continue;
+			xq_buf_addf(&t, "[DhtmlXQ_move_%u_%u_%u]", (unsigned)parent, (unsigned)p,
+				    (unsigned)id);
+			add_digits(&t, line[p - 1]);
+			if (p < len)
+				add_digits(&t, line[p]);
+			xq_buf_addf(&t, "[/DhtmlXQ_move_%u_%u_%u]", (unsigned)parent, (unsigned)p,
+				    (unsigned)id);
+		}
+	}
+	xq_buf_adds(&t, "[/DhtmlXQ]");
+	n = read_games("dhtmlxq", t.ptr, t.len, g, MAX_GAMES, &c, NULL);
+	assert_int_equal(n, 1);
+	if (count_diags(&c, XQ_SEV_WARNING))
+		print_diags(&c);
+	assert_int_equal(count_diags(&c, XQ_SEV_WARNING), 0);
+	assert_int_equal(g[0].flags, 0);
+	/* Every move is legal where it stands (the walk replays from the start). */
+	assert_int_equal(xq_walk_init(&w, &g[0]), 0);
+	while (xq_walk_next(&w) == 1) {
+		assert_true(xq_move_is_legal(&w.before, g[0].nodes[w.node].move));
+		nodes++;
+	}
+	xq_walk_release(&w);
+	/* Two lines of len moves, and 2 * len - 1 branches of two moves (one at the end). */
+	assert_int_equal(nodes, 2 * len + 2 * (2 * len - 1) - 2);
+	xq_buf_release(&t);
+	release_games(g, n);
+}
+
 static void branches_listed_before_their_parent_are_placed(void **state)
 {
 	static struct collected c;
@@ -1053,6 +1141,7 @@ int main(void)
 		cmocka_unit_test(branches_attach_to_the_ply_they_leave),
 		cmocka_unit_test(branch_of_a_branch_hangs_from_its_parent_branch),
 		cmocka_unit_test(branches_listed_before_their_parent_are_placed),
+		cmocka_unit_test(branches_far_down_long_lines_start_from_the_position_there),
 		cmocka_unit_test(comments_attach_to_main_line_and_branch_moves),
 		cmocka_unit_test(comment_bars_are_newlines_and_escapes_are_characters),
 		cmocka_unit_test(comment_for_a_missing_move_is_reported),

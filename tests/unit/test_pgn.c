@@ -823,6 +823,27 @@ static void nested_variations_replace_the_move_before_them(void **state)
 	close_reading(&r);
 }
 
+static void variations_with_captures_step_back_to_the_position_before_them(void **state)
+{
+	/* Each move below is legal only if ')' put back exactly the position
+	 * after the move the variation replaced, captured pieces included. */
+	struct reading r;
+	struct xq_board end;
+	char fen[XQ_FEN_MAX];
+
+	(void)state;
+	open_str(&r, "1. h2h9 (1. b2b9 a9b9 (1... g6g5 2. h2h9) 2. h2e2) i9h9 2. b2e2 "
+		     "(2. h0g2 (2. b2b9 a9b9) a9a8) c9e7 *\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(r.nd, 0);
+	assert_string_equal(mainline(&r.g), "h2h9 i9h9 b2e2 c9e7");
+	xq_game_board_at(&r.g, xq_game_mainline_end(&r.g), &end);
+	xq_board_to_fen(&end, fen, sizeof(fen));
+	*strchr(fen, ' ') = '\0';
+	assert_string_equal(fen, "rn1akabr1/9/1c2b2c1/p1p1p1p1p/9/9/P1P1P1P1P/4C4/9/RNBAKABNR");
+	close_reading(&r);
+}
+
 static void comment_at_the_start_of_a_variation_comes_before_its_move(void **state)
 {
 	struct reading r;
@@ -2313,6 +2334,7 @@ int main(void)
 		cmocka_unit_test(comments_in_braces_and_after_semicolons),
 		cmocka_unit_test(comment_between_number_and_move_comes_before_the_move),
 		cmocka_unit_test(nested_variations_replace_the_move_before_them),
+		cmocka_unit_test(variations_with_captures_step_back_to_the_position_before_them),
 		cmocka_unit_test(comment_at_the_start_of_a_variation_comes_before_its_move),
 		cmocka_unit_test(deep_nesting_needs_no_recursion),
 		cmocka_unit_test(nags_numeric_symbolic_and_glued),
