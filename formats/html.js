@@ -14,8 +14,8 @@
  * are computed from those moves and kept, so going anywhere costs at most
  * the moves not yet seen on the way.
  *
- * Keys act on the game last clicked (else the one the address names, else
- * the first): Left/Right a move back/forward, Home/End the start/the end
+ * Keys act on the game last used (clicked, or named by the address), else
+ * the first one on the screen: Left/Right a move back/forward, Home/End the start/the end
  * of the line, Down into the next variation, Up back out of it, F flips
  * the board.
  */
@@ -318,14 +318,21 @@
 		g.sec.classList.add('active');
 	}
 
-	/* The game the keys move: the last one used, else the one the address
-	 * names, else the first. */
+	/* The game the keys move: the last one used, else the first one that
+	 * shows more than a sliver below the top of the window (sections are
+	 * in page order: a binary search, however many games). */
 	function current() {
-		if (active)
+		var lo = 0, hi = sections.length - 1, mid;
+		if (active || !sections.length)
 			return active;
-		var id = location.hash.slice(1).split('-')[0];
-		var sec = (id && document.getElementById(id)) || sections[0];
-		return sec && sec.classList.contains('game') ? load(sec) : null;
+		while (lo < hi) {
+			mid = (lo + hi) >> 1;
+			if (sections[mid].getBoundingClientRect().bottom <= 60)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return load(sections[lo]);
 	}
 
 	document.addEventListener('keydown', function (e) {

@@ -283,7 +283,10 @@ def collection_index_links_every_game_and_keys_follow_the_chosen_one(b):
                   "document.querySelector('#g1').getBoundingClientRect().top")
     assert p.eval("document.title") == "9 xiangqi games"
     first = Game(p, "g1").node()
-    p.click(0, 0)  # nothing chosen yet: keys go to the first game
+    # Nothing chosen yet: keys go to the first game on the screen.
+    p.eval("document.getElementById('g4').scrollIntoView()")
+    p.key("Home")
+    assert Game(p, "g4").node() == 0 and Game(p, "g1").node() == first
     p.eval("document.querySelectorAll('#index a')[1].click()")  # the second game
     g2 = Game(p, "g2")
     fens = replay_fens(three, game=2)
