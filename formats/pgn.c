@@ -3,7 +3,8 @@
  *
  * The reader is three layers over one window of text.  The window holds
  * the raw bytes read from the input and, for legacy encodings, their UTF-8
- * decoding (UTF-8 input is scanned in place).  Positions are absolute
+ * decoding by lib/decode.h (UTF-8 input is scanned in place until a line
+ * in another encoding makes the decoder copy it from there on).  Positions are absolute
  * offsets in the decoded text, so compacting the window never moves a
  * token; two cursors turn a position into a line and column (counted as
  * the scanner passes each line end) and into a byte offset in the source
@@ -29,6 +30,7 @@
 
 #include "board.h"
 #include "buf.h"
+#include "decode.h"
 #include "diag.h"
 #include "game.h"
 #include "io.h"
@@ -76,6 +78,7 @@ struct tok {
 	int bad;                    /* an undecodable byte inside */
 	struct xq_place bad_place;
 	unsigned bad_byte;
+	enum xq_encoding bad_enc;   /* the encoding of the line holding it */
 	unsigned tag_flags;
 	unsigned long num;          /* NUMBER and NAG */
 };
@@ -133,8 +136,19 @@ struct pgn_reader {
 	enum xq_encoding given; /* the input's encoding, found by a splitter (chunks) */
 	uint64_t first_high;  /* position of the first byte that is not ASCII, once met
 			       * (0 when the encoding was given or marked from the start) */
-	struct xq_decoder decoder;
+	struct xq_textdec td;   /* the decoder (decode.h), once the encoding is known */
+	int td_live;
 	struct shadow *shadow;  /* the splitter's reader: placeholders instead of iconv */
+	uint64_t line_start;    /* position where the current line starts */
+	/* Lines read in another encoding (decode.h) met by the lexer, with
+	 * their places, until the game holding them is done. */
+	struct foreign {
+		uint64_t dpos;
+		struct xq_place place;
+		enum xq_encoding enc;
+		enum xq_textdec_kind kind; /* FOREIGN or AMBIGUOUS */
+	} foreign[8];
+	size_t nforeign;
 	/* Cursors. */
 	uint64_t pos;
 	uint32_t line;
@@ -196,51 +210,8 @@ static void advance_col(struct pgn_reader *r, uint64_t p)
  * decoded position `p`. */
 static void map_walk(const struct pgn_reader *r, uint64_t *d, uint64_t *raw_off, uint64_t p)
 {
-	if (r->enc == XQ_ENC_BIG5 || r->enc == XQ_ENC_GB18030 || r->enc == XQ_ENC_GBK) {
-		/* The common legacy text, without a call per character: ASCII
-		 * and bad bytes are one byte each way, other characters 2 bytes
-		 * of the source (4 for GB18030's four-byte ones, marked by a
-		 * digit second byte) and 2-4 of UTF-8. */
-		const unsigned char *text = (const unsigned char *)r->text - r->base;
-		const unsigned char *raw = (const unsigned char *)r->raw.ptr - r->raw_base;
-		uint64_t dd = *d, rr = *raw_off, rend = r->raw_base + r->raw.len;
-		int gb = r->enc != XQ_ENC_BIG5;
-		while (dd < p) {
-			unsigned char c = text[dd];
-			if (c < 0x80 || c == XQ_DECODE_BAD) {
-				dd++;
-				rr++;
-				continue;
-			}
-			dd += c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-			/* As xq_encoding_char_len(). */
-			{
-				uint64_t avail = rend - rr, n = 1;
-				if (raw[rr] >= 0x81 && raw[rr] <= 0xFE)
-					n = gb && avail >= 2 && raw[rr + 1] >= 0x30 && raw[rr + 1] <= 0x39 ? 4 : 2;
-				rr += n < avail ? n : avail;
-			}
-		}
-		*d = dd;
-		*raw_off = rr;
-		return;
-	}
-	while (*d < p) {
-		unsigned char c = AT(r, *d);
-		const unsigned char *raw = (const unsigned char *)r->raw.ptr + (*raw_off - r->raw_base);
-		size_t avail = r->raw.len - (size_t)(*raw_off - r->raw_base);
-		size_t dl, rl;
-		if (c < 0x80 && r->enc != XQ_ENC_UTF16LE && r->enc != XQ_ENC_UTF16BE) {
-			dl = rl = 1;
-		} else if (c == XQ_DECODE_BAD) {
-			dl = rl = 1;
-		} else {
-			dl = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-			rl = xq_encoding_char_len(r->enc, raw, avail);
-		}
-		*d += dl;
-		*raw_off += rl;
-	}
+	xq_textdec_walk(&r->td, r->text, r->base, r->raw.ptr, r->raw_base, r->raw_base + r->raw.len,
+			d, raw_off, p);
 }
 
 static void advance_map(struct pgn_reader *r, uint64_t p)
@@ -309,6 +280,8 @@ static void compact(struct pgn_reader *r, uint64_t keep)
 		xq_buf_truncate(&r->raw, r->raw.len - drop);
 		r->raw_base += drop;
 	}
+	if (r->td_live)
+		xq_textdec_forget(&r->td, keep);
 	r->base = keep;
 	r->tlen -= drop;
 	set_text(r);
@@ -424,23 +397,16 @@ static long shadow_feed(struct shadow *sh, const char *in, size_t len, int final
 	return (long)i;
 }
 
-static int start_conversion(struct pgn_reader *r, enum xq_encoding enc)
+/* The decoder's converter for the splitter: placeholders for characters. */
+static long shadow_convert(void *ctx, const char *in, size_t len, struct xq_buf *out)
 {
-	struct xq_diag d;
+	return shadow_feed(ctx, in, len, 1, out);
+}
 
-	r->enc = enc;
-	if (r->shadow) {
-		if (shadow_init(r->shadow, enc))
-			return XQ_ENOMEM;
-	} else if (xq_decoder_init(&r->decoder, enc)) {
-		xq_diag_init(&d);
-		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_ENCODING, XQ_SEV_ERROR,
-			    "this system cannot convert %s", xq_encoding_name(enc));
-		report_io(r, &d);
-		return XQ_EUNSUPPORTED;
-	}
-	/* What is published so far is ASCII: the same bytes in both texts
-	 * (after a UTF-16 BOM, nothing is published yet). */
+/* Convert from here on: the text published so far (as it stands in the
+ * raw bytes: ASCII, or UTF-8 read in place) is copied. */
+static int start_copy(struct pgn_reader *r)
+{
 	xq_buf_reset(&r->dec);
 	if (xq_buf_add(&r->dec, r->raw.ptr + r->raw_done, r->tlen))
 		return XQ_ENOMEM;
@@ -450,6 +416,39 @@ static int start_conversion(struct pgn_reader *r, enum xq_encoding enc)
 	r->conv = 1;
 	set_text(r);
 	return 0;
+}
+
+/*
+ * Start the decoder (decode.h) in `enc` after the text published so far
+ * (ASCII, or nothing after a UTF-16 BOM).  A detected encoding lets lines
+ * be in another one; an encoding the user gave does not.  UTF-8 is read
+ * in place until a line needs converting.
+ */
+static int start_conversion(struct pgn_reader *r, enum xq_encoding enc)
+{
+	unsigned flags = r->opts.encoding == XQ_ENC_UNKNOWN ? XQ_TEXTDEC_MIXED : 0;
+	struct xq_diag d;
+
+	r->enc = enc;
+	if (r->shadow) {
+		flags |= XQ_TEXTDEC_NO_EVENTS;
+		if (enc != XQ_ENC_UTF8 && shadow_init(r->shadow, enc))
+			return XQ_ENOMEM;
+	}
+	if (xq_textdec_init(&r->td, enc, flags, r->base + r->tlen,
+			    r->raw_base + r->raw_done + r->tlen)) {
+		xq_diag_init(&d);
+		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_ENCODING, XQ_SEV_ERROR,
+			    "this system cannot convert %s", xq_encoding_name(enc));
+		report_io(r, &d);
+		return XQ_EUNSUPPORTED;
+	}
+	r->td_live = 1;
+	if (r->shadow && enc != XQ_ENC_UTF8 && enc != XQ_ENC_UTF16LE && enc != XQ_ENC_UTF16BE) {
+		r->td.convert = shadow_convert;
+		r->td.convert_ctx = r->shadow;
+	}
+	return r->td.copy ? start_copy(r) : 0;
 }
 
 /*
@@ -471,7 +470,7 @@ static int publish(struct pgn_reader *r, int *wait)
 			if (r->raw.len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
 				r->enc = XQ_ENC_UTF8;
 				r->first_high = 0;
-				r->pos = r->col_pos = 3; /* the BOM is not a column */
+				r->pos = r->col_pos = r->line_start = 3; /* the BOM is not a column */
 			} else if (r->opts.encoding == XQ_ENC_UTF8) {
 				r->enc = XQ_ENC_UTF8;
 			} else if (r->raw.len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) ||
@@ -491,44 +490,58 @@ static int publish(struct pgn_reader *r, int *wait)
 		}
 	}
 	if (r->enc == XQ_ENC_UNKNOWN) {
-		/* ASCII so far: publish up to the first other byte, then decide. */
+		/* ASCII so far: publish the whole lines before the first other
+		 * byte, then decide; the decoder starts at its line's start. */
 		const unsigned char *u = (const unsigned char *)r->raw.ptr;
-		size_t k = r->tlen;
+		size_t k = r->tlen, ls;
 		while (k < r->raw.len && u[k] < 0x80)
 			k++;
-		r->tlen = k;
-		if (k == r->raw.len)
+		ls = k;
+		while (ls > r->tlen && u[ls - 1] != '\n' && u[ls - 1] != '\r')
+			ls--;
+		if (k == r->raw.len) {
+			r->tlen = r->raw_eof ? k : ls;
 			return 0;
-		/* The sample is the SAMPLE bytes from the first one that is not
-		 * ASCII, however the input arrives: every reader of the input
-		 * (chunk readers too) decides the same way. */
-		if (r->given == XQ_ENC_UNKNOWN && r->raw.len - k < SAMPLE && !r->raw_eof) {
+		}
+		r->tlen = ls;
+		/* The sample is the SAMPLE bytes from the start of that line,
+		 * however the input arrives: every reader of the input (chunk
+		 * readers too) decides the same way. */
+		if (r->given == XQ_ENC_UNKNOWN && r->raw.len - ls < SAMPLE && !r->raw_eof) {
 			*wait = 1;
 			return 0;
 		}
 		r->first_high = r->raw_base + k; /* ASCII so far: position = offset */
 		r->enc = r->given != XQ_ENC_UNKNOWN
 				 ? r->given
-				 : xq_encoding_detect_text(r->raw.ptr + k,
-							   r->raw.len - k < SAMPLE ? r->raw.len - k : SAMPLE);
-		if (r->enc != XQ_ENC_UTF8) {
-			int rc = start_conversion(r, r->enc);
+				 : xq_textdec_detect(r->raw.ptr + ls,
+						     r->raw.len - ls < SAMPLE ? r->raw.len - ls : SAMPLE);
+	}
+	if (!r->td_live) {
+		int rc = start_conversion(r, r->enc);
+		if (rc)
+			return rc;
+	}
+	if (!r->conv) {
+		/* UTF-8 in place, whole lines, up to a line that needs converting. */
+		long used = xq_textdec_feed(&r->td, r->raw.ptr + r->tlen, r->raw.len - r->tlen,
+					    r->raw_eof, NULL);
+		if (used < 0)
+			return (int)used;
+		r->tlen += (size_t)used;
+		if (r->td.copy) {
+			int rc = start_copy(r);
 			if (rc)
 				return rc;
 		}
 	}
 	if (r->conv) {
-		long used = r->shadow ? shadow_feed(r->shadow, r->raw.ptr + r->raw_done,
-						    r->raw.len - r->raw_done, r->raw_eof, &r->dec)
-				      : xq_decoder_feed(&r->decoder, r->raw.ptr + r->raw_done,
-							r->raw.len - r->raw_done, r->raw_eof, &r->dec,
-							NULL);
+		long used = xq_textdec_feed(&r->td, r->raw.ptr + r->raw_done,
+					    r->raw.len - r->raw_done, r->raw_eof, &r->dec);
 		if (used < 0)
 			return (int)used;
 		r->raw_done += (size_t)used;
 		r->tlen = r->dec.len;
-	} else {
-		r->tlen = r->raw_eof ? r->raw.len : xq_utf8_whole_prefix(r->raw.ptr, r->raw.len);
 	}
 	set_text(r);
 	return 0;
@@ -592,14 +605,48 @@ static int have(struct pgn_reader *r, uint64_t p, uint64_t keep)
 	return 1;
 }
 
+/*
+ * The lines read in another encoding (decode.h) before position `upto`,
+ * which are on the current line (or before it, already taken): their
+ * places are kept for the game holding them (only the first of a run in
+ * one encoding, which is all that is reported).
+ */
+static void take_foreign(struct pgn_reader *r, uint64_t upto)
+{
+	struct xq_textdec *d = &r->td;
+
+	while (d->ev_first < d->nevents && d->events[d->ev_first].dpos < upto) {
+		const struct xq_textdec_event *e = &d->events[d->ev_first++];
+		struct foreign *f;
+		uint64_t cols;
+		if (e->kind == XQ_TEXTDEC_BAD ||
+		    r->nforeign == sizeof(r->foreign) / sizeof(r->foreign[0]) ||
+		    (r->nforeign && r->foreign[r->nforeign - 1].enc == e->enc &&
+		     r->foreign[r->nforeign - 1].kind == e->kind))
+			continue;
+		f = &r->foreign[r->nforeign++];
+		f->dpos = e->dpos;
+		f->enc = e->enc;
+		f->kind = e->kind;
+		cols = e->dpos > r->line_start ? e->dpos - r->line_start : 0;
+		if (r->line_start >= r->base && e->dpos <= END(r))
+			cols = count_chars(r->text + (r->line_start - r->base), (size_t)cols);
+		f->place.line = r->line;
+		f->place.col = (uint32_t)cols + 1;
+		f->place.offset = e->raw;
+	}
+}
+
 static void newline(struct pgn_reader *r, uint64_t p, unsigned char c)
 {
+	if (r->td.ev_first < r->td.nevents && r->td.events[r->td.ev_first].dpos < p)
+		take_foreign(r, p);
 	if (c == '\n' && r->cr_at == p) {
-		r->col_pos = p + 1; /* the LF of a CRLF */
+		r->col_pos = r->line_start = p + 1; /* the LF of a CRLF */
 		return;
 	}
 	r->line++;
-	r->col_pos = p + 1;
+	r->col_pos = r->line_start = p + 1;
 	r->col_val = 0;
 	if (c == '\r')
 		r->cr_at = p + 1;
@@ -641,6 +688,7 @@ static void mark_bad(struct pgn_reader *r, struct tok *t, uint64_t p)
 	t->bad_place.col = r->col_val + 1;
 	t->bad_byte = AT(r, p);
 	t->bad_place.offset = offset_peek(r, p);
+	t->bad_enc = r->td_live ? xq_textdec_enc_at(&r->td, p) : XQ_ENC_UTF8;
 	if (r->conv)
 		t->bad_byte = (unsigned char)r->raw.ptr[t->bad_place.offset - r->raw_base];
 }
@@ -1279,16 +1327,10 @@ static void fail(struct pgn_reader *r, struct gstate *s, const struct xq_place *
 
 static void fail_bad_byte(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 {
-	const char *enc = r->enc == XQ_ENC_UNKNOWN ? "utf-8" : xq_encoding_name(r->enc);
+	char msg[160];
 
-	if (t->bad_byte == 0)
-		fail(r, s, &t->bad_place, s->ply + 1, NULL, 0, XQ_D_ENCODING,
-		     "NUL byte at offset %llu: this is not text",
-		     (unsigned long long)t->bad_place.offset);
-	else
-		fail(r, s, &t->bad_place, s->ply + 1, NULL, 0, XQ_D_ENCODING,
-		     "byte 0x%02X at offset %llu is not valid %s", t->bad_byte,
-		     (unsigned long long)t->bad_place.offset, enc);
+	xq_textdec_bad_message(msg, sizeof(msg), t->bad_byte, t->bad_enc, t->bad_place.offset);
+	fail(r, s, &t->bad_place, s->ply + 1, NULL, 0, XQ_D_ENCODING, "%s", msg);
 }
 
 /* Comment text: line ends made LF, surrounding white space dropped. */
@@ -2369,9 +2411,39 @@ static int pgn_read(void *reader, struct xq_game *g)
 		 * there.  This depends on the bytes alone, never on how far the
 		 * reader happened to read ahead, so chunk readers agree. */
 		uint64_t end = r->pushed ? r->tok.start : r->pos;
-		g->encoding = xq_encoding_name(r->enc != XQ_ENC_UNKNOWN && r->first_high < end
-						       ? r->enc
-						       : XQ_ENC_UTF8);
+		enum xq_encoding enc =
+			r->enc != XQ_ENC_UNKNOWN && r->first_high < end ? r->enc : XQ_ENC_UTF8;
+		/* Lines in another encoding: the first one is reported, and the
+		 * game is said to be in that encoding.  The line of the next
+		 * game's first token is that game's (a BOM before its tag). */
+		uint64_t upto = r->pushed && r->line_start <= end ? r->line_start : end;
+		take_foreign(r, upto);
+		for (int kind = XQ_TEXTDEC_FOREIGN; kind <= XQ_TEXTDEC_AMBIGUOUS; kind += 2) {
+			for (size_t i = 0; i < r->nforeign && r->foreign[i].dpos < upto; i++) {
+				const struct foreign *f = &r->foreign[i];
+				char msg[200];
+				if ((int)f->kind != kind)
+					continue;
+				if (kind == XQ_TEXTDEC_FOREIGN) {
+					xq_textdec_foreign_message(msg, sizeof(msg), f->enc, r->enc);
+					enc = f->enc;
+				} else {
+					xq_textdec_ambiguous_message(msg, sizeof(msg), f->enc);
+				}
+				report(r, g, &f->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_ENCODING, "%s",
+				       msg);
+				break;
+			}
+		}
+		/* Placed ones from the next game's line stay for it. */
+		{
+			size_t keep = 0;
+			for (size_t i = 0; i < r->nforeign; i++)
+				if (r->foreign[i].dpos >= upto)
+					r->foreign[keep++] = r->foreign[i];
+			r->nforeign = keep;
+		}
+		g->encoding = xq_encoding_name(enc);
 	}
 	return 1;
 }
@@ -2426,8 +2498,8 @@ static void pgn_close_reader(void *reader)
 
 	if (!r)
 		return;
-	if (r->conv && !r->shadow)
-		xq_decoder_release(&r->decoder);
+	if (r->td_live)
+		xq_textdec_release(&r->td);
 	shadow_free(r->shadow);
 	xq_buf_release(&r->raw);
 	xq_buf_release(&r->dec);
@@ -2456,7 +2528,7 @@ static int pgn_open_chunk(void **out, const struct xq_chunk *c, const struct xq_
 		return XQ_ENOMEM;
 	r->src = c->bytes;
 	r->name = c->name;
-	r->pos = r->base = r->col_pos = r->map_d = c->offset;
+	r->pos = r->base = r->col_pos = r->map_d = r->line_start = c->offset;
 	r->raw_base = r->map_r = c->offset;
 	r->line = c->line;
 	r->games = c->records;

@@ -680,11 +680,49 @@ static void byte_that_is_not_text_is_reported_and_breaks_its_record(void **state
 	opts.encoding = XQ_ENC_UTF8;
 	n = read_games_opts("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL, &opts);
 	assert_int_equal(n, 2);
-	d = find_diag(&c, XQ_D_ENCODING, "byte 0xff");
+	d = find_diag(&c, XQ_D_ENCODING,
+		      "byte 0xFF at offset 25 is not valid utf-8: the game holding it is marked broken");
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 25);
+	assert_int_equal(d->place.line, 1);
+	assert_int_equal(d->place.col, 26);
 	assert_true(g[0].flags & XQ_GAME_BROKEN);
 	assert_false(g[1].flags & XQ_GAME_BROKEN);
+	release_games(g, n);
+}
+
+static void gbk_record_in_a_utf8_file_is_read_as_gbk_with_a_warning(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	/* 全国象棋 and 胡荣华 in GBK between two UTF-8 records. */
+	static const char text[] = "[DhtmlXQ]\n[DhtmlXQ_title]象棋 Café[/DhtmlXQ_title]\n[/DhtmlXQ]\n"
+				   "[DhtmlXQ]\n[DhtmlXQ_title]\xC8\xAB\xB9\xFA\xCF\xF3\xC6\xE5[/DhtmlXQ_title]\n"
+				   "[DhtmlXQ_red]\xBA\xFA\xC8\xD9\xBB\xAA[/DhtmlXQ_red]\n[/DhtmlXQ]\n"
+				   "[DhtmlXQ]\n[DhtmlXQ_title]第二轮[/DhtmlXQ_title]\n[/DhtmlXQ]\n";
+	const struct xq_diag *d;
+	int n;
+
+	(void)state;
+	n = READ(text, g, &c);
+	assert_int_equal(n, 3);
+	assert_string_equal(xq_game_tag(&g[0], "Title"), "象棋 Café");
+	assert_string_equal(g[0].encoding, "utf-8");
+	assert_string_equal(xq_game_tag(&g[1], "Title"), "全国象棋");
+	assert_string_equal(xq_game_tag(&g[1], "Red"), "胡荣华");
+	assert_string_equal(g[1].encoding, "gb18030");
+	assert_false(g[1].flags & XQ_GAME_BROKEN);
+	assert_string_equal(xq_game_tag(&g[2], "Title"), "第二轮");
+	assert_string_equal(g[2].encoding, "utf-8");
+	/* One warning, for the second record, at its first GBK byte. */
+	d = find_diag(&c, XQ_D_ENCODING, "this line is gb18030, not utf-8 like the input");
+	assert_non_null(d);
+	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_int_equal(d->game, 2);
+	assert_int_equal(d->place.line, 5);
+	assert_int_equal(d->place.col, 16);
+	assert_int_equal(d->place.offset, 90);
+	assert_true(d->has_offset);
 	release_games(g, n);
 }
 
@@ -700,9 +738,10 @@ static void nul_character_is_reported_and_breaks_its_record(void **state)
 	/* Found by fuzz_dhtmlxq: a NUL cut the tag's C string short, silently. */
 	n = read_games("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
-	d = find_diag(&c, XQ_D_ENCODING, "a NUL character is not text");
+	d = find_diag(&c, XQ_D_ENCODING, "a NUL byte at offset 25 is not text");
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 25);
+	assert_int_equal(d->place.col, 26);
 	assert_string_equal(xq_game_tag(&g[0], "Owner"), "ab");
 	assert_true(g[0].flags & XQ_GAME_BROKEN);
 	release_games(g, n);
@@ -1166,6 +1205,7 @@ int main(void)
 		cmocka_unit_test(gbk_text_is_decoded),
 		cmocka_unit_test(byte_that_is_not_text_is_reported_and_breaks_its_record),
 		cmocka_unit_test(nul_character_is_reported_and_breaks_its_record),
+		cmocka_unit_test(gbk_record_in_a_utf8_file_is_read_as_gbk_with_a_warning),
 		cmocka_unit_test(input_without_records_is_warned_about),
 		cmocka_unit_test(bad_setups_are_reported),
 		cmocka_unit_test(round_trip_keeps_tree_comments_tags_and_result),
