@@ -2984,14 +2984,6 @@ static int pgn_probe(const unsigned char *h, size_t len)
 
 /* ---- the writer ---------------------------------------------------------- */
 
-struct wframe {
-	uint32_t node;        /* the move to write next in this line, or NONE */
-	uint32_t sib;         /* next alternative to write as a variation */
-	uint32_t ply;         /* the ply of `node` (counted here, not from the root each time) */
-	int state;            /* 0: write `node`; 1: write its variations */
-	struct xq_board before, after;
-};
-
 struct pgn_writer {
 	struct xq_output *o;
 	const struct xq_sink *sink;
@@ -3001,8 +2993,6 @@ struct pgn_writer {
 	struct xq_transcoder tc; /* UTF-8 to enc, opened once for the writer */
 	struct xq_buf text, conv;
 	uint64_t games;
-	struct wframe *stack;
-	size_t cap;
 	/* the line being filled */
 	unsigned col;
 	int glue;          /* the next unit follows "(" without a space */
@@ -3266,40 +3256,19 @@ static int write_tags(struct pgn_writer *w, const struct xq_game *g)
 	return 0;
 }
 
-static int wpush(struct pgn_writer *w, size_t *n, uint32_t node, uint32_t ply,
-		 const struct xq_board *before)
+/* Move `n` of `g`, at ply `ply`, played from `before`. */
+static int write_move(struct pgn_writer *w, const struct xq_game *g, uint32_t n, uint32_t ply,
+		      struct xq_board *before, int *need_number)
 {
-	if (*n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 8;
-		struct wframe *f = realloc(w->stack, cap * sizeof(*f));
-		if (!f)
-			return XQ_ENOMEM;
-		w->stack = f;
-		w->cap = cap;
-	}
-	w->stack[*n].node = node;
-	w->stack[*n].sib = XQ_NODE_NONE;
-	w->stack[*n].ply = ply;
-	w->stack[*n].state = 0;
-	w->stack[*n].before = *before;
-	(*n)++;
-	return 0;
-}
-
-static int write_move(struct pgn_writer *w, const struct xq_game *g, struct wframe *f,
-		      int *need_number)
-{
-	const struct xq_node *node = &g->nodes[f->node];
+	const struct xq_node *node = &g->nodes[n];
 	char num[32], mv[XQ_MOVE_TEXT_MAX], unit[32 + XQ_MOVE_TEXT_MAX + 2];
 	size_t ml;
-	int black = f->before.side == XQ_BLACK, rc;
-	uint32_t ply = f->ply;
-	struct xq_undo u;
+	int black = before->side == XQ_BLACK, rc;
 
 	num[0] = '\0';
 	if (!black || *need_number || comment_kept(node->pre_comment))
-		snprintf(num, sizeof(num), black ? "%u..." : "%u.", (unsigned)f->before.fullmove);
-	ml = xq_notation_write(mv, sizeof(mv), &f->before, node->move, w->notation, w->nflags);
+		snprintf(num, sizeof(num), black ? "%u..." : "%u.", (unsigned)before->fullmove);
+	ml = xq_notation_write(mv, sizeof(mv), before, node->move, w->notation, w->nflags);
 	if (ml == 0) {
 		char name[5];
 		xq_move_name(node->move, name);
@@ -3331,15 +3300,13 @@ static int write_move(struct pgn_writer *w, const struct xq_game *g, struct wfra
 			return rc;
 		*need_number = comment_kept(node->comment);
 	}
-	f->after = f->before;
-	xq_board_make(&f->after, node->move, &u);
 	return 0;
 }
 
 static int write_moves(struct pgn_writer *w, const struct xq_game *g)
 {
-	size_t n = 0;
-	int need_number = 1, rc;
+	struct xq_textwalk t;
+	int need_number = 1, rc, step;
 	const char *res;
 
 	w->col = 0;
@@ -3356,48 +3323,21 @@ static int write_moves(struct pgn_writer *w, const struct xq_game *g)
 	if (g->nodes[XQ_ROOT].comment && *g->nodes[XQ_ROOT].comment &&
 	    (rc = put_comment(w, g, 0, NULL, g->nodes[XQ_ROOT].comment)))
 		return rc;
-	if (g->nodes[XQ_ROOT].child != XQ_NODE_NONE &&
-	    (rc = wpush(w, &n, g->nodes[XQ_ROOT].child, 1, &g->start)))
+	if ((rc = xq_textwalk_init(&t, g)))
 		return rc;
-	while (n > 0) {
-		struct wframe *f = &w->stack[n - 1];
-		if (f->state == 0) {
-			if (f->node == XQ_NODE_NONE) {
-				n--;
-				if (n > 0) {
-					if ((rc = put_unit(w, ")", 1, U_CLOSE)))
-						return rc;
-					need_number = 1;
-				}
-				continue;
-			}
-			if ((rc = write_move(w, g, f, &need_number)))
-				return rc;
-			{
-				const struct xq_node *node = &g->nodes[f->node];
-				f->sib = node->parent != XQ_NODE_NONE && g->nodes[node->parent].child == f->node
-						 ? node->sibling
-						 : XQ_NODE_NONE;
-			}
-			f->state = 1;
-			continue;
-		}
-		if (f->sib != XQ_NODE_NONE) {
-			uint32_t s = f->sib;
-			struct xq_board before = f->before;
-			f->sib = g->nodes[s].sibling;
-			if ((rc = put_unit(w, "(", 1, U_OPEN)))
-				return rc;
-			if ((rc = wpush(w, &n, s, f->ply, &before)))
-				return rc;
+	while ((step = xq_textwalk_next(&t)) > 0) {
+		if (step == XQ_TEXT_MOVE)
+			rc = write_move(w, g, t.node, t.ply, &t.before, &need_number);
+		else
+			rc = step == XQ_TEXT_OPEN ? put_unit(w, "(", 1, U_OPEN) : put_unit(w, ")", 1, U_CLOSE);
+		if (rc)
+			break;
+		if (step != XQ_TEXT_MOVE)
 			need_number = 1;
-			continue;
-		}
-		f->node = g->nodes[f->node].child;
-		f->ply++;
-		f->before = f->after;
-		f->state = 0;
 	}
+	xq_textwalk_release(&t);
+	if (rc || step < 0)
+		return rc ? rc : step;
 	if (g->result != XQ_RESULT_NONE) {
 		res = xq_result_string(g->result);
 		if ((rc = put_unit(w, res, strlen(res), U_WORD)))
@@ -3527,7 +3467,6 @@ static int pgn_close_writer(void *writer)
 	xq_transcoder_release(&w->tc);
 	xq_buf_release(&w->text);
 	xq_buf_release(&w->conv);
-	free(w->stack);
 	free(w);
 	return 0;
 }

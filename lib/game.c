@@ -41,6 +41,7 @@ void xq_game_clear(struct xq_game *g)
 	memset(&g->place, 0, sizeof(g->place));
 	g->encoding = NULL;
 	g->flags = 0;
+	g->error = NULL;
 }
 
 void xq_game_release(struct xq_game *g)
@@ -167,6 +168,11 @@ int xq_game_set_pre_comment(struct xq_game *g, uint32_t node, const char *s, siz
 int xq_game_set_text(struct xq_game *g, uint32_t node, const char *s, size_t len)
 {
 	return set_str(g, &g->nodes[node].text, s, len);
+}
+
+int xq_game_set_error(struct xq_game *g, const char *s, size_t len)
+{
+	return set_str(g, &g->error, s, len);
 }
 
 int xq_game_append_comment(struct xq_game *g, uint32_t node, const char *s, size_t len)
@@ -381,6 +387,95 @@ void xq_walk_release(struct xq_walk *w)
 	free(w->undo);
 	w->path = NULL;
 	w->undo = NULL;
+}
+
+/* ---- the tree in reading order ------------------------------------------------ */
+
+struct xq_textwalk_frame {
+	uint32_t node;  /* the move to give next in this line, or NONE at its end */
+	uint32_t sib;   /* the next alternative to give as a variation */
+	uint32_t ply;   /* the ply of `node` */
+	int state;      /* 0: give `node`; 1: give its alternatives, then go on */
+	struct xq_board before, after;
+};
+
+static int text_push(struct xq_textwalk *t, uint32_t node, uint32_t ply,
+		     const struct xq_board *before)
+{
+	struct xq_textwalk_frame *f;
+
+	if (t->depth == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		f = realloc(t->stack, cap * sizeof(*f));
+		if (!f)
+			return XQ_ENOMEM;
+		t->stack = f;
+		t->cap = cap;
+	}
+	f = &t->stack[t->depth++];
+	f->node = node;
+	f->sib = XQ_NODE_NONE;
+	f->ply = ply;
+	f->state = 0;
+	f->before = *before;
+	return 0;
+}
+
+int xq_textwalk_init(struct xq_textwalk *t, const struct xq_game *g)
+{
+	memset(t, 0, sizeof(*t));
+	t->g = g;
+	t->node = XQ_NODE_NONE;
+	t->before = g->start;
+	return g->nodes[XQ_ROOT].child == XQ_NODE_NONE
+		       ? 0
+		       : text_push(t, g->nodes[XQ_ROOT].child, 1, &g->start);
+}
+
+int xq_textwalk_next(struct xq_textwalk *t)
+{
+	const struct xq_game *g = t->g;
+
+	while (t->depth > 0) {
+		struct xq_textwalk_frame *f = &t->stack[t->depth - 1];
+		if (f->state == 0) {
+			const struct xq_node *x;
+			struct xq_undo u;
+			if (f->node == XQ_NODE_NONE) {
+				if (--t->depth > 0)
+					return XQ_TEXT_CLOSE;
+				continue;
+			}
+			x = &g->nodes[f->node];
+			/* Only a main continuation brings its alternatives along. */
+			f->sib = g->nodes[x->parent].child == f->node ? x->sibling : XQ_NODE_NONE;
+			f->after = f->before;
+			xq_board_make(&f->after, x->move, &u);
+			f->state = 1;
+			t->node = f->node;
+			t->ply = f->ply;
+			t->before = f->before;
+			return XQ_TEXT_MOVE;
+		}
+		if (f->sib != XQ_NODE_NONE) {
+			uint32_t s = f->sib, ply = f->ply;
+			struct xq_board before = f->before;
+			f->sib = g->nodes[s].sibling;
+			return text_push(t, s, ply, &before) ? XQ_ENOMEM : XQ_TEXT_OPEN;
+		}
+		f->node = g->nodes[f->node].child;
+		f->ply++;
+		f->before = f->after;
+		f->state = 0;
+	}
+	return 0;
+}
+
+void xq_textwalk_release(struct xq_textwalk *t)
+{
+	free(t->stack);
+	t->stack = NULL;
+	t->depth = t->cap = 0;
 }
 
 static int str_eq(const char *a, const char *b)

@@ -95,6 +95,10 @@ struct xq_game {
 	struct xq_place place;   /* where the record starts in its source */
 	const char *encoding;    /* static string: the source's text encoding, or NULL */
 	unsigned flags;          /* XQ_GAME_* */
+	const char *error;       /* why the game is XQ_GAME_BROKEN, for writers that show it
+				  * (HTML), as whoever read it set it (xq_game_set_error);
+				  * NULL when not said.  Readers leave it alone: the reason
+				  * goes to their sink. */
 };
 
 /* Start an empty game (standard start position, a root node, no tags). */
@@ -130,6 +134,8 @@ int xq_game_set_pre_comment(struct xq_game *g, uint32_t node, const char *s, siz
 int xq_game_set_text(struct xq_game *g, uint32_t node, const char *s, size_t len);
 /* Add text to a node's comment, separated from what is there by a space. */
 int xq_game_append_comment(struct xq_game *g, uint32_t node, const char *s, size_t len);
+/* Set (replace) the text saying why the game is broken; len bytes. */
+int xq_game_set_error(struct xq_game *g, const char *s, size_t len);
 /* Append a NAG to a node (at most 255). */
 int xq_game_add_nag(struct xq_game *g, uint32_t node, uint8_t nag);
 
@@ -178,6 +184,31 @@ int xq_walk_init(struct xq_walk *w, const struct xq_game *g);
 /* 1 moved to the next node, 0 at the end, XQ_ENOMEM. */
 int xq_walk_next(struct xq_walk *w);
 void xq_walk_release(struct xq_walk *w);
+
+/*
+ * The tree in the order move text reads it (PGN, HTML pages): a move,
+ * then each alternative to it as a variation (whole, with its own
+ * variations), then the move after it.  After xq_textwalk_next() returns
+ *   XQ_TEXT_MOVE   `node` is the move, `ply` its ply (counted as the walk
+ *                  goes, not from the root) and `before` the position
+ *                  before it (a copy the caller may use freely);
+ *   XQ_TEXT_OPEN   a variation starts: its first move comes next;
+ *   XQ_TEXT_CLOSE  the variation ended;
+ * and 0 after the last move, or XQ_ENOMEM.  Each step costs constant
+ * time; the stack is as deep as variations nest.
+ */
+enum { XQ_TEXT_MOVE = 1, XQ_TEXT_OPEN, XQ_TEXT_CLOSE };
+struct xq_textwalk_frame;
+struct xq_textwalk {
+	const struct xq_game *g;
+	uint32_t node, ply;
+	struct xq_board before;
+	struct xq_textwalk_frame *stack;
+	size_t depth, cap;
+};
+int xq_textwalk_init(struct xq_textwalk *t, const struct xq_game *g);
+int xq_textwalk_next(struct xq_textwalk *t);
+void xq_textwalk_release(struct xq_textwalk *t);
 
 /* What xq_game_equal() compares (all by default). */
 enum {

@@ -3,7 +3,8 @@
 # or ply from the root did depth steps per variation or per node:
 # quadratic (issue 14, finding 4; PGN, DhtmlXQ and CBF readers, PGN and
 # CBF writers).  Read, written to every format, read back and compared,
-# each well inside the limit.  No repetition rules: the shuffle repeats.
+# each well inside the limit, and made into an HTML page holding every
+# move.  No repetition rules: the shuffle repeats.
 awk 'BEGIN {
 	n = 50000
 	split("h0g2 h9g7 g2h0 g7h9", cyc, " ")
@@ -20,3 +21,7 @@ awk 'BEGIN {
 limited 20 512 "$XQKIT" validate -q --rules none "$T/comb.pgn"
 expect_status 0
 every_format "$T/comb.pgn" --rules none
+limited 20 512 "$XQKIT" convert -q -t html -o "$T/comb.html" "$T/comb.pgn"
+expect_status 0
+moves=$(sed -n 's/.* data-moves="\([^"]*\)".*/\1/p' "$T/comb.html" | wc -w)
+[ "$moves" = 100000 ] || fail "$moves moves in the HTML page's data, expected 100000"
