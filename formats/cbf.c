@@ -86,7 +86,7 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
 		r->first_error = e->line;
 	if (r->quiet || r->errors > CBF_MAX_XML_ERRORS)
 		return;
-	pl.line = e->line > 0 ? (uint32_t)e->line : 0;
+	pl.line = e->line > 0 ? (uint64_t)e->line : 0;
 	pl.col = e->int2 > 0 ? (uint32_t)e->int2 : 0;
 	msg = e->message ? e->message : "malformed XML";
 	len = strlen(msg);
@@ -187,7 +187,7 @@ static struct xq_place node_place(const xmlNode *n)
 	long line = xmlGetLineNo(n);
 
 	if (line > 0)
-		pl.line = (uint32_t)line;
+		pl.line = (uint64_t)line;
 	return pl;
 }
 

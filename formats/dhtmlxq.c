@@ -73,7 +73,7 @@
 /* Where a byte of the decoded text is in the source. */
 struct dh_pos {
 	uint64_t off;
-	uint32_t line, col;
+	uint64_t line, col;
 };
 
 struct dh_elem {

@@ -67,7 +67,7 @@ struct nd_reader {
 	struct xq_buf buf;  /* bytes read, not yet consumed from `pos` */
 	size_t pos;
 	int eof;
-	uint32_t lineno;    /* lines consumed so far */
+	uint64_t lineno;    /* lines consumed so far */
 	int line_ended;     /* the last line read ended with its '\n' */
 	uint64_t offset;    /* content offset of buf.ptr[pos] */
 	uint64_t games;
@@ -1081,7 +1081,7 @@ struct nd_split {
 	char buf[CHUNK];
 	size_t len, pos;
 	uint64_t off;      /* input offset of buf[pos] */
-	uint32_t line;     /* the line being scanned */
+	uint64_t line;     /* the line being scanned */
 	size_t line_len;   /* its bytes so far */
 	uint64_t records;
 	int nonblank;      /* the line has a byte that is not white space */

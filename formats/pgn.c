@@ -151,9 +151,9 @@ struct pgn_reader {
 	size_t nforeign;
 	/* Cursors. */
 	uint64_t pos;
-	uint32_t line;
+	uint64_t line;
 	uint64_t col_pos;
-	uint32_t col_val;
+	uint64_t col_val;
 	uint64_t cr_at;  /* position after the last CR taken as a line end */
 	uint64_t map_d, map_r;
 	/* One token of look-ahead. */
@@ -200,7 +200,7 @@ static size_t count_chars(const char *s, size_t n)
 static void advance_col(struct pgn_reader *r, uint64_t p)
 {
 	if (p > r->col_pos) {
-		r->col_val += (uint32_t)count_chars(r->text + (r->col_pos - r->base),
+		r->col_val += (uint64_t)count_chars(r->text + (r->col_pos - r->base),
 						    (size_t)(p - r->col_pos));
 		r->col_pos = p;
 	}
@@ -632,7 +632,7 @@ static void take_foreign(struct pgn_reader *r, uint64_t upto)
 		if (r->line_start >= r->base && e->dpos <= END(r))
 			cols = count_chars(r->text + (r->line_start - r->base), (size_t)cols);
 		f->place.line = r->line;
-		f->place.col = (uint32_t)cols + 1;
+		f->place.col = (uint64_t)cols + 1;
 		f->place.offset = e->raw;
 	}
 }
@@ -1064,7 +1064,7 @@ static void scan_word(struct pgn_reader *r, struct tok *t)
 						t->type = T_NUMBER;
 						t->end = q;
 						if (r->col_pos == t->start) {
-							r->col_val += (uint32_t)(q - t->start);
+							r->col_val += (uint64_t)(q - t->start);
 							r->col_pos = q;
 						}
 						return;
@@ -1141,7 +1141,7 @@ static void scan_token(struct pgn_reader *r, struct tok *t)
 	case '{': {
 		/* A '{' that closes no comment is read again as what follows
 		 * it: the line ends the scan passed are not passed yet. */
-		uint32_t line = r->line, col_val = r->col_val;
+		uint64_t line = r->line, col_val = r->col_val;
 		uint64_t col_pos = r->col_pos, cr_at = r->cr_at;
 		scan_comment(r, t);
 		if (t->type == T_UNTERMINATED) {
@@ -1283,7 +1283,7 @@ struct gstate {
 	int broken;
 	int have_result;
 	int start_given;        /* FEN tag or FEN line */
-	uint32_t last_tag_line;  /* the line the last tag ended on */
+	uint64_t last_tag_line;  /* the line the last tag ended on */
 	const char *result_tag;
 	struct xq_place result_place;
 	const char *format_tag;
@@ -1937,7 +1937,7 @@ struct game_end {
 	int (*comment)(void *ctx, const struct tok *t);
 	/* Text after the result that is skipped (may be NULL). */
 	void (*trailing)(void *ctx, const struct tok *t);
-	uint32_t *last_tag_line;
+	uint64_t *last_tag_line;
 };
 
 /*
@@ -2599,7 +2599,8 @@ struct pgn_split {
 	size_t ntags;
 	int game_tag;        /* it has a Game tag */
 	int movetext, start_given, broken, result;
-	uint32_t last_tag_line, total, moves;
+	uint64_t last_tag_line;
+	uint32_t total, moves;
 	uint32_t *stack;     /* `moves` of the lines a '(' left */
 	size_t nstack, stack_cap;
 };

@@ -1602,6 +1602,46 @@ static void chunk_reader_starts_with_the_sequential_readers_places(void **state)
 	xq_game_release(&r.g);
 }
 
+/* A chunk that starts past line 2^32 (an input of more than four billion
+ * lines, cut by the splitter): the games and diagnostics after it are
+ * numbered on, never from 0 again. */
+static void line_numbers_go_past_four_billion_without_wrapping(void **state)
+{
+	const char text[] = "[Event \"a\"]\n\n1. h2e2 h9g7 *\n\n[Event \"b\"]\n\n1. h2e2 a0a5 *\n";
+	const uint64_t first = (uint64_t)UINT32_MAX - 1;
+	struct xq_input *in;
+	struct xq_chunk c;
+	struct reading r;
+	void *rd;
+	const struct xq_diag *d;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.sink.report = collect;
+	r.sink.payload = &r;
+	assert_int_equal(xq_game_init(&r.g), 0);
+	assert_int_equal(xq_input_open_mem(&in, "chunk", text, sizeof(text) - 1), 0);
+	memset(&c, 0, sizeof(c));
+	c.bytes.read = input_bytes;
+	c.bytes.ctx = in;
+	c.name = "chunk";
+	c.offset = (uint64_t)1 << 40;
+	c.line = first;
+	assert_int_equal(xq_format_split(&xq_format_pgn)->open_chunk(&rd, &c, NULL, &r.sink), 0);
+	assert_int_equal(xq_format_pgn.read(rd, &r.g), 1);
+	assert_true(r.g.place.line == first);
+	assert_int_equal(xq_format_pgn.read(rd, &r.g), 1);
+	assert_true(r.g.place.line == first + 4);
+	assert_true(r.g.place.offset == ((uint64_t)1 << 40) + 29);
+	d = find_diag(&r, XQ_D_ILLEGAL_MOVE);
+	assert_non_null(d);
+	assert_true(d->place.line == first + 6);
+	assert_int_equal(d->place.col, 9);
+	xq_format_pgn.close_reader(rd);
+	xq_input_close(in);
+	xq_game_release(&r.g);
+}
+
 /* ---- writing ------------------------------------------------------------------ */
 
 static void writer_puts_game_first_sets_format_and_regenerates_fen(void **state)
@@ -2379,9 +2419,11 @@ static void every_corpus_record_reads_and_only_the_listed_ones_fail(void **state
 			for (int field = 1; field < 4; field++)
 				n += 1 + strcspn(rest + n + 1, "\t");
 			snprintf(expect, sizeof(expect), "%.*s", (int)n, rest);
-			snprintf(got, sizeof(got), "%llu\t%u\t%u\t%s",
-				 (unsigned long long)fr.first_error.game, fr.first_error.place.line,
-				 fr.first_error.place.col, xq_diag_code_name(fr.first_error.code));
+			snprintf(got, sizeof(got), "%llu\t%llu\t%llu\t%s",
+				 (unsigned long long)fr.first_error.game,
+				 (unsigned long long)fr.first_error.place.line,
+				 (unsigned long long)fr.first_error.place.col,
+				 xq_diag_code_name(fr.first_error.code));
 			if (!fr.errors)
 				fail_msg("%s reads with no error, but pgn-broken.tsv lists it", files.paths[i]);
 			if (strcmp(expect, got))
@@ -2524,6 +2566,7 @@ int main(void)
 		cmocka_unit_test(a_game_of_ascii_is_utf8_until_the_first_other_byte),
 		cmocka_unit_test(splitter_proposes_tag_lines_and_move_numbers_in_column_1),
 		cmocka_unit_test(chunk_reader_starts_with_the_sequential_readers_places),
+		cmocka_unit_test(line_numbers_go_past_four_billion_without_wrapping),
 		cmocka_unit_test(writer_puts_game_first_sets_format_and_regenerates_fen),
 		cmocka_unit_test(writer_adds_fen_when_the_start_is_not_standard),
 		cmocka_unit_test(writer_numbers_variations_comments_and_nags),
