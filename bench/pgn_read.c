@@ -28,8 +28,9 @@ static void count(const struct xq_diag *d, void *payload)
 	(void)payload;
 	if (d->severity == XQ_SEV_ERROR) {
 		if (errors++ < 5)
-			fprintf(stderr, "%s:%u:%u: %s: %s\n", d->source ? d->source : "?", d->place.line,
-				d->place.col, xq_diag_code_name(d->code), d->msg);
+			fprintf(stderr, "%s:%llu:%llu: %s: %s\n", d->source ? d->source : "?",
+				(unsigned long long)d->place.line, (unsigned long long)d->place.col,
+				xq_diag_code_name(d->code), d->msg);
 	}
 }
 

@@ -27,7 +27,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +40,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "engine.h"
+#include "evalnote.h"
 #include "format.h"
 #include "game.h"
 #include "inputs.h"
@@ -125,6 +125,7 @@ struct afile {
 	int binary, in_dir;
 	enum file_status status;
 	int64_t size;
+	uint64_t games;  /* read so far */
 };
 
 enum slot_kind { SLOT_GAME, SLOT_END };
@@ -209,30 +210,10 @@ struct actx {
 		 incomplete, skipped, positions, failures, marks[2][MARK_COUNT];
 	uint64_t bytes_done;
 	int io_error;
+	int reads_cut;    /* a signal stopped reading before the inputs' end */
+	int conflict;     /* an input turned out to be the output file */
 	struct xq_buf err, outbuf;
 };
-
-/* Raised by SIGINT, SIGTERM and SIGHUP (the searches and engines poll it). */
-static atomic_int stop_flag;
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	interrupted = sig;
-	atomic_store(&stop_flag, 1);
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 static void add_diag(struct slot *s, enum xq_severity sev, enum xq_diag_code code,
 		     const char *fmt, ...)
@@ -335,6 +316,7 @@ static int read_one(struct actx *c, struct slot *s)
 			xq_diag_init(&d);
 			rc = inputs_next(&c->inputs, &path, &in_dir, &d);
 			if (rc == 0) {
+				c->reads_cut = atomic_load(&cmd_cancel) != 0;
 				c->filling = NULL;
 				return 0;
 			}
@@ -353,9 +335,27 @@ static int read_one(struct actx *c, struct slot *s)
 			c->cur = f;
 			xq_diag_init(&d);
 			rc = source_open(&c->src, f->path, c->forced, &c->ro, &c->read_sink, &d);
+			if (rc == XQ_ECANCELED) {
+				/* A signal: the file was not read, and is not reported. */
+				c->cur = NULL;
+				afile_free(f);
+				s->file = NULL;
+				diag_list_clear(&s->diags);
+				c->reads_cut = 1;
+				c->filling = NULL;
+				return 0;
+			}
+			if (rc == SOURCE_EMPTY && !in_dir) {
+				/* No game in it: said at its end, as for any input. */
+				c->cur = NULL;
+				d.source = f->name;
+				diag_list_add(&s->diags, &d);
+				c->filling = NULL;
+				return 1;
+			}
 			if (rc != SOURCE_OK) {
 				c->cur = NULL;
-				if (rc == SOURCE_UNKNOWN && in_dir && !c->forced) {
+				if ((rc == SOURCE_UNKNOWN && in_dir && !c->forced) || rc == SOURCE_EMPTY) {
 					f->status = FILE_SKIPPED;
 				} else {
 					f->status = FILE_FAILED;
@@ -372,9 +372,18 @@ static int read_one(struct actx *c, struct slot *s)
 		s->kind = SLOT_GAME;
 		rc = c->src.fmt->read(c->src.reader, &s->game);
 		if (rc > 0) {
+			c->cur->games++;
 			s->game.source = c->cur->name;
 			c->filling = NULL;
 			return 1;
+		}
+		if (rc == XQ_ECANCELED) {
+			/* A signal: the rest of the file is not read (run_all
+			 * closes it). */
+			diag_list_clear(&s->diags);
+			c->reads_cut = 1;
+			c->filling = NULL;
+			return 0;
 		}
 		s->kind = SLOT_END;
 		if (rc < 0) {
@@ -386,6 +395,9 @@ static int read_one(struct actx *c, struct slot *s)
 				d.source = c->cur->name;
 				diag_list_add(&s->diags, &d);
 			}
+		} else if (c->cur->games == 0) {
+			source_no_game(&d, c->cur->name);
+			diag_list_add(&s->diags, &d);
 		}
 		source_close(&c->src);
 		c->cur = NULL;
@@ -484,7 +496,7 @@ static void *worker_main(void *arg)
 	pthread_mutex_lock(&c->mu);
 	for (;;) {
 		struct slot *s = NULL;
-		while (!c->quit && !atomic_load(&stop_flag) && !(s = next_ready(c)))
+		while (!c->quit && !atomic_load(&cmd_stop) && !(s = next_ready(c)))
 			pthread_cond_wait(&c->work, &c->mu);
 		if (!s)
 			break;
@@ -496,7 +508,7 @@ static void *worker_main(void *arg)
 		pthread_mutex_lock(&c->mu);
 		if (w->a.lost && !c->lost) {
 			c->lost = 1;
-			atomic_store(&stop_flag, 1);
+			atomic_store(&cmd_stop, 1);
 		}
 		s->state = SLOT_DONE;
 		pthread_cond_signal(&c->done);
@@ -551,6 +563,10 @@ static void print_diags(struct actx *c, struct slot *s)
 {
 	for (size_t i = 0; i < s->diags.n; i++) {
 		const struct xq_diag *d = &s->diags.v[i];
+		/* An input that cannot be read is an I/O error (exit status 3),
+		 * as in every command. */
+		if (s->kind == SLOT_END && d->code == XQ_D_IO && d->severity == XQ_SEV_ERROR)
+			c->io_error = 1;
 		report_count(&c->counts, d);
 		if (c->fmt == REPORT_NDJSON)
 			report_json(&c->outbuf, d, s->file && s->file->binary);
@@ -644,6 +660,18 @@ static void wait_done(struct actx *c)
 }
 
 /*
+ * After the first signal, reads go on only while the earlier output's
+ * games are being copied (--resume, in step with the inputs): a second
+ * signal, or the end of that, cancels them (cmd.h).
+ */
+static void sync_keep_reading(struct actx *c)
+{
+	cmd_keep_reading = c->resume.active;
+	if (!c->resume.active && cmd_signal)
+		atomic_store(&cmd_cancel, 1);
+}
+
+/*
  * Read, hand out and write until the inputs end or the run stops.
  * Returns 1 when it stopped early (a signal, an engine lost, an error).
  *
@@ -658,13 +686,15 @@ static int run(struct actx *c)
 
 	pthread_mutex_lock(&c->mu);
 	for (;;) {
-		if (!stopping && (interrupted || c->lost || c->io_error)) {
+		if (!c->conflict && inputs_conflict(&c->inputs))
+			c->conflict = 1; /* an input is the output file: write nothing */
+		if (!stopping && (cmd_signal || c->lost || c->io_error || c->conflict)) {
 			stopping = 1;
-			atomic_store(&stop_flag, 1);
+			atomic_store(&cmd_stop, 1);
 			pthread_cond_broadcast(&c->work);
 		}
 		/* While stopping, read only to keep the earlier output's games. */
-		stop_reading = stopping && (!c->resume.active || c->io_error);
+		stop_reading = stopping && (!c->resume.active || c->io_error || c->conflict);
 		while (c->count > 0) {
 			struct slot *s = &c->slots[c->head];
 			int old, ok = writable(s, stopping, &old);
@@ -690,6 +720,7 @@ static int run(struct actx *c)
 			got = read_one(c, s);
 			if (got > 0)
 				classify(c, s, stopping);
+			sync_keep_reading(c);
 			pthread_mutex_lock(&c->mu);
 			if (got < 0) {
 				cmd_error("out of memory");
@@ -700,8 +731,10 @@ static int run(struct actx *c)
 				c->reading_done = 1;
 				continue;
 			}
-			if (stopping && s->kind == SLOT_GAME && s->fate == FATE_ANALYSE && !s->has_old)
+			if (stopping && s->kind == SLOT_GAME && s->fate == FATE_ANALYSE && !s->has_old) {
 				c->resume.active = 0; /* beyond the earlier output: stop there */
+				sync_keep_reading(c);
+			}
 			c->count++;
 			if (s->state == SLOT_READY)
 				pthread_cond_signal(&c->work);
@@ -725,7 +758,7 @@ static int start_workers(struct actx *c)
 
 	memset(&so, 0, sizeof(so));
 	so.hash_mb = c->hash_mb;
-	so.stop = &stop_flag;
+	so.stop = &cmd_stop;
 	so.rules = &c->rules;
 	for (int i = 0; i < c->nw; i++) {
 		struct worker *w = &c->w[i];
@@ -740,7 +773,7 @@ static int start_workers(struct actx *c)
 			rc = xq_engine_new(&w->a.engine, &c->eo, &d);
 			if (rc) {
 				cmd_error("%s", d.msg);
-				return interrupted ? 128 + interrupted
+				return cmd_signal ? cmd_signal_status()
 				       : rc == XQ_ERANGE ? XQ_EXIT_USAGE
 							 : XQ_EXIT_IO;
 			}
@@ -840,13 +873,13 @@ static void close_output(struct actx *c, int keep)
  * run stopped early. */
 static int run_all(struct actx *c)
 {
-	int early;
+	int early, cut;
 
 	pthread_mutex_init(&c->mu, NULL);
 	pthread_cond_init(&c->work, NULL);
 	pthread_cond_init(&c->done, NULL);
 	for (int i = 0; i < c->nw; i++) {
-		if (pthread_create(&c->w[i].tid, NULL, worker_main, &c->w[i]) != 0)
+		if (cmd_thread_create(&c->w[i].tid, worker_main, &c->w[i]) != 0)
 			break; /* run with the threads we have */
 		c->w[i].started = 1;
 	}
@@ -869,13 +902,19 @@ static int run_all(struct actx *c)
 		afile_free(c->cur);
 		c->cur = NULL;
 	}
-	/* An early stop keeps what was written only with --resume. */
-	close_output(c, !early || (c->resume_mode && !c->io_error));
-	if (early && interrupted)
+	/* An early stop keeps what was written only with --resume, and not
+	 * when a second signal cut the copy of the earlier output's games
+	 * short (the file would hold less than before the run). */
+	cut = c->reads_cut && c->resume.active;
+	close_output(c, !c->conflict && (!early || (c->resume_mode && !c->io_error && !cut)));
+	if (c->conflict)
+		cmd_error("nothing was written to '%s': it is also an input", c->out_path);
+	else if (early && cmd_signal)
 		cmd_error("interrupted: %s",
-			  c->resume_mode ? "the games finished so far are kept; run again with --resume to go on"
-			  : c->out_path  ? "no output is left behind"
-					 : "only whole games were written");
+			  cut ? "stopped again while copying the earlier output's games: the file is left as it was"
+			  : c->resume_mode ? "the games finished so far are kept; run again with --resume to go on"
+			  : c->out_path	   ? "no output is left behind"
+					   : "only whole games were written");
 	else if (c->lost)
 		cmd_error("the engine cannot be restarted any more: stopping%s",
 			  c->resume_mode ? " (the games finished so far are kept)" : "");
@@ -963,14 +1002,6 @@ static long limit_value(struct opt_parser *p, const char *name, const char *valu
 	return opt_int(p, name, value, 1, max);
 }
 
-static int is_same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
-
 static void release(struct actx *c)
 {
 	resume_close(&c->resume);
@@ -1008,6 +1039,7 @@ int cmd_annotate(int argc, char **argv)
 	uint32_t timeout = 0;
 	struct movetext mt = movetext_default();
 	int notation_given = 0;
+	struct xq_diag d0;
 	double t0;
 
 	memset(&c, 0, sizeof(c));
@@ -1016,11 +1048,11 @@ int cmd_annotate(int argc, char **argv)
 	c.rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
 	c.hash_mb = 16;
 	c.nw = 1;
-	c.set.marks[MARK_INACCURACY] = 50;
-	c.set.marks[MARK_MISTAKE] = 100;
-	c.set.marks[MARK_BLUNDER] = 300;
+	c.set.marks[MARK_INACCURACY] = XQ_EVALNOTE_INACCURACY;
+	c.set.marks[MARK_MISTAKE] = XQ_EVALNOTE_MISTAKE;
+	c.set.marks[MARK_BLUNDER] = XQ_EVALNOTE_BLUNDER;
 	c.set.pv_threshold = -1;
-	c.set.stop = &stop_flag;
+	c.set.stop = &cmd_stop;
 	xq_engine_opts_init(&c.eo);
 	xq_buf_init(&c.settings);
 	xq_buf_init(&c.err);
@@ -1197,7 +1229,7 @@ int cmd_annotate(int argc, char **argv)
 		c.eo.args = c.eargs;
 		c.eo.options = c.eopts;
 		c.eo.noptions = c.neopts;
-		c.eo.stop = &stop_flag;
+		c.eo.stop = &cmd_stop;
 		if (timeout) {
 			c.eo.search_timeout_ms = timeout;
 			c.eo.timeout_ms = timeout < 10000 ? timeout : 10000;
@@ -1227,16 +1259,31 @@ int cmd_annotate(int argc, char **argv)
 		goto usage;
 	}
 	if (c.out_path) {
-		for (int i = 0; i < p.noperands; i++)
-			if (!inputs_is_stdin(p.operands[i]) && is_same_file(p.operands[i], c.out_path)) {
-				snprintf(p.err, sizeof(p.err), "'%s' is an input: it is never overwritten",
-					 c.out_path);
-				goto usage;
-			}
-		if (!c.force && !c.resume_mode && access(c.out_path, F_OK) == 0) {
+		/* Never an input, however it is found: refused now when an
+		 * operand is the file or holds it, else when it is met. */
+		struct xq_output_plan plan;
+		struct xq_diag d;
+		struct inputs probe;
+		xq_diag_init(&d);
+		inputs_init(&probe, p.operands, p.noperands, recursive);
+		rc = inputs_guard(&probe, c.out_path, &d);
+		inputs_release(&probe);
+		if (rc) {
+			snprintf(p.err, sizeof(p.err), "%s", d.msg);
+			goto usage;
+		}
+		if (xq_output_plan(&plan, c.out_path, XQ_OUTPUT_FORCE, &d)) {
+			snprintf(p.err, sizeof(p.err), "%s", d.msg);
+			goto usage;
+		}
+		if (!c.force && !c.resume_mode && plan.kind == XQ_OUTPUT_REPLACE) {
 			snprintf(p.err, sizeof(p.err),
 				 "'%s' already exists (use --force to replace it, or --resume to go on with it)",
 				 c.out_path);
+			goto usage;
+		}
+		if (!c.force && !c.resume_mode && xq_output_plan(&plan, c.out_path, 0, &d)) {
+			snprintf(p.err, sizeof(p.err), "%s", d.msg);
 			goto usage;
 		}
 	}
@@ -1261,7 +1308,7 @@ int cmd_annotate(int argc, char **argv)
 		xq_buf_init(&c.slots[i].text);
 		xq_buf_init(&c.slots[i].old_text);
 	}
-	catch_signals();
+	cmd_catch_signals();
 	t0 = cmd_now();
 	if ((status = start_workers(&c)))
 		goto out;
@@ -1277,24 +1324,26 @@ int cmd_annotate(int argc, char **argv)
 			goto out;
 		}
 	}
+	sync_keep_reading(&c);
 	c.read_sink.report = read_sink;
 	c.read_sink.payload = &c;
 	c.write_sink.report = write_sink;
 	c.write_sink.payload = &c;
-	{
-		struct xq_diag d;
-		if (inputs_start(&c.inputs, p.operands, p.noperands, recursive, files0, &d)) {
-			cmd_error("%s", d.msg);
-			status = XQ_EXIT_IO;
-			goto out;
-		}
+	xq_diag_init(&d0);
+	if (inputs_start(&c.inputs, p.operands, p.noperands, recursive, files0, &d0)) {
+		cmd_error("%s", d0.msg);
+		status = XQ_EXIT_IO;
+		goto out;
+	}
+	if (c.out_path && inputs_guard(&c.inputs, c.out_path, &d0)) {
+		inputs_release(&c.inputs);
+		status = cmd_usage_error("annotate", "%s", d0.msg);
+		goto out;
 	}
 	if ((status = open_output(&c))) {
 		inputs_release(&c.inputs);
 		goto out;
 	}
-	if (c.out_path)
-		inputs_exclude(&c.inputs, c.out_path);
 	progress_start(progress, "annotate",
 		       progress && (progress == 2 || isatty(2))
 			       ? inputs_total_size(&c.inputs)
@@ -1302,8 +1351,10 @@ int cmd_annotate(int argc, char **argv)
 	rc = run_all(&c);
 	inputs_release(&c.inputs);
 	print_summary(&c, cmd_now() - t0);
-	if (rc && interrupted)
-		status = 128 + interrupted;
+	if (c.conflict)
+		status = XQ_EXIT_USAGE;
+	else if (rc && cmd_signal)
+		status = cmd_signal_status();
 	else if (c.io_error || c.lost)
 		status = XQ_EXIT_IO;
 	else if (c.incomplete || c.skipped || c.failed_files || c.damaged_files ||

@@ -9,6 +9,9 @@
 #ifndef XQ_CMD_CMD_H
 #define XQ_CMD_CMD_H
 
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 /* Exit statuses, the same for every command and in every man page. */
@@ -49,10 +52,44 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
  * Fault injection for the tests, the way git's GIT_TEST_* variables work:
  * true when the environment variable XQ_TEST_FAULT names `what`.  Known
  * faults: "verify" (convert --verify reads back half of what was written,
- * so that the internal-error path and exit status 4 can be tested).  Never
- * set outside the test suite.
+ * so that the internal-error path and exit status 4 can be tested);
+ * "pool-nomem" (pool_run() finds no memory for its workers, as under a
+ * tight limit, which sanitizer builds cannot impose).  Never set outside
+ * the test suite.
  */
 int cmd_test_fault(const char *what);
+
+/*
+ * Stopping on a signal, the same way in every command that writes or
+ * reads for long (perft keeps the default actions: it has nothing to
+ * clean up).  cmd_catch_signals() sets one handler for SIGINT, SIGTERM
+ * and SIGHUP that only records the signal: in cmd_signal (which every loop
+ * of the main thread over inputs, games or plies looks at), in cmd_stop
+ * (the atomic_int that searches and engine clients poll) and in
+ * cmd_cancel, an atomic_int too (worker threads read it): the cancel flag
+ * of every input opened through cmd/inputs (formats/io looks at it before
+ * each read, and every 100 ms while it waits on a silent pipe, so readers
+ * stop within a second whatever they read).  A command that must read on
+ * after the first signal (annotate --resume, copying the games of its
+ * earlier output) sets cmd_keep_reading: then only a second signal sets
+ * cmd_cancel.  A signal that was ignored when xqkit started stays ignored
+ * (nohup, and the background jobs of a script, ask for that).  The
+ * command removes its temporary files, says what was kept, and returns
+ * cmd_signal_status(); main() then ends xqkit by the same signal, so the
+ * caller sees 128 + its number (130 for SIGINT, 143 for SIGTERM, 129 for
+ * SIGHUP) and a shell loop stops as it should.
+ */
+extern volatile sig_atomic_t cmd_signal, cmd_keep_reading;
+extern atomic_int cmd_stop, cmd_cancel;
+void cmd_catch_signals(void);
+/* 128 + the signal received (call it only when cmd_signal is set). */
+int cmd_signal_status(void);
+/* End the process by the signal received, after everything is flushed:
+ * returns only if the signal did not end it. */
+void cmd_die_by_signal(void);
+/* pthread_create() with the three signals blocked in the new thread, so
+ * that they always reach the main thread and interrupt what it waits on. */
+int cmd_thread_create(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /* Seconds on a monotonic clock. */
 double cmd_now(void);

@@ -64,3 +64,68 @@ int cmd_test_fault(const char *what)
 	const char *f = getenv("XQ_TEST_FAULT");
 	return f && !strcmp(f, what);
 }
+
+volatile sig_atomic_t cmd_signal, cmd_keep_reading;
+atomic_int cmd_stop, cmd_cancel;
+static volatile sig_atomic_t signals_seen;
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void on_signal(int sig)
+{
+	cmd_signal = sig;
+	atomic_store(&cmd_stop, 1);
+	if (!cmd_keep_reading || signals_seen)
+		atomic_store(&cmd_cancel, 1);
+	signals_seen = 1;
+}
+
+void cmd_catch_signals(void)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a wait on a pipe or a full one returns EINTR. */
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
+}
+
+int cmd_signal_status(void)
+{
+	return 128 + cmd_signal;
+}
+
+void cmd_die_by_signal(void)
+{
+	struct sigaction sa;
+	sigset_t set;
+	int sig = cmd_signal;
+
+	if (!sig)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+}
+
+int cmd_thread_create(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	sigset_t block, old;
+	int rc;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaddset(&block, stop_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	rc = pthread_create(t, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}

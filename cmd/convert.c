@@ -4,8 +4,9 @@
  * Games go to one output (a file, or standard output) or, with -o DIR/,
  * one file per game named from a template of tags.  A file output is
  * written to a temporary file and renamed only when the run ends without
- * an I/O error; an existing file is refused without --force, and an input
- * is never overwritten, even with --force.
+ * an I/O error (formats/io); an existing file is refused without --force,
+ * and an input is never overwritten, even with --force, however it was
+ * found (cmd/inputs: inputs_guard, inputs_prescan).
  *
  * Each game is first written into memory through the target format's
  * writer: what the format cannot hold comes back as "loss" warnings for
@@ -20,7 +21,6 @@
  * to its first error with --keep-broken; it is never altered silently.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -83,12 +83,6 @@ static const struct opt_spec options[] = {
 	OPT_END,
 };
 
-/* The input files named on the command line, to never write over them. */
-struct file_id {
-	dev_t dev;
-	ino_t ino;
-};
-
 struct cctx {
 	const struct xq_format *to;
 	struct xq_write_opts wopts;
@@ -99,8 +93,7 @@ struct cctx {
 	int force, keep_broken, verify, strict, quiet, verbose;
 	int fault_verify; /* XQ_TEST_FAULT=verify (tests only; see cmd.h) */
 	enum report_format fmt;
-	struct file_id *ids;      /* operands' identities */
-	int nids;
+	struct inputs *inputs;    /* to ask whether a file is an input */
 	/* the single output (file or stdout) */
 	struct xq_output *out;
 	struct xq_output *mem_out; /* the writer writes here; drained after each game */
@@ -120,29 +113,9 @@ struct cctx {
 	uint64_t files, skipped_files, failed_files, damaged_files, games, written, skipped, lossy, kept_broken,
 		 verified, verify_failed, seq;
 	int io_error, stop;
+	int disk_full;            /* -o DIR/: a file could not be written for want of space */
 	struct xq_buf err, outbuf;
 };
-
-/* Set by SIGINT, SIGTERM or SIGHUP: stop after the current game and leave
- * no output behind (the temporary files are removed, nothing is renamed). */
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	interrupted = sig;
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 static void writer_sink(const struct xq_diag *d, void *payload)
 {
@@ -249,8 +222,35 @@ static int remember_name(struct cctx *c, uint64_t h)
 	return 0;
 }
 
-/* Append `s` made safe for a file name: no '/', no control characters and
- * none of \ : * ? " < > | (which other systems refuse). */
+/*
+ * Characters that are not seen where they are, or change how what follows
+ * them is shown: the C1 controls, the format characters of Unicode
+ * (category Cf: soft hyphen, zero-width spaces and joiners, the bidi
+ * marks, embeddings, overrides and isolates such as U+202E, word joiners,
+ * the BOM, tags, ...) and the line and paragraph separators.  In a file
+ * name they could make it read as another one ("gnp.exe" shown as
+ * "exe.png").
+ */
+static int is_invisible(uint32_t cp)
+{
+	static const uint32_t ranges[][2] = {
+		{0x80, 0x9F},       {0xAD, 0xAD},       {0x600, 0x605},     {0x61C, 0x61C},
+		{0x6DD, 0x6DD},     {0x70F, 0x70F},     {0x890, 0x891},     {0x8E2, 0x8E2},
+		{0x180E, 0x180E},   {0x200B, 0x200F},   {0x2028, 0x202E},   {0x2060, 0x2064},
+		{0x2066, 0x206F},   {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD},
+		{0x110CD, 0x110CD}, {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A},
+		{0xE0001, 0xE0001}, {0xE0020, 0xE007F},
+	};
+
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		if (cp >= ranges[i][0] && cp <= ranges[i][1])
+			return 1;
+	return 0;
+}
+
+/* Append `s` made safe for a file name: no '/', no control or invisible
+ * character (is_invisible) and none of \ : * ? " < > | (which other
+ * systems refuse). */
 static void add_name_part(struct xq_buf *b, const char *s)
 {
 	size_t len = strlen(s);
@@ -258,7 +258,10 @@ static void add_name_part(struct xq_buf *b, const char *s)
 	for (size_t i = 0; i < len;) {
 		unsigned char ch = (unsigned char)s[i];
 		size_t n = ch < 0x80 ? 1 : xq_utf8_valid_prefix(s + i, len - i);
-		if (n == 0 || ch < 0x20 || ch == 0x7f || strchr("/\\:*?\"<>|", ch)) {
+		uint32_t cp = ch;
+		if (n > 1)
+			xq_utf8_decode(s + i, n, &cp);
+		if (n == 0 || ch < 0x20 || ch == 0x7f || strchr("/\\:*?\"<>|", ch) || is_invisible(cp)) {
 			xq_buf_addc(b, '_');
 			n = n ? n : 1;
 		} else if (xq_is_space(ch)) {
@@ -395,18 +398,6 @@ static void add_extension(struct xq_buf *b, const struct xq_format *f)
 		return;
 	for (; *e && *e != ' '; e++)
 		xq_buf_addc(b, (char)xq_to_lower((unsigned char)*e));
-}
-
-static int is_an_input(const struct cctx *c, const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) != 0)
-		return 0;
-	for (int i = 0; i < c->nids; i++)
-		if (c->ids[i].dev == st.st_dev && c->ids[i].ino == st.st_ino)
-			return 1;
-	return 0;
 }
 
 /* ---- writing into memory ---------------------------------------------------- */
@@ -606,8 +597,12 @@ static int write_to_dir(struct cctx *c, struct pool_job *j, const struct xq_buf 
 	}
 	remember_name(c, h);
 	xq_buf_release(&name);
-	if (is_an_input(c, path.ptr)) {
-		add_diag(j, XQ_SEV_ERROR, XQ_D_IO, "not written: '%s' is one of the inputs", path.ptr);
+	/* Only --force replaces a file, and never an input (the inputs were
+	 * all listed before the run: inputs_prescan). */
+	if (c->force && inputs_is_input(c->inputs, path.ptr)) {
+		add_diag(j, XQ_SEV_ERROR, XQ_D_IO,
+			 "not written: '%s' is one of the inputs, and an input is never overwritten",
+			 path.ptr);
 		xq_buf_release(&path);
 		return 1;
 	}
@@ -618,9 +613,15 @@ static int write_to_dir(struct cctx *c, struct pool_job *j, const struct xq_buf 
 		rc = xq_output_commit(o, &d);
 	}
 	if (rc) {
-		add_diag(j, XQ_SEV_ERROR, XQ_D_IO, "not written: %s", d.msg);
-		if (rc != XQ_EIO || !strstr(d.msg, "already exists"))
+		add_diag(j, XQ_SEV_ERROR, d.code, "not written: %s", d.msg);
+		if (d.code == XQ_D_RESOURCE) {
+			/* A full disk: every later game would fail the same way. */
+			c->disk_full = 1;
 			c->io_error = 1;
+			c->stop = 1;
+		} else if (rc != XQ_EIO || !strstr(d.msg, "already exists")) {
+			c->io_error = 1;
+		}
 		xq_buf_release(&path);
 		return 1;
 	}
@@ -628,6 +629,34 @@ static int write_to_dir(struct cctx *c, struct pool_job *j, const struct xq_buf 
 		add_diag(j, XQ_SEV_NOTE, XQ_D_NONE, "written to '%s'", path.ptr);
 	xq_buf_release(&path);
 	return 0;
+}
+
+/* Tell the game why it is broken (the first error read), for writers that
+ * show it: "line 22, column 6: ply 17 (炮八进九): the red cannon ...". */
+static void note_error(struct pool_job *j)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+
+	for (size_t i = 0; i < j->diags.n; i++) {
+		const struct xq_diag *d = &j->diags.v[i];
+		if (d->severity != XQ_SEV_ERROR)
+			continue;
+		if (d->place.line && d->place.col)
+			xq_buf_addf(&b, "line %u, column %u: ", (unsigned)d->place.line,
+				    (unsigned)d->place.col);
+		else if (d->place.line)
+			xq_buf_addf(&b, "line %u: ", (unsigned)d->place.line);
+		else if (d->has_offset)
+			xq_buf_addf(&b, "byte %llu: ", (unsigned long long)d->place.offset);
+		if (d->ply && d->move[0])
+			xq_buf_addf(&b, "ply %u (%s): ", (unsigned)d->ply, d->move);
+		else if (d->ply)
+			xq_buf_addf(&b, "ply %u: ", (unsigned)d->ply);
+		xq_buf_adds(&b, d->msg);
+		xq_game_set_error(&j->game, b.ptr, b.len);
+		break;
+	}
+	xq_buf_release(&b);
 }
 
 static void convert_game(struct cctx *c, struct pool_job *j)
@@ -652,6 +681,8 @@ static void convert_game(struct cctx *c, struct pool_job *j)
 	}
 	c->cur = j;
 	c->seq++;
+	if (g->flags & XQ_GAME_BROKEN)
+		note_error(j);
 	if (c->dir_mode) {
 		rc = write_alone(c, g, &doc);
 	} else {
@@ -760,11 +791,8 @@ static int convert_emit(void *ctx, struct pool_job *j)
 	}
 	report_flush_err(&c->err);
 	report_flush_out(&c->outbuf);
-	if (interrupted && !c->stop) {
-		cmd_error("interrupted: no output is left behind");
-		c->io_error = 1;
+	if (cmd_signal || inputs_conflict(c->inputs))
 		c->stop = 1;
-	}
 	return c->stop ? 1 : 0;
 }
 
@@ -1058,44 +1086,45 @@ int cmd_convert(int argc, char **argv)
 			 c.to->name);
 		goto usage;
 	}
-	/* Who the inputs are, so that no output ever replaces one. */
-	c.ids = calloc((size_t)p.noperands + 1, sizeof(*c.ids));
-	if (!c.ids)
-		goto nomem;
-	for (int i = 0; i < p.noperands; i++) {
-		struct stat st;
-		if (!inputs_is_stdin(p.operands[i]) && stat(p.operands[i], &st) == 0 &&
-		    S_ISREG(st.st_mode)) {
-			c.ids[c.nids].dev = st.st_dev;
-			c.ids[c.nids].ino = st.st_ino;
-			c.nids++;
-		}
-	}
-	if (c.out_path && !c.dir_mode && is_an_input(&c, c.out_path)) {
-		snprintf(p.err, sizeof(p.err), "'%s' is an input: it is never overwritten", c.out_path);
-		goto usage;
-	}
-	if (c.out_path && !c.dir_mode && !c.force && access(c.out_path, F_OK) == 0) {
-		snprintf(p.err, sizeof(p.err), "'%s' already exists (use --force to replace it)",
-			 c.out_path);
-		goto usage;
-	}
-	if (c.dir_mode && mkdir(c.dir, 0777) != 0 && errno != EEXIST) {
-		cmd_error("cannot create the directory '%s': %s", c.dir, strerror(errno));
-		status = XQ_EXIT_IO;
-		goto out;
-	}
-
-	c.fault_verify = cmd_test_fault("verify");
-	t0 = cmd_now();
-	catch_signals();
+	cmd_catch_signals();
 	if (inputs_start(&inputs, p.operands, p.noperands, recursive, files0, &d)) {
 		cmd_error("%s", d.msg);
 		status = XQ_EXIT_IO;
 		goto out;
 	}
-	if (c.out_path)
-		inputs_exclude(&inputs, c.dir_mode ? c.dir : c.out_path);
+	c.inputs = &inputs;
+	xq_diag_init(&d);
+	if (c.out_path && !c.dir_mode) {
+		/* Never an input, however it is found: refused now when an
+		 * operand is the file or holds it, else when it is met. */
+		struct xq_output_plan plan;
+		if (inputs_guard(&inputs, c.out_path, &d) ||
+		    xq_output_plan(&plan, c.out_path, c.force ? XQ_OUTPUT_FORCE : 0, &d)) {
+			inputs_release(&inputs);
+			status = cmd_usage_error("convert", "%s", d.msg);
+			goto out;
+		}
+	}
+	if (c.dir_mode) {
+		if (mkdir(c.dir, 0777) != 0 && errno != EEXIST) {
+			cmd_error("cannot create the directory '%s': %s", c.dir, strerror(errno));
+			inputs_release(&inputs);
+			status = XQ_EXIT_IO;
+			goto out;
+		}
+		/* The directory is never read; with --force, files in it are
+		 * replaced during the run, so every input must be known first. */
+		inputs_exclude(&inputs, c.dir);
+		if (c.force && inputs_prescan(&inputs, &d)) {
+			cmd_error("%s", d.msg);
+			inputs_release(&inputs);
+			status = XQ_EXIT_IO;
+			goto out;
+		}
+	}
+
+	c.fault_verify = cmd_test_fault("verify");
+	t0 = cmd_now();
 	if (!c.dir_mode && (rc = open_single_output(&c)) != 0) {
 		inputs_release(&inputs);
 		status = rc == 2 ? XQ_EXIT_USAGE : XQ_EXIT_IO;
@@ -1112,14 +1141,45 @@ int cmd_convert(int argc, char **argv)
 	cfg.progress = progress_enabled();
 	rc = pool_run(&cfg);
 	progress_stop();
-	inputs_release(&inputs);
 	if (rc == XQ_ENOMEM) {
 		cmd_error("out of memory");
 		c.io_error = 1;
 	}
+	if (inputs_conflict(&inputs)) {
+		/* An input named later is the output file: it stays as it was. */
+		if (!c.dir_mode)
+			finish_single_output(&c, 0);
+		inputs_release(&inputs);
+		cmd_error("nothing was written to '%s': it is also an input", c.out_path);
+		print_summary(&c, cmd_now() - t0);
+		status = XQ_EXIT_USAGE;
+		goto out;
+	}
+	inputs_release(&inputs);
+	if (cmd_signal) {
+		uint64_t written = c.written;
+		/* A file output is removed; what reached standard output is whole games. */
+		if (!c.dir_mode)
+			finish_single_output(&c, 0);
+		if (c.dir_mode)
+			cmd_error("interrupted: the %llu file%s written under '%s' %s kept; no other file was written",
+				  (unsigned long long)written, written == 1 ? "" : "s", c.dir,
+				  written == 1 ? "is" : "are");
+		else if (c.out_path)
+			cmd_error("interrupted: no output is left behind ('%s' is as it was)", c.out_path);
+		else
+			cmd_error("interrupted: standard output holds the %llu whole game%s written before",
+				  (unsigned long long)written, written == 1 ? "" : "s");
+		print_summary(&c, cmd_now() - t0);
+		status = cmd_signal_status();
+		goto out;
+	}
 	if (!c.dir_mode && finish_single_output(&c, !c.io_error))
 		c.io_error = 1;
 	print_summary(&c, cmd_now() - t0);
+	if (c.disk_full)
+		cmd_error("the disk is full: stopped after %llu file%s written under '%s'",
+			  (unsigned long long)c.written, c.written == 1 ? "" : "s", c.dir);
 	if (c.io_error)
 		status = XQ_EXIT_IO;
 	else if (c.skipped || c.failed_files || c.damaged_files || c.counts.by_sev[XQ_SEV_ERROR])
@@ -1136,7 +1196,6 @@ usage:
 	status = cmd_usage_error("convert", "%s", p.err);
 out:
 	opt_release(&p);
-	free(c.ids);
 	free(c.dir);
 	free(c.names);
 	diag_list_release(&c.scratch);

@@ -6,6 +6,11 @@
  * a run over a tree always lists games in the same order whatever the
  * file system returns: golden tests and diffs of reports depend on it.
  */
+/* realpath() is XSI, beside the POSIX 2008 base the build asks for. */
+#if !defined(_XOPEN_SOURCE) || _XOPEN_SOURCE < 700
+#undef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700
+#endif
 #include "inputs.h"
 
 #include <dirent.h>
@@ -14,8 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "cmd.h"
 #include "io.h"
+#include "utf8.h"
 
 struct inputs_dir {
 	char *path;
@@ -28,6 +36,7 @@ void inputs_init(struct inputs *it, char **operands, int n, int recursive)
 	static char *stdin_operand[] = {(char *)"-"};
 
 	memset(it, 0, sizeof(*it));
+	atomic_init(&it->conflict, 0);
 	it->operands = n > 0 ? operands : stdin_operand;
 	it->noperands = n > 0 ? n : 1;
 	it->defaulted = n == 0;
@@ -94,7 +103,7 @@ static int list_next(struct inputs *it, struct xq_diag *d)
 
 void inputs_release(struct inputs *it)
 {
-	if (it->list && !it->list_is_stdin)
+	if (it->list && (!it->list_is_stdin || it->list_spooled))
 		fclose(it->list);
 	it->list = NULL;
 	free(it->list_buf);
@@ -104,6 +113,12 @@ void inputs_release(struct inputs *it)
 	free(it->dirs);
 	it->dirs = NULL;
 	it->ndirs = 0;
+	free(it->out_dirs);
+	it->out_dirs = NULL;
+	it->nout_dirs = 0;
+	free(it->known);
+	it->known = NULL;
+	it->nknown = 0;
 }
 
 void inputs_exclude(struct inputs *it, const char *path)
@@ -117,12 +132,239 @@ void inputs_exclude(struct inputs *it, const char *path)
 	}
 }
 
+static int same_id(const struct inputs_id *id, const struct stat *st)
+{
+	return id->dev == st->st_dev && id->ino == st->st_ino;
+}
+
 static int is_excluded(const struct inputs *it, const struct stat *st)
 {
 	for (int i = 0; i < it->nexcluded; i++)
-		if (it->excluded[i].dev == st->st_dev && it->excluded[i].ino == st->st_ino)
+		if (same_id(&it->excluded[i], st))
 			return 1;
 	return 0;
+}
+
+/*
+ * Call `fn` on the identity of every directory that holds `path` (found
+ * through symbolic links), innermost first, until it returns non-zero;
+ * returns that, or 0.
+ */
+static int each_dir_above(const char *path, int (*fn)(void *ctx, const struct stat *st), void *ctx)
+{
+	char *real = realpath(path, NULL);
+	int rc = 0;
+
+	if (!real)
+		return 0;
+	for (char *slash = strrchr(real, '/'); slash && !rc; slash = strrchr(real, '/')) {
+		struct stat st;
+		if (slash == real)
+			slash[1] = '\0'; /* the root directory */
+		else
+			*slash = '\0';
+		if (stat(real, &st) == 0)
+			rc = fn(ctx, &st);
+		if (slash == real)
+			break;
+	}
+	free(real);
+	return rc;
+}
+
+static int dir_excluded(void *ctx, const struct stat *st)
+{
+	return is_excluded(ctx, st);
+}
+
+/* Does the walk reach the output file (its guard) by reading `st`? */
+static int is_output(const struct inputs *it, const struct stat *st)
+{
+	return it->guarding && same_id(&it->out, st);
+}
+
+/* Is `st` a directory that holds the output file? */
+static int holds_output(const struct inputs *it, const struct stat *st)
+{
+	for (size_t i = 0; it->guarding && i < it->nout_dirs; i++)
+		if (same_id(&it->out_dirs[i], st))
+			return 1;
+	return 0;
+}
+
+static int add_out_dir(void *ctx, const struct stat *st)
+{
+	struct inputs *it = ctx;
+	struct inputs_id *p = realloc(it->out_dirs, (it->nout_dirs + 1) * sizeof(*p));
+
+	if (!p)
+		return -1;
+	it->out_dirs = p;
+	p[it->nout_dirs].dev = st->st_dev;
+	p[it->nout_dirs].ino = st->st_ino;
+	it->nout_dirs++;
+	return 0;
+}
+
+/* The output file met as input `name`: refused, and the flag raised. */
+static int output_met(struct inputs *it, const char *name, int holds, struct xq_diag *d)
+{
+	atomic_store(&it->conflict, 1);
+	if (holds)
+		return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
+				   "'%s' holds the output file and is read with -r: an input is never overwritten",
+				   name);
+	return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
+			   "'%s' is the output file: an input is never overwritten", name);
+}
+
+int inputs_guard(struct inputs *it, const char *path, struct xq_diag *d)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0; /* nothing is replaced */
+	it->out.dev = st.st_dev;
+	it->out.ino = st.st_ino;
+	it->guarding = 1;
+	if (each_dir_above(path, add_out_dir, it))
+		return xq_diag_set(d, -1, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	for (int i = 0; i < it->noperands; i++) {
+		const char *op = it->operands[i];
+		if (inputs_is_stdin(op) || stat(op, &st) != 0)
+			continue;
+		if (S_ISREG(st.st_mode) && is_output(it, &st))
+			return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
+					   "'%s' is an input: it is never overwritten", path);
+		if (S_ISDIR(st.st_mode) && it->recursive && holds_output(it, &st))
+			return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
+					   "'%s' is an input: it is in '%s', read with -r, and an input is never overwritten",
+					   path, op);
+	}
+	return 0;
+}
+
+int inputs_conflict(struct inputs *it)
+{
+	return atomic_load(&it->conflict);
+}
+
+static int cmp_ids(const void *a, const void *b)
+{
+	const struct inputs_id *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return 0;
+}
+
+static int add_known(struct inputs *it, size_t *alloc, const struct stat *st)
+{
+	if (it->nknown == *alloc) {
+		size_t cap = *alloc ? *alloc * 2 : 64;
+		struct inputs_id *p = realloc(it->known, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		it->known = p;
+		*alloc = cap;
+	}
+	it->known[it->nknown].dev = st->st_dev;
+	it->known[it->nknown].ino = st->st_ino;
+	it->nknown++;
+	return 0;
+}
+
+/*
+ * The list, read through once: every name's identity kept (files only),
+ * the list itself kept too.  Standard input or a pipe is copied to an
+ * unnamed temporary file on the way, which the run then reads instead.
+ */
+static int prescan_list(struct inputs *it, size_t *alloc, struct xq_diag *d)
+{
+	FILE *spool = NULL;
+	char *name = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	struct stat st;
+	int seekable = !it->list_is_stdin && ftello(it->list) >= 0 && fseeko(it->list, 0, SEEK_SET) == 0;
+
+	if (!it->list_is_stdin && fstat(fileno(it->list), &st) == 0 && S_ISREG(st.st_mode) &&
+	    add_known(it, alloc, &st))
+		goto nomem;
+	if (!seekable && !(spool = tmpfile()))
+		return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
+				   "cannot keep the list of inputs in a temporary file: %s", strerror(errno));
+	while ((n = getdelim(&name, &cap, '\0', it->list)) > 0) {
+		if (atomic_load(&cmd_cancel))
+			break;
+		if (spool && fwrite(name, 1, (size_t)n, spool) != (size_t)n) {
+			xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
+				    "cannot keep the list of inputs in a temporary file: %s", strerror(errno));
+			goto fail;
+		}
+		if (stat(name, &st) == 0 && S_ISREG(st.st_mode) &&
+		    add_known(it, alloc, &st))
+			goto nomem;
+	}
+	if (ferror(it->list)) {
+		xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR, "cannot read the list of inputs %s%s%s: %s",
+			    it->list_is_stdin ? "" : "'", it->list_name, it->list_is_stdin ? "" : "'",
+			    strerror(errno ? errno : EIO));
+		goto fail;
+	}
+	free(name);
+	if (spool) {
+		if (fflush(spool) != 0 || fseeko(spool, 0, SEEK_SET) != 0) {
+			fclose(spool);
+			return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
+					   "cannot keep the list of inputs in a temporary file: %s",
+					   strerror(errno));
+		}
+		if (!it->list_is_stdin)
+			fclose(it->list);
+		it->list = spool;
+		it->list_spooled = 1;
+	} else if (fseeko(it->list, 0, SEEK_SET) != 0) {
+		return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR, "cannot read the list of inputs '%s' again: %s",
+				   it->list_name, strerror(errno));
+	}
+	return 0;
+nomem:
+	xq_diag_set(d, -1, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+fail:
+	free(name);
+	if (spool)
+		fclose(spool);
+	return -1;
+}
+
+int inputs_prescan(struct inputs *it, struct xq_diag *d)
+{
+	size_t alloc = 0;
+	struct stat st;
+
+	for (int i = 0; i < it->noperands; i++)
+		if (!inputs_is_stdin(it->operands[i]) && stat(it->operands[i], &st) == 0 &&
+		    S_ISREG(st.st_mode) && add_known(it, &alloc, &st))
+			return xq_diag_set(d, -1, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	if (it->list && prescan_list(it, &alloc, d))
+		return -1;
+	qsort(it->known, it->nknown, sizeof(*it->known), cmp_ids);
+	return 0;
+}
+
+int inputs_is_input(const struct inputs *it, const char *path)
+{
+	struct stat st;
+	struct inputs_id key;
+
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !it->nknown)
+		return 0;
+	key.dev = st.st_dev;
+	key.ino = st.st_ino;
+	return bsearch(&key, it->known, it->nknown, sizeof(key), cmp_ids) != NULL;
 }
 
 int inputs_is_stdin(const char *path)
@@ -202,6 +444,8 @@ int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d)
 {
 	for (;;) {
 		struct stat st;
+		if (atomic_load(&cmd_cancel))
+			return 0; /* the caller looks at the signal */
 		if (it->ndirs > 0) {
 			struct inputs_dir *top = &it->dirs[it->ndirs - 1];
 			char *p;
@@ -229,14 +473,22 @@ int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d)
 				free(p);
 				continue;
 			}
+			/* A link is read as the file it names, unless that is an
+			 * output or in an output directory. */
 			if (S_ISLNK(st.st_mode) && (stat(p, &st) != 0 || !S_ISREG(st.st_mode) ||
-						    is_excluded(it, &st))) {
+						    is_excluded(it, &st) ||
+						    (it->nexcluded && each_dir_above(p, dir_excluded, it)))) {
 				free(p);
 				continue;
 			}
 			if (!S_ISREG(st.st_mode)) {
 				free(p);
 				continue;
+			}
+			if (is_output(it, &st)) {
+				int rc = output_met(it, p, 0, d);
+				free(p);
+				return rc;
 			}
 			*path = p;
 			*in_dir = 1;
@@ -261,10 +513,14 @@ int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d)
 						return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
 								   "'%s' is a directory (use -r to read the records in it)",
 								   op);
+					if (holds_output(it, &st))
+						return output_met(it, op, 1, d);
 					if (push_dir(it, op, d))
 						return -1;
 					continue;
 				}
+				if (is_output(it, &st))
+					return output_met(it, op, 0, d);
 			}
 			if (!(*path = strdup(op)))
 				return xq_diag_set(d, -1, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
@@ -320,6 +576,14 @@ int source_open(struct source *s, const char *path, const struct xq_format *forc
 	return rc;
 }
 
+static int only_space(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!xq_is_space(p[i]))
+			return 0;
+	return 1;
+}
+
 int source_open_input(struct source *s, const char *path, const struct xq_format *forced,
 		      struct xq_diag *d)
 {
@@ -330,6 +594,7 @@ int source_open_input(struct source *s, const char *path, const struct xq_format
 	memset(s, 0, sizeof(*s));
 	if ((rc = xq_input_open(&s->in, path, d)) != 0)
 		return rc;
+	xq_input_set_cancel(s->in, &cmd_cancel);
 	if ((rc = xq_input_peek(s->in, &head, &hlen, d)) != 0) {
 		source_close(s);
 		return rc;
@@ -346,11 +611,16 @@ int source_open_input(struct source *s, const char *path, const struct xq_format
 			snprintf(name, sizeof(name), "%s", path);
 		}
 		s->fmt = xq_format_detect(head, hlen, inputs_is_stdin(path) ? NULL : name);
-		/* An empty input is recognised by its extension alone, or not at all. */
+		/* An empty input is recognised by its extension alone, or not at
+		 * all; nothing but white space (all of it peeked) is empty too. */
+		if (!s->fmt && hlen < XQ_PEEK_SIZE && only_space(head, hlen)) {
+			source_no_game(d, NULL);
+			source_close(s);
+			return SOURCE_EMPTY;
+		}
 		if (!s->fmt) {
 			xq_diag_set(d, 0, XQ_D_UNSUPPORTED, XQ_SEV_ERROR, "%s",
-				    hlen == 0 ? "the input is empty"
-					      : "no record format recognises it (name one with --from)");
+				    "no record format recognises it (name one with --from)");
 			source_close(s);
 			return SOURCE_UNKNOWN;
 		}
@@ -378,6 +648,13 @@ int source_open_reader(struct source *s, const struct xq_read_opts *ro, const st
 		return rc;
 	}
 	return SOURCE_OK;
+}
+
+void source_no_game(struct xq_diag *d, const char *name)
+{
+	xq_diag_init(d);
+	d->source = name;
+	xq_diag_set(d, 0, XQ_D_NO_GAME, XQ_SEV_ERROR, "the input holds no game");
 }
 
 void source_close(struct source *s)

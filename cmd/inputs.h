@@ -14,6 +14,7 @@
 #ifndef XQ_CMD_INPUTS_H
 #define XQ_CMD_INPUTS_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -23,6 +24,12 @@
 
 struct inputs_dir;
 
+/* A file's identity. */
+struct inputs_id {
+	dev_t dev;
+	ino_t ino;
+};
+
 struct inputs {
 	char **operands;  /* borrowed from argv */
 	int noperands;
@@ -30,32 +37,71 @@ struct inputs {
 	int recursive;
 	struct inputs_dir *dirs; /* the directories being walked, outermost first */
 	size_t ndirs, dirs_alloc;
-	struct { dev_t dev; ino_t ino; } excluded[4]; /* never read these (outputs) */
+	struct inputs_id excluded[4]; /* never read these (output directories) */
 	int nexcluded;
 	int defaulted;    /* no operands: standard input stands in */
 	/* --files0-from: more names, NUL-separated, read as they are needed */
 	FILE *list;
 	const char *list_name;
 	int list_is_stdin, list_failed;
+	int list_spooled; /* read from a copy (inputs_prescan) */
 	uint64_t list_index; /* names read from the list so far */
 	char *list_buf;
 	size_t list_cap;
+	/* inputs_guard(): the output file and its directories, innermost first */
+	struct inputs_id out, *out_dirs;
+	size_t nout_dirs;
+	int guarding;
+	atomic_int conflict; /* an input turned out to be the output file */
+	/* inputs_prescan(): every file named, sorted */
+	struct inputs_id *known;
+	size_t nknown;
 };
 
 /* Start over `n` operands (none means standard input). */
 void inputs_init(struct inputs *it, char **operands, int n, int recursive);
 void inputs_release(struct inputs *it);
 
-/* Never yield the file or directory at `path` (an output); ignored if it
- * does not exist yet.  At most 4. */
+/*
+ * Outputs and inputs never meet (the rule the manual pages state):
+ *
+ * - An output directory (-o DIR/) is never read: inputs_exclude() makes
+ *   the walk of -r directories skip it, and every symbolic link that leads
+ *   into it.  Ignored if it does not exist yet.  At most 4.
+ *
+ * - An output file that would be replaced is never an input:
+ *   inputs_guard() records its device and inode and those of its
+ *   directories, and returns -1 (with the reason in `d`) when an operand
+ *   is that file or a directory read with `recursive` holds it.  Later,
+ *   inputs_next() refuses the file however it is found (a name of the
+ *   --files0-from list, a directory of the list that holds it, a symbolic
+ *   link met in a walk): it returns -1 with the reason and raises the
+ *   conflict flag, which inputs_conflict() reads from any thread.  The
+ *   output is put in place only after the last input was read, so it is
+ *   never replaced while an input: a caller must not commit it when the
+ *   flag is up.  Nothing is done when `path` is not an existing regular
+ *   file (through symbolic links): then nothing is replaced.
+ *
+ * - Files replaced during the run (-o DIR/ with --force): inputs_prescan()
+ *   reads the whole --files0-from list once before the run (spooling it to
+ *   an unnamed temporary file when it is standard input or a pipe),
+ *   keeping the device and inode of every file it and the operands name;
+ *   inputs_is_input() then says, from any thread, whether a file is one of
+ *   them (a file in the output directory can be an input only that way).
+ */
 void inputs_exclude(struct inputs *it, const char *path);
+int inputs_guard(struct inputs *it, const char *path, struct xq_diag *d);
+int inputs_conflict(struct inputs *it);
+int inputs_prescan(struct inputs *it, struct xq_diag *d);
+int inputs_is_input(const struct inputs *it, const char *path);
 
 /*
  * The next input: returns 1 with a malloc'd `*path` (the caller frees it)
  * and `*in_dir` set when it was found by walking a directory; 0 at the end;
  * -1 when an operand cannot be used (missing, a directory without
- * `recursive`, unreadable directory), with the reason in `d`; carry on
- * after -1 for the next operand.
+ * `recursive`, unreadable directory, the output file), with the reason in
+ * `d`; carry on after -1 for the next operand.  Also 0 once cmd_cancel is
+ * set (the caller looks at cmd_signal).
  */
 int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d);
 
@@ -89,13 +135,24 @@ struct source {
 
 enum {
 	SOURCE_OK = 0,
-	SOURCE_UNKNOWN = 1 /* no format recognises the content or the name */
+	SOURCE_UNKNOWN = 1, /* no format recognises the content or the name */
+	SOURCE_EMPTY = 2    /* no byte, and no format named (or found by name) */
 };
 
 /*
+ * An input that holds no game, whatever the command and however it is
+ * given (an empty file or standard input, a PGN file of comments only),
+ * is an error: the diagnostic source_no_game() fills (code no-game).  A
+ * file found in a directory walk that is empty and has no extension of a
+ * format is skipped, as any file no format recognises.
+ */
+void source_no_game(struct xq_diag *d, const char *name);
+
+/*
  * Open `path` (or `-`), find its format (or use `forced`) and open a reader
- * that reports to `sink`.  Returns SOURCE_OK, SOURCE_UNKNOWN (nothing
- * opened; `d` says why), or a negative XQ_E* code with the reason in `d`
+ * that reports to `sink`.  Returns SOURCE_OK, SOURCE_UNKNOWN or
+ * SOURCE_EMPTY (nothing opened; `d` says why), or a negative XQ_E* code
+ * (XQ_ECANCELED once cmd_cancel is set) with the reason in `d`
  * (the reader may also have sent diagnostics to the sink).
  */
 int source_open(struct source *s, const char *path, const struct xq_format *forced,

@@ -58,7 +58,8 @@ static void print_overview(FILE *f)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nexit status: 0 success, 1 invalid input or failed check, 2 usage error,\n"
-		   "3 I/O or system error, 4 internal error.  See xqkit(1).\n");
+		   "3 I/O or system error, 4 internal error, 128 + N stopped by signal N\n"
+		   "(130 Ctrl-C, 143 SIGTERM).  See xqkit(1).\n");
 }
 
 static int cmd_help(int argc, char **argv)
@@ -96,15 +97,22 @@ static int cmd_version(int argc, char **argv)
 
 /*
  * The end of every command: everything written to standard output must have
- * reached it (a write error must not look like success), and an internal
- * error seen anywhere ends with XQ_EXIT_BUG, whatever else happened.
+ * reached it (a write error must not look like success), an internal
+ * error seen anywhere ends with XQ_EXIT_BUG, whatever else happened, and a
+ * run stopped by a signal ends by that signal (cmd.h).
  */
 static int finish(int status)
 {
+	/* A run a signal stopped says so itself: a write to standard output
+	 * that the signal interrupted is no news. */
+	int stopped = cmd_signal && status == cmd_signal_status();
+
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cmd_error("cannot write to standard output: %s", strerror(errno));
-		status = XQ_EXIT_IO;
-	} else if (fclose(stdout) != 0) {
+		if (!stopped) {
+			cmd_error("cannot write to standard output: %s", strerror(errno));
+			status = XQ_EXIT_IO;
+		}
+	} else if (fclose(stdout) != 0 && !stopped) {
 		cmd_error("cannot close standard output: %s", strerror(errno));
 		status = XQ_EXIT_IO;
 	}
@@ -114,6 +122,9 @@ static int finish(int status)
 			  XQ_VERSION);
 		status = XQ_EXIT_BUG;
 	}
+	/* Stopped by a signal: end by it (the caller sees 128 + its number). */
+	if (stopped && status == cmd_signal_status())
+		cmd_die_by_signal();
 	return status;
 }
 

@@ -305,8 +305,8 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 		}
 		xq_diag_init(&d);
 		if (xq_board_from_fen(&b, fields[1], strlen(fields[1]), 0, &d)) {
-			fprintf(stderr, "%s:%lu: error: %s: bad FEN at column %u: %s\n", path, lineno,
-				fields[0], d.place.col, d.msg);
+			fprintf(stderr, "%s:%lu: error: %s: bad FEN at column %llu: %s\n", path, lineno,
+				fields[0], (unsigned long long)d.place.col, d.msg);
 			bad++;
 			continue;
 		}
@@ -423,7 +423,7 @@ int cmd_perft(int argc, char **argv)
 		xq_diag_init(&d);
 		if (fen) {
 			if (xq_board_from_fen(&b, fen, strlen(fen), 0, &d)) {
-				cmd_error("bad FEN at column %u: %s", d.place.col, d.msg);
+				cmd_error("bad FEN at column %llu: %s", (unsigned long long)d.place.col, d.msg);
 				opt_release(&p);
 				return XQ_EXIT_INVALID;
 			}

@@ -52,6 +52,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cmd.h"
 #include "progress.h"
 
 /* Slots per worker, and how full a ring gets before the output thread is
@@ -102,7 +103,7 @@ struct feed {
 	struct xq_diag in_diag;
 	/* The next chunk starts at `at`. */
 	uint64_t at, at_records;
-	uint32_t at_line;
+	uint64_t at_line;
 	enum xq_encoding enc;    /* as the last split point said */
 	uint64_t first_high;
 	uint64_t nchunks;        /* chunks cut */
@@ -125,7 +126,7 @@ struct unit {
 	int final;               /* it reads to the end of the input */
 	struct xq_chunk chunk;   /* where its reader starts */
 	uint64_t end, expect;    /* where its games must end, and how many */
-	uint32_t end_line;
+	uint64_t end_line;
 	uint64_t stored;         /* stored input bytes read when it was cut */
 };
 
@@ -316,6 +317,21 @@ static void stop_all(struct pool *p, int rc)
 		pthread_cond_broadcast(&p->w[i].space);
 }
 
+/* A signal stopped a read (XQ_ECANCELED): stop the run.  The file gets
+ * no END job: it was not read to its end. */
+static void stop_canceled(struct pool *p)
+{
+	if (p->serial) {
+		p->stop = 1;
+		if (!p->rc)
+			p->rc = XQ_ECANCELED;
+		return;
+	}
+	pthread_mutex_lock(&p->mu);
+	stop_all(p, XQ_ECANCELED);
+	pthread_mutex_unlock(&p->mu);
+}
+
 /* A free slot of `w` to fill, or NULL when the run is stopping. */
 static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 {
@@ -364,7 +380,16 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 
 static int emit_job(struct pool *p, struct pool_job *j, struct worker *w)
 {
-	int rc = p->cfg->emit(p->cfg->ctx, j);
+	int rc;
+
+	/* An input read to its end without a game is an error (inputs.h). */
+	if (j->kind == POOL_END && j->file->status == POOL_FILE_OK && j->file->games == 0) {
+		struct xq_diag d;
+		source_no_game(&d, j->file->name);
+		if (diag_list_add(&j->diags, &d))
+			return XQ_ENOMEM;
+	}
+	rc = p->cfg->emit(p->cfg->ctx, j);
 
 	if (j->kind == POOL_GAME)
 		j->file->games++;
@@ -689,6 +714,11 @@ static long stream_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
 	struct feed *f = st->f;
 	long got;
 
+	/* Bytes already read are a chunk's or the carry's (up to CARRY_MAX):
+	 * reading them stops on a signal as reading the input does. */
+	if (atomic_load(&cmd_cancel))
+		return xq_diag_set(d, XQ_ECANCELED, XQ_D_IO, XQ_SEV_ERROR, "reading interrupted");
+
 	if (st->seg && !st->tail) {
 		size_t take = (size_t)(st->seg->end - st->pos);
 		if (take > n)
@@ -846,6 +876,10 @@ static void read_chunk(struct worker *w, struct unit *u)
 		if (voided(u))
 			break;
 		rc = fmt->read(rd, &j->game);
+		if (rc == XQ_ECANCELED) {
+			stop_canceled(p);
+			goto out;
+		}
 		if (rc > 0) {
 			struct xq_place nx;
 			int last = 0, known;
@@ -962,8 +996,20 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	} else {
 		rc = source_open(&src, f->path, cfg->forced, &cfg->read_opts, &sink, &d);
 	}
+	if (rc == XQ_ECANCELED) {
+		stop_canceled(p);
+		w->file = NULL;
+		return 0;
+	}
+	if (rc == SOURCE_EMPTY && !f->in_dir) {
+		/* No game in it: the END job says so (emit_job). */
+		f->status = POOL_FILE_OK;
+		j->kind = POOL_END;
+		publish(w, j, 1);
+		return 1;
+	}
 	if (rc != SOURCE_OK) {
-		if (rc == SOURCE_UNKNOWN && f->in_dir && !cfg->forced) {
+		if ((rc == SOURCE_UNKNOWN && !cfg->forced && f->in_dir) || rc == SOURCE_EMPTY) {
 			f->status = POOL_FILE_SKIPPED;
 		} else {
 			f->status = POOL_FILE_FAILED;
@@ -991,6 +1037,12 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 			w->file = NULL;
 			return 0;
 		}
+	}
+	if (rc == XQ_ECANCELED) {
+		stop_canceled(p);
+		source_close(&src);
+		w->file = NULL;
+		return 0;
 	}
 	if (rc < 0) {
 		f->status = read_status(rc);
@@ -1092,6 +1144,15 @@ static struct unit *next_unit(struct worker *w, int *open_failed, struct xq_diag
 		if (p->listing_done)
 			break;
 		rc = inputs_next(p->cfg->inputs, &path, &in_dir, why);
+		if (rc == 0 && atomic_load(&cmd_cancel)) {
+			if (p->serial) {
+				p->stop = 1;
+				p->rc = p->rc ? p->rc : XQ_ECANCELED;
+			} else {
+				stop_all(p, XQ_ECANCELED);
+			}
+			break;
+		}
 		if (rc == 0) {
 			p->listing_done = 1;
 			break;
@@ -1250,6 +1311,8 @@ int pool_run(const struct pool_config *cfg)
 	int n = cfg->threads < 1 ? 1 : cfg->threads > 64 ? 64 : cfg->threads;
 	int rc = 0;
 
+	if (cmd_test_fault("pool-nomem"))
+		return XQ_ENOMEM;
 	memset(&p, 0, sizeof(p));
 	p.cfg = cfg;
 	p.serial = n == 1;
@@ -1277,7 +1340,7 @@ int pool_run(const struct pool_config *cfg)
 		for (int i = 0; i < n; i++)
 			pthread_cond_init(&p.w[i].space, NULL);
 		for (int i = 0; i < n; i++) {
-			if (pthread_create(&p.w[i].tid, NULL, worker_main, &p.w[i]) != 0)
+			if (cmd_thread_create(&p.w[i].tid, worker_main, &p.w[i]) != 0)
 				break; /* run with the threads we have */
 			p.w[i].started = 1;
 		}

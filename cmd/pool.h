@@ -99,7 +99,10 @@ struct pool_stats {
 };
 
 /* Run to the end of the inputs.  Returns 0, the non-zero value an emit
- * returned, or XQ_ENOMEM when threads or memory could not be had. */
+ * returned, XQ_ENOMEM when threads or memory could not be had, or
+ * XQ_ECANCELED when a signal (cmd_cancel, which every read looks at)
+ * stopped it.  The worker threads never take the stop signals
+ * (cmd_thread_create). */
 int pool_run(const struct pool_config *cfg);
 
 #endif

@@ -447,7 +447,7 @@ static void replay_game(struct rctx *c, const struct xq_game *g)
 	}
 	if (to_stdout && c->each && c->fmt == REPORT_TEXT && c->ply != 0)
 		draw(c, &b, 0);
-	while (n != XQ_NODE_NONE && (c->ply < 0 || ply < (uint32_t)c->ply)) {
+	while (n != XQ_NODE_NONE && (c->ply < 0 || ply < (uint32_t)c->ply) && !cmd_signal) {
 		const struct xq_node *x = &g->nodes[n];
 		struct xq_undo u;
 		unsigned fullmove = b.fullmove;
@@ -489,7 +489,7 @@ static void replay_game(struct rctx *c, const struct xq_game *g)
 	xq_rules_report_release(&rules);
 	xq_buf_release(&mark);
 	xq_buf_release(&after);
-	if (c->svg)
+	if (c->svg && !cmd_signal)
 		write_svg(c, g, &b, last, ply, move);
 }
 
@@ -602,9 +602,18 @@ int cmd_replay(int argc, char **argv)
 		snprintf(p.err, sizeof(p.err), "--svg - and --format ndjson both want standard output");
 		goto usage;
 	}
-	if (c.svg && strcmp(c.svg, "-") && !c.force && access(c.svg, F_OK) == 0) {
-		snprintf(p.err, sizeof(p.err), "'%s' already exists (use --force to replace it)", c.svg);
-		goto usage;
+	if (c.svg && strcmp(c.svg, "-")) {
+		/* The input is never overwritten; the rest as every output. */
+		struct xq_output_plan plan;
+		struct inputs probe;
+		xq_diag_init(&d);
+		inputs_init(&probe, p.operands, p.noperands, 0);
+		rc = inputs_guard(&probe, c.svg, &d);
+		inputs_release(&probe);
+		if (rc || xq_output_plan(&plan, c.svg, c.force ? XQ_OUTPUT_FORCE : 0, &d)) {
+			snprintf(p.err, sizeof(p.err), "%s", d.msg);
+			goto usage;
+		}
 	}
 	if (!board_set)
 		c.board = isatty(1) && c.fmt == REPORT_TEXT ? BOARD_UNICODE : BOARD_NONE;
@@ -616,16 +625,30 @@ int cmd_replay(int argc, char **argv)
 
 	sink.report = sink_report;
 	sink.payload = &c;
+	cmd_catch_signals();
 	xq_diag_init(&d);
 	rc = source_open(&src, path, forced, &ro, &sink, &d);
 	if (rc != SOURCE_OK) {
+		if (rc == SOURCE_EMPTY) {
+			d.source = c.name;
+			diag_list_add(&c.diags, &d);
+		}
 		flush_diags(&c);
-		cmd_error("%s", d.msg);
+		if (rc != XQ_ECANCELED && rc != SOURCE_EMPTY)
+			cmd_error("%s", d.msg);
 		opt_release(&p);
 		xq_buf_release(&c.out);
 		xq_buf_release(&c.err);
 		diag_list_release(&c.diags);
-		return rc == SOURCE_UNKNOWN ? XQ_EXIT_INVALID : XQ_EXIT_IO;
+		/* As every command: an input that cannot be read is an I/O
+		 * error, one that is damaged (a gzip stream cut short) or in no
+		 * known format is invalid. */
+		if (rc == XQ_ECANCELED)
+			return cmd_signal_status();
+		if (rc == SOURCE_EMPTY)
+			return XQ_EXIT_INVALID; /* no game in it */
+		return rc == XQ_ENOMEM || (rc != SOURCE_UNKNOWN && d.code == XQ_D_IO) ? XQ_EXIT_IO
+										     : XQ_EXIT_INVALID;
 	}
 	c.binary = (src.fmt->caps & XQ_CAP_BINARY) != 0;
 	if (xq_game_init(&g)) {
@@ -638,7 +661,7 @@ int cmd_replay(int argc, char **argv)
 		long seen = 0;
 		for (;;) {
 			rc = src.fmt->read(src.reader, &g);
-			if (rc <= 0)
+			if (rc <= 0 || cmd_signal)
 				break;
 			seen++;
 			if (c.game && seen != c.game) {
@@ -652,11 +675,18 @@ int cmd_replay(int argc, char **argv)
 			if (c.game)
 				break;
 		}
-		if (rc == XQ_EIO || rc == XQ_ENOMEM)
+		if (cmd_signal)
+			diag_list_clear(&c.diags); /* "reading interrupted" is no news */
+		else if (rc == XQ_EIO || rc == XQ_ENOMEM)
 			c.io_error = 1;
 		else if (rc < 0)
 			c.problems = 1; /* damage the reader could not step over (reported) */
-		if (rc >= 0 && c.game && seen < c.game) {
+		if (rc >= 0 && !cmd_signal && !c.game && seen == 0) {
+			/* As every command: an input with no game is an error. */
+			source_no_game(&d, c.name);
+			diag_list_add(&c.diags, &d);
+		}
+		if (rc >= 0 && !cmd_signal && c.game && seen < c.game) {
 			cmd_error("'%s' has %ld game%s; there is no game %ld", c.name, seen,
 				  seen == 1 ? "" : "s", c.game);
 			c.problems = 1;
@@ -669,6 +699,10 @@ int cmd_replay(int argc, char **argv)
 	xq_buf_release(&c.out);
 	xq_buf_release(&c.err);
 	diag_list_release(&c.diags);
+	if (cmd_signal) {
+		cmd_error("interrupted%s", c.svg && strcmp(c.svg, "-") ? ": no SVG file was written" : "");
+		return cmd_signal_status();
+	}
 	if (c.io_error)
 		return XQ_EXIT_IO;
 	return c.problems ? XQ_EXIT_INVALID : XQ_EXIT_OK;

@@ -91,8 +91,9 @@ static int add_place(struct xq_buf *b, const struct xq_diag *d, int binary)
 	if (d->source) {
 		rc = report_add_safe(b, d->source, strlen(d->source));
 		if (!rc && !binary && d->place.line)
-			rc = d->place.col ? xq_buf_addf(b, ":%u:%u", d->place.line, d->place.col)
-					  : xq_buf_addf(b, ":%u", d->place.line);
+			rc = d->place.col ? xq_buf_addf(b, ":%llu:%llu", (unsigned long long)d->place.line,
+							(unsigned long long)d->place.col)
+					  : xq_buf_addf(b, ":%llu", (unsigned long long)d->place.line);
 		else if (!rc && d->has_offset)
 			rc = xq_buf_addf(b, ": byte %llu", (unsigned long long)d->place.offset);
 	} else {
@@ -142,7 +143,8 @@ int report_json(struct xq_buf *b, const struct xq_diag *d, int binary)
 			rc = report_add_json_safe(b, d->source);
 	}
 	if (!rc && d->place.line && !binary)
-		rc = xq_buf_addf(b, ",\"line\":%u,\"col\":%u", d->place.line, d->place.col);
+		rc = xq_buf_addf(b, ",\"line\":%llu,\"col\":%llu", (unsigned long long)d->place.line,
+				 (unsigned long long)d->place.col);
 	if (!rc && d->has_offset)
 		rc = xq_buf_addf(b, ",\"offset\":%llu", (unsigned long long)d->place.offset);
 	if (!rc && d->game)

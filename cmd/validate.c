@@ -267,8 +267,8 @@ static void check_start(struct pool_job *j)
 		struct xq_board b;
 		xq_diag_init(&d);
 		if (xq_board_from_fen(&b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &d)) {
-			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_FEN, 0, "FEN tag, column %u: %s",
-				  d.place.col, d.msg);
+			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_FEN, 0, "FEN tag, column %llu: %s",
+				  (unsigned long long)d.place.col, d.msg);
 		} else if (memcmp(b.sq, g->start.sq, sizeof(b.sq)) || b.side != g->start.side) {
 			char want[XQ_FEN_MAX];
 			xq_board_to_fen(&g->start, want, sizeof(want));
@@ -484,7 +484,7 @@ static void game_json(struct vctx *c, const struct pool_job *j, const uint64_t s
 	report_add_json_safe(b, j->file->name);
 	xq_buf_addf(b, ",\"game\":%llu", (unsigned long long)g->number);
 	if (g->place.line && !j->file->binary)
-		xq_buf_addf(b, ",\"line\":%u", g->place.line);
+		xq_buf_addf(b, ",\"line\":%llu", (unsigned long long)g->place.line);
 	else
 		xq_buf_addf(b, ",\"offset\":%llu", (unsigned long long)g->place.offset);
 	xq_buf_addf(b, ",\"format\":\"%s\"", j->file->fmt ? j->file->fmt->name : "");
@@ -555,7 +555,7 @@ static int validate_emit(void *ctx, struct pool_job *j)
 	}
 	report_flush_err(&c->err);
 	report_flush_out(&c->out);
-	return 0;
+	return cmd_signal ? 1 : 0;
 }
 
 static void plural(struct xq_buf *b, uint64_t n, const char *one, const char *many)
@@ -563,7 +563,8 @@ static void plural(struct xq_buf *b, uint64_t n, const char *one, const char *ma
 	xq_buf_addf(b, "%llu %s", (unsigned long long)n, n == 1 ? one : many);
 }
 
-static void print_summary(struct vctx *c, double secs)
+/* `stopped`: the run ended before every input was checked. */
+static void print_summary(struct vctx *c, double secs, int stopped)
 {
 	struct xq_buf *b = &c->out;
 	static const char *const one[3] = {"note", "warning", "error"};
@@ -609,7 +610,9 @@ static void print_summary(struct vctx *c, double secs)
 		report_codes_text(b, &c->counts, (enum xq_severity)s);
 		xq_buf_addc(b, '\n');
 	}
-	if (!c->counts.by_sev[XQ_SEV_ERROR] && !c->counts.by_sev[XQ_SEV_WARNING])
+	if (stopped)
+		xq_buf_adds(b, "stopped early: not every game was checked\n");
+	else if (!c->counts.by_sev[XQ_SEV_ERROR] && !c->counts.by_sev[XQ_SEV_WARNING])
 		xq_buf_adds(b, "no problems found\n");
 	report_flush_out(b);
 }
@@ -724,6 +727,7 @@ int cmd_validate(int argc, char **argv)
 		progress = 0;
 
 	t0 = cmd_now();
+	cmd_catch_signals();
 	if (inputs_start(&inputs, p.operands, p.noperands, recursive, files0, &d)) {
 		cmd_error("%s", d.msg);
 		opt_release(&p);
@@ -747,9 +751,13 @@ int cmd_validate(int argc, char **argv)
 		cmd_error("out of memory");
 		c.io_error = 1;
 	}
-	print_summary(&c, cmd_now() - t0);
+	if (cmd_signal)
+		cmd_error("interrupted: the summary counts what was checked before the signal");
+	print_summary(&c, cmd_now() - t0, rc != 0 || cmd_signal);
 	xq_buf_release(&c.err);
 	xq_buf_release(&c.out);
+	if (cmd_signal)
+		return cmd_signal_status();
 	if (c.io_error)
 		return XQ_EXIT_IO;
 	for (int sev = XQ_SEV_ERROR; sev >= (int)fail_on; sev--)

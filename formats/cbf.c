@@ -86,7 +86,7 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
 		r->first_error = e->line;
 	if (r->quiet || r->errors > CBF_MAX_XML_ERRORS)
 		return;
-	pl.line = e->line > 0 ? (uint32_t)e->line : 0;
+	pl.line = e->line > 0 ? (uint64_t)e->line : 0;
 	pl.col = e->int2 > 0 ? (uint32_t)e->int2 : 0;
 	msg = e->message ? e->message : "malformed XML";
 	len = strlen(msg);
@@ -187,7 +187,7 @@ static struct xq_place node_place(const xmlNode *n)
 	long line = xmlGetLineNo(n);
 
 	if (line > 0)
-		pl.line = (uint32_t)line;
+		pl.line = (uint64_t)line;
 	return pl;
 }
 
@@ -402,7 +402,7 @@ static int read_moves(struct cbf_reader *r, struct xq_game *g, const xmlNode *li
 			xmlFree(value);
 			continue;
 		}
-		ply = t.parent != XQ_NODE_NONE ? xq_game_ply(g, t.parent) + 1 : 0;
+		ply = t.parent != XQ_NODE_NONE ? t.ply + 1 : 0;
 		if (!m && t.parent != XQ_NODE_NONE) {
 			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, ply, (const char *)value,
 				      value ? strlen((const char *)value) : 0, XQ_D_BAD_MOVE_TEXT,
@@ -745,24 +745,24 @@ static int write_comment(struct cbf_writer *w, const char *comment, uint32_t ply
 static int write_moves(struct cbf_writer *w, const struct xq_game *g)
 {
 	struct xq_buf *b = &w->out;
-	uint32_t nags = 0, pre = 0, first_nag = 0, first_pre = 0;
+	uint32_t nags = 0, pre = 0, first_nag = 0, first_pre = 0, ply = 1;
 	int rc;
 
 	rc = xq_buf_adds(b, "  <Move value=\"00-00\"");
 	if (!rc)
 		rc = write_comment(w, g->nodes[XQ_ROOT].comment, 0);
 	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE && !rc;
-	     n = xq_game_next(g, n)) {
+	     n = xq_game_next_ply(g, n, &ply)) {
 		const struct xq_node *x = &g->nodes[n];
 		xq_sq f = XQ_MOVE_FROM(x->move), t = XQ_MOVE_TO(x->move);
 		if (x->nnags) {
 			if (!nags)
-				first_nag = xq_game_ply(g, n);
+				first_nag = ply;
 			nags += x->nnags;
 		}
 		if (x->pre_comment && *x->pre_comment) {
 			if (!pre)
-				first_pre = xq_game_ply(g, n);
+				first_pre = ply;
 			pre++;
 		}
 		rc = xq_buf_addf(b, "  <Move value=\"%d%d-%d%d\"%s%s", XQ_SQ_FILE(f),
@@ -770,7 +770,7 @@ static int write_moves(struct cbf_writer *w, const struct xq_game *g)
 				 x->child == XQ_NODE_NONE ? " end=\"1\"" : "",
 				 x->sibling != XQ_NODE_NONE ? " branch=\"1\"" : "");
 		if (!rc)
-			rc = write_comment(w, x->comment, xq_game_ply(g, n));
+			rc = write_comment(w, x->comment, ply);
 	}
 	if (rc)
 		return XQ_ENOMEM;

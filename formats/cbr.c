@@ -487,7 +487,7 @@ static xq_sq square(int version, unsigned char c)
 }
 
 /* Comment text: UTF-16LE to UTF-8 with CRLF as LF. */
-static int set_comment(struct cbr_reader *r, struct xq_game *g, uint32_t node,
+static int set_comment(struct cbr_reader *r, struct xq_game *g, uint32_t node, uint32_t ply,
 		       const unsigned char *p, uint32_t len, uint64_t off, struct xq_buf *tmp)
 {
 	size_t bad = 0, j = 0;
@@ -496,7 +496,7 @@ static int set_comment(struct cbr_reader *r, struct xq_game *g, uint32_t node,
 	xq_buf_reset(tmp);
 	rc = xq_transcoder_convert(&r->utf16, (const char *)p, len, tmp, &bad);
 	if (rc == XQ_EENCODING) {
-		report(r, g->number, off + bad, xq_game_ply(g, node), NULL, XQ_D_ENCODING,
+		report(r, g->number, off + bad, ply, NULL, XQ_D_ENCODING,
 		       XQ_SEV_ERROR, "comment: bytes that are not UTF-16LE text; the comment stops "
 				     "before them");
 		rc = 0;
@@ -582,8 +582,8 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 		if (root) {
 			root = 0;
 			if (clen)
-				rc = set_comment(r, g, XQ_ROOT, window_get(r, pos, clen), clen, pos,
-						 &tmp);
+				rc = set_comment(r, g, XQ_ROOT, 0, window_get(r, pos, clen), clen,
+						 pos, &tmp);
 			pos += clen;
 			if (rc)
 				break;
@@ -599,7 +599,7 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 			continue;
 		}
 		entries++;
-		ply = t.parent != XQ_NODE_NONE ? xq_game_ply(g, t.parent) + 1 : 0;
+		ply = t.parent != XQ_NODE_NONE ? t.ply + 1 : 0;
 		name[0] = '\0';
 		if (m)
 			xq_move_name(m, name);
@@ -618,7 +618,8 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 		} else if (added == 1) {
 			g->nodes[node].place.offset = here;
 			if (clen)
-				rc = set_comment(r, g, node, window_get(r, pos, clen), clen, pos, &tmp);
+				rc = set_comment(r, g, node, ply, window_get(r, pos, clen), clen, pos,
+						 &tmp);
 		} else if (added < 0 && added != XQ_EPARSE) {
 			rc = added;
 		}

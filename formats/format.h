@@ -130,7 +130,7 @@ struct xq_bytes {
 /* A place where the input can be cut: a record starts there. */
 struct xq_split_point {
 	uint64_t offset;   /* byte offset where the record starts; it starts a line */
-	uint32_t line;     /* that line (1-based) */
+	uint64_t line;     /* that line (1-based) */
 	uint64_t records;  /* records that start before it */
 	uint64_t seen;     /* a reader of the records before `offset` needs the bytes up to
 			    * here (> offset for a format that ends a record on seeing the
@@ -146,7 +146,7 @@ struct xq_chunk {
 	struct xq_bytes bytes;     /* the chunk's bytes from `offset` on */
 	const char *name;          /* the input's name, for diagnostics */
 	uint64_t offset;           /* byte offset of the chunk in the input (a split point's) */
-	uint32_t line;             /* its line */
+	uint64_t line;             /* its line */
 	uint64_t records;          /* records before it */
 	enum xq_encoding encoding; /* from the split point that ends the chunk (or any later) */
 	uint64_t first_high;

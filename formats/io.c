@@ -2,18 +2,28 @@
  * io.c: input with transparent gzip and peeking; output through a
  * temporary file renamed on success (see io.h).
  */
+/* realpath() is XSI, beside the POSIX 2008 base the build asks for. */
+#if !defined(_XOPEN_SOURCE) || _XOPEN_SOURCE < 700
+#undef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700
+#endif
 #include "io.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #define RAW_CHUNK 65536
+/* How often a read that waits for a pipe looks at the cancel flag. */
+#define CANCEL_POLL_MS 100
 
 struct xq_input {
 	char *name;
@@ -22,6 +32,8 @@ struct xq_input {
 	const unsigned char *mem;
 	size_t mem_len, mem_pos;
 	int64_t size;
+	int regular;     /* a regular file: reading it never waits for a writer */
+	const atomic_int *cancel; /* stop reading when it becomes non-zero */
 	uint64_t stored; /* raw bytes consumed */
 	int eof_raw;
 	/* raw buffer (file bytes as stored) */
@@ -72,8 +84,10 @@ int xq_input_open(struct xq_input **out, const char *path, struct xq_diag *d)
 				return xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR,
 						   "'%s' is a directory", path);
 			}
-			if (S_ISREG(st.st_mode))
+			if (S_ISREG(st.st_mode)) {
 				in->size = (int64_t)st.st_size;
+				in->regular = 1;
+			}
 		}
 	}
 	in->raw = malloc(RAW_CHUNK);
@@ -138,6 +152,39 @@ uint64_t xq_input_stored_offset(const struct xq_input *in)
 	return in->stored;
 }
 
+void xq_input_set_cancel(struct xq_input *in, const atomic_int *cancel)
+{
+	in->cancel = cancel;
+}
+
+static int canceled(struct xq_input *in, struct xq_diag *d)
+{
+	return xq_diag_set(d, XQ_ECANCELED, XQ_D_IO, XQ_SEV_ERROR, "'%s': reading interrupted",
+			   in->name);
+}
+
+/*
+ * Wait until `in` has bytes to read, looking at the cancel flag every
+ * CANCEL_POLL_MS: a pipe or a terminal may stay silent for ever.  Returns
+ * 0, or XQ_ECANCELED.
+ */
+static int wait_readable(struct xq_input *in, struct xq_diag *d)
+{
+	struct pollfd p;
+
+	p.fd = in->fd;
+	p.events = POLLIN;
+	for (;;) {
+		int n;
+		if (atomic_load(in->cancel))
+			return canceled(in, d);
+		p.revents = 0;
+		n = poll(&p, 1, CANCEL_POLL_MS);
+		if (n != 0 && !(n < 0 && errno == EINTR))
+			return 0; /* readable, at its end, or an error read() will tell */
+	}
+}
+
 /* Refill the raw buffer when it is empty; returns bytes available, 0 at end, <0 error. */
 static long raw_fill(struct xq_input *in, struct xq_diag *d)
 {
@@ -154,9 +201,18 @@ static long raw_fill(struct xq_input *in, struct xq_diag *d)
 		in->mem_pos += take;
 		n = (ssize_t)take;
 	} else {
-		do
+		for (;;) {
+			if (in->cancel && atomic_load(in->cancel))
+				return canceled(in, d);
+			if (in->cancel && !in->regular) {
+				int rc = wait_readable(in, d);
+				if (rc)
+					return rc;
+			}
 			n = read(in->fd, in->raw, RAW_CHUNK);
-		while (n < 0 && errno == EINTR);
+			if (n >= 0 || errno != EINTR)
+				break;
+		}
 		if (n < 0)
 			return io_error(d, XQ_EIO, in->name, "cannot read");
 	}
@@ -311,12 +367,27 @@ int xq_input_read_all(struct xq_input *in, struct xq_buf *out, size_t limit, str
 
 struct xq_output {
 	char *name;     /* what the user asked for */
-	char *tmp;      /* temporary path, NULL for stdout/memory */
+	char *target;   /* the name renamed over on commit (through a symbolic link) */
+	char *tmp;      /* the temporary file; NULL when written directly */
+	int replace;    /* commit may replace an existing file (XQ_OUTPUT_FORCE) */
 	FILE *f;
 	gzFile gz;
 	struct xq_buf *mem;
 	int error;      /* a write failed: errno value, or -1 */
 };
+
+/* An I/O error on an output: a full disk or quota is XQ_D_RESOURCE, so
+ * that a caller writing many files can stop at the first. */
+static int out_error(struct xq_diag *d, int err, const char *name, const char *what)
+{
+	int full = err == ENOSPC
+#ifdef EDQUOT
+		   || err == EDQUOT
+#endif
+		;
+	return xq_diag_set(d, XQ_EIO, full ? XQ_D_RESOURCE : XQ_D_IO, XQ_SEV_ERROR, "%s '%s': %s",
+			   what, name, strerror(err));
+}
 
 int xq_output_open_mem(struct xq_output **out, struct xq_buf *target)
 {
@@ -334,9 +405,161 @@ int xq_output_open_mem(struct xq_output **out, struct xq_buf *target)
 	return 0;
 }
 
+/* The descriptor a name such as /dev/stdout or /dev/fd/3 stands for, or -1. */
+static int named_fd(const char *path)
+{
+	static const char *const prefixes[] = {"/dev/fd/", "/proc/self/fd/"};
+	long n;
+	char *end;
+
+	if (!strcmp(path, "/dev/stdout"))
+		return 1;
+	if (!strcmp(path, "/dev/stderr"))
+		return 2;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t len = strlen(prefixes[i]);
+		if (strncmp(path, prefixes[i], len) || path[len] < '0' || path[len] > '9')
+			continue;
+		errno = 0;
+		n = strtol(path + len, &end, 10);
+		if (!errno && !*end && n >= 0 && n < 1 << 20)
+			return (int)n;
+	}
+	return -1;
+}
+
+int xq_output_plan(struct xq_output_plan *p, const char *path, unsigned flags, struct xq_diag *d)
+{
+	struct stat st;
+
+	memset(p, 0, sizeof(*p));
+	/* "-", /dev/stdout, /dev/fd/3: a descriptor the caller opened, written
+	 * as it is (a file the shell opened with > is not replaced). */
+	if (!strcmp(path, "-") || (named_fd(path) >= 0 && fcntl(named_fd(path), F_GETFD) >= 0)) {
+		p->kind = XQ_OUTPUT_DIRECT;
+		return 0;
+	}
+	if (lstat(path, &st) != 0) {
+		if (errno == ENOENT) {
+			p->kind = XQ_OUTPUT_NEW;
+			return 0;
+		}
+		return io_error(d, XQ_EIO, path, "cannot write");
+	}
+	if (S_ISLNK(st.st_mode) && stat(path, &st) != 0) {
+		if (errno != ENOENT)
+			return io_error(d, XQ_EIO, path, "cannot write");
+		/* A link to nothing: replacing it takes --force, as cp does. */
+		if (!(flags & XQ_OUTPUT_FORCE))
+			return xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR,
+					   "'%s' is a symbolic link to a missing file (use --force to replace the link)",
+					   path);
+		p->kind = XQ_OUTPUT_NEW;
+		p->link = 1;
+		return 0;
+	}
+	if (S_ISREG(st.st_mode)) {
+		if (!(flags & XQ_OUTPUT_FORCE))
+			return xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR,
+					   "'%s' already exists (use --force to replace it)", path);
+		p->kind = XQ_OUTPUT_REPLACE;
+		p->dev = st.st_dev;
+		p->ino = st.st_ino;
+		return 0;
+	}
+	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		p->kind = XQ_OUTPUT_DIRECT;
+		return 0;
+	}
+	return xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR, "'%s' is %s", path,
+			   S_ISDIR(st.st_mode)   ? "a directory"
+			   : S_ISBLK(st.st_mode) ? "a block device: xqkit does not write over one"
+						 : "not a file xqkit can write");
+}
+
+/* Open a descriptor's name (a copy of the descriptor, sharing its file
+ * offset, as >&N does), or a character device, FIFO or socket, as it is. */
+static int open_direct(const char *path, struct xq_diag *d)
+{
+	int n = named_fd(path);
+	int fd = n >= 0 ? dup(n) : open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+
+	if (fd >= 0)
+		return fd;
+	return io_error(d, XQ_EIO, path, "cannot open");
+}
+
+/* Sixteen letters that change with every call, for a temporary name. */
+static void random_letters(char *out, size_t n, const void *salt, unsigned attempt)
+{
+	struct timespec ts;
+	uint64_t x;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 12) ^
+	    (uint64_t)(uintptr_t)salt ^ ((uint64_t)attempt << 52);
+	for (size_t i = 0; i < n; i++) {
+		/* splitmix64 */
+		uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		z ^= z >> 31;
+		out[i] = "abcdefghijklmnopqrstuvwxyz012345"[z & 31];
+	}
+}
+
+/*
+ * Create the temporary file beside `target`: a short name of its own
+ * (so that any name the file system allows can be the target), a dot
+ * first (so that directory walks skip it), created with mode 0666 and the
+ * process's umask by the kernel, as any new file is.
+ */
+static int create_temp(struct xq_output *o, const char *target, struct xq_diag *d)
+{
+	const char *slash = strrchr(target, '/');
+	size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
+	size_t cap = dirlen + sizeof(".xqkit-") + 8;
+
+	o->tmp = malloc(cap);
+	if (!o->tmp)
+		return XQ_ENOMEM;
+	for (unsigned attempt = 0; attempt < 100; attempt++) {
+		int fd;
+		memcpy(o->tmp, target, dirlen);
+		memcpy(o->tmp + dirlen, ".xqkit-", 7);
+		random_letters(o->tmp + dirlen + 7, 8, o, attempt);
+		o->tmp[dirlen + 15] = '\0';
+		fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST)
+			break;
+	}
+	free(o->tmp);
+	o->tmp = NULL;
+	return out_error(d, errno, o->name, "cannot create a temporary file for");
+}
+
+/* The replaced file's owner, group and mode go to the temporary file:
+ * replacing a file changes its contents, nothing else.  Owner and group
+ * are kept where the system allows; set-user and set-group bits only with
+ * the owner and group they belong to. */
+static void keep_attributes(int fd, const struct stat *st)
+{
+	mode_t mode = st->st_mode & 07777;
+
+	if (fchown(fd, st->st_uid, st->st_gid) != 0) {
+		mode &= ~(mode_t)S_ISUID;
+		if (fchown(fd, (uid_t)-1, st->st_gid) != 0)
+			mode &= ~(mode_t)S_ISGID;
+	}
+	fchmod(fd, mode);
+}
+
 int xq_output_open(struct xq_output **out, const char *path, unsigned flags, struct xq_diag *d)
 {
 	struct xq_output *o = calloc(1, sizeof(*o));
+	struct xq_output_plan plan;
 	size_t plen = strlen(path);
 	int fd = -1, rc = XQ_ENOMEM;
 	int gz = (flags & XQ_OUTPUT_GZIP) || (plen > 3 && !strcmp(path + plen - 3, ".gz"));
@@ -346,34 +569,37 @@ int xq_output_open(struct xq_output **out, const char *path, unsigned flags, str
 	o->name = strdup(!strcmp(path, "-") ? "<stdout>" : path);
 	if (!o->name)
 		goto fail;
+	if ((rc = xq_output_plan(&plan, path, flags, d)) != 0)
+		goto fail;
+	rc = XQ_ENOMEM;
 	if (!strcmp(path, "-")) {
 		fd = dup(1);
 		if (fd < 0) {
 			rc = io_error(d, XQ_EIO, "<stdout>", "cannot use");
 			goto fail;
 		}
+	} else if (plan.kind == XQ_OUTPUT_DIRECT) {
+		if ((fd = open_direct(path, d)) < 0) {
+			rc = fd;
+			goto fail;
+		}
 	} else {
 		struct stat st;
-		const char *slash = strrchr(path, '/');
-		const char *base = slash ? slash + 1 : path;
-		size_t dirlen = (size_t)(base - path), cap = dirlen + strlen(base) + 32;
-		if (!(flags & XQ_OUTPUT_FORCE) && stat(path, &st) == 0) {
-			rc = xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR,
-					 "'%s' already exists (use --force to replace it)", path);
+		/* Through a symbolic link to a file, the file is replaced and
+		 * the link kept. */
+		o->target = plan.kind == XQ_OUTPUT_REPLACE ? realpath(path, NULL) : strdup(path);
+		if (!o->target) {
+			if (errno != ENOMEM)
+				rc = io_error(d, XQ_EIO, path, "cannot write");
 			goto fail;
 		}
-		o->tmp = malloc(cap);
-		if (!o->tmp)
-			goto fail;
-		snprintf(o->tmp, cap, "%.*s.%s.xqkit-XXXXXX", (int)dirlen, path, base);
-		fd = mkstemp(o->tmp);
-		if (fd < 0) {
-			rc = io_error(d, XQ_EIO, path, "cannot create a temporary file for");
-			free(o->tmp);
-			o->tmp = NULL;
+		o->replace = (flags & XQ_OUTPUT_FORCE) != 0;
+		if ((fd = create_temp(o, o->target, d)) < 0) {
+			rc = fd;
 			goto fail;
 		}
-		fchmod(fd, 0644);
+		if (plan.kind == XQ_OUTPUT_REPLACE && stat(o->target, &st) == 0)
+			keep_attributes(fd, &st);
 	}
 	if (gz)
 		o->gz = gzdopen(fd, "wb");
@@ -391,6 +617,7 @@ fail:
 	if (rc == XQ_ENOMEM)
 		xq_diag_set(d, XQ_ENOMEM, XQ_D_IO, XQ_SEV_ERROR, "out of memory");
 	free(o->tmp);
+	free(o->target);
 	free(o->name);
 	free(o);
 	return rc;
@@ -436,8 +663,33 @@ int xq_output_write(struct xq_output *o, const void *data, size_t len)
 static void output_free(struct xq_output *o)
 {
 	free(o->tmp);
+	free(o->target);
 	free(o->name);
 	free(o);
+}
+
+/*
+ * Put the finished temporary file in place.  With XQ_OUTPUT_FORCE it
+ * replaces whatever has the name; without, a hard link makes it appear
+ * only if nothing has the name (a file that appeared during the run is
+ * not replaced), falling back to rename on file systems without links.
+ * Returns 0 or an errno value.
+ */
+static int put_in_place(const struct xq_output *o)
+{
+	struct stat st;
+
+	if (o->replace)
+		return rename(o->tmp, o->target) == 0 ? 0 : errno;
+	if (link(o->tmp, o->target) == 0) {
+		unlink(o->tmp);
+		return 0;
+	}
+	if (errno == EEXIST)
+		return EEXIST;
+	if (lstat(o->target, &st) == 0)
+		return EEXIST;
+	return rename(o->tmp, o->target) == 0 ? 0 : errno;
 }
 
 int xq_output_commit(struct xq_output *o, struct xq_diag *d)
@@ -460,12 +712,15 @@ int xq_output_commit(struct xq_output *o, struct xq_diag *d)
 			err = errno;
 	}
 	if (err) {
-		errno = err;
-		rc = io_error(d, XQ_EIO, o->name, "cannot write");
+		rc = out_error(d, err, o->name, "cannot write");
 		if (o->tmp)
 			unlink(o->tmp);
-	} else if (o->tmp && rename(o->tmp, o->name) != 0) {
-		rc = io_error(d, XQ_EIO, o->name, "cannot rename the temporary file to");
+	} else if (o->tmp && (err = put_in_place(o)) != 0) {
+		if (err == EEXIST)
+			rc = xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR,
+					 "'%s' already exists (use --force to replace it)", o->name);
+		else
+			rc = out_error(d, err, o->name, "cannot rename the temporary file to");
 		unlink(o->tmp);
 	}
 	output_free(o);
@@ -480,6 +735,7 @@ void xq_output_abort(struct xq_output *o)
 		gzclose(o->gz);
 	else if (o->f)
 		fclose(o->f);
+	/* Only the temporary file: never the target, never a device. */
 	if (o->tmp)
 		unlink(o->tmp);
 	output_free(o);

@@ -6,18 +6,31 @@
  * files of several gzip members.  The first bytes can be peeked (to choose
  * a format) without losing them, even on a pipe.
  *
- * Output: `-` for standard output, or a path.  A path is written to a
- * temporary file in the same directory and renamed over the target only by
+ * Output: `-` for standard output, or a path.  A regular file is written
+ * to a temporary file in the same directory and put in place only by
  * xq_output_commit(), so a failed or interrupted run never leaves a
- * half-written file under the real name; an existing target is refused
- * unless XQ_OUTPUT_FORCE.  A name ending in ".gz" (or XQ_OUTPUT_GZIP) is
- * gzip-compressed.
+ * half-written file under the real name, and an aborted one leaves
+ * nothing.  The temporary file is created with mode 0666 less the umask,
+ * as any new file; when it replaces a file, it takes that file's mode,
+ * owner and group (where the system allows).  An existing file is
+ * refused unless XQ_OUTPUT_FORCE, and so is a symbolic link to a missing
+ * file; a symbolic link to a file is kept and the file it names replaced.
+ * A character device, FIFO or socket (/dev/null, the pipe of a shell's
+ * >(...)) cannot be replaced: it is written directly, with or without
+ * XQ_OUTPUT_FORCE, and never removed; so is an open descriptor named
+ * /dev/stdout, /dev/stderr, /dev/fd/N or /proc/self/fd/N, through a copy
+ * of it, whatever it is (a file a shell opened with > stays that file).  A directory or a block
+ * device is refused.  A name ending in ".gz" (or XQ_OUTPUT_GZIP) is
+ * gzip-compressed.  A full disk (ENOSPC, EDQUOT) is reported with the
+ * code XQ_D_RESOURCE, any other failure with XQ_D_IO.
  */
 #ifndef XQ_FORMATS_IO_H
 #define XQ_FORMATS_IO_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "buf.h"
 #include "diag.h"
@@ -43,6 +56,16 @@ int64_t xq_input_size(const struct xq_input *in);
 uint64_t xq_input_stored_offset(const struct xq_input *in);
 
 /*
+ * Stop reading once `*cancel` is non-zero (a flag the caller sets, from a
+ * signal handler or any thread: a lock-free atomic_int is safe for both;
+ * NULL: never): every read of the stored bytes looks at it first, and a
+ * read from a pipe or terminal waits in steps of 100 ms so that it does
+ * too.  A stopped read returns XQ_ECANCELED, which readers
+ * pass on, and keeps returning it.
+ */
+void xq_input_set_cancel(struct xq_input *in, const atomic_int *cancel);
+
+/*
  * The first bytes of the (decompressed) content, up to XQ_PEEK_SIZE, without
  * consuming them.  Returns 0, or XQ_EIO with the reason in `d`.
  */
@@ -61,6 +84,27 @@ enum {
 	XQ_OUTPUT_GZIP = 1 << 1   /* compress (also implied by a ".gz" name) */
 };
 
+/* What writing a path would do. */
+enum xq_output_kind {
+	XQ_OUTPUT_NEW,     /* create a file (the name is free, or a link to nothing with FORCE) */
+	XQ_OUTPUT_REPLACE, /* replace the existing file dev/ino (FORCE) */
+	XQ_OUTPUT_DIRECT   /* write to standard output, a device, a FIFO or a socket */
+};
+
+struct xq_output_plan {
+	enum xq_output_kind kind;
+	dev_t dev;         /* XQ_OUTPUT_REPLACE: the file that would be replaced */
+	ino_t ino;
+	int link;          /* the name is a symbolic link to nothing */
+};
+
+/*
+ * What xq_output_open() would do with `path` and `flags`, without creating
+ * anything: 0 with `p` filled, or XQ_EIO with the reason in `d` when it
+ * would refuse (an existing file without FORCE, a directory, ...).
+ */
+int xq_output_plan(struct xq_output_plan *p, const char *path, unsigned flags, struct xq_diag *d);
+
 /* Open a path or "-". Returns 0, or an XQ_E* code with the reason in `d`. */
 int xq_output_open(struct xq_output **out, const char *path, unsigned flags, struct xq_diag *d);
 /* Append everything written to `target` (for tests and --verify). */
@@ -68,9 +112,10 @@ int xq_output_open_mem(struct xq_output **out, struct xq_buf *target);
 const char *xq_output_name(const struct xq_output *o);
 /* Returns 0 or XQ_EIO / XQ_ENOMEM; the error is kept and repeated by commit. */
 int xq_output_write(struct xq_output *o, const void *data, size_t len);
-/* Finish: flush, close, rename into place.  Frees `o` in every case. */
+/* Finish: flush, close, put the file in place (without FORCE, only if the
+ * name is still free).  Frees `o` in every case. */
 int xq_output_commit(struct xq_output *o, struct xq_diag *d);
-/* Give up: remove the temporary file.  Frees `o`. */
+/* Give up: remove the temporary file (never anything else).  Frees `o`. */
 void xq_output_abort(struct xq_output *o);
 
 #endif

@@ -28,6 +28,7 @@ static const char *const code_names[XQ_D_CODE_COUNT] = {
 	[XQ_D_RESIGNATION] = "resignation",
 	[XQ_D_SIDE_TO_MOVE] = "side-to-move",
 	[XQ_D_EMPTY_GAME] = "empty-game",
+	[XQ_D_NO_GAME] = "no-game",
 	[XQ_D_LOSS] = "loss",
 	[XQ_D_REPETITION] = "repetition",
 	[XQ_D_PERPETUAL_CHECK] = "perpetual-check",
@@ -138,6 +139,8 @@ const char *xq_strerror(int rc)
 		return "engine error";
 	case XQ_EINTERNAL:
 		return "internal error";
+	case XQ_ECANCELED:
+		return "interrupted";
 	}
 	return "unknown error";
 }

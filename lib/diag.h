@@ -35,7 +35,8 @@ enum {
 	XQ_EIO = -9,          /* read or write failed */
 	XQ_ENOMEM = -10,      /* out of memory */
 	XQ_EENGINE = -11,     /* an external engine misbehaved */
-	XQ_EINTERNAL = -12    /* a bug: an invariant did not hold */
+	XQ_EINTERNAL = -12,   /* a bug: an invariant did not hold */
+	XQ_ECANCELED = -13    /* stopped on request (the caller's cancel flag) */
 };
 
 /* Severity, in increasing order. */
@@ -71,6 +72,7 @@ enum xq_diag_code {
 	XQ_D_RESIGNATION,  /* "resignation": decisive result without mate */
 	XQ_D_SIDE_TO_MOVE, /* "side-to-move": stored side contradicts the moves */
 	XQ_D_EMPTY_GAME,   /* "empty-game" */
+	XQ_D_NO_GAME,      /* "no-game": an input that holds no game at all */
 	/* conversion */
 	XQ_D_LOSS,         /* "loss": the target format cannot hold something */
 	/* rules */
@@ -90,8 +92,8 @@ enum xq_diag_code {
 /* Where something is in its source; 0 means unknown for line and column. */
 struct xq_place {
 	uint64_t offset; /* byte offset from the start of the source */
-	uint32_t line;   /* 1-based */
-	uint32_t col;    /* 1-based, in characters of the decoded text */
+	uint64_t line;   /* 1-based (64 bits: an endless input has more than 2^32 lines) */
+	uint64_t col;    /* 1-based, in characters of the decoded text */
 };
 
 #define XQ_DIAG_MSG_MAX 256

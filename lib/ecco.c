@@ -1100,7 +1100,7 @@ static int set_error(struct xq_diag *d, const char *text, size_t pos, const char
 		return XQ_EPARSE;
 	d->place.offset = pos;
 	d->has_offset = 1;
-	d->place.col = (uint32_t)xq_utf8_count(text, pos) + 1;
+	d->place.col = (uint64_t)xq_utf8_count(text, pos) + 1;
 	va_start(ap, fmt);
 	xq_diag_vset(d, XQ_EPARSE, XQ_D_SYNTAX, XQ_SEV_ERROR, fmt, ap);
 	va_end(ap);

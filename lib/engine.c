@@ -1625,13 +1625,18 @@ static int engine_analyse(void *impl, struct xq_analysis *out, const struct xq_b
 			printable(text, sizeof(text), line, len);
 			return engine_error(e, d, "sent a malformed best move: '%s'", text);
 		}
-		if (!l.move)
+		/* A lie is told about the position searched, not the one sent
+		 * (the last capture, before the moves since). */
+		if (!l.move) {
+			xq_board_to_fen(now, fen, sizeof(fen));
 			return engine_error(e, d,
 					    "lied: it said there is no move, but %d legal moves exist in %s",
 					    nlegal, fen);
+		}
 		tmp = *now;
 		if (!xq_move_is_legal(&tmp, l.move)) {
 			char t[7], iccs[5];
+			xq_board_to_fen(now, fen, sizeof(fen));
 			xq_engine_move_text(l.move, e->rank_base, t);
 			xq_move_name(l.move, iccs);
 			return engine_error(e, d, "lied: its best move '%s' (%s) is not legal in %s", t,

@@ -48,16 +48,18 @@ static void put_diag(const struct xq_diag *d, void *payload)
 
 	if (d->code == XQ_D_INTERNAL)
 		abort(); /* a reader returned a game without moving on */
-	xq_buf_addf(&r->game, "%u:%u:%llu:%d g%llu p%u %d %s [%s] %s\n", d->place.line,
-		    d->place.col, (unsigned long long)d->place.offset, d->has_offset,
+	xq_buf_addf(&r->game, "%llu:%llu:%llu:%d g%llu p%u %d %s [%s] %s\n",
+		    (unsigned long long)d->place.line, (unsigned long long)d->place.col,
+		    (unsigned long long)d->place.offset, d->has_offset,
 		    (unsigned long long)d->game, d->ply, (int)d->severity,
 		    xq_diag_code_name(d->code), d->move, d->msg);
 }
 
 static void put_game(struct reading *r, const struct xq_game *g)
 {
-	xq_buf_addf(&r->game, "game %llu at %u:%u:%llu %s %u\n", (unsigned long long)g->number,
-		    g->place.line, g->place.col, (unsigned long long)g->place.offset,
+	xq_buf_addf(&r->game, "game %llu at %llu:%llu:%llu %s %u\n", (unsigned long long)g->number,
+		    (unsigned long long)g->place.line, (unsigned long long)g->place.col,
+		    (unsigned long long)g->place.offset,
 		    g->encoding ? g->encoding : "-", g->flags);
 	xq_buf_reset(&r->rec);
 	if (xq_format_ndjson.write(r->writer, g))

@@ -14,8 +14,8 @@ expect_status 1
 expect_err "'[DhtmlXQ_' that opens no element"
 
 limited 10 256 "$XQKIT" convert -t pgn -o "$T/out.pgn" "$T/h.ubb"
-expect_status 0
-expect_err "0 games from 1 file"
+expect_status 1
+expect_err "the input holds no game [no-game]"
 [ -s "$T/out.pgn" ] && fail "a game was written"
 [ "$(ls -A "$T" | grep -c xqkit)" -eq 0 ] || fail "a temporary file was left"
 exit 0

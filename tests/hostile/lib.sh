@@ -10,6 +10,27 @@
 # expect_no_err TEXT          ... does not contain it
 # expect_same FILE1 FILE2     the two files hold the same bytes
 # mode_of FILE                prints FILE's permission bits in octal (e.g. 600)
+# interrupt SIG SECS CMD...   start CMD in the background (standard input:
+#                             this shell's; output in $T/out and $T/err)
+#                             with the default action for SIGINT, SIGTERM
+#                             and SIGHUP (a shell starts background jobs
+#                             with SIGINT ignored), send it SIG after SECS
+#                             seconds, and wait; sets $status and $elapsed
+#                             (milliseconds from the signal to its end).
+#                             A command still running 5 s after the signal
+#                             is killed and the case fails.
+# expect_within MS            the last `interrupt` ended within MS ms of
+#                             the signal (twice that under sanitizers)
+# no_temp_files DIR           fails if DIR (and below) holds a temporary
+#                             file of xqkit's (*xqkit-*)
+# cycle_pgn N MOVES [FEN [RESULT]]
+#                             prints a PGN game of N plies that plays the ICCS
+#                             MOVES (space-separated) over and over, from FEN,
+#                             ending in RESULT (default '*')
+# every_format FILE [OPTION...]
+#                             converts FILE to each writable format with
+#                             --verify, then validates the output with OPTIONs,
+#                             each command under `limited 20 512`, expecting 0
 
 fail() {
 	echo "FAIL $CASE: $*"
@@ -54,4 +75,83 @@ expect_same() {
 
 mode_of() {
 	stat -c %a "$1"
+}
+
+now_ms() {
+	_t=$(date +%s%N)
+	echo $((_t / 1000000))
+}
+
+interrupt() {
+	_sig=$1 _secs=$2
+	shift 2
+	env --default-signal=INT,TERM,HUP true 2> /dev/null ||
+		skip "$CASE" "env --default-signal is missing (coreutils 8.31 or later)"
+	exec 3<&0
+	env --default-signal=INT,TERM,HUP "$@" <&3 > "$T/out" 2> "$T/err" &
+	_pid=$!
+	exec 3<&-
+	sleep "$_secs"
+	_t0=$(now_ms)
+	kill -"$_sig" "$_pid" 2> /dev/null
+	# A watchdog: SIGKILL 5 s after the signal if it is still running.
+	rm -f "$T/interrupt.done"
+	(
+		_i=0
+		while [ $_i -lt 50 ] && [ ! -e "$T/interrupt.done" ]; do
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+		[ -e "$T/interrupt.done" ] || kill -KILL "$_pid" 2> /dev/null
+	) > /dev/null 2>&1 &
+	_dog=$!
+	wait "$_pid"
+	status=$?
+	elapsed=$(($(now_ms) - _t0))
+	: > "$T/interrupt.done"
+	wait $_dog
+	rm -f "$T/interrupt.done"
+	[ $status -ne 137 ] || fail "still running 5 s after SIG$_sig (killed)"
+}
+
+no_temp_files() {
+	_left=$(find "$1" -name '*xqkit-*' 2> /dev/null | head -5)
+	[ -z "$_left" ] || fail "temporary files left behind: $_left"
+}
+
+expect_within() {
+	_max=$1
+	# Sanitizers make everything slower; so does a machine under load.
+	[ -n "${XQ_SANITIZE:-}" ] && _max=$((_max * 2))
+	[ "$elapsed" -le "$_max" ] && return 0
+	fail "it took $elapsed ms to stop after the signal (at most $_max expected)"
+}
+
+cycle_pgn() {
+	awk -v n="$1" -v moves="$2" -v fen="${3:-}" -v result="${4:-*}" 'BEGIN {
+		m = split(moves, cyc, " ")
+		print "[Event \"cycle\"]"
+		if (fen != "")
+			print "[FEN \"" fen "\"]"
+		if (result != "*")
+			print "[Result \"" result "\"]"
+		print ""
+		for (k = 0; k < n; k++) {
+			if (k % 2 == 0)
+				printf "%d. ", k / 2 + 1
+			printf "%s ", cyc[k % m + 1]
+		}
+		print result
+	}'
+}
+
+every_format() {
+	_in=$1
+	shift
+	for _to in pgn xqf dhtmlxq cbf ndjson; do
+		limited 20 512 "$XQKIT" convert -q --verify -t $_to -o "$T/out.$_to" "$_in"
+		expect_status 0
+		limited 20 512 "$XQKIT" validate -q "$@" "$T/out.$_to"
+		expect_status 0
+	done
 }

@@ -51,9 +51,10 @@ static inline int count_diags(const struct collected *c, enum xq_severity at_lea
 static inline void print_diags(const struct collected *c)
 {
 	for (int i = 0; i < c->n; i++)
-		fprintf(stderr, "  diag %s %s: %s (line %u col %u off %llu game %llu ply %u '%s')\n",
+		fprintf(stderr, "  diag %s %s: %s (line %llu col %llu off %llu game %llu ply %u '%s')\n",
 			xq_severity_name(c->d[i].severity), xq_diag_code_name(c->d[i].code),
-			c->d[i].msg, c->d[i].place.line, c->d[i].place.col,
+			c->d[i].msg, (unsigned long long)c->d[i].place.line,
+			(unsigned long long)c->d[i].place.col,
 			(unsigned long long)c->d[i].place.offset, (unsigned long long)c->d[i].game,
 			c->d[i].ply, c->d[i].move);
 }

@@ -83,6 +83,8 @@ static int teardown(void **state)
 static pid_t start(const char *out, const char *err, const char *const *args)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t sa;
+	sigset_t def;
 	const char *argv[64];
 	size_t n = 0;
 	pid_t pid;
@@ -96,7 +98,18 @@ static pid_t start(const char *out, const char *err, const char *const *args)
 	posix_spawn_file_actions_addopen(&fa, 1, out[0] == '/' ? out : path(out),
 					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	posix_spawn_file_actions_addopen(&fa, 2, path(err), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	assert_int_equal(posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ), 0);
+	/* The default actions for the stop signals, as at a terminal: xqkit
+	 * keeps a signal ignored when it starts (nohup), and this test may
+	 * run in the background of a script, which ignores SIGINT. */
+	posix_spawnattr_init(&sa);
+	sigemptyset(&def);
+	sigaddset(&def, SIGINT);
+	sigaddset(&def, SIGTERM);
+	sigaddset(&def, SIGHUP);
+	posix_spawnattr_setsigdefault(&sa, &def);
+	posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETSIGDEF);
+	assert_int_equal(posix_spawn(&pid, argv[0], &fa, &sa, (char *const *)argv, environ), 0);
+	posix_spawnattr_destroy(&sa);
 	posix_spawn_file_actions_destroy(&fa);
 	return pid;
 }
@@ -242,18 +255,7 @@ static int zombie_children(pid_t parent, long *z, int n)
 /* Names in the test directory that look like a temporary output. */
 static int temp_files(void)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)))
-		if (strstr(e->d_name, ".xqkit-")) {
-			fprintf(stderr, "left behind: %s\n", e->d_name);
-			n++;
-		}
-	closedir(d);
-	return n;
+	return test_count_named(dir, ".xqkit-");
 }
 
 /* Wait until the progress line on stderr says `games` games are done. */

@@ -539,8 +539,8 @@ static void code_lists_reject_anything_else_at_its_place(void **state)
 			fail_msg("'%s' accepted", t);
 		assert_int_equal(d.code, XQ_D_SYNTAX);
 		if (d.place.col != cases[i].col || !strstr(d.msg, cases[i].says))
-			fail_msg("'%s': column %u '%s', expected column %u '%s'", t, d.place.col,
-				 d.msg, cases[i].col, cases[i].says);
+			fail_msg("'%s': column %llu '%s', expected column %u '%s'", t,
+				 (unsigned long long)d.place.col, d.msg, cases[i].col, cases[i].says);
 		assert_true(d.has_offset);
 		assert_int_equal(d.place.offset, cases[i].col - 1);
 		assert_int_equal(s.bits[0], 0x5a5a5a5a5a5a5a5aull); /* untouched */

@@ -1,10 +1,22 @@
 /*
- * test_io.c: inputs (plain, gzip by content, peeking, stdin-like streams)
- * and outputs (temporary file renamed on commit, no overwrite by default).
+ * test_io.c: inputs (plain, gzip by content, peeking, stdin-like streams,
+ * cancelling) and outputs (temporary file renamed on commit, no overwrite
+ * by default, modes and owners kept, devices, FIFOs and sockets written
+ * directly and never removed, links, full disks).
  */
+/* mknod() and makedev() for the block device case. */
+#define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE
 #include "testutil.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -207,6 +219,342 @@ static void gz_output_name_compresses(void **state)
 	xq_buf_release(&all);
 }
 
+/* Temporary files left in the test folder. */
+static int temp_files(void)
+{
+	return test_count_named(dir, "xqkit-");
+}
+
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static void write_output(const char *path, unsigned flags, const char *text)
+{
+	struct xq_output *o;
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	assert_int_equal(xq_output_open(&o, path, flags, &d), 0);
+	assert_int_equal(xq_output_write(o, text, strlen(text)), 0);
+	if (xq_output_commit(o, &d))
+		fail_msg("commit: %s", d.msg);
+}
+
+static void new_output_gets_0666_less_the_umask(void **state)
+{
+	char path[4400];
+	struct stat st;
+	mode_t old = umask(027);
+
+	(void)state;
+	path_in_dir(path, sizeof(path), "umask.txt");
+	write_output(path, 0, "x\n");
+	umask(old);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+}
+
+/* Replace a file of mode `mode` named `name`; its mode must stay. */
+static void replace_with_mode(const char *name, mode_t mode)
+{
+	char path[4400];
+	struct stat st;
+
+	path_in_dir(path, sizeof(path), name);
+	write_file(path, "old\n", mode);
+	write_output(path, XQ_OUTPUT_FORCE, "newer\n");
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 6);
+	assert_int_equal(st.st_mode & 07777, mode);
+}
+
+static void replaced_output_keeps_its_mode(void **state)
+{
+	(void)state;
+	replace_with_mode("private.txt", 0600);
+	replace_with_mode("shared.txt", 0664);
+	replace_with_mode("odd.txt", 0401);
+}
+
+static void replaced_output_keeps_its_owner_and_group(void **state)
+{
+	char path[4400];
+	struct stat st;
+
+	(void)state;
+	if (geteuid() != 0)
+		TEST_SKIP("only root can give a file to another owner");
+	path_in_dir(path, sizeof(path), "owned.txt");
+	write_file(path, "old\n", 0640);
+	assert_int_equal(chown(path, 4242, 4343), 0);
+	write_output(path, XQ_OUTPUT_FORCE, "new\n");
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_uid, 4242);
+	assert_int_equal(st.st_gid, 4343);
+	assert_int_equal(st.st_mode & 07777, 0640);
+}
+
+static void character_device_is_written_directly_and_kept(void **state)
+{
+	struct xq_output *o;
+	struct xq_diag d;
+	struct stat st;
+
+	(void)state;
+	/* Without --force as with it: a device cannot be replaced. */
+	write_output("/dev/null", 0, "discarded\n");
+	write_output("/dev/null", XQ_OUTPUT_FORCE, "discarded\n");
+	xq_diag_init(&d);
+	assert_int_equal(xq_output_open(&o, "/dev/null", XQ_OUTPUT_FORCE, &d), 0);
+	xq_output_write(o, "x", 1);
+	xq_output_abort(o); /* never removes it */
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+}
+
+static void fifo_is_written_directly_and_never_removed(void **state)
+{
+	char path[4400], buf[64];
+	struct xq_output *o;
+	struct xq_diag d;
+	struct stat st;
+	int rd;
+	ssize_t n;
+
+	(void)state;
+	path_in_dir(path, sizeof(path), "pipe");
+	assert_int_equal(mkfifo(path, 0600), 0);
+	rd = open(path, O_RDONLY | O_NONBLOCK); /* a reader, so that opening to write does not wait */
+	assert_true(rd >= 0);
+	write_output(path, 0, "through the pipe\n");
+	n = read(rd, buf, sizeof(buf));
+	assert_int_equal(n, 17);
+	assert_memory_equal(buf, "through the pipe\n", 17);
+	xq_diag_init(&d);
+	assert_int_equal(xq_output_open(&o, path, XQ_OUTPUT_FORCE, &d), 0);
+	xq_output_abort(o);
+	close(rd);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(temp_files(), 0);
+	unlink(path);
+}
+
+static void socket_named_by_its_descriptor_is_written_through_it(void **state)
+{
+	char path[64], buf[64];
+	int sv[2];
+	ssize_t n;
+
+	(void)state;
+	if (access("/dev/fd/0", F_OK) != 0)
+		TEST_SKIP("no /dev/fd here");
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	/* What -o /dev/stdout is when standard output is a socket. */
+	snprintf(path, sizeof(path), "/dev/fd/%d", sv[0]);
+	write_output(path, 0, "over the socket\n");
+	n = read(sv[1], buf, sizeof(buf));
+	assert_int_equal(n, 16);
+	assert_memory_equal(buf, "over the socket\n", 16);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void descriptor_name_writes_to_the_descriptor_even_on_a_file(void **state)
+{
+	char path[4400], name[64], got[16] = "";
+	struct stat before, after;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	if (access("/dev/fd/0", F_OK) != 0)
+		TEST_SKIP("no /dev/fd here");
+	/* xqkit -o /dev/stdout > file: the file the shell opened is written
+	 * after what is there already, never replaced. */
+	path_in_dir(path, sizeof(path), "redirected.txt");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "a", 1), 1);
+	assert_int_equal(fstat(fd, &before), 0);
+	snprintf(name, sizeof(name), "/dev/fd/%d", fd);
+	write_output(name, 0, "b");
+	assert_int_equal(write(fd, "c", 1), 1);
+	close(fd);
+	assert_int_equal(stat(path, &after), 0);
+	assert_true(before.st_ino == after.st_ino);
+	assert_int_equal(after.st_mode & 07777, 0600);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_non_null(fgets(got, sizeof(got), f));
+	fclose(f);
+	assert_string_equal(got, "abc");
+	assert_int_equal(temp_files(), 0);
+}
+
+static void directory_and_block_device_are_refused(void **state)
+{
+	char path[4400];
+	struct xq_output *o;
+	struct xq_diag d;
+	struct stat st;
+
+	(void)state;
+	xq_diag_init(&d);
+	assert_int_equal(xq_output_open(&o, dir, XQ_OUTPUT_FORCE, &d), XQ_EIO);
+	assert_non_null(strstr(d.msg, "is a directory"));
+	path_in_dir(path, sizeof(path), "blockdev");
+	if (mknod(path, S_IFBLK | 0600, makedev(7, 0)) != 0)
+		TEST_SKIP("cannot make a block device node here (%s)", strerror(errno));
+	assert_int_equal(xq_output_open(&o, path, XQ_OUTPUT_FORCE, &d), XQ_EIO);
+	assert_non_null(strstr(d.msg, "block device"));
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISBLK(st.st_mode));
+	unlink(path);
+}
+
+static void name_of_255_bytes_can_be_written(void **state)
+{
+	char name[256], path[4400];
+	struct stat st;
+
+	(void)state;
+	memset(name, 'n', 255);
+	memcpy(name + 251, ".pgn", 5);
+	path_in_dir(path, sizeof(path), name);
+	write_output(path, 0, "long name\n");
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(temp_files(), 0);
+}
+
+static void link_to_nothing_is_refused_without_force(void **state)
+{
+	char path[4400], target[4400];
+	struct xq_output *o;
+	struct xq_diag d;
+	struct stat st;
+
+	(void)state;
+	path_in_dir(path, sizeof(path), "dangling");
+	path_in_dir(target, sizeof(target), "nowhere");
+	assert_int_equal(symlink(target, path), 0);
+	xq_diag_init(&d);
+	assert_int_equal(xq_output_open(&o, path, 0, &d), XQ_EIO);
+	assert_non_null(strstr(d.msg, "symbolic link to a missing file"));
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	/* With --force the link is replaced, as cp --force does. */
+	write_output(path, XQ_OUTPUT_FORCE, "file now\n");
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_not_equal(lstat(target, &st), 0);
+}
+
+static void link_to_a_file_is_kept_and_the_file_replaced(void **state)
+{
+	char path[4400], target[4400];
+	struct stat st;
+
+	(void)state;
+	path_in_dir(target, sizeof(target), "real.txt");
+	path_in_dir(path, sizeof(path), "alias.txt");
+	write_file(target, "old\n", 0604);
+	assert_int_equal(symlink("real.txt", path), 0);
+	write_output(path, XQ_OUTPUT_FORCE, "replaced\n");
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(stat(target, &st), 0);
+	assert_int_equal(st.st_size, 9);
+	assert_int_equal(st.st_mode & 07777, 0604);
+}
+
+static void commit_without_force_refuses_a_name_taken_meanwhile(void **state)
+{
+	char path[4400];
+	struct xq_output *o;
+	struct xq_diag d;
+	struct stat st;
+
+	(void)state;
+	path_in_dir(path, sizeof(path), "raced.txt");
+	xq_diag_init(&d);
+	assert_int_equal(xq_output_open(&o, path, 0, &d), 0);
+	xq_output_write(o, "mine\n", 5);
+	write_file(path, "theirs\n", 0644); /* someone else's, during the run */
+	assert_int_equal(xq_output_commit(o, &d), XQ_EIO);
+	assert_non_null(strstr(d.msg, "already exists"));
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 7);
+	assert_int_equal(temp_files(), 0);
+}
+
+static void full_disk_is_a_resource_error(void **state)
+{
+	struct xq_output *o;
+	struct xq_diag d;
+	char block[8192];
+
+	(void)state;
+	if (access("/dev/full", W_OK) != 0)
+		TEST_SKIP("no /dev/full here");
+	memset(block, 'x', sizeof(block));
+	xq_diag_init(&d);
+	assert_int_equal(xq_output_open(&o, "/dev/full", 0, &d), 0);
+	xq_output_write(o, block, sizeof(block));
+	assert_int_equal(xq_output_commit(o, &d), XQ_EIO);
+	assert_int_equal(d.code, XQ_D_RESOURCE);
+	assert_non_null(strstr(d.msg, "No space left"));
+}
+
+static atomic_int cancel_flag;
+
+static void *raise_cancel(void *arg)
+{
+	struct timespec ts = {0, 150 * 1000000L};
+
+	(void)arg;
+	nanosleep(&ts, NULL);
+	atomic_store(&cancel_flag, 1);
+	return NULL;
+}
+
+static void cancel_flag_stops_a_read_on_a_silent_pipe(void **state)
+{
+	char path[64];
+	int fds[2];
+	struct xq_input *in;
+	struct xq_diag d;
+	char buf[16];
+	pthread_t t;
+
+	(void)state;
+	if (access("/dev/fd/0", F_OK) != 0)
+		TEST_SKIP("no /dev/fd here");
+	assert_int_equal(pipe(fds), 0);
+	snprintf(path, sizeof(path), "/dev/fd/%d", fds[0]);
+	xq_diag_init(&d);
+	assert_int_equal(xq_input_open(&in, path, &d), 0);
+	atomic_store(&cancel_flag, 0);
+	xq_input_set_cancel(in, &cancel_flag);
+	/* Nothing is ever written, and the writer stays open: only the flag
+	 * can end the read. */
+	assert_int_equal(pthread_create(&t, NULL, raise_cancel, NULL), 0);
+	assert_int_equal(xq_input_read(in, buf, sizeof(buf), &d), XQ_ECANCELED);
+	pthread_join(t, NULL);
+	/* And it stays stopped. */
+	assert_int_equal(xq_input_read(in, buf, sizeof(buf), &d), XQ_ECANCELED);
+	xq_input_close(in);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +566,20 @@ int main(void)
 		cmocka_unit_test(existing_output_is_refused_without_force),
 		cmocka_unit_test(aborted_output_leaves_no_file),
 		cmocka_unit_test(gz_output_name_compresses),
+		cmocka_unit_test(new_output_gets_0666_less_the_umask),
+		cmocka_unit_test(replaced_output_keeps_its_mode),
+		cmocka_unit_test(replaced_output_keeps_its_owner_and_group),
+		cmocka_unit_test(character_device_is_written_directly_and_kept),
+		cmocka_unit_test(fifo_is_written_directly_and_never_removed),
+		cmocka_unit_test(socket_named_by_its_descriptor_is_written_through_it),
+		cmocka_unit_test(descriptor_name_writes_to_the_descriptor_even_on_a_file),
+		cmocka_unit_test(directory_and_block_device_are_refused),
+		cmocka_unit_test(name_of_255_bytes_can_be_written),
+		cmocka_unit_test(link_to_nothing_is_refused_without_force),
+		cmocka_unit_test(link_to_a_file_is_kept_and_the_file_replaced),
+		cmocka_unit_test(commit_without_force_refuses_a_name_taken_meanwhile),
+		cmocka_unit_test(full_disk_is_a_resource_error),
+		cmocka_unit_test(cancel_flag_stops_a_read_on_a_silent_pipe),
 	};
 	return cmocka_run_group_tests_name("io", tests, setup, teardown);
 }

@@ -10,11 +10,14 @@
  * one game or a few (so that every boundary is a cut).  The cmd/ sources
  * are compiled into this test (unit tests link only libxq).
  */
+/* inputs.c asks for realpath() (XSI) before any header. */
+#define _XOPEN_SOURCE 700
 #include "testutil.h"
 
 #include <unistd.h>
 #include <zlib.h>
 
+#include "common.c"
 #include "inputs.c"
 #include "pool.c"
 #include "report.c"
@@ -45,8 +48,9 @@ static void put_diags(struct xq_buf *b, const struct diag_list *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		const struct xq_diag *d = &l->v[i];
-		xq_buf_addf(b, "  %s:%u:%u:%llu:%d game %llu ply %u sev %d %s [%s] %s\n",
-			    d->source ? d->source : "-", d->place.line, d->place.col,
+		xq_buf_addf(b, "  %s:%llu:%llu:%llu:%d game %llu ply %u sev %d %s [%s] %s\n",
+			    d->source ? d->source : "-", (unsigned long long)d->place.line,
+			    (unsigned long long)d->place.col,
 			    (unsigned long long)d->place.offset, d->has_offset,
 			    (unsigned long long)d->game, d->ply, (int)d->severity,
 			    xq_diag_code_name(d->code), d->move, d->msg);
@@ -77,8 +81,9 @@ static int emit(void *ctx, struct pool_job *j)
 
 	if (j->kind == POOL_GAME) {
 		const struct xq_game *g = &j->game;
-		xq_buf_addf(b, "game %s #%llu at %u:%u:%llu enc %s flags %u nodes %llu\n", g->source,
-			    (unsigned long long)g->number, g->place.line, g->place.col,
+		xq_buf_addf(b, "game %s #%llu at %llu:%llu:%llu enc %s flags %u nodes %llu\n", g->source,
+			    (unsigned long long)g->number, (unsigned long long)g->place.line,
+			    (unsigned long long)g->place.col,
 			    (unsigned long long)g->place.offset, g->encoding ? g->encoding : "-",
 			    g->flags, (unsigned long long)j->counts[0]);
 		xq_buf_reset(&r->game);

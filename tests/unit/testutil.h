@@ -152,6 +152,26 @@ static inline int test_tmpfile(char *out, size_t cap, const char *tag)
 	return mkstemp(out);
 }
 
+/* How many entries of `dir` have `part` in their name (each is named on
+ * stderr): temporary files left behind, for one.  -1 if `dir` cannot be
+ * read. */
+static inline int test_count_named(const char *dir, const char *part)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (strstr(e->d_name, part)) {
+			fprintf(stderr, "in %s: %s\n", dir, e->d_name);
+			n++;
+		}
+	closedir(d);
+	return n;
+}
+
 /* Remove a folder and everything in it (no symlinks are followed).
  * Returns 0 or -1. */
 static inline int test_rmtree(const char *dir)

@@ -1,0 +1,38 @@
+# One game that never ends, coming down a pipe: every command that reads it
+# stops within 2 s of SIGINT (exit 130) or SIGTERM (143), whatever it was
+# doing (it takes well under 200 ms on an idle machine), and leaves no
+# output and no temporary file.  validate and replay used to die by the
+# signal's default action without a word; convert and annotate ignored it
+# until killed.
+mkfifo "$T/feed" || fail "mkfifo"
+for sig in INT TERM; do
+	want=130
+	[ $sig = TERM ] && want=143
+	for cmd in "validate" "validate -j 2" "replay" "convert -t pgn -o $T/c.pgn" \
+		"convert -t ndjson -j 2 -o $T/c.ndjson" "annotate --depth 1 -o $T/a.pgn"; do
+		{
+			printf '[Event "endless"]\n\n'
+			while :; do printf 'b0c2 b9c7 c2b0 c7b9\n'; done
+		} > "$T/feed" 2> /dev/null &
+		interrupt $sig 1 "$XQKIT" $cmd --from pgn - < "$T/feed"
+		echo "xqkit $cmd: SIG$sig -> $status in $elapsed ms"
+		expect_status $want
+		expect_within 2000
+		expect_err "interrupted"
+		[ -e "$T/c.pgn" ] || [ -e "$T/c.ndjson" ] || [ -e "$T/a.pgn" ] &&
+			fail "$cmd: an output was left behind"
+		no_temp_files "$T"
+	done
+done
+# perft reads nothing and writes no file: the default action ends it, with
+# the same statuses.
+for sig in INT TERM; do
+	want=130
+	[ $sig = TERM ] && want=143
+	for jobs in 1 2; do
+		interrupt $sig 1 "$XQKIT" perft -j $jobs 12 < /dev/null
+		echo "xqkit perft -j $jobs: SIG$sig -> $status in $elapsed ms"
+		expect_status $want
+		expect_within 2000
+	done
+done
