@@ -177,6 +177,11 @@ static size_t unit_len(const char *s, size_t len, int final)
 	return XQ_TEXTDEC_LINE_MAX;
 }
 
+size_t xq_textdec_unit_len(const char *s, size_t len, int final)
+{
+	return unit_len(s, len, final);
+}
+
 /*
  * The line holding byte k: [*us, *ue).  `ub` is where a line (or a piece)
  * starts at or before k, and in[ub, end) holds whole lines.
@@ -441,13 +446,19 @@ enum xq_encoding xq_textdec_detect(const char *buf, size_t len)
 /* Bytes that are not text (and NULs) in UTF-8 text in[0, n) at the current place. */
 static int utf8_bad_events(struct xq_textdec *d, const char *in, size_t n)
 {
+	size_t nul = 0; /* the next NUL at or after i (n: none), found once per NUL */
+
 	if (!(d->flags & XQ_TEXTDEC_BAD_EVENTS))
 		return 0;
 	for (size_t i = 0; i < n;) {
-		size_t k = xq_utf8_check(in + i, n - i) + i;
-		const char *nul = memchr(in + i, '\0', k - i);
-		if (nul)
-			k = (size_t)(nul - in);
+		size_t k;
+		if (nul < i || i == 0) {
+			const char *z = memchr(in + i, '\0', n - i);
+			nul = z ? (size_t)(z - in) : n;
+		}
+		/* Checked up to the NUL only: checking to the end each time was
+		 * quadratic in a run of NULs (/dev/zero). */
+		k = xq_utf8_check(in + i, nul - i) + i;
 		if (k >= n)
 			break;
 		if (event_push(d, XQ_TEXTDEC_BAD, d->dpos + k, d->raw + k, XQ_ENC_UTF8,

@@ -149,6 +149,14 @@ long xq_textdec_feed(struct xq_textdec *d, const char *in, size_t len, int final
 		     struct xq_buf *out);
 
 /*
+ * The length of the line (or the piece of a line longer than
+ * XQ_TEXTDEC_LINE_MAX) that starts at s[0], as xq_textdec_feed() cuts
+ * them; 0 when it is not whole within `len` bytes and more may come
+ * (`final`: nothing more comes).
+ */
+size_t xq_textdec_unit_len(const char *s, size_t len, int final);
+
+/*
  * The encoding a line (or a piece of one, as xq_textdec_feed() cuts them)
  * is read in by the rules above.  `tmp` is scratch.
  */
