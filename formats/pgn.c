@@ -528,12 +528,14 @@ static int publish(struct pgn_reader *r, int *wait)
 		/* ASCII so far: publish the whole lines before the first other
 		 * byte, then decide; the decoder starts at its line's start. */
 		const unsigned char *u = (const unsigned char *)r->raw.ptr;
-		size_t k = r->tlen, ls;
+		size_t k = r->tlen, ls = r->tlen, n;
 		while (k < r->raw.len && u[k] < 0x80)
 			k++;
-		ls = k;
-		while (ls > r->tlen && u[ls - 1] != '\n' && u[ls - 1] != '\r')
-			ls--;
+		/* Whole lines, or pieces of a line as long as the decoder cuts
+		 * them: waiting for the end of a line that has none (/dev/zero)
+		 * read for ever. */
+		while ((n = xq_textdec_unit_len(r->raw.ptr + ls, k - ls, 0)) > 0)
+			ls += n;
 		if (k == r->raw.len) {
 			r->tlen = r->raw_eof ? k : ls;
 			return 0;
