@@ -131,6 +131,8 @@ struct dh_reader {
 		uint64_t count;       /* bytes that were not text, in a row (the same `at`) */
 	} *foreign;              /* the decoder's events, reported with their record */
 	size_t nforeign, foreign_cap, foreign_first;
+	uint64_t mark_abs;       /* the text offset of the last mark kept (UINT64_MAX: none) */
+	struct dh_pos mark_at;   /* and its place, where the next mark's place counts from */
 	struct xq_buf raw;       /* bytes read, not yet decoded */
 	uint64_t raw_off;        /* source offset of raw.ptr[0] */
 	int input_done;
@@ -326,6 +328,7 @@ static int keep_mark(struct dh_reader *r, const struct xq_textdec_event *e, uint
 {
 	struct dh_mark *m;
 	struct dh_pos p = r->at;
+	size_t from = r->pos;
 
 	if (e->kind != XQ_TEXTDEC_BAD && r->nforeign > r->foreign_first &&
 	    r->foreign[r->nforeign - 1].kind == e->kind &&
@@ -344,7 +347,16 @@ static int keep_mark(struct dh_reader *r, const struct xq_textdec_event *e, uint
 		return XQ_ENOMEM;
 	r->foreign = m;
 	m += r->nforeign++;
-	pos_advance(&p, r->text.ptr + r->pos, from_pos - r->pos);
+	/* The place counts on from the last mark's (from the scanning position
+	 * for each mark, it was quadratic in the bytes that are not text). */
+	if (r->mark_abs != UINT64_MAX && r->mark_abs >= r->text_base + r->pos &&
+	    r->mark_abs <= r->text_base + from_pos) {
+		p = r->mark_at;
+		from = (size_t)(r->mark_abs - r->text_base);
+	}
+	pos_advance(&p, r->text.ptr + from, from_pos - from);
+	r->mark_abs = r->text_base + from_pos;
+	r->mark_at = p;
 	m->at = at;
 	m->place.line = p.line;
 	m->place.col = p.col;
@@ -2074,6 +2086,7 @@ static int dh_open_reader(void **out, struct xq_input *in, const struct xq_read_
 	r->at.line = 1;
 	r->at.col = 1;
 	r->exact_end = UINT64_MAX;
+	r->mark_abs = UINT64_MAX;
 	budget_start(r, 0);
 	xq_buf_init(&r->raw);
 	xq_buf_init(&r->text);
