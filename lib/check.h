@@ -26,7 +26,6 @@
 #ifndef XQ_LIB_CHECK_H
 #define XQ_LIB_CHECK_H
 
-#ifdef XQ_CHECKS
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,6 +35,7 @@ static inline void xq_check_failed(const char *file, int line, const char *what)
 	abort();
 }
 
+#ifdef XQ_CHECKS
 #define XQ_CHECK(cond) ((cond) ? (void)0 : xq_check_failed(__FILE__, __LINE__, #cond))
 #define XQ_ADVANCED(was, now)                                                                  \
 	((now) > (was) ? (void)((was) = (now))                                                 \

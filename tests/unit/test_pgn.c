@@ -2483,8 +2483,9 @@ static void every_corpus_record_reads_and_only_the_listed_ones_fail(void **state
 				k = b;
 		if (k < 0) {
 			if (fr.errors)
-				fail_msg("%s:%u:%u: %s: %s (not in pgn-broken.tsv)", files.paths[i],
-					 fr.first_error.place.line, fr.first_error.place.col,
+				fail_msg("%s:%llu:%llu: %s: %s (not in pgn-broken.tsv)", files.paths[i],
+					 (unsigned long long)fr.first_error.place.line,
+					 (unsigned long long)fr.first_error.place.col,
 					 xq_diag_code_name(fr.first_error.code), fr.first_error.msg);
 			continue;
 		}
