@@ -2293,6 +2293,8 @@ static int comment_value(struct dh_writer *w, const char *c)
 		} else if (c[i] == '|' && i + 1 < len && c[i + 1] == '|') {
 			rc = xq_buf_adds(b, "|\\u007c");
 			i++;
+		} else if (c[i] == '|' && i + 1 < len && c[i + 1] == '\n') {
+			rc = xq_buf_adds(b, "\\u007c"); /* "|||" would read as a newline and a bar */
 		} else if (c[i] == '\\' && i + 5 < len && c[i + 1] == 'u' && is_hex4(c + i + 2)) {
 			rc = xq_buf_adds(b, "\\u005c");
 		} else if (opens_tag(c + i)) {

@@ -975,6 +975,31 @@ static void writer_reports_what_dhtmlxq_cannot_hold(void **state)
 	xq_buf_release(&out);
 }
 
+static void bars_next_to_line_ends_in_a_comment_come_back_as_written(void **state)
+{
+	static const char *const comments[] = {"a|\nb", "a\n|b", "a||\n|b", "|\n", "a|||b\n|"};
+	static struct collected c;
+	struct xq_game g, back[MAX_GAMES];
+
+	(void)state;
+	/* "|" then a newline was written "|||", read back as a newline and
+	 * a bar (found by fuzz_dhtmlxq). */
+	for (size_t i = 0; i < sizeof(comments) / sizeof(comments[0]); i++) {
+		struct xq_buf out = XQ_BUF_INIT;
+		int n;
+		assert_int_equal(xq_game_init(&g), 0);
+		xq_game_set_comment(&g, XQ_ROOT, comments[i], strlen(comments[i]));
+		memset(&c, 0, sizeof(c));
+		assert_int_equal(write_games("dhtmlxq", &g, 1, &out, &c), 0);
+		n = read_games("dhtmlxq", out.ptr, out.len, back, MAX_GAMES, &c, NULL);
+		assert_int_equal(n, 1);
+		assert_string_equal(back[0].nodes[XQ_ROOT].comment, comments[i]);
+		release_games(back, n);
+		xq_game_release(&g);
+		xq_buf_release(&out);
+	}
+}
+
 static void tags_and_line_ends_keep_their_spelling_through_dhtmlxq(void **state)
 {
 	static struct collected c;
@@ -1318,6 +1343,7 @@ int main(void)
 		cmocka_unit_test(bad_setups_are_reported),
 		cmocka_unit_test(round_trip_keeps_tree_comments_tags_and_result),
 		cmocka_unit_test(writer_reports_what_dhtmlxq_cannot_hold),
+		cmocka_unit_test(bars_next_to_line_ends_in_a_comment_come_back_as_written),
 		cmocka_unit_test(tags_and_line_ends_keep_their_spelling_through_dhtmlxq),
 		cmocka_unit_test(writer_in_gbk_reports_characters_it_cannot_hold),
 		cmocka_unit_test(black_to_move_is_written_so_that_it_reads_back),
