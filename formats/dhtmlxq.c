@@ -66,7 +66,19 @@
 #include "utf8.h"
 
 #define CHUNK 65536
-#define MAX_RECORD ((size_t)64 << 20)
+/*
+ * The largest DhtmlXQ record read: 8 MiB of text.  The largest real one
+ * known (the corpus's vschess dhtmlxq.txt, 106,998 moves) is 546,460
+ * bytes: the limit is 15 times that.  Reading keeps the record's text
+ * (raw and decoded) and its game: at most DH_MEM_FACTOR bytes per byte
+ * (4 digits of [DhtmlXQ_move] become a node of the tree).  A record over
+ * the limit ends the reading of its input.
+ */
+#define DH_MAX_RECORD ((uint64_t)8 << 20)
+#define DH_MEM_FACTOR 24
+#define MAX_RECORD (r->max_record)
+
+extern const struct xq_format xq_format_dhtmlxq;
 #define EXCERPT 40
 
 /* Where a byte of the decoded text is in the source. */
@@ -99,6 +111,8 @@ struct dh_reader {
 	struct xq_input *in;
 	const struct xq_sink *sink;
 	const char *name;
+	struct xq_read_opts opts;
+	size_t max_record;       /* the limit of a record's text, from the format's and the budget */
 	enum xq_encoding enc;
 	int enc_known;
 	struct xq_transcoder tc; /* enc to UTF-8, set up at the first decoding */
@@ -1630,10 +1644,11 @@ static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t
 		if (ce != (size_t)-1 || r->eof)
 			break;
 		if (r->text.len - o > MAX_RECORD) {
+			struct xq_diag d;
+			xq_diag_init(&d);
+			xq_format_limit_diag(&d, &xq_format_dhtmlxq, &r->opts, "a DhtmlXQ record");
 			report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
-				  "a DhtmlXQ record longer than %zu MiB; the rest of the input is not "
-				  "read",
-				  MAX_RECORD >> 20);
+				  "%s; the rest of the input is not read", d.msg);
 			return XQ_ERANGE;
 		}
 		rc = fill(r);
@@ -1775,6 +1790,9 @@ static int dh_open_reader(void **out, struct xq_input *in, const struct xq_read_
 	r->in = in;
 	r->sink = sink;
 	r->name = xq_input_name(in);
+	if (opts)
+		r->opts = *opts;
+	r->max_record = (size_t)xq_format_record_limit(&xq_format_dhtmlxq, opts);
 	r->at.line = 1;
 	r->at.col = 1;
 	xq_buf_init(&r->raw);
@@ -2262,4 +2280,6 @@ const struct xq_format xq_format_dhtmlxq = {
 	dh_open_writer,
 	dh_write,
 	dh_close_writer,
+	DH_MAX_RECORD,
+	DH_MEM_FACTOR,
 };
