@@ -127,15 +127,15 @@ extern const struct xq_format xq_format_cbl;
  * less; library records are about 4 KB.  Reading a record keeps its bytes
  * and its game: at most CBR_MEM_FACTOR bytes per byte (a 4-byte node
  * becomes a node of the tree).  The data part of a compressed library
- * ("CCBridge" + 21) is inflated whole, within 8 MiB: the largest known,
- * 187,096 bytes for 256 records, is 45 times less (about 11,000 records at
+ * ("CCBridge" + 21) is inflated whole, within 4 MiB: the largest known,
+ * 187,096 bytes for 256 records, is 22 times less (about 5,600 records at
  * that density); it is kept while its records are read, one game at a
- * time (CBL_MEM_FACTOR).
+ * time, so CBL_MEM_FACTOR is a CBR record's.
  */
 #define CBR_MAX_RECORD ((uint64_t)4 << 20)
-#define CBR_MEM_FACTOR 32
-#define CBL_MAX_RECORD ((uint64_t)8 << 20)
-#define CBL_MEM_FACTOR 16
+#define CBR_MEM_FACTOR 48
+#define CBL_MAX_RECORD ((uint64_t)4 << 20)
+#define CBL_MEM_FACTOR 48
 #define CBL_INDEX_AT 66624
 #define CBL_SLOT 276
 #define CBL_MAX_SLOTS 65536u

@@ -179,11 +179,19 @@ struct xq_format {
  * more than the limit.
  */
 /* Memory every reading takes besides its record: buffers, the parser. */
-#define XQ_RECORD_BASE ((uint64_t)4 << 20)
+#define XQ_RECORD_BASE ((uint64_t)2 << 20)
 /* The most content bytes a record of `f` may hold under `opts`. */
 uint64_t xq_format_record_limit(const struct xq_format *f, const struct xq_read_opts *opts);
 /* The most memory reading a record of `content` bytes of `f` takes. */
 uint64_t xq_format_record_memory(const struct xq_format *f, uint64_t content);
+/*
+ * The most memory reading one record of `in` (opened, and recognised as
+ * `f`) can take: its content is at most its size, or 1032 times its size
+ * when gzipped (deflate's largest ratio), or unknown (standard input), and
+ * at most the record limit.
+ */
+uint64_t xq_format_input_memory(const struct xq_format *f, struct xq_input *in,
+				const struct xq_read_opts *opts);
 /*
  * Set `d` to the "resource" error for a record of `f` over its limit
  * under `opts` (the limit named, and which bound it is); `what` says

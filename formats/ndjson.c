@@ -38,15 +38,15 @@
 #define NDJSON_SCHEMA "xqkit.game/1"
 /* A line longer than this is refused rather than held in memory. */
 /*
- * The longest record (line) read: 16 MiB.  The largest real game known (the
+ * The longest record (line) read: 12 MiB.  The largest real game known (the
  * corpus's vschess dhtmlxq.txt, 106,998 moves) is a line of 3,260,780
- * bytes: the limit is 5 times that.  Reading keeps the line, its JSON
+ * bytes: the limit is 3.8 times that.  Reading keeps the line, its JSON
  * tokens and the game: at most ND_MEM_FACTOR bytes per byte (the densest
  * line is one short token after another).  A line over the limit ends the
  * reading of its input, without reading the rest of it.
  */
-#define ND_MAX_RECORD ((uint64_t)16 << 20)
-#define ND_MEM_FACTOR 14
+#define ND_MAX_RECORD ((uint64_t)12 << 20)
+#define ND_MEM_FACTOR 16
 
 extern const struct xq_format xq_format_ndjson;
 #define CHUNK XQ_READ_SIZE

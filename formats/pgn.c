@@ -40,7 +40,7 @@
 #define SAMPLE 65536   /* bytes looked at to tell GB18030 from Big5 */
 #define WORD_MAX 96    /* longer words are not moves */
 /*
- * The longest game read: 8 MiB of text, from its first tag to its last
+ * The longest game read: 4 MiB of text, from its first tag to its last
  * token.  The largest real game known in PGN (the corpus's, a commented
  * game of the 21st Wuyang Cup) is 34,763 bytes; an opening tree as large
  * as the largest DhtmlXQ record known (106,998 moves) would be about
@@ -49,8 +49,8 @@
  * (the densest text is one short move after another).  A game over the
  * limit ends the reading of its input.
  */
-#define PGN_MAX_RECORD ((uint64_t)8 << 20)
-#define PGN_MEM_FACTOR 24
+#define PGN_MAX_RECORD ((uint64_t)4 << 20)
+#define PGN_MEM_FACTOR 44
 
 /* ---- the window ---------------------------------------------------------- */
 

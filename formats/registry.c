@@ -125,7 +125,7 @@ uint64_t xq_format_record_limit(const struct xq_format *f, const struct xq_read_
 	return own < by_budget ? own : by_budget;
 }
 
-/* "8 MiB", "1.5 MiB", "640 KiB", "100 bytes". */
+/* "8 MiB", "1.5 MiB", "640 KiB", "298.7 KiB", "100 bytes". */
 static void size_text(char *buf, size_t cap, uint64_t n)
 {
 	if (n >= (uint64_t)1 << 20 && n % ((uint64_t)1 << 20) == 0)
@@ -134,6 +134,8 @@ static void size_text(char *buf, size_t cap, uint64_t n)
 		snprintf(buf, cap, "%.1f MiB", (double)n / (1 << 20));
 	else if (n >= 1024 && n % 1024 == 0)
 		snprintf(buf, cap, "%" PRIu64 " KiB", n >> 10);
+	else if (n >= 1024)
+		snprintf(buf, cap, "%.1f KiB", (double)n / 1024);
 	else
 		snprintf(buf, cap, "%" PRIu64 " bytes", n);
 }
@@ -147,11 +149,25 @@ int xq_format_limit_diag(struct xq_diag *d, const struct xq_format *f,
 	size_text(lim, sizeof(lim), limit);
 	if (f->max_record && limit == f->max_record)
 		return xq_diag_set(d, XQ_ERANGE, XQ_D_RESOURCE, XQ_SEV_ERROR,
-				   "%s is larger than %s, the limit of a %s record; not read", what,
-				   lim, f->name);
+				   "%s is larger than %s, the %s format's limit for one record; not read",
+				   what, lim, f->name);
 	size_text(mem, sizeof(mem), budget_of(opts));
 	return xq_diag_set(d, XQ_ERANGE, XQ_D_RESOURCE, XQ_SEV_ERROR,
-			   "%s is larger than %s, the most a %s record may hold within the memory "
+			   "%s is larger than %s, the most one %s record may hold within the memory "
 			   "budget of %s (--max-memory); not read",
 			   what, lim, f->name, mem);
+}
+
+uint64_t xq_format_input_memory(const struct xq_format *f, struct xq_input *in,
+				const struct xq_read_opts *opts)
+{
+	uint64_t content = UINT64_MAX, limit = xq_format_record_limit(f, opts);
+	int64_t size = xq_input_size(in);
+
+	if (size >= 0) {
+		content = (uint64_t)size;
+		if (xq_input_is_gzip(in))
+			content = content > UINT64_MAX / 1032 ? UINT64_MAX : content * 1032;
+	}
+	return xq_format_record_memory(f, content < limit ? content : limit);
 }

@@ -137,7 +137,7 @@ static const char key_mask_text[32] = "[(C) Copyright Mr. Dong Shiwei.]";
  * record becomes a node of the game tree).
  */
 #define XQF_MAX_RECORD ((uint64_t)4 << 20)
-#define XQF_MEM_FACTOR 32
+#define XQF_MEM_FACTOR 48
 
 static unsigned key_f(unsigned b)
 {

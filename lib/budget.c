@@ -13,6 +13,7 @@ int xq_budget_init(struct xq_budget *b, uint64_t total)
 	b->used = 0;
 	b->next_ticket = 0;
 	b->peak = 0;
+	b->cancelled = 0;
 	if (pthread_mutex_init(&b->mu, NULL))
 		return XQ_ENOMEM;
 	if (pthread_cond_init(&b->cond, NULL)) {
@@ -31,7 +32,7 @@ void xq_budget_release(struct xq_budget *b)
 /* Wait for `ticket`'s turn (with b->mu held). */
 static void wait_turn(struct xq_budget *b, uint64_t ticket)
 {
-	while (b->next_ticket != ticket)
+	while (b->next_ticket != ticket && !b->cancelled)
 		pthread_cond_wait(&b->cond, &b->mu);
 }
 
@@ -48,11 +49,11 @@ int xq_budget_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n)
 
 	pthread_mutex_lock(&b->mu);
 	wait_turn(b, ticket);
-	if (n > b->total) {
+	while (!b->cancelled && n <= b->total && b->total - b->used < n)
+		pthread_cond_wait(&b->cond, &b->mu);
+	if (n > b->total || b->cancelled) {
 		rc = XQ_ERANGE;
 	} else {
-		while (b->total - b->used < n)
-			pthread_cond_wait(&b->cond, &b->mu);
 		b->used += n;
 		if (b->used > b->peak)
 			b->peak = b->used;
@@ -74,6 +75,14 @@ void xq_budget_give_back(struct xq_budget *b, uint64_t n)
 {
 	pthread_mutex_lock(&b->mu);
 	b->used = n < b->used ? b->used - n : 0;
+	pthread_cond_broadcast(&b->cond);
+	pthread_mutex_unlock(&b->mu);
+}
+
+void xq_budget_cancel(struct xq_budget *b)
+{
+	pthread_mutex_lock(&b->mu);
+	b->cancelled = 1;
 	pthread_cond_broadcast(&b->cond);
 	pthread_mutex_unlock(&b->mu);
 }

@@ -33,7 +33,8 @@ struct xq_budget {
 	pthread_cond_t cond;
 	uint64_t total, used;
 	uint64_t next_ticket; /* the ticket whose turn it is */
-	uint64_t peak;        /* the most reserved at once (for tests and --verbose) */
+	uint64_t peak;        /* the most reserved at once (for tests) */
+	int cancelled;        /* the run stops: nobody waits any more */
 };
 
 /* A budget of `total` bytes.  Returns 0 or XQ_ENOMEM. */
@@ -52,6 +53,9 @@ int xq_budget_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n);
 void xq_budget_pass(struct xq_budget *b, uint64_t ticket);
 /* Give back `n` bytes reserved earlier. */
 void xq_budget_give_back(struct xq_budget *b, uint64_t n);
+/* The run stops: every wait ends, and reservations return at once
+ * (XQ_ERANGE, nothing reserved). */
+void xq_budget_cancel(struct xq_budget *b);
 
 /*
  * A size as people write it: digits with an optional K, M or G suffix

@@ -811,7 +811,7 @@ static void damaged_or_cut_streams_are_reported_with_offsets(void **state)
 	n = read_rec("cbl", copy, len, g, &c, &rc);
 	assert_int_equal(n, 0);
 	assert_int_equal(rc, XQ_ERANGE);
-	assert_non_null(find_diag(&c, XQ_D_RESOURCE, "is larger than 8 MiB, the limit of a cbl record"));
+	assert_non_null(find_diag(&c, XQ_D_RESOURCE, "is larger than 4 MiB, the cbl format's limit for one record"));
 	memcpy(copy, data, len);
 	put_u32(copy + 12, 7);
 	n = read_rec("cbl", copy, len, g, &c, &rc);
