@@ -610,7 +610,7 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 		struct xq_diag d;
 		const char *value;
 		xq_move m;
-		uint32_t node = XQ_NODE_NONE, ply;
+		uint32_t node = XQ_NODE_NONE, parent = t.parent;
 		int added;
 
 		if (beyond(r, e)) {
@@ -655,9 +655,11 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 			after_end++;
 			continue;
 		}
-		ply = t.parent != XQ_NODE_NONE ? xq_game_ply(g, t.parent) + 1 : 0;
+		/* (The ply is counted only for a diagnostic: counting it for every
+		 * move would take time in the square of a line's length.) */
 		if (!m && t.parent != XQ_NODE_NONE) {
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, ply, value,
+			xq_ccb_report(r->sink, r->name, g->number, &pl, 0,
+				      xq_game_ply(g, parent) + 1, value,
 				      value ? strlen(value) : 0, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
 				      "<Move value=\"%s\"> is not a move (\"x1y1-x2y2\"); "
 				      "the line stops here",
@@ -667,7 +669,8 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 		xq_diag_init(&d);
 		added = xq_ccb_tree_add(&t, m, e->branch, e->end, &node, &d);
 		if (added == XQ_EILLEGAL) {
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, ply, value,
+			xq_ccb_report(r->sink, r->name, g->number, &pl, 0,
+				      parent != XQ_NODE_NONE ? xq_game_ply(g, parent) + 1 : 0, value,
 				      value ? strlen(value) : 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
 				      "illegal move %s: %s; the line stops here", value ? value : "",
 				      d.msg);
@@ -973,7 +976,8 @@ static int write_head(struct cbf_writer *w, const struct xq_game *g)
 	return rc ? XQ_ENOMEM : 0;
 }
 
-static int write_comment(struct cbf_writer *w, const char *comment, uint32_t ply)
+static int write_comment(struct cbf_writer *w, const char *comment, const struct xq_game *g,
+			 uint32_t node)
 {
 	int dropped;
 
@@ -985,7 +989,7 @@ static int write_comment(struct cbf_writer *w, const char *comment, uint32_t ply
 	if (dropped < 0)
 		return dropped;
 	if (dropped)
-		report_dropped(w, ply, "comment", dropped);
+		report_dropped(w, node == XQ_ROOT ? 0 : xq_game_ply(g, node), "comment", dropped);
 	return xq_buf_adds(&w->out, "</Move>\r\n");
 }
 
@@ -997,7 +1001,7 @@ static int write_moves(struct cbf_writer *w, const struct xq_game *g)
 
 	rc = xq_buf_adds(b, "  <Move value=\"00-00\"");
 	if (!rc)
-		rc = write_comment(w, g->nodes[XQ_ROOT].comment, 0);
+		rc = write_comment(w, g->nodes[XQ_ROOT].comment, g, XQ_ROOT);
 	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE && !rc;
 	     n = xq_game_next(g, n)) {
 		const struct xq_node *x = &g->nodes[n];
@@ -1017,7 +1021,7 @@ static int write_moves(struct cbf_writer *w, const struct xq_game *g)
 				 x->child == XQ_NODE_NONE ? " end=\"1\"" : "",
 				 x->sibling != XQ_NODE_NONE ? " branch=\"1\"" : "");
 		if (!rc)
-			rc = write_comment(w, x->comment, xq_game_ply(g, n));
+			rc = write_comment(w, x->comment, g, n);
 	}
 	if (rc)
 		return XQ_ENOMEM;

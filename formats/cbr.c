@@ -529,7 +529,7 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 		const unsigned char *p = pos + 4 <= limit ? window_get(r, pos, 4) : NULL;
 		unsigned char raw[4];
 		unsigned flags;
-		uint32_t clen = 0, node = XQ_NODE_NONE, ply;
+		uint32_t clen = 0, node = XQ_NODE_NONE, ply, parent;
 		uint64_t here = pos;
 		xq_sq from, to;
 		xq_move m = 0;
@@ -605,19 +605,22 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 			continue;
 		}
 		entries++;
-		ply = t.parent != XQ_NODE_NONE ? xq_game_ply(g, t.parent) + 1 : 0;
+		/* Counted only for a diagnostic: for every move it would take time
+		 * in the square of a line's length. */
+		parent = t.parent;
 		name[0] = '\0';
 		if (m)
 			xq_move_name(m, name);
 		if (!m && t.parent != XQ_NODE_NONE) {
-			report(r, g->number, here, ply, NULL, XQ_D_CORRUPT, XQ_SEV_ERROR,
-			       "move bytes %02x %02x name no square; the line stops here", raw[2],
+			report(r, g->number, here, xq_game_ply(g, parent) + 1, NULL, XQ_D_CORRUPT,
+			       XQ_SEV_ERROR, "move bytes %02x %02x name no square; the line stops here", raw[2],
 			       raw[3]);
 			g->flags |= XQ_GAME_BROKEN;
 		}
 		xq_diag_init(&d);
 		added = xq_ccb_tree_add(&t, m, flags & 2, flags & 1, &node, &d);
 		if (added == XQ_EILLEGAL) {
+			ply = parent != XQ_NODE_NONE ? xq_game_ply(g, parent) + 1 : 0;
 			report(r, g->number, here, ply, name, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
 			       "illegal move %s: %s; the line stops here", name, d.msg);
 			g->flags |= XQ_GAME_BROKEN;
