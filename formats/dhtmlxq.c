@@ -1612,6 +1612,18 @@ static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
 	return rc ? rc : 1;
 }
 
+/* The record at r->at is longer than the limit: said, and reading stops. */
+static int over_limit(struct dh_reader *r)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	xq_format_limit_diag(&d, &xq_format_dhtmlxq, &r->opts, "a DhtmlXQ record");
+	report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		  "%s; the rest of the input is not read", d.msg);
+	return XQ_ERANGE;
+}
+
 /* Read the wrapped record whose content starts at text index `cs`. */
 static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t cs)
 {
@@ -1643,18 +1655,14 @@ static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t
 		}
 		if (ce != (size_t)-1 || r->eof)
 			break;
-		if (r->text.len - o > MAX_RECORD) {
-			struct xq_diag d;
-			xq_diag_init(&d);
-			xq_format_limit_diag(&d, &xq_format_dhtmlxq, &r->opts, "a DhtmlXQ record");
-			report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
-				  "%s; the rest of the input is not read", d.msg);
-			return XQ_ERANGE;
-		}
+		if (r->text.len - o > MAX_RECORD)
+			return over_limit(r);
 		rc = fill(r);
 		if (rc < 0)
 			return rc;
 	}
+	if (ce != (size_t)-1 && ce - o > MAX_RECORD)
+		return over_limit(r);
 	if (ce == (size_t)-1) {
 		ce = after = r->text.len;
 		report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_TRUNCATED, XQ_SEV_WARNING,
@@ -1695,6 +1703,8 @@ static int read_implicit(struct dh_reader *r, struct xq_game *g, size_t o)
 		if (rc < 0)
 			return rc;
 	}
+	if (span > MAX_RECORD)
+		return over_limit(r);
 	rc = read_record(r, g, r->text.ptr + o, span, r->at, 1, 1, &consumed);
 	if (!rc && had_bad_bytes(r, r->text_base + o, r->text_base + o + consumed))
 		g->flags |= XQ_GAME_BROKEN;

@@ -916,6 +916,12 @@ static int next_line(struct nd_reader *r)
 			r->offset += end - r->pos + (nl ? 1 : 0);
 			r->line_ended = nl != NULL;
 			r->pos = end + (nl ? 1 : 0);
+			if (r->len > r->max_line) {
+				r->len = 0;
+				r->eof = 1;
+				r->pos = r->buf.len;
+				return 2;
+			}
 			return 1;
 		}
 		if (r->eof)
