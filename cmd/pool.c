@@ -62,6 +62,9 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1375,6 +1378,16 @@ int pool_run(const struct pool_config *cfg)
 	memset(&p, 0, sizeof(p));
 	p.cfg = cfg;
 	p.serial = n == 1;
+#if defined(__GLIBC__)
+	/* Memory freed must go back to the system for the budget to mean
+	 * anything: glibc raises its mmap threshold after big frees, and then
+	 * keeps what each thread's arena once held (8 threads reading big
+	 * files in turn held 8 times one).  A fixed threshold maps every
+	 * allocation of SLOT_KEEP or more on its own, and unmaps it on free.
+	 * One thread has one arena, which holds no more than one reading. */
+	if (!p.serial)
+		mallopt(M_MMAP_THRESHOLD, (int)SLOT_KEEP);
+#endif
 	p.nw = n;
 	p.split_min = cfg->split_min > 0 ? cfg->split_min : SPLIT_MIN;
 	p.chunk_games = cfg->chunk_games ? cfg->chunk_games : CHUNK_GAMES;

@@ -67,7 +67,7 @@
  * after another).
  */
 #define CBF_MAX_RECORD ((uint64_t)8 << 20)
-#define CBF_MEM_FACTOR 12
+#define CBF_MEM_FACTOR 16
 #define CBF_MAX_XML_ERRORS 20
 
 extern const struct xq_format xq_format_cbf;
