@@ -145,6 +145,7 @@ check-man: $(XQKIT)
 	@$(TEST_ENV) sh tests/man-examples.sh $(XQKIT)
 	@$(TEST_ENV) sh tests/stdout-full.sh $(XQKIT)
 	@$(TEST_ENV) sh tests/completion.sh $(XQKIT)
+	@$(TEST_ENV) sh tests/svg-render.sh $(XQKIT)
 
 check-hostile: $(XQKIT)
 	@$(TEST_ENV) sh tests/hostile/run.sh $(XQKIT)

@@ -39,7 +39,7 @@ if [ -n "${BENCH_DIR:-}" ]; then
 	tmp=$BENCH_DIR
 	mkdir -p "$tmp"
 else
-	tmp=$(mktemp -d /tmp/xqkit-bench-pgn.XXXXXX)
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-pgn.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT INT TERM
 fi
 now() { date +%s.%N; }

@@ -5,13 +5,16 @@
  * side, so the last move's marks ( ) and [ ] never overlap even when its
  * two points are neighbours.  The SVG is built as text from a small set of
  * elements with fixed attribute order, so the same position always gives
- * the same bytes (tests compare them) and any XML parser reads it.
+ * the same bytes (tests compare them) and any XML parser reads it.  Its
+ * characters are outlines from glyphs.c, so it needs no font.
  */
 #include "diagram.h"
 
 #include <string.h>
 
 #include "diag.h"
+#include "glyphs.h"
+#include "utf8.h"
 
 /* Indexed by kind: 1..7 red K A E H R C P, 9..15 black. */
 static const char *const glyphs[16] = {
@@ -180,13 +183,94 @@ static unsigned py(const struct geo *g, int rank)
 }
 
 /*
- * How far below a point to put the baseline of text of `size` so that the
- * text is centred on it.  Computed here rather than left to
- * dominant-baseline, which some renderers (librsvg, older viewers) ignore.
+ * Characters are drawn from outlines (glyphs.h), never as <text>: a
+ * renderer with no CJK font (rsvg-convert or a headless browser on a
+ * server) would draw empty boxes.  Each character the board needs is one
+ * <symbol> in <defs>, and every occurrence a <use> of it.
  */
-static unsigned baseline(unsigned size)
+enum { SVG_GLYPHS_MAX = 64 };
+struct svg_glyphs {
+	uint32_t cp[SVG_GLYPHS_MAX];
+	unsigned n;
+};
+
+/* The outline of `cp`, or NULL. */
+static const char *glyph_path(uint32_t cp)
 {
-	return size * 7 / 20;
+	size_t lo = 0, hi = xq_glyph_count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (xq_glyphs[mid].cp < cp)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < xq_glyph_count && xq_glyphs[lo].cp == cp ? xq_glyphs[lo].path : NULL;
+}
+
+static uint32_t first_cp(const char *s)
+{
+	uint32_t cp = 0;
+	xq_utf8_decode(s, strlen(s), &cp);
+	return cp;
+}
+
+static void want(struct svg_glyphs *s, uint32_t cp)
+{
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->cp[i] == cp)
+			return;
+	if (s->n < SVG_GLYPHS_MAX)
+		s->cp[s->n++] = cp;
+}
+
+/* The river's words: 楚 河 and 漢 界. */
+static const uint32_t river_cp[4] = {0x695A, 0x6CB3, 0x6F22, 0x754C};
+/* Red's file numbers 一 .. 九. */
+static const uint32_t red_file_cp[9] = {0x4E00, 0x4E8C, 0x4E09, 0x56DB, 0x4E94,
+					0x516D, 0x4E03, 0x516B, 0x4E5D};
+
+static int svg_defs(struct xq_buf *out, const struct svg_glyphs *s)
+{
+	int rc = xq_buf_adds(out, "<defs>\n");
+
+	for (unsigned i = 0; i < s->n && !rc; i++) {
+		const char *d = glyph_path(s->cp[i]);
+		if (d)
+			rc = xq_buf_addf(out,
+					 "<symbol id=\"xq-%04X\" viewBox=\"%d %d %d %d\" overflow=\"visible\">"
+					 "<path d=\"%s\"/></symbol>\n",
+					 (unsigned)s->cp[i], -XQ_GLYPH_EM / 2, -XQ_GLYPH_EM / 2, XQ_GLYPH_EM,
+					 XQ_GLYPH_EM, d);
+	}
+	return rc ? rc : xq_buf_adds(out, "</defs>\n");
+}
+
+/* Half of `twice`, with ".5" when it is odd. */
+static int add_half(struct xq_buf *out, const char *name, unsigned twice)
+{
+	return xq_buf_addf(out, " %s=\"%u%s\"", name, twice / 2, twice & 1 ? ".5" : "");
+}
+
+/*
+ * A <use> of the glyph of `cp`, `size` units square, centred on (x, y);
+ * `fill` is NULL to take the enclosing group's.
+ */
+static int svg_glyph(struct xq_buf *out, uint32_t cp, unsigned x, unsigned y, unsigned size,
+		     const char *fill)
+{
+	int rc = xq_buf_addf(out, "<use xlink:href=\"#xq-%04X\"", (unsigned)cp);
+
+	if (!rc)
+		rc = add_half(out, "x", 2 * x - size);
+	if (!rc)
+		rc = add_half(out, "y", 2 * y - size);
+	if (!rc)
+		rc = xq_buf_addf(out, " width=\"%u\" height=\"%u\"", size, size);
+	if (!rc && fill)
+		rc = xq_buf_addf(out, " fill=\"%s\"", fill);
+	return rc ? rc : xq_buf_adds(out, "/>");
 }
 
 static int svg_line(struct xq_buf *out, unsigned x1, unsigned y1, unsigned x2, unsigned y2)
@@ -228,39 +312,55 @@ static int svg_grid(struct xq_buf *out, const struct geo *g)
 	return rc ? rc : xq_buf_adds(out, "</g>\n");
 }
 
-static const char font[] =
-	"font-family=\"'KaiTi','STKaiti','Noto Serif CJK SC','Noto Sans CJK SC','Source Han Serif SC',serif\"";
-
+/* 楚 河 between files b and d, 漢 界 between f and h (red's view), as two words. */
 static int svg_river(struct xq_buf *out, const struct geo *g)
 {
-	unsigned y = (py(g, 4) + py(g, 5)) / 2;
-	return xq_buf_addf(out,
-			   "<g class=\"river\" fill=\"#5a3a1a\" font-size=\"%u\" %s text-anchor=\"middle\">\n"
-			   "<text x=\"%u\" y=\"%u\">\xE6\xA5\x9A \xE6\xB2\xB3</text>\n"
-			   "<text x=\"%u\" y=\"%u\">\xE6\xBC\xA2 \xE7\x95\x8C</text>\n</g>\n",
-			   g->cell * 11 / 20, font, (px(g, 1) + px(g, 3)) / 2, y + baseline(g->cell * 11 / 20),
-			   (px(g, 5) + px(g, 7)) / 2, y + baseline(g->cell * 11 / 20));
+	unsigned size = g->cell * 11 / 20, y = (py(g, 4) + py(g, 5)) / 2;
+	unsigned half = size * 13 / 20; /* from a word's centre to a glyph's */
+	unsigned word[2] = {(px(g, 1) + px(g, 3)) / 2, (px(g, 5) + px(g, 7)) / 2};
+	int rc = xq_buf_adds(out, "<g class=\"river\" fill=\"#5a3a1a\">\n");
+
+	for (int i = 0; i < 4 && !rc; i++) {
+		unsigned c = word[i / 2];
+		rc = svg_glyph(out, river_cp[i], i % 2 ? c + half : c - half, y, size, NULL);
+		if (!rc && i % 2)
+			rc = xq_buf_addc(out, '\n');
+	}
+	return rc ? rc : xq_buf_adds(out, "</g>\n");
 }
 
-static int svg_coords(struct xq_buf *out, const struct geo *g)
+static int svg_labels(struct xq_buf *out, const struct geo *g, int style)
 {
-	int rc = xq_buf_addf(out, "<g class=\"coordinates\" fill=\"#5a3a1a\" font-size=\"%u\" font-family=\"sans-serif\" text-anchor=\"middle\">\n",
-			     g->cell * 7 / 20);
-	for (int f = 0; f < 9 && !rc; f++)
-		rc = xq_buf_addf(out, "<text x=\"%u\" y=\"%u\">%c</text>\n", px(g, f),
-				 py(g, g->flip ? 9 : 0) + g->cell * 3 / 4 + baseline(g->cell * 7 / 20), 'a' + f);
-	for (int r = 0; r < 10 && !rc; r++)
-		rc = xq_buf_addf(out, "<text x=\"%u\" y=\"%u\">%d</text>\n",
-				 g->margin - g->cell * 3 / 4, py(g, r) + baseline(g->cell * 7 / 20), r);
-	return rc ? rc : xq_buf_adds(out, "</g>\n");
+	unsigned size = g->cell * 7 / 20, off = g->cell * 3 / 4;
+	unsigned bottom = g->margin + 9 * g->cell + off, top = g->margin - off;
+	int rc = xq_buf_adds(out, "<g class=\"coordinates\" fill=\"#5a3a1a\">\n");
+
+	if (style == XQ_SVG_LABELS_CHINESE) {
+		/* Each side's file numbers next to it, counted from its right:
+		 * red's 一 is file i, black's 1 is file a. */
+		unsigned red = g->flip ? top : bottom, black = g->flip ? bottom : top;
+		for (int f = 0; f < 9 && !rc; f++)
+			rc = svg_glyph(out, red_file_cp[8 - f], px(g, f), red, size, NULL);
+		if (!rc)
+			rc = xq_buf_addc(out, '\n');
+		for (int f = 0; f < 9 && !rc; f++)
+			rc = svg_glyph(out, (uint32_t)('1' + f), px(g, f), black, size, NULL);
+	} else {
+		for (int f = 0; f < 9 && !rc; f++)
+			rc = svg_glyph(out, (uint32_t)('a' + f), px(g, f), bottom, size, NULL);
+		if (!rc)
+			rc = xq_buf_addc(out, '\n');
+		for (int r = 0; r < 10 && !rc; r++)
+			rc = svg_glyph(out, (uint32_t)('0' + r), g->margin - off, py(g, r), size, NULL);
+	}
+	return rc ? rc : xq_buf_adds(out, "\n</g>\n");
 }
 
 static int svg_pieces(struct xq_buf *out, const struct geo *g, const struct xq_board *b,
 		      xq_move last)
 {
-	unsigned rad = g->cell * 22 / 50, inner = g->cell * 18 / 50;
-	int rc = xq_buf_addf(out, "<g class=\"pieces\" font-size=\"%u\" %s text-anchor=\"middle\">\n",
-			     g->cell * 3 / 5, font);
+	unsigned rad = g->cell * 22 / 50, inner = g->cell * 18 / 50, size = g->cell * 14 / 25;
+	int rc = xq_buf_adds(out, "<g class=\"pieces\">\n");
 
 	for (int r = 9; r >= 0 && !rc; r--) {
 		for (int f = 0; f < 9 && !rc; f++) {
@@ -273,14 +373,16 @@ static int svg_pieces(struct xq_buf *out, const struct geo *g, const struct xq_b
 			col = XQ_KIND_SIDE(kind) == XQ_RED ? "#c0392b" : "#1b1b1b";
 			xq_sq_name(sq, name);
 			rc = xq_buf_addf(out,
-					 "<g class=\"piece %s\" data-square=\"%s\">"
+					 "<g class=\"piece %s\" data-square=\"%s\" data-piece=\"%c\">"
 					 "<circle cx=\"%u\" cy=\"%u\" r=\"%u\" fill=\"#fbeed2\" stroke=\"%s\" stroke-width=\"%u\"/>"
-					 "<circle cx=\"%u\" cy=\"%u\" r=\"%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"1\"/>"
-					 "<text x=\"%u\" y=\"%u\" fill=\"%s\">%s</text></g>\n",
-					 XQ_KIND_SIDE(kind) == XQ_RED ? "red" : "black", name, px(g, f),
-					 py(g, r), rad, col, g->cell / 20 ? g->cell / 20 : 1, px(g, f),
-					 py(g, r), inner, col, px(g, f), py(g, r) + baseline(g->cell * 3 / 5), col,
-					 glyphs[kind]);
+					 "<circle cx=\"%u\" cy=\"%u\" r=\"%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"1\"/>",
+					 XQ_KIND_SIDE(kind) == XQ_RED ? "red" : "black", name, letters[kind],
+					 px(g, f), py(g, r), rad, col, g->cell / 20 ? g->cell / 20 : 1,
+					 px(g, f), py(g, r), inner, col);
+			if (!rc)
+				rc = svg_glyph(out, first_cp(glyphs[kind]), px(g, f), py(g, r), size, col);
+			if (!rc)
+				rc = xq_buf_adds(out, "</g>\n");
 		}
 	}
 	if (!rc)
@@ -300,10 +402,37 @@ static int svg_pieces(struct xq_buf *out, const struct geo *g, const struct xq_b
 	return rc;
 }
 
+/* Every character the drawing uses, in the order it first appears. */
+static void svg_want(struct svg_glyphs *s, const struct xq_board *b, int labels)
+{
+	s->n = 0;
+	for (int i = 0; i < 4; i++)
+		want(s, river_cp[i]);
+	if (labels == XQ_SVG_LABELS_CHINESE) {
+		for (int f = 8; f >= 0; f--)
+			want(s, red_file_cp[f]);
+		for (int f = 0; f < 9; f++)
+			want(s, (uint32_t)('1' + f));
+	} else if (labels) {
+		for (int f = 0; f < 9; f++)
+			want(s, (uint32_t)('a' + f));
+		for (int r = 0; r < 10; r++)
+			want(s, (uint32_t)('0' + r));
+	}
+	for (int r = 9; r >= 0; r--) {
+		for (int f = 0; f < 9; f++) {
+			uint8_t kind = xq_board_kind(b, XQ_SQ(f, r));
+			if (kind)
+				want(s, first_cp(glyphs[kind]));
+		}
+	}
+}
+
 int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
 		   const struct xq_svg_opts *o)
 {
 	static const struct xq_svg_opts defaults = XQ_SVG_OPTS_INIT;
+	struct svg_glyphs used;
 	struct geo g;
 	unsigned w, h;
 	char fen[XQ_FEN_MAX];
@@ -317,9 +446,10 @@ int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
 	w = 8 * g.cell + 2 * g.margin;
 	h = 9 * g.cell + 2 * g.margin;
 	xq_board_to_fen(b, fen, sizeof(fen));
+	svg_want(&used, b, o->coordinates);
 	rc = xq_buf_addf(out,
 			 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-			 "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n"
+			 "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n"
 			 "<title>",
 			 w, h, w, h);
 	if (!rc)
@@ -329,14 +459,18 @@ int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
 	if (!rc)
 		rc = add_xml_text(out, fen);
 	if (!rc)
-		rc = xq_buf_addf(out, "</desc>\n<rect class=\"board\" width=\"%u\" height=\"%u\" fill=\"#eed3a0\"/>\n",
+		rc = xq_buf_adds(out, "</desc>\n");
+	if (!rc)
+		rc = svg_defs(out, &used);
+	if (!rc)
+		rc = xq_buf_addf(out, "<rect class=\"board\" width=\"%u\" height=\"%u\" fill=\"#eed3a0\"/>\n",
 				 w, h);
 	if (!rc)
 		rc = svg_grid(out, &g);
 	if (!rc)
 		rc = svg_river(out, &g);
 	if (!rc && o->coordinates)
-		rc = svg_coords(out, &g);
+		rc = svg_labels(out, &g, o->coordinates);
 	if (!rc)
 		rc = svg_pieces(out, &g, b, last);
 	return rc ? rc : xq_buf_adds(out, "</svg>\n");

@@ -38,19 +38,37 @@ int xq_diagram_ascii(struct xq_buf *out, const struct xq_board *b, xq_move last,
 int xq_diagram_unicode(struct xq_buf *out, const struct xq_board *b, xq_move last,
 		       unsigned flags);
 
+/* Labels around an SVG board (xq_svg_opts.coordinates). */
+enum {
+	XQ_SVG_LABELS_NONE = 0,
+	XQ_SVG_LABELS_ICCS = 1,   /* files a-i below the board, ranks 0-9 on its left */
+	XQ_SVG_LABELS_CHINESE = 2 /* each side's file numbers on its own edge, counted
+				     from its right: red's 一-九, black's 1-9 */
+};
+
 struct xq_svg_opts {
 	unsigned cell;      /* distance between points, in user units (default 50) */
 	int flip;           /* black at the bottom */
-	int coordinates;    /* ICCS letters and numbers around the board */
+	int coordinates;    /* XQ_SVG_LABELS_*: ICCS (the default), Chinese, none */
 	const char *title;  /* UTF-8 text for <title>, or NULL for the FEN */
 };
-#define XQ_SVG_OPTS_INIT {50, 0, 1, NULL}
+#define XQ_SVG_OPTS_INIT {50, 0, XQ_SVG_LABELS_ICCS, NULL}
 
 /*
  * Append a standalone SVG 1.1 document: the board's lines, river and
  * palaces, each piece as a disc in red or black with its glyph, and the
  * last move marked.  `o` may be NULL for the defaults.  The text is
  * well-formed XML (titles are escaped) in UTF-8.  Returns 0 or XQ_ENOMEM.
+ *
+ * Every character drawn (pieces, river, labels) is an outline, not text:
+ * the document renders the same with no font installed (rsvg-convert or a
+ * headless browser on a server would otherwise draw empty boxes).  Each
+ * character is one <symbol id="xq-XXXX"> (XXXX its code point in hex) in
+ * <defs>, and each occurrence a <use> of it, so a board stays small.
+ * Each piece is a <g class="piece red|black" data-square="e0"
+ * data-piece="K"> (FEN letter).  There is no text mode: text would need
+ * the reader's fonts, and what text gave (the piece names) is in
+ * data-piece, the position in <desc> as FEN.
  */
 int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
 		   const struct xq_svg_opts *o);

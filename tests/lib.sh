@@ -7,6 +7,9 @@
 # find_fairy           prints Fairy-Stockfish's path, found the one documented
 #                      way ($FAIRY_STOCKFISH, then `fairy-stockfish` on $PATH,
 #                      then /usr/games/fairy-stockfish), or fails.
+#
+# Other tools a script needs (python3, rsvg-convert) are found on $PATH with
+# `command -v`; without them the script skips.
 
 skip() {
 	_name=$1

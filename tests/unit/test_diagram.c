@@ -1,6 +1,7 @@
 /*
  * test_diagram.c: boards drawn as ASCII, Unicode and SVG (lib/diagram.c);
- * the SVG is parsed with libxml2 and its structure checked.
+ * the SVG is parsed with libxml2 and its structure checked.  That it
+ * renders with no font installed is tests/svg-render.sh's job.
  */
 #include "testutil.h"
 
@@ -11,6 +12,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "diagram.h"
+#include "glyphs.h"
 #include "utf8.h"
 
 static xq_move iccs(const char *m)
@@ -219,6 +221,399 @@ static void svg_escapes_its_title_and_counts_only_pieces_on_the_board(void **sta
 	xq_buf_release(&svg);
 }
 
+/* ---- SVG characters as outlines --------------------------------------------- */
+
+#define XLINK_NS "http://www.w3.org/1999/xlink"
+
+/* One of each of the 14 piece kinds, none on a symmetric square. */
+static const char every_kind_fen[] =
+	"3k2b2/r3a4/2n4c1/9/1P7/4p4/9/1N2B3R/4A2C1/5K3 w - - 0 1";
+
+static void board_from(struct xq_board *b, const char *fen)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	assert_int_equal(xq_board_from_fen(b, fen, strlen(fen), 0, &d), 0);
+}
+
+static xmlDoc *svg_of(const char *fen, int labels, int flip)
+{
+	struct xq_board b;
+	struct xq_svg_opts o = XQ_SVG_OPTS_INIT;
+	struct xq_buf svg = XQ_BUF_INIT;
+	xmlDoc *doc;
+
+	board_from(&b, fen);
+	o.coordinates = labels;
+	o.flip = flip;
+	assert_int_equal(xq_diagram_svg(&svg, &b, 0, &o), 0);
+	doc = parse(&svg);
+	xq_buf_release(&svg);
+	return doc;
+}
+
+/* The next element after `n` in document order (pre-order), or NULL. */
+static xmlNode *next_element(xmlNode *n)
+{
+	do {
+		if (n->children) {
+			n = n->children;
+		} else {
+			while (n && !n->next)
+				n = n->parent;
+			if (n)
+				n = n->next;
+		}
+	} while (n && n->type != XML_ELEMENT_NODE);
+	return n;
+}
+
+/* The first element called `name` whose `attr` is `value`, or NULL. */
+static xmlNode *find(xmlDoc *doc, const char *name, const char *attr, const char *value)
+{
+	for (xmlNode *n = xmlDocGetRootElement(doc); n; n = next_element(n)) {
+		xmlChar *v;
+		int hit;
+		if (strcmp((const char *)n->name, name))
+			continue;
+		v = xmlGetProp(n, (const xmlChar *)attr);
+		hit = v && !strcmp((const char *)v, value);
+		xmlFree(v);
+		if (hit)
+			return n;
+	}
+	return NULL;
+}
+
+static double num_attr(xmlNode *n, const char *attr)
+{
+	xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
+	double d;
+
+	assert_non_null(v);
+	d = strtod((const char *)v, NULL);
+	xmlFree(v);
+	return d;
+}
+
+/* The element a <use> points at ("#id" in xlink:href), after checking it. */
+static xmlNode *used(xmlDoc *doc, xmlNode *use)
+{
+	xmlChar *href = xmlGetNsProp(use, (const xmlChar *)"href", (const xmlChar *)XLINK_NS);
+	xmlNode *target;
+
+	assert_non_null(href);
+	assert_int_equal(href[0], '#');
+	target = find(doc, "symbol", "id", (const char *)href + 1);
+	xmlFree(href);
+	return target;
+}
+
+/* The id a glyph's symbol has: "xq-" and its code point in hex. */
+static void glyph_id(char out[16], uint32_t cp)
+{
+	snprintf(out, 16, "xq-%04X", (unsigned)cp);
+}
+
+static uint32_t first_cp(const char *s)
+{
+	uint32_t cp = 0;
+	assert_true(xq_utf8_decode(s, strlen(s), &cp) > 0);
+	return cp;
+}
+
+/* The one <use> inside a piece's group, after checking there is one. */
+static xmlNode *piece_use(xmlNode *piece)
+{
+	xmlNode *use = NULL;
+
+	for (xmlNode *c = piece->children; c; c = c->next) {
+		if (c->type == XML_ELEMENT_NODE && !strcmp((const char *)c->name, "use")) {
+			assert_null(use);
+			use = c;
+		}
+	}
+	assert_non_null(use);
+	return use;
+}
+
+static void svg_holds_no_text_and_no_cjk_character_so_it_needs_no_font(void **state)
+{
+	static const int labels[] = {XQ_SVG_LABELS_NONE, XQ_SVG_LABELS_ICCS, XQ_SVG_LABELS_CHINESE};
+	struct xq_board b;
+	struct xq_undo u;
+	xq_move m = iccs("h2e2");
+
+	(void)state;
+	xq_board_start(&b);
+	xq_board_make(&b, m, &u);
+	for (int flip = 0; flip < 2; flip++) {
+		for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
+			struct xq_svg_opts o = XQ_SVG_OPTS_INIT;
+			struct xq_buf svg = XQ_BUF_INIT;
+			xmlDoc *doc;
+			o.coordinates = labels[i];
+			o.flip = flip;
+			assert_int_equal(xq_diagram_svg(&svg, &b, m, &o), 0);
+			/* Not one byte outside ASCII: no character a font would have to draw. */
+			for (size_t k = 0; k < svg.len; k++)
+				assert_true((unsigned char)svg.ptr[k] < 0x80);
+			doc = parse(&svg);
+			assert_int_equal(count_elements(xmlDocGetRootElement(doc), "text", NULL), 0);
+			assert_int_equal(count_elements(xmlDocGetRootElement(doc), "tspan", NULL), 0);
+			xmlFreeDoc(doc);
+			xq_buf_release(&svg);
+		}
+	}
+}
+
+static void svg_each_of_the_14_pieces_uses_its_own_glyph_defined_once(void **state)
+{
+	xmlDoc *doc = svg_of(every_kind_fen, XQ_SVG_LABELS_NONE, 0);
+	xmlNode *root = xmlDocGetRootElement(doc);
+	int pieces = 0;
+
+	(void)state;
+	assert_int_equal(count_elements(root, "g", "piece "), 14);
+	for (xmlNode *n = root; n; n = next_element(n)) {
+		xmlChar *cls, *letter;
+		xmlNode *use, *sym, *path;
+		uint8_t kind = 0;
+		char id[16];
+		if (strcmp((const char *)n->name, "g"))
+			continue;
+		cls = xmlGetProp(n, (const xmlChar *)"class");
+		if (!cls || strncmp((const char *)cls, "piece ", 6)) {
+			xmlFree(cls);
+			continue;
+		}
+		xmlFree(cls);
+		letter = xmlGetProp(n, (const xmlChar *)"data-piece");
+		assert_non_null(letter);
+		for (uint8_t k = 1; k < 16; k++)
+			if (k != 8 && "?KABNRCP?kabnrcp"[k] == letter[0])
+				kind = k;
+		assert_int_not_equal(kind, 0);
+		xmlFree(letter);
+		use = piece_use(n);
+		sym = used(doc, use);
+		assert_non_null(sym);
+		glyph_id(id, first_cp(xq_diagram_glyph(kind)));
+		{
+			xmlChar *sid = xmlGetProp(sym, (const xmlChar *)"id");
+			assert_string_equal((const char *)sid, id);
+			xmlFree(sid);
+		}
+		/* Defined once, in <defs>, as the glyph table's outline. */
+		assert_int_equal(count_elements(root, "symbol", NULL), 14 + 4); /* and the river */
+		assert_string_equal((const char *)sym->parent->name, "defs");
+		for (path = sym->children; path && path->type != XML_ELEMENT_NODE; path = path->next)
+			;
+		assert_non_null(path);
+		assert_string_equal((const char *)path->name, "path");
+		{
+			xmlChar *d = xmlGetProp(path, (const xmlChar *)"d");
+			int found = 0;
+			for (size_t i = 0; i < xq_glyph_count; i++)
+				if (xq_glyphs[i].cp == first_cp(xq_diagram_glyph(kind)))
+					found = !strcmp((const char *)d, xq_glyphs[i].path);
+			assert_true(found);
+			xmlFree(d);
+		}
+		/* Its fill is its side's colour, as the disc's ring. */
+		{
+			xmlChar *fill = xmlGetProp(use, (const xmlChar *)"fill");
+			assert_string_equal((const char *)fill,
+					    XQ_KIND_SIDE(kind) == XQ_RED ? "#c0392b" : "#1b1b1b");
+			xmlFree(fill);
+		}
+		pieces++;
+	}
+	assert_int_equal(pieces, 14);
+	xmlFreeDoc(doc);
+}
+
+struct placed {
+	const char *square, *piece;
+	double x, y; /* the point's coordinates with cell 50, margin 50 */
+};
+
+static void check_placed(xmlDoc *doc, const struct placed *p)
+{
+	xmlNode *g = find(doc, "g", "data-square", p->square), *use, *disc;
+	xmlChar *letter;
+
+	assert_non_null(g);
+	letter = xmlGetProp(g, (const xmlChar *)"data-piece");
+	assert_string_equal((const char *)letter, p->piece);
+	xmlFree(letter);
+	use = piece_use(g);
+	/* The glyph's square is centred on the point, as the disc is. */
+	assert_true(num_attr(use, "x") + num_attr(use, "width") / 2 == p->x);
+	assert_true(num_attr(use, "y") + num_attr(use, "height") / 2 == p->y);
+	for (disc = g->children; disc && strcmp((const char *)disc->name, "circle"); disc = disc->next)
+		;
+	assert_non_null(disc);
+	assert_true(num_attr(disc, "cx") == p->x);
+	assert_true(num_attr(disc, "cy") == p->y);
+}
+
+static void svg_puts_each_piece_glyph_on_its_square_flipped_or_not(void **state)
+{
+	/* x = 50 + 50 * file, y = 50 + 50 * (9 - rank), red at the bottom. */
+	static const struct placed want[] = {
+		{"d9", "k", 200, 50},  {"g9", "b", 350, 50},  {"a8", "r", 50, 100},
+		{"e8", "a", 250, 100}, {"c7", "n", 150, 150}, {"h7", "c", 400, 150},
+		{"b5", "P", 100, 250}, {"e4", "p", 250, 300}, {"b2", "N", 100, 400},
+		{"e2", "B", 250, 400}, {"i2", "R", 450, 400}, {"e1", "A", 250, 450},
+		{"h1", "C", 400, 450}, {"f0", "K", 300, 500},
+	};
+	/* Black at the bottom: x = 50 + 50 * (8 - file), y = 50 + 50 * rank. */
+	static const struct placed flipped[] = {
+		{"d9", "k", 300, 500}, {"a8", "r", 450, 450}, {"b5", "P", 400, 300},
+		{"i2", "R", 50, 150},  {"f0", "K", 200, 50},
+	};
+	xmlDoc *doc;
+
+	(void)state;
+	doc = svg_of(every_kind_fen, XQ_SVG_LABELS_ICCS, 0);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		check_placed(doc, &want[i]);
+	assert_int_equal(count_elements(xmlDocGetRootElement(doc), "g", "piece "), 14);
+	xmlFreeDoc(doc);
+	doc = svg_of(every_kind_fen, XQ_SVG_LABELS_ICCS, 1);
+	for (size_t i = 0; i < sizeof(flipped) / sizeof(flipped[0]); i++)
+		check_placed(doc, &flipped[i]);
+	xmlFreeDoc(doc);
+}
+
+/* The character of the label <use> centred on (x, y), or 0 when there is none. */
+static uint32_t label_at(xmlDoc *doc, double x, double y)
+{
+	xmlNode *labels = find(doc, "g", "class", "coordinates");
+
+	assert_non_null(labels);
+	for (xmlNode *u = labels->children; u; u = u->next) {
+		xmlChar *id;
+		uint32_t cp;
+		if (u->type != XML_ELEMENT_NODE)
+			continue;
+		if (num_attr(u, "x") + num_attr(u, "width") / 2 != x ||
+		    num_attr(u, "y") + num_attr(u, "height") / 2 != y)
+			continue;
+		id = xmlGetProp(used(doc, u), (const xmlChar *)"id");
+		cp = (uint32_t)strtoul((const char *)id + 3, NULL, 16);
+		xmlFree(id);
+		return cp;
+	}
+	return 0;
+}
+
+static void svg_chinese_labels_count_files_from_each_sides_right(void **state)
+{
+	/* Labels sit three quarters of a cell (37 units) outside the edge lines
+	 * (rank 9 at y 50, rank 0 at y 500, file a at x 50). */
+	const double top = 50 - 37, bottom = 500 + 37;
+	xmlDoc *doc;
+	xmlNode *labels;
+	char id[16];
+
+	(void)state;
+	doc = svg_of(every_kind_fen, XQ_SVG_LABELS_CHINESE, 0);
+	labels = find(doc, "g", "class", "coordinates");
+	assert_non_null(labels);
+	{
+		int uses = 0;
+		for (xmlNode *u = labels->children; u; u = u->next)
+			uses += u->type == XML_ELEMENT_NODE && !strcmp((const char *)u->name, "use");
+		assert_int_equal(uses, 18); /* files only, no ranks */
+	}
+	/* Red, along the bottom: 一 on file i (its right), 九 on file a. */
+	assert_int_equal(label_at(doc, 450, bottom), 0x4E00); /* 一 */
+	assert_int_equal(label_at(doc, 250, bottom), 0x4E94); /* 五 */
+	assert_int_equal(label_at(doc, 50, bottom), 0x4E5D);  /* 九 */
+	/* Black, along the top: 1 on file a (its right), 9 on file i. */
+	assert_int_equal(label_at(doc, 50, top), '1');
+	assert_int_equal(label_at(doc, 450, top), '9');
+	/* The digits and numerals are outlines, defined once each. */
+	glyph_id(id, 0x4E00);
+	assert_non_null(find(doc, "symbol", "id", id));
+	glyph_id(id, '1');
+	assert_non_null(find(doc, "symbol", "id", id));
+	xmlFreeDoc(doc);
+
+	/* Flipped, each side's numbers stay on its own edge and its right. */
+	doc = svg_of(every_kind_fen, XQ_SVG_LABELS_CHINESE, 1);
+	assert_int_equal(label_at(doc, 50, top), 0x4E00);    /* file i, red's 一 */
+	assert_int_equal(label_at(doc, 450, bottom), '1');   /* file a, black's 1 */
+	assert_int_equal(label_at(doc, 50, bottom), '9');
+	xmlFreeDoc(doc);
+
+	/* ICCS labels, the default: letters along the bottom, ranks on the left. */
+	doc = svg_of(every_kind_fen, XQ_SVG_LABELS_ICCS, 0);
+	assert_int_equal(label_at(doc, 50, bottom), 'a');
+	assert_int_equal(label_at(doc, 450, bottom), 'i');
+	assert_int_equal(label_at(doc, 50 - 37, 500), '0');
+	assert_int_equal(label_at(doc, 50 - 37, 50), '9');
+	assert_int_equal(label_at(doc, 50, top), 0);
+	xmlFreeDoc(doc);
+}
+
+static void svg_defines_only_the_glyphs_it_draws(void **state)
+{
+	xmlDoc *doc = svg_of("3k5/8R/9/9/9/9/9/R8/9/4K4 w - - 0 1", XQ_SVG_LABELS_NONE, 0);
+	xmlNode *root = xmlDocGetRootElement(doc);
+	char id[16];
+
+	(void)state;
+	/* 俥 帥 將 and the river's four characters. */
+	assert_int_equal(count_elements(root, "symbol", NULL), 3 + 4);
+	glyph_id(id, first_cp(xq_diagram_glyph(XQ_KIND(XQ_RED, XQ_ROOK))));
+	assert_non_null(find(doc, "symbol", "id", id));
+	glyph_id(id, first_cp(xq_diagram_glyph(XQ_KIND(XQ_BLACK, XQ_ROOK))));
+	assert_null(find(doc, "symbol", "id", id));
+	assert_int_equal(count_elements(root, "use", NULL), 4 + 4);
+	xmlFreeDoc(doc);
+}
+
+static void glyph_table_is_sorted_and_has_every_character_a_board_draws(void **state)
+{
+	static const char *const drawn[] = {
+		"\xE6\xA5\x9A\xE6\xB2\xB3\xE6\xBC\xA2\xE7\x95\x8C", /* 楚河漢界 */
+		"\xE4\xB8\x80\xE4\xBA\x8C\xE4\xB8\x89\xE5\x9B\x9B\xE4\xBA\x94" /* 一二三四五 */
+		"\xE5\x85\xAD\xE4\xB8\x83\xE5\x85\xAB\xE4\xB9\x9D",             /* 六七八九 */
+		"abcdefghi0123456789",
+	};
+
+	(void)state;
+	for (size_t i = 1; i < xq_glyph_count; i++)
+		assert_true(xq_glyphs[i - 1].cp < xq_glyphs[i].cp);
+	for (uint8_t kind = 1; kind < 16; kind++) {
+		uint32_t cp;
+		int found = 0;
+		if (kind == 8)
+			continue;
+		cp = first_cp(xq_diagram_glyph(kind));
+		for (size_t i = 0; i < xq_glyph_count; i++)
+			found |= xq_glyphs[i].cp == cp && xq_glyphs[i].path[0] == 'm';
+		assert_true(found);
+	}
+	for (size_t k = 0; k < sizeof(drawn) / sizeof(drawn[0]); k++) {
+		const char *s = drawn[k];
+		while (*s) {
+			uint32_t cp;
+			size_t n = xq_utf8_decode(s, strlen(s), &cp);
+			int found = 0;
+			assert_true(n > 0);
+			for (size_t i = 0; i < xq_glyph_count; i++)
+				found |= xq_glyphs[i].cp == cp;
+			assert_true(found);
+			s += n;
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +624,12 @@ int main(void)
 		cmocka_unit_test(colour_wraps_pieces_in_ansi_codes_and_only_then),
 		cmocka_unit_test(svg_is_well_formed_with_board_river_palaces_and_a_disc_per_piece),
 		cmocka_unit_test(svg_escapes_its_title_and_counts_only_pieces_on_the_board),
+		cmocka_unit_test(svg_holds_no_text_and_no_cjk_character_so_it_needs_no_font),
+		cmocka_unit_test(svg_each_of_the_14_pieces_uses_its_own_glyph_defined_once),
+		cmocka_unit_test(svg_puts_each_piece_glyph_on_its_square_flipped_or_not),
+		cmocka_unit_test(svg_chinese_labels_count_files_from_each_sides_right),
+		cmocka_unit_test(svg_defines_only_the_glyphs_it_draws),
+		cmocka_unit_test(glyph_table_is_sorted_and_has_every_character_a_board_draws),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	xmlCleanupParser();
