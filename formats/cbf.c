@@ -52,6 +52,7 @@
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
+#include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
 #include "ccbridge.h"
@@ -418,6 +419,10 @@ static int parse(struct cbf_reader *r, struct cbf_doc *doc, const char *buf, siz
 		}
 		ok = 0;
 	}
+	/* libxml2 makes a document of its own for some declarations, even
+	 * without a tree (entities it records for later): not ours to keep. */
+	xmlFreeDoc(ctxt->myDoc);
+	ctxt->myDoc = NULL;
 	xmlFreeParserCtxt(ctxt);
 	if (doc->oom)
 		return XQ_ENOMEM;
