@@ -47,7 +47,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/tables.o
-FMT_OBJ := $(FMT_SRC:%.c=$(BUILD)/%.o)
+FMT_OBJ := $(FMT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/html_assets.o
 CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/*.c)
@@ -86,6 +86,17 @@ $(BUILD)/gen/tables.c: $(BUILD)/gentables
 $(BUILD)/gen/tables.o: $(BUILD)/gen/tables.c lib/tables.h
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
+# The HTML pages' script and style: plain files, embedded as C data with
+# their SHA-256 (formats/html_assets.h).
+$(BUILD)/embed: tools/embed.c
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -O1 -o $@ $<
+$(BUILD)/gen/html_assets.c: $(BUILD)/embed formats/html.js formats/html.css
+	@mkdir -p $(@D)
+	$(BUILD)/embed formats/html.js xq_html_script formats/html.css xq_html_style > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/html_assets.o: $(BUILD)/gen/html_assets.c formats/html_assets.h
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
 $(LIBXQ): $(LIB_OBJ) $(FMT_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -115,14 +126,14 @@ $(BUILD)/bench/%: bench/%.c $(LIBXQ)
 # each fuzz corpus replay is one too, so `make -j N check` runs them side by
 # side; a target's output is printed whole when it ends (-Otarget), and a
 # passing unit test prints one line (its full log is in $(BUILD)/tests/logs/).
-check: check-banned check-unit check-fuzz check-cli check-man check-hostile
+check: check-banned check-unit check-fuzz check-cli check-man check-hostile check-browser
 
 MAKEFLAGS += -Otarget
 TEST_ENV = XQKIT=$(abspath $(XQKIT)) $(if $(SANITIZE),XQ_SANITIZE=$(SANITIZE)) \
 	$(if $(findstring thread,$(SANITIZE)),TSAN_OPTIONS="suppressions=$(abspath tests/tsan.supp) halt_on_error=1 second_deadlock_stack=1")
 UNIT_RUN := $(UNIT_BIN:%=%.run)
 FUZZ_RUN := $(FUZZ_REPLAY:%=%.run)
-.PHONY: $(UNIT_RUN) $(FUZZ_RUN) check-hostile check-threads check-corpus
+.PHONY: $(UNIT_RUN) $(FUZZ_RUN) check-hostile check-browser check-threads check-corpus
 
 check-unit: $(UNIT_RUN)
 	@echo "unit tests passed"
@@ -149,6 +160,10 @@ check-man: $(XQKIT)
 
 check-hostile: $(XQKIT)
 	@$(TEST_ENV) sh tests/hostile/run.sh $(XQKIT)
+
+# HTML pages in headless Chromium (tests/browser.sh says what it needs).
+check-browser: $(XQKIT)
+	@$(TEST_ENV) sh tests/browser.sh $(XQKIT)
 
 check-banned:
 	@sh tests/check-banned.sh
@@ -185,9 +200,10 @@ FUZZ_CC ?= clang
 FUZZ_BUILD = build/fuzz
 FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) $(XML_CFLAGS)
 fuzz: $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
-$(FUZZ_BUILD)/%: tests/fuzz/%.c $(LIB_SRC) $(FMT_SRC) $(BUILD)/gen/tables.c
+FUZZ_GEN = $(BUILD)/gen/tables.c $(BUILD)/gen/html_assets.c
+$(FUZZ_BUILD)/%: tests/fuzz/%.c $(LIB_SRC) $(FMT_SRC) $(FUZZ_GEN)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(FMT_SRC) $(BUILD)/gen/tables.c $(LDLIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(FMT_SRC) $(FUZZ_GEN) $(LDLIBS)
 
 PREFIX ?= /usr/local
 install: $(XQKIT)

@@ -41,6 +41,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "engine.h"
+#include "evalnote.h"
 #include "format.h"
 #include "game.h"
 #include "inputs.h"
@@ -1017,9 +1018,9 @@ int cmd_annotate(int argc, char **argv)
 	c.rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
 	c.hash_mb = 16;
 	c.nw = 1;
-	c.set.marks[MARK_INACCURACY] = 50;
-	c.set.marks[MARK_MISTAKE] = 100;
-	c.set.marks[MARK_BLUNDER] = 300;
+	c.set.marks[MARK_INACCURACY] = XQ_EVALNOTE_INACCURACY;
+	c.set.marks[MARK_MISTAKE] = XQ_EVALNOTE_MISTAKE;
+	c.set.marks[MARK_BLUNDER] = XQ_EVALNOTE_BLUNDER;
 	c.set.pv_threshold = -1;
 	c.set.stop = &stop_flag;
 	xq_engine_opts_init(&c.eo);

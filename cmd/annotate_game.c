@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evalnote.h"
 #include "movegen.h"
 #include "notation.h"
 
@@ -255,21 +256,11 @@ static void analyse(struct run *r, struct xq_analysis *an, uint8_t *state, uint3
 
 /* ---- writing the annotation --------------------------------------------------- */
 
-/* A score from red's view as annotations show it: "+0.35/12", "#-3". */
-static size_t format_red(char *buf, size_t cap, struct xq_score red, int depth)
-{
-	size_t n = xq_score_format(red, buf, cap);
-
-	if (red.kind == XQ_SCORE_CP && n < cap)
-		n += (size_t)snprintf(buf + n, cap - n, "/%d", depth);
-	return n < cap ? n : cap - 1;
-}
-
 /* The score of the position `a` analysed (the score after the move that
  * led there). */
 static size_t score_text(char *buf, size_t cap, const struct xq_analysis *a)
 {
-	return format_red(buf, cap, xq_analysis_red_score(a), a->depth);
+	return xq_evalnote_format(buf, cap, xq_analysis_red_score(a), a->depth);
 }
 
 /* The score after the best move of the position `a` analysed: the same,
@@ -280,36 +271,19 @@ static size_t best_score_text(char *buf, size_t cap, const struct xq_analysis *a
 
 	if (s.kind == XQ_SCORE_MATE && s.value > 0)
 		s.value--;
-	return format_red(buf, cap, xq_score_for_red(s, a->side), a->depth);
-}
-
-/* A score as a number for comparing: see annotate_game.h. */
-static int32_t value_of(struct xq_score s)
-{
-	int32_t n = s.value < 0 ? 0 : s.value > 100 ? 100 : s.value;
-
-	switch (s.kind) {
-	case XQ_SCORE_MATE:
-		return ANNOTATE_MATE_VALUE - n;
-	case XQ_SCORE_MATED:
-		return -(ANNOTATE_MATE_VALUE - n);
-	default:
-		return s.value > ANNOTATE_CP_CAP ? ANNOTATE_CP_CAP
-		       : s.value < -ANNOTATE_CP_CAP ? -ANNOTATE_CP_CAP
-						    : s.value;
-	}
+	return xq_evalnote_format(buf, cap, xq_score_for_red(s, a->side), a->depth);
 }
 
 /* What the mover lost: `before` analyses the position it moved from (it
  * is the side to move there), `after` the position its move reached. */
 static int32_t loss_of(const struct xq_analysis *before, const struct xq_analysis *after)
 {
-	int32_t l = value_of(before->score) - value_of(xq_score_negate(after->score));
-
-	return l > 0 ? l : 0;
+	/* Both scores from the mover's view, measured as if red were moving. */
+	return xq_evalnote_loss(before->score, xq_score_negate(after->score), XQ_RED);
 }
 
-static const uint8_t mark_nag[MARK_COUNT] = {6, 2, 4}; /* ?! ? ?? */
+static const uint8_t mark_nag[MARK_COUNT] = {XQ_EVALNOTE_NAG_INACCURACY, XQ_EVALNOTE_NAG_MISTAKE,
+						XQ_EVALNOTE_NAG_BLUNDER}; /* ?! ? ?? */
 static const char *const mark_text[MARK_COUNT] = {"?!", "?", "??"};
 
 static int mark_of(const struct annotate_settings *s, int32_t loss)
@@ -368,7 +342,7 @@ static void eval_record(struct run *r, struct xq_buf *b, uint32_t node, uint32_t
 	if (state[node] == 1) {
 		const struct xq_analysis *a = &an[node];
 		struct xq_score red = xq_analysis_red_score(a);
-		char st[XQ_SCORE_TEXT_MAX + 16];
+		char st[XQ_EVALNOTE_MAX];
 		xq_score_format(red, st, sizeof(st));
 		xq_buf_addf(b, ",\"score\":\"%s\"", st);
 		if (red.kind == XQ_SCORE_CP)
@@ -404,7 +378,7 @@ static int add_best_line(struct xq_game *g, uint32_t node, const struct xq_analy
 {
 	uint32_t parent = g->nodes[node].parent, prev = parent;
 	struct xq_board b;
-	char st[XQ_SCORE_TEXT_MAX + 16];
+	char st[XQ_EVALNOTE_MAX];
 	size_t n;
 	int rc;
 
@@ -568,7 +542,7 @@ int annotate_game(struct annotator *a, const struct annotate_settings *s, struct
 			continue;
 		line[node] = g->nodes[p].child == node ? line[p] : ++lines;
 		if (state[node] == 1) {
-			char st[XQ_SCORE_TEXT_MAX + 16];
+			char st[XQ_EVALNOTE_MAX];
 			size_t n = score_text(st, sizeof(st), &an[node]);
 			if ((rc = xq_game_append_comment(g, node, st, n)))
 				break;

@@ -14,11 +14,9 @@
  *
  * The loss of a move is measured from the side that made it: the value of
  * the position before it (the engine's best) minus the value after it,
- * both from the mover's point of view, never below 0.  A value is the
- * centipawn score clamped to +-ANNOTATE_CP_CAP; a mate in n for the mover
- * is ANNOTATE_MATE_VALUE - n (n capped at 100) and being mated in n its
- * negation, so a forced mate outranks any material score, a shorter mate
- * a longer one, and throwing away a mate is a large loss.  The move the
+ * both from the mover's point of view, never below 0, on the scale of
+ * xq_evalnote_value() (lib/evalnote.h: centipawns clamped, mates above
+ * any material score), which also writes the score comments.  The move the
  * engine itself found best loses 0, whatever the two searches (one ply
  * apart, so not quite comparable) say.
  */
@@ -35,8 +33,6 @@
 #include "report.h"
 #include "search.h"
 
-#define ANNOTATE_CP_CAP 2000
-#define ANNOTATE_MATE_VALUE 3000
 /* Engine failures in one game after which the rest of it is left unanalysed. */
 #define ANNOTATE_MAX_FAILURES 3
 /* Games in a row whose engine could not be restarted before the run gives up. */

@@ -631,6 +631,34 @@ static int write_to_dir(struct cctx *c, struct pool_job *j, const struct xq_buf 
 	return 0;
 }
 
+/* Tell the game why it is broken (the first error read), for writers that
+ * show it: "line 22, column 6: ply 17 (炮八进九): the red cannon ...". */
+static void note_error(struct pool_job *j)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+
+	for (size_t i = 0; i < j->diags.n; i++) {
+		const struct xq_diag *d = &j->diags.v[i];
+		if (d->severity != XQ_SEV_ERROR)
+			continue;
+		if (d->place.line && d->place.col)
+			xq_buf_addf(&b, "line %u, column %u: ", (unsigned)d->place.line,
+				    (unsigned)d->place.col);
+		else if (d->place.line)
+			xq_buf_addf(&b, "line %u: ", (unsigned)d->place.line);
+		else if (d->has_offset)
+			xq_buf_addf(&b, "byte %llu: ", (unsigned long long)d->place.offset);
+		if (d->ply && d->move[0])
+			xq_buf_addf(&b, "ply %u (%s): ", (unsigned)d->ply, d->move);
+		else if (d->ply)
+			xq_buf_addf(&b, "ply %u: ", (unsigned)d->ply);
+		xq_buf_adds(&b, d->msg);
+		xq_game_set_error(&j->game, b.ptr, b.len);
+		break;
+	}
+	xq_buf_release(&b);
+}
+
 static void convert_game(struct cctx *c, struct pool_job *j)
 {
 	struct xq_game *g = &j->game;
@@ -653,6 +681,8 @@ static void convert_game(struct cctx *c, struct pool_job *j)
 	}
 	c->cur = j;
 	c->seq++;
+	if (g->flags & XQ_GAME_BROKEN)
+		note_error(j);
 	if (c->dir_mode) {
 		rc = write_alone(c, g, &doc);
 	} else {

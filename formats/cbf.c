@@ -615,7 +615,7 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 		struct xq_diag d;
 		const char *value;
 		xq_move m;
-		uint32_t node = XQ_NODE_NONE, parent = t.parent;
+		uint32_t node = XQ_NODE_NONE, ply;
 		int added;
 
 		if (beyond(r, e)) {
@@ -660,11 +660,9 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 			after_end++;
 			continue;
 		}
-		/* (The ply is counted only for a diagnostic: counting it for every
-		 * move would take time in the square of a line's length.) */
+		ply = t.parent != XQ_NODE_NONE ? t.ply + 1 : 0;
 		if (!m && t.parent != XQ_NODE_NONE) {
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0,
-				      xq_game_ply(g, parent) + 1, value,
+			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, ply, value,
 				      value ? strlen(value) : 0, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
 				      "<Move value=\"%s\"> is not a move (\"x1y1-x2y2\"); "
 				      "the line stops here",
@@ -674,8 +672,7 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 		xq_diag_init(&d);
 		added = xq_ccb_tree_add(&t, m, e->branch, e->end, &node, &d);
 		if (added == XQ_EILLEGAL) {
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0,
-				      parent != XQ_NODE_NONE ? xq_game_ply(g, parent) + 1 : 0, value,
+			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, ply, value,
 				      value ? strlen(value) : 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
 				      "illegal move %s: %s; the line stops here", value ? value : "",
 				      d.msg);
@@ -981,8 +978,7 @@ static int write_head(struct cbf_writer *w, const struct xq_game *g)
 	return rc ? XQ_ENOMEM : 0;
 }
 
-static int write_comment(struct cbf_writer *w, const char *comment, const struct xq_game *g,
-			 uint32_t node)
+static int write_comment(struct cbf_writer *w, const char *comment, uint32_t ply)
 {
 	int dropped;
 
@@ -994,31 +990,31 @@ static int write_comment(struct cbf_writer *w, const char *comment, const struct
 	if (dropped < 0)
 		return dropped;
 	if (dropped)
-		report_dropped(w, node == XQ_ROOT ? 0 : xq_game_ply(g, node), "comment", dropped);
+		report_dropped(w, ply, "comment", dropped);
 	return xq_buf_adds(&w->out, "</Move>\r\n");
 }
 
 static int write_moves(struct cbf_writer *w, const struct xq_game *g)
 {
 	struct xq_buf *b = &w->out;
-	uint32_t nags = 0, pre = 0, first_nag = 0, first_pre = 0;
+	uint32_t nags = 0, pre = 0, first_nag = 0, first_pre = 0, ply = 1;
 	int rc;
 
 	rc = xq_buf_adds(b, "  <Move value=\"00-00\"");
 	if (!rc)
-		rc = write_comment(w, g->nodes[XQ_ROOT].comment, g, XQ_ROOT);
+		rc = write_comment(w, g->nodes[XQ_ROOT].comment, 0);
 	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE && !rc;
-	     n = xq_game_next(g, n)) {
+	     n = xq_game_next_ply(g, n, &ply)) {
 		const struct xq_node *x = &g->nodes[n];
 		xq_sq f = XQ_MOVE_FROM(x->move), t = XQ_MOVE_TO(x->move);
 		if (x->nnags) {
 			if (!nags)
-				first_nag = xq_game_ply(g, n);
+				first_nag = ply;
 			nags += x->nnags;
 		}
 		if (x->pre_comment && *x->pre_comment) {
 			if (!pre)
-				first_pre = xq_game_ply(g, n);
+				first_pre = ply;
 			pre++;
 		}
 		rc = xq_buf_addf(b, "  <Move value=\"%d%d-%d%d\"%s%s", XQ_SQ_FILE(f),
@@ -1026,7 +1022,7 @@ static int write_moves(struct cbf_writer *w, const struct xq_game *g)
 				 x->child == XQ_NODE_NONE ? " end=\"1\"" : "",
 				 x->sibling != XQ_NODE_NONE ? " branch=\"1\"" : "");
 		if (!rc)
-			rc = write_comment(w, x->comment, g, n);
+			rc = write_comment(w, x->comment, ply);
 	}
 	if (rc)
 		return XQ_ENOMEM;

@@ -473,7 +473,7 @@ static xq_sq square(int version, unsigned char c)
 }
 
 /* Comment text: UTF-16LE to UTF-8 with CRLF as LF. */
-static int set_comment(struct cbr_reader *r, struct xq_game *g, uint32_t node,
+static int set_comment(struct cbr_reader *r, struct xq_game *g, uint32_t node, uint32_t ply,
 		       const unsigned char *p, uint32_t len, uint64_t off, struct xq_buf *tmp)
 {
 	size_t bad = 0, j = 0;
@@ -482,7 +482,7 @@ static int set_comment(struct cbr_reader *r, struct xq_game *g, uint32_t node,
 	xq_buf_reset(tmp);
 	rc = xq_transcoder_convert(&r->utf16, (const char *)p, len, tmp, &bad);
 	if (rc == XQ_EENCODING) {
-		report(r, g->number, off + bad, xq_game_ply(g, node), NULL, XQ_D_ENCODING,
+		report(r, g->number, off + bad, ply, NULL, XQ_D_ENCODING,
 		       XQ_SEV_ERROR, "comment: bytes that are not UTF-16LE text; the comment stops "
 				     "before them");
 		rc = 0;
@@ -529,7 +529,7 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 		const unsigned char *p = pos + 4 <= limit ? window_get(r, pos, 4) : NULL;
 		unsigned char raw[4];
 		unsigned flags;
-		uint32_t clen = 0, node = XQ_NODE_NONE, ply, parent;
+		uint32_t clen = 0, node = XQ_NODE_NONE, ply;
 		uint64_t here = pos;
 		xq_sq from, to;
 		xq_move m = 0;
@@ -588,8 +588,8 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 		if (root) {
 			root = 0;
 			if (clen)
-				rc = set_comment(r, g, XQ_ROOT, window_get(r, pos, clen), clen, pos,
-						 &tmp);
+				rc = set_comment(r, g, XQ_ROOT, 0, window_get(r, pos, clen), clen,
+						 pos, &tmp);
 			pos += clen;
 			if (rc)
 				break;
@@ -605,29 +605,27 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 			continue;
 		}
 		entries++;
-		/* Counted only for a diagnostic: for every move it would take time
-		 * in the square of a line's length. */
-		parent = t.parent;
+		ply = t.parent != XQ_NODE_NONE ? t.ply + 1 : 0;
 		name[0] = '\0';
 		if (m)
 			xq_move_name(m, name);
 		if (!m && t.parent != XQ_NODE_NONE) {
-			report(r, g->number, here, xq_game_ply(g, parent) + 1, NULL, XQ_D_CORRUPT,
-			       XQ_SEV_ERROR, "move bytes %02x %02x name no square; the line stops here", raw[2],
+			report(r, g->number, here, ply, NULL, XQ_D_CORRUPT, XQ_SEV_ERROR,
+			       "move bytes %02x %02x name no square; the line stops here", raw[2],
 			       raw[3]);
 			g->flags |= XQ_GAME_BROKEN;
 		}
 		xq_diag_init(&d);
 		added = xq_ccb_tree_add(&t, m, flags & 2, flags & 1, &node, &d);
 		if (added == XQ_EILLEGAL) {
-			ply = parent != XQ_NODE_NONE ? xq_game_ply(g, parent) + 1 : 0;
 			report(r, g->number, here, ply, name, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
 			       "illegal move %s: %s; the line stops here", name, d.msg);
 			g->flags |= XQ_GAME_BROKEN;
 		} else if (added == 1) {
 			g->nodes[node].place.offset = here;
 			if (clen)
-				rc = set_comment(r, g, node, window_get(r, pos, clen), clen, pos, &tmp);
+				rc = set_comment(r, g, node, ply, window_get(r, pos, clen), clen, pos,
+						 &tmp);
 		} else if (added < 0 && added != XQ_EPARSE) {
 			rc = added;
 		}

@@ -132,6 +132,7 @@ static int push(struct xq_ccb_tree *t)
 		return XQ_ENOMEM;
 	t->stack = p;
 	t->stack[t->depth].node = t->parent;
+	t->stack[t->depth].ply = t->ply;
 	t->stack[t->depth].board = t->board;
 	t->depth++;
 	return 0;
@@ -171,6 +172,7 @@ int xq_ccb_tree_add(struct xq_ccb_tree *t, xq_move m, int branch, int end, uint3
 		} else {
 			t->depth--;
 			t->parent = t->stack[t->depth].node;
+			t->ply = t->stack[t->depth].ply;
 			t->board = t->stack[t->depth].board;
 		}
 	} else {
@@ -179,6 +181,7 @@ int xq_ccb_tree_add(struct xq_ccb_tree *t, xq_move m, int branch, int end, uint3
 			xq_board_make(&t->board, m, &u);
 		}
 		t->parent = n;
+		t->ply++;
 	}
 	return rc;
 }

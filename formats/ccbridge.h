@@ -61,12 +61,15 @@ unsigned xq_ccb_result_code(enum xq_result r);
  */
 struct xq_ccb_open {
 	uint32_t node;         /* parent of the alternatives to come, or XQ_NODE_NONE (skipped) */
+	uint32_t ply;          /* the ply of `node` */
 	struct xq_board board; /* the position at `node` */
 };
 
 struct xq_ccb_tree {
 	struct xq_game *g;
 	uint32_t parent;       /* where the next move attaches; XQ_NODE_NONE inside a skipped line */
+	uint32_t ply;          /* the ply of `parent` (kept here: counting from the root at
+				* every move made deep lines quadratic) */
 	struct xq_board board; /* the position at `parent` */
 	struct xq_ccb_open *stack;
 	size_t depth, cap;

@@ -62,6 +62,7 @@
 #include <string.h>
 
 #include "ccbridge.h"
+#include "decode.h"
 #include "movegen.h"
 #include "utf8.h"
 
@@ -105,7 +106,19 @@ struct dh_branch {
 	uint32_t attach;          /* the node its first move hangs from */
 	size_t nodes_at, nnodes;  /* the nodes read, in bnodes[] */
 	size_t nmoves;            /* the moves written in the element */
+	int left;                 /* another branch leaves this one */
+	size_t ckpt;              /* then its first position in ckpt[] (NO_CKPT: none) */
 };
+
+/*
+ * A branch starts from a position on the line it leaves.  Replaying that
+ * line from the game's start for every branch made many branches far down
+ * a long line quadratic, so a line that branches are known to leave keeps
+ * its start position and one every CKPT_EVERY moves (ckpt[]): a branch
+ * starts from the nearest one, at most CKPT_EVERY - 1 moves before.
+ */
+#define CKPT_EVERY 64
+#define NO_CKPT SIZE_MAX
 
 struct dh_reader {
 	struct xq_input *in;
@@ -115,8 +128,20 @@ struct dh_reader {
 	size_t max_record;       /* the limit of a record's text, from the format's and the budget */
 	enum xq_encoding enc;
 	int enc_known;
-	struct xq_transcoder tc; /* enc to UTF-8, set up at the first decoding */
-	int tc_ready;
+	int enc_given;           /* by the caller: every line is read in it */
+	struct xq_textdec td;    /* the decoder (decode.h), once enc is known */
+	int td_live;
+	uint64_t dropped;        /* bytes that were not text, taken out of the text */
+	uint64_t exact_end;      /* text offsets before this are source offsets (UTF-8) */
+	size_t bom;              /* bytes of a BOM before the text */
+	struct dh_mark {
+		uint64_t at;          /* absolute text offset */
+		struct xq_place place; /* line, column and source offset */
+		enum xq_encoding enc;
+		enum xq_textdec_kind kind;
+		unsigned char byte;
+	} *foreign;              /* the decoder's events, reported with their record */
+	size_t nforeign, foreign_cap, foreign_first;
 	struct xq_buf raw;       /* bytes read, not yet decoded */
 	uint64_t raw_off;        /* source offset of raw.ptr[0] */
 	int input_done;
@@ -146,6 +171,9 @@ struct dh_reader {
 	} *order;                /* branches sorted by id */
 	uint32_t *bnodes;
 	size_t nbnodes, bnodes_cap;
+	struct xq_board *ckpt;   /* see CKPT_EVERY */
+	size_t nckpt, ckpt_cap;
+	size_t main_ckpt;        /* the main line's first position in ckpt[], or NO_CKPT */
 	struct xq_buf tmp, tmp2;
 };
 
@@ -245,7 +273,10 @@ static void report_at(struct dh_reader *r, uint64_t game, const struct dh_pos *p
 		pl.offset = p->off;
 	}
 	va_start(ap, fmt);
-	xq_ccb_vreport(r->sink, r->name, game, p ? &pl : NULL, p && r->offsets, ply, move, mlen,
+	/* Offsets only while the text is the source's bytes (UTF-8, before
+	 * a line converted from another encoding or a byte taken out). */
+	xq_ccb_vreport(r->sink, r->name, game, p ? &pl : NULL,
+		       p && r->offsets && p->off - r->bom < r->exact_end, ply, move, mlen,
 		       code, sev, fmt, ap);
 	va_end(ap);
 }
@@ -276,32 +307,6 @@ static int excerpt_len(const char *s, size_t len)
 
 /* The input stream. */
 
-/* Bytes up to which `raw` can be decoded without cutting a character. */
-static size_t safe_split(enum xq_encoding enc, const char *s, size_t len)
-{
-	size_t i = len;
-
-	if (enc == XQ_ENC_UTF16LE || enc == XQ_ENC_UTF16BE) {
-		i = len & ~(size_t)1;
-		/* Do not end after a high surrogate. */
-		if (i >= 2) {
-			unsigned hi = enc == XQ_ENC_UTF16LE ? (unsigned char)s[i - 1]
-							    : (unsigned char)s[i - 2];
-			if (hi >= 0xD8 && hi <= 0xDB)
-				i -= 2;
-		}
-		return i;
-	}
-	/* Bytes below 0x30 (below 0x80 in UTF-8) never belong to a longer character. */
-	while (i > 0) {
-		unsigned char c = (unsigned char)s[i - 1];
-		if (enc == XQ_ENC_UTF8 ? c < 0x80 : c < 0x30)
-			return i;
-		i--;
-	}
-	return 0;
-}
-
 static int note_bad(struct dh_reader *r, uint64_t where)
 {
 	uint64_t *p = xq_ccb_reserve(r->bad, &r->bad_cap, r->nbad + 1, sizeof(*p));
@@ -313,76 +318,100 @@ static int note_bad(struct dh_reader *r, uint64_t where)
 	return 0;
 }
 
-/*
- * NUL characters cannot live in the game's C strings: report each one
- * appended since text index `from` and take it out (its record is broken).
- * `raw_at` is the source offset of text[from] when the input is UTF-8.
- */
-static int drop_nuls(struct dh_reader *r, size_t from, uint64_t raw_at)
+/* Keep an event of the decoder at text offset `at` (absolute, after the
+ * bytes taken out) for the record holding it. */
+static int keep_mark(struct dh_reader *r, const struct xq_textdec_event *e, uint64_t at,
+		     size_t from_pos)
 {
-	size_t j = from;
+	struct dh_mark *m;
+	struct dh_pos p = r->at;
 
-	for (size_t i = from; i < r->text.len; i++) {
-		if (r->text.ptr[i] != '\0') {
-			r->text.ptr[j++] = r->text.ptr[i];
-			continue;
-		}
-		{
-			struct xq_diag d;
-			xq_diag_init(&d);
-			d.source = r->name;
-			d.place.offset = raw_at + (i - from);
-			d.has_offset = r->offsets;
-			xq_diag_set(&d, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
-				    "a NUL character is not text; skipped (the record holding it is "
-				    "marked broken)");
-			xq_sink_report(r->sink, &d);
-		}
-		if (note_bad(r, r->text_base + j))
-			return XQ_ENOMEM;
-	}
-	xq_buf_truncate(&r->text, j);
+	if (e->kind != XQ_TEXTDEC_BAD && r->nforeign > r->foreign_first &&
+	    r->foreign[r->nforeign - 1].kind == e->kind &&
+	    r->foreign[r->nforeign - 1].enc == e->enc)
+		return 0; /* only the first of a run is reported */
+	if (r->foreign_first == r->nforeign)
+		r->foreign_first = r->nforeign = 0;
+	m = xq_ccb_reserve(r->foreign, &r->foreign_cap, r->nforeign + 1, sizeof(*m));
+	if (!m)
+		return XQ_ENOMEM;
+	r->foreign = m;
+	m += r->nforeign++;
+	pos_advance(&p, r->text.ptr + r->pos, from_pos - r->pos);
+	m->at = at;
+	m->place.line = p.line;
+	m->place.col = p.col;
+	m->place.offset = e->raw;
+	m->enc = e->enc;
+	m->kind = e->kind;
+	m->byte = e->byte;
 	return 0;
 }
 
-/* Decode raw.ptr[0, n) into text; bytes that are not text are reported and skipped. */
-static int decode_raw(struct dh_reader *r, size_t n)
+/*
+ * The decoder's events for the text appended from index `from` on: a byte
+ * that is not text (or a NUL) is taken out of the text (its record is
+ * marked broken); it and each line read in another encoding are kept, with
+ * their places, to be reported with the record holding them.
+ */
+static int take_events(struct dh_reader *r, size_t from)
 {
-	size_t done = 0;
+	struct xq_textdec *d = &r->td;
+	size_t j = from, i = from;
+	uint64_t dropped = r->dropped; /* before this text: its bytes are where the decoder put them */
 
-	if (!r->tc_ready) {
-		xq_transcoder_init(&r->tc, r->enc, XQ_ENC_UTF8);
-		r->tc_ready = 1;
-	}
-	while (done < n) {
-		size_t bad = 0, from = r->text.len;
-		int rc = xq_transcoder_convert(&r->tc, r->raw.ptr + done, n - done, &r->text, &bad);
-		if ((rc == 0 || rc == XQ_EENCODING) && memchr(r->text.ptr + from, '\0', r->text.len - from) &&
-		    drop_nuls(r, from, r->raw_off + done))
+	while (d->ev_first < d->nevents) {
+		const struct xq_textdec_event *e = &d->events[d->ev_first++];
+		size_t at = (size_t)(e->dpos - dropped - r->text_base);
+		/* Keep the text up to the event (where it will be once the bytes
+		 * before it are out). */
+		memmove(r->text.ptr + j, r->text.ptr + i, at - i);
+		j += at - i;
+		i = at;
+		if (keep_mark(r, e, r->text_base + j, j))
 			return XQ_ENOMEM;
-		if (rc == 0)
-			break;
-		if (rc != XQ_EENCODING)
-			return rc;
-		{
-			struct xq_diag d;
-			xq_diag_init(&d);
-			d.source = r->name;
-			d.place.offset = r->raw_off + done + bad;
-			d.has_offset = 1;
-			xq_diag_set(&d, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
-				    "byte 0x%02x is not %s text; skipped (the record holding it is "
-				    "marked broken)",
-				    (unsigned char)r->raw.ptr[done + bad], xq_encoding_name(r->enc));
-			xq_sink_report(r->sink, &d);
+		if (e->kind != XQ_TEXTDEC_AMBIGUOUS && r->exact_end > r->text_base + j)
+			r->exact_end = r->text_base + j;
+		if (e->kind != XQ_TEXTDEC_BAD)
+			continue;
+		/* Leave the byte out. */
+		i++;
+		if (note_bad(r, r->text_base + j))
+			return XQ_ENOMEM;
+		r->dropped++;
+	}
+	if (i > j) {
+		memmove(r->text.ptr + j, r->text.ptr + i, r->text.len - i);
+		xq_buf_truncate(&r->text, r->text.len - (i - j));
+	}
+	return 0;
+}
+
+/* Decode what `raw` holds into text (whole lines, all of it at the end). */
+static int decode_raw(struct dh_reader *r)
+{
+	size_t from = r->text.len;
+	long used;
+
+	if (!r->td_live) {
+		unsigned flags = XQ_TEXTDEC_COPY | XQ_TEXTDEC_BAD_EVENTS;
+		if (!r->enc_given)
+			flags |= XQ_TEXTDEC_MIXED;
+		if (xq_textdec_init(&r->td, r->enc, flags, r->text_base + r->text.len, r->raw_off)) {
+			report_at(r, 0, NULL, 0, NULL, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
+				  "this system cannot convert %s", xq_encoding_name(r->enc));
+			return XQ_EUNSUPPORTED;
 		}
-		if (note_bad(r, r->text_base + r->text.len))
-			return XQ_ENOMEM;
-		done += bad + 1;
+		r->td_live = 1;
 	}
-	memmove(r->raw.ptr, r->raw.ptr + n, r->raw.len - n);
-	xq_buf_truncate(&r->raw, r->raw.len - n);
-	r->raw_off += n;
+	used = xq_textdec_feed(&r->td, r->raw.ptr, r->raw.len, r->input_done, &r->text);
+	if (used < 0)
+		return (int)used;
+	if (take_events(r, from))
+		return XQ_ENOMEM;
+	memmove(r->raw.ptr, r->raw.ptr + used, r->raw.len - (size_t)used);
+	xq_buf_truncate(&r->raw, r->raw.len - (size_t)used);
+	r->raw_off += (uint64_t)used;
 	return 0;
 }
 
@@ -392,7 +421,6 @@ static int fill(struct dh_reader *r)
 	size_t before = r->text.len;
 
 	while (!r->eof && r->text.len == before) {
-		size_t n;
 		int rc;
 		if (!r->input_done) {
 			struct xq_diag d;
@@ -413,20 +441,20 @@ static int fill(struct dh_reader *r)
 			if (!r->enc_known && (r->raw.len >= CHUNK || r->input_done)) {
 				size_t bom = 0;
 				r->enc = xq_encoding_detect(r->raw.ptr, r->raw.len, &bom);
+				if (!bom)
+					r->enc = xq_textdec_detect(r->raw.ptr, r->raw.len);
 				r->enc_known = 1;
 				r->offsets = r->enc == XQ_ENC_UTF8;
 				r->at.off = bom;
 				r->raw_off = bom;
+				r->bom = bom;
 				memmove(r->raw.ptr, r->raw.ptr + bom, r->raw.len - bom);
 				xq_buf_truncate(&r->raw, r->raw.len - bom);
 			}
 			if (!r->enc_known)
 				continue;
 		}
-		n = r->input_done ? r->raw.len : safe_split(r->enc, r->raw.ptr, r->raw.len);
-		if (n == 0 && !r->input_done)
-			continue;
-		rc = decode_raw(r, n);
+		rc = decode_raw(r);
 		if (rc)
 			return r->error = rc;
 		if (r->input_done && r->raw.len == 0)
@@ -945,20 +973,61 @@ static int push_node(struct dh_reader *r, uint32_t n)
 	return 0;
 }
 
+static int push_ckpt(struct dh_reader *r, const struct xq_board *b)
+{
+	struct xq_board *p = xq_ccb_reserve(r->ckpt, &r->ckpt_cap, r->nckpt + 1, sizeof(*p));
+
+	if (!p)
+		return XQ_ENOMEM;
+	r->ckpt = p;
+	r->ckpt[r->nckpt++] = *b;
+	return 0;
+}
+
+/*
+ * The position after the first `q` moves of a line that starts at `start`,
+ * whose nodes are bnodes[at...] and whose first position in ckpt[] is
+ * `first` (NO_CKPT: none kept, the line is replayed from `start`).
+ */
+static void line_board(const struct dh_reader *r, const struct xq_game *g, size_t first,
+		       const struct xq_board *start, size_t at, size_t q, struct xq_board *out)
+{
+	size_t k = 0;
+
+	*out = *start;
+	if (first != NO_CKPT) {
+		k = q / CKPT_EVERY * CKPT_EVERY;
+		*out = r->ckpt[first + q / CKPT_EVERY];
+	}
+	for (; k < q; k++) {
+		struct xq_undo u;
+		xq_board_make(out, g->nodes[r->bnodes[at + k]].move, &u);
+	}
+}
+
 /*
  * Play the moves of `e` from node `attach` (position `b`), the first being
  * ply `ply`; their nodes are appended to r->bnodes.  Stops at the first
  * move that cannot be read or played (reported; the game is broken).
+ * With `ckpt`, the line's positions are kept (CKPT_EVERY) and *ckpt is the
+ * first one's index in r->ckpt.
  */
 static int play_line(struct dh_reader *r, struct xq_game *g, const struct dh_elem *e,
-		     uint32_t attach, struct xq_board *b, uint32_t ply, const char *what)
+		     uint32_t attach, struct xq_board *b, uint32_t ply, const char *what,
+		     size_t *ckpt)
 {
 	uint32_t parent = attach;
-	size_t i = 0;
+	size_t i = 0, at = 0, played = 0;
+	struct dh_pos p = place_in(r, e, 0);
+
+	if (ckpt) {
+		*ckpt = r->nckpt;
+		if (push_ckpt(r, b))
+			return XQ_ENOMEM;
+	}
 
 	while (i < e->vlen) {
 		struct xq_diag d;
-		struct dh_pos p;
 		xq_move m;
 		uint32_t n;
 		int rc;
@@ -966,7 +1035,11 @@ static int play_line(struct dh_reader *r, struct xq_game *g, const struct dh_ele
 			i++;
 			continue;
 		}
-		p = place_in(r, e, i);
+		/* The place of byte i, from that of the last move (place_in()
+		 * counts from the value's start: quadratic in a long line). */
+		if (r->exact)
+			pos_advance(&p, e->val + at, i - at);
+		at = i;
 		m = i + 4 <= e->vlen ? digits_move(e->val + i) : 0;
 		if (!m) {
 			size_t k = i;
@@ -1001,6 +1074,8 @@ static int play_line(struct dh_reader *r, struct xq_game *g, const struct dh_ele
 			struct xq_undo u;
 			xq_board_make(b, m, &u);
 		}
+		if (ckpt && ++played % CKPT_EVERY == 0 && (rc = push_ckpt(r, b)))
+			return rc;
 		parent = n;
 		ply++;
 		i += 4;
@@ -1050,7 +1125,7 @@ static int build_branch(struct dh_reader *r, struct xq_game *g, size_t bi, size_
 	struct dh_branch *b = &r->br[bi];
 	const struct dh_elem *e = &r->elems[b->elem];
 	uint32_t fp, attach;
-	size_t at, n, moves;
+	size_t at, n, moves, ckpt;
 	struct dh_pos p = place_in(r, e, 0);
 	struct xq_board board;
 	char what[64];
@@ -1062,6 +1137,7 @@ static int build_branch(struct dh_reader *r, struct xq_game *g, size_t bi, size_
 		at = main_at;
 		n = main_n;
 		moves = main_moves;
+		ckpt = r->main_ckpt;
 	} else {
 		const struct dh_branch *pb = &r->br[branch_index(r, b->parent)];
 		fp = pb->first_ply;
@@ -1069,6 +1145,7 @@ static int build_branch(struct dh_reader *r, struct xq_game *g, size_t bi, size_
 		at = pb->nodes_at;
 		n = pb->nnodes;
 		moves = pb->nmoves;
+		ckpt = pb->ckpt;
 	}
 	if (b->ply < fp || b->ply > fp + moves) {
 		report_at(r, g->number, &p, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_ERROR,
@@ -1098,10 +1175,14 @@ static int build_branch(struct dh_reader *r, struct xq_game *g, size_t bi, size_
 	if (b->nmoves == 0)
 		report_at(r, g->number, &p, 0, NULL, 0, XQ_D_EMPTY_GAME, XQ_SEV_NOTE,
 			  "branch %u has no moves", (unsigned)b->id);
-	xq_game_board_at(g, attach, &board);
+	if (ckpt != NO_CKPT)
+		line_board(r, g, ckpt, &g->start, at, b->ply - fp, &board);
+	else
+		xq_game_board_at(g, attach, &board);
 	snprintf(what, sizeof(what), "branch %u", (unsigned)b->id);
-	rc = play_line(r, g, e, attach, &board, b->ply, what);
+	rc = play_line(r, g, e, attach, &board, b->ply, what, b->left ? &ckpt : NULL);
 	b = &r->br[bi];
+	b->ckpt = b->left ? ckpt : NO_CKPT;
 	b->nnodes = r->nbnodes - b->nodes_at;
 	b->state = BR_BUILT;
 	return rc;
@@ -1141,6 +1222,14 @@ static int build_branches(struct dh_reader *r, struct xq_game *g, size_t main_n,
 			g->flags |= XQ_GAME_BROKEN;
 			b->state = BR_FAILED;
 		}
+	}
+	/* Which branches others leave (the first of an id is the one read). */
+	for (size_t i = 0; i < r->nbr; i++)
+		r->br[i].ckpt = NO_CKPT;
+	for (size_t i = 0; i < r->nbr; i++) {
+		size_t pi = r->br[i].parent ? branch_index(r, r->br[i].parent) : (size_t)-1;
+		if (pi != (size_t)-1)
+			r->br[pi].left = 1;
 	}
 	for (size_t i = 0; i < r->nbr && r->order[i].id == 0; i++) {
 		struct dh_branch *b = &r->br[r->order[i].idx];
@@ -1394,6 +1483,8 @@ static int build_game(struct dh_reader *r, struct xq_game *g)
 
 	r->nbr = 0;
 	r->nbnodes = 0;
+	r->nckpt = 0;
+	r->main_ckpt = NO_CKPT;
 	free(r->order);
 	r->order = NULL;
 	/* Pass 1: tags, and find the structural elements. */
@@ -1475,8 +1566,12 @@ static int build_game(struct dh_reader *r, struct xq_game *g)
 	}
 	if (moves) {
 		struct xq_board b = g->start;
+		int left = 0;
+		for (size_t i = 0; i < r->nbr && !left; i++)
+			left = r->br[i].parent == 0;
 		main_moves = count_moves(moves);
-		rc = play_line(r, g, moves, XQ_ROOT, &b, 1, "movelist");
+		rc = play_line(r, g, moves, XQ_ROOT, &b, 1, "movelist",
+			       left ? &r->main_ckpt : NULL);
 		main_n = r->nbnodes;
 	}
 	if (!rc)
@@ -1505,6 +1600,44 @@ static int had_bad_bytes(const struct dh_reader *r, uint64_t a, uint64_t b)
 		if (r->bad[i] >= a && r->bad[i] < b)
 			return 1;
 	return 0;
+}
+
+/*
+ * Report the decoder's events before text offset `b`, those from `a` on
+ * for game g (NULL: none; the events outside records): each byte that was
+ * not text, and the first line in another encoding, which says the game
+ * is in that encoding.
+ */
+static void take_marks(struct dh_reader *r, struct xq_game *g, uint64_t a, uint64_t b)
+{
+	int told = 0, warned = 0;
+
+	while (r->foreign_first < r->nforeign && r->foreign[r->foreign_first].at < b) {
+		const struct dh_mark *m = &r->foreign[r->foreign_first++];
+		int in = g && m->at >= a;
+		char msg[200];
+		if (r->quiet)
+			continue;
+		if (m->kind == XQ_TEXTDEC_BAD) {
+			xq_ccb_report(r->sink, r->name, in ? g->number : 0, &m->place, 1, 0, NULL, 0,
+				      XQ_D_ENCODING, XQ_SEV_ERROR, "%s",
+				      xq_textdec_bad_message(msg, sizeof(msg), m->byte, m->enc,
+							     m->place.offset));
+		} else if (m->kind == XQ_TEXTDEC_AMBIGUOUS) {
+			if (in && !warned) {
+				xq_ccb_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+					      XQ_D_ENCODING, XQ_SEV_WARNING, "%s",
+					      xq_textdec_ambiguous_message(msg, sizeof(msg), m->enc));
+				warned = 1;
+			}
+		} else if (in && !told) {
+			xq_ccb_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+				      XQ_D_ENCODING, XQ_SEV_WARNING, "%s",
+				      xq_textdec_foreign_message(msg, sizeof(msg), m->enc, r->enc));
+			g->encoding = xq_encoding_name(m->enc);
+			told = 1;
+		}
+	}
 }
 
 /* Read the record s[0, len) into g. */
@@ -1607,6 +1740,7 @@ static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
 		rc = read_record(r, g, s + cs, ce - cs, r->at, 0, 0, &consumed);
 	if (!rc && had_bad_bytes(r, r->text_base + o, r->text_base + end))
 		g->flags |= XQ_GAME_BROKEN;
+	take_marks(r, g, r->text_base + o, r->text_base + end);
 	xq_buf_release(&dec);
 	advance(r, end);
 	return rc ? rc : 1;
@@ -1676,6 +1810,7 @@ static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t
 	rc = read_record(r, g, r->text.ptr + cs, ce - cs, at, 1, 0, &consumed);
 	if (!rc && had_bad_bytes(r, r->text_base + o, r->text_base + after))
 		g->flags |= XQ_GAME_BROKEN;
+	take_marks(r, g, r->text_base + o, r->text_base + after);
 	g->place.line = r->at.line; /* the record starts at its wrapper */
 	g->place.col = r->at.col;
 	g->place.offset = r->at.off;
@@ -1708,6 +1843,7 @@ static int read_implicit(struct dh_reader *r, struct xq_game *g, size_t o)
 	rc = read_record(r, g, r->text.ptr + o, span, r->at, 1, 1, &consumed);
 	if (!rc && had_bad_bytes(r, r->text_base + o, r->text_base + o + consumed))
 		g->flags |= XQ_GAME_BROKEN;
+	take_marks(r, g, r->text_base + o, r->text_base + o + consumed);
 	advance(r, o + (consumed ? consumed : 1));
 	return rc ? rc : 1;
 }
@@ -1736,6 +1872,7 @@ static int dh_read(void *reader, struct xq_game *g)
 			scan_html(r, r->text.ptr + r->pos, keep - r->pos);
 			advance(r, keep);
 			if (r->eof) {
+				take_marks(r, NULL, 0, UINT64_MAX);
 				if (r->games == 0)
 					report_at(r, 0, NULL, 0, NULL, 0, XQ_D_EMPTY_GAME,
 						  XQ_SEV_WARNING, "no DhtmlXQ record in the input");
@@ -1805,6 +1942,7 @@ static int dh_open_reader(void **out, struct xq_input *in, const struct xq_read_
 	r->max_record = (size_t)xq_format_record_limit(&xq_format_dhtmlxq, opts);
 	r->at.line = 1;
 	r->at.col = 1;
+	r->exact_end = UINT64_MAX;
 	xq_buf_init(&r->raw);
 	xq_buf_init(&r->text);
 	xq_buf_init(&r->tmp);
@@ -1812,6 +1950,7 @@ static int dh_open_reader(void **out, struct xq_input *in, const struct xq_read_
 	if (opts && opts->encoding != XQ_ENC_UNKNOWN) {
 		r->enc = opts->encoding;
 		r->enc_known = 1;
+		r->enc_given = 1;
 		r->offsets = r->enc == XQ_ENC_UTF8;
 	}
 	*out = r;
@@ -1822,7 +1961,9 @@ static void dh_close_reader(void *reader)
 {
 	struct dh_reader *r = reader;
 
-	xq_transcoder_release(&r->tc);
+	if (r->td_live)
+		xq_textdec_release(&r->td);
+	free(r->foreign);
 	xq_buf_release(&r->raw);
 	xq_buf_release(&r->text);
 	xq_buf_release(&r->tmp);
@@ -1832,6 +1973,7 @@ static void dh_close_reader(void *reader)
 	free(r->br);
 	free(r->order);
 	free(r->bnodes);
+	free(r->ckpt);
 	free(r);
 }
 

@@ -33,6 +33,7 @@
 #include "game.h"
 #include "movegen.h"
 #include "notation.h"
+#include "decode.h"
 #include "utf8.h"
 
 #define NDJSON_SCHEMA "xqkit.game/1"
@@ -97,6 +98,7 @@ struct nd_reader {
 	struct xq_buf scratch;
 	struct xq_game *g;
 	int bad; /* the record has had an error */
+	struct xq_textdec td; /* UTF-8 only: checks each record's bytes (decode.h) */
 };
 
 /* ---- diagnostics -------------------------------------------------------- */
@@ -978,6 +980,12 @@ static struct nd_reader *new_reader(const struct xq_read_opts *opts, const struc
 		r->sink = *sink;
 	xq_buf_init(&r->buf);
 	xq_buf_init(&r->scratch);
+	if (xq_textdec_init(&r->td, XQ_ENC_UTF8, XQ_TEXTDEC_BAD_EVENTS, 0, 0)) {
+		xq_buf_release(&r->buf);
+		xq_buf_release(&r->scratch);
+		free(r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -1032,11 +1040,21 @@ static int nd_read(void *reader, struct xq_game *g)
 			return XQ_ERANGE;
 		}
 		{
-			size_t bad = xq_utf8_check(r->line, r->len);
-			if (bad < r->len) {
-				report(r, XQ_SEV_ERROR, XQ_D_ENCODING, bad, 0, NULL,
-				       "byte 0x%02X is not UTF-8 (NDJSON records are always UTF-8)",
-				       (unsigned char)r->line[bad]);
+			/* NDJSON is UTF-8, whatever the bytes look like: the decoder
+			 * reads the line in place and finds what is not text. */
+			struct xq_textdec *d = &r->td;
+			long used;
+			d->dpos = d->raw = r->line_offset;
+			d->ev_first = d->nevents = 0;
+			used = xq_textdec_feed(d, r->line, r->len, 1, NULL);
+			if (used < 0)
+				return (int)used;
+			if (d->nevents) {
+				const struct xq_textdec_event *e = &d->events[0];
+				char msg[160];
+				report(r, XQ_SEV_ERROR, XQ_D_ENCODING, (size_t)(e->raw - r->line_offset), 0,
+				       NULL, "%s",
+				       xq_textdec_bad_message(msg, sizeof(msg), e->byte, e->enc, e->raw));
 				return 1;
 			}
 		}
@@ -1064,6 +1082,7 @@ static void nd_close_reader(void *reader)
 		return;
 	xq_buf_release(&r->buf);
 	xq_buf_release(&r->scratch);
+	xq_textdec_release(&r->td);
 	free(r->toks);
 	free(r->stack);
 	free(r->frames);

@@ -3,7 +3,8 @@
  *
  * The reader is three layers over one window of text.  The window holds
  * the raw bytes read from the input and, for legacy encodings, their UTF-8
- * decoding (UTF-8 input is scanned in place).  Positions are absolute
+ * decoding by lib/decode.h (UTF-8 input is scanned in place until a line
+ * in another encoding makes the decoder copy it from there on).  Positions are absolute
  * offsets in the decoded text, so compacting the window never moves a
  * token; two cursors turn a position into a line and column (counted as
  * the scanner passes each line end) and into a byte offset in the source
@@ -29,6 +30,7 @@
 
 #include "board.h"
 #include "buf.h"
+#include "decode.h"
 #include "diag.h"
 #include "game.h"
 #include "io.h"
@@ -88,6 +90,7 @@ struct tok {
 	int bad;                    /* an undecodable byte inside */
 	struct xq_place bad_place;
 	unsigned bad_byte;
+	enum xq_encoding bad_enc;   /* the encoding of the line holding it */
 	unsigned tag_flags;
 	unsigned long num;          /* NUMBER and NAG */
 };
@@ -146,8 +149,19 @@ struct pgn_reader {
 	enum xq_encoding given; /* the input's encoding, found by a splitter (chunks) */
 	uint64_t first_high;  /* position of the first byte that is not ASCII, once met
 			       * (0 when the encoding was given or marked from the start) */
-	struct xq_decoder decoder;
+	struct xq_textdec td;   /* the decoder (decode.h), once the encoding is known */
+	int td_live;
 	struct shadow *shadow;  /* the splitter's reader: placeholders instead of iconv */
+	uint64_t line_start;    /* position where the current line starts */
+	/* Lines read in another encoding (decode.h) met by the lexer, with
+	 * their places, until the game holding them is done. */
+	struct foreign {
+		uint64_t dpos;
+		struct xq_place place;
+		enum xq_encoding enc;
+		enum xq_textdec_kind kind; /* FOREIGN or AMBIGUOUS */
+	} foreign[8];
+	size_t nforeign;
 	/* Cursors. */
 	uint64_t pos;
 	uint32_t line;
@@ -164,6 +178,11 @@ struct pgn_reader {
 	struct xq_buf scratch, pre;
 	struct frame *stack;
 	size_t nstack, stack_cap;
+	/* The undo of each move from the root to the current node (path[k] for
+	 * ply k + 1): '(' and ')' step the board back and forth along it
+	 * instead of replaying the line from the start at every variation. */
+	struct xq_undo *path;
+	size_t path_cap;
 	uint64_t games;
 };
 
@@ -204,51 +223,8 @@ static void advance_col(struct pgn_reader *r, uint64_t p)
  * decoded position `p`. */
 static void map_walk(const struct pgn_reader *r, uint64_t *d, uint64_t *raw_off, uint64_t p)
 {
-	if (r->enc == XQ_ENC_BIG5 || r->enc == XQ_ENC_GB18030 || r->enc == XQ_ENC_GBK) {
-		/* The common legacy text, without a call per character: ASCII
-		 * and bad bytes are one byte each way, other characters 2 bytes
-		 * of the source (4 for GB18030's four-byte ones, marked by a
-		 * digit second byte) and 2-4 of UTF-8. */
-		const unsigned char *text = (const unsigned char *)r->text - r->base;
-		const unsigned char *raw = (const unsigned char *)r->raw.ptr - r->raw_base;
-		uint64_t dd = *d, rr = *raw_off, rend = r->raw_base + r->raw.len;
-		int gb = r->enc != XQ_ENC_BIG5;
-		while (dd < p) {
-			unsigned char c = text[dd];
-			if (c < 0x80 || c == XQ_DECODE_BAD) {
-				dd++;
-				rr++;
-				continue;
-			}
-			dd += c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-			/* As xq_encoding_char_len(). */
-			{
-				uint64_t avail = rend - rr, n = 1;
-				if (raw[rr] >= 0x81 && raw[rr] <= 0xFE)
-					n = gb && avail >= 2 && raw[rr + 1] >= 0x30 && raw[rr + 1] <= 0x39 ? 4 : 2;
-				rr += n < avail ? n : avail;
-			}
-		}
-		*d = dd;
-		*raw_off = rr;
-		return;
-	}
-	while (*d < p) {
-		unsigned char c = AT(r, *d);
-		const unsigned char *raw = (const unsigned char *)r->raw.ptr + (*raw_off - r->raw_base);
-		size_t avail = r->raw.len - (size_t)(*raw_off - r->raw_base);
-		size_t dl, rl;
-		if (c < 0x80 && r->enc != XQ_ENC_UTF16LE && r->enc != XQ_ENC_UTF16BE) {
-			dl = rl = 1;
-		} else if (c == XQ_DECODE_BAD) {
-			dl = rl = 1;
-		} else {
-			dl = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-			rl = xq_encoding_char_len(r->enc, raw, avail);
-		}
-		*d += dl;
-		*raw_off += rl;
-	}
+	xq_textdec_walk(&r->td, r->text, r->base, r->raw.ptr, r->raw_base, r->raw_base + r->raw.len,
+			d, raw_off, p);
 }
 
 static void advance_map(struct pgn_reader *r, uint64_t p)
@@ -317,6 +293,8 @@ static void compact(struct pgn_reader *r, uint64_t keep)
 		xq_buf_truncate(&r->raw, r->raw.len - drop);
 		r->raw_base += drop;
 	}
+	if (r->td_live)
+		xq_textdec_forget(&r->td, keep);
 	r->base = keep;
 	r->tlen -= drop;
 	set_text(r);
@@ -432,23 +410,16 @@ static long shadow_feed(struct shadow *sh, const char *in, size_t len, int final
 	return (long)i;
 }
 
-static int start_conversion(struct pgn_reader *r, enum xq_encoding enc)
+/* The decoder's converter for the splitter: placeholders for characters. */
+static long shadow_convert(void *ctx, const char *in, size_t len, struct xq_buf *out)
 {
-	struct xq_diag d;
+	return shadow_feed(ctx, in, len, 1, out);
+}
 
-	r->enc = enc;
-	if (r->shadow) {
-		if (shadow_init(r->shadow, enc))
-			return XQ_ENOMEM;
-	} else if (xq_decoder_init(&r->decoder, enc)) {
-		xq_diag_init(&d);
-		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_ENCODING, XQ_SEV_ERROR,
-			    "this system cannot convert %s", xq_encoding_name(enc));
-		report_io(r, &d);
-		return XQ_EUNSUPPORTED;
-	}
-	/* What is published so far is ASCII: the same bytes in both texts
-	 * (after a UTF-16 BOM, nothing is published yet). */
+/* Convert from here on: the text published so far (as it stands in the
+ * raw bytes: ASCII, or UTF-8 read in place) is copied. */
+static int start_copy(struct pgn_reader *r)
+{
 	xq_buf_reset(&r->dec);
 	if (xq_buf_add(&r->dec, r->raw.ptr + r->raw_done, r->tlen))
 		return XQ_ENOMEM;
@@ -458,6 +429,39 @@ static int start_conversion(struct pgn_reader *r, enum xq_encoding enc)
 	r->conv = 1;
 	set_text(r);
 	return 0;
+}
+
+/*
+ * Start the decoder (decode.h) in `enc` after the text published so far
+ * (ASCII, or nothing after a UTF-16 BOM).  A detected encoding lets lines
+ * be in another one; an encoding the user gave does not.  UTF-8 is read
+ * in place until a line needs converting.
+ */
+static int start_conversion(struct pgn_reader *r, enum xq_encoding enc)
+{
+	unsigned flags = r->opts.encoding == XQ_ENC_UNKNOWN ? XQ_TEXTDEC_MIXED : 0;
+	struct xq_diag d;
+
+	r->enc = enc;
+	if (r->shadow) {
+		flags |= XQ_TEXTDEC_NO_EVENTS;
+		if (enc != XQ_ENC_UTF8 && shadow_init(r->shadow, enc))
+			return XQ_ENOMEM;
+	}
+	if (xq_textdec_init(&r->td, enc, flags, r->base + r->tlen,
+			    r->raw_base + r->raw_done + r->tlen)) {
+		xq_diag_init(&d);
+		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_ENCODING, XQ_SEV_ERROR,
+			    "this system cannot convert %s", xq_encoding_name(enc));
+		report_io(r, &d);
+		return XQ_EUNSUPPORTED;
+	}
+	r->td_live = 1;
+	if (r->shadow && enc != XQ_ENC_UTF8 && enc != XQ_ENC_UTF16LE && enc != XQ_ENC_UTF16BE) {
+		r->td.convert = shadow_convert;
+		r->td.convert_ctx = r->shadow;
+	}
+	return r->td.copy ? start_copy(r) : 0;
 }
 
 /*
@@ -479,7 +483,7 @@ static int publish(struct pgn_reader *r, int *wait)
 			if (r->raw.len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
 				r->enc = XQ_ENC_UTF8;
 				r->first_high = 0;
-				r->pos = r->col_pos = 3; /* the BOM is not a column */
+				r->pos = r->col_pos = r->line_start = 3; /* the BOM is not a column */
 			} else if (r->opts.encoding == XQ_ENC_UTF8) {
 				r->enc = XQ_ENC_UTF8;
 			} else if (r->raw.len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) ||
@@ -499,44 +503,58 @@ static int publish(struct pgn_reader *r, int *wait)
 		}
 	}
 	if (r->enc == XQ_ENC_UNKNOWN) {
-		/* ASCII so far: publish up to the first other byte, then decide. */
+		/* ASCII so far: publish the whole lines before the first other
+		 * byte, then decide; the decoder starts at its line's start. */
 		const unsigned char *u = (const unsigned char *)r->raw.ptr;
-		size_t k = r->tlen;
+		size_t k = r->tlen, ls;
 		while (k < r->raw.len && u[k] < 0x80)
 			k++;
-		r->tlen = k;
-		if (k == r->raw.len)
+		ls = k;
+		while (ls > r->tlen && u[ls - 1] != '\n' && u[ls - 1] != '\r')
+			ls--;
+		if (k == r->raw.len) {
+			r->tlen = r->raw_eof ? k : ls;
 			return 0;
-		/* The sample is the SAMPLE bytes from the first one that is not
-		 * ASCII, however the input arrives: every reader of the input
-		 * (chunk readers too) decides the same way. */
-		if (r->given == XQ_ENC_UNKNOWN && r->raw.len - k < SAMPLE && !r->raw_eof) {
+		}
+		r->tlen = ls;
+		/* The sample is the SAMPLE bytes from the start of that line,
+		 * however the input arrives: every reader of the input (chunk
+		 * readers too) decides the same way. */
+		if (r->given == XQ_ENC_UNKNOWN && r->raw.len - ls < SAMPLE && !r->raw_eof) {
 			*wait = 1;
 			return 0;
 		}
 		r->first_high = r->raw_base + k; /* ASCII so far: position = offset */
 		r->enc = r->given != XQ_ENC_UNKNOWN
 				 ? r->given
-				 : xq_encoding_detect_text(r->raw.ptr + k,
-							   r->raw.len - k < SAMPLE ? r->raw.len - k : SAMPLE);
-		if (r->enc != XQ_ENC_UTF8) {
-			int rc = start_conversion(r, r->enc);
+				 : xq_textdec_detect(r->raw.ptr + ls,
+						     r->raw.len - ls < SAMPLE ? r->raw.len - ls : SAMPLE);
+	}
+	if (!r->td_live) {
+		int rc = start_conversion(r, r->enc);
+		if (rc)
+			return rc;
+	}
+	if (!r->conv) {
+		/* UTF-8 in place, whole lines, up to a line that needs converting. */
+		long used = xq_textdec_feed(&r->td, r->raw.ptr + r->tlen, r->raw.len - r->tlen,
+					    r->raw_eof, NULL);
+		if (used < 0)
+			return (int)used;
+		r->tlen += (size_t)used;
+		if (r->td.copy) {
+			int rc = start_copy(r);
 			if (rc)
 				return rc;
 		}
 	}
 	if (r->conv) {
-		long used = r->shadow ? shadow_feed(r->shadow, r->raw.ptr + r->raw_done,
-						    r->raw.len - r->raw_done, r->raw_eof, &r->dec)
-				      : xq_decoder_feed(&r->decoder, r->raw.ptr + r->raw_done,
-							r->raw.len - r->raw_done, r->raw_eof, &r->dec,
-							NULL);
+		long used = xq_textdec_feed(&r->td, r->raw.ptr + r->raw_done,
+					    r->raw.len - r->raw_done, r->raw_eof, &r->dec);
 		if (used < 0)
 			return (int)used;
 		r->raw_done += (size_t)used;
 		r->tlen = r->dec.len;
-	} else {
-		r->tlen = r->raw_eof ? r->raw.len : xq_utf8_whole_prefix(r->raw.ptr, r->raw.len);
 	}
 	set_text(r);
 	return 0;
@@ -600,14 +618,48 @@ static int have(struct pgn_reader *r, uint64_t p, uint64_t keep)
 	return 1;
 }
 
+/*
+ * The lines read in another encoding (decode.h) before position `upto`,
+ * which are on the current line (or before it, already taken): their
+ * places are kept for the game holding them (only the first of a run in
+ * one encoding, which is all that is reported).
+ */
+static void take_foreign(struct pgn_reader *r, uint64_t upto)
+{
+	struct xq_textdec *d = &r->td;
+
+	while (d->ev_first < d->nevents && d->events[d->ev_first].dpos < upto) {
+		const struct xq_textdec_event *e = &d->events[d->ev_first++];
+		struct foreign *f;
+		uint64_t cols;
+		if (e->kind == XQ_TEXTDEC_BAD ||
+		    r->nforeign == sizeof(r->foreign) / sizeof(r->foreign[0]) ||
+		    (r->nforeign && r->foreign[r->nforeign - 1].enc == e->enc &&
+		     r->foreign[r->nforeign - 1].kind == e->kind))
+			continue;
+		f = &r->foreign[r->nforeign++];
+		f->dpos = e->dpos;
+		f->enc = e->enc;
+		f->kind = e->kind;
+		cols = e->dpos > r->line_start ? e->dpos - r->line_start : 0;
+		if (r->line_start >= r->base && e->dpos <= END(r))
+			cols = count_chars(r->text + (r->line_start - r->base), (size_t)cols);
+		f->place.line = r->line;
+		f->place.col = (uint32_t)cols + 1;
+		f->place.offset = e->raw;
+	}
+}
+
 static void newline(struct pgn_reader *r, uint64_t p, unsigned char c)
 {
+	if (r->td.ev_first < r->td.nevents && r->td.events[r->td.ev_first].dpos < p)
+		take_foreign(r, p);
 	if (c == '\n' && r->cr_at == p) {
-		r->col_pos = p + 1; /* the LF of a CRLF */
+		r->col_pos = r->line_start = p + 1; /* the LF of a CRLF */
 		return;
 	}
 	r->line++;
-	r->col_pos = p + 1;
+	r->col_pos = r->line_start = p + 1;
 	r->col_val = 0;
 	if (c == '\r')
 		r->cr_at = p + 1;
@@ -649,6 +701,7 @@ static void mark_bad(struct pgn_reader *r, struct tok *t, uint64_t p)
 	t->bad_place.col = r->col_val + 1;
 	t->bad_byte = AT(r, p);
 	t->bad_place.offset = offset_peek(r, p);
+	t->bad_enc = r->td_live ? xq_textdec_enc_at(&r->td, p) : XQ_ENC_UTF8;
 	if (r->conv)
 		t->bad_byte = (unsigned char)r->raw.ptr[t->bad_place.offset - r->raw_base];
 }
@@ -1287,16 +1340,10 @@ static void fail(struct pgn_reader *r, struct gstate *s, const struct xq_place *
 
 static void fail_bad_byte(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 {
-	const char *enc = r->enc == XQ_ENC_UNKNOWN ? "utf-8" : xq_encoding_name(r->enc);
+	char msg[160];
 
-	if (t->bad_byte == 0)
-		fail(r, s, &t->bad_place, s->ply + 1, NULL, 0, XQ_D_ENCODING,
-		     "NUL byte at offset %llu: this is not text",
-		     (unsigned long long)t->bad_place.offset);
-	else
-		fail(r, s, &t->bad_place, s->ply + 1, NULL, 0, XQ_D_ENCODING,
-		     "byte 0x%02X at offset %llu is not valid %s", t->bad_byte,
-		     (unsigned long long)t->bad_place.offset, enc);
+	xq_textdec_bad_message(msg, sizeof(msg), t->bad_byte, t->bad_enc, t->bad_place.offset);
+	fail(r, s, &t->bad_place, s->ply + 1, NULL, 0, XQ_D_ENCODING, "%s", msg);
 }
 
 /* Comment text: line ends made LF, surrounding white space dropped. */
@@ -1567,16 +1614,33 @@ static int try_other_side(struct pgn_reader *r, struct gstate *s, const struct t
 	return 1;
 }
 
+/* Room in r->path for the undo of ply `ply` + 1. */
+static int path_reserve(struct pgn_reader *r, uint32_t ply)
+{
+	size_t cap = r->path_cap ? r->path_cap : 256;
+	struct xq_undo *p;
+
+	if (ply < r->path_cap)
+		return 0;
+	while (cap <= ply)
+		cap *= 2;
+	p = realloc(r->path, cap * sizeof(*p));
+	if (!p)
+		return XQ_ENOMEM;
+	r->path = p;
+	r->path_cap = cap;
+	return 0;
+}
+
 static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 {
 	const char *w = tok_text(r, t->start);
 	size_t n = (size_t)(t->end - t->start), core;
 	char marks[8];
-	uint8_t nags[1];
+	uint8_t nags[1] = {0}; /* (gcc cannot see that nnag guards it) */
 	int nnag = 0;
 	xq_move m;
 	uint32_t idx;
-	struct xq_undo u;
 	int rc;
 
 	if (n > WORD_MAX) {
@@ -1622,6 +1686,8 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 		s->g->flags |= XQ_GAME_BROKEN;
 		return 0;
 	}
+	if (path_reserve(r, s->ply))
+		return oom(r, s);
 	if (xq_game_add_move(s->g, s->cur, m, &idx) || xq_game_set_text(s->g, idx, w, n))
 		return oom(r, s);
 	s->g->nodes[idx].place = t->place;
@@ -1634,7 +1700,7 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 	for (int i = 0; i < nnag; i++)
 		if (xq_game_add_nag(s->g, idx, nags[i]))
 			return oom(r, s);
-	xq_board_make(&s->board, m, &u);
+	xq_board_make(&s->board, m, &r->path[s->ply]);
 	s->cur = idx;
 	s->ply++;
 	s->moves++;
@@ -2225,11 +2291,12 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 		}
 		if ((rc = flush_pre(r, s)) || (rc = frame_push(r, s)))
 			break;
-		s->cur = s->g->nodes[s->cur].parent;
+		/* A variation replaces the last move: step back over it. */
 		s->ply--;
+		xq_board_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
+		s->cur = s->g->nodes[s->cur].parent;
 		s->moves = 0;
 		s->after_number = 0;
-		xq_game_board_at(s->g, s->cur, &s->board);
 		break;
 	case T_RPAREN:
 		s->movetext = 1;
@@ -2243,11 +2310,19 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 		if ((rc = flush_pre(r, s)))
 			break;
 		r->nstack--;
+		/* Back over the variation's own moves (its inner variations
+		 * stepped back over theirs), then the move it replaced again:
+		 * each move is stepped over a bounded number of times. */
+		while (s->ply >= r->stack[r->nstack].ply) {
+			s->ply--;
+			xq_board_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
+			s->cur = s->g->nodes[s->cur].parent;
+		}
 		s->cur = r->stack[r->nstack].cur;
 		s->ply = r->stack[r->nstack].ply;
 		s->moves = r->stack[r->nstack].moves;
 		s->after_number = 0;
-		xq_game_board_at(s->g, s->cur, &s->board);
+		xq_board_make(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply - 1]);
 		break;
 	case T_NAG:
 		s->movetext = 1;
@@ -2362,9 +2437,39 @@ static int pgn_read(void *reader, struct xq_game *g)
 		 * there.  This depends on the bytes alone, never on how far the
 		 * reader happened to read ahead, so chunk readers agree. */
 		uint64_t end = r->pushed ? r->tok.start : r->pos;
-		g->encoding = xq_encoding_name(r->enc != XQ_ENC_UNKNOWN && r->first_high < end
-						       ? r->enc
-						       : XQ_ENC_UTF8);
+		enum xq_encoding enc =
+			r->enc != XQ_ENC_UNKNOWN && r->first_high < end ? r->enc : XQ_ENC_UTF8;
+		/* Lines in another encoding: the first one is reported, and the
+		 * game is said to be in that encoding.  The line of the next
+		 * game's first token is that game's (a BOM before its tag). */
+		uint64_t upto = r->pushed && r->line_start <= end ? r->line_start : end;
+		take_foreign(r, upto);
+		for (int kind = XQ_TEXTDEC_FOREIGN; kind <= XQ_TEXTDEC_AMBIGUOUS; kind += 2) {
+			for (size_t i = 0; i < r->nforeign && r->foreign[i].dpos < upto; i++) {
+				const struct foreign *f = &r->foreign[i];
+				char msg[200];
+				if ((int)f->kind != kind)
+					continue;
+				if (kind == XQ_TEXTDEC_FOREIGN) {
+					xq_textdec_foreign_message(msg, sizeof(msg), f->enc, r->enc);
+					enc = f->enc;
+				} else {
+					xq_textdec_ambiguous_message(msg, sizeof(msg), f->enc);
+				}
+				report(r, g, &f->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_ENCODING, "%s",
+				       msg);
+				break;
+			}
+		}
+		/* Placed ones from the next game's line stay for it. */
+		{
+			size_t keep = 0;
+			for (size_t i = 0; i < r->nforeign; i++)
+				if (r->foreign[i].dpos >= upto)
+					r->foreign[keep++] = r->foreign[i];
+			r->nforeign = keep;
+		}
+		g->encoding = xq_encoding_name(enc);
 	}
 	return 1;
 }
@@ -2420,14 +2525,15 @@ static void pgn_close_reader(void *reader)
 
 	if (!r)
 		return;
-	if (r->conv && !r->shadow)
-		xq_decoder_release(&r->decoder);
+	if (r->td_live)
+		xq_textdec_release(&r->td);
 	shadow_free(r->shadow);
 	xq_buf_release(&r->raw);
 	xq_buf_release(&r->dec);
 	xq_buf_release(&r->scratch);
 	xq_buf_release(&r->pre);
 	free(r->stack);
+	free(r->path);
 	free(r);
 }
 
@@ -2449,7 +2555,7 @@ static int pgn_open_chunk(void **out, const struct xq_chunk *c, const struct xq_
 		return XQ_ENOMEM;
 	r->src = c->bytes;
 	r->name = c->name;
-	r->pos = r->base = r->col_pos = r->map_d = c->offset;
+	r->pos = r->base = r->col_pos = r->map_d = r->line_start = c->offset;
 	r->raw_base = r->map_r = c->offset;
 	r->line = c->line;
 	r->games = c->records;
@@ -2904,13 +3010,6 @@ static int pgn_probe(const unsigned char *h, size_t len)
 
 /* ---- the writer ---------------------------------------------------------- */
 
-struct wframe {
-	uint32_t node;        /* the move to write next in this line, or NONE */
-	uint32_t sib;         /* next alternative to write as a variation */
-	int state;            /* 0: write `node`; 1: write its variations */
-	struct xq_board before, after;
-};
-
 struct pgn_writer {
 	struct xq_output *o;
 	const struct xq_sink *sink;
@@ -2920,8 +3019,6 @@ struct pgn_writer {
 	struct xq_transcoder tc; /* UTF-8 to enc, opened once for the writer */
 	struct xq_buf text, conv;
 	uint64_t games;
-	struct wframe *stack;
-	size_t cap;
 	/* the line being filled */
 	unsigned col;
 	int glue;          /* the next unit follows "(" without a space */
@@ -3185,38 +3282,19 @@ static int write_tags(struct pgn_writer *w, const struct xq_game *g)
 	return 0;
 }
 
-static int wpush(struct pgn_writer *w, size_t *n, uint32_t node, const struct xq_board *before)
+/* Move `n` of `g`, at ply `ply`, played from `before`. */
+static int write_move(struct pgn_writer *w, const struct xq_game *g, uint32_t n, uint32_t ply,
+		      struct xq_board *before, int *need_number)
 {
-	if (*n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 8;
-		struct wframe *f = realloc(w->stack, cap * sizeof(*f));
-		if (!f)
-			return XQ_ENOMEM;
-		w->stack = f;
-		w->cap = cap;
-	}
-	w->stack[*n].node = node;
-	w->stack[*n].sib = XQ_NODE_NONE;
-	w->stack[*n].state = 0;
-	w->stack[*n].before = *before;
-	(*n)++;
-	return 0;
-}
-
-static int write_move(struct pgn_writer *w, const struct xq_game *g, struct wframe *f,
-		      int *need_number)
-{
-	const struct xq_node *node = &g->nodes[f->node];
+	const struct xq_node *node = &g->nodes[n];
 	char num[32], mv[XQ_MOVE_TEXT_MAX], unit[32 + XQ_MOVE_TEXT_MAX + 2];
 	size_t ml;
-	int black = f->before.side == XQ_BLACK, rc;
-	uint32_t ply = xq_game_ply(g, f->node);
-	struct xq_undo u;
+	int black = before->side == XQ_BLACK, rc;
 
 	num[0] = '\0';
 	if (!black || *need_number || comment_kept(node->pre_comment))
-		snprintf(num, sizeof(num), black ? "%u..." : "%u.", (unsigned)f->before.fullmove);
-	ml = xq_notation_write(mv, sizeof(mv), &f->before, node->move, w->notation, w->nflags);
+		snprintf(num, sizeof(num), black ? "%u..." : "%u.", (unsigned)before->fullmove);
+	ml = xq_notation_write(mv, sizeof(mv), before, node->move, w->notation, w->nflags);
 	if (ml == 0) {
 		char name[5];
 		xq_move_name(node->move, name);
@@ -3248,15 +3326,13 @@ static int write_move(struct pgn_writer *w, const struct xq_game *g, struct wfra
 			return rc;
 		*need_number = comment_kept(node->comment);
 	}
-	f->after = f->before;
-	xq_board_make(&f->after, node->move, &u);
 	return 0;
 }
 
 static int write_moves(struct pgn_writer *w, const struct xq_game *g)
 {
-	size_t n = 0;
-	int need_number = 1, rc;
+	struct xq_textwalk t;
+	int need_number = 1, rc, step;
 	const char *res;
 
 	w->col = 0;
@@ -3273,47 +3349,21 @@ static int write_moves(struct pgn_writer *w, const struct xq_game *g)
 	if (g->nodes[XQ_ROOT].comment && *g->nodes[XQ_ROOT].comment &&
 	    (rc = put_comment(w, g, 0, NULL, g->nodes[XQ_ROOT].comment)))
 		return rc;
-	if (g->nodes[XQ_ROOT].child != XQ_NODE_NONE &&
-	    (rc = wpush(w, &n, g->nodes[XQ_ROOT].child, &g->start)))
+	if ((rc = xq_textwalk_init(&t, g)))
 		return rc;
-	while (n > 0) {
-		struct wframe *f = &w->stack[n - 1];
-		if (f->state == 0) {
-			if (f->node == XQ_NODE_NONE) {
-				n--;
-				if (n > 0) {
-					if ((rc = put_unit(w, ")", 1, U_CLOSE)))
-						return rc;
-					need_number = 1;
-				}
-				continue;
-			}
-			if ((rc = write_move(w, g, f, &need_number)))
-				return rc;
-			{
-				const struct xq_node *node = &g->nodes[f->node];
-				f->sib = node->parent != XQ_NODE_NONE && g->nodes[node->parent].child == f->node
-						 ? node->sibling
-						 : XQ_NODE_NONE;
-			}
-			f->state = 1;
-			continue;
-		}
-		if (f->sib != XQ_NODE_NONE) {
-			uint32_t s = f->sib;
-			struct xq_board before = f->before;
-			f->sib = g->nodes[s].sibling;
-			if ((rc = put_unit(w, "(", 1, U_OPEN)))
-				return rc;
-			if ((rc = wpush(w, &n, s, &before)))
-				return rc;
+	while ((step = xq_textwalk_next(&t)) > 0) {
+		if (step == XQ_TEXT_MOVE)
+			rc = write_move(w, g, t.node, t.ply, &t.before, &need_number);
+		else
+			rc = step == XQ_TEXT_OPEN ? put_unit(w, "(", 1, U_OPEN) : put_unit(w, ")", 1, U_CLOSE);
+		if (rc)
+			break;
+		if (step != XQ_TEXT_MOVE)
 			need_number = 1;
-			continue;
-		}
-		f->node = g->nodes[f->node].child;
-		f->before = f->after;
-		f->state = 0;
 	}
+	xq_textwalk_release(&t);
+	if (rc || step < 0)
+		return rc ? rc : step;
 	if (g->result != XQ_RESULT_NONE) {
 		res = xq_result_string(g->result);
 		if ((rc = put_unit(w, res, strlen(res), U_WORD)))
@@ -3443,7 +3493,6 @@ static int pgn_close_writer(void *writer)
 	xq_transcoder_release(&w->tc);
 	xq_buf_release(&w->text);
 	xq_buf_release(&w->conv);
-	free(w->stack);
 	free(w);
 	return 0;
 }

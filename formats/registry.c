@@ -18,6 +18,7 @@ extern const struct xq_format xq_format_cbf;
 extern const struct xq_format xq_format_cbr;
 extern const struct xq_format xq_format_cbl;
 extern const struct xq_format xq_format_pgn;
+extern const struct xq_format xq_format_html;
 
 const struct xq_format *const xq_formats[] = {
 	&xq_format_ndjson,
@@ -27,6 +28,7 @@ const struct xq_format *const xq_formats[] = {
 	&xq_format_cbr,
 	&xq_format_cbl,
 	&xq_format_pgn,
+	&xq_format_html,
 	NULL,
 };
 

@@ -191,6 +191,11 @@ struct rd {
 	uint32_t cur, depth;
 	struct xq_undo *undo;
 	size_t undo_cap;
+	/* alt[n]: which alternative node n is among its parent's children (1 =
+	 * the main one), kept as nodes are added, for messages: counting the
+	 * siblings at each message made many refused alternatives quadratic */
+	uint32_t *alt;
+	size_t alt_cap;
 	struct ctx *stack;
 	size_t nstack, stack_cap;
 	/* a refused move whose subtree is being skipped: reported once it ends */
@@ -462,22 +467,13 @@ static void board_to(struct rd *r, uint32_t n)
 	}
 }
 
-/* Which alternative `n` is among its parent's children (1 = the main one). */
-static unsigned alt_index(const struct xq_game *g, uint32_t n)
-{
-	unsigned k = 1;
-
-	for (uint32_t s = g->nodes[g->nodes[n].parent].child; s != n && s != XQ_NODE_NONE;
-	     s = g->nodes[s].sibling)
-		k++;
-	return k;
-}
-
 /*
  * The last moves on the way to node `n`, for messages: "h2e2 h9g7 b0c2[2]",
- * where [k] marks the k-th alternative, with "..." in front when longer.
+ * where [k] marks the k-th alternative (alt[], see struct rd), with "..."
+ * in front when longer.
  */
-static void node_path(const struct xq_game *g, uint32_t n, char *out, size_t cap)
+static void node_path(const struct xq_game *g, const uint32_t *alt, uint32_t n, char *out,
+		      size_t cap)
 {
 	enum { SHOW = 8 };
 	uint32_t last[SHOW];
@@ -500,10 +496,10 @@ static void node_path(const struct xq_game *g, uint32_t n, char *out, size_t cap
 		len += (size_t)snprintf(out + len, cap - len, "... ");
 	while (k-- > 0 && len < cap) {
 		char name[5];
-		unsigned alt = alt_index(g, last[k]);
+		unsigned a = alt[last[k]];
 		xq_move_name(g->nodes[last[k]].move, name);
-		if (alt > 1)
-			len += (size_t)snprintf(out + len, cap - len, "%s[%u]%s", name, alt,
+		if (a > 1)
+			len += (size_t)snprintf(out + len, cap - len, "%s[%u]%s", name, a,
 						k ? " " : "");
 		else
 			len += (size_t)snprintf(out + len, cap - len, "%s%s", name, k ? " " : "");
@@ -759,7 +755,7 @@ static int take_move(struct rd *r, const struct rec *c, const struct ctx *cx, ui
 		rc = xq_move_check(&r->b, m, &d);
 	}
 	if (rc) {
-		node_path(r->g, cx->parent, path, sizeof(path));
+		node_path(r->g, r->alt, cx->parent, path, sizeof(path));
 		rd_diag(r, &r->pending_d, c->off, cx->ply);
 		if (m) {
 			xq_move_name(m, name);
@@ -779,9 +775,17 @@ static int take_move(struct rd *r, const struct rec *c, const struct ctx *cx, ui
 		r->g->flags |= XQ_GAME_BROKEN;
 		return 0;
 	}
-	rc = xq_game_add_move(r->g, cx->parent, m, node);
-	if (rc)
-		return rc;
+	{
+		uint32_t prev = r->g->nodes[cx->parent].last_child;
+		uint32_t *a = grow(r->alt, &r->alt_cap, r->g->nnodes, sizeof(*a));
+		if (!a)
+			return XQ_ENOMEM;
+		r->alt = a;
+		rc = xq_game_add_move(r->g, cx->parent, m, node);
+		if (rc)
+			return rc;
+		r->alt[*node] = prev == XQ_NODE_NONE ? 1 : r->alt[prev] + 1;
+	}
 	r->g->nodes[*node].place.offset = c->off;
 	u = grow(r->undo, &r->undo_cap, r->depth, sizeof(*u));
 	if (!u)
@@ -873,6 +877,7 @@ static void rd_release(struct rd *r)
 	xq_buf_release(&r->raw);
 	xq_buf_release(&r->text);
 	free(r->undo);
+	free(r->alt);
 	free(r->stack);
 }
 
@@ -1378,7 +1383,8 @@ static int add_crlf_text(struct xq_buf *b, const char *s)
  * comments written before each of its children's moves (XQF has no place
  * for those; they are shown at the same position, and reported).
  */
-static int node_comment(struct xqf_writer *w, const struct xq_game *g, uint32_t n)
+static int node_comment(struct xqf_writer *w, const struct xq_game *g, uint32_t n,
+			uint32_t ply)
 {
 	const struct xq_node *nd = &g->nodes[n];
 	int rc = 0;
@@ -1398,7 +1404,7 @@ static int node_comment(struct xqf_writer *w, const struct xq_game *g, uint32_t 
 		if (!pre || !*pre)
 			continue;
 		xq_move_name(g->nodes[c].move, name);
-		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, xq_game_ply(g, c),
+		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, ply + 1,
 			 "XQF has no comment before a move: the comment before %s was added to "
 			 "the comment of the position it is played from",
 			 name);
@@ -1430,10 +1436,10 @@ static int flush_out(struct xqf_writer *w)
 
 static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 {
-	uint32_t nags = 0, nag_nodes = 0;
+	uint32_t nags = 0, nag_nodes = 0, ply = 0;
 	int plain = w->version <= XQ_XQF_VERSION_PLAIN;
 
-	for (uint32_t n = XQ_ROOT; n != XQ_NODE_NONE; n = xq_game_next(g, n)) {
+	for (uint32_t n = XQ_ROOT; n != XQ_NODE_NONE; n = xq_game_next_ply(g, n, &ply)) {
 		const struct xq_node *nd = &g->nodes[n];
 		unsigned char rec[8];
 		int cont = nd->child != XQ_NODE_NONE, sib = n != XQ_ROOT && nd->sibling != XQ_NODE_NONE;
@@ -1446,7 +1452,7 @@ static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 			nags += nd->nnags;
 			nag_nodes++;
 		}
-		rc = node_comment(w, g, n);
+		rc = node_comment(w, g, n, ply);
 		if (rc)
 			return rc;
 		xq_buf_reset(&w->tmp);
@@ -1459,13 +1465,13 @@ static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 			if (rc)
 				return rc;
 			if (bad_chars)
-				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, xq_game_ply(g, n),
+				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, ply,
 					 "%s: %u character%s cannot be written in %s and became '?'",
 					 n == XQ_ROOT ? "game comment" : "comment", bad_chars,
 					 bad_chars > 1 ? "s" : "", xq_encoding_name(w->enc));
 			clen = w->tmp.len;
 			if (clen > UINT32_MAX - 767u) {
-				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, xq_game_ply(g, n),
+				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, ply,
 					 "comment of %zu bytes is too long for XQF and was dropped",
 					 clen);
 				clen = 0;

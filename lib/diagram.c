@@ -10,6 +10,7 @@
  */
 #include "diagram.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "diag.h"
@@ -248,24 +249,27 @@ static int svg_defs(struct xq_buf *out, const struct svg_glyphs *s)
 }
 
 /* Half of `twice`, with ".5" when it is odd. */
-static int add_half(struct xq_buf *out, const char *name, unsigned twice)
+static int add_half(struct xq_buf *out, const char *name, long twice)
 {
-	return xq_buf_addf(out, " %s=\"%u%s\"", name, twice / 2, twice & 1 ? ".5" : "");
+	unsigned long m = (unsigned long)(twice < 0 ? -twice : twice);
+
+	return xq_buf_addf(out, " %s=\"%s%lu%s\"", name, twice < 0 ? "-" : "", m / 2,
+			   m & 1 ? ".5" : "");
 }
 
 /*
  * A <use> of the glyph of `cp`, `size` units square, centred on (x, y);
  * `fill` is NULL to take the enclosing group's.
  */
-static int svg_glyph(struct xq_buf *out, uint32_t cp, unsigned x, unsigned y, unsigned size,
+static int svg_glyph(struct xq_buf *out, uint32_t cp, long x, long y, unsigned size,
 		     const char *fill)
 {
 	int rc = xq_buf_addf(out, "<use xlink:href=\"#xq-%04X\"", (unsigned)cp);
 
 	if (!rc)
-		rc = add_half(out, "x", 2 * x - size);
+		rc = add_half(out, "x", 2 * x - (long)size);
 	if (!rc)
-		rc = add_half(out, "y", 2 * y - size);
+		rc = add_half(out, "y", 2 * y - (long)size);
 	if (!rc)
 		rc = xq_buf_addf(out, " width=\"%u\" height=\"%u\"", size, size);
 	if (!rc && fill)
@@ -356,31 +360,60 @@ static int svg_labels(struct xq_buf *out, const struct geo *g, int style)
 	return rc ? rc : xq_buf_adds(out, "\n</g>\n");
 }
 
+static const char *piece_colour(uint8_t kind)
+{
+	return XQ_KIND_SIDE(kind) == XQ_RED ? "#c0392b" : "#1b1b1b";
+}
+
+/* The disc, ring and glyph of a piece of `kind` centred on (x, y). */
+static int svg_piece_body(struct xq_buf *out, const struct geo *g, uint8_t kind, long x, long y)
+{
+	unsigned rad = g->cell * 22 / 50, inner = g->cell * 18 / 50, size = g->cell * 14 / 25;
+	const char *col = piece_colour(kind);
+	int rc = xq_buf_addf(out,
+			     "<circle cx=\"%ld\" cy=\"%ld\" r=\"%u\" fill=\"#fbeed2\" stroke=\"%s\" stroke-width=\"%u\"/>"
+			     "<circle cx=\"%ld\" cy=\"%ld\" r=\"%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"1\"/>",
+			     x, y, rad, col, g->cell / 20 ? g->cell / 20 : 1, x, y, inner, col);
+
+	return rc ? rc : svg_glyph(out, first_cp(glyphs[kind]), x, y, size, col);
+}
+
+/* The last move's two marks, each centred on its point: the origin's dashed
+ * ring and the destination's full one.  `attrs` goes into each <circle>. */
+static int svg_mark(struct xq_buf *out, const struct geo *g, int to, const char *attrs, long x,
+		    long y)
+{
+	unsigned rad = g->cell * 22 / 50, dash = g->cell / 12 ? g->cell / 12 : 1;
+
+	if (to)
+		return xq_buf_addf(out, "<circle %s cx=\"%ld\" cy=\"%ld\" r=\"%u\"/>", attrs, x, y,
+				   rad + g->cell / 20);
+	return xq_buf_addf(out, "<circle %s cx=\"%ld\" cy=\"%ld\" r=\"%u\" stroke-dasharray=\"%u %u\"/>",
+			   attrs, x, y, g->cell / 5, dash, dash);
+}
+
+static unsigned mark_width(const struct geo *g)
+{
+	return g->cell / 16 ? g->cell / 16 : 1;
+}
+
 static int svg_pieces(struct xq_buf *out, const struct geo *g, const struct xq_board *b,
 		      xq_move last)
 {
-	unsigned rad = g->cell * 22 / 50, inner = g->cell * 18 / 50, size = g->cell * 14 / 25;
 	int rc = xq_buf_adds(out, "<g class=\"pieces\">\n");
 
 	for (int r = 9; r >= 0 && !rc; r--) {
 		for (int f = 0; f < 9 && !rc; f++) {
 			xq_sq sq = XQ_SQ(f, r);
 			uint8_t kind = xq_board_kind(b, sq);
-			const char *col;
 			char name[3];
 			if (!kind)
 				continue;
-			col = XQ_KIND_SIDE(kind) == XQ_RED ? "#c0392b" : "#1b1b1b";
 			xq_sq_name(sq, name);
-			rc = xq_buf_addf(out,
-					 "<g class=\"piece %s\" data-square=\"%s\" data-piece=\"%c\">"
-					 "<circle cx=\"%u\" cy=\"%u\" r=\"%u\" fill=\"#fbeed2\" stroke=\"%s\" stroke-width=\"%u\"/>"
-					 "<circle cx=\"%u\" cy=\"%u\" r=\"%u\" fill=\"none\" stroke=\"%s\" stroke-width=\"1\"/>",
-					 XQ_KIND_SIDE(kind) == XQ_RED ? "red" : "black", name, letters[kind],
-					 px(g, f), py(g, r), rad, col, g->cell / 20 ? g->cell / 20 : 1,
-					 px(g, f), py(g, r), inner, col);
+			rc = xq_buf_addf(out, "<g class=\"piece %s\" data-square=\"%s\" data-piece=\"%c\">",
+					 XQ_KIND_SIDE(kind) == XQ_RED ? "red" : "black", name, letters[kind]);
 			if (!rc)
-				rc = svg_glyph(out, first_cp(glyphs[kind]), px(g, f), py(g, r), size, col);
+				rc = svg_piece_body(out, g, kind, px(g, f), py(g, r));
 			if (!rc)
 				rc = xq_buf_adds(out, "</g>\n");
 		}
@@ -389,15 +422,17 @@ static int svg_pieces(struct xq_buf *out, const struct geo *g, const struct xq_b
 		rc = xq_buf_adds(out, "</g>\n");
 	if (!rc && last) {
 		xq_sq from = XQ_MOVE_FROM(last), to = XQ_MOVE_TO(last);
-		int ff = XQ_SQ_FILE(from), fr = XQ_SQ_RANK(from), tf = XQ_SQ_FILE(to),
-		    tr = XQ_SQ_RANK(to);
 		rc = xq_buf_addf(out,
-				 "<g class=\"last-move\" fill=\"none\" stroke=\"#1f6fd1\" stroke-width=\"%u\">"
-				 "<circle class=\"from\" cx=\"%u\" cy=\"%u\" r=\"%u\" stroke-dasharray=\"%u %u\"/>"
-				 "<circle class=\"to\" cx=\"%u\" cy=\"%u\" r=\"%u\"/></g>\n",
-				 g->cell / 16 ? g->cell / 16 : 1, px(g, ff), py(g, fr), g->cell / 5,
-				 g->cell / 12 ? g->cell / 12 : 1, g->cell / 12 ? g->cell / 12 : 1,
-				 px(g, tf), py(g, tr), rad + g->cell / 20);
+				 "<g class=\"last-move\" fill=\"none\" stroke=\"#1f6fd1\" stroke-width=\"%u\">",
+				 mark_width(g));
+		if (!rc)
+			rc = svg_mark(out, g, 0, "class=\"from\"", px(g, XQ_SQ_FILE(from)),
+				      py(g, XQ_SQ_RANK(from)));
+		if (!rc)
+			rc = svg_mark(out, g, 1, "class=\"to\"", px(g, XQ_SQ_FILE(to)),
+				      py(g, XQ_SQ_RANK(to)));
+		if (!rc)
+			rc = xq_buf_adds(out, "</g>\n");
 	}
 	return rc;
 }
@@ -421,30 +456,43 @@ static void svg_want(struct svg_glyphs *s, const struct xq_board *b, int labels)
 	}
 	for (int r = 9; r >= 0; r--) {
 		for (int f = 0; f < 9; f++) {
-			uint8_t kind = xq_board_kind(b, XQ_SQ(f, r));
+			uint8_t kind = b ? xq_board_kind(b, XQ_SQ(f, r)) : 0;
 			if (kind)
 				want(s, first_cp(glyphs[kind]));
 		}
 	}
+	/* No board: every piece (a page's boards show any of them). */
+	for (uint8_t kind = 1; !b && kind < 16; kind++)
+		if (*glyphs[kind])
+			want(s, first_cp(glyphs[kind]));
+}
+
+static const struct xq_svg_opts svg_defaults = XQ_SVG_OPTS_INIT;
+
+/* The geometry options `o` (NULL: the defaults) give; returns the options used. */
+static const struct xq_svg_opts *geometry(struct geo *g, const struct xq_svg_opts *o, unsigned *w,
+					  unsigned *h)
+{
+	if (!o)
+		o = &svg_defaults;
+	g->cell = o->cell >= 10 && o->cell <= 1000 ? o->cell : 50;
+	g->margin = g->cell;
+	g->flip = o->flip;
+	*w = 8 * g->cell + 2 * g->margin;
+	*h = 9 * g->cell + 2 * g->margin;
+	return o;
 }
 
 int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
 		   const struct xq_svg_opts *o)
 {
-	static const struct xq_svg_opts defaults = XQ_SVG_OPTS_INIT;
 	struct svg_glyphs used;
 	struct geo g;
 	unsigned w, h;
 	char fen[XQ_FEN_MAX];
 	int rc;
 
-	if (!o)
-		o = &defaults;
-	g.cell = o->cell >= 10 && o->cell <= 1000 ? o->cell : 50;
-	g.margin = g.cell;
-	g.flip = o->flip;
-	w = 8 * g.cell + 2 * g.margin;
-	h = 9 * g.cell + 2 * g.margin;
+	o = geometry(&g, o, &w, &h);
 	xq_board_to_fen(b, fen, sizeof(fen));
 	svg_want(&used, b, o->coordinates);
 	rc = xq_buf_addf(out,
@@ -474,4 +522,110 @@ int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
 	if (!rc)
 		rc = svg_pieces(out, &g, b, last);
 	return rc ? rc : xq_buf_adds(out, "</svg>\n");
+}
+
+/* ---- boards in an HTML page --------------------------------------------------- */
+
+/* The board without its pieces, as one group: background, grid, river, labels. */
+static int page_board_group(struct xq_buf *out, const struct geo *g, unsigned w, unsigned h,
+			    int labels)
+{
+	int rc = xq_buf_addf(out, "<g id=\"xq-board%s\">\n<rect class=\"board\" width=\"%u\" height=\"%u\" fill=\"#eed3a0\"/>\n",
+			     g->flip ? "-flip" : "", w, h);
+	if (!rc)
+		rc = svg_grid(out, g);
+	if (!rc)
+		rc = svg_river(out, g);
+	if (!rc && labels)
+		rc = svg_labels(out, g, labels);
+	return rc ? rc : xq_buf_adds(out, "</g>\n");
+}
+
+int xq_diagram_svg_page_defs(struct xq_buf *out, const struct xq_svg_opts *o)
+{
+	struct svg_glyphs used;
+	struct geo g;
+	unsigned w, h;
+	int rc;
+
+	o = geometry(&g, o, &w, &h);
+	svg_want(&used, NULL, o->coordinates);
+	rc = xq_buf_addf(out,
+			 "<svg class=\"xq-defs\" width=\"0\" height=\"0\" aria-hidden=\"true\" data-cell=\"%u\" data-margin=\"%u\">\n",
+			 g.cell, g.margin);
+	if (!rc)
+		rc = svg_defs(out, &used);
+	/* svg_defs closed its <defs>: the drawings shared by every board get their own. */
+	if (!rc)
+		rc = xq_buf_adds(out, "<defs>\n");
+	if (!rc)
+		rc = page_board_group(out, &g, w, h, o->coordinates);
+	if (!rc) {
+		g.flip = 1;
+		rc = page_board_group(out, &g, w, h, o->coordinates);
+		g.flip = 0;
+	}
+	for (uint8_t kind = 1; kind < 16 && !rc; kind++) {
+		if (!*glyphs[kind])
+			continue;
+		rc = xq_buf_addf(out, "<g id=\"xq-p%c\" class=\"piece %s\">", letters[kind],
+				 XQ_KIND_SIDE(kind) == XQ_RED ? "red" : "black");
+		if (!rc)
+			rc = svg_piece_body(out, &g, kind, 0, 0);
+		if (!rc)
+			rc = xq_buf_adds(out, "</g>\n");
+	}
+	for (int to = 0; to < 2 && !rc; to++) {
+		char attrs[128];
+		snprintf(attrs, sizeof(attrs),
+			 "id=\"xq-%s\" fill=\"none\" stroke=\"#1f6fd1\" stroke-width=\"%u\"",
+			 to ? "to" : "from", mark_width(&g));
+		rc = svg_mark(out, &g, to, attrs, 0, 0);
+		if (!rc)
+			rc = xq_buf_addc(out, '\n');
+	}
+	return rc ? rc : xq_buf_adds(out, "</defs>\n</svg>\n");
+}
+
+int xq_diagram_svg_page_board(struct xq_buf *out, const struct xq_board *b, xq_move last,
+			      const struct xq_svg_opts *o)
+{
+	struct geo g;
+	unsigned w, h;
+	char fen[XQ_FEN_MAX];
+	int rc;
+
+	o = geometry(&g, o, &w, &h);
+	rc = xq_buf_addf(out, "<svg class=\"board\" viewBox=\"0 0 %u %u\" role=\"img\" aria-label=\"", w,
+			 h);
+	if (!rc && !o->title) {
+		xq_board_to_fen(b, fen, sizeof(fen));
+		rc = xq_buf_adds(out, "board: ");
+		if (!rc)
+			rc = add_xml_text(out, fen);
+	} else if (!rc) {
+		rc = add_xml_text(out, o->title);
+	}
+	if (!rc)
+		rc = xq_buf_addf(out, "\"><use href=\"#xq-board%s\"/>\n<g class=\"pieces\">",
+				 g.flip ? "-flip" : "");
+	for (int r = 9; r >= 0 && !rc; r--) {
+		for (int f = 0; f < 9 && !rc; f++) {
+			uint8_t kind = xq_board_kind(b, XQ_SQ(f, r));
+			if (kind)
+				rc = xq_buf_addf(out, "<use href=\"#xq-p%c\" x=\"%u\" y=\"%u\"/>",
+						 letters[kind], px(&g, f), py(&g, r));
+		}
+	}
+	if (!rc)
+		rc = xq_buf_adds(out, "</g>\n<g class=\"last-move\"");
+	if (!rc && last) {
+		xq_sq from = XQ_MOVE_FROM(last), to = XQ_MOVE_TO(last);
+		rc = xq_buf_addf(out, "><use href=\"#xq-from\" x=\"%u\" y=\"%u\"/><use href=\"#xq-to\" x=\"%u\" y=\"%u\"/>",
+				 px(&g, XQ_SQ_FILE(from)), py(&g, XQ_SQ_RANK(from)),
+				 px(&g, XQ_SQ_FILE(to)), py(&g, XQ_SQ_RANK(to)));
+	} else if (!rc) {
+		rc = xq_buf_adds(out, " display=\"none\"><use href=\"#xq-from\"/><use href=\"#xq-to\"/>");
+	}
+	return rc ? rc : xq_buf_adds(out, "</g></svg>\n");
 }

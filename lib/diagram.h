@@ -73,6 +73,34 @@ struct xq_svg_opts {
 int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
 		   const struct xq_svg_opts *o);
 
+/*
+ * Boards inside an HTML page.  A page that shows many boards draws what
+ * they share once: xq_diagram_svg_page_defs() appends one hidden <svg
+ * class="xq-defs" data-cell data-margin> whose <defs> hold
+ *   - the glyphs of every piece, the river and the labels of
+ *     o->coordinates (<symbol id="xq-XXXX">, as above);
+ *   - "xq-board" and "xq-board-flip": the board without pieces
+ *     (background, grid, palaces, river, labels), red at the bottom and
+ *     at the top;
+ *   - "xq-pX" for each piece, X its FEN letter ("xq-pK" the red king,
+ *     "xq-pp" a black pawn): its disc and glyph centred on (0, 0), in a
+ *     <g class="piece red|black">;
+ *   - "xq-from" and "xq-to": the last move's two marks centred on (0, 0).
+ * xq_diagram_svg_page_board() appends one <svg class="board" role="img">
+ * (no XML declaration: it is an element of the page) that uses them: a
+ * <use> of the board, <g class="pieces"> with a <use href="#xq-pX" x y>
+ * per piece, and <g class="last-move"> with a <use> of each mark (the
+ * group display="none" when `last` is 0).  o->title, when given, is its
+ * aria-label, else "board: FEN".  Both take the same options (o->flip
+ * picks the board drawn; the defs hold both).  The point of ICCS file f
+ * and rank r is at (margin + f * cell, margin + (9 - r) * cell), mirrored
+ * in both when flipped, so a script can move pieces as these draw them.
+ * Returns 0 or XQ_ENOMEM.
+ */
+int xq_diagram_svg_page_defs(struct xq_buf *out, const struct xq_svg_opts *o);
+int xq_diagram_svg_page_board(struct xq_buf *out, const struct xq_board *b, xq_move last,
+			      const struct xq_svg_opts *o);
+
 /* The glyph of a piece kind (XQ_KIND) in the set above, "" for 0. */
 const char *xq_diagram_glyph(uint8_t kind);
 

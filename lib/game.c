@@ -10,7 +10,7 @@
 static void root_node(struct xq_node *n)
 {
 	memset(n, 0, sizeof(*n));
-	n->parent = n->child = n->sibling = XQ_NODE_NONE;
+	n->parent = n->child = n->sibling = n->last_child = XQ_NODE_NONE;
 }
 
 int xq_game_init(struct xq_game *g)
@@ -41,6 +41,7 @@ void xq_game_clear(struct xq_game *g)
 	memset(&g->place, 0, sizeof(g->place));
 	g->encoding = NULL;
 	g->flags = 0;
+	g->error = NULL;
 }
 
 size_t xq_game_memory(const struct xq_game *g)
@@ -141,14 +142,11 @@ int xq_game_add_move(struct xq_game *g, uint32_t parent, xq_move m, uint32_t *ou
 	root_node(n);
 	n->move = m;
 	n->parent = parent;
-	if (g->nodes[parent].child == XQ_NODE_NONE) {
+	if (g->nodes[parent].child == XQ_NODE_NONE)
 		g->nodes[parent].child = idx;
-	} else {
-		uint32_t s = g->nodes[parent].child;
-		while (g->nodes[s].sibling != XQ_NODE_NONE)
-			s = g->nodes[s].sibling;
-		g->nodes[s].sibling = idx;
-	}
+	else
+		g->nodes[g->nodes[parent].last_child].sibling = idx;
+	g->nodes[parent].last_child = idx;
 	if (out)
 		*out = idx;
 	return 0;
@@ -176,6 +174,11 @@ int xq_game_set_pre_comment(struct xq_game *g, uint32_t node, const char *s, siz
 int xq_game_set_text(struct xq_game *g, uint32_t node, const char *s, size_t len)
 {
 	return set_str(g, &g->nodes[node].text, s, len);
+}
+
+int xq_game_set_error(struct xq_game *g, const char *s, size_t len)
+{
+	return set_str(g, &g->error, s, len);
 }
 
 int xq_game_append_comment(struct xq_game *g, uint32_t node, const char *s, size_t len)
@@ -215,16 +218,28 @@ int xq_game_add_nag(struct xq_game *g, uint32_t node, uint8_t nag)
 	return 0;
 }
 
-uint32_t xq_game_next(const struct xq_game *g, uint32_t n)
+uint32_t xq_game_next_ply(const struct xq_game *g, uint32_t n, uint32_t *ply)
 {
-	if (g->nodes[n].child != XQ_NODE_NONE)
+	if (g->nodes[n].child != XQ_NODE_NONE) {
+		(*ply)++;
 		return g->nodes[n].child;
+	}
+	/* Each node is climbed over once in a whole walk. */
 	while (n != XQ_NODE_NONE) {
 		if (g->nodes[n].sibling != XQ_NODE_NONE)
 			return g->nodes[n].sibling;
 		n = g->nodes[n].parent;
+		if (n != XQ_NODE_NONE)
+			(*ply)--;
 	}
 	return XQ_NODE_NONE;
+}
+
+uint32_t xq_game_next(const struct xq_game *g, uint32_t n)
+{
+	uint32_t ply = 0;
+
+	return xq_game_next_ply(g, n, &ply);
 }
 
 uint32_t xq_game_ply(const struct xq_game *g, uint32_t n)
@@ -378,6 +393,95 @@ void xq_walk_release(struct xq_walk *w)
 	free(w->undo);
 	w->path = NULL;
 	w->undo = NULL;
+}
+
+/* ---- the tree in reading order ------------------------------------------------ */
+
+struct xq_textwalk_frame {
+	uint32_t node;  /* the move to give next in this line, or NONE at its end */
+	uint32_t sib;   /* the next alternative to give as a variation */
+	uint32_t ply;   /* the ply of `node` */
+	int state;      /* 0: give `node`; 1: give its alternatives, then go on */
+	struct xq_board before, after;
+};
+
+static int text_push(struct xq_textwalk *t, uint32_t node, uint32_t ply,
+		     const struct xq_board *before)
+{
+	struct xq_textwalk_frame *f;
+
+	if (t->depth == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		f = realloc(t->stack, cap * sizeof(*f));
+		if (!f)
+			return XQ_ENOMEM;
+		t->stack = f;
+		t->cap = cap;
+	}
+	f = &t->stack[t->depth++];
+	f->node = node;
+	f->sib = XQ_NODE_NONE;
+	f->ply = ply;
+	f->state = 0;
+	f->before = *before;
+	return 0;
+}
+
+int xq_textwalk_init(struct xq_textwalk *t, const struct xq_game *g)
+{
+	memset(t, 0, sizeof(*t));
+	t->g = g;
+	t->node = XQ_NODE_NONE;
+	t->before = g->start;
+	return g->nodes[XQ_ROOT].child == XQ_NODE_NONE
+		       ? 0
+		       : text_push(t, g->nodes[XQ_ROOT].child, 1, &g->start);
+}
+
+int xq_textwalk_next(struct xq_textwalk *t)
+{
+	const struct xq_game *g = t->g;
+
+	while (t->depth > 0) {
+		struct xq_textwalk_frame *f = &t->stack[t->depth - 1];
+		if (f->state == 0) {
+			const struct xq_node *x;
+			struct xq_undo u;
+			if (f->node == XQ_NODE_NONE) {
+				if (--t->depth > 0)
+					return XQ_TEXT_CLOSE;
+				continue;
+			}
+			x = &g->nodes[f->node];
+			/* Only a main continuation brings its alternatives along. */
+			f->sib = g->nodes[x->parent].child == f->node ? x->sibling : XQ_NODE_NONE;
+			f->after = f->before;
+			xq_board_make(&f->after, x->move, &u);
+			f->state = 1;
+			t->node = f->node;
+			t->ply = f->ply;
+			t->before = f->before;
+			return XQ_TEXT_MOVE;
+		}
+		if (f->sib != XQ_NODE_NONE) {
+			uint32_t s = f->sib, ply = f->ply;
+			struct xq_board before = f->before;
+			f->sib = g->nodes[s].sibling;
+			return text_push(t, s, ply, &before) ? XQ_ENOMEM : XQ_TEXT_OPEN;
+		}
+		f->node = g->nodes[f->node].child;
+		f->ply++;
+		f->before = f->after;
+		f->state = 0;
+	}
+	return 0;
+}
+
+void xq_textwalk_release(struct xq_textwalk *t)
+{
+	free(t->stack);
+	t->stack = NULL;
+	t->depth = t->cap = 0;
 }
 
 static int str_eq(const char *a, const char *b)

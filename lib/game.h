@@ -12,10 +12,17 @@
  * Each node links to its parent, its first child (the main continuation)
  * and its next sibling (an alternative to this same move, from the same
  * position).  The main line is the chain of first children.  Variations
- * are the later siblings, in order.  Links are array indices, so trees
+ * are the later siblings, in order.  Each node also keeps its last child,
+ * so that adding an alternative costs the same whatever the number of
+ * siblings before it (a list walk there made a record of n alternatives
+ * take n*n/2 steps to read).  Links are array indices, so trees
  * with hundreds of thousands of nodes are walked with loops, never
  * recursion: xq_game_next() gives the pre-order successor, and struct
- * xq_walk replays positions along that order.
+ * xq_walk replays positions along that order.  Adding a node, and a
+ * step of either walk, cost constant time (amortized over a walk);
+ * xq_game_ply() and xq_game_board_at() go up to the root, so a loop over
+ * many nodes keeps the ply or the position itself (xq_game_next_ply(),
+ * struct xq_walk) rather than asking them at every node.
  *
  * Moves in a tree are legal: readers check every move before adding it and
  * stop a line at the first one that is not (setting XQ_GAME_BROKEN and
@@ -53,6 +60,7 @@ struct xq_node {
 	uint32_t parent;         /* XQ_NODE_NONE at the root */
 	uint32_t child;          /* first child (main continuation) or XQ_NODE_NONE */
 	uint32_t sibling;        /* next alternative to this move or XQ_NODE_NONE */
+	uint32_t last_child;     /* last child (where the next one is linked) or XQ_NODE_NONE */
 	const char *text;        /* the move as written in the source, NULL if none */
 	const char *comment;     /* after the move (root: the game comment), NULL if none */
 	const char *pre_comment; /* before the move (PGN `{...} move`), NULL if none */
@@ -87,6 +95,10 @@ struct xq_game {
 	struct xq_place place;   /* where the record starts in its source */
 	const char *encoding;    /* static string: the source's text encoding, or NULL */
 	unsigned flags;          /* XQ_GAME_* */
+	const char *error;       /* why the game is XQ_GAME_BROKEN, for writers that show it
+				  * (HTML), as whoever read it set it (xq_game_set_error);
+				  * NULL when not said.  Readers leave it alone: the reason
+				  * goes to their sink. */
 };
 
 /* Start an empty game (standard start position, a root node, no tags). */
@@ -124,12 +136,18 @@ int xq_game_set_pre_comment(struct xq_game *g, uint32_t node, const char *s, siz
 int xq_game_set_text(struct xq_game *g, uint32_t node, const char *s, size_t len);
 /* Add text to a node's comment, separated from what is there by a space. */
 int xq_game_append_comment(struct xq_game *g, uint32_t node, const char *s, size_t len);
+/* Set (replace) the text saying why the game is broken; len bytes. */
+int xq_game_set_error(struct xq_game *g, const char *s, size_t len);
 /* Append a NAG to a node (at most 255). */
 int xq_game_add_nag(struct xq_game *g, uint32_t node, uint8_t nag);
 
 /* The node after `n` in pre-order (node, its subtree, its later siblings),
  * or XQ_NODE_NONE after the last. */
 uint32_t xq_game_next(const struct xq_game *g, uint32_t n);
+/* The same, keeping count of the ply: *ply holds the ply of `n` and
+ * becomes that of the node returned, so a walk that needs plies does not
+ * count from the root at every node. */
+uint32_t xq_game_next_ply(const struct xq_game *g, uint32_t n, uint32_t *ply);
 /* Number of plies from the root to `n`. */
 uint32_t xq_game_ply(const struct xq_game *g, uint32_t n);
 /* Number of moves in the main line, and its last node (the root if none). */
@@ -168,6 +186,31 @@ int xq_walk_init(struct xq_walk *w, const struct xq_game *g);
 /* 1 moved to the next node, 0 at the end, XQ_ENOMEM. */
 int xq_walk_next(struct xq_walk *w);
 void xq_walk_release(struct xq_walk *w);
+
+/*
+ * The tree in the order move text reads it (PGN, HTML pages): a move,
+ * then each alternative to it as a variation (whole, with its own
+ * variations), then the move after it.  After xq_textwalk_next() returns
+ *   XQ_TEXT_MOVE   `node` is the move, `ply` its ply (counted as the walk
+ *                  goes, not from the root) and `before` the position
+ *                  before it (a copy the caller may use freely);
+ *   XQ_TEXT_OPEN   a variation starts: its first move comes next;
+ *   XQ_TEXT_CLOSE  the variation ended;
+ * and 0 after the last move, or XQ_ENOMEM.  Each step costs constant
+ * time; the stack is as deep as variations nest.
+ */
+enum { XQ_TEXT_MOVE = 1, XQ_TEXT_OPEN, XQ_TEXT_CLOSE };
+struct xq_textwalk_frame;
+struct xq_textwalk {
+	const struct xq_game *g;
+	uint32_t node, ply;
+	struct xq_board before;
+	struct xq_textwalk_frame *stack;
+	size_t depth, cap;
+};
+int xq_textwalk_init(struct xq_textwalk *t, const struct xq_game *g);
+int xq_textwalk_next(struct xq_textwalk *t);
+void xq_textwalk_release(struct xq_textwalk *t);
 
 /* What xq_game_equal() compares (all by default). */
 enum {

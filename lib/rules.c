@@ -548,26 +548,127 @@ static void history_start(struct xq_rules_entry *e, const struct xq_board *start
 }
 
 /*
- * The latest earlier occurrence of position `j` since the last capture
- * (its index in *match, or -1) and how many times it has occurred in all,
- * counting itself.
+ * Repetitions.  Position j repeats position i when i is in its window
+ * (j - e[j].window <= i, so after the last capture: earlier positions
+ * cannot return), at least 4 plies back (a cycle takes 4: each side must
+ * move a piece away and back), with the same side to move and the same
+ * key.  The latest such i is the match; the occurrences are those i and
+ * j itself.  Both are found from chains of equal positions, one link per
+ * position, instead of a scan back over the window at every ply, which
+ * made a long line without captures quadratic (issue 14, finding 5).
  */
-static unsigned find_repetition(const struct xq_rules_entry *e, size_t j, long *match)
+#define NO_POS UINT32_MAX
+
+/* For xq_rules_analyze(): the occurrences of each position still in the
+ * window, a chain per key and side to move. */
+struct rep_chain {
+	uint64_t key;
+	uint32_t oldest, latest; /* the first and last occurrence still in the window */
+	uint32_t count;          /* occurrences from oldest to latest */
+	uint8_t parity, used;
+};
+
+struct rep_index {
+	struct rep_chain *t;
+	size_t mask;
+	uint32_t *prev, *next; /* per position: the occurrence before and after it */
+};
+
+static int rep_index_init(struct rep_index *x, size_t npos)
 {
-	unsigned occ = 1;
+	size_t cap = 16;
+
+	while (cap < 2 * npos)
+		cap *= 2;
+	x->mask = cap - 1;
+	x->t = calloc(cap, sizeof(*x->t));
+	x->prev = malloc(npos * sizeof(*x->prev));
+	x->next = malloc(npos * sizeof(*x->next));
+	return x->t && x->prev && x->next ? 0 : XQ_ENOMEM;
+}
+
+static void rep_index_release(struct rep_index *x)
+{
+	free(x->t);
+	free(x->prev);
+	free(x->next);
+}
+
+/* After a capture no earlier position can return. */
+static void rep_index_clear(struct rep_index *x)
+{
+	memset(x->t, 0, (x->mask + 1) * sizeof(*x->t));
+}
+
+static size_t rep_hash(uint64_t key, unsigned parity, size_t mask)
+{
+	return (size_t)((key ^ (key >> 32)) + parity) & mask;
+}
+
+static struct rep_chain *rep_chain_of(struct rep_index *x, uint64_t key, unsigned parity,
+				      int create)
+{
+	for (size_t h = rep_hash(key, parity, x->mask);; h = (h + 1) & x->mask) {
+		struct rep_chain *c = &x->t[h];
+		if (!c->used) {
+			if (!create)
+				return NULL;
+			memset(c, 0, sizeof(*c));
+			c->used = 1;
+			c->key = key;
+			c->parity = (uint8_t)parity;
+			return c;
+		}
+		if (c->key == key && c->parity == parity)
+			return c;
+	}
+}
+
+/*
+ * The latest earlier occurrence of position `j` (its index in *match, or
+ * -1) and how many times it has occurred in its window, counting itself.
+ * Positions before j are in the index; j is not yet.
+ */
+static unsigned rep_find(struct rep_index *x, const struct xq_rules_entry *e, size_t j,
+			 long *match)
+{
+	struct rep_chain *c = rep_chain_of(x, e[j].key, (unsigned)(j & 1), 0);
+	size_t low = j - e[j].window; /* grows with j until a capture clears the index */
+	uint32_t latest, count;
 
 	*match = -1;
-	/* A cycle takes at least 4 plies: each side must move a piece away
-	 * and back.  Positions before the last capture cannot return. */
-	for (size_t back = 4; back <= e[j].window; back += 2) {
-		size_t i = j - back;
-		if (e[i].key != e[j].key)
-			continue;
-		if (*match < 0)
-			*match = (long)i;
-		occ++;
+	if (!c)
+		return 1;
+	while (c->count && c->oldest < low) {
+		c->oldest = x->next[c->oldest];
+		c->count--;
 	}
-	return occ;
+	latest = c->latest;
+	count = c->count;
+	if (count && latest + 4 > j) {
+		/* 2 plies back (only a key collision can do that): not a cycle. */
+		latest = x->prev[latest];
+		count--;
+	}
+	if (count)
+		*match = (long)latest;
+	return 1 + count;
+}
+
+static void rep_add(struct rep_index *x, const struct xq_rules_entry *e, size_t j)
+{
+	struct rep_chain *c = rep_chain_of(x, e[j].key, (unsigned)(j & 1), 1);
+
+	x->next[j] = NO_POS;
+	if (c->count) {
+		x->prev[j] = c->latest;
+		x->next[c->latest] = (uint32_t)j;
+	} else {
+		x->prev[j] = NO_POS;
+		c->oldest = (uint32_t)j;
+	}
+	c->latest = (uint32_t)j;
+	c->count++;
 }
 
 /*
@@ -665,25 +766,249 @@ static int add_cycle(struct xq_rules_report *r, uint32_t first, uint32_t last, u
 	return 0;
 }
 
-/* Where each side's perpetually chased piece stood when last chased. */
-static void locate_targets(const struct xq_rules_report *r, struct xq_rules_cycle *c)
+/*
+ * Judging every cycle of a line in one pass.  The plies inside some cycle
+ * (all of them with XQ_RULES_CLASSIFY_ALL) are classified once, in order,
+ * on one board moving forward; running counts per side then give each
+ * cycle's counts as the difference between its last ply and its first,
+ * and the latest ply of each side that did not newly chase a piece tells
+ * whether every move in between did.  Judging each cycle by replaying it
+ * from the end of the line cost the line's length per cycle, and the
+ * cycle's length again: quadratic with many cycles, or long ones
+ * (issue 14, finding 5).  The verdicts are those judge_add() and
+ * judge_finish() give move by move, counts kept to 16 bits as there.
+ */
+struct tally {
+	uint32_t moves, checks, kills, chases, idles;
+};
+
+struct sweep_side {
+	struct tally t;      /* over plies 1..k */
+	uint32_t unset[32];  /* the latest ply of this side whose move does not have chased bit b */
+	uint32_t threat[48]; /* the latest ply of this side with a threat that counts on piece id */
+};
+
+static void sweep_add(struct sweep_side s[2], const struct xq_rules_ply *p, uint32_t k)
 {
-	for (int s = 0; s < 2; s++) {
-		struct xq_rules_side *sd = &c->side[s];
-		if (!sd->target_id)
-			continue;
-		for (uint32_t k = c->last; k > c->first && !sd->target_sq; k--) {
-			const struct xq_rules_ply *p = &r->plies[k - 1];
-			if (p->side != s)
-				continue;
-			for (int t = 0; t < p->nthreats; t++)
-				if (p->threats[t].target_id == sd->target_id &&
-				    XQ_RULES_WHY_COUNTS(p->threats[t].why)) {
-					sd->target_sq = p->threats[t].target;
-					sd->target_why = p->threats[t].why;
-				}
+	struct sweep_side *sd = &s[p->side];
+
+	sd->t.moves++;
+	switch (p->kind) {
+	case XQ_RULES_CHECK:
+		sd->t.checks++;
+		break;
+	case XQ_RULES_KILL:
+		sd->t.kills++;
+		break;
+	case XQ_RULES_CHASE:
+		sd->t.chases++;
+		break;
+	default:
+		sd->t.idles++;
+		break;
+	}
+	for (int b = 0; b < 32; b++)
+		if (!(p->chased & (1u << b)))
+			sd->unset[b] = k;
+	for (int t = 0; t < p->nthreats; t++)
+		if (XQ_RULES_WHY_COUNTS(p->threats[t].why))
+			sd->threat[p->threats[t].target_id] = k;
+}
+
+/* Judge cycle `c`, which ends at the sweep's ply, from the counts at its
+ * first ply (`at_first`). */
+static void sweep_judge(const struct xq_rules_report *r, struct xq_rules_cycle *c,
+			const struct sweep_side s[2], const struct tally at_first[2])
+{
+	struct judge j;
+
+	judge_init(&j, r->rules);
+	for (int i = 0; i < 2; i++) {
+		struct judge_side *js = &j.s[i];
+		js->moves = (uint16_t)(s[i].t.moves - at_first[i].moves);
+		js->checks = (uint16_t)(s[i].t.checks - at_first[i].checks);
+		js->kills = (uint16_t)(s[i].t.kills - at_first[i].kills);
+		js->chases = (uint16_t)(s[i].t.chases - at_first[i].chases);
+		js->idles = (uint16_t)(s[i].t.idles - at_first[i].idles);
+		js->attacking = s[i].t.idles == at_first[i].idles;
+		if (s[i].t.moves != at_first[i].moves) {
+			js->common = 0;
+			for (int b = 0; b < 32; b++)
+				if (s[i].unset[b] <= c->first)
+					js->common |= 1u << b;
 		}
 	}
+	c->verdict = (uint8_t)judge_finish(&j, c->side);
+	/* Where each side's perpetually chased piece stood when last chased. */
+	for (int i = 0; i < 2; i++) {
+		struct xq_rules_side *sd = &c->side[i];
+		uint32_t k = sd->target_id ? s[i].threat[sd->target_id] : 0;
+		const struct xq_rules_ply *p;
+		if (k <= c->first)
+			continue;
+		p = &r->plies[k - 1];
+		for (int t = 0; t < p->nthreats; t++)
+			if (p->threats[t].target_id == sd->target_id &&
+			    XQ_RULES_WHY_COUNTS(p->threats[t].why)) {
+				sd->target_sq = p->threats[t].target;
+				sd->target_why = p->threats[t].why;
+			}
+	}
+}
+
+/*
+ * Give each ply the first cycle whose moves contain it (plies[].cycle):
+ * cycles in order, each taking the plies of its range that no earlier
+ * cycle took, found by skipping taken plies through `skip` (a union-find
+ * of taken runs), so each ply is taken once.  Asking every cycle at every
+ * ply was quadratic in a line of many cycles.  Returns 0 or XQ_ENOMEM.
+ */
+static uint32_t skip_to(uint32_t *skip, uint32_t k)
+{
+	uint32_t root = k;
+
+	while (skip[root] != root)
+		root = skip[root];
+	while (skip[k] != root) {
+		uint32_t next = skip[k];
+		skip[k] = root;
+		k = next;
+	}
+	return root;
+}
+
+static int map_cycles(struct xq_rules_report *r)
+{
+	size_t n = r->nplies;
+	uint32_t *skip = malloc((n + 2) * sizeof(*skip));
+
+	if (!skip)
+		return XQ_ENOMEM;
+	for (size_t k = 0; k <= n + 1; k++)
+		skip[k] = (uint32_t)k;
+	for (size_t i = 0; i < r->ncycles; i++) {
+		const struct xq_rules_cycle *c = &r->cycles[i];
+		for (uint32_t k = skip_to(skip, c->first + 1); k <= c->last;
+		     k = skip_to(skip, k + 1)) {
+			r->plies[k - 1].cycle = (uint32_t)i + 1;
+			skip[k] = k + 1;
+		}
+	}
+	free(skip);
+	return 0;
+}
+
+/*
+ * Classifications already made in this line, by position and move: the
+ * plies of a long cycle play the same few moves from the same few
+ * positions, and each is classified once.  A classification depends on
+ * nothing but the pieces, their identities (which the key does not tell
+ * apart: the chased pieces are named by identity) and the side to move,
+ * so an entry is used only for the very same board.
+ */
+#define CLASS_MEMO 1024
+
+struct class_memo {
+	uint64_t key;
+	uint32_t ply; /* the ply whose classification it is, 1-based; 0 if empty */
+	xq_move move;
+	uint8_t side;
+	uint8_t sq[256];
+};
+
+static struct class_memo *memo_slot(struct class_memo *memo, const struct xq_board *b,
+				    xq_move m)
+{
+	return &memo[(size_t)((b->key >> 7) ^ b->key ^ (uint64_t)m * 0x9E3779B1u) &
+		     (CLASS_MEMO - 1)];
+}
+
+/* Classify ply k (its move played from `w`), or copy the classification
+ * of an earlier ply with the same board and move. */
+static void classify_ply(struct xq_rules_report *r, struct class_memo *memo,
+			 const struct xq_board *w, xq_move m, size_t k)
+{
+	struct xq_rules_ply *p = &r->plies[k - 1];
+	struct class_memo *c = memo_slot(memo, w, m);
+
+	if (c->ply && c->key == w->key && c->move == m && c->side == w->side &&
+	    !memcmp(c->sq, w->sq, sizeof(c->sq))) {
+		const struct xq_rules_ply *q = &r->plies[c->ply - 1];
+		p->kind = q->kind;
+		p->flags = (uint8_t)((p->flags & XQ_RULES_F_CAPTURE) | (q->flags & ~XQ_RULES_F_CAPTURE));
+		p->nthreats = q->nthreats;
+		p->more = q->more;
+		p->chased = q->chased;
+		p->mate = q->mate;
+		memcpy(p->threats, q->threats, sizeof(p->threats));
+		return;
+	}
+	classify_move(w, m, r->rules, 1, p);
+	c->key = w->key;
+	c->ply = (uint32_t)k;
+	c->move = m;
+	c->side = w->side;
+	memcpy(c->sq, w->sq, sizeof(c->sq));
+}
+
+/*
+ * Classify the plies inside cycles (all with `all`) and judge every cycle,
+ * in one pass from `start` over the moves in e[1..].  Returns 0 or
+ * XQ_ENOMEM.
+ */
+static int judge_cycles(struct xq_rules_report *r, const struct xq_board *start,
+			const struct xq_rules_entry *e, int all)
+{
+	size_t n = r->nplies, m = r->ncycles, ci = 0;
+	int32_t *cover = calloc(n + 2, sizeof(*cover));
+	uint32_t *by_first = malloc((n + 1) * sizeof(*by_first));
+	uint32_t *next = malloc((m ? m : 1) * sizeof(*next));
+	struct tally *at_first = malloc((m ? m : 1) * 2 * sizeof(*at_first));
+	struct class_memo *memo = m || all ? calloc(CLASS_MEMO, sizeof(*memo)) : NULL;
+	struct sweep_side s[2];
+	struct xq_board w = *start;
+	int32_t covered = all;
+	int rc = 0;
+
+	if (!cover || !by_first || !next || !at_first || ((m || all) && !memo)) {
+		rc = XQ_ENOMEM;
+		goto out;
+	}
+	memset(s, 0, sizeof(s));
+	for (size_t k = 0; k <= n; k++)
+		by_first[k] = NO_POS;
+	for (size_t i = m; i-- > 0;) {
+		const struct xq_rules_cycle *c = &r->cycles[i];
+		cover[c->first + 1]++;
+		cover[c->last + 1]--;
+		next[i] = by_first[c->first];
+		by_first[c->first] = (uint32_t)i;
+	}
+	for (size_t k = 0; k <= n; k++) {
+		if (k > 0) {
+			struct xq_rules_ply *p = &r->plies[k - 1];
+			struct xq_undo u;
+			covered += cover[k];
+			if (covered > 0 && p->kind == XQ_RULES_UNCLASSIFIED)
+				classify_ply(r, memo, &w, e[k].move, k);
+			xq_board_make(&w, e[k].move, &u);
+			sweep_add(s, p, (uint32_t)k);
+		}
+		for (uint32_t i = by_first[k]; i != NO_POS; i = next[i]) {
+			at_first[2 * i] = s[0].t;
+			at_first[2 * i + 1] = s[1].t;
+		}
+		/* Cycles end in order, each at its own ply. */
+		for (; ci < m && r->cycles[ci].last == k; ci++)
+			sweep_judge(r, &r->cycles[ci], s, &at_first[2 * ci]);
+	}
+out:
+	free(cover);
+	free(by_first);
+	free(next);
+	free(at_first);
+	free(memo);
+	return rc;
 }
 
 /* Count clubxiangqi's effective plies once every ply is classified. */
@@ -719,6 +1044,7 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 {
 	struct xq_rules_entry *e;
 	struct xq_board b = *start;
+	struct rep_index rx = {NULL, 0, NULL, NULL};
 	uint32_t progress_since = 0;
 	uint32_t total = (uint32_t)(start->fullmove > 0 ? start->fullmove - 1 : 0) * 2 +
 			 (start->side == XQ_BLACK);
@@ -793,11 +1119,18 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 	}
 
 	/* Repetition runs. */
+	if (rep_index_init(&rx, r->nplies + 1))
+		goto nomem;
+	rep_add(&rx, e, 0);
 	for (size_t j = 1; j <= r->nplies; j++) {
 		long match;
-		unsigned occ = find_repetition(e, j, &match);
+		unsigned occ;
 		struct xq_rules_cycle *c = r->ncycles ? &r->cycles[r->ncycles - 1] : NULL;
 
+		if (e[j].window == 0)
+			rep_index_clear(&rx); /* a capture */
+		occ = rep_find(&rx, e, j, &match);
+		rep_add(&rx, e, j);
 		if (match < 0)
 			continue;
 		if (c && c->last == j - 1 && c->period == j - (size_t)match) {
@@ -809,25 +1142,16 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 		}
 	}
 
-	/* Pass 2: classify and judge.  The board steps back from the end. */
-	if (o->flags & XQ_RULES_CLASSIFY_ALL || o->cxq) {
-		struct xq_board w = b;
-		struct xq_rules_side ignore[2];
-		for (size_t k = r->nplies; k > 0; k--)
-			r->plies[k - 1].kind = XQ_RULES_UNCLASSIFIED;
-		judge_span(&w, e, 0, r->nplies, o->rules, 1, r->plies, ignore);
-		if (o->cxq && cxq_effective_events(r, o))
-			goto nomem;
-	}
-	for (size_t i = 0; i < r->ncycles; i++) {
-		struct xq_rules_cycle *c = &r->cycles[i];
-		struct xq_board w = b;
-		for (size_t k = r->nplies; k > c->last; k--)
-			xq_board_unmake(&w, e[k].move, &e[k].undo);
-		c->verdict = (uint8_t)judge_span(&w, e, c->first, c->last, o->rules, 1, r->plies,
-						 c->side);
-		locate_targets(r, c);
-	}
+	rep_index_release(&rx);
+	rx.t = NULL;
+	rx.prev = rx.next = NULL;
+
+	/* Pass 2: classify and judge, in one pass forward. */
+	if (map_cycles(r) ||
+	    judge_cycles(r, start, e, (o->flags & XQ_RULES_CLASSIFY_ALL) || o->cxq))
+		goto nomem;
+	if (o->cxq && cxq_effective_events(r, o))
+		goto nomem;
 	if (r->nlimits) {
 		/* A limit reached before the end: was that position mate? */
 		struct xq_board w = b;
@@ -845,6 +1169,7 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 	free(e);
 	return rc;
 nomem:
+	rep_index_release(&rx);
 	free(e);
 	return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
 }
@@ -886,10 +1211,9 @@ int xq_rules_analyze_game(struct xq_rules_report *r, const struct xq_game *g, ui
 
 long xq_rules_cycle_at(const struct xq_rules_report *r, uint32_t ply)
 {
-	for (size_t i = 0; i < r->ncycles; i++)
-		if (ply > r->cycles[i].first && ply <= r->cycles[i].last)
-			return (long)i;
-	return -1;
+	if (ply < 1 || ply > r->nplies)
+		return -1;
+	return (long)r->plies[ply - 1].cycle - 1;
 }
 
 /* ---- text ------------------------------------------------------------------- */
@@ -1345,13 +1669,22 @@ void xq_rules_track_release(struct xq_rules_track *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* Entry j (key set) becomes the latest of its bucket. */
+static void track_link(struct xq_rules_track *t, size_t j)
+{
+	uint32_t *last = &t->last_in_bucket[FILTER_INDEX(t->e[j].key)];
+
+	t->e[j].prev_in_bucket = *last;
+	*last = (uint32_t)j;
+}
+
 void xq_rules_track_reset(struct xq_rules_track *t, const struct xq_board *start)
 {
-	memset(t->filter, 0, sizeof(t->filter));
+	memset(t->last_in_bucket, 0xFF, sizeof(t->last_in_bucket));
 	history_start(&t->e[0], start);
+	track_link(t, 0);
 	t->n = 1;
 	t->root = 0;
-	t->filter[FILTER_INDEX(t->e[0].key)]++;
 }
 
 int xq_rules_track_push_check(struct xq_rules_track *t, const struct xq_board *after, xq_move m,
@@ -1366,7 +1699,7 @@ int xq_rules_track_push_check(struct xq_rules_track *t, const struct xq_board *a
 	cur->undo = *u;
 	cur->move = m;
 	history_step(&t->opt, &t->e[t->n - 1], cur, after->side ^ 1, check != 0);
-	t->filter[FILTER_INDEX(cur->key)]++;
+	track_link(t, t->n);
 	t->n++;
 	return 0;
 }
@@ -1382,7 +1715,7 @@ void xq_rules_track_pop(struct xq_rules_track *t)
 	if (t->n <= 1)
 		return;
 	t->n--;
-	t->filter[FILTER_INDEX(t->e[t->n].key)]--;
+	t->last_in_bucket[FILTER_INDEX(t->e[t->n].key)] = t->e[t->n].prev_in_bucket;
 	if (t->root >= t->n)
 		t->root = t->n - 1;
 }
@@ -1412,10 +1745,26 @@ int xq_rules_track_probe(const struct xq_rules_track *t, const struct xq_board *
 	memset(out, 0, sizeof(*out));
 	if (b->key != e[j].key)
 		return XQ_EINTERNAL;
-	if (t->filter[FILTER_INDEX(e[j].key)] > 1 && e[j].window >= 4) {
-		unsigned need = t->opt.search_repeats ? t->opt.search_repeats : 3;
-		unsigned occ = find_repetition(e, j, &match);
-		if (match >= 0 && !((size_t)match > t->root) && occ < need)
+	if (e[j].window >= 4) {
+		/* The latest earlier occurrence in the window at least 4 plies
+		 * back; at or before the root, it counts only if the position
+		 * occurred `need` times in the window (counting stops there).
+		 * Only the keys of its bucket can be equal. */
+		unsigned need = t->opt.search_repeats ? t->opt.search_repeats : 3, occ = 1;
+		size_t low = j - e[j].window;
+		for (uint32_t i = e[j].prev_in_bucket; i != NO_POS && i >= low;
+		     i = e[i].prev_in_bucket) {
+			if (e[i].key != e[j].key || j - i < 4 || ((j - i) & 1))
+				continue;
+			if (match < 0) {
+				match = (long)i;
+				if ((size_t)match > t->root)
+					break; /* after the root: once is enough */
+			}
+			if (++occ >= need)
+				break;
+		}
+		if (match >= 0 && (size_t)match <= t->root && occ < need)
 			match = -1;
 	}
 	if (match >= 0) {

@@ -225,6 +225,9 @@ struct xq_rules_ply {
 	/* Checks first (the checking pieces, target = the king), then new
 	 * chases, then attacks that do not count, each with its reason. */
 	struct xq_rules_threat threats[XQ_RULES_MAX_THREATS];
+	/* 1 + the index of the first cycle whose moves contain this ply, 0 if
+	 * none: what xq_rules_cycle_at() answers, found once for all plies. */
+	uint32_t cycle;
 };
 
 /* ---- cycles ---------------------------------------------------------------- */
@@ -310,7 +313,10 @@ void xq_rules_report_release(struct xq_rules_report *r);
  *
  * Cost: one make and legality check per ply, then a chase analysis (a few
  * microseconds) for each ply inside a cycle, and two mate-in-one searches
- * for each of those that is not a check.
+ * for each of those that is not a check.  Linear in plies however many
+ * repetitions and cycles the line holds: each ply finds its earlier
+ * occurrences through a hash of the positions since the last capture,
+ * and every cycle is judged in one pass over the line.
  */
 int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 		     const xq_move *moves, size_t n, const struct xq_rules_options *o,
@@ -424,11 +430,13 @@ const char *xq_rules_support_name(enum xq_rules_support s);
  *
  * Cost: push is one test of the king of the side to move (none with
  * xq_rules_track_push_check) plus a few stores; pop is a few stores; probe
- * is one table lookup when the position has not occurred since the last
- * capture (the usual case), a backward scan over the keys of the
- * no-capture window when it may have, and only for a real repetition in
- * which neither side checked throughout a chase analysis of the cycle's
- * moves (a few microseconds; rare).  `build/bench/rules_track track` and
+ * is one table lookup when no earlier position since the last capture
+ * shares the low bits of the key (the usual case), else a walk back over
+ * those that do (about one in XQ_RULES_FILTER_SIZE of the positions
+ * between the repetition and its earlier occurrence, never a scan of the
+ * window), and only for a real repetition in which neither side checked
+ * throughout a chase analysis of the cycle's moves (a few microseconds;
+ * rare).  `build/bench/rules_track track` and
  * `plain` walk the same move tree with and without push, probe and pop at
  * every node: the walk with the track takes two to two and a half times
  * as long as the bare make/generate/unmake walk (whose node is all a
@@ -444,6 +452,9 @@ struct xq_rules_entry {
 	uint8_t checks[2];   /* checks of each side in the no-capture window */
 	uint16_t count;      /* natural-limit count after the move */
 	uint16_t window;     /* plies since the last capture (or the start of the track) */
+	/* Track only: the entry before this one whose key has the same low
+	 * bits (UINT32_MAX if none). */
+	uint32_t prev_in_bucket;
 };
 
 #define XQ_RULES_FILTER_SIZE 1024
@@ -454,7 +465,10 @@ struct xq_rules_track {
 	size_t n;                 /* entries in use (plies + 1) */
 	size_t cap;
 	size_t root;              /* index of the search root position */
-	uint32_t filter[XQ_RULES_FILTER_SIZE]; /* occurrences by key bits, to skip most scans */
+	/* The latest entry whose key has these low bits (UINT32_MAX if none):
+	 * with prev_in_bucket, a chain per bucket that a probe walks back
+	 * instead of scanning every key of the window. */
+	uint32_t last_in_bucket[XQ_RULES_FILTER_SIZE];
 };
 
 /*

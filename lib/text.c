@@ -250,14 +250,18 @@ int xq_encode(enum xq_encoding enc, const char *in, size_t len, struct xq_buf *o
 	return rc;
 }
 
-/* Common characters of xiangqi records, simplified and traditional. */
-static const char *const common_chars[] = {
-	"车", "马", "炮", "兵", "卒", "帅", "将", "仕", "士", "相", "象", "进", "退", "平", "前",
-	"后", "車", "馬", "砲", "帥", "將", "進", "後", "红", "紅", "黑", "胜", "勝", "和", "负",
-	"負", "一", "二", "三", "四", "五", "六", "七", "八", "九", "局", "赛", "賽", "对", "對",
+/* Common characters of xiangqi records, simplified and traditional (车马炮兵卒
+ * 帅将仕士相象进退平前后, 車馬砲帥將進後, 红紅黑胜勝和负負, 一 to 九, 局赛賽对對),
+ * as code points in ascending order. */
+static const uint32_t common_chars[] = {
+	0x4E00, 0x4E03, 0x4E09, 0x4E5D, 0x4E8C, 0x4E94, 0x4ED5, 0x516B, 0x516D,
+	0x5175, 0x524D, 0x52DD, 0x5352, 0x540E, 0x548C, 0x56DB, 0x58EB, 0x5BF9,
+	0x5C06, 0x5C07, 0x5C0D, 0x5C40, 0x5E05, 0x5E25, 0x5E73, 0x5F8C, 0x70AE,
+	0x76F8, 0x7832, 0x7D05, 0x7EA2, 0x80DC, 0x8C61, 0x8CA0, 0x8CFD, 0x8D1F,
+	0x8D5B, 0x8ECA, 0x8F66, 0x8FDB, 0x9000, 0x9032, 0x99AC, 0x9A6C, 0x9ED1,
 };
 
-static long score_text(const char *s, size_t len)
+long xq_encoding_score(const char *s, size_t len)
 {
 	long hits = 0;
 
@@ -268,12 +272,18 @@ static long score_text(const char *s, size_t len)
 			i++;
 			continue;
 		}
-		if (n == 3)
-			for (size_t k = 0; k < sizeof(common_chars) / sizeof(common_chars[0]); k++)
-				if (!memcmp(s + i, common_chars[k], 3)) {
-					hits++;
-					break;
-				}
+		if (n == 3) {
+			size_t lo = 0, hi = sizeof(common_chars) / sizeof(common_chars[0]);
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (common_chars[mid] < cp)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			hits += lo < sizeof(common_chars) / sizeof(common_chars[0]) &&
+				common_chars[lo] == cp;
+		}
 		i += n;
 	}
 	return hits;
@@ -318,23 +328,10 @@ enum xq_encoding xq_encoding_detect_text(const char *buf, size_t len)
 	/* UTF-8 with a few bad bytes (which the reader will report) rather
 	 * than GBK or Big5: their byte pairs seldom form UTF-8 sequences. */
 	{
-		size_t multi = 0, bad = 0;
-		for (size_t i = 0; i < len;) {
-			size_t n;
-			if (u[i] < 0x80) {
-				i++;
-				continue;
-			}
-			n = xq_utf8_valid_prefix(buf + i, len - i);
-			if (n) {
-				multi++;
-				i += n;
-			} else {
-				bad += len - i >= 4; /* a cut character at the end is not bad */
-				i++;
-			}
-		}
-		if (multi >= 4 && multi >= 2 * bad)
+		struct xq_utf8_tally t;
+		/* A cut character at the end is not bad. */
+		xq_utf8_tally(buf, len, len >= 3 ? len - 3 : 0, &t);
+		if (t.multi >= 4 && t.multi >= 2 * t.bad)
 			return XQ_ENC_UTF8;
 	}
 	for (size_t c = 0; c < sizeof(candidates) / sizeof(candidates[0]); c++) {
@@ -342,7 +339,7 @@ enum xq_encoding xq_encoding_detect_text(const char *buf, size_t len)
 		size_t errors = 0, bad = 0;
 		long score;
 		convert(iconv_name(candidates[c]), "UTF-8", buf, len, &out, &bad, 0, 0, &errors);
-		score = score_text(out.ptr, out.len) - 20 * (long)errors;
+		score = xq_encoding_score(out.ptr, out.len) - 20 * (long)errors;
 		xq_buf_release(&out);
 		if (c == 0 || score > best_score) {
 			best_score = score;
@@ -350,58 +347,6 @@ enum xq_encoding xq_encoding_detect_text(const char *buf, size_t len)
 		}
 	}
 	return best;
-}
-
-/* ---- streaming decoder --------------------------------------------------- */
-
-int xq_decoder_init(struct xq_decoder *dec, enum xq_encoding enc)
-{
-	const char *name = iconv_name(enc);
-	iconv_t cd;
-
-	dec->enc = enc;
-	dec->cd = NULL;
-	if (!name || enc == XQ_ENC_UTF8)
-		return XQ_EUNSUPPORTED;
-	cd = iconv_open("UTF-8", name);
-	if (cd == (iconv_t)-1)
-		return XQ_EUNSUPPORTED;
-	dec->cd = (void *)cd;
-	return 0;
-}
-
-void xq_decoder_release(struct xq_decoder *dec)
-{
-	if (dec->cd)
-		iconv_close((iconv_t)dec->cd);
-	dec->cd = NULL;
-}
-
-long xq_decoder_feed(struct xq_decoder *dec, const char *in, size_t len, int final,
-		     struct xq_buf *out, size_t *nbad)
-{
-	iconv_t cd = (iconv_t)dec->cd;
-	char *ip = (char *)in;
-	size_t ileft = len;
-
-	while (ileft > 0) {
-		int e = run_iconv(cd, &ip, &ileft, out);
-		if (e == 0)
-			break;
-		if (e == XQ_ENOMEM)
-			return XQ_ENOMEM;
-		if (e == EINVAL && !final)
-			break; /* a character cut at the end: wait for the rest */
-		/* EILSEQ, or a cut character at the very end: mark one byte and go on. */
-		if (xq_buf_addc(out, (char)XQ_DECODE_BAD))
-			return XQ_ENOMEM;
-		if (nbad)
-			(*nbad)++;
-		iconv(cd, NULL, NULL, NULL, NULL);
-		ip++;
-		ileft--;
-	}
-	return (long)(ip - in);
 }
 
 size_t xq_encoding_char_len(enum xq_encoding enc, const unsigned char *s, size_t avail)
@@ -434,25 +379,4 @@ size_t xq_encoding_char_len(enum xq_encoding enc, const unsigned char *s, size_t
 		break;
 	}
 	return n < avail ? n : avail;
-}
-
-size_t xq_utf8_whole_prefix(const char *s, size_t len)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t back = len < 3 ? len : 3;
-
-	/* Look for a lead byte among the last three bytes. */
-	for (size_t k = 1; k <= back; k++) {
-		unsigned char c = u[len - k];
-		size_t need;
-		if ((c & 0xC0) == 0x80)
-			continue; /* a continuation byte: keep looking for its lead */
-		if (c < 0x80)
-			return len;
-		need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-		if (k < need && c < 0xF5 && c >= 0xC2)
-			return len - k; /* cut: hold back the lead and its continuations */
-		return len;
-	}
-	return len;
 }

@@ -46,6 +46,12 @@ enum xq_encoding xq_encoding_detect(const char *buf, size_t len, size_t *bom);
  */
 enum xq_encoding xq_encoding_detect_text(const char *buf, size_t len);
 
+/* How much UTF-8 text looks like a xiangqi record: the number of common
+ * xiangqi characters (piece names, move verbs, digits, result words, in
+ * simplified and traditional glyphs) in it.  The detectors compare the
+ * readings of one text in two encodings with it. */
+long xq_encoding_score(const char *utf8, size_t len);
+
 /*
  * Convert `len` bytes in `enc` to UTF-8, appended to `out`.  Returns 0, or
  * XQ_EENCODING with *bad set to the offset of the first byte that is not
@@ -96,52 +102,13 @@ int xq_transcoder_convert(struct xq_transcoder *t, const char *in, size_t len, s
 void xq_transcoder_release(struct xq_transcoder *t);
 
 /*
- * A streaming decoder: bytes in a legacy encoding (GB18030, Big5, UTF-16)
- * in, UTF-8 out, chunk by chunk, with one iconv descriptor kept open.
- * A character cut at the end of a chunk is left unconsumed for the next
- * call.  Each byte that is not text in the encoding comes out as one
- * XQ_DECODE_BAD byte (0xFF, which never occurs in UTF-8), so a reader
- * meets it exactly where it stood, can map it back to its source offset
- * with xq_encoding_char_len() and report it: nothing is replaced by a
- * plausible character.
- */
-#define XQ_DECODE_BAD 0xFF
-
-struct xq_decoder {
-	enum xq_encoding enc;
-	void *cd; /* iconv_t */
-};
-
-/* Returns 0, or XQ_EUNSUPPORTED when iconv does not know `enc` (UTF-8
- * needs no decoder and is refused too). */
-int xq_decoder_init(struct xq_decoder *dec, enum xq_encoding enc);
-void xq_decoder_release(struct xq_decoder *dec);
-
-/*
- * Decode `len` bytes of `in`, appending UTF-8 to `out`.  Returns how many
- * bytes were consumed: all of them when `final`, otherwise all but a
- * character cut at the end.  XQ_ENOMEM on allocation failure.  *nbad (may
- * be NULL) is increased by the number of XQ_DECODE_BAD bytes written.
- */
-long xq_decoder_feed(struct xq_decoder *dec, const char *in, size_t len, int final,
-		     struct xq_buf *out, size_t *nbad);
-
-/*
  * How many source bytes make the character at `s` (avail bytes there) in
- * `enc`, as xq_decoder_feed() decodes them: 1 for ASCII, 2 or 4 for
+ * `enc`, as the decoder (decode.h) reads them: 1 for ASCII, 2 or 4 for
  * GB18030, 2 for Big5, 2 or 4 for UTF-16, 1-4 for UTF-8.  A reader walks
  * source and decoded text in step with it to turn a place in the decoded
  * text into a byte offset in the source.  Never 0 and never more than
  * `avail` (when avail > 0).
  */
 size_t xq_encoding_char_len(enum xq_encoding enc, const unsigned char *s, size_t avail);
-
-/*
- * The length of the longest prefix of `s` that does not end inside a
- * UTF-8 character: a trailing lead byte with fewer continuation bytes than
- * it announces is held back (it may be completed by the next chunk);
- * invalid bytes are not held back (the reader reports them).
- */
-size_t xq_utf8_whole_prefix(const char *s, size_t len);
 
 #endif

@@ -3,6 +3,8 @@
  */
 #include "utf8.h"
 
+#include <string.h>
+
 size_t xq_utf8_decode(const char *s, size_t len, uint32_t *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -77,22 +79,73 @@ size_t xq_utf8_encode(uint32_t cp, char out[4])
 	return 0;
 }
 
-size_t xq_utf8_check(const char *s, size_t len)
+/* The valid prefix of s, stopping also at a two-byte character when
+ * `stop_at_two`. */
+static size_t check(const char *s, size_t len, int stop_at_two)
 {
+	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;
 
 	while (i < len) {
+		size_t n;
+		unsigned char c = u[i];
+		if (c < 0x80) {
+			/* ASCII runs eight bytes at a time. */
+			while (i + 8 <= len) {
+				uint64_t w;
+				memcpy(&w, u + i, 8);
+				if (w & 0x8080808080808080u)
+					break;
+				i += 8;
+			}
+			while (i < len && u[i] < 0x80)
+				i++;
+			continue;
+		}
+		/* Most CJK: E1-EC and EE-EF leads take any two continuation
+		 * bytes (no overlong form or surrogate among them). */
+		if (c >= 0xE1 && c <= 0xEF && c != 0xED && i + 2 < len && (u[i + 1] & 0xC0) == 0x80 &&
+		    (u[i + 2] & 0xC0) == 0x80) {
+			i += 3;
+			continue;
+		}
+		n = xq_utf8_valid_prefix(s + i, len - i);
+		if (!n || (n == 2 && stop_at_two))
+			return i;
+		i += n;
+	}
+	return len;
+}
+
+size_t xq_utf8_check(const char *s, size_t len)
+{
+	return check(s, len, 0);
+}
+
+size_t xq_utf8_check_long(const char *s, size_t len)
+{
+	return check(s, len, 1);
+}
+
+void xq_utf8_tally(const char *s, size_t len, size_t bad_before, struct xq_utf8_tally *t)
+{
+	t->multi = t->longer = t->bad = 0;
+	for (size_t i = 0; i < len;) {
 		size_t n;
 		if ((unsigned char)s[i] < 0x80) {
 			i++;
 			continue;
 		}
 		n = xq_utf8_valid_prefix(s + i, len - i);
-		if (!n)
-			return i;
-		i += n;
+		if (n) {
+			t->multi++;
+			t->longer += n >= 3;
+			i += n;
+		} else {
+			t->bad += i < bad_before;
+			i++;
+		}
 	}
-	return len;
 }
 
 size_t xq_utf8_count(const char *s, size_t len)

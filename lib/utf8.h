@@ -29,6 +29,20 @@ size_t xq_utf8_encode(uint32_t cp, char out[4]);
 /* Offset of the first byte that is not valid UTF-8, or `len` if all are. */
 size_t xq_utf8_check(const char *s, size_t len);
 
+/* The same, stopping also at the first character of two bytes (what the
+ * decoder looks at twice: it can be GBK or Big5 that happens to be valid
+ * UTF-8). */
+size_t xq_utf8_check_long(const char *s, size_t len);
+
+/* What s holds that is not ASCII: characters of two bytes or more
+ * (*multi), of three or more among them (*longer), and bytes that start no
+ * character (*bad), counting those only before offset `bad_before` (a
+ * sample may end in a cut character). */
+struct xq_utf8_tally {
+	size_t multi, longer, bad;
+};
+void xq_utf8_tally(const char *s, size_t len, size_t bad_before, struct xq_utf8_tally *t);
+
 /* Number of characters (for columns); malformed bytes count one each. */
 size_t xq_utf8_count(const char *s, size_t len);
 

@@ -10,6 +10,14 @@
 # expect_no_err TEXT          ... does not contain it
 # expect_same FILE1 FILE2     the two files hold the same bytes
 # mode_of FILE                prints FILE's permission bits in octal (e.g. 600)
+# cycle_pgn N MOVES [FEN [RESULT]]
+#                             prints a PGN game of N plies that plays the ICCS
+#                             MOVES (space-separated) over and over, from FEN,
+#                             ending in RESULT (default '*')
+# every_format FILE [OPTION...]
+#                             converts FILE to each writable format with
+#                             --verify, then validates the output with OPTIONs,
+#                             each command under `limited 20 512`, expecting 0
 
 fail() {
 	echo "FAIL $CASE: $*"
@@ -54,4 +62,33 @@ expect_same() {
 
 mode_of() {
 	stat -c %a "$1"
+}
+
+cycle_pgn() {
+	awk -v n="$1" -v moves="$2" -v fen="${3:-}" -v result="${4:-*}" 'BEGIN {
+		m = split(moves, cyc, " ")
+		print "[Event \"cycle\"]"
+		if (fen != "")
+			print "[FEN \"" fen "\"]"
+		if (result != "*")
+			print "[Result \"" result "\"]"
+		print ""
+		for (k = 0; k < n; k++) {
+			if (k % 2 == 0)
+				printf "%d. ", k / 2 + 1
+			printf "%s ", cyc[k % m + 1]
+		}
+		print result
+	}'
+}
+
+every_format() {
+	_in=$1
+	shift
+	for _to in pgn xqf dhtmlxq cbf ndjson; do
+		limited 20 512 "$XQKIT" convert -q --verify -t $_to -o "$T/out.$_to" "$_in"
+		expect_status 0
+		limited 20 512 "$XQKIT" validate -q "$@" "$T/out.$_to"
+		expect_status 0
+	done
 }

@@ -79,6 +79,94 @@ static void branch_of_a_branch_hangs_from_its_parent_branch(void **state)
 	release_games(g, n);
 }
 
+/* `n` legal moves from the start, picked by a fixed pseudo-random sequence. */
+static size_t pseudo_random_line(xq_move *out, size_t n)
+{
+	struct xq_board b;
+	uint32_t seed = 2024;
+	size_t k;
+
+	xq_board_start(&b);
+	for (k = 0; k < n; k++) {
+		xq_move moves[XQ_MAX_MOVES];
+		struct xq_undo u;
+		int m = xq_gen_legal(&b, moves);
+		if (m == 0)
+			break;
+		seed = seed * 1103515245u + 12345u;
+		out[k] = moves[(seed >> 16) % (uint32_t)m];
+		xq_board_make(&b, out[k], &u);
+	}
+	return k;
+}
+
+static void add_digits(struct xq_buf *t, xq_move m)
+{
+	xq_sq f = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+
+	xq_buf_addf(t, "%d%d%d%d", XQ_SQ_FILE(f), 9 - XQ_SQ_RANK(f), XQ_SQ_FILE(to),
+		    9 - XQ_SQ_RANK(to));
+}
+
+static void branches_far_down_long_lines_start_from_the_position_there(void **state)
+{
+	/* A line of a few hundred plies, left by a branch at every ply (the move
+	 * played there, then the next): each branch must start from the exact
+	 * position at its ply, however far from the line's start.  The same
+	 * again for branches of a branch that repeats the whole line. */
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	struct xq_buf t = XQ_BUF_INIT;
+	xq_move line[300];
+	size_t len = pseudo_random_line(line, 300);
+	struct xq_walk w;
+	uint32_t copy = (uint32_t)len + 1, nodes = 0;
+	int n;
+
+	(void)state;
+	assert_true(len >= 200);
+	xq_buf_adds(&t, "[DhtmlXQ][DhtmlXQ_movelist]");
+	for (size_t k = 0; k < len; k++)
+		add_digits(&t, line[k]);
+	xq_buf_adds(&t, "[/DhtmlXQ_movelist]");
+	xq_buf_addf(&t, "[DhtmlXQ_move_0_1_%u]", (unsigned)copy);
+	for (size_t k = 0; k < len; k++)
+		add_digits(&t, line[k]);
+	xq_buf_addf(&t, "[/DhtmlXQ_move_0_1_%u]", (unsigned)copy);
+	for (uint32_t p = 1; p <= len; p++) {
+		for (int of = 0; of < 2; of++) {
+			uint32_t parent = of ? copy : 0, id = of ? copy + p : p;
+			if (of && p == 1)
+				continue;
+			xq_buf_addf(&t, "[DhtmlXQ_move_%u_%u_%u]", (unsigned)parent, (unsigned)p,
+				    (unsigned)id);
+			add_digits(&t, line[p - 1]);
+			if (p < len)
+				add_digits(&t, line[p]);
+			xq_buf_addf(&t, "[/DhtmlXQ_move_%u_%u_%u]", (unsigned)parent, (unsigned)p,
+				    (unsigned)id);
+		}
+	}
+	xq_buf_adds(&t, "[/DhtmlXQ]");
+	n = read_games("dhtmlxq", t.ptr, t.len, g, MAX_GAMES, &c, NULL);
+	assert_int_equal(n, 1);
+	if (count_diags(&c, XQ_SEV_WARNING))
+		print_diags(&c);
+	assert_int_equal(count_diags(&c, XQ_SEV_WARNING), 0);
+	assert_int_equal(g[0].flags, 0);
+	/* Every move is legal where it stands (the walk replays from the start). */
+	assert_int_equal(xq_walk_init(&w, &g[0]), 0);
+	while (xq_walk_next(&w) == 1) {
+		assert_true(xq_move_is_legal(&w.before, g[0].nodes[w.node].move));
+		nodes++;
+	}
+	xq_walk_release(&w);
+	/* Two lines of len moves, and 2 * len - 1 branches of two moves (one at the end). */
+	assert_int_equal(nodes, 2 * len + 2 * (2 * len - 1) - 2);
+	xq_buf_release(&t);
+	release_games(g, n);
+}
+
 static void branches_listed_before_their_parent_are_placed(void **state)
 {
 	static struct collected c;
@@ -592,11 +680,49 @@ static void byte_that_is_not_text_is_reported_and_breaks_its_record(void **state
 	opts.encoding = XQ_ENC_UTF8;
 	n = read_games_opts("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL, &opts);
 	assert_int_equal(n, 2);
-	d = find_diag(&c, XQ_D_ENCODING, "byte 0xff");
+	d = find_diag(&c, XQ_D_ENCODING,
+		      "byte 0xFF at offset 25 is not valid utf-8: the game holding it is marked broken");
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 25);
+	assert_int_equal(d->place.line, 1);
+	assert_int_equal(d->place.col, 26);
 	assert_true(g[0].flags & XQ_GAME_BROKEN);
 	assert_false(g[1].flags & XQ_GAME_BROKEN);
+	release_games(g, n);
+}
+
+static void gbk_record_in_a_utf8_file_is_read_as_gbk_with_a_warning(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	/* 全国象棋 and 胡荣华 in GBK between two UTF-8 records. */
+	static const char text[] = "[DhtmlXQ]\n[DhtmlXQ_title]象棋 Café[/DhtmlXQ_title]\n[/DhtmlXQ]\n"
+				   "[DhtmlXQ]\n[DhtmlXQ_title]\xC8\xAB\xB9\xFA\xCF\xF3\xC6\xE5[/DhtmlXQ_title]\n"
+				   "[DhtmlXQ_red]\xBA\xFA\xC8\xD9\xBB\xAA[/DhtmlXQ_red]\n[/DhtmlXQ]\n"
+				   "[DhtmlXQ]\n[DhtmlXQ_title]第二轮[/DhtmlXQ_title]\n[/DhtmlXQ]\n";
+	const struct xq_diag *d;
+	int n;
+
+	(void)state;
+	n = READ(text, g, &c);
+	assert_int_equal(n, 3);
+	assert_string_equal(xq_game_tag(&g[0], "Title"), "象棋 Café");
+	assert_string_equal(g[0].encoding, "utf-8");
+	assert_string_equal(xq_game_tag(&g[1], "Title"), "全国象棋");
+	assert_string_equal(xq_game_tag(&g[1], "Red"), "胡荣华");
+	assert_string_equal(g[1].encoding, "gb18030");
+	assert_false(g[1].flags & XQ_GAME_BROKEN);
+	assert_string_equal(xq_game_tag(&g[2], "Title"), "第二轮");
+	assert_string_equal(g[2].encoding, "utf-8");
+	/* One warning, for the second record, at its first GBK byte. */
+	d = find_diag(&c, XQ_D_ENCODING, "this line is gb18030, not utf-8 like the input");
+	assert_non_null(d);
+	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_int_equal(d->game, 2);
+	assert_int_equal(d->place.line, 5);
+	assert_int_equal(d->place.col, 16);
+	assert_int_equal(d->place.offset, 90);
+	assert_true(d->has_offset);
 	release_games(g, n);
 }
 
@@ -612,9 +738,10 @@ static void nul_character_is_reported_and_breaks_its_record(void **state)
 	/* Found by fuzz_dhtmlxq: a NUL cut the tag's C string short, silently. */
 	n = read_games("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
-	d = find_diag(&c, XQ_D_ENCODING, "a NUL character is not text");
+	d = find_diag(&c, XQ_D_ENCODING, "a NUL byte at offset 25 is not text");
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 25);
+	assert_int_equal(d->place.col, 26);
 	assert_string_equal(xq_game_tag(&g[0], "Owner"), "ab");
 	assert_true(g[0].flags & XQ_GAME_BROKEN);
 	release_games(g, n);
@@ -1053,6 +1180,7 @@ int main(void)
 		cmocka_unit_test(branches_attach_to_the_ply_they_leave),
 		cmocka_unit_test(branch_of_a_branch_hangs_from_its_parent_branch),
 		cmocka_unit_test(branches_listed_before_their_parent_are_placed),
+		cmocka_unit_test(branches_far_down_long_lines_start_from_the_position_there),
 		cmocka_unit_test(comments_attach_to_main_line_and_branch_moves),
 		cmocka_unit_test(comment_bars_are_newlines_and_escapes_are_characters),
 		cmocka_unit_test(comment_for_a_missing_move_is_reported),
@@ -1077,6 +1205,7 @@ int main(void)
 		cmocka_unit_test(gbk_text_is_decoded),
 		cmocka_unit_test(byte_that_is_not_text_is_reported_and_breaks_its_record),
 		cmocka_unit_test(nul_character_is_reported_and_breaks_its_record),
+		cmocka_unit_test(gbk_record_in_a_utf8_file_is_read_as_gbk_with_a_warning),
 		cmocka_unit_test(input_without_records_is_warned_about),
 		cmocka_unit_test(bad_setups_are_reported),
 		cmocka_unit_test(round_trip_keeps_tree_comments_tags_and_result),

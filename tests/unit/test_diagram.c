@@ -577,12 +577,179 @@ static void svg_defines_only_the_glyphs_it_draws(void **state)
 	xmlFreeDoc(doc);
 }
 
+/* ---- boards in an HTML page ----------------------------------------------------- */
+
+/* The defs and boards of `fens` (flipped where `flip`), as one XML document. */
+static xmlDoc *page_of(const char *const *fens, const int *flip, int n, xq_move last)
+{
+	struct xq_buf page = XQ_BUF_INIT;
+	struct xq_svg_opts o = XQ_SVG_OPTS_INIT;
+	xmlDoc *doc;
+
+	o.coordinates = XQ_SVG_LABELS_CHINESE;
+	xq_buf_adds(&page, "<page xmlns:xlink=\"" XLINK_NS "\">\n");
+	assert_int_equal(xq_diagram_svg_page_defs(&page, &o), 0);
+	for (int i = 0; i < n; i++) {
+		struct xq_board b;
+		board_from(&b, fens[i]);
+		o.flip = flip[i];
+		assert_int_equal(xq_diagram_svg_page_board(&page, &b, last, &o), 0);
+	}
+	xq_buf_adds(&page, "</page>\n");
+	doc = parse(&page);
+	xq_buf_release(&page);
+	return doc;
+}
+
+static int count_attr(xmlDoc *doc, const char *name, const char *attr, const char *value)
+{
+	int n = 0;
+
+	for (xmlNode *e = xmlDocGetRootElement(doc); e; e = next_element(e)) {
+		xmlChar *v;
+		if (strcmp((const char *)e->name, name))
+			continue;
+		v = xmlGetProp(e, (const xmlChar *)attr);
+		n += v && !strcmp((const char *)v, value);
+		xmlFree(v);
+	}
+	return n;
+}
+
+/* Elements called `name` inside `root` (not `root` itself). */
+static int count_inside(xmlNode *root, const char *name)
+{
+	int n = 0;
+
+	for (xmlNode *e = root->children; e; e = e->next)
+		if (e->type == XML_ELEMENT_NODE)
+			n += !strcmp((const char *)e->name, name) + count_inside(e, name);
+	return n;
+}
+
+/* The n-th <svg class="board"> of a page. */
+static xmlNode *page_board(xmlDoc *doc, int n)
+{
+	for (xmlNode *e = xmlDocGetRootElement(doc); e; e = next_element(e)) {
+		xmlChar *c = xmlGetProp(e, (const xmlChar *)"class");
+		int hit = !strcmp((const char *)e->name, "svg") && c && !strcmp((const char *)c, "board");
+		xmlFree(c);
+		if (hit && n-- == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static void page_defs_hold_every_drawing_once_and_boards_only_place_them(void **state)
+{
+	static const char *const fens[2] = {XQ_START_FEN, every_kind_fen};
+	static const int flips[2] = {0, 1};
+	static const char pieces[] = "KABNRCPkabnrcp";
+	xmlDoc *doc;
+	char id[16];
+
+	(void)state;
+	doc = page_of(fens, flips, 2, 0);
+	for (const char *p = pieces; *p; p++) {
+		snprintf(id, sizeof(id), "xq-p%c", *p);
+		assert_int_equal(count_attr(doc, "g", "id", id), 1);
+	}
+	assert_int_equal(count_attr(doc, "g", "id", "xq-board"), 1);
+	assert_int_equal(count_attr(doc, "g", "id", "xq-board-flip"), 1);
+	assert_int_equal(count_attr(doc, "circle", "id", "xq-from"), 1);
+	assert_int_equal(count_attr(doc, "circle", "id", "xq-to"), 1);
+	/* Every glyph the boards may draw is defined once. */
+	for (uint8_t kind = 1; kind < 16; kind++) {
+		if (!*xq_diagram_glyph(kind))
+			continue;
+		glyph_id(id, first_cp(xq_diagram_glyph(kind)));
+		assert_int_equal(count_attr(doc, "symbol", "id", id), 1);
+	}
+	glyph_id(id, 0x4E5D); /* 九, a Chinese label */
+	assert_int_equal(count_attr(doc, "symbol", "id", id), 1);
+	/* A board draws nothing itself: one <use> of the board, one per piece. */
+	for (int i = 0; i < 2; i++) {
+		xmlNode *b = page_board(doc, i);
+		assert_non_null(b);
+		assert_int_equal(count_inside(b, "path"), 0);
+		assert_int_equal(count_inside(b, "symbol"), 0);
+		assert_int_equal(count_inside(b, "circle"), 0);
+		assert_int_equal(count_inside(b, "use"), 1 + (i ? 14 : 32) + 2);
+	}
+	xmlFreeDoc(doc);
+}
+
+/* The x and y of the piece <use> pointing at `href` in board `board`. */
+static void piece_at(xmlNode *board, const char *href, double *x, double *y)
+{
+	xmlNode *pieces = NULL;
+
+	for (xmlNode *e = board->children; e && !pieces; e = e->next)
+		if (e->type == XML_ELEMENT_NODE && !strcmp((const char *)e->name, "g"))
+			pieces = e; /* the first group is the pieces */
+	assert_non_null(pieces);
+	for (xmlNode *e = pieces->children; e; e = e->next) {
+		xmlChar *h = xmlGetProp(e, (const xmlChar *)"href");
+		int hit = h && !strcmp((const char *)h, href);
+		xmlFree(h);
+		if (hit) {
+			*x = num_attr(e, "x");
+			*y = num_attr(e, "y");
+			return;
+		}
+	}
+	fail_msg("no %s on the board", href);
+}
+
+static void page_boards_put_pieces_on_their_points_flipped_or_not(void **state)
+{
+	static const char *const fens[2] = {every_kind_fen, every_kind_fen};
+	static const int flips[2] = {0, 1};
+	xmlDoc *doc;
+	double x, y;
+
+	(void)state;
+	doc = page_of(fens, flips, 2, 0);
+	/* The red king on f0, the black king on d9 (cell and margin 50). */
+	piece_at(page_board(doc, 0), "#xq-pK", &x, &y);
+	assert_true(x == 300 && y == 500);
+	piece_at(page_board(doc, 0), "#xq-pk", &x, &y);
+	assert_true(x == 200 && y == 50);
+	piece_at(page_board(doc, 1), "#xq-pK", &x, &y);
+	assert_true(x == 200 && y == 50);
+	assert_int_equal(count_attr(doc, "use", "href", "#xq-board"), 1);
+	assert_int_equal(count_attr(doc, "use", "href", "#xq-board-flip"), 1);
+	xmlFreeDoc(doc);
+}
+
+static void page_board_marks_the_last_move_or_hides_the_marks(void **state)
+{
+	static const char *const fens[1] = {XQ_START_FEN};
+	static const int flips[1] = {0};
+	xmlDoc *doc;
+	xmlNode *g;
+
+	(void)state;
+	doc = page_of(fens, flips, 1, 0);
+	g = find(doc, "g", "class", "last-move");
+	assert_non_null(g);
+	assert_non_null(xmlHasProp(g, (const xmlChar *)"display"));
+	xmlFreeDoc(doc);
+	doc = page_of(fens, flips, 1, iccs("h2e2"));
+	g = find(doc, "g", "class", "last-move");
+	assert_null(xmlHasProp(g, (const xmlChar *)"display"));
+	assert_true(num_attr(find(doc, "use", "href", "#xq-from"), "x") == 400);
+	assert_true(num_attr(find(doc, "use", "href", "#xq-to"), "x") == 250);
+	assert_true(num_attr(find(doc, "use", "href", "#xq-to"), "y") == 400);
+	xmlFreeDoc(doc);
+}
+
 static void glyph_table_is_sorted_and_has_every_character_a_board_draws(void **state)
 {
 	static const char *const drawn[] = {
 		"\xE6\xA5\x9A\xE6\xB2\xB3\xE6\xBC\xA2\xE7\x95\x8C", /* 楚河漢界 */
-		"\xE4\xB8\x80\xE4\xBA\x8C\xE4\xB8\x89\xE5\x9B\x9B\xE4\xBA\x94" /* 一二三四五 */
-		"\xE5\x85\xAD\xE4\xB8\x83\xE5\x85\xAB\xE4\xB9\x9D",             /* 六七八九 */
+		/* 一二三四五六七八九 */
+		"\xE4\xB8\x80\xE4\xBA\x8C\xE4\xB8\x89\xE5\x9B\x9B\xE4\xBA\x94\xE5\x85\xAD\xE4\xB8\x83\xE5\x85\xAB\xE4\xB9\x9D",
 		"abcdefghi0123456789",
 	};
 
@@ -630,6 +797,9 @@ int main(void)
 		cmocka_unit_test(svg_chinese_labels_count_files_from_each_sides_right),
 		cmocka_unit_test(svg_defines_only_the_glyphs_it_draws),
 		cmocka_unit_test(glyph_table_is_sorted_and_has_every_character_a_board_draws),
+		cmocka_unit_test(page_defs_hold_every_drawing_once_and_boards_only_place_them),
+		cmocka_unit_test(page_boards_put_pieces_on_their_points_flipped_or_not),
+		cmocka_unit_test(page_board_marks_the_last_move_or_hides_the_marks),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	xmlCleanupParser();

@@ -134,6 +134,161 @@ static void deep_lines_are_walked_without_recursion(void **state)
 	xq_game_release(&g);
 }
 
+static void appending_the_nth_alternative_does_not_walk_its_siblings(void **state)
+{
+	/* The new alternative is linked after the parent's last child as
+	 * recorded, never found by walking the sibling list: here the list is
+	 * cut after the first child, and a walk would stop there. */
+	struct xq_game g;
+	uint32_t a, b, c, d;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_game_add_move(&g, XQ_ROOT, mv("h2e2"), &a), 0);
+	assert_int_equal(xq_game_add_move(&g, XQ_ROOT, mv("b2e2"), &b), 0);
+	assert_int_equal(xq_game_add_move(&g, XQ_ROOT, mv("c3c4"), &c), 0);
+	assert_int_equal(g.nodes[XQ_ROOT].last_child, c);
+	g.nodes[a].sibling = XQ_NODE_NONE;
+	assert_int_equal(xq_game_add_move(&g, XQ_ROOT, mv("g3g4"), &d), 0);
+	assert_int_equal(g.nodes[c].sibling, d);
+	assert_int_equal(g.nodes[a].sibling, XQ_NODE_NONE);
+	assert_int_equal(g.nodes[XQ_ROOT].last_child, d);
+	assert_int_equal(g.nodes[d].last_child, XQ_NODE_NONE);
+	xq_game_release(&g);
+}
+
+static void many_alternatives_keep_the_order_they_were_added_in(void **state)
+{
+	struct xq_game g;
+	uint32_t first, n, k = 0;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_game_add_move(&g, XQ_ROOT, mv("h2e2"), &first), 0);
+	for (int i = 0; i < 100000; i++)
+		assert_int_equal(xq_game_add_move(&g, XQ_ROOT, mv("c3c4"), NULL), 0);
+	for (n = first; n != XQ_NODE_NONE; n = g.nodes[n].sibling)
+		assert_int_equal(n, first + k++);
+	assert_int_equal(k, 100001);
+	assert_int_equal(g.nodes[XQ_ROOT].last_child, first + 100000);
+	xq_game_release(&g);
+}
+
+static void next_ply_keeps_the_ply_of_every_node_in_preorder(void **state)
+{
+	struct xq_game g;
+	uint32_t alt, n, ply = 0, visited = 0, v;
+
+	(void)state;
+	build_small_tree(&g, &alt);
+	/* A variation inside a variation, and one two plies deep. */
+	assert_int_equal(xq_game_add_move(&g, alt, mv("h0g2"), &v), 0);
+	assert_int_equal(xq_game_add_move(&g, v, mv("h9g7"), NULL), 0);
+	assert_int_equal(xq_game_add_move(&g, alt, mv("b0c2"), NULL), 0);
+	for (n = XQ_ROOT; n != XQ_NODE_NONE;) {
+		uint32_t next = xq_game_next(&g, n);
+		assert_int_equal(ply, xq_game_ply(&g, n));
+		visited++;
+		n = xq_game_next_ply(&g, n, &ply);
+		assert_int_equal(n, next);
+	}
+	assert_int_equal(visited, g.nnodes);
+	xq_game_release(&g);
+}
+
+static void textwalk_gives_moves_in_reading_order_with_variations_opened_and_closed(void **state)
+{
+	/* 1. h2e2 h9g7 (1... h7e7 2. h0g2 (2. b0c2 b9c7)) (1... b9c7) 2. h0g2 */
+	struct xq_game g;
+	struct xq_textwalk t;
+	uint32_t a, b, b2, c, c2, d, b3, e;
+	char got[256] = "", fen[XQ_FEN_MAX];
+	int step;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	xq_game_add_move(&g, XQ_ROOT, mv("h2e2"), &a);
+	xq_game_add_move(&g, a, mv("h9g7"), &b);
+	xq_game_add_move(&g, a, mv("h7e7"), &b2);
+	xq_game_add_move(&g, b2, mv("h0g2"), &c);
+	xq_game_add_move(&g, b2, mv("b0c2"), &c2);
+	xq_game_add_move(&g, c2, mv("b9c7"), &d);
+	xq_game_add_move(&g, a, mv("b9c7"), &b3);
+	xq_game_add_move(&g, b, mv("h0g2"), &e);
+	assert_int_equal(xq_textwalk_init(&t, &g), 0);
+	while ((step = xq_textwalk_next(&t)) > 0) {
+		char name[5];
+		if (step == XQ_TEXT_MOVE) {
+			xq_move_name(g.nodes[t.node].move, name);
+			/* `before` is the position the move is played from, and
+			 * `ply` the move's ply. */
+			assert_true(xq_move_is_legal(&t.before, g.nodes[t.node].move));
+			assert_int_equal(t.ply, xq_game_ply(&g, t.node));
+			if (t.node == c2) {
+				xq_board_to_fen(&t.before, fen, sizeof(fen));
+				assert_string_equal(fen, "rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/"
+							 "1C2C4/9/RNBAKABNR w - - 2 2");
+			}
+		}
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s ",
+			 step == XQ_TEXT_MOVE ? name : step == XQ_TEXT_OPEN ? "(" : ")");
+	}
+	assert_int_equal(step, 0);
+	assert_string_equal(got, "h2e2 h9g7 ( h7e7 h0g2 ( b0c2 b9c7 ) ) ( b9c7 ) h0g2 ");
+	xq_textwalk_release(&t);
+	(void)d;
+	(void)e;
+	xq_game_release(&g);
+
+	/* No move at all: nothing to give. */
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_textwalk_init(&t, &g), 0);
+	assert_int_equal(xq_textwalk_next(&t), 0);
+	xq_textwalk_release(&t);
+	xq_game_release(&g);
+}
+
+
+static void textwalk_follows_variations_nested_thousands_deep_without_recursion(void **state)
+{
+	/* Every move has an alternative; red's line goes on from its main move
+	 * (its b-horse), black's from the alternative (its h-horse), so each
+	 * black move opens a variation inside the last one: 10,000 levels. */
+	static const char *main_move[4] = {"b0c2", "b9c7", "c2b0", "b9c7"};
+	static const char *alt_move[4] = {"h0g2", "h9g7", "h0g2", "g7h9"};
+	struct xq_game g;
+	struct xq_textwalk t;
+	uint32_t n = XQ_ROOT;
+	long moves = 0, opened = 0, closed = 0, depth = 0, deepest = 0;
+	int step;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	for (int i = 0; i < 20000; i++) {
+		uint32_t m, alt;
+		assert_int_equal(xq_game_add_move(&g, n, mv(main_move[i % 4]), &m), 0);
+		assert_int_equal(xq_game_add_move(&g, n, mv(alt_move[i % 4]), &alt), 0);
+		n = i % 2 ? alt : m;
+	}
+	assert_int_equal(xq_textwalk_init(&t, &g), 0);
+	while ((step = xq_textwalk_next(&t)) > 0) {
+		moves += step == XQ_TEXT_MOVE;
+		opened += step == XQ_TEXT_OPEN;
+		closed += step == XQ_TEXT_CLOSE;
+		depth += step == XQ_TEXT_OPEN ? 1 : step == XQ_TEXT_CLOSE ? -1 : 0;
+		if (depth > deepest)
+			deepest = depth;
+	}
+	assert_int_equal(step, 0);
+	assert_int_equal(moves, 40000);
+	assert_int_equal(opened, 20000);
+	assert_int_equal(closed, 20000);
+	assert_int_equal(deepest, 10000);
+	xq_textwalk_release(&t);
+	xq_game_release(&g);
+}
+
+
 static void equal_games_compare_equal_and_differences_are_named(void **state)
 {
 	struct xq_game a, b;
@@ -172,6 +327,22 @@ static void clear_reuses_the_game_for_the_next_record(void **state)
 	xq_game_release(&g);
 }
 
+static void error_text_is_kept_until_the_game_is_cleared(void **state)
+{
+	struct xq_game g;
+	uint32_t alt;
+
+	(void)state;
+	build_small_tree(&g, &alt);
+	assert_null(g.error);
+	assert_int_equal(xq_game_set_error(&g, "line 3: bad move and more", 15), 0);
+	assert_string_equal(g.error, "line 3: bad mov");
+	xq_game_clear(&g);
+	assert_null(g.error);
+	xq_game_release(&g);
+}
+
+
 static void results_parse_and_print(void **state)
 {
 	enum xq_result r;
@@ -194,8 +365,14 @@ int main(void)
 		cmocka_unit_test(preorder_visits_node_subtree_then_later_siblings),
 		cmocka_unit_test(walk_gives_the_position_before_and_after_each_move),
 		cmocka_unit_test(deep_lines_are_walked_without_recursion),
+		cmocka_unit_test(appending_the_nth_alternative_does_not_walk_its_siblings),
+		cmocka_unit_test(many_alternatives_keep_the_order_they_were_added_in),
+		cmocka_unit_test(next_ply_keeps_the_ply_of_every_node_in_preorder),
+		cmocka_unit_test(textwalk_gives_moves_in_reading_order_with_variations_opened_and_closed),
+		cmocka_unit_test(textwalk_follows_variations_nested_thousands_deep_without_recursion),
 		cmocka_unit_test(equal_games_compare_equal_and_differences_are_named),
 		cmocka_unit_test(clear_reuses_the_game_for_the_next_record),
+		cmocka_unit_test(error_text_is_kept_until_the_game_is_cleared),
 		cmocka_unit_test(results_parse_and_print),
 	};
 	return cmocka_run_group_tests_name("game", tests, NULL, NULL);

@@ -823,6 +823,27 @@ static void nested_variations_replace_the_move_before_them(void **state)
 	close_reading(&r);
 }
 
+static void variations_with_captures_step_back_to_the_position_before_them(void **state)
+{
+	/* Each move below is legal only if ')' put back exactly the position
+	 * after the move the variation replaced, captured pieces included. */
+	struct reading r;
+	struct xq_board end;
+	char fen[XQ_FEN_MAX];
+
+	(void)state;
+	open_str(&r, "1. h2h9 (1. b2b9 a9b9 (1... g6g5 2. h2h9) 2. h2e2) i9h9 2. b2e2 "
+		     "(2. h0g2 (2. b2b9 a9b9) a9a8) c9e7 *\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(r.nd, 0);
+	assert_string_equal(mainline(&r.g), "h2h9 i9h9 b2e2 c9e7");
+	xq_game_board_at(&r.g, xq_game_mainline_end(&r.g), &end);
+	xq_board_to_fen(&end, fen, sizeof(fen));
+	*strchr(fen, ' ') = '\0';
+	assert_string_equal(fen, "rn1akabr1/9/1c2b2c1/p1p1p1p1p/9/9/P1P1P1P1P/4C4/9/RNBAKABNR");
+	close_reading(&r);
+}
+
 static void comment_at_the_start_of_a_variation_comes_before_its_move(void **state)
 {
 	struct reading r;
@@ -1312,6 +1333,162 @@ static void a_game_of_ascii_is_utf8_until_the_first_other_byte(void **state)
 	assert_string_equal(xq_game_tag(&r.g, "Red"), "炮");
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "gb18030");
+	close_reading(&r);
+}
+
+/* ---- mixed encodings (lib/decode.h) ---------------------------------------- */
+
+/* Three games: UTF-8, then `mid` (a game's text), then UTF-8. */
+#define U1 "[Event \"Café open\"]\n[Red \"José\"]\n\n1. h2e2 h9g7 {très bien 象棋} 1-0\n\n"
+#define U3 "[Event \"第二轮\"]\n\n1. h2e2 b9c7 {好棋} 1/2-1/2\n"
+#define GBK_GAME "[Event \"\xC8\xAB\xB9\xFA\xCF\xF3\xC6\xE5\"]\n[Red \"\xBA\xFA\xC8\xD9\xBB\xAA\"]\n\n" \
+		 "1. \xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5 *\n\n" /* 全国象棋, 胡荣华, 炮二平五 */
+
+static void stray_byte_in_one_game_leaves_the_utf8_of_the_others_alone(void **state)
+{
+	struct reading r;
+	const struct xq_diag *d;
+	const char text[] = U1 "[Event \"b\"]\n\n1. h2e2 {bad \xE9 byte} h9g7 *\n\n" U3;
+
+	(void)state;
+	/* Too few accents for the byte count: the whole file used to be
+	 * read as GB18030, and é came out as 茅 with no word said. */
+	open_mem(&r, "u.pgn", text, sizeof(text) - 1, NULL);
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(xq_game_tag(&r.g, "Event"), "Café open");
+	assert_string_equal(r.g.encoding, "utf-8");
+	assert_int_equal(next_game(&r), 1);
+	assert_true(r.g.flags & XQ_GAME_BROKEN);
+	d = find_diag(&r, XQ_D_ENCODING);
+	assert_non_null(d);
+	assert_int_equal(d->place.line, 8);
+	assert_int_equal(d->place.col, 14);
+	assert_int_equal(d->place.offset, sizeof(U1) - 1 + 26);
+	assert_string_equal(d->msg, "byte 0xE9 at offset 100 is not valid utf-8: the game holding it "
+				    "is marked broken");
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(xq_game_tag(&r.g, "Event"), "第二轮");
+	assert_int_equal(count_sev(&r, XQ_SEV_WARNING), 0);
+	close_reading(&r);
+}
+
+static void gbk_game_in_a_utf8_file_is_read_as_gbk_with_one_warning(void **state)
+{
+	struct reading r;
+	const struct xq_diag *d;
+	const char text[] = U1 GBK_GAME U3;
+
+	(void)state;
+	open_mem(&r, "m.pgn", text, sizeof(text) - 1, NULL);
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(xq_game_tag(&r.g, "Event"), "Café open");
+	assert_string_equal(r.g.encoding, "utf-8");
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(xq_game_tag(&r.g, "Event"), "全国象棋");
+	assert_string_equal(xq_game_tag(&r.g, "Red"), "胡荣华");
+	assert_string_equal(mainline(&r.g), "h2e2");
+	assert_string_equal(r.g.encoding, "gb18030");
+	assert_false(r.g.flags & XQ_GAME_BROKEN);
+	/* One warning for the game, at its first byte that is not UTF-8. */
+	d = find_diag(&r, XQ_D_ENCODING);
+	assert_non_null(d);
+	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_int_equal(d->game, 2);
+	assert_int_equal(d->place.line, 6);
+	assert_int_equal(d->place.col, 9);
+	assert_int_equal(d->place.offset, sizeof(U1) - 1 + 8);
+	assert_string_equal(d->msg, "this line is gb18030, not utf-8 like the input: read as gb18030, "
+				    "as is every such line of this game");
+	assert_int_equal(count_sev(&r, XQ_SEV_WARNING), 1);
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(xq_game_tag(&r.g, "Event"), "第二轮");
+	assert_string_equal(r.g.encoding, "utf-8");
+	/* Places after the converted game are source offsets still. */
+	assert_int_equal(r.g.place.offset, sizeof(U1) - 1 + sizeof(GBK_GAME) - 1);
+	assert_int_equal(count_sev(&r, XQ_SEV_ERROR), 0);
+	close_reading(&r);
+}
+
+static void utf8_game_in_a_gbk_file_is_read_as_utf8_with_one_warning(void **state)
+{
+	struct reading r;
+	const struct xq_diag *d;
+	const char text[] = GBK_GAME U1 GBK_GAME;
+
+	(void)state;
+	open_mem(&r, "g.pgn", text, sizeof(text) - 1, NULL);
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(r.g.encoding, "gb18030");
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(xq_game_tag(&r.g, "Event"), "Café open");
+	assert_string_equal(xq_game_tag(&r.g, "Red"), "José");
+	assert_string_equal(ply_node(&r.g, 2)->comment, "très bien 象棋");
+	assert_string_equal(r.g.encoding, "utf-8");
+	d = find_diag(&r, XQ_D_ENCODING);
+	assert_non_null(d);
+	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_int_equal(d->place.line, 6);
+	assert_int_equal(d->place.col, 12);
+	assert_int_equal(d->place.offset, sizeof(GBK_GAME) - 1 + 11);
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(xq_game_tag(&r.g, "Red"), "胡荣华");
+	assert_string_equal(r.g.encoding, "gb18030");
+	assert_int_equal(count_sev(&r, XQ_SEV_WARNING), 1);
+	close_reading(&r);
+}
+
+static void big5_game_in_a_utf8_file_is_read_as_big5(void **state)
+{
+	struct reading r;
+	/* 全國象棋, 呂欽, 炮二平五 in Big5. */
+	const char text[] = U1 "[Event \"\xA5\xFE\xB0\xEA\xB6\x48\xB4\xD1\"]\n[Red \"\xA7\x66\xB4\xDC\"]\n\n"
+			       "1. \xAC\xB6\xA4\x47\xA5\xAD\xA4\xAD *\n";
+
+	(void)state;
+	open_mem(&r, "b.pgn", text, sizeof(text) - 1, NULL);
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(xq_game_tag(&r.g, "Event"), "全國象棋");
+	assert_string_equal(xq_game_tag(&r.g, "Red"), "呂欽");
+	assert_string_equal(mainline(&r.g), "h2e2");
+	assert_string_equal(r.g.encoding, "big5");
+	close_reading(&r);
+}
+
+static void appended_utf8_file_after_gbk_is_read_as_utf8_and_its_bom_is_a_space(void **state)
+{
+	struct reading r;
+	const char text[] = GBK_GAME "\xEF\xBB\xBF" U3;
+
+	(void)state;
+	open_mem(&r, "a.pgn", text, sizeof(text) - 1, NULL);
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(r.g.encoding, "gb18030");
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(xq_game_tag(&r.g, "Event"), "第二轮");
+	assert_string_equal(r.g.encoding, "utf-8");
+	assert_false(r.g.flags & XQ_GAME_BROKEN);
+	assert_int_equal(count_sev(&r, XQ_SEV_ERROR), 0);
+	close_reading(&r);
+}
+
+static void given_encoding_reads_every_line_in_it_and_reports_the_rest(void **state)
+{
+	struct reading r;
+	struct xq_read_opts o = XQ_READ_OPTS_INIT;
+	const struct xq_diag *d;
+	const char text[] = U1 GBK_GAME;
+
+	(void)state;
+	o.encoding = XQ_ENC_UTF8;
+	open_mem(&r, "f.pgn", text, sizeof(text) - 1, &o);
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(next_game(&r), 1);
+	assert_true(r.g.flags & XQ_GAME_BROKEN);
+	d = find_diag(&r, XQ_D_ENCODING);
+	assert_non_null(d);
+	assert_int_equal(d->severity, XQ_SEV_ERROR);
+	assert_non_null(strstr(d->msg, "is not valid utf-8"));
 	close_reading(&r);
 }
 
@@ -2294,6 +2471,12 @@ int main(void)
 		cmocka_unit_test(undecodable_byte_is_an_error_at_its_offset),
 		cmocka_unit_test(undecodable_gbk_byte_reports_its_source_offset),
 		cmocka_unit_test(nul_byte_is_not_text),
+		cmocka_unit_test(stray_byte_in_one_game_leaves_the_utf8_of_the_others_alone),
+		cmocka_unit_test(gbk_game_in_a_utf8_file_is_read_as_gbk_with_one_warning),
+		cmocka_unit_test(utf8_game_in_a_gbk_file_is_read_as_utf8_with_one_warning),
+		cmocka_unit_test(big5_game_in_a_utf8_file_is_read_as_big5),
+		cmocka_unit_test(appended_utf8_file_after_gbk_is_read_as_utf8_and_its_bom_is_a_space),
+		cmocka_unit_test(given_encoding_reads_every_line_in_it_and_reports_the_rest),
 		cmocka_unit_test(crlf_lf_and_bare_cr_all_end_lines),
 		cmocka_unit_test(ideographic_space_separates_moves),
 		cmocka_unit_test(tags_keep_order_any_name_and_empty_values),
@@ -2313,6 +2496,7 @@ int main(void)
 		cmocka_unit_test(comments_in_braces_and_after_semicolons),
 		cmocka_unit_test(comment_between_number_and_move_comes_before_the_move),
 		cmocka_unit_test(nested_variations_replace_the_move_before_them),
+		cmocka_unit_test(variations_with_captures_step_back_to_the_position_before_them),
 		cmocka_unit_test(comment_at_the_start_of_a_variation_comes_before_its_move),
 		cmocka_unit_test(deep_nesting_needs_no_recursion),
 		cmocka_unit_test(nags_numeric_symbolic_and_glued),

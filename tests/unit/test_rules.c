@@ -858,6 +858,370 @@ static void separate_repetitions_are_separate_cycles(void **state)
 	xq_rules_report_release(&r);
 }
 
+/* ---- repetitions in long lines ------------------------------------------------ */
+
+/*
+ * The analysis finds repetitions through chains of equal positions and
+ * judges every cycle in one pass (rules.c); these tests hold it to the
+ * definitions: a scan back over the window at every ply, and each cycle
+ * judged move by move over its own plies.
+ */
+
+static uint32_t next_rand(uint32_t *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed >> 8;
+}
+
+/*
+ * `n` legal moves from `start` (fewer if the side to move has none),
+ * mostly back and forth: the mover takes back its own last move three
+ * times in four when it can, so positions come back often, after periods
+ * of all lengths.  With `quiet`, no captures unless nothing else is legal.
+ */
+static size_t wandering_line(xq_move *out, size_t n, const struct xq_board *start, uint32_t seed,
+			     int quiet)
+{
+	struct xq_board b = *start;
+	xq_move last[2] = {0, 0};
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		xq_move moves[XQ_MAX_MOVES], back = 0;
+		struct xq_undo u;
+		int m = xq_gen_legal(&b, moves), kept = 0, captures = 0;
+		for (int i = 0; i < m; i++)
+			captures += b.sq[XQ_MOVE_TO(moves[i])] != 0;
+		for (int i = 0; i < m; i++) {
+			if (quiet && captures < m && b.sq[XQ_MOVE_TO(moves[i])])
+				continue;
+			if (last[b.side] && moves[i] == XQ_MOVE(XQ_MOVE_TO(last[b.side]),
+								 XQ_MOVE_FROM(last[b.side])))
+				back = moves[i];
+			moves[kept++] = moves[i];
+		}
+		if (!kept)
+			break;
+		out[k] = back && next_rand(&seed) % 4 ? back : moves[next_rand(&seed) % (uint32_t)kept];
+		last[b.side] = out[k];
+		xq_board_make(&b, out[k], &u);
+	}
+	return k;
+}
+
+/* Keys and windows of the positions of a line, as rules.h defines them. */
+static void line_keys(const struct xq_board *start, const xq_move *moves, size_t n, uint64_t *key,
+		      uint32_t *window)
+{
+	struct xq_board b = *start;
+
+	key[0] = b.key;
+	window[0] = 0;
+	for (size_t k = 1; k <= n; k++) {
+		struct xq_undo u;
+		xq_board_make(&b, moves[k - 1], &u);
+		key[k] = b.key;
+		window[k] = u.captured ? 0 : window[k - 1] < 65535 ? window[k - 1] + 1 : 65535;
+	}
+}
+
+/* The latest earlier occurrence of position j in its window, at least 4
+ * plies back, by scanning back; returns the occurrences, j included. */
+static unsigned scan_repetition(const uint64_t *key, const uint32_t *window, size_t j, long *match)
+{
+	unsigned occ = 1;
+
+	*match = -1;
+	for (size_t back = 4; back <= window[j]; back += 2) {
+		if (key[j - back] != key[j])
+			continue;
+		if (*match < 0)
+			*match = (long)(j - back);
+		occ++;
+	}
+	return occ;
+}
+
+/*
+ * The cycles of a line by scanning back at every ply: each a longest run
+ * of plies that repeat the position the same number of plies back, from
+ * the earlier occurrence of its first ply's position to its last ply.
+ */
+static size_t scan_cycles(const struct line *l, struct xq_rules_cycle *out)
+{
+	uint64_t *key = malloc((l->n + 1) * sizeof(*key));
+	uint32_t *window = malloc((l->n + 1) * sizeof(*window));
+	long *match = malloc((l->n + 2) * sizeof(*match));
+	unsigned *occ = malloc((l->n + 1) * sizeof(*occ));
+	size_t nc = 0;
+
+	assert_true(key && window && match && occ);
+	line_keys(&l->start, l->moves, l->n, key, window);
+	for (size_t j = 1; j <= l->n; j++)
+		occ[j] = scan_repetition(key, window, j, &match[j]);
+	match[l->n + 1] = -1;
+	for (size_t j = 1; j <= l->n; j++) {
+		size_t period = j - (size_t)match[j], end = j;
+		unsigned most = occ[j];
+		if (match[j] < 0)
+			continue;
+		while (match[end + 1] >= 0 && end + 1 - (size_t)match[end + 1] == period)
+			most = occ[++end] > most ? occ[end] : most;
+		memset(&out[nc], 0, sizeof(out[nc]));
+		out[nc].first = (uint32_t)match[j];
+		out[nc].last = (uint32_t)end;
+		out[nc].period = (uint32_t)period;
+		out[nc++].repeats = most;
+		j = end;
+	}
+	free(key);
+	free(window);
+	free(match);
+	free(occ);
+	return nc;
+}
+
+/* One side's conduct and the verdict of cycle `c`, judged move by move
+ * from the classification of every ply (`all`), as rules.h states them. */
+static void judge_by_hand(const struct xq_rules_report *all, const struct xq_rules_cycle *c,
+			  enum xq_rules_set rs, struct xq_rules_side side[2], uint8_t *verdict)
+{
+	int pc[2], forbidden[2];
+
+	for (int s = 0; s < 2; s++) {
+		struct xq_rules_side *o = &side[s];
+		uint32_t common = UINT32_MAX;
+		memset(o, 0, sizeof(*o));
+		for (uint32_t k = c->first + 1; k <= c->last; k++) {
+			const struct xq_rules_ply *p = &all->plies[k - 1];
+			if (p->side != s)
+				continue;
+			o->moves++;
+			o->checks += p->kind == XQ_RULES_CHECK;
+			o->kills += p->kind == XQ_RULES_KILL;
+			o->chases += p->kind == XQ_RULES_CHASE;
+			o->idles += p->kind == XQ_RULES_IDLE;
+			common &= p->chased;
+		}
+		if (o->moves && o->checks == o->moves)
+			o->conduct = XQ_CONDUCT_PERPETUAL_CHECK;
+		else if (o->moves && rs == XQ_RULES_ASIAN && common) {
+			o->conduct = XQ_CONDUCT_PERPETUAL_CHASE;
+			o->target_id = 16;
+			while (!(common & (1u << (o->target_id - 16))))
+				o->target_id++;
+			o->target_kind = xq_kind_of_id[o->target_id];
+		} else if (o->moves && rs == XQ_RULES_CHINESE && !o->idles)
+			o->conduct = o->chases == o->moves ? XQ_CONDUCT_PERPETUAL_CHASE
+				     : o->kills == o->moves ? XQ_CONDUCT_PERPETUAL_KILL
+							     : XQ_CONDUCT_FORBIDDEN_MIX;
+		/* Where the chased piece stood the last time it was chased. */
+		for (uint32_t k = c->last; o->target_id && k > c->first && !o->target_sq; k--) {
+			const struct xq_rules_ply *p = &all->plies[k - 1];
+			for (int t = 0; p->side == s && t < p->nthreats; t++)
+				if (p->threats[t].target_id == o->target_id &&
+				    XQ_RULES_WHY_COUNTS(p->threats[t].why)) {
+					o->target_sq = p->threats[t].target;
+					o->target_why = p->threats[t].why;
+				}
+		}
+		pc[s] = o->conduct == XQ_CONDUCT_PERPETUAL_CHECK;
+		forbidden[s] = o->conduct != XQ_CONDUCT_ALLOWED;
+	}
+	if (pc[0] != pc[1])
+		*verdict = pc[XQ_RED] ? XQ_VERDICT_RED_LOSES : XQ_VERDICT_BLACK_LOSES;
+	else if (!pc[0] && forbidden[0] != forbidden[1])
+		*verdict = forbidden[XQ_RED] ? XQ_VERDICT_RED_LOSES : XQ_VERDICT_BLACK_LOSES;
+	else
+		*verdict = XQ_VERDICT_DRAW;
+}
+
+static const char *const wandering_fens[] = {
+	"7R1/1n7/P3k4/9/8P/9/6N2/9/9/5K3 w - - 0 1",
+	"9/3k1n3/9/9/5R3/9/9/5K3/9/9 w - - 0 1",
+	"5k3/9/9/5C3/5c3/5C3/9/9/5p3/4K4 w - - 0 1",
+	"4P4/9/4k4/9/c6r1/9/9/5R3/9/3K5 w - - 0 1",
+	"2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1",
+	XQ_START_FEN,
+};
+
+static void repetitions_found_in_one_pass_are_those_a_scan_of_the_window_finds(void **state)
+{
+	static struct line l;
+	static struct xq_rules_cycle want[MAX_LINE];
+	struct xq_rules_options o = opts(XQ_RULES_ASIAN);
+	struct xq_rules_report r;
+	size_t total = 0;
+
+	(void)state;
+	xq_rules_report_init(&r);
+	for (size_t f = 0; f < sizeof(wandering_fens) / sizeof(wandering_fens[0]); f++) {
+		for (uint32_t seed = 1; seed <= 3; seed++) {
+			size_t nc;
+			l.start = pos(wandering_fens[f]);
+			l.n = wandering_line(l.moves, MAX_LINE, &l.start, seed, seed != 3);
+			analyze(&r, &l, &o);
+			nc = scan_cycles(&l, want);
+			total += nc;
+			assert_int_equal(r.ncycles, nc);
+			for (size_t i = 0; i < nc; i++) {
+				assert_int_equal(r.cycles[i].first, want[i].first);
+				assert_int_equal(r.cycles[i].last, want[i].last);
+				assert_int_equal(r.cycles[i].period, want[i].period);
+				assert_int_equal(r.cycles[i].repeats, want[i].repeats);
+			}
+			/* The first cycle containing each ply. */
+			for (uint32_t ply = 0; ply <= l.n + 1; ply++) {
+				long at = -1;
+				for (size_t i = 0; i < nc && at < 0; i++)
+					if (ply > want[i].first && ply <= want[i].last)
+						at = (long)i;
+				assert_int_equal(xq_rules_cycle_at(&r, ply), at);
+			}
+		}
+	}
+	assert_true(total > 1000);
+	xq_rules_report_release(&r);
+}
+
+static void every_cycle_is_judged_over_exactly_its_own_moves(void **state)
+{
+	static struct line l;
+	struct xq_rules_report r, all, one;
+	struct xq_board b;
+
+	(void)state;
+	xq_rules_report_init(&r);
+	xq_rules_report_init(&all);
+	xq_rules_report_init(&one);
+	for (size_t f = 0; f < sizeof(wandering_fens) / sizeof(wandering_fens[0]); f++) {
+		for (int rs = XQ_RULES_ASIAN; rs <= XQ_RULES_CHINESE; rs++) {
+			struct xq_rules_options o = opts((enum xq_rules_set)rs), oa = o;
+			int judged[5] = {0};
+			oa.flags |= XQ_RULES_CLASSIFY_ALL;
+			l.start = pos(wandering_fens[f]);
+			l.n = wandering_line(l.moves, MAX_LINE, &l.start, (uint32_t)(f + 7), 1);
+			analyze(&r, &l, &o);
+			analyze(&all, &l, &oa);
+			for (size_t i = 0; i < r.ncycles; i++) {
+				const struct xq_rules_cycle *c = &r.cycles[i];
+				struct xq_rules_side side[2];
+				uint8_t verdict;
+				judge_by_hand(&all, c, (enum xq_rules_set)rs, side, &verdict);
+				assert_int_equal(c->verdict, verdict);
+				judged[c->side[0].conduct]++;
+				judged[c->side[1].conduct]++;
+				for (int s = 0; s < 2; s++) {
+					assert_int_equal(c->side[s].conduct, side[s].conduct);
+					assert_int_equal(c->side[s].moves, side[s].moves);
+					assert_int_equal(c->side[s].checks, side[s].checks);
+					assert_int_equal(c->side[s].kills, side[s].kills);
+					assert_int_equal(c->side[s].chases, side[s].chases);
+					assert_int_equal(c->side[s].idles, side[s].idles);
+					assert_int_equal(c->side[s].target_id, side[s].target_id);
+					assert_int_equal(c->side[s].target_kind, side[s].target_kind);
+					assert_int_equal(c->side[s].target_sq, side[s].target_sq);
+					assert_int_equal(c->side[s].target_why, side[s].target_why);
+				}
+			}
+			/* Exactly the plies inside cycles are classified, as with all,
+			 * and as the move alone is from its position (a classification
+			 * is made once per position and move, then copied). */
+			b = l.start;
+			for (uint32_t k = 1; k <= l.n; k++) {
+				const struct xq_rules_ply *p = &r.plies[k - 1], *q;
+				struct xq_diag d;
+				struct xq_undo u;
+				if (xq_rules_cycle_at(&r, k) < 0) {
+					assert_int_equal(p->kind, XQ_RULES_UNCLASSIFIED);
+				} else {
+					assert_int_equal(p->kind, all.plies[k - 1].kind);
+					assert_int_equal(p->chased, all.plies[k - 1].chased);
+					xq_diag_init(&d);
+					assert_int_equal(xq_rules_analyze(&one, &b, &l.moves[k - 1], 1,
+									  &oa, &d),
+							 0);
+					q = &one.plies[0];
+					assert_int_equal(p->kind, q->kind);
+					assert_int_equal(p->flags, q->flags);
+					assert_int_equal(p->chased, q->chased);
+					assert_int_equal(p->mate, q->mate);
+					assert_int_equal(p->more, q->more);
+					assert_int_equal(p->nthreats, q->nthreats);
+					assert_memory_equal(p->threats, q->threats,
+							    p->nthreats * sizeof(p->threats[0]));
+				}
+				xq_board_make(&b, l.moves[k - 1], &u);
+			}
+			/* The lines reach more than plain draws. */
+			if (f == 0)
+				assert_true(judged[XQ_CONDUCT_PERPETUAL_CHASE] > 0);
+		}
+	}
+	xq_rules_report_release(&r);
+	xq_rules_report_release(&all);
+	xq_rules_report_release(&one);
+}
+
+static void a_classification_is_copied_only_to_the_same_pieces_on_the_same_squares(void **state)
+{
+	/* The black cannon chases the rook on a0 twice from positions of the
+	 * same key, but the red rooks have swapped places in between: the
+	 * rook chased the second time is the other one. */
+	struct line l;
+	struct xq_rules_report r;
+	struct xq_rules_options o = opts(XQ_RULES_ASIAN);
+	uint8_t first, second;
+
+	(void)state;
+	load(&l, "4k4/9/1c7/9/9/9/P8/9/9/R2K4R w - - 0 1",
+	     "d0d1 b7a7 d1d0 a7b7 a0a1 e9e8 i0i2 e8e9 a1i1 e9e8 i2a2 e8e9 i1i0 e9e8 a2a0 e8e9 "
+	     "d0d1 b7a7 d1d0 a7b7",
+	     NULL, 0);
+	first = l.start.sq[XQ_SQ(0, 0)];
+	second = l.start.sq[XQ_SQ(8, 0)];
+	xq_rules_report_init(&r);
+	analyze(&r, &l, &o);
+	assert_int_equal(r.plies[1].kind, XQ_RULES_CHASE);
+	assert_int_equal(r.plies[1].chased, 1u << (first - 16));
+	assert_int_equal(r.plies[17].kind, XQ_RULES_CHASE);
+	assert_int_equal(r.plies[17].chased, 1u << (second - 16));
+	xq_rules_report_release(&r);
+}
+
+static void a_long_shuffle_counts_its_repeats_within_the_window(void **state)
+{
+	/* `window` counts at most 65535 plies: a position that came back more
+	 * often than that window holds is counted in the window only, now as
+	 * when every ply scanned it. */
+	static const char *cyc[4] = {"h0g2", "h9g7", "g2h0", "g7h9"};
+	const size_t lens[2] = {40000, 70000};
+	const unsigned repeats[2] = {10001, 16384};
+	struct xq_rules_report r;
+	struct xq_board start = pos(XQ_START_FEN);
+	xq_move *moves = malloc(70000 * sizeof(*moves));
+
+	(void)state;
+	assert_non_null(moves);
+	for (size_t k = 0; k < 70000; k++)
+		moves[k] = iccs(cyc[k % 4]);
+	xq_rules_report_init(&r);
+	for (int i = 0; i < 2; i++) {
+		struct xq_diag d;
+		xq_diag_init(&d);
+		assert_int_equal(xq_rules_analyze(&r, &start, moves, lens[i], NULL, &d), 0);
+		assert_int_equal(r.ncycles, 1);
+		assert_int_equal(r.cycles[0].first, 0);
+		assert_int_equal(r.cycles[0].last, lens[i]);
+		assert_int_equal(r.cycles[0].period, 4);
+		assert_int_equal(r.cycles[0].repeats, repeats[i]);
+		assert_int_equal(r.cycles[0].verdict, XQ_VERDICT_DRAW);
+		assert_int_equal(r.cycles[0].side[XQ_RED].moves, lens[i] / 2);
+	}
+	xq_rules_report_release(&r);
+	free(moves);
+}
+
 /* ---- move limits ------------------------------------------------------------- */
 
 #define IDLE12 "a0a4 i9i5 a4a2 i5i7 a2a0 i7i6 a0a3 i6i8 a3a1 i8i4 a1a0 i4i9"
@@ -1317,6 +1681,127 @@ static void track_reports_the_natural_limit_and_its_capacity(void **state)
 
 /* ---- names -------------------------------------------------------------------------- */
 
+static void track_probe_walks_only_the_positions_whose_keys_share_its_bucket(void **state)
+{
+	/* A line without captures in which the last position's key shares
+	 * its low bits (its bucket) with an earlier, different position.
+	 * Then the key recorded for another position of the same side to
+	 * move is made equal to the last one's, behind the track's back: a
+	 * probe that scanned the window would call that a repetition, but the
+	 * probe only walks the last key's bucket, which that entry joined
+	 * under its own key. */
+	static xq_move moves[MAX_LINE];
+	static uint64_t key[MAX_LINE + 1];
+	static uint32_t window[MAX_LINE + 1];
+	struct xq_board start = pos("4k3r/9/2n6/9/9/9/9/6N2/9/R2K5 w - - 0 1"), b = start;
+	size_t n = wandering_line(moves, MAX_LINE, &start, 11, 1), j = 0, other = SIZE_MAX;
+	struct xq_rules_track t;
+	struct xq_rules_probe p;
+
+	(void)state;
+	line_keys(&start, moves, n, key, window);
+	for (size_t k = 8; k <= n && !j; k++) {
+		int shared = 0, repeats = 0;
+		for (size_t i = 0; i + 4 <= k && i + window[k] >= k; i++) {
+			repeats |= key[i] == key[k];
+			shared |= key[i] != key[k] &&
+				  !((key[i] ^ key[k]) & (XQ_RULES_FILTER_SIZE - 1));
+		}
+		if (shared && !repeats && window[k] >= 8)
+			j = k;
+	}
+	assert_true(j > 0);
+	for (size_t back = 4; back <= window[j] && other == SIZE_MAX; back += 2)
+		if ((key[j - back] ^ key[j]) & (XQ_RULES_FILTER_SIZE - 1))
+			other = j - back;
+	assert_true(other != SIZE_MAX);
+	assert_int_equal(xq_rules_track_init(&t, &b, MAX_LINE, NULL), 0);
+	for (size_t k = 0; k < j; k++) {
+		struct xq_undo u;
+		xq_board_make(&b, moves[k], &u);
+		assert_int_equal(xq_rules_track_push(&t, &b, moves[k], &u), 0);
+	}
+	assert_int_equal(xq_rules_track_probe(&t, &b, &p), 0);
+	t.e[other].key = t.e[j].key;
+	assert_int_equal(xq_rules_track_probe(&t, &b, &p), 0);
+	xq_rules_track_release(&t);
+}
+
+static void track_finds_the_repetitions_a_scan_of_the_window_finds(void **state)
+{
+	/* Random pushes, pops and roots; every probe against a scan back over
+	 * the track's positions (which repetition decides, and where). */
+	enum { CAP = 600 };
+	struct xq_rules_options o = opts(XQ_RULES_ASIAN);
+	struct xq_rules_track t;
+	uint64_t key[CAP + 1];
+	uint32_t window[CAP + 1];
+	xq_move moves[CAP];
+	struct xq_undo undo[CAP];
+	long hits = 0;
+
+	(void)state;
+	o.natural_limit = 0;
+	for (size_t f = 0; f < sizeof(wandering_fens) / sizeof(wandering_fens[0]); f++) {
+		struct xq_board b = pos(wandering_fens[f]);
+		uint32_t seed = (uint32_t)f + 100;
+		size_t n = 0, root = 0;
+		xq_move last[2] = {0, 0};
+		o.search_repeats = (uint8_t)(1 + f % 3);
+		assert_int_equal(xq_rules_track_init(&t, &b, CAP, &o), 0);
+		key[0] = b.key;
+		window[0] = 0;
+		for (int step = 0; step < 20000; step++) {
+			uint32_t r = next_rand(&seed) % 16;
+			struct xq_rules_probe p;
+			xq_move legal[XQ_MAX_MOVES], m;
+			int nl, got;
+			long match;
+			unsigned occ, need = o.search_repeats;
+			if ((r < 3 || n == CAP) && n > 0) {
+				xq_rules_track_pop(&t);
+				xq_board_unmake(&b, moves[n - 1], &undo[n - 1]);
+				n--;
+				if (root > n)
+					root = n;
+				continue;
+			}
+			if (r == 3) {
+				xq_rules_track_set_root(&t);
+				root = n;
+				continue;
+			}
+			nl = xq_gen_legal(&b, legal);
+			if (!nl)
+				break;
+			m = legal[next_rand(&seed) % (uint32_t)nl];
+			for (int i = 0; i < nl && last[b.side]; i++)
+				if (legal[i] == XQ_MOVE(XQ_MOVE_TO(last[b.side]),
+							XQ_MOVE_FROM(last[b.side])) &&
+				    next_rand(&seed) % 4)
+					m = legal[i];
+			last[b.side] = m;
+			xq_board_make(&b, m, &undo[n]);
+			moves[n++] = m;
+			key[n] = b.key;
+			window[n] = undo[n - 1].captured ? 0 : window[n - 1] + 1;
+			assert_int_equal(xq_rules_track_push(&t, &b, m, &undo[n - 1]), 0);
+			got = xq_rules_track_probe(&t, &b, &p);
+			occ = scan_repetition(key, window, n, &match);
+			if (match >= 0 && (size_t)match <= root && occ < need)
+				match = -1;
+			assert_int_equal(got, match >= 0);
+			if (got) {
+				assert_int_equal(p.first, match);
+				assert_int_equal(p.last, n);
+				hits++;
+			}
+		}
+		xq_rules_track_release(&t);
+	}
+	assert_true(hits > 100);
+}
+
 static void rule_set_names_parse_and_print(void **state)
 {
 	enum xq_rules_set s;
@@ -1622,6 +2107,10 @@ int main(void)
 		cmocka_unit_test(cycle_periods_of_4_6_8_and_12_plies_are_found),
 		cmocka_unit_test(no_position_repeats_after_two_plies),
 		cmocka_unit_test(separate_repetitions_are_separate_cycles),
+		cmocka_unit_test(repetitions_found_in_one_pass_are_those_a_scan_of_the_window_finds),
+		cmocka_unit_test(every_cycle_is_judged_over_exactly_its_own_moves),
+		cmocka_unit_test(a_classification_is_copied_only_to_the_same_pieces_on_the_same_squares),
+		cmocka_unit_test(a_long_shuffle_counts_its_repeats_within_the_window),
 		cmocka_unit_test(natural_limit_is_reached_after_120_plies_without_capture),
 		cmocka_unit_test(axf_checks_beyond_ten_and_their_replies_do_not_count),
 		cmocka_unit_test(clubxiangqi_limits_count_progress_total_and_effective_plies),
@@ -1637,6 +2126,8 @@ int main(void)
 		cmocka_unit_test(check_game_reads_the_main_line_and_result),
 		cmocka_unit_test(track_needs_one_repetition_after_the_root_or_three_before),
 		cmocka_unit_test(track_reports_the_natural_limit_and_its_capacity),
+		cmocka_unit_test(track_probe_walks_only_the_positions_whose_keys_share_its_bucket),
+		cmocka_unit_test(track_finds_the_repetitions_a_scan_of_the_window_finds),
 		cmocka_unit_test(describe_refuses_indexes_out_of_range),
 		cmocka_unit_test(every_game_ending_in_a_repetition_is_found_in_the_shared_corpus),
 		cmocka_unit_test(xqf_records_agree_with_the_fixture_and_their_results),

@@ -133,40 +133,6 @@ static void encoding_names_parse(void **state)
 	assert_int_equal(xq_encoding_parse("latin9", &e), -1);
 }
 
-static void streaming_decoder_waits_for_a_cut_character(void **state)
-{
-	struct xq_decoder dec;
-	struct xq_buf out = XQ_BUF_INIT;
-	/* 炮二 in GBK, cut after the first byte of 二. */
-	const char gbk[] = "\xC5\xDA\xB6\xFE";
-
-	(void)state;
-	assert_int_equal(xq_decoder_init(&dec, XQ_ENC_GB18030), 0);
-	assert_int_equal(xq_decoder_feed(&dec, gbk, 3, 0, &out, NULL), 2);
-	assert_string_equal(out.ptr, "炮");
-	assert_int_equal(xq_decoder_feed(&dec, gbk + 2, 2, 1, &out, NULL), 2);
-	assert_string_equal(out.ptr, "炮二");
-	xq_decoder_release(&dec);
-	xq_buf_release(&out);
-}
-
-static void streaming_decoder_marks_each_bad_byte_in_place(void **state)
-{
-	struct xq_decoder dec;
-	struct xq_buf out = XQ_BUF_INIT;
-	size_t nbad = 0;
-
-	(void)state;
-	assert_int_equal(xq_decoder_init(&dec, XQ_ENC_BIG5), 0);
-	/* 0xFF is not Big5; 0xA1 at the very end is a cut character. */
-	assert_int_equal(xq_decoder_feed(&dec, "a\xFF" "b\xA1", 4, 1, &out, &nbad), 4);
-	assert_int_equal(nbad, 2);
-	assert_int_equal(out.len, 4);
-	assert_memory_equal(out.ptr, "a\xFF" "b\xFF", 4);
-	xq_decoder_release(&dec);
-	xq_buf_release(&out);
-}
-
 static void char_len_follows_each_encoding(void **state)
 {
 	(void)state;
@@ -179,16 +145,6 @@ static void char_len_follows_each_encoding(void **state)
 	assert_int_equal(xq_encoding_char_len(XQ_ENC_UTF16LE, (const unsigned char *)"\x3D\xD8\x00\xDE", 4), 4);
 	assert_int_equal(xq_encoding_char_len(XQ_ENC_UTF8, (const unsigned char *)"\xE7\x82\xAE", 3), 3);
 	assert_int_equal(xq_encoding_char_len(XQ_ENC_UTF8, (const unsigned char *)"\xFF", 1), 1);
-}
-
-static void whole_prefix_holds_back_only_a_cut_character(void **state)
-{
-	(void)state;
-	assert_int_equal(xq_utf8_whole_prefix("ab\xE7\x82", 4), 2);   /* 炮 cut */
-	assert_int_equal(xq_utf8_whole_prefix("ab\xE7\x82\xAE", 5), 5);
-	assert_int_equal(xq_utf8_whole_prefix("ab\xFF", 3), 3);         /* invalid: not held */
-	assert_int_equal(xq_utf8_whole_prefix("\xF0\x9F\x98", 3), 0);
-	assert_int_equal(xq_utf8_whole_prefix("", 0), 0);
 }
 
 static void transcoder_converts_many_strings_with_one_descriptor(void **state)
@@ -274,10 +230,7 @@ int main(void)
 		cmocka_unit_test(detection_tells_utf8_gbk_and_big5_apart),
 		cmocka_unit_test(utf8_with_a_stray_bad_byte_is_still_utf8),
 		cmocka_unit_test(encoding_names_parse),
-		cmocka_unit_test(streaming_decoder_waits_for_a_cut_character),
-		cmocka_unit_test(streaming_decoder_marks_each_bad_byte_in_place),
 		cmocka_unit_test(char_len_follows_each_encoding),
-		cmocka_unit_test(whole_prefix_holds_back_only_a_cut_character),
 		cmocka_unit_test(transcoder_converts_many_strings_with_one_descriptor),
 		cmocka_unit_test(transcoder_reports_a_bad_byte_and_goes_on_with_the_next_string),
 	};

@@ -1,0 +1,202 @@
+/*
+ * decode.h: the one streaming decoder of the text formats (PGN, DhtmlXQ,
+ * NDJSON): source bytes in, UTF-8 out, with one policy for what is not
+ * text and for files whose lines are not all in one encoding.
+ *
+ * The input has one encoding, its own (found by the reader from a BOM or
+ * a sample, or given by the user).  In a detected input (XQ_TEXTDEC_MIXED)
+ * each line is looked at alone, so collections joined by other tools read
+ * right:
+ *
+ *   - in a UTF-8 input, a line that is not valid UTF-8 is read in GB18030
+ *     or Big5 when it is plainly that: it decodes there with no error, one
+ *     of its characters is two bytes that are not a Latin-1 letter before
+ *     an ASCII one (so "tr\xE8s" stays UTF-8 with a bad byte), and it has
+ *     more bytes that are not UTF-8 than UTF-8 characters or it reads as
+ *     common Chinese there (GB2312's level-1 characters, Big5's frequent
+ *     ones, xiangqi words).  Of the two, the one it reads better in wins,
+ *     GB18030 on a tie.  A valid UTF-8 line stays UTF-8, so that a UTF-8
+ *     text always reads as itself; when it reads as no text in UTF-8
+ *     (two-byte characters of mixed scripts or marks, as GBK's 未知 is
+ *     "δ֪") and as common Chinese in GB18030 or Big5, that is an event
+ *     (XQ_TEXTDEC_AMBIGUOUS) for the reader to warn about;
+ *   - in a GB18030 or Big5 input, a line that is valid UTF-8 and holds a
+ *     character of three bytes or more (Chinese in UTF-8, or a BOM where
+ *     a UTF-8 file was appended), or whose other characters are all
+ *     accented Latin letters inside words ("Café"), is read as UTF-8;
+ *   - any other line is read in the input's encoding.
+ *
+ * What a line alone cannot tell: GBK that happens to be valid UTF-8 in a
+ * UTF-8 input (warned about, as above); a name of two or three rare characters
+ * that reads cleanly both as GBK and as Big5 goes to the one it reads
+ * better in, which may be the wrong one; GBK and Big5 inside each other
+ * are not told apart (both decode without error); a UTF-8 line of
+ * accented Latin-1 letters only is GBK in GBK input unless its letters
+ * stand inside words.
+ *
+ * Every line read in another encoding is an event (XQ_TEXTDEC_FOREIGN)
+ * for the reader to report: nothing changes silently.  A line is
+ * everything up to and including a CR or LF byte (so a line starts the
+ * same way whether a reader starts at the input's start or at a game in
+ * the middle, the way chunk readers do), or, in a line longer than
+ * XQ_TEXTDEC_LINE_MAX, the bytes up to the last one below 0x30 there
+ * (such a byte is never inside a character of any of these encodings).
+ *
+ * A byte that is not text in the encoding of its line is never replaced
+ * by a plausible character: it comes out as it stands when the line is
+ * UTF-8 (it is not UTF-8 there either), or as one XQ_DECODE_BAD byte
+ * (0xFF, which never occurs in UTF-8) in a converted line, so the reader
+ * meets it exactly where it stood.  With XQ_TEXTDEC_BAD_EVENTS, each such
+ * byte and each NUL byte is also an event (XQ_TEXTDEC_BAD) with its source
+ * offset.  Readers report them with xq_textdec_bad_message(): code
+ * `encoding`, severity error, the place of the byte, and the record
+ * holding it is marked broken.
+ *
+ * UTF-8 can be read in place: the decoder then only checks the bytes and
+ * says how many of them are published as they stand, until a line needs
+ * converting (it sets `copy`; the caller copies what it published so far
+ * and goes on with an output buffer).  UTF-16 input (found by its BOM) is
+ * converted as a whole, never by lines.
+ */
+#ifndef XQ_LIB_DECODE_H
+#define XQ_LIB_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "text.h"
+
+/* The byte that stands for a byte that is not text in converted output. */
+#define XQ_DECODE_BAD 0xFF
+
+/* Lines longer than this are decided on in pieces. */
+#define XQ_TEXTDEC_LINE_MAX 65536
+
+enum {
+	XQ_TEXTDEC_MIXED = 1 << 0,      /* lines may be in another encoding (detected input) */
+	XQ_TEXTDEC_COPY = 1 << 1,       /* always write to the output, UTF-8 too */
+	XQ_TEXTDEC_BAD_EVENTS = 1 << 2, /* bytes that are not text (and NULs) are events */
+	XQ_TEXTDEC_NO_EVENTS = 1 << 3   /* record no event at all (a reader that reports nothing) */
+};
+
+/* Where the decoded text changes encoding: from decoded position `dpos`
+ * (source offset `raw`) on, characters are in `enc`. */
+struct xq_textdec_seg {
+	uint64_t dpos, raw;
+	enum xq_encoding enc;
+};
+
+enum xq_textdec_kind {
+	XQ_TEXTDEC_FOREIGN,  /* a line read in `enc`, not the input's encoding */
+	XQ_TEXTDEC_BAD,      /* a byte that is not text in `enc` (or a NUL) */
+	XQ_TEXTDEC_AMBIGUOUS /* a valid UTF-8 line that reads as Chinese in `enc` */
+};
+
+/* An event at decoded position `dpos`, source offset `raw`: for a line,
+ * those of its first byte that is not ASCII. */
+struct xq_textdec_event {
+	uint64_t dpos, raw;
+	enum xq_encoding enc;
+	enum xq_textdec_kind kind;
+	unsigned char byte;
+};
+
+/* Converts a run of whole lines in the input's own legacy encoding, with
+ * the contract of the default (iconv) one: every byte of `in` consumed,
+ * one XQ_DECODE_BAD per byte that is not text.  Returns the bytes
+ * consumed or a negative code. */
+typedef long (*xq_textdec_convert_fn)(void *ctx, const char *in, size_t len,
+				      struct xq_buf *out);
+
+struct xq_textdec {
+	enum xq_encoding enc; /* the input's encoding */
+	unsigned flags;
+	int copy;             /* output goes to a buffer (else UTF-8 published in place) */
+	uint64_t dpos, raw;   /* decoded position and source offset of the next byte */
+	struct xq_transcoder main, gb, big5; /* to UTF-8 from enc, GB18030, Big5 */
+	xq_textdec_convert_fn convert;       /* NULL: `main` with XQ_DECODE_BAD marks */
+	void *convert_ctx;
+	struct xq_textdec_seg *segs;         /* segs[seg_first..nsegs) are live */
+	size_t nsegs, seg_first, segs_cap;
+	struct xq_textdec_event *events;     /* events[ev_first..nevents) are not taken yet */
+	size_t nevents, ev_first, ev_cap;
+	struct xq_buf tmp, tmp2;   /* a line read as GB18030 and as Big5 while deciding */
+	const char *tried;         /* that line (its conversions are kept for it) */
+	size_t tried_len;
+};
+
+/*
+ * Start decoding input in `enc` (UTF-8, GB18030, GBK, Big5, UTF-16) whose
+ * next byte is at source offset `raw` and decoded position `dpos`.  UTF-8
+ * is read in place unless XQ_TEXTDEC_COPY.  Returns 0, or XQ_EUNSUPPORTED
+ * when this system cannot convert `enc` (nothing to release then).
+ */
+int xq_textdec_init(struct xq_textdec *d, enum xq_encoding enc, unsigned flags, uint64_t dpos,
+		    uint64_t raw);
+void xq_textdec_release(struct xq_textdec *d);
+
+/*
+ * Decode from the start of `in` (`len` bytes), whole lines only unless
+ * `final` (the input ends with these bytes).  Returns the bytes consumed,
+ * or a negative code (XQ_ENOMEM, XQ_EUNSUPPORTED).  Converting, the text
+ * is appended to `out`.  In place (d->copy 0), nothing is written: the
+ * bytes consumed are published as they stand; when a line needs
+ * converting, d->copy becomes 1 and the count stops before that line (the
+ * caller copies what it has published and calls again with `out`).
+ */
+long xq_textdec_feed(struct xq_textdec *d, const char *in, size_t len, int final,
+		     struct xq_buf *out);
+
+/*
+ * The encoding a line (or a piece of one, as xq_textdec_feed() cuts them)
+ * is read in by the rules above.  `tmp` is scratch.
+ */
+enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, size_t n);
+
+/*
+ * The encoding of an input whose BOM (if any) was looked at, from a sample
+ * of it: UTF-8 when xq_encoding_detect_text() finds it, or when no fewer
+ * of the lines that are not ASCII are plainly UTF-8 (Chinese, or accented
+ * Latin words, as the rules above take them inside GB18030 or Big5) than
+ * plainly GB18030 or Big5 (so a stray byte, or one game in GBK, does not
+ * turn a UTF-8 file into GB18030); else what xq_encoding_detect_text()
+ * finds.
+ */
+enum xq_encoding xq_textdec_detect(const char *buf, size_t len);
+
+/* The encoding of the text at decoded position `dpos` (not forgotten). */
+enum xq_encoding xq_textdec_enc_at(const struct xq_textdec *d, uint64_t dpos);
+
+/*
+ * Walk the decoded text and its source in step from decoded position *dp
+ * (source offset *rp) to decoded position `p`, to turn a place in the
+ * text into a source offset.  text[0] is at decoded position text_base,
+ * raw[0] at source offset raw_base, and raw holds the source up to
+ * raw_end; both hold everything from *dp and *rp on.
+ */
+void xq_textdec_walk(const struct xq_textdec *d, const char *text, uint64_t text_base,
+		     const char *raw, uint64_t raw_base, uint64_t raw_end, uint64_t *dp,
+		     uint64_t *rp, uint64_t p);
+
+/* Forget the segments that end at or before decoded position `dpos`
+ * (a reader that dropped its text before it). */
+void xq_textdec_forget(struct xq_textdec *d, uint64_t dpos);
+
+/*
+ * The message of a byte that is not text, the same in every text format:
+ * "byte 0xE9 at offset 114 is not valid utf-8: the game holding it is
+ * marked broken" ("a NUL byte at offset ... is not text: ..." for 0).
+ * Returns `buf`.
+ */
+const char *xq_textdec_bad_message(char *buf, size_t size, unsigned byte, enum xq_encoding enc,
+				   uint64_t offset);
+
+/* The message of a valid UTF-8 line that reads better in `other`. */
+const char *xq_textdec_ambiguous_message(char *buf, size_t size, enum xq_encoding other);
+
+/* The message of a line read in another encoding, the same everywhere. */
+const char *xq_textdec_foreign_message(char *buf, size_t size, enum xq_encoding line_enc,
+				       enum xq_encoding input_enc);
+
+#endif

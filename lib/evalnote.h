@@ -1,0 +1,89 @@
+/*
+ * evalnote.h: engine scores written into game comments, and read back out
+ * of them, and the scale on which a move's loss is measured.
+ *
+ * `xqkit annotate` writes the score after each move into its comment;
+ * the HTML writer reads those scores back to draw an evaluation graph and
+ * sum up each player's losses.  Both sides of that contract live here.
+ *
+ * Two written forms are recognised, both from red's point of view (red
+ * moves first, as white does in chess):
+ *
+ *   annotate's    the comment's last word: pawns with a sign and two
+ *                 decimals, "/" and the search depth ("+0.35/12",
+ *                 "-1.20/8", "0.00/4": zero has no sign), or a mate,
+ *                 "#3" (red mates in 3 of its moves), "#-3" (red is mated
+ *                 in 3), "#0" / "#-0" once the mate is on the board.
+ *   chess tools'  a "[%eval VALUE]" command anywhere in the comment, as
+ *                 Lichess and other chess programs write it: VALUE is
+ *                 pawns with any number of decimals and an optional sign
+ *                 ("0.35", "-1.2", "+3"), or "#N" / "#-N" for a mate, and
+ *                 may be followed by ",DEPTH" ("[%eval 0.35,18]").
+ *
+ * When a comment holds both, the annotate form (the last word) is taken:
+ * it is the newer, since annotate appends its score to what was there.
+ */
+#ifndef XQ_LIB_EVALNOTE_H
+#define XQ_LIB_EVALNOTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "search.h"
+
+/* Longest text xq_evalnote_format() writes, with the NUL. */
+#define XQ_EVALNOTE_MAX (XQ_SCORE_TEXT_MAX + 12)
+
+/* A score found in a comment. */
+struct xq_evalnote {
+	struct xq_score score; /* red's point of view */
+	int depth;             /* the search depth, 0 when the comment does not say */
+	size_t start, end;     /* the bytes [start, end) of the comment that hold it */
+};
+
+/*
+ * Write `red` (a score from red's point of view) as annotate writes it in
+ * a comment: "+0.35/12" with the depth for centipawns, "#-3" for mates.
+ * NUL-terminated in `buf` of `cap` bytes (XQ_EVALNOTE_MAX is enough);
+ * returns the length written.
+ */
+size_t xq_evalnote_format(char *buf, size_t cap, struct xq_score red, int depth);
+
+/*
+ * Find the score in the first `len` bytes of `comment` (UTF-8, need not
+ * be NUL-terminated), in either form above.  Returns 1 with *out filled,
+ * or 0 when the comment holds none (then *out is untouched).  Only the
+ * exact forms count: "score 1.5" or "+0.3/12" (one decimal) is not a
+ * score, so ordinary comments are never mistaken for one.
+ */
+int xq_evalnote_find(struct xq_evalnote *out, const char *comment, size_t len);
+
+/*
+ * The scale losses are measured on.  Centipawns are clamped to
+ * +-XQ_EVALNOTE_CP_CAP; a mate in n for the viewing side is
+ * XQ_EVALNOTE_MATE - n (n capped at 100) and being mated in n its
+ * negation, so a forced mate outranks any material score, a shorter mate
+ * a longer one, and throwing a mate away is a large loss.
+ */
+#define XQ_EVALNOTE_CP_CAP 2000
+#define XQ_EVALNOTE_MATE 3000
+int32_t xq_evalnote_value(struct xq_score s);
+
+/*
+ * What a move lost for the side that made it (`mover`: XQ_RED or
+ * XQ_BLACK): the value of the score before it minus the value of the
+ * score after it, both from red's point of view as comments hold them and
+ * turned to the mover's, never below 0.
+ */
+int32_t xq_evalnote_loss(struct xq_score red_before, struct xq_score red_after, int mover);
+
+/* The losses (centipawns) from which annotate marks a move ?! ? ?? unless
+ * told otherwise, and the NAGs it marks them with. */
+#define XQ_EVALNOTE_INACCURACY 50
+#define XQ_EVALNOTE_MISTAKE 100
+#define XQ_EVALNOTE_BLUNDER 300
+#define XQ_EVALNOTE_NAG_INACCURACY 6 /* ?! */
+#define XQ_EVALNOTE_NAG_MISTAKE 2    /* ? */
+#define XQ_EVALNOTE_NAG_BLUNDER 4    /* ?? */
+
+#endif
