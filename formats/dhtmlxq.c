@@ -68,15 +68,18 @@
 
 #define CHUNK 65536
 /*
- * The largest DhtmlXQ record read: 4 MiB of text.  The largest real one
+ * The largest DhtmlXQ record read: 8 MiB of text.  The largest real one
  * known (the corpus's vschess dhtmlxq.txt, 106,998 moves) is 546,460
- * bytes: the limit is 7.7 times that.  Reading keeps the record's text
+ * bytes: the limit is 15 times that, and holds what the writer makes of
+ * 100,000 one-move variations (5.4 MB).  DH_MEM_FACTOR: measured 23 on
+ * the densest move list (4 bytes a move, read and validated without the
+ * repetition rules; 46 with them), 2 to 3 on variation-heavy records.  Reading keeps the record's text
  * (raw and decoded) and its game: at most DH_MEM_FACTOR bytes per byte
  * (4 digits of [DhtmlXQ_move] become a node of the tree).  A record over
  * the limit ends the reading of its input.
  */
-#define DH_MAX_RECORD ((uint64_t)4 << 20)
-#define DH_MEM_FACTOR 56
+#define DH_MAX_RECORD ((uint64_t)8 << 20)
+#define DH_MEM_FACTOR 30
 #define MAX_RECORD (r->max_record)
 
 extern const struct xq_format xq_format_dhtmlxq;
