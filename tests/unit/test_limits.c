@@ -56,6 +56,8 @@ static void the_default_budget_holds_a_record_at_every_format_limit(void **state
 	(void)state;
 	for (size_t i = 0; xq_formats[i]; i++) {
 		const struct xq_format *f = xq_formats[i];
+		if (!(f->caps & XQ_CAP_READ))
+			continue; /* written only (HTML) */
 		assert_true(f->max_record > 0);
 		assert_true(f->mem_factor > 0);
 		assert_true(xq_format_record_limit(f, &opts) == f->max_record);
