@@ -114,9 +114,28 @@
 #include "notation.h"
 #include "utf8.h"
 
+extern const struct xq_format xq_format_cbr;
+extern const struct xq_format xq_format_cbl;
+
 #define CBR_MAGIC "CCBridge Record"  /* + NUL: 16 bytes */
 #define CBL_MAGIC "CCBridgeLibrary"  /* + NUL: 16 bytes */
 #define CBR_MAX_COMMENT ((uint32_t)16 << 20)
+/*
+ * Limits (man xqkit(1), LIMITS).  A CBR record, and each record of a CBL
+ * library, is read within 4 MiB: the largest real record known (the
+ * corpus's sample_23_ccbridge.cbr, 15,243 moves) is 64,482 bytes, 65 times
+ * less; library records are about 4 KB.  Reading a record keeps its bytes
+ * and its game: at most CBR_MEM_FACTOR bytes per byte (a 4-byte node
+ * becomes a node of the tree).  The data part of a compressed library
+ * ("CCBridge" + 21) is inflated whole, within 4 MiB: the largest known,
+ * 187,096 bytes for 256 records, is 22 times less (about 5,600 records at
+ * that density); it is kept while its records are read, one game at a
+ * time, so CBL_MEM_FACTOR is a CBR record's.
+ */
+#define CBR_MAX_RECORD ((uint64_t)4 << 20)
+#define CBR_MEM_FACTOR 48
+#define CBL_MAX_RECORD ((uint64_t)4 << 20)
+#define CBL_MEM_FACTOR 48
 #define CBL_INDEX_AT 66624
 #define CBL_SLOT 276
 #define CBL_MAX_SLOTS 65536u
@@ -148,6 +167,10 @@ struct cbr_reader {
 	struct window w;
 	const struct xq_sink *sink;
 	const char *name;
+	const struct xq_format *fmt; /* cbr or cbl, for its limit */
+	struct xq_read_opts opts;
+	uint64_t record_limit; /* the most bytes of one record */
+	uint64_t cap;          /* where the current record must end by that limit */
 	int library;          /* reading a CBL */
 	int done;
 	uint64_t games;
@@ -475,6 +498,19 @@ static int set_comment(struct cbr_reader *r, struct xq_game *g, uint32_t node, u
 	return tmp->len ? xq_game_set_comment(g, node, tmp->ptr, tmp->len) : 0;
 }
 
+/* The record runs past its limit (r->cap): said, and reading stops. */
+static int over_limit(struct cbr_reader *r, const struct xq_game *g)
+{
+	struct xq_diag d;
+	char what[64];
+
+	xq_diag_init(&d);
+	snprintf(what, sizeof(what), "record %llu", (unsigned long long)g->number);
+	xq_format_limit_diag(&d, r->fmt, &r->opts, what);
+	report(r, g->number, g->place.offset, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR, "%s", d.msg);
+	return XQ_ERANGE;
+}
+
 /*
  * Read the move tree of a record whose nodes start at `pos`, up to
  * `limit` (exclusive).  *end gets the offset after the last node.
@@ -504,6 +540,8 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 		if (!p) {
 			if (r->w.error)
 				rc = r->w.error;
+			else if (limit == r->cap && pos + 4 > limit)
+				rc = over_limit(r, g);
 			else
 				report(r, g->number, pos, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
 				       "the record ends inside its move tree");
@@ -531,6 +569,12 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 			    !window_get(r, pos + 4, clen)) {
 				if (r->w.error) {
 					rc = r->w.error;
+					break;
+				}
+				if (limit == r->cap &&
+				    (pos + 4 > limit || (p && pos + 4 + clen > limit))) {
+					rc = over_limit(r, g);
+					g->flags |= XQ_GAME_BROKEN;
 					break;
 				}
 				report(r, g->number, here, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
@@ -616,6 +660,11 @@ static int read_record(struct cbr_reader *r, struct xq_game *g, uint64_t base, u
 
 	*end = base;
 	g->place.offset = base;
+	r->cap = base + r->record_limit;
+	if (r->cap <= limit)
+		limit = r->cap;
+	else
+		r->cap = UINT64_MAX - 1; /* the record has a nearer end: no limit to say */
 	if (!h || memcmp(h, CBR_MAGIC, 16)) {
 		report(r, g->number, base, 0, NULL, XQ_D_BAD_MAGIC, XQ_SEV_ERROR,
 		       "not a CCBridge record (no \"CCBridge Record\" magic)");
@@ -669,12 +718,18 @@ static int read_record(struct cbr_reader *r, struct xq_game *g, uint64_t base, u
 	return 0; /* g->start stays the standard position: there is none to give */
 }
 
-static int open_common(void **out, struct xq_input *in, const struct xq_sink *sink, int library)
+static int open_common(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+		       const struct xq_sink *sink, int library)
 {
 	struct cbr_reader *r = calloc(1, sizeof(*r));
+	struct xq_read_opts def = XQ_READ_OPTS_INIT;
 
 	if (!r)
 		return XQ_ENOMEM;
+	r->opts = opts ? *opts : def;
+	r->fmt = library ? &xq_format_cbl : &xq_format_cbr;
+	/* A library record is held to a CBR record's limit (lowered by the budget). */
+	r->record_limit = xq_format_record_limit(&xq_format_cbr, &r->opts);
 	r->w.in = in;
 	r->sink = sink;
 	r->name = xq_input_name(in);
@@ -688,8 +743,7 @@ static int open_common(void **out, struct xq_input *in, const struct xq_sink *si
 static int cbr_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
 			   const struct xq_sink *sink)
 {
-	(void)opts;
-	return open_common(out, in, sink, 0);
+	return open_common(out, in, opts, sink, 0);
 }
 
 static void cbr_close_reader(void *reader)
@@ -793,7 +847,6 @@ static int library_tags(struct cbr_reader *r, struct xq_game *g)
  */
 
 #define CBZ_HEADER 20
-#define CBZ_MAX_RAW ((uint32_t)256 << 20) /* far above any real library */
 #define CBZ_DATE 19                       /* the fixed-size date fields */
 
 
@@ -1026,11 +1079,14 @@ static int cbz_open(struct cbr_reader *r, const unsigned char *h)
 		       (unsigned)method);
 		return XQ_EUNSUPPORTED;
 	}
-	if (raw > CBZ_MAX_RAW) {
-		report(r, 0, 16, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR,
-		       "compressed CCBridge library whose header gives %u bytes of data, more than "
-		       "the %u this reader takes; no game read",
-		       (unsigned)raw, (unsigned)CBZ_MAX_RAW);
+	if (raw > xq_format_record_limit(&xq_format_cbl, &r->opts)) {
+		struct xq_diag d;
+		char what[96];
+		xq_diag_init(&d);
+		snprintf(what, sizeof(what), "the data part of this compressed library (%u bytes, "
+			 "its header says)", (unsigned)raw);
+		xq_format_limit_diag(&d, &xq_format_cbl, &r->opts, what);
+		report(r, 0, 16, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR, "%s", d.msg);
 		return XQ_ERANGE;
 	}
 	r->z = calloc(1, sizeof(*r->z));
@@ -1617,25 +1673,28 @@ static int read_library_header(struct cbr_reader *r)
 static int cbl_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
 			   const struct xq_sink *sink)
 {
-	(void)opts;
-	return open_common(out, in, sink, 1);
+	return open_common(out, in, opts, sink, 1);
 }
 
 /*
  * Offset of the next record magic at or after `from`, or UINT64_MAX at the
- * end; bytes before `keep` stay in the window.
+ * end; bytes before `keep` stay in the window.  The search stops at
+ * `stop` (returned when no magic starts before it), so that the window
+ * never holds more than a record's limit.
  */
-static uint64_t find_magic(struct cbr_reader *r, uint64_t from, uint64_t keep)
+static uint64_t find_magic(struct cbr_reader *r, uint64_t from, uint64_t keep, uint64_t stop)
 {
 	for (;;) {
 		const unsigned char *p = window_get(r, from, 16);
 		size_t avail;
+		if (from >= stop)
+			return stop;
 		if (!p)
 			return UINT64_MAX;
 		avail = (size_t)(r->w.base + r->w.len - from);
 		for (size_t i = 0; i + 16 <= avail; i++)
 			if (p[i] == 'C' && !memcmp(p + i, CBR_MAGIC, 16))
-				return from + i;
+				return from + i < stop ? from + i : stop;
 		from += avail - 15;
 		window_drop(&r->w, from < keep ? from : keep);
 		if (window_fill(r) <= 0 && !window_get(r, from, 16))
@@ -1715,7 +1774,7 @@ static int cbl_read(void *reader, struct xq_game *g)
 		if (r->z)
 			return cbz_read(r, g);
 	}
-	base = find_magic(r, r->pos, UINT64_MAX);
+	base = find_magic(r, r->pos, UINT64_MAX, UINT64_MAX);
 	if (base == UINT64_MAX) {
 		r->done = 1;
 		if (r->w.error)
@@ -1731,7 +1790,8 @@ static int cbl_read(void *reader, struct xq_game *g)
 	}
 	start_game(r, g);
 	/* A record runs at most to the next magic (vschess splits there). */
-	limit = find_magic(r, base + 16, base);
+	limit = find_magic(r, base + 16, base,
+			   base + r->record_limit < base ? UINT64_MAX : base + r->record_limit);
 	rc = read_record(r, g, base, limit, &end);
 	if (rc < 0)
 		return rc;
@@ -1774,6 +1834,8 @@ const struct xq_format xq_format_cbr = {
 	NULL,
 	NULL,
 	NULL,
+	CBR_MAX_RECORD,
+	CBR_MEM_FACTOR,
 };
 
 const struct xq_format xq_format_cbl = {
@@ -1788,4 +1850,6 @@ const struct xq_format xq_format_cbl = {
 	NULL,
 	NULL,
 	NULL,
+	CBL_MAX_RECORD,
+	CBL_MEM_FACTOR,
 };

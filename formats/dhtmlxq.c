@@ -67,7 +67,22 @@
 #include "utf8.h"
 
 #define CHUNK 65536
-#define MAX_RECORD ((size_t)64 << 20)
+/*
+ * The largest DhtmlXQ record read: 8 MiB of text.  The largest real one
+ * known (the corpus's vschess dhtmlxq.txt, 106,998 moves) is 546,460
+ * bytes: the limit is 15 times that, and holds what the writer makes of
+ * 100,000 one-move variations (5.4 MB).  DH_MEM_FACTOR: measured 23 on
+ * the densest move list (4 bytes a move, read and validated without the
+ * repetition rules; 46 with them), 2 to 3 on variation-heavy records.  Reading keeps the record's text
+ * (raw and decoded) and its game: at most DH_MEM_FACTOR bytes per byte
+ * (4 digits of [DhtmlXQ_move] become a node of the tree).  A record over
+ * the limit ends the reading of its input.
+ */
+#define DH_MAX_RECORD ((uint64_t)8 << 20)
+#define DH_MEM_FACTOR 30
+#define MAX_RECORD (r->max_record)
+
+extern const struct xq_format xq_format_dhtmlxq;
 #define EXCERPT 40
 
 /* Where a byte of the decoded text is in the source. */
@@ -112,6 +127,8 @@ struct dh_reader {
 	struct xq_input *in;
 	const struct xq_sink *sink;
 	const char *name;
+	struct xq_read_opts opts;
+	size_t max_record;       /* the limit of a record's text, from the format's and the budget */
 	enum xq_encoding enc;
 	int enc_known;
 	int enc_given;           /* by the caller: every line is read in it */
@@ -1732,6 +1749,18 @@ static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
 	return rc ? rc : 1;
 }
 
+/* The record at r->at is longer than the limit: said, and reading stops. */
+static int over_limit(struct dh_reader *r)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	xq_format_limit_diag(&d, &xq_format_dhtmlxq, &r->opts, "a DhtmlXQ record");
+	report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		  "%s; the rest of the input is not read", d.msg);
+	return XQ_ERANGE;
+}
+
 /* Read the wrapped record whose content starts at text index `cs`. */
 static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t cs)
 {
@@ -1763,17 +1792,14 @@ static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t
 		}
 		if (ce != (size_t)-1 || r->eof)
 			break;
-		if (r->text.len - o > MAX_RECORD) {
-			report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
-				  "a DhtmlXQ record longer than %zu MiB; the rest of the input is not "
-				  "read",
-				  MAX_RECORD >> 20);
-			return XQ_ERANGE;
-		}
+		if (r->text.len - o > MAX_RECORD)
+			return over_limit(r);
 		rc = fill(r);
 		if (rc < 0)
 			return rc;
 	}
+	if (ce != (size_t)-1 && ce - o > MAX_RECORD)
+		return over_limit(r);
 	if (ce == (size_t)-1) {
 		ce = after = r->text.len;
 		report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_TRUNCATED, XQ_SEV_WARNING,
@@ -1815,6 +1841,8 @@ static int read_implicit(struct dh_reader *r, struct xq_game *g, size_t o)
 		if (rc < 0)
 			return rc;
 	}
+	if (span > MAX_RECORD)
+		return over_limit(r);
 	rc = read_record(r, g, r->text.ptr + o, span, r->at, 1, 1, &consumed);
 	if (!rc && had_bad_bytes(r, r->text_base + o, r->text_base + o + consumed))
 		g->flags |= XQ_GAME_BROKEN;
@@ -1912,6 +1940,9 @@ static int dh_open_reader(void **out, struct xq_input *in, const struct xq_read_
 	r->in = in;
 	r->sink = sink;
 	r->name = xq_input_name(in);
+	if (opts)
+		r->opts = *opts;
+	r->max_record = (size_t)xq_format_record_limit(&xq_format_dhtmlxq, opts);
 	r->at.line = 1;
 	r->at.col = 1;
 	r->exact_end = UINT64_MAX;
@@ -2404,4 +2435,6 @@ const struct xq_format xq_format_dhtmlxq = {
 	dh_open_writer,
 	dh_write,
 	dh_close_writer,
+	DH_MAX_RECORD,
+	DH_MEM_FACTOR,
 };

@@ -41,6 +41,18 @@
 #define CHUNK XQ_READ_SIZE
 #define SAMPLE 65536   /* bytes looked at to tell GB18030 from Big5 */
 #define WORD_MAX 96    /* longer words are not moves */
+/*
+ * The longest game read: 4 MiB of text, from its first tag to its last
+ * token.  The largest real game known in PGN (the corpus's, a commented
+ * game of the 21st Wuyang Cup) is 34,763 bytes; an opening tree as large
+ * as the largest DhtmlXQ record known (106,998 moves) would be about
+ * 1 MB.  Reading keeps the game and a line or word at most
+ * (XQ_PGN_TOKEN_MAX): at most PGN_MEM_FACTOR bytes per byte of its text
+ * (the densest text is one short move after another).  A game over the
+ * limit ends the reading of its input.
+ */
+#define PGN_MAX_RECORD ((uint64_t)4 << 20)
+#define PGN_MEM_FACTOR 44
 
 /* ---- the window ---------------------------------------------------------- */
 
@@ -119,6 +131,7 @@ struct pgn_reader {
 	struct xq_bytes src;
 	const struct xq_sink *sink;
 	struct xq_read_opts opts;
+	uint64_t max_game;        /* the limit of a game's text (PGN_MAX_RECORD or the budget's) */
 	const char *name;
 	/* Raw bytes: raw.ptr[0] is at `raw_base` in the source. */
 	struct xq_buf raw;
@@ -2351,6 +2364,16 @@ static int movetext(struct pgn_reader *r, struct gstate *s)
 	for (;;) {
 		const struct tok *t = next_tok(r);
 		int done = 0, ended = 0, rc = 0;
+		if (t->type != T_EOF && t->type != T_IO &&
+		    t->place.offset - s->g->place.offset > r->max_game) {
+			/* The game runs past its limit: nothing more is read. */
+			struct xq_diag d;
+			xq_diag_init(&d);
+			xq_format_limit_diag(&d, &xq_format_pgn, &r->opts, "the game");
+			fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_RESOURCE,
+			     "%s; the rest of the input is not read", d.msg);
+			return XQ_ERANGE;
+		}
 		if (t->bad)
 			fail_bad_byte(r, s, t);
 		else
@@ -2400,8 +2423,11 @@ static int pgn_read(void *reader, struct xq_game *g)
 	g->place = t->place;
 	r->nstack = 0;
 	xq_buf_reset(&r->pre);
-	if (movetext(r, &s))
-		return XQ_ENOMEM;
+	{
+		int rc = movetext(r, &s);
+		if (rc)
+			return rc == XQ_ERANGE ? rc : XQ_ENOMEM;
+	}
 	if (r->io_rc)
 		return r->io_rc;
 	{
@@ -2458,6 +2484,7 @@ static struct pgn_reader *new_reader(const struct xq_read_opts *opts, const stru
 	r->sink = sink;
 	if (opts)
 		r->opts = *opts;
+	r->max_game = xq_format_record_limit(&xq_format_pgn, opts);
 	r->first_high = UINT64_MAX;
 	xq_buf_init(&r->raw);
 	xq_buf_init(&r->dec);
@@ -3484,4 +3511,6 @@ const struct xq_format xq_format_pgn = {
 	.open_writer = pgn_open_writer,
 	.write = pgn_write,
 	.close_writer = pgn_close_writer,
+	.max_record = PGN_MAX_RECORD,
+	.mem_factor = PGN_MEM_FACTOR,
 };
