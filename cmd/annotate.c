@@ -111,6 +111,7 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_QUIET, 'q', "quiet", "no progress and no summary"),
 	OPT_FLAG(O_PROGRESS, 0, "progress", "show progress even when stderr is not a terminal"),
 	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "diagnostics as text (stderr) or ndjson (stdout; needs -o)"),
+	OPT_MAX_MEMORY,
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
@@ -1177,6 +1178,7 @@ int cmd_annotate(int argc, char **argv)
 	}
 	if (rc < 0)
 		goto usage;
+	c.ro.max_memory = p.max_memory;
 
 	/* What the options mean together. */
 	if (!strcmp(to_name, "ndjson")) {

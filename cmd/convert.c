@@ -79,6 +79,7 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_PROGRESS, 0, "progress", "show progress even when stderr is not a terminal"),
 	OPT_FLAG(O_VERBOSE, 'v', "verbose", "also list files skipped in directories"),
 	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "diagnostics as text (stderr) or ndjson (stdout; needs -o)"),
+	OPT_MAX_MEMORY,
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
@@ -1051,6 +1052,7 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (rc < 0)
 		goto usage;
+	cfg.read_opts.max_memory = p.max_memory;
 	if (!to_name) {
 		snprintf(p.err, sizeof(p.err), "missing -t FORMAT (the format to write)");
 		goto usage;

@@ -4,8 +4,11 @@
 #include "opt.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "budget.h"
 
 int opt_init(struct opt_parser *p, int argc, char **argv, const char *cmd)
 {
@@ -52,7 +55,8 @@ static const struct opt_spec *find_long(const struct opt_spec *s, const char *na
 	return n == 1 ? found : NULL;
 }
 
-int opt_next(struct opt_parser *p, const struct opt_spec *specs, int *id, const char **value)
+static int next_option(struct opt_parser *p, const struct opt_spec *specs, int *id,
+		       const char **value)
 {
 	for (;;) {
 		const char *arg;
@@ -125,6 +129,24 @@ int opt_next(struct opt_parser *p, const struct opt_spec *specs, int *id, const 
 			}
 			return 1;
 		}
+	}
+}
+
+int opt_next(struct opt_parser *p, const struct opt_spec *specs, int *id, const char **value)
+{
+	for (;;) {
+		int rc = next_option(p, specs, id, value);
+		uint64_t v;
+		if (rc != 1 || *id != OPT_ID_MAX_MEMORY)
+			return rc;
+		if (xq_size_parse(*value, &v) || v < XQ_MEMORY_MIN) {
+			snprintf(p->err, sizeof(p->err),
+				 "--max-memory '%s': a size of at least %" PRIu64
+				 "M is needed (a number with K, M or G)",
+				 *value, XQ_MEMORY_MIN >> 20);
+			return -1;
+		}
+		p->max_memory = v;
 	}
 }
 

@@ -10,6 +10,7 @@
 #ifndef XQ_CMD_OPT_H
 #define XQ_CMD_OPT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "rules.h"
@@ -30,6 +31,17 @@ struct opt_spec {
 #define OPT_VALUE(id, s, l, a, h) {OPT_KIND_VALUE, (id), (s), (l), (a), (h)}
 #define OPT_END {OPT_KIND_END, 0, 0, NULL, NULL, NULL}
 
+/*
+ * --max-memory SIZE, the memory budget of every command that reads
+ * collections (budget.h; man xqkit(1), LIMITS): a command lists
+ * OPT_MAX_MEMORY in its table, and opt_next() parses it itself into
+ * p->max_memory (0 when not given) without returning it.
+ */
+#define OPT_ID_MAX_MEMORY 0x10000
+#define OPT_MAX_MEMORY                                                                   \
+	OPT_VALUE(OPT_ID_MAX_MEMORY, 0, "max-memory", "SIZE",                            \
+		  "memory reading may hold at once (K, M, G; default 256M, at least 8M)")
+
 struct opt_parser {
 	int argc;
 	char **argv;
@@ -40,6 +52,7 @@ struct opt_parser {
 	/* Operands, in order; points into argv. */
 	char **operands;
 	int noperands;
+	uint64_t max_memory; /* --max-memory in bytes, 0 if not given */
 	char err[256];    /* the message after opt_next returned -1 */
 };
 

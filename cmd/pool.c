@@ -43,15 +43,33 @@
  * yet).  A worker finishes with a unit's feed before it publishes the
  * unit's last job, so the output thread can free a file with its feed
  * once it has passed the file's last unit.
+ *
+ * Memory.  The run has one budget (budget.h; --max-memory, default 256
+ * MiB).  Before reading a unit, its worker reserves what reading it may
+ * take (format.h: xq_format_input_memory for a whole file, the segment
+ * and one record's worth for a chunk), in unit order, waiting while the
+ * memory is held by units before it; the reservation is given back when
+ * the output thread has passed the unit, less what the worker no longer
+ * holds once it has read it.  While it reads, a worker also waits before
+ * reading another game when the games it has handed over and not yet
+ * seen emitted (in flight) and one more as large as the largest so far
+ * would pass its reservation.  An emitted slot holding much memory gives
+ * it back to the system.  Readers keep every record within what the
+ * budget allows (read_opts.max_memory), so no reservation is ever larger
+ * than the budget, and waiting never depends on a later unit.
  */
 #include "pool.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "budget.h"
 #include "cmd.h"
 #include "progress.h"
 
@@ -71,6 +89,8 @@
 /* Bytes the carry may hold before a split point comes: beyond, the rest
  * of the file is read sequentially (one game that size is read whole). */
 #define CARRY_MAX ((size_t)16 << 20)
+/* An emitted slot holding more than this frees its memory. */
+#define SLOT_KEEP ((uint64_t)256 << 10)
 
 struct pool;
 struct feed;
@@ -128,6 +148,8 @@ struct unit {
 	uint64_t end, expect;    /* where its games must end, and how many */
 	uint64_t end_line;
 	uint64_t stored;         /* stored input bytes read when it was cut */
+	uint64_t reserved;       /* memory it holds of the budget */
+	int ticketed;            /* its turn at the budget has come */
 };
 
 /* A file and what the pool keeps about it. */
@@ -144,6 +166,7 @@ struct slot {
 	struct pool_job job;
 	int marker;
 	int ready;
+	uint64_t mem;         /* memory the job holds, counted in flight */
 };
 
 struct worker {
@@ -158,7 +181,11 @@ struct worker {
 	atomic_uint_least64_t bytes; /* stored bytes of the current file read so far */
 	int oom;              /* a diagnostic could not be kept */
 	pthread_cond_t space; /* signalled when its ring has room again */
-	int waiting;          /* blocked on a full ring (under pool->mu) */
+	int waiting;          /* blocked on a full ring (1), or on memory (2) (under pool->mu) */
+	/* Memory (under pool->mu): of the jobs handed over and not emitted
+	 * yet, of the largest game of the current unit, and what the current
+	 * unit reserved. */
+	uint64_t inflight, largest, allow;
 };
 
 struct pool {
@@ -180,6 +207,7 @@ struct pool {
 	int rc;                /* what stopped the run */
 	int64_t split_min;
 	uint64_t chunk_games, chunk_bytes;
+	struct xq_budget budget;
 	/* output side */
 	uint64_t games_out, bytes_done;
 	atomic_uint_least64_t split_files, chunks, fallbacks, gave_up; /* pool_stats */
@@ -312,6 +340,7 @@ static void stop_all(struct pool *p, int rc)
 	p->stop = 1;
 	if (rc && !p->rc)
 		p->rc = rc;
+	xq_budget_cancel(&p->budget);
 	pthread_cond_broadcast(&p->cond);
 	for (int i = 0; i < p->nw; i++)
 		pthread_cond_broadcast(&p->w[i].space);
@@ -332,6 +361,31 @@ static void stop_canceled(struct pool *p)
 	pthread_mutex_unlock(&p->mu);
 }
 
+/* Would one more game like the largest so far pass what `w`'s unit
+ * reserved, with the jobs in flight (under mu)? */
+static int over_allowance(const struct worker *w)
+{
+	return w->inflight > 0 && w->inflight + w->largest > w->allow;
+}
+
+/* Memory a job holds: its game, its diagnostics, the command's text. */
+static uint64_t job_memory(const struct pool_job *j)
+{
+	return xq_game_memory(&j->game) + j->diags.alloc * sizeof(*j->diags.v) + j->text.alloc;
+}
+
+/* After emitting slot `s`: give its memory back to the system when it
+ * holds much (acquire sets it up again). */
+static void slot_shrink(struct slot *s)
+{
+	if (!s->ready || job_memory(&s->job) <= SLOT_KEEP)
+		return;
+	xq_game_release(&s->job.game);
+	diag_list_release(&s->job.diags);
+	xq_buf_release(&s->job.text);
+	s->ready = 0;
+}
+
 /* A free slot of `w` to fill, or NULL when the run is stopping. */
 static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 {
@@ -344,8 +398,12 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 		s = &w->slots[0];
 	} else {
 		pthread_mutex_lock(&p->mu);
-		while (w->count == RING && !p->stop) {
-			w->waiting = 1;
+		while ((w->count == RING || over_allowance(w)) && !p->stop) {
+			w->waiting = over_allowance(w) ? 2 : 1;
+			/* The output thread may be waiting for a batch of ours:
+			 * what we handed over must go before we can go on. */
+			if (p->out_waiting == -1 || p->out_waiting == w->id + 1)
+				pthread_cond_signal(&p->cond);
 			pthread_cond_wait(&w->space, &p->mu);
 			w->waiting = 0;
 		}
@@ -407,14 +465,19 @@ static void publish(struct worker *w, struct pool_job *j, int last)
 		int rc = emit_job(p, j, w);
 		if (j->kind == POOL_END)
 			file_free(j->file);
+		slot_shrink((struct slot *)j);
 		if (rc) {
 			p->stop = 1;
 			p->rc = rc;
 		}
 		return;
 	}
+	((struct slot *)j)->mem = job_memory(j);
 	pthread_mutex_lock(&p->mu);
 	w->count++;
+	w->inflight += ((struct slot *)j)->mem;
+	if (j->kind == POOL_GAME && ((struct slot *)j)->mem > w->largest)
+		w->largest = ((struct slot *)j)->mem;
 	/* Wake the output thread only when it sleeps, and waits for a batch
 	 * or for the end of a unit: one wake-up per game would cost more
 	 * than reading it. */
@@ -696,6 +759,48 @@ static void feed_start(struct pool *p, struct feed *f, struct unit *u)
 	cut_chunk(p, f, u);
 }
 
+/* ---- memory ------------------------------------------------------------------------ */
+
+/* Unit `u`'s turn at the budget: reserve `n` for it (its worker waits for
+ * the units before it to leave room), or only pass when `n` is 0. */
+static void unit_reserve(struct worker *w, struct unit *u, uint64_t n)
+{
+	struct pool *p = w->pool;
+
+	if (u->ticketed)
+		return;
+	u->ticketed = 1;
+	if (n > p->budget.total)
+		n = p->budget.total; /* readers keep records within the budget */
+	if (!n)
+		xq_budget_pass(&p->budget, u->seq);
+	else if (xq_budget_reserve(&p->budget, u->seq, n) == 0)
+		u->reserved = n;
+	if (p->serial)
+		return;
+	pthread_mutex_lock(&p->mu);
+	w->allow = u->reserved;
+	w->largest = 0;
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* `u` has been read: keep of its reservation only what its worker's jobs
+ * in flight hold, before its last job is handed over. */
+static void unit_read(struct worker *w, struct unit *u)
+{
+	struct pool *p = w->pool;
+	uint64_t keep;
+
+	if (p->serial)
+		return;
+	pthread_mutex_lock(&p->mu);
+	keep = w->inflight < u->reserved ? w->inflight : u->reserved;
+	xq_budget_give_back(&p->budget, u->reserved - keep);
+	u->reserved = keep;
+	w->allow = keep;
+	pthread_mutex_unlock(&p->mu);
+}
+
 /* ---- reading a chunk ------------------------------------------------------------ */
 
 /* A chunk reader's bytes: its segment; after a fall back, the segments
@@ -861,6 +966,14 @@ static void read_chunk(struct worker *w, struct unit *u)
 	u->seg = NULL; /* the stream has its reference */
 	u->chunk.bytes.read = stream_read;
 	u->chunk.bytes.ctx = &st;
+	{
+		/* Its bytes, and its games: one record's worth of them at most
+		 * (the ring's games are held to it). */
+		uint64_t limit = xq_format_record_limit(fmt, &cfg->read_opts);
+		uint64_t span = st.seg && !st.tail ? st.seg->end - st.seg->start : limit;
+		unit_reserve(w, u, (st.seg ? span : 0) +
+					   xq_format_record_memory(fmt, span < limit ? span : limit));
+	}
 	w->file = u->file;
 	atomic_store(&w->bytes, u->stored);
 	if (!(j = acquire(w, u->file)))
@@ -949,6 +1062,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 	rd = NULL;
 	stream_release(&st);
 	w->file = NULL;
+	unit_read(w, u);
 	publish_marker(w, j);
 	return;
 out:
@@ -978,6 +1092,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	if (!(j = acquire(w, f)))
 		return 0;
 	if (open_failed) {
+		unit_reserve(w, u, 0);
 		f->status = POOL_FILE_FAILED;
 		diag_list_add(&j->diags, why);
 		j->kind = POOL_END;
@@ -1009,6 +1124,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		return 1;
 	}
 	if (rc != SOURCE_OK) {
+		unit_reserve(w, u, 0);
 		if ((rc == SOURCE_UNKNOWN && !cfg->forced && f->in_dir) || rc == SOURCE_EMPTY) {
 			f->status = POOL_FILE_SKIPPED;
 		} else {
@@ -1023,6 +1139,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	f->fmt = src.fmt;
 	f->binary = (src.fmt->caps & XQ_CAP_BINARY) != 0;
 	f->size = xq_input_size(src.in);
+	unit_reserve(w, u, xq_format_input_memory(src.fmt, src.in, &cfg->read_opts));
 	for (;;) {
 		rc = src.fmt->read(src.reader, &j->game);
 		atomic_store(&w->bytes, xq_input_stored_offset(src.in));
@@ -1058,6 +1175,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	source_close(&src);
 	j->kind = POOL_END;
 	w->file = NULL;
+	unit_read(w, u);
 	publish(w, j, 1);
 	return 1;
 }
@@ -1238,8 +1356,10 @@ static void *worker_main(void *arg)
 		} else if (!read_file(w, u, open_failed, &why) && p->serial) {
 			file_free(u->file); /* stopping: no END job freed it */
 		}
-		if (p->serial)
+		if (p->serial) {
+			xq_budget_give_back(&p->budget, u->reserved);
 			unit_free(u); /* emitted already */
+		}
 	}
 	return NULL;
 }
@@ -1253,6 +1373,7 @@ static void unit_passed(struct pool *p, struct unit *u)
 
 	p->out_seq++;
 	rec_of(f)->passed++;
+	xq_budget_give_back(&p->budget, u->reserved);
 	unit_free(u);
 	file_release_if_done(f);
 }
@@ -1290,10 +1411,14 @@ static void output_loop(struct pool *p)
 		end = u->feed ? s->marker : s->job.kind == POOL_END;
 		if (!s->marker && !voided(u))
 			rc = emit_job(p, &s->job, w);
+		slot_shrink(s);
 		pthread_mutex_lock(&p->mu);
 		w->head = (w->head + 1) % RING;
 		w->count--;
-		if (w->waiting && w->count <= RING - BATCH)
+		w->inflight -= s->mem;
+		s->mem = 0;
+		if ((w->waiting == 1 && w->count <= RING - BATCH) ||
+		    (w->waiting == 2 && w->count < RING && !over_allowance(w)))
 			pthread_cond_signal(&w->space);
 		if (end)
 			unit_passed(p, u);
@@ -1316,6 +1441,16 @@ int pool_run(const struct pool_config *cfg)
 	memset(&p, 0, sizeof(p));
 	p.cfg = cfg;
 	p.serial = n == 1;
+#if defined(__GLIBC__)
+	/* Memory freed must go back to the system for the budget to mean
+	 * anything: glibc raises its mmap threshold after big frees, and then
+	 * keeps what each thread's arena once held (8 threads reading big
+	 * files in turn held 8 times one).  A fixed threshold maps every
+	 * allocation of SLOT_KEEP or more on its own, and unmaps it on free.
+	 * One thread has one arena, which holds no more than one reading. */
+	if (!p.serial)
+		mallopt(M_MMAP_THRESHOLD, (int)SLOT_KEEP);
+#endif
 	p.nw = n;
 	p.split_min = cfg->split_min > 0 ? cfg->split_min : SPLIT_MIN;
 	p.chunk_games = cfg->chunk_games ? cfg->chunk_games : CHUNK_GAMES;
@@ -1324,9 +1459,14 @@ int pool_run(const struct pool_config *cfg)
 	atomic_init(&p.chunks, 0);
 	atomic_init(&p.fallbacks, 0);
 	atomic_init(&p.gave_up, 0);
-	p.w = calloc((size_t)n, sizeof(*p.w));
-	if (!p.w)
+	if (xq_budget_init(&p.budget, cfg->read_opts.max_memory ? cfg->read_opts.max_memory
+								 : XQ_MEMORY_DEFAULT))
 		return XQ_ENOMEM;
+	p.w = calloc((size_t)n, sizeof(*p.w));
+	if (!p.w) {
+		xq_budget_release(&p.budget);
+		return XQ_ENOMEM;
+	}
 	for (int i = 0; i < n; i++) {
 		p.w[i].pool = &p;
 		p.w[i].id = i;
@@ -1389,6 +1529,9 @@ int pool_run(const struct pool_config *cfg)
 			diag_list_release(&p.w[i].slots[k].job.diags);
 			xq_buf_release(&p.w[i].slots[k].job.text);
 		}
+	if (cfg->stats)
+		cfg->stats->peak_reserved = p.budget.peak;
+	xq_budget_release(&p.budget);
 	free(p.w);
 	free(p.units);
 	return rc;

@@ -96,6 +96,7 @@ struct pool_stats {
 	uint64_t chunks;      /* chunks cut */
 	uint64_t fallbacks;   /* chunks that did not end where the splitter said */
 	uint64_t gave_up;     /* inputs whose splitter stopped before their end */
+	uint64_t peak_reserved; /* the most memory reserved at once (bytes) */
 };
 
 /* Run to the end of the inputs.  Returns 0, the non-zero value an emit

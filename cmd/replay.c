@@ -65,6 +65,7 @@ static const struct opt_spec options[] = {
 	OPT_VALUE(O_FROM, 0, "from", "FORMAT", "read the input as FORMAT (default: detect)"),
 	OPT_VALUE(O_ENCODING, 0, "input-encoding", "ENC", "text encoding of the input (default: detect)"),
 	OPT_VALUE(O_ENCODING, 0, "encoding", "ENC", "the same as --input-encoding"),
+	OPT_MAX_MEMORY,
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
@@ -590,6 +591,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (rc < 0)
 		goto usage;
+	ro.max_memory = p.max_memory;
 	if (p.noperands > 1) {
 		snprintf(p.err, sizeof(p.err), "replay takes one INPUT");
 		goto usage;

@@ -71,6 +71,7 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_QUIET, 'q', "quiet", "no progress and no summary"),
 	OPT_FLAG(O_PROGRESS, 0, "progress", "show progress even when stderr is not a terminal"),
 	OPT_FLAG(O_VERBOSE, 'v', "verbose", "also list files skipped in directories"),
+	OPT_MAX_MEMORY,
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
@@ -719,6 +720,7 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (rc < 0)
 		goto usage;
+	cfg.read_opts.max_memory = p.max_memory;
 	if (p.noperands == 0 && !files0 && isatty(0)) {
 		snprintf(p.err, sizeof(p.err), "no input (give files, or '-' to read standard input)");
 		goto usage;

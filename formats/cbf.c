@@ -26,13 +26,17 @@
  * Site, Red, RedTeam, ..., ECCO, RecordType, ...).  Empty elements make no
  * tag; elements not in that list are kept as tags under their own name.
  *
- * Reading uses libxml2's parser with no network access (XML_PARSE_NONET),
- * no entity substitution and no DTD loading; entity declarations stop the
- * parse, since CBF has none and they are what expansion attacks are made
- * of.  Errors are collected through a structured error handler set on the
- * parser context (not the global one), so they carry libxml2's line and
- * column and reading stays thread-safe.  A malformed document is read a
- * second time in libxml2's recovery mode to keep the part before the
+ * Reading uses libxml2's SAX2 parser with handlers of this file only: no
+ * tree is built (libxml2's tree costs about 25 bytes per byte of a
+ * document of short elements), only the few things the reader needs of
+ * each element are kept (struct cbf_elem).  No network access
+ * (XML_PARSE_NONET), no entity substitution and no DTD loading (the
+ * handlers for DTD declarations are not set); entity declarations stop
+ * the parse, since CBF has none and they are what expansion attacks are
+ * made of.  Errors are collected through a structured error handler set on
+ * the parser context (not the global one), so they carry libxml2's line
+ * and column and reading stays thread-safe.  A malformed document is read
+ * a second time in libxml2's recovery mode to keep the part before the
  * first error (the game is then XQ_GAME_BROKEN).
  *
  * Writing: UTF-8 with a BOM and CRLF line ends as CCBridge does, every
@@ -55,13 +59,25 @@
 #include "movegen.h"
 #include "utf8.h"
 
-#define CBF_MAX_SIZE ((size_t)256 << 20)
+/*
+ * The largest CBF record read: 8 MiB.  The format has no maximum; the
+ * largest real one known (the corpus's sample_22_ccbridge.cbf) is 407,536
+ * bytes with 15,243 moves: the limit is 20 times that.  Reading keeps the
+ * document, the elements of struct cbf_elem and the game: at most
+ * CBF_MEM_FACTOR bytes per byte (the densest document is one short <Move/>
+ * after another).
+ */
+#define CBF_MAX_RECORD ((uint64_t)8 << 20)
+#define CBF_MEM_FACTOR 16
 #define CBF_MAX_XML_ERRORS 20
+
+extern const struct xq_format xq_format_cbf;
 
 struct cbf_reader {
 	struct xq_input *in;
 	const struct xq_sink *sink;
 	const char *name;
+	struct xq_read_opts opts;
 	int done;
 	/* One parse: */
 	int quiet;          /* recovery pass: errors were already reported */
@@ -70,11 +86,54 @@ struct cbf_reader {
 	int entity_decl;    /* an entity declaration stopped the parse */
 };
 
+/*
+ * What a parse keeps of the document: no tree, only the elements the
+ * reader looks at, in document order, with their text.  The root's
+ * children (E_ROOT), the children of its first <Head> (E_FIELD) and of its
+ * first <MoveList> (E_MOVE, or E_OTHER for an element that is not a Move).
+ * The children of one <Head> or <MoveList> follow it, up to the next
+ * E_ROOT.  They are kept, rather than used as they come, because <Head>
+ * (the start position) must be read before the moves wherever it stands,
+ * and so that the diagnostics come in the same order as from a tree.
+ */
+enum { E_ROOT, E_FIELD, E_MOVE, E_OTHER };
+
+struct cbf_elem {
+	uint32_t line;       /* where its start tag ends, as libxml2 counts */
+	uint8_t kind;
+	uint8_t has_value;   /* E_MOVE: it has a value attribute */
+	uint8_t end, branch; /* E_MOVE: its flags */
+	uint32_t nextra;     /* E_MOVE: attributes not understood (names at `extra`) */
+	size_t name;         /* offsets in the pool: its name (NUL-terminated) */
+	size_t value, extra; /* E_MOVE: its value, the names of the other attributes */
+	size_t text, text_len; /* its text (every text and CDATA inside it) */
+};
+
+struct cbf_doc {
+	struct cbf_reader *r;
+	struct xq_buf pool;
+	struct cbf_elem *elems;
+	size_t n, cap;
+	int started;         /* there is a document (libxml2 started one) */
+	int has_root, root_open;
+	uint32_t root_line;
+	size_t root_name;
+	int has_version;
+	size_t version;
+	int head_open, list_open; /* the last depth-2 element is the first <Head> / <MoveList> */
+	int seen_head, seen_list;
+	size_t head, list;   /* their indexes */
+	long capture;        /* the element whose text is being kept, -1 if none */
+	int capture_depth;   /* its depth (the root's is 1) */
+	int oom;
+};
+
 /* Structured error handler of one parser context (ctx is the context). */
 static void on_xml_error(void *ctx, xmlErrorPtr e)
 {
 	xmlParserCtxtPtr ctxt = ctx;
-	struct cbf_reader *r = ctxt ? ctxt->_private : NULL;
+	struct cbf_doc *doc = ctxt ? ctxt->_private : NULL;
+	struct cbf_reader *r = doc ? doc->r : NULL;
 	struct xq_place pl = {0, 0, 0};
 	const char *msg;
 	size_t len;
@@ -101,7 +160,8 @@ static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlCh
 			   const xmlChar *system_id, xmlChar *content)
 {
 	xmlParserCtxtPtr ctxt = ctx;
-	struct cbf_reader *r = ctxt->_private;
+	struct cbf_doc *doc = ctxt->_private;
+	struct cbf_reader *r = doc->r;
 
 	(void)type;
 	(void)public_id;
@@ -121,26 +181,235 @@ static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlCh
 	xmlStopParser(ctxt);
 }
 
-/* Parse `len` bytes; NULL when libxml2 gave no document at all. */
-static xmlDocPtr parse(struct cbf_reader *r, const char *buf, size_t len, int recover)
+static void on_start_document(void *ctx)
 {
-	xmlParserCtxtPtr ctxt;
-	xmlDocPtr doc;
+	xmlParserCtxtPtr ctxt = ctx;
+	struct cbf_doc *doc = ctxt->_private;
 
+	doc->started = 1;
+}
+
+/* Add `len` bytes (and a NUL when `nul`) to the pool; their offset. */
+static size_t pool_add(struct cbf_doc *doc, const void *s, size_t len, int nul)
+{
+	size_t at = doc->pool.len;
+
+	if (xq_buf_add(&doc->pool, s, len) || (nul && xq_buf_addc(&doc->pool, '\0')))
+		doc->oom = 1;
+	return at;
+}
+
+/* Add an attribute value, with the "&#38;" libxml2 leaves for '&' (its
+ * parser keeps references to '&' for the tree builder) turned into '&'. */
+static size_t pool_add_value(struct cbf_doc *doc, const xmlChar *v, const xmlChar *end)
+{
+	size_t at = doc->pool.len;
+	const char *p = (const char *)v, *e = (const char *)end;
+
+	while (p < e) {
+		const char *amp = memchr(p, '&', (size_t)(e - p));
+		if (!amp) {
+			pool_add(doc, p, (size_t)(e - p), 0);
+			break;
+		}
+		pool_add(doc, p, (size_t)(amp - p), 0);
+		if (e - amp >= 5 && !memcmp(amp, "&#38;", 5)) {
+			pool_add(doc, "&", 1, 0);
+			p = amp + 5;
+		} else {
+			pool_add(doc, "&", 1, 0);
+			p = amp + 1;
+		}
+	}
+	pool_add(doc, "", 0, 1);
+	return at;
+}
+
+static struct cbf_elem *new_elem(struct cbf_doc *doc, void *ctx, int kind, const xmlChar *name)
+{
+	struct cbf_elem *e;
+
+	if (doc->n == doc->cap) {
+		void *p = xq_ccb_reserve(doc->elems, &doc->cap, doc->n + 1, sizeof(*e));
+		if (!p) {
+			doc->oom = 1;
+			return NULL;
+		}
+		doc->elems = p;
+	}
+	e = &doc->elems[doc->n++];
+	memset(e, 0, sizeof(*e));
+	e->line = (uint32_t)xmlSAX2GetLineNumber(ctx);
+	e->kind = (uint8_t)kind;
+	e->name = pool_add(doc, name, strlen((const char *)name), 1);
+	return e;
+}
+
+/* Keep the text of `e` (the last element, at `depth`) from here to its end. */
+static void capture(struct cbf_doc *doc, struct cbf_elem *e, int depth)
+{
+	e->text = doc->pool.len;
+	doc->capture = (long)(e - doc->elems);
+	doc->capture_depth = depth;
+}
+
+static int attr_is(const xmlChar **a, const char *name)
+{
+	return !strcmp((const char *)a[0], name);
+}
+
+/*
+ * An element starts.  Its depth is the parser's own count of open
+ * elements (ctxt->nameNr, its parent's depth here), not a count of start
+ * and end callbacks: in recovery, libxml2 closes elements without an end
+ * callback.
+ */
+static void on_start_element(void *ctx, const xmlChar *localname, const xmlChar *prefix,
+			     const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+			     int nb_attributes, int nb_defaulted, const xmlChar **attributes)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	struct cbf_doc *doc = ctxt->_private;
+	const char *name = (const char *)localname;
+	int depth = ctxt->nameNr + 1;
+	struct cbf_elem *e;
+
+	(void)prefix;
+	(void)uri;
+	(void)nb_namespaces;
+	(void)namespaces;
+	(void)nb_defaulted;
+	if (doc->capture >= 0 && depth <= doc->capture_depth)
+		doc->capture = -1;
+	if (doc->oom || doc->capture >= 0)
+		return;
+	if (depth == 1) {
+		doc->root_open = !doc->has_root;
+		if (doc->has_root)
+			return;
+		doc->has_root = 1;
+		doc->root_line = (uint32_t)xmlSAX2GetLineNumber(ctx);
+		doc->root_name = pool_add(doc, name, strlen(name), 1);
+		for (int i = 0; i < nb_attributes; i++) {
+			const xmlChar **a = attributes + 5 * i;
+			if (attr_is(a, "Version") && !doc->has_version) {
+				doc->has_version = 1;
+				doc->version = pool_add_value(doc, a[3], a[4]);
+			}
+		}
+		return;
+	}
+	if (!doc->root_open)
+		return;
+	if (depth == 2) {
+		doc->head_open = doc->list_open = 0;
+		if (!(e = new_elem(doc, ctx, E_ROOT, localname)))
+			return;
+		if (!strcmp(name, "Head") && !doc->seen_head) {
+			doc->seen_head = doc->head_open = 1;
+			doc->head = doc->n - 1;
+		} else if (!strcmp(name, "MoveList") && !doc->seen_list) {
+			doc->seen_list = doc->list_open = 1;
+			doc->list = doc->n - 1;
+		}
+		return;
+	}
+	if (depth != 3 || (!doc->head_open && !doc->list_open))
+		return;
+	if (doc->head_open) {
+		if ((e = new_elem(doc, ctx, E_FIELD, localname)))
+			capture(doc, e, depth);
+		return;
+	}
+	if (strcmp(name, "Move")) {
+		new_elem(doc, ctx, E_OTHER, localname);
+		return;
+	}
+	if (!(e = new_elem(doc, ctx, E_MOVE, localname)))
+		return;
+	for (int i = 0; i < nb_attributes; i++) {
+		const xmlChar **a = attributes + 5 * i;
+		const char *v = (const char *)a[3];
+		size_t vlen = (size_t)(a[4] - a[3]);
+		if (attr_is(a, "value")) {
+			if (!e->has_value) {
+				e->has_value = 1;
+				e->value = pool_add_value(doc, a[3], a[4]);
+			}
+		} else if (attr_is(a, "end") || attr_is(a, "branch")) {
+			/* A boolean attribute: absent or "0" is false. */
+			int set = vlen > 0 && !(vlen == 1 && v[0] == '0');
+			if (attr_is(a, "end"))
+				e->end = (uint8_t)set;
+			else
+				e->branch = (uint8_t)set;
+		} else {
+			size_t at = pool_add(doc, a[0], strlen((const char *)a[0]), 1);
+			if (e->nextra++ == 0)
+				e->extra = at;
+		}
+	}
+	capture(doc, e, depth);
+}
+
+static void on_text(void *ctx, const xmlChar *s, int len)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	struct cbf_doc *doc = ctxt->_private;
+
+	if (doc->capture >= 0 && ctxt->nameNr < doc->capture_depth)
+		doc->capture = -1; /* its element has ended */
+	if (doc->capture < 0 || doc->oom || len <= 0)
+		return;
+	pool_add(doc, s, (size_t)len, 0);
+	doc->elems[doc->capture].text_len = doc->pool.len - doc->elems[doc->capture].text;
+}
+
+static void doc_release(struct cbf_doc *doc)
+{
+	xq_buf_release(&doc->pool);
+	free(doc->elems);
+	memset(doc, 0, sizeof(*doc));
+}
+
+/*
+ * Parse `len` bytes into `doc`: 1 when there is a document to read, 0
+ * when libxml2 gave none (or, when not recovering, a malformed one),
+ * XQ_ENOMEM.
+ */
+static int parse(struct cbf_reader *r, struct cbf_doc *doc, const char *buf, size_t len,
+		 int recover)
+{
+	xmlSAXHandler sax;
+	xmlParserCtxtPtr ctxt;
+	int ok;
+
+	memset(doc, 0, sizeof(*doc));
+	doc->r = r;
+	doc->capture = -1;
+	xq_buf_init(&doc->pool);
 	if (len > (size_t)INT32_MAX)
-		return NULL;
+		return 0;
 	ctxt = xmlCreateMemoryParserCtxt(buf, (int)len);
 	if (!ctxt)
-		return NULL;
+		return 0;
 	xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_BIG_LINES |
 					(recover ? XML_PARSE_RECOVER : 0));
-	ctxt->_private = r;
-	ctxt->sax->serror = on_xml_error;
-	ctxt->sax->entityDecl = on_entity_decl;
+	/* Our handlers only: no tree, no DTD, no entity loading. */
+	memset(&sax, 0, sizeof(sax));
+	sax.initialized = XML_SAX2_MAGIC;
+	sax.startDocument = on_start_document;
+	sax.startElementNs = on_start_element;
+	sax.characters = on_text;
+	sax.ignorableWhitespace = on_text;
+	sax.cdataBlock = on_text;
+	sax.entityDecl = on_entity_decl;
+	sax.serror = on_xml_error;
+	*ctxt->sax = sax;
+	ctxt->_private = doc;
 	r->quiet = recover;
 	xmlParseDocument(ctxt);
-	doc = ctxt->myDoc;
-	ctxt->myDoc = NULL;
+	ok = doc->started;
 	if (!recover && (!ctxt->wellFormed || r->entity_decl)) {
 		if (r->errors == 0) {
 			struct xq_place pl = {0, 0, 0};
@@ -148,25 +417,32 @@ static xmlDocPtr parse(struct cbf_reader *r, const char *buf, size_t len, int re
 				      XQ_SEV_ERROR, "malformed XML");
 			r->errors = 1;
 		}
-		xmlFreeDoc(doc);
-		doc = NULL;
+		ok = 0;
 	}
+	/* libxml2 makes a document of its own for some declarations, even
+	 * without a tree (entities it records for later): not ours to keep. */
+	xmlFreeDoc(ctxt->myDoc);
+	ctxt->myDoc = NULL;
 	xmlFreeParserCtxt(ctxt);
-	return doc;
+	if (doc->oom)
+		return XQ_ENOMEM;
+	return ok;
 }
 
 static int cbf_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
 			   const struct xq_sink *sink)
 {
 	struct cbf_reader *r = calloc(1, sizeof(*r));
+	struct xq_read_opts def = XQ_READ_OPTS_INIT;
 
-	(void)opts; /* CBF says its encoding in the XML declaration */
+	/* CBF says its encoding in the XML declaration: opts->encoding is not used. */
 	if (!r)
 		return XQ_ENOMEM;
 	xmlInitParser();
 	r->in = in;
 	r->sink = sink;
 	r->name = xq_input_name(in);
+	r->opts = opts ? *opts : def;
 	*out = r;
 	return 0;
 }
@@ -176,90 +452,92 @@ static void cbf_close_reader(void *reader)
 	free(reader);
 }
 
-static int is_name(const xmlNode *n, const char *name)
+static const char *elem_name(const struct cbf_doc *doc, const struct cbf_elem *e)
 {
-	return n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
+	return doc->pool.ptr + e->name;
 }
 
-static struct xq_place node_place(const xmlNode *n)
+static struct xq_place elem_place(const struct cbf_elem *e)
 {
-	struct xq_place pl = {0, 0, 0};
-	long line = xmlGetLineNo(n);
+	struct xq_place pl = {0, e->line, 0};
 
-	if (line > 0)
-		pl.line = (uint64_t)line;
 	return pl;
 }
 
 /* Past the first error line when reading a recovered document? */
-static int beyond(const struct cbf_reader *r, const xmlNode *n)
+static int beyond(const struct cbf_reader *r, const struct cbf_elem *e)
 {
-	return r->first_error > 0 && xmlGetLineNo(n) >= r->first_error;
+	return r->first_error > 0 && (long)e->line >= r->first_error;
 }
 
 /*
- * The text of element `n` (free with xmlFree), or NULL when out of memory.
- * In a recovered document, text that runs onto the first error's line is
- * not the document's: *late is set and the text must not be used.  Bytes
- * that are not UTF-8 (recovery can let them through) are reported and the
- * text is cut before them.
+ * The text of `e` (in the pool, not NUL-terminated), with *len.  In a
+ * recovered document, text that runs onto the first error's line is not
+ * the document's: *late is set and the text must not be used.  Bytes that
+ * are not UTF-8 (recovery can let them through) are reported and the text
+ * is cut before them.
  */
-static xmlChar *node_text(struct cbf_reader *r, const struct xq_game *g, const xmlNode *n,
-			  size_t *len, int *late)
+static const char *elem_text(struct cbf_reader *r, const struct cbf_doc *doc,
+			     const struct xq_game *g, const struct cbf_elem *e, size_t *len,
+			     int *late)
 {
-	xmlChar *text = xmlNodeGetContent(n);
+	const char *text = doc->pool.ptr + e->text;
 	size_t ok;
 	long lines = 0;
 
 	*late = 0;
-	if (!text)
-		return NULL;
-	*len = strlen((const char *)text);
+	*len = e->text_len;
 	for (size_t i = 0; i < *len; i++)
 		lines += text[i] == '\n';
-	if (r->first_error > 0 && xmlGetLineNo(n) + lines >= r->first_error)
+	if (r->first_error > 0 && (long)e->line + lines >= r->first_error)
 		*late = 1;
-	ok = xq_utf8_check((const char *)text, *len);
+	ok = xq_utf8_check(text, *len);
 	if (ok < *len && !*late) {
-		struct xq_place pl = node_place(n);
+		struct xq_place pl = elem_place(e);
 		xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_ENCODING,
 			      XQ_SEV_ERROR, "<%s>: bytes that are not UTF-8 after %zu bytes; the "
 			      "text stops there",
-			      (const char *)n->name, ok);
-		text[ok] = '\0';
+			      elem_name(doc, e), ok);
 		*len = ok;
 	}
 	return text;
 }
 
-static int read_head(struct cbf_reader *r, struct xq_game *g, const xmlNode *head, int *bad_fen)
+/* The elements inside the E_ROOT element `at`: [at + 1, *end). */
+static size_t children_end(const struct cbf_doc *doc, size_t at)
 {
-	for (const xmlNode *n = head->children; n; n = n->next) {
+	size_t i = at + 1;
+
+	while (i < doc->n && doc->elems[i].kind != E_ROOT)
+		i++;
+	return i;
+}
+
+static int read_head(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_game *g,
+		     int *bad_fen)
+{
+	size_t end = children_end(doc, doc->head);
+
+	for (size_t i = doc->head + 1; i < end; i++) {
+		const struct cbf_elem *e = &doc->elems[i];
 		const struct xq_ccb_field *f;
-		const char *name;
-		xmlChar *text;
+		const char *name, *text;
 		size_t len;
 		int rc = 0, late;
 
-		if (n->type != XML_ELEMENT_NODE)
-			continue;
-		if (beyond(r, n))
+		if (beyond(r, e))
 			break;
-		name = (const char *)n->name;
-		text = node_text(r, g, n, &len, &late);
-		if (!text)
-			return XQ_ENOMEM;
-		if (late) {
-			xmlFree(text);
+		name = elem_name(doc, e);
+		text = elem_text(r, doc, g, e, &len, &late);
+		if (late)
 			break;
-		}
 		f = xq_ccb_field_by_element(name, strlen(name));
 		if (f && !strcmp(f->element, "FEN")) {
 			struct xq_diag d;
-			struct xq_place pl = node_place(n);
+			struct xq_place pl = elem_place(e);
 			xq_diag_init(&d);
-			if (len && xq_board_from_fen(&g->start, (const char *)text, len,
-						     XQ_FEN_LENIENT_PLACEMENT, &d)) {
+			if (len && xq_board_from_fen(&g->start, text, len, XQ_FEN_LENIENT_PLACEMENT,
+						     &d)) {
 				xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 					      XQ_D_BAD_FEN, XQ_SEV_ERROR,
 					      "<FEN>: %s; no move can be read", d.msg);
@@ -268,30 +546,29 @@ static int read_head(struct cbf_reader *r, struct xq_game *g, const xmlNode *hea
 		} else if (f && !strcmp(f->element, "RecordResult")) {
 			unsigned long code = 0;
 			int ok = len > 0 && len < 6;
-			for (size_t i = 0; ok && i < len; i++) {
-				ok = xq_is_digit(text[i]);
-				code = code * 10 + (unsigned long)(text[i] - '0');
+			for (size_t k = 0; ok && k < len; k++) {
+				ok = xq_is_digit((unsigned char)text[k]);
+				code = code * 10 + (unsigned long)(text[k] - '0');
 			}
 			if (ok && xq_ccb_result_from_code((unsigned)code, &g->result) == 0) {
 				const char *s = xq_result_string(g->result);
 				rc = xq_game_add_tag(g, "Result", 6, s, strlen(s));
 			} else if (len) {
-				struct xq_place pl = node_place(n);
+				struct xq_place pl = elem_place(e);
 				g->result = XQ_RESULT_UNKNOWN;
-				g->result_text = xq_game_strdup(g, (const char *)text, len);
+				g->result_text = xq_game_strdup(g, text, len);
 				xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 					      XQ_D_NO_RESULT, XQ_SEV_NOTE,
 					      "<RecordResult> '%s' is not a result code this reader "
 					      "knows (0-3); the result is taken as unknown",
-					      (const char *)text);
-				rc = g->result_text ? xq_game_add_tag(g, "Result", 6, (const char *)text, len)
+					      g->result_text ? g->result_text : "");
+				rc = g->result_text ? xq_game_add_tag(g, "Result", 6, text, len)
 						    : XQ_ENOMEM;
 			}
 		} else if (len) {
 			const char *tag = f ? f->tag : name;
-			rc = xq_game_add_tag(g, tag, strlen(tag), (const char *)text, len);
+			rc = xq_game_add_tag(g, tag, strlen(tag), text, len);
 		}
-		xmlFree(text);
 		if (rc)
 			return rc;
 	}
@@ -311,81 +588,63 @@ static xq_move parse_value(const char *v)
 	return XQ_MOVE(XQ_SQ(v[0] - '0', 9 - (v[1] - '0')), XQ_SQ(v[3] - '0', 9 - (v[4] - '0')));
 }
 
-/* A boolean attribute: absent or "0" is false. */
-static int flag_attr(const xmlNode *n, const char *name)
-{
-	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
-	int set = v && *v && strcmp((const char *)v, "0") != 0;
-
-	xmlFree(v);
-	return set;
-}
-
 /* The comment of a Move; 1 when it runs past the first error (not read). */
-static int set_comment(struct cbf_reader *r, struct xq_game *g, uint32_t node, const xmlNode *n)
+static int set_comment(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_game *g,
+		       uint32_t node, const struct cbf_elem *e)
 {
 	size_t len;
-	int late, rc = 0;
-	xmlChar *text = node_text(r, g, n, &len, &late);
+	int late;
+	const char *text = elem_text(r, doc, g, e, &len, &late);
 
-	if (!text)
-		return XQ_ENOMEM;
 	if (late)
-		rc = 1;
-	else if (len)
-		rc = xq_game_set_comment(g, node, (const char *)text, len);
-	xmlFree(text);
-	return rc;
+		return 1;
+	return len ? xq_game_set_comment(g, node, text, len) : 0;
 }
 
-static int read_moves(struct cbf_reader *r, struct xq_game *g, const xmlNode *list)
+static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_game *g)
 {
 	struct xq_ccb_tree t;
 	int first = 1, rc = 0, attr_noted = 0;
 	uint32_t after_end = 0, entries = 0;
+	size_t end = children_end(doc, doc->list);
 
 	xq_ccb_tree_init(&t, g);
-	for (const xmlNode *n = list->children; n; n = n->next) {
+	for (size_t i = doc->list + 1; i < end; i++) {
+		const struct cbf_elem *e = &doc->elems[i];
 		struct xq_place pl;
 		struct xq_diag d;
-		xmlChar *value;
+		const char *value;
 		xq_move m;
 		uint32_t node = XQ_NODE_NONE, ply;
 		int added;
 
-		if (n->type != XML_ELEMENT_NODE)
-			continue;
-		if (beyond(r, n)) {
+		if (beyond(r, e)) {
 			g->flags |= XQ_GAME_BROKEN;
 			break;
 		}
-		pl = node_place(n);
-		if (!is_name(n, "Move")) {
+		pl = elem_place(e);
+		if (e->kind != E_MOVE) {
 			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_SYNTAX,
 				      XQ_SEV_WARNING, "<%s> in <MoveList> is not a move; not read",
-				      (const char *)n->name);
+				      elem_name(doc, e));
 			continue;
 		}
-		if (!attr_noted) {
-			for (const xmlAttr *a = n->properties; a; a = a->next) {
-				const char *an = (const char *)a->name;
-				if (strcmp(an, "value") && strcmp(an, "end") && strcmp(an, "branch")) {
-					xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
-						      XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
-						      "attribute '%s' of <Move> is not understood; "
-						      "not read", an);
-					attr_noted = 1;
-				}
-			}
+		if (!attr_noted && e->nextra) {
+			const char *an = doc->pool.ptr + e->extra;
+			for (uint32_t k = 0; k < e->nextra; k++, an += strlen(an) + 1)
+				xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+					      XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
+					      "attribute '%s' of <Move> is not understood; not read",
+					      an);
+			attr_noted = 1;
 		}
-		value = xmlGetProp(n, (const xmlChar *)"value");
-		m = parse_value((const char *)value);
+		value = e->has_value ? doc->pool.ptr + e->value : NULL;
+		m = parse_value(value);
 		if (first) {
 			first = 0;
 			if (m && XQ_MOVE_FROM(m) == XQ_MOVE_TO(m)) {
 				/* The root entry: its text is the game comment. */
-				xmlFree(value);
-				rc = set_comment(r, g, XQ_ROOT, n);
+				rc = set_comment(r, doc, g, XQ_ROOT, e);
 				if (rc == 1) {
 					rc = 0;
 					g->flags |= XQ_GAME_BROKEN;
@@ -399,38 +658,33 @@ static int read_moves(struct cbf_reader *r, struct xq_game *g, const xmlNode *li
 		entries++;
 		if (t.complete) {
 			after_end++;
-			xmlFree(value);
 			continue;
 		}
 		ply = t.parent != XQ_NODE_NONE ? t.ply + 1 : 0;
 		if (!m && t.parent != XQ_NODE_NONE) {
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, ply, (const char *)value,
-				      value ? strlen((const char *)value) : 0, XQ_D_BAD_MOVE_TEXT,
-				      XQ_SEV_ERROR,
+			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, ply, value,
+				      value ? strlen(value) : 0, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
 				      "<Move value=\"%s\"> is not a move (\"x1y1-x2y2\"); "
 				      "the line stops here",
-				      value ? (const char *)value : "");
+				      value ? value : "");
 			g->flags |= XQ_GAME_BROKEN;
 		}
 		xq_diag_init(&d);
-		added = xq_ccb_tree_add(&t, m, flag_attr(n, "branch"), flag_attr(n, "end"), &node,
-					&d);
+		added = xq_ccb_tree_add(&t, m, e->branch, e->end, &node, &d);
 		if (added == XQ_EILLEGAL) {
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, ply, (const char *)value,
-				      strlen((const char *)value), XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
-				      "illegal move %s: %s; the line stops here",
-				      (const char *)value, d.msg);
+			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, ply, value,
+				      value ? strlen(value) : 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+				      "illegal move %s: %s; the line stops here", value ? value : "",
+				      d.msg);
 			g->flags |= XQ_GAME_BROKEN;
 		} else if (added == 1) {
 			g->nodes[node].place = pl;
-			rc = xq_game_set_text(g, node, (const char *)value,
-					      strlen((const char *)value));
+			rc = xq_game_set_text(g, node, value ? value : "", value ? strlen(value) : 0);
 			if (!rc)
-				rc = set_comment(r, g, node, n);
+				rc = set_comment(r, doc, g, node, e);
 			if (rc == 1) {
 				/* Its comment runs into the damage: the move stays, the
 				 * comment is not the document's, reading stops. */
-				xmlFree(value);
 				rc = 0;
 				g->flags |= XQ_GAME_BROKEN;
 				break;
@@ -438,12 +692,11 @@ static int read_moves(struct cbf_reader *r, struct xq_game *g, const xmlNode *li
 		} else if (added < 0 && added != XQ_EPARSE) {
 			rc = added;
 		}
-		xmlFree(value);
 		if (rc)
 			break;
 	}
 	if (!rc) {
-		struct xq_place pl = node_place(list);
+		struct xq_place pl = elem_place(&doc->elems[doc->list]);
 		if (t.skipped)
 			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 				      XQ_D_ILLEGAL_MOVE, XQ_SEV_NOTE,
@@ -470,68 +723,64 @@ static int read_moves(struct cbf_reader *r, struct xq_game *g, const xmlNode *li
 	return rc;
 }
 
-static int read_doc(struct cbf_reader *r, struct xq_game *g, xmlDocPtr doc)
+static int read_doc(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_game *g)
 {
-	const xmlNode *root = xmlDocGetRootElement(doc);
-	const xmlNode *head = NULL, *list = NULL;
-	xmlChar *version;
 	int bad_fen = 0, rc;
 
-	if (!root || !is_name(root, "ChineseChessRecord")) {
-		struct xq_place pl = root ? node_place(root) : (struct xq_place){0, 0, 0};
+	if (!doc->has_root || strcmp(doc->pool.ptr + doc->root_name, "ChineseChessRecord")) {
+		struct xq_place pl = {0, doc->has_root ? doc->root_line : 0, 0};
 		xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_BAD_MAGIC,
 			      XQ_SEV_ERROR, "not a CBF record: the root element is <%s>, not "
 			      "<ChineseChessRecord>",
-			      root ? (const char *)root->name : "");
+			      doc->has_root ? doc->pool.ptr + doc->root_name : "");
 		return XQ_EPARSE;
 	}
-	version = xmlGetProp(root, (const xmlChar *)"Version");
-	if (version && strcmp((const char *)version, "1.0")) {
-		struct xq_place pl = node_place(root);
+	if (doc->has_version && strcmp(doc->pool.ptr + doc->version, "1.0")) {
+		struct xq_place pl = {0, doc->root_line, 0};
 		xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
 			      XQ_SEV_WARNING, "CBF version '%s' (this reader knows 1.0); read as 1.0",
-			      (const char *)version);
+			      doc->pool.ptr + doc->version);
 	}
-	xmlFree(version);
-	for (const xmlNode *n = root->children; n; n = n->next) {
-		if (is_name(n, "Head") && !head) {
-			head = n;
-		} else if (is_name(n, "MoveList") && !list) {
-			list = n;
-		} else if (n->type == XML_ELEMENT_NODE) {
-			struct xq_place pl = node_place(n);
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
-				      XQ_D_UNSUPPORTED, XQ_SEV_WARNING,
-				      "element <%s> is not understood; not read", (const char *)n->name);
-		}
+	for (size_t i = 0; i < doc->n; i++) {
+		const struct cbf_elem *e = &doc->elems[i];
+		if (e->kind != E_ROOT || (doc->seen_head && i == doc->head) ||
+		    (doc->seen_list && i == doc->list))
+			continue;
+		struct xq_place pl = elem_place(e);
+		xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
+			      XQ_SEV_WARNING, "element <%s> is not understood; not read",
+			      elem_name(doc, e));
 	}
-	if (head && (rc = read_head(r, g, head, &bad_fen)) != 0)
+	if (doc->seen_head && (rc = read_head(r, doc, g, &bad_fen)) != 0)
 		return rc;
 	if (bad_fen) {
 		g->flags |= XQ_GAME_BROKEN;
 		return 0;
 	}
-	if (!list) {
+	if (!doc->seen_list) {
 		g->flags |= XQ_GAME_EMPTY;
 		return 0;
 	}
-	return read_moves(r, g, list);
+	return read_moves(r, doc, g);
 }
 
 static int cbf_read(void *reader, struct xq_game *g)
 {
 	struct cbf_reader *r = reader;
 	struct xq_buf buf = XQ_BUF_INIT;
+	struct cbf_doc doc;
 	struct xq_diag d;
-	xmlDocPtr doc;
-	int rc;
+	int rc, ok;
 
 	if (r->done)
 		return 0;
 	r->done = 1;
 	xq_diag_init(&d);
-	rc = xq_input_read_all(r->in, &buf, CBF_MAX_SIZE, &d);
+	rc = xq_input_read_all(r->in, &buf,
+			       (size_t)xq_format_record_limit(&xq_format_cbf, &r->opts), &d);
 	if (rc) {
+		if (rc == XQ_ERANGE)
+			xq_format_limit_diag(&d, &xq_format_cbf, &r->opts, "the input");
 		d.source = r->name;
 		xq_sink_report(r->sink, &d);
 		xq_buf_release(&buf);
@@ -542,19 +791,22 @@ static int cbf_read(void *reader, struct xq_game *g)
 	g->source = r->name;
 	g->encoding = "utf-8";
 	g->place.line = 1;
-	doc = parse(r, buf.ptr, buf.len, 0);
-	if (!doc && r->errors && !r->entity_decl) {
+	ok = parse(r, &doc, buf.ptr, buf.len, 0);
+	if (ok == 0 && r->errors && !r->entity_decl) {
 		/* Keep what comes before the first error. */
-		doc = parse(r, buf.ptr, buf.len, 1);
+		doc_release(&doc);
+		ok = parse(r, &doc, buf.ptr, buf.len, 1);
 		g->flags |= XQ_GAME_BROKEN;
 		if (r->first_error == 0)
 			r->first_error = 1;
 	}
 	xq_buf_release(&buf);
-	if (!doc)
-		return XQ_EPARSE;
-	rc = read_doc(r, g, doc);
-	xmlFreeDoc(doc);
+	if (ok <= 0) {
+		doc_release(&doc);
+		return ok < 0 ? ok : XQ_EPARSE;
+	}
+	rc = read_doc(r, &doc, g);
+	doc_release(&doc);
 	if (rc == XQ_EPARSE && (g->flags & XQ_GAME_BROKEN))
 		return XQ_EPARSE;
 	if (rc < 0)
@@ -849,4 +1101,6 @@ const struct xq_format xq_format_cbf = {
 	cbf_open_writer,
 	cbf_write,
 	cbf_close_writer,
+	CBF_MAX_RECORD,
+	CBF_MEM_FACTOR,
 };

@@ -115,9 +115,28 @@
 #include "notation.h"
 #include "utf8.h"
 
+extern const struct xq_format xq_format_cbr;
+extern const struct xq_format xq_format_cbl;
+
 #define CBR_MAGIC "CCBridge Record"  /* + NUL: 16 bytes */
 #define CBL_MAGIC "CCBridgeLibrary"  /* + NUL: 16 bytes */
 #define CBR_MAX_COMMENT ((uint32_t)16 << 20)
+/*
+ * Limits (man xqkit(1), LIMITS).  A CBR record, and each record of a CBL
+ * library, is read within 4 MiB: the largest real record known (the
+ * corpus's sample_23_ccbridge.cbr, 15,243 moves) is 64,482 bytes, 65 times
+ * less; library records are about 4 KB.  Reading a record keeps its bytes
+ * and its game: at most CBR_MEM_FACTOR bytes per byte (a 4-byte node
+ * becomes a node of the tree).  The data part of a compressed library
+ * ("CCBridge" + 21) is inflated whole, within 4 MiB: the largest known,
+ * 187,096 bytes for 256 records, is 22 times less (about 5,600 records at
+ * that density); it is kept while its records are read, one game at a
+ * time, so CBL_MEM_FACTOR is a CBR record's.
+ */
+#define CBR_MAX_RECORD ((uint64_t)4 << 20)
+#define CBR_MEM_FACTOR 48
+#define CBL_MAX_RECORD ((uint64_t)4 << 20)
+#define CBL_MEM_FACTOR 48
 #define CBL_INDEX_AT 66624
 #define CBL_SLOT 276
 #define CBL_MAX_SLOTS 65536u
@@ -149,6 +168,10 @@ struct cbr_reader {
 	struct window w;
 	const struct xq_sink *sink;
 	const char *name;
+	const struct xq_format *fmt; /* cbr or cbl, for its limit */
+	struct xq_read_opts opts;
+	uint64_t record_limit; /* the most bytes of one record */
+	uint64_t cap;          /* where the current record must end by that limit */
 	int library;          /* reading a CBL */
 	int done;
 	uint64_t games;
@@ -192,11 +215,13 @@ static void budget_start(struct cbr_reader *r, int task, uint64_t from, uint64_t
 /* The task read past its budget: say so, and read no further. */
 static long over_budget(struct cbr_reader *r)
 {
-	if (r->task == TASK_RECORD)
+	if (r->task == TASK_RECORD) {
+		struct xq_diag d;
+		xq_diag_init(&d);
+		xq_format_limit_diag(&d, r->fmt, &r->opts, "a record");
 		report(r, r->games, r->budget_from, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR,
-		       "a record longer than %llu MiB; the rest of the input is not read",
-		       (unsigned long long)(XQ_RECORD_MAX >> 20));
-	else if (r->task == TASK_SEARCH)
+		       "%s; the rest of the input is not read", d.msg);
+	} else if (r->task == TASK_SEARCH)
 		report(r, 0, r->budget_from, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR,
 		       "more than %llu MiB from here hold no record; the rest of the input is "
 		       "not read",
@@ -512,6 +537,19 @@ static int set_comment(struct cbr_reader *r, struct xq_game *g, uint32_t node, u
 	return tmp->len ? xq_game_set_comment(g, node, tmp->ptr, tmp->len) : 0;
 }
 
+/* The record runs past its limit (r->cap): said, and reading stops. */
+static int over_limit(struct cbr_reader *r, const struct xq_game *g)
+{
+	struct xq_diag d;
+	char what[64];
+
+	xq_diag_init(&d);
+	snprintf(what, sizeof(what), "record %llu", (unsigned long long)g->number);
+	xq_format_limit_diag(&d, r->fmt, &r->opts, what);
+	report(r, g->number, g->place.offset, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR, "%s", d.msg);
+	return XQ_ERANGE;
+}
+
 /*
  * Read the move tree of a record whose nodes start at `pos`, up to
  * `limit` (exclusive).  *end gets the offset after the last node.
@@ -542,6 +580,8 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 		if (!p) {
 			if (r->w.error)
 				rc = r->w.error;
+			else if (limit == r->cap && pos + 4 > limit)
+				rc = over_limit(r, g);
 			else
 				report(r, g->number, pos, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
 				       "the record ends inside its move tree");
@@ -569,6 +609,12 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 			    !window_get(r, pos + 4, clen)) {
 				if (r->w.error) {
 					rc = r->w.error;
+					break;
+				}
+				if (limit == r->cap &&
+				    (pos + 4 > limit || (p && pos + 4 + clen > limit))) {
+					rc = over_limit(r, g);
+					g->flags |= XQ_GAME_BROKEN;
 					break;
 				}
 				report(r, g->number, here, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
@@ -654,6 +700,11 @@ static int read_record(struct cbr_reader *r, struct xq_game *g, uint64_t base, u
 
 	*end = base;
 	g->place.offset = base;
+	r->cap = base + r->record_limit;
+	if (r->cap <= limit)
+		limit = r->cap;
+	else
+		r->cap = UINT64_MAX - 1; /* the record has a nearer end: no limit to say */
 	if (!h || memcmp(h, CBR_MAGIC, 16)) {
 		report(r, g->number, base, 0, NULL, XQ_D_BAD_MAGIC, XQ_SEV_ERROR,
 		       "not a CCBridge record (no \"CCBridge Record\" magic)");
@@ -707,17 +758,23 @@ static int read_record(struct cbr_reader *r, struct xq_game *g, uint64_t base, u
 	return 0; /* g->start stays the standard position: there is none to give */
 }
 
-static int open_common(void **out, struct xq_input *in, const struct xq_sink *sink, int library)
+static int open_common(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+		       const struct xq_sink *sink, int library)
 {
 	struct cbr_reader *r = calloc(1, sizeof(*r));
+	struct xq_read_opts def = XQ_READ_OPTS_INIT;
 
 	if (!r)
 		return XQ_ENOMEM;
+	r->opts = opts ? *opts : def;
+	r->fmt = library ? &xq_format_cbl : &xq_format_cbr;
+	/* A library record is held to a CBR record's limit (lowered by the budget). */
+	r->record_limit = xq_format_record_limit(&xq_format_cbr, &r->opts);
 	r->w.in = in;
 	r->sink = sink;
 	r->name = xq_input_name(in);
 	r->library = library;
-	budget_start(r, TASK_RECORD, 0, XQ_RECORD_MAX); /* a header is part of a record */
+	budget_start(r, TASK_RECORD, 0, r->record_limit); /* a header is part of a record */
 	xq_transcoder_init(&r->utf16, XQ_ENC_UTF16LE, XQ_ENC_UTF8);
 	xq_transcoder_init(&r->gbk, XQ_ENC_GB18030, XQ_ENC_UTF8);
 	*out = r;
@@ -727,8 +784,7 @@ static int open_common(void **out, struct xq_input *in, const struct xq_sink *si
 static int cbr_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
 			   const struct xq_sink *sink)
 {
-	(void)opts;
-	return open_common(out, in, sink, 0);
+	return open_common(out, in, opts, sink, 0);
 }
 
 static void cbr_close_reader(void *reader)
@@ -768,6 +824,8 @@ static void skip_to_end(struct cbr_reader *r, uint64_t game, uint64_t from, cons
 {
 	uint64_t total = r->w.base + r->w.len;
 
+	/* The loop stops itself past XQ_SKIP_MAX; the budget is only a net. */
+	budget_start(r, TASK_SEARCH, from, 2 * XQ_SKIP_MAX);
 	window_drop(&r->w, total);
 	while (total - from <= XQ_SKIP_MAX && window_fill(r) > 0) {
 		total = r->w.base + r->w.len;
@@ -792,7 +850,7 @@ static int cbr_read(void *reader, struct xq_game *g)
 		return 0;
 	r->done = 1;
 	start_game(r, g);
-	budget_start(r, TASK_RECORD, 0, XQ_RECORD_MAX);
+	budget_start(r, TASK_RECORD, 0, r->record_limit);
 	rc = read_record(r, g, 0, UINT64_MAX, &end);
 	if (rc < 0)
 		return rc;
@@ -839,7 +897,6 @@ static int library_tags(struct cbr_reader *r, struct xq_game *g)
  */
 
 #define CBZ_HEADER 20
-#define CBZ_MAX_RAW ((uint32_t)256 << 20) /* far above any real library */
 #define CBZ_DATE 19                       /* the fixed-size date fields */
 
 
@@ -1069,11 +1126,14 @@ static int cbz_open(struct cbr_reader *r, const unsigned char *h)
 		       (unsigned)method);
 		return XQ_EUNSUPPORTED;
 	}
-	if (raw > CBZ_MAX_RAW) {
-		report(r, 0, 16, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR,
-		       "compressed CCBridge library whose header gives %u bytes of data, more than "
-		       "the %u this reader takes; no game read",
-		       (unsigned)raw, (unsigned)CBZ_MAX_RAW);
+	if (raw > xq_format_record_limit(&xq_format_cbl, &r->opts)) {
+		struct xq_diag d;
+		char what[96];
+		xq_diag_init(&d);
+		snprintf(what, sizeof(what), "the data part of this compressed library (%u bytes, "
+			 "its header says)", (unsigned)raw);
+		xq_format_limit_diag(&d, &xq_format_cbl, &r->opts, what);
+		report(r, 0, 16, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR, "%s", d.msg);
 		return XQ_ERANGE;
 	}
 	r->z = calloc(1, sizeof(*r->z));
@@ -1661,25 +1721,28 @@ static int read_library_header(struct cbr_reader *r)
 static int cbl_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
 			   const struct xq_sink *sink)
 {
-	(void)opts;
-	return open_common(out, in, sink, 1);
+	return open_common(out, in, opts, sink, 1);
 }
 
 /*
  * Offset of the next record magic at or after `from`, or UINT64_MAX at the
- * end; bytes before `keep` stay in the window.
+ * end; bytes before `keep` stay in the window.  The search stops at
+ * `stop` (returned when no magic starts before it), so that the window
+ * never holds more than a record's limit.
  */
-static uint64_t find_magic(struct cbr_reader *r, uint64_t from, uint64_t keep)
+static uint64_t find_magic(struct cbr_reader *r, uint64_t from, uint64_t keep, uint64_t stop)
 {
 	for (uint64_t was = from;; XQ_ADVANCED(was, from)) {
 		const unsigned char *p = window_get(r, from, 16);
 		size_t avail;
+		if (from >= stop)
+			return stop;
 		if (!p)
 			return UINT64_MAX;
 		avail = (size_t)(r->w.base + r->w.len - from);
 		for (size_t i = 0; i + 16 <= avail; i++)
 			if (p[i] == 'C' && !memcmp(p + i, CBR_MAGIC, 16))
-				return from + i;
+				return from + i < stop ? from + i : stop;
 		from += avail - 15;
 		window_drop(&r->w, from < keep ? from : keep);
 		if (window_fill(r) <= 0 && !window_get(r, from, 16))
@@ -1759,7 +1822,7 @@ static int cbl_next(struct cbr_reader *r, struct xq_game *g)
 			return cbz_read(r, g);
 	}
 	budget_start(r, TASK_SEARCH, r->pos, XQ_SKIP_MAX);
-	base = find_magic(r, r->pos, UINT64_MAX);
+	base = find_magic(r, r->pos, UINT64_MAX, UINT64_MAX);
 	if (base == UINT64_MAX) {
 		r->done = 1;
 		if (r->w.error)
@@ -1775,8 +1838,9 @@ static int cbl_next(struct cbr_reader *r, struct xq_game *g)
 	}
 	start_game(r, g);
 	/* A record runs at most to the next magic (vschess splits there). */
-	budget_start(r, TASK_RECORD, base, XQ_RECORD_MAX);
-	limit = find_magic(r, base + 16, base);
+	budget_start(r, TASK_RECORD, base, r->record_limit + 16);
+	limit = find_magic(r, base + 16, base,
+			   base + r->record_limit < base ? UINT64_MAX : base + r->record_limit);
 	if (r->w.error)
 		return r->w.error;
 	rc = read_record(r, g, base, limit, &end);
@@ -1829,6 +1893,8 @@ const struct xq_format xq_format_cbr = {
 	NULL,
 	NULL,
 	NULL,
+	CBR_MAX_RECORD,
+	CBR_MEM_FACTOR,
 };
 
 const struct xq_format xq_format_cbl = {
@@ -1843,4 +1909,6 @@ const struct xq_format xq_format_cbl = {
 	NULL,
 	NULL,
 	NULL,
+	CBL_MAX_RECORD,
+	CBL_MEM_FACTOR,
 };

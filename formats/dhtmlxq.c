@@ -70,6 +70,22 @@
 #define CHUNK 65536
 /* The bytes that are not text reported one by one in a record; the rest are counted. */
 #define DH_BAD_REPORTS 16
+/*
+ * The largest DhtmlXQ record read: 8 MiB of text.  The largest real one
+ * known (the corpus's vschess dhtmlxq.txt, 106,998 moves) is 546,460
+ * bytes: the limit is 15 times that, and holds what the writer makes of
+ * 100,000 one-move variations (5.4 MB).  DH_MEM_FACTOR: measured 23 on
+ * the densest move list (4 bytes a move, read and validated without the
+ * repetition rules; 46 with them), 2 to 3 on variation-heavy records.  Reading keeps the record's text
+ * (raw and decoded) and its game: at most DH_MEM_FACTOR bytes per byte
+ * (4 digits of [DhtmlXQ_move] become a node of the tree).  A record over
+ * the limit ends the reading of its input.
+ */
+#define DH_MAX_RECORD ((uint64_t)8 << 20)
+#define DH_MEM_FACTOR 30
+#define MAX_RECORD (r->max_record)
+
+extern const struct xq_format xq_format_dhtmlxq;
 #define EXCERPT 40
 
 /* Where a byte of the decoded text is in the source. */
@@ -114,6 +130,8 @@ struct dh_reader {
 	struct xq_input *in;
 	const struct xq_sink *sink;
 	const char *name;
+	struct xq_read_opts opts;
+	size_t max_record;       /* the limit of a record's text, from the format's and the budget */
 	enum xq_encoding enc;
 	int enc_known;
 	int enc_given;           /* by the caller: every line is read in it */
@@ -445,28 +463,27 @@ static uint64_t bytes_read(const struct dh_reader *r)
 /*
  * Start a task: finding the next record (`record` 0), which may read
  * XQ_SKIP_MAX more bytes, or reading the record that starts at the
- * scanning position, which may read XQ_RECORD_MAX.
+ * scanning position, which may read the format's record limit.
  */
 static void budget_start(struct dh_reader *r, int record)
 {
 	r->budget_from = bytes_read(r);
-	r->budget = record ? XQ_RECORD_MAX : XQ_SKIP_MAX;
+	r->budget = record ? (uint64_t)r->max_record : XQ_SKIP_MAX;
 	r->in_record = record;
 	r->budget_at = r->at;
 }
+
+static int over_limit(struct dh_reader *r);
 
 /* The task read more than its budget: the rest of the input is not read. */
 static int over_budget(struct dh_reader *r)
 {
 	if (r->in_record)
-		report_at(r, r->games + 1, &r->budget_at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
-			  "a DhtmlXQ record longer than %llu MiB; the rest of the input is not read",
-			  (unsigned long long)(XQ_RECORD_MAX >> 20));
-	else
-		report_at(r, 0, &r->budget_at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
-			  "more than %llu MiB of input from here hold no DhtmlXQ record; the rest "
-			  "of the input is not read",
-			  (unsigned long long)(XQ_SKIP_MAX >> 20));
+		return r->error = over_limit(r);
+	report_at(r, 0, &r->budget_at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		  "more than %llu MiB of input from here hold no DhtmlXQ record; the rest "
+		  "of the input is not read",
+		  (unsigned long long)(XQ_SKIP_MAX >> 20));
 	return r->error = XQ_ERANGE;
 }
 
@@ -1860,6 +1877,18 @@ static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
 	return rc ? rc : 1;
 }
 
+/* The record at r->at is longer than the limit: said, and reading stops. */
+static int over_limit(struct dh_reader *r)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	xq_format_limit_diag(&d, &xq_format_dhtmlxq, &r->opts, "a DhtmlXQ record");
+	report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		  "%s; the rest of the input is not read", d.msg);
+	return XQ_ERANGE;
+}
+
 /* Read the wrapped record whose content starts at text index `cs`. */
 static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t cs)
 {
@@ -1893,6 +1922,8 @@ static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t
 		}
 		if (ce != (size_t)-1 || r->eof)
 			break;
+		if (r->text.len - o > MAX_RECORD)
+			return over_limit(r);
 		/* Search the new text only (with room for a tag cut at the end). */
 		if (r->text.len > cs + 16)
 			from = r->text.len - 16;
@@ -1900,6 +1931,8 @@ static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t
 		if (rc < 0)
 			return rc;
 	}
+	if (ce != (size_t)-1 && ce - o > MAX_RECORD)
+		return over_limit(r);
 	if (ce == (size_t)-1) {
 		ce = after = r->text.len;
 		report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_TRUNCATED, XQ_SEV_WARNING,
@@ -1957,6 +1990,8 @@ static int read_implicit(struct dh_reader *r, struct xq_game *g, size_t o)
 		advance(r, o + 9);
 		return 2;
 	}
+	if (span > MAX_RECORD)
+		return over_limit(r);
 	rc = read_record(r, g, r->text.ptr + o, span, r->at, 1, 1, &consumed);
 	if (!consumed)
 		consumed = span;
@@ -2083,6 +2118,9 @@ static int dh_open_reader(void **out, struct xq_input *in, const struct xq_read_
 	r->in = in;
 	r->sink = sink;
 	r->name = xq_input_name(in);
+	if (opts)
+		r->opts = *opts;
+	r->max_record = (size_t)xq_format_record_limit(&xq_format_dhtmlxq, opts);
 	r->at.line = 1;
 	r->at.col = 1;
 	r->exact_end = UINT64_MAX;
@@ -2579,4 +2617,6 @@ const struct xq_format xq_format_dhtmlxq = {
 	dh_open_writer,
 	dh_write,
 	dh_close_writer,
+	DH_MAX_RECORD,
+	DH_MEM_FACTOR,
 };

@@ -17,7 +17,7 @@
  * reader that would return two games without moving on in its input
  * returns XQ_EINTERNAL instead (see xq_read_guard), so that a caller's
  * loop over the games of an input always ends.  What an input can hold is
- * bounded (XQ_RECORD_MAX, XQ_SKIP_MAX): past a limit, the reader reports
+ * bounded (each format's record limit, XQ_SKIP_MAX): past a limit, the reader reports
  * an XQ_D_RESOURCE error with the place and reads no further (it returns
  * XQ_ERANGE), so an endless input (/dev/zero, a pipe of junk) ends too.
  *
@@ -55,8 +55,9 @@ struct xq_read_opts {
 	enum xq_encoding encoding; /* XQ_ENC_UNKNOWN: detect */
 	int uci_ranks;             /* 0: ranks 0-9 (ICCS); 1: ranks 1-10 (Fairy-Stockfish UCI) */
 	unsigned flags;            /* format-specific */
+	uint64_t max_memory;       /* the memory one record may take; 0: XQ_MEMORY_DEFAULT */
 };
-#define XQ_READ_OPTS_INIT {XQ_ENC_UNKNOWN, 0, 0}
+#define XQ_READ_OPTS_INIT {XQ_ENC_UNKNOWN, 0, 0, 0}
 
 struct xq_write_opts {
 	int notation;              /* an enum xq_notation value (notation.h); text formats */
@@ -87,14 +88,11 @@ struct xq_write_opts {
  */
 
 /*
- * Limits of the streamed formats (LIMITS in xqkit(1)).  A record (a PGN
- * game from its first token to the next game, a DhtmlXQ record, an NDJSON
- * line, a CBR record) is at most XQ_RECORD_MAX bytes; the largest real
- * record known is 546,460 bytes (a DhtmlXQ record of 106,998 moves and
- * variations).  At most XQ_SKIP_MAX bytes in a row may hold no record
- * (text around records, blank lines, what a reader skips after an error).
+ * What the streamed formats may skip (SKIP in LIMITS of xqkit(1)): at most
+ * XQ_SKIP_MAX bytes in a row may hold no record (text around records,
+ * blank lines, what a reader skips after an error).  A record itself is
+ * held to its format's limit (xq_format_record_limit()).
  */
-#define XQ_RECORD_MAX ((uint64_t)64 << 20)
 #define XQ_SKIP_MAX ((uint64_t)16 << 20)
 
 /*
@@ -193,7 +191,48 @@ struct xq_format {
 			   const struct xq_sink *sink);
 	int (*write)(void *writer, const struct xq_game *g);
 	int (*close_writer)(void *writer);
+
+	/*
+	 * Memory (see "Limits" below): the most content bytes (after gunzip)
+	 * one record may hold, and the most bytes of memory reading one record
+	 * takes per content byte (the record's bytes if it is read whole, its
+	 * game, what the reader keeps about it), measured on the densest
+	 * records the format allows.
+	 */
+	uint64_t max_record;
+	unsigned mem_factor;
 };
+
+/*
+ * Limits.  Every record is read within two bounds: its format's own
+ * max_record (set far above the largest real record known, and said in
+ * man xqkit(1), LIMITS), and what the memory budget allows
+ * (opts->max_memory, which --max-memory sets): a record whose reading
+ * could take more memory than the budget is refused.  Readers check the
+ * limit while they read (and inflate), so an oversized record costs no
+ * more than the limit.
+ */
+/* Memory every reading takes besides its record: buffers, the parser. */
+#define XQ_RECORD_BASE ((uint64_t)2 << 20)
+/* The most content bytes a record of `f` may hold under `opts`. */
+uint64_t xq_format_record_limit(const struct xq_format *f, const struct xq_read_opts *opts);
+/* The most memory reading a record of `content` bytes of `f` takes. */
+uint64_t xq_format_record_memory(const struct xq_format *f, uint64_t content);
+/*
+ * The most memory reading one record of `in` (opened, and recognised as
+ * `f`) can take: its content is at most its size, or 1032 times its size
+ * when gzipped (deflate's largest ratio), or unknown (standard input), and
+ * at most the record limit.
+ */
+uint64_t xq_format_input_memory(const struct xq_format *f, struct xq_input *in,
+				const struct xq_read_opts *opts);
+/*
+ * Set `d` to the "resource" error for a record of `f` over its limit
+ * under `opts` (the limit named, and which bound it is); `what` says
+ * what is over it ("the input", "a DhtmlXQ record").  Returns XQ_ERANGE.
+ */
+int xq_format_limit_diag(struct xq_diag *d, const struct xq_format *f,
+			 const struct xq_read_opts *opts, const char *what);
 
 /*
  * The splitting of format `f`, or NULL when its inputs are read only

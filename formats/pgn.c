@@ -42,6 +42,18 @@
 #define CHUNK XQ_READ_SIZE
 #define SAMPLE 65536   /* bytes looked at to tell GB18030 from Big5 */
 #define WORD_MAX 96    /* longer words are not moves */
+/*
+ * The longest game read: 4 MiB of text, from its first tag to its last
+ * token.  The largest real game known in PGN (the corpus's, a commented
+ * game of the 21st Wuyang Cup) is 34,763 bytes; an opening tree as large
+ * as the largest DhtmlXQ record known (106,998 moves) would be about
+ * 1 MB.  Reading keeps the game and a line or word at most
+ * (XQ_PGN_TOKEN_MAX): at most PGN_MEM_FACTOR bytes per byte of its text
+ * (the densest text is one short move after another).  A game over the
+ * limit ends the reading of its input.
+ */
+#define PGN_MAX_RECORD ((uint64_t)4 << 20)
+#define PGN_MEM_FACTOR 44
 
 /* ---- the window ---------------------------------------------------------- */
 
@@ -120,6 +132,7 @@ struct pgn_reader {
 	struct xq_bytes src;
 	const struct xq_sink *sink;
 	struct xq_read_opts opts;
+	uint64_t max_game;        /* the limit of a game's text (PGN_MAX_RECORD or the budget's) */
 	const char *name;
 	/* Raw bytes: raw.ptr[0] is at `raw_base` in the source. */
 	struct xq_buf raw;
@@ -1263,9 +1276,9 @@ static void scan_token(struct pgn_reader *r, struct tok *t)
 }
 
 /*
- * The limits of format.h on the token just scanned: the text skipped
- * (XQ_SKIP_MAX) and the game (XQ_RECORD_MAX).  Past one, the token
- * becomes the end of the readable input.
+ * The limits on the token just scanned: the text skipped (XQ_SKIP_MAX of
+ * format.h) and the game (the format's record limit, r->max_game).  Past
+ * one, the token becomes the end of the readable input.
  */
 static void check_limits(struct pgn_reader *r, struct tok *t)
 {
@@ -1276,12 +1289,12 @@ static void check_limits(struct pgn_reader *r, struct tok *t)
 			      "more than %llu MiB skipped since line %u without reaching the next "
 			      "game; the rest of the input is not read",
 			      (unsigned long long)(XQ_SKIP_MAX >> 20), r->skip_line);
-	else if (r->game_start != NO_POS && t->end - r->game_start > XQ_RECORD_MAX)
-		stop_at_limit(r, &t->place,
-			      "the game that starts on line %u is longer than %llu MiB; the rest of "
-			      "the input is not read",
-			      r->game_line, (unsigned long long)(XQ_RECORD_MAX >> 20));
-	else
+	else if (r->game_start != NO_POS && t->end - r->game_start > r->max_game) {
+		struct xq_diag d;
+		xq_diag_init(&d);
+		xq_format_limit_diag(&d, &xq_format_pgn, &r->opts, "the game");
+		stop_at_limit(r, &t->place, "%s; the rest of the input is not read", d.msg);
+	} else
 		return;
 	t->type = T_IO;
 	t->bad = 0;
@@ -2494,6 +2507,16 @@ static int movetext(struct pgn_reader *r, struct gstate *s)
 	for (uint64_t was = tok_progress(r);; XQ_ADVANCED(was, tok_progress(r))) {
 		const struct tok *t = next_tok(r);
 		int done = 0, ended = 0, rc = 0;
+		if (t->type != T_EOF && t->type != T_IO &&
+		    t->place.offset - s->g->place.offset > r->max_game) {
+			/* The game runs past its limit: nothing more is read. */
+			struct xq_diag d;
+			xq_diag_init(&d);
+			xq_format_limit_diag(&d, &xq_format_pgn, &r->opts, "the game");
+			fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_RESOURCE,
+			     "%s; the rest of the input is not read", d.msg);
+			return XQ_ERANGE;
+		}
 		if (t->bad)
 			fail_bad_byte(r, s, t);
 		else
@@ -2546,8 +2569,13 @@ static int read_game(struct pgn_reader *r, struct xq_game *g)
 	g->place = t->place;
 	r->nstack = 0;
 	xq_buf_reset(&r->pre);
-	if (movetext(r, &s) || post_flush(r, g))
-		return XQ_ENOMEM;
+	{
+		int rc = movetext(r, &s);
+		if (rc)
+			return rc == XQ_ERANGE ? rc : XQ_ENOMEM;
+		if (post_flush(r, g))
+			return XQ_ENOMEM;
+	}
 	if (r->io_rc)
 		return r->io_rc;
 	{
@@ -2613,6 +2641,7 @@ static struct pgn_reader *new_reader(const struct xq_read_opts *opts, const stru
 	r->sink = sink;
 	if (opts)
 		r->opts = *opts;
+	r->max_game = xq_format_record_limit(&xq_format_pgn, opts);
 	r->first_high = UINT64_MAX;
 	xq_buf_init(&r->raw);
 	xq_buf_init(&r->dec);
@@ -3657,4 +3686,6 @@ const struct xq_format xq_format_pgn = {
 	.open_writer = pgn_open_writer,
 	.write = pgn_write,
 	.close_writer = pgn_close_writer,
+	.max_record = PGN_MAX_RECORD,
+	.mem_factor = PGN_MEM_FACTOR,
 };

@@ -17,6 +17,7 @@ void xq_buf_init(struct xq_buf *b)
 	b->ptr = xq_buf_empty;
 	b->len = 0;
 	b->alloc = 0;
+	b->err = 0;
 }
 
 void xq_buf_release(struct xq_buf *b)
@@ -31,8 +32,10 @@ int xq_buf_grow(struct xq_buf *b, size_t extra)
 	size_t need, n;
 	char *p;
 
+	if (b->err)
+		return b->err;
 	if (extra > (size_t)-1 / 2 - b->len)
-		return XQ_ENOMEM;
+		return b->err = XQ_ENOMEM;
 	need = b->len + extra + 1;
 	if (need <= b->alloc)
 		return 0;
@@ -41,7 +44,7 @@ int xq_buf_grow(struct xq_buf *b, size_t extra)
 		n = n / 2 * 3 + 16;
 	p = b->alloc ? realloc(b->ptr, n) : malloc(n);
 	if (!p)
-		return XQ_ENOMEM;
+		return b->err = XQ_ENOMEM;
 	if (!b->alloc)
 		p[0] = '\0';
 	b->ptr = p;
@@ -52,6 +55,7 @@ int xq_buf_grow(struct xq_buf *b, size_t extra)
 void xq_buf_reset(struct xq_buf *b)
 {
 	xq_buf_truncate(b, 0);
+	b->err = 0;
 }
 
 void xq_buf_truncate(struct xq_buf *b, size_t len)
@@ -81,7 +85,7 @@ int xq_buf_adds(struct xq_buf *b, const char *s)
 
 int xq_buf_addc(struct xq_buf *b, char c)
 {
-	if (b->len + 1 < b->alloc) {
+	if (b->len + 1 < b->alloc && !b->err) {
 		b->ptr[b->len++] = c;
 		b->ptr[b->len] = '\0';
 		return 0;
@@ -94,11 +98,13 @@ int xq_buf_vaddf(struct xq_buf *b, const char *fmt, va_list ap)
 	va_list cp;
 	int n;
 
+	if (b->err)
+		return b->err;
 	va_copy(cp, ap);
 	n = vsnprintf(b->alloc ? b->ptr + b->len : NULL, b->alloc ? b->alloc - b->len : 0, fmt, cp);
 	va_end(cp);
 	if (n < 0)
-		return XQ_EINTERNAL;
+		return b->err = XQ_EINTERNAL;
 	if (b->alloc && (size_t)n < b->alloc - b->len) {
 		b->len += (size_t)n;
 		return 0;

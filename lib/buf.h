@@ -6,6 +6,12 @@
  * and may itself contain NULs; `alloc` is the allocated size.  Functions
  * that grow the buffer return 0 or XQ_ENOMEM and leave the old content
  * intact on failure.  xq_buf_detach() is the only way to take the memory.
+ *
+ * Errors are sticky (as SQLite's sqlite3_str): after a failed growth every
+ * later append fails too and adds nothing, so a caller may append many
+ * pieces and check once, with xq_buf_error(), before using the content;
+ * the content is then always a whole prefix of what was appended.
+ * xq_buf_reset() and xq_buf_release() clear the error.
  */
 #ifndef XQ_LIB_BUF_H
 #define XQ_LIB_BUF_H
@@ -17,9 +23,10 @@ struct xq_buf {
 	char *ptr;
 	size_t len;
 	size_t alloc; /* 0 while ptr points at the shared empty string */
+	int err;      /* 0, or the sticky error of a failed append (XQ_ENOMEM) */
 };
 
-#define XQ_BUF_INIT {xq_buf_empty, 0, 0}
+#define XQ_BUF_INIT {xq_buf_empty, 0, 0, 0}
 extern char xq_buf_empty[1];
 
 void xq_buf_init(struct xq_buf *b);
@@ -27,7 +34,12 @@ void xq_buf_init(struct xq_buf *b);
 void xq_buf_release(struct xq_buf *b);
 /* Make room for `extra` more bytes (plus the NUL). */
 int xq_buf_grow(struct xq_buf *b, size_t extra);
-/* Empty the content but keep the memory. */
+/* 0, or XQ_ENOMEM when an append failed since the last reset. */
+static inline int xq_buf_error(const struct xq_buf *b)
+{
+	return b->err;
+}
+/* Empty the content (and the error) but keep the memory. */
 void xq_buf_reset(struct xq_buf *b);
 /* Cut to `len` bytes (len <= b->len). */
 void xq_buf_truncate(struct xq_buf *b, size_t len);

@@ -44,6 +44,12 @@ void xq_game_clear(struct xq_game *g)
 	g->error = NULL;
 }
 
+size_t xq_game_memory(const struct xq_game *g)
+{
+	return sizeof(*g) + g->arena.total + g->nodes_alloc * sizeof(*g->nodes) +
+	       g->tags_alloc * sizeof(*g->tags);
+}
+
 void xq_game_release(struct xq_game *g)
 {
 	xq_arena_release(&g->arena);

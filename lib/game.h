@@ -107,6 +107,8 @@ int xq_game_init(struct xq_game *g);
 void xq_game_clear(struct xq_game *g);
 /* Free everything the game owns. */
 void xq_game_release(struct xq_game *g);
+/* Bytes of memory the game holds (its tree, tags and arena), for budgets. */
+size_t xq_game_memory(const struct xq_game *g);
 
 /* A copy of `len` bytes in the game's arena (NUL-terminated), or NULL. */
 char *xq_game_strdup(struct xq_game *g, const char *s, size_t len);

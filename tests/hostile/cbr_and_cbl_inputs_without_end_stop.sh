@@ -7,7 +7,7 @@ rec=tests/data/cbr/test.cbr
 limited 10 256 sh -c 'head -c 2214 "$1" | cat - /dev/zero | exec "$0" validate --from cbr -' \
 	"$XQKIT" "$rec"
 expect_status 1
-expect_err "<stdin>: byte 0: error: game 1: a record longer than 64 MiB; the rest of the input is not read [resource]"
+expect_err "<stdin>: byte 0: error: game 1: record 1 is larger than 4 MiB, the cbr format's limit for one record; not read [resource]"
 
 limited 10 256 sh -c 'cat "$1" /dev/zero | exec "$0" validate --from cbr -' "$XQKIT" "$rec"
 expect_status 1

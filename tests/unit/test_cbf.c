@@ -342,6 +342,79 @@ static void bad_fen_stops_the_moves(void **state)
 	release_games(g, n);
 }
 
+/* ---- the reader builds no tree: what it keeps of the elements ----------- */
+
+static void head_after_the_move_list_still_gives_the_start_position(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	int n;
+
+	(void)state;
+	/* Kings and a rook: a0a5 is illegal from the standard start (the
+	 * pawn on a3 is in the way) and legal from this position only. */
+	n = READ("<ChineseChessRecord><MoveList><Move value=\"00-00\"/>"
+		 "<Move value=\"09-04\" end=\"1\"/></MoveList>"
+		 "<Head><FEN>3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1</FEN></Head></ChineseChessRecord>",
+		 g, &c);
+	assert_int_equal(n, 1);
+	assert_int_equal(c.n, 0);
+	assert_int_equal(xq_game_mainline_length(&g[0]), 1);
+	assert_string_equal(g[0].nodes[1].text, "09-04");
+	release_games(g, n);
+}
+
+static void text_inside_nested_elements_is_part_of_the_comment(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	int n;
+
+	(void)state;
+	n = READ(DOC_HEAD "  <Move value=\"77-47\" end=\"1\">a<b>b<c>c</c></b>&amp;d<!-- no -->"
+			  "<![CDATA[<e>]]></Move>\n" DOC_TAIL,
+		 g, &c);
+	assert_int_equal(n, 1);
+	assert_string_equal(g[0].nodes[1].comment, "abc&d<e>");
+	/* The nested elements are not moves of the list. */
+	assert_int_equal(xq_game_mainline_length(&g[0]), 1);
+	release_games(g, n);
+}
+
+static void an_element_recovery_ends_without_an_end_tag_leaves_its_siblings_apart(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	int n;
+
+	(void)state;
+	/* Found by fuzz_cbf: <Head is never ended; recovery closes it without
+	 * an end callback, and <Chi> is the root's child, not the head's. */
+	n = READ("<ChineseChessRecord Version=\"1.0\"><Head<Chi>x</Chi></ChineseChessRecord>", g,
+		 &c);
+	assert_int_equal(n, 1);
+	assert_non_null(find_diag(&c, XQ_D_XML, "Couldn't find end of Start Tag Head"));
+	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "element <Chi> is not understood"));
+	assert_null(xq_game_tag(&g[0], "Chi"));
+	release_games(g, n);
+}
+
+static void an_escaped_ampersand_in_a_move_value_is_an_ampersand(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	const struct xq_diag *d;
+	int n;
+
+	(void)state;
+	n = READ(DOC_HEAD "  <Move value=\"7&amp;-4&#38;\" end=\"1\"/>\n" DOC_TAIL, g, &c);
+	assert_int_equal(n, 1);
+	d = find_diag(&c, XQ_D_BAD_MOVE_TEXT, "<Move value=\"7&-4&\"> is not a move");
+	assert_non_null(d);
+	assert_string_equal(d->move, "7&-4&");
+	release_games(g, n);
+}
+
 /* A game with variations, comments that need escaping, and tags. */
 static void build_game(struct xq_game *g)
 {
@@ -782,6 +855,10 @@ int main(void)
 		cmocka_unit_test(other_root_element_is_not_cbf),
 		cmocka_unit_test(unknown_result_code_is_noted_and_kept),
 		cmocka_unit_test(bad_fen_stops_the_moves),
+		cmocka_unit_test(head_after_the_move_list_still_gives_the_start_position),
+		cmocka_unit_test(text_inside_nested_elements_is_part_of_the_comment),
+		cmocka_unit_test(an_element_recovery_ends_without_an_end_tag_leaves_its_siblings_apart),
+		cmocka_unit_test(an_escaped_ampersand_in_a_move_value_is_an_ampersand),
 		cmocka_unit_test(writer_writes_the_shape_ccbridge_writes),
 		cmocka_unit_test(round_trip_keeps_tree_comments_tags_and_result),
 		cmocka_unit_test(writer_reports_what_cbf_cannot_hold),

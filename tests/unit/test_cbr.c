@@ -865,7 +865,7 @@ static void damaged_or_cut_streams_are_reported_with_offsets(void **state)
 	n = read_rec("cbl", copy, len, g, &c, &rc);
 	assert_int_equal(n, 0);
 	assert_int_equal(rc, XQ_ERANGE);
-	assert_non_null(find_diag(&c, XQ_D_RESOURCE, "more than the 268435456 this reader takes"));
+	assert_non_null(find_diag(&c, XQ_D_RESOURCE, "is larger than 4 MiB, the cbl format's limit for one record"));
 	memcpy(copy, data, len);
 	put_u32(copy + 12, 7);
 	n = read_rec("cbl", copy, len, g, &c, &rc);
@@ -893,6 +893,46 @@ static void damaged_or_cut_streams_are_reported_with_offsets(void **state)
 	}
 	free(copy);
 	free(data);
+}
+
+static void record_over_its_limit_is_refused_without_reading_on(void **state)
+{
+	static struct rec r;
+	static struct collected c;
+	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
+	struct xq_game g[MAX_GAMES];
+	const struct xq_diag *d;
+	size_t comment = 200000, len;
+	unsigned char *big;
+	int n, rc;
+
+	(void)state;
+	/* The budget of 8 MiB holds a CBR record of 128 KiB; this one's game
+	 * comment alone is 200,000 bytes. */
+	opts.max_memory = (uint64_t)8 << 20;
+	rec_start(&r, 2, start_rows, 1);
+	len = r.len + 8 + comment + 4;
+	big = calloc(1, len);
+	assert_non_null(big);
+	memcpy(big, r.b, r.len);
+	big[r.len] = 4 | 1; /* the root, with a comment, ending the tree */
+	put_u32(big + r.len + 4, (uint32_t)comment);
+	for (size_t i = 0; i < comment; i += 2)
+		big[r.len + 8 + i] = 'x';
+	memset(&c, 0, sizeof(c));
+	n = read_games_opts("cbr", big, len, g, MAX_GAMES, &c, &rc, &opts);
+	assert_int_equal(n, 0);
+	assert_int_equal(rc, XQ_ERANGE);
+	d = find_diag(&c, XQ_D_RESOURCE, "record 1 is larger than 128 KiB, the most one cbr record");
+	assert_non_null(d);
+	assert_int_equal(d->place.offset, 0);
+	/* With the default budget it is read. */
+	memset(&c, 0, sizeof(c));
+	n = read_games("cbr", big, len, g, MAX_GAMES, &c, &rc);
+	assert_int_equal(n, 1);
+	assert_int_equal(strlen(g[0].nodes[XQ_ROOT].comment), comment / 2);
+	release_games(g, n);
+	free(big);
 }
 
 static void records_that_do_not_fit_are_reported(void **state)
@@ -1227,6 +1267,7 @@ int main(void)
 		cmocka_unit_test(move_text_that_does_not_name_the_move_is_noted),
 		cmocka_unit_test(damaged_or_cut_streams_are_reported_with_offsets),
 		cmocka_unit_test(records_that_do_not_fit_are_reported),
+		cmocka_unit_test(record_over_its_limit_is_refused_without_reading_on),
 		cmocka_unit_test(compressed_fixture_reads_whole),
 		cmocka_unit_test(fixtures_read),
 		cmocka_unit_test(corpus_libraries_read_whole),

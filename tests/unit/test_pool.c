@@ -104,6 +104,9 @@ static int emit(void *ctx, struct pool_job *j)
  * input into chunks of `games` games (or `bytes` bytes).  The serialized
  * run goes to `out` (initialised by the caller).
  */
+/* The memory budget of the runs (0: the default). */
+static uint64_t run_budget;
+
 static void run(struct xq_buf *out, const char *const *paths, int n, int threads,
 		uint64_t games, uint64_t bytes, struct pool_stats *st, int recursive)
 {
@@ -122,6 +125,7 @@ static void run(struct xq_buf *out, const char *const *paths, int n, int threads
 	cfg.threads = threads;
 	cfg.inputs = &in;
 	cfg.read_opts = (struct xq_read_opts)XQ_READ_OPTS_INIT;
+	cfg.read_opts.max_memory = run_budget;
 	cfg.process = process;
 	cfg.emit = emit;
 	cfg.ctx = &r;
@@ -444,6 +448,27 @@ static void inputs_of_many_kinds_keep_their_order(void **state)
 	xq_buf_release(&split);
 }
 
+static void a_small_budget_is_never_passed_and_changes_nothing_but_the_pace(void **state)
+{
+	static const char *const dir[] = {"tests/data"};
+	struct xq_buf seq = XQ_BUF_INIT, split = XQ_BUF_INIT;
+	struct pool_stats st;
+
+	(void)state;
+	/* 8 MiB: every fixture's reading reserves a good part of it, so the
+	 * workers wait for each other's memory; the output is the same. */
+	run_budget = (uint64_t)8 << 20;
+	run(&seq, dir, 1, 1, 0, 0, NULL, 1);
+	memset(&st, 0, sizeof(st));
+	run(&split, dir, 1, 4, 1, 0, &st, 1);
+	run_budget = 0;
+	assert_same_run(&seq, &split, "tests/data within 8 MiB");
+	assert_true(st.peak_reserved > 0);
+	assert_true(st.peak_reserved <= (uint64_t)8 << 20);
+	xq_buf_release(&seq);
+	xq_buf_release(&split);
+}
+
 static void shared_corpus_collections_read_the_same_split(void **state)
 {
 	const char *shared = test_shared_dir();
@@ -500,6 +525,7 @@ int main(void)
 		cmocka_unit_test(utf16_input_is_read_whole),
 		cmocka_unit_test(ndjson_lines_blank_lines_and_a_last_line_without_end),
 		cmocka_unit_test(inputs_of_many_kinds_keep_their_order),
+		cmocka_unit_test(a_small_budget_is_never_passed_and_changes_nothing_but_the_pace),
 		cmocka_unit_test(shared_corpus_collections_read_the_same_split),
 	};
 	return cmocka_run_group_tests_name("pool", tests, setup, teardown);

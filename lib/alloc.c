@@ -1,0 +1,37 @@
+/*
+ * alloc.c: growing arrays (see alloc.h).
+ */
+#include "alloc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+int xq_alloc_grow(void *pptr, size_t *alloc, size_t need, size_t elem)
+{
+	size_t n = *alloc;
+	void *p;
+
+	if (need <= n)
+		return 0;
+	if (elem == 0 || need > SIZE_MAX / elem)
+		return XQ_ENOMEM;
+	n = n < SIZE_MAX / 3 ? n + n / 2 : need;
+	if (n < need)
+		n = need;
+	if (n < 16)
+		n = 16;
+	if (n > SIZE_MAX / elem)
+		n = need;
+	/* The array pointer is read and written through memcpy, so that any
+	 * object pointer type can be grown without aliasing it as void *. */
+	memcpy(&p, pptr, sizeof(p));
+	p = realloc(p, n * elem);
+	if (!p)
+		return XQ_ENOMEM;
+	memcpy(pptr, &p, sizeof(p));
+	*alloc = n;
+	return 0;
+}

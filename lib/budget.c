@@ -1,0 +1,117 @@
+/*
+ * budget.c: a memory budget whose reservations are granted in ticket
+ * order (see budget.h).
+ */
+#include "budget.h"
+
+#include "diag.h"
+#include "utf8.h"
+
+int xq_budget_init(struct xq_budget *b, uint64_t total)
+{
+	b->total = total;
+	b->used = 0;
+	b->next_ticket = 0;
+	b->peak = 0;
+	b->cancelled = 0;
+	if (pthread_mutex_init(&b->mu, NULL))
+		return XQ_ENOMEM;
+	if (pthread_cond_init(&b->cond, NULL)) {
+		pthread_mutex_destroy(&b->mu);
+		return XQ_ENOMEM;
+	}
+	return 0;
+}
+
+void xq_budget_release(struct xq_budget *b)
+{
+	pthread_cond_destroy(&b->cond);
+	pthread_mutex_destroy(&b->mu);
+}
+
+/* Wait for `ticket`'s turn (with b->mu held). */
+static void wait_turn(struct xq_budget *b, uint64_t ticket)
+{
+	while (b->next_ticket != ticket && !b->cancelled)
+		pthread_cond_wait(&b->cond, &b->mu);
+}
+
+/* The next ticket's turn (with b->mu held). */
+static void next_turn(struct xq_budget *b)
+{
+	b->next_ticket++;
+	pthread_cond_broadcast(&b->cond);
+}
+
+int xq_budget_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&b->mu);
+	wait_turn(b, ticket);
+	while (!b->cancelled && n <= b->total && b->total - b->used < n)
+		pthread_cond_wait(&b->cond, &b->mu);
+	if (n > b->total || b->cancelled) {
+		rc = XQ_ERANGE;
+	} else {
+		b->used += n;
+		if (b->used > b->peak)
+			b->peak = b->used;
+	}
+	next_turn(b);
+	pthread_mutex_unlock(&b->mu);
+	return rc;
+}
+
+void xq_budget_pass(struct xq_budget *b, uint64_t ticket)
+{
+	pthread_mutex_lock(&b->mu);
+	wait_turn(b, ticket);
+	next_turn(b);
+	pthread_mutex_unlock(&b->mu);
+}
+
+void xq_budget_give_back(struct xq_budget *b, uint64_t n)
+{
+	pthread_mutex_lock(&b->mu);
+	b->used = n < b->used ? b->used - n : 0;
+	pthread_cond_broadcast(&b->cond);
+	pthread_mutex_unlock(&b->mu);
+}
+
+void xq_budget_cancel(struct xq_budget *b)
+{
+	pthread_mutex_lock(&b->mu);
+	b->cancelled = 1;
+	pthread_cond_broadcast(&b->cond);
+	pthread_mutex_unlock(&b->mu);
+}
+
+int xq_size_parse(const char *s, uint64_t *out)
+{
+	uint64_t v = 0, mul = 1;
+	const char *p = s;
+
+	if (!xq_is_digit((unsigned char)*p))
+		return -1;
+	for (; xq_is_digit((unsigned char)*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	switch (*p) {
+	case 'k': case 'K': mul = (uint64_t)1 << 10; p++; break;
+	case 'm': case 'M': mul = (uint64_t)1 << 20; p++; break;
+	case 'g': case 'G': mul = (uint64_t)1 << 30; p++; break;
+	default: break;
+	}
+	if (mul > 1 && *p == 'i')
+		p++;
+	if (*p == 'B' || (*p == 'b' && mul > 1))
+		p++;
+	if (*p || (v && mul > UINT64_MAX / v))
+		return -1;
+	*out = v * mul;
+	return 0;
+}

@@ -1,0 +1,166 @@
+/*
+ * test_budget.c: the memory budget of a run (lib/budget.h): sizes as
+ * people write them, reservations granted in ticket order and only when
+ * the memory is free, a reservation larger than the budget refused at
+ * once, and a cancelled run that no thread waits on.
+ */
+#include "testutil.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "budget.h"
+#include "diag.h"
+
+static void sizes_take_k_m_g_suffixes_and_refuse_anything_else(void **state)
+{
+	static const struct {
+		const char *text;
+		uint64_t value;
+	} ok[] = {
+		{"0", 0},
+		{"4096", 4096},
+		{"512K", (uint64_t)512 << 10},
+		{"256M", (uint64_t)256 << 20},
+		{"256m", (uint64_t)256 << 20},
+		{"256MB", (uint64_t)256 << 20},
+		{"256MiB", (uint64_t)256 << 20},
+		{"2G", (uint64_t)2 << 30},
+		{"100B", 100},
+	};
+	static const char *const bad[] = {"", "M", "-1", "1.5G", "12Q", "256 M", "8MM",
+					  "99999999999999999999", "17179869184G", "100b"};
+	uint64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		v = 1;
+		assert_int_equal(xq_size_parse(ok[i].text, &v), 0);
+		assert_true(v == ok[i].value);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(xq_size_parse(bad[i], &v), -1);
+}
+
+static void a_reservation_larger_than_the_budget_is_refused_at_once(void **state)
+{
+	struct xq_budget b;
+
+	(void)state;
+	assert_int_equal(xq_budget_init(&b, 1000), 0);
+	assert_int_equal(xq_budget_reserve(&b, 0, 600), 0);
+	/* More than the whole budget: refused without waiting for the 600. */
+	assert_int_equal(xq_budget_reserve(&b, 1, 1001), XQ_ERANGE);
+	/* And the next ticket's turn has come. */
+	assert_int_equal(xq_budget_reserve(&b, 2, 400), 0);
+	assert_true(b.used == 1000);
+	assert_true(b.peak == 1000);
+	xq_budget_release(&b);
+}
+
+struct waiter {
+	struct xq_budget *b;
+	uint64_t ticket, n;
+	atomic_int done;
+	int rc;
+};
+
+static void *reserve_thread(void *arg)
+{
+	struct waiter *w = arg;
+
+	w->rc = xq_budget_reserve(w->b, w->ticket, w->n);
+	atomic_store(&w->done, 1);
+	return NULL;
+}
+
+static void pause_a_little(void)
+{
+	struct timespec ts = {0, 20 * 1000 * 1000};
+
+	nanosleep(&ts, NULL);
+}
+
+static void a_reservation_waits_until_memory_is_given_back(void **state)
+{
+	struct xq_budget b;
+	struct waiter w;
+	pthread_t t;
+
+	(void)state;
+	assert_int_equal(xq_budget_init(&b, 1000), 0);
+	assert_int_equal(xq_budget_reserve(&b, 0, 700), 0);
+	w = (struct waiter){&b, 1, 500, 0, -1};
+	assert_int_equal(pthread_create(&t, NULL, reserve_thread, &w), 0);
+	pause_a_little();
+	assert_int_equal(atomic_load(&w.done), 0); /* 700 + 500 > 1000: it waits */
+	xq_budget_give_back(&b, 700);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(w.rc, 0);
+	assert_true(b.used == 500);
+	assert_true(b.peak <= 1000);
+	xq_budget_release(&b);
+}
+
+static void reservations_are_granted_in_ticket_order(void **state)
+{
+	struct xq_budget b;
+	struct waiter later, first;
+	pthread_t t1, t2;
+
+	(void)state;
+	assert_int_equal(xq_budget_init(&b, 1000), 0);
+	/* Ticket 1 asks first, for memory that is free, but waits for ticket 0. */
+	later = (struct waiter){&b, 1, 10, 0, -1};
+	assert_int_equal(pthread_create(&t1, NULL, reserve_thread, &later), 0);
+	pause_a_little();
+	assert_int_equal(atomic_load(&later.done), 0);
+	first = (struct waiter){&b, 0, 995, 0, -1};
+	assert_int_equal(pthread_create(&t2, NULL, reserve_thread, &first), 0);
+	assert_int_equal(pthread_join(t2, NULL), 0);
+	assert_int_equal(first.rc, 0);
+	/* Now ticket 1's turn, and 995 + 10 does not fit: it waits on. */
+	pause_a_little();
+	assert_int_equal(atomic_load(&later.done), 0);
+	xq_budget_give_back(&b, 995);
+	assert_int_equal(pthread_join(t1, NULL), 0);
+	assert_int_equal(later.rc, 0);
+	assert_true(b.used == 10);
+	xq_budget_release(&b);
+}
+
+static void cancelling_ends_every_wait(void **state)
+{
+	struct xq_budget b;
+	struct waiter w[2];
+	pthread_t t[2];
+
+	(void)state;
+	assert_int_equal(xq_budget_init(&b, 100), 0);
+	assert_int_equal(xq_budget_reserve(&b, 0, 100), 0);
+	w[0] = (struct waiter){&b, 1, 50, 0, -1};  /* waits for memory */
+	w[1] = (struct waiter){&b, 7, 1, 0, -1};   /* waits for its turn */
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, reserve_thread, &w[i]), 0);
+	pause_a_little();
+	xq_budget_cancel(&b);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+		assert_int_equal(w[i].rc, XQ_ERANGE);
+	}
+	assert_true(b.used == 100);
+	xq_budget_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sizes_take_k_m_g_suffixes_and_refuse_anything_else),
+		cmocka_unit_test(a_reservation_larger_than_the_budget_is_refused_at_once),
+		cmocka_unit_test(a_reservation_waits_until_memory_is_given_back),
+		cmocka_unit_test(reservations_are_granted_in_ticket_order),
+		cmocka_unit_test(cancelling_ends_every_wait),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
