@@ -223,7 +223,7 @@ void input_opts_alias(struct input_opts *o, const char *old, const char *now);
 /* Should text on `fd` be coloured?  --color always or never says; auto
  * (the default) colours on a terminal unless NO_COLOR is set and not
  * empty, or TERM is dumb (as git and ripgrep do).  In report.c. */
-int input_opts_color(const struct input_opts *o, int fd);
+int report_use_color(const struct input_opts *o, int fd);
 
 /* inputs_start() over the operands and --files0-from, and the progress
  * line: 0, or an exit status after saying why. */

@@ -263,7 +263,7 @@ void report_flush_out(struct xq_buf *b)
 
 /* ---- the reporter ------------------------------------------------------- */
 
-int input_opts_color(const struct input_opts *o, int fd)
+int report_use_color(const struct input_opts *o, int fd)
 {
 	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
 
@@ -282,7 +282,7 @@ void reporter_init(struct reporter *r, const char *command, const struct input_o
 	r->fmt = o->fmt;
 	r->quiet = o->quiet;
 	r->verbose = o->verbose;
-	r->color = o->fmt == REPORT_TEXT && input_opts_color(o, 2);
+	r->color = o->fmt == REPORT_TEXT && report_use_color(o, 2);
 	xq_buf_init(&r->err);
 	xq_buf_init(&r->out);
 }
