@@ -21,8 +21,8 @@
 #include "opt.h"
 
 static const char usage[] =
-	"xqkit perft [--fen FEN] [--divide] [-j THREADS] [--json] DEPTH\n"
-	"   or: xqkit perft --suite FILE [--max-depth D] [-j THREADS] [--json]";
+	"xqkit perft [--fen FEN] [--divide] [-j THREADS] [--format text|ndjson] DEPTH\n"
+	"   or: xqkit perft --suite FILE [--max-depth D] [-j THREADS] [--format text|ndjson] [-q|-v]";
 static const char summary[] =
 	"Count the leaves of the legal move tree DEPTH plies deep from a position (the\n"
 	"start position unless --fen is given), print the count, the time and the\n"
@@ -30,16 +30,19 @@ static const char summary[] =
 	"With --suite, check every row of a TSV file (columns id, fen, depth, nodes)\n"
 	"and exit 1 if any count differs.";
 
-enum { O_FEN = 'f', O_DIVIDE = 'd', O_JOBS = 'j', O_JSON = 'J', O_SUITE = 's',
-       O_MAXDEPTH = 'm', O_HELP = 'h' };
+enum { O_FEN = 'f', O_DIVIDE = 'd', O_JOBS = 'j', O_JSON = 'J', O_FORMAT = 'F', O_SUITE = 's',
+       O_MAXDEPTH = 'm', O_QUIET = 'q', O_VERBOSE = 'v', O_HELP = 'h' };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_FEN, 0, "fen", "FEN", "count from this position instead of the start"),
 	OPT_FLAG(O_DIVIDE, 0, "divide", "print the count below each root move (ICCS)"),
 	OPT_VALUE(O_JOBS, 'j', "jobs", "THREADS", "count on this many threads (default 1)"),
-	OPT_FLAG(O_JSON, 0, "json", "print one JSON object (or one per suite row)"),
+	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "text (default) or ndjson: one JSON object (or one per suite row)"),
+	OPT_FLAG(O_JSON, 0, "json", NULL),
 	OPT_VALUE(O_SUITE, 0, "suite", "FILE", "check every row of a perft suite TSV file"),
 	OPT_VALUE(O_MAXDEPTH, 0, "max-depth", "D", "with --suite, skip rows deeper than D"),
+	OPT_FLAG(O_QUIET, 'q', "quiet", "with --suite, no summary (only the rows that differ)"),
+	OPT_FLAG(O_VERBOSE, 'v', "verbose", "with --suite, a line for every row counted"),
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
@@ -256,6 +259,9 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* quiet: no summary; verbose: a line for each row (text). */
+static int suite_quiet, suite_verbose;
+
 static int run_suite(const char *path, int max_depth, int threads, int json)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
@@ -328,6 +334,9 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 				path, lineno, fields[0], depth, (unsigned long long)expect,
 				(unsigned long long)total);
 		}
+		if (suite_verbose && !json)
+			printf("%s depth %d: %llu leaves%s\n", fields[0], depth,
+			       (unsigned long long)total, total == expect ? "" : " (differs)");
 		if (json) {
 			struct xq_buf o = XQ_BUF_INIT;
 			xq_buf_adds(&o, "{\"id\":");
@@ -353,8 +362,8 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 		if (json)
 			printf("{\"suite\":\"summary\",\"rows\":%d,\"skipped\":%d,\"mismatches\":%d,\"bad_rows\":%d,\"nodes\":%llu,\"seconds\":%.6f}\n",
 			       rows, skipped, mismatches, bad, (unsigned long long)leaves, secs);
-		else
-			printf("suite %s: %d rows counted, %d skipped (deeper than --max-depth), %d mismatch%s, %d bad row%s; %llu leaves in %.2f s\n",
+		else if (!suite_quiet)
+			fprintf(stderr, "suite %s: %d rows counted, %d skipped (deeper than --max-depth), %d mismatch%s, %d bad row%s; %llu leaves in %.2f s\n",
 			       path, rows, skipped, mismatches,
 			       mismatches == 1 ? "" : "es", bad, bad == 1 ? "" : "s",
 			       (unsigned long long)leaves, secs);
@@ -378,7 +387,20 @@ int cmd_perft(int argc, char **argv)
 		switch (id) {
 		case O_FEN: fen = value; break;
 		case O_DIVIDE: divide = 1; break;
-		case O_JSON: json = 1; break;
+		case O_JSON:
+			if (!json)
+				cmd_warning("--json is an old spelling of --format ndjson, which it means here");
+			json = 1;
+			break;
+		case O_FORMAT:
+			if (strcmp(value, "text") && strcmp(value, "ndjson") && strcmp(value, "json")) {
+				snprintf(p.err, sizeof(p.err), "--format must be text or ndjson, not '%s'", value);
+				goto usage;
+			}
+			json = strcmp(value, "text") != 0;
+			break;
+		case O_QUIET: suite_quiet = 1; break;
+		case O_VERBOSE: suite_verbose = 1; break;
 		case O_SUITE: suite = value; break;
 		case O_JOBS:
 			if ((v = opt_int(&p, "--jobs", value, 1, 64)) < 0)
