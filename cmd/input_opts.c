@@ -126,6 +126,8 @@ int input_opts_start(const struct input_opts *o, struct inputs *it, struct opt_p
 	struct xq_diag d;
 	int progress = o->progress;
 
+	if (inputs_check_operands(p->operands, p->noperands, o->recursive, &d) == XQ_EXIT_USAGE)
+		return cmd_usage_error(cmd, "%s", d.msg);
 	if (inputs_start(it, p->operands, p->noperands, o->recursive, o->files0, &d)) {
 		cmd_error("%s", d.msg);
 		return XQ_EXIT_IO;

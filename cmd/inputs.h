@@ -120,6 +120,16 @@ int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d);
 int inputs_start(struct inputs *it, char **operands, int n, int recursive, const char *list,
 		 struct xq_diag *d);
 
+/*
+ * Look at the operands before anything is read: a directory without
+ * `recursive` is a usage error (XQ_EXIT_USAGE: it says to add -r), an
+ * operand that does not exist or cannot be looked at an I/O error
+ * (XQ_EXIT_IO); 0 when every operand can be tried.  `d` says why (the
+ * first found).  `-` is always fine.  Commands stop at a usage error;
+ * annotate stops at either, before it starts any engine.
+ */
+int inputs_check_operands(char **operands, int n, int recursive, struct xq_diag *d);
+
 /* Total bytes of the regular files the inputs name (walking directories
  * with `recursive`), for progress; -1 when some size is unknown (standard
  * input, or a list of names, which can be read only once).  Call it before

@@ -1,0 +1,115 @@
+/*
+ * test_report.c: what cmd/report.c decides alone: when text diagnostics
+ * are coloured (--color, NO_COLOR, a terminal, as git and ripgrep do) and
+ * how.  The cmd/ source is compiled into this test (unit tests link only
+ * libxq); a pseudo-terminal stands for the user's terminal.
+ */
+#define _XOPEN_SOURCE 700
+#include "testutil.h"
+
+#include <fcntl.h>
+
+#include "report.c"
+
+/* report.c clears the progress line before writing; no test shows one. */
+void progress_clear(void)
+{
+}
+
+/* A terminal's file descriptor (the far side of a new pseudo-terminal). */
+static int open_terminal(int *master)
+{
+	const char *name;
+
+	*master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (*master < 0 || grantpt(*master) || unlockpt(*master) || !(name = ptsname(*master)))
+		return -1;
+	return open(name, O_RDWR | O_NOCTTY);
+}
+
+static int color_with(enum color_when when, const char *no_color, int fd)
+{
+	struct input_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.color = when;
+	if (no_color)
+		setenv("NO_COLOR", no_color, 1);
+	else
+		unsetenv("NO_COLOR");
+	return report_use_color(&o, fd);
+}
+
+static void auto_colours_a_terminal_unless_no_color_is_set(void **state)
+{
+	int master, tty = open_terminal(&master);
+
+	(void)state;
+	if (tty < 0) {
+		TEST_SKIP("no pseudo-terminal here");
+		return;
+	}
+	setenv("TERM", "xterm", 1);
+	assert_true(color_with(COLOR_AUTO, NULL, tty));
+	assert_false(color_with(COLOR_AUTO, "1", tty));
+	assert_true(color_with(COLOR_AUTO, "", tty)); /* empty is unset, as no-color.org says */
+	setenv("TERM", "dumb", 1);
+	assert_false(color_with(COLOR_AUTO, NULL, tty));
+	close(tty);
+	close(master);
+}
+
+static void auto_never_colours_a_file_or_a_pipe(void **state)
+{
+	int fds[2];
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	assert_false(color_with(COLOR_AUTO, NULL, fds[1]));
+	close(fds[0]);
+	close(fds[1]);
+}
+
+static void always_and_never_win_over_the_terminal_and_no_color(void **state)
+{
+	int fds[2];
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	assert_true(color_with(COLOR_ALWAYS, "1", fds[1]));
+	assert_false(color_with(COLOR_NEVER, NULL, fds[1]));
+	close(fds[0]);
+	close(fds[1]);
+}
+
+static void only_the_severity_word_is_coloured(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+	struct xq_diag d;
+
+	(void)state;
+	xq_diag_init(&d);
+	d.source = "a.pgn";
+	d.place.line = 3;
+	d.place.col = 5;
+	xq_diag_set(&d, 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR, "illegal");
+	assert_int_equal(report_text_color(&b, &d, 0, 1), 0);
+	xq_buf_addc(&b, '\0');
+	assert_string_equal(b.ptr, "a.pgn:3:5: \033[01;31merror\033[m: illegal [illegal-move]\n");
+	xq_buf_reset(&b);
+	assert_int_equal(report_text_color(&b, &d, 0, 0), 0);
+	xq_buf_addc(&b, '\0');
+	assert_string_equal(b.ptr, "a.pgn:3:5: error: illegal [illegal-move]\n");
+	xq_buf_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(auto_colours_a_terminal_unless_no_color_is_set),
+		cmocka_unit_test(auto_never_colours_a_file_or_a_pipe),
+		cmocka_unit_test(always_and_never_win_over_the_terminal_and_no_color),
+		cmocka_unit_test(only_the_severity_word_is_coloured),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
