@@ -100,6 +100,7 @@ struct cctx {
 	/* totals (the reporter counts inputs and diagnostics) */
 	uint64_t written, skipped, lossy, kept_broken, verified, verify_failed, seq;
 	int io_error, stop;
+	int too_many;             /* a second game for a single-game format */
 	int disk_full;            /* -o DIR/: a file could not be written for want of space */
 };
 
@@ -434,10 +435,12 @@ static void convert_game(struct cctx *c, struct pool_job *j)
 		return;
 	}
 	if (!c->dir_mode && !(c->to->caps & XQ_CAP_MULTI) && c->written > 0) {
+		/* Said once, and the run stops: every later game is the same. */
 		add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS,
-			 "skipped: %s holds one game per file; write to a directory with -o DIR/",
-			 c->to->name);
+			 "%s holds one game per file and the input holds more: stopped%s; write to a directory with -o DIR/",
+			 c->to->name, c->out_path ? ", nothing is written" : "");
 		c->skipped++;
+		c->stop = c->too_many = 1;
 		return;
 	}
 	c->cur = j;
@@ -752,6 +755,13 @@ static int check_args(struct cctx *c, struct opt_parser *p, const char *to_name)
 			 "--format ndjson writes to standard output: give -o for the records");
 		return -1;
 	}
+	if (!c->dir_mode && !(c->to->caps & XQ_CAP_MULTI) &&
+	    (p->noperands > 1 || c->in.recursive || c->in.files0)) {
+		snprintf(p->err, sizeof(p->err),
+			 "%s holds one game per file: to convert several inputs, write to a directory with -o DIR/",
+			 c->to->name);
+		return -1;
+	}
 	if (!c->out_path && (c->to->caps & XQ_CAP_BINARY) && isatty(1)) {
 		snprintf(p->err, sizeof(p->err),
 			 "%s is binary: give -o FILE rather than writing it to a terminal", c->to->name);
@@ -863,7 +873,8 @@ static int finish(struct cctx *c, struct inputs *inputs, double t0)
 		print_summary(c, cmd_now() - t0);
 		return cmd_signal_status();
 	}
-	if (!c->dir_mode && finish_single_output(c, !c->io_error))
+	if (!c->dir_mode && finish_single_output(c, !c->io_error && !c->too_many) &&
+	    !c->too_many)
 		c->io_error = 1;
 	print_summary(c, cmd_now() - t0);
 	if (c->disk_full)
