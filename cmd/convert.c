@@ -507,6 +507,10 @@ static void convert_game(struct cctx *c, struct pool_job *j)
 		c->stop = 1;
 		add_diag(j, XQ_SEV_ERROR, XQ_D_IO, "cannot write to '%s'", xq_output_name(c->out));
 		goto out;
+	} else if (!c->out_path && report_stdout_is_pipe()) {
+		/* Each game reaches a pipe whole (report_flush_out); formats/io
+		 * has no flush of its own, and its stream is one of all. */
+		fflush(NULL);
 	}
 	c->written++;
 	if (lossy)

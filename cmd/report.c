@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "inputs.h"
@@ -253,11 +254,25 @@ void report_flush_err(struct xq_buf *b)
 	xq_buf_reset(b);
 }
 
+int report_stdout_is_pipe(void)
+{
+	static int known = -1; /* set by the output thread only */
+	struct stat st;
+
+	if (known < 0)
+		known = fstat(1, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+	return known;
+}
+
 void report_flush_out(struct xq_buf *b)
 {
 	if (b->len == 0)
 		return;
 	fwrite(b->ptr, 1, b->len, stdout);
+	/* Whole records reach a pipe at once: two processes writing into one
+	 * pipe never cut each other's lines (within PIPE_BUF bytes). */
+	if (report_stdout_is_pipe())
+		fflush(stdout);
 	xq_buf_reset(b);
 }
 

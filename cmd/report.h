@@ -118,6 +118,10 @@ void reporter_counts_text(struct reporter *r, struct xq_buf *b);
 /* "3 files" / "1 file". */
 void report_plural(struct xq_buf *b, uint64_t n, const char *one, const char *many);
 
+/* Is standard output a pipe or a socket?  Then what is written there is
+ * flushed record by record (report_flush_out, convert's games). */
+int report_stdout_is_pipe(void);
+
 /* Write a buffer to stderr (clearing the progress line first) or stdout. */
 void report_flush_err(struct xq_buf *b);
 void report_flush_out(struct xq_buf *b);
