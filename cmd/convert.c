@@ -60,7 +60,7 @@ static const struct opt_spec options[] = {
 	OPT_VALUE(O_TO, 't', "to", "FORMAT", "the format to write"),
 	OPT_VALUE(O_OUT, 'o', "output", "OUT", "output file, '-' (standard output, the default) or DIR/"),
 	OPT_VALUE(O_NAME, 0, "name", "TEMPLATE", "file names under DIR/ (default " NAME_TEMPLATE_DEFAULT ")"),
-	OPT_VALUE(O_NOTATION, 0, "notation", "NAME", "move notation of text formats (" MOVETEXT_NAMES ")"),
+	OPT_VALUE(O_NOTATION, 0, "notation", "NAME", "moves in PGN: chinese, chinese-traditional, wxf or iccs; in NDJSON and HTML also uci, uci1"),
 	OPT_VALUE(O_ENCODING, 0, "output-encoding", "ENC", "text encoding to write (default: the format's, UTF-8)"),
 	OPT_VALUE(O_ENCODING_OLD, 0, "encoding", "ENC", NULL),
 	OPT_VALUE(O_VERSION, 0, "format-version", "V", "version of the format to write (e.g. 0x0A)"),
