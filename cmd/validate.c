@@ -341,10 +341,17 @@ static void check_result(struct pool_job *j, int rules_spoke)
 {
 	struct xq_game *g = &j->game;
 	int reader_said = 0; /* the reader reported a missing result already */
+	struct xq_diag *tag_said = NULL; /* the reader's Result tag mismatch */
 
-	for (size_t i = 0; i < j->diags.n; i++)
+	for (size_t i = 0; i < j->diags.n; i++) {
 		if (j->diags.v[i].code == XQ_D_NO_RESULT)
 			reader_said = 1;
+		if (j->diags.v[i].code == XQ_D_BAD_RESULT)
+			tag_said = &j->diags.v[i];
+	}
+	/* An empty game is said to be empty, once: no result is no news. */
+	if (g->flags & XQ_GAME_EMPTY)
+		reader_said = 1;
 	uint32_t end = xq_game_mainline_end(g), plies = xq_game_mainline_length(g);
 	const char *tag = xq_game_tag(g, "Result");
 	struct xq_board b;
@@ -355,6 +362,9 @@ static void check_result(struct pool_job *j, int rules_spoke)
 		if (xq_result_parse(tag, strlen(tag), &r))
 			game_diag(j, XQ_SEV_WARNING, XQ_D_BAD_TAG, 0,
 				  "the Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *", tag);
+		else if (tag_said)
+			/* Said once, where the reader found it, as an error. */
+			tag_said->severity = XQ_SEV_ERROR;
 		else if (g->result != XQ_RESULT_NONE && r != g->result &&
 			 !(r == XQ_RESULT_UNKNOWN && g->result == XQ_RESULT_UNKNOWN))
 			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_RESULT, 0,
@@ -431,17 +441,21 @@ static void validate_process(void *ctx, struct pool_job *j)
 {
 	struct vctx *c = ctx;
 	struct xq_game_counts counts;
-	int fen_reported = 0;
+	int fen_reported = 0, empty_reported = 0;
 
-	/* A reader that rejected the start position has said so already. */
-	for (size_t i = 0; i < j->diags.n; i++)
+	/* What a reader said already (a start position it rejected, a game
+	 * with no moves) is not said again. */
+	for (size_t i = 0; i < j->diags.n; i++) {
 		if (j->diags.v[i].code == XQ_D_BAD_FEN)
 			fen_reported = 1;
+		if (j->diags.v[i].code == XQ_D_EMPTY_GAME)
+			empty_reported = 1;
+	}
 	if (!fen_reported)
 		check_start(j);
 	check_result(j, check_rules(c, j));
 	check_tags(c, j);
-	if (j->game.flags & XQ_GAME_EMPTY)
+	if ((j->game.flags & XQ_GAME_EMPTY) && !empty_reported)
 		game_diag(j, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, 0, "the record has no moves");
 	xq_game_count(&j->game, &counts);
 	j->counts[0] = counts.nodes;
