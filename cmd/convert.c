@@ -158,8 +158,11 @@ static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code
 /* Drain what the writer produced into `dst` (appended), emptying c->mem. */
 static void drain(struct cctx *c, struct xq_buf *dst)
 {
-	if (dst)
+	if (dst) {
 		xq_buf_add(dst, c->mem.ptr, c->mem.len);
+		if (xq_buf_error(&c->mem) && !dst->err)
+			dst->err = xq_buf_error(&c->mem); /* what the writer lost, dst lost */
+	}
 	xq_buf_reset(&c->mem);
 }
 
@@ -415,7 +418,8 @@ static void note_error(struct pool_job *j)
 		else if (d->ply)
 			xq_buf_addf(&b, "ply %u: ", (unsigned)d->ply);
 		xq_buf_adds(&b, d->msg);
-		xq_game_set_error(&j->game, b.ptr, b.len);
+		if (!xq_buf_error(&b))
+			xq_game_set_error(&j->game, b.ptr, b.len);
 		break;
 	}
 	xq_buf_release(&b);
@@ -454,6 +458,8 @@ static void convert_game(struct cctx *c, struct pool_job *j)
 		drain(c, &doc);
 	}
 	lossy = count_losses(j, before) > 0;
+	if (!rc && xq_buf_error(&doc))
+		rc = XQ_ENOMEM; /* the game is never written half */
 	if (rc) {
 		if (rc != XQ_ENOMEM && rc != XQ_EIO)
 			add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS, "skipped: the %s writer refused it: %s",
@@ -488,7 +494,9 @@ static void convert_game(struct cctx *c, struct pool_job *j)
 			whole.len = (whole.len + 1) / 2;
 			check = &whole;
 		}
-		rc = verify_game(c, j, check, lossy);
+		rc = xq_buf_error(&whole) ? 1 : verify_game(c, j, check, lossy);
+		if (xq_buf_error(&whole))
+			add_diag(j, XQ_SEV_ERROR, XQ_D_RESOURCE, "--verify: out of memory");
 		xq_buf_release(&whole);
 		if (rc) {
 			c->verify_failed++;
@@ -577,7 +585,7 @@ static int open_single_output(struct cctx *c)
 	{
 		struct xq_buf head = XQ_BUF_INIT;
 		drain(c, &head);
-		rc = xq_output_write(c->out, head.ptr, head.len);
+		rc = xq_buf_error(&head) ? XQ_ENOMEM : xq_output_write(c->out, head.ptr, head.len);
 		xq_buf_release(&head);
 		if (rc) {
 			cmd_error("cannot write to '%s'", xq_output_name(c->out));
@@ -603,7 +611,7 @@ static int finish_single_output(struct cctx *c, int commit)
 		xq_output_commit(c->mem_out, NULL);
 	c->mem_out = NULL;
 	drain(c, &tail);
-	if (commit && xq_output_write(c->out, tail.ptr, tail.len))
+	if (commit && (xq_buf_error(&tail) || xq_output_write(c->out, tail.ptr, tail.len)))
 		commit = 0;
 	xq_buf_release(&tail);
 	xq_diag_init(&d);

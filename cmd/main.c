@@ -149,6 +149,11 @@ static int finish(int status)
 		cmd_error("cannot close standard output: %s", strerror(errno));
 		status = XQ_EXIT_IO;
 	}
+	if (report_output_lost()) {
+		cmd_error("out of memory: some output was not written");
+		if (status != XQ_EXIT_BUG && !stopped)
+			status = XQ_EXIT_IO;
+	}
 	if (report_bug_seen()) {
 		cmd_error("internal error: this is a bug in xqkit %s; please report it with the "
 			  "command and the input that showed it",

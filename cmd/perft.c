@@ -192,7 +192,10 @@ static void print_json_result(int depth, uint64_t nodes, double secs, int thread
 		xq_buf_addc(&b, '}');
 	}
 	xq_buf_adds(&b, "}\n");
-	fwrite(b.ptr, 1, b.len, stdout);
+	if (xq_buf_error(&b))
+		cmd_error("out of memory");
+	else
+		fwrite(b.ptr, 1, b.len, stdout);
 	xq_buf_release(&b);
 }
 
@@ -344,7 +347,8 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 			xq_buf_addf(&o, ",\"depth\":%d,\"expected\":%llu,\"nodes\":%llu,\"ok\":%s,\"seconds\":%.6f}\n",
 				    depth, (unsigned long long)expect, (unsigned long long)total,
 				    total == expect ? "true" : "false", cmd_now() - r0);
-			fwrite(o.ptr, 1, o.len, stdout);
+			if (!xq_buf_error(&o))
+				fwrite(o.ptr, 1, o.len, stdout);
 			xq_buf_release(&o);
 		}
 	}
@@ -371,94 +375,107 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 	return mismatches || bad ? XQ_EXIT_INVALID : XQ_EXIT_OK;
 }
 
+struct perft_args {
+	const char *fen, *suite;
+	int divide, json, threads, max_depth;
+	long depth;
+};
+
+/* One option: 0, 1 when --help was shown, -1 with the message in p->err. */
+static int take_option(struct perft_args *a, struct opt_parser *p, int id, const char *value)
+{
+	long v;
+
+	switch (id) {
+	case O_FEN: a->fen = value; break;
+	case O_DIVIDE: a->divide = 1; break;
+	case O_JSON:
+		if (!a->json)
+			cmd_warning("--json is an old spelling of --format ndjson, which it means here");
+		a->json = 1;
+		break;
+	case O_FORMAT:
+		if (strcmp(value, "text") && strcmp(value, "ndjson") && strcmp(value, "json")) {
+			snprintf(p->err, sizeof(p->err), "--format must be text or ndjson, not '%s'", value);
+			return -1;
+		}
+		a->json = strcmp(value, "text") != 0;
+		break;
+	case O_QUIET: suite_quiet = 1; break;
+	case O_VERBOSE: suite_verbose = 1; break;
+	case O_SUITE: a->suite = value; break;
+	case O_JOBS:
+		if ((v = opt_int(p, "--jobs", value, 1, 64)) < 0)
+			return -1;
+		a->threads = (int)v;
+		break;
+	case O_MAXDEPTH:
+		if ((v = opt_int(p, "--max-depth", value, 0, MAX_DEPTH)) < 0)
+			return -1;
+		a->max_depth = (int)v;
+		break;
+	case O_HELP:
+		opt_print_help(stdout, usage, summary, options);
+		return 1;
+	}
+	return 0;
+}
+
+/* The options and what they say together: 0, 1 after --help, -1. */
+static int parse_args(struct perft_args *a, struct opt_parser *p)
+{
+	const char *value;
+	int id, rc;
+
+	while ((rc = opt_next(p, options, &id, &value)) > 0)
+		if ((rc = take_option(a, p, id, value)) != 0)
+			return rc;
+	if (rc < 0)
+		return -1;
+	if (a->suite) {
+		if (p->noperands || a->fen || a->divide) {
+			snprintf(p->err, sizeof(p->err), "--suite takes no DEPTH, --fen or --divide");
+			return -1;
+		}
+		return 0;
+	}
+	if (a->max_depth >= 0) {
+		snprintf(p->err, sizeof(p->err), "--max-depth needs --suite");
+		return -1;
+	}
+	if (p->noperands != 1) {
+		snprintf(p->err, sizeof(p->err), p->noperands ? "too many arguments" : "missing DEPTH");
+		return -1;
+	}
+	return (a->depth = opt_int(p, "DEPTH", p->operands[0], 0, MAX_DEPTH)) < 0 ? -1 : 0;
+}
+
 int cmd_perft(int argc, char **argv)
 {
 	struct opt_parser p;
-	const char *fen = NULL, *suite = NULL, *value;
-	int divide = 0, json = 0, threads = 1, max_depth = -1, id, rc, status;
-	long depth = -1;
+	struct perft_args a = {NULL, NULL, 0, 0, 1, -1, -1};
+	struct xq_board b;
+	struct xq_diag d;
+	int rc;
 
 	if (opt_init(&p, argc, argv, "perft")) {
 		cmd_error("out of memory");
 		return XQ_EXIT_IO;
 	}
-	while ((rc = opt_next(&p, options, &id, &value)) > 0) {
-		long v;
-		switch (id) {
-		case O_FEN: fen = value; break;
-		case O_DIVIDE: divide = 1; break;
-		case O_JSON:
-			if (!json)
-				cmd_warning("--json is an old spelling of --format ndjson, which it means here");
-			json = 1;
-			break;
-		case O_FORMAT:
-			if (strcmp(value, "text") && strcmp(value, "ndjson") && strcmp(value, "json")) {
-				snprintf(p.err, sizeof(p.err), "--format must be text or ndjson, not '%s'", value);
-				goto usage;
-			}
-			json = strcmp(value, "text") != 0;
-			break;
-		case O_QUIET: suite_quiet = 1; break;
-		case O_VERBOSE: suite_verbose = 1; break;
-		case O_SUITE: suite = value; break;
-		case O_JOBS:
-			if ((v = opt_int(&p, "--jobs", value, 1, 64)) < 0)
-				goto usage;
-			threads = (int)v;
-			break;
-		case O_MAXDEPTH:
-			if ((v = opt_int(&p, "--max-depth", value, 0, MAX_DEPTH)) < 0)
-				goto usage;
-			max_depth = (int)v;
-			break;
-		case O_HELP:
-			opt_print_help(stdout, usage, summary, options);
-			opt_release(&p);
-			return XQ_EXIT_OK;
-		}
-	}
-	if (rc < 0)
-		goto usage;
-
-	if (suite) {
-		if (p.noperands || fen || divide) {
-			snprintf(p.err, sizeof(p.err), "--suite takes no DEPTH, --fen or --divide");
-			goto usage;
-		}
+	if ((rc = parse_args(&a, &p)) != 0) {
+		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("perft", "%s", p.err);
 		opt_release(&p);
-		return run_suite(suite, max_depth, threads, json);
+		return rc;
 	}
-	if (max_depth >= 0) {
-		snprintf(p.err, sizeof(p.err), "--max-depth needs --suite");
-		goto usage;
-	}
-	if (p.noperands != 1) {
-		snprintf(p.err, sizeof(p.err), p.noperands ? "too many arguments" : "missing DEPTH");
-		goto usage;
-	}
-	if ((depth = opt_int(&p, "DEPTH", p.operands[0], 0, MAX_DEPTH)) < 0)
-		goto usage;
-	{
-		struct xq_board b;
-		struct xq_diag d;
-		xq_diag_init(&d);
-		if (fen) {
-			if (xq_board_from_fen(&b, fen, strlen(fen), 0, &d)) {
-				cmd_error("bad FEN at column %llu: %s", (unsigned long long)d.place.col, d.msg);
-				opt_release(&p);
-				return XQ_EXIT_INVALID;
-			}
-		} else {
-			xq_board_start(&b);
-		}
-		opt_release(&p);
-		status = run_one(&b, (int)depth, threads, divide, json);
-	}
-	return status;
-
-usage:
-	rc = cmd_usage_error("perft", "%s", p.err);
 	opt_release(&p);
-	return rc;
+	if (a.suite)
+		return run_suite(a.suite, a.max_depth, a.threads, a.json);
+	xq_diag_init(&d);
+	if (!a.fen) {
+		xq_board_start(&b);
+	} else if (xq_board_from_fen(&b, a.fen, strlen(a.fen), 0, &d)) {
+		cmd_error("bad FEN at column %llu: %s", (unsigned long long)d.place.col, d.msg);
+		return XQ_EXIT_INVALID;
+	}
+	return run_one(&b, (int)a.depth, a.threads, a.divide, a.json);
 }

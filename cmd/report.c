@@ -268,9 +268,27 @@ int report_codes_json(struct xq_buf *b, const struct report_counts *c)
 	return rc ? rc : xq_buf_addc(b, '}');
 }
 
+static atomic_int output_lost;
+
+int report_output_lost(void)
+{
+	return atomic_load(&output_lost);
+}
+
+/* A buffer that could not hold everything appended (xq_buf's sticky
+ * error) is dropped whole: nothing is written half. */
+static int lost(struct xq_buf *b)
+{
+	if (!xq_buf_error(b))
+		return 0;
+	atomic_store(&output_lost, 1);
+	xq_buf_reset(b);
+	return 1;
+}
+
 void report_flush_err(struct xq_buf *b)
 {
-	if (b->len == 0)
+	if (b->len == 0 || lost(b))
 		return;
 	progress_clear();
 	fwrite(b->ptr, 1, b->len, stderr);
@@ -290,7 +308,7 @@ int report_stdout_is_pipe(void)
 
 void report_flush_out(struct xq_buf *b)
 {
-	if (b->len == 0)
+	if (b->len == 0 || lost(b))
 		return;
 	fwrite(b->ptr, 1, b->len, stdout);
 	/* Whole records reach a pipe at once: two processes writing into one

@@ -71,6 +71,10 @@ int report_codes_json(struct xq_buf *b, const struct report_counts *c);
  */
 int report_bug_seen(void);
 
+/* Was output dropped because memory ran out while it was put together?
+ * main() then ends with XQ_EXIT_IO.  Thread-safe. */
+int report_output_lost(void);
+
 /*
  * The reporter of a collection command: it owns the counts, writes every
  * diagnostic (text lines on stderr, or "xqkit.diag/1" records on stdout
@@ -122,7 +126,8 @@ void report_plural(struct xq_buf *b, uint64_t n, const char *one, const char *ma
  * flushed record by record (report_flush_out, convert's games). */
 int report_stdout_is_pipe(void);
 
-/* Write a buffer to stderr (clearing the progress line first) or stdout. */
+/* Write a buffer to stderr (clearing the progress line first) or stdout;
+ * one whose appends failed (xq_buf_error) is dropped whole instead. */
 void report_flush_err(struct xq_buf *b);
 void report_flush_out(struct xq_buf *b);
 

@@ -127,6 +127,37 @@ static void trailing_text_goes_in_the_message_and_the_label_names_the_game(void 
 	xq_buf_release(&b);
 }
 
+static void a_buffer_whose_appends_failed_is_not_written_half(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+	int fds[2], saved = dup(1);
+	char got[64];
+	ssize_t n;
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(fcntl(fds[0], F_SETFL, O_NONBLOCK), 0);
+	fflush(stdout);
+	dup2(fds[1], 1);
+	assert_false(report_output_lost());
+	xq_buf_adds(&b, "{\"schema\":\"xqkit.diag/1\",\"mess");
+	b.err = XQ_ENOMEM; /* as when the next append found no memory */
+	report_flush_out(&b);
+	xq_buf_adds(&b, "whole\n");
+	report_flush_out(&b);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	n = read(fds[0], got, sizeof(got) - 1);
+	assert_int_equal(n, 6);
+	got[n] = '\0';
+	assert_string_equal(got, "whole\n"); /* the half record never came */
+	assert_true(report_output_lost());
+	close(fds[0]);
+	close(fds[1]);
+	xq_buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +166,7 @@ int main(void)
 		cmocka_unit_test(always_and_never_win_over_the_terminal_and_no_color),
 		cmocka_unit_test(only_the_severity_word_is_coloured),
 		cmocka_unit_test(trailing_text_goes_in_the_message_and_the_label_names_the_game),
+		cmocka_unit_test(a_buffer_whose_appends_failed_is_not_written_half),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
