@@ -74,6 +74,7 @@ static const struct opt_spec options[] = {
 };
 
 struct cctx {
+	const char *to_name;      /* -t */
 	const struct xq_format *to;
 	struct xq_write_opts wopts;
 	const char *out_path;     /* NULL or "-": standard output */
@@ -702,14 +703,14 @@ static long parse_version(struct opt_parser *p, const char *v)
 }
 
 /* One option of convert's own: 0, or -1 with the message in p->err. */
-static int take_option(struct cctx *c, struct opt_parser *p, int id, const char *value,
-		       const char **to_name)
+static int take_option(void *ctx, struct opt_parser *p, int id, const char *value)
 {
+	struct cctx *c = ctx;
 	struct movetext mt;
 	long v;
 
 	switch (id) {
-	case O_TO: *to_name = value; break;
+	case O_TO: c->to_name = value; break;
 	case O_OUT: c->out_path = value; break;
 	case O_NAME:
 		if (!*value) {
@@ -745,13 +746,13 @@ static int take_option(struct cctx *c, struct opt_parser *p, int id, const char 
 }
 
 /* What the options say together: 0, or -1 with the message in p->err. */
-static int check_args(struct cctx *c, struct opt_parser *p, const char *to_name)
+static int check_args(struct cctx *c, struct opt_parser *p)
 {
-	if (!to_name) {
+	if (!c->to_name) {
 		snprintf(p->err, sizeof(p->err), "missing -t FORMAT (the format to write)");
 		return -1;
 	}
-	if (!(c->to = format_by_name(to_name, 1, p->err, sizeof(p->err))))
+	if (!(c->to = format_by_name(c->to_name, 1, p->err, sizeof(p->err))))
 		return -1;
 	if (input_opts_check(&c->in, p))
 		return -1;
@@ -785,22 +786,9 @@ static int check_args(struct cctx *c, struct opt_parser *p, const char *to_name)
 /* The options: 0 to run, 1 when --help was shown, -1 on a usage error. */
 static int parse_args(struct cctx *c, struct opt_parser *p)
 {
-	const char *value, *to_name = NULL;
-	int id, rc;
+	int rc = input_opts_parse(&c->in, p, options, usage, summary, take_option, c);
 
-	while ((rc = opt_next(p, options, &id, &value)) > 0) {
-		if ((rc = input_opts_take(&c->in, p, id, value)) < 0)
-			return -1;
-		if (rc > 0)
-			continue;
-		if (id == O_HELP) {
-			opt_print_help(stdout, usage, summary, options);
-			return 1;
-		}
-		if (take_option(c, p, id, value, &to_name))
-			return -1;
-	}
-	return rc < 0 ? -1 : check_args(c, p, to_name);
+	return rc ? rc : check_args(c, p);
 }
 
 /* DIR/ made, never read, and with --force every input known first (its

@@ -108,6 +108,29 @@ int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const ch
 	}
 }
 
+int input_opts_parse(struct input_opts *o, struct opt_parser *p, const struct opt_spec *options,
+		     const char *usage, const char *summary,
+		     int (*take)(void *ctx, struct opt_parser *p, int id, const char *value),
+		     void *ctx)
+{
+	const char *value;
+	int id, rc;
+
+	while ((rc = opt_next(p, options, &id, &value)) > 0) {
+		if ((rc = input_opts_take(o, p, id, value)) < 0)
+			return -1;
+		if (rc > 0)
+			continue;
+		if (id == 'h') {
+			opt_print_help(stdout, usage, summary, options);
+			return 1;
+		}
+		if (take(ctx, p, id, value))
+			return -1;
+	}
+	return rc < 0 ? -1 : 0;
+}
+
 int input_opts_check(struct input_opts *o, struct opt_parser *p)
 {
 	o->read_opts.max_memory = p->max_memory;

@@ -225,6 +225,17 @@ void input_opts_init(struct input_opts *o);
 /* 1 when `id` is one of the shared options (taken), 0 when it is not,
  * -1 on a bad value (the message in p->err). */
 int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const char *value);
+/*
+ * The whole command line: the shared options to `o`, -h/--help (id 'h')
+ * printed from `options`, every other option to `take` (0, or -1 with
+ * the message in p->err).  Returns 0 to run, 1 when the help was shown,
+ * -1 on a usage error.  input_opts_check() is the caller's, after its own
+ * checks need it.
+ */
+int input_opts_parse(struct input_opts *o, struct opt_parser *p, const struct opt_spec *options,
+		     const char *usage, const char *summary,
+		     int (*take)(void *ctx, struct opt_parser *p, int id, const char *value),
+		     void *ctx);
 /* After parsing: --max-memory taken, no input on a terminal refused
  * (-1 with p->err). */
 int input_opts_check(struct input_opts *o, struct opt_parser *p);

@@ -503,8 +503,10 @@ static int replay_emit(void *ctx, struct pool_job *j)
 }
 
 /* One option of replay's own: 0, or -1 with the message in p->err. */
-static int take_option(struct rctx *c, struct opt_parser *p, int id, const char *value)
+static int take_option(void *ctx, struct opt_parser *p, int id, const char *value)
 {
+	struct rctx *c = ctx;
+
 	switch (id) {
 	case O_PLY: return (c->ply = opt_int(p, "--ply", value, 0, 100000)) < 0 ? -1 : 0;
 	case O_GAME: return (c->game = opt_int(p, "--game", value, 1, 1000000000)) < 0 ? -1 : 0;
@@ -565,22 +567,9 @@ static int check_args(struct rctx *c, struct opt_parser *p)
 /* The options: 0 to run, 1 when --help was shown, -1 on a usage error. */
 static int parse_args(struct rctx *c, struct opt_parser *p)
 {
-	const char *value;
-	int id, rc;
+	int rc = input_opts_parse(&c->in, p, options, usage, summary, take_option, c);
 
-	while ((rc = opt_next(p, options, &id, &value)) > 0) {
-		if ((rc = input_opts_take(&c->in, p, id, value)) < 0)
-			return -1;
-		if (rc > 0)
-			continue;
-		if (id == O_HELP) {
-			opt_print_help(stdout, usage, summary, options);
-			return 1;
-		}
-		if (take_option(c, p, id, value))
-			return -1;
-	}
-	return rc < 0 ? -1 : check_args(c, p);
+	return rc ? rc : check_args(c, p);
 }
 
 /* The SVG file is never an input, and is refused as every output is:

@@ -600,35 +600,26 @@ static int parse_fail_on(struct vctx *c, struct opt_parser *p, const char *value
 	return 0;
 }
 
+/* One option of validate's own: 0, or -1 with the message in p->err. */
+static int take_option(void *ctx, struct opt_parser *p, int id, const char *value)
+{
+	struct vctx *c = ctx;
+
+	switch (id) {
+	case O_STRICT: c->rep.strict = 1; break;
+	case O_FAIL_ON: return parse_fail_on(c, p, value);
+	case O_REQUIRE: return parse_required(c, (char *)value, p);
+	}
+	return 0;
+}
+
 /* The options: 0 to run, 1 when --help was shown, -1 on a usage error
  * (p->err says what). */
-static int parse_args(struct vctx *c, struct opt_parser *p, int *strict)
+static int parse_args(struct vctx *c, struct opt_parser *p)
 {
-	const char *value;
-	int id, rc;
+	int rc = input_opts_parse(&c->in, p, options, usage, summary, take_option, c);
 
-	while ((rc = opt_next(p, options, &id, &value)) > 0) {
-		if ((rc = input_opts_take(&c->in, p, id, value)) != 0) {
-			if (rc < 0)
-				return -1;
-			continue;
-		}
-		switch (id) {
-		case O_STRICT: *strict = 1; break;
-		case O_FAIL_ON:
-			if (parse_fail_on(c, p, value))
-				return -1;
-			break;
-		case O_REQUIRE:
-			if (parse_required(c, (char *)value, p))
-				return -1;
-			break;
-		case O_HELP:
-			opt_print_help(stdout, usage, summary, options);
-			return 1;
-		}
-	}
-	return rc < 0 || input_opts_check(&c->in, p) ? -1 : 0;
+	return rc ? rc : input_opts_check(&c->in, p);
 }
 
 /* The exit status of a run that was not stopped. */
@@ -647,7 +638,7 @@ int cmd_validate(int argc, char **argv)
 	struct opt_parser p;
 	struct vctx c;
 	struct inputs inputs;
-	int rc, strict = 0;
+	int rc, strict;
 	double t0;
 
 	memset(&c, 0, sizeof(c));
@@ -657,11 +648,12 @@ int cmd_validate(int argc, char **argv)
 		cmd_error("out of memory");
 		return XQ_EXIT_IO;
 	}
-	if ((rc = parse_args(&c, &p, &strict)) != 0) {
+	if ((rc = parse_args(&c, &p)) != 0) {
 		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("validate", "%s", p.err);
 		opt_release(&p);
 		return rc;
 	}
+	strict = c.rep.strict; /* parsed before the reporter starts */
 	reporter_init(&c.rep, "validate", &c.in);
 	c.rep.strict = strict;
 	t0 = cmd_now();

@@ -82,16 +82,23 @@ static void always_and_never_win_over_the_terminal_and_no_color(void **state)
 	close(fds[1]);
 }
 
+/* A diagnostic of a.pgn at `line`:`col`, in game `game` (0: none). */
+static void diag_at(struct xq_diag *d, uint64_t line, uint64_t col, uint64_t game)
+{
+	xq_diag_init(d);
+	d->source = "a.pgn";
+	d->place.line = line;
+	d->place.col = col;
+	d->game = game;
+}
+
 static void only_the_severity_word_is_coloured(void **state)
 {
 	struct xq_buf b = XQ_BUF_INIT;
 	struct xq_diag d;
 
 	(void)state;
-	xq_diag_init(&d);
-	d.source = "a.pgn";
-	d.place.line = 3;
-	d.place.col = 5;
+	diag_at(&d, 3, 5, 0);
 	xq_diag_set(&d, 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR, "illegal");
 	assert_int_equal(report_text_color(&b, &d, 0, 1), 0);
 	xq_buf_addc(&b, '\0');
@@ -109,11 +116,7 @@ static void trailing_text_goes_in_the_message_and_the_label_names_the_game(void 
 	struct xq_diag d;
 
 	(void)state;
-	xq_diag_init(&d);
-	d.source = "a.pgn";
-	d.place.line = 28;
-	d.place.col = 1;
-	d.game = 1;
+	diag_at(&d, 28, 1, 1);
 	xq_diag_set_move(&d, "=====", 5);
 	xq_diag_set(&d, 0, XQ_D_TRAILING, XQ_SEV_WARNING, "text after the result is skipped");
 	assert_int_equal(report_text(&b, &d, 0), 0);
