@@ -397,6 +397,39 @@ nomem:
 	return 1;
 }
 
+/* --verify on the bytes written for a game (with what the writer puts
+ * around games in one output): 0, or 1 when it did not verify
+ * (reported). */
+static int verify_written(struct cctx *c, struct pool_job *j, const struct xq_buf *doc, int lossy)
+{
+	struct xq_buf whole = XQ_BUF_INIT;
+	const struct xq_buf *check = doc;
+	int rc;
+
+	if (!c->dir_mode) {
+		xq_buf_add(&whole, c->prefix.ptr, c->prefix.len);
+		xq_buf_add(&whole, doc->ptr, doc->len);
+		xq_buf_add(&whole, c->suffix.ptr, c->suffix.len);
+		check = &whole;
+	}
+	if (c->fault_verify && check->len > 1) {
+		/* XQ_TEST_FAULT=verify: what is read back is cut in half, as a
+		 * writer with a bug would leave it. */
+		if (check != &whole)
+			xq_buf_add(&whole, check->ptr, check->len);
+		whole.len = (whole.len + 1) / 2;
+		check = &whole;
+	}
+	if (xq_buf_error(&whole)) {
+		add_diag(j, XQ_SEV_ERROR, XQ_D_RESOURCE, "--verify: out of memory");
+		rc = 1;
+	} else {
+		rc = verify_game(c, j, check, lossy);
+	}
+	xq_buf_release(&whole);
+	return rc;
+}
+
 /* Tell the game why it is broken (the first error read), for writers that
  * show it: "line 22, column 6: ply 17 (炮八进九): the red cannon ...". */
 static void note_error(struct pool_job *j)
@@ -479,27 +512,7 @@ static void convert_game(struct cctx *c, struct pool_job *j)
 		goto out;
 	}
 	if (c->verify) {
-		struct xq_buf whole = XQ_BUF_INIT;
-		const struct xq_buf *check = &doc;
-		if (!c->dir_mode) {
-			xq_buf_add(&whole, c->prefix.ptr, c->prefix.len);
-			xq_buf_add(&whole, doc.ptr, doc.len);
-			xq_buf_add(&whole, c->suffix.ptr, c->suffix.len);
-			check = &whole;
-		}
-		if (c->fault_verify && check->len > 1) {
-			/* XQ_TEST_FAULT=verify: what is read back is cut in half,
-			 * as a writer with a bug would leave it. */
-			if (check != &whole)
-				xq_buf_add(&whole, check->ptr, check->len);
-			whole.len = (whole.len + 1) / 2;
-			check = &whole;
-		}
-		rc = xq_buf_error(&whole) ? 1 : verify_game(c, j, check, lossy);
-		if (xq_buf_error(&whole))
-			add_diag(j, XQ_SEV_ERROR, XQ_D_RESOURCE, "--verify: out of memory");
-		xq_buf_release(&whole);
-		if (rc) {
+		if (verify_written(c, j, &doc, lossy)) {
 			c->verify_failed++;
 			c->skipped++;
 			goto out;
