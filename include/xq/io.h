@@ -98,7 +98,9 @@ XQ_API const char *xq_reader_format(const xq_reader *rd);
 XQ_API int xq_reader_is_gzip(const xq_reader *rd);
 /* How many diagnostics of each severity the reader has reported so far. */
 XQ_API uint64_t xq_reader_count(const xq_reader *rd, int severity);
-XQ_API void xq_reader_close(xq_reader *rd); /* NULL is allowed */
+/* Close the input and free the reader; the records it gave stay valid.
+ * NULL is allowed. */
+XQ_API void xq_reader_close(xq_reader *rd);
 
 /* Options for writing; NULL means every default.  Start from
  * XQ_WRITE_OPTIONS_INIT. */

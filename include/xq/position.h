@@ -69,9 +69,9 @@ XQ_API const char *xq_dialect_name(int dialect);
 /* The dialect called `name` (those names), or XQ_ENOTFOUND. */
 XQ_API int xq_dialect_from_name(const char *name);
 
-/* A new position: the standard start.  NULL when out of memory.  Free it
- * with xq_position_free() (NULL is allowed). */
+/* A new position: the standard start.  NULL when out of memory. */
 XQ_API xq_position *xq_position_new(void);
+/* Free a position.  NULL is allowed. */
 XQ_API void xq_position_free(xq_position *p);
 /* A copy of `p`, or NULL when out of memory. */
 XQ_API xq_position *xq_position_dup(const xq_position *p);

@@ -42,15 +42,18 @@ typedef struct xq_record xq_record;
 /* An empty record: standard start, no tags, no moves, no result.  NULL
  * when out of memory. */
 XQ_API xq_record *xq_record_new(void);
-XQ_API void xq_record_free(xq_record *r); /* NULL is allowed */
+/* Free a record and everything it owns (its strings too).  NULL is
+ * allowed. */
+XQ_API void xq_record_free(xq_record *r);
 
 /* The game's 1-based number in its input (0 for a new record). */
 XQ_API uint64_t xq_record_number(const xq_record *r);
 /* Did reading stop at an error in this game (the tree holds what came
- * before it)?  And did the record hold no move at all? */
+ * before it)?  Does the record hold no move at all? */
 XQ_API int xq_record_is_broken(const xq_record *r);
 XQ_API int xq_record_is_empty(const xq_record *r);
-/* The text encoding of the source ("UTF-8", "GBK", "Big5"), or NULL. */
+/* The text encoding of the record's source as its reader names it
+ * ("utf-8", "gb18030", "big5"), or NULL (binary fields, a new record). */
 XQ_API const char *xq_record_encoding(const xq_record *r);
 
 /* Tags, in the order of the source; names are canonical across formats
@@ -78,8 +81,11 @@ XQ_API size_t xq_record_start_fen(const xq_record *r, char *buf, size_t cap);
  * (otherwise XQ_EILLEGAL). */
 XQ_API int xq_record_set_start(xq_record *r, const xq_position *p);
 
-/* The tree. */
-XQ_API uint32_t xq_record_node_count(const xq_record *r); /* the root counted */
+/* The number of nodes, the root counted. */
+XQ_API uint32_t xq_record_node_count(const xq_record *r);
+/* A node's parent, first child (its main continuation) and next sibling
+ * (the next alternative to its move): XQ_NO_NODE when there is none, or
+ * when `n` is no node. */
 XQ_API uint32_t xq_record_node_parent(const xq_record *r, uint32_t n);
 XQ_API uint32_t xq_record_node_child(const xq_record *r, uint32_t n);
 XQ_API uint32_t xq_record_node_sibling(const xq_record *r, uint32_t n);
