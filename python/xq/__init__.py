@@ -503,7 +503,8 @@ class Game:
 
     @fen.setter
     def fen(self, value):
-        rc = _f["xq_record_set_start"](self._r, Position(value)._p)
+        p = Position(value)  # held until the call returns: its __del__ frees it
+        rc = _f["xq_record_set_start"](self._r, p._p)
         if rc:
             _fail(rc, "start position", obj_error=_f["xq_record_error"](self._r))
 
