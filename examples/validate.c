@@ -1,7 +1,8 @@
 /*
  * validate: read every record file in a folder (and below) and print each
- * problem with its place, then a count.  Exit status 1 when an error was
- * found.
+ * problem with its place (and where a repetition or a move limit at the end
+ * of a game disagrees with its result, under the Asian rules), then a
+ * count.  Exit status 1 when an error was found.
  *
  *   ./validate records/
  */
@@ -41,6 +42,8 @@ static void check_file(const char *path, struct tally *t)
 		return;
 	while (xq_reader_next(rd, &r) == 1) {
 		t->games++;
+		/* Does a repetition or a move limit at the end agree with the result? */
+		xq_record_check_result(r, XQ_RULESET_ASIAN, show, t);
 		xq_record_free(r);
 	}
 	xq_reader_close(rd);

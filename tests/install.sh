@@ -92,7 +92,7 @@ done
 	failed "examples/moves failed"
 cmp -s tests/api/expected/moves.out "$tmp/moves.out" ||
 	{ failed "examples/moves printed other moves"; diff tests/api/expected/moves.out "$tmp/moves.out"; }
-"$tmp/validate" tests/data/xqf > "$tmp/validate.out"
+"$tmp/validate" tests/data/xqf tests/data/ndjson/repetition.ndjson > "$tmp/validate.out"
 [ $? -eq 1 ] || failed "examples/validate on damaged records did not exit 1"
 cmp -s tests/api/expected/validate.out "$tmp/validate.out" ||
 	{ failed "examples/validate reported otherwise"; diff tests/api/expected/validate.out "$tmp/validate.out"; }

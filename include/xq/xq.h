@@ -11,5 +11,7 @@
 #include "position.h"
 #include "record.h"
 #include "io.h"
+#include "rules.h"
+#include "analyse.h"
 
 #endif

@@ -86,6 +86,17 @@ class Validating(unittest.TestCase):
         self.assertEqual((diags[0].line, diags[0].column), (3, 22))
         self.assertEqual(diags[0].source, "m.pgn")
 
+    def test_perpetual_check_against_the_result_is_reported_and_ruled(self):
+        path = os.path.join(DATA, "ndjson", "repetition.ndjson")
+        diags = [d for d in xq.validate(path) if d.code == "perpetual-check"]
+        self.assertEqual([(d.game, d.severity) for d in diags][:2], [(1, "error"), (2, "note")])
+        self.assertEqual(xq.validate(path, rules=None), [])
+        g = next(iter(xq.read(path)))
+        verdict, why = g.ruling()
+        self.assertEqual(verdict, "red loses")
+        self.assertIn("perpetual check", why)
+        self.assertEqual(g.ruling(g.root, rules="chinese"), (None, None))
+
     def test_clean_file_gives_no_diagnostic(self):
         self.assertEqual(xq.validate(BIG5), [])
 

@@ -155,6 +155,9 @@ for _name, _res, _args in [
     ("xq_record_set_comment", _int, [_vp, _u32, _c_char_p]),
     ("xq_record_error", _vp, [_vp]),
     ("xq_format_info", _int, [_szt, _vp, _vp, _vp]),
+    ("xq_ruleset_from_name", _int, [_c_char_p]),
+    ("xq_record_ruling", _int, [_vp, _u32, _int, _vp]),
+    ("xq_record_check_result", _int, [_vp, _int, _DIAG_FN, _vp]),
     ("xq_reader_open", _int, [_vp, _c_char_p, _vp, _DIAG_FN, _vp]),
     ("xq_reader_open_memory", _int, [_vp, _c_char_p, _vp, _szt, _vp, _DIAG_FN, _vp]),
     ("xq_reader_next", _int, [_vp, _vp]),
@@ -556,6 +559,22 @@ class Game:
             _fail(rc, "move %r" % move, obj_error=_f["xq_record_error"](self._r))
         return Node(self, out.value)
 
+    def ruling(self, node=None, rules="asian"):
+        """What the repetition and move-limit rules give at `node` (default:
+        the main line's end): (None | "draw" | "red loses" | "black loses",
+        the explanation or None)."""
+        if node is None:
+            node = self.mainline[-1] if len(self) else self.root
+        why = _vp()
+        rc = _f["xq_record_ruling"](self._r, node.index, _ruleset(rules), _c.byref(why))
+        if rc < 0:
+            _fail(rc, "ruling", obj_error=_f["xq_record_error"](self._r))
+        text = None
+        if why.value:
+            text = _s(_c.string_at(why.value))
+            _f["xq_free"](why)
+        return (None, "draw", "red loses", "black loses")[rc], text
+
     def add_move_code(self, code, after):
         out = _u32()
         rc = _f["xq_record_add_move"](self._r, after.index, code, _c.byref(out))
@@ -615,12 +634,23 @@ def read_bytes(data, name=None, diagnostics=None, format=None, encoding=None):
     return _games(rd, sink, [sink, keep])
 
 
-def validate(path, format=None, encoding=None):
-    """Read every game of a file; the list of diagnostics (empty: all is well)."""
+def _ruleset(rules):
+    rs = _f["xq_ruleset_from_name"](_enc(rules))
+    if rs < 0:
+        raise ValueError("unknown rule set %r (asian or chinese)" % rules)
+    return rs
+
+
+def validate(path, format=None, encoding=None, rules="asian"):
+    """Read every game of a file; the list of diagnostics (empty: all is
+    well).  With `rules` ("asian", "chinese"; None: not) a repetition or a
+    move limit that ends a game is also checked against its result."""
     out = []
+    sink = _Sink(out)
     try:
-        for _ in read(path, out, format, encoding):
-            pass
+        for game in read(path, out, format, encoding):
+            if rules is not None:
+                _f["xq_record_check_result"](game._r, _ruleset(rules), sink.cfn, None)
     except XQError as e:
         if not e.diagnostics:
             raise

@@ -579,6 +579,141 @@ static void losses_are_reported_as_warnings(void **state)
 	xq_record_free(r);
 }
 
+/* The last node of the main line. */
+static uint32_t mainline_end(const xq_record *r)
+{
+	uint32_t n = XQ_ROOT_NODE;
+
+	while (xq_record_node_child(r, n) != XQ_NO_NODE)
+		n = xq_record_node_child(r, n);
+	return n;
+}
+
+static void perpetual_check_is_ruled_a_loss_with_its_reasons(void **state)
+{
+	struct seen s = {0};
+	xq_reader *rd;
+	xq_record *r;
+	char *why;
+
+	(void)state;
+	assert_int_equal(xq_reader_open(&rd, "tests/data/ndjson/repetition.ndjson", NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1); /* recorded 1-0: contradicted */
+	assert_int_equal(xq_record_ruling(r, mainline_end(r), XQ_RULESET_ASIAN, &why), XQ_RULING_RED_LOSES);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "red: perpetual check"));
+	xq_free(why);
+	assert_int_equal(xq_record_ruling(r, mainline_end(r), XQ_RULESET_CHINESE, NULL), XQ_RULING_RED_LOSES);
+	assert_int_equal(xq_record_ruling(r, XQ_ROOT_NODE, XQ_RULESET_ASIAN, &why), XQ_RULING_NONE);
+	assert_null(why);
+	assert_int_equal(xq_record_ruling(r, 999, XQ_RULESET_ASIAN, NULL), XQ_ENOTFOUND);
+	assert_non_null(xq_record_error(r));
+	assert_int_equal(xq_record_check_result(r, XQ_RULESET_ASIAN, collect, &s), XQ_RESULT_CHECK_CONTRADICTED);
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.codes[0], "perpetual-check");
+	assert_int_equal(s.errors, 1);
+	assert_int_equal(s.line[0], 1);
+	assert_int_equal(s.col[0], 276);
+	assert_int_equal(s.ply[0], 8);
+	assert_string_equal(s.move[0], "d8d9");
+	xq_record_free(r);
+	assert_int_equal(xq_reader_next(rd, &r), 1); /* recorded 0-1: confirmed */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(xq_record_check_result(r, XQ_RULESET_ASIAN, collect, &s), XQ_RESULT_CHECK_CONFIRMED);
+	assert_non_null(strstr(s.first, "note: game 2, ply 8 (d8d9)"));
+	xq_record_free(r);
+	xq_reader_close(rd);
+}
+
+static void move_limit_is_a_draw_and_a_plain_game_has_no_ruling(void **state)
+{
+	struct seen s = {0};
+	xq_record *r;
+
+	(void)state;
+	assert_int_equal(read_all("tests/data/ndjson/move-limit.ndjson", &s, &r, NULL), 1);
+	assert_int_equal(xq_record_ruling(r, mainline_end(r), XQ_RULESET_ASIAN, NULL), XQ_RULING_DRAW);
+	assert_int_equal(xq_record_check_result(r, XQ_RULESET_ASIAN, collect, &s), XQ_RESULT_CHECK_CONFIRMED);
+	assert_string_equal(s.codes[s.n - 1], "move-limit");
+	xq_record_free(r);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(read_all("tests/data/pgn/big5-black-first.pgn", &s, &r, NULL), 1);
+	assert_int_equal(xq_record_ruling(r, mainline_end(r), XQ_RULESET_ASIAN, NULL), XQ_RULING_NONE);
+	assert_int_equal(xq_record_check_result(r, XQ_RULESET_ASIAN, collect, &s), XQ_RESULT_CHECK_SILENT);
+	assert_int_equal(s.n, 0);
+	xq_record_free(r);
+	assert_int_equal(xq_ruleset_from_name("CXA"), XQ_RULESET_CHINESE);
+	assert_int_equal(xq_ruleset_from_name("wxf"), XQ_RULESET_ASIAN);
+	assert_int_equal(xq_ruleset_from_name("klingon"), XQ_ENOTFOUND);
+}
+
+static void builtin_analyser_finds_the_win_in_one_the_same_every_time(void **state)
+{
+	xq_record *r = xq_record_new();
+	xq_position *p = xq_position_new();
+	xq_analyser *a;
+	xq_analysis_result res = XQ_ANALYSIS_RESULT_INIT, again = XQ_ANALYSIS_RESULT_INIT;
+	struct seen s = {0};
+
+	(void)state;
+	/* Black's king can go nowhere: any red move that keeps it so wins. */
+	assert_int_equal(xq_position_set_fen(p, "3k5/R8/1R7/9/9/9/9/9/9/4K4 w"), 0);
+	assert_int_equal(xq_record_set_start(r, p), 0);
+	assert_int_equal(xq_analyser_new_builtin(&a, 1), 0);
+	assert_string_equal(xq_analyser_description(a), "built-in");
+	assert_int_equal(xq_analyser_run(a, r, XQ_ROOT_NODE, 4, 0, 0, &res, collect, &s), 0);
+	assert_int_equal(res.kind, XQ_EVAL_MATE);
+	assert_int_equal(res.score, 1);
+	assert_true(res.pv_len >= 1);
+	assert_int_equal(res.pv[0], res.best);
+	assert_int_equal(xq_position_play(p, res.best), 0);
+	assert_int_not_equal(xq_position_state(p), XQ_STATE_PLAYING);
+	assert_int_equal(xq_analyser_run(a, r, XQ_ROOT_NODE, 4, 0, 0, &again, NULL, NULL), 0);
+	assert_int_equal(again.best, res.best);
+	assert_int_equal(again.nodes, res.nodes);
+	/* The position after a node of the main line, its history counted. */
+	xq_record_free(r);
+	r = xq_record_new();
+	assert_int_equal(xq_record_add_move_text(r, XQ_ROOT_NODE, "h2e2", XQ_DIALECT_ICCS, NULL), 0);
+	assert_int_equal(xq_analyser_run(a, r, 1, 3, 0, 0, &res, NULL, NULL), 0);
+	assert_int_equal(res.depth, 3);
+	assert_int_equal(res.kind, XQ_EVAL_CP);
+	assert_true(res.best != 0);
+	assert_int_equal(xq_analyser_run(a, r, 1, 0, 0, 0, &res, collect, &s), XQ_ERANGE);
+	assert_int_equal(xq_analyser_run(a, r, 7, 3, 0, 0, &res, NULL, NULL), XQ_ENOTFOUND);
+	xq_analyser_free(a);
+	xq_record_free(r);
+	xq_position_free(p);
+}
+
+static void external_engine_analyses_and_a_missing_one_is_an_engine_error(void **state)
+{
+	const char *fairy = test_fairy();
+	struct seen s = {0};
+	xq_analyser *a = NULL;
+	xq_record *r;
+	xq_analysis_result res = XQ_ANALYSIS_RESULT_INIT;
+
+	(void)state;
+	assert_int_equal(xq_analyser_new_program(&a, "/nonexistent/engine", NULL, collect, &s), XQ_EENGINE);
+	assert_null(a);
+	assert_string_equal(s.codes[0], "engine");
+	SKIP_WITHOUT_FAIRY(fairy);
+	assert_int_equal(xq_analyser_new_program(&a, fairy, NULL, NULL, NULL), 0);
+	assert_non_null(strstr(xq_analyser_description(a), "Fairy-Stockfish"));
+	r = xq_record_new();
+	assert_int_equal(xq_analyser_run(a, r, XQ_ROOT_NODE, 5, 0, 0, &res, NULL, NULL), 0);
+	assert_true(res.depth >= 5);
+	assert_true(res.best != 0);
+	{
+		xq_position *p = xq_position_new();
+		assert_int_equal(xq_position_play(p, res.best), 0); /* a legal move */
+		xq_position_free(p);
+	}
+	xq_record_free(r);
+	xq_analyser_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -602,6 +737,10 @@ int main(void)
 		cmocka_unit_test(record_start_can_be_set_before_moves),
 		cmocka_unit_test(file_writer_replaces_only_with_force_and_leaves_no_temporary),
 		cmocka_unit_test(losses_are_reported_as_warnings),
+		cmocka_unit_test(perpetual_check_is_ruled_a_loss_with_its_reasons),
+		cmocka_unit_test(move_limit_is_a_draw_and_a_plain_game_has_no_ruling),
+		cmocka_unit_test(builtin_analyser_finds_the_win_in_one_the_same_every_time),
+		cmocka_unit_test(external_engine_analyses_and_a_missing_one_is_an_engine_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
