@@ -36,6 +36,17 @@ struct xq_record {
 	struct xq_board at_board;
 };
 
+/* The canonical FEN of `b` into `buf` (`cap` bytes): its length, or 0 and
+ * "" when it does not fit. */
+size_t api_fen(const struct xq_board *b, char *buf, size_t cap);
+
+/* Keep in r's error that it has no node `n`; returns XQ_ENOTFOUND. */
+int api_no_node(xq_record *r, uint32_t n);
+
+/* The node of the main line's ply `ply` (the root for 0; the last node
+ * when the line is shorter). */
+uint32_t api_mainline_node(const struct xq_game *g, uint32_t ply);
+
 /* Squares and moves of the public API (0..89) and of the board (mailbox). */
 xq_sq api_square_in(int square);
 int api_square_out(xq_sq sq);

@@ -71,6 +71,18 @@ static char *dup_str(const char *s)
 	return p;
 }
 
+/* A copy of `path` without a final ".gz", which hides the extension that
+ * names a format; NULL when out of memory. */
+static char *without_gz(const char *path)
+{
+	char *name = dup_str(path);
+	size_t len = name ? strlen(name) : 0;
+
+	if (len > 3 && !strcmp(name + len - 3, ".gz"))
+		name[len - 3] = '\0';
+	return name;
+}
+
 /* ---- formats ----------------------------------------------------------- */
 
 int xq_format_info(size_t i, const char **name, const char **description, unsigned *caps)
@@ -157,16 +169,10 @@ static int reader_start(xq_reader *rd, const char *path, const xq_read_options *
 			return tellf(&rd->sink, xq_input_name(rd->in), XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
 				     "unknown format '", o.format);
 	} else {
-		/* The registry breaks ties by extension; ".gz" hides it. */
+		/* The registry breaks ties by extension. */
 		char *name = NULL;
-		if (path) {
-			size_t len = strlen(path);
-			if (!(name = malloc(len + 1)))
-				return XQ_ENOMEM;
-			memcpy(name, path, len + 1);
-			if (len > 3 && !strcmp(name + len - 3, ".gz"))
-				name[len - 3] = '\0';
-		}
+		if (path && !(name = without_gz(path)))
+			return XQ_ENOMEM;
 		rd->fmt = xq_format_detect(head, hlen, name);
 		free(name);
 		if (!rd->fmt) {
@@ -340,13 +346,9 @@ static int writer_start(xq_writer *w, const char *path, const xq_write_options *
 			return tellf(&w->sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
 				     "unknown format '", o.format);
 	} else if (path) {
-		char *name = NULL;
-		size_t len = strlen(path);
-		if (!(name = malloc(len + 1)))
+		char *name = without_gz(path);
+		if (!name)
 			return XQ_ENOMEM;
-		memcpy(name, path, len + 1);
-		if (len > 3 && !strcmp(name + len - 3, ".gz"))
-			name[len - 3] = '\0';
 		w->fmt = xq_format_for_extension(name);
 		free(name);
 		if (!w->fmt)

@@ -101,10 +101,10 @@ int xq_position_set_fen(xq_position *p, const char *fen)
 	return 0;
 }
 
-size_t xq_position_fen(const xq_position *p, char *buf, size_t cap)
+size_t api_fen(const struct xq_board *b, char *buf, size_t cap)
 {
 	char fen[XQ_FEN_MAX];
-	size_t len = xq_board_to_fen(&p->b, fen, sizeof(fen));
+	size_t len = xq_board_to_fen(b, fen, sizeof(fen));
 
 	if (len >= cap) {
 		if (cap)
@@ -113,6 +113,11 @@ size_t xq_position_fen(const xq_position *p, char *buf, size_t cap)
 	}
 	memcpy(buf, fen, len + 1);
 	return len;
+}
+
+size_t xq_position_fen(const xq_position *p, char *buf, size_t cap)
+{
+	return api_fen(&p->b, buf, cap);
 }
 
 int xq_position_side(const xq_position *p)

@@ -108,16 +108,7 @@ int xq_record_set_result(xq_record *r, const char *result)
 
 size_t xq_record_start_fen(const xq_record *r, char *buf, size_t cap)
 {
-	char fen[XQ_FEN_MAX];
-	size_t len = xq_board_to_fen(&r->g.start, fen, sizeof(fen));
-
-	if (len >= cap) {
-		if (cap)
-			buf[0] = '\0';
-		return 0;
-	}
-	memcpy(buf, fen, len + 1);
-	return len;
+	return api_fen(&r->g.start, buf, cap);
 }
 
 int xq_record_set_start(xq_record *r, const xq_position *p)
@@ -130,6 +121,13 @@ int xq_record_set_start(xq_record *r, const xq_position *p)
 	r->at = XQ_NODE_NONE;
 	rok(r);
 	return 0;
+}
+
+int api_no_node(xq_record *r, uint32_t n)
+{
+	xq_diag_init(&r->err);
+	return rfail(r, xq_diag_set(&r->err, XQ_ENOTFOUND, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+				    "no node %u in the record", (unsigned)n));
 }
 
 static const struct xq_node *node(const xq_record *r, uint32_t n)
@@ -245,22 +243,12 @@ int xq_record_node_position(xq_record *r, uint32_t n, xq_position *out)
 
 size_t xq_record_node_fen(xq_record *r, uint32_t n, char *buf, size_t cap)
 {
-	char fen[XQ_FEN_MAX];
-	size_t len;
-
 	if (!node(r, n)) {
 		if (cap)
 			buf[0] = '\0';
 		return 0;
 	}
-	len = xq_board_to_fen(board_after(r, n), fen, sizeof(fen));
-	if (len >= cap) {
-		if (cap)
-			buf[0] = '\0';
-		return 0;
-	}
-	memcpy(buf, fen, len + 1);
-	return len;
+	return api_fen(board_after(r, n), buf, cap);
 }
 
 size_t xq_record_node_move_text(xq_record *r, uint32_t n, int dialect, unsigned flags, char *buf,
@@ -309,6 +297,15 @@ char *xq_record_mainline_text(xq_record *r, int dialect, unsigned flags)
 	return xq_buf_detach(&b, NULL);
 }
 
+uint32_t api_mainline_node(const struct xq_game *g, uint32_t ply)
+{
+	uint32_t n = XQ_ROOT;
+
+	while (ply-- > 0 && g->nodes[n].child != XQ_NODE_NONE)
+		n = g->nodes[n].child;
+	return n;
+}
+
 uint32_t xq_record_mainline_length(const xq_record *r)
 {
 	return xq_game_mainline_length(&r->g);
@@ -321,19 +318,17 @@ int xq_record_add_move(xq_record *r, uint32_t parent, xq_move_code m, uint32_t *
 	uint32_t n;
 	int rc;
 
-	xq_diag_init(&r->err);
 	if (!node(r, parent))
-		return rfail(r, xq_diag_set(&r->err, XQ_ENOTFOUND, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
-					    "no node %u in the record", (unsigned)parent));
+		return api_no_node(r, parent);
+	xq_diag_init(&r->err);
 	b = *board_after(r, parent);
 	if (!mv)
 		return rfail(r, xq_diag_set(&r->err, XQ_EILLEGAL, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
 					    "move code %u names a square off the board", (unsigned)m));
 	if ((rc = xq_move_check(&b, mv, &r->err)) != 0)
 		return rfail(r, rc);
-	if ((rc = xq_game_add_move(&r->g, parent, mv, &n)) != 0) {
+	if ((rc = xq_game_add_move(&r->g, parent, mv, &n)) != 0)
 		return rfail(r, xq_diag_set(&r->err, rc, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory"));
-	}
 	r->g.flags &= ~(unsigned)XQ_GAME_EMPTY;
 	if (out)
 		*out = n;
@@ -348,10 +343,9 @@ int xq_record_add_move_text(xq_record *r, uint32_t parent, const char *text, int
 	xq_move_code m;
 	int rc;
 
-	xq_diag_init(&r->err);
 	if (!node(r, parent))
-		return rfail(r, xq_diag_set(&r->err, XQ_ENOTFOUND, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
-					    "no node %u in the record", (unsigned)parent));
+		return api_no_node(r, parent);
+	xq_diag_init(&r->err);
 	p.b = *board_after(r, parent);
 	p.has_err = 0;
 	if ((rc = xq_position_read_move(&p, text, dialect, &m)) != 0) {

@@ -47,12 +47,9 @@ int xq_record_ruling(xq_record *r, uint32_t n, int ruleset, char **why)
 
 	if (why)
 		*why = NULL;
+	if (n >= r->g.nnodes)
+		return api_no_node(r, n);
 	xq_diag_init(&r->err);
-	if (n >= r->g.nnodes) {
-		r->has_err = 1;
-		return xq_diag_set(&r->err, XQ_ENOTFOUND, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
-				   "no node %u in the record", (unsigned)n);
-	}
 	options_for(&o, ruleset);
 	xq_rules_report_init(&rep);
 	rc = xq_rules_analyze_game(&rep, &r->g, n, &o, &r->err);
@@ -93,24 +90,18 @@ int xq_record_ruling(xq_record *r, uint32_t n, int ruleset, char **why)
 	return ruling;
 }
 
-/* Put `d` where the main line's ply `ply` was written, as validate does. */
+/* Say in `d` where the main line's ply `ply` stands in the source: the
+ * move's own place when the reader kept one, else the record's. */
 static void place_at(struct xq_diag *d, const struct xq_game *g, uint32_t ply)
 {
-	uint32_t n = XQ_ROOT;
+	const struct xq_node *x = &g->nodes[api_mainline_node(g, ply)];
+	int own = ply && (x->place.line || x->place.offset);
 
 	d->source = g->source;
-	d->place = g->place;
-	d->has_offset = g->place.offset > 0 || g->place.line == 0;
 	d->game = g->number;
 	d->ply = ply;
-	for (uint32_t k = 0; k < ply && g->nodes[n].child != XQ_NODE_NONE; k++)
-		n = g->nodes[n].child;
-	if (n == XQ_ROOT)
-		return;
-	if (g->nodes[n].place.line || g->nodes[n].place.offset) {
-		d->place = g->nodes[n].place;
-		d->has_offset = 1;
-	}
+	d->place = own ? x->place : g->place;
+	d->has_offset = own || g->place.offset > 0 || g->place.line == 0;
 }
 
 int xq_record_check_result(xq_record *r, int ruleset, xq_diagnostic_fn fn, void *user)
