@@ -6,8 +6,11 @@
  */
 #include "internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <libxml/parser.h>
 
 #include "buf.h"
 #include "io.h"
@@ -145,6 +148,15 @@ static int only_space(const unsigned char *p, size_t n)
 	return 1;
 }
 
+/* libxml2 (the CBF reader) is initialised once, before any thread parses:
+ * its own first initialisation is not safe to race. */
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+
+static void xml_init(void)
+{
+	xmlInitParser();
+}
+
 static int reader_start(xq_reader *rd, const char *path, const xq_read_options *opts)
 {
 	xq_read_options o;
@@ -153,6 +165,7 @@ static int reader_start(xq_reader *rd, const char *path, const xq_read_options *
 	struct xq_diag d;
 	int rc;
 
+	pthread_once(&xml_once, xml_init);
 	read_opts_of(opts, &o);
 	rd->ro = (struct xq_read_opts)XQ_READ_OPTS_INIT;
 	rd->ro.uci_ranks = o.uci_ranks ? 1 : 0;

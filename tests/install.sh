@@ -113,8 +113,8 @@ fi
 
 # The public API's own tests.
 if pkg-config --exists cmocka; then
-	if $CC -std=c11 -Wall -Wextra -Werror $san -Itests/unit $(pkg-config --cflags xq cmocka) -o "$tmp/test_api" \
-		tests/api/test_api.c $(pkg-config --libs xq cmocka); then
+	if $CC -std=c11 -Wall -Wextra -Werror $san -pthread -Itests/unit $(pkg-config --cflags xq cmocka) \
+		-o "$tmp/test_api" tests/api/test_api.c $(pkg-config --libs xq cmocka); then
 		"$tmp/test_api" > "$tmp/test_api.log" 2>&1 ||
 			{ cat "$tmp/test_api.log"; failed "tests/api/test_api.c"; }
 		api_tests=$(grep -c '^\[       OK \]' "$tmp/test_api.log")

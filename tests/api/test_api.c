@@ -7,6 +7,8 @@
 #define _XOPEN_SOURCE 700
 #include "testutil.h"
 
+#include <pthread.h>
+
 #include <xq/xq.h>
 
 struct seen {
@@ -714,6 +716,58 @@ static void external_engine_analyses_and_a_missing_one_is_an_engine_error(void *
 	xq_analyser_free(a);
 }
 
+/* What one thread reads of a few files in every format: the ICCS main
+ * lines, one after the other. */
+static const char *const thread_files[] = {
+	"samples/test.cbf", "tests/data/xqf/sample-v12.xqf", "samples/endgame-big5.pgn",
+	"samples/asian-2007.ubb", "samples/liu-dahua-1956.ndjson.gz", "tests/data/pgn/gb2312-crlf.pgn",
+};
+
+static void *read_files(void *arg)
+{
+	char *out = arg;
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (int round = 0; round < 20; round++) {
+		used = 0;
+		for (size_t i = 0; i < sizeof(thread_files) / sizeof(thread_files[0]); i++) {
+			xq_reader *rd;
+			xq_record *r;
+			if (xq_reader_open(&rd, thread_files[i], NULL, NULL, NULL) != 0)
+				return NULL;
+			while (xq_reader_next(rd, &r) == 1) {
+				char *m = xq_record_mainline_text(r, XQ_DIALECT_CHINESE, 0);
+				int n = snprintf(out + used, 65536 - used, "%s\n", m ? m : "?");
+				if (n > 0 && used + (size_t)n < 65536)
+					used += (size_t)n;
+				xq_free(m);
+				xq_record_free(r);
+			}
+			xq_reader_close(rd);
+		}
+	}
+	return out;
+}
+
+static void readers_on_several_threads_read_what_one_reads(void **state)
+{
+	static char alone[65536], each[4][65536];
+	pthread_t t[4];
+
+	(void)state;
+	assert_non_null(read_files(alone));
+	assert_true(strlen(alone) > 100);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, read_files, each[i]), 0);
+	for (int i = 0; i < 4; i++) {
+		void *res;
+		assert_int_equal(pthread_join(t[i], &res), 0);
+		assert_non_null(res);
+		assert_string_equal(each[i], alone);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -741,6 +795,7 @@ int main(void)
 		cmocka_unit_test(move_limit_is_a_draw_and_a_plain_game_has_no_ruling),
 		cmocka_unit_test(builtin_analyser_finds_the_win_in_one_the_same_every_time),
 		cmocka_unit_test(external_engine_analyses_and_a_missing_one_is_an_engine_error),
+		cmocka_unit_test(readers_on_several_threads_read_what_one_reads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
