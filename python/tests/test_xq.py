@@ -194,6 +194,25 @@ class Replaying(unittest.TestCase):
         self.assertEqual(xq.perft(3), 79666)
         self.assertEqual(xq.perft(1, "4k4/9/9/9/4R4/9/9/9/9/3K5 b"), 1)
 
+    def test_builtin_analyser_finds_the_win_and_is_deterministic(self):
+        an = xq.Analyser()
+        self.assertEqual(an.description, "built-in")
+        a = an.analyse(xq.Position("3k5/R8/1R7/9/9/9/9/9/9/4K4 w"), depth=4)
+        self.assertEqual((a.kind, a.score), ("mate", 1))
+        self.assertEqual(xq.Position("3k5/R8/1R7/9/9/9/9/9/9/4K4 w").play(a.best, "iccs").state != "playing", True)
+        (g,) = xq.read(BIG5)
+        first = an.analyse(g, depth=3)
+        self.assertEqual(first.depth, 3)
+        self.assertEqual(an.analyse(g, depth=3).pv, first.pv)
+        with self.assertRaises(xq.XQError):
+            an.analyse(g)  # no limit
+        an.close()
+
+    def test_missing_engine_program_is_an_error(self):
+        with self.assertRaises(xq.XQError) as cm:
+            xq.Analyser("/nonexistent/engine")
+        self.assertEqual(cm.exception.diagnostics[0].code, "engine")
+
     def test_version_is_the_library_s(self):
         self.assertRegex(xq.version(), r"^\d+\.\d+\.\d+$")
 

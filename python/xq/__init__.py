@@ -20,6 +20,7 @@ import os
 
 __all__ = [
     "XQError", "Diagnostic", "Game", "Node", "Position",
+    "Analyser", "Analysis",
     "read", "read_bytes", "validate", "convert", "replay", "perft", "formats",
     "version", "NOTATIONS",
 ]
@@ -61,6 +62,12 @@ _DIAG_FN = _c.CFUNCTYPE(None, _vp, _vp)
 class _ReadOptions(_c.Structure):
     _fields_ = [("size", _c.c_size_t), ("format", _c.c_char_p), ("encoding", _c.c_char_p),
                 ("uci_ranks", _c.c_int), ("max_memory", _u64)]
+
+
+class _AnalysisResult(_c.Structure):
+    _fields_ = [("size", _c.c_size_t), ("kind", _c.c_int), ("score", _c.c_int), ("depth", _c.c_int),
+                ("nodes", _u64), ("time_ms", _u32), ("best", _c.c_uint16), ("pv_len", _c.c_size_t),
+                ("pv", _c.c_uint16 * 64), ("stopped", _c.c_int)]
 
 
 class _WriteOptions(_c.Structure):
@@ -156,6 +163,11 @@ for _name, _res, _args in [
     ("xq_record_error", _vp, [_vp]),
     ("xq_format_info", _int, [_szt, _vp, _vp, _vp]),
     ("xq_ruleset_from_name", _int, [_c_char_p]),
+    ("xq_analyser_new_builtin", _int, [_vp, _szt]),
+    ("xq_analyser_new_program", _int, [_vp, _c_char_p, _vp, _DIAG_FN, _vp]),
+    ("xq_analyser_description", _c_char_p, [_vp]),
+    ("xq_analyser_run", _int, [_vp, _vp, _u32, _int, _u64, _u32, _vp, _DIAG_FN, _vp]),
+    ("xq_analyser_free", None, [_vp]),
     ("xq_record_ruling", _int, [_vp, _u32, _int, _vp]),
     ("xq_record_check_result", _int, [_vp, _int, _DIAG_FN, _vp]),
     ("xq_reader_open", _int, [_vp, _c_char_p, _vp, _DIAG_FN, _vp]),
@@ -736,3 +748,72 @@ def formats():
         out[_s(name.value)] = (_s(desc.value), bool(caps.value & 1), bool(caps.value & 2))
         i += 1
     return out
+
+
+class Analysis:
+    """What an analyser found: the score from the side to move's point of
+    view (`kind` "cp", "mate" or "mated"; `score` centipawns or moves),
+    the depth, the best move and the principal variation in ICCS."""
+
+    __slots__ = ("kind", "score", "depth", "nodes", "best", "pv")
+
+    def __repr__(self):
+        return "Analysis(%s %d, depth %d, best %s)" % (self.kind, self.score, self.depth, self.best)
+
+
+class Analyser:
+    """The built-in engine (no `program`), or an external UCI/UCCI engine
+    (a path, or a name found in PATH, with `args`)."""
+
+    def __init__(self, program=None, args=(), hash_mb=0):
+        self._a = None
+        a = _vp()
+        if program is None:
+            rc = _f["xq_analyser_new_builtin"](_c.byref(a), hash_mb)
+            sink = None
+        else:
+            sink = _Sink()
+            argv = (_c.c_char_p * (len(args) + 1))(*[_enc(x) for x in args], None)
+            rc = _f["xq_analyser_new_program"](_c.byref(a), _enc(os.fspath(program)), argv, sink.cfn, None)
+        if rc:
+            _fail(rc, "cannot start %s" % (program or "the built-in engine"), sink.list if sink else ())
+        self._a = a.value
+
+    def __del__(self):
+        self.close()
+
+    def close(self):
+        if getattr(self, "_a", None):
+            _f["xq_analyser_free"](self._a)
+            self._a = None
+
+    @property
+    def description(self):
+        return _s(_f["xq_analyser_description"](self._a))
+
+    def analyse(self, game, node=None, depth=0, nodes=0, movetime_ms=0):
+        """Analyse the position after `node` of `game` (default: the end of
+        the main line; a Position is analysed as a game starting there)."""
+        if isinstance(game, Position):
+            g = Game()
+            g.fen = game.fen
+            game, node = g, g.root
+        if node is None:
+            node = game.mainline[-1] if len(game) else game.root
+        sink = _Sink()
+        res = _AnalysisResult()
+        res.size = _c.sizeof(_AnalysisResult)
+        rc = _f["xq_analyser_run"](self._a, game._r, node.index, depth, nodes, movetime_ms, _c.byref(res),
+                                   sink.cfn, None)
+        if rc:
+            _fail(rc, "analysis", sink.list)
+        out = Analysis()
+        out.kind = ("cp", "mate", "mated")[res.kind]
+        out.score, out.depth, out.nodes = res.score, res.depth, res.nodes
+        p = node.position()
+        out.pv = []
+        for i in range(res.pv_len):
+            out.pv.append(p._text(res.pv[i], "iccs"))
+            _f["xq_position_play"](p._p, res.pv[i])
+        out.best = out.pv[0] if out.pv else None
+        return out
