@@ -92,6 +92,9 @@ done
 	failed "examples/moves failed"
 cmp -s tests/api/expected/moves.out "$tmp/moves.out" ||
 	{ failed "examples/moves printed other moves"; diff tests/api/expected/moves.out "$tmp/moves.out"; }
+"$tmp/moves" - < tests/data/xqf/sample-v12.xqf | sed 's/^-: //' > "$tmp/stdin.out"
+"$tmp/moves" tests/data/xqf/sample-v12.xqf | sed 's/^[^:]*: //' | cmp -s - "$tmp/stdin.out" ||
+	failed "examples/moves read standard input otherwise than the file"
 "$tmp/validate" tests/data/xqf tests/data/ndjson/repetition.ndjson > "$tmp/validate.out"
 [ $? -eq 1 ] || failed "examples/validate on damaged records did not exit 1"
 cmp -s tests/api/expected/validate.out "$tmp/validate.out" ||

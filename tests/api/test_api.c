@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #include <pthread.h>
+#include <stddef.h>
 
 #include <xq/xq.h>
 
@@ -768,6 +769,67 @@ static void readers_on_several_threads_read_what_one_reads(void **state)
 	}
 }
 
+/*
+ * ABI: the structures a program fills or reads keep, within major version
+ * 0, the layout version 0.1 gave them on LP64 systems (new fields go at
+ * their end, where `size` says whether a caller has them).  A change here
+ * breaks programs built against an earlier 0.x: it needs a new major.
+ */
+static void public_structures_keep_their_version_0_layout(void **state)
+{
+	(void)state;
+	if (sizeof(void *) != 8 || sizeof(long) != 8)
+		TEST_SKIP("the recorded layouts are those of LP64 systems");
+	assert_int_equal(offsetof(xq_read_options, format), 8);
+	assert_int_equal(offsetof(xq_read_options, encoding), 16);
+	assert_int_equal(offsetof(xq_read_options, uci_ranks), 24);
+	assert_int_equal(offsetof(xq_read_options, max_memory), 32);
+	assert_true(sizeof(xq_read_options) >= 40);
+	assert_int_equal(offsetof(xq_write_options, format), 8);
+	assert_int_equal(offsetof(xq_write_options, dialect), 16);
+	assert_int_equal(offsetof(xq_write_options, dialect_flags), 20);
+	assert_int_equal(offsetof(xq_write_options, encoding), 24);
+	assert_int_equal(offsetof(xq_write_options, version), 32);
+	assert_int_equal(offsetof(xq_write_options, flags), 36);
+	assert_true(sizeof(xq_write_options) >= 40);
+	assert_int_equal(offsetof(xq_analysis_result, kind), 8);
+	assert_int_equal(offsetof(xq_analysis_result, score), 12);
+	assert_int_equal(offsetof(xq_analysis_result, depth), 16);
+	assert_int_equal(offsetof(xq_analysis_result, nodes), 24);
+	assert_int_equal(offsetof(xq_analysis_result, time_ms), 32);
+	assert_int_equal(offsetof(xq_analysis_result, best), 36);
+	assert_int_equal(offsetof(xq_analysis_result, pv_len), 40);
+	assert_int_equal(offsetof(xq_analysis_result, pv), 48);
+	assert_int_equal(offsetof(xq_analysis_result, stopped), 176);
+	assert_true(sizeof(xq_analysis_result) >= 184);
+	/* Squares, moves and the enumerations' values are ABI too. */
+	assert_int_equal(XQ_SQUARE(8, 9), 89);
+	assert_int_equal(XQ_MOVE_CODE(1, 2), 0x0201);
+	assert_int_equal(XQ_DIALECT_CHINESE, 5);
+	assert_int_equal(XQ_EUNSUPPORTED, -5);
+	assert_int_equal(XQ_RULING_BLACK_LOSES, 3);
+}
+
+/* An older caller's options, without the fields added since (here: all
+ * but the format), are read as far as their size says. */
+static void options_of_an_older_caller_are_read_as_far_as_their_size(void **state)
+{
+	static const char pgn[] = "[Event \"e\"]\n1. h2e2 *\n";
+	xq_read_options o = XQ_READ_OPTIONS_INIT;
+	xq_reader *rd;
+	xq_record *r;
+
+	(void)state;
+	o.format = "pgn";
+	o.encoding = "klingon"; /* beyond `size`: never read */
+	o.size = offsetof(xq_read_options, encoding);
+	assert_int_equal(xq_reader_open_memory(&rd, NULL, pgn, sizeof(pgn) - 1, &o, NULL, NULL), 0);
+	assert_string_equal(xq_reader_format(rd), "pgn");
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_record_free(r);
+	xq_reader_close(rd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -796,6 +858,8 @@ int main(void)
 		cmocka_unit_test(builtin_analyser_finds_the_win_in_one_the_same_every_time),
 		cmocka_unit_test(external_engine_analyses_and_a_missing_one_is_an_engine_error),
 		cmocka_unit_test(readers_on_several_threads_read_what_one_reads),
+		cmocka_unit_test(public_structures_keep_their_version_0_layout),
+		cmocka_unit_test(options_of_an_older_caller_are_read_as_far_as_their_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
