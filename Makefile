@@ -283,6 +283,13 @@ INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 PYTHONDIR ?= $(LIBDIR)/xq/python
 PY_FILES := $(wildcard python/xq/*.py)
+# How xq.pc links libxq.  Linkers that drop a library named before the
+# objects that need it (--as-needed, the default of some distributions)
+# would make `cc $(pkg-config --libs xq) prog.c` fail: libxq alone is
+# kept needed, where the linker can say so (evaluated by install only).
+XQ_PC_LIBS = $(shell printf 'int main(void){return 0;}\n' | $(CC) -x c - -o $(BUILD)/dist/.ldtest \
+	-Wl,--push-state,--no-as-needed -Wl,--pop-state > /dev/null 2>&1 && \
+	echo '-Wl,--push-state,--no-as-needed -lxq -Wl,--pop-state' || echo '-lxq'; rm -f $(BUILD)/dist/.ldtest)
 
 install: install-lib
 install-lib: $(LIBXQ_A) $(LIBXQ_SO)
@@ -294,7 +301,7 @@ install-lib: $(LIBXQ_A) $(LIBXQ_SO)
 	ln -sf libxq.so.$(XQ_LIBVERSION) $(DESTDIR)$(LIBDIR)/libxq.so.$(XQ_SOVERSION)
 	ln -sf libxq.so.$(XQ_SOVERSION) $(DESTDIR)$(LIBDIR)/libxq.so
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-		-e 's|@VERSION@|$(XQ_LIBVERSION)|' api/xq.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/xq.pc
+		-e 's|@VERSION@|$(XQ_LIBVERSION)|; s|@LIBS@|$(XQ_PC_LIBS)|' api/xq.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/xq.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/xq.pc
 	install -m 644 $(PY_FILES) $(DESTDIR)$(PYTHONDIR)/xq/
 	printf '# Written by make install.\nLIBDIR = %s\n' "'$(LIBDIR)'" > $(DESTDIR)$(PYTHONDIR)/xq/_installed.py
