@@ -235,6 +235,7 @@ int xq_reader_open(xq_reader **out, const char *path, const xq_read_options *opt
 	struct xq_diag d;
 	int rc;
 
+	*out = NULL;
 	if ((rc = reader_new(&rd, fn, user)) != 0)
 		return rc;
 	xq_diag_init(&d);
@@ -257,6 +258,7 @@ int xq_reader_open_memory(xq_reader **out, const char *name, const void *data, s
 	xq_reader *rd;
 	int rc;
 
+	*out = NULL;
 	if ((rc = reader_new(&rd, fn, user)) != 0)
 		return rc;
 	if (name && !(rd->name = dup_str(name))) {

@@ -76,8 +76,8 @@ typedef struct xq_read_options {
  * `user` (`fn` may be NULL).  Returns 0 with *out set; or XQ_EIO (cannot
  * open or read it), XQ_EUNSUPPORTED (no format recognises it, or the
  * named one cannot be read or is unknown), XQ_EENCODING (unknown encoding
- * name), XQ_ENOMEM; the reason went to `fn`.  An empty input opens, and
- * reports no-game when read.
+ * name), XQ_ENOMEM, with *out NULL and the reason sent to `fn`.  An empty
+ * input opens, and reports no-game when read.
  */
 XQ_API int xq_reader_open(xq_reader **out, const char *path, const xq_read_options *opts,
 			  xq_diagnostic_fn fn, void *user);
@@ -123,8 +123,8 @@ enum {
  * Open `path` ("-": standard output) for writing.  Returns 0 with *out
  * set; or XQ_EIO (an existing file without XQ_WRITE_FORCE, a directory,
  * no permission), XQ_EUNSUPPORTED (no format named and none fits the
- * extension, or the format cannot be written), XQ_EENCODING, XQ_ENOMEM;
- * the reason went to `fn`.
+ * extension, or the format cannot be written), XQ_EENCODING, XQ_ENOMEM,
+ * with *out NULL and the reason sent to `fn`.
  */
 XQ_API int xq_writer_open(xq_writer **out, const char *path, const xq_write_options *opts,
 			  xq_diagnostic_fn fn, void *user);

@@ -223,6 +223,7 @@ static void unknown_content_and_empty_input_are_errors(void **state)
 	(void)state;
 	assert_int_equal(xq_reader_open_memory(&rd, "junk", "\x01\x02\x03\x04junk", 8, NULL, collect, &s),
 			 XQ_EUNSUPPORTED);
+	assert_null(rd); /* a failed open leaves no dangling reader */
 	assert_string_equal(s.codes[0], "unsupported");
 	assert_int_equal(xq_reader_open_memory(&rd, NULL, "", 0, NULL, collect, &e), 0);
 	assert_null(xq_reader_format(rd));
@@ -235,7 +236,9 @@ static void unknown_content_and_empty_input_are_errors(void **state)
 	o.format = NULL;
 	o.encoding = "klingon";
 	assert_int_equal(xq_reader_open(&rd, "tests/data/pgn/big5-black-first.pgn", &o, NULL, NULL), XQ_EENCODING);
+	rd = (xq_reader *)1;
 	assert_int_equal(xq_reader_open(&rd, "tests/data/no/such/file.pgn", NULL, NULL, NULL), XQ_EIO);
+	assert_null(rd);
 }
 
 static void named_format_and_encoding_are_used(void **state)
