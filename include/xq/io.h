@@ -133,8 +133,10 @@ XQ_API int xq_writer_open(xq_writer **out, const char *path, const xq_write_opti
 XQ_API int xq_writer_open_memory(xq_writer **out, const xq_write_options *opts,
 				 xq_diagnostic_fn fn, void *user);
 /* Add one game.  0, or a negative code (the reason went to the callback;
- * a "loss" warning alone is not a failure).  A broken record is written
- * as far as it goes. */
+ * a "loss" warning alone is not a failure): a second game for a format
+ * that holds one per file (XQF) is XQ_EUNSUPPORTED.  After a failure the
+ * output is never put in place (xq_writer_close() fails): it is whole or
+ * absent.  A broken record is written as far as it goes. */
 XQ_API int xq_writer_write(xq_writer *w, const xq_record *r);
 /* Finish the output and put the file in place; frees `w` in every case.
  * 0 or a negative code (nothing is left under the name then). */

@@ -541,6 +541,13 @@ static void file_writer_replaces_only_with_force_and_leaves_no_temporary(void **
 	assert_int_equal(xq_writer_open(&w, path, NULL, NULL, NULL), XQ_EUNSUPPORTED);
 	wo.format = "cbr"; /* read only */
 	assert_int_equal(xq_writer_open_memory(&w, &wo, NULL, NULL), XQ_EUNSUPPORTED);
+	/* XQF holds one game: a second fails, and the output is never put in place. */
+	snprintf(path, sizeof(path), "%s/two.xqf", dir);
+	assert_int_equal(xq_writer_open(&w, path, NULL, NULL, NULL), 0);
+	assert_int_equal(xq_writer_write(w, r), 0);
+	assert_int_equal(xq_writer_write(w, r), XQ_EUNSUPPORTED);
+	assert_int_equal(xq_writer_close(w), XQ_EUNSUPPORTED);
+	assert_int_equal(test_count_named(dir, "two"), 0);
 	assert_int_equal(test_count_named(dir, "out."), 1); /* out.xqf and nothing else */
 	xq_record_free(r);
 	assert_int_equal(test_rmtree(dir), 0);
