@@ -785,32 +785,35 @@ static void readers_on_several_threads_read_what_one_reads(void **state)
  * their end, where `size` says whether a caller has them).  A change here
  * breaks programs built against an earlier 0.x: it needs a new major.
  */
+#define AT(type, field, offset) {#type "." #field, offsetof(type, field), offset}
+static const struct {
+	const char *what;
+	size_t at, was;
+} version_0_layout[] = {
+	AT(xq_read_options, format, 8), AT(xq_read_options, encoding, 16),
+	AT(xq_read_options, uci_ranks, 24), AT(xq_read_options, max_memory, 32),
+	AT(xq_write_options, format, 8), AT(xq_write_options, dialect, 16),
+	AT(xq_write_options, dialect_flags, 20), AT(xq_write_options, encoding, 24),
+	AT(xq_write_options, version, 32), AT(xq_write_options, flags, 36),
+	AT(xq_analysis_result, kind, 8), AT(xq_analysis_result, score, 12),
+	AT(xq_analysis_result, depth, 16), AT(xq_analysis_result, nodes, 24),
+	AT(xq_analysis_result, time_ms, 32), AT(xq_analysis_result, best, 36),
+	AT(xq_analysis_result, pv_len, 40), AT(xq_analysis_result, pv, 48),
+	AT(xq_analysis_result, stopped, 176),
+};
+#undef AT
+
 static void public_structures_keep_their_version_0_layout(void **state)
 {
 	(void)state;
 	if (sizeof(void *) != 8 || sizeof(long) != 8)
 		TEST_SKIP("the recorded layouts are those of LP64 systems");
-	assert_int_equal(offsetof(xq_read_options, format), 8);
-	assert_int_equal(offsetof(xq_read_options, encoding), 16);
-	assert_int_equal(offsetof(xq_read_options, uci_ranks), 24);
-	assert_int_equal(offsetof(xq_read_options, max_memory), 32);
+	for (size_t i = 0; i < sizeof(version_0_layout) / sizeof(version_0_layout[0]); i++)
+		if (version_0_layout[i].at != version_0_layout[i].was)
+			fail_msg("%s is at byte %zu; version 0.1 had it at %zu", version_0_layout[i].what,
+				 version_0_layout[i].at, version_0_layout[i].was);
 	assert_true(sizeof(xq_read_options) >= 40);
-	assert_int_equal(offsetof(xq_write_options, format), 8);
-	assert_int_equal(offsetof(xq_write_options, dialect), 16);
-	assert_int_equal(offsetof(xq_write_options, dialect_flags), 20);
-	assert_int_equal(offsetof(xq_write_options, encoding), 24);
-	assert_int_equal(offsetof(xq_write_options, version), 32);
-	assert_int_equal(offsetof(xq_write_options, flags), 36);
 	assert_true(sizeof(xq_write_options) >= 40);
-	assert_int_equal(offsetof(xq_analysis_result, kind), 8);
-	assert_int_equal(offsetof(xq_analysis_result, score), 12);
-	assert_int_equal(offsetof(xq_analysis_result, depth), 16);
-	assert_int_equal(offsetof(xq_analysis_result, nodes), 24);
-	assert_int_equal(offsetof(xq_analysis_result, time_ms), 32);
-	assert_int_equal(offsetof(xq_analysis_result, best), 36);
-	assert_int_equal(offsetof(xq_analysis_result, pv_len), 40);
-	assert_int_equal(offsetof(xq_analysis_result, pv), 48);
-	assert_int_equal(offsetof(xq_analysis_result, stopped), 176);
 	assert_true(sizeof(xq_analysis_result) >= 184);
 	/* Squares, moves and the enumerations' values are ABI too. */
 	assert_int_equal(XQ_SQUARE(8, 9), 89);
