@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagplace.h"
 #include "evalnote.h"
 #include "movegen.h"
 #include "notation.h"
@@ -94,31 +95,6 @@ int annotate_marker(struct xq_buf *out, const char *settings, uint64_t fingerpri
 
 /* ---- diagnostics ------------------------------------------------------------ */
 
-/* Point `d` at the move of `node` (ply `ply`), or at the game for the root. */
-static void place(struct xq_diag *d, const struct xq_game *g, uint32_t node, uint32_t ply,
-		  const char *file)
-{
-	d->source = file;
-	d->place = g->place;
-	d->has_offset = g->place.offset > 0 || g->place.line == 0;
-	d->game = g->number;
-	d->ply = ply;
-	d->move[0] = '\0';
-	if (node == XQ_ROOT || node >= g->nnodes)
-		return;
-	if (g->nodes[node].place.line || g->nodes[node].place.offset) {
-		d->place = g->nodes[node].place;
-		d->has_offset = 1;
-	}
-	if (g->nodes[node].text) {
-		xq_diag_set_move(d, g->nodes[node].text, strlen(g->nodes[node].text));
-	} else {
-		char iccs[5];
-		xq_move_name(g->nodes[node].move, iccs);
-		xq_diag_set_move(d, iccs, 4);
-	}
-}
-
 struct run {
 	struct annotator *a;
 	const struct annotate_settings *s;
@@ -145,7 +121,7 @@ static void report(struct run *r, uint32_t node, uint32_t ply, enum xq_severity 
 	va_list ap;
 
 	xq_diag_init(&d);
-	place(&d, r->g, node, ply, r->file);
+	diag_place(&d, r->g, r->file, node, ply);
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
 	va_end(ap);
@@ -161,7 +137,7 @@ void annotator_warning(const struct xq_diag *d, void *payload)
 	if (!a->cur_diags || !a->cur_game)
 		return;
 	xq_diag_init(&c);
-	place(&c, a->cur_game, a->cur_node, d->ply, a->cur_file);
+	diag_place(&c, a->cur_game, a->cur_file, a->cur_node, d->ply);
 	xq_diag_set(&c, 0, d->code, d->severity, "%s", d->msg);
 	diag_list_add(a->cur_diags, &c);
 }
