@@ -174,6 +174,8 @@ struct worker {
 	pthread_t tid;
 	int started;
 	int id;
+	void *data;           /* the command's, from worker_init */
+	int inited;           /* worker_init succeeded */
 	struct slot slots[RING];
 	size_t head, count;   /* under pool->mu */
 	struct pool_job *cur; /* the job diagnostics go to */
@@ -1012,7 +1014,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 			}
 			j->game.source = u->file->name;
 			if (cfg->process)
-				cfg->process(cfg->ctx, j);
+				cfg->process(cfg->ctx, w->data, j);
 			publish(w, j, 0);
 			handed++;
 			if (!(j = acquire(w, u->file)))
@@ -1147,7 +1149,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 			break;
 		j->game.source = f->name;
 		if (cfg->process)
-			cfg->process(cfg->ctx, j);
+			cfg->process(cfg->ctx, w->data, j);
 		publish(w, j, 0);
 		if (!(j = acquire(w, f))) {
 			source_close(&src);
@@ -1430,6 +1432,30 @@ static void output_loop(struct pool *p)
 	}
 }
 
+/* The command's state of each worker: 0, or what a worker_init returned
+ * (the workers made before it are finished). */
+static int init_workers(struct pool *p)
+{
+	const struct pool_config *cfg = p->cfg;
+
+	for (int i = 0; i < p->nw && cfg->worker_init; i++) {
+		int rc = cfg->worker_init(cfg->ctx, i, &p->w[i].data);
+		if (rc) {
+			p->w[i].data = NULL;
+			return rc;
+		}
+		p->w[i].inited = 1;
+	}
+	return 0;
+}
+
+static void fini_workers(struct pool *p)
+{
+	for (int i = 0; i < p->nw; i++)
+		if (p->w[i].inited && p->cfg->worker_fini)
+			p->cfg->worker_fini(p->cfg->ctx, p->w[i].data);
+}
+
 int pool_run(const struct pool_config *cfg)
 {
 	struct pool p;
@@ -1471,6 +1497,12 @@ int pool_run(const struct pool_config *cfg)
 		p.w[i].pool = &p;
 		p.w[i].id = i;
 		atomic_init(&p.w[i].bytes, 0);
+	}
+	if ((rc = init_workers(&p))) {
+		fini_workers(&p);
+		xq_budget_release(&p.budget);
+		free(p.w);
+		return rc;
 	}
 	if (p.serial) {
 		worker_main(&p.w[0]);
@@ -1529,6 +1561,7 @@ int pool_run(const struct pool_config *cfg)
 			diag_list_release(&p.w[i].slots[k].job.diags);
 			xq_buf_release(&p.w[i].slots[k].job.text);
 		}
+	fini_workers(&p);
 	if (cfg->stats)
 		cfg->stats->peak_reserved = p.budget.peak;
 	xq_budget_release(&p.budget);

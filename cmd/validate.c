@@ -414,12 +414,13 @@ static void check_tags(struct vctx *c, struct pool_job *j)
 }
 
 /* Worker thread: the checks on one game. */
-static void validate_process(void *ctx, struct pool_job *j)
+static void validate_process(void *ctx, void *worker, struct pool_job *j)
 {
 	struct vctx *c = ctx;
 	struct xq_game_counts counts;
 	int fen_reported = 0;
 
+	(void)worker;
 	/* A reader that rejected the start position has said so already. */
 	for (size_t i = 0; i < j->diags.n; i++)
 		if (j->diags.v[i].code == XQ_D_BAD_FEN)
