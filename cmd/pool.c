@@ -309,8 +309,10 @@ static struct pool_file *new_file(uint64_t seq, char *path, int in_dir)
 
 /* ---- the ring --------------------------------------------------------------- */
 
-static void job_reset(struct pool_job *j, struct pool_file *f)
+static void job_reset(const struct pool *p, struct pool_job *j, struct pool_file *f)
 {
+	if (j->data)
+		memset(j->data, 0, p->cfg->job_data);
 	j->kind = POOL_GAME;
 	j->file = f;
 	xq_game_clear(&j->game);
@@ -417,7 +419,9 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 		pthread_mutex_unlock(&p->mu);
 	}
 	if (!s->ready) {
-		if (xq_game_init(&s->job.game)) {
+		if (p->cfg->job_data && !s->job.data)
+			s->job.data = malloc(p->cfg->job_data);
+		if ((p->cfg->job_data && !s->job.data) || xq_game_init(&s->job.game)) {
 			xq_game_release(&s->job.game);
 			if (p->serial) {
 				p->stop = 1;
@@ -433,7 +437,7 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 		s->ready = 1;
 	}
 	s->marker = 0;
-	job_reset(&s->job, f);
+	job_reset(p, &s->job, f);
 	w->cur = &s->job;
 	return &s->job;
 }
@@ -1002,7 +1006,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 			if (skip) {
 				/* Handed over already, before the fall back. */
 				skip--;
-				job_reset(j, u->file);
+				job_reset(p, j, u->file);
 				continue;
 			}
 			if (!u->final) {
@@ -1055,7 +1059,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 		fall_back(p, u, &st);
 		fmt->close_reader(rd);
 		rd = NULL;
-		job_reset(j, u->file);
+		job_reset(p, j, u->file);
 		skip = handed;
 		count = 0;
 	}
@@ -1555,6 +1559,7 @@ int pool_run(const struct pool_config *cfg)
 			rc = XQ_ENOMEM;
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < RING; k++) {
+			free(p.w[i].slots[k].job.data);
 			if (!p.w[i].slots[k].ready)
 				continue;
 			xq_game_release(&p.w[i].slots[k].job.game);

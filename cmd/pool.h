@@ -71,6 +71,8 @@ struct pool_job {
 	struct xq_buf text;        /* free for the command (filled by process) */
 	unsigned flags;            /* free for the command */
 	uint64_t counts[4];        /* free for the command */
+	void *data;                /* free for the command: pool_config.job_data bytes,
+				      zeroed for each job (NULL when 0) */
 };
 
 struct pool_config {
@@ -94,6 +96,7 @@ struct pool_config {
 	 * the run (after the jobs already read are dropped). */
 	int (*emit)(void *ctx, struct pool_job *job);
 	void *ctx;
+	size_t job_data;                   /* bytes of pool_job.data (0: none) */
 	int progress;                      /* show progress (progress.h is started) */
 	/* Splitting one input among the threads; 0 for each means the default. */
 	int64_t split_min;                 /* smaller files are read whole (bytes; default 1 MiB) */
