@@ -195,15 +195,15 @@ struct actx {
 	struct xq_buf err, outbuf;
 };
 
-/* A note or warning about game job `j` as a whole. */
-static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
-		     const char *fmt, ...)
+/* A note or warning about game job `j` as a whole: 0, or XQ_ENOMEM. */
+static int add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
+		    const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))
 #endif
 	;
-static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
-		     const char *fmt, ...)
+static int add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
+		    const char *fmt, ...)
 {
 	struct xq_diag d;
 	va_list ap;
@@ -213,7 +213,15 @@ static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
 	va_end(ap);
-	diag_list_add(&j->diags, &d);
+	return diag_list_add(&j->diags, &d);
+}
+
+/* Memory ran out on the output side: said once, exit status 3. */
+static void out_of_memory(struct actx *c)
+{
+	if (!c->io_error)
+		cmd_error("out of memory");
+	c->io_error = 1;
 }
 
 /* ---- analysers ------------------------------------------------------------------ */
@@ -281,6 +289,12 @@ static int worker_init(void *ctx, int id, void **worker)
 	}
 	if (id == 0) {
 		describe_settings(c, w->a.engine);
+		if (xq_buf_error(&c->settings)) {
+			cmd_error("out of memory");
+			c->start_status = XQ_EXIT_IO;
+			analyser_free(w);
+			return 1;
+		}
 		c->set.settings = c->settings.ptr;
 		c->set.engine = c->engine_path ? xq_engine_name(w->a.engine) : "built-in";
 	}
@@ -302,11 +316,15 @@ static void analyse_job(struct actx *c, struct aworker *w, struct pool_job *j, s
 		x->res.interrupted = 1;
 		return;
 	}
-	if (j->game.flags & XQ_GAME_BROKEN)
-		add_diag(j, XQ_SEV_WARNING, XQ_D_TRUNCATED,
-			 "annotated only up to its first error (--keep-broken)");
+	if ((j->game.flags & XQ_GAME_BROKEN) &&
+	    add_diag(j, XQ_SEV_WARNING, XQ_D_TRUNCATED,
+		     "annotated only up to its first error (--keep-broken)"))
+		x->failed = 1;
+	/* XQ_TEST_FAULT=annotate-nomem (cmd_test_fault()): every game runs out
+	 * of memory, so that the tests can see what that does. */
 	if (annotate_game(&w->a, &c->set, &j->game, x->fingerprint, j->file->name, &j->diags,
-			  c->set.ndjson ? &j->text : NULL, &x->res))
+			  c->set.ndjson ? &j->text : NULL, &x->res) ||
+	    cmd_test_fault("annotate-nomem"))
 		x->failed = 1;
 	if (w->a.lost && !atomic_exchange(&c->lost, 1))
 		atomic_store(&cmd_stop, 1);
@@ -322,8 +340,9 @@ static void annotate_process(void *ctx, void *worker, struct pool_job *j)
 	x->read_diags = j->diags.n;
 	if ((j->game.flags & XQ_GAME_BROKEN) && !c->keep_broken) {
 		x->fate = FATE_SKIP;
-		add_diag(j, XQ_SEV_NOTE, XQ_D_NONE,
-			 "skipped: the game has an error (--keep-broken annotates it up to the error)");
+		if (add_diag(j, XQ_SEV_NOTE, XQ_D_NONE,
+			     "skipped: the game has an error (--keep-broken annotates it up to the error)"))
+			x->failed = 1;
 		return;
 	}
 	x->fingerprint = annotate_fingerprint(&j->game);
@@ -359,7 +378,8 @@ static void write_sink(const struct xq_diag *d, void *payload)
 			copy.has_offset = j->game.place.line == 0;
 		}
 	}
-	diag_list_add(&j->diags, &copy);
+	if (diag_list_add(&j->diags, &copy))
+		out_of_memory(c);
 }
 
 static void write_failed(struct actx *c)
@@ -369,14 +389,30 @@ static void write_failed(struct actx *c)
 	c->io_error = 1;
 }
 
-/* Write a game: `text` (NDJSON records) or `g` (PGN). */
+/* Write a game: `text` (NDJSON records, never a part of them) or `g` (PGN). */
 static void write_game(struct actx *c, const struct xq_buf *text, const struct xq_game *g)
 {
 	if (c->set.ndjson) {
-		if (text->len && xq_output_write(c->out, text->ptr, text->len))
+		if (xq_buf_error(text))
+			out_of_memory(c);
+		else if (text->len && xq_output_write(c->out, text->ptr, text->len))
 			write_failed(c);
 	} else if (c->pgn->write(c->writer, g)) {
 		write_failed(c);
+	}
+}
+
+/* Print `b` (diagnostics, a summary) on standard output or error, or
+ * nothing of it when an append to it failed. */
+static void flush(struct actx *c, struct xq_buf *b, int out)
+{
+	if (xq_buf_error(b)) {
+		xq_buf_reset(b);
+		out_of_memory(c);
+	} else if (out) {
+		report_flush_out(b);
+	} else {
+		report_flush_err(b);
 	}
 }
 
@@ -394,8 +430,8 @@ static void print_diags(struct actx *c, const struct pool_job *j)
 		else
 			report_text(&c->err, d, j->file->binary);
 	}
-	report_flush_err(&c->err);
-	report_flush_out(&c->outbuf);
+	flush(c, &c->err, 0);
+	flush(c, &c->outbuf, 1);
 }
 
 static void count_file(struct actx *c, const struct pool_file *f)
@@ -423,12 +459,16 @@ static void count_annotated(struct actx *c, const struct annotate_result *res)
 
 /* Put a note about game `j` where the reader's diagnostics end (where it
  * stands when the game is looked at before its analysis). */
-static void note_at(struct pool_job *j, size_t at, const char *fmt, const char *text)
+static void note_at(struct actx *c, struct pool_job *j, size_t at, const char *fmt,
+		    const char *text)
 {
 	size_t n = j->diags.n;
 
-	add_diag(j, XQ_SEV_NOTE, XQ_D_NONE, fmt, text);
-	if (j->diags.n == n + 1 && at < n) {
+	if (add_diag(j, XQ_SEV_NOTE, XQ_D_NONE, fmt, text)) {
+		out_of_memory(c);
+		return;
+	}
+	if (at < n) {
 		struct xq_diag d = j->diags.v[n];
 		memmove(&j->diags.v[at + 1], &j->diags.v[at], (n - at) * sizeof(d));
 		j->diags.v[at] = d;
@@ -468,7 +508,7 @@ static int resume_step(struct actx *c, struct pool_job *j, struct ajob *x)
 	}
 	if (!c->resume.active && c->resume.why[0] && !c->why_told) {
 		c->why_told = 1;
-		note_at(j, x->read_diags, "--resume: %s", c->resume.why);
+		note_at(c, j, x->read_diags, "--resume: %s", c->resume.why);
 	}
 	return v;
 }
@@ -515,7 +555,7 @@ static int emit_game(struct actx *c, struct pool_job *j)
 	struct ajob *x = j->data;
 	int v = RESUME_NONE;
 
-	if (x->fate == FATE_SKIP) {
+	if (x->fate == FATE_SKIP && !x->failed) {
 		c->skipped++;
 		return 0;
 	}
@@ -528,8 +568,10 @@ static int emit_game(struct actx *c, struct pool_job *j)
 	}
 	if (x->fate == FATE_LATER && (c->stopping || analyse_late(c, j, x)))
 		x->res.interrupted = 1;
-	if (x->failed)
+	if (x->failed) {
+		out_of_memory(c); /* the game cannot be written whole */
 		return 1;
+	}
 	if (x->res.interrupted) {
 		if (v != RESUME_REDO)
 			return 1;
@@ -673,7 +715,7 @@ static void summary_json(struct actx *c, double secs)
 		    (unsigned long long)c->counts.by_sev[XQ_SEV_NOTE]);
 	report_codes_json(b, &c->counts);
 	xq_buf_addf(b, ",\"seconds\":%.3f}\n", secs);
-	report_flush_out(b);
+	flush(c, b, 1);
 }
 
 static void print_summary(struct actx *c, double secs)
@@ -705,7 +747,7 @@ static void print_summary(struct actx *c, double secs)
 			    c->failed_files == 1 ? "" : "s");
 	xq_buf_addf(b, "; %llu positions analysed by %s in %.2f s (%.1f/s)\n",
 		    (unsigned long long)c->positions, c->set.engine, secs, pps);
-	report_flush_err(b);
+	flush(c, b, 0);
 }
 
 /* What the end of the run says, and whether it stopped early. */

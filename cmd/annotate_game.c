@@ -176,7 +176,8 @@ void annotator_warning(const struct xq_diag *d, void *payload)
 	xq_diag_init(&c);
 	diag_place(&c, a->cur_game, a->cur_file, a->cur_node, d->ply);
 	xq_diag_set(&c, 0, d->code, d->severity, "%s", d->msg);
-	diag_list_add(a->cur_diags, &c);
+	if (diag_list_add(a->cur_diags, &c))
+		a->oom = 1;
 }
 
 static int stopped(const struct run *r)
@@ -677,6 +678,7 @@ int annotate_game(struct annotator *a, const struct annotate_settings *s, struct
 	a->cur_game = g;
 	a->cur_file = file;
 	a->cur_node = XQ_ROOT;
+	a->oom = 0;
 	/* An engine that could not be restarted after the last game gets
 	 * another chance now. */
 	if (a->engine && xq_engine_pid(a->engine) < 0 && !a->lost && restart(&r, XQ_ROOT, 0))
@@ -688,6 +690,9 @@ int annotate_game(struct annotator *a, const struct annotate_settings *s, struct
 	res->complete = res->analysed == res->positions;
 	if (!(rc = pass_mark(&r, ndjson)))
 		rc = pass_finish(&r, fingerprint, ndjson);
+	/* The records are appended without a check each: once here. */
+	if (!rc && ((ndjson && xq_buf_error(ndjson)) || a->oom))
+		rc = XQ_ENOMEM;
 out:
 	a->cur_diags = NULL;
 	a->cur_game = NULL;

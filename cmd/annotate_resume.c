@@ -163,6 +163,11 @@ static int ndjson_next(struct resume *r, const char *marker, uint64_t fingerprin
 	xq_buf_adds(&want, GAME_LINE "\"file\":");
 	report_add_json_safe(&want, file);
 	xq_buf_addf(&want, ",\"game\":%llu,\"marker\":", (unsigned long long)game);
+	if (xq_buf_error(&want)) {
+		r->active = 0; /* out of memory: analysed again, as at the end */
+		verdict = RESUME_NONE;
+		goto out;
+	}
 	if (len < want.len || memcmp(line, want.ptr, want.len)) {
 		stop_matching(r, file, game, "another file or game number");
 		verdict = RESUME_NONE;
@@ -172,6 +177,11 @@ static int ndjson_next(struct resume *r, const char *marker, uint64_t fingerprin
 	len -= want.len;
 	xq_buf_reset(&want);
 	report_add_json_safe(&want, marker);
+	if (xq_buf_error(&want)) {
+		r->active = 0;
+		verdict = RESUME_NONE;
+		goto out;
+	}
 	if (len > want.len && !memcmp(line, want.ptr, want.len) && line[want.len] == ',') {
 		verdict = RESUME_COPY;
 		goto out;

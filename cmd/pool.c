@@ -69,6 +69,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "alloc.h"
 #include "budget.h"
 #include "cmd.h"
 #include "progress.h"
@@ -201,9 +202,10 @@ struct pool {
 	uint64_t next_file;    /* files handed out */
 	int listing_done;
 	struct feed *feed;     /* the file being cut into chunks, if any */
-	/* units[seq % units_cap] for seq in [out_seq, next_seq) */
+	/* A ring: the unit numbered seq, for seq in [out_seq, next_seq), is
+	 * units[(units_head + seq - out_seq) % units_cap]. */
 	struct unit **units;
-	size_t units_cap;
+	size_t units_cap, units_head;
 	uint64_t next_seq, out_seq;
 	int stop;
 	int rc;                /* what stopped the run */
@@ -228,6 +230,14 @@ static void pool_sink(const struct xq_diag *d, void *payload)
 	if (w->file)
 		c.source = w->file->name;
 	if (w->cur && diag_list_add(&w->cur->diags, &c))
+		w->oom = 1;
+}
+
+/* Keep `d` with job `j` of worker `w`; a diagnostic that cannot be kept
+ * makes the run end in XQ_ENOMEM. */
+static void job_diag(struct worker *w, struct pool_job *j, const struct xq_diag *d)
+{
+	if (diag_list_add(&j->diags, d))
 		w->oom = 1;
 }
 
@@ -503,26 +513,29 @@ static void publish_marker(struct worker *w, struct pool_job *j)
 
 static struct unit *unit_at(struct pool *p, uint64_t seq)
 {
-	return p->units[seq % p->units_cap];
+	return p->units[(p->units_head + (size_t)(seq - p->out_seq)) % p->units_cap];
 }
 
 /* Give `u` the next place in the output order, for worker `w` (under mu). */
 static int number_unit(struct pool *p, struct unit *u, struct worker *w)
 {
-	if (p->next_seq - p->out_seq == p->units_cap) {
-		size_t cap = p->units_cap ? p->units_cap * 2 : 64;
-		struct unit **t = malloc(cap * sizeof(*t));
-		if (!t)
+	size_t n = (size_t)(p->next_seq - p->out_seq), cap = p->units_cap;
+
+	if (n == cap) {
+		if (XQ_ALLOC_GROW(p->units, cap + 1, p->units_cap))
 			return -1;
-		for (uint64_t s = p->out_seq; s < p->next_seq; s++)
-			t[s % cap] = unit_at(p, s);
-		free(p->units);
-		p->units = t;
-		p->units_cap = cap;
+		/* The units from the head to the old end move to the new end,
+		 * so that the ring goes on from the head. */
+		if (p->units_head) {
+			size_t tail = cap - p->units_head;
+			memmove(p->units + p->units_cap - tail, p->units + p->units_head,
+				tail * sizeof(*p->units));
+			p->units_head = p->units_cap - tail;
+		}
 	}
 	u->seq = p->next_seq++;
 	u->owner = w->id;
-	p->units[u->seq % p->units_cap] = u;
+	p->units[(p->units_head + n) % p->units_cap] = u;
 	rec_of(u->file)->units++;
 	return 0;
 }
@@ -1040,7 +1053,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 				xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s",
 					    xq_strerror(rc));
 				d.source = u->file->name;
-				diag_list_add(&j->diags, &d);
+				job_diag(w, j, &d);
 			}
 			fmt->close_reader(rd);
 			rd = NULL;
@@ -1100,7 +1113,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	if (open_failed) {
 		unit_reserve(w, u, 0);
 		f->status = POOL_FILE_FAILED;
-		diag_list_add(&j->diags, why);
+		job_diag(w, j, why);
 		j->kind = POOL_END;
 		publish(w, j, 1);
 		return 1;
@@ -1136,7 +1149,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		} else {
 			f->status = POOL_FILE_FAILED;
 			d.source = f->name;
-			diag_list_add(&j->diags, &d);
+			job_diag(w, j, &d);
 		}
 		j->kind = POOL_END;
 		publish(w, j, 1);
@@ -1174,7 +1187,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 			xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s",
 				    xq_strerror(rc));
 			d.source = f->name;
-			diag_list_add(&j->diags, &d);
+			job_diag(w, j, &d);
 		}
 	}
 	/* Diagnostics of the last read and of closing belong to the END job. */
@@ -1378,6 +1391,7 @@ static void unit_passed(struct pool *p, struct unit *u)
 	struct pool_file *f = u->file;
 
 	p->out_seq++;
+	p->units_head = (p->units_head + 1) % p->units_cap;
 	rec_of(f)->passed++;
 	xq_budget_give_back(&p->budget, u->reserved);
 	unit_free(u);

@@ -638,6 +638,48 @@ static void a_worker_that_cannot_start_stops_the_run_before_any_read(void **stat
 	assert_int_equal(o.emitted, 0);
 }
 
+/* ---- the units in flight ------------------------------------------------------------ */
+
+/* Units numbered while others are passed, so that the ring wraps before
+ * it grows: each is found under its own number, in order, to the end. */
+static void the_units_in_flight_keep_their_order_as_their_ring_grows(void **state)
+{
+	struct pool p;
+	struct worker w;
+	struct pool_file *f;
+	uint64_t made = 0;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	memset(&w, 0, sizeof(w));
+	p.nw = 1;
+	assert_int_equal(xq_budget_init(&p.budget, (uint64_t)8 << 20), 0);
+	f = new_file(0, strdup("units"), 0);
+	assert_non_null(f);
+	for (int round = 0; round < 40; round++) {
+		for (int i = 0; i < 7; i++) {
+			struct unit *u = calloc(1, sizeof(*u));
+			assert_non_null(u);
+			u->file = f;
+			assert_int_equal(number_unit(&p, u, &w), 0);
+			assert_int_equal(u->seq, made++);
+		}
+		for (int i = 0; i < 5; i++) {
+			struct unit *u = unit_at(&p, p.out_seq);
+			assert_int_equal(u->seq, p.out_seq);
+			unit_passed(&p, u);
+		}
+		for (uint64_t seq = p.out_seq; seq < p.next_seq; seq++)
+			assert_int_equal(unit_at(&p, seq)->seq, seq);
+	}
+	assert_true(p.units_cap >= 80); /* it grew, with units wrapped round */
+	rec_of(f)->closed = 1;
+	while (p.out_seq < p.next_seq)
+		unit_passed(&p, unit_at(&p, p.out_seq)); /* the last frees the file */
+	free(p.units);
+	xq_budget_release(&p.budget);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -654,6 +696,7 @@ int main(void)
 		cmocka_unit_test(shared_corpus_collections_read_the_same_split),
 		cmocka_unit_test(each_worker_owns_its_state_from_init_to_fini),
 		cmocka_unit_test(a_worker_that_cannot_start_stops_the_run_before_any_read),
+		cmocka_unit_test(the_units_in_flight_keep_their_order_as_their_ring_grows),
 	};
 	return cmocka_run_group_tests_name("pool", tests, setup, teardown);
 }
