@@ -967,6 +967,32 @@ static enum pool_file_status read_status(int rc)
 	return rc == XQ_EIO || rc == XQ_ENOMEM ? POOL_FILE_IO : POOL_FILE_DAMAGED;
 }
 
+/* Chunk `u`'s turn at the budget: its bytes, and its games (one record's
+ * worth of them at most: the ring's games are held to it). */
+static void chunk_reserve(struct worker *w, struct unit *u, const struct stream *st)
+{
+	const struct xq_format *fmt = u->file->fmt;
+	uint64_t limit = xq_format_record_limit(fmt, &w->pool->cfg->read_opts);
+	uint64_t span = st->seg && !st->tail ? st->seg->end - st->seg->start : limit;
+
+	unit_reserve(w, u, (st->seg ? span : 0) +
+				   xq_format_record_memory(fmt, span < limit ? span : limit));
+}
+
+/* Reading `j`'s file stopped on error `rc`: the END job says so, unless
+ * the reader said why already. */
+static void read_stopped(struct worker *w, struct pool_job *j, int rc)
+{
+	struct xq_diag d;
+
+	if (j->diags.n)
+		return;
+	xq_diag_init(&d);
+	xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s", xq_strerror(rc));
+	d.source = j->file->name;
+	job_diag(w, j, &d);
+}
+
 /* Read chunk `u`, publishing its games, then the file's END if it is the
  * last, then the marker. */
 static void read_chunk(struct worker *w, struct unit *u)
@@ -985,14 +1011,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 	u->seg = NULL; /* the stream has its reference */
 	u->chunk.bytes.read = stream_read;
 	u->chunk.bytes.ctx = &st;
-	{
-		/* Its bytes, and its games: one record's worth of them at most
-		 * (the ring's games are held to it). */
-		uint64_t limit = xq_format_record_limit(fmt, &cfg->read_opts);
-		uint64_t span = st.seg && !st.tail ? st.seg->end - st.seg->start : limit;
-		unit_reserve(w, u, (st.seg ? span : 0) +
-					   xq_format_record_memory(fmt, span < limit ? span : limit));
-	}
+	chunk_reserve(w, u, &st);
 	w->file = u->file;
 	atomic_store(&w->bytes, u->stored);
 	if (!(j = acquire(w, u->file)))
@@ -1047,14 +1066,8 @@ static void read_chunk(struct worker *w, struct unit *u)
 		} else if (u->final) {
 			/* The end of the input: diagnostics of this last read go
 			 * with the file's END job. */
-			if (rc < 0 && j->diags.n == 0) {
-				struct xq_diag d;
-				xq_diag_init(&d);
-				xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s",
-					    xq_strerror(rc));
-				d.source = u->file->name;
-				job_diag(w, j, &d);
-			}
+			if (rc < 0)
+				read_stopped(w, j, rc);
 			fmt->close_reader(rd);
 			rd = NULL;
 			stream_release(&st);
@@ -1182,13 +1195,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	}
 	if (rc < 0) {
 		f->status = read_status(rc);
-		if (j->diags.n == 0) {
-			xq_diag_init(&d);
-			xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s",
-				    xq_strerror(rc));
-			d.source = f->name;
-			job_diag(w, j, &d);
-		}
+		read_stopped(w, j, rc);
 	}
 	/* Diagnostics of the last read and of closing belong to the END job. */
 	source_close(&src);
