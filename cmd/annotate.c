@@ -150,6 +150,7 @@ struct actx {
 	/* settings */
 	struct annotate_settings set;
 	struct xq_buf settings;   /* the marker's settings part */
+	struct xq_buf engine;     /* the engine's name (set.engine), which outlives it */
 	struct xq_engine_opts eo;
 	struct xq_engine_option eopts[MAX_ENGINE_OPTIONS];
 	char *eargs[MAX_ENGINE_OPTIONS + 1]; /* borrowed from argv, NULL-terminated */
@@ -289,14 +290,15 @@ static int worker_init(void *ctx, int id, void **worker)
 	}
 	if (id == 0) {
 		describe_settings(c, w->a.engine);
-		if (xq_buf_error(&c->settings)) {
+		xq_buf_adds(&c->engine, c->engine_path ? xq_engine_name(w->a.engine) : "built-in");
+		if (xq_buf_error(&c->settings) || xq_buf_error(&c->engine)) {
 			cmd_error("out of memory");
 			c->start_status = XQ_EXIT_IO;
 			analyser_free(w);
 			return 1;
 		}
 		c->set.settings = c->settings.ptr;
-		c->set.engine = c->engine_path ? xq_engine_name(w->a.engine) : "built-in";
+		c->set.engine = c->engine.ptr;
 	}
 	*worker = w;
 	return 0;
@@ -1110,6 +1112,7 @@ static void init_ctx(struct actx *c)
 	atomic_init(&c->lost, 0);
 	xq_engine_opts_init(&c->eo);
 	xq_buf_init(&c->settings);
+	xq_buf_init(&c->engine);
 	xq_buf_init(&c->err);
 	xq_buf_init(&c->outbuf);
 	c->write_sink.report = write_sink;
@@ -1124,6 +1127,7 @@ static void release(struct actx *c)
 	for (size_t i = 0; i < c->neopts; i++)
 		free(c->eopt_bufs[i]);
 	xq_buf_release(&c->settings);
+	xq_buf_release(&c->engine);
 	xq_buf_release(&c->err);
 	xq_buf_release(&c->outbuf);
 }
