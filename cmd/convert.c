@@ -930,6 +930,7 @@ int cmd_convert(int argc, char **argv)
 	struct opt_parser p;
 	struct cctx c;
 	struct inputs inputs;
+	struct pool_config cfg = {.emit = convert_emit, .ctx = &c};
 	int rc;
 	double t0;
 
@@ -950,7 +951,7 @@ int cmd_convert(int argc, char **argv)
 	c.fault_verify = cmd_test_fault("verify");
 	t0 = cmd_now();
 	if ((rc = prepare_output(&c, &inputs)) == 0) {
-		if (input_opts_run(&c.in, &inputs, NULL, convert_emit, &c) == XQ_ENOMEM)
+		if (input_opts_run(&c.in, &inputs, &cfg) == XQ_ENOMEM)
 			c.io_error = 1;
 		rc = finish(&c, &inputs, t0);
 	} else {

@@ -160,23 +160,16 @@ int input_opts_start(const struct input_opts *o, struct inputs *it, struct opt_p
 	return 0;
 }
 
-int input_opts_run(const struct input_opts *o, struct inputs *it,
-		   void (*process)(void *ctx, struct pool_job *job),
-		   int (*emit)(void *ctx, struct pool_job *job), void *ctx)
+int input_opts_run(const struct input_opts *o, struct inputs *it, struct pool_config *cfg)
 {
-	struct pool_config cfg;
 	int rc;
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.threads = o->threads;
-	cfg.inputs = it;
-	cfg.forced = o->forced;
-	cfg.read_opts = o->read_opts;
-	cfg.process = process;
-	cfg.emit = emit;
-	cfg.ctx = ctx;
-	cfg.progress = progress_enabled();
-	rc = pool_run(&cfg);
+	cfg->threads = o->threads;
+	cfg->inputs = it;
+	cfg->forced = o->forced;
+	cfg->read_opts = o->read_opts;
+	cfg->progress = progress_enabled();
+	rc = pool_run(cfg);
 	progress_stop();
 	if (rc == XQ_ENOMEM)
 		cmd_error("out of memory");

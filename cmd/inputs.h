@@ -250,10 +250,11 @@ int report_use_color(const struct input_opts *o, int fd);
  * line: 0, or an exit status after saying why. */
 int input_opts_start(const struct input_opts *o, struct inputs *it, struct opt_parser *p,
 		     const char *cmd);
-/* pool_run() with these options (cmd/pool.h), then the progress line
- * stopped; returns what pool_run() returns. */
-int input_opts_run(const struct input_opts *o, struct inputs *it,
-		   void (*process)(void *ctx, struct pool_job *job),
-		   int (*emit)(void *ctx, struct pool_job *job), void *ctx);
+/* pool_run() with these options: `cfg` holds the command's part (process,
+ * emit, worker_init and _fini, ctx, job_data; cmd/pool.h), this fills in
+ * the rest; then the progress line is stopped.  Returns what pool_run()
+ * returns, after saying "out of memory" for XQ_ENOMEM. */
+struct pool_config;
+int input_opts_run(const struct input_opts *o, struct inputs *it, struct pool_config *cfg);
 
 #endif

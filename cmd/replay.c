@@ -609,6 +609,7 @@ int cmd_replay(int argc, char **argv)
 	struct opt_parser p;
 	struct rctx c;
 	struct inputs inputs;
+	struct pool_config cfg = {.emit = replay_emit, .ctx = &c};
 	int rc;
 
 	memset(&c, 0, sizeof(c));
@@ -633,7 +634,7 @@ int cmd_replay(int argc, char **argv)
 		progress_stop();
 		rc = cmd_usage_error("replay", "%s", p.err);
 	} else {
-		if (input_opts_run(&c.in, &inputs, NULL, replay_emit, &c) == XQ_ENOMEM)
+		if (input_opts_run(&c.in, &inputs, &cfg) == XQ_ENOMEM)
 			c.rep.io_error = 1;
 		rc = verdict(&c);
 	}
