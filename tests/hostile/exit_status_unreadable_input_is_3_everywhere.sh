@@ -7,7 +7,7 @@ for cmd in validate "convert -t pgn" replay "annotate --depth 1"; do
 	echo "$cmd missing: $status"
 	expect_status 3
 done
-for cmd in validate "convert -t pgn" replay; do
+for cmd in validate "convert -t pgn" replay "annotate --depth 1"; do
 	limited 30 512 "$XQKIT" $cmd "$T/dir"
 	echo "$cmd dir: $status"
 	expect_status 2
