@@ -930,7 +930,7 @@ static int check_writing(struct actx *c, struct opt_parser *p)
 		return -1;
 	}
 	if (s->ndjson && c->wopts.encoding != XQ_ENC_UNKNOWN && c->wopts.encoding != XQ_ENC_UTF8) {
-		snprintf(p->err, sizeof(p->err), "NDJSON is always UTF-8: --encoding is for PGN");
+		snprintf(p->err, sizeof(p->err), "NDJSON is always UTF-8: --output-encoding is for PGN");
 		return -1;
 	}
 	if (!s->limit.depth && !s->limit.nodes && !s->limit.movetime_ms)
