@@ -1053,6 +1053,8 @@ static int cbf_write(void *writer, const struct xq_game *g)
 			      (unsigned long long)w->games);
 		return XQ_EUNSUPPORTED;
 	}
+	if ((rc = xq_write_start_check(w->sink, w->o, g, "CBF", 0)))
+		return rc;
 	xq_buf_reset(b);
 	rc = xq_buf_adds(b, "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n"
 			    "<ChineseChessRecord Version=\"1.0\">\r\n <Head>\r\n");

@@ -2543,6 +2543,8 @@ static int dh_write(void *writer, const struct xq_game *g)
 	struct dh_writer *w = writer;
 	int rc;
 
+	if ((rc = xq_write_start_check(w->sink, w->o, g, "DhtmlXQ", 0)))
+		return rc;
 	w->games++;
 	xq_buf_reset(&w->out);
 	xq_buf_reset(&w->comments);

@@ -204,6 +204,31 @@ struct xq_format {
 };
 
 /*
+ * What every writer shares.
+ *
+ * xq_write_report() is how a writer reports about game `g` (its number;
+ * `ply` 0 when it is not about one move) written to `o`: the diagnostic
+ * goes to `sink` and `rc` is returned, so a refusal reads
+ * `return xq_write_report(..., XQ_EUNSUPPORTED, ...)`.
+ *
+ * xq_write_start_check() keeps a writer from presenting a start position
+ * the source did not have.  A game whose source gave a start position that
+ * could not be read (g->start_text, game.h) is written by a writer that
+ * can hold the FEN as text (`as_text`: PGN, NDJSON) with that text as the
+ * source wrote it, and a warning says so; any other writer refuses it (an
+ * error, and XQ_EUNSUPPORTED).  Returns 0 for every other game.
+ */
+int xq_write_report(const struct xq_sink *sink, struct xq_output *o, const struct xq_game *g,
+		    uint32_t ply, int rc, enum xq_severity sev, enum xq_diag_code code,
+		    const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 8, 9)))
+#endif
+	;
+int xq_write_start_check(const struct xq_sink *sink, struct xq_output *o,
+			 const struct xq_game *g, const char *format, int as_text);
+
+/*
  * Limits.  Every record is read within two bounds: its format's own
  * max_record (set far above the largest real record known, and said in
  * man xqkit(1), LIMITS), and what the memory budget allows

@@ -655,6 +655,8 @@ static int html_write(void *writer, const struct xq_game *g)
 	int scored, rc;
 	char fen[XQ_FEN_MAX];
 
+	if ((rc = xq_write_start_check(w->sink, w->o, g, "an HTML page", 0)))
+		return rc;
 	xq_buf_reset(b);
 	xq_buf_reset(&w->moves);
 	xq_buf_reset(&w->data);

@@ -827,7 +827,7 @@ static int build_game(struct nd_reader *r)
 	enum { G_SCHEMA, G_TAGS, G_FEN, G_RESULT, G_RTEXT, G_COMMENT, G_MOVES, G_BROKEN };
 	uint32_t v[8];
 	struct xq_game *g = r->g;
-	int rc;
+	int rc, bad_start = 0;
 
 	if (r->toks[0].type != JT_OBJECT) {
 		report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, r->toks[0].start, 0, NULL,
@@ -868,7 +868,11 @@ static int build_game(struct nd_reader *r)
 			report(r, XQ_SEV_ERROR, XQ_D_BAD_FEN,
 			       r->toks[v[G_FEN]].start + (d.place.col ? d.place.col : 0), 0, NULL,
 			       "bad FEN: %s", d.msg);
-			return 0;
+			/* Kept as written, never replaced by another position;
+			 * the rest of the record is read, but no move. */
+			if (xq_game_set_start_text(g, r->scratch.ptr, r->scratch.len))
+				return XQ_ENOMEM;
+			bad_start = 1;
 		}
 	}
 	if (v[G_TAGS] && (rc = read_tags(r, v[G_TAGS])))
@@ -897,7 +901,7 @@ static int build_game(struct nd_reader *r)
 		if (!(g->nodes[XQ_ROOT].comment = game_string(r, v[G_COMMENT], NULL)))
 			return XQ_ENOMEM;
 	}
-	if (v[G_MOVES] && (rc = read_moves(r, v[G_MOVES])))
+	if (v[G_MOVES] && !bad_start && (rc = read_moves(r, v[G_MOVES])))
 		return rc;
 	if (g->nnodes == 1 && !r->bad)
 		g->flags |= XQ_GAME_EMPTY;
@@ -1420,16 +1424,20 @@ static int nd_format_game(struct nd_writer *w, const struct xq_game *g)
 {
 	struct xq_buf *b = &w->b;
 	char fen[XQ_FEN_MAX];
+	const char *start;
 	int rc;
 
 	xq_buf_reset(b);
 	xq_board_to_fen(&g->start, fen, sizeof(fen));
+	/* The start position is authoritative (game.h), unless the source's
+	 * could not be read: then its text as written. */
+	xq_write_start_check(&w->sink, w->o, g, "NDJSON", 1);
+	start = g->start_text ? g->start_text : fen;
 	rc = xq_buf_adds(b, "{\"schema\":\"" NDJSON_SCHEMA "\",\"tags\":[");
 	for (size_t i = 0; !rc && i < g->ntags; i++) {
 		const char *value = g->tags[i].value;
-		/* The start position is authoritative (game.h). */
 		if (!strcmp(g->tags[i].name, "FEN"))
-			value = fen;
+			value = start;
 		rc = xq_buf_adds(b, i ? ",{\"name\":" : "{\"name\":");
 		if (!rc)
 			rc = xq_buf_add_json_string(b, g->tags[i].name, strlen(g->tags[i].name));
@@ -1443,7 +1451,7 @@ static int nd_format_game(struct nd_writer *w, const struct xq_game *g)
 	if (!rc)
 		rc = xq_buf_addc(b, ']');
 	if (!rc)
-		rc = add_member(b, "fen", fen);
+		rc = add_member(b, "fen", start);
 	if (!rc)
 		rc = g->result == XQ_RESULT_NONE ? xq_buf_adds(b, ",\"result\":null")
 						 : add_member(b, "result", xq_result_string(g->result));

@@ -1898,7 +1898,9 @@ static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, si
 		d.code = XQ_D_BAD_FEN;
 		emit(r, s->g, &d, &pl, 0, NULL, 0);
 		s->broken = 1;
-		s->g->flags |= XQ_GAME_BROKEN;
+		/* Kept as written: a writer never puts another position in its place. */
+		if (xq_game_set_start_text(s->g, fen, n))
+			return oom(r, s);
 	}
 	return 0;
 }
@@ -3422,9 +3424,14 @@ static const char *format_value(enum xq_notation n)
 static int write_tags(struct pgn_writer *w, const struct xq_game *g)
 {
 	char fen[XQ_FEN_MAX];
+	const char *start;
 	int have_fen = 0, have_format = 0, rc;
 
 	xq_board_to_fen(&g->start, fen, sizeof(fen));
+	/* `start` is authoritative (game.h), unless the source's could not be
+	 * read: then its text as written. */
+	xq_write_start_check(w->sink, w->o, g, "PGN", 1);
+	start = g->start_text ? g->start_text : fen;
 	if ((rc = put_tag(w, g, "Game", "Chinese Chess")))
 		return rc;
 	for (size_t i = 0; i < g->ntags; i++) {
@@ -3441,7 +3448,7 @@ static int write_tags(struct pgn_writer *w, const struct xq_game *g)
 			continue;
 		}
 		if (!strcmp(name, "FEN")) {
-			value = fen;
+			value = start;
 			have_fen = 1;
 		} else if (!strcmp(name, "Format")) {
 			value = format_value(w->notation);
@@ -3450,7 +3457,7 @@ static int write_tags(struct pgn_writer *w, const struct xq_game *g)
 		if ((rc = put_tag(w, g, name, value)))
 			return rc;
 	}
-	if (!have_fen && strcmp(fen, XQ_START_FEN) && (rc = put_tag(w, g, "FEN", fen)))
+	if (!have_fen && strcmp(start, XQ_START_FEN) && (rc = put_tag(w, g, "FEN", start)))
 		return rc;
 	if (!have_format && w->notation != XQ_NOTATION_CHINESE &&
 	    (rc = put_tag(w, g, "Format", format_value(w->notation))))

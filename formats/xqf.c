@@ -1568,6 +1568,8 @@ static int xqf_write(void *writer, const struct xq_game *g)
 			 (unsigned long long)w->games);
 		return XQ_EUNSUPPORTED;
 	}
+	if ((rc = xq_write_start_check(w->sink, w->o, g, "XQF", 0)))
+		return rc;
 	rc = write_header(w, g, h);
 	if (!rc)
 		rc = xq_buf_add(&w->out, h, sizeof(h)) ? XQ_ENOMEM : 0;

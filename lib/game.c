@@ -32,6 +32,7 @@ void xq_game_clear(struct xq_game *g)
 	xq_arena_reset(&g->arena);
 	g->ntags = 0;
 	xq_board_start(&g->start);
+	g->start_text = NULL;
 	g->nnodes = 1;
 	root_node(&g->nodes[0]);
 	g->result = XQ_RESULT_NONE;
@@ -174,6 +175,17 @@ int xq_game_set_pre_comment(struct xq_game *g, uint32_t node, const char *s, siz
 int xq_game_set_text(struct xq_game *g, uint32_t node, const char *s, size_t len)
 {
 	return set_str(g, &g->nodes[node].text, s, len);
+}
+
+int xq_game_set_start_text(struct xq_game *g, const char *s, size_t len)
+{
+	const char *t = xq_game_strdup(g, s, len);
+
+	if (!t)
+		return XQ_ENOMEM;
+	g->start_text = t;
+	g->flags |= XQ_GAME_BROKEN;
+	return 0;
 }
 
 int xq_game_set_error(struct xq_game *g, const char *s, size_t len)
@@ -511,6 +523,9 @@ int xq_game_equal(const struct xq_game *a, const struct xq_game *b, unsigned ign
 		return 0;                                  \
 	} while (0)
 
+	if (!str_eq(a->start_text, b->start_text))
+		DIFF("start positions that could not be read differ: '%s' and '%s'",
+		     a->start_text ? a->start_text : "(none)", b->start_text ? b->start_text : "(none)");
 	xq_board_to_fen(&a->start, fa, sizeof(fa));
 	xq_board_to_fen(&b->start, fb, sizeof(fb));
 	/* Compare the position and side, not the counters, which some formats drop. */

@@ -35,6 +35,11 @@
  * authoritative for the position: a FEN tag is kept where it stood in the
  * tag order, and writers replace its value by the canonical FEN of
  * `start` (and add one when the start is not the standard position).
+ * The one exception: a start position the source gave but that could not
+ * be read (`start_text`, below).  `start` is then not the game's position,
+ * and no writer may present it as one: text formats write the FEN back as
+ * the source wrote it, the others refuse the game (formats/format.h,
+ * xq_write_start_check()).
  */
 #ifndef XQ_LIB_GAME_H
 #define XQ_LIB_GAME_H
@@ -86,6 +91,10 @@ struct xq_game {
 	struct xq_tag *tags;
 	size_t ntags, tags_alloc;
 	struct xq_board start;   /* the start position (standard unless set) */
+	const char *start_text;  /* the source's FEN as written when it gave a start
+				  * position that could not be read (the game is then
+				  * XQ_GAME_BROKEN and `start` is left standard, not the
+				  * game's position); NULL otherwise */
 	struct xq_node *nodes;   /* nodes[0] is the root */
 	size_t nnodes, nodes_alloc;
 	enum xq_result result;   /* from the record's result marker or field */
@@ -136,6 +145,9 @@ int xq_game_set_pre_comment(struct xq_game *g, uint32_t node, const char *s, siz
 int xq_game_set_text(struct xq_game *g, uint32_t node, const char *s, size_t len);
 /* Add text to a node's comment, separated from what is there by a space. */
 int xq_game_append_comment(struct xq_game *g, uint32_t node, const char *s, size_t len);
+/* Record that the source's start position, `len` bytes of FEN as written,
+ * could not be read (start_text); marks the game XQ_GAME_BROKEN. */
+int xq_game_set_start_text(struct xq_game *g, const char *s, size_t len);
 /* Set (replace) the text saying why the game is broken; len bytes. */
 int xq_game_set_error(struct xq_game *g, const char *s, size_t len);
 /* Append a NAG to a node (at most 255). */
@@ -228,7 +240,7 @@ enum {
  * Compare two games: start position, tree (moves and shape), comments,
  * NAGs, tags and result, less what `ignore` says.  Move texts, source
  * places and the text of FEN tags (the start positions are compared) are
- * never compared.  Returns 1 if equal; 0 otherwise with the
+ * never compared; a start that could not be read compares by its text.  Returns 1 if equal; 0 otherwise with the
  * first difference described in `why` (cap bytes).
  */
 int xq_game_equal(const struct xq_game *a, const struct xq_game *b, unsigned ignore, char *why,

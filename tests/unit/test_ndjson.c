@@ -583,6 +583,36 @@ static void bad_fen_is_an_error_in_the_fen_member(void **state)
 	xq_game_release(&g);
 }
 
+/* A rejected "fen" is kept as written (never replaced by the standard
+ * start), the rest of the record is read but no move, and the record
+ * written again says what the source said. */
+static void rejected_fen_is_kept_as_written_and_written_back(void **state)
+{
+	static const char text[] =
+		"{\"schema\":\"xqkit.game/1\",\"tags\":[{\"name\":\"Event\",\"value\":\"e\"}],"
+		"\"fen\":\"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\",\"result\":\"1-0\","
+		"\"moves\":[{\"iccs\":\"e0e1\"}]}\n";
+	struct xq_game g;
+	struct xq_diag diags[16];
+	struct xq_buf out = XQ_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(read_all(text, &g, 1, diags), 1);
+	assert_int_equal(diags[0].code, XQ_D_BAD_FEN);
+	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_non_null(g.start_text);
+	assert_string_equal(g.start_text, "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+	assert_int_equal(g.ntags, 1);
+	assert_int_equal(g.result, XQ_RESULT_RED_WIN);
+	assert_int_equal(g.nnodes, 1);
+	write_one(&g, &out);
+	assert_non_null(strstr(out.ptr, "\"fen\":\"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\""));
+	assert_null(strstr(out.ptr, "rnbakabnr"));
+	xq_buf_release(&out);
+	xq_game_release(&g);
+}
+
 /* Variations nested 5,000 deep: each line's second move has an alternative
  * that starts the next line.  Reading and writing must not recurse. */
 static void deep_variation_nesting_round_trips_without_recursion(void **state)
@@ -974,6 +1004,7 @@ int main(void)
 		cmocka_unit_test(escapes_and_surrogate_pairs_decode_and_lone_ones_fail),
 		cmocka_unit_test(other_schemas_and_unknown_members_are_reported),
 		cmocka_unit_test(bad_fen_is_an_error_in_the_fen_member),
+		cmocka_unit_test(rejected_fen_is_kept_as_written_and_written_back),
 		cmocka_unit_test(deep_variation_nesting_round_trips_without_recursion),
 		cmocka_unit_test(probe_claims_its_own_records_only),
 		cmocka_unit_test(probe_finds_the_schema_whatever_the_json_spelling),
