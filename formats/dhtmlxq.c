@@ -946,21 +946,22 @@ static void capitalise(char *out, const char *name, size_t len)
 }
 
 static int tag_of_element(struct xq_game *g, const char *name, size_t len, const char *value,
-			  size_t vlen)
+			  size_t vlen, const struct xq_place *at)
 {
 	char tag[64];
 
 	for (size_t i = 0; i < sizeof(dh_tags) / sizeof(dh_tags[0]); i++)
 		if (name_is(name, len, dh_tags[i].element))
-			return xq_game_add_tag(g, dh_tags[i].tag, strlen(dh_tags[i].tag), value, vlen);
+			return xq_game_add_tag_at(g, dh_tags[i].tag, strlen(dh_tags[i].tag), value,
+						  vlen, at);
 	/* Names written with capitals (by this writer: DateModified) are kept as they are. */
 	for (size_t i = 0; i < len; i++)
 		if (name[i] >= 'A' && name[i] <= 'Z')
-			return xq_game_add_tag(g, name, len, value, vlen);
+			return xq_game_add_tag_at(g, name, len, value, vlen, at);
 	if (len >= sizeof(tag))
-		return xq_game_add_tag(g, name, len, value, vlen);
+		return xq_game_add_tag_at(g, name, len, value, vlen, at);
 	capitalise(tag, name, len);
-	return xq_game_add_tag(g, tag, len, value, vlen);
+	return xq_game_add_tag_at(g, tag, len, value, vlen, at);
 }
 
 /* binit: 64 digits, 32 squares in the fixed piece order, "99" absent. */
@@ -1626,8 +1627,13 @@ static int build_game(struct dh_reader *r, struct xq_game *g)
 		if (e->vlen == 0)
 			continue;
 		rc = value_text(r, g->number, e, 0);
-		if (!rc && r->tmp.len)
-			rc = tag_of_element(g, e->name, e->nlen, r->tmp.ptr, r->tmp.len);
+		if (!rc && r->tmp.len) {
+			/* Where the value starts, when the reader knows it exactly. */
+			struct dh_pos p = place_in(r, e, 0);
+			struct xq_place at = {p.off, p.line, p.col};
+			rc = tag_of_element(g, e->name, e->nlen, r->tmp.ptr, r->tmp.len,
+					    r->exact ? &at : NULL);
+		}
 	}
 	if (rc)
 		return rc;

@@ -631,8 +631,14 @@ static int read_tags(struct nd_reader *r, uint32_t arr)
 			       "a tag name cannot be empty");
 			return XQ_EPARSE;
 		}
-		if (xq_game_add_tag(r->g, name, nlen, value, vlen))
-			return XQ_ENOMEM;
+		{
+			struct xq_place at;
+			at.line = r->lineno;
+			at.col = r->toks[t].col;
+			at.offset = r->line_offset + r->toks[t].start;
+			if (xq_game_add_tag_at(r->g, name, nlen, value, vlen, &at))
+				return XQ_ENOMEM;
+		}
 		t = r->toks[t].next;
 	}
 	return 0;

@@ -1935,7 +1935,7 @@ static int take_tag(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 		return 0;
 	}
 	if (unescape_value(r, tok_text(r, t->value), (size_t)(t->value_end - t->value)) ||
-	    xq_game_add_tag(s->g, name, nlen, r->scratch.ptr, r->scratch.len))
+	    xq_game_add_tag_at(s->g, name, nlen, r->scratch.ptr, r->scratch.len, &t->place))
 		return oom(r, s);
 	tag = &s->g->tags[s->g->ntags - 1];
 	value = tag->value;

@@ -67,6 +67,12 @@ char *xq_game_strdup(struct xq_game *g, const char *s, size_t len)
 int xq_game_add_tag(struct xq_game *g, const char *name, size_t nlen, const char *value,
 		    size_t vlen)
 {
+	return xq_game_add_tag_at(g, name, nlen, value, vlen, NULL);
+}
+
+int xq_game_add_tag_at(struct xq_game *g, const char *name, size_t nlen, const char *value,
+		       size_t vlen, const struct xq_place *place)
+{
 	struct xq_tag t;
 
 	if (g->ntags == g->tags_alloc) {
@@ -81,6 +87,10 @@ int xq_game_add_tag(struct xq_game *g, const char *name, size_t nlen, const char
 	t.value = xq_game_strdup(g, value, vlen);
 	if (!t.name || !t.value)
 		return XQ_ENOMEM;
+	if (place)
+		t.place = *place;
+	else
+		memset(&t.place, 0, sizeof(t.place));
 	g->tags[g->ntags++] = t;
 	return 0;
 }
@@ -105,6 +115,19 @@ const char *xq_game_tag(const struct xq_game *g, const char *name)
 		if (!strcmp(g->tags[i].name, name))
 			return g->tags[i].value;
 	return NULL;
+}
+
+int xq_game_tag_place(const struct xq_game *g, const char *name, struct xq_place *out)
+{
+	for (size_t i = 0; i < g->ntags; i++) {
+		if (strcmp(g->tags[i].name, name))
+			continue;
+		if (!g->tags[i].place.line && !g->tags[i].place.offset)
+			return 0;
+		*out = g->tags[i].place;
+		return 1;
+	}
+	return 0;
 }
 
 int xq_game_remove_tag(struct xq_game *g, const char *name)

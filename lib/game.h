@@ -57,6 +57,7 @@
 struct xq_tag {
 	const char *name;  /* in the game's arena */
 	const char *value;
+	struct xq_place place; /* where the tag is written in the source (all 0: not known) */
 };
 
 struct xq_node {
@@ -122,13 +123,20 @@ size_t xq_game_memory(const struct xq_game *g);
 /* A copy of `len` bytes in the game's arena (NUL-terminated), or NULL. */
 char *xq_game_strdup(struct xq_game *g, const char *s, size_t len);
 
-/* Append a tag (duplicates are kept, as they were in the source). */
+/* Append a tag (duplicates are kept, as they were in the source); _at
+ * also keeps where the source wrote it, so diagnostics about the tag can
+ * point there (NULL: not known). */
 int xq_game_add_tag(struct xq_game *g, const char *name, size_t nlen, const char *value,
 		    size_t vlen);
+int xq_game_add_tag_at(struct xq_game *g, const char *name, size_t nlen, const char *value,
+		       size_t vlen, const struct xq_place *place);
 /* Set the first tag called `name`, or append it. */
 int xq_game_set_tag(struct xq_game *g, const char *name, const char *value);
 /* The value of the first tag called `name`, or NULL. */
 const char *xq_game_tag(const struct xq_game *g, const char *name);
+/* Where the source wrote the first tag called `name`: 1 with *out set, or
+ * 0 when there is no such tag or its place is not known. */
+int xq_game_tag_place(const struct xq_game *g, const char *name, struct xq_place *out);
 /* Remove every tag called `name`; returns how many. */
 int xq_game_remove_tag(struct xq_game *g, const char *name);
 

@@ -34,6 +34,30 @@ static void tags_keep_their_order_and_duplicates(void **state)
 	xq_game_release(&g);
 }
 
+/* A tag added with its place keeps it, so a diagnostic can point there;
+ * one added without has none, and asking for it says so. */
+static void tag_keeps_the_place_the_source_wrote_it_at(void **state)
+{
+	struct xq_game g;
+	struct xq_place at = {120, 7, 3}, got;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_game_add_tag(&g, "Event", 5, "e", 1), 0);
+	assert_int_equal(xq_game_add_tag_at(&g, "Date", 4, "2006.13.45", 10, &at), 0);
+	assert_int_equal(xq_game_tag_place(&g, "Date", &got), 1);
+	assert_int_equal(got.offset, 120);
+	assert_int_equal(got.line, 7);
+	assert_int_equal(got.col, 3);
+	assert_int_equal(xq_game_tag_place(&g, "Event", &got), 0);
+	assert_int_equal(xq_game_tag_place(&g, "Site", &got), 0);
+	/* Removing a tag before it keeps the place with its tag. */
+	assert_int_equal(xq_game_remove_tag(&g, "Event"), 1);
+	assert_int_equal(xq_game_tag_place(&g, "Date", &got), 1);
+	assert_int_equal(got.line, 7);
+	xq_game_release(&g);
+}
+
 /* Main line h2e2 h9g7 h0g2, with alternatives to the second move. */
 static void build_small_tree(struct xq_game *g, uint32_t *alt)
 {
@@ -361,6 +385,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tags_keep_their_order_and_duplicates),
+		cmocka_unit_test(tag_keeps_the_place_the_source_wrote_it_at),
 		cmocka_unit_test(first_child_is_the_main_line_and_siblings_are_variations),
 		cmocka_unit_test(preorder_visits_node_subtree_then_later_siblings),
 		cmocka_unit_test(walk_gives_the_position_before_and_after_each_move),

@@ -583,6 +583,31 @@ static void bad_fen_is_an_error_in_the_fen_member(void **state)
 	xq_game_release(&g);
 }
 
+/* Each tag keeps where its object starts in the line (column in
+ * characters), for diagnostics about it. */
+static void each_tag_keeps_its_place_in_the_line(void **state)
+{
+	static const char text[] =
+		"\n{\"schema\":\"xqkit.game/1\",\"tags\":[{\"name\":\"Event\",\"value\":\"\xE6\xB5\x8B\"}, "
+		"{\"name\":\"Date\",\"value\":\"2006.13.45\"}]}\n";
+	struct xq_game g;
+	struct xq_diag diags[16];
+	struct xq_place at;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(read_all(text, &g, 1, diags), 1);
+	assert_int_equal(xq_game_tag_place(&g, "Event", &at), 1);
+	assert_int_equal(at.line, 2);
+	assert_int_equal(at.col, 34);
+	assert_int_equal(at.offset, 34);
+	assert_int_equal(xq_game_tag_place(&g, "Date", &at), 1);
+	assert_int_equal(at.line, 2);
+	assert_int_equal(at.col, 64); /* the three bytes of 测 are one character */
+	assert_int_equal(at.offset, 66);
+	xq_game_release(&g);
+}
+
 /* A rejected "fen" is kept as written (never replaced by the standard
  * start), the rest of the record is read but no move, and the record
  * written again says what the source said. */
@@ -1005,6 +1030,7 @@ int main(void)
 		cmocka_unit_test(other_schemas_and_unknown_members_are_reported),
 		cmocka_unit_test(bad_fen_is_an_error_in_the_fen_member),
 		cmocka_unit_test(rejected_fen_is_kept_as_written_and_written_back),
+		cmocka_unit_test(each_tag_keeps_its_place_in_the_line),
 		cmocka_unit_test(deep_variation_nesting_round_trips_without_recursion),
 		cmocka_unit_test(probe_claims_its_own_records_only),
 		cmocka_unit_test(probe_finds_the_schema_whatever_the_json_spelling),

@@ -744,6 +744,32 @@ static void writers_without_fen_text_refuse_a_start_that_could_not_be_read(void 
 	close_reading(&r);
 }
 
+/* Each tag keeps its line, column and byte offset, for diagnostics about
+ * it (a bad Date is reported on its own line, not the game's first). */
+static void each_tag_keeps_its_line_column_and_offset(void **state)
+{
+	struct reading r;
+	struct xq_place at;
+
+	(void)state;
+	open_str(&r, "[Event \"e\"]\n[Site \"s\"]  [Date \"2006.13.45\"]\n\n1. h2e2 *\n"
+		     "\n[Date \"x\"]\n\n1. h2e2 *\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(xq_game_tag_place(&r.g, "Event", &at), 1);
+	assert_int_equal(at.line, 1);
+	assert_int_equal(at.col, 1);
+	assert_int_equal(at.offset, 0);
+	assert_int_equal(xq_game_tag_place(&r.g, "Date", &at), 1);
+	assert_int_equal(at.line, 2);
+	assert_int_equal(at.col, 13);
+	assert_int_equal(at.offset, 24);
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(xq_game_tag_place(&r.g, "Date", &at), 1);
+	assert_int_equal(at.line, 6);
+	assert_int_equal(at.offset, 56);
+	close_reading(&r);
+}
+
 static void composed_position_is_accepted_with_a_note(void **state)
 {
 	struct reading r;
@@ -2704,6 +2730,7 @@ int main(void)
 		cmocka_unit_test(fen_tag_sets_the_start_and_stays_in_place),
 		cmocka_unit_test(rejected_fen_is_written_back_as_the_source_gave_it),
 		cmocka_unit_test(writers_without_fen_text_refuse_a_start_that_could_not_be_read),
+		cmocka_unit_test(each_tag_keeps_its_line_column_and_offset),
 		cmocka_unit_test(composed_position_is_accepted_with_a_note),
 		cmocka_unit_test(rejected_fen_is_an_error_with_its_column_in_the_tag),
 		cmocka_unit_test(wrong_side_in_fen_is_read_the_other_way_with_a_warning),
