@@ -1105,4 +1105,5 @@ const struct xq_format xq_format_cbf = {
 	cbf_close_writer,
 	CBF_MAX_RECORD,
 	CBF_MEM_FACTOR,
+	NULL, /* no alias */
 };

@@ -1895,6 +1895,7 @@ const struct xq_format xq_format_cbr = {
 	NULL,
 	CBR_MAX_RECORD,
 	CBR_MEM_FACTOR,
+	NULL, /* no alias */
 };
 
 const struct xq_format xq_format_cbl = {
@@ -1911,4 +1912,5 @@ const struct xq_format xq_format_cbl = {
 	NULL,
 	CBL_MAX_RECORD,
 	CBL_MEM_FACTOR,
+	NULL, /* no alias */
 };

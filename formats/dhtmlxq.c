@@ -2615,7 +2615,7 @@ static int dh_probe(const unsigned char *head, size_t len)
 const struct xq_format xq_format_dhtmlxq = {
 	"dhtmlxq",
 	"DhtmlXQ / UBB records of dpxq.com, also inside HTML pages (many games, variations, comments)",
-	".ubb",
+	".ubb .html",
 	XQ_CAP_READ | XQ_CAP_WRITE | XQ_CAP_MULTI | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS |
 		XQ_CAP_ANY_TAGS,
 	dh_probe,
@@ -2627,4 +2627,5 @@ const struct xq_format xq_format_dhtmlxq = {
 	dh_close_writer,
 	DH_MAX_RECORD,
 	DH_MEM_FACTOR,
+	"ubb",
 };

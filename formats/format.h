@@ -175,7 +175,10 @@ struct xq_split_ops {
 struct xq_format {
 	const char *name;        /* "pgn", "xqf", ... (lower case, used on the command line) */
 	const char *description; /* one line for `xqkit help formats` */
-	const char *extensions;  /* space-separated, with dots: ".pgn .PGN" */
+	const char *extensions;  /* space-separated, with dots, compared without regard to case:
+				  * the names of the files it reads (".pgn .pgn_zh"); the first is
+				  * the one it writes (a name ending in ".gz" is compared
+				  * without it: every reader reads gzip) */
 	unsigned caps;           /* XQ_CAP_* */
 
 	/* How sure is this format that `head` (up to XQ_PEEK_SIZE bytes) is its
@@ -201,6 +204,10 @@ struct xq_format {
 	 */
 	uint64_t max_record;
 	unsigned mem_factor;
+
+	/* Other names xq_format_find() knows it by, space-separated ("ubb"),
+	 * or NULL. */
+	const char *aliases;
 };
 
 /*
@@ -270,7 +277,7 @@ const struct xq_split_ops *xq_format_split(const struct xq_format *f);
 /* All formats, NULL-terminated. */
 extern const struct xq_format *const xq_formats[];
 
-/* The format called `name` (case-insensitive), or NULL. */
+/* The format called `name` or one of its aliases (case-insensitive), or NULL. */
 const struct xq_format *xq_format_find(const char *name);
 
 /*
@@ -280,7 +287,8 @@ const struct xq_format *xq_format_find(const char *name);
 const struct xq_format *xq_format_detect(const unsigned char *head, size_t len,
 					 const char *filename);
 
-/* The writable format whose extension matches `filename`, or NULL. */
+/* The writable format that writes files named like `filename` (its first
+ * extension), else one that reads them; NULL if none. */
 const struct xq_format *xq_format_for_extension(const char *filename);
 
 #endif

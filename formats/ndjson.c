@@ -1689,4 +1689,5 @@ const struct xq_format xq_format_ndjson = {
 	nd_close_writer,
 	ND_MAX_RECORD,
 	ND_MEM_FACTOR,
+	NULL, /* no alias */
 };

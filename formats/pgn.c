@@ -3683,7 +3683,7 @@ static int pgn_close_writer(void *writer)
 const struct xq_format xq_format_pgn = {
 	.name = "pgn",
 	.description = "Portable Game Notation, xqbase and XBoard xiangqi dialects",
-	.extensions = ".pgn .PGN",
+	.extensions = ".pgn .pgn_zh .pgn_iccs .pgn_cc .fen",
 	.caps = XQ_CAP_READ | XQ_CAP_WRITE | XQ_CAP_MULTI | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS |
 		XQ_CAP_NAGS | XQ_CAP_ANY_TAGS | XQ_CAP_PRE_COMMENTS,
 	.probe = pgn_probe,

@@ -1599,7 +1599,7 @@ static int xqf_close_writer(void *writer)
 const struct xq_format xq_format_xqf = {
 	"xqf",
 	"XQStudio binary record (象棋演播室), one game per file; reads 0x0A-0x12, writes 0x0A or 0x12",
-	".xqf .XQF",
+	".xqf",
 	XQ_CAP_READ | XQ_CAP_WRITE | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS | XQ_CAP_BINARY,
 	xqf_probe,
 	xqf_open_reader,
@@ -1610,4 +1610,5 @@ const struct xq_format xq_format_xqf = {
 	xqf_close_writer,
 	XQF_MAX_RECORD,
 	XQF_MEM_FACTOR,
+	NULL, /* no alias */
 };
