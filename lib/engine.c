@@ -1425,33 +1425,45 @@ static int add_moves(struct xq_buf *b, const xq_move *moves, size_t n, int rank_
 	return 0;
 }
 
+int xq_engine_go_text(struct xq_buf *b, enum xq_protocol proto, const struct xq_limit *lim,
+		      int *emulate_movetime)
+{
+	/* Appends go on after a failure (adding nothing): the sticky error
+	 * is checked once, at the end. */
+	*emulate_movetime = 0;
+	xq_buf_adds(b, "go");
+	if (proto == XQ_PROTOCOL_UCCI) {
+		/* UCCI takes one mode; its `time` is a clock (in seconds for
+		 * ElephantEye), so a move time is kept by us with `stop`. */
+		if (lim->depth > 0)
+			xq_buf_addf(b, " depth %d", lim->depth);
+		else if (lim->nodes)
+			xq_buf_addf(b, " nodes %llu", (unsigned long long)lim->nodes);
+		else
+			xq_buf_adds(b, " infinite");
+		*emulate_movetime = lim->movetime_ms > 0;
+	} else {
+		if (lim->depth > 0)
+			xq_buf_addf(b, " depth %d", lim->depth);
+		if (lim->nodes)
+			xq_buf_addf(b, " nodes %llu", (unsigned long long)lim->nodes);
+		if (lim->movetime_ms)
+			xq_buf_addf(b, " movetime %u", (unsigned)lim->movetime_ms);
+	}
+	return xq_buf_error(b);
+}
+
 static int go_command(struct xq_engine *e, struct xq_diag *d, const struct xq_limit *lim,
 		      int *emulate_movetime)
 {
 	struct xq_buf b = XQ_BUF_INIT;
-	int rc;
+	int rc = xq_engine_go_text(&b, e->proto, lim, emulate_movetime);
 
-	*emulate_movetime = 0;
-	xq_buf_adds(&b, "go");
-	if (e->proto == XQ_PROTOCOL_UCCI) {
-		/* UCCI takes one mode; its `time` is a clock (in seconds for
-		 * ElephantEye), so a move time is kept by us with `stop`. */
-		if (lim->depth > 0)
-			xq_buf_addf(&b, " depth %d", lim->depth);
-		else if (lim->nodes)
-			xq_buf_addf(&b, " nodes %llu", (unsigned long long)lim->nodes);
-		else
-			xq_buf_adds(&b, " infinite");
-		*emulate_movetime = lim->movetime_ms > 0;
-	} else {
-		if (lim->depth > 0)
-			xq_buf_addf(&b, " depth %d", lim->depth);
-		if (lim->nodes)
-			xq_buf_addf(&b, " nodes %llu", (unsigned long long)lim->nodes);
-		if (lim->movetime_ms)
-			xq_buf_addf(&b, " movetime %u", (unsigned)lim->movetime_ms);
-	}
-	rc = send_line(e, d, "%s", b.ptr);
+	if (rc)
+		rc = xq_diag_set(d, rc, XQ_D_RESOURCE, XQ_SEV_ERROR,
+				 "out of memory: the search command was not sent");
+	else
+		rc = send_line(e, d, "%s", b.ptr);
 	xq_buf_release(&b);
 	return rc;
 }
@@ -1552,8 +1564,8 @@ static int engine_analyse(void *impl, struct xq_analysis *out, const struct xq_b
 		return rc;
 
 	e->stop_sent = 0;
-	if (go_command(e, d, limit, &emulate))
-		return XQ_EENGINE;
+	if ((rc = go_command(e, d, limit, &emulate)))
+		return rc == XQ_ENOMEM ? rc : XQ_EENGINE;
 	t0 = now_ms();
 	budget = limit->movetime_ms ? limit->movetime_ms + e->timeout_ms : e->search_timeout_ms;
 	deadline = t0 + budget;
