@@ -55,6 +55,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
+#include "alloc.h"
 #include "ccbridge.h"
 #include "movegen.h"
 #include "utf8.h"
@@ -229,13 +230,9 @@ static struct cbf_elem *new_elem(struct cbf_doc *doc, void *ctx, int kind, const
 {
 	struct cbf_elem *e;
 
-	if (doc->n == doc->cap) {
-		void *p = xq_ccb_reserve(doc->elems, &doc->cap, doc->n + 1, sizeof(*e));
-		if (!p) {
-			doc->oom = 1;
-			return NULL;
-		}
-		doc->elems = p;
+	if (XQ_ALLOC_GROW(doc->elems, doc->n + 1, doc->cap)) {
+		doc->oom = 1;
+		return NULL;
 	}
 	e = &doc->elems[doc->n++];
 	memset(e, 0, sizeof(*e));

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "movegen.h"
 
 const struct xq_ccb_field xq_ccb_fields[] = {
@@ -106,31 +107,10 @@ void xq_ccb_tree_release(struct xq_ccb_tree *t)
 	t->depth = t->cap = 0;
 }
 
-void *xq_ccb_reserve(void *arr, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 16;
-	void *p;
-
-	if (need <= *cap)
-		return arr;
-	while (n < need) {
-		if (n > SIZE_MAX / 2 / size)
-			return NULL;
-		n *= 2;
-	}
-	p = realloc(arr, n * size);
-	if (p)
-		*cap = n;
-	return p;
-}
-
 static int push(struct xq_ccb_tree *t)
 {
-	struct xq_ccb_open *p = xq_ccb_reserve(t->stack, &t->cap, t->depth + 1, sizeof(*p));
-
-	if (!p)
+	if (XQ_ALLOC_GROW(t->stack, t->depth + 1, t->cap))
 		return XQ_ENOMEM;
-	t->stack = p;
 	t->stack[t->depth].node = t->parent;
 	t->stack[t->depth].ply = t->ply;
 	t->stack[t->depth].board = t->board;

@@ -95,13 +95,6 @@ void xq_ccb_tree_release(struct xq_ccb_tree *t);
 int xq_ccb_tree_add(struct xq_ccb_tree *t, xq_move m, int branch, int end, uint32_t *node,
 		    struct xq_diag *d);
 
-/*
- * Make room for `need` elements of `size` bytes in the growable array
- * `arr` that holds `*cap` (doubling, 16 at least).  Returns the array,
- * perhaps moved, with *cap updated; NULL when out of memory (`arr` is
- * then untouched and still owned by the caller).
- */
-void *xq_ccb_reserve(void *arr, size_t *cap, size_t need, size_t size);
 
 /*
  * Send a diagnostic to `sink`: code, severity and printf message, with

@@ -61,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "ccbridge.h"
 #include "check.h"
 #include "decode.h"
@@ -326,15 +327,11 @@ static int excerpt_len(const char *s, size_t len)
 
 static int note_bad(struct dh_reader *r, uint64_t where)
 {
-	uint64_t *p;
-
 	/* A run of them all stands at one place of the text: noted once. */
 	if (r->nbad > r->bad_head && r->bad[r->nbad - 1] == where)
 		return 0;
-	p = xq_ccb_reserve(r->bad, &r->bad_cap, r->nbad + 1, sizeof(*p));
-	if (!p)
+	if (XQ_ALLOC_GROW(r->bad, r->nbad + 1, r->bad_cap))
 		return XQ_ENOMEM;
-	r->bad = p;
 	r->bad[r->nbad++] = where;
 	return 0;
 }
@@ -360,11 +357,9 @@ static int keep_mark(struct dh_reader *r, const struct xq_textdec_event *e, uint
 	}
 	if (r->foreign_first == r->nforeign)
 		r->foreign_first = r->nforeign = 0;
-	m = xq_ccb_reserve(r->foreign, &r->foreign_cap, r->nforeign + 1, sizeof(*m));
-	if (!m)
+	if (XQ_ALLOC_GROW(r->foreign, r->nforeign + 1, r->foreign_cap))
 		return XQ_ENOMEM;
-	r->foreign = m;
-	m += r->nforeign++;
+	m = r->foreign + r->nforeign++;
 	/* The place counts on from the last mark's (from the scanning position
 	 * for each mark, it was quadratic in the bytes that are not text). */
 	if (r->mark_abs != UINT64_MAX && r->mark_abs >= r->text_base + r->pos &&
@@ -750,11 +745,8 @@ static int value_text(struct dh_reader *r, uint64_t game, const struct dh_elem *
 
 static int push_elem(struct dh_reader *r, const struct dh_elem *e)
 {
-	struct dh_elem *p = xq_ccb_reserve(r->elems, &r->elems_cap, r->nelems + 1, sizeof(*p));
-
-	if (!p)
+	if (XQ_ALLOC_GROW(r->elems, r->nelems + 1, r->elems_cap))
 		return XQ_ENOMEM;
-	r->elems = p;
 	r->elems[r->nelems++] = *e;
 	return 0;
 }
@@ -1046,22 +1038,16 @@ static size_t count_moves(const struct dh_elem *e)
 
 static int push_node(struct dh_reader *r, uint32_t n)
 {
-	uint32_t *p = xq_ccb_reserve(r->bnodes, &r->bnodes_cap, r->nbnodes + 1, sizeof(*p));
-
-	if (!p)
+	if (XQ_ALLOC_GROW(r->bnodes, r->nbnodes + 1, r->bnodes_cap))
 		return XQ_ENOMEM;
-	r->bnodes = p;
 	r->bnodes[r->nbnodes++] = n;
 	return 0;
 }
 
 static int push_ckpt(struct dh_reader *r, const struct xq_board *b)
 {
-	struct xq_board *p = xq_ccb_reserve(r->ckpt, &r->ckpt_cap, r->nckpt + 1, sizeof(*p));
-
-	if (!p)
+	if (XQ_ALLOC_GROW(r->ckpt, r->nckpt + 1, r->ckpt_cap))
 		return XQ_ENOMEM;
-	r->ckpt = p;
 	r->ckpt[r->nckpt++] = *b;
 	return 0;
 }
@@ -1167,11 +1153,8 @@ static int play_line(struct dh_reader *r, struct xq_game *g, const struct dh_ele
 
 static int push_branch(struct dh_reader *r, const struct dh_branch *b)
 {
-	struct dh_branch *p = xq_ccb_reserve(r->br, &r->br_cap, r->nbr + 1, sizeof(*p));
-
-	if (!p)
+	if (XQ_ALLOC_GROW(r->br, r->nbr + 1, r->br_cap))
 		return XQ_ENOMEM;
-	r->br = p;
 	r->br[r->nbr++] = *b;
 	return 0;
 }
@@ -2511,12 +2494,10 @@ static int write_tree(struct dh_writer *w, const struct xq_game *g)
 			if (n == L.first && L.id != 0)
 				continue;
 			for (uint32_t s = x->sibling; s != XQ_NODE_NONE && !rc; s = g->nodes[s].sibling) {
-				struct dh_line *q = xq_ccb_reserve(queue, &cap, tail + 1, sizeof(*q));
-				if (!q) {
+				if (XQ_ALLOC_GROW(queue, tail + 1, cap)) {
 					rc = XQ_ENOMEM;
 					break;
 				}
-				queue = q;
 				queue[tail++] = (struct dh_line){s, L.id, ply, next_id++};
 			}
 		}

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "diagram.h"
 #include "evalnote.h"
 #include "format.h"
@@ -113,7 +114,7 @@ struct html_writer {
 	uint32_t *order;  /* node -> its number in the move text (0: the root) */
 	uint8_t *mark;    /* node -> MARK_*, and MAIN_LINE */
 	struct ply *plies;
-	size_t cap_nodes, cap_plies;
+	size_t cap_order, cap_mark, cap_plies;
 };
 
 static int wreport(struct html_writer *w, const struct xq_game *g, int rc, enum xq_diag_code code,
@@ -231,23 +232,10 @@ static int write_head(struct html_writer *w, const struct xq_game *g)
 /* Room for a game of `nodes` nodes. */
 static int reserve(struct html_writer *w, size_t nodes)
 {
-	if (nodes > w->cap_nodes) {
-		uint32_t *o = realloc(w->order, nodes * sizeof(*o));
-		uint8_t *m;
-		struct ply *p;
-		if (!o)
-			return XQ_ENOMEM;
-		w->order = o;
-		m = realloc(w->mark, nodes);
-		if (!m)
-			return XQ_ENOMEM;
-		w->mark = m;
-		p = realloc(w->plies, nodes * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		w->plies = p;
-		w->cap_nodes = nodes;
-	}
+	if (XQ_ALLOC_GROW(w->order, nodes, w->cap_order) ||
+	    XQ_ALLOC_GROW(w->mark, nodes, w->cap_mark) ||
+	    XQ_ALLOC_GROW(w->plies, nodes, w->cap_plies))
+		return XQ_ENOMEM;
 	return 0;
 }
 

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "board.h"
 #include "buf.h"
 #include "check.h"
@@ -159,14 +160,8 @@ static int push_tok(struct nd_reader *r, enum jtype t, size_t start, size_t len,
 {
 	struct jtok *k;
 
-	if (r->ntoks == r->toks_alloc) {
-		size_t n = r->toks_alloc ? r->toks_alloc * 2 : 256;
-		struct jtok *p = realloc(r->toks, n * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		r->toks = p;
-		r->toks_alloc = n;
-	}
+	if (XQ_ALLOC_GROW(r->toks, r->ntoks + 1, r->toks_alloc))
+		return XQ_ENOMEM;
 	k = &r->toks[r->ntoks];
 	k->type = (uint8_t)t;
 	k->start = (uint32_t)start;
@@ -390,14 +385,8 @@ static int tokenize(struct nd_reader *r)
 				break;
 			}
 			if (c == '{' || c == '[') {
-				if (depth == r->stack_alloc) {
-					size_t n = r->stack_alloc ? r->stack_alloc * 2 : 64;
-					uint32_t *p = realloc(r->stack, n * sizeof(*p));
-					if (!p)
-						return XQ_ENOMEM;
-					r->stack = p;
-					r->stack_alloc = n;
-				}
+				if (XQ_ALLOC_GROW(r->stack, depth + 1, r->stack_alloc))
+					return XQ_ENOMEM;
 				if (push_tok(r, c == '{' ? JT_OBJECT : JT_ARRAY, i, 1, col))
 					return XQ_ENOMEM;
 				r->stack[depth++] = (uint32_t)r->ntoks - 1;
@@ -668,14 +657,8 @@ static int push_frame(struct nd_reader *r, size_t *nframes, uint32_t arr, uint32
 {
 	struct frame *f;
 
-	if (*nframes == r->frames_alloc) {
-		size_t n = r->frames_alloc ? r->frames_alloc * 2 : 16;
-		struct frame *p = realloc(r->frames, n * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		r->frames = p;
-		r->frames_alloc = n;
-	}
+	if (XQ_ALLOC_GROW(r->frames, *nframes + 1, r->frames_alloc))
+		return XQ_ENOMEM;
 	f = &r->frames[(*nframes)++];
 	f->arr = arr;
 	f->cur = arr + 1;
@@ -1350,14 +1333,8 @@ static int wpush(struct nd_writer *w, size_t *depth, uint32_t kind, uint32_t nod
 {
 	struct wframe *f;
 
-	if (*depth == w->stack_alloc) {
-		size_t n = w->stack_alloc ? w->stack_alloc * 2 : 32;
-		struct wframe *p = realloc(w->stack, n * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		w->stack = p;
-		w->stack_alloc = n;
-	}
+	if (XQ_ALLOC_GROW(w->stack, *depth + 1, w->stack_alloc))
+		return XQ_ENOMEM;
 	f = &w->stack[(*depth)++];
 	f->kind = kind;
 	f->node = node;

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "board.h"
 #include "buf.h"
 #include "check.h"
@@ -1735,19 +1736,7 @@ static int try_other_side(struct pgn_reader *r, struct gstate *s, const struct t
 /* Room in r->path for the undo of ply `ply` + 1. */
 static int path_reserve(struct pgn_reader *r, uint32_t ply)
 {
-	size_t cap = r->path_cap ? r->path_cap : 256;
-	struct xq_undo *p;
-
-	if (ply < r->path_cap)
-		return 0;
-	while (cap <= ply)
-		cap *= 2;
-	p = realloc(r->path, cap * sizeof(*p));
-	if (!p)
-		return XQ_ENOMEM;
-	r->path = p;
-	r->path_cap = cap;
-	return 0;
+	return XQ_ALLOC_GROW(r->path, (size_t)ply + 1, r->path_cap);
 }
 
 static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
@@ -2014,14 +2003,8 @@ static int take_fen_line(struct pgn_reader *r, struct gstate *s, const struct to
 
 static int frame_push(struct pgn_reader *r, struct gstate *s)
 {
-	if (r->nstack == r->stack_cap) {
-		size_t cap = r->stack_cap ? r->stack_cap * 2 : 16;
-		struct frame *f = realloc(r->stack, cap * sizeof(*f));
-		if (!f)
-			return XQ_ENOMEM;
-		r->stack = f;
-		r->stack_cap = cap;
-	}
+	if (XQ_ALLOC_GROW(r->stack, r->nstack + 1, r->stack_cap))
+		return XQ_ENOMEM;
 	r->stack[r->nstack].cur = s->cur;
 	r->stack[r->nstack].ply = s->ply;
 	r->stack[r->nstack].moves = s->moves;
@@ -2978,14 +2961,8 @@ static int split_game_tokens(struct pgn_split *s)
 					s->broken = 1;
 					break;
 				}
-				if (s->nstack == s->stack_cap) {
-					size_t cap = s->stack_cap ? s->stack_cap * 2 : 16;
-					uint32_t *p = realloc(s->stack, cap * sizeof(*p));
-					if (!p)
-						return XQ_ENOMEM;
-					s->stack = p;
-					s->stack_cap = cap;
-				}
+				if (XQ_ALLOC_GROW(s->stack, s->nstack + 1, s->stack_cap))
+					return XQ_ENOMEM;
 				s->stack[s->nstack++] = s->moves;
 				s->moves = 0;
 				break;

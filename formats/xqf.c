@@ -67,6 +67,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "board.h"
 #include "buf.h"
 #include "check.h"
@@ -426,32 +427,10 @@ static int read_pieces(struct rd *r)
 	return 0;
 }
 
-/*
- * Make room for one more element in a growable array of *cap elements,
- * `used` in use.  Returns the (possibly moved) array, or NULL when out of
- * memory (the old array is then still valid).
- */
-static void *grow(void *arr, size_t *cap, size_t used, size_t elem)
-{
-	void *p;
-	size_t n;
-
-	if (used < *cap)
-		return arr;
-	n = *cap ? *cap * 2 : 64;
-	p = realloc(arr, n * elem);
-	if (p)
-		*cap = n;
-	return p;
-}
-
 static int stack_push(struct rd *r, struct ctx c)
 {
-	struct ctx *p = grow(r->stack, &r->stack_cap, r->nstack, sizeof(*p));
-
-	if (!p)
+	if (XQ_ALLOC_GROW(r->stack, r->nstack + 1, r->stack_cap))
 		return XQ_ENOMEM;
-	r->stack = p;
 	r->stack[r->nstack++] = c;
 	return 0;
 }
@@ -740,7 +719,6 @@ static int take_move(struct rd *r, const struct rec *c, const struct ctx *cx, ui
 {
 	struct xq_diag d;
 	char name[5], path[120];
-	struct xq_undo *u;
 	xq_move m;
 	int rc;
 
@@ -778,20 +756,16 @@ static int take_move(struct rd *r, const struct rec *c, const struct ctx *cx, ui
 	}
 	{
 		uint32_t prev = r->g->nodes[cx->parent].last_child;
-		uint32_t *a = grow(r->alt, &r->alt_cap, r->g->nnodes, sizeof(*a));
-		if (!a)
+		if (XQ_ALLOC_GROW(r->alt, r->g->nnodes + 1, r->alt_cap))
 			return XQ_ENOMEM;
-		r->alt = a;
 		rc = xq_game_add_move(r->g, cx->parent, m, node);
 		if (rc)
 			return rc;
 		r->alt[*node] = prev == XQ_NODE_NONE ? 1 : r->alt[prev] + 1;
 	}
 	r->g->nodes[*node].place.offset = c->off;
-	u = grow(r->undo, &r->undo_cap, r->depth, sizeof(*u));
-	if (!u)
+	if (XQ_ALLOC_GROW(r->undo, r->depth + 1, r->undo_cap))
 		return XQ_ENOMEM;
-	r->undo = u;
 	xq_board_make(&r->b, m, &r->undo[r->depth++]);
 	r->cur = *node;
 	return 0;

@@ -134,7 +134,7 @@ int xq_buf_add_json_string(struct xq_buf *b, const char *s, size_t len)
 
 	if (xq_buf_grow(b, len + 2))
 		return XQ_ENOMEM;
-	xq_buf_addc(b, '"');
+	xq_buf_addc(b, '"'); /* cannot fail: room was made */
 	while (i < len) {
 		unsigned char c = (unsigned char)s[i];
 		int rc = 0;

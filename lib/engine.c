@@ -45,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "buf.h"
 #include "diag.h"
 #include "movegen.h"
@@ -549,14 +550,8 @@ static int add_listed(struct xq_engine *e, const char *s, size_t n)
 {
 	char *c;
 
-	if (e->nlisted == e->listed_alloc) {
-		size_t na = e->listed_alloc ? e->listed_alloc * 2 : 32;
-		char **nl = realloc(e->listed, na * sizeof(*nl));
-		if (!nl)
-			return XQ_ENOMEM;
-		e->listed = nl;
-		e->listed_alloc = na;
-	}
+	if (XQ_ALLOC_GROW(e->listed, e->nlisted + 1, e->listed_alloc))
+		return XQ_ENOMEM;
 	c = malloc(n + 1);
 	if (!c)
 		return XQ_ENOMEM;
@@ -1058,8 +1053,8 @@ static int read_line(struct xq_engine *e, int64_t deadline, int watch_stop, cons
 			if (n == 0 || (errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK)) {
 				close_fd(&e->from_fd);
 				/* Hand out a last unterminated line, if any. */
-				if (e->in.len > e->in_used)
-					xq_buf_addc(&e->in, '\n');
+				if (e->in.len > e->in_used && xq_buf_addc(&e->in, '\n'))
+					return LINE_EOF;
 				continue;
 			}
 		} else if (exited(e)) {
@@ -1071,8 +1066,8 @@ static int read_line(struct xq_engine *e, int64_t deadline, int watch_stop, cons
 				if (xq_buf_add(&e->in, buf, (size_t)n))
 					break;
 			close_fd(&e->from_fd);
-			if (e->in.len > e->in_used)
-				xq_buf_addc(&e->in, '\n');
+			if (e->in.len > e->in_used && xq_buf_addc(&e->in, '\n'))
+				return LINE_EOF;
 		}
 	}
 }

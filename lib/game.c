@@ -3,6 +3,8 @@
  */
 #include "game.h"
 
+#include "alloc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,14 +77,8 @@ int xq_game_add_tag_at(struct xq_game *g, const char *name, size_t nlen, const c
 {
 	struct xq_tag t;
 
-	if (g->ntags == g->tags_alloc) {
-		size_t n = g->tags_alloc ? g->tags_alloc * 2 : 16;
-		struct xq_tag *p = realloc(g->tags, n * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		g->tags = p;
-		g->tags_alloc = n;
-	}
+	if (XQ_ALLOC_GROW(g->tags, g->ntags + 1, g->tags_alloc))
+		return XQ_ENOMEM;
 	t.name = xq_game_strdup(g, name, nlen);
 	t.value = xq_game_strdup(g, value, vlen);
 	if (!t.name || !t.value)
@@ -153,14 +149,8 @@ int xq_game_add_move(struct xq_game *g, uint32_t parent, xq_move m, uint32_t *ou
 
 	if (parent >= g->nnodes || g->nnodes >= XQ_NODE_NONE - 1)
 		return XQ_EINTERNAL;
-	if (g->nnodes == g->nodes_alloc) {
-		size_t cap = g->nodes_alloc * 2;
-		struct xq_node *p = realloc(g->nodes, cap * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		g->nodes = p;
-		g->nodes_alloc = cap;
-	}
+	if (XQ_ALLOC_GROW(g->nodes, g->nnodes + 1, g->nodes_alloc))
+		return XQ_ENOMEM;
 	idx = (uint32_t)g->nnodes++;
 	n = &g->nodes[idx];
 	root_node(n);
@@ -339,25 +329,32 @@ void xq_game_count(const struct xq_game *g, struct xq_game_counts *c)
 
 void xq_game_board_at(const struct xq_game *g, uint32_t n, struct xq_board *out)
 {
-	uint32_t stack_small[256], *path = stack_small, depth = 0, cap = 256;
+	uint32_t stack_small[256], *path = stack_small;
+	size_t depth = 0, k;
 	struct xq_undo u;
 
 	*out = g->start;
-	for (uint32_t m = n; m != XQ_ROOT && m != XQ_NODE_NONE; m = g->nodes[m].parent) {
-		if (depth == cap) {
-			uint32_t *p = malloc(sizeof(*p) * cap * 2);
-			if (!p)
-				break; /* cannot happen in practice; position stays at start */
-			memcpy(p, path, sizeof(*p) * cap);
-			if (path != stack_small)
-				free(path);
-			path = p;
-			cap *= 2;
+	/* The path is as long as the ply: counted first, so that it is
+	 * allocated once (not grown), and on the stack when short. */
+	for (uint32_t m = n; m != XQ_ROOT && m != XQ_NODE_NONE; m = g->nodes[m].parent)
+		depth++;
+	if (depth > sizeof(stack_small) / sizeof(stack_small[0]) &&
+	    !(path = malloc(depth * sizeof(*path)))) {
+		/* No memory: the same moves, each found again from `n` (slow,
+		 * but never another position). */
+		for (k = depth; k-- > 0;) {
+			uint32_t m = n;
+			for (size_t up = 0; up < k; up++)
+				m = g->nodes[m].parent;
+			xq_board_make(out, g->nodes[m].move, &u);
 		}
-		path[depth++] = m;
+		return;
 	}
-	while (depth > 0)
-		xq_board_make(out, g->nodes[path[--depth]].move, &u);
+	k = 0;
+	for (uint32_t m = n; m != XQ_ROOT && m != XQ_NODE_NONE; m = g->nodes[m].parent)
+		path[k++] = m;
+	while (k > 0)
+		xq_board_make(out, g->nodes[path[--k]].move, &u);
 	if (path != stack_small)
 		free(path);
 }
@@ -374,19 +371,9 @@ int xq_walk_init(struct xq_walk *w, const struct xq_game *g)
 
 static int walk_push(struct xq_walk *w, uint32_t n)
 {
-	if (w->depth == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 64;
-		uint32_t *p = realloc(w->path, cap * sizeof(*p));
-		struct xq_undo *u;
-		if (!p)
-			return XQ_ENOMEM;
-		w->path = p;
-		u = realloc(w->undo, cap * sizeof(*u));
-		if (!u)
-			return XQ_ENOMEM;
-		w->undo = u;
-		w->cap = cap;
-	}
+	if (XQ_ALLOC_GROW(w->path, w->depth + 1, w->cap) ||
+	    XQ_ALLOC_GROW(w->undo, w->depth + 1, w->undo_cap))
+		return XQ_ENOMEM;
 	w->before = w->cur;
 	xq_board_make(&w->cur, w->g->nodes[n].move, &w->undo[w->depth]);
 	w->path[w->depth++] = n;
@@ -428,6 +415,7 @@ void xq_walk_release(struct xq_walk *w)
 	free(w->undo);
 	w->path = NULL;
 	w->undo = NULL;
+	w->depth = w->cap = w->undo_cap = 0;
 }
 
 /* ---- the tree in reading order ------------------------------------------------ */
@@ -445,14 +433,8 @@ static int text_push(struct xq_textwalk *t, uint32_t node, uint32_t ply,
 {
 	struct xq_textwalk_frame *f;
 
-	if (t->depth == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 16;
-		f = realloc(t->stack, cap * sizeof(*f));
-		if (!f)
-			return XQ_ENOMEM;
-		t->stack = f;
-		t->cap = cap;
-	}
+	if (XQ_ALLOC_GROW(t->stack, t->depth + 1, t->cap))
+		return XQ_ENOMEM;
 	f = &t->stack[t->depth++];
 	f->node = node;
 	f->sib = XQ_NODE_NONE;

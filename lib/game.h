@@ -198,7 +198,7 @@ struct xq_walk {
 	struct xq_board before, after;
 	uint32_t *path;         /* nodes from the root's first level down to `node` */
 	struct xq_undo *undo;   /* in step with path: undo of each move on `cur` */
-	size_t depth, cap;
+	size_t depth, cap, undo_cap;
 	struct xq_board cur;    /* position after the last node on the path */
 	int started;
 };

@@ -158,6 +158,34 @@ static void deep_lines_are_walked_without_recursion(void **state)
 	xq_game_release(&g);
 }
 
+/* The position at a node far down a line (a path longer than the one
+ * kept on the stack) is the one a walk reaches there. */
+static void position_far_down_a_line_is_the_walks(void **state)
+{
+	static const char *cycle[4] = {"b0c2", "b9c7", "c2b0", "c7b9"};
+	struct xq_game g;
+	struct xq_walk w;
+	struct xq_board at;
+	uint32_t n = XQ_ROOT, last;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_game_add_move(&g, n, mv("h0g2"), &n), 0);
+	assert_int_equal(xq_game_add_move(&g, n, mv("h9g7"), &n), 0);
+	for (int i = 0; i < 1001; i++)
+		assert_int_equal(xq_game_add_move(&g, n, mv(cycle[i % 4]), &n), 0);
+	last = n;
+	xq_walk_init(&w, &g);
+	while (xq_walk_next(&w) == 1 && w.node != last)
+		;
+	assert_int_equal(w.node, last);
+	xq_game_board_at(&g, last, &at);
+	assert_memory_equal(&at, &w.after, sizeof(at));
+	assert_int_equal(at.side, XQ_BLACK);
+	xq_walk_release(&w);
+	xq_game_release(&g);
+}
+
 static void appending_the_nth_alternative_does_not_walk_its_siblings(void **state)
 {
 	/* The new alternative is linked after the parent's last child as
@@ -390,6 +418,7 @@ int main(void)
 		cmocka_unit_test(preorder_visits_node_subtree_then_later_siblings),
 		cmocka_unit_test(walk_gives_the_position_before_and_after_each_move),
 		cmocka_unit_test(deep_lines_are_walked_without_recursion),
+		cmocka_unit_test(position_far_down_a_line_is_the_walks),
 		cmocka_unit_test(appending_the_nth_alternative_does_not_walk_its_siblings),
 		cmocka_unit_test(many_alternatives_keep_the_order_they_were_added_in),
 		cmocka_unit_test(next_ply_keeps_the_ply_of_every_node_in_preorder),
