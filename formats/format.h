@@ -21,6 +21,11 @@
  * an XQ_D_RESOURCE error with the place and reads no further (it returns
  * XQ_ERANGE), so an endless input (/dev/zero, a pipe of junk) ends too.
  *
+ * The sink.  open_reader() and open_writer() keep the pointer `sink` (NULL:
+ * no diagnostics), not a copy: the sink and its payload are borrowed and
+ * must stay valid until close_reader() or close_writer().  Every format
+ * follows this one rule.
+ *
  * Writing.  write() adds one game; anything the target cannot hold (a
  * field too long, a character outside its encoding, variations or NAGs it
  * has no place for) is reported to the sink as an XQ_D_LOSS warning that

@@ -75,7 +75,7 @@ struct frame {
 struct nd_reader {
 	struct xq_input *in;  /* the input, or NULL when `src` gives the bytes */
 	struct xq_bytes src;
-	struct xq_sink sink;
+	const struct xq_sink *sink; /* borrowed (format.h) */
 	struct xq_buf buf;  /* bytes read, not yet consumed from `pos` */
 	size_t pos;
 	int eof;
@@ -151,7 +151,7 @@ static void report(struct nd_reader *r, enum xq_severity sev, enum xq_diag_code 
 		if (r->g)
 			r->g->flags |= XQ_GAME_BROKEN;
 	}
-	xq_sink_report(&r->sink, &d);
+	xq_sink_report(r->sink, &d);
 }
 
 /* ---- pass 1: tokens ------------------------------------------------------ */
@@ -971,7 +971,7 @@ static int next_line(struct nd_reader *r)
 			if (!d.source)
 				d.source = r->name;
 			d.game = r->games + 1;
-			xq_sink_report(&r->sink, &d);
+			xq_sink_report(r->sink, &d);
 			return (int)n;
 		}
 		if (n == 0) {
@@ -992,8 +992,7 @@ static struct nd_reader *new_reader(const struct xq_read_opts *opts, const struc
 	if (opts)
 		r->opts = *opts;
 	r->max_line = (size_t)xq_format_record_limit(&xq_format_ndjson, opts);
-	if (sink)
-		r->sink = *sink;
+	r->sink = sink;
 	xq_buf_init(&r->buf);
 	xq_buf_init(&r->scratch);
 	if (xq_textdec_init(&r->td, XQ_ENC_UTF8, XQ_TEXTDEC_BAD_EVENTS, 0, 0)) {
@@ -1106,7 +1105,7 @@ static int nd_read(void *reader, struct xq_game *g)
 {
 	struct nd_reader *r = reader;
 
-	return xq_read_guard(&r->guard, read_record(r, g), r->offset, g, &r->sink);
+	return xq_read_guard(&r->guard, read_record(r, g), r->offset, g, r->sink);
 }
 
 static void nd_close_reader(void *reader)
@@ -1278,7 +1277,7 @@ struct wframe {
 
 struct nd_writer {
 	struct xq_output *o;
-	struct xq_sink sink;
+	const struct xq_sink *sink; /* borrowed (format.h) */
 	struct xq_write_opts opts;
 	const char *derived;  /* member name of the derived move text, or NULL */
 	struct xq_buf b;
@@ -1414,7 +1413,7 @@ static int nd_format_game(struct nd_writer *w, const struct xq_game *g)
 	xq_board_to_fen(&g->start, fen, sizeof(fen));
 	/* The start position is authoritative (game.h), unless the source's
 	 * could not be read: then its text as written. */
-	xq_write_start_check(&w->sink, w->o, g, "NDJSON", 1);
+	xq_write_start_check(w->sink, w->o, g, "NDJSON", 1);
 	start = g->start_text ? g->start_text : fen;
 	rc = xq_buf_adds(b, "{\"schema\":\"" NDJSON_SCHEMA "\",\"tags\":[");
 	for (size_t i = 0; !rc && i < g->ntags; i++) {
@@ -1469,8 +1468,7 @@ static int nd_open_writer(void **out, struct xq_output *o, const struct xq_write
 	if (!w)
 		return XQ_ENOMEM;
 	w->o = o;
-	if (sink)
-		w->sink = *sink;
+	w->sink = sink;
 	if (opts)
 		w->opts = *opts;
 	/* Moves also in the notation asked for (ICCS is there already). */

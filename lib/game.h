@@ -232,14 +232,13 @@ int xq_textwalk_init(struct xq_textwalk *t, const struct xq_game *g);
 int xq_textwalk_next(struct xq_textwalk *t);
 void xq_textwalk_release(struct xq_textwalk *t);
 
-/* What xq_game_equal() compares (all by default). */
+/* What xq_game_equal() compares (all by default; move texts never). */
 enum {
 	XQ_EQ_IGNORE_TAGS = 1 << 0,
 	XQ_EQ_IGNORE_TAG_ORDER = 1 << 1,
 	XQ_EQ_IGNORE_COMMENTS = 1 << 2,
 	XQ_EQ_IGNORE_NAGS = 1 << 3,
 	XQ_EQ_IGNORE_RESULT = 1 << 4,
-	XQ_EQ_IGNORE_TEXT = 1 << 5,  /* move text as written (default: ignored unless XQ_EQ_TEXT) */
 	XQ_EQ_MAINLINE_ONLY = 1 << 6,
 	XQ_EQ_IGNORE_PRE_COMMENTS = 1 << 7
 };

@@ -954,6 +954,7 @@ static void records_rewritten_by_python_json_read_back_the_same(void **state)
 	const struct xq_format *f = ndjson();
 	struct xq_game g[2], back;
 	struct xq_diag diags[16], d;
+	struct xq_sink sink = {collect, diags};
 	struct xq_buf lines = XQ_BUF_INIT, edited = XQ_BUF_INIT;
 	struct xq_input *in;
 	const unsigned char *head;
@@ -997,10 +998,7 @@ static void records_rewritten_by_python_json_read_back_the_same(void **state)
 	assert_int_equal(xq_input_peek(in, &head, &headlen, &d), 0);
 	assert_ptr_equal(xq_format_detect(head, headlen, dst), f);
 	memset(diags, 0, sizeof(diags));
-	{
-		struct xq_sink sink = {collect, diags};
-		assert_int_equal(f->open_reader(&r, in, NULL, &sink), 0);
-	}
+	assert_int_equal(f->open_reader(&r, in, NULL, &sink), 0);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(f->read(r, &back), 1);
 		if (!xq_game_equal(&g[i], &back, 0, why, sizeof(why)))
