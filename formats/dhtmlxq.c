@@ -2163,29 +2163,6 @@ struct dh_writer {
 	struct xq_buf line, tmp;
 };
 
-static void loss(struct dh_writer *w, uint32_t ply, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
-
-static void loss(struct dh_writer *w, uint32_t ply, const char *fmt, ...)
-{
-	struct xq_diag d;
-	va_list ap;
-
-	if (!w->sink || !w->sink->report)
-		return;
-	xq_diag_init(&d);
-	d.source = w->name;
-	d.game = w->games;
-	d.ply = ply;
-	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, XQ_D_LOSS, XQ_SEV_WARNING, fmt, ap);
-	va_end(ap);
-	xq_sink_report(w->sink, &d);
-}
-
 /*
  * Append UTF-8 `s` to `b` in the writer's encoding; characters it cannot
  * hold become '?' and are reported as lost (`what` names the field).
@@ -2207,7 +2184,7 @@ static int emit(struct dh_writer *w, struct xq_buf *b, const char *s, size_t len
 		if (!n)
 			n = 1;
 		if (!lost++)
-			loss(w, 0, "%s: '%.*s' cannot be written in %s; written as '?'", what, (int)n,
+			xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS, "%s: '%.*s' cannot be written in %s; written as '?'", what, (int)n,
 			     s + done + bad, xq_encoding_name(w->enc));
 		if (xq_buf_addc(b, '?'))
 			return XQ_ENOMEM;
@@ -2285,7 +2262,7 @@ static int plain_value(struct dh_writer *w, const char *v, const char *tag)
 			return XQ_ENOMEM;
 	}
 	if (defused)
-		loss(w, 0, "tag %s: '[' before DhtmlXQ written as a full-width '[' (it would end "
+		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS, "tag %s: '[' before DhtmlXQ written as a full-width '[' (it would end "
 			   "the element)",
 		     tag);
 	return 0;
@@ -2395,7 +2372,7 @@ static int write_tags(struct dh_writer *w, const struct xq_game *g)
 			if (!result_done && word)
 				rc = write_result(w, word);
 			if (*v && (result_done || strcmp(v, as_read)))
-				loss(w, 0, "tag Result \"%s\" not written: %s", v,
+				xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS, "tag Result \"%s\" not written: %s", v,
 				     result_done ? "the result is written once"
 						 : "it is not the game's result");
 			result_done = 1;
@@ -2405,7 +2382,7 @@ static int write_tags(struct dh_writer *w, const struct xq_game *g)
 			continue;
 		el = element_of_tag(tag, buf);
 		if (!el) {
-			loss(w, 0, "tag '%s' (\"%s\") has no DhtmlXQ element; not written", tag, v);
+			xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS, "tag '%s' (\"%s\") has no DhtmlXQ element; not written", tag, v);
 			continue;
 		}
 		rc = plain_value(w, v, tag);
@@ -2514,11 +2491,11 @@ static int write_tree(struct dh_writer *w, const struct xq_game *g)
 	if (!rc && xq_buf_add(&w->out, w->comments.ptr, w->comments.len))
 		rc = XQ_ENOMEM;
 	if (nags)
-		loss(w, first_nag,
+		xq_write_report(w->sink, w->o, w->games, first_nag, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 		     "%u NAGs (the first at ply %u) not written: DhtmlXQ has no place for them",
 		     (unsigned)nags, (unsigned)first_nag);
 	if (pre)
-		loss(w, first_pre,
+		xq_write_report(w->sink, w->o, w->games, first_pre, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 		     "%u comments before a move (the first at ply %u) not written: DhtmlXQ holds "
 		     "comments after moves only",
 		     (unsigned)pre, (unsigned)first_pre);

@@ -218,10 +218,12 @@ struct xq_format {
 /*
  * What every writer shares.
  *
- * xq_write_report() is how a writer reports about game `g` (its number;
- * `ply` 0 when it is not about one move) written to `o`: the diagnostic
- * goes to `sink` and `rc` is returned, so a refusal reads
- * `return xq_write_report(..., XQ_EUNSUPPORTED, ...)`.
+ * xq_write_report() is how every writer reports: about game number `game`
+ * (0: not about one game) at ply `ply` (0: not about one move), written
+ * to `o` (its name is the diagnostic's source); the diagnostic goes to
+ * `sink` and `rc` is returned, so a refusal reads
+ * `return xq_write_report(..., XQ_EUNSUPPORTED, ...)`.  What a format
+ * cannot hold is an XQ_D_LOSS warning; what it refuses, an error.
  *
  * xq_write_start_check() keeps a writer from presenting a start position
  * the source did not have.  A game whose source gave a start position that
@@ -230,7 +232,7 @@ struct xq_format {
  * source wrote it, and a warning says so; any other writer refuses it (an
  * error, and XQ_EUNSUPPORTED).  Returns 0 for every other game.
  */
-int xq_write_report(const struct xq_sink *sink, struct xq_output *o, const struct xq_game *g,
+int xq_write_report(const struct xq_sink *sink, struct xq_output *o, uint64_t game,
 		    uint32_t ply, int rc, enum xq_severity sev, enum xq_diag_code code,
 		    const char *fmt, ...)
 #if defined(__GNUC__)

@@ -117,19 +117,6 @@ struct html_writer {
 	size_t cap_order, cap_mark, cap_plies;
 };
 
-static int wreport(struct html_writer *w, const struct xq_game *g, int rc, enum xq_diag_code code,
-		   const char *msg)
-{
-	struct xq_diag d;
-
-	xq_diag_init(&d);
-	xq_diag_set(&d, rc, code, XQ_SEV_ERROR, "%s", msg);
-	d.game = g ? g->number : 0;
-	d.source = xq_output_name(w->o);
-	xq_sink_report(w->sink, &d);
-	return rc;
-}
-
 /* "Red – Black", or the title, event or "Game N" when there are no players. */
 static int add_players(struct xq_buf *b, const struct xq_game *g, uint64_t n)
 {
@@ -729,7 +716,8 @@ static int html_write(void *writer, const struct xq_game *g)
 	if (rc)
 		return rc;
 	if ((rc = xq_output_write(w->o, b->ptr, b->len)))
-		return wreport(w, g, rc, XQ_D_IO, "cannot write the page");
+		return xq_write_report(w->sink, w->o, g->number, 0, rc, XQ_SEV_ERROR, XQ_D_IO,
+				       "cannot write the page");
 	w->games++;
 	return 0;
 }
@@ -738,14 +726,8 @@ static int html_write(void *writer, const struct xq_game *g)
 static int refuse(const struct xq_sink *sink, struct xq_output *o, const char *what,
 		  const char *name)
 {
-	struct xq_diag d;
-
-	xq_diag_init(&d);
-	d.source = xq_output_name(o);
-	xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR, "HTML pages %s, not %s", what,
-		    name);
-	xq_sink_report(sink, &d);
-	return XQ_EUNSUPPORTED;
+	return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR, XQ_D_UNSUPPORTED,
+			       "HTML pages %s, not %s", what, name);
 }
 
 static int html_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
@@ -818,7 +800,7 @@ static int html_close_writer(void *writer)
 	if (!rc)
 		rc = xq_buf_addf(b, "</main>\n<script>%s</script>\n</body>\n</html>\n", xq_html_script);
 	if (!rc && (rc = xq_output_write(w->o, b->ptr, b->len)))
-		wreport(w, NULL, rc, XQ_D_IO, "cannot write the page");
+		xq_write_report(w->sink, w->o, 0, 0, rc, XQ_SEV_ERROR, XQ_D_IO, "cannot write the page");
 	free_writer(w);
 	return rc;
 }

@@ -1455,15 +1455,11 @@ static int nd_open_writer(void **out, struct xq_output *o, const struct xq_write
 {
 	struct nd_writer *w;
 
-	if (opts && opts->encoding != XQ_ENC_UNKNOWN && opts->encoding != XQ_ENC_UTF8) {
-		struct xq_diag d;
-		xq_diag_init(&d);
-		xq_diag_set(&d, 0, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "NDJSON is always UTF-8; it cannot be written in %s",
-			    xq_encoding_name(opts->encoding));
-		xq_sink_report(sink, &d);
-		return XQ_EUNSUPPORTED;
-	}
+	if (opts && opts->encoding != XQ_ENC_UNKNOWN && opts->encoding != XQ_ENC_UTF8)
+		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
+				       XQ_D_UNSUPPORTED,
+				       "NDJSON is always UTF-8; it cannot be written in %s",
+				       xq_encoding_name(opts->encoding));
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return XQ_ENOMEM;

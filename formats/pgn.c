@@ -3182,31 +3182,6 @@ struct pgn_writer {
 	int last_multi;    /* the last unit holds a line break */
 };
 
-/* Report a problem with writing game `g` (ply 0: not about one move). */
-static int wreport(struct pgn_writer *w, const struct xq_game *g, uint32_t ply, int rc,
-		   enum xq_severity sev, enum xq_diag_code code, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 7, 8)))
-#endif
-	;
-
-static int wreport(struct pgn_writer *w, const struct xq_game *g, uint32_t ply, int rc,
-		   enum xq_severity sev, enum xq_diag_code code, const char *fmt, ...)
-{
-	struct xq_diag d;
-	va_list ap;
-
-	xq_diag_init(&d);
-	va_start(ap, fmt);
-	xq_diag_vset(&d, rc, code, sev, fmt, ap);
-	va_end(ap);
-	d.game = g->number;
-	d.ply = ply;
-	d.source = xq_output_name(w->o);
-	xq_sink_report(w->sink, &d);
-	return rc;
-}
-
 /* Display columns: CJK and full-width characters take two. */
 static unsigned width_of(const char *s, size_t n, unsigned *last)
 {
@@ -3313,12 +3288,12 @@ static int put_comment(struct pgn_writer *w, const struct xq_game *g, uint32_t p
 	while (to > from && xq_is_space((unsigned char)c[to - 1]))
 		to--;
 	if (from == to) {
-		wreport(w, g, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xq_write_report(w->sink, w->o, g->number, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"a comment of only white space is left out (PGN readers drop it)");
 		return 0;
 	}
 	if (from > 0 || to < n)
-		wreport(w, g, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xq_write_report(w->sink, w->o, g->number, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"the white space at the %s of a comment is left out (PGN readers drop it)",
 			from > 0 && to < n ? "start and end" : from > 0 ? "start" : "end");
 	xq_buf_reset(b);
@@ -3346,10 +3321,10 @@ static int put_comment(struct pgn_writer *w, const struct xq_game *g, uint32_t p
 	if (xq_buf_addc(b, '}'))
 		return XQ_ENOMEM;
 	if (brace)
-		wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"a '}' inside a comment is written as U+FF5D '\xEF\xBD\x9D'");
 	if (cr)
-		wreport(w, g, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xq_write_report(w->sink, w->o, g->number, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"a carriage return in a comment is written as a line feed (PGN readers make "
 			"every line end one)");
 	/* put_unit copies from `b`, which is not `text`. */
@@ -3388,7 +3363,7 @@ static int put_tag(struct pgn_writer *w, const struct xq_game *g, const char *na
 			return XQ_ENOMEM;
 	}
 	if (ctrl)
-		wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"line breaks and control characters in tag %s are written as spaces", name);
 	return xq_buf_adds(&w->text, "\"]\n") ? XQ_ENOMEM : 0;
 }
@@ -3415,12 +3390,12 @@ static int write_tags(struct pgn_writer *w, const struct xq_game *g)
 		const char *name = g->tags[i].name, *value = g->tags[i].value;
 		if (!strcmp(name, "Game")) {
 			if (strcmp(value, "Chinese Chess"))
-				wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+				xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 					"the Game tag '%s' is written as 'Chinese Chess'", value);
 			continue;
 		}
 		if (!tag_name_ok(name)) {
-			wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 				"tag '%s' has a name PGN cannot hold; it is left out", name);
 			continue;
 		}
@@ -3458,7 +3433,7 @@ static int write_move(struct pgn_writer *w, const struct xq_game *g, uint32_t n,
 	if (ml == 0) {
 		char name[5];
 		xq_move_name(node->move, name);
-		return wreport(w, g, ply, XQ_EINTERNAL, XQ_SEV_ERROR, XQ_D_INTERNAL,
+		return xq_write_report(w->sink, w->o, g->number, ply, XQ_EINTERNAL, XQ_SEV_ERROR, XQ_D_INTERNAL,
 			       "move %s cannot be written in %s notation", name,
 			       xq_notation_name(w->notation));
 	}
@@ -3501,7 +3476,7 @@ static int write_moves(struct pgn_writer *w, const struct xq_game *g)
 	w->last_multi = 0;
 	if (g->nodes[XQ_ROOT].pre_comment && *g->nodes[XQ_ROOT].pre_comment) {
 		/* PGN has one place for a comment before the moves. */
-		wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"the comment before the game is written as part of the game comment");
 		if ((rc = put_comment(w, g, 0, NULL, g->nodes[XQ_ROOT].pre_comment)))
 			return rc;
@@ -3573,7 +3548,7 @@ static int pgn_write(void *writer, const struct xq_game *g)
 			unsigned line, col;
 			size_t k = xq_utf8_decode(w->text.ptr + bad, w->text.len - bad, &cp);
 			line_col(w->text.ptr + (w->games > 0), bad - (w->games > 0), &line, &col);
-			return wreport(w, g, 0, XQ_EENCODING, XQ_SEV_ERROR, XQ_D_ENCODING,
+			return xq_write_report(w->sink, w->o, g->number, 0, XQ_EENCODING, XQ_SEV_ERROR, XQ_D_ENCODING,
 				       "'%.*s' (U+%04X) cannot be written in %s (line %u, column %u of "
 				       "the game's text); the game is not written",
 				       (int)(k ? k : 1), w->text.ptr + bad, (unsigned)cp,
@@ -3586,7 +3561,7 @@ static int pgn_write(void *writer, const struct xq_game *g)
 	}
 	rc = xq_output_write(w->o, out, len);
 	if (rc)
-		return wreport(w, g, 0, rc, XQ_SEV_ERROR, XQ_D_IO, "cannot write to '%s'",
+		return xq_write_report(w->sink, w->o, g->number, 0, rc, XQ_SEV_ERROR, XQ_D_IO, "cannot write to '%s'",
 			       xq_output_name(w->o));
 	w->games++;
 	return 0;
@@ -3598,20 +3573,15 @@ static int pgn_open_writer(void **out, struct xq_output *o, const struct xq_writ
 	struct xq_write_opts def = XQ_WRITE_OPTS_INIT;
 	struct pgn_writer *w;
 	enum xq_notation n;
-	struct xq_diag d;
 
 	if (!opts)
 		opts = &def;
 	n = opts->notation == XQ_NOTATION_AUTO ? XQ_NOTATION_CHINESE : (enum xq_notation)opts->notation;
-	xq_diag_init(&d);
-	d.source = xq_output_name(o);
-	if (n != XQ_NOTATION_CHINESE && n != XQ_NOTATION_ICCS && n != XQ_NOTATION_WXF) {
-		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "PGN move text is written in chinese, iccs or wxf notation, not %s",
-			    xq_notation_name(n));
-		xq_sink_report(sink, &d);
-		return XQ_EUNSUPPORTED;
-	}
+	if (n != XQ_NOTATION_CHINESE && n != XQ_NOTATION_ICCS && n != XQ_NOTATION_WXF)
+		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
+				       XQ_D_UNSUPPORTED,
+				       "PGN move text is written in chinese, iccs or wxf notation, not %s",
+				       xq_notation_name(n));
 	switch (opts->encoding) {
 	case XQ_ENC_UNKNOWN:
 	case XQ_ENC_UTF8:
@@ -3620,11 +3590,10 @@ static int pgn_open_writer(void **out, struct xq_output *o, const struct xq_writ
 	case XQ_ENC_BIG5:
 		break;
 	default:
-		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "PGN is written in utf-8, gbk, gb18030 or big5, not %s",
-			    xq_encoding_name(opts->encoding));
-		xq_sink_report(sink, &d);
-		return XQ_EUNSUPPORTED;
+		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
+				       XQ_D_UNSUPPORTED,
+				       "PGN is written in utf-8, gbk, gb18030 or big5, not %s",
+				       xq_encoding_name(opts->encoding));
 	}
 	w = calloc(1, sizeof(*w));
 	if (!w)

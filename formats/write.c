@@ -7,18 +7,20 @@
 
 #include <stdarg.h>
 
-int xq_write_report(const struct xq_sink *sink, struct xq_output *o, const struct xq_game *g,
+int xq_write_report(const struct xq_sink *sink, struct xq_output *o, uint64_t game,
 		    uint32_t ply, int rc, enum xq_severity sev, enum xq_diag_code code,
 		    const char *fmt, ...)
 {
 	struct xq_diag d;
 	va_list ap;
 
+	if (!sink || !sink->report)
+		return rc;
 	xq_diag_init(&d);
 	va_start(ap, fmt);
 	xq_diag_vset(&d, rc, code, sev, fmt, ap);
 	va_end(ap);
-	d.game = g->number;
+	d.game = game;
 	d.ply = ply;
 	d.source = o ? xq_output_name(o) : NULL;
 	xq_sink_report(sink, &d);
@@ -31,11 +33,11 @@ int xq_write_start_check(const struct xq_sink *sink, struct xq_output *o,
 	if (!g->start_text)
 		return 0;
 	if (as_text)
-		return xq_write_report(sink, o, g, 0, 0, XQ_SEV_WARNING, XQ_D_BAD_FEN,
+		return xq_write_report(sink, o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_BAD_FEN,
 				       "the start position could not be read: its FEN is "
 				       "written as the source gave it, '%.100s'",
 				       g->start_text);
-	return xq_write_report(sink, o, g, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR, XQ_D_BAD_FEN,
+	return xq_write_report(sink, o, g->number, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR, XQ_D_BAD_FEN,
 			       "the start position could not be read ('%.100s') and %s cannot "
 			       "hold it as text: the game is not written",
 			       g->start_text, format);

@@ -1075,29 +1075,6 @@ struct xqf_writer {
 	const char *name;
 };
 
-static void w_report(struct xqf_writer *w, enum xq_severity sev, enum xq_diag_code code,
-		     uint32_t ply, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 5, 6)))
-#endif
-	;
-
-static void w_report(struct xqf_writer *w, enum xq_severity sev, enum xq_diag_code code,
-		     uint32_t ply, const char *fmt, ...)
-{
-	struct xq_diag d;
-	va_list ap;
-
-	xq_diag_init(&d);
-	d.source = w->name;
-	d.game = w->games;
-	d.ply = ply;
-	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
-	va_end(ap);
-	xq_sink_report(w->sink, &d);
-}
-
 /*
  * Encode UTF-8 `s` into w->enc, appended to `out`.  Characters the
  * encoding cannot hold become '?'; their count goes to *bad_chars and the
@@ -1162,7 +1139,7 @@ static int put_field(struct xqf_writer *w, unsigned char *h, const struct xqf_fi
 	if (rc)
 		return rc;
 	if (bad_chars)
-		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			 "tag %s: %u character%s cannot be written in %s and became '?' "
 			 "(the first at byte %zu of '%.*s')",
 			 f->tag, bad_chars, bad_chars > 1 ? "s" : "", xq_encoding_name(w->enc),
@@ -1190,7 +1167,7 @@ static int put_field(struct xqf_writer *w, unsigned char *h, const struct xqf_fi
 		}
 		xq_buf_release(&part);
 		cut = i;
-		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			 "tag %s is %zu bytes in %s but XQF holds %u: kept '%.*s', lost '%.*s'",
 			 f->tag, w->tmp.len, xq_encoding_name(w->enc), f->cap,
 			 clip(value, cut, 60), value, clip(value + cut, len - cut, 60),
@@ -1288,7 +1265,7 @@ static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned 
 	case XQ_RESULT_UNKNOWN:
 		h[H_RESULT] = 0;
 		if (g->result_text && strcmp(g->result_text, "*"))
-			w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+			xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 				 "result '%s' has no XQF code; written as unknown", g->result_text);
 		break;
 	}
@@ -1299,7 +1276,7 @@ static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned 
 		type = memcmp(start.sq, b->sq, sizeof(start.sq)) == 0 ? 0 : 2;
 	}
 	if (gt && parse_game_type(gt, &type))
-		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			 "tag GameType '%.60s' is not an XQF game type; written as %s", gt,
 			 game_types[type]);
 	h[H_TYPE] = (uint8_t)(type & 0xFF);
@@ -1314,7 +1291,7 @@ static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned 
 				first = 0;
 		if (tag_has_other_place(tg)) {
 			if (!first && strcmp(tg->name, "Game"))
-				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+				xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 					 "tag %s appears again ('%.60s'); only the first is kept",
 					 tg->name, tg->value);
 			continue;
@@ -1324,13 +1301,13 @@ static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned 
 				break;
 		if (f == NFIELDS) {
 			if (*tg->value)
-				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+				xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 					 "tag %s ('%.60s') has no place in XQF and was dropped",
 					 tg->name, tg->value);
 			continue;
 		}
 		if (!first) {
-			w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+			xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 				 "tag %s appears again ('%.60s'); only the first is kept", tg->name,
 				 tg->value);
 			continue;
@@ -1380,7 +1357,7 @@ static int node_comment(struct xqf_writer *w, const struct xq_game *g, uint32_t 
 		if (!pre || !*pre)
 			continue;
 		xq_move_name(g->nodes[c].move, name);
-		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, ply + 1,
+		xq_write_report(w->sink, w->o, w->games, ply + 1, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			 "XQF has no comment before a move: the comment before %s was added to "
 			 "the comment of the position it is played from",
 			 name);
@@ -1441,13 +1418,13 @@ static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 			if (rc)
 				return rc;
 			if (bad_chars)
-				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, ply,
+				xq_write_report(w->sink, w->o, w->games, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 					 "%s: %u character%s cannot be written in %s and became '?'",
 					 n == XQ_ROOT ? "game comment" : "comment", bad_chars,
 					 bad_chars > 1 ? "s" : "", xq_encoding_name(w->enc));
 			clen = w->tmp.len;
 			if (clen > UINT32_MAX - 767u) {
-				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, ply,
+				xq_write_report(w->sink, w->o, w->games, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 					 "comment of %zu bytes is too long for XQF and was dropped",
 					 clen);
 				clen = 0;
@@ -1482,7 +1459,7 @@ static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 			return rc;
 	}
 	if (nags)
-		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			 "XQF has no annotation glyphs: %u NAG%s on %u move%s dropped", nags,
 			 nags > 1 ? "s" : "", nag_nodes, nag_nodes > 1 ? "s" : "");
 	return 0;
@@ -1494,24 +1471,17 @@ static int xqf_open_writer(void **out, struct xq_output *o, const struct xq_writ
 	struct xqf_writer *w;
 	unsigned version = opts && opts->version ? (unsigned)opts->version : XQ_XQF_VERSION_PLAIN;
 	enum xq_encoding enc = opts && opts->encoding ? opts->encoding : XQ_ENC_GB18030;
-	struct xq_diag d;
 
-	xq_diag_init(&d);
-	d.source = xq_output_name(o);
-	if (version != XQ_XQF_VERSION_PLAIN && version != XQ_XQF_VERSION_ENCRYPTED) {
-		xq_diag_set(&d, 0, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "XQF version 0x%02X cannot be written; use 0x0A (10) or 0x12 (18)",
-			    version);
-		xq_sink_report(sink, &d);
-		return XQ_EUNSUPPORTED;
-	}
-	if (enc == XQ_ENC_UTF16LE || enc == XQ_ENC_UTF16BE) {
-		xq_diag_set(&d, 0, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "XQF text cannot be %s; use gbk, gb18030, big5 or utf-8",
-			    xq_encoding_name(enc));
-		xq_sink_report(sink, &d);
-		return XQ_EUNSUPPORTED;
-	}
+	if (version != XQ_XQF_VERSION_PLAIN && version != XQ_XQF_VERSION_ENCRYPTED)
+		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
+				       XQ_D_UNSUPPORTED,
+				       "XQF version 0x%02X cannot be written; use 0x0A (10) or 0x12 (18)",
+				       version);
+	if (enc == XQ_ENC_UTF16LE || enc == XQ_ENC_UTF16BE)
+		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
+				       XQ_D_UNSUPPORTED,
+				       "XQF text cannot be %s; use gbk, gb18030, big5 or utf-8",
+				       xq_encoding_name(enc));
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return XQ_ENOMEM;
@@ -1536,7 +1506,7 @@ static int xqf_write(void *writer, const struct xq_game *g)
 
 	w->games++;
 	if (w->games > 1) {
-		w_report(w, XQ_SEV_ERROR, XQ_D_UNSUPPORTED, 0,
+		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_ERROR, XQ_D_UNSUPPORTED,
 			 "XQF holds one game per file: game %llu was not written (write one "
 			 "file per game)",
 			 (unsigned long long)w->games);
