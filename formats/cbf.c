@@ -46,6 +46,7 @@
  */
 #include "format.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -847,8 +848,9 @@ static int xml_forbidden(unsigned char c)
 }
 
 /*
- * Append `s` escaped for element content (cdata = 0) or as CDATA sections
- * (cdata = 1); carriage returns become &#13; so that XML's line-end
+ * Append `s` escaped for element content (cdata = 0: lib's one XML
+ * escaper) or as CDATA sections (cdata = 1, as CCBridge writes comments);
+ * carriage returns become &#13; either way, so that XML's line-end
  * normalisation does not eat them.  Returns the number of characters XML
  * cannot hold (dropped), or XQ_ENOMEM.
  */
@@ -856,6 +858,12 @@ static int add_text(struct xq_buf *b, const char *s, int cdata)
 {
 	int dropped = 0, in_cdata = 0, rc = 0;
 
+	if (!cdata) {
+		size_t n = 0;
+		if (xq_buf_add_xml(b, s, strlen(s), 0, &n))
+			return XQ_ENOMEM;
+		return n > INT_MAX ? INT_MAX : (int)n;
+	}
 	for (; *s && !rc; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (xml_forbidden(c)) {
@@ -867,17 +875,6 @@ static int add_text(struct xq_buf *b, const char *s, int cdata)
 				rc |= xq_buf_adds(b, "]]>");
 			in_cdata = 0;
 			rc |= xq_buf_adds(b, "&#13;");
-			continue;
-		}
-		if (!cdata) {
-			if (c == '&')
-				rc |= xq_buf_adds(b, "&amp;");
-			else if (c == '<')
-				rc |= xq_buf_adds(b, "&lt;");
-			else if (c == '>')
-				rc |= xq_buf_adds(b, "&gt;");
-			else
-				rc |= xq_buf_addc(b, (char)c);
 			continue;
 		}
 		if (!in_cdata) {
