@@ -2163,34 +2163,12 @@ struct dh_writer {
 	struct xq_buf line, tmp;
 };
 
-/*
- * Append UTF-8 `s` to `b` in the writer's encoding; characters it cannot
- * hold become '?' and are reported as lost (`what` names the field).
- */
+/* Append UTF-8 `s` to `b` in the writer's encoding, as every writer does
+ * (format.h, "Encoding"; `what` names the field). */
 static int emit(struct dh_writer *w, struct xq_buf *b, const char *s, size_t len,
 		const char *what)
 {
-	size_t done = 0;
-	int lost = 0;
-
-	while (done < len) {
-		size_t bad = 0, n;
-		int rc = xq_transcoder_convert(&w->tc, s + done, len - done, b, &bad);
-		if (rc == 0)
-			break;
-		if (rc != XQ_EENCODING)
-			return rc;
-		n = xq_utf8_valid_prefix(s + done + bad, len - done - bad);
-		if (!n)
-			n = 1;
-		if (!lost++)
-			xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS, "%s: '%.*s' cannot be written in %s; written as '?'", what, (int)n,
-			     s + done + bad, xq_encoding_name(w->enc));
-		if (xq_buf_addc(b, '?'))
-			return XQ_ENOMEM;
-		done += bad + n;
-	}
-	return 0;
+	return xq_write_text(w->sink, w->o, w->games, 0, &w->tc, what, s, len, b, NULL);
 }
 
 /* [DhtmlXQ_name]value[/DhtmlXQ_name] into `b`, `value` already in DhtmlXQ form. */

@@ -243,6 +243,21 @@ int xq_write_start_check(const struct xq_sink *sink, struct xq_output *o,
 			 const struct xq_game *g, const char *format, int as_text);
 
 /*
+ * Encoding.  The one policy of every writer for a character its output
+ * encoding cannot hold: it is written as '?' and the loss is reported, as
+ * xq_write_text() does: `len` bytes of UTF-8 `s` (the field `what`, "tag
+ * Event", "comment") appended to `out` through `tc` (from UTF-8 to the
+ * output's encoding), and when characters were lost one XQ_D_LOSS
+ * warning: "<what>: N characters cannot be written in <encoding> and
+ * became '?' (the first: '<character>', U+XXXX)".  *lost (when not NULL)
+ * gets the count.  Returns 0 or a negative XQ_E* code.  With --strict a
+ * loss makes the game skipped, as any other loss.
+ */
+int xq_write_text(const struct xq_sink *sink, struct xq_output *o, uint64_t game, uint32_t ply,
+		  struct xq_transcoder *tc, const char *what, const char *s, size_t len,
+		  struct xq_buf *out, size_t *lost);
+
+/*
  * Limits.  Every record is read within two bounds: its format's own
  * max_record (set far above the largest real record known, and said in
  * man xqkit(1), LIMITS), and what the memory budget allows

@@ -3544,15 +3544,17 @@ static int pgn_write(void *writer, const struct xq_game *g)
 		xq_buf_reset(&w->conv);
 		rc = xq_transcoder_convert(&w->tc, w->text.ptr, w->text.len, &w->conv, &bad);
 		if (rc == XQ_EENCODING) {
-			uint32_t cp = 0;
+			/* As every writer: '?' for what the encoding cannot hold, and
+			 * the loss said, with where the first is in the game's text
+			 * (format.h, "Encoding"). */
+			char what[80];
 			unsigned line, col;
-			size_t k = xq_utf8_decode(w->text.ptr + bad, w->text.len - bad, &cp);
 			line_col(w->text.ptr + (w->games > 0), bad - (w->games > 0), &line, &col);
-			return xq_write_report(w->sink, w->o, g->number, 0, XQ_EENCODING, XQ_SEV_ERROR, XQ_D_ENCODING,
-				       "'%.*s' (U+%04X) cannot be written in %s (line %u, column %u of "
-				       "the game's text); the game is not written",
-				       (int)(k ? k : 1), w->text.ptr + bad, (unsigned)cp,
-				       xq_encoding_name(w->enc), line, col);
+			snprintf(what, sizeof(what), "the game's text from line %u, column %u", line,
+				 col);
+			xq_buf_reset(&w->conv);
+			rc = xq_write_text(w->sink, w->o, g->number, 0, &w->tc, what, w->text.ptr,
+					   w->text.len, &w->conv, NULL);
 		}
 		if (rc)
 			return rc;

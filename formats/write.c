@@ -7,6 +7,8 @@
 
 #include <stdarg.h>
 
+#include "utf8.h"
+
 int xq_write_report(const struct xq_sink *sink, struct xq_output *o, uint64_t game,
 		    uint32_t ply, int rc, enum xq_severity sev, enum xq_diag_code code,
 		    const char *fmt, ...)
@@ -41,4 +43,27 @@ int xq_write_start_check(const struct xq_sink *sink, struct xq_output *o,
 			       "the start position could not be read ('%.100s') and %s cannot "
 			       "hold it as text: the game is not written",
 			       g->start_text, format);
+}
+
+int xq_write_text(const struct xq_sink *sink, struct xq_output *o, uint64_t game, uint32_t ply,
+		  struct xq_transcoder *tc, const char *what, const char *s, size_t len,
+		  struct xq_buf *out, size_t *lost)
+{
+	size_t n = 0, first = 0;
+	int rc = xq_transcoder_convert_lossy(tc, s, len, out, &n, &first);
+
+	if (lost)
+		*lost = n;
+	if (rc || !n)
+		return rc;
+	{
+		uint32_t cp = 0xFFFD;
+		size_t k = xq_utf8_decode(s + first, len - first, &cp);
+		xq_write_report(sink, o, game, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+				"%s: %zu character%s cannot be written in %s and became '?' "
+				"(the first: '%.*s', U+%04X)",
+				what, n, n > 1 ? "s" : "", xq_encoding_name(tc->to), (int)(k ? k : 3),
+				k ? s + first : "\xEF\xBF\xBD", (unsigned)cp);
+	}
+	return 0;
 }

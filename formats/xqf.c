@@ -1075,35 +1075,6 @@ struct xqf_writer {
 	const char *name;
 };
 
-/*
- * Encode UTF-8 `s` into w->enc, appended to `out`.  Characters the
- * encoding cannot hold become '?'; their count goes to *bad_chars and the
- * first one's offset in `s` to *first_bad.  Returns 0 or XQ_ENOMEM.
- */
-static int encode_all(struct xqf_writer *w, const char *s, size_t len, struct xq_buf *out,
-		      unsigned *bad_chars, size_t *first_bad)
-{
-	size_t i = 0;
-
-	*bad_chars = 0;
-	while (i < len) {
-		size_t bad = 0, ch;
-		int rc = xq_transcoder_convert(&w->tc, s + i, len - i, out, &bad);
-		if (rc == 0)
-			return 0;
-		if (rc != XQ_EENCODING)
-			return rc;
-		if (!*bad_chars)
-			*first_bad = i + bad;
-		(*bad_chars)++;
-		if (xq_buf_addc(out, '?'))
-			return XQ_ENOMEM;
-		ch = xq_utf8_valid_prefix(s + i + bad, len - i - bad);
-		i += bad + (ch ? ch : 1);
-	}
-	return 0;
-}
-
 static int ascii_only(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
@@ -1127,36 +1098,29 @@ static int put_field(struct xqf_writer *w, unsigned char *h, const struct xqf_fi
 		     const char *value)
 {
 	size_t len = strlen(value), used = 0, cut = len;
-	unsigned bad_chars = 0;
-	size_t first_bad = 0;
+	char what[64];
 	int rc;
 
 	xq_buf_reset(&w->tmp);
+	snprintf(what, sizeof(what), "tag %s", f->tag);
 	if (w->enc != XQ_ENC_UTF8 && ascii_only(value, len))
 		rc = xq_buf_add(&w->tmp, value, len) ? XQ_ENOMEM : 0;
 	else
-		rc = encode_all(w, value, len, &w->tmp, &bad_chars, &first_bad);
+		rc = xq_write_text(w->sink, w->o, w->games, 0, &w->tc, what, value, len, &w->tmp,
+				   NULL);
 	if (rc)
 		return rc;
-	if (bad_chars)
-		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
-			 "tag %s: %u character%s cannot be written in %s and became '?' "
-			 "(the first at byte %zu of '%.*s')",
-			 f->tag, bad_chars, bad_chars > 1 ? "s" : "", xq_encoding_name(w->enc),
-			 first_bad, clip(value, len, 60), value);
 	if (w->tmp.len > f->cap) {
 		/* Find the longest whole-character prefix that fits. */
 		struct xq_buf part = XQ_BUF_INIT;
-		size_t i = 0;
-		unsigned dummy;
-		size_t dummy_off;
+		size_t i = 0, lost, first;
 		used = 0;
 		while (i < len) {
 			size_t ch = xq_utf8_valid_prefix(value + i, len - i);
 			if (!ch)
 				ch = 1;
 			xq_buf_reset(&part);
-			if (encode_all(w, value + i, ch, &part, &dummy, &dummy_off)) {
+			if (xq_transcoder_convert_lossy(&w->tc, value + i, ch, &part, &lost, &first)) {
 				xq_buf_release(&part);
 				return XQ_ENOMEM;
 			}
@@ -1397,8 +1361,6 @@ static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 		unsigned char rec[8];
 		int cont = nd->child != XQ_NODE_NONE, sib = n != XQ_ROOT && nd->sibling != XQ_NODE_NONE;
 		size_t clen = 0;
-		unsigned bad_chars = 0;
-		size_t first_bad = 0;
 		int rc;
 
 		if (nd->nnags) {
@@ -1413,15 +1375,11 @@ static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 			if (w->enc != XQ_ENC_UTF8 && ascii_only(w->text.ptr, w->text.len))
 				rc = xq_buf_add(&w->tmp, w->text.ptr, w->text.len) ? XQ_ENOMEM : 0;
 			else
-				rc = encode_all(w, w->text.ptr, w->text.len, &w->tmp, &bad_chars,
-						&first_bad);
+				rc = xq_write_text(w->sink, w->o, w->games, ply, &w->tc,
+						   n == XQ_ROOT ? "game comment" : "comment",
+						   w->text.ptr, w->text.len, &w->tmp, NULL);
 			if (rc)
 				return rc;
-			if (bad_chars)
-				xq_write_report(w->sink, w->o, w->games, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
-					 "%s: %u character%s cannot be written in %s and became '?'",
-					 n == XQ_ROOT ? "game comment" : "comment", bad_chars,
-					 bad_chars > 1 ? "s" : "", xq_encoding_name(w->enc));
 			clen = w->tmp.len;
 			if (clen > UINT32_MAX - 767u) {
 				xq_write_report(w->sink, w->o, w->games, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,

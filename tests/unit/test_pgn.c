@@ -1986,7 +1986,11 @@ static void writer_encodes_gbk_and_big5(void **state)
 	xq_buf_release(&back);
 }
 
-static void character_the_target_cannot_hold_is_an_error(void **state)
+/* The one policy of every writer (format.h, "Encoding"): a character the
+ * output encoding cannot hold is written as '?' and the loss reported,
+ * with where the first one is. */
+static void character_the_target_cannot_hold_is_written_as_a_question_mark_and_reported(
+	void **state)
 {
 	struct reading r;
 	struct writing w;
@@ -1995,16 +1999,19 @@ static void character_the_target_cannot_hold_is_an_error(void **state)
 
 	(void)state;
 	/* 马 is simplified: Big5 has no such character. */
-	open_str(&r, "[Event \"马\"]\n1. h2e2 *\n");
+	open_str(&r, "[Event \"马 and 马\"]\n1. h2e2 *\n");
 	assert_int_equal(next_game(&r), 1);
 	open_writer(&w, &out, XQ_NOTATION_ICCS, XQ_ENC_BIG5);
-	assert_int_equal(xq_format_pgn.write(w.wr, &r.g), XQ_EENCODING);
-	d = find_diag(&w.diags, XQ_D_ENCODING);
+	assert_int_equal(xq_format_pgn.write(w.wr, &r.g), 0);
+	d = find_diag(&w.diags, XQ_D_LOSS);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_ERROR);
+	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_non_null(strstr(d->msg, "line 2, column 9"));
+	assert_non_null(strstr(d->msg, "2 characters cannot be written in big5"));
 	assert_non_null(strstr(d->msg, "U+9A6C"));
 	close_writer(&w);
-	assert_int_equal(out.len, 0); /* nothing half-written, no '?' */
+	assert_int_equal(xq_buf_addc(&out, 0), 0);
+	assert_non_null(strstr(out.ptr, "[Event \"? and ?\"]"));
 	close_reading(&r);
 	xq_buf_release(&out);
 }
@@ -2777,7 +2784,7 @@ int main(void)
 		cmocka_unit_test(writer_separates_games_with_one_blank_line),
 		cmocka_unit_test(round_trip_keeps_the_game_and_the_bytes),
 		cmocka_unit_test(writer_encodes_gbk_and_big5),
-		cmocka_unit_test(character_the_target_cannot_hold_is_an_error),
+		cmocka_unit_test(character_the_target_cannot_hold_is_written_as_a_question_mark_and_reported),
 		cmocka_unit_test(brace_inside_a_comment_is_a_reported_loss),
 		cmocka_unit_test(comment_before_the_game_joins_the_game_comment_with_a_loss),
 		cmocka_unit_test(comment_with_white_space_at_its_ends_is_written_without_it_and_reported),
