@@ -991,7 +991,7 @@ static int write_comment(struct cbf_writer *w, const char *comment, uint32_t ply
 static int write_moves(struct cbf_writer *w, const struct xq_game *g)
 {
 	struct xq_buf *b = &w->out;
-	uint32_t nags = 0, pre = 0, first_nag = 0, first_pre = 0, ply = 1;
+	uint32_t ply = 1;
 	int rc;
 
 	rc = xq_buf_adds(b, "  <Move value=\"00-00\"");
@@ -1001,16 +1001,6 @@ static int write_moves(struct cbf_writer *w, const struct xq_game *g)
 	     n = xq_game_next_ply(g, n, &ply)) {
 		const struct xq_node *x = &g->nodes[n];
 		xq_sq f = XQ_MOVE_FROM(x->move), t = XQ_MOVE_TO(x->move);
-		if (x->nnags) {
-			if (!nags)
-				first_nag = ply;
-			nags += x->nnags;
-		}
-		if (x->pre_comment && *x->pre_comment) {
-			if (!pre)
-				first_pre = ply;
-			pre++;
-		}
 		rc = xq_buf_addf(b, "  <Move value=\"%d%d-%d%d\"%s%s", XQ_SQ_FILE(f),
 				 9 - XQ_SQ_RANK(f), XQ_SQ_FILE(t), 9 - XQ_SQ_RANK(t),
 				 x->child == XQ_NODE_NONE ? " end=\"1\"" : "",
@@ -1020,17 +1010,7 @@ static int write_moves(struct cbf_writer *w, const struct xq_game *g)
 	}
 	if (rc)
 		return XQ_ENOMEM;
-	if (nags)
-		xq_ccb_report(w->sink, w->name, w->games, NULL, 0, first_nag, NULL, 0, XQ_D_LOSS,
-			      XQ_SEV_WARNING,
-			      "%u NAGs (the first at ply %u) not written: CBF has no place for them",
-			      (unsigned)nags, (unsigned)first_nag);
-	if (pre)
-		xq_ccb_report(w->sink, w->name, w->games, NULL, 0, first_pre, NULL, 0, XQ_D_LOSS,
-			      XQ_SEV_WARNING,
-			      "%u comments before a move (the first at ply %u) not written: CBF "
-			      "holds comments after moves only",
-			      (unsigned)pre, (unsigned)first_pre);
+	xq_write_losses(w->sink, w->o, w->games, g, xq_format_cbf.caps, 0, "CBF");
 	return 0;
 }
 

@@ -2408,7 +2408,7 @@ static int write_tree(struct dh_writer *w, const struct xq_game *g)
 {
 	struct dh_line *queue;
 	size_t head = 0, tail = 0, cap = 64;
-	uint32_t next_id = 1, nags = 0, pre = 0, first_nag = 0, first_pre = 0;
+	uint32_t next_id = 1;
 	int rc;
 
 	queue = malloc(cap * sizeof(*queue));
@@ -2428,16 +2428,6 @@ static int write_tree(struct dh_writer *w, const struct xq_game *g)
 			if (xq_buf_addf(&w->line, "%d%d%d%d", XQ_SQ_FILE(f), 9 - XQ_SQ_RANK(f),
 					XQ_SQ_FILE(t), 9 - XQ_SQ_RANK(t)))
 				rc = XQ_ENOMEM;
-			if (x->nnags) {
-				if (!nags)
-					first_nag = ply;
-				nags += x->nnags;
-			}
-			if (x->pre_comment && *x->pre_comment) {
-				if (!pre)
-					first_pre = ply;
-				pre++;
-			}
 			if (L.id == 0)
 				snprintf(name, sizeof(name), "comment%u", (unsigned)ply);
 			else
@@ -2468,15 +2458,7 @@ static int write_tree(struct dh_writer *w, const struct xq_game *g)
 	free(queue);
 	if (!rc && xq_buf_add(&w->out, w->comments.ptr, w->comments.len))
 		rc = XQ_ENOMEM;
-	if (nags)
-		xq_write_report(w->sink, w->o, w->games, first_nag, 0, XQ_SEV_WARNING, XQ_D_LOSS,
-		     "%u NAGs (the first at ply %u) not written: DhtmlXQ has no place for them",
-		     (unsigned)nags, (unsigned)first_nag);
-	if (pre)
-		xq_write_report(w->sink, w->o, w->games, first_pre, 0, XQ_SEV_WARNING, XQ_D_LOSS,
-		     "%u comments before a move (the first at ply %u) not written: DhtmlXQ holds "
-		     "comments after moves only",
-		     (unsigned)pre, (unsigned)first_pre);
+	xq_write_losses(w->sink, w->o, w->games, g, xq_format_dhtmlxq.caps, 0, "DhtmlXQ");
 	return rc;
 }
 

@@ -243,6 +243,19 @@ int xq_write_start_check(const struct xq_sink *sink, struct xq_output *o,
 			 const struct xq_game *g, const char *format, int as_text);
 
 /*
+ * What a format cannot hold, said from its caps: xq_write_losses() reports
+ * one XQ_D_LOSS warning per kind of thing in `g` that `caps` has no place
+ * for (NAGs without XQ_CAP_NAGS; comments before a move without
+ * XQ_CAP_PRE_COMMENTS, unless `flags` has XQ_LOSS_PRE_COMMENTS_KEPT: the
+ * writer folds them into the comment before), with how many and the ply
+ * of the first, `format` naming the format.  Writers call it instead of
+ * counting for themselves.
+ */
+enum { XQ_LOSS_PRE_COMMENTS_KEPT = 1 };
+void xq_write_losses(const struct xq_sink *sink, struct xq_output *o, uint64_t game,
+		     const struct xq_game *g, unsigned caps, unsigned flags, const char *format);
+
+/*
  * Encoding.  The one policy of every writer for a character its output
  * encoding cannot hold: it is written as '?' and the loss is reported, as
  * xq_write_text() does: `len` bytes of UTF-8 `s` (the field `what`, "tag

@@ -67,3 +67,37 @@ int xq_write_text(const struct xq_sink *sink, struct xq_output *o, uint64_t game
 	}
 	return 0;
 }
+
+void xq_write_losses(const struct xq_sink *sink, struct xq_output *o, uint64_t game,
+		     const struct xq_game *g, unsigned caps, unsigned flags, const char *format)
+{
+	int want_nags = !(caps & XQ_CAP_NAGS);
+	int want_pre = !(caps & XQ_CAP_PRE_COMMENTS) && !(flags & XQ_LOSS_PRE_COMMENTS_KEPT);
+	uint32_t nags = 0, pre = 0, first_nag = 0, first_pre = 0, ply = 1;
+
+	if (!want_nags && !want_pre)
+		return;
+	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE;
+	     n = xq_game_next_ply(g, n, &ply)) {
+		const struct xq_node *x = &g->nodes[n];
+		if (want_nags && x->nnags) {
+			if (!nags)
+				first_nag = ply;
+			nags += x->nnags;
+		}
+		if (want_pre && x->pre_comment && *x->pre_comment) {
+			if (!pre)
+				first_pre = ply;
+			pre++;
+		}
+	}
+	if (nags)
+		xq_write_report(sink, o, game, first_nag, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+				"%u NAGs (the first at ply %u) not written: %s has no place for them",
+				(unsigned)nags, (unsigned)first_nag, format);
+	if (pre)
+		xq_write_report(sink, o, game, first_pre, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+				"%u comments before a move (the first at ply %u) not written: %s "
+				"holds comments after moves only",
+				(unsigned)pre, (unsigned)first_pre, format);
+}

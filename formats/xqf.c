@@ -96,6 +96,8 @@ enum {
 };
 
 /* The header's Pascal strings and the tags they become. */
+extern const struct xq_format xq_format_xqf;
+
 struct xqf_field {
 	const char *tag;
 	unsigned offset; /* of the length byte */
@@ -1353,7 +1355,7 @@ static int flush_out(struct xqf_writer *w)
 
 static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 {
-	uint32_t nags = 0, nag_nodes = 0, ply = 0;
+	uint32_t ply = 0;
 	int plain = w->version <= XQ_XQF_VERSION_PLAIN;
 
 	for (uint32_t n = XQ_ROOT; n != XQ_NODE_NONE; n = xq_game_next_ply(g, n, &ply)) {
@@ -1363,10 +1365,6 @@ static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 		size_t clen = 0;
 		int rc;
 
-		if (nd->nnags) {
-			nags += nd->nnags;
-			nag_nodes++;
-		}
 		rc = node_comment(w, g, n, ply);
 		if (rc)
 			return rc;
@@ -1416,10 +1414,9 @@ static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 		if (w->out.len >= 65536 && (rc = flush_out(w)) != 0)
 			return rc;
 	}
-	if (nags)
-		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
-			 "XQF has no annotation glyphs: %u NAG%s on %u move%s dropped", nags,
-			 nags > 1 ? "s" : "", nag_nodes, nag_nodes > 1 ? "s" : "");
+	/* Comments before a move are folded into the comment before it. */
+	xq_write_losses(w->sink, w->o, w->games, g, xq_format_xqf.caps, XQ_LOSS_PRE_COMMENTS_KEPT,
+			"XQF");
 	return 0;
 }
 
