@@ -153,7 +153,7 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
 	len = strlen(msg);
 	while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
 		len--;
-	xq_ccb_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML, XQ_SEV_ERROR, "%.*s",
+	xq_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML, XQ_SEV_ERROR, "%.*s",
 		      (int)len, msg);
 }
 
@@ -172,7 +172,7 @@ static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlCh
 	if (!r->entity_decl && !r->quiet) {
 		struct xq_place pl = {0, (uint32_t)xmlSAX2GetLineNumber(ctx),
 				      (uint32_t)xmlSAX2GetColumnNumber(ctx)};
-		xq_ccb_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML, XQ_SEV_ERROR,
+		xq_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML, XQ_SEV_ERROR,
 			      "entity declaration '%s': CBF documents declare no entities; not read",
 			      (const char *)name);
 	}
@@ -411,7 +411,7 @@ static int parse(struct cbf_reader *r, struct cbf_doc *doc, const char *buf, siz
 	if (!recover && (!ctxt->wellFormed || r->entity_decl)) {
 		if (r->errors == 0) {
 			struct xq_place pl = {0, 0, 0};
-			xq_ccb_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML,
+			xq_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML,
 				      XQ_SEV_ERROR, "malformed XML");
 			r->errors = 1;
 		}
@@ -492,7 +492,7 @@ static const char *elem_text(struct cbf_reader *r, const struct cbf_doc *doc,
 	ok = xq_utf8_check(text, *len);
 	if (ok < *len && !*late) {
 		struct xq_place pl = elem_place(e);
-		xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_ENCODING,
+		xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_ENCODING,
 			      XQ_SEV_ERROR, "<%s>: bytes that are not UTF-8 after %zu bytes; the "
 			      "text stops there",
 			      elem_name(doc, e), ok);
@@ -536,7 +536,7 @@ static int read_head(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_
 			xq_diag_init(&d);
 			if (len && xq_board_from_fen(&g->start, text, len, XQ_FEN_LENIENT_PLACEMENT,
 						     &d)) {
-				xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+				xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 					      XQ_D_BAD_FEN, XQ_SEV_ERROR,
 					      "<FEN>: %s; no move can be read", d.msg);
 				*bad_fen = 1;
@@ -555,7 +555,7 @@ static int read_head(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_
 				struct xq_place pl = elem_place(e);
 				g->result = XQ_RESULT_UNKNOWN;
 				g->result_text = xq_game_strdup(g, text, len);
-				xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+				xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 					      XQ_D_NO_RESULT, XQ_SEV_NOTE,
 					      "<RecordResult> '%s' is not a result code this reader "
 					      "knows (0-3); the result is taken as unknown",
@@ -622,7 +622,7 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 		}
 		pl = elem_place(e);
 		if (e->kind != E_MOVE) {
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_SYNTAX,
+			xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_SYNTAX,
 				      XQ_SEV_WARNING, "<%s> in <MoveList> is not a move; not read",
 				      elem_name(doc, e));
 			continue;
@@ -630,7 +630,7 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 		if (!attr_noted && e->nextra) {
 			const char *an = doc->pool.ptr + e->extra;
 			for (uint32_t k = 0; k < e->nextra; k++, an += strlen(an) + 1)
-				xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+				xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 					      XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
 					      "attribute '%s' of <Move> is not understood; not read",
 					      an);
@@ -660,7 +660,7 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 		}
 		ply = t.parent != XQ_NODE_NONE ? t.ply + 1 : 0;
 		if (!m && t.parent != XQ_NODE_NONE) {
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, ply, value,
+			xq_format_report(r->sink, r->name, g->number, &pl, 0, ply, value,
 				      value ? strlen(value) : 0, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
 				      "<Move value=\"%s\"> is not a move (\"x1y1-x2y2\"); "
 				      "the line stops here",
@@ -670,7 +670,7 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 		xq_diag_init(&d);
 		added = xq_ccb_tree_add(&t, m, e->branch, e->end, &node, &d);
 		if (added == XQ_EILLEGAL) {
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, ply, value,
+			xq_format_report(r->sink, r->name, g->number, &pl, 0, ply, value,
 				      value ? strlen(value) : 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
 				      "illegal move %s: %s; the line stops here", value ? value : "",
 				      d.msg);
@@ -696,18 +696,18 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 	if (!rc) {
 		struct xq_place pl = elem_place(&doc->elems[doc->list]);
 		if (t.skipped)
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+			xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 				      XQ_D_ILLEGAL_MOVE, XQ_SEV_NOTE,
 				      "%u moves after a bad move of their line were not read",
 				      (unsigned)t.skipped);
 		if (after_end)
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+			xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 				      XQ_D_TRAILING, XQ_SEV_WARNING,
 				      "%u <Move> entries after the end of the move tree are not "
 				      "read",
 				      (unsigned)after_end);
 		if (!t.complete && t.depth > 0 && !(g->flags & XQ_GAME_BROKEN)) {
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+			xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 				      XQ_D_TRUNCATED, XQ_SEV_WARNING,
 				      "the move list ends with %zu announced variations "
 				      "(branch=\"1\") missing",
@@ -727,7 +727,7 @@ static int read_doc(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_g
 
 	if (!doc->has_root || strcmp(doc->pool.ptr + doc->root_name, "ChineseChessRecord")) {
 		struct xq_place pl = {0, doc->has_root ? doc->root_line : 0, 0};
-		xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_BAD_MAGIC,
+		xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_BAD_MAGIC,
 			      XQ_SEV_ERROR, "not a CBF record: the root element is <%s>, not "
 			      "<ChineseChessRecord>",
 			      doc->has_root ? doc->pool.ptr + doc->root_name : "");
@@ -735,7 +735,7 @@ static int read_doc(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_g
 	}
 	if (doc->has_version && strcmp(doc->pool.ptr + doc->version, "1.0")) {
 		struct xq_place pl = {0, doc->root_line, 0};
-		xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
+		xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
 			      XQ_SEV_WARNING, "CBF version '%s' (this reader knows 1.0); read as 1.0",
 			      doc->pool.ptr + doc->version);
 	}
@@ -745,7 +745,7 @@ static int read_doc(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_g
 		    (doc->seen_list && i == doc->list))
 			continue;
 		struct xq_place pl = elem_place(e);
-		xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
+		xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
 			      XQ_SEV_WARNING, "element <%s> is not understood; not read",
 			      elem_name(doc, e));
 	}
@@ -834,7 +834,7 @@ static int cbf_open_writer(void **out, struct xq_output *o, const struct xq_writ
 	w->name = xq_output_name(o);
 	xq_buf_init(&w->out);
 	if (opts && opts->encoding != XQ_ENC_UNKNOWN && opts->encoding != XQ_ENC_UTF8)
-		xq_ccb_report(sink, w->name, 0, NULL, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
+		xq_format_report(sink, w->name, 0, NULL, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
 			      XQ_SEV_WARNING, "CBF is written in UTF-8 (as CCBridge reads it), not %s",
 			      xq_encoding_name(opts->encoding));
 	*out = w;
@@ -894,7 +894,7 @@ static int add_text(struct xq_buf *b, const char *s, int cdata)
 /* Report characters of `what` that XML cannot hold. */
 static void report_dropped(struct cbf_writer *w, uint32_t ply, const char *what, int count)
 {
-	xq_ccb_report(w->sink, w->name, w->games, NULL, 0, ply, NULL, 0, XQ_D_LOSS,
+	xq_format_report(w->sink, w->name, w->games, NULL, 0, ply, NULL, 0, XQ_D_LOSS,
 		      XQ_SEV_WARNING, "%s: %d control characters XML cannot hold were dropped",
 		      what, count);
 }
@@ -950,7 +950,7 @@ static int write_head(struct cbf_writer *w, const struct xq_game *g)
 		if (!strcmp(tag, "Result")) {
 			/* The code says the result; a tag that says otherwise is not kept. */
 			if (strcmp(g->tags[i].value, result_tag))
-				xq_ccb_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
+				xq_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
 					      XQ_SEV_WARNING,
 					      "tag Result \"%s\" is not the result CBF's code gives "
 					      "(\"%s\"); not written",
@@ -960,11 +960,11 @@ static int write_head(struct cbf_writer *w, const struct xq_game *g)
 		if (!*g->tags[i].value || !strcmp(tag, "FEN"))
 			continue;
 		if (!f)
-			xq_ccb_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
+			xq_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
 				      XQ_SEV_WARNING, "tag %s (\"%s\") has no CBF field; not written",
 				      tag, g->tags[i].value);
 		else if (xq_game_tag(g, tag) != g->tags[i].value)
-			xq_ccb_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
+			xq_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
 				      XQ_SEV_WARNING,
 				      "tag %s repeated: CBF holds one; \"%s\" not written", tag,
 				      g->tags[i].value);
@@ -1022,7 +1022,7 @@ static int cbf_write(void *writer, const struct xq_game *g)
 
 	w->games++;
 	if (w->games > 1) {
-		xq_ccb_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
+		xq_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
 			      XQ_SEV_ERROR, "a CBF file holds one game; game %llu not written",
 			      (unsigned long long)w->games);
 		return XQ_EUNSUPPORTED;

@@ -302,7 +302,7 @@ static void report(const struct cbr_reader *r, uint64_t game, uint64_t off, uint
 	va_list ap;
 
 	va_start(ap, fmt);
-	xq_ccb_vreport(r->sink, r->name, game, &pl, 1, ply, move, move ? strlen(move) : 0, code,
+	xq_format_vreport(r->sink, r->name, game, &pl, 1, ply, move, move ? strlen(move) : 0, code,
 		       sev, fmt, ap);
 	va_end(ap);
 }
@@ -929,10 +929,10 @@ static void zreport(const struct cbr_reader *r, uint64_t game, uint64_t off, uin
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (r->z->stored)
-		xq_ccb_report(r->sink, r->name, game, &pl, 1, ply, move, move ? strlen(move) : 0,
+		xq_format_report(r->sink, r->name, game, &pl, 1, ply, move, move ? strlen(move) : 0,
 			      code, sev, "%s", msg);
 	else
-		xq_ccb_report(r->sink, r->name, game, NULL, 0, ply, move, move ? strlen(move) : 0,
+		xq_format_report(r->sink, r->name, game, NULL, 0, ply, move, move ? strlen(move) : 0,
 			      code, sev, "offset %llu of the inflated data: %s",
 			      (unsigned long long)off, msg);
 }

@@ -293,7 +293,7 @@ static void report_at(struct dh_reader *r, uint64_t game, const struct dh_pos *p
 	va_start(ap, fmt);
 	/* Offsets only while the text is the source's bytes (UTF-8, before
 	 * a line converted from another encoding or a byte taken out). */
-	xq_ccb_vreport(r->sink, r->name, game, p ? &pl : NULL,
+	xq_format_vreport(r->sink, r->name, game, p ? &pl : NULL,
 		       p && r->offsets && p->off - r->bom < r->exact_end, ply, move, mlen,
 		       code, sev, fmt, ap);
 	va_end(ap);
@@ -1707,22 +1707,22 @@ static void take_marks(struct dh_reader *r, struct xq_game *g, uint64_t a, uint6
 			bads++;
 			xq_textdec_bad_message(msg, sizeof(msg), m->byte, m->enc, m->place.offset);
 			if (m->count > 1)
-				xq_ccb_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+				xq_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
 					      XQ_D_ENCODING, XQ_SEV_ERROR,
 					      "%s (and so are the %llu bytes after it)", msg,
 					      (unsigned long long)(m->count - 1));
 			else
-				xq_ccb_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+				xq_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
 					      XQ_D_ENCODING, XQ_SEV_ERROR, "%s", msg);
 		} else if (m->kind == XQ_TEXTDEC_AMBIGUOUS) {
 			if (in && !warned) {
-				xq_ccb_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+				xq_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
 					      XQ_D_ENCODING, XQ_SEV_WARNING, "%s",
 					      xq_textdec_ambiguous_message(msg, sizeof(msg), m->enc));
 				warned = 1;
 			}
 		} else if (in && !told) {
-			xq_ccb_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+			xq_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
 				      XQ_D_ENCODING, XQ_SEV_WARNING, "%s",
 				      xq_textdec_foreign_message(msg, sizeof(msg), m->enc, r->enc));
 			g->encoding = xq_encoding_name(m->enc);
@@ -1730,7 +1730,7 @@ static void take_marks(struct dh_reader *r, struct xq_game *g, uint64_t a, uint6
 		}
 	}
 	if (more)
-		xq_ccb_report(r->sink, r->name, g->number, NULL, 0, 0, NULL, 0, XQ_D_ENCODING,
+		xq_format_report(r->sink, r->name, g->number, NULL, 0, 0, NULL, 0, XQ_D_ENCODING,
 			      XQ_SEV_ERROR, "and %llu more bytes of the record that are not text",
 			      (unsigned long long)more);
 }
@@ -1748,7 +1748,7 @@ static void report_outside(struct dh_reader *r)
 			 xq_encoding_name(r->first_outside.enc));
 	else
 		snprintf(msg, sizeof(msg), "a NUL byte");
-	xq_ccb_report(r->sink, r->name, 0, &r->first_outside.place, 1, 0, NULL, 0, XQ_D_ENCODING,
+	xq_format_report(r->sink, r->name, 0, &r->first_outside.place, 1, 0, NULL, 0, XQ_D_ENCODING,
 		      XQ_SEV_ERROR,
 		      "%llu bytes outside the DhtmlXQ records are not text (the first, at offset "
 		      "%llu, is %s); skipped",

@@ -35,6 +35,7 @@
 #ifndef XQ_FORMATS_FORMAT_H
 #define XQ_FORMATS_FORMAT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -214,6 +215,32 @@ struct xq_format {
 	 * or NULL. */
 	const char *aliases;
 };
+
+/*
+ * How readers and writers report: every diagnostic of formats/ is made by
+ * xq_format_report() (or its va_list form), whatever wrapper a format
+ * keeps to compute its places: code, severity and printf message, with
+ * the source name, place (`has_offset` says whether place->offset is
+ * meaningful; line 0 means no line), game number, ply and move text
+ * (`move` may be NULL, `mlen` its bytes).  Nothing is formatted when the
+ * sink takes nothing.
+ */
+void xq_format_report(const struct xq_sink *sink, const char *source, uint64_t game,
+		      const struct xq_place *place, int has_offset, uint32_t ply, const char *move,
+		      size_t mlen, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
+		      ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 11, 12)))
+#endif
+	;
+void xq_format_vreport(const struct xq_sink *sink, const char *source, uint64_t game,
+		       const struct xq_place *place, int has_offset, uint32_t ply, const char *move,
+		       size_t mlen, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
+		       va_list ap)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 11, 0)))
+#endif
+	;
 
 /*
  * What every writer shares.

@@ -121,7 +121,7 @@ static void report(struct nd_reader *r, enum xq_severity sev, enum xq_diag_code 
 static void report(struct nd_reader *r, enum xq_severity sev, enum xq_diag_code code,
 		   size_t at, uint32_t ply, const char *move, const char *fmt, ...)
 {
-	struct xq_diag d;
+	struct xq_place pl;
 	va_list ap;
 
 	if (at > r->len)
@@ -133,25 +133,18 @@ static void report(struct nd_reader *r, enum xq_severity sev, enum xq_diag_code 
 	}
 	r->col += (uint32_t)xq_utf8_count(r->line + r->col_at, at - r->col_at);
 	r->col_at = at;
-	xq_diag_init(&d);
-	d.source = r->name;
-	d.place.line = r->lineno;
-	d.place.col = r->col;
-	d.place.offset = r->line_offset + at;
-	d.has_offset = 1;
-	d.game = r->games;
-	d.ply = ply;
-	if (move)
-		xq_diag_set_move(&d, move, strlen(move));
-	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
-	va_end(ap);
 	if (sev == XQ_SEV_ERROR) {
 		r->bad = 1;
 		if (r->g)
 			r->g->flags |= XQ_GAME_BROKEN;
 	}
-	xq_sink_report(r->sink, &d);
+	pl.line = r->lineno;
+	pl.col = r->col;
+	pl.offset = r->line_offset + at;
+	va_start(ap, fmt);
+	xq_format_vreport(r->sink, r->name, r->games, &pl, 1, ply, move, move ? strlen(move) : 0,
+			  code, sev, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- pass 1: tokens ------------------------------------------------------ */

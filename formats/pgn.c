@@ -1359,14 +1359,12 @@ static void report(struct pgn_reader *r, const struct xq_game *g, const struct x
 		   uint32_t ply, const char *move, size_t mlen, enum xq_severity sev,
 		   enum xq_diag_code code, const char *fmt, ...)
 {
-	struct xq_diag d;
 	va_list ap;
 
-	xq_diag_init(&d);
 	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	xq_format_vreport(r->sink, r->name, g->number, pl, pl != NULL, ply, move, mlen, code, sev,
+			  fmt, ap);
 	va_end(ap);
-	emit(r, g, &d, pl, ply, move, mlen);
 }
 
 /* ---- the parser ------------------------------------------------------------- */

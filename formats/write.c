@@ -1,7 +1,8 @@
 /*
- * write.c: what every writer shares (format.h, "What every writer
- * shares"): one way to report about a game being written, and the rule
- * for a start position that could not be read.
+ * write.c: how readers and writers report (xq_format_report), and what
+ * every writer shares (format.h, "What every writer shares"): reporting
+ * about a game being written, the rule for a start position that could
+ * not be read, the one encoding policy, losses derived from caps.
  */
 #include "format.h"
 
@@ -9,23 +10,51 @@
 
 #include "utf8.h"
 
+void xq_format_report(const struct xq_sink *sink, const char *source, uint64_t game,
+		      const struct xq_place *place, int has_offset, uint32_t ply, const char *move,
+		      size_t mlen, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
+		      ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	xq_format_vreport(sink, source, game, place, has_offset, ply, move, mlen, code, sev, fmt,
+			  ap);
+	va_end(ap);
+}
+
+void xq_format_vreport(const struct xq_sink *sink, const char *source, uint64_t game,
+		       const struct xq_place *place, int has_offset, uint32_t ply, const char *move,
+		       size_t mlen, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
+		       va_list ap)
+{
+	struct xq_diag d;
+
+	if (!sink || !sink->report)
+		return;
+	xq_diag_init(&d);
+	d.source = source;
+	if (place)
+		d.place = *place;
+	d.has_offset = has_offset;
+	d.game = game;
+	d.ply = ply;
+	if (move)
+		xq_diag_set_move(&d, move, mlen);
+	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	xq_sink_report(sink, &d);
+}
+
 int xq_write_report(const struct xq_sink *sink, struct xq_output *o, uint64_t game,
 		    uint32_t ply, int rc, enum xq_severity sev, enum xq_diag_code code,
 		    const char *fmt, ...)
 {
-	struct xq_diag d;
 	va_list ap;
 
-	if (!sink || !sink->report)
-		return rc;
-	xq_diag_init(&d);
 	va_start(ap, fmt);
-	xq_diag_vset(&d, rc, code, sev, fmt, ap);
+	xq_format_vreport(sink, o ? xq_output_name(o) : NULL, game, NULL, 0, ply, NULL, 0, code,
+			  sev, fmt, ap);
 	va_end(ap);
-	d.game = game;
-	d.ply = ply;
-	d.source = o ? xq_output_name(o) : NULL;
-	xq_sink_report(sink, &d);
 	return rc;
 }
 

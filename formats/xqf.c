@@ -238,14 +238,12 @@ static void report(struct rd *r, enum xq_severity sev, enum xq_diag_code code, u
 static void report(struct rd *r, enum xq_severity sev, enum xq_diag_code code, uint64_t off,
 		   uint32_t ply, const char *fmt, ...)
 {
-	struct xq_diag d;
+	struct xq_place pl = {off, 0, 0};
 	va_list ap;
 
-	rd_diag(r, &d, off, ply);
 	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	xq_format_vreport(r->sink, r->source, 1, &pl, 1, ply, NULL, 0, code, sev, fmt, ap);
 	va_end(ap);
-	xq_sink_report(r->sink, &d);
 }
 
 /* Byte `pos` after the stream decryption (§3.2); pos >= 0x400 and < len. */
