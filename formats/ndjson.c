@@ -1260,22 +1260,14 @@ const struct xq_split_ops xq_ndjson_split = {
 
 /* ---- writing ------------------------------------------------------------- */
 
-/* A line or a list of variations still to write, and the position before
- * its next move (for the derived move texts). */
-struct wframe {
-	uint32_t kind;
-	uint32_t node;
-	struct xq_board board;
-};
-
 struct nd_writer {
 	struct xq_output *o;
 	const struct xq_sink *sink; /* borrowed (format.h) */
 	struct xq_write_opts opts;
 	const char *derived;  /* member name of the derived move text, or NULL */
 	struct xq_buf b;
-	struct wframe *stack;
-	size_t stack_alloc;
+	unsigned char *levels; /* per open line of the tree being written: LEVEL_* */
+	size_t levels_alloc;
 };
 
 static int add_member(struct xq_buf *b, const char *name, const char *value)
@@ -1318,81 +1310,73 @@ static int write_move(struct nd_writer *w, const struct xq_game *g, uint32_t n,
 	return rc;
 }
 
-enum { W_LINE, W_VARS };
+/* What is open in a line being written. */
+enum { LEVEL_MOVES = 1, LEVEL_MOVE_OPEN = 2, LEVEL_IN_VARIATIONS = 4 };
 
-static int wpush(struct nd_writer *w, size_t *depth, uint32_t kind, uint32_t node,
-		 const struct xq_board *board)
+/* End the move object left open in a line (and its variations). */
+static int close_move(struct xq_buf *b, unsigned char *level)
 {
-	struct wframe *f;
+	int rc = 0;
 
-	if (XQ_ALLOC_GROW(w->stack, *depth + 1, w->stack_alloc))
-		return XQ_ENOMEM;
-	f = &w->stack[(*depth)++];
-	f->kind = kind;
-	f->node = node;
-	f->board = *board;
-	return 0;
+	if (*level & LEVEL_MOVE_OPEN)
+		rc = xq_buf_adds(b, *level & LEVEL_IN_VARIATIONS ? "]}" : "}");
+	*level &= (unsigned char)~(LEVEL_MOVE_OPEN | LEVEL_IN_VARIATIONS);
+	return rc;
 }
 
 /*
  * The tree as nested lines: a line is the array of a move and its first
  * children; a move that is the first child of its parent and has later
- * siblings carries them as "variations", each the start of a line.
- * Iterative: the stack holds what is still to write, each with the
- * position before its next move.
+ * siblings carries them as "variations", each the start of a line.  This
+ * is the order of the text walk (game.h, xq_textwalk): a move, then each
+ * alternative to it as a variation, then the move after it, so the walk
+ * gives the moves with their positions and only the brackets are kept
+ * here, one level per open line.
  */
 static int write_tree(struct nd_writer *w, const struct xq_game *g)
 {
 	struct xq_buf *b = &w->b;
-	size_t depth = 0;
-	int first = 1, rc;
+	struct xq_textwalk t;
+	size_t depth = 1;
+	int step, rc;
 
 	if ((rc = xq_buf_adds(b, ",\"moves\":[")))
 		return rc;
-	if ((rc = wpush(w, &depth, W_LINE, g->nodes[XQ_ROOT].child, &g->start)))
-		return rc;
-	while (depth > 0) {
-		struct wframe *f = &w->stack[depth - 1];
-		uint32_t n = f->node;
-		if (n == XQ_NODE_NONE) {
-			rc = xq_buf_adds(b, f->kind == W_LINE ? "]" : "]}");
+	if (XQ_ALLOC_GROW(w->levels, 1, w->levels_alloc) || xq_textwalk_init(&t, g))
+		return XQ_ENOMEM;
+	w->levels[0] = 0;
+	while (!rc && (step = xq_textwalk_next(&t)) > 0) {
+		unsigned char *level = &w->levels[depth - 1];
+		switch (step) {
+		case XQ_TEXT_MOVE:
+			rc = close_move(b, level);
+			if (!rc && (*level & LEVEL_MOVES))
+				rc = xq_buf_addc(b, ',');
+			if (!rc)
+				rc = write_move(w, g, t.node, &t.before);
+			*level |= LEVEL_MOVES | LEVEL_MOVE_OPEN;
+			break;
+		case XQ_TEXT_OPEN:
+			rc = xq_buf_adds(b, *level & LEVEL_IN_VARIATIONS ? ",[" : ",\"variations\":[[");
+			*level |= LEVEL_IN_VARIATIONS;
+			if (!rc && XQ_ALLOC_GROW(w->levels, depth + 1, w->levels_alloc))
+				rc = XQ_ENOMEM;
+			if (!rc)
+				w->levels[depth++] = 0;
+			break;
+		case XQ_TEXT_CLOSE:
+			rc = close_move(b, level);
+			if (!rc)
+				rc = xq_buf_addc(b, ']');
 			depth--;
-			if (rc)
-				return rc;
-			first = 0;
-			continue;
-		}
-		if (!first && (rc = xq_buf_addc(b, ',')))
-			return rc;
-		first = 0;
-		if (f->kind == W_VARS) {
-			struct xq_board at = f->board;
-			f->node = g->nodes[n].sibling;
-			if ((rc = xq_buf_addc(b, '[')) || (rc = wpush(w, &depth, W_LINE, n, &at)))
-				return rc;
-			first = 1;
-			continue;
-		}
-		{
-			struct xq_board before = f->board;
-			struct xq_undo u;
-			if ((rc = write_move(w, g, n, &before)))
-				return rc;
-			f = &w->stack[depth - 1];
-			f->node = g->nodes[n].child;
-			xq_board_make(&f->board, g->nodes[n].move, &u);
-			if (g->nodes[g->nodes[n].parent].child == n &&
-			    g->nodes[n].sibling != XQ_NODE_NONE) {
-				if ((rc = xq_buf_adds(b, ",\"variations\":[")) ||
-				    (rc = wpush(w, &depth, W_VARS, g->nodes[n].sibling, &before)))
-					return rc;
-				first = 1;
-			} else if ((rc = xq_buf_addc(b, '}'))) {
-				return rc;
-			}
+			break;
 		}
 	}
-	return 0;
+	xq_textwalk_release(&t);
+	if (rc || step < 0)
+		return rc ? rc : step;
+	rc = close_move(b, &w->levels[0]);
+	return rc ? rc : xq_buf_addc(b, ']');
 }
 
 static int nd_format_game(struct nd_writer *w, const struct xq_game *g)
@@ -1485,7 +1469,7 @@ static int nd_close_writer(void *writer)
 	if (!w)
 		return 0;
 	xq_buf_release(&w->b);
-	free(w->stack);
+	free(w->levels);
 	free(w);
 	return 0;
 }
