@@ -172,8 +172,14 @@ check-man: $(XQKIT)
 	@$(TEST_ENV) sh tests/completion.sh $(XQKIT)
 	@$(TEST_ENV) sh tests/svg-render.sh $(XQKIT)
 
-check-hostile: $(XQKIT)
-	@$(TEST_ENV) sh tests/hostile/run.sh $(XQKIT)
+# Each hostile case is a target of its own, so that -j runs them side by side.
+HOSTILE_CASES := $(filter-out tests/hostile/run.sh tests/hostile/lib.sh,$(wildcard tests/hostile/*.sh))
+HOSTILE_RUN := $(HOSTILE_CASES:tests/hostile/%.sh=hostile/%.run)
+.PHONY: $(HOSTILE_RUN)
+check-hostile: $(HOSTILE_RUN)
+	@echo "hostile input: $(words $(HOSTILE_RUN)) passed, 0 failed"
+$(HOSTILE_RUN): hostile/%.run: tests/hostile/%.sh $(XQKIT)
+	@$(TEST_ENV) HOSTILE_QUIET=1 sh tests/hostile/run.sh $(XQKIT) $<
 
 # HTML pages in headless Chromium (tests/browser.sh says what it needs).
 check-browser: $(XQKIT)
@@ -226,6 +232,103 @@ install: $(XQKIT)
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 tools/completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/xqkit
+
+# ==== libxq: the installable public library (include/xq/, api/) ==========
+# Kept in one block.  The public API (include/xq/*.h) is implemented in
+# api/ over lib/ and formats/.  Built apart from the internal archive
+# $(LIBXQ) that xqkit and the unit tests link:
+#   $(DIST)/libxq.a             lib/ formats/ api/
+#   $(DIST)/libxq.so.MAJOR...   the same compiled -fPIC -fvisibility=hidden:
+#                               only the XQ_API functions are exported
+# `make install` also installs them, the headers, xq.pc and the Python
+# binding; `make uninstall` removes exactly what install put.
+XQ_SOVERSION := $(shell sed -n 's/^\#define XQ_VERSION_MAJOR //p' include/xq/version.h)
+XQ_LIBVERSION := $(shell sed -n 's/^\#define XQ_VERSION_STRING "\(.*\)"/\1/p' include/xq/version.h)
+API_SRC := $(wildcard api/*.c)
+API_OBJ := $(API_SRC:%.c=$(BUILD)/%.o)
+API_HDRS := $(wildcard include/xq/*.h)
+DIST := $(BUILD)/dist
+LIBXQ_A := $(DIST)/libxq.a
+LIBXQ_SO := $(DIST)/libxq.so.$(XQ_LIBVERSION)
+PIC_OBJ := $(patsubst $(BUILD)/%,$(BUILD)/pic/%,$(LIB_OBJ) $(FMT_OBJ) $(API_OBJ))
+
+$(API_OBJ) $(filter $(BUILD)/pic/api/%,$(PIC_OBJ)): CPPFLAGS += -Iinclude
+
+.PHONY: libxq check-libxq install-lib uninstall
+all: libxq
+libxq: $(LIBXQ_A) $(LIBXQ_SO)
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+$(BUILD)/pic/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(LIBXQ_A): $(LIB_OBJ) $(FMT_OBJ) $(API_OBJ)
+	@mkdir -p $(@D)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(LIBXQ_SO): $(PIC_OBJ) api/libxq.map
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libxq.so.$(XQ_SOVERSION) -Wl,--version-script=api/libxq.map \
+		-Wl,--no-undefined $(ALL_LDFLAGS) -o $@ $(PIC_OBJ) $(LDLIBS)
+	ln -sf libxq.so.$(XQ_LIBVERSION) $(DIST)/libxq.so.$(XQ_SOVERSION)
+	ln -sf libxq.so.$(XQ_SOVERSION) $(DIST)/libxq.so
+
+# Where `make install` puts the library (PREFIX and DESTDIR as for xqkit).
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+PYTHONDIR ?= $(LIBDIR)/xq/python
+PY_FILES := $(wildcard python/xq/*.py)
+# How xq.pc links libxq.  Linkers that drop a library named before the
+# objects that need it (--as-needed, the default of some distributions)
+# would make `cc $(pkg-config --libs xq) prog.c` fail: libxq alone is
+# kept needed, where the linker can say so (evaluated by install only).
+XQ_PC_LIBS = $(shell printf 'int main(void){return 0;}\n' | $(CC) -x c - -o $(BUILD)/dist/.ldtest \
+	-Wl,--push-state,--no-as-needed -Wl,--pop-state > /dev/null 2>&1 && \
+	echo '-Wl,--push-state,--no-as-needed -lxq -Wl,--pop-state' || echo '-lxq'; rm -f $(BUILD)/dist/.ldtest)
+
+install: install-lib
+install-lib: $(LIBXQ_A) $(LIBXQ_SO)
+	install -d $(DESTDIR)$(INCLUDEDIR)/xq $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(PYTHONDIR)/xq
+	install -m 644 $(API_HDRS) $(DESTDIR)$(INCLUDEDIR)/xq/
+	install -m 644 $(LIBXQ_A) $(DESTDIR)$(LIBDIR)/libxq.a
+	install -m 755 $(LIBXQ_SO) $(DESTDIR)$(LIBDIR)/libxq.so.$(XQ_LIBVERSION)
+	ln -sf libxq.so.$(XQ_LIBVERSION) $(DESTDIR)$(LIBDIR)/libxq.so.$(XQ_SOVERSION)
+	ln -sf libxq.so.$(XQ_SOVERSION) $(DESTDIR)$(LIBDIR)/libxq.so
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(XQ_LIBVERSION)|; s|@LIBS@|$(XQ_PC_LIBS)|' api/xq.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/xq.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/xq.pc
+	install -m 644 $(PY_FILES) $(DESTDIR)$(PYTHONDIR)/xq/
+	printf '# Written by make install.\nLIBDIR = %s\n' "'$(LIBDIR)'" > $(DESTDIR)$(PYTHONDIR)/xq/_installed.py
+	chmod 644 $(DESTDIR)$(PYTHONDIR)/xq/_installed.py
+
+# Exactly what install put (xqkit's files and the library's), then the
+# directories it made for the library when they are left empty.
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/xqkit
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(wildcard man/*.1)))
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/xqkit
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/xq/,$(notdir $(API_HDRS)))
+	rm -f $(DESTDIR)$(LIBDIR)/libxq.a $(DESTDIR)$(LIBDIR)/libxq.so.$(XQ_LIBVERSION) \
+		$(DESTDIR)$(LIBDIR)/libxq.so.$(XQ_SOVERSION) $(DESTDIR)$(LIBDIR)/libxq.so
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/xq.pc
+	rm -f $(addprefix $(DESTDIR)$(PYTHONDIR)/xq/,$(notdir $(PY_FILES)) _installed.py)
+	rm -rf $(DESTDIR)$(PYTHONDIR)/xq/__pycache__
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/xq $(DESTDIR)$(PYTHONDIR)/xq 2>/dev/null
+	-rmdir -p $(DESTDIR)$(PYTHONDIR) 2>/dev/null
+
+# The library as a user gets it: installed in a temporary prefix, the
+# examples and the API tests built against it through pkg-config and run,
+# the Python binding's tests run against it (tests/install.sh).
+check: check-libxq
+check-libxq: $(LIBXQ_A) $(LIBXQ_SO)
+	@$(TEST_ENV) MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" sh tests/install.sh
+# ==== end of libxq ==========================================================
 
 clean:
 	rm -rf build xqkit

@@ -6,7 +6,7 @@
 #    annotate -j 1 and -j 2, and as the peer the bare search of the same
 #    positions by the same engine (build/bench/xq-search bench: no files,
 #    no history, nothing written).  RUNS runs of each (default 3),
-#    alternating; wall-clock medians; positions per second; the ratios
+#    alternating; medians of wall and CPU time (bench/lib.sh); positions per second; the ratios
 #    -j 2 / -j 1 (the goal on two cores: close to 2) and annotate -j 1 /
 #    bare search (the cost of everything around the search: close to 1).
 # 2. Fairy-Stockfish at N nodes (default 20000, one thread, hash cleared
@@ -32,17 +32,7 @@ fsf=${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-now() { date +%s.%N; }
-# Wall seconds of a command (its output thrown away), appended to file $1.
-timed() {
-	out=$1
-	shift
-	t0=$(now)
-	"$@" > /dev/null 2>&1 || true
-	t1=$(now)
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }' >> "$out"
-}
+. bench/lib.sh
 # Positions annotate analysed, from its NDJSON summary.
 positions_of() {
 	"$@" --format ndjson -q -o "$tmp/count.out" --force | sed -n 's/.*"positions":\([0-9]*\).*/\1/p' | tail -1
@@ -58,16 +48,20 @@ echo "built-in engine, depth $depth, $n positions of $(printf '%s ' "$@")(median
 : > "$tmp/j1"; : > "$tmp/j2"; : > "$tmp/bare"
 i=0
 while [ "$i" -lt "$runs" ]; do
-	timed "$tmp/j1" "$xqkit" annotate -q --depth "$depth" -j 1 "$@"
-	timed "$tmp/j2" "$xqkit" annotate -q --depth "$depth" -j 2 "$@"
-	timed "$tmp/bare" "$tool" bench --depth "$depth" "$tmp/positions.tsv"
+	measure "$tmp/j1" "$xqkit" annotate -q --depth "$depth" -j 1 "$@"
+	measure "$tmp/j2" "$xqkit" annotate -q --depth "$depth" -j 2 "$@"
+	measure "$tmp/bare" "$tool" bench --depth "$depth" "$tmp/positions.tsv"
 	i=$((i + 1))
 done
-j1=$(median < "$tmp/j1"); j2=$(median < "$tmp/j2"); bare=$(median < "$tmp/bare")
-awk -v n="$n" -v np="$npos" -v j1="$j1" -v j2="$j2" -v b="$bare" 'BEGIN {
-	printf "  %-28s %8.2f s %9.1f positions/s\n", "annotate -j 1", j1, n / j1
-	printf "  %-28s %8.2f s %9.1f positions/s   -j 2 / -j 1 speed: %.2f\n", "annotate -j 2", j2, n / j2, j1 / j2
-	printf "  %-28s %8.2f s %9.1f positions/s   annotate -j 1 / bare: %.2f\n", "bare search (xq-search)", b, np / b, (n / j1) / (np / b) }'
+# In a function, so that set -- leaves the script's GAMES alone.
+builtin_table() {
+	set -- $(report "$tmp/j1") $(report "$tmp/j2") $(report "$tmp/bare")
+	awk -v n="$n" -v np="$npos" -v j1="$1" -v c1="$2" -v j2="$4" -v c2="$5" -v b="$7" -v cb="$8" 'BEGIN {
+		printf "  %-24s %7.2f s wall %7.2f s CPU %9.1f positions/s (wall)\n", "annotate -j 1", j1, c1, n / j1
+		printf "  %-24s %7.2f s wall %7.2f s CPU %9.1f positions/s (wall)  -j 2 / -j 1 speed: %.2f\n", "annotate -j 2", j2, c2, n / j2, j1 / j2
+		printf "  %-24s %7.2f s wall %7.2f s CPU %9.1f positions/s (CPU)   annotate -j 1 / bare, CPU: %.2f\n", "bare search (xq-search)", b, cb, np / cb, (n / c1) / (np / cb) }'
+}
+builtin_table
 
 echo
 if [ ! -x "$fsf" ]; then
@@ -79,11 +73,14 @@ echo "Fairy-Stockfish ($fsf), $nodes nodes, $n positions (median of $runs runs)"
 : > "$tmp/f1"; : > "$tmp/f2"
 i=0
 while [ "$i" -lt "$runs" ]; do
-	timed "$tmp/f1" "$xqkit" annotate -q --engine "$fsf" --nodes "$nodes" -j 1 "$@"
-	timed "$tmp/f2" "$xqkit" annotate -q --engine "$fsf" --nodes "$nodes" -j 2 "$@"
+	measure "$tmp/f1" "$xqkit" annotate -q --engine "$fsf" --nodes "$nodes" -j 1 "$@"
+	measure "$tmp/f2" "$xqkit" annotate -q --engine "$fsf" --nodes "$nodes" -j 2 "$@"
 	i=$((i + 1))
 done
-f1=$(median < "$tmp/f1"); f2=$(median < "$tmp/f2")
-awk -v n="$n" -v j1="$f1" -v j2="$f2" 'BEGIN {
-	printf "  %-28s %8.2f s %9.1f positions/s\n", "annotate -j 1", j1, n / j1
-	printf "  %-28s %8.2f s %9.1f positions/s   -j 2 / -j 1 speed: %.2f\n", "annotate -j 2", j2, n / j2, j1 / j2 }'
+fsf_table() {
+	set -- $(report "$tmp/f1") $(report "$tmp/f2")
+	awk -v n="$n" -v j1="$1" -v c1="$2" -v j2="$4" -v c2="$5" 'BEGIN {
+		printf "  %-24s %7.2f s wall %7.2f s CPU %9.1f positions/s (wall)\n", "annotate -j 1", j1, c1, n / j1
+		printf "  %-24s %7.2f s wall %7.2f s CPU %9.1f positions/s (wall)  -j 2 / -j 1 speed: %.2f\n", "annotate -j 2", j2, c2, n / j2, j1 / j2 }'
+}
+fsf_table

@@ -1,10 +1,12 @@
 #!/bin/sh
 # Perft speed against Fairy-Stockfish, in one session, alternating runs.
 #
-# Both count the last ply from the move list (bulk counting), so both
-# figures are leaves per second of wall time for the whole process.  Each
-# position is run RUNS times per program, alternately (A B A B ...), and
-# the median of each is reported with the ratio of the medians.  A second
+# Both count the last ply from the move list (bulk counting).  Each count
+# is checked against the reference suite once; then each position is run
+# RUNS times per program, in turn (A B A B ...), and the medians of the
+# whole process's wall and CPU time (bench/lib.sh) are reported, with the
+# ratios of the medians (leaves per second of CPU time, which swings less
+# with the machine's load than wall time).  A second
 # table compares xqkit -j 2 with -j 1 on the start position.
 #
 # Usage: bench/perft.sh [RUNS]   (default 3; needs /usr/games/fairy-stockfish:
@@ -20,44 +22,45 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-perft.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-now() { date +%s.%N; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+. bench/lib.sh
+fsf_perft() { # fen depth: Fairy-Stockfish's count
+	printf 'uci\nsetoption name UCI_Variant value xiangqi\nposition fen %s\ngo perft %s\nquit\n' "$1" "$2" |
+		"$fsf" 2>/dev/null | sed -n 's/^Nodes searched: //p'
+}
+export fsf
 
 # The middle-game rows are taken from the reference suite so counts can be checked.
 suite=tests/data/perft.tsv
 positions=$(awk -F'\t' '($1=="start"||$1=="cpw2"||$1=="pkb_b1"||$1=="pkb_w3") && $3==5 {print $1"|"$2"|"$3"|"$4}' "$suite")
 
-printf '%-8s %5s %12s | %10s %10s | %10s %10s | %6s\n' position depth leaves "xqkit s" "M leaves/s" "FS s" "M leaves/s" ratio
+printf '%-8s %5s %12s | %8s %8s %10s | %8s %8s %10s | %6s\n' position depth leaves "xqkit s" "CPU s" "M leaves/s" "FS s" "CPU s" "M leaves/s" "ratio"
 echo "$positions" | while IFS='|' read -r id fen depth nodes; do
+	got=$("$xqkit" perft --json --fen "$fen" "$depth" 2>/dev/null | sed 's/.*"nodes":\([0-9]*\).*/\1/')
+	[ "$got" = "$nodes" ] || { echo "xqkit counted $got on $id, expected $nodes" >&2; exit 1; }
+	got=$(fsf_perft "$fen" "$depth")
+	[ "$got" = "$nodes" ] || { echo "fairy-stockfish counted $got on $id, expected $nodes" >&2; exit 1; }
 	: > "$tmp/a"; : > "$tmp/b"
 	i=0
 	while [ $i -lt "$runs" ]; do
-		t0=$(now); out=$("$xqkit" perft --json --fen "$fen" "$depth"); t1=$(now)
-		got=$(echo "$out" | sed 's/.*"nodes":\([0-9]*\).*/\1/')
-		[ "$got" = "$nodes" ] || { echo "xqkit counted $got on $id, expected $nodes" >&2; exit 1; }
-		awk "BEGIN{print $t1 - $t0}" >> "$tmp/a"
-		t0=$(now)
-		got=$(printf 'uci\nsetoption name UCI_Variant value xiangqi\nposition fen %s\ngo perft %s\nquit\n' "$fen" "$depth" |
-			"$fsf" 2>/dev/null | sed -n 's/^Nodes searched: //p')
-		t1=$(now)
-		[ "$got" = "$nodes" ] || { echo "fairy-stockfish counted $got on $id, expected $nodes" >&2; exit 1; }
-		awk "BEGIN{print $t1 - $t0}" >> "$tmp/b"
+		measure "$tmp/a" "$xqkit" perft --fen "$fen" "$depth"
+		measure "$tmp/b" sh -c 'printf "uci\nsetoption name UCI_Variant value xiangqi\nposition fen %s\ngo perft %s\nquit\n" "$1" "$2" | "$fsf"' sh "$fen" "$depth"
 		i=$((i + 1))
 	done
-	a=$(median < "$tmp/a"); b=$(median < "$tmp/b")
-	awk -v id="$id" -v d="$depth" -v n="$nodes" -v a="$a" -v b="$b" 'BEGIN {
-		printf "%-8s %5s %12s | %10.3f %10.1f | %10.3f %10.1f | %6.1f\n", id, d, n, a, n / a / 1e6, b, n / b / 1e6, b / a }'
+	set -- $(report "$tmp/a") $(report "$tmp/b")
+	awk -v id="$id" -v d="$depth" -v n="$nodes" -v a="$1" -v ac="$2" -v b="$4" -v bc="$5" 'BEGIN {
+		printf "%-8s %5s %12s | %8.3f %8.3f %10.1f | %8.3f %8.3f %10.1f | %6.2f\n", id, d, n, a, ac, n / ac / 1e6, b, bc, n / bc / 1e6, bc / ac }'
 done
+echo "(ratio: Fairy-Stockfish's CPU time over xqkit's; medians of $runs runs in turn)"
 
 echo
-echo "threads (start position, depth 6, median of $runs):"
+echo "threads (start position, depth 6, medians of $runs runs in turn):"
 : > "$tmp/a"; : > "$tmp/b"
 i=0
 while [ $i -lt "$runs" ]; do
-	t0=$(now); "$xqkit" perft -j 1 6 > /dev/null; t1=$(now); awk "BEGIN{print $t1 - $t0}" >> "$tmp/a"
-	t0=$(now); "$xqkit" perft -j 2 6 > /dev/null; t1=$(now); awk "BEGIN{print $t1 - $t0}" >> "$tmp/b"
+	measure "$tmp/a" "$xqkit" perft -j 1 6
+	measure "$tmp/b" "$xqkit" perft -j 2 6
 	i=$((i + 1))
 done
-a=$(median < "$tmp/a"); b=$(median < "$tmp/b")
-awk -v a="$a" -v b="$b" -v c="$(getconf _NPROCESSORS_ONLN)" 'BEGIN {
-	printf "  -j 1: %.2f s   -j 2: %.2f s   speed-up %.2fx on %s cores\n", a, b, a / b, c }'
+set -- $(report "$tmp/a") $(report "$tmp/b")
+awk -v a="$1" -v ac="$2" -v b="$4" -v bc="$5" -v c="$(getconf _NPROCESSORS_ONLN)" 'BEGIN {
+	printf "  -j 1: %.2f s wall (%.2f s CPU)   -j 2: %.2f s wall (%.2f s CPU)   speed-up %.2fx in wall time on %s cores\n", a, ac, b, bc, a / b, c }'

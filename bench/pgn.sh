@@ -1,8 +1,11 @@
 #!/bin/sh
 # PGN reading speed against pgn-extract, in one session, alternating runs.
 #
-# xqkit side: build/bench/pgn_read reads a large xiangqi collection and
-# replays every game (each move is checked legal as it is read).  The
+# xqkit side, two figures: `xqkit validate -q -j 1` itself (the command a
+# user runs: every move checked legal, the result and the repetition rules
+# judged), and build/bench/pgn_read, a driver that only reads and replays
+# every game (each move checked legal as it is read), to show what reading
+# costs alone.  The
 # collection is the shared corpus's PGN files (tests/data/pgn/corpus-pgn.txt,
 # less the broken ones in tests/data/pgn-broken.tsv), each converted to
 # UTF-8 with iconv from the encoding MANIFEST.tsv gives it, concatenated and
@@ -12,8 +15,9 @@
 # reading a chess PGN file of the same size, built by repeating
 # /usr/share/pgn-extract/eco.pgn.
 #
-# Each program runs RUNS times, alternately (A B A B ...); the median wall
-# time of each gives MB/s, and the ratio of the medians is the speed-up.
+# Each program runs RUNS times, in turn (A B C A B C ...); the medians of
+# wall and CPU time of the whole process (bench/lib.sh) give MB/s, and the
+# ratios of the medians are the speed-ups.
 # Peak resident memory (/usr/bin/time) is reported for both at 1x, and for
 # xqkit at 10x the input, to show it does not grow with the input.
 #
@@ -42,8 +46,9 @@ else
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-pgn.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT INT TERM
 fi
-now() { date +%s.%N; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+. bench/lib.sh
+xqkit=${XQKIT:-./xqkit}
+[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
 fsize() { wc -c < "$1" | tr -d ' '; }
 
 # The collection, once: every readable PGN file of the corpus in UTF-8.
@@ -77,24 +82,27 @@ errors=$(echo "$counts" | sed 's/.* errors \([0-9]*\) .*/\1/')
 echo "xiangqi collection: $xb bytes, $games games, $plies plies (all replayed)"
 echo "chess file:         $cb bytes ($eco repeated)"
 
-: > "$tmp/a"; : > "$tmp/b"
+: > "$tmp/a"; : > "$tmp/b"; : > "$tmp/v"
 i=0
 while [ $i -lt "$runs" ]; do
-	t0=$(now); "$reader" "$tmp/xq.pgn" > /dev/null; t1=$(now)
-	awk "BEGIN{print $t1 - $t0}" >> "$tmp/a"
-	t0=$(now); "$pe" -s -o /dev/null "$tmp/chess.pgn" 2> /dev/null; t1=$(now)
-	awk "BEGIN{print $t1 - $t0}" >> "$tmp/b"
+	measure "$tmp/v" "$xqkit" validate -q -j 1 "$tmp/xq.pgn"
+	measure "$tmp/a" "$reader" "$tmp/xq.pgn"
+	measure "$tmp/b" "$pe" -s -o /dev/null "$tmp/chess.pgn"
 	i=$((i + 1))
 done
-a=$(median < "$tmp/a"); b=$(median < "$tmp/b")
-rss() { /usr/bin/time -o "$tmp/rss" -f %M "$@" > /dev/null 2>&1; cat "$tmp/rss"; }
-ra=$(rss "$reader" "$tmp/xq.pgn")
-ra10=$(rss "$reader" "$tmp/xq10.pgn")
-rb=$(rss "$pe" -s -o /dev/null "$tmp/chess.pgn")
+set -- $(report "$tmp/v") $(report "$tmp/a") $(report "$tmp/b")
+v=$1 vc=$2 vr=$3 a=$4 ac=$5 ra=$6 b=$7 bc=$8 rb=$9
+: > "$tmp/a10"
+measure "$tmp/a10" "$xqkit" validate -q -j 1 "$tmp/xq10.pgn"
+set -- $(report "$tmp/a10")
+ra10=$3
 echo
-echo "median of $runs alternating runs, wall time:"
-awk -v a="$a" -v b="$b" -v xb="$xb" -v cb="$cb" -v g="$games" -v p="$plies" 'BEGIN {
-	printf "  xqkit pgn reader   %7.3f s  %8.2f MB/s  %9.0f games/s  %10.0f plies/s\n", a, xb / a / 1e6, g / a, p / a
-	printf "  pgn-extract        %7.3f s  %8.2f MB/s\n", b, cb / b / 1e6
-	printf "  speed-up in MB/s   %.2fx (bar 1x, goal 3x)\n", (xb / a) / (cb / b) }'
-echo "peak RSS: xqkit ${ra} KiB at 1x, ${ra10} KiB at 10x; pgn-extract ${rb} KiB at 1x"
+echo "medians of $runs runs in turn, whole process (wall, CPU = user + system):"
+awk -v v="$v" -v vc="$vc" -v a="$a" -v ac="$ac" -v b="$b" -v bc="$bc" -v xb="$xb" -v cb="$cb" \
+	-v g="$games" -v p="$plies" 'BEGIN {
+	printf "  xqkit validate -j 1  %7.3f s wall %7.3f s CPU  %7.2f MB/s (CPU)  %9.0f games/s  %10.0f plies/s\n", v, vc, xb / vc / 1e6, g / vc, p / vc
+	printf "  reading driver       %7.3f s wall %7.3f s CPU  %7.2f MB/s (CPU)\n", a, ac, xb / ac / 1e6
+	printf "  pgn-extract -s       %7.3f s wall %7.3f s CPU  %7.2f MB/s (CPU)\n", b, bc, cb / bc / 1e6
+	printf "  xqkit validate against pgn-extract, MB/s: %.2fx in CPU time, %.2fx in wall time\n", (xb / vc) / (cb / bc), (xb / v) / (cb / b)
+	printf "  reading driver against pgn-extract, MB/s: %.2fx in CPU time, %.2fx in wall time\n", (xb / ac) / (cb / bc), (xb / a) / (cb / b) }'
+echo "peak RSS: xqkit validate ${vr} KiB at 1x, ${ra10} KiB at 10x; driver ${ra} KiB; pgn-extract ${rb} KiB"

@@ -3,9 +3,9 @@
 # one big file.
 #
 # Runs `xqkit validate -r -q` over the input RUNS times for -j 1 and for
-# -j 2, alternately (1 2 1 2 ...), and reports for each the median wall
-# time of the whole process and games per second, and the ratio of the
-# medians.  The game count comes from the run's own NDJSON summary.  A
+# -j 2, alternately (1 2 1 2 ...), and reports for each the medians of the
+# whole process's wall and CPU time (bench/lib.sh), games per second and
+# peak RSS, and the ratio of the wall medians.  The game count comes from the run's own NDJSON summary.  A
 # collection of many files is read file by file on the threads; one big
 # file is cut into chunks of games read on the threads.
 #
@@ -36,8 +36,7 @@ if [ "$dir" = big ]; then
 fi
 [ -e "$dir" ] || { echo "no input at $dir (give DIR or FILE, or set XQ_SHARED)" >&2; exit 3; }
 
-now() { date +%s.%N; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+. bench/lib.sh
 
 summary=$("$xqkit" validate -r --format ndjson "$dir" | tail -1) || true
 games=$(echo "$summary" | sed -n 's/.*"games":\([0-9]*\).*/\1/p')
@@ -50,18 +49,16 @@ t1=$(mktemp) t2=$(mktemp)
 trap 'rm -f "$t1" "$t2"; [ -n "${work:-}" ] && [ -z "${BENCH_DIR:-}" ] && rm -rf "$work"; :' EXIT
 i=0
 while [ $i -lt "$runs" ]; do
-	for j in 1 2; do
-		s=$(now)
-		"$xqkit" validate -r -q -j $j "$dir" > /dev/null 2>&1 || true
-		e=$(now)
-		if [ $j = 1 ]; then awk "BEGIN{print $e - $s}" >> "$t1"; else awk "BEGIN{print $e - $s}" >> "$t2"; fi
-	done
+	measure "$t1" "$xqkit" validate -r -q -j 1 "$dir"
+	measure "$t2" "$xqkit" validate -r -q -j 2 "$dir"
 	i=$((i + 1))
 done
-a=$(median < "$t1"); b=$(median < "$t2")
+set -- $(report "$t1") $(report "$t2")
 if [ -f "$dir" ]; then what="one file"; else what="collection"; fi
 echo "$what: $dir ($files files, $games games, $plies plies, $bytes bytes on disk)"
-awk -v a="$a" -v b="$b" -v g="$games" -v r="$runs" -v c="$(getconf _NPROCESSORS_ONLN)" 'BEGIN {
-	printf "  -j 1: %.3f s  %8.0f games/s   (median of %d)\n", a, g / a, r
-	printf "  -j 2: %.3f s  %8.0f games/s   (median of %d)\n", b, g / b, r
-	printf "  speed-up %.2fx on %d cores\n", a / b, c }'
+awk -v a="$1" -v ac="$2" -v ar="$3" -v b="$4" -v bc="$5" -v br="$6" -v g="$games" -v r="$runs" \
+	-v c="$(getconf _NPROCESSORS_ONLN)" 'BEGIN {
+	if (a <= 0 || b <= 0) { print "  too short to time (0.01 s): give a bigger input"; exit }
+	printf "  -j 1: %.3f s wall  %.3f s CPU  %8.0f games/s  %6d KiB peak   (medians of %d, alternating)\n", a, ac, g / a, ar, r
+	printf "  -j 2: %.3f s wall  %.3f s CPU  %8.0f games/s  %6d KiB peak\n", b, bc, g / b, br
+	printf "  speed-up %.2fx in wall time on %d cores; -j 2 spends %.2fx the CPU time of -j 1\n", a / b, c, bc / ac }'

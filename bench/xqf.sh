@@ -7,7 +7,8 @@
 # files' bytes (build/bench/xqf_read -m load).  The XQF run (-m read) does
 # that and decodes each file into a game, checking every move.  The two
 # alternate (A B A B ...) RUNS times each; the table gives the medians of
-# whole-process wall time, the rates they imply (games, move records and
+# whole-process CPU time (user + system, bench/lib.sh: it swings less with
+# load than wall time), the rates they imply (games, move records and
 # megabytes per second of the decoding run) and the ratio XQF/baseline.
 #
 # Usage: bench/xqf.sh [RUNS]   (default 5; needs `make bench-tools` and the
@@ -27,22 +28,20 @@ largest=$(while IFS= read -r f; do printf '%s\t%s\n' "$(wc -c < "$f")" "$f"; don
 	sort -n | tail -1 | cut -f2)
 printf '%s\n' "$largest" > "$tmp/largest"
 
-now() { date +%s.%N; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+. bench/lib.sh
 
 # bench NAME LIST ROUNDS
 bench() {
 	: > "$tmp/a"; : > "$tmp/b"
+	out=$("$driver" -m read -n "$3" -l "$2")
 	i=0
 	while [ $i -lt "$runs" ]; do
-		t0=$(now); "$driver" -m load -n "$3" -l "$2" > /dev/null; t1=$(now)
-		awk "BEGIN{print $t1 - $t0}" >> "$tmp/a"
-		t0=$(now); out=$("$driver" -m read -n "$3" -l "$2"); t1=$(now)
-		awk "BEGIN{print $t1 - $t0}" >> "$tmp/b"
+		measure "$tmp/a" "$driver" -m load -n "$3" -l "$2"
+		measure "$tmp/b" "$driver" -m read -n "$3" -l "$2"
 		i=$((i + 1))
 	done
-	a=$(median < "$tmp/a"); b=$(median < "$tmp/b")
-	echo "$out" | awk -v name="$1" -v a="$a" -v b="$b" '{
+	set -- "$1" $(report "$tmp/a") $(report "$tmp/b")
+	echo "$out" | awk -v name="$1" -v a="$3" -v b="$6" '{
 		files = $2; rounds = $4; games = $6; recs = $8; bytes = $10
 		printf "%-8s %5d %6d %10d | %8.3f | %8.3f %10.0f %12.0f %8.1f | %5.1f\n",
 			name, files, rounds, recs / rounds, a, b, games / b, recs / b,
@@ -50,8 +49,8 @@ bench() {
 }
 
 printf '%-8s %5s %6s %10s | %8s | %8s %10s %12s %8s | %5s\n' set files rounds "records" \
-	"base s" "XQF s" "games/s" "records/s" "MB/s" ratio
+	"base CPU" "XQF CPU" "games/s" "records/s" "MB/s" ratio
 bench corpus "$tmp/all" "${CORPUS_ROUNDS:-50}"
 bench largest "$tmp/largest" "${LARGEST_ROUNDS:-100}"
 echo "largest: $largest"
-echo "(records: move records per round; base: loading the bytes only; ratio: XQF s / base s)"
+echo "(records: move records per round; base: loading the bytes only; CPU: seconds of user + system time, medians of $runs runs in turn; ratio: XQF CPU / base CPU)"

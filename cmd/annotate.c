@@ -2,36 +2,38 @@
  * annotate.c: `xqkit annotate`, engine scores and mistake marks for every
  * move of every game, with the built-in engine or any UCI/UCCI engine.
  *
- * Inputs are read as validate and convert read them; every game is
- * analysed (annotate_game.c) and written as PGN or as NDJSON records, in
- * input order, to one output (a temporary file renamed at the end, or
- * standard output).
+ * Inputs are read by the pool (cmd/pool.h) as validate and convert read
+ * them; every game is analysed (annotate_game.c) on the worker that read
+ * it, and written as PGN or as NDJSON records, in input order, to one
+ * output (a temporary file renamed at the end, or standard output).
  *
  * Threads.  Analysis, not reading, is the cost here, and a collection is
- * often one big file, so the threads share games, not files (cmd/pool
- * shares files): the main thread reads games one at a time into a ring of
- * slots, N workers each own one analyser (a built-in search context, or
- * one engine process started once and restarted when it fails) and take
- * the oldest slot waiting, and the main thread writes finished slots from
- * the head of the ring, so the output is in input order whatever -j is.
+ * often one big file, so the pool cuts PGN and NDJSON inputs into chunks
+ * of one game (other inputs are units of a whole file).  Each worker owns
+ * one analyser (worker_init: a built-in search context, or one engine
+ * process started before any input is read and restarted when it fails).
  * Every analysis starts from a cleared hash, so a game's annotation does
  * not depend on which worker made it: with a depth or node limit the
  * output is the same bytes for any -j.
  *
+ * --resume.  The earlier output is compared game by game with what is
+ * written now, in input order, on the output side (annotate_resume.h).
+ * The workers cannot know a game's place in that order, so they look its
+ * key up in an index of the earlier output's games: a game not there is
+ * analysed at once; one that is there is left for the output side, which
+ * copies it, or (when the two runs are out of step there) analyses it
+ * itself with an analyser of its own, made the first time it needs one.
+ *
  * Stopping.  SIGINT, SIGTERM and SIGHUP raise the stop flag that the
  * searches and the engine clients poll; the workers give up their games,
- * the engines are told to stop and then quit (or are killed), and the
- * main thread writes only games whose annotation was finished.  Without
- * --resume the output file is then removed; with --resume it is kept
- * (see resume_stop below), and the exit status is 128 + the signal.
+ * the engines are told to stop and then quit (or are killed), and only
+ * games whose annotation was finished are written.  Without --resume the
+ * output file is then removed; with --resume it is kept (see emit_game),
+ * and the exit status is 128 + the signal.
  */
-#include <errno.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "annotate_game.h"
@@ -39,6 +41,7 @@
 #include "buf.h"
 #include "cmd.h"
 #include "diag.h"
+#include "diagplace.h"
 #include "engine.h"
 #include "evalnote.h"
 #include "format.h"
@@ -48,11 +51,11 @@
 #include "movetext.h"
 #include "notation.h"
 #include "opt.h"
+#include "pool.h"
 #include "progress.h"
 #include "report.h"
 #include "rules.h"
 #include "search.h"
-#include "utf8.h"
 
 #define SUMMARY_SCHEMA "xqkit.summary/1"
 #define DEFAULT_DEPTH 8
@@ -118,546 +121,398 @@ static const struct opt_spec options[] = {
 
 /* ---- state ------------------------------------------------------------------ */
 
-enum file_status { FILE_READ, FILE_SKIPPED, FILE_FAILED, FILE_DAMAGED, FILE_IO };
-
-struct afile {
-	char *path;
-	char *name;
-	int binary, in_dir;
-	enum file_status status;
-	int64_t size;
-	uint64_t games;  /* read so far */
-};
-
-enum slot_kind { SLOT_GAME, SLOT_END };
-enum slot_state { SLOT_FREE, SLOT_READY, SLOT_BUSY, SLOT_DONE };
-enum slot_fate { FATE_ANALYSE, FATE_COPY, FATE_SKIP };
-
-struct slot {
-	enum slot_kind kind;
-	enum slot_state state;
-	enum slot_fate fate;
-	struct afile *file;
-	struct xq_game game;
-	uint64_t fingerprint;
-	struct diag_list diags;
-	struct xq_buf text;      /* NDJSON records (annotated, or copied) */
-	struct annotate_result res;
-	int failed;              /* annotate_game ran out of memory */
-	/* --resume: the earlier output's version of this game, written when
-	 * the run stops before this game is annotated. */
-	int has_old;
-	struct xq_game old;
-	struct xq_buf old_text;
-};
-
 struct actx;
 
-struct worker {
+/* An analyser and where its engine's warnings go: one per worker (its
+ * own, from worker_init), and the output side's when it needs one. */
+struct aworker {
 	struct actx *c;
-	pthread_t tid;
-	int started;
 	struct annotator a;
-	struct xq_sink sink; /* the engine's warnings, to the annotator */
+	struct xq_sink sink;
+};
+
+enum fate {
+	FATE_ANALYSE, /* analysed on the worker */
+	FATE_SKIP,    /* broken, and not --keep-broken */
+	FATE_LATER    /* the earlier output holds it: left for the output side */
+};
+
+/* What a worker leaves in pool_job.data for the output side. */
+struct ajob {
+	enum fate fate;
+	uint64_t fingerprint;
+	size_t read_diags;         /* the reader's diagnostics come first */
+	int failed;                /* annotate_game ran out of memory */
+	struct annotate_result res;
 };
 
 struct actx {
 	/* settings */
 	struct annotate_settings set;
 	struct xq_buf settings;   /* the marker's settings part */
+	struct xq_buf engine;     /* the engine's name (set.engine), which outlives it */
 	struct xq_engine_opts eo;
 	struct xq_engine_option eopts[MAX_ENGINE_OPTIONS];
 	char *eargs[MAX_ENGINE_OPTIONS + 1]; /* borrowed from argv, NULL-terminated */
 	size_t neargs;
 	char *eopt_bufs[MAX_ENGINE_OPTIONS];
 	size_t neopts;
-	const char *engine_path;
+	const char *engine_path, *protocol;
+	uint32_t timeout;
 	struct xq_rules_options rules;
 	size_t hash_mb;
 	int rules_given;
-	int keep_broken, quiet, force, resume_mode;
+	int keep_broken, quiet, force, resume_mode, recursive, progress, nw;
+	const char *files0, *to_name;
+	struct movetext mt;
+	int notation_given;
 	const char *out_path;     /* NULL: standard output */
 	enum report_format fmt;
 	const struct xq_format *forced;
 	struct xq_read_opts ro;
 	struct xq_write_opts wopts;
 	const struct xq_format *pgn;
-	/* workers and the ring */
-	struct worker *w;
-	int nw;
-	struct slot *slots;
-	size_t nslots, head, count;
-	pthread_mutex_t mu;
-	pthread_cond_t work, done;
-	int quit, lost;
-	/* reading (main thread) */
+	/* analysers */
+	struct aworker *late;     /* the output side's, once it needs one */
+	int start_status;         /* the exit status when an analyser cannot start */
+	atomic_int lost;          /* an engine could not be restarted any more */
+	/* inputs, --resume */
 	struct inputs inputs;
-	struct afile *cur;
-	struct source src;
-	int reading_done;
-	struct slot *filling;
-	struct xq_sink read_sink;
-	/* --resume */
 	struct resume resume;
+	struct resume_index index;
 	int why_told;
-	/* output (main thread) */
+	/* output (the output side) */
 	struct xq_output *out;
 	void *writer;
-	struct slot *emitting;
+	struct pool_job *emitting;
 	struct xq_sink write_sink;
+	int stopping;             /* a signal, a lost engine, an error: finishing */
 	/* totals */
 	struct report_counts counts;
 	uint64_t files, skipped_files, failed_files, damaged_files, games, annotated, copied,
 		 incomplete, skipped, positions, failures, marks[2][MARK_COUNT];
-	uint64_t bytes_done;
 	int io_error;
-	int reads_cut;    /* a signal stopped reading before the inputs' end */
 	int conflict;     /* an input turned out to be the output file */
 	struct xq_buf err, outbuf;
 };
 
-static void add_diag(struct slot *s, enum xq_severity sev, enum xq_diag_code code,
-		     const char *fmt, ...)
+/* A note or warning about game job `j` as a whole: 0, or XQ_ENOMEM. */
+static int add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
+		    const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))
 #endif
 	;
-static void add_diag(struct slot *s, enum xq_severity sev, enum xq_diag_code code,
-		     const char *fmt, ...)
+static int add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
+		    const char *fmt, ...)
 {
 	struct xq_diag d;
 	va_list ap;
 
 	xq_diag_init(&d);
-	d.source = s->file ? s->file->name : NULL;
-	if (s->kind == SLOT_GAME) {
-		d.place = s->game.place;
-		d.has_offset = s->game.place.offset > 0 || s->game.place.line == 0;
-		d.game = s->game.number;
-	}
+	diag_place(&d, &j->game, j->file->name, XQ_ROOT, 0);
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
 	va_end(ap);
-	diag_list_add(&s->diags, &d);
+	return diag_list_add(&j->diags, &d);
 }
 
-/* ---- reading (main thread) ----------------------------------------------------- */
-
-static void read_sink(const struct xq_diag *d, void *payload)
+/* Memory ran out on the output side: said once, exit status 3. */
+static void out_of_memory(struct actx *c)
 {
-	struct actx *c = payload;
-	struct xq_diag copy = *d;
-
-	if (!c->filling)
-		return;
-	if (c->cur)
-		copy.source = c->cur->name;
-	diag_list_add(&c->filling->diags, &copy);
+	if (!c->io_error)
+		cmd_error("out of memory");
+	c->io_error = 1;
 }
 
-static void afile_free(struct afile *f)
-{
-	if (!f)
-		return;
-	free(f->path);
-	free(f->name);
-	free(f);
-}
+/* ---- analysers ------------------------------------------------------------------ */
 
-static struct afile *afile_new(char *path, int in_dir)
-{
-	struct afile *f = calloc(1, sizeof(*f));
-
-	if (!f) {
-		free(path);
-		return NULL;
-	}
-	f->path = path;
-	f->in_dir = in_dir;
-	f->size = -1;
-	f->name = strdup(path && inputs_is_stdin(path) ? "<stdin>" : path ? path : "");
-	if (!f->name) {
-		afile_free(f);
-		return NULL;
-	}
-	return f;
-}
-
-static void slot_clear(struct slot *s)
-{
-	s->kind = SLOT_GAME;
-	s->state = SLOT_FREE;
-	s->fate = FATE_ANALYSE;
-	s->file = NULL;
-	xq_game_clear(&s->game);
-	diag_list_clear(&s->diags);
-	xq_buf_reset(&s->text);
-	memset(&s->res, 0, sizeof(s->res));
-	s->failed = 0;
-	s->fingerprint = 0;
-	s->has_old = 0;
-	xq_game_clear(&s->old);
-	xq_buf_reset(&s->old_text);
-}
-
-/* Read the next game, or the end of an input, into `s`: 1, or 0 when
- * there is no more input; XQ_ENOMEM. */
-static int read_one(struct actx *c, struct slot *s)
+/* Start `w`'s analyser: a search context, or an engine process.  0, or
+ * the exit status (with the reason said). */
+static int analyser_start(struct actx *c, struct aworker *w)
 {
 	struct xq_diag d;
 	int rc;
 
-	slot_clear(s);
-	c->filling = s;
-	for (;;) {
-		if (!c->cur) {
-			char *path = NULL;
-			int in_dir = 0;
-			struct afile *f;
-			xq_diag_init(&d);
-			rc = inputs_next(&c->inputs, &path, &in_dir, &d);
-			if (rc == 0) {
-				c->reads_cut = atomic_load(&cmd_cancel) != 0;
-				c->filling = NULL;
-				return 0;
-			}
-			if (!(f = afile_new(rc > 0 ? path : NULL, in_dir))) {
-				c->filling = NULL;
-				return XQ_ENOMEM;
-			}
-			s->file = f;
-			s->kind = SLOT_END;
-			if (rc < 0) {
-				f->status = FILE_FAILED;
-				diag_list_add(&s->diags, &d);
-				c->filling = NULL;
-				return 1;
-			}
-			c->cur = f;
-			xq_diag_init(&d);
-			rc = source_open(&c->src, f->path, c->forced, &c->ro, &c->read_sink, &d);
-			if (rc == XQ_ECANCELED) {
-				/* A signal: the file was not read, and is not reported. */
-				c->cur = NULL;
-				afile_free(f);
-				s->file = NULL;
-				diag_list_clear(&s->diags);
-				c->reads_cut = 1;
-				c->filling = NULL;
-				return 0;
-			}
-			if (rc == SOURCE_EMPTY && !in_dir) {
-				/* No game in it: said at its end, as for any input. */
-				c->cur = NULL;
-				d.source = f->name;
-				diag_list_add(&s->diags, &d);
-				c->filling = NULL;
-				return 1;
-			}
-			if (rc != SOURCE_OK) {
-				c->cur = NULL;
-				if ((rc == SOURCE_UNKNOWN && in_dir && !c->forced) || rc == SOURCE_EMPTY) {
-					f->status = FILE_SKIPPED;
-				} else {
-					f->status = FILE_FAILED;
-					d.source = f->name;
-					diag_list_add(&s->diags, &d);
-				}
-				c->filling = NULL;
-				return 1;
-			}
-			f->binary = (c->src.fmt->caps & XQ_CAP_BINARY) != 0;
-			f->size = xq_input_size(c->src.in);
+	w->c = c;
+	w->sink.report = annotator_warning;
+	w->sink.payload = &w->a;
+	xq_diag_init(&d);
+	if (c->engine_path) {
+		struct xq_engine_opts eo = c->eo;
+		eo.warnings = &w->sink;
+		if ((rc = xq_engine_new(&w->a.engine, &eo, &d))) {
+			cmd_error("%s", d.msg);
+			return cmd_signal ? cmd_signal_status() : rc == XQ_ERANGE ? XQ_EXIT_USAGE : XQ_EXIT_IO;
 		}
-		s->file = c->cur;
-		s->kind = SLOT_GAME;
-		rc = c->src.fmt->read(c->src.reader, &s->game);
-		if (rc > 0) {
-			c->cur->games++;
-			s->game.source = c->cur->name;
-			c->filling = NULL;
-			return 1;
+		xq_engine_analyser(&w->a.an, w->a.engine);
+	} else {
+		struct xq_search_opts so;
+		memset(&so, 0, sizeof(so));
+		so.hash_mb = c->hash_mb;
+		so.stop = &cmd_stop;
+		so.rules = &c->rules;
+		if (xq_search_new(&w->a.search, &so, &d)) {
+			cmd_error("%s", d.msg);
+			return XQ_EXIT_IO;
 		}
-		if (rc == XQ_ECANCELED) {
-			/* A signal: the rest of the file is not read (run_all
-			 * closes it). */
-			diag_list_clear(&s->diags);
-			c->reads_cut = 1;
-			c->filling = NULL;
-			return 0;
-		}
-		s->kind = SLOT_END;
-		if (rc < 0) {
-			c->cur->status = rc == XQ_EIO || rc == XQ_ENOMEM ? FILE_IO : FILE_DAMAGED;
-			if (s->diags.n == 0) {
-				xq_diag_init(&d);
-				xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s",
-					    xq_strerror(rc));
-				d.source = c->cur->name;
-				diag_list_add(&s->diags, &d);
-			}
-		} else if (c->cur->games == 0) {
-			source_no_game(&d, c->cur->name);
-			diag_list_add(&s->diags, &d);
-		}
-		source_close(&c->src);
-		c->cur = NULL;
-		c->filling = NULL;
+		xq_search_analyser(&w->a.an, w->a.search);
+	}
+	return 0;
+}
+
+static void analyser_free(struct aworker *w)
+{
+	if (!w)
+		return;
+	xq_engine_free(w->a.engine);
+	xq_search_free(w->a.search);
+	free(w);
+}
+
+static void describe_settings(struct actx *c, const struct xq_engine *e);
+
+/* Pool hook: worker `id`'s analyser, made before any input is read.  The
+ * first one names the engine in the settings every marker starts with. */
+static int worker_init(void *ctx, int id, void **worker)
+{
+	struct actx *c = ctx;
+	struct aworker *w = calloc(1, sizeof(*w));
+
+	if (!w) {
+		cmd_error("out of memory");
+		c->start_status = XQ_EXIT_IO;
 		return 1;
 	}
+	if ((c->start_status = analyser_start(c, w))) {
+		analyser_free(w);
+		return 1;
+	}
+	if (id == 0) {
+		describe_settings(c, w->a.engine);
+		xq_buf_adds(&c->engine, c->engine_path ? xq_engine_name(w->a.engine) : "built-in");
+		if (xq_buf_error(&c->settings) || xq_buf_error(&c->engine)) {
+			cmd_error("out of memory");
+			c->start_status = XQ_EXIT_IO;
+			analyser_free(w);
+			return 1;
+		}
+		c->set.settings = c->settings.ptr;
+		c->set.engine = c->engine.ptr;
+	}
+	*worker = w;
+	return 0;
 }
 
-/* Swap two games (their contents own no pointer to themselves). */
-static void swap_games(struct xq_game *a, struct xq_game *b)
+static void worker_fini(void *ctx, void *worker)
 {
-	struct xq_game t = *a;
-	*a = *b;
-	*b = t;
+	(void)ctx;
+	analyser_free(worker);
 }
 
-/*
- * Decide what becomes of a game just read: skipped (broken), copied from
- * the earlier output (--resume), or analysed; when `stopping`, a game
- * that would be analysed is not (only its earlier version can be
- * written).  Sets its state.
- */
-static void classify(struct actx *c, struct slot *s, int stopping)
+/* Analyse game `j` with `w`'s analyser (any thread), unless the run is
+ * stopping: then the game is left unanalysed (interrupted). */
+static void analyse_job(struct actx *c, struct aworker *w, struct pool_job *j, struct ajob *x)
 {
-	struct xq_buf marker = XQ_BUF_INIT;
-	int v;
-
-	s->state = SLOT_DONE;
-	if (s->kind == SLOT_END)
-		return;
-	if ((s->game.flags & XQ_GAME_BROKEN) && !c->keep_broken) {
-		s->fate = FATE_SKIP;
-		add_diag(s, XQ_SEV_NOTE, XQ_D_NONE,
-			 "skipped: the game has an error (--keep-broken annotates it up to the error)");
-		return;
-	}
-	s->fingerprint = annotate_fingerprint(&s->game);
-	if (annotate_marker(&marker, c->settings.ptr, s->fingerprint, 1) == 0) {
-		v = resume_next(&c->resume, marker.ptr, s->fingerprint, s->file->name,
-				s->game.number);
-		if (v != RESUME_NONE) {
-			if (c->set.ndjson) {
-				xq_buf_add(v == RESUME_COPY ? &s->text : &s->old_text, c->resume.lines.ptr,
-					   c->resume.lines.len);
-			} else if (v == RESUME_COPY) {
-				uint64_t number = s->game.number;
-				swap_games(&s->game, &c->resume.game);
-				s->game.number = number;
-				s->game.source = s->file->name;
-			} else {
-				swap_games(&s->old, &c->resume.game);
-			}
-			if (v == RESUME_COPY) {
-				s->fate = FATE_COPY;
-				xq_buf_release(&marker);
-				return;
-			}
-			s->has_old = 1;
-		}
-		if (!c->resume.active && c->resume.why[0] && !c->why_told) {
-			c->why_told = 1;
-			add_diag(s, XQ_SEV_NOTE, XQ_D_NONE, "--resume: %s", c->resume.why);
-		}
-	}
-	xq_buf_release(&marker);
-	if (stopping) {
-		/* Read while stopping only to keep the earlier output's games. */
-		s->fate = FATE_ANALYSE;
-		s->res.interrupted = 1;
+	if (atomic_load(&cmd_stop)) {
+		x->res.interrupted = 1;
 		return;
 	}
-	s->fate = FATE_ANALYSE;
-	s->state = SLOT_READY;
-	if (s->game.flags & XQ_GAME_BROKEN)
-		add_diag(s, XQ_SEV_WARNING, XQ_D_TRUNCATED,
-			 "annotated only up to its first error (--keep-broken)");
+	if ((j->game.flags & XQ_GAME_BROKEN) &&
+	    add_diag(j, XQ_SEV_WARNING, XQ_D_TRUNCATED,
+		     "annotated only up to its first error (--keep-broken)"))
+		x->failed = 1;
+	/* XQ_TEST_FAULT=annotate-nomem (cmd_test_fault()): every game runs out
+	 * of memory, so that the tests can see what that does. */
+	if (annotate_game(&w->a, &c->set, &j->game, x->fingerprint, j->file->name, &j->diags,
+			  c->set.ndjson ? &j->text : NULL, &x->res) ||
+	    cmd_test_fault("annotate-nomem"))
+		x->failed = 1;
+	if (w->a.lost && !atomic_exchange(&c->lost, 1))
+		atomic_store(&cmd_stop, 1);
 }
 
-/* ---- workers ------------------------------------------------------------------ */
-
-static struct slot *next_ready(struct actx *c)
+/* Pool hook, on the worker that read game `j`: skip it, leave it for the
+ * output side (the earlier output may hold it), or analyse it. */
+static void annotate_process(void *ctx, void *worker, struct pool_job *j)
 {
-	for (size_t i = 0; i < c->count; i++) {
-		struct slot *s = &c->slots[(c->head + i) % c->nslots];
-		if (s->state == SLOT_READY)
-			return s;
+	struct actx *c = ctx;
+	struct ajob *x = j->data;
+
+	x->read_diags = j->diags.n;
+	if ((j->game.flags & XQ_GAME_BROKEN) && !c->keep_broken) {
+		x->fate = FATE_SKIP;
+		if (add_diag(j, XQ_SEV_NOTE, XQ_D_NONE,
+			     "skipped: the game has an error (--keep-broken annotates it up to the error)"))
+			x->failed = 1;
+		return;
 	}
-	return NULL;
-}
-
-static void *worker_main(void *arg)
-{
-	struct worker *w = arg;
-	struct actx *c = w->c;
-
-	pthread_mutex_lock(&c->mu);
-	for (;;) {
-		struct slot *s = NULL;
-		while (!c->quit && !atomic_load(&cmd_stop) && !(s = next_ready(c)))
-			pthread_cond_wait(&c->work, &c->mu);
-		if (!s)
-			break;
-		s->state = SLOT_BUSY;
-		pthread_mutex_unlock(&c->mu);
-		if (annotate_game(&w->a, &c->set, &s->game, s->fingerprint, s->file->name, &s->diags,
-				  c->set.ndjson ? &s->text : NULL, &s->res))
-			s->failed = 1;
-		pthread_mutex_lock(&c->mu);
-		if (w->a.lost && !c->lost) {
-			c->lost = 1;
-			atomic_store(&cmd_stop, 1);
+	x->fingerprint = annotate_fingerprint(&j->game);
+	if (c->index.n) {
+		struct xq_buf marker = XQ_BUF_INIT;
+		int held = annotate_marker(&marker, c->set.settings, x->fingerprint, 1) == 0 &&
+			   resume_index_has(&c->index, resume_key(c->set.ndjson, marker.ptr,
+								  j->file->name, j->game.number));
+		xq_buf_release(&marker);
+		if (held) {
+			x->fate = FATE_LATER;
+			return;
 		}
-		s->state = SLOT_DONE;
-		pthread_cond_signal(&c->done);
 	}
-	pthread_mutex_unlock(&c->mu);
-	return NULL;
+	analyse_job(c, worker, j, x);
 }
 
-/* ---- output (main thread) -------------------------------------------------------- */
+/* ---- output (the output side, in input order) ------------------------------------ */
 
 static void write_sink(const struct xq_diag *d, void *payload)
 {
 	struct actx *c = payload;
 	struct xq_diag copy = *d;
+	struct pool_job *j = c->emitting;
 
-	if (!c->emitting)
+	if (!j)
 		return;
-	copy.source = c->emitting->file->name;
-	if (c->emitting->kind == SLOT_GAME) {
-		copy.game = c->emitting->game.number;
+	copy.source = j->file->name;
+	if (j->kind == POOL_GAME) {
+		copy.game = j->game.number;
 		if (!copy.place.line && !copy.place.offset) {
-			copy.place = c->emitting->game.place;
-			copy.has_offset = c->emitting->game.place.line == 0;
+			copy.place = j->game.place;
+			copy.has_offset = j->game.place.line == 0;
 		}
 	}
-	diag_list_add(&c->emitting->diags, &copy);
+	if (diag_list_add(&j->diags, &copy))
+		out_of_memory(c);
 }
 
-static void write_bytes(struct actx *c, const struct xq_buf *b)
+static void write_failed(struct actx *c)
 {
-	if (b->len && xq_output_write(c->out, b->ptr, b->len)) {
-		if (!c->io_error)
-			cmd_error("cannot write to '%s'", xq_output_name(c->out));
-		c->io_error = 1;
-	}
+	if (!c->io_error)
+		cmd_error("cannot write to '%s'", xq_output_name(c->out));
+	c->io_error = 1;
 }
 
-static void write_game(struct actx *c, struct slot *s, int old)
+/* Write a game: `text` (NDJSON records, never a part of them) or `g` (PGN). */
+static void write_game(struct actx *c, const struct xq_buf *text, const struct xq_game *g)
 {
 	if (c->set.ndjson) {
-		write_bytes(c, old ? &s->old_text : &s->text);
-		return;
-	}
-	if (c->pgn->write(c->writer, old ? &s->old : &s->game)) {
-		if (!c->io_error)
-			cmd_error("cannot write to '%s'", xq_output_name(c->out));
-		c->io_error = 1;
+		if (xq_buf_error(text))
+			out_of_memory(c);
+		else if (text->len && xq_output_write(c->out, text->ptr, text->len))
+			write_failed(c);
+	} else if (c->pgn->write(c->writer, g)) {
+		write_failed(c);
 	}
 }
 
-static void print_diags(struct actx *c, struct slot *s)
+/* Print `b` (diagnostics, a summary) on standard output or error, or
+ * nothing of it when an append to it failed. */
+static void flush(struct actx *c, struct xq_buf *b, int out)
 {
-	for (size_t i = 0; i < s->diags.n; i++) {
-		const struct xq_diag *d = &s->diags.v[i];
+	if (xq_buf_error(b)) {
+		xq_buf_reset(b);
+		out_of_memory(c);
+	} else if (out) {
+		report_flush_out(b);
+	} else {
+		report_flush_err(b);
+	}
+}
+
+static void print_diags(struct actx *c, const struct pool_job *j)
+{
+	for (size_t i = 0; i < j->diags.n; i++) {
+		const struct xq_diag *d = &j->diags.v[i];
 		/* An input that cannot be read is an I/O error (exit status 3),
 		 * as in every command. */
-		if (s->kind == SLOT_END && d->code == XQ_D_IO && d->severity == XQ_SEV_ERROR)
+		if (j->kind == POOL_END && d->code == XQ_D_IO && d->severity == XQ_SEV_ERROR)
 			c->io_error = 1;
 		report_count(&c->counts, d);
 		if (c->fmt == REPORT_NDJSON)
-			report_json(&c->outbuf, d, s->file && s->file->binary);
+			report_json(&c->outbuf, d, j->file->binary);
 		else
-			report_text(&c->err, d, s->file && s->file->binary);
+			report_text(&c->err, d, j->file->binary);
 	}
-	report_flush_err(&c->err);
-	report_flush_out(&c->outbuf);
+	flush(c, &c->err, 0);
+	flush(c, &c->outbuf, 1);
 }
 
-/* Write a finished slot: its game (annotated, copied, or the earlier
- * version when `old`), its diagnostics, the counts. */
-static void emit(struct actx *c, struct slot *s, int old)
+static void count_file(struct actx *c, const struct pool_file *f)
 {
-	c->emitting = s;
-	if (s->kind == SLOT_END) {
-		switch (s->file->status) {
-		case FILE_READ: c->files++; break;
-		case FILE_DAMAGED: c->files++; c->damaged_files++; break;
-		case FILE_IO: c->files++; c->io_error = 1; break;
-		case FILE_SKIPPED: c->skipped_files++; break;
-		case FILE_FAILED: c->failed_files++; break;
-		}
-		if (s->file->size > 0)
-			c->bytes_done += (uint64_t)s->file->size;
-	} else {
-		c->games++;
-		if (s->fate == FATE_SKIP) {
-			c->skipped++;
-		} else if (s->fate == FATE_COPY || old) {
-			write_game(c, s, old);
-			c->copied++;
+	switch (f->status) {
+	case POOL_FILE_OK: c->files++; break;
+	case POOL_FILE_DAMAGED: c->files++; c->damaged_files++; break;
+	case POOL_FILE_IO: c->files++; c->io_error = 1; break;
+	case POOL_FILE_SKIPPED: c->skipped_files++; break;
+	case POOL_FILE_FAILED: c->failed_files++; break;
+	}
+}
+
+static void count_annotated(struct actx *c, const struct annotate_result *res)
+{
+	c->annotated++;
+	c->positions += res->analysed;
+	c->failures += res->failures;
+	if (!res->complete)
+		c->incomplete++;
+	for (int side = 0; side < 2; side++)
+		for (int m = 0; m < MARK_COUNT; m++)
+			c->marks[side][m] += res->side[side].marks[m];
+}
+
+/* Put a note about game `j` where the reader's diagnostics end (where it
+ * stands when the game is looked at before its analysis). */
+static void note_at(struct actx *c, struct pool_job *j, size_t at, const char *fmt,
+		    const char *text)
+{
+	size_t n = j->diags.n;
+
+	if (add_diag(j, XQ_SEV_NOTE, XQ_D_NONE, fmt, text)) {
+		out_of_memory(c);
+		return;
+	}
+	if (at < n) {
+		struct xq_diag d = j->diags.v[n];
+		memmove(&j->diags.v[at + 1], &j->diags.v[at], (n - at) * sizeof(d));
+		j->diags.v[at] = d;
+	}
+}
+
+/*
+ * Step the earlier output (--resume) for game `j`: RESUME_COPY when it
+ * holds the game annotated the same way (now in `j`: game or text),
+ * RESUME_REDO when it holds an earlier version (in c->resume), or
+ * RESUME_NONE.
+ */
+static int resume_step(struct actx *c, struct pool_job *j, struct ajob *x)
+{
+	struct xq_buf marker = XQ_BUF_INIT;
+	int v = RESUME_NONE;
+
+	if (annotate_marker(&marker, c->set.settings, x->fingerprint, 1) == 0)
+		v = resume_next(&c->resume, marker.ptr, x->fingerprint, j->file->name,
+				j->game.number);
+	xq_buf_release(&marker);
+	if (v == RESUME_COPY) {
+		/* What the analysis said is not what is written. */
+		while (j->diags.n > x->read_diags)
+			j->diags.n--;
+		if (c->set.ndjson) {
+			xq_buf_reset(&j->text);
+			xq_buf_add(&j->text, c->resume.lines.ptr, c->resume.lines.len);
 		} else {
-			write_game(c, s, 0);
-			c->annotated++;
-			c->positions += s->res.analysed;
-			c->failures += s->res.failures;
-			if (!s->res.complete)
-				c->incomplete++;
-			for (int side = 0; side < 2; side++)
-				for (int m = 0; m < MARK_COUNT; m++)
-					c->marks[side][m] += s->res.side[side].marks[m];
+			uint64_t number = j->game.number;
+			struct xq_game t = j->game;
+			j->game = c->resume.game;
+			c->resume.game = t;
+			j->game.number = number;
+			j->game.source = j->file->name;
 		}
 	}
-	print_diags(c, s);
-	c->emitting = NULL;
-	if (s->kind == SLOT_END)
-		afile_free(s->file);
-	s->file = NULL;
-	progress_update(c->games, c->bytes_done + (c->cur && c->src.in
-							  ? xq_input_stored_offset(c->src.in)
-							  : 0));
-}
-
-/* ---- the run ------------------------------------------------------------------------ */
-
-/* Can the head slot be written?  1 yes (*old: its earlier version), 0 not
- * yet, -1 never (the run stops there). */
-static int writable(const struct slot *s, int stopping, int *old)
-{
-	*old = 0;
-	if (s->state != SLOT_DONE) {
-		if (!stopping || s->state == SLOT_BUSY)
-			return 0;
-		/* Never analysed, and never will be. */
-		*old = s->has_old;
-		return s->has_old ? 1 : -1;
+	if (!c->resume.active && c->resume.why[0] && !c->why_told) {
+		c->why_told = 1;
+		note_at(c, j, x->read_diags, "--resume: %s", c->resume.why);
 	}
-	if (s->kind == SLOT_END || s->fate != FATE_ANALYSE)
-		return 1;
-	if (s->failed)
-		return -1;
-	if (s->res.interrupted) {
-		*old = s->has_old;
-		return s->has_old ? 1 : -1;
-	}
-	return 1;
-}
-
-static void wait_done(struct actx *c)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_nsec += 100 * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	pthread_cond_timedwait(&c->done, &c->mu, &ts);
+	return v;
 }
 
 /*
@@ -672,133 +527,103 @@ static void sync_keep_reading(struct actx *c)
 		atomic_store(&cmd_cancel, 1);
 }
 
-/*
- * Read, hand out and write until the inputs end or the run stops.
- * Returns 1 when it stopped early (a signal, an engine lost, an error).
- *
- * When stopping with --resume, reading goes on as long as the inputs are
- * in step with the earlier output, and every game not annotated now is
- * written as the earlier output had it: the file never ends up holding
- * less than it did before the run.
- */
-static int run(struct actx *c)
+/* A game left for the output side that must be analysed after all (the
+ * two runs are out of step there): with an analyser of the output
+ * side's.  0, or -1 when none can be had. */
+static int analyse_late(struct actx *c, struct pool_job *j, struct ajob *x)
 {
-	int stopping = 0, halted = 0, stop_reading;
-
-	pthread_mutex_lock(&c->mu);
-	for (;;) {
-		if (!c->conflict && inputs_conflict(&c->inputs))
-			c->conflict = 1; /* an input is the output file: write nothing */
-		if (!stopping && (cmd_signal || c->lost || c->io_error || c->conflict)) {
-			stopping = 1;
-			atomic_store(&cmd_stop, 1);
-			pthread_cond_broadcast(&c->work);
+	if (!c->late) {
+		struct aworker *w = calloc(1, sizeof(*w));
+		if (!w || analyser_start(c, w)) {
+			analyser_free(w);
+			c->io_error = 1;
+			return -1;
 		}
-		/* While stopping, read only to keep the earlier output's games. */
-		stop_reading = stopping && (!c->resume.active || c->io_error || c->conflict);
-		while (c->count > 0) {
-			struct slot *s = &c->slots[c->head];
-			int old, ok = writable(s, stopping, &old);
-			if (ok <= 0) {
-				halted = ok < 0;
-				break;
-			}
-			pthread_mutex_unlock(&c->mu);
-			emit(c, s, old);
-			pthread_mutex_lock(&c->mu);
-			slot_clear(s);
-			c->head = (c->head + 1) % c->nslots;
-			c->count--;
-		}
-		if (halted)
-			break;
-		if (c->count == 0 && (c->reading_done || stop_reading))
-			break;
-		if (!c->reading_done && !stop_reading && c->count < c->nslots) {
-			struct slot *s = &c->slots[(c->head + c->count) % c->nslots];
-			int got;
-			pthread_mutex_unlock(&c->mu);
-			got = read_one(c, s);
-			if (got > 0)
-				classify(c, s, stopping);
-			sync_keep_reading(c);
-			pthread_mutex_lock(&c->mu);
-			if (got < 0) {
-				cmd_error("out of memory");
-				c->io_error = 1;
-				continue;
-			}
-			if (got == 0) {
-				c->reading_done = 1;
-				continue;
-			}
-			if (stopping && s->kind == SLOT_GAME && s->fate == FATE_ANALYSE && !s->has_old) {
-				c->resume.active = 0; /* beyond the earlier output: stop there */
-				sync_keep_reading(c);
-			}
-			c->count++;
-			if (s->state == SLOT_READY)
-				pthread_cond_signal(&c->work);
-			continue;
-		}
-		wait_done(c);
+		c->late = w;
 	}
-	c->quit = 1;
-	pthread_cond_broadcast(&c->work);
-	pthread_mutex_unlock(&c->mu);
-	return stopping || halted;
-}
-
-/* ---- setup -------------------------------------------------------------------------- */
-
-/* Create the analysers: one search context or engine process per worker.
- * Returns 0 or the exit status. */
-static int start_workers(struct actx *c)
-{
-	struct xq_search_opts so;
-
-	memset(&so, 0, sizeof(so));
-	so.hash_mb = c->hash_mb;
-	so.stop = &cmd_stop;
-	so.rules = &c->rules;
-	for (int i = 0; i < c->nw; i++) {
-		struct worker *w = &c->w[i];
-		struct xq_diag d;
-		int rc;
-		w->c = c;
-		w->sink.report = annotator_warning;
-		w->sink.payload = &w->a;
-		xq_diag_init(&d);
-		if (c->engine_path) {
-			c->eo.warnings = &w->sink;
-			rc = xq_engine_new(&w->a.engine, &c->eo, &d);
-			if (rc) {
-				cmd_error("%s", d.msg);
-				return cmd_signal ? cmd_signal_status()
-				       : rc == XQ_ERANGE ? XQ_EXIT_USAGE
-							 : XQ_EXIT_IO;
-			}
-			xq_engine_analyser(&w->a.an, w->a.engine);
-		} else {
-			if (xq_search_new(&w->a.search, &so, &d)) {
-				cmd_error("%s", d.msg);
-				return XQ_EXIT_IO;
-			}
-			xq_search_analyser(&w->a.an, w->a.search);
-		}
-	}
+	x->fate = FATE_ANALYSE;
+	analyse_job(c, c->late, j, x);
 	return 0;
 }
 
-/* The marker's settings part: everything that changes what is written. */
-static void describe_settings(struct actx *c)
+/*
+ * Write game `j`: skipped, copied from the earlier output, annotated, or
+ * (not finished: a stop) as the earlier output had it.  Returns 1 when the
+ * run stops here: a game that cannot be written whole, and no earlier
+ * version of it to write instead, ends the output.
+ */
+static int emit_game(struct actx *c, struct pool_job *j)
+{
+	struct ajob *x = j->data;
+	int v = RESUME_NONE;
+
+	if (x->fate == FATE_SKIP && !x->failed) {
+		c->skipped++;
+		return 0;
+	}
+	if (c->resume.active)
+		v = resume_step(c, j, x);
+	if (v == RESUME_COPY) {
+		write_game(c, &j->text, &j->game);
+		c->copied++;
+		return 0;
+	}
+	if (x->fate == FATE_LATER && (c->stopping || analyse_late(c, j, x)))
+		x->res.interrupted = 1;
+	if (x->failed) {
+		out_of_memory(c); /* the game cannot be written whole */
+		return 1;
+	}
+	if (x->res.interrupted) {
+		if (v != RESUME_REDO)
+			return 1;
+		write_game(c, &c->resume.lines, &c->resume.game);
+		c->copied++;
+		return 0;
+	}
+	write_game(c, &j->text, &j->game);
+	count_annotated(c, &x->res);
+	return 0;
+}
+
+/* Pool hook, in input order: write and count `j`.  Non-zero stops the run. */
+static int annotate_emit(void *ctx, struct pool_job *j)
+{
+	struct actx *c = ctx;
+	int halt = 0;
+
+	if (!c->conflict && inputs_conflict(&c->inputs))
+		c->conflict = 1; /* an input is the output file: write nothing */
+	if (!c->stopping && (cmd_signal || atomic_load(&c->lost) || c->io_error || c->conflict)) {
+		c->stopping = 1;
+		atomic_store(&cmd_stop, 1);
+	}
+	c->emitting = j;
+	if (j->kind == POOL_END)
+		count_file(c, j->file);
+	else if (!(halt = emit_game(c, j)))
+		c->games++;
+	if (!halt)
+		print_diags(c, j);
+	c->emitting = NULL;
+	if (halt)
+		c->resume.active = 0;
+	sync_keep_reading(c);
+	/* While stopping, read on only to keep the earlier output's games. */
+	return halt || (c->stopping && (!c->resume.active || c->io_error || c->conflict));
+}
+
+/* ---- setup and the end ---------------------------------------------------------------- */
+
+/* The marker's settings part: everything that changes what is written
+ * (`e`: the first worker's engine, or NULL for the built-in one). */
+static void describe_settings(struct actx *c, const struct xq_engine *e)
 {
 	struct xq_buf *b = &c->settings;
 	const struct xq_limit *l = &c->set.limit;
 
 	xq_buf_adds(b, "xqkit annotate, ");
-	if (c->engine_path) {
-		const struct xq_engine *e = c->w[0].a.engine;
+	if (e) {
 		xq_buf_addf(b, "engine %s (%s)", xq_engine_name(e),
 			    xq_protocol_name(xq_engine_protocol(e)));
 		for (size_t i = 0; i < c->neargs; i++)
@@ -870,89 +695,42 @@ static void close_output(struct actx *c, int keep)
 	c->out = NULL;
 }
 
-/* The threads, the run, and the end of the output.  Returns 1 when the
- * run stopped early. */
-static int run_all(struct actx *c)
+static void summary_json(struct actx *c, double secs)
 {
-	int early, cut;
+	struct xq_buf *b = &c->outbuf;
 
-	pthread_mutex_init(&c->mu, NULL);
-	pthread_cond_init(&c->work, NULL);
-	pthread_cond_init(&c->done, NULL);
-	for (int i = 0; i < c->nw; i++) {
-		if (cmd_thread_create(&c->w[i].tid, worker_main, &c->w[i]) != 0)
-			break; /* run with the threads we have */
-		c->w[i].started = 1;
-	}
-	if (!c->w[0].started) {
-		cmd_error("cannot start a thread");
-		c->io_error = 1;
-		early = 1;
-	} else {
-		early = run(c);
-		for (int i = 0; i < c->nw; i++)
-			if (c->w[i].started)
-				pthread_join(c->w[i].tid, NULL);
-	}
-	pthread_cond_destroy(&c->done);
-	pthread_cond_destroy(&c->work);
-	pthread_mutex_destroy(&c->mu);
-	progress_stop();
-	if (c->cur) {
-		source_close(&c->src);
-		afile_free(c->cur);
-		c->cur = NULL;
-	}
-	/* An early stop keeps what was written only with --resume, and not
-	 * when a second signal cut the copy of the earlier output's games
-	 * short (the file would hold less than before the run). */
-	cut = c->reads_cut && c->resume.active;
-	close_output(c, !c->conflict && (!early || (c->resume_mode && !c->io_error && !cut)));
-	if (c->conflict)
-		cmd_error("nothing was written to '%s': it is also an input", c->out_path);
-	else if (early && cmd_signal)
-		cmd_error("interrupted: %s",
-			  cut ? "stopped again while copying the earlier output's games: the file is left as it was"
-			  : c->resume_mode ? "the games finished so far are kept; run again with --resume to go on"
-			  : c->out_path	   ? "no output is left behind"
-					   : "only whole games were written");
-	else if (c->lost)
-		cmd_error("the engine cannot be restarted any more: stopping%s",
-			  c->resume_mode ? " (the games finished so far are kept)" : "");
-	return early;
+	xq_buf_addf(b, "{\"schema\":\"" SUMMARY_SCHEMA "\",\"command\":\"annotate\",\"engine\":");
+	report_add_json_safe(b, c->set.engine);
+	xq_buf_addf(b, ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"annotated\":%llu,\"copied\":%llu,\"incomplete\":%llu,\"skipped\":%llu,\"positions\":%llu,\"engine_failures\":%llu",
+		    (unsigned long long)c->files, (unsigned long long)c->skipped_files,
+		    (unsigned long long)c->failed_files, (unsigned long long)c->games,
+		    (unsigned long long)c->annotated, (unsigned long long)c->copied,
+		    (unsigned long long)c->incomplete, (unsigned long long)c->skipped,
+		    (unsigned long long)c->positions, (unsigned long long)c->failures);
+	for (int s = 0; s < 2; s++)
+		xq_buf_addf(b, ",\"%s\":{\"inaccuracies\":%llu,\"mistakes\":%llu,\"blunders\":%llu}",
+			    s ? "black" : "red", (unsigned long long)c->marks[s][0],
+			    (unsigned long long)c->marks[s][1], (unsigned long long)c->marks[s][2]);
+	xq_buf_addf(b, ",\"errors\":%llu,\"warnings\":%llu,\"notes\":%llu,\"codes\":",
+		    (unsigned long long)c->counts.by_sev[XQ_SEV_ERROR],
+		    (unsigned long long)c->counts.by_sev[XQ_SEV_WARNING],
+		    (unsigned long long)c->counts.by_sev[XQ_SEV_NOTE]);
+	report_codes_json(b, &c->counts);
+	xq_buf_addf(b, ",\"seconds\":%.3f}\n", secs);
+	flush(c, b, 1);
 }
 
 static void print_summary(struct actx *c, double secs)
 {
-	struct xq_buf *b;
+	struct xq_buf *b = &c->err;
 	double pps = secs > 0 ? (double)c->positions / secs : 0;
 
 	if (c->fmt == REPORT_NDJSON) {
-		b = &c->outbuf;
-		xq_buf_addf(b, "{\"schema\":\"" SUMMARY_SCHEMA "\",\"command\":\"annotate\",\"engine\":");
-		report_add_json_safe(b, c->set.engine);
-		xq_buf_addf(b, ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"annotated\":%llu,\"copied\":%llu,\"incomplete\":%llu,\"skipped\":%llu,\"positions\":%llu,\"engine_failures\":%llu",
-			    (unsigned long long)c->files, (unsigned long long)c->skipped_files,
-			    (unsigned long long)c->failed_files, (unsigned long long)c->games,
-			    (unsigned long long)c->annotated, (unsigned long long)c->copied,
-			    (unsigned long long)c->incomplete, (unsigned long long)c->skipped,
-			    (unsigned long long)c->positions, (unsigned long long)c->failures);
-		for (int s = 0; s < 2; s++)
-			xq_buf_addf(b, ",\"%s\":{\"inaccuracies\":%llu,\"mistakes\":%llu,\"blunders\":%llu}",
-				    s ? "black" : "red", (unsigned long long)c->marks[s][0],
-				    (unsigned long long)c->marks[s][1], (unsigned long long)c->marks[s][2]);
-		xq_buf_addf(b, ",\"errors\":%llu,\"warnings\":%llu,\"notes\":%llu,\"codes\":",
-			    (unsigned long long)c->counts.by_sev[XQ_SEV_ERROR],
-			    (unsigned long long)c->counts.by_sev[XQ_SEV_WARNING],
-			    (unsigned long long)c->counts.by_sev[XQ_SEV_NOTE]);
-		report_codes_json(b, &c->counts);
-		xq_buf_addf(b, ",\"seconds\":%.3f}\n", secs);
-		report_flush_out(b);
+		summary_json(c, secs);
 		return;
 	}
 	if (c->quiet)
 		return;
-	b = &c->err;
 	xq_buf_addf(b, "annotate: %llu game%s from %llu file%s: %llu annotated",
 		    (unsigned long long)c->games, c->games == 1 ? "" : "s",
 		    (unsigned long long)c->files, c->files == 1 ? "" : "s",
@@ -971,8 +749,75 @@ static void print_summary(struct actx *c, double secs)
 			    c->failed_files == 1 ? "" : "s");
 	xq_buf_addf(b, "; %llu positions analysed by %s in %.2f s (%.1f/s)\n",
 		    (unsigned long long)c->positions, c->set.engine, secs, pps);
-	report_flush_err(b);
+	flush(c, b, 0);
 }
+
+/* What the end of the run says, and whether it stopped early. */
+static void say_how_it_ended(struct actx *c, int early, int cut)
+{
+	if (c->conflict)
+		cmd_error("nothing was written to '%s': it is also an input", c->out_path);
+	else if (early && cmd_signal)
+		cmd_error("interrupted: %s",
+			  cut ? "stopped again while copying the earlier output's games: the file is left as it was"
+			  : c->resume_mode ? "the games finished so far are kept; run again with --resume to go on"
+			  : c->out_path	   ? "no output is left behind"
+					   : "only whole games were written");
+	else if (atomic_load(&c->lost))
+		cmd_error("the engine cannot be restarted any more: stopping%s",
+			  c->resume_mode ? " (the games finished so far are kept)" : "");
+}
+
+/*
+ * The pool over the inputs, then the end of the output.  Returns 1 when
+ * the run stopped early, or the exit status (above 1) when an analyser
+ * could not start.
+ */
+static int run(struct actx *c)
+{
+	struct pool_config cfg;
+	int rc, early, cut;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.threads = c->nw;
+	cfg.inputs = &c->inputs;
+	cfg.forced = c->forced;
+	cfg.read_opts = c->ro;
+	cfg.worker_init = worker_init;
+	cfg.worker_fini = worker_fini;
+	cfg.process = annotate_process;
+	cfg.emit = annotate_emit;
+	cfg.ctx = c;
+	cfg.job_data = sizeof(struct ajob);
+	cfg.progress = progress_enabled();
+	/* Games, not files, are what the threads share: every input that can
+	 * be cut is cut into chunks of one game. */
+	cfg.split_min = 1;
+	cfg.chunk_games = 1;
+	cfg.chunk_bytes = 1;
+	rc = pool_run(&cfg);
+	progress_stop();
+	if (c->start_status) {
+		close_output(c, 0);
+		return c->start_status;
+	}
+	if (rc == XQ_ENOMEM) {
+		cmd_error("out of memory");
+		c->io_error = 1;
+	}
+	if (cmd_signal || atomic_load(&c->lost) || c->io_error || c->conflict)
+		c->stopping = 1;
+	early = c->stopping || rc != 0;
+	/* An early stop keeps what was written only with --resume, and not
+	 * when a second signal cut the copy of the earlier output's games
+	 * short (the file would hold less than before the run). */
+	cut = rc == XQ_ECANCELED && c->resume.active;
+	close_output(c, !c->conflict && (!early || (c->resume_mode && !c->io_error && !cut)));
+	say_how_it_ended(c, early, cut);
+	return early;
+}
+
+/* ---- options ------------------------------------------------------------------------ */
 
 static int parse_engine_option(struct actx *c, struct opt_parser *p, const char *value)
 {
@@ -998,375 +843,382 @@ static int parse_engine_option(struct actx *c, struct opt_parser *p, const char 
 	return 0;
 }
 
-static long limit_value(struct opt_parser *p, const char *name, const char *value, long max)
+/* A numeric option: its value into *out (an int32_t, int, uint32_t,
+ * uint64_t or size_t as `kind` says); -1 on a usage error. */
+enum num_kind { NUM_INT, NUM_U32, NUM_U64, NUM_I32, NUM_SIZE };
+
+static int num_option(struct opt_parser *p, const char *name, const char *value, long min,
+		      long max, enum num_kind kind, void *out)
 {
-	return opt_int(p, name, value, 1, max);
+	long v = opt_int(p, name, value, min, max);
+
+	if (v < 0)
+		return -1;
+	switch (kind) {
+	case NUM_INT: *(int *)out = (int)v; break;
+	case NUM_U32: *(uint32_t *)out = (uint32_t)v; break;
+	case NUM_U64: *(uint64_t *)out = (uint64_t)v; break;
+	case NUM_I32: *(int32_t *)out = (int32_t)v; break;
+	case NUM_SIZE: *(size_t *)out = (size_t)v; break;
+	}
+	return 0;
+}
+
+/* One option of the table; 0, or -1 on a usage error (p->err says why). */
+static int take_option(struct actx *c, struct opt_parser *p, int id, const char *value)
+{
+	struct annotate_settings *s = &c->set;
+
+	switch (id) {
+	case O_ENGINE:
+		if (!*value) {
+			snprintf(p->err, sizeof(p->err), "--engine needs a program");
+			return -1;
+		}
+		c->engine_path = value;
+		return 0;
+	case O_PROTOCOL: c->protocol = value; return 0;
+	case O_ENGINE_ARG:
+		if (c->neargs == MAX_ENGINE_OPTIONS) {
+			snprintf(p->err, sizeof(p->err), "at most %d --engine-arg", MAX_ENGINE_OPTIONS);
+			return -1;
+		}
+		c->eargs[c->neargs++] = (char *)value;
+		return 0;
+	case O_ENGINE_OPTION: return parse_engine_option(c, p, value);
+	case O_DEPTH:
+		return num_option(p, "--depth", value, 1, XQ_SEARCH_MAX_DEPTH, NUM_INT, &s->limit.depth);
+	case O_NODES: return num_option(p, "--nodes", value, 1, 2000000000L, NUM_U64, &s->limit.nodes);
+	case O_MOVETIME:
+		return num_option(p, "--movetime", value, 1, 3600000L, NUM_U32, &s->limit.movetime_ms);
+	case O_TIMEOUT: return num_option(p, "--timeout", value, 1, 86400000L, NUM_U32, &c->timeout);
+	case O_INACCURACY:
+		return num_option(p, "--inaccuracy", value, 1, 100000, NUM_I32, &s->marks[MARK_INACCURACY]);
+	case O_MISTAKE:
+		return num_option(p, "--mistake", value, 1, 100000, NUM_I32, &s->marks[MARK_MISTAKE]);
+	case O_BLUNDER:
+		return num_option(p, "--blunder", value, 1, 100000, NUM_I32, &s->marks[MARK_BLUNDER]);
+	case O_PV: return num_option(p, "--pv-threshold", value, 0, 100000, NUM_I32, &s->pv_threshold);
+	case O_VARIATIONS: s->variations = 1; return 0;
+	case O_RULES: return opt_rules(p, value, 0, &c->rules_given, &c->rules.rules);
+	case O_HASH: return num_option(p, "--hash", value, 1, 65536, NUM_SIZE, &c->hash_mb);
+	case O_TO: c->to_name = value; return 0;
+	case O_NOTATION:
+		if (movetext_parse(value, &c->mt)) {
+			snprintf(p->err, sizeof(p->err), "--notation must be one of " MOVETEXT_NAMES ", not '%s'",
+				 value);
+			return -1;
+		}
+		c->notation_given = 1;
+		return 0;
+	case O_ENCODING: return opt_encoding(p, value, &c->wopts.encoding);
+	case O_OUT: c->out_path = value; return 0;
+	case O_FORCE: c->force = 1; return 0;
+	case O_RESUME: c->resume_mode = 1; return 0;
+	case O_KEEP: c->keep_broken = 1; return 0;
+	case O_RECURSIVE: c->recursive = 1; return 0;
+	case O_FILES0: c->files0 = value; return 0;
+	case O_FROM: return (c->forced = format_by_name(value, 0, p->err, sizeof(p->err))) ? 0 : -1;
+	case O_IENC: return opt_encoding(p, value, &c->ro.encoding);
+	case O_JOBS: return num_option(p, "--jobs", value, 1, 64, NUM_INT, &c->nw);
+	case O_QUIET: c->quiet = 1; c->progress = 0; return 0;
+	case O_PROGRESS: c->progress = 2; return 0;
+	case O_FORMAT: return report_format_parse(value, &c->fmt, p->err, sizeof(p->err));
+	}
+	return 0;
+}
+
+/* Parse the command line into `c`: 0, 1 when --help was shown, or -1 on a
+ * usage error (p->err says why). */
+static int parse_options(struct actx *c, struct opt_parser *p)
+{
+	const char *value;
+	int id, rc;
+
+	while ((rc = opt_next(p, options, &id, &value)) > 0) {
+		if (id == O_HELP) {
+			opt_print_help(stdout, usage, summary, options);
+			return 1;
+		}
+		if (take_option(c, p, id, value))
+			return -1;
+	}
+	if (rc < 0)
+		return -1;
+	c->ro.max_memory = p->max_memory;
+	return 0;
+}
+
+/* The engine options together; 0 or -1 (p->err says why). */
+static int check_engine(struct actx *c, struct opt_parser *p)
+{
+	if (!c->engine_path) {
+		if (!c->protocol && !c->neopts && !c->neargs && !c->timeout)
+			return 0;
+		snprintf(p->err, sizeof(p->err), "%s is for an external engine (give --engine PATH)",
+			 c->protocol ? "--protocol" : c->neopts ? "--engine-option"
+					 : c->neargs ? "--engine-arg" : "--timeout");
+		return -1;
+	}
+	if (c->rules_given) {
+		snprintf(p->err, sizeof(p->err),
+			 "--rules is for the built-in engine; an external engine judges repetitions by its own rules");
+		return -1;
+	}
+	if (c->protocol) {
+		int pr = xq_protocol_from_name(c->protocol);
+		if (pr < 0) {
+			snprintf(p->err, sizeof(p->err), "--protocol must be uci, ucci or auto, not '%s'",
+				 c->protocol);
+			return -1;
+		}
+		c->eo.protocol = (enum xq_protocol)pr;
+	}
+	c->eo.path = c->engine_path;
+	c->eo.args = c->eargs;
+	c->eo.options = c->eopts;
+	c->eo.noptions = c->neopts;
+	c->eo.stop = &cmd_stop;
+	if (c->timeout) {
+		c->eo.search_timeout_ms = c->timeout;
+		c->eo.timeout_ms = c->timeout < 10000 ? c->timeout : 10000;
+	}
+	return 0;
+}
+
+/* What is written, and how; 0 or -1 (p->err says why). */
+static int check_writing(struct actx *c, struct opt_parser *p)
+{
+	struct annotate_settings *s = &c->set;
+
+	if (!strcmp(c->to_name, "ndjson")) {
+		s->ndjson = 1;
+	} else if (strcmp(c->to_name, "pgn")) {
+		snprintf(p->err, sizeof(p->err), "-t must be pgn or ndjson, not '%s'", c->to_name);
+		return -1;
+	}
+	c->pgn = xq_format_find("pgn");
+	s->mt = c->mt;
+	if (c->notation_given) {
+		c->wopts.notation = c->mt.notation;
+		c->wopts.notation_flags = c->mt.flags;
+	}
+	if (!s->ndjson && (c->mt.notation == XQ_NOTATION_UCI || c->mt.notation == XQ_NOTATION_UCI1)) {
+		snprintf(p->err, sizeof(p->err),
+			 "PGN move text is written in chinese, iccs or wxf notation; %s is for -t ndjson",
+			 xq_notation_name((enum xq_notation)c->mt.notation));
+		return -1;
+	}
+	if (s->ndjson && c->wopts.encoding != XQ_ENC_UNKNOWN && c->wopts.encoding != XQ_ENC_UTF8) {
+		snprintf(p->err, sizeof(p->err), "NDJSON is always UTF-8: --encoding is for PGN");
+		return -1;
+	}
+	if (!s->limit.depth && !s->limit.nodes && !s->limit.movetime_ms)
+		s->limit.depth = DEFAULT_DEPTH;
+	if (s->marks[MARK_INACCURACY] > s->marks[MARK_MISTAKE] ||
+	    s->marks[MARK_MISTAKE] > s->marks[MARK_BLUNDER]) {
+		snprintf(p->err, sizeof(p->err),
+			 "the thresholds must not decrease: --inaccuracy %ld, --mistake %ld, --blunder %ld",
+			 (long)s->marks[0], (long)s->marks[1], (long)s->marks[2]);
+		return -1;
+	}
+	return 0;
+}
+
+/* The output file: never an input, and replaced only when asked; 0 or -1. */
+static int check_output(struct actx *c, struct opt_parser *p)
+{
+	struct xq_output_plan plan;
+	struct xq_diag d;
+	struct inputs probe;
+	int rc;
+
+	if (c->out_path && !strcmp(c->out_path, "-"))
+		c->out_path = NULL;
+	if (c->resume_mode && !c->out_path) {
+		snprintf(p->err, sizeof(p->err), "--resume needs -o FILE: it reads what FILE already holds");
+		return -1;
+	}
+	if (c->resume_mode && c->force) {
+		snprintf(p->err, sizeof(p->err), "--resume keeps what FILE holds; --force would throw it away");
+		return -1;
+	}
+	if (c->fmt == REPORT_NDJSON && !c->out_path) {
+		snprintf(p->err, sizeof(p->err), "--format ndjson writes to standard output: give -o for the annotated games");
+		return -1;
+	}
+	if (!c->out_path)
+		return 0;
+	/* Never an input, however it is found: refused now when an operand
+	 * is the file or holds it, else when it is met. */
+	xq_diag_init(&d);
+	inputs_init(&probe, p->operands, p->noperands, c->recursive);
+	rc = inputs_guard(&probe, c->out_path, &d);
+	inputs_release(&probe);
+	if (!rc)
+		rc = xq_output_plan(&plan, c->out_path, XQ_OUTPUT_FORCE, &d);
+	if (rc) {
+		snprintf(p->err, sizeof(p->err), "%s", d.msg);
+		return -1;
+	}
+	if (!c->force && !c->resume_mode && plan.kind == XQ_OUTPUT_REPLACE) {
+		snprintf(p->err, sizeof(p->err),
+			 "'%s' already exists (use --force to replace it, or --resume to go on with it)",
+			 c->out_path);
+		return -1;
+	}
+	if (!c->force && !c->resume_mode && xq_output_plan(&plan, c->out_path, 0, &d)) {
+		snprintf(p->err, sizeof(p->err), "%s", d.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every option together; 0 or -1 (p->err says why). */
+static int check_options(struct actx *c, struct opt_parser *p)
+{
+	if (check_writing(c, p) || check_engine(c, p))
+		return -1;
+	if (p->noperands == 0 && !c->files0 && isatty(0)) {
+		snprintf(p->err, sizeof(p->err), "no input (give files, or '-' to read standard input)");
+		return -1;
+	}
+	if (check_output(c, p))
+		return -1;
+	if (c->quiet && c->progress == 2)
+		c->progress = 0;
+	return 0;
+}
+
+/* ---- the command ---------------------------------------------------------------------- */
+
+static void init_ctx(struct actx *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->ro = (struct xq_read_opts)XQ_READ_OPTS_INIT;
+	c->wopts = (struct xq_write_opts)XQ_WRITE_OPTS_INIT;
+	c->rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
+	c->hash_mb = 16;
+	c->nw = 1;
+	c->progress = 1;
+	c->to_name = "pgn";
+	c->mt = movetext_default();
+	c->set.marks[MARK_INACCURACY] = XQ_EVALNOTE_INACCURACY;
+	c->set.marks[MARK_MISTAKE] = XQ_EVALNOTE_MISTAKE;
+	c->set.marks[MARK_BLUNDER] = XQ_EVALNOTE_BLUNDER;
+	c->set.pv_threshold = -1;
+	c->set.stop = &cmd_stop;
+	c->set.engine = "built-in";
+	atomic_init(&c->lost, 0);
+	xq_engine_opts_init(&c->eo);
+	xq_buf_init(&c->settings);
+	xq_buf_init(&c->engine);
+	xq_buf_init(&c->err);
+	xq_buf_init(&c->outbuf);
+	c->write_sink.report = write_sink;
+	c->write_sink.payload = c;
 }
 
 static void release(struct actx *c)
 {
 	resume_close(&c->resume);
-	if (c->w)
-		for (int i = 0; i < c->nw; i++) {
-			xq_engine_free(c->w[i].a.engine);
-			xq_search_free(c->w[i].a.search);
-		}
-	free(c->w);
-	if (c->slots)
-		for (size_t i = 0; i < c->nslots; i++) {
-			if (c->slots[i].kind == SLOT_END && c->slots[i].file)
-				afile_free(c->slots[i].file);
-			xq_game_release(&c->slots[i].game);
-			xq_game_release(&c->slots[i].old);
-			diag_list_release(&c->slots[i].diags);
-			xq_buf_release(&c->slots[i].text);
-			xq_buf_release(&c->slots[i].old_text);
-		}
-	free(c->slots);
+	resume_index_release(&c->index);
+	analyser_free(c->late);
 	for (size_t i = 0; i < c->neopts; i++)
 		free(c->eopt_bufs[i]);
 	xq_buf_release(&c->settings);
+	xq_buf_release(&c->engine);
 	xq_buf_release(&c->err);
 	xq_buf_release(&c->outbuf);
+}
+
+/* --resume with an earlier output: open it, and index its games.  0, or
+ * the exit status. */
+static int start_resume(struct actx *c)
+{
+	struct xq_diag d;
+	int rc;
+
+	if (!c->resume_mode || access(c->out_path, F_OK) != 0)
+		return 0;
+	xq_diag_init(&d);
+	if ((rc = resume_open(&c->resume, c->out_path, c->set.ndjson, &d))) {
+		cmd_error("--resume: '%s': %s", c->out_path, d.msg);
+		return rc == XQ_EUNSUPPORTED ? XQ_EXIT_USAGE : XQ_EXIT_IO;
+	}
+	/* Without the index every game is analysed, and copied or not as
+	 * the earlier output says: slower, never wrong. */
+	if (resume_index_build(&c->index, c->out_path, c->set.ndjson))
+		resume_index_release(&c->index);
+	return 0;
+}
+
+/* Open the inputs and the output, and run.  Returns the exit status. */
+static int annotate_inputs(struct actx *c, struct opt_parser *p)
+{
+	struct xq_diag d;
+	double t0 = cmd_now();
+	int rc, status;
+
+	if ((status = start_resume(c)))
+		return status;
+	sync_keep_reading(c);
+	xq_diag_init(&d);
+	if (inputs_start(&c->inputs, p->operands, p->noperands, c->recursive, c->files0, &d)) {
+		cmd_error("%s", d.msg);
+		return XQ_EXIT_IO;
+	}
+	if (c->out_path && inputs_guard(&c->inputs, c->out_path, &d)) {
+		inputs_release(&c->inputs);
+		return cmd_usage_error("annotate", "%s", d.msg);
+	}
+	if ((status = open_output(c))) {
+		inputs_release(&c->inputs);
+		return status;
+	}
+	progress_start(c->progress, "annotate",
+		       c->progress && (c->progress == 2 || isatty(2)) ? inputs_total_size(&c->inputs)
+								      : -1);
+	rc = run(c);
+	inputs_release(&c->inputs);
+	if (rc > 1)
+		return rc; /* an analyser could not start */
+	print_summary(c, cmd_now() - t0);
+	if (c->conflict)
+		return XQ_EXIT_USAGE;
+	if (rc && cmd_signal)
+		return cmd_signal_status();
+	if (c->io_error || atomic_load(&c->lost))
+		return XQ_EXIT_IO;
+	if (c->incomplete || c->skipped || c->failed_files || c->damaged_files ||
+	    c->counts.by_sev[XQ_SEV_ERROR])
+		return XQ_EXIT_INVALID;
+	return XQ_EXIT_OK;
 }
 
 int cmd_annotate(int argc, char **argv)
 {
 	struct opt_parser p;
 	struct actx c;
-	const char *value, *to_name = "pgn", *protocol = NULL;
-	int id, rc, recursive = 0, progress = 1, status = XQ_EXIT_OK;
-	const char *files0 = NULL;
-	uint32_t timeout = 0;
-	struct movetext mt = movetext_default();
-	int notation_given = 0;
-	struct xq_diag d0;
-	double t0;
+	int rc, status;
 
-	memset(&c, 0, sizeof(c));
-	c.ro = (struct xq_read_opts)XQ_READ_OPTS_INIT;
-	c.wopts = (struct xq_write_opts)XQ_WRITE_OPTS_INIT;
-	c.rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
-	c.hash_mb = 16;
-	c.nw = 1;
-	c.set.marks[MARK_INACCURACY] = XQ_EVALNOTE_INACCURACY;
-	c.set.marks[MARK_MISTAKE] = XQ_EVALNOTE_MISTAKE;
-	c.set.marks[MARK_BLUNDER] = XQ_EVALNOTE_BLUNDER;
-	c.set.pv_threshold = -1;
-	c.set.stop = &cmd_stop;
-	xq_engine_opts_init(&c.eo);
-	xq_buf_init(&c.settings);
-	xq_buf_init(&c.err);
-	xq_buf_init(&c.outbuf);
+	init_ctx(&c);
 	if (opt_init(&p, argc, argv, "annotate")) {
 		cmd_error("out of memory");
+		release(&c);
 		return XQ_EXIT_IO;
 	}
-	while ((rc = opt_next(&p, options, &id, &value)) > 0) {
-		long v;
-		switch (id) {
-		case O_ENGINE:
-			if (!*value) {
-				snprintf(p.err, sizeof(p.err), "--engine needs a program");
-				goto usage;
-			}
-			c.engine_path = value;
-			break;
-		case O_PROTOCOL: protocol = value; break;
-		case O_ENGINE_ARG:
-			if (c.neargs == MAX_ENGINE_OPTIONS) {
-				snprintf(p.err, sizeof(p.err), "at most %d --engine-arg", MAX_ENGINE_OPTIONS);
-				goto usage;
-			}
-			c.eargs[c.neargs++] = (char *)value;
-			break;
-		case O_ENGINE_OPTION:
-			if (parse_engine_option(&c, &p, value))
-				goto usage;
-			break;
-		case O_DEPTH:
-			if ((v = limit_value(&p, "--depth", value, XQ_SEARCH_MAX_DEPTH)) < 0)
-				goto usage;
-			c.set.limit.depth = (int)v;
-			break;
-		case O_NODES:
-			if ((v = limit_value(&p, "--nodes", value, 2000000000L)) < 0)
-				goto usage;
-			c.set.limit.nodes = (uint64_t)v;
-			break;
-		case O_MOVETIME:
-			if ((v = limit_value(&p, "--movetime", value, 3600000L)) < 0)
-				goto usage;
-			c.set.limit.movetime_ms = (uint32_t)v;
-			break;
-		case O_TIMEOUT:
-			if ((v = limit_value(&p, "--timeout", value, 86400000L)) < 0)
-				goto usage;
-			timeout = (uint32_t)v;
-			break;
-		case O_INACCURACY:
-		case O_MISTAKE:
-		case O_BLUNDER:
-			if ((v = opt_int(&p, id == O_INACCURACY ? "--inaccuracy"
-					       : id == O_MISTAKE ? "--mistake"
-								  : "--blunder",
-					 value, 1, 100000)) < 0)
-				goto usage;
-			c.set.marks[id == O_INACCURACY ? MARK_INACCURACY
-				    : id == O_MISTAKE  ? MARK_MISTAKE
-						       : MARK_BLUNDER] = (int32_t)v;
-			break;
-		case O_PV:
-			if ((v = opt_int(&p, "--pv-threshold", value, 0, 100000)) < 0)
-				goto usage;
-			c.set.pv_threshold = (int32_t)v;
-			break;
-		case O_VARIATIONS: c.set.variations = 1; break;
-		case O_RULES:
-			if (opt_rules(&p, value, 0, &c.rules_given, &c.rules.rules))
-				goto usage;
-			break;
-		case O_HASH:
-			if ((v = opt_int(&p, "--hash", value, 1, 65536)) < 0)
-				goto usage;
-			c.hash_mb = (size_t)v;
-			break;
-		case O_TO: to_name = value; break;
-		case O_NOTATION:
-			if (movetext_parse(value, &mt)) {
-				snprintf(p.err, sizeof(p.err), "--notation must be one of " MOVETEXT_NAMES ", not '%s'",
-					 value);
-				goto usage;
-			}
-			notation_given = 1;
-			break;
-		case O_ENCODING:
-			if (opt_encoding(&p, value, &c.wopts.encoding))
-				goto usage;
-			break;
-		case O_OUT: c.out_path = value; break;
-		case O_FORCE: c.force = 1; break;
-		case O_RESUME: c.resume_mode = 1; break;
-		case O_KEEP: c.keep_broken = 1; break;
-		case O_RECURSIVE: recursive = 1; break;
-		case O_FILES0: files0 = value; break;
-		case O_FROM:
-			if (!(c.forced = format_by_name(value, 0, p.err, sizeof(p.err))))
-				goto usage;
-			break;
-		case O_IENC:
-			if (opt_encoding(&p, value, &c.ro.encoding))
-				goto usage;
-			break;
-		case O_JOBS:
-			if ((v = opt_int(&p, "--jobs", value, 1, 64)) < 0)
-				goto usage;
-			c.nw = (int)v;
-			break;
-		case O_QUIET: c.quiet = 1; progress = 0; break;
-		case O_PROGRESS: progress = 2; break;
-		case O_FORMAT:
-			if (report_format_parse(value, &c.fmt, p.err, sizeof(p.err)))
-				goto usage;
-			break;
-		case O_HELP:
-			opt_print_help(stdout, usage, summary, options);
-			opt_release(&p);
-			release(&c);
-			return XQ_EXIT_OK;
-		}
+	rc = parse_options(&c, &p);
+	if (rc == 0)
+		rc = check_options(&c, &p);
+	if (rc > 0) {
+		status = XQ_EXIT_OK; /* --help */
+	} else if (rc < 0) {
+		status = cmd_usage_error("annotate", "%s", p.err);
+	} else {
+		cmd_catch_signals();
+		status = annotate_inputs(&c, &p);
 	}
-	if (rc < 0)
-		goto usage;
-	c.ro.max_memory = p.max_memory;
-
-	/* What the options mean together. */
-	if (!strcmp(to_name, "ndjson")) {
-		c.set.ndjson = 1;
-	} else if (strcmp(to_name, "pgn")) {
-		snprintf(p.err, sizeof(p.err), "-t must be pgn or ndjson, not '%s'", to_name);
-		goto usage;
-	}
-	c.pgn = xq_format_find("pgn");
-	c.set.mt = mt;
-	if (notation_given) {
-		c.wopts.notation = mt.notation;
-		c.wopts.notation_flags = mt.flags;
-	}
-	if (!c.set.ndjson && (mt.notation == XQ_NOTATION_UCI || mt.notation == XQ_NOTATION_UCI1)) {
-		snprintf(p.err, sizeof(p.err),
-			 "PGN move text is written in chinese, iccs or wxf notation; %s is for -t ndjson",
-			 xq_notation_name((enum xq_notation)mt.notation));
-		goto usage;
-	}
-	if (c.set.ndjson && c.wopts.encoding != XQ_ENC_UNKNOWN && c.wopts.encoding != XQ_ENC_UTF8) {
-		snprintf(p.err, sizeof(p.err), "NDJSON is always UTF-8: --encoding is for PGN");
-		goto usage;
-	}
-	if (!c.set.limit.depth && !c.set.limit.nodes && !c.set.limit.movetime_ms)
-		c.set.limit.depth = DEFAULT_DEPTH;
-	if (c.set.marks[MARK_INACCURACY] > c.set.marks[MARK_MISTAKE] ||
-	    c.set.marks[MARK_MISTAKE] > c.set.marks[MARK_BLUNDER]) {
-		snprintf(p.err, sizeof(p.err),
-			 "the thresholds must not decrease: --inaccuracy %ld, --mistake %ld, --blunder %ld",
-			 (long)c.set.marks[0], (long)c.set.marks[1], (long)c.set.marks[2]);
-		goto usage;
-	}
-	if (c.engine_path) {
-		if (c.rules_given) {
-			snprintf(p.err, sizeof(p.err),
-				 "--rules is for the built-in engine; an external engine judges repetitions by its own rules");
-			goto usage;
-		}
-		if (protocol) {
-			int pr = xq_protocol_from_name(protocol);
-			if (pr < 0) {
-				snprintf(p.err, sizeof(p.err), "--protocol must be uci, ucci or auto, not '%s'",
-					 protocol);
-				goto usage;
-			}
-			c.eo.protocol = (enum xq_protocol)pr;
-		}
-		c.eo.path = c.engine_path;
-		c.eo.args = c.eargs;
-		c.eo.options = c.eopts;
-		c.eo.noptions = c.neopts;
-		c.eo.stop = &cmd_stop;
-		if (timeout) {
-			c.eo.search_timeout_ms = timeout;
-			c.eo.timeout_ms = timeout < 10000 ? timeout : 10000;
-		}
-	} else if (protocol || c.neopts || c.neargs || timeout) {
-		snprintf(p.err, sizeof(p.err), "%s is for an external engine (give --engine PATH)",
-			 protocol ? "--protocol" : c.neopts ? "--engine-option"
-					 : c.neargs ? "--engine-arg" : "--timeout");
-		goto usage;
-	}
-	if (p.noperands == 0 && !files0 && isatty(0)) {
-		snprintf(p.err, sizeof(p.err), "no input (give files, or '-' to read standard input)");
-		goto usage;
-	}
-	if (c.out_path && !strcmp(c.out_path, "-"))
-		c.out_path = NULL;
-	if (c.resume_mode && !c.out_path) {
-		snprintf(p.err, sizeof(p.err), "--resume needs -o FILE: it reads what FILE already holds");
-		goto usage;
-	}
-	if (c.resume_mode && c.force) {
-		snprintf(p.err, sizeof(p.err), "--resume keeps what FILE holds; --force would throw it away");
-		goto usage;
-	}
-	if (c.fmt == REPORT_NDJSON && !c.out_path) {
-		snprintf(p.err, sizeof(p.err), "--format ndjson writes to standard output: give -o for the annotated games");
-		goto usage;
-	}
-	if (c.out_path) {
-		/* Never an input, however it is found: refused now when an
-		 * operand is the file or holds it, else when it is met. */
-		struct xq_output_plan plan;
-		struct xq_diag d;
-		struct inputs probe;
-		xq_diag_init(&d);
-		inputs_init(&probe, p.operands, p.noperands, recursive);
-		rc = inputs_guard(&probe, c.out_path, &d);
-		inputs_release(&probe);
-		if (rc) {
-			snprintf(p.err, sizeof(p.err), "%s", d.msg);
-			goto usage;
-		}
-		if (xq_output_plan(&plan, c.out_path, XQ_OUTPUT_FORCE, &d)) {
-			snprintf(p.err, sizeof(p.err), "%s", d.msg);
-			goto usage;
-		}
-		if (!c.force && !c.resume_mode && plan.kind == XQ_OUTPUT_REPLACE) {
-			snprintf(p.err, sizeof(p.err),
-				 "'%s' already exists (use --force to replace it, or --resume to go on with it)",
-				 c.out_path);
-			goto usage;
-		}
-		if (!c.force && !c.resume_mode && xq_output_plan(&plan, c.out_path, 0, &d)) {
-			snprintf(p.err, sizeof(p.err), "%s", d.msg);
-			goto usage;
-		}
-	}
-	if (c.quiet && progress == 2)
-		progress = 0;
-
-	/* Engines first: a run that cannot analyse writes nothing. */
-	c.w = calloc((size_t)c.nw, sizeof(*c.w));
-	c.nslots = 2 * (size_t)c.nw + 2;
-	c.slots = calloc(c.nslots, sizeof(*c.slots));
-	if (!c.w || !c.slots) {
-		cmd_error("out of memory");
-		status = XQ_EXIT_IO;
-		goto out;
-	}
-	for (size_t i = 0; i < c.nslots; i++) {
-		if (xq_game_init(&c.slots[i].game) || xq_game_init(&c.slots[i].old)) {
-			cmd_error("out of memory");
-			status = XQ_EXIT_IO;
-			goto out;
-		}
-		xq_buf_init(&c.slots[i].text);
-		xq_buf_init(&c.slots[i].old_text);
-	}
-	cmd_catch_signals();
-	t0 = cmd_now();
-	if ((status = start_workers(&c)))
-		goto out;
-	describe_settings(&c);
-	c.set.settings = c.settings.ptr;
-	c.set.engine = c.engine_path ? xq_engine_name(c.w[0].a.engine) : "built-in";
-	if (c.resume_mode && access(c.out_path, F_OK) == 0) {
-		struct xq_diag d;
-		xq_diag_init(&d);
-		if ((rc = resume_open(&c.resume, c.out_path, c.set.ndjson, &d))) {
-			cmd_error("--resume: '%s': %s", c.out_path, d.msg);
-			status = rc == XQ_EUNSUPPORTED ? XQ_EXIT_USAGE : XQ_EXIT_IO;
-			goto out;
-		}
-	}
-	sync_keep_reading(&c);
-	c.read_sink.report = read_sink;
-	c.read_sink.payload = &c;
-	c.write_sink.report = write_sink;
-	c.write_sink.payload = &c;
-	xq_diag_init(&d0);
-	if (inputs_start(&c.inputs, p.operands, p.noperands, recursive, files0, &d0)) {
-		cmd_error("%s", d0.msg);
-		status = XQ_EXIT_IO;
-		goto out;
-	}
-	if (c.out_path && inputs_guard(&c.inputs, c.out_path, &d0)) {
-		inputs_release(&c.inputs);
-		status = cmd_usage_error("annotate", "%s", d0.msg);
-		goto out;
-	}
-	if ((status = open_output(&c))) {
-		inputs_release(&c.inputs);
-		goto out;
-	}
-	progress_start(progress, "annotate",
-		       progress && (progress == 2 || isatty(2))
-			       ? inputs_total_size(&c.inputs)
-			       : -1);
-	rc = run_all(&c);
-	inputs_release(&c.inputs);
-	print_summary(&c, cmd_now() - t0);
-	if (c.conflict)
-		status = XQ_EXIT_USAGE;
-	else if (rc && cmd_signal)
-		status = cmd_signal_status();
-	else if (c.io_error || c.lost)
-		status = XQ_EXIT_IO;
-	else if (c.incomplete || c.skipped || c.failed_files || c.damaged_files ||
-		 c.counts.by_sev[XQ_SEV_ERROR])
-		status = XQ_EXIT_INVALID;
-	goto out;
-
-usage:
-	status = cmd_usage_error("annotate", "%s", p.err);
-out:
 	opt_release(&p);
 	release(&c);
 	return status;

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagplace.h"
 #include "evalnote.h"
 #include "movegen.h"
 #include "notation.h"
@@ -94,30 +95,33 @@ int annotate_marker(struct xq_buf *out, const char *settings, uint64_t fingerpri
 
 /* ---- diagnostics ------------------------------------------------------------ */
 
-/* Point `d` at the move of `node` (ply `ply`), or at the game for the root. */
-static void place(struct xq_diag *d, const struct xq_game *g, uint32_t node, uint32_t ply,
-		  const char *file)
-{
-	d->source = file;
-	d->place = g->place;
-	d->has_offset = g->place.offset > 0 || g->place.line == 0;
-	d->game = g->number;
-	d->ply = ply;
-	d->move[0] = '\0';
-	if (node == XQ_ROOT || node >= g->nnodes)
-		return;
-	if (g->nodes[node].place.line || g->nodes[node].place.offset) {
-		d->place = g->nodes[node].place;
-		d->has_offset = 1;
-	}
-	if (g->nodes[node].text) {
-		xq_diag_set_move(d, g->nodes[node].text, strlen(g->nodes[node].text));
-	} else {
-		char iccs[5];
-		xq_move_name(g->nodes[node].move, iccs);
-		xq_diag_set_move(d, iccs, 4);
-	}
-}
+/*
+ * The history of the position being analysed, kept as the walk goes so
+ * that no position costs more than the plies its analyser looks at: in
+ * pre-order a node's ancestors come before it, so the moves of its path
+ * are those of the last node seen at each depth above it.
+ *
+ * Only the plies since the last capture can repeat, and the built-in
+ * engine looks back at most SEARCH_LOOKBACK plies of them (HISTORY_PLIES
+ * in lib/search.c); an external engine is sent the position after the
+ * last capture and every move since (lib/engine.c).  So each position is
+ * handed over as a board from a little before that (a board kept every
+ * HISTORY_MARK plies of the path) and the moves from there: the analyser
+ * sees what it would have seen of the whole history, and checking the
+ * history costs at most that many plies (plus HISTORY_MARK), not the
+ * whole line.  A start position the analyser refuses is always handed
+ * over itself, so that it is refused with the same words.
+ */
+#define HISTORY_MARK 64
+#define SEARCH_LOOKBACK 1024
+
+struct history {
+	xq_move *moves;           /* moves[i]: the move at depth i + 1 of the path */
+	uint32_t *since;          /* since[d]: depth of the last capture on the path, up to d */
+	struct xq_board *marks;   /* marks[k]: the board at depth k * HISTORY_MARK */
+	int whole;                /* hand over the whole history (refused start) */
+	int windowed;             /* the built-in engine: SEARCH_LOOKBACK applies */
+};
 
 struct run {
 	struct annotator *a;
@@ -130,6 +134,15 @@ struct run {
 	int oom;
 	uint32_t refused;         /* positions the analyser refused before the engine */
 	enum xq_diag_code first_code;
+	/* per node */
+	struct xq_analysis *an;
+	uint8_t *state;           /* 0 not analysed, 1 analysed, 2 failed */
+	uint8_t *main_line;
+	uint32_t *line;           /* NDJSON line numbers */
+	uint32_t *best_lines;     /* moves that get a best line */
+	size_t nbest;
+	uint32_t lines;
+	struct history h;
 };
 
 static void report(struct run *r, uint32_t node, uint32_t ply, enum xq_severity sev,
@@ -145,7 +158,7 @@ static void report(struct run *r, uint32_t node, uint32_t ply, enum xq_severity 
 	va_list ap;
 
 	xq_diag_init(&d);
-	place(&d, r->g, node, ply, r->file);
+	diag_place(&d, r->g, r->file, node, ply);
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
 	va_end(ap);
@@ -161,9 +174,10 @@ void annotator_warning(const struct xq_diag *d, void *payload)
 	if (!a->cur_diags || !a->cur_game)
 		return;
 	xq_diag_init(&c);
-	place(&c, a->cur_game, a->cur_node, d->ply, a->cur_file);
+	diag_place(&c, a->cur_game, a->cur_file, a->cur_node, d->ply);
 	xq_diag_set(&c, 0, d->code, d->severity, "%s", d->msg);
-	diag_list_add(a->cur_diags, &c);
+	if (diag_list_add(a->cur_diags, &c))
+		a->oom = 1;
 }
 
 static int stopped(const struct run *r)
@@ -194,10 +208,63 @@ static int restart(struct run *r, uint32_t node, uint32_t ply)
 	return -1;
 }
 
-/* Analyse the position after `node` (history `hist[0..n)`). */
-static void analyse(struct run *r, struct xq_analysis *an, uint8_t *state, uint32_t node,
-		    const xq_move *hist, size_t n)
+/* The analysis of the position after `node` (ply `ply`) failed with `rc`
+ * as `d` says: report it, restart the engine, give up on the game. */
+static void failed(struct run *r, uint32_t node, uint32_t ply, int rc, const struct xq_diag *d)
 {
+	if (!r->first_code)
+		r->first_code = d->code ? d->code : XQ_D_ENGINE;
+	if (rc != XQ_EENGINE) {
+		/* Refused before reaching the engine: the same reason will hold
+		 * for the next positions, so say it once. */
+		if (r->refused++ == 0)
+			report(r, node, ply, XQ_SEV_ERROR, d->code ? d->code : XQ_D_ENGINE,
+			       "%s not analysed: %s", ply ? "position" : "start position", d->msg);
+		return;
+	}
+	r->res->failures++;
+	report(r, node, ply, XQ_SEV_ERROR, XQ_D_ENGINE, "%s not analysed: %s",
+	       ply ? "position" : "start position", d->msg);
+	if (r->a->engine && xq_engine_pid(r->a->engine) < 0 && restart(r, node, ply)) {
+		r->halt = 1;
+		return;
+	}
+	if (r->res->failures >= ANNOTATE_MAX_FAILURES) {
+		report(r, node, ply, XQ_SEV_ERROR, XQ_D_ENGINE,
+		       "%d engine failures in this game: the rest of it is not analysed",
+		       ANNOTATE_MAX_FAILURES);
+		r->halt = 1;
+	}
+}
+
+/* Note the move of the walk's node in the history. */
+static void history_step(struct history *h, const struct xq_walk *w, xq_move m)
+{
+	size_t d = w->depth;
+
+	h->moves[d - 1] = m;
+	h->since[d] = w->before.sq[XQ_MOVE_TO(m)] ? (uint32_t)d : h->since[d - 1];
+	if (d % HISTORY_MARK == 0)
+		h->marks[d / HISTORY_MARK] = w->after;
+}
+
+/* Where to hand the history of the position at depth `d` over from: a
+ * depth with a kept board, at or before the first ply the analyser uses. */
+static size_t history_from(const struct history *h, size_t d)
+{
+	size_t from = h->since[d];
+
+	if (h->whole)
+		return 0;
+	if (h->windowed && d - from > SEARCH_LOOKBACK)
+		from = d - SEARCH_LOOKBACK;
+	return from / HISTORY_MARK * HISTORY_MARK;
+}
+
+/* Analyse the position after `node`, at depth `n` of the walk. */
+static void analyse(struct run *r, uint32_t node, size_t n)
+{
+	size_t from = n ? history_from(&r->h, n) : 0;
 	struct xq_diag d;
 	int rc;
 
@@ -212,46 +279,25 @@ static void analyse(struct run *r, struct xq_analysis *an, uint8_t *state, uint3
 	d.game = r->g->number;
 	d.ply = (uint32_t)n;
 	r->a->cur_node = node;
-	rc = xq_analyse(&r->a->an, &an[node], &r->g->start, hist, n, &r->s->limit, &d);
+	rc = xq_analyse(&r->a->an, &r->an[node], &r->h.marks[from / HISTORY_MARK],
+			r->h.moves + from, n - from, &r->s->limit, &d);
 	if (stopped(r)) {
 		r->res->interrupted = 1;
 		r->halt = 1;
 		return;
 	}
 	if (rc == 0) {
-		state[node] = 1;
+		r->state[node] = 1;
 		r->res->analysed++;
 		return;
 	}
-	state[node] = 2;
+	r->state[node] = 2;
 	if (rc == XQ_ENOMEM) {
 		r->oom = 1;
 		r->halt = 1;
 		return;
 	}
-	if (!r->first_code)
-		r->first_code = d.code ? d.code : XQ_D_ENGINE;
-	if (rc != XQ_EENGINE) {
-		/* Refused before reaching the engine: the same reason will hold
-		 * for the next positions, so say it once. */
-		if (r->refused++ == 0)
-			report(r, node, (uint32_t)n, XQ_SEV_ERROR, d.code ? d.code : XQ_D_ENGINE,
-			       "%s not analysed: %s", n ? "position" : "start position", d.msg);
-		return;
-	}
-	r->res->failures++;
-	report(r, node, (uint32_t)n, XQ_SEV_ERROR, XQ_D_ENGINE, "%s not analysed: %s",
-	       n ? "position" : "start position", d.msg);
-	if (r->a->engine && xq_engine_pid(r->a->engine) < 0 && restart(r, node, (uint32_t)n)) {
-		r->halt = 1;
-		return;
-	}
-	if (r->res->failures >= ANNOTATE_MAX_FAILURES) {
-		report(r, node, (uint32_t)n, XQ_SEV_ERROR, XQ_D_ENGINE,
-		       "%d engine failures in this game: the rest of it is not analysed",
-		       ANNOTATE_MAX_FAILURES);
-		r->halt = 1;
-	}
+	failed(r, node, (uint32_t)n, rc, &d);
 }
 
 /* ---- writing the annotation --------------------------------------------------- */
@@ -461,21 +507,162 @@ static void game_record(struct run *r, struct xq_buf *b, const char *marker)
 
 /* ---- one game -------------------------------------------------------------------- */
 
+/* The per-node arrays of `r` for its game; XQ_ENOMEM. */
+static int run_alloc(struct run *r)
+{
+	const struct xq_game *g = r->g;
+	size_t n0 = g->nnodes;
+
+	r->an = calloc(n0, sizeof(*r->an));
+	r->state = calloc(n0, 1);
+	r->main_line = calloc(n0, 1);
+	r->line = calloc(n0, sizeof(*r->line));
+	r->best_lines = malloc(n0 * sizeof(*r->best_lines));
+	r->h.moves = malloc(n0 * sizeof(*r->h.moves));
+	r->h.since = calloc(n0 + 1, sizeof(*r->h.since));
+	r->h.marks = malloc((n0 / HISTORY_MARK + 1) * sizeof(*r->h.marks));
+	if (!r->an || !r->state || !r->main_line || !r->line || !r->best_lines || !r->h.moves ||
+	    !r->h.since || !r->h.marks)
+		return XQ_ENOMEM;
+	for (uint32_t n = XQ_ROOT; n != XQ_NODE_NONE; n = g->nodes[n].child)
+		r->main_line[n] = 1;
+	r->h.marks[0] = g->start;
+	r->h.whole = xq_board_validate(&g->start, XQ_FEN_LENIENT_PLACEMENT, NULL) != 0;
+	r->h.windowed = r->a->search != NULL;
+	return 0;
+}
+
+static void run_free(struct run *r)
+{
+	free(r->an);
+	free(r->state);
+	free(r->main_line);
+	free(r->line);
+	free(r->best_lines);
+	free(r->h.moves);
+	free(r->h.since);
+	free(r->h.marks);
+}
+
+/* Pass 1: analyse every position to annotate.  0, or XQ_ENOMEM. */
+static int pass_analyse(struct run *r)
+{
+	struct xq_game *g = r->g;
+	struct xq_walk w;
+	int rc;
+
+	r->res->positions = 1;
+	analyse(r, XQ_ROOT, 0);
+	if ((rc = xq_walk_init(&w, g)))
+		return rc;
+	while ((rc = xq_walk_next(&w)) == 1) {
+		history_step(&r->h, &w, g->nodes[w.node].move);
+		if (!r->s->variations && !r->main_line[w.node])
+			continue;
+		r->res->positions++;
+		analyse(r, w.node, w.depth);
+		if (r->res->interrupted || r->oom)
+			break;
+	}
+	xq_walk_release(&w);
+	return rc < 0 || r->oom ? XQ_ENOMEM : 0;
+}
+
+/* Pass 2, one move: its score, loss, mark and record.  0 or XQ_ENOMEM. */
+static int mark_move(struct run *r, const struct xq_walk *w, struct xq_buf *ndjson)
+{
+	struct xq_game *g = r->g;
+	const struct annotate_settings *s = r->s;
+	const struct xq_analysis *an = r->an;
+	uint32_t node = w->node, p = g->nodes[node].parent;
+	int32_t loss = -1;
+	int mark = -1, with_pv = 0, rc;
+
+	r->line[node] = g->nodes[p].child == node ? r->line[p] : ++r->lines;
+	if (r->state[node] == 1) {
+		char st[XQ_EVALNOTE_MAX];
+		size_t n = score_text(st, sizeof(st), &an[node]);
+		if ((rc = xq_game_append_comment(g, node, st, n)))
+			return rc;
+	}
+	if (r->state[node] == 1 && r->state[p] == 1) {
+		struct annotate_side *sd = &r->res->side[w->before.side];
+		/* The engine's own choice loses nothing, whatever the two
+		 * searches (one ply apart) say. */
+		loss = an[p].best == g->nodes[node].move ? 0 : loss_of(&an[p], &an[node]);
+		mark = mark_of(s, loss);
+		if (mark >= 0 && (rc = add_nag_once(g, node, mark_nag[mark])))
+			return rc;
+		if (r->main_line[node]) {
+			sd->moves++;
+			sd->loss += (uint64_t)loss;
+			if (mark >= 0)
+				sd->marks[mark]++;
+		}
+		if (s->pv_threshold >= 0 && loss >= s->pv_threshold && an[p].pv_len &&
+		    an[p].best != g->nodes[node].move) {
+			with_pv = 1;
+			r->best_lines[r->nbest++] = node;
+		}
+	}
+	if (ndjson)
+		eval_record(r, ndjson, node, (uint32_t)w->depth, r->line[node], &w->before, an,
+			    r->state, loss, mark, with_pv);
+	return 0;
+}
+
+/* Pass 2: scores, losses, marks, records.  0 or XQ_ENOMEM. */
+static int pass_mark(struct run *r, struct xq_buf *ndjson)
+{
+	struct xq_walk w;
+	int rc;
+
+	if ((rc = xq_walk_init(&w, r->g)))
+		return rc;
+	while ((rc = xq_walk_next(&w)) == 1) {
+		if (!r->s->variations && !r->main_line[w.node])
+			continue;
+		if ((rc = mark_move(r, &w, ndjson)))
+			break;
+	}
+	xq_walk_release(&w);
+	return rc < 0 ? rc : 0;
+}
+
+/* Pass 3: best lines as variations, then the tags and the game's record.
+ * 0 or XQ_ENOMEM. */
+static int pass_finish(struct run *r, uint64_t fingerprint, struct xq_buf *ndjson)
+{
+	struct xq_game *g = r->g;
+	struct annotate_result *res = r->res;
+	struct xq_buf marker = XQ_BUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < r->nbest && !rc; i++)
+		rc = add_best_line(g, r->best_lines[i], &r->an[g->nodes[r->best_lines[i]].parent]);
+	if (rc)
+		return rc;
+	if (!res->complete)
+		report(r, XQ_ROOT, 0, XQ_SEV_WARNING, r->first_code ? r->first_code : XQ_D_ENGINE,
+		       "annotation incomplete: %u of %u positions analysed", res->analysed,
+		       res->positions);
+	if (annotate_marker(&marker, r->s->settings, fingerprint, res->complete) ||
+	    write_tags(g, res, marker.ptr)) {
+		xq_buf_release(&marker);
+		return XQ_ENOMEM;
+	}
+	if (ndjson)
+		game_record(r, ndjson, marker.ptr);
+	xq_buf_release(&marker);
+	return r->oom ? XQ_ENOMEM : 0;
+}
+
 int annotate_game(struct annotator *a, const struct annotate_settings *s, struct xq_game *g,
 		  uint64_t fingerprint, const char *file, struct diag_list *diags,
 		  struct xq_buf *ndjson, struct annotate_result *res)
 {
-	size_t n0 = g->nnodes;
-	struct xq_analysis *an = calloc(n0, sizeof(*an));
-	uint8_t *state = calloc(n0, 1), *main_line = calloc(n0, 1);
-	uint32_t *line = calloc(n0, sizeof(*line)), *best_lines = malloc(n0 * sizeof(*best_lines));
-	xq_move *hist = malloc(n0 * sizeof(*hist));
-	size_t nbest = 0;
-	uint32_t lines = 0;
-	struct xq_buf marker = XQ_BUF_INIT;
-	struct xq_walk w;
 	struct run r;
-	int rc = 0, walking = 0;
+	int rc;
 
 	memset(res, 0, sizeof(*res));
 	memset(&r, 0, sizeof(r));
@@ -485,127 +672,30 @@ int annotate_game(struct annotator *a, const struct annotate_settings *s, struct
 	r.file = file;
 	r.diags = diags;
 	r.res = res;
-	if (!an || !state || !main_line || !line || !best_lines || !hist) {
-		rc = XQ_ENOMEM;
+	if ((rc = run_alloc(&r)))
 		goto out;
-	}
-	for (uint32_t n = XQ_ROOT; n != XQ_NODE_NONE; n = g->nodes[n].child)
-		main_line[n] = 1;
 	a->cur_diags = diags;
 	a->cur_game = g;
 	a->cur_file = file;
 	a->cur_node = XQ_ROOT;
-
+	a->oom = 0;
 	/* An engine that could not be restarted after the last game gets
 	 * another chance now. */
 	if (a->engine && xq_engine_pid(a->engine) < 0 && !a->lost && restart(&r, XQ_ROOT, 0))
 		r.halt = 1;
 	if (a->lost)
 		r.halt = 1;
-
-	/* Pass 1: analyse. */
-	res->positions = 1;
-	analyse(&r, an, state, XQ_ROOT, hist, 0);
-	if ((rc = xq_walk_init(&w, g)))
-		goto out;
-	walking = 1;
-	while ((rc = xq_walk_next(&w)) == 1) {
-		if (!s->variations && !main_line[w.node])
-			continue;
-		res->positions++;
-		for (size_t i = 0; i < w.depth; i++)
-			hist[i] = g->nodes[w.path[i]].move;
-		analyse(&r, an, state, w.node, hist, w.depth);
-		if (res->interrupted || r.oom)
-			break;
-	}
-	xq_walk_release(&w);
-	walking = 0;
-	if (rc < 0 || r.oom) {
-		rc = XQ_ENOMEM;
-		goto out;
-	}
-	rc = 0;
-	if (res->interrupted)
+	if ((rc = pass_analyse(&r)) || res->interrupted)
 		goto out;
 	res->complete = res->analysed == res->positions;
-
-	/* Pass 2: scores, losses, marks, records. */
-	if ((rc = xq_walk_init(&w, g)))
-		goto out;
-	walking = 1;
-	while ((rc = xq_walk_next(&w)) == 1) {
-		uint32_t node = w.node, p = g->nodes[node].parent;
-		int32_t loss = -1;
-		int mark = -1, with_pv = 0;
-		if (!s->variations && !main_line[node])
-			continue;
-		line[node] = g->nodes[p].child == node ? line[p] : ++lines;
-		if (state[node] == 1) {
-			char st[XQ_EVALNOTE_MAX];
-			size_t n = score_text(st, sizeof(st), &an[node]);
-			if ((rc = xq_game_append_comment(g, node, st, n)))
-				break;
-		}
-		if (state[node] == 1 && state[p] == 1) {
-			struct annotate_side *sd = &res->side[w.before.side];
-			/* The engine's own choice loses nothing, whatever the
-			 * two searches (one ply apart) say. */
-			loss = an[p].best == g->nodes[node].move ? 0 : loss_of(&an[p], &an[node]);
-			mark = mark_of(s, loss);
-			if (mark >= 0 && (rc = add_nag_once(g, node, mark_nag[mark])))
-				break;
-			if (main_line[node]) {
-				sd->moves++;
-				sd->loss += (uint64_t)loss;
-				if (mark >= 0)
-					sd->marks[mark]++;
-			}
-			if (s->pv_threshold >= 0 && loss >= s->pv_threshold && an[p].pv_len &&
-			    an[p].best != g->nodes[node].move) {
-				with_pv = 1;
-				best_lines[nbest++] = node;
-			}
-		}
-		if (ndjson)
-			eval_record(&r, ndjson, node, (uint32_t)w.depth, line[node], &w.before, an,
-				    state, loss, mark, with_pv);
-	}
-	xq_walk_release(&w);
-	walking = 0;
-	if (rc < 0)
-		goto out;
-	rc = 0;
-
-	/* Pass 3: best lines as variations, then the tags. */
-	for (size_t i = 0; i < nbest && !rc; i++)
-		rc = add_best_line(g, best_lines[i], &an[g->nodes[best_lines[i]].parent]);
-	if (rc)
-		goto out;
-	if (!res->complete)
-		report(&r, XQ_ROOT, 0, XQ_SEV_WARNING, r.first_code ? r.first_code : XQ_D_ENGINE,
-		       "annotation incomplete: %u of %u positions analysed", res->analysed,
-		       res->positions);
-	if (annotate_marker(&marker, s->settings, fingerprint, res->complete) ||
-	    write_tags(g, res, marker.ptr)) {
-		rc = XQ_ENOMEM;
-		goto out;
-	}
-	if (ndjson)
-		game_record(&r, ndjson, marker.ptr);
-	if (r.oom)
+	if (!(rc = pass_mark(&r, ndjson)))
+		rc = pass_finish(&r, fingerprint, ndjson);
+	/* The records are appended without a check each: once here. */
+	if (!rc && ((ndjson && xq_buf_error(ndjson)) || a->oom))
 		rc = XQ_ENOMEM;
 out:
-	if (walking)
-		xq_walk_release(&w);
 	a->cur_diags = NULL;
 	a->cur_game = NULL;
-	xq_buf_release(&marker);
-	free(an);
-	free(state);
-	free(main_line);
-	free(line);
-	free(best_lines);
-	free(hist);
+	run_free(&r);
 	return rc;
 }

@@ -65,6 +65,7 @@ struct annotator {
 	struct xq_engine *engine;  /* an external engine, or NULL */
 	int restart_failures;      /* games in a row whose restart failed */
 	int lost;                  /* gave up: the engine cannot be restarted */
+	int oom;                   /* a warning of the engine's could not be kept */
 	/* The game being annotated, for the engine's warnings (worker thread). */
 	struct diag_list *cur_diags;
 	const struct xq_game *cur_game;
@@ -104,7 +105,8 @@ int annotate_marker(struct xq_buf *out, const char *settings, uint64_t fingerpri
  * Analyse `g` and annotate it in place (see the top of this file).
  * Diagnostics (engine failures, positions not sent) go to `diags` with
  * `file` as their source.  With settings->ndjson the records go to `ndjson`
- * (appended).  Returns 0, or XQ_ENOMEM; a stop leaves res->interrupted set
+ * (appended; a record that could not be written whole is XQ_ENOMEM).
+ * Returns 0, or XQ_ENOMEM; a stop leaves res->interrupted set
  * and the game half annotated (it must not be written).
  */
 int annotate_game(struct annotator *a, const struct annotate_settings *s, struct xq_game *g,

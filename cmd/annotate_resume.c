@@ -11,8 +11,10 @@
 #include "annotate_resume.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "annotate_game.h"
 #include "format.h"
 #include "io.h"
@@ -161,6 +163,11 @@ static int ndjson_next(struct resume *r, const char *marker, uint64_t fingerprin
 	xq_buf_adds(&want, GAME_LINE "\"file\":");
 	report_add_json_safe(&want, file);
 	xq_buf_addf(&want, ",\"game\":%llu,\"marker\":", (unsigned long long)game);
+	if (xq_buf_error(&want)) {
+		r->active = 0; /* out of memory: analysed again, as at the end */
+		verdict = RESUME_NONE;
+		goto out;
+	}
 	if (len < want.len || memcmp(line, want.ptr, want.len)) {
 		stop_matching(r, file, game, "another file or game number");
 		verdict = RESUME_NONE;
@@ -170,6 +177,11 @@ static int ndjson_next(struct resume *r, const char *marker, uint64_t fingerprin
 	len -= want.len;
 	xq_buf_reset(&want);
 	report_add_json_safe(&want, marker);
+	if (xq_buf_error(&want)) {
+		r->active = 0;
+		verdict = RESUME_NONE;
+		goto out;
+	}
 	if (len > want.len && !memcmp(line, want.ptr, want.len) && line[want.len] == ',') {
 		verdict = RESUME_COPY;
 		goto out;
@@ -250,4 +262,117 @@ void resume_close(struct resume *r)
 	xq_buf_release(&r->lines);
 	diag_list_release(&r->diags);
 	r->opened = 0;
+}
+
+/* ---- the index ------------------------------------------------------------------ */
+
+static uint64_t key_of(const char *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+	return h;
+}
+
+uint64_t resume_key(int ndjson, const char *marker, const char *file, uint64_t game)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+	uint64_t k;
+
+	if (!ndjson)
+		return key_of(marker, strlen(marker));
+	xq_buf_adds(&b, GAME_LINE "\"file\":");
+	report_add_json_safe(&b, file);
+	xq_buf_addf(&b, ",\"game\":%llu,\"marker\":", (unsigned long long)game);
+	report_add_json_safe(&b, marker);
+	/* Out of memory: a key no game has, so the game is analysed. */
+	k = xq_buf_error(&b) ? 0 : key_of(b.ptr, b.len);
+	xq_buf_release(&b);
+	return k;
+}
+
+/* The length of an xqkit.annotated/1 line's part up to the end of its
+ * marker (the text resume_key hashes), or 0.  A quote inside a JSON
+ * string is escaped, so the first `,"marker":"` is the member. */
+static size_t keyed_part(const char *line, size_t len)
+{
+	static const char member[] = ",\"marker\":\"";
+	size_t m = sizeof(member) - 1;
+
+	for (size_t i = 0; i + m <= len; i++) {
+		if (memcmp(line + i, member, m))
+			continue;
+		for (size_t k = i + m; k < len; k++) {
+			if (line[k] == '\\')
+				k++;
+			else if (line[k] == '"')
+				return k + 1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+static int add_key(struct resume_index *ix, uint64_t k)
+{
+	if (XQ_ALLOC_GROW(ix->keys, ix->n + 1, ix->alloc))
+		return XQ_ENOMEM;
+	ix->keys[ix->n++] = k;
+	return 0;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+int resume_index_build(struct resume_index *ix, const char *path, int ndjson)
+{
+	struct resume r;
+	struct xq_diag d;
+	int rc = 0;
+
+	memset(ix, 0, sizeof(*ix));
+	xq_diag_init(&d);
+	if (resume_open(&r, path, ndjson, &d))
+		return 0;
+	while (!rc) {
+		const char *line, *marker;
+		size_t len, n;
+		if (ndjson) {
+			if (!next_line(&r, &line, &len))
+				break;
+			if (len < sizeof(GAME_LINE) - 1 || memcmp(line, GAME_LINE, sizeof(GAME_LINE) - 1) ||
+			    !(n = keyed_part(line, len)))
+				continue;
+			rc = add_key(ix, key_of(line, n));
+			continue;
+		}
+		if (!r.peeked) {
+			xq_game_clear(&r.game);
+			diag_list_clear(&r.diags);
+			if (r.src.fmt->read(r.src.reader, &r.game) <= 0)
+				break;
+		}
+		r.peeked = 0;
+		if ((marker = xq_game_tag(&r.game, ANNOTATE_MARKER_TAG)))
+			rc = add_key(ix, key_of(marker, strlen(marker)));
+	}
+	resume_close(&r);
+	if (ix->n)
+		qsort(ix->keys, ix->n, sizeof(*ix->keys), cmp_key);
+	return rc;
+}
+
+int resume_index_has(const struct resume_index *ix, uint64_t key)
+{
+	return ix->n && bsearch(&key, ix->keys, ix->n, sizeof(*ix->keys), cmp_key) != NULL;
+}
+
+void resume_index_release(struct resume_index *ix)
+{
+	free(ix->keys);
+	memset(ix, 0, sizeof(*ix));
 }

@@ -73,4 +73,28 @@ int resume_next(struct resume *r, const char *marker, uint64_t fingerprint, cons
 
 void resume_close(struct resume *r);
 
+/*
+ * The games an earlier output holds, as keys, for the workers: a game
+ * whose key is not there is never copied, so it is analysed at once; one
+ * whose key is there is most likely copied, so it is left for the output
+ * side, where resume_next() decides in input order.  A key is a 64-bit
+ * hash of the complete marker (PGN) or of the xqkit.annotated/1 record's
+ * file, game and marker (NDJSON): eight bytes per game of the earlier
+ * output.
+ */
+struct resume_index {
+	uint64_t *keys;   /* sorted */
+	size_t n, alloc;
+};
+
+/* Read the whole earlier output `path` for its keys.  0, or XQ_ENOMEM
+ * (the index then holds what was read); a file that cannot be read gives
+ * no key. */
+int resume_index_build(struct resume_index *ix, const char *path, int ndjson);
+int resume_index_has(const struct resume_index *ix, uint64_t key);
+void resume_index_release(struct resume_index *ix);
+
+/* The key of game `game` of `file` whose complete marker is `marker`. */
+uint64_t resume_key(int ndjson, const char *marker, const char *file, uint64_t game);
+
 #endif

@@ -69,6 +69,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "alloc.h"
 #include "budget.h"
 #include "cmd.h"
 #include "progress.h"
@@ -174,6 +175,8 @@ struct worker {
 	pthread_t tid;
 	int started;
 	int id;
+	void *data;           /* the command's, from worker_init */
+	int inited;           /* worker_init succeeded */
 	struct slot slots[RING];
 	size_t head, count;   /* under pool->mu */
 	struct pool_job *cur; /* the job diagnostics go to */
@@ -199,9 +202,10 @@ struct pool {
 	uint64_t next_file;    /* files handed out */
 	int listing_done;
 	struct feed *feed;     /* the file being cut into chunks, if any */
-	/* units[seq % units_cap] for seq in [out_seq, next_seq) */
+	/* A ring: the unit numbered seq, for seq in [out_seq, next_seq), is
+	 * units[(units_head + seq - out_seq) % units_cap]. */
 	struct unit **units;
-	size_t units_cap;
+	size_t units_cap, units_head;
 	uint64_t next_seq, out_seq;
 	int stop;
 	int rc;                /* what stopped the run */
@@ -226,6 +230,14 @@ static void pool_sink(const struct xq_diag *d, void *payload)
 	if (w->file)
 		c.source = w->file->name;
 	if (w->cur && diag_list_add(&w->cur->diags, &c))
+		w->oom = 1;
+}
+
+/* Keep `d` with job `j` of worker `w`; a diagnostic that cannot be kept
+ * makes the run end in XQ_ENOMEM. */
+static void job_diag(struct worker *w, struct pool_job *j, const struct xq_diag *d)
+{
+	if (diag_list_add(&j->diags, d))
 		w->oom = 1;
 }
 
@@ -307,8 +319,10 @@ static struct pool_file *new_file(uint64_t seq, char *path, int in_dir)
 
 /* ---- the ring --------------------------------------------------------------- */
 
-static void job_reset(struct pool_job *j, struct pool_file *f)
+static void job_reset(const struct pool *p, struct pool_job *j, struct pool_file *f)
 {
+	if (j->data)
+		memset(j->data, 0, p->cfg->job_data);
 	j->kind = POOL_GAME;
 	j->file = f;
 	xq_game_clear(&j->game);
@@ -415,7 +429,9 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 		pthread_mutex_unlock(&p->mu);
 	}
 	if (!s->ready) {
-		if (xq_game_init(&s->job.game)) {
+		if (p->cfg->job_data && !s->job.data)
+			s->job.data = malloc(p->cfg->job_data);
+		if ((p->cfg->job_data && !s->job.data) || xq_game_init(&s->job.game)) {
 			xq_game_release(&s->job.game);
 			if (p->serial) {
 				p->stop = 1;
@@ -431,7 +447,7 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 		s->ready = 1;
 	}
 	s->marker = 0;
-	job_reset(&s->job, f);
+	job_reset(p, &s->job, f);
 	w->cur = &s->job;
 	return &s->job;
 }
@@ -497,26 +513,29 @@ static void publish_marker(struct worker *w, struct pool_job *j)
 
 static struct unit *unit_at(struct pool *p, uint64_t seq)
 {
-	return p->units[seq % p->units_cap];
+	return p->units[(p->units_head + (size_t)(seq - p->out_seq)) % p->units_cap];
 }
 
 /* Give `u` the next place in the output order, for worker `w` (under mu). */
 static int number_unit(struct pool *p, struct unit *u, struct worker *w)
 {
-	if (p->next_seq - p->out_seq == p->units_cap) {
-		size_t cap = p->units_cap ? p->units_cap * 2 : 64;
-		struct unit **t = malloc(cap * sizeof(*t));
-		if (!t)
+	size_t n = (size_t)(p->next_seq - p->out_seq), cap = p->units_cap;
+
+	if (n == cap) {
+		if (XQ_ALLOC_GROW(p->units, cap + 1, p->units_cap))
 			return -1;
-		for (uint64_t s = p->out_seq; s < p->next_seq; s++)
-			t[s % cap] = unit_at(p, s);
-		free(p->units);
-		p->units = t;
-		p->units_cap = cap;
+		/* The units from the head to the old end move to the new end,
+		 * so that the ring goes on from the head. */
+		if (p->units_head) {
+			size_t tail = cap - p->units_head;
+			memmove(p->units + p->units_cap - tail, p->units + p->units_head,
+				tail * sizeof(*p->units));
+			p->units_head = p->units_cap - tail;
+		}
 	}
 	u->seq = p->next_seq++;
 	u->owner = w->id;
-	p->units[u->seq % p->units_cap] = u;
+	p->units[(p->units_head + n) % p->units_cap] = u;
 	rec_of(u->file)->units++;
 	return 0;
 }
@@ -948,6 +967,32 @@ static enum pool_file_status read_status(int rc)
 	return rc == XQ_EIO || rc == XQ_ENOMEM ? POOL_FILE_IO : POOL_FILE_DAMAGED;
 }
 
+/* Chunk `u`'s turn at the budget: its bytes, and its games (one record's
+ * worth of them at most: the ring's games are held to it). */
+static void chunk_reserve(struct worker *w, struct unit *u, const struct stream *st)
+{
+	const struct xq_format *fmt = u->file->fmt;
+	uint64_t limit = xq_format_record_limit(fmt, &w->pool->cfg->read_opts);
+	uint64_t span = st->seg && !st->tail ? st->seg->end - st->seg->start : limit;
+
+	unit_reserve(w, u, (st->seg ? span : 0) +
+				   xq_format_record_memory(fmt, span < limit ? span : limit));
+}
+
+/* Reading `j`'s file stopped on error `rc`: the END job says so, unless
+ * the reader said why already. */
+static void read_stopped(struct worker *w, struct pool_job *j, int rc)
+{
+	struct xq_diag d;
+
+	if (j->diags.n)
+		return;
+	xq_diag_init(&d);
+	xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s", xq_strerror(rc));
+	d.source = j->file->name;
+	job_diag(w, j, &d);
+}
+
 /* Read chunk `u`, publishing its games, then the file's END if it is the
  * last, then the marker. */
 static void read_chunk(struct worker *w, struct unit *u)
@@ -966,14 +1011,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 	u->seg = NULL; /* the stream has its reference */
 	u->chunk.bytes.read = stream_read;
 	u->chunk.bytes.ctx = &st;
-	{
-		/* Its bytes, and its games: one record's worth of them at most
-		 * (the ring's games are held to it). */
-		uint64_t limit = xq_format_record_limit(fmt, &cfg->read_opts);
-		uint64_t span = st.seg && !st.tail ? st.seg->end - st.seg->start : limit;
-		unit_reserve(w, u, (st.seg ? span : 0) +
-					   xq_format_record_memory(fmt, span < limit ? span : limit));
-	}
+	chunk_reserve(w, u, &st);
 	w->file = u->file;
 	atomic_store(&w->bytes, u->stored);
 	if (!(j = acquire(w, u->file)))
@@ -1000,7 +1038,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 			if (skip) {
 				/* Handed over already, before the fall back. */
 				skip--;
-				job_reset(j, u->file);
+				job_reset(p, j, u->file);
 				continue;
 			}
 			if (!u->final) {
@@ -1012,7 +1050,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 			}
 			j->game.source = u->file->name;
 			if (cfg->process)
-				cfg->process(cfg->ctx, j);
+				cfg->process(cfg->ctx, w->data, j);
 			publish(w, j, 0);
 			handed++;
 			if (!(j = acquire(w, u->file)))
@@ -1028,14 +1066,8 @@ static void read_chunk(struct worker *w, struct unit *u)
 		} else if (u->final) {
 			/* The end of the input: diagnostics of this last read go
 			 * with the file's END job. */
-			if (rc < 0 && j->diags.n == 0) {
-				struct xq_diag d;
-				xq_diag_init(&d);
-				xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s",
-					    xq_strerror(rc));
-				d.source = u->file->name;
-				diag_list_add(&j->diags, &d);
-			}
+			if (rc < 0)
+				read_stopped(w, j, rc);
 			fmt->close_reader(rd);
 			rd = NULL;
 			stream_release(&st);
@@ -1053,7 +1085,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 		fall_back(p, u, &st);
 		fmt->close_reader(rd);
 		rd = NULL;
-		job_reset(j, u->file);
+		job_reset(p, j, u->file);
 		skip = handed;
 		count = 0;
 	}
@@ -1094,7 +1126,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	if (open_failed) {
 		unit_reserve(w, u, 0);
 		f->status = POOL_FILE_FAILED;
-		diag_list_add(&j->diags, why);
+		job_diag(w, j, why);
 		j->kind = POOL_END;
 		publish(w, j, 1);
 		return 1;
@@ -1130,7 +1162,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		} else {
 			f->status = POOL_FILE_FAILED;
 			d.source = f->name;
-			diag_list_add(&j->diags, &d);
+			job_diag(w, j, &d);
 		}
 		j->kind = POOL_END;
 		publish(w, j, 1);
@@ -1147,7 +1179,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 			break;
 		j->game.source = f->name;
 		if (cfg->process)
-			cfg->process(cfg->ctx, j);
+			cfg->process(cfg->ctx, w->data, j);
 		publish(w, j, 0);
 		if (!(j = acquire(w, f))) {
 			source_close(&src);
@@ -1163,13 +1195,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	}
 	if (rc < 0) {
 		f->status = read_status(rc);
-		if (j->diags.n == 0) {
-			xq_diag_init(&d);
-			xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s",
-				    xq_strerror(rc));
-			d.source = f->name;
-			diag_list_add(&j->diags, &d);
-		}
+		read_stopped(w, j, rc);
 	}
 	/* Diagnostics of the last read and of closing belong to the END job. */
 	source_close(&src);
@@ -1372,6 +1398,7 @@ static void unit_passed(struct pool *p, struct unit *u)
 	struct pool_file *f = u->file;
 
 	p->out_seq++;
+	p->units_head = (p->units_head + 1) % p->units_cap;
 	rec_of(f)->passed++;
 	xq_budget_give_back(&p->budget, u->reserved);
 	unit_free(u);
@@ -1430,6 +1457,30 @@ static void output_loop(struct pool *p)
 	}
 }
 
+/* The command's state of each worker: 0, or what a worker_init returned
+ * (the workers made before it are finished). */
+static int init_workers(struct pool *p)
+{
+	const struct pool_config *cfg = p->cfg;
+
+	for (int i = 0; i < p->nw && cfg->worker_init; i++) {
+		int rc = cfg->worker_init(cfg->ctx, i, &p->w[i].data);
+		if (rc) {
+			p->w[i].data = NULL;
+			return rc;
+		}
+		p->w[i].inited = 1;
+	}
+	return 0;
+}
+
+static void fini_workers(struct pool *p)
+{
+	for (int i = 0; i < p->nw; i++)
+		if (p->w[i].inited && p->cfg->worker_fini)
+			p->cfg->worker_fini(p->cfg->ctx, p->w[i].data);
+}
+
 int pool_run(const struct pool_config *cfg)
 {
 	struct pool p;
@@ -1471,6 +1522,12 @@ int pool_run(const struct pool_config *cfg)
 		p.w[i].pool = &p;
 		p.w[i].id = i;
 		atomic_init(&p.w[i].bytes, 0);
+	}
+	if ((rc = init_workers(&p))) {
+		fini_workers(&p);
+		xq_budget_release(&p.budget);
+		free(p.w);
+		return rc;
 	}
 	if (p.serial) {
 		worker_main(&p.w[0]);
@@ -1523,12 +1580,14 @@ int pool_run(const struct pool_config *cfg)
 			rc = XQ_ENOMEM;
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < RING; k++) {
+			free(p.w[i].slots[k].job.data);
 			if (!p.w[i].slots[k].ready)
 				continue;
 			xq_game_release(&p.w[i].slots[k].job.game);
 			diag_list_release(&p.w[i].slots[k].job.diags);
 			xq_buf_release(&p.w[i].slots[k].job.text);
 		}
+	fini_workers(&p);
 	if (cfg->stats)
 		cfg->stats->peak_reserved = p.budget.peak;
 	xq_budget_release(&p.budget);

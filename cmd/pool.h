@@ -10,7 +10,9 @@
  * thread (the caller's) takes the slots back in input order (unit by unit,
  * game by game) and runs the command's `emit`, which prints and writes.  A
  * worker whose ring is full waits, so memory is bounded by threads x ring
- * size games, never by the size of the input.
+ * size games, never by the size of the input.  Each worker may own state
+ * of the command's (worker_init, worker_fini: an engine that analyses the
+ * games it reads), handed to every `process` call it makes.
  *
  * Collections of many files are read file by file in parallel.  A big
  * input in a format that can be split (format.h: PGN, NDJSON) is cut into
@@ -69,6 +71,8 @@ struct pool_job {
 	struct xq_buf text;        /* free for the command (filled by process) */
 	unsigned flags;            /* free for the command */
 	uint64_t counts[4];        /* free for the command */
+	void *data;                /* free for the command: pool_config.job_data bytes,
+				      zeroed for each job (NULL when 0) */
 };
 
 struct pool_config {
@@ -76,12 +80,23 @@ struct pool_config {
 	struct inputs *inputs;
 	const struct xq_format *forced;    /* --from, or NULL to detect */
 	struct xq_read_opts read_opts;
-	/* On a worker thread, for each POOL_GAME job (may be NULL). */
-	void (*process)(void *ctx, struct pool_job *job);
+	/* On the caller's thread, for each worker in turn (id 0 .. threads - 1)
+	 * before any input is read: make the worker's own state (an engine,
+	 * say) in *worker, which its `process` calls get.  Non-zero stops the
+	 * run before it starts: the workers made are finished and pool_run
+	 * returns that value.  May be NULL (*worker is then NULL). */
+	int (*worker_init)(void *ctx, int id, void **worker);
+	/* After the run, on the caller's thread, for every worker whose
+	 * worker_init succeeded (may be NULL). */
+	void (*worker_fini)(void *ctx, void *worker);
+	/* On a worker thread, for each POOL_GAME job, with that worker's own
+	 * state (may be NULL). */
+	void (*process)(void *ctx, void *worker, struct pool_job *job);
 	/* On the output thread, for every job in input order; non-zero stops
 	 * the run (after the jobs already read are dropped). */
 	int (*emit)(void *ctx, struct pool_job *job);
 	void *ctx;
+	size_t job_data;                   /* bytes of pool_job.data (0: none) */
 	int progress;                      /* show progress (progress.h is started) */
 	/* Splitting one input among the threads; 0 for each means the default. */
 	int64_t split_min;                 /* smaller files are read whole (bytes; default 1 MiB) */
@@ -99,8 +114,9 @@ struct pool_stats {
 	uint64_t peak_reserved; /* the most memory reserved at once (bytes) */
 };
 
-/* Run to the end of the inputs.  Returns 0, the non-zero value an emit
- * returned, XQ_ENOMEM when threads or memory could not be had, or
+/* Run to the end of the inputs.  Returns 0, the non-zero value a
+ * worker_init or an emit returned, XQ_ENOMEM when threads or memory could
+ * not be had, or
  * XQ_ECANCELED when a signal (cmd_cancel, which every read looks at)
  * stopped it.  The worker threads never take the stop signals
  * (cmd_thread_create). */

@@ -24,6 +24,7 @@
 #include "buf.h"
 #include "cmd.h"
 #include "diag.h"
+#include "diagplace.h"
 #include "format.h"
 #include "game.h"
 #include "inputs.h"
@@ -92,37 +93,6 @@ struct vctx {
 	struct xq_buf err, out;
 };
 
-/* Point `d` at the game, or at the move of main-line ply `ply` (with its
- * text as written, or its ICCS coordinates) when there is one. */
-static void place_at(struct xq_diag *d, const struct pool_job *j, uint32_t ply)
-{
-	const struct xq_game *g = &j->game;
-	uint32_t n = XQ_ROOT;
-
-	d->source = j->file->name;
-	d->place = g->place;
-	d->has_offset = g->place.offset > 0 || g->place.line == 0;
-	d->game = g->number;
-	d->ply = ply;
-	if (!ply)
-		return;
-	for (uint32_t k = 0; k < ply && g->nodes[n].child != XQ_NODE_NONE; k++)
-		n = g->nodes[n].child;
-	if (n == XQ_ROOT)
-		return;
-	if (g->nodes[n].place.line || g->nodes[n].place.offset) {
-		d->place = g->nodes[n].place;
-		d->has_offset = 1;
-	}
-	if (g->nodes[n].text) {
-		xq_diag_set_move(d, g->nodes[n].text, strlen(g->nodes[n].text));
-	} else {
-		char iccs[5];
-		xq_move_name(g->nodes[n].move, iccs);
-		xq_diag_set_move(d, iccs, 4);
-	}
-}
-
 /* Add a game-level diagnostic at the game's place (or ply's move). */
 static void game_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
 		      uint32_t ply, const char *fmt, ...)
@@ -137,7 +107,7 @@ static void game_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_cod
 	va_list ap;
 
 	xq_diag_init(&d);
-	place_at(&d, j, ply);
+	diag_place_ply(&d, &j->game, j->file->name, ply);
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
 	va_end(ap);
@@ -360,7 +330,7 @@ static int check_rules(struct vctx *c, struct pool_job *j)
 	    !rules_could_apply(g, &c->rules))
 		return 0;
 	xq_diag_init(&d);
-	place_at(&d, j, 0);
+	diag_place_ply(&d, &j->game, j->file->name, 0);
 	if (xq_rules_check_game(&support, g, XQ_CLAIM_UNSPECIFIED, &c->rules, &d, NULL) != 0)
 		return 0; /* the tree holds only legal moves; memory ran out */
 	if (d.code == XQ_D_NONE)
@@ -369,7 +339,7 @@ static int check_rules(struct vctx *c, struct pool_job *j)
 	snprintf(move, sizeof(move), "%s", d.move);
 	{
 		uint32_t ply = d.ply;
-		place_at(&d, j, ply);
+		diag_place_ply(&d, &j->game, j->file->name, ply);
 		if (!d.move[0])
 			snprintf(d.move, sizeof(d.move), "%s", move);
 	}
@@ -467,12 +437,13 @@ static void check_tags(struct vctx *c, struct pool_job *j)
 }
 
 /* Worker thread: the checks on one game. */
-static void validate_process(void *ctx, struct pool_job *j)
+static void validate_process(void *ctx, void *worker, struct pool_job *j)
 {
 	struct vctx *c = ctx;
 	struct xq_game_counts counts;
 	int fen_reported = 0;
 
+	(void)worker;
 	/* A reader that rejected the start position has said so already. */
 	for (size_t i = 0; i < j->diags.n; i++)
 		if (j->diags.v[i].code == XQ_D_BAD_FEN)

@@ -351,6 +351,15 @@
 
 	document.addEventListener('click', function (e) {
 		var t = e.target, sec = t.closest ? t.closest('section.game') : null, g, a, b, href, r, k;
+		a = t.closest ? t.closest('a') : null;
+		if (!sec && a && /^#g\d+$/.test(a.getAttribute('href') || '') &&
+		    (sec = document.getElementById(a.getAttribute('href').slice(1))) && (g = load(sec))) {
+			/* A link of the index: its game takes the keys now, not when
+			 * the address has changed (a key pressed at once went to the
+			 * game before). */
+			activate(g);
+			return;
+		}
 		if (!sec || !(g = load(sec)))
 			return;
 		activate(g);

@@ -453,6 +453,29 @@ static void resume_with_other_inputs_says_so_and_analyses_them(void **state)
 	assert_int_equal(count_of("r.pgn", "[XqkitAnnotate "), 3);
 }
 
+/* The earlier output holds every game, but in another order: none can be
+ * copied, and those the workers left to be copied are analysed after all,
+ * on any number of threads. */
+static void resume_with_the_inputs_reordered_analyses_every_game(void **state)
+{
+	(void)state;
+	assert_int_equal(RUN("out", "err", "annotate", "-q", "--depth", "2", "-o", path("fresh.pgn"),
+			     MATES, SHORT),
+			 0);
+	for (int j = 1; j <= 2; j++) {
+		char jobs[4];
+		snprintf(jobs, sizeof(jobs), "%d", j);
+		assert_int_equal(RUN("out", "err", "annotate", "-q", "--depth", "2", "--force", "-o",
+				     path("r.pgn"), SHORT, MATES),
+				 0);
+		assert_int_equal(RUN("out", "err", "annotate", "--depth", "2", "-j", jobs, "--resume",
+				     "-o", path("r.pgn"), MATES, SHORT),
+				 0);
+		assert_true(contains("err", "5 games from 2 files: 5 annotated; 22 positions"));
+		assert_same_files("fresh.pgn", "r.pgn");
+	}
+}
+
 static void a_full_disk_is_exit_status_3(void **state)
 {
 	(void)state;
@@ -700,6 +723,8 @@ int main(void)
 			resume_with_other_settings_analyses_again_but_keeps_the_file_whole, setup,
 			teardown),
 		cmocka_unit_test_setup_teardown(resume_with_other_inputs_says_so_and_analyses_them,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(resume_with_the_inputs_reordered_analyses_every_game,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_full_disk_is_exit_status_3, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_crash_is_reported_and_the_restarted_engine_goes_on,

@@ -58,12 +58,13 @@ static void put_diags(struct xq_buf *b, const struct diag_list *l)
 }
 
 /* On a worker: what a command's checks would add, with the game's number. */
-static void process(void *ctx, struct pool_job *j)
+static void process(void *ctx, void *worker, struct pool_job *j)
 {
 	struct xq_game_counts c;
 	struct xq_diag d;
 
 	(void)ctx;
+	(void)worker;
 	xq_game_count(&j->game, &c);
 	j->counts[0] = c.nodes;
 	xq_diag_init(&d);
@@ -513,6 +514,172 @@ static void shared_corpus_collections_read_the_same_split(void **state)
 	xq_buf_release(&list);
 }
 
+/* ---- the workers' own state ------------------------------------------------------ */
+
+struct mine {
+	int id;
+	pthread_t thread;  /* the one that processed its first game */
+	int processed;
+	int finished;
+};
+
+struct owners {
+	struct mine w[4];
+	int fail_at;       /* worker_init fails for this id (-1: never) */
+	int inits, emitted, games;
+};
+
+static int mine_init(void *ctx, int id, void **worker)
+{
+	struct owners *o = ctx;
+
+	o->inits++;
+	if (id == o->fail_at)
+		return 42;
+	o->w[id].id = id;
+	*worker = &o->w[id];
+	return 0;
+}
+
+static void mine_fini(void *ctx, void *worker)
+{
+	struct mine *m = worker;
+
+	(void)ctx;
+	m->finished++;
+}
+
+static void mine_process(void *ctx, void *worker, struct pool_job *j)
+{
+	struct mine *m = worker;
+
+	(void)ctx;
+	if (m->processed++ == 0)
+		m->thread = pthread_self();
+	/* A worker's state is only ever used on its own thread. */
+	if (!pthread_equal(m->thread, pthread_self()))
+		m->processed = -1000000;
+	j->counts[0] = (uint64_t)m->id;
+}
+
+static int mine_emit(void *ctx, struct pool_job *j)
+{
+	struct owners *o = ctx;
+
+	o->emitted++;
+	if (j->kind == POOL_GAME)
+		o->games++;
+	return 0;
+}
+
+static int run_owned(struct owners *o, int threads)
+{
+	static const char *const dir[] = {"tests/data/pgn"};
+	struct inputs in;
+	struct pool_config cfg;
+	int rc;
+
+	memset(&cfg, 0, sizeof(cfg));
+	inputs_init(&in, (char **)dir, 1, 1);
+	cfg.threads = threads;
+	cfg.inputs = &in;
+	cfg.read_opts = (struct xq_read_opts)XQ_READ_OPTS_INIT;
+	cfg.worker_init = mine_init;
+	cfg.worker_fini = mine_fini;
+	cfg.process = mine_process;
+	cfg.emit = mine_emit;
+	cfg.ctx = o;
+	cfg.split_min = 1;
+	cfg.chunk_games = 1;
+	cfg.chunk_bytes = 1;
+	rc = pool_run(&cfg);
+	inputs_release(&in);
+	return rc;
+}
+
+static void each_worker_owns_its_state_from_init_to_fini(void **state)
+{
+	struct owners o;
+	int processed = 0;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.fail_at = -1;
+	assert_int_equal(run_owned(&o, 4), 0);
+	assert_int_equal(o.inits, 4);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(o.w[i].finished, 1);
+		assert_true(o.w[i].processed >= 0);
+		processed += o.w[i].processed;
+	}
+	assert_true(o.games > 4);
+	assert_int_equal(processed, o.games);
+}
+
+static void a_worker_that_cannot_start_stops_the_run_before_any_read(void **state)
+{
+	struct owners o;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.fail_at = 2;
+	assert_int_equal(run_owned(&o, 4), 42);
+	assert_int_equal(o.inits, 3);
+	assert_int_equal(o.w[0].finished, 1);
+	assert_int_equal(o.w[1].finished, 1);
+	assert_int_equal(o.w[2].finished, 0);
+	assert_int_equal(o.w[3].finished, 0);
+	assert_int_equal(o.emitted, 0);
+	/* With one thread too. */
+	memset(&o, 0, sizeof(o));
+	o.fail_at = 0;
+	assert_int_equal(run_owned(&o, 1), 42);
+	assert_int_equal(o.w[0].finished, 0);
+	assert_int_equal(o.emitted, 0);
+}
+
+/* ---- the units in flight ------------------------------------------------------------ */
+
+/* Units numbered while others are passed, so that the ring wraps before
+ * it grows: each is found under its own number, in order, to the end. */
+static void the_units_in_flight_keep_their_order_as_their_ring_grows(void **state)
+{
+	struct pool p;
+	struct worker w;
+	struct pool_file *f;
+	uint64_t made = 0;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	memset(&w, 0, sizeof(w));
+	p.nw = 1;
+	assert_int_equal(xq_budget_init(&p.budget, (uint64_t)8 << 20), 0);
+	f = new_file(0, strdup("units"), 0);
+	assert_non_null(f);
+	for (int round = 0; round < 40; round++) {
+		for (int i = 0; i < 7; i++) {
+			struct unit *u = calloc(1, sizeof(*u));
+			assert_non_null(u);
+			u->file = f;
+			assert_int_equal(number_unit(&p, u, &w), 0);
+			assert_int_equal(u->seq, made++);
+		}
+		for (int i = 0; i < 5; i++) {
+			struct unit *u = unit_at(&p, p.out_seq);
+			assert_int_equal(u->seq, p.out_seq);
+			unit_passed(&p, u);
+		}
+		for (uint64_t seq = p.out_seq; seq < p.next_seq; seq++)
+			assert_int_equal(unit_at(&p, seq)->seq, seq);
+	}
+	assert_true(p.units_cap >= 80); /* it grew, with units wrapped round */
+	rec_of(f)->closed = 1;
+	while (p.out_seq < p.next_seq)
+		unit_passed(&p, unit_at(&p, p.out_seq)); /* the last frees the file */
+	free(p.units);
+	xq_budget_release(&p.budget);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +694,9 @@ int main(void)
 		cmocka_unit_test(inputs_of_many_kinds_keep_their_order),
 		cmocka_unit_test(a_small_budget_is_never_passed_and_changes_nothing_but_the_pace),
 		cmocka_unit_test(shared_corpus_collections_read_the_same_split),
+		cmocka_unit_test(each_worker_owns_its_state_from_init_to_fini),
+		cmocka_unit_test(a_worker_that_cannot_start_stops_the_run_before_any_read),
+		cmocka_unit_test(the_units_in_flight_keep_their_order_as_their_ring_grows),
 	};
 	return cmocka_run_group_tests_name("pool", tests, setup, teardown);
 }

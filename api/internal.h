@@ -1,0 +1,82 @@
+/*
+ * internal.h: what the public API's implementation shares.  The library's
+ * own headers come first: <xq/error.h> then takes the return codes from
+ * lib/diag.h, so both spell them once, with the same values.
+ */
+#ifndef XQ_API_INTERNAL_H
+#define XQ_API_INTERNAL_H
+
+#include "board.h"
+#include "diag.h"
+#include "format.h"
+#include "game.h"
+#include "movegen.h"
+#include "notation.h"
+
+#include <xq/xq.h>
+
+/* A diagnostic of the public API is the library's own. */
+static inline const xq_diagnostic *api_diag(const struct xq_diag *d)
+{
+	return (const xq_diagnostic *)(const void *)d;
+}
+
+struct xq_position {
+	struct xq_board b;
+	struct xq_diag err; /* the last failure, when has_err */
+	int has_err;
+};
+
+struct xq_record {
+	struct xq_game g;
+	struct xq_diag err;
+	int has_err;
+	/* The position after node `at` (XQ_NODE_NONE: none kept). */
+	uint32_t at;
+	struct xq_board at_board;
+};
+
+/* The canonical FEN of `b` into `buf` (`cap` bytes): its length, or 0 and
+ * "" when it does not fit. */
+size_t api_fen(const struct xq_board *b, char *buf, size_t cap);
+
+/* Keep in r's error that it has no node `n`; returns XQ_ENOTFOUND. */
+int api_no_node(xq_record *r, uint32_t n);
+
+/* The node of the main line's ply `ply` (the root for 0; the last node
+ * when the line is shorter). */
+uint32_t api_mainline_node(const struct xq_game *g, uint32_t ply);
+
+/* Squares and moves of the public API (0..89) and of the board (mailbox). */
+xq_sq api_square_in(int square);
+int api_square_out(xq_sq sq);
+xq_move api_move_in(xq_move_code m);
+xq_move_code api_move_out(xq_move m);
+
+/* The public API's constants are the library's: same values. */
+#define API_SAME(a, b) ((int)(a) == (int)(b))
+_Static_assert(API_SAME(XQ_DIALECT_AUTO, XQ_NOTATION_AUTO) && API_SAME(XQ_DIALECT_ICCS, XQ_NOTATION_ICCS) &&
+		       API_SAME(XQ_DIALECT_UCI, XQ_NOTATION_UCI) && API_SAME(XQ_DIALECT_UCI1, XQ_NOTATION_UCI1) &&
+		       API_SAME(XQ_DIALECT_WXF, XQ_NOTATION_WXF) &&
+		       API_SAME(XQ_DIALECT_CHINESE, XQ_NOTATION_CHINESE) &&
+		       API_SAME(XQ_DIALECT_SAN, XQ_NOTATION_SAN),
+	       "dialects");
+_Static_assert(API_SAME(XQ_DIALECT_TRADITIONAL, XQ_NOTATION_TRADITIONAL) &&
+		       API_SAME(XQ_DIALECT_ASCII_DIGITS, XQ_NOTATION_ASCII_DIGITS) &&
+		       API_SAME(XQ_DIALECT_UPPER, XQ_NOTATION_UPPER) &&
+		       API_SAME(XQ_DIALECT_DASH, XQ_NOTATION_DASH) &&
+		       API_SAME(XQ_DIALECT_DPXQ_PAWNS, XQ_NOTATION_DPXQ_PAWNS),
+	       "notation flags");
+_Static_assert(API_SAME(XQ_SEVERITY_NOTE, XQ_SEV_NOTE) && API_SAME(XQ_SEVERITY_WARNING, XQ_SEV_WARNING) &&
+		       API_SAME(XQ_SEVERITY_ERROR, XQ_SEV_ERROR),
+	       "severities");
+_Static_assert(API_SAME(XQ_FORMAT_READS, XQ_CAP_READ) && API_SAME(XQ_FORMAT_WRITES, XQ_CAP_WRITE) &&
+		       API_SAME(XQ_FORMAT_MULTI, XQ_CAP_MULTI) &&
+		       API_SAME(XQ_FORMAT_VARIATIONS, XQ_CAP_VARIATIONS) &&
+		       API_SAME(XQ_FORMAT_COMMENTS, XQ_CAP_COMMENTS) && API_SAME(XQ_FORMAT_BINARY, XQ_CAP_BINARY),
+	       "format abilities");
+_Static_assert(XQ_FEN_SIZE >= XQ_FEN_MAX && XQ_MOVE_TEXT_SIZE >= XQ_MOVE_TEXT_MAX &&
+		       XQ_MOVES_MAX >= XQ_MAX_MOVES && XQ_NO_NODE == XQ_NODE_NONE,
+	       "sizes");
+
+#endif

@@ -1,0 +1,522 @@
+/*
+ * io.c: readers and writers of the public API (<xq/io.h>): the front door
+ * of the library.  An input is opened, its first bytes peeked (through
+ * gzip), its format found by the registry's probes (the name's extension,
+ * less ".gz", only breaks ties), as the xqkit command does.
+ */
+#include "internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+
+#include "buf.h"
+#include "io.h"
+#include "text.h"
+#include "utf8.h"
+
+/* ---- diagnostics ------------------------------------------------------- */
+
+struct api_sink {
+	struct xq_sink sink;
+	xq_diagnostic_fn fn;
+	void *user;
+	uint64_t counts[3];
+};
+
+static void sink_report(const struct xq_diag *d, void *payload)
+{
+	struct api_sink *s = payload;
+
+	if ((unsigned)d->severity < 3)
+		s->counts[d->severity]++;
+	if (s->fn)
+		s->fn(api_diag(d), s->user);
+}
+
+static void sink_init(struct api_sink *s, xq_diagnostic_fn fn, void *user)
+{
+	memset(s, 0, sizeof(*s));
+	s->sink.report = sink_report;
+	s->sink.payload = s;
+	s->fn = fn;
+	s->user = user;
+}
+
+/* Report `d` (filled by a failed call) and return `rc`. */
+static int tell(struct api_sink *s, const struct xq_diag *d, int rc)
+{
+	xq_sink_report(&s->sink, d);
+	return rc;
+}
+
+/* Report a new error about `source` and return `rc`. */
+static int tellf(struct api_sink *s, const char *source, int rc, enum xq_diag_code code,
+		 const char *what, const char *name)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	d.source = source;
+	xq_diag_set(&d, rc, code, XQ_SEV_ERROR, "%s%s%s", what, name ? name : "", name ? "'" : "");
+	return tell(s, &d, rc);
+}
+
+static char *dup_str(const char *s)
+{
+	size_t len = strlen(s);
+	char *p = malloc(len + 1);
+
+	if (p)
+		memcpy(p, s, len + 1);
+	return p;
+}
+
+/* A copy of `path` without a final ".gz", which hides the extension that
+ * names a format; NULL when out of memory. */
+static char *without_gz(const char *path)
+{
+	char *name = dup_str(path);
+	size_t len = name ? strlen(name) : 0;
+
+	if (len > 3 && !strcmp(name + len - 3, ".gz"))
+		name[len - 3] = '\0';
+	return name;
+}
+
+/* ---- formats ----------------------------------------------------------- */
+
+int xq_format_info(size_t i, const char **name, const char **description, unsigned *caps)
+{
+	for (size_t k = 0; xq_formats[k]; k++) {
+		if (k != i)
+			continue;
+		if (name)
+			*name = xq_formats[k]->name;
+		if (description)
+			*description = xq_formats[k]->description;
+		if (caps)
+			*caps = xq_formats[k]->caps & (XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_MULTI |
+						       XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS |
+						       XQ_FORMAT_BINARY);
+		return 0;
+	}
+	return XQ_ENOTFOUND;
+}
+
+/* The options a caller gave, read as far as their `size` says. */
+static void read_opts_of(const xq_read_options *in, xq_read_options *out)
+{
+	xq_read_options def = XQ_READ_OPTIONS_INIT;
+
+	*out = def;
+	if (in && in->size)
+		memcpy(out, in, in->size < sizeof(*out) ? in->size : sizeof(*out));
+	out->size = sizeof(*out);
+}
+
+static void write_opts_of(const xq_write_options *in, xq_write_options *out)
+{
+	xq_write_options def = XQ_WRITE_OPTIONS_INIT;
+
+	*out = def;
+	if (in && in->size)
+		memcpy(out, in, in->size < sizeof(*out) ? in->size : sizeof(*out));
+	out->size = sizeof(*out);
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+struct xq_reader {
+	struct api_sink sink;
+	struct xq_input *in;
+	const struct xq_format *fmt; /* NULL: an empty input */
+	void *reader;
+	struct xq_read_opts ro;
+	uint64_t games;
+	int done; /* 0 reading; 1 at the end; <0 the error that ended it */
+	char *name;
+};
+
+static int only_space(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!xq_is_space(p[i]))
+			return 0;
+	return 1;
+}
+
+/* libxml2 (the CBF reader) is initialised once, before any thread parses:
+ * its own first initialisation is not safe to race. */
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+
+static void xml_init(void)
+{
+	xmlInitParser();
+}
+
+static int reader_start(xq_reader *rd, const char *path, const xq_read_options *opts)
+{
+	xq_read_options o;
+	const unsigned char *head;
+	size_t hlen;
+	struct xq_diag d;
+	int rc;
+
+	pthread_once(&xml_once, xml_init);
+	read_opts_of(opts, &o);
+	rd->ro = (struct xq_read_opts)XQ_READ_OPTS_INIT;
+	rd->ro.uci_ranks = o.uci_ranks ? 1 : 0;
+	rd->ro.max_memory = o.max_memory;
+	if (o.encoding && xq_encoding_parse(o.encoding, &rd->ro.encoding) != 0)
+		return tellf(&rd->sink, xq_input_name(rd->in), XQ_EENCODING, XQ_D_ENCODING,
+			     "unknown text encoding '", o.encoding);
+	xq_diag_init(&d);
+	if ((rc = xq_input_peek(rd->in, &head, &hlen, &d)) != 0)
+		return tell(&rd->sink, &d, rc);
+	if (o.format) {
+		rd->fmt = xq_format_find(o.format);
+		if (!rd->fmt)
+			return tellf(&rd->sink, xq_input_name(rd->in), XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
+				     "unknown format '", o.format);
+	} else {
+		/* The registry breaks ties by extension. */
+		char *name = NULL;
+		if (path && !(name = without_gz(path)))
+			return XQ_ENOMEM;
+		rd->fmt = xq_format_detect(head, hlen, name);
+		free(name);
+		if (!rd->fmt) {
+			if (hlen < XQ_PEEK_SIZE && only_space(head, hlen))
+				return 0; /* empty: no-game when read */
+			return tellf(&rd->sink, xq_input_name(rd->in), XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
+				     "no record format recognises it", NULL);
+		}
+	}
+	if (!(rd->fmt->caps & XQ_CAP_READ) || !rd->fmt->open_reader) {
+		struct xq_diag e;
+		xq_diag_init(&e);
+		e.source = xq_input_name(rd->in);
+		xq_diag_set(&e, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+			    "%s records cannot be read, only written", rd->fmt->name);
+		return tell(&rd->sink, &e, XQ_EUNSUPPORTED);
+	}
+	rc = rd->fmt->open_reader(&rd->reader, rd->in, &rd->ro, &rd->sink.sink);
+	if (rc) {
+		struct xq_diag e;
+		rd->reader = NULL;
+		xq_diag_init(&e);
+		e.source = xq_input_name(rd->in);
+		xq_diag_set(&e, rc, rc == XQ_ENOMEM ? XQ_D_RESOURCE : XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+			    "cannot read it as %s: %s", rd->fmt->name, xq_strerror(rc));
+		return tell(&rd->sink, &e, rc);
+	}
+	return 0;
+}
+
+static int reader_new(xq_reader **out, xq_diagnostic_fn fn, void *user)
+{
+	xq_reader *rd = calloc(1, sizeof(*rd));
+
+	*out = NULL;
+	if (!rd)
+		return XQ_ENOMEM;
+	sink_init(&rd->sink, fn, user);
+	*out = rd;
+	return 0;
+}
+
+int xq_reader_open(xq_reader **out, const char *path, const xq_read_options *opts,
+		   xq_diagnostic_fn fn, void *user)
+{
+	xq_reader *rd;
+	struct xq_diag d;
+	int rc;
+
+	*out = NULL;
+	if ((rc = reader_new(&rd, fn, user)) != 0)
+		return rc;
+	xq_diag_init(&d);
+	if ((rc = xq_input_open(&rd->in, path, &d)) != 0) {
+		tell(&rd->sink, &d, rc);
+		xq_reader_close(rd);
+		return rc;
+	}
+	if ((rc = reader_start(rd, (path[0] == '-' && !path[1]) ? NULL : path, opts)) != 0) {
+		xq_reader_close(rd);
+		return rc;
+	}
+	*out = rd;
+	return 0;
+}
+
+int xq_reader_open_memory(xq_reader **out, const char *name, const void *data, size_t len,
+			  const xq_read_options *opts, xq_diagnostic_fn fn, void *user)
+{
+	xq_reader *rd;
+	int rc;
+
+	*out = NULL;
+	if ((rc = reader_new(&rd, fn, user)) != 0)
+		return rc;
+	if (name && !(rd->name = dup_str(name))) {
+		xq_reader_close(rd);
+		return XQ_ENOMEM;
+	}
+	if ((rc = xq_input_open_mem(&rd->in, rd->name ? rd->name : "<memory>", data, len)) != 0 ||
+	    (rc = reader_start(rd, rd->name, opts)) != 0) {
+		xq_reader_close(rd);
+		return rc;
+	}
+	*out = rd;
+	return 0;
+}
+
+int xq_reader_next(xq_reader *rd, xq_record **out)
+{
+	xq_record *r;
+	int rc;
+
+	*out = NULL;
+	if (rd->done)
+		return rd->done < 0 ? rd->done : 0;
+	if (!rd->reader) {
+		rc = 0; /* an empty input */
+	} else {
+		if (!(r = xq_record_new()))
+			return XQ_ENOMEM;
+		rc = rd->fmt->read(rd->reader, &r->g);
+		if (rc == 1) {
+			/* The record may outlive the reader: its source name too. */
+			if (r->g.source)
+				r->g.source = xq_game_strdup(&r->g, r->g.source, strlen(r->g.source));
+			rd->games++;
+			*out = r;
+			return 1;
+		}
+		xq_record_free(r);
+	}
+	if (rc == 0 && rd->games == 0) {
+		struct xq_diag d;
+		xq_diag_init(&d);
+		d.source = xq_input_name(rd->in);
+		xq_diag_set(&d, 0, XQ_D_NO_GAME, XQ_SEV_ERROR, "the input holds no game");
+		tell(&rd->sink, &d, 0);
+	}
+	rd->done = rc < 0 ? rc : 1;
+	return rc < 0 ? rc : 0;
+}
+
+const char *xq_reader_format(const xq_reader *rd)
+{
+	return rd->fmt ? rd->fmt->name : NULL;
+}
+
+int xq_reader_is_gzip(const xq_reader *rd)
+{
+	return xq_input_is_gzip(rd->in);
+}
+
+uint64_t xq_reader_count(const xq_reader *rd, int severity)
+{
+	return severity >= 0 && severity < 3 ? rd->sink.counts[severity] : 0;
+}
+
+void xq_reader_close(xq_reader *rd)
+{
+	if (!rd)
+		return;
+	if (rd->reader && rd->fmt->close_reader)
+		rd->fmt->close_reader(rd->reader);
+	xq_input_close(rd->in);
+	free(rd->name);
+	free(rd);
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+struct xq_writer {
+	struct api_sink sink;
+	const struct xq_format *fmt;
+	struct xq_output *out;
+	void *writer;
+	struct xq_buf mem; /* a memory writer's bytes */
+	int failed;
+};
+
+static int writer_start(xq_writer *w, const char *path, const xq_write_options *opts)
+{
+	xq_write_options o;
+	struct xq_write_opts wo = XQ_WRITE_OPTS_INIT;
+	const char *source = path ? path : "<memory>";
+	struct xq_diag d;
+	int rc;
+
+	write_opts_of(opts, &o);
+	if (o.format) {
+		w->fmt = xq_format_find(o.format);
+		if (!w->fmt)
+			return tellf(&w->sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
+				     "unknown format '", o.format);
+	} else if (path) {
+		char *name = without_gz(path);
+		if (!name)
+			return XQ_ENOMEM;
+		w->fmt = xq_format_for_extension(name);
+		free(name);
+		if (!w->fmt)
+			return tellf(&w->sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
+				     "no format writes files named like '", path);
+	} else {
+		return tellf(&w->sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
+			     "a memory writer needs a format", NULL);
+	}
+	if (!(w->fmt->caps & XQ_CAP_WRITE) || !w->fmt->open_writer) {
+		xq_diag_init(&d);
+		d.source = path;
+		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+			    "%s records can be read, not written", w->fmt->name);
+		return tell(&w->sink, &d, XQ_EUNSUPPORTED);
+	}
+	if (o.encoding && xq_encoding_parse(o.encoding, &wo.encoding) != 0)
+		return tellf(&w->sink, source, XQ_EENCODING, XQ_D_ENCODING,
+			     "unknown text encoding '", o.encoding);
+	if (o.dialect < XQ_DIALECT_AUTO || o.dialect >= XQ_DIALECT_SAN)
+		return tellf(&w->sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
+			     "move text cannot be written in that notation", NULL);
+	wo.notation = o.dialect;
+	wo.notation_flags = o.dialect_flags & (XQ_DIALECT_TRADITIONAL | XQ_DIALECT_ASCII_DIGITS |
+					       XQ_DIALECT_UPPER | XQ_DIALECT_DASH | XQ_DIALECT_DPXQ_PAWNS);
+	wo.version = o.version;
+	xq_diag_init(&d);
+	if (path)
+		rc = xq_output_open(&w->out, path,
+				    ((o.flags & XQ_WRITE_FORCE) ? XQ_OUTPUT_FORCE : 0) |
+					    ((o.flags & XQ_WRITE_GZIP) ? XQ_OUTPUT_GZIP : 0),
+				    &d);
+	else
+		rc = xq_output_open_mem(&w->out, &w->mem);
+	if (rc) {
+		w->out = NULL;
+		if (d.code == XQ_D_NONE)
+			xq_diag_set(&d, rc, XQ_D_IO, XQ_SEV_ERROR, "cannot write: %s", xq_strerror(rc));
+		return tell(&w->sink, &d, rc);
+	}
+	rc = w->fmt->open_writer(&w->writer, w->out, &wo, &w->sink.sink);
+	if (rc) {
+		w->writer = NULL;
+		xq_diag_init(&d);
+		d.source = path;
+		xq_diag_set(&d, rc, rc == XQ_ENOMEM ? XQ_D_RESOURCE : XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+			    "cannot write %s: %s", w->fmt->name, xq_strerror(rc));
+		return tell(&w->sink, &d, rc);
+	}
+	return 0;
+}
+
+static int writer_open(xq_writer **out, const char *path, const xq_write_options *opts,
+		       xq_diagnostic_fn fn, void *user)
+{
+	xq_writer *w = calloc(1, sizeof(*w));
+	int rc;
+
+	*out = NULL;
+	if (!w)
+		return XQ_ENOMEM;
+	sink_init(&w->sink, fn, user);
+	xq_buf_init(&w->mem);
+	if ((rc = writer_start(w, path, opts)) != 0) {
+		xq_writer_abort(w);
+		return rc;
+	}
+	*out = w;
+	return 0;
+}
+
+int xq_writer_open(xq_writer **out, const char *path, const xq_write_options *opts,
+		   xq_diagnostic_fn fn, void *user)
+{
+	return writer_open(out, path, opts, fn, user);
+}
+
+int xq_writer_open_memory(xq_writer **out, const xq_write_options *opts, xq_diagnostic_fn fn,
+			  void *user)
+{
+	return writer_open(out, NULL, opts, fn, user);
+}
+
+int xq_writer_write(xq_writer *w, const xq_record *r)
+{
+	int rc = w->fmt->write(w->writer, &r->g);
+
+	if (rc < 0)
+		w->failed = rc;
+	return rc < 0 ? rc : 0;
+}
+
+/* Close the format's writer; 0 or the first failure. */
+static int writer_finish(xq_writer *w)
+{
+	int rc = w->failed;
+
+	if (w->writer) {
+		int crc = w->fmt->close_writer(w->writer);
+		w->writer = NULL;
+		if (!rc && crc < 0)
+			rc = crc;
+	}
+	return rc;
+}
+
+int xq_writer_close(xq_writer *w)
+{
+	struct xq_diag d;
+	int rc = writer_finish(w);
+
+	if (rc) {
+		xq_writer_abort(w);
+		return rc;
+	}
+	xq_diag_init(&d);
+	rc = xq_output_commit(w->out, &d);
+	w->out = NULL;
+	if (rc)
+		tell(&w->sink, &d, rc);
+	xq_writer_abort(w);
+	return rc;
+}
+
+int xq_writer_close_memory(xq_writer *w, void **data, size_t *len)
+{
+	int rc = writer_finish(w);
+
+	*data = NULL;
+	*len = 0;
+	if (!rc)
+		rc = xq_output_commit(w->out, NULL);
+	w->out = NULL;
+	if (!rc && xq_buf_error(&w->mem))
+		rc = XQ_ENOMEM;
+	if (!rc) {
+		if (xq_buf_grow(&w->mem, 1) != 0)
+			rc = XQ_ENOMEM;
+		else
+			*data = xq_buf_detach(&w->mem, len);
+	}
+	xq_writer_abort(w);
+	return rc;
+}
+
+void xq_writer_abort(xq_writer *w)
+{
+	if (!w)
+		return;
+	if (w->writer)
+		w->fmt->close_writer(w->writer);
+	if (w->out)
+		xq_output_abort(w->out);
+	xq_buf_release(&w->mem);
+	free(w);
+}

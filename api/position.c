@@ -1,0 +1,243 @@
+/*
+ * position.c: positions, moves and their text, FEN and perft of the
+ * public API (<xq/position.h>).
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+xq_sq api_square_in(int square)
+{
+	if (square < 0 || square >= 90)
+		return 0;
+	return XQ_SQ(square % 9, square / 9);
+}
+
+int api_square_out(xq_sq sq)
+{
+	return XQ_SQ_RANK(sq) * 9 + XQ_SQ_FILE(sq);
+}
+
+xq_move api_move_in(xq_move_code m)
+{
+	xq_sq from = api_square_in(XQ_MOVE_CODE_FROM(m)), to = api_square_in(XQ_MOVE_CODE_TO(m));
+
+	return from && to ? XQ_MOVE(from, to) : 0;
+}
+
+xq_move_code api_move_out(xq_move m)
+{
+	if (!m)
+		return 0;
+	return XQ_MOVE_CODE(api_square_out(XQ_MOVE_FROM(m)), api_square_out(XQ_MOVE_TO(m)));
+}
+
+const char *xq_dialect_name(int dialect)
+{
+	if (dialect < XQ_DIALECT_AUTO || dialect > XQ_DIALECT_SAN)
+		return NULL;
+	return xq_notation_name((enum xq_notation)dialect);
+}
+
+int xq_dialect_from_name(const char *name)
+{
+	enum xq_notation n;
+
+	if (!name || xq_notation_from_name(name, &n) != 0)
+		return XQ_ENOTFOUND;
+	return (int)n;
+}
+
+xq_position *xq_position_new(void)
+{
+	xq_position *p = calloc(1, sizeof(*p));
+
+	if (p)
+		xq_board_start(&p->b);
+	return p;
+}
+
+void xq_position_free(xq_position *p)
+{
+	free(p);
+}
+
+xq_position *xq_position_dup(const xq_position *p)
+{
+	xq_position *q = malloc(sizeof(*q));
+
+	if (q)
+		*q = *p;
+	return q;
+}
+
+static void ok(xq_position *p)
+{
+	p->has_err = 0;
+}
+
+static int fail(xq_position *p, int rc)
+{
+	p->has_err = 1;
+	return rc;
+}
+
+void xq_position_set_start(xq_position *p)
+{
+	xq_board_start(&p->b);
+	ok(p);
+}
+
+int xq_position_set_fen(xq_position *p, const char *fen)
+{
+	int rc;
+
+	xq_diag_init(&p->err);
+	rc = xq_board_from_fen(&p->b, fen, strlen(fen), 0, &p->err);
+	if (rc)
+		return fail(p, rc);
+	ok(p);
+	return 0;
+}
+
+size_t api_fen(const struct xq_board *b, char *buf, size_t cap)
+{
+	char fen[XQ_FEN_MAX];
+	size_t len = xq_board_to_fen(b, fen, sizeof(fen));
+
+	if (len >= cap) {
+		if (cap)
+			buf[0] = '\0';
+		return 0;
+	}
+	memcpy(buf, fen, len + 1);
+	return len;
+}
+
+size_t xq_position_fen(const xq_position *p, char *buf, size_t cap)
+{
+	return api_fen(&p->b, buf, cap);
+}
+
+int xq_position_side(const xq_position *p)
+{
+	return p->b.side;
+}
+
+char xq_position_piece(const xq_position *p, int square)
+{
+	static const char letters[] = "KABNRCP";
+	xq_sq sq = api_square_in(square);
+	uint8_t kind = sq ? xq_board_kind(&p->b, sq) : 0;
+	char c;
+
+	if (!kind)
+		return 0;
+	c = letters[XQ_KIND_TYPE(kind)];
+	return XQ_KIND_SIDE(kind) ? (char)(c - 'A' + 'a') : c;
+}
+
+int xq_position_legal_moves(const xq_position *p, xq_move_code *out)
+{
+	struct xq_board b = p->b;
+	xq_move moves[XQ_MAX_MOVES];
+	int n = xq_gen_legal(&b, moves);
+
+	for (int i = 0; i < n; i++)
+		out[i] = api_move_out(moves[i]);
+	return n;
+}
+
+int xq_position_in_check(const xq_position *p)
+{
+	return xq_board_in_check(&p->b) ? 1 : 0;
+}
+
+int xq_position_state(const xq_position *p)
+{
+	struct xq_board b = p->b;
+
+	switch (xq_board_status(&b)) {
+	case XQ_CHECKMATE:
+		return XQ_STATE_CHECKMATE;
+	case XQ_STALEMATE:
+		return XQ_STATE_STALEMATE;
+	default:
+		return XQ_STATE_PLAYING;
+	}
+}
+
+int xq_position_play(xq_position *p, xq_move_code m)
+{
+	xq_move mv = api_move_in(m);
+	struct xq_undo u;
+	int rc;
+
+	xq_diag_init(&p->err);
+	if (!mv)
+		return fail(p, xq_diag_set(&p->err, XQ_EILLEGAL, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+					   "move code %u names a square off the board", (unsigned)m));
+	if ((rc = xq_move_check(&p->b, mv, &p->err)) != 0)
+		return fail(p, rc);
+	xq_board_make(&p->b, mv, &u);
+	ok(p);
+	return 0;
+}
+
+int xq_position_read_move(xq_position *p, const char *text, int dialect, xq_move_code *out)
+{
+	size_t len = strlen(text);
+	xq_move mv;
+	int rc;
+
+	xq_diag_init(&p->err);
+	if (dialect < XQ_DIALECT_AUTO || dialect > XQ_DIALECT_SAN)
+		return fail(p, xq_diag_set(&p->err, XQ_ENOTFOUND, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
+					   "no notation numbered %d", dialect));
+	len = xq_notation_strip_suffix(text, len);
+	rc = xq_notation_read(&mv, &p->b, text, len, (enum xq_notation)dialect, &p->err);
+	if (rc)
+		return fail(p, rc);
+	*out = api_move_out(mv);
+	ok(p);
+	return 0;
+}
+
+int xq_position_play_text(xq_position *p, const char *text, int dialect)
+{
+	xq_move_code m;
+	int rc = xq_position_read_move(p, text, dialect, &m);
+
+	return rc ? rc : xq_position_play(p, m);
+}
+
+size_t xq_position_move_text(const xq_position *p, xq_move_code m, int dialect, unsigned flags,
+			     char *buf, size_t cap)
+{
+	struct xq_board b = p->b;
+	xq_move mv = api_move_in(m);
+
+	flags &= XQ_DIALECT_TRADITIONAL | XQ_DIALECT_ASCII_DIGITS | XQ_DIALECT_UPPER | XQ_DIALECT_DASH |
+		 XQ_DIALECT_DPXQ_PAWNS;
+	if (!mv || dialect <= XQ_DIALECT_AUTO || dialect >= XQ_DIALECT_SAN) {
+		if (cap)
+			buf[0] = '\0';
+		return 0;
+	}
+	return xq_notation_write(buf, cap, &b, mv, (enum xq_notation)dialect, flags);
+}
+
+uint64_t xq_position_perft(const xq_position *p, int depth)
+{
+	struct xq_board b = p->b;
+
+	if (depth <= 0)
+		return 1;
+	return xq_perft(&b, depth);
+}
+
+const xq_diagnostic *xq_position_error(const xq_position *p)
+{
+	return p->has_err ? api_diag(&p->err) : NULL;
+}

@@ -1,0 +1,372 @@
+/*
+ * record.c: one game record of the public API (<xq/record.h>), around
+ * the library's struct xq_game.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+
+static int rfail(xq_record *r, int rc)
+{
+	r->has_err = 1;
+	return rc;
+}
+
+static void rok(xq_record *r)
+{
+	r->has_err = 0;
+}
+
+xq_record *xq_record_new(void)
+{
+	xq_record *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	if (xq_game_init(&r->g) != 0) {
+		free(r);
+		return NULL;
+	}
+	r->at = XQ_NODE_NONE;
+	return r;
+}
+
+void xq_record_free(xq_record *r)
+{
+	if (!r)
+		return;
+	xq_game_release(&r->g);
+	free(r);
+}
+
+uint64_t xq_record_number(const xq_record *r)
+{
+	return r->g.number;
+}
+
+int xq_record_is_broken(const xq_record *r)
+{
+	return (r->g.flags & XQ_GAME_BROKEN) != 0;
+}
+
+int xq_record_is_empty(const xq_record *r)
+{
+	return r->g.nnodes <= 1;
+}
+
+const char *xq_record_encoding(const xq_record *r)
+{
+	return r->g.encoding;
+}
+
+size_t xq_record_tag_count(const xq_record *r)
+{
+	return r->g.ntags;
+}
+
+const char *xq_record_tag_name(const xq_record *r, size_t i)
+{
+	return i < r->g.ntags ? r->g.tags[i].name : NULL;
+}
+
+const char *xq_record_tag_value(const xq_record *r, size_t i)
+{
+	return i < r->g.ntags ? r->g.tags[i].value : NULL;
+}
+
+const char *xq_record_tag(const xq_record *r, const char *name)
+{
+	return xq_game_tag(&r->g, name);
+}
+
+int xq_record_set_tag(xq_record *r, const char *name, const char *value)
+{
+	return xq_game_set_tag(&r->g, name, value);
+}
+
+const char *xq_record_result(const xq_record *r)
+{
+	return xq_result_string(r->g.result);
+}
+
+int xq_record_set_result(xq_record *r, const char *result)
+{
+	enum xq_result res;
+
+	xq_diag_init(&r->err);
+	if (xq_result_parse(result, strlen(result), &res) != 0)
+		return rfail(r, xq_diag_set(&r->err, XQ_EPARSE, XQ_D_BAD_RESULT, XQ_SEV_ERROR,
+					    "'%s' is not a result (1-0, 0-1, 1/2-1/2 or *)", result));
+	r->g.result = res;
+	r->g.result_text = NULL;
+	rok(r);
+	return 0;
+}
+
+size_t xq_record_start_fen(const xq_record *r, char *buf, size_t cap)
+{
+	return api_fen(&r->g.start, buf, cap);
+}
+
+int xq_record_set_start(xq_record *r, const xq_position *p)
+{
+	xq_diag_init(&r->err);
+	if (r->g.nnodes > 1)
+		return rfail(r, xq_diag_set(&r->err, XQ_EILLEGAL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+					    "the start position of a record with moves cannot change"));
+	r->g.start = p->b;
+	r->at = XQ_NODE_NONE;
+	rok(r);
+	return 0;
+}
+
+int api_no_node(xq_record *r, uint32_t n)
+{
+	xq_diag_init(&r->err);
+	return rfail(r, xq_diag_set(&r->err, XQ_ENOTFOUND, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+				    "no node %u in the record", (unsigned)n));
+}
+
+static const struct xq_node *node(const xq_record *r, uint32_t n)
+{
+	return n < r->g.nnodes ? &r->g.nodes[n] : NULL;
+}
+
+uint32_t xq_record_node_count(const xq_record *r)
+{
+	return (uint32_t)r->g.nnodes;
+}
+
+uint32_t xq_record_node_parent(const xq_record *r, uint32_t n)
+{
+	const struct xq_node *x = node(r, n);
+	return x ? x->parent : XQ_NO_NODE;
+}
+
+uint32_t xq_record_node_child(const xq_record *r, uint32_t n)
+{
+	const struct xq_node *x = node(r, n);
+	return x ? x->child : XQ_NO_NODE;
+}
+
+uint32_t xq_record_node_sibling(const xq_record *r, uint32_t n)
+{
+	const struct xq_node *x = node(r, n);
+	return x ? x->sibling : XQ_NO_NODE;
+}
+
+xq_move_code xq_record_node_move(const xq_record *r, uint32_t n)
+{
+	const struct xq_node *x = node(r, n);
+	return x ? api_move_out(x->move) : 0;
+}
+
+uint32_t xq_record_node_ply(const xq_record *r, uint32_t n)
+{
+	return node(r, n) ? xq_game_ply(&r->g, n) : 0;
+}
+
+const char *xq_record_node_comment(const xq_record *r, uint32_t n)
+{
+	const struct xq_node *x = node(r, n);
+	return x ? x->comment : NULL;
+}
+
+const char *xq_record_node_pre_comment(const xq_record *r, uint32_t n)
+{
+	const struct xq_node *x = node(r, n);
+	return x ? x->pre_comment : NULL;
+}
+
+const char *xq_record_node_source_text(const xq_record *r, uint32_t n)
+{
+	const struct xq_node *x = node(r, n);
+	return x ? x->text : NULL;
+}
+
+int xq_record_node_nag_count(const xq_record *r, uint32_t n)
+{
+	const struct xq_node *x = node(r, n);
+	return x ? x->nnags : 0;
+}
+
+int xq_record_node_nag(const xq_record *r, uint32_t n, int i)
+{
+	const struct xq_node *x = node(r, n);
+	return x && i >= 0 && i < x->nnags ? x->nags[i] : 0;
+}
+
+int xq_record_node_place(const xq_record *r, uint32_t n, uint64_t *line, uint64_t *column,
+			 uint64_t *offset)
+{
+	const struct xq_node *x = node(r, n);
+
+	if (!x)
+		return XQ_ENOTFOUND;
+	if (line)
+		*line = x->place.line;
+	if (column)
+		*column = x->place.col;
+	if (offset)
+		*offset = x->place.offset;
+	return 0;
+}
+
+/* The position after node `n` (which exists), kept for the next call:
+ * a child of the node asked for last costs one move. */
+static const struct xq_board *board_after(xq_record *r, uint32_t n)
+{
+	if (r->at != n) {
+		uint32_t parent = r->g.nodes[n].parent;
+		if (n != XQ_ROOT && parent == r->at) {
+			struct xq_undo u;
+			xq_board_make(&r->at_board, r->g.nodes[n].move, &u);
+		} else {
+			xq_game_board_at(&r->g, n, &r->at_board);
+		}
+		r->at = n;
+	}
+	return &r->at_board;
+}
+
+int xq_record_node_position(xq_record *r, uint32_t n, xq_position *out)
+{
+	if (!node(r, n))
+		return XQ_ENOTFOUND;
+	out->b = *board_after(r, n);
+	out->has_err = 0;
+	return 0;
+}
+
+size_t xq_record_node_fen(xq_record *r, uint32_t n, char *buf, size_t cap)
+{
+	if (!node(r, n)) {
+		if (cap)
+			buf[0] = '\0';
+		return 0;
+	}
+	return api_fen(board_after(r, n), buf, cap);
+}
+
+size_t xq_record_node_move_text(xq_record *r, uint32_t n, int dialect, unsigned flags, char *buf,
+				size_t cap)
+{
+	struct xq_board b;
+
+	if (!node(r, n) || n == XQ_ROOT || dialect <= XQ_DIALECT_AUTO || dialect >= XQ_DIALECT_SAN) {
+		if (cap)
+			buf[0] = '\0';
+		return 0;
+	}
+	b = *board_after(r, r->g.nodes[n].parent);
+	flags &= XQ_DIALECT_TRADITIONAL | XQ_DIALECT_ASCII_DIGITS | XQ_DIALECT_UPPER | XQ_DIALECT_DASH |
+		 XQ_DIALECT_DPXQ_PAWNS;
+	return xq_notation_write(buf, cap, &b, r->g.nodes[n].move, (enum xq_notation)dialect,
+				 flags | XQ_NOTATION_KNOWN_LEGAL);
+}
+
+char *xq_record_mainline_text(xq_record *r, int dialect, unsigned flags)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+	struct xq_board pos = r->g.start;
+
+	flags &= XQ_DIALECT_TRADITIONAL | XQ_DIALECT_ASCII_DIGITS | XQ_DIALECT_UPPER | XQ_DIALECT_DASH |
+		 XQ_DIALECT_DPXQ_PAWNS;
+	if (dialect <= XQ_DIALECT_AUTO || dialect >= XQ_DIALECT_SAN)
+		dialect = XQ_DIALECT_ICCS;
+	if (xq_buf_grow(&b, 1) != 0)
+		return NULL;
+	for (uint32_t n = r->g.nodes[XQ_ROOT].child; n != XQ_NODE_NONE; n = r->g.nodes[n].child) {
+		char text[XQ_MOVE_TEXT_MAX];
+		struct xq_undo u;
+		size_t len = xq_notation_write(text, sizeof(text), &pos, r->g.nodes[n].move,
+					       (enum xq_notation)dialect,
+					       flags | XQ_NOTATION_KNOWN_LEGAL);
+		if (n != r->g.nodes[XQ_ROOT].child)
+			xq_buf_addc(&b, ' ');
+		xq_buf_add(&b, text, len);
+		xq_board_make(&pos, r->g.nodes[n].move, &u);
+	}
+	if (xq_buf_error(&b)) {
+		xq_buf_release(&b);
+		return NULL;
+	}
+	return xq_buf_detach(&b, NULL);
+}
+
+uint32_t api_mainline_node(const struct xq_game *g, uint32_t ply)
+{
+	uint32_t n = XQ_ROOT;
+
+	while (ply-- > 0 && g->nodes[n].child != XQ_NODE_NONE)
+		n = g->nodes[n].child;
+	return n;
+}
+
+uint32_t xq_record_mainline_length(const xq_record *r)
+{
+	return xq_game_mainline_length(&r->g);
+}
+
+int xq_record_add_move(xq_record *r, uint32_t parent, xq_move_code m, uint32_t *out)
+{
+	struct xq_board b;
+	xq_move mv = api_move_in(m);
+	uint32_t n;
+	int rc;
+
+	if (!node(r, parent))
+		return api_no_node(r, parent);
+	xq_diag_init(&r->err);
+	b = *board_after(r, parent);
+	if (!mv)
+		return rfail(r, xq_diag_set(&r->err, XQ_EILLEGAL, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+					    "move code %u names a square off the board", (unsigned)m));
+	if ((rc = xq_move_check(&b, mv, &r->err)) != 0)
+		return rfail(r, rc);
+	if ((rc = xq_game_add_move(&r->g, parent, mv, &n)) != 0)
+		return rfail(r, xq_diag_set(&r->err, rc, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory"));
+	r->g.flags &= ~(unsigned)XQ_GAME_EMPTY;
+	if (out)
+		*out = n;
+	rok(r);
+	return 0;
+}
+
+int xq_record_add_move_text(xq_record *r, uint32_t parent, const char *text, int dialect,
+			    uint32_t *out)
+{
+	xq_position p;
+	xq_move_code m;
+	int rc;
+
+	if (!node(r, parent))
+		return api_no_node(r, parent);
+	xq_diag_init(&r->err);
+	p.b = *board_after(r, parent);
+	p.has_err = 0;
+	if ((rc = xq_position_read_move(&p, text, dialect, &m)) != 0) {
+		r->err = p.err;
+		return rfail(r, rc);
+	}
+	return xq_record_add_move(r, parent, m, out);
+}
+
+int xq_record_set_comment(xq_record *r, uint32_t n, const char *text)
+{
+	if (!node(r, n))
+		return XQ_ENOTFOUND;
+	if (!text) {
+		r->g.nodes[n].comment = NULL;
+		return 0;
+	}
+	return xq_game_set_comment(&r->g, n, text, strlen(text));
+}
+
+const xq_diagnostic *xq_record_error(const xq_record *r)
+{
+	return r->has_err ? api_diag(&r->err) : NULL;
+}

@@ -1,0 +1,142 @@
+/*
+ * rules.c: rulings on repetitions and move limits of the public API
+ * (<xq/rules.h>), over lib/rules.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+#include "buf.h"
+#include "rules.h"
+
+int xq_ruleset_from_name(const char *name)
+{
+	enum xq_rules_set s;
+
+	if (!name || xq_rules_set_from_name(name, &s) != 0)
+		return XQ_ENOTFOUND;
+	return s == XQ_RULES_CHINESE ? XQ_RULESET_CHINESE : XQ_RULESET_ASIAN;
+}
+
+static void options_for(struct xq_rules_options *o, int ruleset)
+{
+	*o = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
+	o->rules = ruleset == XQ_RULESET_CHINESE ? XQ_RULES_CHINESE : XQ_RULES_ASIAN;
+}
+
+static int ruling_of(enum xq_rules_verdict v)
+{
+	switch (v) {
+	case XQ_VERDICT_DRAW:
+		return XQ_RULING_DRAW;
+	case XQ_VERDICT_RED_LOSES:
+		return XQ_RULING_RED_LOSES;
+	case XQ_VERDICT_BLACK_LOSES:
+		return XQ_RULING_BLACK_LOSES;
+	default:
+		return XQ_RULING_NONE;
+	}
+}
+
+int xq_record_ruling(xq_record *r, uint32_t n, int ruleset, char **why)
+{
+	struct xq_rules_options o;
+	struct xq_rules_report rep;
+	struct xq_buf text = XQ_BUF_INIT;
+	int ruling = XQ_RULING_NONE, rc;
+
+	if (why)
+		*why = NULL;
+	if (n >= r->g.nnodes)
+		return api_no_node(r, n);
+	xq_diag_init(&r->err);
+	options_for(&o, ruleset);
+	xq_rules_report_init(&rep);
+	rc = xq_rules_analyze_game(&rep, &r->g, n, &o, &r->err);
+	if (rc) {
+		/* The tree holds legal moves only: memory ran out. */
+		xq_rules_report_release(&rep);
+		r->has_err = 1;
+		return rc;
+	}
+	for (size_t i = 0; i < rep.ncycles && ruling == XQ_RULING_NONE; i++) {
+		const struct xq_rules_cycle *c = &rep.cycles[i];
+		if (c->last != rep.nplies || c->repeats < o.min_repeats || c->verdict == XQ_VERDICT_NONE)
+			continue;
+		ruling = ruling_of((enum xq_rules_verdict)c->verdict);
+		if (why)
+			rc = xq_rules_describe_cycle(&text, &rep, i);
+	}
+	for (size_t i = 0; i < rep.nlimits && ruling == XQ_RULING_NONE; i++) {
+		if (rep.limits[i].mate)
+			continue;
+		ruling = XQ_RULING_DRAW;
+		if (why)
+			rc = xq_rules_describe_limit(&text, &rep, i);
+	}
+	xq_rules_report_release(&rep);
+	if (!rc && why && ruling != XQ_RULING_NONE) {
+		if (xq_buf_error(&text) || xq_buf_grow(&text, 1) != 0)
+			rc = XQ_ENOMEM;
+		else
+			*why = xq_buf_detach(&text, NULL);
+	}
+	xq_buf_release(&text);
+	if (rc) {
+		r->has_err = 1;
+		return xq_diag_set(&r->err, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	}
+	r->has_err = 0;
+	return ruling;
+}
+
+/* Say in `d` where the main line's ply `ply` stands in the source: the
+ * move's own place when the reader kept one, else the record's. */
+static void place_at(struct xq_diag *d, const struct xq_game *g, uint32_t ply)
+{
+	const struct xq_node *x = &g->nodes[api_mainline_node(g, ply)];
+	int own = ply && (x->place.line || x->place.offset);
+
+	d->source = g->source;
+	d->game = g->number;
+	d->ply = ply;
+	d->place = own ? x->place : g->place;
+	d->has_offset = own || g->place.offset > 0 || g->place.line == 0;
+}
+
+int xq_record_check_result(xq_record *r, int ruleset, xq_diagnostic_fn fn, void *user)
+{
+	struct xq_rules_options o;
+	enum xq_rules_support support = XQ_SUPPORT_SILENT;
+	struct xq_diag d;
+	char move[XQ_DIAG_MOVE_MAX];
+	int rc;
+
+	options_for(&o, ruleset);
+	xq_diag_init(&d);
+	rc = xq_rules_check_game(&support, &r->g, XQ_CLAIM_UNSPECIFIED, &o, &d, NULL);
+	if (rc) {
+		r->err = d;
+		r->has_err = 1;
+		return rc;
+	}
+	r->has_err = 0;
+	if (d.code != XQ_D_NONE) {
+		/* The rules name the ply; the record knows where it was written. */
+		memcpy(move, d.move, sizeof(move));
+		place_at(&d, &r->g, d.ply);
+		memcpy(d.move, move, sizeof(move));
+		if (fn)
+			fn(api_diag(&d), user);
+	}
+	switch (support) {
+	case XQ_SUPPORT_CONFIRMED:
+		return XQ_RESULT_CHECK_CONFIRMED;
+	case XQ_SUPPORT_CONTRADICTED:
+		return XQ_RESULT_CHECK_CONTRADICTED;
+	case XQ_SUPPORT_DOUBTFUL:
+		return XQ_RESULT_CHECK_DOUBTFUL;
+	default:
+		return XQ_RESULT_CHECK_SILENT;
+	}
+}

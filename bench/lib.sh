@@ -1,0 +1,34 @@
+# bench/lib.sh: the one way the bench scripts time a command (sourced).
+#
+# A figure is the whole process, as a user runs it: `measure FILE cmd...`
+# runs cmd once under /usr/bin/time and appends "wall cpu rss" to FILE
+# (seconds of wall time, seconds of CPU time, user + system, and peak
+# resident KiB); its output goes to /dev/null.  Programs to compare are
+# run in turn, A B A B ..., so that a change in the machine's load falls on
+# both; `report FILE` gives the medians (and the largest RSS).  CPU time is
+# reported beside wall time because it swings far less with load: on a
+# busy machine, trust the CPU ratio and say so.
+#
+# Needs /usr/bin/time (apt-get install time).
+[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 3; }
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+# measure FILE cmd...: one run; the exit status of cmd is ignored (a run
+# over damaged records exits 1), but a command that cannot run stops the
+# benchmark.
+measure() {
+	_f=$1
+	shift
+	/usr/bin/time -o "$_f.t" -f '%e %U %S %M' "$@" > /dev/null 2>&1 || true
+	tail -1 "$_f.t" | grep -q '^[0-9.]* [0-9.]* [0-9.]* [0-9]*$' ||
+		{ echo "could not time: $* ($(tail -1 "$_f.t"))" >&2; exit 1; }
+	tail -1 "$_f.t" | awk '{print $1, $2 + $3, $4}' >> "$_f"
+	rm -f "$_f.t"
+}
+
+# report FILE: "WALL CPU RSS", medians of wall and CPU seconds, largest RSS.
+report() {
+	printf '%s %s %s\n' "$(cut -d' ' -f1 "$1" | median)" "$(cut -d' ' -f2 "$1" | median)" \
+		"$(cut -d' ' -f3 "$1" | sort -n | tail -1)"
+}

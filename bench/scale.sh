@@ -1,0 +1,85 @@
+#!/bin/sh
+# Scaling with the size of a collection: validate and convert of 100,000
+# and of 1,000,000 games, one PGN file each, in one session.
+#
+# The games are the shared corpus's UTF-8 PGN games, repeated with the
+# Event tag of every copy made different ("... #k"), so that no two games
+# of the collection are the same record.  For each size, `xqkit validate
+# -q -j 1` and `xqkit convert -t ndjson -j 1` (to a file in the bench's own
+# folder) run RUNS times in turn; the medians of wall and CPU time and the
+# largest peak RSS are reported (bench/lib.sh), with the CPU time per game
+# and the ratio 1M / 100k (linear: 10; flat memory: RSS the same).
+#
+# Usage: bench/scale.sh [RUNS] [SMALL] [LARGE]   (defaults 3, 100000,
+#        1000000; needs ../shared or $XQ_SHARED; writes about 1.5 GB in
+#        $TMPDIR or BENCH_DIR, removed at the end unless BENCH_DIR is set)
+set -eu
+runs=${1:-3}
+small=${2:-100000}
+large=${3:-1000000}
+xqkit=${XQKIT:-./xqkit}
+corpus=${XQ_SHARED:-../shared}/corpus
+[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
+[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
+. bench/lib.sh
+if [ -n "${BENCH_DIR:-}" ]; then
+	work=$BENCH_DIR
+	mkdir -p "$work"
+else
+	work=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-scale.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+fi
+
+# The UTF-8 PGN files of the corpus that read without an error.
+"$xqkit" validate -r -q --format ndjson "$corpus" 2> /dev/null |
+	grep '"format":"pgn"' | grep '"encoding":"utf-8"' |
+	sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' > "$work/files"
+while IFS= read -r f; do cat "$f"; printf '\n\n'; done < "$work/files" > "$work/one.pgn"
+per=$("$xqkit" validate -q --format ndjson "$work/one.pgn" 2> /dev/null | tail -1 |
+	sed -n 's/.*"games":\([0-9]*\).*/\1/p')
+[ -n "$per" ] && [ "$per" -gt 0 ] || { echo "no games in the corpus's UTF-8 PGN files" >&2; exit 1; }
+
+# make N FILE: N games, copy k of the collection with " #k" after each Event.
+make_collection() {
+	awk -v n="$1" -v per="$per" -v src="$work/one.pgn" 'BEGIN {
+		for (k = 1; (k - 1) * per < n; k++) {
+			while ((getline line < src) > 0) {
+				if (line ~ /^\[Event "/ && (k - 1) * per + ++seen > n) { close(src); exit }
+				if (line ~ /^\[Event "/) sub(/"\]/, " #" k "\"]", line)
+				print line
+			}
+			close(src); seen = 0
+		}
+	}' > "$2"
+}
+
+row() { # label games file
+	: > "$work/v"; : > "$work/c"
+	i=0
+	while [ $i -lt "$runs" ]; do
+		measure "$work/v" "$xqkit" validate -q -j 1 "$3"
+		measure "$work/c" "$xqkit" convert -q -t ndjson -j 1 --force -o "$work/out.ndjson" "$3"
+		i=$((i + 1))
+	done
+	rm -f "$work/out.ndjson"
+	set -- "$1" "$2" "$(wc -c < "$3")" $(report "$work/v") $(report "$work/c")
+	awk -v l="$1" -v g="$2" -v b="$3" -v v="$4" -v vc="$5" -v vr="$6" -v c="$7" -v cc="$8" -v cr="$9" 'BEGIN {
+		printf "%-6s %8d games %6.0f MB | validate %7.2f s wall %7.2f s CPU %6.2f us/game %7d KiB | convert %7.2f s wall %7.2f s CPU %6.2f us/game %7d KiB\n",
+			l, g, b / 1e6, v, vc, vc / g * 1e6, vr, c, cc, cc / g * 1e6, cr }' | tee -a "$work/rows"
+}
+
+: > "$work/rows"
+make_collection "$small" "$work/small.pgn"
+n=$("$xqkit" validate -q --format ndjson "$work/small.pgn" 2> /dev/null | tail -1 | sed -n 's/.*"games":\([0-9]*\).*/\1/p')
+row small "$n" "$work/small.pgn"
+rm -f "$work/small.pgn"
+make_collection "$large" "$work/large.pgn"
+n=$("$xqkit" validate -q --format ndjson "$work/large.pgn" 2> /dev/null | tail -1 | sed -n 's/.*"games":\([0-9]*\).*/\1/p')
+row large "$n" "$work/large.pgn"
+rm -f "$work/large.pgn"
+awk '{ g[NR] = $2; for (i = 1; i <= NF; i++) if ($i == "CPU") c[NR, ++k[NR]] = $(i - 2)
+	for (i = 1; i <= NF; i++) if ($i == "KiB") r[NR, ++m[NR]] = $(i - 1) }
+	END { printf "large / small: %.1fx the games; CPU time validate %.2fx, convert %.2fx; peak RSS validate %.2fx, convert %.2fx (medians of %s runs in turn)\n",
+		g[2] / g[1], c[2, 1] / c[1, 1], c[2, 2] / c[1, 2], r[2, 1] / r[1, 1], r[2, 2] / r[1, 2], runs }' runs="$runs" "$work/rows"

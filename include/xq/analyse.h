@@ -1,0 +1,91 @@
+/*
+ * <xq/analyse.h>: analysing positions with the built-in engine or with an
+ * external UCI/UCCI engine (Pikafish, Fairy-Stockfish, ...), through one
+ * interface: give a record and a node, get the score of the position after
+ * that node, the depth, the best move and the principal variation.  The
+ * moves from the start to the node are the history, so repetitions count
+ * (a perpetual check or chase loses, scored as a mate).
+ *
+ * The built-in engine (an iterative-deepening principal-variation search
+ * with a material, piece-square and mobility evaluation) needs nothing
+ * installed, and under a depth or node limit gives the same answer on
+ * every run and every machine.  An external engine is spawned as a child
+ * process (the protocol is found from its handshake, Fairy-Stockfish's
+ * xiangqi variant set); a crash or hang is an XQ_EENGINE error, after
+ * which the next call starts it again.
+ *
+ * An analyser is owned by the caller; one thread at a time each (an
+ * external engine is one process; use one analyser per thread).
+ */
+#ifndef XQ_PUBLIC_ANALYSE_H
+#define XQ_PUBLIC_ANALYSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct xq_analyser_public xq_analyser;
+
+/* Score kinds: centipawns, or mate in `score` of the mover's own moves
+ * (XQ_EVAL_MATE: the side to move mates; XQ_EVAL_MATED: it is mated, 0 =
+ * it has no legal move now, which loses). */
+enum { XQ_EVAL_CP = 0, XQ_EVAL_MATE = 1, XQ_EVAL_MATED = 2 };
+
+#define XQ_PV_SIZE 64
+
+/* What an analysis found.  Set `size` (XQ_ANALYSIS_RESULT_INIT) so that
+ * later versions can add fields. */
+typedef struct xq_analysis_result {
+	size_t size;         /* sizeof(xq_analysis_result) */
+	int kind;            /* XQ_EVAL_*, from the side to move's point of view */
+	int score;           /* centipawns (a pawn is 100), or moves to mate */
+	int depth;           /* depth of the last completed iteration */
+	uint64_t nodes;      /* nodes searched, when known */
+	uint32_t time_ms;    /* time taken */
+	xq_move_code best;   /* best move; 0 when there is no legal move */
+	size_t pv_len;       /* moves in pv (pv[0] == best) */
+	xq_move_code pv[XQ_PV_SIZE]; /* the principal variation, legal in turn */
+	int stopped;         /* the limit cut an iteration short (a time limit) */
+} xq_analysis_result;
+#define XQ_ANALYSIS_RESULT_INIT {sizeof(xq_analysis_result), 0, 0, 0, 0, 0, 0, 0, {0}, 0}
+
+/* The built-in engine with a hash table of `hash_mb` MiB (0: 16).  0 with
+ * *out set, XQ_ERANGE (hash_mb over 65536) or XQ_ENOMEM. */
+XQ_API int xq_analyser_new_builtin(xq_analyser **out, size_t hash_mb);
+/*
+ * An external engine: `path` (a path, or a name looked up in PATH) with
+ * the arguments `args` (NULL-terminated, or NULL).  The engine is started
+ * and its handshake read.  Returns 0 with *out set; XQ_EENGINE (cannot
+ * start it, no handshake) or XQ_ENOMEM, the reason in `fn`.
+ */
+XQ_API int xq_analyser_new_program(xq_analyser **out, const char *path, char *const *args,
+				   xq_diagnostic_fn fn, void *user);
+/* A short description ("built-in", "Pikafish 2024-06-11").  Valid while
+ * the analyser is. */
+XQ_API const char *xq_analyser_description(const xq_analyser *a);
+/*
+ * Analyse the position after node `n` of `r` under a limit (a zero limit
+ * is none; at least one is needed; depth and nodes are deterministic,
+ * movetime_ms is not).  Returns 0 with *out filled; XQ_ERANGE (no limit),
+ * XQ_ENOTFOUND (no node `n`), XQ_EILLEGAL (a start position that cannot
+ * occur), XQ_EENGINE (the external engine failed: it is restarted on the
+ * next call), with the reason in `fn`.
+ */
+XQ_API int xq_analyser_run(xq_analyser *a, xq_record *r, uint32_t n, int depth, uint64_t nodes,
+			   uint32_t movetime_ms, xq_analysis_result *out, xq_diagnostic_fn fn,
+			   void *user);
+/* Stop and free (an external engine is told to quit, then killed, and
+ * reaped).  NULL is allowed. */
+XQ_API void xq_analyser_free(xq_analyser *a);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

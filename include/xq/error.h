@@ -1,0 +1,109 @@
+/*
+ * <xq/error.h>: return codes and diagnostics.
+ *
+ * Every function that can fail returns an int: 0 (XQ_OK) on success, a
+ * negative XQ_E* code otherwise.  Nothing in the library prints, exits or
+ * aborts because of its input.  What went wrong, and where, is a
+ * diagnostic: readers and writers hand each one to the caller's
+ * xq_diagnostic_fn as it is found; objects (positions, records) keep the
+ * last one of a failed call, which xq_position_error() and
+ * xq_record_error() return.
+ *
+ * A diagnostic is opaque: read it with the accessors below, during the
+ * callback (or until the next call on the object that kept it); copy what
+ * must outlive that.
+ *
+ * Thread safety: no function of the library uses global mutable state.
+ * An object (reader, writer, record, position) may be used by one thread
+ * at a time; different objects may be used on different threads at once.
+ */
+#ifndef XQ_PUBLIC_ERROR_H
+#define XQ_PUBLIC_ERROR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Return codes (the library's own build shares these from its sources). */
+#ifndef XQ_LIB_DIAG_H
+enum {
+	XQ_OK = 0,
+	XQ_EPARSE = -1,       /* malformed text or data */
+	XQ_EILLEGAL = -2,     /* well formed but against the rules */
+	XQ_EAMBIGUOUS = -3,   /* names more than one thing */
+	XQ_ENOTFOUND = -4,    /* names nothing */
+	XQ_EUNSUPPORTED = -5, /* a version, feature or format not handled */
+	XQ_ETRUNCATED = -6,   /* data ends too early */
+	XQ_ERANGE = -7,       /* a value or a record over a limit */
+	XQ_EENCODING = -8,    /* bytes that are not text in the encoding */
+	XQ_EIO = -9,          /* read or write failed */
+	XQ_ENOMEM = -10,      /* out of memory */
+	XQ_EENGINE = -11,     /* an external engine misbehaved */
+	XQ_EINTERNAL = -12,   /* a bug in the library: please report it */
+	XQ_ECANCELED = -13    /* stopped on request */
+};
+#endif
+
+/* A short text for a return code ("parse error").  Static; thread-safe. */
+XQ_API const char *xq_error_string(int rc);
+
+/* Severities, in increasing order. */
+enum xq_severity_level { XQ_SEVERITY_NOTE = 0, XQ_SEVERITY_WARNING = 1, XQ_SEVERITY_ERROR = 2 };
+
+typedef struct xq_diagnostic xq_diagnostic;
+
+/*
+ * The callback readers and writers report diagnostics to, each as it is
+ * found; `user` is what the caller gave with it.  The diagnostic is valid
+ * during the call only.  It is called on the thread that called the
+ * reader or writer.
+ */
+typedef void (*xq_diagnostic_fn)(const xq_diagnostic *d, void *user);
+
+/* XQ_SEVERITY_NOTE, _WARNING or _ERROR. */
+XQ_API int xq_diagnostic_severity(const xq_diagnostic *d);
+/* "note", "warning" or "error". */
+XQ_API const char *xq_diagnostic_severity_name(const xq_diagnostic *d);
+/* The code's stable name ("illegal-move", "encoding", "loss"), as in the
+ * xqkit.diag/1 NDJSON schema (doc/ndjson.md); never changes once
+ * released. */
+XQ_API const char *xq_diagnostic_code(const xq_diagnostic *d);
+/* The message: lower case, no final period, UTF-8. */
+XQ_API const char *xq_diagnostic_message(const xq_diagnostic *d);
+/* The input's name, or NULL when unknown. */
+XQ_API const char *xq_diagnostic_source(const xq_diagnostic *d);
+/* The place: line and column (1-based, in characters) in text inputs, 0
+ * when unknown; the byte offset, -1 when unknown (binary inputs have an
+ * offset and no line). */
+XQ_API uint64_t xq_diagnostic_line(const xq_diagnostic *d);
+XQ_API uint64_t xq_diagnostic_column(const xq_diagnostic *d);
+XQ_API int64_t xq_diagnostic_offset(const xq_diagnostic *d);
+/* The 1-based game number in its input, 0 when not about one game; the
+ * 1-based ply, 0 when not about a move; the move text as written ("" if
+ * none). */
+XQ_API uint64_t xq_diagnostic_game(const xq_diagnostic *d);
+XQ_API uint32_t xq_diagnostic_ply(const xq_diagnostic *d);
+XQ_API const char *xq_diagnostic_move(const xq_diagnostic *d);
+
+/*
+ * The diagnostic as one line, as the xqkit command prints it:
+ * "file:line:col: error: game 3, ply 12 (炮二平五): message [code]",
+ * into `buf` (`cap` bytes, NUL-terminated, cut on a character boundary
+ * when too small).  Returns the length of the whole line, as snprintf.
+ */
+XQ_API size_t xq_diagnostic_format(const xq_diagnostic *d, char *buf, size_t cap);
+
+/* Free memory the library gave the caller (xq_writer_close_memory(),
+ * xq_record_mainline_text()).  NULL is allowed. */
+XQ_API void xq_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

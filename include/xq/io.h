@@ -1,0 +1,154 @@
+/*
+ * <xq/io.h>: reading and writing records in every format.
+ *
+ * Reading.  xq_reader_open() takes a path, or "-" for standard input;
+ * xq_reader_open_memory() bytes in memory.  Gzip is recognised by its
+ * magic bytes and inflated as it is read; the format is found from the
+ * content (the file name's extension only breaks ties), unless named in
+ * the options; the text encoding (UTF-8, GBK, Big5, ...) is detected line
+ * by line unless named.  Each xq_reader_next() gives the next game.
+ * Every problem (a bad byte, an illegal move, a damaged binary field) goes
+ * to the diagnostic callback with its place (line and column, or byte
+ * offset), game number and ply; a game with an error is still returned,
+ * marked broken (xq_record_is_broken()), with its tree up to the error,
+ * and reading goes on with the next game.  An input that holds no game is
+ * reported as a "no-game" error.  Every reading ends: each record is held
+ * to its format's limit and the memory budget (man xqkit(1), LIMITS).
+ *
+ * Writing.  xq_writer_open() writes to a path ("-": standard output)
+ * through a temporary file put in place only by xq_writer_close(), so a
+ * failed run never leaves half a file; a name ending in ".gz" is
+ * compressed.  What the target format cannot hold (variations, a
+ * character outside its encoding) is reported to the callback as a "loss"
+ * warning, never dropped silently.
+ *
+ * Formats: pgn, xqf, dhtmlxq, cbf, cbr, cbl, ndjson read; pgn, xqf,
+ * dhtmlxq, cbf, ndjson, html written (xq_format_info() lists them).
+ *
+ * Readers and writers are owned by the caller; one thread at a time each.
+ */
+#ifndef XQ_PUBLIC_IO_H
+#define XQ_PUBLIC_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct xq_reader xq_reader;
+typedef struct xq_writer xq_writer;
+
+/* What a format can do (xq_format_info()). */
+enum {
+	XQ_FORMAT_READS = 1 << 0,
+	XQ_FORMAT_WRITES = 1 << 1,
+	XQ_FORMAT_MULTI = 1 << 2,      /* many games in one file */
+	XQ_FORMAT_VARIATIONS = 1 << 3, /* holds variations */
+	XQ_FORMAT_COMMENTS = 1 << 4,   /* holds comments */
+	XQ_FORMAT_BINARY = 1 << 7      /* places are byte offsets */
+};
+
+/* The i-th format (from 0): its name ("pgn"), one line describing it and
+ * its XQ_FORMAT_* abilities (each pointer may be NULL).  0, or
+ * XQ_ENOTFOUND past the last. */
+XQ_API int xq_format_info(size_t i, const char **name, const char **description, unsigned *caps);
+
+/*
+ * Options for reading; NULL means every default.  Start from
+ * XQ_READ_OPTIONS_INIT: `size` lets later versions add fields.
+ */
+typedef struct xq_read_options {
+	size_t size;           /* sizeof(xq_read_options) */
+	const char *format;    /* a format name, or NULL: detect */
+	const char *encoding;  /* "gbk", "big5", "utf-8", ..., or NULL: detect */
+	int uci_ranks;         /* 1: coordinates have ranks 1-10 (UCI1); 0: 0-9 */
+	uint64_t max_memory;   /* the memory one record may take; 0: 256 MiB */
+} xq_read_options;
+#define XQ_READ_OPTIONS_INIT {sizeof(xq_read_options), NULL, NULL, 0, 0}
+
+/*
+ * Open `path` ("-": standard input) for reading, diagnostics to `fn` with
+ * `user` (`fn` may be NULL).  Returns 0 with *out set; or XQ_EIO (cannot
+ * open or read it), XQ_EUNSUPPORTED (no format recognises it, or the
+ * named one cannot be read or is unknown), XQ_EENCODING (unknown encoding
+ * name), XQ_ENOMEM, with *out NULL and the reason sent to `fn`.  An empty
+ * input opens, and reports no-game when read.
+ */
+XQ_API int xq_reader_open(xq_reader **out, const char *path, const xq_read_options *opts,
+			  xq_diagnostic_fn fn, void *user);
+/* The same over `len` bytes at `data`, borrowed: they must stay until
+ * xq_reader_close().  `name` (may be NULL) names them in diagnostics. */
+XQ_API int xq_reader_open_memory(xq_reader **out, const char *name, const void *data, size_t len,
+				 const xq_read_options *opts, xq_diagnostic_fn fn, void *user);
+/*
+ * The next game: 1 with *out a new record the caller owns (free it with
+ * xq_record_free()); 0 at the end; a negative code when the input cannot
+ * be read further (the reason went to the callback).  After 0 or a
+ * negative code, it keeps returning that.
+ */
+XQ_API int xq_reader_next(xq_reader *rd, xq_record **out);
+/* The name of the format being read ("xqf"), or NULL for an empty input. */
+XQ_API const char *xq_reader_format(const xq_reader *rd);
+/* Was the input gzip-compressed? */
+XQ_API int xq_reader_is_gzip(const xq_reader *rd);
+/* How many diagnostics of each severity the reader has reported so far. */
+XQ_API uint64_t xq_reader_count(const xq_reader *rd, int severity);
+/* Close the input and free the reader; the records it gave stay valid.
+ * NULL is allowed. */
+XQ_API void xq_reader_close(xq_reader *rd);
+
+/* Options for writing; NULL means every default.  Start from
+ * XQ_WRITE_OPTIONS_INIT. */
+typedef struct xq_write_options {
+	size_t size;           /* sizeof(xq_write_options) */
+	const char *format;    /* a format name, or NULL: from the file's extension */
+	int dialect;           /* move notation of text formats (XQ_DIALECT_*); 0: the format's */
+	unsigned dialect_flags; /* XQ_DIALECT_TRADITIONAL, ... */
+	const char *encoding;  /* text encoding to write, NULL: the format's default (UTF-8) */
+	int version;           /* format version to write (XQF: 0x0A or 0x12); 0: default */
+	unsigned flags;        /* XQ_WRITE_* */
+} xq_write_options;
+#define XQ_WRITE_OPTIONS_INIT {sizeof(xq_write_options), NULL, 0, 0, NULL, 0, 0}
+enum {
+	XQ_WRITE_FORCE = 1 << 0, /* replace an existing file */
+	XQ_WRITE_GZIP = 1 << 1   /* compress (also when the name ends in ".gz") */
+};
+
+/*
+ * Open `path` ("-": standard output) for writing.  Returns 0 with *out
+ * set; or XQ_EIO (an existing file without XQ_WRITE_FORCE, a directory,
+ * no permission), XQ_EUNSUPPORTED (no format named and none fits the
+ * extension, or the format cannot be written), XQ_EENCODING, XQ_ENOMEM,
+ * with *out NULL and the reason sent to `fn`.
+ */
+XQ_API int xq_writer_open(xq_writer **out, const char *path, const xq_write_options *opts,
+			  xq_diagnostic_fn fn, void *user);
+/* The same into memory: opts->format is needed; the bytes are handed
+ * over by xq_writer_close_memory(). */
+XQ_API int xq_writer_open_memory(xq_writer **out, const xq_write_options *opts,
+				 xq_diagnostic_fn fn, void *user);
+/* Add one game.  0, or a negative code (the reason went to the callback;
+ * a "loss" warning alone is not a failure): a second game for a format
+ * that holds one per file (XQF) is XQ_EUNSUPPORTED.  After a failure the
+ * output is never put in place (xq_writer_close() fails): it is whole or
+ * absent.  A broken record is written as far as it goes. */
+XQ_API int xq_writer_write(xq_writer *w, const xq_record *r);
+/* Finish the output and put the file in place; frees `w` in every case.
+ * 0 or a negative code (nothing is left under the name then). */
+XQ_API int xq_writer_close(xq_writer *w);
+/* Finish a memory writer: *data (malloc'd, freed with xq_free(); a NUL
+ * byte follows the `*len` bytes) and *len.  Frees `w`. */
+XQ_API int xq_writer_close_memory(xq_writer *w, void **data, size_t *len);
+/* Give up: nothing is left under the name.  Frees `w`; NULL is allowed. */
+XQ_API void xq_writer_abort(xq_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

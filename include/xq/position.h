@@ -1,0 +1,149 @@
+/*
+ * <xq/position.h>: positions, legal moves, move text in every notation,
+ * FEN, perft.
+ *
+ * Squares are numbered 0..89: XQ_SQUARE(file, rank) with files 0..8 (a..i
+ * in ICCS, from red's left) and ranks 0..9 (red's back rank is 0).  A move
+ * is a code: XQ_MOVE_CODE(from, to); 0 is no move (a square does not move
+ * to itself).
+ *
+ * Notations (dialects), read and written exactly (ICCS and UCI h2e2, UCI1
+ * with ranks 1-10, WXF C2.5, Chinese 炮二平五 in simplified or traditional
+ * glyphs; XBoard SAN read only).  Reading a text never guesses: a text
+ * that names no legal move or more than one is an error that says which.
+ *
+ * A position is opaque and owned by the caller (xq_position_new(),
+ * xq_position_free()).  One thread at a time per position.
+ */
+#ifndef XQ_PUBLIC_POSITION_H
+#define XQ_PUBLIC_POSITION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct xq_position xq_position;
+typedef uint16_t xq_move_code;
+
+#define XQ_SQUARE(file, rank) ((rank) * 9 + (file))
+#define XQ_SQUARE_FILE(sq) ((sq) % 9)
+#define XQ_SQUARE_RANK(sq) ((sq) / 9)
+#define XQ_MOVE_CODE(from, to) ((xq_move_code)((unsigned)(from) | ((unsigned)(to) << 8)))
+#define XQ_MOVE_CODE_FROM(m) ((m) & 0xff)
+#define XQ_MOVE_CODE_TO(m) ((m) >> 8)
+
+/* Bytes that always hold a FEN, a move's text, a position's legal moves. */
+#define XQ_FEN_SIZE 128
+#define XQ_MOVE_TEXT_SIZE 32
+#define XQ_MOVES_MAX 128
+
+/* Notations.  AUTO and SAN are read only; AUTO tells the dialect by the
+ * text's shape (coordinates are read with ranks 0-9). */
+enum xq_dialect {
+	XQ_DIALECT_AUTO = 0,
+	XQ_DIALECT_ICCS,
+	XQ_DIALECT_UCI,
+	XQ_DIALECT_UCI1,
+	XQ_DIALECT_WXF,
+	XQ_DIALECT_CHINESE,
+	XQ_DIALECT_SAN
+};
+
+/* Flags for writing move text. */
+enum {
+	XQ_DIALECT_TRADITIONAL = 1 << 0,  /* Chinese: 車 馬 帥 將 進 後 ... */
+	XQ_DIALECT_ASCII_DIGITS = 1 << 1, /* Chinese: black's files as 1-9, not １-９ */
+	XQ_DIALECT_UPPER = 1 << 2,        /* ICCS: H2E2 */
+	XQ_DIALECT_DASH = 1 << 3,         /* ICCS: H2-E2 */
+	XQ_DIALECT_DPXQ_PAWNS = 1 << 4    /* Chinese: dpxq's words for tandem pawns */
+};
+
+/* "iccs", "uci", "uci1", "wxf", "chinese", "san", "auto"; NULL for a value
+ * that is none of them.  Static. */
+XQ_API const char *xq_dialect_name(int dialect);
+/* The dialect called `name` (those names), or XQ_ENOTFOUND. */
+XQ_API int xq_dialect_from_name(const char *name);
+
+/* A new position: the standard start.  NULL when out of memory. */
+XQ_API xq_position *xq_position_new(void);
+/* Free a position.  NULL is allowed. */
+XQ_API void xq_position_free(xq_position *p);
+/* A copy of `p`, or NULL when out of memory. */
+XQ_API xq_position *xq_position_dup(const xq_position *p);
+
+/* Set the standard start position. */
+XQ_API void xq_position_set_start(xq_position *p);
+/*
+ * Set the position of a FEN ("rnbakabnr/9/... w - - 0 1"; board-only and
+ * two-field FENs are read; letters KABNRCP, E and H accepted).  The
+ * position must be one that can occur (one king a side in its palace,
+ * pieces on squares they can reach, the side not to move not in check).
+ * Returns 0; or XQ_EPARSE / XQ_EILLEGAL, the position unchanged, with the
+ * reason (its column in the FEN) in xq_position_error().
+ */
+XQ_API int xq_position_set_fen(xq_position *p, const char *fen);
+/* The canonical FEN into `buf` (`cap` bytes; XQ_FEN_SIZE is enough),
+ * NUL-terminated.  Returns its length, or 0 when `cap` is too small. */
+XQ_API size_t xq_position_fen(const xq_position *p, char *buf, size_t cap);
+
+/* 0 when red is to move, 1 when black is. */
+XQ_API int xq_position_side(const xq_position *p);
+/* The FEN letter of the piece on `square` (KABNRCP red, kabnrcp black),
+ * or 0 when the square is empty or not one. */
+XQ_API char xq_position_piece(const xq_position *p, int square);
+
+/* The legal moves of the side to move into `out` (XQ_MOVES_MAX entries);
+ * returns how many. */
+XQ_API int xq_position_legal_moves(const xq_position *p, xq_move_code *out);
+/* Is the side to move in check? */
+XQ_API int xq_position_in_check(const xq_position *p);
+/* XQ_STATE_PLAYING, or the side to move has no legal move and has lost:
+ * XQ_STATE_CHECKMATE (in check) or XQ_STATE_STALEMATE. */
+enum { XQ_STATE_PLAYING = 0, XQ_STATE_CHECKMATE = 1, XQ_STATE_STALEMATE = 2 };
+XQ_API int xq_position_state(const xq_position *p);
+
+/*
+ * Make the move `m`.  Returns 0; or XQ_EILLEGAL with the reason ("the
+ * horse's leg at c1 is blocked", "it leaves the red king in check") in
+ * xq_position_error(), the position unchanged.
+ */
+XQ_API int xq_position_play(xq_position *p, xq_move_code m);
+/*
+ * The legal move `text` (UTF-8, NUL-terminated; check marks and
+ * annotations after it, `+ # ! ?`, are ignored) names in `dialect`, into
+ * *out.  Returns 0; or XQ_EPARSE (not a move in that notation),
+ * XQ_ENOTFOUND / XQ_EILLEGAL (no piece, or it cannot move there: the
+ * reason says which), XQ_EAMBIGUOUS (two moves fit: both named), with the
+ * reason in xq_position_error().
+ */
+XQ_API int xq_position_read_move(xq_position *p, const char *text, int dialect, xq_move_code *out);
+/* xq_position_read_move() then xq_position_play(). */
+XQ_API int xq_position_play_text(xq_position *p, const char *text, int dialect);
+/*
+ * The text of the legal move `m` in `dialect` with `flags` (XQ_DIALECT_*),
+ * into `buf` (`cap` bytes; XQ_MOVE_TEXT_SIZE is enough), NUL-terminated;
+ * the text reads back as exactly `m`.  Returns its length; 0 (and "")
+ * when `m` is not legal here, the dialect cannot be written (AUTO, SAN)
+ * or `cap` is too small.
+ */
+XQ_API size_t xq_position_move_text(const xq_position *p, xq_move_code m, int dialect,
+				    unsigned flags, char *buf, size_t cap);
+
+/* The number of leaves of the legal move tree `depth` plies deep (perft).
+ * Allocates nothing; takes time exponential in `depth`. */
+XQ_API uint64_t xq_position_perft(const xq_position *p, int depth);
+
+/* The diagnostic of the last call on `p` that failed, or NULL.  Valid
+ * until the next call on `p`. */
+XQ_API const xq_diagnostic *xq_position_error(const xq_position *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,151 @@
+/*
+ * <xq/record.h>: one game record: tags, start position, the move tree with
+ * its comments and NAGs, the result, where each move stood in its source.
+ *
+ * The tree.  Nodes are numbered from 0, the root (the start position: it
+ * has no move; its comment is the game's comment).  Each node has a
+ * parent, a first child (the main continuation) and a next sibling (an
+ * alternative to the same move); XQ_NO_NODE where there is none.  The
+ * main line is the chain of first children from the root; variations are
+ * the later siblings.  A child's number is always greater than its
+ * parent's, and siblings are numbered in their order, so a loop over the
+ * numbers visits each node after its parent.
+ *
+ * Moves in a record are legal: readers stop a line at the first move that
+ * is not (the record is then "broken", and the reason went to the
+ * diagnostic callback), and xq_record_add_move() checks.
+ *
+ * Text is UTF-8 whatever the source's encoding.  Strings a record returns
+ * belong to it: valid until it is changed or freed.  A record is owned by
+ * whoever got it (xq_record_new(), xq_reader_next()) and freed with
+ * xq_record_free().  One thread at a time per record (the functions that
+ * give a node's position keep a cache in the record).
+ */
+#ifndef XQ_PUBLIC_RECORD_H
+#define XQ_PUBLIC_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "position.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct xq_record xq_record;
+
+#define XQ_NO_NODE UINT32_MAX
+#define XQ_ROOT_NODE 0u
+
+/* An empty record: standard start, no tags, no moves, no result.  NULL
+ * when out of memory. */
+XQ_API xq_record *xq_record_new(void);
+/* Free a record and everything it owns (its strings too).  NULL is
+ * allowed. */
+XQ_API void xq_record_free(xq_record *r);
+
+/* The game's 1-based number in its input (0 for a new record). */
+XQ_API uint64_t xq_record_number(const xq_record *r);
+/* Did reading stop at an error in this game (the tree holds what came
+ * before it)?  Does the record hold no move at all? */
+XQ_API int xq_record_is_broken(const xq_record *r);
+XQ_API int xq_record_is_empty(const xq_record *r);
+/* The text encoding of the record's source as its reader names it
+ * ("utf-8", "gb18030", "big5"), or NULL (binary fields, a new record). */
+XQ_API const char *xq_record_encoding(const xq_record *r);
+
+/* Tags, in the order of the source; names are canonical across formats
+ * (Event, Site, Date, Round, Red, Black, RedTeam, BlackTeam, Result,
+ * ECCO, Opening, Variation, Title, Annotator, Author, TimeControl,
+ * RedTime, BlackTime, GameType, FEN).  Index from 0; NULL past the end. */
+XQ_API size_t xq_record_tag_count(const xq_record *r);
+XQ_API const char *xq_record_tag_name(const xq_record *r, size_t i);
+XQ_API const char *xq_record_tag_value(const xq_record *r, size_t i);
+/* The value of the first tag called `name`, or NULL. */
+XQ_API const char *xq_record_tag(const xq_record *r, const char *name);
+/* Set the first tag called `name` (or append it).  0 or XQ_ENOMEM. */
+XQ_API int xq_record_set_tag(xq_record *r, const char *name, const char *value);
+
+/* "1-0", "0-1", "1/2-1/2", or "*" (none or unknown). */
+XQ_API const char *xq_record_result(const xq_record *r);
+/* Set it from one of those.  0 or XQ_EPARSE. */
+XQ_API int xq_record_set_result(xq_record *r, const char *result);
+
+/* The start position's FEN into `buf` (XQ_FEN_SIZE is enough); returns
+ * its length.  The start is authoritative: a FEN tag is rewritten from it
+ * by the writers. */
+XQ_API size_t xq_record_start_fen(const xq_record *r, char *buf, size_t cap);
+/* Set the start position from `p`; only a record with no move yet
+ * (otherwise XQ_EILLEGAL). */
+XQ_API int xq_record_set_start(xq_record *r, const xq_position *p);
+
+/* The number of nodes, the root counted. */
+XQ_API uint32_t xq_record_node_count(const xq_record *r);
+/* A node's parent, first child (its main continuation) and next sibling
+ * (the next alternative to its move): XQ_NO_NODE when there is none, or
+ * when `n` is no node. */
+XQ_API uint32_t xq_record_node_parent(const xq_record *r, uint32_t n);
+XQ_API uint32_t xq_record_node_child(const xq_record *r, uint32_t n);
+XQ_API uint32_t xq_record_node_sibling(const xq_record *r, uint32_t n);
+/* The node's move (0 at the root or for a number that is no node). */
+XQ_API xq_move_code xq_record_node_move(const xq_record *r, uint32_t n);
+/* Plies from the root to `n`. */
+XQ_API uint32_t xq_record_node_ply(const xq_record *r, uint32_t n);
+/* The comment after the move (the root's: the game's), the comment
+ * before it, the move as written in the source; NULL when none. */
+XQ_API const char *xq_record_node_comment(const xq_record *r, uint32_t n);
+XQ_API const char *xq_record_node_pre_comment(const xq_record *r, uint32_t n);
+XQ_API const char *xq_record_node_source_text(const xq_record *r, uint32_t n);
+/* NAGs ($1 = !, $2 = ?, ...): how many, and the i-th (0 past the end). */
+XQ_API int xq_record_node_nag_count(const xq_record *r, uint32_t n);
+XQ_API int xq_record_node_nag(const xq_record *r, uint32_t n, int i);
+/* Where the move's text started in the source: line and column (0 when
+ * unknown), byte offset.  Returns 0, or XQ_ENOTFOUND for no such node. */
+XQ_API int xq_record_node_place(const xq_record *r, uint32_t n, uint64_t *line, uint64_t *column,
+				uint64_t *offset);
+
+/*
+ * The position after node `n`'s move (the start at the root) into `out`.
+ * Walking the tree from parent to child costs one move a step (the record
+ * keeps the last position asked for); a jump elsewhere replays from the
+ * root.  Returns 0, or XQ_ENOTFOUND.
+ */
+XQ_API int xq_record_node_position(xq_record *r, uint32_t n, xq_position *out);
+/* The FEN after node `n`, into `buf` (XQ_FEN_SIZE); its length, 0 if none. */
+XQ_API size_t xq_record_node_fen(xq_record *r, uint32_t n, char *buf, size_t cap);
+/* The text of node `n`'s move in `dialect` with `flags` (position.h),
+ * into `buf` (XQ_MOVE_TEXT_SIZE); its length, 0 at the root. */
+XQ_API size_t xq_record_node_move_text(xq_record *r, uint32_t n, int dialect, unsigned flags,
+				       char *buf, size_t cap);
+
+/* The main line's moves in `dialect`, separated by single spaces, as one
+ * malloc'd string the caller frees with xq_free(); NULL when out of
+ * memory. */
+XQ_API char *xq_record_mainline_text(xq_record *r, int dialect, unsigned flags);
+/* The number of moves of the main line. */
+XQ_API uint32_t xq_record_mainline_length(const xq_record *r);
+
+/*
+ * Add the move `m` after node `parent`, as its last child (so the first
+ * added is the main continuation); its node number into *out (may be
+ * NULL).  Returns 0; XQ_ENOTFOUND (no such node); XQ_EILLEGAL with the
+ * reason in xq_record_error(); XQ_ENOMEM.
+ */
+XQ_API int xq_record_add_move(xq_record *r, uint32_t parent, xq_move_code m, uint32_t *out);
+/* The same with the move as text in `dialect` (xq_position_read_move()). */
+XQ_API int xq_record_add_move_text(xq_record *r, uint32_t parent, const char *text, int dialect,
+				   uint32_t *out);
+/* Set (replace) the comment after node `n` (the root: the game's); NULL
+ * removes it.  0, XQ_ENOTFOUND or XQ_ENOMEM. */
+XQ_API int xq_record_set_comment(xq_record *r, uint32_t n, const char *text);
+
+/* The diagnostic of the last call on `r` that failed, or NULL. */
+XQ_API const xq_diagnostic *xq_record_error(const xq_record *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * <xq/rules.h>: results decided by rule rather than by mate: repetition
+ * cycles (perpetual check, perpetual chase, ...) and move limits, judged
+ * under the Asian (AXF) or Chinese (CXA) rules, and whether a record's
+ * result agrees with them.
+ *
+ * Positions repeat by pieces and side to move, since the last capture.
+ * A side that checks on every move of a cycle loses; under the Asian
+ * rules one that chases one and the same piece on every move loses too,
+ * under the Chinese rules one whose every move checks, threatens mate or
+ * chases; otherwise a repetition is a draw.  120 plies without a capture
+ * draw.  xqkit-validate(1) (--rules) and lib/rules.h in xqkit's sources
+ * give the details and the rule numbers.
+ *
+ * The functions take a record (one thread at a time, as every record).
+ */
+#ifndef XQ_PUBLIC_RULES_H
+#define XQ_PUBLIC_RULES_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Rule sets. */
+enum xq_ruleset { XQ_RULESET_ASIAN = 0, XQ_RULESET_CHINESE = 1 };
+/* "asian" (also "axf", "wxf") or "chinese" (also "cxa"), any case: the
+ * rule set, or XQ_ENOTFOUND. */
+XQ_API int xq_ruleset_from_name(const char *name);
+
+/* What the rules give at the end of a line. */
+enum xq_ruling {
+	XQ_RULING_NONE = 0,      /* nothing: no repetition or limit ends the line */
+	XQ_RULING_DRAW = 1,      /* a repetition allowed to both, or a move limit */
+	XQ_RULING_RED_LOSES = 2, /* red's perpetual check or chase (or CXA conduct) */
+	XQ_RULING_BLACK_LOSES = 3
+};
+
+/*
+ * The ruling on the line from the start to node `n` (XQ_RULING_*): a
+ * repetition whose last position is the one at `n` (seen at least twice),
+ * judged by each side's conduct over the cycle; else a move limit reached
+ * on the way.  When `why` is not NULL, *why is set to a description (the
+ * cycle's plies, the moves of one period, each side's conduct and the
+ * rule that decides; or the limit), malloc'd, freed with xq_free(), or
+ * NULL when the ruling is XQ_RULING_NONE.  Returns the ruling (>= 0), or
+ * XQ_ENOTFOUND (no node `n`) or XQ_ENOMEM.
+ */
+XQ_API int xq_record_ruling(xq_record *r, uint32_t n, int ruleset, char **why);
+
+/* How the rules stand to a record's result (xq_record_check_result()). */
+enum {
+	XQ_RESULT_CHECK_SILENT = 0,       /* no rule ends the main line: the result rests on mate,
+					     resignation, agreement or time, not checked here */
+	XQ_RESULT_CHECK_CONFIRMED = 1,    /* the rules give exactly the recorded result */
+	XQ_RESULT_CHECK_CONTRADICTED = 2, /* they give another (a forbidden perpetual whose
+					     offender does not lose) */
+	XQ_RESULT_CHECK_DOUBTFUL = 3      /* the rules draw, the record decides: possible
+					     (resignation, time) but worth a warning */
+};
+
+/*
+ * Do the rules support the recorded result of the main line?  Looks at
+ * the end of the main line only, as `xqkit validate` does.  Unless the
+ * answer is XQ_RESULT_CHECK_SILENT with nothing to say, one diagnostic
+ * goes to `fn` (may be NULL): code "repetition", "perpetual-check",
+ * "perpetual-chase" or "move-limit"; severity note (confirmed), warning
+ * (doubtful) or error (contradicted); the ply and move of the cycle's
+ * last move, and where that move was written in the source.  Returns the
+ * XQ_RESULT_CHECK_* value (>= 0), or XQ_ENOMEM.  A broken record is
+ * checked up to where it stops.
+ */
+XQ_API int xq_record_check_result(xq_record *r, int ruleset, xq_diagnostic_fn fn, void *user);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,17 @@
+/*
+ * <xq/xq.h>: libxq, the xiangqi (Chinese chess) record library of xqkit.
+ * Everything public, in one include; link with `pkg-config --libs xq`.
+ * doc/api.md describes every function.
+ */
+#ifndef XQ_PUBLIC_XQ_H
+#define XQ_PUBLIC_XQ_H
+
+#include "version.h"
+#include "error.h"
+#include "position.h"
+#include "record.h"
+#include "io.h"
+#include "rules.h"
+#include "analyse.h"
+
+#endif

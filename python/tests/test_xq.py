@@ -1,0 +1,221 @@
+"""Tests of the Python binding, run against the installed libxq from the
+top of the source tree (tests/install.sh; PYTHONPATH names the binding)."""
+
+import os
+import shutil
+import tempfile
+import unittest
+
+import xq
+
+DATA = os.path.join("tests", "data")
+XQF = os.path.join(DATA, "xqf", "sample-v12.xqf")
+BIG5 = os.path.join(DATA, "pgn", "big5-black-first.pgn")
+
+
+class Reading(unittest.TestCase):
+    def test_xqf_game_has_players_result_start_and_moves(self):
+        games = list(xq.read(XQF))
+        self.assertEqual(len(games), 1)
+        g = games[0]
+        self.assertEqual((g.red, g.black, g.result), ("许银川", "聂卫平", "1-0"))
+        self.assertEqual(g.fen, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/1C5C1/9/RN2K2NR w - - 0 1")
+        self.assertEqual(g.moves()[:3], ["b2e2", "h7e7", "e2e7"])
+        self.assertEqual(g.moves("chinese")[:2], ["炮八平五", "炮８平５"])
+        self.assertEqual(len(g), 75)
+        self.assertTrue(g.comment.startswith("\u3000\u3000象棋让九子"))
+        self.assertEqual(g.tags["Event"], "许银川让九子对聂棋圣")
+        self.assertFalse(g.broken)
+        self.assertEqual(g.number, 1)
+
+    def test_big5_pgn_reads_and_writes_traditional_glyphs(self):
+        (g,) = xq.read(BIG5)
+        self.assertEqual(g.event, "實戰殺局88")
+        self.assertEqual(g.moves("chinese"), ["车１平５", "仕六进五", "车６平５", "帅五平六", "马４进３"])
+        self.assertEqual(g.moves("chinese-traditional")[0], "車１平５")
+        self.assertEqual(g.moves("wxf")[0], "R1.5")
+
+    def test_tree_gives_variations_comments_nags_and_places(self):
+        pgn = b'[Event "v"]\n\n{start} 1. h2e2 $1 {good} (1. b2e2 {also}) 1... h9g7 *\n'
+        (g,) = xq.read_bytes(pgn, name="v.pgn")
+        first = g.mainline[0]
+        self.assertEqual(first.iccs, "h2e2")
+        self.assertEqual(first.chinese, "炮二平五")
+        self.assertEqual(first.comment, "good")
+        self.assertEqual(first.nags, [1])
+        self.assertEqual(first.source_text, "h2e2")
+        self.assertIsNone(first.pre_comment)
+        self.assertEqual(first.place[:2], (3, 12))
+        (alt,) = first.variations
+        self.assertEqual((alt.iccs, alt.comment), ("b2e2", "also"))
+        self.assertEqual(alt.parent.index, 0)
+        reply = first.next
+        self.assertEqual(reply.ply, 2)
+        self.assertEqual(reply.fen, "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2")
+        self.assertEqual(reply.position().piece("g7"), "n")
+        self.assertEqual(g.node_count, 4)
+        self.assertEqual(g.comment, "start")
+
+    def test_gzip_ndjson_is_read_by_content(self):
+        games = list(xq.read(os.path.join("samples", "liu-dahua-1956.ndjson.gz")))
+        self.assertGreaterEqual(len(games), 1)
+        self.assertEqual(games[0].moves()[0], "h2e2")
+
+    def test_unknown_file_raises_with_the_reason(self):
+        with self.assertRaises(xq.XQError) as cm:
+            xq.read(os.path.join(DATA, "no", "such.pgn"))
+        self.assertEqual(cm.exception.diagnostics[0].code, "io")
+
+    def test_named_format_and_encoding_are_used(self):
+        (g,) = xq.read_bytes(b'[Event "e"]\n1. h2e2 *\n', format="pgn", encoding="utf-8")
+        self.assertEqual(g.moves(), ["h2e2"])
+
+
+class Validating(unittest.TestCase):
+    def test_illegal_move_is_reported_with_byte_offset_game_and_ply(self):
+        diags = xq.validate(os.path.join(DATA, "xqf", "no-piece-on-origin-v12.xqf"))
+        self.assertEqual([d.code for d in diags], ["illegal-move"])
+        d = diags[0]
+        self.assertEqual((d.severity, d.offset, d.game, d.ply, d.move), ("error", 1106, 1, 10, "e1f0"))
+        self.assertIn("byte 1106: error: game 1, ply 10 (e1f0)", str(d))
+
+    def test_text_problem_has_line_and_column(self):
+        diags = []
+        (g,) = xq.read_bytes(b'[Event "x"]\n\n1. h2e2 h9g7 2. h0g2 zz9 *\n', name="m.pgn", diagnostics=diags)
+        self.assertTrue(g.broken)
+        self.assertEqual((diags[0].line, diags[0].column), (3, 22))
+        self.assertEqual(diags[0].source, "m.pgn")
+
+    def test_perpetual_check_against_the_result_is_reported_and_ruled(self):
+        path = os.path.join(DATA, "ndjson", "repetition.ndjson")
+        diags = [d for d in xq.validate(path) if d.code == "perpetual-check"]
+        self.assertEqual([(d.game, d.severity) for d in diags][:2], [(1, "error"), (2, "note")])
+        self.assertEqual(xq.validate(path, rules=None), [])
+        g = next(iter(xq.read(path)))
+        verdict, why = g.ruling()
+        self.assertEqual(verdict, "red loses")
+        self.assertIn("perpetual check", why)
+        self.assertEqual(g.ruling(g.root, rules="chinese"), (None, None))
+
+    def test_clean_file_gives_no_diagnostic(self):
+        self.assertEqual(xq.validate(BIG5), [])
+
+    def test_empty_input_is_a_no_game_error(self):
+        diags = []
+        self.assertEqual(list(xq.read_bytes(b"", diagnostics=diags)), [])
+        self.assertEqual(diags[0].code, "no-game")
+
+
+class Converting(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="xqkit-python-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_files_convert_to_one_pgn_that_reads_back(self):
+        out = os.path.join(self.tmp, "both.pgn")
+        self.assertEqual(xq.convert([XQF, BIG5], out, notation="wxf"), 2)
+        back = list(xq.read(out))
+        self.assertEqual([g.moves() for g in back], [g.moves() for g in xq.read(XQF)] + [g.moves() for g in xq.read(BIG5)])
+        with open(out, encoding="utf-8") as f:
+            self.assertIn("C8.5", f.read())
+        with self.assertRaises(xq.XQError):
+            xq.convert([XQF], out)  # exists: refused without force
+        self.assertEqual(xq.convert([XQF], out, force=True), 1)
+        self.assertEqual(os.listdir(self.tmp), ["both.pgn"])
+
+    def test_convert_to_memory_and_losses_are_reported(self):
+        (g,) = xq.read(BIG5)
+        g.set_tag("Opening", "x")
+        diags = []
+        data = xq.convert(g, format="xqf", diagnostics=diags)
+        self.assertEqual(data[:2], b"XQ")
+        self.assertEqual([d.code for d in diags], ["loss"])
+        (back,) = xq.read_bytes(data)
+        self.assertEqual(back.moves(), g.moves())
+
+    def test_built_game_writes_every_format_that_writes(self):
+        g = xq.Game()
+        g.set_tag("Red", "红")
+        g.result = "1-0"
+        n = g.add_move("炮二平五")
+        g.add_move("h9g7")
+        g.set_comment(n, "中炮")
+        g.add_move("b2e2", after=g.root)
+        with self.assertRaises(xq.XQError):
+            g.add_move("车一平二")
+        with self.assertRaises(xq.XQError):
+            g.result = "maybe"
+        for name, (desc, reads, writes) in xq.formats().items():
+            if not writes:
+                continue
+            data = xq.convert(g, format=name)
+            self.assertTrue(data, name)
+            if reads:
+                (back,) = xq.read_bytes(data, format=name)
+                self.assertEqual(back.moves(), ["h2e2", "h9g7"], name)
+
+    def test_start_position_of_a_new_game(self):
+        g = xq.Game()
+        g.fen = "3k5/9/9/9/9/9/9/9/4R4/4K4 w"
+        g.add_move_code(xq.Position(g.fen)._code("e1d1", "iccs"), g.root)
+        self.assertEqual(g.moves(), ["e1d1"])
+        self.assertTrue(g.empty is False)
+        self.assertIsNone(g.encoding)
+
+
+class Replaying(unittest.TestCase):
+    def test_replay_gives_the_fen_after_each_move(self):
+        fens = xq.replay(["炮二平五", "h9g7", "H2+3"])
+        self.assertEqual(len(fens), 3)
+        self.assertEqual(fens[-1], "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2")
+
+    def test_illegal_move_says_which_and_why(self):
+        with self.assertRaises(xq.XQError) as cm:
+            xq.replay(["h2e2", "h2e2"])
+        self.assertIn("ply 2", str(cm.exception))
+        self.assertIn("no piece on h2", str(cm.exception))
+
+    def test_position_moves_fen_and_state(self):
+        p = xq.Position()
+        self.assertEqual(len(p.legal_moves()), 44)
+        self.assertEqual(p.side, "red")
+        self.assertEqual(p.move_text("h2e2", "chinese"), "炮二平五")
+        self.assertEqual(p.copy().play("h2e2").side, "black")
+        self.assertEqual(p.fen, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1")
+        mate = xq.Position("3k5/3R5/3R5/9/9/9/9/9/9/4K4 b")
+        self.assertTrue(mate.in_check)
+        self.assertEqual(mate.state, "checkmate")
+        with self.assertRaises(xq.XQError):
+            xq.Position("4k4/9/9/9/9/9/9/9/9/4K4 b")
+
+    def test_perft_matches_the_reference(self):
+        self.assertEqual(xq.perft(3), 79666)
+        self.assertEqual(xq.perft(1, "4k4/9/9/9/4R4/9/9/9/9/3K5 b"), 1)
+
+    def test_builtin_analyser_finds_the_win_and_is_deterministic(self):
+        an = xq.Analyser()
+        self.assertEqual(an.description, "built-in")
+        a = an.analyse(xq.Position("3k5/R8/1R7/9/9/9/9/9/9/4K4 w"), depth=4)
+        self.assertEqual((a.kind, a.score), ("mate", 1))
+        self.assertEqual(xq.Position("3k5/R8/1R7/9/9/9/9/9/9/4K4 w").play(a.best, "iccs").state != "playing", True)
+        (g,) = xq.read(BIG5)
+        first = an.analyse(g, depth=3)
+        self.assertEqual(first.depth, 3)
+        self.assertEqual(an.analyse(g, depth=3).pv, first.pv)
+        with self.assertRaises(xq.XQError):
+            an.analyse(g)  # no limit
+        an.close()
+
+    def test_missing_engine_program_is_an_error(self):
+        with self.assertRaises(xq.XQError) as cm:
+            xq.Analyser("/nonexistent/engine")
+        self.assertEqual(cm.exception.diagnostics[0].code, "engine")
+
+    def test_version_is_the_library_s(self):
+        self.assertRegex(xq.version(), r"^\d+\.\d+\.\d+$")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,819 @@
+"""xq: xiangqi (Chinese chess) game records from Python, over libxq.
+
+The standard library only: ctypes over the installed libxq.so.  Read any
+record file (PGN in any dialect and encoding, XQF, DhtmlXQ, CBF, CBR, CBL,
+NDJSON; gzip or not; the format found from the content), validate it with
+diagnostics that say where, convert between formats, replay moves from a
+FEN, count perft.
+
+    import xq
+    for game in xq.read("games.pgn"):
+        print(game.red, game.black, game.result, " ".join(game.moves()))
+
+The library is found through $XQ_LIBRARY (a path to libxq.so), else where
+`make install` put it, else on the system's library path.
+"""
+
+import ctypes
+import ctypes.util
+import os
+
+__all__ = [
+    "XQError", "Diagnostic", "Game", "Node", "Position",
+    "Analyser", "Analysis",
+    "read", "read_bytes", "validate", "convert", "replay", "perft", "formats",
+    "version", "NOTATIONS",
+]
+
+_here = os.path.dirname(os.path.abspath(__file__))
+
+
+def _load():
+    names = []
+    if os.environ.get("XQ_LIBRARY"):
+        names.append(os.environ["XQ_LIBRARY"])
+    try:
+        from . import _installed
+        names.append(os.path.join(_installed.LIBDIR, "libxq.so.0"))
+    except ImportError:
+        pass
+    found = ctypes.util.find_library("xq")
+    if found:
+        names.append(found)
+    names.append("libxq.so.0")
+    errors = []
+    for name in names:
+        try:
+            return ctypes.CDLL(name)
+        except OSError as e:
+            errors.append(str(e))
+    raise ImportError("libxq not found (set XQ_LIBRARY): " + "; ".join(errors))
+
+
+_lib = _load()
+
+_c = ctypes
+_vp = _c.c_void_p
+_u32 = _c.c_uint32
+_u64 = _c.c_uint64
+_DIAG_FN = _c.CFUNCTYPE(None, _vp, _vp)
+
+
+class _ReadOptions(_c.Structure):
+    _fields_ = [("size", _c.c_size_t), ("format", _c.c_char_p), ("encoding", _c.c_char_p),
+                ("uci_ranks", _c.c_int), ("max_memory", _u64)]
+
+
+class _AnalysisResult(_c.Structure):
+    _fields_ = [("size", _c.c_size_t), ("kind", _c.c_int), ("score", _c.c_int), ("depth", _c.c_int),
+                ("nodes", _u64), ("time_ms", _u32), ("best", _c.c_uint16), ("pv_len", _c.c_size_t),
+                ("pv", _c.c_uint16 * 64), ("stopped", _c.c_int)]
+
+
+class _WriteOptions(_c.Structure):
+    _fields_ = [("size", _c.c_size_t), ("format", _c.c_char_p), ("dialect", _c.c_int),
+                ("dialect_flags", _c.c_uint), ("encoding", _c.c_char_p), ("version", _c.c_int),
+                ("flags", _c.c_uint)]
+
+
+def _fn(name, restype, *argtypes):
+    f = getattr(_lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+_c_char_p = _c.c_char_p
+_szt = _c.c_size_t
+_int = _c.c_int
+_buf = _c.c_char_p  # output buffers are passed as create_string_buffer
+
+_f = {}
+for _name, _res, _args in [
+    ("xq_version", _c_char_p, []),
+    ("xq_version_number", _int, []),
+    ("xq_error_string", _c_char_p, [_int]),
+    ("xq_free", None, [_vp]),
+    ("xq_diagnostic_severity", _int, [_vp]),
+    ("xq_diagnostic_severity_name", _c_char_p, [_vp]),
+    ("xq_diagnostic_code", _c_char_p, [_vp]),
+    ("xq_diagnostic_message", _c_char_p, [_vp]),
+    ("xq_diagnostic_source", _c_char_p, [_vp]),
+    ("xq_diagnostic_line", _u64, [_vp]),
+    ("xq_diagnostic_column", _u64, [_vp]),
+    ("xq_diagnostic_offset", _c.c_int64, [_vp]),
+    ("xq_diagnostic_game", _u64, [_vp]),
+    ("xq_diagnostic_ply", _u32, [_vp]),
+    ("xq_diagnostic_move", _c_char_p, [_vp]),
+    ("xq_diagnostic_format", _szt, [_vp, _vp, _szt]),
+    ("xq_dialect_name", _c_char_p, [_int]),
+    ("xq_dialect_from_name", _int, [_c_char_p]),
+    ("xq_position_new", _vp, []),
+    ("xq_position_free", None, [_vp]),
+    ("xq_position_dup", _vp, [_vp]),
+    ("xq_position_set_start", None, [_vp]),
+    ("xq_position_set_fen", _int, [_vp, _c_char_p]),
+    ("xq_position_fen", _szt, [_vp, _vp, _szt]),
+    ("xq_position_side", _int, [_vp]),
+    ("xq_position_piece", _c.c_char, [_vp, _int]),
+    ("xq_position_legal_moves", _int, [_vp, _vp]),
+    ("xq_position_in_check", _int, [_vp]),
+    ("xq_position_state", _int, [_vp]),
+    ("xq_position_play", _int, [_vp, _c.c_uint16]),
+    ("xq_position_read_move", _int, [_vp, _c_char_p, _int, _vp]),
+    ("xq_position_play_text", _int, [_vp, _c_char_p, _int]),
+    ("xq_position_move_text", _szt, [_vp, _c.c_uint16, _int, _c.c_uint, _vp, _szt]),
+    ("xq_position_perft", _u64, [_vp, _int]),
+    ("xq_position_error", _vp, [_vp]),
+    ("xq_record_new", _vp, []),
+    ("xq_record_free", None, [_vp]),
+    ("xq_record_number", _u64, [_vp]),
+    ("xq_record_is_broken", _int, [_vp]),
+    ("xq_record_is_empty", _int, [_vp]),
+    ("xq_record_encoding", _c_char_p, [_vp]),
+    ("xq_record_tag_count", _szt, [_vp]),
+    ("xq_record_tag_name", _c_char_p, [_vp, _szt]),
+    ("xq_record_tag_value", _c_char_p, [_vp, _szt]),
+    ("xq_record_tag", _c_char_p, [_vp, _c_char_p]),
+    ("xq_record_set_tag", _int, [_vp, _c_char_p, _c_char_p]),
+    ("xq_record_result", _c_char_p, [_vp]),
+    ("xq_record_set_result", _int, [_vp, _c_char_p]),
+    ("xq_record_start_fen", _szt, [_vp, _vp, _szt]),
+    ("xq_record_set_start", _int, [_vp, _vp]),
+    ("xq_record_node_count", _u32, [_vp]),
+    ("xq_record_node_parent", _u32, [_vp, _u32]),
+    ("xq_record_node_child", _u32, [_vp, _u32]),
+    ("xq_record_node_sibling", _u32, [_vp, _u32]),
+    ("xq_record_node_move", _c.c_uint16, [_vp, _u32]),
+    ("xq_record_node_ply", _u32, [_vp, _u32]),
+    ("xq_record_node_comment", _c_char_p, [_vp, _u32]),
+    ("xq_record_node_pre_comment", _c_char_p, [_vp, _u32]),
+    ("xq_record_node_source_text", _c_char_p, [_vp, _u32]),
+    ("xq_record_node_nag_count", _int, [_vp, _u32]),
+    ("xq_record_node_nag", _int, [_vp, _u32, _int]),
+    ("xq_record_node_place", _int, [_vp, _u32, _vp, _vp, _vp]),
+    ("xq_record_node_position", _int, [_vp, _u32, _vp]),
+    ("xq_record_node_fen", _szt, [_vp, _u32, _vp, _szt]),
+    ("xq_record_node_move_text", _szt, [_vp, _u32, _int, _c.c_uint, _vp, _szt]),
+    ("xq_record_mainline_text", _vp, [_vp, _int, _c.c_uint]),
+    ("xq_record_mainline_length", _u32, [_vp]),
+    ("xq_record_add_move", _int, [_vp, _u32, _c.c_uint16, _vp]),
+    ("xq_record_add_move_text", _int, [_vp, _u32, _c_char_p, _int, _vp]),
+    ("xq_record_set_comment", _int, [_vp, _u32, _c_char_p]),
+    ("xq_record_error", _vp, [_vp]),
+    ("xq_format_info", _int, [_szt, _vp, _vp, _vp]),
+    ("xq_ruleset_from_name", _int, [_c_char_p]),
+    ("xq_analyser_new_builtin", _int, [_vp, _szt]),
+    ("xq_analyser_new_program", _int, [_vp, _c_char_p, _vp, _DIAG_FN, _vp]),
+    ("xq_analyser_description", _c_char_p, [_vp]),
+    ("xq_analyser_run", _int, [_vp, _vp, _u32, _int, _u64, _u32, _vp, _DIAG_FN, _vp]),
+    ("xq_analyser_free", None, [_vp]),
+    ("xq_record_ruling", _int, [_vp, _u32, _int, _vp]),
+    ("xq_record_check_result", _int, [_vp, _int, _DIAG_FN, _vp]),
+    ("xq_reader_open", _int, [_vp, _c_char_p, _vp, _DIAG_FN, _vp]),
+    ("xq_reader_open_memory", _int, [_vp, _c_char_p, _vp, _szt, _vp, _DIAG_FN, _vp]),
+    ("xq_reader_next", _int, [_vp, _vp]),
+    ("xq_reader_format", _c_char_p, [_vp]),
+    ("xq_reader_is_gzip", _int, [_vp]),
+    ("xq_reader_count", _u64, [_vp, _int]),
+    ("xq_reader_close", None, [_vp]),
+    ("xq_writer_open", _int, [_vp, _c_char_p, _vp, _DIAG_FN, _vp]),
+    ("xq_writer_open_memory", _int, [_vp, _vp, _DIAG_FN, _vp]),
+    ("xq_writer_write", _int, [_vp, _vp]),
+    ("xq_writer_close", _int, [_vp]),
+    ("xq_writer_close_memory", _int, [_vp, _vp, _vp]),
+    ("xq_writer_abort", None, [_vp]),
+]:
+    _f[_name] = _fn(_name, _res, *_args)
+
+NO_NODE = 0xFFFFFFFF
+NOTATIONS = ("iccs", "uci", "uci1", "wxf", "chinese", "chinese-traditional")
+_TRADITIONAL = 1
+_FORCE = 1
+
+
+def _s(b):
+    return None if b is None else b.decode("utf-8", "replace")
+
+
+def _enc(s):
+    return None if s is None else s.encode("utf-8")
+
+
+def _dialect(name):
+    """A notation name to (dialect, flags)."""
+    if name == "chinese-traditional":
+        return _f["xq_dialect_from_name"](b"chinese"), _TRADITIONAL
+    d = _f["xq_dialect_from_name"](_enc(name))
+    if d < 0:
+        raise ValueError("unknown notation %r (one of %s)" % (name, ", ".join(NOTATIONS)))
+    return d, 0
+
+
+def version():
+    """The version of libxq in use ("0.1.0")."""
+    return _s(_f["xq_version"]())
+
+
+class Diagnostic:
+    """A problem found in an input, with its place."""
+
+    __slots__ = ("severity", "code", "message", "source", "line", "column", "offset", "game",
+                 "ply", "move", "text")
+
+    def __init__(self, d):
+        self.severity = _s(_f["xq_diagnostic_severity_name"](d))
+        self.code = _s(_f["xq_diagnostic_code"](d))
+        self.message = _s(_f["xq_diagnostic_message"](d))
+        self.source = _s(_f["xq_diagnostic_source"](d))
+        self.line = _f["xq_diagnostic_line"](d)
+        self.column = _f["xq_diagnostic_column"](d)
+        off = _f["xq_diagnostic_offset"](d)
+        self.offset = None if off < 0 else off
+        self.game = _f["xq_diagnostic_game"](d)
+        self.ply = _f["xq_diagnostic_ply"](d)
+        self.move = _s(_f["xq_diagnostic_move"](d))
+        buf = _c.create_string_buffer(2048)
+        _f["xq_diagnostic_format"](d, buf, len(buf))
+        self.text = _s(buf.value)
+
+    def __str__(self):
+        return self.text
+
+    def __repr__(self):
+        return "Diagnostic(%r)" % self.text
+
+
+class XQError(Exception):
+    """A call failed; `diagnostics` says why and where, `code` is the XQ_E* value."""
+
+    def __init__(self, message, code=0, diagnostics=()):
+        Exception.__init__(self, message)
+        self.code = code
+        self.diagnostics = list(diagnostics)
+
+
+def _fail(rc, what, diags=(), obj_error=None):
+    diags = list(diags)
+    if obj_error:
+        diags.append(Diagnostic(obj_error))
+    msg = what + ": " + (diags[-1].message if diags else _s(_f["xq_error_string"](rc)))
+    raise XQError(msg, rc, diags)
+
+
+class _Sink:
+    """A diagnostic callback that keeps what it is told (and passes it on)."""
+
+    def __init__(self, keep=None):
+        self.list = [] if keep is None else keep
+        self.cfn = _DIAG_FN(self._report)
+
+    def _report(self, d, user):
+        self.list.append(Diagnostic(d))
+
+
+class Position:
+    """A position: FEN in and out, legal moves, moves in any notation, perft."""
+
+    def __init__(self, fen=None):
+        self._p = _f["xq_position_new"]()
+        if not self._p:
+            raise MemoryError()
+        if fen is not None:
+            rc = _f["xq_position_set_fen"](self._p, _enc(fen))
+            if rc:
+                _fail(rc, "bad FEN", obj_error=_f["xq_position_error"](self._p))
+
+    def __del__(self):
+        if getattr(self, "_p", None):
+            _f["xq_position_free"](self._p)
+            self._p = None
+
+    def copy(self):
+        q = Position.__new__(Position)
+        q._p = _f["xq_position_dup"](self._p)
+        if not q._p:
+            raise MemoryError()
+        return q
+
+    @property
+    def fen(self):
+        buf = _c.create_string_buffer(128)
+        _f["xq_position_fen"](self._p, buf, len(buf))
+        return _s(buf.value)
+
+    @property
+    def side(self):
+        """"red" or "black": who is to move."""
+        return "black" if _f["xq_position_side"](self._p) else "red"
+
+    def piece(self, square):
+        """The FEN letter on a square named in ICCS ("e0"), or None."""
+        f, r = ord(square[0].lower()) - ord("a"), int(square[1:])
+        c = _f["xq_position_piece"](self._p, r * 9 + f)
+        return c.decode() if c != b"\0" else None
+
+    @property
+    def in_check(self):
+        return bool(_f["xq_position_in_check"](self._p))
+
+    @property
+    def state(self):
+        """"playing", "checkmate" or "stalemate" (both lost for the side to move)."""
+        return ("playing", "checkmate", "stalemate")[_f["xq_position_state"](self._p)]
+
+    def _text(self, code, notation):
+        d, fl = _dialect(notation)
+        buf = _c.create_string_buffer(32)
+        _f["xq_position_move_text"](self._p, code, d, fl, buf, len(buf))
+        return _s(buf.value)
+
+    def _code(self, text, notation="auto"):
+        d, _ = _dialect(notation)
+        out = _c.c_uint16()
+        rc = _f["xq_position_read_move"](self._p, _enc(text), d, _c.byref(out))
+        if rc:
+            _fail(rc, "move %r" % text, obj_error=_f["xq_position_error"](self._p))
+        return out.value
+
+    def legal_moves(self, notation="iccs"):
+        """The legal moves, written in `notation`."""
+        arr = (_c.c_uint16 * 128)()
+        n = _f["xq_position_legal_moves"](self._p, arr)
+        return [self._text(arr[i], notation) for i in range(n)]
+
+    def move_text(self, move, notation="chinese", source="auto"):
+        """`move` (read in `source` notation) written in `notation`."""
+        return self._text(self._code(move, source), notation)
+
+    def play(self, move, notation="auto"):
+        """Make a move given as text; XQError when it is not legal (saying why)."""
+        code = self._code(move, notation)
+        rc = _f["xq_position_play"](self._p, code)
+        if rc:
+            _fail(rc, "move %r" % move, obj_error=_f["xq_position_error"](self._p))
+        return self
+
+    def perft(self, depth):
+        return _f["xq_position_perft"](self._p, depth)
+
+
+class Node:
+    """A move of a game's tree."""
+
+    __slots__ = ("_game", "index")
+
+    def __init__(self, game, index):
+        self._game, self.index = game, index
+
+    def _r(self):
+        return self._game._r
+
+    def move(self, notation="iccs"):
+        d, fl = _dialect(notation)
+        buf = _c.create_string_buffer(32)
+        _f["xq_record_node_move_text"](self._r(), self.index, d, fl, buf, len(buf))
+        return _s(buf.value)
+
+    @property
+    def iccs(self):
+        return self.move("iccs")
+
+    @property
+    def chinese(self):
+        return self.move("chinese")
+
+    @property
+    def comment(self):
+        return _s(_f["xq_record_node_comment"](self._r(), self.index))
+
+    @property
+    def pre_comment(self):
+        return _s(_f["xq_record_node_pre_comment"](self._r(), self.index))
+
+    @property
+    def source_text(self):
+        return _s(_f["xq_record_node_source_text"](self._r(), self.index))
+
+    @property
+    def nags(self):
+        r, n = self._r(), self.index
+        return [_f["xq_record_node_nag"](r, n, i) for i in range(_f["xq_record_node_nag_count"](r, n))]
+
+    @property
+    def ply(self):
+        return _f["xq_record_node_ply"](self._r(), self.index)
+
+    @property
+    def fen(self):
+        """The position after this move."""
+        buf = _c.create_string_buffer(128)
+        _f["xq_record_node_fen"](self._r(), self.index, buf, len(buf))
+        return _s(buf.value)
+
+    def position(self):
+        p = Position()
+        _f["xq_record_node_position"](self._r(), self.index, p._p)
+        return p
+
+    @property
+    def place(self):
+        """(line, column, offset) of the move in its source."""
+        a, b, c = _u64(), _u64(), _u64()
+        _f["xq_record_node_place"](self._r(), self.index, _c.byref(a), _c.byref(b), _c.byref(c))
+        return a.value, b.value, c.value
+
+    def _link(self, fn):
+        n = _f[fn](self._r(), self.index)
+        return None if n == NO_NODE else Node(self._game, n)
+
+    @property
+    def parent(self):
+        return self._link("xq_record_node_parent")
+
+    @property
+    def next(self):
+        """The main continuation, or None."""
+        return self._link("xq_record_node_child")
+
+    @property
+    def variations(self):
+        """The alternatives to this move (from the same position)."""
+        out, n = [], _f["xq_record_node_sibling"](self._r(), self.index)
+        while n != NO_NODE:
+            out.append(Node(self._game, n))
+            n = _f["xq_record_node_sibling"](self._r(), n)
+        return out
+
+    def __repr__(self):
+        return "Node(%d, %s)" % (self.index, self.iccs)
+
+
+class Game:
+    """One game record: tags, start FEN, moves (a tree), comments, result."""
+
+    def __init__(self, _record=None):
+        self._r = _record if _record is not None else _f["xq_record_new"]()
+        if not self._r:
+            raise MemoryError()
+
+    def __del__(self):
+        if getattr(self, "_r", None):
+            _f["xq_record_free"](self._r)
+            self._r = None
+
+    @property
+    def tags(self):
+        """The tags in their order, as a dict (the first of duplicates wins)."""
+        out = {}
+        for i in range(_f["xq_record_tag_count"](self._r)):
+            out.setdefault(_s(_f["xq_record_tag_name"](self._r, i)), _s(_f["xq_record_tag_value"](self._r, i)))
+        return out
+
+    def tag(self, name):
+        return _s(_f["xq_record_tag"](self._r, _enc(name)))
+
+    def set_tag(self, name, value):
+        if _f["xq_record_set_tag"](self._r, _enc(name), _enc(value)):
+            raise MemoryError()
+
+    red = property(lambda self: self.tag("Red"))
+    black = property(lambda self: self.tag("Black"))
+    event = property(lambda self: self.tag("Event"))
+    date = property(lambda self: self.tag("Date"))
+
+    @property
+    def result(self):
+        return _s(_f["xq_record_result"](self._r))
+
+    @result.setter
+    def result(self, value):
+        rc = _f["xq_record_set_result"](self._r, _enc(value))
+        if rc:
+            _fail(rc, "result", obj_error=_f["xq_record_error"](self._r))
+
+    @property
+    def number(self):
+        return _f["xq_record_number"](self._r)
+
+    @property
+    def broken(self):
+        """Reading stopped at an error in this game (the moves are those before it)."""
+        return bool(_f["xq_record_is_broken"](self._r))
+
+    @property
+    def empty(self):
+        return bool(_f["xq_record_is_empty"](self._r))
+
+    @property
+    def encoding(self):
+        return _s(_f["xq_record_encoding"](self._r))
+
+    @property
+    def fen(self):
+        """The start position."""
+        buf = _c.create_string_buffer(128)
+        _f["xq_record_start_fen"](self._r, buf, len(buf))
+        return _s(buf.value)
+
+    @fen.setter
+    def fen(self, value):
+        p = Position(value)  # held until the call returns: its __del__ frees it
+        rc = _f["xq_record_set_start"](self._r, p._p)
+        if rc:
+            _fail(rc, "start position", obj_error=_f["xq_record_error"](self._r))
+
+    @property
+    def comment(self):
+        """The game's comment (on the start position)."""
+        return _s(_f["xq_record_node_comment"](self._r, 0))
+
+    def moves(self, notation="iccs"):
+        """The main line's moves as a list of texts in `notation`."""
+        d, fl = _dialect(notation)
+        p = _f["xq_record_mainline_text"](self._r, d, fl)
+        if not p:
+            raise MemoryError()
+        try:
+            text = _s(_c.string_at(p))
+        finally:
+            _f["xq_free"](p)
+        return text.split(" ") if text else []
+
+    @property
+    def mainline(self):
+        """The main line as Node objects."""
+        out, n = [], _f["xq_record_node_child"](self._r, 0)
+        while n != NO_NODE:
+            out.append(Node(self, n))
+            n = _f["xq_record_node_child"](self._r, n)
+        return out
+
+    @property
+    def root(self):
+        return Node(self, 0)
+
+    def __len__(self):
+        return _f["xq_record_mainline_length"](self._r)
+
+    @property
+    def node_count(self):
+        return _f["xq_record_node_count"](self._r)
+
+    def add_move(self, move, after=None, notation="auto"):
+        """Add a move (text) after node `after` (default: the main line's end)."""
+        if after is None:
+            after = self.mainline[-1] if len(self) else self.root
+        out = _u32()
+        rc = _f["xq_record_add_move_text"](self._r, after.index, _enc(move), _dialect(notation)[0],
+                                           _c.byref(out))
+        if rc:
+            _fail(rc, "move %r" % move, obj_error=_f["xq_record_error"](self._r))
+        return Node(self, out.value)
+
+    def ruling(self, node=None, rules="asian"):
+        """What the repetition and move-limit rules give at `node` (default:
+        the main line's end): (None | "draw" | "red loses" | "black loses",
+        the explanation or None)."""
+        if node is None:
+            node = self.mainline[-1] if len(self) else self.root
+        why = _vp()
+        rc = _f["xq_record_ruling"](self._r, node.index, _ruleset(rules), _c.byref(why))
+        if rc < 0:
+            _fail(rc, "ruling", obj_error=_f["xq_record_error"](self._r))
+        text = None
+        if why.value:
+            text = _s(_c.string_at(why.value))
+            _f["xq_free"](why)
+        return (None, "draw", "red loses", "black loses")[rc], text
+
+    def add_move_code(self, code, after):
+        out = _u32()
+        rc = _f["xq_record_add_move"](self._r, after.index, code, _c.byref(out))
+        if rc:
+            _fail(rc, "move", obj_error=_f["xq_record_error"](self._r))
+        return Node(self, out.value)
+
+    def set_comment(self, node, text):
+        if _f["xq_record_set_comment"](self._r, node.index, _enc(text)):
+            raise MemoryError()
+
+    def __repr__(self):
+        return "Game(%d: %s - %s, %s, %d moves)" % (self.number, self.red, self.black, self.result, len(self))
+
+
+def _read_opts(format, encoding):
+    if format is None and encoding is None:
+        return None
+    return _c.byref(_ReadOptions(_c.sizeof(_ReadOptions), _enc(format), _enc(encoding), 0, 0))
+
+
+def _games(rd, sink, owner):
+    try:
+        rec = _vp()
+        while True:
+            rc = _f["xq_reader_next"](rd, _c.byref(rec))
+            if rc != 1:
+                break
+            yield Game(rec.value)
+    finally:
+        _f["xq_reader_close"](rd)
+        del owner[:]
+
+
+def read(path, diagnostics=None, format=None, encoding=None):
+    """The games of a file ("-": standard input), one Game at a time.
+
+    Problems go to the `diagnostics` list when one is given.  A file that
+    cannot be opened or whose format is unknown raises XQError."""
+    sink = _Sink(diagnostics)
+    rd = _vp()
+    rc = _f["xq_reader_open"](_c.byref(rd), _enc(os.fspath(path)), _read_opts(format, encoding), sink.cfn, None)
+    if rc:
+        _fail(rc, "cannot read %s" % path, sink.list)
+    return _games(rd, sink, [sink])
+
+
+def read_bytes(data, name=None, diagnostics=None, format=None, encoding=None):
+    """The games of bytes in memory (gzip or not)."""
+    sink = _Sink(diagnostics)
+    keep = _c.create_string_buffer(bytes(data), len(data))
+    rd = _vp()
+    rc = _f["xq_reader_open_memory"](_c.byref(rd), _enc(name), keep, len(data), _read_opts(format, encoding),
+                                     sink.cfn, None)
+    if rc:
+        _fail(rc, "cannot read %s" % (name or "the bytes"), sink.list)
+    return _games(rd, sink, [sink, keep])
+
+
+def _ruleset(rules):
+    rs = _f["xq_ruleset_from_name"](_enc(rules))
+    if rs < 0:
+        raise ValueError("unknown rule set %r (asian or chinese)" % rules)
+    return rs
+
+
+def validate(path, format=None, encoding=None, rules="asian"):
+    """Read every game of a file; the list of diagnostics (empty: all is
+    well).  With `rules` ("asian", "chinese"; None: not) a repetition or a
+    move limit that ends a game is also checked against its result."""
+    out = []
+    sink = _Sink(out)
+    try:
+        for game in read(path, out, format, encoding):
+            if rules is not None:
+                _f["xq_record_check_result"](game._r, _ruleset(rules), sink.cfn, None)
+    except XQError as e:
+        if not e.diagnostics:
+            raise
+        out.extend(d for d in e.diagnostics if d not in out)
+    return out
+
+
+def _write_opts(format, notation, encoding, force):
+    d, fl = _dialect(notation) if notation else (0, 0)
+    return _WriteOptions(_c.sizeof(_WriteOptions), _enc(format), d, fl, _enc(encoding), 0, _FORCE if force else 0)
+
+
+def convert(games, output=None, format=None, notation=None, encoding=None, force=False, diagnostics=None):
+    """Write games (Game objects, or paths whose games are read) to `output`
+    (a path; its extension names the format unless `format` does), or,
+    with no output, return the bytes.  Broken games are skipped.  Returns
+    the number written, or the bytes."""
+    sink = _Sink(diagnostics)
+    opts = _write_opts(format, notation, encoding, force)
+    w = _vp()
+    if output is None:
+        if not format:
+            raise ValueError("convert to memory needs a format")
+        rc = _f["xq_writer_open_memory"](_c.byref(w), _c.byref(opts), sink.cfn, None)
+    else:
+        rc = _f["xq_writer_open"](_c.byref(w), _enc(os.fspath(output)), _c.byref(opts), sink.cfn, None)
+    if rc:
+        _fail(rc, "cannot write %s" % (output or format), sink.list)
+    n = 0
+    try:
+        if isinstance(games, (str, bytes, os.PathLike, Game)):
+            games = [games]
+        for g in games:
+            for game in ([g] if isinstance(g, Game) else read(g, sink.list)):
+                if game.broken:
+                    continue
+                rc = _f["xq_writer_write"](w, game._r)
+                if rc:
+                    _fail(rc, "cannot write game %d" % game.number, sink.list)
+                n += 1
+    except BaseException:
+        _f["xq_writer_abort"](w)
+        raise
+    if output is None:
+        data, size = _vp(), _c.c_size_t()
+        rc = _f["xq_writer_close_memory"](w, _c.byref(data), _c.byref(size))
+        if rc:
+            _fail(rc, "cannot write", sink.list)
+        try:
+            return _c.string_at(data, size.value)
+        finally:
+            _f["xq_free"](data)
+    rc = _f["xq_writer_close"](w)
+    if rc:
+        _fail(rc, "cannot write %s" % output, sink.list)
+    return n
+
+
+def replay(moves, fen=None, notation="auto"):
+    """Play `moves` (texts) from `fen` (default: the start); the FEN after each.
+    An illegal move raises XQError saying which and why."""
+    p = Position(fen)
+    out = []
+    for i, m in enumerate(moves):
+        try:
+            p.play(m, notation)
+        except XQError as e:
+            raise XQError("ply %d: %s" % (i + 1, e), e.code, e.diagnostics)
+        out.append(p.fen)
+    return out
+
+
+def perft(depth, fen=None):
+    """The number of leaves of the legal move tree `depth` plies deep."""
+    return Position(fen).perft(depth)
+
+
+def formats():
+    """{name: (description, reads, writes)} of every format the library knows."""
+    out, i = {}, 0
+    name, desc, caps = _c_char_p(), _c_char_p(), _c.c_uint()
+    while _f["xq_format_info"](i, _c.byref(name), _c.byref(desc), _c.byref(caps)) == 0:
+        out[_s(name.value)] = (_s(desc.value), bool(caps.value & 1), bool(caps.value & 2))
+        i += 1
+    return out
+
+
+class Analysis:
+    """What an analyser found: the score from the side to move's point of
+    view (`kind` "cp", "mate" or "mated"; `score` centipawns or moves),
+    the depth, the best move and the principal variation in ICCS."""
+
+    __slots__ = ("kind", "score", "depth", "nodes", "best", "pv")
+
+    def __repr__(self):
+        return "Analysis(%s %d, depth %d, best %s)" % (self.kind, self.score, self.depth, self.best)
+
+
+class Analyser:
+    """The built-in engine (no `program`), or an external UCI/UCCI engine
+    (a path, or a name found in PATH, with `args`)."""
+
+    def __init__(self, program=None, args=(), hash_mb=0):
+        self._a = None
+        a = _vp()
+        if program is None:
+            rc = _f["xq_analyser_new_builtin"](_c.byref(a), hash_mb)
+            sink = None
+        else:
+            sink = _Sink()
+            argv = (_c.c_char_p * (len(args) + 1))(*[_enc(x) for x in args], None)
+            rc = _f["xq_analyser_new_program"](_c.byref(a), _enc(os.fspath(program)), argv, sink.cfn, None)
+        if rc:
+            _fail(rc, "cannot start %s" % (program or "the built-in engine"), sink.list if sink else ())
+        self._a = a.value
+
+    def __del__(self):
+        self.close()
+
+    def close(self):
+        if getattr(self, "_a", None):
+            _f["xq_analyser_free"](self._a)
+            self._a = None
+
+    @property
+    def description(self):
+        return _s(_f["xq_analyser_description"](self._a))
+
+    def analyse(self, game, node=None, depth=0, nodes=0, movetime_ms=0):
+        """Analyse the position after `node` of `game` (default: the end of
+        the main line; a Position is analysed as a game starting there)."""
+        if isinstance(game, Position):
+            g = Game()
+            g.fen = game.fen
+            game, node = g, g.root
+        if node is None:
+            node = game.mainline[-1] if len(game) else game.root
+        sink = _Sink()
+        res = _AnalysisResult()
+        res.size = _c.sizeof(_AnalysisResult)
+        rc = _f["xq_analyser_run"](self._a, game._r, node.index, depth, nodes, movetime_ms, _c.byref(res),
+                                   sink.cfn, None)
+        if rc:
+            _fail(rc, "analysis", sink.list)
+        out = Analysis()
+        out.kind = ("cp", "mate", "mated")[res.kind]
+        out.score, out.depth, out.nodes = res.score, res.depth, res.nodes
+        p = node.position()
+        out.pv = []
+        for i in range(res.pv_len):
+            out.pv.append(p._text(res.pv[i], "iccs"))
+            _f["xq_position_play"](p._p, res.pv[i])
+        out.best = out.pv[0] if out.pv else None
+        return out

@@ -1,0 +1,878 @@
+/*
+ * test_api.c: the public API (<xq/xq.h>) as a program outside the project
+ * uses it: tests/install.sh builds it against the installed library
+ * through pkg-config (no private header is reachable) and runs it from
+ * the top of the source tree, where tests/data is.
+ */
+#define _XOPEN_SOURCE 700
+#include "testutil.h"
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include <xq/xq.h>
+
+struct seen {
+	int n, errors, warnings;
+	char codes[16][32];
+	uint64_t line[16], col[16], game[16];
+	int64_t offset[16];
+	uint32_t ply[16];
+	char move[16][48];
+	char first[512];
+};
+
+static void collect(const xq_diagnostic *d, void *user)
+{
+	struct seen *s = user;
+
+	if (xq_diagnostic_severity(d) == XQ_SEVERITY_ERROR)
+		s->errors++;
+	if (xq_diagnostic_severity(d) == XQ_SEVERITY_WARNING)
+		s->warnings++;
+	if (s->n == 0)
+		xq_diagnostic_format(d, s->first, sizeof(s->first));
+	if (s->n < 16) {
+		snprintf(s->codes[s->n], sizeof(s->codes[0]), "%s", xq_diagnostic_code(d));
+		s->line[s->n] = xq_diagnostic_line(d);
+		s->col[s->n] = xq_diagnostic_column(d);
+		s->offset[s->n] = xq_diagnostic_offset(d);
+		s->game[s->n] = xq_diagnostic_game(d);
+		s->ply[s->n] = xq_diagnostic_ply(d);
+		snprintf(s->move[s->n], sizeof(s->move[0]), "%s", xq_diagnostic_move(d));
+	}
+	s->n++;
+}
+
+/* Every game of `path`, the first one kept in *first (may be NULL). */
+static int read_all(const char *path, struct seen *s, xq_record **first, const char **format)
+{
+	xq_reader *rd;
+	xq_record *r;
+	int n = 0;
+
+	if (first)
+		*first = NULL;
+	assert_int_equal(xq_reader_open(&rd, path, NULL, collect, s), 0);
+	while (xq_reader_next(rd, &r) == 1) {
+		if (n++ == 0 && first)
+			*first = r;
+		else
+			xq_record_free(r);
+	}
+	if (format)
+		*format = xq_reader_format(rd);
+	xq_reader_close(rd);
+	return n;
+}
+
+static void version_macros_match_the_library(void **state)
+{
+	(void)state;
+	assert_string_equal(xq_version(), XQ_VERSION_STRING);
+	assert_int_equal(xq_version_number(), XQ_VERSION_NUMBER);
+	assert_int_equal(XQ_VERSION_NUMBER >> 16, XQ_VERSION_MAJOR);
+}
+
+static void error_codes_have_texts(void **state)
+{
+	(void)state;
+	assert_string_equal(xq_error_string(XQ_OK), "success");
+	assert_true(strlen(xq_error_string(XQ_EPARSE)) > 0);
+	assert_true(strcmp(xq_error_string(XQ_EPARSE), xq_error_string(XQ_EILLEGAL)) != 0);
+}
+
+static void xqf_reads_with_tags_start_and_moves(void **state)
+{
+	struct seen s = {0};
+	xq_record *r;
+	const char *format;
+	char fen[XQ_FEN_SIZE], text[XQ_MOVE_TEXT_SIZE];
+	char *moves;
+
+	(void)state;
+	assert_int_equal(read_all("tests/data/xqf/sample-v12.xqf", &s, &r, &format), 1);
+	assert_non_null(r);
+	assert_string_equal(format, "xqf");
+	assert_int_equal(s.errors, 0);
+	assert_string_equal(xq_record_tag(r, "Red"), "许银川");
+	assert_string_equal(xq_record_tag(r, "Black"), "聂卫平");
+	assert_string_equal(xq_record_result(r), "1-0");
+	assert_int_equal(xq_record_number(r), 1);
+	assert_false(xq_record_is_broken(r));
+	assert_false(xq_record_is_empty(r));
+	assert_non_null(xq_record_encoding(r));
+	/* A handicap game: the start is the FEN of the record. */
+	assert_true(xq_record_start_fen(r, fen, sizeof(fen)) > 0);
+	assert_string_equal(fen, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/1C5C1/9/RN2K2NR w - - 0 1");
+	assert_true(xq_record_tag_count(r) > 3);
+	assert_non_null(xq_record_tag_name(r, 0));
+	assert_non_null(xq_record_tag_value(r, 0));
+	assert_null(xq_record_tag_name(r, xq_record_tag_count(r)));
+	assert_null(xq_record_tag_value(r, xq_record_tag_count(r)));
+	/* The game comment is on the root. */
+	assert_non_null(xq_record_node_comment(r, XQ_ROOT_NODE));
+	assert_int_equal(xq_record_mainline_length(r), 75);
+	moves = xq_record_mainline_text(r, XQ_DIALECT_ICCS, 0);
+	assert_non_null(moves);
+	assert_memory_equal(moves, "b2e2 h7e7 e2e7", 14);
+	xq_free(moves);
+	assert_true(xq_record_node_move_text(r, xq_record_node_child(r, XQ_ROOT_NODE), XQ_DIALECT_CHINESE,
+					     0, text, sizeof(text)) > 0);
+	assert_string_equal(text, "炮八平五");
+	assert_true(xq_record_node_move_text(r, xq_record_node_child(r, XQ_ROOT_NODE), XQ_DIALECT_WXF,
+					     0, text, sizeof(text)) > 0);
+	assert_string_equal(text, "C8.5");
+	/* The root has no move and no text. */
+	assert_int_equal(xq_record_node_move_text(r, XQ_ROOT_NODE, XQ_DIALECT_ICCS, 0, text, sizeof(text)), 0);
+	assert_int_equal(xq_record_node_move(r, XQ_ROOT_NODE), 0);
+	xq_record_free(r);
+}
+
+static void big5_pgn_reads_in_traditional_and_simplified_glyphs(void **state)
+{
+	struct seen s = {0};
+	xq_record *r;
+	char *moves;
+
+	(void)state;
+	assert_int_equal(read_all("tests/data/pgn/big5-black-first.pgn", &s, &r, NULL), 1);
+	assert_string_equal(xq_record_tag(r, "Event"), "實戰殺局88");
+	assert_string_equal(xq_record_result(r), "0-1");
+	moves = xq_record_mainline_text(r, XQ_DIALECT_CHINESE, 0);
+	assert_string_equal(moves, "车１平５ 仕六进五 车６平５ 帅五平六 马４进３");
+	xq_free(moves);
+	moves = xq_record_mainline_text(r, XQ_DIALECT_CHINESE, XQ_DIALECT_TRADITIONAL | XQ_DIALECT_ASCII_DIGITS);
+	assert_string_equal(moves, "車1平5 仕六進五 車6平5 帥五平六 馬4進3");
+	xq_free(moves);
+	xq_record_free(r);
+}
+
+static void illegal_move_is_reported_with_its_place_and_the_game_kept_broken(void **state)
+{
+	struct seen s = {0};
+	xq_record *r;
+
+	(void)state;
+	assert_int_equal(read_all("tests/data/xqf/no-piece-on-origin-v12.xqf", &s, &r, NULL), 1);
+	assert_true(xq_record_is_broken(r));
+	assert_int_equal(xq_record_mainline_length(r), 9);
+	assert_int_equal(s.errors, 1);
+	assert_string_equal(s.codes[0], "illegal-move");
+	assert_int_equal(s.offset[0], 1106);
+	assert_int_equal(s.line[0], 0);
+	assert_int_equal(s.game[0], 1);
+	assert_int_equal(s.ply[0], 10);
+	assert_string_equal(s.move[0], "e1f0");
+	assert_non_null(strstr(s.first, "no-piece-on-origin-v12.xqf: byte 1106: error: game 1, ply 10 (e1f0): "));
+	assert_non_null(strstr(s.first, "[illegal-move]"));
+	xq_record_free(r);
+}
+
+static void text_diagnostics_carry_line_and_column(void **state)
+{
+	static const char pgn[] = "[Event \"x\"]\n\n1. h2e2 h9g7 2. h0g2 zz9 *\n";
+	struct seen s = {0};
+	xq_reader *rd;
+	xq_record *r, *none;
+
+	(void)state;
+	assert_int_equal(xq_reader_open_memory(&rd, "mem.pgn", pgn, sizeof(pgn) - 1, NULL, collect, &s), 0);
+	assert_string_equal(xq_reader_format(rd), "pgn");
+	assert_false(xq_reader_is_gzip(rd));
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	assert_int_equal(xq_reader_next(rd, &none), 0);
+	assert_null(none);
+	assert_true(xq_reader_count(rd, XQ_SEVERITY_ERROR) >= 1);
+	xq_reader_close(rd);
+	assert_true(xq_record_is_broken(r));
+	assert_int_equal(xq_record_mainline_length(r), 3);
+	assert_true(s.n >= 1);
+	assert_int_equal(s.line[0], 3);
+	assert_int_equal(s.col[0], 22);
+	assert_non_null(strstr(s.first, "mem.pgn:3:22: error: game 1"));
+	xq_record_free(r);
+}
+
+static void gzip_input_is_read_through(void **state)
+{
+	struct seen s = {0};
+	xq_reader *rd;
+	xq_record *r;
+	int n = 0;
+
+	(void)state;
+	assert_int_equal(xq_reader_open(&rd, "samples/liu-dahua-1956.ndjson.gz", NULL, collect, &s), 0);
+	assert_true(xq_reader_is_gzip(rd));
+	assert_string_equal(xq_reader_format(rd), "ndjson");
+	while (xq_reader_next(rd, &r) == 1) {
+		n++;
+		xq_record_free(r);
+	}
+	xq_reader_close(rd);
+	assert_true(n >= 1);
+}
+
+static void unknown_content_and_empty_input_are_errors(void **state)
+{
+	struct seen s = {0}, e = {0};
+	xq_reader *rd = (xq_reader *)1;
+	xq_record *r;
+	xq_read_options o = XQ_READ_OPTIONS_INIT;
+
+	(void)state;
+	assert_int_equal(xq_reader_open_memory(&rd, "junk", "\x01\x02\x03\x04junk", 8, NULL, collect, &s),
+			 XQ_EUNSUPPORTED);
+	assert_null(rd); /* a failed open leaves no dangling reader */
+	assert_string_equal(s.codes[0], "unsupported");
+	assert_int_equal(xq_reader_open_memory(&rd, NULL, "", 0, NULL, collect, &e), 0);
+	assert_null(xq_reader_format(rd));
+	assert_int_equal(xq_reader_next(rd, &r), 0);
+	assert_null(r);
+	xq_reader_close(rd);
+	assert_string_equal(e.codes[0], "no-game");
+	o.format = "nosuch";
+	assert_int_equal(xq_reader_open(&rd, "tests/data/xqf/sample-v12.xqf", &o, NULL, NULL), XQ_EUNSUPPORTED);
+	o.format = NULL;
+	o.encoding = "klingon";
+	assert_int_equal(xq_reader_open(&rd, "tests/data/pgn/big5-black-first.pgn", &o, NULL, NULL), XQ_EENCODING);
+	rd = (xq_reader *)1;
+	assert_int_equal(xq_reader_open(&rd, "tests/data/no/such/file.pgn", NULL, NULL, NULL), XQ_EIO);
+	assert_null(rd);
+}
+
+static void named_format_and_encoding_are_used(void **state)
+{
+	static const char pgn[] = "[Event \"e\"]\n1. h2e2 *\n";
+	xq_read_options o = XQ_READ_OPTIONS_INIT;
+	xq_reader *rd;
+	xq_record *r;
+
+	(void)state;
+	o.format = "pgn";
+	o.encoding = "utf-8";
+	assert_int_equal(xq_reader_open_memory(&rd, NULL, pgn, sizeof(pgn) - 1, &o, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	assert_string_equal(xq_record_tag(r, "Event"), "e");
+	xq_record_free(r);
+	xq_reader_close(rd);
+}
+
+static void formats_are_listed_with_what_they_can_do(void **state)
+{
+	const char *name, *desc;
+	unsigned caps;
+	int pgn = 0, html = 0;
+	size_t i;
+
+	(void)state;
+	for (i = 0; xq_format_info(i, &name, &desc, &caps) == 0; i++) {
+		assert_non_null(desc);
+		if (!strcmp(name, "pgn"))
+			pgn = (caps & XQ_FORMAT_READS) && (caps & XQ_FORMAT_WRITES) && (caps & XQ_FORMAT_MULTI);
+		if (!strcmp(name, "html"))
+			html = !(caps & XQ_FORMAT_READS) && (caps & XQ_FORMAT_WRITES);
+	}
+	assert_true(i >= 7);
+	assert_true(pgn);
+	assert_true(html);
+	assert_int_equal(xq_format_info(i, NULL, NULL, NULL), XQ_ENOTFOUND);
+}
+
+static void variations_comments_and_nags_are_in_the_tree(void **state)
+{
+	static const char pgn[] = "[Event \"v\"]\n\n{start} 1. h2e2 $1 {good} (1. b2e2 {also}) 1... h9g7 *\n";
+	xq_reader *rd;
+	xq_record *r;
+	uint32_t first, alt, reply;
+	uint64_t line, col, off;
+	char fen[XQ_FEN_SIZE];
+	xq_position *p = xq_position_new();
+
+	(void)state;
+	assert_int_equal(xq_reader_open_memory(&rd, "v.pgn", pgn, sizeof(pgn) - 1, NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_reader_close(rd); /* the record outlives its reader */
+	assert_int_equal(xq_record_node_count(r), 4);
+	assert_string_equal(xq_record_node_comment(r, XQ_ROOT_NODE), "start");
+	first = xq_record_node_child(r, XQ_ROOT_NODE);
+	assert_int_equal(xq_record_node_move(r, first), XQ_MOVE_CODE(XQ_SQUARE(7, 2), XQ_SQUARE(4, 2)));
+	assert_string_equal(xq_record_node_comment(r, first), "good");
+	assert_int_equal(xq_record_node_nag_count(r, first), 1);
+	assert_int_equal(xq_record_node_nag(r, first, 0), 1);
+	assert_int_equal(xq_record_node_nag(r, first, 1), 0);
+	assert_string_equal(xq_record_node_source_text(r, first), "h2e2");
+	assert_null(xq_record_node_pre_comment(r, first));
+	alt = xq_record_node_sibling(r, first);
+	assert_true(alt != XQ_NO_NODE);
+	assert_string_equal(xq_record_node_comment(r, alt), "also");
+	assert_int_equal(xq_record_node_parent(r, alt), XQ_ROOT_NODE);
+	assert_int_equal(xq_record_node_sibling(r, alt), XQ_NO_NODE);
+	reply = xq_record_node_child(r, first);
+	assert_int_equal(xq_record_node_ply(r, reply), 2);
+	assert_int_equal(xq_record_node_place(r, first, &line, &col, &off), 0);
+	assert_int_equal(line, 3);
+	assert_int_equal(col, 12);
+	assert_int_equal(xq_record_node_place(r, 99, &line, &col, &off), XQ_ENOTFOUND);
+	assert_int_equal(xq_record_node_parent(r, 99), XQ_NO_NODE);
+	assert_true(xq_record_node_fen(r, reply, fen, sizeof(fen)) > 0);
+	assert_string_equal(fen, "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+	/* A jump to another branch gives its own position. */
+	assert_int_equal(xq_record_node_position(r, alt, p), 0);
+	assert_int_equal(xq_position_piece(p, XQ_SQUARE(4, 2)), 'C');
+	assert_int_equal(xq_position_piece(p, XQ_SQUARE(1, 2)), 0);
+	assert_int_equal(xq_record_node_position(r, 99, p), XQ_ENOTFOUND);
+	xq_position_free(p);
+	xq_record_free(r);
+}
+
+static void fen_reads_writes_and_rejects_with_a_column(void **state)
+{
+	xq_position *p = xq_position_new();
+	char fen[XQ_FEN_SIZE];
+
+	(void)state;
+	assert_true(xq_position_fen(p, fen, sizeof(fen)) > 0);
+	assert_string_equal(fen, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+	assert_int_equal(xq_position_set_fen(p, "4k4/9/9/9/9/9/9/9/9/4K4 b"), XQ_EILLEGAL);
+	assert_non_null(xq_position_error(p));
+	assert_string_equal(xq_diagnostic_code(xq_position_error(p)), "bad-fen");
+	/* The position is unchanged by a rejected FEN. */
+	xq_position_fen(p, fen, sizeof(fen));
+	assert_string_equal(fen, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+	assert_int_equal(xq_position_set_fen(p, "3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 1"), 0);
+	assert_null(xq_position_error(p));
+	assert_int_equal(xq_position_side(p), 1);
+	assert_int_equal(xq_position_piece(p, XQ_SQUARE(3, 9)), 'k');
+	assert_int_equal(xq_position_piece(p, 90), 0);
+	assert_int_equal(xq_position_fen(p, fen, 10), 0);
+	xq_position_set_start(p);
+	assert_int_equal(xq_position_side(p), 0);
+	xq_position_free(p);
+}
+
+static void moves_read_and_write_in_every_dialect(void **state)
+{
+	xq_position *p = xq_position_new();
+	xq_move_code m, m2;
+	char text[XQ_MOVE_TEXT_SIZE];
+
+	(void)state;
+	assert_int_equal(xq_position_read_move(p, "炮二平五", XQ_DIALECT_CHINESE, &m), 0);
+	assert_int_equal(m, XQ_MOVE_CODE(XQ_SQUARE(7, 2), XQ_SQUARE(4, 2)));
+	assert_int_equal(xq_position_read_move(p, "C2.5", XQ_DIALECT_WXF, &m2), 0);
+	assert_int_equal(m, m2);
+	assert_int_equal(xq_position_read_move(p, "h2e2+", XQ_DIALECT_AUTO, &m2), 0);
+	assert_int_equal(m, m2);
+	assert_int_equal(xq_position_read_move(p, "h3e3", XQ_DIALECT_UCI1, &m2), 0);
+	assert_int_equal(m, m2);
+	assert_true(xq_position_move_text(p, m, XQ_DIALECT_ICCS, XQ_DIALECT_UPPER | XQ_DIALECT_DASH, text, sizeof(text)) > 0);
+	assert_string_equal(text, "H2-E2");
+	xq_position_move_text(p, m, XQ_DIALECT_UCI1, 0, text, sizeof(text));
+	assert_string_equal(text, "h3e3");
+	xq_position_move_text(p, m, XQ_DIALECT_WXF, 0, text, sizeof(text));
+	assert_string_equal(text, "C2.5");
+	xq_position_move_text(p, m, XQ_DIALECT_CHINESE, XQ_DIALECT_TRADITIONAL, text, sizeof(text));
+	assert_string_equal(text, "炮二平五");
+	assert_int_equal(xq_position_move_text(p, m, XQ_DIALECT_SAN, 0, text, sizeof(text)), 0);
+	assert_string_equal(xq_dialect_name(XQ_DIALECT_WXF), "wxf");
+	assert_int_equal(xq_dialect_from_name("chinese"), XQ_DIALECT_CHINESE);
+	assert_int_equal(xq_dialect_from_name("klingon"), XQ_ENOTFOUND);
+	assert_null(xq_dialect_name(99));
+	xq_position_free(p);
+}
+
+static void illegal_and_ambiguous_moves_say_why(void **state)
+{
+	xq_position *p = xq_position_new();
+	xq_move_code m;
+
+	(void)state;
+	assert_int_equal(xq_position_read_move(p, "马二进四", XQ_DIALECT_CHINESE, &m), XQ_EILLEGAL);
+	assert_non_null(strstr(xq_diagnostic_message(xq_position_error(p)), "leg"));
+	assert_int_equal(xq_position_read_move(p, "xx", XQ_DIALECT_ICCS, &m), XQ_EPARSE);
+	/* h0g2 is a move; h0h2 is not a horse's. */
+	assert_int_equal(xq_position_play(p, XQ_MOVE_CODE(XQ_SQUARE(7, 0), XQ_SQUARE(7, 2))), XQ_EILLEGAL);
+	assert_string_equal(xq_diagnostic_code(xq_position_error(p)), "illegal-move");
+	assert_int_equal(xq_position_play(p, XQ_MOVE_CODE(200, 3)), XQ_EILLEGAL);
+	xq_position_free(p);
+}
+
+static void replay_reaches_mate_and_lists_legal_moves(void **state)
+{
+	xq_position *p = xq_position_new();
+	xq_position *q;
+	xq_move_code moves[XQ_MOVES_MAX];
+	static const char *const line[] = {"h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", NULL};
+	char fen[XQ_FEN_SIZE];
+
+	(void)state;
+	assert_int_equal(xq_position_legal_moves(p, moves), 44);
+	assert_int_equal(xq_position_state(p), XQ_STATE_PLAYING);
+	for (int i = 0; line[i]; i++)
+		assert_int_equal(xq_position_play_text(p, line[i], XQ_DIALECT_ICCS), 0);
+	xq_position_fen(p, fen, sizeof(fen));
+	assert_string_equal(fen, "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKABR1 w - - 6 4");
+	q = xq_position_dup(p);
+	assert_non_null(q);
+	assert_int_equal(xq_position_set_fen(q, "4k4/9/9/9/4R4/9/9/9/9/3K5 b"), 0);
+	assert_true(xq_position_in_check(q));
+	assert_int_equal(xq_position_state(q), XQ_STATE_PLAYING);
+	assert_int_equal(xq_position_set_fen(q, "3k5/3R5/3R5/9/9/9/9/9/9/4K4 b"), 0);
+	assert_int_equal(xq_position_state(q), XQ_STATE_CHECKMATE);
+	assert_int_equal(xq_position_legal_moves(q, moves), 0);
+	xq_position_free(q);
+	xq_position_free(p);
+}
+
+static void perft_matches_the_reference_counts(void **state)
+{
+	xq_position *p = xq_position_new();
+
+	(void)state;
+	assert_int_equal(xq_position_perft(p, 0), 1);
+	assert_int_equal(xq_position_perft(p, 1), 44);
+	assert_int_equal(xq_position_perft(p, 2), 1920);
+	assert_int_equal(xq_position_perft(p, 3), 79666);
+	xq_position_free(p);
+}
+
+static void built_record_writes_and_reads_back(void **state)
+{
+	xq_write_options wo = XQ_WRITE_OPTIONS_INIT;
+	xq_record *r = xq_record_new(), *back;
+	xq_position *start = xq_position_new();
+	xq_writer *w;
+	xq_reader *rd;
+	void *data;
+	size_t len;
+	uint32_t n1, n2;
+	char *moves;
+
+	(void)state;
+	assert_int_equal(xq_record_set_tag(r, "Red", "红方"), 0);
+	assert_int_equal(xq_record_set_result(r, "1-0"), 0);
+	assert_int_equal(xq_record_set_result(r, "maybe"), XQ_EPARSE);
+	assert_non_null(xq_record_error(r));
+	assert_int_equal(xq_record_add_move_text(r, XQ_ROOT_NODE, "炮二平五", XQ_DIALECT_CHINESE, &n1), 0);
+	assert_null(xq_record_error(r));
+	assert_int_equal(xq_record_add_move_text(r, n1, "马8进7", XQ_DIALECT_CHINESE, &n2), 0);
+	assert_int_equal(xq_record_add_move(r, XQ_ROOT_NODE, XQ_MOVE_CODE(XQ_SQUARE(1, 2), XQ_SQUARE(4, 2)), NULL), 0);
+	assert_int_equal(xq_record_add_move_text(r, n2, "车一平二", XQ_DIALECT_CHINESE, NULL), XQ_EILLEGAL);
+	assert_non_null(xq_record_error(r));
+	assert_int_equal(xq_record_add_move(r, 42, 0, NULL), XQ_ENOTFOUND);
+	assert_int_equal(xq_record_set_comment(r, n2, "中炮对屏风马"), 0);
+	assert_int_equal(xq_record_set_start(r, start), XQ_EILLEGAL);
+	wo.format = "pgn";
+	wo.dialect = XQ_DIALECT_WXF;
+	assert_int_equal(xq_writer_open_memory(&w, &wo, NULL, NULL), 0);
+	assert_int_equal(xq_writer_write(w, r), 0);
+	assert_int_equal(xq_writer_close_memory(w, &data, &len), 0);
+	assert_non_null(strstr(data, "C2.5"));
+	assert_int_equal(xq_reader_open_memory(&rd, "back.pgn", data, len, NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &back), 1);
+	xq_reader_close(rd);
+	xq_free(data);
+	assert_string_equal(xq_record_tag(back, "Red"), "红方");
+	assert_string_equal(xq_record_result(back), "1-0");
+	assert_int_equal(xq_record_node_count(back), 4);
+	/* Read back in text order: the variation comes before the reply. */
+	n2 = xq_record_node_child(back, xq_record_node_child(back, XQ_ROOT_NODE));
+	assert_string_equal(xq_record_node_comment(back, n2), "中炮对屏风马");
+	moves = xq_record_mainline_text(back, XQ_DIALECT_ICCS, 0);
+	assert_string_equal(moves, "h2e2 h9g7");
+	xq_free(moves);
+	assert_int_equal(xq_record_set_comment(back, n2, NULL), 0);
+	assert_null(xq_record_node_comment(back, n2));
+	xq_record_free(back);
+	xq_record_free(r);
+	xq_position_free(start);
+}
+
+static void record_start_can_be_set_before_moves(void **state)
+{
+	xq_record *r = xq_record_new();
+	xq_position *p = xq_position_new();
+	char fen[XQ_FEN_SIZE];
+
+	(void)state;
+	assert_int_equal(xq_position_set_fen(p, "3k5/9/9/9/9/9/9/9/4R4/4K4 w"), 0);
+	assert_int_equal(xq_record_set_start(r, p), 0);
+	xq_record_start_fen(r, fen, sizeof(fen));
+	assert_string_equal(fen, "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1");
+	assert_int_equal(xq_record_add_move_text(r, XQ_ROOT_NODE, "e1d1", XQ_DIALECT_ICCS, NULL), 0);
+	xq_position_free(p);
+	xq_record_free(r);
+}
+
+static void file_writer_replaces_only_with_force_and_leaves_no_temporary(void **state)
+{
+	char dir[256], path[300];
+	struct seen s = {0};
+	xq_write_options wo = XQ_WRITE_OPTIONS_INIT;
+	xq_record *r;
+	xq_writer *w;
+
+	(void)state;
+	assert_int_equal(test_tmpdir(dir, sizeof(dir), "api-writer"), 0);
+	snprintf(path, sizeof(path), "%s/out.xqf", dir);
+	assert_int_equal(read_all("tests/data/pgn/big5-black-first.pgn", &s, &r, NULL), 1);
+	assert_int_equal(xq_writer_open(&w, path, NULL, NULL, NULL), 0); /* xqf by the name */
+	assert_int_equal(xq_writer_write(w, r), 0);
+	assert_int_equal(xq_writer_close(w), 0);
+	assert_int_equal(xq_writer_open(&w, path, NULL, collect, &s), XQ_EIO);
+	wo.flags = XQ_WRITE_FORCE;
+	assert_int_equal(xq_writer_open(&w, path, &wo, NULL, NULL), 0);
+	xq_writer_abort(w);
+	{
+		struct seen t = {0};
+		xq_record *back;
+		char *a, *b;
+		assert_int_equal(read_all(path, &t, &back, NULL), 1);
+		a = xq_record_mainline_text(r, XQ_DIALECT_ICCS, 0);
+		b = xq_record_mainline_text(back, XQ_DIALECT_ICCS, 0);
+		assert_string_equal(a, b);
+		xq_free(a);
+		xq_free(b);
+		xq_record_free(back);
+	}
+	/* An unknown extension names no format. */
+	snprintf(path, sizeof(path), "%s/out.unknown", dir);
+	assert_int_equal(xq_writer_open(&w, path, NULL, NULL, NULL), XQ_EUNSUPPORTED);
+	wo.format = "cbr"; /* read only */
+	assert_int_equal(xq_writer_open_memory(&w, &wo, NULL, NULL), XQ_EUNSUPPORTED);
+	/* XQF holds one game: a second fails, and the output is never put in place. */
+	snprintf(path, sizeof(path), "%s/two.xqf", dir);
+	assert_int_equal(xq_writer_open(&w, path, NULL, NULL, NULL), 0);
+	assert_int_equal(xq_writer_write(w, r), 0);
+	assert_int_equal(xq_writer_write(w, r), XQ_EUNSUPPORTED);
+	assert_int_equal(xq_writer_close(w), XQ_EUNSUPPORTED);
+	assert_int_equal(test_count_named(dir, "two"), 0);
+	assert_int_equal(test_count_named(dir, "out."), 1); /* out.xqf and nothing else */
+	xq_record_free(r);
+	assert_int_equal(test_rmtree(dir), 0);
+}
+
+static void losses_are_reported_as_warnings(void **state)
+{
+	static const char pgn[] = "[Event \"v\"]\n\n1. h2e2 (1. b2e2) h9g7 *\n";
+	xq_write_options wo = XQ_WRITE_OPTIONS_INIT;
+	struct seen s = {0};
+	xq_reader *rd;
+	xq_record *r;
+	xq_writer *w;
+	void *data;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(xq_reader_open_memory(&rd, NULL, pgn, sizeof(pgn) - 1, NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_reader_close(rd);
+	wo.format = "dhtmlxq";
+	assert_int_equal(xq_writer_open_memory(&w, &wo, collect, &s), 0);
+	assert_int_equal(xq_writer_write(w, r), 0);
+	assert_int_equal(xq_writer_close_memory(w, &data, &len), 0);
+	xq_free(data);
+	xq_record_free(r);
+	assert_int_equal(s.warnings, 0); /* DhtmlXQ holds variations: nothing lost */
+	wo.format = "xqf";
+	assert_int_equal(xq_reader_open_memory(&rd, NULL, pgn, sizeof(pgn) - 1, NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_reader_close(rd);
+	assert_int_equal(xq_record_set_tag(r, "Opening", "x"), 0);
+	assert_int_equal(xq_writer_open_memory(&w, &wo, collect, &s), 0);
+	assert_int_equal(xq_writer_write(w, r), 0);
+	assert_int_equal(xq_writer_close_memory(w, &data, &len), 0);
+	assert_true(len > 0);
+	/* XQF has no field for an opening's name. */
+	assert_int_equal(s.warnings, 1);
+	assert_string_equal(s.codes[0], "loss");
+	assert_non_null(strstr(s.first, "warning: game 1: tag Opening"));
+	xq_free(data);
+	xq_record_free(r);
+}
+
+/* The last node of the main line. */
+static uint32_t mainline_end(const xq_record *r)
+{
+	uint32_t n = XQ_ROOT_NODE;
+
+	while (xq_record_node_child(r, n) != XQ_NO_NODE)
+		n = xq_record_node_child(r, n);
+	return n;
+}
+
+static void perpetual_check_is_ruled_a_loss_with_its_reasons(void **state)
+{
+	struct seen s = {0};
+	xq_reader *rd;
+	xq_record *r;
+	char *why;
+
+	(void)state;
+	assert_int_equal(xq_reader_open(&rd, "tests/data/ndjson/repetition.ndjson", NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1); /* recorded 1-0: contradicted */
+	assert_int_equal(xq_record_ruling(r, mainline_end(r), XQ_RULESET_ASIAN, &why), XQ_RULING_RED_LOSES);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "red: perpetual check"));
+	xq_free(why);
+	assert_int_equal(xq_record_ruling(r, mainline_end(r), XQ_RULESET_CHINESE, NULL), XQ_RULING_RED_LOSES);
+	assert_int_equal(xq_record_ruling(r, XQ_ROOT_NODE, XQ_RULESET_ASIAN, &why), XQ_RULING_NONE);
+	assert_null(why);
+	assert_int_equal(xq_record_ruling(r, 999, XQ_RULESET_ASIAN, NULL), XQ_ENOTFOUND);
+	assert_non_null(xq_record_error(r));
+	assert_int_equal(xq_record_check_result(r, XQ_RULESET_ASIAN, collect, &s), XQ_RESULT_CHECK_CONTRADICTED);
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.codes[0], "perpetual-check");
+	assert_int_equal(s.errors, 1);
+	assert_int_equal(s.line[0], 1);
+	assert_int_equal(s.col[0], 276);
+	assert_int_equal(s.ply[0], 8);
+	assert_string_equal(s.move[0], "d8d9");
+	xq_record_free(r);
+	assert_int_equal(xq_reader_next(rd, &r), 1); /* recorded 0-1: confirmed */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(xq_record_check_result(r, XQ_RULESET_ASIAN, collect, &s), XQ_RESULT_CHECK_CONFIRMED);
+	assert_non_null(strstr(s.first, "note: game 2, ply 8 (d8d9)"));
+	xq_record_free(r);
+	xq_reader_close(rd);
+}
+
+static void move_limit_is_a_draw_and_a_plain_game_has_no_ruling(void **state)
+{
+	struct seen s = {0};
+	xq_record *r;
+
+	(void)state;
+	assert_int_equal(read_all("tests/data/ndjson/move-limit.ndjson", &s, &r, NULL), 1);
+	assert_int_equal(xq_record_ruling(r, mainline_end(r), XQ_RULESET_ASIAN, NULL), XQ_RULING_DRAW);
+	assert_int_equal(xq_record_check_result(r, XQ_RULESET_ASIAN, collect, &s), XQ_RESULT_CHECK_CONFIRMED);
+	assert_string_equal(s.codes[s.n - 1], "move-limit");
+	xq_record_free(r);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(read_all("tests/data/pgn/big5-black-first.pgn", &s, &r, NULL), 1);
+	assert_int_equal(xq_record_ruling(r, mainline_end(r), XQ_RULESET_ASIAN, NULL), XQ_RULING_NONE);
+	assert_int_equal(xq_record_check_result(r, XQ_RULESET_ASIAN, collect, &s), XQ_RESULT_CHECK_SILENT);
+	assert_int_equal(s.n, 0);
+	xq_record_free(r);
+	assert_int_equal(xq_ruleset_from_name("CXA"), XQ_RULESET_CHINESE);
+	assert_int_equal(xq_ruleset_from_name("wxf"), XQ_RULESET_ASIAN);
+	assert_int_equal(xq_ruleset_from_name("klingon"), XQ_ENOTFOUND);
+}
+
+static void builtin_analyser_finds_the_win_in_one_the_same_every_time(void **state)
+{
+	xq_record *r = xq_record_new();
+	xq_position *p = xq_position_new();
+	xq_analyser *a;
+	xq_analysis_result res = XQ_ANALYSIS_RESULT_INIT, again = XQ_ANALYSIS_RESULT_INIT;
+	struct seen s = {0};
+
+	(void)state;
+	/* Black's king can go nowhere: any red move that keeps it so wins. */
+	assert_int_equal(xq_position_set_fen(p, "3k5/R8/1R7/9/9/9/9/9/9/4K4 w"), 0);
+	assert_int_equal(xq_record_set_start(r, p), 0);
+	assert_int_equal(xq_analyser_new_builtin(&a, 1), 0);
+	assert_string_equal(xq_analyser_description(a), "built-in");
+	assert_int_equal(xq_analyser_run(a, r, XQ_ROOT_NODE, 4, 0, 0, &res, collect, &s), 0);
+	assert_int_equal(res.kind, XQ_EVAL_MATE);
+	assert_int_equal(res.score, 1);
+	assert_true(res.pv_len >= 1);
+	assert_int_equal(res.pv[0], res.best);
+	assert_int_equal(xq_position_play(p, res.best), 0);
+	assert_int_not_equal(xq_position_state(p), XQ_STATE_PLAYING);
+	assert_int_equal(xq_analyser_run(a, r, XQ_ROOT_NODE, 4, 0, 0, &again, NULL, NULL), 0);
+	assert_int_equal(again.best, res.best);
+	assert_int_equal(again.nodes, res.nodes);
+	/* The position after a node of the main line, its history counted. */
+	xq_record_free(r);
+	r = xq_record_new();
+	assert_int_equal(xq_record_add_move_text(r, XQ_ROOT_NODE, "h2e2", XQ_DIALECT_ICCS, NULL), 0);
+	assert_int_equal(xq_analyser_run(a, r, 1, 3, 0, 0, &res, NULL, NULL), 0);
+	assert_int_equal(res.depth, 3);
+	assert_int_equal(res.kind, XQ_EVAL_CP);
+	assert_true(res.best != 0);
+	assert_int_equal(xq_analyser_run(a, r, 1, 0, 0, 0, &res, collect, &s), XQ_ERANGE);
+	assert_int_equal(xq_analyser_run(a, r, 7, 3, 0, 0, &res, NULL, NULL), XQ_ENOTFOUND);
+	xq_analyser_free(a);
+	xq_record_free(r);
+	xq_position_free(p);
+}
+
+static void external_engine_analyses_and_a_missing_one_is_an_engine_error(void **state)
+{
+	const char *fairy = test_fairy();
+	struct seen s = {0};
+	xq_analyser *a = NULL;
+	xq_record *r;
+	xq_analysis_result res = XQ_ANALYSIS_RESULT_INIT;
+
+	(void)state;
+	assert_int_equal(xq_analyser_new_program(&a, "/nonexistent/engine", NULL, collect, &s), XQ_EENGINE);
+	assert_null(a);
+	assert_string_equal(s.codes[0], "engine");
+	SKIP_WITHOUT_FAIRY(fairy);
+	assert_int_equal(xq_analyser_new_program(&a, fairy, NULL, NULL, NULL), 0);
+	assert_non_null(strstr(xq_analyser_description(a), "Fairy-Stockfish"));
+	r = xq_record_new();
+	assert_int_equal(xq_analyser_run(a, r, XQ_ROOT_NODE, 5, 0, 0, &res, NULL, NULL), 0);
+	assert_true(res.depth >= 5);
+	assert_true(res.best != 0);
+	{
+		xq_position *p = xq_position_new();
+		assert_int_equal(xq_position_play(p, res.best), 0); /* a legal move */
+		xq_position_free(p);
+	}
+	xq_record_free(r);
+	xq_analyser_free(a);
+}
+
+/* What one thread reads of a few files in every format: the ICCS main
+ * lines, one after the other. */
+static const char *const thread_files[] = {
+	"samples/test.cbf", "tests/data/xqf/sample-v12.xqf", "samples/endgame-big5.pgn",
+	"samples/asian-2007.ubb", "samples/liu-dahua-1956.ndjson.gz", "tests/data/pgn/gb2312-crlf.pgn",
+};
+
+static void *read_files(void *arg)
+{
+	char *out = arg;
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (int round = 0; round < 20; round++) {
+		used = 0;
+		for (size_t i = 0; i < sizeof(thread_files) / sizeof(thread_files[0]); i++) {
+			xq_reader *rd;
+			xq_record *r;
+			if (xq_reader_open(&rd, thread_files[i], NULL, NULL, NULL) != 0)
+				return NULL;
+			while (xq_reader_next(rd, &r) == 1) {
+				char *m = xq_record_mainline_text(r, XQ_DIALECT_CHINESE, 0);
+				int n = snprintf(out + used, 65536 - used, "%s\n", m ? m : "?");
+				if (n > 0 && used + (size_t)n < 65536)
+					used += (size_t)n;
+				xq_free(m);
+				xq_record_free(r);
+			}
+			xq_reader_close(rd);
+		}
+	}
+	return out;
+}
+
+static void readers_on_several_threads_read_what_one_reads(void **state)
+{
+	static char alone[65536], each[4][65536];
+	pthread_t t[4];
+
+	(void)state;
+	assert_non_null(read_files(alone));
+	assert_true(strlen(alone) > 100);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, read_files, each[i]), 0);
+	for (int i = 0; i < 4; i++) {
+		void *res;
+		assert_int_equal(pthread_join(t[i], &res), 0);
+		assert_non_null(res);
+		assert_string_equal(each[i], alone);
+	}
+}
+
+/*
+ * ABI: the structures a program fills or reads keep, within major version
+ * 0, the layout version 0.1 gave them on LP64 systems (new fields go at
+ * their end, where `size` says whether a caller has them).  A change here
+ * breaks programs built against an earlier 0.x: it needs a new major.
+ */
+#define AT(type, field, offset) {#type "." #field, offsetof(type, field), offset}
+static const struct {
+	const char *what;
+	size_t at, was;
+} version_0_layout[] = {
+	AT(xq_read_options, format, 8), AT(xq_read_options, encoding, 16),
+	AT(xq_read_options, uci_ranks, 24), AT(xq_read_options, max_memory, 32),
+	AT(xq_write_options, format, 8), AT(xq_write_options, dialect, 16),
+	AT(xq_write_options, dialect_flags, 20), AT(xq_write_options, encoding, 24),
+	AT(xq_write_options, version, 32), AT(xq_write_options, flags, 36),
+	AT(xq_analysis_result, kind, 8), AT(xq_analysis_result, score, 12),
+	AT(xq_analysis_result, depth, 16), AT(xq_analysis_result, nodes, 24),
+	AT(xq_analysis_result, time_ms, 32), AT(xq_analysis_result, best, 36),
+	AT(xq_analysis_result, pv_len, 40), AT(xq_analysis_result, pv, 48),
+	AT(xq_analysis_result, stopped, 176),
+};
+#undef AT
+
+static void public_structures_keep_their_version_0_layout(void **state)
+{
+	(void)state;
+	if (sizeof(void *) != 8 || sizeof(long) != 8)
+		TEST_SKIP("the recorded layouts are those of LP64 systems");
+	for (size_t i = 0; i < sizeof(version_0_layout) / sizeof(version_0_layout[0]); i++)
+		if (version_0_layout[i].at != version_0_layout[i].was)
+			fail_msg("%s is at byte %zu; version 0.1 had it at %zu", version_0_layout[i].what,
+				 version_0_layout[i].at, version_0_layout[i].was);
+	assert_true(sizeof(xq_read_options) >= 40);
+	assert_true(sizeof(xq_write_options) >= 40);
+	assert_true(sizeof(xq_analysis_result) >= 184);
+	/* Squares, moves and the enumerations' values are ABI too. */
+	assert_int_equal(XQ_SQUARE(8, 9), 89);
+	assert_int_equal(XQ_MOVE_CODE(1, 2), 0x0201);
+	assert_int_equal(XQ_DIALECT_CHINESE, 5);
+	assert_int_equal(XQ_EUNSUPPORTED, -5);
+	assert_int_equal(XQ_RULING_BLACK_LOSES, 3);
+}
+
+/* An older caller's options, without the fields added since (here: all
+ * but the format), are read as far as their size says. */
+static void options_of_an_older_caller_are_read_as_far_as_their_size(void **state)
+{
+	static const char pgn[] = "[Event \"e\"]\n1. h2e2 *\n";
+	xq_read_options o = XQ_READ_OPTIONS_INIT;
+	xq_reader *rd;
+	xq_record *r;
+
+	(void)state;
+	o.format = "pgn";
+	o.encoding = "klingon"; /* beyond `size`: never read */
+	o.size = offsetof(xq_read_options, encoding);
+	assert_int_equal(xq_reader_open_memory(&rd, NULL, pgn, sizeof(pgn) - 1, &o, NULL, NULL), 0);
+	assert_string_equal(xq_reader_format(rd), "pgn");
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_record_free(r);
+	xq_reader_close(rd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(version_macros_match_the_library),
+		cmocka_unit_test(error_codes_have_texts),
+		cmocka_unit_test(xqf_reads_with_tags_start_and_moves),
+		cmocka_unit_test(big5_pgn_reads_in_traditional_and_simplified_glyphs),
+		cmocka_unit_test(illegal_move_is_reported_with_its_place_and_the_game_kept_broken),
+		cmocka_unit_test(text_diagnostics_carry_line_and_column),
+		cmocka_unit_test(gzip_input_is_read_through),
+		cmocka_unit_test(unknown_content_and_empty_input_are_errors),
+		cmocka_unit_test(named_format_and_encoding_are_used),
+		cmocka_unit_test(formats_are_listed_with_what_they_can_do),
+		cmocka_unit_test(variations_comments_and_nags_are_in_the_tree),
+		cmocka_unit_test(fen_reads_writes_and_rejects_with_a_column),
+		cmocka_unit_test(moves_read_and_write_in_every_dialect),
+		cmocka_unit_test(illegal_and_ambiguous_moves_say_why),
+		cmocka_unit_test(replay_reaches_mate_and_lists_legal_moves),
+		cmocka_unit_test(perft_matches_the_reference_counts),
+		cmocka_unit_test(built_record_writes_and_reads_back),
+		cmocka_unit_test(record_start_can_be_set_before_moves),
+		cmocka_unit_test(file_writer_replaces_only_with_force_and_leaves_no_temporary),
+		cmocka_unit_test(losses_are_reported_as_warnings),
+		cmocka_unit_test(perpetual_check_is_ruled_a_loss_with_its_reasons),
+		cmocka_unit_test(move_limit_is_a_draw_and_a_plain_game_has_no_ruling),
+		cmocka_unit_test(builtin_analyser_finds_the_win_in_one_the_same_every_time),
+		cmocka_unit_test(external_engine_analyses_and_a_missing_one_is_an_engine_error),
+		cmocka_unit_test(readers_on_several_threads_read_what_one_reads),
+		cmocka_unit_test(public_structures_keep_their_version_0_layout),
+		cmocka_unit_test(options_of_an_older_caller_are_read_as_far_as_their_size),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
