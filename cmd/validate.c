@@ -128,7 +128,7 @@ static void tag_diag(struct pool_job *j, const char *name, enum xq_severity sev,
 	va_list ap;
 
 	xq_diag_init(&d);
-	place_at(&d, j, 0);
+	diag_place_ply(&d, &j->game, j->file->name, 0);
 	if (xq_game_tag_place(&j->game, name, &d.place))
 		d.has_offset = 1;
 	va_start(ap, fmt);
