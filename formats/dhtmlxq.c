@@ -570,17 +570,6 @@ static void scan_html(struct dh_reader *r, const char *s, size_t len)
 
 /* Text decoding of values. */
 
-static int hex_value(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int add_cp(struct xq_buf *b, uint32_t cp)
 {
 	char u[4];
@@ -617,7 +606,7 @@ static int html_decode(struct xq_buf *out, const char *s, size_t len, int *unkno
 					size_t k = hex ? 2 : 1;
 					ok = k < elen;
 					for (; ok && k < elen; k++) {
-						int v = hex ? hex_value((unsigned char)e[k])
+						int v = hex ? xq_hex_value((unsigned char)e[k])
 							    : (xq_is_digit((unsigned char)e[k]) ? e[k] - '0' : -1);
 						ok = v >= 0 && cp < 0x110000;
 						cp = cp * (hex ? 16 : 10) + (uint32_t)(v < 0 ? 0 : v);
@@ -679,7 +668,7 @@ static int comment_decode(struct xq_buf *out, const char *s, size_t len)
 			uint32_t cp = 0;
 			int ok = 1;
 			for (size_t k = 2; k < 6; k++) {
-				int v = hex_value((unsigned char)s[i + k]);
+				int v = xq_hex_value((unsigned char)s[i + k]);
 				ok &= v >= 0;
 				cp = cp * 16 + (uint32_t)(v < 0 ? 0 : v);
 			}
@@ -689,7 +678,7 @@ static int comment_decode(struct xq_buf *out, const char *s, size_t len)
 				uint32_t lo = 0;
 				int ok2 = 1;
 				for (size_t k = 8; k < 12; k++) {
-					int v = hex_value((unsigned char)s[i + k]);
+					int v = xq_hex_value((unsigned char)s[i + k]);
 					ok2 &= v >= 0;
 					lo = lo * 16 + (uint32_t)(v < 0 ? 0 : v);
 				}
@@ -1782,10 +1771,10 @@ static int read_record(struct dh_reader *r, struct xq_game *g, const char *s, si
 static int url_decode(struct xq_buf *out, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len;) {
-		if (s[i] == '%' && i + 2 < len + 0 && hex_value((unsigned char)s[i + 1]) >= 0 &&
-		    hex_value((unsigned char)s[i + 2]) >= 0) {
-			if (xq_buf_addc(out, (char)(hex_value((unsigned char)s[i + 1]) * 16 +
-						    hex_value((unsigned char)s[i + 2]))))
+		if (s[i] == '%' && i + 2 < len + 0 && xq_hex_value((unsigned char)s[i + 1]) >= 0 &&
+		    xq_hex_value((unsigned char)s[i + 2]) >= 0) {
+			if (xq_buf_addc(out, (char)(xq_hex_value((unsigned char)s[i + 1]) * 16 +
+						    xq_hex_value((unsigned char)s[i + 2]))))
 				return XQ_ENOMEM;
 			i += 3;
 			continue;
@@ -1794,7 +1783,7 @@ static int url_decode(struct xq_buf *out, const char *s, size_t len)
 			uint32_t cp = 0;
 			int ok = 1;
 			for (size_t k = 2; k < 6; k++) {
-				int v = hex_value((unsigned char)s[i + k]);
+				int v = xq_hex_value((unsigned char)s[i + k]);
 				ok &= v >= 0;
 				cp = cp * 16 + (uint32_t)(v < 0 ? 0 : v);
 			}
@@ -2249,7 +2238,7 @@ static int plain_value(struct dh_writer *w, const char *v, const char *tag)
 static int is_hex4(const char *s)
 {
 	for (int k = 0; k < 4; k++)
-		if (hex_value((unsigned char)s[k]) < 0)
+		if (xq_hex_value((unsigned char)s[k]) < 0)
 			return 0;
 	return 1;
 }

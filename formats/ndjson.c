@@ -165,16 +165,6 @@ static int push_tok(struct nd_reader *r, enum jtype t, size_t start, size_t len,
 	return 0;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = xq_to_lower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /* Four hex digits at s[i..i+3], or -1. */
 static long hex4(const char *s, size_t len, size_t i)
 {
@@ -183,7 +173,7 @@ static long hex4(const char *s, size_t len, size_t i)
 	if (i + 4 > len)
 		return -1;
 	for (size_t k = 0; k < 4; k++) {
-		int h = hexval((unsigned char)s[i + k]);
+		int h = xq_hex_value((unsigned char)s[i + k]);
 		if (h < 0)
 			return -1;
 		v = v * 16 + h;
@@ -1481,17 +1471,6 @@ static int json_space(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-static int hex_digit(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * The JSON string at head[*i] (its opening quote), decoded as far as its
  * first `cap` bytes into `out` (only what the probe compares: ASCII; any
@@ -1515,9 +1494,9 @@ static long probe_string(const unsigned char *head, size_t len, size_t *i, char 
 			if (c == 'u') {
 				unsigned v = 0;
 				for (int d = 0; d < 4; d++, k++) {
-					if (k >= len || hex_digit(head[k]) < 0)
+					if (k >= len || xq_hex_value(head[k]) < 0)
 						return -1;
-					v = v * 16 + (unsigned)hex_digit(head[k]);
+					v = v * 16 + (unsigned)xq_hex_value(head[k]);
 				}
 				c = v < 0x80 ? v : 0x80;
 			} else if (c && (e = strchr(esc, (int)c)) && (e - esc) % 2 == 0) {
