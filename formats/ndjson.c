@@ -1517,6 +1517,14 @@ static long probe_string(const unsigned char *head, size_t len, size_t *i, char 
 	return n;
 }
 
+/* Past JSON white space, is head[*i] the byte `c`? */
+static int probe_at(const unsigned char *head, size_t len, size_t *i, unsigned char c)
+{
+	while (*i < len && json_space(head[*i]))
+		(*i)++;
+	return *i < len && head[*i] == c;
+}
+
 /* Skip the JSON value at head[*i] (not checking it: a probe only looks);
  * 0, or -1 if it is not whole in `head`. */
 static int probe_skip_value(const unsigned char *head, size_t len, size_t *i)
@@ -1568,16 +1576,9 @@ static int nd_probe(const unsigned char *head, size_t len)
 	for (;;) {
 		char name[8], value[sizeof(prefix) - 1];
 		long n;
-		while (i < len && json_space(head[i]))
-			i++;
-		if (i >= len || head[i] != '"')
-			return 10;
-		n = probe_string(head, len, &i, name, sizeof(name));
-		if (n < 0)
-			return 10;
-		while (i < len && json_space(head[i]))
-			i++;
-		if (i >= len || head[i] != ':')
+		if (!probe_at(head, len, &i, '"') ||
+		    (n = probe_string(head, len, &i, name, sizeof(name))) < 0 ||
+		    !probe_at(head, len, &i, ':'))
 			return 10;
 		i++;
 		while (i < len && json_space(head[i]))
@@ -1590,11 +1591,7 @@ static int nd_probe(const unsigned char *head, size_t len)
 				return 10;
 			return first ? 100 : 80; /* our own writer puts the schema first */
 		}
-		if (probe_skip_value(head, len, &i))
-			return 10;
-		while (i < len && json_space(head[i]))
-			i++;
-		if (i >= len || head[i] != ',')
+		if (probe_skip_value(head, len, &i) || !probe_at(head, len, &i, ','))
 			return 10;
 		i++;
 		first = 0;
