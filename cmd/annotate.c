@@ -81,7 +81,8 @@ enum { O_ENGINE = 'E', O_PROTOCOL = 'p', O_ENGINE_OPTION = 'O', O_DEPTH = 'd', O
        O_PV = 'V', O_VARIATIONS = 'a', O_RULES = 'u', O_HASH = 'H', O_TO = 't', O_NOTATION = 'n',
        O_ENCODING = 'e', O_OUT = 'o', O_FORCE = 'f', O_RESUME = 'R', O_KEEP = 'k',
        O_RECURSIVE = 'r', O_FROM = 'F', O_IENC = 'I', O_JOBS = 'j', O_QUIET = 'q',
-       O_PROGRESS = 'P', O_FORMAT = 'D', O_ENGINE_ARG = 'A', O_HELP = 'h', O_FILES0 = 0x100 };
+       O_PROGRESS = 'P', O_FORMAT = 'D', O_ENGINE_ARG = 'A', O_HELP = 'h', O_FILES0 = 0x100,
+       O_EVAL_COMMAND = 0x101 };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_ENGINE, 0, "engine", "PATH", "an external UCI or UCCI engine (default: the built-in engine)"),
@@ -99,7 +100,8 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_VARIATIONS, 0, "variations", "annotate the moves of variations too"),
 	OPT_VALUE(O_RULES, 0, "rules", "SET", "built-in engine: repetition rules, asian (default) or chinese"),
 	OPT_VALUE(O_HASH, 0, "hash", "MB", "built-in engine: hash table size per thread (default 16)"),
-	OPT_VALUE(O_TO, 't', "to", "FORMAT", "pgn (default) or ndjson (one record per ply)"),
+	OPT_VALUE(O_TO, 't', "to", "FORMAT", "pgn (default), ndjson (one record per ply) or html (a page with graphs)"),
+	OPT_FLAG(O_EVAL_COMMAND, 0, "eval-command", "write scores as [%eval 0.35,12] commands, as chess tools read them"),
 	OPT_VALUE(O_NOTATION, 0, "notation", "NAME", "move notation (" MOVETEXT_NAMES ")"),
 	OPT_VALUE(O_ENCODING, 0, "encoding", "ENC", "PGN text encoding to write (default UTF-8)"),
 	OPT_VALUE(O_OUT, 'o', "output", "FILE", "output file, or '-' for standard output (the default)"),
@@ -647,6 +649,8 @@ static void describe_settings(struct actx *c, const struct xq_engine *e)
 		xq_buf_addf(b, ", best lines from %ld", (long)c->set.pv_threshold);
 	if (c->set.variations)
 		xq_buf_adds(b, ", variations");
+	if (c->set.eval_command)
+		xq_buf_adds(b, ", eval commands");
 }
 
 static int open_output(struct actx *c)
@@ -664,7 +668,7 @@ static int open_output(struct actx *c)
 	if (!c->set.ndjson) {
 		rc = c->pgn->open_writer(&c->writer, c->out, &c->wopts, &c->write_sink);
 		if (rc) {
-			cmd_error("cannot write pgn: %s", xq_strerror(rc));
+			cmd_error("cannot write %s: %s", c->pgn->name, xq_strerror(rc));
 			xq_output_abort(c->out);
 			c->out = NULL;
 			return rc == XQ_EUNSUPPORTED ? XQ_EXIT_USAGE : XQ_EXIT_IO;
@@ -900,6 +904,7 @@ static int take_option(struct actx *c, struct opt_parser *p, int id, const char 
 		return num_option(p, "--blunder", value, 1, 100000, NUM_I32, &s->marks[MARK_BLUNDER]);
 	case O_PV: return num_option(p, "--pv-threshold", value, 0, 100000, NUM_I32, &s->pv_threshold);
 	case O_VARIATIONS: s->variations = 1; return 0;
+	case O_EVAL_COMMAND: s->eval_command = 1; return 0;
 	case O_RULES: return opt_rules(p, value, 0, &c->rules_given, &c->rules.rules);
 	case O_HASH: return num_option(p, "--hash", value, 1, 65536, NUM_SIZE, &c->hash_mb);
 	case O_TO: c->to_name = value; return 0;
@@ -993,11 +998,17 @@ static int check_writing(struct actx *c, struct opt_parser *p)
 
 	if (!strcmp(c->to_name, "ndjson")) {
 		s->ndjson = 1;
-	} else if (strcmp(c->to_name, "pgn")) {
-		snprintf(p->err, sizeof(p->err), "-t must be pgn or ndjson, not '%s'", c->to_name);
+	} else if (strcmp(c->to_name, "pgn") && strcmp(c->to_name, "html")) {
+		snprintf(p->err, sizeof(p->err), "-t must be pgn, ndjson or html, not '%s'", c->to_name);
 		return -1;
 	}
-	c->pgn = xq_format_find("pgn");
+	if (c->resume_mode && !strcmp(c->to_name, "html")) {
+		snprintf(p->err, sizeof(p->err),
+			 "--resume reads back PGN or NDJSON: annotate to one of them, then convert -t html");
+		return -1;
+	}
+	/* The games are written by the format's own writer (PGN or HTML). */
+	c->pgn = xq_format_find(s->ndjson ? "pgn" : c->to_name);
 	s->mt = c->mt;
 	if (c->notation_given) {
 		c->wopts.notation = c->mt.notation;
@@ -1005,7 +1016,7 @@ static int check_writing(struct actx *c, struct opt_parser *p)
 	}
 	if (!s->ndjson && (c->mt.notation == XQ_NOTATION_UCI || c->mt.notation == XQ_NOTATION_UCI1)) {
 		snprintf(p->err, sizeof(p->err),
-			 "PGN move text is written in chinese, iccs or wxf notation; %s is for -t ndjson",
+			 "PGN and HTML move text is written in chinese, iccs or wxf notation; %s is for -t ndjson",
 			 xq_notation_name((enum xq_notation)c->mt.notation));
 		return -1;
 	}

@@ -304,19 +304,25 @@ static void analyse(struct run *r, uint32_t node, size_t n)
 
 /* The score of the position `a` analysed (the score after the move that
  * led there). */
-static size_t score_text(char *buf, size_t cap, const struct xq_analysis *a)
+static size_t score_text(char *buf, size_t cap, const struct annotate_settings *s,
+			 const struct xq_analysis *a)
 {
+	if (s->eval_command)
+		return xq_evalnote_format_command(buf, cap, xq_analysis_red_score(a), a->depth);
 	return xq_evalnote_format(buf, cap, xq_analysis_red_score(a), a->depth);
 }
 
 /* The score after the best move of the position `a` analysed: the same,
  * except that a mate is one move nearer for the side that mates. */
-static size_t best_score_text(char *buf, size_t cap, const struct xq_analysis *a)
+static size_t best_score_text(char *buf, size_t cap, const struct annotate_settings *set,
+			      const struct xq_analysis *a)
 {
 	struct xq_score s = a->score; /* the mover's view */
 
 	if (s.kind == XQ_SCORE_MATE && s.value > 0)
 		s.value--;
+	if (set->eval_command)
+		return xq_evalnote_format_command(buf, cap, xq_score_for_red(s, a->side), a->depth);
 	return xq_evalnote_format(buf, cap, xq_score_for_red(s, a->side), a->depth);
 }
 
@@ -420,7 +426,8 @@ static void eval_record(struct run *r, struct xq_buf *b, uint32_t node, uint32_t
 }
 
 /* Add the best line of the position before `node` as its last alternative. */
-static int add_best_line(struct xq_game *g, uint32_t node, const struct xq_analysis *before)
+static int add_best_line(struct xq_game *g, uint32_t node, const struct annotate_settings *s,
+			 const struct xq_analysis *before)
 {
 	uint32_t parent = g->nodes[node].parent, prev = parent;
 	struct xq_board b;
@@ -437,7 +444,7 @@ static int add_best_line(struct xq_game *g, uint32_t node, const struct xq_analy
 		if ((rc = xq_game_add_move(g, prev, before->pv[i], &idx)))
 			return rc;
 		if (i == 0) {
-			n = best_score_text(st, sizeof(st), before);
+			n = best_score_text(st, sizeof(st), s, before);
 			if ((rc = xq_game_set_comment(g, idx, st, n)))
 				return rc;
 		}
@@ -581,7 +588,7 @@ static int mark_move(struct run *r, const struct xq_walk *w, struct xq_buf *ndjs
 	r->line[node] = g->nodes[p].child == node ? r->line[p] : ++r->lines;
 	if (r->state[node] == 1) {
 		char st[XQ_EVALNOTE_MAX];
-		size_t n = score_text(st, sizeof(st), &an[node]);
+		size_t n = score_text(st, sizeof(st), s, &an[node]);
 		if ((rc = xq_game_append_comment(g, node, st, n)))
 			return rc;
 	}
@@ -639,7 +646,7 @@ static int pass_finish(struct run *r, uint64_t fingerprint, struct xq_buf *ndjso
 	int rc = 0;
 
 	for (size_t i = 0; i < r->nbest && !rc; i++)
-		rc = add_best_line(g, r->best_lines[i], &r->an[g->nodes[r->best_lines[i]].parent]);
+		rc = add_best_line(g, r->best_lines[i], r->s, &r->an[g->nodes[r->best_lines[i]].parent]);
 	if (rc)
 		return rc;
 	if (!res->complete)

@@ -52,6 +52,7 @@ struct annotate_settings {
 	int32_t marks[MARK_COUNT]; /* thresholds in centipawns, ascending */
 	int32_t pv_threshold;     /* best line for a loss of this much or more; -1: never */
 	int ndjson;               /* render xqkit.eval/1 and xqkit.annotated/1 lines */
+	int eval_command;         /* scores in comments as "[%eval 0.35,12]", not "+0.35/12" */
 	struct movetext mt;       /* notation of the "move" members */
 	const char *engine;       /* "built-in" or the engine's name, for records */
 	const char *settings;     /* the marker's first part: engine, limit, thresholds */

@@ -47,6 +47,8 @@
 #include "format.h"
 
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,6 +130,11 @@ struct cbf_doc {
 	long capture;        /* the element whose text is being kept, -1 if none */
 	int capture_depth;   /* its depth (the root's is 1) */
 	int oom;
+	/* What libxml2 said through its generic channel while parsing (the
+	 * errors of its encoding converters come there, not to the parser
+	 * context's handler); kept, never printed. */
+	char generic[200];
+	size_t generic_len;
 };
 
 /* Structured error handler of one parser context (ctx is the context). */
@@ -155,6 +162,55 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
 		len--;
 	xq_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML, XQ_SEV_ERROR, "%.*s",
 		      (int)len, msg);
+}
+
+/*
+ * libxml2's generic error channel, set for the calling thread while one
+ * document is parsed (libxml2 keeps it per thread): its text is kept in
+ * the document, to be reported as a diagnostic, instead of being printed
+ * on standard error.
+ */
+static void on_generic_error(void *ctx, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static void on_generic_error(void *ctx, const char *fmt, ...)
+{
+	struct cbf_doc *doc = ctx;
+	size_t room = sizeof(doc->generic) - doc->generic_len;
+	va_list ap;
+	int n;
+
+	if (!doc || room <= 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(doc->generic + doc->generic_len, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		doc->generic_len += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+/* The first line of what libxml2 said on its generic channel, reported. */
+static void report_generic(struct cbf_reader *r, struct cbf_doc *doc)
+{
+	struct xq_place pl = {0, 0, 0};
+	const char *m = doc->generic, *nl;
+	size_t len;
+
+	while (*m == ' ' || *m == '\n')
+		m++;
+	nl = strchr(m, '\n');
+	len = nl ? (size_t)(nl - m) : strlen(m);
+	while (len > 0 && m[len - 1] == ' ')
+		len--;
+	if (len == 0)
+		return;
+	r->errors++;
+	xq_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
+		      "the text is not in the encoding its XML declaration names (libxml2: %.*s)",
+		      (int)len, m);
 }
 
 /* CBF has no entities; a declaration ends the parse before any expansion. */
@@ -380,6 +436,8 @@ static int parse(struct cbf_reader *r, struct cbf_doc *doc, const char *buf, siz
 {
 	xmlSAXHandler sax;
 	xmlParserCtxtPtr ctxt;
+	xmlGenericErrorFunc old_generic;
+	void *old_generic_ctx;
 	int ok;
 
 	memset(doc, 0, sizeof(*doc));
@@ -406,7 +464,13 @@ static int parse(struct cbf_reader *r, struct cbf_doc *doc, const char *buf, siz
 	*ctxt->sax = sax;
 	ctxt->_private = doc;
 	r->quiet = recover;
+	old_generic = xmlGenericError;
+	old_generic_ctx = xmlGenericErrorContext;
+	xmlSetGenericErrorFunc(doc, on_generic_error);
 	xmlParseDocument(ctxt);
+	xmlSetGenericErrorFunc(old_generic_ctx, old_generic);
+	if (!recover && doc->generic_len)
+		report_generic(r, doc);
 	ok = doc->started;
 	if (!recover && (!ctxt->wellFormed || r->entity_decl)) {
 		if (r->errors == 0) {

@@ -571,19 +571,32 @@ static int write_moves(struct html_writer *w, const struct xq_game *g, uint64_t 
 	return rc;
 }
 
+/* `[Game "Chinese Chess"]` says a PGN file holds xiangqi, which a page
+ * of xiangqi games need not say (so that a game and its PGN copy read
+ * back make the same page). */
+static int shown_tag(const struct xq_tag *t)
+{
+	return strcmp(t->name, "Game") || strcmp(t->value, "Chinese Chess");
+}
+
 /* The tags as the record orders them; a FEN tag shows the start position
  * the game really has (lib/game.h: `start` is authoritative). */
 static int write_tags(struct xq_buf *b, const struct xq_game *g)
 {
 	char fen[XQ_FEN_MAX];
+	size_t shown = 0;
 	int rc;
 
-	if (!g->ntags)
+	for (size_t i = 0; i < g->ntags; i++)
+		shown += (size_t)shown_tag(&g->tags[i]);
+	if (!shown)
 		return 0;
 	xq_board_to_fen(&g->start, fen, sizeof(fen));
 	rc = xq_buf_addf(b, "<details class=\"tags\"><summary>Tags (%zu)</summary>\n<table>\n",
-			 g->ntags);
+			 shown);
 	for (size_t i = 0; i < g->ntags && !rc; i++) {
+		if (!shown_tag(&g->tags[i]))
+			continue;
 		rc = xq_buf_adds(b, "<tr><th>");
 		if (!rc)
 			rc = esc(b, g->tags[i].name);

@@ -25,6 +25,23 @@ size_t xq_evalnote_format(char *buf, size_t cap, struct xq_score red, int depth)
 	return n;
 }
 
+size_t xq_evalnote_format_command(char *buf, size_t cap, struct xq_score red, int depth)
+{
+	int k;
+
+	if (!cap)
+		return 0;
+	if (red.kind == XQ_SCORE_CP) {
+		long v = (long)red.value, a = v < 0 ? -v : v;
+		k = snprintf(buf, cap, "[%%eval %s%ld.%02ld,%d]", v < 0 ? "-" : "", a / 100, a % 100,
+			     depth);
+	} else {
+		k = snprintf(buf, cap, "[%%eval #%s%ld]", red.kind == XQ_SCORE_MATE ? "" : "-",
+			     (long)red.value);
+	}
+	return k < 0 ? 0 : (size_t)k < cap ? (size_t)k : cap - 1;
+}
+
 /* Digits at s[*i] (at most `max` of them, at least one): their value, *i moved past. */
 static int digits(const char *s, size_t len, size_t *i, int max, int32_t *out)
 {

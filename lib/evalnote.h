@@ -50,6 +50,15 @@ struct xq_evalnote {
 size_t xq_evalnote_format(char *buf, size_t cap, struct xq_score red, int depth);
 
 /*
+ * Write `red` as chess tools' "[%eval VALUE]" command: pawns with two
+ * decimals and a sign only when negative, and ",DEPTH" after it
+ * ("[%eval 0.35,12]"), or a mate ("[%eval #-3]").  NUL-terminated in
+ * `buf` of `cap` bytes (XQ_EVALNOTE_MAX is enough); returns the length
+ * written.  xq_evalnote_find() reads it back.
+ */
+size_t xq_evalnote_format_command(char *buf, size_t cap, struct xq_score red, int depth);
+
+/*
  * Find the score in the first `len` bytes of `comment` (UTF-8, need not
  * be NUL-terminated), in either form above.  Returns 1 with *out filled,
  * or 0 when the comment holds none (then *out is untouched).  Only the

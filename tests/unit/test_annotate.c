@@ -636,6 +636,74 @@ static void engines_that_crash_again_and_again_leave_no_zombie(void **state)
 	assert_true(engines_gone() >= 20);
 }
 
+static void html_output_is_the_page_convert_makes_of_the_pgn_output(void **state)
+{
+	(void)state;
+	assert_int_equal(RUN("out", "err", "annotate", "-q", "--depth", "2", "-t", "html", "-o",
+			     path("a.html"), SIX_GAMES),
+			 0);
+	assert_int_equal(RUN("out", "err", "annotate", "-q", "--depth", "2", "-o", path("a.pgn"),
+			     SIX_GAMES),
+			 0);
+	assert_int_equal(RUN("out", "err", "convert", "-q", "-t", "html", "-o", path("b.html"),
+			     path("a.pgn")),
+			 0);
+	assert_same_files("a.html", "b.html");
+	/* A graph of the scores for each of the six games. */
+	assert_int_equal(count_of("a.html", "<svg class=\"graph\""), 6);
+	/* --resume reads its output back, which HTML is not made for. */
+	assert_int_equal(RUN("out", "err", "annotate", "--resume", "-t", "html", "-o",
+			     path("a.html"), SIX_GAMES),
+			 2);
+	assert_true(contains("err", "--resume reads back PGN or NDJSON"));
+}
+
+/* The graphs of `file` (an HTML page): every <svg class="graph" ...</svg>. */
+static void graphs_of(const char *file, struct xq_buf *out)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+
+	slurp(path(file), &b);
+	xq_buf_reset(out);
+	for (const char *p = b.ptr; (p = strstr(p, "<svg class=\"graph\"")); ) {
+		const char *e = strstr(p, "</svg>");
+		assert_non_null(e);
+		xq_buf_add(out, p, (size_t)(e - p));
+		p = e;
+	}
+	xq_buf_release(&b);
+}
+
+static void eval_commands_carry_the_scores_of_annotate_comments(void **state)
+{
+	struct xq_buf a = XQ_BUF_INIT, e = XQ_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(RUN("out", "err", "annotate", "-q", "--depth", "2", "-o", path("a.pgn"),
+			     SIX_GAMES, MATES),
+			 0);
+	assert_int_equal(RUN("out", "err", "annotate", "-q", "--depth", "2", "--eval-command", "-o",
+			     path("e.pgn"), SIX_GAMES, MATES),
+			 0);
+	assert_true(contains("e.pgn", "{[%eval "));
+	assert_true(contains("e.pgn", "[%eval #"));
+	assert_int_equal(count_of("e.pgn", "/2}"), 0);
+	/* Read back, the scores draw the same graphs. */
+	assert_int_equal(RUN("out", "err", "convert", "-q", "-t", "html", "-o", path("a.html"),
+			     path("a.pgn")),
+			 0);
+	assert_int_equal(RUN("out", "err", "convert", "-q", "-t", "html", "-o", path("e.html"),
+			     path("e.pgn")),
+			 0);
+	graphs_of("a.html", &a);
+	graphs_of("e.html", &e);
+	assert_true(a.len > 0);
+	assert_int_equal(a.len, e.len);
+	assert_memory_equal(a.ptr, e.ptr, a.len);
+	xq_buf_release(&a);
+	xq_buf_release(&e);
+}
+
 static void each_position_is_sent_with_its_history(void **state)
 {
 	(void)state;
@@ -744,6 +812,10 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(engines_that_crash_again_and_again_leave_no_zombie,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(html_output_is_the_page_convert_makes_of_the_pgn_output,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(eval_commands_carry_the_scores_of_annotate_comments, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(each_position_is_sent_with_its_history, setup, teardown),
 		cmocka_unit_test_setup_teardown(fairy_stockfish_uci_annotation_is_reproducible, setup,
 						teardown),

@@ -60,15 +60,16 @@ static void annotate_form_is_written_as_annotate_always_wrote_it(void **state)
 	assert_string_equal(buf, "+0.3");
 }
 
-static void every_score_annotate_writes_reads_back_the_same(void **state)
+/* Every score `write` (one of the two written forms) writes is read back
+ * as it was, from the first byte to the last written. */
+static void assert_round_trips(size_t (*write)(char *, size_t, struct xq_score, int))
 {
 	static const int32_t cps[] = {0, 1, -1, 35, -35, 99, 100, -100, 1234, -2000, 31999};
 	char buf[XQ_EVALNOTE_MAX];
 
-	(void)state;
 	for (size_t i = 0; i < sizeof(cps) / sizeof(cps[0]); i++) {
 		struct xq_evalnote n;
-		size_t len = xq_evalnote_format(buf, sizeof(buf), cp(cps[i]), 17);
+		size_t len = write(buf, sizeof(buf), cp(cps[i]), 17);
 		n = found(buf);
 		assert_int_equal(n.score.kind, XQ_SCORE_CP);
 		assert_int_equal(n.score.value, cps[i]);
@@ -78,16 +79,39 @@ static void every_score_annotate_writes_reads_back_the_same(void **state)
 	}
 	for (int32_t m = 0; m <= 12; m++) {
 		struct xq_evalnote n;
-		xq_evalnote_format(buf, sizeof(buf), mate(XQ_SCORE_MATE, m), 5);
+		write(buf, sizeof(buf), mate(XQ_SCORE_MATE, m), 5);
 		n = found(buf);
 		assert_int_equal(n.score.kind, XQ_SCORE_MATE);
 		assert_int_equal(n.score.value, m);
 		assert_int_equal(n.depth, 0);
-		xq_evalnote_format(buf, sizeof(buf), mate(XQ_SCORE_MATED, m), 5);
+		write(buf, sizeof(buf), mate(XQ_SCORE_MATED, m), 5);
 		n = found(buf);
 		assert_int_equal(n.score.kind, XQ_SCORE_MATED);
 		assert_int_equal(n.score.value, m);
 	}
+}
+
+static void every_score_annotate_writes_reads_back_the_same(void **state)
+{
+	(void)state;
+	assert_round_trips(xq_evalnote_format);
+}
+
+static void every_score_written_as_an_eval_command_reads_back_the_same(void **state)
+{
+	char buf[XQ_EVALNOTE_MAX];
+
+	(void)state;
+	xq_evalnote_format_command(buf, sizeof(buf), cp(35), 12);
+	assert_string_equal(buf, "[%eval 0.35,12]");
+	xq_evalnote_format_command(buf, sizeof(buf), cp(-120), 8);
+	assert_string_equal(buf, "[%eval -1.20,8]");
+	xq_evalnote_format_command(buf, sizeof(buf), mate(XQ_SCORE_MATED, 3), 8);
+	assert_string_equal(buf, "[%eval #-3]");
+	assert_round_trips(xq_evalnote_format_command);
+	/* Cut to fit, always terminated. */
+	assert_int_equal(xq_evalnote_format_command(buf, 5, cp(35), 12), 4);
+	assert_string_equal(buf, "[%ev");
 }
 
 static void annotate_score_is_the_last_word_after_a_human_comment(void **state)
@@ -210,6 +234,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(annotate_form_is_written_as_annotate_always_wrote_it),
 		cmocka_unit_test(every_score_annotate_writes_reads_back_the_same),
+		cmocka_unit_test(every_score_written_as_an_eval_command_reads_back_the_same),
 		cmocka_unit_test(annotate_score_is_the_last_word_after_a_human_comment),
 		cmocka_unit_test(eval_commands_of_chess_tools_are_read_in_pawns_and_mates),
 		cmocka_unit_test(annotate_word_wins_over_an_older_eval_command),
