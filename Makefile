@@ -168,6 +168,7 @@ check-cli: $(XQKIT)
 
 check-man: $(XQKIT)
 	@$(TEST_ENV) sh tests/man-examples.sh $(XQKIT)
+	@$(TEST_ENV) sh tests/readme-examples.sh $(XQKIT)
 	@$(TEST_ENV) sh tests/stdout-full.sh $(XQKIT)
 	@$(TEST_ENV) sh tests/completion.sh $(XQKIT)
 	@$(TEST_ENV) sh tests/svg-render.sh $(XQKIT)

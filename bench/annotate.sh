@@ -39,7 +39,7 @@ positions_of() {
 }
 
 # The positions of the games, for the bare search: id<TAB>fen.
-"$xqkit" replay --format ndjson "$@" 2>/dev/null |
+"$xqkit" replay --output-format ndjson "$@" 2>/dev/null |
 	sed -n 's/.*"game":\([0-9]*\),"ply":\([0-9]*\).*"fen":"\([^"]*\)".*/g\1p\2\t\3/p' > "$tmp/positions.tsv"
 npos=$(wc -l < "$tmp/positions.tsv")
 

@@ -35,7 +35,7 @@ positions=$(awk -F'\t' '($1=="start"||$1=="cpw2"||$1=="pkb_b1"||$1=="pkb_w3") &&
 
 printf '%-8s %5s %12s | %8s %8s %10s | %8s %8s %10s | %6s\n' position depth leaves "xqkit s" "CPU s" "M leaves/s" "FS s" "CPU s" "M leaves/s" "ratio"
 echo "$positions" | while IFS='|' read -r id fen depth nodes; do
-	got=$("$xqkit" perft --json --fen "$fen" "$depth" 2>/dev/null | sed 's/.*"nodes":\([0-9]*\).*/\1/')
+	got=$("$xqkit" perft --format ndjson --fen "$fen" "$depth" 2>/dev/null | sed 's/.*"nodes":\([0-9]*\).*/\1/')
 	[ "$got" = "$nodes" ] || { echo "xqkit counted $got on $id, expected $nodes" >&2; exit 1; }
 	got=$(fsf_perft "$fen" "$depth")
 	[ "$got" = "$nodes" ] || { echo "fairy-stockfish counted $got on $id, expected $nodes" >&2; exit 1; }

@@ -57,7 +57,6 @@
 #include "rules.h"
 #include "search.h"
 
-#define SUMMARY_SCHEMA "xqkit.summary/1"
 #define DEFAULT_DEPTH 8
 #define MAX_ENGINE_OPTIONS 64
 
@@ -79,10 +78,8 @@ static const char summary[] =
 enum { O_ENGINE = 'E', O_PROTOCOL = 'p', O_ENGINE_OPTION = 'O', O_DEPTH = 'd', O_NODES = 'N',
        O_MOVETIME = 'M', O_TIMEOUT = 'T', O_INACCURACY = 'i', O_MISTAKE = 'm', O_BLUNDER = 'b',
        O_PV = 'V', O_VARIATIONS = 'a', O_RULES = 'u', O_HASH = 'H', O_TO = 't', O_NOTATION = 'n',
-       O_ENCODING = 'e', O_OUT = 'o', O_FORCE = 'f', O_RESUME = 'R', O_KEEP = 'k',
-       O_RECURSIVE = 'r', O_FROM = 'F', O_IENC = 'I', O_JOBS = 'j', O_QUIET = 'q',
-       O_PROGRESS = 'P', O_FORMAT = 'D', O_ENGINE_ARG = 'A', O_HELP = 'h', O_FILES0 = 0x100,
-       O_EVAL_COMMAND = 0x101 };
+       O_ENCODING = 'e', O_ENCODING_OLD = 'c', O_OUT = 'o', O_FORCE = 'f', O_RESUME = 'R',
+       O_KEEP = 'k', O_ENGINE_ARG = 'A', O_HELP = 'h', O_EVAL_COMMAND = 0x101 };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_ENGINE, 0, "engine", "PATH", "an external UCI or UCCI engine (default: the built-in engine)"),
@@ -103,20 +100,13 @@ static const struct opt_spec options[] = {
 	OPT_VALUE(O_TO, 't', "to", "FORMAT", "pgn (default), ndjson (one record per ply) or html (a page with graphs)"),
 	OPT_FLAG(O_EVAL_COMMAND, 0, "eval-command", "write scores as [%eval 0.35,12] commands, as chess tools read them"),
 	OPT_VALUE(O_NOTATION, 0, "notation", "NAME", "move notation (" MOVETEXT_NAMES ")"),
-	OPT_VALUE(O_ENCODING, 0, "encoding", "ENC", "PGN text encoding to write (default UTF-8)"),
+	OPT_VALUE(O_ENCODING, 0, "output-encoding", "ENC", "PGN text encoding to write (default UTF-8)"),
+	OPT_VALUE(O_ENCODING_OLD, 0, "encoding", "ENC", NULL),
 	OPT_VALUE(O_OUT, 'o', "output", "FILE", "output file, or '-' for standard output (the default)"),
 	OPT_FLAG(O_FORCE, 0, "force", "replace an existing output file"),
 	OPT_FLAG(O_RESUME, 0, "resume", "copy the games FILE already holds annotated the same way; keep finished games on Ctrl-C"),
 	OPT_FLAG(O_KEEP, 0, "keep-broken", "annotate broken games up to their first error"),
-	OPT_FLAG(O_RECURSIVE, 'r', "recursive", "read the record files in directories, and below"),
-	OPT_VALUE(O_FILES0, 0, "files0-from", "FILE", "also read the inputs named in FILE, NUL-separated ('-': stdin)"),
-	OPT_VALUE(O_FROM, 0, "from", "FORMAT", "read every input as FORMAT (default: detect)"),
-	OPT_VALUE(O_IENC, 0, "input-encoding", "ENC", "text encoding of the inputs (default: detect)"),
-	OPT_VALUE(O_JOBS, 'j', "jobs", "N", "analyse N games at once (N engines; default 1)"),
-	OPT_FLAG(O_QUIET, 'q', "quiet", "no progress and no summary"),
-	OPT_FLAG(O_PROGRESS, 0, "progress", "show progress even when stderr is not a terminal"),
-	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "diagnostics as text (stderr) or ndjson (stdout; needs -o)"),
-	OPT_MAX_MEMORY,
+	OPT_INCLUDE(input_options), /* -j N: N games at once, on N engines */
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
@@ -164,14 +154,12 @@ struct actx {
 	struct xq_rules_options rules;
 	size_t hash_mb;
 	int rules_given;
-	int keep_broken, quiet, force, resume_mode, recursive, progress, nw;
-	const char *files0, *to_name;
+	int keep_broken, force, resume_mode;
+	const char *to_name;
 	struct movetext mt;
 	int notation_given;
 	const char *out_path;     /* NULL: standard output */
-	enum report_format fmt;
-	const struct xq_format *forced;
-	struct xq_read_opts ro;
+	struct input_opts in;     /* the inputs, -j, -q, --format, ... */
 	struct xq_write_opts wopts;
 	const struct xq_format *pgn;
 	/* analysers */
@@ -189,13 +177,12 @@ struct actx {
 	struct pool_job *emitting;
 	struct xq_sink write_sink;
 	int stopping;             /* a signal, a lost engine, an error: finishing */
-	/* totals */
-	struct report_counts counts;
-	uint64_t files, skipped_files, failed_files, damaged_files, games, annotated, copied,
-		 incomplete, skipped, positions, failures, marks[2][MARK_COUNT];
+	/* totals (the reporter counts inputs, games and diagnostics) */
+	struct reporter rep;
+	uint64_t annotated, copied, incomplete, skipped, positions, failures,
+		 marks[2][MARK_COUNT];
 	int io_error;
 	int conflict;     /* an input turned out to be the output file */
-	struct xq_buf err, outbuf;
 };
 
 /* A note or warning about game job `j` as a whole: 0, or XQ_ENOMEM. */
@@ -406,49 +393,6 @@ static void write_game(struct actx *c, const struct xq_buf *text, const struct x
 	}
 }
 
-/* Print `b` (diagnostics, a summary) on standard output or error, or
- * nothing of it when an append to it failed. */
-static void flush(struct actx *c, struct xq_buf *b, int out)
-{
-	if (xq_buf_error(b)) {
-		xq_buf_reset(b);
-		out_of_memory(c);
-	} else if (out) {
-		report_flush_out(b);
-	} else {
-		report_flush_err(b);
-	}
-}
-
-static void print_diags(struct actx *c, const struct pool_job *j)
-{
-	for (size_t i = 0; i < j->diags.n; i++) {
-		const struct xq_diag *d = &j->diags.v[i];
-		/* An input that cannot be read is an I/O error (exit status 3),
-		 * as in every command. */
-		if (j->kind == POOL_END && d->code == XQ_D_IO && d->severity == XQ_SEV_ERROR)
-			c->io_error = 1;
-		report_count(&c->counts, d);
-		if (c->fmt == REPORT_NDJSON)
-			report_json(&c->outbuf, d, j->file->binary);
-		else
-			report_text(&c->err, d, j->file->binary);
-	}
-	flush(c, &c->err, 0);
-	flush(c, &c->outbuf, 1);
-}
-
-static void count_file(struct actx *c, const struct pool_file *f)
-{
-	switch (f->status) {
-	case POOL_FILE_OK: c->files++; break;
-	case POOL_FILE_DAMAGED: c->files++; c->damaged_files++; break;
-	case POOL_FILE_IO: c->files++; c->io_error = 1; break;
-	case POOL_FILE_SKIPPED: c->skipped_files++; break;
-	case POOL_FILE_FAILED: c->failed_files++; break;
-	}
-}
-
 static void count_annotated(struct actx *c, const struct annotate_result *res)
 {
 	c->annotated++;
@@ -601,12 +545,12 @@ static int annotate_emit(void *ctx, struct pool_job *j)
 		atomic_store(&cmd_stop, 1);
 	}
 	c->emitting = j;
-	if (j->kind == POOL_END)
-		count_file(c, j->file);
-	else if (!(halt = emit_game(c, j)))
-		c->games++;
-	if (!halt)
-		print_diags(c, j);
+	if (j->kind == POOL_GAME)
+		halt = emit_game(c, j);
+	if (!halt) {
+		reporter_job(&c->rep, j, NULL);
+		reporter_flush(&c->rep);
+	}
 	c->emitting = NULL;
 	if (halt)
 		c->resume.active = 0;
@@ -701,13 +645,14 @@ static void close_output(struct actx *c, int keep)
 
 static void summary_json(struct actx *c, double secs)
 {
-	struct xq_buf *b = &c->outbuf;
+	struct reporter *r = &c->rep;
+	struct xq_buf *b = reporter_summary_open(r);
 
-	xq_buf_addf(b, "{\"schema\":\"" SUMMARY_SCHEMA "\",\"command\":\"annotate\",\"engine\":");
+	xq_buf_adds(b, ",\"engine\":");
 	report_add_json_safe(b, c->set.engine);
 	xq_buf_addf(b, ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"annotated\":%llu,\"copied\":%llu,\"incomplete\":%llu,\"skipped\":%llu,\"positions\":%llu,\"engine_failures\":%llu",
-		    (unsigned long long)c->files, (unsigned long long)c->skipped_files,
-		    (unsigned long long)c->failed_files, (unsigned long long)c->games,
+		    (unsigned long long)r->files, (unsigned long long)r->skipped_files,
+		    (unsigned long long)r->failed_files, (unsigned long long)r->games,
 		    (unsigned long long)c->annotated, (unsigned long long)c->copied,
 		    (unsigned long long)c->incomplete, (unsigned long long)c->skipped,
 		    (unsigned long long)c->positions, (unsigned long long)c->failures);
@@ -715,29 +660,24 @@ static void summary_json(struct actx *c, double secs)
 		xq_buf_addf(b, ",\"%s\":{\"inaccuracies\":%llu,\"mistakes\":%llu,\"blunders\":%llu}",
 			    s ? "black" : "red", (unsigned long long)c->marks[s][0],
 			    (unsigned long long)c->marks[s][1], (unsigned long long)c->marks[s][2]);
-	xq_buf_addf(b, ",\"errors\":%llu,\"warnings\":%llu,\"notes\":%llu,\"codes\":",
-		    (unsigned long long)c->counts.by_sev[XQ_SEV_ERROR],
-		    (unsigned long long)c->counts.by_sev[XQ_SEV_WARNING],
-		    (unsigned long long)c->counts.by_sev[XQ_SEV_NOTE]);
-	report_codes_json(b, &c->counts);
-	xq_buf_addf(b, ",\"seconds\":%.3f}\n", secs);
-	flush(c, b, 1);
+	reporter_summary_close(r, secs);
 }
 
 static void print_summary(struct actx *c, double secs)
 {
-	struct xq_buf *b = &c->err;
+	struct reporter *r = &c->rep;
+	struct xq_buf *b;
 	double pps = secs > 0 ? (double)c->positions / secs : 0;
 
-	if (c->fmt == REPORT_NDJSON) {
+	if (r->fmt == REPORT_NDJSON) {
 		summary_json(c, secs);
 		return;
 	}
-	if (c->quiet)
+	if (!(b = reporter_summary_text(r)))
 		return;
 	xq_buf_addf(b, "annotate: %llu game%s from %llu file%s: %llu annotated",
-		    (unsigned long long)c->games, c->games == 1 ? "" : "s",
-		    (unsigned long long)c->files, c->files == 1 ? "" : "s",
+		    (unsigned long long)r->games, r->games == 1 ? "" : "s",
+		    (unsigned long long)r->files, r->files == 1 ? "" : "s",
 		    (unsigned long long)c->annotated);
 	if (c->incomplete)
 		xq_buf_addf(b, " (%llu incompletely)", (unsigned long long)c->incomplete);
@@ -745,15 +685,15 @@ static void print_summary(struct actx *c, double secs)
 		xq_buf_addf(b, ", %llu copied from the earlier output", (unsigned long long)c->copied);
 	if (c->skipped)
 		xq_buf_addf(b, ", %llu skipped", (unsigned long long)c->skipped);
-	if (c->skipped_files)
+	if (r->skipped_files)
 		xq_buf_addf(b, "; %llu file%s skipped (not game records)",
-			    (unsigned long long)c->skipped_files, c->skipped_files == 1 ? "" : "s");
-	if (c->failed_files)
-		xq_buf_addf(b, "; %llu input%s not read", (unsigned long long)c->failed_files,
-			    c->failed_files == 1 ? "" : "s");
+			    (unsigned long long)r->skipped_files, r->skipped_files == 1 ? "" : "s");
+	if (r->failed_files)
+		xq_buf_addf(b, "; %llu input%s not read", (unsigned long long)r->failed_files,
+			    r->failed_files == 1 ? "" : "s");
 	xq_buf_addf(b, "; %llu positions analysed by %s in %.2f s (%.1f/s)\n",
 		    (unsigned long long)c->positions, c->set.engine, secs, pps);
-	flush(c, b, 0);
+	reporter_flush(r);
 }
 
 /* What the end of the run says, and whether it stopped early. */
@@ -783,24 +723,18 @@ static int run(struct actx *c)
 	int rc, early, cut;
 
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.threads = c->nw;
-	cfg.inputs = &c->inputs;
-	cfg.forced = c->forced;
-	cfg.read_opts = c->ro;
 	cfg.worker_init = worker_init;
 	cfg.worker_fini = worker_fini;
 	cfg.process = annotate_process;
 	cfg.emit = annotate_emit;
 	cfg.ctx = c;
 	cfg.job_data = sizeof(struct ajob);
-	cfg.progress = progress_enabled();
 	/* Games, not files, are what the threads share: every input that can
 	 * be cut is cut into chunks of one game. */
 	cfg.split_min = 1;
 	cfg.chunk_games = 1;
 	cfg.chunk_bytes = 1;
-	rc = pool_run(&cfg);
-	progress_stop();
+	rc = input_opts_run(&c->in, &c->inputs, &cfg);
 	if (c->start_status) {
 		close_output(c, 0);
 		return c->start_status;
@@ -869,8 +803,9 @@ static int num_option(struct opt_parser *p, const char *name, const char *value,
 }
 
 /* One option of the table; 0, or -1 on a usage error (p->err says why). */
-static int take_option(struct actx *c, struct opt_parser *p, int id, const char *value)
+static int take_option(void *ctx, struct opt_parser *p, int id, const char *value)
 {
+	struct actx *c = ctx;
 	struct annotate_settings *s = &c->set;
 
 	switch (id) {
@@ -916,41 +851,15 @@ static int take_option(struct actx *c, struct opt_parser *p, int id, const char 
 		}
 		c->notation_given = 1;
 		return 0;
+	case O_ENCODING_OLD:
+		input_opts_alias(&c->in, "--encoding", "--output-encoding");
+		/* fall through */
 	case O_ENCODING: return opt_encoding(p, value, &c->wopts.encoding);
 	case O_OUT: c->out_path = value; return 0;
 	case O_FORCE: c->force = 1; return 0;
 	case O_RESUME: c->resume_mode = 1; return 0;
 	case O_KEEP: c->keep_broken = 1; return 0;
-	case O_RECURSIVE: c->recursive = 1; return 0;
-	case O_FILES0: c->files0 = value; return 0;
-	case O_FROM: return (c->forced = format_by_name(value, 0, p->err, sizeof(p->err))) ? 0 : -1;
-	case O_IENC: return opt_encoding(p, value, &c->ro.encoding);
-	case O_JOBS: return num_option(p, "--jobs", value, 1, 64, NUM_INT, &c->nw);
-	case O_QUIET: c->quiet = 1; c->progress = 0; return 0;
-	case O_PROGRESS: c->progress = 2; return 0;
-	case O_FORMAT: return report_format_parse(value, &c->fmt, p->err, sizeof(p->err));
 	}
-	return 0;
-}
-
-/* Parse the command line into `c`: 0, 1 when --help was shown, or -1 on a
- * usage error (p->err says why). */
-static int parse_options(struct actx *c, struct opt_parser *p)
-{
-	const char *value;
-	int id, rc;
-
-	while ((rc = opt_next(p, options, &id, &value)) > 0) {
-		if (id == O_HELP) {
-			opt_print_help(stdout, usage, summary, options);
-			return 1;
-		}
-		if (take_option(c, p, id, value))
-			return -1;
-	}
-	if (rc < 0)
-		return -1;
-	c->ro.max_memory = p->max_memory;
 	return 0;
 }
 
@@ -1021,7 +930,7 @@ static int check_writing(struct actx *c, struct opt_parser *p)
 		return -1;
 	}
 	if (s->ndjson && c->wopts.encoding != XQ_ENC_UNKNOWN && c->wopts.encoding != XQ_ENC_UTF8) {
-		snprintf(p->err, sizeof(p->err), "NDJSON is always UTF-8: --encoding is for PGN");
+		snprintf(p->err, sizeof(p->err), "NDJSON is always UTF-8: --output-encoding is for PGN");
 		return -1;
 	}
 	if (!s->limit.depth && !s->limit.nodes && !s->limit.movetime_ms)
@@ -1054,7 +963,7 @@ static int check_output(struct actx *c, struct opt_parser *p)
 		snprintf(p->err, sizeof(p->err), "--resume keeps what FILE holds; --force would throw it away");
 		return -1;
 	}
-	if (c->fmt == REPORT_NDJSON && !c->out_path) {
+	if (c->in.fmt == REPORT_NDJSON && !c->out_path) {
 		snprintf(p->err, sizeof(p->err), "--format ndjson writes to standard output: give -o for the annotated games");
 		return -1;
 	}
@@ -1063,7 +972,7 @@ static int check_output(struct actx *c, struct opt_parser *p)
 	/* Never an input, however it is found: refused now when an operand
 	 * is the file or holds it, else when it is met. */
 	xq_diag_init(&d);
-	inputs_init(&probe, p->operands, p->noperands, c->recursive);
+	inputs_init(&probe, p->operands, p->noperands, c->in.recursive);
 	rc = inputs_guard(&probe, c->out_path, &d);
 	inputs_release(&probe);
 	if (!rc)
@@ -1088,17 +997,9 @@ static int check_output(struct actx *c, struct opt_parser *p)
 /* Every option together; 0 or -1 (p->err says why). */
 static int check_options(struct actx *c, struct opt_parser *p)
 {
-	if (check_writing(c, p) || check_engine(c, p))
+	if (check_writing(c, p) || check_engine(c, p) || input_opts_check(&c->in, p))
 		return -1;
-	if (p->noperands == 0 && !c->files0 && isatty(0)) {
-		snprintf(p->err, sizeof(p->err), "no input (give files, or '-' to read standard input)");
-		return -1;
-	}
-	if (check_output(c, p))
-		return -1;
-	if (c->quiet && c->progress == 2)
-		c->progress = 0;
-	return 0;
+	return check_output(c, p);
 }
 
 /* ---- the command ---------------------------------------------------------------------- */
@@ -1106,12 +1007,10 @@ static int check_options(struct actx *c, struct opt_parser *p)
 static void init_ctx(struct actx *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->ro = (struct xq_read_opts)XQ_READ_OPTS_INIT;
+	input_opts_init(&c->in);
 	c->wopts = (struct xq_write_opts)XQ_WRITE_OPTS_INIT;
 	c->rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
 	c->hash_mb = 16;
-	c->nw = 1;
-	c->progress = 1;
 	c->to_name = "pgn";
 	c->mt = movetext_default();
 	c->set.marks[MARK_INACCURACY] = XQ_EVALNOTE_INACCURACY;
@@ -1124,8 +1023,6 @@ static void init_ctx(struct actx *c)
 	xq_engine_opts_init(&c->eo);
 	xq_buf_init(&c->settings);
 	xq_buf_init(&c->engine);
-	xq_buf_init(&c->err);
-	xq_buf_init(&c->outbuf);
 	c->write_sink.report = write_sink;
 	c->write_sink.payload = c;
 }
@@ -1139,8 +1036,7 @@ static void release(struct actx *c)
 		free(c->eopt_bufs[i]);
 	xq_buf_release(&c->settings);
 	xq_buf_release(&c->engine);
-	xq_buf_release(&c->err);
-	xq_buf_release(&c->outbuf);
+	reporter_release(&c->rep);
 }
 
 /* --resume with an earlier output: open it, and index its games.  0, or
@@ -1171,25 +1067,26 @@ static int annotate_inputs(struct actx *c, struct opt_parser *p)
 	double t0 = cmd_now();
 	int rc, status;
 
+	/* A missing input or a directory without -r is said before any
+	 * engine starts. */
+	if ((status = inputs_check_operands(p->operands, p->noperands, c->in.recursive, &d))) {
+		if (status == XQ_EXIT_USAGE)
+			return cmd_usage_error("annotate", "%s", d.msg);
+		cmd_error("%s", d.msg);
+		return status;
+	}
 	if ((status = start_resume(c)))
 		return status;
 	sync_keep_reading(c);
 	xq_diag_init(&d);
-	if (inputs_start(&c->inputs, p->operands, p->noperands, c->recursive, c->files0, &d)) {
-		cmd_error("%s", d.msg);
-		return XQ_EXIT_IO;
-	}
-	if (c->out_path && inputs_guard(&c->inputs, c->out_path, &d)) {
-		inputs_release(&c->inputs);
-		return cmd_usage_error("annotate", "%s", d.msg);
-	}
-	if ((status = open_output(c))) {
-		inputs_release(&c->inputs);
+	if ((status = input_opts_start(&c->in, &c->inputs, p, "annotate")))
 		return status;
+	if ((c->out_path && inputs_guard(&c->inputs, c->out_path, &d)) ||
+	    (status = open_output(c))) {
+		progress_stop();
+		inputs_release(&c->inputs);
+		return status ? status : cmd_usage_error("annotate", "%s", d.msg);
 	}
-	progress_start(c->progress, "annotate",
-		       c->progress && (c->progress == 2 || isatty(2)) ? inputs_total_size(&c->inputs)
-								      : -1);
 	rc = run(c);
 	inputs_release(&c->inputs);
 	if (rc > 1)
@@ -1199,10 +1096,10 @@ static int annotate_inputs(struct actx *c, struct opt_parser *p)
 		return XQ_EXIT_USAGE;
 	if (rc && cmd_signal)
 		return cmd_signal_status();
-	if (c->io_error || atomic_load(&c->lost))
+	if (c->io_error || c->rep.io_error || atomic_load(&c->lost))
 		return XQ_EXIT_IO;
-	if (c->incomplete || c->skipped || c->failed_files || c->damaged_files ||
-	    c->counts.by_sev[XQ_SEV_ERROR])
+	if (c->incomplete || c->skipped || c->rep.failed_files || c->rep.damaged_files ||
+	    c->rep.counts.by_sev[XQ_SEV_ERROR])
 		return XQ_EXIT_INVALID;
 	return XQ_EXIT_OK;
 }
@@ -1219,9 +1116,11 @@ int cmd_annotate(int argc, char **argv)
 		release(&c);
 		return XQ_EXIT_IO;
 	}
-	rc = parse_options(&c, &p);
+	rc = input_opts_parse(&c.in, &p, options, usage, summary, take_option, &c);
 	if (rc == 0)
 		rc = check_options(&c, &p);
+	if (rc == 0)
+		reporter_init(&c.rep, "annotate", &c.in);
 	if (rc > 0) {
 		status = XQ_EXIT_OK; /* --help */
 	} else if (rc < 0) {

@@ -688,3 +688,28 @@ const struct xq_format *format_by_name(const char *name, int write, char *msg, s
 	}
 	return NULL;
 }
+
+int inputs_check_operands(char **operands, int n, int recursive, struct xq_diag *d)
+{
+	int status = 0;
+
+	xq_diag_init(d);
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		if (inputs_is_stdin(operands[i]))
+			continue;
+		if (stat(operands[i], &st) != 0) {
+			if (!status) {
+				xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR, "cannot open '%s': %s",
+					    operands[i], strerror(errno));
+				status = XQ_EXIT_IO;
+			}
+		} else if (S_ISDIR(st.st_mode) && !recursive) {
+			xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
+				    "'%s' is a directory: add -r to read the record files in it",
+				    operands[i]);
+			return XQ_EXIT_USAGE;
+		}
+	}
+	return status;
+}

@@ -21,6 +21,9 @@
 
 #include "diag.h"
 #include "format.h"
+#include "opt.h"
+#include "report.h"
+#include "rules.h"
 
 struct inputs_dir;
 
@@ -117,6 +120,16 @@ int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d);
 int inputs_start(struct inputs *it, char **operands, int n, int recursive, const char *list,
 		 struct xq_diag *d);
 
+/*
+ * Look at the operands before anything is read: a directory without
+ * `recursive` is a usage error (XQ_EXIT_USAGE: it says to add -r), an
+ * operand that does not exist or cannot be looked at an I/O error
+ * (XQ_EXIT_IO); 0 when every operand can be tried.  `d` says why (the
+ * first found).  `-` is always fine.  Commands stop at a usage error;
+ * annotate stops at either, before it starts any engine.
+ */
+int inputs_check_operands(char **operands, int n, int recursive, struct xq_diag *d);
+
 /* Total bytes of the regular files the inputs name (walking directories
  * with `recursive`), for progress; -1 when some size is unknown (standard
  * input, or a list of names, which can be read only once).  Call it before
@@ -173,5 +186,75 @@ int source_open_reader(struct source *s, const struct xq_read_opts *ro, const st
 /* The format called `name` that can read (or write, with `write`), or NULL
  * with a message listing the formats that can, in `msg`. */
 const struct xq_format *format_by_name(const char *name, int write, char *msg, size_t cap);
+
+/*
+ * The options every command that reads collections takes, spelled and
+ * checked once: a command includes `input_options` (and `rules_options`
+ * where the repetition rules apply) in its table with OPT_INCLUDE, hands
+ * every option it does not know itself to input_opts_take(), and calls
+ * input_opts_check() after the last one.
+ *
+ *   INPUT... -r --files0-from --from --input-encoding -j --max-memory
+ *   -q -v --progress --color --format (diagnostics) [--rules]
+ */
+struct pool_job;
+
+enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+struct input_opts {
+	int recursive;
+	const char *files0;               /* --files0-from */
+	const struct xq_format *forced;   /* --from */
+	struct xq_read_opts read_opts;    /* --input-encoding, --max-memory */
+	int threads;                      /* -j */
+	int quiet, verbose;
+	int progress;                     /* 0 off, 1 on a terminal, 2 always */
+	enum report_format fmt;           /* --format: the diagnostics */
+	enum color_when color;
+	int rules_on;                     /* --rules (not none) */
+	struct xq_rules_options rules;
+	int warned_alias;                 /* an old spelling was warned about */
+};
+
+extern const struct opt_spec input_options[];
+extern const struct opt_spec rules_options[];
+/* `--encoding` as the old spelling of --input-encoding (validate, replay). */
+extern const struct opt_spec input_encoding_alias[];
+
+void input_opts_init(struct input_opts *o);
+/* 1 when `id` is one of the shared options (taken), 0 when it is not,
+ * -1 on a bad value (the message in p->err). */
+int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const char *value);
+/*
+ * The whole command line: the shared options to `o`, -h/--help (id 'h')
+ * printed from `options`, every other option to `take` (0, or -1 with
+ * the message in p->err).  Returns 0 to run, 1 when the help was shown,
+ * -1 on a usage error.  input_opts_check() is the caller's, after its own
+ * checks need it.
+ */
+int input_opts_parse(struct input_opts *o, struct opt_parser *p, const struct opt_spec *options,
+		     const char *usage, const char *summary,
+		     int (*take)(void *ctx, struct opt_parser *p, int id, const char *value),
+		     void *ctx);
+/* After parsing: --max-memory taken, no input on a terminal refused
+ * (-1 with p->err). */
+int input_opts_check(struct input_opts *o, struct opt_parser *p);
+/* Say once that an old option spelling is now `now`. */
+void input_opts_alias(struct input_opts *o, const char *old, const char *now);
+/* Should text on `fd` be coloured?  --color always or never says; auto
+ * (the default) colours on a terminal unless NO_COLOR is set and not
+ * empty, or TERM is dumb (as git and ripgrep do).  In report.c. */
+int report_use_color(const struct input_opts *o, int fd);
+
+/* inputs_start() over the operands and --files0-from, and the progress
+ * line: 0, or an exit status after saying why. */
+int input_opts_start(const struct input_opts *o, struct inputs *it, struct opt_parser *p,
+		     const char *cmd);
+/* pool_run() with these options: `cfg` holds the command's part (process,
+ * emit, worker_init and _fini, ctx, job_data; cmd/pool.h), this fills in
+ * the rest; then the progress line is stopped.  Returns what pool_run()
+ * returns, after saying "out of memory" for XQ_ENOMEM. */
+struct pool_config;
+int input_opts_run(const struct input_opts *o, struct inputs *it, struct pool_config *cfg);
 
 #endif

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "cmd.h"
+#include "format.h"
 #include "report.h"
 
 #ifndef XQ_VERSION
@@ -52,6 +54,7 @@ static void print_overview(FILE *f)
 {
 	fprintf(f, "usage: xqkit <command> [options] [arguments]\n"
 		   "       xqkit help <command>\n"
+		   "       xqkit help formats\n"
 		   "       xqkit --version\n\n"
 		   "xqkit reads, checks, converts and analyses xiangqi (Chinese chess) game records.\n\n"
 		   "commands:\n");
@@ -60,6 +63,38 @@ static void print_overview(FILE *f)
 	fprintf(f, "\nexit status: 0 success, 1 invalid input or failed check, 2 usage error,\n"
 		   "3 I/O or system error, 4 internal error, 128 + N stopped by signal N\n"
 		   "(130 Ctrl-C, 143 SIGTERM).  See xqkit(1).\n");
+}
+
+/* `xqkit help formats`: every format of the registry, what xqkit does
+ * with it, how many games a file holds, its extensions. */
+static int print_formats(void)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+	int w = 14; /* the extensions column: as wide as the longest list */
+
+	for (size_t i = 0; xq_formats[i]; i++)
+		if (xq_formats[i]->extensions && (int)strlen(xq_formats[i]->extensions) > w)
+			w = (int)strlen(xq_formats[i]->extensions);
+	xq_buf_addf(&b, "formats (the names -t, --to and --from take; the input's format is found\n"
+			"from its content, its extension breaking ties):\n\n"
+			"  name     read  write  games  %-*s description\n", w, "extensions");
+	for (size_t i = 0; xq_formats[i]; i++) {
+		const struct xq_format *f = xq_formats[i];
+		xq_buf_addf(&b, "  %-8s %-5s %-6s %-6s %-*s %s\n", f->name,
+			    (f->caps & XQ_CAP_READ) ? "yes" : "no", (f->caps & XQ_CAP_WRITE) ? "yes" : "no",
+			    (f->caps & XQ_CAP_MULTI) ? "many" : "one", w,
+			    f->extensions ? f->extensions : "", f->description ? f->description : "");
+	}
+	xq_buf_adds(&b, "\nA format that holds one game per file is written with -o DIR/ when there\n"
+			"are several games.  See xqkit-convert(1).\n");
+	if (xq_buf_error(&b)) {
+		xq_buf_release(&b);
+		cmd_error("out of memory");
+		return XQ_EXIT_IO;
+	}
+	fwrite(b.ptr, 1, b.len, stdout);
+	xq_buf_release(&b);
+	return XQ_EXIT_OK;
 }
 
 static int cmd_help(int argc, char **argv)
@@ -71,6 +106,8 @@ static int cmd_help(int argc, char **argv)
 		print_overview(stdout);
 		return XQ_EXIT_OK;
 	}
+	if (!strcmp(argv[1], "formats"))
+		return print_formats();
 	c = find_command(argv[1]);
 	if (!c) {
 		cmd_error("'%s' is not an xqkit command", argv[1]);
@@ -115,6 +152,11 @@ static int finish(int status)
 	} else if (fclose(stdout) != 0 && !stopped) {
 		cmd_error("cannot close standard output: %s", strerror(errno));
 		status = XQ_EXIT_IO;
+	}
+	if (report_output_lost()) {
+		cmd_error("out of memory: some output was not written");
+		if (status != XQ_EXIT_BUG && !stopped)
+			status = XQ_EXIT_IO;
 	}
 	if (report_bug_seen()) {
 		cmd_error("internal error: this is a bug in xqkit %s; please report it with the "

@@ -29,27 +29,47 @@ void opt_release(struct opt_parser *p)
 
 static const struct opt_spec *find_short(const struct opt_spec *s, char c)
 {
-	for (; s->kind != OPT_KIND_END; s++)
-		if (s->short_name && s->short_name == c)
+	for (; s->kind != OPT_KIND_END; s++) {
+		const struct opt_spec *in;
+		if (s->kind == OPT_KIND_INCLUDE && (in = find_short(s->include, c)))
+			return in;
+		if (s->kind != OPT_KIND_INCLUDE && s->short_name && s->short_name == c)
 			return s;
+	}
+	return NULL;
+}
+
+/* The exact match of `name` (returned), else the options it is a prefix
+ * of: the last in *found, their number added to *n. */
+static const struct opt_spec *match_long(const struct opt_spec *s, const char *name, size_t len,
+					 const struct opt_spec **found, int *n)
+{
+	for (; s->kind != OPT_KIND_END; s++) {
+		if (s->kind == OPT_KIND_INCLUDE) {
+			const struct opt_spec *exact = match_long(s->include, name, len, found, n);
+			if (exact)
+				return exact;
+			continue;
+		}
+		if (!s->long_name || strncmp(s->long_name, name, len))
+			continue;
+		if (strlen(s->long_name) == len)
+			return s; /* exact match wins */
+		*found = s;
+		(*n)++;
+	}
 	return NULL;
 }
 
 static const struct opt_spec *find_long(const struct opt_spec *s, const char *name, size_t len,
 					int *ambiguous)
 {
-	const struct opt_spec *found = NULL;
+	const struct opt_spec *found = NULL, *exact;
 	int n = 0;
 
 	*ambiguous = 0;
-	for (; s->kind != OPT_KIND_END; s++) {
-		if (!s->long_name || strncmp(s->long_name, name, len))
-			continue;
-		if (strlen(s->long_name) == len)
-			return s; /* exact match wins */
-		found = s;
-		n++;
-	}
+	if ((exact = match_long(s, name, len, &found, &n)))
+		return exact;
 	if (n > 1)
 		*ambiguous = 1;
 	return n == 1 ? found : NULL;
@@ -150,12 +170,17 @@ int opt_next(struct opt_parser *p, const struct opt_spec *specs, int *id, const 
 	}
 }
 
-void opt_print_help(FILE *f, const char *usage, const char *summary, const struct opt_spec *specs)
+static void print_rows(FILE *f, const struct opt_spec *specs)
 {
-	fprintf(f, "usage: %s\n\n%s\n\noptions:\n", usage, summary);
 	for (const struct opt_spec *s = specs; s->kind != OPT_KIND_END; s++) {
 		char left[64];
 		int n = 0;
+		if (s->kind == OPT_KIND_INCLUDE) {
+			print_rows(f, s->include);
+			continue;
+		}
+		if (!s->help)
+			continue;
 		if (s->short_name)
 			n += snprintf(left + n, sizeof(left) - (size_t)n, "-%c", s->short_name);
 		if (s->long_name)
@@ -165,6 +190,12 @@ void opt_print_help(FILE *f, const char *usage, const char *summary, const struc
 			snprintf(left + n, sizeof(left) - (size_t)n, " %s", s->arg_name);
 		fprintf(f, "  %-28s %s\n", left, s->help);
 	}
+}
+
+void opt_print_help(FILE *f, const char *usage, const char *summary, const struct opt_spec *specs)
+{
+	fprintf(f, "usage: %s\n\n%s\n\noptions:\n", usage, summary);
+	print_rows(f, specs);
 }
 
 long opt_int(struct opt_parser *p, const char *name, const char *value, long min, long max)

@@ -16,7 +16,7 @@
 #include "rules.h"
 #include "text.h"
 
-enum opt_kind { OPT_KIND_END, OPT_KIND_FLAG, OPT_KIND_VALUE };
+enum opt_kind { OPT_KIND_END, OPT_KIND_FLAG, OPT_KIND_VALUE, OPT_KIND_INCLUDE };
 
 struct opt_spec {
 	enum opt_kind kind;
@@ -24,12 +24,22 @@ struct opt_spec {
 	char short_name;      /* 0 if none */
 	const char *long_name;/* without the dashes; NULL if none */
 	const char *arg_name; /* for OPT_KIND_VALUE: shown in help ("N", "FILE") */
-	const char *help;     /* one line */
+	const char *help;     /* one line; NULL: accepted but not shown (an old spelling) */
+	const struct opt_spec *include; /* OPT_KIND_INCLUDE: the table read in its place */
 };
 
-#define OPT_FLAG(id, s, l, h) {OPT_KIND_FLAG, (id), (s), (l), NULL, (h)}
-#define OPT_VALUE(id, s, l, a, h) {OPT_KIND_VALUE, (id), (s), (l), (a), (h)}
-#define OPT_END {OPT_KIND_END, 0, 0, NULL, NULL, NULL}
+#define OPT_FLAG(id, s, l, h) {OPT_KIND_FLAG, (id), (s), (l), NULL, (h), NULL}
+#define OPT_VALUE(id, s, l, a, h) {OPT_KIND_VALUE, (id), (s), (l), (a), (h), NULL}
+/*
+ * A table that several commands share (the input options of cmd/inputs.h,
+ * --rules, ...), read where this entry stands, as if its rows were written
+ * there: parsing and --help see one table, in that order (git's
+ * parse_options_concat).  Tables nest.  An id must be unique across the
+ * tables a command includes: shared tables use ids from OPT_ID_SHARED up.
+ */
+#define OPT_INCLUDE(table) {OPT_KIND_INCLUDE, 0, 0, NULL, NULL, NULL, (table)}
+#define OPT_END {OPT_KIND_END, 0, 0, NULL, NULL, NULL, NULL}
+#define OPT_ID_SHARED 0x1000
 
 /*
  * --max-memory SIZE, the memory budget of every command that reads

@@ -21,8 +21,8 @@
 #include "opt.h"
 
 static const char usage[] =
-	"xqkit perft [--fen FEN] [--divide] [-j THREADS] [--json] DEPTH\n"
-	"   or: xqkit perft --suite FILE [--max-depth D] [-j THREADS] [--json]";
+	"xqkit perft [--fen FEN] [--divide] [-j THREADS] [--format text|ndjson] DEPTH\n"
+	"   or: xqkit perft --suite FILE [--max-depth D] [-j THREADS] [--format text|ndjson] [-q|-v]";
 static const char summary[] =
 	"Count the leaves of the legal move tree DEPTH plies deep from a position (the\n"
 	"start position unless --fen is given), print the count, the time and the\n"
@@ -30,16 +30,19 @@ static const char summary[] =
 	"With --suite, check every row of a TSV file (columns id, fen, depth, nodes)\n"
 	"and exit 1 if any count differs.";
 
-enum { O_FEN = 'f', O_DIVIDE = 'd', O_JOBS = 'j', O_JSON = 'J', O_SUITE = 's',
-       O_MAXDEPTH = 'm', O_HELP = 'h' };
+enum { O_FEN = 'f', O_DIVIDE = 'd', O_JOBS = 'j', O_JSON = 'J', O_FORMAT = 'F', O_SUITE = 's',
+       O_MAXDEPTH = 'm', O_QUIET = 'q', O_VERBOSE = 'v', O_HELP = 'h' };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_FEN, 0, "fen", "FEN", "count from this position instead of the start"),
 	OPT_FLAG(O_DIVIDE, 0, "divide", "print the count below each root move (ICCS)"),
 	OPT_VALUE(O_JOBS, 'j', "jobs", "THREADS", "count on this many threads (default 1)"),
-	OPT_FLAG(O_JSON, 0, "json", "print one JSON object (or one per suite row)"),
+	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "text (default) or ndjson: one JSON object (or one per suite row)"),
+	OPT_FLAG(O_JSON, 0, "json", NULL),
 	OPT_VALUE(O_SUITE, 0, "suite", "FILE", "check every row of a perft suite TSV file"),
 	OPT_VALUE(O_MAXDEPTH, 0, "max-depth", "D", "with --suite, skip rows deeper than D"),
+	OPT_FLAG(O_QUIET, 'q', "quiet", "with --suite, no summary (only the rows that differ)"),
+	OPT_FLAG(O_VERBOSE, 'v', "verbose", "with --suite, a line for every row counted"),
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
@@ -189,7 +192,10 @@ static void print_json_result(int depth, uint64_t nodes, double secs, int thread
 		xq_buf_addc(&b, '}');
 	}
 	xq_buf_adds(&b, "}\n");
-	fwrite(b.ptr, 1, b.len, stdout);
+	if (xq_buf_error(&b))
+		cmd_error("out of memory");
+	else
+		fwrite(b.ptr, 1, b.len, stdout);
 	xq_buf_release(&b);
 }
 
@@ -255,6 +261,9 @@ static int parse_u64(const char *s, uint64_t *out)
 	*out = v;
 	return 0;
 }
+
+/* quiet: no summary; verbose: a line for each row (text). */
+static int suite_quiet, suite_verbose;
 
 static int run_suite(const char *path, int max_depth, int threads, int json)
 {
@@ -328,6 +337,9 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 				path, lineno, fields[0], depth, (unsigned long long)expect,
 				(unsigned long long)total);
 		}
+		if (suite_verbose && !json)
+			printf("%s depth %d: %llu leaves%s\n", fields[0], depth,
+			       (unsigned long long)total, total == expect ? "" : " (differs)");
 		if (json) {
 			struct xq_buf o = XQ_BUF_INIT;
 			xq_buf_adds(&o, "{\"id\":");
@@ -335,7 +347,8 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 			xq_buf_addf(&o, ",\"depth\":%d,\"expected\":%llu,\"nodes\":%llu,\"ok\":%s,\"seconds\":%.6f}\n",
 				    depth, (unsigned long long)expect, (unsigned long long)total,
 				    total == expect ? "true" : "false", cmd_now() - r0);
-			fwrite(o.ptr, 1, o.len, stdout);
+			if (!xq_buf_error(&o))
+				fwrite(o.ptr, 1, o.len, stdout);
 			xq_buf_release(&o);
 		}
 	}
@@ -353,8 +366,8 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 		if (json)
 			printf("{\"suite\":\"summary\",\"rows\":%d,\"skipped\":%d,\"mismatches\":%d,\"bad_rows\":%d,\"nodes\":%llu,\"seconds\":%.6f}\n",
 			       rows, skipped, mismatches, bad, (unsigned long long)leaves, secs);
-		else
-			printf("suite %s: %d rows counted, %d skipped (deeper than --max-depth), %d mismatch%s, %d bad row%s; %llu leaves in %.2f s\n",
+		else if (!suite_quiet)
+			fprintf(stderr, "suite %s: %d rows counted, %d skipped (deeper than --max-depth), %d mismatch%s, %d bad row%s; %llu leaves in %.2f s\n",
 			       path, rows, skipped, mismatches,
 			       mismatches == 1 ? "" : "es", bad, bad == 1 ? "" : "s",
 			       (unsigned long long)leaves, secs);
@@ -362,81 +375,107 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 	return mismatches || bad ? XQ_EXIT_INVALID : XQ_EXIT_OK;
 }
 
+struct perft_args {
+	const char *fen, *suite;
+	int divide, json, threads, max_depth;
+	long depth;
+};
+
+/* One option: 0, 1 when --help was shown, -1 with the message in p->err. */
+static int take_option(struct perft_args *a, struct opt_parser *p, int id, const char *value)
+{
+	long v;
+
+	switch (id) {
+	case O_FEN: a->fen = value; break;
+	case O_DIVIDE: a->divide = 1; break;
+	case O_JSON:
+		if (!a->json)
+			cmd_warning("--json is an old spelling of --format ndjson, which it means here");
+		a->json = 1;
+		break;
+	case O_FORMAT:
+		if (strcmp(value, "text") && strcmp(value, "ndjson") && strcmp(value, "json")) {
+			snprintf(p->err, sizeof(p->err), "--format must be text or ndjson, not '%s'", value);
+			return -1;
+		}
+		a->json = strcmp(value, "text") != 0;
+		break;
+	case O_QUIET: suite_quiet = 1; break;
+	case O_VERBOSE: suite_verbose = 1; break;
+	case O_SUITE: a->suite = value; break;
+	case O_JOBS:
+		if ((v = opt_int(p, "--jobs", value, 1, 64)) < 0)
+			return -1;
+		a->threads = (int)v;
+		break;
+	case O_MAXDEPTH:
+		if ((v = opt_int(p, "--max-depth", value, 0, MAX_DEPTH)) < 0)
+			return -1;
+		a->max_depth = (int)v;
+		break;
+	case O_HELP:
+		opt_print_help(stdout, usage, summary, options);
+		return 1;
+	}
+	return 0;
+}
+
+/* The options and what they say together: 0, 1 after --help, -1. */
+static int parse_args(struct perft_args *a, struct opt_parser *p)
+{
+	const char *value;
+	int id, rc;
+
+	while ((rc = opt_next(p, options, &id, &value)) > 0)
+		if ((rc = take_option(a, p, id, value)) != 0)
+			return rc;
+	if (rc < 0)
+		return -1;
+	if (a->suite) {
+		if (p->noperands || a->fen || a->divide) {
+			snprintf(p->err, sizeof(p->err), "--suite takes no DEPTH, --fen or --divide");
+			return -1;
+		}
+		return 0;
+	}
+	if (a->max_depth >= 0) {
+		snprintf(p->err, sizeof(p->err), "--max-depth needs --suite");
+		return -1;
+	}
+	if (p->noperands != 1) {
+		snprintf(p->err, sizeof(p->err), p->noperands ? "too many arguments" : "missing DEPTH");
+		return -1;
+	}
+	return (a->depth = opt_int(p, "DEPTH", p->operands[0], 0, MAX_DEPTH)) < 0 ? -1 : 0;
+}
+
 int cmd_perft(int argc, char **argv)
 {
 	struct opt_parser p;
-	const char *fen = NULL, *suite = NULL, *value;
-	int divide = 0, json = 0, threads = 1, max_depth = -1, id, rc, status;
-	long depth = -1;
+	struct perft_args a = {NULL, NULL, 0, 0, 1, -1, -1};
+	struct xq_board b;
+	struct xq_diag d;
+	int rc;
 
 	if (opt_init(&p, argc, argv, "perft")) {
 		cmd_error("out of memory");
 		return XQ_EXIT_IO;
 	}
-	while ((rc = opt_next(&p, options, &id, &value)) > 0) {
-		long v;
-		switch (id) {
-		case O_FEN: fen = value; break;
-		case O_DIVIDE: divide = 1; break;
-		case O_JSON: json = 1; break;
-		case O_SUITE: suite = value; break;
-		case O_JOBS:
-			if ((v = opt_int(&p, "--jobs", value, 1, 64)) < 0)
-				goto usage;
-			threads = (int)v;
-			break;
-		case O_MAXDEPTH:
-			if ((v = opt_int(&p, "--max-depth", value, 0, MAX_DEPTH)) < 0)
-				goto usage;
-			max_depth = (int)v;
-			break;
-		case O_HELP:
-			opt_print_help(stdout, usage, summary, options);
-			opt_release(&p);
-			return XQ_EXIT_OK;
-		}
-	}
-	if (rc < 0)
-		goto usage;
-
-	if (suite) {
-		if (p.noperands || fen || divide) {
-			snprintf(p.err, sizeof(p.err), "--suite takes no DEPTH, --fen or --divide");
-			goto usage;
-		}
+	if ((rc = parse_args(&a, &p)) != 0) {
+		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("perft", "%s", p.err);
 		opt_release(&p);
-		return run_suite(suite, max_depth, threads, json);
+		return rc;
 	}
-	if (max_depth >= 0) {
-		snprintf(p.err, sizeof(p.err), "--max-depth needs --suite");
-		goto usage;
-	}
-	if (p.noperands != 1) {
-		snprintf(p.err, sizeof(p.err), p.noperands ? "too many arguments" : "missing DEPTH");
-		goto usage;
-	}
-	if ((depth = opt_int(&p, "DEPTH", p.operands[0], 0, MAX_DEPTH)) < 0)
-		goto usage;
-	{
-		struct xq_board b;
-		struct xq_diag d;
-		xq_diag_init(&d);
-		if (fen) {
-			if (xq_board_from_fen(&b, fen, strlen(fen), 0, &d)) {
-				cmd_error("bad FEN at column %llu: %s", (unsigned long long)d.place.col, d.msg);
-				opt_release(&p);
-				return XQ_EXIT_INVALID;
-			}
-		} else {
-			xq_board_start(&b);
-		}
-		opt_release(&p);
-		status = run_one(&b, (int)depth, threads, divide, json);
-	}
-	return status;
-
-usage:
-	rc = cmd_usage_error("perft", "%s", p.err);
 	opt_release(&p);
-	return rc;
+	if (a.suite)
+		return run_suite(a.suite, a.max_depth, a.threads, a.json);
+	xq_diag_init(&d);
+	if (!a.fen) {
+		xq_board_start(&b);
+	} else if (xq_board_from_fen(&b, a.fen, strlen(a.fen), 0, &d)) {
+		cmd_error("bad FEN at column %llu: %s", (unsigned long long)d.place.col, d.msg);
+		return XQ_EXIT_INVALID;
+	}
+	return run_one(&b, (int)a.depth, a.threads, a.divide, a.json);
 }

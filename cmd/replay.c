@@ -6,13 +6,13 @@
  * and NAGs follow the move.  A board is drawn after the last ply shown (or
  * after each with --each-ply): Unicode with Chinese glyphs and colours
  * when standard output is a terminal, ASCII or nothing otherwise.  --svg
- * writes a diagram of the position at the chosen ply.  --format ndjson
- * gives one "xqkit.ply/1" object per ply instead, for scripts.
+ * writes a diagram of the position at the chosen ply.  --output-format
+ * ndjson gives one "xqkit.ply/1" object per ply instead, for scripts.
  *
- * The game is read by whatever reader the registry picks; replay trusts
- * the tree (readers only keep legal moves) and reports the reader's
- * diagnostics, so a broken game is replayed up to its error and the
- * command exits 1.
+ * The inputs are read as every collection command reads them (cmd/pool:
+ * many inputs, -r, -j, in input order); replay trusts the tree (readers
+ * only keep legal moves) and reports the reader's diagnostics, so a
+ * broken game is replayed up to its error and the command exits 1.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +30,8 @@
 #include "movetext.h"
 #include "notation.h"
 #include "opt.h"
+#include "pool.h"
+#include "progress.h"
 #include "report.h"
 #include "rules.h"
 #include "utf8.h"
@@ -38,34 +40,30 @@
 
 static const char usage[] =
 	"xqkit replay [--ply N] [--game N] [--notation NAME] [--board ascii|unicode|none]\n"
-	"                    [--svg FILE] [--rules SET] [--format text|ndjson] [INPUT]";
+	"                    [--svg FILE] [--rules SET] [--output-format text|ndjson] [-r] [INPUT...]";
 static const char summary[] =
-	"Play the main line of each game in INPUT (a file, or '-' for standard input,\n"
-	"the default) and print every ply: its number, the move in the chosen notation,\n"
-	"its ICCS coordinates and the FEN after it, then a board.  With --svg, write an\n"
-	"SVG diagram of the position at --ply N (default: the end) of the first game\n"
-	"(or of --game N).";
+	"Play the main line of each game of the inputs (files, directories with -r, '-'\n"
+	"for standard input, the default) and print every ply: its number, the move in\n"
+	"the chosen notation, its ICCS coordinates and the FEN after it, then a board.\n"
+	"With --svg, write an SVG diagram of the position at --ply N (default: the end)\n"
+	"of the first game of one input (or of --game N).";
 
 enum { O_PLY = 'p', O_GAME = 'g', O_NOTATION = 'n', O_BOARD = 'b', O_EACH = 'e', O_SVG = 'S',
-       O_FLIP = 'F', O_COLOR = 'c', O_FORMAT = 'f', O_FROM = 'M', O_ENCODING = 'E',
-       O_FORCE = 'o', O_RULES = 'u', O_HELP = 'h' };
+       O_FLIP = 'F', O_OUTPUT_FORMAT = 'O', O_FORCE = 'o', O_HELP = 'h' };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_PLY, 0, "ply", "N", "stop after ply N (0 is the start position)"),
-	OPT_VALUE(O_GAME, 0, "game", "N", "replay only the Nth game of the input"),
+	OPT_VALUE(O_GAME, 0, "game", "N", "replay only the Nth game of each input"),
 	OPT_VALUE(O_NOTATION, 0, "notation", "NAME", "notation of the moves (" MOVETEXT_NAMES ")"),
+	OPT_VALUE(O_OUTPUT_FORMAT, 0, "output-format", "FMT", "the plies as text or ndjson (default: as --format)"),
 	OPT_VALUE(O_BOARD, 0, "board", "STYLE", "ascii, unicode or none (default: unicode on a terminal, else none)"),
 	OPT_FLAG(O_EACH, 0, "each-ply", "draw the board after every ply, not only the last"),
 	OPT_FLAG(O_FLIP, 0, "flip", "draw boards with black at the bottom"),
-	OPT_VALUE(O_COLOR, 0, "color", "WHEN", "colours on boards: auto (on a terminal), always, never"),
 	OPT_VALUE(O_SVG, 0, "svg", "FILE", "write an SVG diagram of the last ply shown ('-': stdout)"),
 	OPT_FLAG(O_FORCE, 0, "force", "let --svg replace an existing file"),
-	OPT_VALUE(O_RULES, 0, "rules", "SET", "mark repetitions and move limits under asian or chinese rules"),
-	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "text (default) or ndjson (one object per ply)"),
-	OPT_VALUE(O_FROM, 0, "from", "FORMAT", "read the input as FORMAT (default: detect)"),
-	OPT_VALUE(O_ENCODING, 0, "input-encoding", "ENC", "text encoding of the input (default: detect)"),
-	OPT_VALUE(O_ENCODING, 0, "encoding", "ENC", "the same as --input-encoding"),
-	OPT_MAX_MEMORY,
+	OPT_INCLUDE(rules_options),
+	OPT_INCLUDE(input_options),
+	OPT_INCLUDE(input_encoding_alias),
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
@@ -77,45 +75,18 @@ struct rctx {
 	long game;             /* 0: every game */
 	struct movetext notation;
 	enum board_style board;
+	int board_set;
 	int each, flip, color;
 	const char *svg;
 	int force;
-	int rules_on;
-	struct xq_rules_options rules;
-	enum report_format fmt;
-	const char *name;      /* input name for messages */
-	int binary;
-	struct diag_list diags;
-	int problems, io_error;
-	struct xq_buf out, err;
+	enum report_format fmt; /* of the plies */
+	int fmt_set;
+	struct input_opts in;
+	struct reporter rep;
+	const char *name;      /* the input's name, for the header */
+	int problems;          /* a problem reported outside the diagnostics */
+	struct xq_buf out;
 };
-
-static void sink_report(const struct xq_diag *d, void *payload)
-{
-	struct rctx *c = payload;
-	struct xq_diag copy = *d;
-
-	copy.source = c->name;
-	diag_list_add(&c->diags, &copy);
-}
-
-static void flush_diags(struct rctx *c)
-{
-	for (size_t i = 0; i < c->diags.n; i++) {
-		const struct xq_diag *d = &c->diags.v[i];
-		if (d->severity >= XQ_SEV_WARNING)
-			c->problems = 1;
-		if (d->code == XQ_D_IO && d->severity == XQ_SEV_ERROR)
-			c->io_error = 1;
-		if (c->fmt == REPORT_NDJSON)
-			report_json(&c->out, d, c->binary);
-		else
-			report_text(&c->err, d, c->binary);
-	}
-	diag_list_clear(&c->diags);
-	report_flush_out(&c->out);
-	report_flush_err(&c->err);
-}
 
 static void problem(struct rctx *c, const struct xq_game *g, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -135,7 +106,7 @@ static void problem(struct rctx *c, const struct xq_game *g, const char *fmt, ..
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, XQ_D_NONE, XQ_SEV_ERROR, fmt, ap);
 	va_end(ap);
-	diag_list_add(&c->diags, &d);
+	reporter_diag(&c->rep, &d, d.has_offset);
 }
 
 /* Columns a string takes on a terminal: East Asian wide characters take two. */
@@ -415,7 +386,7 @@ static int write_svg(struct rctx *c, const struct xq_game *g, const struct xq_bo
 	xq_buf_release(&svg);
 	if (rc) {
 		cmd_error("%s", d.msg);
-		c->io_error = 1;
+		c->rep.io_error = 1;
 	}
 	return rc;
 }
@@ -433,10 +404,10 @@ static void replay_game(struct rctx *c, const struct xq_game *g)
 	int have_rules = 0;
 
 	xq_rules_report_init(&rules);
-	if (c->rules_on && n != XQ_NODE_NONE) {
+	if (c->in.rules_on && n != XQ_NODE_NONE) {
 		struct xq_diag d;
 		xq_diag_init(&d);
-		have_rules = xq_rules_analyze_game(&rules, g, xq_game_mainline_end(g), &c->rules,
+		have_rules = xq_rules_analyze_game(&rules, g, xq_game_mainline_end(g), &c->in.rules,
 						   &d) == 0;
 	}
 
@@ -507,212 +478,170 @@ static int parse_board(const char *v, enum board_style *out)
 	return 0;
 }
 
+/* Output thread: each game in input order, replayed. */
+static int replay_emit(void *ctx, struct pool_job *j)
+{
+	struct rctx *c = ctx;
+
+	c->name = j->file->name;
+	if (j->kind == POOL_GAME && c->game && j->game.number != (uint64_t)c->game) {
+		diag_list_clear(&j->diags); /* a game not asked for */
+		return cmd_signal ? 1 : 0;
+	}
+	reporter_job(&c->rep, j, NULL);
+	reporter_flush(&c->rep);
+	if (j->kind == POOL_GAME) {
+		replay_game(c, &j->game);
+	} else if (c->game && j->file->status == POOL_FILE_OK && j->file->games &&
+		   j->file->games < (uint64_t)c->game) {
+		cmd_error("'%s' has %llu game%s; there is no game %ld", j->file->name,
+			  (unsigned long long)j->file->games, j->file->games == 1 ? "" : "s", c->game);
+		c->problems = 1;
+	}
+	reporter_flush(&c->rep);
+	return cmd_signal ? 1 : 0;
+}
+
+/* One option of replay's own: 0, or -1 with the message in p->err. */
+static int take_option(void *ctx, struct opt_parser *p, int id, const char *value)
+{
+	struct rctx *c = ctx;
+
+	switch (id) {
+	case O_PLY: return (c->ply = opt_int(p, "--ply", value, 0, 100000)) < 0 ? -1 : 0;
+	case O_GAME: return (c->game = opt_int(p, "--game", value, 1, 1000000000)) < 0 ? -1 : 0;
+	case O_NOTATION:
+		if (!movetext_parse(value, &c->notation))
+			return 0;
+		snprintf(p->err, sizeof(p->err), "--notation must be one of " MOVETEXT_NAMES ", not '%s'",
+			 value);
+		return -1;
+	case O_BOARD:
+		c->board_set = 1;
+		if (!parse_board(value, &c->board))
+			return 0;
+		snprintf(p->err, sizeof(p->err), "--board must be ascii, unicode or none, not '%s'", value);
+		return -1;
+	case O_OUTPUT_FORMAT:
+		c->fmt_set = 1;
+		if (!report_format_parse(value, &c->fmt, p->err, sizeof(p->err)))
+			return 0;
+		snprintf(p->err, sizeof(p->err), "--output-format must be text or ndjson, not '%s'", value);
+		return -1;
+	case O_EACH: c->each = 1; break;
+	case O_FLIP: c->flip = 1; break;
+	case O_SVG: c->svg = value; break;
+	case O_FORCE: c->force = 1; break;
+	}
+	return 0;
+}
+
+/* What the options say together: 0, or -1 with the message in p->err. */
+static int check_args(struct rctx *c, struct opt_parser *p)
+{
+	if (input_opts_check(&c->in, p))
+		return -1;
+	if (!c->fmt_set)
+		c->fmt = c->in.fmt; /* --format ndjson alone: everything as NDJSON */
+	if (c->fmt == REPORT_TEXT && c->in.fmt == REPORT_NDJSON) {
+		snprintf(p->err, sizeof(p->err),
+			 "--format ndjson writes diagnostics to standard output: the plies must be ndjson too");
+		return -1;
+	}
+	if (c->svg && !strcmp(c->svg, "-") && c->fmt == REPORT_NDJSON) {
+		snprintf(p->err, sizeof(p->err), "--svg - and --output-format ndjson both want standard output");
+		return -1;
+	}
+	if (c->svg && (p->noperands > 1 || c->in.recursive || c->in.files0)) {
+		snprintf(p->err, sizeof(p->err), "--svg draws one game: give one INPUT");
+		return -1;
+	}
+	if (!c->board_set)
+		c->board = isatty(1) && c->fmt == REPORT_TEXT ? BOARD_UNICODE : BOARD_NONE;
+	c->color = report_use_color(&c->in, 1);
+	if (c->svg && !c->game)
+		c->game = 1; /* a diagram is of one game */
+	return 0;
+}
+
+/* The options: 0 to run, 1 when --help was shown, -1 on a usage error. */
+static int parse_args(struct rctx *c, struct opt_parser *p)
+{
+	int rc = input_opts_parse(&c->in, p, options, usage, summary, take_option, c);
+
+	return rc ? rc : check_args(c, p);
+}
+
+/* The SVG file is never an input, and is refused as every output is:
+ * 0, or -1 with the message in p->err. */
+static int check_svg(struct rctx *c, struct inputs *inputs, struct opt_parser *p)
+{
+	struct xq_output_plan plan;
+	struct xq_diag d;
+
+	if (!c->svg || !strcmp(c->svg, "-"))
+		return 0;
+	xq_diag_init(&d);
+	if (inputs_guard(inputs, c->svg, &d) ||
+	    xq_output_plan(&plan, c->svg, c->force ? XQ_OUTPUT_FORCE : 0, &d)) {
+		snprintf(p->err, sizeof(p->err), "%s", d.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int verdict(const struct rctx *c)
+{
+	if (cmd_signal) {
+		cmd_error("interrupted%s", c->svg && strcmp(c->svg, "-") ? ": no SVG file was written" : "");
+		return cmd_signal_status();
+	}
+	if (c->rep.io_error)
+		return XQ_EXIT_IO;
+	if (c->problems || c->rep.failed_files || c->rep.damaged_files ||
+	    c->rep.counts.by_sev[XQ_SEV_ERROR] || c->rep.counts.by_sev[XQ_SEV_WARNING])
+		return XQ_EXIT_INVALID;
+	return XQ_EXIT_OK;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct opt_parser p;
 	struct rctx c;
-	struct source src;
-	struct xq_read_opts ro = XQ_READ_OPTS_INIT;
-	const struct xq_format *forced = NULL;
-	struct xq_sink sink;
-	struct xq_game g;
-	struct xq_diag d;
-	const char *value, *path, *color = "auto";
-	int id, rc, board_set = 0;
+	struct inputs inputs;
+	struct pool_config cfg = {.emit = replay_emit, .ctx = &c};
+	int rc;
 
 	memset(&c, 0, sizeof(c));
 	c.ply = -1;
-	c.rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
 	c.notation = movetext_default();
+	input_opts_init(&c.in);
+	c.in.rules_on = 0; /* replay marks repetitions only when asked */
 	xq_buf_init(&c.out);
-	xq_buf_init(&c.err);
 	if (opt_init(&p, argc, argv, "replay")) {
 		cmd_error("out of memory");
 		return XQ_EXIT_IO;
 	}
-	while ((rc = opt_next(&p, options, &id, &value)) > 0) {
-		switch (id) {
-		case O_PLY:
-			if ((c.ply = opt_int(&p, "--ply", value, 0, 100000)) < 0)
-				goto usage;
-			break;
-		case O_GAME:
-			if ((c.game = opt_int(&p, "--game", value, 1, 1000000000)) < 0)
-				goto usage;
-			break;
-		case O_NOTATION:
-			if (movetext_parse(value, &c.notation)) {
-				snprintf(p.err, sizeof(p.err), "--notation must be one of " MOVETEXT_NAMES ", not '%s'",
-					 value);
-				goto usage;
-			}
-			break;
-		case O_BOARD:
-			if (parse_board(value, &c.board)) {
-				snprintf(p.err, sizeof(p.err), "--board must be ascii, unicode or none, not '%s'",
-					 value);
-				goto usage;
-			}
-			board_set = 1;
-			break;
-		case O_EACH: c.each = 1; break;
-		case O_FLIP: c.flip = 1; break;
-		case O_COLOR:
-			if (strcmp(value, "auto") && strcmp(value, "always") && strcmp(value, "never")) {
-				snprintf(p.err, sizeof(p.err), "--color must be auto, always or never, not '%s'",
-					 value);
-				goto usage;
-			}
-			color = value;
-			break;
-		case O_SVG: c.svg = value; break;
-		case O_FORCE: c.force = 1; break;
-		case O_RULES:
-			if (opt_rules(&p, value, 1, &c.rules_on, &c.rules.rules))
-				goto usage;
-			break;
-		case O_FORMAT:
-			if (report_format_parse(value, &c.fmt, p.err, sizeof(p.err)))
-				goto usage;
-			break;
-		case O_FROM:
-			if (!(forced = format_by_name(value, 0, p.err, sizeof(p.err))))
-				goto usage;
-			break;
-		case O_ENCODING:
-			if (opt_encoding(&p, value, &ro.encoding))
-				goto usage;
-			break;
-		case O_HELP:
-			opt_print_help(stdout, usage, summary, options);
-			opt_release(&p);
-			return XQ_EXIT_OK;
-		}
+	if ((rc = parse_args(&c, &p)) != 0) {
+		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("replay", "%s", p.err);
+		goto out;
 	}
-	if (rc < 0)
-		goto usage;
-	ro.max_memory = p.max_memory;
-	if (p.noperands > 1) {
-		snprintf(p.err, sizeof(p.err), "replay takes one INPUT");
-		goto usage;
-	}
-	if (p.noperands == 0 && isatty(0)) {
-		snprintf(p.err, sizeof(p.err), "no input (give a file, or '-' to read standard input)");
-		goto usage;
-	}
-	if (c.svg && !strcmp(c.svg, "-") && c.fmt == REPORT_NDJSON) {
-		snprintf(p.err, sizeof(p.err), "--svg - and --format ndjson both want standard output");
-		goto usage;
-	}
-	if (c.svg && strcmp(c.svg, "-")) {
-		/* The input is never overwritten; the rest as every output. */
-		struct xq_output_plan plan;
-		struct inputs probe;
-		xq_diag_init(&d);
-		inputs_init(&probe, p.operands, p.noperands, 0);
-		rc = inputs_guard(&probe, c.svg, &d);
-		inputs_release(&probe);
-		if (rc || xq_output_plan(&plan, c.svg, c.force ? XQ_OUTPUT_FORCE : 0, &d)) {
-			snprintf(p.err, sizeof(p.err), "%s", d.msg);
-			goto usage;
-		}
-	}
-	if (!board_set)
-		c.board = isatty(1) && c.fmt == REPORT_TEXT ? BOARD_UNICODE : BOARD_NONE;
-	c.color = !strcmp(color, "always") || (!strcmp(color, "auto") && isatty(1));
-	if (c.svg && !c.game)
-		c.game = 1; /* a diagram is of one game */
-	path = p.noperands ? p.operands[0] : "-";
-	c.name = inputs_is_stdin(path) ? "<stdin>" : path;
-
-	sink.report = sink_report;
-	sink.payload = &c;
+	reporter_init(&c.rep, "replay", &c.in);
 	cmd_catch_signals();
-	xq_diag_init(&d);
-	rc = source_open(&src, path, forced, &ro, &sink, &d);
-	if (rc != SOURCE_OK) {
-		if (rc == SOURCE_EMPTY) {
-			d.source = c.name;
-			diag_list_add(&c.diags, &d);
-		}
-		flush_diags(&c);
-		if (rc != XQ_ECANCELED && rc != SOURCE_EMPTY)
-			cmd_error("%s", d.msg);
-		opt_release(&p);
-		xq_buf_release(&c.out);
-		xq_buf_release(&c.err);
-		diag_list_release(&c.diags);
-		/* As every command: an input that cannot be read is an I/O
-		 * error, one that is damaged (a gzip stream cut short) or in no
-		 * known format is invalid. */
-		if (rc == XQ_ECANCELED)
-			return cmd_signal_status();
-		if (rc == SOURCE_EMPTY)
-			return XQ_EXIT_INVALID; /* no game in it */
-		return rc == XQ_ENOMEM || (rc != SOURCE_UNKNOWN && d.code == XQ_D_IO) ? XQ_EXIT_IO
-										     : XQ_EXIT_INVALID;
+	if ((rc = input_opts_start(&c.in, &inputs, &p, "replay")) != 0)
+		goto out;
+	if (check_svg(&c, &inputs, &p)) {
+		progress_stop();
+		rc = cmd_usage_error("replay", "%s", p.err);
+	} else {
+		if (input_opts_run(&c.in, &inputs, &cfg) == XQ_ENOMEM)
+			c.rep.io_error = 1;
+		rc = verdict(&c);
 	}
-	c.binary = (src.fmt->caps & XQ_CAP_BINARY) != 0;
-	if (xq_game_init(&g)) {
-		cmd_error("out of memory");
-		source_close(&src);
-		opt_release(&p);
-		return XQ_EXIT_IO;
-	}
-	{
-		long seen = 0;
-		for (;;) {
-			rc = src.fmt->read(src.reader, &g);
-			if (rc <= 0 || cmd_signal)
-				break;
-			seen++;
-			if (c.game && seen != c.game) {
-				diag_list_clear(&c.diags);
-				continue;
-			}
-			g.source = c.name;
-			flush_diags(&c);
-			replay_game(&c, &g);
-			flush_diags(&c);
-			if (c.game)
-				break;
-		}
-		if (cmd_signal)
-			diag_list_clear(&c.diags); /* "reading interrupted" is no news */
-		else if (rc == XQ_EIO || rc == XQ_ENOMEM)
-			c.io_error = 1;
-		else if (rc < 0)
-			c.problems = 1; /* damage the reader could not step over (reported) */
-		if (rc >= 0 && !cmd_signal && !c.game && seen == 0) {
-			/* As every command: an input with no game is an error. */
-			source_no_game(&d, c.name);
-			diag_list_add(&c.diags, &d);
-		}
-		if (rc >= 0 && !cmd_signal && c.game && seen < c.game) {
-			cmd_error("'%s' has %ld game%s; there is no game %ld", c.name, seen,
-				  seen == 1 ? "" : "s", c.game);
-			c.problems = 1;
-		}
-	}
-	source_close(&src);
-	flush_diags(&c);
-	xq_game_release(&g);
-	opt_release(&p);
+	inputs_release(&inputs);
+out:
+	reporter_release(&c.rep);
 	xq_buf_release(&c.out);
-	xq_buf_release(&c.err);
-	diag_list_release(&c.diags);
-	if (cmd_signal) {
-		cmd_error("interrupted%s", c.svg && strcmp(c.svg, "-") ? ": no SVG file was written" : "");
-		return cmd_signal_status();
-	}
-	if (c.io_error)
-		return XQ_EXIT_IO;
-	return c.problems ? XQ_EXIT_INVALID : XQ_EXIT_OK;
-
-usage:
-	rc = cmd_usage_error("replay", "%s", p.err);
 	opt_release(&p);
-	xq_buf_release(&c.out);
-	xq_buf_release(&c.err);
 	return rc;
 }

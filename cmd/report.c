@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "inputs.h"
+#include "pool.h"
 #include "progress.h"
 #include "utf8.h"
 
@@ -104,11 +108,46 @@ static int add_place(struct xq_buf *b, const struct xq_diag *d, int binary)
 
 int report_text(struct xq_buf *b, const struct xq_diag *d, int binary)
 {
+	return report_text_color(b, d, binary, 0);
+}
+
+/* The severity word's colour, as GCC colours them (SGR codes). */
+static const char *severity_color(enum xq_severity s)
+{
+	return s == XQ_SEV_ERROR ? "01;31" : s == XQ_SEV_WARNING ? "01;35" : "01;36";
+}
+
+/*
+ * Text a reader skipped after a game's result (trailing-data) comes in the
+ * move's slot: it names no move, so it goes in the message, and the label
+ * names only the game.
+ */
+static const struct xq_diag *junk_in_message(const struct xq_diag *d, struct xq_diag *copy)
+{
+	size_t len;
+
+	if (d->code != XQ_D_TRAILING || d->ply || !d->move[0])
+		return d;
+	*copy = *d;
+	copy->move[0] = '\0';
+	len = strlen(copy->msg);
+	snprintf(copy->msg + len, sizeof(copy->msg) - len, ": '%s'", d->move);
+	return copy;
+}
+
+int report_text_color(struct xq_buf *b, const struct xq_diag *d, int binary, int color)
+{
+	struct xq_diag copy;
 	int rc = add_place(b, d, binary);
+
+	d = junk_in_message(d, &copy);
 
 	note_bug(d);
 
-	if (!rc)
+	if (!rc && color)
+		rc = xq_buf_addf(b, "\033[%sm%s\033[m: ", severity_color(d->severity),
+				 xq_severity_name(d->severity));
+	else if (!rc)
 		rc = xq_buf_addf(b, "%s: ", xq_severity_name(d->severity));
 	if (!rc && d->game) {
 		rc = xq_buf_addf(b, "game %llu", (unsigned long long)d->game);
@@ -133,7 +172,10 @@ int report_text(struct xq_buf *b, const struct xq_diag *d, int binary)
 
 int report_json(struct xq_buf *b, const struct xq_diag *d, int binary)
 {
+	struct xq_diag copy;
 	int rc = xq_buf_adds(b, "{\"schema\":\"" REPORT_DIAG_SCHEMA "\"");
+
+	d = junk_in_message(d, &copy);
 
 	note_bug(d);
 
@@ -205,7 +247,8 @@ int report_codes_text(struct xq_buf *b, const struct report_counts *c, enum xq_s
 {
 	int n = 0, rc = 0;
 
-	for (int i = 0; i < XQ_D_CODE_COUNT && !rc; i++)
+	/* Code "none" is information ("written to ..."), never a problem. */
+	for (int i = 1; i < XQ_D_CODE_COUNT && !rc; i++)
 		if (c->by_code_sev[i][sev])
 			rc = xq_buf_addf(b, "%s%s %llu", n++ ? ", " : "",
 					 xq_diag_code_name((enum xq_diag_code)i),
@@ -225,9 +268,27 @@ int report_codes_json(struct xq_buf *b, const struct report_counts *c)
 	return rc ? rc : xq_buf_addc(b, '}');
 }
 
+static atomic_int output_lost;
+
+int report_output_lost(void)
+{
+	return atomic_load(&output_lost);
+}
+
+/* A buffer that could not hold everything appended (xq_buf's sticky
+ * error) is dropped whole: nothing is written half. */
+static int lost(struct xq_buf *b)
+{
+	if (!xq_buf_error(b))
+		return 0;
+	atomic_store(&output_lost, 1);
+	xq_buf_reset(b);
+	return 1;
+}
+
 void report_flush_err(struct xq_buf *b)
 {
-	if (b->len == 0)
+	if (b->len == 0 || lost(b))
 		return;
 	progress_clear();
 	fwrite(b->ptr, 1, b->len, stderr);
@@ -235,10 +296,158 @@ void report_flush_err(struct xq_buf *b)
 	xq_buf_reset(b);
 }
 
+int report_stdout_is_pipe(void)
+{
+	static int known = -1; /* set by the output thread only */
+	struct stat st;
+
+	if (known < 0)
+		known = fstat(1, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+	return known;
+}
+
 void report_flush_out(struct xq_buf *b)
 {
-	if (b->len == 0)
+	if (b->len == 0 || lost(b))
 		return;
 	fwrite(b->ptr, 1, b->len, stdout);
+	/* Whole records reach a pipe at once: two processes writing into one
+	 * pipe never cut each other's lines (within PIPE_BUF bytes). */
+	if (report_stdout_is_pipe())
+		fflush(stdout);
 	xq_buf_reset(b);
+}
+
+/* ---- the reporter ------------------------------------------------------- */
+
+int report_use_color(const struct input_opts *o, int fd)
+{
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if (o->color != COLOR_AUTO)
+		return o->color == COLOR_ALWAYS;
+	if ((no && *no) || (term && !strcmp(term, "dumb")))
+		return 0;
+	return isatty(fd);
+}
+
+
+void reporter_init(struct reporter *r, const char *command, const struct input_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->command = command;
+	r->fmt = o->fmt;
+	r->quiet = o->quiet;
+	r->verbose = o->verbose;
+	r->color = o->fmt == REPORT_TEXT && report_use_color(o, 2);
+	xq_buf_init(&r->err);
+	xq_buf_init(&r->out);
+}
+
+void reporter_release(struct reporter *r)
+{
+	xq_buf_release(&r->err);
+	xq_buf_release(&r->out);
+}
+
+void reporter_diag(struct reporter *r, struct xq_diag *d, int binary)
+{
+	if (r->strict && d->severity == XQ_SEV_NOTE)
+		d->severity = XQ_SEV_ERROR;
+	report_count(&r->counts, d);
+	if (r->fmt == REPORT_NDJSON)
+		report_json(&r->out, d, binary);
+	else if (!(r->quiet && d->severity == XQ_SEV_NOTE))
+		report_text_color(&r->err, d, binary, r->color);
+}
+
+static void count_file(struct reporter *r, const struct pool_file *f)
+{
+	struct xq_diag d;
+
+	switch (f->status) {
+	case POOL_FILE_OK: r->files++; break;
+	case POOL_FILE_DAMAGED: r->files++; r->damaged_files++; break;
+	case POOL_FILE_IO: r->files++; r->io_error = 1; break;
+	case POOL_FILE_FAILED: r->failed_files++; break;
+	case POOL_FILE_SKIPPED:
+		r->skipped_files++;
+		if (!r->verbose)
+			break;
+		xq_diag_init(&d);
+		d.source = f->name;
+		xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE, "skipped: no record format recognises it");
+		/* what no one asked to check is no error, even with --strict */
+		report_count(&r->counts, &d);
+		if (r->fmt == REPORT_NDJSON)
+			report_json(&r->out, &d, 0);
+		else
+			report_text_color(&r->err, &d, 0, r->color);
+		break;
+	}
+}
+
+void reporter_job(struct reporter *r, struct pool_job *j, uint64_t sev[3])
+{
+	for (size_t i = 0; i < j->diags.n; i++) {
+		struct xq_diag *d = &j->diags.v[i];
+		reporter_diag(r, d, j->file->binary);
+		if (sev)
+			sev[d->severity]++;
+		if (j->kind == POOL_END && d->code == XQ_D_IO && d->severity == XQ_SEV_ERROR)
+			r->io_error = 1;
+	}
+	if (j->kind == POOL_GAME)
+		r->games++;
+	else
+		count_file(r, j->file);
+}
+
+void reporter_flush(struct reporter *r)
+{
+	report_flush_err(&r->err);
+	report_flush_out(&r->out);
+}
+
+struct xq_buf *reporter_summary_open(struct reporter *r)
+{
+	xq_buf_addf(&r->out, "{\"schema\":\"" REPORT_SUMMARY_SCHEMA "\",\"command\":\"%s\"",
+		    r->command);
+	return &r->out;
+}
+
+void reporter_summary_close(struct reporter *r, double secs)
+{
+	xq_buf_addf(&r->out, ",\"errors\":%llu,\"warnings\":%llu,\"notes\":%llu,\"codes\":",
+		    (unsigned long long)r->counts.by_sev[XQ_SEV_ERROR],
+		    (unsigned long long)r->counts.by_sev[XQ_SEV_WARNING],
+		    (unsigned long long)r->counts.by_sev[XQ_SEV_NOTE]);
+	report_codes_json(&r->out, &r->counts);
+	xq_buf_addf(&r->out, ",\"seconds\":%.3f}\n", secs);
+	reporter_flush(r);
+}
+
+struct xq_buf *reporter_summary_text(struct reporter *r)
+{
+	return r->quiet || r->fmt != REPORT_TEXT ? NULL : &r->err;
+}
+
+void report_plural(struct xq_buf *b, uint64_t n, const char *one, const char *many)
+{
+	xq_buf_addf(b, "%llu %s", (unsigned long long)n, n == 1 ? one : many);
+}
+
+void reporter_counts_text(struct reporter *r, struct xq_buf *b)
+{
+	static const char *const one[3] = {"note", "warning", "error"};
+	static const char *const many[3] = {"notes", "warnings", "errors"};
+
+	for (int s = XQ_SEV_ERROR; s >= XQ_SEV_NOTE; s--) {
+		if (!r->counts.by_sev[s])
+			continue;
+		report_plural(b, r->counts.by_sev[s], one[s], many[s]);
+		xq_buf_adds(b, ": ");
+		report_codes_text(b, &r->counts, (enum xq_severity)s);
+		xq_buf_addc(b, '\n');
+	}
 }

@@ -20,6 +20,7 @@
 #include "diag.h"
 
 #define REPORT_DIAG_SCHEMA "xqkit.diag/1"
+#define REPORT_SUMMARY_SCHEMA "xqkit.summary/1"
 
 enum report_format { REPORT_TEXT, REPORT_NDJSON };
 
@@ -36,6 +37,8 @@ int report_add_json_safe(struct xq_buf *b, const char *s);
 /* One diagnostic as a text line (with the newline); `binary` prefers the
  * byte offset to line and column. */
 int report_text(struct xq_buf *b, const struct xq_diag *d, int binary);
+/* The same with the severity word coloured (for a terminal). */
+int report_text_color(struct xq_buf *b, const struct xq_diag *d, int binary, int color);
 /* One diagnostic as an "xqkit.diag/1" JSON line (with the newline). */
 int report_json(struct xq_buf *b, const struct xq_diag *d, int binary);
 
@@ -68,7 +71,63 @@ int report_codes_json(struct xq_buf *b, const struct report_counts *c);
  */
 int report_bug_seen(void);
 
-/* Write a buffer to stderr (clearing the progress line first) or stdout. */
+/* Was output dropped because memory ran out while it was put together?
+ * main() then ends with XQ_EXIT_IO.  Thread-safe. */
+int report_output_lost(void);
+
+/*
+ * The reporter of a collection command: it owns the counts, writes every
+ * diagnostic (text lines on stderr, or "xqkit.diag/1" records on stdout
+ * with --format ndjson), counts the inputs by how their reading ended,
+ * and writes the summary by the one rule of xqkit(1): a text summary on
+ * stderr, after the diagnostics (none with -q); with --format ndjson one
+ * "xqkit.summary/1" record where the diagnostics go.  With -q a note is
+ * counted but not written as text.
+ */
+struct input_opts;
+struct pool_job;
+
+struct reporter {
+	const char *command;
+	enum report_format fmt;
+	int quiet, verbose, color;
+	int strict;             /* notes count as errors (validate --strict) */
+	struct report_counts counts;
+	uint64_t files, skipped_files, failed_files, damaged_files, games;
+	int io_error;           /* an input could not be read */
+	struct xq_buf err, out; /* text for stderr, records for stdout */
+};
+
+void reporter_init(struct reporter *r, const char *command, const struct input_opts *o);
+void reporter_release(struct reporter *r);
+/* Count one diagnostic and write it. */
+void reporter_diag(struct reporter *r, struct xq_diag *d, int binary);
+/* Every diagnostic of a pool job, counted by severity into `sev` (may be
+ * NULL) too; for the END job of an input, the input counted by how its
+ * reading ended (and with -v a note for a file no format recognises). */
+void reporter_job(struct reporter *r, struct pool_job *j, uint64_t sev[3]);
+/* Write what is buffered. */
+void reporter_flush(struct reporter *r);
+/* The NDJSON summary: _open() starts the record with its schema and
+ * command and returns the buffer for the command's own members
+ * (",\"name\":value"); _close() adds the diagnostic counts and seconds,
+ * ends the record and writes it. */
+struct xq_buf *reporter_summary_open(struct reporter *r);
+void reporter_summary_close(struct reporter *r, double secs);
+/* The text summary's buffer, or NULL when there is none (-q, or NDJSON);
+ * reporter_flush() writes it. */
+struct xq_buf *reporter_summary_text(struct reporter *r);
+/* "N error(s): code n, ..." lines for every severity seen. */
+void reporter_counts_text(struct reporter *r, struct xq_buf *b);
+/* "3 files" / "1 file". */
+void report_plural(struct xq_buf *b, uint64_t n, const char *one, const char *many);
+
+/* Is standard output a pipe or a socket?  Then what is written there is
+ * flushed record by record (report_flush_out, convert's games). */
+int report_stdout_is_pipe(void);
+
+/* Write a buffer to stderr (clearing the progress line first) or stdout;
+ * one whose appends failed (xq_buf_error) is dropped whole instead. */
 void report_flush_err(struct xq_buf *b);
 void report_flush_out(struct xq_buf *b);
 

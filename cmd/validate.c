@@ -37,7 +37,6 @@
 #include "utf8.h"
 
 #define CHECK_SCHEMA "xqkit.check/1"
-#define SUMMARY_SCHEMA "xqkit.summary/1"
 
 static const char usage[] =
 	"xqkit validate [-r] [--from FORMAT] [--strict] [--require TAGS] [--rules SET]\n"
@@ -52,27 +51,15 @@ static const char summary[] =
 	"format is found from the content.  Exit status 1 when an error or a warning\n"
 	"was found.";
 
-enum { O_RECURSIVE = 'r', O_FROM = 'F', O_ENCODING = 'E', O_STRICT = 's', O_REQUIRE = 'R',
-       O_RULES = 'u',
-       O_FORMAT = 'f', O_JOBS = 'j', O_QUIET = 'q', O_PROGRESS = 'P', O_VERBOSE = 'v',
-       O_HELP = 'h', O_FILES0 = 0x100, O_FAIL_ON = 0x101 };
+enum { O_STRICT = 's', O_REQUIRE = 'R', O_HELP = 'h', O_FAIL_ON = 0x101 };
 
 static const struct opt_spec options[] = {
-	OPT_FLAG(O_RECURSIVE, 'r', "recursive", "read the record files in directories, and below"),
-	OPT_VALUE(O_FILES0, 0, "files0-from", "FILE", "also read the inputs named in FILE, NUL-separated ('-': stdin)"),
-	OPT_VALUE(O_FROM, 0, "from", "FORMAT", "read every input as FORMAT (default: detect)"),
-	OPT_VALUE(O_ENCODING, 0, "input-encoding", "ENC", "text encoding of the inputs (default: detect)"),
-	OPT_VALUE(O_ENCODING, 0, "encoding", "ENC", "the same as --input-encoding"),
 	OPT_FLAG(O_STRICT, 0, "strict", "notes (resignation, no result, ...) count as errors"),
 	OPT_VALUE(O_FAIL_ON, 0, "fail-on", "LEVEL", "exit 1 from this severity up: error, warning (default) or note"),
 	OPT_VALUE(O_REQUIRE, 0, "require", "TAGS", "comma-separated tags every game must have"),
-	OPT_VALUE(O_RULES, 0, "rules", "SET", "repetition rules: asian (default), chinese or none"),
-	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "text (default: GNU lines on stderr) or ndjson (stdout)"),
-	OPT_VALUE(O_JOBS, 'j', "jobs", "THREADS", "read on this many threads, big files too (default 1)"),
-	OPT_FLAG(O_QUIET, 'q', "quiet", "no progress and no summary"),
-	OPT_FLAG(O_PROGRESS, 0, "progress", "show progress even when stderr is not a terminal"),
-	OPT_FLAG(O_VERBOSE, 'v', "verbose", "also list files skipped in directories"),
-	OPT_MAX_MEMORY,
+	OPT_INCLUDE(rules_options),
+	OPT_INCLUDE(input_options),
+	OPT_INCLUDE(input_encoding_alias),
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
@@ -80,17 +67,13 @@ static const struct opt_spec options[] = {
 #define MAX_REQUIRED 32
 
 struct vctx {
-	enum report_format fmt;
-	int strict, quiet, verbose;
+	struct input_opts in;
+	enum xq_severity fail_on;
 	const char *required[MAX_REQUIRED];
 	int nrequired;
-	int rules_on;
-	struct xq_rules_options rules;
 	/* totals, on the output thread */
-	struct report_counts counts;
-	uint64_t files, skipped, failed, games, plies, broken;
-	int io_error;
-	struct xq_buf err, out;
+	struct reporter rep;
+	uint64_t plies, broken;
 };
 
 /* Add a game-level diagnostic at the game's place (or ply's move). */
@@ -326,12 +309,12 @@ static int check_rules(struct vctx *c, struct pool_job *j)
 	struct xq_diag d;
 	char move[XQ_DIAG_MOVE_MAX];
 
-	if (!c->rules_on || (g->flags & XQ_GAME_BROKEN) || g->nodes[XQ_ROOT].child == XQ_NODE_NONE ||
-	    !rules_could_apply(g, &c->rules))
+	if (!c->in.rules_on || (g->flags & XQ_GAME_BROKEN) || g->nodes[XQ_ROOT].child == XQ_NODE_NONE ||
+	    !rules_could_apply(g, &c->in.rules))
 		return 0;
 	xq_diag_init(&d);
 	diag_place_ply(&d, &j->game, j->file->name, 0);
-	if (xq_rules_check_game(&support, g, XQ_CLAIM_UNSPECIFIED, &c->rules, &d, NULL) != 0)
+	if (xq_rules_check_game(&support, g, XQ_CLAIM_UNSPECIFIED, &c->in.rules, &d, NULL) != 0)
 		return 0; /* the tree holds only legal moves; memory ran out */
 	if (d.code == XQ_D_NONE)
 		return support != XQ_SUPPORT_SILENT;
@@ -351,10 +334,17 @@ static void check_result(struct pool_job *j, int rules_spoke)
 {
 	struct xq_game *g = &j->game;
 	int reader_said = 0; /* the reader reported a missing result already */
+	struct xq_diag *tag_said = NULL; /* the reader's Result tag mismatch */
 
-	for (size_t i = 0; i < j->diags.n; i++)
+	for (size_t i = 0; i < j->diags.n; i++) {
 		if (j->diags.v[i].code == XQ_D_NO_RESULT)
 			reader_said = 1;
+		if (j->diags.v[i].code == XQ_D_BAD_RESULT)
+			tag_said = &j->diags.v[i];
+	}
+	/* An empty game is said to be empty, once: no result is no news. */
+	if (g->flags & XQ_GAME_EMPTY)
+		reader_said = 1;
 	uint32_t end = xq_game_mainline_end(g), plies = xq_game_mainline_length(g);
 	const char *tag = xq_game_tag(g, "Result");
 	struct xq_board b;
@@ -365,6 +355,9 @@ static void check_result(struct pool_job *j, int rules_spoke)
 		if (xq_result_parse(tag, strlen(tag), &r))
 			game_diag(j, XQ_SEV_WARNING, XQ_D_BAD_TAG, 0,
 				  "the Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *", tag);
+		else if (tag_said)
+			/* Said once, where the reader found it, as an error. */
+			tag_said->severity = XQ_SEV_ERROR;
 		else if (g->result != XQ_RESULT_NONE && r != g->result &&
 			 !(r == XQ_RESULT_UNKNOWN && g->result == XQ_RESULT_UNKNOWN))
 			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_RESULT, 0,
@@ -441,18 +434,22 @@ static void validate_process(void *ctx, void *worker, struct pool_job *j)
 {
 	struct vctx *c = ctx;
 	struct xq_game_counts counts;
-	int fen_reported = 0;
+	int fen_reported = 0, empty_reported = 0;
 
 	(void)worker;
-	/* A reader that rejected the start position has said so already. */
-	for (size_t i = 0; i < j->diags.n; i++)
+	/* What a reader said already (a start position it rejected, a game
+	 * with no moves) is not said again. */
+	for (size_t i = 0; i < j->diags.n; i++) {
 		if (j->diags.v[i].code == XQ_D_BAD_FEN)
 			fen_reported = 1;
+		if (j->diags.v[i].code == XQ_D_EMPTY_GAME)
+			empty_reported = 1;
+	}
 	if (!fen_reported)
 		check_start(j);
 	check_result(j, check_rules(c, j));
 	check_tags(c, j);
-	if (j->game.flags & XQ_GAME_EMPTY)
+	if ((j->game.flags & XQ_GAME_EMPTY) && !empty_reported)
 		game_diag(j, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, 0, "the record has no moves");
 	xq_game_count(&j->game, &counts);
 	j->counts[0] = counts.nodes;
@@ -473,7 +470,7 @@ static void add_tag_json(struct xq_buf *b, const struct xq_game *g, const char *
 static void game_json(struct vctx *c, const struct pool_job *j, const uint64_t sev[3])
 {
 	const struct xq_game *g = &j->game;
-	struct xq_buf *b = &c->out;
+	struct xq_buf *b = &c->rep.out;
 
 	xq_buf_adds(b, "{\"schema\":\"" CHECK_SCHEMA "\",\"file\":");
 	report_add_json_safe(b, j->file->name);
@@ -505,111 +502,57 @@ static int validate_emit(void *ctx, struct pool_job *j)
 	struct vctx *c = ctx;
 	uint64_t sev[3] = {0, 0, 0};
 
-	for (size_t i = 0; i < j->diags.n; i++) {
-		struct xq_diag *d = &j->diags.v[i];
-		if (c->strict && d->severity == XQ_SEV_NOTE)
-			d->severity = XQ_SEV_ERROR;
-		if (d->code == XQ_D_IO && d->severity == XQ_SEV_ERROR)
-			c->io_error = 1;
-		report_count(&c->counts, d);
-		sev[d->severity]++;
-		if (c->fmt == REPORT_NDJSON)
-			report_json(&c->out, d, j->file->binary);
-		else
-			report_text(&c->err, d, j->file->binary);
-	}
+	reporter_job(&c->rep, j, sev);
 	if (j->kind == POOL_GAME) {
-		c->games++;
 		c->plies += j->counts[0];
 		if (j->game.flags & XQ_GAME_BROKEN)
 			c->broken++;
-		if (c->fmt == REPORT_NDJSON)
+		if (c->rep.fmt == REPORT_NDJSON)
 			game_json(c, j, sev);
-	} else {
-		switch (j->file->status) {
-		case POOL_FILE_OK:
-			c->files++;
-			break;
-		case POOL_FILE_DAMAGED:
-			c->files++; /* its error is counted: the status will be 1 */
-			break;
-		case POOL_FILE_IO:
-			c->files++;
-			c->io_error = 1;
-			break;
-		case POOL_FILE_SKIPPED:
-			c->skipped++;
-			if (c->verbose && c->fmt == REPORT_TEXT)
-				xq_buf_addf(&c->err, "%s: note: skipped: no record format recognises it\n",
-					    j->file->name);
-			break;
-		case POOL_FILE_FAILED:
-			c->failed++;
-			break;
-		}
 	}
-	report_flush_err(&c->err);
-	report_flush_out(&c->out);
+	reporter_flush(&c->rep);
 	return cmd_signal ? 1 : 0;
-}
-
-static void plural(struct xq_buf *b, uint64_t n, const char *one, const char *many)
-{
-	xq_buf_addf(b, "%llu %s", (unsigned long long)n, n == 1 ? one : many);
 }
 
 /* `stopped`: the run ended before every input was checked. */
 static void print_summary(struct vctx *c, double secs, int stopped)
 {
-	struct xq_buf *b = &c->out;
-	static const char *const one[3] = {"note", "warning", "error"};
-	static const char *const many[3] = {"notes", "warnings", "errors"};
+	struct reporter *r = &c->rep;
+	struct xq_buf *b;
 
-	if (c->fmt == REPORT_NDJSON) {
-		xq_buf_addf(b, "{\"schema\":\"" SUMMARY_SCHEMA "\",\"command\":\"validate\",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"broken_games\":%llu,\"plies\":%llu,\"errors\":%llu,\"warnings\":%llu,\"notes\":%llu,\"codes\":",
-			    (unsigned long long)c->files, (unsigned long long)c->skipped,
-			    (unsigned long long)c->failed, (unsigned long long)c->games,
-			    (unsigned long long)c->broken, (unsigned long long)c->plies,
-			    (unsigned long long)c->counts.by_sev[XQ_SEV_ERROR],
-			    (unsigned long long)c->counts.by_sev[XQ_SEV_WARNING],
-			    (unsigned long long)c->counts.by_sev[XQ_SEV_NOTE]);
-		report_codes_json(b, &c->counts);
-		xq_buf_addf(b, ",\"seconds\":%.3f}\n", secs);
-		report_flush_out(b);
+	if (r->fmt == REPORT_NDJSON) {
+		xq_buf_addf(reporter_summary_open(r), ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"broken_games\":%llu,\"plies\":%llu",
+			    (unsigned long long)r->files, (unsigned long long)r->skipped_files,
+			    (unsigned long long)r->failed_files, (unsigned long long)r->games,
+			    (unsigned long long)c->broken, (unsigned long long)c->plies);
+		reporter_summary_close(r, secs);
 		return;
 	}
-	if (c->quiet)
+	if (!(b = reporter_summary_text(r)))
 		return;
-	plural(b, c->files, "file", "files");
+	report_plural(b, r->files, "file", "files");
 	xq_buf_adds(b, ", ");
-	plural(b, c->games, "game", "games");
+	report_plural(b, r->games, "game", "games");
 	xq_buf_adds(b, ", ");
-	plural(b, c->plies, "ply", "plies");
+	report_plural(b, c->plies, "ply", "plies");
 	xq_buf_addf(b, " checked in %.2f s", secs);
-	if (c->skipped) {
+	if (r->skipped_files) {
 		xq_buf_adds(b, "; ");
-		plural(b, c->skipped, "file", "files");
+		report_plural(b, r->skipped_files, "file", "files");
 		xq_buf_adds(b, " skipped (not game records)");
 	}
-	if (c->failed) {
+	if (r->failed_files) {
 		xq_buf_adds(b, "; ");
-		plural(b, c->failed, "input", "inputs");
+		report_plural(b, r->failed_files, "input", "inputs");
 		xq_buf_adds(b, " not read");
 	}
 	xq_buf_addc(b, '\n');
-	for (int s = XQ_SEV_ERROR; s >= XQ_SEV_NOTE; s--) {
-		if (!c->counts.by_sev[s])
-			continue;
-		plural(b, c->counts.by_sev[s], one[s], many[s]);
-		xq_buf_adds(b, ": ");
-		report_codes_text(b, &c->counts, (enum xq_severity)s);
-		xq_buf_addc(b, '\n');
-	}
+	reporter_counts_text(r, b);
 	if (stopped)
 		xq_buf_adds(b, "stopped early: not every game was checked\n");
-	else if (!c->counts.by_sev[XQ_SEV_ERROR] && !c->counts.by_sev[XQ_SEV_WARNING])
+	else if (!r->counts.by_sev[XQ_SEV_ERROR] && !r->counts.by_sev[XQ_SEV_WARNING])
 		xq_buf_adds(b, "no problems found\n");
-	report_flush_out(b);
+	reporter_flush(r);
 }
 
 static int parse_required(struct vctx *c, char *list, struct opt_parser *p)
@@ -635,136 +578,92 @@ static int parse_required(struct vctx *c, char *list, struct opt_parser *p)
 	return 0;
 }
 
+static int parse_fail_on(struct vctx *c, struct opt_parser *p, const char *value)
+{
+	if (!strcmp(value, "error"))
+		c->fail_on = XQ_SEV_ERROR;
+	else if (!strcmp(value, "warning"))
+		c->fail_on = XQ_SEV_WARNING;
+	else if (!strcmp(value, "note"))
+		c->fail_on = XQ_SEV_NOTE;
+	else {
+		snprintf(p->err, sizeof(p->err), "--fail-on must be error, warning or note, not '%s'",
+			 value);
+		return -1;
+	}
+	return 0;
+}
+
+/* One option of validate's own: 0, or -1 with the message in p->err. */
+static int take_option(void *ctx, struct opt_parser *p, int id, const char *value)
+{
+	struct vctx *c = ctx;
+
+	switch (id) {
+	case O_STRICT: c->rep.strict = 1; break;
+	case O_FAIL_ON: return parse_fail_on(c, p, value);
+	case O_REQUIRE: return parse_required(c, (char *)value, p);
+	}
+	return 0;
+}
+
+/* The options: 0 to run, 1 when --help was shown, -1 on a usage error
+ * (p->err says what). */
+static int parse_args(struct vctx *c, struct opt_parser *p)
+{
+	int rc = input_opts_parse(&c->in, p, options, usage, summary, take_option, c);
+
+	return rc ? rc : input_opts_check(&c->in, p);
+}
+
+/* The exit status of a run that was not stopped. */
+static int verdict(const struct vctx *c)
+{
+	if (c->rep.io_error)
+		return XQ_EXIT_IO;
+	for (int sev = XQ_SEV_ERROR; sev >= (int)c->fail_on; sev--)
+		if (c->rep.counts.by_sev[sev])
+			return XQ_EXIT_INVALID;
+	return XQ_EXIT_OK;
+}
+
 int cmd_validate(int argc, char **argv)
 {
 	struct opt_parser p;
 	struct vctx c;
 	struct inputs inputs;
-	struct pool_config cfg;
-	const char *value;
-	int id, rc, recursive = 0, progress = 1, threads = 1;
-	enum xq_severity fail_on = XQ_SEV_WARNING;
-	struct xq_diag d;
-	const char *files0 = NULL;
+	struct pool_config cfg = {.process = validate_process, .emit = validate_emit, .ctx = &c};
+	int rc, strict;
 	double t0;
 
 	memset(&c, 0, sizeof(c));
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.read_opts = (struct xq_read_opts)XQ_READ_OPTS_INIT;
-	c.rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
-	c.rules_on = 1;
-	xq_buf_init(&c.err);
-	xq_buf_init(&c.out);
+	input_opts_init(&c.in);
+	c.fail_on = XQ_SEV_WARNING;
 	if (opt_init(&p, argc, argv, "validate")) {
 		cmd_error("out of memory");
 		return XQ_EXIT_IO;
 	}
-	while ((rc = opt_next(&p, options, &id, &value)) > 0) {
-		long v;
-		switch (id) {
-		case O_RECURSIVE: recursive = 1; break;
-		case O_FILES0: files0 = value; break;
-		case O_FROM:
-			if (!(cfg.forced = format_by_name(value, 0, p.err, sizeof(p.err))))
-				goto usage;
-			break;
-		case O_ENCODING:
-			if (opt_encoding(&p, value, &cfg.read_opts.encoding))
-				goto usage;
-			break;
-		case O_STRICT: c.strict = 1; break;
-		case O_FAIL_ON:
-			if (!strcmp(value, "error"))
-				fail_on = XQ_SEV_ERROR;
-			else if (!strcmp(value, "warning"))
-				fail_on = XQ_SEV_WARNING;
-			else if (!strcmp(value, "note"))
-				fail_on = XQ_SEV_NOTE;
-			else {
-				snprintf(p.err, sizeof(p.err),
-					 "--fail-on must be error, warning or note, not '%s'", value);
-				goto usage;
-			}
-			break;
-		case O_RULES:
-			if (opt_rules(&p, value, 1, &c.rules_on, &c.rules.rules))
-				goto usage;
-			break;
-		case O_REQUIRE:
-			if (parse_required(&c, (char *)value, &p))
-				goto usage;
-			break;
-		case O_FORMAT:
-			if (report_format_parse(value, &c.fmt, p.err, sizeof(p.err)))
-				goto usage;
-			break;
-		case O_JOBS:
-			if ((v = opt_int(&p, "--jobs", value, 1, 64)) < 0)
-				goto usage;
-			threads = (int)v;
-			break;
-		case O_QUIET: c.quiet = 1; progress = 0; break;
-		case O_PROGRESS: progress = 2; break;
-		case O_VERBOSE: c.verbose = 1; break;
-		case O_HELP:
-			opt_print_help(stdout, usage, summary, options);
-			opt_release(&p);
-			return XQ_EXIT_OK;
-		}
+	if ((rc = parse_args(&c, &p)) != 0) {
+		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("validate", "%s", p.err);
+		opt_release(&p);
+		return rc;
 	}
-	if (rc < 0)
-		goto usage;
-	cfg.read_opts.max_memory = p.max_memory;
-	if (p.noperands == 0 && !files0 && isatty(0)) {
-		snprintf(p.err, sizeof(p.err), "no input (give files, or '-' to read standard input)");
-		goto usage;
-	}
-	if (c.quiet && progress == 2)
-		progress = 0;
-
+	strict = c.rep.strict; /* parsed before the reporter starts */
+	reporter_init(&c.rep, "validate", &c.in);
+	c.rep.strict = strict;
 	t0 = cmd_now();
 	cmd_catch_signals();
-	if (inputs_start(&inputs, p.operands, p.noperands, recursive, files0, &d)) {
-		cmd_error("%s", d.msg);
-		opt_release(&p);
-		return XQ_EXIT_IO;
+	if ((rc = input_opts_start(&c.in, &inputs, &p, "validate")) == 0) {
+		rc = input_opts_run(&c.in, &inputs, &cfg);
+		inputs_release(&inputs);
+		if (rc == XQ_ENOMEM)
+			c.rep.io_error = 1;
+		if (cmd_signal)
+			cmd_error("interrupted: the summary counts what was checked before the signal");
+		print_summary(&c, cmd_now() - t0, rc != 0 || cmd_signal);
+		rc = cmd_signal ? cmd_signal_status() : verdict(&c);
 	}
-	progress_start(progress, "validate",
-		       progress && (progress == 2 || isatty(2))
-			       ? inputs_total_size(&inputs)
-			       : -1);
-	cfg.threads = threads;
-	cfg.inputs = &inputs;
-	cfg.process = validate_process;
-	cfg.emit = validate_emit;
-	cfg.ctx = &c;
-	cfg.progress = progress_enabled();
-	rc = pool_run(&cfg);
-	progress_stop();
-	inputs_release(&inputs);
+	reporter_release(&c.rep);
 	opt_release(&p);
-	if (rc == XQ_ENOMEM) {
-		cmd_error("out of memory");
-		c.io_error = 1;
-	}
-	if (cmd_signal)
-		cmd_error("interrupted: the summary counts what was checked before the signal");
-	print_summary(&c, cmd_now() - t0, rc != 0 || cmd_signal);
-	xq_buf_release(&c.err);
-	xq_buf_release(&c.out);
-	if (cmd_signal)
-		return cmd_signal_status();
-	if (c.io_error)
-		return XQ_EXIT_IO;
-	for (int sev = XQ_SEV_ERROR; sev >= (int)fail_on; sev--)
-		if (c.counts.by_sev[sev])
-			return XQ_EXIT_INVALID;
-	return XQ_EXIT_OK;
-
-usage:
-	rc = cmd_usage_error("validate", "%s", p.err);
-	opt_release(&p);
-	xq_buf_release(&c.err);
-	xq_buf_release(&c.out);
 	return rc;
 }

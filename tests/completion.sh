@@ -28,7 +28,9 @@ expect() {
 }
 expect "xqkit va" "validate"
 expect "xqkit help con" "convert"
+expect "xqkit help fo" "formats"
 expect "xqkit validate --files0" "--files0-from"
+expect "xqkit replay --output-f" "--output-format"
 expect "xqkit convert --ver" "--verbose --verify"
 expect "xqkit annotate --engine-o" "--engine-option"
 expect "xqkit replay --svg samples/sample.x" "samples/sample.xqf"

@@ -46,7 +46,7 @@ for board in "0" "40" "40 --flip"; do
 	ply=$1
 	shift
 	png=$T/ply$ply$*.png
-	fen=$("$XQKIT" replay --ply "$ply" --format ndjson "$game" |
+	fen=$("$XQKIT" replay --ply "$ply" --output-format ndjson "$game" |
 		sed -n '$s/.*"fen":"\([^"]*\)".*/\1/p')
 	"$XQKIT" replay --ply "$ply" "$@" --svg "$T/board.svg" --force "$game" > /dev/null
 	rsvg-convert -f png -o "$png" "$T/board.svg"

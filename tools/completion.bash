@@ -36,7 +36,7 @@ _xqkit()
 	cmd=${COMP_WORDS[1]}
 	if [ "$cmd" = help ]; then
 		[ "$COMP_CWORD" -eq 2 ] &&
-			COMPREPLY=($(compgen -W "$(_xqkit_commands "$prog")" -- "$cur"))
+			COMPREPLY=($(compgen -W "$(_xqkit_commands "$prog") formats" -- "$cur"))
 		return
 	fi
 	opts=$(_xqkit_options "$prog" "$cmd")

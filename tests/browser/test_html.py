@@ -48,7 +48,7 @@ def page_url(name, *inputs, args=()):
 
 def replay_fens(path, game=1):
     """xqkit's FEN after each ply of the main line (index 0: the start)."""
-    out = xqkit("replay", "--format", "ndjson", "--game", str(game), path)
+    out = xqkit("replay", "--output-format", "ndjson", "--game", str(game), path)
     plies = [json.loads(line) for line in out.splitlines()]
     return [r["fen"] for r in plies if r.get("schema") == "xqkit.ply/1"]
 

@@ -3,7 +3,7 @@
 # command; convert -o grew its temporary file by 30 MB/s (issue 14,
 # finding 1).  It is no record: a warning, and the reading ends.
 printf '[DhtmlXQ_' > "$T/h.ubb"
-limited 10 256 "$XQKIT" validate "$T/h.ubb"
+limited 10 256 "$XQKIT" validate -q "$T/h.ubb"
 expect_status 1
 expect_err "'[DhtmlXQ_' that opens no element; not interpreted"
 expect_err "no DhtmlXQ record in the input"

@@ -4,7 +4,7 @@
 # under the default rules, 0.07 s with --rules none (issue 14, finding 5).
 cycle_pgn 400000 "h0g2 h9g7 g2h0 g7h9" > "$T/shuffle.pgn"
 for rules in asian chinese; do
-	limited 20 512 "$XQKIT" validate -q --rules $rules "$T/shuffle.pgn"
+	limited 20 512 "$XQKIT" validate --rules $rules "$T/shuffle.pgn"
 	expect_status 0
 	expect_err "plies 1-400000 repeat (h0g2 h9g7 g2h0 g7h9;"
 	expect_err "draw under $rules rules"

@@ -12,7 +12,7 @@ expect_err "<stdin>: byte 0: error: game 1: record 1 is larger than 4 MiB, the c
 limited 10 256 sh -c 'cat "$1" /dev/zero | exec "$0" validate --from cbr -' "$XQKIT" "$rec"
 expect_status 1
 expect_err "more than 16 MiB after the end of the move tree are not read; reading stopped there [resource]"
-grep -q "^1 file, 1 game" "$T/out" || fail "the record itself was not read"
+grep -q "^1 file, 1 game" "$T/err" || fail "the record itself was not read"
 
 # A CBL header (version 3, no index) and zeros.
 printf 'CCBridgeLibrary\000\003\000\000\000' > "$T/lib"

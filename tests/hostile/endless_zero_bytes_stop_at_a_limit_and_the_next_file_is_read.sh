@@ -15,7 +15,7 @@ grep -q 'h2e2\|炮二平五' "$T/z.pgn" || fail "the game of the second file was
 
 limited 10 256 "$XQKIT" validate --from pgn /dev/zero "$T/good.pgn"
 expect_status 1
-grep -q "^2 files, 1 game" "$T/out" || fail "the second file was not read"
+grep -q "^2 files, 1 game" "$T/err" || fail "the second file was not read"
 
 limited 10 256 "$XQKIT" validate --from dhtmlxq /dev/zero
 expect_status 1

@@ -25,4 +25,4 @@ PY
 limited 20 512 "$XQKIT" validate "$T/refused.xqf"
 expect_status 1
 expect_err "illegal move c6c3 at ply 2 after c3c4[100001]"
-grep -q "illegal-move 100000" "$T/out" || fail "the summary does not count 100000 illegal moves"
+grep -q "illegal-move 100000" "$T/err" || fail "the summary does not count 100000 illegal moves"

@@ -19,7 +19,7 @@ awk 'BEGIN {
 	print "*"
 }' > "$T/many.pgn"
 for rules in asian chinese; do
-	limited 20 512 "$XQKIT" validate -q --rules $rules "$T/many.pgn"
+	limited 20 512 "$XQKIT" validate --rules $rules "$T/many.pgn"
 	expect_status 0
 	expect_err "ply 400000"
 	# Its 116 MB of text are not kept.

@@ -7,8 +7,8 @@
 XQ_TEST_FAULT=pool-nomem limited 30 512 "$XQKIT" validate samples/sample.xqf
 expect_status 3
 expect_err "out of memory"
-grep -q "no problems found" "$T/out" && fail "'no problems found' after running out of memory"
-grep -q "stopped early: not every game was checked" "$T/out" || fail "no word of the early stop"
+grep -q "no problems found" "$T/err" && fail "'no problems found' after running out of memory"
+grep -q "stopped early: not every game was checked" "$T/err" || fail "no word of the early stop"
 [ -n "${XQ_SANITIZE:-}" ] && exit 0
 stopped=0
 mb=30
@@ -17,8 +17,8 @@ while [ $mb -le 100 ]; do
 	if grep -q "out of memory" "$T/err"; then
 		stopped=$((stopped + 1))
 		expect_status 3
-		grep -q "no problems found" "$T/out" && fail "'no problems found' after running out of memory at $mb MB"
-		grep -q "stopped early" "$T/out" || fail "no word of the early stop at $mb MB"
+		grep -q "no problems found" "$T/err" && fail "'no problems found' after running out of memory at $mb MB"
+		grep -q "stopped early" "$T/err" || fail "no word of the early stop at $mb MB"
 	fi
 	mb=$((mb + 2))
 done

@@ -7,4 +7,4 @@ limited 60 400 "$XQKIT" validate -j 8 "$T"/bomb*.xqf.gz samples/sample.xqf
 expect_status 1
 expect_err "the input is larger than 4 MiB, the xqf format's limit for one record; not read [resource]"
 [ "$(grep -c '\[resource\]' "$T/err")" = 8 ] || fail "not every bomb was refused"
-grep -q "^9 files, 1 game" "$T/out" || fail "the valid input after the bombs was not read"
+grep -q "^9 files, 1 game" "$T/err" || fail "the valid input after the bombs was not read"

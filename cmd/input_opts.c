@@ -1,0 +1,177 @@
+/*
+ * input_opts.c: the options every collection command shares, parsed and
+ * checked once (see inputs.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "inputs.h"
+#include "pool.h"
+#include "progress.h"
+
+enum {
+	I_RECURSIVE = OPT_ID_SHARED, I_FILES0, I_FROM, I_ENCODING, I_ENCODING_OLD, I_JOBS,
+	I_QUIET, I_VERBOSE, I_PROGRESS, I_COLOR, I_FORMAT, I_RULES
+};
+
+const struct opt_spec input_options[] = {
+	OPT_FLAG(I_RECURSIVE, 'r', "recursive", "read the record files in directories, and below"),
+	OPT_VALUE(I_FILES0, 0, "files0-from", "FILE", "also read the inputs named in FILE, NUL-separated ('-': stdin)"),
+	OPT_VALUE(I_FROM, 0, "from", "FORMAT", "read every input as FORMAT (default: detect)"),
+	OPT_VALUE(I_ENCODING, 0, "input-encoding", "ENC", "text encoding of the inputs (default: detect)"),
+	OPT_VALUE(I_JOBS, 'j', "jobs", "THREADS", "read on this many threads, big files too (default 1)"),
+	OPT_MAX_MEMORY,
+	OPT_FLAG(I_QUIET, 'q', "quiet", "only warnings and errors: no notes, progress or summary"),
+	OPT_FLAG(I_VERBOSE, 'v', "verbose", "also say what was skipped and written"),
+	OPT_FLAG(I_PROGRESS, 0, "progress", "show progress even when stderr is not a terminal"),
+	OPT_VALUE(I_COLOR, 0, "color", "WHEN", "colour on a terminal: auto (default), always or never"),
+	OPT_VALUE(I_FORMAT, 0, "format", "FMT", "diagnostics as text (stderr, the default) or ndjson (stdout)"),
+	OPT_END,
+};
+
+const struct opt_spec rules_options[] = {
+	OPT_VALUE(I_RULES, 0, "rules", "SET", "repetition rules: asian (default), chinese or none"),
+	OPT_END,
+};
+
+const struct opt_spec input_encoding_alias[] = {
+	OPT_VALUE(I_ENCODING_OLD, 0, "encoding", "ENC", NULL),
+	OPT_END,
+};
+
+void input_opts_init(struct input_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->read_opts = (struct xq_read_opts)XQ_READ_OPTS_INIT;
+	o->threads = 1;
+	o->progress = 1;
+	o->rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
+	o->rules_on = 1;
+}
+
+void input_opts_alias(struct input_opts *o, const char *old, const char *now)
+{
+	if (o->warned_alias)
+		return;
+	o->warned_alias = 1;
+	cmd_warning("%s is an old spelling of %s, which it means here", old, now);
+}
+
+static int take_color(struct input_opts *o, struct opt_parser *p, const char *value)
+{
+	if (!strcmp(value, "auto"))
+		o->color = COLOR_AUTO;
+	else if (!strcmp(value, "always"))
+		o->color = COLOR_ALWAYS;
+	else if (!strcmp(value, "never"))
+		o->color = COLOR_NEVER;
+	else {
+		snprintf(p->err, sizeof(p->err), "--color must be auto, always or never, not '%s'",
+			 value);
+		return -1;
+	}
+	return 0;
+}
+
+int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const char *value)
+{
+	long v;
+
+	switch (id) {
+	case I_RECURSIVE: o->recursive = 1; return 1;
+	case I_FILES0: o->files0 = value; return 1;
+	case I_FROM:
+		o->forced = format_by_name(value, 0, p->err, sizeof(p->err));
+		return o->forced ? 1 : -1;
+	case I_ENCODING_OLD:
+		input_opts_alias(o, "--encoding", "--input-encoding");
+		/* fall through */
+	case I_ENCODING:
+		return opt_encoding(p, value, &o->read_opts.encoding) ? -1 : 1;
+	case I_JOBS:
+		if ((v = opt_int(p, "--jobs", value, 1, 64)) < 0)
+			return -1;
+		o->threads = (int)v;
+		return 1;
+	case I_QUIET: o->quiet = 1; o->progress = 0; return 1;
+	case I_VERBOSE: o->verbose = 1; return 1;
+	case I_PROGRESS: o->progress = 2; return 1;
+	case I_COLOR: return take_color(o, p, value) ? -1 : 1;
+	case I_FORMAT:
+		return report_format_parse(value, &o->fmt, p->err, sizeof(p->err)) ? -1 : 1;
+	case I_RULES:
+		return opt_rules(p, value, 1, &o->rules_on, &o->rules.rules) ? -1 : 1;
+	default:
+		return 0;
+	}
+}
+
+int input_opts_parse(struct input_opts *o, struct opt_parser *p, const struct opt_spec *options,
+		     const char *usage, const char *summary,
+		     int (*take)(void *ctx, struct opt_parser *p, int id, const char *value),
+		     void *ctx)
+{
+	const char *value;
+	int id, rc;
+
+	while ((rc = opt_next(p, options, &id, &value)) > 0) {
+		if ((rc = input_opts_take(o, p, id, value)) < 0)
+			return -1;
+		if (rc > 0)
+			continue;
+		if (id == 'h') {
+			opt_print_help(stdout, usage, summary, options);
+			return 1;
+		}
+		if (take(ctx, p, id, value))
+			return -1;
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+int input_opts_check(struct input_opts *o, struct opt_parser *p)
+{
+	o->read_opts.max_memory = p->max_memory;
+	if (o->quiet && o->progress == 2)
+		o->progress = 0;
+	if (p->noperands == 0 && !o->files0 && isatty(0)) {
+		snprintf(p->err, sizeof(p->err), "no input (give files, or '-' to read standard input)");
+		return -1;
+	}
+	return 0;
+}
+
+int input_opts_start(const struct input_opts *o, struct inputs *it, struct opt_parser *p,
+		     const char *cmd)
+{
+	struct xq_diag d;
+	int progress = o->progress;
+
+	if (inputs_check_operands(p->operands, p->noperands, o->recursive, &d) == XQ_EXIT_USAGE)
+		return cmd_usage_error(cmd, "%s", d.msg);
+	if (inputs_start(it, p->operands, p->noperands, o->recursive, o->files0, &d)) {
+		cmd_error("%s", d.msg);
+		return XQ_EXIT_IO;
+	}
+	progress_start(progress, cmd,
+		       progress && (progress == 2 || isatty(2)) ? inputs_total_size(it) : -1);
+	return 0;
+}
+
+int input_opts_run(const struct input_opts *o, struct inputs *it, struct pool_config *cfg)
+{
+	int rc;
+
+	cfg->threads = o->threads;
+	cfg->inputs = it;
+	cfg->forced = o->forced;
+	cfg->read_opts = o->read_opts;
+	cfg->progress = progress_enabled();
+	rc = pool_run(cfg);
+	progress_stop();
+	if (rc == XQ_ENOMEM)
+		cmd_error("out of memory");
+	return rc;
+}
