@@ -14,8 +14,10 @@
  * only keep legal moves) and reports the reader's diagnostics, so a
  * broken game is replayed up to its error and the command exits 1.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "board.h"
@@ -49,7 +51,7 @@ static const char summary[] =
 	"of the first game of one input (or of --game N).";
 
 enum { O_PLY = 'p', O_GAME = 'g', O_NOTATION = 'n', O_BOARD = 'b', O_EACH = 'e', O_SVG = 'S',
-       O_FLIP = 'F', O_OUTPUT_FORMAT = 'O', O_FORCE = 'o', O_HELP = 'h' };
+       O_FLIP = 'F', O_OUTPUT_FORMAT = 'O', O_FORCE = 'o', O_LABELS = 'L', O_HELP = 'h' };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_PLY, 0, "ply", "N", "stop after ply N (0 is the start position)"),
@@ -59,7 +61,8 @@ static const struct opt_spec options[] = {
 	OPT_VALUE(O_BOARD, 0, "board", "STYLE", "ascii, unicode or none (default: unicode on a terminal, else none)"),
 	OPT_FLAG(O_EACH, 0, "each-ply", "draw the board after every ply, not only the last"),
 	OPT_FLAG(O_FLIP, 0, "flip", "draw boards with black at the bottom"),
-	OPT_VALUE(O_SVG, 0, "svg", "FILE", "write an SVG diagram of the last ply shown ('-': stdout)"),
+	OPT_VALUE(O_SVG, 0, "svg", "FILE", "write an SVG diagram of the last ply shown ('-': stdout; DIR/: one per ply)"),
+	OPT_VALUE(O_LABELS, 0, "labels", "STYLE", "labels around an SVG board: iccs (default), chinese or none"),
 	OPT_FLAG(O_FORCE, 0, "force", "let --svg replace an existing file"),
 	OPT_INCLUDE(rules_options),
 	OPT_INCLUDE(input_options),
@@ -78,6 +81,9 @@ struct rctx {
 	int board_set;
 	int each, flip, color;
 	const char *svg;
+	int svg_dir;           /* --svg DIR/: a diagram of every ply in DIR */
+	unsigned long svg_written; /* files written in DIR */
+	int labels;            /* XQ_SVG_LABELS_* */
 	int force;
 	enum report_format fmt; /* of the plies */
 	int fmt_set;
@@ -357,9 +363,12 @@ static void rules_at(struct rctx *c, const struct xq_rules_report *r, uint32_t p
 	}
 }
 
+/* The diagram of `b` (after ply `ply`, `move`) in --svg's file, or in
+ * DIR/NNN.svg (NNN: the ply, three digits at least) with --svg DIR/. */
 static int write_svg(struct rctx *c, const struct xq_game *g, const struct xq_board *b,
 		     xq_move last, uint32_t ply, const char *move)
 {
+	char path[4096];
 	struct xq_svg_opts o = XQ_SVG_OPTS_INIT;
 	struct xq_buf svg = XQ_BUF_INIT, title = XQ_BUF_INIT;
 	struct xq_output *out;
@@ -375,18 +384,34 @@ static int write_svg(struct rctx *c, const struct xq_game *g, const struct xq_bo
 		xq_buf_adds(&title, "start position");
 	o.title = title.ptr;
 	o.flip = c->flip;
+	o.coordinates = c->labels;
 	xq_diagram_svg(&svg, b, last, &o);
 	xq_buf_release(&title);
 	xq_diag_init(&d);
-	rc = xq_output_open(&out, c->svg, c->force ? XQ_OUTPUT_FORCE : 0, &d);
-	if (!rc) {
-		xq_output_write(out, svg.ptr, svg.len);
+	if (xq_buf_error(&svg)) {
+		xq_buf_release(&svg);
+		cmd_error("out of memory drawing ply %u", ply);
+		c->rep.io_error = 1;
+		return XQ_ENOMEM;
+	}
+	if (c->svg_dir)
+		snprintf(path, sizeof(path), "%s%03u.svg", c->svg, ply);
+	else
+		snprintf(path, sizeof(path), "%s", c->svg);
+	rc = xq_output_open(&out, path, c->force ? XQ_OUTPUT_FORCE : 0, &d);
+	if (!rc && xq_output_write(out, svg.ptr, svg.len)) {
+		xq_output_abort(out);
+		snprintf(d.msg, sizeof(d.msg), "cannot write '%.200s'", path);
+		rc = XQ_EIO;
+	} else if (!rc) {
 		rc = xq_output_commit(out, &d);
 	}
 	xq_buf_release(&svg);
 	if (rc) {
 		cmd_error("%s", d.msg);
 		c->rep.io_error = 1;
+	} else {
+		c->svg_written++;
 	}
 	return rc;
 }
@@ -419,6 +444,8 @@ static void replay_game(struct rctx *c, const struct xq_game *g)
 	}
 	if (to_stdout && c->each && c->fmt == REPORT_TEXT && c->ply != 0)
 		draw(c, &b, 0);
+	if (c->svg_dir && write_svg(c, g, &b, 0, 0, ""))
+		c->svg = NULL; /* stop at the first file that cannot be written */
 	while (n != XQ_NODE_NONE && (c->ply < 0 || ply < (uint32_t)c->ply) && !cmd_signal) {
 		const struct xq_node *x = &g->nodes[n];
 		struct xq_undo u;
@@ -444,6 +471,8 @@ static void replay_game(struct rctx *c, const struct xq_game *g)
 		}
 		n = x->child;
 		report_flush_out(&c->out);
+		if (c->svg_dir && c->svg && write_svg(c, g, &b, last, ply, move))
+			c->svg = NULL;
 	}
 	if (c->ply > 0 && ply < (uint32_t)c->ply)
 		problem(c, g, "its main line has %u pl%s; --ply %ld is past its end", ply,
@@ -461,7 +490,7 @@ static void replay_game(struct rctx *c, const struct xq_game *g)
 	xq_rules_report_release(&rules);
 	xq_buf_release(&mark);
 	xq_buf_release(&after);
-	if (c->svg && !cmd_signal)
+	if (c->svg && !c->svg_dir && !cmd_signal)
 		write_svg(c, g, &b, last, ply, move);
 }
 
@@ -531,6 +560,18 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	case O_EACH: c->each = 1; break;
 	case O_FLIP: c->flip = 1; break;
 	case O_SVG: c->svg = value; break;
+	case O_LABELS:
+		if (!strcmp(value, "iccs"))
+			c->labels = XQ_SVG_LABELS_ICCS;
+		else if (!strcmp(value, "chinese"))
+			c->labels = XQ_SVG_LABELS_CHINESE;
+		else if (!strcmp(value, "none"))
+			c->labels = XQ_SVG_LABELS_NONE;
+		else {
+			snprintf(p->err, sizeof(p->err), "--labels must be iccs, chinese or none, not '%s'", value);
+			return -1;
+		}
+		break;
 	case O_FORCE: c->force = 1; break;
 	}
 	return 0;
@@ -561,6 +602,7 @@ static int check_args(struct rctx *c, struct opt_parser *p)
 	c->color = report_use_color(&c->in, 1);
 	if (c->svg && !c->game)
 		c->game = 1; /* a diagram is of one game */
+	c->svg_dir = c->svg && *c->svg && c->svg[strlen(c->svg) - 1] == '/';
 	return 0;
 }
 
@@ -582,6 +624,19 @@ static int check_svg(struct rctx *c, struct inputs *inputs, struct opt_parser *p
 	if (!c->svg || !strcmp(c->svg, "-"))
 		return 0;
 	xq_diag_init(&d);
+	if (c->svg_dir) {
+		/* The folder is made if it is missing; each file in it is
+		 * refused as any output is (xq_output_open, without --force). */
+		char dir[4096];
+		snprintf(dir, sizeof(dir), "%s", c->svg);
+		dir[strlen(dir) - 1] = '\0';
+		if (*dir && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+			snprintf(p->err, sizeof(p->err), "cannot make the folder '%.160s': %s", dir,
+				 strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
 	if (inputs_guard(inputs, c->svg, &d) ||
 	    xq_output_plan(&plan, c->svg, c->force ? XQ_OUTPUT_FORCE : 0, &d)) {
 		snprintf(p->err, sizeof(p->err), "%s", d.msg);
@@ -593,7 +648,12 @@ static int check_svg(struct rctx *c, struct inputs *inputs, struct opt_parser *p
 static int verdict(const struct rctx *c)
 {
 	if (cmd_signal) {
-		cmd_error("interrupted%s", c->svg && strcmp(c->svg, "-") ? ": no SVG file was written" : "");
+		if (c->svg_dir)
+			cmd_error("interrupted: %lu SVG file%s kept in '%s'", c->svg_written,
+				  c->svg_written == 1 ? "" : "s", c->svg);
+		else
+			cmd_error("interrupted%s",
+				  c->svg && strcmp(c->svg, "-") ? ": no SVG file was written" : "");
 		return cmd_signal_status();
 	}
 	if (c->rep.io_error)
@@ -614,6 +674,7 @@ int cmd_replay(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	c.ply = -1;
+	c.labels = XQ_SVG_LABELS_ICCS;
 	c.notation = movetext_default();
 	input_opts_init(&c.in);
 	c.in.rules_on = 0; /* replay marks repetitions only when asked */
