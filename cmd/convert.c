@@ -217,8 +217,7 @@ static int same_result(enum xq_result a, enum xq_result b)
 static int verify_game(struct cctx *c, struct pool_job *j, const struct xq_buf *doc, int lossy)
 {
 	const struct xq_game *g = &j->game;
-	unsigned caps = c->to->caps, ignore = XQ_EQ_IGNORE_TAGS | XQ_EQ_IGNORE_TEXT |
-					      XQ_EQ_IGNORE_RESULT;
+	unsigned caps = c->to->caps, ignore = XQ_EQ_IGNORE_TAGS | XQ_EQ_IGNORE_RESULT;
 	struct xq_input *in = NULL;
 	struct xq_read_opts ro = XQ_READ_OPTS_INIT;
 	struct xq_game back;

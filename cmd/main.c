@@ -70,15 +70,19 @@ static void print_overview(FILE *f)
 static int print_formats(void)
 {
 	struct xq_buf b = XQ_BUF_INIT;
+	int w = 14; /* the extensions column: as wide as the longest list */
 
-	xq_buf_adds(&b, "formats (the names -t, --to and --from take; the input's format is found\n"
+	for (size_t i = 0; xq_formats[i]; i++)
+		if (xq_formats[i]->extensions && (int)strlen(xq_formats[i]->extensions) > w)
+			w = (int)strlen(xq_formats[i]->extensions);
+	xq_buf_addf(&b, "formats (the names -t, --to and --from take; the input's format is found\n"
 			"from its content, its extension breaking ties):\n\n"
-			"  name     read  write  games  extensions     description\n");
+			"  name     read  write  games  %-*s description\n", w, "extensions");
 	for (size_t i = 0; xq_formats[i]; i++) {
 		const struct xq_format *f = xq_formats[i];
-		xq_buf_addf(&b, "  %-8s %-5s %-6s %-6s %-14s %s\n", f->name,
+		xq_buf_addf(&b, "  %-8s %-5s %-6s %-6s %-*s %s\n", f->name,
 			    (f->caps & XQ_CAP_READ) ? "yes" : "no", (f->caps & XQ_CAP_WRITE) ? "yes" : "no",
-			    (f->caps & XQ_CAP_MULTI) ? "many" : "one",
+			    (f->caps & XQ_CAP_MULTI) ? "many" : "one", w,
 			    f->extensions ? f->extensions : "", f->description ? f->description : "");
 	}
 	xq_buf_adds(&b, "\nA format that holds one game per file is written with -o DIR/ when there\n"

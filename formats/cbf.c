@@ -46,6 +46,7 @@
  */
 #include "format.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
+#include "alloc.h"
 #include "ccbridge.h"
 #include "movegen.h"
 #include "utf8.h"
@@ -158,7 +160,7 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
 	len = strlen(msg);
 	while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
 		len--;
-	xq_ccb_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML, XQ_SEV_ERROR, "%.*s",
+	xq_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML, XQ_SEV_ERROR, "%.*s",
 		      (int)len, msg);
 }
 
@@ -206,7 +208,7 @@ static void report_generic(struct cbf_reader *r, struct cbf_doc *doc)
 	if (len == 0)
 		return;
 	r->errors++;
-	xq_ccb_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
+	xq_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
 		      "the text is not in the encoding its XML declaration names (libxml2: %.*s)",
 		      (int)len, m);
 }
@@ -226,7 +228,7 @@ static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlCh
 	if (!r->entity_decl && !r->quiet) {
 		struct xq_place pl = {0, (uint32_t)xmlSAX2GetLineNumber(ctx),
 				      (uint32_t)xmlSAX2GetColumnNumber(ctx)};
-		xq_ccb_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML, XQ_SEV_ERROR,
+		xq_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML, XQ_SEV_ERROR,
 			      "entity declaration '%s': CBF documents declare no entities; not read",
 			      (const char *)name);
 	}
@@ -285,13 +287,9 @@ static struct cbf_elem *new_elem(struct cbf_doc *doc, void *ctx, int kind, const
 {
 	struct cbf_elem *e;
 
-	if (doc->n == doc->cap) {
-		void *p = xq_ccb_reserve(doc->elems, &doc->cap, doc->n + 1, sizeof(*e));
-		if (!p) {
-			doc->oom = 1;
-			return NULL;
-		}
-		doc->elems = p;
+	if (XQ_ALLOC_GROW(doc->elems, doc->n + 1, doc->cap)) {
+		doc->oom = 1;
+		return NULL;
 	}
 	e = &doc->elems[doc->n++];
 	memset(e, 0, sizeof(*e));
@@ -477,7 +475,7 @@ static int parse(struct cbf_reader *r, struct cbf_doc *doc, const char *buf, siz
 	if (!recover && (!ctxt->wellFormed || r->entity_decl)) {
 		if (r->errors == 0) {
 			struct xq_place pl = {0, 0, 0};
-			xq_ccb_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML,
+			xq_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML,
 				      XQ_SEV_ERROR, "malformed XML");
 			r->errors = 1;
 		}
@@ -558,7 +556,7 @@ static const char *elem_text(struct cbf_reader *r, const struct cbf_doc *doc,
 	ok = xq_utf8_check(text, *len);
 	if (ok < *len && !*late) {
 		struct xq_place pl = elem_place(e);
-		xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_ENCODING,
+		xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_ENCODING,
 			      XQ_SEV_ERROR, "<%s>: bytes that are not UTF-8 after %zu bytes; the "
 			      "text stops there",
 			      elem_name(doc, e), ok);
@@ -602,7 +600,7 @@ static int read_head(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_
 			xq_diag_init(&d);
 			if (len && xq_board_from_fen(&g->start, text, len, XQ_FEN_LENIENT_PLACEMENT,
 						     &d)) {
-				xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+				xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 					      XQ_D_BAD_FEN, XQ_SEV_ERROR,
 					      "<FEN>: %s; no move can be read", d.msg);
 				*bad_fen = 1;
@@ -621,7 +619,7 @@ static int read_head(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_
 				struct xq_place pl = elem_place(e);
 				g->result = XQ_RESULT_UNKNOWN;
 				g->result_text = xq_game_strdup(g, text, len);
-				xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+				xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 					      XQ_D_NO_RESULT, XQ_SEV_NOTE,
 					      "<RecordResult> '%s' is not a result code this reader "
 					      "knows (0-3); the result is taken as unknown",
@@ -688,7 +686,7 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 		}
 		pl = elem_place(e);
 		if (e->kind != E_MOVE) {
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_SYNTAX,
+			xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_SYNTAX,
 				      XQ_SEV_WARNING, "<%s> in <MoveList> is not a move; not read",
 				      elem_name(doc, e));
 			continue;
@@ -696,7 +694,7 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 		if (!attr_noted && e->nextra) {
 			const char *an = doc->pool.ptr + e->extra;
 			for (uint32_t k = 0; k < e->nextra; k++, an += strlen(an) + 1)
-				xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+				xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 					      XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
 					      "attribute '%s' of <Move> is not understood; not read",
 					      an);
@@ -726,7 +724,7 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 		}
 		ply = t.parent != XQ_NODE_NONE ? t.ply + 1 : 0;
 		if (!m && t.parent != XQ_NODE_NONE) {
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, ply, value,
+			xq_format_report(r->sink, r->name, g->number, &pl, 0, ply, value,
 				      value ? strlen(value) : 0, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
 				      "<Move value=\"%s\"> is not a move (\"x1y1-x2y2\"); "
 				      "the line stops here",
@@ -736,7 +734,7 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 		xq_diag_init(&d);
 		added = xq_ccb_tree_add(&t, m, e->branch, e->end, &node, &d);
 		if (added == XQ_EILLEGAL) {
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, ply, value,
+			xq_format_report(r->sink, r->name, g->number, &pl, 0, ply, value,
 				      value ? strlen(value) : 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
 				      "illegal move %s: %s; the line stops here", value ? value : "",
 				      d.msg);
@@ -762,18 +760,18 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 	if (!rc) {
 		struct xq_place pl = elem_place(&doc->elems[doc->list]);
 		if (t.skipped)
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+			xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 				      XQ_D_ILLEGAL_MOVE, XQ_SEV_NOTE,
 				      "%u moves after a bad move of their line were not read",
 				      (unsigned)t.skipped);
 		if (after_end)
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+			xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 				      XQ_D_TRAILING, XQ_SEV_WARNING,
 				      "%u <Move> entries after the end of the move tree are not "
 				      "read",
 				      (unsigned)after_end);
 		if (!t.complete && t.depth > 0 && !(g->flags & XQ_GAME_BROKEN)) {
-			xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+			xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 				      XQ_D_TRUNCATED, XQ_SEV_WARNING,
 				      "the move list ends with %zu announced variations "
 				      "(branch=\"1\") missing",
@@ -793,7 +791,7 @@ static int read_doc(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_g
 
 	if (!doc->has_root || strcmp(doc->pool.ptr + doc->root_name, "ChineseChessRecord")) {
 		struct xq_place pl = {0, doc->has_root ? doc->root_line : 0, 0};
-		xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_BAD_MAGIC,
+		xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_BAD_MAGIC,
 			      XQ_SEV_ERROR, "not a CBF record: the root element is <%s>, not "
 			      "<ChineseChessRecord>",
 			      doc->has_root ? doc->pool.ptr + doc->root_name : "");
@@ -801,7 +799,7 @@ static int read_doc(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_g
 	}
 	if (doc->has_version && strcmp(doc->pool.ptr + doc->version, "1.0")) {
 		struct xq_place pl = {0, doc->root_line, 0};
-		xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
+		xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
 			      XQ_SEV_WARNING, "CBF version '%s' (this reader knows 1.0); read as 1.0",
 			      doc->pool.ptr + doc->version);
 	}
@@ -811,7 +809,7 @@ static int read_doc(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_g
 		    (doc->seen_list && i == doc->list))
 			continue;
 		struct xq_place pl = elem_place(e);
-		xq_ccb_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
+		xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
 			      XQ_SEV_WARNING, "element <%s> is not understood; not read",
 			      elem_name(doc, e));
 	}
@@ -900,7 +898,7 @@ static int cbf_open_writer(void **out, struct xq_output *o, const struct xq_writ
 	w->name = xq_output_name(o);
 	xq_buf_init(&w->out);
 	if (opts && opts->encoding != XQ_ENC_UNKNOWN && opts->encoding != XQ_ENC_UTF8)
-		xq_ccb_report(sink, w->name, 0, NULL, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
+		xq_format_report(sink, w->name, 0, NULL, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
 			      XQ_SEV_WARNING, "CBF is written in UTF-8 (as CCBridge reads it), not %s",
 			      xq_encoding_name(opts->encoding));
 	*out = w;
@@ -914,8 +912,9 @@ static int xml_forbidden(unsigned char c)
 }
 
 /*
- * Append `s` escaped for element content (cdata = 0) or as CDATA sections
- * (cdata = 1); carriage returns become &#13; so that XML's line-end
+ * Append `s` escaped for element content (cdata = 0: lib's one XML
+ * escaper) or as CDATA sections (cdata = 1, as CCBridge writes comments);
+ * carriage returns become &#13; either way, so that XML's line-end
  * normalisation does not eat them.  Returns the number of characters XML
  * cannot hold (dropped), or XQ_ENOMEM.
  */
@@ -923,6 +922,12 @@ static int add_text(struct xq_buf *b, const char *s, int cdata)
 {
 	int dropped = 0, in_cdata = 0, rc = 0;
 
+	if (!cdata) {
+		size_t n = 0;
+		if (xq_buf_add_xml(b, s, strlen(s), 0, &n))
+			return XQ_ENOMEM;
+		return n > INT_MAX ? INT_MAX : (int)n;
+	}
 	for (; *s && !rc; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (xml_forbidden(c)) {
@@ -934,17 +939,6 @@ static int add_text(struct xq_buf *b, const char *s, int cdata)
 				rc |= xq_buf_adds(b, "]]>");
 			in_cdata = 0;
 			rc |= xq_buf_adds(b, "&#13;");
-			continue;
-		}
-		if (!cdata) {
-			if (c == '&')
-				rc |= xq_buf_adds(b, "&amp;");
-			else if (c == '<')
-				rc |= xq_buf_adds(b, "&lt;");
-			else if (c == '>')
-				rc |= xq_buf_adds(b, "&gt;");
-			else
-				rc |= xq_buf_addc(b, (char)c);
 			continue;
 		}
 		if (!in_cdata) {
@@ -964,7 +958,7 @@ static int add_text(struct xq_buf *b, const char *s, int cdata)
 /* Report characters of `what` that XML cannot hold. */
 static void report_dropped(struct cbf_writer *w, uint32_t ply, const char *what, int count)
 {
-	xq_ccb_report(w->sink, w->name, w->games, NULL, 0, ply, NULL, 0, XQ_D_LOSS,
+	xq_format_report(w->sink, w->name, w->games, NULL, 0, ply, NULL, 0, XQ_D_LOSS,
 		      XQ_SEV_WARNING, "%s: %d control characters XML cannot hold were dropped",
 		      what, count);
 }
@@ -1020,7 +1014,7 @@ static int write_head(struct cbf_writer *w, const struct xq_game *g)
 		if (!strcmp(tag, "Result")) {
 			/* The code says the result; a tag that says otherwise is not kept. */
 			if (strcmp(g->tags[i].value, result_tag))
-				xq_ccb_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
+				xq_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
 					      XQ_SEV_WARNING,
 					      "tag Result \"%s\" is not the result CBF's code gives "
 					      "(\"%s\"); not written",
@@ -1030,11 +1024,11 @@ static int write_head(struct cbf_writer *w, const struct xq_game *g)
 		if (!*g->tags[i].value || !strcmp(tag, "FEN"))
 			continue;
 		if (!f)
-			xq_ccb_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
+			xq_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
 				      XQ_SEV_WARNING, "tag %s (\"%s\") has no CBF field; not written",
 				      tag, g->tags[i].value);
 		else if (xq_game_tag(g, tag) != g->tags[i].value)
-			xq_ccb_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
+			xq_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
 				      XQ_SEV_WARNING,
 				      "tag %s repeated: CBF holds one; \"%s\" not written", tag,
 				      g->tags[i].value);
@@ -1061,7 +1055,7 @@ static int write_comment(struct cbf_writer *w, const char *comment, uint32_t ply
 static int write_moves(struct cbf_writer *w, const struct xq_game *g)
 {
 	struct xq_buf *b = &w->out;
-	uint32_t nags = 0, pre = 0, first_nag = 0, first_pre = 0, ply = 1;
+	uint32_t ply = 1;
 	int rc;
 
 	rc = xq_buf_adds(b, "  <Move value=\"00-00\"");
@@ -1071,16 +1065,6 @@ static int write_moves(struct cbf_writer *w, const struct xq_game *g)
 	     n = xq_game_next_ply(g, n, &ply)) {
 		const struct xq_node *x = &g->nodes[n];
 		xq_sq f = XQ_MOVE_FROM(x->move), t = XQ_MOVE_TO(x->move);
-		if (x->nnags) {
-			if (!nags)
-				first_nag = ply;
-			nags += x->nnags;
-		}
-		if (x->pre_comment && *x->pre_comment) {
-			if (!pre)
-				first_pre = ply;
-			pre++;
-		}
 		rc = xq_buf_addf(b, "  <Move value=\"%d%d-%d%d\"%s%s", XQ_SQ_FILE(f),
 				 9 - XQ_SQ_RANK(f), XQ_SQ_FILE(t), 9 - XQ_SQ_RANK(t),
 				 x->child == XQ_NODE_NONE ? " end=\"1\"" : "",
@@ -1090,17 +1074,7 @@ static int write_moves(struct cbf_writer *w, const struct xq_game *g)
 	}
 	if (rc)
 		return XQ_ENOMEM;
-	if (nags)
-		xq_ccb_report(w->sink, w->name, w->games, NULL, 0, first_nag, NULL, 0, XQ_D_LOSS,
-			      XQ_SEV_WARNING,
-			      "%u NAGs (the first at ply %u) not written: CBF has no place for them",
-			      (unsigned)nags, (unsigned)first_nag);
-	if (pre)
-		xq_ccb_report(w->sink, w->name, w->games, NULL, 0, first_pre, NULL, 0, XQ_D_LOSS,
-			      XQ_SEV_WARNING,
-			      "%u comments before a move (the first at ply %u) not written: CBF "
-			      "holds comments after moves only",
-			      (unsigned)pre, (unsigned)first_pre);
+	xq_write_losses(w->sink, w->o, w->games, g, xq_format_cbf.caps, 0, "CBF");
 	return 0;
 }
 
@@ -1112,11 +1086,13 @@ static int cbf_write(void *writer, const struct xq_game *g)
 
 	w->games++;
 	if (w->games > 1) {
-		xq_ccb_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
+		xq_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
 			      XQ_SEV_ERROR, "a CBF file holds one game; game %llu not written",
 			      (unsigned long long)w->games);
 		return XQ_EUNSUPPORTED;
 	}
+	if ((rc = xq_write_start_check(w->sink, w->o, g, "CBF", 0)))
+		return rc;
 	xq_buf_reset(b);
 	rc = xq_buf_adds(b, "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n"
 			    "<ChineseChessRecord Version=\"1.0\">\r\n <Head>\r\n");
@@ -1167,4 +1143,5 @@ const struct xq_format xq_format_cbf = {
 	cbf_close_writer,
 	CBF_MAX_RECORD,
 	CBF_MEM_FACTOR,
+	NULL, /* no alias */
 };

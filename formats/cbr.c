@@ -109,6 +109,7 @@
 
 #include <zlib.h>
 
+#include "alloc.h"
 #include "ccbridge.h"
 #include "check.h"
 #include "movegen.h"
@@ -245,12 +246,8 @@ static long window_fill(struct cbr_reader *r)
 		return 0;
 	if (w->base + w->len - r->budget_from > r->budget)
 		return over_budget(r);
-	if (w->cap - w->len < CHUNK) {
-		unsigned char *p = xq_ccb_reserve(w->buf, &w->cap, w->len + CHUNK, 1);
-		if (!p)
-			return w->error = XQ_ENOMEM;
-		w->buf = p;
-	}
+	if (XQ_ALLOC_GROW(w->buf, w->len + CHUNK, w->cap))
+		return w->error = XQ_ENOMEM;
 	xq_diag_init(&d);
 	n = xq_input_read(w->in, w->buf + w->len, CHUNK, &d);
 	if (n < 0) {
@@ -305,7 +302,7 @@ static void report(const struct cbr_reader *r, uint64_t game, uint64_t off, uint
 	va_list ap;
 
 	va_start(ap, fmt);
-	xq_ccb_vreport(r->sink, r->name, game, &pl, 1, ply, move, move ? strlen(move) : 0, code,
+	xq_format_vreport(r->sink, r->name, game, &pl, 1, ply, move, move ? strlen(move) : 0, code,
 		       sev, fmt, ap);
 	va_end(ap);
 }
@@ -932,10 +929,10 @@ static void zreport(const struct cbr_reader *r, uint64_t game, uint64_t off, uin
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (r->z->stored)
-		xq_ccb_report(r->sink, r->name, game, &pl, 1, ply, move, move ? strlen(move) : 0,
+		xq_format_report(r->sink, r->name, game, &pl, 1, ply, move, move ? strlen(move) : 0,
 			      code, sev, "%s", msg);
 	else
-		xq_ccb_report(r->sink, r->name, game, NULL, 0, ply, move, move ? strlen(move) : 0,
+		xq_format_report(r->sink, r->name, game, NULL, 0, ply, move, move ? strlen(move) : 0,
 			      code, sev, "offset %llu of the inflated data: %s",
 			      (unsigned long long)off, msg);
 }
@@ -1051,15 +1048,12 @@ static int cbz_load(struct cbr_reader *r, uint32_t method, uint32_t raw)
 			break; /* the file ends */
 		if (z->len + (method ? 65536 : n) > cap) {
 			size_t want = z->len + (method ? 65536 : n);
-			unsigned char *q;
 			if (want > (size_t)raw + 1)
 				want = (size_t)raw + 1; /* one more: enough to see the data is too long */
-			q = want > cap ? xq_ccb_reserve(z->data, &cap, want, 1) : z->data;
-			if (!q) {
+			if (XQ_ALLOC_GROW(z->data, want, cap)) {
 				rc = XQ_ENOMEM;
 				break;
 			}
-			z->data = q;
 		}
 		if (!method) {
 			used = n < cap - z->len ? n : cap - z->len;
@@ -1368,12 +1362,8 @@ static int cbz_add(struct cbr_reader *r, struct xq_game *g, struct cbz_tree *t,
 			"read",
 			e[4], e[5], text[0] ? text : "not a text", iccs,
 			d.msg[0] ? d.msg : "it names another move");
-	if (idx >= t->cap) {
-		struct cbz_step *p = xq_ccb_reserve(t->line, &t->cap, (size_t)idx + 1, sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		t->line = p;
-	}
+	if (XQ_ALLOC_GROW(t->line, (size_t)idx + 1, t->cap))
+		return XQ_ENOMEM;
 	rc = xq_game_add_move(g, t->line[idx - 1].node, m, node);
 	if (rc)
 		return rc;
@@ -1507,8 +1497,7 @@ static int cbz_moves(struct cbr_reader *r, struct xq_game *g, struct cbz_cur *c,
 	memset(&t, 0, sizeof(t));
 	t.board = g->start;
 	nodes = malloc((size_t)fit * sizeof(*nodes) + 1);
-	t.line = xq_ccb_reserve(NULL, &t.cap, 1, sizeof(*t.line));
-	if (!nodes || !t.line) {
+	if (!nodes || XQ_ALLOC_GROW(t.line, 1, t.cap)) {
 		free(nodes);
 		free(t.line);
 		return XQ_ENOMEM;
@@ -1895,6 +1884,7 @@ const struct xq_format xq_format_cbr = {
 	NULL,
 	CBR_MAX_RECORD,
 	CBR_MEM_FACTOR,
+	NULL, /* no alias */
 };
 
 const struct xq_format xq_format_cbl = {
@@ -1911,4 +1901,5 @@ const struct xq_format xq_format_cbl = {
 	NULL,
 	CBL_MAX_RECORD,
 	CBL_MEM_FACTOR,
+	NULL, /* no alias */
 };

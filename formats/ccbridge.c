@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "movegen.h"
 
 const struct xq_ccb_field xq_ccb_fields[] = {
@@ -106,31 +107,10 @@ void xq_ccb_tree_release(struct xq_ccb_tree *t)
 	t->depth = t->cap = 0;
 }
 
-void *xq_ccb_reserve(void *arr, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 16;
-	void *p;
-
-	if (need <= *cap)
-		return arr;
-	while (n < need) {
-		if (n > SIZE_MAX / 2 / size)
-			return NULL;
-		n *= 2;
-	}
-	p = realloc(arr, n * size);
-	if (p)
-		*cap = n;
-	return p;
-}
-
 static int push(struct xq_ccb_tree *t)
 {
-	struct xq_ccb_open *p = xq_ccb_reserve(t->stack, &t->cap, t->depth + 1, sizeof(*p));
-
-	if (!p)
+	if (XQ_ALLOC_GROW(t->stack, t->depth + 1, t->cap))
 		return XQ_ENOMEM;
-	t->stack = p;
 	t->stack[t->depth].node = t->parent;
 	t->stack[t->depth].ply = t->ply;
 	t->stack[t->depth].board = t->board;
@@ -186,35 +166,3 @@ int xq_ccb_tree_add(struct xq_ccb_tree *t, xq_move m, int branch, int end, uint3
 	return rc;
 }
 
-void xq_ccb_report(const struct xq_sink *sink, const char *source, uint64_t game,
-		   const struct xq_place *place, int has_offset, uint32_t ply, const char *move,
-		   size_t mlen, enum xq_diag_code code, enum xq_severity sev, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	xq_ccb_vreport(sink, source, game, place, has_offset, ply, move, mlen, code, sev, fmt, ap);
-	va_end(ap);
-}
-
-void xq_ccb_vreport(const struct xq_sink *sink, const char *source, uint64_t game,
-		    const struct xq_place *place, int has_offset, uint32_t ply, const char *move,
-		    size_t mlen, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
-		    va_list ap)
-{
-	struct xq_diag d;
-
-	if (!sink || !sink->report)
-		return;
-	xq_diag_init(&d);
-	d.source = source;
-	if (place)
-		d.place = *place;
-	d.has_offset = has_offset;
-	d.game = game;
-	d.ply = ply;
-	if (move)
-		xq_diag_set_move(&d, move, mlen);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
-	xq_sink_report(sink, &d);
-}

@@ -95,34 +95,6 @@ void xq_ccb_tree_release(struct xq_ccb_tree *t);
 int xq_ccb_tree_add(struct xq_ccb_tree *t, xq_move m, int branch, int end, uint32_t *node,
 		    struct xq_diag *d);
 
-/*
- * Make room for `need` elements of `size` bytes in the growable array
- * `arr` that holds `*cap` (doubling, 16 at least).  Returns the array,
- * perhaps moved, with *cap updated; NULL when out of memory (`arr` is
- * then untouched and still owned by the caller).
- */
-void *xq_ccb_reserve(void *arr, size_t *cap, size_t need, size_t size);
 
-/*
- * Send a diagnostic to `sink`: code, severity and printf message, with
- * the source name, place (`has_offset` says whether place->offset is
- * meaningful; line 0 means no line), game number, ply and move text
- * (`move` may be NULL).
- */
-void xq_ccb_report(const struct xq_sink *sink, const char *source, uint64_t game,
-		   const struct xq_place *place, int has_offset, uint32_t ply, const char *move,
-		   size_t mlen, enum xq_diag_code code, enum xq_severity sev, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 11, 12)))
-#endif
-	;
-void xq_ccb_vreport(const struct xq_sink *sink, const char *source, uint64_t game,
-		    const struct xq_place *place, int has_offset, uint32_t ply, const char *move,
-		    size_t mlen, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
-		    va_list ap)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 11, 0)))
-#endif
-	;
 
 #endif

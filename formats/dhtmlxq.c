@@ -61,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "ccbridge.h"
 #include "check.h"
 #include "decode.h"
@@ -292,7 +293,7 @@ static void report_at(struct dh_reader *r, uint64_t game, const struct dh_pos *p
 	va_start(ap, fmt);
 	/* Offsets only while the text is the source's bytes (UTF-8, before
 	 * a line converted from another encoding or a byte taken out). */
-	xq_ccb_vreport(r->sink, r->name, game, p ? &pl : NULL,
+	xq_format_vreport(r->sink, r->name, game, p ? &pl : NULL,
 		       p && r->offsets && p->off - r->bom < r->exact_end, ply, move, mlen,
 		       code, sev, fmt, ap);
 	va_end(ap);
@@ -326,15 +327,11 @@ static int excerpt_len(const char *s, size_t len)
 
 static int note_bad(struct dh_reader *r, uint64_t where)
 {
-	uint64_t *p;
-
 	/* A run of them all stands at one place of the text: noted once. */
 	if (r->nbad > r->bad_head && r->bad[r->nbad - 1] == where)
 		return 0;
-	p = xq_ccb_reserve(r->bad, &r->bad_cap, r->nbad + 1, sizeof(*p));
-	if (!p)
+	if (XQ_ALLOC_GROW(r->bad, r->nbad + 1, r->bad_cap))
 		return XQ_ENOMEM;
-	r->bad = p;
 	r->bad[r->nbad++] = where;
 	return 0;
 }
@@ -360,11 +357,9 @@ static int keep_mark(struct dh_reader *r, const struct xq_textdec_event *e, uint
 	}
 	if (r->foreign_first == r->nforeign)
 		r->foreign_first = r->nforeign = 0;
-	m = xq_ccb_reserve(r->foreign, &r->foreign_cap, r->nforeign + 1, sizeof(*m));
-	if (!m)
+	if (XQ_ALLOC_GROW(r->foreign, r->nforeign + 1, r->foreign_cap))
 		return XQ_ENOMEM;
-	r->foreign = m;
-	m += r->nforeign++;
+	m = r->foreign + r->nforeign++;
 	/* The place counts on from the last mark's (from the scanning position
 	 * for each mark, it was quadratic in the bytes that are not text). */
 	if (r->mark_abs != UINT64_MAX && r->mark_abs >= r->text_base + r->pos &&
@@ -575,17 +570,6 @@ static void scan_html(struct dh_reader *r, const char *s, size_t len)
 
 /* Text decoding of values. */
 
-static int hex_value(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int add_cp(struct xq_buf *b, uint32_t cp)
 {
 	char u[4];
@@ -622,7 +606,7 @@ static int html_decode(struct xq_buf *out, const char *s, size_t len, int *unkno
 					size_t k = hex ? 2 : 1;
 					ok = k < elen;
 					for (; ok && k < elen; k++) {
-						int v = hex ? hex_value((unsigned char)e[k])
+						int v = hex ? xq_hex_value((unsigned char)e[k])
 							    : (xq_is_digit((unsigned char)e[k]) ? e[k] - '0' : -1);
 						ok = v >= 0 && cp < 0x110000;
 						cp = cp * (hex ? 16 : 10) + (uint32_t)(v < 0 ? 0 : v);
@@ -684,7 +668,7 @@ static int comment_decode(struct xq_buf *out, const char *s, size_t len)
 			uint32_t cp = 0;
 			int ok = 1;
 			for (size_t k = 2; k < 6; k++) {
-				int v = hex_value((unsigned char)s[i + k]);
+				int v = xq_hex_value((unsigned char)s[i + k]);
 				ok &= v >= 0;
 				cp = cp * 16 + (uint32_t)(v < 0 ? 0 : v);
 			}
@@ -694,7 +678,7 @@ static int comment_decode(struct xq_buf *out, const char *s, size_t len)
 				uint32_t lo = 0;
 				int ok2 = 1;
 				for (size_t k = 8; k < 12; k++) {
-					int v = hex_value((unsigned char)s[i + k]);
+					int v = xq_hex_value((unsigned char)s[i + k]);
 					ok2 &= v >= 0;
 					lo = lo * 16 + (uint32_t)(v < 0 ? 0 : v);
 				}
@@ -750,11 +734,8 @@ static int value_text(struct dh_reader *r, uint64_t game, const struct dh_elem *
 
 static int push_elem(struct dh_reader *r, const struct dh_elem *e)
 {
-	struct dh_elem *p = xq_ccb_reserve(r->elems, &r->elems_cap, r->nelems + 1, sizeof(*p));
-
-	if (!p)
+	if (XQ_ALLOC_GROW(r->elems, r->nelems + 1, r->elems_cap))
 		return XQ_ENOMEM;
-	r->elems = p;
 	r->elems[r->nelems++] = *e;
 	return 0;
 }
@@ -946,21 +927,22 @@ static void capitalise(char *out, const char *name, size_t len)
 }
 
 static int tag_of_element(struct xq_game *g, const char *name, size_t len, const char *value,
-			  size_t vlen)
+			  size_t vlen, const struct xq_place *at)
 {
 	char tag[64];
 
 	for (size_t i = 0; i < sizeof(dh_tags) / sizeof(dh_tags[0]); i++)
 		if (name_is(name, len, dh_tags[i].element))
-			return xq_game_add_tag(g, dh_tags[i].tag, strlen(dh_tags[i].tag), value, vlen);
+			return xq_game_add_tag_at(g, dh_tags[i].tag, strlen(dh_tags[i].tag), value,
+						  vlen, at);
 	/* Names written with capitals (by this writer: DateModified) are kept as they are. */
 	for (size_t i = 0; i < len; i++)
 		if (name[i] >= 'A' && name[i] <= 'Z')
-			return xq_game_add_tag(g, name, len, value, vlen);
+			return xq_game_add_tag_at(g, name, len, value, vlen, at);
 	if (len >= sizeof(tag))
-		return xq_game_add_tag(g, name, len, value, vlen);
+		return xq_game_add_tag_at(g, name, len, value, vlen, at);
 	capitalise(tag, name, len);
-	return xq_game_add_tag(g, tag, len, value, vlen);
+	return xq_game_add_tag_at(g, tag, len, value, vlen, at);
 }
 
 /* binit: 64 digits, 32 squares in the fixed piece order, "99" absent. */
@@ -1045,22 +1027,16 @@ static size_t count_moves(const struct dh_elem *e)
 
 static int push_node(struct dh_reader *r, uint32_t n)
 {
-	uint32_t *p = xq_ccb_reserve(r->bnodes, &r->bnodes_cap, r->nbnodes + 1, sizeof(*p));
-
-	if (!p)
+	if (XQ_ALLOC_GROW(r->bnodes, r->nbnodes + 1, r->bnodes_cap))
 		return XQ_ENOMEM;
-	r->bnodes = p;
 	r->bnodes[r->nbnodes++] = n;
 	return 0;
 }
 
 static int push_ckpt(struct dh_reader *r, const struct xq_board *b)
 {
-	struct xq_board *p = xq_ccb_reserve(r->ckpt, &r->ckpt_cap, r->nckpt + 1, sizeof(*p));
-
-	if (!p)
+	if (XQ_ALLOC_GROW(r->ckpt, r->nckpt + 1, r->ckpt_cap))
 		return XQ_ENOMEM;
-	r->ckpt = p;
 	r->ckpt[r->nckpt++] = *b;
 	return 0;
 }
@@ -1166,11 +1142,8 @@ static int play_line(struct dh_reader *r, struct xq_game *g, const struct dh_ele
 
 static int push_branch(struct dh_reader *r, const struct dh_branch *b)
 {
-	struct dh_branch *p = xq_ccb_reserve(r->br, &r->br_cap, r->nbr + 1, sizeof(*p));
-
-	if (!p)
+	if (XQ_ALLOC_GROW(r->br, r->nbr + 1, r->br_cap))
 		return XQ_ENOMEM;
-	r->br = p;
 	r->br[r->nbr++] = *b;
 	return 0;
 }
@@ -1626,8 +1599,13 @@ static int build_game(struct dh_reader *r, struct xq_game *g)
 		if (e->vlen == 0)
 			continue;
 		rc = value_text(r, g->number, e, 0);
-		if (!rc && r->tmp.len)
-			rc = tag_of_element(g, e->name, e->nlen, r->tmp.ptr, r->tmp.len);
+		if (!rc && r->tmp.len) {
+			/* Where the value starts, when the reader knows it exactly. */
+			struct dh_pos p = place_in(r, e, 0);
+			struct xq_place at = {p.off, p.line, p.col};
+			rc = tag_of_element(g, e->name, e->nlen, r->tmp.ptr, r->tmp.len,
+					    r->exact ? &at : NULL);
+		}
 	}
 	if (rc)
 		return rc;
@@ -1718,22 +1696,22 @@ static void take_marks(struct dh_reader *r, struct xq_game *g, uint64_t a, uint6
 			bads++;
 			xq_textdec_bad_message(msg, sizeof(msg), m->byte, m->enc, m->place.offset);
 			if (m->count > 1)
-				xq_ccb_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+				xq_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
 					      XQ_D_ENCODING, XQ_SEV_ERROR,
 					      "%s (and so are the %llu bytes after it)", msg,
 					      (unsigned long long)(m->count - 1));
 			else
-				xq_ccb_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+				xq_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
 					      XQ_D_ENCODING, XQ_SEV_ERROR, "%s", msg);
 		} else if (m->kind == XQ_TEXTDEC_AMBIGUOUS) {
 			if (in && !warned) {
-				xq_ccb_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+				xq_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
 					      XQ_D_ENCODING, XQ_SEV_WARNING, "%s",
 					      xq_textdec_ambiguous_message(msg, sizeof(msg), m->enc));
 				warned = 1;
 			}
 		} else if (in && !told) {
-			xq_ccb_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+			xq_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
 				      XQ_D_ENCODING, XQ_SEV_WARNING, "%s",
 				      xq_textdec_foreign_message(msg, sizeof(msg), m->enc, r->enc));
 			g->encoding = xq_encoding_name(m->enc);
@@ -1741,7 +1719,7 @@ static void take_marks(struct dh_reader *r, struct xq_game *g, uint64_t a, uint6
 		}
 	}
 	if (more)
-		xq_ccb_report(r->sink, r->name, g->number, NULL, 0, 0, NULL, 0, XQ_D_ENCODING,
+		xq_format_report(r->sink, r->name, g->number, NULL, 0, 0, NULL, 0, XQ_D_ENCODING,
 			      XQ_SEV_ERROR, "and %llu more bytes of the record that are not text",
 			      (unsigned long long)more);
 }
@@ -1759,7 +1737,7 @@ static void report_outside(struct dh_reader *r)
 			 xq_encoding_name(r->first_outside.enc));
 	else
 		snprintf(msg, sizeof(msg), "a NUL byte");
-	xq_ccb_report(r->sink, r->name, 0, &r->first_outside.place, 1, 0, NULL, 0, XQ_D_ENCODING,
+	xq_format_report(r->sink, r->name, 0, &r->first_outside.place, 1, 0, NULL, 0, XQ_D_ENCODING,
 		      XQ_SEV_ERROR,
 		      "%llu bytes outside the DhtmlXQ records are not text (the first, at offset "
 		      "%llu, is %s); skipped",
@@ -1793,10 +1771,10 @@ static int read_record(struct dh_reader *r, struct xq_game *g, const char *s, si
 static int url_decode(struct xq_buf *out, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len;) {
-		if (s[i] == '%' && i + 2 < len + 0 && hex_value((unsigned char)s[i + 1]) >= 0 &&
-		    hex_value((unsigned char)s[i + 2]) >= 0) {
-			if (xq_buf_addc(out, (char)(hex_value((unsigned char)s[i + 1]) * 16 +
-						    hex_value((unsigned char)s[i + 2]))))
+		if (s[i] == '%' && i + 2 < len + 0 && xq_hex_value((unsigned char)s[i + 1]) >= 0 &&
+		    xq_hex_value((unsigned char)s[i + 2]) >= 0) {
+			if (xq_buf_addc(out, (char)(xq_hex_value((unsigned char)s[i + 1]) * 16 +
+						    xq_hex_value((unsigned char)s[i + 2]))))
 				return XQ_ENOMEM;
 			i += 3;
 			continue;
@@ -1805,7 +1783,7 @@ static int url_decode(struct xq_buf *out, const char *s, size_t len)
 			uint32_t cp = 0;
 			int ok = 1;
 			for (size_t k = 2; k < 6; k++) {
-				int v = hex_value((unsigned char)s[i + k]);
+				int v = xq_hex_value((unsigned char)s[i + k]);
 				ok &= v >= 0;
 				cp = cp * 16 + (uint32_t)(v < 0 ? 0 : v);
 			}
@@ -2174,57 +2152,12 @@ struct dh_writer {
 	struct xq_buf line, tmp;
 };
 
-static void loss(struct dh_writer *w, uint32_t ply, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
-
-static void loss(struct dh_writer *w, uint32_t ply, const char *fmt, ...)
-{
-	struct xq_diag d;
-	va_list ap;
-
-	if (!w->sink || !w->sink->report)
-		return;
-	xq_diag_init(&d);
-	d.source = w->name;
-	d.game = w->games;
-	d.ply = ply;
-	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, XQ_D_LOSS, XQ_SEV_WARNING, fmt, ap);
-	va_end(ap);
-	xq_sink_report(w->sink, &d);
-}
-
-/*
- * Append UTF-8 `s` to `b` in the writer's encoding; characters it cannot
- * hold become '?' and are reported as lost (`what` names the field).
- */
+/* Append UTF-8 `s` to `b` in the writer's encoding, as every writer does
+ * (format.h, "Encoding"; `what` names the field). */
 static int emit(struct dh_writer *w, struct xq_buf *b, const char *s, size_t len,
 		const char *what)
 {
-	size_t done = 0;
-	int lost = 0;
-
-	while (done < len) {
-		size_t bad = 0, n;
-		int rc = xq_transcoder_convert(&w->tc, s + done, len - done, b, &bad);
-		if (rc == 0)
-			break;
-		if (rc != XQ_EENCODING)
-			return rc;
-		n = xq_utf8_valid_prefix(s + done + bad, len - done - bad);
-		if (!n)
-			n = 1;
-		if (!lost++)
-			loss(w, 0, "%s: '%.*s' cannot be written in %s; written as '?'", what, (int)n,
-			     s + done + bad, xq_encoding_name(w->enc));
-		if (xq_buf_addc(b, '?'))
-			return XQ_ENOMEM;
-		done += bad + n;
-	}
-	return 0;
+	return xq_write_text(w->sink, w->o, w->games, 0, &w->tc, what, s, len, b, NULL);
 }
 
 /* [DhtmlXQ_name]value[/DhtmlXQ_name] into `b`, `value` already in DhtmlXQ form. */
@@ -2296,7 +2229,7 @@ static int plain_value(struct dh_writer *w, const char *v, const char *tag)
 			return XQ_ENOMEM;
 	}
 	if (defused)
-		loss(w, 0, "tag %s: '[' before DhtmlXQ written as a full-width '[' (it would end "
+		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS, "tag %s: '[' before DhtmlXQ written as a full-width '[' (it would end "
 			   "the element)",
 		     tag);
 	return 0;
@@ -2305,7 +2238,7 @@ static int plain_value(struct dh_writer *w, const char *v, const char *tag)
 static int is_hex4(const char *s)
 {
 	for (int k = 0; k < 4; k++)
-		if (hex_value((unsigned char)s[k]) < 0)
+		if (xq_hex_value((unsigned char)s[k]) < 0)
 			return 0;
 	return 1;
 }
@@ -2406,7 +2339,7 @@ static int write_tags(struct dh_writer *w, const struct xq_game *g)
 			if (!result_done && word)
 				rc = write_result(w, word);
 			if (*v && (result_done || strcmp(v, as_read)))
-				loss(w, 0, "tag Result \"%s\" not written: %s", v,
+				xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS, "tag Result \"%s\" not written: %s", v,
 				     result_done ? "the result is written once"
 						 : "it is not the game's result");
 			result_done = 1;
@@ -2416,7 +2349,7 @@ static int write_tags(struct dh_writer *w, const struct xq_game *g)
 			continue;
 		el = element_of_tag(tag, buf);
 		if (!el) {
-			loss(w, 0, "tag '%s' (\"%s\") has no DhtmlXQ element; not written", tag, v);
+			xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS, "tag '%s' (\"%s\") has no DhtmlXQ element; not written", tag, v);
 			continue;
 		}
 		rc = plain_value(w, v, tag);
@@ -2464,7 +2397,7 @@ static int write_tree(struct dh_writer *w, const struct xq_game *g)
 {
 	struct dh_line *queue;
 	size_t head = 0, tail = 0, cap = 64;
-	uint32_t next_id = 1, nags = 0, pre = 0, first_nag = 0, first_pre = 0;
+	uint32_t next_id = 1;
 	int rc;
 
 	queue = malloc(cap * sizeof(*queue));
@@ -2484,16 +2417,6 @@ static int write_tree(struct dh_writer *w, const struct xq_game *g)
 			if (xq_buf_addf(&w->line, "%d%d%d%d", XQ_SQ_FILE(f), 9 - XQ_SQ_RANK(f),
 					XQ_SQ_FILE(t), 9 - XQ_SQ_RANK(t)))
 				rc = XQ_ENOMEM;
-			if (x->nnags) {
-				if (!nags)
-					first_nag = ply;
-				nags += x->nnags;
-			}
-			if (x->pre_comment && *x->pre_comment) {
-				if (!pre)
-					first_pre = ply;
-				pre++;
-			}
 			if (L.id == 0)
 				snprintf(name, sizeof(name), "comment%u", (unsigned)ply);
 			else
@@ -2505,12 +2428,10 @@ static int write_tree(struct dh_writer *w, const struct xq_game *g)
 			if (n == L.first && L.id != 0)
 				continue;
 			for (uint32_t s = x->sibling; s != XQ_NODE_NONE && !rc; s = g->nodes[s].sibling) {
-				struct dh_line *q = xq_ccb_reserve(queue, &cap, tail + 1, sizeof(*q));
-				if (!q) {
+				if (XQ_ALLOC_GROW(queue, tail + 1, cap)) {
 					rc = XQ_ENOMEM;
 					break;
 				}
-				queue = q;
 				queue[tail++] = (struct dh_line){s, L.id, ply, next_id++};
 			}
 		}
@@ -2526,15 +2447,7 @@ static int write_tree(struct dh_writer *w, const struct xq_game *g)
 	free(queue);
 	if (!rc && xq_buf_add(&w->out, w->comments.ptr, w->comments.len))
 		rc = XQ_ENOMEM;
-	if (nags)
-		loss(w, first_nag,
-		     "%u NAGs (the first at ply %u) not written: DhtmlXQ has no place for them",
-		     (unsigned)nags, (unsigned)first_nag);
-	if (pre)
-		loss(w, first_pre,
-		     "%u comments before a move (the first at ply %u) not written: DhtmlXQ holds "
-		     "comments after moves only",
-		     (unsigned)pre, (unsigned)first_pre);
+	xq_write_losses(w->sink, w->o, w->games, g, xq_format_dhtmlxq.caps, 0, "DhtmlXQ");
 	return rc;
 }
 
@@ -2543,6 +2456,8 @@ static int dh_write(void *writer, const struct xq_game *g)
 	struct dh_writer *w = writer;
 	int rc;
 
+	if ((rc = xq_write_start_check(w->sink, w->o, g, "DhtmlXQ", 0)))
+		return rc;
 	w->games++;
 	xq_buf_reset(&w->out);
 	xq_buf_reset(&w->comments);
@@ -2607,7 +2522,7 @@ static int dh_probe(const unsigned char *head, size_t len)
 const struct xq_format xq_format_dhtmlxq = {
 	"dhtmlxq",
 	"DhtmlXQ / UBB records of dpxq.com, also inside HTML pages (many games, variations, comments)",
-	".ubb",
+	".ubb .html",
 	XQ_CAP_READ | XQ_CAP_WRITE | XQ_CAP_MULTI | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS |
 		XQ_CAP_ANY_TAGS,
 	dh_probe,
@@ -2619,4 +2534,5 @@ const struct xq_format xq_format_dhtmlxq = {
 	dh_close_writer,
 	DH_MAX_RECORD,
 	DH_MEM_FACTOR,
+	"ubb",
 };

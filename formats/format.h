@@ -21,6 +21,11 @@
  * an XQ_D_RESOURCE error with the place and reads no further (it returns
  * XQ_ERANGE), so an endless input (/dev/zero, a pipe of junk) ends too.
  *
+ * The sink.  open_reader() and open_writer() keep the pointer `sink` (NULL:
+ * no diagnostics), not a copy: the sink and its payload are borrowed and
+ * must stay valid until close_reader() or close_writer().  Every format
+ * follows this one rule.
+ *
  * Writing.  write() adds one game; anything the target cannot hold (a
  * field too long, a character outside its encoding, variations or NAGs it
  * has no place for) is reported to the sink as an XQ_D_LOSS warning that
@@ -30,6 +35,7 @@
 #ifndef XQ_FORMATS_FORMAT_H
 #define XQ_FORMATS_FORMAT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -175,7 +181,10 @@ struct xq_split_ops {
 struct xq_format {
 	const char *name;        /* "pgn", "xqf", ... (lower case, used on the command line) */
 	const char *description; /* one line for `xqkit help formats` */
-	const char *extensions;  /* space-separated, with dots: ".pgn .PGN" */
+	const char *extensions;  /* space-separated, with dots, compared without regard to case:
+				  * the names of the files it reads (".pgn .pgn_zh"); the first is
+				  * the one it writes (a name ending in ".gz" is compared
+				  * without it: every reader reads gzip) */
 	unsigned caps;           /* XQ_CAP_* */
 
 	/* How sure is this format that `head` (up to XQ_PEEK_SIZE bytes) is its
@@ -201,7 +210,92 @@ struct xq_format {
 	 */
 	uint64_t max_record;
 	unsigned mem_factor;
+
+	/* Other names xq_format_find() knows it by, space-separated ("ubb"),
+	 * or NULL. */
+	const char *aliases;
 };
+
+/*
+ * How readers and writers report: every diagnostic of formats/ is made by
+ * xq_format_report() (or its va_list form), whatever wrapper a format
+ * keeps to compute its places: code, severity and printf message, with
+ * the source name, place (`has_offset` says whether place->offset is
+ * meaningful; line 0 means no line), game number, ply and move text
+ * (`move` may be NULL, `mlen` its bytes).  Nothing is formatted when the
+ * sink takes nothing.
+ */
+void xq_format_report(const struct xq_sink *sink, const char *source, uint64_t game,
+		      const struct xq_place *place, int has_offset, uint32_t ply, const char *move,
+		      size_t mlen, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
+		      ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 11, 12)))
+#endif
+	;
+void xq_format_vreport(const struct xq_sink *sink, const char *source, uint64_t game,
+		       const struct xq_place *place, int has_offset, uint32_t ply, const char *move,
+		       size_t mlen, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
+		       va_list ap)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 11, 0)))
+#endif
+	;
+
+/*
+ * What every writer shares.
+ *
+ * xq_write_report() is how every writer reports: about game number `game`
+ * (0: not about one game) at ply `ply` (0: not about one move), written
+ * to `o` (its name is the diagnostic's source); the diagnostic goes to
+ * `sink` and `rc` is returned, so a refusal reads
+ * `return xq_write_report(..., XQ_EUNSUPPORTED, ...)`.  What a format
+ * cannot hold is an XQ_D_LOSS warning; what it refuses, an error.
+ *
+ * xq_write_start_check() keeps a writer from presenting a start position
+ * the source did not have.  A game whose source gave a start position that
+ * could not be read (g->start_text, game.h) is written by a writer that
+ * can hold the FEN as text (`as_text`: PGN, NDJSON) with that text as the
+ * source wrote it, and a warning says so; any other writer refuses it (an
+ * error, and XQ_EUNSUPPORTED).  Returns 0 for every other game.
+ */
+int xq_write_report(const struct xq_sink *sink, struct xq_output *o, uint64_t game,
+		    uint32_t ply, int rc, enum xq_severity sev, enum xq_diag_code code,
+		    const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 8, 9)))
+#endif
+	;
+int xq_write_start_check(const struct xq_sink *sink, struct xq_output *o,
+			 const struct xq_game *g, const char *format, int as_text);
+
+/*
+ * What a format cannot hold, said from its caps: xq_write_losses() reports
+ * one XQ_D_LOSS warning per kind of thing in `g` that `caps` has no place
+ * for (NAGs without XQ_CAP_NAGS; comments before a move without
+ * XQ_CAP_PRE_COMMENTS, unless `flags` has XQ_LOSS_PRE_COMMENTS_KEPT: the
+ * writer folds them into the comment before), with how many and the ply
+ * of the first, `format` naming the format.  Writers call it instead of
+ * counting for themselves.
+ */
+enum { XQ_LOSS_PRE_COMMENTS_KEPT = 1 };
+void xq_write_losses(const struct xq_sink *sink, struct xq_output *o, uint64_t game,
+		     const struct xq_game *g, unsigned caps, unsigned flags, const char *format);
+
+/*
+ * Encoding.  The one policy of every writer for a character its output
+ * encoding cannot hold: it is written as '?' and the loss is reported, as
+ * xq_write_text() does: `len` bytes of UTF-8 `s` (the field `what`, "tag
+ * Event", "comment") appended to `out` through `tc` (from UTF-8 to the
+ * output's encoding), and when characters were lost one XQ_D_LOSS
+ * warning: "<what>: N characters cannot be written in <encoding> and
+ * became '?' (the first: '<character>', U+XXXX)".  *lost (when not NULL)
+ * gets the count.  Returns 0 or a negative XQ_E* code.  With --strict a
+ * loss makes the game skipped, as any other loss.
+ */
+int xq_write_text(const struct xq_sink *sink, struct xq_output *o, uint64_t game, uint32_t ply,
+		  struct xq_transcoder *tc, const char *what, const char *s, size_t len,
+		  struct xq_buf *out, size_t *lost);
 
 /*
  * Limits.  Every record is read within two bounds: its format's own
@@ -245,7 +339,7 @@ const struct xq_split_ops *xq_format_split(const struct xq_format *f);
 /* All formats, NULL-terminated. */
 extern const struct xq_format *const xq_formats[];
 
-/* The format called `name` (case-insensitive), or NULL. */
+/* The format called `name` or one of its aliases (case-insensitive), or NULL. */
 const struct xq_format *xq_format_find(const char *name);
 
 /*
@@ -255,7 +349,8 @@ const struct xq_format *xq_format_find(const char *name);
 const struct xq_format *xq_format_detect(const unsigned char *head, size_t len,
 					 const char *filename);
 
-/* The writable format whose extension matches `filename`, or NULL. */
+/* The writable format that writes files named like `filename` (its first
+ * extension), else one that reads them; NULL if none. */
 const struct xq_format *xq_format_for_extension(const char *filename);
 
 #endif

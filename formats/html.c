@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "diagram.h"
 #include "evalnote.h"
 #include "format.h"
@@ -113,21 +114,8 @@ struct html_writer {
 	uint32_t *order;  /* node -> its number in the move text (0: the root) */
 	uint8_t *mark;    /* node -> MARK_*, and MAIN_LINE */
 	struct ply *plies;
-	size_t cap_nodes, cap_plies;
+	size_t cap_order, cap_mark, cap_plies;
 };
-
-static int wreport(struct html_writer *w, const struct xq_game *g, int rc, enum xq_diag_code code,
-		   const char *msg)
-{
-	struct xq_diag d;
-
-	xq_diag_init(&d);
-	xq_diag_set(&d, rc, code, XQ_SEV_ERROR, "%s", msg);
-	d.game = g ? g->number : 0;
-	d.source = xq_output_name(w->o);
-	xq_sink_report(w->sink, &d);
-	return rc;
-}
 
 /* "Red – Black", or the title, event or "Game N" when there are no players. */
 static int add_players(struct xq_buf *b, const struct xq_game *g, uint64_t n)
@@ -231,23 +219,10 @@ static int write_head(struct html_writer *w, const struct xq_game *g)
 /* Room for a game of `nodes` nodes. */
 static int reserve(struct html_writer *w, size_t nodes)
 {
-	if (nodes > w->cap_nodes) {
-		uint32_t *o = realloc(w->order, nodes * sizeof(*o));
-		uint8_t *m;
-		struct ply *p;
-		if (!o)
-			return XQ_ENOMEM;
-		w->order = o;
-		m = realloc(w->mark, nodes);
-		if (!m)
-			return XQ_ENOMEM;
-		w->mark = m;
-		p = realloc(w->plies, nodes * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		w->plies = p;
-		w->cap_nodes = nodes;
-	}
+	if (XQ_ALLOC_GROW(w->order, nodes, w->cap_order) ||
+	    XQ_ALLOC_GROW(w->mark, nodes, w->cap_mark) ||
+	    XQ_ALLOC_GROW(w->plies, nodes, w->cap_plies))
+		return XQ_ENOMEM;
 	return 0;
 }
 
@@ -668,6 +643,8 @@ static int html_write(void *writer, const struct xq_game *g)
 	int scored, rc;
 	char fen[XQ_FEN_MAX];
 
+	if ((rc = xq_write_start_check(w->sink, w->o, g, "an HTML page", 0)))
+		return rc;
 	xq_buf_reset(b);
 	xq_buf_reset(&w->moves);
 	xq_buf_reset(&w->data);
@@ -752,7 +729,8 @@ static int html_write(void *writer, const struct xq_game *g)
 	if (rc)
 		return rc;
 	if ((rc = xq_output_write(w->o, b->ptr, b->len)))
-		return wreport(w, g, rc, XQ_D_IO, "cannot write the page");
+		return xq_write_report(w->sink, w->o, g->number, 0, rc, XQ_SEV_ERROR, XQ_D_IO,
+				       "cannot write the page");
 	w->games++;
 	return 0;
 }
@@ -761,14 +739,8 @@ static int html_write(void *writer, const struct xq_game *g)
 static int refuse(const struct xq_sink *sink, struct xq_output *o, const char *what,
 		  const char *name)
 {
-	struct xq_diag d;
-
-	xq_diag_init(&d);
-	d.source = xq_output_name(o);
-	xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR, "HTML pages %s, not %s", what,
-		    name);
-	xq_sink_report(sink, &d);
-	return XQ_EUNSUPPORTED;
+	return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR, XQ_D_UNSUPPORTED,
+			       "HTML pages %s, not %s", what, name);
 }
 
 static int html_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
@@ -841,7 +813,7 @@ static int html_close_writer(void *writer)
 	if (!rc)
 		rc = xq_buf_addf(b, "</main>\n<script>%s</script>\n</body>\n</html>\n", xq_html_script);
 	if (!rc && (rc = xq_output_write(w->o, b->ptr, b->len)))
-		wreport(w, NULL, rc, XQ_D_IO, "cannot write the page");
+		xq_write_report(w->sink, w->o, 0, 0, rc, XQ_SEV_ERROR, XQ_D_IO, "cannot write the page");
 	free_writer(w);
 	return rc;
 }

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "board.h"
 #include "buf.h"
 #include "check.h"
@@ -74,7 +75,7 @@ struct frame {
 struct nd_reader {
 	struct xq_input *in;  /* the input, or NULL when `src` gives the bytes */
 	struct xq_bytes src;
-	struct xq_sink sink;
+	const struct xq_sink *sink; /* borrowed (format.h) */
 	struct xq_buf buf;  /* bytes read, not yet consumed from `pos` */
 	size_t pos;
 	int eof;
@@ -120,7 +121,7 @@ static void report(struct nd_reader *r, enum xq_severity sev, enum xq_diag_code 
 static void report(struct nd_reader *r, enum xq_severity sev, enum xq_diag_code code,
 		   size_t at, uint32_t ply, const char *move, const char *fmt, ...)
 {
-	struct xq_diag d;
+	struct xq_place pl;
 	va_list ap;
 
 	if (at > r->len)
@@ -132,25 +133,18 @@ static void report(struct nd_reader *r, enum xq_severity sev, enum xq_diag_code 
 	}
 	r->col += (uint32_t)xq_utf8_count(r->line + r->col_at, at - r->col_at);
 	r->col_at = at;
-	xq_diag_init(&d);
-	d.source = r->name;
-	d.place.line = r->lineno;
-	d.place.col = r->col;
-	d.place.offset = r->line_offset + at;
-	d.has_offset = 1;
-	d.game = r->games;
-	d.ply = ply;
-	if (move)
-		xq_diag_set_move(&d, move, strlen(move));
-	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
-	va_end(ap);
 	if (sev == XQ_SEV_ERROR) {
 		r->bad = 1;
 		if (r->g)
 			r->g->flags |= XQ_GAME_BROKEN;
 	}
-	xq_sink_report(&r->sink, &d);
+	pl.line = r->lineno;
+	pl.col = r->col;
+	pl.offset = r->line_offset + at;
+	va_start(ap, fmt);
+	xq_format_vreport(r->sink, r->name, r->games, &pl, 1, ply, move, move ? strlen(move) : 0,
+			  code, sev, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- pass 1: tokens ------------------------------------------------------ */
@@ -159,14 +153,8 @@ static int push_tok(struct nd_reader *r, enum jtype t, size_t start, size_t len,
 {
 	struct jtok *k;
 
-	if (r->ntoks == r->toks_alloc) {
-		size_t n = r->toks_alloc ? r->toks_alloc * 2 : 256;
-		struct jtok *p = realloc(r->toks, n * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		r->toks = p;
-		r->toks_alloc = n;
-	}
+	if (XQ_ALLOC_GROW(r->toks, r->ntoks + 1, r->toks_alloc))
+		return XQ_ENOMEM;
 	k = &r->toks[r->ntoks];
 	k->type = (uint8_t)t;
 	k->start = (uint32_t)start;
@@ -177,16 +165,6 @@ static int push_tok(struct nd_reader *r, enum jtype t, size_t start, size_t len,
 	return 0;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = xq_to_lower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /* Four hex digits at s[i..i+3], or -1. */
 static long hex4(const char *s, size_t len, size_t i)
 {
@@ -195,7 +173,7 @@ static long hex4(const char *s, size_t len, size_t i)
 	if (i + 4 > len)
 		return -1;
 	for (size_t k = 0; k < 4; k++) {
-		int h = hexval((unsigned char)s[i + k]);
+		int h = xq_hex_value((unsigned char)s[i + k]);
 		if (h < 0)
 			return -1;
 		v = v * 16 + h;
@@ -390,14 +368,8 @@ static int tokenize(struct nd_reader *r)
 				break;
 			}
 			if (c == '{' || c == '[') {
-				if (depth == r->stack_alloc) {
-					size_t n = r->stack_alloc ? r->stack_alloc * 2 : 64;
-					uint32_t *p = realloc(r->stack, n * sizeof(*p));
-					if (!p)
-						return XQ_ENOMEM;
-					r->stack = p;
-					r->stack_alloc = n;
-				}
+				if (XQ_ALLOC_GROW(r->stack, depth + 1, r->stack_alloc))
+					return XQ_ENOMEM;
 				if (push_tok(r, c == '{' ? JT_OBJECT : JT_ARRAY, i, 1, col))
 					return XQ_ENOMEM;
 				r->stack[depth++] = (uint32_t)r->ntoks - 1;
@@ -631,8 +603,14 @@ static int read_tags(struct nd_reader *r, uint32_t arr)
 			       "a tag name cannot be empty");
 			return XQ_EPARSE;
 		}
-		if (xq_game_add_tag(r->g, name, nlen, value, vlen))
-			return XQ_ENOMEM;
+		{
+			struct xq_place at;
+			at.line = r->lineno;
+			at.col = r->toks[t].col;
+			at.offset = r->line_offset + r->toks[t].start;
+			if (xq_game_add_tag_at(r->g, name, nlen, value, vlen, &at))
+				return XQ_ENOMEM;
+		}
 		t = r->toks[t].next;
 	}
 	return 0;
@@ -662,14 +640,8 @@ static int push_frame(struct nd_reader *r, size_t *nframes, uint32_t arr, uint32
 {
 	struct frame *f;
 
-	if (*nframes == r->frames_alloc) {
-		size_t n = r->frames_alloc ? r->frames_alloc * 2 : 16;
-		struct frame *p = realloc(r->frames, n * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		r->frames = p;
-		r->frames_alloc = n;
-	}
+	if (XQ_ALLOC_GROW(r->frames, *nframes + 1, r->frames_alloc))
+		return XQ_ENOMEM;
 	f = &r->frames[(*nframes)++];
 	f->arr = arr;
 	f->cur = arr + 1;
@@ -827,7 +799,7 @@ static int build_game(struct nd_reader *r)
 	enum { G_SCHEMA, G_TAGS, G_FEN, G_RESULT, G_RTEXT, G_COMMENT, G_MOVES, G_BROKEN };
 	uint32_t v[8];
 	struct xq_game *g = r->g;
-	int rc;
+	int rc, bad_start = 0;
 
 	if (r->toks[0].type != JT_OBJECT) {
 		report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, r->toks[0].start, 0, NULL,
@@ -868,7 +840,11 @@ static int build_game(struct nd_reader *r)
 			report(r, XQ_SEV_ERROR, XQ_D_BAD_FEN,
 			       r->toks[v[G_FEN]].start + (d.place.col ? d.place.col : 0), 0, NULL,
 			       "bad FEN: %s", d.msg);
-			return 0;
+			/* Kept as written, never replaced by another position;
+			 * the rest of the record is read, but no move. */
+			if (xq_game_set_start_text(g, r->scratch.ptr, r->scratch.len))
+				return XQ_ENOMEM;
+			bad_start = 1;
 		}
 	}
 	if (v[G_TAGS] && (rc = read_tags(r, v[G_TAGS])))
@@ -897,7 +873,7 @@ static int build_game(struct nd_reader *r)
 		if (!(g->nodes[XQ_ROOT].comment = game_string(r, v[G_COMMENT], NULL)))
 			return XQ_ENOMEM;
 	}
-	if (v[G_MOVES] && (rc = read_moves(r, v[G_MOVES])))
+	if (v[G_MOVES] && !bad_start && (rc = read_moves(r, v[G_MOVES])))
 		return rc;
 	if (g->nnodes == 1 && !r->bad)
 		g->flags |= XQ_GAME_EMPTY;
@@ -978,7 +954,7 @@ static int next_line(struct nd_reader *r)
 			if (!d.source)
 				d.source = r->name;
 			d.game = r->games + 1;
-			xq_sink_report(&r->sink, &d);
+			xq_sink_report(r->sink, &d);
 			return (int)n;
 		}
 		if (n == 0) {
@@ -999,8 +975,7 @@ static struct nd_reader *new_reader(const struct xq_read_opts *opts, const struc
 	if (opts)
 		r->opts = *opts;
 	r->max_line = (size_t)xq_format_record_limit(&xq_format_ndjson, opts);
-	if (sink)
-		r->sink = *sink;
+	r->sink = sink;
 	xq_buf_init(&r->buf);
 	xq_buf_init(&r->scratch);
 	if (xq_textdec_init(&r->td, XQ_ENC_UTF8, XQ_TEXTDEC_BAD_EVENTS, 0, 0)) {
@@ -1113,7 +1088,7 @@ static int nd_read(void *reader, struct xq_game *g)
 {
 	struct nd_reader *r = reader;
 
-	return xq_read_guard(&r->guard, read_record(r, g), r->offset, g, &r->sink);
+	return xq_read_guard(&r->guard, read_record(r, g), r->offset, g, r->sink);
 }
 
 static void nd_close_reader(void *reader)
@@ -1275,22 +1250,14 @@ const struct xq_split_ops xq_ndjson_split = {
 
 /* ---- writing ------------------------------------------------------------- */
 
-/* A line or a list of variations still to write, and the position before
- * its next move (for the derived move texts). */
-struct wframe {
-	uint32_t kind;
-	uint32_t node;
-	struct xq_board board;
-};
-
 struct nd_writer {
 	struct xq_output *o;
-	struct xq_sink sink;
+	const struct xq_sink *sink; /* borrowed (format.h) */
 	struct xq_write_opts opts;
 	const char *derived;  /* member name of the derived move text, or NULL */
 	struct xq_buf b;
-	struct wframe *stack;
-	size_t stack_alloc;
+	unsigned char *levels; /* per open line of the tree being written: LEVEL_* */
+	size_t levels_alloc;
 };
 
 static int add_member(struct xq_buf *b, const char *name, const char *value)
@@ -1333,103 +1300,93 @@ static int write_move(struct nd_writer *w, const struct xq_game *g, uint32_t n,
 	return rc;
 }
 
-enum { W_LINE, W_VARS };
+/* What is open in a line being written. */
+enum { LEVEL_MOVES = 1, LEVEL_MOVE_OPEN = 2, LEVEL_IN_VARIATIONS = 4 };
 
-static int wpush(struct nd_writer *w, size_t *depth, uint32_t kind, uint32_t node,
-		 const struct xq_board *board)
+/* End the move object left open in a line (and its variations). */
+static int close_move(struct xq_buf *b, unsigned char *level)
 {
-	struct wframe *f;
+	int rc = 0;
 
-	if (*depth == w->stack_alloc) {
-		size_t n = w->stack_alloc ? w->stack_alloc * 2 : 32;
-		struct wframe *p = realloc(w->stack, n * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		w->stack = p;
-		w->stack_alloc = n;
-	}
-	f = &w->stack[(*depth)++];
-	f->kind = kind;
-	f->node = node;
-	f->board = *board;
-	return 0;
+	if (*level & LEVEL_MOVE_OPEN)
+		rc = xq_buf_adds(b, *level & LEVEL_IN_VARIATIONS ? "]}" : "}");
+	*level &= (unsigned char)~(LEVEL_MOVE_OPEN | LEVEL_IN_VARIATIONS);
+	return rc;
 }
 
 /*
  * The tree as nested lines: a line is the array of a move and its first
  * children; a move that is the first child of its parent and has later
- * siblings carries them as "variations", each the start of a line.
- * Iterative: the stack holds what is still to write, each with the
- * position before its next move.
+ * siblings carries them as "variations", each the start of a line.  This
+ * is the order of the text walk (game.h, xq_textwalk): a move, then each
+ * alternative to it as a variation, then the move after it, so the walk
+ * gives the moves with their positions and only the brackets are kept
+ * here, one level per open line.
  */
 static int write_tree(struct nd_writer *w, const struct xq_game *g)
 {
 	struct xq_buf *b = &w->b;
-	size_t depth = 0;
-	int first = 1, rc;
+	struct xq_textwalk t;
+	size_t depth = 1;
+	int step, rc;
 
 	if ((rc = xq_buf_adds(b, ",\"moves\":[")))
 		return rc;
-	if ((rc = wpush(w, &depth, W_LINE, g->nodes[XQ_ROOT].child, &g->start)))
-		return rc;
-	while (depth > 0) {
-		struct wframe *f = &w->stack[depth - 1];
-		uint32_t n = f->node;
-		if (n == XQ_NODE_NONE) {
-			rc = xq_buf_adds(b, f->kind == W_LINE ? "]" : "]}");
+	if (XQ_ALLOC_GROW(w->levels, 1, w->levels_alloc) || xq_textwalk_init(&t, g))
+		return XQ_ENOMEM;
+	w->levels[0] = 0;
+	while (!rc && (step = xq_textwalk_next(&t)) > 0) {
+		unsigned char *level = &w->levels[depth - 1];
+		switch (step) {
+		case XQ_TEXT_MOVE:
+			rc = close_move(b, level);
+			if (!rc && (*level & LEVEL_MOVES))
+				rc = xq_buf_addc(b, ',');
+			if (!rc)
+				rc = write_move(w, g, t.node, &t.before);
+			*level |= LEVEL_MOVES | LEVEL_MOVE_OPEN;
+			break;
+		case XQ_TEXT_OPEN:
+			rc = xq_buf_adds(b, *level & LEVEL_IN_VARIATIONS ? ",[" : ",\"variations\":[[");
+			*level |= LEVEL_IN_VARIATIONS;
+			if (!rc && XQ_ALLOC_GROW(w->levels, depth + 1, w->levels_alloc))
+				rc = XQ_ENOMEM;
+			if (!rc)
+				w->levels[depth++] = 0;
+			break;
+		case XQ_TEXT_CLOSE:
+			rc = close_move(b, level);
+			if (!rc)
+				rc = xq_buf_addc(b, ']');
 			depth--;
-			if (rc)
-				return rc;
-			first = 0;
-			continue;
-		}
-		if (!first && (rc = xq_buf_addc(b, ',')))
-			return rc;
-		first = 0;
-		if (f->kind == W_VARS) {
-			struct xq_board at = f->board;
-			f->node = g->nodes[n].sibling;
-			if ((rc = xq_buf_addc(b, '[')) || (rc = wpush(w, &depth, W_LINE, n, &at)))
-				return rc;
-			first = 1;
-			continue;
-		}
-		{
-			struct xq_board before = f->board;
-			struct xq_undo u;
-			if ((rc = write_move(w, g, n, &before)))
-				return rc;
-			f = &w->stack[depth - 1];
-			f->node = g->nodes[n].child;
-			xq_board_make(&f->board, g->nodes[n].move, &u);
-			if (g->nodes[g->nodes[n].parent].child == n &&
-			    g->nodes[n].sibling != XQ_NODE_NONE) {
-				if ((rc = xq_buf_adds(b, ",\"variations\":[")) ||
-				    (rc = wpush(w, &depth, W_VARS, g->nodes[n].sibling, &before)))
-					return rc;
-				first = 1;
-			} else if ((rc = xq_buf_addc(b, '}'))) {
-				return rc;
-			}
+			break;
 		}
 	}
-	return 0;
+	xq_textwalk_release(&t);
+	if (rc || step < 0)
+		return rc ? rc : step;
+	rc = close_move(b, &w->levels[0]);
+	return rc ? rc : xq_buf_addc(b, ']');
 }
 
 static int nd_format_game(struct nd_writer *w, const struct xq_game *g)
 {
 	struct xq_buf *b = &w->b;
 	char fen[XQ_FEN_MAX];
+	const char *start;
 	int rc;
 
 	xq_buf_reset(b);
 	xq_board_to_fen(&g->start, fen, sizeof(fen));
+	/* The start position is authoritative (game.h), unless the source's
+	 * could not be read: then its text as written. */
+	xq_write_start_check(w->sink, w->o, g, "NDJSON", 1);
+	start = g->start_text ? g->start_text : fen;
 	rc = xq_buf_adds(b, "{\"schema\":\"" NDJSON_SCHEMA "\",\"tags\":[");
 	for (size_t i = 0; !rc && i < g->ntags; i++) {
 		const char *value = g->tags[i].value;
-		/* The start position is authoritative (game.h). */
 		if (!strcmp(g->tags[i].name, "FEN"))
-			value = fen;
+			value = start;
 		rc = xq_buf_adds(b, i ? ",{\"name\":" : "{\"name\":");
 		if (!rc)
 			rc = xq_buf_add_json_string(b, g->tags[i].name, strlen(g->tags[i].name));
@@ -1443,7 +1400,7 @@ static int nd_format_game(struct nd_writer *w, const struct xq_game *g)
 	if (!rc)
 		rc = xq_buf_addc(b, ']');
 	if (!rc)
-		rc = add_member(b, "fen", fen);
+		rc = add_member(b, "fen", start);
 	if (!rc)
 		rc = g->result == XQ_RESULT_NONE ? xq_buf_adds(b, ",\"result\":null")
 						 : add_member(b, "result", xq_result_string(g->result));
@@ -1465,21 +1422,16 @@ static int nd_open_writer(void **out, struct xq_output *o, const struct xq_write
 {
 	struct nd_writer *w;
 
-	if (opts && opts->encoding != XQ_ENC_UNKNOWN && opts->encoding != XQ_ENC_UTF8) {
-		struct xq_diag d;
-		xq_diag_init(&d);
-		xq_diag_set(&d, 0, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "NDJSON is always UTF-8; it cannot be written in %s",
-			    xq_encoding_name(opts->encoding));
-		xq_sink_report(sink, &d);
-		return XQ_EUNSUPPORTED;
-	}
+	if (opts && opts->encoding != XQ_ENC_UNKNOWN && opts->encoding != XQ_ENC_UTF8)
+		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
+				       XQ_D_UNSUPPORTED,
+				       "NDJSON is always UTF-8; it cannot be written in %s",
+				       xq_encoding_name(opts->encoding));
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return XQ_ENOMEM;
 	w->o = o;
-	if (sink)
-		w->sink = *sink;
+	w->sink = sink;
 	if (opts)
 		w->opts = *opts;
 	/* Moves also in the notation asked for (ICCS is there already). */
@@ -1507,32 +1459,143 @@ static int nd_close_writer(void *writer)
 	if (!w)
 		return 0;
 	xq_buf_release(&w->b);
-	free(w->stack);
+	free(w->levels);
 	free(w);
 	return 0;
 }
 
 /* ---- probe --------------------------------------------------------------- */
 
+static int json_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/*
+ * The JSON string at head[*i] (its opening quote), decoded as far as its
+ * first `cap` bytes into `out` (only what the probe compares: ASCII; any
+ * other character becomes 0x80, which matches nothing it looks for).
+ * Returns the decoded length (possibly more than `cap`) and leaves *i
+ * after the closing quote, or -1 if the string is not whole in `head`.
+ */
+static long probe_string(const unsigned char *head, size_t len, size_t *i, char *out, size_t cap)
+{
+	size_t k = *i + 1;
+	long n = 0;
+
+	while (k < len && head[k] != '"') {
+		unsigned c = head[k++];
+		if (c == '\\') {
+			static const char esc[] = "\"\"\\\\//b\bf\fn\nr\rt\t";
+			const char *e;
+			if (k >= len)
+				return -1;
+			c = head[k++];
+			if (c == 'u') {
+				unsigned v = 0;
+				for (int d = 0; d < 4; d++, k++) {
+					if (k >= len || xq_hex_value(head[k]) < 0)
+						return -1;
+					v = v * 16 + (unsigned)xq_hex_value(head[k]);
+				}
+				c = v < 0x80 ? v : 0x80;
+			} else if (c && (e = strchr(esc, (int)c)) && (e - esc) % 2 == 0) {
+				c = (unsigned char)e[1];
+			} else {
+				return -1;
+			}
+		} else if (c >= 0x80) {
+			c = 0x80;
+		}
+		if ((size_t)n < cap)
+			out[n] = (char)c;
+		n++;
+	}
+	if (k >= len)
+		return -1;
+	*i = k + 1;
+	return n;
+}
+
+/* Past JSON white space, is head[*i] the byte `c`? */
+static int probe_at(const unsigned char *head, size_t len, size_t *i, unsigned char c)
+{
+	while (*i < len && json_space(head[*i]))
+		(*i)++;
+	return *i < len && head[*i] == c;
+}
+
+/* Skip the JSON value at head[*i] (not checking it: a probe only looks);
+ * 0, or -1 if it is not whole in `head`. */
+static int probe_skip_value(const unsigned char *head, size_t len, size_t *i)
+{
+	size_t k = *i, depth = 0;
+
+	while (k < len) {
+		unsigned char c = head[k];
+		if (!depth && (c == ',' || c == '}' || json_space(c))) {
+			*i = k;
+			return 0;
+		}
+		if (c == '"') {
+			if (probe_string(head, len, &k, NULL, 0) < 0)
+				return -1;
+			continue;
+		}
+		if (c == '{' || c == '[')
+			depth++;
+		else if (c == '}' || c == ']') {
+			if (!depth)
+				return -1;
+			depth--;
+		}
+		k++;
+	}
+	return -1;
+}
+
+/*
+ * Ours when the first line is a JSON object whose "schema" member names
+ * xqkit.game: found whatever the spelling (spaces around ':' and ',' as
+ * Python's json.dumps writes them, escapes in the names, members in any
+ * order), as far as `head` holds the record.
+ */
 static int nd_probe(const unsigned char *head, size_t len)
 {
+	static const char prefix[] = "xqkit.game/";
 	size_t i = 0;
-	static const char key[] = "\"schema\":\"xqkit.game/";
+	int first = 1;
 
 	if (len >= 3 && !memcmp(head, "\xEF\xBB\xBF", 3))
 		i = 3;
-	while (i < len && xq_is_space(head[i]))
+	while (i < len && json_space(head[i]))
 		i++;
 	if (i >= len || head[i] != '{')
 		return 0;
-	/* Our own writer puts the schema first. */
-	for (size_t k = i; k + sizeof(key) - 1 <= len && k < i + 64; k++)
-		if (!memcmp(head + k, key, sizeof(key) - 1))
-			return 100;
-	for (size_t k = i; k + sizeof(key) - 1 <= len && head[k] != '\n'; k++)
-		if (!memcmp(head + k, key, sizeof(key) - 1))
-			return 80;
-	return 10;
+	i++;
+	for (;;) {
+		char name[8], value[sizeof(prefix) - 1];
+		long n;
+		if (!probe_at(head, len, &i, '"') ||
+		    (n = probe_string(head, len, &i, name, sizeof(name))) < 0 ||
+		    !probe_at(head, len, &i, ':'))
+			return 10;
+		i++;
+		while (i < len && json_space(head[i]))
+			i++;
+		if (n == 6 && !memcmp(name, "schema", 6)) {
+			if (i >= len || head[i] != '"')
+				return 10;
+			n = probe_string(head, len, &i, value, sizeof(value));
+			if (n < (long)sizeof(value) || memcmp(value, prefix, sizeof(value)))
+				return 10;
+			return first ? 100 : 80; /* our own writer puts the schema first */
+		}
+		if (probe_skip_value(head, len, &i) || !probe_at(head, len, &i, ','))
+			return 10;
+		i++;
+		first = 0;
+	}
 }
 
 const struct xq_format xq_format_ndjson = {
@@ -1550,4 +1613,5 @@ const struct xq_format xq_format_ndjson = {
 	nd_close_writer,
 	ND_MAX_RECORD,
 	ND_MEM_FACTOR,
+	NULL, /* no alias */
 };

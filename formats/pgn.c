@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "board.h"
 #include "buf.h"
 #include "check.h"
@@ -1358,14 +1359,12 @@ static void report(struct pgn_reader *r, const struct xq_game *g, const struct x
 		   uint32_t ply, const char *move, size_t mlen, enum xq_severity sev,
 		   enum xq_diag_code code, const char *fmt, ...)
 {
-	struct xq_diag d;
 	va_list ap;
 
-	xq_diag_init(&d);
 	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	xq_format_vreport(r->sink, r->name, g->number, pl, pl != NULL, ply, move, mlen, code, sev,
+			  fmt, ap);
 	va_end(ap);
-	emit(r, g, &d, pl, ply, move, mlen);
 }
 
 /* ---- the parser ------------------------------------------------------------- */
@@ -1735,19 +1734,7 @@ static int try_other_side(struct pgn_reader *r, struct gstate *s, const struct t
 /* Room in r->path for the undo of ply `ply` + 1. */
 static int path_reserve(struct pgn_reader *r, uint32_t ply)
 {
-	size_t cap = r->path_cap ? r->path_cap : 256;
-	struct xq_undo *p;
-
-	if (ply < r->path_cap)
-		return 0;
-	while (cap <= ply)
-		cap *= 2;
-	p = realloc(r->path, cap * sizeof(*p));
-	if (!p)
-		return XQ_ENOMEM;
-	r->path = p;
-	r->path_cap = cap;
-	return 0;
+	return XQ_ALLOC_GROW(r->path, (size_t)ply + 1, r->path_cap);
 }
 
 static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
@@ -1898,7 +1885,9 @@ static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, si
 		d.code = XQ_D_BAD_FEN;
 		emit(r, s->g, &d, &pl, 0, NULL, 0);
 		s->broken = 1;
-		s->g->flags |= XQ_GAME_BROKEN;
+		/* Kept as written: a writer never puts another position in its place. */
+		if (xq_game_set_start_text(s->g, fen, n))
+			return oom(r, s);
 	}
 	return 0;
 }
@@ -1933,7 +1922,7 @@ static int take_tag(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 		return 0;
 	}
 	if (unescape_value(r, tok_text(r, t->value), (size_t)(t->value_end - t->value)) ||
-	    xq_game_add_tag(s->g, name, nlen, r->scratch.ptr, r->scratch.len))
+	    xq_game_add_tag_at(s->g, name, nlen, r->scratch.ptr, r->scratch.len, &t->place))
 		return oom(r, s);
 	tag = &s->g->tags[s->g->ntags - 1];
 	value = tag->value;
@@ -2012,14 +2001,8 @@ static int take_fen_line(struct pgn_reader *r, struct gstate *s, const struct to
 
 static int frame_push(struct pgn_reader *r, struct gstate *s)
 {
-	if (r->nstack == r->stack_cap) {
-		size_t cap = r->stack_cap ? r->stack_cap * 2 : 16;
-		struct frame *f = realloc(r->stack, cap * sizeof(*f));
-		if (!f)
-			return XQ_ENOMEM;
-		r->stack = f;
-		r->stack_cap = cap;
-	}
+	if (XQ_ALLOC_GROW(r->stack, r->nstack + 1, r->stack_cap))
+		return XQ_ENOMEM;
 	r->stack[r->nstack].cur = s->cur;
 	r->stack[r->nstack].ply = s->ply;
 	r->stack[r->nstack].moves = s->moves;
@@ -2976,14 +2959,8 @@ static int split_game_tokens(struct pgn_split *s)
 					s->broken = 1;
 					break;
 				}
-				if (s->nstack == s->stack_cap) {
-					size_t cap = s->stack_cap ? s->stack_cap * 2 : 16;
-					uint32_t *p = realloc(s->stack, cap * sizeof(*p));
-					if (!p)
-						return XQ_ENOMEM;
-					s->stack = p;
-					s->stack_cap = cap;
-				}
+				if (XQ_ALLOC_GROW(s->stack, s->nstack + 1, s->stack_cap))
+					return XQ_ENOMEM;
 				s->stack[s->nstack++] = s->moves;
 				s->moves = 0;
 				break;
@@ -3203,31 +3180,6 @@ struct pgn_writer {
 	int last_multi;    /* the last unit holds a line break */
 };
 
-/* Report a problem with writing game `g` (ply 0: not about one move). */
-static int wreport(struct pgn_writer *w, const struct xq_game *g, uint32_t ply, int rc,
-		   enum xq_severity sev, enum xq_diag_code code, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 7, 8)))
-#endif
-	;
-
-static int wreport(struct pgn_writer *w, const struct xq_game *g, uint32_t ply, int rc,
-		   enum xq_severity sev, enum xq_diag_code code, const char *fmt, ...)
-{
-	struct xq_diag d;
-	va_list ap;
-
-	xq_diag_init(&d);
-	va_start(ap, fmt);
-	xq_diag_vset(&d, rc, code, sev, fmt, ap);
-	va_end(ap);
-	d.game = g->number;
-	d.ply = ply;
-	d.source = xq_output_name(w->o);
-	xq_sink_report(w->sink, &d);
-	return rc;
-}
-
 /* Display columns: CJK and full-width characters take two. */
 static unsigned width_of(const char *s, size_t n, unsigned *last)
 {
@@ -3334,12 +3286,12 @@ static int put_comment(struct pgn_writer *w, const struct xq_game *g, uint32_t p
 	while (to > from && xq_is_space((unsigned char)c[to - 1]))
 		to--;
 	if (from == to) {
-		wreport(w, g, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xq_write_report(w->sink, w->o, g->number, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"a comment of only white space is left out (PGN readers drop it)");
 		return 0;
 	}
 	if (from > 0 || to < n)
-		wreport(w, g, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xq_write_report(w->sink, w->o, g->number, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"the white space at the %s of a comment is left out (PGN readers drop it)",
 			from > 0 && to < n ? "start and end" : from > 0 ? "start" : "end");
 	xq_buf_reset(b);
@@ -3367,10 +3319,10 @@ static int put_comment(struct pgn_writer *w, const struct xq_game *g, uint32_t p
 	if (xq_buf_addc(b, '}'))
 		return XQ_ENOMEM;
 	if (brace)
-		wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"a '}' inside a comment is written as U+FF5D '\xEF\xBD\x9D'");
 	if (cr)
-		wreport(w, g, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xq_write_report(w->sink, w->o, g->number, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"a carriage return in a comment is written as a line feed (PGN readers make "
 			"every line end one)");
 	/* put_unit copies from `b`, which is not `text`. */
@@ -3409,7 +3361,7 @@ static int put_tag(struct pgn_writer *w, const struct xq_game *g, const char *na
 			return XQ_ENOMEM;
 	}
 	if (ctrl)
-		wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"line breaks and control characters in tag %s are written as spaces", name);
 	return xq_buf_adds(&w->text, "\"]\n") ? XQ_ENOMEM : 0;
 }
@@ -3422,26 +3374,31 @@ static const char *format_value(enum xq_notation n)
 static int write_tags(struct pgn_writer *w, const struct xq_game *g)
 {
 	char fen[XQ_FEN_MAX];
+	const char *start;
 	int have_fen = 0, have_format = 0, rc;
 
 	xq_board_to_fen(&g->start, fen, sizeof(fen));
+	/* `start` is authoritative (game.h), unless the source's could not be
+	 * read: then its text as written. */
+	xq_write_start_check(w->sink, w->o, g, "PGN", 1);
+	start = g->start_text ? g->start_text : fen;
 	if ((rc = put_tag(w, g, "Game", "Chinese Chess")))
 		return rc;
 	for (size_t i = 0; i < g->ntags; i++) {
 		const char *name = g->tags[i].name, *value = g->tags[i].value;
 		if (!strcmp(name, "Game")) {
 			if (strcmp(value, "Chinese Chess"))
-				wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+				xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 					"the Game tag '%s' is written as 'Chinese Chess'", value);
 			continue;
 		}
 		if (!tag_name_ok(name)) {
-			wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 				"tag '%s' has a name PGN cannot hold; it is left out", name);
 			continue;
 		}
 		if (!strcmp(name, "FEN")) {
-			value = fen;
+			value = start;
 			have_fen = 1;
 		} else if (!strcmp(name, "Format")) {
 			value = format_value(w->notation);
@@ -3450,7 +3407,7 @@ static int write_tags(struct pgn_writer *w, const struct xq_game *g)
 		if ((rc = put_tag(w, g, name, value)))
 			return rc;
 	}
-	if (!have_fen && strcmp(fen, XQ_START_FEN) && (rc = put_tag(w, g, "FEN", fen)))
+	if (!have_fen && strcmp(start, XQ_START_FEN) && (rc = put_tag(w, g, "FEN", start)))
 		return rc;
 	if (!have_format && w->notation != XQ_NOTATION_CHINESE &&
 	    (rc = put_tag(w, g, "Format", format_value(w->notation))))
@@ -3474,7 +3431,7 @@ static int write_move(struct pgn_writer *w, const struct xq_game *g, uint32_t n,
 	if (ml == 0) {
 		char name[5];
 		xq_move_name(node->move, name);
-		return wreport(w, g, ply, XQ_EINTERNAL, XQ_SEV_ERROR, XQ_D_INTERNAL,
+		return xq_write_report(w->sink, w->o, g->number, ply, XQ_EINTERNAL, XQ_SEV_ERROR, XQ_D_INTERNAL,
 			       "move %s cannot be written in %s notation", name,
 			       xq_notation_name(w->notation));
 	}
@@ -3517,7 +3474,7 @@ static int write_moves(struct pgn_writer *w, const struct xq_game *g)
 	w->last_multi = 0;
 	if (g->nodes[XQ_ROOT].pre_comment && *g->nodes[XQ_ROOT].pre_comment) {
 		/* PGN has one place for a comment before the moves. */
-		wreport(w, g, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			"the comment before the game is written as part of the game comment");
 		if ((rc = put_comment(w, g, 0, NULL, g->nodes[XQ_ROOT].pre_comment)))
 			return rc;
@@ -3585,15 +3542,17 @@ static int pgn_write(void *writer, const struct xq_game *g)
 		xq_buf_reset(&w->conv);
 		rc = xq_transcoder_convert(&w->tc, w->text.ptr, w->text.len, &w->conv, &bad);
 		if (rc == XQ_EENCODING) {
-			uint32_t cp = 0;
+			/* As every writer: '?' for what the encoding cannot hold, and
+			 * the loss said, with where the first is in the game's text
+			 * (format.h, "Encoding"). */
+			char what[80];
 			unsigned line, col;
-			size_t k = xq_utf8_decode(w->text.ptr + bad, w->text.len - bad, &cp);
 			line_col(w->text.ptr + (w->games > 0), bad - (w->games > 0), &line, &col);
-			return wreport(w, g, 0, XQ_EENCODING, XQ_SEV_ERROR, XQ_D_ENCODING,
-				       "'%.*s' (U+%04X) cannot be written in %s (line %u, column %u of "
-				       "the game's text); the game is not written",
-				       (int)(k ? k : 1), w->text.ptr + bad, (unsigned)cp,
-				       xq_encoding_name(w->enc), line, col);
+			snprintf(what, sizeof(what), "the game's text from line %u, column %u", line,
+				 col);
+			xq_buf_reset(&w->conv);
+			rc = xq_write_text(w->sink, w->o, g->number, 0, &w->tc, what, w->text.ptr,
+					   w->text.len, &w->conv, NULL);
 		}
 		if (rc)
 			return rc;
@@ -3602,7 +3561,7 @@ static int pgn_write(void *writer, const struct xq_game *g)
 	}
 	rc = xq_output_write(w->o, out, len);
 	if (rc)
-		return wreport(w, g, 0, rc, XQ_SEV_ERROR, XQ_D_IO, "cannot write to '%s'",
+		return xq_write_report(w->sink, w->o, g->number, 0, rc, XQ_SEV_ERROR, XQ_D_IO, "cannot write to '%s'",
 			       xq_output_name(w->o));
 	w->games++;
 	return 0;
@@ -3614,20 +3573,15 @@ static int pgn_open_writer(void **out, struct xq_output *o, const struct xq_writ
 	struct xq_write_opts def = XQ_WRITE_OPTS_INIT;
 	struct pgn_writer *w;
 	enum xq_notation n;
-	struct xq_diag d;
 
 	if (!opts)
 		opts = &def;
 	n = opts->notation == XQ_NOTATION_AUTO ? XQ_NOTATION_CHINESE : (enum xq_notation)opts->notation;
-	xq_diag_init(&d);
-	d.source = xq_output_name(o);
-	if (n != XQ_NOTATION_CHINESE && n != XQ_NOTATION_ICCS && n != XQ_NOTATION_WXF) {
-		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "PGN move text is written in chinese, iccs or wxf notation, not %s",
-			    xq_notation_name(n));
-		xq_sink_report(sink, &d);
-		return XQ_EUNSUPPORTED;
-	}
+	if (n != XQ_NOTATION_CHINESE && n != XQ_NOTATION_ICCS && n != XQ_NOTATION_WXF)
+		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
+				       XQ_D_UNSUPPORTED,
+				       "PGN move text is written in chinese, iccs or wxf notation, not %s",
+				       xq_notation_name(n));
 	switch (opts->encoding) {
 	case XQ_ENC_UNKNOWN:
 	case XQ_ENC_UTF8:
@@ -3636,11 +3590,10 @@ static int pgn_open_writer(void **out, struct xq_output *o, const struct xq_writ
 	case XQ_ENC_BIG5:
 		break;
 	default:
-		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "PGN is written in utf-8, gbk, gb18030 or big5, not %s",
-			    xq_encoding_name(opts->encoding));
-		xq_sink_report(sink, &d);
-		return XQ_EUNSUPPORTED;
+		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
+				       XQ_D_UNSUPPORTED,
+				       "PGN is written in utf-8, gbk, gb18030 or big5, not %s",
+				       xq_encoding_name(opts->encoding));
 	}
 	w = calloc(1, sizeof(*w));
 	if (!w)
@@ -3676,7 +3629,7 @@ static int pgn_close_writer(void *writer)
 const struct xq_format xq_format_pgn = {
 	.name = "pgn",
 	.description = "Portable Game Notation, xqbase and XBoard xiangqi dialects",
-	.extensions = ".pgn .PGN",
+	.extensions = ".pgn .pgn_zh .pgn_iccs .pgn_cc .fen",
 	.caps = XQ_CAP_READ | XQ_CAP_WRITE | XQ_CAP_MULTI | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS |
 		XQ_CAP_NAGS | XQ_CAP_ANY_TAGS | XQ_CAP_PRE_COMMENTS,
 	.probe = pgn_probe,

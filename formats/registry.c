@@ -32,39 +32,78 @@ const struct xq_format *const xq_formats[] = {
 	NULL,
 };
 
+/* Are the `n` bytes at `a` and `b` the same, regardless of ASCII case? */
+static int same_ci(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (xq_to_lower((unsigned char)a[i]) != xq_to_lower((unsigned char)b[i]))
+			return 0;
+	return 1;
+}
+
+/* Is `word` (len bytes) one of the space-separated `words`, regardless of case? */
+static int in_list(const char *words, const char *word, size_t len)
+{
+	while (words && *words) {
+		size_t n = strcspn(words, " ");
+		if (n == len && same_ci(words, word, len))
+			return 1;
+		words += n;
+		while (*words == ' ')
+			words++;
+	}
+	return 0;
+}
+
 const struct xq_format *xq_format_find(const char *name)
 {
 	for (size_t i = 0; xq_formats[i]; i++)
-		if (xq_ascii_ieq(xq_formats[i]->name, name))
+		if (xq_ascii_ieq(xq_formats[i]->name, name) ||
+		    in_list(xq_formats[i]->aliases, name, strlen(name)))
 			return xq_formats[i];
 	return NULL;
 }
 
-/* Does `filename` end with one of the space-separated `exts`? */
-static int has_extension(const char *exts, const char *filename)
+/*
+ * The extension of `filename` (from its last dot; before a last ".gz",
+ * since every reader reads gzip) in *ext, *len; 0 if it has none.
+ */
+static int extension_of(const char *filename, const char **ext, size_t *len)
 {
-	const char *dot = filename ? strrchr(filename, '.') : NULL;
-	size_t dlen;
+	const char *base, *dot, *end;
 
-	if (!dot || !exts)
+	if (!filename)
 		return 0;
-	dlen = strlen(dot);
-	while (*exts) {
-		const char *end = strchr(exts, ' ');
-		size_t len = end ? (size_t)(end - exts) : strlen(exts);
-		if (len == dlen) {
-			size_t i = 0;
-			while (i < len && xq_to_lower((unsigned char)exts[i]) ==
-						  xq_to_lower((unsigned char)dot[i]))
-				i++;
-			if (i == len)
-				return 1;
-		}
-		if (!end)
-			break;
-		exts = end + 1;
+	base = strrchr(filename, '/');
+	base = base ? base + 1 : filename;
+	end = base + strlen(base);
+	dot = strrchr(base, '.');
+	if (dot && dot > base && in_list(".gz", dot, (size_t)(end - dot))) {
+		end = dot;
+		dot = NULL;
+		for (const char *p = base + 1; p < end; p++)
+			if (*p == '.')
+				dot = p;
 	}
-	return 0;
+	if (!dot || dot == base)
+		return 0;
+	*ext = dot;
+	*len = (size_t)(end - dot);
+	return 1;
+}
+
+/* Is the extension of `filename` one of `exts` (`first`: the first one)? */
+static int has_extension(const char *exts, const char *filename, int first)
+{
+	const char *ext;
+	size_t len, n;
+
+	if (!exts || !extension_of(filename, &ext, &len))
+		return 0;
+	if (!first)
+		return in_list(exts, ext, len);
+	n = strcspn(exts, " ");
+	return n == len && same_ci(exts, ext, len);
 }
 
 const struct xq_format *xq_format_detect(const unsigned char *head, size_t len,
@@ -78,7 +117,7 @@ const struct xq_format *xq_format_detect(const unsigned char *head, size_t len,
 		int score;
 		if (!(f->caps & XQ_CAP_READ) || !f->probe)
 			continue;
-		score = f->probe(head, len) * 2 + (has_extension(f->extensions, filename) ? 1 : 0);
+		score = f->probe(head, len) * 2 + (has_extension(f->extensions, filename, 0) ? 1 : 0);
 		if (score > best_score) {
 			best = f;
 			best_score = score;
@@ -89,10 +128,11 @@ const struct xq_format *xq_format_detect(const unsigned char *head, size_t len,
 
 const struct xq_format *xq_format_for_extension(const char *filename)
 {
-	for (size_t i = 0; xq_formats[i]; i++)
-		if ((xq_formats[i]->caps & XQ_CAP_WRITE) &&
-		    has_extension(xq_formats[i]->extensions, filename))
-			return xq_formats[i];
+	for (int first = 1; first >= 0; first--)
+		for (size_t i = 0; xq_formats[i]; i++)
+			if ((xq_formats[i]->caps & XQ_CAP_WRITE) &&
+			    has_extension(xq_formats[i]->extensions, filename, first))
+				return xq_formats[i];
 	return NULL;
 }
 

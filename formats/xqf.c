@@ -67,6 +67,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "board.h"
 #include "buf.h"
 #include "check.h"
@@ -95,6 +96,8 @@ enum {
 };
 
 /* The header's Pascal strings and the tags they become. */
+extern const struct xq_format xq_format_xqf;
+
 struct xqf_field {
 	const char *tag;
 	unsigned offset; /* of the length byte */
@@ -235,14 +238,12 @@ static void report(struct rd *r, enum xq_severity sev, enum xq_diag_code code, u
 static void report(struct rd *r, enum xq_severity sev, enum xq_diag_code code, uint64_t off,
 		   uint32_t ply, const char *fmt, ...)
 {
-	struct xq_diag d;
+	struct xq_place pl = {off, 0, 0};
 	va_list ap;
 
-	rd_diag(r, &d, off, ply);
 	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	xq_format_vreport(r->sink, r->source, 1, &pl, 1, ply, NULL, 0, code, sev, fmt, ap);
 	va_end(ap);
-	xq_sink_report(r->sink, &d);
 }
 
 /* Byte `pos` after the stream decryption (§3.2); pos >= 0x400 and < len. */
@@ -426,32 +427,10 @@ static int read_pieces(struct rd *r)
 	return 0;
 }
 
-/*
- * Make room for one more element in a growable array of *cap elements,
- * `used` in use.  Returns the (possibly moved) array, or NULL when out of
- * memory (the old array is then still valid).
- */
-static void *grow(void *arr, size_t *cap, size_t used, size_t elem)
-{
-	void *p;
-	size_t n;
-
-	if (used < *cap)
-		return arr;
-	n = *cap ? *cap * 2 : 64;
-	p = realloc(arr, n * elem);
-	if (p)
-		*cap = n;
-	return p;
-}
-
 static int stack_push(struct rd *r, struct ctx c)
 {
-	struct ctx *p = grow(r->stack, &r->stack_cap, r->nstack, sizeof(*p));
-
-	if (!p)
+	if (XQ_ALLOC_GROW(r->stack, r->nstack + 1, r->stack_cap))
 		return XQ_ENOMEM;
-	r->stack = p;
 	r->stack[r->nstack++] = c;
 	return 0;
 }
@@ -740,7 +719,6 @@ static int take_move(struct rd *r, const struct rec *c, const struct ctx *cx, ui
 {
 	struct xq_diag d;
 	char name[5], path[120];
-	struct xq_undo *u;
 	xq_move m;
 	int rc;
 
@@ -778,20 +756,16 @@ static int take_move(struct rd *r, const struct rec *c, const struct ctx *cx, ui
 	}
 	{
 		uint32_t prev = r->g->nodes[cx->parent].last_child;
-		uint32_t *a = grow(r->alt, &r->alt_cap, r->g->nnodes, sizeof(*a));
-		if (!a)
+		if (XQ_ALLOC_GROW(r->alt, r->g->nnodes + 1, r->alt_cap))
 			return XQ_ENOMEM;
-		r->alt = a;
 		rc = xq_game_add_move(r->g, cx->parent, m, node);
 		if (rc)
 			return rc;
 		r->alt[*node] = prev == XQ_NODE_NONE ? 1 : r->alt[prev] + 1;
 	}
 	r->g->nodes[*node].place.offset = c->off;
-	u = grow(r->undo, &r->undo_cap, r->depth, sizeof(*u));
-	if (!u)
+	if (XQ_ALLOC_GROW(r->undo, r->depth + 1, r->undo_cap))
 		return XQ_ENOMEM;
-	r->undo = u;
 	xq_board_make(&r->b, m, &r->undo[r->depth++]);
 	r->cur = *node;
 	return 0;
@@ -1101,58 +1075,6 @@ struct xqf_writer {
 	const char *name;
 };
 
-static void w_report(struct xqf_writer *w, enum xq_severity sev, enum xq_diag_code code,
-		     uint32_t ply, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 5, 6)))
-#endif
-	;
-
-static void w_report(struct xqf_writer *w, enum xq_severity sev, enum xq_diag_code code,
-		     uint32_t ply, const char *fmt, ...)
-{
-	struct xq_diag d;
-	va_list ap;
-
-	xq_diag_init(&d);
-	d.source = w->name;
-	d.game = w->games;
-	d.ply = ply;
-	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
-	va_end(ap);
-	xq_sink_report(w->sink, &d);
-}
-
-/*
- * Encode UTF-8 `s` into w->enc, appended to `out`.  Characters the
- * encoding cannot hold become '?'; their count goes to *bad_chars and the
- * first one's offset in `s` to *first_bad.  Returns 0 or XQ_ENOMEM.
- */
-static int encode_all(struct xqf_writer *w, const char *s, size_t len, struct xq_buf *out,
-		      unsigned *bad_chars, size_t *first_bad)
-{
-	size_t i = 0;
-
-	*bad_chars = 0;
-	while (i < len) {
-		size_t bad = 0, ch;
-		int rc = xq_transcoder_convert(&w->tc, s + i, len - i, out, &bad);
-		if (rc == 0)
-			return 0;
-		if (rc != XQ_EENCODING)
-			return rc;
-		if (!*bad_chars)
-			*first_bad = i + bad;
-		(*bad_chars)++;
-		if (xq_buf_addc(out, '?'))
-			return XQ_ENOMEM;
-		ch = xq_utf8_valid_prefix(s + i + bad, len - i - bad);
-		i += bad + (ch ? ch : 1);
-	}
-	return 0;
-}
-
 static int ascii_only(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
@@ -1176,36 +1098,29 @@ static int put_field(struct xqf_writer *w, unsigned char *h, const struct xqf_fi
 		     const char *value)
 {
 	size_t len = strlen(value), used = 0, cut = len;
-	unsigned bad_chars = 0;
-	size_t first_bad = 0;
+	char what[64];
 	int rc;
 
 	xq_buf_reset(&w->tmp);
+	snprintf(what, sizeof(what), "tag %s", f->tag);
 	if (w->enc != XQ_ENC_UTF8 && ascii_only(value, len))
 		rc = xq_buf_add(&w->tmp, value, len) ? XQ_ENOMEM : 0;
 	else
-		rc = encode_all(w, value, len, &w->tmp, &bad_chars, &first_bad);
+		rc = xq_write_text(w->sink, w->o, w->games, 0, &w->tc, what, value, len, &w->tmp,
+				   NULL);
 	if (rc)
 		return rc;
-	if (bad_chars)
-		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
-			 "tag %s: %u character%s cannot be written in %s and became '?' "
-			 "(the first at byte %zu of '%.*s')",
-			 f->tag, bad_chars, bad_chars > 1 ? "s" : "", xq_encoding_name(w->enc),
-			 first_bad, clip(value, len, 60), value);
 	if (w->tmp.len > f->cap) {
 		/* Find the longest whole-character prefix that fits. */
 		struct xq_buf part = XQ_BUF_INIT;
-		size_t i = 0;
-		unsigned dummy;
-		size_t dummy_off;
+		size_t i = 0, lost, first;
 		used = 0;
 		while (i < len) {
 			size_t ch = xq_utf8_valid_prefix(value + i, len - i);
 			if (!ch)
 				ch = 1;
 			xq_buf_reset(&part);
-			if (encode_all(w, value + i, ch, &part, &dummy, &dummy_off)) {
+			if (xq_transcoder_convert_lossy(&w->tc, value + i, ch, &part, &lost, &first)) {
 				xq_buf_release(&part);
 				return XQ_ENOMEM;
 			}
@@ -1216,7 +1131,7 @@ static int put_field(struct xqf_writer *w, unsigned char *h, const struct xqf_fi
 		}
 		xq_buf_release(&part);
 		cut = i;
-		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			 "tag %s is %zu bytes in %s but XQF holds %u: kept '%.*s', lost '%.*s'",
 			 f->tag, w->tmp.len, xq_encoding_name(w->enc), f->cap,
 			 clip(value, cut, 60), value, clip(value + cut, len - cut, 60),
@@ -1314,7 +1229,7 @@ static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned 
 	case XQ_RESULT_UNKNOWN:
 		h[H_RESULT] = 0;
 		if (g->result_text && strcmp(g->result_text, "*"))
-			w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+			xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 				 "result '%s' has no XQF code; written as unknown", g->result_text);
 		break;
 	}
@@ -1325,7 +1240,7 @@ static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned 
 		type = memcmp(start.sq, b->sq, sizeof(start.sq)) == 0 ? 0 : 2;
 	}
 	if (gt && parse_game_type(gt, &type))
-		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			 "tag GameType '%.60s' is not an XQF game type; written as %s", gt,
 			 game_types[type]);
 	h[H_TYPE] = (uint8_t)(type & 0xFF);
@@ -1340,7 +1255,7 @@ static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned 
 				first = 0;
 		if (tag_has_other_place(tg)) {
 			if (!first && strcmp(tg->name, "Game"))
-				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+				xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 					 "tag %s appears again ('%.60s'); only the first is kept",
 					 tg->name, tg->value);
 			continue;
@@ -1350,13 +1265,13 @@ static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned 
 				break;
 		if (f == NFIELDS) {
 			if (*tg->value)
-				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+				xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 					 "tag %s ('%.60s') has no place in XQF and was dropped",
 					 tg->name, tg->value);
 			continue;
 		}
 		if (!first) {
-			w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
+			xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 				 "tag %s appears again ('%.60s'); only the first is kept", tg->name,
 				 tg->value);
 			continue;
@@ -1406,7 +1321,7 @@ static int node_comment(struct xqf_writer *w, const struct xq_game *g, uint32_t 
 		if (!pre || !*pre)
 			continue;
 		xq_move_name(g->nodes[c].move, name);
-		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, ply + 1,
+		xq_write_report(w->sink, w->o, w->games, ply + 1, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 			 "XQF has no comment before a move: the comment before %s was added to "
 			 "the comment of the position it is played from",
 			 name);
@@ -1438,7 +1353,7 @@ static int flush_out(struct xqf_writer *w)
 
 static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 {
-	uint32_t nags = 0, nag_nodes = 0, ply = 0;
+	uint32_t ply = 0;
 	int plain = w->version <= XQ_XQF_VERSION_PLAIN;
 
 	for (uint32_t n = XQ_ROOT; n != XQ_NODE_NONE; n = xq_game_next_ply(g, n, &ply)) {
@@ -1446,14 +1361,8 @@ static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 		unsigned char rec[8];
 		int cont = nd->child != XQ_NODE_NONE, sib = n != XQ_ROOT && nd->sibling != XQ_NODE_NONE;
 		size_t clen = 0;
-		unsigned bad_chars = 0;
-		size_t first_bad = 0;
 		int rc;
 
-		if (nd->nnags) {
-			nags += nd->nnags;
-			nag_nodes++;
-		}
 		rc = node_comment(w, g, n, ply);
 		if (rc)
 			return rc;
@@ -1462,18 +1371,14 @@ static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 			if (w->enc != XQ_ENC_UTF8 && ascii_only(w->text.ptr, w->text.len))
 				rc = xq_buf_add(&w->tmp, w->text.ptr, w->text.len) ? XQ_ENOMEM : 0;
 			else
-				rc = encode_all(w, w->text.ptr, w->text.len, &w->tmp, &bad_chars,
-						&first_bad);
+				rc = xq_write_text(w->sink, w->o, w->games, ply, &w->tc,
+						   n == XQ_ROOT ? "game comment" : "comment",
+						   w->text.ptr, w->text.len, &w->tmp, NULL);
 			if (rc)
 				return rc;
-			if (bad_chars)
-				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, ply,
-					 "%s: %u character%s cannot be written in %s and became '?'",
-					 n == XQ_ROOT ? "game comment" : "comment", bad_chars,
-					 bad_chars > 1 ? "s" : "", xq_encoding_name(w->enc));
 			clen = w->tmp.len;
 			if (clen > UINT32_MAX - 767u) {
-				w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, ply,
+				xq_write_report(w->sink, w->o, w->games, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
 					 "comment of %zu bytes is too long for XQF and was dropped",
 					 clen);
 				clen = 0;
@@ -1507,10 +1412,9 @@ static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 		if (w->out.len >= 65536 && (rc = flush_out(w)) != 0)
 			return rc;
 	}
-	if (nags)
-		w_report(w, XQ_SEV_WARNING, XQ_D_LOSS, 0,
-			 "XQF has no annotation glyphs: %u NAG%s on %u move%s dropped", nags,
-			 nags > 1 ? "s" : "", nag_nodes, nag_nodes > 1 ? "s" : "");
+	/* Comments before a move are folded into the comment before it. */
+	xq_write_losses(w->sink, w->o, w->games, g, xq_format_xqf.caps, XQ_LOSS_PRE_COMMENTS_KEPT,
+			"XQF");
 	return 0;
 }
 
@@ -1520,24 +1424,17 @@ static int xqf_open_writer(void **out, struct xq_output *o, const struct xq_writ
 	struct xqf_writer *w;
 	unsigned version = opts && opts->version ? (unsigned)opts->version : XQ_XQF_VERSION_PLAIN;
 	enum xq_encoding enc = opts && opts->encoding ? opts->encoding : XQ_ENC_GB18030;
-	struct xq_diag d;
 
-	xq_diag_init(&d);
-	d.source = xq_output_name(o);
-	if (version != XQ_XQF_VERSION_PLAIN && version != XQ_XQF_VERSION_ENCRYPTED) {
-		xq_diag_set(&d, 0, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "XQF version 0x%02X cannot be written; use 0x0A (10) or 0x12 (18)",
-			    version);
-		xq_sink_report(sink, &d);
-		return XQ_EUNSUPPORTED;
-	}
-	if (enc == XQ_ENC_UTF16LE || enc == XQ_ENC_UTF16BE) {
-		xq_diag_set(&d, 0, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "XQF text cannot be %s; use gbk, gb18030, big5 or utf-8",
-			    xq_encoding_name(enc));
-		xq_sink_report(sink, &d);
-		return XQ_EUNSUPPORTED;
-	}
+	if (version != XQ_XQF_VERSION_PLAIN && version != XQ_XQF_VERSION_ENCRYPTED)
+		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
+				       XQ_D_UNSUPPORTED,
+				       "XQF version 0x%02X cannot be written; use 0x0A (10) or 0x12 (18)",
+				       version);
+	if (enc == XQ_ENC_UTF16LE || enc == XQ_ENC_UTF16BE)
+		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
+				       XQ_D_UNSUPPORTED,
+				       "XQF text cannot be %s; use gbk, gb18030, big5 or utf-8",
+				       xq_encoding_name(enc));
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return XQ_ENOMEM;
@@ -1562,12 +1459,14 @@ static int xqf_write(void *writer, const struct xq_game *g)
 
 	w->games++;
 	if (w->games > 1) {
-		w_report(w, XQ_SEV_ERROR, XQ_D_UNSUPPORTED, 0,
+		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_ERROR, XQ_D_UNSUPPORTED,
 			 "XQF holds one game per file: game %llu was not written (write one "
 			 "file per game)",
 			 (unsigned long long)w->games);
 		return XQ_EUNSUPPORTED;
 	}
+	if ((rc = xq_write_start_check(w->sink, w->o, g, "XQF", 0)))
+		return rc;
 	rc = write_header(w, g, h);
 	if (!rc)
 		rc = xq_buf_add(&w->out, h, sizeof(h)) ? XQ_ENOMEM : 0;
@@ -1597,7 +1496,7 @@ static int xqf_close_writer(void *writer)
 const struct xq_format xq_format_xqf = {
 	"xqf",
 	"XQStudio binary record (象棋演播室), one game per file; reads 0x0A-0x12, writes 0x0A or 0x12",
-	".xqf .XQF",
+	".xqf",
 	XQ_CAP_READ | XQ_CAP_WRITE | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS | XQ_CAP_BINARY,
 	xqf_probe,
 	xqf_open_reader,
@@ -1608,4 +1507,5 @@ const struct xq_format xq_format_xqf = {
 	xqf_close_writer,
 	XQF_MAX_RECORD,
 	XQF_MEM_FACTOR,
+	NULL, /* no alias */
 };

@@ -134,7 +134,7 @@ int xq_buf_add_json_string(struct xq_buf *b, const char *s, size_t len)
 
 	if (xq_buf_grow(b, len + 2))
 		return XQ_ENOMEM;
-	xq_buf_addc(b, '"');
+	xq_buf_addc(b, '"'); /* cannot fail: room was made */
 	while (i < len) {
 		unsigned char c = (unsigned char)s[i];
 		int rc = 0;
@@ -189,4 +189,31 @@ char *xq_buf_detach(struct xq_buf *b, size_t *len)
 	}
 	xq_buf_init(b);
 	return p;
+}
+
+int xq_buf_add_xml(struct xq_buf *b, const char *s, size_t len, unsigned flags, size_t *dropped)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		switch (c) {
+		case '&': xq_buf_adds(b, "&amp;"); break;
+		case '<': xq_buf_adds(b, "&lt;"); break;
+		case '>': xq_buf_adds(b, "&gt;"); break;
+		case '\r': xq_buf_adds(b, "&#13;"); break;
+		case '"':
+			if (flags & XQ_XML_ATTR)
+				xq_buf_adds(b, "&quot;");
+			else
+				xq_buf_addc(b, '"');
+			break;
+		default:
+			if (c < 0x20 && c != '\t' && c != '\n') {
+				if (dropped)
+					(*dropped)++;
+			} else {
+				xq_buf_addc(b, (char)c);
+			}
+		}
+	}
+	return xq_buf_error(b); /* the appends' sticky error, checked once */
 }

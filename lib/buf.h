@@ -66,6 +66,19 @@ int xq_buf_vaddf(struct xq_buf *b, const char *fmt, va_list ap)
  */
 int xq_buf_add_json_string(struct xq_buf *b, const char *s, size_t len);
 
+/*
+ * Append `s` (`len` bytes of UTF-8) as XML 1.0 character data, the one
+ * escaper of the tree for XML (CBF records, SVG diagrams): '&', '<' and
+ * '>' always escaped, '"' too with XQ_XML_ATTR (for an attribute value in
+ * double quotes), and a carriage return as "&#13;", which XML's line-end
+ * normalisation would otherwise turn into a line feed.  The control
+ * characters XML 1.0 cannot hold, escaped or not, are left out and
+ * counted in *dropped (when not NULL), for the caller to report as lost.
+ * Returns 0 or XQ_ENOMEM.  (HTML text has its own rules: formats/html.h.)
+ */
+enum { XQ_XML_ATTR = 1 };
+int xq_buf_add_xml(struct xq_buf *b, const char *s, size_t len, unsigned flags, size_t *dropped);
+
 /* Take the memory (caller frees it with free()); `b` is re-initialised. */
 char *xq_buf_detach(struct xq_buf *b, size_t *len);
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "diag.h"
 #include "utf8.h"
 
@@ -42,14 +43,8 @@ static int seg_push(struct xq_textdec *d, enum xq_encoding enc)
 		if (last->enc == enc)
 			return 0;
 	}
-	if (n == d->segs_cap) {
-		size_t cap = d->segs_cap ? d->segs_cap * 2 : 8;
-		struct xq_textdec_seg *p = realloc(d->segs, cap * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		d->segs = p;
-		d->segs_cap = cap;
-	}
+	if (XQ_ALLOC_GROW(d->segs, n + 1, d->segs_cap))
+		return XQ_ENOMEM;
 	d->segs[n].dpos = d->dpos;
 	d->segs[n].raw = d->raw;
 	d->segs[n].enc = enc;
@@ -73,13 +68,8 @@ static int event_push(struct xq_textdec *d, enum xq_textdec_kind kind, uint64_t 
 				(d->nevents - d->ev_first) * sizeof(*d->events));
 			d->nevents -= d->ev_first;
 			d->ev_first = 0;
-		} else {
-			size_t cap = d->ev_cap ? d->ev_cap * 2 : 16;
-			struct xq_textdec_event *p = realloc(d->events, cap * sizeof(*p));
-			if (!p)
-				return XQ_ENOMEM;
-			d->events = p;
-			d->ev_cap = cap;
+		} else if (XQ_ALLOC_GROW(d->events, d->nevents + 1, d->ev_cap)) {
+			return XQ_ENOMEM;
 		}
 	}
 	e = &d->events[d->nevents++];

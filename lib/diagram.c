@@ -147,25 +147,10 @@ int xq_diagram_unicode(struct xq_buf *out, const struct xq_board *b, xq_move las
 
 /* ---- SVG ------------------------------------------------------------------ */
 
+/* Text in an SVG element or attribute (quotes escaped for both). */
 static int add_xml_text(struct xq_buf *out, const char *s)
 {
-	int rc = 0;
-
-	for (; *s && !rc; s++) {
-		switch (*s) {
-		case '&': rc = xq_buf_adds(out, "&amp;"); break;
-		case '<': rc = xq_buf_adds(out, "&lt;"); break;
-		case '>': rc = xq_buf_adds(out, "&gt;"); break;
-		case '"': rc = xq_buf_adds(out, "&quot;"); break;
-		default:
-			/* XML 1.0 forbids most control characters, escaped or not. */
-			if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' && *s != '\r')
-				rc = xq_buf_addc(out, ' ');
-			else
-				rc = xq_buf_addc(out, *s);
-		}
-	}
-	return rc;
+	return xq_buf_add_xml(out, s, strlen(s), XQ_XML_ATTR, NULL);
 }
 
 struct geo {

@@ -45,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "buf.h"
 #include "diag.h"
 #include "movegen.h"
@@ -549,14 +550,8 @@ static int add_listed(struct xq_engine *e, const char *s, size_t n)
 {
 	char *c;
 
-	if (e->nlisted == e->listed_alloc) {
-		size_t na = e->listed_alloc ? e->listed_alloc * 2 : 32;
-		char **nl = realloc(e->listed, na * sizeof(*nl));
-		if (!nl)
-			return XQ_ENOMEM;
-		e->listed = nl;
-		e->listed_alloc = na;
-	}
+	if (XQ_ALLOC_GROW(e->listed, e->nlisted + 1, e->listed_alloc))
+		return XQ_ENOMEM;
 	c = malloc(n + 1);
 	if (!c)
 		return XQ_ENOMEM;
@@ -1058,8 +1053,8 @@ static int read_line(struct xq_engine *e, int64_t deadline, int watch_stop, cons
 			if (n == 0 || (errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK)) {
 				close_fd(&e->from_fd);
 				/* Hand out a last unterminated line, if any. */
-				if (e->in.len > e->in_used)
-					xq_buf_addc(&e->in, '\n');
+				if (e->in.len > e->in_used && xq_buf_addc(&e->in, '\n'))
+					return LINE_EOF;
 				continue;
 			}
 		} else if (exited(e)) {
@@ -1071,8 +1066,8 @@ static int read_line(struct xq_engine *e, int64_t deadline, int watch_stop, cons
 				if (xq_buf_add(&e->in, buf, (size_t)n))
 					break;
 			close_fd(&e->from_fd);
-			if (e->in.len > e->in_used)
-				xq_buf_addc(&e->in, '\n');
+			if (e->in.len > e->in_used && xq_buf_addc(&e->in, '\n'))
+				return LINE_EOF;
 		}
 	}
 }
@@ -1425,33 +1420,45 @@ static int add_moves(struct xq_buf *b, const xq_move *moves, size_t n, int rank_
 	return 0;
 }
 
+int xq_engine_go_text(struct xq_buf *b, enum xq_protocol proto, const struct xq_limit *lim,
+		      int *emulate_movetime)
+{
+	/* Appends go on after a failure (adding nothing): the sticky error
+	 * is checked once, at the end. */
+	*emulate_movetime = 0;
+	xq_buf_adds(b, "go");
+	if (proto == XQ_PROTOCOL_UCCI) {
+		/* UCCI takes one mode; its `time` is a clock (in seconds for
+		 * ElephantEye), so a move time is kept by us with `stop`. */
+		if (lim->depth > 0)
+			xq_buf_addf(b, " depth %d", lim->depth);
+		else if (lim->nodes)
+			xq_buf_addf(b, " nodes %llu", (unsigned long long)lim->nodes);
+		else
+			xq_buf_adds(b, " infinite");
+		*emulate_movetime = lim->movetime_ms > 0;
+	} else {
+		if (lim->depth > 0)
+			xq_buf_addf(b, " depth %d", lim->depth);
+		if (lim->nodes)
+			xq_buf_addf(b, " nodes %llu", (unsigned long long)lim->nodes);
+		if (lim->movetime_ms)
+			xq_buf_addf(b, " movetime %u", (unsigned)lim->movetime_ms);
+	}
+	return xq_buf_error(b);
+}
+
 static int go_command(struct xq_engine *e, struct xq_diag *d, const struct xq_limit *lim,
 		      int *emulate_movetime)
 {
 	struct xq_buf b = XQ_BUF_INIT;
-	int rc;
+	int rc = xq_engine_go_text(&b, e->proto, lim, emulate_movetime);
 
-	*emulate_movetime = 0;
-	xq_buf_adds(&b, "go");
-	if (e->proto == XQ_PROTOCOL_UCCI) {
-		/* UCCI takes one mode; its `time` is a clock (in seconds for
-		 * ElephantEye), so a move time is kept by us with `stop`. */
-		if (lim->depth > 0)
-			xq_buf_addf(&b, " depth %d", lim->depth);
-		else if (lim->nodes)
-			xq_buf_addf(&b, " nodes %llu", (unsigned long long)lim->nodes);
-		else
-			xq_buf_adds(&b, " infinite");
-		*emulate_movetime = lim->movetime_ms > 0;
-	} else {
-		if (lim->depth > 0)
-			xq_buf_addf(&b, " depth %d", lim->depth);
-		if (lim->nodes)
-			xq_buf_addf(&b, " nodes %llu", (unsigned long long)lim->nodes);
-		if (lim->movetime_ms)
-			xq_buf_addf(&b, " movetime %u", (unsigned)lim->movetime_ms);
-	}
-	rc = send_line(e, d, "%s", b.ptr);
+	if (rc)
+		rc = xq_diag_set(d, rc, XQ_D_RESOURCE, XQ_SEV_ERROR,
+				 "out of memory: the search command was not sent");
+	else
+		rc = send_line(e, d, "%s", b.ptr);
 	xq_buf_release(&b);
 	return rc;
 }
@@ -1552,8 +1559,8 @@ static int engine_analyse(void *impl, struct xq_analysis *out, const struct xq_b
 		return rc;
 
 	e->stop_sent = 0;
-	if (go_command(e, d, limit, &emulate))
-		return XQ_EENGINE;
+	if ((rc = go_command(e, d, limit, &emulate)))
+		return rc == XQ_ENOMEM ? rc : XQ_EENGINE;
 	t0 = now_ms();
 	budget = limit->movetime_ms ? limit->movetime_ms + e->timeout_ms : e->search_timeout_ms;
 	deadline = t0 + budget;

@@ -174,7 +174,8 @@ void xq_engine_stop(struct xq_engine *e);
  * the checks on the input and on `d`).  When the side to move has no legal
  * move the answer is given without asking the engine.  Errors:
  * XQ_EILLEGAL (the input), XQ_EENGINE (the engine: not running, crashed,
- * hung, rejected the position, lied, answered without a score).
+ * hung, rejected the position, lied, answered without a score), XQ_ENOMEM
+ * (a command could not be built: nothing is sent).
  */
 int xq_engine_analyse(struct xq_engine *e, struct xq_analysis *out, const struct xq_board *start,
 		      const xq_move *moves, size_t nmoves, const struct xq_limit *limit,
@@ -257,5 +258,18 @@ void xq_engine_parse_line(struct xq_engine_line *out, const char *line, size_t l
  * `out` needs 7 bytes; returns the length.
  */
 size_t xq_engine_move_text(xq_move m, int rank_base, char out[7]);
+
+/*
+ * Append to `b` the command that starts a search within `lim` in dialect
+ * `proto` (UCI: "go depth 8 movetime 500"; UCCI takes one mode: depth,
+ * else nodes, else "go infinite", and *emulate_movetime is set when the
+ * client keeps the move time itself with `stop`).  Returns 0, or
+ * XQ_ENOMEM when `b` is in error (an append failed, now or before: its
+ * sticky error): the text is then not whole and is never sent, since a
+ * bare "go" would search without end.
+ */
+struct xq_buf;
+int xq_engine_go_text(struct xq_buf *b, enum xq_protocol proto, const struct xq_limit *lim,
+		      int *emulate_movetime);
 
 #endif

@@ -3,6 +3,8 @@
  */
 #include "game.h"
 
+#include "alloc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,7 @@ void xq_game_clear(struct xq_game *g)
 	xq_arena_reset(&g->arena);
 	g->ntags = 0;
 	xq_board_start(&g->start);
+	g->start_text = NULL;
 	g->nnodes = 1;
 	root_node(&g->nodes[0]);
 	g->result = XQ_RESULT_NONE;
@@ -66,20 +69,24 @@ char *xq_game_strdup(struct xq_game *g, const char *s, size_t len)
 int xq_game_add_tag(struct xq_game *g, const char *name, size_t nlen, const char *value,
 		    size_t vlen)
 {
+	return xq_game_add_tag_at(g, name, nlen, value, vlen, NULL);
+}
+
+int xq_game_add_tag_at(struct xq_game *g, const char *name, size_t nlen, const char *value,
+		       size_t vlen, const struct xq_place *place)
+{
 	struct xq_tag t;
 
-	if (g->ntags == g->tags_alloc) {
-		size_t n = g->tags_alloc ? g->tags_alloc * 2 : 16;
-		struct xq_tag *p = realloc(g->tags, n * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		g->tags = p;
-		g->tags_alloc = n;
-	}
+	if (XQ_ALLOC_GROW(g->tags, g->ntags + 1, g->tags_alloc))
+		return XQ_ENOMEM;
 	t.name = xq_game_strdup(g, name, nlen);
 	t.value = xq_game_strdup(g, value, vlen);
 	if (!t.name || !t.value)
 		return XQ_ENOMEM;
+	if (place)
+		t.place = *place;
+	else
+		memset(&t.place, 0, sizeof(t.place));
 	g->tags[g->ntags++] = t;
 	return 0;
 }
@@ -106,6 +113,19 @@ const char *xq_game_tag(const struct xq_game *g, const char *name)
 	return NULL;
 }
 
+int xq_game_tag_place(const struct xq_game *g, const char *name, struct xq_place *out)
+{
+	for (size_t i = 0; i < g->ntags; i++) {
+		if (strcmp(g->tags[i].name, name))
+			continue;
+		if (!g->tags[i].place.line && !g->tags[i].place.offset)
+			return 0;
+		*out = g->tags[i].place;
+		return 1;
+	}
+	return 0;
+}
+
 int xq_game_remove_tag(struct xq_game *g, const char *name)
 {
 	size_t j = 0;
@@ -129,14 +149,8 @@ int xq_game_add_move(struct xq_game *g, uint32_t parent, xq_move m, uint32_t *ou
 
 	if (parent >= g->nnodes || g->nnodes >= XQ_NODE_NONE - 1)
 		return XQ_EINTERNAL;
-	if (g->nnodes == g->nodes_alloc) {
-		size_t cap = g->nodes_alloc * 2;
-		struct xq_node *p = realloc(g->nodes, cap * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		g->nodes = p;
-		g->nodes_alloc = cap;
-	}
+	if (XQ_ALLOC_GROW(g->nodes, g->nnodes + 1, g->nodes_alloc))
+		return XQ_ENOMEM;
 	idx = (uint32_t)g->nnodes++;
 	n = &g->nodes[idx];
 	root_node(n);
@@ -174,6 +188,17 @@ int xq_game_set_pre_comment(struct xq_game *g, uint32_t node, const char *s, siz
 int xq_game_set_text(struct xq_game *g, uint32_t node, const char *s, size_t len)
 {
 	return set_str(g, &g->nodes[node].text, s, len);
+}
+
+int xq_game_set_start_text(struct xq_game *g, const char *s, size_t len)
+{
+	const char *t = xq_game_strdup(g, s, len);
+
+	if (!t)
+		return XQ_ENOMEM;
+	g->start_text = t;
+	g->flags |= XQ_GAME_BROKEN;
+	return 0;
 }
 
 int xq_game_set_error(struct xq_game *g, const char *s, size_t len)
@@ -304,25 +329,32 @@ void xq_game_count(const struct xq_game *g, struct xq_game_counts *c)
 
 void xq_game_board_at(const struct xq_game *g, uint32_t n, struct xq_board *out)
 {
-	uint32_t stack_small[256], *path = stack_small, depth = 0, cap = 256;
+	uint32_t stack_small[256], *path = stack_small;
+	size_t depth = 0, k;
 	struct xq_undo u;
 
 	*out = g->start;
-	for (uint32_t m = n; m != XQ_ROOT && m != XQ_NODE_NONE; m = g->nodes[m].parent) {
-		if (depth == cap) {
-			uint32_t *p = malloc(sizeof(*p) * cap * 2);
-			if (!p)
-				break; /* cannot happen in practice; position stays at start */
-			memcpy(p, path, sizeof(*p) * cap);
-			if (path != stack_small)
-				free(path);
-			path = p;
-			cap *= 2;
+	/* The path is as long as the ply: counted first, so that it is
+	 * allocated once (not grown), and on the stack when short. */
+	for (uint32_t m = n; m != XQ_ROOT && m != XQ_NODE_NONE; m = g->nodes[m].parent)
+		depth++;
+	if (depth > sizeof(stack_small) / sizeof(stack_small[0]) &&
+	    !(path = malloc(depth * sizeof(*path)))) {
+		/* No memory: the same moves, each found again from `n` (slow,
+		 * but never another position). */
+		for (k = depth; k-- > 0;) {
+			uint32_t m = n;
+			for (size_t up = 0; up < k; up++)
+				m = g->nodes[m].parent;
+			xq_board_make(out, g->nodes[m].move, &u);
 		}
-		path[depth++] = m;
+		return;
 	}
-	while (depth > 0)
-		xq_board_make(out, g->nodes[path[--depth]].move, &u);
+	k = 0;
+	for (uint32_t m = n; m != XQ_ROOT && m != XQ_NODE_NONE; m = g->nodes[m].parent)
+		path[k++] = m;
+	while (k > 0)
+		xq_board_make(out, g->nodes[path[--k]].move, &u);
 	if (path != stack_small)
 		free(path);
 }
@@ -339,19 +371,9 @@ int xq_walk_init(struct xq_walk *w, const struct xq_game *g)
 
 static int walk_push(struct xq_walk *w, uint32_t n)
 {
-	if (w->depth == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 64;
-		uint32_t *p = realloc(w->path, cap * sizeof(*p));
-		struct xq_undo *u;
-		if (!p)
-			return XQ_ENOMEM;
-		w->path = p;
-		u = realloc(w->undo, cap * sizeof(*u));
-		if (!u)
-			return XQ_ENOMEM;
-		w->undo = u;
-		w->cap = cap;
-	}
+	if (XQ_ALLOC_GROW(w->path, w->depth + 1, w->cap) ||
+	    XQ_ALLOC_GROW(w->undo, w->depth + 1, w->undo_cap))
+		return XQ_ENOMEM;
 	w->before = w->cur;
 	xq_board_make(&w->cur, w->g->nodes[n].move, &w->undo[w->depth]);
 	w->path[w->depth++] = n;
@@ -393,6 +415,7 @@ void xq_walk_release(struct xq_walk *w)
 	free(w->undo);
 	w->path = NULL;
 	w->undo = NULL;
+	w->depth = w->cap = w->undo_cap = 0;
 }
 
 /* ---- the tree in reading order ------------------------------------------------ */
@@ -410,14 +433,8 @@ static int text_push(struct xq_textwalk *t, uint32_t node, uint32_t ply,
 {
 	struct xq_textwalk_frame *f;
 
-	if (t->depth == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 16;
-		f = realloc(t->stack, cap * sizeof(*f));
-		if (!f)
-			return XQ_ENOMEM;
-		t->stack = f;
-		t->cap = cap;
-	}
+	if (XQ_ALLOC_GROW(t->stack, t->depth + 1, t->cap))
+		return XQ_ENOMEM;
 	f = &t->stack[t->depth++];
 	f->node = node;
 	f->sib = XQ_NODE_NONE;
@@ -511,6 +528,9 @@ int xq_game_equal(const struct xq_game *a, const struct xq_game *b, unsigned ign
 		return 0;                                  \
 	} while (0)
 
+	if (!str_eq(a->start_text, b->start_text))
+		DIFF("start positions that could not be read differ: '%s' and '%s'",
+		     a->start_text ? a->start_text : "(none)", b->start_text ? b->start_text : "(none)");
 	xq_board_to_fen(&a->start, fa, sizeof(fa));
 	xq_board_to_fen(&b->start, fb, sizeof(fb));
 	/* Compare the position and side, not the counters, which some formats drop. */

@@ -35,6 +35,11 @@
  * authoritative for the position: a FEN tag is kept where it stood in the
  * tag order, and writers replace its value by the canonical FEN of
  * `start` (and add one when the start is not the standard position).
+ * The one exception: a start position the source gave but that could not
+ * be read (`start_text`, below).  `start` is then not the game's position,
+ * and no writer may present it as one: text formats write the FEN back as
+ * the source wrote it, the others refuse the game (formats/format.h,
+ * xq_write_start_check()).
  */
 #ifndef XQ_LIB_GAME_H
 #define XQ_LIB_GAME_H
@@ -52,6 +57,7 @@
 struct xq_tag {
 	const char *name;  /* in the game's arena */
 	const char *value;
+	struct xq_place place; /* where the tag is written in the source (all 0: not known) */
 };
 
 struct xq_node {
@@ -86,6 +92,10 @@ struct xq_game {
 	struct xq_tag *tags;
 	size_t ntags, tags_alloc;
 	struct xq_board start;   /* the start position (standard unless set) */
+	const char *start_text;  /* the source's FEN as written when it gave a start
+				  * position that could not be read (the game is then
+				  * XQ_GAME_BROKEN and `start` is left standard, not the
+				  * game's position); NULL otherwise */
 	struct xq_node *nodes;   /* nodes[0] is the root */
 	size_t nnodes, nodes_alloc;
 	enum xq_result result;   /* from the record's result marker or field */
@@ -113,13 +123,20 @@ size_t xq_game_memory(const struct xq_game *g);
 /* A copy of `len` bytes in the game's arena (NUL-terminated), or NULL. */
 char *xq_game_strdup(struct xq_game *g, const char *s, size_t len);
 
-/* Append a tag (duplicates are kept, as they were in the source). */
+/* Append a tag (duplicates are kept, as they were in the source); _at
+ * also keeps where the source wrote it, so diagnostics about the tag can
+ * point there (NULL: not known). */
 int xq_game_add_tag(struct xq_game *g, const char *name, size_t nlen, const char *value,
 		    size_t vlen);
+int xq_game_add_tag_at(struct xq_game *g, const char *name, size_t nlen, const char *value,
+		       size_t vlen, const struct xq_place *place);
 /* Set the first tag called `name`, or append it. */
 int xq_game_set_tag(struct xq_game *g, const char *name, const char *value);
 /* The value of the first tag called `name`, or NULL. */
 const char *xq_game_tag(const struct xq_game *g, const char *name);
+/* Where the source wrote the first tag called `name`: 1 with *out set, or
+ * 0 when there is no such tag or its place is not known. */
+int xq_game_tag_place(const struct xq_game *g, const char *name, struct xq_place *out);
 /* Remove every tag called `name`; returns how many. */
 int xq_game_remove_tag(struct xq_game *g, const char *name);
 
@@ -136,6 +153,9 @@ int xq_game_set_pre_comment(struct xq_game *g, uint32_t node, const char *s, siz
 int xq_game_set_text(struct xq_game *g, uint32_t node, const char *s, size_t len);
 /* Add text to a node's comment, separated from what is there by a space. */
 int xq_game_append_comment(struct xq_game *g, uint32_t node, const char *s, size_t len);
+/* Record that the source's start position, `len` bytes of FEN as written,
+ * could not be read (start_text); marks the game XQ_GAME_BROKEN. */
+int xq_game_set_start_text(struct xq_game *g, const char *s, size_t len);
 /* Set (replace) the text saying why the game is broken; len bytes. */
 int xq_game_set_error(struct xq_game *g, const char *s, size_t len);
 /* Append a NAG to a node (at most 255). */
@@ -178,7 +198,7 @@ struct xq_walk {
 	struct xq_board before, after;
 	uint32_t *path;         /* nodes from the root's first level down to `node` */
 	struct xq_undo *undo;   /* in step with path: undo of each move on `cur` */
-	size_t depth, cap;
+	size_t depth, cap, undo_cap;
 	struct xq_board cur;    /* position after the last node on the path */
 	int started;
 };
@@ -212,14 +232,13 @@ int xq_textwalk_init(struct xq_textwalk *t, const struct xq_game *g);
 int xq_textwalk_next(struct xq_textwalk *t);
 void xq_textwalk_release(struct xq_textwalk *t);
 
-/* What xq_game_equal() compares (all by default). */
+/* What xq_game_equal() compares (all by default; move texts never). */
 enum {
 	XQ_EQ_IGNORE_TAGS = 1 << 0,
 	XQ_EQ_IGNORE_TAG_ORDER = 1 << 1,
 	XQ_EQ_IGNORE_COMMENTS = 1 << 2,
 	XQ_EQ_IGNORE_NAGS = 1 << 3,
 	XQ_EQ_IGNORE_RESULT = 1 << 4,
-	XQ_EQ_IGNORE_TEXT = 1 << 5,  /* move text as written (default: ignored unless XQ_EQ_TEXT) */
 	XQ_EQ_MAINLINE_ONLY = 1 << 6,
 	XQ_EQ_IGNORE_PRE_COMMENTS = 1 << 7
 };
@@ -228,7 +247,7 @@ enum {
  * Compare two games: start position, tree (moves and shape), comments,
  * NAGs, tags and result, less what `ignore` says.  Move texts, source
  * places and the text of FEN tags (the start positions are compared) are
- * never compared.  Returns 1 if equal; 0 otherwise with the
+ * never compared; a start that could not be read compares by its text.  Returns 1 if equal; 0 otherwise with the
  * first difference described in `why` (cap bytes).
  */
 int xq_game_equal(const struct xq_game *a, const struct xq_game *b, unsigned ignore, char *why,

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "utf8.h"
 
 /* ---- names ---------------------------------------------------------------- */
@@ -718,29 +719,12 @@ void xq_rules_report_release(struct xq_rules_report *r)
 	xq_rules_report_init(r);
 }
 
-static int grow(void **ptr, size_t *alloc, size_t need, size_t size)
-{
-	size_t n = *alloc ? *alloc : 8;
-	void *p;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*ptr, n * size);
-	if (!p)
-		return XQ_ENOMEM;
-	*ptr = p;
-	*alloc = n;
-	return 0;
-}
-
 static int add_limit(struct xq_rules_report *r, uint8_t kind, uint32_t ply, uint32_t since,
 		     uint32_t limit)
 {
 	struct xq_rules_limit_event *ev;
 
-	if (grow((void **)&r->limits, &r->limits_alloc, r->nlimits + 1, sizeof(*r->limits)))
+	if (XQ_ALLOC_GROW(r->limits, r->nlimits + 1, r->limits_alloc))
 		return XQ_ENOMEM;
 	ev = &r->limits[r->nlimits++];
 	memset(ev, 0, sizeof(*ev));
@@ -755,7 +739,7 @@ static int add_cycle(struct xq_rules_report *r, uint32_t first, uint32_t last, u
 {
 	struct xq_rules_cycle *c;
 
-	if (grow((void **)&r->cycles, &r->cycles_alloc, r->ncycles + 1, sizeof(*r->cycles)))
+	if (XQ_ALLOC_GROW(r->cycles, r->ncycles + 1, r->cycles_alloc))
 		return XQ_ENOMEM;
 	c = &r->cycles[r->ncycles++];
 	memset(c, 0, sizeof(*c));
@@ -1057,7 +1041,7 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 	r->nlimits = 0;
 	r->rules = o->rules;
 	r->end = XQ_PLAYING;
-	if (grow((void **)&r->plies, &r->plies_alloc, n ? n : 1, sizeof(*r->plies)))
+	if (XQ_ALLOC_GROW(r->plies, n ? n : 1, r->plies_alloc))
 		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
 	e = malloc((n + 1) * sizeof(*e));
 	if (!e)

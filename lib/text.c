@@ -221,6 +221,28 @@ int xq_transcoder_convert(struct xq_transcoder *t, const char *in, size_t len, s
 	return rc;
 }
 
+int xq_transcoder_convert_lossy(struct xq_transcoder *t, const char *in, size_t len,
+				struct xq_buf *out, size_t *lost, size_t *first_lost)
+{
+	size_t i = 0;
+
+	*lost = 0;
+	while (i < len) {
+		size_t bad = 0, n;
+		int rc = xq_transcoder_convert(t, in + i, len - i, out, &bad);
+		if (rc != XQ_EENCODING)
+			return rc;
+		if (!*lost)
+			*first_lost = i + bad;
+		(*lost)++;
+		if (xq_buf_addc(out, '?'))
+			return XQ_ENOMEM;
+		n = xq_utf8_valid_prefix(in + i + bad, len - i - bad);
+		i += bad + (n ? n : 1);
+	}
+	return 0;
+}
+
 void xq_transcoder_release(struct xq_transcoder *t)
 {
 	if (t->cd)

@@ -98,6 +98,16 @@ void xq_transcoder_init(struct xq_transcoder *t, enum xq_encoding from, enum xq_
 int xq_transcoder_convert(struct xq_transcoder *t, const char *in, size_t len, struct xq_buf *out,
 			  size_t *bad);
 
+/*
+ * The same from UTF-8 (t->from), losing what t->to cannot hold: each such
+ * character becomes '?'.  *lost counts them and *first_lost (when any)
+ * is the byte offset in `in` of the first.  Returns 0, XQ_EUNSUPPORTED or
+ * XQ_ENOMEM.  This is the writers' one lossy encoder (formats/format.h,
+ * xq_write_text(), says how the loss is reported).
+ */
+int xq_transcoder_convert_lossy(struct xq_transcoder *t, const char *in, size_t len,
+				struct xq_buf *out, size_t *lost, size_t *first_lost);
+
 /* Close the descriptor (if one was opened); the struct can be init'ed again. */
 void xq_transcoder_release(struct xq_transcoder *t);
 

@@ -4,6 +4,8 @@
  * than bytes, no game without moving on); and every game it returns,
  * broken or not, must write back and read again to an equal game (the
  * writer can hold everything the reader builds; the first 64 are tried).
+ * The probe reads the same bytes, as detection would hand them to it: it
+ * must stay inside them and answer on its 0-100 scale.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,7 +47,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	void *r;
 	int games = 0;
 
-	if (size > FUZZ_MAX_INPUT || !f || xq_input_open_mem(&in, "fuzz", data, size))
+	if (size > FUZZ_MAX_INPUT || !f)
+		return 0;
+	{
+		int score = f->probe(data, size < XQ_PEEK_SIZE ? size : XQ_PEEK_SIZE);
+		if (score < 0 || score > 100)
+			abort();
+	}
+	if (xq_input_open_mem(&in, "fuzz", data, size))
 		return 0;
 	if (f->open_reader(&r, in, NULL, &sink)) {
 		xq_input_close(in);

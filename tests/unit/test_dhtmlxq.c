@@ -289,6 +289,30 @@ static void header_elements_map_to_canonical_tags(void **state)
 	release_games(g, n);
 }
 
+/* A header element's tag keeps where its value starts, for diagnostics
+ * about it. */
+static void header_tags_keep_the_place_of_their_value(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	struct xq_place at;
+	int n;
+
+	(void)state;
+	n = READ("[DhtmlXQ]\n[DhtmlXQ_title]T[/DhtmlXQ_title]\n  [DhtmlXQ_date]2006.13.45[/DhtmlXQ_date]\n"
+		 "[/DhtmlXQ]",
+		 g, &c);
+	assert_int_equal(n, 1);
+	assert_int_equal(xq_game_tag_place(&g[0], "Title", &at), 1);
+	assert_int_equal(at.line, 2);
+	assert_int_equal(at.col, 16);
+	assert_int_equal(xq_game_tag_place(&g[0], "Date", &at), 1);
+	assert_int_equal(at.line, 3);
+	assert_int_equal(at.col, 17);
+	assert_int_equal(at.offset, 59);
+	release_games(g, n);
+}
+
 static void other_elements_keep_their_capitalised_names(void **state)
 {
 	static struct collected c;
@@ -1313,6 +1337,7 @@ int main(void)
 		cmocka_unit_test(comment_bars_are_newlines_and_escapes_are_characters),
 		cmocka_unit_test(comment_for_a_missing_move_is_reported),
 		cmocka_unit_test(header_elements_map_to_canonical_tags),
+		cmocka_unit_test(header_tags_keep_the_place_of_their_value),
 		cmocka_unit_test(other_elements_keep_their_capitalised_names),
 		cmocka_unit_test(result_words_become_results),
 		cmocka_unit_test(unknown_result_word_is_kept_as_a_tag_and_noted),

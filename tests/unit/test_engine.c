@@ -7,6 +7,8 @@
  */
 #include "testutil.h"
 
+#include "buf.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -336,6 +338,46 @@ static void move_text_writes_ranks_from_0_or_1(void **state)
 	assert_string_equal(t, "b10c8");
 	xq_engine_move_text(mv("a9b9"), 1, t);
 	assert_string_equal(t, "a10b10");
+}
+
+static void go_text_gives_the_limits_each_dialect_takes(void **state)
+{
+	struct xq_limit lim = {8, 5000, 300};
+	struct xq_buf b = XQ_BUF_INIT;
+	int emulate = -1;
+
+	(void)state;
+	assert_int_equal(xq_engine_go_text(&b, XQ_PROTOCOL_UCI, &lim, &emulate), 0);
+	assert_string_equal(b.ptr, "go depth 8 nodes 5000 movetime 300");
+	assert_int_equal(emulate, 0);
+	xq_buf_reset(&b);
+	assert_int_equal(xq_engine_go_text(&b, XQ_PROTOCOL_UCCI, &lim, &emulate), 0);
+	assert_string_equal(b.ptr, "go depth 8");
+	assert_int_equal(emulate, 1);
+	xq_buf_reset(&b);
+	lim.depth = 0;
+	lim.nodes = 0;
+	assert_int_equal(xq_engine_go_text(&b, XQ_PROTOCOL_UCCI, &lim, &emulate), 0);
+	assert_string_equal(b.ptr, "go infinite");
+	xq_buf_release(&b);
+}
+
+/* Under memory pressure the command is refused, never cut short: a bare
+ * "go" would start a search without end.  The failure is injected as a
+ * buffer already in error (its sticky error). */
+static void go_text_in_a_failed_buffer_is_refused_not_cut_short(void **state)
+{
+	struct xq_limit lim = {8, 0, 0};
+	struct xq_buf b = XQ_BUF_INIT;
+	int emulate;
+
+	(void)state;
+	b.err = XQ_ENOMEM;
+	assert_int_equal(xq_engine_go_text(&b, XQ_PROTOCOL_UCI, &lim, &emulate), XQ_ENOMEM);
+	assert_int_equal(b.len, 0);
+	b.err = XQ_ENOMEM;
+	assert_int_equal(xq_engine_go_text(&b, XQ_PROTOCOL_UCCI, &lim, &emulate), XQ_ENOMEM);
+	xq_buf_release(&b);
 }
 
 static void option_parse_splits_at_the_first_equals_sign(void **state)
@@ -1189,6 +1231,8 @@ int main(void)
 		cmocka_unit_test(parse_reads_option_names_in_both_dialects),
 		cmocka_unit_test(move_text_writes_ranks_from_0_or_1),
 		cmocka_unit_test(option_parse_splits_at_the_first_equals_sign),
+		cmocka_unit_test(go_text_gives_the_limits_each_dialect_takes),
+		cmocka_unit_test(go_text_in_a_failed_buffer_is_refused_not_cut_short),
 		cmocka_unit_test_teardown(uci_engine_is_detected_and_answers, teardown),
 		cmocka_unit_test_teardown(variant_engine_gets_xiangqi_and_ranks_1_to_10_both_ways, teardown),
 		cmocka_unit_test_teardown(user_options_are_sent_in_each_dialect, teardown),

@@ -34,6 +34,30 @@ static void tags_keep_their_order_and_duplicates(void **state)
 	xq_game_release(&g);
 }
 
+/* A tag added with its place keeps it, so a diagnostic can point there;
+ * one added without has none, and asking for it says so. */
+static void tag_keeps_the_place_the_source_wrote_it_at(void **state)
+{
+	struct xq_game g;
+	struct xq_place at = {120, 7, 3}, got;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_game_add_tag(&g, "Event", 5, "e", 1), 0);
+	assert_int_equal(xq_game_add_tag_at(&g, "Date", 4, "2006.13.45", 10, &at), 0);
+	assert_int_equal(xq_game_tag_place(&g, "Date", &got), 1);
+	assert_int_equal(got.offset, 120);
+	assert_int_equal(got.line, 7);
+	assert_int_equal(got.col, 3);
+	assert_int_equal(xq_game_tag_place(&g, "Event", &got), 0);
+	assert_int_equal(xq_game_tag_place(&g, "Site", &got), 0);
+	/* Removing a tag before it keeps the place with its tag. */
+	assert_int_equal(xq_game_remove_tag(&g, "Event"), 1);
+	assert_int_equal(xq_game_tag_place(&g, "Date", &got), 1);
+	assert_int_equal(got.line, 7);
+	xq_game_release(&g);
+}
+
 /* Main line h2e2 h9g7 h0g2, with alternatives to the second move. */
 static void build_small_tree(struct xq_game *g, uint32_t *alt)
 {
@@ -130,6 +154,34 @@ static void deep_lines_are_walked_without_recursion(void **state)
 	while (xq_walk_next(&w) == 1)
 		steps++;
 	assert_int_equal(steps, 100000);
+	xq_walk_release(&w);
+	xq_game_release(&g);
+}
+
+/* The position at a node far down a line (a path longer than the one
+ * kept on the stack) is the one a walk reaches there. */
+static void position_far_down_a_line_is_the_walks(void **state)
+{
+	static const char *cycle[4] = {"b0c2", "b9c7", "c2b0", "c7b9"};
+	struct xq_game g;
+	struct xq_walk w;
+	struct xq_board at;
+	uint32_t n = XQ_ROOT, last;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xq_game_add_move(&g, n, mv("h0g2"), &n), 0);
+	assert_int_equal(xq_game_add_move(&g, n, mv("h9g7"), &n), 0);
+	for (int i = 0; i < 1001; i++)
+		assert_int_equal(xq_game_add_move(&g, n, mv(cycle[i % 4]), &n), 0);
+	last = n;
+	xq_walk_init(&w, &g);
+	while (xq_walk_next(&w) == 1 && w.node != last)
+		;
+	assert_int_equal(w.node, last);
+	xq_game_board_at(&g, last, &at);
+	assert_memory_equal(&at, &w.after, sizeof(at));
+	assert_int_equal(at.side, XQ_BLACK);
 	xq_walk_release(&w);
 	xq_game_release(&g);
 }
@@ -361,10 +413,12 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tags_keep_their_order_and_duplicates),
+		cmocka_unit_test(tag_keeps_the_place_the_source_wrote_it_at),
 		cmocka_unit_test(first_child_is_the_main_line_and_siblings_are_variations),
 		cmocka_unit_test(preorder_visits_node_subtree_then_later_siblings),
 		cmocka_unit_test(walk_gives_the_position_before_and_after_each_move),
 		cmocka_unit_test(deep_lines_are_walked_without_recursion),
+		cmocka_unit_test(position_far_down_a_line_is_the_walks),
 		cmocka_unit_test(appending_the_nth_alternative_does_not_walk_its_siblings),
 		cmocka_unit_test(many_alternatives_keep_the_order_they_were_added_in),
 		cmocka_unit_test(next_ply_keeps_the_ply_of_every_node_in_preorder),

@@ -293,10 +293,48 @@ static void legal_filter_agrees_with_brute_force_in_random_games(void **state)
 	}
 }
 
+/* The legal captures are the legal moves that land on a piece: the rook
+ * takes along its rank and its file, and a capture that would leave the
+ * king in check is not one. */
+static void legal_captures_are_the_legal_moves_onto_a_piece(void **state)
+{
+	struct xq_board b = pos("4k4/9/9/9/p8/9/9/9/R7n/3K5 w - - 0 1");
+	xq_move caps[XQ_MAX_MOVES];
+	int n;
+
+	(void)state;
+	n = xq_gen_legal_captures(&b, caps);
+	assert_int_equal(n, 2);
+	assert_true((caps[0] == mv("a1a5") && caps[1] == mv("a1i1")) ||
+		    (caps[0] == mv("a1i1") && caps[1] == mv("a1a5")));
+	/* Pinned on the e-file by a rook, the rook may take the pinner but
+	 * not the pawn on its rank. */
+	b = pos("4k4/4r4/9/9/9/9/9/4R3p/9/4K4 w - - 0 1");
+	assert_int_equal(xq_gen_legal_captures(&b, caps), 1);
+	assert_int_equal(caps[0], mv("e2e8"));
+	assert_true(legal(&b, "e2e5"));
+}
+
+static void gives_check_only_for_moves_that_attack_the_king(void **state)
+{
+	struct xq_board b = pos("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1");
+	struct xq_board before = b;
+
+	(void)state;
+	assert_true(xq_move_gives_check(&b, mv("a1e1")));
+	assert_true(xq_move_gives_check(&b, mv("a1a9")));
+	assert_false(xq_move_gives_check(&b, mv("a1a5")));
+	assert_false(xq_move_gives_check(&b, mv("d0d1")));
+	/* The board is restored. */
+	assert_memory_equal(&b, &before, sizeof(b));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(start_position_has_44_legal_moves),
+		cmocka_unit_test(legal_captures_are_the_legal_moves_onto_a_piece),
+		cmocka_unit_test(gives_check_only_for_moves_that_attack_the_king),
 		cmocka_unit_test(cannon_needs_exactly_one_screen_to_capture),
 		cmocka_unit_test(cannon_cannot_capture_over_two_screens),
 		cmocka_unit_test(horse_leg_blocks_move),

@@ -583,6 +583,61 @@ static void bad_fen_is_an_error_in_the_fen_member(void **state)
 	xq_game_release(&g);
 }
 
+/* Each tag keeps where its object starts in the line (column in
+ * characters), for diagnostics about it. */
+static void each_tag_keeps_its_place_in_the_line(void **state)
+{
+	static const char text[] =
+		"\n{\"schema\":\"xqkit.game/1\",\"tags\":[{\"name\":\"Event\",\"value\":\"\xE6\xB5\x8B\"}, "
+		"{\"name\":\"Date\",\"value\":\"2006.13.45\"}]}\n";
+	struct xq_game g;
+	struct xq_diag diags[16];
+	struct xq_place at;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(read_all(text, &g, 1, diags), 1);
+	assert_int_equal(xq_game_tag_place(&g, "Event", &at), 1);
+	assert_int_equal(at.line, 2);
+	assert_int_equal(at.col, 34);
+	assert_int_equal(at.offset, 34);
+	assert_int_equal(xq_game_tag_place(&g, "Date", &at), 1);
+	assert_int_equal(at.line, 2);
+	assert_int_equal(at.col, 64); /* the three bytes of 测 are one character */
+	assert_int_equal(at.offset, 66);
+	xq_game_release(&g);
+}
+
+/* A rejected "fen" is kept as written (never replaced by the standard
+ * start), the rest of the record is read but no move, and the record
+ * written again says what the source said. */
+static void rejected_fen_is_kept_as_written_and_written_back(void **state)
+{
+	static const char text[] =
+		"{\"schema\":\"xqkit.game/1\",\"tags\":[{\"name\":\"Event\",\"value\":\"e\"}],"
+		"\"fen\":\"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\",\"result\":\"1-0\","
+		"\"moves\":[{\"iccs\":\"e0e1\"}]}\n";
+	struct xq_game g;
+	struct xq_diag diags[16];
+	struct xq_buf out = XQ_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(read_all(text, &g, 1, diags), 1);
+	assert_int_equal(diags[0].code, XQ_D_BAD_FEN);
+	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_non_null(g.start_text);
+	assert_string_equal(g.start_text, "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+	assert_int_equal(g.ntags, 1);
+	assert_int_equal(g.result, XQ_RESULT_RED_WIN);
+	assert_int_equal(g.nnodes, 1);
+	write_one(&g, &out);
+	assert_non_null(strstr(out.ptr, "\"fen\":\"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\""));
+	assert_null(strstr(out.ptr, "rnbakabnr"));
+	xq_buf_release(&out);
+	xq_game_release(&g);
+}
+
 /* Variations nested 5,000 deep: each line's second move has an alternative
  * that starts the next line.  Reading and writing must not recurse. */
 static void deep_variation_nesting_round_trips_without_recursion(void **state)
@@ -631,6 +686,40 @@ static void probe_claims_its_own_records_only(void **state)
 	assert_true(f->probe((const unsigned char *)json, strlen(json)) < 50);
 	assert_int_equal(f->probe((const unsigned char *)pgn, strlen(pgn)), 0);
 	assert_ptr_equal(xq_format_detect((const unsigned char *)ours, strlen(ours), "x.txt"), f);
+}
+
+/* Any JSON spelling of the schema member is ours: spaces around ':' and
+ * ',' (Python's json.dumps), tabs, escapes in the name or the value, the
+ * schema after other members (braces and quotes inside their strings). */
+static void probe_finds_the_schema_whatever_the_json_spelling(void **state)
+{
+	static const struct {
+		const char *text;
+		int score;
+	} cases[] = {
+		{"{\"schema\": \"xqkit.game/1\", \"tags\": []}", 100},
+		{"{ \"schema\" : \"xqkit.game/1\" }", 100},
+		{"\r\n\t{\t\"schema\":\t\"xqkit.game/1\"}", 100},
+		{"{\"\\u0073chema\":\"xqkit.game/1\"}", 100},
+		{"{\"schema\":\"xqkit\\u002egame\\/1\"}", 100},
+		{"{\"tags\": [{\"name\": \"a,}\\\"]\", \"value\": \"{[\"}], \"n\": -1.5e3, \"b\": true, "
+		 "\"schema\": \"xqkit.game/1\"}", 80},
+		{"{\"schema\": \"xqkit.check/1\"}", 10},
+		{"{\"schema\": 1}", 10},
+		{"{\"schemas\": \"xqkit.game/1\"}", 10},
+	};
+	const struct xq_format *f = ndjson();
+	static const char spaced[] = "{\"schema\": \"xqkit.game/1\", \"moves\": [{\"iccs\": \"h2e2\"}]}\n";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int got = f->probe((const unsigned char *)cases[i].text, strlen(cases[i].text));
+		if (got != cases[i].score)
+			fail_msg("probe(%s) = %d, not %d", cases[i].text, got, cases[i].score);
+	}
+	/* Whatever the file's name: a PGN reader must not take it. */
+	assert_ptr_equal(xq_format_detect((const unsigned char *)spaced, strlen(spaced), "g.txt"), f);
+	assert_ptr_equal(xq_format_detect((const unsigned char *)spaced, strlen(spaced), "g.pgn"), f);
 }
 
 /* With a notation asked for, every move (variations too) also carries its
@@ -849,6 +938,83 @@ static void jobs_give_the_same_report_in_the_same_order(void **state)
 	xq_buf_release(&four);
 }
 
+/*
+ * Records edited with Python's json module (json.dumps with its default
+ * separators ", " and ": ", and \u escapes for everything not ASCII,
+ * surrogate pairs included), one per line, are found to be NDJSON by
+ * content and read back as the same games.
+ */
+static void records_rewritten_by_python_json_read_back_the_same(void **state)
+{
+	static const char other[] =
+		"{\"schema\":\"xqkit.game/1\",\"tags\":[{\"name\":\"Red\",\"value\":\"\xE7\x94\xB2 \xF0\xA0\xAE\xB7\"}],"
+		"\"result\":\"0-1\",\"moves\":[{\"iccs\":\"h2e2\",\"comment\":\"tab\\there \xF0\x9F\x98\x80\"},"
+		"{\"iccs\":\"h9g7\",\"variations\":[[{\"iccs\":\"b9c7\"}]]}]}\n";
+	const char *python = test_on_path("python3");
+	const struct xq_format *f = ndjson();
+	struct xq_game g[2], back;
+	struct xq_diag diags[16], d;
+	struct xq_sink sink = {collect, diags};
+	struct xq_buf lines = XQ_BUF_INIT, edited = XQ_BUF_INIT;
+	struct xq_input *in;
+	const unsigned char *head;
+	size_t headlen;
+	char src[4400], dst[4400], cmd[13000], why[256];
+	void *r;
+	FILE *fp;
+	int status;
+
+	(void)state;
+	if (!python)
+		TEST_SKIP("python3 not found on PATH");
+	assert_int_equal(xq_game_init(&g[0]), 0);
+	assert_int_equal(xq_game_init(&g[1]), 0);
+	assert_int_equal(xq_game_init(&back), 0);
+	assert_int_equal(read_all(full_record, &g[0], 1, diags), 1);
+	assert_int_equal(read_all(other, &g[1], 1, diags), 1);
+	write_one(&g[0], &lines);
+	write_one(&g[1], &lines);
+	write_file("ours.ndjson", lines.ptr, src, sizeof(src));
+	snprintf(dst, sizeof(dst), "%s/edited.txt", tmpdir);
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' -c 'import json, sys\n"
+		 "for line in sys.stdin:\n"
+		 "    print(json.dumps(json.loads(line)))' < '%s' > '%s'",
+		 python, src, dst);
+	status = system(cmd);
+	assert_int_equal(WEXITSTATUS(status), 0);
+	fp = fopen(dst, "rb");
+	assert_non_null(fp);
+	for (int c; (c = fgetc(fp)) != EOF;)
+		assert_int_equal(xq_buf_addc(&edited, (char)c), 0);
+	fclose(fp);
+	assert_int_equal(xq_buf_addc(&edited, 0), 0);
+	/* Python's spelling, not ours. */
+	assert_non_null(strstr(edited.ptr, "{\"schema\": \"xqkit.game/1\", \"tags\": [{\"name\": "));
+	assert_non_null(strstr(edited.ptr, "\\ud842\\udfb7"));
+	assert_null(strstr(edited.ptr, "\xE7\x94\xB2"));
+
+	assert_int_equal(xq_input_open(&in, dst, &d), 0);
+	assert_int_equal(xq_input_peek(in, &head, &headlen, &d), 0);
+	assert_ptr_equal(xq_format_detect(head, headlen, dst), f);
+	memset(diags, 0, sizeof(diags));
+	assert_int_equal(f->open_reader(&r, in, NULL, &sink), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(f->read(r, &back), 1);
+		if (!xq_game_equal(&g[i], &back, 0, why, sizeof(why)))
+			fail_msg("game %d differs after Python's rewrite: %s", i + 1, why);
+	}
+	assert_int_equal(f->read(r, &back), 0);
+	assert_int_equal(diags[0].code, XQ_D_NONE);
+	f->close_reader(r);
+	xq_input_close(in);
+	xq_buf_release(&lines);
+	xq_buf_release(&edited);
+	xq_game_release(&g[0]);
+	xq_game_release(&g[1]);
+	xq_game_release(&back);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -861,8 +1027,12 @@ int main(void)
 		cmocka_unit_test(escapes_and_surrogate_pairs_decode_and_lone_ones_fail),
 		cmocka_unit_test(other_schemas_and_unknown_members_are_reported),
 		cmocka_unit_test(bad_fen_is_an_error_in_the_fen_member),
+		cmocka_unit_test(rejected_fen_is_kept_as_written_and_written_back),
+		cmocka_unit_test(each_tag_keeps_its_place_in_the_line),
 		cmocka_unit_test(deep_variation_nesting_round_trips_without_recursion),
 		cmocka_unit_test(probe_claims_its_own_records_only),
+		cmocka_unit_test(probe_finds_the_schema_whatever_the_json_spelling),
+		cmocka_unit_test(records_rewritten_by_python_json_read_back_the_same),
 		cmocka_unit_test(moves_carry_their_text_in_the_notation_asked_for),
 		cmocka_unit_test(writer_refuses_encodings_other_than_utf8),
 		cmocka_unit_test(validate_convert_and_replay_print_json_lines),

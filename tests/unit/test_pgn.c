@@ -654,6 +654,122 @@ static void fen_tag_sets_the_start_and_stays_in_place(void **state)
 	close_reading(&r);
 }
 
+/*
+ * A FEN the reader rejects (here: no red king) leaves the game broken
+ * with the FEN as the source wrote it; written again with --keep-broken,
+ * PGN and NDJSON carry that text, with a warning, and never the standard
+ * start position the source did not have.
+ */
+static void rejected_fen_is_written_back_as_the_source_gave_it(void **state)
+{
+	static const char bad[] = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1";
+	static const char text[] = "[Event \"e\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/"
+				   "P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1\"]\n\n1. h2e2 h9g7 *\n";
+	const struct xq_format *nd = xq_format_find("ndjson");
+	struct reading r;
+	struct writing w;
+	struct xq_buf out = XQ_BUF_INIT, json = XQ_BUF_INIT;
+	struct xq_output *o;
+	struct xq_sink sink;
+	void *wr;
+
+	(void)state;
+	open_str(&r, text);
+	assert_int_equal(next_game(&r), 1);
+	assert_true(r.g.flags & XQ_GAME_BROKEN);
+	assert_non_null(find_diag(&r, XQ_D_BAD_FEN));
+	assert_non_null(r.g.start_text);
+	assert_string_equal(r.g.start_text, bad);
+
+	open_writer(&w, &out, XQ_NOTATION_ICCS, XQ_ENC_UTF8);
+	assert_int_equal(xq_format_pgn.write(w.wr, &r.g), 0);
+	close_writer(&w);
+	assert_int_equal(xq_buf_addc(&out, 0), 0);
+	assert_non_null(strstr(out.ptr, "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1\"]"));
+	assert_null(strstr(out.ptr, XQ_START_FEN));
+	assert_int_equal(w.diags.nd, 1);
+	assert_int_equal(w.diags.d[0].severity, XQ_SEV_WARNING);
+	assert_int_equal(w.diags.d[0].code, XQ_D_BAD_FEN);
+
+	assert_non_null(nd);
+	sink = w.sink;
+	w.diags.nd = 0;
+	assert_int_equal(xq_output_open_mem(&o, &json), 0);
+	assert_int_equal(nd->open_writer(&wr, o, NULL, &sink), 0);
+	assert_int_equal(nd->write(wr, &r.g), 0);
+	assert_int_equal(nd->close_writer(wr), 0);
+	assert_int_equal(xq_output_commit(o, NULL), 0);
+	assert_int_equal(xq_buf_addc(&json, 0), 0);
+	assert_non_null(strstr(json.ptr, "{\"name\":\"FEN\",\"value\":\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1\"}"));
+	assert_non_null(strstr(json.ptr, ",\"fen\":\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1\","));
+	assert_null(strstr(json.ptr, XQ_START_FEN));
+	assert_int_equal(w.diags.nd, 1);
+	assert_int_equal(w.diags.d[0].code, XQ_D_BAD_FEN);
+	xq_buf_release(&out);
+	xq_buf_release(&json);
+	close_reading(&r);
+}
+
+/* Formats that cannot hold a FEN as text refuse such a game, with an error
+ * that says why, and write nothing for it. */
+static void writers_without_fen_text_refuse_a_start_that_could_not_be_read(void **state)
+{
+	static const char *const formats[] = {"xqf", "cbf", "dhtmlxq", "html"};
+	struct reading r;
+
+	(void)state;
+	open_str(&r, "[FEN \"4k4/9/9/9/9/9/9/9/9/9 w - - 0 1\"]\n\n1. e0e1 *\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_non_null(r.g.start_text);
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		const struct xq_format *f = xq_format_find(formats[i]);
+		struct reading diags;
+		struct xq_sink sink = {collect, &diags};
+		struct xq_buf out = XQ_BUF_INIT;
+		struct xq_output *o;
+		void *wr;
+		assert_non_null(f);
+		diags.nd = 0;
+		assert_int_equal(xq_output_open_mem(&o, &out), 0);
+		assert_int_equal(f->open_writer(&wr, o, NULL, &sink), 0);
+		if (f->write(wr, &r.g) != XQ_EUNSUPPORTED)
+			fail_msg("the %s writer did not refuse the game", formats[i]);
+		assert_int_equal(diags.nd, 1);
+		assert_int_equal(diags.d[0].severity, XQ_SEV_ERROR);
+		assert_int_equal(diags.d[0].code, XQ_D_BAD_FEN);
+		f->close_writer(wr);
+		xq_output_abort(o);
+		xq_buf_release(&out);
+	}
+	close_reading(&r);
+}
+
+/* Each tag keeps its line, column and byte offset, for diagnostics about
+ * it (a bad Date is reported on its own line, not the game's first). */
+static void each_tag_keeps_its_line_column_and_offset(void **state)
+{
+	struct reading r;
+	struct xq_place at;
+
+	(void)state;
+	open_str(&r, "[Event \"e\"]\n[Site \"s\"]  [Date \"2006.13.45\"]\n\n1. h2e2 *\n"
+		     "\n[Date \"x\"]\n\n1. h2e2 *\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(xq_game_tag_place(&r.g, "Event", &at), 1);
+	assert_int_equal(at.line, 1);
+	assert_int_equal(at.col, 1);
+	assert_int_equal(at.offset, 0);
+	assert_int_equal(xq_game_tag_place(&r.g, "Date", &at), 1);
+	assert_int_equal(at.line, 2);
+	assert_int_equal(at.col, 13);
+	assert_int_equal(at.offset, 24);
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(xq_game_tag_place(&r.g, "Date", &at), 1);
+	assert_int_equal(at.line, 6);
+	assert_int_equal(at.offset, 56);
+	close_reading(&r);
+}
+
 static void composed_position_is_accepted_with_a_note(void **state)
 {
 	struct reading r;
@@ -1870,7 +1986,11 @@ static void writer_encodes_gbk_and_big5(void **state)
 	xq_buf_release(&back);
 }
 
-static void character_the_target_cannot_hold_is_an_error(void **state)
+/* The one policy of every writer (format.h, "Encoding"): a character the
+ * output encoding cannot hold is written as '?' and the loss reported,
+ * with where the first one is. */
+static void character_the_target_cannot_hold_is_written_as_a_question_mark_and_reported(
+	void **state)
 {
 	struct reading r;
 	struct writing w;
@@ -1879,16 +1999,19 @@ static void character_the_target_cannot_hold_is_an_error(void **state)
 
 	(void)state;
 	/* 马 is simplified: Big5 has no such character. */
-	open_str(&r, "[Event \"马\"]\n1. h2e2 *\n");
+	open_str(&r, "[Event \"马 and 马\"]\n1. h2e2 *\n");
 	assert_int_equal(next_game(&r), 1);
 	open_writer(&w, &out, XQ_NOTATION_ICCS, XQ_ENC_BIG5);
-	assert_int_equal(xq_format_pgn.write(w.wr, &r.g), XQ_EENCODING);
-	d = find_diag(&w.diags, XQ_D_ENCODING);
+	assert_int_equal(xq_format_pgn.write(w.wr, &r.g), 0);
+	d = find_diag(&w.diags, XQ_D_LOSS);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_ERROR);
+	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_non_null(strstr(d->msg, "line 2, column 9"));
+	assert_non_null(strstr(d->msg, "2 characters cannot be written in big5"));
 	assert_non_null(strstr(d->msg, "U+9A6C"));
 	close_writer(&w);
-	assert_int_equal(out.len, 0); /* nothing half-written, no '?' */
+	assert_int_equal(xq_buf_addc(&out, 0), 0);
+	assert_non_null(strstr(out.ptr, "[Event \"? and ?\"]"));
 	close_reading(&r);
 	xq_buf_release(&out);
 }
@@ -2612,6 +2735,9 @@ int main(void)
 		cmocka_unit_test(tag_line_with_no_name_is_an_error),
 		cmocka_unit_test(xboard_header_with_white_and_variant),
 		cmocka_unit_test(fen_tag_sets_the_start_and_stays_in_place),
+		cmocka_unit_test(rejected_fen_is_written_back_as_the_source_gave_it),
+		cmocka_unit_test(writers_without_fen_text_refuse_a_start_that_could_not_be_read),
+		cmocka_unit_test(each_tag_keeps_its_line_column_and_offset),
 		cmocka_unit_test(composed_position_is_accepted_with_a_note),
 		cmocka_unit_test(rejected_fen_is_an_error_with_its_column_in_the_tag),
 		cmocka_unit_test(wrong_side_in_fen_is_read_the_other_way_with_a_warning),
@@ -2658,7 +2784,7 @@ int main(void)
 		cmocka_unit_test(writer_separates_games_with_one_blank_line),
 		cmocka_unit_test(round_trip_keeps_the_game_and_the_bytes),
 		cmocka_unit_test(writer_encodes_gbk_and_big5),
-		cmocka_unit_test(character_the_target_cannot_hold_is_an_error),
+		cmocka_unit_test(character_the_target_cannot_hold_is_written_as_a_question_mark_and_reported),
 		cmocka_unit_test(brace_inside_a_comment_is_a_reported_loss),
 		cmocka_unit_test(comment_before_the_game_joins_the_game_comment_with_a_loss),
 		cmocka_unit_test(comment_with_white_space_at_its_ends_is_written_without_it_and_reported),

@@ -38,6 +38,27 @@ static void json_strings_escape_controls_and_keep_utf8(void **state)
 	xq_buf_release(&b);
 }
 
+/* The one XML escaper: markup escaped, quotes only in attributes, a
+ * carriage return kept as a reference, what XML cannot hold left out and
+ * counted; the sticky error is its result. */
+static void xml_text_escapes_markup_and_counts_what_xml_cannot_hold(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+	const char in[] = "a<b>&\"c\" 炮\r\n\t\x01\x1F.";
+	size_t dropped = 0;
+
+	(void)state;
+	assert_int_equal(xq_buf_add_xml(&b, in, sizeof(in) - 1, 0, &dropped), 0);
+	assert_string_equal(b.ptr, "a&lt;b&gt;&amp;\"c\" 炮&#13;\n\t.");
+	assert_int_equal(dropped, 2);
+	xq_buf_reset(&b);
+	assert_int_equal(xq_buf_add_xml(&b, "\"x\"", 3, XQ_XML_ATTR, NULL), 0);
+	assert_string_equal(b.ptr, "&quot;x&quot;");
+	b.err = XQ_ENOMEM;
+	assert_int_equal(xq_buf_add_xml(&b, "y", 1, 0, NULL), XQ_ENOMEM);
+	xq_buf_release(&b);
+}
+
 static void utf8_decoder_rejects_overlong_and_surrogates(void **state)
 {
 	uint32_t cp;
@@ -223,6 +244,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(buf_grows_and_stays_nul_terminated),
 		cmocka_unit_test(json_strings_escape_controls_and_keep_utf8),
+		cmocka_unit_test(xml_text_escapes_markup_and_counts_what_xml_cannot_hold),
 		cmocka_unit_test(utf8_decoder_rejects_overlong_and_surrogates),
 		cmocka_unit_test(gb18030_and_big5_decode_to_utf8),
 		cmocka_unit_test(undecodable_byte_is_reported_with_its_offset),

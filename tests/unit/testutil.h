@@ -9,6 +9,7 @@
  *     else /usr/games/fairy-stockfish (Debian's place, not on root's PATH
  *     on every system);
  *   - the xqkit binary: $XQKIT (make check sets it);
+ *   - other programs a test runs (python3): on $PATH (test_on_path());
  *   - scratch space: a fresh folder under $TMPDIR (else /tmp), made by
  *     test_tmpdir() and removed by test_rmtree().
  * When something is missing, TEST_SKIP() says which test skipped and why.
@@ -79,6 +80,29 @@ static inline const char *test_shared_dir(void)
 	} while (0)
 
 /*
+ * A program named `name` on $PATH, as `command -v` finds it: its path (in
+ * a buffer that the next call reuses), or NULL when no directory of $PATH
+ * has it as an executable file.
+ */
+static inline const char *test_on_path(const char *name)
+{
+	static char found[4096];
+	const char *path = getenv("PATH");
+
+	while (path && *path) {
+		const char *end = strchr(path, ':');
+		size_t n = end ? (size_t)(end - path) : strlen(path);
+		if (n > 0 && n + strlen(name) + 2 < sizeof(found)) {
+			snprintf(found, sizeof(found), "%.*s/%s", (int)n, path, name);
+			if (access(found, X_OK) == 0)
+				return found;
+		}
+		path = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+/*
  * Fairy-Stockfish, found the one documented way: $FAIRY_STOCKFISH, then
  * `fairy-stockfish` on $PATH, then /usr/games/fairy-stockfish.  NULL when
  * none is an executable file.
@@ -87,19 +111,13 @@ static inline const char *test_fairy(void)
 {
 	static char found[4096];
 	const char *env = getenv("FAIRY_STOCKFISH");
-	const char *path = getenv("PATH");
+	const char *onpath;
 
 	if (env && *env)
 		return access(env, X_OK) == 0 ? env : NULL;
-	while (path && *path) {
-		const char *end = strchr(path, ':');
-		size_t n = end ? (size_t)(end - path) : strlen(path);
-		if (n > 0 && n < sizeof(found) - 20) {
-			snprintf(found, sizeof(found), "%.*s/fairy-stockfish", (int)n, path);
-			if (access(found, X_OK) == 0)
-				return found;
-		}
-		path = end ? end + 1 : NULL;
+	if ((onpath = test_on_path("fairy-stockfish"))) {
+		snprintf(found, sizeof(found), "%s", onpath);
+		return found;
 	}
 	return access("/usr/games/fairy-stockfish", X_OK) == 0 ? "/usr/games/fairy-stockfish"
 								   : NULL;
