@@ -1386,6 +1386,10 @@ struct gstate {
 	struct xq_place result_place;
 	const char *format_tag;
 	struct xq_place format_place;
+	/* Where the last token of the move text starts (have_last): what is
+	 * said of the end of the moves points there, not at what follows. */
+	struct xq_place last_place;
+	int have_last;
 };
 
 static int oom(struct pgn_reader *r, struct gstate *s)
@@ -2315,8 +2319,11 @@ static void finish(struct pgn_reader *r, struct gstate *s, const struct xq_place
 				g->result_text = s->result_tag;
 			}
 		}
+		/* At the last token of the moves, not at what follows them
+		 * (the next game's first tag). */
 		if (s->total > 0)
-			report(r, g, end_place, 0, NULL, 0, XQ_SEV_NOTE, XQ_D_NO_RESULT,
+			report(r, g, s->have_last ? &s->last_place : end_place, 0, NULL, 0,
+			       XQ_SEV_NOTE, XQ_D_NO_RESULT,
 			       "the moves end with no result marker%s",
 			       g->result != XQ_RESULT_NONE ? "; the Result tag is used" : "");
 	} else if (s->result_tag && *s->result_tag) {
@@ -2383,6 +2390,10 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 {
 	int rc = 0;
 
+	if (t->type != T_EOF && t->type != T_IO && t->type != T_TAG) {
+		s->last_place = t->place;
+		s->have_last = 1;
+	}
 	switch (t->type) {
 	case T_EOF:
 	case T_IO:

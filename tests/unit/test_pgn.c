@@ -1156,7 +1156,10 @@ static void missing_result_is_a_note_and_the_tag_is_used(void **state)
 	d = find_diag(&r, XQ_D_NO_RESULT);
 	assert_non_null(d);
 	assert_int_equal(d->severity, XQ_SEV_NOTE);
-	assert_int_equal(d->place.line, 4); /* where the game ended: the next tag line */
+	/* At the end of the moves (the last one, h9g7), not at the next
+	 * game's first tag. */
+	assert_int_equal(d->place.line, 2);
+	assert_int_equal(d->place.col, 9);
 	assert_int_equal(next_game(&r), 1);
 	assert_int_equal(r.g.result, XQ_RESULT_NONE);
 	assert_int_equal(next_game(&r), 0);
@@ -1472,10 +1475,11 @@ static void column_at_the_end_counts_each_trailing_space_once(void **state)
 	const struct xq_diag *d;
 
 	(void)state;
-	/* The game ends at the end of the input, after 15 characters. */
-	open_str(&r, "1. h2e2 h9g7  \t");
-	assert_int_equal(next_game(&r), 1);
-	d = find_diag(&r, XQ_D_NO_RESULT);
+	/* The game ends at the end of the input, after 15 characters, where
+	 * its variation is found not closed. */
+	open_str(&r, "1. h2e2 (h0g2 \t");
+	next_game(&r);
+	d = find_diag(&r, XQ_D_SYNTAX);
 	assert_non_null(d);
 	assert_int_equal(d->place.line, 1);
 	assert_int_equal(d->place.col, 16);
