@@ -163,8 +163,14 @@ check-fuzz: $(FUZZ_RUN)
 $(FUZZ_RUN): %.run: %
 	@name=$(notdir $*); $* tests/fuzz/corpus/$${name#fuzz_}
 
-check-cli: $(XQKIT)
-	@$(TEST_ENV) sh tests/cli/run.sh $(XQKIT)
+# The golden cases of each command are a target of their own, so that -j
+# runs them side by side.
+CLI_GROUPS := $(sort $(foreach d,$(wildcard tests/cli/*/*/args),$(word 3,$(subst /, ,$(d)))))
+CLI_RUN := $(CLI_GROUPS:%=cli/%.run)
+.PHONY: $(CLI_RUN)
+check-cli: $(CLI_RUN)
+$(CLI_RUN): cli/%.run: $(XQKIT)
+	@$(TEST_ENV) sh tests/cli/run.sh $(XQKIT) $(patsubst %/,%,$(sort $(dir $(wildcard tests/cli/$*/*/args))))
 
 check-man: $(XQKIT)
 	@$(TEST_ENV) sh tests/man-examples.sh $(XQKIT)
