@@ -1783,8 +1783,10 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 	/* r->md is kept clear between errors: a clean diagnostic per move
 	 * would cost more than many a move. */
 	rc = read_move(r, s, &s->board, w, core, &m, &r->md);
-	if (rc && s->ply == 0 && s->cur == XQ_ROOT && s->start_given && rc != XQ_EPARSE &&
-	    try_other_side(r, s, t, w, core, &m))
+	/* Only the game's first move may turn the start around: an
+	 * alternative to it comes after a move read with the start's side. */
+	if (rc && s->ply == 0 && s->cur == XQ_ROOT && s->total == 0 && s->start_given &&
+	    rc != XQ_EPARSE && try_other_side(r, s, t, w, core, &m))
 		rc = 0;
 	if (rc == 0 && r->md.code != XQ_D_NONE)
 		xq_diag_init(&r->md); /* a failed first reading was made good */

@@ -825,6 +825,23 @@ static void wrong_side_in_fen_is_read_the_other_way_with_a_warning(void **state)
 	close_reading(&r);
 }
 
+static void an_alternative_to_the_first_move_never_turns_the_start_around(void **state)
+{
+	struct reading r;
+
+	(void)state;
+	/* Black moves first, as the FEN says; a red move given as an
+	 * alternative to that first move is refused, not taken as a reason
+	 * to give red the move under a black move already read (found by
+	 * fuzz_html: an illegal move in the tree). */
+	open_str(&r, "[FEN \"3k5/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 1\"]\n1... d9d8 (1. e1f2) *\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(r.g.start.side, XQ_BLACK);
+	assert_string_equal(mainline(&r.g), "d9d8");
+	assert_null(find_diag(&r, XQ_D_SIDE_TO_MOVE));
+	close_reading(&r);
+}
+
 static void malformed_fen_fields_keep_the_board_and_the_first_move_decides(void **state)
 {
 	struct reading r;
@@ -2745,6 +2762,7 @@ int main(void)
 		cmocka_unit_test(composed_position_is_accepted_with_a_note),
 		cmocka_unit_test(rejected_fen_is_an_error_with_its_column_in_the_tag),
 		cmocka_unit_test(wrong_side_in_fen_is_read_the_other_way_with_a_warning),
+		cmocka_unit_test(an_alternative_to_the_first_move_never_turns_the_start_around),
 		cmocka_unit_test(malformed_fen_fields_keep_the_board_and_the_first_move_decides),
 		cmocka_unit_test(move_numbers_with_and_without_ellipsis_and_space),
 		cmocka_unit_test(black_first_game_with_no_ellipsis),
