@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct xq_game games[FUZZ_MAX_GAMES];
 	struct fuzz_diags c = {0, 0}, wc = {0, 0};
 	struct xq_buf out = XQ_BUF_INIT;
-	int n, wrote;
+	int n, wrote, unreadable_starts = 0;
 
 	if (size == 0)
 		return 0;
@@ -75,7 +75,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	n = fuzz_read("pgn", data + 1, size - 1, NULL, games, &c);
 	wrote = fuzz_write(xq_format_find("html"), games, n, &out, &wc);
-	if (wc.errors || strlen(out.ptr) != out.len || !strstr(out.ptr, "<script"))
+	/* The one game a page refuses (an error each) is one whose start
+	 * could not be read: HTML has no place for a FEN kept as text. */
+	for (int i = 0; i < n; i++)
+		unreadable_starts += games[i].start_text != NULL;
+	if ((int)wc.errors > unreadable_starts || strlen(out.ptr) != out.len ||
+	    !strstr(out.ptr, "<script"))
 		abort();
 	if (count(out.ptr, "<script") != 1 || count(out.ptr, "</script") != 1 ||
 	    count(out.ptr, "<style") != 1 || count(out.ptr, "</style") != 1 ||
