@@ -140,7 +140,9 @@ $(BUILD)/bench/%: bench/%.c $(LIBXQ)
 # each fuzz corpus replay is one too, so `make -j N check` runs them side by
 # side; a target's output is printed whole when it ends (-Otarget), and a
 # passing unit test prints one line (its full log is in $(BUILD)/tests/logs/).
-check: check-banned check-unit check-fuzz check-cli check-man check-hostile check-browser
+# The slowest targets first (hostile cases that wait on signals and time
+# limits, the browser), so that -j fills the other slot with the rest.
+check: check-hostile check-browser check-banned check-unit check-fuzz check-cli check-man
 
 MAKEFLAGS += -Otarget
 TEST_ENV = XQKIT=$(abspath $(XQKIT)) $(if $(SANITIZE),XQ_SANITIZE=$(SANITIZE)) \
@@ -181,6 +183,9 @@ check-man: $(XQKIT)
 
 # Each hostile case is a target of its own, so that -j runs them side by side.
 HOSTILE_CASES := $(filter-out tests/hostile/run.sh tests/hostile/lib.sh,$(wildcard tests/hostile/*.sh))
+# The case that waits longest (signals to every command) starts first.
+HOSTILE_CASES := $(filter %/signal_stops_every_command_reading_games_without_end.sh,$(HOSTILE_CASES)) \
+	$(filter-out %/signal_stops_every_command_reading_games_without_end.sh,$(HOSTILE_CASES))
 HOSTILE_RUN := $(HOSTILE_CASES:tests/hostile/%.sh=hostile/%.run)
 .PHONY: $(HOSTILE_RUN)
 check-hostile: $(HOSTILE_RUN)
