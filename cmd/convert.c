@@ -28,6 +28,7 @@
 
 #include "buf.h"
 #include "cmd.h"
+#include "convert_fix.h"
 #include "diag.h"
 #include "format.h"
 #include "game.h"
@@ -44,7 +45,8 @@
 
 static const char usage[] =
 	"xqkit convert -t FORMAT [-o OUT|-o DIR/] [--notation NAME] [--output-encoding ENC]\n"
-	"                     [--verify] [--keep-broken] [--force] [-r] [-j THREADS] [INPUT...]";
+	"                     [--verify] [--keep-broken] [--force] [-r] [-j THREADS]\n"
+	"                     [--fix [--names FILE] [--rules SET] [--dry-run]] [INPUT...]";
 static const char summary[] =
 	"Convert every game of the inputs (files, directories with -r, '-' for standard\n"
 	"input) to FORMAT: all into one output (standard output by default), or one file\n"
@@ -68,6 +70,7 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_KEEP, 0, "keep-broken", "write broken games up to their first error"),
 	OPT_FLAG(O_VERIFY, 0, "verify", "read every game written back and compare"),
 	OPT_FLAG(O_STRICT, 0, "strict", "refuse a game the format cannot hold whole"),
+	OPT_INCLUDE(fix_options),
 	OPT_INCLUDE(input_options),
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
@@ -103,6 +106,7 @@ struct cctx {
 	int io_error, stop;
 	int too_many;             /* a second game for a single-game format */
 	int disk_full;            /* -o DIR/: a file could not be written for want of space */
+	struct fix fix;           /* --fix, and the check made without it (convert_fix.h) */
 };
 
 static void writer_sink(const struct xq_diag *d, void *payload)
@@ -546,12 +550,22 @@ out:
 	xq_buf_release(&doc);
 }
 
+/* Worker thread: --fix, or the check made without it. */
+static void convert_process(void *ctx, void *worker, struct pool_job *j)
+{
+	(void)worker;
+	fix_game(&((struct cctx *)ctx)->fix, j);
+}
+
 static int convert_emit(void *ctx, struct pool_job *j)
 {
 	struct cctx *c = ctx;
 
-	if (j->kind == POOL_GAME)
-		convert_game(c, j);
+	if (j->kind == POOL_GAME) {
+		fix_count(&c->fix, j);
+		if (!c->fix.dry_run)
+			convert_game(c, j);
+	}
 	reporter_job(&c->rep, j, NULL);
 	reporter_flush(&c->rep);
 	if (cmd_signal || inputs_conflict(c->inputs))
@@ -614,6 +628,8 @@ static int finish_single_output(struct cctx *c, int commit)
 	struct xq_diag d;
 	int rc = 0;
 
+	if (!c->out)
+		return 0; /* --dry-run: none was opened */
 	if (c->writer) {
 		c->cur = NULL;
 		if (c->to->close_writer(c->writer))
@@ -655,13 +671,15 @@ static void print_summary(struct cctx *c, double secs)
 	struct xq_buf *b;
 
 	if (r->fmt == REPORT_NDJSON) {
-		xq_buf_addf(reporter_summary_open(r), ",\"to\":\"%s\",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"written\":%llu,\"skipped\":%llu,\"with_losses\":%llu,\"kept_broken\":%llu,\"verified\":%llu,\"verify_failed\":%llu,\"stopped\":%s",
+		b = reporter_summary_open(r);
+		xq_buf_addf(b, ",\"to\":\"%s\",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"written\":%llu,\"skipped\":%llu,\"with_losses\":%llu,\"kept_broken\":%llu,\"verified\":%llu,\"verify_failed\":%llu,\"stopped\":%s",
 			    c->to->name, (unsigned long long)r->files,
 			    (unsigned long long)r->skipped_files, (unsigned long long)r->failed_files,
 			    (unsigned long long)r->games, (unsigned long long)c->written,
 			    (unsigned long long)c->skipped, (unsigned long long)c->lossy,
 			    (unsigned long long)c->kept_broken, (unsigned long long)c->verified,
 			    (unsigned long long)c->verify_failed, c->stop ? "true" : "false");
+		fix_summary_json(&c->fix, b);
 		reporter_summary_close(r, secs);
 		return;
 	}
@@ -670,7 +688,9 @@ static void print_summary(struct cctx *c, double secs)
 	xq_buf_addf(b, "convert: %llu game%s from %llu file%s to %s: ",
 		    (unsigned long long)r->games, r->games == 1 ? "" : "s",
 		    (unsigned long long)r->files, r->files == 1 ? "" : "s", c->to->name);
-	if (c->stop && !c->dir_mode && !c->out_path)
+	if (c->fix.dry_run)
+		xq_buf_addf(b, "dry run, nothing written");
+	else if (c->stop && !c->dir_mode && !c->out_path)
 		/* Some games may have reached standard output before it failed
 		 * (a file output is never renamed: `written` is 0 then). */
 		xq_buf_addf(b, "stopped, standard output is incomplete");
@@ -685,6 +705,7 @@ static void print_summary(struct cctx *c, double secs)
 		xq_buf_addf(b, ", %llu kept up to an error", (unsigned long long)c->kept_broken);
 	if (c->verify)
 		xq_buf_addf(b, ", %llu verified", (unsigned long long)c->verified);
+	fix_summary_text(&c->fix, b);
 	if (r->skipped_files)
 		xq_buf_addf(b, "; %llu file%s skipped (not game records)",
 			    (unsigned long long)r->skipped_files, r->skipped_files == 1 ? "" : "s");
@@ -753,6 +774,7 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	case O_KEEP: c->keep_broken = 1; break;
 	case O_VERIFY: c->verify = 1; break;
 	case O_STRICT: c->strict = 1; break;
+	default: return fix_take(&c->fix, p, id, value) < 0 ? -1 : 0;
 	}
 	return 0;
 }
@@ -766,8 +788,12 @@ static int check_args(struct cctx *c, struct opt_parser *p)
 	}
 	if (!(c->to = format_by_name(c->to_name, 1, p->err, sizeof(p->err))))
 		return -1;
-	if (input_opts_check(&c->in, p))
+	if (input_opts_check(&c->in, p) || fix_check(&c->fix, p))
 		return -1;
+	if (c->fix.dry_run && c->out_path) {
+		snprintf(p->err, sizeof(p->err), "--dry-run writes nothing: leave out -o");
+		return -1;
+	}
 	if (c->out_path && !strcmp(c->out_path, "-"))
 		c->out_path = NULL;
 	c->dir_mode = c->out_path && is_dir_path(c->out_path);
@@ -775,7 +801,7 @@ static int check_args(struct cctx *c, struct opt_parser *p)
 		snprintf(p->err, sizeof(p->err), "--verify: xqkit cannot read %s back", c->to->name);
 		return -1;
 	}
-	if (c->in.fmt == REPORT_NDJSON && !c->out_path) {
+	if (c->in.fmt == REPORT_NDJSON && !c->out_path && !c->fix.dry_run) {
 		snprintf(p->err, sizeof(p->err),
 			 "--format ndjson writes to standard output: give -o for the records");
 		return -1;
@@ -836,6 +862,8 @@ static int prepare_output(struct cctx *c, struct inputs *inputs)
 	struct xq_diag d;
 	int rc;
 
+	if (c->fix.dry_run)
+		return 0; /* nothing is written */
 	if (c->dir_mode)
 		return prepare_dir(c, inputs);
 	xq_diag_init(&d);
@@ -906,6 +934,7 @@ static void cctx_init(struct cctx *c)
 	input_opts_init(&c->in);
 	c->wopts = (struct xq_write_opts)XQ_WRITE_OPTS_INIT;
 	c->template = NAME_TEMPLATE_DEFAULT;
+	fix_init(&c->fix);
 	c->sink.report = writer_sink;
 	c->sink.payload = c;
 	xq_buf_init(&c->mem);
@@ -916,6 +945,7 @@ static void cctx_init(struct cctx *c)
 static void cctx_release(struct cctx *c)
 {
 	free(c->dir);
+	fix_release(&c->fix);
 	name_set_release(&c->names);
 	diag_list_release(&c->scratch);
 	reporter_release(&c->rep);
@@ -929,7 +959,7 @@ int cmd_convert(int argc, char **argv)
 	struct opt_parser p;
 	struct cctx c;
 	struct inputs inputs;
-	struct pool_config cfg = {.emit = convert_emit, .ctx = &c};
+	struct pool_config cfg = {.process = convert_process, .emit = convert_emit, .ctx = &c};
 	int rc;
 	double t0;
 

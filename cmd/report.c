@@ -170,6 +170,24 @@ int report_text_color(struct xq_buf *b, const struct xq_diag *d, int binary, int
 	return rc ? rc : xq_buf_addc(b, '\n');
 }
 
+/* ,"fix":{"field":...,"old":...,"new":...} (doc/ndjson.md). */
+static int add_fix(struct xq_buf *b, const struct xq_diag_fix *f)
+{
+	int rc = xq_buf_adds(b, ",\"fix\":{\"field\":");
+
+	if (!rc)
+		rc = report_add_json_safe(b, f->field);
+	if (!rc)
+		rc = xq_buf_adds(b, ",\"old\":");
+	if (!rc)
+		rc = f->old_value ? report_add_json_safe(b, f->old_value) : xq_buf_adds(b, "null");
+	if (!rc)
+		rc = xq_buf_adds(b, ",\"new\":");
+	if (!rc)
+		rc = report_add_json_safe(b, f->new_value ? f->new_value : "");
+	return rc ? rc : xq_buf_addc(b, '}');
+}
+
 int report_json(struct xq_buf *b, const struct xq_diag *d, int binary)
 {
 	struct xq_diag copy;
@@ -203,6 +221,8 @@ int report_json(struct xq_buf *b, const struct xq_diag *d, int binary)
 				 xq_severity_name(d->severity), xq_diag_code_name(d->code));
 	if (!rc)
 		rc = report_add_json_safe(b, d->msg);
+	if (!rc && d->fix.field)
+		rc = add_fix(b, &d->fix);
 	return rc ? rc : xq_buf_adds(b, "}\n");
 }
 

@@ -99,6 +99,18 @@ struct xq_place {
 #define XQ_DIAG_MSG_MAX 256
 #define XQ_DIAG_MOVE_MAX 48
 
+/*
+ * A change `convert --fix` made to a game (or, dry run, would make): the
+ * field (a tag name) with its old value (NULL: the tag was added) and its
+ * new one.  Borrowed strings (the game's or static), valid while the game
+ * is; `field` NULL: the diagnostic is not a fix.
+ */
+struct xq_diag_fix {
+	const char *field;
+	const char *old_value;
+	const char *new_value;
+};
+
 struct xq_diag {
 	enum xq_diag_code code;
 	enum xq_severity severity;
@@ -109,6 +121,7 @@ struct xq_diag {
 	uint32_t ply;            /* 1-based ply of the move, 0 = none */
 	char move[XQ_DIAG_MOVE_MAX]; /* move text as written, "" if none */
 	char msg[XQ_DIAG_MSG_MAX];   /* lower case, no final period */
+	struct xq_diag_fix fix;      /* what --fix changed, if this says so */
 };
 
 /* Reset to "no diagnostic". */

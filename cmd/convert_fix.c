@@ -1,0 +1,456 @@
+/*
+ * convert_fix.c: `convert --fix` (convert_fix.h).  What may be changed is what lib/fix
+ * proves, and the map the user gives; each change is one diagnostic with
+ * the old and the new value, so nothing changes silently.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "cmd.h"
+#include "convert_fix.h"
+#include "diagplace.h"
+#include "fix.h"
+#include "game.h"
+#include "pool.h"
+#include "report.h"
+#include "utf8.h"
+
+/* A map file is a list of names: far below this. */
+#define NAMES_MAX_BYTES (64u << 20)
+
+enum { F_FIX = OPT_ID_SHARED + 0x200, F_NAMES, F_RULES, F_DRY_RUN };
+
+const struct opt_spec fix_options[] = {
+	OPT_FLAG(F_FIX, 0, "fix", "repair what the game proves: result, PlyCount, Date"),
+	OPT_VALUE(F_NAMES, 0, "names", "FILE", "with --fix: player names mapped by FILE (old<TAB>new lines)"),
+	OPT_VALUE(F_RULES, 0, "rules", "SET", "with --fix: results repetitions prove too: asian, chinese (default none)"),
+	OPT_FLAG(F_DRY_RUN, 0, "dry-run", "with --fix: say what would change, write nothing"),
+	OPT_END,
+};
+
+void fix_init(struct fix *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
+}
+
+void fix_release(struct fix *f)
+{
+	free(f->names);
+	free(f->names_text);
+	f->names = NULL;
+	f->names_text = NULL;
+}
+
+int fix_take(struct fix *f, struct opt_parser *p, int id, const char *value)
+{
+	switch (id) {
+	case F_FIX: f->on = 1; return 1;
+	case F_DRY_RUN: f->dry_run = 1; return 1;
+	case F_NAMES: f->names_path = value; return 1;
+	case F_RULES: return opt_rules(p, value, 1, &f->rules_on, &f->rules.rules) ? -1 : 1;
+	default: return 0;
+	}
+}
+
+/* ---- the --names map ------------------------------------------------------ */
+
+static int by_from(const void *a, const void *b)
+{
+	const struct fix_name *x = a, *y = b;
+	int c = strcmp(x->from, y->from);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* For bsearch: the names only (the map has each old name once). */
+static int by_from_only(const void *a, const void *b)
+{
+	return strcmp(((const struct fix_name *)a)->from, ((const struct fix_name *)b)->from);
+}
+
+static const struct fix_name *lookup(const struct fix *f, const char *name)
+{
+	struct fix_name key = {name, NULL, 0};
+
+	return f->nnames ? bsearch(&key, f->names, f->nnames, sizeof(key), by_from_only) : NULL;
+}
+
+static int bad_map(struct opt_parser *p, const char *path, uint64_t line, const char *what)
+{
+	snprintf(p->err, sizeof(p->err), "--names: %s:%llu: %s", path, (unsigned long long)line,
+		 what);
+	return -1;
+}
+
+static int read_file(struct fix *f, struct opt_parser *p, size_t *len)
+{
+	FILE *fp = fopen(f->names_path, "rb");
+	struct xq_buf b = XQ_BUF_INIT;
+	char chunk[65536];
+	size_t n;
+
+	if (!fp) {
+		snprintf(p->err, sizeof(p->err), "--names: cannot open '%s': %s", f->names_path,
+			 strerror(errno));
+		return -1;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0 && b.len <= NAMES_MAX_BYTES)
+		xq_buf_add(&b, chunk, n);
+	if (ferror(fp) || xq_buf_error(&b) || b.len > NAMES_MAX_BYTES) {
+		snprintf(p->err, sizeof(p->err), "--names: cannot read '%s': %s", f->names_path,
+			 ferror(fp) ? strerror(errno) : b.len > NAMES_MAX_BYTES ? "over 64 MB" :
+										   "out of memory");
+		fclose(fp);
+		xq_buf_release(&b);
+		return -1;
+	}
+	fclose(fp);
+	xq_buf_addc(&b, '\0');
+	if (xq_buf_error(&b)) {
+		xq_buf_release(&b);
+		snprintf(p->err, sizeof(p->err), "--names: out of memory");
+		return -1;
+	}
+	*len = b.len - 1;
+	f->names_text = b.ptr; /* owned now */
+	return 0;
+}
+
+/*
+ * The map: UTF-8 lines `old<TAB>new`; empty lines and lines that start
+ * with '#' are skipped; a CR before the LF is dropped.  Each old name is
+ * mapped once, and never to a name that is itself mapped (a chain would
+ * leave the order of the changes to chance).
+ */
+static int load_names(struct fix *f, struct opt_parser *p)
+{
+	const char *path = f->names_path;
+	size_t len, alloc = 0;
+	char *s, *end;
+	uint64_t line = 0;
+
+	if (read_file(f, p, &len))
+		return -1;
+	s = f->names_text;
+	end = s + len;
+	while (s < end) {
+		char *nl = memchr(s, '\n', (size_t)(end - s)), *eol = nl ? nl : end, *tab;
+		line++;
+		if (eol > s && eol[-1] == '\r')
+			eol--;
+		*eol = '\0';
+		if (xq_utf8_check(s, (size_t)(eol - s)) != (size_t)(eol - s))
+			return bad_map(p, path, line, "not UTF-8 text");
+		if (*s && *s != '#') {
+			if (!(tab = strchr(s, '\t')))
+				return bad_map(p, path, line,
+					       "no tab: a line is the old name, a tab, the new name");
+			if (strchr(tab + 1, '\t'))
+				return bad_map(p, path, line, "more than one tab");
+			*tab = '\0';
+			if (!*s || !tab[1])
+				return bad_map(p, path, line, !*s ? "no old name before the tab"
+								 : "no new name after the tab");
+			if (XQ_ALLOC_GROW(f->names, f->nnames + 1, alloc)) {
+				snprintf(p->err, sizeof(p->err), "--names: out of memory");
+				return -1;
+			}
+			f->names[f->nnames++] = (struct fix_name){s, tab + 1, line};
+		}
+		s = nl ? nl + 1 : end;
+	}
+	if (f->nnames)
+		qsort(f->names, f->nnames, sizeof(*f->names), by_from);
+	for (size_t i = 1; i < f->nnames; i++)
+		if (!strcmp(f->names[i].from, f->names[i - 1].from)) {
+			char what[200];
+			snprintf(what, sizeof(what), "'%.60s' is mapped again (first at line %llu)",
+				 f->names[i].from, (unsigned long long)f->names[i - 1].line);
+			return bad_map(p, path, f->names[i].line, what);
+		}
+	for (size_t i = 0; i < f->nnames; i++) {
+		struct fix_name key = {f->names[i].to, NULL, 0};
+		const struct fix_name *m =
+			bsearch(&key, f->names, f->nnames, sizeof(key), by_from_only);
+		if (m && strcmp(m->to, m->from)) {
+			char what[200];
+			snprintf(what, sizeof(what),
+				 "'%.60s' is a new name here and an old one at line %llu: map each name to its final form",
+				 f->names[i].to, (unsigned long long)m->line);
+			return bad_map(p, path, f->names[i].line, what);
+		}
+	}
+	return 0;
+}
+
+int fix_check(struct fix *f, struct opt_parser *p)
+{
+	const char *need = f->dry_run ? "--dry-run" : f->names_path ? "--names" :
+				       f->rules_on ? "--rules" : NULL;
+
+	if (need && !f->on) {
+		snprintf(p->err, sizeof(p->err), "%s is an option of --fix: give --fix too", need);
+		return -1;
+	}
+	return f->names_path ? load_names(f, p) : 0;
+}
+
+/* ---- one game ------------------------------------------------------------- */
+
+static const char *result_name(const struct xq_game *g)
+{
+	if (g->result_text)
+		return g->result_text;
+	return g->result == XQ_RESULT_NONE ? "none" : xq_result_string(g->result);
+}
+
+static const char *side_name(int side)
+{
+	return side == XQ_RED ? "red" : "black";
+}
+
+/* A diagnostic about the game at tag `tag` (its place when known). */
+static void at_tag(struct xq_diag *d, const struct pool_job *j, const char *tag, uint32_t ply)
+{
+	xq_diag_init(d);
+	diag_place_ply(d, &j->game, j->file->name, ply);
+	if (tag && xq_game_tag_place(&j->game, tag, &d->place))
+		d->has_offset = 1;
+}
+
+static void out_of_memory(struct pool_job *j)
+{
+	struct xq_diag d;
+
+	at_tag(&d, j, NULL, 0);
+	xq_diag_set(&d, 0, XQ_D_RESOURCE, XQ_SEV_ERROR, "--fix: out of memory");
+	diag_list_add(&j->diags, &d);
+}
+
+/*
+ * Set tag `field` to `value` (unless dry run) and say so: `d` already
+ * holds the place, code, severity and message.  0, or -1 (reported).
+ */
+static int change(const struct fix *f, struct pool_job *j, struct xq_diag *d, const char *field,
+		  const char *value)
+{
+	struct xq_game *g = &j->game;
+	const char *old = xq_game_tag(g, field);
+	char *copy = xq_game_strdup(g, value, strlen(value));
+
+	if (!copy || (!f->dry_run && xq_game_set_tag(g, field, copy))) {
+		out_of_memory(j);
+		return -1;
+	}
+	d->fix = (struct xq_diag_fix){field, old, copy};
+	diag_list_add(&j->diags, d);
+	return 0;
+}
+
+static const char *proof_text(const struct xq_result_proof *p)
+{
+	switch (p->why) {
+	case XQ_PROOF_CHECKMATE: return "checkmate";
+	case XQ_PROOF_STALEMATE: return "stalemate";
+	case XQ_PROOF_PERPETUAL:
+		return p->conduct == XQ_CONDUCT_PERPETUAL_CHECK ? "perpetual check" :
+		       p->conduct == XQ_CONDUCT_PERPETUAL_CHASE ? "perpetual chase" :
+								  "a forbidden perpetual attack";
+	default: return "";
+	}
+}
+
+static void fix_result(const struct fix *f, struct pool_job *j, const struct xq_result_proof *p)
+{
+	struct xq_game *g = &j->game;
+	const char *want = xq_result_string(p->result), *tag = xq_game_tag(g, "Result");
+	int winner = p->result == XQ_RESULT_RED_WIN ? XQ_RED : XQ_BLACK;
+	int recorded = g->result != XQ_RESULT_NONE && g->result != XQ_RESULT_UNKNOWN;
+	char how[128];
+	struct xq_diag d;
+
+	if (p->why == XQ_PROOF_PERPETUAL)
+		snprintf(how, sizeof(how), "%s (plies %lu-%lu, %s rules: %s loses)", proof_text(p),
+			 (unsigned long)p->first + 1, (unsigned long)p->ply,
+			 xq_rules_set_name(p->rules), side_name(!winner));
+	else
+		snprintf(how, sizeof(how), "%s (%s wins)", proof_text(p), side_name(winner));
+	if (g->result == p->result && (!tag || !strcmp(tag, want)))
+		return;
+	if (!f->on) {
+		/* Only what contradicts the record, as validate says it. */
+		if (p->why == XQ_PROOF_PERPETUAL || !recorded || g->result == p->result)
+			return;
+		at_tag(&d, j, "Result", p->ply);
+		xq_diag_set(&d, 0, XQ_D_BAD_RESULT, XQ_SEV_ERROR,
+			    "the game ends in %s but the result is %s: written as recorded (--fix corrects it)",
+			    how, result_name(g));
+		diag_list_add(&j->diags, &d);
+		return;
+	}
+	/* A perpetual decides only a game that claims a result against it;
+	 * one with no result may have gone on. */
+	if (p->why == XQ_PROOF_PERPETUAL && !recorded)
+		return;
+	at_tag(&d, j, "Result", p->ply);
+	xq_diag_set(&d, 0, XQ_D_BAD_RESULT, XQ_SEV_WARNING, "%s the result %s to %s: the game ends in %s",
+		    f->dry_run ? "would change" : "changed", tag ? tag : result_name(g), want, how);
+	if (change(f, j, &d, "Result", want) == 0 && !f->dry_run) {
+		g->result = p->result;
+		g->result_text = NULL;
+	}
+}
+
+static void fix_plycount(const struct fix *f, struct pool_job *j, uint32_t plies)
+{
+	const char *tag = xq_game_tag(&j->game, "PlyCount");
+	char want[16];
+	struct xq_diag d;
+
+	snprintf(want, sizeof(want), "%lu", (unsigned long)plies);
+	if (!tag || !strcmp(tag, want))
+		return;
+	at_tag(&d, j, "PlyCount", 0);
+	xq_diag_set(&d, 0, XQ_D_BAD_TAG, XQ_SEV_NOTE,
+		    "%s the PlyCount tag '%.20s' to '%s': the main line has %s %s",
+		    f->dry_run ? "would change" : "changed", tag, want, want,
+		    plies == 1 ? "ply" : "plies");
+	change(f, j, &d, "PlyCount", want);
+}
+
+static void fix_date(const struct fix *f, struct pool_job *j)
+{
+	const char *tag = xq_game_tag(&j->game, "Date");
+	struct xq_date date;
+	struct xq_diag d;
+	enum xq_date_kind k;
+
+	if (!tag)
+		return;
+	k = xq_date_normalize(&date, tag, strlen(tag));
+	if (k == XQ_DATE_CANONICAL || (k == XQ_DATE_UNKNOWN && !strcmp(date.why, "no date")))
+		return;
+	at_tag(&d, j, "Date", 0);
+	if (k != XQ_DATE_FIXED) {
+		xq_diag_set(&d, 0, XQ_D_BAD_DATE, XQ_SEV_NOTE, "the Date tag '%.60s' is left as it is: %s",
+			    tag, date.why);
+		diag_list_add(&j->diags, &d);
+		return;
+	}
+	xq_diag_set(&d, 0, XQ_D_BAD_DATE, XQ_SEV_NOTE, "%s the Date tag '%.60s' to '%s'",
+		    f->dry_run ? "would change" : "changed", tag, date.date);
+	if (change(f, j, &d, "Date", date.date) || !date.time[0] || xq_game_tag(&j->game, "Time"))
+		return;
+	at_tag(&d, j, "Date", 0);
+	xq_diag_set(&d, 0, XQ_D_BAD_DATE, XQ_SEV_NOTE, "%s a Time tag '%s': the time the Date tag held",
+		    f->dry_run ? "would add" : "added", date.time);
+	change(f, j, &d, "Time", date.time);
+}
+
+static void fix_names(const struct fix *f, struct pool_job *j)
+{
+	static const char *const sides[2] = {"Red", "Black"};
+
+	for (int i = 0; i < 2; i++) {
+		const char *v = xq_game_tag(&j->game, sides[i]);
+		const struct fix_name *m = v ? lookup(f, v) : NULL;
+		struct xq_diag d;
+		if (!m || !strcmp(m->to, v))
+			continue;
+		at_tag(&d, j, sides[i], 0);
+		xq_diag_set(&d, 0, XQ_D_BAD_TAG, XQ_SEV_NOTE,
+			    "%s the %s tag '%.60s' to '%.60s' (--names, line %llu)",
+			    f->dry_run ? "would change" : "changed", sides[i], v, m->to,
+			    (unsigned long long)m->line);
+		change(f, j, &d, sides[i], m->to);
+	}
+}
+
+void fix_game(const struct fix *f, struct pool_job *j)
+{
+	struct xq_game *g = &j->game;
+
+	if (!(g->flags & XQ_GAME_BROKEN)) {
+		struct xq_result_proof p;
+		struct xq_diag d;
+		xq_diag_init(&d);
+		if (xq_result_prove(&p, g, f->on && f->rules_on ? &f->rules : NULL, &d)) {
+			out_of_memory(j);
+			return;
+		}
+		if (p.why != XQ_PROOF_NONE)
+			fix_result(f, j, &p);
+		if (f->on)
+			fix_plycount(f, j, p.ply);
+	}
+	if (!f->on)
+		return;
+	if ((g->flags & XQ_GAME_BROKEN) &&
+	    (xq_game_tag(g, "Result") || xq_game_tag(g, "PlyCount"))) {
+		struct xq_diag d;
+		at_tag(&d, j, NULL, 0);
+		xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE,
+			    "--fix leaves the result and PlyCount as they are: the moves stop at an error");
+		diag_list_add(&j->diags, &d);
+	}
+	fix_date(f, j);
+	if (f->nnames)
+		fix_names(f, j);
+}
+
+void fix_count(struct fix *f, const struct pool_job *j)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < j->diags.n; i++) {
+		const char *field = j->diags.v[i].fix.field;
+		if (!field || !strcmp(field, "Time"))
+			continue; /* the Time tag comes with a Date fix */
+		any = 1;
+		if (!strcmp(field, "Result"))
+			f->n[FIX_RESULT]++;
+		else if (!strcmp(field, "PlyCount"))
+			f->n[FIX_PLYCOUNT]++;
+		else if (!strcmp(field, "Date"))
+			f->n[FIX_DATE]++;
+		else
+			f->n[FIX_NAME]++;
+	}
+	f->games += any;
+}
+
+void fix_summary_text(const struct fix *f, struct xq_buf *b)
+{
+	static const char *const what[FIX_KINDS][2] = {
+		{"result", "results"}, {"PlyCount", "PlyCounts"}, {"date", "dates"}, {"name", "names"}};
+	int any = 0;
+
+	if (!f->on)
+		return;
+	xq_buf_adds(b, f->dry_run ? "; would fix " : "; fixed ");
+	for (int k = 0; k < FIX_KINDS; k++) {
+		if (!f->n[k])
+			continue;
+		xq_buf_adds(b, any ? ", " : "");
+		report_plural(b, f->n[k], what[k][0], what[k][1]);
+		any = 1;
+	}
+	if (!any)
+		xq_buf_adds(b, "nothing");
+	else
+		xq_buf_addf(b, " in %llu game%s", (unsigned long long)f->games, f->games == 1 ? "" : "s");
+}
+
+void fix_summary_json(const struct fix *f, struct xq_buf *b)
+{
+	if (!f->on)
+		return;
+	xq_buf_addf(b, ",\"fixed\":{\"dry_run\":%s,\"games\":%llu,\"result\":%llu,\"plycount\":%llu,\"date\":%llu,\"name\":%llu}",
+		    f->dry_run ? "true" : "false", (unsigned long long)f->games,
+		    (unsigned long long)f->n[FIX_RESULT], (unsigned long long)f->n[FIX_PLYCOUNT],
+		    (unsigned long long)f->n[FIX_DATE], (unsigned long long)f->n[FIX_NAME]);
+}
