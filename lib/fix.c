@@ -224,8 +224,17 @@ static enum xq_date_kind numeric_date(struct xq_date *out, const char *p, const 
 	}
 	if (part[0].n == 4) { /* year first */
 		int y = part[0].unknown ? -1 : part[0].v, m = 0, d = 0;
+		/* 0 for an unknown part (2004-04-00, 0000-00-00), but only
+		 * at the end: 1999-00-05 says nothing certain. */
+		size_t zeros = n;
+		while (zeros > 0 && !part[zeros - 1].unknown && part[zeros - 1].v == 0)
+			zeros--;
+		if (y == 0 && zeros)
+			return not_read(out); /* no year 0 */
+		if (y == 0)
+			y = -1;
 		for (size_t i = 1; i < n; i++)
-			if (part[i].n > 2 || (!part[i].unknown && part[i].v == 0))
+			if (part[i].n > 2 || (i < zeros && !part[i].unknown && part[i].v == 0))
 				return not_read(out);
 		if (n > 1 && !part[1].unknown)
 			m = part[1].v;

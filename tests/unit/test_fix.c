@@ -72,6 +72,16 @@ static void separated_dates_with_the_year_first_become_pgn_dates(void **state)
 	expect_fixed("\n2005.01.18", "2005.01.18");
 }
 
+static void zero_parts_at_the_end_are_unknown_parts(void **state)
+{
+	(void)state;
+	expect_fixed("2004-04-00", "2004.04.??");
+	expect_fixed("1984-00-00", "1984.??.??");
+	expect_fixed("0000-00-00", "????.??.??");
+	expect_kind("1999-00-05", XQ_DATE_UNKNOWN);
+	expect_kind("0000-03-05", XQ_DATE_UNKNOWN);
+}
+
 static void compact_dates_become_pgn_dates_and_keep_their_time(void **state)
 {
 	struct xq_date d;
@@ -225,6 +235,7 @@ int main(void)
 		cmocka_unit_test(pgn_dates_are_left_as_they_are),
 		cmocka_unit_test(chinese_dates_become_pgn_dates_with_unknown_parts),
 		cmocka_unit_test(separated_dates_with_the_year_first_become_pgn_dates),
+		cmocka_unit_test(zero_parts_at_the_end_are_unknown_parts),
 		cmocka_unit_test(compact_dates_become_pgn_dates_and_keep_their_time),
 		cmocka_unit_test(a_two_digit_year_is_read_only_when_it_cannot_be_a_day),
 		cmocka_unit_test(month_and_day_before_the_year_are_read_only_when_one_is_over_12),
