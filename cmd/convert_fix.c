@@ -270,17 +270,20 @@ static void fix_result(const struct fix *f, struct pool_job *j, const struct xq_
 	const char *want = xq_result_string(p->result), *tag = xq_game_tag(g, "Result");
 	int winner = p->result == XQ_RESULT_RED_WIN ? XQ_RED : XQ_BLACK;
 	int recorded = g->result != XQ_RESULT_NONE && g->result != XQ_RESULT_UNKNOWN;
+	enum xq_result said;
 	char how[128];
 	struct xq_diag d;
 
+	/* A tag that agrees in other words (红胜) is the record's to keep. */
+	if (g->result == p->result &&
+	    (!tag || xq_result_parse(tag, strlen(tag), &said) || said == p->result))
+		return;
 	if (p->why == XQ_PROOF_PERPETUAL)
 		snprintf(how, sizeof(how), "%s (plies %lu-%lu, %s rules: %s loses)", proof_text(p),
 			 (unsigned long)p->first + 1, (unsigned long)p->ply,
 			 xq_rules_set_name(p->rules), side_name(!winner));
 	else
 		snprintf(how, sizeof(how), "%s (%s wins)", proof_text(p), side_name(winner));
-	if (g->result == p->result && (!tag || !strcmp(tag, want)))
-		return;
 	if (!f->on) {
 		/* Only what contradicts the record, as validate says it. */
 		if (p->why == XQ_PROOF_PERPETUAL || !recorded || g->result == p->result)
