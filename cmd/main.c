@@ -71,6 +71,7 @@ static int print_formats(void)
 {
 	struct xq_buf b = XQ_BUF_INIT;
 	int w = 14; /* the extensions column: as wide as the longest list */
+	int aliases = 0;
 
 	for (size_t i = 0; xq_formats[i]; i++)
 		if (xq_formats[i]->extensions && (int)strlen(xq_formats[i]->extensions) > w)
@@ -85,6 +86,13 @@ static int print_formats(void)
 			    (f->caps & XQ_CAP_MULTI) ? "many" : "one", w,
 			    f->extensions ? f->extensions : "", f->description ? f->description : "");
 	}
+	/* The other names a format answers to, as -t, --to and --from take them. */
+	for (size_t i = 0; xq_formats[i]; i++)
+		if (xq_formats[i]->aliases && *xq_formats[i]->aliases)
+			xq_buf_addf(&b, "%s%s for %s", aliases++ ? "; " : "\nOther names: ",
+				    xq_formats[i]->aliases, xq_formats[i]->name);
+	if (aliases)
+		xq_buf_adds(&b, ".\n");
 	xq_buf_adds(&b, "\nA format that holds one game per file is written with -o DIR/ when there\n"
 			"are several games.  See xqkit-convert(1).\n");
 	if (xq_buf_error(&b)) {
