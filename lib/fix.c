@@ -79,6 +79,10 @@ static enum xq_date_kind put_date(struct xq_date *out, int y, int m, int d)
 {
 	static const int mdays[13] = {0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 
+	if (y == 0) {
+		snprintf(out->why, sizeof(out->why), "there is no year 0");
+		return XQ_DATE_UNKNOWN;
+	}
 	if (m > 12) {
 		snprintf(out->why, sizeof(out->why), "there is no month %d", m);
 		return XQ_DATE_UNKNOWN;

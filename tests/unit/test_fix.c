@@ -80,6 +80,8 @@ static void zero_parts_at_the_end_are_unknown_parts(void **state)
 	expect_fixed("0000-00-00", "????.??.??");
 	expect_kind("1999-00-05", XQ_DATE_UNKNOWN);
 	expect_kind("0000-03-05", XQ_DATE_UNKNOWN);
+	expect_kind("24-04-0000", XQ_DATE_UNKNOWN);
+	expect_kind("0000年", XQ_DATE_UNKNOWN);
 }
 
 static void compact_dates_become_pgn_dates_and_keep_their_time(void **state)
