@@ -331,6 +331,15 @@ static int count_losses(const struct pool_job *j, size_t from)
 	return n;
 }
 
+static int count_errors(const struct pool_job *j, size_t from)
+{
+	int n = 0;
+	for (size_t i = from; i < j->diags.n; i++)
+		if (j->diags.v[i].severity == XQ_SEV_ERROR)
+			n++;
+	return n;
+}
+
 /* Write one game to its own file under DIR/.  Returns 0, or 1 when it was
  * not written (reported). */
 static int write_to_dir(struct cctx *c, struct pool_job *j, const struct xq_buf *doc)
@@ -498,10 +507,13 @@ static void convert_game(struct cctx *c, struct pool_job *j)
 	if (!rc && xq_buf_error(&doc))
 		rc = XQ_ENOMEM; /* the game is never written half */
 	if (rc) {
-		if (rc != XQ_ENOMEM && rc != XQ_EIO)
-			add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS, "skipped: the %s writer refused it: %s",
-				 c->to->name, xq_strerror(rc));
-		else {
+		if (rc != XQ_ENOMEM && rc != XQ_EIO) {
+			/* A writer that says why it refused has said it all. */
+			if (!count_errors(j, before))
+				add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS,
+					 "skipped: the %s writer refused it: %s", c->to->name,
+					 xq_strerror(rc));
+		} else {
 			c->io_error = 1;
 			add_diag(j, XQ_SEV_ERROR, XQ_D_IO, "cannot write: %s", xq_strerror(rc));
 		}
