@@ -640,7 +640,8 @@ int cmd_validate(int argc, char **argv)
 	input_opts_init(&c.in);
 	c.fail_on = XQ_SEV_WARNING;
 	if (opt_init(&p, argc, argv, "validate")) {
-		cmd_error("out of memory");
+		/* Nothing was checked: never a word that could read as a verdict. */
+		cmd_error("out of memory: stopped early, before any game was checked");
 		return XQ_EXIT_IO;
 	}
 	if ((rc = parse_args(&c, &p)) != 0) {
