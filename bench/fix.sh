@@ -20,10 +20,7 @@ xqkit=${XQKIT:-./xqkit}
 [ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
 [ -e "$src" ] || { echo "no input at $src (give DIR or FILE, or set XQ_SHARED)" >&2; exit 3; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-fix.XXXXXX") || exit 3
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_tmp fix
 "$xqkit" convert -r -q -t pgn -o "$tmp/one.pgn" "$src" > /dev/null 2>&1 || true
 [ -s "$tmp/one.pgn" ] || { echo "could not convert $src to PGN" >&2; exit 1; }
 i=0

@@ -32,3 +32,12 @@ report() {
 	printf '%s %s %s\n' "$(cut -d' ' -f1 "$1" | median)" "$(cut -d' ' -f2 "$1" | median)" \
 		"$(cut -d' ' -f3 "$1" | sort -n | tail -1)"
 }
+
+# bench_tmp NAME: an empty folder of the run's own in $tmp, removed when the
+# script ends, also by a signal.
+bench_tmp() {
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-$1.XXXXXX") || exit 3
+	trap 'rm -rf "$tmp"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
