@@ -228,7 +228,8 @@ int xq_pgn_is_ellipsis(const char *w, size_t n);
 int xq_pgn_looks_like_move(const char *w, size_t n);
 int xq_pgn_nag_of(const char *w, size_t n);
 int xq_pgn_only_of(const char *w, size_t n, const char *set);
-int xq_pgn_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts, const struct xq_sink *sink);
+int xq_pgn_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+		       const struct xq_sink *sink);
 int xq_pgn_read(void *reader, struct xq_game *g);
 int xq_pgn_result_of(const char *w, size_t n, enum xq_result *res, int *standard);
 int xq_pgn_skip_broken(struct pgn_reader *r, long depth, int movetext, const struct game_end *e);
@@ -243,7 +244,8 @@ int xq_pgn_probe(const unsigned char *h, size_t len);
 
 /* pgn_write.c: the writer */
 int xq_pgn_close_writer(void *writer);
-int xq_pgn_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts, const struct xq_sink *sink);
+int xq_pgn_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
+		       const struct xq_sink *sink);
 int xq_pgn_write(void *writer, const struct xq_game *g);
 
 #endif
