@@ -322,21 +322,13 @@ done:
 
 /* ---- one game ------------------------------------------------------------------ */
 
-static int count_losses(const struct pool_job *j, size_t from)
+/* The job's diagnostics from `from` on that are losses or, with
+ * `errors`, errors. */
+static int count_since(const struct pool_job *j, size_t from, int errors)
 {
 	int n = 0;
 	for (size_t i = from; i < j->diags.n; i++)
-		if (j->diags.v[i].code == XQ_D_LOSS)
-			n++;
-	return n;
-}
-
-static int count_errors(const struct pool_job *j, size_t from)
-{
-	int n = 0;
-	for (size_t i = from; i < j->diags.n; i++)
-		if (j->diags.v[i].severity == XQ_SEV_ERROR)
-			n++;
+		n += errors ? j->diags.v[i].severity == XQ_SEV_ERROR : j->diags.v[i].code == XQ_D_LOSS;
 	return n;
 }
 
@@ -503,13 +495,13 @@ static void convert_game(struct cctx *c, struct pool_job *j)
 		rc = c->to->write(c->writer, g);
 		drain(c, &doc);
 	}
-	lossy = count_losses(j, before) > 0;
+	lossy = count_since(j, before, 0) > 0;
 	if (!rc && xq_buf_error(&doc))
 		rc = XQ_ENOMEM; /* the game is never written half */
 	if (rc) {
 		if (rc != XQ_ENOMEM && rc != XQ_EIO) {
 			/* A writer that says why it refused has said it all. */
-			if (!count_errors(j, before))
+			if (!count_since(j, before, 1))
 				add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS,
 					 "skipped: the %s writer refused it: %s", c->to->name,
 					 xq_strerror(rc));
