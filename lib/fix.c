@@ -111,36 +111,42 @@ static enum xq_date_kind not_read(struct xq_date *out)
 	return XQ_DATE_UNKNOWN;
 }
 
+/*
+ * One part of a Chinese date at *pp: `min` to `max` digits (none: unknown,
+ * left 0 in *v), spaces, then `mark` (which may be missing when
+ * `optional`), then spaces.  0 with *pp moved on, or -1.
+ */
+static int cjk_part(const char **pp, const char *e, size_t min, size_t max, const char *mark,
+		    int optional, int *v)
+{
+	const char *p = *pp;
+	size_t nd = digits(&p, e, v);
+
+	if (nd < min || nd > max || (nd && !*v))
+		return -1;
+	p = skip_spaces(p, e);
+	if (has_prefix(p, e, mark))
+		p += strlen(mark);
+	else if (!optional)
+		return -1;
+	*pp = skip_spaces(p, e);
+	return 0;
+}
+
 /* 1999年3月5日, 1999年3月, 1999年, 1986年4月 日 (a blank part is unknown). */
 static enum xq_date_kind cjk_date(struct xq_date *out, const char *p, const char *e)
 {
 	int y, m = 0, d = 0;
-	size_t nd;
 
-	if (digits(&p, e, &y) != 4)
+	if (cjk_part(&p, e, 4, 4, U_NIAN, 0, &y))
 		return not_read(out);
-	p = skip_spaces(p, e);
-	if (!has_prefix(p, e, U_NIAN))
-		return not_read(out);
-	p = skip_spaces(p + 3, e);
 	if (p == e)
 		return put_date(out, y, 0, 0);
-	nd = digits(&p, e, &m);
-	if (nd > 2 || (nd && !m))
+	if (cjk_part(&p, e, 0, 2, U_YUE, 0, &m))
 		return not_read(out);
-	p = skip_spaces(p, e);
-	if (!has_prefix(p, e, U_YUE))
-		return not_read(out);
-	p = skip_spaces(p + 3, e);
 	if (p == e)
 		return put_date(out, y, m, 0);
-	nd = digits(&p, e, &d);
-	if (nd > 2 || (nd && !d))
-		return not_read(out);
-	p = skip_spaces(p, e);
-	if (has_prefix(p, e, U_RI))
-		p = skip_spaces(p + 3, e);
-	if (p != e)
+	if (cjk_part(&p, e, 0, 2, U_RI, 1, &d) || p != e)
 		return not_read(out);
 	return put_date(out, y, m, d);
 }
