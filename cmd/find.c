@@ -713,19 +713,18 @@ static int positions_match(const struct fctx *c, const struct xq_game *g, struct
 	if (s.have != s.want && c->variations) {
 		struct xq_walk w;
 		if (xq_walk_init(&w, g) == 0) {
+			/* The walk is in pre-order, first children first: its first
+			 * `ply` nodes are the main line, looked at already. */
+			uint32_t skip = ply;
 			while (s.have != s.want && xq_walk_next(&w) == 1) {
 				uint32_t n = w.node;
-				if (n == g->nodes[g->nodes[n].parent].child) {
-					/* a main continuation: only off the main line */
-					uint32_t k = n;
-					while (k != XQ_ROOT && k == g->nodes[g->nodes[k].parent].child)
-						k = g->nodes[k].parent;
-					if (k == XQ_ROOT)
-						continue;
+				if (skip) {
+					skip--;
+					continue;
 				}
 				look(c, &s, &w.after,
 				     w.before.sq[XQ_MOVE_TO(g->nodes[n].move)] != 0,
-				     xq_game_ply(g, n), n, 1);
+				     (uint32_t)w.depth, n, 1);
 			}
 			xq_walk_release(&w);
 		}
@@ -1032,9 +1031,10 @@ static int check_args(struct fctx *c, struct opt_parser *p)
 		if (parse_fen(c, p, texts[i]))
 			return -1;
 	if (c->count + c->list + !!c->out.to_name != 1) {
-		snprintf(p->err, sizeof(p->err), c->count + c->list + !!c->out.to_name
-			 ? "-t, --count and --list do not go together: choose one"
-			 : "what to do with the games found: -t FORMAT, --count or --list");
+		snprintf(p->err, sizeof(p->err), "%s",
+			 (c->count + c->list + !!c->out.to_name) > 1
+				 ? "-t, --count and --list do not go together: choose one"
+				 : "what to do with the games found: -t FORMAT, --count or --list");
 		return -1;
 	}
 	if (c->out.to_name)
