@@ -24,21 +24,10 @@ corpus=${XQ_SHARED:-../shared}/corpus
 [ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
 [ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 . bench/lib.sh
-if [ -n "${BENCH_DIR:-}" ]; then
-	work=$BENCH_DIR
-	mkdir -p "$work"
-else
-	work=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-dedupe.XXXXXX")
-	trap 'rm -rf "$work"' EXIT
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
-fi
+bench_work dedupe
 
-"$xqkit" validate -r -q --format ndjson "$corpus" 2> /dev/null |
-	grep '"format":"pgn"' | grep '"encoding":"utf-8"' |
-	sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' > "$work/files"
-while IFS= read -r f; do cat "$f"; printf '\n\n'; done < "$work/files" > "$work/one.pgn"
-"$xqkit" find -q --tag 'FEN!~.' -t pgn --notation iccs -o "$work/iccs.pgn" "$work/one.pgn" || true
+corpus_pgn "$xqkit" "$corpus" "$work/one.pgn"
+"$xqkit" find -q --tag 'FEN!~.' -t pgn --notation iccs -o "$work/iccs.pgn" "$work/one.pgn" 2> /dev/null || true
 
 # One game per record, joined on one line each: tags, then the moves.
 # (xqkit writes a blank line between the tags and the moves).

@@ -22,22 +22,11 @@ corpus=${XQ_SHARED:-../shared}/corpus
 [ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
 [ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 . bench/lib.sh
-if [ -n "${BENCH_DIR:-}" ]; then
-	work=$BENCH_DIR
-	mkdir -p "$work"
-else
-	work=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-find.XXXXXX")
-	trap 'rm -rf "$work"' EXIT
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
-fi
+bench_work find
 fen='rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w'
 
 # The big PGN file.
-"$xqkit" validate -r -q --format ndjson "$corpus" 2> /dev/null |
-	grep '"format":"pgn"' | grep '"encoding":"utf-8"' |
-	sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' > "$work/files"
-while IFS= read -r f; do cat "$f"; printf '\n\n'; done < "$work/files" > "$work/one.pgn"
+corpus_pgn "$xqkit" "$corpus" "$work/one.pgn"
 : > "$work/big.pgn"
 while [ "$(wc -c < "$work/big.pgn")" -lt $((${SIZE_MB:-20} * 1000000)) ]; do
 	cat "$work/one.pgn" >> "$work/big.pgn"

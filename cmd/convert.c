@@ -93,12 +93,7 @@ static void print_summary(void *ctx, double secs)
 		xq_buf_addf(b, ", %llu kept up to an error", (unsigned long long)c->kept_broken);
 	if (c->verify)
 		xq_buf_addf(b, ", %llu verified", (unsigned long long)c->verified);
-	if (r->skipped_files)
-		xq_buf_addf(b, "; %llu file%s skipped (not game records)",
-			    (unsigned long long)r->skipped_files, r->skipped_files == 1 ? "" : "s");
-	if (r->failed_files)
-		xq_buf_addf(b, "; %llu input%s not read", (unsigned long long)r->failed_files,
-			    r->failed_files == 1 ? "" : "s");
+	reporter_unread_text(r, b);
 	xq_buf_addf(b, " (%.2f s)\n", secs);
 	reporter_flush(r);
 }

@@ -148,30 +148,6 @@ static int key_less(const uint64_t a[2], const uint64_t b[2])
 	return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
 }
 
-static xq_move mirror_move(xq_move m)
-{
-	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
-
-	return XQ_MOVE(XQ_SQ(8 - XQ_SQ_FILE(from), XQ_SQ_RANK(from)),
-		       XQ_SQ(8 - XQ_SQ_FILE(to), XQ_SQ_RANK(to)));
-}
-
-/* The Zobrist key of the left-right mirror of `b`. */
-static uint64_t mirror_key(const struct xq_board *b)
-{
-	struct xq_board m;
-
-	xq_board_clear(&m);
-	for (int r = 0; r < 10; r++)
-		for (int f = 0; f < 9; f++) {
-			uint8_t k = xq_board_kind(b, XQ_SQ(f, r));
-			if (k)
-				xq_board_put(&m, XQ_KIND_SIDE(k), XQ_KIND_TYPE(k), XQ_SQ(8 - f, r), NULL);
-		}
-	m.side = b->side;
-	return xq_board_compute_key(&m);
-}
-
 /*
  * Walk the main line of `g` with the key of each prefix: `fn` gets the
  * key (the smaller of the line's and its mirror's with --mirror) after
@@ -185,8 +161,11 @@ static void line_keys(const struct dctx *c, const struct xq_game *g, uint32_t fr
 
 	s[0].a = s[0].b = s[1].a = s[1].b = 0;
 	absorb(&s[0], g->start.key);
-	if (c->mirror)
-		absorb(&s[1], mirror_key(&g->start));
+	if (c->mirror) {
+		struct xq_board m;
+		xq_board_mirror(&g->start, &m);
+		absorb(&s[1], m.key);
+	}
 	for (uint32_t n = g->nodes[XQ_ROOT].child;; n = g->nodes[n].child) {
 		if (plies >= from) {
 			uint64_t k[2], m[2];
@@ -202,7 +181,7 @@ static void line_keys(const struct dctx *c, const struct xq_game *g, uint32_t fr
 			break;
 		absorb(&s[0], g->nodes[n].move);
 		if (c->mirror)
-			absorb(&s[1], mirror_move(g->nodes[n].move));
+			absorb(&s[1], xq_move_mirror(g->nodes[n].move));
 		plies++;
 	}
 }
@@ -631,9 +610,7 @@ static void print_summary(void *ctx, double secs)
 	if (c->out.to)
 		xq_buf_addf(b, "; %llu written as %s, %llu removed", (unsigned long long)c->out.written,
 			    c->out.to->name, (unsigned long long)c->removed);
-	if (r->failed_files)
-		xq_buf_addf(b, "; %llu input%s not read", (unsigned long long)r->failed_files,
-			    r->failed_files == 1 ? "" : "s");
+	reporter_unread_text(r, b);
 	xq_buf_addf(b, " (%.2f s)\n", secs);
 	reporter_flush(r);
 }
@@ -794,11 +771,7 @@ static int run(struct dctx *c, struct opt_parser *p)
 		return run_pass(c, p, &cfg3);
 	}
 	print_summary(c, cmd_now() - c->t0);
-	if (c->rep.io_error)
-		return XQ_EXIT_IO;
-	if (c->rep.failed_files || c->rep.damaged_files || c->rep.counts.by_sev[XQ_SEV_ERROR])
-		return XQ_EXIT_INVALID;
-	return XQ_EXIT_OK;
+	return reporter_status(&c->rep, 0);
 }
 
 int cmd_dedupe(int argc, char **argv)

@@ -244,21 +244,6 @@ static int parse_tag(struct fctx *c, struct opt_parser *p, const char *text)
 	return 0;
 }
 
-/* Red's pieces as FEN letters; `side` 1 reads them as black's. */
-static int piece_type(int ch)
-{
-	switch (xq_to_upper(ch)) {
-	case 'K': return XQ_KING;
-	case 'A': return XQ_ADVISOR;
-	case 'B': case 'E': return XQ_ELEPHANT;
-	case 'N': case 'H': return XQ_HORSE;
-	case 'R': return XQ_ROOK;
-	case 'C': return XQ_CANNON;
-	case 'P': return XQ_PAWN;
-	}
-	return -1;
-}
-
 static const char *const type_names[XQ_PIECE_TYPES] = {"kings", "advisors", "elephants",
 						       "horses", "rooks", "cannons", "pawns"};
 static const uint8_t type_max[XQ_PIECE_TYPES] = {1, 2, 2, 2, 2, 2, 5};
@@ -310,7 +295,7 @@ static int parse_material(struct fctx *c, struct opt_parser *p, const char *text
 			at_least = 1;
 			continue;
 		}
-		if ((type = piece_type(ch)) < 0)
+		if ((type = xq_piece_type_of_letter(xq_to_upper(ch))) < 0)
 			return usage_at(p, "--material", text, i,
 					"expected a piece (K A B/E N/H R C P), a count after one, '+' or '/'");
 		{
@@ -338,29 +323,6 @@ static int parse_material(struct fctx *c, struct opt_parser *p, const char *text
 	return 0;
 }
 
-/* The board of the FEN placement `fen` with each rank reversed. */
-static int mirror_fen(const char *fen, char *out, size_t cap)
-{
-	size_t len = strlen(fen), start = 0, i;
-
-	if (len + 1 > cap)
-		return -1;
-	memcpy(out, fen, len + 1);
-	for (i = 0; i <= len; i++) {
-		if (out[i] == '/' || out[i] == ' ' || out[i] == '\0') {
-			for (size_t a = start, b = i; a + 1 < b; a++, b--) {
-				char t = out[a];
-				out[a] = out[b - 1];
-				out[b - 1] = t;
-			}
-			if (out[i] != '/')
-				break;
-			start = i + 1;
-		}
-	}
-	return 0;
-}
-
 static int add_board(struct pos_test *t, const char *fen, size_t len)
 {
 	struct xq_diag d;
@@ -378,7 +340,7 @@ static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
 	struct xq_diag d;
 	struct xq_board b;
 	const char *sp;
-	char buf[4][XQ_FEN_MAX + 8];
+	char buf[2][XQ_FEN_MAX + 8];
 	int nfen = 0;
 	size_t len = strlen(text);
 
@@ -410,29 +372,18 @@ static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
 	} else {
 		snprintf(buf[nfen++], sizeof(buf[0]), "%s", text);
 	}
-	for (int k = 0, n = nfen; k < n; k++) {
-		if (add_board(t, buf[k], strlen(buf[k])))
-			goto internal;
+	for (int k = 0; k < nfen; k++) {
+		if (add_board(t, buf[k], strlen(buf[k]))) {
+			snprintf(p->err, sizeof(p->err), "--fen '%.80s': cannot be read", text);
+			return -1;
+		}
 		if (c->mirror) {
-			if (mirror_fen(buf[k], buf[nfen], sizeof(buf[0])) ||
-			    add_board(t, buf[nfen], strlen(buf[nfen])))
-				goto internal;
-			nfen++;
+			xq_board_mirror(&t->b[t->nb - 1], &t->b[t->nb]);
+			t->nb++;
 		}
 	}
 	c->npos++;
 	return 0;
-internal:
-	snprintf(p->err, sizeof(p->err), "--fen '%.80s': cannot be read with its mirror", text);
-	return -1;
-}
-
-static xq_move mirror_move(xq_move m)
-{
-	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
-
-	return XQ_MOVE(XQ_SQ(8 - XQ_SQ_FILE(from), XQ_SQ_RANK(from)),
-		       XQ_SQ(8 - XQ_SQ_FILE(to), XQ_SQ_RANK(to)));
 }
 
 /* A move number ("1.", "12...", "3"), which --moves steps over. */
@@ -485,7 +436,7 @@ static int parse_moves(struct fctx *c, struct opt_parser *p, const char *text)
 			return usage_at(p, "--moves", text, start, why);
 		}
 		c->line[0][c->nline] = m;
-		c->line[1][c->nline] = mirror_move(m);
+		c->line[1][c->nline] = xq_move_mirror(m);
 		c->nline++;
 		xq_board_make(&b, m, &u);
 	}
@@ -955,12 +906,7 @@ static void print_summary(void *ctx, double secs)
 		xq_buf_addf(b, ", %llu broken skipped", (unsigned long long)c->skipped);
 	if (c->out.to && c->out.skipped)
 		xq_buf_addf(b, ", %llu not written", (unsigned long long)c->out.skipped);
-	if (r->skipped_files)
-		xq_buf_addf(b, "; %llu file%s skipped (not game records)",
-			    (unsigned long long)r->skipped_files, r->skipped_files == 1 ? "" : "s");
-	if (r->failed_files)
-		xq_buf_addf(b, "; %llu input%s not read", (unsigned long long)r->failed_files,
-			    r->failed_files == 1 ? "" : "s");
+	reporter_unread_text(r, b);
 	xq_buf_addf(b, " (%.2f s)\n", secs);
 	reporter_flush(r);
 }
@@ -1094,12 +1040,7 @@ static int run(struct fctx *c, struct opt_parser *p)
 		xq_buf_release(&b);
 	}
 	print_summary(c, cmd_now() - t0);
-	if (c->rep.io_error)
-		return XQ_EXIT_IO;
-	if (c->skipped || c->rep.failed_files || c->rep.damaged_files ||
-	    c->rep.counts.by_sev[XQ_SEV_ERROR])
-		return XQ_EXIT_INVALID;
-	return XQ_EXIT_OK;
+	return reporter_status(&c->rep, c->skipped);
 }
 
 int cmd_find(int argc, char **argv)

@@ -763,12 +763,7 @@ int output_finish(struct output *c, struct inputs *inputs, const struct reporter
 	if (c->disk_full)
 		cmd_error("the disk is full: stopped after %llu file%s written under '%s'",
 			  (unsigned long long)c->written, c->written == 1 ? "" : "s", c->dir);
-	if (c->io_error || rep->io_error)
-		return XQ_EXIT_IO;
-	if (c->skipped || rep->failed_files || rep->damaged_files ||
-	    rep->counts.by_sev[XQ_SEV_ERROR])
-		return XQ_EXIT_INVALID;
-	return XQ_EXIT_OK;
+	return c->io_error ? XQ_EXIT_IO : reporter_status(rep, c->skipped);
 }
 
 void output_init(struct output *c, const char *cmd)
