@@ -5,8 +5,8 @@
 # (it takes well under 200 ms on an idle machine), and leaves no output and
 # no temporary file.  validate and replay used to die by the signal's
 # default action without a word; convert and annotate ignored it until
-# killed; find and dedupe stop the same way.  (One game without end is stopped by the limit; see LIMITS in
-# xqkit(1).)
+# killed; find and dedupe stop the same way.  (One game without end is
+# stopped by the limit; see LIMITS in xqkit(1).)
 mkfifo "$T/feed" || fail "mkfifo"
 # One such game, written once: the feed repeats it with cat, which costs
 # far less than a shell loop printing every line (the test's CPU time).
