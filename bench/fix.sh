@@ -20,7 +20,9 @@ xqkit=${XQKIT:-./xqkit}
 [ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
 [ -e "$src" ] || { echo "no input at $src (give DIR or FILE, or set XQ_SHARED)" >&2; exit 3; }
 
-bench_tmp fix
+bench_work fix
+tmp=$work
+rm -f "$tmp/one.pgn" "$tmp/big.pgn"
 "$xqkit" convert -r -q -t pgn -o "$tmp/one.pgn" "$src" > /dev/null 2>&1 || true
 [ -s "$tmp/one.pgn" ] || { echo "could not convert $src to PGN" >&2; exit 1; }
 i=0

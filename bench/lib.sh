@@ -33,11 +33,25 @@ report() {
 		"$(cut -d' ' -f3 "$1" | sort -n | tail -1)"
 }
 
-# bench_tmp NAME: an empty folder of the run's own in $tmp, removed when the
-# script ends, also by a signal.
-bench_tmp() {
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-$1.XXXXXX") || exit 3
-	trap 'rm -rf "$tmp"' EXIT
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
+# bench_work NAME: $work, the bench's own folder: BENCH_DIR when set (kept),
+# else a new one under $TMPDIR removed when the script ends.
+bench_work() {
+	if [ -n "${BENCH_DIR:-}" ]; then
+		work=$BENCH_DIR
+		mkdir -p "$work"
+	else
+		work=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-$1.XXXXXX")
+		trap 'rm -rf "$work"' EXIT
+		trap 'exit 130' INT
+		trap 'exit 143' TERM
+	fi
+}
+
+# corpus_pgn XQKIT CORPUS OUT: the corpus's PGN files read as UTF-8, each
+# once, joined into OUT (a blank line after each).
+corpus_pgn() {
+	"$1" validate -r -q --format ndjson "$2" 2> /dev/null |
+		grep '"format":"pgn"' | grep '"encoding":"utf-8"' |
+		sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' |
+		while IFS= read -r f; do cat "$f"; printf '\n\n'; done > "$3"
 }
