@@ -29,6 +29,7 @@
 #include "buf.h"
 #include "cmd.h"
 #include "diag.h"
+#include "ecco_tags.h"
 #include "format.h"
 #include "game.h"
 #include "inputs.h"
@@ -44,7 +45,7 @@
 
 static const char usage[] =
 	"xqkit convert -t FORMAT [-o OUT|-o DIR/] [--notation NAME] [--output-encoding ENC]\n"
-	"                     [--verify] [--keep-broken] [--force] [-r] [-j THREADS] [INPUT...]";
+	"                     [--verify] [--keep-broken] [--ecco] [--force] [-r] [-j THREADS] [INPUT...]";
 static const char summary[] =
 	"Convert every game of the inputs (files, directories with -r, '-' for standard\n"
 	"input) to FORMAT: all into one output (standard output by default), or one file\n"
@@ -54,7 +55,7 @@ static const char summary[] =
 
 enum { O_TO = 't', O_OUT = 'o', O_NAME = 'N', O_NOTATION = 'n', O_ENCODING = 'e',
        O_ENCODING_OLD = 'E', O_VERSION = 'V', O_FORCE = 'f', O_KEEP = 'k', O_VERIFY = 'y',
-       O_STRICT = 's', O_HELP = 'h' };
+       O_STRICT = 's', O_HELP = 'h', O_ECCO = 0x101 };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_TO, 't', "to", "FORMAT", "the format to write"),
@@ -68,6 +69,7 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_KEEP, 0, "keep-broken", "write broken games up to their first error"),
 	OPT_FLAG(O_VERIFY, 0, "verify", "read every game written back and compare"),
 	OPT_FLAG(O_STRICT, 0, "strict", "refuse a game the format cannot hold whole"),
+	OPT_FLAG(O_ECCO, 0, "ecco", "set the ECCO, Opening and Variation tags from the moves"),
 	OPT_INCLUDE(input_options),
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
@@ -81,7 +83,7 @@ struct cctx {
 	int dir_mode;
 	char *dir;                /* DIR (with a final '/') */
 	const char *template;
-	int force, keep_broken, verify, strict;
+	int force, keep_broken, verify, strict, ecco;
 	int fault_verify; /* XQ_TEST_FAULT=verify (tests only; see cmd.h) */
 	struct input_opts in;
 	struct reporter rep;
@@ -546,6 +548,15 @@ out:
 	xq_buf_release(&doc);
 }
 
+/* Worker thread, with --ecco: the opening tags from the moves. */
+static void convert_process(void *ctx, void *worker, struct pool_job *j)
+{
+	(void)ctx;
+	(void)worker;
+	if (ecco_tags_set(j))
+		add_diag(j, XQ_SEV_ERROR, XQ_D_IO, "out of memory setting the ECCO tags");
+}
+
 static int convert_emit(void *ctx, struct pool_job *j)
 {
 	struct cctx *c = ctx;
@@ -753,6 +764,7 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	case O_KEEP: c->keep_broken = 1; break;
 	case O_VERIFY: c->verify = 1; break;
 	case O_STRICT: c->strict = 1; break;
+	case O_ECCO: c->ecco = 1; break;
 	}
 	return 0;
 }
@@ -948,6 +960,8 @@ int cmd_convert(int argc, char **argv)
 		goto out;
 	c.inputs = &inputs;
 	c.fault_verify = cmd_test_fault("verify");
+	if (c.ecco)
+		cfg.process = convert_process;
 	t0 = cmd_now();
 	if ((rc = prepare_output(&c, &inputs)) == 0) {
 		if (input_opts_run(&c.in, &inputs, &cfg) == XQ_ENOMEM)

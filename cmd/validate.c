@@ -25,6 +25,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "diagplace.h"
+#include "ecco_tags.h"
 #include "format.h"
 #include "game.h"
 #include "inputs.h"
@@ -39,7 +40,7 @@
 #define CHECK_SCHEMA "xqkit.check/1"
 
 static const char usage[] =
-	"xqkit validate [-r] [--from FORMAT] [--strict] [--require TAGS] [--rules SET]\n"
+	"xqkit validate [-r] [--from FORMAT] [--strict] [--require TAGS] [--ecco] [--rules SET]\n"
 	"                      [--format text|ndjson] [-j THREADS] [-q] [INPUT...]";
 static const char summary[] =
 	"Check every move of every game (variations included) from its start position,\n"
@@ -51,12 +52,13 @@ static const char summary[] =
 	"format is found from the content.  Exit status 1 when an error or a warning\n"
 	"was found.";
 
-enum { O_STRICT = 's', O_REQUIRE = 'R', O_HELP = 'h', O_FAIL_ON = 0x101 };
+enum { O_STRICT = 's', O_REQUIRE = 'R', O_HELP = 'h', O_FAIL_ON = 0x101, O_ECCO };
 
 static const struct opt_spec options[] = {
 	OPT_FLAG(O_STRICT, 0, "strict", "notes (resignation, no result, ...) count as errors"),
 	OPT_VALUE(O_FAIL_ON, 0, "fail-on", "LEVEL", "exit 1 from this severity up: error, warning (default) or note"),
 	OPT_VALUE(O_REQUIRE, 0, "require", "TAGS", "comma-separated tags every game must have"),
+	OPT_FLAG(O_ECCO, 0, "ecco", "check the ECCO tag against the moves: wrong is a warning, missing a note"),
 	OPT_INCLUDE(rules_options),
 	OPT_INCLUDE(input_options),
 	OPT_INCLUDE(input_encoding_alias),
@@ -71,6 +73,7 @@ struct vctx {
 	enum xq_severity fail_on;
 	const char *required[MAX_REQUIRED];
 	int nrequired;
+	int ecco;               /* --ecco: check the ECCO tag (ecco_tags.h) */
 	/* totals, on the output thread */
 	struct reporter rep;
 	uint64_t plies, broken;
@@ -449,6 +452,8 @@ static void validate_process(void *ctx, void *worker, struct pool_job *j)
 		check_start(j);
 	check_result(j, check_rules(c, j));
 	check_tags(c, j);
+	if (c->ecco)
+		ecco_tags_check(j);
 	if ((j->game.flags & XQ_GAME_EMPTY) && !empty_reported)
 		game_diag(j, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, 0, "the record has no moves");
 	xq_game_count(&j->game, &counts);
@@ -601,6 +606,7 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 
 	switch (id) {
 	case O_STRICT: c->rep.strict = 1; break;
+	case O_ECCO: c->ecco = 1; break;
 	case O_FAIL_ON: return parse_fail_on(c, p, value);
 	case O_REQUIRE: return parse_required(c, (char *)value, p);
 	}
