@@ -105,10 +105,9 @@ struct edge {
 	uint32_t games, red, draw, black, dated;
 	double date_sum;       /* in years */
 	xq_move move;
-	int16_t ecco;          /* code index of the line, -1: none */
+	int16_t ecco;          /* --fen: code index of the first game's line, -1: none */
 	uint8_t side;          /* to move at pos */
 	uint8_t shown;         /* lowest depth it was expanded at (0: never) */
-	uint8_t endgame;       /* the line is not from the start (A00 残局) */
 };
 
 struct tree_job {
@@ -134,6 +133,8 @@ struct sctx {
 	const char *book;
 	int force;
 	struct xq_board root;  /* --tree */
+	xq_move root_line[XQ_ECCO_PLIES]; /* the first --moves (for ECCO) */
+	size_t root_plies;
 	char root_fen[XQ_FEN_MAX];
 	/* the table */
 	struct row *rows;
@@ -481,9 +482,8 @@ static void table_emit(struct sctx *c, const struct pool_job *j)
 	}
 }
 
-/* The ECCO code of the game's line up to ply `plies` (index, or -1), and
- * whether it is not from the start. */
-static int line_ecco(const struct xq_game *g, uint32_t plies, uint8_t *endgame)
+/* The ECCO code (index, or -1) of the game's line up to ply `plies`. */
+static int line_ecco(const struct xq_game *g, uint32_t plies)
 {
 	xq_move moves[XQ_ECCO_PLIES];
 	size_t n = 0;
@@ -494,7 +494,6 @@ static int line_ecco(const struct xq_game *g, uint32_t plies, uint8_t *endgame)
 		moves[n++] = g->nodes[i].move;
 	if (xq_ecco_classify(&e, &g->start, moves, n, NULL))
 		return -1;
-	*endgame = !strcmp(e->opening, "\xE6\xAE\x8B\xE5\xB1\x80"); /* 残局 */
 	return xq_ecco_index(e->code, 3);
 }
 
@@ -520,7 +519,10 @@ static void tree_emit(struct sctx *c, const struct pool_job *j)
 		if (made) {
 			e->child = t->e[i].child;
 			e->side = (uint8_t)((c->root.side + i) & 1);
-			e->ecco = (int16_t)line_ecco(&j->game, t->start_ply + i + 1, &e->endgame);
+			/* From a --fen, the line is the game's (the walk knows no
+			 * other); from the start, the walk's own (edge_ecco). */
+			if (c->fen)
+				e->ecco = (int16_t)line_ecco(&j->game, t->start_ply + i + 1);
 		}
 		e->games++;
 		e->red += res == XQ_RESULT_RED_WIN;
@@ -664,6 +666,8 @@ static void table_text(struct sctx *c, struct xq_buf *b, size_t shown)
 	}
 	if (kw > 40)
 		kw = 40; /* longer keys push their row's figures right */
+	if (!player && c->nrows > 1 && kw < 7)
+		kw = 7; /* "(total)" */
 	cell(b, key_title(c), strlen(key_title(c)), kw);
 	if (nw) {
 		xq_buf_adds(b, "  ");
@@ -894,21 +898,45 @@ static void edge_date(struct xq_buf *b, const struct edge *e)
 	xq_buf_addf(b, "%04u.%02u", year, month > 12 ? 12 : month);
 }
 
-static void edge_ecco(struct xq_buf *b, const struct edge *e)
-{
-	if (e->ecco < 0) {
-		xq_buf_addc(b, '-');
-		return;
-	}
-	xq_buf_addf(b, "%c%02d", 'A' + e->ecco / 100, e->ecco % 100);
-}
-
 /* One step of the walk over the tree: a position's edges, the one looked
  * at, and how to take its move back. */
 struct frame {
 	size_t at, hi;
 	struct xq_undo undo;
 };
+
+/*
+ * The ECCO code of the line that ends with edge `e`, `d` plies below the
+ * root: the --moves and the walk's moves to it (so a position reached by
+ * two move orders is classified by the order shown); from a --fen, that
+ * of the first game that played it.
+ */
+static int edge_ecco(const struct sctx *c, const struct edge *e, int d, const struct frame *st)
+{
+	xq_move line[XQ_ECCO_PLIES];
+	size_t n = c->root_plies;
+	const struct xq_ecco *x;
+	struct xq_board start;
+	int code = e->ecco;
+
+	if (!c->fen) {
+		memcpy(line, c->root_line, n * sizeof(line[0]));
+		for (int i = 0; i <= d && n < XQ_ECCO_PLIES; i++)
+			line[n++] = i < d ? c->edges[st[i].at].move : e->move;
+		xq_board_start(&start);
+		code = xq_ecco_classify(&x, &start, line, n, NULL) ? -1 : xq_ecco_index(x->code, 3);
+	}
+	return code;
+}
+
+/* A code index as text, quoted for JSON; "-" (null) when there is none. */
+static void add_code(struct xq_buf *b, int code, int json)
+{
+	if (code < 0)
+		xq_buf_adds(b, json ? "null" : "-");
+	else
+		xq_buf_addf(b, json ? "\"%c%02d\"" : "%c%02d", 'A' + code / 100, code % 100);
+}
 
 /* One edge written as the format asks, `d` plies below the root, from
  * position `pos`, reached by the moves of the frames st[0..d). */
@@ -932,7 +960,7 @@ static void write_edge(struct sctx *c, struct xq_buf *b, struct xq_buf *book, st
 		before = b->len;
 		edge_date(b, e);
 		pad(b, 9 - (b->len - before));
-		edge_ecco(b, e);
+		add_code(b, edge_ecco(c, e, d, st), 0);
 		xq_buf_addc(b, '\n');
 	}
 	if (c->out != OUT_NDJSON && !book)
@@ -958,13 +986,7 @@ static void write_edge(struct sctx *c, struct xq_buf *b, struct xq_buf *book, st
 			xq_buf_adds(b, "null");
 		}
 		xq_buf_adds(b, ",\"ecco\":");
-		if (e->ecco >= 0) {
-			xq_buf_addc(b, '"');
-			edge_ecco(b, e);
-			xq_buf_addc(b, '"');
-		} else {
-			xq_buf_adds(b, "null");
-		}
+		add_code(b, edge_ecco(c, e, d, st), 1);
 		xq_buf_adds(b, "}\n");
 	}
 	if (book) {
@@ -1182,6 +1204,8 @@ static int play_moves(struct sctx *c, struct opt_parser *p)
 				 d.msg);
 			return -1;
 		}
+		if (c->root_plies < XQ_ECCO_PLIES)
+			c->root_line[c->root_plies++] = m;
 		xq_board_make(&c->root, m, &u);
 		s = t;
 	}
