@@ -1084,8 +1084,9 @@ static int write_tree(struct sctx *c)
 
 	qsort(c->edges, c->nedges, sizeof(*c->edges), edge_cmp);
 	if (c->out == OUT_TEXT) {
-		xq_buf_addf(&out, "%s: %llu games (Red wins %llu, draws %llu, Black wins %llu)\n",
-			    c->root_fen, (unsigned long long)c->root_games,
+		xq_buf_addf(&out, "%s: ", c->root_fen);
+		report_plural(&out, c->root_games, "game", "games");
+		xq_buf_addf(&out, " (Red wins %llu, draws %llu, Black wins %llu)\n",
 			    (unsigned long long)c->root_red, (unsigned long long)c->root_draw,
 			    (unsigned long long)c->root_black);
 		if (c->nedges) {
