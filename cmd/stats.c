@@ -101,7 +101,7 @@ struct row {
 
 /* One move played from one position (--tree). */
 struct edge {
-	uint64_t pos, child;   /* Zobrist keys before and after */
+	uint64_t pos;          /* Zobrist key of the position */
 	uint32_t games, red, draw, black, dated;
 	double date_sum;       /* in years */
 	xq_move move;
@@ -114,7 +114,7 @@ struct tree_job {
 	uint32_t n;
 	uint32_t start_ply;    /* where the game reached the position */
 	struct {
-		uint64_t pos, child;
+		uint64_t pos;
 		xq_move move;
 	} e[TREE_MAX_DEPTH];
 };
@@ -133,6 +133,7 @@ struct sctx {
 	const char *book;
 	int force;
 	struct xq_board root;  /* --tree */
+	int root_pieces;       /* pieces on the root's board */
 	xq_move root_line[XQ_ECCO_PLIES]; /* the first --moves (for ECCO) */
 	size_t root_plies;
 	char root_fen[XQ_FEN_MAX];
@@ -370,6 +371,15 @@ static void table_process(struct sctx *c, struct pool_job *j)
 	}
 }
 
+static int count_pieces(const struct xq_board *b)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(b->pc); i++)
+		n += b->pc[i] != 0;
+	return n;
+}
+
 /* Is `b` the root position?  (The key first; the board when it matches.) */
 static int at_root(const struct sctx *c, const struct xq_board *b)
 {
@@ -387,12 +397,17 @@ static void tree_process(struct sctx *c, struct pool_job *j)
 	uint32_t n = g->nodes[XQ_ROOT].child, ply = 0;
 	struct xq_undo u;
 
+	int pieces = count_pieces(&b);
+
 	if (g->start_text)
 		return; /* the start could not be read: `start` is not the game's */
 	for (; !at_root(c, &b); n = g->nodes[n].child, ply++) {
-		if (n == XQ_NODE_NONE)
+		/* A capture is for good: with fewer pieces than the root has,
+		 * the rest of the game cannot reach it. */
+		if (n == XQ_NODE_NONE || pieces < c->root_pieces)
 			return;
 		xq_board_make(&b, g->nodes[n].move, &u);
+		pieces -= u.captured != 0;
 	}
 	j->flags |= J_FOUND;
 	t->start_ply = ply;
@@ -406,7 +421,6 @@ static void tree_process(struct sctx *c, struct pool_job *j)
 		if (k < t->n)
 			continue; /* a repetition: this game counts once for it */
 		t->e[t->n].pos = pos;
-		t->e[t->n].child = b.key;
 		t->e[t->n].move = m;
 		t->n++;
 	}
@@ -517,7 +531,6 @@ static void tree_emit(struct sctx *c, const struct pool_job *j)
 			return;
 		}
 		if (made) {
-			e->child = t->e[i].child;
 			e->side = (uint8_t)((c->root.side + i) & 1);
 			/* From a --fen, the line is the game's (the walk knows no
 			 * other); from the start, the walk's own (edge_ecco). */
@@ -1248,6 +1261,7 @@ static int check_args(struct sctx *c, struct opt_parser *p)
 	if (c->moves && play_moves(c, p))
 		return -1;
 	xq_board_to_fen(&c->root, c->root_fen, sizeof(c->root_fen));
+	c->root_pieces = count_pieces(&c->root);
 	return input_opts_check(&c->in, p);
 }
 
@@ -1382,7 +1396,8 @@ int cmd_stats(int argc, char **argv)
 			rc = cmd_signal_status();
 		else if (!rc)
 			rc = c.rep.io_error ? XQ_EXIT_IO :
-			     c.rep.failed_files || c.rep.damaged_files ? XQ_EXIT_INVALID : XQ_EXIT_OK;
+			     c.rep.failed_files || c.rep.damaged_files ||
+					     c.rep.counts.by_sev[XQ_SEV_ERROR] ? XQ_EXIT_INVALID : XQ_EXIT_OK;
 	}
 	sctx_release(&c);
 	opt_release(&p);

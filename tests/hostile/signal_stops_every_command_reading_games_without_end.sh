@@ -12,7 +12,8 @@ for sig in INT TERM; do
 	want=130
 	[ $sig = TERM ] && want=143
 	for cmd in "validate" "validate -j 2" "replay" "convert -t pgn -o $T/c.pgn" \
-		"convert -t ndjson -j 2 -o $T/c.ndjson" "annotate --depth 1 -o $T/a.pgn"; do
+		"convert -t ndjson -j 2 -o $T/c.ndjson" "annotate --depth 1 -o $T/a.pgn" \
+		"stats -j 2 --tree --book $T/s.book"; do
 		{
 			while :; do
 				printf '[Event "endless"]\n\n'
@@ -26,7 +27,7 @@ for sig in INT TERM; do
 		expect_status $want
 		expect_within 2000
 		expect_err "interrupted"
-		[ -e "$T/c.pgn" ] || [ -e "$T/c.ndjson" ] || [ -e "$T/a.pgn" ] &&
+		[ -e "$T/c.pgn" ] || [ -e "$T/c.ndjson" ] || [ -e "$T/a.pgn" ] || [ -e "$T/s.book" ] &&
 			fail "$cmd: an output was left behind"
 		no_temp_files "$T"
 	done
