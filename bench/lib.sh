@@ -32,3 +32,50 @@ report() {
 	printf '%s %s %s\n' "$(cut -d' ' -f1 "$1" | median)" "$(cut -d' ' -f2 "$1" | median)" \
 		"$(cut -d' ' -f3 "$1" | sort -n | tail -1)"
 }
+
+# work_dir NAME: sets $work, the bench's own folder: BENCH_DIR (kept),
+# or a new folder under TMPDIR removed when the script ends.
+work_dir() {
+	if [ -n "${BENCH_DIR:-}" ]; then
+		work=$BENCH_DIR
+		mkdir -p "$work"
+	else
+		work=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-$1.XXXXXX")
+		trap 'rm -rf "$work"' EXIT
+		trap 'exit 130' INT
+		trap 'exit 143' TERM
+	fi
+}
+
+# A big collection of real games, as bench/scale.sh and bench/stats.sh
+# build it.  corpus_pgn XQKIT CORPUS FILE: the corpus's UTF-8 PGN files
+# that xqkit reads, joined into FILE; prints how many games FILE holds
+# (fails when there are none).
+corpus_pgn() {
+	[ -x "$1" ] || { echo "build xqkit first (make)" >&2; exit 3; }
+	[ -d "$2" ] || { echo "no corpus at $2 (set XQ_SHARED)" >&2; exit 3; }
+	"$1" validate -r -q --format ndjson "$2" 2> /dev/null |
+		grep '"format":"pgn"' | grep '"encoding":"utf-8"' |
+		sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' > "$3.files"
+	while IFS= read -r _f; do cat "$_f"; printf '\n\n'; done < "$3.files" > "$3"
+	rm -f "$3.files"
+	_n=$("$1" validate -q --format ndjson "$3" 2> /dev/null | tail -1 |
+		sed -n 's/.*"games":\([0-9]*\).*/\1/p')
+	[ -n "$_n" ] && [ "$_n" -gt 0 ] || { echo "no games in the corpus's UTF-8 PGN files" >&2; exit 1; }
+	echo "$_n"
+}
+
+# repeat_games N SRC PER OUT: N games, copies of the PER games of SRC,
+# copy k with " #k" after each Event, so that no two are the same record.
+repeat_games() {
+	awk -v n="$1" -v src="$2" -v per="$3" 'BEGIN {
+		for (k = 1; (k - 1) * per < n; k++) {
+			while ((getline line < src) > 0) {
+				if (line ~ /^\[Event "/ && (k - 1) * per + ++seen > n) { close(src); exit }
+				if (line ~ /^\[Event "/) sub(/"\]/, " #" k "\"]", line)
+				print line
+			}
+			close(src); seen = 0
+		}
+	}' > "$4"
+}

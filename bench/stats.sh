@@ -6,8 +6,8 @@
 # table).
 #
 # The collection is built as bench/scale.sh builds it: the shared corpus's
-# UTF-8 PGN games that read without an error, repeated with the Event tag
-# of every copy made different.  So it holds about 1,500 distinct games:
+# UTF-8 PGN games, repeated with the Event tag
+# of every copy made different.  So it holds about 2,300 distinct games:
 # the table's rows and the tree's moves are those of the corpus, and the
 # figures measure reading and adding up, not a tree of a million distinct
 # openings (the tree's memory grows with its distinct moves, about 64
@@ -24,37 +24,12 @@ runs=${1:-3}
 games=${2:-1000000}
 xqkit=${XQKIT:-./xqkit}
 corpus=${XQ_SHARED:-../shared}/corpus
-[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
-[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 . bench/lib.sh
-if [ -n "${BENCH_DIR:-}" ]; then
-	work=$BENCH_DIR
-	mkdir -p "$work"
-else
-	work=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-stats.XXXXXX")
-	trap 'rm -rf "$work"' EXIT
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
-fi
-
-# The UTF-8 PGN files of the corpus that read without an error.
-"$xqkit" validate -r -q --format ndjson "$corpus" 2> /dev/null |
-	grep '"format":"pgn"' | grep '"encoding":"utf-8"' | grep '"errors":0' |
-	sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' > "$work/files"
-while IFS= read -r f; do cat "$f"; printf '\n\n'; done < "$work/files" > "$work/one.pgn"
-per=$("$xqkit" validate -q --format ndjson "$work/one.pgn" 2> /dev/null | tail -1 |
-	sed -n 's/.*"games":\([0-9]*\).*/\1/p')
-[ -n "$per" ] && [ "$per" -gt 0 ] || { echo "no games in the corpus's UTF-8 PGN files" >&2; exit 1; }
-awk -v n="$games" -v per="$per" -v src="$work/one.pgn" 'BEGIN {
-	for (k = 1; (k - 1) * per < n; k++) {
-		while ((getline line < src) > 0) {
-			if (line ~ /^\[Event "/ && (k - 1) * per + ++seen > n) { close(src); exit }
-			if (line ~ /^\[Event "/) sub(/"\]/, " #" k "\"]", line)
-			print line
-		}
-		close(src); seen = 0
-	}
-}' > "$work/big.pgn"
+work_dir stats
+# The UTF-8 PGN files of the corpus, repeated (bench/lib.sh).
+per=$(corpus_pgn "$xqkit" "$corpus" "$work/one.pgn")
+repeat_games "$games" "$work/one.pgn" "$per" "$work/big.pgn"
+rm -f "$work/one.pgn"
 n=$("$xqkit" stats -q --by Result --format ndjson "$work/big.pgn" 2> /dev/null | tail -1 |
 	sed -n 's/.*"games":\([0-9]*\).*/\1/p')
 echo "input: $n games, $(($(wc -c < "$work/big.pgn") / 1000000)) MB of PGN ($per distinct games repeated)"

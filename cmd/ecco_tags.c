@@ -2,7 +2,6 @@
  * ecco_tags.c: the ECCO tags of a game against its classification (see
  * ecco_tags.h).
  */
-#include <stdarg.h>
 #include <string.h>
 
 #include "diagplace.h"
@@ -20,28 +19,6 @@ const struct xq_ecco *ecco_tags_classify(const struct pool_job *j)
 	if (xq_ecco_classify_game(&e, g, NULL))
 		return NULL; /* the tree holds legal moves only: cannot happen */
 	return e;
-}
-
-static void tag_diag(struct pool_job *j, const char *name, enum xq_severity sev,
-		     enum xq_diag_code code, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 5, 6)))
-#endif
-	;
-static void tag_diag(struct pool_job *j, const char *name, enum xq_severity sev,
-		     enum xq_diag_code code, const char *fmt, ...)
-{
-	struct xq_diag d;
-	va_list ap;
-
-	xq_diag_init(&d);
-	diag_place_ply(&d, &j->game, j->file->name, 0);
-	if (name && xq_game_tag_place(&j->game, name, &d.place))
-		d.has_offset = 1;
-	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
-	va_end(ap);
-	diag_list_add(&j->diags, &d);
 }
 
 /* Set the first tag `name` to `value` where it stands and drop any later
@@ -91,7 +68,7 @@ int ecco_tags_set(struct pool_job *j)
 		return 0;
 	old = xq_game_tag(g, "ECCO");
 	if (old && *old && !same_code(old, e->code))
-		tag_diag(j, "ECCO", XQ_SEV_NOTE, XQ_D_BAD_TAG,
+		diag_job_tag(j, "ECCO", XQ_SEV_NOTE, XQ_D_BAD_TAG,
 			 "the ECCO tag '%.40s' is now %s (%s)", old, e->code, e->opening);
 	if (set_one(g, "ECCO", e->code) || set_one(g, "Opening", e->opening) ||
 	    set_one(g, "Variation", e->variation))
@@ -107,10 +84,10 @@ void ecco_tags_check(struct pool_job *j)
 	if (!(e = ecco_tags_classify(j)))
 		return;
 	if (!tag || !*tag)
-		tag_diag(j, NULL, XQ_SEV_NOTE, XQ_D_MISSING_TAG, "no ECCO tag (the opening is %s, %s)",
+		diag_job_tag(j, NULL, XQ_SEV_NOTE, XQ_D_MISSING_TAG, "no ECCO tag (the opening is %s, %s)",
 			 e->code, e->opening);
 	else if (!same_code(tag, e->code))
-		tag_diag(j, "ECCO", XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		diag_job_tag(j, "ECCO", XQ_SEV_WARNING, XQ_D_BAD_TAG,
 			 "the ECCO tag says '%.40s' but the opening is %s (%s)", tag, e->code,
 			 e->opening);
 }

@@ -100,29 +100,6 @@ static void game_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_cod
 	diag_list_add(&j->diags, &d);
 }
 
-/* The same about tag `name`, at its place when the reader kept it. */
-static void tag_diag(struct pool_job *j, const char *name, enum xq_severity sev,
-		     enum xq_diag_code code, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 5, 6)))
-#endif
-	;
-static void tag_diag(struct pool_job *j, const char *name, enum xq_severity sev,
-		     enum xq_diag_code code, const char *fmt, ...)
-{
-	struct xq_diag d;
-	va_list ap;
-
-	xq_diag_init(&d);
-	diag_place_ply(&d, &j->game, j->file->name, 0);
-	if (xq_game_tag_place(&j->game, name, &d.place))
-		d.has_offset = 1;
-	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
-	va_end(ap);
-	diag_list_add(&j->diags, &d);
-}
-
 static int all_digits(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -422,7 +399,7 @@ static void check_tags(struct vctx *c, struct pool_job *j)
 	const char *date = xq_game_tag(g, "Date");
 
 	if (date && *date && !date_ok(date))
-		tag_diag(j, "Date", XQ_SEV_WARNING, XQ_D_BAD_DATE,
+		diag_job_tag(j, "Date", XQ_SEV_WARNING, XQ_D_BAD_DATE,
 			  "the Date tag '%.40s' is not a date like 2006.08.19 (?? for unknown parts)",
 			  date);
 	for (int i = 0; i < c->nrequired; i++) {
