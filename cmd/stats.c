@@ -46,9 +46,9 @@
 #define TREE_MAX_DEPTH 40
 
 static const char usage[] =
-	"xqkit stats [--by ecco|opening|player|event|year|TAG] [--top N]\n"
+	"xqkit stats [--by ecco|opening|player|event|year|TAG] [--ecco CODES] [--top N]\n"
 	"                   [--format text|tsv|ndjson] [-r] [-j THREADS] [INPUT...]\n"
-	"       xqkit stats --tree [--fen FEN | --moves MOVES] [--depth N] [--top N]\n"
+	"       xqkit stats --tree [--fen FEN | --moves MOVES] [--depth N] [--ecco CODES] [--top N]\n"
 	"                   [--book OUT [--force]] [--format text|ndjson] [INPUT...]";
 static const char summary[] =
 	"Count the games of the inputs (files, directories with -r, '-' for standard\n"
@@ -60,10 +60,11 @@ static const char summary[] =
 	"an opening book.  Broken games are counted, as broken.";
 
 enum { O_BY = 'b', O_TOP = 'n', O_FORMAT = 'F', O_TREE = 'T', O_FEN = 'f', O_MOVES = 'm',
-       O_DEPTH = 'd', O_BOOK = 'B', O_FORCE = 'o', O_HELP = 'h' };
+       O_DEPTH = 'd', O_BOOK = 'B', O_FORCE = 'o', O_ECCO = 'E', O_HELP = 'h' };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_BY, 0, "by", "KEY", "ecco (the default), opening, player, event, year or a tag name (Red, ECCO, ...)"),
+	OPT_VALUE(O_ECCO, 0, "ecco", "CODES", "only games of these openings: C45, C4 (C40-C49), C, C10-C19, A,B1"),
 	OPT_VALUE(O_TOP, 0, "top", "N", "only the N most frequent rows (with --tree: moves of each position)"),
 	OPT_VALUE(O_FORMAT, 0, "format", "FMT", "text (the default), tsv or ndjson (diagnostics too, on stdout)"),
 	OPT_FLAG(O_TREE, 0, "tree", "the moves played from a position instead of a table"),
@@ -86,7 +87,8 @@ static const char *const by_names[] = {"ecco", "opening", "player", "event", "ye
 enum {
 	J_RESULT = 7,      /* enum xq_result */
 	J_BROKEN = 1 << 3,
-	J_FOUND = 1 << 4   /* --tree: the game reached the position */
+	J_FOUND = 1 << 4,  /* --tree: the game reached the position */
+	J_OUT = 1 << 5     /* --ecco: not one of the openings asked for */
 };
 
 /* One row of a table. */
@@ -128,6 +130,8 @@ struct sctx {
 	enum out_fmt out;
 	long top;              /* 0: all */
 	int tree;
+	int ecco;              /* --ecco given */
+	struct xq_ecco_set codes;
 	const char *fen, *moves;
 	int depth;
 	const char *book;
@@ -147,7 +151,7 @@ struct sctx {
 	size_t nedges, edges_alloc;
 	uint64_t root_games, root_red, root_draw, root_black;
 	/* totals */
-	uint64_t games, broken, no_result;
+	uint64_t games, broken, no_result, left_out;
 	int nomem;
 };
 
@@ -444,6 +448,13 @@ static void stats_process(void *ctx, void *worker, struct pool_job *j)
 	j->flags = (unsigned)g->result | ((g->flags & XQ_GAME_BROKEN) ? J_BROKEN : 0);
 	j->counts[0] = xq_game_mainline_length(g);
 	j->counts[1] = date_value(xq_game_tag(g, "Date"));
+	if (c->ecco) {
+		const struct xq_ecco *e = ecco_tags_classify(j);
+		if (!e || !xq_ecco_set_has(&c->codes, xq_ecco_index(e->code, 3))) {
+			j->flags |= J_OUT;
+			return;
+		}
+	}
 	if (c->tree)
 		tree_process(c, j);
 	else
@@ -553,7 +564,9 @@ static int stats_emit(void *ctx, struct pool_job *j)
 	struct sctx *c = ctx;
 
 	reporter_job(&c->rep, j, NULL);
-	if (j->kind == POOL_GAME) {
+	if (j->kind == POOL_GAME && (j->flags & J_OUT)) {
+		c->left_out++;
+	} else if (j->kind == POOL_GAME) {
 		c->games++;
 		c->broken += (j->flags & J_BROKEN) != 0;
 		c->no_result += (j->flags & J_RESULT) < XQ_RESULT_RED_WIN;
@@ -1177,6 +1190,17 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 		/* Diagnostics go where the records go with ndjson, as text else. */
 		c->in.fmt = c->out == OUT_NDJSON ? REPORT_NDJSON : REPORT_TEXT;
 		break;
+	case O_ECCO: {
+		struct xq_diag d;
+		xq_diag_init(&d);
+		if (xq_ecco_set_parse(&c->codes, value, strlen(value), &d)) {
+			snprintf(p->err, sizeof(p->err), "--ecco '%.40s', column %llu: %.160s", value,
+				 (unsigned long long)d.place.col, d.msg);
+			return -1;
+		}
+		c->ecco = 1;
+		break;
+	}
 	case O_TREE: c->tree = 1; break;
 	case O_FEN: c->fen = value; break;
 	case O_MOVES: c->moves = value; break;
@@ -1278,6 +1302,8 @@ static void print_summary(struct sctx *c, double secs, size_t shown, int stopped
 			    (unsigned long long)r->files, (unsigned long long)r->skipped_files,
 			    (unsigned long long)r->failed_files, (unsigned long long)c->games,
 			    (unsigned long long)c->broken, (unsigned long long)c->no_result);
+		if (c->ecco)
+			xq_buf_addf(b, ",\"left_out\":%llu", (unsigned long long)c->left_out);
 		if (c->tree)
 			xq_buf_addf(b, ",\"fen\":\"%s\",\"position_games\":%llu,\"moves\":%llu",
 				    c->root_fen, (unsigned long long)c->root_games,
@@ -1296,6 +1322,8 @@ static void print_summary(struct sctx *c, double secs, size_t shown, int stopped
 	report_plural(b, r->files, "file", "files");
 	xq_buf_addf(b, " (%llu broken, %llu without a result)", (unsigned long long)c->broken,
 		    (unsigned long long)c->no_result);
+	if (c->ecco)
+		xq_buf_addf(b, ", %llu of other openings left out", (unsigned long long)c->left_out);
 	if (c->tree) {
 		xq_buf_adds(b, "; ");
 		report_plural(b, c->root_games, "game reaches", "games reach");
