@@ -400,7 +400,6 @@ static void tree_process(struct sctx *c, struct pool_job *j)
 	struct xq_board b = g->start;
 	uint32_t n = g->nodes[XQ_ROOT].child, ply = 0;
 	struct xq_undo u;
-
 	int pieces = count_pieces(&b);
 
 	if (g->start_text)
