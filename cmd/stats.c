@@ -849,7 +849,8 @@ static size_t write_table(struct sctx *c)
 	struct xq_buf b = XQ_BUF_INIT;
 	size_t shown = c->nrows;
 
-	qsort(c->rows, c->nrows, sizeof(*c->rows), row_cmp);
+	if (c->nrows) /* (qsort wants an array, even of nothing) */
+		qsort(c->rows, c->nrows, sizeof(*c->rows), row_cmp);
 	if (c->top && (size_t)c->top < shown)
 		shown = (size_t)c->top;
 	if (c->out == OUT_TEXT)
@@ -1107,7 +1108,8 @@ static int write_tree(struct sctx *c)
 	struct xq_buf out = XQ_BUF_INIT, book = XQ_BUF_INIT;
 	int rc = 0;
 
-	qsort(c->edges, c->nedges, sizeof(*c->edges), edge_cmp);
+	if (c->nedges)
+		qsort(c->edges, c->nedges, sizeof(*c->edges), edge_cmp);
 	if (c->out == OUT_TEXT) {
 		xq_buf_addf(&out, "%s: ", c->root_fen);
 		report_plural(&out, c->root_games, "game", "games");
