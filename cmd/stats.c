@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "board.h"
 #include "buf.h"
 #include "cmd.h"
@@ -277,14 +278,8 @@ static struct row *row_of(struct sctx *c, const char *key, size_t len)
 		if (r->hash == h && r->len == len && !memcmp(r->key, key, len))
 			return r;
 	}
-	if (c->nrows == c->rows_alloc) {
-		size_t na = c->rows_alloc ? c->rows_alloc * 2 : 64;
-		struct row *nr = realloc(c->rows, na * sizeof(*nr));
-		if (!nr)
-			return NULL;
-		c->rows = nr;
-		c->rows_alloc = na;
-	}
+	if (XQ_ALLOC_GROW(c->rows, c->nrows + 1, c->rows_alloc))
+		return NULL;
 	r = &c->rows[c->nrows];
 	memset(r, 0, sizeof(*r));
 	if (!(r->key = malloc(len + 1)))
@@ -313,14 +308,8 @@ static struct edge *edge_of(struct sctx *c, uint64_t pos, xq_move move, int *mad
 		if (e->pos == pos && e->move == move)
 			return e;
 	}
-	if (c->nedges == c->edges_alloc) {
-		size_t na = c->edges_alloc ? c->edges_alloc * 2 : 256;
-		struct edge *ne = realloc(c->edges, na * sizeof(*ne));
-		if (!ne)
-			return NULL;
-		c->edges = ne;
-		c->edges_alloc = na;
-	}
+	if (XQ_ALLOC_GROW(c->edges, c->nedges + 1, c->edges_alloc))
+		return NULL;
 	e = &c->edges[c->nedges];
 	memset(e, 0, sizeof(*e));
 	e->pos = pos;
