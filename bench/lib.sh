@@ -33,9 +33,9 @@ report() {
 		"$(cut -d' ' -f3 "$1" | sort -n | tail -1)"
 }
 
-# work_dir NAME: sets $work, the bench's own folder: BENCH_DIR (kept),
-# or a new folder under TMPDIR removed when the script ends.
-work_dir() {
+# bench_work NAME: $work, the bench's own folder: BENCH_DIR when set (kept),
+# else a new one under $TMPDIR removed when the script ends.
+bench_work() {
 	if [ -n "${BENCH_DIR:-}" ]; then
 		work=$BENCH_DIR
 		mkdir -p "$work"
@@ -47,26 +47,19 @@ work_dir() {
 	fi
 }
 
-# A big collection of real games, as bench/scale.sh and bench/stats.sh
-# build it.  corpus_pgn XQKIT CORPUS FILE: the corpus's UTF-8 PGN files
-# that xqkit reads, joined into FILE; prints how many games FILE holds
-# (fails when there are none).
+# corpus_pgn XQKIT CORPUS OUT: the corpus's PGN files read as UTF-8, each
+# once, joined into OUT (a blank line after each).
 corpus_pgn() {
-	[ -x "$1" ] || { echo "build xqkit first (make)" >&2; exit 3; }
-	[ -d "$2" ] || { echo "no corpus at $2 (set XQ_SHARED)" >&2; exit 3; }
 	"$1" validate -r -q --format ndjson "$2" 2> /dev/null |
 		grep '"format":"pgn"' | grep '"encoding":"utf-8"' |
-		sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' > "$3.files"
-	while IFS= read -r _f; do cat "$_f"; printf '\n\n'; done < "$3.files" > "$3"
-	rm -f "$3.files"
-	_n=$("$1" validate -q --format ndjson "$3" 2> /dev/null | tail -1 |
-		sed -n 's/.*"games":\([0-9]*\).*/\1/p')
-	[ -n "$_n" ] && [ "$_n" -gt 0 ] || { echo "no games in the corpus's UTF-8 PGN files" >&2; exit 1; }
-	echo "$_n"
+		sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' |
+		while IFS= read -r f; do cat "$f"; printf '\n\n'; done > "$3"
 }
 
 # repeat_games N SRC PER OUT: N games, copies of the PER games of SRC,
-# copy k with " #k" after each Event, so that no two are the same record.
+# copy k with " #k" after each Event, so that no two are the same record
+# (a big collection of real games, as bench/scale.sh and bench/stats.sh
+# build it).
 repeat_games() {
 	awk -v n="$1" -v src="$2" -v per="$3" 'BEGIN {
 		for (k = 1; (k - 1) * per < n; k++) {
