@@ -11,6 +11,8 @@
 #include "buf.h"
 #include "cmd.h"
 #include "convert_fix.h"
+#include "diagplace.h"
+#include "ecco_tags.h"
 #include "inputs.h"
 #include "opt.h"
 #include "output.h"
@@ -20,7 +22,7 @@
 
 static const char usage[] =
 	"xqkit convert -t FORMAT [-o OUT|-o DIR/] [--notation NAME] [--output-encoding ENC]\n"
-	"                     [--verify] [--keep-broken] [--force] [-r] [-j THREADS]\n"
+	"                     [--verify] [--keep-broken] [--ecco] [--force] [-r] [-j THREADS]\n"
 	"                     [--fix [--names FILE] [--rules SET] [--dry-run]] [INPUT...]";
 static const char summary[] =
 	"Convert every game of the inputs (files, directories with -r, '-' for standard\n"
@@ -29,11 +31,12 @@ static const char summary[] =
 	"for each game; a broken game is reported and skipped.  Exit status 1 when a game\n"
 	"was skipped or did not verify.  'xqkit help formats' lists the formats.";
 
-enum { O_HELP = 'h' };
+enum { O_HELP = 'h', O_ECCO = 0x101 };
 
 static const struct opt_spec options[] = {
 	OPT_INCLUDE(output_options),
 	OPT_INCLUDE(fix_options),
+	OPT_FLAG(O_ECCO, 0, "ecco", "set the ECCO, Opening and Variation tags from the moves"),
 	OPT_INCLUDE(input_options),
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
@@ -43,14 +46,20 @@ struct cctx {
 	struct output out;
 	struct input_opts in;
 	struct reporter rep;
+	int ecco;                 /* --ecco */
 	struct fix fix; /* --fix, and the check made without it (convert_fix.h) */
 };
 
-/* Worker thread: --fix, or the check made without it. */
+/* Worker thread: --fix (or the check made without it), and with --ecco
+ * the opening tags from the moves. */
 static void convert_process(void *ctx, void *worker, struct pool_job *j)
 {
+	struct cctx *c = ctx;
+
 	(void)worker;
-	fix_game(&((struct cctx *)ctx)->fix, j);
+	fix_game(&c->fix, j);
+	if (c->ecco && ecco_tags_set(j))
+		diag_job_tag(j, NULL, XQ_SEV_ERROR, XQ_D_IO, "out of memory setting the ECCO tags");
 }
 
 static int convert_emit(void *ctx, struct pool_job *j)
@@ -122,6 +131,10 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	struct cctx *c = ctx;
 	int rc = fix_take(&c->fix, p, id, value);
 
+	if (id == O_ECCO) {
+		c->ecco = 1;
+		return 0;
+	}
 	if (rc)
 		return rc < 0 ? -1 : 0;
 	return output_take(&c->out, &c->in, p, id, value) < 0 ? -1 : 0;
