@@ -521,7 +521,7 @@ static int replay_emit(void *ctx, struct pool_job *j)
 	reporter_flush(&c->rep);
 	if (j->kind == POOL_GAME) {
 		replay_game(c, &j->game);
-	} else if (c->game && j->file->status == POOL_FILE_OK && j->file->games &&
+	} else if (c->game && !j->file->foreign && j->file->status == POOL_FILE_OK && j->file->games &&
 		   j->file->games < (uint64_t)c->game) {
 		cmd_error("'%s' has %llu game%s; there is no game %ld", j->file->name,
 			  (unsigned long long)j->file->games, j->file->games == 1 ? "" : "s", c->game);
