@@ -142,14 +142,14 @@ $(BUILD)/bench/%: bench/%.c $(LIBXQ)
 # passing unit test prints one line (its full log is in $(BUILD)/tests/logs/).
 # The slowest targets first (hostile cases that wait on signals and time
 # limits, the browser), so that -j fills the other slot with the rest.
-check: check-hostile check-browser check-banned check-unit check-fuzz check-cli check-man check-shard
+check: check-hostile check-browser check-banned check-unit check-fuzz check-cli check-man check-scale
 
 MAKEFLAGS += -Otarget
 TEST_ENV = XQKIT=$(abspath $(XQKIT)) $(if $(SANITIZE),XQ_SANITIZE=$(SANITIZE)) \
 	$(if $(findstring thread,$(SANITIZE)),TSAN_OPTIONS="suppressions=$(abspath tests/tsan.supp) halt_on_error=1 second_deadlock_stack=1")
 UNIT_RUN := $(UNIT_BIN:%=%.run)
 FUZZ_RUN := $(FUZZ_REPLAY:%=%.run)
-.PHONY: $(UNIT_RUN) $(FUZZ_RUN) check-hostile check-browser check-threads check-corpus check-shard
+.PHONY: $(UNIT_RUN) $(FUZZ_RUN) check-hostile check-browser check-threads check-corpus check-scale
 
 check-unit: $(UNIT_RUN)
 	@echo "unit tests passed"
@@ -174,9 +174,10 @@ check-cli: $(CLI_RUN)
 $(CLI_RUN): cli/%.run: $(XQKIT)
 	@$(TEST_ENV) sh tests/cli/run.sh $(XQKIT) $(patsubst %/,%,$(sort $(dir $(wildcard tests/cli/$*/*/args))))
 
-# N shards (--shard K/N) against one run.
-check-shard: $(XQKIT)
+# N shards (--shard K/N) against one run; what convert --sync syncs.
+check-scale: $(XQKIT)
 	@$(TEST_ENV) sh tests/shard.sh $(XQKIT)
+	@$(TEST_ENV) sh tests/sync.sh $(XQKIT)
 
 check-man: $(XQKIT)
 	@$(TEST_ENV) sh tests/man-examples.sh $(XQKIT)

@@ -54,7 +54,7 @@ static const char summary[] =
 
 enum { O_TO = 't', O_OUT = 'o', O_NAME = 'N', O_NOTATION = 'n', O_ENCODING = 'e',
        O_ENCODING_OLD = 'E', O_VERSION = 'V', O_FORCE = 'f', O_KEEP = 'k', O_VERIFY = 'y',
-       O_STRICT = 's', O_HELP = 'h' };
+       O_STRICT = 's', O_SYNC = 'S', O_HELP = 'h' };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_TO, 't', "to", "FORMAT", "the format to write"),
@@ -68,6 +68,7 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_KEEP, 0, "keep-broken", "write broken games up to their first error"),
 	OPT_FLAG(O_VERIFY, 0, "verify", "read every game written back and compare"),
 	OPT_FLAG(O_STRICT, 0, "strict", "refuse a game the format cannot hold whole"),
+	OPT_VALUE(O_SYNC, 0, "sync", "WHEN", "files on disk: end (default: once, at the end), each (before each takes its name) or none"),
 	OPT_INCLUDE(input_options),
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
@@ -82,6 +83,7 @@ struct cctx {
 	char *dir;                /* DIR (with a final '/') */
 	const char *template;
 	int force, keep_broken, verify, strict;
+	enum { SYNC_END, SYNC_EACH, SYNC_NONE } sync; /* --sync */
 	int fault_verify; /* XQ_TEST_FAULT=verify (tests only; see cmd.h) */
 	struct input_opts in;
 	struct reporter rep;
@@ -327,6 +329,36 @@ static int count_losses(const struct pool_job *j, size_t from)
 	return n;
 }
 
+/*
+ * --sync for the files under DIR/ (man xqkit-convert(1)): each is synced
+ * before it takes its name, or (end) only one that replaces a file, the
+ * others at once when the run ends (sync_dir), or none.
+ */
+static unsigned output_sync_flags(const struct cctx *c)
+{
+	switch (c->sync) {
+	case SYNC_EACH: return 0;
+	case SYNC_END: return XQ_OUTPUT_SYNC_REPLACED;
+	case SYNC_NONE: break;
+	}
+	return XQ_OUTPUT_NO_SYNC;
+}
+
+/* -o DIR/, at the end of the run (also an interrupted one): what was
+ * written under DIR/ reaches the disk, names too, unless --sync none. */
+static void sync_dir(struct cctx *c)
+{
+	struct xq_diag d;
+
+	if (!c->dir_mode || c->sync == SYNC_NONE || c->written == 0)
+		return;
+	xq_diag_init(&d);
+	if (xq_output_sync(c->dir, &d)) {
+		cmd_error("%s", d.msg);
+		c->io_error = 1;
+	}
+}
+
 /* Write one game to its own file under DIR/.  Returns 0, or 1 when it was
  * not written (reported). */
 static int write_to_dir(struct cctx *c, struct pool_job *j, const struct xq_buf *doc)
@@ -364,7 +396,7 @@ static int write_to_dir(struct cctx *c, struct pool_job *j, const struct xq_buf 
 		return 1;
 	}
 	xq_diag_init(&d);
-	rc = xq_output_open(&o, path.ptr, c->force ? XQ_OUTPUT_FORCE : 0, &d);
+	rc = xq_output_open(&o, path.ptr, (c->force ? XQ_OUTPUT_FORCE : 0) | output_sync_flags(c), &d);
 	if (!rc) {
 		xq_output_write(o, doc->ptr, doc->len);
 		rc = xq_output_commit(o, &d);
@@ -567,7 +599,8 @@ static int open_single_output(struct cctx *c)
 	int rc;
 
 	xq_diag_init(&d);
-	rc = xq_output_open(&c->out, c->out_path ? c->out_path : "-", c->force ? XQ_OUTPUT_FORCE : 0,
+	rc = xq_output_open(&c->out, c->out_path ? c->out_path : "-",
+			    (c->force ? XQ_OUTPUT_FORCE : 0) | (c->sync == SYNC_NONE ? XQ_OUTPUT_NO_SYNC : 0),
 			    &d);
 	if (rc) {
 		cmd_error("%s", d.msg);
@@ -753,6 +786,19 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	case O_KEEP: c->keep_broken = 1; break;
 	case O_VERIFY: c->verify = 1; break;
 	case O_STRICT: c->strict = 1; break;
+	case O_SYNC:
+		if (!strcmp(value, "end"))
+			c->sync = SYNC_END;
+		else if (!strcmp(value, "each"))
+			c->sync = SYNC_EACH;
+		else if (!strcmp(value, "none"))
+			c->sync = SYNC_NONE;
+		else {
+			snprintf(p->err, sizeof(p->err), "--sync must be end, each or none, not '%s'",
+				 value);
+			return -1;
+		}
+		break;
 	}
 	return 0;
 }
@@ -881,6 +927,7 @@ static int finish(struct cctx *c, struct inputs *inputs, double t0)
 		return XQ_EXIT_USAGE;
 	}
 	if (cmd_signal) {
+		sync_dir(c);
 		interrupted(c);
 		print_summary(c, cmd_now() - t0);
 		return cmd_signal_status();
@@ -888,6 +935,7 @@ static int finish(struct cctx *c, struct inputs *inputs, double t0)
 	if (!c->dir_mode && finish_single_output(c, !c->io_error && !c->too_many) &&
 	    !c->too_many)
 		c->io_error = 1;
+	sync_dir(c);
 	print_summary(c, cmd_now() - t0);
 	if (c->disk_full)
 		cmd_error("the disk is full: stopped after %llu file%s written under '%s'",
