@@ -210,6 +210,7 @@ check-banned:
 # 1, 2 and 4 threads).  CI runs it.
 check-slow: check check-corpus
 	$(XQKIT) perft --suite tests/data/perft.tsv -j 2
+	@$(TEST_ENV) sh tests/parallel.sh $(XQKIT)
 
 check-corpus: $(XQKIT)
 	@$(TEST_ENV) sh tests/corpus.sh $(XQKIT)
@@ -247,6 +248,8 @@ install: $(XQKIT)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(XQKIT) $(DESTDIR)$(PREFIX)/bin/xqkit
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 tools/completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/xqkit
 
@@ -329,6 +332,7 @@ install-lib: $(LIBXQ_A) $(LIBXQ_SO)
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/xqkit
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(wildcard man/*.1)))
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man7/,$(notdir $(wildcard man/*.7)))
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/xqkit
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/xq/,$(notdir $(API_HDRS)))
 	rm -f $(DESTDIR)$(LIBDIR)/libxq.a $(DESTDIR)$(LIBDIR)/libxq.so.$(XQ_LIBVERSION) \
