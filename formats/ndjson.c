@@ -22,6 +22,7 @@
  * record never hides the ones after it.
  */
 #include "format.h"
+#include "ndjson.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -499,20 +500,28 @@ static int expect_type(struct nd_reader *r, uint32_t t, enum jtype want, uint32_
 	return 0;
 }
 
-/* A non-negative integer number token; -1 if it is not one (or too big). */
-static long tok_int(struct nd_reader *r, uint32_t t)
+/* A non-negative integer number token below 2^63; -1 if it is not one. */
+static int64_t tok_u63(struct nd_reader *r, uint32_t t)
 {
 	const char *s = r->line + r->toks[t].start;
-	long v = 0;
+	int64_t v = 0;
 
 	if (r->toks[t].type != JT_NUMBER)
 		return -1;
 	for (size_t i = 0; i < r->toks[t].len; i++) {
-		if (!xq_is_digit((unsigned char)s[i]) || v > 100000000)
+		if (!xq_is_digit((unsigned char)s[i]) || v > (INT64_MAX - 9) / 10)
 			return -1;
 		v = v * 10 + (s[i] - '0');
 	}
 	return v;
+}
+
+/* A non-negative integer number token up to 10^9; -1 if it is not one. */
+static long tok_int(struct nd_reader *r, uint32_t t)
+{
+	int64_t v = tok_u63(r, t);
+
+	return v < 0 || v > 1000000000 ? -1 : (long)v;
 }
 
 /*
@@ -613,6 +622,52 @@ static int read_tags(struct nd_reader *r, uint32_t arr)
 		}
 		t = r->toks[t].next;
 	}
+	return 0;
+}
+
+/*
+ * The record's "source" (where the game was first read from) into
+ * g->origin.  It describes the record rather than the game, so a bad one
+ * is a warning and is left out: the game then gets this input as its
+ * origin.  Returns 0 or XQ_ENOMEM.
+ */
+static int read_source(struct nd_reader *r, uint32_t obj)
+{
+	static const char *const names[] = {"file", "game", "line", "offset", NULL};
+	enum { S_FILE, S_GAME, S_LINE, S_OFFSET };
+	struct xq_origin o;
+	uint32_t v[4];
+	int64_t n[4] = {0, 0, 0, 0};
+	int bad = -1;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	if (r->toks[obj].type != JT_OBJECT) {
+		report(r, XQ_SEV_WARNING, XQ_D_SYNTAX, r->toks[obj].start, 0, NULL,
+		       "\"source\" must be an object, not %s; it is ignored",
+		       type_name(r->toks[obj].type));
+		return 0;
+	}
+	if ((rc = members(r, obj, names, NULL, v, 0)))
+		return rc == XQ_ENOMEM ? rc : 0;
+	if (!v[S_FILE] || r->toks[v[S_FILE]].type != JT_STRING)
+		bad = S_FILE;
+	for (int i = S_GAME; bad < 0 && i <= S_OFFSET; i++)
+		if (v[i] && (n[i] = tok_u63(r, v[i])) < 0)
+			bad = i;
+	if (bad >= 0) {
+		report(r, XQ_SEV_WARNING, XQ_D_SYNTAX, r->toks[v[bad] ? v[bad] : obj].start, 0, NULL,
+		       "\"source\" needs \"%s\" as %s; it is ignored", names[bad],
+		       bad == S_FILE ? "a string" : "a non-negative integer");
+		return 0;
+	}
+	if (!(o.file = game_string(r, v[S_FILE], NULL)))
+		return XQ_ENOMEM;
+	o.game = (uint64_t)n[S_GAME];
+	o.line = (uint64_t)n[S_LINE];
+	o.offset = (uint64_t)n[S_OFFSET];
+	o.has_offset = v[S_OFFSET] != 0;
+	r->g->origin = o;
 	return 0;
 }
 
@@ -794,10 +849,10 @@ static int read_moves(struct nd_reader *r, uint32_t arr)
 
 static int build_game(struct nd_reader *r)
 {
-	static const char *const names[] = {"schema", "tags", "fen", "result", "result_text",
-					    "comment", "moves", "broken", NULL};
-	enum { G_SCHEMA, G_TAGS, G_FEN, G_RESULT, G_RTEXT, G_COMMENT, G_MOVES, G_BROKEN };
-	uint32_t v[8];
+	static const char *const names[] = {"schema", "tags",   "fen",    "result", "result_text",
+					    "comment", "moves", "broken", "source", NULL};
+	enum { G_SCHEMA, G_TAGS, G_FEN, G_RESULT, G_RTEXT, G_COMMENT, G_MOVES, G_BROKEN, G_SOURCE };
+	uint32_t v[9];
 	struct xq_game *g = r->g;
 	int rc, bad_start = 0;
 
@@ -826,6 +881,8 @@ static int build_game(struct nd_reader *r)
 		       r->scratch.ptr);
 		return 0;
 	}
+	if (v[G_SOURCE] && (rc = read_source(r, v[G_SOURCE])))
+		return rc;
 	if (v[G_FEN]) {
 		struct xq_diag d;
 		if (!expect_type(r, v[G_FEN], JT_STRING, 0, "\"fen\""))
@@ -1369,6 +1426,33 @@ static int write_tree(struct nd_writer *w, const struct xq_game *g)
 	return rc ? rc : xq_buf_addc(b, ']');
 }
 
+int xq_ndjson_add_source(struct xq_buf *b, const struct xq_game *g)
+{
+	struct xq_origin o;
+	const char *sep = "";
+	int rc;
+
+	xq_game_origin(g, &o);
+	rc = xq_buf_adds(b, "\"source\":{");
+	if (!rc && o.file) {
+		rc = xq_buf_adds(b, "\"file\":");
+		if (!rc)
+			rc = xq_buf_add_json_string(b, o.file, strlen(o.file));
+		sep = ",";
+	}
+	if (!rc && o.game) {
+		rc = xq_buf_addf(b, "%s\"game\":%llu", sep, (unsigned long long)o.game);
+		sep = ",";
+	}
+	if (!rc && o.line) {
+		rc = xq_buf_addf(b, "%s\"line\":%llu", sep, (unsigned long long)o.line);
+		sep = ",";
+	}
+	if (!rc && o.has_offset)
+		rc = xq_buf_addf(b, "%s\"offset\":%llu", sep, (unsigned long long)o.offset);
+	return rc ? rc : xq_buf_addc(b, '}');
+}
+
 static int nd_format_game(struct nd_writer *w, const struct xq_game *g)
 {
 	struct xq_buf *b = &w->b;
@@ -1382,7 +1466,16 @@ static int nd_format_game(struct nd_writer *w, const struct xq_game *g)
 	 * could not be read: then its text as written. */
 	xq_write_start_check(w->sink, w->o, g, "NDJSON", 1);
 	start = g->start_text ? g->start_text : fen;
-	rc = xq_buf_adds(b, "{\"schema\":\"" NDJSON_SCHEMA "\",\"tags\":[");
+	rc = xq_buf_adds(b, "{\"schema\":\"" NDJSON_SCHEMA "\",");
+	/* Where the game came from, when known (a game built by a program
+	 * may have no origin at all). */
+	if (!rc && (g->origin.file || g->source)) {
+		rc = xq_ndjson_add_source(b, g);
+		if (!rc)
+			rc = xq_buf_addc(b, ',');
+	}
+	if (!rc)
+		rc = xq_buf_adds(b, "\"tags\":[");
 	for (size_t i = 0; !rc && i < g->ntags; i++) {
 		const char *value = g->tags[i].value;
 		if (!strcmp(g->tags[i].name, "FEN"))

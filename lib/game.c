@@ -43,8 +43,22 @@ void xq_game_clear(struct xq_game *g)
 	g->source = NULL;
 	memset(&g->place, 0, sizeof(g->place));
 	g->encoding = NULL;
+	memset(&g->origin, 0, sizeof(g->origin));
 	g->flags = 0;
 	g->error = NULL;
+}
+
+void xq_game_origin(const struct xq_game *g, struct xq_origin *out)
+{
+	if (g->origin.file) {
+		*out = g->origin;
+		return;
+	}
+	out->file = g->source;
+	out->game = g->number;
+	out->line = g->place.line;
+	out->offset = g->place.offset;
+	out->has_offset = g->source != NULL;
 }
 
 size_t xq_game_memory(const struct xq_game *g)

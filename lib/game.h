@@ -87,6 +87,20 @@ enum {
 	XQ_GAME_EMPTY = 1 << 1   /* the record had no moves at all */
 };
 
+/*
+ * Where a game was first read from: the file (as named to the reader),
+ * its 1-based number there, and where its record starts.  A game read from
+ * a record that carried its own origin (an NDJSON game record's "source")
+ * keeps that one, so a chain of conversions still points at the original.
+ */
+struct xq_origin {
+	const char *file;  /* NULL: not known */
+	uint64_t game;     /* 1-based number in the file, 0 = not known */
+	uint64_t line;     /* 1-based line where the record starts, 0 = none (binary) */
+	uint64_t offset;   /* byte offset where the record starts */
+	int has_offset;    /* offset is known */
+};
+
 struct xq_game {
 	struct xq_arena arena;
 	struct xq_tag *tags;
@@ -104,6 +118,8 @@ struct xq_game {
 	const char *source;      /* borrowed: the source's name, for diagnostics */
 	struct xq_place place;   /* where the record starts in its source */
 	const char *encoding;    /* static string: the source's text encoding, or NULL */
+	struct xq_origin origin; /* the origin the record carried (file in the arena),
+				  * file NULL when it carried none: see xq_game_origin() */
 	unsigned flags;          /* XQ_GAME_* */
 	const char *error;       /* why the game is XQ_GAME_BROKEN, for writers that show it
 				  * (HTML), as whoever read it set it (xq_game_set_error);
@@ -119,6 +135,12 @@ void xq_game_clear(struct xq_game *g);
 void xq_game_release(struct xq_game *g);
 /* Bytes of memory the game holds (its tree, tags and arena), for budgets. */
 size_t xq_game_memory(const struct xq_game *g);
+
+/* Where `g` was first read from: the origin its record carried, else its
+ * own source, number and place (offset known when the source is named).
+ * out->file lives as long as the game when the record carried it, else as
+ * long as g->source does (the reader's input): copy it to keep it longer. */
+void xq_game_origin(const struct xq_game *g, struct xq_origin *out);
 
 /* A copy of `len` bytes in the game's arena (NUL-terminated), or NULL. */
 char *xq_game_strdup(struct xq_game *g, const char *s, size_t len);

@@ -19,6 +19,8 @@
 # Cases run from the top of the repository, each with its own temporary
 # folder (under $TMPDIR, else /tmp) that is removed afterwards; the run
 # fails if a case changed anything git tracks or sees in the source tree.
+# With XQ_GOLDEN_UPDATE=1 a failing case's expected files are rewritten
+# from what the run gave (review the change with git diff before committing).
 # Usage: run.sh path/to/xqkit [case-dir...]
 set -u
 xqkit=$1
@@ -98,6 +100,15 @@ for dir in "$@"; do
 	elif [ -n "$(ls -A "$case_tmp")" ]; then
 		echo "FAIL $dir: files written but no expected.files/: $(ls -A "$case_tmp" | head -5 | tr '\n' ' ')"
 		ok=0
+	fi
+	if [ $ok = 0 ] && [ "${XQ_GOLDEN_UPDATE:-}" = 1 ]; then
+		for s in out err; do
+			if [ -s "$tmp/$s.n" ]; then cp "$tmp/$s.n" "$dir/expected.$s"; else rm -f "$dir/expected.$s"; fi
+		done
+		[ "$status" = "$want_status" ] || echo "$status" > "$dir/expected.status"
+		rm -rf "$dir/expected.files"
+		if [ -n "$(ls -A "$case_tmp")" ]; then cp -R "$case_tmp" "$dir/expected.files"; fi
+		echo "UPDATED $dir"
 	fi
 	if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done

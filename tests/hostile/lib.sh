@@ -82,6 +82,10 @@ now_ms() {
 	echo $((_t / 1000000))
 }
 
+# interrupt SIG SECS CMD...: run CMD in the background (standard input
+# passed on), send it SIG after SECS seconds (fractions allowed), and wait
+# for it: $status is its exit status, $elapsed the milliseconds from the
+# signal to its end.  A watchdog kills it 5 s after the signal.
 interrupt() {
 	_sig=$1 _secs=$2
 	shift 2
@@ -109,7 +113,8 @@ interrupt() {
 	status=$?
 	elapsed=$(($(now_ms) - _t0))
 	: > "$T/interrupt.done"
-	wait $_dog
+	kill $_dog 2> /dev/null
+	wait $_dog 2> /dev/null
 	rm -f "$T/interrupt.done"
 	[ $status -ne 137 ] || fail "still running 5 s after SIG$_sig (killed)"
 }

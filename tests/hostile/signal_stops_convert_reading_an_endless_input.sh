@@ -9,14 +9,14 @@ feed() {
 }
 for jobs in 1 2; do
 	feed
-	interrupt INT 1 "$XQKIT" convert -t pgn --from pgn -j $jobs -o "$T/z.pgn" - < "$T/feed"
+	interrupt INT 0.3 "$XQKIT" convert -t pgn --from pgn -j $jobs -o "$T/z.pgn" - < "$T/feed"
 	expect_status 130
 	expect_within 2000
 	expect_err "interrupted: no output is left behind"
 	[ -e "$T/z.pgn" ] && fail "-j $jobs: the output was left behind"
 	no_temp_files "$T"
 	feed
-	interrupt TERM 1 "$XQKIT" convert -t pgn --from pgn -j $jobs -o "$T/z.pgn" - < "$T/feed"
+	interrupt TERM 0.3 "$XQKIT" convert -t pgn --from pgn -j $jobs -o "$T/z.pgn" - < "$T/feed"
 	expect_status 143
 	expect_within 2000
 	[ -e "$T/z.pgn" ] && fail "-j $jobs: the output was left behind"

@@ -207,6 +207,38 @@ static int read_all(const char *text, struct xq_game *games, int max, struct xq_
 	return n;
 }
 
+/* Like read_all(), but the input stays open (games borrow its name) until
+ * close_all(). */
+struct open_read {
+	struct xq_input *in;
+	void *r;
+	struct xq_sink sink;
+};
+
+static int read_open(struct open_read *o, const char *name, const char *text,
+		     struct xq_game *games, int max, struct xq_diag *diags)
+{
+	const struct xq_format *f = ndjson();
+	int n = 0, rc;
+
+	memset(diags, 0, 16 * sizeof(*diags));
+	o->sink.report = collect;
+	o->sink.payload = diags;
+	assert_int_equal(xq_input_open_mem(&o->in, name, text, strlen(text)), 0);
+	assert_int_equal(f->open_reader(&o->r, o->in, NULL, &o->sink), 0);
+	while (n < max && (rc = f->read(o->r, &games[n])) != 0) {
+		assert_true(rc > 0);
+		n++;
+	}
+	return n;
+}
+
+static void close_all(struct open_read *o)
+{
+	ndjson()->close_reader(o->r);
+	xq_input_close(o->in);
+}
+
 static void write_one(const struct xq_game *g, struct xq_buf *out)
 {
 	const struct xq_format *f = ndjson();
@@ -221,7 +253,9 @@ static void write_one(const struct xq_game *g, struct xq_buf *out)
 }
 
 static const char full_record[] =
-	"{\"schema\":\"xqkit.game/1\",\"tags\":[{\"name\":\"Event\",\"value\":\"\xE6\xB5\x8B\xE8\xAF\x95\"},"
+	"{\"schema\":\"xqkit.game/1\","
+	"\"source\":{\"file\":\"games.pgn\",\"game\":7,\"line\":120,\"offset\":4294971392},"
+	"\"tags\":[{\"name\":\"Event\",\"value\":\"\xE6\xB5\x8B\xE8\xAF\x95\"},"
 	"{\"name\":\"Red\",\"value\":\"A \\\"quoted\\\" name\"},{\"name\":\"Red\",\"value\":\"twice\"}],"
 	"\"fen\":\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\","
 	"\"result\":\"1/2-1/2\",\"comment\":\"before the first move\\nsecond line\","
@@ -426,6 +460,76 @@ static void record_round_trips_exactly(void **state)
 	xq_buf_release(&out);
 	xq_game_release(&g[0]);
 	xq_game_release(&back[0]);
+}
+
+static void records_say_where_their_game_was_first_read(void **state)
+{
+	static const char bare[] = "{\"schema\":\"xqkit.game/1\",\"moves\":[]}\n"
+				   "{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"h2e2\"}]}\n";
+	struct xq_game g[2], back[1];
+	struct xq_diag diags[16];
+	struct xq_buf out = XQ_BUF_INIT;
+	struct xq_origin o;
+	struct open_read first, second;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g[0]), 0);
+	assert_int_equal(xq_game_init(&g[1]), 0);
+	assert_int_equal(xq_game_init(&back[0]), 0);
+	assert_int_equal(read_open(&first, "t.ndjson", bare, g, 2, diags), 2);
+	/* A record that carries no origin: this input is where it was read. */
+	xq_game_origin(&g[1], &o);
+	assert_string_equal(o.file, "t.ndjson");
+	assert_int_equal(o.game, 2);
+	assert_int_equal(o.line, 2);
+	assert_int_equal(o.offset, 37);
+	assert_true(o.has_offset);
+	write_one(&g[1], &out);
+	close_all(&first);
+	assert_non_null(strstr(out.ptr, ",\"source\":{\"file\":\"t.ndjson\",\"game\":2,\"line\":2,"
+					"\"offset\":37},\"tags\":"));
+	/* Read again from another input (as after a conversion): the origin
+	 * it carries stays; it is not replaced by the new input's place. */
+	assert_int_equal(read_open(&second, "u.ndjson", out.ptr, back, 1, diags), 1);
+	assert_int_equal(diags[0].code, XQ_D_NONE);
+	assert_int_equal(back[0].number, 1);
+	xq_buf_reset(&out);
+	close_all(&second);
+	xq_game_origin(&back[0], &o);
+	assert_string_equal(o.file, "t.ndjson"); /* the game owns it: the input is closed */
+	assert_int_equal(o.game, 2);
+	assert_int_equal(o.line, 2);
+	assert_int_equal(o.offset, 37);
+	write_one(&back[0], &out);
+	assert_non_null(strstr(out.ptr, "\"source\":{\"file\":\"t.ndjson\",\"game\":2,\"line\":2,"));
+	xq_buf_release(&out);
+	xq_game_release(&g[0]);
+	xq_game_release(&g[1]);
+	xq_game_release(&back[0]);
+}
+
+static void a_bad_source_is_a_warning_and_the_game_is_kept(void **state)
+{
+	static const char rec[] = "{\"schema\":\"xqkit.game/1\",\"source\":{\"file\":\"a.pgn\",\"game\":-3},"
+				  "\"moves\":[{\"iccs\":\"h2e2\"}]}\n";
+	struct xq_game g[1];
+	struct xq_diag diags[16];
+	struct xq_origin o;
+	struct open_read rd;
+
+	(void)state;
+	assert_int_equal(xq_game_init(&g[0]), 0);
+	assert_int_equal(read_open(&rd, "t.ndjson", rec, g, 1, diags), 1);
+	assert_int_equal(diags[0].severity, XQ_SEV_WARNING);
+	assert_int_equal(diags[0].place.col, 58); /* the -3 */
+	assert_non_null(strstr(diags[0].msg, "\"game\" as a non-negative integer"));
+	assert_int_equal(diags[1].code, XQ_D_NONE);
+	assert_false(g[0].flags & XQ_GAME_BROKEN);
+	assert_int_equal(g[0].nnodes, 2);
+	xq_game_origin(&g[0], &o);
+	assert_string_equal(o.file, "t.ndjson");
+	close_all(&rd);
+	xq_game_release(&g[0]);
 }
 
 static void tree_is_built_with_variations_in_order(void **state)
@@ -990,7 +1094,7 @@ static void records_rewritten_by_python_json_read_back_the_same(void **state)
 	fclose(fp);
 	assert_int_equal(xq_buf_addc(&edited, 0), 0);
 	/* Python's spelling, not ours. */
-	assert_non_null(strstr(edited.ptr, "{\"schema\": \"xqkit.game/1\", \"tags\": [{\"name\": "));
+	assert_non_null(strstr(edited.ptr, "{\"schema\": \"xqkit.game/1\", \"source\": {\"file\": "));
 	assert_non_null(strstr(edited.ptr, "\\ud842\\udfb7"));
 	assert_null(strstr(edited.ptr, "\xE7\x94\xB2"));
 
@@ -1020,6 +1124,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_checker_rejects_malformed_text),
 		cmocka_unit_test(record_round_trips_exactly),
+		cmocka_unit_test(records_say_where_their_game_was_first_read),
+		cmocka_unit_test(a_bad_source_is_a_warning_and_the_game_is_kept),
 		cmocka_unit_test(tree_is_built_with_variations_in_order),
 		cmocka_unit_test(illegal_move_is_reported_where_it_is_and_stops_its_line),
 		cmocka_unit_test(bad_line_does_not_hide_the_next_record),
