@@ -344,7 +344,7 @@ static unsigned output_sync_flags(const struct cctx *c)
 	return XQ_OUTPUT_NO_SYNC;
 }
 
-/* -o DIR/, at the end of the run (also an interrupted one): what was
+/* -o DIR/, at the end of a run that was not interrupted: what was
  * written under DIR/ reaches the disk, names too, unless --sync none. */
 static void sync_dir(struct cctx *c)
 {
@@ -927,7 +927,7 @@ static int finish(struct cctx *c, struct inputs *inputs, double t0)
 		return XQ_EXIT_USAGE;
 	}
 	if (cmd_signal) {
-		sync_dir(c);
+		/* Stopping promptly comes first: the files are kept unsynced. */
 		interrupted(c);
 		print_summary(c, cmd_now() - t0);
 		return cmd_signal_status();
