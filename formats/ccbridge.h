@@ -1,7 +1,7 @@
 /*
  * ccbridge.h: what the CCBridge (象棋桥) formats share, for formats/cbf.c,
- * formats/cbr.c and formats/dhtmlxq.c: the header vocabulary and its
- * mapping onto game tags, the numeric result codes, the builder that turns
+ * cbr.c, cbl.c, cbl_zlib.c and the dhtmlxq_*.c files: the header
+ * vocabulary and its mapping onto game tags, the numeric result codes, the builder that turns
  * CCBridge's flat depth-first move list (branch/end flags) into a game
  * tree, and the helper that sends a located diagnostic to a sink.
  *

@@ -2,9 +2,12 @@
 #
 # fail MESSAGE...             report the case failed and exit 1
 # limited SECS MB CMD...      run CMD with its output in $T/out and $T/err,
-#                             killed after SECS seconds, its address space
-#                             limited to MB megabytes (not under sanitizers);
-#                             sets $status (137 when it was killed)
+#                             killed after SECS seconds of CPU time (so a
+#                             loaded machine does not fail it) or 4 x SECS
+#                             seconds of wall time (a hang that sleeps), its
+#                             address space limited to MB megabytes (not
+#                             under sanitizers); sets $status (137, or 152
+#                             for SIGXCPU, when it was killed)
 # expect_status N             the last `limited` command ended with status N
 # expect_err TEXT             its standard error contains TEXT (fixed string)
 # expect_no_err TEXT          ... does not contain it
@@ -41,9 +44,10 @@ limited() {
 	_secs=$1 _mb=$2
 	shift 2
 	if [ -n "${XQ_SANITIZE:-}" ]; then
-		timeout -s KILL "$_secs" "$@" > "$T/out" 2> "$T/err"
+		(ulimit -t "$_secs" && exec timeout -s KILL $((_secs * 4)) "$@") > "$T/out" 2> "$T/err"
 	else
-		(ulimit -v $((_mb * 1024)) && exec timeout -s KILL "$_secs" "$@") > "$T/out" 2> "$T/err"
+		(ulimit -v $((_mb * 1024)) && ulimit -t "$_secs" &&
+			exec timeout -s KILL $((_secs * 4)) "$@") > "$T/out" 2> "$T/err"
 	fi
 	status=$?
 }
@@ -52,6 +56,9 @@ expect_status() {
 	[ "$status" = "$1" ] && return 0
 	echo "--- stderr:"
 	head -20 "$T/err"
+	case $status in
+	137 | 152) fail "exit status $status (killed: over its CPU or wall time limit), expected $1" ;;
+	esac
 	fail "exit status $status, expected $1"
 }
 

@@ -1,0 +1,147 @@
+/*
+ * cbr_int.h: what the CCBridge binary readers share, private to them:
+ *   cbr.c       CBR records: the window over the input, fields, board,
+ *               move tree, and the CBR reader;
+ *   cbl.c       CBL libraries: the reader of both kinds, and the first
+ *               kind ("CCBridgeLibrary", records that are whole CBRs);
+ *   cbl_zlib.c  the second kind ("CCBridge" 2.1, zlib-compressed).
+ * The formats themselves are described at the top of each file.
+ */
+#ifndef XQ_FORMATS_CBR_INT_H
+#define XQ_FORMATS_CBR_INT_H
+
+#include "format.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "alloc.h"
+#include "ccbridge.h"
+#include "check.h"
+#include "movegen.h"
+#include "notation.h"
+#include "utf8.h"
+
+extern const struct xq_format xq_format_cbr;
+extern const struct xq_format xq_format_cbl;
+
+#define CBR_MAGIC "CCBridge Record"  /* + NUL: 16 bytes */
+#define CBL_MAGIC "CCBridgeLibrary"  /* + NUL: 16 bytes */
+#define CBR_MAX_COMMENT ((uint32_t)16 << 20)
+/*
+ * Limits (man xqkit(1), LIMITS).  A CBR record, and each record of a CBL
+ * library, is read within 4 MiB: the largest real record known (the
+ * corpus's sample_23_ccbridge.cbr, 15,243 moves) is 64,482 bytes, 65 times
+ * less; library records are about 4 KB.  Reading a record keeps its bytes
+ * and its game: at most CBR_MEM_FACTOR bytes per byte (a 4-byte node
+ * becomes a node of the tree).  The data part of a compressed library
+ * ("CCBridge" + 21) is inflated whole, within 4 MiB: the largest known,
+ * 187,096 bytes for 256 records, is 22 times less (about 5,600 records at
+ * that density); it is kept while its records are read, one game at a
+ * time, so CBL_MEM_FACTOR is a CBR record's.
+ */
+#define CBR_MAX_RECORD ((uint64_t)4 << 20)
+#define CBR_MEM_FACTOR 48
+#define CBL_MAX_RECORD ((uint64_t)4 << 20)
+#define CBL_MEM_FACTOR 48
+#define CBL_INDEX_AT 66624
+#define CBL_SLOT 276
+#define CBL_MAX_SLOTS 65536u
+#define CHUNK 65536
+
+/* A window over the input: bytes [base, base + len) are in buf. */
+struct window {
+	struct xq_input *in;
+	unsigned char *buf;
+	size_t len, cap;
+	uint64_t base;
+	int eof;
+	int error; /* the negative code of a read error, reported */
+};
+
+/* The "CCBridge" + 21 container (see cbz_open). */
+struct cbz {
+	unsigned char *data; /* the inflated (or stored) data part */
+	size_t len;
+	size_t pos;          /* where the next record starts */
+	uint32_t count;      /* records the library header announces */
+	uint32_t read;       /* records read */
+	int stored;          /* method 0: data offset + 20 is the file offset */
+	int stop;            /* no record can be found after the last one */
+	char *other;         /* the library's reserved field, when it holds text */
+};
+
+struct cbr_reader {
+	struct window w;
+	const struct xq_sink *sink;
+	const char *name;
+	const struct xq_format *fmt; /* cbr or cbl, for its limit */
+	struct xq_read_opts opts;
+	uint64_t record_limit; /* the most bytes of one record */
+	uint64_t cap;          /* where the current record must end by that limit */
+	int library;          /* reading a CBL */
+	int done;
+	uint64_t games;
+	uint64_t pos;         /* where the next record is looked for */
+	/* CBL */
+	int index_ok;         /* the index area matched the records */
+	uint32_t slots;
+	struct slot {
+		uint32_t flags, size;
+		char *title;
+	} *index;
+	size_t nindex, next_index;
+	char *lib_tags[7];
+	int remark_given;
+	struct xq_transcoder utf16; /* UTF-16LE to UTF-8: one descriptor for every field */
+	struct cbz *z;              /* the "CCBridge" + 21 container, once opened */
+	struct xq_transcoder gbk;   /* its GBK text to UTF-8 */
+	/* What the current task may read: input up to budget_from + budget
+	 * (format.h's limits); past it, w.error is XQ_ERANGE. */
+	uint64_t budget_from, budget;
+	enum { TASK_RECORD, TASK_SEARCH, TASK_DATA } task;
+	struct xq_read_guard guard;
+};
+
+/* cbr.c: the window, CBR fields and records, the CBR reader */
+const unsigned char *xq_cbr_window_get(struct cbr_reader *r, uint64_t off, size_t n);
+int xq_cbr_add_tag(struct xq_game *g, const char *name, const char *value, size_t len);
+int xq_cbr_open_common(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+		       const struct xq_sink *sink, int library);
+int xq_cbr_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+		       const struct xq_sink *sink);
+int xq_cbr_read(void *reader, struct xq_game *g);
+int xq_cbr_read_record(struct cbr_reader *r, struct xq_game *g, uint64_t base, uint64_t limit,
+		       uint64_t *end);
+int xq_cbr_utf16_field(struct cbr_reader *r, uint64_t game, const unsigned char *p, size_t len,
+		       uint64_t off, struct xq_buf *out);
+long xq_cbr_window_fill(struct cbr_reader *r);
+uint32_t xq_cbr_get_u32(const unsigned char *p);
+void xq_cbr_budget_start(struct cbr_reader *r, int task, uint64_t from, uint64_t budget);
+void xq_cbr_close_reader(void *reader);
+void xq_cbr_report(const struct cbr_reader *r, uint64_t game, uint64_t off, uint32_t ply,
+		   const char *move, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
+		   ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 8, 9)))
+#endif
+	;
+void xq_cbr_skip_to_end(struct cbr_reader *r, uint64_t game, uint64_t from, const char *what);
+void xq_cbr_start_game(struct cbr_reader *r, struct xq_game *g);
+void xq_cbr_window_drop(struct window *w, uint64_t off);
+
+/* cbl.c: the CBL reader */
+int xq_cbr_library_tags(struct cbr_reader *r, struct xq_game *g);
+int xq_cbl_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+		       const struct xq_sink *sink);
+int xq_cbl_read(void *reader, struct xq_game *g);
+
+/* cbl_zlib.c: the zlib CBL */
+int xq_cbz_open(struct cbr_reader *r, const unsigned char *h);
+int xq_cbz_read(struct cbr_reader *r, struct xq_game *g);
+
+#endif

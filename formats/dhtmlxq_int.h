@@ -1,0 +1,215 @@
+/*
+ * dhtmlxq_int.h: what the parts of the DhtmlXQ format share, private to
+ * them.  The format is split along its layers:
+ *   dhtmlxq_scan.c   the window over the input, decoding, finding elements;
+ *   dhtmlxq_build.c  a record's elements into a game (tree, start, result);
+ *   dhtmlxq_read.c   finding records (wrapped, implicit, URL-encoded) and
+ *                    the reader's entry points;
+ *   dhtmlxq_write.c  the writer;
+ *   dhtmlxq.c        the tables both sides use, the probe, the registry entry.
+ * See dhtmlxq.c for the format itself.
+ */
+#ifndef XQ_FORMATS_DHTMLXQ_INT_H
+#define XQ_FORMATS_DHTMLXQ_INT_H
+
+#include "format.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "ccbridge.h"
+#include "check.h"
+#include "decode.h"
+#include "movegen.h"
+#include "utf8.h"
+
+#define CHUNK 65536
+/* The bytes that are not text reported one by one in a record; the rest are counted. */
+#define DH_BAD_REPORTS 16
+/*
+ * The largest DhtmlXQ record read: 8 MiB of text.  The largest real one
+ * known (the corpus's vschess dhtmlxq.txt, 106,998 moves) is 546,460
+ * bytes: the limit is 15 times that, and holds what the writer makes of
+ * 100,000 one-move variations (5.4 MB).  DH_MEM_FACTOR: measured 23 on
+ * the densest move list (4 bytes a move, read and validated without the
+ * repetition rules; 46 with them), 2 to 3 on variation-heavy records.  Reading keeps the record's text
+ * (raw and decoded) and its game: at most DH_MEM_FACTOR bytes per byte
+ * (4 digits of [DhtmlXQ_move] become a node of the tree).  A record over
+ * the limit ends the reading of its input.
+ */
+#define DH_MAX_RECORD ((uint64_t)8 << 20)
+#define DH_MEM_FACTOR 30
+#define MAX_RECORD (r->max_record)
+
+extern const struct xq_format xq_format_dhtmlxq;
+#define EXCERPT 40
+
+/* Where a byte of the decoded text is in the source. */
+struct dh_pos {
+	uint64_t off;
+	uint64_t line, col;
+};
+
+struct dh_elem {
+	const char *name;
+	size_t nlen;
+	const char *val;
+	size_t vlen;
+	struct dh_pos at; /* the value's first byte */
+};
+
+enum { BR_WAITING, BR_RESOLVING, BR_BUILT, BR_FAILED };
+
+struct dh_branch {
+	uint32_t id, parent, ply; /* move_P_S_B: parent P, ply S, id B */
+	size_t elem;
+	int state;
+	uint32_t first_ply;       /* ply of its first move */
+	uint32_t attach;          /* the node its first move hangs from */
+	size_t nodes_at, nnodes;  /* the nodes read, in bnodes[] */
+	size_t nmoves;            /* the moves written in the element */
+	int left;                 /* another branch leaves this one */
+	size_t ckpt;              /* then its first position in ckpt[] (NO_CKPT: none) */
+};
+
+/*
+ * A branch starts from a position on the line it leaves.  Replaying that
+ * line from the game's start for every branch made many branches far down
+ * a long line quadratic, so a line that branches are known to leave keeps
+ * its start position and one every CKPT_EVERY moves (ckpt[]): a branch
+ * starts from the nearest one, at most CKPT_EVERY - 1 moves before.
+ */
+#define CKPT_EVERY 64
+#define NO_CKPT SIZE_MAX
+
+struct dh_reader {
+	struct xq_input *in;
+	const struct xq_sink *sink;
+	const char *name;
+	struct xq_read_opts opts;
+	size_t max_record;       /* the limit of a record's text, from the format's and the budget */
+	enum xq_encoding enc;
+	int enc_known;
+	int enc_given;           /* by the caller: every line is read in it */
+	struct xq_textdec td;    /* the decoder (decode.h), once enc is known */
+	int td_live;
+	uint64_t dropped;        /* bytes that were not text, taken out of the text */
+	uint64_t exact_end;      /* text offsets before this are source offsets (UTF-8) */
+	size_t bom;              /* bytes of a BOM before the text */
+	struct dh_mark {
+		uint64_t at;          /* absolute text offset */
+		struct xq_place place; /* line, column and source offset */
+		enum xq_encoding enc;
+		enum xq_textdec_kind kind;
+		unsigned char byte;
+		uint64_t count;       /* bytes that were not text, in a row (the same `at`) */
+	} *foreign;              /* the decoder's events, reported with their record */
+	size_t nforeign, foreign_cap, foreign_first;
+	uint64_t mark_abs;       /* the text offset of the last mark kept (UINT64_MAX: none) */
+	struct dh_pos mark_at;   /* and its place, where the next mark's place counts from */
+	struct xq_buf raw;       /* bytes read, not yet decoded */
+	uint64_t raw_off;        /* source offset of raw.ptr[0] */
+	int input_done;
+	struct xq_buf text;      /* decoded text */
+	uint64_t text_base;      /* absolute decoded offset of text.ptr[0] */
+	size_t pos;              /* scanning position in text */
+	struct dh_pos at;        /* place of text.ptr[pos] */
+	int offsets;             /* decoded offsets are source offsets (UTF-8) */
+	int eof;                 /* text holds everything that is left */
+	int error;
+	int quiet;               /* a trial split: diagnostics are not sent */
+	int html;
+	int dialect_noted;
+	uint64_t *bad;           /* absolute decoded offsets where bytes were not text */
+	size_t bad_head, nbad, bad_cap; /* those before bad_head are behind every record */
+	uint64_t outside;        /* bytes that were not text, outside every record */
+	struct dh_mark first_outside;
+	uint64_t games;
+	struct xq_read_guard guard;
+	/* What the current task (finding a record, reading one) may still read:
+	 * bytes read from the input up to budget_from + budget. */
+	uint64_t budget_from, budget;
+	int in_record;
+	struct dh_pos budget_at; /* where the task started */
+	/* Scratch for one record. */
+	int exact;               /* places inside the record are exact */
+	struct dh_pos rec_at;
+	struct dh_elem *elems;
+	size_t nelems, elems_cap;
+	struct dh_branch *br;
+	size_t nbr, br_cap;
+	struct dh_order {
+		uint32_t id;
+		uint32_t idx;
+	} *order;                /* branches sorted by id */
+	uint32_t *bnodes;
+	size_t nbnodes, bnodes_cap;
+	struct xq_board *ckpt;   /* see CKPT_EVERY */
+	size_t nckpt, ckpt_cap;
+	size_t main_ckpt;        /* the main line's first position in ckpt[], or NO_CKPT */
+	struct xq_buf tmp, tmp2;
+};
+
+/* Result words of DhtmlXQ_result, and the elements whose tag is not their
+ * capitalised name (dhtmlxq.c). */
+struct dh_result_word {
+	const char *word;
+	enum xq_result r;
+};
+extern const struct dh_result_word xq_dh_results[];
+extern const size_t xq_dh_nresults;
+struct dh_tag_element {
+	const char *element, *tag;
+};
+extern const struct dh_tag_element xq_dh_tags[];
+extern const size_t xq_dh_ntags;
+
+/* dhtmlxq_scan.c: the window over the input, decoding, elements */
+int xq_dh_add_cp(struct xq_buf *b, uint32_t cp);
+int xq_dh_excerpt_len(const char *s, size_t len);
+int xq_dh_fill(struct dh_reader *r);
+int xq_dh_name_char(int c);
+int xq_dh_name_is(const char *name, size_t len, const char *lit);
+int xq_dh_parse_ids(const char *s, size_t len, uint32_t *ids, int want);
+int xq_dh_result_word(const char *s, size_t len, enum xq_result *out);
+int xq_dh_split_elements(struct dh_reader *r, uint64_t game, const char *s, size_t len,
+			 int implicit, size_t *consumed);
+int xq_dh_value_text(struct dh_reader *r, uint64_t game, const struct dh_elem *e, int comment);
+size_t xq_dh_find(const char *s, size_t len, size_t from, const char *pat);
+struct dh_pos xq_dh_place_in(const struct dh_reader *r, const struct dh_elem *e, size_t k);
+uint64_t xq_dh_bytes_read(const struct dh_reader *r);
+void xq_dh_advance(struct dh_reader *r, size_t to);
+void xq_dh_budget_start(struct dh_reader *r, int record);
+void xq_dh_compact(struct dh_reader *r);
+void xq_dh_pos_advance(struct dh_pos *p, const char *s, size_t n);
+void xq_dh_report_at(struct dh_reader *r, uint64_t game, const struct dh_pos *p, uint32_t ply,
+		     const char *move, size_t mlen, enum xq_diag_code code, enum xq_severity sev,
+		     const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 9, 10)))
+#endif
+	;
+void xq_dh_scan_html(struct dh_reader *r, const char *s, size_t len);
+
+/* dhtmlxq_build.c: a record's elements into a game */
+int xq_dh_build_game(struct dh_reader *r, struct xq_game *g);
+int xq_dh_had_bad_bytes(struct dh_reader *r, uint64_t a, uint64_t b);
+void xq_dh_capitalise(char *out, const char *name, size_t len);
+
+/* dhtmlxq_read.c: finding records; the reader */
+int xq_dh_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+		      const struct xq_sink *sink);
+int xq_dh_over_limit(struct dh_reader *r);
+int xq_dh_read(void *reader, struct xq_game *g);
+void xq_dh_close_reader(void *reader);
+
+/* dhtmlxq_write.c: the writer */
+int xq_dh_close_writer(void *writer);
+int xq_dh_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
+		      const struct xq_sink *sink);
+int xq_dh_write(void *writer, const struct xq_game *g);
+
+#endif

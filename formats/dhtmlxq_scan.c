@@ -1,0 +1,686 @@
+/*
+ * dhtmlxq_scan.c: DhtmlXQ reading: the window over the input, decoding
+ * and finding elements (see
+ * dhtmlxq.c for the format, dhtmlxq_int.h for what the parts share).
+ */
+#include "dhtmlxq_int.h"
+
+int xq_dh_result_word(const char *s, size_t len, enum xq_result *out)
+{
+	for (size_t i = 0; i < xq_dh_nresults; i++)
+		if (strlen(xq_dh_results[i].word) == len && !memcmp(xq_dh_results[i].word, s, len)) {
+			*out = xq_dh_results[i].r;
+			return 0;
+		}
+	return -1;
+}
+
+int xq_dh_name_is(const char *name, size_t len, const char *lit)
+{
+	return strlen(lit) == len && !memcmp(name, lit, len);
+}
+
+/* Search `pat` in s[from, len); len if absent. */
+size_t xq_dh_find(const char *s, size_t len, size_t from, const char *pat)
+{
+	size_t n = strlen(pat);
+
+	while (from + n <= len) {
+		const char *p = memchr(s + from, pat[0], len - from - n + 1);
+		if (!p)
+			break;
+		if (!memcmp(p, pat, n))
+			return (size_t)(p - s);
+		from = (size_t)(p - s) + 1;
+	}
+	return len;
+}
+
+void xq_dh_pos_advance(struct dh_pos *p, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\n') {
+			p->line++;
+			p->col = 1;
+		} else if ((c & 0xC0) != 0x80) {
+			p->col++;
+		}
+	}
+	p->off += n;
+}
+
+/* Diagnostics. */
+
+void xq_dh_report_at(struct dh_reader *r, uint64_t game, const struct dh_pos *p, uint32_t ply,
+		      const char *move, size_t mlen, enum xq_diag_code code, enum xq_severity sev,
+		      const char *fmt, ...)
+{
+	struct xq_place pl = {0, 0, 0};
+	va_list ap;
+
+	if (r->quiet)
+		return;
+	if (p) {
+		pl.line = p->line;
+		pl.col = p->col;
+		pl.offset = p->off;
+	}
+	va_start(ap, fmt);
+	/* Offsets only while the text is the source's bytes (UTF-8, before
+	 * a line converted from another encoding or a byte taken out). */
+	xq_format_vreport(r->sink, r->name, game, p ? &pl : NULL,
+		       p && r->offsets && p->off - r->bom < r->exact_end, ply, move, mlen,
+		       code, sev, fmt, ap);
+	va_end(ap);
+}
+
+/* The place of `val + k` inside element value `e` (the record's start when
+ * places inside it are not exact). */
+struct dh_pos xq_dh_place_in(const struct dh_reader *r, const struct dh_elem *e, size_t k)
+{
+	struct dh_pos p = r->exact ? e->at : r->rec_at;
+
+	if (r->exact)
+		xq_dh_pos_advance(&p, e->val, k);
+	return p;
+}
+
+/* Up to EXCERPT characters of s, for messages. */
+int xq_dh_excerpt_len(const char *s, size_t len)
+{
+	size_t i = 0, chars = 0;
+
+	while (i < len && chars < EXCERPT) {
+		size_t n = xq_utf8_valid_prefix(s + i, len - i);
+		i += n ? n : 1;
+		chars++;
+	}
+	return (int)i;
+}
+
+/* The input stream. */
+
+static int note_bad(struct dh_reader *r, uint64_t where)
+{
+	/* A run of them all stands at one place of the text: noted once. */
+	if (r->nbad > r->bad_head && r->bad[r->nbad - 1] == where)
+		return 0;
+	if (XQ_ALLOC_GROW(r->bad, r->nbad + 1, r->bad_cap))
+		return XQ_ENOMEM;
+	r->bad[r->nbad++] = where;
+	return 0;
+}
+
+/* Keep an event of the decoder at text offset `at` (absolute, after the
+ * bytes taken out) for the record holding it. */
+static int keep_mark(struct dh_reader *r, const struct xq_textdec_event *e, uint64_t at,
+		     size_t from_pos)
+{
+	struct dh_mark *m;
+	struct dh_pos p = r->at;
+	size_t from = r->pos;
+
+	if (e->kind != XQ_TEXTDEC_BAD && r->nforeign > r->foreign_first &&
+	    r->foreign[r->nforeign - 1].kind == e->kind &&
+	    r->foreign[r->nforeign - 1].enc == e->enc)
+		return 0; /* only the first of a run is reported */
+	if (e->kind == XQ_TEXTDEC_BAD && r->nforeign > r->foreign_first &&
+	    r->foreign[r->nforeign - 1].kind == XQ_TEXTDEC_BAD &&
+	    r->foreign[r->nforeign - 1].at == at) {
+		r->foreign[r->nforeign - 1].count++; /* bytes in a row (/dev/zero): one mark */
+		return 0;
+	}
+	if (r->foreign_first == r->nforeign)
+		r->foreign_first = r->nforeign = 0;
+	if (XQ_ALLOC_GROW(r->foreign, r->nforeign + 1, r->foreign_cap))
+		return XQ_ENOMEM;
+	m = r->foreign + r->nforeign++;
+	/* The place counts on from the last mark's (from the scanning position
+	 * for each mark, it was quadratic in the bytes that are not text). */
+	if (r->mark_abs != UINT64_MAX && r->mark_abs >= r->text_base + r->pos &&
+	    r->mark_abs <= r->text_base + from_pos) {
+		p = r->mark_at;
+		from = (size_t)(r->mark_abs - r->text_base);
+	}
+	xq_dh_pos_advance(&p, r->text.ptr + from, from_pos - from);
+	r->mark_abs = r->text_base + from_pos;
+	r->mark_at = p;
+	m->at = at;
+	m->place.line = p.line;
+	m->place.col = p.col;
+	m->place.offset = e->raw;
+	m->enc = e->enc;
+	m->kind = e->kind;
+	m->byte = e->byte;
+	m->count = 1;
+	return 0;
+}
+
+/*
+ * The decoder's events for the text appended from index `from` on: a byte
+ * that is not text (or a NUL) is taken out of the text (its record is
+ * marked broken); it and each line read in another encoding are kept, with
+ * their places, to be reported with the record holding them.
+ */
+static int take_events(struct dh_reader *r, size_t from)
+{
+	struct xq_textdec *d = &r->td;
+	size_t j = from, i = from;
+	uint64_t dropped = r->dropped; /* before this text: its bytes are where the decoder put them */
+
+	while (d->ev_first < d->nevents) {
+		const struct xq_textdec_event *e = &d->events[d->ev_first++];
+		size_t at = (size_t)(e->dpos - dropped - r->text_base);
+		/* Keep the text up to the event (where it will be once the bytes
+		 * before it are out). */
+		memmove(r->text.ptr + j, r->text.ptr + i, at - i);
+		j += at - i;
+		i = at;
+		if (keep_mark(r, e, r->text_base + j, j))
+			return XQ_ENOMEM;
+		if (e->kind != XQ_TEXTDEC_AMBIGUOUS && r->exact_end > r->text_base + j)
+			r->exact_end = r->text_base + j;
+		if (e->kind != XQ_TEXTDEC_BAD)
+			continue;
+		/* Leave the byte out. */
+		i++;
+		if (note_bad(r, r->text_base + j))
+			return XQ_ENOMEM;
+		r->dropped++;
+	}
+	if (i > j) {
+		memmove(r->text.ptr + j, r->text.ptr + i, r->text.len - i);
+		xq_buf_truncate(&r->text, r->text.len - (i - j));
+	}
+	return 0;
+}
+
+/* Decode what `raw` holds into text (whole lines, all of it at the end). */
+static int decode_raw(struct dh_reader *r)
+{
+	size_t from = r->text.len;
+	long used;
+
+	if (!r->td_live) {
+		unsigned flags = XQ_TEXTDEC_COPY | XQ_TEXTDEC_BAD_EVENTS;
+		if (!r->enc_given)
+			flags |= XQ_TEXTDEC_MIXED;
+		if (xq_textdec_init(&r->td, r->enc, flags, r->text_base + r->text.len, r->raw_off)) {
+			xq_dh_report_at(r, 0, NULL, 0, NULL, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
+				  "this system cannot convert %s", xq_encoding_name(r->enc));
+			return XQ_EUNSUPPORTED;
+		}
+		r->td_live = 1;
+	}
+	used = xq_textdec_feed(&r->td, r->raw.ptr, r->raw.len, r->input_done, &r->text);
+	if (used < 0)
+		return (int)used;
+	if (take_events(r, from))
+		return XQ_ENOMEM;
+	memmove(r->raw.ptr, r->raw.ptr + used, r->raw.len - (size_t)used);
+	xq_buf_truncate(&r->raw, r->raw.len - (size_t)used);
+	r->raw_off += (uint64_t)used;
+	return 0;
+}
+
+
+/* Bytes read from the input so far. */
+uint64_t xq_dh_bytes_read(const struct dh_reader *r)
+{
+	return r->raw_off + r->raw.len;
+}
+
+/*
+ * Start a task: finding the next record (`record` 0), which may read
+ * XQ_SKIP_MAX more bytes, or reading the record that starts at the
+ * scanning position, which may read the format's record limit.
+ */
+void xq_dh_budget_start(struct dh_reader *r, int record)
+{
+	r->budget_from = xq_dh_bytes_read(r);
+	r->budget = record ? (uint64_t)r->max_record : XQ_SKIP_MAX;
+	r->in_record = record;
+	r->budget_at = r->at;
+}
+
+
+/* The task read more than its budget: the rest of the input is not read. */
+static int over_budget(struct dh_reader *r)
+{
+	if (r->in_record)
+		return r->error = xq_dh_over_limit(r);
+	xq_dh_report_at(r, 0, &r->budget_at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		  "more than %llu MiB of input from here hold no DhtmlXQ record; the rest "
+		  "of the input is not read",
+		  (unsigned long long)(XQ_SKIP_MAX >> 20));
+	return r->error = XQ_ERANGE;
+}
+
+/*
+ * Read and decode more of the input: 1 when bytes were taken (the text
+ * may not have grown: bytes that are not text are dropped, and only whole
+ * lines are decoded), 0 at the end (r->eof), or a negative code.  A task
+ * that reads past its budget gets XQ_ERANGE (reported).
+ */
+int xq_dh_fill(struct dh_reader *r)
+{
+	if (r->eof)
+		return 0;
+	if (xq_dh_bytes_read(r) - r->budget_from > r->budget)
+		return over_budget(r);
+	/* Every round reads bytes, or meets the end of the input. */
+	for (uint64_t was = xq_dh_bytes_read(r) + (uint64_t)r->input_done;;
+	     XQ_ADVANCED(was, xq_dh_bytes_read(r) + (uint64_t)r->input_done)) {
+		int rc;
+		if (!r->input_done) {
+			struct xq_diag d;
+			long got;
+			if (xq_buf_grow(&r->raw, CHUNK))
+				return XQ_ENOMEM;
+			xq_diag_init(&d);
+			got = xq_input_read(r->in, r->raw.ptr + r->raw.len, CHUNK, &d);
+			if (got < 0) {
+				d.source = r->name;
+				xq_sink_report(r->sink, &d);
+				return r->error = (int)got;
+			}
+			if (got == 0)
+				r->input_done = 1;
+			r->raw.len += (size_t)got;
+			r->raw.ptr[r->raw.len] = '\0';
+			if (!r->enc_known && (r->raw.len >= CHUNK || r->input_done)) {
+				size_t bom = 0;
+				r->enc = xq_encoding_detect(r->raw.ptr, r->raw.len, &bom);
+				if (!bom)
+					r->enc = xq_textdec_detect(r->raw.ptr, r->raw.len);
+				r->enc_known = 1;
+				r->offsets = r->enc == XQ_ENC_UTF8;
+				r->at.off = bom;
+				r->raw_off = bom;
+				r->bom = bom;
+				memmove(r->raw.ptr, r->raw.ptr + bom, r->raw.len - bom);
+				xq_buf_truncate(&r->raw, r->raw.len - bom);
+			}
+			if (!r->enc_known)
+				continue;
+		}
+		rc = decode_raw(r);
+		if (rc)
+			return r->error = rc;
+		if (r->input_done && r->raw.len == 0)
+			r->eof = 1;
+		return !r->eof;
+	}
+}
+
+/* Move the scanning position to text index `to`, keeping the place. */
+void xq_dh_advance(struct dh_reader *r, size_t to)
+{
+	if (to <= r->pos)
+		return;
+	xq_dh_pos_advance(&r->at, r->text.ptr + r->pos, to - r->pos);
+	r->pos = to;
+}
+
+/* Forget the text before the scanning position. */
+void xq_dh_compact(struct dh_reader *r)
+{
+	if (r->pos < CHUNK)
+		return;
+	memmove(r->text.ptr, r->text.ptr + r->pos, r->text.len - r->pos);
+	xq_buf_truncate(&r->text, r->text.len - r->pos);
+	r->text_base += r->pos;
+	r->pos = 0;
+}
+
+/* Does s[0, len) look like HTML markup ("<p", "</div", "<!--")? */
+void xq_dh_scan_html(struct dh_reader *r, const char *s, size_t len)
+{
+	for (size_t i = 0; !r->html && i + 1 < len; i++)
+		if (s[i] == '<' && (xq_is_alpha((unsigned char)s[i + 1]) || s[i + 1] == '/' ||
+				    s[i + 1] == '!'))
+			r->html = 1;
+}
+
+/* Text decoding of values. */
+
+int xq_dh_add_cp(struct xq_buf *b, uint32_t cp)
+{
+	char u[4];
+	size_t n = xq_utf8_encode(cp, u);
+
+	return n ? xq_buf_add(b, u, n) : -1;
+}
+
+/*
+ * Append `s` to `out` with HTML character references decoded and <br> as
+ * a newline.  *unknown counts references and tags left as written.
+ */
+static int html_decode(struct xq_buf *out, const char *s, size_t len, int *unknown)
+{
+	static const struct {
+		const char *name;
+		uint32_t cp;
+	} named[] = {{"amp", '&'},      {"lt", '<'},       {"gt", '>'},
+		     {"quot", '"'},     {"apos", '\''},    {"nbsp", 0xA0},
+		     {"ldquo", 0x201C}, {"rdquo", 0x201D}, {"middot", 0xB7}};
+
+	for (size_t i = 0; i < len;) {
+		if (s[i] == '&') {
+			size_t semi = i + 1;
+			while (semi < len && semi - i <= 10 && s[semi] != ';')
+				semi++;
+			if (semi < len && s[semi] == ';') {
+				const char *e = s + i + 1;
+				size_t elen = semi - i - 1;
+				uint32_t cp = 0;
+				int ok = 0;
+				if (elen >= 2 && e[0] == '#') {
+					int hex = e[1] == 'x' || e[1] == 'X';
+					size_t k = hex ? 2 : 1;
+					ok = k < elen;
+					for (; ok && k < elen; k++) {
+						int v = hex ? xq_hex_value((unsigned char)e[k])
+							    : (xq_is_digit((unsigned char)e[k]) ? e[k] - '0' : -1);
+						ok = v >= 0 && cp < 0x110000;
+						cp = cp * (hex ? 16 : 10) + (uint32_t)(v < 0 ? 0 : v);
+					}
+				} else {
+					for (size_t k = 0; k < sizeof(named) / sizeof(named[0]); k++)
+						if (xq_dh_name_is(e, elen, named[k].name)) {
+							cp = named[k].cp;
+							ok = 1;
+						}
+				}
+				if (ok && xq_dh_add_cp(out, cp) == 0) {
+					i = semi + 1;
+					continue;
+				}
+				if (ok)
+					return XQ_ENOMEM;
+				(*unknown)++;
+			}
+		} else if (s[i] == '<') {
+			size_t k = i + 1;
+			if (k < len && (s[k] == 'b' || s[k] == 'B') && k + 1 < len &&
+			    (s[k + 1] == 'r' || s[k + 1] == 'R')) {
+				size_t end = k + 2;
+				while (end < len && (s[end] == ' ' || s[end] == '/'))
+					end++;
+				if (end < len && s[end] == '>') {
+					if (xq_buf_addc(out, '\n'))
+						return XQ_ENOMEM;
+					i = end + 1;
+					continue;
+				}
+			}
+			if (k < len && (xq_is_alpha((unsigned char)s[k]) || s[k] == '/'))
+				(*unknown)++;
+		}
+		if (xq_buf_addc(out, s[i]))
+			return XQ_ENOMEM;
+		i++;
+	}
+	return 0;
+}
+
+/* Comments: "||" is a newline, \uhhhh a character, CRLF a newline. */
+static int comment_decode(struct xq_buf *out, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		if (s[i] == '|' && i + 1 < len && s[i + 1] == '|') {
+			if (xq_buf_addc(out, '\n'))
+				return XQ_ENOMEM;
+			i += 2;
+			continue;
+		}
+		if (s[i] == '\r' && i + 1 < len && s[i + 1] == '\n') {
+			i++;
+			continue;
+		}
+		if (s[i] == '\\' && i + 5 < len + 0 && s[i + 1] == 'u') {
+			uint32_t cp = 0;
+			int ok = 1;
+			for (size_t k = 2; k < 6; k++) {
+				int v = xq_hex_value((unsigned char)s[i + k]);
+				ok &= v >= 0;
+				cp = cp * 16 + (uint32_t)(v < 0 ? 0 : v);
+			}
+			/* A surrogate pair written as two escapes. */
+			if (ok && cp >= 0xD800 && cp <= 0xDBFF && i + 11 < len && s[i + 6] == '\\' &&
+			    s[i + 7] == 'u') {
+				uint32_t lo = 0;
+				int ok2 = 1;
+				for (size_t k = 8; k < 12; k++) {
+					int v = xq_hex_value((unsigned char)s[i + k]);
+					ok2 &= v >= 0;
+					lo = lo * 16 + (uint32_t)(v < 0 ? 0 : v);
+				}
+				if (ok2 && lo >= 0xDC00 && lo <= 0xDFFF) {
+					if (xq_dh_add_cp(out, 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00)))
+						return XQ_ENOMEM;
+					i += 12;
+					continue;
+				}
+			}
+			if (ok && xq_dh_add_cp(out, cp) == 0) {
+				i += 6;
+				continue;
+			}
+		}
+		if (xq_buf_addc(out, s[i]))
+			return XQ_ENOMEM;
+		i++;
+	}
+	return 0;
+}
+
+/* The text of a value, decoded as the record's setting says, in r->tmp. */
+int xq_dh_value_text(struct dh_reader *r, uint64_t game, const struct dh_elem *e, int comment)
+{
+	struct xq_buf *out = &r->tmp;
+	const char *s = e->val;
+	size_t len = e->vlen;
+	int unknown = 0, rc;
+
+	xq_buf_reset(out);
+	if (r->html) {
+		xq_buf_reset(&r->tmp2);
+		rc = html_decode(&r->tmp2, s, len, &unknown);
+		if (rc)
+			return rc;
+		if (unknown) {
+			struct dh_pos p = xq_dh_place_in(r, e, 0);
+			xq_dh_report_at(r, game, &p, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_NOTE,
+				  "[DhtmlXQ_%.*s]: %d HTML references or tags not understood; kept as "
+				  "written",
+				  (int)e->nlen, e->name, unknown);
+		}
+		s = r->tmp2.ptr;
+		len = r->tmp2.len;
+	}
+	if (comment)
+		return comment_decode(out, s, len);
+	return xq_buf_add(out, s, len) ? XQ_ENOMEM : 0;
+}
+
+/* Elements of one record. */
+
+static int push_elem(struct dh_reader *r, const struct dh_elem *e)
+{
+	if (XQ_ALLOC_GROW(r->elems, r->nelems + 1, r->elems_cap))
+		return XQ_ENOMEM;
+	r->elems[r->nelems++] = *e;
+	return 0;
+}
+
+int xq_dh_name_char(int c)
+{
+	return xq_is_alpha(c) || xq_is_digit(c) || c == '_';
+}
+
+/* Is s[0, len) only space and HTML tags (which lay out a page and carry no record data)? */
+static int ignorable(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (xq_is_space((unsigned char)s[i]))
+			continue;
+		if (s[i] == '<' && i + 1 < len &&
+		    (xq_is_alpha((unsigned char)s[i + 1]) || s[i + 1] == '/' || s[i + 1] == '!')) {
+			const char *gt = memchr(s + i, '>', len - i);
+			if (!gt)
+				return 0;
+			i = (size_t)(gt - s);
+			continue;
+		}
+		if (len - i >= 6 && !memcmp(s + i, "&nbsp;", 6)) {
+			i += 5;
+			continue;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Split s[0, len) into elements (r->elems).  In a wrapped record, text
+ * between elements is reported; an implicit record (no wrapper) ends at
+ * such text, or where a second movelist or binit starts.  *consumed gets
+ * the length read.
+ */
+int xq_dh_split_elements(struct dh_reader *r, uint64_t game, const char *s, size_t len,
+			  int implicit, size_t *consumed)
+{
+	struct dh_pos cur = r->rec_at, tag;
+	size_t ci = 0, i = 0;
+	int seen_moves = 0, seen_binit = 0;
+
+/* Places only move forward. */
+#define MOVE_TO(k)                                                   \
+	do {                                                         \
+		if ((k) > ci) {                                      \
+			if (r->exact)                                \
+				xq_dh_pos_advance(&cur, s + ci, (k) - ci); \
+			ci = (k);                                    \
+		}                                                    \
+	} while (0)
+
+	r->nelems = 0;
+	while (i < len) {
+		size_t j = xq_dh_find(s, len, i, "[DhtmlXQ_"), k, v, e1, e2;
+		struct dh_elem e;
+		if (j > i && !ignorable(s + i, j - i)) {
+			if (implicit)
+				break;
+			MOVE_TO(i);
+			xq_dh_report_at(r, game, &cur, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
+				  "text between DhtmlXQ elements not interpreted: '%.*s'",
+				  xq_dh_excerpt_len(s + i, j - i), s + i);
+		}
+		if (j == len) {
+			i = len;
+			break;
+		}
+		for (k = j + 9; k < len && xq_dh_name_char((unsigned char)s[k]); k++)
+			;
+		if (k == len || s[k] != ']' || k == j + 9) {
+			if (implicit) {
+				i = j;
+				break;
+			}
+			MOVE_TO(j);
+			xq_dh_report_at(r, game, &cur, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
+				  "'[DhtmlXQ_' that opens no element; not interpreted");
+			i = j + 9;
+			continue;
+		}
+		e.name = s + j + 9;
+		e.nlen = k - j - 9;
+		if (implicit && ((xq_dh_name_is(e.name, e.nlen, "movelist") && seen_moves++) ||
+				 (xq_dh_name_is(e.name, e.nlen, "binit") && seen_binit++))) {
+			i = j;
+			break;
+		}
+		v = k + 1;
+		e1 = xq_dh_find(s, len, v, "[/DhtmlXQ");
+		e2 = xq_dh_find(s, len, v, "[DhtmlXQ_");
+		e.val = s + v;
+		MOVE_TO(j);
+		tag = cur;
+		MOVE_TO(v);
+		e.at = cur;
+		if (e2 < e1 || e1 == len) {
+			size_t stop = e2 < e1 ? e2 : len;
+			e.vlen = stop - v;
+			xq_dh_report_at(r, game, &tag, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
+				  "[DhtmlXQ_%.*s] has no closing tag; its value runs to %s",
+				  (int)e.nlen, e.name, stop == len ? "the end of the record" : "the next element");
+			i = stop;
+		} else {
+			size_t c = e1 + 9, close;
+			e.vlen = e1 - v;
+			for (close = c; close < len && xq_dh_name_char((unsigned char)s[close]); close++)
+				;
+			if (close == len || s[close] != ']') {
+				MOVE_TO(e1);
+				xq_dh_report_at(r, game, &cur, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
+					  "malformed closing tag of [DhtmlXQ_%.*s]", (int)e.nlen, e.name);
+				i = e1 + 9;
+			} else {
+				const char *cn = s + c + 1;
+				size_t cl = close > c ? close - c - 1 : 0;
+				/* CCBridge closes blacktime and redtime with [/DhtmlXQ_time]. */
+				if (!(s[c] == '_' && (xq_dh_name_is(cn, cl, "time") ||
+						      (cl == e.nlen && !memcmp(cn, e.name, cl))))) {
+					MOVE_TO(e1);
+					xq_dh_report_at(r, game, &cur, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_NOTE,
+						  "[DhtmlXQ_%.*s] is closed by [/DhtmlXQ%.*s]",
+						  (int)e.nlen, e.name, (int)(close - c), s + c);
+				}
+				i = close + 1;
+			}
+		}
+		if (push_elem(r, &e))
+			return XQ_ENOMEM;
+	}
+#undef MOVE_TO
+	*consumed = i;
+	return 0;
+}
+
+/* Building the game. */
+
+static int parse_uint(const char *s, size_t len, uint32_t *out)
+{
+	uint32_t v = 0;
+
+	if (len == 0 || len > 9)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (!xq_is_digit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (uint32_t)(s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* "P_S_B" (after "move_") or "S" / "B_S" (after "comment"). */
+int xq_dh_parse_ids(const char *s, size_t len, uint32_t *ids, int want)
+{
+	int n = 0;
+	size_t i = 0;
+
+	while (n < want) {
+		size_t j = i;
+		while (j < len && s[j] != '_')
+			j++;
+		if (parse_uint(s + i, j - i, &ids[n++]))
+			return -1;
+		if (j == len)
+			break;
+		i = j + 1;
+	}
+	return n;
+}

@@ -1,0 +1,251 @@
+/*
+ * pgn_int.h: what the parts of the PGN format share, private to them
+ * (the public side is pgn.h).  The format is split along its layers:
+ *   pgn_lex.c    the window over the input, the shadow decoder, the lexer;
+ *   pgn_read.c   the parser: tokens into a game, the reader's entry points;
+ *   pgn_split.c  chunk readers and the splitter that cuts an input for -j;
+ *   pgn_write.c  the writer;
+ *   pgn.c        the probe and the format's entry in the registry.
+ * See pgn.c for how the reader's layers fit together.
+ */
+#ifndef XQ_FORMATS_PGN_INT_H
+#define XQ_FORMATS_PGN_INT_H
+
+#include "pgn.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "board.h"
+#include "buf.h"
+#include "check.h"
+#include "decode.h"
+#include "diag.h"
+#include "game.h"
+#include "io.h"
+#include "notation.h"
+#include "text.h"
+#include "utf8.h"
+
+#define CHUNK XQ_READ_SIZE
+#define SAMPLE 65536   /* bytes looked at to tell GB18030 from Big5 */
+#define WORD_MAX 96    /* longer words are not moves */
+/*
+ * The longest game read: 4 MiB of text, from its first tag to its last
+ * token.  The largest real game known in PGN (the corpus's, a commented
+ * game of the 21st Wuyang Cup) is 34,763 bytes; an opening tree as large
+ * as the largest DhtmlXQ record known (106,998 moves) would be about
+ * 1 MB.  Reading keeps the game and a line or word at most
+ * (XQ_PGN_TOKEN_MAX): at most PGN_MEM_FACTOR bytes per byte of its text
+ * (the densest text is one short move after another).  A game over the
+ * limit ends the reading of its input.
+ */
+#define PGN_MAX_RECORD ((uint64_t)4 << 20)
+#define PGN_MEM_FACTOR 44
+
+/* ---- the window ---------------------------------------------------------- */
+
+enum tok_type {
+	T_EOF,
+	T_TAG,
+	T_COMMENT,
+	T_LPAREN,
+	T_RPAREN,
+	T_NAG,
+	T_NUMBER,
+	T_WORD,
+	T_ESCAPE,       /* a '%' line */
+	T_UNTERMINATED, /* '{' with no '}' within XQ_PGN_TOKEN_MAX bytes */
+	T_STRAY,        /* '}' or ']' out of place */
+	T_TOO_LONG,     /* a word or tag line longer than XQ_PGN_TOKEN_MAX */
+	T_IO            /* the input failed */
+};
+
+enum {
+	TAG_UNQUOTED = 1 << 0,   /* [Name value] */
+	TAG_STRAY_QUOTE = 1 << 1, /* a '"' inside the value that is not escaped */
+	TAG_NO_BRACKET = 1 << 2, /* no closing ']' on the line */
+	TAG_NO_QUOTE = 1 << 3,   /* the value's closing '"' is missing */
+	TAG_NO_NAME = 1 << 4,
+	TAG_LINES = 1 << 5       /* the quoted value goes on over line ends */
+};
+
+struct tok {
+	enum tok_type type;
+	uint64_t start, end;        /* the token is [start, end) */
+	uint64_t body, body_end;    /* comment text; tag name */
+	uint64_t value, value_end;  /* tag value */
+	struct xq_place place;
+	int bad;                    /* an undecodable byte inside */
+	struct xq_place bad_place;
+	unsigned bad_byte;
+	enum xq_encoding bad_enc;   /* the encoding of the line holding it */
+	unsigned tag_flags;
+	unsigned long num;          /* NUMBER and NAG */
+};
+
+struct frame {
+	uint32_t cur, ply, moves;
+};
+
+/*
+ * The splitter's stand-in for the decoder.  It lexes the text only to
+ * find where games end, which depends on the ASCII characters, on where
+ * the other characters are and which bytes are not text, never on what
+ * the other characters are (but for a few words, decoded when it needs
+ * them).  So instead of converting legacy text with iconv, it writes one
+ * placeholder character for each character of the source (the real one
+ * for the spaces the lexer knows), and XQ_DECODE_BAD for each byte that is
+ * not text, exactly where the decoder would: which byte pairs are text is
+ * asked of iconv once per pair met.
+ */
+#define SHADOW_CHAR "\xE4\xB8\x80" /* 一: a CJK character, three UTF-8 bytes */
+
+struct shadow {
+	struct xq_transcoder tc;     /* the encoding to UTF-8: the truth, when asked */
+	unsigned char pairs[126][256]; /* lead 0x81-0xFE, then byte: 0 not asked yet, else
+					* PAIR_TEXT, PAIR_BAD or PAIR_SPACE + which space */
+	unsigned char single[2];     /* the same for 0x80 and 0xFF alone */
+	unsigned char spaces[3][4];  /* U+3000, U+00A0, U+FEFF in the encoding */
+	size_t space_len[3];
+	struct xq_buf tmp;
+};
+
+enum { PAIR_TEXT = 1, PAIR_BAD = 2, PAIR_SPACE = 3 };
+
+static const char *const shadow_spaces[3] = {"\xE3\x80\x80", "\xC2\xA0", "\xEF\xBB\xBF"};
+
+struct pgn_reader {
+	struct xq_input *in;      /* the input, or NULL when `src` gives the bytes */
+	struct xq_bytes src;
+	const struct xq_sink *sink;
+	struct xq_read_opts opts;
+	uint64_t max_game;        /* the limit of a game's text (PGN_MAX_RECORD or the budget's) */
+	const char *name;
+	/* Raw bytes: raw.ptr[0] is at `raw_base` in the source. */
+	struct xq_buf raw;
+	uint64_t raw_base;
+	size_t raw_done; /* converting: raw bytes decoded so far */
+	int raw_eof;
+	/* Decoded text: raw.ptr itself for UTF-8, dec.ptr when converting. */
+	struct xq_buf dec;
+	const char *text;
+	size_t tlen;     /* published bytes (never ends inside a character) */
+	uint64_t base;   /* position of text[0] */
+	int conv;
+	int bom_checked;
+	enum xq_encoding enc; /* XQ_ENC_UNKNOWN while everything was ASCII */
+	enum xq_encoding given; /* the input's encoding, found by a splitter (chunks) */
+	uint64_t first_high;  /* position of the first byte that is not ASCII, once met
+			       * (0 when the encoding was given or marked from the start) */
+	struct xq_textdec td;   /* the decoder (decode.h), once the encoding is known */
+	int td_live;
+	struct shadow *shadow;  /* the splitter's reader: placeholders instead of iconv */
+	uint64_t line_start;    /* position where the current line starts */
+	/* Lines read in another encoding (decode.h) met by the lexer, with
+	 * their places, until the game holding them is done. */
+	struct foreign {
+		uint64_t dpos;
+		struct xq_place place;
+		enum xq_encoding enc;
+		enum xq_textdec_kind kind; /* FOREIGN or AMBIGUOUS */
+	} foreign[8];
+	size_t nforeign;
+	/* Cursors. */
+	uint64_t pos;
+	uint64_t line;
+	uint64_t col_pos;
+	uint64_t col_val;
+	uint64_t cr_at;  /* position after the last CR taken as a line end */
+	uint64_t map_d, map_r;
+	/* One token of look-ahead. */
+	struct tok tok;
+	int pushed;
+	int io_rc;
+	struct xq_diag md; /* for move errors: cleared after each use */
+	/* Limits (format.h): where the game being read started, and where the
+	 * text being skipped (after an error or a result) started; NO_POS when
+	 * none. */
+	uint64_t game_start, skip_start;
+	uint32_t game_line, skip_line;
+	struct xq_read_guard guard;
+	/* Per game. */
+	struct xq_buf scratch, pre;
+	struct xq_buf post;  /* comments after node post_node, not yet in the game */
+	uint32_t post_node;
+	struct frame *stack;
+	size_t nstack, stack_cap;
+	/* The undo of each move from the root to the current node (path[k] for
+	 * ply k + 1): '(' and ')' step the board back and forth along it
+	 * instead of replaying the line from the start at every variation. */
+	struct xq_undo *path;
+	size_t path_cap;
+	uint64_t games;
+};
+
+#define AT(r, p) ((unsigned char)(r)->text[(p) - (r)->base])
+#define END(r) ((r)->base + (r)->tlen)
+#define NO_POS UINT64_MAX
+
+/*
+ * Where a game ends after an error, and after its result: the reader and
+ * the splitter both follow these (the splitter must end every game where
+ * the reader does), each with its hooks.
+ */
+struct game_end {
+	void *ctx;
+	/* Does tag line `t`, before any move text, start the next game? */
+	int (*new_header)(void *ctx, const struct tok *t);
+	/* The text of word `t` and its length (`always`: exactly, whatever it is). */
+	const char *(*word)(void *ctx, const struct tok *t, size_t *n, int always);
+	/* A comment after the result (may be NULL): non-zero stops reading. */
+	int (*comment)(void *ctx, const struct tok *t);
+	/* Text after the result that is skipped (may be NULL). */
+	void (*trailing)(void *ctx, const struct tok *t);
+	uint64_t *last_tag_line;
+};
+
+/* pgn_lex.c: the window, the shadow decoder and the lexer */
+const char *xq_pgn_tok_text(const struct pgn_reader *r, uint64_t from);
+const struct tok *xq_pgn_next_tok(struct pgn_reader *r);
+int xq_pgn_have(struct pgn_reader *r, uint64_t p, uint64_t keep);
+int xq_pgn_start_conversion(struct pgn_reader *r, enum xq_encoding enc);
+size_t xq_pgn_count_chars(const char *s, size_t n);
+uint64_t xq_pgn_offset_of(struct pgn_reader *r, uint64_t p);
+uint64_t xq_pgn_offset_peek(const struct pgn_reader *r, uint64_t p);
+uint64_t xq_pgn_tok_progress(const struct pgn_reader *r);
+void xq_pgn_push_back(struct pgn_reader *r);
+void xq_pgn_set_text(struct pgn_reader *r);
+void xq_pgn_shadow_free(struct shadow *sh);
+void xq_pgn_take_foreign(struct pgn_reader *r, uint64_t upto);
+
+/* pgn_read.c: the parser (and the words and game ends the splitter shares) */
+int xq_pgn_count_slashes(const char *w, size_t n);
+int xq_pgn_is_ellipsis(const char *w, size_t n);
+int xq_pgn_looks_like_move(const char *w, size_t n);
+int xq_pgn_nag_of(const char *w, size_t n);
+int xq_pgn_only_of(const char *w, size_t n, const char *set);
+int xq_pgn_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+		       const struct xq_sink *sink);
+int xq_pgn_read(void *reader, struct xq_game *g);
+int xq_pgn_result_of(const char *w, size_t n, enum xq_result *res, int *standard);
+int xq_pgn_skip_broken(struct pgn_reader *r, long depth, int movetext, const struct game_end *e);
+size_t xq_pgn_split_marks(const char *w, size_t n, char marks[8]);
+struct pgn_reader *xq_pgn_new_reader(const struct xq_read_opts *opts, const struct xq_sink *sink);
+uint64_t xq_pgn_fen_line_end(struct pgn_reader *r, const struct tok *t);
+void xq_pgn_close_reader(void *reader);
+void xq_pgn_skip_after_result(struct pgn_reader *r, const struct game_end *e);
+
+/* pgn.c: the probe */
+int xq_pgn_probe(const unsigned char *h, size_t len);
+
+/* pgn_write.c: the writer */
+int xq_pgn_close_writer(void *writer);
+int xq_pgn_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
+		       const struct xq_sink *sink);
+int xq_pgn_write(void *writer, const struct xq_game *g);
+
+#endif

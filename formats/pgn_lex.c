@@ -1,0 +1,1136 @@
+/*
+ * pgn_lex.c: the PGN reader's window over its input, shadow
+ * decoder and lexer (see pgn.c for the
+ * whole, pgn_int.h for what the parts share).
+ */
+#include "pgn_int.h"
+
+static void report_io(struct pgn_reader *r, struct xq_diag *d)
+{
+	d->source = r->name;
+	d->game = r->games;
+	xq_sink_report(r->sink, d);
+}
+
+/*
+ * A limit of format.h is reached at `pl`: report it, and read no further
+ * (the input then fails with XQ_ERANGE, as if it could not be read).
+ */
+static void stop_at_limit(struct pgn_reader *r, const struct xq_place *pl, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+static void stop_at_limit(struct pgn_reader *r, const struct xq_place *pl, const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	d.place = *pl;
+	d.has_offset = 1;
+	va_start(ap, fmt);
+	xq_diag_vset(&d, XQ_ERANGE, XQ_D_RESOURCE, XQ_SEV_ERROR, fmt, ap);
+	va_end(ap);
+	report_io(r, &d);
+	r->io_rc = XQ_ERANGE;
+}
+
+void xq_pgn_set_text(struct pgn_reader *r)
+{
+	r->text = r->conv ? r->dec.ptr : r->raw.ptr;
+}
+
+size_t xq_pgn_count_chars(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return c;
+}
+
+static void advance_col(struct pgn_reader *r, uint64_t p)
+{
+	if (p > r->col_pos) {
+		r->col_val += (uint64_t)xq_pgn_count_chars(r->text + (r->col_pos - r->base),
+						    (size_t)(p - r->col_pos));
+		r->col_pos = p;
+	}
+}
+
+/* Walk the decoded and the raw text in step from (*d, *raw_off) up to
+ * decoded position `p`. */
+static void map_walk(const struct pgn_reader *r, uint64_t *d, uint64_t *raw_off, uint64_t p)
+{
+	xq_textdec_walk(&r->td, r->text, r->base, r->raw.ptr, r->raw_base, r->raw_base + r->raw.len,
+			d, raw_off, p);
+}
+
+static void advance_map(struct pgn_reader *r, uint64_t p)
+{
+	map_walk(r, &r->map_d, &r->map_r, p);
+}
+
+uint64_t xq_pgn_offset_of(struct pgn_reader *r, uint64_t p)
+{
+	if (!r->conv)
+		return p;
+	advance_map(r, p);
+	return r->map_r;
+}
+
+/*
+ * The input offset of decoded position `p` (at or after the map), leaving
+ * the map where it is: for a place inside a token, which may be read again
+ * from its start (a '{' that closes no comment), and for places the
+ * splitter looks ahead at.  UINT64_MAX if `p` is behind the map.
+ */
+uint64_t xq_pgn_offset_peek(const struct pgn_reader *r, uint64_t p)
+{
+	uint64_t d = r->map_d, raw_off = r->map_r;
+
+	if (!r->conv)
+		return p;
+	if (d > p)
+		return UINT64_MAX;
+	map_walk(r, &d, &raw_off, p);
+	return raw_off;
+}
+
+static struct xq_place place_at(struct pgn_reader *r, uint64_t p)
+{
+	struct xq_place pl;
+
+	advance_col(r, p);
+	pl.line = r->line;
+	pl.col = r->col_val + 1;
+	pl.offset = xq_pgn_offset_of(r, p);
+	return pl;
+}
+
+/* Drop the text before `keep` (which no token still needs). */
+static void compact(struct pgn_reader *r, uint64_t keep)
+{
+	size_t drop = (size_t)(keep - r->base);
+
+	if (drop == 0)
+		return;
+	if (r->col_pos < keep)
+		advance_col(r, keep);
+	if (r->conv) {
+		size_t rdrop;
+		advance_map(r, keep);
+		memmove(r->dec.ptr, r->dec.ptr + drop, r->dec.len - drop);
+		xq_buf_truncate(&r->dec, r->dec.len - drop);
+		rdrop = (size_t)(r->map_r - r->raw_base);
+		memmove(r->raw.ptr, r->raw.ptr + rdrop, r->raw.len - rdrop);
+		xq_buf_truncate(&r->raw, r->raw.len - rdrop);
+		r->raw_base += rdrop;
+		r->raw_done -= rdrop;
+	} else {
+		memmove(r->raw.ptr, r->raw.ptr + drop, r->raw.len - drop);
+		xq_buf_truncate(&r->raw, r->raw.len - drop);
+		r->raw_base += drop;
+	}
+	if (r->td_live)
+		xq_textdec_forget(&r->td, keep);
+	r->base = keep;
+	r->tlen -= drop;
+	xq_pgn_set_text(r);
+}
+
+/* ---- the splitter's shadow text ------------------------------------------------- */
+
+static int shadow_init(struct shadow *sh, enum xq_encoding enc)
+{
+	xq_transcoder_release(&sh->tc);
+	xq_transcoder_init(&sh->tc, enc, XQ_ENC_UTF8);
+	memset(sh->pairs, 0, sizeof(sh->pairs));
+	memset(sh->single, 0, sizeof(sh->single));
+	for (int i = 0; i < 3; i++) {
+		struct xq_transcoder to;
+		xq_buf_reset(&sh->tmp);
+		xq_transcoder_init(&to, XQ_ENC_UTF8, enc);
+		sh->space_len[i] = 0;
+		if (xq_transcoder_convert(&to, shadow_spaces[i], strlen(shadow_spaces[i]), &sh->tmp,
+					  NULL) == 0 &&
+		    sh->tmp.len <= sizeof(sh->spaces[i])) {
+			memcpy(sh->spaces[i], sh->tmp.ptr, sh->tmp.len);
+			sh->space_len[i] = sh->tmp.len;
+		}
+		xq_transcoder_release(&to);
+	}
+	return 0;
+}
+
+void xq_pgn_shadow_free(struct shadow *sh)
+{
+	if (!sh)
+		return;
+	xq_transcoder_release(&sh->tc);
+	xq_buf_release(&sh->tmp);
+	free(sh);
+}
+
+/* PAIR_TEXT, PAIR_BAD or PAIR_SPACE + k for the character `c` (n bytes). */
+static int shadow_kind(struct shadow *sh, const unsigned char *c, size_t n)
+{
+	size_t bad;
+
+	xq_buf_reset(&sh->tmp);
+	if (xq_transcoder_convert(&sh->tc, (const char *)c, n, &sh->tmp, &bad))
+		return PAIR_BAD;
+	for (int i = 0; i < 3; i++)
+		if (sh->space_len[i] == n && !memcmp(sh->spaces[i], c, n))
+			return PAIR_SPACE + i;
+	return PAIR_TEXT;
+}
+
+/*
+ * As xq_decoder_feed() (same bytes consumed, same XQ_DECODE_BAD bytes in
+ * the same places) but with a placeholder for each character.
+ */
+static long shadow_feed(struct shadow *sh, const char *in, size_t len, int final,
+			struct xq_buf *out)
+{
+	const unsigned char *u = (const unsigned char *)in;
+	enum xq_encoding enc = sh->tc.from;
+	size_t i = 0;
+	char *o;
+
+	/* Three bytes at most for a character, of one byte or more. */
+	if (xq_buf_grow(out, len * 3 + 8))
+		return XQ_ENOMEM;
+	o = out->ptr + out->len;
+	while (i < len) {
+		unsigned c = u[i];
+		size_t n = 2;
+		int kind;
+		if (c < 0x80) {
+			*o++ = (char)c;
+			i++;
+			continue;
+		}
+		if (c == 0x80 || c == 0xFF) {
+			/* Not a lead byte: a character of its own in some code pages. */
+			unsigned char *k = &sh->single[c == 0xFF];
+			if (!*k)
+				*k = (unsigned char)shadow_kind(sh, u + i, 1);
+			kind = *k;
+			n = 1;
+		} else if (i + 1 >= len) {
+			if (!final)
+				break; /* the rest of it comes with the next bytes */
+			kind = PAIR_BAD;
+		} else if (enc == XQ_ENC_GB18030 && u[i + 1] >= 0x30 && u[i + 1] <= 0x39) {
+			n = 4;
+			if (i + 3 >= len && !final)
+				break;
+			kind = i + 3 < len ? shadow_kind(sh, u + i, 4) : PAIR_BAD;
+		} else {
+			unsigned char *k = &sh->pairs[c - 0x81][u[i + 1]];
+			if (!*k)
+				*k = (unsigned char)shadow_kind(sh, u + i, 2);
+			kind = *k;
+		}
+		if (kind == PAIR_BAD) {
+			*o++ = (char)XQ_DECODE_BAD;
+			i++;
+		} else {
+			const char *rep = kind == PAIR_TEXT ? SHADOW_CHAR : shadow_spaces[kind - PAIR_SPACE];
+			size_t rl = strlen(rep);
+			memcpy(o, rep, rl);
+			o += rl;
+			i += n;
+		}
+	}
+	out->len = (size_t)(o - out->ptr);
+	out->ptr[out->len] = '\0';
+	return (long)i;
+}
+
+/* The decoder's converter for the splitter: placeholders for characters. */
+static long shadow_convert(void *ctx, const char *in, size_t len, struct xq_buf *out)
+{
+	return shadow_feed(ctx, in, len, 1, out);
+}
+
+/* Convert from here on: the text published so far (as it stands in the
+ * raw bytes: ASCII, or UTF-8 read in place) is copied. */
+static int start_copy(struct pgn_reader *r)
+{
+	xq_buf_reset(&r->dec);
+	if (xq_buf_add(&r->dec, r->raw.ptr + r->raw_done, r->tlen))
+		return XQ_ENOMEM;
+	r->map_d = r->base;
+	r->map_r = r->raw_base + r->raw_done;
+	r->raw_done += r->tlen;
+	r->conv = 1;
+	xq_pgn_set_text(r);
+	return 0;
+}
+
+/*
+ * Start the decoder (decode.h) in `enc` after the text published so far
+ * (ASCII, or nothing after a UTF-16 BOM).  A detected encoding lets lines
+ * be in another one; an encoding the user gave does not.  UTF-8 is read
+ * in place until a line needs converting.
+ */
+int xq_pgn_start_conversion(struct pgn_reader *r, enum xq_encoding enc)
+{
+	unsigned flags = r->opts.encoding == XQ_ENC_UNKNOWN ? XQ_TEXTDEC_MIXED : 0;
+	struct xq_diag d;
+
+	r->enc = enc;
+	if (r->shadow) {
+		flags |= XQ_TEXTDEC_NO_EVENTS;
+		if (enc != XQ_ENC_UTF8 && shadow_init(r->shadow, enc))
+			return XQ_ENOMEM;
+	}
+	if (xq_textdec_init(&r->td, enc, flags, r->base + r->tlen,
+			    r->raw_base + r->raw_done + r->tlen)) {
+		xq_diag_init(&d);
+		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_ENCODING, XQ_SEV_ERROR,
+			    "this system cannot convert %s", xq_encoding_name(enc));
+		report_io(r, &d);
+		return XQ_EUNSUPPORTED;
+	}
+	r->td_live = 1;
+	if (r->shadow && enc != XQ_ENC_UTF8 && enc != XQ_ENC_UTF16LE && enc != XQ_ENC_UTF16BE) {
+		r->td.convert = shadow_convert;
+		r->td.convert_ctx = r->shadow;
+	}
+	return r->td.copy ? start_copy(r) : 0;
+}
+
+/*
+ * Make newly read raw bytes visible as text.  Returns 0, or a negative
+ * code; sets *wait when more raw bytes are needed before anything more can
+ * be published (a BOM or encoding not yet decided).
+ */
+static int publish(struct pgn_reader *r, int *wait)
+{
+	*wait = 0;
+	if (!r->bom_checked) {
+		const unsigned char *u = (const unsigned char *)r->raw.ptr;
+		if (r->raw.len < 3 && !r->raw_eof) {
+			*wait = 1;
+			return 0;
+		}
+		r->bom_checked = 1;
+		if (r->opts.encoding == XQ_ENC_UNKNOWN || r->opts.encoding == XQ_ENC_UTF8) {
+			if (r->raw.len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
+				r->enc = XQ_ENC_UTF8;
+				r->first_high = 0;
+				r->pos = r->col_pos = r->line_start = 3; /* the BOM is not a column */
+			} else if (r->opts.encoding == XQ_ENC_UTF8) {
+				r->enc = XQ_ENC_UTF8;
+			} else if (r->raw.len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) ||
+						       (u[0] == 0xFE && u[1] == 0xFF))) {
+				r->raw_done = 2;
+				r->map_r = 2;
+				r->first_high = 0;
+				r->pos = r->col_pos = r->base = r->map_d = 0;
+				if (xq_pgn_start_conversion(r, u[0] == 0xFF ? XQ_ENC_UTF16LE : XQ_ENC_UTF16BE))
+					return XQ_EUNSUPPORTED;
+			}
+		} else {
+			int rc = xq_pgn_start_conversion(r, r->opts.encoding);
+			if (rc)
+				return rc;
+			r->first_high = 0;
+		}
+	}
+	if (r->enc == XQ_ENC_UNKNOWN) {
+		/* ASCII so far: publish the whole lines before the first other
+		 * byte, then decide; the decoder starts at its line's start. */
+		const unsigned char *u = (const unsigned char *)r->raw.ptr;
+		size_t k = r->tlen, ls = r->tlen, n;
+		while (k < r->raw.len && u[k] < 0x80)
+			k++;
+		/* Whole lines, or pieces of a line as long as the decoder cuts
+		 * them: waiting for the end of a line that has none (/dev/zero)
+		 * read for ever. */
+		while ((n = xq_textdec_unit_len(r->raw.ptr + ls, k - ls, 0)) > 0)
+			ls += n;
+		if (k == r->raw.len) {
+			r->tlen = r->raw_eof ? k : ls;
+			return 0;
+		}
+		r->tlen = ls;
+		/* The sample is the SAMPLE bytes from the start of that line,
+		 * however the input arrives: every reader of the input (chunk
+		 * readers too) decides the same way. */
+		if (r->given == XQ_ENC_UNKNOWN && r->raw.len - ls < SAMPLE && !r->raw_eof) {
+			*wait = 1;
+			return 0;
+		}
+		r->first_high = r->raw_base + k; /* ASCII so far: position = offset */
+		r->enc = r->given != XQ_ENC_UNKNOWN
+				 ? r->given
+				 : xq_textdec_detect(r->raw.ptr + ls,
+						     r->raw.len - ls < SAMPLE ? r->raw.len - ls : SAMPLE);
+	}
+	if (!r->td_live) {
+		int rc = xq_pgn_start_conversion(r, r->enc);
+		if (rc)
+			return rc;
+	}
+	if (!r->conv) {
+		/* UTF-8 in place, whole lines, up to a line that needs converting. */
+		long used = xq_textdec_feed(&r->td, r->raw.ptr + r->tlen, r->raw.len - r->tlen,
+					    r->raw_eof, NULL);
+		if (used < 0)
+			return (int)used;
+		r->tlen += (size_t)used;
+		if (r->td.copy) {
+			int rc = start_copy(r);
+			if (rc)
+				return rc;
+		}
+	}
+	if (r->conv) {
+		long used = xq_textdec_feed(&r->td, r->raw.ptr + r->raw_done,
+					    r->raw.len - r->raw_done, r->raw_eof, &r->dec);
+		if (used < 0)
+			return (int)used;
+		r->raw_done += (size_t)used;
+		r->tlen = r->dec.len;
+	}
+	xq_pgn_set_text(r);
+	return 0;
+}
+
+/*
+ * Read more text, keeping everything from `keep` on.  Returns 1 when the
+ * window grew, 0 at the end of the input, or a negative code (reported).
+ */
+static int fill(struct pgn_reader *r, uint64_t keep)
+{
+	uint64_t old_end = END(r);
+
+	if (r->io_rc)
+		return r->io_rc;
+	if (keep > r->base)
+		compact(r, keep);
+	/* Every round reads bytes, or meets the end of the input. */
+	for (uint64_t was = r->raw_base + r->raw.len + (uint64_t)r->raw_eof;;
+	     XQ_ADVANCED(was, r->raw_base + r->raw.len + (uint64_t)r->raw_eof)) {
+		int wait = 0, rc;
+		if (!r->raw_eof) {
+			struct xq_diag d;
+			long n;
+			xq_diag_init(&d);
+			if (xq_buf_grow(&r->raw, CHUNK)) {
+				r->io_rc = XQ_ENOMEM;
+				xq_diag_set(&d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+				report_io(r, &d);
+				return r->io_rc;
+			}
+			n = r->in ? xq_input_read(r->in, r->raw.ptr + r->raw.len, CHUNK, &d)
+				  : r->src.read(r->src.ctx, r->raw.ptr + r->raw.len, CHUNK, &d);
+			if (n < 0) {
+				r->io_rc = (int)n;
+				report_io(r, &d);
+				return r->io_rc;
+			}
+			if (n == 0)
+				r->raw_eof = 1;
+			r->raw.len += (size_t)n;
+			r->raw.ptr[r->raw.len] = '\0';
+			xq_pgn_set_text(r);
+		}
+		rc = publish(r, &wait);
+		if (rc) {
+			r->io_rc = rc;
+			return rc;
+		}
+		if (END(r) > old_end)
+			return 1;
+		if (r->raw_eof && !wait)
+			return 0;
+	}
+}
+
+/* Is position p inside the text (reading more when needed)? */
+int xq_pgn_have(struct pgn_reader *r, uint64_t p, uint64_t keep)
+{
+	while (p >= END(r))
+		if (fill(r, keep) <= 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * The lines read in another encoding (decode.h) before position `upto`,
+ * which are on the current line (or before it, already taken): their
+ * places are kept for the game holding them (only the first of a run in
+ * one encoding, which is all that is reported).
+ */
+void xq_pgn_take_foreign(struct pgn_reader *r, uint64_t upto)
+{
+	struct xq_textdec *d = &r->td;
+
+	while (d->ev_first < d->nevents && d->events[d->ev_first].dpos < upto) {
+		const struct xq_textdec_event *e = &d->events[d->ev_first++];
+		struct foreign *f;
+		uint64_t cols;
+		if (e->kind == XQ_TEXTDEC_BAD ||
+		    r->nforeign == sizeof(r->foreign) / sizeof(r->foreign[0]) ||
+		    (r->nforeign && r->foreign[r->nforeign - 1].enc == e->enc &&
+		     r->foreign[r->nforeign - 1].kind == e->kind))
+			continue;
+		f = &r->foreign[r->nforeign++];
+		f->dpos = e->dpos;
+		f->enc = e->enc;
+		f->kind = e->kind;
+		cols = e->dpos > r->line_start ? e->dpos - r->line_start : 0;
+		if (r->line_start >= r->base && e->dpos <= END(r))
+			cols = xq_pgn_count_chars(r->text + (r->line_start - r->base), (size_t)cols);
+		f->place.line = r->line;
+		f->place.col = (uint64_t)cols + 1;
+		f->place.offset = e->raw;
+	}
+}
+
+static void newline(struct pgn_reader *r, uint64_t p, unsigned char c)
+{
+	if (r->td.ev_first < r->td.nevents && r->td.events[r->td.ev_first].dpos < p)
+		xq_pgn_take_foreign(r, p);
+	if (c == '\n' && r->cr_at == p) {
+		r->col_pos = r->line_start = p + 1; /* the LF of a CRLF */
+		return;
+	}
+	r->line++;
+	r->col_pos = r->line_start = p + 1;
+	r->col_val = 0;
+	if (c == '\r')
+		r->cr_at = p + 1;
+}
+
+/*
+ * Length of the well-formed UTF-8 character at p (0 if the bytes there
+ * are not one: an undecodable byte).  Reads ahead as needed.
+ */
+static size_t char_at(struct pgn_reader *r, uint64_t p, uint64_t keep)
+{
+	unsigned char c = AT(r, p);
+	size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+
+	xq_pgn_have(r, p + need - 1, keep);
+	return xq_utf8_valid_prefix(r->text + (p - r->base), (size_t)(END(r) - p));
+}
+
+/* U+3000 ideographic space, U+00A0 no-break space, U+FEFF (a BOM inside
+ * concatenated files) separate tokens like spaces. */
+static int is_wide_space(struct pgn_reader *r, uint64_t p, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)r->text + (p - r->base);
+
+	if (s[0] != 0xE3 && s[0] != 0xEF && s[0] != 0xC2)
+		return 0; /* most characters: a hanzi is never one */
+	return (n == 3 && s[0] == 0xE3 && s[1] == 0x80 && s[2] == 0x80) ||
+	       (n == 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) ||
+	       (n == 2 && s[0] == 0xC2 && s[1] == 0xA0);
+}
+
+static void mark_bad(struct pgn_reader *r, struct tok *t, uint64_t p)
+{
+	if (t->bad)
+		return;
+	t->bad = 1;
+	advance_col(r, p);
+	t->bad_place.line = r->line;
+	t->bad_place.col = r->col_val + 1;
+	t->bad_byte = AT(r, p);
+	t->bad_place.offset = xq_pgn_offset_peek(r, p);
+	t->bad_enc = r->td_live ? xq_textdec_enc_at(&r->td, p) : XQ_ENC_UTF8;
+	if (r->conv)
+		t->bad_byte = (unsigned char)r->raw.ptr[t->bad_place.offset - r->raw_base];
+}
+
+enum { C_WORD, C_SPACE, C_NL, C_DELIM, C_NUL };
+
+/* What an ASCII byte is to the lexer (C_WORD, the zero, for the rest). */
+static const unsigned char cls_table[128] = {
+	[' '] = C_SPACE, ['\t'] = C_SPACE, ['\v'] = C_SPACE, ['\f'] = C_SPACE,
+	['\n'] = C_NL,    ['\r'] = C_NL,
+	['{'] = C_DELIM, ['}'] = C_DELIM, ['('] = C_DELIM, [')'] = C_DELIM,
+	['['] = C_DELIM, [']'] = C_DELIM, [';'] = C_DELIM, ['$'] = C_DELIM,
+	['\0'] = C_NUL,
+};
+
+static void skip_space(struct pgn_reader *r)
+{
+	uint64_t p;
+	int in_step;
+	uint32_t chars = 0;
+
+	if (!r->bom_checked)
+		xq_pgn_have(r, r->pos, r->pos); /* the first read steps over a BOM */
+	p = r->pos;
+	/* The column cursor moves along when it stood here: every space is
+	 * one character, and a line end restarts it. */
+	in_step = r->col_pos == p;
+
+	/* Every round scans to the end of the text, which then grows. */
+	for (uint64_t was = END(r);; XQ_ADVANCED(was, END(r))) {
+		const unsigned char *x = (const unsigned char *)r->text;
+		size_t i = (size_t)(p - r->base), lim = r->tlen;
+		int stop = 0;
+		/* No further than the limit of blank text (XQ_SKIP_MAX). */
+		if (r->base + lim > r->pos + XQ_SKIP_MAX + 1)
+			lim = (size_t)(r->pos + XQ_SKIP_MAX + 1 - r->base);
+		while (i < lim) {
+			unsigned char c = x[i];
+			if (c < 0x80) {
+				unsigned char k = cls_table[c];
+				if (k == C_NL) {
+					newline(r, r->base + i, c);
+					in_step = 1;
+					chars = 0;
+				} else if (k != C_SPACE) {
+					stop = 1;
+					break;
+				} else {
+					chars++;
+				}
+				i++;
+			} else {
+				size_t n = xq_utf8_valid_prefix((const char *)x + i, lim - i);
+				if (n < 2 || !is_wide_space(r, r->base + i, n)) {
+					stop = 1;
+					break;
+				}
+				chars++;
+				i += n;
+			}
+		}
+		p = r->base + i;
+		if (stop)
+			break;
+		/* Settle the column before reading on: a refill compacts the
+		 * window and moves a lagging column cursor up to `p` itself. */
+		if (in_step) {
+			r->col_val += chars;
+			r->col_pos = p;
+			chars = 0;
+		}
+		if (p - r->pos > XQ_SKIP_MAX) {
+			struct xq_place pl = place_at(r, p);
+			stop_at_limit(r, &pl,
+				      "more than %llu MiB of blank text up to here and no game; the rest "
+				      "of the input is not read",
+				      (unsigned long long)(XQ_SKIP_MAX >> 20));
+			break;
+		}
+		if (!xq_pgn_have(r, p, p))
+			break;
+	}
+	if (in_step) {
+		r->col_val += chars;
+		r->col_pos = p;
+	}
+	r->pos = p;
+}
+
+/* Has a token scan reached the end of the text, or XQ_PGN_TOKEN_MAX? */
+static int scan_stops(struct pgn_reader *r, const struct tok *t, uint64_t p, int *too_long)
+{
+	*too_long = p - t->start > XQ_PGN_TOKEN_MAX;
+	return *too_long || (p >= END(r) && !xq_pgn_have(r, p, t->start));
+}
+
+/* Bytes of the character at p; an undecodable byte (or NUL) is marked
+ * on the token (when `mark`) and counts as one. */
+static size_t text_char(struct pgn_reader *r, struct tok *t, uint64_t p, int mark)
+{
+	unsigned char c = AT(r, p);
+	size_t n = 1;
+
+	if (c >= 0x80)
+		n = char_at(r, p, t->start);
+	if ((n == 0 || c == 0) && mark)
+		mark_bad(r, t, p);
+	return n ? n : 1;
+}
+
+static void scan_comment(struct pgn_reader *r, struct tok *t)
+{
+	uint64_t p = t->start + 1;
+	int too_long;
+
+	t->type = T_COMMENT;
+	t->body = p;
+	for (uint64_t was = p;; XQ_ADVANCED(was, p)) {
+		unsigned char c;
+		if (scan_stops(r, t, p, &too_long)) {
+			t->type = T_UNTERMINATED;
+			t->end = t->start + 1;
+			return;
+		}
+		c = AT(r, p);
+		if (c == '}') {
+			t->body_end = p;
+			t->end = p + 1;
+			return;
+		}
+		if (c == '\n' || c == '\r') {
+			newline(r, p, c);
+			p++;
+		} else {
+			p += text_char(r, t, p, 1);
+		}
+	}
+}
+
+/* To the end of the line: ';' comments, '%' escapes and tag lines (which
+ * mark their undecodable bytes themselves: `mark` 0). */
+static void scan_line(struct pgn_reader *r, struct tok *t, enum tok_type type, int mark)
+{
+	uint64_t p = t->start + 1;
+	int too_long;
+
+	t->type = type;
+	t->body = p;
+	while (!scan_stops(r, t, p, &too_long)) {
+		unsigned char c = AT(r, p);
+		if (c == '\n' || c == '\r')
+			break;
+		p += text_char(r, t, p, mark);
+	}
+	if (too_long)
+		t->type = T_TOO_LONG;
+	t->body_end = t->end = p;
+}
+
+/* Index of the last `c` in s[from, to), or `to` if none. */
+static size_t last_of(const char *s, size_t from, size_t to, char c)
+{
+	for (size_t i = to; i > from; i--)
+		if (s[i - 1] == c)
+			return i - 1;
+	return to;
+}
+
+/*
+ * A quoted tag value that goes on past the end of its line (old files put
+ * line breaks in titles): look at most 8 lines ahead for one that ends
+ * with `"]`, stopping at a line that starts a tag.  Returns the position
+ * after that ']' (and the closing quote's in *quote) with the line ends on
+ * the way counted, or 0 if the value is not closed that way.
+ */
+static uint64_t continued_tag(struct pgn_reader *r, uint64_t p, uint64_t keep, uint64_t *quote)
+{
+	uint64_t q = p, line_start = 0, last_quote = 0;
+	int lines = 0, blank = 1;
+
+	while (xq_pgn_have(r, q, keep) && q - p < 4096) {
+		unsigned char c = AT(r, q);
+		if (c == '\n' || c == '\r') {
+			if (c == '\n' || !(xq_pgn_have(r, q + 1, keep) && AT(r, q + 1) == '\n'))
+				if (++lines > 8)
+					return 0;
+			q++;
+			line_start = q;
+			blank = 1;
+			last_quote = 0;
+			continue;
+		}
+		if (blank && c != ' ' && c != '\t') {
+			blank = 0;
+			if (c == '[' && line_start)
+				return 0;
+		}
+		if (c == '"')
+			last_quote = q + 1;
+		else if (c == ']' && last_quote) {
+			uint64_t k = last_quote;
+			while (k < q && (AT(r, k) == ' ' || AT(r, k) == '\t'))
+				k++;
+			if (k == q) {
+				/* Found: count the line ends passed. */
+				for (uint64_t x = p; x < line_start; x++)
+					if (AT(r, x) == '\n' || AT(r, x) == '\r')
+						newline(r, x, AT(r, x));
+				*quote = last_quote - 1;
+				return q + 1;
+			}
+		} else if (c != ' ' && c != '\t') {
+			last_quote = 0;
+		}
+		q++;
+	}
+	return 0;
+}
+
+/*
+ * A tag line: `[Name "value"]`, leniently.  The token ends after its ']'
+ * when the value is properly quoted (so several tags may share a line);
+ * otherwise the value runs to the last '"' before the last ']' of the line.
+ */
+static void scan_tag(struct pgn_reader *r, struct tok *t)
+{
+	struct tok probe = *t;
+	uint64_t p;
+	size_t len, i, j, ns, ne, vs, ve, end;
+	const char *s;
+
+	scan_line(r, &probe, T_TAG, 0);
+	if (probe.type == T_TOO_LONG) {
+		*t = probe;
+		return;
+	}
+	p = probe.end;
+	s = r->text + (t->start - r->base);
+	len = (size_t)(p - t->start);
+	t->type = T_TAG;
+	t->tag_flags = 0;
+	i = 1;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	ns = i;
+	while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '"' && s[i] != ']' && s[i] != '[')
+		i++;
+	ne = i;
+	if (ne == ns)
+		t->tag_flags |= TAG_NO_NAME;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i < len && s[i] == '"') {
+		vs = ++i;
+		for (j = vs; j < len && s[j] != '"'; j++)
+			if (s[j] == '\\' && j + 1 < len)
+				j++;
+		if (j < len) {
+			size_t k = j + 1;
+			while (k < len && (s[k] == ' ' || s[k] == '\t'))
+				k++;
+			if (k < len && s[k] == ']') {
+				ve = j;
+				end = k + 1;
+				goto done;
+			}
+		}
+		if (j >= len && last_of(s, vs, len, ']') == len) {
+			uint64_t quote, after = continued_tag(r, t->start + len, t->start, &quote);
+			/* Reading ahead may have moved (or decoded) the window. */
+			s = r->text + (t->start - r->base);
+			if (after) {
+				ve = (size_t)(quote - t->start);
+				end = (size_t)(after - t->start);
+				t->tag_flags |= TAG_LINES;
+				goto done;
+			}
+		}
+		/* Not closed the standard way: fall back on the line's shape. */
+		{
+			size_t rb = last_of(s, vs, len, ']');
+			if (rb < len) {
+				size_t q = last_of(s, vs, rb, '"');
+				if (q < rb) {
+					ve = q;
+					t->tag_flags |= TAG_STRAY_QUOTE;
+				} else {
+					ve = rb;
+					t->tag_flags |= TAG_NO_QUOTE;
+				}
+				end = rb + 1;
+			} else {
+				size_t q = last_of(s, vs, len, '"');
+				t->tag_flags |= TAG_NO_BRACKET;
+				if (q < len) {
+					ve = q;
+				} else {
+					ve = len;
+					t->tag_flags |= TAG_NO_QUOTE;
+				}
+				end = len;
+			}
+		}
+	} else {
+		size_t rb = i;
+		while (rb < len && s[rb] != ']')
+			rb++;
+		vs = i;
+		ve = rb;
+		while (ve > vs && (s[ve - 1] == ' ' || s[ve - 1] == '\t'))
+			ve--;
+		t->tag_flags |= TAG_UNQUOTED;
+		if (rb < len) {
+			end = rb + 1;
+		} else {
+			end = len;
+			t->tag_flags |= TAG_NO_BRACKET;
+		}
+	}
+done:
+	t->body = t->start + ns;
+	t->body_end = t->start + ne;
+	t->value = t->start + vs;
+	t->value_end = t->start + ve;
+	t->end = t->start + end;
+	for (i = 0; i < end;) {
+		size_t n = 1;
+		if ((unsigned char)s[i] >= 0x80)
+			n = xq_utf8_valid_prefix(s + i, end - i);
+		if (n == 0 || s[i] == '\0') {
+			mark_bad(r, t, t->start + i);
+			break;
+		}
+		i += n;
+	}
+}
+
+/*
+ * After the digits of a word at [start, p) comes '.' at p: if the dots
+ * are not followed by a digit ("33.4" is a WXF move, "2006.08.03" a
+ * word), the word is a move number ending after them.  Returns that end,
+ * or 0.
+ */
+static uint64_t number_end(struct pgn_reader *r, const struct tok *t, uint64_t p)
+{
+	uint64_t q = p;
+
+	while (xq_pgn_have(r, q, t->start) && AT(r, q) == '.')
+		q++;
+	return q < END(r) && xq_is_digit(AT(r, q)) ? 0 : q;
+}
+
+static void scan_word(struct pgn_reader *r, struct tok *t)
+{
+	uint64_t p = t->start;
+	int digits = 1;
+	uint32_t chars = 0;
+
+	t->type = T_WORD;
+	/* Every round scans to the end of the text, which then grows. */
+	for (uint64_t was = END(r);; XQ_ADVANCED(was, END(r))) {
+		/* The window holds whole characters (publish() holds back a cut
+		 * one), so the bytes in it can be read without asking for more. */
+		const unsigned char *x = (const unsigned char *)r->text;
+		size_t i = (size_t)(p - r->base), lim = r->tlen;
+		int stop = 0;
+		while (i < lim && !stop) {
+			unsigned char c = x[i];
+			if (c < 0x80) {
+				unsigned char k = cls_table[c];
+				if (k == C_NUL) {
+					mark_bad(r, t, r->base + i);
+				} else if (k != C_WORD) {
+					stop = 1;
+					break;
+				} else if (digits && xq_is_digit(c)) {
+					i++;
+					chars++;
+					continue;
+				} else if (digits && c == '.' && r->base + i > t->start) {
+					uint64_t at = r->base + i, q = number_end(r, t, at);
+					if (q) {
+						t->num = 0;
+						for (uint64_t k2 = t->start; k2 < at && t->num < 100000000ul; k2++)
+							t->num = t->num * 10 + (AT(r, k2) - '0');
+						t->type = T_NUMBER;
+						t->end = q;
+						if (r->col_pos == t->start) {
+							r->col_val += (uint64_t)(q - t->start);
+							r->col_pos = q;
+						}
+						return;
+					}
+					/* number_end() may have moved the window. */
+					x = (const unsigned char *)r->text;
+					i = (size_t)(at - r->base);
+					lim = r->tlen;
+				}
+				i++;
+			} else {
+				size_t n;
+				if (c >= 0xE4 && c <= 0xE9 && i + 2 < lim && (x[i + 1] & 0xC0) == 0x80 &&
+				    (x[i + 2] & 0xC0) == 0x80) {
+					/* A CJK character: never a space, always whole. */
+					i += 3;
+					chars++;
+					digits = 0;
+					continue;
+				}
+				n = xq_utf8_valid_prefix((const char *)x + i, lim - i);
+				if (n == 0) {
+					mark_bad(r, t, r->base + i);
+					n = 1;
+				} else if (n > 1 && is_wide_space(r, r->base + i, n)) {
+					stop = 1;
+					break;
+				}
+				i += n;
+			}
+			chars++;
+			digits = 0;
+		}
+		p = r->base + i;
+		if (stop)
+			break;
+		if (p - t->start > XQ_PGN_TOKEN_MAX) {
+			t->type = T_TOO_LONG;
+			break;
+		}
+		if (!xq_pgn_have(r, p, t->start))
+			break;
+	}
+	t->end = p;
+	/* Words hold no line end: the column cursor can jump to the end (unless
+	 * a bad byte moved it already). */
+	if (r->col_pos == t->start) {
+		r->col_val += chars;
+		r->col_pos = p;
+	}
+}
+
+static void scan_token(struct pgn_reader *r, struct tok *t)
+{
+	unsigned char c;
+
+	t->bad = 0;
+	t->tag_flags = 0;
+	t->num = 0;
+	skip_space(r);
+	t->start = t->end = r->pos;
+	if (r->io_rc) {
+		t->type = T_IO;
+		return;
+	}
+	if (r->pos >= END(r) && !xq_pgn_have(r, r->pos, r->pos)) {
+		t->type = r->io_rc ? T_IO : T_EOF;
+		t->place = place_at(r, r->pos);
+		return;
+	}
+	t->place = place_at(r, t->start);
+	c = AT(r, t->start);
+	switch (c) {
+	case '{': {
+		/* A '{' that closes no comment is read again as what follows
+		 * it: the line ends the scan passed are not passed yet. */
+		uint64_t line = r->line, col_val = r->col_val;
+		uint64_t col_pos = r->col_pos, cr_at = r->cr_at;
+		scan_comment(r, t);
+		if (t->type == T_UNTERMINATED) {
+			r->line = line;
+			r->col_val = col_val;
+			r->col_pos = col_pos;
+			r->cr_at = cr_at;
+		}
+		break;
+	}
+	case ';':
+		scan_line(r, t, T_COMMENT, 1);
+		break;
+	case '[':
+		scan_tag(r, t);
+		break;
+	case '(':
+		t->type = T_LPAREN;
+		t->end = t->start + 1;
+		break;
+	case ')':
+		t->type = T_RPAREN;
+		t->end = t->start + 1;
+		break;
+	case '}':
+	case ']':
+		t->type = T_STRAY;
+		t->end = t->start + 1;
+		break;
+	case '$': {
+		uint64_t p = t->start + 1;
+		t->num = 0;
+		while (xq_pgn_have(r, p, t->start) && xq_is_digit(AT(r, p))) {
+			if (t->num < 100000)
+				t->num = t->num * 10 + (AT(r, p) - '0');
+			p++;
+		}
+		if (p == t->start + 1) {
+			scan_word(r, t);
+			if (t->end == t->start)
+				t->end = t->start + 1;
+			t->type = T_WORD;
+		} else {
+			t->type = T_NAG;
+			t->end = p;
+		}
+		break;
+	}
+	case '%':
+		if (t->place.col == 1) {
+			scan_line(r, t, T_ESCAPE, 1);
+			break;
+		}
+		/* fall through */
+	default:
+		scan_word(r, t);
+		if (t->end == t->start) {
+			/* Only an undecodable byte or a separator we do not know. */
+			t->end = t->start + 1;
+		}
+		break;
+	}
+	if (t->type == T_UNTERMINATED)
+		r->pos = t->start + 1;
+	else
+		r->pos = t->end;
+}
+
+/*
+ * The limits on the token just scanned: the text skipped (XQ_SKIP_MAX of
+ * format.h) and the game (the format's record limit, r->max_game).  Past
+ * one, the token becomes the end of the readable input.
+ */
+static void check_limits(struct pgn_reader *r, struct tok *t)
+{
+	if (t->type == T_EOF || t->type == T_IO)
+		return;
+	if (r->skip_start != NO_POS && t->end - r->skip_start > XQ_SKIP_MAX)
+		stop_at_limit(r, &t->place,
+			      "more than %llu MiB skipped since line %u without reaching the next "
+			      "game; the rest of the input is not read",
+			      (unsigned long long)(XQ_SKIP_MAX >> 20), r->skip_line);
+	else if (r->game_start != NO_POS && t->end - r->game_start > r->max_game) {
+		struct xq_diag d;
+		xq_diag_init(&d);
+		xq_format_limit_diag(&d, &xq_format_pgn, &r->opts, "the game");
+		stop_at_limit(r, &t->place, "%s; the rest of the input is not read", d.msg);
+	} else
+		return;
+	t->type = T_IO;
+	t->bad = 0;
+	t->end = t->start;
+}
+
+const struct tok *xq_pgn_next_tok(struct pgn_reader *r)
+{
+	if (r->pushed) {
+		r->pushed = 0;
+	} else {
+		scan_token(r, &r->tok);
+		check_limits(r, &r->tok);
+	}
+	return &r->tok;
+}
+
+/* How far a loop over tokens has gone (each token it takes is past the last). */
+uint64_t xq_pgn_tok_progress(const struct pgn_reader *r)
+{
+	return r->pushed ? r->tok.start : r->pos;
+}
+
+void xq_pgn_push_back(struct pgn_reader *r)
+{
+	r->pushed = 1;
+}
+
+/* The token's text (valid until the next token is read). */
+const char *xq_pgn_tok_text(const struct pgn_reader *r, uint64_t from)
+{
+	return r->text + (from - r->base);
+}

@@ -1,0 +1,1352 @@
+/*
+ * pgn_read.c: the PGN parser, tokens into games, and the reader (see pgn.c for the
+ * whole, pgn_int.h for what the parts share).
+ */
+#include "pgn_int.h"
+
+/* ---- diagnostics ----------------------------------------------------------- */
+
+static void emit(struct pgn_reader *r, const struct xq_game *g, struct xq_diag *d,
+		 const struct xq_place *pl, uint32_t ply, const char *move, size_t mlen)
+{
+	d->source = r->name;
+	if (pl) {
+		d->place = *pl;
+		d->has_offset = 1;
+	}
+	d->game = g->number;
+	d->ply = ply;
+	if (move)
+		xq_diag_set_move(d, move, mlen);
+	xq_sink_report(r->sink, d);
+}
+
+static void report(struct pgn_reader *r, const struct xq_game *g, const struct xq_place *pl,
+		   uint32_t ply, const char *move, size_t mlen, enum xq_severity sev,
+		   enum xq_diag_code code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 9, 10)))
+#endif
+	;
+
+static void report(struct pgn_reader *r, const struct xq_game *g, const struct xq_place *pl,
+		   uint32_t ply, const char *move, size_t mlen, enum xq_severity sev,
+		   enum xq_diag_code code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	xq_format_vreport(r->sink, r->name, g->number, pl, pl != NULL, ply, move, mlen, code, sev,
+			  fmt, ap);
+	va_end(ap);
+}
+
+/* ---- the parser ------------------------------------------------------------- */
+
+struct gstate {
+	struct xq_game *g;
+	struct xq_board board;  /* the position after `cur` */
+	uint32_t cur, ply, moves; /* the line being read */
+	uint32_t total;         /* moves in the tree */
+	int after_number;       /* a move number since the last move */
+	int have_pre;           /* r->pre holds a comment for the next move */
+	int dialect;            /* enum xq_notation; AUTO until the first move */
+	int movetext;           /* something other than tags was read */
+	int broken;
+	int have_result;
+	int start_given;        /* FEN tag or FEN line */
+	uint64_t last_tag_line;  /* the line the last tag ended on */
+	const char *result_tag;
+	struct xq_place result_place;
+	const char *format_tag;
+	struct xq_place format_place;
+	/* Where the last token of the move text starts (have_last): what is
+	 * said of the end of the moves points there, not at what follows. */
+	struct xq_place last_place;
+	int have_last;
+};
+
+static int oom(struct pgn_reader *r, struct gstate *s)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	xq_diag_set(&d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	emit(r, s->g, &d, NULL, s->ply, NULL, 0);
+	s->broken = 1;
+	s->g->flags |= XQ_GAME_BROKEN;
+	return XQ_ENOMEM;
+}
+
+/* An error: report it and mark the game broken. */
+static void fail(struct pgn_reader *r, struct gstate *s, const struct xq_place *pl, uint32_t ply,
+		 const char *move, size_t mlen, enum xq_diag_code code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 8, 9)))
+#endif
+	;
+
+static void fail(struct pgn_reader *r, struct gstate *s, const struct xq_place *pl, uint32_t ply,
+		 const char *move, size_t mlen, enum xq_diag_code code, const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	va_start(ap, fmt);
+	xq_diag_vset(&d, XQ_EPARSE, code, XQ_SEV_ERROR, fmt, ap);
+	va_end(ap);
+	emit(r, s->g, &d, pl, ply, move, mlen);
+	s->broken = 1;
+	s->g->flags |= XQ_GAME_BROKEN;
+}
+
+static void fail_bad_byte(struct pgn_reader *r, struct gstate *s, const struct tok *t)
+{
+	char msg[160];
+
+	xq_textdec_bad_message(msg, sizeof(msg), t->bad_byte, t->bad_enc, t->bad_place.offset);
+	fail(r, s, &t->bad_place, s->ply + 1, NULL, 0, XQ_D_ENCODING, "%s", msg);
+}
+
+/* Comment text: line ends made LF, surrounding white space dropped. */
+static int clean_comment(struct pgn_reader *r, const char *s, size_t n)
+{
+	size_t a = 0, b = n;
+
+	while (a < b && xq_is_space((unsigned char)s[a]))
+		a++;
+	while (b > a && xq_is_space((unsigned char)s[b - 1]))
+		b--;
+	xq_buf_reset(&r->scratch);
+	for (size_t i = a; i < b; i++) {
+		char c = s[i];
+		if (c == '\r') {
+			c = '\n';
+			if (i + 1 < b && s[i + 1] == '\n')
+				i++;
+		}
+		if (xq_buf_addc(&r->scratch, c))
+			return XQ_ENOMEM;
+	}
+	return 0;
+}
+
+static int append_str(struct xq_game *g, const char **field, const char *s, size_t n)
+{
+	size_t old = *field ? strlen(*field) : 0;
+	char *p = xq_arena_alloc(&g->arena, old + (old ? 1 : 0) + n + 1);
+
+	if (!p)
+		return XQ_ENOMEM;
+	if (old) {
+		memcpy(p, *field, old);
+		p[old++] = ' ';
+	}
+	memcpy(p + old, s, n);
+	p[old + n] = '\0';
+	*field = p;
+	return 0;
+}
+
+/*
+ * Comments after a node come one after another ({a} {b} ...): they are
+ * joined in r->post and put in the game once the next node gets one, or
+ * the game ends.  (Appending each to the game's copy would copy the whole
+ * comment again every time: quadratic in the number of comments.)
+ */
+static int post_flush(struct pgn_reader *r, struct xq_game *g)
+{
+	int rc = 0;
+
+	if (r->post_node != XQ_NODE_NONE && r->post.len)
+		rc = append_str(g, &g->nodes[r->post_node].comment, r->post.ptr, r->post.len);
+	r->post_node = XQ_NODE_NONE;
+	xq_buf_reset(&r->post);
+	return rc;
+}
+
+/* Add `n` bytes of `text` to the comment after `node`. */
+static int post_add(struct pgn_reader *r, struct xq_game *g, uint32_t node, const char *text,
+		    size_t n)
+{
+	if (node != r->post_node) {
+		int rc = post_flush(r, g);
+		if (rc)
+			return rc;
+		r->post_node = node;
+	} else if (xq_buf_addc(&r->post, ' ')) {
+		return XQ_ENOMEM;
+	}
+	return xq_buf_add(&r->post, text, n) ? XQ_ENOMEM : 0;
+}
+
+static int add_pre(struct pgn_reader *r, struct gstate *s)
+{
+	if (s->have_pre && xq_buf_addc(&r->pre, ' '))
+		return XQ_ENOMEM;
+	s->have_pre = 1;
+	return xq_buf_add(&r->pre, r->scratch.ptr, r->scratch.len);
+}
+
+/* A comment that waited for a move that never came goes after `cur`. */
+static int flush_pre(struct pgn_reader *r, struct gstate *s)
+{
+	int rc = 0;
+
+	if (s->have_pre)
+		rc = post_add(r, s->g, s->cur, r->pre.ptr, r->pre.len);
+	s->have_pre = 0;
+	xq_buf_reset(&r->pre);
+	return rc;
+}
+
+static int take_comment(struct pgn_reader *r, struct gstate *s, const struct tok *t)
+{
+	int rc = clean_comment(r, xq_pgn_tok_text(r, t->body), (size_t)(t->body_end - t->body));
+
+	if (rc || r->scratch.len == 0)
+		return rc;
+	if (s->after_number || (r->nstack > 0 && s->moves == 0))
+		return add_pre(r, s);
+	return post_add(r, s->g, s->cur, r->scratch.ptr, r->scratch.len);
+}
+
+int xq_pgn_nag_of(const char *w, size_t n)
+{
+	if (n == 0 || n > 2 || (w[0] != '!' && w[0] != '?'))
+		return 0;
+	if (n == 1)
+		return w[0] == '!' ? 1 : 2;
+	if (w[1] == w[0])
+		return w[0] == '!' ? 3 : 4;
+	return w[1] == '?' ? 5 : w[1] == '!' ? 6 : 0;
+}
+
+int xq_pgn_only_of(const char *w, size_t n, const char *set)
+{
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr(set, w[i]))
+			return 0;
+	return 1;
+}
+
+/* Result markers, standard and Chinese.  Returns 1 if `w` is one. */
+int xq_pgn_result_of(const char *w, size_t n, enum xq_result *res, int *standard)
+{
+	static const struct {
+		const char *text;
+		enum xq_result r;
+	} words[] = {
+		{"红胜", XQ_RESULT_RED_WIN},    {"紅勝", XQ_RESULT_RED_WIN},
+		{"红方胜", XQ_RESULT_RED_WIN},  {"紅方勝", XQ_RESULT_RED_WIN},
+		{"黑负", XQ_RESULT_RED_WIN},    {"黑負", XQ_RESULT_RED_WIN},
+		{"黑胜", XQ_RESULT_BLACK_WIN},  {"黑勝", XQ_RESULT_BLACK_WIN},
+		{"黑方胜", XQ_RESULT_BLACK_WIN}, {"黑方勝", XQ_RESULT_BLACK_WIN},
+		{"红负", XQ_RESULT_BLACK_WIN},  {"紅負", XQ_RESULT_BLACK_WIN},
+		{"和棋", XQ_RESULT_DRAW},       {"和局", XQ_RESULT_DRAW},
+		{"未知", XQ_RESULT_UNKNOWN},
+	};
+
+	unsigned char c = n ? (unsigned char)w[0] : 0;
+
+	/* Every move of every notation is longer or starts otherwise: most
+	 * words are done with here. */
+	if (c == '1' || c == '0' || c == '*' || c == 0xC2) {
+		if (xq_result_parse(w, n, res) != 0)
+			return 0;
+		*standard = c != 0xC2; /* ½-½ is not */
+		return 1;
+	}
+	if (n != 6 && n != 9)
+		return 0;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (strlen(words[i].text) == n && !memcmp(words[i].text, w, n)) {
+			*res = words[i].r;
+			*standard = 0;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int xq_pgn_is_ellipsis(const char *w, size_t n)
+{
+	if (n == 0 || (w[0] != '.' && (unsigned char)w[0] != 0xE2))
+		return 0;
+	if (xq_pgn_only_of(w, n, "."))
+		return n >= 2;
+	return (n == 3 && !memcmp(w, "\xE2\x80\xA6", 3)) ||   /* … */
+	       (n == 6 && !memcmp(w, "\xE2\x80\xA6\xE2\x80\xA6", 6));
+}
+
+/*
+ * The length of `w` without the check marks and annotations written onto
+ * the move (`+ # ! ?`, ASCII or full-width: no notation's move ends in
+ * one).  The marks, made ASCII, go to `marks` (up to 7, NUL-terminated).
+ */
+size_t xq_pgn_split_marks(const char *w, size_t n, char marks[8])
+{
+	size_t core = n, k = 0;
+	char rev[8];
+
+	for (;;) {
+		unsigned char c = core ? (unsigned char)w[core - 1] : 0;
+		char m = 0;
+		size_t len = 1;
+		if (c == '!' || c == '?' || c == '+' || c == '#') {
+			m = (char)c;
+		} else if (core >= 3 && (unsigned char)w[core - 3] == 0xEF &&
+			   (unsigned char)w[core - 2] == 0xBC) {
+			/* ！ ？ ＋ ＃ are EF BC 81, 9F, 8B, 83 */
+			m = c == 0x81 ? '!' : c == 0x9F ? '?' : c == 0x8B ? '+' : c == 0x83 ? '#' : 0;
+			len = 3;
+		}
+		if (!m)
+			break;
+		if (k < sizeof(rev) - 1)
+			rev[k++] = m;
+		core -= len;
+	}
+	for (size_t i = 0; i < k; i++)
+		marks[i] = rev[k - 1 - i];
+	marks[k] = '\0';
+	return core;
+}
+
+static enum xq_notation dialect_for(const struct pgn_reader *r, enum xq_notation n)
+{
+	if ((n == XQ_NOTATION_ICCS || n == XQ_NOTATION_UCI) && r->opts.uci_ranks)
+		return XQ_NOTATION_UCI1;
+	return n;
+}
+
+/* Read one move in the game's notation (found from its first move). */
+static int is_coordinates(enum xq_notation n)
+{
+	return n == XQ_NOTATION_ICCS || n == XQ_NOTATION_UCI || n == XQ_NOTATION_UCI1;
+}
+
+/* A square on rank 10 while ranks are read 0-9: say how to read the file. */
+static int rank_ten(struct xq_diag *d, const char *w, size_t n)
+{
+	return xq_diag_set(d, XQ_EPARSE, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
+			   "'%.*s' names rank 10: this game counts ranks 1-10 (as Fairy-Stockfish "
+			   "writes UCI), so every move of it would be read one rank off; read it with "
+			   "ranks 1-10",
+			   (int)n, w);
+}
+
+static int read_move(struct pgn_reader *r, struct gstate *s, struct xq_board *b, const char *w,
+		     size_t n, xq_move *m, struct xq_diag *d)
+{
+	enum xq_notation dia = (enum xq_notation)s->dialect, other;
+	int rc;
+
+	if (dia == XQ_NOTATION_AUTO) {
+		dia = xq_notation_detect(w, n);
+		if (dia == XQ_NOTATION_AUTO)
+			return xq_diag_set(d, XQ_EPARSE, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
+					   "'%.*s' is not a move in any notation", (int)n, w);
+		if (dia == XQ_NOTATION_UCI1 && !r->opts.uci_ranks)
+			return rank_ten(d, w, n);
+		dia = dialect_for(r, dia);
+	}
+	rc = xq_notation_read(m, b, w, n, dia, d);
+	if (rc == XQ_EPARSE) {
+		/* One move in another notation than the rest of the game; but
+		 * never coordinates counted from another rank. */
+		other = xq_notation_detect(w, n);
+		if (other == XQ_NOTATION_UCI1 && !r->opts.uci_ranks)
+			return rank_ten(d, w, n);
+		other = dialect_for(r, other);
+		if (other != XQ_NOTATION_AUTO && other != dia &&
+		    !(is_coordinates(other) && is_coordinates(dia))) {
+			struct xq_diag d2;
+			xq_diag_init(&d2);
+			if (xq_notation_read(m, b, w, n, other, &d2) == 0)
+				return 0;
+		}
+	}
+	if (rc == 0 && s->dialect == XQ_NOTATION_AUTO)
+		s->dialect = dia;
+	if (rc && d->code == XQ_D_NONE)
+		xq_diag_set(d, rc, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR, "'%.*s' is not a move", (int)n, w);
+	return rc;
+}
+
+/*
+ * The first move of a game set up from a FEN fails, but would be legal
+ * with the other side to move: a wrong side field, common in old files.
+ * Returns 1 with s->board and the game's start flipped (and a warning).
+ */
+static int try_other_side(struct pgn_reader *r, struct gstate *s, const struct tok *t,
+			  const char *w, size_t n, xq_move *m)
+{
+	char fen[XQ_FEN_MAX];
+	struct xq_board b;
+	struct xq_diag d;
+	char *sp;
+
+	xq_board_to_fen(&s->g->start, fen, sizeof(fen));
+	sp = strchr(fen, ' ');
+	if (!sp)
+		return 0;
+	sp[1] = sp[1] == 'b' ? 'w' : 'b';
+	xq_diag_init(&d);
+	if (xq_board_from_fen(&b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &d))
+		return 0;
+	if (read_move(r, s, &b, w, n, m, &d))
+		return 0;
+	report(r, s->g, &t->place, 1, w, n, XQ_SEV_WARNING, XQ_D_SIDE_TO_MOVE,
+	       "the start position says %s moves first, but the first move is %s's; read with %s to move",
+	       b.side == XQ_RED ? "black" : "red", b.side == XQ_RED ? "red" : "black",
+	       b.side == XQ_RED ? "red" : "black");
+	s->g->start = b;
+	s->board = b;
+	return 1;
+}
+
+/* Room in r->path for the undo of ply `ply` + 1. */
+static int path_reserve(struct pgn_reader *r, uint32_t ply)
+{
+	return XQ_ALLOC_GROW(r->path, (size_t)ply + 1, r->path_cap);
+}
+
+static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
+{
+	const char *w = xq_pgn_tok_text(r, t->start);
+	size_t n = (size_t)(t->end - t->start), core;
+	char marks[8];
+	uint8_t nags[1] = {0}; /* (gcc cannot see that nnag guards it) */
+	int nnag = 0;
+	xq_move m;
+	uint32_t idx;
+	int rc;
+
+	if (n > WORD_MAX) {
+		fail(r, s, &t->place, s->ply + 1, w, n, XQ_D_BAD_MOVE_TEXT,
+		     "a word of %zu bytes is not a move", n);
+		return 0;
+	}
+	/* Check marks and an annotation written onto the move (the notation
+	 * reads full-width text itself). */
+	core = xq_pgn_split_marks(w, n, marks);
+	if (marks[0]) {
+		char a[8];
+		size_t alen = 0;
+		int nag;
+		for (const char *k = marks; *k; k++)
+			if (*k == '!' || *k == '?')
+				a[alen++] = *k;
+		a[alen] = '\0';
+		nag = xq_pgn_nag_of(a, alen);
+		if (nag)
+			nags[nnag++] = (uint8_t)nag;
+		else if (alen)
+			report(r, s->g, &t->place, s->ply + 1, w, n, XQ_SEV_WARNING, XQ_D_SYNTAX,
+			       "'%s' is not an annotation; ignored", a);
+	}
+	if (core == 0) {
+		fail(r, s, &t->place, s->ply + 1, w, n, XQ_D_BAD_MOVE_TEXT, "no move in '%.*s'",
+		     (int)n, w);
+		return 0;
+	}
+	/* r->md is kept clear between errors: a clean diagnostic per move
+	 * would cost more than many a move. */
+	rc = read_move(r, s, &s->board, w, core, &m, &r->md);
+	/* Only the game's first move may turn the start around: an
+	 * alternative to it comes after a move read with the start's side. */
+	if (rc && s->ply == 0 && s->cur == XQ_ROOT && s->total == 0 && s->start_given &&
+	    rc != XQ_EPARSE && try_other_side(r, s, t, w, core, &m))
+		rc = 0;
+	if (rc == 0 && r->md.code != XQ_D_NONE)
+		xq_diag_init(&r->md); /* a failed first reading was made good */
+	if (rc) {
+		emit(r, s->g, &r->md, &t->place, s->ply + 1, w, n);
+		xq_diag_init(&r->md);
+		s->broken = 1;
+		s->g->flags |= XQ_GAME_BROKEN;
+		return 0;
+	}
+	if (path_reserve(r, s->ply))
+		return oom(r, s);
+	if (xq_game_add_move(s->g, s->cur, m, &idx) || xq_game_set_text(s->g, idx, w, n))
+		return oom(r, s);
+	s->g->nodes[idx].place = t->place;
+	if (s->have_pre) {
+		if (xq_game_set_pre_comment(s->g, idx, r->pre.ptr, r->pre.len))
+			return oom(r, s);
+		s->have_pre = 0;
+		xq_buf_reset(&r->pre);
+	}
+	for (int i = 0; i < nnag; i++)
+		if (xq_game_add_nag(s->g, idx, nags[i]))
+			return oom(r, s);
+	xq_board_make(&s->board, m, &r->path[s->ply]);
+	s->cur = idx;
+	s->ply++;
+	s->moves++;
+	s->total++;
+	s->after_number = 0;
+	return 0;
+}
+
+int xq_pgn_count_slashes(const char *w, size_t n)
+{
+	int k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += w[i] == '/';
+	return k;
+}
+
+/*
+ * Set the start from FEN text at position `at` (inside the tag or line at
+ * `tag_start`, placed at `tag_place`): a rejected FEN is an error whose
+ * column is the offending character's.
+ */
+static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, size_t n,
+		     uint64_t at, const struct xq_place *tag_place, uint64_t tag_start)
+{
+	struct xq_board b;
+	struct xq_diag d, d2;
+
+	xq_diag_init(&d);
+	if (xq_board_from_fen(&b, fen, n, 0, &d) == 0) {
+		s->g->start = b;
+		s->board = b;
+		s->start_given = 1;
+		return 0;
+	}
+	xq_diag_init(&d2);
+	if (xq_board_from_fen(&b, fen, n, XQ_FEN_LENIENT_PLACEMENT, &d2) == 0) {
+		report(r, s->g, tag_place, 0, NULL, 0, XQ_SEV_NOTE, XQ_D_BAD_FEN,
+		       "composed position accepted (%s)", d.msg);
+		s->g->start = b;
+		s->board = b;
+		s->start_given = 1;
+		return 0;
+	}
+	{
+		/* The board may be fine and only the fields after it malformed (hbsxcjp's
+		 * converter writes the side as "-b" whoever moves first): keep the board,
+		 * say so, and let the first move decide the side (try_other_side). */
+		size_t blen = 0;
+		while (blen < n && fen[blen] != ' ' && fen[blen] != '\t')
+			blen++;
+		xq_diag_init(&d2);
+		if (blen < n && xq_board_from_fen(&b, fen, blen, XQ_FEN_LENIENT_PLACEMENT, &d2) == 0) {
+			report(r, s->g, tag_place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_FEN,
+			       "the FEN after its board is malformed (%s): the board is kept and the "
+			       "first move decides the side to move",
+			       d.msg);
+			s->g->start = b;
+			s->board = b;
+			s->start_given = 1;
+			return 0;
+		}
+	}
+	{
+		/* Column of the offending character, inside the tag. */
+		size_t byte = d.place.col ? d.place.col - 1 : 0;
+		uint64_t p;
+		struct xq_place pl;
+		if (byte > n)
+			byte = n;
+		p = at + byte;
+		pl.line = tag_place->line;
+		pl.col = tag_place->col +
+			 (uint32_t)xq_pgn_count_chars(xq_pgn_tok_text(r, tag_start), (size_t)(p - tag_start));
+		pl.offset = xq_pgn_offset_of(r, p);
+		d.severity = XQ_SEV_ERROR;
+		d.code = XQ_D_BAD_FEN;
+		emit(r, s->g, &d, &pl, 0, NULL, 0);
+		s->broken = 1;
+		/* Kept as written: a writer never puts another position in its place. */
+		if (xq_game_set_start_text(s->g, fen, n))
+			return oom(r, s);
+	}
+	return 0;
+}
+
+static int unescape_value(struct pgn_reader *r, const char *v, size_t n)
+{
+	xq_buf_reset(&r->scratch);
+	for (size_t i = 0; i < n; i++) {
+		char c = v[i];
+		if (c == '\\' && i + 1 < n && (v[i + 1] == '"' || v[i + 1] == '\\')) {
+			c = v[++i];
+		} else if (c == '\r') {
+			c = '\n';
+			if (i + 1 < n && v[i + 1] == '\n')
+				i++;
+		}
+		if (xq_buf_addc(&r->scratch, c))
+			return XQ_ENOMEM;
+	}
+	return 0;
+}
+
+static int take_tag(struct pgn_reader *r, struct gstate *s, const struct tok *t)
+{
+	const char *name = xq_pgn_tok_text(r, t->body), *value;
+	size_t nlen = (size_t)(t->body_end - t->body);
+	struct xq_tag *tag;
+
+	if (t->tag_flags & TAG_NO_NAME) {
+		fail(r, s, &t->place, 0, NULL, 0, XQ_D_BAD_TAG, "a tag line with no tag name: '%.*s'",
+		     (int)((t->end - t->start) > 60 ? 60 : (t->end - t->start)), xq_pgn_tok_text(r, t->start));
+		return 0;
+	}
+	if (unescape_value(r, xq_pgn_tok_text(r, t->value), (size_t)(t->value_end - t->value)) ||
+	    xq_game_add_tag_at(s->g, name, nlen, r->scratch.ptr, r->scratch.len, &t->place))
+		return oom(r, s);
+	tag = &s->g->tags[s->g->ntags - 1];
+	value = tag->value;
+	if (t->tag_flags & TAG_UNQUOTED)
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		       "the value of tag %s is not in quotes", tag->name);
+	else if (t->tag_flags & TAG_NO_QUOTE)
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		       "the value of tag %s has no closing quote", tag->name);
+	else if (t->tag_flags & TAG_STRAY_QUOTE)
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		       "the value of tag %s holds a '\"' that is not escaped", tag->name);
+	if (t->tag_flags & TAG_LINES)
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		       "the value of tag %s goes on over a line end", tag->name);
+	if (t->tag_flags & TAG_NO_BRACKET)
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		       "tag %s has no closing ']'", tag->name);
+	if (!strcmp(tag->name, "FEN") && *value) {
+		if (s->start_given) {
+			report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+			       "a second FEN tag is ignored");
+			return 0;
+		}
+		return set_start(r, s, xq_pgn_tok_text(r, t->value), (size_t)(t->value_end - t->value),
+				 t->value, &t->place, t->start);
+	}
+	if (!strcmp(tag->name, "Result") && !s->result_tag) {
+		s->result_tag = value;
+		s->result_place = t->place;
+	}
+	if (!strcmp(tag->name, "Format") && !s->format_tag) {
+		s->format_tag = value;
+		s->format_place = t->place;
+	}
+	return 0;
+}
+
+/* Where a FEN written on its own line (the word `t`) ends. */
+uint64_t xq_pgn_fen_line_end(struct pgn_reader *r, const struct tok *t)
+{
+	uint64_t p = t->end, end = t->end;
+	int field = 1;
+
+	/* The board, then on the same line the fields a FEN may have: side,
+	 * two '-', two counters.  Moves may follow on the line. */
+	while (field < 6) {
+		uint64_t a = p, b;
+		while (xq_pgn_have(r, a, t->start) && (AT(r, a) == ' ' || AT(r, a) == '\t'))
+			a++;
+		b = a;
+		while (xq_pgn_have(r, b, t->start) && AT(r, b) > ' ' && b - a < 8)
+			b++;
+		if (b == a || (b < END(r) && AT(r, b) > ' '))
+			break;
+		if (field == 1 ? !(b - a == 1 && strchr("wbr", AT(r, a)))
+			       : field < 4 ? !(b - a == 1 && AT(r, a) == '-')
+					   : !xq_is_digit(AT(r, a)))
+			break;
+		p = end = b;
+		field++;
+	}
+	return end;
+}
+
+/* A FEN written on its own line before the moves of a game without tags. */
+static int take_fen_line(struct pgn_reader *r, struct gstate *s, const struct tok *t)
+{
+	uint64_t end = xq_pgn_fen_line_end(r, t);
+
+	r->pos = end;
+	s->movetext = 1;
+	return set_start(r, s, xq_pgn_tok_text(r, t->start), (size_t)(end - t->start), t->start, &t->place,
+			 t->start);
+}
+
+static int frame_push(struct pgn_reader *r, struct gstate *s)
+{
+	if (XQ_ALLOC_GROW(r->stack, r->nstack + 1, r->stack_cap))
+		return XQ_ENOMEM;
+	r->stack[r->nstack].cur = s->cur;
+	r->stack[r->nstack].ply = s->ply;
+	r->stack[r->nstack].moves = s->moves;
+	r->nstack++;
+	return 0;
+}
+
+/*
+ * Does this tag line, read before any move text, start the next game?  It
+ * does after a blank line (tag sections have none), and when it is a
+ * second Game tag: so a game with no moves and no result still ends.
+ */
+static int new_header(struct pgn_reader *r, const struct gstate *s, const struct tok *t)
+{
+	if (s->g->ntags == 0)
+		return 0;
+	if (t->place.line > s->last_tag_line + 1)
+		return 1;
+	return t->body_end - t->body == 4 && !memcmp(xq_pgn_tok_text(r, t->body), "Game", 4) &&
+	       xq_game_tag(s->g, "Game") != NULL;
+}
+
+/* Does this word look like a move (so a game without tags starts here)? */
+int xq_pgn_looks_like_move(const char *w, size_t n)
+{
+	char marks[8];
+
+	if (n > WORD_MAX)
+		return 0;
+	n = xq_pgn_split_marks(w, n, marks);
+	return n > 0 && xq_notation_detect(w, n) != XQ_NOTATION_AUTO;
+}
+
+
+/*
+ * Skip to the start of the next game after an error (`depth` variations
+ * open, `movetext` seen): returns 1 at the game's own result marker (the
+ * current token; it ends the game), 0 at the next game (pushed back) or
+ * the end.
+ */
+static int skip_broken_tokens(struct pgn_reader *r, long depth, int movetext,
+			      const struct game_end *e)
+{
+	for (uint64_t was = xq_pgn_tok_progress(r);; XQ_ADVANCED(was, xq_pgn_tok_progress(r))) {
+		const struct tok *t = xq_pgn_next_tok(r);
+		if (t->type != T_TAG && t->type != T_COMMENT)
+			movetext = 1;
+		switch (t->type) {
+		case T_EOF:
+		case T_IO:
+			return 0;
+		case T_TAG:
+			/* The rest of a broken header is still this game's. */
+			if (!movetext && !e->new_header(e->ctx, t)) {
+				*e->last_tag_line = r->line;
+				break;
+			}
+			xq_pgn_push_back(r);
+			return 0;
+		case T_LPAREN:
+			depth++;
+			break;
+		case T_RPAREN:
+			depth--;
+			break;
+		case T_WORD: {
+			enum xq_result res;
+			int std;
+			size_t n;
+			const char *w = e->word(e->ctx, t, &n, 0);
+			if (depth <= 0 && xq_pgn_result_of(w, n, &res, &std))
+				return 1;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+/* After the result: comments belong to the game, up to the next game;
+ * other text is skipped. */
+static void skip_tokens_after_result(struct pgn_reader *r, const struct game_end *e)
+{
+	for (uint64_t was = xq_pgn_tok_progress(r);; XQ_ADVANCED(was, xq_pgn_tok_progress(r))) {
+		const struct tok *t = xq_pgn_next_tok(r);
+		switch (t->type) {
+		case T_COMMENT:
+			if (e->comment && e->comment(e->ctx, t))
+				return;
+			continue;
+		case T_EOF:
+		case T_IO:
+			return;
+		case T_TAG:
+		case T_NUMBER:
+			xq_pgn_push_back(r);
+			return;
+		case T_WORD:
+			if (!t->bad) {
+				size_t n;
+				const char *w = e->word(e->ctx, t, &n, 1);
+				if (xq_pgn_looks_like_move(w, n)) {
+					xq_pgn_push_back(r);
+					return;
+				}
+			}
+			break;
+		default:
+			break;
+		}
+		/* Text that is neither a comment nor the next game. */
+		if (e->trailing)
+			e->trailing(e->ctx, t);
+		for (uint64_t was2 = xq_pgn_tok_progress(r);; XQ_ADVANCED(was2, xq_pgn_tok_progress(r))) {
+			t = xq_pgn_next_tok(r);
+			if (t->type == T_EOF || t->type == T_IO)
+				return;
+			if (t->type == T_TAG || t->type == T_NUMBER) {
+				xq_pgn_push_back(r);
+				return;
+			}
+		}
+	}
+}
+
+/* Skipping holds no game: at most XQ_SKIP_MAX bytes of it. */
+static void skip_begin(struct pgn_reader *r)
+{
+	r->skip_start = r->pos;
+	r->skip_line = r->line;
+}
+
+int xq_pgn_skip_broken(struct pgn_reader *r, long depth, int movetext, const struct game_end *e)
+{
+	int rc;
+
+	skip_begin(r);
+	rc = skip_broken_tokens(r, depth, movetext, e);
+	r->skip_start = NO_POS;
+	return rc;
+}
+
+void xq_pgn_skip_after_result(struct pgn_reader *r, const struct game_end *e)
+{
+	skip_begin(r);
+	skip_tokens_after_result(r, e);
+	r->skip_start = NO_POS;
+}
+
+/* The reader's hooks. */
+struct reading_game {
+	struct pgn_reader *r;
+	struct gstate *s;
+};
+
+static int rg_new_header(void *ctx, const struct tok *t)
+{
+	struct reading_game *rg = ctx;
+
+	return new_header(rg->r, rg->s, t);
+}
+
+static const char *rg_word(void *ctx, const struct tok *t, size_t *n, int always)
+{
+	struct reading_game *rg = ctx;
+
+	(void)always;
+	*n = (size_t)(t->end - t->start);
+	return xq_pgn_tok_text(rg->r, t->start);
+}
+
+static int rg_comment(void *ctx, const struct tok *t)
+{
+	struct reading_game *rg = ctx;
+	struct pgn_reader *r = rg->r;
+	struct gstate *s = rg->s;
+
+	if (t->bad) {
+		if (!s->broken)
+			fail_bad_byte(r, s, t);
+		return 0;
+	}
+	if (!s->broken) {
+		uint32_t last = xq_game_mainline_end(s->g);
+		if (clean_comment(r, xq_pgn_tok_text(r, t->body), (size_t)(t->body_end - t->body)) ||
+		    (r->scratch.len &&
+		     post_add(r, s->g, last, r->scratch.ptr, r->scratch.len))) {
+			oom(r, s);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void rg_trailing(void *ctx, const struct tok *t)
+{
+	struct reading_game *rg = ctx;
+	const char *w = xq_pgn_tok_text(rg->r, t->start);
+	size_t n = (size_t)(t->end - t->start);
+
+	report(rg->r, rg->s->g, &t->place, 0, w, n > 40 ? 40 : n, XQ_SEV_WARNING, XQ_D_TRAILING,
+	       "text after the result is not part of the game and is skipped");
+}
+
+static struct game_end reading_end(struct reading_game *rg)
+{
+	struct game_end e = {rg, rg_new_header, rg_word, rg_comment, rg_trailing,
+			     &rg->s->last_tag_line};
+	return e;
+}
+
+/* Skip to the start of the next game after an error. */
+static void resync(struct pgn_reader *r, struct gstate *s)
+{
+	struct reading_game rg = {r, s};
+	struct game_end e = reading_end(&rg);
+
+	if (xq_pgn_skip_broken(r, (long)r->nstack, s->movetext, &e)) {
+		/* The game's own result marker: keep it, it ends the game. */
+		const struct tok *t = &r->tok;
+		enum xq_result res;
+		int std;
+		xq_pgn_result_of(xq_pgn_tok_text(r, t->start), (size_t)(t->end - t->start), &res, &std);
+		s->g->result = res;
+		if (!std)
+			s->g->result_text =
+				xq_game_strdup(s->g, xq_pgn_tok_text(r, t->start), (size_t)(t->end - t->start));
+		s->have_result = 1;
+	}
+}
+
+/* After the result: comments belong to the game; other text is reported. */
+static void after_result(struct pgn_reader *r, struct gstate *s)
+{
+	struct reading_game rg = {r, s};
+	struct game_end e = reading_end(&rg);
+
+	xq_pgn_skip_after_result(r, &e);
+}
+
+static int notation_matches_format(int dialect, const char *format)
+{
+	char low[16];
+	size_t n = strlen(format);
+
+	if (n >= sizeof(low))
+		return 1;
+	for (size_t i = 0; i <= n; i++)
+		low[i] = (char)xq_to_lower((unsigned char)format[i]);
+	switch (dialect) {
+	case XQ_NOTATION_ICCS:
+	case XQ_NOTATION_UCI:
+	case XQ_NOTATION_UCI1:
+		return !strcmp(low, "iccs") || !strcmp(low, "uci") || !strcmp(low, "ucci");
+	case XQ_NOTATION_WXF:
+		return !strcmp(low, "wxf");
+	case XQ_NOTATION_CHINESE:
+		return !strcmp(low, "chinese") || !strcmp(low, "") || !strcmp(low, "cn") ||
+		       !strcmp(low, "zh");
+	case XQ_NOTATION_SAN:
+		return !strcmp(low, "san") || !strcmp(low, "xboard");
+	default:
+		return 1;
+	}
+}
+
+static void finish(struct pgn_reader *r, struct gstate *s, const struct xq_place *end_place)
+{
+	struct xq_game *g = s->g;
+
+	if (r->nstack > 0 && !s->broken)
+		fail(r, s, end_place, 0, NULL, 0, XQ_D_SYNTAX, "%zu variation%s not closed with ')'",
+		     r->nstack, r->nstack > 1 ? "s" : "");
+	r->nstack = 0;
+	if (!s->broken && flush_pre(r, s))
+		oom(r, s);
+	s->have_pre = 0;
+	xq_buf_reset(&r->pre);
+	if (s->broken)
+		return;
+	if (s->total == 0) {
+		g->flags |= XQ_GAME_EMPTY;
+		report(r, g, &g->place, 0, NULL, 0, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, "the game has no moves");
+	}
+	if (!s->have_result) {
+		enum xq_result tr;
+		if (s->result_tag && *s->result_tag) {
+			if (xq_result_parse(s->result_tag, strlen(s->result_tag), &tr) == 0) {
+				g->result = tr;
+			} else {
+				g->result = XQ_RESULT_UNKNOWN;
+				g->result_text = s->result_tag;
+			}
+		}
+		/* At the last token of the moves, not at what follows them
+		 * (the next game's first tag). */
+		if (s->total > 0)
+			report(r, g, s->have_last ? &s->last_place : end_place, 0, NULL, 0,
+			       XQ_SEV_NOTE, XQ_D_NO_RESULT,
+			       "the moves end with no result marker%s",
+			       g->result != XQ_RESULT_NONE ? "; the Result tag is used" : "");
+	} else if (s->result_tag && *s->result_tag) {
+		enum xq_result tr;
+		int std;
+		if (!xq_pgn_result_of(s->result_tag, strlen(s->result_tag), &tr, &std))
+			tr = XQ_RESULT_UNKNOWN;
+		if (tr != g->result)
+			report(r, g, &s->result_place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_RESULT,
+			       "the Result tag says '%s' but the moves end with '%s'", s->result_tag,
+			       g->result_text ? g->result_text : xq_result_string(g->result));
+	}
+	if (s->format_tag && s->dialect != XQ_NOTATION_AUTO &&
+	    !notation_matches_format(s->dialect, s->format_tag))
+		report(r, g, &s->format_place, 0, NULL, 0, XQ_SEV_NOTE, XQ_D_BAD_TAG,
+		       "the Format tag says '%s' but the moves are in %s notation", s->format_tag,
+		       xq_notation_name((enum xq_notation)s->dialect));
+}
+
+static int handle_word(struct pgn_reader *r, struct gstate *s, const struct tok *t, int *done)
+{
+	const char *w = xq_pgn_tok_text(r, t->start);
+	size_t n = (size_t)(t->end - t->start);
+	enum xq_result res;
+	int std, nag;
+
+	*done = 0;
+	if (xq_pgn_result_of(w, n, &res, &std)) {
+		if (r->nstack > 0) {
+			fail(r, s, &t->place, s->ply, w, n, XQ_D_SYNTAX,
+			     "a result inside a variation");
+			return 0;
+		}
+		s->g->result = res;
+		if (!std && !(s->g->result_text = xq_game_strdup(s->g, w, n)))
+			return oom(r, s);
+		s->have_result = 1;
+		*done = 1;
+		return 0;
+	}
+	if (xq_pgn_is_ellipsis(w, n))
+		return 0;
+	if ((nag = xq_pgn_nag_of(w, n)) != 0) {
+		if (s->moves == 0) {
+			report(r, s->g, &t->place, s->ply, w, n, XQ_SEV_WARNING, XQ_D_SYNTAX,
+			       "an annotation before any move is ignored");
+			return 0;
+		}
+		return xq_game_add_nag(s->g, s->cur, (uint8_t)nag) ? oom(r, s) : 0;
+	}
+	if ((w[0] == '+' || w[0] == '#') && xq_pgn_only_of(w, n, "+#"))
+		return 0; /* a check mark written apart from its move */
+	if (s->g->ntags == 0 && s->total == 0 && !s->start_given && xq_pgn_count_slashes(w, n) == 9)
+		return take_fen_line(r, s, t);
+	return add_move(r, s, t);
+}
+
+/*
+ * One token of a game.  Sets *ended when the game ended before it (it is
+ * pushed back for the next game) and *done after the result.
+ */
+static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *t, int *ended,
+		      int *done)
+{
+	int rc = 0;
+
+	if (t->type != T_EOF && t->type != T_IO && t->type != T_TAG) {
+		s->last_place = t->place;
+		s->have_last = 1;
+	}
+	switch (t->type) {
+	case T_EOF:
+	case T_IO:
+		finish(r, s, &t->place);
+		*ended = 1;
+		return 0;
+	case T_TAG:
+		if (!s->movetext && !new_header(r, s, t)) {
+			rc = take_tag(r, s, t);
+			s->last_tag_line = r->line;
+			break;
+		}
+		xq_pgn_push_back(r);
+		finish(r, s, &t->place);
+		*ended = 1;
+		return 0;
+	case T_COMMENT:
+		rc = take_comment(r, s, t);
+		if (s->total || s->g->ntags)
+			s->movetext = 1;
+		break;
+	case T_ESCAPE:
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_NOTE, XQ_D_SYNTAX,
+		       "escape line ('%%' in column 1) ignored");
+		break;
+	case T_LPAREN:
+		s->movetext = 1;
+		if (s->moves == 0) {
+			fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_SYNTAX,
+			     "'(' must follow the move it is a variation of");
+			break;
+		}
+		if ((rc = flush_pre(r, s)) || (rc = frame_push(r, s)))
+			break;
+		/* A variation replaces the last move: step back over it. */
+		s->ply--;
+		xq_board_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
+		s->cur = s->g->nodes[s->cur].parent;
+		s->moves = 0;
+		s->after_number = 0;
+		break;
+	case T_RPAREN:
+		s->movetext = 1;
+		if (r->nstack == 0) {
+			fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_SYNTAX, "')' with no '(' before it");
+			break;
+		}
+		if (s->moves == 0)
+			report(r, s->g, &t->place, s->ply, NULL, 0, XQ_SEV_WARNING, XQ_D_SYNTAX,
+			       "an empty variation");
+		if ((rc = flush_pre(r, s)))
+			break;
+		r->nstack--;
+		/* Back over the variation's own moves (its inner variations
+		 * stepped back over theirs), then the move it replaced again:
+		 * each move is stepped over a bounded number of times. */
+		while (s->ply >= r->stack[r->nstack].ply) {
+			s->ply--;
+			xq_board_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
+			s->cur = s->g->nodes[s->cur].parent;
+		}
+		s->cur = r->stack[r->nstack].cur;
+		s->ply = r->stack[r->nstack].ply;
+		s->moves = r->stack[r->nstack].moves;
+		s->after_number = 0;
+		xq_board_make(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply - 1]);
+		break;
+	case T_NAG:
+		s->movetext = 1;
+		if (t->num > 255 || s->moves == 0)
+			report(r, s->g, &t->place, s->ply, xq_pgn_tok_text(r, t->start),
+			       (size_t)(t->end - t->start), XQ_SEV_WARNING, XQ_D_SYNTAX,
+			       t->num > 255 ? "NAG out of range (0-255) ignored"
+					    : "a NAG before any move is ignored");
+		else if (xq_game_add_nag(s->g, s->cur, (uint8_t)t->num))
+			rc = oom(r, s);
+		break;
+	case T_NUMBER:
+		s->movetext = 1;
+		s->after_number = 1;
+		break;
+	case T_WORD:
+		s->movetext = 1;
+		rc = handle_word(r, s, t, done);
+		break;
+	case T_UNTERMINATED:
+		fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_SYNTAX,
+		     "'{' opens a comment that is not closed%s",
+		     r->raw_eof ? "" : " within 1 MiB");
+		break;
+	case T_STRAY:
+		fail(r, s, &t->place, s->ply, xq_pgn_tok_text(r, t->start), 1, XQ_D_SYNTAX,
+		     "unexpected '%c'", *xq_pgn_tok_text(r, t->start));
+		break;
+	case T_TOO_LONG:
+		fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_RESOURCE,
+		     "a line or word longer than 1 MiB");
+		break;
+	}
+	return rc;
+}
+
+static int movetext(struct pgn_reader *r, struct gstate *s)
+{
+	for (uint64_t was = xq_pgn_tok_progress(r);; XQ_ADVANCED(was, xq_pgn_tok_progress(r))) {
+		const struct tok *t = xq_pgn_next_tok(r);
+		int done = 0, ended = 0, rc = 0;
+		if (t->type != T_EOF && t->type != T_IO &&
+		    t->place.offset - s->g->place.offset > r->max_game) {
+			/* The game runs past its limit: nothing more is read. */
+			struct xq_diag d;
+			xq_diag_init(&d);
+			xq_format_limit_diag(&d, &xq_format_pgn, &r->opts, "the game");
+			fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_RESOURCE,
+			     "%s; the rest of the input is not read", d.msg);
+			return XQ_ERANGE;
+		}
+		if (t->bad)
+			fail_bad_byte(r, s, t);
+		else
+			rc = take_token(r, s, t, &ended, &done);
+		if (ended)
+			return 0;
+		if (rc)
+			return rc;
+		if (s->broken) {
+			resync(r, s);
+			if (s->have_result)
+				after_result(r, s);
+			finish(r, s, &t->place);
+			return 0;
+		}
+		if (done) {
+			struct xq_place end = t->place;
+			if (flush_pre(r, s))
+				return oom(r, s);
+			after_result(r, s);
+			finish(r, s, &end);
+			return 0;
+		}
+	}
+}
+
+static int read_game(struct pgn_reader *r, struct xq_game *g)
+{
+	struct gstate s;
+	const struct tok *t;
+
+	xq_game_clear(g);
+	r->post_node = XQ_NODE_NONE;
+	xq_buf_reset(&r->post);
+	t = xq_pgn_next_tok(r);
+	if (t->type == T_EOF)
+		return 0;
+	if (t->type == T_IO)
+		return r->io_rc;
+	xq_pgn_push_back(r);
+	r->game_start = t->start;
+	r->game_line = t->place.line;
+	memset(&s, 0, sizeof(s));
+	s.g = g;
+	s.board = g->start;
+	s.cur = XQ_ROOT;
+	s.dialect = XQ_NOTATION_AUTO;
+	g->number = ++r->games;
+	g->source = r->name;
+	g->place = t->place;
+	r->nstack = 0;
+	xq_buf_reset(&r->pre);
+	{
+		int rc = movetext(r, &s);
+		if (rc)
+			return rc == XQ_ERANGE ? rc : XQ_ENOMEM;
+		if (post_flush(r, g))
+			return XQ_ENOMEM;
+	}
+	if (r->io_rc)
+		return r->io_rc;
+	{
+		/* The game's text runs to the next game's first token (or the
+		 * end).  Text that is all ASCII is UTF-8 as well; a game that
+		 * reaches the input's first other byte is in the encoding found
+		 * there.  This depends on the bytes alone, never on how far the
+		 * reader happened to read ahead, so chunk readers agree. */
+		uint64_t end = r->pushed ? r->tok.start : r->pos;
+		enum xq_encoding enc =
+			r->enc != XQ_ENC_UNKNOWN && r->first_high < end ? r->enc : XQ_ENC_UTF8;
+		/* Lines in another encoding: the first one is reported, and the
+		 * game is said to be in that encoding.  The line of the next
+		 * game's first token is that game's (a BOM before its tag). */
+		uint64_t upto = r->pushed && r->line_start <= end ? r->line_start : end;
+		xq_pgn_take_foreign(r, upto);
+		for (int kind = XQ_TEXTDEC_FOREIGN; kind <= XQ_TEXTDEC_AMBIGUOUS; kind += 2) {
+			for (size_t i = 0; i < r->nforeign && r->foreign[i].dpos < upto; i++) {
+				const struct foreign *f = &r->foreign[i];
+				char msg[200];
+				if ((int)f->kind != kind)
+					continue;
+				if (kind == XQ_TEXTDEC_FOREIGN) {
+					xq_textdec_foreign_message(msg, sizeof(msg), f->enc, r->enc);
+					enc = f->enc;
+				} else {
+					xq_textdec_ambiguous_message(msg, sizeof(msg), f->enc);
+				}
+				report(r, g, &f->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_ENCODING, "%s",
+				       msg);
+				break;
+			}
+		}
+		/* Placed ones from the next game's line stay for it. */
+		{
+			size_t keep = 0;
+			for (size_t i = 0; i < r->nforeign; i++)
+				if (r->foreign[i].dpos >= upto)
+					r->foreign[keep++] = r->foreign[i];
+			r->nforeign = keep;
+		}
+		g->encoding = xq_encoding_name(enc);
+	}
+	return 1;
+}
+
+int xq_pgn_read(void *reader, struct xq_game *g)
+{
+	struct pgn_reader *r = reader;
+	int rc = read_game(r, g);
+
+	r->game_start = NO_POS;
+	return xq_read_guard(&r->guard, rc, xq_pgn_tok_progress(r), g, r->sink);
+}
+
+/* A reader at the start of an input; the caller sets where its bytes come from. */
+struct pgn_reader *xq_pgn_new_reader(const struct xq_read_opts *opts, const struct xq_sink *sink)
+{
+	struct pgn_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->sink = sink;
+	if (opts)
+		r->opts = *opts;
+	r->max_game = xq_format_record_limit(&xq_format_pgn, opts);
+	r->first_high = UINT64_MAX;
+	xq_buf_init(&r->raw);
+	xq_buf_init(&r->dec);
+	xq_buf_init(&r->scratch);
+	xq_buf_init(&r->pre);
+	xq_buf_init(&r->post);
+	r->post_node = XQ_NODE_NONE;
+	r->line = 1;
+	r->cr_at = UINT64_MAX;
+	r->game_start = r->skip_start = NO_POS;
+	xq_diag_init(&r->md);
+	r->enc = XQ_ENC_UNKNOWN;
+	if (r->opts.encoding == XQ_ENC_UTF8) {
+		r->enc = XQ_ENC_UTF8;
+		r->first_high = 0;
+	}
+	if (xq_buf_grow(&r->raw, CHUNK)) {
+		free(r);
+		return NULL;
+	}
+	xq_pgn_set_text(r);
+	return r;
+}
+
+int xq_pgn_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
+			   const struct xq_sink *sink)
+{
+	struct pgn_reader *r = xq_pgn_new_reader(opts, sink);
+
+	if (!r)
+		return XQ_ENOMEM;
+	r->in = in;
+	r->name = xq_input_name(in);
+	*out = r;
+	return 0;
+}
+
+void xq_pgn_close_reader(void *reader)
+{
+	struct pgn_reader *r = reader;
+
+	if (!r)
+		return;
+	if (r->td_live)
+		xq_textdec_release(&r->td);
+	xq_pgn_shadow_free(r->shadow);
+	xq_buf_release(&r->raw);
+	xq_buf_release(&r->dec);
+	xq_buf_release(&r->scratch);
+	xq_buf_release(&r->pre);
+	xq_buf_release(&r->post);
+	free(r->stack);
+	free(r->path);
+	free(r);
+}

@@ -1,0 +1,413 @@
+/*
+ * pgn_split.c: PGN chunk readers and the splitter that cuts an
+ * input into chunks for parallel reading (see pgn.c for the
+ * whole, pgn_int.h for what the parts share).
+ */
+#include "pgn_int.h"
+
+/* ---- reading chunks, and splitting an input into them ------------------------ */
+
+/*
+ * A chunk reader is the reader above started at a split point: its
+ * cursors (position, line, column 1, game count) are what the sequential
+ * reader has there, and the encoding is the input's, found by the splitter
+ * from the bytes at the input's start (a chunk may hold only ASCII, or
+ * start in the middle of Chinese text).  Its bytes come from the caller.
+ */
+static int pgn_open_chunk(void **out, const struct xq_chunk *c, const struct xq_read_opts *opts,
+			  const struct xq_sink *sink)
+{
+	struct pgn_reader *r = xq_pgn_new_reader(opts, sink);
+
+	if (!r)
+		return XQ_ENOMEM;
+	r->src = c->bytes;
+	r->name = c->name;
+	r->pos = r->base = r->col_pos = r->map_d = r->line_start = c->offset;
+	r->raw_base = r->map_r = c->offset;
+	r->line = c->line;
+	r->games = c->records;
+	if (c->offset > 0) {
+		/* A byte order mark is looked for at the input's start only. */
+		r->bom_checked = 1;
+		if (r->opts.encoding != XQ_ENC_UNKNOWN && r->opts.encoding != XQ_ENC_UTF8) {
+			if (xq_pgn_start_conversion(r, r->opts.encoding)) {
+				xq_pgn_close_reader(r);
+				return XQ_EUNSUPPORTED;
+			}
+			r->first_high = 0;
+		} else if (r->opts.encoding == XQ_ENC_UNKNOWN && c->encoding != XQ_ENC_UNKNOWN &&
+			   c->first_high < c->offset) {
+			/* Past the first byte that is not ASCII: the encoding is set. */
+			r->first_high = c->first_high;
+			if (c->encoding == XQ_ENC_UTF8)
+				r->enc = XQ_ENC_UTF8;
+			else if (xq_pgn_start_conversion(r, c->encoding)) {
+				xq_pgn_close_reader(r);
+				return XQ_EUNSUPPORTED;
+			}
+		}
+	}
+	/* Met later in the chunk, the first byte that is not ASCII gets the
+	 * encoding the splitter found there, not one guessed from the chunk. */
+	if (r->enc == XQ_ENC_UNKNOWN)
+		r->given = c->encoding;
+	*out = r;
+	return 0;
+}
+
+static int pgn_chunk_next(void *reader, struct xq_place *next)
+{
+	struct pgn_reader *r = reader;
+
+	/* The game ended on seeing the next one's first token, which is
+	 * pushed back; with the end of the bytes met, the game might have
+	 * gone on in bytes the chunk does not have. */
+	if (r->raw_eof || r->io_rc || !r->pushed)
+		return 0;
+	*next = r->tok.place;
+	return 1;
+}
+
+/*
+ * The splitter runs the reader's own lexer over the input (so tokens,
+ * lines, columns, offsets, the encoding and every quirk of the text are
+ * exactly the reader's) and follows, token by token, the decisions that
+ * end a game: a tag after move text or after a blank line, a result and
+ * what may follow it, the resynchronisation after an error it can see
+ * (a stray brace, a bad byte, unbalanced parentheses, a result inside a
+ * variation).  It builds no game and checks no move, so a game that a
+ * move breaks may end elsewhere for the reader; the caller's check of
+ * each chunk (chunk_next) catches that.
+ *
+ * A game start is a split point when its first token is a tag line
+ * without flaws or a move number, in column 1: a reader of the games
+ * before it must see that token to end the last of them, so the point's
+ * `seen` is the end of its line.
+ */
+struct pgn_split {
+	struct pgn_reader *r;
+	struct xq_buf word;  /* a word decoded for real */
+	uint64_t games;      /* games started so far */
+	int pending;         /* the game of the point returned last is still to scan */
+	/* the game being scanned */
+	size_t ntags;
+	int game_tag;        /* it has a Game tag */
+	int movetext, start_given, broken, result;
+	uint64_t last_tag_line;
+	uint32_t total, moves;
+	uint32_t *stack;     /* `moves` of the lines a '(' left */
+	size_t nstack, stack_cap;
+};
+
+static void no_report(const struct xq_diag *d, void *payload)
+{
+	(void)d;
+	(void)payload;
+}
+
+static const struct xq_sink silent = {no_report, NULL};
+
+static int pgn_split_open(void **out, const struct xq_bytes *src, const struct xq_read_opts *opts)
+{
+	struct pgn_split *s = calloc(1, sizeof(*s));
+
+	if (!s || !(s->r = xq_pgn_new_reader(opts, &silent)) ||
+	    !(s->r->shadow = calloc(1, sizeof(*s->r->shadow)))) {
+		if (s && s->r)
+			xq_pgn_close_reader(s->r);
+		free(s);
+		return XQ_ENOMEM;
+	}
+	xq_buf_init(&s->r->shadow->tmp);
+	xq_buf_init(&s->word);
+	s->r->src = *src;
+	s->r->name = "";
+	*out = s;
+	return 0;
+}
+
+static void pgn_split_close(void *sp)
+{
+	struct pgn_split *s = sp;
+
+	if (!s)
+		return;
+	xq_pgn_close_reader(s->r);
+	xq_buf_release(&s->word);
+	free(s->stack);
+	free(s);
+}
+
+/* Is tag line `t`, read before any move text, the next game's?  As new_header(). */
+static int split_new_header(struct pgn_split *s, const struct tok *t)
+{
+	if (s->ntags == 0)
+		return 0;
+	if (t->place.line > s->last_tag_line + 1)
+		return 1;
+	return t->body_end - t->body == 4 && !memcmp(xq_pgn_tok_text(s->r, t->body), "Game", 4) &&
+	       s->game_tag;
+}
+
+/*
+ * The text of word `t` (its length in *n): the lexer's, unless that holds
+ * placeholders for legacy characters and the word is one whose characters
+ * matter: a result, an ellipsis or annotation marks (three characters at
+ * most), or a word that may be too long to be a move; `always` asks for
+ * the real text in any case.
+ */
+static const char *split_word_text(struct pgn_split *s, const struct tok *t, size_t *n, int always)
+{
+	struct pgn_reader *r = s->r;
+	const char *w = xq_pgn_tok_text(r, t->start);
+	size_t len = (size_t)(t->end - t->start), chars = 0, bad;
+	int high = 0;
+	uint64_t a, b;
+
+	*n = len;
+	if (!r->conv || !r->shadow || (!always && len > 9 && len <= 60))
+		return w; /* more than 3 characters (none is more than 3 bytes) */
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)w[i];
+		chars += (c & 0xC0) != 0x80;
+		high |= c >= 0x80;
+	}
+	if (!high || (!always && chars > 3 && len <= 60))
+		return w;
+	a = xq_pgn_offset_of(r, t->start);
+	b = xq_pgn_offset_peek(r, t->end);
+	xq_buf_reset(&s->word);
+	if (b == UINT64_MAX ||
+	    xq_transcoder_convert(&r->shadow->tc, r->raw.ptr + (a - r->raw_base), (size_t)(b - a),
+				  &s->word, &bad))
+		return w;
+	*n = s->word.len;
+	return s->word.ptr;
+}
+
+static int split_header_hook(void *ctx, const struct tok *t)
+{
+	return split_new_header(ctx, t);
+}
+
+static const char *split_word_hook(void *ctx, const struct tok *t, size_t *n, int always)
+{
+	return split_word_text(ctx, t, n, always);
+}
+
+static struct game_end split_end(struct pgn_split *s)
+{
+	struct game_end e = {s, split_header_hook, split_word_hook, NULL, NULL, &s->last_tag_line};
+	return e;
+}
+
+/* A word of the move text, as handle_word() and add_move() take it
+ * (every move is taken as legal). */
+static void split_word(struct pgn_split *s, const struct tok *t)
+{
+	struct pgn_reader *r = s->r;
+	size_t n;
+	const char *w = split_word_text(s, t, &n, 0);
+	enum xq_result res;
+	int std;
+	char marks[8];
+
+	if (xq_pgn_result_of(w, n, &res, &std)) {
+		if (s->nstack > 0)
+			s->broken = 1;
+		else
+			s->result = 1;
+		return;
+	}
+	if (xq_pgn_is_ellipsis(w, n) || xq_pgn_nag_of(w, n) || ((w[0] == '+' || w[0] == '#') && xq_pgn_only_of(w, n, "+#")))
+		return;
+	if (s->ntags == 0 && s->total == 0 && !s->start_given && xq_pgn_count_slashes(w, n) == 9) {
+		r->pos = xq_pgn_fen_line_end(r, t);
+		s->start_given = 1;
+		return;
+	}
+	if (n > WORD_MAX || xq_pgn_split_marks(w, n, marks) == 0) {
+		s->broken = 1;
+		return;
+	}
+	s->moves++;
+	s->total++;
+}
+
+/* Scan one game, as xq_pgn_read() and movetext() read it. */
+static int split_game_tokens(struct pgn_split *s)
+{
+	struct pgn_reader *r = s->r;
+
+	s->ntags = 0;
+	s->game_tag = s->movetext = s->start_given = s->broken = s->result = 0;
+	s->last_tag_line = s->total = s->moves = 0;
+	s->nstack = 0;
+	for (uint64_t was = xq_pgn_tok_progress(r);; XQ_ADVANCED(was, xq_pgn_tok_progress(r))) {
+		const struct tok *t = xq_pgn_next_tok(r);
+		if (t->bad) {
+			s->broken = 1;
+		} else {
+			switch (t->type) {
+			case T_EOF:
+			case T_IO:
+				return 0;
+			case T_TAG:
+				if (s->movetext || split_new_header(s, t)) {
+					xq_pgn_push_back(r);
+					return 0;
+				}
+				if (t->tag_flags & TAG_NO_NAME) {
+					s->broken = 1;
+				} else {
+					const char *name = xq_pgn_tok_text(r, t->body);
+					size_t nlen = (size_t)(t->body_end - t->body);
+					s->ntags++;
+					if (nlen == 4 && !memcmp(name, "Game", 4))
+						s->game_tag = 1;
+					else if (nlen == 3 && !memcmp(name, "FEN", 3) && t->value_end > t->value)
+						s->start_given = 1;
+				}
+				s->last_tag_line = r->line;
+				break;
+			case T_COMMENT:
+				if (s->total || s->ntags)
+					s->movetext = 1;
+				break;
+			case T_ESCAPE:
+				break;
+			case T_LPAREN:
+				s->movetext = 1;
+				if (s->moves == 0) {
+					s->broken = 1;
+					break;
+				}
+				if (XQ_ALLOC_GROW(s->stack, s->nstack + 1, s->stack_cap))
+					return XQ_ENOMEM;
+				s->stack[s->nstack++] = s->moves;
+				s->moves = 0;
+				break;
+			case T_RPAREN:
+				s->movetext = 1;
+				if (s->nstack == 0)
+					s->broken = 1;
+				else
+					s->moves = s->stack[--s->nstack];
+				break;
+			case T_NAG:
+			case T_NUMBER:
+				s->movetext = 1;
+				break;
+			case T_WORD:
+				s->movetext = 1;
+				split_word(s, t);
+				break;
+			case T_UNTERMINATED:
+			case T_STRAY:
+			case T_TOO_LONG:
+				s->broken = 1;
+				break;
+			}
+		}
+		if (s->broken) {
+			struct game_end e = split_end(s);
+			if (xq_pgn_skip_broken(r, (long)s->nstack, s->movetext, &e))
+				xq_pgn_skip_after_result(r, &e);
+			return 0;
+		}
+		if (s->result) {
+			struct game_end e = split_end(s);
+			xq_pgn_skip_after_result(r, &e);
+			return 0;
+		}
+	}
+}
+
+/* The game whose first token is pushed back: its limits are the reader's. */
+static int split_game(struct pgn_split *s)
+{
+	struct pgn_reader *r = s->r;
+	int rc;
+
+	r->game_start = r->tok.start;
+	r->game_line = r->tok.place.line;
+	rc = split_game_tokens(s);
+	r->game_start = NO_POS;
+	return rc;
+}
+
+/*
+ * Is the game start `t` a split point?  Fills *pt but `records` when it
+ * is: a tag line with no flaw, or a move number, in column 1, with its
+ * line's end in reach.
+ */
+static int split_point(struct pgn_split *s, const struct tok *t, struct xq_split_point *pt)
+{
+	struct pgn_reader *r = s->r;
+	uint64_t p = t->end, start = xq_pgn_offset_of(r, t->start), seen;
+
+	if (t->bad || t->place.col != 1 || (t->type != T_NUMBER && t->type != T_TAG) ||
+	    (t->type == T_TAG && t->tag_flags))
+		return 0;
+	for (;;) {
+		unsigned char c;
+		if (p - t->start > 4096 || !xq_pgn_have(r, p, t->start))
+			return 0;
+		c = AT(r, p);
+		if (c == '\n' || c == '\r')
+			break;
+		p++;
+	}
+	seen = xq_pgn_offset_peek(r, p);
+	if (seen == UINT64_MAX)
+		return 0;
+	pt->offset = start;
+	pt->line = t->place.line;
+	pt->seen = seen + 1;
+	pt->encoding = r->enc;
+	pt->first_high = r->first_high;
+	return 1;
+}
+
+static int pgn_split_next(void *sp, struct xq_split_point *pt)
+{
+	struct pgn_split *s = sp;
+	struct pgn_reader *r = s->r;
+
+	/* Every round scans a game start past the last one. */
+	for (uint64_t was = r->pos;; XQ_ADVANCED(was, r->pos)) {
+		const struct tok *t;
+		int is_point, rc;
+		if (s->pending) {
+			s->pending = 0;
+			if ((rc = split_game(s)))
+				return rc;
+		}
+		t = xq_pgn_next_tok(r);
+		if (t->type == T_IO)
+			return r->io_rc;
+		if (r->enc == XQ_ENC_UTF16LE || r->enc == XQ_ENC_UTF16BE)
+			return XQ_EUNSUPPORTED; /* chunks could not start mid-file */
+		if (t->type == T_EOF)
+			return 0;
+		is_point = split_point(s, t, pt);
+		if (r->io_rc)
+			return r->io_rc;
+		xq_pgn_push_back(r);
+		s->pending = 1;
+		if (is_point) {
+			pt->records = s->games++;
+			return 1;
+		}
+		s->games++;
+	}
+}
+
+const struct xq_split_ops xq_pgn_split = {
+	pgn_split_open,
+	pgn_split_next,
+	pgn_split_close,
+	pgn_open_chunk,
+	pgn_chunk_next,
+};
