@@ -95,7 +95,7 @@ static const struct opt_spec options[] = {
 	OPT_VALUE(O_BLUNDER, 0, "blunder", "CP", "?? for a loss of CP (default 300)"),
 	OPT_VALUE(O_PV, 0, "pv-threshold", "CP", "add the engine's best line where a move loses CP or more"),
 	OPT_FLAG(O_VARIATIONS, 0, "variations", "annotate the moves of variations too"),
-	OPT_VALUE(O_RULES, 0, "rules", "SET", "built-in engine: repetition rules, asian (default) or chinese"),
+	OPT_VALUE(O_RULES, 0, "rules", "SET", "built-in engine: repetition rules, asian (default), chinese or none"),
 	OPT_VALUE(O_HASH, 0, "hash", "MB", "built-in engine: hash table size per thread (default 16)"),
 	OPT_VALUE(O_TO, 't', "to", "FORMAT", "pgn (default), ndjson (one record per ply) or html (a page with graphs)"),
 	OPT_FLAG(O_EVAL_COMMAND, 0, "eval-command", "write scores as [%eval 0.35,12] commands, as chess tools read them"),
@@ -154,6 +154,7 @@ struct actx {
 	struct xq_rules_options rules;
 	size_t hash_mb;
 	int rules_given;
+	int no_rules;            /* --rules none: a repetition is a draw, no move limit */
 	int keep_broken, force, resume_mode;
 	const char *to_name;
 	struct movetext mt;
@@ -241,6 +242,7 @@ static int analyser_start(struct actx *c, struct aworker *w)
 		so.hash_mb = c->hash_mb;
 		so.stop = &cmd_stop;
 		so.rules = &c->rules;
+		so.plain_repetitions = c->no_rules;
 		if (xq_search_new(&w->a.search, &so, &d)) {
 			cmd_error("%s", d.msg);
 			return XQ_EXIT_IO;
@@ -579,7 +581,7 @@ static void describe_settings(struct actx *c, const struct xq_engine *e)
 				    c->eopts[i].value);
 	} else {
 		xq_buf_addf(b, "built-in engine, %s rules, hash %zu MB",
-			    xq_rules_set_name(c->rules.rules), c->hash_mb);
+			    c->no_rules ? "no" : xq_rules_set_name(c->rules.rules), c->hash_mb);
 	}
 	if (l->depth)
 		xq_buf_addf(b, ", depth %d", l->depth);
@@ -840,7 +842,13 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	case O_PV: return num_option(p, "--pv-threshold", value, 0, 100000, NUM_I32, &s->pv_threshold);
 	case O_VARIATIONS: s->variations = 1; return 0;
 	case O_EVAL_COMMAND: s->eval_command = 1; return 0;
-	case O_RULES: return opt_rules(p, value, 0, &c->rules_given, &c->rules.rules);
+	case O_RULES:
+		c->no_rules = !strcmp(value, "none");
+		if (c->no_rules) {
+			c->rules_given = 1;
+			return 0;
+		}
+		return opt_rules(p, value, 0, &c->rules_given, &c->rules.rules);
 	case O_HASH: return num_option(p, "--hash", value, 1, 65536, NUM_SIZE, &c->hash_mb);
 	case O_TO: c->to_name = value; return 0;
 	case O_NOTATION:

@@ -117,30 +117,9 @@ static const char *severity_color(enum xq_severity s)
 	return s == XQ_SEV_ERROR ? "01;31" : s == XQ_SEV_WARNING ? "01;35" : "01;36";
 }
 
-/*
- * Text a reader skipped after a game's result (trailing-data) comes in the
- * move's slot: it names no move, so it goes in the message, and the label
- * names only the game.
- */
-static const struct xq_diag *junk_in_message(const struct xq_diag *d, struct xq_diag *copy)
-{
-	size_t len;
-
-	if (d->code != XQ_D_TRAILING || d->ply || !d->move[0])
-		return d;
-	*copy = *d;
-	copy->move[0] = '\0';
-	len = strlen(copy->msg);
-	snprintf(copy->msg + len, sizeof(copy->msg) - len, ": '%s'", d->move);
-	return copy;
-}
-
 int report_text_color(struct xq_buf *b, const struct xq_diag *d, int binary, int color)
 {
-	struct xq_diag copy;
 	int rc = add_place(b, d, binary);
-
-	d = junk_in_message(d, &copy);
 
 	note_bug(d);
 
@@ -172,10 +151,7 @@ int report_text_color(struct xq_buf *b, const struct xq_diag *d, int binary, int
 
 int report_json(struct xq_buf *b, const struct xq_diag *d, int binary)
 {
-	struct xq_diag copy;
 	int rc = xq_buf_adds(b, "{\"schema\":\"" REPORT_DIAG_SCHEMA "\"");
-
-	d = junk_in_message(d, &copy);
 
 	note_bug(d);
 

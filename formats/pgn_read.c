@@ -882,10 +882,14 @@ static void rg_trailing(void *ctx, const struct tok *t)
 {
 	struct reading_game *rg = ctx;
 	const char *w = xq_pgn_tok_text(rg->r, t->start);
-	size_t n = (size_t)(t->end - t->start);
+	size_t n = (size_t)(t->end - t->start), k = n > 40 ? 40 : n;
 
-	report(rg->r, rg->s->g, &t->place, 0, w, n > 40 ? 40 : n, XQ_SEV_WARNING, XQ_D_TRAILING,
-	       "text after the result is not part of the game and is skipped");
+	/* The text is quoted in the message (cut at a character boundary):
+	 * it names no move, so the move's slot stays empty. */
+	while (k > 0 && k < n && ((unsigned char)w[k] & 0xC0) == 0x80)
+		k--;
+	report(rg->r, rg->s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_TRAILING,
+	       "text after the result is not part of the game and is skipped: '%.*s'", (int)k, w);
 }
 
 static struct game_end reading_end(struct reading_game *rg)

@@ -459,7 +459,11 @@ static int ruled(struct xq_search *s, int ply, int *score)
 
 	if (s->in_null || xq_rules_track_probe(&s->track, &s->b, &p) != 1)
 		return 0;
-	if (p.verdict == XQ_VERDICT_RED_LOSES || p.verdict == XQ_VERDICT_BLACK_LOSES) {
+	if (s->o.plain_repetitions) {
+		if (p.limit)
+			return 0; /* no move limit without rules */
+		*score = 0;
+	} else if (p.verdict == XQ_VERDICT_RED_LOSES || p.verdict == XQ_VERDICT_BLACK_LOSES) {
 		int loser = p.verdict == XQ_VERDICT_RED_LOSES ? XQ_RED : XQ_BLACK;
 		*score = loser == s->b.side ? -MATE + ply : MATE - ply;
 	} else if (p.limit && !has_legal_move(&s->b)) {

@@ -216,6 +216,13 @@ struct xq_search_opts {
 	 * without a capture draw).  Copied.
 	 */
 	const struct xq_rules_options *rules;
+	/*
+	 * Judge nothing by the rules: a position that repeats is a draw
+	 * whoever caused it (no perpetual check or chase loses), as chess
+	 * engines count repetitions, and there is no move limit.  For
+	 * `--rules none`.
+	 */
+	int plain_repetitions;
 };
 
 /*

@@ -540,6 +540,28 @@ static void perpetual_check_loses_in_the_search(void **state)
 	xq_search_free(s);
 }
 
+static void without_rules_a_perpetual_check_is_only_a_draw(void **state)
+{
+	struct xq_search *s;
+	struct xq_analysis a;
+	struct xq_limit lim = {5, 0, 0};
+	/* The position above: black's endless checks lose by the rules; with
+	 * none (plain_repetitions, `--rules none`) they hold the draw. */
+	struct xq_board b = pos("3k5/2P1a4/4PP3/9/9/9/9/r8/5K3/9 w - - 0 1");
+	struct xq_search_opts o;
+	struct xq_diag d;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.plain_repetitions = 1;
+	xq_diag_init(&d);
+	assert_int_equal(xq_search_new(&s, &o, &d), 0);
+	run(s, &b, NULL, 0, lim, &a);
+	assert_int_equal(a.score.kind, XQ_SCORE_CP);
+	assert_true(a.score.value > -300 && a.score.value < 300);
+	xq_search_free(s);
+}
+
 /* ---- the analyser interface ------------------------------------------------- */
 
 static void analyser_checks_limit_and_history(void **state)
@@ -620,6 +642,7 @@ int main(void)
 		cmocka_unit_test(move_time_limits_the_search),
 		cmocka_unit_test(returning_to_a_position_of_the_history_is_a_draw),
 		cmocka_unit_test(perpetual_check_loses_in_the_search),
+		cmocka_unit_test(without_rules_a_perpetual_check_is_only_a_draw),
 		cmocka_unit_test(analyser_checks_limit_and_history),
 		cmocka_unit_test(oversized_hash_is_refused),
 	};
