@@ -32,3 +32,29 @@ report() {
 	printf '%s %s %s\n' "$(cut -d' ' -f1 "$1" | median)" "$(cut -d' ' -f2 "$1" | median)" \
 		"$(cut -d' ' -f3 "$1" | sort -n | tail -1)"
 }
+
+# bench_start NAME: for a script that sets $xqkit and $corpus, checks that
+# both are there and makes $work: $BENCH_DIR (kept), else a temporary
+# folder removed at the end.
+bench_start() {
+	[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
+	[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
+	if [ -n "${BENCH_DIR:-}" ]; then
+		work=$BENCH_DIR
+		mkdir -p "$work"
+	else
+		work=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-$1.XXXXXX")
+		trap 'rm -rf "$work"' EXIT
+		trap 'exit 130' INT
+		trap 'exit 143' TERM
+	fi
+}
+
+# corpus_pgn FILE: the corpus's UTF-8 PGN files (as validate finds them),
+# each once, one after the other with blank lines between, in FILE.
+corpus_pgn() {
+	"$xqkit" validate -r -q --format ndjson "$corpus" 2> /dev/null |
+		grep '"format":"pgn"' | grep '"encoding":"utf-8"' |
+		sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' > "$work/files"
+	while IFS= read -r f; do cat "$f"; printf '\n\n'; done < "$work/files" > "$1"
+}

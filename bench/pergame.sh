@@ -23,24 +23,11 @@ runs=${1:-5}
 games=${2:-10000}
 xqkit=${XQKIT:-./xqkit}
 corpus=${XQ_SHARED:-../shared}/corpus
-[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
-[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 . bench/lib.sh
-if [ -n "${BENCH_DIR:-}" ]; then
-	work=$BENCH_DIR
-	mkdir -p "$work"
-else
-	work=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-pergame.XXXXXX")
-	trap 'rm -rf "$work"' EXIT
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
-fi
+bench_start pergame
 
 # The UTF-8 PGN files of the corpus, repeated to at least GAMES games.
-"$xqkit" validate -r -q --format ndjson "$corpus" 2> /dev/null |
-	grep '"format":"pgn"' | grep '"encoding":"utf-8"' |
-	sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' > "$work/files"
-while IFS= read -r f; do cat "$f"; printf '\n\n'; done < "$work/files" > "$work/once.pgn"
+corpus_pgn "$work/once.pgn"
 : > "$work/in.pgn"
 n=0
 while [ "$n" -lt "$games" ]; do

@@ -19,24 +19,11 @@ small=${2:-100000}
 large=${3:-1000000}
 xqkit=${XQKIT:-./xqkit}
 corpus=${XQ_SHARED:-../shared}/corpus
-[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
-[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 . bench/lib.sh
-if [ -n "${BENCH_DIR:-}" ]; then
-	work=$BENCH_DIR
-	mkdir -p "$work"
-else
-	work=$(mktemp -d "${TMPDIR:-/tmp}/xqkit-bench-scale.XXXXXX")
-	trap 'rm -rf "$work"' EXIT
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
-fi
+bench_start scale
 
-# The UTF-8 PGN files of the corpus that read without an error.
-"$xqkit" validate -r -q --format ndjson "$corpus" 2> /dev/null |
-	grep '"format":"pgn"' | grep '"encoding":"utf-8"' |
-	sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' > "$work/files"
-while IFS= read -r f; do cat "$f"; printf '\n\n'; done < "$work/files" > "$work/one.pgn"
+# The UTF-8 PGN files of the corpus.
+corpus_pgn "$work/one.pgn"
 per=$("$xqkit" validate -q --format ndjson "$work/one.pgn" 2> /dev/null | tail -1 |
 	sed -n 's/.*"games":\([0-9]*\).*/\1/p')
 [ -n "$per" ] && [ "$per" -gt 0 ] || { echo "no games in the corpus's UTF-8 PGN files" >&2; exit 1; }

@@ -786,19 +786,14 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	case O_KEEP: c->keep_broken = 1; break;
 	case O_VERIFY: c->verify = 1; break;
 	case O_STRICT: c->strict = 1; break;
-	case O_SYNC:
-		if (!strcmp(value, "end"))
-			c->sync = SYNC_END;
-		else if (!strcmp(value, "each"))
-			c->sync = SYNC_EACH;
-		else if (!strcmp(value, "none"))
-			c->sync = SYNC_NONE;
-		else {
-			snprintf(p->err, sizeof(p->err), "--sync must be end, each or none, not '%s'",
-				 value);
+	case O_SYNC: {
+		static const char *const names[] = {"end", "each", "none", NULL};
+		int i = opt_choice(p, "--sync", value, names);
+		if (i < 0)
 			return -1;
-		}
+		c->sync = i == 0 ? SYNC_END : i == 1 ? SYNC_EACH : SYNC_NONE;
 		break;
+	}
 	}
 	return 0;
 }

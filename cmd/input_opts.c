@@ -66,17 +66,13 @@ void input_opts_alias(struct input_opts *o, const char *old, const char *now)
 
 static int take_color(struct input_opts *o, struct opt_parser *p, const char *value)
 {
-	if (!strcmp(value, "auto"))
-		o->color = COLOR_AUTO;
-	else if (!strcmp(value, "always"))
-		o->color = COLOR_ALWAYS;
-	else if (!strcmp(value, "never"))
-		o->color = COLOR_NEVER;
-	else {
-		snprintf(p->err, sizeof(p->err), "--color must be auto, always or never, not '%s'",
-			 value);
+	static const char *const names[] = {"auto", "always", "never", NULL};
+	static const enum color_when when[] = {COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER};
+	int i = opt_choice(p, "--color", value, names);
+
+	if (i < 0)
 		return -1;
-	}
+	o->color = when[i];
 	return 0;
 }
 

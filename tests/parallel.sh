@@ -53,6 +53,17 @@ same() {
 	[ -s "$2" ] || fail "$1: nothing to compare"
 }
 
+# same_annotated WHO DIR: the parts DIR/part-*.ndjson are one run's annotated
+# games, and the summaries DIR/summary-*.ndjson merged are its summary.
+same_annotated() {
+	LC_ALL=C sort one-annotated.ndjson > a
+	cat "$2"/part-*.ndjson | LC_ALL=C sort > b
+	same "$1: the parts are one run's annotated games" a b
+	summaries one-summary.ndjson > a
+	xqkit merge-summaries "$2"/summary-*.ndjson | summaries > b
+	same "$1: the merged summary is one run's" a b
+}
+
 # A folder of records (damaged ones among them); one big PGN file whose
 # games all start with [Event, a byte that is not UTF-8 in some (the test
 # files repeated); and for annotate, whose exit status says whether a game
@@ -105,12 +116,7 @@ seq 1 6 | parallel -j2 --joblog out/jobs.log --resume-failed \
 LC_ALL=C sort ran | tr '\n' ' ' > a
 printf '1 2 3 3 4 5 6 ' > b
 same "annotate: --resume-failed runs only the failed shard again" a b
-LC_ALL=C sort one-annotated.ndjson > a
-cat out/part-*.ndjson | LC_ALL=C sort > b
-same "annotate: the parts of 6 shards are one run's annotated games" a b
-summaries one-summary.ndjson > a
-xqkit merge-summaries out/summary-*.ndjson | summaries > b
-same "annotate: the merged summary is one run's" a b
+same_annotated "annotate, 6 shards" out
 
 # ---- one big file by --shard ----------------------------------------------------
 xqkit validate -q --format ndjson big.pgn > one.ndjson
@@ -152,12 +158,7 @@ mkdir slurm
 for id in 1 2 3; do
 	SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_COUNT=3 sh job.sh || fail "slurm: task $id failed"
 done
-LC_ALL=C sort one-annotated.ndjson > a
-cat slurm/part-*.ndjson | LC_ALL=C sort > b
-same "slurm: the parts of 3 tasks are one run's annotated games" a b
-summaries one-summary.ndjson > a
-xqkit merge-summaries slurm/summary-*.ndjson | summaries > b
-same "slurm: the merged summary is one run's" a b
+same_annotated "slurm, 3 tasks" slurm
 SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=3 sh job.sh 2> /dev/null
 [ $? -eq 2 ] || fail "slurm: a task numbered 0 should be a usage error"
 
