@@ -60,6 +60,7 @@
 
 #include "alloc.h"
 #include "ccbridge.h"
+#include "flattree.h"
 #include "movegen.h"
 #include "utf8.h"
 
@@ -665,12 +666,12 @@ static int set_comment(struct cbf_reader *r, const struct cbf_doc *doc, struct x
 
 static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_game *g)
 {
-	struct xq_ccb_tree t;
+	struct xq_flat_tree t;
 	int first = 1, rc = 0, attr_noted = 0;
 	uint32_t after_end = 0, entries = 0;
 	size_t end = children_end(doc, doc->list);
 
-	xq_ccb_tree_init(&t, g);
+	xq_flat_tree_init(&t, g);
 	for (size_t i = doc->list + 1; i < end; i++) {
 		const struct cbf_elem *e = &doc->elems[i];
 		struct xq_place pl;
@@ -732,7 +733,7 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 			g->flags |= XQ_GAME_BROKEN;
 		}
 		xq_diag_init(&d);
-		added = xq_ccb_tree_add(&t, m, e->branch, e->end, &node, &d);
+		added = xq_flat_tree_add(&t, m, e->branch, e->end, &node, &d);
 		if (added == XQ_EILLEGAL) {
 			xq_format_report(r->sink, r->name, g->number, &pl, 0, ply, value,
 				      value ? strlen(value) : 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
@@ -781,7 +782,7 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 		if (entries == 0)
 			g->flags |= XQ_GAME_EMPTY;
 	}
-	xq_ccb_tree_release(&t);
+	xq_flat_tree_release(&t);
 	return rc;
 }
 

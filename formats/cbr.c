@@ -37,6 +37,7 @@
  * flat-list builder; comments have their CRLF turned into LF.
  */
 #include "cbr_int.h"
+#include "flattree.h"
 
 /* Start a task that may read `budget` bytes of input from `from` on. */
 void xq_cbr_budget_start(struct cbr_reader *r, int task, uint64_t from, uint64_t budget)
@@ -388,12 +389,12 @@ static int over_limit(struct cbr_reader *r, const struct xq_game *g)
 static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint64_t limit,
 		     int version, int playable, uint64_t *end, uint32_t *unread)
 {
-	struct xq_ccb_tree t;
+	struct xq_flat_tree t;
 	struct xq_buf tmp = XQ_BUF_INIT;
 	int root = 1, noted_flags = 0, rc = 0;
 	uint32_t entries = 0;
 
-	xq_ccb_tree_init(&t, g);
+	xq_flat_tree_init(&t, g);
 	/* Every node takes 4 bytes at least. */
 	for (uint64_t was = pos; !t.complete; XQ_ADVANCED(was, pos)) {
 		const unsigned char *p = pos + 4 <= limit ? xq_cbr_window_get(r, pos, 4) : NULL;
@@ -486,7 +487,7 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 			g->flags |= XQ_GAME_BROKEN;
 		}
 		xq_diag_init(&d);
-		added = xq_ccb_tree_add(&t, m, flags & 2, flags & 1, &node, &d);
+		added = xq_flat_tree_add(&t, m, flags & 2, flags & 1, &node, &d);
 		if (added == XQ_EILLEGAL) {
 			xq_cbr_report(r, g->number, here, ply, name, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
 			       "illegal move %s: %s; the line stops here", name, d.msg);
@@ -510,7 +511,7 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 	if (entries == 0)
 		g->flags |= XQ_GAME_EMPTY;
 	*end = pos;
-	xq_ccb_tree_release(&t);
+	xq_flat_tree_release(&t);
 	xq_buf_release(&tmp);
 	return rc;
 }

@@ -72,6 +72,7 @@
 #include "buf.h"
 #include "check.h"
 #include "diag.h"
+#include "flattree.h"
 #include "game.h"
 #include "io.h"
 #include "movegen.h"
@@ -171,13 +172,6 @@ void xq_xqf_keys_derive(struct xq_xqf_keys *k, const uint8_t h[16])
 
 /* Where the next record goes: its parent, its ply, and whether it is
  * inside the subtree of a refused move (read, not kept). */
-struct ctx {
-	uint32_t parent;
-	uint32_t ply;
-	uint8_t skip;
-	uint8_t sibling; /* the record is a later alternative */
-};
-
 struct rd {
 	const unsigned char *p;
 	size_t len;
@@ -190,18 +184,12 @@ struct rd {
 	enum xq_encoding enc;
 	struct xq_transcoder tc; /* enc to UTF-8: one descriptor for every string of the file */
 	struct xq_buf raw, text;
-	/* the board at `cur`, kept by make/unmake along the path from the root */
-	struct xq_board b;
-	uint32_t cur, depth;
-	struct xq_undo *undo;
-	size_t undo_cap;
+	struct xq_board b; /* the start position, as it is set up */
 	/* alt[n]: which alternative node n is among its parent's children (1 =
 	 * the main one), kept as nodes are added, for messages: counting the
 	 * siblings at each message made many refused alternatives quadratic */
 	uint32_t *alt;
 	size_t alt_cap;
-	struct ctx *stack;
-	size_t nstack, stack_cap;
 	/* a refused move whose subtree is being skipped: reported once it ends */
 	int pending;
 	struct xq_diag pending_d;
@@ -425,26 +413,6 @@ static int read_pieces(struct rd *r)
 			return XQ_EINTERNAL; /* slots match the board's piece counts */
 	}
 	return 0;
-}
-
-static int stack_push(struct rd *r, struct ctx c)
-{
-	if (XQ_ALLOC_GROW(r->stack, r->nstack + 1, r->stack_cap))
-		return XQ_ENOMEM;
-	r->stack[r->nstack++] = c;
-	return 0;
-}
-
-/* Unmake moves until the board stands at node `n`, an ancestor of `cur`. */
-static void board_to(struct rd *r, uint32_t n)
-{
-	const struct xq_node *nodes = r->g->nodes;
-
-	while (r->cur != n && r->depth > 0) {
-		r->depth--;
-		xq_board_unmake(&r->b, nodes[r->cur].move, &r->undo[r->depth]);
-		r->cur = nodes[r->cur].parent;
-	}
 }
 
 /*
@@ -714,137 +682,129 @@ static int setup_position(struct rd *r, int first_side)
 	return XQ_EILLEGAL;
 }
 
-/* Apply and keep the move of record `c` under `parent`, or refuse it. */
-static int take_move(struct rd *r, const struct rec *c, const struct ctx *cx, uint32_t *node)
+/*
+ * Set aside the diagnostic for the refused move of record `c` (`m` is 0
+ * when it names a square off the board), played from node `parent` at
+ * `ply`: it is reported once its subtree has been skipped, with the count
+ * of nodes lost (flush_pending).  `why` is what the builder said.
+ */
+static void refuse_move(struct rd *r, const struct rec *c, xq_move m, uint32_t parent,
+			uint32_t ply, const struct xq_diag *why)
 {
-	struct xq_diag d;
 	char name[5], path[120];
-	xq_move m;
-	int rc;
 
-	*node = XQ_NODE_NONE;
-	board_to(r, cx->parent);
-	if (c->from > 89 || c->to > 89) {
-		m = 0;
-		rc = XQ_EPARSE;
+	node_path(r->g, r->alt, parent, path, sizeof(path));
+	rd_diag(r, &r->pending_d, c->off, ply);
+	if (m) {
+		xq_move_name(m, name);
+		xq_diag_set_move(&r->pending_d, name, 4);
+		xq_diag_set(&r->pending_d, 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+			    "illegal move %s at ply %u after %s: %.100s", name, ply, path, why->msg);
 	} else {
-		/* `d` is written only when the move is refused (this runs for
-		 * every move, so nothing is cleared or named before). */
-		m = XQ_MOVE(XQ_SQ(c->from / 10, c->from % 10), XQ_SQ(c->to / 10, c->to % 10));
-		rc = xq_move_check(&r->b, m, &d);
+		xq_diag_set(&r->pending_d, 0, XQ_D_CORRUPT, XQ_SEV_ERROR,
+			    "move at ply %u after %s names a square off the board "
+			    "(from byte %u, to byte %u)",
+			    ply, path, c->from, c->to);
 	}
-	if (rc) {
-		node_path(r->g, r->alt, cx->parent, path, sizeof(path));
-		rd_diag(r, &r->pending_d, c->off, cx->ply);
-		if (m) {
-			xq_move_name(m, name);
-			xq_diag_set_move(&r->pending_d, name, 4);
-			xq_diag_set(&r->pending_d, 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
-				    "illegal move %s at ply %u after %s: %.100s", name, cx->ply,
-				    path, d.msg);
-		} else {
-			xq_diag_set(&r->pending_d, 0, XQ_D_CORRUPT, XQ_SEV_ERROR,
-				    "move at ply %u after %s names a square off the board "
-				    "(from byte %u, to byte %u)",
-				    cx->ply, path, c->from, c->to);
-		}
-		r->pending = 1;
-		r->pending_lost_start = r->st->lost;
-		r->st->bad_moves++;
-		r->g->flags |= XQ_GAME_BROKEN;
-		return 0;
-	}
-	{
-		uint32_t prev = r->g->nodes[cx->parent].last_child;
-		if (XQ_ALLOC_GROW(r->alt, r->g->nnodes + 1, r->alt_cap))
-			return XQ_ENOMEM;
-		rc = xq_game_add_move(r->g, cx->parent, m, node);
-		if (rc)
-			return rc;
-		r->alt[*node] = prev == XQ_NODE_NONE ? 1 : r->alt[prev] + 1;
-	}
-	r->g->nodes[*node].place.offset = c->off;
-	if (XQ_ALLOC_GROW(r->undo, r->depth + 1, r->undo_cap))
-		return XQ_ENOMEM;
-	xq_board_make(&r->b, m, &r->undo[r->depth++]);
-	r->cur = *node;
-	return 0;
+	r->pending = 1;
+	r->pending_lost_start = r->st->lost;
+	r->st->bad_moves++;
+	r->g->flags |= XQ_GAME_BROKEN;
 }
 
-/* Read the tree from the record after the root (§5.2), iteratively. */
+/*
+ * Read the tree from the record after the root (§5.2), iteratively.  The
+ * records are a flat depth-first list: a record's "continues" bit says
+ * its line goes on, its "sibling" bit that an alternative to it comes
+ * after its subtree, which is what lib/flattree.h builds from.
+ */
 static int read_tree(struct rd *r, size_t *pos, int skip_all)
 {
-	struct ctx cx = {XQ_ROOT, 1, 0, 0};
+	struct xq_flat_tree t;
+	int rc = 0, alternative = 0;
 
-	cx.skip = (uint8_t)(skip_all != 0);
+	xq_flat_tree_init(&t, r->g);
+	if (skip_all)
+		t.parent = XQ_NODE_NONE; /* every record is read and counted, none kept */
 
 	/* Every record takes 4 bytes at least. */
 	for (size_t was = *pos;; XQ_ADVANCED(was, *pos)) {
 		struct rec c;
-		uint32_t node = XQ_NODE_NONE;
-		int rc = read_record(r, pos, cx.ply, &c), stop = rc == 1;
+		struct xq_diag why;
+		uint32_t node = XQ_NODE_NONE, parent = t.parent, ply = t.ply + 1, prev;
+		size_t open = t.depth;
+		xq_move m = 0;
+		int stop;
 
+		rc = read_record(r, pos, ply, &c);
+		stop = rc == 1;
 		if (rc < 0) {
-			size_t waiting = r->nstack + 1;
+			size_t waiting = open + 1;
 			flush_pending(r, "");
-			report(r, XQ_SEV_ERROR, XQ_D_TRUNCATED, c.off, cx.ply,
+			report(r, XQ_SEV_ERROR, XQ_D_TRUNCATED, c.off, ply,
 			       "the move tree ends early: %zu more line%s announced and lost",
 			       waiting, waiting == 1 ? " was" : "s were");
 			r->g->flags |= XQ_GAME_BROKEN;
-			return 0;
+			rc = 0;
+			break;
 		}
 		r->st->records++;
-		if (cx.sibling)
+		if (alternative)
 			r->st->siblings++;
 		if (c.clen)
 			r->st->commented++;
-		if (cx.skip) {
-			r->st->lost++;
+		if (c.from <= 89 && c.to <= 89)
+			m = XQ_MOVE(XQ_SQ(c.from / 10, c.from % 10), XQ_SQ(c.to / 10, c.to % 10));
+		prev = parent == XQ_NODE_NONE ? XQ_NODE_NONE : r->g->nodes[parent].last_child;
+		/* `why` is written only when the move is refused (this runs for
+		 * every move, so nothing is cleared before). */
+		rc = xq_flat_tree_add(&t, m, c.sib, !c.cont, &node, &why);
+		if (rc == XQ_ENOMEM)
+			break;
+		if (rc == 1) {
+			if (XQ_ALLOC_GROW(r->alt, r->g->nnodes, r->alt_cap)) {
+				rc = XQ_ENOMEM;
+				break;
+			}
+			r->alt[node] = prev == XQ_NODE_NONE ? 1 : r->alt[prev] + 1;
+			r->g->nodes[node].place.offset = c.off;
 		} else {
-			rc = take_move(r, &c, &cx, &node);
-			if (rc)
-				return rc;
-			if (node == XQ_NODE_NONE)
-				r->st->lost++;
+			if (rc == XQ_EILLEGAL || rc == XQ_EPARSE)
+				refuse_move(r, &c, m, parent, ply, &why);
+			r->st->lost++;
 		}
+		rc = 0;
 		if (node != XQ_NODE_NONE && c.clen) {
-			const char *s;
+			const char *text;
 			size_t n;
-			rc = read_comment(r, &c, cx.ply, &s, &n);
+			rc = read_comment(r, &c, ply, &text, &n);
 			if (rc)
-				return rc;
-			if (s && xq_game_set_comment(r->g, node, s, n))
-				return XQ_ENOMEM;
+				break;
+			if (text && xq_game_set_comment(r->g, node, text, n)) {
+				rc = XQ_ENOMEM;
+				break;
+			}
 		}
 		if (stop) {
+			size_t lost = open + (size_t)c.cont;
 			flush_pending(r, "");
-			report(r, XQ_SEV_ERROR, XQ_D_TRUNCATED, c.off, cx.ply,
-			       "reading stopped at this record; %zu more line%s lost",
-			       r->nstack + (size_t)c.cont, r->nstack + (size_t)c.cont == 1 ? " was" : "s were");
+			report(r, XQ_SEV_ERROR, XQ_D_TRUNCATED, c.off, ply,
+			       "reading stopped at this record; %zu more line%s lost", lost,
+			       lost == 1 ? " was" : "s were");
 			r->g->flags |= XQ_GAME_BROKEN;
-			return 0;
-		}
-		if (c.sib) {
-			struct ctx s = cx;
-			s.sibling = 1;
-			if (stack_push(r, s))
-				return XQ_ENOMEM;
-		}
-		if (c.cont) {
-			cx.skip = cx.skip || node == XQ_NODE_NONE;
-			cx.parent = node == XQ_NODE_NONE ? cx.parent : node;
-			cx.ply++;
-			cx.sibling = 0;
-			continue;
-		}
-		if (r->nstack == 0)
 			break;
-		cx = r->stack[--r->nstack];
-		if (!cx.skip)
+		}
+		if (t.complete)
+			break;
+		/* After a line's end, the next record is an alternative; back on
+		 * a kept line, the refused move's subtree is over. */
+		alternative = !c.cont;
+		if (alternative && t.parent != XQ_NODE_NONE)
 			flush_pending(r, "");
 	}
 	flush_pending(r, "");
-	return 0;
+	xq_flat_tree_release(&t);
+	return rc;
 }
 
 static void rd_release(struct rd *r)
@@ -852,9 +812,7 @@ static void rd_release(struct rd *r)
 	xq_transcoder_release(&r->tc);
 	xq_buf_release(&r->raw);
 	xq_buf_release(&r->text);
-	free(r->undo);
 	free(r->alt);
-	free(r->stack);
 }
 
 int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
@@ -960,7 +918,6 @@ int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
 			goto out;
 		}
 	}
-	r.cur = XQ_ROOT;
 	if (root.cont) {
 		/* From a position that cannot occur no move can be checked: the
 		 * tree is read through, to report its damage, but not kept. */

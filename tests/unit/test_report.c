@@ -110,26 +110,6 @@ static void only_the_severity_word_is_coloured(void **state)
 	xq_buf_release(&b);
 }
 
-static void trailing_text_goes_in_the_message_and_the_label_names_the_game(void **state)
-{
-	struct xq_buf b = XQ_BUF_INIT;
-	struct xq_diag d;
-
-	(void)state;
-	diag_at(&d, 28, 1, 1);
-	xq_diag_set_move(&d, "=====", 5);
-	xq_diag_set(&d, 0, XQ_D_TRAILING, XQ_SEV_WARNING, "text after the result is skipped");
-	assert_int_equal(report_text(&b, &d, 0), 0);
-	assert_int_equal(report_json(&b, &d, 0), 0);
-	xq_buf_addc(&b, '\0');
-	assert_string_equal(b.ptr,
-			    "a.pgn:28:1: warning: game 1: text after the result is skipped: '=====' [trailing-data]\n"
-			    "{\"schema\":\"xqkit.diag/1\",\"file\":\"a.pgn\",\"line\":28,\"col\":1,\"game\":1,"
-			    "\"severity\":\"warning\",\"code\":\"trailing-data\","
-			    "\"message\":\"text after the result is skipped: '====='\"}\n");
-	xq_buf_release(&b);
-}
-
 static void a_buffer_whose_appends_failed_is_not_written_half(void **state)
 {
 	struct xq_buf b = XQ_BUF_INIT;
@@ -168,7 +148,6 @@ int main(void)
 		cmocka_unit_test(auto_never_colours_a_file_or_a_pipe),
 		cmocka_unit_test(always_and_never_win_over_the_terminal_and_no_color),
 		cmocka_unit_test(only_the_severity_word_is_coloured),
-		cmocka_unit_test(trailing_text_goes_in_the_message_and_the_label_names_the_game),
 		cmocka_unit_test(a_buffer_whose_appends_failed_is_not_written_half),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
