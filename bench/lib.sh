@@ -33,12 +33,9 @@ report() {
 		"$(cut -d' ' -f3 "$1" | sort -n | tail -1)"
 }
 
-# bench_start NAME: for a script that sets $xqkit and $corpus, checks that
-# both are there and makes $work: $BENCH_DIR (kept), else a temporary
-# folder removed at the end.
-bench_start() {
-	[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
-	[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
+# bench_work NAME: $work, the bench's own folder: BENCH_DIR when set (kept),
+# else a new one under $TMPDIR removed when the script ends.
+bench_work() {
 	if [ -n "${BENCH_DIR:-}" ]; then
 		work=$BENCH_DIR
 		mkdir -p "$work"
@@ -50,11 +47,11 @@ bench_start() {
 	fi
 }
 
-# corpus_pgn FILE: the corpus's UTF-8 PGN files (as validate finds them),
-# each once, one after the other with blank lines between, in FILE.
+# corpus_pgn XQKIT CORPUS OUT: the corpus's PGN files read as UTF-8, each
+# once, joined into OUT (a blank line after each).
 corpus_pgn() {
-	"$xqkit" validate -r -q --format ndjson "$corpus" 2> /dev/null |
+	"$1" validate -r -q --format ndjson "$2" 2> /dev/null |
 		grep '"format":"pgn"' | grep '"encoding":"utf-8"' |
-		sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' > "$work/files"
-	while IFS= read -r f; do cat "$f"; printf '\n\n'; done < "$work/files" > "$1"
+		sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' |
+		while IFS= read -r f; do cat "$f"; printf '\n\n'; done > "$3"
 }

@@ -23,11 +23,13 @@ runs=${1:-5}
 games=${2:-10000}
 xqkit=${XQKIT:-./xqkit}
 corpus=${XQ_SHARED:-../shared}/corpus
+[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
+[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 . bench/lib.sh
-bench_start pergame
+bench_work pergame
 
 # The UTF-8 PGN files of the corpus, repeated to at least GAMES games.
-corpus_pgn "$work/once.pgn"
+corpus_pgn "$xqkit" "$corpus" "$work/once.pgn"
 : > "$work/in.pgn"
 n=0
 while [ "$n" -lt "$games" ]; do

@@ -19,11 +19,13 @@ small=${2:-100000}
 large=${3:-1000000}
 xqkit=${XQKIT:-./xqkit}
 corpus=${XQ_SHARED:-../shared}/corpus
+[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
+[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 . bench/lib.sh
-bench_start scale
+bench_work scale
 
-# The UTF-8 PGN files of the corpus.
-corpus_pgn "$work/one.pgn"
+# The UTF-8 PGN files of the corpus that read without an error.
+corpus_pgn "$xqkit" "$corpus" "$work/one.pgn"
 per=$("$xqkit" validate -q --format ndjson "$work/one.pgn" 2> /dev/null | tail -1 |
 	sed -n 's/.*"games":\([0-9]*\).*/\1/p')
 [ -n "$per" ] && [ "$per" -gt 0 ] || { echo "no games in the corpus's UTF-8 PGN files" >&2; exit 1; }

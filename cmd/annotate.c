@@ -687,12 +687,7 @@ static void print_summary(struct actx *c, double secs)
 		xq_buf_addf(b, ", %llu copied from the earlier output", (unsigned long long)c->copied);
 	if (c->skipped)
 		xq_buf_addf(b, ", %llu skipped", (unsigned long long)c->skipped);
-	if (r->skipped_files)
-		xq_buf_addf(b, "; %llu file%s skipped (not game records)",
-			    (unsigned long long)r->skipped_files, r->skipped_files == 1 ? "" : "s");
-	if (r->failed_files)
-		xq_buf_addf(b, "; %llu input%s not read", (unsigned long long)r->failed_files,
-			    r->failed_files == 1 ? "" : "s");
+	reporter_unread_text(r, b);
 	xq_buf_addf(b, "; %llu positions analysed by %s in %.2f s (%.1f/s)\n",
 		    (unsigned long long)c->positions, c->set.engine, secs, pps);
 	reporter_flush(r);

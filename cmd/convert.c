@@ -2,45 +2,20 @@
  * convert.c: `xqkit convert`, every game of every input into one format.
  *
  * Games go to one output (a file, or standard output) or, with -o DIR/,
- * one file per game named from a template of tags.  A file output is
- * written to a temporary file and renamed only when the run ends without
- * an I/O error (formats/io); an existing file is refused without --force,
- * and an input is never overwritten, even with --force, however it was
- * found (cmd/inputs: inputs_guard, inputs_prescan).
- *
- * Each game is first written into memory through the target format's
- * writer: what the format cannot hold comes back as "loss" warnings for
- * that game (with --strict the game is then refused and its bytes
- * dropped), and --verify reads those exact bytes back with the format's
- * reader and compares: the moves, variations, result, comments, NAGs and
- * tags the format can hold must come back as they were (what a reported
- * loss took is not held against it), and writing the game read back must
- * give the same bytes again.  Only then do the bytes reach the output.
- *
- * A game a reader flagged broken is reported and skipped, or written up
- * to its first error with --keep-broken; it is never altered silently.
+ * one file per game named from a template of tags, through the writers
+ * as cmd/output.h says (losses, --strict, --verify, --keep-broken).
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "cmd.h"
-#include "diag.h"
-#include "format.h"
-#include "game.h"
 #include "inputs.h"
-#include "io.h"
-#include "movetext.h"
-#include "name_template.h"
 #include "opt.h"
+#include "output.h"
 #include "pool.h"
 #include "progress.h"
 #include "report.h"
-#include "utf8.h"
-
 
 static const char usage[] =
 	"xqkit convert -t FORMAT [-o OUT|-o DIR/] [--notation NAME] [--output-encoding ENC]\n"
@@ -52,639 +27,39 @@ static const char summary[] =
 	"for each game; a broken game is reported and skipped.  Exit status 1 when a game\n"
 	"was skipped or did not verify.  'xqkit help formats' lists the formats.";
 
-enum { O_TO = 't', O_OUT = 'o', O_NAME = 'N', O_NOTATION = 'n', O_ENCODING = 'e',
-       O_ENCODING_OLD = 'E', O_VERSION = 'V', O_FORCE = 'f', O_KEEP = 'k', O_VERIFY = 'y',
-       O_STRICT = 's', O_SYNC = 'S', O_HELP = 'h' };
+enum { O_HELP = 'h' };
 
 static const struct opt_spec options[] = {
-	OPT_VALUE(O_TO, 't', "to", "FORMAT", "the format to write"),
-	OPT_VALUE(O_OUT, 'o', "output", "OUT", "output file, '-' (standard output, the default) or DIR/"),
-	OPT_VALUE(O_NAME, 0, "name", "TEMPLATE", "file names under DIR/ (default " NAME_TEMPLATE_DEFAULT ")"),
-	OPT_VALUE(O_NOTATION, 0, "notation", "NAME", "moves in PGN: chinese, chinese-traditional, wxf or iccs; in NDJSON and HTML also uci, uci1"),
-	OPT_VALUE(O_ENCODING, 0, "output-encoding", "ENC", "text encoding to write (default: the format's, UTF-8)"),
-	OPT_VALUE(O_ENCODING_OLD, 0, "encoding", "ENC", NULL),
-	OPT_VALUE(O_VERSION, 0, "format-version", "V", "version of the format to write (e.g. 0x0A)"),
-	OPT_FLAG(O_FORCE, 0, "force", "replace existing output files (never an input)"),
-	OPT_FLAG(O_KEEP, 0, "keep-broken", "write broken games up to their first error"),
-	OPT_FLAG(O_VERIFY, 0, "verify", "read every game written back and compare"),
-	OPT_FLAG(O_STRICT, 0, "strict", "refuse a game the format cannot hold whole"),
-	OPT_VALUE(O_SYNC, 0, "sync", "WHEN", "files on disk: end (default: once, at the end), each (before each takes its name) or none"),
+	OPT_INCLUDE(output_options),
 	OPT_INCLUDE(input_options),
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 
 struct cctx {
-	const char *to_name;      /* -t */
-	const struct xq_format *to;
-	struct xq_write_opts wopts;
-	const char *out_path;     /* NULL or "-": standard output */
-	int dir_mode;
-	char *dir;                /* DIR (with a final '/') */
-	const char *template;
-	int force, keep_broken, verify, strict;
-	enum { SYNC_END, SYNC_EACH, SYNC_NONE } sync; /* --sync */
-	int fault_verify; /* XQ_TEST_FAULT=verify (tests only; see cmd.h) */
+	struct output out;
 	struct input_opts in;
 	struct reporter rep;
-	struct inputs *inputs;    /* to ask whether a file is an input */
-	/* the single output (file or stdout) */
-	struct xq_output *out;
-	struct xq_output *mem_out; /* the writer writes here; drained after each game */
-	struct xq_buf mem;
-	void *writer;
-	struct xq_buf prefix, suffix; /* what the writer adds around games (for --verify) */
-	/* sink for writers and read-back */
-	struct xq_sink sink;
-	struct pool_job *cur;
-	struct diag_list scratch;  /* diagnostics of --verify's own reading */
-	int scratch_mode;
-	struct name_set names;    /* the files written under DIR/ in this run */
-	/* totals (the reporter counts inputs and diagnostics) */
-	uint64_t written, skipped, lossy, kept_broken, verified, verify_failed, seq;
-	int io_error, stop;
-	int too_many;             /* a second game for a single-game format */
-	int disk_full;            /* -o DIR/: a file could not be written for want of space */
 };
-
-static void writer_sink(const struct xq_diag *d, void *payload)
-{
-	struct cctx *c = payload;
-	struct xq_diag copy = *d;
-
-	if (c->scratch_mode || !c->cur) {
-		diag_list_add(&c->scratch, d);
-		return;
-	}
-	/* A writer's diagnostic is about the game being written: place it
-	 * there, in the input, whatever the writer filled in. */
-	copy.source = c->cur->file->name;
-	if (c->cur->kind == POOL_GAME) {
-		copy.game = c->cur->game.number;
-		if (!copy.place.line && !copy.place.offset) {
-			copy.place = c->cur->game.place;
-			copy.has_offset = c->cur->game.place.line == 0;
-		}
-	}
-	if (c->strict && copy.code == XQ_D_LOSS)
-		copy.severity = XQ_SEV_ERROR;
-	diag_list_add(&c->cur->diags, &copy);
-}
-
-static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
-		     const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 4, 5)))
-#endif
-	;
-static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
-		     const char *fmt, ...)
-{
-	struct xq_diag d;
-	va_list ap;
-
-	xq_diag_init(&d);
-	d.source = j->file->name;
-	if (j->kind == POOL_GAME) {
-		d.place = j->game.place;
-		d.has_offset = j->game.place.line == 0;
-		d.game = j->game.number;
-	}
-	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
-	va_end(ap);
-	diag_list_add(&j->diags, &d);
-}
-
-/* ---- writing into memory ---------------------------------------------------- */
-
-/* Drain what the writer produced into `dst` (appended), emptying c->mem. */
-static void drain(struct cctx *c, struct xq_buf *dst)
-{
-	if (dst) {
-		xq_buf_add(dst, c->mem.ptr, c->mem.len);
-		if (xq_buf_error(&c->mem) && !dst->err)
-			dst->err = xq_buf_error(&c->mem); /* what the writer lost, dst lost */
-	}
-	xq_buf_reset(&c->mem);
-}
-
-/* Open a writer on c->mem.  Returns 0 or an XQ_E* code. */
-static int open_mem_writer(struct cctx *c, void **w, struct xq_output **o)
-{
-	int rc = xq_output_open_mem(o, &c->mem);
-
-	if (rc)
-		return rc;
-	rc = c->to->open_writer(w, *o, &c->wopts, &c->sink);
-	if (rc) {
-		xq_output_abort(*o);
-		*o = NULL;
-	}
-	return rc;
-}
-
-/* The whole document one fresh writer makes of `g`, appended to `out`. */
-static int write_alone(struct cctx *c, const struct xq_game *g, struct xq_buf *out)
-{
-	struct xq_output *o = NULL;
-	void *w = NULL;
-	int rc;
-
-	xq_buf_reset(&c->mem);
-	if ((rc = open_mem_writer(c, &w, &o)))
-		return rc;
-	rc = c->to->write(w, g);
-	c->to->close_writer(w);
-	xq_output_commit(o, NULL);
-	drain(c, out);
-	return rc;
-}
-
-/* ---- --verify ------------------------------------------------------------------ */
-
-static int same_result(enum xq_result a, enum xq_result b)
-{
-	if (a == XQ_RESULT_NONE)
-		a = XQ_RESULT_UNKNOWN;
-	if (b == XQ_RESULT_NONE)
-		b = XQ_RESULT_UNKNOWN;
-	return a == b;
-}
-
-/*
- * Read `doc` back and compare with `g`; on a difference add an error to
- * the job and return 1.  `lossy`: the writer reported losses for `g`.
- */
-static int verify_game(struct cctx *c, struct pool_job *j, const struct xq_buf *doc, int lossy)
-{
-	const struct xq_game *g = &j->game;
-	unsigned caps = c->to->caps, ignore = XQ_EQ_IGNORE_TAGS | XQ_EQ_IGNORE_RESULT;
-	struct xq_input *in = NULL;
-	struct xq_read_opts ro = XQ_READ_OPTS_INIT;
-	struct xq_game back;
-	struct xq_buf again = XQ_BUF_INIT;
-	void *reader = NULL;
-	char why[256] = "";
-	int rc, ok = 0;
-
-	if (xq_game_init(&back))
-		return 1;
-	c->scratch_mode = 1;
-	diag_list_clear(&c->scratch);
-	if (xq_input_open_mem(&in, "<written>", doc->ptr, doc->len) ||
-	    c->to->open_reader(&reader, in, &ro, &c->sink)) {
-		snprintf(why, sizeof(why), "the output cannot be opened again by the %s reader",
-			 c->to->name);
-		goto done;
-	}
-	rc = c->to->read(reader, &back);
-	if (rc != 1) {
-		snprintf(why, sizeof(why), "no game could be read back");
-		goto done;
-	}
-	for (size_t i = 0; i < c->scratch.n; i++)
-		if (c->scratch.v[i].severity == XQ_SEV_ERROR) {
-			snprintf(why, sizeof(why), "reading it back: %.200s", c->scratch.v[i].msg);
-			goto done;
-		}
-	if (!(caps & XQ_CAP_VARIATIONS))
-		ignore |= XQ_EQ_MAINLINE_ONLY;
-	if (!(caps & XQ_CAP_COMMENTS) || lossy)
-		ignore |= XQ_EQ_IGNORE_COMMENTS;
-	if (!(caps & XQ_CAP_PRE_COMMENTS) || lossy)
-		ignore |= XQ_EQ_IGNORE_PRE_COMMENTS;
-	if (!(caps & XQ_CAP_NAGS) || lossy)
-		ignore |= XQ_EQ_IGNORE_NAGS;
-	if (!xq_game_equal(g, &back, ignore, why, sizeof(why)))
-		goto done;
-	if (!same_result(g->result, back.result)) {
-		snprintf(why, sizeof(why), "the result %s came back as %s", xq_result_string(g->result),
-			 xq_result_string(back.result));
-		goto done;
-	}
-	if (!lossy) {
-		for (size_t i = 0; i < g->ntags; i++) {
-			const struct xq_tag *t = &g->tags[i];
-			const char *v;
-			/* Tags that describe the record itself are rewritten by
-			 * writers: the start position, the result, the notation. */
-			if (!strcmp(t->name, "FEN") || !strcmp(t->name, "Result") ||
-			    !strcmp(t->name, "Format"))
-				continue;
-			v = xq_game_tag(&back, t->name);
-			if (!v && !(caps & XQ_CAP_ANY_TAGS))
-				continue;
-			if (xq_game_tag(g, t->name) != t->value)
-				continue; /* a repeated tag: the first one counts */
-			if (!v || strcmp(v, t->value)) {
-				snprintf(why, sizeof(why), "the %.40s tag '%.60s' came back as '%.60s'",
-					 t->name, t->value, v ? v : "(absent)");
-				goto done;
-			}
-		}
-	}
-	/* The game read back must write to the same bytes again. */
-	{
-		struct xq_buf first = XQ_BUF_INIT;
-		rc = write_alone(c, g, &first);
-		if (!rc)
-			rc = write_alone(c, &back, &again);
-		if (!rc && (first.len != again.len || memcmp(first.ptr, again.ptr, first.len))) {
-			size_t k = 0;
-			while (k < first.len && k < again.len && first.ptr[k] == again.ptr[k])
-				k++;
-			snprintf(why, sizeof(why), "written again after reading back, it differs at byte %zu",
-				 k);
-			xq_buf_release(&first);
-			goto done;
-		}
-		xq_buf_release(&first);
-	}
-	ok = 1;
-done:
-	if (reader)
-		c->to->close_reader(reader);
-	xq_input_close(in);
-	xq_game_release(&back);
-	xq_buf_release(&again);
-	c->scratch_mode = 0;
-	/* Where the writer reported no loss, its own reader must give the game
-	 * back whole: anything else is a bug in xqkit (exit status 4), not a
-	 * property of the input.  After a reported loss (text cut to fit a
-	 * field, characters the encoding lacks), the copy may differ. */
-	if (!ok)
-		add_diag(j, XQ_SEV_ERROR, lossy ? XQ_D_LOSS : XQ_D_INTERNAL, "--verify: %s", why);
-	return !ok;
-}
-
-/* ---- one game ------------------------------------------------------------------ */
-
-static int count_losses(const struct pool_job *j, size_t from)
-{
-	int n = 0;
-	for (size_t i = from; i < j->diags.n; i++)
-		if (j->diags.v[i].code == XQ_D_LOSS)
-			n++;
-	return n;
-}
-
-/*
- * --sync for the files under DIR/ (man xqkit-convert(1)): each is synced
- * before it takes its name, or (end) only one that replaces a file, the
- * others at once when the run ends (sync_dir), or none.
- */
-static unsigned output_sync_flags(const struct cctx *c)
-{
-	switch (c->sync) {
-	case SYNC_EACH: return 0;
-	case SYNC_END: return XQ_OUTPUT_SYNC_REPLACED;
-	case SYNC_NONE: break;
-	}
-	return XQ_OUTPUT_NO_SYNC;
-}
-
-/* -o DIR/, at the end of a run that was not interrupted: what was
- * written under DIR/ reaches the disk, names too, unless --sync none. */
-static void sync_dir(struct cctx *c)
-{
-	struct xq_diag d;
-
-	if (!c->dir_mode || c->sync == SYNC_NONE || c->written == 0)
-		return;
-	xq_diag_init(&d);
-	if (xq_output_sync(c->dir, &d)) {
-		cmd_error("%s", d.msg);
-		c->io_error = 1;
-	}
-}
-
-/* Write one game to its own file under DIR/.  Returns 0, or 1 when it was
- * not written (reported). */
-static int write_to_dir(struct cctx *c, struct pool_job *j, const struct xq_buf *doc)
-{
-	struct xq_buf name = XQ_BUF_INIT, path = XQ_BUF_INIT;
-	struct xq_output *o;
-	struct xq_diag d;
-	int rc, n = 1;
-
-	if (name_template_expand(&name, c->template, &j->game, j->file->path, c->seq))
-		goto nomem;
-	for (;;) {
-		xq_buf_reset(&path);
-		xq_buf_adds(&path, c->dir);
-		xq_buf_add(&path, name.ptr, name.len);
-		if (n > 1)
-			xq_buf_addf(&path, "-%d", n);
-		name_template_add_extension(&path, c->to);
-		if (xq_buf_error(&path))
-			goto nomem;
-		if (!name_set_has(&c->names, path.ptr))
-			break;
-		n++;
-	}
-	xq_buf_release(&name);
-	if (name_set_add(&c->names, path.ptr))
-		goto nomem;
-	/* Only --force replaces a file, and never an input (the inputs were
-	 * all listed before the run: inputs_prescan). */
-	if (c->force && inputs_is_input(c->inputs, path.ptr)) {
-		add_diag(j, XQ_SEV_ERROR, XQ_D_IO,
-			 "not written: '%s' is one of the inputs, and an input is never overwritten",
-			 path.ptr);
-		xq_buf_release(&path);
-		return 1;
-	}
-	xq_diag_init(&d);
-	rc = xq_output_open(&o, path.ptr, (c->force ? XQ_OUTPUT_FORCE : 0) | output_sync_flags(c), &d);
-	if (!rc) {
-		xq_output_write(o, doc->ptr, doc->len);
-		rc = xq_output_commit(o, &d);
-	}
-	if (rc) {
-		add_diag(j, XQ_SEV_ERROR, d.code, "not written: %s", d.msg);
-		if (d.code == XQ_D_RESOURCE) {
-			/* A full disk: every later game would fail the same way. */
-			c->disk_full = 1;
-			c->io_error = 1;
-			c->stop = 1;
-		} else if (rc != XQ_EIO || !strstr(d.msg, "already exists")) {
-			c->io_error = 1;
-		}
-		xq_buf_release(&path);
-		return 1;
-	}
-	if (c->rep.verbose)
-		add_diag(j, XQ_SEV_NOTE, XQ_D_NONE, "written to '%s'", path.ptr);
-	xq_buf_release(&path);
-	return 0;
-
-nomem:
-	add_diag(j, XQ_SEV_ERROR, XQ_D_RESOURCE, "not written: out of memory");
-	c->io_error = 1;
-	c->stop = 1;
-	xq_buf_release(&name);
-	xq_buf_release(&path);
-	return 1;
-}
-
-/* --verify on the bytes written for a game (with what the writer puts
- * around games in one output): 0, or 1 when it did not verify
- * (reported). */
-static int verify_written(struct cctx *c, struct pool_job *j, const struct xq_buf *doc, int lossy)
-{
-	struct xq_buf whole = XQ_BUF_INIT;
-	const struct xq_buf *check = doc;
-	int rc;
-
-	if (!c->dir_mode) {
-		xq_buf_add(&whole, c->prefix.ptr, c->prefix.len);
-		xq_buf_add(&whole, doc->ptr, doc->len);
-		xq_buf_add(&whole, c->suffix.ptr, c->suffix.len);
-		check = &whole;
-	}
-	if (c->fault_verify && check->len > 1) {
-		/* XQ_TEST_FAULT=verify: what is read back is cut in half, as a
-		 * writer with a bug would leave it. */
-		if (check != &whole)
-			xq_buf_add(&whole, check->ptr, check->len);
-		whole.len = (whole.len + 1) / 2;
-		check = &whole;
-	}
-	if (xq_buf_error(&whole)) {
-		add_diag(j, XQ_SEV_ERROR, XQ_D_RESOURCE, "--verify: out of memory");
-		rc = 1;
-	} else {
-		rc = verify_game(c, j, check, lossy);
-	}
-	xq_buf_release(&whole);
-	return rc;
-}
-
-/* Tell the game why it is broken (the first error read), for writers that
- * show it: "line 22, column 6: ply 17 (炮八进九): the red cannon ...". */
-static void note_error(struct pool_job *j)
-{
-	struct xq_buf b = XQ_BUF_INIT;
-
-	for (size_t i = 0; i < j->diags.n; i++) {
-		const struct xq_diag *d = &j->diags.v[i];
-		if (d->severity != XQ_SEV_ERROR)
-			continue;
-		if (d->place.line && d->place.col)
-			xq_buf_addf(&b, "line %u, column %u: ", (unsigned)d->place.line,
-				    (unsigned)d->place.col);
-		else if (d->place.line)
-			xq_buf_addf(&b, "line %u: ", (unsigned)d->place.line);
-		else if (d->has_offset)
-			xq_buf_addf(&b, "byte %llu: ", (unsigned long long)d->place.offset);
-		if (d->ply && d->move[0])
-			xq_buf_addf(&b, "ply %u (%s): ", (unsigned)d->ply, d->move);
-		else if (d->ply)
-			xq_buf_addf(&b, "ply %u: ", (unsigned)d->ply);
-		xq_buf_adds(&b, d->msg);
-		if (!xq_buf_error(&b))
-			xq_game_set_error(&j->game, b.ptr, b.len);
-		break;
-	}
-	xq_buf_release(&b);
-}
-
-static void convert_game(struct cctx *c, struct pool_job *j)
-{
-	struct xq_game *g = &j->game;
-	struct xq_buf doc = XQ_BUF_INIT;
-	size_t before = j->diags.n;
-	int rc, lossy;
-
-	if ((g->flags & XQ_GAME_BROKEN) && !c->keep_broken) {
-		add_diag(j, XQ_SEV_NOTE, XQ_D_NONE,
-			 "skipped: the game has an error (--keep-broken writes it up to the error)");
-		c->skipped++;
-		return;
-	}
-	if (!c->dir_mode && !(c->to->caps & XQ_CAP_MULTI) && c->written > 0) {
-		/* Said once, and the run stops: every later game is the same. */
-		add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS,
-			 "%s holds one game per file and the input holds more: stopped%s; write to a directory with -o DIR/",
-			 c->to->name, c->out_path ? ", nothing is written" : "");
-		c->skipped++;
-		c->stop = c->too_many = 1;
-		return;
-	}
-	c->cur = j;
-	c->seq++;
-	if (g->flags & XQ_GAME_BROKEN)
-		note_error(j);
-	if (c->dir_mode) {
-		rc = write_alone(c, g, &doc);
-	} else {
-		rc = c->to->write(c->writer, g);
-		drain(c, &doc);
-	}
-	lossy = count_losses(j, before) > 0;
-	if (!rc && xq_buf_error(&doc))
-		rc = XQ_ENOMEM; /* the game is never written half */
-	if (rc) {
-		if (rc != XQ_ENOMEM && rc != XQ_EIO)
-			add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS, "skipped: the %s writer refused it: %s",
-				 c->to->name, xq_strerror(rc));
-		else {
-			c->io_error = 1;
-			add_diag(j, XQ_SEV_ERROR, XQ_D_IO, "cannot write: %s", xq_strerror(rc));
-		}
-		c->skipped++;
-		goto out;
-	}
-	if (lossy && c->strict) {
-		add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS, "skipped: %s cannot hold it whole (--strict)",
-			 c->to->name);
-		c->skipped++;
-		goto out;
-	}
-	if (c->verify) {
-		if (verify_written(c, j, &doc, lossy)) {
-			c->verify_failed++;
-			c->skipped++;
-			goto out;
-		}
-		c->verified++;
-	}
-	if (c->dir_mode) {
-		if (write_to_dir(c, j, &doc)) {
-			c->skipped++;
-			goto out;
-		}
-	} else if (xq_output_write(c->out, doc.ptr, doc.len)) {
-		c->io_error = 1;
-		c->stop = 1;
-		add_diag(j, XQ_SEV_ERROR, XQ_D_IO, "cannot write to '%s'", xq_output_name(c->out));
-		goto out;
-	} else if (!c->out_path && report_stdout_is_pipe()) {
-		/* Each game reaches a pipe whole (report_flush_out); formats/io
-		 * has no flush of its own, and its stream is one of all. */
-		fflush(NULL);
-	}
-	c->written++;
-	if (lossy)
-		c->lossy++;
-	if (g->flags & XQ_GAME_BROKEN) {
-		c->kept_broken++;
-		add_diag(j, XQ_SEV_WARNING, XQ_D_TRUNCATED,
-			 "written only up to its first error (--keep-broken)");
-	}
-out:
-	c->cur = NULL;
-	xq_buf_release(&doc);
-}
 
 static int convert_emit(void *ctx, struct pool_job *j)
 {
 	struct cctx *c = ctx;
 
 	if (j->kind == POOL_GAME)
-		convert_game(c, j);
+		output_game(&c->out, j);
 	reporter_job(&c->rep, j, NULL);
 	reporter_flush(&c->rep);
-	if (cmd_signal || inputs_conflict(c->inputs))
-		c->stop = 1;
-	return c->stop ? 1 : 0;
+	if (cmd_signal || inputs_conflict(c->out.inputs))
+		c->out.stop = 1;
+	return c->out.stop ? 1 : 0;
 }
 
-/* ---- setup ------------------------------------------------------------------------ */
-
-static int open_single_output(struct cctx *c)
+static void print_summary(void *ctx, double secs)
 {
-	struct xq_diag d;
-	int rc;
-
-	xq_diag_init(&d);
-	rc = xq_output_open(&c->out, c->out_path ? c->out_path : "-",
-			    (c->force ? XQ_OUTPUT_FORCE : 0) | (c->sync == SYNC_NONE ? XQ_OUTPUT_NO_SYNC : 0),
-			    &d);
-	if (rc) {
-		cmd_error("%s", d.msg);
-		return -1;
-	}
-	/* What the writer adds around the games, for --verify. */
-	if (c->verify) {
-		void *w = NULL;
-		struct xq_output *o = NULL;
-		if (open_mem_writer(c, &w, &o) == 0) {
-			drain(c, &c->prefix);
-			c->to->close_writer(w);
-			xq_output_commit(o, NULL);
-			drain(c, &c->suffix);
-		}
-	}
-	if ((rc = open_mem_writer(c, &c->writer, &c->mem_out))) {
-		if (c->scratch.n)
-			cmd_error("%s", c->scratch.v[0].msg);
-		else
-			cmd_error("cannot write %s: %s", c->to->name, xq_strerror(rc));
-		diag_list_clear(&c->scratch);
-		xq_output_abort(c->out);
-		c->out = NULL;
-		return rc == XQ_EUNSUPPORTED ? 2 : -1;
-	}
-	/* Whatever the writer starts a document with goes out first. */
-	{
-		struct xq_buf head = XQ_BUF_INIT;
-		drain(c, &head);
-		rc = xq_buf_error(&head) ? XQ_ENOMEM : xq_output_write(c->out, head.ptr, head.len);
-		xq_buf_release(&head);
-		if (rc) {
-			cmd_error("cannot write to '%s'", xq_output_name(c->out));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int finish_single_output(struct cctx *c, int commit)
-{
-	struct xq_buf tail = XQ_BUF_INIT;
-	struct xq_diag d;
-	int rc = 0;
-
-	if (c->writer) {
-		c->cur = NULL;
-		if (c->to->close_writer(c->writer))
-			commit = 0, c->io_error = 1;
-		c->writer = NULL;
-	}
-	if (c->mem_out)
-		xq_output_commit(c->mem_out, NULL);
-	c->mem_out = NULL;
-	drain(c, &tail);
-	if (commit && (xq_buf_error(&tail) || xq_output_write(c->out, tail.ptr, tail.len)))
-		commit = 0;
-	xq_buf_release(&tail);
-	xq_diag_init(&d);
-	if (commit) {
-		rc = xq_output_commit(c->out, &d);
-		if (rc)
-			cmd_error("%s", d.msg);
-	} else {
-		xq_output_abort(c->out);
-		c->written = 0; /* nothing reached the output's name */
-		rc = -1;
-	}
-	c->out = NULL;
-	return rc;
-}
-
-static int is_dir_path(const char *p)
-{
-	struct stat st;
-	size_t len = strlen(p);
-
-	return (len > 0 && p[len - 1] == '/') || (stat(p, &st) == 0 && S_ISDIR(st.st_mode));
-}
-
-static void print_summary(struct cctx *c, double secs)
-{
-	struct reporter *r = &c->rep;
+	struct cctx *cc = ctx;
+	struct output *c = &cc->out;
+	struct reporter *r = &cc->rep;
 	struct xq_buf *b;
 
 	if (r->fmt == REPORT_NDJSON) {
@@ -718,122 +93,17 @@ static void print_summary(struct cctx *c, double secs)
 		xq_buf_addf(b, ", %llu kept up to an error", (unsigned long long)c->kept_broken);
 	if (c->verify)
 		xq_buf_addf(b, ", %llu verified", (unsigned long long)c->verified);
-	if (r->skipped_files)
-		xq_buf_addf(b, "; %llu file%s skipped (not game records)",
-			    (unsigned long long)r->skipped_files, r->skipped_files == 1 ? "" : "s");
-	if (r->failed_files)
-		xq_buf_addf(b, "; %llu input%s not read", (unsigned long long)r->failed_files,
-			    r->failed_files == 1 ? "" : "s");
+	reporter_unread_text(r, b);
 	xq_buf_addf(b, " (%.2f s)\n", secs);
 	reporter_flush(r);
-}
-
-static long parse_version(struct opt_parser *p, const char *v)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(v, &end, 0);
-	/* XQStudio names its versions 1.0 ... 1.8: the byte is 10 ... 18. */
-	if (!errno && end != v && *end == '.' && n >= 1 && n <= 9 && xq_is_digit((unsigned char)end[1]) &&
-	    !end[2] && xq_is_digit((unsigned char)*v))
-		n = n * 10 + (end[1] - '0'), end += 2;
-	if (errno || end == v || *end || n < 1 || n > 65535) {
-		snprintf(p->err, sizeof(p->err),
-			 "--format-version must be a number like 18, 0x12 or 1.8, not '%s'", v);
-		return -1;
-	}
-	return n;
 }
 
 /* One option of convert's own: 0, or -1 with the message in p->err. */
 static int take_option(void *ctx, struct opt_parser *p, int id, const char *value)
 {
 	struct cctx *c = ctx;
-	struct movetext mt;
-	long v;
 
-	switch (id) {
-	case O_TO: c->to_name = value; break;
-	case O_OUT: c->out_path = value; break;
-	case O_NAME:
-		if (!*value) {
-			snprintf(p->err, sizeof(p->err), "--name needs a template");
-			return -1;
-		}
-		c->template = value;
-		break;
-	case O_NOTATION:
-		if (movetext_parse(value, &mt)) {
-			snprintf(p->err, sizeof(p->err),
-				 "--notation must be one of " MOVETEXT_NAMES ", not '%s'", value);
-			return -1;
-		}
-		c->wopts.notation = mt.notation;
-		c->wopts.notation_flags = mt.flags;
-		break;
-	case O_ENCODING_OLD:
-		input_opts_alias(&c->in, "--encoding", "--output-encoding");
-		/* fall through */
-	case O_ENCODING: return opt_encoding(p, value, &c->wopts.encoding);
-	case O_VERSION:
-		if ((v = parse_version(p, value)) < 0)
-			return -1;
-		c->wopts.version = (int)v;
-		break;
-	case O_FORCE: c->force = 1; break;
-	case O_KEEP: c->keep_broken = 1; break;
-	case O_VERIFY: c->verify = 1; break;
-	case O_STRICT: c->strict = 1; break;
-	case O_SYNC: {
-		static const char *const names[] = {"end", "each", "none", NULL};
-		int i = opt_choice(p, "--sync", value, names);
-		if (i < 0)
-			return -1;
-		c->sync = i == 0 ? SYNC_END : i == 1 ? SYNC_EACH : SYNC_NONE;
-		break;
-	}
-	}
-	return 0;
-}
-
-/* What the options say together: 0, or -1 with the message in p->err. */
-static int check_args(struct cctx *c, struct opt_parser *p)
-{
-	if (!c->to_name) {
-		snprintf(p->err, sizeof(p->err), "missing -t FORMAT (the format to write)");
-		return -1;
-	}
-	if (!(c->to = format_by_name(c->to_name, 1, p->err, sizeof(p->err))))
-		return -1;
-	if (input_opts_check(&c->in, p))
-		return -1;
-	if (c->out_path && !strcmp(c->out_path, "-"))
-		c->out_path = NULL;
-	c->dir_mode = c->out_path && is_dir_path(c->out_path);
-	if (c->verify && (!(c->to->caps & XQ_CAP_READ) || !c->to->open_reader)) {
-		snprintf(p->err, sizeof(p->err), "--verify: xqkit cannot read %s back", c->to->name);
-		return -1;
-	}
-	if (c->in.fmt == REPORT_NDJSON && !c->out_path) {
-		snprintf(p->err, sizeof(p->err),
-			 "--format ndjson writes to standard output: give -o for the records");
-		return -1;
-	}
-	if (!c->dir_mode && !(c->to->caps & XQ_CAP_MULTI) &&
-	    (p->noperands > 1 || c->in.recursive || c->in.files0)) {
-		snprintf(p->err, sizeof(p->err),
-			 "%s holds one game per file: to convert several inputs, write to a directory with -o DIR/",
-			 c->to->name);
-		return -1;
-	}
-	if (!c->out_path && (c->to->caps & XQ_CAP_BINARY) && isatty(1)) {
-		snprintf(p->err, sizeof(p->err),
-			 "%s is binary: give -o FILE rather than writing it to a terminal", c->to->name);
-		return -1;
-	}
-	return 0;
+	return output_take(&c->out, &c->in, p, id, value) < 0 ? -1 : 0;
 }
 
 /* The options: 0 to run, 1 when --help was shown, -1 on a usage error. */
@@ -841,130 +111,13 @@ static int parse_args(struct cctx *c, struct opt_parser *p)
 {
 	int rc = input_opts_parse(&c->in, p, options, usage, summary, take_option, c);
 
-	return rc ? rc : check_args(c, p);
-}
-
-/* DIR/ made, never read, and with --force every input known first (its
- * files are replaced during the run): 0, or an exit status. */
-static int prepare_dir(struct cctx *c, struct inputs *inputs)
-{
-	size_t len = strlen(c->out_path);
-	struct xq_diag d;
-
-	if (!(c->dir = malloc(len + 2))) {
-		cmd_error("out of memory");
-		return XQ_EXIT_IO;
+	if (rc)
+		return rc;
+	if (!c->out.to_name) {
+		snprintf(p->err, sizeof(p->err), "missing -t FORMAT (the format to write)");
+		return -1;
 	}
-	memcpy(c->dir, c->out_path, len + 1);
-	if (c->dir[len - 1] != '/')
-		memcpy(c->dir + len, "/", 2);
-	if (mkdir(c->dir, 0777) != 0 && errno != EEXIST) {
-		cmd_error("cannot create the directory '%s': %s", c->dir, strerror(errno));
-		return XQ_EXIT_IO;
-	}
-	inputs_exclude(inputs, c->dir);
-	if (c->force && inputs_prescan(inputs, &d)) {
-		cmd_error("%s", d.msg);
-		return XQ_EXIT_IO;
-	}
-	return 0;
-}
-
-/* The output, before anything is read: 0, or an exit status. */
-static int prepare_output(struct cctx *c, struct inputs *inputs)
-{
-	struct xq_output_plan plan;
-	struct xq_diag d;
-	int rc;
-
-	if (c->dir_mode)
-		return prepare_dir(c, inputs);
-	xq_diag_init(&d);
-	/* Never an input, however it is found: refused now when an operand is
-	 * the file or holds it, else when it is met. */
-	if (c->out_path && (inputs_guard(inputs, c->out_path, &d) ||
-			    xq_output_plan(&plan, c->out_path, c->force ? XQ_OUTPUT_FORCE : 0, &d)))
-		return cmd_usage_error("convert", "%s", d.msg);
-	if ((rc = open_single_output(c)) != 0)
-		return rc == 2 ? XQ_EXIT_USAGE : XQ_EXIT_IO;
-	return 0;
-}
-
-/* Say what a signal left behind. */
-static void interrupted(struct cctx *c)
-{
-	uint64_t written = c->written;
-
-	/* A file output is removed; what reached standard output is whole games. */
-	if (!c->dir_mode)
-		finish_single_output(c, 0);
-	if (c->dir_mode)
-		cmd_error("interrupted: the %llu file%s written under '%s' %s kept; no other file was written",
-			  (unsigned long long)written, written == 1 ? "" : "s", c->dir,
-			  written == 1 ? "is" : "are");
-	else if (c->out_path)
-		cmd_error("interrupted: no output is left behind ('%s' is as it was)", c->out_path);
-	else
-		cmd_error("interrupted: standard output holds the %llu whole game%s written before",
-			  (unsigned long long)written, written == 1 ? "" : "s");
-}
-
-/* After the run: the output put in place (or not), the summary, the exit
- * status. */
-static int finish(struct cctx *c, struct inputs *inputs, double t0)
-{
-	if (inputs_conflict(inputs)) {
-		/* An input named later is the output file: it stays as it was. */
-		if (!c->dir_mode)
-			finish_single_output(c, 0);
-		cmd_error("nothing was written to '%s': it is also an input", c->out_path);
-		print_summary(c, cmd_now() - t0);
-		return XQ_EXIT_USAGE;
-	}
-	if (cmd_signal) {
-		/* Stopping promptly comes first: the files are kept unsynced. */
-		interrupted(c);
-		print_summary(c, cmd_now() - t0);
-		return cmd_signal_status();
-	}
-	if (!c->dir_mode && finish_single_output(c, !c->io_error && !c->too_many) &&
-	    !c->too_many)
-		c->io_error = 1;
-	sync_dir(c);
-	print_summary(c, cmd_now() - t0);
-	if (c->disk_full)
-		cmd_error("the disk is full: stopped after %llu file%s written under '%s'",
-			  (unsigned long long)c->written, c->written == 1 ? "" : "s", c->dir);
-	if (c->io_error || c->rep.io_error)
-		return XQ_EXIT_IO;
-	if (c->skipped || c->rep.failed_files || c->rep.damaged_files ||
-	    c->rep.counts.by_sev[XQ_SEV_ERROR])
-		return XQ_EXIT_INVALID;
-	return XQ_EXIT_OK;
-}
-
-static void cctx_init(struct cctx *c)
-{
-	memset(c, 0, sizeof(*c));
-	input_opts_init(&c->in);
-	c->wopts = (struct xq_write_opts)XQ_WRITE_OPTS_INIT;
-	c->template = NAME_TEMPLATE_DEFAULT;
-	c->sink.report = writer_sink;
-	c->sink.payload = c;
-	xq_buf_init(&c->mem);
-	xq_buf_init(&c->prefix);
-	xq_buf_init(&c->suffix);
-}
-
-static void cctx_release(struct cctx *c)
-{
-	free(c->dir);
-	name_set_release(&c->names);
-	diag_list_release(&c->scratch);
-	reporter_release(&c->rep);
-	xq_buf_release(&c->mem);
-	xq_buf_release(&c->prefix);
-	xq_buf_release(&c->suffix);
+	return output_check(&c->out, &c->in, p);
 }
 
 int cmd_convert(int argc, char **argv)
@@ -976,7 +129,9 @@ int cmd_convert(int argc, char **argv)
 	int rc;
 	double t0;
 
-	cctx_init(&c);
+	memset(&c, 0, sizeof(c));
+	output_init(&c.out, "convert");
+	input_opts_init(&c.in);
 	if (opt_init(&p, argc, argv, "convert")) {
 		cmd_error("out of memory");
 		return XQ_EXIT_IO;
@@ -989,19 +144,18 @@ int cmd_convert(int argc, char **argv)
 	cmd_catch_signals();
 	if ((rc = input_opts_start(&c.in, &inputs, &p, "convert")) != 0)
 		goto out;
-	c.inputs = &inputs;
-	c.fault_verify = cmd_test_fault("verify");
 	t0 = cmd_now();
-	if ((rc = prepare_output(&c, &inputs)) == 0) {
+	if ((rc = output_prepare(&c.out, &inputs, &c.rep)) == 0) {
 		if (input_opts_run(&c.in, &inputs, &cfg) == XQ_ENOMEM)
-			c.io_error = 1;
-		rc = finish(&c, &inputs, t0);
+			c.out.io_error = 1;
+		rc = output_finish(&c.out, &inputs, &c.rep, print_summary, &c, t0);
 	} else {
 		progress_stop();
 	}
 	inputs_release(&inputs);
 out:
 	opt_release(&p);
-	cctx_release(&c);
+	output_release(&c.out);
+	reporter_release(&c.rep);
 	return rc;
 }

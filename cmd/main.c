@@ -35,6 +35,8 @@ static int cmd_version(int argc, char **argv);
 static const struct cmd_entry commands[] = {
 	{"annotate", cmd_annotate, "engine scores and ?! ? ?? marks for every move, as PGN or NDJSON"},
 	{"convert", cmd_convert, "convert game records between formats, reporting what is lost"},
+	{"dedupe", cmd_dedupe, "find the copies of the same game, or write one copy of each"},
+	{"find", cmd_find, "select games by tags, position, material, moves, ECCO or problems"},
 	{"help", cmd_help, "show help for xqkit or for one command"},
 	{"merge-summaries", cmd_merge_summaries, "merge the NDJSON summaries of the shards of one job into one run's"},
 	{"perft", cmd_perft, "count the move tree, to prove and measure the move generator"},

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd.h"
 #include "inputs.h"
 #include "pool.h"
 #include "progress.h"
@@ -413,6 +414,25 @@ struct xq_buf *reporter_summary_text(struct reporter *r)
 void report_plural(struct xq_buf *b, uint64_t n, const char *one, const char *many)
 {
 	xq_buf_addf(b, "%llu %s", (unsigned long long)n, n == 1 ? one : many);
+}
+
+void reporter_unread_text(const struct reporter *r, struct xq_buf *b)
+{
+	if (r->skipped_files)
+		xq_buf_addf(b, "; %llu file%s skipped (not game records)",
+			    (unsigned long long)r->skipped_files, r->skipped_files == 1 ? "" : "s");
+	if (r->failed_files)
+		xq_buf_addf(b, "; %llu input%s not read", (unsigned long long)r->failed_files,
+			    r->failed_files == 1 ? "" : "s");
+}
+
+int reporter_status(const struct reporter *r, uint64_t skipped)
+{
+	if (r->io_error)
+		return XQ_EXIT_IO;
+	if (skipped || r->failed_files || r->damaged_files || r->counts.by_sev[XQ_SEV_ERROR])
+		return XQ_EXIT_INVALID;
+	return XQ_EXIT_OK;
 }
 
 void reporter_counts_text(struct reporter *r, struct xq_buf *b)

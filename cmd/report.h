@@ -121,6 +121,14 @@ struct xq_buf *reporter_summary_text(struct reporter *r);
 void reporter_counts_text(struct reporter *r, struct xq_buf *b);
 /* "3 files" / "1 file". */
 void report_plural(struct xq_buf *b, uint64_t n, const char *one, const char *many);
+/* "; 2 files skipped (not game records); 1 input not read", the parts
+ * that apply, as the collection commands end their summary line. */
+void reporter_unread_text(const struct reporter *r, struct xq_buf *b);
+/* The exit status of a collection command from what was counted, with
+ * `skipped` games it did not handle as asked: 3 after an input's I/O
+ * error, 1 when a game was skipped, an input failed or was damaged, or an
+ * error was reported, else 0. */
+int reporter_status(const struct reporter *r, uint64_t skipped);
 
 /* Is standard output a pipe or a socket?  Then what is written there is
  * flushed record by record (report_flush_out, convert's games). */

@@ -35,6 +35,7 @@
 #include "report.h"
 #include "rules.h"
 #include "utf8.h"
+#include "validate.h"
 
 #define CHECK_SCHEMA "xqkit.check/1"
 
@@ -302,20 +303,22 @@ static int rules_could_apply(const struct xq_game *g, const struct xq_rules_opti
 	return 0;
 }
 
-static int check_rules(struct vctx *c, struct pool_job *j)
+static int check_rules(const struct input_opts *in, struct pool_job *j,
+		       enum xq_rules_support *out)
 {
 	struct xq_game *g = &j->game;
 	enum xq_rules_support support = XQ_SUPPORT_SILENT;
 	struct xq_diag d;
 	char move[XQ_DIAG_MOVE_MAX];
 
-	if (!c->in.rules_on || (g->flags & XQ_GAME_BROKEN) || g->nodes[XQ_ROOT].child == XQ_NODE_NONE ||
-	    !rules_could_apply(g, &c->in.rules))
+	if (!in->rules_on || (g->flags & XQ_GAME_BROKEN) || g->nodes[XQ_ROOT].child == XQ_NODE_NONE ||
+	    !rules_could_apply(g, &in->rules))
 		return 0;
 	xq_diag_init(&d);
 	diag_place_ply(&d, &j->game, j->file->name, 0);
-	if (xq_rules_check_game(&support, g, XQ_CLAIM_UNSPECIFIED, &c->in.rules, &d, NULL) != 0)
+	if (xq_rules_check_game(&support, g, XQ_CLAIM_UNSPECIFIED, &in->rules, &d, NULL) != 0)
 		return 0; /* the tree holds only legal moves; memory ran out */
+	*out = support;
 	if (d.code == XQ_D_NONE)
 		return support != XQ_SUPPORT_SILENT;
 	/* The rules name the ply; the game knows where that move was written. */
@@ -413,7 +416,7 @@ static void check_result(struct pool_job *j, int rules_spoke)
 	}
 }
 
-static void check_tags(struct vctx *c, struct pool_job *j)
+static void check_tags(struct pool_job *j, const char *const *required, int nrequired)
 {
 	struct xq_game *g = &j->game;
 	const char *date = xq_game_tag(g, "Date");
@@ -422,21 +425,19 @@ static void check_tags(struct vctx *c, struct pool_job *j)
 		tag_diag(j, "Date", XQ_SEV_WARNING, XQ_D_BAD_DATE,
 			  "the Date tag '%.40s' is not a date like 2006.08.19 (?? for unknown parts)",
 			  date);
-	for (int i = 0; i < c->nrequired; i++) {
-		const char *v = xq_game_tag(g, c->required[i]);
+	for (int i = 0; i < nrequired; i++) {
+		const char *v = xq_game_tag(g, required[i]);
 		if (!v || !*v)
-			game_diag(j, XQ_SEV_WARNING, XQ_D_MISSING_TAG, 0, "no %s tag", c->required[i]);
+			game_diag(j, XQ_SEV_WARNING, XQ_D_MISSING_TAG, 0, "no %s tag", required[i]);
 	}
 }
 
-/* Worker thread: the checks on one game. */
-static void validate_process(void *ctx, void *worker, struct pool_job *j)
+enum xq_rules_support validate_checks(struct pool_job *j, const struct input_opts *in,
+				      const char *const *required, int nrequired)
 {
-	struct vctx *c = ctx;
-	struct xq_game_counts counts;
+	enum xq_rules_support support = XQ_SUPPORT_SILENT;
 	int fen_reported = 0, empty_reported = 0;
 
-	(void)worker;
 	/* What a reader said already (a start position it rejected, a game
 	 * with no moves) is not said again. */
 	for (size_t i = 0; i < j->diags.n; i++) {
@@ -447,10 +448,21 @@ static void validate_process(void *ctx, void *worker, struct pool_job *j)
 	}
 	if (!fen_reported)
 		check_start(j);
-	check_result(j, check_rules(c, j));
-	check_tags(c, j);
+	check_result(j, check_rules(in, j, &support));
+	check_tags(j, required, nrequired);
 	if ((j->game.flags & XQ_GAME_EMPTY) && !empty_reported)
 		game_diag(j, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, 0, "the record has no moves");
+	return support;
+}
+
+/* Worker thread: the checks on one game. */
+static void validate_process(void *ctx, void *worker, struct pool_job *j)
+{
+	struct vctx *c = ctx;
+	struct xq_game_counts counts;
+
+	(void)worker;
+	validate_checks(j, &c->in, c->required, c->nrequired);
 	xq_game_count(&j->game, &counts);
 	j->counts[0] = counts.nodes;
 	j->counts[1] = counts.variations;

@@ -94,6 +94,30 @@ void xq_move_name(xq_move m, char out[5])
 	xq_sq_name(XQ_MOVE_TO(m), out + 2);
 }
 
+xq_move xq_move_mirror(xq_move m)
+{
+	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+
+	return XQ_MOVE(XQ_SQ(8 - XQ_SQ_FILE(from), XQ_SQ_RANK(from)),
+		       XQ_SQ(8 - XQ_SQ_FILE(to), XQ_SQ_RANK(to)));
+}
+
+void xq_board_mirror(const struct xq_board *b, struct xq_board *out)
+{
+	xq_board_clear(out);
+	for (int r = 0; r < 10; r++)
+		for (int f = 0; f < 9; f++) {
+			uint8_t k = xq_board_kind(b, XQ_SQ(f, r));
+			/* a square of a board is never off it, nor taken twice */
+			if (k)
+				xq_board_put(out, XQ_KIND_SIDE(k), XQ_KIND_TYPE(k), XQ_SQ(8 - f, r), NULL);
+		}
+	out->side = b->side;
+	out->halfmove = b->halfmove;
+	out->fullmove = b->fullmove;
+	out->key = xq_board_compute_key(out);
+}
+
 uint64_t xq_board_compute_key(const struct xq_board *b)
 {
 	uint64_t k = b->side == XQ_BLACK ? xq_zobrist_side : 0;
@@ -106,7 +130,7 @@ uint64_t xq_board_compute_key(const struct xq_board *b)
 
 /* ---- FEN ---------------------------------------------------------------- */
 
-static int letter_type(char c)
+int xq_piece_type_of_letter(int c)
 {
 	switch (c) {
 	case 'K': return XQ_KING;
@@ -184,7 +208,7 @@ int xq_board_from_fen(struct xq_board *out, const char *fen, size_t len, unsigne
 				goto too_wide;
 		} else {
 			int side = c >= 'a' && c <= 'z';
-			int type = letter_type(side ? (char)(c - 'a' + 'A') : c);
+			int type = xq_piece_type_of_letter(side ? c - 'a' + 'A' : c);
 			if (type < 0) {
 				if ((unsigned char)c >= 0x80 || (unsigned char)c < 0x20)
 					return fen_error(d, XQ_EPARSE, i,

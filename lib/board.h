@@ -188,4 +188,12 @@ void xq_sq_name(xq_sq sq, char out[3]);
 /* Write the move in ICCS lower case ("h2e2") into 5 bytes. */
 void xq_move_name(xq_move m, char out[5]);
 
+/* The piece type of an upper-case FEN letter (K A B|E N|H R C P), or -1. */
+int xq_piece_type_of_letter(int c);
+
+/* The left-right mirror (file a..i read as i..a) of a move, and of a
+ * position (the same side to move and counters). */
+xq_move xq_move_mirror(xq_move m);
+void xq_board_mirror(const struct xq_board *b, struct xq_board *out);
+
 #endif

@@ -890,7 +890,7 @@ static int map_cycles(struct xq_rules_report *r)
  * apart: the chased pieces are named by identity) and the side to move,
  * so an entry is used only for the very same board.
  */
-#define CLASS_MEMO 1024
+#define CLASS_MEMO 1024 /* slots at most; fewer for fewer plies to classify */
 
 struct class_memo {
 	uint64_t key;
@@ -900,20 +900,30 @@ struct class_memo {
 	uint8_t sq[256];
 };
 
-static struct class_memo *memo_slot(struct class_memo *memo, const struct xq_board *b,
-				    xq_move m)
+static struct class_memo *memo_slot(struct class_memo *memo, size_t mask,
+				    const struct xq_board *b, xq_move m)
 {
-	return &memo[(size_t)((b->key >> 7) ^ b->key ^ (uint64_t)m * 0x9E3779B1u) &
-		     (CLASS_MEMO - 1)];
+	return &memo[(size_t)((b->key >> 7) ^ b->key ^ (uint64_t)m * 0x9E3779B1u) & mask];
+}
+
+/* Slots for `need` plies to classify: a power of two, twice as many, 16
+ * to CLASS_MEMO (a game with one short cycle needs no 280 KB table). */
+static size_t memo_slots(size_t need)
+{
+	size_t slots = 16;
+
+	while (slots < CLASS_MEMO && slots < 2 * need)
+		slots *= 2;
+	return slots;
 }
 
 /* Classify ply k (its move played from `w`), or copy the classification
  * of an earlier ply with the same board and move. */
-static void classify_ply(struct xq_rules_report *r, struct class_memo *memo,
+static void classify_ply(struct xq_rules_report *r, struct class_memo *memo, size_t mask,
 			 const struct xq_board *w, xq_move m, size_t k)
 {
 	struct xq_rules_ply *p = &r->plies[k - 1];
-	struct class_memo *c = memo_slot(memo, w, m);
+	struct class_memo *c = memo_slot(memo, mask, w, m);
 
 	if (c->ply && c->key == w->key && c->move == m && c->side == w->side &&
 	    !memcmp(c->sq, w->sq, sizeof(c->sq))) {
@@ -948,13 +958,14 @@ static int judge_cycles(struct xq_rules_report *r, const struct xq_board *start,
 	uint32_t *by_first = malloc((n + 1) * sizeof(*by_first));
 	uint32_t *next = malloc((m ? m : 1) * sizeof(*next));
 	struct tally *at_first = malloc((m ? m : 1) * 2 * sizeof(*at_first));
-	struct class_memo *memo = m || all ? calloc(CLASS_MEMO, sizeof(*memo)) : NULL;
+	struct class_memo *memo = NULL;
+	size_t mask = 0;
 	struct sweep_side s[2];
 	struct xq_board w = *start;
 	int32_t covered = all;
 	int rc = 0;
 
-	if (!cover || !by_first || !next || !at_first || ((m || all) && !memo)) {
+	if (!cover || !by_first || !next || !at_first) {
 		rc = XQ_ENOMEM;
 		goto out;
 	}
@@ -968,13 +979,27 @@ static int judge_cycles(struct xq_rules_report *r, const struct xq_board *start,
 		next[i] = by_first[c->first];
 		by_first[c->first] = (uint32_t)i;
 	}
+	if (m || all) {
+		/* The plies to classify: all, or those inside a cycle. */
+		size_t need = all ? n : 0;
+		int64_t inside = 0;
+		for (size_t k = 1; !all && k <= n; k++) {
+			inside += cover[k];
+			need += inside > 0;
+		}
+		mask = memo_slots(need) - 1;
+		if (!(memo = calloc(mask + 1, sizeof(*memo)))) {
+			rc = XQ_ENOMEM;
+			goto out;
+		}
+	}
 	for (size_t k = 0; k <= n; k++) {
 		if (k > 0) {
 			struct xq_rules_ply *p = &r->plies[k - 1];
 			struct xq_undo u;
 			covered += cover[k];
 			if (covered > 0 && p->kind == XQ_RULES_UNCLASSIFIED)
-				classify_ply(r, memo, &w, e[k].move, k);
+				classify_ply(r, memo, mask, &w, e[k].move, k);
 			xq_board_make(&w, e[k].move, &u);
 			sweep_add(s, p, (uint32_t)k);
 		}

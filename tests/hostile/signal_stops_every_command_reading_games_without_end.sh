@@ -5,8 +5,8 @@
 # (it takes well under 200 ms on an idle machine), and leaves no output and
 # no temporary file.  validate and replay used to die by the signal's
 # default action without a word; convert and annotate ignored it until
-# killed.  (One game without end is stopped by the limit; see LIMITS in
-# xqkit(1).)
+# killed; find and dedupe stop the same way.  (One game without end is
+# stopped by the limit; see LIMITS in xqkit(1).)
 mkfifo "$T/feed" || fail "mkfifo"
 # One such game, written once: the feed repeats it with cat, which costs
 # far less than a shell loop printing every line (the test's CPU time).
@@ -17,7 +17,8 @@ for sig in INT TERM; do
 	want=130
 	[ $sig = TERM ] && want=143
 	for cmd in "validate" "validate -j 2" "replay" "convert -t pgn -o $T/c.pgn" \
-		"convert -t ndjson -j 2 -o $T/c.ndjson" "annotate --depth 1 -o $T/a.pgn"; do
+		"convert -t ndjson -j 2 -o $T/c.ndjson" "annotate --depth 1 -o $T/a.pgn" \
+		"find --count --fen 4k4/9/9/9/9/9/9/9/9/3K5" "find -t pgn -o $T/f.pgn" "dedupe"; do
 		# (cat fails when the reader is gone, which ends the loop.)
 		while cat "$T/game"; do :; done > "$T/feed" 2> /dev/null &
 		feeder=$!
@@ -26,7 +27,7 @@ for sig in INT TERM; do
 		expect_status $want
 		expect_within 2000
 		expect_err "interrupted"
-		[ -e "$T/c.pgn" ] || [ -e "$T/c.ndjson" ] || [ -e "$T/a.pgn" ] &&
+		[ -e "$T/c.pgn" ] || [ -e "$T/c.ndjson" ] || [ -e "$T/a.pgn" ] || [ -e "$T/f.pgn" ] &&
 			fail "$cmd: an output was left behind"
 		no_temp_files "$T"
 		kill $feeder 2> /dev/null

@@ -207,6 +207,40 @@ static void null_move_flips_side_and_restores(void **state)
 	assert_memory_equal(&b, &copy, sizeof(b));
 }
 
+static void mirror_reads_every_file_the_other_way_and_keeps_the_side(void **state)
+{
+	struct xq_board b, m, back;
+	struct xq_diag d;
+	char out[XQ_FEN_MAX];
+
+	(void)state;
+	assert_int_equal(load(&b, "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 3 2", &d), 0);
+	xq_board_mirror(&b, &m);
+	xq_board_to_fen(&m, out, sizeof(out));
+	assert_string_equal(out, "r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/4C2C1/9/RNBAKABNR b - - 3 2");
+	assert_true(m.key == xq_board_compute_key(&m));
+	xq_board_mirror(&m, &back);
+	assert_true(back.key == b.key);
+	/* the start position is its own mirror */
+	xq_board_start(&b);
+	xq_board_mirror(&b, &m);
+	assert_true(m.key == b.key);
+	assert_int_equal(xq_move_mirror(XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2))),
+			 XQ_MOVE(XQ_SQ(1, 2), XQ_SQ(4, 2))); /* h2e2 is b2e2 */
+}
+
+static void piece_letters_name_their_types(void **state)
+{
+	(void)state;
+	assert_int_equal(xq_piece_type_of_letter('R'), XQ_ROOK);
+	assert_int_equal(xq_piece_type_of_letter('B'), XQ_ELEPHANT);
+	assert_int_equal(xq_piece_type_of_letter('E'), XQ_ELEPHANT);
+	assert_int_equal(xq_piece_type_of_letter('H'), XQ_HORSE);
+	assert_int_equal(xq_piece_type_of_letter('N'), XQ_HORSE);
+	assert_int_equal(xq_piece_type_of_letter('x'), -1);
+	assert_int_equal(xq_piece_type_of_letter('r'), -1); /* upper case only */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +259,8 @@ int main(void)
 		cmocka_unit_test(make_unmake_restores_position_and_key),
 		cmocka_unit_test(key_differs_by_side_to_move),
 		cmocka_unit_test(null_move_flips_side_and_restores),
+		cmocka_unit_test(mirror_reads_every_file_the_other_way_and_keeps_the_side),
+		cmocka_unit_test(piece_letters_name_their_types),
 	};
 	return cmocka_run_group_tests_name("board", tests, NULL, NULL);
 }

@@ -1,0 +1,1077 @@
+/*
+ * find.c: `xqkit find`, the games of the inputs that meet every criterion
+ * given: tags, players, result, a position reached (by Zobrist key, with
+ * its mirror), material, an opening line, what validate would say, an
+ * ECCO code.  The games found are written through the format writers as
+ * convert writes them (cmd/output.h), counted (--count), or listed as
+ * references to where they were read (--list, "xqkit.ref/1").
+ *
+ * Every criterion is parsed before anything is read, so a bad one is a
+ * usage error naming its exact spot.  The tests run on the worker
+ * threads (`process`); `emit` writes in input order.  A broken game is
+ * reported as it was read and skipped, or searched up to its first error
+ * with --keep-broken.
+ */
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+#include "buf.h"
+#include "cmd.h"
+#include "diag.h"
+#include "ecco.h"
+#include "format.h"
+#include "game.h"
+#include "inputs.h"
+#include "ndjson.h"
+#include "notation.h"
+#include "opt.h"
+#include "output.h"
+#include "pool.h"
+#include "progress.h"
+#include "report.h"
+#include "rules.h"
+#include "utf8.h"
+#include "validate.h"
+
+#define REF_SCHEMA "xqkit.ref/1"
+
+static const char usage[] =
+	"xqkit find [CRITERIA] (-t FORMAT [-o OUT|-o DIR/] | --count | --list)\n"
+	"                  [-r] [-j THREADS] [INPUT...]";
+static const char summary[] =
+	"Select the games of the inputs that meet every criterion given (tags, players,\n"
+	"result, a position reached, material, opening moves, ECCO codes, what validate\n"
+	"would report) and write them as convert does (-t, -o, --notation, --name), count\n"
+	"them (--count) or list where each one was read, as NDJSON (--list).  A criterion\n"
+	"that cannot be read is a usage error; a broken game is reported and skipped.";
+
+enum { O_TAG = 0x100, O_PLAYER, O_RESULT, O_FEN, O_VARIATIONS, O_MIRROR, O_MATERIAL,
+       O_MOVES, O_ERRORS, O_WARNINGS, O_RULING, O_ECCO, O_COUNT, O_LIST, O_HELP = 'h' };
+
+static const struct opt_spec options[] = {
+	OPT_VALUE(O_TAG, 0, "tag", "EXPR", "a tag test: Name, Name=V, Name!=V, Name~REGEX, Name!~REGEX, Name<V (<= > >=)"),
+	OPT_VALUE(O_PLAYER, 0, "player", "NAME", "red or black is NAME (a part of the tag, any case)"),
+	OPT_VALUE(O_RESULT, 0, "result", "R", "the result is R: 1-0, 0-1, 1/2-1/2 or *"),
+	OPT_VALUE(O_FEN, 0, "fen", "FEN", "the position is reached at some ply (side to move too, when given)"),
+	OPT_FLAG(O_VARIATIONS, 0, "variations", "--fen and --material look in variations too"),
+	OPT_FLAG(O_MIRROR, 0, "mirror", "--fen and --moves also match the left-right mirror"),
+	OPT_VALUE(O_MATERIAL, 0, "material", "SIG", "the material is reached at some ply: RED/BLACK, e.g. R2C+/rhp2 ('+': at least)"),
+	OPT_VALUE(O_MOVES, 0, "moves", "MOVES", "the main line starts with these moves (any notation)"),
+	OPT_FLAG(O_ERRORS, 0, "errors", "games validate reports an error in"),
+	OPT_FLAG(O_WARNINGS, 0, "warnings", "games validate reports a warning or an error in"),
+	OPT_VALUE(O_RULING, 0, "ruling", "WHAT", "the rules rule on the end: any, confirmed, contradicted, doubtful, not-shown"),
+	OPT_VALUE(O_ECCO, 0, "ecco", "CODES", "the ECCO code is one of CODES (C1, C10-C19, A, ...)"),
+	OPT_INCLUDE(rules_options),
+	OPT_FLAG(O_COUNT, 0, "count", "print the number of games found"),
+	OPT_FLAG(O_LIST, 0, "list", "one NDJSON reference per game found (" REF_SCHEMA ")"),
+	OPT_INCLUDE(output_options),
+	OPT_INCLUDE(input_options),
+	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
+	OPT_END,
+};
+
+/* ---- criteria ------------------------------------------------------------------ */
+
+enum tag_op { OP_EXISTS, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_RE, OP_NRE };
+
+#define MAX_PARTS 6
+
+struct tag_test {
+	const char *text;       /* as given */
+	char name[64];
+	enum tag_op op;
+	const char *value;
+	regex_t re;
+	int has_re;
+	int nparts;             /* > 0: an order test on numbers (1990, 1990.05) */
+	long parts[MAX_PARTS];
+};
+
+/* A position to reach: each board that counts (the mirror, the other
+ * side to move when the FEN gave none). */
+struct pos_test {
+	const char *text;
+	struct xq_board b[4];
+	int nb;
+};
+
+/* Material: counts per side and piece type, min..max. */
+struct mat_test {
+	const char *text;
+	uint8_t min[2][XQ_PIECE_TYPES], max[2][XQ_PIECE_TYPES];
+};
+
+#define MAX_TESTS 16
+#define MAX_LINE 256
+
+struct fctx {
+	struct output out;
+	struct input_opts in;
+	struct reporter rep;
+	/* criteria */
+	struct tag_test tags[MAX_TESTS];
+	int ntags;
+	const char *players[MAX_TESTS];
+	int nplayers;
+	int has_result;
+	enum xq_result result;
+	struct pos_test pos[MAX_TESTS];
+	int npos;
+	struct mat_test mat[MAX_TESTS];
+	int nmat;
+	xq_move line[2][MAX_LINE]; /* --moves, and its mirror */
+	int nline, has_line;
+	int variations, mirror, errors, warnings;
+	int ruling;                /* -1: none; 0: any; else an xq_rules_support */
+	int has_ecco;
+	struct xq_ecco_set ecco;
+	int count, list;
+	/* totals, on the output thread */
+	uint64_t matched, skipped;
+	struct xq_buf refs;        /* --list records to flush */
+};
+
+/* Job flags and counts of a game (set by process). */
+enum { J_MATCH = 1, J_SKIP = 2 };
+
+static int usage_at(struct opt_parser *p, const char *opt, const char *text, size_t at,
+		    const char *what)
+{
+	snprintf(p->err, sizeof(p->err), "%s '%.80s': at character %zu: %.120s", opt, text, at + 1,
+		 what);
+	return -1;
+}
+
+static int is_name_char(int c)
+{
+	return xq_is_alpha(c) || xq_is_digit(c) || c == '_';
+}
+
+/* "1990", "1990.05.03", "2006-08-19": numbers separated by '.', '-' or
+ * '/'.  Returns the number of parts, 0 when `s` is not such a text. */
+static int numeric_parts(const char *s, long *parts)
+{
+	int n = 0;
+
+	while (*s) {
+		long v = 0;
+		int digits = 0;
+		while (xq_is_digit((unsigned char)*s) && digits < 12)
+			v = v * 10 + (*s++ - '0'), digits++;
+		if (!digits || n == MAX_PARTS)
+			return 0;
+		parts[n++] = v;
+		if (!*s)
+			break;
+		if (*s != '.' && *s != '-' && *s != '/')
+			return 0;
+		s++;
+		if (!*s)
+			return 0;
+	}
+	return n;
+}
+
+static int parse_tag(struct fctx *c, struct opt_parser *p, const char *text)
+{
+	struct tag_test *t;
+	size_t i = 0, n;
+
+	if (c->ntags == MAX_TESTS) {
+		snprintf(p->err, sizeof(p->err), "--tag is taken at most %d times", MAX_TESTS);
+		return -1;
+	}
+	t = &c->tags[c->ntags];
+	memset(t, 0, sizeof(*t));
+	t->text = text;
+	while (is_name_char((unsigned char)text[i]))
+		i++;
+	if (i == 0)
+		return usage_at(p, "--tag", text, 0,
+				"expected a tag name (letters, digits, '_') before the test");
+	if (i >= sizeof(t->name))
+		return usage_at(p, "--tag", text, i, "the tag name is too long");
+	memcpy(t->name, text, i);
+	t->name[i] = '\0';
+	n = i;
+	switch (text[i]) {
+	case '\0': t->op = OP_EXISTS; break;
+	case '=':
+		t->op = OP_EQ, n++;
+		if (text[n] == '=')
+			n++;
+		else if (text[n] == '~')
+			t->op = OP_RE, n++;
+		break;
+	case '!':
+		if (text[i + 1] == '=')
+			t->op = OP_NE, n += 2;
+		else if (text[i + 1] == '~')
+			t->op = OP_NRE, n += 2;
+		else
+			return usage_at(p, "--tag", text, i,
+					"unknown operator (=, !=, <, <=, >, >=, ~ or !~)");
+		break;
+	case '<': t->op = OP_LT, n++; if (text[n] == '=') t->op = OP_LE, n++; break;
+	case '>': t->op = OP_GT, n++; if (text[n] == '=') t->op = OP_GE, n++; break;
+	case '~': t->op = OP_RE, n++; break;
+	default:
+		return usage_at(p, "--tag", text, i,
+				"unknown operator (=, !=, <, <=, >, >=, ~ or !~) after the tag name");
+	}
+	/* `Date=>1990`, `Date<>1990`, `PlyCount=<40`: an operator mistyped,
+	 * not a value that starts with one. */
+	if (t->op != OP_EXISTS && (text[n] == '<' || text[n] == '>' || text[n] == '=' ||
+				   (text[n] == '!' && (text[n + 1] == '=' || text[n + 1] == '~'))))
+		return usage_at(p, "--tag", text, i, "unknown operator (=, !=, <, <=, >, >=, ~ or !~)");
+	t->value = text + n;
+	if (t->op == OP_RE || t->op == OP_NRE) {
+		int rc = regcomp(&t->re, t->value, REG_EXTENDED | REG_NOSUB | REG_ICASE);
+		if (rc) {
+			char why[160];
+			regerror(rc, &t->re, why, sizeof(why));
+			return usage_at(p, "--tag", text, n, why);
+		}
+		t->has_re = 1;
+	} else if (t->op >= OP_LT && t->op <= OP_GE) {
+		if (!*t->value)
+			return usage_at(p, "--tag", text, n, "expected a value to compare with");
+		t->nparts = numeric_parts(t->value, t->parts);
+	}
+	c->ntags++;
+	return 0;
+}
+
+static const char *const type_names[XQ_PIECE_TYPES] = {"kings", "advisors", "elephants",
+						       "horses", "rooks", "cannons", "pawns"};
+static const uint8_t type_max[XQ_PIECE_TYPES] = {1, 2, 2, 2, 2, 2, 5};
+
+/*
+ * RED/BLACK: each side a run of pieces (K A B|E N|H R C P, either case),
+ * each letter followed by an optional count (C2, P3; a letter written
+ * twice counts twice), then an optional '+': this side has at least
+ * these pieces (else exactly these, kings aside).
+ */
+static int parse_material(struct fctx *c, struct opt_parser *p, const char *text)
+{
+	struct mat_test *m;
+	int side = 0, at_least = 0;
+	uint8_t cnt[2][XQ_PIECE_TYPES];
+	size_t i = 0;
+
+	if (c->nmat == MAX_TESTS) {
+		snprintf(p->err, sizeof(p->err), "--material is taken at most %d times", MAX_TESTS);
+		return -1;
+	}
+	m = &c->mat[c->nmat];
+	memset(cnt, 0, sizeof(cnt));
+	m->text = text;
+	for (;; i++) {
+		int ch = (unsigned char)text[i], type;
+		if (ch == '/' || ch == '\0') {
+			for (int t = 0; t < XQ_PIECE_TYPES; t++) {
+				m->min[side][t] = t == XQ_KING ? 1 : cnt[side][t];
+				m->max[side][t] = at_least ? type_max[t] : m->min[side][t];
+			}
+			if (ch == '\0') {
+				if (side == 0)
+					return usage_at(p, "--material", text, i,
+							"expected '/' between red's pieces and black's");
+				break;
+			}
+			if (side == 1)
+				return usage_at(p, "--material", text, i,
+						"a second '/': the signature is RED/BLACK");
+			side = 1;
+			at_least = 0;
+			continue;
+		}
+		if (at_least)
+			return usage_at(p, "--material", text, i,
+					"'+' (at least) ends a side's pieces");
+		if (ch == '+') {
+			at_least = 1;
+			continue;
+		}
+		if ((type = xq_piece_type_of_letter(xq_to_upper(ch))) < 0)
+			return usage_at(p, "--material", text, i,
+					"expected a piece (K A B/E N/H R C P), a count after one, '+' or '/'");
+		{
+			unsigned n = 1;
+			size_t at = i;
+			if (xq_is_digit((unsigned char)text[i + 1])) {
+				n = (unsigned)(text[++i] - '0');
+				if (xq_is_digit((unsigned char)text[i + 1]))
+					return usage_at(p, "--material", text, i + 1,
+							"a count is one digit");
+			}
+			if (n == 0)
+				return usage_at(p, "--material", text, i, "a count of 0: leave the piece out");
+			if (cnt[side][type] + n > type_max[type]) {
+				char why[96];
+				snprintf(why, sizeof(why), "%s has at most %u %s",
+					 side ? "black" : "red", (unsigned)type_max[type],
+					 type_names[type]);
+				return usage_at(p, "--material", text, at, why);
+			}
+			cnt[side][type] += (uint8_t)n;
+		}
+	}
+	c->nmat++;
+	return 0;
+}
+
+static int add_board(struct pos_test *t, const char *fen, size_t len)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	if (xq_board_from_fen(&t->b[t->nb], fen, len, XQ_FEN_LENIENT_PLACEMENT, &d))
+		return -1;
+	t->nb++;
+	return 0;
+}
+
+static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
+{
+	struct pos_test *t;
+	struct xq_diag d;
+	struct xq_board b;
+	const char *sp;
+	char buf[2][XQ_FEN_MAX + 8];
+	int nfen = 0;
+	size_t len = strlen(text);
+
+	if (c->npos == MAX_TESTS) {
+		snprintf(p->err, sizeof(p->err), "--fen is taken at most %d times", MAX_TESTS);
+		return -1;
+	}
+	xq_diag_init(&d);
+	if (xq_board_from_fen(&b, text, len, XQ_FEN_LENIENT_PLACEMENT, &d)) {
+		size_t col = d.place.col ? (size_t)d.place.col - 1 : 0;
+		return usage_at(p, "--fen", text, col, d.msg);
+	}
+	if (len > XQ_FEN_MAX) {
+		snprintf(p->err, sizeof(p->err), "--fen: the FEN is longer than %d characters",
+			 XQ_FEN_MAX);
+		return -1;
+	}
+	t = &c->pos[c->npos];
+	memset(t, 0, sizeof(*t));
+	t->text = text;
+	/* Without a side to move, either side's turn matches. */
+	sp = strchr(text, ' ');
+	while (sp && *sp == ' ')
+		sp++;
+	if (!sp || !*sp) {
+		size_t plen = strcspn(text, " ");
+		snprintf(buf[nfen++], sizeof(buf[0]), "%.*s w", (int)plen, text);
+		snprintf(buf[nfen++], sizeof(buf[0]), "%.*s b", (int)plen, text);
+	} else {
+		snprintf(buf[nfen++], sizeof(buf[0]), "%s", text);
+	}
+	for (int k = 0; k < nfen; k++) {
+		if (add_board(t, buf[k], strlen(buf[k]))) {
+			snprintf(p->err, sizeof(p->err), "--fen '%.80s': cannot be read", text);
+			return -1;
+		}
+		if (c->mirror) {
+			xq_board_mirror(&t->b[t->nb - 1], &t->b[t->nb]);
+			t->nb++;
+		}
+	}
+	c->npos++;
+	return 0;
+}
+
+/* A move number ("1.", "12...", "3"), which --moves steps over. */
+static int is_move_number(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && xq_is_digit((unsigned char)s[i]))
+		i++;
+	if (i == 0)
+		return 0;
+	while (i < len && s[i] == '.')
+		i++;
+	return i == len;
+}
+
+static int parse_moves(struct fctx *c, struct opt_parser *p, const char *text)
+{
+	struct xq_board b;
+	size_t i = 0;
+
+	xq_board_start(&b);
+	c->nline = 0;
+	c->has_line = 1;
+	while (text[i]) {
+		size_t start, len;
+		struct xq_diag d;
+		struct xq_undo u;
+		xq_move m;
+		while (text[i] == ' ' || text[i] == ',' || text[i] == '\t')
+			i++;
+		if (!text[i])
+			break;
+		start = i;
+		while (text[i] && text[i] != ' ' && text[i] != ',' && text[i] != '\t')
+			i++;
+		len = i - start;
+		if (is_move_number(text + start, len))
+			continue;
+		if (c->nline == MAX_LINE) {
+			snprintf(p->err, sizeof(p->err), "--moves takes at most %d moves", MAX_LINE);
+			return -1;
+		}
+		xq_diag_init(&d);
+		len = xq_notation_strip_suffix(text + start, len);
+		if (xq_notation_read(&m, &b, text + start, len, XQ_NOTATION_AUTO, &d)) {
+			char why[200];
+			snprintf(why, sizeof(why), "move %d '%.*s': %.120s", c->nline + 1, (int)len,
+				 text + start, d.msg);
+			return usage_at(p, "--moves", text, start, why);
+		}
+		c->line[0][c->nline] = m;
+		c->line[1][c->nline] = xq_move_mirror(m);
+		c->nline++;
+		xq_board_make(&b, m, &u);
+	}
+	if (c->nline == 0) {
+		snprintf(p->err, sizeof(p->err), "--moves '%.80s': no move in it", text);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_ruling(struct fctx *c, struct opt_parser *p, const char *value)
+{
+	if (!strcmp(value, "any")) {
+		c->ruling = 0;
+		return 0;
+	}
+	for (int s = XQ_SUPPORT_CONFIRMED; s <= XQ_SUPPORT_DOUBTFUL; s++)
+		if (!strcmp(value, xq_rules_support_name((enum xq_rules_support)s))) {
+			c->ruling = s;
+			return 0;
+		}
+	snprintf(p->err, sizeof(p->err),
+		 "--ruling must be any, confirmed, contradicted, doubtful or not-shown, not '%.60s'",
+		 value);
+	return -1;
+}
+
+static int parse_result(struct fctx *c, struct opt_parser *p, const char *value)
+{
+	if (xq_result_parse(value, strlen(value), &c->result)) {
+		snprintf(p->err, sizeof(p->err),
+			 "--result must be 1-0, 0-1, 1/2-1/2 or *, not '%.60s'", value);
+		return -1;
+	}
+	c->has_result = 1;
+	return 0;
+}
+
+/* ---- tests on one game ------------------------------------------------------------ */
+
+/* The first tag named `name` in any case, or NULL. */
+static const char *tag_any_case(const struct xq_game *g, const char *name)
+{
+	for (size_t i = 0; i < g->ntags; i++)
+		if (xq_ascii_ieq(g->tags[i].name, name))
+			return g->tags[i].value;
+	return NULL;
+}
+
+/* Does `hay` hold `needle`, ASCII letters in any case? */
+static int contains_any_case(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++) {
+		size_t k = 0;
+		while (k < n && hay[k] && xq_to_lower((unsigned char)hay[k]) ==
+						  xq_to_lower((unsigned char)needle[k]))
+			k++;
+		if (k == n)
+			return 1;
+	}
+	return n == 0;
+}
+
+/* The numbers of a tag value for an order test: runs of digits (1993.4.27,
+ * 1993年4月27日), up to the first '?' or other text. */
+static int value_parts(const char *s, long *parts)
+{
+	int n = 0;
+
+	while (*s && n < MAX_PARTS) {
+		long v = 0;
+		int digits = 0;
+		while (xq_is_digit((unsigned char)*s) && digits < 12)
+			v = v * 10 + (*s++ - '0'), digits++;
+		if (!digits)
+			break;
+		parts[n++] = v;
+		if (!*s)
+			break;
+		/* one separator: '.', '-', '/', or a character such as 年 */
+		if (*s == '.' || *s == '-' || *s == '/' || *s == ' ')
+			s++;
+		else if ((unsigned char)*s >= 0x80) {
+			s++;
+			while (((unsigned char)*s & 0xC0) == 0x80)
+				s++;
+		} else {
+			break;
+		}
+	}
+	return n;
+}
+
+static int tag_matches(const struct tag_test *t, const struct xq_game *g)
+{
+	const char *v = tag_any_case(g, t->name);
+	int cmp;
+
+	if (t->op == OP_NE || t->op == OP_NRE) {
+		if (!v)
+			return 1;
+	} else if (!v) {
+		return 0;
+	}
+	switch (t->op) {
+	case OP_EXISTS: return *v != '\0';
+	case OP_EQ: return xq_ascii_ieq(v, t->value);
+	case OP_NE: return !xq_ascii_ieq(v, t->value);
+	case OP_RE: return regexec(&t->re, v, 0, NULL, 0) == 0;
+	case OP_NRE: return regexec(&t->re, v, 0, NULL, 0) != 0;
+	default: break;
+	}
+	if (t->nparts) {
+		long parts[MAX_PARTS];
+		int n = value_parts(v, parts);
+		if (n < t->nparts)
+			return 0; /* 19??, no date: neither before nor after */
+		cmp = 0;
+		for (int i = 0; i < t->nparts && !cmp; i++)
+			cmp = parts[i] < t->parts[i] ? -1 : parts[i] > t->parts[i];
+	} else {
+		cmp = strcmp(v, t->value);
+	}
+	switch (t->op) {
+	case OP_LT: return cmp < 0;
+	case OP_LE: return cmp <= 0;
+	case OP_GT: return cmp > 0;
+	case OP_GE: return cmp >= 0;
+	default: return 0;
+	}
+}
+
+static int same_squares(const struct xq_board *a, const struct xq_board *b)
+{
+	for (int r = 0; r < 10; r++)
+		for (int f = 0; f < 9; f++)
+			if (xq_board_kind(a, XQ_SQ(f, r)) != xq_board_kind(b, XQ_SQ(f, r)))
+				return 0;
+	return 1;
+}
+
+static int pos_matches(const struct pos_test *t, const struct xq_board *b)
+{
+	for (int i = 0; i < t->nb; i++)
+		if (b->key == t->b[i].key && b->side == t->b[i].side && same_squares(b, &t->b[i]))
+			return 1;
+	return 0;
+}
+
+static void material_of(const struct xq_board *b, uint8_t cnt[2][XQ_PIECE_TYPES])
+{
+	memset(cnt, 0, 2 * XQ_PIECE_TYPES);
+	for (int id = 16; id < 48; id++)
+		if (b->pc[id] && xq_kind_of_id[id]) {
+			uint8_t k = xq_kind_of_id[id];
+			cnt[XQ_KIND_SIDE(k)][XQ_KIND_TYPE(k)]++;
+		}
+}
+
+static int mat_matches(const struct mat_test *t, uint8_t cnt[2][XQ_PIECE_TYPES])
+{
+	for (int s = 0; s < 2; s++)
+		for (int k = 0; k < XQ_PIECE_TYPES; k++)
+			if (cnt[s][k] < t->min[s][k] || cnt[s][k] > t->max[s][k])
+				return 0;
+	return 1;
+}
+
+/* Where the first position test (--fen, else --material) was met. */
+struct found {
+	uint32_t ply, node;
+	int in_variation;
+};
+
+/* What the positions of the game meet: a bit per test, --fen's from 0,
+ * --material's from MAX_TESTS; `at` is filled for the first test met of
+ * the first kind given. */
+struct pos_state {
+	uint64_t want, have;
+	struct found at;
+	int at_set;
+};
+
+static void look(const struct fctx *c, struct pos_state *s, const struct xq_board *b, int captured,
+		 uint32_t ply, uint32_t node, int in_var)
+{
+	for (int i = 0; i < c->npos; i++)
+		if (!(s->have >> i & 1) && pos_matches(&c->pos[i], b)) {
+			s->have |= 1ull << i;
+			if (!s->at_set)
+				s->at = (struct found){ply, node, in_var}, s->at_set = 1;
+		}
+	if (c->nmat && captured) {
+		uint8_t cnt[2][XQ_PIECE_TYPES];
+		material_of(b, cnt);
+		for (int i = 0; i < c->nmat; i++)
+			if (!(s->have >> (MAX_TESTS + i) & 1) && mat_matches(&c->mat[i], cnt)) {
+				s->have |= 1ull << (MAX_TESTS + i);
+				if (!s->at_set && !c->npos)
+					s->at = (struct found){ply, node, in_var}, s->at_set = 1;
+			}
+	}
+}
+
+/* --fen and --material over the main line (and the variations): 1 when
+ * every one is met, with where the first was in `at`. */
+static int positions_match(const struct fctx *c, const struct xq_game *g, struct found *at)
+{
+	struct pos_state s;
+	struct xq_board b = g->start;
+	uint32_t ply = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.want = (c->npos ? (1ull << c->npos) - 1 : 0) |
+		 (c->nmat ? ((1ull << c->nmat) - 1) << MAX_TESTS : 0);
+	look(c, &s, &b, 1, 0, XQ_ROOT, 0);
+	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE && s.have != s.want;
+	     n = g->nodes[n].child) {
+		struct xq_undo u;
+		xq_board_make(&b, g->nodes[n].move, &u);
+		look(c, &s, &b, u.captured != 0, ++ply, n, 0);
+	}
+	if (s.have != s.want && c->variations) {
+		struct xq_walk w;
+		if (xq_walk_init(&w, g) == 0) {
+			/* The walk is in pre-order, first children first: its first
+			 * `ply` nodes are the main line, looked at already. */
+			uint32_t skip = ply;
+			while (s.have != s.want && xq_walk_next(&w) == 1) {
+				uint32_t n = w.node;
+				if (skip) {
+					skip--;
+					continue;
+				}
+				look(c, &s, &w.after,
+				     w.before.sq[XQ_MOVE_TO(g->nodes[n].move)] != 0,
+				     (uint32_t)w.depth, n, 1);
+			}
+			xq_walk_release(&w);
+		}
+	}
+	*at = s.at;
+	return s.have == s.want;
+}
+
+static int line_matches(const struct fctx *c, const struct xq_game *g)
+{
+	struct xq_board start;
+	int ok[2] = {1, c->mirror};
+	uint32_t n = g->nodes[XQ_ROOT].child;
+
+	xq_board_start(&start);
+	if (g->start.key != start.key || !same_squares(&g->start, &start))
+		return 0;
+	for (int i = 0; i < c->nline; i++, n = g->nodes[n].child) {
+		if (n == XQ_NODE_NONE)
+			return 0;
+		ok[0] = ok[0] && g->nodes[n].move == c->line[0][i];
+		ok[1] = ok[1] && g->nodes[n].move == c->line[1][i];
+		if (!ok[0] && !ok[1])
+			return 0;
+	}
+	return 1;
+}
+
+static int ecco_matches(const struct fctx *c, const struct xq_game *g)
+{
+	const struct xq_ecco *e;
+
+	if (xq_ecco_classify_game(&e, g, NULL))
+		return 0;
+	return xq_ecco_set_has(&c->ecco, xq_ecco_index(e->code, 3));
+}
+
+/* What validate would say: --errors, --warnings, --ruling.  Its
+ * diagnostics only decide; they are not reported. */
+static int problems_match(const struct fctx *c, struct pool_job *j)
+{
+	size_t before = j->diags.n;
+	uint64_t sev[3] = {0, 0, 0};
+	enum xq_rules_support support = validate_checks(j, &c->in, NULL, 0);
+	int ok = 1;
+
+	for (size_t i = 0; i < j->diags.n; i++)
+		sev[j->diags.v[i].severity]++;
+	j->diags.n = before;
+	if (c->errors && !sev[XQ_SEV_ERROR])
+		ok = 0;
+	if (c->warnings && !sev[XQ_SEV_ERROR] && !sev[XQ_SEV_WARNING])
+		ok = 0;
+	if (c->ruling == 0 && support == XQ_SUPPORT_SILENT)
+		ok = 0;
+	if (c->ruling > 0 && (int)support != c->ruling)
+		ok = 0;
+	return ok;
+}
+
+static int game_matches(const struct fctx *c, struct pool_job *j, struct found *at)
+{
+	const struct xq_game *g = &j->game;
+
+	if (c->has_result) {
+		enum xq_result r = g->result == XQ_RESULT_NONE ? XQ_RESULT_UNKNOWN : g->result;
+		if (r != c->result)
+			return 0;
+	}
+	for (int i = 0; i < c->nplayers; i++) {
+		const char *red = tag_any_case(g, "Red"), *black = tag_any_case(g, "Black");
+		if (!(red && contains_any_case(red, c->players[i])) &&
+		    !(black && contains_any_case(black, c->players[i])))
+			return 0;
+	}
+	for (int i = 0; i < c->ntags; i++)
+		if (!tag_matches(&c->tags[i], g))
+			return 0;
+	if (c->has_line && !line_matches(c, g))
+		return 0;
+	if (c->has_ecco && !ecco_matches(c, g))
+		return 0;
+	if ((c->npos || c->nmat) && !positions_match(c, g, at))
+		return 0;
+	if ((c->errors || c->warnings || c->ruling >= 0) && !problems_match(c, j))
+		return 0;
+	return 1;
+}
+
+/* ---- the run -------------------------------------------------------------------- */
+
+/* The --list record of a game found, into j->text. */
+static void list_record(const struct fctx *c, struct pool_job *j, const struct found *at,
+			int has_at)
+{
+	const struct xq_game *g = &j->game;
+	struct xq_buf *b = &j->text;
+	int first = 1;
+
+	xq_buf_reset(b);
+	xq_buf_adds(b, "{\"schema\":\"" REF_SCHEMA "\",");
+	xq_ndjson_add_source(b, g);
+	xq_buf_addf(b, ",\"format\":\"%s\",\"tags\":{", j->file->fmt ? j->file->fmt->name : "");
+	for (size_t i = 0; i < g->ntags; i++) {
+		size_t k = 0;
+		while (k < i && strcmp(g->tags[k].name, g->tags[i].name))
+			k++;
+		if (k < i)
+			continue; /* a name given twice: the first one */
+		if (!first)
+			xq_buf_addc(b, ',');
+		first = 0;
+		report_add_json_safe(b, g->tags[i].name);
+		xq_buf_addc(b, ':');
+		report_add_json_safe(b, g->tags[i].value);
+	}
+	xq_buf_addf(b, "},\"plies\":%u,\"result\":\"%s\"", xq_game_mainline_length(g),
+		    xq_result_string(g->result));
+	if (has_at) {
+		xq_buf_addf(b, ",\"ply\":%u", (unsigned)at->ply);
+		if (at->node != XQ_ROOT) {
+			struct xq_board before;
+			char text[XQ_MOVE_TEXT_MAX];
+			enum xq_notation n = c->out.wopts.notation ? (enum xq_notation)c->out.wopts.notation
+								  : XQ_NOTATION_ICCS;
+			xq_game_board_at(g, g->nodes[at->node].parent, &before);
+			if (xq_notation_write(text, sizeof(text), &before, g->nodes[at->node].move, n,
+					      c->out.wopts.notation ? c->out.wopts.notation_flags : 0)) {
+				xq_buf_adds(b, ",\"move\":");
+				report_add_json_safe(b, text);
+			}
+		}
+		if (at->in_variation)
+			xq_buf_adds(b, ",\"variation\":true");
+	}
+	xq_buf_adds(b, "}\n");
+}
+
+static void find_process(void *ctx, void *worker, struct pool_job *j)
+{
+	struct fctx *c = ctx;
+	struct found at = {0, XQ_ROOT, 0};
+
+	(void)worker;
+	if ((j->game.flags & XQ_GAME_BROKEN) && !c->out.keep_broken && !c->errors && !c->warnings) {
+		j->flags = J_SKIP;
+		return;
+	}
+	if (!game_matches(c, j, &at))
+		return;
+	j->flags = J_MATCH;
+	j->counts[0] = at.ply;
+	j->counts[1] = at.node;
+	j->counts[2] = (uint64_t)at.in_variation;
+	if (c->list)
+		list_record(c, j, &at, c->npos || c->nmat);
+}
+
+static void skip_note(struct pool_job *j)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	d.source = j->file->name;
+	d.place = j->game.place;
+	d.has_offset = j->game.place.line == 0;
+	d.game = j->game.number;
+	xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE,
+		    "skipped: the game has an error (--keep-broken searches it up to the error)");
+	diag_list_add(&j->diags, &d);
+}
+
+static int find_emit(void *ctx, struct pool_job *j)
+{
+	struct fctx *c = ctx;
+
+	if (j->kind == POOL_GAME) {
+		if (j->flags & J_SKIP) {
+			skip_note(j);
+			c->skipped++;
+		} else if (j->flags & J_MATCH) {
+			c->matched++;
+			if (c->out.to)
+				output_game(&c->out, j);
+			else if (c->list)
+				xq_buf_add(&c->refs, j->text.ptr, j->text.len);
+		}
+	}
+	reporter_job(&c->rep, j, NULL);
+	reporter_flush(&c->rep);
+	if (c->refs.len) {
+		report_flush_out(&c->refs);
+		xq_buf_reset(&c->refs);
+	}
+	if (cmd_signal || inputs_conflict(c->out.inputs))
+		c->out.stop = 1;
+	return c->out.stop ? 1 : 0;
+}
+
+static void print_summary(void *ctx, double secs)
+{
+	struct fctx *c = ctx;
+	struct reporter *r = &c->rep;
+	struct xq_buf *b;
+
+	if (r->fmt == REPORT_NDJSON) {
+		b = reporter_summary_open(r);
+		xq_buf_addf(b, ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"found\":%llu,\"skipped\":%llu",
+			    (unsigned long long)r->files, (unsigned long long)r->skipped_files,
+			    (unsigned long long)r->failed_files, (unsigned long long)r->games,
+			    (unsigned long long)c->matched, (unsigned long long)c->skipped);
+		if (c->out.to)
+			xq_buf_addf(b, ",\"to\":\"%s\",\"written\":%llu,\"stopped\":%s",
+				    c->out.to->name, (unsigned long long)c->out.written,
+				    c->out.stop ? "true" : "false");
+		reporter_summary_close(r, secs);
+		return;
+	}
+	if (!(b = reporter_summary_text(r)))
+		return;
+	xq_buf_addf(b, "find: %llu of %llu game%s found in %llu file%s",
+		    (unsigned long long)c->matched, (unsigned long long)r->games,
+		    r->games == 1 ? "" : "s", (unsigned long long)r->files, r->files == 1 ? "" : "s");
+	if (c->out.to)
+		xq_buf_addf(b, ", %llu written as %s", (unsigned long long)c->out.written,
+			    c->out.to->name);
+	if (c->skipped)
+		xq_buf_addf(b, ", %llu broken skipped", (unsigned long long)c->skipped);
+	if (c->out.to && c->out.skipped)
+		xq_buf_addf(b, ", %llu not written", (unsigned long long)c->out.skipped);
+	reporter_unread_text(r, b);
+	xq_buf_addf(b, " (%.2f s)\n", secs);
+	reporter_flush(r);
+}
+
+static int take_option(void *ctx, struct opt_parser *p, int id, const char *value)
+{
+	struct fctx *c = ctx;
+	struct xq_diag d;
+	int rc = output_take(&c->out, &c->in, p, id, value);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	switch (id) {
+	case O_TAG: return parse_tag(c, p, value);
+	case O_PLAYER:
+		if (c->nplayers == MAX_TESTS) {
+			snprintf(p->err, sizeof(p->err), "--player is taken at most %d times", MAX_TESTS);
+			return -1;
+		}
+		if (!*value) {
+			snprintf(p->err, sizeof(p->err), "--player needs a name");
+			return -1;
+		}
+		c->players[c->nplayers++] = value;
+		break;
+	case O_RESULT: return parse_result(c, p, value);
+	case O_FEN:
+		/* read after every option: --mirror may come later */
+		if (c->npos == MAX_TESTS) {
+			snprintf(p->err, sizeof(p->err), "--fen is taken at most %d times", MAX_TESTS);
+			return -1;
+		}
+		c->pos[c->npos++].text = value;
+		break;
+	case O_VARIATIONS: c->variations = 1; break;
+	case O_MIRROR: c->mirror = 1; break;
+	case O_MATERIAL: return parse_material(c, p, value);
+	case O_MOVES:
+		if (c->has_line) {
+			snprintf(p->err, sizeof(p->err), "--moves is given once");
+			return -1;
+		}
+		return parse_moves(c, p, value);
+	case O_ERRORS: c->errors = 1; break;
+	case O_WARNINGS: c->warnings = 1; break;
+	case O_RULING: return parse_ruling(c, p, value);
+	case O_ECCO:
+		xq_diag_init(&d);
+		if (xq_ecco_set_parse(&c->ecco, value, strlen(value), &d))
+			return usage_at(p, "--ecco", value, d.place.col ? (size_t)d.place.col - 1 : 0, d.msg);
+		c->has_ecco = 1;
+		break;
+	case O_COUNT: c->count = 1; break;
+	case O_LIST: c->list = 1; break;
+	}
+	return 0;
+}
+
+static int check_args(struct fctx *c, struct opt_parser *p)
+{
+	int n = c->npos;
+	const char *texts[MAX_TESTS];
+
+	for (int i = 0; i < n; i++)
+		texts[i] = c->pos[i].text;
+	c->npos = 0;
+	for (int i = 0; i < n; i++)
+		if (parse_fen(c, p, texts[i]))
+			return -1;
+	if (c->count + c->list + !!c->out.to_name != 1) {
+		snprintf(p->err, sizeof(p->err), "%s",
+			 (c->count + c->list + !!c->out.to_name) > 1
+				 ? "-t, --count and --list do not go together: choose one"
+				 : "what to do with the games found: -t FORMAT, --count or --list");
+		return -1;
+	}
+	if (c->out.to_name)
+		return output_check(&c->out, &c->in, p);
+	if (c->out.out_path) {
+		snprintf(p->err, sizeof(p->err), "-o writes games: give -t FORMAT");
+		return -1;
+	}
+	return input_opts_check(&c->in, p);
+}
+
+static int parse_args(struct fctx *c, struct opt_parser *p)
+{
+	int rc = input_opts_parse(&c->in, p, options, usage, summary, take_option, c);
+
+	return rc ? rc : check_args(c, p);
+}
+
+static int run(struct fctx *c, struct opt_parser *p)
+{
+	struct inputs inputs;
+	struct pool_config cfg = {.process = find_process, .emit = find_emit, .ctx = c};
+	int rc;
+	double t0;
+
+	if ((rc = input_opts_start(&c->in, &inputs, p, "find")) != 0)
+		return rc;
+	c->out.inputs = &inputs;
+	t0 = cmd_now();
+	if (c->out.to) {
+		if ((rc = output_prepare(&c->out, &inputs, &c->rep)) == 0) {
+			if (input_opts_run(&c->in, &inputs, &cfg) == XQ_ENOMEM)
+				c->out.io_error = 1;
+			rc = output_finish(&c->out, &inputs, &c->rep, print_summary, c, t0);
+			if (rc == XQ_EXIT_OK && c->skipped)
+				rc = XQ_EXIT_INVALID;
+		} else {
+			progress_stop();
+		}
+		inputs_release(&inputs);
+		return rc;
+	}
+	rc = input_opts_run(&c->in, &inputs, &cfg);
+	inputs_release(&inputs);
+	if (rc == XQ_ENOMEM)
+		c->rep.io_error = 1;
+	if (cmd_signal) {
+		cmd_error("interrupted: what was found before the signal is %s",
+			  c->count ? "not counted" : "listed");
+		print_summary(c, cmd_now() - t0);
+		return cmd_signal_status();
+	}
+	if (c->count && c->rep.fmt != REPORT_NDJSON) {
+		struct xq_buf b = XQ_BUF_INIT;
+		xq_buf_addf(&b, "%llu\n", (unsigned long long)c->matched);
+		report_flush_out(&b);
+		xq_buf_release(&b);
+	}
+	print_summary(c, cmd_now() - t0);
+	return reporter_status(&c->rep, c->skipped);
+}
+
+int cmd_find(int argc, char **argv)
+{
+	struct opt_parser p;
+	struct fctx *c = calloc(1, sizeof(*c));
+	int rc;
+
+	if (!c || opt_init(&p, argc, argv, "find")) {
+		free(c);
+		cmd_error("out of memory");
+		return XQ_EXIT_IO;
+	}
+	output_init(&c->out, "find");
+	input_opts_init(&c->in);
+	c->ruling = -1;
+	xq_buf_init(&c->refs);
+	if ((rc = parse_args(c, &p)) != 0) {
+		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("find", "%s", p.err);
+	} else {
+		reporter_init(&c->rep, "find", &c->in);
+		cmd_catch_signals();
+		rc = run(c, &p);
+	}
+	for (int i = 0; i < c->ntags; i++)
+		if (c->tags[i].has_re)
+			regfree(&c->tags[i].re);
+	opt_release(&p);
+	output_release(&c->out);
+	reporter_release(&c->rep);
+	xq_buf_release(&c->refs);
+	free(c);
+	return rc;
+}

@@ -1,0 +1,114 @@
+/*
+ * output.h: games written through the format writers, for every command
+ * that writes games (convert, find).
+ *
+ * The options -t, -o, --name, --notation, --output-encoding,
+ * --format-version, --force, --keep-broken, --verify and --strict, and
+ * what they do: one output (a file, or standard output) or, with
+ * -o DIR/, one file per game named from a template of tags.  A file
+ * output is written to a temporary file and renamed only when the run
+ * ends without an I/O error (formats/io); an existing file is refused
+ * without --force, and an input is never overwritten, even with --force,
+ * however it was found (cmd/inputs: inputs_guard, inputs_prescan).
+ *
+ * Each game is first written into memory through the target format's
+ * writer: what the format cannot hold comes back as "loss" warnings for
+ * that game (with --strict the game is then refused and its bytes
+ * dropped), and --verify reads those exact bytes back with the format's
+ * reader and compares: the moves, variations, result, comments, NAGs and
+ * tags the format can hold must come back as they were (what a reported
+ * loss took is not held against it), and writing the game read back must
+ * give the same bytes again.  Only then do the bytes reach the output.
+ *
+ * A game a reader flagged broken is reported and skipped, or written up
+ * to its first error with --keep-broken; it is never altered silently.
+ *
+ * The command's own part: its option table includes output_options and
+ * hands their ids to output_take(); output_check() after parsing;
+ * output_prepare() before the run; output_game() on the output thread
+ * for each game to write; output_finish() after it.
+ */
+#ifndef XQ_CMD_OUTPUT_H
+#define XQ_CMD_OUTPUT_H
+
+#include <stdint.h>
+
+#include "buf.h"
+#include "format.h"
+#include "inputs.h"
+#include "name_template.h"
+#include "opt.h"
+#include "report.h"
+
+/* The ids of output_options: from OPT_ID_OUTPUT up. */
+#define OPT_ID_OUTPUT 0x2000
+
+extern const struct opt_spec output_options[];
+
+struct pool_job;
+
+struct output {
+	const char *cmd;          /* the command, for messages */
+	const char *to_name;      /* -t */
+	const struct xq_format *to;
+	struct xq_write_opts wopts;
+	const char *out_path;     /* NULL or "-": standard output */
+	int dir_mode;
+	char *dir;                /* DIR (with a final '/') */
+	const char *template;
+	int force, keep_broken, verify, strict;
+	enum { SYNC_END, SYNC_EACH, SYNC_NONE } sync; /* --sync */
+	int fault_verify; /* XQ_TEST_FAULT=verify (tests only; see cmd.h) */
+	const struct reporter *rep; /* -v: say what was written */
+	struct inputs *inputs;    /* to ask whether a file is an input */
+	/* the single output (file or stdout) */
+	struct xq_output *out;
+	struct xq_output *mem_out; /* the writer writes here; drained after each game */
+	struct xq_buf mem;
+	void *writer;
+	struct xq_buf prefix, suffix; /* what the writer adds around games (for --verify) */
+	/* sink for writers and read-back */
+	struct xq_sink sink;
+	struct pool_job *cur;
+	struct diag_list scratch;  /* diagnostics of --verify's own reading */
+	int scratch_mode;
+	struct name_set names;    /* the files written under DIR/ in this run */
+	/* totals */
+	uint64_t written, skipped, lossy, kept_broken, verified, verify_failed, seq;
+	int io_error, stop;
+	int too_many;             /* a second game for a single-game format */
+	int disk_full;            /* -o DIR/: a file could not be written for want of space */
+};
+
+void output_init(struct output *o, const char *cmd);
+void output_release(struct output *o);
+
+/* 1 when `id` is one of output_options (taken), 0 when it is not, -1 on
+ * a bad value (the message in p->err). */
+int output_take(struct output *o, struct input_opts *in, struct opt_parser *p, int id,
+		const char *value);
+
+/* After parsing, with -t given: the format found, input_opts_check(),
+ * and what the options say together.  0, or -1 with the message in
+ * p->err. */
+int output_check(struct output *o, struct input_opts *in, struct opt_parser *p);
+
+/* The output, before anything is read (DIR/ made, or the file opened and
+ * the writer's start written): 0, or an exit status. */
+int output_prepare(struct output *o, struct inputs *inputs, const struct reporter *rep);
+
+/* Write the game of `j` (on the output thread, in input order): its
+ * diagnostics go to j->diags; o->stop says the run must stop. */
+void output_game(struct output *o, struct pool_job *j);
+
+/*
+ * After the run: the output put in place (or not, after a signal or when
+ * an input turned out to be the output), `summary(ctx, seconds)` called
+ * once the outcome is known, and the exit status: 3 on an I/O error, 1
+ * when a game was skipped, an input not read or an error reported,
+ * 0 otherwise.
+ */
+int output_finish(struct output *o, struct inputs *inputs, const struct reporter *rep,
+		  void (*summary)(void *ctx, double secs), void *ctx, double t0);
+
+#endif
