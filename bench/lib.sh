@@ -55,3 +55,20 @@ corpus_pgn() {
 		sed 's/.*"file":"\([^"]*\)".*/\1/' | awk '!seen[$0]++' |
 		while IFS= read -r f; do cat "$f"; printf '\n\n'; done > "$3"
 }
+
+# repeat_games N SRC PER OUT: N games, copies of the PER games of SRC,
+# copy k with " #k" after each Event, so that no two are the same record
+# (a big collection of real games, as bench/scale.sh and bench/stats.sh
+# build it).
+repeat_games() {
+	awk -v n="$1" -v src="$2" -v per="$3" 'BEGIN {
+		for (k = 1; (k - 1) * per < n; k++) {
+			while ((getline line < src) > 0) {
+				if (line ~ /^\[Event "/ && (k - 1) * per + ++seen > n) { close(src); exit }
+				if (line ~ /^\[Event "/) sub(/"\]/, " #" k "\"]", line)
+				print line
+			}
+			close(src); seen = 0
+		}
+	}' > "$4"
+}

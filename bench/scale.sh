@@ -30,19 +30,8 @@ per=$("$xqkit" validate -q --format ndjson "$work/one.pgn" 2> /dev/null | tail -
 	sed -n 's/.*"games":\([0-9]*\).*/\1/p')
 [ -n "$per" ] && [ "$per" -gt 0 ] || { echo "no games in the corpus's UTF-8 PGN files" >&2; exit 1; }
 
-# make N FILE: N games, copy k of the collection with " #k" after each Event.
-make_collection() {
-	awk -v n="$1" -v per="$per" -v src="$work/one.pgn" 'BEGIN {
-		for (k = 1; (k - 1) * per < n; k++) {
-			while ((getline line < src) > 0) {
-				if (line ~ /^\[Event "/ && (k - 1) * per + ++seen > n) { close(src); exit }
-				if (line ~ /^\[Event "/) sub(/"\]/, " #" k "\"]", line)
-				print line
-			}
-			close(src); seen = 0
-		}
-	}' > "$2"
-}
+# make N FILE: N games, copies of the collection (bench/lib.sh).
+make_collection() { repeat_games "$1" "$work/one.pgn" "$per" "$2"; }
 
 row() { # label games file
 	: > "$work/v"; : > "$work/c"

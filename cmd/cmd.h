@@ -30,6 +30,7 @@ int cmd_find(int argc, char **argv);
 int cmd_merge_summaries(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 
 /* Print "xqkit: error: ..." (or warning) on stderr. */

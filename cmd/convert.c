@@ -10,6 +10,8 @@
 
 #include "buf.h"
 #include "cmd.h"
+#include "diagplace.h"
+#include "ecco_tags.h"
 #include "inputs.h"
 #include "opt.h"
 #include "output.h"
@@ -19,7 +21,7 @@
 
 static const char usage[] =
 	"xqkit convert -t FORMAT [-o OUT|-o DIR/] [--notation NAME] [--output-encoding ENC]\n"
-	"                     [--verify] [--keep-broken] [--force] [-r] [-j THREADS] [INPUT...]";
+	"                     [--verify] [--keep-broken] [--ecco] [--force] [-r] [-j THREADS] [INPUT...]";
 static const char summary[] =
 	"Convert every game of the inputs (files, directories with -r, '-' for standard\n"
 	"input) to FORMAT: all into one output (standard output by default), or one file\n"
@@ -27,10 +29,11 @@ static const char summary[] =
 	"for each game; a broken game is reported and skipped.  Exit status 1 when a game\n"
 	"was skipped or did not verify.  'xqkit help formats' lists the formats.";
 
-enum { O_HELP = 'h' };
+enum { O_HELP = 'h', O_ECCO = 0x101 };
 
 static const struct opt_spec options[] = {
 	OPT_INCLUDE(output_options),
+	OPT_FLAG(O_ECCO, 0, "ecco", "set the ECCO, Opening and Variation tags from the moves"),
 	OPT_INCLUDE(input_options),
 	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
@@ -40,7 +43,17 @@ struct cctx {
 	struct output out;
 	struct input_opts in;
 	struct reporter rep;
+	int ecco;                 /* --ecco */
 };
+
+/* Worker thread, with --ecco: the opening tags from the moves. */
+static void convert_process(void *ctx, void *worker, struct pool_job *j)
+{
+	(void)ctx;
+	(void)worker;
+	if (ecco_tags_set(j))
+		diag_job_tag(j, NULL, XQ_SEV_ERROR, XQ_D_IO, "out of memory setting the ECCO tags");
+}
 
 static int convert_emit(void *ctx, struct pool_job *j)
 {
@@ -103,6 +116,10 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 {
 	struct cctx *c = ctx;
 
+	if (id == O_ECCO) {
+		c->ecco = 1;
+		return 0;
+	}
 	return output_take(&c->out, &c->in, p, id, value) < 0 ? -1 : 0;
 }
 
@@ -145,6 +162,8 @@ int cmd_convert(int argc, char **argv)
 	if ((rc = input_opts_start(&c.in, &inputs, &p, "convert")) != 0)
 		goto out;
 	t0 = cmd_now();
+	if (c.ecco)
+		cfg.process = convert_process;
 	if ((rc = output_prepare(&c.out, &inputs, &c.rep)) == 0) {
 		if (input_opts_run(&c.in, &inputs, &cfg) == XQ_ENOMEM)
 			c.out.io_error = 1;

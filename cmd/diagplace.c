@@ -3,9 +3,11 @@
  */
 #include "diagplace.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 #include "board.h"
+#include "pool.h"
 
 void diag_place(struct xq_diag *d, const struct xq_game *g, const char *file, uint32_t node,
 		uint32_t ply)
@@ -41,4 +43,20 @@ void diag_place_ply(struct xq_diag *d, const struct xq_game *g, const char *file
 	for (uint32_t k = 0; k < ply && g->nodes[n].child != XQ_NODE_NONE; k++)
 		n = g->nodes[n].child;
 	diag_place(d, g, file, n, ply);
+}
+
+void diag_job_tag(struct pool_job *j, const char *name, enum xq_severity sev,
+		  enum xq_diag_code code, const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	diag_place_ply(&d, &j->game, j->file->name, 0);
+	if (name && xq_game_tag_place(&j->game, name, &d.place))
+		d.has_offset = 1;
+	va_start(ap, fmt);
+	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	va_end(ap);
+	diag_list_add(&j->diags, &d);
 }

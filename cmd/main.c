@@ -41,6 +41,7 @@ static const struct cmd_entry commands[] = {
 	{"merge-summaries", cmd_merge_summaries, "merge the NDJSON summaries of the shards of one job into one run's"},
 	{"perft", cmd_perft, "count the move tree, to prove and measure the move generator"},
 	{"replay", cmd_replay, "play a game ply by ply: moves, FENs, boards, SVG diagrams"},
+	{"stats", cmd_stats, "count games by opening, player, event, year or tag; the tree of moves played"},
 	{"validate", cmd_validate, "check every game of record files and report each problem"},
 	{"version", cmd_version, "print the version"},
 };

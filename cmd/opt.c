@@ -170,16 +170,28 @@ int opt_next(struct opt_parser *p, const struct opt_spec *specs, int *id, const 
 	}
 }
 
-static void print_rows(FILE *f, const struct opt_spec *specs)
+/* Is `s` a row of `top` that an earlier row of the same long name hides?
+ * (A command may give a shared option a meaning of its own: stats's
+ * --format names its tables' format; the first row is the one parsed.) */
+static int shadowed(const struct opt_spec *top, const struct opt_spec *s)
+{
+	const struct opt_spec *found = NULL;
+	int n = 0;
+
+	return s->long_name &&
+	       match_long(top, s->long_name, strlen(s->long_name), &found, &n) != s;
+}
+
+static void print_rows(FILE *f, const struct opt_spec *top, const struct opt_spec *specs)
 {
 	for (const struct opt_spec *s = specs; s->kind != OPT_KIND_END; s++) {
 		char left[64];
 		int n = 0;
 		if (s->kind == OPT_KIND_INCLUDE) {
-			print_rows(f, s->include);
+			print_rows(f, top, s->include);
 			continue;
 		}
-		if (!s->help)
+		if (!s->help || shadowed(top, s))
 			continue;
 		if (s->short_name)
 			n += snprintf(left + n, sizeof(left) - (size_t)n, "-%c", s->short_name);
@@ -195,7 +207,7 @@ static void print_rows(FILE *f, const struct opt_spec *specs)
 void opt_print_help(FILE *f, const char *usage, const char *summary, const struct opt_spec *specs)
 {
 	fprintf(f, "usage: %s\n\n%s\n\noptions:\n", usage, summary);
-	print_rows(f, specs);
+	print_rows(f, specs, specs);
 }
 
 long opt_int(struct opt_parser *p, const char *name, const char *value, long min, long max)

@@ -36,6 +36,8 @@ struct opt_spec {
  * there: parsing and --help see one table, in that order (git's
  * parse_options_concat).  Tables nest.  An id must be unique across the
  * tables a command includes: shared tables use ids from OPT_ID_SHARED up.
+ * A row of the command's own before the include, with the same long name,
+ * replaces the shared one: it is the one parsed and the only one shown.
  */
 #define OPT_INCLUDE(table) {OPT_KIND_INCLUDE, 0, 0, NULL, NULL, NULL, (table)}
 #define OPT_END {OPT_KIND_END, 0, 0, NULL, NULL, NULL, NULL}

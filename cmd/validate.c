@@ -25,6 +25,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "diagplace.h"
+#include "ecco_tags.h"
 #include "format.h"
 #include "game.h"
 #include "inputs.h"
@@ -40,7 +41,7 @@
 #define CHECK_SCHEMA "xqkit.check/1"
 
 static const char usage[] =
-	"xqkit validate [-r] [--from FORMAT] [--strict] [--require TAGS] [--rules SET]\n"
+	"xqkit validate [-r] [--from FORMAT] [--strict] [--require TAGS] [--ecco] [--rules SET]\n"
 	"                      [--format text|ndjson] [-j THREADS] [-q] [INPUT...]";
 static const char summary[] =
 	"Check every move of every game (variations included) from its start position,\n"
@@ -52,12 +53,13 @@ static const char summary[] =
 	"format is found from the content.  Exit status 1 when an error or a warning\n"
 	"was found.";
 
-enum { O_STRICT = 's', O_REQUIRE = 'R', O_HELP = 'h', O_FAIL_ON = 0x101 };
+enum { O_STRICT = 's', O_REQUIRE = 'R', O_HELP = 'h', O_FAIL_ON = 0x101, O_ECCO };
 
 static const struct opt_spec options[] = {
 	OPT_FLAG(O_STRICT, 0, "strict", "notes (resignation, no result, ...) count as errors"),
 	OPT_VALUE(O_FAIL_ON, 0, "fail-on", "LEVEL", "exit 1 from this severity up: error, warning (default) or note"),
 	OPT_VALUE(O_REQUIRE, 0, "require", "TAGS", "comma-separated tags every game must have"),
+	OPT_FLAG(O_ECCO, 0, "ecco", "check the ECCO tag against the moves: wrong is a warning, missing a note"),
 	OPT_INCLUDE(rules_options),
 	OPT_INCLUDE(input_options),
 	OPT_INCLUDE(input_encoding_alias),
@@ -72,6 +74,7 @@ struct vctx {
 	enum xq_severity fail_on;
 	const char *required[MAX_REQUIRED];
 	int nrequired;
+	int ecco;               /* --ecco: check the ECCO tag (ecco_tags.h) */
 	/* totals, on the output thread */
 	struct reporter rep;
 	uint64_t plies, broken;
@@ -92,29 +95,6 @@ static void game_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_cod
 
 	xq_diag_init(&d);
 	diag_place_ply(&d, &j->game, j->file->name, ply);
-	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
-	va_end(ap);
-	diag_list_add(&j->diags, &d);
-}
-
-/* The same about tag `name`, at its place when the reader kept it. */
-static void tag_diag(struct pool_job *j, const char *name, enum xq_severity sev,
-		     enum xq_diag_code code, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 5, 6)))
-#endif
-	;
-static void tag_diag(struct pool_job *j, const char *name, enum xq_severity sev,
-		     enum xq_diag_code code, const char *fmt, ...)
-{
-	struct xq_diag d;
-	va_list ap;
-
-	xq_diag_init(&d);
-	diag_place_ply(&d, &j->game, j->file->name, 0);
-	if (xq_game_tag_place(&j->game, name, &d.place))
-		d.has_offset = 1;
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
 	va_end(ap);
@@ -422,7 +402,7 @@ static void check_tags(struct pool_job *j, const char *const *required, int nreq
 	const char *date = xq_game_tag(g, "Date");
 
 	if (date && *date && !date_ok(date))
-		tag_diag(j, "Date", XQ_SEV_WARNING, XQ_D_BAD_DATE,
+		diag_job_tag(j, "Date", XQ_SEV_WARNING, XQ_D_BAD_DATE,
 			  "the Date tag '%.40s' is not a date like 2006.08.19 (?? for unknown parts)",
 			  date);
 	for (int i = 0; i < nrequired; i++) {
@@ -463,6 +443,8 @@ static void validate_process(void *ctx, void *worker, struct pool_job *j)
 
 	(void)worker;
 	validate_checks(j, &c->in, c->required, c->nrequired);
+	if (c->ecco)
+		ecco_tags_check(j);
 	xq_game_count(&j->game, &counts);
 	j->counts[0] = counts.nodes;
 	j->counts[1] = counts.variations;
@@ -609,6 +591,7 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 
 	switch (id) {
 	case O_STRICT: c->rep.strict = 1; break;
+	case O_ECCO: c->ecco = 1; break;
 	case O_FAIL_ON: return parse_fail_on(c, p, value);
 	case O_REQUIRE: return parse_required(c, (char *)value, p);
 	}

@@ -41,6 +41,11 @@ _xqkit()
 	fi
 	opts=$(_xqkit_options "$prog" "$cmd")
 
+	# stats --by: its named keys (a tag name is the user's own).
+	if [ "$cmd" = stats ] && [ "$prev" = --by ]; then
+		COMPREPLY=($(compgen -W "ecco opening player event year" -- "$cur"))
+		return
+	fi
 	# The value of an option: a file name for FILE, PATH, OUT and DIR
 	# values; nothing to offer for the others (numbers, names).
 	if [[ $prev == -* ]]; then

@@ -5,7 +5,7 @@
 : > "$T/empty.pgn"
 : > "$T/empty"
 printf '\n  \r\n\t\n' > "$T/blank.pgn"
-for cmd in validate "convert -t pgn" replay "annotate --depth 1"; do
+for cmd in validate "convert -t pgn" replay "annotate --depth 1" stats; do
 	for input in "$T/empty.pgn" "$T/empty" "$T/blank.pgn"; do
 		limited 30 512 "$XQKIT" $cmd "$input"
 		echo "$cmd $input: $status"

@@ -18,7 +18,8 @@ for sig in INT TERM; do
 	[ $sig = TERM ] && want=143
 	for cmd in "validate" "validate -j 2" "replay" "convert -t pgn -o $T/c.pgn" \
 		"convert -t ndjson -j 2 -o $T/c.ndjson" "annotate --depth 1 -o $T/a.pgn" \
-		"find --count --fen 4k4/9/9/9/9/9/9/9/9/3K5" "find -t pgn -o $T/f.pgn" "dedupe"; do
+		"find --count --fen 4k4/9/9/9/9/9/9/9/9/3K5" "find -t pgn -o $T/f.pgn" "dedupe" \
+		"stats -j 2 --tree --book $T/s.book"; do
 		# (cat fails when the reader is gone, which ends the loop.)
 		while cat "$T/game"; do :; done > "$T/feed" 2> /dev/null &
 		feeder=$!
@@ -27,7 +28,8 @@ for sig in INT TERM; do
 		expect_status $want
 		expect_within 2000
 		expect_err "interrupted"
-		[ -e "$T/c.pgn" ] || [ -e "$T/c.ndjson" ] || [ -e "$T/a.pgn" ] || [ -e "$T/f.pgn" ] &&
+		[ -e "$T/c.pgn" ] || [ -e "$T/c.ndjson" ] || [ -e "$T/a.pgn" ] || [ -e "$T/f.pgn" ] ||
+			[ -e "$T/s.book" ] &&
 			fail "$cmd: an output was left behind"
 		no_temp_files "$T"
 		kill $feeder 2> /dev/null

@@ -1,0 +1,40 @@
+/*
+ * ecco_tags.h: the ECCO, Opening and Variation tags of a game against its
+ * classification (lib/ecco.h), the one way `convert --ecco` sets them and
+ * `validate` checks them.
+ */
+#ifndef XQ_CMD_ECCO_TAGS_H
+#define XQ_CMD_ECCO_TAGS_H
+
+#include "ecco.h"
+#include "pool.h"
+
+/*
+ * The classification of the game of `j`, or NULL when the game cannot be
+ * classified: a broken game whose start could not be read, or whose main
+ * line stops at its error before the plies that decide its opening
+ * (XQ_ECCO_PLIES) are read.
+ */
+const struct xq_ecco *ecco_tags_classify(const struct pool_job *j);
+
+/*
+ * convert --ecco: set the ECCO, Opening and Variation tags of the game of
+ * `j` to its classification (the first tag of each name keeps its place;
+ * later ones of the same name are removed; Variation is removed when the
+ * code has none).  A code that changes is a note at the old tag's place
+ * naming the old and the new code.  A game that cannot be classified is
+ * left as it is.  Returns 0 or XQ_ENOMEM.
+ */
+int ecco_tags_set(struct pool_job *j);
+
+/*
+ * validate --ecco: an ECCO tag that is not the code the game classifies
+ * as is a warning at the tag; a game without one gets a note naming the
+ * code it would have.  (Only with --ecco: codes written by other programs
+ * disagree with the published classification on some games, 16 of the
+ * 1,064 that carry one in the shared corpus, and a collection whose moves
+ * are sound must not start failing validate for a tag it derives.)
+ */
+void ecco_tags_check(struct pool_job *j);
+
+#endif
