@@ -142,14 +142,14 @@ $(BUILD)/bench/%: bench/%.c $(LIBXQ)
 # passing unit test prints one line (its full log is in $(BUILD)/tests/logs/).
 # The slowest targets first (hostile cases that wait on signals and time
 # limits, the browser), so that -j fills the other slot with the rest.
-check: check-hostile check-browser check-banned check-unit check-fuzz check-cli check-man
+check: check-hostile check-browser check-banned check-unit check-fuzz check-cli check-man check-scale
 
 MAKEFLAGS += -Otarget
 TEST_ENV = XQKIT=$(abspath $(XQKIT)) $(if $(SANITIZE),XQ_SANITIZE=$(SANITIZE)) \
 	$(if $(findstring thread,$(SANITIZE)),TSAN_OPTIONS="suppressions=$(abspath tests/tsan.supp) halt_on_error=1 second_deadlock_stack=1")
 UNIT_RUN := $(UNIT_BIN:%=%.run)
 FUZZ_RUN := $(FUZZ_REPLAY:%=%.run)
-.PHONY: $(UNIT_RUN) $(FUZZ_RUN) check-hostile check-browser check-threads check-corpus
+.PHONY: $(UNIT_RUN) $(FUZZ_RUN) check-hostile check-browser check-threads check-corpus check-scale
 
 check-unit: $(UNIT_RUN)
 	@echo "unit tests passed"
@@ -173,6 +173,11 @@ CLI_RUN := $(CLI_GROUPS:%=cli/%.run)
 check-cli: $(CLI_RUN)
 $(CLI_RUN): cli/%.run: $(XQKIT)
 	@$(TEST_ENV) sh tests/cli/run.sh $(XQKIT) $(patsubst %/,%,$(sort $(dir $(wildcard tests/cli/$*/*/args))))
+
+# N shards (--shard K/N) against one run; what convert --sync syncs.
+check-scale: $(XQKIT)
+	@$(TEST_ENV) sh tests/shard.sh $(XQKIT)
+	@$(TEST_ENV) sh tests/sync.sh $(XQKIT)
 
 check-man: $(XQKIT)
 	@$(TEST_ENV) sh tests/man-examples.sh $(XQKIT)
@@ -205,6 +210,7 @@ check-banned:
 # 1, 2 and 4 threads).  CI runs it.
 check-slow: check check-corpus
 	$(XQKIT) perft --suite tests/data/perft.tsv -j 2
+	@$(TEST_ENV) sh tests/parallel.sh $(XQKIT)
 
 check-corpus: $(XQKIT)
 	@$(TEST_ENV) sh tests/corpus.sh $(XQKIT)
@@ -242,6 +248,8 @@ install: $(XQKIT)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(XQKIT) $(DESTDIR)$(PREFIX)/bin/xqkit
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 tools/completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/xqkit
 
@@ -324,6 +332,7 @@ install-lib: $(LIBXQ_A) $(LIBXQ_SO)
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/xqkit
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(wildcard man/*.1)))
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man7/,$(notdir $(wildcard man/*.7)))
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/xqkit
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/xq/,$(notdir $(API_HDRS)))
 	rm -f $(DESTDIR)$(LIBDIR)/libxq.a $(DESTDIR)$(LIBDIR)/libxq.so.$(XQ_LIBVERSION) \

@@ -27,6 +27,7 @@ int cmd_annotate(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_dedupe(int argc, char **argv);
 int cmd_find(int argc, char **argv);
+int cmd_merge_summaries(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_stats(int argc, char **argv);

@@ -2,8 +2,10 @@
  * input_opts.c: the options every collection command shares, parsed and
  * checked once (see inputs.h).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -13,7 +15,7 @@
 
 enum {
 	I_RECURSIVE = OPT_ID_SHARED, I_FILES0, I_FROM, I_ENCODING, I_ENCODING_OLD, I_JOBS,
-	I_QUIET, I_VERBOSE, I_PROGRESS, I_COLOR, I_FORMAT, I_RULES
+	I_QUIET, I_VERBOSE, I_PROGRESS, I_COLOR, I_FORMAT, I_RULES, I_SHARD
 };
 
 const struct opt_spec input_options[] = {
@@ -22,6 +24,7 @@ const struct opt_spec input_options[] = {
 	OPT_VALUE(I_FROM, 0, "from", "FORMAT", "read every input as FORMAT (default: detect)"),
 	OPT_VALUE(I_ENCODING, 0, "input-encoding", "ENC", "text encoding of the inputs (default: detect)"),
 	OPT_VALUE(I_JOBS, 'j', "jobs", "THREADS", "read on this many threads, big files too (default 1)"),
+	OPT_VALUE(I_SHARD, 0, "shard", "K/N", "read only shard K of N: every Nth input file, or game of one file"),
 	OPT_MAX_MEMORY,
 	OPT_FLAG(I_QUIET, 'q', "quiet", "only warnings and errors: no notes, progress or summary"),
 	OPT_FLAG(I_VERBOSE, 'v', "verbose", "also say what was skipped and written"),
@@ -49,6 +52,8 @@ void input_opts_init(struct input_opts *o)
 	o->progress = 1;
 	o->rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
 	o->rules_on = 1;
+	o->shard_k = 1;
+	o->shard_n = 1;
 }
 
 void input_opts_alias(struct input_opts *o, const char *old, const char *now)
@@ -61,17 +66,38 @@ void input_opts_alias(struct input_opts *o, const char *old, const char *now)
 
 static int take_color(struct input_opts *o, struct opt_parser *p, const char *value)
 {
-	if (!strcmp(value, "auto"))
-		o->color = COLOR_AUTO;
-	else if (!strcmp(value, "always"))
-		o->color = COLOR_ALWAYS;
-	else if (!strcmp(value, "never"))
-		o->color = COLOR_NEVER;
-	else {
-		snprintf(p->err, sizeof(p->err), "--color must be auto, always or never, not '%s'",
-			 value);
+	static const char *const names[] = {"auto", "always", "never", NULL};
+	static const enum color_when when[] = {COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER};
+	int i = opt_choice(p, "--color", value, names);
+
+	if (i < 0)
+		return -1;
+	o->color = when[i];
+	return 0;
+}
+
+/* --shard K/N: two whole numbers, 1 <= K <= N <= SHARD_MAX. */
+#define SHARD_MAX 1000000
+static int take_shard(struct input_opts *o, struct opt_parser *p, const char *value)
+{
+	const char *slash = strchr(value, '/');
+	char *end;
+	long k = 0, n = 0;
+
+	errno = 0;
+	if (slash && value[0] >= '0' && value[0] <= '9') {
+		k = strtol(value, &end, 10);
+		if (end == slash && slash[1] >= '0' && slash[1] <= '9')
+			n = strtol(slash + 1, &end, 10);
+	}
+	if (errno || n < 1 || !slash || *end || k < 1 || k > n || n > SHARD_MAX) {
+		snprintf(p->err, sizeof(p->err),
+			 "--shard must be K/N, whole numbers with 1 <= K <= N <= %d, not '%s'",
+			 SHARD_MAX, value);
 		return -1;
 	}
+	o->shard_k = (uint64_t)k;
+	o->shard_n = (uint64_t)n;
 	return 0;
 }
 
@@ -99,6 +125,7 @@ int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const ch
 	case I_VERBOSE: o->verbose = 1; return 1;
 	case I_PROGRESS: o->progress = 2; return 1;
 	case I_COLOR: return take_color(o, p, value) ? -1 : 1;
+	case I_SHARD: return take_shard(o, p, value) ? -1 : 1;
 	case I_FORMAT:
 		return report_format_parse(value, &o->fmt, p->err, sizeof(p->err)) ? -1 : 1;
 	case I_RULES:
@@ -143,11 +170,30 @@ int input_opts_check(struct input_opts *o, struct opt_parser *p)
 	return 0;
 }
 
-int input_opts_start(const struct input_opts *o, struct inputs *it, struct opt_parser *p,
+/*
+ * How --shard divides the work: by game when the inputs are one file (a
+ * single operand that is standard input or not a directory, and no
+ * --files0-from), by input file otherwise.  Known from the command line
+ * alone, so that every shard decides the same.
+ */
+static int shard_by_game(const struct input_opts *o, const struct opt_parser *p)
+{
+	struct stat st;
+
+	if (o->files0 || p->noperands > 1)
+		return 0;
+	if (p->noperands == 0 || inputs_is_stdin(p->operands[0]))
+		return 1;
+	return stat(p->operands[0], &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+int input_opts_start(struct input_opts *o, struct inputs *it, struct opt_parser *p,
 		     const char *cmd)
 {
 	struct xq_diag d;
 	int progress = o->progress;
+
+	o->shard_by_game = o->shard_n > 1 && shard_by_game(o, p);
 
 	if (inputs_check_operands(p->operands, p->noperands, o->recursive, &d) == XQ_EXIT_USAGE)
 		return cmd_usage_error(cmd, "%s", d.msg);
@@ -155,8 +201,10 @@ int input_opts_start(const struct input_opts *o, struct inputs *it, struct opt_p
 		cmd_error("%s", d.msg);
 		return XQ_EXIT_IO;
 	}
+	/* Sharded by file, the inputs' total is not this shard's to read. */
 	progress_start(progress, cmd,
-		       progress && (progress == 2 || isatty(2)) ? inputs_total_size(it) : -1);
+		       progress && (progress == 2 || isatty(2)) &&
+		       (o->shard_n == 1 || o->shard_by_game) ? inputs_total_size(it) : -1);
 	return 0;
 }
 
@@ -169,6 +217,9 @@ int input_opts_run(const struct input_opts *o, struct inputs *it, struct pool_co
 	cfg->forced = o->forced;
 	cfg->read_opts = o->read_opts;
 	cfg->progress = progress_enabled();
+	cfg->shard_k = o->shard_k;
+	cfg->shard_n = o->shard_n;
+	cfg->shard_by_game = o->shard_by_game;
 	rc = pool_run(cfg);
 	progress_stop();
 	if (rc == XQ_ENOMEM)

@@ -195,7 +195,7 @@ const struct xq_format *format_by_name(const char *name, int write, char *msg, s
  * input_opts_check() after the last one.
  *
  *   INPUT... -r --files0-from --from --input-encoding -j --max-memory
- *   -q -v --progress --color --format (diagnostics) [--rules]
+ *   -q -v --progress --color --format (diagnostics) --shard [--rules]
  */
 struct pool_job;
 
@@ -214,6 +214,8 @@ struct input_opts {
 	int rules_on;                     /* --rules (not none) */
 	struct xq_rules_options rules;
 	int warned_alias;                 /* an old spelling was warned about */
+	uint64_t shard_k, shard_n;        /* --shard K/N (1/1: everything) */
+	int shard_by_game;                /* set by input_opts_start(): see pool.h */
 };
 
 extern const struct opt_spec input_options[];
@@ -247,8 +249,9 @@ void input_opts_alias(struct input_opts *o, const char *old, const char *now);
 int report_use_color(const struct input_opts *o, int fd);
 
 /* inputs_start() over the operands and --files0-from, and the progress
- * line: 0, or an exit status after saying why. */
-int input_opts_start(const struct input_opts *o, struct inputs *it, struct opt_parser *p,
+ * line: 0, or an exit status after saying why.  Decides how --shard
+ * divides the work (o->shard_by_game). */
+int input_opts_start(struct input_opts *o, struct inputs *it, struct opt_parser *p,
 		     const char *cmd);
 /* pool_run() with these options: `cfg` holds the command's part (process,
  * emit, worker_init and _fini, ctx, job_data; cmd/pool.h), this fills in

@@ -38,6 +38,7 @@ static const struct cmd_entry commands[] = {
 	{"dedupe", cmd_dedupe, "find the copies of the same game, or write one copy of each"},
 	{"find", cmd_find, "select games by tags, position, material, moves, ECCO or problems"},
 	{"help", cmd_help, "show help for xqkit or for one command"},
+	{"merge-summaries", cmd_merge_summaries, "merge the NDJSON summaries of the shards of one job into one run's"},
 	{"perft", cmd_perft, "count the move tree, to prove and measure the move generator"},
 	{"replay", cmd_replay, "play a game ply by ply: moves, FENs, boards, SVG diagrams"},
 	{"stats", cmd_stats, "count games by opening, player, event, year or tag; the tree of moves played"},
@@ -62,7 +63,7 @@ static void print_overview(FILE *f)
 		   "xqkit reads, checks, converts and analyses xiangqi (Chinese chess) game records.\n\n"
 		   "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-15s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nexit status: 0 success, 1 invalid input or failed check, 2 usage error,\n"
 		   "3 I/O or system error, 4 internal error, 128 + N stopped by signal N\n"
 		   "(130 Ctrl-C, 143 SIGTERM).  See xqkit(1).\n");

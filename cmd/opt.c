@@ -225,6 +225,24 @@ long opt_int(struct opt_parser *p, const char *name, const char *value, long min
 	return v;
 }
 
+int opt_choice(struct opt_parser *p, const char *name, const char *value,
+	       const char *const *names)
+{
+	size_t len;
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(value, names[i]))
+			return i;
+	len = (size_t)snprintf(p->err, sizeof(p->err), "%s must be ", name);
+	for (i = 0; names[i] && len < sizeof(p->err); i++)
+		len += (size_t)snprintf(p->err + len, sizeof(p->err) - len, "%s%s",
+					i == 0 ? "" : names[i + 1] ? ", " : " or ", names[i]);
+	if (len < sizeof(p->err))
+		snprintf(p->err + len, sizeof(p->err) - len, ", not '%s'", value);
+	return -1;
+}
+
 int opt_encoding(struct opt_parser *p, const char *value, enum xq_encoding *out)
 {
 	if (xq_encoding_parse(value, out)) {

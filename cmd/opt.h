@@ -85,6 +85,10 @@ void opt_print_help(FILE *f, const char *usage, const char *summary, const struc
 /* Parse a non-negative integer option value in [min, max]; -1 on error
  * (message in p->err). */
 long opt_int(struct opt_parser *p, const char *name, const char *value, long min, long max);
+/* A value that must be one of `names` (NULL-ended): its index, or -1
+ * with "NAME must be a, b or c, not 'VALUE'" in p->err. */
+int opt_choice(struct opt_parser *p, const char *name, const char *value,
+	       const char *const *names);
 
 /*
  * The option values several commands share, parsed and refused the same

@@ -25,7 +25,7 @@
 #include "utf8.h"
 
 enum { O_TO = OPT_ID_OUTPUT, O_OUT, O_NAME, O_NOTATION, O_ENCODING, O_ENCODING_OLD, O_VERSION,
-       O_FORCE, O_KEEP, O_VERIFY, O_STRICT };
+       O_FORCE, O_KEEP, O_VERIFY, O_STRICT, O_SYNC };
 
 const struct opt_spec output_options[] = {
 	OPT_VALUE(O_TO, 't', "to", "FORMAT", "the format to write"),
@@ -39,6 +39,7 @@ const struct opt_spec output_options[] = {
 	OPT_FLAG(O_KEEP, 0, "keep-broken", "write broken games up to their first error"),
 	OPT_FLAG(O_VERIFY, 0, "verify", "read every game written back and compare"),
 	OPT_FLAG(O_STRICT, 0, "strict", "refuse a game the format cannot hold whole"),
+	OPT_VALUE(O_SYNC, 0, "sync", "WHEN", "files on disk: end (default: once, at the end), each (before each takes its name) or none"),
 	OPT_END,
 };
 
@@ -266,6 +267,36 @@ static int count_since(const struct pool_job *j, size_t from, int errors)
 	return n;
 }
 
+/*
+ * --sync for the files under DIR/ (man xqkit-convert(1)): each is synced
+ * before it takes its name, or (end) only one that replaces a file, the
+ * others at once when the run ends (sync_dir), or none.
+ */
+static unsigned output_sync_flags(const struct output *c)
+{
+	switch (c->sync) {
+	case SYNC_EACH: return 0;
+	case SYNC_END: return XQ_OUTPUT_SYNC_REPLACED;
+	case SYNC_NONE: break;
+	}
+	return XQ_OUTPUT_NO_SYNC;
+}
+
+/* -o DIR/, at the end of a run that was not interrupted: what was
+ * written under DIR/ reaches the disk, names too, unless --sync none. */
+static void sync_dir(struct output *c)
+{
+	struct xq_diag d;
+
+	if (!c->dir_mode || c->sync == SYNC_NONE || c->written == 0)
+		return;
+	xq_diag_init(&d);
+	if (xq_output_sync(c->dir, &d)) {
+		cmd_error("%s", d.msg);
+		c->io_error = 1;
+	}
+}
+
 /* Write one game to its own file under DIR/.  Returns 0, or 1 when it was
  * not written (reported). */
 static int write_to_dir(struct output *c, struct pool_job *j, const struct xq_buf *doc)
@@ -303,7 +334,7 @@ static int write_to_dir(struct output *c, struct pool_job *j, const struct xq_bu
 		return 1;
 	}
 	xq_diag_init(&d);
-	rc = xq_output_open(&o, path.ptr, c->force ? XQ_OUTPUT_FORCE : 0, &d);
+	rc = xq_output_open(&o, path.ptr, (c->force ? XQ_OUTPUT_FORCE : 0) | output_sync_flags(c), &d);
 	if (!rc) {
 		xq_output_write(o, doc->ptr, doc->len);
 		rc = xq_output_commit(o, &d);
@@ -498,7 +529,8 @@ static int open_single_output(struct output *c)
 	int rc;
 
 	xq_diag_init(&d);
-	rc = xq_output_open(&c->out, c->out_path ? c->out_path : "-", c->force ? XQ_OUTPUT_FORCE : 0,
+	rc = xq_output_open(&c->out, c->out_path ? c->out_path : "-",
+			    (c->force ? XQ_OUTPUT_FORCE : 0) | (c->sync == SYNC_NONE ? XQ_OUTPUT_NO_SYNC : 0),
 			    &d);
 	if (rc) {
 		cmd_error("%s", d.msg);
@@ -639,6 +671,14 @@ int output_take(struct output *c, struct input_opts *in, struct opt_parser *p, i
 	case O_KEEP: c->keep_broken = 1; break;
 	case O_VERIFY: c->verify = 1; break;
 	case O_STRICT: c->strict = 1; break;
+	case O_SYNC: {
+		static const char *const names[] = {"end", "each", "none", NULL};
+		int i = opt_choice(p, "--sync", value, names);
+		if (i < 0)
+			return -1;
+		c->sync = i == 0 ? SYNC_END : i == 1 ? SYNC_EACH : SYNC_NONE;
+		break;
+	}
 	default: return 0;
 	}
 	return 1;
@@ -768,6 +808,7 @@ int output_finish(struct output *c, struct inputs *inputs, const struct reporter
 		return XQ_EXIT_USAGE;
 	}
 	if (cmd_signal) {
+		/* Stopping promptly comes first: the files are kept unsynced. */
 		interrupted(c);
 		summary(ctx, cmd_now() - t0);
 		return cmd_signal_status();
@@ -775,6 +816,7 @@ int output_finish(struct output *c, struct inputs *inputs, const struct reporter
 	if (!c->dir_mode && finish_single_output(c, !c->io_error && !c->too_many) &&
 	    !c->too_many)
 		c->io_error = 1;
+	sync_dir(c);
 	summary(ctx, cmd_now() - t0);
 	if (c->disk_full)
 		cmd_error("the disk is full: stopped after %llu file%s written under '%s'",

@@ -58,6 +58,7 @@ struct output {
 	const char *template;
 	int force, keep_broken, verify, strict;
 	int dry_run;              /* write nothing (convert --fix --dry-run) */
+	enum { SYNC_END, SYNC_EACH, SYNC_NONE } sync; /* --sync */
 	int fault_verify; /* XQ_TEST_FAULT=verify (tests only; see cmd.h) */
 	const struct reporter *rep; /* -v: say what was written */
 	struct inputs *inputs;    /* to ask whether a file is an input */

@@ -329,7 +329,25 @@ static void job_reset(const struct pool *p, struct pool_job *j, struct pool_file
 	diag_list_clear(&j->diags);
 	xq_buf_reset(&j->text);
 	j->flags = 0;
+	j->foreign = 0;
 	memset(j->counts, 0, sizeof(j->counts));
+}
+
+/* --shard by game: is game job `j` another shard's?  (pool.h) */
+static int shard_foreign(const struct pool_config *cfg, const struct pool_job *j)
+{
+	return cfg->shard_by_game && cfg->shard_n > 1 && j->game.number > 0 &&
+	       (j->game.number - 1) % cfg->shard_n != cfg->shard_k - 1;
+}
+
+/* On the worker: run the command's `process` on game job `j`, unless
+ * it is another shard's. */
+static void process_job(const struct pool_config *cfg, void *data, struct pool_job *j)
+{
+	if (shard_foreign(cfg, j))
+		j->foreign = 1;
+	else if (cfg->process)
+		cfg->process(cfg->ctx, data, j);
 }
 
 /* After emitting `j`, taken from worker `w`'s ring. */
@@ -454,7 +472,8 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 
 static int emit_job(struct pool *p, struct pool_job *j, struct worker *w)
 {
-	int rc;
+	const struct pool_config *cfg = p->cfg;
+	int rc = 0;
 
 	/* An input read to its end without a game is an error (inputs.h). */
 	if (j->kind == POOL_END && j->file->status == POOL_FILE_OK && j->file->games == 0) {
@@ -463,7 +482,13 @@ static int emit_job(struct pool *p, struct pool_job *j, struct worker *w)
 		if (diag_list_add(&j->diags, &d))
 			return XQ_ENOMEM;
 	}
-	rc = p->cfg->emit(p->cfg->ctx, j);
+	/* --shard by game: the input itself is shard 1's (pool.h). */
+	if (j->kind == POOL_END && cfg->shard_by_game && cfg->shard_n > 1 && cfg->shard_k != 1) {
+		diag_list_clear(&j->diags);
+		j->file->foreign = 1;
+	}
+	if (!(j->kind == POOL_GAME && j->foreign))
+		rc = cfg->emit(cfg->ctx, j);
 
 	if (j->kind == POOL_GAME)
 		j->file->games++;
@@ -1049,8 +1074,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 					goto fall_back; /* the game may go on past the chunk */
 			}
 			j->game.source = u->file->name;
-			if (cfg->process)
-				cfg->process(cfg->ctx, w->data, j);
+			process_job(cfg, w->data, j);
 			publish(w, j, 0);
 			handed++;
 			if (!(j = acquire(w, u->file)))
@@ -1178,8 +1202,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		if (rc <= 0)
 			break;
 		j->game.source = f->name;
-		if (cfg->process)
-			cfg->process(cfg->ctx, w->data, j);
+		process_job(cfg, w->data, j);
 		publish(w, j, 0);
 		if (!(j = acquire(w, f))) {
 			source_close(&src);
@@ -1300,6 +1323,15 @@ static struct unit *next_unit(struct worker *w, int *open_failed, struct xq_diag
 		if (rc == 0) {
 			p->listing_done = 1;
 			break;
+		}
+		/* --shard by input file: another shard's input is never opened. */
+		if (p->cfg->shard_n > 1 && !p->cfg->shard_by_game &&
+		    p->next_file % p->cfg->shard_n != p->cfg->shard_k - 1) {
+			p->next_file++;
+			free(path);
+			if (!p->serial)
+				pthread_mutex_unlock(&p->mu);
+			continue;
 		}
 		file = NULL;
 		u = calloc(1, sizeof(*u));

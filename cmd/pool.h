@@ -58,6 +58,8 @@ struct pool_file {
 	uint64_t games;     /* games handed to `emit` so far */
 	enum pool_file_status status;
 	int64_t size;       /* stored size, -1 unknown */
+	int foreign;        /* --shard by game: another shard reports the file itself
+			       (its status, and the diagnostics of its END job) */
 	char *name_buf;
 };
 
@@ -73,6 +75,7 @@ struct pool_job {
 	uint64_t counts[4];        /* free for the command */
 	void *data;                /* free for the command: pool_config.job_data bytes,
 				      zeroed for each job (NULL when 0) */
+	int foreign;               /* another shard's game: neither processed nor emitted */
 };
 
 struct pool_config {
@@ -103,6 +106,22 @@ struct pool_config {
 	uint64_t chunk_games;              /* games a chunk aims at (default 16) */
 	uint64_t chunk_bytes;              /* or bytes, whichever comes first (default 256 KiB) */
 	struct pool_stats *stats;          /* filled in by pool_run when not NULL */
+	/* --shard K/N (0 or 1 for N: no sharding).  By input file: the
+	 * inputs are numbered in the order they are listed (operands, files
+	 * found in directories, names of --files0-from, and the operands that
+	 * cannot be used, each counted once), and input i (from 0) is read
+	 * when i mod N = K - 1; the others are never opened.  By game
+	 * (shard_by_game): every input is read whole, and game G of an input
+	 * (its number, from 1) is processed and emitted only when
+	 * (G - 1) mod N = K - 1; the games of the other shards go by unseen,
+	 * with the diagnostics found reading them, so each diagnostic of a
+	 * game is given by one shard.  What belongs to an input rather than
+	 * to a game (its END job's diagnostics and its status) is shard 1's:
+	 * the other shards get the END job with no diagnostics and
+	 * file->foreign set.  Game numbers, places and input numbers stay
+	 * those of the whole input. */
+	uint64_t shard_k, shard_n;
+	int shard_by_game;
 };
 
 /* What pool_run did, for tests and curious callers. */

@@ -521,7 +521,7 @@ static int replay_emit(void *ctx, struct pool_job *j)
 	reporter_flush(&c->rep);
 	if (j->kind == POOL_GAME) {
 		replay_game(c, &j->game);
-	} else if (c->game && j->file->status == POOL_FILE_OK && j->file->games &&
+	} else if (c->game && !j->file->foreign && j->file->status == POOL_FILE_OK && j->file->games &&
 		   j->file->games < (uint64_t)c->game) {
 		cmd_error("'%s' has %llu game%s; there is no game %ld", j->file->name,
 			  (unsigned long long)j->file->games, j->file->games == 1 ? "" : "s", c->game);
@@ -560,18 +560,15 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	case O_EACH: c->each = 1; break;
 	case O_FLIP: c->flip = 1; break;
 	case O_SVG: c->svg = value; break;
-	case O_LABELS:
-		if (!strcmp(value, "iccs"))
-			c->labels = XQ_SVG_LABELS_ICCS;
-		else if (!strcmp(value, "chinese"))
-			c->labels = XQ_SVG_LABELS_CHINESE;
-		else if (!strcmp(value, "none"))
-			c->labels = XQ_SVG_LABELS_NONE;
-		else {
-			snprintf(p->err, sizeof(p->err), "--labels must be iccs, chinese or none, not '%s'", value);
+	case O_LABELS: {
+		static const char *const names[] = {"iccs", "chinese", "none", NULL};
+		int i = opt_choice(p, "--labels", value, names);
+		if (i < 0)
 			return -1;
-		}
+		c->labels = i == 0 ? XQ_SVG_LABELS_ICCS : i == 1 ? XQ_SVG_LABELS_CHINESE
+								 : XQ_SVG_LABELS_NONE;
 		break;
+	}
 	case O_FORCE: c->force = 1; break;
 	}
 	return 0;

@@ -362,6 +362,8 @@ static void count_file(struct reporter *r, const struct pool_file *f)
 {
 	struct xq_diag d;
 
+	if (f->foreign)
+		return; /* another shard's to count (--shard) */
 	switch (f->status) {
 	case POOL_FILE_OK: r->files++; break;
 	case POOL_FILE_DAMAGED: r->files++; r->damaged_files++; break;

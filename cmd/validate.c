@@ -574,17 +574,13 @@ static int parse_required(struct vctx *c, char *list, struct opt_parser *p)
 
 static int parse_fail_on(struct vctx *c, struct opt_parser *p, const char *value)
 {
-	if (!strcmp(value, "error"))
-		c->fail_on = XQ_SEV_ERROR;
-	else if (!strcmp(value, "warning"))
-		c->fail_on = XQ_SEV_WARNING;
-	else if (!strcmp(value, "note"))
-		c->fail_on = XQ_SEV_NOTE;
-	else {
-		snprintf(p->err, sizeof(p->err), "--fail-on must be error, warning or note, not '%s'",
-			 value);
+	static const char *const names[] = {"error", "warning", "note", NULL};
+	static const enum xq_severity sev[] = {XQ_SEV_ERROR, XQ_SEV_WARNING, XQ_SEV_NOTE};
+	int i = opt_choice(p, "--fail-on", value, names);
+
+	if (i < 0)
 		return -1;
-	}
+	c->fail_on = sev[i];
 	return 0;
 }
 

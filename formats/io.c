@@ -7,6 +7,9 @@
 #undef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700
 #endif
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* syncfs(), which glibc declares only here */
+#endif
 #include "io.h"
 
 #include <errno.h>
@@ -370,6 +373,7 @@ struct xq_output {
 	char *target;   /* the name renamed over on commit (through a symbolic link) */
 	char *tmp;      /* the temporary file; NULL when written directly */
 	int replace;    /* commit may replace an existing file (XQ_OUTPUT_FORCE) */
+	unsigned sync;  /* XQ_OUTPUT_SYNC_REPLACED, XQ_OUTPUT_NO_SYNC or 0 */
 	FILE *f;
 	gzFile gz;
 	struct xq_buf *mem;
@@ -594,6 +598,7 @@ int xq_output_open(struct xq_output **out, const char *path, unsigned flags, str
 			goto fail;
 		}
 		o->replace = (flags & XQ_OUTPUT_FORCE) != 0;
+		o->sync = flags & (XQ_OUTPUT_SYNC_REPLACED | XQ_OUTPUT_NO_SYNC);
 		if ((fd = create_temp(o, o->target, d)) < 0) {
 			rc = fd;
 			goto fail;
@@ -692,6 +697,36 @@ static int put_in_place(const struct xq_output *o)
 	return rename(o->tmp, o->target) == 0 ? 0 : errno;
 }
 
+/* Must `o` reach the disk before it takes its name?  (io.h) */
+static int must_sync(const struct xq_output *o)
+{
+	struct stat st;
+
+	if (o->sync & XQ_OUTPUT_NO_SYNC)
+		return 0;
+	if (o->sync & XQ_OUTPUT_SYNC_REPLACED)
+		return o->replace && lstat(o->target, &st) == 0;
+	return 1;
+}
+
+int xq_output_sync(const char *dir, struct xq_diag *d)
+{
+	int fd = open(dir, O_RDONLY), err = 0;
+
+	if (fd < 0)
+		return out_error(d, errno, dir, "cannot open the directory");
+#if defined(__linux__)
+	if (syncfs(fd) != 0)
+		err = errno;
+#else
+	sync();
+#endif
+	if (!err && fsync(fd) != 0 && errno != EINVAL && errno != EBADF)
+		err = errno;
+	close(fd);
+	return err ? out_error(d, err, dir, "cannot write") : 0;
+}
+
 int xq_output_commit(struct xq_output *o, struct xq_diag *d)
 {
 	int rc = 0, err = o->error;
@@ -706,7 +741,7 @@ int xq_output_commit(struct xq_output *o, struct xq_diag *d)
 	} else {
 		if (fflush(o->f) != 0 && !err)
 			err = errno;
-		if (!err && o->tmp && fsync(fileno(o->f)) != 0 && errno != EINVAL)
+		if (!err && o->tmp && must_sync(o) && fsync(fileno(o->f)) != 0 && errno != EINVAL)
 			err = errno;
 		if (fclose(o->f) != 0 && !err)
 			err = errno;

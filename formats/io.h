@@ -81,7 +81,14 @@ int xq_input_read_all(struct xq_input *in, struct xq_buf *out, size_t limit, str
 
 enum {
 	XQ_OUTPUT_FORCE = 1 << 0, /* replace an existing file */
-	XQ_OUTPUT_GZIP = 1 << 1   /* compress (also implied by a ".gz" name) */
+	XQ_OUTPUT_GZIP = 1 << 1,  /* compress (also implied by a ".gz" name) */
+	/* A file's bytes reach the disk (fsync) before it takes its name, so
+	 * that a crash leaves the old file or the new one, never an empty
+	 * one.  XQ_OUTPUT_SYNC_REPLACED does that only when the file replaces
+	 * another (a caller writing many new files syncs them at once with
+	 * xq_output_sync()); XQ_OUTPUT_NO_SYNC never. */
+	XQ_OUTPUT_SYNC_REPLACED = 1 << 2,
+	XQ_OUTPUT_NO_SYNC = 1 << 3
 };
 
 /* What writing a path would do. */
@@ -117,5 +124,12 @@ int xq_output_write(struct xq_output *o, const void *data, size_t len);
 int xq_output_commit(struct xq_output *o, struct xq_diag *d);
 /* Give up: remove the temporary file (never anything else).  Frees `o`. */
 void xq_output_abort(struct xq_output *o);
+/*
+ * Everything written to the file system that holds directory `dir` (the
+ * files of XQ_OUTPUT_SYNC_REPLACED) reaches the disk, and so do the names in
+ * `dir`: one syncfs() and an fsync() of the directory (sync() where there
+ * is no syncfs).  0, or XQ_EIO with the reason in `d`.
+ */
+int xq_output_sync(const char *dir, struct xq_diag *d);
 
 #endif

@@ -162,6 +162,43 @@ static void output_appears_only_after_commit(void **state)
 	assert_int_equal(st.st_size, 6);
 }
 
+static void unsynced_outputs_appear_at_commit_and_one_sync_of_their_directory_succeeds(void **state)
+{
+	static const unsigned flags[] = {XQ_OUTPUT_SYNC_REPLACED, XQ_OUTPUT_NO_SYNC,
+					 XQ_OUTPUT_SYNC_REPLACED | XQ_OUTPUT_FORCE};
+	char path[4400];
+	struct xq_output *o;
+	struct xq_diag d;
+	struct stat st;
+
+	(void)state;
+	path_in_dir(path, sizeof(path), "lazy.txt");
+	xq_diag_init(&d);
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		if (i < 2)
+			unlink(path);
+		assert_int_equal(xq_output_open(&o, path, flags[i], &d), 0);
+		assert_int_equal(xq_output_write(o, "hello\n", 6 - i), 0);
+		assert_int_equal(xq_output_commit(o, &d), 0);
+		assert_int_equal(stat(path, &st), 0);
+		assert_int_equal(st.st_size, 6 - i);
+	}
+	assert_int_equal(xq_output_sync(dir, &d), 0);
+}
+
+static void sync_of_a_missing_directory_is_an_io_error_naming_it(void **state)
+{
+	char path[4400];
+	struct xq_diag d;
+
+	(void)state;
+	path_in_dir(path, sizeof(path), "no-such-dir");
+	xq_diag_init(&d);
+	assert_int_equal(xq_output_sync(path, &d), XQ_EIO);
+	assert_int_equal(d.code, XQ_D_IO);
+	assert_non_null(strstr(d.msg, "no-such-dir"));
+}
+
 static void existing_output_is_refused_without_force(void **state)
 {
 	char path[4400];
@@ -563,6 +600,8 @@ int main(void)
 		cmocka_unit_test(truncated_gzip_is_an_error_not_a_short_file),
 		cmocka_unit_test(missing_file_is_an_io_error_naming_it),
 		cmocka_unit_test(output_appears_only_after_commit),
+		cmocka_unit_test(unsynced_outputs_appear_at_commit_and_one_sync_of_their_directory_succeeds),
+		cmocka_unit_test(sync_of_a_missing_directory_is_an_io_error_naming_it),
 		cmocka_unit_test(existing_output_is_refused_without_force),
 		cmocka_unit_test(aborted_output_leaves_no_file),
 		cmocka_unit_test(gz_output_name_compresses),

@@ -1,0 +1,65 @@
+#!/bin/sh
+# One file per game against one file: `xqkit convert -t pgn` of the same
+# games to one output file and to -o DIR/ under each --sync (each: every
+# file synced before it takes its name, as xqkit did before --sync; end,
+# the default: one syncfs and a directory fsync when the run ends; none),
+# run in turn A B C D A B C D ... (bench/lib.sh), each -o DIR/ run into a
+# fresh folder (removed after it, outside the timing).  Reports the medians
+# of wall and CPU time and each one's ratio to the one-file run; the goal
+# of --sync end is a wall ratio within 2.  A `sync` after each removal
+# (untimed) keeps its writes out of the next run's syncfs.
+#
+# The games are the shared corpus's UTF-8 PGN games, repeated to GAMES
+# (default 10000) in one input file, so that reading costs the same in
+# every run and only the writing differs.  Wall time is what the disk
+# costs (fsync is waiting, not CPU); syncfs waits for everything written
+# to the file system, other people's writes too, so on a busy machine the
+# figures of `end` and `each` swing: pair them, as this does.
+#
+# Usage: bench/pergame.sh [RUNS] [GAMES]   (defaults 5, 10000; needs
+#        ../shared or $XQ_SHARED; writes in $TMPDIR or BENCH_DIR)
+set -eu
+runs=${1:-5}
+games=${2:-10000}
+xqkit=${XQKIT:-./xqkit}
+corpus=${XQ_SHARED:-../shared}/corpus
+[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
+[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
+. bench/lib.sh
+bench_work pergame
+
+# The UTF-8 PGN files of the corpus, repeated to at least GAMES games.
+corpus_pgn "$xqkit" "$corpus" "$work/once.pgn"
+: > "$work/in.pgn"
+n=0
+while [ "$n" -lt "$games" ]; do
+	cat "$work/once.pgn" >> "$work/in.pgn"
+	n=$("$xqkit" validate -q --format ndjson "$work/in.pgn" 2> /dev/null | tail -1 |
+		sed -n 's/.*"games":\([0-9]*\).*/\1/p')
+	[ -n "$n" ] && [ "$n" -gt 0 ] || { echo "no games in the corpus's UTF-8 PGN files" >&2; exit 1; }
+done
+rm -f "$work/once.pgn"
+
+for m in one each end none; do : > "$work/t.$m"; done
+i=0
+while [ $i -lt "$runs" ]; do
+	measure "$work/t.one" "$xqkit" convert -q -t pgn --force -o "$work/one.pgn" "$work/in.pgn"
+	for m in each end none; do
+		measure "$work/t.$m" "$xqkit" convert -q -t pgn --sync "$m" -o "$work/dir/" "$work/in.pgn"
+		written=$(ls "$work/dir" | wc -l)
+		rm -rf "$work/dir"
+		sync # the removal's writes are not the next run's to wait for
+	done
+	i=$((i + 1))
+done
+rm -f "$work/one.pgn"
+set -- $(report "$work/t.one")
+one_wall=$1 one_cpu=$2
+echo "$n games ($(wc -c < "$work/in.pgn") bytes of PGN), $written files per -o DIR/ run, medians of $runs runs in turn:"
+printf '  %-22s %7.2f s wall %7.2f s CPU\n' "one file" "$one_wall" "$one_cpu"
+for m in each end none; do
+	set -- $(report "$work/t.$m")
+	awk -v m="$m" -v w="$1" -v c="$2" -v ow="$one_wall" -v oc="$one_cpu" 'BEGIN {
+		printf "  %-22s %7.2f s wall %7.2f s CPU   %6.1fx the wall time of one file, %5.1fx its CPU time\n",
+			"-o DIR/ --sync " m, w, c, w / ow, c / oc }'
+done
