@@ -593,6 +593,15 @@ static int finish_single_output(struct output *c, int commit)
 		commit = 0;
 	xq_buf_release(&tail);
 	xq_diag_init(&d);
+	if (commit && c->written == 0 && !(c->to->caps & XQ_CAP_MULTI) && c->out_path &&
+	    strcmp(c->out_path, "-")) {
+		/* A file of a one-game format is that game: with none written
+		 * there is nothing to make (an empty file would not read back). */
+		xq_output_abort(c->out);
+		c->out = NULL;
+		cmd_warning("no game was written, so '%s' was not made", c->out_path);
+		return 0;
+	}
 	if (commit) {
 		rc = xq_output_commit(c->out, &d);
 		if (rc)
