@@ -140,9 +140,13 @@ $(BUILD)/bench/%: bench/%.c $(LIBXQ)
 # each fuzz corpus replay is one too, so `make -j N check` runs them side by
 # side; a target's output is printed whole when it ends (-Otarget), and a
 # passing unit test prints one line (its full log is in $(BUILD)/tests/logs/).
-# The slowest targets first (hostile cases that wait on signals and time
-# limits, the browser), so that -j fills the other slot with the rest.
-check: check-hostile check-browser check-banned check-unit check-fuzz check-cli check-man check-scale
+# The longest targets first (longest-processing-time order: the engine
+# tests, the signal case, the shard comparisons, the browser), so that -j
+# fills the other slots with the short ones and no long one starts last.
+CHECK_FIRST = $(BUILD)/tests/test_annotate.run \
+	hostile/signal_stops_every_command_reading_games_without_end.run \
+	check-browser $(BUILD)/tests/test_engine.run cli/annotate.run check-libxq
+check: $(CHECK_FIRST) check-hostile check-banned check-unit check-fuzz check-cli check-man check-sync
 
 MAKEFLAGS += -Otarget
 TEST_ENV = XQKIT=$(abspath $(XQKIT)) $(if $(SANITIZE),XQ_SANITIZE=$(SANITIZE)) \
@@ -174,17 +178,22 @@ check-cli: $(CLI_RUN)
 $(CLI_RUN): cli/%.run: $(XQKIT)
 	@$(TEST_ENV) sh tests/cli/run.sh $(XQKIT) $(patsubst %/,%,$(sort $(dir $(wildcard tests/cli/$*/*/args))))
 
-# N shards (--shard K/N) against one run; what convert --sync syncs.
-check-scale: $(XQKIT)
+# N shards (--shard K/N) against one run (slow by nature: many whole runs,
+# in check-slow); what convert --sync syncs.
+.PHONY: check-shard check-sync
+check-scale: check-shard check-sync
+check-shard: $(XQKIT)
 	@$(TEST_ENV) sh tests/shard.sh $(XQKIT)
+check-sync: $(XQKIT)
 	@$(TEST_ENV) sh tests/sync.sh $(XQKIT)
 
-check-man: $(XQKIT)
-	@$(TEST_ENV) sh tests/man-examples.sh $(XQKIT)
-	@$(TEST_ENV) sh tests/readme-examples.sh $(XQKIT)
-	@$(TEST_ENV) sh tests/stdout-full.sh $(XQKIT)
-	@$(TEST_ENV) sh tests/completion.sh $(XQKIT)
-	@$(TEST_ENV) sh tests/svg-render.sh $(XQKIT)
+# The examples of the man pages and the README, and the scripts that try
+# the command as a whole: each a target, so that -j runs them side by side.
+CHECK_SCRIPTS := man-examples readme-examples stdout-full completion svg-render
+.PHONY: $(CHECK_SCRIPTS:%=script/%.run)
+check-man: $(CHECK_SCRIPTS:%=script/%.run)
+$(CHECK_SCRIPTS:%=script/%.run): script/%.run: tests/%.sh $(XQKIT)
+	@$(TEST_ENV) sh $< $(XQKIT)
 
 # Each hostile case is a target of its own, so that -j runs them side by side.
 HOSTILE_CASES := $(filter-out tests/hostile/run.sh tests/hostile/lib.sh,$(wildcard tests/hostile/*.sh))
@@ -208,7 +217,7 @@ check-banned:
 # What is slow by nature: the whole perft suite to depth 6, and the runs over
 # the whole shared corpus (round trips through every format; one big file on
 # 1, 2 and 4 threads).  CI runs it.
-check-slow: check check-corpus
+check-slow: check check-corpus check-shard
 	$(XQKIT) perft --suite tests/data/perft.tsv -j 2
 	@$(TEST_ENV) sh tests/parallel.sh $(XQKIT)
 
