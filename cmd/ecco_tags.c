@@ -76,11 +76,13 @@ int ecco_tags_set(struct pool_job *j)
 	return 0;
 }
 
-void ecco_tags_check(struct pool_job *j)
+void ecco_tags_check(struct pool_job *j, int note_missing)
 {
 	const char *tag = xq_game_tag(&j->game, "ECCO");
 	const struct xq_ecco *e;
 
+	if ((!tag || !*tag) && !note_missing)
+		return; /* no tag to check, and none asked for */
 	if (!(e = ecco_tags_classify(j)))
 		return;
 	if (!tag || !*tag)

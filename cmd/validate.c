@@ -59,7 +59,7 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_STRICT, 0, "strict", "notes (resignation, no result, ...) count as errors"),
 	OPT_VALUE(O_FAIL_ON, 0, "fail-on", "LEVEL", "exit 1 from this severity up: error, warning (default) or note"),
 	OPT_VALUE(O_REQUIRE, 0, "require", "TAGS", "comma-separated tags every game must have"),
-	OPT_FLAG(O_ECCO, 0, "ecco", "check the ECCO tag against the moves: wrong is a warning, missing a note"),
+	OPT_FLAG(O_ECCO, 0, "ecco", "also note a game with no ECCO tag (a tag that disagrees with the moves is always a warning)"),
 	OPT_INCLUDE(rules_options),
 	OPT_INCLUDE(input_options),
 	OPT_INCLUDE(input_encoding_alias),
@@ -74,7 +74,7 @@ struct vctx {
 	enum xq_severity fail_on;
 	const char *required[MAX_REQUIRED];
 	int nrequired;
-	int ecco;               /* --ecco: check the ECCO tag (ecco_tags.h) */
+	int ecco;               /* --ecco: also note a missing ECCO tag (ecco_tags.h) */
 	/* totals, on the output thread */
 	struct reporter rep;
 	uint64_t plies, broken;
@@ -443,8 +443,7 @@ static void validate_process(void *ctx, void *worker, struct pool_job *j)
 
 	(void)worker;
 	validate_checks(j, &c->in, c->required, c->nrequired);
-	if (c->ecco)
-		ecco_tags_check(j);
+	ecco_tags_check(j, c->ecco);
 	xq_game_count(&j->game, &counts);
 	j->counts[0] = counts.nodes;
 	j->counts[1] = counts.variations;
