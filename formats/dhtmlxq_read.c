@@ -117,14 +117,8 @@ static int url_decode(struct xq_buf *out, const char *s, size_t len)
 			continue;
 		}
 		if (s[i] == '%' && i + 5 < len && (s[i + 1] == 'u' || s[i + 1] == 'U')) {
-			uint32_t cp = 0;
-			int ok = 1;
-			for (size_t k = 2; k < 6; k++) {
-				int v = xq_hex_value((unsigned char)s[i + k]);
-				ok &= v >= 0;
-				cp = cp * 16 + (uint32_t)(v < 0 ? 0 : v);
-			}
-			if (ok && xq_dh_add_cp(out, cp) == 0) {
+			long cp = xq_hex4(s + i + 2);
+			if (cp >= 0 && xq_dh_add_cp(out, (uint32_t)cp) == 0) {
 				i += 6;
 				continue;
 			}

@@ -440,31 +440,20 @@ static int comment_decode(struct xq_buf *out, const char *s, size_t len)
 			continue;
 		}
 		if (s[i] == '\\' && i + 5 < len + 0 && s[i + 1] == 'u') {
-			uint32_t cp = 0;
-			int ok = 1;
-			for (size_t k = 2; k < 6; k++) {
-				int v = xq_hex_value((unsigned char)s[i + k]);
-				ok &= v >= 0;
-				cp = cp * 16 + (uint32_t)(v < 0 ? 0 : v);
-			}
+			long cp = xq_hex4(s + i + 2);
 			/* A surrogate pair written as two escapes. */
-			if (ok && cp >= 0xD800 && cp <= 0xDBFF && i + 11 < len && s[i + 6] == '\\' &&
+			if (cp >= 0xD800 && cp <= 0xDBFF && i + 11 < len && s[i + 6] == '\\' &&
 			    s[i + 7] == 'u') {
-				uint32_t lo = 0;
-				int ok2 = 1;
-				for (size_t k = 8; k < 12; k++) {
-					int v = xq_hex_value((unsigned char)s[i + k]);
-					ok2 &= v >= 0;
-					lo = lo * 16 + (uint32_t)(v < 0 ? 0 : v);
-				}
-				if (ok2 && lo >= 0xDC00 && lo <= 0xDFFF) {
-					if (xq_dh_add_cp(out, 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00)))
+				long lo = xq_hex4(s + i + 8);
+				if (lo >= 0xDC00 && lo <= 0xDFFF) {
+					if (xq_dh_add_cp(out, (uint32_t)(0x10000 + ((cp - 0xD800) << 10) +
+									 (lo - 0xDC00))))
 						return XQ_ENOMEM;
 					i += 12;
 					continue;
 				}
 			}
-			if (ok && xq_dh_add_cp(out, cp) == 0) {
+			if (cp >= 0 && xq_dh_add_cp(out, (uint32_t)cp) == 0) {
 				i += 6;
 				continue;
 			}

@@ -169,17 +169,7 @@ static int push_tok(struct nd_reader *r, enum jtype t, size_t start, size_t len,
 /* Four hex digits at s[i..i+3], or -1. */
 static long hex4(const char *s, size_t len, size_t i)
 {
-	long v = 0;
-
-	if (i + 4 > len)
-		return -1;
-	for (size_t k = 0; k < 4; k++) {
-		int h = xq_hex_value((unsigned char)s[i + k]);
-		if (h < 0)
-			return -1;
-		v = v * 16 + h;
-	}
-	return v;
+	return i + 4 > len ? -1 : xq_hex4(s + i);
 }
 
 /* Scan a string starting at the quote s[i]; returns the index after the

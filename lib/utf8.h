@@ -80,6 +80,20 @@ static inline int xq_hex_value(int c)
 		return c - 'A' + 10;
 	return -1;
 }
+/* The value of the four hexadecimal digits at s[0..3] (the caller has
+ * checked they are there), or -1 when one is not a digit. */
+static inline long xq_hex4(const char *s)
+{
+	long v = 0;
+
+	for (int k = 0; k < 4; k++) {
+		int h = xq_hex_value((unsigned char)s[k]);
+		if (h < 0)
+			return -1;
+		v = v * 16 + h;
+	}
+	return v;
+}
 static inline int xq_to_lower(int c)
 {
 	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
