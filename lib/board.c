@@ -75,10 +75,29 @@ int xq_board_put(struct xq_board *b, int side, int type, xq_sq sq, struct xq_dia
 			   type_names[type], xq_slot_count[type] > 1 ? "s" : "");
 }
 
+/*
+ * The start position, piece by piece: slot order within a side is king,
+ * advisors, elephants, horses, rooks, cannons, pawns (board.h), as
+ * XQ_START_FEN read left to right would fill them.  Every game begins by
+ * setting this up, so it is placed directly rather than parsed and
+ * validated each time; a unit test compares it with XQ_START_FEN read.
+ */
+static const int8_t start_files[16] = {4, 3, 5, 2, 6, 1, 7, 0, 8, 1, 7, 0, 2, 4, 6, 8};
+static const int8_t start_ranks[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 3, 3, 3, 3, 3};
+
 void xq_board_start(struct xq_board *b)
 {
-	int rc = xq_board_from_fen(b, XQ_START_FEN, sizeof(XQ_START_FEN) - 1, 0, NULL);
-	(void)rc; /* the start FEN is valid */
+	xq_board_clear(b);
+	for (int side = 0; side < 2; side++)
+		for (int slot = 0; slot < 16; slot++) {
+			int id = XQ_SIDE_TAG(side) + slot;
+			int rank = side == XQ_RED ? start_ranks[slot] : 9 - start_ranks[slot];
+			xq_sq sq = XQ_SQ(start_files[slot], rank);
+			b->pc[id] = sq;
+			b->sq[sq] = (uint8_t)id;
+			toggle_bits(b, sq);
+			b->key ^= xq_zobrist[xq_kind_of_id[id]][sq];
+		}
 }
 
 void xq_sq_name(xq_sq sq, char out[3])

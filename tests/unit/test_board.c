@@ -241,6 +241,109 @@ static void piece_letters_name_their_types(void **state)
 	assert_int_equal(xq_piece_type_of_letter('r'), -1); /* upper case only */
 }
 
+
+static void start_position_set_up_directly_equals_the_start_fen_read(void **state)
+{
+	struct xq_board a, b;
+	struct xq_diag d;
+
+	(void)state;
+	assert_int_equal(load(&a, XQ_START_FEN, &d), 0);
+	memset(&b, 0x5A, sizeof(b));
+	xq_board_start(&b);
+	assert_memory_equal(a.sq, b.sq, sizeof(a.sq));
+	assert_memory_equal(a.pc, b.pc, sizeof(a.pc));
+	assert_memory_equal(a.rank_bits, b.rank_bits, sizeof(a.rank_bits));
+	assert_memory_equal(a.file_bits, b.file_bits, sizeof(a.file_bits));
+	assert_true(a.key == b.key);
+	assert_int_equal(a.side, b.side);
+	assert_int_equal(a.halfmove, b.halfmove);
+	assert_int_equal(a.fullmove, b.fullmove);
+}
+
+/* The attack test as the rules state it, walking out of the king square
+ * by square: the first piece on a line (a rook, or the other king on the
+ * file), the second (a cannon), a horse whose leg is empty, a pawn ahead
+ * or beside. */
+static int attacked_by_walking(const struct xq_board *b, int side)
+{
+	static const int steps[4] = {1, -1, 16, -16};
+	int them = side ^ 1;
+	xq_sq k = b->pc[XQ_SIDE_TAG(side)];
+
+	for (int i = 0; i < 4; i++) {
+		int seen = 0;
+		for (int s = k + steps[i]; xq_on_board(s); s += steps[i]) {
+			uint8_t kind = xq_board_kind(b, (xq_sq)s);
+			if (!kind)
+				continue;
+			if (seen == 0 && (kind == XQ_KIND(them, XQ_ROOK) ||
+					  (i >= 2 && kind == XQ_KIND(them, XQ_KING))))
+				return 1;
+			if (seen == 1 && kind == XQ_KIND(them, XQ_CANNON))
+				return 1;
+			if (++seen == 2)
+				break;
+		}
+	}
+	for (int dy = -2; dy <= 2; dy++)
+		for (int dx = -2; dx <= 2; dx++) {
+			int h = k + 16 * dy + dx, leg;
+			if (dx * dx + dy * dy != 5 || xq_board_kind(b, (xq_sq)h) != XQ_KIND(them, XQ_HORSE))
+				continue;
+			/* the leg is next to the horse, on its long step towards k */
+			leg = dx == 2 || dx == -2 ? h - dx / 2 : h - 16 * (dy / 2);
+			if (!b->sq[leg])
+				return 1;
+		}
+	{
+		int ahead = side == XQ_RED ? -16 : 16;
+		uint8_t pawn = XQ_KIND(them, XQ_PAWN);
+		if (xq_board_kind(b, (xq_sq)(k + ahead)) == pawn || xq_board_kind(b, (xq_sq)(k - 1)) == pawn ||
+		    xq_board_kind(b, (xq_sq)(k + 1)) == pawn)
+			return 1;
+	}
+	return 0;
+}
+
+static void king_attack_test_agrees_with_walking_the_lines_on_random_games(void **state)
+{
+	static const char *const fens[] = {
+		XQ_START_FEN,
+		"4k4/4a4/4b4/9/9/9/9/4C4/4R4/3K5 w - - 0 1",
+		"2bak4/4a4/4b4/4c4/1N7/9/2p6/4C4/3R5/4K4 w - - 0 1",
+		"4k4/9/3P1P3/9/2n6/9/9/9/4p4/3AK4 w - - 0 1",
+	};
+	uint32_t seed = 12345;
+	long checks = 0, attacked = 0;
+
+	(void)state;
+	for (size_t f = 0; f < sizeof(fens) / sizeof(fens[0]); f++)
+		for (int game = 0; game < 200; game++) {
+			struct xq_board b;
+			struct xq_diag d;
+			assert_int_equal(load(&b, fens[f], &d), 0);
+			for (int ply = 0; ply < 150; ply++) {
+				xq_move moves[XQ_MAX_MOVES];
+				struct xq_undo u;
+				/* pseudo-legal moves: kings left attacked, and taken */
+				int n = xq_gen_pseudo(&b, moves);
+				for (int side = 0; side < 2; side++) {
+					int want = b.pc[XQ_SIDE_TAG(side)] ? attacked_by_walking(&b, side) : 0;
+					assert_int_equal(xq_board_king_attacked(&b, side), want);
+					checks++;
+					attacked += want;
+				}
+				if (n == 0 || !b.pc[16] || !b.pc[32])
+					break;
+				seed = seed * 1103515245u + 12345u;
+				xq_board_make(&b, moves[(seed >> 16) % (uint32_t)n], &u);
+			}
+		}
+	/* both answers were seen often */
+	assert_true(attacked > 1000 && checks - attacked > 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +364,8 @@ int main(void)
 		cmocka_unit_test(null_move_flips_side_and_restores),
 		cmocka_unit_test(mirror_reads_every_file_the_other_way_and_keeps_the_side),
 		cmocka_unit_test(piece_letters_name_their_types),
+		cmocka_unit_test(start_position_set_up_directly_equals_the_start_fen_read),
+		cmocka_unit_test(king_attack_test_agrees_with_walking_the_lines_on_random_games),
 	};
 	return cmocka_run_group_tests_name("board", tests, NULL, NULL);
 }
