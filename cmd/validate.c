@@ -251,16 +251,19 @@ static void check_start(struct pool_job *j)
  * natural_limit plies without a capture, needs no analysis.  This walk
  * costs a make per ply; the analysis a legality check per ply and a chase
  * analysis per ply of every cycle, which made it most of validate's time.
+ * The same walk leaves the final position in `final`, for the result
+ * check: the main line is replayed once here, not once per check.
  */
-static int rules_could_apply(const struct xq_game *g, const struct xq_rules_options *o)
+static int rules_could_apply(const struct xq_game *g, const struct xq_rules_options *o,
+			     struct xq_board *final)
 {
 	struct xq_board b = g->start;
 	uint64_t keys[512];
 	size_t nkeys = 0;
 	unsigned run = b.halfmove, longest = run;
+	int could = o->cxq; /* clubxiangqi's limits count other things */
+	int full = 0;       /* a long quiet stretch: let the rules look */
 
-	if (o->cxq)
-		return 1; /* clubxiangqi's limits count other things */
 	keys[nkeys++] = b.key;
 	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE; n = g->nodes[n].child) {
 		struct xq_undo u;
@@ -272,9 +275,13 @@ static int rules_could_apply(const struct xq_game *g, const struct xq_rules_opti
 			longest = run;
 		}
 		if (nkeys == sizeof(keys) / sizeof(keys[0]))
-			return 1; /* a long quiet stretch: let the rules look */
-		keys[nkeys++] = b.key;
+			full = 1;
+		else
+			keys[nkeys++] = b.key;
 	}
+	*final = b;
+	if (could || full)
+		return 1;
 	if (o->natural_limit && longest >= o->natural_limit)
 		return 1;
 	for (size_t i = 0; i + 1 < nkeys; i++)
@@ -283,7 +290,8 @@ static int rules_could_apply(const struct xq_game *g, const struct xq_rules_opti
 	return 0;
 }
 
-static int check_rules(const struct input_opts *in, struct pool_job *j,
+/* `could`: what rules_could_apply said of the main line. */
+static int check_rules(const struct input_opts *in, struct pool_job *j, int could,
 		       enum xq_rules_support *out)
 {
 	struct xq_game *g = &j->game;
@@ -292,7 +300,7 @@ static int check_rules(const struct input_opts *in, struct pool_job *j,
 	char move[XQ_DIAG_MOVE_MAX];
 
 	if (!in->rules_on || (g->flags & XQ_GAME_BROKEN) || g->nodes[XQ_ROOT].child == XQ_NODE_NONE ||
-	    !rules_could_apply(g, &in->rules))
+	    !could)
 		return 0;
 	xq_diag_init(&d);
 	diag_place_ply(&d, &j->game, j->file->name, 0);
@@ -313,7 +321,8 @@ static int check_rules(const struct input_opts *in, struct pool_job *j,
 	return 1;
 }
 
-static void check_result(struct pool_job *j, int rules_spoke)
+/* `final`: the position at the end of the main line. */
+static void check_result(struct pool_job *j, const struct xq_board *final, int rules_spoke)
 {
 	struct xq_game *g = &j->game;
 	int reader_said = 0; /* the reader reported a missing result already */
@@ -328,7 +337,7 @@ static void check_result(struct pool_job *j, int rules_spoke)
 	/* An empty game is said to be empty, once: no result is no news. */
 	if (g->flags & XQ_GAME_EMPTY)
 		reader_said = 1;
-	uint32_t end = xq_game_mainline_end(g), plies = xq_game_mainline_length(g);
+	uint32_t plies = xq_game_mainline_length(g);
 	const char *tag = xq_game_tag(g, "Result");
 	struct xq_board b;
 	enum xq_status st;
@@ -349,7 +358,7 @@ static void check_result(struct pool_job *j, int rules_spoke)
 	}
 	if (g->flags & XQ_GAME_BROKEN)
 		return; /* the moves stop at an error: the final position is not the game's */
-	xq_game_board_at(g, end, &b);
+	b = *final;
 	st = xq_board_status(&b);
 	if (st != XQ_PLAYING) {
 		int winner = !b.side;
@@ -416,7 +425,8 @@ enum xq_rules_support validate_checks(struct pool_job *j, const struct input_opt
 				      const char *const *required, int nrequired)
 {
 	enum xq_rules_support support = XQ_SUPPORT_SILENT;
-	int fen_reported = 0, empty_reported = 0;
+	int fen_reported = 0, empty_reported = 0, could = 0;
+	struct xq_board final;
 
 	/* What a reader said already (a start position it rejected, a game
 	 * with no moves) is not said again. */
@@ -428,7 +438,11 @@ enum xq_rules_support validate_checks(struct pool_job *j, const struct input_opt
 	}
 	if (!fen_reported)
 		check_start(j);
-	check_result(j, check_rules(in, j, &support));
+	if (!(j->game.flags & XQ_GAME_BROKEN))
+		could = rules_could_apply(&j->game, &in->rules, &final);
+	else
+		final = j->game.start; /* not read: a broken game has no final position */
+	check_result(j, &final, check_rules(in, j, could, &support));
 	check_tags(j, required, nrequired);
 	if ((j->game.flags & XQ_GAME_EMPTY) && !empty_reported)
 		game_diag(j, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, 0, "the record has no moves");
