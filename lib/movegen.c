@@ -470,21 +470,24 @@ int xq_move_check(struct xq_board *b, xq_move m, struct xq_diag *d)
 
 	if (!xq_on_board(from) || !xq_on_board(to))
 		return illegal(d, "square off the board");
-	xq_sq_name(from, fname);
-	xq_sq_name(to, tname);
-	if (from == to)
-		return illegal(d, "a move must change the square (%s to %s)", fname, tname);
 	id = b->sq[from];
-	if (!id)
-		return illegal(d, "there is no piece on %s", fname);
 	side = XQ_ID_SIDE(id);
-	type = XQ_KIND_TYPE(xq_kind_of_id[id]);
-	if (side != b->side)
-		return illegal(d, "the %s on %s is %s's, but %s is to move", type_names[type], fname,
-			       side_names[side], side_names[b->side]);
-	if (b->sq[to] && XQ_ID_SIDE(b->sq[to]) == side)
+	if (from == to || !id || side != b->side || (b->sq[to] && XQ_ID_SIDE(b->sq[to]) == side)) {
+		/* the names are written on these paths only */
+		xq_sq_name(from, fname);
+		xq_sq_name(to, tname);
+		if (from == to)
+			return illegal(d, "a move must change the square (%s to %s)", fname, tname);
+		if (!id)
+			return illegal(d, "there is no piece on %s", fname);
+		type = XQ_KIND_TYPE(xq_kind_of_id[id]);
+		if (side != b->side)
+			return illegal(d, "the %s on %s is %s's, but %s is to move", type_names[type],
+				       fname, side_names[side], side_names[b->side]);
 		return illegal(d, "%s is occupied by %s's own %s", tname, side_names[side],
 			       type_names[XQ_KIND_TYPE(xq_kind_of_id[b->sq[to]])]);
+	}
+	type = XQ_KIND_TYPE(xq_kind_of_id[id]);
 	rc = check_shape(b, from, to, side, type, d);
 	if (rc)
 		return rc;

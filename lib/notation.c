@@ -992,15 +992,15 @@ static int resolve_coord(xq_move *out, struct xq_board *b, const struct xq_move_
 
 	if (!xq_on_board(r->from) || !xq_on_board(r->to))
 		return NOTFOUND(d, "square off the board");
-	xq_sq_name(r->from, f);
-	xq_sq_name(r->to, t);
 	id = b->sq[r->from];
-	if (!id)
-		return NOTFOUND(d, "there is no piece on %s", f);
-	if (xq_move_check(b, m, NULL) == 0) {
+	if (id && xq_move_check(b, m, NULL) == 0) {
 		*out = m;
 		return 0;
 	}
+	xq_sq_name(r->from, f);
+	xq_sq_name(r->to, t);
+	if (!id)
+		return NOTFOUND(d, "there is no piece on %s", f);
 	xq_diag_init(&why); /* only now: the reason is wanted on the error path alone */
 	xq_move_check(b, m, &why);
 	if (XQ_ID_SIDE(id) != b->side)
@@ -1088,11 +1088,45 @@ int xq_notation_resolve(xq_move *out, struct xq_board *b, const struct xq_move_r
 	return NOTFOUND(d, "the move request has no dialect");
 }
 
+/*
+ * The common case of reading, without building a token: coordinates
+ * written as four ASCII bytes (h2e2) or five with a dash (h2-e2) in a game
+ * read as ICCS or UCI (ranks 0-9).  parse_coord makes the same request of
+ * such text; any other text (rank 10, another dialect, a mistake) returns
+ * 0 and takes the general path, which also explains what is wrong.
+ */
+static int quick_coord(struct xq_move_request *r, const char *s, size_t len,
+		       enum xq_notation dialect)
+{
+	size_t j;
+	int f0, r0, f1, r1;
+
+	if (dialect != XQ_NOTATION_ICCS && dialect != XQ_NOTATION_UCI)
+		return 0;
+	if (len == 4)
+		j = 2;
+	else if (len == 5 && s[2] == '-')
+		j = 3;
+	else
+		return 0;
+	f0 = xq_to_lower((unsigned char)s[0]) - 'a';
+	r0 = (unsigned char)s[1] - '0';
+	f1 = xq_to_lower((unsigned char)s[j]) - 'a';
+	r1 = (unsigned char)s[j + 1] - '0';
+	if ((unsigned)f0 > 8 || (unsigned)r0 > 9 || (unsigned)f1 > 8 || (unsigned)r1 > 9)
+		return 0;
+	req_init(r, dialect);
+	r->from = XQ_SQ(f0, r0);
+	r->to = XQ_SQ(f1, r1);
+	return 1;
+}
+
 int xq_notation_read(xq_move *out, struct xq_board *b, const char *text, size_t len,
 		     enum xq_notation dialect, struct xq_diag *d)
 {
 	struct xq_move_request r;
-	int rc = xq_notation_parse(&r, text, len, dialect, d);
+	int rc = quick_coord(&r, text, len, dialect) ? 0
+						      : xq_notation_parse(&r, text, len, dialect, d);
 
 	if (rc == 0)
 		rc = xq_notation_resolve(out, b, &r, d);
