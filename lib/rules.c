@@ -573,6 +573,8 @@ struct rep_index {
 	struct rep_chain *t;
 	size_t mask;
 	uint32_t *prev, *next; /* per position: the occurrence before and after it */
+	uint32_t *slots;       /* the slots of t in use (at most one per position) */
+	size_t nslots;
 };
 
 static int rep_index_init(struct rep_index *x, size_t npos)
@@ -585,7 +587,9 @@ static int rep_index_init(struct rep_index *x, size_t npos)
 	x->t = calloc(cap, sizeof(*x->t));
 	x->prev = malloc(npos * sizeof(*x->prev));
 	x->next = malloc(npos * sizeof(*x->next));
-	return x->t && x->prev && x->next ? 0 : XQ_ENOMEM;
+	x->slots = malloc(npos * sizeof(*x->slots));
+	x->nslots = 0;
+	return x->t && x->prev && x->next && x->slots ? 0 : XQ_ENOMEM;
 }
 
 static void rep_index_release(struct rep_index *x)
@@ -593,12 +597,17 @@ static void rep_index_release(struct rep_index *x)
 	free(x->t);
 	free(x->prev);
 	free(x->next);
+	free(x->slots);
 }
 
-/* After a capture no earlier position can return. */
+/* After a capture no earlier position can return.  Only the slots in
+ * use are emptied: clearing the whole table at every capture made a long
+ * game cost its length times the captures. */
 static void rep_index_clear(struct rep_index *x)
 {
-	memset(x->t, 0, (x->mask + 1) * sizeof(*x->t));
+	for (size_t i = 0; i < x->nslots; i++)
+		x->t[x->slots[i]].used = 0;
+	x->nslots = 0;
 }
 
 static size_t rep_hash(uint64_t key, unsigned parity, size_t mask)
@@ -616,6 +625,7 @@ static struct rep_chain *rep_chain_of(struct rep_index *x, uint64_t key, unsigne
 				return NULL;
 			memset(c, 0, sizeof(*c));
 			c->used = 1;
+			x->slots[x->nslots++] = (uint32_t)h;
 			c->key = key;
 			c->parity = (uint8_t)parity;
 			return c;
@@ -1053,7 +1063,7 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 {
 	struct xq_rules_entry *e;
 	struct xq_board b = *start;
-	struct rep_index rx = {NULL, 0, NULL, NULL};
+	struct rep_index rx = {NULL, 0, NULL, NULL, NULL, 0};
 	uint32_t progress_since = 0;
 	uint32_t total = (uint32_t)(start->fullmove > 0 ? start->fullmove - 1 : 0) * 2 +
 			 (start->side == XQ_BLACK);
@@ -1153,7 +1163,7 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 
 	rep_index_release(&rx);
 	rx.t = NULL;
-	rx.prev = rx.next = NULL;
+	rx.prev = rx.next = rx.slots = NULL;
 
 	/* Pass 2: classify and judge, in one pass forward. */
 	if (map_cycles(r) ||
