@@ -292,6 +292,10 @@ size_t xq_pgn_split_marks(const char *w, size_t n, char marks[8])
 	size_t core = n, k = 0;
 	char rev[8];
 
+	if (n && (xq_is_alpha((unsigned char)w[n - 1]) || xq_is_digit((unsigned char)w[n - 1]))) {
+		marks[0] = '\0'; /* the common case: no mark */
+		return n;
+	}
 	for (;;) {
 		unsigned char c = core ? (unsigned char)w[core - 1] : 0;
 		char m = 0;
@@ -1014,6 +1018,12 @@ static int handle_word(struct pgn_reader *r, struct gstate *s, const struct tok 
 	int std, nag;
 
 	*done = 0;
+	/* Most words are moves starting with an ASCII letter (h2e2, C2.5, Nf3):
+	 * never a result, an ellipsis, an annotation or a check mark, which
+	 * start with a digit, '*', '.', '!', '?', '+', '#' or a byte >= 0x80. */
+	if (((w[0] | 0x20) >= 'a' && (w[0] | 0x20) <= 'z') &&
+	    !(s->g->ntags == 0 && s->total == 0 && !s->start_given))
+		return add_move(r, s, t);
 	if (xq_pgn_result_of(w, n, &res, &std)) {
 		if (r->nstack > 0) {
 			fail(r, s, &t->place, s->ply, w, n, XQ_D_SYNTAX,
