@@ -26,6 +26,7 @@
 #include "diag.h"
 #include "game.h"
 #include "io.h"
+#include "movegen.h"
 #include "notation.h"
 #include "text.h"
 #include "utf8.h"

@@ -46,6 +46,8 @@ static void report(struct pgn_reader *r, const struct xq_game *g, const struct x
 struct gstate {
 	struct xq_game *g;
 	struct xq_board board;  /* the position after `cur` */
+	int check_known;        /* in_check says whether board's side to move is in check */
+	int in_check;
 	uint32_t cur, ply, moves; /* the line being read */
 	uint32_t total;         /* moves in the tree */
 	int after_number;       /* a move number since the last move */
@@ -343,8 +345,9 @@ static int rank_ten(struct xq_diag *d, const char *w, size_t n)
 			   (int)n, w);
 }
 
-static int read_move(struct pgn_reader *r, struct gstate *s, struct xq_board *b, const char *w,
-		     size_t n, xq_move *m, struct xq_diag *d)
+/* `in_check`: whether the side to move in `b` is in check, -1 if not known. */
+static int read_move(struct pgn_reader *r, struct gstate *s, struct xq_board *b, int in_check,
+		     const char *w, size_t n, xq_move *m, struct xq_diag *d)
 {
 	enum xq_notation dia = (enum xq_notation)s->dialect, other;
 	int rc;
@@ -358,7 +361,7 @@ static int read_move(struct pgn_reader *r, struct gstate *s, struct xq_board *b,
 			return rank_ten(d, w, n);
 		dia = dialect_for(r, dia);
 	}
-	rc = xq_notation_read(m, b, w, n, dia, d);
+	rc = xq_notation_read_hinted(m, b, w, n, dia, in_check, d);
 	if (rc == XQ_EPARSE) {
 		/* One move in another notation than the rest of the game; but
 		 * never coordinates counted from another rank. */
@@ -402,7 +405,7 @@ static int try_other_side(struct pgn_reader *r, struct gstate *s, const struct t
 	xq_diag_init(&d);
 	if (xq_board_from_fen(&b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &d))
 		return 0;
-	if (read_move(r, s, &b, w, n, m, &d))
+	if (read_move(r, s, &b, -1, w, n, m, &d))
 		return 0;
 	report(r, s->g, &t->place, 1, w, n, XQ_SEV_WARNING, XQ_D_SIDE_TO_MOVE,
 	       "the start position says %s moves first, but the first move is %s's; read with %s to move",
@@ -410,6 +413,7 @@ static int try_other_side(struct pgn_reader *r, struct gstate *s, const struct t
 	       b.side == XQ_RED ? "red" : "black");
 	s->g->start = b;
 	s->board = b;
+	s->check_known = 0;
 	return 1;
 }
 
@@ -460,7 +464,7 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 	}
 	/* r->md is kept clear between errors: a clean diagnostic per move
 	 * would cost more than many a move. */
-	rc = read_move(r, s, &s->board, w, core, &m, &r->md);
+	rc = read_move(r, s, &s->board, s->check_known ? s->in_check : -1, w, core, &m, &r->md);
 	/* Only the game's first move may turn the start around: an
 	 * alternative to it comes after a move read with the start's side. */
 	if (rc && s->ply == 0 && s->cur == XQ_ROOT && s->total == 0 && s->start_given &&
@@ -490,6 +494,10 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 		if (xq_game_add_nag(s->g, idx, nags[i]))
 			return oom(r, s);
 	xq_board_make(&s->board, m, &r->path[s->ply]);
+	/* The move was legal from a position where its side's opponent was
+	 * not in check (that was the side not to move). */
+	s->in_check = xq_board_check_after(&s->board, m);
+	s->check_known = 1;
 	s->cur = idx;
 	s->ply++;
 	s->moves++;
@@ -522,6 +530,7 @@ static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, si
 	if (xq_board_from_fen(&b, fen, n, 0, &d) == 0) {
 		s->g->start = b;
 		s->board = b;
+		s->check_known = 0;
 		s->start_given = 1;
 		return 0;
 	}
@@ -531,6 +540,7 @@ static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, si
 		       "composed position accepted (%s)", d.msg);
 		s->g->start = b;
 		s->board = b;
+		s->check_known = 0;
 		s->start_given = 1;
 		return 0;
 	}
@@ -549,6 +559,7 @@ static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, si
 			       d.msg);
 			s->g->start = b;
 			s->board = b;
+			s->check_known = 0;
 			s->start_given = 1;
 			return 0;
 		}
@@ -1104,6 +1115,7 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 		/* A variation replaces the last move: step back over it. */
 		s->ply--;
 		xq_board_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
+		s->check_known = 0;
 		s->cur = s->g->nodes[s->cur].parent;
 		s->moves = 0;
 		s->after_number = 0;
@@ -1133,6 +1145,7 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 		s->moves = r->stack[r->nstack].moves;
 		s->after_number = 0;
 		xq_board_make(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply - 1]);
+		s->check_known = 0;
 		break;
 	case T_NAG:
 		s->movetext = 1;

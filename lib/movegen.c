@@ -27,6 +27,15 @@
 #include "diag.h"
 #include "tables.h"
 
+/* Is square s diagonally next to k (where the leg of a horse attacking
+ * k would be)? */
+static inline int next_corner(xq_sq s, xq_sq k)
+{
+	int dx = (s & 15) - (k & 15), dy = (s >> 4) - (k >> 4);
+
+	return dx * dx == 1 && dy * dy == 1;
+}
+
 #define ADD(f, t) (*out++ = XQ_MOVE((f), (t)))
 
 static inline int gen_sliders(const struct xq_board *b, int tag, int captures_only,
@@ -136,8 +145,67 @@ int xq_gen_pseudo_captures(const struct xq_board *b, xq_move *out)
 	return gen(b, 1, out);
 }
 
-/* Make the move on the squares and lines only, test the king, undo. */
-int xq_move_keeps_king_safe(struct xq_board *b, xq_move m)
+/* Which attacks on a king king_attacked_via() looks for. */
+enum {
+	VIA_RANK = 1,  /* a rook or cannon on the king's rank */
+	VIA_FILE = 2,  /* a rook, cannon or the other king on its file */
+	VIA_HORSE = 4,
+	VIA_PAWN = 8,
+	VIA_ALL = 15
+};
+
+/* The parts of xq_board_king_attacked() that `via` names (all of them:
+ * the same answer); `side` has a king. */
+static int king_attacked_via(const struct xq_board *b, int side, unsigned via)
+{
+	int them = side ^ 1;
+	xq_sq k = b->pc[XQ_SIDE_TAG(side)];
+	int x = k & 15, y = k >> 4;
+	const uint8_t rook = XQ_KIND(them, XQ_ROOK), cannon = XQ_KIND(them, XQ_CANNON);
+	const uint8_t horse = XQ_KIND(them, XQ_HORSE), pawn = XQ_KIND(them, XQ_PAWN);
+	const uint8_t king = XQ_KIND(them, XQ_KING);
+
+	if (via & VIA_RANK) {
+		const struct xq_slide *r = &xq_rank_slide[x - 3][b->rank_bits[y]];
+		for (int dir = 0; dir < 2; dir++) {
+			if (r->first[dir] && xq_kind_of_id[b->sq[y << 4 | r->first[dir]]] == rook)
+				return 1;
+			if (r->second[dir] && xq_kind_of_id[b->sq[y << 4 | r->second[dir]]] == cannon)
+				return 1;
+		}
+	}
+	if (via & VIA_FILE) {
+		const struct xq_slide *f = &xq_file_slide[y - 3][b->file_bits[x]];
+		for (int dir = 0; dir < 2; dir++) {
+			if (f->first[dir]) {
+				uint8_t kind = xq_kind_of_id[b->sq[f->first[dir] << 4 | x]];
+				if (kind == rook || kind == king)
+					return 1;
+			}
+			if (f->second[dir] && xq_kind_of_id[b->sq[f->second[dir] << 4 | x]] == cannon)
+				return 1;
+		}
+	}
+	if (via & VIA_HORSE)
+		for (int i = 0; i < 4; i++) {
+			if (b->sq[k + xq_horse_checks[i].leg])
+				continue;
+			if (xq_kind_of_id[b->sq[k + xq_horse_checks[i].from[0]]] == horse ||
+			    xq_kind_of_id[b->sq[k + xq_horse_checks[i].from[1]]] == horse)
+				return 1;
+		}
+	if (via & VIA_PAWN) {
+		int ahead = side == XQ_RED ? -16 : 16;
+		if (xq_kind_of_id[b->sq[k + ahead]] == pawn || xq_kind_of_id[b->sq[k - 1]] == pawn ||
+		    xq_kind_of_id[b->sq[k + 1]] == pawn)
+			return 1;
+	}
+	return 0;
+}
+
+/* Make the move on the squares and lines only, test the king (the
+ * attacks `via` names), undo. */
+static int safe_after(struct xq_board *b, xq_move m, unsigned via)
 {
 	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
 	uint8_t id = b->sq[from], cap = b->sq[to];
@@ -154,7 +222,8 @@ int xq_move_keeps_king_safe(struct xq_board *b, xq_move m)
 		b->rank_bits[to >> 4] ^= (uint16_t)(1u << ((to & 15) - 3));
 		b->file_bits[to & 15] ^= (uint16_t)(1u << ((to >> 4) - 3));
 	}
-	attacked = xq_board_king_attacked(b, side);
+	attacked = via == VIA_ALL ? xq_board_king_attacked(b, side)
+				  : king_attacked_via(b, side, via);
 	b->sq[from] = id;
 	b->sq[to] = cap;
 	b->pc[id] = from;
@@ -167,6 +236,11 @@ int xq_move_keeps_king_safe(struct xq_board *b, xq_move m)
 		b->file_bits[to & 15] ^= (uint16_t)(1u << ((to >> 4) - 3));
 	}
 	return !attacked;
+}
+
+int xq_move_keeps_king_safe(struct xq_board *b, xq_move m)
+{
+	return safe_after(b, m, VIA_ALL);
 }
 
 /* What the legality filter needs to know about one position. */
@@ -310,6 +384,28 @@ int xq_move_gives_check(struct xq_board *b, xq_move m)
 	check = xq_board_in_check(b);
 	xq_board_unmake(b, m, &u);
 	return check;
+}
+
+int xq_board_check_after(const struct xq_board *b, xq_move last)
+{
+	xq_sq k = b->pc[XQ_SIDE_TAG(b->side)], from = XQ_MOVE_FROM(last), to = XQ_MOVE_TO(last);
+	int dx, dy;
+
+	unsigned via = 0;
+
+	if (!k)
+		return 0;
+	dx = (to & 15) - (k & 15);
+	dy = (to >> 4) - (k >> 4);
+	if ((from >> 4) == (k >> 4) || dy == 0)
+		via |= VIA_RANK;
+	if ((from & 15) == (k & 15) || dx == 0)
+		via |= VIA_FILE;
+	if (next_corner(from, k) || dx * dx + dy * dy == 5)
+		via |= VIA_HORSE;
+	if (dx * dx + dy * dy == 1)
+		via |= VIA_PAWN;
+	return via ? king_attacked_via(b, b->side, via) : 0;
 }
 
 enum xq_status xq_board_status(struct xq_board *b)
@@ -464,6 +560,23 @@ static int check_shape(const struct xq_board *b, xq_sq from, xq_sq to, int side,
 
 int xq_move_check(struct xq_board *b, xq_move m, struct xq_diag *d)
 {
+	return xq_move_check_hinted(b, m, -1, d);
+}
+
+/*
+ * Why a move far from the king cannot expose it, when the king was not in
+ * check.  After a move from s to t of a piece other than the king, an
+ * enemy piece A attacks the king only if
+ *   - A is a rook, a cannon or the other king on the king's rank or file,
+ *     and the points between them changed: s or t is on that line;
+ *   - A is a horse whose leg (diagonally next to the king) was emptied:
+ *     s is that point (a capture never empties t, and filling t only
+ *     blocks legs);
+ *   - A is a pawn: pawns beside or ahead of the king do not move.
+ * Otherwise A attacked the king before the move already, which it did not.
+ */
+int xq_move_check_hinted(struct xq_board *b, xq_move m, int in_check, struct xq_diag *d)
+{
 	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
 	int id, side, type, rc;
 	char fname[3], tname[3];
@@ -491,7 +604,23 @@ int xq_move_check(struct xq_board *b, xq_move m, struct xq_diag *d)
 	rc = check_shape(b, from, to, side, type, d);
 	if (rc)
 		return rc;
-	if (!xq_move_keeps_king_safe(b, m)) {
+	if (in_check == 0 && type != XQ_KING) {
+		xq_sq k = b->pc[XQ_SIDE_TAG(side)];
+		unsigned via = 0;
+		if (!k)
+			return 0;
+		if ((from >> 4) == (k >> 4) || (to >> 4) == (k >> 4))
+			via |= VIA_RANK;
+		if ((from & 15) == (k & 15) || (to & 15) == (k & 15))
+			via |= VIA_FILE;
+		if (next_corner(from, k))
+			via |= VIA_HORSE;
+		if (!via || safe_after(b, m, via))
+			return 0;
+	} else if (xq_move_keeps_king_safe(b, m)) {
+		return 0;
+	}
+	{
 		struct xq_board t = *b;
 		struct xq_undo u;
 		if (xq_board_king_attacked(b, side))
@@ -501,5 +630,4 @@ int xq_move_check(struct xq_board *b, xq_move m, struct xq_diag *d)
 			return illegal(d, "the kings would face each other on an open file");
 		return illegal(d, "it exposes the %s king to check", side_names[side]);
 	}
-	return 0;
 }

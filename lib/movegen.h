@@ -51,6 +51,29 @@ int xq_move_keeps_king_safe(struct xq_board *b, xq_move m);
  */
 int xq_move_check(struct xq_board *b, xq_move m, struct xq_diag *d);
 
+/*
+ * xq_move_check() told whether the side to move is in check: `in_check`
+ * 1 or 0, or -1 when not known (then it is xq_move_check()).  When the
+ * side is not in check, a move of another piece than the king that
+ * neither leaves nor enters the king's rank or file, and does not leave a
+ * point diagonally next to the king (where a horse's leg would be), cannot
+ * expose the king, and is checked without making it.  A wrong `in_check`
+ * gives wrong answers: pass what xq_board_in_check() or
+ * xq_board_check_after() said of this very position.
+ */
+int xq_move_check_hinted(struct xq_board *b, xq_move m, int in_check, struct xq_diag *d);
+
+/*
+ * Is the side to move in check, in position `b` reached by the legal move
+ * `last` from a position where that side was not in check (as in every
+ * game from a valid start, whose side not to move is never in check)?
+ * The same answer as xq_board_in_check(), found without looking when
+ * `last` went nowhere near the king: only a piece that left a point on
+ * the king's rank or file or diagonally next to it, or that arrived on
+ * the king's rank or file or a horse's step from it, can give check.
+ */
+int xq_board_check_after(const struct xq_board *b, xq_move last);
+
 /* Is `m` one of the legal moves?  (Restores b.) */
 int xq_move_is_legal(struct xq_board *b, xq_move m);
 

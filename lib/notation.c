@@ -983,7 +983,7 @@ static int resolve_desc(xq_move *out, struct xq_board *b, const struct xq_move_r
 }
 
 static int resolve_coord(xq_move *out, struct xq_board *b, const struct xq_move_request *r,
-			 struct xq_diag *d)
+			 int in_check, struct xq_diag *d)
 {
 	xq_move m = XQ_MOVE(r->from, r->to);
 	struct xq_diag why;
@@ -993,7 +993,7 @@ static int resolve_coord(xq_move *out, struct xq_board *b, const struct xq_move_
 	if (!xq_on_board(r->from) || !xq_on_board(r->to))
 		return NOTFOUND(d, "square off the board");
 	id = b->sq[r->from];
-	if (id && xq_move_check(b, m, NULL) == 0) {
+	if (id && xq_move_check_hinted(b, m, in_check, NULL) == 0) {
 		*out = m;
 		return 0;
 	}
@@ -1069,14 +1069,14 @@ static int resolve_san(xq_move *out, struct xq_board *b, const struct xq_move_re
 	}
 }
 
-int xq_notation_resolve(xq_move *out, struct xq_board *b, const struct xq_move_request *req,
-			struct xq_diag *d)
+static int resolve_hinted(xq_move *out, struct xq_board *b, const struct xq_move_request *req,
+			  int in_check, struct xq_diag *d)
 {
 	switch (req->dialect) {
 	case XQ_NOTATION_ICCS:
 	case XQ_NOTATION_UCI:
 	case XQ_NOTATION_UCI1:
-		return resolve_coord(out, b, req, d);
+		return resolve_coord(out, b, req, in_check, d);
 	case XQ_NOTATION_WXF:
 	case XQ_NOTATION_CHINESE:
 		return resolve_desc(out, b, req, d);
@@ -1086,6 +1086,12 @@ int xq_notation_resolve(xq_move *out, struct xq_board *b, const struct xq_move_r
 		break;
 	}
 	return NOTFOUND(d, "the move request has no dialect");
+}
+
+int xq_notation_resolve(xq_move *out, struct xq_board *b, const struct xq_move_request *req,
+			struct xq_diag *d)
+{
+	return resolve_hinted(out, b, req, -1, d);
 }
 
 /*
@@ -1124,12 +1130,18 @@ static int quick_coord(struct xq_move_request *r, const char *s, size_t len,
 int xq_notation_read(xq_move *out, struct xq_board *b, const char *text, size_t len,
 		     enum xq_notation dialect, struct xq_diag *d)
 {
+	return xq_notation_read_hinted(out, b, text, len, dialect, -1, d);
+}
+
+int xq_notation_read_hinted(xq_move *out, struct xq_board *b, const char *text, size_t len,
+			    enum xq_notation dialect, int in_check, struct xq_diag *d)
+{
 	struct xq_move_request r;
 	int rc = quick_coord(&r, text, len, dialect) ? 0
 						      : xq_notation_parse(&r, text, len, dialect, d);
 
 	if (rc == 0)
-		rc = xq_notation_resolve(out, b, &r, d);
+		rc = resolve_hinted(out, b, &r, in_check, d);
 	if (rc)
 		xq_diag_set_move(d, text, len);
 	return rc;

@@ -182,6 +182,11 @@ int xq_notation_resolve(xq_move *out, struct xq_board *b, const struct xq_move_r
 /* Parse then resolve; on error `d` also carries the text (d->move). */
 int xq_notation_read(xq_move *out, struct xq_board *b, const char *text, size_t len,
 		     enum xq_notation dialect, struct xq_diag *d);
+/* The same, told whether the side to move is in check (1 or 0, -1 not
+ * known), as xq_move_check_hinted() is: a reader that follows a game
+ * knows it from the move before (xq_board_check_after()). */
+int xq_notation_read_hinted(xq_move *out, struct xq_board *b, const char *text, size_t len,
+			    enum xq_notation dialect, int in_check, struct xq_diag *d);
 
 /*
  * Write the legal move `m` of position `b` in `dialect` with `flags`, into

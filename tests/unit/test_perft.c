@@ -56,11 +56,92 @@ static void perft_of_depth_zero_is_one(void **state)
 	assert_int_equal(xq_perft(&b, 0), 1);
 }
 
+/*
+ * Perft counted the way a reader checks a game's moves: every pseudo-legal
+ * move checked with xq_move_check_hinted(), told whether the side to move
+ * is in check as xq_board_check_after() found it from the move before
+ * (the start position's from the full test).  On the side, every move's
+ * verdict is compared with the unhinted xq_move_check() and every
+ * position's check with xq_board_in_check().
+ */
+struct hinted {
+	unsigned long long verdicts, checks;
+};
+
+static unsigned long long perft_hinted(struct xq_board *b, int depth, int in_check,
+				       struct hinted *h)
+{
+	xq_move moves[XQ_MAX_MOVES];
+	unsigned long long total = 0;
+	int n;
+
+	if (depth == 0)
+		return 1;
+	n = xq_gen_pseudo(b, moves);
+	for (int i = 0; i < n; i++) {
+		struct xq_undo u;
+		int legal = xq_move_check_hinted(b, moves[i], in_check, NULL) == 0, after;
+		assert_int_equal(legal, xq_move_check(b, moves[i], NULL) == 0);
+		h->verdicts++;
+		if (!legal)
+			continue;
+		xq_board_make(b, moves[i], &u);
+		after = xq_board_check_after(b, moves[i]);
+		assert_int_equal(after, xq_board_in_check(b));
+		h->checks += after;
+		total += perft_hinted(b, depth - 1, after, h);
+		xq_board_unmake(b, moves[i], &u);
+	}
+	return total;
+}
+
+static void hinted_move_checks_count_the_reference_perft_to_depth_4(void **state)
+{
+	FILE *f = fopen("tests/data/perft.tsv", "r");
+	char line[1024];
+	int rows = 0, lineno = 0;
+	struct hinted h = {0, 0};
+
+	(void)state;
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *id, *fen, *depth_s, *nodes_s, *save;
+		struct xq_board b;
+		struct xq_diag d;
+		unsigned long long expect, got;
+		int depth;
+		lineno++;
+		id = strtok_r(line, "\t", &save);
+		fen = strtok_r(NULL, "\t", &save);
+		depth_s = strtok_r(NULL, "\t", &save);
+		nodes_s = strtok_r(NULL, "\t\n", &save);
+		if (!id || !fen || !depth_s || !nodes_s || !strcmp(id, "id"))
+			continue;
+		depth = (int)strtol(depth_s, NULL, 10);
+		expect = strtoull(nodes_s, NULL, 10);
+		if (depth > 4)
+			continue;
+		xq_diag_init(&d);
+		if (xq_board_from_fen(&b, fen, strlen(fen), 0, &d))
+			fail_msg("line %d: %s: %s", lineno, id, d.msg);
+		got = perft_hinted(&b, depth, xq_board_in_check(&b), &h);
+		if (got != expect)
+			fail_msg("line %d: %s depth %d: expected %llu, counted %llu", lineno, id, depth,
+				 expect, got);
+		rows++;
+	}
+	fclose(f);
+	assert_true(rows >= 140);
+	/* 31.9 million verdicts, 1.08 million positions in check among them */
+	assert_true(h.verdicts > 30000000 && h.checks > 1000000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(perft_of_depth_zero_is_one),
 		cmocka_unit_test(perft_suite_matches_reference_counts_to_depth_4),
+		cmocka_unit_test(hinted_move_checks_count_the_reference_perft_to_depth_4),
 	};
 	return cmocka_run_group_tests_name("perft", tests, NULL, NULL);
 }
