@@ -99,7 +99,7 @@ uint64_t xq_pgn_offset_peek(const struct pgn_reader *r, uint64_t p)
 	return raw_off;
 }
 
-static struct xq_place place_at(struct pgn_reader *r, uint64_t p)
+static inline struct xq_place place_at(struct pgn_reader *r, uint64_t p)
 {
 	struct xq_place pl;
 
@@ -899,6 +899,56 @@ static uint64_t number_end(struct pgn_reader *r, const struct tok *t, uint64_t p
 	return q < END(r) && xq_is_digit(AT(r, q)) ? 0 : q;
 }
 
+/*
+ * The words most text is made of, read without the general loop: ASCII
+ * word bytes wholly inside the window and ended there by a space, a line
+ * end or a delimiter.  A word starting with a letter is a word (a move,
+ * mostly); digits then dots then no digit are a move number (T_NUMBER,
+ * "12." or "12..."), as the general loop reads them.  Returns 1 with the
+ * token done, or 0 for the general loop (scan_word(), which starts over).
+ */
+static int quick_word(struct pgn_reader *r, struct tok *t)
+{
+	const unsigned char *x = (const unsigned char *)r->text;
+	size_t i = (size_t)(t->start - r->base), lim = r->tlen, j = i, q;
+	unsigned char c = x[i];
+
+	if (xq_is_digit(c)) {
+		while (j < lim && xq_is_digit(x[j]))
+			j++;
+		if (j == lim || x[j] != '.')
+			return 0;
+		for (q = j; q < lim && x[q] == '.'; q++)
+			;
+		if (q == lim || x[q] >= 0x80 || xq_is_digit(x[q]))
+			return 0;
+		/* After the dots anything but a digit ends the number, even
+		 * word bytes ("1.h2e2" is the number 1 then h2e2). */
+		t->num = 0;
+		for (size_t k = i; k < j && t->num < 100000000ul; k++)
+			t->num = t->num * 10 + (x[k] - '0');
+		t->type = T_NUMBER;
+		t->end = r->base + q;
+	} else if (xq_is_alpha(c)) {
+		while (j < lim && x[j] < 0x80 && cls_table[x[j]] == C_WORD)
+			j++;
+		/* ended by a separator: not the window's end, a NUL (marked as bad
+		 * by the general loop) or a byte that is not ASCII */
+		if (j == lim || x[j] >= 0x80 || cls_table[x[j]] == C_NUL)
+			return 0;
+		t->type = T_WORD;
+		t->end = r->base + j;
+	} else {
+		return 0;
+	}
+	/* ASCII only: a character per byte. */
+	if (r->col_pos == t->start) {
+		r->col_val += (uint64_t)(t->end - t->start);
+		r->col_pos = t->end;
+	}
+	return 1;
+}
+
 static void scan_word(struct pgn_reader *r, struct tok *t)
 {
 	uint64_t p = t->start;
@@ -1068,6 +1118,8 @@ static void scan_token(struct pgn_reader *r, struct tok *t)
 		}
 		/* fall through */
 	default:
+		if (quick_word(r, t))
+			break;
 		scan_word(r, t);
 		if (t->end == t->start) {
 			/* Only an undecodable byte or a separator we do not know. */
@@ -1113,7 +1165,10 @@ const struct tok *xq_pgn_next_tok(struct pgn_reader *r)
 		r->pushed = 0;
 	} else {
 		scan_token(r, &r->tok);
-		check_limits(r, &r->tok);
+		/* (check_limits() does nothing unless a limit can be passed) */
+		if (r->skip_start != NO_POS ||
+		    (r->game_start != NO_POS && r->tok.end - r->game_start > r->max_game))
+			check_limits(r, &r->tok);
 	}
 	return &r->tok;
 }

@@ -242,6 +242,31 @@ static void every_move_keeps_its_text_and_place(void **state)
 	close_reading(&r);
 }
 
+static void move_numbers_glued_to_their_moves_read_as_numbers_then_moves(void **state)
+{
+	struct reading r;
+	const struct xq_node *n;
+
+	(void)state;
+	open_str(&r, "[Event \"x\"]\n\n1.h2e2 1...h9g7 2.H0-G2 i9h9 *\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(xq_game_mainline_length(&r.g), 4);
+	n = ply_node(&r.g, 1);
+	assert_string_equal(n->text, "h2e2");
+	assert_int_equal(n->place.col, 3);
+	n = ply_node(&r.g, 2);
+	assert_string_equal(n->text, "h9g7");
+	assert_int_equal(n->place.col, 12);
+	n = ply_node(&r.g, 3);
+	assert_string_equal(n->text, "H0-G2");
+	assert_int_equal(n->place.col, 19);
+	n = ply_node(&r.g, 4);
+	assert_int_equal(n->place.col, 25);
+	assert_int_equal(n->place.offset, 13 + 24);
+	assert_int_equal(count_sev(&r, XQ_SEV_WARNING) + count_sev(&r, XQ_SEV_ERROR), 0);
+	close_reading(&r);
+}
+
 static void empty_input_has_no_games(void **state)
 {
 	struct reading r;
@@ -2730,6 +2755,7 @@ int main(void)
 		cmocka_unit_test(blank_text_of_more_than_16_mib_ends_the_reading_with_its_place),
 		cmocka_unit_test(text_skipped_after_an_error_ends_the_reading_at_the_game_limit),
 		cmocka_unit_test(every_move_keeps_its_text_and_place),
+		cmocka_unit_test(move_numbers_glued_to_their_moves_read_as_numbers_then_moves),
 		cmocka_unit_test(empty_input_has_no_games),
 		cmocka_unit_test(gzip_input_is_found_by_content),
 		cmocka_unit_test(dash_reads_standard_input),
