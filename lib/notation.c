@@ -1098,11 +1098,11 @@ int xq_notation_resolve(xq_move *out, struct xq_board *b, const struct xq_move_r
  * The common case of reading, without building a token: coordinates
  * written as four ASCII bytes (h2e2) or five with a dash (h2-e2) in a game
  * read as ICCS or UCI (ranks 0-9).  parse_coord makes the same request of
- * such text; any other text (rank 10, another dialect, a mistake) returns
- * 0 and takes the general path, which also explains what is wrong.
+ * such text (from and to; the rest as req_init leaves it): returns 1 with
+ * the move, or 0 for any other text (rank 10, another dialect, a
+ * mistake), which takes the general path, where what is wrong is said.
  */
-static int quick_coord(struct xq_move_request *r, const char *s, size_t len,
-		       enum xq_notation dialect)
+static int quick_coord(xq_move *m, const char *s, size_t len, enum xq_notation dialect)
 {
 	size_t j;
 	int f0, r0, f1, r1;
@@ -1121,9 +1121,7 @@ static int quick_coord(struct xq_move_request *r, const char *s, size_t len,
 	r1 = (unsigned char)s[j + 1] - '0';
 	if ((unsigned)f0 > 8 || (unsigned)r0 > 9 || (unsigned)f1 > 8 || (unsigned)r1 > 9)
 		return 0;
-	req_init(r, dialect);
-	r->from = XQ_SQ(f0, r0);
-	r->to = XQ_SQ(f1, r1);
+	*m = XQ_MOVE(XQ_SQ(f0, r0), XQ_SQ(f1, r1));
 	return 1;
 }
 
@@ -1137,9 +1135,18 @@ int xq_notation_read_hinted(xq_move *out, struct xq_board *b, const char *text, 
 			    enum xq_notation dialect, int in_check, struct xq_diag *d)
 {
 	struct xq_move_request r;
-	int rc = quick_coord(&r, text, len, dialect) ? 0
-						      : xq_notation_parse(&r, text, len, dialect, d);
+	xq_move m;
+	int rc;
 
+	/* A legal move in plain coordinates is what resolve_coord() would
+	 * find for it (both squares are on the board); anything else goes
+	 * the whole way, to be explained. */
+	if (quick_coord(&m, text, len, dialect) && b->sq[XQ_MOVE_FROM(m)] &&
+	    xq_move_check_hinted(b, m, in_check, NULL) == 0) {
+		*out = m;
+		return 0;
+	}
+	rc = xq_notation_parse(&r, text, len, dialect, d);
 	if (rc == 0)
 		rc = resolve_hinted(out, b, &r, in_check, d);
 	if (rc)
