@@ -303,7 +303,9 @@ static xq_move mate_in_one(const struct xq_board *pos, int side)
 	for (int i = 0; i < n; i++) {
 		int mate;
 		xq_board_make(&w, moves[i], &u);
-		mate = xq_board_in_check(&w) && xq_gen_legal(&w, replies) == 0;
+		/* (the side now to move was not in check before: w is a legal
+		 * position, or it passed only when not in check) */
+		mate = xq_board_check_after(&w, moves[i]) && xq_gen_legal(&w, replies) == 0;
 		xq_board_unmake(&w, moves[i], &u);
 		if (mate)
 			return moves[i];
