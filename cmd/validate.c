@@ -241,56 +241,9 @@ static void check_start(struct pool_job *j)
  * What the repetition and move-limit rules say about the end of the main
  * line and its result (lib/rules.h): confirmed (a note), doubtful (a
  * warning: the rules give a draw, the record a decision), contradicted or
- * not shown (errors).  Returns 1 when the rules had something to say.
+ * not shown (errors), when `could` (what xq_rules_could_apply() said of
+ * the main line).  Returns 1 when the rules had something to say.
  */
-/*
- * Can the rules have anything to say about this main line?  They rule
- * only on a repetition that ends at the final position and on a move
- * limit reached on the way (rules.h), so a line whose final position
- * never occurred before since the last capture, and that never goes
- * natural_limit plies without a capture, needs no analysis.  This walk
- * costs a make per ply; the analysis a legality check per ply and a chase
- * analysis per ply of every cycle, which made it most of validate's time.
- * The same walk leaves the final position in `final`, for the result
- * check: the main line is replayed once here, not once per check.
- */
-static int rules_could_apply(const struct xq_game *g, const struct xq_rules_options *o,
-			     struct xq_board *final)
-{
-	struct xq_board b = g->start;
-	uint64_t keys[512];
-	size_t nkeys = 0;
-	unsigned run = b.halfmove, longest = run;
-	int could = o->cxq; /* clubxiangqi's limits count other things */
-	int full = 0;       /* a long quiet stretch: let the rules look */
-
-	keys[nkeys++] = b.key;
-	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE; n = g->nodes[n].child) {
-		struct xq_undo u;
-		xq_board_make(&b, g->nodes[n].move, &u);
-		if (u.captured) {
-			run = 0;
-			nkeys = 0; /* no position before a capture can come back */
-		} else if (++run > longest) {
-			longest = run;
-		}
-		if (nkeys == sizeof(keys) / sizeof(keys[0]))
-			full = 1;
-		else
-			keys[nkeys++] = b.key;
-	}
-	*final = b;
-	if (could || full)
-		return 1;
-	if (o->natural_limit && longest >= o->natural_limit)
-		return 1;
-	for (size_t i = 0; i + 1 < nkeys; i++)
-		if (keys[i] == b.key)
-			return 1;
-	return 0;
-}
-
-/* `could`: what rules_could_apply said of the main line. */
 static int check_rules(const struct input_opts *in, struct pool_job *j, int could,
 		       enum xq_rules_support *out)
 {
@@ -439,7 +392,7 @@ enum xq_rules_support validate_checks(struct pool_job *j, const struct input_opt
 	if (!fen_reported)
 		check_start(j);
 	if (!(j->game.flags & XQ_GAME_BROKEN))
-		could = rules_could_apply(&j->game, &in->rules, &final);
+		could = xq_rules_could_apply(&j->game, &in->rules, &final);
 	else
 		final = j->game.start; /* not read: a broken game has no final position */
 	check_result(j, &final, check_rules(in, j, could, &support));

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "tables.h"
 #include "utf8.h"
 
 /* ---- names ---------------------------------------------------------------- */
@@ -1649,6 +1650,65 @@ int xq_rules_check_result(enum xq_rules_support *out, const struct xq_board *sta
 done:
 	xq_rules_report_release(&r);
 	return rc;
+}
+
+int xq_rules_could_apply(const struct xq_game *g, const struct xq_rules_options *o,
+			 struct xq_board *final)
+{
+	uint8_t sq[256];
+	uint64_t key = g->start.key, keys[512];
+	size_t nkeys = 0;
+	unsigned run = g->start.halfmove, longest = run, black_moves = 0;
+	int side = g->start.side, full = 0;
+
+	/* The pieces on the squares and the key, move after move: what
+	 * xq_board_make() keeps beside them is set up once at the end. */
+	memcpy(sq, g->start.sq, sizeof(sq));
+	keys[nkeys++] = key;
+	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE; n = g->nodes[n].child) {
+		xq_sq from = XQ_MOVE_FROM(g->nodes[n].move), to = XQ_MOVE_TO(g->nodes[n].move);
+		uint8_t id = sq[from], cap = sq[to], kind = xq_kind_of_id[id];
+		key ^= xq_zobrist[kind][from] ^ xq_zobrist[kind][to] ^ xq_zobrist_side;
+		sq[from] = 0;
+		sq[to] = id;
+		if (cap) {
+			key ^= xq_zobrist[xq_kind_of_id[cap]][to];
+			run = 0;
+			nkeys = 0; /* no position before a capture can come back */
+		} else if (++run > longest) {
+			longest = run;
+		}
+		black_moves += side == XQ_BLACK;
+		side ^= 1;
+		if (nkeys == sizeof(keys) / sizeof(keys[0]))
+			full = 1; /* a long quiet stretch: let the rules look */
+		else
+			keys[nkeys++] = key;
+	}
+	xq_board_clear(final);
+	for (int row = 3; row <= 12; row++)
+		for (int col = 3; col <= 11; col++) {
+			xq_sq s = (xq_sq)(row << 4 | col);
+			if (!sq[s])
+				continue;
+			final->sq[s] = sq[s];
+			final->pc[sq[s]] = s;
+			final->rank_bits[row] ^= (uint16_t)(1u << (col - 3));
+			final->file_bits[col] ^= (uint16_t)(1u << (row - 3));
+		}
+	final->key = key;
+	final->side = (uint8_t)side;
+	final->halfmove = (uint16_t)run;
+	final->fullmove = (uint16_t)(g->start.fullmove + black_moves);
+
+	if (o->cxq || full)
+		return 1;
+	if (o->natural_limit && longest >= o->natural_limit)
+		return 1;
+	for (size_t i = 0; i + 1 < nkeys; i++)
+		if (keys[i] == key)
+			return 1;
+	return 0;
 }
 
 int xq_rules_check_game(enum xq_rules_support *out, const struct xq_game *g,

@@ -410,6 +410,22 @@ int xq_rules_check_game(enum xq_rules_support *out, const struct xq_game *g,
 			enum xq_rules_claim claim, const struct xq_rules_options *o,
 			struct xq_diag *d, struct xq_buf *explain);
 
+/*
+ * Can xq_rules_check_game() have anything to say of the main line of
+ * `g`?  It rules only on a repetition that ends at the final position and
+ * on a move limit reached on the way, so a line whose final position never
+ * occurred before since the last capture, and that never goes
+ * o->natural_limit plies without a capture, needs no analysis (clubxiangqi's
+ * limits count other things: always 1 with o->cxq).  Returns 0 when it
+ * cannot, 1 when it may.  The walk also leaves the position at the end of
+ * the main line in `final` (what xq_game_board_at() gives for the line's
+ * last node).  The main line's moves must be legal (as a reader leaves
+ * them): the walk moves pieces without checking anything, which makes it
+ * a fraction of the analysis or of a replay with xq_board_make().
+ */
+int xq_rules_could_apply(const struct xq_game *g, const struct xq_rules_options *o,
+			 struct xq_board *final);
+
 /* "silent", "confirmed", "contradicted", "not-shown", "doubtful". */
 const char *xq_rules_support_name(enum xq_rules_support s);
 

@@ -1422,6 +1422,58 @@ static void analysis_follows_a_game_line_to_a_variation(void **state)
 	xq_game_release(&g);
 }
 
+static void assert_same_board(const struct xq_board *a, const struct xq_board *b)
+{
+	assert_memory_equal(a->sq, b->sq, sizeof(a->sq));
+	assert_memory_equal(a->pc, b->pc, sizeof(a->pc));
+	assert_memory_equal(a->rank_bits, b->rank_bits, sizeof(a->rank_bits));
+	assert_memory_equal(a->file_bits, b->file_bits, sizeof(a->file_bits));
+	assert_true(a->key == b->key);
+	assert_int_equal(a->side, b->side);
+	assert_int_equal(a->halfmove, b->halfmove);
+	assert_int_equal(a->fullmove, b->fullmove);
+}
+
+static void could_apply_says_when_the_rules_can_speak_and_leaves_the_final_position(void **state)
+{
+	struct xq_rules_options o = opts(XQ_RULES_ASIAN);
+	struct xq_board want, got;
+	struct xq_game g;
+	uint32_t var;
+
+	(void)state;
+	/* The final position occurred before: the rules may speak. */
+	build_game(&g, PCHECK_FEN, PCHECK, NULL, 0, XQ_RESULT_NONE);
+	assert_int_equal(xq_rules_could_apply(&g, &o, &got), 1);
+	xq_game_board_at(&g, xq_game_mainline_end(&g), &want);
+	assert_same_board(&got, &want);
+	xq_game_release(&g);
+
+	/* Captures on both sides (the cannon takes on e6, the horse takes it
+	 * back), black to move at the end, a variation beside the main line:
+	 * nothing repeats, and the final position is the main line's. */
+	build_game(&g, XQ_START_FEN, "h2e2 h9g7 e2e6 g7e6 h0g2 b9c7 g3g4", NULL, 0,
+		   XQ_RESULT_NONE);
+	assert_int_equal(xq_game_add_move(&g, g.nodes[XQ_ROOT].child, iccs("b9c7"), &var), 0);
+	assert_int_equal(xq_rules_could_apply(&g, &o, &got), 0);
+	xq_game_board_at(&g, xq_game_mainline_end(&g), &want);
+	assert_same_board(&got, &want);
+	assert_int_equal(got.side, XQ_BLACK);
+	assert_int_equal(got.halfmove, 3);
+	assert_int_equal(got.fullmove, 4);
+	/* A move limit of 2 quiet plies is reached on the way. */
+	o.natural_limit = 2;
+	assert_int_equal(xq_rules_could_apply(&g, &o, &got), 1);
+	xq_game_release(&g);
+
+	/* No moves: the start position. */
+	build_game(&g, PCHECK_FEN, "", NULL, 0, XQ_RESULT_NONE);
+	o.natural_limit = 120;
+	assert_int_equal(xq_rules_could_apply(&g, &o, &got), 0);
+	assert_same_board(&got, &g.start);
+	xq_game_release(&g);
+}
+
 /* ---- checking recorded results ------------------------------------------------- */
 
 static enum xq_rules_support check(const char *fen, const char *cycle, int times,
@@ -2117,6 +2169,7 @@ int main(void)
 		cmocka_unit_test(limit_reached_by_a_mating_move_is_marked),
 		cmocka_unit_test(illegal_move_is_reported_with_its_ply_and_text),
 		cmocka_unit_test(analysis_follows_a_game_line_to_a_variation),
+		cmocka_unit_test(could_apply_says_when_the_rules_can_speak_and_leaves_the_final_position),
 		cmocka_unit_test(perpetual_checker_must_carry_the_loss),
 		cmocka_unit_test(perpetual_chaser_must_carry_the_loss),
 		cmocka_unit_test(drawn_repetition_supports_a_draw_and_doubts_a_decision),
