@@ -414,27 +414,25 @@ void xq_board_make(struct xq_board *b, xq_move m, struct xq_undo *u)
 {
 	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
 	uint8_t id = b->sq[from], cap = b->sq[to];
+	unsigned quiet = !cap;
 
 	u->key = b->key;
 	u->halfmove = b->halfmove;
 	u->captured = cap;
 
+	/* Without branches on the capture and the side, which no predictor
+	 * guesses: id 0 (no piece) has an all-zero key and pc[0] stays 0. */
 	b->sq[from] = 0;
 	b->sq[to] = id;
+	b->pc[cap] = 0;
 	b->pc[id] = to;
 	toggle_bits(b, from);
+	b->rank_bits[to >> 4] ^= (uint16_t)(quiet << ((to & 15) - 3));
+	b->file_bits[to & 15] ^= (uint16_t)(quiet << ((to >> 4) - 3));
 	b->key ^= xq_zobrist[xq_kind_of_id[id]][from] ^ xq_zobrist[xq_kind_of_id[id]][to] ^
-		  xq_zobrist_side;
-	if (cap) {
-		b->pc[cap] = 0;
-		b->key ^= xq_zobrist[xq_kind_of_id[cap]][to];
-		b->halfmove = 0;
-	} else {
-		toggle_bits(b, to);
-		b->halfmove++;
-	}
-	if (b->side == XQ_BLACK)
-		b->fullmove++;
+		  xq_zobrist[xq_kind_of_id[cap]][to] ^ xq_zobrist_side;
+	b->halfmove = (uint16_t)((b->halfmove + 1u) * quiet);
+	b->fullmove = (uint16_t)(b->fullmove + b->side); /* after black's move */
 	b->side ^= 1;
 }
 

@@ -461,6 +461,22 @@ static int count_between(const struct xq_board *b, xq_sq a, xq_sq c, xq_sq *firs
 	return n;
 }
 
+/* Do a and c share a line with exactly `screens` pieces (0 or 1) between
+ * them?  Read from the bit-ranks and bit-files; 0 also when they share no
+ * line (count_between() then says what is wrong). */
+static int line_clear(const struct xq_board *b, xq_sq a, xq_sq c, int screens)
+{
+	unsigned bits;
+
+	if ((a >> 4) == (c >> 4))
+		bits = b->rank_bits[a >> 4] & between((a & 15) - 3, (c & 15) - 3);
+	else if ((a & 15) == (c & 15))
+		bits = b->file_bits[a & 15] & between((a >> 4) - 3, (c >> 4) - 3);
+	else
+		return 0;
+	return screens ? bits && !(bits & (bits - 1)) : bits == 0;
+}
+
 static int illegal(struct xq_diag *d, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
@@ -523,6 +539,8 @@ static int check_shape(const struct xq_board *b, xq_sq from, xq_sq to, int side,
 		return 0;
 	}
 	case XQ_ROOK:
+		if (line_clear(b, from, to, 0))
+			return 0;
 		n = count_between(b, from, to, &blocker);
 		if (n < 0)
 			return illegal(d, "the rook moves along a rank or a file");
@@ -532,6 +550,8 @@ static int check_shape(const struct xq_board *b, xq_sq from, xq_sq to, int side,
 		}
 		return 0;
 	case XQ_CANNON:
+		if (line_clear(b, from, to, capture))
+			return 0;
 		n = count_between(b, from, to, &blocker);
 		if (n < 0)
 			return illegal(d, "the cannon moves along a rank or a file");
