@@ -76,28 +76,39 @@ int xq_board_put(struct xq_board *b, int side, int type, xq_sq sq, struct xq_dia
 }
 
 /*
- * The start position, piece by piece: slot order within a side is king,
- * advisors, elephants, horses, rooks, cannons, pawns (board.h), as
- * XQ_START_FEN read left to right would fill them.  Every game begins by
- * setting this up, so it is placed directly rather than parsed and
- * validated each time; a unit test compares it with XQ_START_FEN read.
+ * The start position as data: the square of each piece identity 16..47
+ * (slot order within a side: king, advisors, elephants, horses, rooks,
+ * cannons, pawns, as XQ_START_FEN read left to right fills them) and the
+ * bit-ranks and bit-files they make.  Every game begins by setting this
+ * up, so it is copied rather than parsed and validated each time; a unit
+ * test compares it with XQ_START_FEN read.
  */
-static const int8_t start_files[16] = {4, 3, 5, 2, 6, 1, 7, 0, 8, 1, 7, 0, 2, 4, 6, 8};
-static const int8_t start_ranks[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 3, 3, 3, 3, 3};
+#define START_SIDE(r0, r2, r3)                                                              \
+	XQ_SQ(4, r0), XQ_SQ(3, r0), XQ_SQ(5, r0), XQ_SQ(2, r0), XQ_SQ(6, r0), XQ_SQ(1, r0),     \
+		XQ_SQ(7, r0), XQ_SQ(0, r0), XQ_SQ(8, r0), XQ_SQ(1, r2), XQ_SQ(7, r2), XQ_SQ(0, r3), \
+		XQ_SQ(2, r3), XQ_SQ(4, r3), XQ_SQ(6, r3), XQ_SQ(8, r3)
+static const uint8_t start_squares[32] = {START_SIDE(0, 2, 3), START_SIDE(9, 7, 6)};
+#undef START_SIDE
+static const uint16_t start_rank_bits[16] = {
+	[3] = 0x1FF, [5] = 0x082, [6] = 0x155, [9] = 0x155, [10] = 0x082, [12] = 0x1FF,
+};
+static const uint16_t start_file_bits[16] = {
+	[3] = 0x249, [4] = 0x285, [5] = 0x249, [6] = 0x201, [7] = 0x249,
+	[8] = 0x201, [9] = 0x249, [10] = 0x285, [11] = 0x249,
+};
 
 void xq_board_start(struct xq_board *b)
 {
 	xq_board_clear(b);
-	for (int side = 0; side < 2; side++)
-		for (int slot = 0; slot < 16; slot++) {
-			int id = XQ_SIDE_TAG(side) + slot;
-			int rank = side == XQ_RED ? start_ranks[slot] : 9 - start_ranks[slot];
-			xq_sq sq = XQ_SQ(start_files[slot], rank);
-			b->pc[id] = sq;
-			b->sq[sq] = (uint8_t)id;
-			toggle_bits(b, sq);
-			b->key ^= xq_zobrist[xq_kind_of_id[id]][sq];
-		}
+	memcpy(b->rank_bits, start_rank_bits, sizeof(b->rank_bits));
+	memcpy(b->file_bits, start_file_bits, sizeof(b->file_bits));
+	for (int i = 0; i < 32; i++) {
+		int id = 16 + i;
+		xq_sq sq = start_squares[i];
+		b->pc[id] = sq;
+		b->sq[sq] = (uint8_t)id;
+		b->key ^= xq_zobrist[xq_kind_of_id[id]][sq];
+	}
 }
 
 void xq_sq_name(xq_sq sq, char out[3])
