@@ -54,8 +54,23 @@ void *xq_arena_alloc(struct xq_arena *a, size_t size)
 
 char *xq_arena_strndup(struct xq_arena *a, const char *s, size_t len)
 {
-	char *p = xq_arena_alloc(a, len + 1);
+	const size_t align = alignof(max_align_t);
+	struct xq_arena_block *b = a->head;
+	size_t need = (len + align) & ~(align - 1); /* what xq_arena_alloc(len + 1) takes */
+	char *p;
 
+	/* Most strings are short (a move's text) and fit in the current
+	 * block: taken here, and copied without a call, as xq_arena_alloc()
+	 * would place them. */
+	if (len < align && b && b->size - b->used >= need) {
+		p = (char *)b->data + b->used;
+		b->used += need;
+		for (size_t i = 0; i < len; i++)
+			p[i] = s[i];
+		p[len] = '\0';
+		return p;
+	}
+	p = xq_arena_alloc(a, len + 1);
 	if (!p)
 		return NULL;
 	if (len)

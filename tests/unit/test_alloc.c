@@ -1,10 +1,14 @@
 /*
- * test_alloc.c: growing arrays (alloc.h) and the buffer's sticky error
- * (buf.h).
+ * test_alloc.c: growing arrays (alloc.h), the buffer's sticky error
+ * (buf.h) and the arena's string copies (arena.h).
  */
 #include "testutil.h"
 
+#include <stdalign.h>
+#include <stdint.h>
+
 #include "alloc.h"
+#include "arena.h"
 #include "buf.h"
 #include "diag.h"
 
@@ -81,6 +85,31 @@ static void a_failed_append_makes_every_later_one_fail_until_reset(void **state)
 	assert_int_equal(xq_buf_error(&b), 0);
 }
 
+static void arena_copies_short_and_long_strings_whole_and_keeps_allocations_aligned(void **state)
+{
+	struct xq_arena a;
+	const char *text = "h2e2 and a comment longer than any short string";
+	char *c[200];
+	void *p;
+
+	(void)state;
+	xq_arena_init(&a);
+	/* Enough copies to fill more than one block, short and long ones. */
+	for (int i = 0; i < 200; i++) {
+		size_t len = i % 2 ? 4 : strlen(text);
+		c[i] = xq_arena_strndup(&a, text, len);
+		assert_non_null(c[i]);
+		p = xq_arena_alloc(&a, 100 + (size_t)i * 97);
+		assert_non_null(p);
+		assert_int_equal((uintptr_t)p % alignof(max_align_t), 0);
+		memset(p, 0x5A, 100 + (size_t)i * 97);
+	}
+	for (int i = 0; i < 200; i++)
+		assert_string_equal(c[i], i % 2 ? "h2e2" : text);
+	assert_string_equal(xq_arena_strndup(&a, text, 0), "");
+	xq_arena_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -88,6 +117,7 @@ int main(void)
 		cmocka_unit_test(grow_does_nothing_when_there_is_room),
 		cmocka_unit_test(grow_refuses_a_size_that_overflows_and_changes_nothing),
 		cmocka_unit_test(a_failed_append_makes_every_later_one_fail_until_reset),
+		cmocka_unit_test(arena_copies_short_and_long_strings_whole_and_keeps_allocations_aligned),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
