@@ -696,7 +696,20 @@ static void scan_line(struct pgn_reader *r, struct tok *t, enum tok_type type, i
 	t->type = type;
 	t->body = p;
 	while (!scan_stops(r, t, p, &too_long)) {
-		unsigned char c = AT(r, p);
+		/* ASCII bytes other than NUL and line ends are a character each:
+		 * stepped over here up to the window's end or the length limit,
+		 * which scan_stops() then judges. */
+		const unsigned char *x = (const unsigned char *)r->text;
+		uint64_t lim = END(r), cap = t->start + XQ_PGN_TOKEN_MAX + 1;
+		unsigned char c;
+		if (lim > cap)
+			lim = cap;
+		while (p < lim && (unsigned)x[p - r->base] - 1u < 0x7Fu && x[p - r->base] != '\n' &&
+		       x[p - r->base] != '\r')
+			p++;
+		if (p >= lim)
+			continue;
+		c = AT(r, p);
 		if (c == '\n' || c == '\r')
 			break;
 		p += text_char(r, t, p, mark);
