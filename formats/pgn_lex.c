@@ -943,8 +943,15 @@ static int quick_word(struct pgn_reader *r, struct tok *t)
 		t->type = T_NUMBER;
 		t->end = r->base + q;
 	} else if (xq_is_alpha(c)) {
-		while (j < lim && x[j] < 0x80 && cls_table[x[j]] == C_WORD)
-			j++;
+		/* Four word bytes then a separator (h2e2, the commonest move)
+		 * without a loop, whose end no predictor guesses; else the loop. */
+		if (i + 4 < lim && (x[i + 1] | x[i + 2] | x[i + 3]) < 0x80 &&
+		    !(cls_table[x[i + 1]] | cls_table[x[i + 2]] | cls_table[x[i + 3]]) &&
+		    x[i + 4] < 0x80 && cls_table[x[i + 4]] != C_WORD)
+			j = i + 4;
+		else
+			while (j < lim && x[j] < 0x80 && cls_table[x[j]] == C_WORD)
+				j++;
 		/* ended by a separator: not the window's end, a NUL (marked as bad
 		 * by the general loop) or a byte that is not ASCII */
 		if (j == lim || x[j] >= 0x80 || cls_table[x[j]] == C_NUL)
