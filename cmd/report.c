@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "cmd.h"
 #include "inputs.h"
 #include "pool.h"
@@ -205,14 +206,8 @@ int report_json(struct xq_buf *b, const struct xq_diag *d, int binary)
 
 int diag_list_add(struct diag_list *l, const struct xq_diag *d)
 {
-	if (l->n == l->alloc) {
-		size_t cap = l->alloc ? l->alloc * 2 : 8;
-		struct xq_diag *p = realloc(l->v, cap * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		l->v = p;
-		l->alloc = cap;
-	}
+	if (XQ_ALLOC_GROW(l->v, l->n + 1, l->alloc))
+		return XQ_ENOMEM;
 	l->v[l->n++] = *d;
 	return 0;
 }
