@@ -652,9 +652,8 @@ static void summary_json(struct actx *c, double secs)
 
 	xq_buf_adds(b, ",\"engine\":");
 	report_add_json_safe(b, c->set.engine);
-	xq_buf_addf(b, ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"annotated\":%llu,\"copied\":%llu,\"incomplete\":%llu,\"skipped\":%llu,\"positions\":%llu,\"engine_failures\":%llu",
-		    (unsigned long long)r->files, (unsigned long long)r->skipped_files,
-		    (unsigned long long)r->failed_files, (unsigned long long)r->games,
+	reporter_summary_inputs(r, b, r->games);
+	xq_buf_addf(b, ",\"annotated\":%llu,\"copied\":%llu,\"incomplete\":%llu,\"skipped\":%llu,\"positions\":%llu,\"engine_failures\":%llu",
 		    (unsigned long long)c->annotated, (unsigned long long)c->copied,
 		    (unsigned long long)c->incomplete, (unsigned long long)c->skipped,
 		    (unsigned long long)c->positions, (unsigned long long)c->failures);
@@ -675,12 +674,9 @@ static void print_summary(struct actx *c, double secs)
 		summary_json(c, secs);
 		return;
 	}
-	if (!(b = reporter_summary_text(r)))
+	if (!(b = reporter_summary_head(r, r->games)))
 		return;
-	xq_buf_addf(b, "annotate: %llu game%s from %llu file%s: %llu annotated",
-		    (unsigned long long)r->games, r->games == 1 ? "" : "s",
-		    (unsigned long long)r->files, r->files == 1 ? "" : "s",
-		    (unsigned long long)c->annotated);
+	xq_buf_addf(b, ": %llu annotated", (unsigned long long)c->annotated);
 	if (c->incomplete)
 		xq_buf_addf(b, " (%llu incompletely)", (unsigned long long)c->incomplete);
 	if (c->copied)

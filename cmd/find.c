@@ -883,9 +883,8 @@ static void print_summary(void *ctx, double secs)
 
 	if (r->fmt == REPORT_NDJSON) {
 		b = reporter_summary_open(r);
-		xq_buf_addf(b, ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"found\":%llu,\"skipped\":%llu",
-			    (unsigned long long)r->files, (unsigned long long)r->skipped_files,
-			    (unsigned long long)r->failed_files, (unsigned long long)r->games,
+		reporter_summary_inputs(r, b, r->games);
+		xq_buf_addf(b, ",\"found\":%llu,\"skipped\":%llu",
 			    (unsigned long long)c->matched, (unsigned long long)c->skipped);
 		if (c->out.to)
 			xq_buf_addf(b, ",\"to\":\"%s\",\"written\":%llu,\"stopped\":%s",

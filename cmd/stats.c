@@ -1288,9 +1288,8 @@ static void print_summary(struct sctx *c, double secs, size_t shown, int stopped
 
 	if (r->fmt == REPORT_NDJSON) {
 		b = reporter_summary_open(r);
-		xq_buf_addf(b, ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"broken_games\":%llu,\"no_result\":%llu",
-			    (unsigned long long)r->files, (unsigned long long)r->skipped_files,
-			    (unsigned long long)r->failed_files, (unsigned long long)c->games,
+		reporter_summary_inputs(r, b, c->games);
+		xq_buf_addf(b, ",\"broken_games\":%llu,\"no_result\":%llu",
 			    (unsigned long long)c->broken, (unsigned long long)c->no_result);
 		if (c->ecco)
 			xq_buf_addf(b, ",\"left_out\":%llu", (unsigned long long)c->left_out);
@@ -1304,12 +1303,8 @@ static void print_summary(struct sctx *c, double secs, size_t shown, int stopped
 		reporter_summary_close(r, secs);
 		return;
 	}
-	if (!(b = reporter_summary_text(r)))
+	if (!(b = reporter_summary_head(r, c->games)))
 		return;
-	xq_buf_adds(b, "stats: ");
-	report_plural(b, c->games, "game", "games");
-	xq_buf_adds(b, " from ");
-	report_plural(b, r->files, "file", "files");
 	xq_buf_addf(b, " (%llu broken, %llu without a result)", (unsigned long long)c->broken,
 		    (unsigned long long)c->no_result);
 	if (c->ecco)

@@ -514,9 +514,9 @@ static void print_summary(struct vctx *c, double secs, int stopped)
 	struct xq_buf *b;
 
 	if (r->fmt == REPORT_NDJSON) {
-		xq_buf_addf(reporter_summary_open(r), ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"broken_games\":%llu,\"plies\":%llu",
-			    (unsigned long long)r->files, (unsigned long long)r->skipped_files,
-			    (unsigned long long)r->failed_files, (unsigned long long)r->games,
+		b = reporter_summary_open(r);
+		reporter_summary_inputs(r, b, r->games);
+		xq_buf_addf(b, ",\"broken_games\":%llu,\"plies\":%llu",
 			    (unsigned long long)c->broken, (unsigned long long)c->plies);
 		reporter_summary_close(r, secs);
 		return;
