@@ -712,21 +712,14 @@ static void say_how_it_ended(struct actx *c, int early, int cut)
  */
 static int run(struct actx *c)
 {
-	struct pool_config cfg;
-	int rc, early, cut;
-
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.worker_init = worker_init;
-	cfg.worker_fini = worker_fini;
-	cfg.process = annotate_process;
-	cfg.emit = annotate_emit;
-	cfg.ctx = c;
-	cfg.job_data = sizeof(struct ajob);
 	/* Games, not files, are what the threads share: every input that can
 	 * be cut is cut into chunks of one game. */
-	cfg.split_min = 1;
-	cfg.chunk_games = 1;
-	cfg.chunk_bytes = 1;
+	struct pool_config cfg = {.worker_init = worker_init, .worker_fini = worker_fini,
+				  .process = annotate_process, .emit = annotate_emit, .ctx = c,
+				  .job_data = sizeof(struct ajob),
+				  .split_min = 1, .chunk_games = 1, .chunk_bytes = 1};
+	int rc, early, cut;
+
 	rc = input_opts_run(&c->in, &c->inputs, &cfg);
 	if (c->start_status) {
 		close_output(c, 0);
