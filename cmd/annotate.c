@@ -79,7 +79,7 @@ enum { O_ENGINE = 'E', O_PROTOCOL = 'p', O_ENGINE_OPTION = 'O', O_DEPTH = 'd', O
        O_MOVETIME = 'M', O_TIMEOUT = 'T', O_INACCURACY = 'i', O_MISTAKE = 'm', O_BLUNDER = 'b',
        O_PV = 'V', O_VARIATIONS = 'a', O_RULES = 'u', O_HASH = 'H', O_TO = 't', O_NOTATION = 'n',
        O_ENCODING = 'e', O_ENCODING_OLD = 'c', O_OUT = 'o', O_FORCE = 'f', O_RESUME = 'R',
-       O_KEEP = 'k', O_ENGINE_ARG = 'A', O_HELP = 'h', O_EVAL_COMMAND = 0x101 };
+       O_KEEP = 'k', O_ENGINE_ARG = 'A', O_EVAL_COMMAND = 0x101 };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_ENGINE, 0, "engine", "PATH", "an external UCI or UCCI engine (default: the built-in engine)"),
@@ -107,7 +107,6 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_RESUME, 0, "resume", "copy the games FILE already holds annotated the same way; keep finished games on Ctrl-C"),
 	OPT_FLAG(O_KEEP, 0, "keep-broken", "annotate broken games up to their first error"),
 	OPT_INCLUDE(input_options), /* -j N: N games at once, on N engines */
-	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 

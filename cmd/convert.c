@@ -31,14 +31,13 @@ static const char summary[] =
 	"for each game; a broken game is reported and skipped.  Exit status 1 when a game\n"
 	"was skipped or did not verify.  'xqkit help formats' lists the formats.";
 
-enum { O_HELP = 'h', O_ECCO = 0x101 };
+enum { O_ECCO = 0x101 };
 
 static const struct opt_spec options[] = {
 	OPT_INCLUDE(output_options),
 	OPT_INCLUDE(fix_options),
 	OPT_FLAG(O_ECCO, 0, "ecco", "set the ECCO, Opening and Variation tags from the moves"),
 	OPT_INCLUDE(input_options),
-	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 

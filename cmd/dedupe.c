@@ -48,7 +48,7 @@ static const char summary[] =
 	"each game: the one with the most information (moves, variations, comments,\n"
 	"NAGs, tags; the first read on a tie).";
 
-enum { O_MIRROR = 0x100, O_PREFIX, O_MIN_PLIES, O_HELP = 'h' };
+enum { O_MIRROR = 0x100, O_PREFIX, O_MIN_PLIES };
 
 static const struct opt_spec options[] = {
 	OPT_FLAG(O_MIRROR, 0, "mirror", "a game and its left-right mirror are the same game"),
@@ -56,7 +56,6 @@ static const struct opt_spec options[] = {
 	OPT_VALUE(O_MIN_PLIES, 0, "min-plies", "N", "compare only games of N plies or more (default 10)"),
 	OPT_INCLUDE(output_options),
 	OPT_INCLUDE(input_options),
-	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 

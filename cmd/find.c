@@ -48,7 +48,7 @@ static const char summary[] =
 	"that cannot be read is a usage error; a broken game is reported and skipped.";
 
 enum { O_TAG = 0x100, O_PLAYER, O_RESULT, O_FEN, O_VARIATIONS, O_MIRROR, O_MATERIAL,
-       O_MOVES, O_ERRORS, O_WARNINGS, O_RULING, O_ECCO, O_COUNT, O_LIST, O_HELP = 'h' };
+       O_MOVES, O_ERRORS, O_WARNINGS, O_RULING, O_ECCO, O_COUNT, O_LIST };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_TAG, 0, "tag", "EXPR", "a tag test: Name, Name=V, Name!=V, Name~REGEX, Name!~REGEX, Name<V (<= > >=)"),
@@ -68,7 +68,6 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_LIST, 0, "list", "one NDJSON reference per game found (" REF_SCHEMA ")"),
 	OPT_INCLUDE(output_options),
 	OPT_INCLUDE(input_options),
-	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 

@@ -61,7 +61,7 @@ static const char summary[] =
 	"an opening book.  Broken games are counted, as broken.";
 
 enum { O_BY = 'b', O_TOP = 'n', O_FORMAT = 'F', O_TREE = 'T', O_FEN = 'f', O_MOVES = 'm',
-       O_DEPTH = 'd', O_BOOK = 'B', O_FORCE = 'o', O_ECCO = 'E', O_HELP = 'h' };
+       O_DEPTH = 'd', O_BOOK = 'B', O_FORCE = 'o', O_ECCO = 'E' };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_BY, 0, "by", "KEY", "ecco (the default), opening, player, event, year or a tag name (Red, ECCO, ...)"),
@@ -75,7 +75,6 @@ static const struct opt_spec options[] = {
 	OPT_VALUE(O_BOOK, 0, "book", "OUT", "--tree: also write the tree as an opening book (xqkit-book/1)"),
 	OPT_FLAG(O_FORCE, 0, "force", "replace an existing --book file"),
 	OPT_INCLUDE(input_options),
-	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 

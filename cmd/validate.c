@@ -53,7 +53,7 @@ static const char summary[] =
 	"format is found from the content.  Exit status 1 when an error or a warning\n"
 	"was found.";
 
-enum { O_STRICT = 's', O_REQUIRE = 'R', O_HELP = 'h', O_FAIL_ON = 0x101, O_ECCO };
+enum { O_STRICT = 's', O_REQUIRE = 'R', O_FAIL_ON = 0x101, O_ECCO };
 
 static const struct opt_spec options[] = {
 	OPT_FLAG(O_STRICT, 0, "strict", "notes (resignation, no result, ...) count as errors"),
@@ -63,7 +63,6 @@ static const struct opt_spec options[] = {
 	OPT_INCLUDE(rules_options),
 	OPT_INCLUDE(input_options),
 	OPT_INCLUDE(input_encoding_alias),
-	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 
