@@ -119,15 +119,9 @@ static int url_decode(struct xq_buf *out, const char *s, size_t len)
 			i += 3;
 			continue;
 		}
-		if ((k = xq_dh_add_u_escape(out, s + i, len - i, '%', 1)) != 0) {
-			if (k < 0)
-				return k;
-			i += (size_t)k;
-			continue;
-		}
-		if (xq_buf_addc(out, s[i]))
-			return XQ_ENOMEM;
-		i++;
+		if ((k = xq_dh_add_u_char(out, s + i, len - i, '%', 1)) < 0)
+			return k;
+		i += (size_t)k;
 	}
 	return 0;
 }

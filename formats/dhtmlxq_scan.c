@@ -358,18 +358,18 @@ static int is_u_escape(const char *s, size_t n, char esc, int any_case)
 	return n >= 6 && s[0] == esc && (s[1] == 'u' || (any_case && s[1] == 'U'));
 }
 
-int xq_dh_add_u_escape(struct xq_buf *out, const char *s, size_t n, char esc, int any_case)
+int xq_dh_add_u_char(struct xq_buf *out, const char *s, size_t n, char esc, int any_case)
 {
-	long cp, lo;
+	long cp = is_u_escape(s, n, esc, any_case) ? xq_hex4(s + 2) : -1, lo;
 
-	if (!is_u_escape(s, n, esc, any_case) || (cp = xq_hex4(s + 2)) < 0)
-		return 0;
 	if (cp >= 0xD800 && cp <= 0xDBFF && is_u_escape(s + 6, n - 6, esc, any_case) &&
 	    (lo = xq_hex4(s + 8)) >= 0xDC00 && lo <= 0xDFFF) {
 		cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
 		return xq_dh_add_cp(out, (uint32_t)cp) ? XQ_ENOMEM : 12;
 	}
-	return xq_dh_add_cp(out, (uint32_t)cp) == 0 ? 6 : 0;
+	if (cp >= 0 && xq_dh_add_cp(out, (uint32_t)cp) == 0)
+		return 6;
+	return xq_buf_addc(out, s[0]) ? XQ_ENOMEM : 1;
 }
 
 /*
@@ -460,15 +460,9 @@ static int comment_decode(struct xq_buf *out, const char *s, size_t len)
 			i++;
 			continue;
 		}
-		if ((k = xq_dh_add_u_escape(out, s + i, len - i, '\\', 0)) != 0) {
-			if (k < 0)
-				return k;
-			i += (size_t)k;
-			continue;
-		}
-		if (xq_buf_addc(out, s[i]))
-			return XQ_ENOMEM;
-		i++;
+		if ((k = xq_dh_add_u_char(out, s + i, len - i, '\\', 0)) < 0)
+			return k;
+		i += (size_t)k;
 	}
 	return 0;
 }
