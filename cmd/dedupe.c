@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "board.h"
 #include "buf.h"
 #include "cmd.h"
@@ -102,7 +103,8 @@ struct dctx {
 	uint32_t *parent;          /* --prefix: the longest game this one starts (NONE) */
 	/* file names, interned */
 	char **files;
-	uint32_t nfiles, files_alloc;
+	uint32_t nfiles;
+	size_t files_alloc;
 	uint32_t *file_table;
 	uint64_t file_mask;
 	const char *fmt_names[32];
@@ -355,14 +357,8 @@ static uint32_t intern_file(struct dctx *c, const char *name)
 	for (uint64_t s = h & c->file_mask;; s = (s + 1) & c->file_mask) {
 		uint32_t k = c->file_table[s];
 		if (k == NONE) {
-			if (c->nfiles == c->files_alloc) {
-				uint32_t na = c->files_alloc ? c->files_alloc * 2 : 64;
-				char **v = realloc(c->files, na * sizeof(*v));
-				if (!v)
-					return NONE;
-				c->files = v;
-				c->files_alloc = na;
-			}
+			if (XQ_ALLOC_GROW(c->files, (size_t)c->nfiles + 1, c->files_alloc))
+				return NONE;
 			if (!(c->files[c->nfiles] = strdup(name)))
 				return NONE;
 			c->file_table[s] = c->nfiles;
