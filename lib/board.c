@@ -498,52 +498,59 @@ const struct xq_horse_check xq_horse_checks[4] = {
 	{15, {14, 31}},    /* dx -1, dy +1 */
 	{17, {18, 33}},    /* dx +1, dy +1 */
 };
-#define horse_check xq_horse_checks
-
-int xq_board_king_attacked(const struct xq_board *b, int side)
+int xq_board_king_attacked_via(const struct xq_board *b, int side, unsigned via)
 {
 	int them = side ^ 1;
 	xq_sq k = b->pc[XQ_SIDE_TAG(side)];
-	int x, y;
-	const struct xq_slide *r, *f;
+	int x = k & 15, y = k >> 4;
 	const uint8_t rook = XQ_KIND(them, XQ_ROOK), cannon = XQ_KIND(them, XQ_CANNON);
 	const uint8_t horse = XQ_KIND(them, XQ_HORSE), pawn = XQ_KIND(them, XQ_PAWN);
 	const uint8_t king = XQ_KIND(them, XQ_KING);
 
 	if (!k)
 		return 0; /* no king (a board built piece by piece): nothing to attack */
-	x = k & 15;
-	y = k >> 4;
-	r = &xq_rank_slide[x - 3][b->rank_bits[y]];
-	f = &xq_file_slide[y - 3][b->file_bits[x]];
-	for (int dir = 0; dir < 2; dir++) {
-		if (r->first[dir] && xq_kind_of_id[b->sq[y << 4 | r->first[dir]]] == rook)
-			return 1;
-		if (r->second[dir] && xq_kind_of_id[b->sq[y << 4 | r->second[dir]]] == cannon)
-			return 1;
-		if (f->first[dir]) {
-			uint8_t kind = xq_kind_of_id[b->sq[f->first[dir] << 4 | x]];
-			if (kind == rook || kind == king)
+	if (via & XQ_VIA_RANK) {
+		const struct xq_slide *r = &xq_rank_slide[x - 3][b->rank_bits[y]];
+		for (int dir = 0; dir < 2; dir++) {
+			if (r->first[dir] && xq_kind_of_id[b->sq[y << 4 | r->first[dir]]] == rook)
+				return 1;
+			if (r->second[dir] && xq_kind_of_id[b->sq[y << 4 | r->second[dir]]] == cannon)
 				return 1;
 		}
-		if (f->second[dir] && xq_kind_of_id[b->sq[f->second[dir] << 4 | x]] == cannon)
-			return 1;
+	}
+	if (via & XQ_VIA_FILE) {
+		const struct xq_slide *f = &xq_file_slide[y - 3][b->file_bits[x]];
+		for (int dir = 0; dir < 2; dir++) {
+			if (f->first[dir]) {
+				uint8_t kind = xq_kind_of_id[b->sq[f->first[dir] << 4 | x]];
+				if (kind == rook || kind == king)
+					return 1;
+			}
+			if (f->second[dir] && xq_kind_of_id[b->sq[f->second[dir] << 4 | x]] == cannon)
+				return 1;
+		}
 	}
 	/* Horses: the leg of a horse that attacks k is diagonally next to k;
 	 * each such leg serves the two horse squares beyond it. */
-	for (int i = 0; i < 4; i++) {
-		if (b->sq[k + horse_check[i].leg])
-			continue;
-		if (xq_kind_of_id[b->sq[k + horse_check[i].from[0]]] == horse ||
-		    xq_kind_of_id[b->sq[k + horse_check[i].from[1]]] == horse)
-			return 1;
-	}
+	if (via & XQ_VIA_HORSE)
+		for (int i = 0; i < 4; i++) {
+			if (b->sq[k + xq_horse_checks[i].leg])
+				continue;
+			if (xq_kind_of_id[b->sq[k + xq_horse_checks[i].from[0]]] == horse ||
+			    xq_kind_of_id[b->sq[k + xq_horse_checks[i].from[1]]] == horse)
+				return 1;
+		}
 	/* Pawns: ahead of the king (from the enemy's side) or beside it. */
-	{
+	if (via & XQ_VIA_PAWN) {
 		int ahead = side == XQ_RED ? -16 : 16;
 		if (xq_kind_of_id[b->sq[k + ahead]] == pawn || xq_kind_of_id[b->sq[k - 1]] == pawn ||
 		    xq_kind_of_id[b->sq[k + 1]] == pawn)
 			return 1;
 	}
 	return 0;
+}
+
+int xq_board_king_attacked(const struct xq_board *b, int side)
+{
+	return xq_board_king_attacked_via(b, side, XQ_VIA_ALL);
 }

@@ -159,6 +159,18 @@ void xq_board_unmake_null(struct xq_board *b, const struct xq_undo *u);
 
 /* Is `side`'s king attacked, or facing the other king on an open file? */
 int xq_board_king_attacked(const struct xq_board *b, int side);
+
+/* Which attacks on a king xq_board_king_attacked_via() looks for. */
+enum {
+	XQ_VIA_RANK = 1,  /* a rook or cannon on the king's rank */
+	XQ_VIA_FILE = 2,  /* a rook, cannon or the other king on its file */
+	XQ_VIA_HORSE = 4, /* a horse whose leg is empty */
+	XQ_VIA_PAWN = 8,  /* a pawn ahead of the king or beside it */
+	XQ_VIA_ALL = 15   /* all of them: xq_board_king_attacked() */
+};
+/* The attacks that `via` names only: after a change that leaves the rest
+ * of the king's surroundings as they were (see xq_move_check_hinted()). */
+int xq_board_king_attacked_via(const struct xq_board *b, int side, unsigned via);
 /* Is the side to move in check? */
 #define xq_board_in_check(b) xq_board_king_attacked((b), (b)->side)
 

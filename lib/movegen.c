@@ -145,64 +145,6 @@ int xq_gen_pseudo_captures(const struct xq_board *b, xq_move *out)
 	return gen(b, 1, out);
 }
 
-/* Which attacks on a king king_attacked_via() looks for. */
-enum {
-	VIA_RANK = 1,  /* a rook or cannon on the king's rank */
-	VIA_FILE = 2,  /* a rook, cannon or the other king on its file */
-	VIA_HORSE = 4,
-	VIA_PAWN = 8,
-	VIA_ALL = 15
-};
-
-/* The parts of xq_board_king_attacked() that `via` names (all of them:
- * the same answer); `side` has a king. */
-static int king_attacked_via(const struct xq_board *b, int side, unsigned via)
-{
-	int them = side ^ 1;
-	xq_sq k = b->pc[XQ_SIDE_TAG(side)];
-	int x = k & 15, y = k >> 4;
-	const uint8_t rook = XQ_KIND(them, XQ_ROOK), cannon = XQ_KIND(them, XQ_CANNON);
-	const uint8_t horse = XQ_KIND(them, XQ_HORSE), pawn = XQ_KIND(them, XQ_PAWN);
-	const uint8_t king = XQ_KIND(them, XQ_KING);
-
-	if (via & VIA_RANK) {
-		const struct xq_slide *r = &xq_rank_slide[x - 3][b->rank_bits[y]];
-		for (int dir = 0; dir < 2; dir++) {
-			if (r->first[dir] && xq_kind_of_id[b->sq[y << 4 | r->first[dir]]] == rook)
-				return 1;
-			if (r->second[dir] && xq_kind_of_id[b->sq[y << 4 | r->second[dir]]] == cannon)
-				return 1;
-		}
-	}
-	if (via & VIA_FILE) {
-		const struct xq_slide *f = &xq_file_slide[y - 3][b->file_bits[x]];
-		for (int dir = 0; dir < 2; dir++) {
-			if (f->first[dir]) {
-				uint8_t kind = xq_kind_of_id[b->sq[f->first[dir] << 4 | x]];
-				if (kind == rook || kind == king)
-					return 1;
-			}
-			if (f->second[dir] && xq_kind_of_id[b->sq[f->second[dir] << 4 | x]] == cannon)
-				return 1;
-		}
-	}
-	if (via & VIA_HORSE)
-		for (int i = 0; i < 4; i++) {
-			if (b->sq[k + xq_horse_checks[i].leg])
-				continue;
-			if (xq_kind_of_id[b->sq[k + xq_horse_checks[i].from[0]]] == horse ||
-			    xq_kind_of_id[b->sq[k + xq_horse_checks[i].from[1]]] == horse)
-				return 1;
-		}
-	if (via & VIA_PAWN) {
-		int ahead = side == XQ_RED ? -16 : 16;
-		if (xq_kind_of_id[b->sq[k + ahead]] == pawn || xq_kind_of_id[b->sq[k - 1]] == pawn ||
-		    xq_kind_of_id[b->sq[k + 1]] == pawn)
-			return 1;
-	}
-	return 0;
-}
-
 /* Make the move on the squares and lines only, test the king (the
  * attacks `via` names), undo. */
 static int safe_after(struct xq_board *b, xq_move m, unsigned via)
@@ -222,8 +164,7 @@ static int safe_after(struct xq_board *b, xq_move m, unsigned via)
 		b->rank_bits[to >> 4] ^= (uint16_t)(1u << ((to & 15) - 3));
 		b->file_bits[to & 15] ^= (uint16_t)(1u << ((to >> 4) - 3));
 	}
-	attacked = via == VIA_ALL ? xq_board_king_attacked(b, side)
-				  : king_attacked_via(b, side, via);
+	attacked = xq_board_king_attacked_via(b, side, via);
 	b->sq[from] = id;
 	b->sq[to] = cap;
 	b->pc[id] = from;
@@ -240,7 +181,7 @@ static int safe_after(struct xq_board *b, xq_move m, unsigned via)
 
 int xq_move_keeps_king_safe(struct xq_board *b, xq_move m)
 {
-	return safe_after(b, m, VIA_ALL);
+	return safe_after(b, m, XQ_VIA_ALL);
 }
 
 /* What the legality filter needs to know about one position. */
@@ -398,14 +339,14 @@ int xq_board_check_after(const struct xq_board *b, xq_move last)
 	dx = (to & 15) - (k & 15);
 	dy = (to >> 4) - (k >> 4);
 	if ((from >> 4) == (k >> 4) || dy == 0)
-		via |= VIA_RANK;
+		via |= XQ_VIA_RANK;
 	if ((from & 15) == (k & 15) || dx == 0)
-		via |= VIA_FILE;
+		via |= XQ_VIA_FILE;
 	if (next_corner(from, k) || dx * dx + dy * dy == 5)
-		via |= VIA_HORSE;
+		via |= XQ_VIA_HORSE;
 	if (dx * dx + dy * dy == 1)
-		via |= VIA_PAWN;
-	return via ? king_attacked_via(b, b->side, via) : 0;
+		via |= XQ_VIA_PAWN;
+	return via ? xq_board_king_attacked_via(b, b->side, via) : 0;
 }
 
 enum xq_status xq_board_status(struct xq_board *b)
@@ -630,11 +571,11 @@ int xq_move_check_hinted(struct xq_board *b, xq_move m, int in_check, struct xq_
 		if (!k)
 			return 0;
 		if ((from >> 4) == (k >> 4) || (to >> 4) == (k >> 4))
-			via |= VIA_RANK;
+			via |= XQ_VIA_RANK;
 		if ((from & 15) == (k & 15) || (to & 15) == (k & 15))
-			via |= VIA_FILE;
+			via |= XQ_VIA_FILE;
 		if (next_corner(from, k))
-			via |= VIA_HORSE;
+			via |= XQ_VIA_HORSE;
 		if (!via || safe_after(b, m, via))
 			return 0;
 	} else if (xq_move_keeps_king_safe(b, m)) {
