@@ -74,7 +74,7 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 GIT_DESC := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .PHONY: all check check-unit check-fuzz check-cli check-man check-banned check-slow check-headers \
-	demo fuzz clean install bench-tools
+	check-cmd-headers demo fuzz clean install bench-tools
 .SUFFIXES:
 
 all: $(XQKIT)
@@ -146,7 +146,7 @@ $(BUILD)/bench/%: bench/%.c $(LIBXQ)
 CHECK_FIRST = $(BUILD)/tests/test_annotate.run \
 	hostile/signal_stops_every_command_reading_games_without_end.run \
 	check-browser $(BUILD)/tests/test_engine.run cli/annotate.run check-libxq
-check: $(CHECK_FIRST) check-hostile check-banned check-unit check-fuzz check-cli check-man check-sync
+check: $(CHECK_FIRST) check-hostile check-banned check-cmd-headers check-unit check-fuzz check-cli check-man check-sync
 
 MAKEFLAGS += -Otarget
 TEST_ENV = XQKIT=$(abspath $(XQKIT)) $(if $(SANITIZE),XQ_SANITIZE=$(SANITIZE)) \
@@ -213,6 +213,10 @@ check-browser: $(XQKIT)
 
 check-banned:
 	@sh tests/check-banned.sh
+
+# The private headers cmd/ includes: only those tests/cmd-headers.allow lists.
+check-cmd-headers:
+	@sh tests/cmd-headers.sh
 
 # What is slow by nature: the whole perft suite to depth 6, and the runs over
 # the whole shared corpus (round trips through every format; one big file on
