@@ -8,7 +8,8 @@
 #     fails (use the public API, or add what it lacks to it);
 #   - a line the sources no longer need fails too, until it is removed.
 # A quoted include is public when it names a file of cmd/ (the command's
-# own headers) or of include/ ("xq/position.h"); any other is private.
+# own headers) or of include/ ("xq/position.h"); any other is private, and
+# so is <board.h>, which the build's -I options find in lib/ too.
 # Run by `make check` from the top of the tree.
 set -u
 . tests/lib.sh
@@ -20,6 +21,10 @@ for f in cmd/*.c cmd/*.h; do
 	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
 		while read -r h; do
 			[ -f "cmd/$h" ] || [ -f "include/$h" ] || echo "$f: $h"
+		done
+	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*<\([^>]*\)>.*/\1/p' "$f" |
+		while read -r h; do
+			[ -f "lib/$h" ] || [ -f "formats/$h" ] || [ -f "api/$h" ] && echo "$f: $h"
 		done
 done | LC_ALL=C sort -u > "$tmp/found"
 grep -v '^#' "$allow" | grep -v '^$' | LC_ALL=C sort -u > "$tmp/allowed"
