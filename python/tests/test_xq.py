@@ -105,6 +105,12 @@ class Validating(unittest.TestCase):
         self.assertEqual(list(xq.read_bytes(b"", diagnostics=diags)), [])
         self.assertEqual(diags[0].code, "no-game")
 
+    def test_diagnostic_codes_list_each_code_once(self):
+        codes = xq.diagnostic_codes()
+        self.assertEqual(len(codes), len(set(codes)))
+        self.assertIn("no-game", codes)
+        self.assertIn("illegal-move", codes)
+
 
 class Converting(unittest.TestCase):
     def setUp(self):

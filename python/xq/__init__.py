@@ -22,6 +22,7 @@ __all__ = [
     "XQError", "Diagnostic", "Game", "Node", "Position",
     "Analyser", "Analysis",
     "read", "read_bytes", "validate", "convert", "replay", "perft", "formats",
+    "diagnostic_codes",
     "version", "NOTATIONS",
 ]
 
@@ -97,6 +98,7 @@ for _name, _res, _args in [
     ("xq_diagnostic_severity", _int, [_vp]),
     ("xq_diagnostic_severity_name", _c_char_p, [_vp]),
     ("xq_diagnostic_code", _c_char_p, [_vp]),
+    ("xq_diagnostic_code_name", _c_char_p, [_c.c_int]),
     ("xq_diagnostic_message", _c_char_p, [_vp]),
     ("xq_diagnostic_source", _c_char_p, [_vp]),
     ("xq_diagnostic_line", _u64, [_vp]),
@@ -208,6 +210,16 @@ def _dialect(name):
     if d < 0:
         raise ValueError("unknown notation %r (one of %s)" % (name, ", ".join(NOTATIONS)))
     return d, 0
+
+
+def diagnostic_codes():
+    """The stable names of every diagnostic code, in the library's order."""
+    codes = []
+    while True:
+        name = _f["xq_diagnostic_code_name"](len(codes))
+        if name is None:
+            return codes
+        codes.append(_s(name))
 
 
 def version():

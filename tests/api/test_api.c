@@ -82,6 +82,33 @@ static void error_codes_have_texts(void **state)
 	assert_true(strcmp(xq_error_string(XQ_EPARSE), xq_error_string(XQ_EILLEGAL)) != 0);
 }
 
+/* The list of codes holds each name once, ends with NULL, and holds the
+ * code of a diagnostic the library gives (a FEN's "bad-fen"). */
+static void diagnostic_code_names_are_listed_once_each_up_to_null(void **state)
+{
+	xq_position *p = xq_position_new();
+	int n = 0, bad_fen = -1;
+
+	(void)state;
+	assert_null(xq_diagnostic_code_name(-1));
+	while (xq_diagnostic_code_name(n)) {
+		const char *name = xq_diagnostic_code_name(n);
+		assert_true(strlen(name) > 0);
+		for (int i = 0; i < n; i++)
+			assert_string_not_equal(xq_diagnostic_code_name(i), name);
+		if (!strcmp(name, "bad-fen"))
+			bad_fen = n;
+		n++;
+	}
+	assert_true(n > 20);
+	assert_null(xq_diagnostic_code_name(n + 1));
+	assert_non_null(p);
+	assert_int_equal(xq_position_set_fen(p, "9/9 w"), XQ_EPARSE);
+	assert_true(bad_fen >= 0);
+	assert_string_equal(xq_diagnostic_code(xq_position_error(p)), xq_diagnostic_code_name(bad_fen));
+	xq_position_free(p);
+}
+
 static void xqf_reads_with_tags_start_and_moves(void **state)
 {
 	struct seen s = {0};
@@ -848,6 +875,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(version_macros_match_the_library),
 		cmocka_unit_test(error_codes_have_texts),
+		cmocka_unit_test(diagnostic_code_names_are_listed_once_each_up_to_null),
 		cmocka_unit_test(xqf_reads_with_tags_start_and_moves),
 		cmocka_unit_test(big5_pgn_reads_in_traditional_and_simplified_glyphs),
 		cmocka_unit_test(illegal_move_is_reported_with_its_place_and_the_game_kept_broken),
