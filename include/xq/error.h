@@ -104,7 +104,7 @@ XQ_API const char *xq_diagnostic_move(const xq_diagnostic *d);
 XQ_API size_t xq_diagnostic_format(const xq_diagnostic *d, char *buf, size_t cap);
 
 /* Free memory the library gave the caller (xq_writer_close_memory(),
- * xq_record_mainline_text()).  NULL is allowed. */
+ * xq_record_mainline_text(), xq_position_diagram()).  NULL is allowed. */
 XQ_API void xq_free(void *p);
 
 #ifdef __cplusplus

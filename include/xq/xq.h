@@ -9,6 +9,7 @@
 #include "version.h"
 #include "error.h"
 #include "position.h"
+#include "diagram.h"
 #include "record.h"
 #include "io.h"
 #include "rules.h"

@@ -196,6 +196,20 @@ class Replaying(unittest.TestCase):
         with self.assertRaises(xq.XQError):
             xq.Position("4k4/9/9/9/9/9/9/9/9/4K4 b")
 
+    def test_diagram_draws_the_board_with_the_last_move(self):
+        p = xq.Position()
+        p.play("h2e2")
+        text = p.diagram(last="h2e2")
+        self.assertEqual(len(text.splitlines()), 13)
+        self.assertIn("2  .  C  .  . [C] .  . (.) .  2", text)
+        self.assertIn("[炮]", p.diagram("unicode", last="h2e2"))
+        self.assertTrue(p.diagram("ascii", flip=True).startswith("   i  h  g"))
+        svg = p.diagram("svg", title="after h2e2")
+        self.assertIn("<title>after h2e2</title>", svg)
+        self.assertIn(p.fen, svg)
+        with self.assertRaises(ValueError):
+            p.diagram("png")
+
     def test_perft_matches_the_reference(self):
         self.assertEqual(xq.perft(3), 79666)
         self.assertEqual(xq.perft(1, "4k4/9/9/9/4R4/9/9/9/9/3K5 b"), 1)

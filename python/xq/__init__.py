@@ -71,6 +71,11 @@ class _AnalysisResult(_c.Structure):
                 ("pv", _c.c_uint16 * 64), ("stopped", _c.c_int)]
 
 
+class _DiagramOptions(_c.Structure):
+    _fields_ = [("size", _c.c_size_t), ("style", _c.c_int), ("flags", _c.c_uint), ("last", _c.c_uint16),
+                ("labels", _c.c_int), ("cell", _c.c_uint), ("title", _c.c_char_p)]
+
+
 class _WriteOptions(_c.Structure):
     _fields_ = [("size", _c.c_size_t), ("format", _c.c_char_p), ("dialect", _c.c_int),
                 ("dialect_flags", _c.c_uint), ("encoding", _c.c_char_p), ("version", _c.c_int),
@@ -184,6 +189,7 @@ for _name, _res, _args in [
     ("xq_writer_write", _int, [_vp, _vp]),
     ("xq_writer_close", _int, [_vp]),
     ("xq_writer_close_memory", _int, [_vp, _vp, _vp]),
+    ("xq_position_diagram", _int, [_vp, _vp, _vp, _vp]),
     ("xq_writer_abort", None, [_vp]),
 ]:
     _f[_name] = _fn(_name, _res, *_args)
@@ -368,6 +374,34 @@ class Position:
 
     def perft(self, depth):
         return _f["xq_position_perft"](self._p, depth)
+
+    _STYLES = ("ascii", "unicode", "svg")
+    _LABELS = ("iccs", "chinese", "none")
+
+    def diagram(self, style="ascii", last=None, flip=False, color=False, labels="iccs", title=None):
+        """The board drawn as text ("ascii", "unicode": 13 lines) or an SVG
+        document ("svg"), `last` (a move in any notation, from the position
+        before it, as ICCS "h2e2" needs none) marked."""
+        if style not in self._STYLES or labels not in self._LABELS:
+            raise ValueError("style is one of %s, labels one of %s" % (self._STYLES, self._LABELS))
+        code = 0
+        if last is not None:
+            if len(last) != 4 or not ("a" <= last[0] <= "i" and "a" <= last[2] <= "i"
+                                      and last[1].isdigit() and last[3].isdigit()):
+                raise ValueError("last move %r: give it in ICCS (h2e2)" % last)
+            sq = [(int(last[i + 1]) * 9 + ord(last[i]) - ord("a")) for i in (0, 2)]
+            code = sq[0] | sq[1] << 8
+        o = _DiagramOptions(_c.sizeof(_DiagramOptions), self._STYLES.index(style),
+                            (2 if flip else 0) | (1 if color else 0), code,
+                            self._LABELS.index(labels), 0, _enc(title))
+        out, size = _vp(), _c.c_size_t()
+        rc = _f["xq_position_diagram"](self._p, _c.byref(o), _c.byref(out), _c.byref(size))
+        if rc:
+            _fail(rc, "diagram")
+        try:
+            return _c.string_at(out, size.value).decode("utf-8")
+        finally:
+            _f["xq_free"](out)
 
 
 class Node:

@@ -109,6 +109,80 @@ static void diagnostic_code_names_are_listed_once_each_up_to_null(void **state)
 	xq_position_free(p);
 }
 
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The board after h2e2, drawn in each style with the move marked, flipped,
+ * and an SVG whose title is escaped; bad options draw nothing. */
+static void diagrams_draw_every_style_with_the_last_move_marked(void **state)
+{
+	xq_position *p = xq_position_new();
+	xq_diagram_options o = XQ_DIAGRAM_OPTIONS_INIT;
+	xq_move_code m;
+	char *out;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(xq_position_read_move(p, "h2e2", XQ_DIALECT_ICCS, &m), 0);
+	assert_int_equal(xq_position_play(p, m), 0);
+	assert_int_equal(xq_position_diagram(p, NULL, &out, &len), 0);
+	assert_int_equal(count_lines(out), 13);
+	assert_int_equal(strlen(out), len);
+	assert_non_null(strstr(out, "\n2  .  C  .  .  C  .  .  .  .  2\n"));
+	xq_free(out);
+
+	o.last = m;
+	assert_int_equal(xq_position_diagram(p, &o, &out, NULL), 0);
+	assert_non_null(strstr(out, "\n2  .  C  .  . [C] .  . (.) .  2\n"));
+	assert_true(strncmp(out, "   a  b  c", 10) == 0);
+	xq_free(out);
+	o.flags = XQ_DIAGRAM_FLIP;
+	assert_int_equal(xq_position_diagram(p, &o, &out, NULL), 0);
+	assert_true(strncmp(out, "   i  h  g", 10) == 0);
+	assert_non_null(strstr(out, "\n2  . (.) .  . [C] .  .  C  .  2\n"));
+	xq_free(out);
+
+	o.flags = 0;
+	o.style = XQ_DIAGRAM_STYLE_UNICODE;
+	assert_int_equal(xq_position_diagram(p, &o, &out, NULL), 0);
+	assert_int_equal(count_lines(out), 13);
+	assert_non_null(strstr(out, "[炮]"));
+	assert_non_null(strstr(out, "帥"));
+	assert_null(strchr(out, '\033'));
+	xq_free(out);
+	o.flags = XQ_DIAGRAM_COLOR;
+	assert_int_equal(xq_position_diagram(p, &o, &out, NULL), 0);
+	assert_non_null(strchr(out, '\033'));
+	xq_free(out);
+
+	o.flags = 0;
+	o.style = XQ_DIAGRAM_STYLE_SVG;
+	o.title = "a <b>";
+	assert_int_equal(xq_position_diagram(p, &o, &out, &len), 0);
+	assert_true(strncmp(out, "<?xml", 5) == 0);
+	assert_non_null(strstr(out, "<title>a &lt;b&gt;</title>"));
+	assert_non_null(strstr(out, "<desc>rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1</desc>"));
+	assert_non_null(strstr(out, "data-piece=\"K\""));
+	assert_non_null(strstr(out, "</svg>"));
+	xq_free(out);
+
+	o.style = 7;
+	out = (char *)"kept?";
+	assert_int_equal(xq_position_diagram(p, &o, &out, NULL), XQ_EUNSUPPORTED);
+	assert_null(out);
+	o.style = XQ_DIAGRAM_STYLE_ASCII;
+	o.last = XQ_MOVE_CODE(95, 4);
+	assert_int_equal(xq_position_diagram(p, &o, &out, NULL), XQ_ERANGE);
+	assert_null(out);
+	xq_position_free(p);
+}
+
 static void xqf_reads_with_tags_start_and_moves(void **state)
 {
 	struct seen s = {0};
@@ -876,6 +950,7 @@ int main(void)
 		cmocka_unit_test(version_macros_match_the_library),
 		cmocka_unit_test(error_codes_have_texts),
 		cmocka_unit_test(diagnostic_code_names_are_listed_once_each_up_to_null),
+		cmocka_unit_test(diagrams_draw_every_style_with_the_last_move_marked),
 		cmocka_unit_test(xqf_reads_with_tags_start_and_moves),
 		cmocka_unit_test(big5_pgn_reads_in_traditional_and_simplified_glyphs),
 		cmocka_unit_test(illegal_move_is_reported_with_its_place_and_the_game_kept_broken),
