@@ -13,6 +13,7 @@
 #include "record.h"
 #include "io.h"
 #include "rules.h"
+#include "ecco.h"
 #include "analyse.h"
 
 #endif

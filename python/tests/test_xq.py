@@ -196,6 +196,12 @@ class Replaying(unittest.TestCase):
         with self.assertRaises(xq.XQError):
             xq.Position("4k4/9/9/9/9/9/9/9/9/4K4 b")
 
+    def test_ecco_of_the_main_line_and_names_of_a_code(self):
+        g = next(iter(xq.read(os.path.join(DATA, "ndjson", "good.ndjson"))))
+        self.assertEqual(g.ecco, ("B05", "中炮对进左马", ""))
+        self.assertEqual(xq.ecco_name("B05"), ("中炮对进左马", ""))
+        self.assertIsNone(xq.ecco_name("A09"))
+
     def test_diagram_draws_the_board_with_the_last_move(self):
         p = xq.Position()
         p.play("h2e2")

@@ -22,7 +22,7 @@ __all__ = [
     "XQError", "Diagnostic", "Game", "Node", "Position",
     "Analyser", "Analysis",
     "read", "read_bytes", "validate", "convert", "replay", "perft", "formats",
-    "diagnostic_codes",
+    "diagnostic_codes", "ecco_name",
     "version", "NOTATIONS",
 ]
 
@@ -190,6 +190,8 @@ for _name, _res, _args in [
     ("xq_writer_close", _int, [_vp]),
     ("xq_writer_close_memory", _int, [_vp, _vp, _vp]),
     ("xq_position_diagram", _int, [_vp, _vp, _vp, _vp]),
+    ("xq_record_ecco", _int, [_vp, _vp, _vp, _vp]),
+    ("xq_ecco_name", _int, [_c_char_p, _vp, _vp]),
     ("xq_writer_abort", None, [_vp]),
 ]:
     _f[_name] = _fn(_name, _res, *_args)
@@ -226,6 +228,14 @@ def diagnostic_codes():
         if name is None:
             return codes
         codes.append(_s(name))
+
+
+def ecco_name(code):
+    """The (opening, variation) an ECCO code ("C45") names, or None."""
+    opening, variation = _c_char_p(), _c_char_p()
+    if _f["xq_ecco_name"](_enc(code), _c.byref(opening), _c.byref(variation)):
+        return None
+    return _s(opening.value), _s(variation.value)
 
 
 def version():
@@ -522,6 +532,16 @@ class Game:
     def set_tag(self, name, value):
         if _f["xq_record_set_tag"](self._r, _enc(name), _enc(value)):
             raise MemoryError()
+
+    @property
+    def ecco(self):
+        """The ECCO classification of the main line: (code, opening,
+        variation), e.g. ("B05", "中炮对进左马", "")."""
+        code, opening, variation = _c_char_p(), _c_char_p(), _c_char_p()
+        rc = _f["xq_record_ecco"](self._r, _c.byref(code), _c.byref(opening), _c.byref(variation))
+        if rc:
+            _fail(rc, "ecco", obj_error=_f["xq_record_error"](self._r))
+        return _s(code.value), _s(opening.value), _s(variation.value)
 
     red = property(lambda self: self.tag("Red"))
     black = property(lambda self: self.tag("Black"))

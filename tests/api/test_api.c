@@ -183,6 +183,50 @@ static void diagrams_draw_every_style_with_the_last_move_marked(void **state)
 	xq_position_free(p);
 }
 
+/* A record's opening from its main line, as convert --ecco tags it; a
+ * record from another start is 残局; names of a code, or none. */
+static void ecco_classifies_the_main_line_and_names_codes(void **state)
+{
+	static const char *const moves[] = {"h2e2", "h9g7", "h0g2", "i9h9"};
+	xq_record *r = xq_record_new();
+	xq_position *p = xq_position_new();
+	const char *code = NULL, *opening = NULL, *variation = NULL;
+	uint32_t at = XQ_ROOT_NODE;
+
+	(void)state;
+	assert_int_equal(xq_record_ecco(r, &code, &opening, &variation), 0);
+	assert_string_equal(code, "A00");
+	assert_string_equal(opening, "其他开局");
+	for (size_t i = 0; i < sizeof(moves) / sizeof(moves[0]); i++)
+		assert_int_equal(xq_record_add_move_text(r, at, moves[i], XQ_DIALECT_ICCS, &at), 0);
+	/* A variation does not count: only the main line does. */
+	assert_int_equal(xq_record_add_move_text(r, XQ_ROOT_NODE, "c3c4", XQ_DIALECT_ICCS, NULL), 0);
+	assert_int_equal(xq_record_ecco(r, &code, &opening, &variation), 0);
+	assert_string_equal(code, "B05");
+	assert_string_equal(opening, "中炮对进左马");
+	assert_string_equal(variation, "");
+	assert_null(xq_record_error(r));
+	assert_int_equal(xq_record_ecco(r, NULL, NULL, NULL), 0);
+	xq_record_free(r);
+
+	r = xq_record_new();
+	assert_int_equal(xq_position_set_fen(p, "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1"), 0);
+	assert_int_equal(xq_record_set_start(r, p), 0);
+	assert_int_equal(xq_record_ecco(r, &code, &opening, NULL), 0);
+	assert_string_equal(code, "A00");
+	assert_string_equal(opening, "残局");
+	xq_record_free(r);
+	xq_position_free(p);
+
+	assert_int_equal(xq_ecco_name("B05", &opening, &variation), 0);
+	assert_string_equal(opening, "中炮对进左马");
+	assert_int_equal(xq_ecco_name("A00", &opening, NULL), 0);
+	assert_string_equal(opening, "其他开局");
+	assert_int_equal(xq_ecco_name("A09", &opening, &variation), XQ_ENOTFOUND);
+	assert_int_equal(xq_ecco_name("F10", NULL, NULL), XQ_ENOTFOUND);
+	assert_int_equal(xq_ecco_name("C4", NULL, NULL), XQ_ENOTFOUND);
+}
+
 static void xqf_reads_with_tags_start_and_moves(void **state)
 {
 	struct seen s = {0};
@@ -951,6 +995,7 @@ int main(void)
 		cmocka_unit_test(error_codes_have_texts),
 		cmocka_unit_test(diagnostic_code_names_are_listed_once_each_up_to_null),
 		cmocka_unit_test(diagrams_draw_every_style_with_the_last_move_marked),
+		cmocka_unit_test(ecco_classifies_the_main_line_and_names_codes),
 		cmocka_unit_test(xqf_reads_with_tags_start_and_moves),
 		cmocka_unit_test(big5_pgn_reads_in_traditional_and_simplified_glyphs),
 		cmocka_unit_test(illegal_move_is_reported_with_its_place_and_the_game_kept_broken),
