@@ -7,6 +7,8 @@
 #include "internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +106,40 @@ int xq_format_info(size_t i, const char **name, const char **description, unsign
 		return 0;
 	}
 	return XQ_ENOTFOUND;
+}
+
+/* ---- the cancel flag ---------------------------------------------------- */
+
+struct xq_cancel {
+	atomic_int flag;
+};
+
+#if ATOMIC_INT_LOCK_FREE != 2
+#error "xq_cancel_set() is safe in a signal handler only with a lock-free atomic_int"
+#endif
+
+xq_cancel *xq_cancel_new(void)
+{
+	xq_cancel *c = malloc(sizeof(*c));
+
+	if (c)
+		atomic_init(&c->flag, 0);
+	return c;
+}
+
+void xq_cancel_set(xq_cancel *c)
+{
+	atomic_store(&c->flag, 1);
+}
+
+int xq_cancel_is_set(const xq_cancel *c)
+{
+	return atomic_load(&c->flag) != 0;
+}
+
+void xq_cancel_free(xq_cancel *c)
+{
+	free(c);
 }
 
 /* The options a caller gave, read as far as their `size` says. */
@@ -244,6 +280,8 @@ int xq_reader_open(xq_reader **out, const char *path, const xq_read_options *opt
 		xq_reader_close(rd);
 		return rc;
 	}
+	if (opts && opts->size > offsetof(xq_read_options, cancel) && opts->cancel)
+		xq_input_set_cancel(rd->in, &opts->cancel->flag);
 	if ((rc = reader_start(rd, (path[0] == '-' && !path[1]) ? NULL : path, opts)) != 0) {
 		xq_reader_close(rd);
 		return rc;

@@ -9,6 +9,8 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <xq/xq.h>
 
@@ -988,6 +990,67 @@ static void options_of_an_older_caller_are_read_as_far_as_their_size(void **stat
 	xq_reader_close(rd);
 }
 
+static void *set_after_200_ms(void *arg)
+{
+	struct timespec t = {0, 200 * 1000 * 1000};
+
+	nanosleep(&t, NULL);
+	xq_cancel_set(arg);
+	return NULL;
+}
+
+static double seconds_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A reader waiting on a pipe that never speaks stops within a second of
+ * the flag being set by another thread, with XQ_ECANCELED and an "io"
+ * error; a flag set before opening stops a file's reader at once; one
+ * never set changes nothing. */
+static void cancel_flag_stops_a_reader_waiting_on_a_silent_pipe(void **state)
+{
+	xq_read_options o = XQ_READ_OPTIONS_INIT;
+	xq_cancel *c = xq_cancel_new();
+	struct seen s = {0};
+	xq_reader *rd;
+	xq_record *r;
+	pthread_t t;
+	char path[64];
+	int fds[2];
+	double t0;
+
+	(void)state;
+	assert_non_null(c);
+	assert_false(xq_cancel_is_set(c));
+	o.cancel = c;
+	assert_int_equal(xq_reader_open(&rd, "tests/data/xqf/sample-v12.xqf", &o, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_record_free(r);
+	xq_reader_close(rd);
+
+	assert_int_equal(pipe(fds), 0);
+	snprintf(path, sizeof(path), "/dev/fd/%d", fds[0]);
+	assert_int_equal(pthread_create(&t, NULL, set_after_200_ms, c), 0);
+	t0 = seconds_now();
+	assert_int_equal(xq_reader_open(&rd, path, &o, collect, &s), XQ_ECANCELED);
+	assert_true(seconds_now() - t0 < 1.5);
+	pthread_join(t, NULL);
+	assert_null(rd);
+	assert_true(xq_cancel_is_set(c));
+	assert_int_equal(s.errors, 1);
+	assert_string_equal(s.codes[0], "io");
+	close(fds[0]);
+	close(fds[1]);
+
+	assert_int_equal(xq_reader_open(&rd, "tests/data/xqf/sample-v12.xqf", &o, NULL, NULL), XQ_ECANCELED);
+	xq_cancel_free(c);
+	xq_cancel_free(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -996,6 +1059,7 @@ int main(void)
 		cmocka_unit_test(diagnostic_code_names_are_listed_once_each_up_to_null),
 		cmocka_unit_test(diagrams_draw_every_style_with_the_last_move_marked),
 		cmocka_unit_test(ecco_classifies_the_main_line_and_names_codes),
+		cmocka_unit_test(cancel_flag_stops_a_reader_waiting_on_a_silent_pipe),
 		cmocka_unit_test(xqf_reads_with_tags_start_and_moves),
 		cmocka_unit_test(big5_pgn_reads_in_traditional_and_simplified_glyphs),
 		cmocka_unit_test(illegal_move_is_reported_with_its_place_and_the_game_kept_broken),
