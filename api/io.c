@@ -142,6 +142,20 @@ void xq_cancel_free(xq_cancel *c)
 	free(c);
 }
 
+int xq_format_names(size_t i, const char **extensions, const char **aliases)
+{
+	for (size_t k = 0; xq_formats[k]; k++) {
+		if (k != i)
+			continue;
+		if (extensions)
+			*extensions = xq_formats[k]->extensions ? xq_formats[k]->extensions : "";
+		if (aliases)
+			*aliases = xq_formats[k]->aliases ? xq_formats[k]->aliases : "";
+		return 0;
+	}
+	return XQ_ENOTFOUND;
+}
+
 /* The options a caller gave, read as far as their `size` says. */
 static void read_opts_of(const xq_read_options *in, xq_read_options *out)
 {

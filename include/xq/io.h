@@ -58,6 +58,12 @@ enum {
  * its XQ_FORMAT_* abilities (each pointer may be NULL).  0, or
  * XQ_ENOTFOUND past the last. */
 XQ_API int xq_format_info(size_t i, const char **name, const char **description, unsigned *caps);
+/* The i-th format's file-name extensions, space-separated with their dots
+ * (".pgn .pgn_zh"; the first is the one it writes; each is read with
+ * ".gz" after it too), and the other names it answers to as the options'
+ * `format`, space-separated, "" when none (each pointer may be NULL).
+ * Static strings.  0, or XQ_ENOTFOUND past the last. */
+XQ_API int xq_format_names(size_t i, const char **extensions, const char **aliases);
 
 /*
  * Options for reading; NULL means every default.  Start from

@@ -202,6 +202,12 @@ class Replaying(unittest.TestCase):
         self.assertEqual(xq.ecco_name("B05"), ("中炮对进左马", ""))
         self.assertIsNone(xq.ecco_name("A09"))
 
+    def test_format_extensions_start_with_the_written_one(self):
+        self.assertEqual(xq.format_extensions("xqf"), [".xqf"])
+        self.assertEqual(xq.format_extensions("pgn")[0], ".pgn")
+        with self.assertRaises(ValueError):
+            xq.format_extensions("doc")
+
     def test_diagram_draws_the_board_with_the_last_move(self):
         p = xq.Position()
         p.play("h2e2")

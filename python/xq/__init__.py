@@ -22,7 +22,7 @@ __all__ = [
     "XQError", "Diagnostic", "Game", "Node", "Position",
     "Analyser", "Analysis",
     "read", "read_bytes", "validate", "convert", "replay", "perft", "formats",
-    "diagnostic_codes", "ecco_name",
+    "diagnostic_codes", "ecco_name", "format_extensions",
     "version", "NOTATIONS",
 ]
 
@@ -190,6 +190,7 @@ for _name, _res, _args in [
     ("xq_writer_close", _int, [_vp]),
     ("xq_writer_close_memory", _int, [_vp, _vp, _vp]),
     ("xq_position_diagram", _int, [_vp, _vp, _vp, _vp]),
+    ("xq_format_names", _int, [_szt, _vp, _vp]),
     ("xq_record_ecco", _int, [_vp, _vp, _vp, _vp]),
     ("xq_ecco_name", _int, [_c_char_p, _vp, _vp]),
     ("xq_writer_abort", None, [_vp]),
@@ -814,6 +815,17 @@ def formats():
         out[_s(name.value)] = (_s(desc.value), bool(caps.value & 1), bool(caps.value & 2))
         i += 1
     return out
+
+
+def format_extensions(name):
+    """The file-name extensions of format `name` (the one it writes first)."""
+    i, fname, ext = 0, _c_char_p(), _c_char_p()
+    while _f["xq_format_info"](i, _c.byref(fname), None, None) == 0:
+        if _s(fname.value) == name:
+            _f["xq_format_names"](i, _c.byref(ext), None)
+            return _s(ext.value).split()
+        i += 1
+    raise ValueError("unknown format %r" % name)
 
 
 class Analysis:

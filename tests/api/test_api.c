@@ -426,6 +426,32 @@ static void formats_are_listed_with_what_they_can_do(void **state)
 	assert_int_equal(xq_format_info(i, NULL, NULL, NULL), XQ_ENOTFOUND);
 }
 
+/* Extensions (the written one first) and other names, for each format
+ * xq_format_info() lists and no further. */
+static void formats_give_their_extensions_and_other_names(void **state)
+{
+	const char *name, *ext, *aliases;
+	size_t i;
+	int pgn = 0;
+
+	(void)state;
+	for (i = 0; xq_format_info(i, &name, NULL, NULL) == 0; i++) {
+		assert_int_equal(xq_format_names(i, &ext, &aliases), 0);
+		assert_non_null(aliases);
+		assert_int_equal(ext[0], '.');
+		if (!strcmp(name, "pgn")) {
+			pgn = 1;
+			assert_true(strncmp(ext, ".pgn ", 5) == 0);
+			assert_non_null(strstr(ext, " .pgn_zh"));
+		}
+		if (!strcmp(name, "xqf"))
+			assert_string_equal(ext, ".xqf");
+	}
+	assert_true(pgn);
+	assert_int_equal(xq_format_names(i, &ext, NULL), XQ_ENOTFOUND);
+	assert_int_equal(xq_format_names(0, NULL, NULL), 0);
+}
+
 static void variations_comments_and_nags_are_in_the_tree(void **state)
 {
 	static const char pgn[] = "[Event \"v\"]\n\n{start} 1. h2e2 $1 {good} (1. b2e2 {also}) 1... h9g7 *\n";
@@ -1068,6 +1094,7 @@ int main(void)
 		cmocka_unit_test(unknown_content_and_empty_input_are_errors),
 		cmocka_unit_test(named_format_and_encoding_are_used),
 		cmocka_unit_test(formats_are_listed_with_what_they_can_do),
+		cmocka_unit_test(formats_give_their_extensions_and_other_names),
 		cmocka_unit_test(variations_comments_and_nags_are_in_the_tree),
 		cmocka_unit_test(fen_reads_writes_and_rejects_with_a_column),
 		cmocka_unit_test(moves_read_and_write_in_every_dialect),
