@@ -85,8 +85,13 @@ awk -v a="$1" -v ac="$2" -v ar="$3" -v b="$4" -v bc="$5" -v br="$6" -v n="$bytes
 if [ "${CALLGRIND:-0}" = 1 ] && command -v valgrind > /dev/null; then
 	head -c $((bytes / 10)) "$work/in.pgn" > "$work/tenth.pgn"
 	for b in "$xqkit" "$base"; do
-		valgrind --tool=callgrind --callgrind-out-file=/dev/null "$b" validate -q -j 1 \
-			"$work/tenth.pgn" 2>&1 > /dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' |
-			awk -v x="$b" -v n=$((bytes / 10)) '{ printf "  callgrind %-24s %13d instructions, %6.1f per input byte\n", x, $1, $1 / n }'
+		ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$b" validate -q -j 1 \
+			"$work/tenth.pgn" 2>&1 > /dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+		if [ -n "$ir" ]; then
+			awk -v x="$b" -v ir="$ir" -v n=$((bytes / 10)) 'BEGIN {
+				printf "  callgrind %-24s %13d instructions, %6.1f per input byte\n", x, ir, ir / n }'
+		else
+			echo "  callgrind could not run $b (valgrind too old for its debug information?)"
+		fi
 	done
 fi
