@@ -352,10 +352,17 @@ int xq_board_check_after(const struct xq_board *b, xq_move last)
 enum xq_status xq_board_status(struct xq_board *b)
 {
 	xq_move moves[XQ_MAX_MOVES];
+	struct pins p;
+	int n = gen(b, 0, moves);
 
-	if (xq_gen_legal(b, moves) > 0)
-		return XQ_PLAYING;
-	return xq_board_in_check(b) ? XQ_CHECKMATE : XQ_STALEMATE;
+	/* One legal move is enough: tested one by one, as filter_legal()
+	 * would, up to the first that keeps the king safe. */
+	find_pins(b, &p);
+	for (int i = 0; i < n; i++)
+		if (!(p.in_check || needs_full_test(b, &p, moves[i])) ||
+		    xq_move_keeps_king_safe(b, moves[i]))
+			return XQ_PLAYING;
+	return p.in_check ? XQ_CHECKMATE : XQ_STALEMATE;
 }
 
 uint64_t xq_perft(struct xq_board *b, int depth)

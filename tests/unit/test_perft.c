@@ -14,8 +14,9 @@
  * move checked with xq_move_check_hinted(), told whether the side to move
  * is in check as xq_board_check_after() found it from the move before
  * (the start position's from the full test).  On the side, every move's
- * verdict is compared with the unhinted xq_move_check() and every
- * position's check with xq_board_in_check().
+ * verdict is compared with the unhinted xq_move_check(), every
+ * position's check with xq_board_in_check(), and xq_board_status() with
+ * what the moves found say.
  */
 struct hinted {
 	unsigned long long verdicts, checks;
@@ -26,7 +27,7 @@ static unsigned long long perft_hinted(struct xq_board *b, int depth, int in_che
 {
 	xq_move moves[XQ_MAX_MOVES];
 	unsigned long long total = 0;
-	int n;
+	int n, nlegal = 0;
 
 	if (depth == 0)
 		return 1;
@@ -38,6 +39,7 @@ static unsigned long long perft_hinted(struct xq_board *b, int depth, int in_che
 		h->verdicts++;
 		if (!legal)
 			continue;
+		nlegal++;
 		xq_board_make(b, moves[i], &u);
 		after = xq_board_check_after(b, moves[i]);
 		assert_int_equal(after, xq_board_in_check(b));
@@ -45,6 +47,11 @@ static unsigned long long perft_hinted(struct xq_board *b, int depth, int in_che
 		total += perft_hinted(b, depth - 1, after, h);
 		xq_board_unmake(b, moves[i], &u);
 	}
+	/* xq_board_status() stops at the first legal move: the same verdict
+	 * (above the leaves, where it would cost more than the count) */
+	if (depth >= 2)
+		assert_int_equal(xq_board_status(b), nlegal ? XQ_PLAYING
+							    : in_check ? XQ_CHECKMATE : XQ_STALEMATE);
 	return total;
 }
 
