@@ -65,8 +65,14 @@ char *xq_arena_strndup(struct xq_arena *a, const char *s, size_t len)
 	if (len < align && b && b->size - b->used >= need) {
 		p = (char *)b->data + b->used;
 		b->used += need;
-		for (size_t i = 0; i < len; i++)
-			p[i] = s[i];
+		if (len >= 4 && len <= 8) {
+			/* two overlapping fixed-size copies: no loop */
+			memcpy(p, s, 4);
+			memcpy(p + len - 4, s + len - 4, 4);
+		} else {
+			for (size_t i = 0; i < len; i++)
+				p[i] = s[i];
+		}
 		p[len] = '\0';
 		return p;
 	}
