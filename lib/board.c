@@ -498,6 +498,12 @@ const struct xq_horse_check xq_horse_checks[4] = {
 	{15, {14, 31}},    /* dx -1, dy +1 */
 	{17, {18, 33}},    /* dx +1, dy +1 */
 };
+/*
+ * Each test is computed, not branched on, and the answers are or-ed: which
+ * piece stands where follows no pattern a predictor could learn.  A line
+ * table's 0 (no such piece) reads column or row 0 of the mailbox, which is
+ * off the board and empty.
+ */
 int xq_board_king_attacked_via(const struct xq_board *b, int side, unsigned via)
 {
 	int them = side ^ 1;
@@ -506,48 +512,39 @@ int xq_board_king_attacked_via(const struct xq_board *b, int side, unsigned via)
 	const uint8_t rook = XQ_KIND(them, XQ_ROOK), cannon = XQ_KIND(them, XQ_CANNON);
 	const uint8_t horse = XQ_KIND(them, XQ_HORSE), pawn = XQ_KIND(them, XQ_PAWN);
 	const uint8_t king = XQ_KIND(them, XQ_KING);
+	const uint8_t *kind = xq_kind_of_id;
+	unsigned hit = 0;
 
 	if (!k)
 		return 0; /* no king (a board built piece by piece): nothing to attack */
 	if (via & XQ_VIA_RANK) {
 		const struct xq_slide *r = &xq_rank_slide[x - 3][b->rank_bits[y]];
-		for (int dir = 0; dir < 2; dir++) {
-			if (r->first[dir] && xq_kind_of_id[b->sq[y << 4 | r->first[dir]]] == rook)
-				return 1;
-			if (r->second[dir] && xq_kind_of_id[b->sq[y << 4 | r->second[dir]]] == cannon)
-				return 1;
-		}
+		hit |= (kind[b->sq[y << 4 | r->first[0]]] == rook) |
+		       (kind[b->sq[y << 4 | r->first[1]]] == rook) |
+		       (kind[b->sq[y << 4 | r->second[0]]] == cannon) |
+		       (kind[b->sq[y << 4 | r->second[1]]] == cannon);
 	}
 	if (via & XQ_VIA_FILE) {
 		const struct xq_slide *f = &xq_file_slide[y - 3][b->file_bits[x]];
-		for (int dir = 0; dir < 2; dir++) {
-			if (f->first[dir]) {
-				uint8_t kind = xq_kind_of_id[b->sq[f->first[dir] << 4 | x]];
-				if (kind == rook || kind == king)
-					return 1;
-			}
-			if (f->second[dir] && xq_kind_of_id[b->sq[f->second[dir] << 4 | x]] == cannon)
-				return 1;
-		}
+		uint8_t k0 = kind[b->sq[f->first[0] << 4 | x]], k1 = kind[b->sq[f->first[1] << 4 | x]];
+		hit |= (k0 == rook) | (k0 == king) | (k1 == rook) | (k1 == king) |
+		       (kind[b->sq[f->second[0] << 4 | x]] == cannon) |
+		       (kind[b->sq[f->second[1] << 4 | x]] == cannon);
 	}
 	/* Horses: the leg of a horse that attacks k is diagonally next to k;
 	 * each such leg serves the two horse squares beyond it. */
 	if (via & XQ_VIA_HORSE)
-		for (int i = 0; i < 4; i++) {
-			if (b->sq[k + xq_horse_checks[i].leg])
-				continue;
-			if (xq_kind_of_id[b->sq[k + xq_horse_checks[i].from[0]]] == horse ||
-			    xq_kind_of_id[b->sq[k + xq_horse_checks[i].from[1]]] == horse)
-				return 1;
-		}
+		for (int i = 0; i < 4; i++)
+			hit |= (b->sq[k + xq_horse_checks[i].leg] == 0) &
+			       ((kind[b->sq[k + xq_horse_checks[i].from[0]]] == horse) |
+				(kind[b->sq[k + xq_horse_checks[i].from[1]]] == horse));
 	/* Pawns: ahead of the king (from the enemy's side) or beside it. */
 	if (via & XQ_VIA_PAWN) {
 		int ahead = side == XQ_RED ? -16 : 16;
-		if (xq_kind_of_id[b->sq[k + ahead]] == pawn || xq_kind_of_id[b->sq[k - 1]] == pawn ||
-		    xq_kind_of_id[b->sq[k + 1]] == pawn)
-			return 1;
+		hit |= (kind[b->sq[k + ahead]] == pawn) | (kind[b->sq[k - 1]] == pawn) |
+		       (kind[b->sq[k + 1]] == pawn);
 	}
-	return 0;
+	return hit != 0;
 }
 
 int xq_board_king_attacked(const struct xq_board *b, int side)
