@@ -731,6 +731,9 @@ static int run(struct actx *c)
 	cfg.split_min = 1;
 	cfg.chunk_games = 1;
 	cfg.chunk_bytes = 1;
+	/* And the games of an input that cannot be cut (a CBL library, a
+	 * page of DhtmlXQ records) are analysed by every worker. */
+	cfg.share_process = 1;
 	rc = input_opts_run(&c->in, &c->inputs, &cfg);
 	if (c->start_status) {
 		close_output(c, 0);

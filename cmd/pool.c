@@ -173,6 +173,9 @@ struct file_rec {
  * is set up when the slot is first used: most runs use few slots. */
 struct slot {
 	struct pool_job job;
+	/* share_process: 0 processed (or never to be), 1 waiting in the
+	 * pool's queue for a helper, 2 being processed by one. */
+	atomic_int state;
 	int marker;
 	int ready;
 	uint64_t mem;         /* memory the job holds, counted in flight */
@@ -228,6 +231,17 @@ struct pool {
 	int64_t split_min;
 	uint64_t chunk_games, chunk_bytes;
 	struct xq_budget budget;
+	/* share_process: games read and handed to helpers to process. */
+	int share;
+	pthread_mutex_t hmu;   /* guards what follows; taken after mu, never before */
+	pthread_cond_t hwork;  /* a helper waits for a game */
+	pthread_cond_t hdone;  /* the output thread waits for a game processed */
+	struct slot **hq;      /* a ring of nw games waiting */
+	size_t hq_head, hq_len;
+	int idle;              /* helpers: workers with nothing left to read */
+	int active;            /* workers not helping yet */
+	int out_hwait;         /* the output thread waits on hdone */
+	atomic_uint_least64_t shared;
 	/* output side */
 	uint64_t games_out, bytes_done;
 	atomic_uint_least64_t split_files, chunks, fallbacks, gave_up; /* pool_stats */
@@ -366,6 +380,84 @@ static void process_job(const struct pool_config *cfg, void *data, struct pool_j
 		cfg->process(cfg->ctx, data, j);
 }
 
+/*
+ * On the worker reading a whole input: process game job `j`, or hand it
+ * to a helper when one is idle with nothing queued for it (the reader
+ * goes on reading, and processes the next game itself when every helper
+ * has one).
+ */
+static void process_or_share(struct worker *w, struct pool_job *j)
+{
+	struct pool *p = w->pool;
+	struct slot *s = (struct slot *)j;
+
+	if (p->share && !shard_foreign(p->cfg, j)) {
+		pthread_mutex_lock(&p->hmu);
+		if (p->hq_len < (size_t)p->idle) {
+			atomic_store(&s->state, 1);
+			p->hq[(p->hq_head + p->hq_len++) % (size_t)p->nw] = s;
+			pthread_cond_signal(&p->hwork);
+			pthread_mutex_unlock(&p->hmu);
+			return;
+		}
+		pthread_mutex_unlock(&p->hmu);
+	}
+	process_job(p->cfg, w->data, j);
+}
+
+/* A worker with nothing left to read: process the games readers hand
+ * over, until no worker reads any more and none is queued. */
+static void help(struct worker *w)
+{
+	struct pool *p = w->pool;
+
+	pthread_mutex_lock(&p->hmu);
+	p->active--;
+	p->idle++;
+	if (p->active == 0)
+		pthread_cond_broadcast(&p->hwork);
+	while (!p->stop) {
+		struct slot *s;
+		if (p->hq_len == 0) {
+			if (p->active == 0)
+				break;
+			pthread_cond_wait(&p->hwork, &p->hmu);
+			continue;
+		}
+		s = p->hq[p->hq_head];
+		p->hq_head = (p->hq_head + 1) % (size_t)p->nw;
+		p->hq_len--;
+		atomic_store(&s->state, 2);
+		pthread_mutex_unlock(&p->hmu);
+		process_job(p->cfg, w->data, &s->job);
+		atomic_fetch_add(&p->shared, 1);
+		pthread_mutex_lock(&p->hmu);
+		/* Stored last: the output thread emits the job once it sees 0. */
+		atomic_store(&s->state, 0);
+		if (p->out_hwait)
+			pthread_cond_signal(&p->hdone);
+	}
+	p->idle--;
+	pthread_mutex_unlock(&p->hmu);
+}
+
+/* On the output thread: wait until slot `s` is processed; 0 when the run
+ * stops first. */
+static int wait_processed(struct pool *p, struct slot *s)
+{
+	int ok;
+
+	pthread_mutex_lock(&p->hmu);
+	while (atomic_load(&s->state) != 0 && !p->stop) {
+		p->out_hwait = 1;
+		pthread_cond_wait(&p->hdone, &p->hmu);
+	}
+	p->out_hwait = 0;
+	ok = !p->stop;
+	pthread_mutex_unlock(&p->hmu);
+	return ok;
+}
+
 /* After emitting `j`, taken from worker `w`'s ring. */
 static void progress_after(struct pool *p, const struct pool_job *j, struct worker *w)
 {
@@ -392,6 +484,12 @@ static void stop_all(struct pool *p, int rc)
 	pthread_cond_broadcast(&p->cond);
 	for (int i = 0; i < p->nw; i++)
 		pthread_cond_broadcast(&p->w[i].space);
+	if (p->share) {
+		pthread_mutex_lock(&p->hmu);
+		pthread_cond_broadcast(&p->hwork);
+		pthread_cond_broadcast(&p->hdone);
+		pthread_mutex_unlock(&p->hmu);
+	}
 }
 
 /* A signal stopped a read (XQ_ECANCELED): stop the run.  The file gets
@@ -1286,7 +1384,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		if (rc <= 0)
 			break;
 		j->game.source = f->name;
-		process_job(cfg, w->data, j);
+		process_or_share(w, j);
 		publish(w, j, 0);
 		if (!(j = acquire(w, f))) {
 			source_close(&src);
@@ -1532,6 +1630,8 @@ static void *worker_main(void *arg)
 			unit_free(u); /* emitted already */
 		}
 	}
+	if (p->share)
+		help(w);
 	return NULL;
 }
 
@@ -1620,6 +1720,8 @@ static void output_loop(struct pool *p)
 		/* Jobs counted are filled: emit them without the lock. */
 		for (avail = atomic_load(&w->count); avail > 0 && !end && !rc; avail--) {
 			struct slot *s = &w->slots[w->head];
+			if (atomic_load(&s->state) != 0 && !wait_processed(p, s))
+				break; /* stopping */
 			end = u->feed ? s->marker : s->job.kind == POOL_END;
 			if (!s->marker && !voided(u))
 				rc = emit_job(p, &s->job, w);
@@ -1692,6 +1794,7 @@ int pool_run(const struct pool_config *cfg)
 	atomic_init(&p.chunks, 0);
 	atomic_init(&p.fallbacks, 0);
 	atomic_init(&p.gave_up, 0);
+	atomic_init(&p.shared, 0);
 	if (xq_budget_init(&p.budget, cfg->read_opts.max_memory ? cfg->read_opts.max_memory
 								 : XQ_MEMORY_DEFAULT))
 		return XQ_ENOMEM;
@@ -1721,14 +1824,31 @@ int pool_run(const struct pool_config *cfg)
 	if (p.serial) {
 		worker_main(&p.w[0]);
 	} else {
+		int started = 0;
 		pthread_mutex_init(&p.mu, NULL);
 		pthread_cond_init(&p.cond, NULL);
 		for (int i = 0; i < n; i++)
 			pthread_cond_init(&p.w[i].space, NULL);
+		if (cfg->share_process && (p.hq = calloc((size_t)n, sizeof(*p.hq)))) {
+			p.share = 1;
+			p.active = n;
+			pthread_mutex_init(&p.hmu, NULL);
+			pthread_cond_init(&p.hwork, NULL);
+			pthread_cond_init(&p.hdone, NULL);
+		}
 		for (int i = 0; i < n; i++) {
 			if (cmd_thread_create(&p.w[i].tid, worker_main, &p.w[i]) != 0)
 				break; /* run with the threads we have */
 			p.w[i].started = 1;
+			started++;
+		}
+		if (p.share) {
+			/* Those that did not start will not read. */
+			pthread_mutex_lock(&p.hmu);
+			p.active -= n - started;
+			if (p.active == 0)
+				pthread_cond_broadcast(&p.hwork);
+			pthread_mutex_unlock(&p.hmu);
 		}
 		if (!p.w[0].started) {
 			rc = XQ_ENOMEM;
@@ -1755,12 +1875,19 @@ int pool_run(const struct pool_config *cfg)
 			pthread_cond_destroy(&p.w[i].space);
 		pthread_cond_destroy(&p.cond);
 		pthread_mutex_destroy(&p.mu);
+		if (p.share) {
+			pthread_cond_destroy(&p.hdone);
+			pthread_cond_destroy(&p.hwork);
+			pthread_mutex_destroy(&p.hmu);
+		}
+		free(p.hq);
 	}
 	if (cfg->stats) {
 		cfg->stats->split_files = atomic_load(&p.split_files);
 		cfg->stats->chunks = atomic_load(&p.chunks);
 		cfg->stats->fallbacks = atomic_load(&p.fallbacks);
 		cfg->stats->gave_up = atomic_load(&p.gave_up);
+		cfg->stats->shared = atomic_load(&p.shared);
 	}
 	if (!rc)
 		rc = p.rc;
