@@ -9,21 +9,25 @@
 # collection of many files is read file by file on the threads; one big
 # file is cut into chunks of games read on the threads.
 #
-# Usage: bench/validate.sh [RUNS] [DIR|FILE|big]
+# Usage: bench/validate.sh [RUNS] [DIR|FILE|big|many]
 #   default: 5 runs over ../shared/corpus (or $XQ_SHARED/corpus)
 #   big:     one PGN file of SIZE_MB megabytes (default 55) made of the
 #            corpus's UTF-8 PGN files, repeated (kept in BENCH_DIR if set)
+#   many:    a folder of thousands of small XQF files: the corpus's XQF
+#            files, COPIES times (default 20) under other names
 set -eu
 runs=${1:-5}
 dir=${2:-${XQ_SHARED:-../shared}/corpus}
 xqkit=${XQKIT:-./xqkit}
 [ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
-if [ "$dir" = big ]; then
+if [ "$dir" = big ] || [ "$dir" = many ]; then
 	corpus=${XQ_SHARED:-../shared}/corpus
 	[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 	work=${BENCH_DIR:-$(mktemp -d)}
 	mkdir -p "$work"
 	[ -n "${BENCH_DIR:-}" ] || trap 'rm -rf "$work"' EXIT
+fi
+if [ "$dir" = big ]; then
 	dir=$work/big.pgn
 	"$xqkit" validate -r -q --format ndjson "$corpus" 2>/dev/null |
 		grep '"format":"pgn"' | grep '"encoding":"utf-8"' |
@@ -32,6 +36,23 @@ if [ "$dir" = big ]; then
 	: > "$dir"
 	while [ "$(wc -c < "$dir")" -lt $((${SIZE_MB:-55} * 1000000)) ]; do
 		cat "$work/one.pgn" >> "$dir"
+	done
+elif [ "$dir" = many ]; then
+	dir=$work/many
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	"$xqkit" validate -r -q --format ndjson "$corpus" 2>/dev/null |
+		grep '"format":"xqf"' | sed 's/.*"file":"\([^"]*\)".*/\1/' |
+		awk '!seen[$0]++' > "$work/xqf-files"
+	[ -s "$work/xqf-files" ] || { echo "no XQF file in $corpus" >&2; exit 3; }
+	k=1
+	while [ $k -le "${COPIES:-20}" ]; do
+		n=0
+		while IFS= read -r f; do
+			n=$((n + 1))
+			cp "$f" "$dir/c${k}_$n.xqf"
+		done < "$work/xqf-files"
+		k=$((k + 1))
 	done
 fi
 [ -e "$dir" ] || { echo "no input at $dir (give DIR or FILE, or set XQ_SHARED)" >&2; exit 3; }
