@@ -341,6 +341,43 @@ static void games_before_the_first_chinese_character_read_the_same_split(void **
 	xq_buf_release(&b);
 }
 
+/* UTF-8 games, each after a blank line (the common shape of big
+ * collections): every game start is a split point, and the chunks hold. */
+static void utf8_games_after_blank_lines_are_split_at_their_tag_lines(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+
+	(void)state;
+	for (int i = 0; i < 40; i++)
+		xq_buf_addf(&b, "[Game \"Chinese Chess\"]\n[Event \"\xE7\x94\xB2\xE7\xBA\xA7 %d\"]\n\n"
+				"1. h2e2 {\xE4\xB8\xAD\xE7\x82\xAE} h9g7 2. h0g2 *\n\n", i);
+	check_text_split("utf8-blank-lines.pgn", &b, 30);
+	xq_buf_release(&b);
+}
+
+/* A comment holding a blank line, then a line that looks like a tag: a
+ * splitter that looked at line starts only would take it for a game
+ * start; reading split must still give the games, numbers and
+ * diagnostics of one thread. */
+static void a_comment_holding_a_blank_line_then_a_tag_reads_the_same(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+	struct pool_stats st;
+	const char *p;
+
+	(void)state;
+	for (int i = 0; i < 40; i++) {
+		xq_buf_addf(&b, "[Game \"Chinese Chess\"]\n[Event \"\xE7\x94\xB2 %d\"]\n\n1. h2e2 ", i);
+		if (i == 20)
+			xq_buf_adds(&b, "{a comment\n\n[Event \"not a game\"]\nstill the comment} ");
+		xq_buf_adds(&b, "h9g7 2. h0g2 zz9 *\n\n");
+	}
+	p = put_file("comment-blank-tag.pgn", b.ptr, b.len);
+	check_split_same(&p, 1, "comment-blank-tag.pgn", &st);
+	assert_true(st.chunks >= 30);
+	xq_buf_release(&b);
+}
+
 static void games_without_tags_are_split_at_their_results(void **state)
 {
 	struct xq_buf b = XQ_BUF_INIT;
@@ -742,6 +779,8 @@ int main(void)
 		cmocka_unit_test(a_worker_that_cannot_start_stops_the_run_before_any_read),
 		cmocka_unit_test(the_units_in_flight_keep_their_order_as_their_ring_grows),
 		cmocka_unit_test(the_games_of_an_input_that_cannot_be_split_are_processed_by_every_worker),
+		cmocka_unit_test(utf8_games_after_blank_lines_are_split_at_their_tag_lines),
+		cmocka_unit_test(a_comment_holding_a_blank_line_then_a_tag_reads_the_same),
 	};
 	return cmocka_run_group_tests_name("pool", tests, setup, teardown);
 }
