@@ -380,6 +380,8 @@ static void process_job(const struct pool_config *cfg, void *data, struct pool_j
 		cfg->process(cfg->ctx, data, j);
 }
 
+static uint64_t job_memory(const struct pool_job *j);
+
 /*
  * On the worker reading a whole input: process game job `j`, or hand it
  * to a helper when one is idle with nothing queued for it (the reader
@@ -394,6 +396,8 @@ static void process_or_share(struct worker *w, struct pool_job *j)
 	if (p->share && !shard_foreign(p->cfg, j)) {
 		pthread_mutex_lock(&p->hmu);
 		if (p->hq_len < (size_t)p->idle) {
+			/* Its memory as read: the helper adds to it meanwhile. */
+			s->mem = job_memory(j);
 			atomic_store(&s->state, 1);
 			p->hq[(p->hq_head + p->hq_len++) % (size_t)p->nw] = s;
 			pthread_cond_signal(&p->hwork);
@@ -676,7 +680,11 @@ static void publish(struct worker *w, struct pool_job *j, int wake)
 		}
 		return;
 	}
-	s->mem = mem = job_memory(j);
+	/* A job a helper processes is its until the state says it is done:
+	 * its memory was counted when it was handed over. */
+	if (atomic_load(&s->state) == 0)
+		s->mem = job_memory(j);
+	mem = s->mem;
 	atomic_fetch_add(&w->pub_mem, mem);
 	if (j->kind == POOL_GAME && mem > atomic_load(&w->largest))
 		atomic_store(&w->largest, mem);
