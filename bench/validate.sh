@@ -20,6 +20,7 @@ runs=${1:-5}
 dir=${2:-${XQ_SHARED:-../shared}/corpus}
 xqkit=${XQKIT:-./xqkit}
 [ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
+. bench/lib.sh
 if [ "$dir" = big ] || [ "$dir" = many ]; then
 	corpus=${XQ_SHARED:-../shared}/corpus
 	[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
@@ -45,19 +46,9 @@ elif [ "$dir" = many ]; then
 		grep '"format":"xqf"' | sed 's/.*"file":"\([^"]*\)".*/\1/' |
 		awk '!seen[$0]++' > "$work/xqf-files"
 	[ -s "$work/xqf-files" ] || { echo "no XQF file in $corpus" >&2; exit 3; }
-	k=1
-	while [ $k -le "${COPIES:-20}" ]; do
-		n=0
-		while IFS= read -r f; do
-			n=$((n + 1))
-			cp "$f" "$dir/c${k}_$n.xqf"
-		done < "$work/xqf-files"
-		k=$((k + 1))
-	done
+	copies_of "$work/xqf-files" "$dir" "${COPIES:-20}"
 fi
 [ -e "$dir" ] || { echo "no input at $dir (give DIR or FILE, or set XQ_SHARED)" >&2; exit 3; }
-
-. bench/lib.sh
 
 summary=$("$xqkit" validate -r --format ndjson "$dir" | tail -1) || true
 games=$(echo "$summary" | sed -n 's/.*"games":\([0-9]*\).*/\1/p')
