@@ -15,10 +15,14 @@
 #            corpus's UTF-8 PGN files, repeated (kept in BENCH_DIR if set)
 #   many:    a folder of thousands of small XQF files: the corpus's XQF
 #            files, COPIES times (default 20) under other names
+#   COMMAND: another command over the same input, e.g.
+#            COMMAND="convert -t ndjson" (its output is thrown away) or
+#            COMMAND=stats; its words come before -r -q -j N
 set -eu
 runs=${1:-5}
 dir=${2:-${XQ_SHARED:-../shared}/corpus}
 xqkit=${XQKIT:-./xqkit}
+command=${COMMAND:-validate}
 [ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
 . bench/lib.sh
 if [ "$dir" = big ] || [ "$dir" = many ]; then
@@ -61,13 +65,13 @@ t1=$(mktemp) t2=$(mktemp)
 trap 'rm -f "$t1" "$t2"; [ -n "${work:-}" ] && [ -z "${BENCH_DIR:-}" ] && rm -rf "$work"; :' EXIT
 i=0
 while [ $i -lt "$runs" ]; do
-	measure "$t1" "$xqkit" validate -r -q -j 1 "$dir"
-	measure "$t2" "$xqkit" validate -r -q -j 2 "$dir"
+	measure "$t1" "$xqkit" $command -r -q -j 1 "$dir"
+	measure "$t2" "$xqkit" $command -r -q -j 2 "$dir"
 	i=$((i + 1))
 done
 set -- $(report "$t1") $(report "$t2")
 if [ -f "$dir" ]; then what="one file"; else what="collection"; fi
-echo "$what: $dir ($files files, $games games, $plies plies, $bytes bytes on disk)"
+echo "$command, $what: $dir ($files files, $games games, $plies plies, $bytes bytes on disk)"
 awk -v a="$1" -v ac="$2" -v ar="$3" -v b="$4" -v bc="$5" -v br="$6" -v g="$games" -v r="$runs" \
 	-v c="$(getconf _NPROCESSORS_ONLN)" 'BEGIN {
 	if (a <= 0 || b <= 0) { print "  too short to time (0.01 s): give a bigger input"; exit }
