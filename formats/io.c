@@ -540,7 +540,7 @@ static int temp_name(struct xq_output *o, const char *target, unsigned attempt)
  * How this process can give a name to a file opened with O_TMPFILE:
  * linkat() of the descriptor itself (AT_EMPTY_PATH: needs a privilege on
  * older kernels) or of its /proc/self/fd/N (needs /proc).  Found out once,
- * on the first such file (link_first), and kept: 0 not yet known, 1 and 2
+ * on the first such file (probe_way), and kept: 0 not yet known, 1 and 2
  * those two ways, -1 neither (every temporary file then has a name from
  * the start).  The one piece of state this file shares between outputs: a
  * property of the system, the same for every thread.
@@ -571,28 +571,25 @@ static int link_unnamed(int fd, const char *to)
 }
 
 /*
- * The first unnamed file of the process: given a temporary name at once,
- * which tells which way works (unnamed_way), and then written as a named
- * temporary file.  0, or an errno value (no way works: unnamed_way -1).
+ * Which way works (unnamed_way), asked of the unnamed file `fd` in
+ * directory `dir` (with its final '/') by linking it to "dir/.": the
+ * kernel looks at the file and the permission first and then refuses the
+ * name with EEXIST, so nothing is made, and a way it would refuse fails
+ * with ENOENT or EPERM before.  Returns the way, or -1.
  */
-static int link_first(struct xq_output *o, int fd, const char *target)
+static int probe_way(int fd, char *dir, size_t dirlen)
 {
-	int err = ENOMEM;
+	int way = -1;
 
-	for (unsigned attempt = 0; attempt < 100; attempt++) {
-		if (temp_name(o, target, attempt))
-			return ENOMEM;
-		err = link_way(fd, o->tmp, 1);
-		if (err && err != EEXIST && !(err = link_way(fd, o->tmp, 2)))
-			atomic_store(&unnamed_way, 2);
-		else if (!err)
-			atomic_store(&unnamed_way, 1);
-		if (err != EEXIST)
-			break;
-	}
-	if (err && err != EEXIST)
-		atomic_store(&unnamed_way, -1);
-	return err;
+	dir[dirlen] = '.';
+	dir[dirlen + 1] = '\0';
+	if (link_way(fd, dir, 1) == EEXIST)
+		way = 1;
+	else if (link_way(fd, dir, 2) == EEXIST)
+		way = 2;
+	dir[dirlen] = '\0';
+	atomic_store(&unnamed_way, way);
+	return way;
 }
 
 /*
@@ -612,27 +609,22 @@ static int create_unnamed(struct xq_output *o, const char *target)
 
 	if (way < 0)
 		return -1;
-	if (dirlen >= sizeof(small) && !(dir = malloc(dirlen + 1)))
+	if (dirlen + 3 > sizeof(small) && !(dir = malloc(dirlen + 3)))
 		return -1;
 	if (dirlen)
 		memcpy(dir, target, dirlen);
 	else
-		dir[dirlen++] = '.';
+		memcpy(dir, "./", 2), dirlen = 2;
 	dir[dirlen] = '\0';
 	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	if (fd >= 0 && way == 0 && probe_way(fd, dir, dirlen) < 0) {
+		close(fd);
+		fd = -1;
+	}
 	if (dir != small)
 		free(dir);
 	if (fd < 0)
 		return -1; /* EOPNOTSUPP, EISDIR (a kernel without O_TMPFILE), ... */
-	if (way == 0) {
-		if (link_first(o, fd, target)) {
-			close(fd);
-			free(o->tmp);
-			o->tmp = NULL;
-			return -1;
-		}
-		return fd; /* named now: o->tmp */
-	}
 	o->unnamed = 1;
 	return fd;
 }

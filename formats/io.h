@@ -14,8 +14,8 @@
  * (Linux's O_TMPFILE, named by a link when complete: a new file is then
  * one directory entry, and even a killed process leaves nothing behind);
  * elsewhere, and for a file that replaces another, it has a name of its
- * own (.xqkit-XXXXXXXX) until it takes the real one.  The temporary file is created with mode 0666 less the umask,
- * as any new file; when it replaces a file, it takes that file's mode,
+ * own (.xqkit-XXXXXXXX) until it takes the real one.  The temporary
+ * file is created with mode 0666 less the umask, as any new file; when it replaces a file, it takes that file's mode,
  * owner and group (where the system allows).  An existing file is
  * refused unless XQ_OUTPUT_FORCE, and so is a symbolic link to a missing
  * file; a symbolic link to a file is kept and the file it names replaced.
