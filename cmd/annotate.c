@@ -79,7 +79,7 @@ enum { O_ENGINE = 'E', O_PROTOCOL = 'p', O_ENGINE_OPTION = 'O', O_DEPTH = 'd', O
        O_MOVETIME = 'M', O_TIMEOUT = 'T', O_INACCURACY = 'i', O_MISTAKE = 'm', O_BLUNDER = 'b',
        O_PV = 'V', O_VARIATIONS = 'a', O_RULES = 'u', O_HASH = 'H', O_TO = 't', O_NOTATION = 'n',
        O_ENCODING = 'e', O_ENCODING_OLD = 'c', O_OUT = 'o', O_FORCE = 'f', O_RESUME = 'R',
-       O_KEEP = 'k', O_ENGINE_ARG = 'A', O_HELP = 'h', O_EVAL_COMMAND = 0x101 };
+       O_KEEP = 'k', O_ENGINE_ARG = 'A', O_EVAL_COMMAND = 0x101 };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_ENGINE, 0, "engine", "PATH", "an external UCI or UCCI engine (default: the built-in engine)"),
@@ -107,7 +107,6 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_RESUME, 0, "resume", "copy the games FILE already holds annotated the same way; keep finished games on Ctrl-C"),
 	OPT_FLAG(O_KEEP, 0, "keep-broken", "annotate broken games up to their first error"),
 	OPT_INCLUDE(input_options), /* -j N: N games at once, on N engines */
-	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 
@@ -652,9 +651,8 @@ static void summary_json(struct actx *c, double secs)
 
 	xq_buf_adds(b, ",\"engine\":");
 	report_add_json_safe(b, c->set.engine);
-	xq_buf_addf(b, ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"annotated\":%llu,\"copied\":%llu,\"incomplete\":%llu,\"skipped\":%llu,\"positions\":%llu,\"engine_failures\":%llu",
-		    (unsigned long long)r->files, (unsigned long long)r->skipped_files,
-		    (unsigned long long)r->failed_files, (unsigned long long)r->games,
+	reporter_summary_inputs(r, b, r->games);
+	xq_buf_addf(b, ",\"annotated\":%llu,\"copied\":%llu,\"incomplete\":%llu,\"skipped\":%llu,\"positions\":%llu,\"engine_failures\":%llu",
 		    (unsigned long long)c->annotated, (unsigned long long)c->copied,
 		    (unsigned long long)c->incomplete, (unsigned long long)c->skipped,
 		    (unsigned long long)c->positions, (unsigned long long)c->failures);
@@ -675,12 +673,9 @@ static void print_summary(struct actx *c, double secs)
 		summary_json(c, secs);
 		return;
 	}
-	if (!(b = reporter_summary_text(r)))
+	if (!(b = reporter_summary_head(r, r->games)))
 		return;
-	xq_buf_addf(b, "annotate: %llu game%s from %llu file%s: %llu annotated",
-		    (unsigned long long)r->games, r->games == 1 ? "" : "s",
-		    (unsigned long long)r->files, r->files == 1 ? "" : "s",
-		    (unsigned long long)c->annotated);
+	xq_buf_addf(b, ": %llu annotated", (unsigned long long)c->annotated);
 	if (c->incomplete)
 		xq_buf_addf(b, " (%llu incompletely)", (unsigned long long)c->incomplete);
 	if (c->copied)
@@ -716,21 +711,14 @@ static void say_how_it_ended(struct actx *c, int early, int cut)
  */
 static int run(struct actx *c)
 {
-	struct pool_config cfg;
-	int rc, early, cut;
-
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.worker_init = worker_init;
-	cfg.worker_fini = worker_fini;
-	cfg.process = annotate_process;
-	cfg.emit = annotate_emit;
-	cfg.ctx = c;
-	cfg.job_data = sizeof(struct ajob);
 	/* Games, not files, are what the threads share: every input that can
 	 * be cut is cut into chunks of one game. */
-	cfg.split_min = 1;
-	cfg.chunk_games = 1;
-	cfg.chunk_bytes = 1;
+	struct pool_config cfg = {.worker_init = worker_init, .worker_fini = worker_fini,
+				  .process = annotate_process, .emit = annotate_emit, .ctx = c,
+				  .job_data = sizeof(struct ajob),
+				  .split_min = 1, .chunk_games = 1, .chunk_bytes = 1};
+	int rc, early, cut;
+
 	rc = input_opts_run(&c->in, &c->inputs, &cfg);
 	if (c->start_status) {
 		close_output(c, 0);

@@ -31,14 +31,13 @@ static const char summary[] =
 	"for each game; a broken game is reported and skipped.  Exit status 1 when a game\n"
 	"was skipped or did not verify.  'xqkit help formats' lists the formats.";
 
-enum { O_HELP = 'h', O_ECCO = 0x101 };
+enum { O_ECCO = 0x101 };
 
 static const struct opt_spec options[] = {
 	OPT_INCLUDE(output_options),
 	OPT_INCLUDE(fix_options),
 	OPT_FLAG(O_ECCO, 0, "ecco", "set the ECCO, Opening and Variation tags from the moves"),
 	OPT_INCLUDE(input_options),
-	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 
@@ -86,10 +85,10 @@ static void print_summary(void *ctx, double secs)
 
 	if (r->fmt == REPORT_NDJSON) {
 		b = reporter_summary_open(r);
-		xq_buf_addf(b, ",\"to\":\"%s\",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"written\":%llu,\"skipped\":%llu,\"with_losses\":%llu,\"kept_broken\":%llu,\"verified\":%llu,\"verify_failed\":%llu,\"stopped\":%s",
-			    c->to->name, (unsigned long long)r->files,
-			    (unsigned long long)r->skipped_files, (unsigned long long)r->failed_files,
-			    (unsigned long long)r->games, (unsigned long long)c->written,
+		xq_buf_addf(b, ",\"to\":\"%s\"", c->to->name);
+		reporter_summary_inputs(r, b, r->games);
+		xq_buf_addf(b, ",\"written\":%llu,\"skipped\":%llu,\"with_losses\":%llu,\"kept_broken\":%llu,\"verified\":%llu,\"verify_failed\":%llu,\"stopped\":%s",
+			    (unsigned long long)c->written,
 			    (unsigned long long)c->skipped, (unsigned long long)c->lossy,
 			    (unsigned long long)c->kept_broken, (unsigned long long)c->verified,
 			    (unsigned long long)c->verify_failed, c->stop ? "true" : "false");
@@ -97,11 +96,9 @@ static void print_summary(void *ctx, double secs)
 		reporter_summary_close(r, secs);
 		return;
 	}
-	if (!(b = reporter_summary_text(r)))
+	if (!(b = reporter_summary_head(r, r->games)))
 		return;
-	xq_buf_addf(b, "convert: %llu game%s from %llu file%s to %s: ",
-		    (unsigned long long)r->games, r->games == 1 ? "" : "s",
-		    (unsigned long long)r->files, r->files == 1 ? "" : "s", c->to->name);
+	xq_buf_addf(b, " to %s: ", c->to->name);
 	if (c->dry_run)
 		xq_buf_addf(b, "dry run, nothing written");
 	else if (c->stop && !c->dir_mode && !c->out_path)

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "board.h"
 #include "buf.h"
 #include "cmd.h"
@@ -48,7 +49,7 @@ static const char summary[] =
 	"each game: the one with the most information (moves, variations, comments,\n"
 	"NAGs, tags; the first read on a tie).";
 
-enum { O_MIRROR = 0x100, O_PREFIX, O_MIN_PLIES, O_HELP = 'h' };
+enum { O_MIRROR = 0x100, O_PREFIX, O_MIN_PLIES };
 
 static const struct opt_spec options[] = {
 	OPT_FLAG(O_MIRROR, 0, "mirror", "a game and its left-right mirror are the same game"),
@@ -56,7 +57,6 @@ static const struct opt_spec options[] = {
 	OPT_VALUE(O_MIN_PLIES, 0, "min-plies", "N", "compare only games of N plies or more (default 10)"),
 	OPT_INCLUDE(output_options),
 	OPT_INCLUDE(input_options),
-	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 
@@ -103,7 +103,8 @@ struct dctx {
 	uint32_t *parent;          /* --prefix: the longest game this one starts (NONE) */
 	/* file names, interned */
 	char **files;
-	uint32_t nfiles, files_alloc;
+	uint32_t nfiles;
+	size_t files_alloc;
 	uint32_t *file_table;
 	uint64_t file_mask;
 	const char *fmt_names[32];
@@ -356,14 +357,8 @@ static uint32_t intern_file(struct dctx *c, const char *name)
 	for (uint64_t s = h & c->file_mask;; s = (s + 1) & c->file_mask) {
 		uint32_t k = c->file_table[s];
 		if (k == NONE) {
-			if (c->nfiles == c->files_alloc) {
-				uint32_t na = c->files_alloc ? c->files_alloc * 2 : 64;
-				char **v = realloc(c->files, na * sizeof(*v));
-				if (!v)
-					return NONE;
-				c->files = v;
-				c->files_alloc = na;
-			}
+			if (XQ_ALLOC_GROW(c->files, (size_t)c->nfiles + 1, c->files_alloc))
+				return NONE;
 			if (!(c->files[c->nfiles] = strdup(name)))
 				return NONE;
 			c->file_table[s] = c->nfiles;
@@ -587,9 +582,8 @@ static void print_summary(void *ctx, double secs)
 
 	if (r->fmt == REPORT_NDJSON) {
 		b = reporter_summary_open(r);
-		xq_buf_addf(b, ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"compared\":%llu,\"groups\":%llu,\"duplicates\":%llu",
-			    (unsigned long long)r->files, (unsigned long long)r->skipped_files,
-			    (unsigned long long)r->failed_files, (unsigned long long)r->games,
+		reporter_summary_inputs(r, b, r->games);
+		xq_buf_addf(b, ",\"compared\":%llu,\"groups\":%llu,\"duplicates\":%llu",
 			    (unsigned long long)c->compared, (unsigned long long)c->groups,
 			    (unsigned long long)c->duplicates);
 		if (c->out.to)

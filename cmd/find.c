@@ -48,7 +48,7 @@ static const char summary[] =
 	"that cannot be read is a usage error; a broken game is reported and skipped.";
 
 enum { O_TAG = 0x100, O_PLAYER, O_RESULT, O_FEN, O_VARIATIONS, O_MIRROR, O_MATERIAL,
-       O_MOVES, O_ERRORS, O_WARNINGS, O_RULING, O_ECCO, O_COUNT, O_LIST, O_HELP = 'h' };
+       O_MOVES, O_ERRORS, O_WARNINGS, O_RULING, O_ECCO, O_COUNT, O_LIST };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_TAG, 0, "tag", "EXPR", "a tag test: Name, Name=V, Name!=V, Name~REGEX, Name!~REGEX, Name<V (<= > >=)"),
@@ -68,7 +68,6 @@ static const struct opt_spec options[] = {
 	OPT_FLAG(O_LIST, 0, "list", "one NDJSON reference per game found (" REF_SCHEMA ")"),
 	OPT_INCLUDE(output_options),
 	OPT_INCLUDE(input_options),
-	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 
@@ -883,9 +882,8 @@ static void print_summary(void *ctx, double secs)
 
 	if (r->fmt == REPORT_NDJSON) {
 		b = reporter_summary_open(r);
-		xq_buf_addf(b, ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"found\":%llu,\"skipped\":%llu",
-			    (unsigned long long)r->files, (unsigned long long)r->skipped_files,
-			    (unsigned long long)r->failed_files, (unsigned long long)r->games,
+		reporter_summary_inputs(r, b, r->games);
+		xq_buf_addf(b, ",\"found\":%llu,\"skipped\":%llu",
 			    (unsigned long long)c->matched, (unsigned long long)c->skipped);
 		if (c->out.to)
 			xq_buf_addf(b, ",\"to\":\"%s\",\"written\":%llu,\"stopped\":%s",

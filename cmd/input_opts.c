@@ -15,7 +15,7 @@
 
 enum {
 	I_RECURSIVE = OPT_ID_SHARED, I_FILES0, I_FROM, I_ENCODING, I_ENCODING_OLD, I_JOBS,
-	I_QUIET, I_VERBOSE, I_PROGRESS, I_COLOR, I_FORMAT, I_RULES, I_SHARD
+	I_QUIET, I_VERBOSE, I_PROGRESS, I_COLOR, I_FORMAT, I_RULES, I_SHARD, I_HELP
 };
 
 const struct opt_spec input_options[] = {
@@ -31,6 +31,7 @@ const struct opt_spec input_options[] = {
 	OPT_FLAG(I_PROGRESS, 0, "progress", "show progress even when stderr is not a terminal"),
 	OPT_VALUE(I_COLOR, 0, "color", "WHEN", "colour on a terminal: auto (default), always or never"),
 	OPT_VALUE(I_FORMAT, 0, "format", "FMT", "diagnostics as text (stderr, the default) or ndjson (stdout)"),
+	OPT_FLAG(I_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 
@@ -148,7 +149,7 @@ int input_opts_parse(struct input_opts *o, struct opt_parser *p, const struct op
 			return -1;
 		if (rc > 0)
 			continue;
-		if (id == 'h') {
+		if (id == I_HELP) {
 			opt_print_help(stdout, usage, summary, options);
 			return 1;
 		}

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "cmd.h"
 #include "io.h"
 #include "utf8.h"
@@ -262,14 +263,8 @@ static int cmp_ids(const void *a, const void *b)
 
 static int add_known(struct inputs *it, size_t *alloc, const struct stat *st)
 {
-	if (it->nknown == *alloc) {
-		size_t cap = *alloc ? *alloc * 2 : 64;
-		struct inputs_id *p = realloc(it->known, cap * sizeof(*p));
-		if (!p)
-			return -1;
-		it->known = p;
-		*alloc = cap;
-	}
+	if (XQ_ALLOC_GROW(it->known, it->nknown + 1, *alloc))
+		return -1;
 	it->known[it->nknown].dev = st->st_dev;
 	it->known[it->nknown].ino = st->st_ino;
 	it->nknown++;
@@ -406,14 +401,8 @@ static int push_dir(struct inputs *it, const char *path, struct xq_diag *d)
 		char *name;
 		if (e->d_name[0] == '.')
 			continue; /* ., .., hidden files and our own temporary files */
-		if (nd.n == alloc) {
-			size_t cap = alloc ? alloc * 2 : 32;
-			char **p = realloc(nd.names, cap * sizeof(*p));
-			if (!p)
-				goto nomem;
-			nd.names = p;
-			alloc = cap;
-		}
+		if (XQ_ALLOC_GROW(nd.names, nd.n + 1, alloc))
+			goto nomem;
 		if (!(name = strdup(e->d_name)))
 			goto nomem;
 		nd.names[nd.n++] = name;
@@ -423,14 +412,8 @@ static int push_dir(struct inputs *it, const char *path, struct xq_diag *d)
 	qsort(nd.names, nd.n, sizeof(*nd.names), cmp_names);
 	if (!(nd.path = strdup(path)))
 		goto nomem;
-	if (it->ndirs == it->dirs_alloc) {
-		size_t cap = it->dirs_alloc ? it->dirs_alloc * 2 : 8;
-		struct inputs_dir *p = realloc(it->dirs, cap * sizeof(*p));
-		if (!p)
-			goto nomem;
-		it->dirs = p;
-		it->dirs_alloc = cap;
-	}
+	if (XQ_ALLOC_GROW(it->dirs, it->ndirs + 1, it->dirs_alloc))
+		goto nomem;
 	it->dirs[it->ndirs++] = nd;
 	return 0;
 nomem:

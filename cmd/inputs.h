@@ -195,7 +195,10 @@ const struct xq_format *format_by_name(const char *name, int write, char *msg, s
  * input_opts_check() after the last one.
  *
  *   INPUT... -r --files0-from --from --input-encoding -j --max-memory
- *   -q -v --progress --color --format (diagnostics) --shard [--rules]
+ *   -q -v --progress --color --format (diagnostics) --shard -h [--rules]
+ *
+ * -h/--help is the last row of `input_options`, so the help a command
+ * prints ends with it whatever the command's own rows.
  */
 struct pool_job;
 
@@ -228,8 +231,8 @@ void input_opts_init(struct input_opts *o);
  * -1 on a bad value (the message in p->err). */
 int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const char *value);
 /*
- * The whole command line: the shared options to `o`, -h/--help (id 'h')
- * printed from `options`, every other option to `take` (0, or -1 with
+ * The whole command line: the shared options to `o`, -h/--help printed
+ * from `options`, every other option to `take` (0, or -1 with
  * the message in p->err).  Returns 0 to run, 1 when the help was shown,
  * -1 on a usage error.  input_opts_check() is the caller's, after its own
  * checks need it.

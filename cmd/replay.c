@@ -51,7 +51,7 @@ static const char summary[] =
 	"of the first game of one input (or of --game N).";
 
 enum { O_PLY = 'p', O_GAME = 'g', O_NOTATION = 'n', O_BOARD = 'b', O_EACH = 'e', O_SVG = 'S',
-       O_FLIP = 'F', O_OUTPUT_FORMAT = 'O', O_FORCE = 'o', O_LABELS = 'L', O_HELP = 'h' };
+       O_FLIP = 'F', O_OUTPUT_FORMAT = 'O', O_FORCE = 'o', O_LABELS = 'L' };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_PLY, 0, "ply", "N", "stop after ply N (0 is the start position)"),
@@ -67,7 +67,6 @@ static const struct opt_spec options[] = {
 	OPT_INCLUDE(rules_options),
 	OPT_INCLUDE(input_options),
 	OPT_INCLUDE(input_encoding_alias),
-	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "cmd.h"
 #include "inputs.h"
 #include "pool.h"
@@ -205,14 +206,8 @@ int report_json(struct xq_buf *b, const struct xq_diag *d, int binary)
 
 int diag_list_add(struct diag_list *l, const struct xq_diag *d)
 {
-	if (l->n == l->alloc) {
-		size_t cap = l->alloc ? l->alloc * 2 : 8;
-		struct xq_diag *p = realloc(l->v, cap * sizeof(*p));
-		if (!p)
-			return XQ_ENOMEM;
-		l->v = p;
-		l->alloc = cap;
-	}
+	if (XQ_ALLOC_GROW(l->v, l->n + 1, l->alloc))
+		return XQ_ENOMEM;
 	l->v[l->n++] = *d;
 	return 0;
 }
@@ -426,9 +421,29 @@ void reporter_summary_close(struct reporter *r, double secs)
 	reporter_flush(r);
 }
 
+void reporter_summary_inputs(struct reporter *r, struct xq_buf *b, uint64_t games)
+{
+	xq_buf_addf(b, ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu",
+		    (unsigned long long)r->files, (unsigned long long)r->skipped_files,
+		    (unsigned long long)r->failed_files, (unsigned long long)games);
+}
+
 struct xq_buf *reporter_summary_text(struct reporter *r)
 {
 	return r->quiet || r->fmt != REPORT_TEXT ? NULL : &r->err;
+}
+
+struct xq_buf *reporter_summary_head(struct reporter *r, uint64_t games)
+{
+	struct xq_buf *b = reporter_summary_text(r);
+
+	if (b) {
+		xq_buf_addf(b, "%s: ", r->command);
+		report_plural(b, games, "game", "games");
+		xq_buf_adds(b, " from ");
+		report_plural(b, r->files, "file", "files");
+	}
+	return b;
 }
 
 void report_plural(struct xq_buf *b, uint64_t n, const char *one, const char *many)

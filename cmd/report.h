@@ -114,9 +114,16 @@ void reporter_flush(struct reporter *r);
  * ends the record and writes it. */
 struct xq_buf *reporter_summary_open(struct reporter *r);
 void reporter_summary_close(struct reporter *r, double secs);
+/* The members about the inputs every NDJSON summary has, in this order:
+ * ,"files":N,"skipped_files":N,"failed_files":N,"games":`games` (the
+ * games as the command counts them). */
+void reporter_summary_inputs(struct reporter *r, struct xq_buf *b, uint64_t games);
 /* The text summary's buffer, or NULL when there is none (-q, or NDJSON);
  * reporter_flush() writes it. */
 struct xq_buf *reporter_summary_text(struct reporter *r);
+/* The same, begun with the line's head "COMMAND: N game(s) from M
+ * file(s)" for the commands that start their summary so. */
+struct xq_buf *reporter_summary_head(struct reporter *r, uint64_t games);
 /* "N error(s): code n, ..." lines for every severity seen. */
 void reporter_counts_text(struct reporter *r, struct xq_buf *b);
 /* "3 files" / "1 file". */

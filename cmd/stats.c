@@ -61,7 +61,7 @@ static const char summary[] =
 	"an opening book.  Broken games are counted, as broken.";
 
 enum { O_BY = 'b', O_TOP = 'n', O_FORMAT = 'F', O_TREE = 'T', O_FEN = 'f', O_MOVES = 'm',
-       O_DEPTH = 'd', O_BOOK = 'B', O_FORCE = 'o', O_ECCO = 'E', O_HELP = 'h' };
+       O_DEPTH = 'd', O_BOOK = 'B', O_FORCE = 'o', O_ECCO = 'E' };
 
 static const struct opt_spec options[] = {
 	OPT_VALUE(O_BY, 0, "by", "KEY", "ecco (the default), opening, player, event, year or a tag name (Red, ECCO, ...)"),
@@ -75,7 +75,6 @@ static const struct opt_spec options[] = {
 	OPT_VALUE(O_BOOK, 0, "book", "OUT", "--tree: also write the tree as an opening book (xqkit-book/1)"),
 	OPT_FLAG(O_FORCE, 0, "force", "replace an existing --book file"),
 	OPT_INCLUDE(input_options),
-	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 
@@ -1288,9 +1287,8 @@ static void print_summary(struct sctx *c, double secs, size_t shown, int stopped
 
 	if (r->fmt == REPORT_NDJSON) {
 		b = reporter_summary_open(r);
-		xq_buf_addf(b, ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"broken_games\":%llu,\"no_result\":%llu",
-			    (unsigned long long)r->files, (unsigned long long)r->skipped_files,
-			    (unsigned long long)r->failed_files, (unsigned long long)c->games,
+		reporter_summary_inputs(r, b, c->games);
+		xq_buf_addf(b, ",\"broken_games\":%llu,\"no_result\":%llu",
 			    (unsigned long long)c->broken, (unsigned long long)c->no_result);
 		if (c->ecco)
 			xq_buf_addf(b, ",\"left_out\":%llu", (unsigned long long)c->left_out);
@@ -1304,12 +1302,8 @@ static void print_summary(struct sctx *c, double secs, size_t shown, int stopped
 		reporter_summary_close(r, secs);
 		return;
 	}
-	if (!(b = reporter_summary_text(r)))
+	if (!(b = reporter_summary_head(r, c->games)))
 		return;
-	xq_buf_adds(b, "stats: ");
-	report_plural(b, c->games, "game", "games");
-	xq_buf_adds(b, " from ");
-	report_plural(b, r->files, "file", "files");
 	xq_buf_addf(b, " (%llu broken, %llu without a result)", (unsigned long long)c->broken,
 		    (unsigned long long)c->no_result);
 	if (c->ecco)

@@ -53,7 +53,7 @@ static const char summary[] =
 	"format is found from the content.  Exit status 1 when an error or a warning\n"
 	"was found.";
 
-enum { O_STRICT = 's', O_REQUIRE = 'R', O_HELP = 'h', O_FAIL_ON = 0x101, O_ECCO };
+enum { O_STRICT = 's', O_REQUIRE = 'R', O_FAIL_ON = 0x101, O_ECCO };
 
 static const struct opt_spec options[] = {
 	OPT_FLAG(O_STRICT, 0, "strict", "notes (resignation, no result, ...) count as errors"),
@@ -63,7 +63,6 @@ static const struct opt_spec options[] = {
 	OPT_INCLUDE(rules_options),
 	OPT_INCLUDE(input_options),
 	OPT_INCLUDE(input_encoding_alias),
-	OPT_FLAG(O_HELP, 'h', "help", "show this help"),
 	OPT_END,
 };
 
@@ -514,9 +513,9 @@ static void print_summary(struct vctx *c, double secs, int stopped)
 	struct xq_buf *b;
 
 	if (r->fmt == REPORT_NDJSON) {
-		xq_buf_addf(reporter_summary_open(r), ",\"files\":%llu,\"skipped_files\":%llu,\"failed_files\":%llu,\"games\":%llu,\"broken_games\":%llu,\"plies\":%llu",
-			    (unsigned long long)r->files, (unsigned long long)r->skipped_files,
-			    (unsigned long long)r->failed_files, (unsigned long long)r->games,
+		b = reporter_summary_open(r);
+		reporter_summary_inputs(r, b, r->games);
+		xq_buf_addf(b, ",\"broken_games\":%llu,\"plies\":%llu",
 			    (unsigned long long)c->broken, (unsigned long long)c->plies);
 		reporter_summary_close(r, secs);
 		return;

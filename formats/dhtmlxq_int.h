@@ -169,6 +169,16 @@ extern const size_t xq_dh_ntags;
 
 /* dhtmlxq_scan.c: the window over the input, decoding, elements */
 int xq_dh_add_cp(struct xq_buf *b, uint32_t cp);
+/*
+ * The next character of a text with "u" escapes, at s[0..n) (n > 0): an
+ * escape is `esc` (a backslash in comments, '%' as JavaScript's escape()
+ * writes), 'u' (or 'U' with `any_case`) and four hexadecimal digits, and a
+ * surrogate pair written as two escapes is one character.  Appends the
+ * escaped character as UTF-8, or the byte s[0] as it is when s holds no
+ * escape of a character; returns how many bytes it took (1, 6 or 12), or
+ * XQ_ENOMEM.
+ */
+int xq_dh_add_u_char(struct xq_buf *out, const char *s, size_t n, char esc, int any_case);
 int xq_dh_excerpt_len(const char *s, size_t len);
 int xq_dh_fill(struct dh_reader *r);
 int xq_dh_name_char(int c);

@@ -104,9 +104,12 @@ static int read_record(struct dh_reader *r, struct xq_game *g, const char *s, si
 	return rc;
 }
 
-/* URL-decoding (%hh, and %uhhhh as JavaScript's escape() writes). */
+/* URL-decoding (%hh, and %uhhhh as JavaScript's escape() writes, a
+ * character beyond U+FFFF as its two surrogates). */
 static int url_decode(struct xq_buf *out, const char *s, size_t len)
 {
+	int k;
+
 	for (size_t i = 0; i < len;) {
 		if (s[i] == '%' && i + 2 < len + 0 && xq_hex_value((unsigned char)s[i + 1]) >= 0 &&
 		    xq_hex_value((unsigned char)s[i + 2]) >= 0) {
@@ -116,16 +119,9 @@ static int url_decode(struct xq_buf *out, const char *s, size_t len)
 			i += 3;
 			continue;
 		}
-		if (s[i] == '%' && i + 5 < len && (s[i + 1] == 'u' || s[i + 1] == 'U')) {
-			long cp = xq_hex4(s + i + 2);
-			if (cp >= 0 && xq_dh_add_cp(out, (uint32_t)cp) == 0) {
-				i += 6;
-				continue;
-			}
-		}
-		if (xq_buf_addc(out, s[i]))
-			return XQ_ENOMEM;
-		i++;
+		if ((k = xq_dh_add_u_char(out, s + i, len - i, '%', 1)) < 0)
+			return k;
+		i += (size_t)k;
 	}
 	return 0;
 }

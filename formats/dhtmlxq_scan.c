@@ -353,6 +353,25 @@ int xq_dh_add_cp(struct xq_buf *b, uint32_t cp)
 	return n ? xq_buf_add(b, u, n) : -1;
 }
 
+static int is_u_escape(const char *s, size_t n, char esc, int any_case)
+{
+	return n >= 6 && s[0] == esc && (s[1] == 'u' || (any_case && s[1] == 'U'));
+}
+
+int xq_dh_add_u_char(struct xq_buf *out, const char *s, size_t n, char esc, int any_case)
+{
+	long cp = is_u_escape(s, n, esc, any_case) ? xq_hex4(s + 2) : -1, lo;
+
+	if (cp >= 0xD800 && cp <= 0xDBFF && is_u_escape(s + 6, n - 6, esc, any_case) &&
+	    (lo = xq_hex4(s + 8)) >= 0xDC00 && lo <= 0xDFFF) {
+		cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+		return xq_dh_add_cp(out, (uint32_t)cp) ? XQ_ENOMEM : 12;
+	}
+	if (cp >= 0 && xq_dh_add_cp(out, (uint32_t)cp) == 0)
+		return 6;
+	return xq_buf_addc(out, s[0]) ? XQ_ENOMEM : 1;
+}
+
 /*
  * Append `s` to `out` with HTML character references decoded and <br> as
  * a newline.  *unknown counts references and tags left as written.
@@ -428,6 +447,8 @@ static int html_decode(struct xq_buf *out, const char *s, size_t len, int *unkno
 /* Comments: "||" is a newline, \uhhhh a character, CRLF a newline. */
 static int comment_decode(struct xq_buf *out, const char *s, size_t len)
 {
+	int k;
+
 	for (size_t i = 0; i < len;) {
 		if (s[i] == '|' && i + 1 < len && s[i + 1] == '|') {
 			if (xq_buf_addc(out, '\n'))
@@ -439,28 +460,9 @@ static int comment_decode(struct xq_buf *out, const char *s, size_t len)
 			i++;
 			continue;
 		}
-		if (s[i] == '\\' && i + 5 < len + 0 && s[i + 1] == 'u') {
-			long cp = xq_hex4(s + i + 2);
-			/* A surrogate pair written as two escapes. */
-			if (cp >= 0xD800 && cp <= 0xDBFF && i + 11 < len && s[i + 6] == '\\' &&
-			    s[i + 7] == 'u') {
-				long lo = xq_hex4(s + i + 8);
-				if (lo >= 0xDC00 && lo <= 0xDFFF) {
-					if (xq_dh_add_cp(out, (uint32_t)(0x10000 + ((cp - 0xD800) << 10) +
-									 (lo - 0xDC00))))
-						return XQ_ENOMEM;
-					i += 12;
-					continue;
-				}
-			}
-			if (cp >= 0 && xq_dh_add_cp(out, (uint32_t)cp) == 0) {
-				i += 6;
-				continue;
-			}
-		}
-		if (xq_buf_addc(out, s[i]))
-			return XQ_ENOMEM;
-		i++;
+		if ((k = xq_dh_add_u_char(out, s + i, len - i, '\\', 0)) < 0)
+			return k;
+		i += (size_t)k;
 	}
 	return 0;
 }

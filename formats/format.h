@@ -268,6 +268,17 @@ int xq_write_report(const struct xq_sink *sink, struct xq_output *o, uint64_t ga
 	;
 int xq_write_start_check(const struct xq_sink *sink, struct xq_output *o,
 			 const struct xq_game *g, const char *format, int as_text);
+/*
+ * xq_write_refuse() is how a writer refuses the options it is opened with
+ * (a notation, an encoding, a version it cannot write): one XQ_D_UNSUPPORTED
+ * error about no game, and XQ_EUNSUPPORTED returned, so its open reads
+ * `return xq_write_refuse(sink, o, "... not %s", name)`.
+ */
+int xq_write_refuse(const struct xq_sink *sink, struct xq_output *o, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
 
 /*
  * What a format cannot hold, said from its caps: xq_write_losses() reports

@@ -735,14 +735,6 @@ static int html_write(void *writer, const struct xq_game *g)
 	return 0;
 }
 
-/* Say why the writer cannot be opened with these options. */
-static int refuse(const struct xq_sink *sink, struct xq_output *o, const char *what,
-		  const char *name)
-{
-	return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR, XQ_D_UNSUPPORTED,
-			       "HTML pages %s, not %s", what, name);
-}
-
 static int html_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
 			    const struct xq_sink *sink)
 {
@@ -754,10 +746,12 @@ static int html_open_writer(void **out, struct xq_output *o, const struct xq_wri
 		opts = &def;
 	n = opts->notation == XQ_NOTATION_AUTO ? XQ_NOTATION_CHINESE : (enum xq_notation)opts->notation;
 	if (n == XQ_NOTATION_SAN)
-		return refuse(sink, o, "show moves in chinese, wxf, iccs, uci or uci1 notation",
-			      xq_notation_name(n));
+		return xq_write_refuse(sink, o,
+				       "HTML pages show moves in chinese, wxf, iccs, uci or uci1 notation, not %s",
+				       xq_notation_name(n));
 	if (opts->encoding != XQ_ENC_UNKNOWN && opts->encoding != XQ_ENC_UTF8)
-		return refuse(sink, o, "are written in utf-8", xq_encoding_name(opts->encoding));
+		return xq_write_refuse(sink, o, "HTML pages are written in utf-8, not %s",
+				       xq_encoding_name(opts->encoding));
 	if (!(w = calloc(1, sizeof(*w))))
 		return XQ_ENOMEM;
 	w->o = o;

@@ -1506,8 +1506,7 @@ static int nd_open_writer(void **out, struct xq_output *o, const struct xq_write
 	struct nd_writer *w;
 
 	if (opts && opts->encoding != XQ_ENC_UNKNOWN && opts->encoding != XQ_ENC_UTF8)
-		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
-				       XQ_D_UNSUPPORTED,
+		return xq_write_refuse(sink, o,
 				       "NDJSON is always UTF-8; it cannot be written in %s",
 				       xq_encoding_name(opts->encoding));
 	w = calloc(1, sizeof(*w));

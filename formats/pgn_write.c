@@ -421,8 +421,7 @@ int xq_pgn_open_writer(void **out, struct xq_output *o, const struct xq_write_op
 		opts = &def;
 	n = opts->notation == XQ_NOTATION_AUTO ? XQ_NOTATION_CHINESE : (enum xq_notation)opts->notation;
 	if (n != XQ_NOTATION_CHINESE && n != XQ_NOTATION_ICCS && n != XQ_NOTATION_WXF)
-		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
-				       XQ_D_UNSUPPORTED,
+		return xq_write_refuse(sink, o,
 				       "PGN move text is written in chinese, iccs or wxf notation, not %s",
 				       xq_notation_name(n));
 	switch (opts->encoding) {
@@ -433,8 +432,7 @@ int xq_pgn_open_writer(void **out, struct xq_output *o, const struct xq_write_op
 	case XQ_ENC_BIG5:
 		break;
 	default:
-		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
-				       XQ_D_UNSUPPORTED,
+		return xq_write_refuse(sink, o,
 				       "PGN is written in utf-8, gbk, gb18030 or big5, not %s",
 				       xq_encoding_name(opts->encoding));
 	}

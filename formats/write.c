@@ -58,6 +58,17 @@ int xq_write_report(const struct xq_sink *sink, struct xq_output *o, uint64_t ga
 	return rc;
 }
 
+int xq_write_refuse(const struct xq_sink *sink, struct xq_output *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	xq_format_vreport(sink, o ? xq_output_name(o) : NULL, 0, NULL, 0, 0, NULL, 0,
+			  XQ_D_UNSUPPORTED, XQ_SEV_ERROR, fmt, ap);
+	va_end(ap);
+	return XQ_EUNSUPPORTED;
+}
+
 int xq_write_start_check(const struct xq_sink *sink, struct xq_output *o,
 			 const struct xq_game *g, const char *format, int as_text)
 {

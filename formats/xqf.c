@@ -1383,13 +1383,11 @@ static int xqf_open_writer(void **out, struct xq_output *o, const struct xq_writ
 	enum xq_encoding enc = opts && opts->encoding ? opts->encoding : XQ_ENC_GB18030;
 
 	if (version != XQ_XQF_VERSION_PLAIN && version != XQ_XQF_VERSION_ENCRYPTED)
-		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
-				       XQ_D_UNSUPPORTED,
+		return xq_write_refuse(sink, o,
 				       "XQF version 0x%02X cannot be written; use 0x0A (10) or 0x12 (18)",
 				       version);
 	if (enc == XQ_ENC_UTF16LE || enc == XQ_ENC_UTF16BE)
-		return xq_write_report(sink, o, 0, 0, XQ_EUNSUPPORTED, XQ_SEV_ERROR,
-				       XQ_D_UNSUPPORTED,
+		return xq_write_refuse(sink, o,
 				       "XQF text cannot be %s; use gbk, gb18030, big5 or utf-8",
 				       xq_encoding_name(enc));
 	w = calloc(1, sizeof(*w));

@@ -61,32 +61,54 @@ static int add_ascii_files(struct xq_buf *out, int flip)
 	return rc ? rc : xq_buf_addc(out, '\n');
 }
 
-int xq_diagram_ascii(struct xq_buf *out, const struct xq_board *b, xq_move last, unsigned flags)
+/* One point of a text board: the piece of `kind` (0: none) between the
+ * last move's marks `l` and `r`, in colour or not. */
+typedef int (*text_point_fn)(struct xq_buf *out, uint8_t kind, char l, char r, int color);
+
+/* The ten ranks of a text board, numbered on both sides, with the line
+ * `river` between the fifth and the sixth: what the ASCII and the Unicode
+ * boards share, each drawing its points with `point`. */
+static int add_text_ranks(struct xq_buf *out, const struct xq_board *b, xq_move last,
+			  unsigned flags, const char *river, text_point_fn point)
 {
 	int flip = (flags & XQ_DIAGRAM_FLIP) != 0, color = (flags & XQ_DIAGRAM_COLOR) != 0;
-	int rc = add_ascii_files(out, flip);
+	int rc = 0;
 
 	for (int row = 0; row < 10 && !rc; row++) {
 		int rank = flip ? row : 9 - row;
 		if (row == 5)
-			rc = xq_buf_adds(out, "  ~~~~~~~~~~ river ~~~~~~~~~~\n");
+			rc = xq_buf_adds(out, river);
 		if (!rc)
 			rc = xq_buf_addf(out, "%d ", rank);
 		for (int col = 0; col < 9 && !rc; col++) {
 			xq_sq sq = display_sq(row, col, flip);
-			uint8_t kind = xq_board_kind(b, sq);
 			char l, r;
 			marks(sq, last, &l, &r);
-			if (color && kind)
-				rc = xq_buf_addf(out, "%c%s%c\033[0m%c", l,
-						 XQ_KIND_SIDE(kind) == XQ_RED ? "\033[31m" : "\033[1m",
-						 letters[kind], r);
-			else
-				rc = xq_buf_addf(out, "%c%c%c", l, letters[kind], r);
+			rc = point(out, xq_board_kind(b, sq), l, r, color);
 		}
 		if (!rc)
 			rc = xq_buf_addf(out, " %d\n", rank);
 	}
+	return rc;
+}
+
+static int ascii_point(struct xq_buf *out, uint8_t kind, char l, char r, int color)
+{
+	if (color && kind)
+		return xq_buf_addf(out, "%c%s%c\033[0m%c", l,
+				   XQ_KIND_SIDE(kind) == XQ_RED ? "\033[31m" : "\033[1m",
+				   letters[kind], r);
+	return xq_buf_addf(out, "%c%c%c", l, letters[kind], r);
+}
+
+int xq_diagram_ascii(struct xq_buf *out, const struct xq_board *b, xq_move last, unsigned flags)
+{
+	int flip = (flags & XQ_DIAGRAM_FLIP) != 0;
+	int rc = add_ascii_files(out, flip);
+
+	if (!rc)
+		rc = add_text_ranks(out, b, last, flags, "  ~~~~~~~~~~ river ~~~~~~~~~~\n",
+				    ascii_point);
 	return rc ? rc : add_ascii_files(out, flip);
 }
 
@@ -111,37 +133,29 @@ static int add_unicode_files(struct xq_buf *out, int top, int flip)
 	return rc ? rc : xq_buf_addc(out, '\n');
 }
 
+static int unicode_point(struct xq_buf *out, uint8_t kind, char l, char r, int color)
+{
+	if (!kind)
+		return xq_buf_addf(out, "%c\xEF\xBC\x8B%c", l, r); /* ＋ */
+	if (color)
+		return xq_buf_addf(out, "%c%s%s\033[0m%c", l,
+				   XQ_KIND_SIDE(kind) == XQ_RED ? "\033[1;31m" : "\033[1m",
+				   glyphs[kind], r);
+	return xq_buf_addf(out, "%c%s%c", l, glyphs[kind], r);
+}
+
 int xq_diagram_unicode(struct xq_buf *out, const struct xq_board *b, xq_move last,
 		       unsigned flags)
 {
-	int flip = (flags & XQ_DIAGRAM_FLIP) != 0, color = (flags & XQ_DIAGRAM_COLOR) != 0;
+	int flip = (flags & XQ_DIAGRAM_FLIP) != 0;
 	int rc = add_unicode_files(out, 1, flip);
 
-	for (int row = 0; row < 10 && !rc; row++) {
-		int rank = flip ? row : 9 - row;
-		if (row == 5)
-			/* 楚 河 over files b and c, 漢 界 over g and h. */
-			rc = xq_buf_adds(out, "       \xE6\xA5\x9A  \xE6\xB2\xB3              "
-					      "\xE6\xBC\xA2  \xE7\x95\x8C\n");
-		if (!rc)
-			rc = xq_buf_addf(out, "%d ", rank);
-		for (int col = 0; col < 9 && !rc; col++) {
-			xq_sq sq = display_sq(row, col, flip);
-			uint8_t kind = xq_board_kind(b, sq);
-			char l, r;
-			marks(sq, last, &l, &r);
-			if (!kind)
-				rc = xq_buf_addf(out, "%c\xEF\xBC\x8B%c", l, r); /* ＋ */
-			else if (color)
-				rc = xq_buf_addf(out, "%c%s%s\033[0m%c", l,
-						 XQ_KIND_SIDE(kind) == XQ_RED ? "\033[1;31m" : "\033[1m",
-						 glyphs[kind], r);
-			else
-				rc = xq_buf_addf(out, "%c%s%c", l, glyphs[kind], r);
-		}
-		if (!rc)
-			rc = xq_buf_addf(out, " %d\n", rank);
-	}
+	/* 楚 河 over files b and c, 漢 界 over g and h. */
+	if (!rc)
+		rc = add_text_ranks(out, b, last, flags,
+				    "       \xE6\xA5\x9A  \xE6\xB2\xB3              "
+				    "\xE6\xBC\xA2  \xE7\x95\x8C\n",
+				    unicode_point);
 	return rc ? rc : add_unicode_files(out, 0, flip);
 }
 

@@ -595,6 +595,22 @@ static void url_encoded_record_is_decoded(void **state)
 	release_games(g, n);
 }
 
+static void url_encoded_character_beyond_the_bmp_is_read_from_its_two_surrogates(void **state)
+{
+	static struct collected c;
+	struct xq_game g[MAX_GAMES];
+	int n;
+
+	(void)state;
+	/* JavaScript's escape() writes U+1F600 U+70AE as %uD83D%uDE00%u70AE. */
+	n = READ("<a href=\"view.htm?%5BDhtmlXQ%5D%5BDhtmlXQ_title%5D%uD83D%uDE00%u70AE%5B%2FDhtmlXQ_title%5D"
+		 "%5BDhtmlXQ_movelist%5D7747%5B/DhtmlXQ_movelist%5D%5B%2FDhtmlXQ%5D\">x</a>",
+		 g, &c);
+	assert_int_equal(n, 1);
+	assert_string_equal(xq_game_tag(&g[0], "Title"), "\xF0\x9F\x98\x80\xE7\x82\xAE");
+	release_games(g, n);
+}
+
 static void elements_without_a_wrapper_form_records(void **state)
 {
 	static struct collected c;
@@ -1351,6 +1367,7 @@ int main(void)
 		cmocka_unit_test(many_records_in_one_file_are_numbered),
 		cmocka_unit_test(records_in_html_are_found_and_references_decoded),
 		cmocka_unit_test(url_encoded_record_is_decoded),
+		cmocka_unit_test(url_encoded_character_beyond_the_bmp_is_read_from_its_two_surrogates),
 		cmocka_unit_test(elements_without_a_wrapper_form_records),
 		cmocka_unit_test(text_between_elements_is_reported),
 		cmocka_unit_test(mismatched_closing_tag_is_noted),
