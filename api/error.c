@@ -45,6 +45,13 @@ const char *xq_diagnostic_code(const xq_diagnostic *d)
 	return xq_diag_code_name(d_of(d)->code);
 }
 
+const char *xq_diagnostic_code_name(int index)
+{
+	if (index < 0 || index >= XQ_D_CODE_COUNT)
+		return NULL;
+	return xq_diag_code_name((enum xq_diag_code)index);
+}
+
 const char *xq_diagnostic_message(const xq_diagnostic *d)
 {
 	return d_of(d)->msg;

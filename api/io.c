@@ -7,6 +7,8 @@
 #include "internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +103,54 @@ int xq_format_info(size_t i, const char **name, const char **description, unsign
 			*caps = xq_formats[k]->caps & (XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_MULTI |
 						       XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS |
 						       XQ_FORMAT_BINARY);
+		return 0;
+	}
+	return XQ_ENOTFOUND;
+}
+
+/* ---- the cancel flag ---------------------------------------------------- */
+
+struct xq_cancel {
+	atomic_int flag;
+};
+
+#if ATOMIC_INT_LOCK_FREE != 2
+#error "xq_cancel_set() is safe in a signal handler only with a lock-free atomic_int"
+#endif
+
+xq_cancel *xq_cancel_new(void)
+{
+	xq_cancel *c = malloc(sizeof(*c));
+
+	if (c)
+		atomic_init(&c->flag, 0);
+	return c;
+}
+
+void xq_cancel_set(xq_cancel *c)
+{
+	atomic_store(&c->flag, 1);
+}
+
+int xq_cancel_is_set(const xq_cancel *c)
+{
+	return atomic_load(&c->flag) != 0;
+}
+
+void xq_cancel_free(xq_cancel *c)
+{
+	free(c);
+}
+
+int xq_format_names(size_t i, const char **extensions, const char **aliases)
+{
+	for (size_t k = 0; xq_formats[k]; k++) {
+		if (k != i)
+			continue;
+		if (extensions)
+			*extensions = xq_formats[k]->extensions ? xq_formats[k]->extensions : "";
+		if (aliases)
+			*aliases = xq_formats[k]->aliases ? xq_formats[k]->aliases : "";
 		return 0;
 	}
 	return XQ_ENOTFOUND;
@@ -244,6 +294,8 @@ int xq_reader_open(xq_reader **out, const char *path, const xq_read_options *opt
 		xq_reader_close(rd);
 		return rc;
 	}
+	if (opts && opts->size > offsetof(xq_read_options, cancel) && opts->cancel)
+		xq_input_set_cancel(rd->in, &opts->cancel->flag);
 	if ((rc = reader_start(rd, (path[0] == '-' && !path[1]) ? NULL : path, opts)) != 0) {
 		xq_reader_close(rd);
 		return rc;

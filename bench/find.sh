@@ -35,15 +35,7 @@ done
 # The folder of XQF files.
 mkdir -p "$work/xqf"
 find "$corpus" -type f \( -name '*.xqf' -o -name '*.XQF' \) | sort > "$work/xqf-files"
-k=0
-while [ $k -lt "${COPIES:-40}" ]; do
-	n=0
-	while IFS= read -r f; do
-		n=$((n + 1))
-		cp "$f" "$work/xqf/$k-$n.xqf"
-	done < "$work/xqf-files"
-	k=$((k + 1))
-done
+copies_of "$work/xqf-files" "$work/xqf" "${COPIES:-40}"
 
 # bench NAME INPUT
 bench() {

@@ -72,3 +72,18 @@ repeat_games() {
 		}
 	}' > "$4"
 }
+
+# copies_of LIST OUT COPIES: each file listed in LIST (a path a line)
+# copied COPIES times into the folder OUT, as K-N.EXT (copy K of file N):
+# a folder of thousands of small files from the corpus's few hundred.
+copies_of() {
+	_k=1
+	while [ "$_k" -le "$3" ]; do
+		_n=0
+		while IFS= read -r _f; do
+			_n=$((_n + 1))
+			cp "$_f" "$2/$_k-$_n.${_f##*.}"
+		done < "$1"
+		_k=$((_k + 1))
+	done
+}

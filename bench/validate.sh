@@ -9,21 +9,30 @@
 # collection of many files is read file by file on the threads; one big
 # file is cut into chunks of games read on the threads.
 #
-# Usage: bench/validate.sh [RUNS] [DIR|FILE|big]
+# Usage: bench/validate.sh [RUNS] [DIR|FILE|big|many]
 #   default: 5 runs over ../shared/corpus (or $XQ_SHARED/corpus)
 #   big:     one PGN file of SIZE_MB megabytes (default 55) made of the
 #            corpus's UTF-8 PGN files, repeated (kept in BENCH_DIR if set)
+#   many:    a folder of thousands of small XQF files: the corpus's XQF
+#            files, COPIES times (default 20) under other names
+#   COMMAND: another command over the same input, e.g.
+#            COMMAND="convert -t ndjson" (its output is thrown away) or
+#            COMMAND=stats; its words come before -r -q -j N
 set -eu
 runs=${1:-5}
 dir=${2:-${XQ_SHARED:-../shared}/corpus}
 xqkit=${XQKIT:-./xqkit}
+command=${COMMAND:-validate}
 [ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
-if [ "$dir" = big ]; then
+. bench/lib.sh
+if [ "$dir" = big ] || [ "$dir" = many ]; then
 	corpus=${XQ_SHARED:-../shared}/corpus
 	[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 	work=${BENCH_DIR:-$(mktemp -d)}
 	mkdir -p "$work"
 	[ -n "${BENCH_DIR:-}" ] || trap 'rm -rf "$work"' EXIT
+fi
+if [ "$dir" = big ]; then
 	dir=$work/big.pgn
 	"$xqkit" validate -r -q --format ndjson "$corpus" 2>/dev/null |
 		grep '"format":"pgn"' | grep '"encoding":"utf-8"' |
@@ -33,10 +42,17 @@ if [ "$dir" = big ]; then
 	while [ "$(wc -c < "$dir")" -lt $((${SIZE_MB:-55} * 1000000)) ]; do
 		cat "$work/one.pgn" >> "$dir"
 	done
+elif [ "$dir" = many ]; then
+	dir=$work/many
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	"$xqkit" validate -r -q --format ndjson "$corpus" 2>/dev/null |
+		grep '"format":"xqf"' | sed 's/.*"file":"\([^"]*\)".*/\1/' |
+		awk '!seen[$0]++' > "$work/xqf-files"
+	[ -s "$work/xqf-files" ] || { echo "no XQF file in $corpus" >&2; exit 3; }
+	copies_of "$work/xqf-files" "$dir" "${COPIES:-20}"
 fi
 [ -e "$dir" ] || { echo "no input at $dir (give DIR or FILE, or set XQ_SHARED)" >&2; exit 3; }
-
-. bench/lib.sh
 
 summary=$("$xqkit" validate -r --format ndjson "$dir" | tail -1) || true
 games=$(echo "$summary" | sed -n 's/.*"games":\([0-9]*\).*/\1/p')
@@ -49,13 +65,13 @@ t1=$(mktemp) t2=$(mktemp)
 trap 'rm -f "$t1" "$t2"; [ -n "${work:-}" ] && [ -z "${BENCH_DIR:-}" ] && rm -rf "$work"; :' EXIT
 i=0
 while [ $i -lt "$runs" ]; do
-	measure "$t1" "$xqkit" validate -r -q -j 1 "$dir"
-	measure "$t2" "$xqkit" validate -r -q -j 2 "$dir"
+	measure "$t1" "$xqkit" $command -r -q -j 1 "$dir"
+	measure "$t2" "$xqkit" $command -r -q -j 2 "$dir"
 	i=$((i + 1))
 done
 set -- $(report "$t1") $(report "$t2")
 if [ -f "$dir" ]; then what="one file"; else what="collection"; fi
-echo "$what: $dir ($files files, $games games, $plies plies, $bytes bytes on disk)"
+echo "$command, $what: $dir ($files files, $games games, $plies plies, $bytes bytes on disk)"
 awk -v a="$1" -v ac="$2" -v ar="$3" -v b="$4" -v bc="$5" -v br="$6" -v g="$games" -v r="$runs" \
 	-v c="$(getconf _NPROCESSORS_ONLN)" 'BEGIN {
 	if (a <= 0 || b <= 0) { print "  too short to time (0.01 s): give a bigger input"; exit }

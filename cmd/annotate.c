@@ -712,11 +712,14 @@ static void say_how_it_ended(struct actx *c, int early, int cut)
 static int run(struct actx *c)
 {
 	/* Games, not files, are what the threads share: every input that can
-	 * be cut is cut into chunks of one game. */
+	 * be cut is cut into chunks of one game, and the games of one that
+	 * cannot (a CBL library, a page of DhtmlXQ records) are analysed by
+	 * every worker. */
 	struct pool_config cfg = {.worker_init = worker_init, .worker_fini = worker_fini,
 				  .process = annotate_process, .emit = annotate_emit, .ctx = c,
 				  .job_data = sizeof(struct ajob),
-				  .split_min = 1, .chunk_games = 1, .chunk_bytes = 1};
+				  .split_min = 1, .chunk_games = 1, .chunk_bytes = 1,
+				  .share_process = 1};
 	int rc, early, cut;
 
 	rc = input_opts_run(&c->in, &c->inputs, &cfg);

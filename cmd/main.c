@@ -10,10 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
 #include "cmd.h"
-#include "format.h"
 #include "report.h"
+#include <xq/io.h>
 
 #ifndef XQ_VERSION
 #define XQ_VERSION "0.0.0"
@@ -73,39 +72,31 @@ static void print_overview(FILE *f)
  * with it, how many games a file holds, its extensions. */
 static int print_formats(void)
 {
-	struct xq_buf b = XQ_BUF_INIT;
+	const char *name, *description, *extensions, *aliases;
+	unsigned caps;
 	int w = 14; /* the extensions column: as wide as the longest list */
-	int aliases = 0;
+	int others = 0;
 
-	for (size_t i = 0; xq_formats[i]; i++)
-		if (xq_formats[i]->extensions && (int)strlen(xq_formats[i]->extensions) > w)
-			w = (int)strlen(xq_formats[i]->extensions);
-	xq_buf_addf(&b, "formats (the names -t, --to and --from take; the input's format is found\n"
-			"from its content, its extension breaking ties):\n\n"
-			"  name     read  write  games  %-*s description\n", w, "extensions");
-	for (size_t i = 0; xq_formats[i]; i++) {
-		const struct xq_format *f = xq_formats[i];
-		xq_buf_addf(&b, "  %-8s %-5s %-6s %-6s %-*s %s\n", f->name,
-			    (f->caps & XQ_CAP_READ) ? "yes" : "no", (f->caps & XQ_CAP_WRITE) ? "yes" : "no",
-			    (f->caps & XQ_CAP_MULTI) ? "many" : "one", w,
-			    f->extensions ? f->extensions : "", f->description ? f->description : "");
+	for (size_t i = 0; xq_format_names(i, &extensions, NULL) == 0; i++)
+		if ((int)strlen(extensions) > w)
+			w = (int)strlen(extensions);
+	printf("formats (the names -t, --to and --from take; the input's format is found\n"
+	       "from its content, its extension breaking ties):\n\n"
+	       "  name     read  write  games  %-*s description\n", w, "extensions");
+	for (size_t i = 0; xq_format_info(i, &name, &description, &caps) == 0; i++) {
+		xq_format_names(i, &extensions, NULL);
+		printf("  %-8s %-5s %-6s %-6s %-*s %s\n", name, (caps & XQ_FORMAT_READS) ? "yes" : "no",
+		       (caps & XQ_FORMAT_WRITES) ? "yes" : "no", (caps & XQ_FORMAT_MULTI) ? "many" : "one", w,
+		       extensions, description ? description : "");
 	}
 	/* The other names a format answers to, as -t, --to and --from take them. */
-	for (size_t i = 0; xq_formats[i]; i++)
-		if (xq_formats[i]->aliases && *xq_formats[i]->aliases)
-			xq_buf_addf(&b, "%s%s for %s", aliases++ ? "; " : "\nOther names: ",
-				    xq_formats[i]->aliases, xq_formats[i]->name);
-	if (aliases)
-		xq_buf_adds(&b, ".\n");
-	xq_buf_adds(&b, "\nA format that holds one game per file is written with -o DIR/ when there\n"
-			"are several games.  See xqkit-convert(1).\n");
-	if (xq_buf_error(&b)) {
-		xq_buf_release(&b);
-		cmd_error("out of memory");
-		return XQ_EXIT_IO;
-	}
-	fwrite(b.ptr, 1, b.len, stdout);
-	xq_buf_release(&b);
+	for (size_t i = 0; xq_format_info(i, &name, NULL, NULL) == 0; i++)
+		if (xq_format_names(i, NULL, &aliases) == 0 && *aliases)
+			printf("%s%s for %s", others++ ? "; " : "\nOther names: ", aliases, name);
+	if (others)
+		printf(".\n");
+	printf("\nA format that holds one game per file is written with -o DIR/ when there\n"
+	       "are several games.  See xqkit-convert(1).\n");
 	return XQ_EXIT_OK;
 }
 

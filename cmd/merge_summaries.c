@@ -16,14 +16,14 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
 #include "cmd.h"
-#include "diag.h"
 #include "opt.h"
 #include "report.h"
+#include <xq/error.h>
 
 /* A summary record is a few hundred bytes; a longer line is something
  * else (a game) and is skipped unread. */
@@ -315,13 +315,13 @@ static int merge(struct jval *into, struct jval *from, const char **why, const c
 static int code_rank(const char *key)
 {
 	size_t n = strlen(key);
+	const char *name;
+	int i;
 
-	for (int i = 0; i < XQ_D_CODE_COUNT; i++) {
-		const char *name = xq_diag_code_name((enum xq_diag_code)i);
-		if (name && n == strlen(name) + 2 && !memcmp(key + 1, name, n - 2))
+	for (i = 0; (name = xq_diagnostic_code_name(i)) != NULL; i++)
+		if (n == strlen(name) + 2 && !memcmp(key + 1, name, n - 2))
 			return i;
-	}
-	return XQ_D_CODE_COUNT;
+	return i;
 }
 
 static int by_code(const void *a, const void *b)
@@ -330,23 +330,23 @@ static int by_code(const void *a, const void *b)
 	return (ra > rb) - (ra < rb);
 }
 
-static void write_value(struct xq_buf *b, struct jval *v)
+static void write_value(FILE *out, struct jval *v)
 {
 	switch (v->kind) {
-	case J_COUNT: xq_buf_addf(b, "%llu", (unsigned long long)v->count); break;
-	case J_TIME: xq_buf_addf(b, "%.3f", v->time); break;
-	case J_BOOL: xq_buf_adds(b, v->truth ? "true" : "false"); break;
-	case J_OTHER: xq_buf_adds(b, v->text); break;
+	case J_COUNT: fprintf(out, "%llu", (unsigned long long)v->count); break;
+	case J_TIME: fprintf(out, "%.3f", v->time); break;
+	case J_BOOL: fputs(v->truth ? "true" : "false", out); break;
+	case J_OTHER: fputs(v->text, out); break;
 	case J_OBJECT:
-		xq_buf_addc(b, '{');
+		putc('{', out);
 		for (size_t i = 0; i < v->nkids; i++) {
 			struct jval *m = &v->kids[i];
 			if (m->kind == J_OBJECT && !strcmp(m->key, "\"codes\""))
 				qsort(m->kids, m->nkids, sizeof(*m->kids), by_code);
-			xq_buf_addf(b, "%s%s:", i ? "," : "", m->key);
-			write_value(b, m);
+			fprintf(out, "%s%s:", i ? "," : "", m->key);
+			write_value(out, m);
 		}
-		xq_buf_addc(b, '}');
+		putc('}', out);
 		break;
 	}
 }
@@ -407,12 +407,32 @@ static void take_line(struct merger *mg, const char *name, uint64_t lineno, cons
 	jval_release(&rec);
 }
 
+/* The line being read: its bytes, not NUL-terminated. */
+struct line {
+	char *ptr;
+	size_t len, cap;
+};
+
+static int line_add(struct line *l, char c)
+{
+	if (l->len == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+		char *p = realloc(l->ptr, cap);
+		if (!p)
+			return -1;
+		l->ptr = p;
+		l->cap = cap;
+	}
+	l->ptr[l->len++] = c;
+	return 0;
+}
+
 /* Every line of `name` (`-`: standard input).  0, or -1 after saying why. */
 static int take_file(struct merger *mg, const char *name)
 {
 	int is_stdin = !strcmp(name, "-");
 	FILE *f = is_stdin ? stdin : fopen(name, "rb");
-	struct xq_buf line = XQ_BUF_INIT;
+	struct line line = {NULL, 0, 0};
 	uint64_t lineno = 0;
 	int c, too_long = 0, rc = 0;
 
@@ -426,8 +446,8 @@ static int take_file(struct merger *mg, const char *name)
 		if (c == EOF || c == '\n') {
 			lineno++;
 			if (!too_long)
-				take_line(mg, name, lineno, line.ptr, line.len);
-			xq_buf_reset(&line);
+				take_line(mg, name, lineno, line.ptr ? line.ptr : "", line.len);
+			line.len = 0;
 			too_long = 0;
 			if (c == EOF)
 				break;
@@ -437,10 +457,10 @@ static int take_file(struct merger *mg, const char *name)
 			continue;
 		if (line.len >= LINE_MAX_BYTES) {
 			too_long = 1; /* not a summary: skipped to its end */
-			xq_buf_reset(&line);
+			line.len = 0;
 			continue;
 		}
-		if (xq_buf_addc(&line, (char)c)) {
+		if (line_add(&line, (char)c)) {
 			cmd_error("out of memory");
 			rc = -1;
 			break;
@@ -450,7 +470,7 @@ static int take_file(struct merger *mg, const char *name)
 		cmd_error("cannot read '%s': %s", name, strerror(errno));
 		rc = -1;
 	}
-	xq_buf_release(&line);
+	free(line.ptr);
 	if (!is_stdin)
 		fclose(f);
 	return rc;
@@ -474,7 +494,6 @@ int cmd_merge_summaries(int argc, char **argv)
 {
 	struct opt_parser p;
 	struct merger mg;
-	struct xq_buf out = XQ_BUF_INIT;
 	const char *value;
 	int id, rc;
 
@@ -508,11 +527,13 @@ int cmd_merge_summaries(int argc, char **argv)
 		mg.status = XQ_EXIT_INVALID;
 	}
 	if (mg.status == XQ_EXIT_OK) {
-		write_value(&out, &mg.all);
-		xq_buf_addc(&out, '\n');
-		report_flush_out(&out);
+		write_value(stdout, &mg.all);
+		putchar('\n');
+		/* A whole record reaches a pipe at once, as report_flush_out()
+		 * writes them. */
+		if (report_stdout_is_pipe())
+			fflush(stdout);
 	}
-	xq_buf_release(&out);
 	jval_release(&mg.all);
 	return mg.status;
 }

@@ -10,15 +10,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "board.h"
-#include "buf.h"
 #include "cmd.h"
-#include "diag.h"
-#include "movegen.h"
 #include "opt.h"
+#include <xq/position.h>
 
 static const char usage[] =
 	"xqkit perft [--fen FEN] [--divide] [-j THREADS] [--format text|ndjson] DEPTH\n"
@@ -49,71 +47,88 @@ static const struct opt_spec options[] = {
 
 #define MAX_DEPTH 20
 
+/* A move's ICCS name ("h2e2"), from its squares alone. */
+static void move_name(xq_move_code m, char out[5])
+{
+	int from = XQ_MOVE_CODE_FROM(m), to = XQ_MOVE_CODE_TO(m);
+
+	out[0] = (char)('a' + XQ_SQUARE_FILE(from));
+	out[1] = (char)('0' + XQ_SQUARE_RANK(from));
+	out[2] = (char)('a' + XQ_SQUARE_FILE(to));
+	out[3] = (char)('0' + XQ_SQUARE_RANK(to));
+	out[4] = '\0';
+}
+
 struct item {
-	uint8_t root;  /* index into the root move list */
-	xq_move reply; /* 0: count below the root move itself */
+	uint8_t root;       /* index into the root move list */
+	xq_move_code reply; /* 0: count below the root move itself */
 	uint64_t count;
 };
 
 struct job {
-	struct xq_board board;
+	const xq_position *start;
 	int depth;
-	xq_move roots[XQ_MAX_MOVES];
+	xq_move_code roots[XQ_MOVES_MAX];
 	int nroots;
 	struct item *items;
 	int nitems;
 	atomic_int next;
+	atomic_int nomem; /* a copy of the position could not be made */
 };
 
+/* Each item on a copy of the start position: counting below it allocates
+ * nothing. */
 static void *worker(void *arg)
 {
 	struct job *j = arg;
-	struct xq_board b = j->board;
 
 	for (;;) {
 		int i = atomic_fetch_add(&j->next, 1);
 		struct item *it;
-		struct xq_undo u1, u2;
+		xq_position *p;
 		if (i >= j->nitems)
 			break;
 		it = &j->items[i];
-		xq_board_make(&b, j->roots[it->root], &u1);
-		if (it->reply) {
-			xq_board_make(&b, it->reply, &u2);
-			it->count = xq_perft(&b, j->depth - 2);
-			xq_board_unmake(&b, it->reply, &u2);
-		} else {
-			it->count = xq_perft(&b, j->depth - 1);
+		if (!(p = xq_position_dup(j->start))) {
+			atomic_store(&j->nomem, 1);
+			break;
 		}
-		xq_board_unmake(&b, j->roots[it->root], &u1);
+		xq_position_play(p, j->roots[it->root]);
+		if (it->reply) {
+			xq_position_play(p, it->reply);
+			it->count = xq_position_perft(p, j->depth - 2);
+		} else {
+			it->count = xq_position_perft(p, j->depth - 1);
+		}
+		xq_position_free(p);
 	}
 	return NULL;
 }
 
 /*
- * Count `depth` plies from `b` on `threads` threads; per-root counts go to
- * `per_root` (indexed like `roots`, which receives the sorted root moves)
- * when not NULL.  Returns 0, or -1 when memory or threads fail.
+ * Count `depth` plies from `start` on `threads` threads; per-root counts go
+ * to `per_root` (indexed like `roots`, which receives the sorted root
+ * moves) when not NULL.  Returns 0, or -1 when memory or threads fail.
  */
-static int count_tree(const struct xq_board *b, int depth, int threads, uint64_t *total,
-		      xq_move *roots, uint64_t *per_root, int *nroots)
+static int count_tree(const xq_position *start, int depth, int threads, uint64_t *total,
+		      xq_move_code *roots, uint64_t *per_root, int *nroots)
 {
 	struct job j;
 	pthread_t tid[64];
 	int started = 0, rc = 0;
 
 	memset(&j, 0, sizeof(j));
-	j.board = *b;
+	j.start = start;
 	j.depth = depth;
-	j.nroots = xq_gen_legal(&j.board, j.roots);
+	j.nroots = xq_position_legal_moves(start, j.roots);
 	/* Sort root moves by their ICCS text so --divide output is stable. */
 	for (int a = 1; a < j.nroots; a++) {
-		xq_move m = j.roots[a];
+		xq_move_code m = j.roots[a];
 		char ma[5], mb[5];
 		int c = a;
-		xq_move_name(m, ma);
+		move_name(m, ma);
 		while (c > 0) {
-			xq_move_name(j.roots[c - 1], mb);
+			move_name(j.roots[c - 1], mb);
 			if (strcmp(mb, ma) <= 0)
 				break;
 			j.roots[c] = j.roots[c - 1];
@@ -135,24 +150,29 @@ static int count_tree(const struct xq_board *b, int depth, int threads, uint64_t
 	}
 
 	/* Work items: (root, reply) pairs from depth 3, root moves at depth 2. */
-	j.items = calloc((size_t)j.nroots * XQ_MAX_MOVES + 1, sizeof(*j.items));
+	j.items = calloc((size_t)j.nroots * XQ_MOVES_MAX + 1, sizeof(*j.items));
 	if (!j.items)
 		return -1;
 	for (int r = 0; r < j.nroots; r++) {
-		struct xq_undo u;
-		xq_move replies[XQ_MAX_MOVES];
+		xq_move_code replies[XQ_MOVES_MAX];
+		xq_position *p;
 		int n;
 		if (depth == 2) {
 			j.items[j.nitems++] = (struct item){(uint8_t)r, 0, 0};
 			continue;
 		}
-		xq_board_make(&j.board, j.roots[r], &u);
-		n = xq_gen_legal(&j.board, replies);
-		xq_board_unmake(&j.board, j.roots[r], &u);
+		if (!(p = xq_position_dup(start))) {
+			free(j.items);
+			return -1;
+		}
+		xq_position_play(p, j.roots[r]);
+		n = xq_position_legal_moves(p, replies);
+		xq_position_free(p);
 		for (int i = 0; i < n; i++)
 			j.items[j.nitems++] = (struct item){(uint8_t)r, replies[i], 0};
 	}
 	atomic_init(&j.next, 0);
+	atomic_init(&j.nomem, 0);
 	if (threads > 64)
 		threads = 64;
 	for (int t = 1; t < threads; t++) {
@@ -163,6 +183,8 @@ static int count_tree(const struct xq_board *b, int depth, int threads, uint64_t
 	worker(&j);
 	for (int t = 1; t <= started; t++)
 		pthread_join(tid[t], NULL);
+	if (atomic_load(&j.nomem))
+		rc = -1;
 	for (int i = 0; i < j.nitems; i++) {
 		*total += j.items[i].count;
 		if (per_root)
@@ -172,47 +194,93 @@ static int count_tree(const struct xq_board *b, int depth, int threads, uint64_t
 	return rc;
 }
 
-static void print_json_result(int depth, uint64_t nodes, double secs, int threads, const char *fen,
-			      const xq_move *roots, const uint64_t *per_root, int nroots)
+/* The length of the one UTF-8 character at the start of s[0..len), as
+ * RFC 3629 allows it, or 0. */
+static size_t utf8_char(const unsigned char *s, size_t len)
 {
-	struct xq_buf b = XQ_BUF_INIT;
+	size_t n = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : 2;
+	uint32_t c = s[0] & (0x7Fu >> n);
 
-	xq_buf_addf(&b, "{\"depth\":%d,\"nodes\":%llu,\"seconds\":%.6f,\"nps\":%.0f,\"threads\":%d,\"fen\":",
-		    depth, (unsigned long long)nodes, secs, secs > 0 ? (double)nodes / secs : 0.0,
-		    threads);
-	xq_buf_add_json_string(&b, fen, strlen(fen));
-	if (per_root) {
-		xq_buf_adds(&b, ",\"divide\":{");
-		for (int i = 0; i < nroots; i++) {
-			char name[5];
-			xq_move_name(roots[i], name);
-			xq_buf_addf(&b, "%s\"%s\":%llu", i ? "," : "", name,
-				    (unsigned long long)per_root[i]);
-		}
-		xq_buf_addc(&b, '}');
+	if (s[0] < 0xC2 || s[0] > 0xF4 || len < n)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3Fu);
 	}
-	xq_buf_adds(&b, "}\n");
-	if (xq_buf_error(&b))
-		cmd_error("out of memory");
-	else
-		fwrite(b.ptr, 1, b.len, stdout);
-	xq_buf_release(&b);
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10FFFF)) || (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	return n;
 }
 
-static int run_one(const struct xq_board *b, int depth, int threads, int divide, int json)
+/* `s` as a JSON string on stdout, as xqkit writes every string: valid
+ * UTF-8 whatever `s` holds (a byte that is not UTF-8 is U+FFFD). */
+static void print_json_string(const char *s)
 {
-	xq_move roots[XQ_MAX_MOVES];
-	uint64_t per_root[XQ_MAX_MOVES], total;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strlen(s);
+
+	putchar('"');
+	for (size_t i = 0; i < len;) {
+		size_t n;
+		if (u[i] >= 0x80) {
+			n = utf8_char(u + i, len - i);
+			if (n)
+				fwrite(u + i, 1, n, stdout);
+			else
+				fputs("\xEF\xBF\xBD", stdout);
+			i += n ? n : 1;
+			continue;
+		}
+		if (u[i] == '"' || u[i] == '\\')
+			printf("\\%c", u[i]);
+		else if (u[i] < 0x20 || u[i] == 0x7f) {
+			const char *e = u[i] == '\n' ? "\\n" : u[i] == '\r' ? "\\r" : u[i] == '\t' ? "\\t" :
+					u[i] == '\b' ? "\\b" : u[i] == '\f' ? "\\f" : NULL;
+			if (e)
+				fputs(e, stdout);
+			else
+				printf("\\u%04x", u[i]);
+		}
+		else
+			putchar(u[i]);
+		i++;
+	}
+	putchar('"');
+}
+
+static void print_json_result(int depth, uint64_t nodes, double secs, int threads, const char *fen,
+			      const xq_move_code *roots, const uint64_t *per_root, int nroots)
+{
+	printf("{\"depth\":%d,\"nodes\":%llu,\"seconds\":%.6f,\"nps\":%.0f,\"threads\":%d,\"fen\":",
+	       depth, (unsigned long long)nodes, secs, secs > 0 ? (double)nodes / secs : 0.0, threads);
+	print_json_string(fen);
+	if (per_root) {
+		printf(",\"divide\":{");
+		for (int i = 0; i < nroots; i++) {
+			char name[5];
+			move_name(roots[i], name);
+			printf("%s\"%s\":%llu", i ? "," : "", name, (unsigned long long)per_root[i]);
+		}
+		putchar('}');
+	}
+	printf("}\n");
+}
+
+static int run_one(const xq_position *p, int depth, int threads, int divide, int json)
+{
+	xq_move_code roots[XQ_MOVES_MAX];
+	uint64_t per_root[XQ_MOVES_MAX], total;
 	int nroots = 0;
 	double t0 = cmd_now(), secs;
-	char fen[XQ_FEN_MAX];
+	char fen[XQ_FEN_SIZE];
 
-	if (count_tree(b, depth, threads, &total, roots, divide ? per_root : NULL, &nroots)) {
+	if (count_tree(p, depth, threads, &total, roots, divide ? per_root : NULL, &nroots)) {
 		cmd_error("out of memory");
 		return XQ_EXIT_IO;
 	}
 	secs = cmd_now() - t0;
-	xq_board_to_fen(b, fen, sizeof(fen));
+	xq_position_fen(p, fen, sizeof(fen));
 	if (json) {
 		print_json_result(depth, total, secs, threads, fen, roots, divide ? per_root : NULL,
 				  nroots);
@@ -221,7 +289,7 @@ static int run_one(const struct xq_board *b, int depth, int threads, int divide,
 	if (divide) {
 		for (int i = 0; i < nroots; i++) {
 			char name[5];
-			xq_move_name(roots[i], name);
+			move_name(roots[i], name);
 			printf("%s: %llu\n", name, (unsigned long long)per_root[i]);
 		}
 		printf("\n");
@@ -275,17 +343,22 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 	int rows = 0, skipped = 0, mismatches = 0, bad = 0;
 	uint64_t leaves = 0;
 	double t0 = cmd_now();
+	xq_position *p;
 
 	if (!f) {
 		cmd_error("cannot open '%s': %s", path, strerror(errno));
+		return XQ_EXIT_IO;
+	}
+	if (!(p = xq_position_new())) {
+		cmd_error("out of memory");
+		if (f != stdin)
+			fclose(f);
 		return XQ_EXIT_IO;
 	}
 	while ((got = getline(&line, &cap, f)) > 0) {
 		char *fields[8];
 		int nf, depth;
 		uint64_t expect, total;
-		struct xq_board b;
-		struct xq_diag d;
 		double r0;
 
 		lineno++;
@@ -312,10 +385,10 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 			bad++;
 			continue;
 		}
-		xq_diag_init(&d);
-		if (xq_board_from_fen(&b, fields[1], strlen(fields[1]), 0, &d)) {
+		if (xq_position_set_fen(p, fields[1])) {
+			const xq_diagnostic *d = xq_position_error(p);
 			fprintf(stderr, "%s:%lu: error: %s: bad FEN at column %llu: %s\n", path, lineno,
-				fields[0], (unsigned long long)d.place.col, d.msg);
+				fields[0], (unsigned long long)xq_diagnostic_column(d), xq_diagnostic_message(d));
 			bad++;
 			continue;
 		}
@@ -324,9 +397,12 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 			continue;
 		}
 		r0 = cmd_now();
-		if (count_tree(&b, depth, threads, &total, NULL, NULL, NULL)) {
+		if (count_tree(p, depth, threads, &total, NULL, NULL, NULL)) {
 			cmd_error("out of memory");
 			free(line);
+			xq_position_free(p);
+			if (f != stdin)
+				fclose(f);
 			return XQ_EXIT_IO;
 		}
 		rows++;
@@ -341,18 +417,15 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 			printf("%s depth %d: %llu leaves%s\n", fields[0], depth,
 			       (unsigned long long)total, total == expect ? "" : " (differs)");
 		if (json) {
-			struct xq_buf o = XQ_BUF_INIT;
-			xq_buf_adds(&o, "{\"id\":");
-			xq_buf_add_json_string(&o, fields[0], strlen(fields[0]));
-			xq_buf_addf(&o, ",\"depth\":%d,\"expected\":%llu,\"nodes\":%llu,\"ok\":%s,\"seconds\":%.6f}\n",
-				    depth, (unsigned long long)expect, (unsigned long long)total,
-				    total == expect ? "true" : "false", cmd_now() - r0);
-			if (!xq_buf_error(&o))
-				fwrite(o.ptr, 1, o.len, stdout);
-			xq_buf_release(&o);
+			printf("{\"id\":");
+			print_json_string(fields[0]);
+			printf(",\"depth\":%d,\"expected\":%llu,\"nodes\":%llu,\"ok\":%s,\"seconds\":%.6f}\n",
+			       depth, (unsigned long long)expect, (unsigned long long)total,
+			       total == expect ? "true" : "false", cmd_now() - r0);
 		}
 	}
 	free(line);
+	xq_position_free(p);
 	if (ferror(f)) {
 		cmd_error("cannot read '%s': %s", path, strerror(errno));
 		if (f != stdin)
@@ -454,8 +527,7 @@ int cmd_perft(int argc, char **argv)
 {
 	struct opt_parser p;
 	struct perft_args a = {NULL, NULL, 0, 0, 1, -1, -1};
-	struct xq_board b;
-	struct xq_diag d;
+	xq_position *pos;
 	int rc;
 
 	if (opt_init(&p, argc, argv, "perft")) {
@@ -470,12 +542,18 @@ int cmd_perft(int argc, char **argv)
 	opt_release(&p);
 	if (a.suite)
 		return run_suite(a.suite, a.max_depth, a.threads, a.json);
-	xq_diag_init(&d);
-	if (!a.fen) {
-		xq_board_start(&b);
-	} else if (xq_board_from_fen(&b, a.fen, strlen(a.fen), 0, &d)) {
-		cmd_error("bad FEN at column %llu: %s", (unsigned long long)d.place.col, d.msg);
+	if (!(pos = xq_position_new())) {
+		cmd_error("out of memory");
+		return XQ_EXIT_IO;
+	}
+	if (a.fen && xq_position_set_fen(pos, a.fen)) {
+		const xq_diagnostic *d = xq_position_error(pos);
+		cmd_error("bad FEN at column %llu: %s", (unsigned long long)xq_diagnostic_column(d),
+			  xq_diagnostic_message(d));
+		xq_position_free(pos);
 		return XQ_EXIT_INVALID;
 	}
-	return run_one(&b, (int)a.depth, a.threads, a.divide, a.json);
+	rc = run_one(pos, (int)a.depth, a.threads, a.divide, a.json);
+	xq_position_free(pos);
+	return rc;
 }

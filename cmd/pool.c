@@ -81,6 +81,11 @@
  * output while another finishes the chunk before. */
 #define RING 256
 #define BATCH (RING / 4)
+/* The end of a file of SMALL_FILE bytes or less does not wake the output
+ * thread: it is woken by BATCH jobs, or by a worker about to wait or to
+ * read something long (one wake-up per file would cost more than reading
+ * a small one). */
+#define SMALL_FILE ((int64_t)64 << 10)
 
 /* Smaller files are read whole: a collection of them keeps the threads
  * busy file by file, without the cost of scanning for split points. */
@@ -151,6 +156,9 @@ struct unit {
 	uint64_t stored;         /* stored input bytes read when it was cut */
 	uint64_t reserved;       /* memory it holds of the budget */
 	int ticketed;            /* its turn at the budget has come */
+	int small;               /* a whole file of SMALL_FILE bytes or less */
+	int open_failed;         /* an operand that cannot be used: `why` says why */
+	struct xq_diag why;
 };
 
 /* A file and what the pool keeps about it. */
@@ -165,6 +173,9 @@ struct file_rec {
  * is set up when the slot is first used: most runs use few slots. */
 struct slot {
 	struct pool_job job;
+	/* share_process: 0 processed (or never to be), 1 waiting in the
+	 * pool's queue for a helper, 2 being processed by one. */
+	atomic_int state;
 	int marker;
 	int ready;
 	uint64_t mem;         /* memory the job holds, counted in flight */
@@ -178,24 +189,32 @@ struct worker {
 	void *data;           /* the command's, from worker_init */
 	int inited;           /* worker_init succeeded */
 	struct slot slots[RING];
-	size_t head, count;   /* under pool->mu */
+	/* The ring is the worker's and the output thread's alone: the worker
+	 * fills slot `tail` and then counts it, the output thread empties
+	 * slot `head` and then uncounts it; neither takes a lock for it. */
+	size_t head;          /* the output thread's */
+	size_t tail;          /* the worker's */
+	atomic_size_t count;  /* slots filled and not yet emitted */
 	struct pool_job *cur; /* the job diagnostics go to */
 	struct pool_file *file;
 	atomic_uint_least64_t bytes; /* stored bytes of the current file read so far */
 	int oom;              /* a diagnostic could not be kept */
-	pthread_cond_t space; /* signalled when its ring has room again */
-	int waiting;          /* blocked on a full ring (1), or on memory (2) (under pool->mu) */
-	/* Memory (under pool->mu): of the jobs handed over and not emitted
-	 * yet, of the largest game of the current unit, and what the current
+	pthread_cond_t space; /* signalled (under pool->mu) when its ring has room again */
+	atomic_int waiting;   /* blocked on a full ring (1), or on memory (2) */
+	/* Memory of the jobs handed over (pub_mem) and emitted (out_mem)
+	 * since the start, and of those handed over before the current unit
+	 * (unit_base): the ring is first in, first out, so the current
+	 * unit's jobs in flight hold pub_mem - max(out_mem, unit_base).
+	 * Also the largest game of the current unit, and what the current
 	 * unit reserved. */
-	uint64_t inflight, largest, allow;
+	atomic_uint_least64_t pub_mem, out_mem, unit_base, largest, allow;
 };
 
 struct pool {
 	const struct pool_config *cfg;
 	pthread_mutex_t mu;
 	pthread_cond_t cond;   /* the output thread waits here */
-	int out_waiting;       /* ... for worker out_waiting - 1, or -1 for any (under mu) */
+	atomic_int out_waiting; /* ... for worker out_waiting - 1, or -1 for any */
 	struct worker *w;
 	int nw;
 	int serial;
@@ -207,11 +226,22 @@ struct pool {
 	struct unit **units;
 	size_t units_cap, units_head;
 	uint64_t next_seq, out_seq;
-	int stop;
+	atomic_int stop;       /* set under mu; read anywhere */
 	int rc;                /* what stopped the run */
 	int64_t split_min;
 	uint64_t chunk_games, chunk_bytes;
 	struct xq_budget budget;
+	/* share_process: games read and handed to helpers to process. */
+	int share;
+	pthread_mutex_t hmu;   /* guards what follows; taken after mu, never before */
+	pthread_cond_t hwork;  /* a helper waits for a game */
+	pthread_cond_t hdone;  /* the output thread waits for a game processed */
+	struct slot **hq;      /* a ring of nw games waiting */
+	size_t hq_head, hq_len;
+	int idle;              /* helpers: workers with nothing left to read */
+	int active;            /* workers not helping yet */
+	int out_hwait;         /* the output thread waits on hdone */
+	atomic_uint_least64_t shared;
 	/* output side */
 	uint64_t games_out, bytes_done;
 	atomic_uint_least64_t split_files, chunks, fallbacks, gave_up; /* pool_stats */
@@ -350,6 +380,88 @@ static void process_job(const struct pool_config *cfg, void *data, struct pool_j
 		cfg->process(cfg->ctx, data, j);
 }
 
+static uint64_t job_memory(const struct pool_job *j);
+
+/*
+ * On the worker reading a whole input: process game job `j`, or hand it
+ * to a helper when one is idle with nothing queued for it (the reader
+ * goes on reading, and processes the next game itself when every helper
+ * has one).
+ */
+static void process_or_share(struct worker *w, struct pool_job *j)
+{
+	struct pool *p = w->pool;
+	struct slot *s = (struct slot *)j;
+
+	if (p->share && !shard_foreign(p->cfg, j)) {
+		pthread_mutex_lock(&p->hmu);
+		if (p->hq_len < (size_t)p->idle) {
+			/* Its memory as read: the helper adds to it meanwhile. */
+			s->mem = job_memory(j);
+			atomic_store(&s->state, 1);
+			p->hq[(p->hq_head + p->hq_len++) % (size_t)p->nw] = s;
+			pthread_cond_signal(&p->hwork);
+			pthread_mutex_unlock(&p->hmu);
+			return;
+		}
+		pthread_mutex_unlock(&p->hmu);
+	}
+	process_job(p->cfg, w->data, j);
+}
+
+/* A worker with nothing left to read: process the games readers hand
+ * over, until no worker reads any more and none is queued. */
+static void help(struct worker *w)
+{
+	struct pool *p = w->pool;
+
+	pthread_mutex_lock(&p->hmu);
+	p->active--;
+	p->idle++;
+	if (p->active == 0)
+		pthread_cond_broadcast(&p->hwork);
+	while (!p->stop) {
+		struct slot *s;
+		if (p->hq_len == 0) {
+			if (p->active == 0)
+				break;
+			pthread_cond_wait(&p->hwork, &p->hmu);
+			continue;
+		}
+		s = p->hq[p->hq_head];
+		p->hq_head = (p->hq_head + 1) % (size_t)p->nw;
+		p->hq_len--;
+		atomic_store(&s->state, 2);
+		pthread_mutex_unlock(&p->hmu);
+		process_job(p->cfg, w->data, &s->job);
+		atomic_fetch_add(&p->shared, 1);
+		pthread_mutex_lock(&p->hmu);
+		/* Stored last: the output thread emits the job once it sees 0. */
+		atomic_store(&s->state, 0);
+		if (p->out_hwait)
+			pthread_cond_signal(&p->hdone);
+	}
+	p->idle--;
+	pthread_mutex_unlock(&p->hmu);
+}
+
+/* On the output thread: wait until slot `s` is processed; 0 when the run
+ * stops first. */
+static int wait_processed(struct pool *p, struct slot *s)
+{
+	int ok;
+
+	pthread_mutex_lock(&p->hmu);
+	while (atomic_load(&s->state) != 0 && !p->stop) {
+		p->out_hwait = 1;
+		pthread_cond_wait(&p->hdone, &p->hmu);
+	}
+	p->out_hwait = 0;
+	ok = !p->stop;
+	pthread_mutex_unlock(&p->hmu);
+	return ok;
+}
+
 /* After emitting `j`, taken from worker `w`'s ring. */
 static void progress_after(struct pool *p, const struct pool_job *j, struct worker *w)
 {
@@ -376,6 +488,12 @@ static void stop_all(struct pool *p, int rc)
 	pthread_cond_broadcast(&p->cond);
 	for (int i = 0; i < p->nw; i++)
 		pthread_cond_broadcast(&p->w[i].space);
+	if (p->share) {
+		pthread_mutex_lock(&p->hmu);
+		pthread_cond_broadcast(&p->hwork);
+		pthread_cond_broadcast(&p->hdone);
+		pthread_mutex_unlock(&p->hmu);
+	}
 }
 
 /* A signal stopped a read (XQ_ECANCELED): stop the run.  The file gets
@@ -395,9 +513,43 @@ static void stop_canceled(struct pool *p)
 
 /* Would one more game like the largest so far pass what `w`'s unit
  * reserved, with the jobs in flight (under mu)? */
-static int over_allowance(const struct worker *w)
+/* Memory held by the jobs of `w`'s current unit handed over and not
+ * emitted yet (those of earlier units are held to their own
+ * reservations). */
+static uint64_t unit_inflight(struct worker *w)
 {
-	return w->inflight > 0 && w->inflight + w->largest > w->allow;
+	uint64_t out = atomic_load(&w->out_mem), base = atomic_load(&w->unit_base);
+
+	return atomic_load(&w->pub_mem) - (out > base ? out : base);
+}
+
+static int over_allowance(struct worker *w)
+{
+	uint64_t in = unit_inflight(w), allow = atomic_load(&w->allow);
+
+	return in > 0 && allow != UINT64_MAX && in + atomic_load(&w->largest) > allow;
+}
+
+/* Wake the output thread if it sleeps waiting for `w`'s jobs, or for any
+ * worker's.  It checks the rings after saying it waits (out_waiting), and
+ * `w` counts a job before it looks: one of them sees the other. */
+static void wake_output(struct worker *w)
+{
+	struct pool *p = w->pool;
+	int ow = atomic_load(&p->out_waiting);
+
+	if (ow == -1 || ow == w->id + 1) {
+		pthread_mutex_lock(&p->mu);
+		pthread_cond_signal(&p->cond);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
+/* May the worker waiting (kind `wt`) on `w` go on? */
+static int may_go_on(struct worker *w, int wt, size_t count)
+{
+	return (wt == 1 && count <= RING - BATCH) ||
+	       (wt == 2 && count < RING && !over_allowance(w));
 }
 
 /* Memory a job holds: its game, its diagnostics, the command's text. */
@@ -429,22 +581,32 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 			return NULL;
 		s = &w->slots[0];
 	} else {
-		pthread_mutex_lock(&p->mu);
-		while ((w->count == RING || over_allowance(w)) && !p->stop) {
-			w->waiting = over_allowance(w) ? 2 : 1;
-			/* The output thread may be waiting for a batch of ours:
-			 * what we handed over must go before we can go on. */
-			if (p->out_waiting == -1 || p->out_waiting == w->id + 1)
-				pthread_cond_signal(&p->cond);
-			pthread_cond_wait(&w->space, &p->mu);
-			w->waiting = 0;
-		}
-		if (p->stop) {
+		if (atomic_load(&w->count) == RING || over_allowance(w) || p->stop) {
+			pthread_mutex_lock(&p->mu);
+			while (!p->stop && (atomic_load(&w->count) == RING || over_allowance(w))) {
+				atomic_store(&w->waiting, over_allowance(w) ? 2 : 1);
+				/* Said before looking again: the output thread
+				 * uncounts a slot before it looks at `waiting`. */
+				if (atomic_load(&w->count) < RING && !over_allowance(w)) {
+					atomic_store(&w->waiting, 0);
+					break;
+				}
+				/* The output thread may be waiting for a batch of
+				 * ours: what we handed over must go before we can
+				 * go on. */
+				if (atomic_load(&p->out_waiting) == -1 ||
+				    atomic_load(&p->out_waiting) == w->id + 1)
+					pthread_cond_signal(&p->cond);
+				pthread_cond_wait(&w->space, &p->mu);
+				atomic_store(&w->waiting, 0);
+			}
+			if (p->stop) {
+				pthread_mutex_unlock(&p->mu);
+				return NULL;
+			}
 			pthread_mutex_unlock(&p->mu);
-			return NULL;
 		}
-		s = &w->slots[(w->head + w->count) % RING];
-		pthread_mutex_unlock(&p->mu);
+		s = &w->slots[w->tail];
 	}
 	if (!s->ready) {
 		if (p->cfg->job_data && !s->job.data)
@@ -496,10 +658,15 @@ static int emit_job(struct pool *p, struct pool_job *j, struct worker *w)
 	return rc;
 }
 
-/* Hand a filled slot to the output side; `last` when it ends its unit. */
-static void publish(struct worker *w, struct pool_job *j, int last)
+/* Hand a filled slot to the output side; `wake` when the output thread
+ * should see it now (the end of a unit, unless the worker reads another
+ * small one of its batch next). */
+static void publish(struct worker *w, struct pool_job *j, int wake)
 {
 	struct pool *p = w->pool;
+	struct slot *s = (struct slot *)j;
+	uint64_t mem;
+	size_t n;
 
 	w->cur = NULL;
 	if (p->serial) {
@@ -513,19 +680,25 @@ static void publish(struct worker *w, struct pool_job *j, int last)
 		}
 		return;
 	}
-	((struct slot *)j)->mem = job_memory(j);
-	pthread_mutex_lock(&p->mu);
-	w->count++;
-	w->inflight += ((struct slot *)j)->mem;
-	if (j->kind == POOL_GAME && ((struct slot *)j)->mem > w->largest)
-		w->largest = ((struct slot *)j)->mem;
+	/* A job a helper processes is its until the state says it is done:
+	 * its memory was counted when it was handed over. */
+	if (atomic_load(&s->state) == 0)
+		s->mem = job_memory(j);
+	mem = s->mem;
+	atomic_fetch_add(&w->pub_mem, mem);
+	if (j->kind == POOL_GAME && mem > atomic_load(&w->largest))
+		atomic_store(&w->largest, mem);
+	w->tail = (w->tail + 1) % RING;
+	/* Counting the slot hands it over (what was written before is seen
+	 * by the output thread once it sees the count). */
+	n = atomic_fetch_add(&w->count, 1) + 1;
 	/* Wake the output thread only when it sleeps, and waits for a batch
 	 * or for the end of a unit: one wake-up per game would cost more
 	 * than reading it. */
-	if ((p->out_waiting == -1 || p->out_waiting == w->id + 1) && (w->count >= BATCH || last))
-		pthread_cond_signal(&p->cond);
-	pthread_mutex_unlock(&p->mu);
+	if (n >= BATCH || wake)
+		wake_output(w);
 }
+
 
 /* The marker that ends a chunk's jobs (a slot must be free: `j`). */
 static void publish_marker(struct worker *w, struct pool_job *j)
@@ -810,22 +983,32 @@ static void feed_start(struct pool *p, struct feed *f, struct unit *u)
 static void unit_reserve(struct worker *w, struct unit *u, uint64_t n)
 {
 	struct pool *p = w->pool;
+	int rc;
 
 	if (u->ticketed)
 		return;
 	u->ticketed = 1;
 	if (n > p->budget.total)
 		n = p->budget.total; /* readers keep records within the budget */
-	if (!n)
-		xq_budget_pass(&p->budget, u->seq);
-	else if (xq_budget_reserve(&p->budget, u->seq, n) == 0)
-		u->reserved = n;
-	if (p->serial)
+	if (p->serial) {
+		if (!n)
+			xq_budget_pass(&p->budget, u->seq);
+		else if (xq_budget_reserve(&p->budget, u->seq, n) == 0)
+			u->reserved = n;
 		return;
-	pthread_mutex_lock(&p->mu);
-	w->allow = u->reserved;
-	w->largest = 0;
-	pthread_mutex_unlock(&p->mu);
+	}
+	rc = xq_budget_try_reserve(&p->budget, u->seq, n);
+	if (rc == 1) {
+		/* Jobs handed over and not yet shown to a sleeping output
+		 * thread may be what frees the memory: show them first. */
+		wake_output(w);
+		rc = xq_budget_reserve(&p->budget, u->seq, n);
+	}
+	if (rc == 0)
+		u->reserved = n;
+	atomic_store(&w->unit_base, atomic_load(&w->pub_mem));
+	atomic_store(&w->allow, u->reserved);
+	atomic_store(&w->largest, 0);
 }
 
 /* `u` has been read: keep of its reservation only what its worker's jobs
@@ -837,12 +1020,19 @@ static void unit_read(struct worker *w, struct unit *u)
 
 	if (p->serial)
 		return;
-	pthread_mutex_lock(&p->mu);
-	keep = w->inflight < u->reserved ? w->inflight : u->reserved;
-	xq_budget_give_back(&p->budget, u->reserved - keep);
+	/* The output thread may emit some meanwhile: then a little more than
+	 * needed is kept, until the unit is passed. */
+	keep = unit_inflight(w);
+	if (keep > u->reserved)
+		keep = u->reserved;
+	if (keep < u->reserved)
+		xq_budget_give_back(&p->budget, u->reserved - keep);
 	u->reserved = keep;
-	w->allow = keep;
-	pthread_mutex_unlock(&p->mu);
+	/* Until the next unit's reservation, nothing is read: the jobs of
+	 * this one are held to what it keeps, and waiting for them to be
+	 * emitted before taking a slot for the next would cost a wake-up
+	 * of each thread per unit. */
+	atomic_store(&w->allow, UINT64_MAX);
 }
 
 /* ---- reading a chunk ------------------------------------------------------------ */
@@ -1152,7 +1342,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		f->status = POOL_FILE_FAILED;
 		job_diag(w, j, why);
 		j->kind = POOL_END;
-		publish(w, j, 1);
+		publish(w, j, !u->small);
 		return 1;
 	}
 	xq_diag_init(&d);
@@ -1176,7 +1366,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		/* No game in it: the END job says so (emit_job). */
 		f->status = POOL_FILE_OK;
 		j->kind = POOL_END;
-		publish(w, j, 1);
+		publish(w, j, !u->small);
 		return 1;
 	}
 	if (rc != SOURCE_OK) {
@@ -1189,7 +1379,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 			job_diag(w, j, &d);
 		}
 		j->kind = POOL_END;
-		publish(w, j, 1);
+		publish(w, j, !u->small);
 		return 1;
 	}
 	f->fmt = src.fmt;
@@ -1202,7 +1392,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		if (rc <= 0)
 			break;
 		j->game.source = f->name;
-		process_job(cfg, w->data, j);
+		process_or_share(w, j);
 		publish(w, j, 0);
 		if (!(j = acquire(w, f))) {
 			source_close(&src);
@@ -1225,24 +1415,28 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	j->kind = POOL_END;
 	w->file = NULL;
 	unit_read(w, u);
-	publish(w, j, 1);
+	publish(w, j, !u->small);
 	return 1;
 }
 
 /* ---- handing out units ------------------------------------------------------ */
 
 /* Should `path` be split among the threads?  Big regular files, and inputs
- * of unknown size (standard input, pipes); never with one thread. */
-static int want_split(const struct pool *p, const char *path)
+ * of unknown size (standard input, pipes); never with one thread.  *size
+ * is a regular file's size (-1 unknown). */
+static int want_split(const struct pool *p, const char *path, int64_t *size)
 {
 	struct stat st;
 
+	*size = -1;
 	if (p->serial)
 		return 0;
 	if (inputs_is_stdin(path))
 		return 1;
 	if (stat(path, &st) != 0)
 		return 0; /* opening it will say why */
+	if (S_ISREG(st.st_mode))
+		*size = (int64_t)st.st_size;
 	return !S_ISREG(st.st_mode) || (int64_t)st.st_size >= p->split_min;
 }
 
@@ -1279,25 +1473,74 @@ static struct unit *next_chunk(struct worker *w, struct feed *f)
 	return u;
 }
 
+/* Stop the run for want of memory (under mu unless serial). */
+static void stop_nomem(struct pool *p)
+{
+	if (p->serial) {
+		p->stop = 1;
+		p->rc = XQ_ENOMEM;
+	} else {
+		stop_all(p, XQ_ENOMEM);
+	}
+}
+
+/* Stop the run on a signal (under mu unless serial). */
+static void stop_signal(struct pool *p)
+{
+	if (p->serial) {
+		p->stop = 1;
+		p->rc = p->rc ? p->rc : XQ_ECANCELED;
+	} else {
+		stop_all(p, XQ_ECANCELED);
+	}
+}
+
+/* Start feeding `u`'s file to the threads in chunks (mu held, and let go). */
+static int start_feed(struct pool *p, struct unit *u)
+{
+	struct pool_file *file = u->file;
+	struct feed *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	f->file = file;
+	atomic_init(&f->void_from, UINT64_MAX);
+	f->first_high = UINT64_MAX;
+	xq_buf_init(&f->carry);
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->ready, NULL);
+	rec_of(file)->feed = f;
+	p->feed = f;
+	pthread_mutex_unlock(&p->mu);
+	/* Others wait for `started` to cut the next chunks. */
+	pthread_mutex_lock(&f->mu);
+	feed_start(p, f, u);
+	f->started = 1;
+	pthread_cond_broadcast(&f->ready);
+	pthread_mutex_unlock(&f->mu);
+	return 0;
+}
+
 /*
  * The next unit for `w`: a chunk of the file being split, else the next
- * file.  NULL when there is none left or the run stops; *open_failed and
- * *why tell about an operand that cannot be used (the unit then only
- * reports it).
+ * file.  NULL when there is none left or the run stops.  A unit with
+ * open_failed set only reports an operand that cannot be used.
  */
-static struct unit *next_unit(struct worker *w, int *open_failed, struct xq_diag *why)
+static struct unit *next_unit(struct worker *w)
 {
 	struct pool *p = w->pool;
+	struct unit *got = NULL;
 
+	if (!p->serial)
+		pthread_mutex_lock(&p->mu);
 	for (;;) {
 		struct pool_file *file;
 		struct unit *u;
 		char *path = NULL;
+		struct xq_diag why;
 		int in_dir = 0, rc;
+		int64_t size = -1;
 
-		xq_diag_init(why);
-		if (!p->serial)
-			pthread_mutex_lock(&p->mu);
 		if (p->stop)
 			break;
 		if (p->feed) {
@@ -1306,18 +1549,15 @@ static struct unit *next_unit(struct worker *w, int *open_failed, struct xq_diag
 			pthread_mutex_unlock(&p->mu);
 			if ((u = next_chunk(w, f)))
 				return u;
+			pthread_mutex_lock(&p->mu);
 			continue;
 		}
 		if (p->listing_done)
 			break;
-		rc = inputs_next(p->cfg->inputs, &path, &in_dir, why);
+		xq_diag_init(&why);
+		rc = inputs_next(p->cfg->inputs, &path, &in_dir, &why);
 		if (rc == 0 && atomic_load(&cmd_cancel)) {
-			if (p->serial) {
-				p->stop = 1;
-				p->rc = p->rc ? p->rc : XQ_ECANCELED;
-			} else {
-				stop_all(p, XQ_ECANCELED);
-			}
+			stop_signal(p);
 			break;
 		}
 		if (rc == 0) {
@@ -1329,8 +1569,6 @@ static struct unit *next_unit(struct worker *w, int *open_failed, struct xq_diag
 		    p->next_file % p->cfg->shard_n != p->cfg->shard_k - 1) {
 			p->next_file++;
 			free(path);
-			if (!p->serial)
-				pthread_mutex_unlock(&p->mu);
 			continue;
 		}
 		file = NULL;
@@ -1351,51 +1589,30 @@ static struct unit *next_unit(struct worker *w, int *open_failed, struct xq_diag
 		}
 		if (!file) {
 			free(u);
-			if (p->serial) {
-				p->stop = 1;
-				p->rc = XQ_ENOMEM;
-			} else {
-				stop_all(p, XQ_ENOMEM);
-				pthread_mutex_unlock(&p->mu);
-			}
-			return NULL;
+			stop_nomem(p);
+			break;
 		}
 		p->next_file++;
-		*open_failed = rc < 0;
-		if (rc > 0 && want_split(p, file->path)) {
-			struct feed *f = calloc(1, sizeof(*f));
-			if (f) {
-				f->file = file;
-				atomic_init(&f->void_from, UINT64_MAX);
-				f->first_high = UINT64_MAX;
-				xq_buf_init(&f->carry);
-				pthread_mutex_init(&f->mu, NULL);
-				pthread_cond_init(&f->ready, NULL);
-				rec_of(file)->feed = f;
-				p->feed = f;
-				pthread_mutex_unlock(&p->mu);
-				/* Others wait for `started` to cut the next chunks. */
-				pthread_mutex_lock(&f->mu);
-				feed_start(p, f, u);
-				f->started = 1;
-				pthread_cond_broadcast(&f->ready);
-				pthread_mutex_unlock(&f->mu);
-				return u;
-			}
-		}
+		u->open_failed = rc < 0;
+		u->why = why;
+		if (rc > 0 && want_split(p, file->path, &size) && start_feed(p, u) == 0)
+			return u; /* mu was let go */
 		rec_of(file)->closed = 1;
-		if (!p->serial)
-			pthread_mutex_unlock(&p->mu);
-		return u;
+		u->small = rc < 0 || (size >= 0 && size <= SMALL_FILE);
+		got = u;
+		break;
 	}
 	if (!p->serial) {
 		/* The output thread may be waiting for jobs short of a batch, or
 		 * for the end. */
-		if (p->out_waiting == -1 || p->out_waiting == w->id + 1 || p->listing_done)
-			pthread_cond_signal(&p->cond);
+		if (!got) {
+			int ow = atomic_load(&p->out_waiting);
+			if (ow == -1 || ow == w->id + 1 || p->listing_done)
+				pthread_cond_signal(&p->cond);
+		}
 		pthread_mutex_unlock(&p->mu);
 	}
-	return NULL;
+	return got;
 }
 
 static void *worker_main(void *arg)
@@ -1404,14 +1621,16 @@ static void *worker_main(void *arg)
 	struct pool *p = w->pool;
 
 	for (;;) {
-		struct xq_diag why;
-		int open_failed = 0;
-		struct unit *u = next_unit(w, &open_failed, &why);
+		struct unit *u = next_unit(w);
 		if (!u)
 			break;
+		/* What we handed over may wait for a sleeping output thread:
+		 * show it before reading something long. */
+		if (!p->serial && !u->small && atomic_load(&w->count) > 0)
+			wake_output(w);
 		if (u->feed) {
 			read_chunk(w, u);
-		} else if (!read_file(w, u, open_failed, &why) && p->serial) {
+		} else if (!read_file(w, u, u->open_failed, &u->why) && p->serial) {
 			file_free(u->file); /* stopping: no END job freed it */
 		}
 		if (p->serial) {
@@ -1419,6 +1638,8 @@ static void *worker_main(void *arg)
 			unit_free(u); /* emitted already */
 		}
 	}
+	if (p->share)
+		help(w);
 	return NULL;
 }
 
@@ -1437,56 +1658,93 @@ static void unit_passed(struct pool *p, struct unit *u)
 	file_release_if_done(f);
 }
 
-/* Emit every job in input order. */
-static void output_loop(struct pool *p)
+/* The output thread is done with slot `s`, the head of `w`'s ring: the
+ * worker may fill it again (and go on, if it waits for room). */
+static void slot_done(struct pool *p, struct worker *w, struct slot *s)
+{
+	uint64_t mem = s->mem;
+	size_t n;
+	int wt;
+
+	s->mem = 0;
+	w->head = (w->head + 1) % RING;
+	atomic_fetch_add(&w->out_mem, mem);
+	n = atomic_fetch_sub(&w->count, 1) - 1;
+	/* Looked at after uncounting: the worker says it waits before it
+	 * looks at the count again. */
+	wt = atomic_load(&w->waiting);
+	if (wt && may_go_on(w, wt, n)) {
+		pthread_mutex_lock(&p->mu);
+		pthread_cond_signal(&w->space);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
+/* The next unit with jobs to emit (under mu); NULL at the end of the run. */
+static struct unit *next_ready(struct pool *p)
 {
 	for (;;) {
-		struct worker *w;
 		struct unit *u = NULL;
-		struct slot *s;
-		int rc = 0, end;
+		int ow;
 
-		pthread_mutex_lock(&p->mu);
-		for (;;) {
-			if (p->out_seq < p->next_seq) {
-				u = unit_at(p, p->out_seq);
-				if (p->w[u->owner].count > 0)
-					break;
-			}
-			if ((p->listing_done && !p->feed && p->out_seq >= p->next_seq) || p->stop) {
-				pthread_mutex_unlock(&p->mu);
-				return;
-			}
-			/* Wait for the worker that has unit out_seq, or for any
-			 * worker while no one has taken it yet. */
-			p->out_waiting = p->out_seq < p->next_seq ? u->owner + 1 : -1;
-			pthread_cond_wait(&p->cond, &p->mu);
-			p->out_waiting = 0;
+		if (p->stop)
+			return NULL;
+		if (p->out_seq < p->next_seq) {
+			u = unit_at(p, p->out_seq);
+			if (atomic_load(&p->w[u->owner].count) > 0)
+				return u;
+		} else if (p->listing_done && !p->feed) {
+			return NULL;
 		}
-		w = &p->w[u->owner];
-		s = &w->slots[w->head];
-		pthread_mutex_unlock(&p->mu);
+		/* Wait for the worker that has unit out_seq, or for any worker
+		 * while no one has taken it yet; said before looking again, as
+		 * a worker counts a job before it looks (wake_output). */
+		ow = u ? u->owner + 1 : -1;
+		atomic_store(&p->out_waiting, ow);
+		if (u && atomic_load(&p->w[u->owner].count) > 0) {
+			atomic_store(&p->out_waiting, 0);
+			return u;
+		}
+		pthread_cond_wait(&p->cond, &p->mu);
+		atomic_store(&p->out_waiting, 0);
+	}
+}
 
-		end = u->feed ? s->marker : s->job.kind == POOL_END;
-		if (!s->marker && !voided(u))
-			rc = emit_job(p, &s->job, w);
-		slot_shrink(s);
+/* Emit every job in input order.  The lock is taken once per unit (or
+ * once per batch of jobs of a long one), never per job. */
+static void output_loop(struct pool *p)
+{
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		struct unit *u = next_ready(p);
+		struct worker *w;
+		size_t avail;
+		int rc = 0, end = 0;
+
+		if (!u)
+			break;
+		pthread_mutex_unlock(&p->mu);
+		w = &p->w[u->owner];
+		/* Jobs counted are filled: emit them without the lock. */
+		for (avail = atomic_load(&w->count); avail > 0 && !end && !rc; avail--) {
+			struct slot *s = &w->slots[w->head];
+			if (atomic_load(&s->state) != 0 && !wait_processed(p, s))
+				break; /* stopping */
+			end = u->feed ? s->marker : s->job.kind == POOL_END;
+			if (!s->marker && !voided(u))
+				rc = emit_job(p, &s->job, w);
+			slot_shrink(s);
+			slot_done(p, w, s);
+		}
 		pthread_mutex_lock(&p->mu);
-		w->head = (w->head + 1) % RING;
-		w->count--;
-		w->inflight -= s->mem;
-		s->mem = 0;
-		if ((w->waiting == 1 && w->count <= RING - BATCH) ||
-		    (w->waiting == 2 && w->count < RING && !over_allowance(w)))
-			pthread_cond_signal(&w->space);
 		if (end)
 			unit_passed(p, u);
-		if (rc)
+		if (rc) {
 			stop_all(p, rc);
-		pthread_mutex_unlock(&p->mu);
-		if (rc)
-			return;
+			break;
+		}
 	}
+	pthread_mutex_unlock(&p->mu);
 }
 
 /* The command's state of each worker: 0, or what a worker_init returned
@@ -1538,10 +1796,13 @@ int pool_run(const struct pool_config *cfg)
 	p.split_min = cfg->split_min > 0 ? cfg->split_min : SPLIT_MIN;
 	p.chunk_games = cfg->chunk_games ? cfg->chunk_games : CHUNK_GAMES;
 	p.chunk_bytes = cfg->chunk_bytes ? cfg->chunk_bytes : CHUNK_BYTES;
+	atomic_init(&p.stop, 0);
+	atomic_init(&p.out_waiting, 0);
 	atomic_init(&p.split_files, 0);
 	atomic_init(&p.chunks, 0);
 	atomic_init(&p.fallbacks, 0);
 	atomic_init(&p.gave_up, 0);
+	atomic_init(&p.shared, 0);
 	if (xq_budget_init(&p.budget, cfg->read_opts.max_memory ? cfg->read_opts.max_memory
 								 : XQ_MEMORY_DEFAULT))
 		return XQ_ENOMEM;
@@ -1554,6 +1815,13 @@ int pool_run(const struct pool_config *cfg)
 		p.w[i].pool = &p;
 		p.w[i].id = i;
 		atomic_init(&p.w[i].bytes, 0);
+		atomic_init(&p.w[i].count, 0);
+		atomic_init(&p.w[i].waiting, 0);
+		atomic_init(&p.w[i].pub_mem, 0);
+		atomic_init(&p.w[i].out_mem, 0);
+		atomic_init(&p.w[i].unit_base, 0);
+		atomic_init(&p.w[i].largest, 0);
+		atomic_init(&p.w[i].allow, UINT64_MAX);
 	}
 	if ((rc = init_workers(&p))) {
 		fini_workers(&p);
@@ -1564,14 +1832,31 @@ int pool_run(const struct pool_config *cfg)
 	if (p.serial) {
 		worker_main(&p.w[0]);
 	} else {
+		int started = 0;
 		pthread_mutex_init(&p.mu, NULL);
 		pthread_cond_init(&p.cond, NULL);
 		for (int i = 0; i < n; i++)
 			pthread_cond_init(&p.w[i].space, NULL);
+		if (cfg->share_process && (p.hq = calloc((size_t)n, sizeof(*p.hq)))) {
+			p.share = 1;
+			p.active = n;
+			pthread_mutex_init(&p.hmu, NULL);
+			pthread_cond_init(&p.hwork, NULL);
+			pthread_cond_init(&p.hdone, NULL);
+		}
 		for (int i = 0; i < n; i++) {
 			if (cmd_thread_create(&p.w[i].tid, worker_main, &p.w[i]) != 0)
 				break; /* run with the threads we have */
 			p.w[i].started = 1;
+			started++;
+		}
+		if (p.share) {
+			/* Those that did not start will not read. */
+			pthread_mutex_lock(&p.hmu);
+			p.active -= n - started;
+			if (p.active == 0)
+				pthread_cond_broadcast(&p.hwork);
+			pthread_mutex_unlock(&p.hmu);
 		}
 		if (!p.w[0].started) {
 			rc = XQ_ENOMEM;
@@ -1598,12 +1883,19 @@ int pool_run(const struct pool_config *cfg)
 			pthread_cond_destroy(&p.w[i].space);
 		pthread_cond_destroy(&p.cond);
 		pthread_mutex_destroy(&p.mu);
+		if (p.share) {
+			pthread_cond_destroy(&p.hdone);
+			pthread_cond_destroy(&p.hwork);
+			pthread_mutex_destroy(&p.hmu);
+		}
+		free(p.hq);
 	}
 	if (cfg->stats) {
 		cfg->stats->split_files = atomic_load(&p.split_files);
 		cfg->stats->chunks = atomic_load(&p.chunks);
 		cfg->stats->fallbacks = atomic_load(&p.fallbacks);
 		cfg->stats->gave_up = atomic_load(&p.gave_up);
+		cfg->stats->shared = atomic_load(&p.shared);
 	}
 	if (!rc)
 		rc = p.rc;

@@ -22,7 +22,9 @@
  * places, encoding).  A chunk that does not end where the splitter said
  * makes the rest of that input be read sequentially by its worker, from
  * the chunk's start (the games already handed over are not repeated).
- * With one thread everything is read sequentially, file by file.
+ * With one thread everything is read sequentially, file by file.  With
+ * share_process, the games of an input read whole are also processed by
+ * the workers that have nothing left to read.
  *
  * Every input file ends with exactly one POOL_END job, after its games,
  * carrying the diagnostics of opening and closing it (or of the error that
@@ -106,6 +108,11 @@ struct pool_config {
 	uint64_t chunk_games;              /* games a chunk aims at (default 16) */
 	uint64_t chunk_bytes;              /* or bytes, whichever comes first (default 256 KiB) */
 	struct pool_stats *stats;          /* filled in by pool_run when not NULL */
+	/* `process` costs much more than reading a game (an engine's
+	 * analysis): the games of an input read whole (one that cannot be
+	 * split) are processed by every worker that has no input left to
+	 * read, not only by the one reading them.  The output is the same. */
+	int share_process;
 	/* --shard K/N (0 or 1 for N: no sharding).  By input file: the
 	 * inputs are numbered in the order they are listed (operands, files
 	 * found in directories, names of --files0-from, and the operands that
@@ -131,6 +138,7 @@ struct pool_stats {
 	uint64_t fallbacks;   /* chunks that did not end where the splitter said */
 	uint64_t gave_up;     /* inputs whose splitter stopped before their end */
 	uint64_t peak_reserved; /* the most memory reserved at once (bytes) */
+	uint64_t shared;      /* games processed by a worker other than their reader */
 };
 
 /* Run to the end of the inputs.  Returns 0, the non-zero value a

@@ -43,14 +43,11 @@ static void next_turn(struct xq_budget *b)
 	pthread_cond_broadcast(&b->cond);
 }
 
-int xq_budget_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n)
+/* Reserve `n` for the ticket whose turn it is, memory free (b->mu held). */
+static int take(struct xq_budget *b, uint64_t n)
 {
 	int rc = 0;
 
-	pthread_mutex_lock(&b->mu);
-	wait_turn(b, ticket);
-	while (!b->cancelled && n <= b->total && b->total - b->used < n)
-		pthread_cond_wait(&b->cond, &b->mu);
 	if (n > b->total || b->cancelled) {
 		rc = XQ_ERANGE;
 	} else {
@@ -59,6 +56,29 @@ int xq_budget_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n)
 			b->peak = b->used;
 	}
 	next_turn(b);
+	return rc;
+}
+
+int xq_budget_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n)
+{
+	int rc;
+
+	pthread_mutex_lock(&b->mu);
+	wait_turn(b, ticket);
+	while (!b->cancelled && n <= b->total && b->total - b->used < n)
+		pthread_cond_wait(&b->cond, &b->mu);
+	rc = take(b, n);
+	pthread_mutex_unlock(&b->mu);
+	return rc;
+}
+
+int xq_budget_try_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n)
+{
+	int rc = 1;
+
+	pthread_mutex_lock(&b->mu);
+	if (b->cancelled || (b->next_ticket == ticket && (n > b->total || b->total - b->used >= n)))
+		rc = take(b, n);
 	pthread_mutex_unlock(&b->mu);
 	return rc;
 }

@@ -49,6 +49,10 @@ void xq_budget_release(struct xq_budget *b);
  * once, by xq_budget_reserve or xq_budget_pass.
  */
 int xq_budget_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n);
+/* As xq_budget_reserve when that would not wait; else 1, and nothing
+ * done (the caller can do what must be done before it might sleep, then
+ * call xq_budget_reserve). */
+int xq_budget_try_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n);
 /* Let ticket `ticket` pass with nothing reserved (waits for its turn). */
 void xq_budget_pass(struct xq_budget *b, uint64_t ticket);
 /* Give back `n` bytes reserved earlier. */

@@ -73,6 +73,11 @@ XQ_API const char *xq_diagnostic_severity_name(const xq_diagnostic *d);
  * xqkit.diag/1 NDJSON schema (doc/ndjson.md); never changes once
  * released. */
 XQ_API const char *xq_diagnostic_code(const xq_diagnostic *d);
+/* Every code's stable name, by index from 0 in the library's order (the
+ * order xqkit writes a summary's "codes" in); NULL past the last, so a
+ * loop from 0 to the first NULL lists them all.  A later version may add
+ * codes at the end.  Static; thread-safe. */
+XQ_API const char *xq_diagnostic_code_name(int index);
 /* The message: lower case, no final period, UTF-8. */
 XQ_API const char *xq_diagnostic_message(const xq_diagnostic *d);
 /* The input's name, or NULL when unknown. */
@@ -99,7 +104,7 @@ XQ_API const char *xq_diagnostic_move(const xq_diagnostic *d);
 XQ_API size_t xq_diagnostic_format(const xq_diagnostic *d, char *buf, size_t cap);
 
 /* Free memory the library gave the caller (xq_writer_close_memory(),
- * xq_record_mainline_text()).  NULL is allowed. */
+ * xq_record_mainline_text(), xq_position_diagram()).  NULL is allowed. */
 XQ_API void xq_free(void *p);
 
 #ifdef __cplusplus

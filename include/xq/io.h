@@ -42,6 +42,7 @@ extern "C" {
 
 typedef struct xq_reader xq_reader;
 typedef struct xq_writer xq_writer;
+typedef struct xq_cancel xq_cancel;
 
 /* What a format can do (xq_format_info()). */
 enum {
@@ -57,6 +58,12 @@ enum {
  * its XQ_FORMAT_* abilities (each pointer may be NULL).  0, or
  * XQ_ENOTFOUND past the last. */
 XQ_API int xq_format_info(size_t i, const char **name, const char **description, unsigned *caps);
+/* The i-th format's file-name extensions, space-separated with their dots
+ * (".pgn .pgn_zh"; the first is the one it writes; each is read with
+ * ".gz" after it too), and the other names it answers to as the options'
+ * `format`, space-separated, "" when none (each pointer may be NULL).
+ * Static strings.  0, or XQ_ENOTFOUND past the last. */
+XQ_API int xq_format_names(size_t i, const char **extensions, const char **aliases);
 
 /*
  * Options for reading; NULL means every default.  Start from
@@ -68,15 +75,39 @@ typedef struct xq_read_options {
 	const char *encoding;  /* "gbk", "big5", "utf-8", ..., or NULL: detect */
 	int uci_ranks;         /* 1: coordinates have ranks 1-10 (UCI1); 0: 0-9 */
 	uint64_t max_memory;   /* the memory one record may take; 0: 256 MiB */
+	xq_cancel *cancel;     /* a flag that stops reading a path (xq_cancel_new()), or NULL */
 } xq_read_options;
-#define XQ_READ_OPTIONS_INIT {sizeof(xq_read_options), NULL, NULL, 0, 0}
+#define XQ_READ_OPTIONS_INIT {sizeof(xq_read_options), NULL, NULL, 0, 0, NULL}
+
+/*
+ * A cancel flag: a way to stop reading from elsewhere, for a program that
+ * must stop on a signal or on its user's request.  Readers of a path
+ * opened with it in their options look at it before every read, and
+ * while they wait on a pipe or a terminal that stays silent they look at
+ * it every 100 ms, so they stop within a second whatever they read: once
+ * it is set, xq_reader_open() and xq_reader_next() return XQ_ECANCELED
+ * (an "io" error diagnostic says the reading was interrupted), and keep
+ * returning it.  Readers of memory never wait and do not look at it.  One
+ * flag may serve any number of readers on any threads.
+ *
+ * xq_cancel_new(): a new flag, not set, or NULL when out of memory.
+ * xq_cancel_set(): set it; safe from any thread and from a signal handler
+ * (it is one lock-free atomic store).  xq_cancel_is_set(): is it set?
+ * xq_cancel_free(): free it, after every reader that has it is closed;
+ * NULL is allowed.
+ */
+XQ_API xq_cancel *xq_cancel_new(void);
+XQ_API void xq_cancel_set(xq_cancel *c);
+XQ_API int xq_cancel_is_set(const xq_cancel *c);
+XQ_API void xq_cancel_free(xq_cancel *c);
 
 /*
  * Open `path` ("-": standard input) for reading, diagnostics to `fn` with
  * `user` (`fn` may be NULL).  Returns 0 with *out set; or XQ_EIO (cannot
  * open or read it), XQ_EUNSUPPORTED (no format recognises it, or the
  * named one cannot be read or is unknown), XQ_EENCODING (unknown encoding
- * name), XQ_ENOMEM, with *out NULL and the reason sent to `fn`.  An empty
+ * name), XQ_ECANCELED (the options' cancel flag was set), XQ_ENOMEM,
+ * with *out NULL and the reason sent to `fn`.  An empty
  * input opens, and reports no-game when read.
  */
 XQ_API int xq_reader_open(xq_reader **out, const char *path, const xq_read_options *opts,

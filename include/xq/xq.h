@@ -9,9 +9,11 @@
 #include "version.h"
 #include "error.h"
 #include "position.h"
+#include "diagram.h"
 #include "record.h"
 #include "io.h"
 #include "rules.h"
+#include "ecco.h"
 #include "analyse.h"
 
 #endif

@@ -105,6 +105,12 @@ class Validating(unittest.TestCase):
         self.assertEqual(list(xq.read_bytes(b"", diagnostics=diags)), [])
         self.assertEqual(diags[0].code, "no-game")
 
+    def test_diagnostic_codes_list_each_code_once(self):
+        codes = xq.diagnostic_codes()
+        self.assertEqual(len(codes), len(set(codes)))
+        self.assertIn("no-game", codes)
+        self.assertIn("illegal-move", codes)
+
 
 class Converting(unittest.TestCase):
     def setUp(self):
@@ -189,6 +195,32 @@ class Replaying(unittest.TestCase):
         self.assertEqual(mate.state, "checkmate")
         with self.assertRaises(xq.XQError):
             xq.Position("4k4/9/9/9/9/9/9/9/9/4K4 b")
+
+    def test_ecco_of_the_main_line_and_names_of_a_code(self):
+        g = next(iter(xq.read(os.path.join(DATA, "ndjson", "good.ndjson"))))
+        self.assertEqual(g.ecco, ("B05", "中炮对进左马", ""))
+        self.assertEqual(xq.ecco_name("B05"), ("中炮对进左马", ""))
+        self.assertIsNone(xq.ecco_name("A09"))
+
+    def test_format_extensions_start_with_the_written_one(self):
+        self.assertEqual(xq.format_extensions("xqf"), [".xqf"])
+        self.assertEqual(xq.format_extensions("pgn")[0], ".pgn")
+        with self.assertRaises(ValueError):
+            xq.format_extensions("doc")
+
+    def test_diagram_draws_the_board_with_the_last_move(self):
+        p = xq.Position()
+        p.play("h2e2")
+        text = p.diagram(last="h2e2")
+        self.assertEqual(len(text.splitlines()), 13)
+        self.assertIn("2  .  C  .  . [C] .  . (.) .  2", text)
+        self.assertIn("[炮]", p.diagram("unicode", last="h2e2"))
+        self.assertTrue(p.diagram("ascii", flip=True).startswith("   i  h  g"))
+        svg = p.diagram("svg", title="after h2e2")
+        self.assertIn("<title>after h2e2</title>", svg)
+        self.assertIn(p.fen, svg)
+        with self.assertRaises(ValueError):
+            p.diagram("png")
 
     def test_perft_matches_the_reference(self):
         self.assertEqual(xq.perft(3), 79666)

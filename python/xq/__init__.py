@@ -22,6 +22,7 @@ __all__ = [
     "XQError", "Diagnostic", "Game", "Node", "Position",
     "Analyser", "Analysis",
     "read", "read_bytes", "validate", "convert", "replay", "perft", "formats",
+    "diagnostic_codes", "ecco_name", "format_extensions",
     "version", "NOTATIONS",
 ]
 
@@ -70,6 +71,11 @@ class _AnalysisResult(_c.Structure):
                 ("pv", _c.c_uint16 * 64), ("stopped", _c.c_int)]
 
 
+class _DiagramOptions(_c.Structure):
+    _fields_ = [("size", _c.c_size_t), ("style", _c.c_int), ("flags", _c.c_uint), ("last", _c.c_uint16),
+                ("labels", _c.c_int), ("cell", _c.c_uint), ("title", _c.c_char_p)]
+
+
 class _WriteOptions(_c.Structure):
     _fields_ = [("size", _c.c_size_t), ("format", _c.c_char_p), ("dialect", _c.c_int),
                 ("dialect_flags", _c.c_uint), ("encoding", _c.c_char_p), ("version", _c.c_int),
@@ -97,6 +103,7 @@ for _name, _res, _args in [
     ("xq_diagnostic_severity", _int, [_vp]),
     ("xq_diagnostic_severity_name", _c_char_p, [_vp]),
     ("xq_diagnostic_code", _c_char_p, [_vp]),
+    ("xq_diagnostic_code_name", _c_char_p, [_c.c_int]),
     ("xq_diagnostic_message", _c_char_p, [_vp]),
     ("xq_diagnostic_source", _c_char_p, [_vp]),
     ("xq_diagnostic_line", _u64, [_vp]),
@@ -182,6 +189,10 @@ for _name, _res, _args in [
     ("xq_writer_write", _int, [_vp, _vp]),
     ("xq_writer_close", _int, [_vp]),
     ("xq_writer_close_memory", _int, [_vp, _vp, _vp]),
+    ("xq_position_diagram", _int, [_vp, _vp, _vp, _vp]),
+    ("xq_format_names", _int, [_szt, _vp, _vp]),
+    ("xq_record_ecco", _int, [_vp, _vp, _vp, _vp]),
+    ("xq_ecco_name", _int, [_c_char_p, _vp, _vp]),
     ("xq_writer_abort", None, [_vp]),
 ]:
     _f[_name] = _fn(_name, _res, *_args)
@@ -208,6 +219,24 @@ def _dialect(name):
     if d < 0:
         raise ValueError("unknown notation %r (one of %s)" % (name, ", ".join(NOTATIONS)))
     return d, 0
+
+
+def diagnostic_codes():
+    """The stable names of every diagnostic code, in the library's order."""
+    codes = []
+    while True:
+        name = _f["xq_diagnostic_code_name"](len(codes))
+        if name is None:
+            return codes
+        codes.append(_s(name))
+
+
+def ecco_name(code):
+    """The (opening, variation) an ECCO code ("C45") names, or None."""
+    opening, variation = _c_char_p(), _c_char_p()
+    if _f["xq_ecco_name"](_enc(code), _c.byref(opening), _c.byref(variation)):
+        return None
+    return _s(opening.value), _s(variation.value)
 
 
 def version():
@@ -357,6 +386,34 @@ class Position:
     def perft(self, depth):
         return _f["xq_position_perft"](self._p, depth)
 
+    _STYLES = ("ascii", "unicode", "svg")
+    _LABELS = ("iccs", "chinese", "none")
+
+    def diagram(self, style="ascii", last=None, flip=False, color=False, labels="iccs", title=None):
+        """The board drawn as text ("ascii", "unicode": 13 lines) or an SVG
+        document ("svg"), `last` (a move in any notation, from the position
+        before it, as ICCS "h2e2" needs none) marked."""
+        if style not in self._STYLES or labels not in self._LABELS:
+            raise ValueError("style is one of %s, labels one of %s" % (self._STYLES, self._LABELS))
+        code = 0
+        if last is not None:
+            if len(last) != 4 or not ("a" <= last[0] <= "i" and "a" <= last[2] <= "i"
+                                      and last[1].isdigit() and last[3].isdigit()):
+                raise ValueError("last move %r: give it in ICCS (h2e2)" % last)
+            sq = [(int(last[i + 1]) * 9 + ord(last[i]) - ord("a")) for i in (0, 2)]
+            code = sq[0] | sq[1] << 8
+        o = _DiagramOptions(_c.sizeof(_DiagramOptions), self._STYLES.index(style),
+                            (2 if flip else 0) | (1 if color else 0), code,
+                            self._LABELS.index(labels), 0, _enc(title))
+        out, size = _vp(), _c.c_size_t()
+        rc = _f["xq_position_diagram"](self._p, _c.byref(o), _c.byref(out), _c.byref(size))
+        if rc:
+            _fail(rc, "diagram")
+        try:
+            return _c.string_at(out, size.value).decode("utf-8")
+        finally:
+            _f["xq_free"](out)
+
 
 class Node:
     """A move of a game's tree."""
@@ -476,6 +533,16 @@ class Game:
     def set_tag(self, name, value):
         if _f["xq_record_set_tag"](self._r, _enc(name), _enc(value)):
             raise MemoryError()
+
+    @property
+    def ecco(self):
+        """The ECCO classification of the main line: (code, opening,
+        variation), e.g. ("B05", "中炮对进左马", "")."""
+        code, opening, variation = _c_char_p(), _c_char_p(), _c_char_p()
+        rc = _f["xq_record_ecco"](self._r, _c.byref(code), _c.byref(opening), _c.byref(variation))
+        if rc:
+            _fail(rc, "ecco", obj_error=_f["xq_record_error"](self._r))
+        return _s(code.value), _s(opening.value), _s(variation.value)
 
     red = property(lambda self: self.tag("Red"))
     black = property(lambda self: self.tag("Black"))
@@ -748,6 +815,17 @@ def formats():
         out[_s(name.value)] = (_s(desc.value), bool(caps.value & 1), bool(caps.value & 2))
         i += 1
     return out
+
+
+def format_extensions(name):
+    """The file-name extensions of format `name` (the one it writes first)."""
+    i, fname, ext = 0, _c_char_p(), _c_char_p()
+    while _f["xq_format_info"](i, _c.byref(fname), None, None) == 0:
+        if _s(fname.value) == name:
+            _f["xq_format_names"](i, _c.byref(ext), None)
+            return _s(ext.value).split()
+        i += 1
+    raise ValueError("unknown format %r" % name)
 
 
 class Analysis:

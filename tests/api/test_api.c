@@ -9,6 +9,8 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <xq/xq.h>
 
@@ -80,6 +82,151 @@ static void error_codes_have_texts(void **state)
 	assert_string_equal(xq_error_string(XQ_OK), "success");
 	assert_true(strlen(xq_error_string(XQ_EPARSE)) > 0);
 	assert_true(strcmp(xq_error_string(XQ_EPARSE), xq_error_string(XQ_EILLEGAL)) != 0);
+}
+
+/* The list of codes holds each name once, ends with NULL, and holds the
+ * code of a diagnostic the library gives (a FEN's "bad-fen"). */
+static void diagnostic_code_names_are_listed_once_each_up_to_null(void **state)
+{
+	xq_position *p = xq_position_new();
+	int n = 0, bad_fen = -1;
+
+	(void)state;
+	assert_null(xq_diagnostic_code_name(-1));
+	while (xq_diagnostic_code_name(n)) {
+		const char *name = xq_diagnostic_code_name(n);
+		assert_true(strlen(name) > 0);
+		for (int i = 0; i < n; i++)
+			assert_string_not_equal(xq_diagnostic_code_name(i), name);
+		if (!strcmp(name, "bad-fen"))
+			bad_fen = n;
+		n++;
+	}
+	assert_true(n > 20);
+	assert_null(xq_diagnostic_code_name(n + 1));
+	assert_non_null(p);
+	assert_int_equal(xq_position_set_fen(p, "9/9 w"), XQ_EPARSE);
+	assert_true(bad_fen >= 0);
+	assert_string_equal(xq_diagnostic_code(xq_position_error(p)), xq_diagnostic_code_name(bad_fen));
+	xq_position_free(p);
+}
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The board after h2e2, drawn in each style with the move marked, flipped,
+ * and an SVG whose title is escaped; bad options draw nothing. */
+static void diagrams_draw_every_style_with_the_last_move_marked(void **state)
+{
+	xq_position *p = xq_position_new();
+	xq_diagram_options o = XQ_DIAGRAM_OPTIONS_INIT;
+	xq_move_code m;
+	char *out;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(xq_position_read_move(p, "h2e2", XQ_DIALECT_ICCS, &m), 0);
+	assert_int_equal(xq_position_play(p, m), 0);
+	assert_int_equal(xq_position_diagram(p, NULL, &out, &len), 0);
+	assert_int_equal(count_lines(out), 13);
+	assert_int_equal(strlen(out), len);
+	assert_non_null(strstr(out, "\n2  .  C  .  .  C  .  .  .  .  2\n"));
+	xq_free(out);
+
+	o.last = m;
+	assert_int_equal(xq_position_diagram(p, &o, &out, NULL), 0);
+	assert_non_null(strstr(out, "\n2  .  C  .  . [C] .  . (.) .  2\n"));
+	assert_true(strncmp(out, "   a  b  c", 10) == 0);
+	xq_free(out);
+	o.flags = XQ_DIAGRAM_FLIP;
+	assert_int_equal(xq_position_diagram(p, &o, &out, NULL), 0);
+	assert_true(strncmp(out, "   i  h  g", 10) == 0);
+	assert_non_null(strstr(out, "\n2  . (.) .  . [C] .  .  C  .  2\n"));
+	xq_free(out);
+
+	o.flags = 0;
+	o.style = XQ_DIAGRAM_STYLE_UNICODE;
+	assert_int_equal(xq_position_diagram(p, &o, &out, NULL), 0);
+	assert_int_equal(count_lines(out), 13);
+	assert_non_null(strstr(out, "[炮]"));
+	assert_non_null(strstr(out, "帥"));
+	assert_null(strchr(out, '\033'));
+	xq_free(out);
+	o.flags = XQ_DIAGRAM_COLOR;
+	assert_int_equal(xq_position_diagram(p, &o, &out, NULL), 0);
+	assert_non_null(strchr(out, '\033'));
+	xq_free(out);
+
+	o.flags = 0;
+	o.style = XQ_DIAGRAM_STYLE_SVG;
+	o.title = "a <b>";
+	assert_int_equal(xq_position_diagram(p, &o, &out, &len), 0);
+	assert_true(strncmp(out, "<?xml", 5) == 0);
+	assert_non_null(strstr(out, "<title>a &lt;b&gt;</title>"));
+	assert_non_null(strstr(out, "<desc>rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1</desc>"));
+	assert_non_null(strstr(out, "data-piece=\"K\""));
+	assert_non_null(strstr(out, "</svg>"));
+	xq_free(out);
+
+	o.style = 7;
+	out = (char *)"kept?";
+	assert_int_equal(xq_position_diagram(p, &o, &out, NULL), XQ_EUNSUPPORTED);
+	assert_null(out);
+	o.style = XQ_DIAGRAM_STYLE_ASCII;
+	o.last = XQ_MOVE_CODE(95, 4);
+	assert_int_equal(xq_position_diagram(p, &o, &out, NULL), XQ_ERANGE);
+	assert_null(out);
+	xq_position_free(p);
+}
+
+/* A record's opening from its main line, as convert --ecco tags it; a
+ * record from another start is 残局; names of a code, or none. */
+static void ecco_classifies_the_main_line_and_names_codes(void **state)
+{
+	static const char *const moves[] = {"h2e2", "h9g7", "h0g2", "i9h9"};
+	xq_record *r = xq_record_new();
+	xq_position *p = xq_position_new();
+	const char *code = NULL, *opening = NULL, *variation = NULL;
+	uint32_t at = XQ_ROOT_NODE;
+
+	(void)state;
+	assert_int_equal(xq_record_ecco(r, &code, &opening, &variation), 0);
+	assert_string_equal(code, "A00");
+	assert_string_equal(opening, "其他开局");
+	for (size_t i = 0; i < sizeof(moves) / sizeof(moves[0]); i++)
+		assert_int_equal(xq_record_add_move_text(r, at, moves[i], XQ_DIALECT_ICCS, &at), 0);
+	/* A variation does not count: only the main line does. */
+	assert_int_equal(xq_record_add_move_text(r, XQ_ROOT_NODE, "c3c4", XQ_DIALECT_ICCS, NULL), 0);
+	assert_int_equal(xq_record_ecco(r, &code, &opening, &variation), 0);
+	assert_string_equal(code, "B05");
+	assert_string_equal(opening, "中炮对进左马");
+	assert_string_equal(variation, "");
+	assert_null(xq_record_error(r));
+	assert_int_equal(xq_record_ecco(r, NULL, NULL, NULL), 0);
+	xq_record_free(r);
+
+	r = xq_record_new();
+	assert_int_equal(xq_position_set_fen(p, "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1"), 0);
+	assert_int_equal(xq_record_set_start(r, p), 0);
+	assert_int_equal(xq_record_ecco(r, &code, &opening, NULL), 0);
+	assert_string_equal(code, "A00");
+	assert_string_equal(opening, "残局");
+	xq_record_free(r);
+	xq_position_free(p);
+
+	assert_int_equal(xq_ecco_name("B05", &opening, &variation), 0);
+	assert_string_equal(opening, "中炮对进左马");
+	assert_int_equal(xq_ecco_name("A00", &opening, NULL), 0);
+	assert_string_equal(opening, "其他开局");
+	assert_int_equal(xq_ecco_name("A09", &opening, &variation), XQ_ENOTFOUND);
+	assert_int_equal(xq_ecco_name("F10", NULL, NULL), XQ_ENOTFOUND);
+	assert_int_equal(xq_ecco_name("C4", NULL, NULL), XQ_ENOTFOUND);
 }
 
 static void xqf_reads_with_tags_start_and_moves(void **state)
@@ -277,6 +424,32 @@ static void formats_are_listed_with_what_they_can_do(void **state)
 	assert_true(pgn);
 	assert_true(html);
 	assert_int_equal(xq_format_info(i, NULL, NULL, NULL), XQ_ENOTFOUND);
+}
+
+/* Extensions (the written one first) and other names, for each format
+ * xq_format_info() lists and no further. */
+static void formats_give_their_extensions_and_other_names(void **state)
+{
+	const char *name, *ext, *aliases;
+	size_t i;
+	int pgn = 0;
+
+	(void)state;
+	for (i = 0; xq_format_info(i, &name, NULL, NULL) == 0; i++) {
+		assert_int_equal(xq_format_names(i, &ext, &aliases), 0);
+		assert_non_null(aliases);
+		assert_int_equal(ext[0], '.');
+		if (!strcmp(name, "pgn")) {
+			pgn = 1;
+			assert_true(strncmp(ext, ".pgn ", 5) == 0);
+			assert_non_null(strstr(ext, " .pgn_zh"));
+		}
+		if (!strcmp(name, "xqf"))
+			assert_string_equal(ext, ".xqf");
+	}
+	assert_true(pgn);
+	assert_int_equal(xq_format_names(i, &ext, NULL), XQ_ENOTFOUND);
+	assert_int_equal(xq_format_names(0, NULL, NULL), 0);
 }
 
 static void variations_comments_and_nags_are_in_the_tree(void **state)
@@ -843,11 +1016,76 @@ static void options_of_an_older_caller_are_read_as_far_as_their_size(void **stat
 	xq_reader_close(rd);
 }
 
+static void *set_after_200_ms(void *arg)
+{
+	struct timespec t = {0, 200 * 1000 * 1000};
+
+	nanosleep(&t, NULL);
+	xq_cancel_set(arg);
+	return NULL;
+}
+
+static double seconds_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A reader waiting on a pipe that never speaks stops within a second of
+ * the flag being set by another thread, with XQ_ECANCELED and an "io"
+ * error; a flag set before opening stops a file's reader at once; one
+ * never set changes nothing. */
+static void cancel_flag_stops_a_reader_waiting_on_a_silent_pipe(void **state)
+{
+	xq_read_options o = XQ_READ_OPTIONS_INIT;
+	xq_cancel *c = xq_cancel_new();
+	struct seen s = {0};
+	xq_reader *rd;
+	xq_record *r;
+	pthread_t t;
+	char path[64];
+	int fds[2];
+	double t0;
+
+	(void)state;
+	assert_non_null(c);
+	assert_false(xq_cancel_is_set(c));
+	o.cancel = c;
+	assert_int_equal(xq_reader_open(&rd, "tests/data/xqf/sample-v12.xqf", &o, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_record_free(r);
+	xq_reader_close(rd);
+
+	assert_int_equal(pipe(fds), 0);
+	snprintf(path, sizeof(path), "/dev/fd/%d", fds[0]);
+	assert_int_equal(pthread_create(&t, NULL, set_after_200_ms, c), 0);
+	t0 = seconds_now();
+	assert_int_equal(xq_reader_open(&rd, path, &o, collect, &s), XQ_ECANCELED);
+	assert_true(seconds_now() - t0 < 1.5);
+	pthread_join(t, NULL);
+	assert_null(rd);
+	assert_true(xq_cancel_is_set(c));
+	assert_int_equal(s.errors, 1);
+	assert_string_equal(s.codes[0], "io");
+	close(fds[0]);
+	close(fds[1]);
+
+	assert_int_equal(xq_reader_open(&rd, "tests/data/xqf/sample-v12.xqf", &o, NULL, NULL), XQ_ECANCELED);
+	xq_cancel_free(c);
+	xq_cancel_free(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(version_macros_match_the_library),
 		cmocka_unit_test(error_codes_have_texts),
+		cmocka_unit_test(diagnostic_code_names_are_listed_once_each_up_to_null),
+		cmocka_unit_test(diagrams_draw_every_style_with_the_last_move_marked),
+		cmocka_unit_test(ecco_classifies_the_main_line_and_names_codes),
+		cmocka_unit_test(cancel_flag_stops_a_reader_waiting_on_a_silent_pipe),
 		cmocka_unit_test(xqf_reads_with_tags_start_and_moves),
 		cmocka_unit_test(big5_pgn_reads_in_traditional_and_simplified_glyphs),
 		cmocka_unit_test(illegal_move_is_reported_with_its_place_and_the_game_kept_broken),
@@ -856,6 +1094,7 @@ int main(void)
 		cmocka_unit_test(unknown_content_and_empty_input_are_errors),
 		cmocka_unit_test(named_format_and_encoding_are_used),
 		cmocka_unit_test(formats_are_listed_with_what_they_can_do),
+		cmocka_unit_test(formats_give_their_extensions_and_other_names),
 		cmocka_unit_test(variations_comments_and_nags_are_in_the_tree),
 		cmocka_unit_test(fen_reads_writes_and_rejects_with_a_column),
 		cmocka_unit_test(moves_read_and_write_in_every_dialect),

@@ -43,6 +43,29 @@ static void sizes_take_k_m_g_suffixes_and_refuse_anything_else(void **state)
 		assert_int_equal(xq_size_parse(bad[i], &v), -1);
 }
 
+static void a_try_reserves_only_what_it_would_get_without_waiting(void **state)
+{
+	struct xq_budget b;
+
+	(void)state;
+	assert_int_equal(xq_budget_init(&b, 1000), 0);
+	/* Not ticket 1's turn yet: nothing done. */
+	assert_int_equal(xq_budget_try_reserve(&b, 1, 10), 1);
+	assert_true(b.used == 0 && b.next_ticket == 0);
+	assert_int_equal(xq_budget_try_reserve(&b, 0, 700), 0);
+	assert_true(b.used == 700 && b.next_ticket == 1);
+	/* Its turn, but the memory is not free: nothing done. */
+	assert_int_equal(xq_budget_try_reserve(&b, 1, 400), 1);
+	assert_true(b.used == 700 && b.next_ticket == 1);
+	/* More than the whole budget is refused at once, as by reserve. */
+	assert_int_equal(xq_budget_try_reserve(&b, 1, 1001), XQ_ERANGE);
+	assert_true(b.used == 700 && b.next_ticket == 2);
+	xq_budget_give_back(&b, 700);
+	assert_int_equal(xq_budget_try_reserve(&b, 2, 400), 0);
+	assert_true(b.used == 400 && b.next_ticket == 3);
+	xq_budget_release(&b);
+}
+
 static void a_reservation_larger_than_the_budget_is_refused_at_once(void **state)
 {
 	struct xq_budget b;
@@ -158,6 +181,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sizes_take_k_m_g_suffixes_and_refuse_anything_else),
 		cmocka_unit_test(a_reservation_larger_than_the_budget_is_refused_at_once),
+		cmocka_unit_test(a_try_reserves_only_what_it_would_get_without_waiting),
 		cmocka_unit_test(a_reservation_waits_until_memory_is_given_back),
 		cmocka_unit_test(reservations_are_granted_in_ticket_order),
 		cmocka_unit_test(cancelling_ends_every_wait),

@@ -14,6 +14,7 @@
 #define _XOPEN_SOURCE 700
 #include "testutil.h"
 
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -57,6 +58,11 @@ static void put_diags(struct xq_buf *b, const struct diag_list *l)
 	}
 }
 
+/* share_process for the runs, and how long `process` takes (microseconds):
+ * as long as an engine's analysis, next to which reading is free. */
+static int run_share;
+static unsigned run_process_us;
+
 /* On a worker: what a command's checks would add, with the game's number. */
 static void process(void *ctx, void *worker, struct pool_job *j)
 {
@@ -65,6 +71,10 @@ static void process(void *ctx, void *worker, struct pool_job *j)
 
 	(void)ctx;
 	(void)worker;
+	if (run_process_us) {
+		struct timespec ts = {0, (long)run_process_us * 1000};
+		nanosleep(&ts, NULL);
+	}
 	xq_game_count(&j->game, &c);
 	j->counts[0] = c.nodes;
 	xq_diag_init(&d);
@@ -134,6 +144,7 @@ static void run(struct xq_buf *out, const char *const *paths, int n, int threads
 	cfg.chunk_games = games;
 	cfg.chunk_bytes = bytes;
 	cfg.stats = st;
+	cfg.share_process = run_share;
 	assert_int_equal(pool_run(&cfg), 0);
 	inputs_release(&in);
 	xq_format_ndjson.close_writer(r.writer);
@@ -327,6 +338,43 @@ static void games_before_the_first_chinese_character_read_the_same_split(void **
 		xq_buf_addf(&b, "[Game \"Chinese Chess\"]\n[Round \"%d\"]\n\n1. h2e2 h9g7 2. h0g2 *\n\n", i);
 	xq_buf_adds(&b, "[Game \"Chinese Chess\"]\n[Event \"\xC5\xDA\"]\n\n1. \xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5 *\n");
 	check_text_split("late-gbk.pgn", &b, 30);
+	xq_buf_release(&b);
+}
+
+/* UTF-8 games, each after a blank line (the common shape of big
+ * collections): every game start is a split point, and the chunks hold. */
+static void utf8_games_after_blank_lines_are_split_at_their_tag_lines(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+
+	(void)state;
+	for (int i = 0; i < 40; i++)
+		xq_buf_addf(&b, "[Game \"Chinese Chess\"]\n[Event \"\xE7\x94\xB2\xE7\xBA\xA7 %d\"]\n\n"
+				"1. h2e2 {\xE4\xB8\xAD\xE7\x82\xAE} h9g7 2. h0g2 *\n\n", i);
+	check_text_split("utf8-blank-lines.pgn", &b, 30);
+	xq_buf_release(&b);
+}
+
+/* A comment holding a blank line, then a line that looks like a tag: a
+ * splitter that looked at line starts only would take it for a game
+ * start; reading split must still give the games, numbers and
+ * diagnostics of one thread. */
+static void a_comment_holding_a_blank_line_then_a_tag_reads_the_same(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+	struct pool_stats st;
+	const char *p;
+
+	(void)state;
+	for (int i = 0; i < 40; i++) {
+		xq_buf_addf(&b, "[Game \"Chinese Chess\"]\n[Event \"\xE7\x94\xB2 %d\"]\n\n1. h2e2 ", i);
+		if (i == 20)
+			xq_buf_adds(&b, "{a comment\n\n[Event \"not a game\"]\nstill the comment} ");
+		xq_buf_adds(&b, "h9g7 2. h0g2 zz9 *\n\n");
+	}
+	p = put_file("comment-blank-tag.pgn", b.ptr, b.len);
+	check_split_same(&p, 1, "comment-blank-tag.pgn", &st);
+	assert_true(st.chunks >= 30);
 	xq_buf_release(&b);
 }
 
@@ -638,6 +686,39 @@ static void a_worker_that_cannot_start_stops_the_run_before_any_read(void **stat
 	assert_int_equal(o.emitted, 0);
 }
 
+/* ---- processing shared ------------------------------------------------------------- */
+
+/* One input that cannot be split (a CBL library of 47 games) read by one
+ * worker: with share_process the other workers, having nothing to read,
+ * process its games too, and the output is that of one thread. */
+static void the_games_of_an_input_that_cannot_be_split_are_processed_by_every_worker(void **state)
+{
+	static const char *const lib[] = {"tests/data/cbr/compressed.cbl"};
+	struct xq_buf one = XQ_BUF_INIT, two = XQ_BUF_INIT, four = XQ_BUF_INIT;
+	struct pool_stats st2, st4;
+
+	(void)state;
+	run_share = 1;
+	run_process_us = 2000;
+	memset(&st2, 0, sizeof(st2));
+	memset(&st4, 0, sizeof(st4));
+	run(&one, lib, 1, 1, 0, 0, NULL, 0);
+	run(&two, lib, 1, 2, 0, 0, &st2, 0);
+	run(&four, lib, 1, 4, 0, 0, &st4, 0);
+	run_share = 0;
+	run_process_us = 0;
+	assert_same_run(&one, &two, "2 threads sharing");
+	assert_same_run(&one, &four, "4 threads sharing");
+	assert_true(st2.split_files == 0);
+	/* Games processed by a worker other than the reader: some, not all
+	 * (the reader processes one whenever every helper has one). */
+	assert_true(st2.shared > 0 && st2.shared < 47);
+	assert_true(st4.shared > 0 && st4.shared < 47);
+	xq_buf_release(&one);
+	xq_buf_release(&two);
+	xq_buf_release(&four);
+}
+
 /* ---- the units in flight ------------------------------------------------------------ */
 
 /* Units numbered while others are passed, so that the ring wraps before
@@ -697,6 +778,9 @@ int main(void)
 		cmocka_unit_test(each_worker_owns_its_state_from_init_to_fini),
 		cmocka_unit_test(a_worker_that_cannot_start_stops_the_run_before_any_read),
 		cmocka_unit_test(the_units_in_flight_keep_their_order_as_their_ring_grows),
+		cmocka_unit_test(the_games_of_an_input_that_cannot_be_split_are_processed_by_every_worker),
+		cmocka_unit_test(utf8_games_after_blank_lines_are_split_at_their_tag_lines),
+		cmocka_unit_test(a_comment_holding_a_blank_line_then_a_tag_reads_the_same),
 	};
 	return cmocka_run_group_tests_name("pool", tests, setup, teardown);
 }
