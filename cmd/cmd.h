@@ -58,8 +58,9 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
  * faults: "verify" (convert --verify reads back half of what was written,
  * so that the internal-error path and exit status 4 can be tested);
  * "pool-nomem" (pool_run() finds no memory for its workers, as under a
- * tight limit, which sanitizer builds cannot impose).  Never set outside
- * the test suite.
+ * tight limit, which sanitizer builds cannot impose); "named-temp" (output
+ * files are written to temporary files with a name, as on a file system
+ * without O_TMPFILE: formats/io.h).  Never set outside the test suite.
  */
 int cmd_test_fault(const char *what);
 

@@ -274,12 +274,14 @@ static int count_since(const struct pool_job *j, size_t from, int errors)
  */
 static unsigned output_sync_flags(const struct output *c)
 {
+	unsigned named = c->fault_named_temp ? XQ_OUTPUT_NAMED_TEMP : 0;
+
 	switch (c->sync) {
-	case SYNC_EACH: return 0;
-	case SYNC_END: return XQ_OUTPUT_SYNC_REPLACED;
+	case SYNC_EACH: return named;
+	case SYNC_END: return named | XQ_OUTPUT_SYNC_REPLACED;
 	case SYNC_NONE: break;
 	}
-	return XQ_OUTPUT_NO_SYNC;
+	return named | XQ_OUTPUT_NO_SYNC;
 }
 
 /* -o DIR/, at the end of a run that was not interrupted: what was
@@ -530,7 +532,8 @@ static int open_single_output(struct output *c)
 
 	xq_diag_init(&d);
 	rc = xq_output_open(&c->out, c->out_path ? c->out_path : "-",
-			    (c->force ? XQ_OUTPUT_FORCE : 0) | (c->sync == SYNC_NONE ? XQ_OUTPUT_NO_SYNC : 0),
+			    (c->force ? XQ_OUTPUT_FORCE : 0) | (c->sync == SYNC_NONE ? XQ_OUTPUT_NO_SYNC : 0) |
+				    (c->fault_named_temp ? XQ_OUTPUT_NAMED_TEMP : 0),
 			    &d);
 	if (rc) {
 		cmd_error("%s", d.msg);
@@ -769,6 +772,7 @@ int output_prepare(struct output *c, struct inputs *inputs, const struct reporte
 	c->inputs = inputs;
 	c->rep = rep;
 	c->fault_verify = cmd_test_fault("verify");
+	c->fault_named_temp = cmd_test_fault("named-temp");
 	if (c->dry_run)
 		return 0; /* nothing is written */
 	if (c->dir_mode)

@@ -60,6 +60,7 @@ struct output {
 	int dry_run;              /* write nothing (convert --fix --dry-run) */
 	enum { SYNC_END, SYNC_EACH, SYNC_NONE } sync; /* --sync */
 	int fault_verify; /* XQ_TEST_FAULT=verify (tests only; see cmd.h) */
+	int fault_named_temp; /* XQ_TEST_FAULT=named-temp: temporary files named from the start */
 	const struct reporter *rep; /* -v: say what was written */
 	struct inputs *inputs;    /* to ask whether a file is an input */
 	/* the single output (file or stdout) */

@@ -25,6 +25,8 @@
 #include <zlib.h>
 
 #define RAW_CHUNK 65536
+/* The buffer of an output file. */
+#define OUT_BUFFER 65536
 /* How often a read that waits for a pipe looks at the cancel flag. */
 #define CANCEL_POLL_MS 100
 
@@ -371,10 +373,14 @@ int xq_input_read_all(struct xq_input *in, struct xq_buf *out, size_t limit, str
 struct xq_output {
 	char *name;     /* what the user asked for */
 	char *target;   /* the name renamed over on commit (through a symbolic link) */
-	char *tmp;      /* the temporary file; NULL when written directly */
+	char *tmp;      /* the temporary file's name; NULL when written directly
+			 * or when the temporary file has none (unnamed) */
+	int unnamed;    /* the temporary file has no name (O_TMPFILE) until commit links it */
+	int link_fd;    /* unnamed: its descriptor, open until commit (owned when gz) */
 	int replace;    /* commit may replace an existing file (XQ_OUTPUT_FORCE) */
 	unsigned sync;  /* XQ_OUTPUT_SYNC_REPLACED, XQ_OUTPUT_NO_SYNC or 0 */
 	FILE *f;
+	char *fbuf;     /* f's buffer (so that stdio need not fstat() to size one) */
 	gzFile gz;
 	struct xq_buf *mem;
 	int error;      /* a write failed: errno value, or -1 */
@@ -512,27 +518,144 @@ static void random_letters(char *out, size_t n, const void *salt, unsigned attem
 	}
 }
 
-/*
- * Create the temporary file beside `target`: a short name of its own
- * (so that any name the file system allows can be the target), a dot
- * first (so that directory walks skip it), created with mode 0666 and the
- * process's umask by the kernel, as any new file is.
- */
-static int create_temp(struct xq_output *o, const char *target, struct xq_diag *d)
+/* o->tmp: a fresh name beside `target` for the temporary file (a short
+ * name of its own, so that any name the file system allows can be the
+ * target, and a dot first, so that directory walks skip it). */
+static int temp_name(struct xq_output *o, const char *target, unsigned attempt)
 {
 	const char *slash = strrchr(target, '/');
 	size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
-	size_t cap = dirlen + sizeof(".xqkit-") + 8;
 
-	o->tmp = malloc(cap);
-	if (!o->tmp)
+	if (!o->tmp && !(o->tmp = malloc(dirlen + sizeof(".xqkit-") + 8)))
 		return XQ_ENOMEM;
+	memcpy(o->tmp, target, dirlen);
+	memcpy(o->tmp + dirlen, ".xqkit-", 7);
+	random_letters(o->tmp + dirlen + 7, 8, o, attempt);
+	o->tmp[dirlen + 15] = '\0';
+	return 0;
+}
+
+#if defined(O_TMPFILE) && defined(AT_EMPTY_PATH)
+/*
+ * How this process can give a name to a file opened with O_TMPFILE:
+ * linkat() of the descriptor itself (AT_EMPTY_PATH: needs a privilege on
+ * older kernels) or of its /proc/self/fd/N (needs /proc).  Found out once,
+ * on the first such file (probe_way), and kept: 0 not yet known, 1 and 2
+ * those two ways, -1 neither (every temporary file then has a name from
+ * the start).  The one piece of state this file shares between outputs: a
+ * property of the system, the same for every thread.
+ */
+static atomic_int unnamed_way;
+
+/* Give the unnamed file `fd` the name `to`, the way `way` says: 0 or an
+ * errno value (EEXIST: something has the name, and it is left alone). */
+static int link_way(int fd, const char *to, int way)
+{
+	char proc[40];
+
+	if (way == 1)
+		return linkat(fd, "", AT_FDCWD, to, AT_EMPTY_PATH) == 0 ? 0 : errno;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return linkat(AT_FDCWD, proc, AT_FDCWD, to, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
+}
+
+/* link_way() the way that works, trying the other when it fails. */
+static int link_unnamed(int fd, const char *to)
+{
+	int way = atomic_load(&unnamed_way), err;
+
+	err = link_way(fd, to, way);
+	if (err && err != EEXIST && !(err = link_way(fd, to, 3 - way)))
+		atomic_store(&unnamed_way, 3 - way);
+	return err;
+}
+
+/*
+ * Which way works (unnamed_way), asked of the unnamed file `fd` in
+ * directory `dir` (with its final '/') by linking it to "dir/.": the
+ * kernel looks at the file and the permission first and then refuses the
+ * name with EEXIST, so nothing is made, and a way it would refuse fails
+ * with ENOENT or EPERM before.  Returns the way, or -1.
+ */
+static int probe_way(int fd, char *dir, size_t dirlen)
+{
+	int way = -1;
+
+	dir[dirlen] = '.';
+	dir[dirlen + 1] = '\0';
+	if (link_way(fd, dir, 1) == EEXIST)
+		way = 1;
+	else if (link_way(fd, dir, 2) == EEXIST)
+		way = 2;
+	dir[dirlen] = '\0';
+	atomic_store(&unnamed_way, way);
+	return way;
+}
+
+/*
+ * An unnamed temporary file in the directory of `target` (O_TMPFILE): it
+ * takes a name only when it is complete (xq_output_commit), so nothing is
+ * ever left under a temporary name, not even by a run killed with
+ * SIGKILL, and a new file costs one directory entry instead of three
+ * changes (create, link, unlink).  The descriptor, or -1 where the file
+ * system or the system cannot (the caller then makes a named one).
+ */
+static int create_unnamed(struct xq_output *o, const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	char small[256], *dir = small;
+	size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
+	int way = atomic_load(&unnamed_way), fd;
+
+	if (way < 0)
+		return -1;
+	if (dirlen + 3 > sizeof(small) && !(dir = malloc(dirlen + 3)))
+		return -1;
+	if (dirlen)
+		memcpy(dir, target, dirlen);
+	else
+		memcpy(dir, "./", 2), dirlen = 2;
+	dir[dirlen] = '\0';
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	if (fd >= 0 && way == 0 && probe_way(fd, dir, dirlen) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	if (dir != small)
+		free(dir);
+	if (fd < 0)
+		return -1; /* EOPNOTSUPP, EISDIR (a kernel without O_TMPFILE), ... */
+	o->unnamed = 1;
+	return fd;
+}
+#else
+static int link_unnamed(int fd, const char *to)
+{
+	(void)fd, (void)to;
+	return ENOSYS;
+}
+static int create_unnamed(struct xq_output *o, const char *target)
+{
+	(void)o, (void)target;
+	return -1;
+}
+#endif
+
+/*
+ * Create the temporary file beside `target`: unnamed where the system
+ * allows (create_unnamed), else with a name of its own (temp_name); with
+ * mode 0666 and the process's umask applied by the kernel, as any new
+ * file is.
+ */
+static int create_temp(struct xq_output *o, const char *target, unsigned flags, struct xq_diag *d)
+{
+	int fd;
+
+	if (!(flags & XQ_OUTPUT_NAMED_TEMP) && (fd = create_unnamed(o, target)) >= 0)
+		return fd;
 	for (unsigned attempt = 0; attempt < 100; attempt++) {
-		int fd;
-		memcpy(o->tmp, target, dirlen);
-		memcpy(o->tmp + dirlen, ".xqkit-", 7);
-		random_letters(o->tmp + dirlen + 7, 8, o, attempt);
-		o->tmp[dirlen + 15] = '\0';
+		if (temp_name(o, target, attempt))
+			return XQ_ENOMEM;
 		fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (fd >= 0)
 			return fd;
@@ -599,19 +722,38 @@ int xq_output_open(struct xq_output **out, const char *path, unsigned flags, str
 		}
 		o->replace = (flags & XQ_OUTPUT_FORCE) != 0;
 		o->sync = flags & (XQ_OUTPUT_SYNC_REPLACED | XQ_OUTPUT_NO_SYNC);
-		if ((fd = create_temp(o, o->target, d)) < 0) {
+		/* A file replaced keeps its attributes: a named temporary file
+		 * takes them and then the name (put_in_place). */
+		if ((fd = create_temp(o, o->target,
+				      flags | (plan.kind == XQ_OUTPUT_REPLACE ? XQ_OUTPUT_NAMED_TEMP : 0),
+				      d)) < 0) {
 			rc = fd;
 			goto fail;
 		}
 		if (plan.kind == XQ_OUTPUT_REPLACE && stat(o->target, &st) == 0)
 			keep_attributes(fd, &st);
 	}
-	if (gz)
+	o->link_fd = -1;
+	if (o->unnamed && gz) {
+		/* gzclose() closes the descriptor it has: the file is named
+		 * through another. */
+		o->link_fd = fd;
+		fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	} else if (o->unnamed) {
+		o->link_fd = fd;
+	}
+	if (fd < 0)
+		o->gz = NULL, o->f = NULL;
+	else if (gz)
 		o->gz = gzdopen(fd, "wb");
-	else
-		o->f = fdopen(fd, "wb");
+	else if ((o->f = fdopen(fd, "wb")) && (o->tmp || o->unnamed) &&
+		 (o->fbuf = malloc(OUT_BUFFER)))
+		setvbuf(o->f, o->fbuf, _IOFBF, OUT_BUFFER);
 	if (!o->gz && !o->f) {
-		close(fd);
+		if (fd >= 0)
+			close(fd);
+		if (o->link_fd >= 0 && o->link_fd != fd)
+			close(o->link_fd);
 		if (o->tmp)
 			unlink(o->tmp);
 		goto fail;
@@ -621,6 +763,7 @@ int xq_output_open(struct xq_output **out, const char *path, unsigned flags, str
 fail:
 	if (rc == XQ_ENOMEM)
 		xq_diag_set(d, XQ_ENOMEM, XQ_D_IO, XQ_SEV_ERROR, "out of memory");
+	free(o->fbuf);
 	free(o->tmp);
 	free(o->target);
 	free(o->name);
@@ -667,6 +810,7 @@ int xq_output_write(struct xq_output *o, const void *data, size_t len)
 
 static void output_free(struct xq_output *o)
 {
+	free(o->fbuf);
 	free(o->tmp);
 	free(o->target);
 	free(o->name);
@@ -727,9 +871,35 @@ int xq_output_sync(const char *dir, struct xq_diag *d)
 	return err ? out_error(d, err, dir, "cannot write") : 0;
 }
 
+/*
+ * Give the finished unnamed temporary file its name: a link, which
+ * refuses a name something has.  With XQ_OUTPUT_FORCE a file that took
+ * the name during the run is replaced all the same: linked under a
+ * temporary name (o->tmp), then renamed over it.  0 or an errno value.
+ */
+static int put_unnamed(struct xq_output *o)
+{
+	int err = link_unnamed(o->link_fd, o->target);
+
+	if (err != EEXIST || !o->replace)
+		return err;
+	for (unsigned attempt = 0; attempt < 100; attempt++) {
+		if (temp_name(o, o->target, attempt))
+			return ENOMEM;
+		if ((err = link_unnamed(o->link_fd, o->tmp)) != EEXIST)
+			break;
+	}
+	if (err) {
+		free(o->tmp);
+		o->tmp = NULL;
+		return err;
+	}
+	return rename(o->tmp, o->target) == 0 ? 0 : errno;
+}
+
 int xq_output_commit(struct xq_output *o, struct xq_diag *d)
 {
-	int rc = 0, err = o->error;
+	int rc = 0, err = o->error, sync_fd, linked = 0;
 
 	if (o->mem) {
 		output_free(o);
@@ -741,22 +911,44 @@ int xq_output_commit(struct xq_output *o, struct xq_diag *d)
 	} else {
 		if (fflush(o->f) != 0 && !err)
 			err = errno;
-		if (!err && o->tmp && must_sync(o) && fsync(fileno(o->f)) != 0 && errno != EINVAL)
-			err = errno;
-		if (fclose(o->f) != 0 && !err)
-			err = errno;
 	}
-	if (err) {
+	/* An unnamed file is still open (o->f or o->link_fd): it is synced
+	 * if it must be, and takes its name before it is closed. */
+	sync_fd = o->unnamed ? o->link_fd : o->f ? fileno(o->f) : -1;
+	if (!err && (o->tmp || o->unnamed) && sync_fd >= 0 && must_sync(o) && fsync(sync_fd) != 0 &&
+	    errno != EINVAL)
+		err = errno;
+	if (!err && o->unnamed) {
+		if ((err = put_unnamed(o)) == 0)
+			linked = 1;
+		else
+			rc = 1; /* reported below as a failure to name */
+	}
+	if (o->f && fclose(o->f) != 0 && !err)
+		err = errno;
+	if (o->unnamed && o->gz)
+		close(o->link_fd);
+	if (err && linked) {
+		/* Written and named, but the last bytes did not reach the
+		 * file: the name goes, as it came, a moment ago. */
+		unlink(o->target);
+		linked = 0;
+	}
+	if (err && !rc) {
 		rc = out_error(d, err, o->name, "cannot write");
 		if (o->tmp)
 			unlink(o->tmp);
-	} else if (o->tmp && (err = put_in_place(o)) != 0) {
+	} else if (!err && o->tmp && !o->unnamed && (err = put_in_place(o)) != 0) {
+		rc = 1;
+	}
+	if (rc == 1) {
 		if (err == EEXIST)
 			rc = xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR,
 					 "'%s' already exists (use --force to replace it)", o->name);
 		else
 			rc = out_error(d, err, o->name, "cannot rename the temporary file to");
-		unlink(o->tmp);
+		if (o->tmp)
+			unlink(o->tmp);
 	}
 	output_free(o);
 	return rc;
@@ -770,7 +962,10 @@ void xq_output_abort(struct xq_output *o)
 		gzclose(o->gz);
 	else if (o->f)
 		fclose(o->f);
-	/* Only the temporary file: never the target, never a device. */
+	if (o->unnamed && o->gz)
+		close(o->link_fd);
+	/* Only the temporary file: never the target, never a device (an
+	 * unnamed one goes with its last descriptor). */
 	if (o->tmp)
 		unlink(o->tmp);
 	output_free(o);

@@ -10,8 +10,12 @@
  * to a temporary file in the same directory and put in place only by
  * xq_output_commit(), so a failed or interrupted run never leaves a
  * half-written file under the real name, and an aborted one leaves
- * nothing.  The temporary file is created with mode 0666 less the umask,
- * as any new file; when it replaces a file, it takes that file's mode,
+ * nothing.  The temporary file has no name at all where the system allows
+ * (Linux's O_TMPFILE, named by a link when complete: a new file is then
+ * one directory entry, and even a killed process leaves nothing behind);
+ * elsewhere, and for a file that replaces another, it has a name of its
+ * own (.xqkit-XXXXXXXX) until it takes the real one.  The temporary
+ * file is created with mode 0666 less the umask, as any new file; when it replaces a file, it takes that file's mode,
  * owner and group (where the system allows).  An existing file is
  * refused unless XQ_OUTPUT_FORCE, and so is a symbolic link to a missing
  * file; a symbolic link to a file is kept and the file it names replaced.
@@ -88,7 +92,10 @@ enum {
 	 * another (a caller writing many new files syncs them at once with
 	 * xq_output_sync()); XQ_OUTPUT_NO_SYNC never. */
 	XQ_OUTPUT_SYNC_REPLACED = 1 << 2,
-	XQ_OUTPUT_NO_SYNC = 1 << 3
+	XQ_OUTPUT_NO_SYNC = 1 << 3,
+	/* The temporary file has a name from the start, as on a file system
+	 * without O_TMPFILE (for the tests of that way). */
+	XQ_OUTPUT_NAMED_TEMP = 1 << 4
 };
 
 /* What writing a path would do. */

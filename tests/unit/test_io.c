@@ -4,9 +4,10 @@
  * by default, modes and owners kept, devices, FIFOs and sockets written
  * directly and never removed, links, full disks).
  */
-/* mknod() and makedev() for the block device case. */
+/* mknod() and makedev() for the block device case; O_TMPFILE. */
 #define _XOPEN_SOURCE 700
 #define _DEFAULT_SOURCE
+#define _GNU_SOURCE
 #include "testutil.h"
 
 #include <errno.h>
@@ -14,8 +15,10 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/socket.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -226,6 +229,10 @@ static void aborted_output_leaves_no_file(void **state)
 	(void)state;
 	path_in_dir(path, sizeof(path), "aborted.txt");
 	xq_diag_init(&d);
+	assert_int_equal(xq_output_open(&o, path, XQ_OUTPUT_NAMED_TEMP, &d), 0);
+	xq_output_write(o, "partial", 7);
+	xq_output_abort(o);
+	assert_int_not_equal(stat(path, &st), 0);
 	assert_int_equal(xq_output_open(&o, path, 0, &d), 0);
 	xq_output_write(o, "partial", 7);
 	xq_output_abort(o);
@@ -512,23 +519,108 @@ static void link_to_a_file_is_kept_and_the_file_replaced(void **state)
 	assert_int_equal(st.st_mode & 07777, 0604);
 }
 
-static void commit_without_force_refuses_a_name_taken_meanwhile(void **state)
+/* The two ways of a temporary file: unnamed where the system allows
+ * (O_TMPFILE), and named, as on a file system without it. */
+static const unsigned temp_ways[] = {0, XQ_OUTPUT_NAMED_TEMP};
+#define N_WAYS (sizeof(temp_ways) / sizeof(temp_ways[0]))
+
+/* Someone else's file takes the name `name` while an output is written to
+ * it with `flags`, each way: the commit returns `rc` and the name holds
+ * `size` bytes (7: theirs, 5: mine); no temporary file is left. */
+static void race_for_the_name(const char *name, unsigned flags, int rc, off_t size)
 {
 	char path[4400];
 	struct xq_output *o;
 	struct xq_diag d;
 	struct stat st;
 
+	path_in_dir(path, sizeof(path), name);
+	for (size_t w = 0; w < N_WAYS; w++) {
+		unlink(path);
+		xq_diag_init(&d);
+		assert_int_equal(xq_output_open(&o, path, flags | temp_ways[w], &d), 0);
+		xq_output_write(o, "mine\n", 5);
+		write_file(path, "theirs\n", 0644); /* someone else's, during the run */
+		assert_int_equal(xq_output_commit(o, &d), rc);
+		if (rc)
+			assert_non_null(strstr(d.msg, "already exists"));
+		assert_int_equal(stat(path, &st), 0);
+		assert_int_equal(st.st_size, size);
+		assert_int_equal(temp_files(), 0);
+	}
+}
+
+static void commit_without_force_refuses_a_name_taken_meanwhile(void **state)
+{
 	(void)state;
-	path_in_dir(path, sizeof(path), "raced.txt");
-	xq_diag_init(&d);
-	assert_int_equal(xq_output_open(&o, path, 0, &d), 0);
-	xq_output_write(o, "mine\n", 5);
-	write_file(path, "theirs\n", 0644); /* someone else's, during the run */
-	assert_int_equal(xq_output_commit(o, &d), XQ_EIO);
-	assert_non_null(strstr(d.msg, "already exists"));
-	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_size, 7);
+	race_for_the_name("raced.txt", 0, XQ_EIO, 7);
+}
+
+static void commit_with_force_replaces_a_file_that_took_the_name_meanwhile(void **state)
+{
+	(void)state;
+	race_for_the_name("raced-forced.txt", XQ_OUTPUT_FORCE, 0, 5);
+}
+
+static void outputs_written_both_ways_appear_whole_at_commit_and_nothing_else(void **state)
+{
+	char path[4400], name[64];
+	struct xq_output *o[4];
+	struct xq_diag d;
+	struct stat st;
+
+	(void)state;
+	/* Several at once, as --sync end leaves them, each way. */
+	for (size_t w = 0; w < N_WAYS; w++) {
+		for (int i = 0; i < 4; i++) {
+			snprintf(name, sizeof(name), "many-%zu-%d.txt", w, i);
+			path_in_dir(path, sizeof(path), name);
+			xq_diag_init(&d);
+			assert_int_equal(xq_output_open(&o[i], path, XQ_OUTPUT_NO_SYNC | temp_ways[w], &d),
+					 0);
+			assert_int_equal(xq_output_write(o[i], "0123456789", (size_t)i + 1), 0);
+		}
+		for (int i = 0; i < 4; i++) {
+			snprintf(name, sizeof(name), "many-%zu-%d.txt", w, i);
+			path_in_dir(path, sizeof(path), name);
+			assert_int_not_equal(stat(path, &st), 0);
+			assert_int_equal(xq_output_commit(o[i], &d), 0);
+			assert_int_equal(stat(path, &st), 0);
+			assert_int_equal(st.st_size, i + 1);
+			assert_int_equal(st.st_nlink, 1);
+		}
+		assert_int_equal(temp_files(), 0);
+	}
+}
+
+static void killed_writer_leaves_no_file_where_the_temporary_file_is_unnamed(void **state)
+{
+	char path[4400];
+	struct xq_output *o;
+	struct xq_diag d;
+	int fd, status;
+	pid_t pid;
+
+	(void)state;
+	fd = open(dir, O_TMPFILE | O_WRONLY, 0600);
+	if (fd < 0)
+		TEST_SKIP("the temporary folder's file system has no O_TMPFILE");
+	close(fd);
+	path_in_dir(path, sizeof(path), "killed.txt");
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* A fresh process: its first output file is unnamed too. */
+		xq_diag_init(&d);
+		if (xq_output_open(&o, path, 0, &d) || xq_output_write(o, "partial", 7))
+			_exit(2);
+		fflush(NULL);
+		raise(SIGKILL);
+		_exit(3);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	assert_int_not_equal(access(path, F_OK), 0);
 	assert_int_equal(temp_files(), 0);
 }
 
@@ -617,6 +709,9 @@ int main(void)
 		cmocka_unit_test(link_to_nothing_is_refused_without_force),
 		cmocka_unit_test(link_to_a_file_is_kept_and_the_file_replaced),
 		cmocka_unit_test(commit_without_force_refuses_a_name_taken_meanwhile),
+		cmocka_unit_test(commit_with_force_replaces_a_file_that_took_the_name_meanwhile),
+		cmocka_unit_test(outputs_written_both_ways_appear_whole_at_commit_and_nothing_else),
+		cmocka_unit_test(killed_writer_leaves_no_file_where_the_temporary_file_is_unnamed),
 		cmocka_unit_test(full_disk_is_a_resource_error),
 		cmocka_unit_test(cancel_flag_stops_a_read_on_a_silent_pipe),
 	};
