@@ -1773,17 +1773,9 @@ static void fini_workers(struct pool *p)
 			p->cfg->worker_fini(p->cfg->ctx, p->w[i].data);
 }
 
-int pool_run(const struct pool_config *cfg)
+/* glibc's heap at -j 2 and more (see the comment inside). */
+static void tune_malloc(const struct pool_config *cfg, int n)
 {
-	struct pool p;
-	int n = cfg->threads < 1 ? 1 : cfg->threads > 64 ? 64 : cfg->threads;
-	int rc = 0;
-
-	if (cmd_test_fault("pool-nomem"))
-		return XQ_ENOMEM;
-	memset(&p, 0, sizeof(p));
-	p.cfg = cfg;
-	p.serial = n == 1;
 #if defined(__GLIBC__)
 	/* Memory freed must go back to the system for the budget to mean
 	 * anything: glibc raises its mmap threshold after big frees, and then
@@ -1801,13 +1793,108 @@ int pool_run(const struct pool_config *cfg)
 	 * keeps some free memory at its top (M_TOP_PAD): a quarter of the
 	 * budget shared among the threads, at most TOP_PAD_MAX each, so what
 	 * the arenas keep stays within the budget's quarter whatever -j is. */
-	if (!p.serial) {
+	if (n > 1) {
 		uint64_t budget = cfg->read_opts.max_memory ? cfg->read_opts.max_memory : XQ_MEMORY_DEFAULT;
 		uint64_t pad = budget / 4 / (uint64_t)n;
 		mallopt(M_MMAP_THRESHOLD, (int)SLOT_KEEP);
 		mallopt(M_TOP_PAD, (int)(pad < TOP_PAD_MAX ? pad : TOP_PAD_MAX));
 	}
 #endif
+	(void)cfg;
+	(void)n;
+}
+
+/* Run the workers on threads of their own, and the output loop on this
+ * one; XQ_ENOMEM when not even one thread starts. */
+static int run_threads(struct pool *p, int n)
+{
+	int rc = 0, started = 0;
+
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	for (int i = 0; i < n; i++)
+		pthread_cond_init(&p->w[i].space, NULL);
+	if (p->cfg->share_process && (p->hq = calloc((size_t)n, sizeof(*p->hq)))) {
+		p->share = 1;
+		p->active = n;
+		pthread_mutex_init(&p->hmu, NULL);
+		pthread_cond_init(&p->hwork, NULL);
+		pthread_cond_init(&p->hdone, NULL);
+	}
+	for (int i = 0; i < n; i++) {
+		if (cmd_thread_create(&p->w[i].tid, worker_main, &p->w[i]) != 0)
+			break; /* run with the threads we have */
+		p->w[i].started = 1;
+		started++;
+	}
+	if (p->share) {
+		/* Those that did not start will not read. */
+		pthread_mutex_lock(&p->hmu);
+		p->active -= n - started;
+		if (p->active == 0)
+			pthread_cond_broadcast(&p->hwork);
+		pthread_mutex_unlock(&p->hmu);
+	}
+	if (!p->w[0].started) {
+		rc = XQ_ENOMEM;
+	} else {
+		output_loop(p);
+		pthread_mutex_lock(&p->mu);
+		if (!p->listing_done || p->stop)
+			stop_all(p, 0);
+		pthread_mutex_unlock(&p->mu);
+	}
+	for (int i = 0; i < n; i++)
+		if (p->w[i].started)
+			pthread_join(p->w[i].tid, NULL);
+	/* After a stop, units may be left: free them, and their files. */
+	while (p->out_seq < p->next_seq)
+		unit_passed(p, unit_at(p, p->out_seq));
+	if (p->feed) {
+		struct pool_file *f = p->feed->file;
+		rec_of(f)->closed = 1;
+		p->feed = NULL;
+		file_release_if_done(f);
+	}
+	for (int i = 0; i < n; i++)
+		pthread_cond_destroy(&p->w[i].space);
+	pthread_cond_destroy(&p->cond);
+	pthread_mutex_destroy(&p->mu);
+	if (p->share) {
+		pthread_cond_destroy(&p->hdone);
+		pthread_cond_destroy(&p->hwork);
+		pthread_mutex_destroy(&p->hmu);
+	}
+	free(p->hq);
+	return rc;
+}
+
+/* Free what the rings' slots still hold. */
+static void release_slots(struct pool *p, int n)
+{
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < RING; k++) {
+			free(p->w[i].slots[k].job.data);
+			if (!p->w[i].slots[k].ready)
+				continue;
+			xq_game_release(&p->w[i].slots[k].job.game);
+			diag_list_release(&p->w[i].slots[k].job.diags);
+			xq_buf_release(&p->w[i].slots[k].job.text);
+		}
+}
+
+int pool_run(const struct pool_config *cfg)
+{
+	struct pool p;
+	int n = cfg->threads < 1 ? 1 : cfg->threads > 64 ? 64 : cfg->threads;
+	int rc = 0;
+
+	if (cmd_test_fault("pool-nomem"))
+		return XQ_ENOMEM;
+	memset(&p, 0, sizeof(p));
+	p.cfg = cfg;
+	p.serial = n == 1;
+	tune_malloc(cfg, n);
 	p.nw = n;
 	p.split_min = cfg->split_min > 0 ? cfg->split_min : SPLIT_MIN;
 	p.chunk_games = cfg->chunk_games ? cfg->chunk_games : CHUNK_GAMES;
@@ -1848,63 +1935,7 @@ int pool_run(const struct pool_config *cfg)
 	if (p.serial) {
 		worker_main(&p.w[0]);
 	} else {
-		int started = 0;
-		pthread_mutex_init(&p.mu, NULL);
-		pthread_cond_init(&p.cond, NULL);
-		for (int i = 0; i < n; i++)
-			pthread_cond_init(&p.w[i].space, NULL);
-		if (cfg->share_process && (p.hq = calloc((size_t)n, sizeof(*p.hq)))) {
-			p.share = 1;
-			p.active = n;
-			pthread_mutex_init(&p.hmu, NULL);
-			pthread_cond_init(&p.hwork, NULL);
-			pthread_cond_init(&p.hdone, NULL);
-		}
-		for (int i = 0; i < n; i++) {
-			if (cmd_thread_create(&p.w[i].tid, worker_main, &p.w[i]) != 0)
-				break; /* run with the threads we have */
-			p.w[i].started = 1;
-			started++;
-		}
-		if (p.share) {
-			/* Those that did not start will not read. */
-			pthread_mutex_lock(&p.hmu);
-			p.active -= n - started;
-			if (p.active == 0)
-				pthread_cond_broadcast(&p.hwork);
-			pthread_mutex_unlock(&p.hmu);
-		}
-		if (!p.w[0].started) {
-			rc = XQ_ENOMEM;
-		} else {
-			output_loop(&p);
-			pthread_mutex_lock(&p.mu);
-			if (!p.listing_done || p.stop)
-				stop_all(&p, 0);
-			pthread_mutex_unlock(&p.mu);
-		}
-		for (int i = 0; i < n; i++)
-			if (p.w[i].started)
-				pthread_join(p.w[i].tid, NULL);
-		/* After a stop, units may be left: free them, and their files. */
-		while (p.out_seq < p.next_seq)
-			unit_passed(&p, unit_at(&p, p.out_seq));
-		if (p.feed) {
-			struct pool_file *f = p.feed->file;
-			rec_of(f)->closed = 1;
-			p.feed = NULL;
-			file_release_if_done(f);
-		}
-		for (int i = 0; i < n; i++)
-			pthread_cond_destroy(&p.w[i].space);
-		pthread_cond_destroy(&p.cond);
-		pthread_mutex_destroy(&p.mu);
-		if (p.share) {
-			pthread_cond_destroy(&p.hdone);
-			pthread_cond_destroy(&p.hwork);
-			pthread_mutex_destroy(&p.hmu);
-		}
-		free(p.hq);
+		rc = run_threads(&p, n);
 	}
 	if (cfg->stats) {
 		cfg->stats->split_files = atomic_load(&p.split_files);
@@ -1918,15 +1949,7 @@ int pool_run(const struct pool_config *cfg)
 	for (int i = 0; i < n && !rc; i++)
 		if (p.w[i].oom)
 			rc = XQ_ENOMEM;
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < RING; k++) {
-			free(p.w[i].slots[k].job.data);
-			if (!p.w[i].slots[k].ready)
-				continue;
-			xq_game_release(&p.w[i].slots[k].job.game);
-			diag_list_release(&p.w[i].slots[k].job.diags);
-			xq_buf_release(&p.w[i].slots[k].job.text);
-		}
+	release_slots(&p, n);
 	fini_workers(&p);
 	if (cfg->stats)
 		cfg->stats->peak_reserved = p.budget.peak;
