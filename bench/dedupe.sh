@@ -19,12 +19,8 @@
 set -eu
 runs=${1:-1}
 games=${2:-1000000}
-xqkit=${XQKIT:-./xqkit}
-corpus=${XQ_SHARED:-../shared}/corpus
-[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
-[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 . bench/lib.sh
-bench_work dedupe
+bench_corpus dedupe
 
 corpus_pgn "$xqkit" "$corpus" "$work/one.pgn"
 "$xqkit" find -q --tag 'FEN!~.' -t pgn --notation iccs -o "$work/iccs.pgn" "$work/one.pgn" 2> /dev/null || true

@@ -17,12 +17,8 @@
 #        the end unless BENCH_DIR is set)
 set -eu
 runs=${1:-5}
-xqkit=${XQKIT:-./xqkit}
-corpus=${XQ_SHARED:-../shared}/corpus
-[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
-[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 . bench/lib.sh
-bench_work find
+bench_corpus find
 fen='rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w'
 
 # The big PGN file.

@@ -47,6 +47,27 @@ bench_work() {
 	fi
 }
 
+# bench_corpus NAME: the usual start of a bench over the shared corpus:
+# $xqkit (XQKIT, default ./xqkit) and $corpus (XQ_SHARED/corpus, default
+# ../shared/corpus), both checked (exit 3 when missing), then bench_work
+# NAME.
+bench_corpus() {
+	xqkit=${XQKIT:-./xqkit}
+	corpus=${XQ_SHARED:-../shared}/corpus
+	[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
+	[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
+	bench_work "$1"
+}
+
+# games_in FILE: the number of games $xqkit reads in FILE (from its
+# summary); stops the bench when there are none.
+games_in() {
+	_n=$("$xqkit" validate -q --format ndjson "$1" 2> /dev/null | tail -1 |
+		sed -n 's/.*"games":\([0-9]*\).*/\1/p')
+	[ -n "$_n" ] && [ "$_n" -gt 0 ] || { echo "no games in $1" >&2; exit 1; }
+	echo "$_n"
+}
+
 # corpus_pgn XQKIT CORPUS OUT: the corpus's PGN files read as UTF-8, each
 # once, joined into OUT (a blank line after each).
 corpus_pgn() {

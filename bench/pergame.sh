@@ -33,12 +33,8 @@
 set -eu
 runs=${1:-5}
 games=${2:-10000}
-xqkit=${XQKIT:-./xqkit}
-corpus=${XQ_SHARED:-../shared}/corpus
-[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
-[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 . bench/lib.sh
-bench_work pergame
+bench_corpus pergame
 
 # The UTF-8 PGN files of the corpus, repeated to at least GAMES games.
 corpus_pgn "$xqkit" "$corpus" "$work/once.pgn"
@@ -46,9 +42,7 @@ corpus_pgn "$xqkit" "$corpus" "$work/once.pgn"
 n=0
 while [ "$n" -lt "$games" ]; do
 	cat "$work/once.pgn" >> "$work/in.pgn"
-	n=$("$xqkit" validate -q --format ndjson "$work/in.pgn" 2> /dev/null | tail -1 |
-		sed -n 's/.*"games":\([0-9]*\).*/\1/p')
-	[ -n "$n" ] && [ "$n" -gt 0 ] || { echo "no games in the corpus's UTF-8 PGN files" >&2; exit 1; }
+	n=$(games_in "$work/in.pgn")
 done
 rm -f "$work/once.pgn"
 

@@ -23,12 +23,8 @@
 set -eu
 runs=${1:-5}
 size_mb=${2:-33}
-xqkit=${XQKIT:-./xqkit}
-corpus=${XQ_SHARED:-../shared}/corpus
-[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
-[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 . bench/lib.sh
-bench_work reader
+bench_corpus reader
 
 base=${BASE:-}
 if [ -z "$base" ]; then

@@ -17,18 +17,12 @@ set -eu
 runs=${1:-3}
 small=${2:-100000}
 large=${3:-1000000}
-xqkit=${XQKIT:-./xqkit}
-corpus=${XQ_SHARED:-../shared}/corpus
-[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
-[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 . bench/lib.sh
-bench_work scale
+bench_corpus scale
 
 # The UTF-8 PGN files of the corpus that read without an error.
 corpus_pgn "$xqkit" "$corpus" "$work/one.pgn"
-per=$("$xqkit" validate -q --format ndjson "$work/one.pgn" 2> /dev/null | tail -1 |
-	sed -n 's/.*"games":\([0-9]*\).*/\1/p')
-[ -n "$per" ] && [ "$per" -gt 0 ] || { echo "no games in the corpus's UTF-8 PGN files" >&2; exit 1; }
+per=$(games_in "$work/one.pgn")
 
 # make N FILE: N games, copies of the collection (bench/lib.sh).
 make_collection() { repeat_games "$1" "$work/one.pgn" "$per" "$2"; }

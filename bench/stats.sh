@@ -22,17 +22,11 @@
 set -eu
 runs=${1:-3}
 games=${2:-1000000}
-xqkit=${XQKIT:-./xqkit}
-corpus=${XQ_SHARED:-../shared}/corpus
-[ -x "$xqkit" ] || { echo "build xqkit first (make)" >&2; exit 3; }
-[ -d "$corpus" ] || { echo "no corpus at $corpus (set XQ_SHARED)" >&2; exit 3; }
 . bench/lib.sh
-bench_work stats
+bench_corpus stats
 # The UTF-8 PGN files of the corpus, repeated (bench/lib.sh).
 corpus_pgn "$xqkit" "$corpus" "$work/one.pgn"
-per=$("$xqkit" validate -q --format ndjson "$work/one.pgn" 2> /dev/null | tail -1 |
-	sed -n 's/.*"games":\([0-9]*\).*/\1/p')
-[ -n "$per" ] && [ "$per" -gt 0 ] || { echo "no games in the corpus's UTF-8 PGN files" >&2; exit 1; }
+per=$(games_in "$work/one.pgn")
 repeat_games "$games" "$work/one.pgn" "$per" "$work/big.pgn"
 rm -f "$work/one.pgn"
 n=$("$xqkit" stats -q --by Result --format ndjson "$work/big.pgn" 2> /dev/null | tail -1 |
