@@ -1802,9 +1802,10 @@ static void tune_malloc(const struct pool_config *cfg, int n)
 		mallopt(M_MMAP_THRESHOLD, (int)SLOT_KEEP);
 		mallopt(M_TOP_PAD, (int)(pad < TOP_PAD_MAX ? pad : TOP_PAD_MAX));
 	}
-#endif
+#else
 	(void)cfg;
 	(void)n;
+#endif
 }
 
 /* Run the workers on threads of their own, and the output loop on this
