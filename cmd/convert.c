@@ -49,8 +49,10 @@ struct cctx {
 	struct fix fix; /* --fix, and the check made without it (convert_fix.h) */
 };
 
-/* Worker thread: --fix (or the check made without it), and with --ecco
- * the opening tags from the moves. */
+/* Worker thread: --fix (or the check made without it), with --ecco
+ * the opening tags from the moves, and then the game written into
+ * memory (output_render), so that the output thread only puts it in
+ * place. */
 static void convert_process(void *ctx, void *worker, struct pool_job *j)
 {
 	struct cctx *c = ctx;
@@ -59,6 +61,7 @@ static void convert_process(void *ctx, void *worker, struct pool_job *j)
 	fix_game(&c->fix, j);
 	if (c->ecco && ecco_tags_set(j))
 		diag_job_tag(j, NULL, XQ_SEV_ERROR, XQ_D_IO, "out of memory setting the ECCO tags");
+	output_render(&c->out, j, j->data);
 }
 
 static int convert_emit(void *ctx, struct pool_job *j)
@@ -67,7 +70,7 @@ static int convert_emit(void *ctx, struct pool_job *j)
 
 	if (j->kind == POOL_GAME) {
 		fix_count(&c->fix, j);
-		output_game(&c->out, j);
+		output_game(&c->out, j, j->data);
 	}
 	reporter_job(&c->rep, j, NULL);
 	reporter_flush(&c->rep);
@@ -159,7 +162,8 @@ int cmd_convert(int argc, char **argv)
 	struct opt_parser p;
 	struct cctx c;
 	struct inputs inputs;
-	struct pool_config cfg = {.process = convert_process, .emit = convert_emit, .ctx = &c};
+	struct pool_config cfg = {.process = convert_process, .emit = convert_emit, .ctx = &c,
+				  .job_data = sizeof(struct output_ready)};
 	int rc;
 	double t0;
 

@@ -499,7 +499,7 @@ static int pass3_emit(void *ctx, struct pool_job *j)
 		size_t before = 0;
 		j->diags.n = 0; /* reported by the first pass */
 		if (write) {
-			output_game(&c->out, j);
+			output_game(&c->out, j, NULL);
 			for (size_t k = before; k < j->diags.n; k++)
 				reporter_diag(&c->rep, &j->diags.v[k], j->file->binary);
 		} else {

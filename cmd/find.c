@@ -858,7 +858,7 @@ static int find_emit(void *ctx, struct pool_job *j)
 		} else if (j->flags & J_MATCH) {
 			c->matched++;
 			if (c->out.to)
-				output_game(&c->out, j);
+				output_game(&c->out, j, NULL);
 			else if (c->list)
 				xq_buf_add(&c->refs, j->text.ptr, j->text.len);
 		}

@@ -44,28 +44,47 @@ const struct opt_spec output_options[] = {
 };
 
 
+/* A writer's diagnostic is about the game of `j` being written: place it
+ * there, in the input, whatever the writer filled in. */
+static void add_writer_diag(const struct output *c, struct pool_job *j, const struct xq_diag *d)
+{
+	struct xq_diag copy = *d;
+
+	copy.source = j->file->name;
+	if (j->kind == POOL_GAME) {
+		copy.game = j->game.number;
+		if (!copy.place.line && !copy.place.offset) {
+			copy.place = j->game.place;
+			copy.has_offset = j->game.place.line == 0;
+		}
+	}
+	if (c->strict && copy.code == XQ_D_LOSS)
+		copy.severity = XQ_SEV_ERROR;
+	diag_list_add(&j->diags, &copy);
+}
+
 static void writer_sink(const struct xq_diag *d, void *payload)
 {
 	struct output *c = payload;
-	struct xq_diag copy = *d;
 
 	if (c->scratch_mode || !c->cur) {
 		diag_list_add(&c->scratch, d);
 		return;
 	}
-	/* A writer's diagnostic is about the game being written: place it
-	 * there, in the input, whatever the writer filled in. */
-	copy.source = c->cur->file->name;
-	if (c->cur->kind == POOL_GAME) {
-		copy.game = c->cur->game.number;
-		if (!copy.place.line && !copy.place.offset) {
-			copy.place = c->cur->game.place;
-			copy.has_offset = c->cur->game.place.line == 0;
-		}
-	}
-	if (c->strict && copy.code == XQ_D_LOSS)
-		copy.severity = XQ_SEV_ERROR;
-	diag_list_add(&c->cur->diags, &copy);
+	add_writer_diag(c, c->cur, d);
+}
+
+/* The sink of a game written on a worker thread (output_render). */
+struct job_sink {
+	const struct output *c;
+	struct pool_job *j;
+};
+
+static void job_sink_report(const struct xq_diag *d, void *payload)
+{
+	const struct job_sink *s = payload;
+
+	add_writer_diag(s->c, s->j, d);
 }
 
 static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
@@ -106,14 +125,16 @@ static void drain(struct output *c, struct xq_buf *dst)
 	xq_buf_reset(&c->mem);
 }
 
-/* Open a writer on c->mem.  Returns 0 or an XQ_E* code. */
-static int open_mem_writer(struct output *c, void **w, struct xq_output **o)
+/* Open a writer reporting to `sink` on `mem` (appended to).  Returns 0
+ * or an XQ_E* code. */
+static int open_writer_on(const struct output *c, const struct xq_sink *sink, struct xq_buf *mem,
+			  void **w, struct xq_output **o)
 {
-	int rc = xq_output_open_mem(o, &c->mem);
+	int rc = xq_output_open_mem(o, mem);
 
 	if (rc)
 		return rc;
-	rc = c->to->open_writer(w, *o, &c->wopts, &c->sink);
+	rc = c->to->open_writer(w, *o, &c->wopts, sink);
 	if (rc) {
 		xq_output_abort(*o);
 		*o = NULL;
@@ -121,21 +142,33 @@ static int open_mem_writer(struct output *c, void **w, struct xq_output **o)
 	return rc;
 }
 
-/* The whole document one fresh writer makes of `g`, appended to `out`. */
-static int write_alone(struct output *c, const struct xq_game *g, struct xq_buf *out)
+/* Open a writer on c->mem.  Returns 0 or an XQ_E* code. */
+static int open_mem_writer(struct output *c, void **w, struct xq_output **o)
+{
+	return open_writer_on(c, &c->sink, &c->mem, w, o);
+}
+
+/* The whole document one fresh writer reporting to `sink` makes of `g`,
+ * appended to `out` (on any thread: `c` is only read). */
+static int write_alone_to(const struct output *c, const struct xq_sink *sink,
+			  const struct xq_game *g, struct xq_buf *out)
 {
 	struct xq_output *o = NULL;
 	void *w = NULL;
 	int rc;
 
-	xq_buf_reset(&c->mem);
-	if ((rc = open_mem_writer(c, &w, &o)))
+	if ((rc = open_writer_on(c, sink, out, &w, &o)))
 		return rc;
 	rc = c->to->write(w, g);
 	c->to->close_writer(w);
 	xq_output_commit(o, NULL);
-	drain(c, out);
 	return rc;
+}
+
+/* The same on the output thread, reporting to c->sink. */
+static int write_alone(struct output *c, const struct xq_game *g, struct xq_buf *out)
+{
+	return write_alone_to(c, &c->sink, g, out);
 }
 
 /* ---- --verify ------------------------------------------------------------------ */
@@ -430,10 +463,35 @@ static void note_error(struct pool_job *j)
 	xq_buf_release(&b);
 }
 
-void output_game(struct output *c, struct pool_job *j)
+/* Is the game of `j` to be written at all (output_game says why not)? */
+static int to_write(const struct output *c, const struct pool_job *j)
+{
+	return !c->dry_run && (!(j->game.flags & XQ_GAME_BROKEN) || c->keep_broken);
+}
+
+void output_render(const struct output *c, struct pool_job *j, struct output_ready *r)
+{
+	struct job_sink js = {c, j};
+	struct xq_sink sink = {job_sink_report, &js};
+
+	r->ready = 0;
+	/* One output's games are joined as its writer would write them only
+	 * when its format writes them apart (format.h, `separator`). */
+	if (!to_write(c, j) || (!c->dir_mode && !c->to->separator))
+		return;
+	if (j->game.flags & XQ_GAME_BROKEN)
+		note_error(j);
+	r->before = j->diags.n;
+	xq_buf_reset(&j->text);
+	r->rc = write_alone_to(c, &sink, &j->game, &j->text);
+	r->ready = 1;
+}
+
+void output_game(struct output *c, struct pool_job *j, const struct output_ready *r)
 {
 	struct xq_game *g = &j->game;
-	struct xq_buf doc = XQ_BUF_INIT;
+	struct xq_buf own = XQ_BUF_INIT;
+	const struct xq_buf *doc = &own;
 	size_t before = j->diags.n;
 	int rc, lossy;
 
@@ -456,16 +514,32 @@ void output_game(struct output *c, struct pool_job *j)
 	}
 	c->cur = j;
 	c->seq++;
-	if (g->flags & XQ_GAME_BROKEN)
-		note_error(j);
-	if (c->dir_mode) {
-		rc = write_alone(c, g, &doc);
+	if (r && r->ready) {
+		/* Written already, on a worker (output_render): what the
+		 * output's writer would have written, its separator put back. */
+		before = r->before;
+		rc = r->rc;
+		doc = &j->text;
+		if (!c->dir_mode && !rc && c->apart++ > 0 && *c->to->separator) {
+			xq_buf_reset(&c->joined);
+			xq_buf_adds(&c->joined, c->to->separator);
+			xq_buf_add(&c->joined, j->text.ptr, j->text.len);
+			if (xq_buf_error(&j->text) && !c->joined.err)
+				c->joined.err = xq_buf_error(&j->text);
+			doc = &c->joined;
+		}
 	} else {
-		rc = c->to->write(c->writer, g);
-		drain(c, &doc);
+		if (g->flags & XQ_GAME_BROKEN)
+			note_error(j);
+		if (c->dir_mode) {
+			rc = write_alone(c, g, &own);
+		} else {
+			rc = c->to->write(c->writer, g);
+			drain(c, &own);
+		}
 	}
 	lossy = count_since(j, before, 0) > 0;
-	if (!rc && xq_buf_error(&doc))
+	if (!rc && xq_buf_error(doc))
 		rc = XQ_ENOMEM; /* the game is never written half */
 	if (rc) {
 		if (rc != XQ_ENOMEM && rc != XQ_EIO) {
@@ -488,7 +562,7 @@ void output_game(struct output *c, struct pool_job *j)
 		goto out;
 	}
 	if (c->verify) {
-		if (verify_written(c, j, &doc, lossy)) {
+		if (verify_written(c, j, doc, lossy)) {
 			c->verify_failed++;
 			c->skipped++;
 			goto out;
@@ -496,11 +570,11 @@ void output_game(struct output *c, struct pool_job *j)
 		c->verified++;
 	}
 	if (c->dir_mode) {
-		if (write_to_dir(c, j, &doc)) {
+		if (write_to_dir(c, j, doc)) {
 			c->skipped++;
 			goto out;
 		}
-	} else if (xq_output_write(c->out, doc.ptr, doc.len)) {
+	} else if (xq_output_write(c->out, doc->ptr, doc->len)) {
 		c->io_error = 1;
 		c->stop = 1;
 		add_diag(j, XQ_SEV_ERROR, XQ_D_IO, "cannot write to '%s'", xq_output_name(c->out));
@@ -520,7 +594,7 @@ void output_game(struct output *c, struct pool_job *j)
 	}
 out:
 	c->cur = NULL;
-	xq_buf_release(&doc);
+	xq_buf_release(&own);
 }
 
 /* ---- setup ------------------------------------------------------------------------ */
@@ -848,6 +922,7 @@ void output_init(struct output *c, const char *cmd)
 	xq_buf_init(&c->mem);
 	xq_buf_init(&c->prefix);
 	xq_buf_init(&c->suffix);
+	xq_buf_init(&c->joined);
 }
 
 void output_release(struct output *c)
@@ -858,4 +933,5 @@ void output_release(struct output *c)
 	xq_buf_release(&c->mem);
 	xq_buf_release(&c->prefix);
 	xq_buf_release(&c->suffix);
+	xq_buf_release(&c->joined);
 }

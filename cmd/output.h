@@ -26,7 +26,10 @@
  * The command's own part: its option table includes output_options and
  * hands their ids to output_take(); output_check() after parsing;
  * output_prepare() before the run; output_game() on the output thread
- * for each game to write; output_finish() after it.
+ * for each game to write; output_finish() after it.  A command may also
+ * call output_render() on the worker thread that processes the game: the
+ * game is then written into memory there, in parallel, and output_game()
+ * only checks, counts and puts the bytes in place.
  */
 #ifndef XQ_CMD_OUTPUT_H
 #define XQ_CMD_OUTPUT_H
@@ -69,6 +72,8 @@ struct output {
 	struct xq_buf mem;
 	void *writer;
 	struct xq_buf prefix, suffix; /* what the writer adds around games (for --verify) */
+	struct xq_buf joined;     /* a game written by output_render, after the separator */
+	uint64_t apart;           /* games output_render wrote for the one output */
 	/* sink for writers and read-back */
 	struct xq_sink sink;
 	struct pool_job *cur;
@@ -99,9 +104,27 @@ int output_check(struct output *o, struct input_opts *in, struct opt_parser *p);
  * the writer's start written): 0, or an exit status. */
 int output_prepare(struct output *o, struct inputs *inputs, const struct reporter *rep);
 
+/* What output_render() left in a job for output_game(). */
+struct output_ready {
+	int ready;     /* the game was written: its bytes are in the job's text */
+	int rc;        /* what the writer returned */
+	size_t before; /* the job's diagnostics before the writer's */
+};
+
+/*
+ * On the worker thread that processes `j`, after everything that changes
+ * its game: write the game into j->text with a writer of its own, its
+ * diagnostics into j->diags, and say so in *r, when the bytes are those
+ * the output's writer would write (-o DIR/, where each game is a document
+ * of its own, or a format whose games are written apart: format.h,
+ * `separator`); else r->ready is 0.  `o` is only read.
+ */
+void output_render(const struct output *o, struct pool_job *j, struct output_ready *r);
+
 /* Write the game of `j` (on the output thread, in input order): its
- * diagnostics go to j->diags; o->stop says the run must stop. */
-void output_game(struct output *o, struct pool_job *j);
+ * diagnostics go to j->diags; o->stop says the run must stop.  `r` is
+ * what output_render() left for `j`, or NULL. */
+void output_game(struct output *o, struct pool_job *j, const struct output_ready *r);
 
 /*
  * After the run: the output put in place (or not, after a signal or when

@@ -1149,4 +1149,5 @@ const struct xq_format xq_format_cbf = {
 	CBF_MAX_RECORD,
 	CBF_MEM_FACTOR,
 	NULL, /* no alias */
+	NULL, /* no separator: one game per file */
 };

@@ -296,4 +296,5 @@ const struct xq_format xq_format_cbl = {
 	CBL_MAX_RECORD,
 	CBL_MEM_FACTOR,
 	NULL, /* no alias */
+	NULL, /* no writer */
 };

@@ -710,4 +710,5 @@ const struct xq_format xq_format_cbr = {
 	CBR_MAX_RECORD,
 	CBR_MEM_FACTOR,
 	NULL, /* no alias */
+	NULL, /* no writer */
 };

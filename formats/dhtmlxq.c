@@ -107,4 +107,5 @@ const struct xq_format xq_format_dhtmlxq = {
 	DH_MAX_RECORD,
 	DH_MEM_FACTOR,
 	"ubb",
+	"\n", /* a blank line between records */
 };

@@ -336,9 +336,12 @@ int xq_dh_write(void *writer, const struct xq_game *g)
 		rc = write_tree(w, g);
 	if (!rc && xq_buf_adds(&w->out, "[/DhtmlXQ]\n"))
 		rc = XQ_ENOMEM;
+	if (!rc)
+		rc = xq_output_write(w->o, w->out.ptr, w->out.len);
+	/* Only a game written counts (format.h, `separator`). */
 	if (rc)
-		return rc;
-	return xq_output_write(w->o, w->out.ptr, w->out.len);
+		w->games--;
+	return rc;
 }
 
 int xq_dh_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,

@@ -214,6 +214,17 @@ struct xq_format {
 	/* Other names xq_format_find() knows it by, space-separated ("ubb"),
 	 * or NULL. */
 	const char *aliases;
+
+	/*
+	 * Set by a writer whose games are written apart: open_writer() and
+	 * close_writer() write nothing, and what write() adds for a game is
+	 * the bytes a writer just opened would write for that game alone,
+	 * preceded by `separator` when a write() before it returned 0.  A
+	 * caller may then write games with writers of their own (one per
+	 * thread) and join them.  NULL when a game's bytes depend on the
+	 * others (an HTML collection's index) or the format holds one game.
+	 */
+	const char *separator;
 };
 
 /*

@@ -1696,4 +1696,5 @@ const struct xq_format xq_format_ndjson = {
 	ND_MAX_RECORD,
 	ND_MEM_FACTOR,
 	NULL, /* no alias */
+	"",   /* one line per game, nothing between */
 };

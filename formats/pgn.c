@@ -111,4 +111,5 @@ const struct xq_format xq_format_pgn = {
 	.close_writer = xq_pgn_close_writer,
 	.max_record = PGN_MAX_RECORD,
 	.mem_factor = PGN_MEM_FACTOR,
+	.separator = "\n", /* a blank line between games */
 };

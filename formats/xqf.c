@@ -1463,4 +1463,5 @@ const struct xq_format xq_format_xqf = {
 	XQF_MAX_RECORD,
 	XQF_MEM_FACTOR,
 	NULL, /* no alias */
+	NULL, /* no separator: one game per file */
 };
