@@ -11,7 +11,8 @@
 #   convert -t ndjson -j 1 / 2 / 4         (standard output and error)
 #
 # (run times are taken out of the summaries), and the whole corpus the
-# same way with -r.  Last, the peak resident memory of validate -j 2 on the
+# same way with -r, also converted to PGN (its games written on the
+# workers and joined with blank lines as one writer would).  Last, the peak resident memory of validate -j 2 on the
 # big file and on a file ten times its size (it must not grow with the
 # input).  Prints a line per comparison; exit status 1 when any differs,
 # 3 when the corpus or a tool is missing.
@@ -91,6 +92,7 @@ echo "== the whole corpus (-r)"
 run validate-corpus validate -r "$corpus"
 run validate-ndjson-corpus validate -r --format ndjson "$corpus"
 run convert-corpus convert -r -t ndjson "$corpus"
+run convert-pgn-corpus convert -r -t pgn "$corpus"
 
 echo "== peak memory of validate -j 2"
 if [ -x /usr/bin/time ]; then

@@ -2,14 +2,18 @@
  * test_registry.c: the registry of formats (formats/registry.c): names
  * and aliases, and file names: every format lists the extensions of the
  * files it reads (checked on every file of the shared corpus), and the
- * format that writes a name is the one whose first extension it is.
+ * format that writes a name is the one whose first extension it is; a
+ * format that says its games are written apart (`separator`) writes them
+ * so.
  */
 #include "testutil.h"
 
 #include <strings.h>
 
 #include "format.h"
+#include "game.h"
 #include "io.h"
+#include "notation.h"
 
 static void ubb_is_another_name_for_dhtmlxq(void **state)
 {
@@ -140,6 +144,159 @@ static void every_shared_record_is_read_by_a_format_that_lists_its_extension(voi
 	assert_int_equal(mismatches, 0);
 }
 
+
+/* ---- games written apart (format.h, `separator`) ---------------------------- */
+
+#define APART_MAX 64
+
+/* What a writer said about its games, one line per diagnostic (the game
+ * number left out: the caller of a writer of its own renumbers). */
+static void said(const struct xq_diag *d, void *payload)
+{
+	xq_buf_addf(payload, "%d %d %u %s\n", (int)d->code, (int)d->severity, (unsigned)d->ply,
+		    d->msg);
+}
+
+/* Every game of `path` into games[*n...]. */
+static void read_games(const char *path, struct xq_game *games, size_t *n)
+{
+	struct xq_input *in;
+	struct xq_diag d;
+	const unsigned char *head;
+	size_t len;
+	const struct xq_format *f;
+	struct xq_read_opts ro = XQ_READ_OPTS_INIT;
+	void *r;
+
+	assert_int_equal(xq_input_open(&in, path, &d), 0);
+	assert_int_equal(xq_input_peek(in, &head, &len, &d), 0);
+	assert_non_null(f = xq_format_detect(head, len, path));
+	assert_int_equal(f->open_reader(&r, in, &ro, NULL), 0);
+	while (*n < APART_MAX) {
+		assert_int_equal(xq_game_init(&games[*n]), 0);
+		if (f->read(r, &games[*n]) != 1) {
+			xq_game_release(&games[*n]);
+			break;
+		}
+		(*n)++;
+	}
+	f->close_reader(r);
+	xq_input_close(in);
+}
+
+/* The games of `n` written by one writer, and each by a writer of its own
+ * joined with the separator where a write before it returned 0: the same
+ * bytes, the same return values, the same diagnostics.  Returns how many
+ * games the writer refused, or -1 when it refuses `opts`. */
+static int written_apart(const struct xq_format *f, const struct xq_write_opts *opts,
+			 const struct xq_game *games, size_t n)
+{
+	struct xq_buf one = XQ_BUF_INIT, apart = XQ_BUF_INIT, alone = XQ_BUF_INIT;
+	struct xq_buf said_one = XQ_BUF_INIT, said_apart = XQ_BUF_INIT;
+	struct xq_sink sink_one = {said, &said_one}, sink_apart = {said, &said_apart};
+	struct xq_output *o;
+	void *w;
+	int rc, any = 0, refused = 0;
+
+	assert_int_equal(xq_output_open_mem(&o, &one), 0);
+	if (f->open_writer(&w, o, opts, &sink_one)) {
+		xq_output_abort(o);
+		xq_buf_release(&said_one);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		void *wa;
+		struct xq_output *oa;
+		int rc_alone;
+		xq_buf_addf(&said_one, "game %zu\n", i);
+		xq_buf_addf(&said_apart, "game %zu\n", i);
+		rc = f->write(w, &games[i]);
+		xq_buf_reset(&alone);
+		assert_int_equal(xq_output_open_mem(&oa, &alone), 0);
+		assert_int_equal(f->open_writer(&wa, oa, opts, &sink_apart), 0);
+		assert_int_equal(alone.len, 0); /* open_writer writes nothing */
+		rc_alone = f->write(wa, &games[i]);
+		assert_int_equal(f->close_writer(wa), 0);
+		assert_int_equal(xq_output_commit(oa, NULL), 0);
+		if (rc != rc_alone)
+			fail_msg("%s: game %zu: %d written with the others, %d alone", f->name, i, rc,
+				 rc_alone);
+		refused += rc != 0;
+		if (rc)
+			continue;
+		if (any++)
+			xq_buf_adds(&apart, f->separator);
+		xq_buf_add(&apart, alone.ptr, alone.len);
+	}
+	assert_int_equal(f->close_writer(w), 0);
+	assert_int_equal(xq_output_commit(o, NULL), 0);
+	assert_int_equal(xq_buf_error(&one) | xq_buf_error(&apart) | xq_buf_error(&said_one), 0);
+	assert_true(any > 1);
+	if (one.len != apart.len || memcmp(one.ptr, apart.ptr, one.len)) {
+		size_t k = 0;
+		while (k < one.len && k < apart.len && one.ptr[k] == apart.ptr[k])
+			k++;
+		fail_msg("%s: written apart, the games differ from byte %zu on", f->name, k);
+	}
+	assert_string_equal(said_one.ptr, said_apart.ptr);
+	xq_buf_release(&one);
+	xq_buf_release(&apart);
+	xq_buf_release(&alone);
+	xq_buf_release(&said_one);
+	xq_buf_release(&said_apart);
+	return refused;
+}
+
+/* The games: variations, comments, NAGs, Chinese texts, a game broken
+ * half way, and one whose start position could not be read (which the
+ * writers that cannot hold it as text refuse, so the separator must
+ * follow only the games written). */
+static void writers_with_a_separator_write_each_game_as_a_writer_of_its_own(void **state)
+{
+	static const char *const inputs[] = {
+		"tests/data/html/three-games.pgn", "tests/data/html/annotated.pgn",
+		"tests/data/html/variations.pgn", "tests/data/pgn/gbk-bare-cr-variations.pgn",
+		"tests/data/dhtmlxq/game.ubb", "tests/data/mixed/stray-byte.pgn",
+	};
+	static const char bad_fen[] = "not a position";
+	struct xq_game games[APART_MAX];
+	struct xq_write_opts opts[3] = {XQ_WRITE_OPTS_INIT, XQ_WRITE_OPTS_INIT, XQ_WRITE_OPTS_INIT};
+	size_t n = 0, mid;
+	int formats = 0, refused = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++)
+		read_games(inputs[i], games, &n);
+	assert_true(n > 4 && n < APART_MAX);
+	/* The start position that could not be read, first and in the middle. */
+	mid = n / 2;
+	for (size_t i = n; i > 0; i--) {
+		if (i - 1 < mid)
+			break;
+		games[i] = games[i - 1];
+	}
+	n++;
+	assert_int_equal(xq_game_init(&games[mid]), 0);
+	assert_int_equal(xq_game_set_start_text(&games[mid], bad_fen, sizeof(bad_fen) - 1), 0);
+	opts[1].encoding = XQ_ENC_GBK;
+	opts[2].notation = XQ_NOTATION_WXF;
+	for (size_t k = 0; xq_formats[k]; k++) {
+		const struct xq_format *f = xq_formats[k];
+		if (!f->separator)
+			continue;
+		assert_true(f->caps & XQ_CAP_MULTI);
+		formats++;
+		for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+			refused += written_apart(f, &opts[i], games, n) > 0;
+		/* The game that may be refused first of all. */
+		refused += written_apart(f, opts, games + mid, n - mid) > 0;
+	}
+	assert_true(formats >= 3); /* PGN, NDJSON, DhtmlXQ */
+	assert_true(refused > 0);  /* DhtmlXQ cannot hold the start as text */
+	for (size_t i = 0; i < n; i++)
+		xq_game_release(&games[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -147,6 +304,7 @@ int main(void)
 		cmocka_unit_test(a_name_is_written_by_the_format_whose_first_extension_it_is),
 		cmocka_unit_test(extension_under_gz_breaks_a_tie),
 		cmocka_unit_test(every_shared_record_is_read_by_a_format_that_lists_its_extension),
+		cmocka_unit_test(writers_with_a_separator_write_each_game_as_a_writer_of_its_own),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
