@@ -8,7 +8,9 @@
  * a struct xq_game reused with xq_game_clear, and the diagnostics that
  * game produced) and runs the command's `process` on each.  One output
  * thread (the caller's) takes the slots back in input order (unit by unit,
- * game by game) and runs the command's `emit`, which prints and writes.  A
+ * game by game) and runs the command's `emit`, which prints and writes
+ * (what it prints is best made by `process`, in the job's text: the
+ * output thread is one, and what it does alone bounds the speed-up).  A
  * worker whose ring is full waits, so memory is bounded by threads x ring
  * size games, never by the size of the input.  Each worker may own state
  * of the command's (worker_init, worker_fini: an engine that analyses the
