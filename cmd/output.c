@@ -67,7 +67,7 @@ static void writer_sink(const struct xq_diag *d, void *payload)
 {
 	struct output *c = payload;
 
-	if (c->scratch_mode || !c->cur) {
+	if (!c->cur) {
 		diag_list_add(&c->scratch, d);
 		return;
 	}
@@ -182,11 +182,24 @@ static int same_result(enum xq_result a, enum xq_result b)
 	return a == b;
 }
 
+/* A list --verify's own reading and writing report to (not the job's). */
+struct scratch {
+	struct xq_sink sink;
+	struct diag_list *list;
+};
+
+static void scratch_report(const struct xq_diag *d, void *payload)
+{
+	diag_list_add(payload, d);
+}
+
 /*
  * Read `doc` back and compare with `g`; on a difference add an error to
  * the job and return 1.  `lossy`: the writer reported losses for `g`.
+ * On any thread: `c` is only read, and `sc` is the caller's.
  */
-static int verify_game(struct output *c, struct pool_job *j, const struct xq_buf *doc, int lossy)
+static int verify_game(const struct output *c, const struct scratch *sc, struct pool_job *j,
+		       const struct xq_buf *doc, int lossy)
 {
 	const struct xq_game *g = &j->game;
 	unsigned caps = c->to->caps, ignore = XQ_EQ_IGNORE_TAGS | XQ_EQ_IGNORE_RESULT;
@@ -200,10 +213,9 @@ static int verify_game(struct output *c, struct pool_job *j, const struct xq_buf
 
 	if (xq_game_init(&back))
 		return 1;
-	c->scratch_mode = 1;
-	diag_list_clear(&c->scratch);
+	diag_list_clear(sc->list);
 	if (xq_input_open_mem(&in, "<written>", doc->ptr, doc->len) ||
-	    c->to->open_reader(&reader, in, &ro, &c->sink)) {
+	    c->to->open_reader(&reader, in, &ro, &sc->sink)) {
 		snprintf(why, sizeof(why), "the output cannot be opened again by the %s reader",
 			 c->to->name);
 		goto done;
@@ -213,9 +225,9 @@ static int verify_game(struct output *c, struct pool_job *j, const struct xq_buf
 		snprintf(why, sizeof(why), "no game could be read back");
 		goto done;
 	}
-	for (size_t i = 0; i < c->scratch.n; i++)
-		if (c->scratch.v[i].severity == XQ_SEV_ERROR) {
-			snprintf(why, sizeof(why), "reading it back: %.200s", c->scratch.v[i].msg);
+	for (size_t i = 0; i < sc->list->n; i++)
+		if (sc->list->v[i].severity == XQ_SEV_ERROR) {
+			snprintf(why, sizeof(why), "reading it back: %.200s", sc->list->v[i].msg);
 			goto done;
 		}
 	if (!(caps & XQ_CAP_VARIATIONS))
@@ -257,9 +269,9 @@ static int verify_game(struct output *c, struct pool_job *j, const struct xq_buf
 	/* The game read back must write to the same bytes again. */
 	{
 		struct xq_buf first = XQ_BUF_INIT;
-		rc = write_alone(c, g, &first);
+		rc = write_alone_to(c, &sc->sink, g, &first);
 		if (!rc)
-			rc = write_alone(c, &back, &again);
+			rc = write_alone_to(c, &sc->sink, &back, &again);
 		if (!rc && (first.len != again.len || memcmp(first.ptr, again.ptr, first.len))) {
 			size_t k = 0;
 			while (k < first.len && k < again.len && first.ptr[k] == again.ptr[k])
@@ -278,7 +290,6 @@ done:
 	xq_input_close(in);
 	xq_game_release(&back);
 	xq_buf_release(&again);
-	c->scratch_mode = 0;
 	/* Where the writer reported no loss, its own reader must give the game
 	 * back whole: anything else is a bug in xqkit (exit status 4), not a
 	 * property of the input.  After a reported loss (text cut to fit a
@@ -402,9 +413,11 @@ nomem:
 }
 
 /* --verify on the bytes written for a game (with what the writer puts
- * around games in one output): 0, or 1 when it did not verify
- * (reported). */
-static int verify_written(struct output *c, struct pool_job *j, const struct xq_buf *doc, int lossy)
+ * around games in one output, and `sep` before them when not NULL): 0,
+ * or 1 when it did not verify (reported).  On any thread, as
+ * verify_game. */
+static int verify_written(const struct output *c, const struct scratch *sc, struct pool_job *j,
+			  const char *sep, const struct xq_buf *doc, int lossy)
 {
 	struct xq_buf whole = XQ_BUF_INIT;
 	const struct xq_buf *check = doc;
@@ -412,6 +425,8 @@ static int verify_written(struct output *c, struct pool_job *j, const struct xq_
 
 	if (!c->dir_mode) {
 		xq_buf_add(&whole, c->prefix.ptr, c->prefix.len);
+		if (sep)
+			xq_buf_adds(&whole, sep);
 		xq_buf_add(&whole, doc->ptr, doc->len);
 		xq_buf_add(&whole, c->suffix.ptr, c->suffix.len);
 		check = &whole;
@@ -428,7 +443,7 @@ static int verify_written(struct output *c, struct pool_job *j, const struct xq_
 		add_diag(j, XQ_SEV_ERROR, XQ_D_RESOURCE, "--verify: out of memory");
 		rc = 1;
 	} else {
-		rc = verify_game(c, j, check, lossy);
+		rc = verify_game(c, sc, j, check, lossy);
 	}
 	xq_buf_release(&whole);
 	return rc;
@@ -485,6 +500,20 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 	xq_buf_reset(&j->text);
 	r->rc = write_alone_to(c, &sink, &j->game, &j->text);
 	r->ready = 1;
+	r->verified = 0;
+	if (c->verify && !r->rc && !xq_buf_error(&j->text) &&
+	    !(c->strict && count_since(j, r->before, 0))) {
+		/* --verify as output_game would, the separator before the
+		 * game as before every game but the output's first (which
+		 * output_game reads back again without it). */
+		struct diag_list list = {NULL, 0, 0};
+		struct scratch sc = {{scratch_report, &list}, &list};
+		const char *sep = c->dir_mode ? NULL : c->to->separator;
+		r->verify_before = j->diags.n;
+		r->verify_sep = sep && *sep;
+		r->verified = 1 + verify_written(c, &sc, j, sep, &j->text, count_since(j, r->before, 0) > 0);
+		diag_list_release(&list);
+	}
 }
 
 void output_game(struct output *c, struct pool_job *j, const struct output_ready *r)
@@ -492,8 +521,9 @@ void output_game(struct output *c, struct pool_job *j, const struct output_ready
 	struct xq_game *g = &j->game;
 	struct xq_buf own = XQ_BUF_INIT;
 	const struct xq_buf *doc = &own;
+	struct scratch sc = {{scratch_report, &c->scratch}, &c->scratch};
 	size_t before = j->diags.n;
-	int rc, lossy;
+	int rc, lossy, verified = 0, sep = 0;
 
 	if (c->dry_run)
 		return;
@@ -520,7 +550,8 @@ void output_game(struct output *c, struct pool_job *j, const struct output_ready
 		before = r->before;
 		rc = r->rc;
 		doc = &j->text;
-		if (!c->dir_mode && !rc && c->apart++ > 0 && *c->to->separator) {
+		sep = !c->dir_mode && !rc && c->apart++ > 0 && *c->to->separator;
+		if (sep) {
 			xq_buf_reset(&c->joined);
 			xq_buf_adds(&c->joined, c->to->separator);
 			xq_buf_add(&c->joined, j->text.ptr, j->text.len);
@@ -541,6 +572,15 @@ void output_game(struct output *c, struct pool_job *j, const struct output_ready
 	lossy = count_since(j, before, 0) > 0;
 	if (!rc && xq_buf_error(doc))
 		rc = XQ_ENOMEM; /* the game is never written half */
+	if (r && r->ready && r->verified) {
+		/* --verify's outcome on the worker holds when it read what
+		 * this output holds; else its diagnostic goes, and it is
+		 * verified again here. */
+		if (!rc && r->verify_sep == sep)
+			verified = r->verified;
+		else
+			j->diags.n = r->verify_before;
+	}
 	if (rc) {
 		if (rc != XQ_ENOMEM && rc != XQ_EIO) {
 			/* A writer that says why it refused has said it all. */
@@ -562,7 +602,7 @@ void output_game(struct output *c, struct pool_job *j, const struct output_ready
 		goto out;
 	}
 	if (c->verify) {
-		if (verify_written(c, j, doc, lossy)) {
+		if (verified ? verified == 2 : verify_written(c, &sc, j, NULL, doc, lossy)) {
 			c->verify_failed++;
 			c->skipped++;
 			goto out;

@@ -78,7 +78,6 @@ struct output {
 	struct xq_sink sink;
 	struct pool_job *cur;
 	struct diag_list scratch;  /* diagnostics of --verify's own reading */
-	int scratch_mode;
 	struct name_set names;    /* the files written under DIR/ in this run */
 	/* totals */
 	uint64_t written, skipped, lossy, kept_broken, verified, verify_failed, seq;
@@ -109,6 +108,10 @@ struct output_ready {
 	int ready;     /* the game was written: its bytes are in the job's text */
 	int rc;        /* what the writer returned */
 	size_t before; /* the job's diagnostics before the writer's */
+	int verified;  /* --verify ran: 1 it passed, 2 it failed (said last in the
+			  job's diagnostics, from verify_before on); 0 it did not */
+	int verify_sep; /* it read the game after the format's separator */
+	size_t verify_before;
 };
 
 /*
@@ -117,7 +120,9 @@ struct output_ready {
  * diagnostics into j->diags, and say so in *r, when the bytes are those
  * the output's writer would write (-o DIR/, where each game is a document
  * of its own, or a format whose games are written apart: format.h,
- * `separator`); else r->ready is 0.  `o` is only read.
+ * `separator`); else r->ready is 0.  With --verify, the game is also read
+ * back there (output_game reads back again only a game the output holds
+ * without the separator before it: the first).  `o` is only read.
  */
 void output_render(const struct output *o, struct pool_job *j, struct output_ready *r);
 
