@@ -161,6 +161,7 @@ static int fill(struct pgn_quick *q)
 		size_t drop = (size_t)(keep - q->off);
 		memmove(q->win.ptr, q->win.ptr + drop, q->win.len - drop);
 		xq_buf_truncate(&q->win, q->win.len - drop);
+		q->win.ptr[q->win.len] = '\0';
 		q->off = keep;
 	}
 	if (xq_buf_grow(&q->win, XQ_READ_SIZE)) {
@@ -177,6 +178,7 @@ static int fill(struct pgn_quick *q)
 		return 0;
 	}
 	q->win.len += (size_t)got;
+	q->win.ptr[q->win.len] = '\0'; /* a byte no word goes on over (room kept by xq_buf_grow) */
 	return 1;
 }
 
@@ -274,50 +276,62 @@ static void newline(struct pgn_quick *q, uint64_t p, unsigned char c)
  */
 static int tag_line(struct pgn_quick *q, size_t *nlen, int *game, uint64_t *eol)
 {
-	uint64_t p = q->pos + 1, ns;
-	unsigned char c;
+	const unsigned char *s, *e, *p, *ns;
+	size_t i, len;
 
-	for (;; p++) {
-		if (p - q->pos > QUICK_LINE_MAX || !have(q, p))
+	/* The line's end, within QUICK_LINE_MAX bytes. */
+	have(q, q->pos + QUICK_LINE_MAX);
+	if (q->rc)
+		return 0;
+	s = (const unsigned char *)q->win.ptr + (q->pos - q->off);
+	e = (const unsigned char *)q->win.ptr + q->win.len;
+	if (e - s > QUICK_LINE_MAX)
+		e = s + QUICK_LINE_MAX;
+	for (p = s + 1; p < e && *p != '\n' && *p != '\r'; p++)
+		;
+	if (p == e)
+		return 0;
+	len = (size_t)(p - s);
+	*eol = q->pos + len;
+	e = p;
+	/* [ spaces name spaces "value" spaces ] spaces */
+	for (p = s + 1; p < e && (*p == ' ' || *p == '\t'); p++)
+		;
+	for (ns = p; p < e && *p != ' ' && *p != '\t' && *p != '"' && *p != ']' && *p != '['; p++)
+		if (*p >= 0x80 || *p == '{' || *p == '}')
 			return 0;
-		c = at(q, p);
-		if (c == '\n' || c == '\r')
-			break;
-	}
-	*eol = p;
-	p = q->pos + 1;
-	while (at(q, p) == ' ' || at(q, p) == '\t')
-		p++;
-	ns = p;
-	while ((c = at(q, p)) != ' ' && c != '\t' && c != '"' && c != ']' && c != '[' && p < *eol) {
-		if (c >= 0x80 || c == '{' || c == '}')
-			return 0;
-		p++;
-	}
 	*nlen = (size_t)(p - ns);
 	if (*nlen == 0)
 		return 0;
-	*game = *nlen == 4 && !memcmp(q->win.ptr + (ns - q->off), "Game", 4);
-	while (at(q, p) == ' ' || at(q, p) == '\t')
+	*game = *nlen == 4 && !memcmp(ns, "Game", 4);
+	while (p < e && (*p == ' ' || *p == '\t'))
 		p++;
-	if (at(q, p) != '"')
+	if (p == e || *p != '"')
 		return 0;
-	/* The value, with the lexer's escapes, then '"', spaces, ']'. */
-	for (p++; p < *eol && at(q, p) != '"'; p++) {
-		if (at(q, p) == '\\' && p + 1 < *eol)
-			p++;
-		else if (at(q, p) >= 0x80 && !q->enc_known && found_high(q, p))
-			return 0;
+	/* The value, with the lexer's escapes. */
+	for (i = (size_t)(p - s) + 1; i < len; i++) {
+		unsigned char c = s[i];
+		if (c == '"')
+			break;
+		if (c == '\\' && i + 1 < len) {
+			i++;
+		} else if (c >= 0x80 && !q->enc_known) {
+			uint64_t at_pos = q->pos;
+			if (found_high(q, q->pos + i))
+				return 0;
+			/* Reading the sample may have moved the window. */
+			s = (const unsigned char *)q->win.ptr + (at_pos - q->off);
+		}
 	}
-	if (p >= *eol)
+	if (i >= len)
 		return 0;
-	for (p++; at(q, p) == ' ' || at(q, p) == '\t'; p++)
+	for (p = s + i + 1, e = s + len; p < e && (*p == ' ' || *p == '\t'); p++)
 		;
-	if (at(q, p) != ']')
+	if (p == e || *p != ']')
 		return 0;
-	for (p++; at(q, p) == ' ' || at(q, p) == '\t'; p++)
+	for (p++; p < e && (*p == ' ' || *p == '\t'); p++)
 		;
-	return p == *eol;
+	return p == e;
 }
 
 /* A new game starts at q->pos (its first byte). */
@@ -439,7 +453,7 @@ static int movetext_run(struct pgn_quick *q)
 			unsigned char c = b[pos];
 			if (wb[c]) {
 				uint64_t p = pos + 1;
-				while (p < end && wb[b[p]])
+				while (wb[b[p]]) /* the NUL after the window stops it */
 					p++;
 				if (p == end)
 					break; /* read on, and take the word whole */
