@@ -178,7 +178,7 @@ static void read_games(const char *path, struct xq_game *games, size_t *n)
 			xq_game_release(&games[*n]);
 			break;
 		}
-		(*n)++;
+		games[(*n)++].source = path; /* the reader's is the input's, closed below */
 	}
 	f->close_reader(r);
 	xq_input_close(in);
