@@ -298,7 +298,7 @@ static int tag_line(struct pgn_quick *q, size_t *nlen, int *game, uint64_t *eol)
 	for (p = s + 1; p < e && (*p == ' ' || *p == '\t'); p++)
 		;
 	for (ns = p; p < e && *p != ' ' && *p != '\t' && *p != '"' && *p != ']' && *p != '['; p++)
-		if (*p >= 0x80 || *p == '{' || *p == '}')
+		if (*p >= 0x80 || *p < 0x20 || *p == '{' || *p == '}')
 			return 0;
 	*nlen = (size_t)(p - ns);
 	if (*nlen == 0)
@@ -308,19 +308,31 @@ static int tag_line(struct pgn_quick *q, size_t *nlen, int *game, uint64_t *eol)
 		p++;
 	if (p == e || *p != '"')
 		return 0;
-	/* The value, with the lexer's escapes. */
+	/* The value, with the lexer's escapes; a NUL or a byte that is not
+	 * UTF-8 in UTF-8 text makes the tag one the token scan judges. */
 	for (i = (size_t)(p - s) + 1; i < len; i++) {
 		unsigned char c = s[i];
 		if (c == '"')
 			break;
 		if (c == '\\' && i + 1 < len) {
 			i++;
-		} else if (c >= 0x80 && !q->enc_known) {
-			uint64_t at_pos = q->pos;
-			if (found_high(q, q->pos + i))
+		} else if (c == 0) {
+			return 0;
+		} else if (c >= 0x80) {
+			size_t n;
+			if (!q->enc_known) {
+				uint64_t at_pos = q->pos;
+				if (found_high(q, q->pos + i))
+					return 0;
+				/* Reading the sample may have moved the window. */
+				s = (const unsigned char *)q->win.ptr + (at_pos - q->off);
+			}
+			if (q->cls != cls_utf8)
+				continue;
+			n = xq_utf8_valid_prefix((const char *)s + i, len - i);
+			if (n == 0)
 				return 0;
-			/* Reading the sample may have moved the window. */
-			s = (const unsigned char *)q->win.ptr + (at_pos - q->off);
+			i += n - 1;
 		}
 	}
 	if (i >= len)
