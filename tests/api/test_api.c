@@ -1000,15 +1000,19 @@ static void public_structures_keep_their_version_0_layout(void **state)
 
 /* The string buffer: appends of every kind, the content always a
  * NUL-terminated string of `len` bytes. */
-static int vaddf_through(xq_buf *b, const char *fmt, ...)
+
+/* A caller's own printf-like function, as xq_buf_vaddf() is for: the
+ * text in brackets, the error checked once at the end. */
+static int add_bracketed(xq_buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	int rc;
 
+	xq_buf_addc(b, '[');
 	va_start(ap, fmt);
-	rc = xq_buf_vaddf(b, fmt, ap);
+	xq_buf_vaddf(b, fmt, ap);
 	va_end(ap);
-	return rc;
+	xq_buf_addc(b, ']');
+	return xq_buf_error(b);
 }
 
 static void buffer_appends_bytes_strings_and_formats_as_one_string(void **state)
@@ -1028,9 +1032,9 @@ static void buffer_appends_bytes_strings_and_formats_as_one_string(void **state)
 	assert_int_equal(xq_buf_adds(&b, "-"), 0);
 	assert_int_equal(xq_buf_addc(&b, 'x'), 0);
 	assert_int_equal(xq_buf_addf(&b, "%d:%s", 42, "y"), 0);
-	assert_int_equal(vaddf_through(&b, "/%05.1f", 2.25), 0);
-	assert_string_equal(b.ptr, "ab-x42:y/002.2");
-	assert_int_equal(b.len, strlen("ab-x42:y/002.2"));
+	assert_int_equal(add_bracketed(&b, "%05.1f", 2.5), 0);
+	assert_string_equal(b.ptr, "ab-x42:y[002.5]");
+	assert_int_equal(b.len, strlen("ab-x42:y[002.5]"));
 	/* Room made ahead: that many bytes append without moving. */
 	assert_int_equal(xq_buf_grow(&b, 1000), 0);
 	{
@@ -1040,7 +1044,7 @@ static void buffer_appends_bytes_strings_and_formats_as_one_string(void **state)
 		assert_ptr_equal(b.ptr, before);
 	}
 	assert_int_equal(xq_buf_error(&b), 0);
-	assert_int_equal(b.len, 14 + 1000);
+	assert_int_equal(b.len, 15 + 1000);
 	xq_buf_reset(&b);
 	assert_string_equal(b.ptr, "");
 	assert_int_equal(xq_buf_adds(&b, "kept"), 0);
