@@ -242,7 +242,7 @@ check-threads: $(BUILD)/tests/test_pool.run $(BUILD)/tests/test_annotate.run $(X
 
 check-headers:
 	@for h in lib/*.h formats/*.h cmd/*.h; do \
-		echo '#include "'$$h'"' | $(CC) $(CPPFLAGS) -I. $(XML_CFLAGS) -std=c11 -pedantic \
+		echo '#include "'$$h'"' | $(CC) $(CPPFLAGS) -I. -Iinclude $(XML_CFLAGS) -std=c11 -pedantic \
 			-Wall -Wextra -Werror -x c -fsyntax-only - || exit 1; \
 	done; echo "headers compile on their own"
 
