@@ -41,5 +41,8 @@
 #define XQ_PGN_WIDTH 80
 
 extern const struct xq_format xq_format_pgn;
+/* The splitter with its token scan alone, without the quick scan in front
+ * (xq_format_split() gives both): for tests that compare the two. */
+extern const struct xq_split_ops xq_pgn_split_tokens;
 
 #endif

@@ -4,6 +4,7 @@
  *   pgn_lex.c    the window over the input, the shadow decoder, the lexer;
  *   pgn_read.c   the parser: tokens into a game, the reader's entry points;
  *   pgn_split.c  chunk readers and the splitter that cuts an input for -j;
+ *   pgn_quick.c  the splitter's quick scan of bytes, in front of its token scan;
  *   pgn_write.c  the writer;
  *   pgn.c        the probe and the format's entry in the registry.
  * See pgn.c for how the reader's layers fit together.
@@ -239,6 +240,18 @@ struct pgn_reader *xq_pgn_new_reader(const struct xq_read_opts *opts, const stru
 uint64_t xq_pgn_fen_line_end(struct pgn_reader *r, const struct tok *t);
 void xq_pgn_close_reader(void *reader);
 void xq_pgn_skip_after_result(struct pgn_reader *r, const struct game_end *e);
+
+/* pgn_quick.c: the splitter's quick scan */
+struct pgn_quick;
+#define PGN_QUICK_LEAVE 2 /* xq_pgn_quick_next(): the token scan takes over */
+struct pgn_quick *xq_pgn_quick_new(const struct xq_bytes *src, const struct xq_read_opts *opts);
+int xq_pgn_quick_next(struct pgn_quick *q, struct xq_split_point *pt);
+uint64_t xq_pgn_quick_resume(struct pgn_quick *q, struct xq_split_point *from, int *have_from,
+			     struct xq_bytes *bytes, const uint64_t *keep);
+int xq_pgn_quick_tag_at(const struct pgn_quick *q, uint64_t offset);
+void xq_pgn_quick_restart(struct pgn_quick *q, const struct xq_split_point *p, enum xq_encoding enc,
+			  uint64_t first_high);
+void xq_pgn_quick_free(struct pgn_quick *q);
 
 /* pgn.c: the probe */
 int xq_pgn_probe(const unsigned char *h, size_t len);

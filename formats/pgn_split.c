@@ -13,16 +13,10 @@
  * reader has there, and the encoding is the input's, found by the splitter
  * from the bytes at the input's start (a chunk may hold only ASCII, or
  * start in the middle of Chinese text).  Its bytes come from the caller.
+ * start_at() starts reader `r` (its bytes set already) at chunk `c`.
  */
-static int pgn_open_chunk(void **out, const struct xq_chunk *c, const struct xq_read_opts *opts,
-			  const struct xq_sink *sink)
+static int start_at(struct pgn_reader *r, const struct xq_chunk *c)
 {
-	struct pgn_reader *r = xq_pgn_new_reader(opts, sink);
-
-	if (!r)
-		return XQ_ENOMEM;
-	r->src = c->bytes;
-	r->name = c->name;
 	r->pos = r->base = r->col_pos = r->map_d = r->line_start = c->offset;
 	r->raw_base = r->map_r = c->offset;
 	r->line = c->line;
@@ -31,10 +25,8 @@ static int pgn_open_chunk(void **out, const struct xq_chunk *c, const struct xq_
 		/* A byte order mark is looked for at the input's start only. */
 		r->bom_checked = 1;
 		if (r->opts.encoding != XQ_ENC_UNKNOWN && r->opts.encoding != XQ_ENC_UTF8) {
-			if (xq_pgn_start_conversion(r, r->opts.encoding)) {
-				xq_pgn_close_reader(r);
+			if (xq_pgn_start_conversion(r, r->opts.encoding))
 				return XQ_EUNSUPPORTED;
-			}
 			r->first_high = 0;
 		} else if (r->opts.encoding == XQ_ENC_UNKNOWN && c->encoding != XQ_ENC_UNKNOWN &&
 			   c->first_high < c->offset) {
@@ -42,16 +34,31 @@ static int pgn_open_chunk(void **out, const struct xq_chunk *c, const struct xq_
 			r->first_high = c->first_high;
 			if (c->encoding == XQ_ENC_UTF8)
 				r->enc = XQ_ENC_UTF8;
-			else if (xq_pgn_start_conversion(r, c->encoding)) {
-				xq_pgn_close_reader(r);
+			else if (xq_pgn_start_conversion(r, c->encoding))
 				return XQ_EUNSUPPORTED;
-			}
 		}
 	}
 	/* Met later in the chunk, the first byte that is not ASCII gets the
 	 * encoding the splitter found there, not one guessed from the chunk. */
 	if (r->enc == XQ_ENC_UNKNOWN)
 		r->given = c->encoding;
+	return 0;
+}
+
+static int pgn_open_chunk(void **out, const struct xq_chunk *c, const struct xq_read_opts *opts,
+			  const struct xq_sink *sink)
+{
+	struct pgn_reader *r = xq_pgn_new_reader(opts, sink);
+	int rc;
+
+	if (!r)
+		return XQ_ENOMEM;
+	r->src = c->bytes;
+	r->name = c->name;
+	if ((rc = start_at(r, c))) {
+		xq_pgn_close_reader(r);
+		return rc;
+	}
 	*out = r;
 	return 0;
 }
@@ -86,7 +93,14 @@ static int pgn_chunk_next(void *reader, struct xq_place *next)
  * `seen` is the end of its line.
  */
 struct pgn_split {
-	struct pgn_reader *r;
+	struct pgn_quick *quick; /* the quick scan (pgn_quick.c), NULL for tokens only */
+	int tokens;          /* the token scan has taken over from it */
+	uint64_t left_at;    /* where the quick scan stopped */
+	int has_skip;
+	uint64_t skip_to;    /* the token scan's points up to here were given already */
+	struct xq_read_opts opts;
+	int has_opts;
+	struct pgn_reader *r; /* the token scan's (NULL until it takes over) */
 	struct xq_buf word;  /* a word decoded for real */
 	uint64_t games;      /* games started so far */
 	int pending;         /* the game of the point returned last is still to scan */
@@ -108,35 +122,64 @@ static void no_report(const struct xq_diag *d, void *payload)
 
 static const struct xq_sink silent = {no_report, NULL};
 
-static int pgn_split_open(void **out, const struct xq_bytes *src, const struct xq_read_opts *opts)
-{
-	struct pgn_split *s = calloc(1, sizeof(*s));
-
-	if (!s || !(s->r = xq_pgn_new_reader(opts, &silent)) ||
-	    !(s->r->shadow = calloc(1, sizeof(*s->r->shadow)))) {
-		if (s && s->r)
-			xq_pgn_close_reader(s->r);
-		free(s);
-		return XQ_ENOMEM;
-	}
-	xq_buf_init(&s->r->shadow->tmp);
-	xq_buf_init(&s->word);
-	s->r->src = *src;
-	s->r->name = "";
-	*out = s;
-	return 0;
-}
-
 static void pgn_split_close(void *sp)
 {
 	struct pgn_split *s = sp;
 
 	if (!s)
 		return;
+	xq_pgn_quick_free(s->quick);
 	xq_pgn_close_reader(s->r);
 	xq_buf_release(&s->word);
 	free(s->stack);
 	free(s);
+}
+
+/* The token scan's reader, at the input's start, reading `src`. */
+static struct pgn_reader *token_reader(const struct xq_bytes *src, const struct xq_read_opts *opts)
+{
+	struct pgn_reader *r = xq_pgn_new_reader(opts, &silent);
+
+	if (!r || !(r->shadow = calloc(1, sizeof(*r->shadow)))) {
+		if (r)
+			xq_pgn_close_reader(r);
+		return NULL;
+	}
+	xq_buf_init(&r->shadow->tmp);
+	r->src = *src;
+	r->name = "";
+	return r;
+}
+
+static int split_open(void **out, const struct xq_bytes *src, const struct xq_read_opts *opts, int quick)
+{
+	struct pgn_split *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return XQ_ENOMEM;
+	xq_buf_init(&s->word);
+	s->opts = opts ? *opts : (struct xq_read_opts){0};
+	s->has_opts = opts != NULL;
+	if (quick)
+		s->quick = xq_pgn_quick_new(src, opts);
+	else
+		s->r = token_reader(src, opts);
+	if (!s->quick && !s->r) {
+		pgn_split_close(s);
+		return XQ_ENOMEM;
+	}
+	*out = s;
+	return 0;
+}
+
+static int pgn_split_open(void **out, const struct xq_bytes *src, const struct xq_read_opts *opts)
+{
+	return split_open(out, src, opts, 1);
+}
+
+static int pgn_split_open_tokens(void **out, const struct xq_bytes *src, const struct xq_read_opts *opts)
+{
+	return split_open(out, src, opts, 0);
 }
 
 /* Is tag line `t`, read before any move text, the next game's?  As new_header(). */
@@ -370,9 +413,47 @@ static int split_point(struct pgn_split *s, const struct tok *t, struct xq_split
 	return 1;
 }
 
-static int pgn_split_next(void *sp, struct xq_split_point *pt)
+/*
+ * The quick scan handed over: the token scan goes on from the last point
+ * it gave (a game's first tag line, whose game the token scan then scans
+ * again without giving the point twice), or from the input's start.
+ */
+static int take_over(struct pgn_split *s)
 {
-	struct pgn_split *s = sp;
+	struct xq_split_point from;
+	struct xq_bytes bytes = {NULL, NULL};
+	struct xq_chunk c;
+	int have_from;
+
+	xq_pgn_close_reader(s->r);
+	s->r = token_reader(&bytes, s->has_opts ? &s->opts : NULL);
+	if (!s->r)
+		return XQ_ENOMEM;
+	s->left_at = xq_pgn_quick_resume(s->quick, &from, &have_from, &bytes, &s->r->raw_base);
+	s->r->src = bytes;
+	s->tokens = 1;
+	s->pending = 0;
+	s->games = 0;
+	s->has_skip = 0;
+	if (have_from) {
+		memset(&c, 0, sizeof(c));
+		c.offset = from.offset;
+		c.line = from.line;
+		c.records = from.records;
+		c.encoding = from.encoding;
+		c.first_high = from.first_high;
+		if (start_at(s->r, &c))
+			return XQ_EUNSUPPORTED;
+		s->games = from.records;
+		s->has_skip = 1;
+		s->skip_to = from.offset;
+	}
+	return 0;
+}
+
+/* The next point of the token scan. */
+static int token_next(struct pgn_split *s, struct xq_split_point *pt)
+{
 	struct pgn_reader *r = s->r;
 
 	/* Every round scans a game start past the last one. */
@@ -396,7 +477,7 @@ static int pgn_split_next(void *sp, struct xq_split_point *pt)
 			return r->io_rc;
 		xq_pgn_push_back(r);
 		s->pending = 1;
-		if (is_point) {
+		if (is_point && !(s->has_skip && pt->offset <= s->skip_to)) {
 			pt->records = s->games++;
 			return 1;
 		}
@@ -404,8 +485,41 @@ static int pgn_split_next(void *sp, struct xq_split_point *pt)
 	}
 }
 
+static int pgn_split_next(void *sp, struct xq_split_point *pt)
+{
+	struct pgn_split *s = sp;
+	int rc;
+
+	if (!s->quick)
+		return token_next(s, pt);
+	if (!s->tokens) {
+		rc = xq_pgn_quick_next(s->quick, pt);
+		if (rc != PGN_QUICK_LEAVE)
+			return rc;
+		if ((rc = take_over(s)))
+			return rc;
+	}
+	rc = token_next(s, pt);
+	/* Past what made the quick scan stop, at a game's tag line: the
+	 * quick scan goes on from there. */
+	if (rc == 1 && pt->offset > s->left_at && xq_pgn_quick_tag_at(s->quick, pt->offset)) {
+		xq_pgn_quick_restart(s->quick, pt, s->r->enc, s->r->first_high);
+		s->tokens = 0;
+	}
+	return rc;
+}
+
 const struct xq_split_ops xq_pgn_split = {
 	pgn_split_open,
+	pgn_split_next,
+	pgn_split_close,
+	pgn_open_chunk,
+	pgn_chunk_next,
+};
+
+/* The token scan alone, for tests that hold the quick scan to it. */
+const struct xq_split_ops xq_pgn_split_tokens = {
+	pgn_split_open_tokens,
 	pgn_split_next,
 	pgn_split_close,
 	pgn_open_chunk,

@@ -1793,6 +1793,190 @@ static void splitter_proposes_tag_lines_and_move_numbers_in_column_1(void **stat
 	assert_int_equal(pt[0].encoding, XQ_ENC_UNKNOWN);
 }
 
+/* Every split point of `ops` over `len` bytes of `text`; *n gets how many
+ * (the array is malloc'd), the return value is what next() ended with. */
+static int points_by(const struct xq_split_ops *ops, const char *text, size_t len,
+		     struct xq_split_point **pts, size_t *n)
+{
+	struct xq_input *in;
+	struct xq_bytes src = {input_bytes, NULL};
+	size_t cap = 0;
+	void *sp;
+	int rc;
+
+	*pts = NULL;
+	*n = 0;
+	assert_int_equal(xq_input_open_mem(&in, "split.pgn", text, len), 0);
+	src.ctx = in;
+	assert_int_equal(ops->open(&sp, &src, NULL), 0);
+	for (;;) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			*pts = realloc(*pts, cap * sizeof(**pts));
+			assert_non_null(*pts);
+		}
+		if ((rc = ops->next(sp, &(*pts)[*n])) != 1)
+			break;
+		(*n)++;
+	}
+	ops->close(sp);
+	xq_input_close(in);
+	return rc;
+}
+
+/*
+ * The splitter (its quick scan of bytes, handing over to the token scan
+ * where the text leaves the usual shape) gives exactly the points of the
+ * token scan alone: the same offsets, lines, game counts and bytes to
+ * see, and the same encoding once both know it.  Returns the points.
+ */
+static size_t assert_same_points(const char *what, const char *text, size_t len)
+{
+	struct xq_split_point *q, *t;
+	size_t nq, nt;
+	int rq = points_by(xq_format_split(&xq_format_pgn), text, len, &q, &nq);
+	int rt = points_by(&xq_pgn_split_tokens, text, len, &t, &nt);
+
+	if (rq != rt || nq != nt)
+		fail_msg("%s: the quick scan gave %zu points (then %d), the token scan %zu (then %d)", what,
+			 nq, rq, nt, rt);
+	for (size_t i = 0; i < nq; i++) {
+		if (q[i].offset != t[i].offset || q[i].line != t[i].line || q[i].records != t[i].records ||
+		    q[i].seen != t[i].seen)
+			fail_msg("%s: point %zu: quick offset %llu line %llu games %llu seen %llu, token "
+				 "offset %llu line %llu games %llu seen %llu",
+				 what, i, (unsigned long long)q[i].offset, (unsigned long long)q[i].line,
+				 (unsigned long long)q[i].records, (unsigned long long)q[i].seen,
+				 (unsigned long long)t[i].offset, (unsigned long long)t[i].line,
+				 (unsigned long long)t[i].records, (unsigned long long)t[i].seen);
+		if (q[i].encoding != XQ_ENC_UNKNOWN && t[i].encoding != XQ_ENC_UNKNOWN &&
+		    (q[i].encoding != t[i].encoding || q[i].first_high != t[i].first_high))
+			fail_msg("%s: point %zu: quick encoding %d from %llu, token %d from %llu", what, i,
+				 (int)q[i].encoding, (unsigned long long)q[i].first_high, (int)t[i].encoding,
+				 (unsigned long long)t[i].first_high);
+	}
+	free(q);
+	free(t);
+	return nq;
+}
+
+static void quick_scan_gives_the_token_scans_points_where_the_text_leaves_the_usual_shape(void **state)
+{
+	/* Each piece is a few games; every piece and all of them together
+	 * must give the same points. */
+	static const char *const pieces[] = {
+		"[Event \"plain\"]\n[Round \"1\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 1-0\n\n",
+		"[Event \"crlf\"]\r\n\r\n1. h2e2 h9g7 0-1\r\n\r\n",
+		"[Event \"bare cr\"]\r\r1. h2e2 h9g7 *\r\r",
+		"[Event \"comment\"]\n1. h2e2 {a comment\n\n[Event \"not a game\"]\nstill it} h9g7 *\n\n",
+		"[Event \"semicolon\"]\n1. h2e2 ; a line comment { with a brace\nh9g7 *\n\n",
+		"%an escape line\n[Event \"after escape\"]\n1. h2e2 *\n\n",
+		"[Event \"tagless after\"]\n1. h2e2 1-0\n1. c3c4 c6c5 0-1\n\n",
+		"[Event \"variation\"]\n1. h2e2 (1. c3c4 1-0) h9g7 (1... c6c5 (1... b9c7)) *\n\n",
+		"[Event \"blank between tags\"]\n\n[Site \"another game\"]\n1. h2e2 *\n\n",
+		"[Game \"Chinese Chess\"]\n[Event \"a\"]\n[Game \"Chinese Chess\"]\n1. h2e2 *\n\n",
+		"[Event \"two tags\"] [Site \"one line\"]\n1. h2e2 *\n\n",
+		"[Event \"unclosed\n1. h2e2 *\n\n",
+		"[Event \"stray\"]\n1. h2e2 } h9g7 ] *\n\n",
+		"[Event \"nags\"]\n1. h2e2 $1 h9g7 $14 2. h0g2! i9h9?! 1/2-1/2\n\n",
+		"[Event \"glued\"]\n1. h2e2 h9g7 {end}1-0{after}\n[Event \"next\"]\n1. h2e2 *\n\n",
+		"[Event \"escaped \\\"quote\\\" and [brackets]\"]\n1. h2e2 *\n\n",
+		"[Event \"trailing text\"]\n1. h2e2 1-0 some words\n[Event \"x\"]\n1. h2e2 *\n\n",
+		"{a comment before the tags}\n[Event \"commented\"]\n1. h2e2 *\n\n",
+		"[Event \"\xE7\x94\xB2\"]\n1. \xE7\x82\xAE\xE4\xBA\x8C\xE5\xB9\xB3\xE4\xBA\x94 \xE7\xBA\xA2\xE8\x83\x9C\n\n",
+		"[Event \"nul\"]\n1. h2e2 \0 h9g7 *\n\n",
+		"[Event \"unbalanced\"]\n1. h2e2 (1. c3c4 h9g7 *\n\n",
+		"[Event \"last\"]\n1. h2e2 {never closed",
+	};
+	static const size_t lens[] = {0};
+	struct xq_buf all = XQ_BUF_INIT;
+	char what[64];
+	size_t n;
+
+	(void)state;
+	(void)lens;
+	for (size_t i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++) {
+		/* The NUL piece holds one NUL: its length is that of its text. */
+		size_t len = i == 19 ? strlen(pieces[i]) + 1 + strlen(pieces[i] + strlen(pieces[i]) + 1)
+				     : strlen(pieces[i]);
+		struct xq_buf one = XQ_BUF_INIT;
+		snprintf(what, sizeof(what), "piece %zu", i);
+		/* The piece after a usual game, then a usual game after it. */
+		xq_buf_adds(&one, pieces[0]);
+		xq_buf_add(&one, pieces[i], len);
+		xq_buf_adds(&one, "\n");
+		xq_buf_adds(&one, pieces[0]);
+		assert_same_points(what, one.ptr, one.len);
+		xq_buf_add(&all, pieces[i], len);
+		if (i + 1 < sizeof(pieces) / sizeof(pieces[0]))
+			xq_buf_adds(&all, "\n");
+		xq_buf_release(&one);
+	}
+	n = assert_same_points("all pieces", all.ptr, all.len);
+	assert_true(n >= 20);
+	xq_buf_release(&all);
+}
+
+/* The fixtures, each alone and twice over (so that their encodings are
+ * met at a split point past their start), in GBK, Big5 and UTF-8. */
+static void quick_scan_gives_the_token_scans_points_on_the_fixtures(void **state)
+{
+	static const char *const names[] = {
+		"big5-black-first.pgn", "first-game-without-result.pgn", "gb2312-crlf.pgn",
+		"gbk-bare-cr-variations.pgn", "no-tags-gmchess.pgn", "utf8-bom-iccs.pgn",
+		"wxf-fullwidth.pgn", "xboard-san.pgn",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t len;
+		char *text = load(names[i], &len);
+		struct xq_buf twice = XQ_BUF_INIT;
+		assert_same_points(names[i], text, len);
+		xq_buf_add(&twice, text, len);
+		xq_buf_adds(&twice, "\n");
+		xq_buf_add(&twice, text, len);
+		assert_same_points(names[i], twice.ptr, twice.len);
+		xq_buf_release(&twice);
+		free(text);
+	}
+}
+
+/* Every PGN file of the shared corpus (tests/data/pgn/corpus-pgn.txt). */
+static void quick_scan_gives_the_token_scans_points_on_the_corpus(void **state)
+{
+	const char *dir = test_shared_dir();
+	size_t listlen, pos = 0, files = 0, points = 0;
+	char *list;
+
+	(void)state;
+	SKIP_WITHOUT_SHARED(dir);
+	list = load("corpus-pgn.txt", &listlen);
+	while (pos < listlen) {
+		size_t end = pos;
+		char path[8192];
+		FILE *f;
+		struct xq_buf text = XQ_BUF_INIT;
+		char chunk[65536];
+		size_t got;
+		while (end < listlen && list[end] != '\n')
+			end++;
+		snprintf(path, sizeof(path), "%s/corpus/pgn/%.*s", dir, (int)(end - pos), list + pos);
+		pos = end + 1;
+		if (!(f = fopen(path, "rb")))
+			continue;
+		while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			xq_buf_add(&text, chunk, got);
+		fclose(f);
+		points += assert_same_points(path, text.ptr ? text.ptr : "", text.len);
+		files++;
+		xq_buf_release(&text);
+	}
+	free(list);
+	assert_true(files > 900);
+	assert_true(points > files);
+}
+
 static void chunk_reader_starts_with_the_sequential_readers_places(void **state)
 {
 	static const char text[] = "[Game \"Chinese Chess\"]\n1. h2e2 h9g7 *\n\n"
@@ -2825,6 +3009,9 @@ int main(void)
 		cmocka_unit_test(column_stays_right_when_the_window_refills_inside_white_space),
 		cmocka_unit_test(a_game_of_ascii_is_utf8_until_the_first_other_byte),
 		cmocka_unit_test(splitter_proposes_tag_lines_and_move_numbers_in_column_1),
+		cmocka_unit_test(quick_scan_gives_the_token_scans_points_where_the_text_leaves_the_usual_shape),
+		cmocka_unit_test(quick_scan_gives_the_token_scans_points_on_the_fixtures),
+		cmocka_unit_test(quick_scan_gives_the_token_scans_points_on_the_corpus),
 		cmocka_unit_test(chunk_reader_starts_with_the_sequential_readers_places),
 		cmocka_unit_test(line_numbers_go_past_four_billion_without_wrapping),
 		cmocka_unit_test(writer_puts_game_first_sets_format_and_regenerates_fen),

@@ -1,0 +1,660 @@
+/*
+ * pgn_quick.c: the splitter's quick scan (see pgn_split.c for the token
+ * scan it stands in front of, and cmd/pool.c for how chunks are checked).
+ *
+ * Cutting a big PGN file for the threads needs, at each cut, the number
+ * of games before it and its line: a scan of the whole input, in one
+ * thread, ahead of the readers.  The token scan follows the reader's every
+ * decision, and so costs a third of what reading does: on two threads it
+ * was a quarter of the work, and held -j 2 at 1.25x.  This scan looks at
+ * bytes, not tokens: it follows the shape almost every file has (tag
+ * lines in column 1, then move text, comments and variations, a result,
+ * and the next game's tag lines) at a few instructions a byte, and hands
+ * the rest of the input to the token scan the moment the text leaves that
+ * shape: a tag line it does not take apart, text before the first tag or
+ * after a result, a ';' comment, a '%' escape, a stray brace or bracket,
+ * unbalanced parentheses, a comment that does not close, a game past the
+ * record limit.  The token scan takes over at the last split point given
+ * (or the input's start), from bytes kept for that.
+ *
+ * Where this scan and the reader still part (a move that breaks a game
+ * and makes the reader skip to where this scan did not look; a line in
+ * another encoding that hides a brace), the chunk check of the pool
+ * catches it: a chunk's games must end exactly at the next point and be
+ * as many as counted, or the rest of the file is read in order.
+ * Encodings: in UTF-8 no byte of a character is ASCII; in GB18030 and
+ * Big5 a byte over 0x80 takes the next one with it, if that one is in
+ * 0x40..0x7E (where brackets and braces are).  The encoding is found as
+ * the reader finds it, from the same sample, so a chunk reader starts in
+ * the reader's encoding.
+ */
+#include "pgn_int.h"
+
+/* A tag line longer than this is left to the token scan. */
+#define QUICK_LINE_MAX 4096
+/* Bytes before the last split point are dropped when this many pile up. */
+#define QUICK_DROP ((uint64_t)1 << 20)
+
+enum {
+	Q_WORD,  /* a byte of a word (the zero: most bytes) */
+	Q_SPACE,
+	Q_LF,
+	Q_CR,
+	Q_BRACE, /* '{' */
+	Q_TAG,   /* '[' */
+	Q_OPEN,  /* '(' */
+	Q_CLOSE, /* ')' */
+	Q_LEAD,  /* a legacy encoding's first byte of a character */
+	Q_PCT,   /* '%': an escape line in column 1, else a word */
+	Q_LEAVE  /* '}' ']' ';' NUL: the token scan's business */
+};
+
+#define QUICK_ASCII                                                                             \
+	[' '] = Q_SPACE, ['\t'] = Q_SPACE, ['\v'] = Q_SPACE, ['\f'] = Q_SPACE, ['\n'] = Q_LF,     \
+	['\r'] = Q_CR, ['{'] = Q_BRACE, ['['] = Q_TAG, ['('] = Q_OPEN, [')'] = Q_CLOSE,           \
+	['%'] = Q_PCT, ['}'] = Q_LEAVE, [']'] = Q_LEAVE, [';'] = Q_LEAVE, ['\0'] = Q_LEAVE
+
+static const unsigned char cls_utf8[256] = {QUICK_ASCII};
+/* 0x81..0xFF: the first byte of a two- or four-byte character. */
+static const unsigned char cls_legacy[256] = {
+	QUICK_ASCII,
+	[0x81] = Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD,
+	Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD,
+	Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD,
+	Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD,
+	Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD,
+	Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD,
+	Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD,
+	Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD,
+	Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD,
+	Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD,
+	Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD,
+	Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD, Q_LEAD,
+};
+
+struct pgn_quick {
+	struct xq_bytes src;
+	struct xq_buf win;      /* input bytes [off, off + win.len) */
+	uint64_t off;
+	int eof, rc;            /* the input ended, or failed with `d` */
+	int too_far;            /* more bytes than a game may have, and no point */
+	struct xq_diag d;
+	int tokens;             /* the token scan has taken over */
+	uint64_t rpos;          /* then: its reader's next byte */
+	const uint64_t *keep;   /* and the first byte its reader keeps */
+	uint64_t resume_at;     /* a point the token scan gave already */
+
+	uint64_t pos;           /* the next byte to scan */
+	uint64_t line, line_start, cr_at; /* as the lexer counts them */
+	int started;            /* the byte order mark was looked for */
+	const unsigned char *cls;
+	unsigned char wb[256];  /* bytes a word goes on over (set_words()) */
+	enum xq_encoding given, enc;
+	uint64_t first_high;
+	int enc_known;
+	uint64_t max_game;
+
+	/* The game being scanned. */
+	uint64_t games;         /* games started so far */
+	uint64_t game_start;
+	int in_game, movetext, after_result, game_tag;
+	uint64_t ntags, last_tag_line;
+	long depth;
+
+	struct xq_split_point last; /* the last point given, when have_last */
+	int have_last;
+};
+
+static void set_words(struct pgn_quick *q);
+static int result_word(struct pgn_quick *q, uint64_t p, uint64_t e);
+
+struct pgn_quick *xq_pgn_quick_new(const struct xq_bytes *src, const struct xq_read_opts *opts)
+{
+	struct pgn_quick *q = calloc(1, sizeof(*q));
+
+	if (!q)
+		return NULL;
+	q->src = *src;
+	xq_buf_init(&q->win);
+	xq_diag_init(&q->d);
+	q->line = 1;
+	q->cr_at = UINT64_MAX;
+	q->cls = cls_utf8;
+	q->given = opts ? opts->encoding : XQ_ENC_UNKNOWN;
+	q->first_high = UINT64_MAX;
+	q->max_game = xq_format_record_limit(&xq_format_pgn, opts);
+	q->resume_at = UINT64_MAX;
+	set_words(q);
+	return q;
+}
+
+void xq_pgn_quick_free(struct pgn_quick *q)
+{
+	if (!q)
+		return;
+	xq_buf_release(&q->win);
+	free(q);
+}
+
+/* Read one more request's worth: 1, 0 at the end, or the input's error. */
+static int fill(struct pgn_quick *q)
+{
+	uint64_t keep = q->have_last ? q->last.offset : 0;
+	long got;
+
+	if (q->rc)
+		return q->rc;
+	if (q->eof)
+		return 0;
+	if (q->tokens) {
+		keep = *q->keep;
+	} else {
+		if (keep > q->line_start)
+			keep = q->line_start;
+		if (q->off + q->win.len - keep > q->max_game + SAMPLE + XQ_READ_SIZE) {
+			/* The token scan says where the reader stops. */
+			q->too_far = 1;
+			return 0;
+		}
+	}
+	if (keep - q->off >= QUICK_DROP && keep - q->off >= q->win.len / 2) {
+		size_t drop = (size_t)(keep - q->off);
+		memmove(q->win.ptr, q->win.ptr + drop, q->win.len - drop);
+		xq_buf_truncate(&q->win, q->win.len - drop);
+		q->off = keep;
+	}
+	if (xq_buf_grow(&q->win, XQ_READ_SIZE)) {
+		q->rc = xq_diag_set(&q->d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+		return q->rc;
+	}
+	got = q->src.read(q->src.ctx, q->win.ptr + q->win.len, XQ_READ_SIZE, &q->d);
+	if (got < 0) {
+		q->rc = (int)got;
+		return q->rc;
+	}
+	if (got == 0) {
+		q->eof = 1;
+		return 0;
+	}
+	q->win.len += (size_t)got;
+	return 1;
+}
+
+/* Is byte `p` in the window (read on as needed)? */
+static int have(struct pgn_quick *q, uint64_t p)
+{
+	while (p >= q->off + q->win.len)
+		if (fill(q) <= 0)
+			return 0;
+	return 1;
+}
+
+static unsigned char at(const struct pgn_quick *q, uint64_t p)
+{
+	return (unsigned char)q->win.ptr[p - q->off];
+}
+
+/* The input's first bytes: a byte order mark, and an encoding given. */
+static int start(struct pgn_quick *q)
+{
+	q->started = 1;
+	if (q->given == XQ_ENC_UTF16LE || q->given == XQ_ENC_UTF16BE)
+		return XQ_EUNSUPPORTED;
+	if (q->given != XQ_ENC_UNKNOWN) {
+		q->enc = q->given;
+		q->first_high = 0;
+		q->enc_known = 1;
+	}
+	have(q, 2);
+	if (q->rc)
+		return q->rc;
+	if (q->given == XQ_ENC_UNKNOWN || q->given == XQ_ENC_UTF8) {
+		if (q->win.len >= 3 && at(q, 0) == 0xEF && at(q, 1) == 0xBB && at(q, 2) == 0xBF) {
+			q->enc = XQ_ENC_UTF8;
+			q->first_high = 0;
+			q->enc_known = 1;
+			q->pos = q->line_start = 3; /* the BOM is not a column */
+		} else if (q->given == XQ_ENC_UNKNOWN && q->win.len >= 2 &&
+			   ((at(q, 0) == 0xFF && at(q, 1) == 0xFE) || (at(q, 0) == 0xFE && at(q, 1) == 0xFF))) {
+			return XQ_EUNSUPPORTED; /* chunks could not start mid-file */
+		}
+	}
+	if (q->enc == XQ_ENC_GB18030 || q->enc == XQ_ENC_BIG5 || q->enc == XQ_ENC_GBK)
+		q->cls = cls_legacy;
+	set_words(q);
+	return 0;
+}
+
+/*
+ * The first byte that is not ASCII, at `p`: the encoding, as the reader
+ * decides it (pgn_lex.c, publish()): from the SAMPLE bytes from the start
+ * of the line (or long line's piece) that holds it.
+ */
+static int found_high(struct pgn_quick *q, uint64_t p)
+{
+	uint64_t ls = q->line_start;
+	size_t n;
+
+	while ((n = xq_textdec_unit_len(q->win.ptr + (ls - q->off), (size_t)(p - ls), 0)) > 0)
+		ls += n;
+	have(q, ls + SAMPLE - 1);
+	if (q->rc)
+		return q->rc;
+	q->enc = xq_textdec_detect(q->win.ptr + (ls - q->off),
+				   q->off + q->win.len - ls < SAMPLE ? (size_t)(q->off + q->win.len - ls)
+								     : SAMPLE);
+	if (q->enc == XQ_ENC_UTF16LE || q->enc == XQ_ENC_UTF16BE)
+		return XQ_EUNSUPPORTED;
+	q->first_high = p;
+	q->enc_known = 1;
+	if (q->enc != XQ_ENC_UTF8)
+		q->cls = cls_legacy;
+	set_words(q);
+	return 0;
+}
+
+/* A line end at `p` (byte `c`), as the lexer counts lines. */
+static void newline(struct pgn_quick *q, uint64_t p, unsigned char c)
+{
+	if (c == '\n' && q->cr_at == p) {
+		q->line_start = p + 1; /* the LF of a CRLF */
+		return;
+	}
+	q->line++;
+	q->line_start = p + 1;
+	if (c == '\r')
+		q->cr_at = p + 1;
+}
+
+/*
+ * The tag line at q->pos, in column 1: 1 when it is `[Name "value"]` and
+ * nothing but spaces after it on its line, with the name's length in
+ * *nlen and the offset of its line end in *eol; 0 when the token scan
+ * must judge it.
+ */
+static int tag_line(struct pgn_quick *q, size_t *nlen, int *game, uint64_t *eol)
+{
+	uint64_t p = q->pos + 1, ns;
+	unsigned char c;
+
+	for (;; p++) {
+		if (p - q->pos > QUICK_LINE_MAX || !have(q, p))
+			return 0;
+		c = at(q, p);
+		if (c == '\n' || c == '\r')
+			break;
+	}
+	*eol = p;
+	p = q->pos + 1;
+	while (at(q, p) == ' ' || at(q, p) == '\t')
+		p++;
+	ns = p;
+	while ((c = at(q, p)) != ' ' && c != '\t' && c != '"' && c != ']' && c != '[' && p < *eol) {
+		if (c >= 0x80 || c == '{' || c == '}')
+			return 0;
+		p++;
+	}
+	*nlen = (size_t)(p - ns);
+	if (*nlen == 0)
+		return 0;
+	*game = *nlen == 4 && !memcmp(q->win.ptr + (ns - q->off), "Game", 4);
+	while (at(q, p) == ' ' || at(q, p) == '\t')
+		p++;
+	if (at(q, p) != '"')
+		return 0;
+	/* The value, with the lexer's escapes, then '"', spaces, ']'. */
+	for (p++; p < *eol && at(q, p) != '"'; p++) {
+		if (at(q, p) == '\\' && p + 1 < *eol)
+			p++;
+		else if (at(q, p) >= 0x80 && !q->enc_known && found_high(q, p))
+			return 0;
+	}
+	if (p >= *eol)
+		return 0;
+	for (p++; at(q, p) == ' ' || at(q, p) == '\t'; p++)
+		;
+	if (at(q, p) != ']')
+		return 0;
+	for (p++; at(q, p) == ' ' || at(q, p) == '\t'; p++)
+		;
+	return p == *eol;
+}
+
+/* A new game starts at q->pos (its first byte). */
+static void new_game(struct pgn_quick *q)
+{
+	q->games++;
+	q->game_start = q->pos;
+	q->in_game = 1;
+	q->movetext = q->after_result = q->game_tag = 0;
+	q->ntags = q->last_tag_line = 0;
+	q->depth = 0;
+}
+
+/* Scan the comment at q->pos to its '}': 0, or 1 when it does not close. */
+static int comment(struct pgn_quick *q)
+{
+	uint64_t p = q->pos + 1;
+
+	for (;;) {
+		unsigned char c;
+		if (!have(q, p))
+			return 1;
+		c = at(q, p);
+		if (c == '}')
+			break;
+		if (c == '\n' || c == '\r')
+			newline(q, p, c);
+		else if (c >= 0x80) {
+			if (!q->enc_known && found_high(q, p))
+				return 1;
+			if (q->cls[c] == Q_LEAD && have(q, p + 1) && at(q, p + 1) >= 0x40 && at(q, p + 1) <= 0x7E)
+				p++;
+		}
+		p++;
+	}
+	q->pos = p + 1;
+	return 0;
+}
+
+/*
+ * The word at q->pos: scanned, and a result when it is one (outside a
+ * variation the game then ends).  0, or 1 when the token scan must judge.
+ */
+static int word(struct pgn_quick *q)
+{
+	uint64_t p = q->pos;
+	unsigned char c;
+
+	if (q->after_result)
+		return 1;
+	q->movetext = 1;
+	for (;;) {
+		const unsigned char *b = (const unsigned char *)q->win.ptr - q->off;
+		uint64_t end = q->off + q->win.len;
+		while (p < end && q->wb[b[p]])
+			p++;
+		if (p < end) {
+			c = b[p];
+			if (c < 0x80) {
+				if (q->cls[c] != Q_PCT && q->cls[c] != Q_WORD)
+					break;
+				p++;
+				continue;
+			}
+			if (!q->enc_known && found_high(q, p))
+				return 1;
+			if (q->cls[c] == Q_LEAD) {
+				if (have(q, p + 1) && at(q, p + 1) >= 0x40 && at(q, p + 1) <= 0x7E)
+					p++;
+			}
+			p++;
+			continue;
+		}
+		if (!have(q, p))
+			break;
+	}
+	if (q->rc || result_word(q, q->pos, p))
+		return 1;
+	q->pos = p;
+	return 0;
+}
+
+/* Is the word [p, e) a result?  Sets after_result; 1 when the token scan
+ * must judge (a result inside a variation breaks the game). */
+static int result_word(struct pgn_quick *q, uint64_t p, uint64_t e)
+{
+	unsigned char c = at(q, p);
+	enum xq_result res;
+	int std;
+
+	if (!(c == '1' || c == '0' || c == '*' || (c >= 0xC2 && e - p <= 9 && q->cls == cls_utf8)) ||
+	    !xq_pgn_result_of(q->win.ptr + (p - q->off), (size_t)(e - p), &res, &std))
+		return 0;
+	if (q->depth > 0)
+		return 1;
+	q->after_result = 1;
+	return 0;
+}
+
+/* The bytes a word goes on over without a second look (set_words()). */
+static void set_words(struct pgn_quick *q)
+{
+	for (int c = 0; c < 256; c++)
+		q->wb[c] = c < 0x80 ? q->cls[c] == Q_WORD : q->enc_known && q->cls == cls_utf8;
+}
+
+/* Words of the move text, spaces and line ends, from q->pos: the loop
+ * most bytes go through.  Stops at a byte of another class. */
+static int movetext_run(struct pgn_quick *q)
+{
+	for (;;) {
+		const unsigned char *b, *wb = q->wb, *cls = q->cls;
+		uint64_t pos, end;
+		if (!have(q, q->pos))
+			return 0;
+		b = (const unsigned char *)q->win.ptr - q->off;
+		end = q->off + q->win.len;
+		for (pos = q->pos; pos < end;) {
+			unsigned char c = b[pos];
+			if (wb[c]) {
+				uint64_t p = pos + 1;
+				while (p < end && wb[b[p]])
+					p++;
+				if (p == end)
+					break; /* read on, and take the word whole */
+				if (q->after_result) {
+					q->pos = pos;
+					return 1;
+				}
+				q->movetext = 1;
+				/* Results: 1-0, 0-1, 1/2-1/2, *, ½-½ and Chinese
+				 * words of two or three characters. */
+				if ((((c == '1' || c == '0') && p - pos >= 3 && (b[pos + 1] == '-' || b[pos + 1] == '/')) ||
+				     (c == '*' && p - pos == 1) || (c >= 0xC2 && p - pos <= 9)) &&
+				    result_word(q, pos, p)) {
+					q->pos = pos;
+					return 1;
+				}
+				pos = p;
+				continue;
+			}
+			switch (cls[c]) {
+			case Q_SPACE:
+				pos++;
+				continue;
+			case Q_LF:
+			case Q_CR:
+				newline(q, pos, c);
+				pos++;
+				continue;
+			case Q_WORD:
+			case Q_LEAD:
+				goto slow_word;
+			default:
+				q->pos = pos;
+				return 0;
+			}
+		}
+		q->pos = pos;
+		if (pos == end)
+			continue;
+	slow_word:
+		/* A word up to the window's end, or with bytes word() takes. */
+		q->pos = pos;
+		if (word(q))
+			return 1;
+	}
+}
+
+/*
+ * The next split point: 1 with *pt set; 0 at the end of the input;
+ * PGN_QUICK_LEAVE when the token scan must take over (from
+ * xq_pgn_quick_resume()); or the input's error.
+ */
+int xq_pgn_quick_next(struct pgn_quick *q, struct xq_split_point *pt)
+{
+	int rc;
+
+	if (!q->started && (rc = start(q)))
+		return rc;
+	for (;;) {
+		unsigned char c;
+		if (q->in_game && q->ntags) {
+			if (movetext_run(q))
+				return q->rc ? q->rc : PGN_QUICK_LEAVE;
+		} else {
+			/* Before a game's first tag: spaces and line ends only. */
+			while (have(q, q->pos) && (q->cls[c = at(q, q->pos)] == Q_SPACE || q->cls[c] == Q_LF ||
+						   q->cls[c] == Q_CR)) {
+				if (q->cls[c] != Q_SPACE)
+					newline(q, q->pos, c);
+				q->pos++;
+			}
+		}
+		if (!have(q, q->pos))
+			return q->rc ? q->rc : q->too_far ? PGN_QUICK_LEAVE : 0;
+		c = at(q, q->pos);
+		switch (q->cls[c]) {
+		case Q_TAG: {
+			size_t nlen;
+			int game, is_new;
+			uint64_t eol;
+			if (q->pos != q->line_start || !tag_line(q, &nlen, &game, &eol))
+				return q->rc ? q->rc : PGN_QUICK_LEAVE;
+			is_new = !q->in_game || q->movetext || q->after_result ||
+				 (q->ntags && (q->line > q->last_tag_line + 1 || (game && q->game_tag)));
+			if (q->in_game && q->depth)
+				return PGN_QUICK_LEAVE;
+			if (is_new) {
+				pt->offset = q->pos;
+				pt->line = q->line;
+				pt->seen = eol + 1;
+				pt->records = q->games;
+				pt->encoding = q->enc_known ? q->enc : XQ_ENC_UNKNOWN;
+				pt->first_high = q->first_high;
+				new_game(q);
+			}
+			q->ntags++;
+			q->last_tag_line = q->line;
+			q->game_tag |= game;
+			q->pos = eol;
+			if (is_new) {
+				q->last = *pt;
+				q->have_last = 1;
+				if (pt->offset != q->resume_at)
+					return 1;
+			}
+			break;
+		}
+		case Q_BRACE:
+			if (!q->in_game)
+				new_game(q); /* a comment before the tags is the game's */
+			else if (q->ntags)
+				q->movetext = 1;
+			if (comment(q))
+				return q->rc ? q->rc : PGN_QUICK_LEAVE;
+			break;
+		case Q_OPEN:
+		case Q_CLOSE:
+			if (!q->ntags || q->after_result)
+				return PGN_QUICK_LEAVE;
+			q->movetext = 1;
+			q->depth += c == '(' ? 1 : -1;
+			if (q->depth < 0)
+				return PGN_QUICK_LEAVE;
+			q->pos++;
+			break;
+		case Q_PCT:
+			if (q->pos == q->line_start || !q->ntags || q->after_result)
+				return PGN_QUICK_LEAVE;
+			q->movetext = 1;
+			if (word(q))
+				return q->rc ? q->rc : PGN_QUICK_LEAVE;
+			break;
+		default:
+			/* A word before the tags (a game without them), a ';'
+			 * comment, a stray '}' or ']', a NUL. */
+			return PGN_QUICK_LEAVE;
+		}
+	}
+}
+
+/* The token scan's bytes: the window's, read on as the reader would. */
+static long replay_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
+{
+	struct pgn_quick *q = ctx;
+	size_t take;
+	int rc;
+
+	if (q->rpos >= q->off + q->win.len) {
+		rc = fill(q);
+		if (rc < 0) {
+			*d = q->d;
+			return rc;
+		}
+		if (rc == 0)
+			return 0;
+	}
+	take = (size_t)(q->off + q->win.len - q->rpos);
+	if (take > n)
+		take = n;
+	memcpy(buf, q->win.ptr + (q->rpos - q->off), take);
+	q->rpos += take;
+	return (long)take;
+}
+
+/*
+ * After PGN_QUICK_LEAVE: where the token scan takes over.  *from is the
+ * last split point given (with *have_from 1), or the input's start; *bytes
+ * gives the input from there on, and the window keeps what the token
+ * scan's reader may still need: from *keep on.  Returns the offset where
+ * the quick scan stopped.
+ */
+uint64_t xq_pgn_quick_resume(struct pgn_quick *q, struct xq_split_point *from, int *have_from,
+			     struct xq_bytes *bytes, const uint64_t *keep)
+{
+	*have_from = q->have_last;
+	if (q->have_last)
+		*from = q->last;
+	q->tokens = 1;
+	q->keep = keep;
+	q->rpos = q->have_last ? q->last.offset : 0;
+	bytes->read = replay_read;
+	bytes->ctx = q;
+	return q->pos;
+}
+
+/* Is there a tag line at `offset` (a point the token scan gave)? */
+int xq_pgn_quick_tag_at(const struct pgn_quick *q, uint64_t offset)
+{
+	return offset >= q->off && offset < q->off + q->win.len && at(q, offset) == '[';
+}
+
+/*
+ * The quick scan takes over again at point `p` that the token scan gave
+ * (a tag line: xq_pgn_quick_tag_at()), with the encoding its reader found
+ * (XQ_ENC_UNKNOWN: none yet).
+ */
+void xq_pgn_quick_restart(struct pgn_quick *q, const struct xq_split_point *p, enum xq_encoding enc,
+			  uint64_t first_high)
+{
+	q->tokens = 0;
+	q->keep = NULL;
+	q->pos = q->line_start = p->offset;
+	q->line = p->line;
+	q->cr_at = UINT64_MAX;
+	q->games = p->records;
+	q->in_game = 0;
+	q->last = *p;
+	q->have_last = 1;
+	q->resume_at = p->offset;
+	if (enc != XQ_ENC_UNKNOWN && !q->enc_known) {
+		q->enc = enc;
+		q->first_high = first_high;
+		q->enc_known = 1;
+		if (enc != XQ_ENC_UTF8)
+			q->cls = cls_legacy;
+		set_words(q);
+	}
+}
