@@ -38,7 +38,6 @@
 
 #include "annotate_game.h"
 #include "annotate_resume.h"
-#include "buf.h"
 #include "cmd.h"
 #include "diag.h"
 #include "diagplace.h"
@@ -56,6 +55,7 @@
 #include "report.h"
 #include "rules.h"
 #include "search.h"
+#include <xq/buf.h>
 
 #define DEFAULT_DEPTH 8
 #define MAX_ENGINE_OPTIONS 64

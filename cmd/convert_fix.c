@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
 #include "cmd.h"
 #include "convert_fix.h"
 #include "diagplace.h"
@@ -16,7 +15,8 @@
 #include "game.h"
 #include "pool.h"
 #include "report.h"
-#include "utf8.h"
+#include <xq/memory.h>
+#include <xq/utf8.h>
 
 /* A map file is a list of names: far below this. */
 #define NAMES_MAX_BYTES (64u << 20)

@@ -20,9 +20,9 @@
 
 #include <stdint.h>
 
-#include "buf.h"
 #include "opt.h"
 #include "rules.h"
+#include <xq/buf.h>
 
 struct pool_job;
 

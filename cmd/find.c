@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "board.h"
-#include "buf.h"
 #include "cmd.h"
 #include "diag.h"
 #include "ecco.h"
@@ -32,8 +31,9 @@
 #include "progress.h"
 #include "report.h"
 #include "rules.h"
-#include "utf8.h"
 #include "validate.h"
+#include <xq/buf.h>
+#include <xq/utf8.h>
 
 #define REF_SCHEMA "xqkit.ref/1"
 

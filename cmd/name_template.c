@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "diag.h"
-#include "utf8.h"
+#include <xq/utf8.h>
 
 /* ---- the set of names ----------------------------------------------------- */
 

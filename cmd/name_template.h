@@ -26,9 +26,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
 #include "format.h"
 #include "game.h"
+#include <xq/buf.h>
 
 #define NAME_TEMPLATE_DEFAULT "{n:4}-{Red}-{Black}"
 #define NAME_TEMPLATE_MAX 200

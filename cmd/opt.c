@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "budget.h"
+#include <xq/memory.h>
 
 int opt_init(struct opt_parser *p, int argc, char **argv, const char *cmd)
 {

@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "buf.h"
 #include "cmd.h"
 #include "diag.h"
 #include "format.h"
@@ -22,7 +21,8 @@
 #include "pool.h"
 #include "progress.h"
 #include "report.h"
-#include "utf8.h"
+#include <xq/buf.h>
+#include <xq/utf8.h>
 
 enum { O_TO = OPT_ID_OUTPUT, O_OUT, O_NAME, O_NOTATION, O_ENCODING, O_ENCODING_OLD, O_VERSION,
        O_FORCE, O_KEEP, O_VERIFY, O_STRICT, O_SYNC };

@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "board.h"
-#include "buf.h"
 #include "cmd.h"
 #include "diag.h"
 #include "diagram.h"
@@ -36,7 +35,8 @@
 #include "progress.h"
 #include "report.h"
 #include "rules.h"
-#include "utf8.h"
+#include <xq/buf.h>
+#include <xq/utf8.h>
 
 #define PLY_SCHEMA "xqkit.ply/1"
 

@@ -11,12 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "alloc.h"
 #include "cmd.h"
 #include "inputs.h"
 #include "pool.h"
 #include "progress.h"
-#include "utf8.h"
+#include <xq/memory.h>
+#include <xq/utf8.h>
 
 static atomic_int bug_seen;
 

@@ -16,8 +16,8 @@
 
 #include <stdint.h>
 
-#include "buf.h"
 #include "diag.h"
+#include <xq/buf.h>
 
 #define REPORT_DIAG_SCHEMA "xqkit.diag/1"
 #define REPORT_SUMMARY_SCHEMA "xqkit.summary/1"

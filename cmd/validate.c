@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "board.h"
-#include "buf.h"
 #include "cmd.h"
 #include "diag.h"
 #include "diagplace.h"
@@ -35,8 +34,9 @@
 #include "progress.h"
 #include "report.h"
 #include "rules.h"
-#include "utf8.h"
 #include "validate.h"
+#include <xq/buf.h>
+#include <xq/utf8.h>
 
 #define CHECK_SCHEMA "xqkit.check/1"
 

@@ -973,6 +973,7 @@ static const struct {
 	AT(xq_analysis_result, time_ms, 32), AT(xq_analysis_result, best, 36),
 	AT(xq_analysis_result, pv_len, 40), AT(xq_analysis_result, pv, 48),
 	AT(xq_analysis_result, stopped, 176),
+	AT(xq_buf, ptr, 0), AT(xq_buf, len, 8), AT(xq_buf, alloc, 16), AT(xq_buf, err, 24),
 };
 #undef AT
 
@@ -988,12 +989,184 @@ static void public_structures_keep_their_version_0_layout(void **state)
 	assert_true(sizeof(xq_read_options) >= 40);
 	assert_true(sizeof(xq_write_options) >= 40);
 	assert_true(sizeof(xq_analysis_result) >= 184);
+	assert_int_equal(sizeof(xq_buf), 32);
 	/* Squares, moves and the enumerations' values are ABI too. */
 	assert_int_equal(XQ_SQUARE(8, 9), 89);
 	assert_int_equal(XQ_MOVE_CODE(1, 2), 0x0201);
 	assert_int_equal(XQ_DIALECT_CHINESE, 5);
 	assert_int_equal(XQ_EUNSUPPORTED, -5);
 	assert_int_equal(XQ_RULING_BLACK_LOSES, 3);
+}
+
+/* The string buffer: appends of every kind, the content always a
+ * NUL-terminated string of `len` bytes. */
+
+/* A caller's own printf-like function, as xq_buf_vaddf() is for: the
+ * text in brackets, the error checked once at the end. */
+static int add_bracketed(xq_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	xq_buf_addc(b, '[');
+	va_start(ap, fmt);
+	xq_buf_vaddf(b, fmt, ap);
+	va_end(ap);
+	xq_buf_addc(b, ']');
+	return xq_buf_error(b);
+}
+
+static void buffer_appends_bytes_strings_and_formats_as_one_string(void **state)
+{
+	xq_buf b = XQ_BUF_INIT, c;
+	char *taken;
+	size_t len;
+
+	(void)state;
+	assert_string_equal(b.ptr, "");
+	assert_int_equal(b.len, 0);
+	assert_int_equal(xq_buf_add(&b, "ab\0cd", 5), 0);
+	assert_int_equal(b.len, 5);
+	assert_memory_equal(b.ptr, "ab\0cd", 6);
+	xq_buf_truncate(&b, 2);
+	xq_buf_truncate(&b, 99); /* longer than the content: nothing */
+	assert_int_equal(xq_buf_adds(&b, "-"), 0);
+	assert_int_equal(xq_buf_addc(&b, 'x'), 0);
+	assert_int_equal(xq_buf_addf(&b, "%d:%s", 42, "y"), 0);
+	assert_int_equal(add_bracketed(&b, "%05.1f", 2.5), 0);
+	assert_string_equal(b.ptr, "ab-x42:y[002.5]");
+	assert_int_equal(b.len, strlen("ab-x42:y[002.5]"));
+	/* Room made ahead: that many bytes append without moving. */
+	assert_int_equal(xq_buf_grow(&b, 1000), 0);
+	{
+		const char *before = b.ptr;
+		for (int i = 0; i < 1000; i++)
+			xq_buf_addc(&b, 'z');
+		assert_ptr_equal(b.ptr, before);
+	}
+	assert_int_equal(xq_buf_error(&b), 0);
+	assert_int_equal(b.len, 15 + 1000);
+	xq_buf_reset(&b);
+	assert_string_equal(b.ptr, "");
+	assert_int_equal(xq_buf_adds(&b, "kept"), 0);
+	taken = xq_buf_detach(&b, &len);
+	assert_string_equal(taken, "kept");
+	assert_int_equal(len, 4);
+	assert_string_equal(b.ptr, "");
+	assert_int_equal(b.len, 0);
+	xq_free(taken);
+	/* An empty buffer hands over an empty string of its own. */
+	taken = xq_buf_detach(&b, NULL);
+	assert_non_null(taken);
+	assert_string_equal(taken, "");
+	free(taken);
+	xq_buf_init(&c);
+	assert_int_equal(xq_buf_addf(&c, "%s", "released"), 0);
+	xq_buf_release(&c);
+	assert_string_equal(c.ptr, "");
+	assert_int_equal(c.len, 0);
+	xq_buf_release(&b);
+}
+
+static void buffer_error_is_sticky_so_many_appends_are_checked_once(void **state)
+{
+	xq_buf b = XQ_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(xq_buf_adds(&b, "head"), 0);
+	/* More than memory can hold: refused, and every later append too. */
+	assert_int_equal(xq_buf_grow(&b, SIZE_MAX / 2), XQ_ENOMEM);
+	assert_int_equal(xq_buf_adds(&b, "lost"), XQ_ENOMEM);
+	assert_int_equal(xq_buf_addc(&b, '!'), XQ_ENOMEM);
+	assert_int_equal(xq_buf_addf(&b, "%d", 1), XQ_ENOMEM);
+	assert_int_equal(xq_buf_add_json_string(&b, "j", 1), XQ_ENOMEM);
+	assert_int_equal(xq_buf_error(&b), XQ_ENOMEM);
+	assert_string_equal(b.ptr, "head"); /* a whole prefix of what was appended */
+	xq_buf_reset(&b);
+	assert_int_equal(xq_buf_error(&b), 0);
+	assert_int_equal(xq_buf_adds(&b, "again"), 0);
+	assert_string_equal(b.ptr, "again");
+	xq_buf_release(&b);
+}
+
+static void json_string_is_escaped_as_the_ndjson_outputs_write_it(void **state)
+{
+	static const char in[] = "q\"b\\n\n\r\t\b\f\x01\x1f\x7f/\xe7\x82\xae\xff.";
+	xq_buf b = XQ_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(xq_buf_add_json_string(&b, in, sizeof(in) - 1), 0);
+	assert_string_equal(b.ptr, "\"q\\\"b\\\\n\\n\\r\\t\\b\\f\\u0001\\u001f\\u007f/\xe7\x82\xae\xef\xbf\xbd.\"");
+	xq_buf_reset(&b);
+	assert_int_equal(xq_buf_add_json_string(&b, "a\0b", 3), 0);
+	assert_string_equal(b.ptr, "\"a\\u0000b\"");
+	xq_buf_release(&b);
+}
+
+static void utf8_is_strict_and_ascii_classes_ignore_other_bytes(void **state)
+{
+	static const char pao[] = "\xe7\x82\xae"; /* 炮 */
+	char out[4];
+	uint32_t cp;
+
+	(void)state;
+	assert_int_equal(xq_utf8_valid_prefix(pao, 3), 3);
+	assert_int_equal(xq_utf8_valid_prefix(pao, 2), 0);          /* cut */
+	assert_int_equal(xq_utf8_valid_prefix("\xc0\xaf", 2), 0);   /* overlong '/' */
+	assert_int_equal(xq_utf8_valid_prefix("\xed\xa0\x80", 3), 0); /* surrogate */
+	assert_int_equal(xq_utf8_decode(pao, 3, &cp), 3);
+	assert_int_equal(cp, 0x70AE);
+	assert_int_equal(xq_utf8_decode("\xf4\x90\x80\x80", 4, &cp), 0); /* above U+10FFFF */
+	assert_int_equal(cp, 0xFFFD);
+	assert_int_equal(xq_utf8_encode(0x70AE, out), 3);
+	assert_memory_equal(out, pao, 3);
+	assert_int_equal(xq_utf8_encode(0x1F600, out), 4);
+	assert_int_equal(xq_utf8_encode(0xD800, out), 0);
+	assert_int_equal(xq_utf8_check("ab\xe7\x82\xae" "c\xb3\xb5", 8), 6); /* GBK after UTF-8 */
+	assert_int_equal(xq_utf8_check(pao, 3), 3);
+	assert_int_equal(xq_utf8_count("a\xe7\x82\xae\xff" "b", 6), 4);
+	assert_true(xq_is_digit('7') && !xq_is_digit(0xB3));
+	assert_true(xq_is_alpha('Q') && !xq_is_alpha(0xE7));
+	assert_true(xq_is_space('\v') && !xq_is_space(0xA0));
+	assert_int_equal(xq_to_lower('R'), 'r');
+	assert_int_equal(xq_to_upper(0xE7), 0xE7);
+	assert_true(xq_ascii_ieq("Chinese", "cHINESE"));
+	assert_false(xq_ascii_ieq("wxf", "wxf2"));
+}
+
+static void arrays_grow_by_half_and_sizes_read_as_people_write_them(void **state)
+{
+	int *a = NULL;
+	size_t n = 0, alloc = 0;
+	uint64_t v = 7;
+
+	(void)state;
+	for (int i = 0; i < 100; i++) {
+		assert_int_equal(XQ_ALLOC_GROW(a, n + 1, alloc), 0);
+		a[n++] = i;
+	}
+	assert_true(alloc >= 100 && alloc < 200);
+	assert_int_equal(a[99], 99);
+	/* A byte size that would overflow is refused, nothing changed. */
+	{
+		int *before = a;
+		size_t cap = alloc;
+		assert_int_equal(xq_alloc_grow(&a, &alloc, SIZE_MAX / 2, sizeof(*a)), XQ_ENOMEM);
+		assert_ptr_equal(a, before);
+		assert_int_equal(alloc, cap);
+	}
+	free(a);
+	assert_int_equal(xq_size_parse("256M", &v), 0);
+	assert_true(v == XQ_MEMORY_DEFAULT);
+	assert_int_equal(xq_size_parse("8MiB", &v), 0);
+	assert_true(v == XQ_MEMORY_MIN);
+	assert_int_equal(xq_size_parse("1g", &v), 0);
+	assert_true(v == (uint64_t)1 << 30);
+	assert_int_equal(xq_size_parse("65536", &v), 0);
+	assert_true(v == 65536);
+	assert_int_equal(xq_size_parse("12X", &v), -1);
+	assert_int_equal(xq_size_parse("99999999999999999999", &v), -1);
+	assert_int_equal(xq_size_parse("", &v), -1);
+	assert_true(v == 65536); /* unchanged by a refusal */
 }
 
 /* An older caller's options, without the fields added since (here: all
@@ -1112,6 +1285,11 @@ int main(void)
 		cmocka_unit_test(readers_on_several_threads_read_what_one_reads),
 		cmocka_unit_test(public_structures_keep_their_version_0_layout),
 		cmocka_unit_test(options_of_an_older_caller_are_read_as_far_as_their_size),
+		cmocka_unit_test(buffer_appends_bytes_strings_and_formats_as_one_string),
+		cmocka_unit_test(buffer_error_is_sticky_so_many_appends_are_checked_once),
+		cmocka_unit_test(json_string_is_escaped_as_the_ndjson_outputs_write_it),
+		cmocka_unit_test(utf8_is_strict_and_ascii_classes_ignore_other_bytes),
+		cmocka_unit_test(arrays_grow_by_half_and_sizes_read_as_people_write_them),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
