@@ -463,6 +463,8 @@ static int movetext_run(struct pgn_quick *q)
 		end = q->off + q->win.len;
 		for (pos = q->pos; pos < end;) {
 			unsigned char c = b[pos];
+			if (c == ' ' && wb[b[pos + 1]]) /* the NUL after the window stops it */
+				c = b[++pos];
 			if (wb[c]) {
 				uint64_t p = pos + 1;
 				while (wb[b[p]]) /* the NUL after the window stops it */
