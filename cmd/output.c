@@ -316,7 +316,7 @@ static int write_to_dir(struct output *c, struct pool_job *j, const struct xq_bu
 		xq_buf_add(&path, name.ptr, name.len);
 		if (n > 1)
 			xq_buf_addf(&path, "-%d", n);
-		name_template_add_extension(&path, c->to);
+		name_template_add_extension(&path, c->to->extensions);
 		if (xq_buf_error(&path))
 			goto nomem;
 		if (!name_set_has(&c->names, path.ptr))
