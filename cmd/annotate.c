@@ -795,6 +795,7 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 {
 	struct actx *c = ctx;
 	struct annotate_settings *s = &c->set;
+	int rs;
 
 	switch (id) {
 	case O_ENGINE:
@@ -834,7 +835,11 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 			c->rules_given = 1;
 			return 0;
 		}
-		return opt_rules(p, value, 0, &c->rules_given, &c->rules.rules);
+		rs = (int)c->rules.rules;
+		if (opt_rules(p, value, 0, &c->rules_given, &rs))
+			return -1;
+		c->rules.rules = (enum xq_rules_set)rs;
+		return 0;
 	case O_HASH: return num_option(p, "--hash", value, 1, 65536, NUM_SIZE, &c->hash_mb);
 	case O_TO: c->to_name = value; return 0;
 	case O_NOTATION:

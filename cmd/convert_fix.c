@@ -47,11 +47,18 @@ void fix_release(struct fix *f)
 
 int fix_take(struct fix *f, struct opt_parser *p, int id, const char *value)
 {
+	int rs;
+
 	switch (id) {
 	case F_FIX: f->on = 1; return 1;
 	case F_DRY_RUN: f->dry_run = 1; return 1;
 	case F_NAMES: f->names_path = value; return 1;
-	case F_RULES: return opt_rules(p, value, 1, &f->rules_on, &f->rules.rules) ? -1 : 1;
+	case F_RULES:
+		rs = (int)f->rules.rules;
+		if (opt_rules(p, value, 1, &f->rules_on, &rs))
+			return -1;
+		f->rules.rules = (enum xq_rules_set)rs;
+		return 1;
 	default: return 0;
 	}
 }

@@ -105,6 +105,7 @@ static int take_shard(struct input_opts *o, struct opt_parser *p, const char *va
 int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const char *value)
 {
 	long v;
+	int rs;
 
 	switch (id) {
 	case I_RECURSIVE: o->recursive = 1; return 1;
@@ -130,7 +131,11 @@ int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const ch
 	case I_FORMAT:
 		return report_format_parse(value, &o->fmt, p->err, sizeof(p->err)) ? -1 : 1;
 	case I_RULES:
-		return opt_rules(p, value, 1, &o->rules_on, &o->rules.rules) ? -1 : 1;
+		rs = (int)o->rules.rules;
+		if (opt_rules(p, value, 1, &o->rules_on, &rs))
+			return -1;
+		o->rules.rules = (enum xq_rules_set)rs;
+		return 1;
 	default:
 		return 0;
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <xq/memory.h>
+#include <xq/rules.h>
 
 int opt_init(struct opt_parser *p, int argc, char **argv, const char *cmd)
 {
@@ -252,18 +253,20 @@ int opt_encoding(struct opt_parser *p, const char *value, enum xq_encoding *out)
 	return 0;
 }
 
-int opt_rules(struct opt_parser *p, const char *value, int none_ok, int *on,
-	      enum xq_rules_set *out)
+int opt_rules(struct opt_parser *p, const char *value, int none_ok, int *on, int *ruleset)
 {
+	int rs;
+
 	if (none_ok && !strcmp(value, "none")) {
 		*on = 0;
 		return 0;
 	}
-	if (xq_rules_set_from_name(value, out)) {
+	if ((rs = xq_ruleset_from_name(value)) < 0) {
 		snprintf(p->err, sizeof(p->err), "--rules must be asian, chinese%s, not '%s'",
 			 none_ok ? " or none" : "", value);
 		return -1;
 	}
+	*ruleset = rs;
 	*on = 1;
 	return 0;
 }
