@@ -795,6 +795,7 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 {
 	struct actx *c = ctx;
 	struct annotate_settings *s = &c->set;
+	const char *name;
 	int rs;
 
 	switch (id) {
@@ -853,7 +854,11 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	case O_ENCODING_OLD:
 		input_opts_alias(&c->in, "--encoding", "--output-encoding");
 		/* fall through */
-	case O_ENCODING: return opt_encoding(p, value, &c->wopts.encoding);
+	case O_ENCODING:
+		if (opt_encoding(p, value, &name))
+			return -1;
+		/* The library's write options still take its enum. */
+		return xq_encoding_parse(name, &c->wopts.encoding);
 	case O_OUT: c->out_path = value; return 0;
 	case O_FORCE: c->force = 1; return 0;
 	case O_RESUME: c->resume_mode = 1; return 0;

@@ -106,6 +106,7 @@ int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const ch
 {
 	long v;
 	int rs;
+	const char *name;
 
 	switch (id) {
 	case I_RECURSIVE: o->recursive = 1; return 1;
@@ -117,7 +118,10 @@ int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const ch
 		input_opts_alias(o, "--encoding", "--input-encoding");
 		/* fall through */
 	case I_ENCODING:
-		return opt_encoding(p, value, &o->read_opts.encoding) ? -1 : 1;
+		if (opt_encoding(p, value, &name))
+			return -1;
+		/* The library's read options still take its enum (inputs.h). */
+		return xq_encoding_parse(name, &o->read_opts.encoding) ? -1 : 1;
 	case I_JOBS:
 		if ((v = opt_int(p, "--jobs", value, 1, 64)) < 0)
 			return -1;

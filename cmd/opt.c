@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xq/io.h>
 #include <xq/memory.h>
 #include <xq/rules.h>
 
@@ -244,9 +245,9 @@ int opt_choice(struct opt_parser *p, const char *name, const char *value,
 	return -1;
 }
 
-int opt_encoding(struct opt_parser *p, const char *value, enum xq_encoding *out)
+int opt_encoding(struct opt_parser *p, const char *value, const char **out)
 {
-	if (xq_encoding_parse(value, out)) {
+	if (!(*out = xq_encoding_canonical(value))) {
 		snprintf(p->err, sizeof(p->err), "unknown encoding '%s'", value);
 		return -1;
 	}

@@ -649,6 +649,7 @@ int output_take(struct output *c, struct input_opts *in, struct opt_parser *p, i
 		const char *value)
 {
 	struct movetext mt;
+	const char *name;
 	long v;
 
 	switch (id) {
@@ -673,7 +674,11 @@ int output_take(struct output *c, struct input_opts *in, struct opt_parser *p, i
 	case O_ENCODING_OLD:
 		input_opts_alias(in, "--encoding", "--output-encoding");
 		/* fall through */
-	case O_ENCODING: return opt_encoding(p, value, &c->wopts.encoding) ? -1 : 1;
+	case O_ENCODING:
+		if (opt_encoding(p, value, &name))
+			return -1;
+		/* The library's write options still take its enum. */
+		return xq_encoding_parse(name, &c->wopts.encoding) ? -1 : 1;
 	case O_VERSION:
 		if ((v = parse_version(p, value)) < 0)
 			return -1;
