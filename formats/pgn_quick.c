@@ -667,6 +667,7 @@ void xq_pgn_quick_restart(struct pgn_quick *q, const struct xq_split_point *p, e
 {
 	q->tokens = 0;
 	q->keep = NULL;
+	q->too_far = 0;
 	q->pos = q->line_start = p->offset;
 	q->line = p->line;
 	q->cr_at = UINT64_MAX;
