@@ -242,6 +242,8 @@ static int found_high(struct pgn_quick *q, uint64_t p)
 	have(q, ls + SAMPLE - 1);
 	if (q->rc)
 		return q->rc;
+	if (!q->eof && q->off + q->win.len - ls < SAMPLE)
+		return XQ_ERANGE; /* a shorter sample than the reader's (too far): the token scan's */
 	q->enc = xq_textdec_detect(q->win.ptr + (ls - q->off),
 				   q->off + q->win.len - ls < SAMPLE ? (size_t)(q->off + q->win.len - ls)
 								     : SAMPLE);
@@ -463,6 +465,8 @@ static int movetext_run(struct pgn_quick *q)
 		end = q->off + q->win.len;
 		for (pos = q->pos; pos < end;) {
 			unsigned char c = b[pos];
+			if (c == ' ' && wb[b[pos + 1]]) /* the NUL after the window stops it */
+				c = b[++pos];
 			if (wb[c]) {
 				uint64_t p = pos + 1;
 				while (wb[b[p]]) /* the NUL after the window stops it */
@@ -676,12 +680,12 @@ void xq_pgn_quick_restart(struct pgn_quick *q, const struct xq_split_point *p, e
 	q->last = *p;
 	q->have_last = 1;
 	q->resume_at = p->offset;
-	if (enc != XQ_ENC_UNKNOWN && !q->enc_known) {
+	if (enc != XQ_ENC_UNKNOWN) {
+		/* The reader's, which found it. */
 		q->enc = enc;
 		q->first_high = first_high;
 		q->enc_known = 1;
-		if (enc != XQ_ENC_UTF8)
-			q->cls = cls_legacy;
+		q->cls = enc == XQ_ENC_UTF8 ? cls_utf8 : cls_legacy;
 		set_words(q);
 	}
 }
