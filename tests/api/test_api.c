@@ -452,6 +452,39 @@ static void formats_give_their_extensions_and_other_names(void **state)
 	assert_int_equal(xq_format_names(0, NULL, NULL), 0);
 }
 
+/* A user's encoding names, in any case, to the library's own; a name that
+ * gives none is one the reader's options refuse, and one that gives one
+ * they take. */
+static void encoding_names_read_in_any_case_to_the_canonical_one(void **state)
+{
+	static const char pgn[] = "[Event \"e\"]\n1. h2e2 *\n";
+	static const char *const names[][2] = {
+		{"utf-8", "utf-8"},      {"UTF8", "utf-8"},      {"GB2312", "gb18030"},
+		{"gb18030", "gb18030"},  {"gbk", "gbk"},         {"CP936", "gbk"},
+		{"Big5", "big5"},        {"cp950", "big5"},      {"utf16le", "utf-16le"},
+		{"UTF-16BE", "utf-16be"},
+	};
+	xq_read_options o = XQ_READ_OPTIONS_INIT;
+	xq_reader *rd;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_string_equal(xq_encoding_canonical(names[i][0]), names[i][1]);
+	assert_null(xq_encoding_canonical("latin-1"));
+	assert_null(xq_encoding_canonical(""));
+	assert_null(xq_encoding_canonical("utf-8 "));
+	assert_null(xq_encoding_canonical("an encoding name far longer than any the library knows"));
+	assert_null(xq_encoding_canonical(NULL));
+
+	o.format = "pgn";
+	o.encoding = "GB2312";
+	assert_int_equal(xq_reader_open_memory(&rd, NULL, pgn, sizeof(pgn) - 1, &o, NULL, NULL), 0);
+	xq_reader_close(rd);
+	o.encoding = "latin-1";
+	assert_int_equal(xq_reader_open_memory(&rd, NULL, pgn, sizeof(pgn) - 1, &o, NULL, NULL),
+			 XQ_EENCODING);
+}
+
 static void variations_comments_and_nags_are_in_the_tree(void **state)
 {
 	static const char pgn[] = "[Event \"v\"]\n\n{start} 1. h2e2 $1 {good} (1. b2e2 {also}) 1... h9g7 *\n";
@@ -1268,6 +1301,7 @@ int main(void)
 		cmocka_unit_test(named_format_and_encoding_are_used),
 		cmocka_unit_test(formats_are_listed_with_what_they_can_do),
 		cmocka_unit_test(formats_give_their_extensions_and_other_names),
+		cmocka_unit_test(encoding_names_read_in_any_case_to_the_canonical_one),
 		cmocka_unit_test(variations_comments_and_nags_are_in_the_tree),
 		cmocka_unit_test(fen_reads_writes_and_rejects_with_a_column),
 		cmocka_unit_test(moves_read_and_write_in_every_dialect),
