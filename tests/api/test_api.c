@@ -111,6 +111,49 @@ static void diagnostic_code_names_are_listed_once_each_up_to_null(void **state)
 	xq_position_free(p);
 }
 
+struct code_indices {
+	int n, distinct[8], ndistinct;
+};
+
+static void check_code_index(const xq_diagnostic *d, void *user)
+{
+	struct code_indices *c = user;
+	int i = xq_diagnostic_code_index(d), k;
+
+	assert_true(i >= 0);
+	assert_non_null(xq_diagnostic_code_name(i));
+	assert_string_equal(xq_diagnostic_code_name(i), xq_diagnostic_code(d));
+	for (k = 0; k < c->ndistinct && c->distinct[k] != i; k++)
+		;
+	if (k == c->ndistinct && k < 8)
+		c->distinct[c->ndistinct++] = i;
+	c->n++;
+}
+
+/* A diagnostic's code index is where its code stands in the list of
+ * codes: for each a reader reports (text that is no move, an illegal move)
+ * and for a position's error (a bad FEN). */
+static void diagnostic_code_index_finds_its_code_in_the_list(void **state)
+{
+	static const char pgn[] = "[Event \"a\"]\n\n1. h2e2 zz9 *\n\n[Event \"b\"]\n\n1. h2e2 h9g7 2. e2e9 *\n";
+	struct code_indices c = {0};
+	xq_position *p = xq_position_new();
+	xq_reader *rd;
+	xq_record *r;
+
+	(void)state;
+	assert_int_equal(xq_reader_open_memory(&rd, "mem.pgn", pgn, sizeof(pgn) - 1, NULL, check_code_index, &c), 0);
+	while (xq_reader_next(rd, &r) == 1)
+		xq_record_free(r);
+	xq_reader_close(rd);
+	assert_true(c.ndistinct >= 2);
+	assert_non_null(p);
+	assert_int_equal(xq_position_set_fen(p, "9/9 w"), XQ_EPARSE);
+	check_code_index(xq_position_error(p), &c);
+	assert_string_equal(xq_diagnostic_code_name(xq_diagnostic_code_index(xq_position_error(p))), "bad-fen");
+	xq_position_free(p);
+}
+
 static size_t count_lines(const char *s)
 {
 	size_t n = 0;
@@ -1289,6 +1332,7 @@ int main(void)
 		cmocka_unit_test(version_macros_match_the_library),
 		cmocka_unit_test(error_codes_have_texts),
 		cmocka_unit_test(diagnostic_code_names_are_listed_once_each_up_to_null),
+		cmocka_unit_test(diagnostic_code_index_finds_its_code_in_the_list),
 		cmocka_unit_test(diagrams_draw_every_style_with_the_last_move_marked),
 		cmocka_unit_test(ecco_classifies_the_main_line_and_names_codes),
 		cmocka_unit_test(cancel_flag_stops_a_reader_waiting_on_a_silent_pipe),
