@@ -124,10 +124,12 @@ $(XQKIT): $(CMD_OBJ) $(LIBXQ)
 
 # Test and fuzz binaries compile and link in one step, which leaves no usable
 # dependency file, so they depend on every header explicitly.
-TEST_HDRS := $(wildcard lib/*.h formats/*.h tests/unit/*.h tests/fuzz/*.h)
+# Some unit tests compile a file of cmd/ in (report.c, pool.c, ...), so
+# they have include/ on the path as cmd/ has.
+TEST_HDRS := $(wildcard lib/*.h formats/*.h include/xq/*.h tests/unit/*.h tests/fuzz/*.h)
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_HDRS) $(LIBXQ)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBXQ) \
+	$(CC) $(CPPFLAGS) -Itests/unit -Iinclude $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBXQ) \
 		$(CMOCKA_LIBS) $(LDLIBS)
 
 $(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/standalone.c $(TEST_HDRS) $(LIBXQ)
@@ -242,7 +244,7 @@ check-threads: $(BUILD)/tests/test_pool.run $(BUILD)/tests/test_annotate.run $(X
 
 check-headers:
 	@for h in lib/*.h formats/*.h cmd/*.h; do \
-		echo '#include "'$$h'"' | $(CC) $(CPPFLAGS) -I. $(XML_CFLAGS) -std=c11 -pedantic \
+		echo '#include "'$$h'"' | $(CC) $(CPPFLAGS) -I. -Iinclude $(XML_CFLAGS) -std=c11 -pedantic \
 			-Wall -Wextra -Werror -x c -fsyntax-only - || exit 1; \
 	done; echo "headers compile on their own"
 

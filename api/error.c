@@ -52,6 +52,11 @@ const char *xq_diagnostic_code_name(int index)
 	return xq_diag_code_name((enum xq_diag_code)index);
 }
 
+int xq_diagnostic_code_index(const xq_diagnostic *d)
+{
+	return (int)d_of(d)->code;
+}
+
 const char *xq_diagnostic_message(const xq_diagnostic *d)
 {
 	return d_of(d)->msg;

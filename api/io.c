@@ -156,6 +156,15 @@ int xq_format_names(size_t i, const char **extensions, const char **aliases)
 	return XQ_ENOTFOUND;
 }
 
+const char *xq_encoding_canonical(const char *name)
+{
+	enum xq_encoding e;
+
+	if (!name || xq_encoding_parse(name, &e) != 0)
+		return NULL;
+	return xq_encoding_name(e);
+}
+
 /* The options a caller gave, read as far as their `size` says. */
 static void read_opts_of(const xq_read_options *in, xq_read_options *out)
 {

@@ -9,6 +9,10 @@
 #include "buf.h"
 #include "rules.h"
 
+/* The same values: xqkit stores a public rule set in the library's options. */
+_Static_assert(API_SAME(XQ_RULESET_ASIAN, XQ_RULES_ASIAN) && API_SAME(XQ_RULESET_CHINESE, XQ_RULES_CHINESE),
+	       "rule sets");
+
 int xq_ruleset_from_name(const char *name)
 {
 	enum xq_rules_set s;

@@ -15,6 +15,8 @@
 #            corpus's UTF-8 PGN files, repeated (kept in BENCH_DIR if set)
 #   many:    a folder of thousands of small XQF files: the corpus's XQF
 #            files, COPIES times (default 20) under other names
+#   LOAD:    N busy loops run beside the timed runs (default 0), to see
+#            -j 2 against -j 1 on a machine that other work keeps busy
 #   COMMAND: another command over the same input, e.g.
 #            COMMAND="convert -t ndjson" (its output is thrown away) or
 #            COMMAND=stats; its words come before -r -q -j N
@@ -62,16 +64,28 @@ plies=$(echo "$summary" | sed -n 's/.*"plies":\([0-9]*\).*/\1/p')
 bytes=$(du -sb "$dir" | cut -f1)
 
 t1=$(mktemp) t2=$(mktemp)
-trap 'rm -f "$t1" "$t2"; [ -n "${work:-}" ] && [ -z "${BENCH_DIR:-}" ] && rm -rf "$work"; :' EXIT
+busy=
+trap 'rm -f "$t1" "$t2"; [ -n "$busy" ] && kill $busy 2> /dev/null; [ -n "${work:-}" ] && [ -z "${BENCH_DIR:-}" ] && rm -rf "$work"; :' EXIT
+k=0
+while [ $k -lt "${LOAD:-0}" ]; do
+	sh -c 'while :; do :; done' &
+	busy="$busy $!"
+	k=$((k + 1))
+done
+[ -z "$busy" ] || sleep 1
 i=0
 while [ $i -lt "$runs" ]; do
 	measure "$t1" "$xqkit" $command -r -q -j 1 "$dir"
 	measure "$t2" "$xqkit" $command -r -q -j 2 "$dir"
 	i=$((i + 1))
 done
+loadavg=$(cut -d' ' -f1-3 /proc/loadavg 2> /dev/null || echo '?')
+[ -z "$busy" ] || kill $busy 2> /dev/null
+busy=
 set -- $(report "$t1") $(report "$t2")
 if [ -f "$dir" ]; then what="one file"; else what="collection"; fi
 echo "$command, $what: $dir ($files files, $games games, $plies plies, $bytes bytes on disk)"
+echo "  ${LOAD:-0} busy loops beside; load average after the runs: $loadavg"
 awk -v a="$1" -v ac="$2" -v ar="$3" -v b="$4" -v bc="$5" -v br="$6" -v g="$games" -v r="$runs" \
 	-v c="$(getconf _NPROCESSORS_ONLN)" 'BEGIN {
 	if (a <= 0 || b <= 0) { print "  too short to time (0.01 s): give a bigger input"; exit }

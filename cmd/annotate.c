@@ -38,7 +38,6 @@
 
 #include "annotate_game.h"
 #include "annotate_resume.h"
-#include "buf.h"
 #include "cmd.h"
 #include "diag.h"
 #include "diagplace.h"
@@ -56,6 +55,7 @@
 #include "report.h"
 #include "rules.h"
 #include "search.h"
+#include <xq/buf.h>
 
 #define DEFAULT_DEPTH 8
 #define MAX_ENGINE_OPTIONS 64
@@ -795,6 +795,8 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 {
 	struct actx *c = ctx;
 	struct annotate_settings *s = &c->set;
+	const char *name;
+	int rs;
 
 	switch (id) {
 	case O_ENGINE:
@@ -834,7 +836,11 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 			c->rules_given = 1;
 			return 0;
 		}
-		return opt_rules(p, value, 0, &c->rules_given, &c->rules.rules);
+		rs = (int)c->rules.rules;
+		if (opt_rules(p, value, 0, &c->rules_given, &rs))
+			return -1;
+		c->rules.rules = (enum xq_rules_set)rs;
+		return 0;
 	case O_HASH: return num_option(p, "--hash", value, 1, 65536, NUM_SIZE, &c->hash_mb);
 	case O_TO: c->to_name = value; return 0;
 	case O_NOTATION:
@@ -848,7 +854,11 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	case O_ENCODING_OLD:
 		input_opts_alias(&c->in, "--encoding", "--output-encoding");
 		/* fall through */
-	case O_ENCODING: return opt_encoding(p, value, &c->wopts.encoding);
+	case O_ENCODING:
+		if (opt_encoding(p, value, &name))
+			return -1;
+		/* The library's write options still take its enum. */
+		return xq_encoding_parse(name, &c->wopts.encoding);
 	case O_OUT: c->out_path = value; return 0;
 	case O_FORCE: c->force = 1; return 0;
 	case O_RESUME: c->resume_mode = 1; return 0;

@@ -389,7 +389,8 @@ static void eval_record(struct run *r, struct xq_buf *b, uint32_t node, uint32_t
 	xq_move_name(g->nodes[node].move, iccs);
 	xq_buf_addf(b, ",\"move_number\":%u,\"side\":\"%s\",\"iccs\":\"%.4s\"", before->fullmove,
 		    before->side == XQ_RED ? "red" : "black", iccs);
-	if (movetext_write(text, sizeof(text), &tmp, g->nodes[node].move, &r->s->mt))
+	if (xq_notation_write(text, sizeof(text), &tmp, g->nodes[node].move,
+			      (enum xq_notation)r->s->mt.notation, r->s->mt.flags))
 		json_text(b, "move", text);
 	if (state[node] == 1) {
 		const struct xq_analysis *a = &an[node];
@@ -415,7 +416,8 @@ static void eval_record(struct run *r, struct xq_buf *b, uint32_t node, uint32_t
 		xq_move_name(an[p].best, iccs);
 		xq_buf_addf(b, ",\"best\":\"%.4s\"", iccs);
 		tmp = *before;
-		if (movetext_write(text, sizeof(text), &tmp, an[p].best, &r->s->mt))
+		if (xq_notation_write(text, sizeof(text), &tmp, an[p].best,
+				      (enum xq_notation)r->s->mt.notation, r->s->mt.flags))
 			json_text(b, "best_move", text);
 		if (with_pv) {
 			xq_buf_adds(b, ",\"pv\":");

@@ -26,12 +26,12 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "buf.h"
 #include "engine.h"
 #include "game.h"
 #include "movetext.h"
 #include "report.h"
 #include "search.h"
+#include <xq/buf.h>
 
 /* Engine failures in one game after which the rest of it is left unanalysed. */
 #define ANNOTATE_MAX_FAILURES 3

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
 #include "annotate_game.h"
 #include "format.h"
 #include "io.h"
+#include <xq/memory.h>
 
 #define GAME_LINE "{\"schema\":\"" ANNOTATE_GAME_SCHEMA "\","
 

@@ -20,10 +20,10 @@
 
 #include <stdint.h>
 
-#include "buf.h"
 #include "game.h"
 #include "inputs.h"
 #include "report.h"
+#include <xq/buf.h>
 
 enum {
 	RESUME_NONE, /* not in step (or the earlier output is at its end): analyse */

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
 #include "cmd.h"
 #include "convert_fix.h"
 #include "diagplace.h"
@@ -16,7 +15,8 @@
 #include "game.h"
 #include "pool.h"
 #include "report.h"
-#include "utf8.h"
+#include <xq/memory.h>
+#include <xq/utf8.h>
 
 /* A map file is a list of names: far below this. */
 #define NAMES_MAX_BYTES (64u << 20)
@@ -34,7 +34,6 @@ const struct opt_spec fix_options[] = {
 void fix_init(struct fix *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
 }
 
 void fix_release(struct fix *f)
@@ -51,7 +50,7 @@ int fix_take(struct fix *f, struct opt_parser *p, int id, const char *value)
 	case F_FIX: f->on = 1; return 1;
 	case F_DRY_RUN: f->dry_run = 1; return 1;
 	case F_NAMES: f->names_path = value; return 1;
-	case F_RULES: return opt_rules(p, value, 1, &f->rules_on, &f->rules.rules) ? -1 : 1;
+	case F_RULES: return opt_rules(p, value, 1, &f->rules_on, &f->ruleset) ? -1 : 1;
 	default: return 0;
 	}
 }
@@ -378,10 +377,13 @@ void fix_game(const struct fix *f, struct pool_job *j)
 	struct xq_game *g = &j->game;
 
 	if (!(g->flags & XQ_GAME_BROKEN)) {
+		struct xq_rules_options ro = XQ_RULES_OPTIONS_INIT;
 		struct xq_result_proof p;
 		struct xq_diag d;
+		/* The rule set is the public one: the same values (api/rules.c). */
+		ro.rules = (enum xq_rules_set)f->ruleset;
 		xq_diag_init(&d);
-		if (xq_result_prove(&p, g, f->on && f->rules_on ? &f->rules : NULL, &d)) {
+		if (xq_result_prove(&p, g, f->on && f->rules_on ? &ro : NULL, &d)) {
 			out_of_memory(j);
 			return;
 		}

@@ -20,9 +20,8 @@
 
 #include <stdint.h>
 
-#include "buf.h"
 #include "opt.h"
-#include "rules.h"
+#include <xq/buf.h>
 
 struct pool_job;
 
@@ -38,7 +37,7 @@ struct fix {
 	int dry_run;              /* --dry-run */
 	const char *names_path;   /* --names FILE */
 	int rules_on;             /* --rules (not none) */
-	struct xq_rules_options rules;
+	int ruleset;              /* its XQ_RULESET_* (<xq/rules.h>) */
 	char *names_text;         /* the map file's bytes (the names point into them) */
 	struct fix_name *names;   /* sorted by `from` */
 	size_t nnames;

@@ -21,9 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
 #include "board.h"
-#include "buf.h"
 #include "cmd.h"
 #include "diag.h"
 #include "format.h"
@@ -35,7 +33,8 @@
 #include "pool.h"
 #include "progress.h"
 #include "report.h"
-#include "utf8.h"
+#include <xq/buf.h>
+#include <xq/memory.h>
 
 #define GROUP_SCHEMA "xqkit.group/1"
 

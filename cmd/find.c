@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "board.h"
-#include "buf.h"
 #include "cmd.h"
 #include "diag.h"
 #include "ecco.h"
@@ -31,9 +30,9 @@
 #include "pool.h"
 #include "progress.h"
 #include "report.h"
-#include "rules.h"
-#include "utf8.h"
 #include "validate.h"
+#include <xq/buf.h>
+#include <xq/utf8.h>
 
 #define REF_SCHEMA "xqkit.ref/1"
 
@@ -123,7 +122,7 @@ struct fctx {
 	xq_move line[2][MAX_LINE]; /* --moves, and its mirror */
 	int nline, has_line;
 	int variations, mirror, errors, warnings;
-	int ruling;                /* -1: none; 0: any; else an xq_rules_support */
+	int ruling;                /* -1: none; 0: any; else an enum validate_ruling */
 	int has_ecco;
 	struct xq_ecco_set ecco;
 	int count, list;
@@ -452,8 +451,8 @@ static int parse_ruling(struct fctx *c, struct opt_parser *p, const char *value)
 		c->ruling = 0;
 		return 0;
 	}
-	for (int s = XQ_SUPPORT_CONFIRMED; s <= XQ_SUPPORT_DOUBTFUL; s++)
-		if (!strcmp(value, xq_rules_support_name((enum xq_rules_support)s))) {
+	for (int s = VALIDATE_RULING_CONFIRMED; s <= VALIDATE_RULING_NOT_SHOWN; s++)
+		if (!strcmp(value, validate_ruling_name((enum validate_ruling)s))) {
 			c->ruling = s;
 			return 0;
 		}
@@ -718,7 +717,7 @@ static int problems_match(const struct fctx *c, struct pool_job *j)
 {
 	size_t before = j->diags.n;
 	uint64_t sev[3] = {0, 0, 0};
-	enum xq_rules_support support = validate_checks(j, &c->in, NULL, 0);
+	enum validate_ruling ruling = validate_checks(j, &c->in, NULL, 0);
 	int ok = 1;
 
 	for (size_t i = 0; i < j->diags.n; i++)
@@ -728,9 +727,9 @@ static int problems_match(const struct fctx *c, struct pool_job *j)
 		ok = 0;
 	if (c->warnings && !sev[XQ_SEV_ERROR] && !sev[XQ_SEV_WARNING])
 		ok = 0;
-	if (c->ruling == 0 && support == XQ_SUPPORT_SILENT)
+	if (c->ruling == 0 && ruling == VALIDATE_RULING_SILENT)
 		ok = 0;
-	if (c->ruling > 0 && (int)support != c->ruling)
+	if (c->ruling > 0 && (int)ruling != c->ruling)
 		ok = 0;
 	return ok;
 }

@@ -105,6 +105,8 @@ static int take_shard(struct input_opts *o, struct opt_parser *p, const char *va
 int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const char *value)
 {
 	long v;
+	int rs;
+	const char *name;
 
 	switch (id) {
 	case I_RECURSIVE: o->recursive = 1; return 1;
@@ -116,7 +118,10 @@ int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const ch
 		input_opts_alias(o, "--encoding", "--input-encoding");
 		/* fall through */
 	case I_ENCODING:
-		return opt_encoding(p, value, &o->read_opts.encoding) ? -1 : 1;
+		if (opt_encoding(p, value, &name))
+			return -1;
+		/* The library's read options still take its enum (inputs.h). */
+		return xq_encoding_parse(name, &o->read_opts.encoding) ? -1 : 1;
 	case I_JOBS:
 		if ((v = opt_int(p, "--jobs", value, 1, 64)) < 0)
 			return -1;
@@ -130,7 +135,11 @@ int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const ch
 	case I_FORMAT:
 		return report_format_parse(value, &o->fmt, p->err, sizeof(p->err)) ? -1 : 1;
 	case I_RULES:
-		return opt_rules(p, value, 1, &o->rules_on, &o->rules.rules) ? -1 : 1;
+		rs = (int)o->rules.rules;
+		if (opt_rules(p, value, 1, &o->rules_on, &rs))
+			return -1;
+		o->rules.rules = (enum xq_rules_set)rs;
+		return 1;
 	default:
 		return 0;
 	}

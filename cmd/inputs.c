@@ -21,10 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "alloc.h"
 #include "cmd.h"
 #include "io.h"
-#include "utf8.h"
+#include <xq/memory.h>
+#include <xq/utf8.h>
 
 struct inputs_dir {
 	char *path;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "utf8.h"
+#include <xq/error.h>
+#include <xq/utf8.h>
 
 /* ---- the set of names ----------------------------------------------------- */
 
@@ -241,9 +241,9 @@ int name_template_expand(struct xq_buf *b, const char *tmpl, const struct xq_gam
 	return rc;
 }
 
-int name_template_add_extension(struct xq_buf *b, const struct xq_format *f)
+int name_template_add_extension(struct xq_buf *b, const char *extensions)
 {
-	const char *e = f->extensions;
+	const char *e = extensions;
 
 	if (!e || *e != '.')
 		return 0;

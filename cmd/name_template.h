@@ -26,9 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
-#include "format.h"
 #include "game.h"
+#include <xq/buf.h>
 
 #define NAME_TEMPLATE_DEFAULT "{n:4}-{Red}-{Black}"
 #define NAME_TEMPLATE_MAX 200
@@ -39,8 +38,10 @@
 int name_template_expand(struct xq_buf *b, const char *tmpl, const struct xq_game *g,
 			 const char *path, uint64_t seq);
 
-/* Append the format's first extension, in lower case (".pgn"). */
-int name_template_add_extension(struct xq_buf *b, const struct xq_format *f);
+/* Append the first of a format's `extensions` (space-separated with their
+ * dots, as xq_format_names() of <xq/io.h> gives them: ".pgn .pgn_zh") in
+ * lower case (".pgn"); nothing when `extensions` is NULL or names none. */
+int name_template_add_extension(struct xq_buf *b, const char *extensions);
 
 /* The names written in one run, kept as 64-bit hashes in an open
  * addressing table: a run writing a million files stays fast and small. */

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "budget.h"
+#include <xq/io.h>
+#include <xq/memory.h>
+#include <xq/rules.h>
 
 int opt_init(struct opt_parser *p, int argc, char **argv, const char *cmd)
 {
@@ -243,27 +245,29 @@ int opt_choice(struct opt_parser *p, const char *name, const char *value,
 	return -1;
 }
 
-int opt_encoding(struct opt_parser *p, const char *value, enum xq_encoding *out)
+int opt_encoding(struct opt_parser *p, const char *value, const char **out)
 {
-	if (xq_encoding_parse(value, out)) {
+	if (!(*out = xq_encoding_canonical(value))) {
 		snprintf(p->err, sizeof(p->err), "unknown encoding '%s'", value);
 		return -1;
 	}
 	return 0;
 }
 
-int opt_rules(struct opt_parser *p, const char *value, int none_ok, int *on,
-	      enum xq_rules_set *out)
+int opt_rules(struct opt_parser *p, const char *value, int none_ok, int *on, int *ruleset)
 {
+	int rs;
+
 	if (none_ok && !strcmp(value, "none")) {
 		*on = 0;
 		return 0;
 	}
-	if (xq_rules_set_from_name(value, out)) {
+	if ((rs = xq_ruleset_from_name(value)) < 0) {
 		snprintf(p->err, sizeof(p->err), "--rules must be asian, chinese%s, not '%s'",
 			 none_ok ? " or none" : "", value);
 		return -1;
 	}
+	*ruleset = rs;
 	*on = 1;
 	return 0;
 }

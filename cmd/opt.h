@@ -13,9 +13,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "rules.h"
-#include "text.h"
-
 enum opt_kind { OPT_KIND_END, OPT_KIND_FLAG, OPT_KIND_VALUE, OPT_KIND_INCLUDE };
 
 struct opt_spec {
@@ -94,10 +91,11 @@ int opt_choice(struct opt_parser *p, const char *name, const char *value,
  * The option values several commands share, parsed and refused the same
  * way everywhere: 0, or -1 with the message in p->err.
  */
-/* A text encoding name (utf-8, gbk, gb18030, big5, ...). */
-int opt_encoding(struct opt_parser *p, const char *value, enum xq_encoding *out);
-/* --rules: asian or chinese, and with `none_ok` none (*on = 0). */
-int opt_rules(struct opt_parser *p, const char *value, int none_ok, int *on,
-	      enum xq_rules_set *out);
+/* A text encoding name (utf-8, gbk, gb18030, big5, ..., any case): the
+ * library's name for it (xq_encoding_canonical() of <xq/io.h>) in *out. */
+int opt_encoding(struct opt_parser *p, const char *value, const char **out);
+/* --rules: asian or chinese (*on = 1, *ruleset an XQ_RULESET_* of
+ * <xq/rules.h>), and with `none_ok` none (*on = 0, *ruleset unchanged). */
+int opt_rules(struct opt_parser *p, const char *value, int none_ok, int *on, int *ruleset);
 
 #endif

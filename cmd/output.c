@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "buf.h"
 #include "cmd.h"
 #include "diag.h"
 #include "format.h"
@@ -22,7 +21,8 @@
 #include "pool.h"
 #include "progress.h"
 #include "report.h"
-#include "utf8.h"
+#include <xq/buf.h>
+#include <xq/utf8.h>
 
 enum { O_TO = OPT_ID_OUTPUT, O_OUT, O_NAME, O_NOTATION, O_ENCODING, O_ENCODING_OLD, O_VERSION,
        O_FORCE, O_KEEP, O_VERIFY, O_STRICT, O_SYNC };
@@ -360,7 +360,7 @@ static int write_to_dir(struct output *c, struct pool_job *j, const struct xq_bu
 		xq_buf_add(&path, name.ptr, name.len);
 		if (n > 1)
 			xq_buf_addf(&path, "-%d", n);
-		name_template_add_extension(&path, c->to);
+		name_template_add_extension(&path, c->to->extensions);
 		if (xq_buf_error(&path))
 			goto nomem;
 		if (!name_set_has(&c->names, path.ptr))
@@ -763,6 +763,7 @@ int output_take(struct output *c, struct input_opts *in, struct opt_parser *p, i
 		const char *value)
 {
 	struct movetext mt;
+	const char *name;
 	long v;
 
 	switch (id) {
@@ -787,7 +788,11 @@ int output_take(struct output *c, struct input_opts *in, struct opt_parser *p, i
 	case O_ENCODING_OLD:
 		input_opts_alias(in, "--encoding", "--output-encoding");
 		/* fall through */
-	case O_ENCODING: return opt_encoding(p, value, &c->wopts.encoding) ? -1 : 1;
+	case O_ENCODING:
+		if (opt_encoding(p, value, &name))
+			return -1;
+		/* The library's write options still take its enum. */
+		return xq_encoding_parse(name, &c->wopts.encoding) ? -1 : 1;
 	case O_VERSION:
 		if ((v = parse_version(p, value)) < 0)
 			return -1;

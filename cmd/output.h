@@ -36,12 +36,12 @@
 
 #include <stdint.h>
 
-#include "buf.h"
 #include "format.h"
 #include "inputs.h"
 #include "name_template.h"
 #include "opt.h"
 #include "report.h"
+#include <xq/buf.h>
 
 /* The ids of output_options: from OPT_ID_OUTPUT up. */
 #define OPT_ID_OUTPUT 0x2000

@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "board.h"
-#include "buf.h"
 #include "cmd.h"
 #include "diag.h"
 #include "diagram.h"
@@ -36,7 +35,8 @@
 #include "progress.h"
 #include "report.h"
 #include "rules.h"
-#include "utf8.h"
+#include <xq/buf.h>
+#include <xq/utf8.h>
 
 #define PLY_SCHEMA "xqkit.ply/1"
 
@@ -452,7 +452,8 @@ static void replay_game(struct rctx *c, const struct xq_game *g)
 		int side = b.side;
 		char iccs[5];
 		xq_move_name(x->move, iccs);
-		if (!movetext_write(move, sizeof(move), &b, x->move, &c->notation))
+		if (!xq_notation_write(move, sizeof(move), &b, x->move,
+				       (enum xq_notation)c->notation.notation, c->notation.flags))
 			snprintf(move, sizeof(move), "%s", x->text ? x->text : iccs);
 		xq_board_make(&b, x->move, &u);
 		xq_board_to_fen(&b, fen, sizeof(fen));

@@ -11,12 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "alloc.h"
 #include "cmd.h"
 #include "inputs.h"
 #include "pool.h"
 #include "progress.h"
-#include "utf8.h"
+#include <xq/memory.h>
+#include <xq/utf8.h>
 
 static atomic_int bug_seen;
 
@@ -342,15 +342,23 @@ void reporter_release(struct reporter *r)
 	xq_buf_release(&r->out);
 }
 
-void reporter_diag(struct reporter *r, struct xq_diag *d, int binary)
+enum xq_severity reporter_diag(struct reporter *r, const struct xq_diag *d, int binary)
 {
-	if (r->strict && d->severity == XQ_SEV_NOTE)
-		d->severity = XQ_SEV_ERROR;
+	struct xq_diag strict;
+
+	/* --strict reports a note as an error: on a copy, so that the
+	 * diagnostic stays what the library or the command made. */
+	if (r->strict && d->severity == XQ_SEV_NOTE) {
+		strict = *d;
+		strict.severity = XQ_SEV_ERROR;
+		d = &strict;
+	}
 	report_count(&r->counts, d);
 	if (r->fmt == REPORT_NDJSON)
 		report_json(&r->out, d, binary);
 	else if (!(r->quiet && d->severity == XQ_SEV_NOTE))
 		report_text_color(&r->err, d, binary, r->color);
+	return d->severity;
 }
 
 static void count_file(struct reporter *r, const struct pool_file *f)
@@ -384,11 +392,11 @@ static void count_file(struct reporter *r, const struct pool_file *f)
 void reporter_job(struct reporter *r, struct pool_job *j, uint64_t sev[3])
 {
 	for (size_t i = 0; i < j->diags.n; i++) {
-		struct xq_diag *d = &j->diags.v[i];
-		reporter_diag(r, d, j->file->binary);
+		const struct xq_diag *d = &j->diags.v[i];
+		enum xq_severity s = reporter_diag(r, d, j->file->binary);
 		if (sev)
-			sev[d->severity]++;
-		if (j->kind == POOL_END && d->code == XQ_D_IO && d->severity == XQ_SEV_ERROR)
+			sev[s]++;
+		if (j->kind == POOL_END && d->code == XQ_D_IO && s == XQ_SEV_ERROR)
 			r->io_error = 1;
 	}
 	if (j->kind == POOL_GAME)

@@ -16,8 +16,8 @@
 
 #include <stdint.h>
 
-#include "buf.h"
 #include "diag.h"
+#include <xq/buf.h>
 
 #define REPORT_DIAG_SCHEMA "xqkit.diag/1"
 #define REPORT_SUMMARY_SCHEMA "xqkit.summary/1"
@@ -100,10 +100,11 @@ struct reporter {
 
 void reporter_init(struct reporter *r, const char *command, const struct input_opts *o);
 void reporter_release(struct reporter *r);
-/* Count one diagnostic and write it. */
-void reporter_diag(struct reporter *r, struct xq_diag *d, int binary);
-/* Every diagnostic of a pool job, counted by severity into `sev` (may be
- * NULL) too; for the END job of an input, the input counted by how its
+/* Count one diagnostic and write it; returns the severity it was
+ * reported at (with --strict a note is an error).  `d` is only read. */
+enum xq_severity reporter_diag(struct reporter *r, const struct xq_diag *d, int binary);
+/* Every diagnostic of a pool job, counted by the severity it was
+ * reported at into `sev` (may be NULL) too; for the END job of an input, the input counted by how its
  * reading ended (and with -v a note for a file no format recognises). */
 void reporter_job(struct reporter *r, struct pool_job *j, uint64_t sev[3]);
 /* Write what is buffered. */

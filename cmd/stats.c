@@ -23,9 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc.h"
 #include "board.h"
-#include "buf.h"
 #include "cmd.h"
 #include "diag.h"
 #include "ecco.h"
@@ -39,7 +37,9 @@
 #include "pool.h"
 #include "progress.h"
 #include "report.h"
-#include "utf8.h"
+#include <xq/buf.h>
+#include <xq/memory.h>
+#include <xq/utf8.h>
 
 #define STATS_SCHEMA "xqkit.stats/1"
 #define TREE_SCHEMA "xqkit.tree/1"

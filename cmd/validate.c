@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "board.h"
-#include "buf.h"
 #include "cmd.h"
 #include "diag.h"
 #include "diagplace.h"
@@ -35,8 +34,9 @@
 #include "progress.h"
 #include "report.h"
 #include "rules.h"
-#include "utf8.h"
 #include "validate.h"
+#include <xq/buf.h>
+#include <xq/utf8.h>
 
 #define CHECK_SCHEMA "xqkit.check/1"
 
@@ -373,8 +373,35 @@ static void check_tags(struct pool_job *j, const char *const *required, int nreq
 	}
 }
 
-enum xq_rules_support validate_checks(struct pool_job *j, const struct input_opts *in,
-				      const char *const *required, int nrequired)
+/* validate's rulings (validate.h) as the library's checks answer them. */
+static const enum xq_rules_support support_of[] = {
+	[VALIDATE_RULING_SILENT] = XQ_SUPPORT_SILENT,
+	[VALIDATE_RULING_CONFIRMED] = XQ_SUPPORT_CONFIRMED,
+	[VALIDATE_RULING_CONTRADICTED] = XQ_SUPPORT_CONTRADICTED,
+	[VALIDATE_RULING_DOUBTFUL] = XQ_SUPPORT_DOUBTFUL,
+	[VALIDATE_RULING_NOT_SHOWN] = XQ_SUPPORT_NOT_SHOWN,
+};
+
+const char *validate_ruling_name(enum validate_ruling r)
+{
+	return xq_rules_support_name((unsigned)r < sizeof(support_of) / sizeof(support_of[0])
+					     ? support_of[r]
+					     : XQ_SUPPORT_SILENT);
+}
+
+static enum validate_ruling ruling_of(enum xq_rules_support s)
+{
+	switch (s) {
+	case XQ_SUPPORT_CONFIRMED: return VALIDATE_RULING_CONFIRMED;
+	case XQ_SUPPORT_CONTRADICTED: return VALIDATE_RULING_CONTRADICTED;
+	case XQ_SUPPORT_DOUBTFUL: return VALIDATE_RULING_DOUBTFUL;
+	case XQ_SUPPORT_NOT_SHOWN: return VALIDATE_RULING_NOT_SHOWN;
+	default: return VALIDATE_RULING_SILENT;
+	}
+}
+
+enum validate_ruling validate_checks(struct pool_job *j, const struct input_opts *in,
+				     const char *const *required, int nrequired)
 {
 	enum xq_rules_support support = XQ_SUPPORT_SILENT;
 	int fen_reported = 0, empty_reported = 0, could = 0;
@@ -398,7 +425,7 @@ enum xq_rules_support validate_checks(struct pool_job *j, const struct input_opt
 	check_tags(j, required, nrequired);
 	if ((j->game.flags & XQ_GAME_EMPTY) && !empty_reported)
 		game_diag(j, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, 0, "the record has no moves");
-	return support;
+	return ruling_of(support);
 }
 
 /* Worker thread: the checks on one game. */

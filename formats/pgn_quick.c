@@ -242,6 +242,8 @@ static int found_high(struct pgn_quick *q, uint64_t p)
 	have(q, ls + SAMPLE - 1);
 	if (q->rc)
 		return q->rc;
+	if (!q->eof && q->off + q->win.len - ls < SAMPLE)
+		return XQ_ERANGE; /* a shorter sample than the reader's (too far): the token scan's */
 	q->enc = xq_textdec_detect(q->win.ptr + (ls - q->off),
 				   q->off + q->win.len - ls < SAMPLE ? (size_t)(q->off + q->win.len - ls)
 								     : SAMPLE);
@@ -298,7 +300,7 @@ static int tag_line(struct pgn_quick *q, size_t *nlen, int *game, uint64_t *eol)
 	for (p = s + 1; p < e && (*p == ' ' || *p == '\t'); p++)
 		;
 	for (ns = p; p < e && *p != ' ' && *p != '\t' && *p != '"' && *p != ']' && *p != '['; p++)
-		if (*p >= 0x80 || *p == '{' || *p == '}')
+		if (*p >= 0x80 || *p < 0x20 || *p == '{' || *p == '}')
 			return 0;
 	*nlen = (size_t)(p - ns);
 	if (*nlen == 0)
@@ -308,19 +310,31 @@ static int tag_line(struct pgn_quick *q, size_t *nlen, int *game, uint64_t *eol)
 		p++;
 	if (p == e || *p != '"')
 		return 0;
-	/* The value, with the lexer's escapes. */
+	/* The value, with the lexer's escapes; a NUL or a byte that is not
+	 * UTF-8 in UTF-8 text makes the tag one the token scan judges. */
 	for (i = (size_t)(p - s) + 1; i < len; i++) {
 		unsigned char c = s[i];
 		if (c == '"')
 			break;
 		if (c == '\\' && i + 1 < len) {
 			i++;
-		} else if (c >= 0x80 && !q->enc_known) {
-			uint64_t at_pos = q->pos;
-			if (found_high(q, q->pos + i))
+		} else if (c == 0) {
+			return 0;
+		} else if (c >= 0x80) {
+			size_t n;
+			if (!q->enc_known) {
+				uint64_t at_pos = q->pos;
+				if (found_high(q, q->pos + i))
+					return 0;
+				/* Reading the sample may have moved the window. */
+				s = (const unsigned char *)q->win.ptr + (at_pos - q->off);
+			}
+			if (q->cls != cls_utf8)
+				continue;
+			n = xq_utf8_valid_prefix((const char *)s + i, len - i);
+			if (n == 0)
 				return 0;
-			/* Reading the sample may have moved the window. */
-			s = (const unsigned char *)q->win.ptr + (at_pos - q->off);
+			i += n - 1;
 		}
 	}
 	if (i >= len)
@@ -451,6 +465,8 @@ static int movetext_run(struct pgn_quick *q)
 		end = q->off + q->win.len;
 		for (pos = q->pos; pos < end;) {
 			unsigned char c = b[pos];
+			if (c == ' ' && wb[b[pos + 1]]) /* the NUL after the window stops it */
+				c = b[++pos];
 			if (wb[c]) {
 				uint64_t p = pos + 1;
 				while (wb[b[p]]) /* the NUL after the window stops it */
@@ -655,6 +671,7 @@ void xq_pgn_quick_restart(struct pgn_quick *q, const struct xq_split_point *p, e
 {
 	q->tokens = 0;
 	q->keep = NULL;
+	q->too_far = 0;
 	q->pos = q->line_start = p->offset;
 	q->line = p->line;
 	q->cr_at = UINT64_MAX;
@@ -663,12 +680,12 @@ void xq_pgn_quick_restart(struct pgn_quick *q, const struct xq_split_point *p, e
 	q->last = *p;
 	q->have_last = 1;
 	q->resume_at = p->offset;
-	if (enc != XQ_ENC_UNKNOWN && !q->enc_known) {
+	if (enc != XQ_ENC_UNKNOWN) {
+		/* The reader's, which found it. */
 		q->enc = enc;
 		q->first_high = first_high;
 		q->enc_known = 1;
-		if (enc != XQ_ENC_UTF8)
-			q->cls = cls_legacy;
+		q->cls = enc == XQ_ENC_UTF8 ? cls_utf8 : cls_legacy;
 		set_words(q);
 	}
 }

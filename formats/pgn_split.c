@@ -92,10 +92,19 @@ static int pgn_chunk_next(void *reader, struct xq_place *next)
  * before it must see that token to end the last of them, so the point's
  * `seen` is the end of its line.
  */
+#define QUICK_SHORT 64 /* points: a quick run shorter than that doubles the wait */
+#define WAIT_MAX 4096   /* points of the token scan at most before trying again */
+
 struct pgn_split {
 	struct pgn_quick *quick; /* the quick scan (pgn_quick.c), NULL for tokens only */
 	int tokens;          /* the token scan has taken over from it */
 	uint64_t left_at;    /* where the quick scan stopped */
+	/* The quick scan takes over again after `wait` points of the token
+	 * scan (`passed` so far); `wait` doubles each time the quick scan
+	 * stops again within QUICK_SHORT points of its own (`quick_points`),
+	 * so that a file where every game leaves the usual shape is not
+	 * handed back and forth at every game. */
+	uint64_t wait, passed, quick_points;
 	int has_skip;
 	uint64_t skip_to;    /* the token scan's points up to here were given already */
 	struct xq_read_opts opts;
@@ -425,6 +434,11 @@ static int take_over(struct pgn_split *s)
 	struct xq_chunk c;
 	int have_from;
 
+	if (s->quick_points < QUICK_SHORT)
+		s->wait = s->wait ? (s->wait < WAIT_MAX ? 2 * s->wait : WAIT_MAX) : 1;
+	else
+		s->wait = 1;
+	s->passed = 0;
 	xq_pgn_close_reader(s->r);
 	s->r = token_reader(&bytes, s->has_opts ? &s->opts : NULL);
 	if (!s->r)
@@ -494,17 +508,21 @@ static int pgn_split_next(void *sp, struct xq_split_point *pt)
 		return token_next(s, pt);
 	if (!s->tokens) {
 		rc = xq_pgn_quick_next(s->quick, pt);
-		if (rc != PGN_QUICK_LEAVE)
+		if (rc != PGN_QUICK_LEAVE) {
+			s->quick_points += rc == 1;
 			return rc;
+		}
 		if ((rc = take_over(s)))
 			return rc;
 	}
 	rc = token_next(s, pt);
 	/* Past what made the quick scan stop, at a game's tag line: the
 	 * quick scan goes on from there. */
-	if (rc == 1 && pt->offset > s->left_at && xq_pgn_quick_tag_at(s->quick, pt->offset)) {
+	if (rc == 1 && pt->offset > s->left_at && ++s->passed >= s->wait &&
+	    xq_pgn_quick_tag_at(s->quick, pt->offset)) {
 		xq_pgn_quick_restart(s->quick, pt, s->r->enc, s->r->first_high);
 		s->tokens = 0;
+		s->quick_points = 0;
 	}
 	return rc;
 }

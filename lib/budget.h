@@ -22,11 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The default budget: 256 MiB. */
-#define XQ_MEMORY_DEFAULT ((uint64_t)256 << 20)
-/* The smallest budget a run accepts: 8 MiB (less cannot read a record
- * of any format). */
-#define XQ_MEMORY_MIN ((uint64_t)8 << 20)
+/* XQ_MEMORY_DEFAULT, XQ_MEMORY_MIN and xq_size_parse(), the sizes a
+ * budget is given in, are public. */
+#include "../include/xq/memory.h"
 
 struct xq_budget {
 	pthread_mutex_t mu;
@@ -60,13 +58,5 @@ void xq_budget_give_back(struct xq_budget *b, uint64_t n);
 /* The run stops: every wait ends, and reservations return at once
  * (XQ_ERANGE, nothing reserved). */
 void xq_budget_cancel(struct xq_budget *b);
-
-/*
- * A size as people write it: digits with an optional K, M or G suffix
- * (powers of 1024; a trailing "B" or "iB" is allowed: 256M, 256MB, 256MiB,
- * 1G).  Returns 0 with *out set, or -1 when it is not a size or does not
- * fit in 64 bits.
- */
-int xq_size_parse(const char *s, uint64_t *out);
 
 #endif

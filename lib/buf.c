@@ -10,11 +10,9 @@
 #include "diag.h"
 #include "utf8.h"
 
-char xq_buf_empty[1];
-
 void xq_buf_init(struct xq_buf *b)
 {
-	b->ptr = xq_buf_empty;
+	b->ptr = (char *)""; /* never written while alloc is 0 (buf.h) */
 	b->len = 0;
 	b->alloc = 0;
 	b->err = 0;

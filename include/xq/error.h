@@ -78,6 +78,11 @@ XQ_API const char *xq_diagnostic_code(const xq_diagnostic *d);
  * loop from 0 to the first NULL lists them all.  A later version may add
  * codes at the end.  Static; thread-safe. */
 XQ_API const char *xq_diagnostic_code_name(int index);
+/* The index of the diagnostic's code in that list (>= 0), so that
+ * xq_diagnostic_code_name(xq_diagnostic_code_index(d)) is
+ * xq_diagnostic_code(d): to count diagnostics by code in an array, sized
+ * by the list's length found at run time (a later version may add codes). */
+XQ_API int xq_diagnostic_code_index(const xq_diagnostic *d);
 /* The message: lower case, no final period, UTF-8. */
 XQ_API const char *xq_diagnostic_message(const xq_diagnostic *d);
 /* The input's name, or NULL when unknown. */

@@ -66,6 +66,18 @@ XQ_API int xq_format_info(size_t i, const char **name, const char **description,
 XQ_API int xq_format_names(size_t i, const char **extensions, const char **aliases);
 
 /*
+ * The canonical name of the text encoding a user calls `name`, in any
+ * ASCII case ("UTF8", "cp936", "GB2312", "Big5", "utf16le"): "utf-8",
+ * "gb18030", "gbk", "big5", "utf-16le" or "utf-16be" (the names
+ * xq_record_encoding() uses); NULL when no encoding the library knows has
+ * that name (or `name` is NULL).  The options' `encoding` (reading and
+ * writing) accepts exactly the names that give one, so a program can
+ * refuse a bad name before it opens anything.  Static strings; no state,
+ * thread-safe.
+ */
+XQ_API const char *xq_encoding_canonical(const char *name);
+
+/*
  * Options for reading; NULL means every default.  Start from
  * XQ_READ_OPTIONS_INIT: `size` lets later versions add fields.
  */

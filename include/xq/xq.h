@@ -15,5 +15,8 @@
 #include "rules.h"
 #include "ecco.h"
 #include "analyse.h"
+#include "buf.h"
+#include "utf8.h"
+#include "memory.h"
 
 #endif

@@ -208,6 +208,12 @@ class Replaying(unittest.TestCase):
         with self.assertRaises(ValueError):
             xq.format_extensions("doc")
 
+    def test_encoding_names_are_the_librarys_whatever_the_case(self):
+        self.assertEqual(xq.encoding_name("CP936"), "gbk")
+        self.assertEqual(xq.encoding_name("UTF8"), "utf-8")
+        self.assertEqual(xq.encoding_name("gb2312"), "gb18030")
+        self.assertIsNone(xq.encoding_name("latin-1"))
+
     def test_diagram_draws_the_board_with_the_last_move(self):
         p = xq.Position()
         p.play("h2e2")

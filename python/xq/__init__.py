@@ -22,7 +22,7 @@ __all__ = [
     "XQError", "Diagnostic", "Game", "Node", "Position",
     "Analyser", "Analysis",
     "read", "read_bytes", "validate", "convert", "replay", "perft", "formats",
-    "diagnostic_codes", "ecco_name", "format_extensions",
+    "diagnostic_codes", "ecco_name", "format_extensions", "encoding_name",
     "version", "NOTATIONS",
 ]
 
@@ -194,6 +194,7 @@ for _name, _res, _args in [
     ("xq_record_ecco", _int, [_vp, _vp, _vp, _vp]),
     ("xq_ecco_name", _int, [_c_char_p, _vp, _vp]),
     ("xq_writer_abort", None, [_vp]),
+    ("xq_encoding_canonical", _c_char_p, [_c_char_p]),
 ]:
     _f[_name] = _fn(_name, _res, *_args)
 
@@ -237,6 +238,13 @@ def ecco_name(code):
     if _f["xq_ecco_name"](_enc(code), _c.byref(opening), _c.byref(variation)):
         return None
     return _s(opening.value), _s(variation.value)
+
+
+def encoding_name(name):
+    """The library's name ("gbk", "utf-8") for the text encoding a user
+    calls `name` ("CP936", "UTF8"), the names read() and convert() take
+    as encoding=; None when it knows no encoding of that name."""
+    return _s(_f["xq_encoding_canonical"](_enc(name)))
 
 
 def version():

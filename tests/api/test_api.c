@@ -111,6 +111,49 @@ static void diagnostic_code_names_are_listed_once_each_up_to_null(void **state)
 	xq_position_free(p);
 }
 
+struct code_indices {
+	int n, distinct[8], ndistinct;
+};
+
+static void check_code_index(const xq_diagnostic *d, void *user)
+{
+	struct code_indices *c = user;
+	int i = xq_diagnostic_code_index(d), k;
+
+	assert_true(i >= 0);
+	assert_non_null(xq_diagnostic_code_name(i));
+	assert_string_equal(xq_diagnostic_code_name(i), xq_diagnostic_code(d));
+	for (k = 0; k < c->ndistinct && c->distinct[k] != i; k++)
+		;
+	if (k == c->ndistinct && k < 8)
+		c->distinct[c->ndistinct++] = i;
+	c->n++;
+}
+
+/* A diagnostic's code index is where its code stands in the list of
+ * codes: for each a reader reports (text that is no move, an illegal move)
+ * and for a position's error (a bad FEN). */
+static void diagnostic_code_index_finds_its_code_in_the_list(void **state)
+{
+	static const char pgn[] = "[Event \"a\"]\n\n1. h2e2 zz9 *\n\n[Event \"b\"]\n\n1. h2e2 h9g7 2. e2e9 *\n";
+	struct code_indices c = {0};
+	xq_position *p = xq_position_new();
+	xq_reader *rd;
+	xq_record *r;
+
+	(void)state;
+	assert_int_equal(xq_reader_open_memory(&rd, "mem.pgn", pgn, sizeof(pgn) - 1, NULL, check_code_index, &c), 0);
+	while (xq_reader_next(rd, &r) == 1)
+		xq_record_free(r);
+	xq_reader_close(rd);
+	assert_true(c.ndistinct >= 2);
+	assert_non_null(p);
+	assert_int_equal(xq_position_set_fen(p, "9/9 w"), XQ_EPARSE);
+	check_code_index(xq_position_error(p), &c);
+	assert_string_equal(xq_diagnostic_code_name(xq_diagnostic_code_index(xq_position_error(p))), "bad-fen");
+	xq_position_free(p);
+}
+
 static size_t count_lines(const char *s)
 {
 	size_t n = 0;
@@ -450,6 +493,39 @@ static void formats_give_their_extensions_and_other_names(void **state)
 	assert_true(pgn);
 	assert_int_equal(xq_format_names(i, &ext, NULL), XQ_ENOTFOUND);
 	assert_int_equal(xq_format_names(0, NULL, NULL), 0);
+}
+
+/* A user's encoding names, in any case, to the library's own; a name that
+ * gives none is one the reader's options refuse, and one that gives one
+ * they take. */
+static void encoding_names_read_in_any_case_to_the_canonical_one(void **state)
+{
+	static const char pgn[] = "[Event \"e\"]\n1. h2e2 *\n";
+	static const char *const names[][2] = {
+		{"utf-8", "utf-8"},      {"UTF8", "utf-8"},      {"GB2312", "gb18030"},
+		{"gb18030", "gb18030"},  {"gbk", "gbk"},         {"CP936", "gbk"},
+		{"Big5", "big5"},        {"cp950", "big5"},      {"utf16le", "utf-16le"},
+		{"UTF-16BE", "utf-16be"},
+	};
+	xq_read_options o = XQ_READ_OPTIONS_INIT;
+	xq_reader *rd;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_string_equal(xq_encoding_canonical(names[i][0]), names[i][1]);
+	assert_null(xq_encoding_canonical("latin-1"));
+	assert_null(xq_encoding_canonical(""));
+	assert_null(xq_encoding_canonical("utf-8 "));
+	assert_null(xq_encoding_canonical("an encoding name far longer than any the library knows"));
+	assert_null(xq_encoding_canonical(NULL));
+
+	o.format = "pgn";
+	o.encoding = "GB2312";
+	assert_int_equal(xq_reader_open_memory(&rd, NULL, pgn, sizeof(pgn) - 1, &o, NULL, NULL), 0);
+	xq_reader_close(rd);
+	o.encoding = "latin-1";
+	assert_int_equal(xq_reader_open_memory(&rd, NULL, pgn, sizeof(pgn) - 1, &o, NULL, NULL),
+			 XQ_EENCODING);
 }
 
 static void variations_comments_and_nags_are_in_the_tree(void **state)
@@ -973,6 +1049,7 @@ static const struct {
 	AT(xq_analysis_result, time_ms, 32), AT(xq_analysis_result, best, 36),
 	AT(xq_analysis_result, pv_len, 40), AT(xq_analysis_result, pv, 48),
 	AT(xq_analysis_result, stopped, 176),
+	AT(xq_buf, ptr, 0), AT(xq_buf, len, 8), AT(xq_buf, alloc, 16), AT(xq_buf, err, 24),
 };
 #undef AT
 
@@ -988,12 +1065,184 @@ static void public_structures_keep_their_version_0_layout(void **state)
 	assert_true(sizeof(xq_read_options) >= 40);
 	assert_true(sizeof(xq_write_options) >= 40);
 	assert_true(sizeof(xq_analysis_result) >= 184);
+	assert_int_equal(sizeof(xq_buf), 32);
 	/* Squares, moves and the enumerations' values are ABI too. */
 	assert_int_equal(XQ_SQUARE(8, 9), 89);
 	assert_int_equal(XQ_MOVE_CODE(1, 2), 0x0201);
 	assert_int_equal(XQ_DIALECT_CHINESE, 5);
 	assert_int_equal(XQ_EUNSUPPORTED, -5);
 	assert_int_equal(XQ_RULING_BLACK_LOSES, 3);
+}
+
+/* The string buffer: appends of every kind, the content always a
+ * NUL-terminated string of `len` bytes. */
+
+/* A caller's own printf-like function, as xq_buf_vaddf() is for: the
+ * text in brackets, the error checked once at the end. */
+static int add_bracketed(xq_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	xq_buf_addc(b, '[');
+	va_start(ap, fmt);
+	xq_buf_vaddf(b, fmt, ap);
+	va_end(ap);
+	xq_buf_addc(b, ']');
+	return xq_buf_error(b);
+}
+
+static void buffer_appends_bytes_strings_and_formats_as_one_string(void **state)
+{
+	xq_buf b = XQ_BUF_INIT, c;
+	char *taken;
+	size_t len;
+
+	(void)state;
+	assert_string_equal(b.ptr, "");
+	assert_int_equal(b.len, 0);
+	assert_int_equal(xq_buf_add(&b, "ab\0cd", 5), 0);
+	assert_int_equal(b.len, 5);
+	assert_memory_equal(b.ptr, "ab\0cd", 6);
+	xq_buf_truncate(&b, 2);
+	xq_buf_truncate(&b, 99); /* longer than the content: nothing */
+	assert_int_equal(xq_buf_adds(&b, "-"), 0);
+	assert_int_equal(xq_buf_addc(&b, 'x'), 0);
+	assert_int_equal(xq_buf_addf(&b, "%d:%s", 42, "y"), 0);
+	assert_int_equal(add_bracketed(&b, "%05.1f", 2.5), 0);
+	assert_string_equal(b.ptr, "ab-x42:y[002.5]");
+	assert_int_equal(b.len, strlen("ab-x42:y[002.5]"));
+	/* Room made ahead: that many bytes append without moving. */
+	assert_int_equal(xq_buf_grow(&b, 1000), 0);
+	{
+		const char *before = b.ptr;
+		for (int i = 0; i < 1000; i++)
+			xq_buf_addc(&b, 'z');
+		assert_ptr_equal(b.ptr, before);
+	}
+	assert_int_equal(xq_buf_error(&b), 0);
+	assert_int_equal(b.len, 15 + 1000);
+	xq_buf_reset(&b);
+	assert_string_equal(b.ptr, "");
+	assert_int_equal(xq_buf_adds(&b, "kept"), 0);
+	taken = xq_buf_detach(&b, &len);
+	assert_string_equal(taken, "kept");
+	assert_int_equal(len, 4);
+	assert_string_equal(b.ptr, "");
+	assert_int_equal(b.len, 0);
+	xq_free(taken);
+	/* An empty buffer hands over an empty string of its own. */
+	taken = xq_buf_detach(&b, NULL);
+	assert_non_null(taken);
+	assert_string_equal(taken, "");
+	free(taken);
+	xq_buf_init(&c);
+	assert_int_equal(xq_buf_addf(&c, "%s", "released"), 0);
+	xq_buf_release(&c);
+	assert_string_equal(c.ptr, "");
+	assert_int_equal(c.len, 0);
+	xq_buf_release(&b);
+}
+
+static void buffer_error_is_sticky_so_many_appends_are_checked_once(void **state)
+{
+	xq_buf b = XQ_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(xq_buf_adds(&b, "head"), 0);
+	/* More than memory can hold: refused, and every later append too. */
+	assert_int_equal(xq_buf_grow(&b, SIZE_MAX / 2), XQ_ENOMEM);
+	assert_int_equal(xq_buf_adds(&b, "lost"), XQ_ENOMEM);
+	assert_int_equal(xq_buf_addc(&b, '!'), XQ_ENOMEM);
+	assert_int_equal(xq_buf_addf(&b, "%d", 1), XQ_ENOMEM);
+	assert_int_equal(xq_buf_add_json_string(&b, "j", 1), XQ_ENOMEM);
+	assert_int_equal(xq_buf_error(&b), XQ_ENOMEM);
+	assert_string_equal(b.ptr, "head"); /* a whole prefix of what was appended */
+	xq_buf_reset(&b);
+	assert_int_equal(xq_buf_error(&b), 0);
+	assert_int_equal(xq_buf_adds(&b, "again"), 0);
+	assert_string_equal(b.ptr, "again");
+	xq_buf_release(&b);
+}
+
+static void json_string_is_escaped_as_the_ndjson_outputs_write_it(void **state)
+{
+	static const char in[] = "q\"b\\n\n\r\t\b\f\x01\x1f\x7f/\xe7\x82\xae\xff.";
+	xq_buf b = XQ_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(xq_buf_add_json_string(&b, in, sizeof(in) - 1), 0);
+	assert_string_equal(b.ptr, "\"q\\\"b\\\\n\\n\\r\\t\\b\\f\\u0001\\u001f\\u007f/\xe7\x82\xae\xef\xbf\xbd.\"");
+	xq_buf_reset(&b);
+	assert_int_equal(xq_buf_add_json_string(&b, "a\0b", 3), 0);
+	assert_string_equal(b.ptr, "\"a\\u0000b\"");
+	xq_buf_release(&b);
+}
+
+static void utf8_is_strict_and_ascii_classes_ignore_other_bytes(void **state)
+{
+	static const char pao[] = "\xe7\x82\xae"; /* 炮 */
+	char out[4];
+	uint32_t cp;
+
+	(void)state;
+	assert_int_equal(xq_utf8_valid_prefix(pao, 3), 3);
+	assert_int_equal(xq_utf8_valid_prefix(pao, 2), 0);          /* cut */
+	assert_int_equal(xq_utf8_valid_prefix("\xc0\xaf", 2), 0);   /* overlong '/' */
+	assert_int_equal(xq_utf8_valid_prefix("\xed\xa0\x80", 3), 0); /* surrogate */
+	assert_int_equal(xq_utf8_decode(pao, 3, &cp), 3);
+	assert_int_equal(cp, 0x70AE);
+	assert_int_equal(xq_utf8_decode("\xf4\x90\x80\x80", 4, &cp), 0); /* above U+10FFFF */
+	assert_int_equal(cp, 0xFFFD);
+	assert_int_equal(xq_utf8_encode(0x70AE, out), 3);
+	assert_memory_equal(out, pao, 3);
+	assert_int_equal(xq_utf8_encode(0x1F600, out), 4);
+	assert_int_equal(xq_utf8_encode(0xD800, out), 0);
+	assert_int_equal(xq_utf8_check("ab\xe7\x82\xae" "c\xb3\xb5", 8), 6); /* GBK after UTF-8 */
+	assert_int_equal(xq_utf8_check(pao, 3), 3);
+	assert_int_equal(xq_utf8_count("a\xe7\x82\xae\xff" "b", 6), 4);
+	assert_true(xq_is_digit('7') && !xq_is_digit(0xB3));
+	assert_true(xq_is_alpha('Q') && !xq_is_alpha(0xE7));
+	assert_true(xq_is_space('\v') && !xq_is_space(0xA0));
+	assert_int_equal(xq_to_lower('R'), 'r');
+	assert_int_equal(xq_to_upper(0xE7), 0xE7);
+	assert_true(xq_ascii_ieq("Chinese", "cHINESE"));
+	assert_false(xq_ascii_ieq("wxf", "wxf2"));
+}
+
+static void arrays_grow_by_half_and_sizes_read_as_people_write_them(void **state)
+{
+	int *a = NULL;
+	size_t n = 0, alloc = 0;
+	uint64_t v = 7;
+
+	(void)state;
+	for (int i = 0; i < 100; i++) {
+		assert_int_equal(XQ_ALLOC_GROW(a, n + 1, alloc), 0);
+		a[n++] = i;
+	}
+	assert_true(alloc >= 100 && alloc < 200);
+	assert_int_equal(a[99], 99);
+	/* A byte size that would overflow is refused, nothing changed. */
+	{
+		int *before = a;
+		size_t cap = alloc;
+		assert_int_equal(xq_alloc_grow(&a, &alloc, SIZE_MAX / 2, sizeof(*a)), XQ_ENOMEM);
+		assert_ptr_equal(a, before);
+		assert_int_equal(alloc, cap);
+	}
+	free(a);
+	assert_int_equal(xq_size_parse("256M", &v), 0);
+	assert_true(v == XQ_MEMORY_DEFAULT);
+	assert_int_equal(xq_size_parse("8MiB", &v), 0);
+	assert_true(v == XQ_MEMORY_MIN);
+	assert_int_equal(xq_size_parse("1g", &v), 0);
+	assert_true(v == (uint64_t)1 << 30);
+	assert_int_equal(xq_size_parse("65536", &v), 0);
+	assert_true(v == 65536);
+	assert_int_equal(xq_size_parse("12X", &v), -1);
+	assert_int_equal(xq_size_parse("99999999999999999999", &v), -1);
+	assert_int_equal(xq_size_parse("", &v), -1);
+	assert_true(v == 65536); /* unchanged by a refusal */
 }
 
 /* An older caller's options, without the fields added since (here: all
@@ -1083,6 +1332,7 @@ int main(void)
 		cmocka_unit_test(version_macros_match_the_library),
 		cmocka_unit_test(error_codes_have_texts),
 		cmocka_unit_test(diagnostic_code_names_are_listed_once_each_up_to_null),
+		cmocka_unit_test(diagnostic_code_index_finds_its_code_in_the_list),
 		cmocka_unit_test(diagrams_draw_every_style_with_the_last_move_marked),
 		cmocka_unit_test(ecco_classifies_the_main_line_and_names_codes),
 		cmocka_unit_test(cancel_flag_stops_a_reader_waiting_on_a_silent_pipe),
@@ -1095,6 +1345,7 @@ int main(void)
 		cmocka_unit_test(named_format_and_encoding_are_used),
 		cmocka_unit_test(formats_are_listed_with_what_they_can_do),
 		cmocka_unit_test(formats_give_their_extensions_and_other_names),
+		cmocka_unit_test(encoding_names_read_in_any_case_to_the_canonical_one),
 		cmocka_unit_test(variations_comments_and_nags_are_in_the_tree),
 		cmocka_unit_test(fen_reads_writes_and_rejects_with_a_column),
 		cmocka_unit_test(moves_read_and_write_in_every_dialect),
@@ -1112,6 +1363,11 @@ int main(void)
 		cmocka_unit_test(readers_on_several_threads_read_what_one_reads),
 		cmocka_unit_test(public_structures_keep_their_version_0_layout),
 		cmocka_unit_test(options_of_an_older_caller_are_read_as_far_as_their_size),
+		cmocka_unit_test(buffer_appends_bytes_strings_and_formats_as_one_string),
+		cmocka_unit_test(buffer_error_is_sticky_so_many_appends_are_checked_once),
+		cmocka_unit_test(json_string_is_escaped_as_the_ndjson_outputs_write_it),
+		cmocka_unit_test(utf8_is_strict_and_ascii_classes_ignore_other_bytes),
+		cmocka_unit_test(arrays_grow_by_half_and_sizes_read_as_people_write_them),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

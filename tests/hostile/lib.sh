@@ -102,6 +102,27 @@ interrupt() {
 	env --default-signal=INT,TERM,HUP "$@" <&3 > "$T/out" 2> "$T/err" &
 	_pid=$!
 	exec 3<&-
+	# The signal is meant for a running command: on a loaded machine
+	# starting it can take longer than $_secs, and a signal before its
+	# handler is set ends it by the default action, without a word.  So
+	# first wait (up to 3 s) until the process catches the signal
+	# (SigCgt in /proc/PID/status), unless the caller set
+	# interrupt_uncaught (a command that never catches it: perft).
+	case ${interrupt_uncaught:+x}$_sig in
+	x*) _mask=0 ;;
+	HUP) _mask=1 ;;
+	INT) _mask=2 ;;
+	TERM) _mask=16384 ;;
+	*) _mask=0 ;;
+	esac
+	_i=0
+	while [ $_mask -ne 0 ] && [ $_i -lt 150 ] && [ -r "/proc/$_pid/status" ]; do
+		# (the low 32 bits: shell arithmetic is signed)
+		_cgt=$(sed -n 's/^SigCgt:[[:space:]]*[0-9a-f]\{8\}//p' "/proc/$_pid/status" 2> /dev/null)
+		[ -n "$_cgt" ] && [ $(( 0x$_cgt & _mask )) -ne 0 ] && break
+		sleep 0.02
+		_i=$((_i + 1))
+	done
 	sleep "$_secs"
 	_t0=$(now_ms)
 	kill -"$_sig" "$_pid" 2> /dev/null

@@ -40,6 +40,7 @@ under_signal() {
 	done
 	# perft reads nothing and writes no file: the default action ends it,
 	# with the same statuses.
+	interrupt_uncaught=1
 	for jobs in 1 2; do
 		interrupt $sig 0.3 "$XQKIT" perft -j $jobs 12 < /dev/null
 		echo "xqkit perft -j $jobs: SIG$sig -> $status in $elapsed ms"

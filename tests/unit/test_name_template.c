@@ -7,6 +7,8 @@
 
 #include "name_template.c"
 
+#include "format.h"
+
 extern const struct xq_format xq_format_pgn;
 
 /* A game with these tags (name, value, ..., NULL) and number `number`. */
@@ -158,9 +160,23 @@ static void the_extension_is_the_formats_first_in_lower_case(void **state)
 	struct xq_buf b = XQ_BUF_INIT;
 
 	(void)state;
-	assert_int_equal(name_template_add_extension(&b, &xq_format_pgn), 0);
-	xq_buf_addc(&b, '\0');
+	assert_int_equal(name_template_add_extension(&b, xq_format_pgn.extensions), 0);
 	assert_string_equal(b.ptr, ".pgn");
+	xq_buf_reset(&b);
+	assert_int_equal(name_template_add_extension(&b, ".XQF .xqf_old"), 0);
+	assert_string_equal(b.ptr, ".xqf");
+	xq_buf_release(&b);
+}
+
+static void no_extension_is_added_without_one_to_take(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(name_template_add_extension(&b, NULL), 0);
+	assert_int_equal(name_template_add_extension(&b, ""), 0);
+	assert_int_equal(name_template_add_extension(&b, "pgn"), 0);
+	assert_int_equal((int)b.len, 0);
 	xq_buf_release(&b);
 }
 
@@ -199,6 +215,7 @@ int main(void)
 		cmocka_unit_test(a_long_name_is_cut_to_200_bytes_on_a_character_boundary),
 		cmocka_unit_test(text_of_the_template_keeps_its_characters),
 		cmocka_unit_test(the_extension_is_the_formats_first_in_lower_case),
+		cmocka_unit_test(no_extension_is_added_without_one_to_take),
 		cmocka_unit_test(the_name_set_keeps_every_name_as_it_grows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -378,6 +378,30 @@ static void a_comment_holding_a_blank_line_then_a_tag_reads_the_same(void **stat
 	xq_buf_release(&b);
 }
 
+/*
+ * Usual games, then games the splitter's quick scan hands over to its
+ * token scan (a ';' comment, a game without tags after a result, a '%'
+ * escape line), then usual games again: every game start is still a cut,
+ * before, among and after the odd ones, and nothing falls back.
+ */
+static void games_that_leave_the_usual_shape_are_split_as_well_as_those_around_them(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+
+	(void)state;
+	for (int i = 0; i < 90; i++) {
+		xq_buf_addf(&b, "[Event \"game %d\"]\n[Round \"%d\"]\n\n1. h2e2 h9g7 2. h0g2 ", i, i);
+		if (i >= 30 && i < 60 && i % 3 == 0)
+			xq_buf_adds(&b, "; a line comment { with a brace\ni9h9 1-0\n1. c3c4 c6c5 0-1\n\n");
+		else if (i >= 30 && i < 60 && i % 3 == 1)
+			xq_buf_adds(&b, "i9h9 *\n%an escape line\n\n");
+		else
+			xq_buf_adds(&b, "{a comment} i9h9 (2... b9c7 3. b0c2) *\n\n");
+	}
+	check_text_split("usual-odd-usual.pgn", &b, 60);
+	xq_buf_release(&b);
+}
+
 static void games_without_tags_are_split_at_their_results(void **state)
 {
 	struct xq_buf b = XQ_BUF_INIT;
@@ -781,6 +805,7 @@ int main(void)
 		cmocka_unit_test(the_games_of_an_input_that_cannot_be_split_are_processed_by_every_worker),
 		cmocka_unit_test(utf8_games_after_blank_lines_are_split_at_their_tag_lines),
 		cmocka_unit_test(a_comment_holding_a_blank_line_then_a_tag_reads_the_same),
+		cmocka_unit_test(games_that_leave_the_usual_shape_are_split_as_well_as_those_around_them),
 	};
 	return cmocka_run_group_tests_name("pool", tests, setup, teardown);
 }

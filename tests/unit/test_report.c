@@ -110,6 +110,34 @@ static void only_the_severity_word_is_coloured(void **state)
 	xq_buf_release(&b);
 }
 
+/* validate --strict: a note is counted and written as an error, and the
+ * diagnostic itself (the job's, the library's) stays a note. */
+static void strict_reports_a_note_as_an_error_and_leaves_the_diagnostic_a_note(void **state)
+{
+	struct input_opts o;
+	struct reporter r;
+	struct xq_diag d;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.fmt = REPORT_TEXT;
+	o.color = COLOR_NEVER;
+	reporter_init(&r, "validate", &o);
+	r.strict = 1;
+	diag_at(&d, 2, 1, 1);
+	xq_diag_set(&d, 0, XQ_D_RESIGNATION, XQ_SEV_NOTE, "decisive result without mate");
+	assert_int_equal(reporter_diag(&r, &d, 0), XQ_SEV_ERROR);
+	assert_int_equal(d.severity, XQ_SEV_NOTE);
+	assert_int_equal(r.counts.by_sev[XQ_SEV_ERROR], 1);
+	assert_int_equal(r.counts.by_sev[XQ_SEV_NOTE], 0);
+	xq_buf_addc(&r.err, '\0');
+	assert_string_equal(r.err.ptr, "a.pgn:2:1: error: game 1: decisive result without mate [resignation]\n");
+	r.strict = 0;
+	assert_int_equal(reporter_diag(&r, &d, 0), XQ_SEV_NOTE);
+	assert_int_equal(r.counts.by_sev[XQ_SEV_NOTE], 1);
+	reporter_release(&r);
+}
+
 static void a_buffer_whose_appends_failed_is_not_written_half(void **state)
 {
 	struct xq_buf b = XQ_BUF_INIT;
@@ -148,6 +176,7 @@ int main(void)
 		cmocka_unit_test(auto_never_colours_a_file_or_a_pipe),
 		cmocka_unit_test(always_and_never_win_over_the_terminal_and_no_color),
 		cmocka_unit_test(only_the_severity_word_is_coloured),
+		cmocka_unit_test(strict_reports_a_note_as_an_error_and_leaves_the_diagnostic_a_note),
 		cmocka_unit_test(a_buffer_whose_appends_failed_is_not_written_half),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
