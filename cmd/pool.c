@@ -77,15 +77,15 @@
 /* Slots per worker, and how full a ring gets before the output thread is
  * woken for it (or how empty before its worker is): waking a thread per
  * game costs more than reading a small game, so they wake by quarter rings.
- * A ring holds a few chunks, so that a worker can be a chunk ahead of the
- * output while another finishes the chunk before.  It is no longer than
- * that: a worker fills its slots in turn, each with a game's memory, so
- * the ring is what its cache must hold.  With 256 slots, validate -j 2 of
- * one big PGN missed the (simulated 4 MiB) last-level cache 1,423,935
- * times against 28,581 at -j 1, nearly all on writing a slot's game, and
- * spent 1.32x the CPU time of -j 1; with 64 slots, 239,847 misses and 1.21x
- * (medians of 6, under a load of 4).  Small files run no slower. */
-#define RING 64
+ * A ring holds many chunks and many small files: how far one worker can
+ * get ahead while the other reads something long.  Fewer slots keep a
+ * worker's games in its cache (it fills its slots in turn, each with a
+ * game's memory: cachegrind counted 1,423,935 last-level misses for
+ * validate -j 2 of one big PGN with 256 slots, 239,847 with 64), but the
+ * slack matters more: on a quiet machine, 64 slots gave 1.55x on one 55 MB
+ * PGN against 1.52x with 256, and 1.26x against 1.70x on 9,600 small XQF
+ * files (convert -t ndjson: 1.37x against 1.86x). */
+#define RING 256
 #define BATCH (RING / 4)
 /* The end of a file of SMALL_FILE bytes or less does not wake the output
  * thread: it is woken by BATCH jobs, or by a worker about to wait or to
