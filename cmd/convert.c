@@ -50,9 +50,12 @@ struct cctx {
 };
 
 /* Worker thread: --fix (or the check made without it), with --ecco
- * the opening tags from the moves, and then the game written into
- * memory (output_render), so that the output thread only puts it in
- * place. */
+ * the opening tags from the moves, and then, with more than one thread,
+ * the game written into memory (output_render), so that the output thread
+ * only puts it in place.  With one, output_game writes it straight into
+ * the output: writing each game apart first cost 2.4% more instructions
+ * (convert -t ndjson -j 1 of 5 MB of PGN: 2,474,483,065 against
+ * 2,416,929,129), for nothing to overlap. */
 static void convert_process(void *ctx, void *worker, struct pool_job *j)
 {
 	struct cctx *c = ctx;
@@ -61,7 +64,8 @@ static void convert_process(void *ctx, void *worker, struct pool_job *j)
 	fix_game(&c->fix, j);
 	if (c->ecco && ecco_tags_set(j))
 		diag_job_tag(j, NULL, XQ_SEV_ERROR, XQ_D_IO, "out of memory setting the ECCO tags");
-	output_render(&c->out, j, j->data);
+	if (c->in.threads > 1)
+		output_render(&c->out, j, j->data);
 }
 
 static int convert_emit(void *ctx, struct pool_job *j)
