@@ -255,8 +255,8 @@ static int verify_game(const struct output *c, const struct scratch *sc, struct 
 			    !strcmp(t->name, "Format"))
 				continue;
 			v = xq_game_tag(&back, t->name);
-			if (!v && !(caps & XQ_CAP_ANY_TAGS))
-				continue;
+			if (!v && (!(caps & XQ_CAP_ANY_TAGS) || !*t->value))
+				continue; /* (an empty tag says nothing: DhtmlXQ writes none) */
 			if (xq_game_tag(g, t->name) != t->value)
 				continue; /* a repeated tag: the first one counts */
 			if (!v || strcmp(v, t->value)) {
