@@ -223,6 +223,13 @@ void xq_pgn_push_back(struct pgn_reader *r);
 void xq_pgn_set_text(struct pgn_reader *r);
 void xq_pgn_shadow_free(struct shadow *sh);
 void xq_pgn_take_foreign(struct pgn_reader *r, uint64_t upto);
+/* Where the encoding is decided, the same way by every reader and by the
+ * splitter: the start of the line (or long line's piece) holding byte k of
+ * buf, stepping whole units from `from` (a unit's start); and the encoding
+ * found in the SAMPLE bytes from there (`avail` of them, fewer only at the
+ * input's end). */
+size_t xq_pgn_unit_start(const char *buf, size_t from, size_t k);
+enum xq_encoding xq_pgn_detect_sample(const char *s, size_t avail);
 
 /* pgn_read.c: the parser (and the words and game ends the splitter shares) */
 int xq_pgn_count_slashes(const char *w, size_t n);

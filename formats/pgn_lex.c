@@ -305,6 +305,20 @@ int xq_pgn_start_conversion(struct pgn_reader *r, enum xq_encoding enc)
 	return r->td.copy ? start_copy(r) : 0;
 }
 
+size_t xq_pgn_unit_start(const char *buf, size_t from, size_t k)
+{
+	size_t n;
+
+	while ((n = xq_textdec_unit_len(buf + from, k - from, 0)) > 0)
+		from += n;
+	return from;
+}
+
+enum xq_encoding xq_pgn_detect_sample(const char *s, size_t avail)
+{
+	return xq_textdec_detect(s, avail < SAMPLE ? avail : SAMPLE);
+}
+
 /*
  * Make newly read raw bytes visible as text.  Returns 0, or a negative
  * code; sets *wait when more raw bytes are needed before anything more can
@@ -347,14 +361,13 @@ static int publish(struct pgn_reader *r, int *wait)
 		/* ASCII so far: publish the whole lines before the first other
 		 * byte, then decide; the decoder starts at its line's start. */
 		const unsigned char *u = (const unsigned char *)r->raw.ptr;
-		size_t k = r->tlen, ls = r->tlen, n;
+		size_t k = r->tlen, ls = r->tlen;
 		while (k < r->raw.len && u[k] < 0x80)
 			k++;
 		/* Whole lines, or pieces of a line as long as the decoder cuts
 		 * them: waiting for the end of a line that has none (/dev/zero)
 		 * read for ever. */
-		while ((n = xq_textdec_unit_len(r->raw.ptr + ls, k - ls, 0)) > 0)
-			ls += n;
+		ls = xq_pgn_unit_start(r->raw.ptr, ls, k);
 		if (k == r->raw.len) {
 			r->tlen = r->raw_eof ? k : ls;
 			return 0;
@@ -368,10 +381,8 @@ static int publish(struct pgn_reader *r, int *wait)
 			return 0;
 		}
 		r->first_high = r->raw_base + k; /* ASCII so far: position = offset */
-		r->enc = r->given != XQ_ENC_UNKNOWN
-				 ? r->given
-				 : xq_textdec_detect(r->raw.ptr + ls,
-						     r->raw.len - ls < SAMPLE ? r->raw.len - ls : SAMPLE);
+		r->enc = r->given != XQ_ENC_UNKNOWN ? r->given
+						    : xq_pgn_detect_sample(r->raw.ptr + ls, r->raw.len - ls);
 	}
 	if (!r->td_live) {
 		int rc = xq_pgn_start_conversion(r, r->enc);

@@ -96,7 +96,6 @@ struct pgn_quick {
 
 	/* The game being scanned. */
 	uint64_t games;         /* games started so far */
-	uint64_t game_start;
 	int in_game, movetext, after_result, game_tag;
 	uint64_t ntags, last_tag_line;
 	long depth;
@@ -234,19 +233,15 @@ static int start(struct pgn_quick *q)
  */
 static int found_high(struct pgn_quick *q, uint64_t p)
 {
-	uint64_t ls = q->line_start;
-	size_t n;
+	uint64_t ls = q->off + xq_pgn_unit_start(q->win.ptr, (size_t)(q->line_start - q->off),
+						  (size_t)(p - q->off));
 
-	while ((n = xq_textdec_unit_len(q->win.ptr + (ls - q->off), (size_t)(p - ls), 0)) > 0)
-		ls += n;
 	have(q, ls + SAMPLE - 1);
 	if (q->rc)
 		return q->rc;
 	if (!q->eof && q->off + q->win.len - ls < SAMPLE)
 		return XQ_ERANGE; /* a shorter sample than the reader's (too far): the token scan's */
-	q->enc = xq_textdec_detect(q->win.ptr + (ls - q->off),
-				   q->off + q->win.len - ls < SAMPLE ? (size_t)(q->off + q->win.len - ls)
-								     : SAMPLE);
+	q->enc = xq_pgn_detect_sample(q->win.ptr + (ls - q->off), (size_t)(q->off + q->win.len - ls));
 	if (q->enc == XQ_ENC_UTF16LE || q->enc == XQ_ENC_UTF16BE)
 		return XQ_EUNSUPPORTED;
 	q->first_high = p;
@@ -272,14 +267,14 @@ static void newline(struct pgn_quick *q, uint64_t p, unsigned char c)
 
 /*
  * The tag line at q->pos, in column 1: 1 when it is `[Name "value"]` and
- * nothing but spaces after it on its line, with the name's length in
- * *nlen and the offset of its line end in *eol; 0 when the token scan
+ * nothing but spaces after it on its line, with in *game whether it is a
+ * Game tag and in *eol the offset of its line end; 0 when the token scan
  * must judge it.
  */
-static int tag_line(struct pgn_quick *q, size_t *nlen, int *game, uint64_t *eol)
+static int tag_line(struct pgn_quick *q, int *game, uint64_t *eol)
 {
 	const unsigned char *s, *e, *p, *ns;
-	size_t i, len;
+	size_t i, len, nlen;
 
 	/* The line's end, within QUICK_LINE_MAX bytes. */
 	have(q, q->pos + QUICK_LINE_MAX);
@@ -302,10 +297,10 @@ static int tag_line(struct pgn_quick *q, size_t *nlen, int *game, uint64_t *eol)
 	for (ns = p; p < e && *p != ' ' && *p != '\t' && *p != '"' && *p != ']' && *p != '['; p++)
 		if (*p >= 0x80 || *p < 0x20 || *p == '{' || *p == '}')
 			return 0;
-	*nlen = (size_t)(p - ns);
-	if (*nlen == 0)
+	nlen = (size_t)(p - ns);
+	if (nlen == 0)
 		return 0;
-	*game = *nlen == 4 && !memcmp(ns, "Game", 4);
+	*game = nlen == 4 && !memcmp(ns, "Game", 4);
 	while (p < e && (*p == ' ' || *p == '\t'))
 		p++;
 	if (p == e || *p != '"')
@@ -352,7 +347,6 @@ static int tag_line(struct pgn_quick *q, size_t *nlen, int *game, uint64_t *eol)
 static void new_game(struct pgn_quick *q)
 {
 	q->games++;
-	q->game_start = q->pos;
 	q->in_game = 1;
 	q->movetext = q->after_result = q->game_tag = 0;
 	q->ntags = q->last_tag_line = 0;
@@ -547,10 +541,9 @@ int xq_pgn_quick_next(struct pgn_quick *q, struct xq_split_point *pt)
 		c = at(q, q->pos);
 		switch (q->cls[c]) {
 		case Q_TAG: {
-			size_t nlen;
 			int game, is_new;
 			uint64_t eol;
-			if (q->pos != q->line_start || !tag_line(q, &nlen, &game, &eol))
+			if (q->pos != q->line_start || !tag_line(q, &game, &eol))
 				return q->rc ? q->rc : PGN_QUICK_LEAVE;
 			is_new = !q->in_game || q->movetext || q->after_result ||
 				 (q->ntags && (q->line > q->last_tag_line + 1 || (game && q->game_tag)));
