@@ -353,6 +353,13 @@ static void new_game(struct pgn_quick *q)
 	q->depth = 0;
 }
 
+/* 1 when byte `c` at `p` is a legacy character's first byte and the next
+ * byte, in 0x40..0x7E, is its second (not a bracket or a brace). */
+static int trail_after(struct pgn_quick *q, unsigned char c, uint64_t p)
+{
+	return q->cls[c] == Q_LEAD && have(q, p + 1) && at(q, p + 1) >= 0x40 && at(q, p + 1) <= 0x7E;
+}
+
 /* Scan the comment at q->pos to its '}': 0, or 1 when it does not close. */
 static int comment(struct pgn_quick *q)
 {
@@ -370,8 +377,7 @@ static int comment(struct pgn_quick *q)
 		else if (c >= 0x80) {
 			if (!q->enc_known && found_high(q, p))
 				return 1;
-			if (q->cls[c] == Q_LEAD && have(q, p + 1) && at(q, p + 1) >= 0x40 && at(q, p + 1) <= 0x7E)
-				p++;
+			p += trail_after(q, c, p);
 		}
 		p++;
 	}
@@ -406,11 +412,7 @@ static int word(struct pgn_quick *q)
 			}
 			if (!q->enc_known && found_high(q, p))
 				return 1;
-			if (q->cls[c] == Q_LEAD) {
-				if (have(q, p + 1) && at(q, p + 1) >= 0x40 && at(q, p + 1) <= 0x7E)
-					p++;
-			}
-			p++;
+			p += trail_after(q, c, p) + 1;
 			continue;
 		}
 		if (!have(q, p))
