@@ -1864,50 +1864,50 @@ static void quick_scan_gives_the_token_scans_points_where_the_text_leaves_the_us
 {
 	/* Each piece is a few games; every piece and all of them together
 	 * must give the same points. */
-	static const char *const pieces[] = {
-		"[Event \"plain\"]\n[Round \"1\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 1-0\n\n",
-		"[Event \"crlf\"]\r\n\r\n1. h2e2 h9g7 0-1\r\n\r\n",
-		"[Event \"bare cr\"]\r\r1. h2e2 h9g7 *\r\r",
-		"[Event \"comment\"]\n1. h2e2 {a comment\n\n[Event \"not a game\"]\nstill it} h9g7 *\n\n",
-		"[Event \"semicolon\"]\n1. h2e2 ; a line comment { with a brace\nh9g7 *\n\n",
-		"%an escape line\n[Event \"after escape\"]\n1. h2e2 *\n\n",
-		"[Event \"tagless after\"]\n1. h2e2 1-0\n1. c3c4 c6c5 0-1\n\n",
-		"[Event \"variation\"]\n1. h2e2 (1. c3c4 1-0) h9g7 (1... c6c5 (1... b9c7)) *\n\n",
-		"[Event \"blank between tags\"]\n\n[Site \"another game\"]\n1. h2e2 *\n\n",
-		"[Game \"Chinese Chess\"]\n[Event \"a\"]\n[Game \"Chinese Chess\"]\n1. h2e2 *\n\n",
-		"[Event \"two tags\"] [Site \"one line\"]\n1. h2e2 *\n\n",
-		"[Event \"unclosed\n1. h2e2 *\n\n",
-		"[Event \"stray\"]\n1. h2e2 } h9g7 ] *\n\n",
-		"[Event \"nags\"]\n1. h2e2 $1 h9g7 $14 2. h0g2! i9h9?! 1/2-1/2\n\n",
-		"[Event \"glued\"]\n1. h2e2 h9g7 {end}1-0{after}\n[Event \"next\"]\n1. h2e2 *\n\n",
-		"[Event \"escaped \\\"quote\\\" and [brackets]\"]\n1. h2e2 *\n\n",
-		"[Event \"trailing text\"]\n1. h2e2 1-0 some words\n[Event \"x\"]\n1. h2e2 *\n\n",
-		"{a comment before the tags}\n[Event \"commented\"]\n1. h2e2 *\n\n",
-		"[Event \"\xE7\x94\xB2\"]\n1. \xE7\x82\xAE\xE4\xBA\x8C\xE5\xB9\xB3\xE4\xBA\x94 \xE7\xBA\xA2\xE8\x83\x9C\n\n",
-		"[Event \"nul\"]\n1. h2e2 \0 h9g7 *\n\n",
-		"[Event \"unbalanced\"]\n1. h2e2 (1. c3c4 h9g7 *\n\n",
-		"[Event \"last\"]\n1. h2e2 {never closed",
+#define PIECE(s) {s, sizeof(s) - 1} /* its length: one piece holds a NUL */
+	static const struct {
+		const char *text;
+		size_t len;
+	} pieces[] = {
+		PIECE("[Event \"plain\"]\n[Round \"1\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 1-0\n\n"),
+		PIECE("[Event \"crlf\"]\r\n\r\n1. h2e2 h9g7 0-1\r\n\r\n"),
+		PIECE("[Event \"bare cr\"]\r\r1. h2e2 h9g7 *\r\r"),
+		PIECE("[Event \"comment\"]\n1. h2e2 {a comment\n\n[Event \"not a game\"]\nstill it} h9g7 *\n\n"),
+		PIECE("[Event \"semicolon\"]\n1. h2e2 ; a line comment { with a brace\nh9g7 *\n\n"),
+		PIECE("%an escape line\n[Event \"after escape\"]\n1. h2e2 *\n\n"),
+		PIECE("[Event \"tagless after\"]\n1. h2e2 1-0\n1. c3c4 c6c5 0-1\n\n"),
+		PIECE("[Event \"variation\"]\n1. h2e2 (1. c3c4 1-0) h9g7 (1... c6c5 (1... b9c7)) *\n\n"),
+		PIECE("[Event \"blank between tags\"]\n\n[Site \"another game\"]\n1. h2e2 *\n\n"),
+		PIECE("[Game \"Chinese Chess\"]\n[Event \"a\"]\n[Game \"Chinese Chess\"]\n1. h2e2 *\n\n"),
+		PIECE("[Event \"two tags\"] [Site \"one line\"]\n1. h2e2 *\n\n"),
+		PIECE("[Event \"unclosed\n1. h2e2 *\n\n"),
+		PIECE("[Event \"stray\"]\n1. h2e2 } h9g7 ] *\n\n"),
+		PIECE("[Event \"nags\"]\n1. h2e2 $1 h9g7 $14 2. h0g2! i9h9?! 1/2-1/2\n\n"),
+		PIECE("[Event \"glued\"]\n1. h2e2 h9g7 {end}1-0{after}\n[Event \"next\"]\n1. h2e2 *\n\n"),
+		PIECE("[Event \"escaped \\\"quote\\\" and [brackets]\"]\n1. h2e2 *\n\n"),
+		PIECE("[Event \"trailing text\"]\n1. h2e2 1-0 some words\n[Event \"x\"]\n1. h2e2 *\n\n"),
+		PIECE("{a comment before the tags}\n[Event \"commented\"]\n1. h2e2 *\n\n"),
+		PIECE("[Event \"\xE7\x94\xB2\"]\n1. \xE7\x82\xAE\xE4\xBA\x8C\xE5\xB9\xB3\xE4\xBA\x94 \xE7\xBA\xA2\xE8\x83\x9C\n\n"),
+		PIECE("[Event \"nul\"]\n1. h2e2 \0 h9g7 *\n\n"),
+		PIECE("[Event \"unbalanced\"]\n1. h2e2 (1. c3c4 h9g7 *\n\n"),
+		PIECE("[Event \"gbk \xbc\xd7\"]\n1. h2e2 {\xba\xec\x7b\xb7\xbd} h9g7 *\n\n"),
+		PIECE("[Event \"last\"]\n1. h2e2 {never closed"),
 	};
-	static const size_t lens[] = {0};
 	struct xq_buf all = XQ_BUF_INIT;
 	char what[64];
 	size_t n;
 
 	(void)state;
-	(void)lens;
 	for (size_t i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++) {
-		/* The NUL piece holds one NUL: its length is that of its text. */
-		size_t len = i == 19 ? strlen(pieces[i]) + 1 + strlen(pieces[i] + strlen(pieces[i]) + 1)
-				     : strlen(pieces[i]);
 		struct xq_buf one = XQ_BUF_INIT;
 		snprintf(what, sizeof(what), "piece %zu", i);
 		/* The piece after a usual game, then a usual game after it. */
-		xq_buf_adds(&one, pieces[0]);
-		xq_buf_add(&one, pieces[i], len);
+		xq_buf_add(&one, pieces[0].text, pieces[0].len);
+		xq_buf_add(&one, pieces[i].text, pieces[i].len);
 		xq_buf_adds(&one, "\n");
-		xq_buf_adds(&one, pieces[0]);
+		xq_buf_add(&one, pieces[0].text, pieces[0].len);
 		assert_same_points(what, one.ptr, one.len);
-		xq_buf_add(&all, pieces[i], len);
+		xq_buf_add(&all, pieces[i].text, pieces[i].len);
 		if (i + 1 < sizeof(pieces) / sizeof(pieces[0]))
 			xq_buf_adds(&all, "\n");
 		xq_buf_release(&one);
@@ -1915,6 +1915,7 @@ static void quick_scan_gives_the_token_scans_points_where_the_text_leaves_the_us
 	n = assert_same_points("all pieces", all.ptr, all.len);
 	assert_true(n >= 20);
 	xq_buf_release(&all);
+#undef PIECE
 }
 
 /* The fixtures, each alone and twice over (so that their encodings are
