@@ -263,6 +263,7 @@ struct pool {
 	 * inline_emit is set. */
 	atomic_int emitting, want;
 	int inline_emit;
+	struct unit *emit_cur;  /* the head unit, once the one emitting has looked it up */
 	atomic_int stop;       /* set under mu; read anywhere */
 	int rc;                /* what stopped the run */
 	int64_t split_min;
@@ -1793,16 +1794,25 @@ static void drain(struct pool *p)
 		struct unit *u;
 		int rc, end;
 
-		pthread_mutex_lock(&p->mu);
-		u = !p->stop && p->out_seq < p->next_seq ? unit_at(p, p->out_seq) : NULL;
-		pthread_mutex_unlock(&p->mu);
+		/* Only the one emitting passes units: the head stays the
+		 * head until then, and is looked up under mu once. */
+		if (p->stop)
+			return;
+		if (!(u = p->emit_cur)) {
+			pthread_mutex_lock(&p->mu);
+			u = p->out_seq < p->next_seq ? unit_at(p, p->out_seq) : NULL;
+			pthread_mutex_unlock(&p->mu);
+			p->emit_cur = u;
+		}
 		if (!u || atomic_load(&p->w[u->owner].count) == 0)
 			return;
 		rc = emit_unit(p, u, &end);
 		if (end || rc) {
 			pthread_mutex_lock(&p->mu);
-			if (end)
+			if (end) {
 				unit_passed(p, u);
+				p->emit_cur = NULL;
+			}
 			if (rc)
 				stop_all(p, rc);
 			pthread_mutex_unlock(&p->mu);
