@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
 #include "cmd.h"
 #include "convert_fix.h"
 #include "diagplace.h"
@@ -19,6 +18,7 @@
 #include "pool.h"
 #include "progress.h"
 #include "report.h"
+#include <xq/buf.h>
 
 static const char usage[] =
 	"xqkit convert -t FORMAT [-o OUT|-o DIR/] [--notation NAME] [--output-encoding ENC]\n"
