@@ -24,7 +24,6 @@
 #include "cmd.h"
 #include "diag.h"
 #include "diagram.h"
-#include "format.h"
 #include "game.h"
 #include "inputs.h"
 #include "io.h"

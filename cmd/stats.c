@@ -28,7 +28,6 @@
 #include "diag.h"
 #include "ecco.h"
 #include "ecco_tags.h"
-#include "format.h"
 #include "game.h"
 #include "inputs.h"
 #include "io.h"
