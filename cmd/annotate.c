@@ -42,13 +42,11 @@
 #include "diag.h"
 #include "diagplace.h"
 #include "engine.h"
-#include "evalnote.h"
 #include "format.h"
 #include "game.h"
 #include "inputs.h"
 #include "io.h"
 #include "movetext.h"
-#include "notation.h"
 #include "opt.h"
 #include "pool.h"
 #include "progress.h"
@@ -56,6 +54,7 @@
 #include "rules.h"
 #include "search.h"
 #include <xq/buf.h>
+#include <xq/position.h>
 
 #define DEFAULT_DEPTH 8
 #define MAX_ENGINE_OPTIONS 64
@@ -927,10 +926,10 @@ static int check_writing(struct actx *c, struct opt_parser *p)
 		c->wopts.notation = c->mt.notation;
 		c->wopts.notation_flags = c->mt.flags;
 	}
-	if (!s->ndjson && (c->mt.notation == XQ_NOTATION_UCI || c->mt.notation == XQ_NOTATION_UCI1)) {
+	if (!s->ndjson && (c->mt.notation == XQ_DIALECT_UCI || c->mt.notation == XQ_DIALECT_UCI1)) {
 		snprintf(p->err, sizeof(p->err),
 			 "PGN and HTML move text is written in chinese, iccs or wxf notation; %s is for -t ndjson",
-			 xq_notation_name((enum xq_notation)c->mt.notation));
+			 xq_dialect_name(c->mt.notation));
 		return -1;
 	}
 	if (s->ndjson && c->wopts.encoding != XQ_ENC_UNKNOWN && c->wopts.encoding != XQ_ENC_UTF8) {
@@ -1017,9 +1016,7 @@ static void init_ctx(struct actx *c)
 	c->hash_mb = 16;
 	c->to_name = "pgn";
 	c->mt = movetext_default();
-	c->set.marks[MARK_INACCURACY] = XQ_EVALNOTE_INACCURACY;
-	c->set.marks[MARK_MISTAKE] = XQ_EVALNOTE_MISTAKE;
-	c->set.marks[MARK_BLUNDER] = XQ_EVALNOTE_BLUNDER;
+	annotate_default_marks(c->set.marks);
 	c->set.pv_threshold = -1;
 	c->set.stop = &cmd_stop;
 	c->set.engine = "built-in";
