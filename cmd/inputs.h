@@ -23,7 +23,6 @@
 #include "format.h"
 #include "opt.h"
 #include "report.h"
-#include "rules.h"
 
 struct inputs_dir;
 
@@ -215,7 +214,7 @@ struct input_opts {
 	enum report_format fmt;           /* --format: the diagnostics */
 	enum color_when color;
 	int rules_on;                     /* --rules (not none) */
-	struct xq_rules_options rules;
+	int ruleset;                      /* its XQ_RULESET_* (<xq/rules.h>) */
 	int warned_alias;                 /* an old spelling was warned about */
 	uint64_t shard_k, shard_n;        /* --shard K/N (1/1: everything) */
 	int shard_by_game;                /* set by input_opts_start(): see pool.h */

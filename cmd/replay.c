@@ -428,10 +428,11 @@ static void replay_game(struct rctx *c, const struct xq_game *g)
 
 	xq_rules_report_init(&rules);
 	if (c->in.rules_on && n != XQ_NODE_NONE) {
+		struct xq_rules_options ro = XQ_RULES_OPTIONS_INIT;
 		struct xq_diag d;
+		ro.rules = (enum xq_rules_set)c->in.ruleset; /* --rules: the same values */
 		xq_diag_init(&d);
-		have_rules = xq_rules_analyze_game(&rules, g, xq_game_mainline_end(g), &c->in.rules,
-						   &d) == 0;
+		have_rules = xq_rules_analyze_game(&rules, g, xq_game_mainline_end(g), &ro, &d) == 0;
 	}
 
 	if (to_stdout && c->fmt == REPORT_TEXT)
