@@ -24,7 +24,6 @@
 #include "board.h"
 #include "cmd.h"
 #include "diag.h"
-#include "format.h"
 #include "game.h"
 #include "inputs.h"
 #include "ndjson.h"
@@ -370,7 +369,7 @@ static uint32_t intern_file(struct dctx *c, const char *name)
 
 static uint8_t intern_format(struct dctx *c, const struct xq_format *f)
 {
-	const char *name = f ? f->name : "";
+	const char *name = format_name(f);
 
 	for (uint32_t i = 0; i < c->nfmts; i++)
 		if (c->fmt_names[i] == name)
@@ -587,7 +586,7 @@ static void print_summary(void *ctx, double secs)
 			    (unsigned long long)c->duplicates);
 		if (c->out.to)
 			xq_buf_addf(b, ",\"to\":\"%s\",\"written\":%llu,\"removed\":%llu,\"stopped\":%s",
-				    c->out.to->name, (unsigned long long)c->out.written,
+				    format_name(c->out.to), (unsigned long long)c->out.written,
 				    (unsigned long long)c->removed, c->out.stop ? "true" : "false");
 		reporter_summary_close(r, secs);
 		return;
@@ -602,7 +601,7 @@ static void print_summary(void *ctx, double secs)
 		    c->duplicates == 1 ? "y" : "ies");
 	if (c->out.to)
 		xq_buf_addf(b, "; %llu written as %s, %llu removed", (unsigned long long)c->out.written,
-			    c->out.to->name, (unsigned long long)c->removed);
+			    format_name(c->out.to), (unsigned long long)c->removed);
 	reporter_unread_text(r, b);
 	xq_buf_addf(b, " (%.2f s)\n", secs);
 	reporter_flush(r);

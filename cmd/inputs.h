@@ -186,6 +186,14 @@ int source_open_reader(struct source *s, const struct xq_read_opts *ro, const st
  * with a message listing the formats that can, in `msg`. */
 const struct xq_format *format_by_name(const char *name, int write, char *msg, size_t cap);
 
+/* The name of format `f` ("pgn"), "" for NULL (an input with no format):
+ * what the commands print of the formats they read and write, without
+ * looking into formats/format.h's structure themselves. */
+static inline const char *format_name(const struct xq_format *f)
+{
+	return f ? f->name : "";
+}
+
 /*
  * The options every command that reads collections takes, spelled and
  * checked once: a command includes `input_options` (and `rules_options`

@@ -25,7 +25,6 @@
 #include "diag.h"
 #include "diagplace.h"
 #include "ecco_tags.h"
-#include "format.h"
 #include "game.h"
 #include "inputs.h"
 #include "movegen.h"
@@ -469,7 +468,7 @@ static void game_json(struct vctx *c, const struct pool_job *j, const uint64_t s
 		xq_buf_addf(b, ",\"line\":%llu", (unsigned long long)g->place.line);
 	else
 		xq_buf_addf(b, ",\"offset\":%llu", (unsigned long long)g->place.offset);
-	xq_buf_addf(b, ",\"format\":\"%s\"", j->file->fmt ? j->file->fmt->name : "");
+	xq_buf_addf(b, ",\"format\":\"%s\"", format_name(j->file->fmt));
 	if (g->encoding)
 		xq_buf_addf(b, ",\"encoding\":\"%s\"", g->encoding);
 	add_tag_json(b, g, "event", "Event");
