@@ -162,7 +162,7 @@ void source_no_game(struct xq_diag *d, const char *name);
 
 /*
  * Open `path` (or `-`), find its format (or use `forced`) and open a reader
- * that reports to `sink`.  Returns SOURCE_OK, SOURCE_UNKNOWN or
+ * with the options `ro` (NULL: the defaults) that reports to `sink`.  Returns SOURCE_OK, SOURCE_UNKNOWN or
  * SOURCE_EMPTY (nothing opened; `d` says why), or a negative XQ_E* code
  * (XQ_ECANCELED once cmd_cancel is set) with the reason in `d`
  * (the reader may also have sent diagnostics to the sink).
@@ -181,6 +181,14 @@ int source_open_input(struct source *s, const char *path, const struct xq_format
 		      struct xq_diag *d);
 int source_open_reader(struct source *s, const struct xq_read_opts *ro, const struct xq_sink *sink,
 		       struct xq_diag *d);
+
+/* The next game of an opened source into `g` (cleared by the caller):
+ * the format's read(), 1, 0 at the end, or a negative XQ_E* code
+ * (formats/format.h). */
+static inline int source_read(struct source *s, struct xq_game *g)
+{
+	return s->fmt->read(s->reader, g);
+}
 
 /* The format called `name` that can read (or write, with `write`), or NULL
  * with a message listing the formats that can, in `msg`. */
