@@ -23,7 +23,6 @@
 
 #include "board.h"
 #include "cmd.h"
-#include "diag.h"
 #include "game.h"
 #include "inputs.h"
 #include "ndjson.h"
@@ -33,6 +32,7 @@
 #include "progress.h"
 #include "report.h"
 #include <xq/buf.h>
+#include <xq/error.h>
 #include <xq/memory.h>
 
 #define GROUP_SCHEMA "xqkit.group/1"
@@ -494,12 +494,10 @@ static int pass3_emit(void *ctx, struct pool_job *j)
 	if (j->kind == POOL_GAME) {
 		uint32_t i = c->seq++;
 		int write = i >= c->n || kept[c->head[i]] == i;
-		size_t before = 0;
 		j->diags.n = 0; /* reported by the first pass */
 		if (write) {
 			output_game(&c->out, j, NULL);
-			for (size_t k = before; k < j->diags.n; k++)
-				reporter_diag(&c->rep, &j->diags.v[k], j->file->binary);
+			reporter_job_diags(&c->rep, j); /* what writing it said */
 		} else {
 			c->removed++;
 		}

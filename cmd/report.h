@@ -126,6 +126,10 @@ enum xq_severity reporter_diag(struct reporter *r, const struct xq_diag *d, int 
  * reported at into `sev` (may be NULL) too; for the END job of an input, the input counted by how its
  * reading ended (and with -v a note for a file no format recognises). */
 void reporter_job(struct reporter *r, struct pool_job *j, uint64_t sev[3]);
+/* Every diagnostic of a game job, counted and written, the game not
+ * counted again: for a command that reports a game a second time (dedupe,
+ * what writing the copy it keeps said). */
+void reporter_job_diags(struct reporter *r, const struct pool_job *j);
 /* Write what is buffered. */
 void reporter_flush(struct reporter *r);
 /* The NDJSON summary: _open() starts the record with its schema and
