@@ -42,13 +42,10 @@
 #include "diag.h"
 #include "diagplace.h"
 #include "engine.h"
-#include "evalnote.h"
 #include "format.h"
 #include "game.h"
 #include "inputs.h"
-#include "io.h"
 #include "movetext.h"
-#include "notation.h"
 #include "opt.h"
 #include "pool.h"
 #include "progress.h"
@@ -56,6 +53,8 @@
 #include "rules.h"
 #include "search.h"
 #include <xq/buf.h>
+#include <xq/file.h>
+#include <xq/position.h>
 
 #define DEFAULT_DEPTH 8
 #define MAX_ENGINE_OPTIONS 64
@@ -172,7 +171,7 @@ struct actx {
 	struct resume_index index;
 	int why_told;
 	/* output (the output side) */
-	struct xq_output *out;
+	xq_file *out;             /* -o FILE, or standard output */
 	void *writer;
 	struct pool_job *emitting;
 	struct xq_sink write_sink;
@@ -377,7 +376,7 @@ static void write_sink(const struct xq_diag *d, void *payload)
 static void write_failed(struct actx *c)
 {
 	if (!c->io_error)
-		cmd_error("cannot write to '%s'", xq_output_name(c->out));
+		cmd_error("cannot write to '%s'", c->out_path ? c->out_path : "<stdout>");
 	c->io_error = 1;
 }
 
@@ -387,7 +386,7 @@ static void write_game(struct actx *c, const struct xq_buf *text, const struct x
 	if (c->set.ndjson) {
 		if (xq_buf_error(text))
 			out_of_memory(c);
-		else if (text->len && xq_output_write(c->out, text->ptr, text->len))
+		else if (text->len && xq_file_write(c->out, text->ptr, text->len))
 			write_failed(c);
 	} else if (c->pgn->write(c->writer, g)) {
 		write_failed(c);
@@ -600,21 +599,20 @@ static void describe_settings(struct actx *c, const struct xq_engine *e)
 
 static int open_output(struct actx *c)
 {
-	struct xq_diag d;
+	struct report_message m = {""};
 	int rc;
-	unsigned flags = c->force || c->resume_mode ? XQ_OUTPUT_FORCE : 0;
+	unsigned flags = c->force || c->resume_mode ? XQ_WRITE_FORCE : 0;
 
-	xq_diag_init(&d);
-	rc = xq_output_open(&c->out, c->out_path ? c->out_path : "-", flags, &d);
+	rc = xq_file_open(&c->out, c->out_path ? c->out_path : "-", flags, report_keep_message, &m);
 	if (rc) {
-		cmd_error("%s", d.msg);
+		cmd_error("%s", m.msg);
 		return XQ_EXIT_IO;
 	}
 	if (!c->set.ndjson) {
 		rc = c->pgn->open_writer(&c->writer, c->out, &c->wopts, &c->write_sink);
 		if (rc) {
 			cmd_error("cannot write %s: %s", c->pgn->name, xq_strerror(rc));
-			xq_output_abort(c->out);
+			xq_file_abort(c->out);
 			c->out = NULL;
 			return rc == XQ_EUNSUPPORTED ? XQ_EXIT_USAGE : XQ_EXIT_IO;
 		}
@@ -625,21 +623,20 @@ static int open_output(struct actx *c)
 /* Finish the output: commit it, or remove it when `keep` is 0. */
 static void close_output(struct actx *c, int keep)
 {
-	struct xq_diag d;
+	struct report_message m = {""};
 
 	if (!c->out)
 		return;
 	if (c->writer && c->pgn->close_writer(c->writer))
 		c->io_error = 1, keep = 0;
 	c->writer = NULL;
-	xq_diag_init(&d);
 	if (keep && !c->io_error) {
-		if (xq_output_commit(c->out, &d)) {
-			cmd_error("%s", d.msg);
+		if (xq_file_commit(c->out, report_keep_message, &m)) {
+			cmd_error("%s", m.msg);
 			c->io_error = 1;
 		}
 	} else {
-		xq_output_abort(c->out);
+		xq_file_abort(c->out);
 	}
 	c->out = NULL;
 }
@@ -927,10 +924,10 @@ static int check_writing(struct actx *c, struct opt_parser *p)
 		c->wopts.notation = c->mt.notation;
 		c->wopts.notation_flags = c->mt.flags;
 	}
-	if (!s->ndjson && (c->mt.notation == XQ_NOTATION_UCI || c->mt.notation == XQ_NOTATION_UCI1)) {
+	if (!s->ndjson && (c->mt.notation == XQ_DIALECT_UCI || c->mt.notation == XQ_DIALECT_UCI1)) {
 		snprintf(p->err, sizeof(p->err),
 			 "PGN and HTML move text is written in chinese, iccs or wxf notation; %s is for -t ndjson",
-			 xq_notation_name((enum xq_notation)c->mt.notation));
+			 xq_dialect_name(c->mt.notation));
 		return -1;
 	}
 	if (s->ndjson && c->wopts.encoding != XQ_ENC_UNKNOWN && c->wopts.encoding != XQ_ENC_UTF8) {
@@ -952,10 +949,10 @@ static int check_writing(struct actx *c, struct opt_parser *p)
 /* The output file: never an input, and replaced only when asked; 0 or -1. */
 static int check_output(struct actx *c, struct opt_parser *p)
 {
-	struct xq_output_plan plan;
 	struct xq_diag d;
+	struct report_message m = {""};
 	struct inputs probe;
-	int rc;
+	int rc, kind;
 
 	if (c->out_path && !strcmp(c->out_path, "-"))
 		c->out_path = NULL;
@@ -979,20 +976,22 @@ static int check_output(struct actx *c, struct opt_parser *p)
 	inputs_init(&probe, p->operands, p->noperands, c->in.recursive);
 	rc = inputs_guard(&probe, c->out_path, &d);
 	inputs_release(&probe);
-	if (!rc)
-		rc = xq_output_plan(&plan, c->out_path, XQ_OUTPUT_FORCE, &d);
 	if (rc) {
 		snprintf(p->err, sizeof(p->err), "%s", d.msg);
 		return -1;
 	}
-	if (!c->force && !c->resume_mode && plan.kind == XQ_OUTPUT_REPLACE) {
+	if ((kind = xq_file_check(c->out_path, XQ_WRITE_FORCE, report_keep_message, &m)) < 0) {
+		snprintf(p->err, sizeof(p->err), "%s", m.msg);
+		return -1;
+	}
+	if (!c->force && !c->resume_mode && kind == XQ_FILE_REPLACE) {
 		snprintf(p->err, sizeof(p->err),
 			 "'%s' already exists (use --force to replace it, or --resume to go on with it)",
 			 c->out_path);
 		return -1;
 	}
-	if (!c->force && !c->resume_mode && xq_output_plan(&plan, c->out_path, 0, &d)) {
-		snprintf(p->err, sizeof(p->err), "%s", d.msg);
+	if (!c->force && !c->resume_mode && xq_file_check(c->out_path, 0, report_keep_message, &m) < 0) {
+		snprintf(p->err, sizeof(p->err), "%s", m.msg);
 		return -1;
 	}
 	return 0;
@@ -1017,9 +1016,7 @@ static void init_ctx(struct actx *c)
 	c->hash_mb = 16;
 	c->to_name = "pgn";
 	c->mt = movetext_default();
-	c->set.marks[MARK_INACCURACY] = XQ_EVALNOTE_INACCURACY;
-	c->set.marks[MARK_MISTAKE] = XQ_EVALNOTE_MISTAKE;
-	c->set.marks[MARK_BLUNDER] = XQ_EVALNOTE_BLUNDER;
+	annotate_default_marks(c->set.marks);
 	c->set.pv_threshold = -1;
 	c->set.stop = &cmd_stop;
 	c->set.engine = "built-in";

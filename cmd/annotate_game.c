@@ -53,6 +53,13 @@ static uint64_t fnv_str(uint64_t h, const char *s)
 	return s ? fnv(h, s, strlen(s) + 1) : h;
 }
 
+void annotate_default_marks(int32_t marks[MARK_COUNT])
+{
+	marks[MARK_INACCURACY] = XQ_EVALNOTE_INACCURACY;
+	marks[MARK_MISTAKE] = XQ_EVALNOTE_MISTAKE;
+	marks[MARK_BLUNDER] = XQ_EVALNOTE_BLUNDER;
+}
+
 uint64_t annotate_fingerprint(const struct xq_game *g)
 {
 	uint64_t h = 1469598103934665603ull;

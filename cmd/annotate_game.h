@@ -93,6 +93,10 @@ struct annotate_result {
 	struct annotate_side side[2];
 };
 
+/* The thresholds (centipawns) a move is marked from unless the user gives
+ * others: lib/evalnote.h's annotate defaults, 50, 100 and 300. */
+void annotate_default_marks(int32_t marks[MARK_COUNT]);
+
 /* A 64-bit fingerprint of the game as read: start, tags, result, the tree
  * with comments and NAGs.  Any change to the record changes it. */
 uint64_t annotate_fingerprint(const struct xq_game *g);

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "annotate_game.h"
-#include "format.h"
 #include "io.h"
 #include <xq/memory.h>
 
@@ -44,10 +43,11 @@ int resume_open(struct resume *r, const char *path, int ndjson, struct xq_diag *
 	if (ndjson) {
 		rc = xq_input_open(&r->in, path, d);
 	} else {
-		struct xq_read_opts ro = XQ_READ_OPTS_INIT;
+		char msg[200];
 		r->sink.report = resume_sink;
 		r->sink.payload = r;
-		rc = source_open(&r->src, path, xq_format_find("pgn"), &ro, &r->sink, d);
+		rc = source_open(&r->src, path, format_by_name("pgn", 0, msg, sizeof(msg)), NULL,
+				 &r->sink, d);
 		if (rc == SOURCE_UNKNOWN)
 			rc = XQ_EUNSUPPORTED;
 	}
@@ -122,7 +122,7 @@ static int looks_annotated(struct resume *r)
 		return (len >= sizeof(eval) - 1 && !memcmp(line, eval, sizeof(eval) - 1)) ||
 		       (len >= sizeof(GAME_LINE) - 1 && !memcmp(line, GAME_LINE, sizeof(GAME_LINE) - 1));
 	}
-	if (r->src.fmt->read(r->src.reader, &r->game) <= 0)
+	if (source_read(&r->src, &r->game) <= 0)
 		return r->game.nnodes <= 1 && !r->game.ntags;
 	r->peeked = 1;
 	return xq_game_tag(&r->game, ANNOTATE_MARKER_TAG) != NULL;
@@ -218,7 +218,7 @@ static int pgn_next(struct resume *r, const char *marker, uint64_t fingerprint, 
 	} else {
 		xq_game_clear(&r->game);
 		diag_list_clear(&r->diags);
-		rc = r->src.fmt->read(r->src.reader, &r->game);
+		rc = source_read(&r->src, &r->game);
 	}
 	if (rc <= 0) {
 		r->active = 0;
@@ -353,7 +353,7 @@ int resume_index_build(struct resume_index *ix, const char *path, int ndjson)
 		if (!r.peeked) {
 			xq_game_clear(&r.game);
 			diag_list_clear(&r.diags);
-			if (r.src.fmt->read(r.src.reader, &r.game) <= 0)
+			if (source_read(&r.src, &r.game) <= 0)
 				break;
 		}
 		r.peeked = 0;

@@ -23,8 +23,6 @@
 
 #include "board.h"
 #include "cmd.h"
-#include "diag.h"
-#include "format.h"
 #include "game.h"
 #include "inputs.h"
 #include "ndjson.h"
@@ -34,6 +32,7 @@
 #include "progress.h"
 #include "report.h"
 #include <xq/buf.h>
+#include <xq/error.h>
 #include <xq/memory.h>
 
 #define GROUP_SCHEMA "xqkit.group/1"
@@ -370,7 +369,7 @@ static uint32_t intern_file(struct dctx *c, const char *name)
 
 static uint8_t intern_format(struct dctx *c, const struct xq_format *f)
 {
-	const char *name = f ? f->name : "";
+	const char *name = format_name(f);
 
 	for (uint32_t i = 0; i < c->nfmts; i++)
 		if (c->fmt_names[i] == name)
@@ -495,12 +494,10 @@ static int pass3_emit(void *ctx, struct pool_job *j)
 	if (j->kind == POOL_GAME) {
 		uint32_t i = c->seq++;
 		int write = i >= c->n || kept[c->head[i]] == i;
-		size_t before = 0;
 		j->diags.n = 0; /* reported by the first pass */
 		if (write) {
 			output_game(&c->out, j, NULL);
-			for (size_t k = before; k < j->diags.n; k++)
-				reporter_diag(&c->rep, &j->diags.v[k], j->file->binary);
+			reporter_job_diags(&c->rep, j); /* what writing it said */
 		} else {
 			c->removed++;
 		}
@@ -587,7 +584,7 @@ static void print_summary(void *ctx, double secs)
 			    (unsigned long long)c->duplicates);
 		if (c->out.to)
 			xq_buf_addf(b, ",\"to\":\"%s\",\"written\":%llu,\"removed\":%llu,\"stopped\":%s",
-				    c->out.to->name, (unsigned long long)c->out.written,
+				    format_name(c->out.to), (unsigned long long)c->out.written,
 				    (unsigned long long)c->removed, c->out.stop ? "true" : "false");
 		reporter_summary_close(r, secs);
 		return;
@@ -602,7 +599,7 @@ static void print_summary(void *ctx, double secs)
 		    c->duplicates == 1 ? "y" : "ies");
 	if (c->out.to)
 		xq_buf_addf(b, "; %llu written as %s, %llu removed", (unsigned long long)c->out.written,
-			    c->out.to->name, (unsigned long long)c->removed);
+			    format_name(c->out.to), (unsigned long long)c->removed);
 	reporter_unread_text(r, b);
 	xq_buf_addf(b, " (%.2f s)\n", secs);
 	reporter_flush(r);

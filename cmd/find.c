@@ -20,7 +20,6 @@
 #include "cmd.h"
 #include "diag.h"
 #include "ecco.h"
-#include "format.h"
 #include "game.h"
 #include "inputs.h"
 #include "ndjson.h"
@@ -776,7 +775,7 @@ static void list_record(const struct fctx *c, struct pool_job *j, const struct f
 	xq_buf_reset(b);
 	xq_buf_adds(b, "{\"schema\":\"" REF_SCHEMA "\",");
 	xq_ndjson_add_source(b, g);
-	xq_buf_addf(b, ",\"format\":\"%s\",\"tags\":{", j->file->fmt ? j->file->fmt->name : "");
+	xq_buf_addf(b, ",\"format\":\"%s\",\"tags\":{", format_name(j->file->fmt));
 	for (size_t i = 0; i < g->ntags; i++) {
 		size_t k = 0;
 		while (k < i && strcmp(g->tags[k].name, g->tags[i].name))
@@ -886,7 +885,7 @@ static void print_summary(void *ctx, double secs)
 			    (unsigned long long)c->matched, (unsigned long long)c->skipped);
 		if (c->out.to)
 			xq_buf_addf(b, ",\"to\":\"%s\",\"written\":%llu,\"stopped\":%s",
-				    c->out.to->name, (unsigned long long)c->out.written,
+				    format_name(c->out.to), (unsigned long long)c->out.written,
 				    c->out.stop ? "true" : "false");
 		reporter_summary_close(r, secs);
 		return;
@@ -898,7 +897,7 @@ static void print_summary(void *ctx, double secs)
 		    r->games == 1 ? "" : "s", (unsigned long long)r->files, r->files == 1 ? "" : "s");
 	if (c->out.to)
 		xq_buf_addf(b, ", %llu written as %s", (unsigned long long)c->out.written,
-			    c->out.to->name);
+			    format_name(c->out.to));
 	if (c->skipped)
 		xq_buf_addf(b, ", %llu broken skipped", (unsigned long long)c->skipped);
 	if (c->out.to && c->out.skipped)

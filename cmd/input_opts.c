@@ -12,6 +12,7 @@
 #include "inputs.h"
 #include "pool.h"
 #include "progress.h"
+#include <xq/rules.h>
 
 enum {
 	I_RECURSIVE = OPT_ID_SHARED, I_FILES0, I_FROM, I_ENCODING, I_ENCODING_OLD, I_JOBS,
@@ -51,7 +52,7 @@ void input_opts_init(struct input_opts *o)
 	o->read_opts = (struct xq_read_opts)XQ_READ_OPTS_INIT;
 	o->threads = 1;
 	o->progress = 1;
-	o->rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
+	o->ruleset = XQ_RULESET_ASIAN;
 	o->rules_on = 1;
 	o->shard_k = 1;
 	o->shard_n = 1;
@@ -105,7 +106,6 @@ static int take_shard(struct input_opts *o, struct opt_parser *p, const char *va
 int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const char *value)
 {
 	long v;
-	int rs;
 	const char *name;
 
 	switch (id) {
@@ -135,11 +135,7 @@ int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const ch
 	case I_FORMAT:
 		return report_format_parse(value, &o->fmt, p->err, sizeof(p->err)) ? -1 : 1;
 	case I_RULES:
-		rs = (int)o->rules.rules;
-		if (opt_rules(p, value, 1, &o->rules_on, &rs))
-			return -1;
-		o->rules.rules = (enum xq_rules_set)rs;
-		return 1;
+		return opt_rules(p, value, 1, &o->rules_on, &o->ruleset) ? -1 : 1;
 	default:
 		return 0;
 	}

@@ -620,7 +620,8 @@ int source_open_input(struct source *s, const char *path, const struct xq_format
 int source_open_reader(struct source *s, const struct xq_read_opts *ro, const struct xq_sink *sink,
 		       struct xq_diag *d)
 {
-	int rc = s->fmt->open_reader(&s->reader, s->in, ro, sink);
+	static const struct xq_read_opts defaults = XQ_READ_OPTS_INIT;
+	int rc = s->fmt->open_reader(&s->reader, s->in, ro ? ro : &defaults, sink);
 
 	if (rc) {
 		xq_diag_set(d, rc, rc == XQ_ENOMEM ? XQ_D_RESOURCE : XQ_D_UNSUPPORTED, XQ_SEV_ERROR,

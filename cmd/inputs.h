@@ -23,7 +23,6 @@
 #include "format.h"
 #include "opt.h"
 #include "report.h"
-#include "rules.h"
 
 struct inputs_dir;
 
@@ -163,7 +162,7 @@ void source_no_game(struct xq_diag *d, const char *name);
 
 /*
  * Open `path` (or `-`), find its format (or use `forced`) and open a reader
- * that reports to `sink`.  Returns SOURCE_OK, SOURCE_UNKNOWN or
+ * with the options `ro` (NULL: the defaults) that reports to `sink`.  Returns SOURCE_OK, SOURCE_UNKNOWN or
  * SOURCE_EMPTY (nothing opened; `d` says why), or a negative XQ_E* code
  * (XQ_ECANCELED once cmd_cancel is set) with the reason in `d`
  * (the reader may also have sent diagnostics to the sink).
@@ -183,9 +182,25 @@ int source_open_input(struct source *s, const char *path, const struct xq_format
 int source_open_reader(struct source *s, const struct xq_read_opts *ro, const struct xq_sink *sink,
 		       struct xq_diag *d);
 
+/* The next game of an opened source into `g` (cleared by the caller):
+ * the format's read(), 1, 0 at the end, or a negative XQ_E* code
+ * (formats/format.h). */
+static inline int source_read(struct source *s, struct xq_game *g)
+{
+	return s->fmt->read(s->reader, g);
+}
+
 /* The format called `name` that can read (or write, with `write`), or NULL
  * with a message listing the formats that can, in `msg`. */
 const struct xq_format *format_by_name(const char *name, int write, char *msg, size_t cap);
+
+/* The name of format `f` ("pgn"), "" for NULL (an input with no format):
+ * what the commands print of the formats they read and write, without
+ * looking into formats/format.h's structure themselves. */
+static inline const char *format_name(const struct xq_format *f)
+{
+	return f ? f->name : "";
+}
 
 /*
  * The options every command that reads collections takes, spelled and
@@ -215,7 +230,7 @@ struct input_opts {
 	enum report_format fmt;           /* --format: the diagnostics */
 	enum color_when color;
 	int rules_on;                     /* --rules (not none) */
-	struct xq_rules_options rules;
+	int ruleset;                      /* its XQ_RULESET_* (<xq/rules.h>) */
 	int warned_alias;                 /* an old spelling was warned about */
 	uint64_t shard_k, shard_n;        /* --shard K/N (1/1: everything) */
 	int shard_by_game;                /* set by input_opts_start(): see pool.h */

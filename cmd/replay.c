@@ -24,10 +24,8 @@
 #include "cmd.h"
 #include "diag.h"
 #include "diagram.h"
-#include "format.h"
 #include "game.h"
 #include "inputs.h"
-#include "io.h"
 #include "movetext.h"
 #include "notation.h"
 #include "opt.h"
@@ -36,6 +34,7 @@
 #include "report.h"
 #include "rules.h"
 #include <xq/buf.h>
+#include <xq/file.h>
 #include <xq/utf8.h>
 
 #define PLY_SCHEMA "xqkit.ply/1"
@@ -370,8 +369,8 @@ static int write_svg(struct rctx *c, const struct xq_game *g, const struct xq_bo
 	char path[4096];
 	struct xq_svg_opts o = XQ_SVG_OPTS_INIT;
 	struct xq_buf svg = XQ_BUF_INIT, title = XQ_BUF_INIT;
-	struct xq_output *out;
-	struct xq_diag d;
+	xq_file *out;
+	struct report_message m = {""};
 	const char *red = xq_game_tag(g, "Red"), *black = xq_game_tag(g, "Black");
 	int rc;
 
@@ -386,7 +385,6 @@ static int write_svg(struct rctx *c, const struct xq_game *g, const struct xq_bo
 	o.coordinates = c->labels;
 	xq_diagram_svg(&svg, b, last, &o);
 	xq_buf_release(&title);
-	xq_diag_init(&d);
 	if (xq_buf_error(&svg)) {
 		xq_buf_release(&svg);
 		cmd_error("out of memory drawing ply %u", ply);
@@ -397,17 +395,17 @@ static int write_svg(struct rctx *c, const struct xq_game *g, const struct xq_bo
 		snprintf(path, sizeof(path), "%s%03u.svg", c->svg, ply);
 	else
 		snprintf(path, sizeof(path), "%s", c->svg);
-	rc = xq_output_open(&out, path, c->force ? XQ_OUTPUT_FORCE : 0, &d);
-	if (!rc && xq_output_write(out, svg.ptr, svg.len)) {
-		xq_output_abort(out);
-		snprintf(d.msg, sizeof(d.msg), "cannot write '%.200s'", path);
+	rc = xq_file_open(&out, path, c->force ? XQ_WRITE_FORCE : 0, report_keep_message, &m);
+	if (!rc && xq_file_write(out, svg.ptr, svg.len)) {
+		xq_file_abort(out);
+		snprintf(m.msg, sizeof(m.msg), "cannot write '%.200s'", path);
 		rc = XQ_EIO;
 	} else if (!rc) {
-		rc = xq_output_commit(out, &d);
+		rc = xq_file_commit(out, report_keep_message, &m);
 	}
 	xq_buf_release(&svg);
 	if (rc) {
-		cmd_error("%s", d.msg);
+		cmd_error("%s", m.msg);
 		c->rep.io_error = 1;
 	} else {
 		c->svg_written++;
@@ -429,10 +427,11 @@ static void replay_game(struct rctx *c, const struct xq_game *g)
 
 	xq_rules_report_init(&rules);
 	if (c->in.rules_on && n != XQ_NODE_NONE) {
+		struct xq_rules_options ro = XQ_RULES_OPTIONS_INIT;
 		struct xq_diag d;
+		ro.rules = (enum xq_rules_set)c->in.ruleset; /* --rules: the same values */
 		xq_diag_init(&d);
-		have_rules = xq_rules_analyze_game(&rules, g, xq_game_mainline_end(g), &c->in.rules,
-						   &d) == 0;
+		have_rules = xq_rules_analyze_game(&rules, g, xq_game_mainline_end(g), &ro, &d) == 0;
 	}
 
 	if (to_stdout && c->fmt == REPORT_TEXT)
@@ -615,15 +614,15 @@ static int parse_args(struct rctx *c, struct opt_parser *p)
  * 0, or -1 with the message in p->err. */
 static int check_svg(struct rctx *c, struct inputs *inputs, struct opt_parser *p)
 {
-	struct xq_output_plan plan;
 	struct xq_diag d;
+	struct report_message m = {""};
 
 	if (!c->svg || !strcmp(c->svg, "-"))
 		return 0;
 	xq_diag_init(&d);
 	if (c->svg_dir) {
 		/* The folder is made if it is missing; each file in it is
-		 * refused as any output is (xq_output_open, without --force). */
+		 * refused as any output is (xq_file_open, without --force). */
 		char dir[4096];
 		snprintf(dir, sizeof(dir), "%s", c->svg);
 		dir[strlen(dir) - 1] = '\0';
@@ -634,9 +633,12 @@ static int check_svg(struct rctx *c, struct inputs *inputs, struct opt_parser *p
 		}
 		return 0;
 	}
-	if (inputs_guard(inputs, c->svg, &d) ||
-	    xq_output_plan(&plan, c->svg, c->force ? XQ_OUTPUT_FORCE : 0, &d)) {
+	if (inputs_guard(inputs, c->svg, &d)) {
 		snprintf(p->err, sizeof(p->err), "%s", d.msg);
+		return -1;
+	}
+	if (xq_file_check(c->svg, c->force ? XQ_WRITE_FORCE : 0, report_keep_message, &m) < 0) {
+		snprintf(p->err, sizeof(p->err), "%s", m.msg);
 		return -1;
 	}
 	return 0;

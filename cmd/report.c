@@ -405,6 +405,12 @@ void reporter_job(struct reporter *r, struct pool_job *j, uint64_t sev[3])
 		count_file(r, j->file);
 }
 
+void reporter_job_diags(struct reporter *r, const struct pool_job *j)
+{
+	for (size_t i = 0; i < j->diags.n; i++)
+		reporter_diag(r, &j->diags.v[i], j->file->binary);
+}
+
 void reporter_flush(struct reporter *r)
 {
 	report_flush_err(&r->err);

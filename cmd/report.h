@@ -15,9 +15,11 @@
 #define XQ_CMD_REPORT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "diag.h"
 #include <xq/buf.h>
+#include <xq/error.h>
 
 #define REPORT_DIAG_SCHEMA "xqkit.diag/1"
 #define REPORT_SUMMARY_SCHEMA "xqkit.summary/1"
@@ -41,6 +43,23 @@ int report_text(struct xq_buf *b, const struct xq_diag *d, int binary);
 int report_text_color(struct xq_buf *b, const struct xq_diag *d, int binary, int color);
 /* One diagnostic as an "xqkit.diag/1" JSON line (with the newline). */
 int report_json(struct xq_buf *b, const struct xq_diag *d, int binary);
+
+/*
+ * The message of a diagnostic the public API reports, for cmd_error():
+ * report_keep_message() is an xq_diagnostic_fn whose `user` is a struct
+ * report_message, and keeps the last message it is given.  Start from
+ * {""}.  (Inline: the unit tests that build report.c link the library
+ * without its public API.)
+ */
+struct report_message {
+	char msg[XQ_DIAG_MSG_MAX];
+};
+static inline void report_keep_message(const xq_diagnostic *d, void *user)
+{
+	struct report_message *m = user;
+
+	snprintf(m->msg, sizeof(m->msg), "%s", xq_diagnostic_message(d));
+}
 
 /* A growable list of diagnostics (one game's). */
 struct diag_list {
@@ -107,6 +126,10 @@ enum xq_severity reporter_diag(struct reporter *r, const struct xq_diag *d, int 
  * reported at into `sev` (may be NULL) too; for the END job of an input, the input counted by how its
  * reading ended (and with -v a note for a file no format recognises). */
 void reporter_job(struct reporter *r, struct pool_job *j, uint64_t sev[3]);
+/* Every diagnostic of a game job, counted and written, the game not
+ * counted again: for a command that reports a game a second time (dedupe,
+ * what writing the copy it keeps said). */
+void reporter_job_diags(struct reporter *r, const struct pool_job *j);
 /* Write what is buffered. */
 void reporter_flush(struct reporter *r);
 /* The NDJSON summary: _open() starts the record with its schema and

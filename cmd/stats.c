@@ -28,16 +28,15 @@
 #include "diag.h"
 #include "ecco.h"
 #include "ecco_tags.h"
-#include "format.h"
 #include "game.h"
 #include "inputs.h"
-#include "io.h"
 #include "notation.h"
 #include "opt.h"
 #include "pool.h"
 #include "progress.h"
 #include "report.h"
 #include <xq/buf.h>
+#include <xq/file.h>
 #include <xq/memory.h>
 #include <xq/utf8.h>
 
@@ -1063,29 +1062,27 @@ static int walk_tree(struct sctx *c, struct xq_buf *out, struct xq_buf *book)
 
 static int write_book(struct sctx *c, const struct xq_buf *book)
 {
-	struct xq_output *o;
-	struct xq_diag d;
+	xq_file *o;
+	struct report_message m = {""};
 	struct xq_buf head = XQ_BUF_INIT;
-	int rc;
 
-	xq_diag_init(&d);
-	if ((rc = xq_output_open(&o, c->book, c->force ? XQ_OUTPUT_FORCE : 0, &d))) {
-		cmd_error("%s", d.msg);
+	if (xq_file_open(&o, c->book, c->force ? XQ_WRITE_FORCE : 0, report_keep_message, &m)) {
+		cmd_error("%s", m.msg);
 		return XQ_EXIT_IO;
 	}
 	xq_buf_addf(&head, BOOK_MAGIC "\n# from %s, %d plies deep: %llu games\n"
 			   "# position\tmove\tweight\tgames\twins\tdraws\tlosses\n",
 		    c->root_fen, c->depth, (unsigned long long)c->root_games);
 	if (xq_buf_error(&head) || xq_buf_error(book) ||
-	    xq_output_write(o, head.ptr, head.len) || xq_output_write(o, book->ptr, book->len)) {
-		xq_output_abort(o);
+	    xq_file_write(o, head.ptr, head.len) || xq_file_write(o, book->ptr, book->len)) {
+		xq_file_abort(o);
 		xq_buf_release(&head);
 		cmd_error("cannot write '%s'", c->book);
 		return XQ_EXIT_IO;
 	}
 	xq_buf_release(&head);
-	if (xq_output_commit(o, &d)) {
-		cmd_error("%s", d.msg);
+	if (xq_file_commit(o, report_keep_message, &m)) {
+		cmd_error("%s", m.msg);
 		return XQ_EXIT_IO;
 	}
 	return 0;
@@ -1345,13 +1342,15 @@ static void sctx_release(struct sctx *c)
  * existing file without --force.  0, or an exit status. */
 static int plan_book(struct sctx *c, struct inputs *inputs)
 {
-	struct xq_output_plan plan;
 	struct xq_diag d;
+	struct report_message m = {""};
 
 	xq_diag_init(&d);
-	if (c->book && (inputs_guard(inputs, c->book, &d) ||
-			xq_output_plan(&plan, c->book, c->force ? XQ_OUTPUT_FORCE : 0, &d)))
+	if (c->book && inputs_guard(inputs, c->book, &d))
 		return cmd_usage_error("stats", "%s", d.msg);
+	if (c->book &&
+	    xq_file_check(c->book, c->force ? XQ_WRITE_FORCE : 0, report_keep_message, &m) < 0)
+		return cmd_usage_error("stats", "%s", m.msg);
 	return 0;
 }
 

@@ -25,7 +25,6 @@
 #include "diag.h"
 #include "diagplace.h"
 #include "ecco_tags.h"
-#include "format.h"
 #include "game.h"
 #include "inputs.h"
 #include "movegen.h"
@@ -240,11 +239,12 @@ static void check_start(struct pool_job *j)
  * What the repetition and move-limit rules say about the end of the main
  * line and its result (lib/rules.h): confirmed (a note), doubtful (a
  * warning: the rules give a draw, the record a decision), contradicted or
- * not shown (errors), when `could` (what xq_rules_could_apply() said of
- * the main line).  Returns 1 when the rules had something to say.
+ * not shown (errors), under `ro`, when `could` (what
+ * xq_rules_could_apply() said of the main line).  Returns 1 when the
+ * rules had something to say.
  */
-static int check_rules(const struct input_opts *in, struct pool_job *j, int could,
-		       enum xq_rules_support *out)
+static int check_rules(const struct input_opts *in, const struct xq_rules_options *ro,
+		       struct pool_job *j, int could, enum xq_rules_support *out)
 {
 	struct xq_game *g = &j->game;
 	enum xq_rules_support support = XQ_SUPPORT_SILENT;
@@ -256,7 +256,7 @@ static int check_rules(const struct input_opts *in, struct pool_job *j, int coul
 		return 0;
 	xq_diag_init(&d);
 	diag_place_ply(&d, &j->game, j->file->name, 0);
-	if (xq_rules_check_game(&support, g, XQ_CLAIM_UNSPECIFIED, &in->rules, &d, NULL) != 0)
+	if (xq_rules_check_game(&support, g, XQ_CLAIM_UNSPECIFIED, ro, &d, NULL) != 0)
 		return 0; /* the tree holds only legal moves; memory ran out */
 	*out = support;
 	if (d.code == XQ_D_NONE)
@@ -406,6 +406,9 @@ enum validate_ruling validate_checks(struct pool_job *j, const struct input_opts
 	enum xq_rules_support support = XQ_SUPPORT_SILENT;
 	int fen_reported = 0, empty_reported = 0, could = 0;
 	struct xq_board final;
+	struct xq_rules_options ro = XQ_RULES_OPTIONS_INIT;
+
+	ro.rules = (enum xq_rules_set)in->ruleset; /* --rules: the same values */
 
 	/* What a reader said already (a start position it rejected, a game
 	 * with no moves) is not said again. */
@@ -418,10 +421,10 @@ enum validate_ruling validate_checks(struct pool_job *j, const struct input_opts
 	if (!fen_reported)
 		check_start(j);
 	if (!(j->game.flags & XQ_GAME_BROKEN))
-		could = xq_rules_could_apply(&j->game, &in->rules, &final);
+		could = xq_rules_could_apply(&j->game, &ro, &final);
 	else
 		final = j->game.start; /* not read: a broken game has no final position */
-	check_result(j, &final, check_rules(in, j, could, &support));
+	check_result(j, &final, check_rules(in, &ro, j, could, &support));
 	check_tags(j, required, nrequired);
 	if ((j->game.flags & XQ_GAME_EMPTY) && !empty_reported)
 		game_diag(j, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, 0, "the record has no moves");
@@ -465,7 +468,7 @@ static void game_json(struct vctx *c, const struct pool_job *j, const uint64_t s
 		xq_buf_addf(b, ",\"line\":%llu", (unsigned long long)g->place.line);
 	else
 		xq_buf_addf(b, ",\"offset\":%llu", (unsigned long long)g->place.offset);
-	xq_buf_addf(b, ",\"format\":\"%s\"", j->file->fmt ? j->file->fmt->name : "");
+	xq_buf_addf(b, ",\"format\":\"%s\"", format_name(j->file->fmt));
 	if (g->encoding)
 		xq_buf_addf(b, ",\"encoding\":\"%s\"", g->encoding);
 	add_tag_json(b, g, "event", "Event");

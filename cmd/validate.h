@@ -35,7 +35,7 @@ const char *validate_ruling_name(enum validate_ruling r);
 /*
  * Everything validate checks on top of what the reader said (the start
  * position, the FEN tag, the result against the final position and the
- * repetition rules of in->rules when in->rules_on, the Date tag, the
+ * repetition rules of in->ruleset when in->rules_on, the Date tag, the
  * `required` tags), added to j->diags as validate reports them.  Returns
  * what the rules say of the recorded result (VALIDATE_RULING_SILENT when
  * they have nothing to say).  Thread-safe: call it from `process`.

@@ -12,6 +12,7 @@
 #include "diagram.h"
 #include "record.h"
 #include "io.h"
+#include "file.h"
 #include "rules.h"
 #include "ecco.h"
 #include "analyse.h"

@@ -802,6 +802,72 @@ static void file_writer_replaces_only_with_force_and_leaves_no_temporary(void **
 	assert_int_equal(test_rmtree(dir), 0);
 }
 
+/* The bytes of the file at `path` into `buf` (NUL-terminated); their count,
+ * or -1 when it cannot be read. */
+static long file_bytes(const char *path, char *buf, size_t cap)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, cap - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return (long)n;
+}
+
+static void file_takes_its_name_only_when_committed_and_replaces_only_with_force(void **state)
+{
+	char dir[256], path[300], gz[300], bytes[64];
+	struct seen s = {0};
+	xq_file *f;
+
+	(void)state;
+	assert_int_equal(test_tmpdir(dir, sizeof(dir), "api-file"), 0);
+	snprintf(path, sizeof(path), "%s/board.svg", dir);
+	assert_int_equal(xq_file_check(path, 0, NULL, NULL), XQ_FILE_NEW);
+	assert_int_equal(xq_file_open(&f, path, 0, NULL, NULL), 0);
+	assert_int_equal(xq_file_write(f, "<svg/>", 6), 0);
+	assert_int_equal(test_count_named(dir, "board"), 0); /* not under its name yet */
+	assert_int_equal(xq_file_commit(f, NULL, NULL), 0);
+	assert_int_equal(file_bytes(path, bytes, sizeof(bytes)), 6);
+	assert_string_equal(bytes, "<svg/>");
+	/* An existing file: refused without XQ_WRITE_FORCE, and said why. */
+	assert_int_equal(xq_file_check(path, 0, collect, &s), XQ_EIO);
+	assert_int_equal(xq_file_open(&f, path, 0, collect, &s), XQ_EIO);
+	assert_null(f);
+	assert_int_equal(s.errors, 2);
+	assert_string_equal(s.codes[0], "io");
+	assert_non_null(strstr(s.first, "already exists"));
+	assert_int_equal(xq_file_check(path, XQ_WRITE_FORCE, NULL, NULL), XQ_FILE_REPLACE);
+	/* Given up, it leaves the old file and nothing else. */
+	assert_int_equal(xq_file_open(&f, path, XQ_WRITE_FORCE, NULL, NULL), 0);
+	assert_int_equal(xq_file_write(f, "new", 3), 0);
+	xq_file_abort(f);
+	xq_file_abort(NULL);
+	assert_int_equal(file_bytes(path, bytes, sizeof(bytes)), 6);
+	assert_int_equal(test_count_named(dir, "xqkit"), 0);
+	/* Replaced with it. */
+	assert_int_equal(xq_file_open(&f, path, XQ_WRITE_FORCE, NULL, NULL), 0);
+	assert_int_equal(xq_file_write(f, "new", 3), 0);
+	assert_int_equal(xq_file_commit(f, NULL, NULL), 0);
+	assert_int_equal(file_bytes(path, bytes, sizeof(bytes)), 3);
+	assert_string_equal(bytes, "new");
+	/* A ".gz" name is compressed. */
+	snprintf(gz, sizeof(gz), "%s/list.txt.gz", dir);
+	assert_int_equal(xq_file_open(&f, gz, 0, NULL, NULL), 0);
+	assert_int_equal(xq_file_write(f, "abc", 3), 0);
+	assert_int_equal(xq_file_commit(f, NULL, NULL), 0);
+	assert_true(file_bytes(gz, bytes, sizeof(bytes)) > 2);
+	assert_int_equal((unsigned char)bytes[0], 0x1f);
+	assert_int_equal((unsigned char)bytes[1], 0x8b);
+	/* Standard output is written directly; a folder never. */
+	assert_int_equal(xq_file_check("-", 0, NULL, NULL), XQ_FILE_DIRECT);
+	assert_int_equal(xq_file_check(dir, XQ_WRITE_FORCE, NULL, NULL), XQ_EIO);
+	assert_int_equal(test_rmtree(dir), 0);
+}
+
 static void losses_are_reported_as_warnings(void **state)
 {
 	static const char pgn[] = "[Event \"v\"]\n\n1. h2e2 (1. b2e2) h9g7 *\n";
@@ -1368,6 +1434,7 @@ int main(void)
 		cmocka_unit_test(json_string_is_escaped_as_the_ndjson_outputs_write_it),
 		cmocka_unit_test(utf8_is_strict_and_ascii_classes_ignore_other_bytes),
 		cmocka_unit_test(arrays_grow_by_half_and_sizes_read_as_people_write_them),
+		cmocka_unit_test(file_takes_its_name_only_when_committed_and_replaces_only_with_force),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,77 @@
+/*
+ * <xq/file.h>: writing a file whole or not at all, as the record writers
+ * of <xq/io.h> do, for the other bytes a program writes: a diagram
+ * (xq_position_diagram()), a report, a list.
+ *
+ * xq_file_open() writes into a temporary file beside the name, which only
+ * xq_file_commit() puts in place, so that a failed or interrupted run
+ * never leaves half a file under the name, and xq_file_abort() leaves
+ * nothing.  The bytes reach the disk before the file takes its name.  An
+ * existing file is refused unless XQ_WRITE_FORCE; a file replaced keeps
+ * its mode, owner and group where the system allows, and a symbolic link
+ * to a file is kept with the file it names replaced.  "-" is standard
+ * output; a character device, FIFO or socket (/dev/null, a pipe) is
+ * written directly and never removed; a directory is refused.  A name
+ * ending in ".gz", or XQ_WRITE_GZIP, is gzip-compressed.
+ *
+ * A file is owned by the caller; one thread at a time.
+ */
+#ifndef XQ_PUBLIC_FILE_H
+#define XQ_PUBLIC_FILE_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct xq_output xq_file;
+
+/* What xq_file_open() would do with a name (xq_file_check()). */
+enum {
+	XQ_FILE_NEW = 0,     /* create a file: the name is free */
+	XQ_FILE_REPLACE = 1, /* replace an existing file (XQ_WRITE_FORCE) */
+	XQ_FILE_DIRECT = 2   /* write to standard output, a device, a FIFO or a socket */
+};
+
+/*
+ * What xq_file_open() would do with `path` and `flags` (XQ_WRITE_FORCE,
+ * XQ_WRITE_GZIP), without creating or changing anything: XQ_FILE_NEW,
+ * XQ_FILE_REPLACE or XQ_FILE_DIRECT (>= 0); or XQ_EIO when it would
+ * refuse (an existing file without XQ_WRITE_FORCE, a directory, a name
+ * that cannot be looked at), with the reason sent to `fn` (may be NULL).
+ * For a program that checks its output names before it starts its work
+ * (a missing folder is found only by xq_file_open()).
+ */
+XQ_API int xq_file_check(const char *path, unsigned flags, xq_diagnostic_fn fn, void *user);
+/*
+ * Open `path` ("-": standard output) for writing with `flags`
+ * (XQ_WRITE_FORCE, XQ_WRITE_GZIP; other bits are ignored).  Returns 0
+ * with *out set; or XQ_EIO (refused as xq_file_check() says, or the
+ * temporary file cannot be made) or XQ_ENOMEM, with *out NULL and the
+ * reason sent to `fn` (may be NULL).
+ */
+XQ_API int xq_file_open(xq_file **out, const char *path, unsigned flags, xq_diagnostic_fn fn,
+			void *user);
+/* Write `len` bytes.  0, or XQ_EIO / XQ_ENOMEM: the failure is kept, and
+ * xq_file_commit() then fails and leaves nothing under the name. */
+XQ_API int xq_file_write(xq_file *f, const void *data, size_t len);
+/*
+ * Finish the file and put it in place (without XQ_WRITE_FORCE, only if
+ * the name is still free); frees `f` in every case.  0, or XQ_EIO with
+ * the reason sent to `fn` (may be NULL: code "resource" for a full disk,
+ * "io" otherwise) and nothing left under the name.
+ */
+XQ_API int xq_file_commit(xq_file *f, xq_diagnostic_fn fn, void *user);
+/* Give up: the temporary file is removed, never anything else.  Frees
+ * `f`; NULL is allowed. */
+XQ_API void xq_file_abort(xq_file *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
