@@ -227,6 +227,7 @@ struct worker {
 	atomic_size_t count;  /* slots filled and not yet emitted */
 	struct pool_job *cur; /* the job diagnostics go to */
 	uint64_t unit_seq;    /* the unit being read */
+	int holds;            /* holds `emitting` while its unit is the head */
 	struct pool_file *file;
 	atomic_uint_least64_t bytes; /* stored bytes of the current file read so far */
 	int oom;              /* a diagnostic could not be kept */
@@ -420,6 +421,8 @@ static void process_job(const struct pool_config *cfg, void *data, struct pool_j
 
 static uint64_t job_memory(const struct pool_job *j);
 static void emit_ready(struct pool *p);
+static void emit_inline(struct worker *w, int last, int batch);
+static void let_go(struct worker *w);
 
 /*
  * On the worker reading a whole input: process game job `j`, or hand it
@@ -620,8 +623,11 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 			return NULL;
 		s = &w->slots[0];
 	} else {
-		if (p->inline_emit && (atomic_load(&w->count) == RING || over_allowance(w)))
+		if (p->inline_emit && (atomic_load(&w->count) == RING || over_allowance(w))) {
+			if (w->holds)
+				let_go(w);
 			emit_ready(p);
+		}
 		if (atomic_load(&w->count) == RING || over_allowance(w) || p->stop) {
 			pthread_mutex_lock(&p->mu);
 			while (!p->stop && (atomic_load(&w->count) == RING || over_allowance(w))) {
@@ -714,6 +720,7 @@ static void publish(struct worker *w, struct pool_job *j, int wake)
 	struct slot *s = (struct slot *)j;
 	uint64_t mem;
 	size_t n;
+	int last;
 
 	w->cur = NULL;
 	if (p->serial) {
@@ -732,15 +739,19 @@ static void publish(struct worker *w, struct pool_job *j, int wake)
 	if (atomic_load(&s->state) == 0)
 		s->mem = job_memory(j);
 	mem = s->mem;
-	atomic_fetch_add(&w->pub_mem, mem);
-	if (j->kind == POOL_GAME && mem > atomic_load(&w->largest))
-		atomic_store(&w->largest, mem);
+	/* pub_mem and largest have one writer: this worker. */
+	atomic_store_explicit(&w->pub_mem,
+			      atomic_load_explicit(&w->pub_mem, memory_order_relaxed) + mem,
+			      memory_order_relaxed);
+	if (j->kind == POOL_GAME && mem > atomic_load_explicit(&w->largest, memory_order_relaxed))
+		atomic_store_explicit(&w->largest, mem, memory_order_relaxed);
 	w->tail = (w->tail + 1) % RING;
+	last = s->marker || j->kind == POOL_END;
 	/* Counting the slot hands it over (what was written before is seen
 	 * by the output thread once it sees the count). */
 	n = atomic_fetch_add(&w->count, 1) + 1;
-	if (p->inline_emit && (n >= BATCH || wake || w->unit_seq == atomic_load(&p->head_seq)))
-		emit_ready(p);
+	if (p->inline_emit)
+		emit_inline(w, last, n >= BATCH || wake);
 	/* Wake the output thread only when it sleeps, and waits for a batch
 	 * or for the end of a unit: one wake-up per game would cost more
 	 * than reading it. */
@@ -1685,6 +1696,8 @@ static void *worker_main(void *arg)
 		} else if (!read_file(w, u, u->open_failed, &u->why) && p->serial) {
 			file_free(u->file); /* stopping: no END job freed it */
 		}
+		if (w->holds)
+			let_go(w); /* the unit stopped short of its last job */
 		if (p->serial) {
 			xq_budget_give_back(&p->budget, u->reserved);
 			unit_free(u); /* emitted already */
@@ -1721,7 +1734,10 @@ static void slot_done(struct pool *p, struct worker *w, struct slot *s)
 
 	s->mem = 0;
 	w->head = (w->head + 1) % RING;
-	atomic_fetch_add(&w->out_mem, mem);
+	/* One thread emits at a time: out_mem has one writer at a time. */
+	atomic_store_explicit(&w->out_mem,
+			      atomic_load_explicit(&w->out_mem, memory_order_relaxed) + mem,
+			      memory_order_relaxed);
 	n = atomic_fetch_sub(&w->count, 1) - 1;
 	/* Looked at after uncounting: the worker says it waits before it
 	 * looks at the count again. */
@@ -1832,6 +1848,45 @@ static void emit_ready(struct pool *p)
 		drain(p);
 		atomic_store(&p->emitting, 0);
 	}
+}
+
+/* Worker `w` holds `emitting` no longer: what others wanted emitted
+ * meanwhile is emitted now. */
+static void let_go(struct worker *w)
+{
+	struct pool *p = w->pool;
+
+	w->holds = 0;
+	atomic_store(&p->emitting, 0);
+	if (atomic_load(&p->want))
+		emit_ready(p);
+}
+
+/*
+ * After worker `w` handed over a job (`last`: its unit's last; `batch`: a
+ * batch, or a point where the output thread would have been woken): emit
+ * what is ready when its unit is the head, or at those points.  While its
+ * unit stays the head, `w` keeps `emitting` from one job to the next (no
+ * atomic exchange per game), and lets go at the unit's end, or when it
+ * would wait (acquire), or stops short of the end (worker_main).
+ */
+static void emit_inline(struct worker *w, int last, int batch)
+{
+	struct pool *p = w->pool;
+
+	if (!w->holds) {
+		if (!batch && !last && w->unit_seq != atomic_load(&p->head_seq))
+			return;
+		atomic_store(&p->want, 1);
+		if (atomic_exchange(&p->emitting, 1))
+			return; /* the one emitting will see `want` */
+		w->holds = 1;
+		atomic_store(&p->want, 0);
+	}
+	drain(p);
+	if (!last && !p->stop && w->unit_seq == atomic_load(&p->head_seq))
+		return;
+	let_go(w);
 }
 
 /* The output thread: emit what no worker emits, until the end. */
