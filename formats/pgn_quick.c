@@ -30,6 +30,13 @@
  */
 #include "pgn_int.h"
 
+#if defined(__SSE2__)
+/* SSE2 is part of every x86-64: the loops most bytes go through take
+ * sixteen at a time.  Elsewhere they take one at a time. */
+#include <emmintrin.h>
+#define QUICK_SSE2 1
+#endif
+
 /* A tag line longer than this is left to the token scan. */
 #define QUICK_LINE_MAX 4096
 /* Bytes before the last split point are dropped when this many pile up. */
@@ -265,6 +272,29 @@ static void newline(struct pgn_quick *q, uint64_t p, unsigned char c)
 		q->cr_at = p + 1;
 }
 
+/* From s[i] on, the first byte of s[0..len) that a tag value's loop must
+ * look at: '"', '\\', a NUL or a byte over 0x7F (len when none). */
+static size_t value_skip(const unsigned char *s, size_t i, size_t len)
+{
+#if defined(QUICK_SSE2)
+	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+	const __m128i nul = _mm_setzero_si128();
+
+	for (; i + 16 <= len; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+				     _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)),
+				     _mm_cmpeq_epi8(x, nul))) |
+			     (unsigned)_mm_movemask_epi8(x);
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	while (i < len && s[i] != '"' && s[i] != '\\' && s[i] != 0 && s[i] < 0x80)
+		i++;
+	return i;
+}
+
 /*
  * The tag line at q->pos, in column 1: 1 when it is `[Name "value"]` and
  * nothing but spaces after it on its line, with in *game whether it is a
@@ -284,8 +314,13 @@ static int tag_line(struct pgn_quick *q, int *game, uint64_t *eol)
 	e = (const unsigned char *)q->win.ptr + q->win.len;
 	if (e - s > QUICK_LINE_MAX)
 		e = s + QUICK_LINE_MAX;
-	for (p = s + 1; p < e && *p != '\n' && *p != '\r'; p++)
-		;
+	{
+		/* The first CR or LF: memchr looks at many bytes at a time. */
+		const unsigned char *lf = memchr(s + 1, '\n', (size_t)(e - s - 1));
+		const unsigned char *lim = lf ? lf : e;
+		const unsigned char *cr = memchr(s + 1, '\r', (size_t)(lim - s - 1));
+		p = cr ? cr : lim;
+	}
 	if (p == e)
 		return 0;
 	len = (size_t)(p - s);
@@ -307,7 +342,7 @@ static int tag_line(struct pgn_quick *q, int *game, uint64_t *eol)
 		return 0;
 	/* The value, with the lexer's escapes; a NUL or a byte that is not
 	 * UTF-8 in UTF-8 text makes the tag one the token scan judges. */
-	for (i = (size_t)(p - s) + 1; i < len; i++) {
+	for (i = (size_t)(p - s) + 1; (i = value_skip(s, i, len)) < len; i++) {
 		unsigned char c = s[i];
 		if (c == '"')
 			break;
@@ -448,9 +483,7 @@ static void set_words(struct pgn_quick *q)
 		q->wb[c] = c < 0x80 ? q->cls[c] == Q_WORD : q->enc_known && q->cls == cls_utf8;
 }
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-
+#if defined(QUICK_SSE2)
 /*
  * The common move text, sixteen bytes at a time from `pos` (a token's
  * first byte): words of plain bytes and single spaces, where no word can
@@ -460,7 +493,6 @@ static void set_words(struct pgn_quick *q)
  * encoding is known to be UTF-8) stops it, and the byte loop takes the
  * rest, exactly as before.  Returns where it stopped: a token's first
  * byte, never inside a word (the byte loop must see a word's start).
- * SSE2 is part of every x86-64; elsewhere the byte loop does it all.
  */
 static uint64_t plain_run(struct pgn_quick *q, const unsigned char *b, uint64_t pos, uint64_t end)
 {
@@ -508,7 +540,6 @@ static uint64_t plain_run(struct pgn_quick *q, const unsigned char *b, uint64_t 
 		pos--;
 	return pos;
 }
-#define PLAIN_RUN 1
 #endif
 
 /* Words of the move text, spaces and line ends, from q->pos: the loop
@@ -524,7 +555,7 @@ static int movetext_run(struct pgn_quick *q)
 		end = q->off + q->win.len;
 		for (pos = q->pos; pos < end;) {
 			unsigned char c;
-#if defined(PLAIN_RUN)
+#if defined(QUICK_SSE2)
 			if (pos + 32 <= end && pos > q->off && !q->after_result)
 				pos = plain_run(q, b, pos, end);
 #endif
