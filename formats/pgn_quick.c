@@ -39,8 +39,11 @@
 
 /* A tag line longer than this is left to the token scan. */
 #define QUICK_LINE_MAX 4096
-/* Bytes before the last split point are dropped when this many pile up. */
-#define QUICK_DROP ((uint64_t)1 << 20)
+/* Bytes before the last split point are dropped when this many pile up
+ * (and they are half the window).  The window is a copy of bytes the feed
+ * holds too: kept small, it leaves the cache to the readers (1 MiB cost
+ * validate -j 2 of a 55 MB PGN 1.5% more CPU time than 128 KiB). */
+#define QUICK_DROP ((uint64_t)128 << 10)
 
 enum {
 	Q_WORD,  /* a byte of a word (the zero: most bytes) */
