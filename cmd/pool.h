@@ -6,11 +6,17 @@
  * file, or a chunk of one.  Each worker thread takes the next unit, reads
  * its games one at a time into slots of its own small ring (each slot owns
  * a struct xq_game reused with xq_game_clear, and the diagnostics that
- * game produced) and runs the command's `process` on each.  One output
- * thread (the caller's) takes the slots back in input order (unit by unit,
- * game by game) and runs the command's `emit`, which prints and writes
- * (what it prints is best made by `process`, in the job's text: the
- * output thread is one, and what it does alone bounds the speed-up).  A
+ * game produced) and runs the command's `process` on each.  The slots are
+ * taken back in input order (unit by unit, game by game) and the
+ * command's `emit` runs on each, printing and writing, by one thread at a
+ * time: "the output thread" below and in the commands.  That is a worker
+ * whose unit is at the head of the output order (it emits its games as it
+ * reads them, from memory still in its cache, and wakes no other thread),
+ * or the caller's thread for what no worker emits; with share_process,
+ * always the caller's.  An emit is never run by two threads at once, and
+ * sees all that earlier emits wrote.  What it prints is best made by
+ * `process`, in the job's text: one thread emits at a time, and what it
+ * does alone bounds the speed-up.  A
  * worker whose ring is full waits, so memory is bounded by threads x ring
  * size games, never by the size of the input.  Each worker may own state
  * of the command's (worker_init, worker_fini: an engine that analyses the
@@ -99,7 +105,8 @@ struct pool_config {
 	/* On a worker thread, for each POOL_GAME job, with that worker's own
 	 * state (may be NULL). */
 	void (*process)(void *ctx, void *worker, struct pool_job *job);
-	/* On the output thread, for every job in input order; non-zero stops
+	/* On the output thread (one thread at a time, a worker or the
+	 * caller's: see above), for every job in input order; non-zero stops
 	 * the run (after the jobs already read are dropped). */
 	int (*emit)(void *ctx, struct pool_job *job);
 	void *ctx;

@@ -290,7 +290,7 @@ void report_flush_err(struct xq_buf *b)
 
 int report_stdout_is_pipe(void)
 {
-	static int known = -1; /* set by the output thread only */
+	static int known = -1; /* set on the output thread only (one at a time, pool.h) */
 	struct stat st;
 
 	if (known < 0)
