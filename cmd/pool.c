@@ -137,8 +137,8 @@ struct seg {
 	struct seg *next;       /* the next chunk's, while the feed keeps them */
 	uint64_t k;             /* the chunk's number in its file */
 	uint64_t start, body_end, end;
-	int refs;               /* under the feed's lock */
-	int checked;            /* its games ended where the splitter said */
+	int refs;               /* under the feed's seg_mu */
+	int checked;            /* its games ended where the splitter said (seg_mu) */
 	char *data;
 };
 
@@ -163,7 +163,12 @@ struct feed {
 	enum xq_encoding enc;    /* as the last split point said */
 	uint64_t first_high;
 	uint64_t nchunks;        /* chunks cut */
-	struct seg *head, *tail; /* kept segments, from the first unchecked chunk on */
+	/* Kept segments, from the first unchecked chunk on; the list and the
+	 * segments' refs and checks are under seg_mu (taken after mu, never
+	 * before), so that a worker done with its chunk never waits for the
+	 * one cutting the next under mu. */
+	pthread_mutex_t seg_mu;
+	struct seg *head, *tail;
 	atomic_uint_least64_t void_from; /* chunks numbered from it on are void */
 };
 
@@ -340,6 +345,7 @@ static void feed_free(struct feed *f)
 	source_close(&f->src);
 	xq_buf_release(&f->carry);
 	pthread_cond_destroy(&f->ready);
+	pthread_mutex_destroy(&f->seg_mu);
 	pthread_mutex_destroy(&f->mu);
 	free(f);
 }
@@ -870,10 +876,15 @@ static void carry_drop(struct feed *f, uint64_t to)
 	f->carry_off = to;
 }
 
-/* The number of the first chunk not checked yet. */
-static uint64_t first_unchecked(const struct feed *f)
+/* The number of the first chunk not checked yet (mu held). */
+static uint64_t first_unchecked(struct feed *f)
 {
-	return f->head ? f->head->k : f->nchunks;
+	uint64_t k;
+
+	pthread_mutex_lock(&f->seg_mu);
+	k = f->head ? f->head->k : f->nchunks;
+	pthread_mutex_unlock(&f->seg_mu);
+	return k;
 }
 
 /* No more chunks of this file (under the feed's lock). */
@@ -923,11 +934,13 @@ static struct seg *cut_segment(struct feed *f, size_t len, uint64_t body_end)
 	s->body_end = body_end;
 	s->end = f->carry_off + len;
 	s->refs = 2; /* the feed's and the unit's */
+	pthread_mutex_lock(&f->seg_mu);
 	if (f->tail)
 		f->tail->next = s;
 	else
 		f->head = s;
 	f->tail = s;
+	pthread_mutex_unlock(&f->seg_mu);
 	return s;
 }
 
@@ -1130,7 +1143,7 @@ static long stream_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
 	}
 	pthread_mutex_lock(&f->mu);
 	while (st->seg) {
-		struct seg *next = st->seg->next;
+		struct seg *next;
 		if (st->pos < st->seg->body_end) {
 			size_t take = (size_t)(st->seg->body_end - st->pos);
 			if (take > n)
@@ -1140,9 +1153,12 @@ static long stream_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
 			pthread_mutex_unlock(&f->mu);
 			return (long)take;
 		}
+		pthread_mutex_lock(&f->seg_mu);
+		next = st->seg->next;
 		if (next)
 			next->refs++;
 		seg_unref(st->seg);
+		pthread_mutex_unlock(&f->seg_mu);
 		st->seg = next;
 	}
 	for (;;) {
@@ -1179,9 +1195,9 @@ static void stream_release(struct stream *st)
 {
 	if (!st->seg)
 		return;
-	pthread_mutex_lock(&st->f->mu);
+	pthread_mutex_lock(&st->f->seg_mu);
 	seg_unref(st->seg);
-	pthread_mutex_unlock(&st->f->mu);
+	pthread_mutex_unlock(&st->f->seg_mu);
 	st->seg = NULL;
 }
 
@@ -1189,7 +1205,7 @@ static void stream_release(struct stream *st)
  * need any more. */
 static void chunk_checked(struct feed *f, struct seg *s)
 {
-	pthread_mutex_lock(&f->mu);
+	pthread_mutex_lock(&f->seg_mu);
 	s->checked = 1;
 	while (f->head && f->head->checked) {
 		struct seg *first = f->head;
@@ -1198,7 +1214,7 @@ static void chunk_checked(struct feed *f, struct seg *s)
 			f->tail = NULL;
 		seg_unref(first);
 	}
-	pthread_mutex_unlock(&f->mu);
+	pthread_mutex_unlock(&f->seg_mu);
 }
 
 /*
@@ -1570,6 +1586,7 @@ static int start_feed(struct pool *p, struct unit *u)
 	f->first_high = UINT64_MAX;
 	xq_buf_init(&f->carry);
 	pthread_mutex_init(&f->mu, NULL);
+	pthread_mutex_init(&f->seg_mu, NULL);
 	pthread_cond_init(&f->ready, NULL);
 	rec_of(file)->feed = f;
 	p->feed = f;
