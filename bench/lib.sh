@@ -2,8 +2,9 @@
 #
 # A figure is the whole process, as a user runs it: `measure FILE cmd...`
 # runs cmd once under /usr/bin/time and appends "wall cpu rss" to FILE
-# (seconds of wall time, seconds of CPU time, user + system, and peak
-# resident KiB); its output goes to /dev/null.  Programs to compare are
+# (seconds of wall time, read to the nanosecond around the run; seconds of
+# CPU time, user + system, in hundredths; and peak resident KiB); its
+# output goes to /dev/null.  Programs to compare are
 # run in turn, A B A B ..., so that a change in the machine's load falls on
 # both; `report FILE` gives the medians (and the largest RSS).  CPU time is
 # reported beside wall time because it swings far less with load: on a
@@ -20,10 +21,20 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 measure() {
 	_f=$1
 	shift
+	_t0=$(date +%s%N)
 	/usr/bin/time -o "$_f.t" -f '%e %U %S %M' "$@" > /dev/null 2>&1 || true
+	_t1=$(date +%s%N)
 	tail -1 "$_f.t" | grep -q '^[0-9.]* [0-9.]* [0-9.]* [0-9]*$' ||
 		{ echo "could not time: $* ($(tail -1 "$_f.t"))" >&2; exit 1; }
-	tail -1 "$_f.t" | awk '{print $1, $2 + $3, $4}' >> "$_f"
+	# Wall time from the clock read around the run, in nanoseconds (it
+	# counts starting /usr/bin/time too, a millisecond or so, for every
+	# program alike); /usr/bin/time's own has hundredths only, 2% of a
+	# half-second run.  Where date has no %N, that one.
+	case "$_t0$_t1" in
+	*[!0-9]* | '') _wall= ;;
+	*) _wall=$((_t1 - _t0)) ;;
+	esac
+	tail -1 "$_f.t" | awk -v w="$_wall" '{print (w != "" ? sprintf("%.4f", w / 1e9) : $1), $2 + $3, $4}' >> "$_f"
 	rm -f "$_f.t"
 }
 
