@@ -1891,6 +1891,17 @@ static void quick_scan_gives_the_token_scans_points_where_the_text_leaves_the_us
 		PIECE("[Event \"nul\"]\n1. h2e2 \0 h9g7 *\n\n"),
 		PIECE("[Event \"unbalanced\"]\n1. h2e2 (1. c3c4 h9g7 *\n\n"),
 		PIECE("[Event \"gbk \xbc\xd7\"]\n1. h2e2 {\xba\xec\x7b\xb7\xbd} h9g7 *\n\n"),
+		/* Tag lines the sixteen-bytes-at-a-time path must leave to the
+		 * byte loop, or take exactly as it would. */
+		PIECE("[Ev ent \"a blank in the name\"]\n1. h2e2 *\n\n"),
+		PIECE("[\tEvent\t\"tabs\"\t]\t\n[Site  \"two blanks\"  ]  \n1. h2e2 *\n\n"),
+		PIECE("[Event \"two closing\"]]\n1. h2e2 *\n\n"),
+		PIECE("[Event \"a \x01 control byte\"]\n1. h2e2 *\n\n"),
+		PIECE("[Ev{ent \"a brace in the name\"]\n1. h2e2 *\n\n"),
+		PIECE("[Event \"three\" \"quotes\"]\n1. h2e2 *\n\n"),
+		PIECE("[Event \"a value longer than a block of sixty-four bytes, to the byte loop\"]\n1. h2e2 *\n\n"),
+		PIECE("[Event \"{braces} and [brackets] in the value\"]\n1. h2e2 *\n\n"),
+		PIECE("[Event\"glued\"]\n[Site \"x\"] text after\n1. h2e2 *\n\n"),
 		PIECE("[Event \"last\"]\n1. h2e2 {never closed"),
 	};
 	struct xq_buf all = XQ_BUF_INIT;
