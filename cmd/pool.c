@@ -85,10 +85,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "alloc.h"
 #include "budget.h"
 #include "cmd.h"
 #include "progress.h"
+#include <xq/memory.h>
 
 /* Slots per worker, and how full a ring gets before the output thread is
  * woken for it (or how empty before its worker is): waking a thread per

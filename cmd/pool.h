@@ -44,11 +44,11 @@
 
 #include <stdint.h>
 
-#include "buf.h"
 #include "format.h"
 #include "game.h"
 #include "inputs.h"
 #include "report.h"
+#include <xq/buf.h>
 
 enum pool_file_status {
 	POOL_FILE_OK,      /* read to its end */
