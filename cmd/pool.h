@@ -116,6 +116,14 @@ struct pool_config {
 	int64_t split_min;                 /* smaller files are read whole (bytes; default 1 MiB) */
 	uint64_t chunk_games;              /* games a chunk aims at (default 16) */
 	uint64_t chunk_bytes;              /* or bytes, whichever comes first (default 256 KiB) */
+	/* `process` and `emit` see a game's number and lines only in
+	 * job->game (number, place) and in the job's diagnostics (their game
+	 * and place), never in text `process` wrote: a big input may then be
+	 * cut without counting its games first (the format's boundary and
+	 * decide, format.h), each chunk read with numbers and lines counted
+	 * from its start, and those put right as the jobs are emitted.  Not
+	 * with --shard by game, which needs the number before `process`. */
+	int late_numbers;
 	struct pool_stats *stats;          /* filled in by pool_run when not NULL */
 	/* `process` costs much more than reading a game (an engine's
 	 * analysis): the games of an input read whole (one that cannot be

@@ -618,7 +618,10 @@ int cmd_validate(int argc, char **argv)
 	struct opt_parser p;
 	struct vctx c;
 	struct inputs inputs;
-	struct pool_config cfg = {.process = validate_process, .emit = validate_emit, .ctx = &c};
+	/* Numbers and lines reach the output only through the games and
+	 * their diagnostics, which the pool puts right (pool.h). */
+	struct pool_config cfg = {.process = validate_process, .emit = validate_emit, .ctx = &c,
+				  .late_numbers = 1};
 	int rc, strict;
 	double t0;
 

@@ -176,6 +176,27 @@ struct xq_split_ops {
 	 * starts (line, column, offset), when the reader knows it without
 	 * having met the end of its bytes; 0 when it does not. */
 	int (*chunk_next)(void *reader, struct xq_place *next);
+	/*
+	 * For a caller that numbers records late (cmd/pool.c): it cuts chunks
+	 * without scanning what is before, reads each with records and lines
+	 * counted from the chunk's start (xq_chunk.records 0, line 1), and
+	 * numbers them as it takes them in order.  Both may be NULL.
+	 *
+	 * boundary: a place at or after `from` in buf[0..len) (bytes of the
+	 * input that start where a record starts) where a record surely
+	 * starts, unless the text is of a rare shape there, which the caller's
+	 * check of each chunk catches: 1 with *at and *seen (how far a reader
+	 * of the records before must see, as xq_split_point.seen) set; 0 when
+	 * buf holds none (more bytes may, unless `eof`).
+	 *
+	 * decide: the encoding a reader of the input decides at buf[h], its
+	 * first byte over 0x7F, where `from` is where a record starts before
+	 * h: 1 with *enc set; 0 when it needs bytes past `len` (unless `eof`);
+	 * XQ_EUNSUPPORTED for one a chunk cannot start in.
+	 */
+	int (*boundary)(const char *buf, size_t len, size_t from, int eof, size_t *at, size_t *seen);
+	int (*decide)(const char *buf, size_t len, size_t from, size_t h, int eof,
+		      enum xq_encoding *enc);
 };
 
 struct xq_format {

@@ -1293,6 +1293,8 @@ const struct xq_split_ops xq_ndjson_split = {
 	nd_split_close,
 	nd_open_chunk,
 	nd_chunk_next,
+	NULL, /* boundary: NDJSON is cut at line ends, and counting them is cheap */
+	NULL,
 };
 
 /* ---- writing ------------------------------------------------------------- */

@@ -63,6 +63,59 @@ static int pgn_open_chunk(void **out, const struct xq_chunk *c, const struct xq_
 	return 0;
 }
 
+/* Just before buf[i]: a line end, and before it an empty line. */
+static int blank_line_before(const char *buf, size_t i)
+{
+	if (i >= 2 && buf[i - 1] == '\n' && buf[i - 2] == '\r')
+		i -= 2;
+	else if (i >= 1 && (buf[i - 1] == '\n' || buf[i - 1] == '\r'))
+		i -= 1;
+	else
+		return 0;
+	return i >= 1 && (buf[i - 1] == '\n' || buf[i - 1] == '\r');
+}
+
+/* format.h: a blank line, then a line that starts with '[' and a letter,
+ * where the reader starts a game (unless it is inside a comment or a
+ * variation: the chunk check). */
+static int pgn_boundary(const char *buf, size_t len, size_t from, int eof, size_t *at, size_t *seen)
+{
+	for (size_t i = from; i < len;) {
+		const char *p = memchr(buf + i, '[', len - i), *e;
+		size_t k;
+		if (!p)
+			return 0;
+		k = (size_t)(p - buf);
+		i = k + 1;
+		if (k + 1 >= len || !xq_is_alpha((unsigned char)buf[k + 1]) || !blank_line_before(buf, k))
+			continue;
+		/* A reader of the game before sees this line to its end. */
+		for (e = p; e < buf + len && *e != '\n' && *e != '\r'; e++)
+			;
+		if (e == buf + len && !eof)
+			return 0;
+		*at = k;
+		*seen = (size_t)(e - buf) + (e < buf + len);
+		return 1;
+	}
+	return 0;
+}
+
+/* format.h: the sample a reader decides on is the SAMPLE bytes from the
+ * start of the line (or the decoder's piece of a long one) holding h. */
+static int pgn_decide(const char *buf, size_t len, size_t from, size_t h, int eof,
+		      enum xq_encoding *enc)
+{
+	size_t ls = xq_pgn_unit_start(buf, from, h);
+
+	if (!eof && len - ls < SAMPLE)
+		return 0;
+	*enc = xq_pgn_detect_sample(buf + ls, len - ls);
+	if (*enc == XQ_ENC_UTF16LE || *enc == XQ_ENC_UTF16BE)
+		return XQ_EUNSUPPORTED;
+	return 1;
+}
+
 static int pgn_chunk_next(void *reader, struct xq_place *next)
 {
 	struct pgn_reader *r = reader;
@@ -533,6 +586,8 @@ const struct xq_split_ops xq_pgn_split = {
 	pgn_split_close,
 	pgn_open_chunk,
 	pgn_chunk_next,
+	pgn_boundary,
+	pgn_decide,
 };
 
 /* The token scan alone, for tests that hold the quick scan to it. */
@@ -542,4 +597,6 @@ const struct xq_split_ops xq_pgn_split_tokens = {
 	pgn_split_close,
 	pgn_open_chunk,
 	pgn_chunk_next,
+	pgn_boundary,
+	pgn_decide,
 };

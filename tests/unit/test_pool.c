@@ -62,6 +62,9 @@ static void put_diags(struct xq_buf *b, const struct diag_list *l)
  * as long as an engine's analysis, next to which reading is free. */
 static int run_share;
 static unsigned run_process_us;
+/* Runs that number games late (pool_config.late_numbers): `process` may
+ * not put the game's number into a message's text then. */
+static int run_late;
 
 /* On a worker: what a command's checks would add, with the game's number. */
 static void process(void *ctx, void *worker, struct pool_job *j)
@@ -80,8 +83,12 @@ static void process(void *ctx, void *worker, struct pool_job *j)
 	xq_diag_init(&d);
 	d.source = j->file->name;
 	d.game = j->game.number;
-	xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE, "processed game %llu, %llu nodes",
-		    (unsigned long long)j->game.number, (unsigned long long)c.nodes);
+	if (run_late)
+		xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE, "processed a game of %llu nodes",
+			    (unsigned long long)c.nodes);
+	else
+		xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE, "processed game %llu, %llu nodes",
+			    (unsigned long long)j->game.number, (unsigned long long)c.nodes);
 	diag_list_add(&j->diags, &d);
 }
 
@@ -145,6 +152,7 @@ static void run(struct xq_buf *out, const char *const *paths, int n, int threads
 	cfg.chunk_bytes = bytes;
 	cfg.stats = st;
 	cfg.share_process = run_share;
+	cfg.late_numbers = run_late;
 	assert_int_equal(pool_run(&cfg), 0);
 	inputs_release(&in);
 	xq_format_ndjson.close_writer(r.writer);
@@ -172,6 +180,34 @@ static void assert_same_run(const struct xq_buf *a, const struct xq_buf *b, cons
 }
 
 /*
+ * The same with chunks cut late (pool_config.late_numbers): at the
+ * format's boundaries, every game and line numbered as it is emitted.
+ * Cut after one byte (a chunk a game) on 2 threads, after 2,000 bytes on
+ * 4: the runs must be the sequential one.
+ */
+/* The stats of the last check_late_same()'s 2-thread run. */
+static struct pool_stats late_stats;
+
+static void check_late_same(const char *const *paths, int n, const char *what)
+{
+	struct xq_buf seq = XQ_BUF_INIT, two = XQ_BUF_INIT, four = XQ_BUF_INIT;
+	char late_what[256];
+
+	snprintf(late_what, sizeof(late_what), "%s (numbered late)", what);
+	run_late = 1;
+	run(&seq, paths, n, 1, 0, 0, NULL, 0);
+	run(&two, paths, n, 2, 0, 1, &late_stats, 0);
+	run(&four, paths, n, 4, 0, 2000, NULL, 0);
+	run_late = 0;
+	assert_true(seq.len > 0);
+	assert_same_run(&seq, &two, late_what);
+	assert_same_run(&seq, &four, late_what);
+	xq_buf_release(&seq);
+	xq_buf_release(&two);
+	xq_buf_release(&four);
+}
+
+/*
  * Read `paths` sequentially, then split with 2 threads in chunks of one
  * game and with 4 in chunks of three (or of the bytes of about one game):
  * all three runs must be the same.  *st gets the 2-thread run's stats.
@@ -191,6 +227,7 @@ static void check_split_same(const char *const *paths, int n, const char *what,
 	xq_buf_release(&seq);
 	xq_buf_release(&two);
 	xq_buf_release(&four);
+	check_late_same(paths, n, what);
 }
 
 /* ---- fixtures ------------------------------------------------------------------ */
@@ -359,6 +396,56 @@ static void utf8_games_after_blank_lines_are_split_at_their_tag_lines(void **sta
  * splitter that looked at line starts only would take it for a game
  * start; reading split must still give the games, numbers and
  * diagnostics of one thread. */
+/*
+ * Numbered late: chunks cut at every blank line before a tag line, with
+ * no count of the games before; a boundary inside a comment makes its
+ * chunk read on in order, numbered from the games emitted before it; a
+ * legacy encoding met after many ASCII chunks is decided by the cutter
+ * as the reader decides it; CRLF line ends.
+ */
+static void chunks_numbered_late_read_the_same_as_in_order(void **state)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+	const char *p;
+
+	(void)state;
+	for (int i = 0; i < 40; i++) {
+		xq_buf_addf(&b, "[Game \"Chinese Chess\"]\n[Round \"%d\"]\n\n1. h2e2 h9g7 ", i);
+		if (i == 25)
+			xq_buf_adds(&b, "{a comment\n\n[Event \"not a game\"]\nstill the comment} ");
+		xq_buf_adds(&b, "2. h0g2 zz9 *\n\n");
+	}
+	p = put_file("late-comment.pgn", b.ptr, b.len);
+	check_late_same(&p, 1, "late-comment.pgn");
+	assert_true(late_stats.chunks >= 20);
+	assert_true(late_stats.fallbacks >= 1);
+
+	xq_buf_reset(&b);
+	for (int i = 0; i < 30; i++)
+		xq_buf_addf(&b, "[Game \"Chinese Chess\"]\r\n[Round \"%d\"]\r\n\r\n1. h2e2 h9g7 *\r\n\r\n", i);
+	xq_buf_adds(&b, "[Game \"Chinese Chess\"]\r\n[Event \"\xC5\xDA\"]\r\n\r\n1. \xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5 *\r\n\r\n");
+	for (int i = 0; i < 10; i++)
+		xq_buf_addf(&b, "[Game \"Chinese Chess\"]\r\n[Event \"\xBC\xD7 %d\"]\r\n\r\n1. h2e2 zz9 *\r\n\r\n", i);
+	p = put_file("late-gbk-crlf.pgn", b.ptr, b.len);
+	check_late_same(&p, 1, "late-gbk-crlf.pgn");
+	assert_true(late_stats.chunks >= 30);
+	assert_int_equal(late_stats.fallbacks, 0);
+
+	/* The first character over 0x7F early, and more than the reader's
+	 * sample (64 KiB) after it: the cutter reads on to decide, then goes
+	 * on cutting rather than giving the rest to one reader. */
+	xq_buf_reset(&b);
+	for (int i = 0; i < 1500; i++)
+		xq_buf_addf(&b, "[Game \"Chinese Chess\"]\n[Event \"%s %d\"]\n\n1. h2e2 h9g7 *\n\n",
+			    i == 3 ? "\xE7\x94\xB2" : "a", i);
+	assert_true(b.len > 70000);
+	p = put_file("late-utf8-early.pgn", b.ptr, b.len);
+	check_late_same(&p, 1, "late-utf8-early.pgn");
+	assert_true(late_stats.chunks >= 1400);
+	assert_int_equal(late_stats.gave_up, 0);
+	xq_buf_release(&b);
+}
+
 static void a_comment_holding_a_blank_line_then_a_tag_reads_the_same(void **state)
 {
 	struct xq_buf b = XQ_BUF_INIT;
@@ -805,6 +892,7 @@ int main(void)
 		cmocka_unit_test(the_games_of_an_input_that_cannot_be_split_are_processed_by_every_worker),
 		cmocka_unit_test(utf8_games_after_blank_lines_are_split_at_their_tag_lines),
 		cmocka_unit_test(a_comment_holding_a_blank_line_then_a_tag_reads_the_same),
+		cmocka_unit_test(chunks_numbered_late_read_the_same_as_in_order),
 		cmocka_unit_test(games_that_leave_the_usual_shape_are_split_as_well_as_those_around_them),
 	};
 	return cmocka_run_group_tests_name("pool", tests, setup, teardown);
