@@ -996,6 +996,26 @@ static struct seg *cut_segment(struct feed *f, size_t len, uint64_t body_end)
  */
 static void cut_chunk_late(struct pool *p, struct feed *f, struct unit *u);
 
+/* The last unit of the file, into `u`: to the end of the input.  `whole`
+ * when every byte is in the carry (a segment of its own); else it reads
+ * on from the carry and the input (an error the splitter met is met again
+ * there, at the same byte). */
+static void cut_last(struct pool *p, struct feed *f, struct unit *u, int whole)
+{
+	struct seg *s;
+
+	atomic_fetch_add(&p->chunks, 1);
+	u->final = 1;
+	if (whole && (s = cut_segment(f, carry_len(f), f->carry_off + carry_len(f)))) {
+		set_chunk(f, u, s);
+		carry_drop(f, s->end);
+	} else {
+		set_chunk(f, u, NULL);
+		atomic_fetch_add(&p->gave_up, 1);
+	}
+	feed_finish(p, f);
+}
+
 static void cut_chunk(struct pool *p, struct feed *f, struct unit *u)
 {
 	struct xq_split_point pt;
@@ -1038,20 +1058,7 @@ static void cut_chunk(struct pool *p, struct feed *f, struct unit *u)
 		f->at_records = pt.records;
 		return;
 	}
-	atomic_fetch_add(&p->chunks, 1);
-	/* The last unit of the file: to the end of the input. */
-	u->final = 1;
-	if (rc == 0 && (s = cut_segment(f, carry_len(f), f->carry_off + carry_len(f)))) {
-		/* Every byte is in the carry: a segment of its own. */
-		set_chunk(f, u, s);
-		carry_drop(f, s->end);
-	} else {
-		/* Read on from the carry and the input (an error the splitter
-		 * met is met again there, at the same byte). */
-		set_chunk(f, u, NULL);
-		atomic_fetch_add(&p->gave_up, 1);
-	}
-	feed_finish(p, f);
+	cut_last(p, f, u, rc == 0);
 }
 
 /*
@@ -1160,19 +1167,9 @@ static void cut_chunk_late(struct pool *p, struct feed *f, struct unit *u)
 				break; /* met again by the last unit, which reads on */
 		}
 	}
-	atomic_fetch_add(&p->chunks, 1);
-	/* The last unit: read in order to the end, numbered as it is read
-	 * (its reader waits for the units before it to be numbered). */
-	u->final = 1;
-	if (rc == 0 && f->in_eof && !f->in_rc &&
-	    (s = cut_segment(f, carry_len(f), f->carry_off + carry_len(f)))) {
-		set_chunk(f, u, s);
-		carry_drop(f, s->end);
-	} else {
-		set_chunk(f, u, NULL);
-		atomic_fetch_add(&p->gave_up, 1);
-	}
-	feed_finish(p, f);
+	/* Read in order to the end, numbered as it is read (its reader
+	 * waits for the units before it to be numbered). */
+	cut_last(p, f, u, rc == 0 && f->in_eof && !f->in_rc);
 }
 
 /* A whole-file unit: the feed's file turned out not to be split. */
