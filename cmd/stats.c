@@ -1359,7 +1359,10 @@ int cmd_stats(int argc, char **argv)
 	struct opt_parser p;
 	struct sctx c;
 	struct inputs inputs;
-	struct pool_config cfg = {.process = stats_process, .emit = stats_emit, .ctx = &c};
+	/* Numbers and lines reach the output only through the games and
+	 * their diagnostics, which the pool puts right (pool.h). */
+	struct pool_config cfg = {.process = stats_process, .emit = stats_emit, .ctx = &c,
+				  .late_numbers = 1};
 	size_t shown = 0;
 	int rc;
 	double t0;
