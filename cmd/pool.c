@@ -33,7 +33,7 @@
  * for as many bytes as the sequential reader would, so even where an input
  * error strikes is the same.
  *
- * Late numbering (pool_config.late_numbers, validate's): the splitter's
+ * Late numbering (pool_config.late_numbers: validate, stats): the splitter's
  * count of the games before each cut, a scan of every byte in one thread,
  * was the largest part of what -j 2 did more than -j 1.  A command whose
  * `process` puts no game number or line into text lets the feed cut at the
