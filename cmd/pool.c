@@ -200,6 +200,7 @@ struct feed {
 	int late_whole;          /* late, but the input is read in order (UTF-16, or failed at once) */
 	int enc_done;            /* the encoding is settled: f->enc, f->first_high */
 	uint64_t scanned;        /* input bytes before it hold no byte over 0x7F */
+	uint64_t searched;       /* input bytes before it hold no boundary past chunk_late */
 	/* What the one emitting knows of the unit at the head: the line it
 	 * starts on, and the games of the file emitted before it. */
 	uint64_t head_line, head_games;
@@ -1132,10 +1133,18 @@ static void cut_chunk_late(struct pool *p, struct feed *f, struct unit *u)
 	int rc = f->late_whole ? XQ_EUNSUPPORTED : 0;
 
 	while (rc >= 0) {
-		size_t len = carry_len(f);
-		int found = len > p->chunk_late &&
-			    f->ops->boundary(f->carry.ptr + f->carry_pos, len, (size_t)p->chunk_late,
-					     f->in_eof, &at, &seen) == 1;
+		size_t len = carry_len(f), from = (size_t)p->chunk_late;
+		int found = 0;
+		/* Where the last look for this chunk stopped, so that a chunk
+		 * that takes many reads is not looked through again for each. */
+		if (f->searched > f->carry_off + from)
+			from = (size_t)(f->searched - f->carry_off);
+		if (len > from) {
+			found = f->ops->boundary(f->carry.ptr + f->carry_pos, len, from, f->in_eof, &at,
+						 &seen) == 1;
+			if (!found)
+				f->searched = f->carry_off + at;
+		}
 		rc = late_encoding(f, found ? seen : len);
 		if (rc < 0)
 			break;

@@ -187,7 +187,8 @@ struct xq_split_ops {
 	 * starts, unless the text is of a rare shape there, which the caller's
 	 * check of each chunk catches: 1 with *at and *seen (how far a reader
 	 * of the records before must see, as xq_split_point.seen) set; 0 when
-	 * buf holds none (more bytes may, unless `eof`).
+	 * buf holds none (more bytes may, unless `eof`), with *at where a call
+	 * with more bytes must look again (what is before it was looked at).
 	 *
 	 * decide: the encoding a reader of the input decides at buf[h], its
 	 * first byte over 0x7F, where `from` is where a record starts before

@@ -63,41 +63,62 @@ static int pgn_open_chunk(void **out, const struct xq_chunk *c, const struct xq_
 	return 0;
 }
 
-/* Just before buf[i]: a line end, and before it an empty line. */
-static int blank_line_before(const char *buf, size_t i)
+/* When buf[k] starts a line: the first byte of the line before it, past
+ * its blanks, or '\n' when that line is empty; 0 when buf[k] does not
+ * start a line.  (buf[0] starts a line: a record starts there.) */
+static char line_before(const char *buf, size_t k)
 {
-	if (i >= 2 && buf[i - 1] == '\n' && buf[i - 2] == '\r')
-		i -= 2;
-	else if (i >= 1 && (buf[i - 1] == '\n' || buf[i - 1] == '\r'))
-		i -= 1;
+	size_t e = k, s;
+
+	if (e >= 2 && buf[e - 1] == '\n' && buf[e - 2] == '\r')
+		e -= 2;
+	else if (e >= 1 && (buf[e - 1] == '\n' || buf[e - 1] == '\r'))
+		e -= 1;
 	else
 		return 0;
-	return i >= 1 && (buf[i - 1] == '\n' || buf[i - 1] == '\r');
+	for (s = e; s > 0 && buf[s - 1] != '\n' && buf[s - 1] != '\r'; s--)
+		;
+	while (s < e && (buf[s] == ' ' || buf[s] == '\t'))
+		s++;
+	return s < e ? buf[s] : '\n';
 }
 
-/* format.h: a blank line, then a line that starts with '[' and a letter,
- * where the reader starts a game (unless it is inside a comment or a
- * variation: the chunk check). */
+/*
+ * format.h: a line that starts with '[' and a letter after any line but a
+ * tag line (a tag after tags is the same game's), where the reader starts
+ * a game, unless it is inside a comment or a variation, which the chunk
+ * check catches.  Files with and without blank lines between games both
+ * cut.
+ */
 static int pgn_boundary(const char *buf, size_t len, size_t from, int eof, size_t *at, size_t *seen)
 {
 	for (size_t i = from; i < len;) {
 		const char *p = memchr(buf + i, '[', len - i), *e;
 		size_t k;
+		char prev;
 		if (!p)
-			return 0;
+			break;
 		k = (size_t)(p - buf);
 		i = k + 1;
-		if (k + 1 >= len || !xq_is_alpha((unsigned char)buf[k + 1]) || !blank_line_before(buf, k))
+		if (k + 1 >= len) {
+			*at = k; /* its next byte is still to come */
+			return 0;
+		}
+		prev = xq_is_alpha((unsigned char)buf[k + 1]) ? line_before(buf, k) : 0;
+		if (!prev || prev == '[')
 			continue;
 		/* A reader of the game before sees this line to its end. */
 		for (e = p; e < buf + len && *e != '\n' && *e != '\r'; e++)
 			;
-		if (e == buf + len && !eof)
+		if (e == buf + len && !eof) {
+			*at = k;
 			return 0;
+		}
 		*at = k;
 		*seen = (size_t)(e - buf) + (e < buf + len);
 		return 1;
 	}
+	*at = len;
 	return 0;
 }
 

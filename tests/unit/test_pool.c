@@ -385,8 +385,8 @@ static void utf8_games_after_blank_lines_are_split_at_their_tag_lines(void **sta
  * start; reading split must still give the games, numbers and
  * diagnostics of one thread. */
 /*
- * Numbered late: chunks cut at every blank line before a tag line, with
- * no count of the games before (a boundary inside a comment: see
+ * Numbered late: chunks cut at every tag line after a blank line or move
+ * text, with no count of the games before (a boundary inside a comment: see
  * a_comment_holding_a_blank_line_then_a_tag_reads_the_same); a legacy
  * encoding met after many ASCII chunks is decided by the cutter as the
  * reader decides it; CRLF line ends.
@@ -418,6 +418,18 @@ static void chunks_numbered_late_read_the_same_as_in_order(void **state)
 	p = put_file("late-utf8-early.pgn", b.ptr, b.len);
 	check_runs_same(&p, 1, "late-utf8-early.pgn", &late_stats, 1);
 	assert_true(late_stats.chunks >= 1400);
+	assert_int_equal(late_stats.gave_up, 0);
+
+	/* No blank line between games (a tag line right after move text), a
+	 * comment line before some games' tags: cut as well, no fall back. */
+	xq_buf_reset(&b);
+	for (int i = 0; i < 60; i++)
+		xq_buf_addf(&b, "%s[Game \"Chinese Chess\"]\n[Round \"%d\"]\n1. h2e2 h9g7\n2. h0g2 *\n",
+			    i % 7 == 3 ? "{a comment before the tags}\n" : "", i);
+	p = put_file("late-no-blank-lines.pgn", b.ptr, b.len);
+	check_runs_same(&p, 1, "late-no-blank-lines.pgn", &late_stats, 1);
+	assert_true(late_stats.chunks >= 50);
+	assert_int_equal(late_stats.fallbacks, 0);
 	assert_int_equal(late_stats.gave_up, 0);
 	xq_buf_release(&b);
 }
