@@ -305,10 +305,9 @@ struct pool {
 	uint64_t next_seq, out_seq;
 	atomic_uint_least64_t head_seq; /* out_seq, for a look without mu */
 	/* Emitting (see the head comment): held by whoever emits, and
-	 * wanted by a thread that found it held.  Workers emit when
-	 * inline_emit is set. */
+	 * wanted by a thread that found it held.  Workers emit unless
+	 * `share` (then the output thread alone does). */
 	atomic_int emitting, want;
-	int inline_emit;
 	struct unit *emit_cur;  /* the head unit, once the one emitting has looked it up */
 	int late;               /* cfg->late_numbers, unless sharding by game */
 	uint64_t chunk_late;    /* bytes of a chunk cut at a boundary */
@@ -674,7 +673,7 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 			return NULL;
 		s = &w->slots[0];
 	} else {
-		if (p->inline_emit && (atomic_load(&w->count) == RING || over_allowance(w))) {
+		if (!p->share && (atomic_load(&w->count) == RING || over_allowance(w))) {
 			if (w->holds)
 				let_go(w);
 			emit_ready(p);
@@ -802,7 +801,7 @@ static void publish(struct worker *w, struct pool_job *j, int wake)
 	/* Counting the slot hands it over (what was written before is seen
 	 * by the output thread once it sees the count). */
 	n = atomic_fetch_add(&w->count, 1) + 1;
-	if (p->inline_emit)
+	if (!p->share)
 		emit_inline(w, last, n >= BATCH || wake);
 	/* Wake the output thread only when it sleeps, and waits for a batch
 	 * or for the end of a unit: one wake-up per game would cost more
@@ -990,11 +989,6 @@ static struct seg *cut_segment(struct feed *f, size_t len, uint64_t body_end)
 	return s;
 }
 
-/*
- * Cut the next chunk of `f` into `u`: up to a split point past the
- * thresholds, or to the end of the input, or (when the splitter gives up
- * or no point comes within CARRY_MAX) everything left, read sequentially.
- */
 static void cut_chunk_late(struct pool *p, struct feed *f, struct unit *u);
 
 /* The last unit of the file, into `u`: to the end of the input.  `whole`
@@ -1017,6 +1011,12 @@ static void cut_last(struct pool *p, struct feed *f, struct unit *u, int whole)
 	feed_finish(p, f);
 }
 
+/*
+ * Cut the next chunk of `f` into `u`: up to a split point past the
+ * thresholds, or to the end of the input, or (when the splitter gives up
+ * or no point comes within CARRY_MAX) everything left, read sequentially.
+ * A feed cut late goes to cut_chunk_late().
+ */
 static void cut_chunk(struct pool *p, struct feed *f, struct unit *u)
 {
 	struct xq_split_point pt;
@@ -1097,7 +1097,8 @@ static int late_encoding(struct feed *f, size_t upto)
 
 /* Late numbering: what is known at the input's start (the feed's first
  * bytes read): an encoding given, or a byte order mark.  0 when chunks may
- * be cut late, else they are cut as the splitter counts them. */
+ * be cut late; else (UTF-16, or an input that fails at once) the input is
+ * one unit read in order. */
 static int late_start(struct pool *p, struct feed *f)
 {
 	const unsigned char *b;
@@ -1256,7 +1257,7 @@ static void unit_reserve(struct worker *w, struct unit *u, uint64_t n)
 	if (rc == 1) {
 		/* Jobs handed over and not yet shown to a sleeping output
 		 * thread may be what frees the memory: show them first. */
-		if (p->inline_emit)
+		if (!p->share)
 			emit_ready(p);
 		wake_output(w);
 		rc = xq_budget_reserve(&p->budget, u->seq, n);
@@ -1483,7 +1484,7 @@ static void late_absolute(struct worker *w, struct unit *u)
 		return;
 	if (w->holds)
 		let_go(w);
-	if (p->inline_emit)
+	if (!p->share)
 		emit_ready(p);
 	pthread_mutex_lock(&p->mu);
 	while (p->out_seq != u->seq && !p->stop) {
@@ -2033,7 +2034,7 @@ static void late_fix(const struct unit *u, struct pool_job *j)
 		j->game.place.line += lines;
 	for (size_t i = 0; i < j->diags.n; i++) {
 		struct xq_diag *d = &j->diags.v[i];
-		if (d->game && d->game == rel)
+		if (d->game == rel) /* a game's number is never 0 */
 			d->game = abs;
 		if (d->place.line)
 			d->place.line += lines;
@@ -2055,10 +2056,11 @@ static int emit_unit(struct pool *p, struct unit *u, int *end)
 		if (atomic_load(&s->state) != 0 && !wait_processed(p, s))
 			break; /* stopping */
 		*end = u->feed ? s->marker : s->job.kind == POOL_END;
-		if (s->rel && !s->marker && !voided(u))
-			late_fix(u, &s->job);
-		if (!s->marker && !voided(u))
+		if (!s->marker && !voided(u)) {
+			if (s->rel)
+				late_fix(u, &s->job);
 			rc = emit_job(p, &s->job, w);
+		}
 		slot_shrink(s);
 		slot_done(p, w, s);
 	}
@@ -2246,10 +2248,8 @@ static int run_threads(struct pool *p, int n)
 	pthread_cond_init(&p->head_cond, NULL);
 	for (int i = 0; i < n; i++)
 		pthread_cond_init(&p->w[i].space, NULL);
-	p->inline_emit = 1;
 	if (p->cfg->share_process && (p->hq = calloc((size_t)n, sizeof(*p->hq)))) {
 		p->share = 1;
-		p->inline_emit = 0;
 		p->active = n;
 		pthread_mutex_init(&p->hmu, NULL);
 		pthread_cond_init(&p->hwork, NULL);

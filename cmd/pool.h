@@ -114,8 +114,10 @@ struct pool_config {
 	int progress;                      /* show progress (progress.h is started) */
 	/* Splitting one input among the threads; 0 for each means the default. */
 	int64_t split_min;                 /* smaller files are read whole (bytes; default 1 MiB) */
-	uint64_t chunk_games;              /* games a chunk aims at (default 16) */
-	uint64_t chunk_bytes;              /* or bytes, whichever comes first (default 256 KiB) */
+	uint64_t chunk_games;              /* games a chunk aims at (default 64) */
+	uint64_t chunk_bytes;              /* or bytes, whichever comes first (default 256 KiB);
+					      cut late: where a chunk's boundary is looked
+					      for (default 48 KiB) */
 	/* `process` and `emit` see a game's number and lines only in
 	 * job->game (number, place) and in the job's diagnostics (their game
 	 * and place), never in text `process` wrote: a big input may then be
