@@ -391,10 +391,21 @@ static void utf8_games_after_blank_lines_are_split_at_their_tag_lines(void **sta
  * encoding met after many ASCII chunks is decided by the cutter as the
  * reader decides it; CRLF line ends.
  */
+/* `text` as file `name`, numbered late: the same as read in order, in
+ * `min_chunks` chunks or more, none fallen back or left to one reader. */
+static void check_late_cut(const char *name, const struct xq_buf *text, uint64_t min_chunks)
+{
+	const char *p = put_file(name, text->ptr, text->len);
+
+	check_runs_same(&p, 1, name, &late_stats, 1);
+	assert_true(late_stats.chunks >= min_chunks);
+	assert_int_equal(late_stats.fallbacks, 0);
+	assert_int_equal(late_stats.gave_up, 0);
+}
+
 static void chunks_numbered_late_read_the_same_as_in_order(void **state)
 {
 	struct xq_buf b = XQ_BUF_INIT;
-	const char *p;
 
 	(void)state;
 	for (int i = 0; i < 30; i++)
@@ -402,10 +413,7 @@ static void chunks_numbered_late_read_the_same_as_in_order(void **state)
 	xq_buf_adds(&b, "[Game \"Chinese Chess\"]\r\n[Event \"\xC5\xDA\"]\r\n\r\n1. \xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5 *\r\n\r\n");
 	for (int i = 0; i < 10; i++)
 		xq_buf_addf(&b, "[Game \"Chinese Chess\"]\r\n[Event \"\xBC\xD7 %d\"]\r\n\r\n1. h2e2 zz9 *\r\n\r\n", i);
-	p = put_file("late-gbk-crlf.pgn", b.ptr, b.len);
-	check_runs_same(&p, 1, "late-gbk-crlf.pgn", &late_stats, 1);
-	assert_true(late_stats.chunks >= 30);
-	assert_int_equal(late_stats.fallbacks, 0);
+	check_late_cut("late-gbk-crlf.pgn", &b, 30);
 
 	/* The first character over 0x7F early, and more than the reader's
 	 * sample (64 KiB) after it: the cutter reads on to decide, then goes
@@ -415,10 +423,7 @@ static void chunks_numbered_late_read_the_same_as_in_order(void **state)
 		xq_buf_addf(&b, "[Game \"Chinese Chess\"]\n[Event \"%s %d\"]\n\n1. h2e2 h9g7 *\n\n",
 			    i == 3 ? "\xE7\x94\xB2" : "a", i);
 	assert_true(b.len > 70000);
-	p = put_file("late-utf8-early.pgn", b.ptr, b.len);
-	check_runs_same(&p, 1, "late-utf8-early.pgn", &late_stats, 1);
-	assert_true(late_stats.chunks >= 1400);
-	assert_int_equal(late_stats.gave_up, 0);
+	check_late_cut("late-utf8-early.pgn", &b, 1400);
 
 	/* No blank line between games (a tag line right after move text), a
 	 * comment line before some games' tags: cut as well, no fall back. */
@@ -426,11 +431,7 @@ static void chunks_numbered_late_read_the_same_as_in_order(void **state)
 	for (int i = 0; i < 60; i++)
 		xq_buf_addf(&b, "%s[Game \"Chinese Chess\"]\n[Round \"%d\"]\n1. h2e2 h9g7\n2. h0g2 *\n",
 			    i % 7 == 3 ? "{a comment before the tags}\n" : "", i);
-	p = put_file("late-no-blank-lines.pgn", b.ptr, b.len);
-	check_runs_same(&p, 1, "late-no-blank-lines.pgn", &late_stats, 1);
-	assert_true(late_stats.chunks >= 50);
-	assert_int_equal(late_stats.fallbacks, 0);
-	assert_int_equal(late_stats.gave_up, 0);
+	check_late_cut("late-no-blank-lines.pgn", &b, 50);
 	xq_buf_release(&b);
 }
 
