@@ -166,8 +166,10 @@ int cmd_convert(int argc, char **argv)
 	struct opt_parser p;
 	struct cctx c;
 	struct inputs inputs;
+	/* Numbered late: what output_render writes with a game's number or
+	 * line, output_game puts right (output.h). */
 	struct pool_config cfg = {.process = convert_process, .emit = convert_emit, .ctx = &c,
-				  .job_data = sizeof(struct output_ready)};
+				  .job_data = sizeof(struct output_ready), .late_numbers = 1};
 	int rc;
 	double t0;
 

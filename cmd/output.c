@@ -489,13 +489,21 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 	struct job_sink js = {c, j};
 	struct xq_sink sink = {job_sink_report, &js};
 
-	r->ready = 0;
+	r->ready = r->defer = 0;
 	/* One output's games are joined as its writer would write them only
 	 * when its format writes them apart (format.h, `separator`). */
 	if (!to_write(c, j) || (!c->dir_mode && !c->to->separator))
 		return;
-	if (j->game.flags & XQ_GAME_BROKEN)
+	if (j->game.flags & XQ_GAME_BROKEN) {
+		if (j->late) {
+			r->defer = 1; /* note_error names lines not known yet */
+			return;
+		}
 		note_error(j);
+	}
+	r->late = j->late;
+	r->number = j->game.number;
+	r->line = j->game.place.line;
 	r->before = j->diags.n;
 	xq_buf_reset(&j->text);
 	r->rc = write_alone_to(c, &sink, &j->game, &j->text);
@@ -516,7 +524,7 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 	}
 }
 
-void output_game(struct output *c, struct pool_job *j, const struct output_ready *r)
+void output_game(struct output *c, struct pool_job *j, struct output_ready *r)
 {
 	struct xq_game *g = &j->game;
 	struct xq_buf own = XQ_BUF_INIT;
@@ -544,12 +552,18 @@ void output_game(struct output *c, struct pool_job *j, const struct output_ready
 	}
 	c->cur = j;
 	c->seq++;
+	if (r && r->defer)
+		output_render(c, j, r);
 	if (r && r->ready) {
 		/* Written already, on a worker (output_render): what the
-		 * output's writer would have written, its separator put back. */
+		 * output's writer would have written, its separator put back,
+		 * its numbers put right when it was numbered late. */
 		before = r->before;
 		rc = r->rc;
 		doc = &j->text;
+		if (!rc && r->late && c->to->renumber &&
+		    (r->number != g->number || r->line != g->place.line))
+			rc = c->to->renumber(&j->text, g, r->number, r->line);
 		sep = !c->dir_mode && !rc && c->apart++ > 0 && *c->to->separator;
 		if (sep) {
 			xq_buf_reset(&c->joined);

@@ -112,6 +112,13 @@ struct output_ready {
 			  job's diagnostics, from verify_before on); 0 it did not */
 	int verify_sep; /* it read the game after the format's separator */
 	size_t verify_before;
+	/* Late numbering (pool_job.late): the game's number and line when it
+	 * was written, put right by output_game through the format's
+	 * `renumber`; `defer`: its bytes are to be written by output_game,
+	 * which then knows the numbers they hold (the error of a broken game
+	 * names its line). */
+	int late, defer;
+	uint64_t number, line;
 };
 
 /*
@@ -122,14 +129,16 @@ struct output_ready {
  * of its own, or a format whose games are written apart: format.h,
  * `separator`); else r->ready is 0.  With --verify, the game is also read
  * back there (output_game reads back again only a game the output holds
- * without the separator before it: the first).  `o` is only read.
+ * without the separator before it: the first).  `o` is only read.  A job
+ * numbered late (pool.h) may be written there: output_game puts its
+ * numbers right.
  */
 void output_render(const struct output *o, struct pool_job *j, struct output_ready *r);
 
 /* Write the game of `j` (on the output thread, in input order): its
  * diagnostics go to j->diags; o->stop says the run must stop.  `r` is
  * what output_render() left for `j`, or NULL. */
-void output_game(struct output *o, struct pool_job *j, const struct output_ready *r);
+void output_game(struct output *o, struct pool_job *j, struct output_ready *r);
 
 /*
  * After the run: the output put in place (or not, after a signal or when

@@ -33,10 +33,11 @@
  * for as many bytes as the sequential reader would, so even where an input
  * error strikes is the same.
  *
- * Late numbering (pool_config.late_numbers: validate, stats): the splitter's
- * count of the games before each cut, a scan of every byte in one thread,
- * was the largest part of what -j 2 did more than -j 1.  A command whose
- * `process` puts no game number or line into text lets the feed cut at the
+ * Late numbering (pool_config.late_numbers: validate, stats, convert): the
+ * splitter's count of the games before each cut, a scan of every byte in
+ * one thread, was the largest part of what -j 2 did more than -j 1.  A
+ * command whose `process` puts no game number or line into text, or whose
+ * `emit` puts them right, lets the feed cut at the
  * format's boundaries instead (format.h: a blank line, then a tag line),
  * with nothing before them looked at but for the first byte over 0x7F,
  * which decides the encoding as a reader of the whole input would.  Each
@@ -252,7 +253,6 @@ struct slot {
 	atomic_int state;
 	int marker;
 	int ready;
-	int rel;              /* late numbering: the number and lines are its chunk's own */
 	uint64_t mem;         /* memory the job holds, counted in flight */
 };
 
@@ -447,6 +447,7 @@ static void job_reset(const struct pool *p, struct pool_job *j, struct pool_file
 	xq_buf_reset(&j->text);
 	j->flags = 0;
 	j->foreign = 0;
+	j->late = 0;
 	memset(j->counts, 0, sizeof(j->counts));
 }
 
@@ -730,7 +731,6 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 		s->ready = 1;
 	}
 	s->marker = 0;
-	s->rel = 0;
 	job_reset(p, &s->job, f);
 	w->cur = &s->job;
 	return &s->job;
@@ -1559,8 +1559,8 @@ static void read_chunk(struct worker *w, struct unit *u)
 				}
 			}
 			j->game.source = u->file->name;
+			j->late = u->rel;
 			process_job(cfg, w->data, j);
-			((struct slot *)j)->rel = u->rel;
 			publish(w, j, 0);
 			handed++;
 			if (!(j = acquire(w, u->file)))
@@ -2029,6 +2029,7 @@ static void late_fix(const struct unit *u, struct pool_job *j)
 {
 	uint64_t lines = u->feed->head_line - 1, rel = j->game.number, abs = j->file->games + 1;
 
+	j->late = 0;
 	j->game.number = abs;
 	if (j->game.place.line)
 		j->game.place.line += lines;
@@ -2057,7 +2058,7 @@ static int emit_unit(struct pool *p, struct unit *u, int *end)
 			break; /* stopping */
 		*end = u->feed ? s->marker : s->job.kind == POOL_END;
 		if (!s->marker && !voided(u)) {
-			if (s->rel)
+			if (s->job.late)
 				late_fix(u, &s->job);
 			rc = emit_job(p, &s->job, w);
 		}

@@ -86,6 +86,10 @@ struct pool_job {
 	void *data;                /* free for the command: pool_config.job_data bytes,
 				      zeroed for each job (NULL when 0) */
 	int foreign;               /* another shard's game: neither processed nor emitted */
+	int late;                  /* late numbering (pool_config.late_numbers): game.number,
+				      the game's line and those of its diagnostics are
+				      counted from its chunk's start; put right, and this
+				      cleared, before `emit` */
 };
 
 struct pool_config {
@@ -118,13 +122,15 @@ struct pool_config {
 	uint64_t chunk_bytes;              /* or bytes, whichever comes first (default 256 KiB);
 					      cut late: where a chunk's boundary is looked
 					      for (default 48 KiB) */
-	/* `process` and `emit` see a game's number and lines only in
-	 * job->game (number, place) and in the job's diagnostics (their game
-	 * and place), never in text `process` wrote: a big input may then be
-	 * cut without counting its games first (the format's boundary and
-	 * decide, format.h), each chunk read with numbers and lines counted
-	 * from its start, and those put right as the jobs are emitted.  Not
-	 * with --shard by game, which needs the number before `process`. */
+	/* A big input may be cut without counting its games first (the
+	 * format's boundary and decide, format.h), each chunk read with
+	 * numbers and lines counted from its start (job->late), and those put
+	 * right in job->game (number, place) and in the job's diagnostics
+	 * (their game and place) before `emit`.  The command says it can take
+	 * that: what `process` makes from a game's number or lines (the
+	 * nodes' places are not put right) is made again or put right by
+	 * `emit` when job->late was set.  Not with --shard by game, which
+	 * needs the number before `process`. */
 	int late_numbers;
 	struct pool_stats *stats;          /* filled in by pool_run when not NULL */
 	/* `process` costs much more than reading a game (an engine's

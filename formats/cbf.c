@@ -1150,4 +1150,5 @@ const struct xq_format xq_format_cbf = {
 	CBF_MEM_FACTOR,
 	NULL, /* no alias */
 	NULL, /* no separator: one game per file */
+	NULL, /* no number or line in a game's bytes */
 };

@@ -297,4 +297,5 @@ const struct xq_format xq_format_cbl = {
 	CBL_MEM_FACTOR,
 	NULL, /* no alias */
 	NULL, /* no writer */
+	NULL, /* no number or line in a game's bytes */
 };

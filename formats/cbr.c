@@ -711,4 +711,5 @@ const struct xq_format xq_format_cbr = {
 	CBR_MEM_FACTOR,
 	NULL, /* no alias */
 	NULL, /* no writer */
+	NULL, /* no number or line in a game's bytes */
 };

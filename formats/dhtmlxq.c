@@ -108,4 +108,5 @@ const struct xq_format xq_format_dhtmlxq = {
 	DH_MEM_FACTOR,
 	"ubb",
 	"\n", /* a blank line between records */
+	NULL, /* no number or line in a game's bytes */
 };

@@ -247,6 +247,18 @@ struct xq_format {
 	 * others (an HTML collection's index) or the format holds one game.
 	 */
 	const char *separator;
+
+	/*
+	 * Set by a writer that writes a game's number or line into the
+	 * game's bytes (NDJSON's "source"); NULL when they never show there.
+	 * `text` holds the bytes write() gave for `g` alone (no separator)
+	 * when `g`'s number was `number` and its line `line`: put `g`'s own in
+	 * their place, so that `text` is what write() gives for `g` now.  For
+	 * a caller that writes games before their numbers are known (a big
+	 * input read in chunks on several threads).  Returns 0, XQ_ENOMEM, or
+	 * XQ_EINTERNAL when `text` is not such bytes (left as it was).
+	 */
+	int (*renumber)(struct xq_buf *text, const struct xq_game *g, uint64_t number, uint64_t line);
 };
 
 /*

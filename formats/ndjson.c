@@ -1418,31 +1418,111 @@ static int write_tree(struct nd_writer *w, const struct xq_game *g)
 	return rc ? rc : xq_buf_addc(b, ']');
 }
 
+/* What follows the file in the "source" of origin `o`: its game, line and
+ * offset members (after a comma when `after` is set) and the closing
+ * brace, into buf (ORIGIN_TAIL_MAX bytes); returns its length. */
+#define ORIGIN_TAIL_MAX 128
+static size_t origin_tail(char *buf, const struct xq_origin *o, int after)
+{
+	const char *sep = after ? "," : "";
+	size_t n = 0;
+
+	if (o->game) {
+		n += (size_t)snprintf(buf + n, ORIGIN_TAIL_MAX - n, "%s\"game\":%llu", sep,
+				      (unsigned long long)o->game);
+		sep = ",";
+	}
+	if (o->line) {
+		n += (size_t)snprintf(buf + n, ORIGIN_TAIL_MAX - n, "%s\"line\":%llu", sep,
+				      (unsigned long long)o->line);
+		sep = ",";
+	}
+	if (o->has_offset)
+		n += (size_t)snprintf(buf + n, ORIGIN_TAIL_MAX - n, "%s\"offset\":%llu", sep,
+				      (unsigned long long)o->offset);
+	buf[n++] = '}';
+	buf[n] = '\0';
+	return n;
+}
+
+#define SOURCE_OPEN "\"source\":{"
+#define SOURCE_FILE "\"file\":"
+
+/* The "source" member of origin `o`. */
+static int add_origin(struct xq_buf *b, const struct xq_origin *o)
+{
+	char tail[ORIGIN_TAIL_MAX];
+	size_t n = origin_tail(tail, o, o->file != NULL);
+	int rc = xq_buf_adds(b, SOURCE_OPEN);
+
+	if (!rc && o->file) {
+		rc = xq_buf_adds(b, SOURCE_FILE);
+		if (!rc)
+			rc = xq_buf_add_json_string(b, o->file, strlen(o->file));
+	}
+	return rc ? rc : xq_buf_add(b, tail, n);
+}
+
 int xq_ndjson_add_source(struct xq_buf *b, const struct xq_game *g)
 {
 	struct xq_origin o;
-	const char *sep = "";
-	int rc;
 
 	xq_game_origin(g, &o);
-	rc = xq_buf_adds(b, "\"source\":{");
-	if (!rc && o.file) {
-		rc = xq_buf_adds(b, "\"file\":");
-		if (!rc)
-			rc = xq_buf_add_json_string(b, o.file, strlen(o.file));
-		sep = ",";
-	}
-	if (!rc && o.game) {
-		rc = xq_buf_addf(b, "%s\"game\":%llu", sep, (unsigned long long)o.game);
-		sep = ",";
-	}
-	if (!rc && o.line) {
-		rc = xq_buf_addf(b, "%s\"line\":%llu", sep, (unsigned long long)o.line);
-		sep = ",";
-	}
-	if (!rc && o.has_offset)
-		rc = xq_buf_addf(b, "%s\"offset\":%llu", sep, (unsigned long long)o.offset);
-	return rc ? rc : xq_buf_addc(b, '}');
+	return add_origin(b, &o);
+}
+
+#define RECORD_HEAD "{\"schema\":\"" NDJSON_SCHEMA "\","
+
+/* Does `s` (up to `end`) start with `lit`?  Then the byte after it. */
+static const char *skip_lit(const char *s, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return (size_t)(end - s) >= n && !memcmp(s, lit, n) ? s + n : NULL;
+}
+
+/*
+ * format.h, `renumber`: the record's "source" is right after its schema;
+ * what follows its file (its game, line and offset) is written again with
+ * g's number and line.  In place, and with no memory of its own: the
+ * bytes are those of a buffer another thread may own, and memory taken
+ * here would often come from that thread's arena (glibc), whose lock the
+ * two threads then fight over (convert -t ndjson -j 2 of 55 MB of PGN
+ * took 1.32 s against 1.05 s when this function used buffers of its own).
+ */
+static int nd_renumber(struct xq_buf *text, const struct xq_game *g, uint64_t number, uint64_t line)
+{
+	char was[ORIGIN_TAIL_MAX], now[ORIGIN_TAIL_MAX];
+	const char *p = text->ptr, *end = text->ptr + text->len;
+	struct xq_origin o;
+	size_t nw, nn, at;
+
+	/* The origin a record came with holds no number of this reading; a
+	 * game with no source has no "source" (nd_format_game). */
+	if (g->origin.file || !g->source)
+		return 0;
+	xq_game_origin(g, &o);
+	nn = origin_tail(now, &o, 1);
+	o.game = number;
+	o.line = line;
+	nw = origin_tail(was, &o, 1);
+	if (!(p = skip_lit(p, end, RECORD_HEAD)) || !(p = skip_lit(p, end, SOURCE_OPEN)) ||
+	    !(p = skip_lit(p, end, SOURCE_FILE "\"")))
+		return XQ_EINTERNAL;
+	/* The file's JSON string, as written: to its unescaped quote. */
+	while (p < end && *p != '"')
+		p += *p == '\\' ? 2 : 1;
+	if (p++ >= end)
+		return XQ_EINTERNAL;
+	if (!skip_lit(p, end, was))
+		return XQ_EINTERNAL;
+	at = (size_t)(p - text->ptr);
+	if (nn > nw && xq_buf_grow(text, nn - nw))
+		return XQ_ENOMEM;
+	memmove(text->ptr + at + nn, text->ptr + at + nw, text->len - at - nw + 1); /* and the NUL */
+	memcpy(text->ptr + at, now, nn);
+	text->len = text->len - nw + nn;
+	return 0;
 }
 
 static int nd_format_game(struct nd_writer *w, const struct xq_game *g)
@@ -1458,7 +1538,7 @@ static int nd_format_game(struct nd_writer *w, const struct xq_game *g)
 	 * could not be read: then its text as written. */
 	xq_write_start_check(w->sink, w->o, g, "NDJSON", 1);
 	start = g->start_text ? g->start_text : fen;
-	rc = xq_buf_adds(b, "{\"schema\":\"" NDJSON_SCHEMA "\",");
+	rc = xq_buf_adds(b, RECORD_HEAD);
 	/* Where the game came from, when known (a game built by a program
 	 * may have no origin at all). */
 	if (!rc && (g->origin.file || g->source)) {
@@ -1699,4 +1779,5 @@ const struct xq_format xq_format_ndjson = {
 	ND_MEM_FACTOR,
 	NULL, /* no alias */
 	"",   /* one line per game, nothing between */
+	nd_renumber,
 };

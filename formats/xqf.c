@@ -1464,4 +1464,5 @@ const struct xq_format xq_format_xqf = {
 	XQF_MEM_FACTOR,
 	NULL, /* no alias */
 	NULL, /* no separator: one game per file */
+	NULL, /* no number or line in a game's bytes */
 };

@@ -512,6 +512,68 @@ static void records_say_where_their_game_was_first_read(void **state)
 	xq_game_release(&back[0]);
 }
 
+/* What the game is written as with number `number` and line `line`. */
+static void write_numbered(struct xq_game *g, uint64_t number, uint64_t line, struct xq_buf *out)
+{
+	g->number = number;
+	g->place.line = line;
+	xq_buf_reset(out);
+	write_one(g, out);
+}
+
+static void renumbering_gives_the_bytes_written_with_the_new_numbers(void **state)
+{
+	static const char bare[] = "{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"h2e2\"}]}\n";
+	/* Shorter and longer numbers; a file name whose JSON string holds
+	 * escapes, a quote and what looks like the members that follow it;
+	 * no file at all. */
+	static const char *const names[] = {"t.ndjson", "a\"b\\\",\"game\":1,\"line\":1}.pgn", NULL};
+	static const uint64_t from[][2] = {{1, 1}, {7, 15}, {123456, 7000000}, {9, 3}};
+	static const uint64_t to[][2] = {{70001, 1234567}, {7, 16}, {3, 5}, {9, 3}};
+	struct xq_game g[1];
+	struct xq_diag diags[16];
+	struct xq_buf text = XQ_BUF_INIT, want = XQ_BUF_INIT;
+	const struct xq_format *f = ndjson();
+
+	(void)state;
+	assert_non_null(f->renumber);
+	assert_int_equal(xq_game_init(&g[0]), 0);
+	assert_int_equal(read_all(bare, g, 1, diags), 1);
+	for (size_t n = 0; n < sizeof(names) / sizeof(*names); n++) {
+		g[0].source = names[n];
+		for (size_t i = 0; i < sizeof(from) / sizeof(*from); i++) {
+			write_numbered(&g[0], to[i][0], to[i][1], &want);
+			write_numbered(&g[0], from[i][0], from[i][1], &text);
+			g[0].number = to[i][0];
+			g[0].place.line = to[i][1];
+			assert_int_equal(f->renumber(&text, &g[0], from[i][0], from[i][1]), 0);
+			assert_int_equal(text.len, want.len);
+			assert_memory_equal(text.ptr, want.ptr, want.len);
+			assert_int_equal(text.ptr[text.len], '\0');
+		}
+	}
+	/* Bytes it did not write (another number than said) stay as they were. */
+	g[0].source = "t.ndjson";
+	write_numbered(&g[0], 5, 9, &text);
+	xq_buf_reset(&want);
+	xq_buf_add(&want, text.ptr, text.len);
+	g[0].number = 6;
+	assert_int_equal(f->renumber(&text, &g[0], 4, 9), XQ_EINTERNAL);
+	assert_int_equal(text.len, want.len);
+	assert_memory_equal(text.ptr, want.ptr, want.len);
+	/* A record that came with its origin keeps it. */
+	assert_int_equal(read_all(want.ptr, g, 1, diags), 1);
+	write_numbered(&g[0], 1, 1, &text);
+	xq_buf_reset(&want);
+	xq_buf_add(&want, text.ptr, text.len);
+	g[0].number = 40;
+	assert_int_equal(f->renumber(&text, &g[0], 1, 1), 0);
+	assert_memory_equal(text.ptr, want.ptr, want.len);
+	xq_buf_release(&text);
+	xq_buf_release(&want);
+	xq_game_release(&g[0]);
+}
+
 static void a_bad_source_is_a_warning_and_the_game_is_kept(void **state)
 {
 	static const char rec[] = "{\"schema\":\"xqkit.game/1\",\"source\":{\"file\":\"a.pgn\",\"game\":-3},"
@@ -1129,6 +1191,7 @@ int main(void)
 		cmocka_unit_test(json_checker_rejects_malformed_text),
 		cmocka_unit_test(record_round_trips_exactly),
 		cmocka_unit_test(records_say_where_their_game_was_first_read),
+		cmocka_unit_test(renumbering_gives_the_bytes_written_with_the_new_numbers),
 		cmocka_unit_test(a_bad_source_is_a_warning_and_the_game_is_kept),
 		cmocka_unit_test(tree_is_built_with_variations_in_order),
 		cmocka_unit_test(illegal_move_is_reported_where_it_is_and_stops_its_line),
