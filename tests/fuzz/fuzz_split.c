@@ -12,9 +12,21 @@
  * the splitter counted; otherwise the rest of the input is read from the
  * chunk's start, over the games handed over already.
  *
+ * A PGN input is also read cut late (cmd/pool.c, cut_chunk_late: late
+ * numbering), as the pool cuts it for validate, stats and convert: at the
+ * format's boundary a window's length on, the encoding settled by its
+ * decide at the first byte over 0x7F, the bytes coming in steps as reads
+ * bring them; each chunk read with its games and lines counted from its
+ * start and put right as the pool's late_fix puts them (a diagnostic's
+ * game when it is the game's own, lines that are not 0); a chunk whose
+ * last game does not end at its boundary, and the rest after the last
+ * chunk, read in order from the chunk's start with the numbers of all
+ * before it.  That too must give what reading the whole input gives.
+ *
  * The first byte picks the format (bit 0: PGN or NDJSON), a forced
- * encoding for PGN (bits 1-2: none, UTF-8, GB18030, Big5) and how many
- * games a chunk aims at (bits 3-4: 1 to 4).
+ * encoding for PGN (bits 1-2: none, UTF-8, GB18030, Big5), how many
+ * games a chunk aims at (bits 3-4: 1 to 4), and for the late cut the
+ * window and the step of the reads (bits 5-7).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -40,14 +52,16 @@ struct reading {
 	void *writer;
 	struct xq_output *o;
 	struct xq_buf rec;
+	/* Cut late: the game's diagnostics wait for its number; the lines
+	 * and games of the chunks before this one. */
+	int late;
+	struct xq_diag *held;
+	size_t nheld, held_alloc;
+	uint64_t line_base, game_base;
 };
 
-static void put_diag(const struct xq_diag *d, void *payload)
+static void show_diag(struct reading *r, const struct xq_diag *d)
 {
-	struct reading *r = payload;
-
-	if (d->code == XQ_D_INTERNAL)
-		abort(); /* a reader returned a game without moving on */
 	xq_buf_addf(&r->game, "%llu:%llu:%llu:%d g%llu p%u %d %s [%s] %s\n",
 		    (unsigned long long)d->place.line, (unsigned long long)d->place.col,
 		    (unsigned long long)d->place.offset, d->has_offset,
@@ -55,8 +69,44 @@ static void put_diag(const struct xq_diag *d, void *payload)
 		    xq_diag_code_name(d->code), d->move, d->msg);
 }
 
-static void put_game(struct reading *r, const struct xq_game *g)
+static void put_diag(const struct xq_diag *d, void *payload)
 {
+	struct reading *r = payload;
+
+	if (d->code == XQ_D_INTERNAL)
+		abort(); /* a reader returned a game without moving on */
+	if (!r->late) {
+		show_diag(r, d);
+		return;
+	}
+	if (r->nheld == r->held_alloc) {
+		r->held_alloc = r->held_alloc ? 2 * r->held_alloc : 16;
+		if (!(r->held = realloc(r->held, r->held_alloc * sizeof(*r->held))))
+			abort();
+	}
+	r->held[r->nheld++] = *d;
+}
+
+static void put_game(struct reading *r, const struct xq_game *cg)
+{
+	struct xq_game *g = (struct xq_game *)cg;
+
+	if (r->late) {
+		/* As the pool's late_fix puts a job right. */
+		uint64_t rel = g->number;
+		for (size_t i = 0; i < r->nheld; i++) {
+			struct xq_diag *d = &r->held[i];
+			if (d->game == rel)
+				d->game = rel + r->game_base;
+			if (d->place.line)
+				d->place.line += r->line_base;
+			show_diag(r, d);
+		}
+		r->nheld = 0;
+		g->number = rel + r->game_base;
+		if (g->place.line)
+			g->place.line += r->line_base;
+	}
 	xq_buf_addf(&r->game, "game %llu at %llu:%llu:%llu %s %u\n", (unsigned long long)g->number,
 		    (unsigned long long)g->place.line, (unsigned long long)g->place.col,
 		    (unsigned long long)g->place.offset,
@@ -90,6 +140,7 @@ static void reading_release(struct reading *r)
 	xq_buf_release(&r->game);
 	xq_buf_release(&r->out);
 	xq_buf_release(&r->rec);
+	free(r->held);
 }
 
 /* Bytes [pos, end) of the input. */
@@ -111,12 +162,14 @@ static long span_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
 
 /* Read the chunk at `start` to `end` (the whole rest when `final`), over
  * its first `skip` games; returns 1 when it ended as the splitter said, and
- * the games handed over in *handed. */
+ * the games handed over in *handed.  Cut late (r->late), its games and
+ * lines are counted from its start, and where its last game ends is all
+ * that is checked: *end_line gets the line of `end` counted so. */
 static int read_chunk(const struct xq_format *fmt, const struct xq_split_ops *ops,
 		      const struct xq_read_opts *ro, struct reading *r, const char *text, size_t len,
 		      const struct xq_split_point *start, const struct xq_split_point *end,
 		      enum xq_encoding enc, uint64_t first_high, int final, uint64_t skip,
-		      uint64_t *handed)
+		      uint64_t *handed, uint64_t *end_line)
 {
 	struct span sp = {text, (size_t)start->offset, final ? len : (size_t)end->seen};
 	size_t bytes = sp.end - sp.pos;
@@ -155,7 +208,8 @@ static int read_chunk(const struct xq_format *fmt, const struct xq_split_ops *op
 		}
 		if (!final) {
 			int known = ops->chunk_next(rd, &nx);
-			if (known && nx.offset == end->offset && nx.line == end->line && nx.col == 1)
+			if (known && nx.offset == end->offset && nx.col == 1 &&
+			    (r->late || nx.line == end->line))
 				last = 1;
 			else if (!known || nx.offset >= end->offset)
 				break; /* not handed over: the game may go on */
@@ -163,7 +217,9 @@ static int read_chunk(const struct xq_format *fmt, const struct xq_split_ops *op
 		hand_over(r);
 		(*handed)++;
 		if (last) {
-			ok = count == end->records - start->records;
+			ok = r->late || count == end->records - start->records;
+			if (end_line)
+				*end_line = nx.line;
 			break;
 		}
 	}
@@ -173,9 +229,26 @@ static int read_chunk(const struct xq_format *fmt, const struct xq_split_ops *op
 		ok = 1;
 	}
 	xq_buf_reset(&r->game);
+	r->nheld = 0;
 	fmt->close_reader(rd);
 	xq_game_release(&g);
 	return ok;
+}
+
+/* Crash for the fuzzer, saying where, when `b` is not what `a` read. */
+static void same_reading(const struct reading *a, const struct reading *b, const char *what)
+{
+	size_t k = 0, line = 0;
+
+	if (a->out.len == b->out.len && !memcmp(a->out.ptr, b->out.ptr, a->out.len))
+		return;
+	while (k < a->out.len && k < b->out.len && a->out.ptr[k] == b->out.ptr[k])
+		if (a->out.ptr[k++] == '\n')
+			line = k;
+	fprintf(stderr, "fuzz invariant broken: %s read otherwise than the whole input\n"
+			"  whole: %.300s\n  split: %.300s\n",
+		what, a->out.ptr + line, b->out.ptr + line);
+	abort();
 }
 
 /* Everything read from the input sequentially. */
@@ -205,6 +278,101 @@ static void read_whole(const struct xq_format *fmt, const struct xq_read_opts *r
 	fmt->close_reader(rd);
 	xq_input_close(in);
 	xq_game_release(&g);
+}
+
+/*
+ * The input cut late, as cmd/pool.c's late_start, cut_chunk_late and
+ * late_encoding cut it: chunks of `window` bytes or more, each ending at
+ * the format's boundary, the input's bytes coming `step` at a time.
+ */
+static void read_late(const struct xq_format *fmt, const struct xq_split_ops *ops,
+		      const struct xq_read_opts *ro, struct reading *r, const char *text, size_t len,
+		      size_t window, size_t step)
+{
+	const unsigned char *u = (const unsigned char *)text;
+	struct xq_split_point start = {0, 1, 0, 0, XQ_ENC_UNKNOWN, UINT64_MAX}, end;
+	enum xq_encoding enc = XQ_ENC_UNKNOWN, e;
+	uint64_t first_high = UINT64_MAX, lines = 0, games = 0, handed;
+	size_t have = step < len ? step : len, searched = 0, scanned = 0, at, seen;
+	int enc_done = ro->encoding != XQ_ENC_UNKNOWN, whole = 0, rc;
+
+	/* late_start: a byte order mark; UTF-16 is read in order. */
+	if (!enc_done && len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
+		enc = XQ_ENC_UTF8;
+		first_high = 0;
+		enc_done = 1;
+	} else if (!enc_done && len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF))) {
+		whole = 1;
+	}
+	while (!whole) {
+		size_t clen = have - (size_t)start.offset, from = window, upto, i;
+		int found = 0, need = 0;
+		if (searched > start.offset + from)
+			from = searched - (size_t)start.offset;
+		if (clen > from) {
+			found = ops->boundary(text + start.offset, clen, from, have == len, &at, &seen) == 1;
+			if (!found)
+				searched = (size_t)start.offset + at;
+		}
+		/* late_encoding: the first byte over 0x7F before `upto`. */
+		upto = found ? seen : clen;
+		i = scanned > start.offset ? scanned - (size_t)start.offset : 0;
+		if (!enc_done) {
+			while (i < upto && u[start.offset + i] < 0x80)
+				i++;
+			if (i == upto) {
+				scanned = (size_t)start.offset + upto;
+			} else {
+				rc = ops->decide(text + start.offset, clen, 0, i, have == len, &e);
+				if (rc < 0)
+					break;
+				if (rc == 0) {
+					need = 1;
+				} else {
+					enc = e;
+					first_high = start.offset + i;
+					enc_done = 1;
+				}
+			}
+		}
+		if (found && !need) {
+			uint64_t end_line = 0;
+			end = start;
+			end.offset = start.offset + at;
+			end.seen = start.offset + seen;
+			start.line = 1;
+			start.records = 0;
+			start.encoding = enc;
+			r->late = 1;
+			r->line_base = lines;
+			r->game_base = games;
+			handed = 0;
+			rc = read_chunk(fmt, ops, ro, r, text, len, &start, &end, enc, first_high, 0, 0,
+					&handed, &end_line);
+			r->late = 0;
+			start.line = lines + 1;
+			start.records = games;
+			if (!rc) {
+				/* Fallen back: in order from the chunk's start. */
+				uint64_t again = 0;
+				read_chunk(fmt, ops, ro, r, text, len, &start, &start, enc, first_high, 1,
+					   handed, &again, NULL);
+				return;
+			}
+			lines += end_line - 1;
+			games += handed;
+			start.offset = end.offset;
+			continue;
+		}
+		if (have == len)
+			break;
+		have = have + step < len ? have + step : len;
+	}
+	/* The rest, in order, numbered from all before it. */
+	start.line = lines + 1;
+	start.records = games;
+	handed = 0;
+	read_chunk(fmt, ops, ro, r, text, len, &start, &start, enc, first_high, 1, 0, &handed, NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -259,12 +427,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    pt->records - start.records < games)
 			continue;
 		if (!read_chunk(fmt, ops, &ro, &split, text, len, &start, pt, enc, first_high, 0, 0,
-				&handed)) {
+				&handed, NULL)) {
 			/* From the chunk's start to the end, over the games
 			 * handed over already. */
 			uint64_t again = 0;
 			read_chunk(fmt, ops, &ro, &split, text, len, &start, pt, enc, first_high, 1, handed,
-				   &again);
+				   &again, NULL);
 			done = 1;
 			break;
 		}
@@ -273,18 +441,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!done)
 		read_chunk(fmt, ops, &ro, &split, text, len, &start, &start, enc, first_high, 1, 0,
-			   &handed);
+			   &handed, NULL);
 
-	if (whole.out.len != split.out.len || memcmp(whole.out.ptr, split.out.ptr, whole.out.len)) {
-		/* Say where, then crash for the fuzzer. */
-		size_t k = 0, line = 0;
-		while (k < whole.out.len && k < split.out.len && whole.out.ptr[k] == split.out.ptr[k])
-			if (whole.out.ptr[k++] == '\n')
-				line = k;
-		fprintf(stderr, "fuzz invariant broken: chunks read otherwise than the whole input\n"
-				"  whole: %.300s\n  split: %.300s\n",
-			whole.out.ptr + line, split.out.ptr + line);
-		abort();
+	same_reading(&whole, &split, "chunks");
+	if (ops->boundary && ops->decide) {
+		static const size_t windows[] = {1, 7, 40, 300};
+		struct reading late;
+		reading_init(&late);
+		read_late(fmt, ops, &ro, &late, text, len, windows[(data[0] >> 5) & 3],
+			  data[0] & 0x80 ? 64 : 4096);
+		same_reading(&whole, &late, "chunks cut late");
+		reading_release(&late);
 	}
 	reading_release(&whole);
 	reading_release(&split);
