@@ -1418,31 +1418,50 @@ static int write_tree(struct nd_writer *w, const struct xq_game *g)
 	return rc ? rc : xq_buf_addc(b, ']');
 }
 
+/* `sep`, "name": and v in decimal at p; returns the end. */
+static char *put_member(char *p, const char *sep, const char *name, uint64_t v)
+{
+	char digits[20];
+	size_t n = 0;
+
+	while (*sep)
+		*p++ = *sep++;
+	*p++ = '"';
+	while (*name)
+		*p++ = *name++;
+	*p++ = '"';
+	*p++ = ':';
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n)
+		*p++ = digits[--n];
+	return p;
+}
+
 /* What follows the file in the "source" of origin `o`: its game, line and
  * offset members (after a comma when `after` is set) and the closing
- * brace, into buf (ORIGIN_TAIL_MAX bytes); returns its length. */
+ * brace, into buf (ORIGIN_TAIL_MAX bytes); returns its length.  No
+ * printf: renumber writes it twice a game, on the one thread that emits. */
 #define ORIGIN_TAIL_MAX 128
 static size_t origin_tail(char *buf, const struct xq_origin *o, int after)
 {
 	const char *sep = after ? "," : "";
-	size_t n = 0;
+	char *p = buf;
 
 	if (o->game) {
-		n += (size_t)snprintf(buf + n, ORIGIN_TAIL_MAX - n, "%s\"game\":%llu", sep,
-				      (unsigned long long)o->game);
+		p = put_member(p, sep, "game", o->game);
 		sep = ",";
 	}
 	if (o->line) {
-		n += (size_t)snprintf(buf + n, ORIGIN_TAIL_MAX - n, "%s\"line\":%llu", sep,
-				      (unsigned long long)o->line);
+		p = put_member(p, sep, "line", o->line);
 		sep = ",";
 	}
 	if (o->has_offset)
-		n += (size_t)snprintf(buf + n, ORIGIN_TAIL_MAX - n, "%s\"offset\":%llu", sep,
-				      (unsigned long long)o->offset);
-	buf[n++] = '}';
-	buf[n] = '\0';
-	return n;
+		p = put_member(p, sep, "offset", o->offset);
+	*p++ = '}';
+	*p = '\0';
+	return (size_t)(p - buf);
 }
 
 #define SOURCE_OPEN "\"source\":{"
