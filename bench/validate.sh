@@ -18,8 +18,11 @@
 #   LOAD:    N busy loops run beside the timed runs (default 0), to see
 #            -j 2 against -j 1 on a machine that other work keeps busy
 #   COMMAND: another command over the same input, e.g.
-#            COMMAND="convert -t ndjson" (its output is thrown away) or
-#            COMMAND=stats; its words come before -r -q -j N
+#            COMMAND="convert -t ndjson" (its output is thrown away),
+#            COMMAND=stats, or COMMAND="annotate --depth 1" with a FILE of
+#            a little over 1 MiB (the size from which one file is cut into
+#            chunks; annotating 55 MB takes long); its words come before
+#            -r -q -j N
 set -eu
 runs=${1:-5}
 dir=${2:-${XQ_SHARED:-../shared}/corpus}
