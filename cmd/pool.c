@@ -37,10 +37,10 @@
  * splitter's count of the games before each cut, a scan of every byte in
  * one thread, was the largest part of what -j 2 did more than -j 1.  A
  * command whose `process` puts no game number or line into text, or whose
- * `emit` puts them right, lets the feed cut at the
- * format's boundaries instead (format.h: a blank line, then a tag line),
- * with nothing before them looked at but for the first byte over 0x7F,
- * which decides the encoding as a reader of the whole input would.  Each
+ * `emit` puts them right, lets the feed cut at the format's boundaries
+ * instead (format.h; PGN: a tag line after a blank line or after move
+ * text), with nothing before them looked at but for the first byte over
+ * 0x7F, which decides the encoding as a reader of the whole input would.  Each
  * such chunk is read with games and lines counted from its start and
  * checked as any chunk is (its last game must end at the boundary); its
  * jobs are numbered as they are emitted, in input order, from the games
