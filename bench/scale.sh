@@ -5,16 +5,18 @@
 # The games are the shared corpus's UTF-8 PGN games, repeated with the
 # Event tag of every copy made different ("... #k"), so that no two games
 # of the collection are the same record.  For each size, `xqkit validate
-# -q -j 1` and `xqkit convert -t ndjson -j 1` (to a file in the bench's own
+# -q -j J` and `xqkit convert -t ndjson -j J` (J from JOBS, default 1; to a
+# file in the bench's own
 # folder) run RUNS times in turn; the medians of wall and CPU time and the
 # largest peak RSS are reported (bench/lib.sh), with the CPU time per game
 # and the ratio 1M / 100k (linear: 10; flat memory: RSS the same).
 #
-# Usage: bench/scale.sh [RUNS] [SMALL] [LARGE]   (defaults 3, 100000,
+# Usage: [JOBS=J] bench/scale.sh [RUNS] [SMALL] [LARGE]   (defaults 3, 100000,
 #        1000000; needs ../shared or $XQ_SHARED; writes about 1.5 GB in
 #        $TMPDIR or BENCH_DIR, removed at the end unless BENCH_DIR is set)
 set -eu
 runs=${1:-3}
+jobs=${JOBS:-1}
 small=${2:-100000}
 large=${3:-1000000}
 . bench/lib.sh
@@ -31,8 +33,8 @@ row() { # label games file
 	: > "$work/v"; : > "$work/c"
 	i=0
 	while [ $i -lt "$runs" ]; do
-		measure "$work/v" "$xqkit" validate -q -j 1 "$3"
-		measure "$work/c" "$xqkit" convert -q -t ndjson -j 1 --force -o "$work/out.ndjson" "$3"
+		measure "$work/v" "$xqkit" validate -q -j "$jobs" "$3"
+		measure "$work/c" "$xqkit" convert -q -t ndjson -j "$jobs" --force -o "$work/out.ndjson" "$3"
 		i=$((i + 1))
 	done
 	rm -f "$work/out.ndjson"
@@ -53,5 +55,5 @@ row large "$n" "$work/large.pgn"
 rm -f "$work/large.pgn"
 awk '{ g[NR] = $2; for (i = 1; i <= NF; i++) if ($i == "CPU") c[NR, ++k[NR]] = $(i - 2)
 	for (i = 1; i <= NF; i++) if ($i == "KiB") r[NR, ++m[NR]] = $(i - 1) }
-	END { printf "large / small: %.1fx the games; CPU time validate %.2fx, convert %.2fx; peak RSS validate %.2fx, convert %.2fx (medians of %s runs in turn)\n",
-		g[2] / g[1], c[2, 1] / c[1, 1], c[2, 2] / c[1, 2], r[2, 1] / r[1, 1], r[2, 2] / r[1, 2], runs }' runs="$runs" "$work/rows"
+	END { printf "large / small: %.1fx the games; CPU time validate %.2fx, convert %.2fx; peak RSS validate %.2fx, convert %.2fx (-j %s, medians of %s runs in turn)\n",
+		g[2] / g[1], c[2, 1] / c[1, 1], c[2, 2] / c[1, 2], r[2, 1] / r[1, 1], r[2, 2] / r[1, 2], jobs, runs }' jobs="$jobs" runs="$runs" "$work/rows"
