@@ -1621,6 +1621,13 @@ static int nd_open_writer(void **out, struct xq_output *o, const struct xq_write
 	if (w->opts.notation > XQ_NOTATION_ICCS && w->opts.notation != XQ_NOTATION_SAN)
 		w->derived = xq_notation_name((enum xq_notation)w->opts.notation);
 	xq_buf_init(&w->b);
+	/* Room for a typical record at once (3 KB of a 76,000-game PGN): a
+	 * writer opened for each game (cmd/output.c on several threads)
+	 * otherwise grows its buffer nine times a game. */
+	if (xq_buf_grow(&w->b, 4096)) {
+		free(w);
+		return XQ_ENOMEM;
+	}
 	*out = w;
 	return 0;
 }
