@@ -9,6 +9,19 @@
 
 #include "diag.h"
 
+void *xq_alloc_move(void *p, size_t old, size_t used, size_t n)
+{
+	void *q;
+
+	if (!p || old >= ((size_t)1 << 16))
+		return realloc(p, n);
+	if ((q = malloc(n)) != NULL) {
+		memcpy(q, p, used < n ? used : n);
+		free(p);
+	}
+	return q;
+}
+
 int xq_alloc_grow(void *pptr, size_t *alloc, size_t need, size_t elem)
 {
 	size_t n = *alloc;
@@ -28,7 +41,7 @@ int xq_alloc_grow(void *pptr, size_t *alloc, size_t need, size_t elem)
 	/* The array pointer is read and written through memcpy, so that any
 	 * object pointer type can be grown without aliasing it as void *. */
 	memcpy(&p, pptr, sizeof(p));
-	p = realloc(p, n * elem);
+	p = xq_alloc_move(p, *alloc * elem, *alloc * elem, n * elem);
 	if (!p)
 		return XQ_ENOMEM;
 	memcpy(pptr, &p, sizeof(p));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "diag.h"
 #include "utf8.h"
 
@@ -40,24 +41,7 @@ int xq_buf_grow(struct xq_buf *b, size_t extra)
 	n = b->alloc ? b->alloc : 64;
 	while (n < need)
 		n = n / 2 * 3 + 16;
-	/* A small buffer moves rather than grows in place: realloc() keeps
-	 * memory in the arena it came from (glibc), and a thread that once
-	 * got another thread's memory (freed by it, then reused) went on
-	 * growing its buffers in that thread's arena, both threads taking
-	 * its lock: convert -t ndjson -j 2 of 55 MB of PGN took 1.3 s in
-	 * some runs and 1.0 s in others, with 10,000 to 22,000 context
-	 * switches against 800.  malloc() takes the caller's own arena.  No
-	 * slower at -j 1 (validate, convert: 1.00x); big buffers still use
-	 * realloc(), which can move their pages without copying. */
-	if (b->alloc && b->alloc < (1u << 16)) {
-		p = malloc(n);
-		if (p) {
-			memcpy(p, b->ptr, b->len + 1);
-			free(b->ptr);
-		}
-	} else {
-		p = b->alloc ? realloc(b->ptr, n) : malloc(n);
-	}
+	p = b->alloc ? xq_alloc_move(b->ptr, b->alloc, b->len + 1, n) : malloc(n);
 	if (!p)
 		return b->err = XQ_ENOMEM;
 	if (!b->alloc)

@@ -32,7 +32,9 @@ extern "C" {
  * XQ_ALLOC_GROW(ptr, need, alloc) makes room for at least `need` elements
  * of *ptr in the array `ptr` whose capacity (in elements, a size_t lvalue)
  * is `alloc`: nothing happens when there is room; otherwise the capacity
- * grows by half (at least to `need`, at least 16) with realloc().  It
+ * grows by half (at least to `need`, at least 16): realloc(), or for an
+ * array under 64 KiB a new block and a copy, which keeps the memory of
+ * each thread in its own malloc arena.  It
  * evaluates to 0, or to XQ_ENOMEM with `ptr` and `alloc` unchanged (also
  * when the byte size would overflow).  `ptr` and `alloc` are evaluated
  * more than once: pass plain lvalues.  The test for room is inline, so a
