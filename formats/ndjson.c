@@ -1503,11 +1503,10 @@ static const char *skip_lit(const char *s, const char *end, const char *lit)
 /*
  * format.h, `renumber`: the record's "source" is right after its schema;
  * what follows its file (its game, line and offset) is written again with
- * g's number and line.  In place, and with no memory of its own: the
- * bytes are those of a buffer another thread may own, and memory taken
- * here would often come from that thread's arena (glibc), whose lock the
- * two threads then fight over (convert -t ndjson -j 2 of 55 MB of PGN
- * took 1.32 s against 1.05 s when this function used buffers of its own).
+ * g's number and line.  In place and with no memory of its own: it runs
+ * once a game on the one thread that emits, and the buffer is a worker's
+ * (swapping in a buffer of the emitter's made the threads free each
+ * other's memory).
  */
 static int nd_renumber(struct xq_buf *text, const struct xq_game *g, uint64_t number, uint64_t line)
 {

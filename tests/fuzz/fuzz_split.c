@@ -87,10 +87,8 @@ static void put_diag(const struct xq_diag *d, void *payload)
 	r->held[r->nheld++] = *d;
 }
 
-static void put_game(struct reading *r, const struct xq_game *cg)
+static void put_game(struct reading *r, struct xq_game *g)
 {
-	struct xq_game *g = (struct xq_game *)cg;
-
 	if (r->late) {
 		/* As the pool's late_fix puts a job right. */
 		uint64_t rel = g->number;
