@@ -340,7 +340,6 @@ static void read_late(const struct xq_format *fmt, const struct xq_split_ops *op
 			end.seen = start.offset + seen;
 			start.line = 1;
 			start.records = 0;
-			start.encoding = enc;
 			r->late = 1;
 			r->line_base = lines;
 			r->game_base = games;
