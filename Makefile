@@ -57,12 +57,14 @@ ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 LIB_SRC := $(wildcard lib/*.c)
 FMT_SRC := $(wildcard formats/*.c)
 CMD_SRC := $(wildcard cmd/*.c)
+API_SRC := $(wildcard api/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/tables.o
 FMT_OBJ := $(FMT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/html_assets.o
 CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
+API_OBJ := $(API_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
@@ -111,16 +113,17 @@ $(BUILD)/gen/html_assets.c: $(BUILD)/embed formats/html.js formats/html.css
 $(BUILD)/gen/html_assets.o: $(BUILD)/gen/html_assets.c formats/html_assets.h
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-$(LIBXQ): $(LIB_OBJ) $(FMT_OBJ)
+# The whole library, public API (api/) included, as the command and the
+# unit tests link it.
+$(LIBXQ): $(LIB_OBJ) $(FMT_OBJ) $(API_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
 # The command reaches the library through its public API (include/xq/,
 # api/) where it can; tests/cmd-headers.allow lists where it cannot yet.
-# api/'s objects are a prerequisite in the libxq block below.
 $(CMD_OBJ): CPPFLAGS += -Iinclude
 $(XQKIT): $(CMD_OBJ) $(LIBXQ)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(API_OBJ) $(LIBXQ) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(LIBXQ) $(LDLIBS)
 
 # Test and fuzz binaries compile and link in one step, which leaves no usable
 # dependency file, so they depend on every header explicitly.
@@ -274,8 +277,8 @@ install: $(XQKIT)
 
 # ==== libxq: the installable public library (include/xq/, api/) ==========
 # Kept in one block.  The public API (include/xq/*.h) is implemented in
-# api/ over lib/ and formats/.  Built apart from the internal archive
-# $(LIBXQ) that xqkit and the unit tests link:
+# api/ over lib/ and formats/.  Built apart from the archive $(LIBXQ)
+# that xqkit and the unit tests link (the same objects):
 #   $(DIST)/libxq.a             lib/ formats/ api/
 #   $(DIST)/libxq.so.MAJOR...   the same compiled -fPIC -fvisibility=hidden:
 #                               only the XQ_API functions are exported
@@ -283,8 +286,6 @@ install: $(XQKIT)
 # binding; `make uninstall` removes exactly what install put.
 XQ_SOVERSION := $(shell sed -n 's/^\#define XQ_VERSION_MAJOR //p' include/xq/version.h)
 XQ_LIBVERSION := $(shell sed -n 's/^\#define XQ_VERSION_STRING "\(.*\)"/\1/p' include/xq/version.h)
-API_SRC := $(wildcard api/*.c)
-API_OBJ := $(API_SRC:%.c=$(BUILD)/%.o)
 API_HDRS := $(wildcard include/xq/*.h)
 DIST := $(BUILD)/dist
 LIBXQ_A := $(DIST)/libxq.a
@@ -292,8 +293,6 @@ LIBXQ_SO := $(DIST)/libxq.so.$(XQ_LIBVERSION)
 PIC_OBJ := $(patsubst $(BUILD)/%,$(BUILD)/pic/%,$(LIB_OBJ) $(FMT_OBJ) $(API_OBJ))
 
 $(API_OBJ) $(filter $(BUILD)/pic/api/%,$(PIC_OBJ)): CPPFLAGS += -Iinclude
-# xqkit links the public API's objects with its own (see $(XQKIT) above).
-$(XQKIT): $(API_OBJ)
 
 .PHONY: libxq check-libxq install-lib uninstall
 all: libxq
@@ -368,7 +367,9 @@ uninstall:
 # examples and the API tests built against it through pkg-config and run,
 # the Python binding's tests run against it (tests/install.sh).
 check: check-libxq
-check-libxq: $(LIBXQ_A) $(LIBXQ_SO)
+# The install it runs installs xqkit too: built here first, not by the
+# inner make beside this one.
+check-libxq: $(LIBXQ_A) $(LIBXQ_SO) $(XQKIT)
 	@$(TEST_ENV) MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" sh tests/install.sh
 # ==== end of libxq ==========================================================
 

@@ -27,14 +27,7 @@ struct xq_position {
 	int has_err;
 };
 
-struct xq_record {
-	struct xq_game g;
-	struct xq_diag err;
-	int has_err;
-	/* The position after node `at` (XQ_NODE_NONE: none kept). */
-	uint32_t at;
-	struct xq_board at_board;
-};
+/* struct xq_record: lib/game.h, where the command's pool sees it too. */
 
 /* The canonical FEN of `b` into `buf` (`cap` bytes): its length, or 0 and
  * "" when it does not fit. */

@@ -198,7 +198,7 @@ static int add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code 
 	va_list ap;
 
 	xq_diag_init(&d);
-	diag_place(&d, &j->game, j->file->name, XQ_ROOT, 0);
+	diag_place(&d, j->game, j->file->name, XQ_ROOT, 0);
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
 	va_end(ap);
@@ -307,13 +307,13 @@ static void analyse_job(struct actx *c, struct aworker *w, struct pool_job *j, s
 		x->res.interrupted = 1;
 		return;
 	}
-	if ((j->game.flags & XQ_GAME_BROKEN) &&
+	if ((j->game->flags & XQ_GAME_BROKEN) &&
 	    add_diag(j, XQ_SEV_WARNING, XQ_D_TRUNCATED,
 		     "annotated only up to its first error (--keep-broken)"))
 		x->failed = 1;
 	/* XQ_TEST_FAULT=annotate-nomem (cmd_test_fault()): every game runs out
 	 * of memory, so that the tests can see what that does. */
-	if (annotate_game(&w->a, &c->set, &j->game, x->fingerprint, j->file->name, &j->diags,
+	if (annotate_game(&w->a, &c->set, j->game, x->fingerprint, j->file->name, &j->diags,
 			  c->set.ndjson ? &j->text : NULL, &x->res) ||
 	    cmd_test_fault("annotate-nomem"))
 		x->failed = 1;
@@ -329,19 +329,19 @@ static void annotate_process(void *ctx, void *worker, struct pool_job *j)
 	struct ajob *x = j->data;
 
 	x->read_diags = j->diags.n;
-	if ((j->game.flags & XQ_GAME_BROKEN) && !c->keep_broken) {
+	if ((j->game->flags & XQ_GAME_BROKEN) && !c->keep_broken) {
 		x->fate = FATE_SKIP;
 		if (add_diag(j, XQ_SEV_NOTE, XQ_D_NONE,
 			     "skipped: the game has an error (--keep-broken annotates it up to the error)"))
 			x->failed = 1;
 		return;
 	}
-	x->fingerprint = annotate_fingerprint(&j->game);
+	x->fingerprint = annotate_fingerprint(j->game);
 	if (c->index.n) {
 		struct xq_buf marker = XQ_BUF_INIT;
 		int held = annotate_marker(&marker, c->set.settings, x->fingerprint, 1) == 0 &&
 			   resume_index_has(&c->index, resume_key(c->set.ndjson, marker.ptr,
-								  j->file->name, j->game.number));
+								  j->file->name, j->game->number));
 		xq_buf_release(&marker);
 		if (held) {
 			x->fate = FATE_LATER;
@@ -363,10 +363,10 @@ static void write_sink(const struct xq_diag *d, void *payload)
 		return;
 	copy.source = j->file->name;
 	if (j->kind == POOL_GAME) {
-		copy.game = j->game.number;
+		copy.game = j->game->number;
 		if (!copy.place.line && !copy.place.offset) {
-			copy.place = j->game.place;
-			copy.has_offset = j->game.place.line == 0;
+			copy.place = j->game->place;
+			copy.has_offset = j->game->place.line == 0;
 		}
 	}
 	if (diag_list_add(&j->diags, &copy))
@@ -436,7 +436,7 @@ static int resume_step(struct actx *c, struct pool_job *j, struct ajob *x)
 
 	if (annotate_marker(&marker, c->set.settings, x->fingerprint, 1) == 0)
 		v = resume_next(&c->resume, marker.ptr, x->fingerprint, j->file->name,
-				j->game.number);
+				j->game->number);
 	xq_buf_release(&marker);
 	if (v == RESUME_COPY) {
 		/* What the analysis said is not what is written. */
@@ -446,12 +446,13 @@ static int resume_step(struct actx *c, struct pool_job *j, struct ajob *x)
 			xq_buf_reset(&j->text);
 			xq_buf_add(&j->text, c->resume.lines.ptr, c->resume.lines.len);
 		} else {
-			uint64_t number = j->game.number;
-			struct xq_game t = j->game;
-			j->game = c->resume.game;
+			uint64_t number = j->game->number;
+			struct xq_game t = *j->game;
+			*j->game = c->resume.game;
 			c->resume.game = t;
-			j->game.number = number;
-			j->game.source = j->file->name;
+			xq_record_forget(j->record);
+			j->game->number = number;
+			j->game->source = j->file->name;
 		}
 	}
 	if (!c->resume.active && c->resume.why[0] && !c->why_told) {
@@ -510,7 +511,7 @@ static int emit_game(struct actx *c, struct pool_job *j)
 	if (c->resume.active)
 		v = resume_step(c, j, x);
 	if (v == RESUME_COPY) {
-		write_game(c, &j->text, &j->game);
+		write_game(c, &j->text, j->game);
 		c->copied++;
 		return 0;
 	}
@@ -527,7 +528,7 @@ static int emit_game(struct actx *c, struct pool_job *j)
 		c->copied++;
 		return 0;
 	}
-	write_game(c, &j->text, &j->game);
+	write_game(c, &j->text, j->game);
 	count_annotated(c, &x->res);
 	return 0;
 }

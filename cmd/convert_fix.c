@@ -216,8 +216,8 @@ static const char *side_name(int side)
 static void at_tag(struct xq_diag *d, const struct pool_job *j, const char *tag, uint32_t ply)
 {
 	xq_diag_init(d);
-	diag_place_ply(d, &j->game, j->file->name, ply);
-	if (tag && xq_game_tag_place(&j->game, tag, &d->place))
+	diag_place_ply(d, j->game, j->file->name, ply);
+	if (tag && xq_game_tag_place(j->game, tag, &d->place))
 		d->has_offset = 1;
 }
 
@@ -237,7 +237,7 @@ static void out_of_memory(struct pool_job *j)
 static int change(const struct fix *f, struct pool_job *j, struct xq_diag *d, const char *field,
 		  const char *value)
 {
-	struct xq_game *g = &j->game;
+	struct xq_game *g = j->game;
 	const char *old = xq_game_tag(g, field);
 	char *copy = xq_game_strdup(g, value, strlen(value));
 
@@ -265,7 +265,7 @@ static const char *proof_text(const struct xq_result_proof *p)
 
 static void fix_result(const struct fix *f, struct pool_job *j, const struct xq_result_proof *p)
 {
-	struct xq_game *g = &j->game;
+	struct xq_game *g = j->game;
 	const char *want = xq_result_string(p->result), *tag = xq_game_tag(g, "Result");
 	int winner = p->result == XQ_RESULT_RED_WIN ? XQ_RED : XQ_BLACK;
 	int recorded = g->result != XQ_RESULT_NONE && g->result != XQ_RESULT_UNKNOWN;
@@ -309,7 +309,7 @@ static void fix_result(const struct fix *f, struct pool_job *j, const struct xq_
 
 static void fix_plycount(const struct fix *f, struct pool_job *j, uint32_t plies)
 {
-	const char *tag = xq_game_tag(&j->game, "PlyCount");
+	const char *tag = xq_game_tag(j->game, "PlyCount");
 	char want[16];
 	struct xq_diag d;
 
@@ -326,7 +326,7 @@ static void fix_plycount(const struct fix *f, struct pool_job *j, uint32_t plies
 
 static void fix_date(const struct fix *f, struct pool_job *j)
 {
-	const char *tag = xq_game_tag(&j->game, "Date");
+	const char *tag = xq_game_tag(j->game, "Date");
 	struct xq_date date;
 	struct xq_diag d;
 	enum xq_date_kind k;
@@ -345,7 +345,7 @@ static void fix_date(const struct fix *f, struct pool_job *j)
 	}
 	xq_diag_set(&d, 0, XQ_D_BAD_DATE, XQ_SEV_NOTE, "%s the Date tag '%.60s' to '%s'",
 		    f->dry_run ? "would change" : "changed", tag, date.date);
-	if (change(f, j, &d, "Date", date.date) || !date.time[0] || xq_game_tag(&j->game, "Time"))
+	if (change(f, j, &d, "Date", date.date) || !date.time[0] || xq_game_tag(j->game, "Time"))
 		return;
 	at_tag(&d, j, "Date", 0);
 	xq_diag_set(&d, 0, XQ_D_BAD_DATE, XQ_SEV_NOTE, "%s a Time tag '%s': the time the Date tag held",
@@ -358,7 +358,7 @@ static void fix_names(const struct fix *f, struct pool_job *j)
 	static const char *const sides[2] = {"Red", "Black"};
 
 	for (int i = 0; i < 2; i++) {
-		const char *v = xq_game_tag(&j->game, sides[i]);
+		const char *v = xq_game_tag(j->game, sides[i]);
 		const struct fix_name *m = v ? lookup(f, v) : NULL;
 		struct xq_diag d;
 		if (!m || !strcmp(m->to, v))
@@ -374,7 +374,7 @@ static void fix_names(const struct fix *f, struct pool_job *j)
 
 void fix_game(const struct fix *f, struct pool_job *j)
 {
-	struct xq_game *g = &j->game;
+	struct xq_game *g = j->game;
 
 	if (!(g->flags & XQ_GAME_BROKEN)) {
 		struct xq_rules_options ro = XQ_RULES_OPTIONS_INIT;

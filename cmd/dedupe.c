@@ -307,7 +307,7 @@ static void pass1_process(void *ctx, void *worker, struct pool_job *j)
 	struct dctx *c = ctx;
 	struct djob *dj = j->data;
 	struct dgame *d = &dj->g;
-	const struct xq_game *g = &j->game;
+	const struct xq_game *g = j->game;
 	struct xq_origin o;
 
 	(void)worker;
@@ -431,7 +431,7 @@ static void find_prefix(void *arg, const uint64_t key[2], uint32_t plies)
 static void pass2_process(void *ctx, void *worker, struct pool_job *j)
 {
 	struct dctx *c = ctx;
-	const struct xq_game *g = &j->game;
+	const struct xq_game *g = j->game;
 	uint32_t plies = xq_game_mainline_length(g);
 	struct prefix_arg a = {c, &j->text};
 

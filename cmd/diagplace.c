@@ -52,8 +52,8 @@ void diag_job_tag(struct pool_job *j, const char *name, enum xq_severity sev,
 	va_list ap;
 
 	xq_diag_init(&d);
-	diag_place_ply(&d, &j->game, j->file->name, 0);
-	if (name && xq_game_tag_place(&j->game, name, &d.place))
+	diag_place_ply(&d, j->game, j->file->name, 0);
+	if (name && xq_game_tag_place(j->game, name, &d.place))
 		d.has_offset = 1;
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);

@@ -10,7 +10,7 @@
 
 const struct xq_ecco *ecco_tags_classify(const struct pool_job *j)
 {
-	const struct xq_game *g = &j->game;
+	const struct xq_game *g = j->game;
 	const struct xq_ecco *e = NULL;
 
 	if ((g->flags & XQ_GAME_BROKEN) &&
@@ -60,7 +60,7 @@ static int same_code(const char *tag, const char *code)
 
 int ecco_tags_set(struct pool_job *j)
 {
-	struct xq_game *g = &j->game;
+	struct xq_game *g = j->game;
 	const struct xq_ecco *e = ecco_tags_classify(j);
 	const char *old;
 
@@ -78,7 +78,7 @@ int ecco_tags_set(struct pool_job *j)
 
 void ecco_tags_check(struct pool_job *j, int note_missing)
 {
-	const char *tag = xq_game_tag(&j->game, "ECCO");
+	const char *tag = xq_game_tag(j->game, "ECCO");
 	const struct xq_ecco *e;
 
 	if ((!tag || !*tag) && !note_missing)

@@ -735,7 +735,7 @@ static int problems_match(const struct fctx *c, struct pool_job *j)
 
 static int game_matches(const struct fctx *c, struct pool_job *j, struct found *at)
 {
-	const struct xq_game *g = &j->game;
+	const struct xq_game *g = j->game;
 
 	if (c->has_result) {
 		enum xq_result r = g->result == XQ_RESULT_NONE ? XQ_RESULT_UNKNOWN : g->result;
@@ -768,7 +768,7 @@ static int game_matches(const struct fctx *c, struct pool_job *j, struct found *
 static void list_record(const struct fctx *c, struct pool_job *j, const struct found *at,
 			int has_at)
 {
-	const struct xq_game *g = &j->game;
+	const struct xq_game *g = j->game;
 	struct xq_buf *b = &j->text;
 	int first = 1;
 
@@ -817,7 +817,7 @@ static void find_process(void *ctx, void *worker, struct pool_job *j)
 	struct found at = {0, XQ_ROOT, 0};
 
 	(void)worker;
-	if ((j->game.flags & XQ_GAME_BROKEN) && !c->out.keep_broken && !c->errors && !c->warnings) {
+	if ((j->game->flags & XQ_GAME_BROKEN) && !c->out.keep_broken && !c->errors && !c->warnings) {
 		j->flags = J_SKIP;
 		return;
 	}
@@ -837,9 +837,9 @@ static void skip_note(struct pool_job *j)
 
 	xq_diag_init(&d);
 	d.source = j->file->name;
-	d.place = j->game.place;
-	d.has_offset = j->game.place.line == 0;
-	d.game = j->game.number;
+	d.place = j->game->place;
+	d.has_offset = j->game->place.line == 0;
+	d.game = j->game->number;
 	xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE,
 		    "skipped: the game has an error (--keep-broken searches it up to the error)");
 	diag_list_add(&j->diags, &d);

@@ -52,10 +52,10 @@ static void add_writer_diag(const struct output *c, struct pool_job *j, const st
 
 	copy.source = j->file->name;
 	if (j->kind == POOL_GAME) {
-		copy.game = j->game.number;
+		copy.game = j->game->number;
 		if (!copy.place.line && !copy.place.offset) {
-			copy.place = j->game.place;
-			copy.has_offset = j->game.place.line == 0;
+			copy.place = j->game->place;
+			copy.has_offset = j->game->place.line == 0;
 		}
 	}
 	if (c->strict && copy.code == XQ_D_LOSS)
@@ -102,9 +102,9 @@ static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code
 	xq_diag_init(&d);
 	d.source = j->file->name;
 	if (j->kind == POOL_GAME) {
-		d.place = j->game.place;
-		d.has_offset = j->game.place.line == 0;
-		d.game = j->game.number;
+		d.place = j->game->place;
+		d.has_offset = j->game->place.line == 0;
+		d.game = j->game->number;
 	}
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
@@ -201,7 +201,7 @@ static void scratch_report(const struct xq_diag *d, void *payload)
 static int verify_game(const struct output *c, const struct scratch *sc, struct pool_job *j,
 		       const struct xq_buf *doc, int lossy)
 {
-	const struct xq_game *g = &j->game;
+	const struct xq_game *g = j->game;
 	unsigned caps = c->to->caps, ignore = XQ_EQ_IGNORE_TAGS | XQ_EQ_IGNORE_RESULT;
 	struct xq_input *in = NULL;
 	struct xq_read_opts ro = XQ_READ_OPTS_INIT;
@@ -352,7 +352,7 @@ static int write_to_dir(struct output *c, struct pool_job *j, const struct xq_bu
 	struct xq_diag d;
 	int rc, n = 1;
 
-	if (name_template_expand(&name, c->template, &j->game, j->file->path, c->seq))
+	if (name_template_expand(&name, c->template, j->game, j->file->path, c->seq))
 		goto nomem;
 	for (;;) {
 		xq_buf_reset(&path);
@@ -472,7 +472,7 @@ static void note_error(struct pool_job *j)
 			xq_buf_addf(&b, "ply %u: ", (unsigned)d->ply);
 		xq_buf_adds(&b, d->msg);
 		if (!xq_buf_error(&b))
-			xq_game_set_error(&j->game, b.ptr, b.len);
+			xq_game_set_error(j->game, b.ptr, b.len);
 		break;
 	}
 	xq_buf_release(&b);
@@ -481,7 +481,7 @@ static void note_error(struct pool_job *j)
 /* Is the game of `j` to be written at all (output_game says why not)? */
 static int to_write(const struct output *c, const struct pool_job *j)
 {
-	return !c->dry_run && (!(j->game.flags & XQ_GAME_BROKEN) || c->keep_broken);
+	return !c->dry_run && (!(j->game->flags & XQ_GAME_BROKEN) || c->keep_broken);
 }
 
 void output_render(const struct output *c, struct pool_job *j, struct output_ready *r)
@@ -494,7 +494,7 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 	 * when its format writes them apart (format.h, `separator`). */
 	if (!to_write(c, j) || (!c->dir_mode && !c->to->separator))
 		return;
-	if (j->game.flags & XQ_GAME_BROKEN) {
+	if (j->game->flags & XQ_GAME_BROKEN) {
 		if (j->late) {
 			r->defer = 1; /* note_error names lines not known yet */
 			return;
@@ -502,11 +502,11 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 		note_error(j);
 	}
 	r->late = j->late;
-	r->number = j->game.number;
-	r->line = j->game.place.line;
+	r->number = j->game->number;
+	r->line = j->game->place.line;
 	r->before = j->diags.n;
 	xq_buf_reset(&j->text);
-	r->rc = write_alone_to(c, &sink, &j->game, &j->text);
+	r->rc = write_alone_to(c, &sink, j->game, &j->text);
 	r->ready = 1;
 	r->verified = 0;
 	if (c->verify && !r->rc && !xq_buf_error(&j->text) &&
@@ -526,7 +526,7 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 
 void output_game(struct output *c, struct pool_job *j, struct output_ready *r)
 {
-	struct xq_game *g = &j->game;
+	struct xq_game *g = j->game;
 	struct xq_buf own = XQ_BUF_INIT;
 	const struct xq_buf *doc = &own;
 	struct scratch sc = {{scratch_report, &c->scratch}, &c->scratch};

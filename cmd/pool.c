@@ -442,7 +442,8 @@ static void job_reset(const struct pool *p, struct pool_job *j, struct pool_file
 		memset(j->data, 0, p->cfg->job_data);
 	j->kind = POOL_GAME;
 	j->file = f;
-	xq_game_clear(&j->game);
+	xq_game_clear(j->game);
+	xq_record_forget(j->record);
 	diag_list_clear(&j->diags);
 	xq_buf_reset(&j->text);
 	j->flags = 0;
@@ -454,8 +455,8 @@ static void job_reset(const struct pool *p, struct pool_job *j, struct pool_file
 /* --shard by game: is game job `j` another shard's?  (pool.h) */
 static int shard_foreign(const struct pool_config *cfg, const struct pool_job *j)
 {
-	return cfg->shard_by_game && cfg->shard_n > 1 && j->game.number > 0 &&
-	       (j->game.number - 1) % cfg->shard_n != cfg->shard_k - 1;
+	return cfg->shard_by_game && cfg->shard_n > 1 && j->game->number > 0 &&
+	       (j->game->number - 1) % cfg->shard_n != cfg->shard_k - 1;
 }
 
 /* On the worker: run the command's `process` on game job `j`, unless
@@ -645,10 +646,18 @@ static int may_go_on(struct worker *w, int wt, size_t count)
 	       (wt == 2 && count < RING && !over_allowance(w));
 }
 
+/* Free the record of a slot's job (its game). */
+static void slot_free_record(struct pool_job *j)
+{
+	xq_record_free(j->record);
+	j->record = NULL;
+	j->game = NULL;
+}
+
 /* Memory a job holds: its game, its diagnostics, the command's text. */
 static uint64_t job_memory(const struct pool_job *j)
 {
-	return xq_game_memory(&j->game) + j->diags.alloc * sizeof(*j->diags.v) + j->text.alloc;
+	return xq_game_memory(j->game) + j->diags.alloc * sizeof(*j->diags.v) + j->text.alloc;
 }
 
 /* After emitting slot `s`: give its memory back to the system when it
@@ -657,7 +666,7 @@ static void slot_shrink(struct slot *s)
 {
 	if (!s->ready || job_memory(&s->job) <= SLOT_KEEP)
 		return;
-	xq_game_release(&s->job.game);
+	slot_free_record(&s->job);
 	diag_list_release(&s->job.diags);
 	xq_buf_release(&s->job.text);
 	s->ready = 0;
@@ -715,8 +724,7 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 	if (!s->ready) {
 		if (p->cfg->job_data && !s->job.data)
 			s->job.data = malloc(p->cfg->job_data);
-		if ((p->cfg->job_data && !s->job.data) || xq_game_init(&s->job.game)) {
-			xq_game_release(&s->job.game);
+		if ((p->cfg->job_data && !s->job.data) || !(s->job.record = xq_record_new())) {
 			if (p->serial) {
 				p->stop = 1;
 				p->rc = XQ_ENOMEM;
@@ -727,6 +735,7 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 			}
 			return NULL;
 		}
+		s->job.game = &s->job.record->g;
 		xq_buf_init(&s->job.text);
 		s->ready = 1;
 	}
@@ -1533,7 +1542,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 		}
 		if (voided(u))
 			break;
-		rc = fmt->read(rd, &j->game);
+		rc = fmt->read(rd, j->game);
 		if (rc == XQ_ECANCELED) {
 			stop_canceled(p);
 			goto out;
@@ -1558,7 +1567,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 					goto fall_back; /* the game may go on past the chunk */
 				}
 			}
-			j->game.source = u->file->name;
+			j->game->source = u->file->name;
 			j->late = u->rel;
 			process_job(cfg, w->data, j);
 			publish(w, j, 0);
@@ -1684,11 +1693,11 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	f->size = xq_input_size(src.in);
 	unit_reserve(w, u, xq_format_input_memory(src.fmt, src.in, &cfg->read_opts));
 	for (;;) {
-		rc = src.fmt->read(src.reader, &j->game);
+		rc = src.fmt->read(src.reader, j->game);
 		atomic_store(&w->bytes, xq_input_stored_offset(src.in));
 		if (rc <= 0)
 			break;
-		j->game.source = f->name;
+		j->game->source = f->name;
 		process_or_share(w, j);
 		publish(w, j, 0);
 		if (!(j = acquire(w, f))) {
@@ -2027,12 +2036,12 @@ static struct unit *next_ready(struct pool *p)
  * start; number it from the input's, as the games before it were. */
 static void late_fix(const struct unit *u, struct pool_job *j)
 {
-	uint64_t lines = u->feed->head_line - 1, rel = j->game.number, abs = j->file->games + 1;
+	uint64_t lines = u->feed->head_line - 1, rel = j->game->number, abs = j->file->games + 1;
 
 	j->late = 0;
-	j->game.number = abs;
-	if (j->game.place.line)
-		j->game.place.line += lines;
+	j->game->number = abs;
+	if (j->game->place.line)
+		j->game->place.line += lines;
 	for (size_t i = 0; i < j->diags.n; i++) {
 		struct xq_diag *d = &j->diags.v[i];
 		if (d->game == rel) /* a game's number is never 0 */
@@ -2313,7 +2322,7 @@ static void release_slots(struct pool *p, int n)
 			free(p->w[i].slots[k].job.data);
 			if (!p->w[i].slots[k].ready)
 				continue;
-			xq_game_release(&p->w[i].slots[k].job.game);
+			slot_free_record(&p->w[i].slots[k].job);
 			diag_list_release(&p->w[i].slots[k].job.diags);
 			xq_buf_release(&p->w[i].slots[k].job.text);
 		}

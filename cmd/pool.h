@@ -5,8 +5,8 @@
  * The work is cut into units, handed out in input order: a whole input
  * file, or a chunk of one.  Each worker thread takes the next unit, reads
  * its games one at a time into slots of its own small ring (each slot owns
- * a struct xq_game reused with xq_game_clear, and the diagnostics that
- * game produced) and runs the command's `process` on each.  The slots are
+ * a record reused for game after game, and the diagnostics that game
+ * produced) and runs the command's `process` on each.  The slots are
  * taken back in input order (unit by unit, game by game) and the
  * command's `emit` runs on each, printing and writing, by one thread at a
  * time: "the output thread" below and in the commands.  That is a worker
@@ -49,6 +49,7 @@
 #include "inputs.h"
 #include "report.h"
 #include <xq/buf.h>
+#include <xq/record.h>
 
 enum pool_file_status {
 	POOL_FILE_OK,      /* read to its end */
@@ -78,7 +79,10 @@ enum pool_job_kind { POOL_GAME, POOL_END };
 struct pool_job {
 	enum pool_job_kind kind;
 	struct pool_file *file;
-	struct xq_game game;       /* POOL_GAME: the game, its source set to file->name */
+	xq_record *record;         /* POOL_GAME: the game, its source set to file->name, as
+				      the public API sees it (<xq/record.h>) */
+	struct xq_game *game;      /* the same game, as the library sees it: what commands
+				      not yet on the public API use (issue 16) */
 	struct diag_list diags;    /* everything reported while reading it (and by process) */
 	struct xq_buf text;        /* free for the command (filled by process) */
 	unsigned flags;            /* free for the command */

@@ -512,14 +512,14 @@ static int replay_emit(void *ctx, struct pool_job *j)
 	struct rctx *c = ctx;
 
 	c->name = j->file->name;
-	if (j->kind == POOL_GAME && c->game && j->game.number != (uint64_t)c->game) {
+	if (j->kind == POOL_GAME && c->game && j->game->number != (uint64_t)c->game) {
 		diag_list_clear(&j->diags); /* a game not asked for */
 		return cmd_signal ? 1 : 0;
 	}
 	reporter_job(&c->rep, j, NULL);
 	reporter_flush(&c->rep);
 	if (j->kind == POOL_GAME) {
-		replay_game(c, &j->game);
+		replay_game(c, j->game);
 	} else if (c->game && !j->file->foreign && j->file->status == POOL_FILE_OK && j->file->games &&
 		   j->file->games < (uint64_t)c->game) {
 		cmd_error("'%s' has %llu game%s; there is no game %ld", j->file->name,

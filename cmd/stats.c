@@ -329,7 +329,7 @@ static void add_key(struct xq_buf *b, const char *v)
 
 static void table_process(struct sctx *c, struct pool_job *j)
 {
-	const struct xq_game *g = &j->game;
+	const struct xq_game *g = j->game;
 	const struct xq_ecco *e;
 	uint32_t date;
 
@@ -382,7 +382,7 @@ static int at_root(const struct sctx *c, const struct xq_board *b)
  * the position, as deep as --depth, each (position, move) once. */
 static void tree_process(struct sctx *c, struct pool_job *j)
 {
-	const struct xq_game *g = &j->game;
+	const struct xq_game *g = j->game;
 	struct tree_job *t = j->data;
 	struct xq_board b = g->start;
 	uint32_t n = g->nodes[XQ_ROOT].child, ply = 0;
@@ -419,7 +419,7 @@ static void tree_process(struct sctx *c, struct pool_job *j)
 static void stats_process(void *ctx, void *worker, struct pool_job *j)
 {
 	struct sctx *c = ctx;
-	const struct xq_game *g = &j->game;
+	const struct xq_game *g = j->game;
 	size_t k = 0;
 
 	(void)worker;
@@ -532,7 +532,7 @@ static void tree_emit(struct sctx *c, const struct pool_job *j)
 			/* From a --fen, the line is the game's (the walk knows no
 			 * other); from the start, the walk's own (edge_ecco). */
 			if (c->fen)
-				e->ecco = (int16_t)line_ecco(&j->game, t->start_ply + i + 1);
+				e->ecco = (int16_t)line_ecco(j->game, t->start_ply + i + 1);
 		}
 		e->games++;
 		e->red += res == XQ_RESULT_RED_WIN;

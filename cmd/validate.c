@@ -92,7 +92,7 @@ static void game_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_cod
 	va_list ap;
 
 	xq_diag_init(&d);
-	diag_place_ply(&d, &j->game, j->file->name, ply);
+	diag_place_ply(&d, j->game, j->file->name, ply);
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
 	va_end(ap);
@@ -203,7 +203,7 @@ static const char *side_name(int side)
 
 static void check_start(struct pool_job *j)
 {
-	struct xq_game *g = &j->game;
+	struct xq_game *g = j->game;
 	const char *fen = xq_game_tag(g, "FEN");
 	struct xq_diag d;
 
@@ -246,7 +246,7 @@ static void check_start(struct pool_job *j)
 static int check_rules(const struct input_opts *in, const struct xq_rules_options *ro,
 		       struct pool_job *j, int could, enum xq_rules_support *out)
 {
-	struct xq_game *g = &j->game;
+	struct xq_game *g = j->game;
 	enum xq_rules_support support = XQ_SUPPORT_SILENT;
 	struct xq_diag d;
 	char move[XQ_DIAG_MOVE_MAX];
@@ -255,7 +255,7 @@ static int check_rules(const struct input_opts *in, const struct xq_rules_option
 	    !could)
 		return 0;
 	xq_diag_init(&d);
-	diag_place_ply(&d, &j->game, j->file->name, 0);
+	diag_place_ply(&d, j->game, j->file->name, 0);
 	if (xq_rules_check_game(&support, g, XQ_CLAIM_UNSPECIFIED, ro, &d, NULL) != 0)
 		return 0; /* the tree holds only legal moves; memory ran out */
 	*out = support;
@@ -265,7 +265,7 @@ static int check_rules(const struct input_opts *in, const struct xq_rules_option
 	snprintf(move, sizeof(move), "%s", d.move);
 	{
 		uint32_t ply = d.ply;
-		diag_place_ply(&d, &j->game, j->file->name, ply);
+		diag_place_ply(&d, j->game, j->file->name, ply);
 		if (!d.move[0])
 			snprintf(d.move, sizeof(d.move), "%s", move);
 	}
@@ -276,7 +276,7 @@ static int check_rules(const struct input_opts *in, const struct xq_rules_option
 /* `final`: the position at the end of the main line. */
 static void check_result(struct pool_job *j, const struct xq_board *final, int rules_spoke)
 {
-	struct xq_game *g = &j->game;
+	struct xq_game *g = j->game;
 	int reader_said = 0; /* the reader reported a missing result already */
 	struct xq_diag *tag_said = NULL; /* the reader's Result tag mismatch */
 
@@ -359,7 +359,7 @@ static void check_result(struct pool_job *j, const struct xq_board *final, int r
 
 static void check_tags(struct pool_job *j, const char *const *required, int nrequired)
 {
-	struct xq_game *g = &j->game;
+	struct xq_game *g = j->game;
 	const char *date = xq_game_tag(g, "Date");
 
 	if (date && *date && !date_ok(date))
@@ -420,13 +420,13 @@ enum validate_ruling validate_checks(struct pool_job *j, const struct input_opts
 	}
 	if (!fen_reported)
 		check_start(j);
-	if (!(j->game.flags & XQ_GAME_BROKEN))
-		could = xq_rules_could_apply(&j->game, &ro, &final);
+	if (!(j->game->flags & XQ_GAME_BROKEN))
+		could = xq_rules_could_apply(j->game, &ro, &final);
 	else
-		final = j->game.start; /* not read: a broken game has no final position */
+		final = j->game->start; /* not read: a broken game has no final position */
 	check_result(j, &final, check_rules(in, &ro, j, could, &support));
 	check_tags(j, required, nrequired);
-	if ((j->game.flags & XQ_GAME_EMPTY) && !empty_reported)
+	if ((j->game->flags & XQ_GAME_EMPTY) && !empty_reported)
 		game_diag(j, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, 0, "the record has no moves");
 	return ruling_of(support);
 }
@@ -440,7 +440,7 @@ static void validate_process(void *ctx, void *worker, struct pool_job *j)
 	(void)worker;
 	validate_checks(j, &c->in, c->required, c->nrequired);
 	ecco_tags_check(j, c->ecco);
-	xq_game_count(&j->game, &counts);
+	xq_game_count(j->game, &counts);
 	j->counts[0] = counts.nodes;
 	j->counts[1] = counts.variations;
 }
@@ -458,7 +458,7 @@ static void add_tag_json(struct xq_buf *b, const struct xq_game *g, const char *
 
 static void game_json(struct vctx *c, const struct pool_job *j, const uint64_t sev[3])
 {
-	const struct xq_game *g = &j->game;
+	const struct xq_game *g = j->game;
 	struct xq_buf *b = &c->rep.out;
 
 	xq_buf_adds(b, "{\"schema\":\"" CHECK_SCHEMA "\",\"file\":");
@@ -494,7 +494,7 @@ static int validate_emit(void *ctx, struct pool_job *j)
 	reporter_job(&c->rep, j, sev);
 	if (j->kind == POOL_GAME) {
 		c->plies += j->counts[0];
-		if (j->game.flags & XQ_GAME_BROKEN)
+		if (j->game->flags & XQ_GAME_BROKEN)
 			c->broken++;
 		if (c->rep.fmt == REPORT_NDJSON)
 			game_json(c, j, sev);

@@ -136,6 +136,30 @@ void xq_game_release(struct xq_game *g);
 /* Bytes of memory the game holds (its tree, tags and arena), for budgets. */
 size_t xq_game_memory(const struct xq_game *g);
 
+/*
+ * The public API's record (<xq/record.h>): a game and what the API keeps
+ * beside it.  Defined here, below the public API, so that code which reads
+ * games in bulk into games of its own (the command's pool) can hand them
+ * out as records: it makes the record with xq_record_new(), reads into
+ * its `g`, and calls xq_record_forget() whenever it changes the game
+ * other than through the public API (clearing it for the next game), so
+ * that the API's memory of the game does not outlive it.
+ */
+struct xq_record {
+	struct xq_game g;
+	struct xq_diag err; /* the last failure, when has_err */
+	int has_err;
+	/* The position after node `at` (XQ_NODE_NONE: none kept). */
+	uint32_t at;
+	struct xq_board at_board;
+};
+
+static inline void xq_record_forget(struct xq_record *r)
+{
+	r->has_err = 0;
+	r->at = XQ_NODE_NONE;
+}
+
 /* Where `g` was first read from: the origin its record carried, else its
  * own source, number and place (offset known when the source is named).
  * out->file lives as long as the game when the record carried it, else as
