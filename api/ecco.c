@@ -23,6 +23,15 @@ int xq_record_ecco(xq_record *r, const char **code, const char **opening, const 
 	int rc;
 
 	xq_diag_init(&r->err);
+	/* A broken record whose start was not read, or whose main line stops
+	 * before the plies that decide an opening, would be classified by what
+	 * was read instead of by its game. */
+	if ((r->g.flags & XQ_GAME_BROKEN) &&
+	    (r->g.start_text || xq_game_mainline_length(&r->g) < XQ_ECCO_PLIES)) {
+		r->has_err = 1;
+		return xq_diag_set(&r->err, XQ_ENOTFOUND, XQ_D_NONE, XQ_SEV_ERROR,
+				   "the record breaks off before its opening is decided");
+	}
 	if ((rc = xq_ecco_classify_game(&e, &r->g, &r->err)) != 0) {
 		r->has_err = 1;
 		return rc;

@@ -87,6 +87,15 @@ int xq_record_set_tag(xq_record *r, const char *name, const char *value)
 	return xq_game_set_tag(&r->g, name, value);
 }
 
+int xq_record_remove_tag(xq_record *r, size_t i)
+{
+	if (i >= r->g.ntags)
+		return XQ_ENOTFOUND;
+	memmove(&r->g.tags[i], &r->g.tags[i + 1], (r->g.ntags - i - 1) * sizeof(r->g.tags[0]));
+	r->g.ntags--;
+	return 0;
+}
+
 const char *xq_record_result(const xq_record *r)
 {
 	return xq_result_string(r->g.result);

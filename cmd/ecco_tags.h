@@ -1,21 +1,27 @@
 /*
  * ecco_tags.h: the ECCO, Opening and Variation tags of a game against its
- * classification (lib/ecco.h), the one way `convert --ecco` sets them and
+ * classification (<xq/ecco.h>), the one way `convert --ecco` sets them and
  * `validate` checks them.
  */
 #ifndef XQ_CMD_ECCO_TAGS_H
 #define XQ_CMD_ECCO_TAGS_H
 
-#include "ecco.h"
 #include "pool.h"
 
+/* A game's opening: static strings (xq_record_ecco()). */
+struct ecco_opening {
+	const char *code;      /* "C45" */
+	const char *opening;   /* the opening's name */
+	const char *variation; /* the variation's, "" when the code has none */
+};
+
 /*
- * The classification of the game of `j`, or NULL when the game cannot be
- * classified: a broken game whose start could not be read, or whose main
- * line stops at its error before the plies that decide its opening
- * (XQ_ECCO_PLIES) are read.
+ * The classification of the game of `j` into *out: 1, or 0 when the game
+ * cannot be classified: a broken game whose start could not be read, or
+ * whose main line stops at its error before the plies that decide its
+ * opening are read.
  */
-const struct xq_ecco *ecco_tags_classify(const struct pool_job *j);
+int ecco_tags_classify(const struct pool_job *j, struct ecco_opening *out);
 
 /*
  * convert --ecco: set the ECCO, Opening and Variation tags of the game of

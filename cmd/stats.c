@@ -330,21 +330,20 @@ static void add_key(struct xq_buf *b, const char *v)
 static void table_process(struct sctx *c, struct pool_job *j)
 {
 	const struct xq_game *g = j->game;
-	const struct xq_ecco *e;
+	struct ecco_opening e;
 	uint32_t date;
 
 	switch (c->by) {
 	case BY_ECCO:
-		if ((e = ecco_tags_classify(j))) {
-			xq_buf_addf(&j->text, "%s\x1f%s", e->code, e->opening);
+		if (ecco_tags_classify(j, &e)) {
+			xq_buf_addf(&j->text, "%s\x1f%s", e.code, e.opening);
 			xq_buf_addc(&j->text, '\0');
 		} else {
 			add_key(&j->text, NULL);
 		}
 		break;
 	case BY_OPENING:
-		e = ecco_tags_classify(j);
-		add_key(&j->text, e ? e->opening : NULL);
+		add_key(&j->text, ecco_tags_classify(j, &e) ? e.opening : NULL);
 		break;
 	case BY_PLAYER:
 		add_key(&j->text, xq_game_tag(g, "Red"));
@@ -435,8 +434,8 @@ static void stats_process(void *ctx, void *worker, struct pool_job *j)
 	j->counts[0] = xq_game_mainline_length(g);
 	j->counts[1] = date_value(xq_game_tag(g, "Date"));
 	if (c->ecco) {
-		const struct xq_ecco *e = ecco_tags_classify(j);
-		if (!e || !xq_ecco_set_has(&c->codes, xq_ecco_index(e->code, 3))) {
+		struct ecco_opening e;
+		if (!ecco_tags_classify(j, &e) || !xq_ecco_set_has(&c->codes, xq_ecco_index(e.code, 3))) {
 			j->flags |= J_OUT;
 			return;
 		}

@@ -29,8 +29,11 @@ extern "C" {
  * The ECCO classification of the main line of `r`: its code ("C45") into
  * *code, its opening's name into *opening and its variation ("" when the
  * code has none) into *variation; any of the three may be NULL.  Returns
- * 0; or XQ_EINTERNAL (a bug: the library's rule table is broken) with
- * the reason in xq_record_error().
+ * 0; XQ_ENOTFOUND for a broken record (xq_record_is_broken()) whose
+ * start position could not be read or whose main line stops before its
+ * 20th ply, since what was read of it does not decide its opening; or
+ * XQ_EINTERNAL (a bug: the library's rule table is broken); the reason
+ * in xq_record_error().
  */
 XQ_API int xq_record_ecco(xq_record *r, const char **code, const char **opening, const char **variation);
 

@@ -67,6 +67,9 @@ XQ_API const char *xq_record_tag_value(const xq_record *r, size_t i);
 XQ_API const char *xq_record_tag(const xq_record *r, const char *name);
 /* Set the first tag called `name` (or append it).  0 or XQ_ENOMEM. */
 XQ_API int xq_record_set_tag(xq_record *r, const char *name, const char *value);
+/* Remove the tag of index `i` (the later ones move up by one).  0, or
+ * XQ_ENOTFOUND past the end. */
+XQ_API int xq_record_remove_tag(xq_record *r, size_t i);
 
 /* "1-0", "0-1", "1/2-1/2", or "*" (none or unknown). */
 XQ_API const char *xq_record_result(const xq_record *r);

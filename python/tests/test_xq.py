@@ -85,6 +85,7 @@ class Validating(unittest.TestCase):
         self.assertTrue(g.broken)
         self.assertEqual((diags[0].line, diags[0].column), (3, 22))
         self.assertEqual(diags[0].source, "m.pgn")
+        self.assertIsNone(g.ecco)  # three plies of a broken game decide no opening
 
     def test_perpetual_check_against_the_result_is_reported_and_ruled(self):
         path = os.path.join(DATA, "ndjson", "repetition.ndjson")

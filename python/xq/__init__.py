@@ -290,6 +290,9 @@ class XQError(Exception):
         self.diagnostics = list(diagnostics)
 
 
+_ENOTFOUND = -4  # XQ_ENOTFOUND (<xq/error.h>)
+
+
 def _fail(rc, what, diags=(), obj_error=None):
     diags = list(diags)
     if obj_error:
@@ -545,9 +548,12 @@ class Game:
     @property
     def ecco(self):
         """The ECCO classification of the main line: (code, opening,
-        variation), e.g. ("B05", "中炮对进左马", "")."""
+        variation), e.g. ("B05", "中炮对进左马", ""); None for a broken
+        game that stops before its opening is decided."""
         code, opening, variation = _c_char_p(), _c_char_p(), _c_char_p()
         rc = _f["xq_record_ecco"](self._r, _c.byref(code), _c.byref(opening), _c.byref(variation))
+        if rc == _ENOTFOUND:
+            return None
         if rc:
             _fail(rc, "ecco", obj_error=_f["xq_record_error"](self._r))
         return _s(code.value), _s(opening.value), _s(variation.value)

@@ -381,6 +381,9 @@ static void text_diagnostics_carry_line_and_column(void **state)
 	assert_int_equal(s.line[0], 3);
 	assert_int_equal(s.col[0], 22);
 	assert_non_null(strstr(s.first, "mem.pgn:3:22: error: game 1"));
+	/* Three plies read of a game that breaks off decide no opening. */
+	assert_int_equal(xq_record_ecco(r, NULL, NULL, NULL), XQ_ENOTFOUND);
+	assert_non_null(xq_record_error(r));
 	xq_record_free(r);
 }
 
@@ -700,6 +703,13 @@ static void built_record_writes_and_reads_back(void **state)
 
 	(void)state;
 	assert_int_equal(xq_record_set_tag(r, "Red", "红方"), 0);
+	assert_int_equal(xq_record_set_tag(r, "Event", "x"), 0);
+	assert_int_equal(xq_record_set_tag(r, "Black", "黑方"), 0);
+	assert_int_equal(xq_record_remove_tag(r, 1), 0);
+	assert_int_equal(xq_record_remove_tag(r, 2), XQ_ENOTFOUND);
+	assert_int_equal(xq_record_tag_count(r), 2);
+	assert_string_equal(xq_record_tag_name(r, 1), "Black");
+	assert_null(xq_record_tag(r, "Event"));
 	assert_int_equal(xq_record_set_result(r, "1-0"), 0);
 	assert_int_equal(xq_record_set_result(r, "maybe"), XQ_EPARSE);
 	assert_non_null(xq_record_error(r));
