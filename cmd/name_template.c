@@ -145,18 +145,18 @@ static void add_file_base(struct xq_buf *b, const char *path)
 /* A tag for the template: its exact name first, else the first tag whose
  * name differs only in ASCII case ({red} finds Red: nobody means another
  * tag by it). */
-static const char *template_tag(const struct xq_game *g, const char *key)
+static const char *template_tag(const xq_record *r, const char *key)
 {
-	const char *v = xq_game_tag(g, key);
+	const char *v = xq_record_tag(r, key);
 
-	for (size_t i = 0; !v && i < g->ntags; i++)
-		if (xq_ascii_ieq(g->tags[i].name, key))
-			v = g->tags[i].value;
+	for (size_t i = 0; !v && i < xq_record_tag_count(r); i++)
+		if (xq_ascii_ieq(xq_record_tag_name(r, i), key))
+			v = xq_record_tag_value(r, i);
 	return v;
 }
 
 /* One {KEY} or {KEY:W}, its text between the braces in `t` (len bytes). */
-static void add_key(struct xq_buf *b, const char *t, size_t len, const struct xq_game *g,
+static void add_key(struct xq_buf *b, const char *t, size_t len, const xq_record *r,
 		    const char *path, uint64_t seq)
 {
 	char key[64];
@@ -178,10 +178,10 @@ static void add_key(struct xq_buf *b, const char *t, size_t len, const struct xq
 	if (!strcmp(key, "n"))
 		xq_buf_addf(b, "%0*llu", width, (unsigned long long)seq);
 	else if (!strcmp(key, "game"))
-		xq_buf_addf(b, "%0*llu", width, (unsigned long long)g->number);
+		xq_buf_addf(b, "%0*llu", width, (unsigned long long)xq_record_number(r));
 	else if (!strcmp(key, "file"))
 		add_file_base(b, path);
-	else if ((v = template_tag(g, key)))
+	else if ((v = template_tag(r, key)))
 		add_part(b, v, strlen(v));
 }
 
@@ -211,7 +211,7 @@ static void tidy(struct xq_buf *b, const struct xq_buf *raw, uint64_t seq)
 		xq_buf_addf(b, "%llu", (unsigned long long)seq);
 }
 
-int name_template_expand(struct xq_buf *b, const char *tmpl, const struct xq_game *g,
+int name_template_expand(struct xq_buf *b, const char *tmpl, const xq_record *r,
 			 const char *path, uint64_t seq)
 {
 	struct xq_buf raw = XQ_BUF_INIT;
@@ -229,7 +229,7 @@ int name_template_expand(struct xq_buf *b, const char *tmpl, const struct xq_gam
 			t += len;
 			continue;
 		}
-		add_key(&raw, t + 1, (size_t)(close - t - 1), g, path, seq);
+		add_key(&raw, t + 1, (size_t)(close - t - 1), r, path, seq);
 		t = close + 1;
 	}
 	xq_buf_reset(b);

@@ -26,16 +26,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "game.h"
 #include <xq/buf.h>
+#include <xq/record.h>
 
 #define NAME_TEMPLATE_DEFAULT "{n:4}-{Red}-{Black}"
 #define NAME_TEMPLATE_MAX 200
 
-/* The name of game `g` (the `seq`th of the run) read from `path`, as the
+/* The name of game `r` (the `seq`th of the run) read from `path`, as the
  * template says, tidied, in `b` (replacing what it held).  0, or
  * XQ_ENOMEM with `b` empty. */
-int name_template_expand(struct xq_buf *b, const char *tmpl, const struct xq_game *g,
+int name_template_expand(struct xq_buf *b, const char *tmpl, const xq_record *r,
 			 const char *path, uint64_t seq);
 
 /* Append the first of a format's `extensions` (space-separated with their

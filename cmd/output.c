@@ -352,7 +352,7 @@ static int write_to_dir(struct output *c, struct pool_job *j, const struct xq_bu
 	struct xq_diag d;
 	int rc, n = 1;
 
-	if (name_template_expand(&name, c->template, j->game, j->file->path, c->seq))
+	if (name_template_expand(&name, c->template, j->record, j->file->path, c->seq))
 		goto nomem;
 	for (;;) {
 		xq_buf_reset(&path);
