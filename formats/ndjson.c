@@ -1743,11 +1743,24 @@ static int probe_skip_value(const unsigned char *head, size_t len, size_t *i)
 	return -1;
 }
 
+/* Does the line from head[i] hold a byte that JSON text never holds raw
+ * (a control character other than its white space)? */
+static int probe_binary_line(const unsigned char *head, size_t len, size_t i)
+{
+	for (; i < len && head[i] != '\n'; i++)
+		if (head[i] < 0x20 && head[i] != '\t' && head[i] != '\r')
+			return 1;
+	return 0;
+}
+
 /*
  * Ours when the first line is a JSON object whose "schema" member names
  * xqkit.game: found whatever the spelling (spaces around ':' and ',' as
  * Python's json.dumps writes them, escapes in the names, members in any
- * order), as far as `head` holds the record.
+ * order), as far as `head` holds the record.  Any other first line that
+ * starts as an object may still be a damaged record of ours (a low
+ * score), unless it is not JSON from its first member on or holds bytes
+ * no JSON text holds: binary data that happens to start with '{'.
  */
 static int nd_probe(const unsigned char *head, size_t len)
 {
@@ -1759,9 +1772,13 @@ static int nd_probe(const unsigned char *head, size_t len)
 		i = 3;
 	while (i < len && json_space(head[i]))
 		i++;
-	if (i >= len || head[i] != '{')
+	if (i >= len || head[i] != '{' || probe_binary_line(head, len, i))
 		return 0;
 	i++;
+	while (i < len && json_space(head[i]))
+		i++;
+	if (i < len && head[i] != '"' && head[i] != '}')
+		return 0; /* an object holds members, named by strings */
 	for (;;) {
 		char name[8], value[sizeof(prefix) - 1];
 		long n;

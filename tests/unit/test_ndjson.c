@@ -858,6 +858,31 @@ static void probe_claims_its_own_records_only(void **state)
 	assert_ptr_equal(xq_format_detect((const unsigned char *)ours, strlen(ours), "x.txt"), f);
 }
 
+/* A '{' followed by what no JSON object holds (a member name that is no
+ * string; control characters, raw, on the first line) is no record:
+ * random bytes that happened to start with '{' (one input in 256) were
+ * taken for NDJSON and read as endless broken records.  A damaged first
+ * line of a file named .ndjson is still read as NDJSON, and damage on a
+ * later line does not matter. */
+static void probe_leaves_binary_bytes_after_a_brace_alone(void **state)
+{
+	static const unsigned char junk[] = {'{', 0xE4, 0x1A, 0x16, 0x8A, 0xB3, 0x00, '*', 'T', 0xFD, '\n'};
+	static const unsigned char text[] = {'{', 'c', 0x90, 'c', 0xCD, 0xA4, 0xE1, '9', '\n', 0x0D};
+	static const char later[] = "{\"a\":1}\n{\x01\x02}\n";
+	static const char tab[] = "{\t\"a\"\r:\t1}\r\n";
+	const struct xq_format *f = ndjson();
+
+	(void)state;
+	assert_int_equal(f->probe(junk, sizeof(junk)), 0);
+	assert_null(xq_format_detect(junk, sizeof(junk), NULL));
+	assert_ptr_equal(xq_format_detect(junk, sizeof(junk), "damaged.ndjson"), f);
+	assert_int_equal(f->probe(text, sizeof(text)), 0);
+	assert_int_equal(f->probe((const unsigned char *)"{}", 2), 10);
+	assert_int_equal(f->probe((const unsigned char *)"{", 1), 10);
+	assert_int_equal(f->probe((const unsigned char *)later, strlen(later)), 10);
+	assert_int_equal(f->probe((const unsigned char *)tab, strlen(tab)), 10);
+}
+
 /* Any JSON spelling of the schema member is ours: spaces around ':' and
  * ',' (Python's json.dumps), tabs, escapes in the name or the value, the
  * schema after other members (braces and quotes inside their strings). */
@@ -1204,6 +1229,7 @@ int main(void)
 		cmocka_unit_test(each_tag_keeps_its_place_in_the_line),
 		cmocka_unit_test(deep_variation_nesting_round_trips_without_recursion),
 		cmocka_unit_test(probe_claims_its_own_records_only),
+		cmocka_unit_test(probe_leaves_binary_bytes_after_a_brace_alone),
 		cmocka_unit_test(probe_finds_the_schema_whatever_the_json_spelling),
 		cmocka_unit_test(records_rewritten_by_python_json_read_back_the_same),
 		cmocka_unit_test(moves_carry_their_text_in_the_notation_asked_for),
