@@ -448,9 +448,10 @@ static int resume_step(struct actx *c, struct pool_job *j, struct ajob *x)
 		} else {
 			uint64_t number = j->game->number;
 			struct xq_game t = *j->game;
-			*j->game = c->resume.game;
-			c->resume.game = t;
+			*j->game = c->resume.game->g;
+			c->resume.game->g = t;
 			xq_record_forget(j->record);
+			xq_record_forget(c->resume.game);
 			j->game->number = number;
 			j->game->source = j->file->name;
 		}
@@ -524,7 +525,7 @@ static int emit_game(struct actx *c, struct pool_job *j)
 	if (x->res.interrupted) {
 		if (v != RESUME_REDO)
 			return 1;
-		write_game(c, &c->resume.lines, &c->resume.game);
+		write_game(c, &c->resume.lines, &c->resume.game->g);
 		c->copied++;
 		return 0;
 	}

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "annotate_game.h"
-#include "io.h"
 #include <xq/memory.h>
 
 #define GAME_LINE "{\"schema\":\"" ANNOTATE_GAME_SCHEMA "\","
@@ -38,10 +37,11 @@ int resume_open(struct resume *r, const char *path, int ndjson, struct xq_diag *
 	xq_buf_init(&r->buf);
 	xq_buf_init(&r->lines);
 	r->ndjson = ndjson;
-	if (xq_game_init(&r->game))
+	if (!(r->game = xq_record_new()))
 		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
 	if (ndjson) {
-		rc = xq_input_open(&r->in, path, d);
+		char msg[200];
+		rc = source_open_input(&r->src, path, format_by_name("ndjson", 0, msg, sizeof(msg)), d);
 	} else {
 		char msg[200];
 		r->sink.report = resume_sink;
@@ -52,7 +52,8 @@ int resume_open(struct resume *r, const char *path, int ndjson, struct xq_diag *
 			rc = XQ_EUNSUPPORTED;
 	}
 	if (rc) {
-		xq_game_release(&r->game);
+		xq_record_free(r->game);
+		r->game = NULL;
 		return rc;
 	}
 	r->opened = 1;
@@ -94,7 +95,7 @@ static int next_line(struct resume *r, const char **line, size_t *len)
 			r->used = 0;
 		}
 		xq_diag_init(&d);
-		n = xq_input_read(r->in, chunk, sizeof(chunk), &d);
+		n = source_read_bytes(&r->src, chunk, sizeof(chunk), &d);
 		if (n <= 0) {
 			r->eof = 1;
 			continue;
@@ -122,10 +123,10 @@ static int looks_annotated(struct resume *r)
 		return (len >= sizeof(eval) - 1 && !memcmp(line, eval, sizeof(eval) - 1)) ||
 		       (len >= sizeof(GAME_LINE) - 1 && !memcmp(line, GAME_LINE, sizeof(GAME_LINE) - 1));
 	}
-	if (source_read(&r->src, &r->game) <= 0)
-		return r->game.nnodes <= 1 && !r->game.ntags;
+	if (source_read_record(&r->src, r->game) <= 0)
+		return xq_record_is_empty(r->game) && !xq_record_tag_count(r->game);
 	r->peeked = 1;
-	return xq_game_tag(&r->game, ANNOTATE_MARKER_TAG) != NULL;
+	return xq_record_tag(r->game, ANNOTATE_MARKER_TAG) != NULL;
 }
 
 static void stop_matching(struct resume *r, const char *file, uint64_t game, const char *what)
@@ -216,17 +217,16 @@ static int pgn_next(struct resume *r, const char *marker, uint64_t fingerprint, 
 		r->peeked = 0;
 		rc = 1;
 	} else {
-		xq_game_clear(&r->game);
 		diag_list_clear(&r->diags);
-		rc = source_read(&r->src, &r->game);
+		rc = source_read_record(&r->src, r->game);
 	}
 	if (rc <= 0) {
 		r->active = 0;
 		return RESUME_NONE;
 	}
 	r->seen++;
-	old = xq_game_tag(&r->game, ANNOTATE_MARKER_TAG);
-	if (r->game.flags & XQ_GAME_BROKEN) {
+	old = xq_record_tag(r->game, ANNOTATE_MARKER_TAG);
+	if (xq_record_is_broken(r->game)) {
 		stop_matching(r, file, game, "that game cannot be read back whole");
 		return RESUME_NONE;
 	}
@@ -253,11 +253,9 @@ void resume_close(struct resume *r)
 {
 	if (!r->opened)
 		return;
-	if (r->ndjson)
-		xq_input_close(r->in);
-	else
-		source_close(&r->src);
-	xq_game_release(&r->game);
+	source_close(&r->src);
+	xq_record_free(r->game);
+	r->game = NULL;
 	xq_buf_release(&r->buf);
 	xq_buf_release(&r->lines);
 	diag_list_release(&r->diags);
@@ -351,13 +349,12 @@ int resume_index_build(struct resume_index *ix, const char *path, int ndjson)
 			continue;
 		}
 		if (!r.peeked) {
-			xq_game_clear(&r.game);
 			diag_list_clear(&r.diags);
-			if (source_read(&r.src, &r.game) <= 0)
+			if (source_read_record(&r.src, r.game) <= 0)
 				break;
 		}
 		r.peeked = 0;
-		if ((marker = xq_game_tag(&r.game, ANNOTATE_MARKER_TAG)))
+		if ((marker = xq_record_tag(r.game, ANNOTATE_MARKER_TAG)))
 			rc = add_key(ix, key_of(marker, strlen(marker)));
 	}
 	resume_close(&r);

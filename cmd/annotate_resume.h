@@ -20,10 +20,10 @@
 
 #include <stdint.h>
 
-#include "game.h"
 #include "inputs.h"
 #include "report.h"
 #include <xq/buf.h>
+#include <xq/record.h>
 
 enum {
 	RESUME_NONE, /* not in step (or the earlier output is at its end): analyse */
@@ -36,12 +36,11 @@ struct resume {
 	int active;            /* still in step with the earlier output */
 	int ndjson;
 	int opened;
+	struct source src;     /* the earlier output: read as PGN, or line by line */
 	/* PGN */
-	struct source src;
-	struct xq_game game;   /* the earlier output's current game */
+	xq_record *game;       /* the earlier output's current game */
 	int peeked;            /* game holds the first game, not yet handed out */
 	/* NDJSON */
-	struct xq_input *in;
 	struct xq_buf buf;     /* bytes read and not yet taken */
 	size_t used;
 	int eof;

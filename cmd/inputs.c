@@ -641,6 +641,18 @@ void source_no_game(struct xq_diag *d, const char *name)
 	xq_diag_set(d, 0, XQ_D_NO_GAME, XQ_SEV_ERROR, "the input holds no game");
 }
 
+int source_read_record(struct source *s, xq_record *r)
+{
+	xq_game_clear(&r->g);
+	xq_record_forget(r);
+	return source_read(s, &r->g);
+}
+
+long source_read_bytes(struct source *s, void *buf, size_t n, struct xq_diag *d)
+{
+	return xq_input_read(s->in, buf, n, d);
+}
+
 void source_close(struct source *s)
 {
 	if (s->reader && s->fmt && s->fmt->close_reader)

@@ -23,6 +23,7 @@
 #include "format.h"
 #include "opt.h"
 #include "report.h"
+#include <xq/record.h>
 
 struct inputs_dir;
 
@@ -189,6 +190,16 @@ static inline int source_read(struct source *s, struct xq_game *g)
 {
 	return s->fmt->read(s->reader, g);
 }
+
+/* The same into the record `r`, emptied first: for commands on the public
+ * API (<xq/record.h>). */
+int source_read_record(struct source *s, xq_record *r);
+
+/* The bytes of a source opened by source_open_input() (gzip undone), as
+ * they come, for a caller that reads the input itself instead of opening
+ * a reader: up to `n` into `buf`; the number read, 0 at the end, or a
+ * negative XQ_E* code with the reason in `d`. */
+long source_read_bytes(struct source *s, void *buf, size_t n, struct xq_diag *d);
 
 /* The format called `name` that can read (or write, with `write`), or NULL
  * with a message listing the formats that can, in `msg`. */
