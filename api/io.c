@@ -15,6 +15,7 @@
 #include <libxml/parser.h>
 
 #include "buf.h"
+#include "gamecheck.h"
 #include "io.h"
 #include "text.h"
 #include "utf8.h"
@@ -26,6 +27,10 @@ struct api_sink {
 	xq_diagnostic_fn fn;
 	void *user;
 	uint64_t counts[3];
+	/* XQ_SAID_* of what was reported about game said_game (a record's
+	 * reader may report about it while it reads the next one). */
+	unsigned said;
+	uint64_t said_game;
 };
 
 static void sink_report(const struct xq_diag *d, void *payload)
@@ -34,6 +39,11 @@ static void sink_report(const struct xq_diag *d, void *payload)
 
 	if ((unsigned)d->severity < 3)
 		s->counts[d->severity]++;
+	if (d->game != s->said_game) {
+		s->said_game = d->game;
+		s->said = 0;
+	}
+	s->said |= xq_check_said_of(d->code);
 	if (s->fn)
 		s->fn(api_diag(d), s->user);
 }
@@ -349,6 +359,7 @@ int xq_reader_next(xq_reader *rd, xq_record **out)
 		if (!(r = xq_record_new()))
 			return XQ_ENOMEM;
 		rc = rd->fmt->read(rd->reader, &r->g);
+		r->said = rd->sink.said_game == r->g.number ? rd->sink.said : 0;
 		if (rc == 1) {
 			/* The record may outlive the reader: its source name too. */
 			if (r->g.source)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "gamecheck.h"
 #include "rules.h"
 
 /* The same values: xqkit stores a public rule set in the library's options. */
@@ -106,6 +107,60 @@ static void place_at(struct xq_diag *d, const struct xq_game *g, uint32_t ply)
 	d->ply = ply;
 	d->place = own ? x->place : g->place;
 	d->has_offset = own || g->place.offset > 0 || g->place.line == 0;
+}
+
+/* The library's checks report to the caller's function. */
+struct validate_sink {
+	xq_diagnostic_fn fn;
+	void *user;
+};
+
+static void validate_report(const struct xq_diag *d, void *payload)
+{
+	const struct validate_sink *v = payload;
+
+	if (v->fn)
+		v->fn(api_diag(d), v->user);
+}
+
+static int result_check_of(enum xq_rules_support s)
+{
+	switch (s) {
+	case XQ_SUPPORT_CONFIRMED:
+		return XQ_RESULT_CHECK_CONFIRMED;
+	case XQ_SUPPORT_CONTRADICTED:
+		return XQ_RESULT_CHECK_CONTRADICTED;
+	case XQ_SUPPORT_DOUBTFUL:
+		return XQ_RESULT_CHECK_DOUBTFUL;
+	default:
+		return XQ_RESULT_CHECK_SILENT;
+	}
+}
+
+int xq_record_validate(xq_record *r, const xq_validate_options *o, xq_diagnostic_fn fn, void *user)
+{
+	xq_validate_options opts = XQ_VALIDATE_OPTIONS_INIT;
+	struct xq_rules_options ro;
+	struct validate_sink v = {fn, user};
+	struct xq_sink sink = {validate_report, &v};
+	struct xq_check_opts co;
+	enum xq_rules_support support;
+	unsigned said = r->said;
+	int rc;
+
+	if (o && o->size)
+		memcpy(&opts, o, o->size < sizeof(opts) ? o->size : sizeof(opts));
+	options_for(&ro, opts.ruleset);
+	co.rules = opts.ruleset < 0 ? NULL : &ro;
+	co.required = opts.required;
+	co.nrequired = opts.required ? opts.nrequired : 0;
+	rc = xq_game_check(&r->g, &co, &said, &sink, &support);
+	if (rc) {
+		r->has_err = 1;
+		return xq_diag_set(&r->err, rc, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	}
+	r->has_err = 0;
+	return result_check_of(support);
 }
 
 int xq_record_check_result(xq_record *r, int ruleset, xq_diagnostic_fn fn, void *user)

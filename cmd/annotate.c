@@ -198,7 +198,7 @@ static int add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code 
 	va_list ap;
 
 	xq_diag_init(&d);
-	diag_place(&d, j->game, j->file->name, XQ_ROOT, 0);
+	xq_game_place_diag(&d, j->game, j->file->name, XQ_ROOT, 0);
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
 	va_end(ap);

@@ -165,7 +165,7 @@ static void report(struct run *r, uint32_t node, uint32_t ply, enum xq_severity 
 	va_list ap;
 
 	xq_diag_init(&d);
-	diag_place(&d, r->g, r->file, node, ply);
+	xq_game_place_diag(&d, r->g, r->file, node, ply);
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
 	va_end(ap);
@@ -181,7 +181,7 @@ void annotator_warning(const struct xq_diag *d, void *payload)
 	if (!a->cur_diags || !a->cur_game)
 		return;
 	xq_diag_init(&c);
-	diag_place(&c, a->cur_game, a->cur_file, a->cur_node, d->ply);
+	xq_game_place_diag(&c, a->cur_game, a->cur_file, a->cur_node, d->ply);
 	xq_diag_set(&c, 0, d->code, d->severity, "%s", d->msg);
 	if (diag_list_add(a->cur_diags, &c))
 		a->oom = 1;

@@ -216,7 +216,7 @@ static const char *side_name(int side)
 static void at_tag(struct xq_diag *d, const struct pool_job *j, const char *tag, uint32_t ply)
 {
 	xq_diag_init(d);
-	diag_place_ply(d, j->game, j->file->name, ply);
+	xq_game_place_diag_ply(d, j->game, j->file->name, ply);
 	if (tag && xq_game_tag_place(j->game, tag, &d->place))
 		d->has_offset = 1;
 }

@@ -11,18 +11,8 @@
 #include "diag.h"
 #include "game.h"
 
-/*
- * Point `d` at game `g` of `file` (its source, game number and place) and
- * at ply `ply`; then, unless `node` is the root (or not a node of `g`), at
- * that node's move: its place when the reader kept one, and its text as
- * written (else its ICCS coordinates).
- */
-void diag_place(struct xq_diag *d, const struct xq_game *g, const char *file, uint32_t node,
-		uint32_t ply);
-
-/* The same for the move of main-line ply `ply` (0: the game itself; past
- * the main line's end: its last move). */
-void diag_place_ply(struct xq_diag *d, const struct xq_game *g, const char *file, uint32_t ply);
+/* A diagnostic is pointed at a game's move by xq_game_place_diag() and
+ * xq_game_place_diag_ply() (lib/game.h). */
 
 /*
  * Add to the diagnostics of pool job `j` one about its game's tag `name`,

@@ -20,19 +20,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "board.h"
 #include "cmd.h"
 #include "diag.h"
 #include "diagplace.h"
 #include "ecco_tags.h"
 #include "game.h"
+#include "gamecheck.h"
 #include "inputs.h"
-#include "movegen.h"
 #include "opt.h"
 #include "pool.h"
 #include "progress.h"
 #include "report.h"
-#include "rules.h"
 #include "validate.h"
 #include <xq/buf.h>
 #include <xq/utf8.h>
@@ -78,301 +76,6 @@ struct vctx {
 	uint64_t plies, broken;
 };
 
-/* Add a game-level diagnostic at the game's place (or ply's move). */
-static void game_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
-		      uint32_t ply, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 5, 6)))
-#endif
-	;
-static void game_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
-		      uint32_t ply, const char *fmt, ...)
-{
-	struct xq_diag d;
-	va_list ap;
-
-	xq_diag_init(&d);
-	diag_place_ply(&d, j->game, j->file->name, ply);
-	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
-	va_end(ap);
-	diag_list_add(&j->diags, &d);
-}
-
-static int all_digits(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!xq_is_digit((unsigned char)s[i]))
-			return 0;
-	return n > 0;
-}
-
-static int all_unknown(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] != '?')
-			return 0;
-	return n > 0;
-}
-
-static int num(const char *s, size_t n)
-{
-	int v = 0;
-	for (size_t i = 0; i < n; i++)
-		v = v * 10 + (s[i] - '0');
-	return v;
-}
-
-/*
- * Is `s` a date: YYYY, YYYY.MM or YYYY.MM.DD with '.', '-' or '/' (one of
- * them throughout), months and days of one or two digits, '?' for unknown
- * parts, or 1993年4月27日?  Months and
- * days are checked against the calendar (29 February always passes).
- */
-static int date_ok(const char *s)
-{
-	static const int mdays[13] = {0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-	const char *part[3] = {NULL, NULL, NULL};
-	size_t plen[3] = {0, 0, 0};
-	int n = 0, month = 0;
-	const char *p = s;
-
-	if (strstr(s, "\xE5\xB9\xB4")) { /* 年 */
-		static const char *const marks[3] = {"\xE5\xB9\xB4", "\xE6\x9C\x88", "\xE6\x97\xA5"};
-		for (n = 0; n < 3 && *p; n++) {
-			const char *m = strstr(p, marks[n]);
-			if (!m)
-				return 0;
-			part[n] = p;
-			plen[n] = (size_t)(m - p);
-			p = m + 3;
-		}
-		if (*p)
-			return 0;
-		if (plen[0] != 4 || !all_digits(part[0], 4))
-			return 0;
-		for (int i = 1; i < n; i++)
-			if (plen[i] < 1 || plen[i] > 2 || !all_digits(part[i], plen[i]))
-				return 0;
-	} else {
-		char sep = 0;
-		for (n = 0; n < 3; n++) {
-			const char *q = p;
-			while (*q && *q != '.' && *q != '-' && *q != '/')
-				q++;
-			part[n] = p;
-			plen[n] = (size_t)(q - p);
-			if (!*q) {
-				n++;
-				break;
-			}
-			if (sep && *q != sep)
-				return 0;
-			sep = *q;
-			p = q + 1;
-			if (n == 2)
-				return 0; /* a fourth part */
-		}
-		if (plen[0] != 4 || !(all_digits(part[0], 4) || all_unknown(part[0], 4)))
-			return 0;
-		/* Months and days of one digit (1993.4.27) are common and clear. */
-		for (int i = 1; i < n; i++)
-			if (plen[i] < 1 || plen[i] > 2 ||
-			    !(all_digits(part[i], plen[i]) || all_unknown(part[i], plen[i])))
-				return 0;
-		if (n > 1 && all_unknown(part[1], plen[1]))
-			return n < 3 || all_unknown(part[2], plen[2]) || all_digits(part[2], plen[2]);
-	}
-	if (n > 1) {
-		month = num(part[1], plen[1]);
-		if (month < 1 || month > 12)
-			return 0;
-	}
-	if (n > 2 && all_digits(part[2], plen[2])) {
-		int day = num(part[2], plen[2]);
-		if (day < 1 || day > mdays[month])
-			return 0;
-	}
-	return 1;
-}
-
-static const char *side_name(int side)
-{
-	return side == XQ_RED ? "red" : "black";
-}
-
-static void check_start(struct pool_job *j)
-{
-	struct xq_game *g = j->game;
-	const char *fen = xq_game_tag(g, "FEN");
-	struct xq_diag d;
-
-	xq_diag_init(&d);
-	if (xq_board_validate(&g->start, 0, &d)) {
-		struct xq_diag lenient;
-		xq_diag_init(&lenient);
-		if (xq_board_validate(&g->start, XQ_FEN_LENIENT_PLACEMENT, &lenient) == 0)
-			game_diag(j, XQ_SEV_WARNING, XQ_D_BAD_FEN, 0,
-				  "the start position has pieces where they can never stand (a composed position?): %s",
-				  d.msg);
-		else
-			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_FEN, 0,
-				  "the start position cannot occur: %s", d.msg);
-	}
-	if (fen) {
-		struct xq_board b;
-		xq_diag_init(&d);
-		if (xq_board_from_fen(&b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &d)) {
-			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_FEN, 0, "FEN tag, column %llu: %s",
-				  (unsigned long long)d.place.col, d.msg);
-		} else if (memcmp(b.sq, g->start.sq, sizeof(b.sq)) || b.side != g->start.side) {
-			char want[XQ_FEN_MAX];
-			xq_board_to_fen(&g->start, want, sizeof(want));
-			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_FEN, 0,
-				  "the FEN tag and the start position differ (the moves start from %s)",
-				  want);
-		}
-	}
-}
-
-/*
- * What the repetition and move-limit rules say about the end of the main
- * line and its result (lib/rules.h): confirmed (a note), doubtful (a
- * warning: the rules give a draw, the record a decision), contradicted or
- * not shown (errors), under `ro`, when `could` (what
- * xq_rules_could_apply() said of the main line).  Returns 1 when the
- * rules had something to say.
- */
-static int check_rules(const struct input_opts *in, const struct xq_rules_options *ro,
-		       struct pool_job *j, int could, enum xq_rules_support *out)
-{
-	struct xq_game *g = j->game;
-	enum xq_rules_support support = XQ_SUPPORT_SILENT;
-	struct xq_diag d;
-	char move[XQ_DIAG_MOVE_MAX];
-
-	if (!in->rules_on || (g->flags & XQ_GAME_BROKEN) || g->nodes[XQ_ROOT].child == XQ_NODE_NONE ||
-	    !could)
-		return 0;
-	xq_diag_init(&d);
-	diag_place_ply(&d, j->game, j->file->name, 0);
-	if (xq_rules_check_game(&support, g, XQ_CLAIM_UNSPECIFIED, ro, &d, NULL) != 0)
-		return 0; /* the tree holds only legal moves; memory ran out */
-	*out = support;
-	if (d.code == XQ_D_NONE)
-		return support != XQ_SUPPORT_SILENT;
-	/* The rules name the ply; the game knows where that move was written. */
-	snprintf(move, sizeof(move), "%s", d.move);
-	{
-		uint32_t ply = d.ply;
-		diag_place_ply(&d, j->game, j->file->name, ply);
-		if (!d.move[0])
-			snprintf(d.move, sizeof(d.move), "%s", move);
-	}
-	diag_list_add(&j->diags, &d);
-	return 1;
-}
-
-/* `final`: the position at the end of the main line. */
-static void check_result(struct pool_job *j, const struct xq_board *final, int rules_spoke)
-{
-	struct xq_game *g = j->game;
-	int reader_said = 0; /* the reader reported a missing result already */
-	struct xq_diag *tag_said = NULL; /* the reader's Result tag mismatch */
-
-	for (size_t i = 0; i < j->diags.n; i++) {
-		if (j->diags.v[i].code == XQ_D_NO_RESULT)
-			reader_said = 1;
-		if (j->diags.v[i].code == XQ_D_BAD_RESULT)
-			tag_said = &j->diags.v[i];
-	}
-	/* An empty game is said to be empty, once: no result is no news. */
-	if (g->flags & XQ_GAME_EMPTY)
-		reader_said = 1;
-	uint32_t plies = xq_game_mainline_length(g);
-	const char *tag = xq_game_tag(g, "Result");
-	struct xq_board b;
-	enum xq_status st;
-
-	if (tag && *tag) {
-		enum xq_result r;
-		if (xq_result_parse(tag, strlen(tag), &r))
-			game_diag(j, XQ_SEV_WARNING, XQ_D_BAD_TAG, 0,
-				  "the Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *", tag);
-		else if (tag_said)
-			/* Said once, where the reader found it, as an error. */
-			tag_said->severity = XQ_SEV_ERROR;
-		else if (g->result != XQ_RESULT_NONE && r != g->result &&
-			 !(r == XQ_RESULT_UNKNOWN && g->result == XQ_RESULT_UNKNOWN))
-			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_RESULT, 0,
-				  "the Result tag says %s but the record ends with %s",
-				  xq_result_string(r), g->result_text ? g->result_text : xq_result_string(g->result));
-	}
-	if (g->flags & XQ_GAME_BROKEN)
-		return; /* the moves stop at an error: the final position is not the game's */
-	b = *final;
-	st = xq_board_status(&b);
-	if (st != XQ_PLAYING) {
-		int winner = !b.side;
-		enum xq_result want = winner == XQ_RED ? XQ_RESULT_RED_WIN : XQ_RESULT_BLACK_WIN;
-		const char *how = st == XQ_CHECKMATE ? "checkmate" : "stalemate";
-		if (g->result == want)
-			return;
-		if (g->result == XQ_RESULT_NONE || g->result == XQ_RESULT_UNKNOWN)
-			game_diag(j, XQ_SEV_NOTE, XQ_D_NO_RESULT, plies,
-				  "the game ends in %s (%s wins) but has no result; it should be %s", how,
-				  side_name(winner), xq_result_string(want));
-		else
-			game_diag(j, XQ_SEV_ERROR, XQ_D_BAD_RESULT, plies,
-				  "the game ends in %s (%s wins) but the result is %s", how,
-				  side_name(winner), xq_result_string(g->result));
-		return;
-	}
-	switch (g->result) {
-	case XQ_RESULT_RED_WIN:
-	case XQ_RESULT_BLACK_WIN: {
-		int winner = g->result == XQ_RESULT_RED_WIN ? XQ_RED : XQ_BLACK;
-		if (rules_spoke)
-			break; /* a perpetual or a limit decided it, as reported */
-		game_diag(j, XQ_SEV_NOTE, XQ_D_RESIGNATION, 0,
-			  "%s wins with no mate on the board (%s resigned or lost on time)",
-			  side_name(winner), side_name(!winner));
-		break;
-	}
-	case XQ_RESULT_UNKNOWN:
-		if (reader_said)
-			break;
-		if (g->result_text)
-			game_diag(j, XQ_SEV_NOTE, XQ_D_NO_RESULT, 0, "the result '%.40s' is not a result",
-				  g->result_text);
-		else
-			game_diag(j, XQ_SEV_NOTE, XQ_D_NO_RESULT, 0, "the result is unknown ('*')");
-		break;
-	case XQ_RESULT_NONE:
-		if (!reader_said)
-			game_diag(j, XQ_SEV_NOTE, XQ_D_NO_RESULT, 0, "the record gives no result");
-		break;
-	case XQ_RESULT_DRAW:
-		break;
-	}
-}
-
-static void check_tags(struct pool_job *j, const char *const *required, int nrequired)
-{
-	struct xq_game *g = j->game;
-	const char *date = xq_game_tag(g, "Date");
-
-	if (date && *date && !date_ok(date))
-		diag_job_tag(j, "Date", XQ_SEV_WARNING, XQ_D_BAD_DATE,
-			  "the Date tag '%.40s' is not a date like 2006.08.19 (?? for unknown parts)",
-			  date);
-	for (int i = 0; i < nrequired; i++) {
-		const char *v = xq_game_tag(g, required[i]);
-		if (!v || !*v)
-			game_diag(j, XQ_SEV_WARNING, XQ_D_MISSING_TAG, 0, "no %s tag", required[i]);
-	}
-}
-
 /* validate's rulings (validate.h) as the library's checks answer them. */
 static const enum xq_rules_support support_of[] = {
 	[VALIDATE_RULING_SILENT] = XQ_SUPPORT_SILENT,
@@ -400,34 +103,35 @@ static enum validate_ruling ruling_of(enum xq_rules_support s)
 	}
 }
 
+/* The library's checks send their diagnostics to the job's list. */
+static void add_to_job(const struct xq_diag *d, void *payload)
+{
+	struct pool_job *j = payload;
+
+	diag_list_add(&j->diags, d);
+}
+
 enum validate_ruling validate_checks(struct pool_job *j, const struct input_opts *in,
 				     const char *const *required, int nrequired)
 {
-	enum xq_rules_support support = XQ_SUPPORT_SILENT;
-	int fen_reported = 0, empty_reported = 0, could = 0;
-	struct xq_board final;
 	struct xq_rules_options ro = XQ_RULES_OPTIONS_INIT;
+	struct xq_check_opts o = {in->rules_on ? &ro : NULL, required, (size_t)nrequired};
+	struct xq_sink sink = {add_to_job, j};
+	enum xq_rules_support support;
+	unsigned said = 0;
+	size_t bad_result = 0; /* 1 + the index of the reader's last bad-result */
 
 	ro.rules = (enum xq_rules_set)in->ruleset; /* --rules: the same values */
-
 	/* What a reader said already (a start position it rejected, a game
-	 * with no moves) is not said again. */
+	 * with no moves, ...) is not said again. */
 	for (size_t i = 0; i < j->diags.n; i++) {
-		if (j->diags.v[i].code == XQ_D_BAD_FEN)
-			fen_reported = 1;
-		if (j->diags.v[i].code == XQ_D_EMPTY_GAME)
-			empty_reported = 1;
+		said |= xq_check_said_of(j->diags.v[i].code);
+		if (j->diags.v[i].code == XQ_D_BAD_RESULT)
+			bad_result = i + 1;
 	}
-	if (!fen_reported)
-		check_start(j);
-	if (!(j->game->flags & XQ_GAME_BROKEN))
-		could = xq_rules_could_apply(j->game, &ro, &final);
-	else
-		final = j->game->start; /* not read: a broken game has no final position */
-	check_result(j, &final, check_rules(in, &ro, j, could, &support));
-	check_tags(j, required, nrequired);
-	if ((j->game->flags & XQ_GAME_EMPTY) && !empty_reported)
-		game_diag(j, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, 0, "the record has no moves");
+	xq_game_check(j->game, &o, &said, &sink, &support);
+	if ((said & XQ_SAID_BAD_RESULT_STANDS) && bad_result)
+		j->diags.v[bad_result - 1].severity = XQ_SEV_ERROR;
 	return ruling_of(support);
 }
 

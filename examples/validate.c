@@ -1,8 +1,10 @@
 /*
  * validate: read every record file in a folder (and below) and print each
- * problem with its place (and where a repetition or a move limit at the end
- * of a game disagrees with its result, under the Asian rules), then a
- * count.  Exit status 1 when an error was found.
+ * problem with its place, as `xqkit validate` finds them: every move as it
+ * is read, then what only the whole game shows (the start position, the
+ * result against the final position and, under the Asian rules, against
+ * a repetition or a move limit at the end, the tags), then a count.  Exit
+ * status 1 when an error was found.
  *
  *   ./validate records/
  */
@@ -42,8 +44,8 @@ static void check_file(const char *path, struct tally *t)
 		return;
 	while (xq_reader_next(rd, &r) == 1) {
 		t->games++;
-		/* Does a repetition or a move limit at the end agree with the result? */
-		xq_record_check_result(r, XQ_RULESET_ASIAN, show, t);
+		/* What only the whole game shows (the defaults: the Asian rules). */
+		xq_record_validate(r, NULL, show, t);
 		xq_record_free(r);
 	}
 	xq_reader_close(rd);

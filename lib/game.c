@@ -48,6 +48,43 @@ void xq_game_clear(struct xq_game *g)
 	g->error = NULL;
 }
 
+void xq_game_place_diag(struct xq_diag *d, const struct xq_game *g, const char *source,
+			uint32_t node, uint32_t ply)
+{
+	const struct xq_node *x;
+
+	d->source = source;
+	d->place = g->place;
+	d->has_offset = g->place.offset > 0 || g->place.line == 0;
+	d->game = g->number;
+	d->ply = ply;
+	d->move[0] = '\0';
+	if (node == XQ_ROOT || node >= g->nnodes)
+		return;
+	x = &g->nodes[node];
+	if (x->place.line || x->place.offset) {
+		d->place = x->place;
+		d->has_offset = 1;
+	}
+	if (x->text) {
+		xq_diag_set_move(d, x->text, strlen(x->text));
+	} else {
+		char iccs[5];
+		xq_move_name(x->move, iccs);
+		xq_diag_set_move(d, iccs, 4);
+	}
+}
+
+void xq_game_place_diag_ply(struct xq_diag *d, const struct xq_game *g, const char *source,
+			    uint32_t ply)
+{
+	uint32_t n = XQ_ROOT;
+
+	for (uint32_t k = 0; k < ply && g->nodes[n].child != XQ_NODE_NONE; k++)
+		n = g->nodes[n].child;
+	xq_game_place_diag(d, g, source, n, ply);
+}
+
 void xq_game_origin(const struct xq_game *g, struct xq_origin *out)
 {
 	if (g->origin.file) {

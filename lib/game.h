@@ -152,13 +152,32 @@ struct xq_record {
 	/* The position after node `at` (XQ_NODE_NONE: none kept). */
 	uint32_t at;
 	struct xq_board at_board;
+	/* What the reader that read it reported about it (XQ_SAID_* of
+	 * gamecheck.h), for xq_record_validate() not to say it again. */
+	unsigned said;
 };
 
 static inline void xq_record_forget(struct xq_record *r)
 {
 	r->has_err = 0;
 	r->at = XQ_NODE_NONE;
+	r->said = 0;
 }
+
+/*
+ * Point `d` at game `g` of `source` (its source, game number and place)
+ * and at ply `ply`; then, unless `node` is the root (or not a node of
+ * `g`), at that node's move: its place when the reader kept one, and its
+ * text as written (else its ICCS coordinates).  The one way a diagnostic
+ * about a game is placed: the whole-game checks (gamecheck.h) and every
+ * command's.
+ */
+void xq_game_place_diag(struct xq_diag *d, const struct xq_game *g, const char *source,
+			uint32_t node, uint32_t ply);
+/* The same for the move of main-line ply `ply` (0: the game itself; past
+ * the main line's end: its last move). */
+void xq_game_place_diag_ply(struct xq_diag *d, const struct xq_game *g, const char *source,
+			    uint32_t ply);
 
 /* Where `g` was first read from: the origin its record carried, else its
  * own source, number and place (offset known when the source is named).

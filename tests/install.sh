@@ -98,6 +98,11 @@ cmp -s tests/api/expected/moves.out "$tmp/moves.out" ||
 [ $? -eq 1 ] || failed "examples/validate on damaged records did not exit 1"
 cmp -s tests/api/expected/validate.out "$tmp/validate.out" ||
 	{ failed "examples/validate reported otherwise"; diff tests/api/expected/validate.out "$tmp/validate.out"; }
+# The library validates as xqkit does (xq_record_validate()): the same
+# problems, in the same words and order (the counts at the end aside).
+"$XQKIT" validate -r tests/data/xqf tests/data/ndjson/repetition.ndjson 2>&1 | grep -v '^[0-9]' > "$tmp/xqkit-validate.out"
+grep -v '^[0-9]' "$tmp/validate.out" | cmp -s - "$tmp/xqkit-validate.out" ||
+	{ failed "examples/validate and xqkit validate report otherwise"; grep -v '^[0-9]' "$tmp/validate.out" | diff - "$tmp/xqkit-validate.out"; }
 "$tmp/convert" "$tmp/both.pgn" tests/data/xqf/sample-v12.xqf tests/data/pgn/big5-black-first.pgn 2> "$tmp/convert.err" ||
 	{ failed "examples/convert failed"; cat "$tmp/convert.err"; }
 "$tmp/moves" tests/data/xqf/sample-v12.xqf tests/data/pgn/big5-black-first.pgn | sed 's/^[^:]*: game [0-9]*//' > "$tmp/before"

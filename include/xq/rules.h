@@ -76,6 +76,39 @@ enum {
  */
 XQ_API int xq_record_check_result(xq_record *r, int ruleset, xq_diagnostic_fn fn, void *user);
 
+/* The options of xq_record_validate(): start from
+ * XQ_VALIDATE_OPTIONS_INIT (`size` lets later versions add fields). */
+typedef struct xq_validate_options {
+	size_t size;                 /* sizeof(xq_validate_options) */
+	int ruleset;                 /* XQ_RULESET_*, or -1: no repetition or move limit checked */
+	const char *const *required; /* tags every record must have (NULL: none) */
+	size_t nrequired;
+} xq_validate_options;
+#define XQ_VALIDATE_OPTIONS_INIT {sizeof(xq_validate_options), XQ_RULESET_ASIAN, NULL, 0}
+
+/*
+ * Check what only a whole record shows, as `xqkit validate` does (its
+ * reader checked every move as it read it):
+ *   - the start position (pieces where they can never stand: a warning;
+ *     a position that cannot occur: an error) and the FEN tag against it;
+ *   - the Result tag against the record's result;
+ *   - the result against the final position (a mate or stalemate is won
+ *     by the side that gave it; a decisive result with no mate is a note,
+ *     "resignation"; no result is a note, "no-result") and, unless
+ *     o->ruleset is -1, against the repetition and move-limit rules as
+ *     xq_record_check_result() says;
+ *   - the Date tag, the tags o->required names, a record with no moves.
+ * Each problem goes to `fn` (may be NULL), at its move or tag when the
+ * reader kept their places.  What the reader that read `r`
+ * (xq_reader_next()) reported already (a rejected FEN, a missing result,
+ * a Result tag against the result, no moves) is not said again.  `o` may
+ * be NULL (the defaults).  Returns what the rules say of the recorded
+ * result (XQ_RESULT_CHECK_*, >= 0; XQ_RESULT_CHECK_SILENT without rules),
+ * or XQ_ENOMEM.  A broken record is checked up to where it stops.
+ */
+XQ_API int xq_record_validate(xq_record *r, const xq_validate_options *o, xq_diagnostic_fn fn,
+			      void *user);
+
 #ifdef __cplusplus
 }
 #endif

@@ -91,15 +91,40 @@ class Validating(unittest.TestCase):
         path = os.path.join(DATA, "ndjson", "repetition.ndjson")
         diags = [d for d in xq.validate(path) if d.code == "perpetual-check"]
         self.assertEqual([(d.game, d.severity) for d in diags][:2], [(1, "error"), (2, "note")])
-        self.assertEqual(xq.validate(path, rules=None), [])
+        # Without the rules, what is left is that red and black win with no mate.
+        self.assertEqual([(d.game, d.code) for d in xq.validate(path, rules=None)],
+                         [(1, "resignation"), (2, "resignation")])
         g = next(iter(xq.read(path)))
         verdict, why = g.ruling()
         self.assertEqual(verdict, "red loses")
         self.assertIn("perpetual check", why)
         self.assertEqual(g.ruling(g.root, rules="chinese"), (None, None))
 
-    def test_clean_file_gives_no_diagnostic(self):
-        self.assertEqual(xq.validate(BIG5), [])
+    def test_a_win_with_no_mate_is_only_a_note(self):
+        diags = xq.validate(BIG5)
+        self.assertEqual([(d.code, d.severity) for d in diags], [("resignation", "note")])
+        self.assertIn("black wins with no mate on the board", diags[0].message)
+
+    def test_required_tags_and_dates_are_checked_at_their_place(self):
+        (g,) = xq.read_bytes(b'[Event "x"]\n[Date "2006.13.45"]\n\n1. h2e2 1/2-1/2\n', name="d.pgn")
+        diags = g.validate(required=("Event", "Red"))
+        self.assertEqual([(d.code, d.severity, d.line) for d in diags],
+                         [("bad-date", "warning", 2), ("missing-tag", "warning", 1)])
+
+    def test_validate_says_what_xqkit_validate_says(self):
+        # The library checks games the one way xqkit does: the same
+        # diagnostics, in the same words and order.
+        xqkit = os.environ.get("XQKIT")
+        if not xqkit:
+            self.skipTest("XQKIT (the xqkit binary to compare with) is not set")
+        import subprocess
+        paths = sorted(os.path.join(DATA, "xqf", f) for f in os.listdir(os.path.join(DATA, "xqf")))
+        paths += [os.path.join(DATA, "ndjson", "repetition.ndjson"), BIG5]
+        for path in paths:
+            got = [str(d) for d in xq.validate(path)]
+            run = subprocess.run([xqkit, "validate", path], capture_output=True, text=True)
+            want = [l for l in run.stderr.splitlines() if l and not l[0].isdigit() and "no problems" not in l]
+            self.assertEqual(got, want, path)
 
     def test_empty_input_is_a_no_game_error(self):
         diags = []

@@ -76,6 +76,11 @@ class _DiagramOptions(_c.Structure):
                 ("labels", _c.c_int), ("cell", _c.c_uint), ("title", _c.c_char_p)]
 
 
+class _ValidateOptions(_c.Structure):
+    _fields_ = [("size", _c.c_size_t), ("ruleset", _c.c_int), ("required", _c.POINTER(_c.c_char_p)),
+                ("nrequired", _c.c_size_t)]
+
+
 class _WriteOptions(_c.Structure):
     _fields_ = [("size", _c.c_size_t), ("format", _c.c_char_p), ("dialect", _c.c_int),
                 ("dialect_flags", _c.c_uint), ("encoding", _c.c_char_p), ("version", _c.c_int),
@@ -177,6 +182,7 @@ for _name, _res, _args in [
     ("xq_analyser_free", None, [_vp]),
     ("xq_record_ruling", _int, [_vp, _u32, _int, _vp]),
     ("xq_record_check_result", _int, [_vp, _int, _DIAG_FN, _vp]),
+    ("xq_record_validate", _int, [_vp, _vp, _DIAG_FN, _vp]),
     ("xq_reader_open", _int, [_vp, _c_char_p, _vp, _DIAG_FN, _vp]),
     ("xq_reader_open_memory", _int, [_vp, _c_char_p, _vp, _szt, _vp, _DIAG_FN, _vp]),
     ("xq_reader_next", _int, [_vp, _vp]),
@@ -652,6 +658,23 @@ class Game:
             _fail(rc, "move %r" % move, obj_error=_f["xq_record_error"](self._r))
         return Node(self, out.value)
 
+    def validate(self, rules="asian", required=()):
+        """What only the whole game shows, as `xqkit validate` checks it on
+        top of what its reader said (the start position and FEN tag, the
+        result against the final position and, with `rules` ("asian",
+        "chinese"; None: not), the repetition rules, the Date tag, the
+        `required` tags): the list of diagnostics."""
+        out = []
+        sink = _Sink(out)
+        names = [_enc(t) for t in required]
+        arr = (_c.c_char_p * max(1, len(names)))(*names)
+        opts = _ValidateOptions(_c.sizeof(_ValidateOptions), -1 if rules is None else _ruleset(rules),
+                                arr, len(names))
+        rc = _f["xq_record_validate"](self._r, _c.byref(opts), sink.cfn, None)
+        if rc < 0:
+            _fail(rc, "validate", out, obj_error=_f["xq_record_error"](self._r))
+        return out
+
     def ruling(self, node=None, rules="asian"):
         """What the repetition and move-limit rules give at `node` (default:
         the main line's end): (None | "draw" | "red loses" | "black loses",
@@ -734,16 +757,17 @@ def _ruleset(rules):
     return rs
 
 
-def validate(path, format=None, encoding=None, rules="asian"):
-    """Read every game of a file; the list of diagnostics (empty: all is
-    well).  With `rules` ("asian", "chinese"; None: not) a repetition or a
-    move limit that ends a game is also checked against its result."""
+def validate(path, format=None, encoding=None, rules="asian", required=()):
+    """Read every game of a file and check it as `xqkit validate` does: the
+    list of diagnostics, in the order xqkit gives them (empty: all is
+    well).  Every move is checked as it is read, then what only the whole
+    game shows (Game.validate()): with `rules` ("asian", "chinese"; None:
+    not) a repetition or a move limit that ends a game is also checked
+    against its result; `required` names tags every game must have."""
     out = []
-    sink = _Sink(out)
     try:
         for game in read(path, out, format, encoding):
-            if rules is not None:
-                _f["xq_record_check_result"](game._r, _ruleset(rules), sink.cfn, None)
+            out.extend(game.validate(rules, required))
     except XQError as e:
         if not e.diagnostics:
             raise

@@ -387,6 +387,65 @@ static void text_diagnostics_carry_line_and_column(void **state)
 	xq_record_free(r);
 }
 
+/* How many of the diagnostics seen have code `code`. */
+static int count_code(const struct seen *s, const char *code)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->n && i < 16; i++)
+		n += !strcmp(s->codes[i], code);
+	return n;
+}
+
+/* What only a whole game shows, as xqkit validate checks it, with the
+ * places of the tags and moves; what the reader said is not said again. */
+static void validate_checks_what_only_the_whole_game_shows(void **state)
+{
+	static const char pgn[] = "[Event \"x\"]\n[Date \"2006.13.45\"]\n[Result \"1-0\"]\n\n"
+				  "1. h2e2 h9g7 1-0\n\n"
+				  "[Event \"y\"]\n\n1. h2e2 *\n\n"
+				  "[Event \"z\"]\n[FEN \"3k5/4R2R1/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n\n"
+				  "1. e8d8 0-1\n";
+	static const char *const required[] = {"Event", "Red"};
+	xq_validate_options o = XQ_VALIDATE_OPTIONS_INIT;
+	struct seen read = {0}, s = {0};
+	xq_reader *rd;
+	xq_record *r[3];
+
+	(void)state;
+	assert_int_equal(xq_reader_open_memory(&rd, "v.pgn", pgn, sizeof(pgn) - 1, NULL, collect, &read), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(xq_reader_next(rd, &r[i]), 1);
+	xq_reader_close(rd);
+
+	/* A date that is none, a required tag missing, a win with no mate. */
+	o.required = required;
+	o.nrequired = 2;
+	assert_int_equal(xq_record_validate(r[0], &o, collect, &s), XQ_RESULT_CHECK_SILENT);
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.codes[0], "resignation");
+	assert_string_equal(s.codes[1], "bad-date");
+	assert_int_equal(s.line[1], 2); /* at the Date tag */
+	assert_string_equal(s.codes[2], "missing-tag");
+	assert_non_null(strstr(s.first, "red wins with no mate on the board"));
+
+	/* '*' is no result: said once, by the reader or by the checks. */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(xq_record_validate(r[1], NULL, collect, &s), XQ_RESULT_CHECK_SILENT);
+	assert_int_equal(count_code(&read, "no-result") + count_code(&s, "no-result"), 1);
+
+	/* Mate on the board, the result the other way: an error at the move. */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(xq_record_validate(r[2], NULL, collect, &s), XQ_RESULT_CHECK_SILENT);
+	assert_int_equal(count_code(&s, "bad-result"), 1);
+	assert_int_equal(s.errors, 1);
+	assert_int_equal(s.ply[0], 1);
+	assert_string_equal(s.move[0], "e8d8");
+	assert_non_null(strstr(s.first, "checkmate (red wins) but the result is 0-1"));
+	for (int i = 0; i < 3; i++)
+		xq_record_free(r[i]);
+}
+
 static void gzip_input_is_read_through(void **state)
 {
 	struct seen s = {0};
@@ -1126,6 +1185,9 @@ static const struct {
 	AT(xq_analysis_result, pv_len, 40), AT(xq_analysis_result, pv, 48),
 	AT(xq_analysis_result, stopped, 176),
 	AT(xq_buf, ptr, 0), AT(xq_buf, len, 8), AT(xq_buf, alloc, 16), AT(xq_buf, err, 24),
+	/* Added in 0.1 after the first ones (xq_record_validate()). */
+	AT(xq_validate_options, ruleset, 8), AT(xq_validate_options, required, 16),
+	AT(xq_validate_options, nrequired, 24),
 };
 #undef AT
 
@@ -1416,6 +1478,7 @@ int main(void)
 		cmocka_unit_test(big5_pgn_reads_in_traditional_and_simplified_glyphs),
 		cmocka_unit_test(illegal_move_is_reported_with_its_place_and_the_game_kept_broken),
 		cmocka_unit_test(text_diagnostics_carry_line_and_column),
+		cmocka_unit_test(validate_checks_what_only_the_whole_game_shows),
 		cmocka_unit_test(gzip_input_is_read_through),
 		cmocka_unit_test(unknown_content_and_empty_input_are_errors),
 		cmocka_unit_test(named_format_and_encoding_are_used),

@@ -1,0 +1,335 @@
+/*
+ * gamecheck.c: what only a whole game shows (see gamecheck.h).
+ */
+#include "gamecheck.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "board.h"
+#include "movegen.h"
+#include "utf8.h"
+
+unsigned xq_check_said_of(enum xq_diag_code code)
+{
+	switch (code) {
+	case XQ_D_BAD_FEN: return XQ_SAID_BAD_FEN;
+	case XQ_D_EMPTY_GAME: return XQ_SAID_EMPTY_GAME;
+	case XQ_D_NO_RESULT: return XQ_SAID_NO_RESULT;
+	case XQ_D_BAD_RESULT: return XQ_SAID_BAD_RESULT;
+	default: return 0;
+	}
+}
+
+/* A diagnostic at the game's place (or at ply `ply`'s move; at tag `tag`
+ * when it is given and its place known), to the sink. */
+static void say(const struct xq_sink *sink, const struct xq_game *g, const char *tag, uint32_t ply,
+		enum xq_severity sev, enum xq_diag_code code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 7, 8)))
+#endif
+	;
+static void say(const struct xq_sink *sink, const struct xq_game *g, const char *tag, uint32_t ply,
+		enum xq_severity sev, enum xq_diag_code code, const char *fmt, ...)
+{
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	xq_game_place_diag_ply(&d, g, g->source, ply);
+	if (tag && xq_game_tag_place(g, tag, &d.place))
+		d.has_offset = 1;
+	va_start(ap, fmt);
+	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	va_end(ap);
+	xq_sink_report(sink, &d);
+}
+
+static int all_digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!xq_is_digit((unsigned char)s[i]))
+			return 0;
+	return n > 0;
+}
+
+static int all_unknown(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != '?')
+			return 0;
+	return n > 0;
+}
+
+static int num(const char *s, size_t n)
+{
+	int v = 0;
+	for (size_t i = 0; i < n; i++)
+		v = v * 10 + (s[i] - '0');
+	return v;
+}
+
+/*
+ * Is `s` a date: YYYY, YYYY.MM or YYYY.MM.DD with '.', '-' or '/' (one of
+ * them throughout), months and days of one or two digits, '?' for unknown
+ * parts, or 1993年4月27日?  Months and
+ * days are checked against the calendar (29 February always passes).
+ */
+static int date_ok(const char *s)
+{
+	static const int mdays[13] = {0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	const char *part[3] = {NULL, NULL, NULL};
+	size_t plen[3] = {0, 0, 0};
+	int n = 0, month = 0;
+	const char *p = s;
+
+	if (strstr(s, "\xE5\xB9\xB4")) { /* 年 */
+		static const char *const marks[3] = {"\xE5\xB9\xB4", "\xE6\x9C\x88", "\xE6\x97\xA5"};
+		for (n = 0; n < 3 && *p; n++) {
+			const char *m = strstr(p, marks[n]);
+			if (!m)
+				return 0;
+			part[n] = p;
+			plen[n] = (size_t)(m - p);
+			p = m + 3;
+		}
+		if (*p)
+			return 0;
+		if (plen[0] != 4 || !all_digits(part[0], 4))
+			return 0;
+		for (int i = 1; i < n; i++)
+			if (plen[i] < 1 || plen[i] > 2 || !all_digits(part[i], plen[i]))
+				return 0;
+	} else {
+		char sep = 0;
+		for (n = 0; n < 3; n++) {
+			const char *q = p;
+			while (*q && *q != '.' && *q != '-' && *q != '/')
+				q++;
+			part[n] = p;
+			plen[n] = (size_t)(q - p);
+			if (!*q) {
+				n++;
+				break;
+			}
+			if (sep && *q != sep)
+				return 0;
+			sep = *q;
+			p = q + 1;
+			if (n == 2)
+				return 0; /* a fourth part */
+		}
+		if (plen[0] != 4 || !(all_digits(part[0], 4) || all_unknown(part[0], 4)))
+			return 0;
+		/* Months and days of one digit (1993.4.27) are common and clear. */
+		for (int i = 1; i < n; i++)
+			if (plen[i] < 1 || plen[i] > 2 ||
+			    !(all_digits(part[i], plen[i]) || all_unknown(part[i], plen[i])))
+				return 0;
+		if (n > 1 && all_unknown(part[1], plen[1]))
+			return n < 3 || all_unknown(part[2], plen[2]) || all_digits(part[2], plen[2]);
+	}
+	if (n > 1) {
+		month = num(part[1], plen[1]);
+		if (month < 1 || month > 12)
+			return 0;
+	}
+	if (n > 2 && all_digits(part[2], plen[2])) {
+		int day = num(part[2], plen[2]);
+		if (day < 1 || day > mdays[month])
+			return 0;
+	}
+	return 1;
+}
+
+static const char *side_name(int side)
+{
+	return side == XQ_RED ? "red" : "black";
+}
+
+static void check_start(const struct xq_game *g, const struct xq_sink *sink)
+{
+	const char *fen = xq_game_tag(g, "FEN");
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	if (xq_board_validate(&g->start, 0, &d)) {
+		struct xq_diag lenient;
+		xq_diag_init(&lenient);
+		if (xq_board_validate(&g->start, XQ_FEN_LENIENT_PLACEMENT, &lenient) == 0)
+			say(sink, g, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_FEN,
+				  "the start position has pieces where they can never stand (a composed position?): %s",
+				  d.msg);
+		else
+			say(sink, g, NULL, 0, XQ_SEV_ERROR, XQ_D_BAD_FEN,
+				  "the start position cannot occur: %s", d.msg);
+	}
+	if (fen) {
+		struct xq_board b;
+		xq_diag_init(&d);
+		if (xq_board_from_fen(&b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &d)) {
+			say(sink, g, NULL, 0, XQ_SEV_ERROR, XQ_D_BAD_FEN, "FEN tag, column %llu: %s",
+				  (unsigned long long)d.place.col, d.msg);
+		} else if (memcmp(b.sq, g->start.sq, sizeof(b.sq)) || b.side != g->start.side) {
+			char want[XQ_FEN_MAX];
+			xq_board_to_fen(&g->start, want, sizeof(want));
+			say(sink, g, NULL, 0, XQ_SEV_ERROR, XQ_D_BAD_FEN,
+				  "the FEN tag and the start position differ (the moves start from %s)",
+				  want);
+		}
+	}
+}
+
+/*
+ * What the repetition and move-limit rules say about the end of the main
+ * line and its result (lib/rules.h): confirmed (a note), doubtful (a
+ * warning: the rules give a draw, the record a decision), contradicted or
+ * not shown (errors), under `ro`, when `could` (what
+ * xq_rules_could_apply() said of the main line).  Returns 1 when the
+ * rules had something to say.
+ */
+static int check_rules(const struct xq_game *g, const struct xq_rules_options *ro, int could,
+		       const struct xq_sink *sink, enum xq_rules_support *out)
+{
+	enum xq_rules_support support = XQ_SUPPORT_SILENT;
+	struct xq_diag d;
+	char move[XQ_DIAG_MOVE_MAX];
+
+	if (!ro || (g->flags & XQ_GAME_BROKEN) || g->nodes[XQ_ROOT].child == XQ_NODE_NONE ||
+	    !could)
+		return 0;
+	xq_diag_init(&d);
+	xq_game_place_diag_ply(&d, g, g->source, 0);
+	if (xq_rules_check_game(&support, g, XQ_CLAIM_UNSPECIFIED, ro, &d, NULL) != 0)
+		return 0; /* the tree holds only legal moves; memory ran out */
+	*out = support;
+	if (d.code == XQ_D_NONE)
+		return support != XQ_SUPPORT_SILENT;
+	/* The rules name the ply; the game knows where that move was written. */
+	snprintf(move, sizeof(move), "%s", d.move);
+	{
+		uint32_t ply = d.ply;
+		xq_game_place_diag_ply(&d, g, g->source, ply);
+		if (!d.move[0])
+			snprintf(d.move, sizeof(d.move), "%s", move);
+	}
+	xq_sink_report(sink, &d);
+	return 1;
+}
+
+/* `final`: the position at the end of the main line. */
+static void check_result(const struct xq_game *g, const struct xq_board *final, int rules_spoke,
+			 unsigned *said, const struct xq_sink *sink)
+{
+	/* the reader reported a missing result already */
+	int reader_said = (*said & XQ_SAID_NO_RESULT) != 0;
+	int tag_said = (*said & XQ_SAID_BAD_RESULT) != 0; /* the reader's Result tag mismatch */
+
+	/* An empty game is said to be empty, once: no result is no news. */
+	if (g->flags & XQ_GAME_EMPTY)
+		reader_said = 1;
+	uint32_t plies = xq_game_mainline_length(g);
+	const char *tag = xq_game_tag(g, "Result");
+	struct xq_board b;
+	enum xq_status st;
+
+	if (tag && *tag) {
+		enum xq_result r;
+		if (xq_result_parse(tag, strlen(tag), &r))
+			say(sink, g, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+				  "the Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *", tag);
+		else if (tag_said)
+			/* Said once, where the reader found it, as an error. */
+			*said |= XQ_SAID_BAD_RESULT_STANDS;
+		else if (g->result != XQ_RESULT_NONE && r != g->result &&
+			 !(r == XQ_RESULT_UNKNOWN && g->result == XQ_RESULT_UNKNOWN))
+			say(sink, g, NULL, 0, XQ_SEV_ERROR, XQ_D_BAD_RESULT,
+				  "the Result tag says %s but the record ends with %s",
+				  xq_result_string(r), g->result_text ? g->result_text : xq_result_string(g->result));
+	}
+	if (g->flags & XQ_GAME_BROKEN)
+		return; /* the moves stop at an error: the final position is not the game's */
+	b = *final;
+	st = xq_board_status(&b);
+	if (st != XQ_PLAYING) {
+		int winner = !b.side;
+		enum xq_result want = winner == XQ_RED ? XQ_RESULT_RED_WIN : XQ_RESULT_BLACK_WIN;
+		const char *how = st == XQ_CHECKMATE ? "checkmate" : "stalemate";
+		if (g->result == want)
+			return;
+		if (g->result == XQ_RESULT_NONE || g->result == XQ_RESULT_UNKNOWN)
+			say(sink, g, NULL, plies, XQ_SEV_NOTE, XQ_D_NO_RESULT,
+				  "the game ends in %s (%s wins) but has no result; it should be %s", how,
+				  side_name(winner), xq_result_string(want));
+		else
+			say(sink, g, NULL, plies, XQ_SEV_ERROR, XQ_D_BAD_RESULT,
+				  "the game ends in %s (%s wins) but the result is %s", how,
+				  side_name(winner), xq_result_string(g->result));
+		return;
+	}
+	switch (g->result) {
+	case XQ_RESULT_RED_WIN:
+	case XQ_RESULT_BLACK_WIN: {
+		int winner = g->result == XQ_RESULT_RED_WIN ? XQ_RED : XQ_BLACK;
+		if (rules_spoke)
+			break; /* a perpetual or a limit decided it, as reported */
+		say(sink, g, NULL, 0, XQ_SEV_NOTE, XQ_D_RESIGNATION,
+			  "%s wins with no mate on the board (%s resigned or lost on time)",
+			  side_name(winner), side_name(!winner));
+		break;
+	}
+	case XQ_RESULT_UNKNOWN:
+		if (reader_said)
+			break;
+		if (g->result_text)
+			say(sink, g, NULL, 0, XQ_SEV_NOTE, XQ_D_NO_RESULT, "the result '%.40s' is not a result",
+				  g->result_text);
+		else
+			say(sink, g, NULL, 0, XQ_SEV_NOTE, XQ_D_NO_RESULT, "the result is unknown ('*')");
+		break;
+	case XQ_RESULT_NONE:
+		if (!reader_said)
+			say(sink, g, NULL, 0, XQ_SEV_NOTE, XQ_D_NO_RESULT, "the record gives no result");
+		break;
+	case XQ_RESULT_DRAW:
+		break;
+	}
+}
+
+static void check_tags(const struct xq_game *g, const char *const *required, size_t nrequired,
+		       const struct xq_sink *sink)
+{
+	const char *date = xq_game_tag(g, "Date");
+
+	if (date && *date && !date_ok(date))
+		say(sink, g, "Date", 0, XQ_SEV_WARNING, XQ_D_BAD_DATE,
+			  "the Date tag '%.40s' is not a date like 2006.08.19 (?? for unknown parts)",
+			  date);
+	for (size_t i = 0; i < nrequired; i++) {
+		const char *v = xq_game_tag(g, required[i]);
+		if (!v || !*v)
+			say(sink, g, NULL, 0, XQ_SEV_WARNING, XQ_D_MISSING_TAG, "no %s tag", required[i]);
+	}
+}
+
+int xq_game_check(const struct xq_game *g, const struct xq_check_opts *o, unsigned *said,
+		  const struct xq_sink *sink, enum xq_rules_support *support)
+{
+	struct xq_board final;
+	int could = 0;
+
+	*support = XQ_SUPPORT_SILENT;
+	if (!(*said & XQ_SAID_BAD_FEN))
+		check_start(g, sink);
+	if (!(g->flags & XQ_GAME_BROKEN))
+		could = xq_rules_could_apply(g, o->rules ? o->rules : &(struct xq_rules_options)XQ_RULES_OPTIONS_INIT,
+					     &final);
+	else
+		final = g->start; /* not read: a broken game has no final position */
+	check_result(g, &final, check_rules(g, o->rules, could, sink, support), said, sink);
+	check_tags(g, o->required, o->nrequired, sink);
+	if ((g->flags & XQ_GAME_EMPTY) && !(*said & XQ_SAID_EMPTY_GAME))
+		say(sink, g, NULL, 0, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, "the record has no moves");
+	return 0;
+}

@@ -1,0 +1,60 @@
+/*
+ * gamecheck.h: what only a whole game shows, checked on top of what its
+ * reader checked as it read (a game in memory holds only legal moves, and
+ * a bad one comes back broken with its diagnostics):
+ *   - the start position (pieces where they can never stand, a position
+ *     that cannot occur) and the FEN tag against it;
+ *   - the Result tag against the record's result;
+ *   - the result against the final position (a mate or stalemate must be
+ *     won by the side that delivered it; a decisive result with no mate is
+ *     noted as a resignation or a loss on time) and against the
+ *     repetition and move-limit rules;
+ *   - the Date tag, the tags that must be there, a game with no moves.
+ * `xqkit validate` (and find, which selects by what validate says) and the
+ * public xq_record_validate() check games this one way.
+ */
+#ifndef XQ_LIB_GAMECHECK_H
+#define XQ_LIB_GAMECHECK_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "game.h"
+#include "rules.h"
+
+/*
+ * What the game's reader reported already, so that the checks do not say
+ * it again: bits of the codes its diagnostics had (xq_check_said_of()).
+ */
+enum {
+	XQ_SAID_BAD_FEN = 1 << 0,    /* bad-fen: the start position or the FEN tag */
+	XQ_SAID_EMPTY_GAME = 1 << 1, /* empty-game */
+	XQ_SAID_NO_RESULT = 1 << 2,  /* no-result */
+	XQ_SAID_BAD_RESULT = 1 << 3, /* bad-result: the Result tag against the record's result */
+	/* Set by xq_game_check(): the reader's bad-result stands, and counts
+	 * as an error (the Result tag is a result, and not the record's). */
+	XQ_SAID_BAD_RESULT_STANDS = 1 << 4
+};
+
+/* The XQ_SAID_* bit of a diagnostic code (0 for the others). */
+unsigned xq_check_said_of(enum xq_diag_code code);
+
+struct xq_check_opts {
+	const struct xq_rules_options *rules; /* NULL: the rules are not checked */
+	const char *const *required;          /* tags every game must have */
+	size_t nrequired;
+};
+
+/*
+ * Check game `g` (its source, number and places as read) as above.  Each
+ * problem goes to `sink`, pointed at its move or tag
+ * (xq_game_place_diag()).  *said holds what the reader reported (XQ_SAID_*)
+ * and may gain XQ_SAID_BAD_RESULT_STANDS.  *support is set to what the
+ * rules say of the recorded result (XQ_SUPPORT_SILENT when they have
+ * nothing to say).  Returns 0, or XQ_ENOMEM (the rules' analysis could not
+ * be made: it is then not reported).  Thread-safe.
+ */
+int xq_game_check(const struct xq_game *g, const struct xq_check_opts *o, unsigned *said,
+		  const struct xq_sink *sink, enum xq_rules_support *support);
+
+#endif
