@@ -144,6 +144,14 @@ static const struct xq_node *node(const xq_record *r, uint32_t n)
 	return n < r->g.nnodes ? &r->g.nodes[n] : NULL;
 }
 
+void xq_record_place(const xq_record *r, uint64_t *line, uint64_t *offset)
+{
+	if (line)
+		*line = r->g.place.line;
+	if (offset)
+		*offset = r->g.place.offset;
+}
+
 uint32_t xq_record_node_count(const xq_record *r)
 {
 	return (uint32_t)r->g.nnodes;

@@ -155,6 +155,7 @@ int xq_record_validate(xq_record *r, const xq_validate_options *o, xq_diagnostic
 	co.required = opts.required;
 	co.nrequired = opts.required ? opts.nrequired : 0;
 	rc = xq_game_check(&r->g, &co, &said, &sink, &support);
+	r->said = said; /* with XQ_SAID_BAD_RESULT_STANDS when the reader's stands */
 	if (rc) {
 		r->has_err = 1;
 		return xq_diag_set(&r->err, rc, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");

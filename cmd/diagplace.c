@@ -8,6 +8,17 @@
 
 #include "pool.h"
 
+void diag_job_confirm_reader_result(struct pool_job *j)
+{
+	if (!(j->record->said & XQ_SAID_BAD_RESULT_STANDS))
+		return;
+	for (size_t i = j->diags.n; i-- > 0;)
+		if (j->diags.v[i].code == XQ_D_BAD_RESULT) {
+			j->diags.v[i].severity = XQ_SEV_ERROR;
+			return;
+		}
+}
+
 void diag_job_tag(struct pool_job *j, const char *name, enum xq_severity sev,
 		  enum xq_diag_code code, const char *fmt, ...)
 {

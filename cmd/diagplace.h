@@ -27,4 +27,12 @@ void diag_job_tag(struct pool_job *j, const char *name, enum xq_severity sev,
 #endif
 	;
 
+/*
+ * validate: the reader's bad-result diagnostic of the game of `j` (its
+ * Result tag against the record's result), which the reader gives as a
+ * warning, counts as an error when xq_record_validate() found the tag is
+ * a result (it then keeps XQ_SAID_BAD_RESULT_STANDS in the record).
+ */
+void diag_job_confirm_reader_result(struct pool_job *j);
+
 #endif

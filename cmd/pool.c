@@ -345,6 +345,8 @@ static void pool_sink(const struct xq_diag *d, void *payload)
 
 	if (w->file)
 		c.source = w->file->name;
+	if (w->cur)
+		xq_record_heard(w->cur->record, d); /* for xq_record_validate() */
 	if (w->cur && diag_list_add(&w->cur->diags, &c))
 		w->oom = 1;
 }

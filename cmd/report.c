@@ -212,6 +212,12 @@ int diag_list_add(struct diag_list *l, const struct xq_diag *d)
 	return 0;
 }
 
+int diag_list_add_diagnostic(struct diag_list *l, const xq_diagnostic *d)
+{
+	/* The public API's diagnostic is the library's own (api/internal.h). */
+	return diag_list_add(l, (const struct xq_diag *)(const void *)d);
+}
+
 void diag_list_clear(struct diag_list *l)
 {
 	l->n = 0;

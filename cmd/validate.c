@@ -21,11 +21,8 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "diag.h"
 #include "diagplace.h"
 #include "ecco_tags.h"
-#include "game.h"
-#include "gamecheck.h"
 #include "inputs.h"
 #include "opt.h"
 #include "pool.h"
@@ -33,7 +30,9 @@
 #include "report.h"
 #include "validate.h"
 #include <xq/buf.h>
-#include <xq/utf8.h>
+#include <xq/error.h>
+#include <xq/record.h>
+#include <xq/rules.h>
 
 #define CHECK_SCHEMA "xqkit.check/1"
 
@@ -67,7 +66,7 @@ static const struct opt_spec options[] = {
 
 struct vctx {
 	struct input_opts in;
-	enum xq_severity fail_on;
+	int fail_on;            /* XQ_SEVERITY_*: exit 1 from this one up */
 	const char *required[MAX_REQUIRED];
 	int nrequired;
 	int ecco;               /* --ecco: also note a missing ECCO tag (ecco_tags.h) */
@@ -76,83 +75,69 @@ struct vctx {
 	uint64_t plies, broken;
 };
 
-/* validate's rulings (validate.h) as the library's checks answer them. */
-static const enum xq_rules_support support_of[] = {
-	[VALIDATE_RULING_SILENT] = XQ_SUPPORT_SILENT,
-	[VALIDATE_RULING_CONFIRMED] = XQ_SUPPORT_CONFIRMED,
-	[VALIDATE_RULING_CONTRADICTED] = XQ_SUPPORT_CONTRADICTED,
-	[VALIDATE_RULING_DOUBTFUL] = XQ_SUPPORT_DOUBTFUL,
-	[VALIDATE_RULING_NOT_SHOWN] = XQ_SUPPORT_NOT_SHOWN,
-};
-
 const char *validate_ruling_name(enum validate_ruling r)
 {
-	return xq_rules_support_name((unsigned)r < sizeof(support_of) / sizeof(support_of[0])
-					     ? support_of[r]
-					     : XQ_SUPPORT_SILENT);
-}
+	static const char *const names[] = {
+		[VALIDATE_RULING_SILENT] = "silent",
+		[VALIDATE_RULING_CONFIRMED] = "confirmed",
+		[VALIDATE_RULING_CONTRADICTED] = "contradicted",
+		[VALIDATE_RULING_DOUBTFUL] = "doubtful",
+		[VALIDATE_RULING_NOT_SHOWN] = "not-shown",
+	};
 
-static enum validate_ruling ruling_of(enum xq_rules_support s)
-{
-	switch (s) {
-	case XQ_SUPPORT_CONFIRMED: return VALIDATE_RULING_CONFIRMED;
-	case XQ_SUPPORT_CONTRADICTED: return VALIDATE_RULING_CONTRADICTED;
-	case XQ_SUPPORT_DOUBTFUL: return VALIDATE_RULING_DOUBTFUL;
-	case XQ_SUPPORT_NOT_SHOWN: return VALIDATE_RULING_NOT_SHOWN;
-	default: return VALIDATE_RULING_SILENT;
-	}
+	return (unsigned)r < sizeof(names) / sizeof(names[0]) ? names[r] : names[0];
 }
 
 /* The library's checks send their diagnostics to the job's list. */
-static void add_to_job(const struct xq_diag *d, void *payload)
+static void add_to_job(const xq_diagnostic *d, void *user)
 {
-	struct pool_job *j = payload;
+	struct pool_job *j = user;
 
-	diag_list_add(&j->diags, d);
+	diag_list_add_diagnostic(&j->diags, d);
 }
 
 enum validate_ruling validate_checks(struct pool_job *j, const struct input_opts *in,
 				     const char *const *required, int nrequired)
 {
-	struct xq_rules_options ro = XQ_RULES_OPTIONS_INIT;
-	struct xq_check_opts o = {in->rules_on ? &ro : NULL, required, (size_t)nrequired};
-	struct xq_sink sink = {add_to_job, j};
-	enum xq_rules_support support;
-	unsigned said = 0;
-	size_t bad_result = 0; /* 1 + the index of the reader's last bad-result */
+	xq_validate_options o = XQ_VALIDATE_OPTIONS_INIT;
+	int rc;
 
-	ro.rules = (enum xq_rules_set)in->ruleset; /* --rules: the same values */
-	/* What a reader said already (a start position it rejected, a game
-	 * with no moves, ...) is not said again. */
-	for (size_t i = 0; i < j->diags.n; i++) {
-		said |= xq_check_said_of(j->diags.v[i].code);
-		if (j->diags.v[i].code == XQ_D_BAD_RESULT)
-			bad_result = i + 1;
-	}
-	xq_game_check(j->game, &o, &said, &sink, &support);
-	if ((said & XQ_SAID_BAD_RESULT_STANDS) && bad_result)
-		j->diags.v[bad_result - 1].severity = XQ_SEV_ERROR;
-	return ruling_of(support);
+	o.ruleset = in->rules_on ? in->ruleset : -1;
+	o.required = required;
+	o.nrequired = nrequired > 0 ? (size_t)nrequired : 0;
+	/* What the reader said already is in the record (pool.h). */
+	rc = xq_record_validate(j->record, &o, add_to_job, j);
+	diag_job_confirm_reader_result(j);
+	return rc > 0 ? (enum validate_ruling)rc : VALIDATE_RULING_SILENT;
+}
+
+/* The moves of `r` (the root not counted) into *nodes, and how many of
+ * them are an alternative to another (not a first child) into *variations. */
+static void count_nodes(const xq_record *r, uint64_t *nodes, uint64_t *variations)
+{
+	uint32_t n = xq_record_node_count(r);
+
+	*nodes = n - 1;
+	*variations = 0;
+	for (uint32_t i = 1; i < n; i++)
+		if (xq_record_node_child(r, xq_record_node_parent(r, i)) != i)
+			++*variations;
 }
 
 /* Worker thread: the checks on one game. */
 static void validate_process(void *ctx, void *worker, struct pool_job *j)
 {
 	struct vctx *c = ctx;
-	struct xq_game_counts counts;
 
 	(void)worker;
 	validate_checks(j, &c->in, c->required, c->nrequired);
 	ecco_tags_check(j, c->ecco);
-	xq_game_count(j->game, &counts);
-	j->counts[0] = counts.nodes;
-	j->counts[1] = counts.variations;
+	count_nodes(j->record, &j->counts[0], &j->counts[1]);
 }
 
-static void add_tag_json(struct xq_buf *b, const struct xq_game *g, const char *key,
-			 const char *tag)
+static void add_tag_json(struct xq_buf *b, const xq_record *r, const char *key, const char *tag)
 {
-	const char *v = xq_game_tag(g, tag);
+	const char *v = xq_record_tag(r, tag);
 
 	if (!v)
 		return;
@@ -162,31 +147,32 @@ static void add_tag_json(struct xq_buf *b, const struct xq_game *g, const char *
 
 static void game_json(struct vctx *c, const struct pool_job *j, const uint64_t sev[3])
 {
-	const struct xq_game *g = j->game;
+	const xq_record *r = j->record;
 	struct xq_buf *b = &c->rep.out;
+	uint64_t line, offset;
 
+	xq_record_place(r, &line, &offset);
 	xq_buf_adds(b, "{\"schema\":\"" CHECK_SCHEMA "\",\"file\":");
 	report_add_json_safe(b, j->file->name);
-	xq_buf_addf(b, ",\"game\":%llu", (unsigned long long)g->number);
-	if (g->place.line && !j->file->binary)
-		xq_buf_addf(b, ",\"line\":%llu", (unsigned long long)g->place.line);
+	xq_buf_addf(b, ",\"game\":%llu", (unsigned long long)xq_record_number(r));
+	if (line && !j->file->binary)
+		xq_buf_addf(b, ",\"line\":%llu", (unsigned long long)line);
 	else
-		xq_buf_addf(b, ",\"offset\":%llu", (unsigned long long)g->place.offset);
+		xq_buf_addf(b, ",\"offset\":%llu", (unsigned long long)offset);
 	xq_buf_addf(b, ",\"format\":\"%s\"", format_name(j->file->fmt));
-	if (g->encoding)
-		xq_buf_addf(b, ",\"encoding\":\"%s\"", g->encoding);
-	add_tag_json(b, g, "event", "Event");
-	add_tag_json(b, g, "date", "Date");
-	add_tag_json(b, g, "red", "Red");
-	add_tag_json(b, g, "black", "Black");
+	if (xq_record_encoding(r))
+		xq_buf_addf(b, ",\"encoding\":\"%s\"", xq_record_encoding(r));
+	add_tag_json(b, r, "event", "Event");
+	add_tag_json(b, r, "date", "Date");
+	add_tag_json(b, r, "red", "Red");
+	add_tag_json(b, r, "black", "Black");
 	xq_buf_addf(b, ",\"result\":\"%s\",\"plies\":%u,\"nodes\":%llu,\"variations\":%llu",
-		    xq_result_string(g->result), xq_game_mainline_length(g),
-		    (unsigned long long)j->counts[0], (unsigned long long)j->counts[1]);
+		    xq_record_result(r), xq_record_mainline_length(r), (unsigned long long)j->counts[0],
+		    (unsigned long long)j->counts[1]);
 	xq_buf_addf(b, ",\"errors\":%llu,\"warnings\":%llu,\"notes\":%llu,\"broken\":%s,\"ok\":%s}\n",
-		    (unsigned long long)sev[XQ_SEV_ERROR], (unsigned long long)sev[XQ_SEV_WARNING],
-		    (unsigned long long)sev[XQ_SEV_NOTE],
-		    (g->flags & XQ_GAME_BROKEN) ? "true" : "false",
-		    sev[XQ_SEV_ERROR] + sev[XQ_SEV_WARNING] ? "false" : "true");
+		    (unsigned long long)sev[XQ_SEVERITY_ERROR], (unsigned long long)sev[XQ_SEVERITY_WARNING],
+		    (unsigned long long)sev[XQ_SEVERITY_NOTE], xq_record_is_broken(r) ? "true" : "false",
+		    sev[XQ_SEVERITY_ERROR] + sev[XQ_SEVERITY_WARNING] ? "false" : "true");
 }
 
 /* Output thread: print in input order and count. */
@@ -198,7 +184,7 @@ static int validate_emit(void *ctx, struct pool_job *j)
 	reporter_job(&c->rep, j, sev);
 	if (j->kind == POOL_GAME) {
 		c->plies += j->counts[0];
-		if (j->game->flags & XQ_GAME_BROKEN)
+		if (xq_record_is_broken(j->record))
 			c->broken++;
 		if (c->rep.fmt == REPORT_NDJSON)
 			game_json(c, j, sev);
@@ -243,7 +229,7 @@ static void print_summary(struct vctx *c, double secs, int stopped)
 	reporter_counts_text(r, b);
 	if (stopped)
 		xq_buf_adds(b, "stopped early: not every game was checked\n");
-	else if (!r->counts.by_sev[XQ_SEV_ERROR] && !r->counts.by_sev[XQ_SEV_WARNING])
+	else if (!r->counts.by_sev[XQ_SEVERITY_ERROR] && !r->counts.by_sev[XQ_SEVERITY_WARNING])
 		xq_buf_adds(b, "no problems found\n");
 	reporter_flush(r);
 }
@@ -274,7 +260,7 @@ static int parse_required(struct vctx *c, char *list, struct opt_parser *p)
 static int parse_fail_on(struct vctx *c, struct opt_parser *p, const char *value)
 {
 	static const char *const names[] = {"error", "warning", "note", NULL};
-	static const enum xq_severity sev[] = {XQ_SEV_ERROR, XQ_SEV_WARNING, XQ_SEV_NOTE};
+	static const int sev[] = {XQ_SEVERITY_ERROR, XQ_SEVERITY_WARNING, XQ_SEVERITY_NOTE};
 	int i = opt_choice(p, "--fail-on", value, names);
 
 	if (i < 0)
@@ -311,7 +297,7 @@ static int verdict(const struct vctx *c)
 {
 	if (c->rep.io_error)
 		return XQ_EXIT_IO;
-	for (int sev = XQ_SEV_ERROR; sev >= (int)c->fail_on; sev--)
+	for (int sev = XQ_SEVERITY_ERROR; sev >= (int)c->fail_on; sev--)
 		if (c->rep.counts.by_sev[sev])
 			return XQ_EXIT_INVALID;
 	return XQ_EXIT_OK;
@@ -331,7 +317,7 @@ int cmd_validate(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	input_opts_init(&c.in);
-	c.fail_on = XQ_SEV_WARNING;
+	c.fail_on = XQ_SEVERITY_WARNING;
 	if (opt_init(&p, argc, argv, "validate")) {
 		/* Nothing was checked: never a word that could read as a verdict. */
 		cmd_error("out of memory: stopped early, before any game was checked");

@@ -85,6 +85,17 @@ void xq_game_place_diag_ply(struct xq_diag *d, const struct xq_game *g, const ch
 	xq_game_place_diag(d, g, source, n, ply);
 }
 
+unsigned xq_check_said_of(enum xq_diag_code code)
+{
+	switch (code) {
+	case XQ_D_BAD_FEN: return XQ_SAID_BAD_FEN;
+	case XQ_D_EMPTY_GAME: return XQ_SAID_EMPTY_GAME;
+	case XQ_D_NO_RESULT: return XQ_SAID_NO_RESULT;
+	case XQ_D_BAD_RESULT: return XQ_SAID_BAD_RESULT;
+	default: return 0;
+	}
+}
+
 void xq_game_origin(const struct xq_game *g, struct xq_origin *out)
 {
 	if (g->origin.file) {

@@ -137,6 +137,24 @@ void xq_game_release(struct xq_game *g);
 size_t xq_game_memory(const struct xq_game *g);
 
 /*
+ * What the game's reader reported already, so that the checks do not say
+ * it again (gamecheck.h): bits of the codes its diagnostics had
+ * (xq_check_said_of()).
+ */
+enum {
+	XQ_SAID_BAD_FEN = 1 << 0,    /* bad-fen: the start position or the FEN tag */
+	XQ_SAID_EMPTY_GAME = 1 << 1, /* empty-game */
+	XQ_SAID_NO_RESULT = 1 << 2,  /* no-result */
+	XQ_SAID_BAD_RESULT = 1 << 3, /* bad-result: the Result tag against the record's result */
+	/* Set by xq_game_check(): the reader's bad-result stands, and counts
+	 * as an error (the Result tag is a result, and not the record's). */
+	XQ_SAID_BAD_RESULT_STANDS = 1 << 4
+};
+
+/* The XQ_SAID_* bit of a diagnostic code (0 for the others). */
+unsigned xq_check_said_of(enum xq_diag_code code);
+
+/*
  * The public API's record (<xq/record.h>): a game and what the API keeps
  * beside it.  Defined here, below the public API, so that code which reads
  * games in bulk into games of its own (the command's pool) can hand them
@@ -152,8 +170,8 @@ struct xq_record {
 	/* The position after node `at` (XQ_NODE_NONE: none kept). */
 	uint32_t at;
 	struct xq_board at_board;
-	/* What the reader that read it reported about it (XQ_SAID_* of
-	 * gamecheck.h), for xq_record_validate() not to say it again. */
+	/* What the reader that read it reported about it (XQ_SAID_* above),
+	 * for xq_record_validate() not to say it again. */
 	unsigned said;
 };
 
@@ -162,6 +180,12 @@ static inline void xq_record_forget(struct xq_record *r)
 	r->has_err = 0;
 	r->at = XQ_NODE_NONE;
 	r->said = 0;
+}
+
+/* Note in `r` that its reader reported `d` about it. */
+static inline void xq_record_heard(struct xq_record *r, const struct xq_diag *d)
+{
+	r->said |= xq_check_said_of(d->code);
 }
 
 /*

@@ -11,17 +11,6 @@
 #include "movegen.h"
 #include "utf8.h"
 
-unsigned xq_check_said_of(enum xq_diag_code code)
-{
-	switch (code) {
-	case XQ_D_BAD_FEN: return XQ_SAID_BAD_FEN;
-	case XQ_D_EMPTY_GAME: return XQ_SAID_EMPTY_GAME;
-	case XQ_D_NO_RESULT: return XQ_SAID_NO_RESULT;
-	case XQ_D_BAD_RESULT: return XQ_SAID_BAD_RESULT;
-	default: return 0;
-	}
-}
-
 /* A diagnostic at the game's place (or at ply `ply`'s move; at tag `tag`
  * when it is given and its place known), to the sink. */
 static void say(const struct xq_sink *sink, const struct xq_game *g, const char *tag, uint32_t ply,

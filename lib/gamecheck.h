@@ -22,22 +22,7 @@
 #include "game.h"
 #include "rules.h"
 
-/*
- * What the game's reader reported already, so that the checks do not say
- * it again: bits of the codes its diagnostics had (xq_check_said_of()).
- */
-enum {
-	XQ_SAID_BAD_FEN = 1 << 0,    /* bad-fen: the start position or the FEN tag */
-	XQ_SAID_EMPTY_GAME = 1 << 1, /* empty-game */
-	XQ_SAID_NO_RESULT = 1 << 2,  /* no-result */
-	XQ_SAID_BAD_RESULT = 1 << 3, /* bad-result: the Result tag against the record's result */
-	/* Set by xq_game_check(): the reader's bad-result stands, and counts
-	 * as an error (the Result tag is a result, and not the record's). */
-	XQ_SAID_BAD_RESULT_STANDS = 1 << 4
-};
-
-/* The XQ_SAID_* bit of a diagnostic code (0 for the others). */
-unsigned xq_check_said_of(enum xq_diag_code code);
+/* What the reader said already: XQ_SAID_* and xq_check_said_of(), in game.h. */
 
 struct xq_check_opts {
 	const struct xq_rules_options *rules; /* NULL: the rules are not checked */

@@ -84,6 +84,11 @@ XQ_API size_t xq_record_start_fen(const xq_record *r, char *buf, size_t cap);
  * (otherwise XQ_EILLEGAL). */
 XQ_API int xq_record_set_start(xq_record *r, const xq_position *p);
 
+/* Where the record starts in its source: its line (1-based; 0 in a binary
+ * source or when unknown) into *line and its byte offset into *offset
+ * (either may be NULL). */
+XQ_API void xq_record_place(const xq_record *r, uint64_t *line, uint64_t *offset);
+
 /* The number of nodes, the root counted. */
 XQ_API uint32_t xq_record_node_count(const xq_record *r);
 /* A node's parent, first child (its main continuation) and next sibling

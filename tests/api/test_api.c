@@ -377,6 +377,13 @@ static void text_diagnostics_carry_line_and_column(void **state)
 	xq_reader_close(rd);
 	assert_true(xq_record_is_broken(r));
 	assert_int_equal(xq_record_mainline_length(r), 3);
+	{
+		uint64_t line = 0, offset = 9;
+		xq_record_place(r, &line, &offset);
+		assert_int_equal(line, 1); /* the record starts at its first tag */
+		assert_int_equal(offset, 0);
+		xq_record_place(r, NULL, NULL);
+	}
 	assert_true(s.n >= 1);
 	assert_int_equal(s.line[0], 3);
 	assert_int_equal(s.col[0], 22);
