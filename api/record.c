@@ -101,6 +101,11 @@ const char *xq_record_result(const xq_record *r)
 	return xq_result_string(r->g.result);
 }
 
+const char *xq_record_result_text(const xq_record *r)
+{
+	return r->g.result_text;
+}
+
 int xq_record_set_result(xq_record *r, const char *result)
 {
 	enum xq_result res;
@@ -144,10 +149,12 @@ static const struct xq_node *node(const xq_record *r, uint32_t n)
 	return n < r->g.nnodes ? &r->g.nodes[n] : NULL;
 }
 
-void xq_record_place(const xq_record *r, uint64_t *line, uint64_t *offset)
+void xq_record_place(const xq_record *r, uint64_t *line, uint64_t *column, uint64_t *offset)
 {
 	if (line)
 		*line = r->g.place.line;
+	if (column)
+		*column = r->g.place.col;
 	if (offset)
 		*offset = r->g.place.offset;
 }

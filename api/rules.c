@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -107,6 +108,103 @@ static void place_at(struct xq_diag *d, const struct xq_game *g, uint32_t ply)
 	d->ply = ply;
 	d->place = own ? x->place : g->place;
 	d->has_offset = own || g->place.offset > 0 || g->place.line == 0;
+}
+
+/* ---- the rules along a line ------------------------------------------- */
+
+struct xq_rules_line {
+	struct xq_rules_report rep;
+};
+
+int xq_record_rules_line(xq_record *r, int ruleset, xq_rules_line **out)
+{
+	struct xq_rules_options o;
+	xq_rules_line *l = calloc(1, sizeof(*l));
+	int rc;
+
+	*out = NULL;
+	if (!l)
+		return XQ_ENOMEM;
+	options_for(&o, ruleset);
+	xq_rules_report_init(&l->rep);
+	xq_diag_init(&r->err);
+	rc = xq_rules_analyze_game(&l->rep, &r->g, api_mainline_node(&r->g, UINT32_MAX), &o, &r->err);
+	if (rc) {
+		/* The tree holds legal moves only: memory ran out. */
+		xq_rules_line_free(l);
+		r->has_err = 1;
+		return XQ_ENOMEM;
+	}
+	r->has_err = 0;
+	*out = l;
+	return 0;
+}
+
+void xq_rules_line_free(xq_rules_line *l)
+{
+	if (!l)
+		return;
+	xq_rules_report_release(&l->rep);
+	free(l);
+}
+
+uint32_t xq_rules_line_plies(const xq_rules_line *l)
+{
+	return (uint32_t)l->rep.nplies;
+}
+
+int xq_rules_line_cycle(const xq_rules_line *l, uint32_t ply, const char **kind, const char **verdict)
+{
+	long cyc = ply >= 1 && ply <= l->rep.nplies ? xq_rules_cycle_at(&l->rep, ply) : -1;
+
+	if (kind)
+		*kind = NULL;
+	if (verdict)
+		*verdict = NULL;
+	if (cyc < 0)
+		return 0;
+	if (kind)
+		*kind = xq_rules_kind_name((enum xq_rules_kind)l->rep.plies[ply - 1].kind);
+	if (verdict && l->rep.cycles[cyc].last == ply)
+		*verdict = xq_rules_verdict_name((enum xq_rules_verdict)l->rep.cycles[cyc].verdict);
+	return (int)cyc + 1;
+}
+
+/* The text `b` made, into *text: 1, or XQ_ENOMEM. */
+static int give_text(struct xq_buf *b, char **text)
+{
+	int rc = 1;
+
+	if (xq_buf_error(b) || xq_buf_grow(b, 1) != 0)
+		rc = XQ_ENOMEM;
+	else
+		*text = xq_buf_detach(b, NULL);
+	xq_buf_release(b);
+	return rc;
+}
+
+int xq_rules_line_describe_cycle(const xq_rules_line *l, int cycle, char **text)
+{
+	struct xq_buf b = XQ_BUF_INIT;
+
+	*text = NULL;
+	if (cycle < 1 || (size_t)cycle > l->rep.ncycles)
+		return 0;
+	xq_rules_describe_cycle(&b, &l->rep, (size_t)cycle - 1);
+	return give_text(&b, text);
+}
+
+int xq_rules_line_limit(const xq_rules_line *l, uint32_t ply, size_t i, char **text)
+{
+	*text = NULL;
+	for (size_t k = 0; k < l->rep.nlimits; k++) {
+		struct xq_buf b = XQ_BUF_INIT;
+		if (l->rep.limits[k].ply != ply || i-- > 0)
+			continue;
+		xq_rules_describe_limit(&b, &l->rep, k);
+		return give_text(&b, text);
+	}
+	return 0;
 }
 
 /* The library's checks report to the caller's function. */

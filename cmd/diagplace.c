@@ -19,6 +19,24 @@ void diag_job_confirm_reader_result(struct pool_job *j)
 		}
 }
 
+void diag_report_record_error(struct reporter *rep, const char *source, const struct xq_record *r,
+			      const char *fmt, ...)
+{
+	const struct xq_game *g = &r->g;
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	d.source = source;
+	d.place = g->place;
+	d.has_offset = g->place.line == 0;
+	d.game = g->number;
+	va_start(ap, fmt);
+	xq_diag_vset(&d, 0, XQ_D_NONE, XQ_SEV_ERROR, fmt, ap);
+	va_end(ap);
+	reporter_diag(rep, &d, d.has_offset);
+}
+
 void diag_job_tag(struct pool_job *j, const char *name, enum xq_severity sev,
 		  enum xq_diag_code code, const char *fmt, ...)
 {

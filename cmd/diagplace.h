@@ -35,4 +35,17 @@ void diag_job_tag(struct pool_job *j, const char *name, enum xq_severity sev,
  */
 void diag_job_confirm_reader_result(struct pool_job *j);
 
+/*
+ * Report at once, through `rep`, an error about the game `r` of `source`
+ * at the record's place: for a command that finds a problem while it
+ * prints the game (replay's --ply past its end).
+ */
+struct reporter;
+void diag_report_record_error(struct reporter *rep, const char *source, const struct xq_record *r,
+			      const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
 #endif

@@ -219,6 +219,17 @@ static int output_met(struct inputs *it, const char *name, int holds, struct xq_
 			   "'%s' is the output file: an input is never overwritten", name);
 }
 
+int inputs_guard_msg(struct inputs *it, const char *path, char *msg, size_t cap)
+{
+	struct xq_diag d;
+	int rc;
+
+	xq_diag_init(&d);
+	if ((rc = inputs_guard(it, path, &d)) != 0)
+		snprintf(msg, cap, "%s", d.msg);
+	return rc;
+}
+
 int inputs_guard(struct inputs *it, const char *path, struct xq_diag *d)
 {
 	struct stat st;

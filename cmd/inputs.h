@@ -94,6 +94,8 @@ void inputs_release(struct inputs *it);
  */
 void inputs_exclude(struct inputs *it, const char *path);
 int inputs_guard(struct inputs *it, const char *path, struct xq_diag *d);
+/* The same with the reason as text in `msg` (`cap` bytes). */
+int inputs_guard_msg(struct inputs *it, const char *path, char *msg, size_t cap);
 int inputs_conflict(struct inputs *it);
 int inputs_prescan(struct inputs *it, struct xq_diag *d);
 int inputs_is_input(const struct inputs *it, const char *path);

@@ -20,21 +20,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "board.h"
 #include "cmd.h"
-#include "diag.h"
-#include "diagram.h"
-#include "game.h"
+#include "diagplace.h"
 #include "inputs.h"
 #include "movetext.h"
-#include "notation.h"
 #include "opt.h"
 #include "pool.h"
 #include "progress.h"
 #include "report.h"
-#include "rules.h"
 #include <xq/buf.h>
+#include <xq/diagram.h>
 #include <xq/file.h>
+#include <xq/record.h>
+#include <xq/rules.h>
 #include <xq/utf8.h>
 
 #define PLY_SCHEMA "xqkit.ply/1"
@@ -81,7 +79,7 @@ struct rctx {
 	const char *svg;
 	int svg_dir;           /* --svg DIR/: a diagram of every ply in DIR */
 	unsigned long svg_written; /* files written in DIR */
-	int labels;            /* XQ_SVG_LABELS_* */
+	int labels;            /* XQ_DIAGRAM_LABELS_* */
 	int force;
 	enum report_format fmt; /* of the plies */
 	int fmt_set;
@@ -90,28 +88,11 @@ struct rctx {
 	const char *name;      /* the input's name, for the header */
 	int problems;          /* a problem reported outside the diagnostics */
 	struct xq_buf out;
+	xq_position *pos;      /* the position being replayed */
 };
 
-static void problem(struct rctx *c, const struct xq_game *g, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
-static void problem(struct rctx *c, const struct xq_game *g, const char *fmt, ...)
-{
-	struct xq_diag d;
-	va_list ap;
-
-	xq_diag_init(&d);
-	d.source = c->name;
-	d.place = g->place;
-	d.has_offset = g->place.line == 0;
-	d.game = g->number;
-	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, XQ_D_NONE, XQ_SEV_ERROR, fmt, ap);
-	va_end(ap);
-	reporter_diag(&c->rep, &d, d.has_offset);
-}
+/* A problem with the game `r` being replayed, reported at once. */
+#define problem(c, r, ...) diag_report_record_error(&(c)->rep, (c)->name, (r), __VA_ARGS__)
 
 /* Columns a string takes on a terminal: East Asian wide characters take two. */
 static size_t display_width(const char *s)
@@ -171,27 +152,34 @@ static const char *nag_glyph(uint8_t nag)
 	return nag < 7 ? g[nag] : NULL;
 }
 
-static void draw(struct rctx *c, const struct xq_board *b, xq_move last)
+static void draw(struct rctx *c, const xq_position *p, xq_move_code last)
 {
-	unsigned flags = (c->flip ? XQ_DIAGRAM_FLIP : 0) | (c->color ? XQ_DIAGRAM_COLOR : 0);
+	xq_diagram_options o = XQ_DIAGRAM_OPTIONS_INIT;
+	char *text;
+	size_t len;
 
-	if (c->board == BOARD_ASCII)
-		xq_diagram_ascii(&c->out, b, last, flags);
-	else if (c->board == BOARD_UNICODE)
-		xq_diagram_unicode(&c->out, b, last, flags);
-	else
+	if (c->board == BOARD_NONE)
 		return;
+	o.style = c->board == BOARD_ASCII ? XQ_DIAGRAM_STYLE_ASCII : XQ_DIAGRAM_STYLE_UNICODE;
+	o.flags = (c->flip ? XQ_DIAGRAM_FLIP : 0) | (c->color ? XQ_DIAGRAM_COLOR : 0);
+	o.last = last;
+	if (xq_position_diagram(p, &o, &text, &len) == 0) {
+		xq_buf_add(&c->out, text, len);
+		xq_free(text);
+	}
 	xq_buf_addc(&c->out, '\n');
 }
 
-static void header(struct rctx *c, const struct xq_game *g)
+static void header(struct rctx *c, const xq_record *r)
 {
 	static const char *const tags[] = {"Event", "Date", "Site", NULL};
-	const char *red = xq_game_tag(g, "Red"), *black = xq_game_tag(g, "Black");
+	const char *red = xq_record_tag(r, "Red"), *black = xq_record_tag(r, "Black");
+	const char *comment = xq_record_node_comment(r, XQ_ROOT_NODE);
+	const char *result = xq_record_result_text(r);
 	struct xq_buf *b = &c->out;
-	char fen[XQ_FEN_MAX];
+	char fen[XQ_FEN_SIZE];
 
-	xq_buf_addf(b, "game %llu of ", (unsigned long long)g->number);
+	xq_buf_addf(b, "game %llu of ", (unsigned long long)xq_record_number(r));
 	report_add_safe(b, c->name, strlen(c->name));
 	if (red || black) {
 		xq_buf_adds(b, ": ");
@@ -200,42 +188,44 @@ static void header(struct rctx *c, const struct xq_game *g)
 		add_line(b, black && *black ? black : "?");
 	}
 	for (int i = 0; tags[i]; i++) {
-		const char *v = xq_game_tag(g, tags[i]);
+		const char *v = xq_record_tag(r, tags[i]);
 		if (v && *v) {
 			xq_buf_adds(b, ", ");
 			add_line(b, v);
 		}
 	}
-	xq_buf_addf(b, " (%s)\n", g->result_text ? g->result_text : xq_result_string(g->result));
-	if (g->nodes[XQ_ROOT].comment) {
+	xq_buf_addf(b, " (%s)\n", result ? result : xq_record_result(r));
+	if (comment) {
 		xq_buf_adds(b, "     {");
-		add_comment(b, g->nodes[XQ_ROOT].comment);
+		add_comment(b, comment);
 		xq_buf_adds(b, "}\n");
 	}
-	xq_board_to_fen(&g->start, fen, sizeof(fen));
+	xq_record_start_fen(r, fen, sizeof(fen));
 	xq_buf_addf(b, "  0  start                      %s\n", fen);
 }
 
-static void ply_text(struct rctx *c, const struct xq_node *n, uint32_t ply, int side,
+static void ply_text(struct rctx *c, const xq_record *r, uint32_t n, uint32_t ply, int side,
 		     unsigned fullmove, const char *move, const char *iccs, const char *fen,
 		     const char *mark)
 {
 	struct xq_buf *b = &c->out;
+	const char *pre = xq_record_node_pre_comment(r, n), *comment = xq_record_node_comment(r, n);
 	char num[32], mv[64];
 
-	snprintf(num, sizeof(num), side == XQ_RED ? "%u." : "%u...", fullmove);
+	snprintf(num, sizeof(num), side == 0 ? "%u." : "%u...", fullmove);
 	snprintf(mv, sizeof(mv), "%s", move);
-	for (unsigned k = 0; k < n->nnags; k++) {
-		const char *gl = nag_glyph(n->nags[k]);
+	for (int k = 0; k < xq_record_node_nag_count(r, n); k++) {
+		int nag = xq_record_node_nag(r, n, k);
+		const char *gl = nag_glyph((uint8_t)nag);
 		size_t l = strlen(mv);
 		if (gl)
 			snprintf(mv + l, sizeof(mv) - l, "%s", gl);
 		else
-			snprintf(mv + l, sizeof(mv) - l, " $%u", n->nags[k]);
+			snprintf(mv + l, sizeof(mv) - l, " $%u", (unsigned)nag);
 	}
 	xq_buf_addf(b, "%3u  ", ply);
 	pad(b, num, 7);
-	if (c->notation.notation == XQ_NOTATION_ICCS) {
+	if (c->notation.notation == XQ_DIALECT_ICCS) {
 		/* The move is its coordinates: one column is enough. */
 		pad(b, mv, 20);
 		xq_buf_addf(b, "%s%s\n", fen, mark);
@@ -243,48 +233,53 @@ static void ply_text(struct rctx *c, const struct xq_node *n, uint32_t ply, int 
 		pad(b, mv, 12);
 		xq_buf_addf(b, "  %s  %s%s\n", iccs, fen, mark);
 	}
-	if (n->pre_comment || n->comment) {
+	if (pre || comment) {
 		xq_buf_adds(b, "     {");
-		if (n->pre_comment)
-			add_comment(b, n->pre_comment);
-		if (n->pre_comment && n->comment)
+		if (pre)
+			add_comment(b, pre);
+		if (pre && comment)
 			xq_buf_adds(b, " ");
-		if (n->comment)
-			add_comment(b, n->comment);
+		if (comment)
+			add_comment(b, comment);
 		xq_buf_adds(b, "}\n");
 	}
 }
 
-static void ply_json(struct rctx *c, const struct xq_game *g, const struct xq_node *n,
-		     uint32_t ply, int side, unsigned fullmove, const char *move, const char *iccs,
-		     const char *fen, const char *extra)
+/* A ply of `r` as an xqkit.ply/1 record; node `n` 0 (the root) for the
+ * start position. */
+static void ply_json(struct rctx *c, const xq_record *r, uint32_t n, uint32_t ply, int side,
+		     unsigned fullmove, const char *move, const char *iccs, const char *fen,
+		     const char *extra)
 {
 	struct xq_buf *b = &c->out;
 
 	xq_buf_adds(b, "{\"schema\":\"" PLY_SCHEMA "\",\"file\":");
 	report_add_json_safe(b, c->name);
-	xq_buf_addf(b, ",\"game\":%llu,\"ply\":%u", (unsigned long long)g->number, ply);
-	if (n) {
+	xq_buf_addf(b, ",\"game\":%llu,\"ply\":%u", (unsigned long long)xq_record_number(r), ply);
+	if (n != XQ_ROOT_NODE) {
+		const char *text = xq_record_node_source_text(r, n);
+		const char *pre = xq_record_node_pre_comment(r, n), *comment = xq_record_node_comment(r, n);
+		int nags = xq_record_node_nag_count(r, n);
 		xq_buf_addf(b, ",\"move_number\":%u,\"side\":\"%s\",\"iccs\":\"%s\",\"move\":", fullmove,
-			    side == XQ_RED ? "red" : "black", iccs);
+			    side == 0 ? "red" : "black", iccs);
 		xq_buf_add_json_string(b, move, strlen(move));
-		if (n->text) {
+		if (text) {
 			xq_buf_adds(b, ",\"text\":");
-			xq_buf_add_json_string(b, n->text, strlen(n->text));
+			xq_buf_add_json_string(b, text, strlen(text));
 		}
-		if (n->nnags) {
+		if (nags) {
 			xq_buf_adds(b, ",\"nags\":[");
-			for (unsigned k = 0; k < n->nnags; k++)
-				xq_buf_addf(b, "%s%u", k ? "," : "", n->nags[k]);
+			for (int k = 0; k < nags; k++)
+				xq_buf_addf(b, "%s%u", k ? "," : "", (unsigned)xq_record_node_nag(r, n, k));
 			xq_buf_addc(b, ']');
 		}
-		if (n->pre_comment) {
+		if (pre) {
 			xq_buf_adds(b, ",\"pre_comment\":");
-			xq_buf_add_json_string(b, n->pre_comment, strlen(n->pre_comment));
+			xq_buf_add_json_string(b, pre, strlen(pre));
 		}
-		if (n->comment) {
+		if (comment) {
 			xq_buf_adds(b, ",\"comment\":");
-			xq_buf_add_json_string(b, n->comment, strlen(n->comment));
+			xq_buf_add_json_string(b, comment, strlen(comment));
 		}
 	}
 	xq_buf_adds(b, ",\"fen\":\"");
@@ -312,66 +307,62 @@ static void add_indented(struct xq_buf *b, const char *text)
 }
 
 /*
- * What the rules say at `ply`: a mark for the ply's line (text) or JSON
- * members (ndjson) in `mark`, and the description of a cycle or limit that
- * ends there in `after` (text only).
+ * What the rules say at `ply` of the line `l`: a mark for the ply's line
+ * (text) or JSON members (ndjson) in `mark`, and the description of a
+ * cycle or limit that ends there in `after` (text only).
  */
-static void rules_at(struct rctx *c, const struct xq_rules_report *r, uint32_t ply,
-		     struct xq_buf *mark, struct xq_buf *after)
+static void rules_at(struct rctx *c, const xq_rules_line *l, uint32_t ply, struct xq_buf *mark,
+		     struct xq_buf *after)
 {
-	long cyc = xq_rules_cycle_at(r, ply);
-	const struct xq_rules_ply *p = &r->plies[ply - 1];
+	const char *kind, *verdict;
+	int cyc = xq_rules_line_cycle(l, ply, &kind, &verdict);
+	char *text;
 
 	xq_buf_reset(mark);
 	xq_buf_reset(after);
-	if (cyc >= 0) {
-		const struct xq_rules_cycle *cy = &r->cycles[cyc];
+	if (cyc > 0) {
 		if (c->fmt == REPORT_NDJSON) {
-			xq_buf_addf(mark, ",\"repetition\":{\"cycle\":%ld,\"kind\":\"%s\"", cyc + 1,
-				    xq_rules_kind_name((enum xq_rules_kind)p->kind));
-			if (cy->last == ply)
-				xq_buf_addf(mark, ",\"verdict\":\"%s\"",
-					    xq_rules_verdict_name((enum xq_rules_verdict)cy->verdict));
+			xq_buf_addf(mark, ",\"repetition\":{\"cycle\":%d,\"kind\":\"%s\"", cyc, kind);
+			if (verdict)
+				xq_buf_addf(mark, ",\"verdict\":\"%s\"", verdict);
 			xq_buf_addc(mark, '}');
 		} else {
-			xq_buf_addf(mark, "  [repetition %ld: %s]", cyc + 1,
-				    xq_rules_kind_name((enum xq_rules_kind)p->kind));
-			if (cy->last == ply)
-				xq_rules_describe_cycle(after, r, (size_t)cyc);
+			xq_buf_addf(mark, "  [repetition %d: %s]", cyc, kind);
+			if (verdict && xq_rules_line_describe_cycle(l, cyc, &text) > 0) {
+				xq_buf_adds(after, text);
+				xq_free(text);
+			}
 		}
 	}
-	for (size_t i = 0; i < r->nlimits; i++) {
-		if (r->limits[i].ply != ply)
-			continue;
+	for (size_t i = 0; xq_rules_line_limit(l, ply, i, &text) > 0; i++) {
 		if (c->fmt == REPORT_NDJSON) {
+			size_t len = strlen(text);
+			while (len && text[len - 1] == '\n')
+				len--;
 			xq_buf_adds(mark, ",\"limit\":");
-			{
-				struct xq_buf t = XQ_BUF_INIT;
-				xq_rules_describe_limit(&t, r, i);
-				while (t.len && t.ptr[t.len - 1] == '\n')
-					xq_buf_truncate(&t, t.len - 1);
-				xq_buf_add_json_string(mark, t.ptr, t.len);
-				xq_buf_release(&t);
-			}
+			xq_buf_add_json_string(mark, text, len);
 		} else {
 			xq_buf_adds(mark, "  [move limit]");
-			xq_rules_describe_limit(after, r, i);
+			xq_buf_adds(after, text);
 			xq_buf_addc(after, '\n');
 		}
+		xq_free(text);
 	}
 }
 
-/* The diagram of `b` (after ply `ply`, `move`) in --svg's file, or in
+/* The diagram of `p` (after ply `ply`, `move`) in --svg's file, or in
  * DIR/NNN.svg (NNN: the ply, three digits at least) with --svg DIR/. */
-static int write_svg(struct rctx *c, const struct xq_game *g, const struct xq_board *b,
-		     xq_move last, uint32_t ply, const char *move)
+static int write_svg(struct rctx *c, const xq_record *r, const xq_position *p, xq_move_code last,
+		     uint32_t ply, const char *move)
 {
 	char path[4096];
-	struct xq_svg_opts o = XQ_SVG_OPTS_INIT;
-	struct xq_buf svg = XQ_BUF_INIT, title = XQ_BUF_INIT;
+	xq_diagram_options o = XQ_DIAGRAM_OPTIONS_INIT;
+	struct xq_buf title = XQ_BUF_INIT;
+	char *svg = NULL;
+	size_t len = 0;
 	xq_file *out;
 	struct report_message m = {""};
-	const char *red = xq_game_tag(g, "Red"), *black = xq_game_tag(g, "Black");
+	const char *red = xq_record_tag(r, "Red"), *black = xq_record_tag(r, "Black");
 	int rc;
 
 	if (red || black)
@@ -380,13 +371,14 @@ static int write_svg(struct rctx *c, const struct xq_game *g, const struct xq_bo
 		xq_buf_addf(&title, "ply %u: %s", ply, move);
 	else
 		xq_buf_adds(&title, "start position");
+	o.style = XQ_DIAGRAM_STYLE_SVG;
 	o.title = title.ptr;
-	o.flip = c->flip;
-	o.coordinates = c->labels;
-	xq_diagram_svg(&svg, b, last, &o);
+	o.flags = c->flip ? XQ_DIAGRAM_FLIP : 0;
+	o.labels = c->labels;
+	o.last = last;
+	rc = xq_buf_error(&title) ? XQ_ENOMEM : xq_position_diagram(p, &o, &svg, &len);
 	xq_buf_release(&title);
-	if (xq_buf_error(&svg)) {
-		xq_buf_release(&svg);
+	if (rc) {
 		cmd_error("out of memory drawing ply %u", ply);
 		c->rep.io_error = 1;
 		return XQ_ENOMEM;
@@ -396,14 +388,14 @@ static int write_svg(struct rctx *c, const struct xq_game *g, const struct xq_bo
 	else
 		snprintf(path, sizeof(path), "%s", c->svg);
 	rc = xq_file_open(&out, path, c->force ? XQ_WRITE_FORCE : 0, report_keep_message, &m);
-	if (!rc && xq_file_write(out, svg.ptr, svg.len)) {
+	if (!rc && xq_file_write(out, svg, len)) {
 		xq_file_abort(out);
 		snprintf(m.msg, sizeof(m.msg), "cannot write '%.200s'", path);
 		rc = XQ_EIO;
 	} else if (!rc) {
 		rc = xq_file_commit(out, report_keep_message, &m);
 	}
-	xq_buf_release(&svg);
+	xq_free(svg);
 	if (rc) {
 		cmd_error("%s", m.msg);
 		c->rep.io_error = 1;
@@ -413,84 +405,86 @@ static int write_svg(struct rctx *c, const struct xq_game *g, const struct xq_bo
 	return rc;
 }
 
-/* Replay one game's main line. */
-static void replay_game(struct rctx *c, const struct xq_game *g)
+/* The move number of a FEN (its last field). */
+static unsigned fen_fullmove(const char *fen)
 {
-	struct xq_board b = g->start;
-	uint32_t n = g->nodes[XQ_ROOT].child, ply = 0;
-	xq_move last = 0;
-	char move[XQ_MOVE_TEXT_MAX] = "", fen[XQ_FEN_MAX];
+	const char *sp = strrchr(fen, ' ');
+
+	return sp ? (unsigned)strtoul(sp + 1, NULL, 10) : 1;
+}
+
+/* Replay one game's main line. */
+static void replay_game(struct rctx *c, xq_record *r)
+{
+	xq_position *p = c->pos;
+	uint32_t n = xq_record_node_child(r, XQ_ROOT_NODE), ply = 0;
+	xq_move_code last = 0;
+	char move[XQ_MOVE_TEXT_SIZE] = "", fen[XQ_FEN_SIZE];
 	int to_stdout = !c->svg || strcmp(c->svg, "-");
-	struct xq_rules_report rules;
+	xq_rules_line *rules = NULL;
 	struct xq_buf mark = XQ_BUF_INIT, after = XQ_BUF_INIT;
-	int have_rules = 0;
+	const char *result;
 
-	xq_rules_report_init(&rules);
-	if (c->in.rules_on && n != XQ_NODE_NONE) {
-		struct xq_rules_options ro = XQ_RULES_OPTIONS_INIT;
-		struct xq_diag d;
-		ro.rules = (enum xq_rules_set)c->in.ruleset; /* --rules: the same values */
-		xq_diag_init(&d);
-		have_rules = xq_rules_analyze_game(&rules, g, xq_game_mainline_end(g), &ro, &d) == 0;
-	}
-
+	if (c->in.rules_on && n != XQ_NO_NODE && xq_record_rules_line(r, c->in.ruleset, &rules) != 0)
+		rules = NULL;
+	xq_record_node_position(r, XQ_ROOT_NODE, p);
+	xq_position_fen(p, fen, sizeof(fen));
 	if (to_stdout && c->fmt == REPORT_TEXT)
-		header(c, g);
-	else if (to_stdout) {
-		xq_board_to_fen(&b, fen, sizeof(fen));
-		ply_json(c, g, NULL, 0, 0, 0, "", "", fen, "");
-	}
+		header(c, r);
+	else if (to_stdout)
+		ply_json(c, r, XQ_ROOT_NODE, 0, 0, 0, "", "", fen, "");
 	if (to_stdout && c->each && c->fmt == REPORT_TEXT && c->ply != 0)
-		draw(c, &b, 0);
-	if (c->svg_dir && write_svg(c, g, &b, 0, 0, ""))
+		draw(c, p, 0);
+	if (c->svg_dir && write_svg(c, r, p, 0, 0, ""))
 		c->svg = NULL; /* stop at the first file that cannot be written */
-	while (n != XQ_NODE_NONE && (c->ply < 0 || ply < (uint32_t)c->ply) && !cmd_signal) {
-		const struct xq_node *x = &g->nodes[n];
-		struct xq_undo u;
-		unsigned fullmove = b.fullmove;
-		int side = b.side;
-		char iccs[5];
-		xq_move_name(x->move, iccs);
-		if (!xq_notation_write(move, sizeof(move), &b, x->move,
-				       (enum xq_notation)c->notation.notation, c->notation.flags))
-			snprintf(move, sizeof(move), "%s", x->text ? x->text : iccs);
-		xq_board_make(&b, x->move, &u);
-		xq_board_to_fen(&b, fen, sizeof(fen));
-		ply++;
-		last = x->move;
-		if (have_rules && ply <= rules.nplies)
-			rules_at(c, &rules, ply, &mark, &after);
-		if (to_stdout && c->fmt == REPORT_TEXT) {
-			ply_text(c, x, ply, side, fullmove, move, iccs, fen, mark.ptr);
-			add_indented(&c->out, after.ptr);
-			if (c->each && (x->child != XQ_NODE_NONE && (c->ply < 0 || ply < (uint32_t)c->ply)))
-				draw(c, &b, last);
-		} else if (to_stdout) {
-			ply_json(c, g, x, ply, side, fullmove, move, iccs, fen, mark.ptr);
+	while (n != XQ_NO_NODE && (c->ply < 0 || ply < (uint32_t)c->ply) && !cmd_signal) {
+		xq_move_code m = xq_record_node_move(r, n);
+		unsigned fullmove = fen_fullmove(fen);
+		int side = xq_position_side(p);
+		uint32_t next = xq_record_node_child(r, n);
+		char iccs[XQ_MOVE_TEXT_SIZE];
+		xq_position_move_text(p, m, XQ_DIALECT_ICCS, 0, iccs, sizeof(iccs));
+		if (!xq_position_move_text(p, m, c->notation.notation, c->notation.flags, move, sizeof(move))) {
+			const char *text = xq_record_node_source_text(r, n);
+			snprintf(move, sizeof(move), "%s", text ? text : iccs);
 		}
-		n = x->child;
+		xq_position_play(p, m);
+		xq_position_fen(p, fen, sizeof(fen));
+		ply++;
+		last = m;
+		if (rules)
+			rules_at(c, rules, ply, &mark, &after);
+		if (to_stdout && c->fmt == REPORT_TEXT) {
+			ply_text(c, r, n, ply, side, fullmove, move, iccs, fen, mark.ptr);
+			add_indented(&c->out, after.ptr);
+			if (c->each && (next != XQ_NO_NODE && (c->ply < 0 || ply < (uint32_t)c->ply)))
+				draw(c, p, last);
+		} else if (to_stdout) {
+			ply_json(c, r, n, ply, side, fullmove, move, iccs, fen, mark.ptr);
+		}
+		n = next;
 		report_flush_out(&c->out);
-		if (c->svg_dir && c->svg && write_svg(c, g, &b, last, ply, move))
+		if (c->svg_dir && c->svg && write_svg(c, r, p, last, ply, move))
 			c->svg = NULL;
 	}
 	if (c->ply > 0 && ply < (uint32_t)c->ply)
-		problem(c, g, "its main line has %u pl%s; --ply %ld is past its end", ply,
+		problem(c, r, "its main line has %u pl%s; --ply %ld is past its end", ply,
 			ply == 1 ? "y" : "ies", c->ply);
 	if (to_stdout && c->fmt == REPORT_TEXT) {
-		draw(c, &b, last);
-		if (n == XQ_NODE_NONE)
-			xq_buf_addf(&c->out, "result: %s%s\n\n",
-				    g->result_text ? g->result_text : xq_result_string(g->result),
-				    (g->flags & XQ_GAME_BROKEN) ? " (the record breaks off at an error)" : "");
+		draw(c, p, last);
+		result = xq_record_result_text(r);
+		if (n == XQ_NO_NODE)
+			xq_buf_addf(&c->out, "result: %s%s\n\n", result ? result : xq_record_result(r),
+				    xq_record_is_broken(r) ? " (the record breaks off at an error)" : "");
 		else
 			xq_buf_addc(&c->out, '\n');
 	}
 	report_flush_out(&c->out);
-	xq_rules_report_release(&rules);
+	xq_rules_line_free(rules);
 	xq_buf_release(&mark);
 	xq_buf_release(&after);
 	if (c->svg && !c->svg_dir && !cmd_signal)
-		write_svg(c, g, &b, last, ply, move);
+		write_svg(c, r, p, last, ply, move);
 }
 
 static int parse_board(const char *v, enum board_style *out)
@@ -512,14 +506,14 @@ static int replay_emit(void *ctx, struct pool_job *j)
 	struct rctx *c = ctx;
 
 	c->name = j->file->name;
-	if (j->kind == POOL_GAME && c->game && j->game->number != (uint64_t)c->game) {
+	if (j->kind == POOL_GAME && c->game && xq_record_number(j->record) != (uint64_t)c->game) {
 		diag_list_clear(&j->diags); /* a game not asked for */
 		return cmd_signal ? 1 : 0;
 	}
 	reporter_job(&c->rep, j, NULL);
 	reporter_flush(&c->rep);
 	if (j->kind == POOL_GAME) {
-		replay_game(c, j->game);
+		replay_game(c, j->record);
 	} else if (c->game && !j->file->foreign && j->file->status == POOL_FILE_OK && j->file->games &&
 		   j->file->games < (uint64_t)c->game) {
 		cmd_error("'%s' has %llu game%s; there is no game %ld", j->file->name,
@@ -564,8 +558,8 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 		int i = opt_choice(p, "--labels", value, names);
 		if (i < 0)
 			return -1;
-		c->labels = i == 0 ? XQ_SVG_LABELS_ICCS : i == 1 ? XQ_SVG_LABELS_CHINESE
-								 : XQ_SVG_LABELS_NONE;
+		c->labels = i == 0 ? XQ_DIAGRAM_LABELS_ICCS : i == 1 ? XQ_DIAGRAM_LABELS_CHINESE
+								     : XQ_DIAGRAM_LABELS_NONE;
 		break;
 	}
 	case O_FORCE: c->force = 1; break;
@@ -614,12 +608,10 @@ static int parse_args(struct rctx *c, struct opt_parser *p)
  * 0, or -1 with the message in p->err. */
 static int check_svg(struct rctx *c, struct inputs *inputs, struct opt_parser *p)
 {
-	struct xq_diag d;
 	struct report_message m = {""};
 
 	if (!c->svg || !strcmp(c->svg, "-"))
 		return 0;
-	xq_diag_init(&d);
 	if (c->svg_dir) {
 		/* The folder is made if it is missing; each file in it is
 		 * refused as any output is (xq_file_open, without --force). */
@@ -633,10 +625,8 @@ static int check_svg(struct rctx *c, struct inputs *inputs, struct opt_parser *p
 		}
 		return 0;
 	}
-	if (inputs_guard(inputs, c->svg, &d)) {
-		snprintf(p->err, sizeof(p->err), "%s", d.msg);
+	if (inputs_guard_msg(inputs, c->svg, p->err, sizeof(p->err)))
 		return -1;
-	}
 	if (xq_file_check(c->svg, c->force ? XQ_WRITE_FORCE : 0, report_keep_message, &m) < 0) {
 		snprintf(p->err, sizeof(p->err), "%s", m.msg);
 		return -1;
@@ -658,7 +648,7 @@ static int verdict(const struct rctx *c)
 	if (c->rep.io_error)
 		return XQ_EXIT_IO;
 	if (c->problems || c->rep.failed_files || c->rep.damaged_files ||
-	    c->rep.counts.by_sev[XQ_SEV_ERROR] || c->rep.counts.by_sev[XQ_SEV_WARNING])
+	    c->rep.counts.by_sev[XQ_SEVERITY_ERROR] || c->rep.counts.by_sev[XQ_SEVERITY_WARNING])
 		return XQ_EXIT_INVALID;
 	return XQ_EXIT_OK;
 }
@@ -673,12 +663,13 @@ int cmd_replay(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	c.ply = -1;
-	c.labels = XQ_SVG_LABELS_ICCS;
+	c.labels = XQ_DIAGRAM_LABELS_ICCS;
 	c.notation = movetext_default();
 	input_opts_init(&c.in);
 	c.in.rules_on = 0; /* replay marks repetitions only when asked */
 	xq_buf_init(&c.out);
-	if (opt_init(&p, argc, argv, "replay")) {
+	if (!(c.pos = xq_position_new()) || opt_init(&p, argc, argv, "replay")) {
+		xq_position_free(c.pos);
 		cmd_error("out of memory");
 		return XQ_EXIT_IO;
 	}
@@ -702,6 +693,7 @@ int cmd_replay(int argc, char **argv)
 out:
 	reporter_release(&c.rep);
 	xq_buf_release(&c.out);
+	xq_position_free(c.pos);
 	opt_release(&p);
 	return rc;
 }

@@ -151,7 +151,7 @@ static void game_json(struct vctx *c, const struct pool_job *j, const uint64_t s
 	struct xq_buf *b = &c->rep.out;
 	uint64_t line, offset;
 
-	xq_record_place(r, &line, &offset);
+	xq_record_place(r, &line, NULL, &offset);
 	xq_buf_adds(b, "{\"schema\":\"" CHECK_SCHEMA "\",\"file\":");
 	report_add_json_safe(b, j->file->name);
 	xq_buf_addf(b, ",\"game\":%llu", (unsigned long long)xq_record_number(r));

@@ -73,6 +73,9 @@ XQ_API int xq_record_remove_tag(xq_record *r, size_t i);
 
 /* "1-0", "0-1", "1/2-1/2", or "*" (none or unknown). */
 XQ_API const char *xq_record_result(const xq_record *r);
+/* The result marker as the record wrote it when it is none of those
+ * ("未知"; xq_record_result() is then "*"), else NULL. */
+XQ_API const char *xq_record_result_text(const xq_record *r);
 /* Set it from one of those.  0 or XQ_EPARSE. */
 XQ_API int xq_record_set_result(xq_record *r, const char *result);
 
@@ -84,10 +87,10 @@ XQ_API size_t xq_record_start_fen(const xq_record *r, char *buf, size_t cap);
  * (otherwise XQ_EILLEGAL). */
 XQ_API int xq_record_set_start(xq_record *r, const xq_position *p);
 
-/* Where the record starts in its source: its line (1-based; 0 in a binary
- * source or when unknown) into *line and its byte offset into *offset
- * (either may be NULL). */
-XQ_API void xq_record_place(const xq_record *r, uint64_t *line, uint64_t *offset);
+/* Where the record starts in its source, as xq_record_node_place() says
+ * where a move does: its line and column (1-based; 0 in a binary source
+ * or when unknown) and its byte offset (any pointer may be NULL). */
+XQ_API void xq_record_place(const xq_record *r, uint64_t *line, uint64_t *column, uint64_t *offset);
 
 /* The number of nodes, the root counted. */
 XQ_API uint32_t xq_record_node_count(const xq_record *r);

@@ -52,6 +52,47 @@ enum xq_ruling {
  */
 XQ_API int xq_record_ruling(xq_record *r, uint32_t n, int ruleset, char **why);
 
+/*
+ * The rules along the main line of a record, ply by ply: which moves
+ * belong to a repetition cycle, each one's kind, each cycle's verdict and
+ * description, and the move limits reached, as `xqkit replay` shows them.
+ * Opaque; it does not refer to the record once made.
+ */
+typedef struct xq_rules_line xq_rules_line;
+
+/* Analyse the main line of `r` under `ruleset` (XQ_RULESET_*): 0 with
+ * *out set (free it with xq_rules_line_free()), or XQ_ENOMEM. */
+XQ_API int xq_record_rules_line(xq_record *r, int ruleset, xq_rules_line **out);
+/* Free it (NULL is fine). */
+XQ_API void xq_rules_line_free(xq_rules_line *l);
+/* The plies (moves) of the line analysed. */
+XQ_API uint32_t xq_rules_line_plies(const xq_rules_line *l);
+/*
+ * Ply `ply` (from 1) of the line: the number (from 1) of the first
+ * repetition cycle whose moves hold it, or 0 when none does (or there is
+ * no such ply).  For a ply of a cycle, *kind (may be NULL) is set to the
+ * move's kind under the rules ("check", "kill", "chase", "idle",
+ * "unclassified") and *verdict (may be NULL) to the cycle's verdict at
+ * its last ply ("draw", "red loses", "black loses", "none"), NULL at its
+ * other plies.  Static strings.
+ */
+XQ_API int xq_rules_line_cycle(const xq_rules_line *l, uint32_t ply, const char **kind,
+			       const char **verdict);
+/*
+ * Cycle `cycle` (from 1) described: its plies, the moves of one period,
+ * each side's conduct and the rule that decides, in lines, into *text
+ * (malloc'd, freed with xq_free()).  Returns 1; 0 when there is no such
+ * cycle (*text NULL); or XQ_ENOMEM.
+ */
+XQ_API int xq_rules_line_describe_cycle(const xq_rules_line *l, int cycle, char **text);
+/*
+ * The `i`-th (from 0) move limit reached at ply `ply` described (which
+ * limit, counted since which ply, and whether a mate there decides
+ * instead) into *text (malloc'd, freed with xq_free()).  Returns 1; 0
+ * when there is no such limit (*text NULL); or XQ_ENOMEM.
+ */
+XQ_API int xq_rules_line_limit(const xq_rules_line *l, uint32_t ply, size_t i, char **text);
+
 /* How the rules stand to a record's result (xq_record_check_result()). */
 enum {
 	XQ_RESULT_CHECK_SILENT = 0,       /* no rule ends the main line: the result rests on mate,

@@ -378,11 +378,12 @@ static void text_diagnostics_carry_line_and_column(void **state)
 	assert_true(xq_record_is_broken(r));
 	assert_int_equal(xq_record_mainline_length(r), 3);
 	{
-		uint64_t line = 0, offset = 9;
-		xq_record_place(r, &line, &offset);
+		uint64_t line = 0, column = 0, offset = 9;
+		xq_record_place(r, &line, &column, &offset);
 		assert_int_equal(line, 1); /* the record starts at its first tag */
+		assert_int_equal(column, 1);
 		assert_int_equal(offset, 0);
-		xq_record_place(r, NULL, NULL);
+		xq_record_place(r, NULL, NULL, NULL);
 	}
 	assert_true(s.n >= 1);
 	assert_int_equal(s.line[0], 3);
@@ -451,6 +452,78 @@ static void validate_checks_what_only_the_whole_game_shows(void **state)
 	assert_non_null(strstr(s.first, "checkmate (red wins) but the result is 0-1"));
 	for (int i = 0; i < 3; i++)
 		xq_record_free(r[i]);
+}
+
+/* The rules ply by ply, as replay shows them: the cycle a move belongs
+ * to, its kind and the verdict at the cycle's end, its description; a
+ * move limit reached, described. */
+static void rules_line_gives_each_ply_its_cycle_and_the_limits(void **state)
+{
+	static const char *const shuffle[] = {"b0c2", "b9c7", "c2b0", "c7b9"};
+	xq_record *r = NULL, *s = xq_record_new();
+	xq_rules_line *l;
+	const char *kind, *verdict;
+	char *text;
+	uint32_t at = XQ_ROOT_NODE, limit_ply = 0;
+
+	(void)state;
+	{
+		struct seen seen = {0};
+		read_all("tests/data/ndjson/repetition.ndjson", &seen, &r, NULL);
+	}
+	assert_non_null(r);
+	assert_int_equal(xq_record_rules_line(r, XQ_RULESET_ASIAN, &l), 0);
+	assert_int_equal(xq_rules_line_plies(l), xq_record_mainline_length(r));
+	assert_int_equal(xq_rules_line_cycle(l, 1, &kind, &verdict), 1);
+	assert_string_equal(kind, "check");
+	assert_null(verdict);
+	assert_int_equal(xq_rules_line_cycle(l, 8, &kind, &verdict), 1);
+	assert_string_equal(verdict, "red loses");
+	assert_int_equal(xq_rules_line_cycle(l, 0, NULL, NULL), 0);
+	assert_int_equal(xq_rules_line_cycle(l, 99, &kind, &verdict), 0);
+	assert_null(kind);
+	assert_int_equal(xq_rules_line_describe_cycle(l, 1, &text), 1);
+	assert_non_null(strstr(text, "plies 1-8, period 4 plies"));
+	xq_free(text);
+	assert_int_equal(xq_rules_line_describe_cycle(l, 2, &text), 0);
+	assert_null(text);
+	assert_int_equal(xq_rules_line_limit(l, 8, 0, &text), 0);
+	xq_rules_line_free(l);
+	xq_rules_line_free(NULL);
+	xq_record_free(r);
+
+	/* 120 plies without a capture: the natural limit, at ply 120. */
+	for (int i = 0; i < 120; i++)
+		assert_int_equal(xq_record_add_move_text(s, at, shuffle[i % 4], XQ_DIALECT_ICCS, &at), 0);
+	assert_int_equal(xq_record_rules_line(s, XQ_RULESET_ASIAN, &l), 0);
+	for (uint32_t ply = 1; ply <= 120 && !limit_ply; ply++)
+		if (xq_rules_line_limit(l, ply, 0, &text) == 1) {
+			limit_ply = ply;
+			assert_true(strlen(text) > 0);
+			xq_free(text);
+			assert_int_equal(xq_rules_line_limit(l, ply, 1, &text), 0);
+		}
+	assert_int_equal(limit_ply, 120);
+	xq_rules_line_free(l);
+	xq_record_free(s);
+}
+
+/* A result marker that is none of the four is kept as written. */
+static void result_text_keeps_a_marker_that_is_no_result(void **state)
+{
+	static const char pgn[] = "[Event \"x\"]\n\n1. h2e2 h9g7 未知\n";
+	xq_reader *rd;
+	xq_record *r;
+
+	(void)state;
+	assert_int_equal(xq_reader_open_memory(&rd, "m.pgn", pgn, sizeof(pgn) - 1, NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_reader_close(rd);
+	assert_string_equal(xq_record_result(r), "*");
+	assert_string_equal(xq_record_result_text(r), "未知");
+	assert_int_equal(xq_record_set_result(r, "1-0"), 0);
+	assert_null(xq_record_result_text(r));
+	xq_record_free(r);
 }
 
 static void gzip_input_is_read_through(void **state)
@@ -1486,6 +1559,8 @@ int main(void)
 		cmocka_unit_test(illegal_move_is_reported_with_its_place_and_the_game_kept_broken),
 		cmocka_unit_test(text_diagnostics_carry_line_and_column),
 		cmocka_unit_test(validate_checks_what_only_the_whole_game_shows),
+		cmocka_unit_test(rules_line_gives_each_ply_its_cycle_and_the_limits),
+		cmocka_unit_test(result_text_keeps_a_marker_that_is_no_result),
 		cmocka_unit_test(gzip_input_is_read_through),
 		cmocka_unit_test(unknown_content_and_empty_input_are_errors),
 		cmocka_unit_test(named_format_and_encoding_are_used),
