@@ -287,14 +287,5 @@ int xq_record_check_result(xq_record *r, int ruleset, xq_diagnostic_fn fn, void 
 		if (fn)
 			fn(api_diag(&d), user);
 	}
-	switch (support) {
-	case XQ_SUPPORT_CONFIRMED:
-		return XQ_RESULT_CHECK_CONFIRMED;
-	case XQ_SUPPORT_CONTRADICTED:
-		return XQ_RESULT_CHECK_CONTRADICTED;
-	case XQ_SUPPORT_DOUBTFUL:
-		return XQ_RESULT_CHECK_DOUBTFUL;
-	default:
-		return XQ_RESULT_CHECK_SILENT;
-	}
+	return result_check_of(support);
 }
