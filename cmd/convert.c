@@ -63,7 +63,7 @@ static void convert_process(void *ctx, void *worker, struct pool_job *j)
 	(void)worker;
 	fix_game(&c->fix, j);
 	if (c->ecco && ecco_tags_set(j))
-		diag_job_tag(j, NULL, XQ_SEV_ERROR, XQ_D_IO, "out of memory setting the ECCO tags");
+		diag_job_tag(j, NULL, XQ_SEVERITY_ERROR, "io", "out of memory setting the ECCO tags");
 	if (c->in.threads > 1)
 		output_render(&c->out, j, j->data);
 }

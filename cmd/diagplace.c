@@ -37,9 +37,10 @@ void diag_report_record_error(struct reporter *rep, const char *source, const st
 	reporter_diag(rep, &d, d.has_offset);
 }
 
-void diag_job_tag(struct pool_job *j, const char *name, enum xq_severity sev,
-		  enum xq_diag_code code, const char *fmt, ...)
+void diag_job_tag(struct pool_job *j, const char *name, int severity, const char *code,
+		  const char *fmt, ...)
 {
+	int c = xq_diag_code_from_name(code);
 	struct xq_diag d;
 	va_list ap;
 
@@ -48,7 +49,9 @@ void diag_job_tag(struct pool_job *j, const char *name, enum xq_severity sev,
 	if (name && xq_game_tag_place(j->game, name, &d.place))
 		d.has_offset = 1;
 	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	/* A name the library does not know is a bug of the caller's. */
+	xq_diag_vset(&d, 0, c < 0 ? XQ_D_INTERNAL : (enum xq_diag_code)c, (enum xq_severity)severity,
+		     fmt, ap);
 	va_end(ap);
 	diag_list_add(&j->diags, &d);
 }

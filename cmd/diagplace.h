@@ -17,11 +17,14 @@
 /*
  * Add to the diagnostics of pool job `j` one about its game's tag `name`,
  * at the tag's place when the reader kept it (else at the game; `name`
- * may be NULL for a tag that is not there).
+ * may be NULL for a tag that is not there), of severity `severity`
+ * (XQ_SEVERITY_* of <xq/error.h>) and code `code`, by its stable name
+ * ("bad-tag": xq_diagnostic_code_name()), as a command on the public API
+ * names them.
  */
 struct pool_job;
-void diag_job_tag(struct pool_job *j, const char *name, enum xq_severity sev,
-		  enum xq_diag_code code, const char *fmt, ...)
+void diag_job_tag(struct pool_job *j, const char *name, int severity, const char *code,
+		  const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 5, 6)))
 #endif

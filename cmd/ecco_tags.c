@@ -58,7 +58,7 @@ int ecco_tags_set(struct pool_job *j)
 		return 0;
 	old = xq_record_tag(r, "ECCO");
 	if (old && *old && !same_code(old, e.code))
-		diag_job_tag(j, "ECCO", XQ_SEV_NOTE, XQ_D_BAD_TAG,
+		diag_job_tag(j, "ECCO", XQ_SEVERITY_NOTE, "bad-tag",
 			     "the ECCO tag '%.40s' is now %s (%s)", old, e.code, e.opening);
 	if (set_one(r, "ECCO", e.code) || set_one(r, "Opening", e.opening) ||
 	    set_one(r, "Variation", e.variation))
@@ -76,10 +76,10 @@ void ecco_tags_check(struct pool_job *j, int note_missing)
 	if (!ecco_tags_classify(j, &e))
 		return;
 	if (!tag || !*tag)
-		diag_job_tag(j, NULL, XQ_SEV_NOTE, XQ_D_MISSING_TAG, "no ECCO tag (the opening is %s, %s)",
+		diag_job_tag(j, NULL, XQ_SEVERITY_NOTE, "missing-tag", "no ECCO tag (the opening is %s, %s)",
 			     e.code, e.opening);
 	else if (!same_code(tag, e.code))
-		diag_job_tag(j, "ECCO", XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		diag_job_tag(j, "ECCO", XQ_SEVERITY_WARNING, "bad-tag",
 			     "the ECCO tag says '%.40s' but the opening is %s (%s)", tag, e.code,
 			     e.opening);
 }
