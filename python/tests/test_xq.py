@@ -95,6 +95,12 @@ class Validating(unittest.TestCase):
         self.assertEqual([(d.game, d.code) for d in xq.validate(path, rules=None)],
                          [(1, "resignation"), (2, "resignation")])
         g = next(iter(xq.read(path)))
+        plies = g.rules_by_ply()
+        self.assertEqual(len(plies), len(g))
+        self.assertEqual(plies[0][:3], (1, "check", None))
+        cycle, kind, verdict, text, limits = plies[7]
+        self.assertEqual((cycle, verdict, limits), (1, "red loses", []))
+        self.assertIn("period 4 plies", text)
         verdict, why = g.ruling()
         self.assertEqual(verdict, "red loses")
         self.assertIn("perpetual check", why)
@@ -104,6 +110,14 @@ class Validating(unittest.TestCase):
         diags = xq.validate(BIG5)
         self.assertEqual([(d.code, d.severity) for d in diags], [("resignation", "note")])
         self.assertIn("black wins with no mate on the board", diags[0].message)
+
+    def test_tags_can_be_removed_and_the_record_says_where_it_starts(self):
+        (g,) = xq.read_bytes(b'\n[Event "x"]\n[Opening "a"]\n[Opening "b"]\n\n1. h2e2 \xe6\x9c\xaa\xe7\x9f\xa5\n',
+                             name="t.pgn")
+        self.assertEqual(g.place, (2, 1, 1))
+        self.assertEqual(g.remove_tag("Opening"), 2)
+        self.assertEqual(list(g.tags), ["Event"])
+        self.assertEqual((g.result, g.result_text), ("*", "未知"))
 
     def test_required_tags_and_dates_are_checked_at_their_place(self):
         (g,) = xq.read_bytes(b'[Event "x"]\n[Date "2006.13.45"]\n\n1. h2e2 1/2-1/2\n', name="d.pgn")

@@ -148,6 +148,15 @@ for _name, _res, _args in [
     ("xq_record_tag_value", _c_char_p, [_vp, _szt]),
     ("xq_record_tag", _c_char_p, [_vp, _c_char_p]),
     ("xq_record_set_tag", _int, [_vp, _c_char_p, _c_char_p]),
+    ("xq_record_remove_tag", _int, [_vp, _szt]),
+    ("xq_record_place", None, [_vp, _vp, _vp, _vp]),
+    ("xq_record_result_text", _c_char_p, [_vp]),
+    ("xq_record_rules_line", _int, [_vp, _int, _vp]),
+    ("xq_rules_line_free", None, [_vp]),
+    ("xq_rules_line_plies", _u32, [_vp]),
+    ("xq_rules_line_cycle", _int, [_vp, _u32, _vp, _vp]),
+    ("xq_rules_line_describe_cycle", _int, [_vp, _int, _vp]),
+    ("xq_rules_line_limit", _int, [_vp, _u32, _szt, _vp]),
     ("xq_record_result", _c_char_p, [_vp]),
     ("xq_record_set_result", _int, [_vp, _c_char_p]),
     ("xq_record_start_fen", _szt, [_vp, _vp, _szt]),
@@ -297,6 +306,21 @@ class XQError(Exception):
 
 
 _ENOTFOUND = -4  # XQ_ENOTFOUND (<xq/error.h>)
+
+
+def _take_text(fn, *args):
+    """Call a function that gives malloc'd text through its last argument
+    (1: given, 0: none): the text, or None."""
+    text = _vp()
+    rc = fn(*args, _c.byref(text))
+    if rc < 0:
+        raise MemoryError()
+    if rc == 0 or not text.value:
+        return None
+    try:
+        return _s(_c.string_at(text.value))
+    finally:
+        _f["xq_free"](text)
 
 
 def _fail(rc, what, diags=(), obj_error=None):
@@ -551,6 +575,25 @@ class Game:
         if _f["xq_record_set_tag"](self._r, _enc(name), _enc(value)):
             raise MemoryError()
 
+    def remove_tag(self, name):
+        """Remove every tag called `name`; how many there were."""
+        n, i = 0, 0
+        while i < _f["xq_record_tag_count"](self._r):
+            if _s(_f["xq_record_tag_name"](self._r, i)) == name:
+                _f["xq_record_remove_tag"](self._r, i)
+                n += 1
+            else:
+                i += 1
+        return n
+
+    @property
+    def place(self):
+        """Where the record starts in its source: (line, column, offset);
+        line and column are 0 in a binary source."""
+        line, column, offset = _u64(), _u64(), _u64()
+        _f["xq_record_place"](self._r, _c.byref(line), _c.byref(column), _c.byref(offset))
+        return line.value, column.value, offset.value
+
     @property
     def ecco(self):
         """The ECCO classification of the main line: (code, opening,
@@ -578,6 +621,11 @@ class Game:
         rc = _f["xq_record_set_result"](self._r, _enc(value))
         if rc:
             _fail(rc, "result", obj_error=_f["xq_record_error"](self._r))
+
+    @property
+    def result_text(self):
+        """The result marker as written when it is none of the four (未知), else None."""
+        return _s(_f["xq_record_result_text"](self._r))
 
     @property
     def number(self):
@@ -673,6 +721,38 @@ class Game:
         rc = _f["xq_record_validate"](self._r, _c.byref(opts), sink.cfn, None)
         if rc < 0:
             _fail(rc, "validate", out, obj_error=_f["xq_record_error"](self._r))
+        return out
+
+    def rules_by_ply(self, rules="asian"):
+        """What the repetition and move-limit rules say along the main
+        line, ply by ply, as `xqkit replay --rules` shows it: a list with
+        one (cycle, kind, verdict, description, limits) per ply: the
+        number of the repetition cycle the move belongs to (None if
+        none), the move's kind under the rules ("check", "chase", "idle",
+        ...), the cycle's verdict at its last ply and its description
+        there (else None), and the descriptions of the move limits
+        reached at that ply."""
+        line = _vp()
+        rc = _f["xq_record_rules_line"](self._r, _ruleset(rules), _c.byref(line))
+        if rc:
+            _fail(rc, "rules", obj_error=_f["xq_record_error"](self._r))
+        out = []
+        try:
+            for ply in range(1, _f["xq_rules_line_plies"](line) + 1):
+                kind, verdict = _c_char_p(), _c_char_p()
+                cycle = _f["xq_rules_line_cycle"](line, ply, _c.byref(kind), _c.byref(verdict))
+                text = None
+                if cycle and verdict.value:
+                    text = _take_text(_f["xq_rules_line_describe_cycle"], line, cycle)
+                limits = []
+                while True:
+                    t = _take_text(_f["xq_rules_line_limit"], line, ply, len(limits))
+                    if t is None:
+                        break
+                    limits.append(t)
+                out.append((cycle or None, _s(kind.value), _s(verdict.value), text, limits))
+        finally:
+            _f["xq_rules_line_free"](line)
         return out
 
     def ruling(self, node=None, rules="asian"):
