@@ -448,7 +448,10 @@ static void replay_game(struct rctx *c, xq_record *r)
 			const char *text = xq_record_node_source_text(r, n);
 			snprintf(move, sizeof(move), "%s", text ? text : iccs);
 		}
-		xq_position_play(p, m);
+		/* The record's moves are legal: the position after node `n`
+		 * is the one before it with the move made (the record keeps
+		 * it, so walking a line costs one move a ply). */
+		xq_record_node_position(r, n, p);
 		xq_position_fen(p, fen, sizeof(fen));
 		ply++;
 		last = m;
