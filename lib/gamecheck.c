@@ -174,9 +174,9 @@ static void check_start(const struct xq_game *g, const struct xq_sink *sink)
  * What the repetition and move-limit rules say about the end of the main
  * line and its result (lib/rules.h): confirmed (a note), doubtful (a
  * warning: the rules give a draw, the record a decision), contradicted or
- * not shown (errors), under `ro`, when `could` (what
- * xq_rules_could_apply() said of the main line).  Returns 1 when the
- * rules had something to say.
+ * not shown (errors), under `ro` (NULL: the rules are not checked), when
+ * `could` (what xq_rules_could_apply() said of the main line).  Returns 1
+ * when the rules had something to say.
  */
 static int check_rules(const struct xq_game *g, const struct xq_rules_options *ro, int could,
 		       const struct xq_sink *sink, enum xq_rules_support *out)
