@@ -15,7 +15,6 @@
 #include <libxml/parser.h>
 
 #include "buf.h"
-#include "gamecheck.h"
 #include "io.h"
 #include "text.h"
 #include "utf8.h"
@@ -27,10 +26,7 @@ struct api_sink {
 	xq_diagnostic_fn fn;
 	void *user;
 	uint64_t counts[3];
-	/* XQ_SAID_* of what was reported about game said_game (a record's
-	 * reader may report about it while it reads the next one). */
-	unsigned said;
-	uint64_t said_game;
+	xq_record *cur; /* the record being read: told what its reader said */
 };
 
 static void sink_report(const struct xq_diag *d, void *payload)
@@ -39,11 +35,8 @@ static void sink_report(const struct xq_diag *d, void *payload)
 
 	if ((unsigned)d->severity < 3)
 		s->counts[d->severity]++;
-	if (d->game != s->said_game) {
-		s->said_game = d->game;
-		s->said = 0;
-	}
-	s->said |= xq_check_said_of(d->code);
+	if (s->cur)
+		xq_record_heard(s->cur, d); /* for xq_record_validate() */
 	if (s->fn)
 		s->fn(api_diag(d), s->user);
 }
@@ -358,8 +351,9 @@ int xq_reader_next(xq_reader *rd, xq_record **out)
 	} else {
 		if (!(r = xq_record_new()))
 			return XQ_ENOMEM;
+		rd->sink.cur = r;
 		rc = rd->fmt->read(rd->reader, &r->g);
-		r->said = rd->sink.said_game == r->g.number ? rd->sink.said : 0;
+		rd->sink.cur = NULL;
 		if (rc == 1) {
 			/* The record may outlive the reader: its source name too. */
 			if (r->g.source)

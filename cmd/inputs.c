@@ -654,8 +654,7 @@ void source_no_game(struct xq_diag *d, const char *name)
 
 int source_read_record(struct source *s, xq_record *r)
 {
-	xq_game_clear(&r->g);
-	xq_record_forget(r);
+	xq_record_clear(r);
 	return source_read(s, &r->g);
 }
 

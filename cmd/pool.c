@@ -444,8 +444,7 @@ static void job_reset(const struct pool *p, struct pool_job *j, struct pool_file
 		memset(j->data, 0, p->cfg->job_data);
 	j->kind = POOL_GAME;
 	j->file = f;
-	xq_game_clear(j->game);
-	xq_record_forget(j->record);
+	xq_record_clear(j->record);
 	diag_list_clear(&j->diags);
 	xq_buf_reset(&j->text);
 	j->flags = 0;

@@ -182,6 +182,13 @@ static inline void xq_record_forget(struct xq_record *r)
 	r->said = 0;
 }
 
+/* Empty the record for the next game read into it. */
+static inline void xq_record_clear(struct xq_record *r)
+{
+	xq_game_clear(&r->g);
+	xq_record_forget(r);
+}
+
 /* Note in `r` that its reader reported `d` about it. */
 static inline void xq_record_heard(struct xq_record *r, const struct xq_diag *d)
 {

@@ -148,24 +148,24 @@ static void check_start(const struct xq_game *g, const struct xq_sink *sink)
 		xq_diag_init(&lenient);
 		if (xq_board_validate(&g->start, XQ_FEN_LENIENT_PLACEMENT, &lenient) == 0)
 			say(sink, g, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_FEN,
-				  "the start position has pieces where they can never stand (a composed position?): %s",
-				  d.msg);
+			    "the start position has pieces where they can never stand (a composed position?): %s",
+			    d.msg);
 		else
 			say(sink, g, NULL, 0, XQ_SEV_ERROR, XQ_D_BAD_FEN,
-				  "the start position cannot occur: %s", d.msg);
+			    "the start position cannot occur: %s", d.msg);
 	}
 	if (fen) {
 		struct xq_board b;
 		xq_diag_init(&d);
 		if (xq_board_from_fen(&b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &d)) {
 			say(sink, g, NULL, 0, XQ_SEV_ERROR, XQ_D_BAD_FEN, "FEN tag, column %llu: %s",
-				  (unsigned long long)d.place.col, d.msg);
+			    (unsigned long long)d.place.col, d.msg);
 		} else if (memcmp(b.sq, g->start.sq, sizeof(b.sq)) || b.side != g->start.side) {
 			char want[XQ_FEN_MAX];
 			xq_board_to_fen(&g->start, want, sizeof(want));
 			say(sink, g, NULL, 0, XQ_SEV_ERROR, XQ_D_BAD_FEN,
-				  "the FEN tag and the start position differ (the moves start from %s)",
-				  want);
+			    "the FEN tag and the start position differ (the moves start from %s)",
+			    want);
 		}
 	}
 }
@@ -176,10 +176,11 @@ static void check_start(const struct xq_game *g, const struct xq_sink *sink)
  * warning: the rules give a draw, the record a decision), contradicted or
  * not shown (errors), under `ro` (NULL: the rules are not checked), when
  * `could` (what xq_rules_could_apply() said of the main line).  Returns 1
- * when the rules had something to say.
+ * when the rules had something to say; *rc is set to XQ_ENOMEM when their
+ * analysis could not be made.
  */
 static int check_rules(const struct xq_game *g, const struct xq_rules_options *ro, int could,
-		       const struct xq_sink *sink, enum xq_rules_support *out)
+		       const struct xq_sink *sink, enum xq_rules_support *out, int *rc)
 {
 	enum xq_rules_support support = XQ_SUPPORT_SILENT;
 	struct xq_diag d;
@@ -190,8 +191,10 @@ static int check_rules(const struct xq_game *g, const struct xq_rules_options *r
 		return 0;
 	xq_diag_init(&d);
 	xq_game_place_diag_ply(&d, g, g->source, 0);
-	if (xq_rules_check_game(&support, g, XQ_CLAIM_UNSPECIFIED, ro, &d, NULL) != 0)
-		return 0; /* the tree holds only legal moves; memory ran out */
+	if (xq_rules_check_game(&support, g, XQ_CLAIM_UNSPECIFIED, ro, &d, NULL) != 0) {
+		*rc = XQ_ENOMEM; /* the tree holds only legal moves */
+		return 0;
+	}
 	*out = support;
 	if (d.code == XQ_D_NONE)
 		return support != XQ_SUPPORT_SILENT;
@@ -227,15 +230,15 @@ static void check_result(const struct xq_game *g, const struct xq_board *final, 
 		enum xq_result r;
 		if (xq_result_parse(tag, strlen(tag), &r))
 			say(sink, g, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
-				  "the Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *", tag);
+			    "the Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *", tag);
 		else if (tag_said)
 			/* Said once, where the reader found it, as an error. */
 			*said |= XQ_SAID_BAD_RESULT_STANDS;
 		else if (g->result != XQ_RESULT_NONE && r != g->result &&
 			 !(r == XQ_RESULT_UNKNOWN && g->result == XQ_RESULT_UNKNOWN))
 			say(sink, g, NULL, 0, XQ_SEV_ERROR, XQ_D_BAD_RESULT,
-				  "the Result tag says %s but the record ends with %s",
-				  xq_result_string(r), g->result_text ? g->result_text : xq_result_string(g->result));
+			    "the Result tag says %s but the record ends with %s",
+			    xq_result_string(r), g->result_text ? g->result_text : xq_result_string(g->result));
 	}
 	if (g->flags & XQ_GAME_BROKEN)
 		return; /* the moves stop at an error: the final position is not the game's */
@@ -249,12 +252,12 @@ static void check_result(const struct xq_game *g, const struct xq_board *final, 
 			return;
 		if (g->result == XQ_RESULT_NONE || g->result == XQ_RESULT_UNKNOWN)
 			say(sink, g, NULL, plies, XQ_SEV_NOTE, XQ_D_NO_RESULT,
-				  "the game ends in %s (%s wins) but has no result; it should be %s", how,
-				  side_name(winner), xq_result_string(want));
+			    "the game ends in %s (%s wins) but has no result; it should be %s", how,
+			    side_name(winner), xq_result_string(want));
 		else
 			say(sink, g, NULL, plies, XQ_SEV_ERROR, XQ_D_BAD_RESULT,
-				  "the game ends in %s (%s wins) but the result is %s", how,
-				  side_name(winner), xq_result_string(g->result));
+			    "the game ends in %s (%s wins) but the result is %s", how,
+			    side_name(winner), xq_result_string(g->result));
 		return;
 	}
 	switch (g->result) {
@@ -264,8 +267,8 @@ static void check_result(const struct xq_game *g, const struct xq_board *final, 
 		if (rules_spoke)
 			break; /* a perpetual or a limit decided it, as reported */
 		say(sink, g, NULL, 0, XQ_SEV_NOTE, XQ_D_RESIGNATION,
-			  "%s wins with no mate on the board (%s resigned or lost on time)",
-			  side_name(winner), side_name(!winner));
+		    "%s wins with no mate on the board (%s resigned or lost on time)",
+		    side_name(winner), side_name(!winner));
 		break;
 	}
 	case XQ_RESULT_UNKNOWN:
@@ -273,7 +276,7 @@ static void check_result(const struct xq_game *g, const struct xq_board *final, 
 			break;
 		if (g->result_text)
 			say(sink, g, NULL, 0, XQ_SEV_NOTE, XQ_D_NO_RESULT, "the result '%.40s' is not a result",
-				  g->result_text);
+			    g->result_text);
 		else
 			say(sink, g, NULL, 0, XQ_SEV_NOTE, XQ_D_NO_RESULT, "the result is unknown ('*')");
 		break;
@@ -293,8 +296,8 @@ static void check_tags(const struct xq_game *g, const char *const *required, siz
 
 	if (date && *date && !date_ok(date))
 		say(sink, g, "Date", 0, XQ_SEV_WARNING, XQ_D_BAD_DATE,
-			  "the Date tag '%.40s' is not a date like 2006.08.19 (?? for unknown parts)",
-			  date);
+		    "the Date tag '%.40s' is not a date like 2006.08.19 (?? for unknown parts)",
+		    date);
 	for (size_t i = 0; i < nrequired; i++) {
 		const char *v = xq_game_tag(g, required[i]);
 		if (!v || !*v)
@@ -305,20 +308,22 @@ static void check_tags(const struct xq_game *g, const char *const *required, siz
 int xq_game_check(const struct xq_game *g, const struct xq_check_opts *o, unsigned *said,
 		  const struct xq_sink *sink, enum xq_rules_support *support)
 {
+	static const struct xq_rules_options defaults = XQ_RULES_OPTIONS_INIT;
 	struct xq_board final;
-	int could = 0;
+	int could = 0, rc = 0;
 
 	*support = XQ_SUPPORT_SILENT;
 	if (!(*said & XQ_SAID_BAD_FEN))
 		check_start(g, sink);
 	if (!(g->flags & XQ_GAME_BROKEN))
-		could = xq_rules_could_apply(g, o->rules ? o->rules : &(struct xq_rules_options)XQ_RULES_OPTIONS_INIT,
-					     &final);
+		/* The final position, whatever the rules (and whether they are
+		 * checked at all). */
+		could = xq_rules_could_apply(g, o->rules ? o->rules : &defaults, &final);
 	else
 		final = g->start; /* not read: a broken game has no final position */
-	check_result(g, &final, check_rules(g, o->rules, could, sink, support), said, sink);
+	check_result(g, &final, check_rules(g, o->rules, could, sink, support, &rc), said, sink);
 	check_tags(g, o->required, o->nrequired, sink);
 	if ((g->flags & XQ_GAME_EMPTY) && !(*said & XQ_SAID_EMPTY_GAME))
 		say(sink, g, NULL, 0, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, "the record has no moves");
-	return 0;
+	return rc;
 }

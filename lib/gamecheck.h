@@ -36,8 +36,9 @@ struct xq_check_opts {
  * (xq_game_place_diag()).  *said holds what the reader reported (XQ_SAID_*)
  * and may gain XQ_SAID_BAD_RESULT_STANDS.  *support is set to what the
  * rules say of the recorded result (XQ_SUPPORT_SILENT when they have
- * nothing to say).  Returns 0, or XQ_ENOMEM (the rules' analysis could not
- * be made: it is then not reported).  Thread-safe.
+ * nothing to say).  Returns 0, or XQ_ENOMEM when the rules' analysis
+ * could not be made (the other checks are made all the same).
+ * Thread-safe.
  */
 int xq_game_check(const struct xq_game *g, const struct xq_check_opts *o, unsigned *said,
 		  const struct xq_sink *sink, enum xq_rules_support *support);
