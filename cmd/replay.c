@@ -91,9 +91,6 @@ struct rctx {
 	xq_position *pos;      /* the position being replayed */
 };
 
-/* A problem with the game `r` being replayed, reported at once. */
-#define problem(c, r, ...) diag_report_record_error(&(c)->rep, (c)->name, (r), __VA_ARGS__)
-
 /* Columns a string takes on a terminal: East Asian wide characters take two. */
 static size_t display_width(const char *s)
 {
@@ -471,8 +468,9 @@ static void replay_game(struct rctx *c, xq_record *r)
 			c->svg = NULL;
 	}
 	if (c->ply > 0 && ply < (uint32_t)c->ply)
-		problem(c, r, "its main line has %u pl%s; --ply %ld is past its end", ply,
-			ply == 1 ? "y" : "ies", c->ply);
+		diag_report_record_error(&c->rep, c->name, r,
+					 "its main line has %u pl%s; --ply %ld is past its end", ply,
+					 ply == 1 ? "y" : "ies", c->ply);
 	if (to_stdout && c->fmt == REPORT_TEXT) {
 		draw(c, p, last);
 		result = xq_record_result_text(r);

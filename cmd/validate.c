@@ -297,7 +297,7 @@ static int verdict(const struct vctx *c)
 {
 	if (c->rep.io_error)
 		return XQ_EXIT_IO;
-	for (int sev = XQ_SEVERITY_ERROR; sev >= (int)c->fail_on; sev--)
+	for (int sev = XQ_SEVERITY_ERROR; sev >= c->fail_on; sev--)
 		if (c->rep.counts.by_sev[sev])
 			return XQ_EXIT_INVALID;
 	return XQ_EXIT_OK;
