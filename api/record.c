@@ -106,6 +106,11 @@ const char *xq_record_result_text(const xq_record *r)
 	return r->g.result_text;
 }
 
+int xq_record_has_result(const xq_record *r)
+{
+	return r->g.result != XQ_RESULT_NONE;
+}
+
 int xq_record_set_result(xq_record *r, const char *result)
 {
 	enum xq_result res;

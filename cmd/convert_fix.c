@@ -1,9 +1,10 @@
 /*
- * convert_fix.c: `convert --fix` (convert_fix.h).  What may be changed is what lib/fix
- * proves, and the map the user gives; each change is one diagnostic with
+ * convert_fix.c: `convert --fix` (convert_fix.h).  What may be changed is what
+ * <xq/fix.h> proves, and the map the user gives; each change is one diagnostic with
  * the old and the new value, so nothing changes silently.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +12,17 @@
 #include "cmd.h"
 #include "convert_fix.h"
 #include "diagplace.h"
-#include "fix.h"
-#include "game.h"
 #include "pool.h"
 #include "report.h"
+#include <xq/fix.h>
 #include <xq/memory.h>
+#include <xq/record.h>
+#include <xq/rules.h>
 #include <xq/utf8.h>
+
+/* A job counts its changes by kind in its counts[] (fix_count()). */
+_Static_assert(FIX_KINDS <= sizeof(((struct pool_job *)0)->counts) / sizeof(uint64_t),
+	       "a pool job counts every kind of fix");
 
 /* A map file is a list of names: far below this. */
 #define NAMES_MAX_BYTES (64u << 20)
@@ -200,157 +206,136 @@ int fix_check(struct fix *f, struct opt_parser *p)
 
 /* ---- one game ------------------------------------------------------------- */
 
-static const char *result_name(const struct xq_game *g)
+static const char *result_name(const xq_record *r)
 {
-	if (g->result_text)
-		return g->result_text;
-	return g->result == XQ_RESULT_NONE ? "none" : xq_result_string(g->result);
-}
-
-static const char *side_name(int side)
-{
-	return side == XQ_RED ? "red" : "black";
-}
-
-/* A diagnostic about the game at tag `tag` (its place when known). */
-static void at_tag(struct xq_diag *d, const struct pool_job *j, const char *tag, uint32_t ply)
-{
-	xq_diag_init(d);
-	xq_game_place_diag_ply(d, j->game, j->file->name, ply);
-	if (tag && xq_game_tag_place(j->game, tag, &d->place))
-		d->has_offset = 1;
+	if (xq_record_result_text(r))
+		return xq_record_result_text(r);
+	return xq_record_has_result(r) ? xq_record_result(r) : "none";
 }
 
 static void out_of_memory(struct pool_job *j)
 {
-	struct xq_diag d;
-
-	at_tag(&d, j, NULL, 0);
-	xq_diag_set(&d, 0, XQ_D_RESOURCE, XQ_SEV_ERROR, "--fix: out of memory");
-	diag_list_add(&j->diags, &d);
+	diag_job_tag(j, NULL, XQ_SEVERITY_ERROR, "resource", "--fix: out of memory");
 }
 
 /*
- * Set tag `field` to `value` (unless dry run) and say so: `d` already
- * holds the place, code, severity and message.  0, or -1 (reported).
+ * Set tag `field` to `value` (unless dry run) and say so at tag `at` (ply
+ * `ply`), with `severity` and `code`, in the message `fmt`.  0, or -1
+ * (reported).
  */
-static int change(const struct fix *f, struct pool_job *j, struct xq_diag *d, const char *field,
-		  const char *value)
+static int change(const struct fix *f, struct pool_job *j, const char *field, const char *value,
+		  const char *at, uint32_t ply, int severity, const char *code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 9, 10)))
+#endif
+	;
+static int change(const struct fix *f, struct pool_job *j, const char *field, const char *value,
+		  const char *at, uint32_t ply, int severity, const char *code, const char *fmt, ...)
 {
-	struct xq_game *g = j->game;
-	const char *old = xq_game_tag(g, field);
-	char *copy = xq_game_strdup(g, value, strlen(value));
+	const char *tag = xq_record_tag(j->record, field);
+	char *old = tag ? strdup(tag) : NULL; /* setting the tag may free it */
+	va_list ap;
+	int rc;
 
-	if (!copy || (!f->dry_run && xq_game_set_tag(g, field, copy))) {
+	if ((tag && !old) || (!f->dry_run && xq_record_set_tag(j->record, field, value))) {
+		free(old);
 		out_of_memory(j);
 		return -1;
 	}
-	d->fix = (struct xq_diag_fix){field, old, copy};
-	diag_list_add(&j->diags, d);
+	va_start(ap, fmt);
+	rc = diag_job_vfix(j, at, ply, severity, code, field, old, value, fmt, ap);
+	va_end(ap);
+	free(old);
+	if (rc) {
+		out_of_memory(j);
+		return -1;
+	}
+	/* The Time tag comes with a Date fix: it is not one of its own. */
+	if (strcmp(field, "Time"))
+		j->counts[!strcmp(field, "Result")     ? FIX_RESULT :
+			  !strcmp(field, "PlyCount") ? FIX_PLYCOUNT :
+			  !strcmp(field, "Date")     ? FIX_DATE :
+						       FIX_NAME]++;
 	return 0;
 }
 
-static const char *proof_text(const struct xq_result_proof *p)
+static void fix_result(const struct fix *f, struct pool_job *j, const xq_proof *p)
 {
-	switch (p->why) {
-	case XQ_PROOF_CHECKMATE: return "checkmate";
-	case XQ_PROOF_STALEMATE: return "stalemate";
-	case XQ_PROOF_PERPETUAL:
-		return p->conduct == XQ_CONDUCT_PERPETUAL_CHECK ? "perpetual check" :
-		       p->conduct == XQ_CONDUCT_PERPETUAL_CHASE ? "perpetual chase" :
-								  "a forbidden perpetual attack";
-	default: return "";
-	}
-}
-
-static void fix_result(const struct fix *f, struct pool_job *j, const struct xq_result_proof *p)
-{
-	struct xq_game *g = j->game;
-	const char *want = xq_result_string(p->result), *tag = xq_game_tag(g, "Result");
-	int winner = p->result == XQ_RESULT_RED_WIN ? XQ_RED : XQ_BLACK;
-	int recorded = g->result != XQ_RESULT_NONE && g->result != XQ_RESULT_UNKNOWN;
-	enum xq_result said;
+	xq_record *r = j->record;
+	const char *tag = xq_record_tag(r, "Result"), *said = xq_result_canonical(tag);
+	const char *had = xq_record_result(r);
+	int red_wins = !strcmp(p->result, "1-0");
+	int recorded = strcmp(had, "*") != 0;
 	char how[128];
-	struct xq_diag d;
 
 	/* A tag that agrees in other words (红胜) is the record's to keep. */
-	if (g->result == p->result &&
-	    (!tag || xq_result_parse(tag, strlen(tag), &said) || said == p->result))
+	if (!strcmp(had, p->result) && (!said || !strcmp(said, p->result)))
 		return;
 	if (p->why == XQ_PROOF_PERPETUAL)
-		snprintf(how, sizeof(how), "%s (plies %lu-%lu, %s rules: %s loses)", proof_text(p),
+		snprintf(how, sizeof(how), "%s (plies %lu-%lu, %s rules: %s loses)", p->conduct,
 			 (unsigned long)p->first + 1, (unsigned long)p->ply,
-			 xq_rules_set_name(p->rules), side_name(!winner));
+			 p->ruleset == XQ_RULESET_CHINESE ? "chinese" : "asian",
+			 red_wins ? "black" : "red");
 	else
-		snprintf(how, sizeof(how), "%s (%s wins)", proof_text(p), side_name(winner));
+		snprintf(how, sizeof(how), "%s (%s wins)",
+			 p->why == XQ_PROOF_CHECKMATE ? "checkmate" : "stalemate", red_wins ? "red" : "black");
 	if (!f->on) {
 		/* Only what contradicts the record, as validate says it. */
-		if (p->why == XQ_PROOF_PERPETUAL || !recorded || g->result == p->result)
+		if (p->why == XQ_PROOF_PERPETUAL || !recorded || !strcmp(had, p->result))
 			return;
-		at_tag(&d, j, "Result", p->ply);
-		xq_diag_set(&d, 0, XQ_D_BAD_RESULT, XQ_SEV_ERROR,
-			    "the game ends in %s but the result is %s: written as recorded (--fix corrects it)",
-			    how, result_name(g));
-		diag_list_add(&j->diags, &d);
+		diag_job_fix(j, "Result", p->ply, XQ_SEVERITY_ERROR, "bad-result", NULL, NULL, NULL,
+			     "the game ends in %s but the result is %s: written as recorded (--fix corrects it)",
+			     how, result_name(r));
 		return;
 	}
 	/* A perpetual decides only a game that claims a result against it;
 	 * one with no result may have gone on. */
 	if (p->why == XQ_PROOF_PERPETUAL && !recorded)
 		return;
-	at_tag(&d, j, "Result", p->ply);
-	xq_diag_set(&d, 0, XQ_D_BAD_RESULT, XQ_SEV_WARNING, "%s the result %s to %s: the game ends in %s",
-		    f->dry_run ? "would change" : "changed", tag ? tag : result_name(g), want, how);
-	if (change(f, j, &d, "Result", want) == 0 && !f->dry_run) {
-		g->result = p->result;
-		g->result_text = NULL;
-	}
+	if (change(f, j, "Result", p->result, "Result", p->ply, XQ_SEVERITY_WARNING, "bad-result",
+		   "%s the result %s to %s: the game ends in %s", f->dry_run ? "would change" : "changed",
+		   tag ? tag : result_name(r), p->result, how) == 0 &&
+	    !f->dry_run && xq_record_set_result(r, p->result))
+		out_of_memory(j); /* a result of the proof's is one set_result reads */
 }
 
 static void fix_plycount(const struct fix *f, struct pool_job *j, uint32_t plies)
 {
-	const char *tag = xq_game_tag(j->game, "PlyCount");
+	const char *tag = xq_record_tag(j->record, "PlyCount");
 	char want[16];
-	struct xq_diag d;
 
 	snprintf(want, sizeof(want), "%lu", (unsigned long)plies);
 	if (!tag || !strcmp(tag, want))
 		return;
-	at_tag(&d, j, "PlyCount", 0);
-	xq_diag_set(&d, 0, XQ_D_BAD_TAG, XQ_SEV_NOTE,
-		    "%s the PlyCount tag '%.20s' to '%s': the main line has %s %s",
-		    f->dry_run ? "would change" : "changed", tag, want, want,
-		    plies == 1 ? "ply" : "plies");
-	change(f, j, &d, "PlyCount", want);
+	change(f, j, "PlyCount", want, "PlyCount", 0, XQ_SEVERITY_NOTE, "bad-tag",
+	       "%s the PlyCount tag '%.20s' to '%s': the main line has %s %s",
+	       f->dry_run ? "would change" : "changed", tag, want, want, plies == 1 ? "ply" : "plies");
 }
 
 static void fix_date(const struct fix *f, struct pool_job *j)
 {
-	const char *tag = xq_game_tag(j->game, "Date");
-	struct xq_date date;
-	struct xq_diag d;
-	enum xq_date_kind k;
+	const char *tag = xq_record_tag(j->record, "Date");
+	xq_date date;
+	int k;
 
 	if (!tag)
 		return;
 	k = xq_date_normalize(&date, tag, strlen(tag));
 	if (k == XQ_DATE_CANONICAL || (k == XQ_DATE_UNKNOWN && !strcmp(date.why, "no date")))
 		return;
-	at_tag(&d, j, "Date", 0);
 	if (k != XQ_DATE_FIXED) {
-		xq_diag_set(&d, 0, XQ_D_BAD_DATE, XQ_SEV_NOTE, "the Date tag '%.60s' is left as it is: %s",
-			    tag, date.why);
-		diag_list_add(&j->diags, &d);
+		diag_job_tag(j, "Date", XQ_SEVERITY_NOTE, "bad-date",
+			     "the Date tag '%.60s' is left as it is: %s", tag, date.why);
 		return;
 	}
-	xq_diag_set(&d, 0, XQ_D_BAD_DATE, XQ_SEV_NOTE, "%s the Date tag '%.60s' to '%s'",
-		    f->dry_run ? "would change" : "changed", tag, date.date);
-	if (change(f, j, &d, "Date", date.date) || !date.time[0] || xq_game_tag(j->game, "Time"))
+	if (change(f, j, "Date", date.date, "Date", 0, XQ_SEVERITY_NOTE, "bad-date",
+		   "%s the Date tag '%.60s' to '%s'", f->dry_run ? "would change" : "changed", tag,
+		   date.date) ||
+	    !date.time[0] || xq_record_tag(j->record, "Time"))
 		return;
-	at_tag(&d, j, "Date", 0);
-	xq_diag_set(&d, 0, XQ_D_BAD_DATE, XQ_SEV_NOTE, "%s a Time tag '%s': the time the Date tag held",
-		    f->dry_run ? "would add" : "added", date.time);
-	change(f, j, &d, "Time", date.time);
+	change(f, j, "Time", date.time, "Date", 0, XQ_SEVERITY_NOTE, "bad-date",
+	       "%s a Time tag '%s': the time the Date tag held", f->dry_run ? "would add" : "added",
+	       date.time);
 }
 
 static void fix_names(const struct fix *f, struct pool_job *j)
@@ -358,32 +343,25 @@ static void fix_names(const struct fix *f, struct pool_job *j)
 	static const char *const sides[2] = {"Red", "Black"};
 
 	for (int i = 0; i < 2; i++) {
-		const char *v = xq_game_tag(j->game, sides[i]);
+		const char *v = xq_record_tag(j->record, sides[i]);
 		const struct fix_name *m = v ? lookup(f, v) : NULL;
-		struct xq_diag d;
 		if (!m || !strcmp(m->to, v))
 			continue;
-		at_tag(&d, j, sides[i], 0);
-		xq_diag_set(&d, 0, XQ_D_BAD_TAG, XQ_SEV_NOTE,
-			    "%s the %s tag '%.60s' to '%.60s' (--names, line %llu)",
-			    f->dry_run ? "would change" : "changed", sides[i], v, m->to,
-			    (unsigned long long)m->line);
-		change(f, j, &d, sides[i], m->to);
+		change(f, j, sides[i], m->to, sides[i], 0, XQ_SEVERITY_NOTE, "bad-tag",
+		       "%s the %s tag '%.60s' to '%.60s' (--names, line %llu)",
+		       f->dry_run ? "would change" : "changed", sides[i], v, m->to,
+		       (unsigned long long)m->line);
 	}
 }
 
 void fix_game(const struct fix *f, struct pool_job *j)
 {
-	struct xq_game *g = j->game;
+	xq_record *r = j->record;
+	int broken = xq_record_is_broken(r);
 
-	if (!(g->flags & XQ_GAME_BROKEN)) {
-		struct xq_rules_options ro = XQ_RULES_OPTIONS_INIT;
-		struct xq_result_proof p;
-		struct xq_diag d;
-		/* The rule set is the public one: the same values (api/rules.c). */
-		ro.rules = (enum xq_rules_set)f->ruleset;
-		xq_diag_init(&d);
-		if (xq_result_prove(&p, g, f->on && f->rules_on ? &ro : NULL, &d)) {
+	if (!broken) {
+		xq_proof p;
+		if (xq_record_prove_result(r, f->on && f->rules_on ? f->ruleset : -1, &p)) {
 			out_of_memory(j);
 			return;
 		}
@@ -394,14 +372,9 @@ void fix_game(const struct fix *f, struct pool_job *j)
 	}
 	if (!f->on)
 		return;
-	if ((g->flags & XQ_GAME_BROKEN) &&
-	    (xq_game_tag(g, "Result") || xq_game_tag(g, "PlyCount"))) {
-		struct xq_diag d;
-		at_tag(&d, j, NULL, 0);
-		xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE,
-			    "--fix leaves the result and PlyCount as they are: the moves stop at an error");
-		diag_list_add(&j->diags, &d);
-	}
+	if (broken && (xq_record_tag(r, "Result") || xq_record_tag(r, "PlyCount")))
+		diag_job_tag(j, NULL, XQ_SEVERITY_NOTE, "none",
+			     "--fix leaves the result and PlyCount as they are: the moves stop at an error");
 	fix_date(f, j);
 	if (f->nnames)
 		fix_names(f, j);
@@ -411,19 +384,9 @@ void fix_count(struct fix *f, const struct pool_job *j)
 {
 	int any = 0;
 
-	for (size_t i = 0; i < j->diags.n; i++) {
-		const char *field = j->diags.v[i].fix.field;
-		if (!field || !strcmp(field, "Time"))
-			continue; /* the Time tag comes with a Date fix */
-		any = 1;
-		if (!strcmp(field, "Result"))
-			f->n[FIX_RESULT]++;
-		else if (!strcmp(field, "PlyCount"))
-			f->n[FIX_PLYCOUNT]++;
-		else if (!strcmp(field, "Date"))
-			f->n[FIX_DATE]++;
-		else
-			f->n[FIX_NAME]++;
+	for (int k = 0; k < FIX_KINDS; k++) {
+		f->n[k] += j->counts[k];
+		any |= j->counts[k] != 0;
 	}
 	f->games += any;
 }

@@ -12,8 +12,9 @@
  * them and changes and writes nothing.  Without --fix, a result that mate
  * or stalemate contradicts is an error: the game is written as recorded.
  *
- * fix_game() runs on the worker that read the game; fix_count() in input
- * order, so the counts never depend on -j.
+ * fix_game() runs on the worker that read the game and counts its changes
+ * in the job (counts[FIX_*]); fix_count() adds them up in input order, so
+ * the counts never depend on -j.
  */
 #ifndef XQ_CMD_CONVERT_FIX_H
 #define XQ_CMD_CONVERT_FIX_H

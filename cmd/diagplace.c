@@ -37,21 +37,61 @@ void diag_report_record_error(struct reporter *rep, const char *source, const st
 	reporter_diag(rep, &d, d.has_offset);
 }
 
-void diag_job_tag(struct pool_job *j, const char *name, int severity, const char *code,
-		  const char *fmt, ...)
+static int job_say(struct pool_job *j, const char *name, uint32_t ply, int severity,
+		   const char *code, const struct xq_diag_fix *fix, const char *fmt, va_list ap)
 {
 	int c = xq_diag_code_from_name(code);
 	struct xq_diag d;
-	va_list ap;
 
 	xq_diag_init(&d);
-	xq_game_place_diag_ply(&d, j->game, j->file->name, 0);
+	xq_game_place_diag_ply(&d, j->game, j->file->name, ply);
 	if (name && xq_game_tag_place(j->game, name, &d.place))
 		d.has_offset = 1;
-	va_start(ap, fmt);
 	/* A name the library does not know is a bug of the caller's. */
 	xq_diag_vset(&d, 0, c < 0 ? XQ_D_INTERNAL : (enum xq_diag_code)c, (enum xq_severity)severity,
 		     fmt, ap);
+	if (fix)
+		d.fix = *fix;
+	return diag_list_add(&j->diags, &d);
+}
+
+void diag_job_tag(struct pool_job *j, const char *name, int severity, const char *code,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	job_say(j, name, 0, severity, code, NULL, fmt, ap);
 	va_end(ap);
-	diag_list_add(&j->diags, &d);
+}
+
+/* `s` copied into the game's memory; NULL stays NULL.  0 or -1. */
+static int keep(struct xq_game *g, const char *s, const char **out)
+{
+	*out = s ? xq_game_strdup(g, s, strlen(s)) : NULL;
+	return s && !*out ? -1 : 0;
+}
+
+int diag_job_vfix(struct pool_job *j, const char *name, uint32_t ply, int severity, const char *code,
+		  const char *field, const char *old_value, const char *new_value, const char *fmt,
+		  va_list ap)
+{
+	struct xq_diag_fix fix = {NULL, NULL, NULL};
+
+	if (field && (keep(j->game, field, &fix.field) || keep(j->game, old_value, &fix.old_value) ||
+		      keep(j->game, new_value, &fix.new_value)))
+		return XQ_ENOMEM;
+	return job_say(j, name, ply, severity, code, &fix, fmt, ap);
+}
+
+int diag_job_fix(struct pool_job *j, const char *name, uint32_t ply, int severity, const char *code,
+		 const char *field, const char *old_value, const char *new_value, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = diag_job_vfix(j, name, ply, severity, code, field, old_value, new_value, fmt, ap);
+	va_end(ap);
+	return rc;
 }

@@ -6,6 +6,7 @@
 #ifndef XQ_CMD_DIAGPLACE_H
 #define XQ_CMD_DIAGPLACE_H
 
+#include <stdarg.h>
 #include <stdint.h>
 
 #include "diag.h"
@@ -29,6 +30,25 @@ void diag_job_tag(struct pool_job *j, const char *name, int severity, const char
 	__attribute__((format(printf, 5, 6)))
 #endif
 	;
+
+/*
+ * The same about ply `ply` of the game's main line (0: the game as a
+ * whole), at tag `name`'s place all the same when the reader kept it,
+ * saying that `convert --fix` changed tag `field` from `old_value` (NULL:
+ * it was not there) to `new_value` (`field` NULL: a diagnostic that
+ * changed nothing), as xq_diagnostic_fix() reads it back.  The values are
+ * copied into the game's memory: they live as long as the job.  Returns
+ * 0, or XQ_ENOMEM (nothing added).
+ */
+int diag_job_fix(struct pool_job *j, const char *name, uint32_t ply, int severity, const char *code,
+		 const char *field, const char *old_value, const char *new_value, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 9, 10)))
+#endif
+	;
+int diag_job_vfix(struct pool_job *j, const char *name, uint32_t ply, int severity, const char *code,
+		  const char *field, const char *old_value, const char *new_value, const char *fmt,
+		  va_list ap);
 
 /*
  * validate: the reader's bad-result diagnostic of the game of `j` (its

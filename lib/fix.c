@@ -308,7 +308,7 @@ static int canonical(const char *s, size_t len)
 	return numeric_date(&tmp, s, s + len) == XQ_DATE_FIXED && !memcmp(tmp.date, s, 10);
 }
 
-enum xq_date_kind xq_date_normalize(struct xq_date *out, const char *s, size_t len)
+int xq_date_normalize(struct xq_date *out, const char *s, size_t len)
 {
 	const char *b = s, *e = s + len;
 	const char *p;

@@ -25,49 +25,15 @@
 #include "game.h"
 #include "rules.h"
 
-/* ---- dates --------------------------------------------------------------- */
+#include "../include/xq/fix.h"
 
-enum xq_date_kind {
-	XQ_DATE_CANONICAL, /* already YYYY.MM.DD (?? for unknown parts): nothing to do */
-	XQ_DATE_FIXED,     /* a date whose meaning is certain: `date` is its PGN form */
-	XQ_DATE_AMBIGUOUS, /* a date that can be read two ways: `why` says which */
-	XQ_DATE_UNKNOWN    /* not a form of date read here, or no such day: `why` says */
-};
-
-#define XQ_DATE_MAX 11 /* "YYYY.MM.DD" and its NUL */
-#define XQ_TIME_MAX 9  /* "HH:MM:SS" and its NUL */
-
-struct xq_date {
-	char date[XQ_DATE_MAX]; /* XQ_DATE_FIXED: the PGN form */
-	char time[XQ_TIME_MAX]; /* a time of day written after the date (20091114-09：00),
-				   as HH:MM:SS; "" when there was none */
-	char why[96];           /* XQ_DATE_AMBIGUOUS, XQ_DATE_UNKNOWN: the reason */
-};
-
-/*
- * Read the `len` bytes of `s` (UTF-8) as a date.  Space around the date
- * (ASCII or U+3000) is ignored.  Forms read with certainty:
- *   YYYY年[M月[D日]]   (a blank month or day is unknown: ??)
- *   YYYY.M.D, YYYY.M, YYYY, with '.', '-', '/', ':', '、', '。' or '．'
- *     (one of them throughout), parts of one or two digits or '?'s
- *   YYYYMMDD, also followed by -HH:MM or -HH：MM (the time goes to `time`)
- *   A/B/YYYY when one of A, B is over 12 (that one is the day) or A = B
- *   YY-M-D when YY is 32 to 99 (it cannot be a day: 1932-1999)
- * Months and days are checked against the calendar (leap years too).
- */
-enum xq_date_kind xq_date_normalize(struct xq_date *out, const char *s, size_t len);
+/* Dates: xq_date_normalize(), struct xq_date and enum xq_date_kind are
+ * public, in <xq/fix.h>, as are the XQ_PROOF_* kinds of `why` below. */
 
 /* ---- results -------------------------------------------------------------- */
 
-enum xq_proof {
-	XQ_PROOF_NONE = 0,  /* the main line proves no result */
-	XQ_PROOF_CHECKMATE,
-	XQ_PROOF_STALEMATE,
-	XQ_PROOF_PERPETUAL  /* a forbidden perpetual the final position repeats */
-};
-
 struct xq_result_proof {
-	enum xq_proof why;
+	int why;                /* XQ_PROOF_* (<xq/fix.h>) */
 	enum xq_result result;  /* what it proves (XQ_RESULT_NONE when nothing) */
 	uint32_t ply;           /* plies in the main line: where the proof stands */
 	uint32_t first;         /* XQ_PROOF_PERPETUAL: the cycle's plies first+1..ply */

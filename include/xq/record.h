@@ -76,6 +76,10 @@ XQ_API const char *xq_record_result(const xq_record *r);
 /* The result marker as the record wrote it when it is none of those
  * ("未知"; xq_record_result() is then "*"), else NULL. */
 XQ_API const char *xq_record_result_text(const xq_record *r);
+/* Does the record give a result at all?  0 when its source gave none (no
+ * Result tag, no result field); 1 when it gave one, "*" and unknown
+ * markers included. */
+XQ_API int xq_record_has_result(const xq_record *r);
 /* Set it from one of those.  0 or XQ_EPARSE. */
 XQ_API int xq_record_set_result(xq_record *r, const char *result);
 

@@ -14,6 +14,7 @@
 #include "io.h"
 #include "file.h"
 #include "rules.h"
+#include "fix.h"
 #include "ecco.h"
 #include "analyse.h"
 #include "buf.h"

@@ -534,6 +534,80 @@ static void result_text_keeps_a_marker_that_is_no_result(void **state)
 	xq_record_free(r);
 }
 
+static void dates_are_normalized_only_when_their_meaning_is_certain(void **state)
+{
+	xq_date d;
+
+	(void)state;
+	assert_int_equal(xq_date_normalize(&d, "1999.03.05", 10), XQ_DATE_CANONICAL);
+	assert_int_equal(xq_date_normalize(&d, "1999年3月5日", strlen("1999年3月5日")), XQ_DATE_FIXED);
+	assert_string_equal(d.date, "1999.03.05");
+	assert_string_equal(d.time, "");
+	assert_int_equal(xq_date_normalize(&d, " 20091114-09：00 ", strlen(" 20091114-09：00 ")), XQ_DATE_FIXED);
+	assert_string_equal(d.date, "2009.11.14");
+	assert_string_equal(d.time, "09:00:00");
+	/* April or July: never guessed at. */
+	assert_int_equal(xq_date_normalize(&d, "4/7/1994", 8), XQ_DATE_AMBIGUOUS);
+	assert_true(d.why[0] != '\0');
+	assert_int_equal(xq_date_normalize(&d, "1999-02-29", 10), XQ_DATE_UNKNOWN);
+	assert_int_equal(xq_date_normalize(&d, "  ", 2), XQ_DATE_UNKNOWN);
+	assert_string_equal(d.why, "no date");
+}
+
+static void result_texts_read_as_the_standard_results_they_spell(void **state)
+{
+	(void)state;
+	assert_string_equal(xq_result_canonical("1-0"), "1-0");
+	assert_string_equal(xq_result_canonical("\xC2\xBD-\xC2\xBD"), "1/2-1/2");
+	assert_string_equal(xq_result_canonical("*"), "*");
+	assert_null(xq_result_canonical("红胜"));
+	assert_null(xq_result_canonical("1-0 "));
+	assert_null(xq_result_canonical(NULL));
+}
+
+static void main_line_proves_mate_and_under_rules_a_perpetual(void **state)
+{
+	xq_position *p = xq_position_new();
+	xq_reader *rd;
+	xq_record *r = xq_record_new();
+	xq_proof proof;
+
+	(void)state;
+	/* Rook to d1: the black king on d9 has no square left (e9 and e8
+	 * face the red king). */
+	assert_int_equal(xq_position_set_fen(p, "3k5/9/9/9/9/9/9/9/8R/4K4 w - - 0 1"), 0);
+	assert_int_equal(xq_record_set_start(r, p), 0);
+	assert_int_equal(xq_record_prove_result(r, -1, &proof), 0);
+	assert_int_equal(proof.why, XQ_PROOF_NONE);
+	assert_string_equal(proof.result, "*");
+	assert_int_equal(xq_record_add_move_text(r, XQ_ROOT_NODE, "i1d1", XQ_DIALECT_ICCS, NULL), 0);
+	assert_int_equal(xq_record_prove_result(r, -1, &proof), 0);
+	assert_int_equal(proof.why, XQ_PROOF_CHECKMATE);
+	assert_string_equal(proof.result, "1-0");
+	assert_int_equal(proof.ply, 1);
+	assert_null(proof.conduct);
+	assert_int_equal(xq_record_has_result(r), 0);
+	xq_record_free(r);
+	xq_position_free(p);
+
+	/* Red checks for ever (recorded 1-0): a perpetual only under rules. */
+	assert_int_equal(xq_reader_open(&rd, "tests/data/ndjson/repetition.ndjson", NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_reader_close(rd);
+	assert_int_equal(xq_record_has_result(r), 1);
+	assert_int_equal(xq_record_prove_result(r, -1, &proof), 0);
+	assert_int_equal(proof.why, XQ_PROOF_NONE);
+	assert_int_equal(proof.ply, 8);
+	assert_int_equal(xq_record_prove_result(r, XQ_RULESET_CHINESE, &proof), 0);
+	assert_int_equal(proof.why, XQ_PROOF_PERPETUAL);
+	assert_string_equal(proof.result, "0-1");
+	assert_string_equal(proof.conduct, "perpetual check");
+	assert_int_equal(proof.ruleset, XQ_RULESET_CHINESE);
+	assert_int_equal(proof.ply, 8);
+	assert_true(proof.first < proof.ply);
+	xq_record_free(r);
+}
+
 static void gzip_input_is_read_through(void **state)
 {
 	struct seen s = {0};
@@ -1276,6 +1350,10 @@ static const struct {
 	/* Added in 0.1 after the first ones (xq_record_validate()). */
 	AT(xq_validate_options, ruleset, 8), AT(xq_validate_options, required, 16),
 	AT(xq_validate_options, nrequired, 24),
+	/* Added in 0.1 with <xq/fix.h>. */
+	AT(xq_date, date, 0), AT(xq_date, time, 11), AT(xq_date, why, 20),
+	AT(xq_proof, why, 0), AT(xq_proof, result, 8), AT(xq_proof, ply, 16),
+	AT(xq_proof, first, 20), AT(xq_proof, conduct, 24), AT(xq_proof, ruleset, 32),
 };
 #undef AT
 
@@ -1292,6 +1370,8 @@ static void public_structures_keep_their_version_0_layout(void **state)
 	assert_true(sizeof(xq_write_options) >= 40);
 	assert_true(sizeof(xq_analysis_result) >= 184);
 	assert_int_equal(sizeof(xq_buf), 32);
+	assert_int_equal(sizeof(xq_date), 116);
+	assert_int_equal(sizeof(xq_proof), 40);
 	/* Squares, moves and the enumerations' values are ABI too. */
 	assert_int_equal(XQ_SQUARE(8, 9), 89);
 	assert_int_equal(XQ_MOVE_CODE(1, 2), 0x0201);
@@ -1569,6 +1649,9 @@ int main(void)
 		cmocka_unit_test(validate_checks_what_only_the_whole_game_shows),
 		cmocka_unit_test(rules_line_gives_each_ply_its_cycle_and_the_limits),
 		cmocka_unit_test(result_text_keeps_a_marker_that_is_no_result),
+		cmocka_unit_test(dates_are_normalized_only_when_their_meaning_is_certain),
+		cmocka_unit_test(result_texts_read_as_the_standard_results_they_spell),
+		cmocka_unit_test(main_line_proves_mate_and_under_rules_a_perpetual),
 		cmocka_unit_test(gzip_input_is_read_through),
 		cmocka_unit_test(unknown_content_and_empty_input_are_errors),
 		cmocka_unit_test(named_format_and_encoding_are_used),

@@ -1,0 +1,58 @@
+/*
+ * fix.c: what a record can be proven to mean, of the public API
+ * (<xq/fix.h>), over lib/fix.  The dates are lib/fix.c's own function.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+#include "fix.h"
+
+const char *xq_result_canonical(const char *text)
+{
+	enum xq_result r;
+
+	if (!text || xq_result_parse(text, strlen(text), &r) != 0)
+		return NULL;
+	return xq_result_string(r);
+}
+
+static const char *conduct_text(enum xq_rules_conduct c)
+{
+	switch (c) {
+	case XQ_CONDUCT_PERPETUAL_CHECK: return "perpetual check";
+	case XQ_CONDUCT_PERPETUAL_CHASE: return "perpetual chase";
+	default: return "a forbidden perpetual attack";
+	}
+}
+
+int xq_record_prove_result(xq_record *r, int ruleset, xq_proof *out)
+{
+	struct xq_rules_options o = XQ_RULES_OPTIONS_INIT;
+	struct xq_result_proof p;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->result = "*";
+	xq_diag_init(&r->err);
+	o.rules = ruleset == XQ_RULESET_CHINESE ? XQ_RULES_CHINESE : XQ_RULES_ASIAN;
+	rc = xq_result_prove(&p, &r->g, ruleset < 0 ? NULL : &o, &r->err);
+	if (rc) {
+		if (rc == XQ_ENOMEM)
+			xq_diag_set(&r->err, 0, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+		r->has_err = 1;
+		return rc;
+	}
+	r->has_err = 0;
+	out->why = p.why;
+	out->ply = p.ply;
+	if (p.why == XQ_PROOF_NONE)
+		return 0;
+	out->result = xq_result_string(p.result);
+	if (p.why == XQ_PROOF_PERPETUAL) {
+		out->first = p.first;
+		out->conduct = conduct_text(p.conduct);
+		out->ruleset = p.rules == XQ_RULES_CHINESE ? XQ_RULESET_CHINESE : XQ_RULESET_ASIAN;
+	}
+	return 0;
+}
