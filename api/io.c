@@ -16,6 +16,7 @@
 
 #include "buf.h"
 #include "io.h"
+#include "ndjson.h"
 #include "text.h"
 #include "utf8.h"
 
@@ -585,4 +586,12 @@ void xq_writer_abort(xq_writer *w)
 		xq_output_abort(w->out);
 	xq_buf_release(&w->mem);
 	free(w);
+}
+
+int xq_buf_add_ndjson_source(xq_buf *b, const char *file, uint64_t game, uint64_t line,
+			     int64_t offset)
+{
+	struct xq_origin o = {file, game, line, offset < 0 ? 0 : (uint64_t)offset, offset >= 0};
+
+	return xq_ndjson_add_origin(b, &o);
 }

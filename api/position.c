@@ -228,6 +228,36 @@ size_t xq_position_move_text(const xq_position *p, xq_move_code m, int dialect, 
 	return xq_notation_write(buf, cap, &b, mv, (enum xq_notation)dialect, flags);
 }
 
+uint64_t xq_position_key(const xq_position *p)
+{
+	return p->b.key;
+}
+
+void xq_position_mirror(xq_position *p)
+{
+	struct xq_board m;
+
+	xq_board_mirror(&p->b, &m);
+	p->b = m;
+	ok(p);
+}
+
+/* On the public squares (rank * 9 + file) themselves: dedupe --mirror
+ * mirrors every move it reads, so no trip through the board's squares. */
+static unsigned mirror_square(unsigned sq)
+{
+	return sq + 8 - 2 * (sq % 9);
+}
+
+xq_move_code xq_move_code_mirror(xq_move_code m)
+{
+	unsigned from = XQ_MOVE_CODE_FROM(m), to = XQ_MOVE_CODE_TO(m);
+
+	if (!m || from >= 90 || to >= 90)
+		return 0; /* 0 is no move, not a1a1; the others are no squares */
+	return XQ_MOVE_CODE(mirror_square(from), mirror_square(to));
+}
+
 uint64_t xq_position_perft(const xq_position *p, int depth)
 {
 	struct xq_board b = p->b;

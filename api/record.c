@@ -106,6 +106,22 @@ const char *xq_record_result_text(const xq_record *r)
 	return r->g.result_text;
 }
 
+void xq_record_origin(const xq_record *r, const char **file, uint64_t *game, uint64_t *line,
+		      int64_t *offset)
+{
+	struct xq_origin o;
+
+	xq_game_origin(&r->g, &o);
+	if (file)
+		*file = o.file;
+	if (game)
+		*game = o.game;
+	if (line)
+		*line = o.line;
+	if (offset)
+		*offset = o.has_offset ? (int64_t)o.offset : -1;
+}
+
 int xq_record_has_result(const xq_record *r)
 {
 	return r->g.result != XQ_RESULT_NONE;

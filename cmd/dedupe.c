@@ -21,11 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "board.h"
 #include "cmd.h"
-#include "game.h"
 #include "inputs.h"
-#include "ndjson.h"
 #include "opt.h"
 #include "output.h"
 #include "pool.h"
@@ -33,7 +30,10 @@
 #include "report.h"
 #include <xq/buf.h>
 #include <xq/error.h>
+#include <xq/io.h>
 #include <xq/memory.h>
+#include <xq/position.h>
+#include <xq/record.h>
 
 #define GROUP_SCHEMA "xqkit.group/1"
 
@@ -152,35 +152,37 @@ static int key_less(const uint64_t a[2], const uint64_t b[2])
  * key (the smaller of the line's and its mirror's with --mirror) after
  * each ply from `from` on, and last the whole line's.
  */
-static void line_keys(const struct dctx *c, const struct xq_game *g, uint32_t from,
+static void line_keys(const struct dctx *c, xq_record *r, xq_position *pos, uint32_t from,
 		      void (*fn)(void *arg, const uint64_t key[2], uint32_t plies), void *arg)
 {
 	struct hstate s[2];
 	uint32_t plies = 0;
 
 	s[0].a = s[0].b = s[1].a = s[1].b = 0;
-	absorb(&s[0], g->start.key);
+	xq_record_node_position(r, XQ_ROOT_NODE, pos);
+	absorb(&s[0], xq_position_key(pos));
 	if (c->mirror) {
-		struct xq_board m;
-		xq_board_mirror(&g->start, &m);
-		absorb(&s[1], m.key);
+		xq_position_mirror(pos);
+		absorb(&s[1], xq_position_key(pos));
 	}
-	for (uint32_t n = g->nodes[XQ_ROOT].child;; n = g->nodes[n].child) {
+	for (uint32_t n = xq_record_node_child(r, XQ_ROOT_NODE);; n = xq_record_node_child(r, n)) {
+		xq_move_code m;
 		if (plies >= from) {
-			uint64_t k[2], m[2];
+			uint64_t k[2], mk[2];
 			finish(&s[0], plies, k);
 			if (c->mirror) {
-				finish(&s[1], plies, m);
-				if (key_less(m, k))
-					k[0] = m[0], k[1] = m[1];
+				finish(&s[1], plies, mk);
+				if (key_less(mk, k))
+					k[0] = mk[0], k[1] = mk[1];
 			}
 			fn(arg, k, plies);
 		}
-		if (n == XQ_NODE_NONE)
+		if (n == XQ_NO_NODE)
 			break;
-		absorb(&s[0], g->nodes[n].move);
+		m = xq_record_node_move(r, n);
+		absorb(&s[0], m);
 		if (c->mirror)
-			absorb(&s[1], xq_move_mirror(g->nodes[n].move));
+			absorb(&s[1], xq_move_code_mirror(m));
 		plies++;
 	}
 }
@@ -279,18 +281,21 @@ static uint32_t cap32(uint64_t v)
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
-static uint32_t info_score(const struct xq_game *g, uint32_t plies)
+static uint32_t info_score(const xq_record *r, uint32_t plies)
 {
-	struct xq_game_counts k;
-	uint32_t var, tags = 0;
+	uint32_t nodes = xq_record_node_count(r), comments = 0, nags = 0, var, tags = 0;
 
-	xq_game_count(g, &k);
-	var = k.nodes - plies;
-	for (size_t i = 0; i < g->ntags; i++)
-		if (g->tags[i].value[0])
+	for (uint32_t n = 0; n < nodes; n++) {
+		if (xq_record_node_comment(r, n) || xq_record_node_pre_comment(r, n))
+			comments++;
+		nags += (uint32_t)xq_record_node_nag_count(r, n);
+	}
+	var = nodes - 1 - plies; /* the moves off the main line */
+	for (size_t i = 0; i < xq_record_tag_count(r); i++)
+		if (xq_record_tag_value(r, i)[0])
 			tags++;
-	return (var > 1023 ? 1023u : var) << 22 | (k.comments > 1023 ? 1023u : k.comments) << 12 |
-	       (k.nags > 63 ? 63u : k.nags) << 6 | (tags > 63 ? 63u : tags);
+	return (var > 1023 ? 1023u : var) << 22 | (comments > 1023 ? 1023u : comments) << 12 |
+	       (nags > 63 ? 63u : nags) << 6 | (tags > 63 ? 63u : tags);
 }
 
 static void take_key(void *arg, const uint64_t key[2], uint32_t plies)
@@ -302,28 +307,42 @@ static void take_key(void *arg, const uint64_t key[2], uint32_t plies)
 	d->key[1] = key[1];
 }
 
+/* Each worker's own position, the scratch of line_keys(). */
+static int worker_init(void *ctx, int id, void **worker)
+{
+	(void)ctx;
+	(void)id;
+	*worker = xq_position_new();
+	return *worker ? 0 : XQ_ENOMEM;
+}
+
+static void worker_fini(void *ctx, void *worker)
+{
+	(void)ctx;
+	xq_position_free(worker);
+}
+
 static void pass1_process(void *ctx, void *worker, struct pool_job *j)
 {
 	struct dctx *c = ctx;
 	struct djob *dj = j->data;
 	struct dgame *d = &dj->g;
-	const struct xq_game *g = j->game;
-	struct xq_origin o;
+	xq_record *r = j->record;
+	uint64_t number, line;
+	int64_t offset;
 
-	(void)worker;
 	memset(d, 0, sizeof(*d));
-	d->plies = xq_game_mainline_length(g);
-	xq_game_origin(g, &o);
-	dj->origin_file = o.file;
-	d->number = cap32(o.game);
-	d->line = cap32(o.line);
-	d->offset = o.offset;
-	d->has_offset = (uint8_t)o.has_offset;
-	if ((g->flags & XQ_GAME_BROKEN) || d->plies < c->min_plies)
+	d->plies = xq_record_mainline_length(r);
+	xq_record_origin(r, &dj->origin_file, &number, &line, &offset);
+	d->number = cap32(number);
+	d->line = cap32(line);
+	d->offset = offset < 0 ? 0 : (uint64_t)offset;
+	d->has_offset = offset >= 0;
+	if (xq_record_is_broken(r) || d->plies < c->min_plies)
 		return;
 	d->compared = 1;
-	d->score = info_score(g, d->plies);
-	line_keys(c, g, d->plies, take_key, d);
+	d->score = info_score(r, d->plies);
+	line_keys(c, r, worker, d->plies, take_key, d);
 }
 
 static uint32_t intern_file(struct dctx *c, const char *name)
@@ -367,10 +386,9 @@ static uint32_t intern_file(struct dctx *c, const char *name)
 	}
 }
 
-static uint8_t intern_format(struct dctx *c, const struct xq_format *f)
+/* The format's name is static: compared by address. */
+static uint8_t intern_format(struct dctx *c, const char *name)
 {
-	const char *name = format_name(f);
-
 	for (uint32_t i = 0; i < c->nfmts; i++)
 		if (c->fmt_names[i] == name)
 			return (uint8_t)i;
@@ -401,7 +419,7 @@ static int pass1_emit(void *ctx, struct pool_job *j)
 			struct dgame *d = &c->g[c->n++];
 			*d = dj->g;
 			d->file = intern_file(c, dj->origin_file);
-			d->fmt = intern_format(c, j->file->fmt);
+			d->fmt = intern_format(c, format_name(j->file->fmt));
 			if (d->file == NONE)
 				c->oom = 1;
 			c->compared += d->compared;
@@ -431,17 +449,16 @@ static void find_prefix(void *arg, const uint64_t key[2], uint32_t plies)
 static void pass2_process(void *ctx, void *worker, struct pool_job *j)
 {
 	struct dctx *c = ctx;
-	const struct xq_game *g = j->game;
-	uint32_t plies = xq_game_mainline_length(g);
+	xq_record *r = j->record;
+	uint32_t plies = xq_record_mainline_length(r);
 	struct prefix_arg a = {c, &j->text};
 
-	(void)worker;
 	xq_buf_reset(&j->text);
-	if ((g->flags & XQ_GAME_BROKEN) || plies <= c->min_plies)
+	if (xq_record_is_broken(r) || plies <= c->min_plies)
 		return;
 	/* every prefix of min_plies or more (the last, the whole line, is
 	 * the game's own group: emit passes it over) */
-	line_keys(c, g, c->min_plies, find_prefix, &a);
+	line_keys(c, r, worker, c->min_plies, find_prefix, &a);
 }
 
 static int pass2_emit(void *ctx, struct pool_job *j)
@@ -512,17 +529,11 @@ static int pass3_emit(void *ctx, struct pool_job *j)
 
 static void add_member_json(struct dctx *c, struct xq_buf *b, uint32_t i, int kept)
 {
-	struct xq_game fake;
 	const struct dgame *d = &c->g[i];
 
-	memset(&fake, 0, sizeof(fake));
-	fake.origin.file = c->files[d->file];
-	fake.origin.game = d->number;
-	fake.origin.line = d->line;
-	fake.origin.offset = d->offset;
-	fake.origin.has_offset = d->has_offset;
 	xq_buf_addc(b, '{');
-	xq_ndjson_add_source(b, &fake);
+	xq_buf_add_ndjson_source(b, c->files[d->file], d->number, d->line,
+				 d->has_offset ? (int64_t)d->offset : -1);
 	xq_buf_addf(b, ",\"format\":\"%s\",\"plies\":%u%s}", c->fmt_names[d->fmt],
 		    (unsigned)d->plies, kept ? ",\"kept\":true" : "");
 }
@@ -702,6 +713,7 @@ static int run_pass(struct dctx *c, struct opt_parser *p, struct pool_config *cf
 static int run(struct dctx *c, struct opt_parser *p)
 {
 	struct pool_config cfg = {.process = pass1_process, .emit = pass1_emit, .ctx = c,
+				  .worker_init = worker_init, .worker_fini = worker_fini,
 				  .job_data = sizeof(struct djob)};
 	uint32_t *kept;
 	int rc;
@@ -724,7 +736,8 @@ static int run(struct dctx *c, struct opt_parser *p)
 	for (uint32_t i = 0; i < c->n; i++)
 		c->parent[i] = NONE;
 	if (c->prefix) {
-		struct pool_config cfg2 = {.process = pass2_process, .emit = pass2_emit, .ctx = c};
+		struct pool_config cfg2 = {.process = pass2_process, .emit = pass2_emit, .ctx = c,
+					   .worker_init = worker_init, .worker_fini = worker_fini};
 		c->pass = 2;
 		if ((rc = run_pass(c, p, &cfg2)) != 0)
 			return rc;

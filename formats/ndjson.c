@@ -1467,8 +1467,8 @@ static size_t origin_tail(char *buf, const struct xq_origin *o, int after)
 #define SOURCE_OPEN "\"source\":{"
 #define SOURCE_FILE "\"file\":"
 
-/* The "source" member of origin `o`. */
-static int add_origin(struct xq_buf *b, const struct xq_origin *o)
+/* The "source" member of origin `o` (ndjson.h). */
+int xq_ndjson_add_origin(struct xq_buf *b, const struct xq_origin *o)
 {
 	char tail[ORIGIN_TAIL_MAX];
 	size_t n = origin_tail(tail, o, o->file != NULL);
@@ -1487,7 +1487,7 @@ int xq_ndjson_add_source(struct xq_buf *b, const struct xq_game *g)
 	struct xq_origin o;
 
 	xq_game_origin(g, &o);
-	return add_origin(b, &o);
+	return xq_ndjson_add_origin(b, &o);
 }
 
 #define RECORD_HEAD "{\"schema\":\"" NDJSON_SCHEMA "\","

@@ -18,5 +18,7 @@
  * or the buffer's error code.
  */
 int xq_ndjson_add_source(struct xq_buf *b, const struct xq_game *g);
+/* The same for origin `o` (xq_game_origin()), kept apart from its game. */
+int xq_ndjson_add_origin(struct xq_buf *b, const struct xq_origin *o);
 
 #endif

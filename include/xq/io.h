@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "error.h"
 #include "record.h"
 
@@ -189,6 +190,16 @@ XQ_API int xq_writer_close(xq_writer *w);
 XQ_API int xq_writer_close_memory(xq_writer *w, void **data, size_t *len);
 /* Give up: nothing is left under the name.  Frees `w`; NULL is allowed. */
 XQ_API void xq_writer_abort(xq_writer *w);
+
+/*
+ * Append to `b` the member "source":{...} (no comma before it) by which
+ * xqkit's NDJSON refers to a game (doc/ndjson.md): "file", "game",
+ * "line" and "offset", each only when known (`file` NULL, `game` 0,
+ * `line` 0, `offset` -1 when not), as xq_record_origin() gives them.
+ * Returns 0, or XQ_ENOMEM (the buffer's sticky error).
+ */
+XQ_API int xq_buf_add_ndjson_source(xq_buf *b, const char *file, uint64_t game, uint64_t line,
+				    int64_t offset);
 
 #ifdef __cplusplus
 }

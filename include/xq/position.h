@@ -134,6 +134,21 @@ XQ_API int xq_position_play_text(xq_position *p, const char *text, int dialect);
 XQ_API size_t xq_position_move_text(const xq_position *p, xq_move_code m, int dialect,
 				    unsigned flags, char *buf, size_t cap);
 
+/*
+ * A 64-bit hash (Zobrist) of the pieces and the side to move: equal
+ * positions have equal keys, different ones almost always different
+ * keys, whatever the move counters.  The values stay the same within a
+ * major version of the library: keys may be kept, but only for this
+ * version.
+ */
+XQ_API uint64_t xq_position_key(const xq_position *p);
+/* Mirror `p` left-right in place (file a <-> i); the side to move and the
+ * move counters are kept.  A legal position stays legal. */
+XQ_API void xq_position_mirror(xq_position *p);
+/* The move `m` mirrored left-right, as xq_position_mirror() mirrors a
+ * position: the mirror of a legal move is legal in the mirrored position. */
+XQ_API xq_move_code xq_move_code_mirror(xq_move_code m);
+
 /* The number of leaves of the legal move tree `depth` plies deep (perft).
  * Allocates nothing; takes time exponential in `depth`. */
 XQ_API uint64_t xq_position_perft(const xq_position *p, int depth);

@@ -96,6 +96,18 @@ XQ_API int xq_record_set_start(xq_record *r, const xq_position *p);
  * or when unknown) and its byte offset (any pointer may be NULL). */
 XQ_API void xq_record_place(const xq_record *r, uint64_t *line, uint64_t *column, uint64_t *offset);
 
+/*
+ * Where the game was first read: the input's name into *file (NULL when
+ * unknown), its 1-based number there into *game (0 when unknown), the
+ * line it starts at into *line (0 in a binary input) and its byte offset
+ * into *offset (-1 when unknown); any pointer may be NULL.  A record read
+ * from xqkit's NDJSON keeps the "source" it carries (doc/ndjson.md), so
+ * the origin survives conversions; any other record's origin is where it
+ * was read (its reader's input, xq_record_number(), xq_record_place()).
+ */
+XQ_API void xq_record_origin(const xq_record *r, const char **file, uint64_t *game, uint64_t *line,
+			     int64_t *offset);
+
 /* The number of nodes, the root counted. */
 XQ_API uint32_t xq_record_node_count(const xq_record *r);
 /* A node's parent, first child (its main continuation) and next sibling

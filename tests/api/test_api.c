@@ -608,6 +608,91 @@ static void main_line_proves_mate_and_under_rules_a_perpetual(void **state)
 	xq_record_free(r);
 }
 
+static void position_keys_ignore_the_way_there_and_mirror_left_right(void **state)
+{
+	xq_position *a = xq_position_new(), *b = xq_position_new();
+	static const char *const one[] = {"h2e2", "h9g7", "b0c2"}, *const two[] = {"b0c2", "h9g7", "h2e2"};
+	char fen[XQ_FEN_SIZE];
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(xq_position_play_text(a, one[i], XQ_DIALECT_ICCS), 0);
+		assert_int_equal(xq_position_play_text(b, two[i], XQ_DIALECT_ICCS), 0);
+	}
+	/* A transposition: the same key. */
+	assert_true(xq_position_key(a) == xq_position_key(b));
+	xq_position_set_start(b);
+	assert_true(xq_position_key(a) != xq_position_key(b));
+	/* The start is its own mirror; the move counters do not count. */
+	assert_int_equal(xq_position_set_fen(a, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 7 30"), 0);
+	xq_position_mirror(b);
+	assert_true(xq_position_key(a) == xq_position_key(b));
+	/* h2e2 mirrored is b2e2, legal in the mirrored position, and the
+	 * positions after them are each other's mirrors. */
+	assert_int_equal(xq_move_code_mirror(XQ_MOVE_CODE(XQ_SQUARE(7, 2), XQ_SQUARE(4, 2))),
+			 XQ_MOVE_CODE(XQ_SQUARE(1, 2), XQ_SQUARE(4, 2)));
+	assert_int_equal(xq_move_code_mirror(0), 0);
+	assert_int_equal(xq_position_play_text(a, "h2e2", XQ_DIALECT_ICCS), 0);
+	assert_int_equal(xq_position_play(b, xq_move_code_mirror(XQ_MOVE_CODE(XQ_SQUARE(7, 2), XQ_SQUARE(4, 2)))), 0);
+	assert_true(xq_position_key(a) != xq_position_key(b));
+	xq_position_mirror(b);
+	assert_true(xq_position_key(a) == xq_position_key(b));
+	xq_position_fen(b, fen, sizeof(fen));
+	assert_string_equal(fen, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+	xq_position_free(a);
+	xq_position_free(b);
+}
+
+static void origin_survives_conversion_and_writes_as_ndjson_source(void **state)
+{
+	static const char pgn[] = "[Event \"a\"]\n\n1. h2e2 *\n\n[Event \"b\"]\n\n1. b0c2 *\n";
+	static const char nd[] = "{\"schema\":\"xqkit.game/1\",\"source\":{\"file\":\"old.xqf\",\"game\":3,"
+				 "\"offset\":0},\"tags\":[],\"result\":\"*\",\"moves\":[{\"iccs\":\"h2e2\"}]}\n";
+	xq_buf b = XQ_BUF_INIT;
+	xq_reader *rd;
+	xq_record *r;
+	const char *file;
+	uint64_t game, line;
+	int64_t offset;
+
+	(void)state;
+	assert_int_equal(xq_reader_open_memory(&rd, "m.pgn", pgn, sizeof(pgn) - 1, NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_record_free(r);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_reader_close(rd);
+	xq_record_origin(r, &file, &game, &line, &offset);
+	assert_string_equal(file, "m.pgn");
+	assert_int_equal(game, 2);
+	assert_int_equal(line, 5);
+	assert_int_equal(offset, 24);
+	assert_int_equal(xq_buf_add_ndjson_source(&b, file, game, line, offset), 0);
+	assert_string_equal(b.ptr, "\"source\":{\"file\":\"m.pgn\",\"game\":2,\"line\":5,\"offset\":24}");
+	xq_record_free(r);
+
+	/* A record of xqkit's NDJSON keeps where it was first read. */
+	assert_int_equal(xq_reader_open_memory(&rd, "new.ndjson", nd, sizeof(nd) - 1, NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_reader_close(rd);
+	xq_record_origin(r, &file, &game, &line, NULL);
+	assert_string_equal(file, "old.xqf");
+	assert_int_equal(game, 3);
+	assert_int_equal(line, 0);
+	xq_record_free(r);
+
+	/* What is not known is left out. */
+	xq_buf_reset(&b);
+	assert_int_equal(xq_buf_add_ndjson_source(&b, NULL, 0, 0, -1), 0);
+	assert_string_equal(b.ptr, "\"source\":{}");
+	r = xq_record_new();
+	xq_record_origin(r, &file, &game, NULL, &offset);
+	assert_null(file);
+	assert_int_equal(game, 0);
+	assert_int_equal(offset, -1);
+	xq_record_free(r);
+	xq_buf_release(&b);
+}
+
 static void gzip_input_is_read_through(void **state)
 {
 	struct seen s = {0};
@@ -1652,6 +1737,8 @@ int main(void)
 		cmocka_unit_test(dates_are_normalized_only_when_their_meaning_is_certain),
 		cmocka_unit_test(result_texts_read_as_the_standard_results_they_spell),
 		cmocka_unit_test(main_line_proves_mate_and_under_rules_a_perpetual),
+		cmocka_unit_test(position_keys_ignore_the_way_there_and_mirror_left_right),
+		cmocka_unit_test(origin_survives_conversion_and_writes_as_ndjson_source),
 		cmocka_unit_test(gzip_input_is_read_through),
 		cmocka_unit_test(unknown_content_and_empty_input_are_errors),
 		cmocka_unit_test(named_format_and_encoding_are_used),
