@@ -5,6 +5,8 @@
 #include "ecco.h"
 #include "internal.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void give(const struct xq_ecco *e, const char **code, const char **opening, const char **variation)
@@ -49,4 +51,58 @@ int xq_ecco_name(const char *code, const char **opening, const char **variation)
 		return XQ_ENOTFOUND;
 	give(e, NULL, opening, variation);
 	return 0;
+}
+
+int xq_ecco_of_line(const xq_position *start, const xq_move_code *moves, size_t n,
+		    const char **code, const char **opening, const char **variation)
+{
+	xq_move line[XQ_ECCO_PLIES];
+	const struct xq_ecco *e;
+	int rc;
+
+	if (n > XQ_ECCO_PLIES)
+		n = XQ_ECCO_PLIES; /* the later moves are not looked at */
+	for (size_t i = 0; i < n; i++)
+		if (!(line[i] = moves[i] ? api_move_in(moves[i]) : 0))
+			return XQ_EILLEGAL;
+	if ((rc = xq_ecco_classify(&e, &start->b, line, n, NULL)) != 0)
+		return rc;
+	give(e, code, opening, variation);
+	return 0;
+}
+
+struct xq_ecco_codes {
+	struct xq_ecco_set set;
+};
+
+int xq_ecco_codes_parse(xq_ecco_codes **out, const char *spec, char *why, size_t cap)
+{
+	struct xq_diag d;
+	xq_ecco_codes *s;
+	int rc;
+
+	*out = NULL;
+	if (cap)
+		why[0] = '\0';
+	if (!(s = malloc(sizeof(*s))))
+		return XQ_ENOMEM;
+	xq_diag_init(&d);
+	if ((rc = xq_ecco_set_parse(&s->set, spec, strlen(spec), &d)) != 0) {
+		free(s);
+		if (cap)
+			snprintf(why, cap, "column %llu: %s", (unsigned long long)d.place.col, d.msg);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+int xq_ecco_codes_has(const xq_ecco_codes *s, const char *code)
+{
+	return code && strlen(code) == 3 && xq_ecco_set_has(&s->set, xq_ecco_index(code, 3));
+}
+
+void xq_ecco_codes_free(xq_ecco_codes *s)
+{
+	free(s);
 }

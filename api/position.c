@@ -101,6 +101,30 @@ int xq_position_set_fen(xq_position *p, const char *fen)
 	return 0;
 }
 
+int xq_position_set_fen_lenient(xq_position *p, const char *fen)
+{
+	int rc;
+
+	xq_diag_init(&p->err);
+	rc = xq_board_from_fen(&p->b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &p->err);
+	if (rc)
+		return fail(p, rc);
+	ok(p);
+	return 0;
+}
+
+void xq_position_copy(xq_position *dst, const xq_position *src)
+{
+	if (dst != src)
+		*dst = *src;
+}
+
+int xq_position_same(const xq_position *a, const xq_position *b)
+{
+	return a->b.key == b->b.key && a->b.side == b->b.side &&
+	       !memcmp(a->b.sq, b->b.sq, sizeof(a->b.sq));
+}
+
 size_t api_fen(const struct xq_board *b, char *buf, size_t cap)
 {
 	char fen[XQ_FEN_MAX];

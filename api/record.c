@@ -146,6 +146,11 @@ size_t xq_record_start_fen(const xq_record *r, char *buf, size_t cap)
 	return api_fen(&r->g.start, buf, cap);
 }
 
+const char *xq_record_start_text(const xq_record *r)
+{
+	return r->g.start_text;
+}
+
 int xq_record_set_start(xq_record *r, const xq_position *p)
 {
 	xq_diag_init(&r->err);

@@ -307,21 +307,6 @@ static void take_key(void *arg, const uint64_t key[2], uint32_t plies)
 	d->key[1] = key[1];
 }
 
-/* Each worker's own position, the scratch of line_keys(). */
-static int worker_init(void *ctx, int id, void **worker)
-{
-	(void)ctx;
-	(void)id;
-	*worker = xq_position_new();
-	return *worker ? 0 : XQ_ENOMEM;
-}
-
-static void worker_fini(void *ctx, void *worker)
-{
-	(void)ctx;
-	xq_position_free(worker);
-}
-
 static void pass1_process(void *ctx, void *worker, struct pool_job *j)
 {
 	struct dctx *c = ctx;
@@ -713,7 +698,7 @@ static int run_pass(struct dctx *c, struct opt_parser *p, struct pool_config *cf
 static int run(struct dctx *c, struct opt_parser *p)
 {
 	struct pool_config cfg = {.process = pass1_process, .emit = pass1_emit, .ctx = c,
-				  .worker_init = worker_init, .worker_fini = worker_fini,
+				  .worker_init = pool_position_init, .worker_fini = pool_position_fini,
 				  .job_data = sizeof(struct djob)};
 	uint32_t *kept;
 	int rc;
@@ -737,7 +722,7 @@ static int run(struct dctx *c, struct opt_parser *p)
 		c->parent[i] = NONE;
 	if (c->prefix) {
 		struct pool_config cfg2 = {.process = pass2_process, .emit = pass2_emit, .ctx = c,
-					   .worker_init = worker_init, .worker_fini = worker_fini};
+					   .worker_init = pool_position_init, .worker_fini = pool_position_fini};
 		c->pass = 2;
 		if ((rc = run_pass(c, p, &cfg2)) != 0)
 			return rc;

@@ -109,6 +109,7 @@
 #include "cmd.h"
 #include "progress.h"
 #include <xq/memory.h>
+#include <xq/position.h>
 
 /* Slots per worker, and how full a ring gets before the output thread is
  * woken for it (or how empty before its worker is): waking a thread per
@@ -2408,4 +2409,18 @@ int pool_run(const struct pool_config *cfg)
 	free(p.w);
 	free(p.units);
 	return rc;
+}
+
+int pool_position_init(void *ctx, int id, void **worker)
+{
+	(void)ctx;
+	(void)id;
+	*worker = xq_position_new();
+	return *worker ? 0 : XQ_ENOMEM;
+}
+
+void pool_position_fini(void *ctx, void *worker)
+{
+	(void)ctx;
+	xq_position_free(worker);
 }

@@ -176,6 +176,12 @@ struct pool_stats {
  * XQ_ECANCELED when a signal (cmd_cancel, which every read looks at)
  * stopped it.  The worker threads never take the stop signals
  * (cmd_thread_create). */
+/* worker_init and worker_fini for a command whose workers each need a
+ * position of their own (an xq_position, <xq/position.h>, is the
+ * worker's state): stats' tree, dedupe's hashes. */
+int pool_position_init(void *ctx, int id, void **worker);
+void pool_position_fini(void *ctx, void *worker);
+
 int pool_run(const struct pool_config *cfg);
 
 #endif

@@ -218,6 +218,16 @@ int diag_list_add_diagnostic(struct diag_list *l, const xq_diagnostic *d)
 	return diag_list_add(l, (const struct xq_diag *)(const void *)d);
 }
 
+void diag_list_keep(struct diag_list *l, int severity)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if ((int)l->v[i].severity >= severity)
+			l->v[k++] = l->v[i];
+	l->n = k;
+}
+
 void diag_list_clear(struct diag_list *l)
 {
 	l->n = 0;

@@ -70,6 +70,9 @@ int diag_list_add(struct diag_list *l, const struct xq_diag *d);
 /* The same for a diagnostic of the public API (<xq/error.h>): what a
  * command on the public API keeps (xq_record_validate()'s, say). */
 int diag_list_add_diagnostic(struct diag_list *l, const xq_diagnostic *d);
+/* Keep only the diagnostics of `severity` (XQ_SEVERITY_* of <xq/error.h>)
+ * or above, in their order. */
+void diag_list_keep(struct diag_list *l, int severity);
 void diag_list_clear(struct diag_list *l);
 void diag_list_release(struct diag_list *l);
 

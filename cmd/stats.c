@@ -23,27 +23,26 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "board.h"
 #include "cmd.h"
-#include "diag.h"
-#include "ecco.h"
 #include "ecco_tags.h"
-#include "game.h"
 #include "inputs.h"
-#include "notation.h"
 #include "opt.h"
 #include "pool.h"
 #include "progress.h"
 #include "report.h"
 #include <xq/buf.h>
+#include <xq/ecco.h>
 #include <xq/file.h>
 #include <xq/memory.h>
+#include <xq/position.h>
+#include <xq/record.h>
 #include <xq/utf8.h>
 
 #define STATS_SCHEMA "xqkit.stats/1"
 #define TREE_SCHEMA "xqkit.tree/1"
 #define BOOK_MAGIC "# xqkit-book/1"
 #define TREE_MAX_DEPTH 40
+#define ECCO_PLIES XQ_ECCO_PLIES /* the plies that decide an opening */
 
 static const char usage[] =
 	"xqkit stats [--by ecco|opening|player|event|year|TAG] [--ecco CODES] [--top N]\n"
@@ -82,9 +81,12 @@ enum out_fmt { OUT_TEXT, OUT_TSV, OUT_NDJSON };
 
 static const char *const by_names[] = {"ecco", "opening", "player", "event", "year"};
 
+/* A game's result, as a job carries it. */
+enum { RES_NONE = 0, RES_RED_WINS = 1, RES_BLACK_WINS = 2, RES_DRAW = 3 };
+
 /* What a job carries from the worker to the output thread (pool_job.flags). */
 enum {
-	J_RESULT = 7,      /* enum xq_result */
+	J_RESULT = 7,      /* RES_* */
 	J_BROKEN = 1 << 3,
 	J_FOUND = 1 << 4,  /* --tree: the game reached the position */
 	J_OUT = 1 << 5     /* --ecco: not one of the openings asked for */
@@ -105,9 +107,9 @@ struct edge {
 	uint64_t pos;          /* Zobrist key of the position */
 	uint32_t games, red, draw, black, dated;
 	double date_sum;       /* in years */
-	xq_move move;
+	xq_move_code move;
 	int16_t ecco;          /* --fen: code index of the first game's line, -1: none */
-	uint8_t side;          /* to move at pos */
+	uint8_t side;          /* to move at pos: 0 red, 1 black */
 	uint8_t shown;         /* lowest depth it was expanded at (0: never) */
 };
 
@@ -116,7 +118,7 @@ struct tree_job {
 	uint32_t start_ply;    /* where the game reached the position */
 	struct {
 		uint64_t pos;
-		xq_move move;
+		xq_move_code move;
 	} e[TREE_MAX_DEPTH];
 };
 
@@ -130,16 +132,17 @@ struct sctx {
 	long top;              /* 0: all */
 	int tree;
 	int ecco;              /* --ecco given */
-	struct xq_ecco_set codes;
+	xq_ecco_codes *codes;
 	const char *fen, *moves;
 	int depth;
 	const char *book;
 	int force;
-	struct xq_board root;  /* --tree */
+	xq_position *root;     /* --tree */
 	int root_pieces;       /* pieces on the root's board */
-	xq_move root_line[XQ_ECCO_PLIES]; /* the first --moves (for ECCO) */
+	xq_move_code root_line[ECCO_PLIES]; /* the first --moves (for ECCO) */
 	size_t root_plies;
-	char root_fen[XQ_FEN_MAX];
+	char root_fen[XQ_FEN_SIZE];
+	xq_position *scratch;  /* the output thread's (edge_ecco, line_ecco) */
 	/* the table */
 	struct row *rows;
 	size_t nrows, rows_alloc;
@@ -231,7 +234,7 @@ static uint64_t hash_bytes(const char *s, size_t len)
 	return h ^ (h >> 29);
 }
 
-static uint64_t hash_edge(uint64_t pos, xq_move m)
+static uint64_t hash_edge(uint64_t pos, xq_move_code m)
 {
 	uint64_t h = pos ^ ((uint64_t)m * 0x9E3779B97F4A7C15ull);
 
@@ -292,7 +295,7 @@ static struct row *row_of(struct sctx *c, const char *key, size_t len)
 
 /* The edge of `move` from `pos`, made when new (*made set); NULL when
  * memory ran out. */
-static struct edge *edge_of(struct sctx *c, uint64_t pos, xq_move move, int *made)
+static struct edge *edge_of(struct sctx *c, uint64_t pos, xq_move_code move, int *made)
 {
 	uint64_t h = hash_edge(pos, move);
 	size_t k;
@@ -329,7 +332,7 @@ static void add_key(struct xq_buf *b, const char *v)
 
 static void table_process(struct sctx *c, struct pool_job *j)
 {
-	const struct xq_game *g = j->game;
+	const xq_record *g = j->record;
 	struct ecco_opening e;
 	uint32_t date;
 
@@ -346,65 +349,59 @@ static void table_process(struct sctx *c, struct pool_job *j)
 		add_key(&j->text, ecco_tags_classify(j, &e) ? e.opening : NULL);
 		break;
 	case BY_PLAYER:
-		add_key(&j->text, xq_game_tag(g, "Red"));
-		add_key(&j->text, xq_game_tag(g, "Black"));
+		add_key(&j->text, xq_record_tag(g, "Red"));
+		add_key(&j->text, xq_record_tag(g, "Black"));
 		break;
-	case BY_EVENT: add_key(&j->text, xq_game_tag(g, "Event")); break;
+	case BY_EVENT: add_key(&j->text, xq_record_tag(g, "Event")); break;
 	case BY_YEAR:
-		if ((date = date_value(xq_game_tag(g, "Date"))))
+		if ((date = date_value(xq_record_tag(g, "Date"))))
 			xq_buf_addf(&j->text, "%04u", date / 10000);
 		else
 			xq_buf_addc(&j->text, '?');
 		xq_buf_addc(&j->text, '\0');
 		break;
-	case BY_TAG: add_key(&j->text, xq_game_tag(g, c->tag)); break;
+	case BY_TAG: add_key(&j->text, xq_record_tag(g, c->tag)); break;
 	}
 }
 
-static int count_pieces(const struct xq_board *b)
+static int count_pieces(const xq_position *b)
 {
 	int n = 0;
 
-	for (size_t i = 0; i < sizeof(b->pc); i++)
-		n += b->pc[i] != 0;
+	for (int sq = 0; sq < 90; sq++)
+		n += xq_position_piece(b, sq) != 0;
 	return n;
 }
 
-/* Is `b` the root position?  (The key first; the board when it matches.) */
-static int at_root(const struct sctx *c, const struct xq_board *b)
-{
-	return b->key == c->root.key && b->side == c->root.side &&
-	       !memcmp(b->sq, c->root.sq, sizeof(b->sq));
-}
-
 /* The moves the game's main line played from the first time it reached
- * the position, as deep as --depth, each (position, move) once. */
-static void tree_process(struct sctx *c, struct pool_job *j)
+ * the position, as deep as --depth, each (position, move) once.  `b` is
+ * the worker's own position (pool_position_init()). */
+static void tree_process(struct sctx *c, struct pool_job *j, xq_position *b)
 {
-	const struct xq_game *g = j->game;
+	xq_record *g = j->record;
 	struct tree_job *t = j->data;
-	struct xq_board b = g->start;
-	uint32_t n = g->nodes[XQ_ROOT].child, ply = 0;
-	struct xq_undo u;
-	int pieces = count_pieces(&b);
+	uint32_t n = xq_record_node_child(g, XQ_ROOT_NODE), ply = 0;
+	int pieces;
 
-	if (g->start_text)
-		return; /* the start could not be read: `start` is not the game's */
-	for (; !at_root(c, &b); n = g->nodes[n].child, ply++) {
+	if (xq_record_start_text(g))
+		return; /* the start could not be read: the record's start is not the game's */
+	xq_record_node_position(g, XQ_ROOT_NODE, b);
+	pieces = count_pieces(b);
+	for (; !xq_position_same(b, c->root); n = xq_record_node_child(g, n), ply++) {
 		/* A capture is for good: with fewer pieces than the root has,
 		 * the rest of the game cannot reach it. */
-		if (n == XQ_NODE_NONE || pieces < c->root_pieces)
+		if (n == XQ_NO_NODE || pieces < c->root_pieces)
 			return;
-		xq_board_make(&b, g->nodes[n].move, &u);
-		pieces -= u.captured != 0;
+		pieces -= xq_position_piece(b, XQ_MOVE_CODE_TO(xq_record_node_move(g, n))) != 0;
+		xq_record_node_position(g, n, b); /* one move on from the last */
 	}
 	j->flags |= J_FOUND;
 	t->start_ply = ply;
-	for (; n != XQ_NODE_NONE && t->n < (uint32_t)c->depth; n = g->nodes[n].child) {
-		uint64_t pos = b.key;
-		xq_move m = g->nodes[n].move;
+	for (; n != XQ_NO_NODE && t->n < (uint32_t)c->depth; n = xq_record_node_child(g, n)) {
+		uint64_t pos = xq_position_key(b);
+		xq_move_code m = xq_record_node_move(g, n);
 		uint32_t k;
-		xq_board_make(&b, m, &u);
+		xq_record_node_position(g, n, b);
 		for (k = 0; k < t->n && !(t->e[k].pos == pos && t->e[k].move == m); k++)
 			;
 		if (k < t->n)
@@ -415,33 +412,35 @@ static void tree_process(struct sctx *c, struct pool_job *j)
 	}
 }
 
+static unsigned result_of(const xq_record *g)
+{
+	const char *r = xq_record_result(g);
+
+	return !strcmp(r, "1-0") ? RES_RED_WINS : !strcmp(r, "0-1") ? RES_BLACK_WINS :
+	       !strcmp(r, "1/2-1/2") ? RES_DRAW : RES_NONE;
+}
+
 static void stats_process(void *ctx, void *worker, struct pool_job *j)
 {
 	struct sctx *c = ctx;
-	const struct xq_game *g = j->game;
-	size_t k = 0;
+	const xq_record *g = j->record;
 
-	(void)worker;
 	/* What validate is for stays quiet here: only errors (what broke a
 	 * game or an input) are said, unless -v. */
-	if (!c->in.verbose) {
-		for (size_t i = 0; i < j->diags.n; i++)
-			if (j->diags.v[i].severity == XQ_SEV_ERROR)
-				j->diags.v[k++] = j->diags.v[i];
-		j->diags.n = k;
-	}
-	j->flags = (unsigned)g->result | ((g->flags & XQ_GAME_BROKEN) ? J_BROKEN : 0);
-	j->counts[0] = xq_game_mainline_length(g);
-	j->counts[1] = date_value(xq_game_tag(g, "Date"));
+	if (!c->in.verbose)
+		diag_list_keep(&j->diags, XQ_SEVERITY_ERROR);
+	j->flags = result_of(g) | (xq_record_is_broken(g) ? J_BROKEN : 0);
+	j->counts[0] = xq_record_mainline_length(g);
+	j->counts[1] = date_value(xq_record_tag(g, "Date"));
 	if (c->ecco) {
 		struct ecco_opening e;
-		if (!ecco_tags_classify(j, &e) || !xq_ecco_set_has(&c->codes, xq_ecco_index(e.code, 3))) {
+		if (!ecco_tags_classify(j, &e) || !xq_ecco_codes_has(c->codes, e.code)) {
 			j->flags |= J_OUT;
 			return;
 		}
 	}
 	if (c->tree)
-		tree_process(c, j);
+		tree_process(c, j, worker);
 	else
 		table_process(c, j);
 }
@@ -450,7 +449,7 @@ static void stats_process(void *ctx, void *worker, struct pool_job *j)
 
 static void count_row(struct row *r, const struct pool_job *j, int as_black)
 {
-	enum xq_result res = (enum xq_result)(j->flags & J_RESULT);
+	unsigned res = j->flags & J_RESULT;
 	uint32_t date = (uint32_t)j->counts[1];
 
 	r->games++;
@@ -460,11 +459,11 @@ static void count_row(struct row *r, const struct pool_job *j, int as_black)
 		r->plies += j->counts[0];
 		r->plied++;
 	}
-	if (res == XQ_RESULT_DRAW)
+	if (res == RES_DRAW)
 		r->draw++;
-	else if (res == XQ_RESULT_RED_WIN)
+	else if (res == RES_RED_WINS)
 		*(as_black ? &r->loss : &r->win) += 1;
-	else if (res == XQ_RESULT_BLACK_WIN)
+	else if (res == RES_BLACK_WINS)
 		*(as_black ? &r->win : &r->loss) += 1;
 	else
 		r->no_result++;
@@ -492,33 +491,42 @@ static void table_emit(struct sctx *c, const struct pool_job *j)
 	}
 }
 
-/* The ECCO code (index, or -1) of the game's line up to ply `plies`. */
-static int line_ecco(const struct xq_game *g, uint32_t plies)
+/* The ECCO code of the line moves[0..n) from `start`, as its index
+ * (A00..E99: 0..499), or -1 when it has none. */
+static int line_code(const xq_position *start, const xq_move_code *moves, size_t n)
 {
-	xq_move moves[XQ_ECCO_PLIES];
-	size_t n = 0;
-	const struct xq_ecco *e;
+	const char *code;
 
-	for (uint32_t i = g->nodes[XQ_ROOT].child; i != XQ_NODE_NONE && n < plies && n < XQ_ECCO_PLIES;
-	     i = g->nodes[i].child)
-		moves[n++] = g->nodes[i].move;
-	if (xq_ecco_classify(&e, &g->start, moves, n, NULL))
+	if (xq_ecco_of_line(start, moves, n, &code, NULL, NULL))
 		return -1;
-	return xq_ecco_index(e->code, 3);
+	return (code[0] - 'A') * 100 + (code[1] - '0') * 10 + (code[2] - '0');
+}
+
+/* The ECCO code (index, or -1) of the game's line up to ply `plies`. */
+static int line_ecco(struct sctx *c, xq_record *g, uint32_t plies)
+{
+	xq_move_code moves[ECCO_PLIES];
+	size_t n = 0;
+
+	for (uint32_t i = xq_record_node_child(g, XQ_ROOT_NODE);
+	     i != XQ_NO_NODE && n < plies && n < ECCO_PLIES; i = xq_record_node_child(g, i))
+		moves[n++] = xq_record_node_move(g, i);
+	xq_record_node_position(g, XQ_ROOT_NODE, c->scratch);
+	return line_code(c->scratch, moves, n);
 }
 
 static void tree_emit(struct sctx *c, const struct pool_job *j)
 {
 	const struct tree_job *t = j->data;
-	enum xq_result res = (enum xq_result)(j->flags & J_RESULT);
+	unsigned res = j->flags & J_RESULT;
 	uint32_t date = (uint32_t)j->counts[1];
 
 	if (!(j->flags & J_FOUND))
 		return;
 	c->root_games++;
-	c->root_red += res == XQ_RESULT_RED_WIN;
-	c->root_draw += res == XQ_RESULT_DRAW;
-	c->root_black += res == XQ_RESULT_BLACK_WIN;
+	c->root_red += res == RES_RED_WINS;
+	c->root_draw += res == RES_DRAW;
+	c->root_black += res == RES_BLACK_WINS;
 	for (uint32_t i = 0; i < t->n; i++) {
 		int made;
 		struct edge *e = edge_of(c, t->e[i].pos, t->e[i].move, &made);
@@ -527,16 +535,16 @@ static void tree_emit(struct sctx *c, const struct pool_job *j)
 			return;
 		}
 		if (made) {
-			e->side = (uint8_t)((c->root.side + i) & 1);
+			e->side = (uint8_t)((xq_position_side(c->root) + i) & 1);
 			/* From a --fen, the line is the game's (the walk knows no
 			 * other); from the start, the walk's own (edge_ecco). */
 			if (c->fen)
-				e->ecco = (int16_t)line_ecco(j->game, t->start_ply + i + 1);
+				e->ecco = (int16_t)line_ecco(c, j->record, t->start_ply + i + 1);
 		}
 		e->games++;
-		e->red += res == XQ_RESULT_RED_WIN;
-		e->draw += res == XQ_RESULT_DRAW;
-		e->black += res == XQ_RESULT_BLACK_WIN;
+		e->red += res == RES_RED_WINS;
+		e->draw += res == RES_DRAW;
+		e->black += res == RES_BLACK_WINS;
 		if (date) {
 			e->dated++;
 			e->date_sum += date_years(date);
@@ -554,7 +562,7 @@ static int stats_emit(void *ctx, struct pool_job *j)
 	} else if (j->kind == POOL_GAME) {
 		c->games++;
 		c->broken += (j->flags & J_BROKEN) != 0;
-		c->no_result += (j->flags & J_RESULT) < XQ_RESULT_RED_WIN;
+		c->no_result += (j->flags & J_RESULT) == RES_NONE;
 		if (c->tree)
 			tree_emit(c, j);
 		else
@@ -852,16 +860,29 @@ static size_t write_table(struct sctx *c)
 
 /* ---- the tree ---------------------------------------------------------------------- */
 
+/* Moves in the order the tree lists those played as often: by the square
+ * they go to, then the one they leave, each from black's back rank down
+ * and from file a on. */
+static unsigned move_order(xq_move_code m)
+{
+	unsigned from = XQ_MOVE_CODE_FROM(m), to = XQ_MOVE_CODE_TO(m);
+
+	return ((9 - to / 9) * 9 + to % 9) * 90 + (9 - from / 9) * 9 + from % 9;
+}
+
 /* Edges by position, then count (most first), then move. */
 static int edge_cmp(const void *a, const void *b)
 {
 	const struct edge *x = a, *y = b;
+	unsigned mx, my;
 
 	if (x->pos != y->pos)
 		return x->pos < y->pos ? -1 : 1;
 	if (x->games != y->games)
 		return x->games > y->games ? -1 : 1;
-	return (x->move > y->move) - (x->move < y->move);
+	mx = move_order(x->move);
+	my = move_order(y->move);
+	return (mx > my) - (mx < my);
 }
 
 /* The edges from `pos`: [*lo, *hi) of the sorted array. */
@@ -886,8 +907,8 @@ static void edges_from(const struct sctx *c, uint64_t pos, size_t *lo, size_t *h
 
 static void edge_score(struct xq_buf *b, const struct edge *e, int json)
 {
-	uint32_t win = e->side == XQ_RED ? e->red : e->black;
-	uint32_t loss = e->side == XQ_RED ? e->black : e->red;
+	uint32_t win = e->side == 0 ? e->red : e->black;
+	uint32_t loss = e->side == 0 ? e->black : e->red;
 
 	if (win + e->draw + loss)
 		xq_buf_addf(b, json ? "%.1f" : " %5.1f%%", score(win, e->draw, loss));
@@ -910,11 +931,10 @@ static void edge_date(struct xq_buf *b, const struct edge *e)
 	xq_buf_addf(b, "%04u.%02u", year, month > 12 ? 12 : month);
 }
 
-/* One step of the walk over the tree: a position's edges, the one looked
- * at, and how to take its move back. */
+/* One step of the walk over the tree: a position's edges and the one
+ * looked at (the walk keeps a position for each step). */
 struct frame {
 	size_t at, hi;
-	struct xq_undo undo;
 };
 
 /*
@@ -925,20 +945,18 @@ struct frame {
  */
 static int edge_ecco(const struct sctx *c, const struct edge *e, int d, const struct frame *st)
 {
-	xq_move line[XQ_ECCO_PLIES];
+	xq_move_code line[ECCO_PLIES];
 	size_t n = c->root_plies;
-	const struct xq_ecco *x;
-	struct xq_board start;
-	int code = e->ecco;
+	int index = e->ecco;
 
 	if (!c->fen) {
 		memcpy(line, c->root_line, n * sizeof(line[0]));
-		for (int i = 0; i <= d && n < XQ_ECCO_PLIES; i++)
+		for (int i = 0; i <= d && n < ECCO_PLIES; i++)
 			line[n++] = i < d ? c->edges[st[i].at].move : e->move;
-		xq_board_start(&start);
-		code = xq_ecco_classify(&x, &start, line, n, NULL) ? -1 : xq_ecco_index(x->code, 3);
+		xq_position_set_start(c->scratch);
+		index = line_code(c->scratch, line, n);
 	}
-	return code;
+	return index;
 }
 
 /* A code index as text, quoted for JSON; "-" (null) when there is none. */
@@ -951,18 +969,20 @@ static void add_code(struct xq_buf *b, int code, int json)
 }
 
 /* One edge written as the format asks, `d` plies below the root, from
- * position `pos`, reached by the moves of the frames st[0..d). */
+ * position at[d], reached by the moves of the frames st[0..d) from the
+ * positions at[0..d). */
 static void write_edge(struct sctx *c, struct xq_buf *b, struct xq_buf *book, struct edge *e,
-		       int d, struct xq_board *pos, const struct frame *st)
+		       int d, xq_position *const *at, const struct frame *st)
 {
-	char iccs[5], text[XQ_MOVE_TEXT_MAX], fen[XQ_FEN_MAX];
+	char iccs[XQ_MOVE_TEXT_SIZE], text[XQ_MOVE_TEXT_SIZE], fen[XQ_FEN_SIZE];
+	const xq_position *pos = at[d];
 	int depth = d + 1;
 
-	xq_move_name(e->move, iccs);
+	xq_position_move_text(pos, e->move, XQ_DIALECT_ICCS, 0, iccs, sizeof(iccs));
 	if (c->out == OUT_TEXT) {
 		size_t before = b->len;
 		pad(b, 2 * (size_t)(depth - 1));
-		xq_notation_write(text, sizeof(text), pos, e->move, XQ_NOTATION_CHINESE, 0);
+		xq_position_move_text(pos, e->move, XQ_DIALECT_CHINESE, 0, text, sizeof(text));
 		xq_buf_addf(b, "%s %s", iccs, text);
 		pad(b, 2 * (size_t)(c->depth - 1) + 14 > text_width(b->ptr + before, b->len - before) ?
 			       2 * (size_t)(c->depth - 1) + 14 - text_width(b->ptr + before, b->len - before) : 0);
@@ -977,13 +997,13 @@ static void write_edge(struct sctx *c, struct xq_buf *b, struct xq_buf *book, st
 	}
 	if (c->out != OUT_NDJSON && !book)
 		return;
-	xq_board_to_fen(pos, fen, sizeof(fen));
+	xq_position_fen(pos, fen, sizeof(fen));
 	if (c->out == OUT_NDJSON) {
-		xq_notation_write(text, sizeof(text), pos, e->move, XQ_NOTATION_CHINESE, 0);
+		xq_position_move_text(pos, e->move, XQ_DIALECT_CHINESE, 0, text, sizeof(text));
 		xq_buf_addf(b, "{\"schema\":\"" TREE_SCHEMA "\",\"depth\":%d,\"line\":\"", depth);
 		for (int i = 0; i < d; i++) {
-			char m[5];
-			xq_move_name(c->edges[st[i].at].move, m);
+			char m[XQ_MOVE_TEXT_SIZE];
+			xq_position_move_text(at[i], c->edges[st[i].at].move, XQ_DIALECT_ICCS, 0, m, sizeof(m));
 			xq_buf_addf(b, "%s%s", i ? " " : "", m);
 		}
 		xq_buf_addf(b, "\",\"fen\":\"%s\",\"move\":\"%s\",\"chinese\":\"%s\",\"games\":%u,\"red_wins\":%u,\"draws\":%u,\"black_wins\":%u,\"score\":",
@@ -1004,8 +1024,8 @@ static void write_edge(struct sctx *c, struct xq_buf *b, struct xq_buf *book, st
 	if (book) {
 		/* The board and the side: the position, not how it was reached. */
 		char *sp = strchr(fen, ' ');
-		uint32_t win = e->side == XQ_RED ? e->red : e->black;
-		uint32_t loss = e->side == XQ_RED ? e->black : e->red;
+		uint32_t win = e->side == 0 ? e->red : e->black;
+		uint32_t loss = e->side == 0 ? e->black : e->red;
 		if (sp && (sp = strchr(sp + 1, ' ')))
 			*sp = '\0';
 		xq_buf_addf(book, "%s\t%s\t%llu\t%u\t%u\t%u\t%u\n", fen, iccs,
@@ -1024,25 +1044,32 @@ static void write_edge(struct sctx *c, struct xq_buf *b, struct xq_buf *book, st
 static int walk_tree(struct sctx *c, struct xq_buf *out, struct xq_buf *book)
 {
 	struct frame st[TREE_MAX_DEPTH + 1];
-	struct xq_board b = c->root;
-	int d = 0, every_path = c->out == OUT_TEXT;
+	xq_position *at[TREE_MAX_DEPTH + 1]; /* the position of each step */
+	int d = 0, every_path = c->out == OUT_TEXT, rc = 0;
 
-	edges_from(c, b.key, &st[0].at, &st[0].hi);
+	for (int i = 0; i <= c->depth; i++)
+		if (!(at[i] = xq_position_new())) {
+			while (i-- > 0)
+				xq_position_free(at[i]);
+			return XQ_ENOMEM;
+		}
+	xq_position_copy(at[0], c->root);
+	edges_from(c, xq_position_key(at[0]), &st[0].at, &st[0].hi);
 	while (d >= 0) {
 		struct frame *f = &st[d];
 		struct edge *e;
-		if (cmd_signal)
-			return -1;
+		if (cmd_signal) {
+			rc = -1;
+			break;
+		}
 		if (f->at >= f->hi) {
-			if (--d >= 0) {
-				xq_board_unmake(&b, c->edges[st[d].at].move, &st[d].undo);
+			if (--d >= 0)
 				st[d].at++;
-			}
 			continue;
 		}
 		e = &c->edges[f->at];
 		if (every_path || !e->shown)
-			write_edge(c, out, book, e, d, &b, st);
+			write_edge(c, out, book, e, d, at, st);
 		if (out->len > 65536)
 			report_flush_out(out);
 		if (d + 1 >= c->depth || (!every_path && e->shown && e->shown <= d + 1)) {
@@ -1052,11 +1079,14 @@ static int walk_tree(struct sctx *c, struct xq_buf *out, struct xq_buf *book)
 			continue;
 		}
 		e->shown = (uint8_t)(d + 1);
-		xq_board_make(&b, e->move, &f->undo);
+		xq_position_copy(at[d + 1], at[d]);
+		xq_position_play(at[d + 1], e->move); /* a move games played here: legal */
 		d++;
-		edges_from(c, b.key, &st[d].at, &st[d].hi);
+		edges_from(c, xq_position_key(at[d]), &st[d].at, &st[d].hi);
 	}
-	return 0;
+	for (int i = 0; i <= c->depth; i++)
+		xq_position_free(at[i]);
+	return rc;
 }
 
 static int write_book(struct sctx *c, const struct xq_buf *book)
@@ -1107,8 +1137,16 @@ static int write_tree(struct sctx *c)
 				    "Draws", "Black", "Date", "ECCO");
 		}
 	}
-	if (walk_tree(c, &out, c->book ? &book : NULL) == 0 && c->book)
-		rc = write_book(c, &book);
+	switch (walk_tree(c, &out, c->book ? &book : NULL)) {
+	case 0:
+		if (c->book)
+			rc = write_book(c, &book);
+		break;
+	case XQ_ENOMEM:
+		cmd_error("out of memory: the tree is not written whole");
+		rc = XQ_EXIT_IO;
+		break;
+	}
 	report_flush_out(&out);
 	xq_buf_release(&out);
 	xq_buf_release(&book);
@@ -1176,11 +1214,11 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 		c->in.fmt = c->out == OUT_NDJSON ? REPORT_NDJSON : REPORT_TEXT;
 		break;
 	case O_ECCO: {
-		struct xq_diag d;
-		xq_diag_init(&d);
-		if (xq_ecco_set_parse(&c->codes, value, strlen(value), &d)) {
-			snprintf(p->err, sizeof(p->err), "--ecco '%.40s', column %llu: %.160s", value,
-				 (unsigned long long)d.place.col, d.msg);
+		char why[200];
+		xq_ecco_codes_free(c->codes); /* the last --ecco counts */
+		if (xq_ecco_codes_parse(&c->codes, value, why, sizeof(why))) {
+			snprintf(p->err, sizeof(p->err), "--ecco '%.40s', %s", value,
+				 why[0] ? why : "out of memory");
 			return -1;
 		}
 		c->ecco = 1;
@@ -1209,9 +1247,8 @@ static int play_moves(struct sctx *c, struct opt_parser *p)
 	for (;;) {
 		const char *t;
 		size_t len;
-		xq_move m;
-		struct xq_diag d;
-		struct xq_undo u;
+		xq_move_code m;
+		char *text;
 		while (*s == ' ' || *s == '\t' || *s == ',')
 			s++;
 		if (!*s)
@@ -1220,16 +1257,21 @@ static int play_moves(struct sctx *c, struct opt_parser *p)
 			;
 		len = (size_t)(t - s);
 		n++;
-		xq_diag_init(&d);
-		if (xq_notation_read(&m, &c->root, s, len, XQ_NOTATION_AUTO, &d)) {
-			snprintf(p->err, sizeof(p->err), "--moves: move %d '%.*s' (column %d): %.160s", n,
-				 (int)(len > 32 ? 32 : len), s, (int)xq_utf8_count(c->moves, (size_t)(s - c->moves)) + 1,
-				 d.msg);
+		if (!(text = strndup(s, len))) {
+			snprintf(p->err, sizeof(p->err), "--moves: out of memory");
 			return -1;
 		}
-		if (c->root_plies < XQ_ECCO_PLIES)
+		if (xq_position_read_move(c->root, text, XQ_DIALECT_AUTO, &m)) {
+			snprintf(p->err, sizeof(p->err), "--moves: move %d '%.*s' (column %d): %.160s", n,
+				 (int)(len > 32 ? 32 : len), s, (int)xq_utf8_count(c->moves, (size_t)(s - c->moves)) + 1,
+				 xq_diagnostic_message(xq_position_error(c->root)));
+			free(text);
+			return -1;
+		}
+		free(text);
+		if (c->root_plies < ECCO_PLIES)
 			c->root_line[c->root_plies++] = m;
-		xq_board_make(&c->root, m, &u);
+		xq_position_play(c->root, m);
 		s = t;
 	}
 }
@@ -1237,8 +1279,6 @@ static int play_moves(struct sctx *c, struct opt_parser *p)
 /* What the options say together: 0, or -1 with the message in p->err. */
 static int check_args(struct sctx *c, struct opt_parser *p)
 {
-	struct xq_diag d;
-
 	if (!c->tree && (c->fen || c->moves || c->depth || c->book || c->force)) {
 		snprintf(p->err, sizeof(p->err), "%s needs --tree",
 			 c->fen ? "--fen" : c->moves ? "--moves" : c->depth ? "--depth" : c->book ? "--book" : "--force");
@@ -1260,17 +1300,20 @@ static int check_args(struct sctx *c, struct opt_parser *p)
 		c->by_text = "ecco";
 	if (!c->depth)
 		c->depth = 1;
-	xq_board_start(&c->root);
-	xq_diag_init(&d);
-	if (c->fen && xq_board_from_fen(&c->root, c->fen, strlen(c->fen), XQ_FEN_LENIENT_PLACEMENT, &d)) {
+	if (!(c->root = xq_position_new()) || !(c->scratch = xq_position_new())) {
+		snprintf(p->err, sizeof(p->err), "out of memory");
+		return -1;
+	}
+	if (c->fen && xq_position_set_fen_lenient(c->root, c->fen)) {
+		const xq_diagnostic *d = xq_position_error(c->root);
 		snprintf(p->err, sizeof(p->err), "--fen, column %llu: %.200s",
-			 (unsigned long long)d.place.col, d.msg);
+			 (unsigned long long)xq_diagnostic_column(d), xq_diagnostic_message(d));
 		return -1;
 	}
 	if (c->moves && play_moves(c, p))
 		return -1;
-	xq_board_to_fen(&c->root, c->root_fen, sizeof(c->root_fen));
-	c->root_pieces = count_pieces(&c->root);
+	xq_position_fen(c->root, c->root_fen, sizeof(c->root_fen));
+	c->root_pieces = count_pieces(c->root);
 	return input_opts_check(&c->in, p);
 }
 
@@ -1334,6 +1377,9 @@ static void sctx_release(struct sctx *c)
 	free(c->rows);
 	free(c->edges);
 	free(c->slots);
+	xq_ecco_codes_free(c->codes);
+	xq_position_free(c->root);
+	xq_position_free(c->scratch);
 	reporter_release(&c->rep);
 }
 
@@ -1341,12 +1387,11 @@ static void sctx_release(struct sctx *c)
  * existing file without --force.  0, or an exit status. */
 static int plan_book(struct sctx *c, struct inputs *inputs)
 {
-	struct xq_diag d;
 	struct report_message m = {""};
+	char msg[256];
 
-	xq_diag_init(&d);
-	if (c->book && inputs_guard(inputs, c->book, &d))
-		return cmd_usage_error("stats", "%s", d.msg);
+	if (c->book && inputs_guard_msg(inputs, c->book, msg, sizeof(msg)))
+		return cmd_usage_error("stats", "%s", msg);
 	if (c->book &&
 	    xq_file_check(c->book, c->force ? XQ_WRITE_FORCE : 0, report_keep_message, &m) < 0)
 		return cmd_usage_error("stats", "%s", m.msg);
@@ -1361,6 +1406,7 @@ int cmd_stats(int argc, char **argv)
 	/* Numbers and lines reach the output only through the games and
 	 * their diagnostics, which the pool puts right (pool.h). */
 	struct pool_config cfg = {.process = stats_process, .emit = stats_emit, .ctx = &c,
+				  .worker_init = pool_position_init, .worker_fini = pool_position_fini,
 				  .late_numbers = 1};
 	size_t shown = 0;
 	int rc;
@@ -1410,7 +1456,7 @@ int cmd_stats(int argc, char **argv)
 		else if (!rc)
 			rc = c.rep.io_error ? XQ_EXIT_IO :
 			     c.rep.failed_files || c.rep.damaged_files ||
-					     c.rep.counts.by_sev[XQ_SEV_ERROR] ? XQ_EXIT_INVALID : XQ_EXIT_OK;
+					     c.rep.counts.by_sev[XQ_SEVERITY_ERROR] ? XQ_EXIT_INVALID : XQ_EXIT_OK;
 	}
 	sctx_release(&c);
 	opt_release(&p);

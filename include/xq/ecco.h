@@ -19,11 +19,19 @@
 #ifndef XQ_PUBLIC_ECCO_H
 #define XQ_PUBLIC_ECCO_H
 
+#include <stddef.h>
+
+#include "position.h"
 #include "record.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* How many plies decide an opening; later moves are not looked at.  (The
+ * library's sources define it too, the same: a difference fails to
+ * build.) */
+#define XQ_ECCO_PLIES 20
 
 /*
  * The ECCO classification of the main line of `r`: its code ("C45") into
@@ -45,6 +53,41 @@ XQ_API int xq_record_ecco(xq_record *r, const char **code, const char **opening,
  * E99...).  "A00" names 其他开局.
  */
 XQ_API int xq_ecco_name(const char *code, const char **opening, const char **variation);
+
+/*
+ * The ECCO classification of the game that starts at `start` and plays
+ * moves[0..n) (legal in turn, as a record's are): its code, opening and
+ * variation as xq_record_ecco() gives them; only the first XQ_ECCO_PLIES
+ * moves count,
+ * and none when `start` is not the standard position.  For the openings
+ * of lines that are not records: the moves of an opening tree, say.
+ * Returns 0; XQ_EILLEGAL when a move does not move a piece of the side to
+ * move onto a square that side does not hold (the array is wrong: a
+ * legal line never does that); or XQ_EINTERNAL (a bug).
+ */
+XQ_API int xq_ecco_of_line(const xq_position *start, const xq_move_code *moves, size_t n,
+			   const char **code, const char **opening, const char **variation);
+
+/*
+ * A set of ECCO codes, as `xqkit find --ecco` and `stats --ecco` take
+ * them.  Opaque; free it with xq_ecco_codes_free().  Reading it from
+ * several threads at once is safe.
+ */
+typedef struct xq_ecco_codes xq_ecco_codes;
+
+/*
+ * Read `spec`, codes and groups separated by commas, no spaces: a letter
+ * (A: A00-A99), a letter and a digit (C1: C10-C19), a code (C45), a
+ * range of two codes, the first not after the second (C10-C19, A00-B99),
+ * or a mix (C1,D5); capital letters A-E.  Returns 0 with *out set; or
+ * XQ_EPARSE (*out NULL), the reason and its 1-based column into `why`
+ * (`cap` bytes, may be 0) as "column 4: ..."; or XQ_ENOMEM.
+ */
+XQ_API int xq_ecco_codes_parse(xq_ecco_codes **out, const char *spec, char *why, size_t cap);
+/* Is `code` ("C45") one of the set?  0 for a text that is no code. */
+XQ_API int xq_ecco_codes_has(const xq_ecco_codes *s, const char *code);
+/* Free it (NULL is fine). */
+XQ_API void xq_ecco_codes_free(xq_ecco_codes *s);
 
 #ifdef __cplusplus
 }

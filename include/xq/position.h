@@ -76,6 +76,9 @@ XQ_API void xq_position_free(xq_position *p);
 /* A copy of `p`, or NULL when out of memory. */
 XQ_API xq_position *xq_position_dup(const xq_position *p);
 
+/* Make `dst` the same position as `src` (no allocation: for a stack of
+ * positions along a line). */
+XQ_API void xq_position_copy(xq_position *dst, const xq_position *src);
 /* Set the standard start position. */
 XQ_API void xq_position_set_start(xq_position *p);
 /*
@@ -87,6 +90,11 @@ XQ_API void xq_position_set_start(xq_position *p);
  * reason (its column in the FEN) in xq_position_error().
  */
 XQ_API int xq_position_set_fen(xq_position *p, const char *fen);
+/* The same, but advisors, elephants and pawns may stand on squares they
+ * can never reach (composed problems, old files, search patterns); kings
+ * must still be in their palaces, counts within one set, and the side not
+ * to move not in check. */
+XQ_API int xq_position_set_fen_lenient(xq_position *p, const char *fen);
 /* The canonical FEN into `buf` (`cap` bytes; XQ_FEN_SIZE is enough),
  * NUL-terminated.  Returns its length, or 0 when `cap` is too small. */
 XQ_API size_t xq_position_fen(const xq_position *p, char *buf, size_t cap);
@@ -142,6 +150,9 @@ XQ_API size_t xq_position_move_text(const xq_position *p, xq_move_code m, int di
  * version.
  */
 XQ_API uint64_t xq_position_key(const xq_position *p);
+/* Are `a` and `b` the same position: the same pieces on the same squares
+ * and the same side to move (the move counters do not count)? */
+XQ_API int xq_position_same(const xq_position *a, const xq_position *b);
 /* Mirror `p` left-right in place (file a <-> i); the side to move and the
  * move counters are kept.  A legal position stays legal. */
 XQ_API void xq_position_mirror(xq_position *p);

@@ -87,6 +87,10 @@ XQ_API int xq_record_set_result(xq_record *r, const char *result);
  * its length.  The start is authoritative: a FEN tag is rewritten from it
  * by the writers. */
 XQ_API size_t xq_record_start_fen(const xq_record *r, char *buf, size_t cap);
+/* The source's FEN as written when it gave a start position that could
+ * not be read (the record is then broken, its start the standard one
+ * and no move), else NULL. */
+XQ_API const char *xq_record_start_text(const xq_record *r);
 /* Set the start position from `p`; only a record with no move yet
  * (otherwise XQ_EILLEGAL). */
 XQ_API int xq_record_set_start(xq_record *r, const xq_position *p);

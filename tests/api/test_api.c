@@ -272,6 +272,52 @@ static void ecco_classifies_the_main_line_and_names_codes(void **state)
 	assert_int_equal(xq_ecco_name("C4", NULL, NULL), XQ_ENOTFOUND);
 }
 
+static void ecco_of_a_line_and_sets_of_codes(void **state)
+{
+	xq_move_code line[XQ_ECCO_PLIES + 5];
+	xq_position *p = xq_position_new(), *start = xq_position_new();
+	static const char *const moves[] = {"h2e2", "h9g7", "h0g2", "i9h9"};
+	const char *code, *opening, *variation;
+	xq_ecco_codes *set;
+	char why[100];
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(xq_position_read_move(p, moves[i], XQ_DIALECT_ICCS, &line[i]), 0);
+		assert_int_equal(xq_position_play(p, line[i]), 0);
+	}
+	/* The same line as ecco_classifies_the_main_line_and_names_codes's
+	 * record, and its prefix. */
+	assert_int_equal(xq_ecco_of_line(start, line, 4, &code, &opening, &variation), 0);
+	assert_string_equal(code, "B05");
+	assert_string_equal(opening, "中炮对进左马");
+	assert_string_equal(variation, "");
+	assert_int_equal(xq_ecco_of_line(start, line, 1, &code, NULL, NULL), 0);
+	assert_string_equal(code, "B00");
+	assert_int_equal(xq_ecco_of_line(start, line, 0, &code, NULL, NULL), 0);
+	assert_string_equal(code, "A00");
+	/* A wrong array is refused: black's move first. */
+	assert_int_equal(xq_ecco_of_line(start, line + 1, 1, &code, NULL, NULL), XQ_EILLEGAL);
+
+	assert_int_equal(xq_ecco_codes_parse(&set, "C1,D5,A00-A09,E", why, sizeof(why)), 0);
+	assert_string_equal(why, "");
+	assert_true(xq_ecco_codes_has(set, "C15"));
+	assert_true(xq_ecco_codes_has(set, "A09"));
+	assert_true(xq_ecco_codes_has(set, "E99"));
+	assert_false(xq_ecco_codes_has(set, "C20"));
+	assert_false(xq_ecco_codes_has(set, "B05"));
+	assert_false(xq_ecco_codes_has(set, "C1"));
+	assert_false(xq_ecco_codes_has(set, NULL));
+	xq_ecco_codes_free(set);
+	assert_int_equal(xq_ecco_codes_parse(&set, "C10-C05", why, sizeof(why)), XQ_EPARSE);
+	assert_null(set);
+	assert_string_equal(why, "column 5: the range C10-C05 runs backwards");
+	assert_int_equal(xq_ecco_codes_parse(&set, "F", NULL, 0), XQ_EPARSE);
+	xq_ecco_codes_free(NULL);
+	xq_position_free(p);
+	xq_position_free(start);
+}
+
 static void xqf_reads_with_tags_start_and_moves(void **state)
 {
 	struct seen s = {0};
@@ -606,6 +652,53 @@ static void main_line_proves_mate_and_under_rules_a_perpetual(void **state)
 	assert_int_equal(proof.ply, 8);
 	assert_true(proof.first < proof.ply);
 	xq_record_free(r);
+}
+
+static void lenient_fen_copies_and_sameness(void **state)
+{
+	/* A red pawn on a1 (behind its start) and an advisor on a3: squares
+	 * they can never reach. */
+	static const char *const odd = "3k5/9/9/9/9/9/A8/9/P8/4K4 w - - 0 1";
+	xq_position *a = xq_position_new(), *b = xq_position_new();
+	char fen[XQ_FEN_SIZE];
+
+	(void)state;
+	assert_int_equal(xq_position_set_fen(a, odd), XQ_EILLEGAL);
+	assert_int_equal(xq_position_set_fen_lenient(a, odd), 0);
+	assert_null(xq_position_error(a));
+	assert_false(xq_position_same(a, b));
+	xq_position_copy(b, a);
+	assert_true(xq_position_same(a, b));
+	xq_position_fen(b, fen, sizeof(fen));
+	assert_string_equal(fen, odd);
+	/* Kings are still kept to their palaces, and counters do not count. */
+	assert_int_equal(xq_position_set_fen_lenient(a, "3k5/9/9/9/9/9/9/9/9/K8 w - - 0 1"), XQ_EILLEGAL);
+	assert_non_null(xq_position_error(a));
+	assert_true(xq_position_same(a, b)); /* unchanged by the failure */
+	assert_int_equal(xq_position_set_fen_lenient(a, "3k5/9/9/9/9/9/A8/9/P8/4K4 w - - 9 40"), 0);
+	assert_true(xq_position_same(a, b));
+	assert_int_equal(xq_position_set_fen_lenient(a, "3k5/9/9/9/9/9/A8/9/P8/4K4 b - - 0 1"), 0);
+	assert_false(xq_position_same(a, b));
+	xq_position_free(a);
+	xq_position_free(b);
+}
+
+static void start_that_could_not_be_read_is_kept_as_written(void **state)
+{
+	static const char pgn[] = "[FEN \"rnbakabnr/9/1c5c1 w\"]\n\n1. h2e2 *\n\n[Event \"b\"]\n\n1. h2e2 *\n";
+	xq_reader *rd;
+	xq_record *r;
+
+	(void)state;
+	assert_int_equal(xq_reader_open_memory(&rd, "m.pgn", pgn, sizeof(pgn) - 1, NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	assert_true(xq_record_is_broken(r));
+	assert_string_equal(xq_record_start_text(r), "rnbakabnr/9/1c5c1 w");
+	xq_record_free(r);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	assert_null(xq_record_start_text(r));
+	xq_record_free(r);
+	xq_reader_close(rd);
 }
 
 static void position_keys_ignore_the_way_there_and_mirror_left_right(void **state)
@@ -1737,6 +1830,9 @@ int main(void)
 		cmocka_unit_test(dates_are_normalized_only_when_their_meaning_is_certain),
 		cmocka_unit_test(result_texts_read_as_the_standard_results_they_spell),
 		cmocka_unit_test(main_line_proves_mate_and_under_rules_a_perpetual),
+		cmocka_unit_test(ecco_of_a_line_and_sets_of_codes),
+		cmocka_unit_test(lenient_fen_copies_and_sameness),
+		cmocka_unit_test(start_that_could_not_be_read_is_kept_as_written),
 		cmocka_unit_test(position_keys_ignore_the_way_there_and_mirror_left_right),
 		cmocka_unit_test(origin_survives_conversion_and_writes_as_ndjson_source),
 		cmocka_unit_test(gzip_input_is_read_through),
