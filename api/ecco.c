@@ -75,13 +75,16 @@ struct xq_ecco_codes {
 	struct xq_ecco_set set;
 };
 
-int xq_ecco_codes_parse(xq_ecco_codes **out, const char *spec, char *why, size_t cap)
+int xq_ecco_codes_parse(xq_ecco_codes **out, const char *spec, size_t *column, char *why,
+			size_t cap)
 {
 	struct xq_diag d;
 	xq_ecco_codes *s;
 	int rc;
 
 	*out = NULL;
+	if (column)
+		*column = 0;
 	if (cap)
 		why[0] = '\0';
 	if (!(s = malloc(sizeof(*s))))
@@ -89,8 +92,10 @@ int xq_ecco_codes_parse(xq_ecco_codes **out, const char *spec, char *why, size_t
 	xq_diag_init(&d);
 	if ((rc = xq_ecco_set_parse(&s->set, spec, strlen(spec), &d)) != 0) {
 		free(s);
+		if (column)
+			*column = (size_t)d.place.col;
 		if (cap)
-			snprintf(why, cap, "column %llu: %s", (unsigned long long)d.place.col, d.msg);
+			snprintf(why, cap, "%s", d.msg);
 		return rc;
 	}
 	*out = s;

@@ -101,6 +101,16 @@ int xq_position_set_fen(xq_position *p, const char *fen)
 	return 0;
 }
 
+void xq_position_material(const xq_position *p, int counts[14])
+{
+	memset(counts, 0, 14 * sizeof(counts[0]));
+	for (int id = 16; id < 48; id++)
+		if (p->b.pc[id] && xq_kind_of_id[id]) {
+			uint8_t k = xq_kind_of_id[id];
+			counts[XQ_KIND_SIDE(k) * 7 + XQ_KIND_TYPE(k)]++;
+		}
+}
+
 int xq_position_set_fen_lenient(xq_position *p, const char *fen)
 {
 	int rc;
@@ -121,8 +131,15 @@ void xq_position_copy(xq_position *dst, const xq_position *src)
 
 int xq_position_same(const xq_position *a, const xq_position *b)
 {
-	return a->b.key == b->b.key && a->b.side == b->b.side &&
-	       !memcmp(a->b.sq, b->b.sq, sizeof(a->b.sq));
+	if (a->b.key != b->b.key || a->b.side != b->b.side)
+		return 0;
+	/* The key says "almost surely"; the squares say for sure.  By kind:
+	 * which of two like pieces stands where is no difference. */
+	for (int r = 0; r < 10; r++)
+		for (int f = 0; f < 9; f++)
+			if (xq_board_kind(&a->b, XQ_SQ(f, r)) != xq_board_kind(&b->b, XQ_SQ(f, r)))
+				return 0;
+	return 1;
 }
 
 size_t api_fen(const struct xq_board *b, char *buf, size_t cap)

@@ -16,14 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "board.h"
 #include "cmd.h"
-#include "diag.h"
-#include "ecco.h"
-#include "game.h"
+#include "diagplace.h"
+#include "ecco_tags.h"
 #include "inputs.h"
-#include "ndjson.h"
-#include "notation.h"
 #include "opt.h"
 #include "output.h"
 #include "pool.h"
@@ -31,6 +27,11 @@
 #include "report.h"
 #include "validate.h"
 #include <xq/buf.h>
+#include <xq/ecco.h>
+#include <xq/fix.h>
+#include <xq/io.h>
+#include <xq/position.h>
+#include <xq/record.h>
 #include <xq/utf8.h>
 
 #define REF_SCHEMA "xqkit.ref/1"
@@ -86,18 +87,21 @@ struct tag_test {
 	long parts[MAX_PARTS];
 };
 
-/* A position to reach: each board that counts (the mirror, the other
+/* A position to reach: each position that counts (the mirror, the other
  * side to move when the FEN gave none). */
 struct pos_test {
 	const char *text;
-	struct xq_board b[4];
+	xq_position *b[4];
 	int nb;
 };
+
+/* Piece types, in the order of the FEN letters KABNRCP. */
+#define PIECE_TYPES 7
 
 /* Material: counts per side and piece type, min..max. */
 struct mat_test {
 	const char *text;
-	uint8_t min[2][XQ_PIECE_TYPES], max[2][XQ_PIECE_TYPES];
+	uint8_t min[2][PIECE_TYPES], max[2][PIECE_TYPES];
 };
 
 #define MAX_TESTS 16
@@ -112,18 +116,17 @@ struct fctx {
 	int ntags;
 	const char *players[MAX_TESTS];
 	int nplayers;
-	int has_result;
-	enum xq_result result;
+	const char *result;        /* --result: "1-0", "0-1", "1/2-1/2" or "*" */
 	struct pos_test pos[MAX_TESTS];
 	int npos;
 	struct mat_test mat[MAX_TESTS];
 	int nmat;
-	xq_move line[2][MAX_LINE]; /* --moves, and its mirror */
+	xq_move_code line[2][MAX_LINE]; /* --moves, and its mirror */
 	int nline, has_line;
 	int variations, mirror, errors, warnings;
 	int ruling;                /* -1: none; 0: any; else an enum validate_ruling */
-	int has_ecco;
-	struct xq_ecco_set ecco;
+	xq_ecco_codes *ecco;       /* --ecco */
+	xq_position *start;        /* the standard start (--moves) */
 	int count, list;
 	/* totals, on the output thread */
 	uint64_t matched, skipped;
@@ -241,9 +244,22 @@ static int parse_tag(struct fctx *c, struct opt_parser *p, const char *text)
 	return 0;
 }
 
-static const char *const type_names[XQ_PIECE_TYPES] = {"kings", "advisors", "elephants",
-						       "horses", "rooks", "cannons", "pawns"};
-static const uint8_t type_max[XQ_PIECE_TYPES] = {1, 2, 2, 2, 2, 2, 5};
+static const char *const type_names[PIECE_TYPES] = {"kings", "advisors", "elephants",
+						    "horses", "rooks", "cannons", "pawns"};
+static const uint8_t type_max[PIECE_TYPES] = {1, 2, 2, 2, 2, 2, 5};
+
+/* The type of a piece letter of a FEN, either case (E and H are elephant
+ * and horse too), or -1. */
+static int piece_type(int letter)
+{
+	static const char letters[] = "KABNRCP";
+	const char *at;
+
+	letter = xq_to_upper(letter);
+	letter = letter == 'E' ? 'B' : letter == 'H' ? 'N' : letter;
+	at = letter ? strchr(letters, letter) : NULL;
+	return at ? (int)(at - letters) : -1;
+}
 
 /*
  * RED/BLACK: each side a run of pieces (K A B|E N|H R C P, either case),
@@ -255,7 +271,7 @@ static int parse_material(struct fctx *c, struct opt_parser *p, const char *text
 {
 	struct mat_test *m;
 	int side = 0, at_least = 0;
-	uint8_t cnt[2][XQ_PIECE_TYPES];
+	uint8_t cnt[2][PIECE_TYPES];
 	size_t i = 0;
 
 	if (c->nmat == MAX_TESTS) {
@@ -268,8 +284,8 @@ static int parse_material(struct fctx *c, struct opt_parser *p, const char *text
 	for (;; i++) {
 		int ch = (unsigned char)text[i], type;
 		if (ch == '/' || ch == '\0') {
-			for (int t = 0; t < XQ_PIECE_TYPES; t++) {
-				m->min[side][t] = t == XQ_KING ? 1 : cnt[side][t];
+			for (int t = 0; t < PIECE_TYPES; t++) {
+				m->min[side][t] = t == 0 ? 1 : cnt[side][t]; /* one king, always */
 				m->max[side][t] = at_least ? type_max[t] : m->min[side][t];
 			}
 			if (ch == '\0') {
@@ -292,7 +308,7 @@ static int parse_material(struct fctx *c, struct opt_parser *p, const char *text
 			at_least = 1;
 			continue;
 		}
-		if ((type = xq_piece_type_of_letter(xq_to_upper(ch))) < 0)
+		if ((type = piece_type(ch)) < 0)
 			return usage_at(p, "--material", text, i,
 					"expected a piece (K A B/E N/H R C P), a count after one, '+' or '/'");
 		{
@@ -320,13 +336,14 @@ static int parse_material(struct fctx *c, struct opt_parser *p, const char *text
 	return 0;
 }
 
-static int add_board(struct pos_test *t, const char *fen, size_t len)
+static int add_board(struct pos_test *t, const char *fen)
 {
-	struct xq_diag d;
-
-	xq_diag_init(&d);
-	if (xq_board_from_fen(&t->b[t->nb], fen, len, XQ_FEN_LENIENT_PLACEMENT, &d))
+	if (!(t->b[t->nb] = xq_position_new()))
 		return -1;
+	if (xq_position_set_fen_lenient(t->b[t->nb], fen)) {
+		xq_position_free(t->b[t->nb]);
+		return -1;
+	}
 	t->nb++;
 	return 0;
 }
@@ -334,10 +351,8 @@ static int add_board(struct pos_test *t, const char *fen, size_t len)
 static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
 {
 	struct pos_test *t;
-	struct xq_diag d;
-	struct xq_board b;
 	const char *sp;
-	char buf[2][XQ_FEN_MAX + 8];
+	char buf[2][XQ_FEN_SIZE + 8];
 	int nfen = 0;
 	size_t len = strlen(text);
 
@@ -345,19 +360,21 @@ static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
 		snprintf(p->err, sizeof(p->err), "--fen is taken at most %d times", MAX_TESTS);
 		return -1;
 	}
-	xq_diag_init(&d);
-	if (xq_board_from_fen(&b, text, len, XQ_FEN_LENIENT_PLACEMENT, &d)) {
-		size_t col = d.place.col ? (size_t)d.place.col - 1 : 0;
-		return usage_at(p, "--fen", text, col, d.msg);
+	if (!c->start || xq_position_set_fen_lenient(c->start, text)) {
+		const xq_diagnostic *d = c->start ? xq_position_error(c->start) : NULL;
+		size_t col = d && xq_diagnostic_column(d) ? (size_t)xq_diagnostic_column(d) - 1 : 0;
+		return usage_at(p, "--fen", text, col, d ? xq_diagnostic_message(d) : "out of memory");
 	}
-	if (len > XQ_FEN_MAX) {
+	xq_position_set_start(c->start); /* it only checked the FEN */
+	if (len > XQ_FEN_SIZE) {
 		snprintf(p->err, sizeof(p->err), "--fen: the FEN is longer than %d characters",
-			 XQ_FEN_MAX);
+			 XQ_FEN_SIZE);
 		return -1;
 	}
 	t = &c->pos[c->npos];
 	memset(t, 0, sizeof(*t));
 	t->text = text;
+	c->npos++; /* its positions are freed with the others */
 	/* Without a side to move, either side's turn matches. */
 	sp = strchr(text, ' ');
 	while (sp && *sp == ' ')
@@ -370,16 +387,18 @@ static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
 		snprintf(buf[nfen++], sizeof(buf[0]), "%s", text);
 	}
 	for (int k = 0; k < nfen; k++) {
-		if (add_board(t, buf[k], strlen(buf[k]))) {
+		if (add_board(t, buf[k])) {
 			snprintf(p->err, sizeof(p->err), "--fen '%.80s': cannot be read", text);
 			return -1;
 		}
 		if (c->mirror) {
-			xq_board_mirror(&t->b[t->nb - 1], &t->b[t->nb]);
-			t->nb++;
+			if (!(t->b[t->nb] = xq_position_dup(t->b[t->nb - 1]))) {
+				snprintf(p->err, sizeof(p->err), "--fen: out of memory");
+				return -1;
+			}
+			xq_position_mirror(t->b[t->nb++]);
 		}
 	}
-	c->npos++;
 	return 0;
 }
 
@@ -399,17 +418,20 @@ static int is_move_number(const char *s, size_t len)
 
 static int parse_moves(struct fctx *c, struct opt_parser *p, const char *text)
 {
-	struct xq_board b;
+	xq_position *b = xq_position_new();
 	size_t i = 0;
 
-	xq_board_start(&b);
 	c->nline = 0;
 	c->has_line = 1;
+	if (!b) {
+		snprintf(p->err, sizeof(p->err), "--moves: out of memory");
+		return -1;
+	}
 	while (text[i]) {
 		size_t start, len;
-		struct xq_diag d;
-		struct xq_undo u;
-		xq_move m;
+		xq_move_code m;
+		char *move;
+		int rc;
 		while (text[i] == ' ' || text[i] == ',' || text[i] == '\t')
 			i++;
 		if (!text[i])
@@ -421,22 +443,31 @@ static int parse_moves(struct fctx *c, struct opt_parser *p, const char *text)
 		if (is_move_number(text + start, len))
 			continue;
 		if (c->nline == MAX_LINE) {
+			xq_position_free(b);
 			snprintf(p->err, sizeof(p->err), "--moves takes at most %d moves", MAX_LINE);
 			return -1;
 		}
-		xq_diag_init(&d);
-		len = xq_notation_strip_suffix(text + start, len);
-		if (xq_notation_read(&m, &b, text + start, len, XQ_NOTATION_AUTO, &d)) {
+		if (!(move = strndup(text + start, len))) {
+			xq_position_free(b);
+			snprintf(p->err, sizeof(p->err), "--moves: out of memory");
+			return -1;
+		}
+		/* check marks and annotations after a move are not part of it */
+		rc = xq_position_read_move(b, move, XQ_DIALECT_AUTO, &m);
+		free(move);
+		if (rc) {
 			char why[200];
 			snprintf(why, sizeof(why), "move %d '%.*s': %.120s", c->nline + 1, (int)len,
-				 text + start, d.msg);
+				 text + start, xq_diagnostic_message(xq_position_error(b)));
+			xq_position_free(b);
 			return usage_at(p, "--moves", text, start, why);
 		}
 		c->line[0][c->nline] = m;
-		c->line[1][c->nline] = xq_move_mirror(m);
+		c->line[1][c->nline] = xq_move_code_mirror(m);
 		c->nline++;
-		xq_board_make(&b, m, &u);
+		xq_position_play(b, m);
 	}
+	xq_position_free(b);
 	if (c->nline == 0) {
 		snprintf(p->err, sizeof(p->err), "--moves '%.80s': no move in it", text);
 		return -1;
@@ -463,23 +494,22 @@ static int parse_ruling(struct fctx *c, struct opt_parser *p, const char *value)
 
 static int parse_result(struct fctx *c, struct opt_parser *p, const char *value)
 {
-	if (xq_result_parse(value, strlen(value), &c->result)) {
+	if (!(c->result = xq_result_canonical(value))) {
 		snprintf(p->err, sizeof(p->err),
 			 "--result must be 1-0, 0-1, 1/2-1/2 or *, not '%.60s'", value);
 		return -1;
 	}
-	c->has_result = 1;
 	return 0;
 }
 
 /* ---- tests on one game ------------------------------------------------------------ */
 
 /* The first tag named `name` in any case, or NULL. */
-static const char *tag_any_case(const struct xq_game *g, const char *name)
+static const char *tag_any_case(const xq_record *g, const char *name)
 {
-	for (size_t i = 0; i < g->ntags; i++)
-		if (xq_ascii_ieq(g->tags[i].name, name))
-			return g->tags[i].value;
+	for (size_t i = 0; i < xq_record_tag_count(g); i++)
+		if (xq_ascii_ieq(xq_record_tag_name(g, i), name))
+			return xq_record_tag_value(g, i);
 	return NULL;
 }
 
@@ -529,7 +559,7 @@ static int value_parts(const char *s, long *parts)
 	return n;
 }
 
-static int tag_matches(const struct tag_test *t, const struct xq_game *g)
+static int tag_matches(const struct tag_test *t, const xq_record *g)
 {
 	const char *v = tag_any_case(g, t->name);
 	int cmp;
@@ -568,38 +598,19 @@ static int tag_matches(const struct tag_test *t, const struct xq_game *g)
 	}
 }
 
-static int same_squares(const struct xq_board *a, const struct xq_board *b)
-{
-	for (int r = 0; r < 10; r++)
-		for (int f = 0; f < 9; f++)
-			if (xq_board_kind(a, XQ_SQ(f, r)) != xq_board_kind(b, XQ_SQ(f, r)))
-				return 0;
-	return 1;
-}
-
-static int pos_matches(const struct pos_test *t, const struct xq_board *b)
+static int pos_matches(const struct pos_test *t, const xq_position *b)
 {
 	for (int i = 0; i < t->nb; i++)
-		if (b->key == t->b[i].key && b->side == t->b[i].side && same_squares(b, &t->b[i]))
+		if (xq_position_same(b, t->b[i]))
 			return 1;
 	return 0;
 }
 
-static void material_of(const struct xq_board *b, uint8_t cnt[2][XQ_PIECE_TYPES])
-{
-	memset(cnt, 0, 2 * XQ_PIECE_TYPES);
-	for (int id = 16; id < 48; id++)
-		if (b->pc[id] && xq_kind_of_id[id]) {
-			uint8_t k = xq_kind_of_id[id];
-			cnt[XQ_KIND_SIDE(k)][XQ_KIND_TYPE(k)]++;
-		}
-}
-
-static int mat_matches(const struct mat_test *t, uint8_t cnt[2][XQ_PIECE_TYPES])
+static int mat_matches(const struct mat_test *t, const int cnt[2 * PIECE_TYPES])
 {
 	for (int s = 0; s < 2; s++)
-		for (int k = 0; k < XQ_PIECE_TYPES; k++)
-			if (cnt[s][k] < t->min[s][k] || cnt[s][k] > t->max[s][k])
+		for (int k = 0; k < PIECE_TYPES; k++)
+			if (cnt[s * PIECE_TYPES + k] < t->min[s][k] || cnt[s * PIECE_TYPES + k] > t->max[s][k])
 				return 0;
 	return 1;
 }
@@ -619,7 +630,7 @@ struct pos_state {
 	int at_set;
 };
 
-static void look(const struct fctx *c, struct pos_state *s, const struct xq_board *b, int captured,
+static void look(const struct fctx *c, struct pos_state *s, const xq_position *b, int captured,
 		 uint32_t ply, uint32_t node, int in_var)
 {
 	for (int i = 0; i < c->npos; i++)
@@ -629,8 +640,8 @@ static void look(const struct fctx *c, struct pos_state *s, const struct xq_boar
 				s->at = (struct found){ply, node, in_var}, s->at_set = 1;
 		}
 	if (c->nmat && captured) {
-		uint8_t cnt[2][XQ_PIECE_TYPES];
-		material_of(b, cnt);
+		int cnt[2 * PIECE_TYPES];
+		xq_position_material(b, cnt);
 		for (int i = 0; i < c->nmat; i++)
 			if (!(s->have >> (MAX_TESTS + i) & 1) && mat_matches(&c->mat[i], cnt)) {
 				s->have |= 1ull << (MAX_TESTS + i);
@@ -640,74 +651,88 @@ static void look(const struct fctx *c, struct pos_state *s, const struct xq_boar
 	}
 }
 
+/* The move of node `n` captures in position `b` (the one before it). */
+static int captures(const xq_position *b, xq_record *g, uint32_t n)
+{
+	return xq_position_piece(b, XQ_MOVE_CODE_TO(xq_record_node_move(g, n))) != 0;
+}
+
 /* --fen and --material over the main line (and the variations): 1 when
- * every one is met, with where the first was in `at`. */
-static int positions_match(const struct fctx *c, const struct xq_game *g, struct found *at)
+ * every one is met, with where the first was in `at`.  `b` is the
+ * worker's position; the record's own cache makes each step from a node
+ * to its child one move. */
+static int positions_match(const struct fctx *c, xq_record *g, xq_position *b, struct found *at)
 {
 	struct pos_state s;
-	struct xq_board b = g->start;
 	uint32_t ply = 0;
 
 	memset(&s, 0, sizeof(s));
 	s.want = (c->npos ? (1ull << c->npos) - 1 : 0) |
 		 (c->nmat ? ((1ull << c->nmat) - 1) << MAX_TESTS : 0);
-	look(c, &s, &b, 1, 0, XQ_ROOT, 0);
-	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE && s.have != s.want;
-	     n = g->nodes[n].child) {
-		struct xq_undo u;
-		xq_board_make(&b, g->nodes[n].move, &u);
-		look(c, &s, &b, u.captured != 0, ++ply, n, 0);
+	xq_record_node_position(g, XQ_ROOT_NODE, b);
+	look(c, &s, b, 1, 0, XQ_ROOT_NODE, 0);
+	for (uint32_t n = xq_record_node_child(g, XQ_ROOT_NODE); n != XQ_NO_NODE && s.have != s.want;
+	     n = xq_record_node_child(g, n)) {
+		int captured = captures(b, g, n);
+		xq_record_node_position(g, n, b);
+		look(c, &s, b, captured, ++ply, n, 0);
 	}
 	if (s.have != s.want && c->variations) {
-		struct xq_walk w;
-		if (xq_walk_init(&w, g) == 0) {
-			/* The walk is in pre-order, first children first: its first
-			 * `ply` nodes are the main line, looked at already. */
-			uint32_t skip = ply;
-			while (s.have != s.want && xq_walk_next(&w) == 1) {
-				uint32_t n = w.node;
-				if (skip) {
-					skip--;
-					continue;
-				}
-				look(c, &s, &w.after,
-				     w.before.sq[XQ_MOVE_TO(g->nodes[n].move)] != 0,
-				     (uint32_t)w.depth, n, 1);
+		/* Every node in pre-order, first children first: the first
+		 * `ply` are the main line, looked at already. */
+		uint32_t skip = ply, depth = 1, n = xq_record_node_child(g, XQ_ROOT_NODE), k;
+		while (n != XQ_NO_NODE && s.have != s.want) {
+			if (skip) {
+				skip--;
+			} else {
+				int captured;
+				xq_record_node_position(g, xq_record_node_parent(g, n), b);
+				captured = captures(b, g, n);
+				xq_record_node_position(g, n, b);
+				look(c, &s, b, captured, depth, n, 1);
 			}
-			xq_walk_release(&w);
+			if ((k = xq_record_node_child(g, n)) != XQ_NO_NODE) {
+				n = k;
+				depth++;
+				continue;
+			}
+			while (n != XQ_ROOT_NODE && (k = xq_record_node_sibling(g, n)) == XQ_NO_NODE) {
+				n = xq_record_node_parent(g, n);
+				depth--;
+			}
+			n = n == XQ_ROOT_NODE ? XQ_NO_NODE : k;
 		}
 	}
 	*at = s.at;
 	return s.have == s.want;
 }
 
-static int line_matches(const struct fctx *c, const struct xq_game *g)
+static int line_matches(const struct fctx *c, xq_record *g, xq_position *b)
 {
-	struct xq_board start;
 	int ok[2] = {1, c->mirror};
-	uint32_t n = g->nodes[XQ_ROOT].child;
+	uint32_t n = xq_record_node_child(g, XQ_ROOT_NODE);
 
-	xq_board_start(&start);
-	if (g->start.key != start.key || !same_squares(&g->start, &start))
+	xq_record_node_position(g, XQ_ROOT_NODE, b);
+	if (!xq_position_same(b, c->start))
 		return 0;
-	for (int i = 0; i < c->nline; i++, n = g->nodes[n].child) {
-		if (n == XQ_NODE_NONE)
+	for (int i = 0; i < c->nline; i++, n = xq_record_node_child(g, n)) {
+		xq_move_code m;
+		if (n == XQ_NO_NODE)
 			return 0;
-		ok[0] = ok[0] && g->nodes[n].move == c->line[0][i];
-		ok[1] = ok[1] && g->nodes[n].move == c->line[1][i];
+		m = xq_record_node_move(g, n);
+		ok[0] = ok[0] && m == c->line[0][i];
+		ok[1] = ok[1] && m == c->line[1][i];
 		if (!ok[0] && !ok[1])
 			return 0;
 	}
 	return 1;
 }
 
-static int ecco_matches(const struct fctx *c, const struct xq_game *g)
+static int ecco_matches(const struct fctx *c, const struct pool_job *j)
 {
-	const struct xq_ecco *e;
+	struct ecco_opening e;
 
-	if (xq_ecco_classify_game(&e, g, NULL))
-		return 0;
-	return xq_ecco_set_has(&c->ecco, xq_ecco_index(e->code, 3));
+	return ecco_tags_classify(j, &e) && xq_ecco_codes_has(c->ecco, e.code);
 }
 
 /* What validate would say: --errors, --warnings, --ruling.  Its
@@ -719,12 +744,11 @@ static int problems_match(const struct fctx *c, struct pool_job *j)
 	enum validate_ruling ruling = validate_checks(j, &c->in, NULL, 0);
 	int ok = 1;
 
-	for (size_t i = 0; i < j->diags.n; i++)
-		sev[j->diags.v[i].severity]++;
+	diag_list_severities(&j->diags, 0, sev); /* the reader's too */
 	j->diags.n = before;
-	if (c->errors && !sev[XQ_SEV_ERROR])
+	if (c->errors && !sev[XQ_SEVERITY_ERROR])
 		ok = 0;
-	if (c->warnings && !sev[XQ_SEV_ERROR] && !sev[XQ_SEV_WARNING])
+	if (c->warnings && !sev[XQ_SEVERITY_ERROR] && !sev[XQ_SEVERITY_WARNING])
 		ok = 0;
 	if (c->ruling == 0 && ruling == VALIDATE_RULING_SILENT)
 		ok = 0;
@@ -733,15 +757,12 @@ static int problems_match(const struct fctx *c, struct pool_job *j)
 	return ok;
 }
 
-static int game_matches(const struct fctx *c, struct pool_job *j, struct found *at)
+static int game_matches(const struct fctx *c, struct pool_job *j, xq_position *b, struct found *at)
 {
-	const struct xq_game *g = j->game;
+	xq_record *g = j->record;
 
-	if (c->has_result) {
-		enum xq_result r = g->result == XQ_RESULT_NONE ? XQ_RESULT_UNKNOWN : g->result;
-		if (r != c->result)
-			return 0;
-	}
+	if (c->result && strcmp(xq_record_result(g), c->result))
+		return 0;
 	for (int i = 0; i < c->nplayers; i++) {
 		const char *red = tag_any_case(g, "Red"), *black = tag_any_case(g, "Black");
 		if (!(red && contains_any_case(red, c->players[i])) &&
@@ -751,11 +772,11 @@ static int game_matches(const struct fctx *c, struct pool_job *j, struct found *
 	for (int i = 0; i < c->ntags; i++)
 		if (!tag_matches(&c->tags[i], g))
 			return 0;
-	if (c->has_line && !line_matches(c, g))
+	if (c->has_line && !line_matches(c, g, b))
 		return 0;
-	if (c->has_ecco && !ecco_matches(c, g))
+	if (c->ecco && !ecco_matches(c, j))
 		return 0;
-	if ((c->npos || c->nmat) && !positions_match(c, g, at))
+	if ((c->npos || c->nmat) && !positions_match(c, g, b, at))
 		return 0;
 	if ((c->errors || c->warnings || c->ruling >= 0) && !problems_match(c, j))
 		return 0;
@@ -768,39 +789,42 @@ static int game_matches(const struct fctx *c, struct pool_job *j, struct found *
 static void list_record(const struct fctx *c, struct pool_job *j, const struct found *at,
 			int has_at)
 {
-	const struct xq_game *g = j->game;
+	xq_record *g = j->record;
 	struct xq_buf *b = &j->text;
+	const char *file;
+	uint64_t number, line;
+	int64_t offset;
 	int first = 1;
 
 	xq_buf_reset(b);
 	xq_buf_adds(b, "{\"schema\":\"" REF_SCHEMA "\",");
-	xq_ndjson_add_source(b, g);
+	xq_record_origin(g, &file, &number, &line, &offset);
+	xq_buf_add_ndjson_source(b, file, number, line, offset);
 	xq_buf_addf(b, ",\"format\":\"%s\",\"tags\":{", format_name(j->file->fmt));
-	for (size_t i = 0; i < g->ntags; i++) {
+	for (size_t i = 0; i < xq_record_tag_count(g); i++) {
+		const char *name = xq_record_tag_name(g, i);
 		size_t k = 0;
-		while (k < i && strcmp(g->tags[k].name, g->tags[i].name))
+		while (k < i && strcmp(xq_record_tag_name(g, k), name))
 			k++;
 		if (k < i)
 			continue; /* a name given twice: the first one */
 		if (!first)
 			xq_buf_addc(b, ',');
 		first = 0;
-		report_add_json_safe(b, g->tags[i].name);
+		report_add_json_safe(b, name);
 		xq_buf_addc(b, ':');
-		report_add_json_safe(b, g->tags[i].value);
+		report_add_json_safe(b, xq_record_tag_value(g, i));
 	}
-	xq_buf_addf(b, "},\"plies\":%u,\"result\":\"%s\"", xq_game_mainline_length(g),
-		    xq_result_string(g->result));
+	xq_buf_addf(b, "},\"plies\":%u,\"result\":\"%s\"", xq_record_mainline_length(g),
+		    xq_record_result(g));
 	if (has_at) {
 		xq_buf_addf(b, ",\"ply\":%u", (unsigned)at->ply);
-		if (at->node != XQ_ROOT) {
-			struct xq_board before;
-			char text[XQ_MOVE_TEXT_MAX];
-			enum xq_notation n = c->out.wopts.notation ? (enum xq_notation)c->out.wopts.notation
-								  : XQ_NOTATION_ICCS;
-			xq_game_board_at(g, g->nodes[at->node].parent, &before);
-			if (xq_notation_write(text, sizeof(text), &before, g->nodes[at->node].move, n,
-					      c->out.wopts.notation ? c->out.wopts.notation_flags : 0)) {
+		if (at->node != XQ_ROOT_NODE) {
+			char text[XQ_MOVE_TEXT_SIZE];
+			/* The dialect and flags of --notation are the public ones. */
+			int dialect = c->out.wopts.notation ? (int)c->out.wopts.notation : XQ_DIALECT_ICCS;
+			unsigned flags = c->out.wopts.notation ? c->out.wopts.notation_flags : 0;
+			if (xq_record_node_move_text(g, at->node, dialect, flags, text, sizeof(text))) {
 				xq_buf_adds(b, ",\"move\":");
 				report_add_json_safe(b, text);
 			}
@@ -814,14 +838,13 @@ static void list_record(const struct fctx *c, struct pool_job *j, const struct f
 static void find_process(void *ctx, void *worker, struct pool_job *j)
 {
 	struct fctx *c = ctx;
-	struct found at = {0, XQ_ROOT, 0};
+	struct found at = {0, XQ_ROOT_NODE, 0};
 
-	(void)worker;
-	if ((j->game->flags & XQ_GAME_BROKEN) && !c->out.keep_broken && !c->errors && !c->warnings) {
+	if (xq_record_is_broken(j->record) && !c->out.keep_broken && !c->errors && !c->warnings) {
 		j->flags = J_SKIP;
 		return;
 	}
-	if (!game_matches(c, j, &at))
+	if (!game_matches(c, j, worker, &at))
 		return;
 	j->flags = J_MATCH;
 	j->counts[0] = at.ply;
@@ -833,16 +856,8 @@ static void find_process(void *ctx, void *worker, struct pool_job *j)
 
 static void skip_note(struct pool_job *j)
 {
-	struct xq_diag d;
-
-	xq_diag_init(&d);
-	d.source = j->file->name;
-	d.place = j->game->place;
-	d.has_offset = j->game->place.line == 0;
-	d.game = j->game->number;
-	xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE,
-		    "skipped: the game has an error (--keep-broken searches it up to the error)");
-	diag_list_add(&j->diags, &d);
+	diag_job_tag(j, NULL, XQ_SEVERITY_NOTE, "none",
+		     "skipped: the game has an error (--keep-broken searches it up to the error)");
 }
 
 static int find_emit(void *ctx, struct pool_job *j)
@@ -910,7 +925,6 @@ static void print_summary(void *ctx, double secs)
 static int take_option(void *ctx, struct opt_parser *p, int id, const char *value)
 {
 	struct fctx *c = ctx;
-	struct xq_diag d;
 	int rc = output_take(&c->out, &c->in, p, id, value);
 
 	if (rc)
@@ -949,12 +963,14 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	case O_ERRORS: c->errors = 1; break;
 	case O_WARNINGS: c->warnings = 1; break;
 	case O_RULING: return parse_ruling(c, p, value);
-	case O_ECCO:
-		xq_diag_init(&d);
-		if (xq_ecco_set_parse(&c->ecco, value, strlen(value), &d))
-			return usage_at(p, "--ecco", value, d.place.col ? (size_t)d.place.col - 1 : 0, d.msg);
-		c->has_ecco = 1;
+	case O_ECCO: {
+		char why[160];
+		size_t col;
+		xq_ecco_codes_free(c->ecco); /* the last --ecco counts */
+		if (xq_ecco_codes_parse(&c->ecco, value, &col, why, sizeof(why)))
+			return usage_at(p, "--ecco", value, col ? col - 1 : 0, why[0] ? why : "out of memory");
 		break;
+	}
 	case O_COUNT: c->count = 1; break;
 	case O_LIST: c->list = 1; break;
 	}
@@ -966,6 +982,10 @@ static int check_args(struct fctx *c, struct opt_parser *p)
 	int n = c->npos;
 	const char *texts[MAX_TESTS];
 
+	if (!c->start) {
+		snprintf(p->err, sizeof(p->err), "out of memory");
+		return -1;
+	}
 	for (int i = 0; i < n; i++)
 		texts[i] = c->pos[i].text;
 	c->npos = 0;
@@ -998,7 +1018,8 @@ static int parse_args(struct fctx *c, struct opt_parser *p)
 static int run(struct fctx *c, struct opt_parser *p)
 {
 	struct inputs inputs;
-	struct pool_config cfg = {.process = find_process, .emit = find_emit, .ctx = c};
+	struct pool_config cfg = {.process = find_process, .emit = find_emit, .ctx = c,
+				  .worker_init = pool_position_init, .worker_fini = pool_position_fini};
 	int rc;
 	double t0;
 
@@ -1053,6 +1074,7 @@ int cmd_find(int argc, char **argv)
 	output_init(&c->out, "find");
 	input_opts_init(&c->in);
 	c->ruling = -1;
+	c->start = xq_position_new(); /* checked where it is used */
 	xq_buf_init(&c->refs);
 	if ((rc = parse_args(c, &p)) != 0) {
 		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("find", "%s", p.err);
@@ -1064,6 +1086,11 @@ int cmd_find(int argc, char **argv)
 	for (int i = 0; i < c->ntags; i++)
 		if (c->tags[i].has_re)
 			regfree(&c->tags[i].re);
+	for (int i = 0; i < c->npos; i++)
+		for (int k = 0; k < c->pos[i].nb; k++)
+			xq_position_free(c->pos[i].b[k]);
+	xq_ecco_codes_free(c->ecco);
+	xq_position_free(c->start);
 	opt_release(&p);
 	output_release(&c->out);
 	reporter_release(&c->rep);

@@ -228,6 +228,12 @@ void diag_list_keep(struct diag_list *l, int severity)
 	l->n = k;
 }
 
+void diag_list_severities(const struct diag_list *l, size_t from, uint64_t sev[3])
+{
+	for (size_t i = from; i < l->n; i++)
+		sev[(unsigned)l->v[i].severity <= XQ_SEV_ERROR ? l->v[i].severity : XQ_SEV_ERROR]++;
+}
+
 void diag_list_clear(struct diag_list *l)
 {
 	l->n = 0;

@@ -73,6 +73,9 @@ int diag_list_add_diagnostic(struct diag_list *l, const xq_diagnostic *d);
 /* Keep only the diagnostics of `severity` (XQ_SEVERITY_* of <xq/error.h>)
  * or above, in their order. */
 void diag_list_keep(struct diag_list *l, int severity);
+/* Count the diagnostics of `l` from index `from` on by severity into
+ * sev[XQ_SEVERITY_*] (added to what is there). */
+void diag_list_severities(const struct diag_list *l, size_t from, uint64_t sev[3]);
 void diag_list_clear(struct diag_list *l);
 void diag_list_release(struct diag_list *l);
 

@@ -366,10 +366,11 @@ static void table_process(struct sctx *c, struct pool_job *j)
 
 static int count_pieces(const xq_position *b)
 {
-	int n = 0;
+	int counts[14], n = 0;
 
-	for (int sq = 0; sq < 90; sq++)
-		n += xq_position_piece(b, sq) != 0;
+	xq_position_material(b, counts);
+	for (int i = 0; i < 14; i++)
+		n += counts[i];
 	return n;
 }
 
@@ -1215,10 +1216,14 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 		break;
 	case O_ECCO: {
 		char why[200];
+		size_t col;
 		xq_ecco_codes_free(c->codes); /* the last --ecco counts */
-		if (xq_ecco_codes_parse(&c->codes, value, why, sizeof(why))) {
-			snprintf(p->err, sizeof(p->err), "--ecco '%.40s', %s", value,
-				 why[0] ? why : "out of memory");
+		if (xq_ecco_codes_parse(&c->codes, value, &col, why, sizeof(why))) {
+			if (!why[0])
+				snprintf(p->err, sizeof(p->err), "--ecco: out of memory");
+			else
+				snprintf(p->err, sizeof(p->err), "--ecco '%.40s', column %zu: %.160s",
+					 value, col, why);
 			return -1;
 		}
 		c->ecco = 1;

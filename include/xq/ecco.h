@@ -80,10 +80,12 @@ typedef struct xq_ecco_codes xq_ecco_codes;
  * (A: A00-A99), a letter and a digit (C1: C10-C19), a code (C45), a
  * range of two codes, the first not after the second (C10-C19, A00-B99),
  * or a mix (C1,D5); capital letters A-E.  Returns 0 with *out set; or
- * XQ_EPARSE (*out NULL), the reason and its 1-based column into `why`
- * (`cap` bytes, may be 0) as "column 4: ..."; or XQ_ENOMEM.
+ * XQ_EPARSE (*out NULL) with the 1-based column in `spec` where the
+ * mistake is into *column (may be NULL) and the reason into `why` (`cap`
+ * bytes, may be 0); or XQ_ENOMEM.
  */
-XQ_API int xq_ecco_codes_parse(xq_ecco_codes **out, const char *spec, char *why, size_t cap);
+XQ_API int xq_ecco_codes_parse(xq_ecco_codes **out, const char *spec, size_t *column, char *why,
+			       size_t cap);
 /* Is `code` ("C45") one of the set?  0 for a text that is no code. */
 XQ_API int xq_ecco_codes_has(const xq_ecco_codes *s, const char *code);
 /* Free it (NULL is fine). */

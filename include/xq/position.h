@@ -105,6 +105,11 @@ XQ_API int xq_position_side(const xq_position *p);
  * or 0 when the square is empty or not one. */
 XQ_API char xq_position_piece(const xq_position *p, int square);
 
+/* How many pieces of each type stand on the board: counts[0..6] red's
+ * kings, advisors, elephants, horses, rooks, cannons and pawns (the order
+ * of the FEN letters KABNRCP), counts[7..13] black's. */
+XQ_API void xq_position_material(const xq_position *p, int counts[14]);
+
 /* The legal moves of the side to move into `out` (XQ_MOVES_MAX entries);
  * returns how many. */
 XQ_API int xq_position_legal_moves(const xq_position *p, xq_move_code *out);

@@ -279,6 +279,7 @@ static void ecco_of_a_line_and_sets_of_codes(void **state)
 	static const char *const moves[] = {"h2e2", "h9g7", "h0g2", "i9h9"};
 	const char *code, *opening, *variation;
 	xq_ecco_codes *set;
+	size_t column;
 	char why[100];
 
 	(void)state;
@@ -299,7 +300,8 @@ static void ecco_of_a_line_and_sets_of_codes(void **state)
 	/* A wrong array is refused: black's move first. */
 	assert_int_equal(xq_ecco_of_line(start, line + 1, 1, &code, NULL, NULL), XQ_EILLEGAL);
 
-	assert_int_equal(xq_ecco_codes_parse(&set, "C1,D5,A00-A09,E", why, sizeof(why)), 0);
+	assert_int_equal(xq_ecco_codes_parse(&set, "C1,D5,A00-A09,E", &column, why, sizeof(why)), 0);
+	assert_int_equal(column, 0);
 	assert_string_equal(why, "");
 	assert_true(xq_ecco_codes_has(set, "C15"));
 	assert_true(xq_ecco_codes_has(set, "A09"));
@@ -309,10 +311,11 @@ static void ecco_of_a_line_and_sets_of_codes(void **state)
 	assert_false(xq_ecco_codes_has(set, "C1"));
 	assert_false(xq_ecco_codes_has(set, NULL));
 	xq_ecco_codes_free(set);
-	assert_int_equal(xq_ecco_codes_parse(&set, "C10-C05", why, sizeof(why)), XQ_EPARSE);
+	assert_int_equal(xq_ecco_codes_parse(&set, "C10-C05", &column, why, sizeof(why)), XQ_EPARSE);
 	assert_null(set);
-	assert_string_equal(why, "column 5: the range C10-C05 runs backwards");
-	assert_int_equal(xq_ecco_codes_parse(&set, "F", NULL, 0), XQ_EPARSE);
+	assert_int_equal(column, 5);
+	assert_string_equal(why, "the range C10-C05 runs backwards");
+	assert_int_equal(xq_ecco_codes_parse(&set, "F", NULL, NULL, 0), XQ_EPARSE);
 	xq_ecco_codes_free(NULL);
 	xq_position_free(p);
 	xq_position_free(start);
@@ -671,6 +674,17 @@ static void lenient_fen_copies_and_sameness(void **state)
 	assert_true(xq_position_same(a, b));
 	xq_position_fen(b, fen, sizeof(fen));
 	assert_string_equal(fen, odd);
+	{
+		static const int want[14] = {1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0};
+		int counts[14];
+		xq_position_material(b, counts);
+		assert_memory_equal(counts, want, sizeof(want));
+		xq_position_set_start(a);
+		xq_position_material(a, counts);
+		assert_int_equal(counts[4], 2);  /* red's rooks */
+		assert_int_equal(counts[13], 5); /* black's pawns */
+		xq_position_copy(a, b);
+	}
 	/* Kings are still kept to their palaces, and counters do not count. */
 	assert_int_equal(xq_position_set_fen_lenient(a, "3k5/9/9/9/9/9/9/9/9/K8 w - - 0 1"), XQ_EILLEGAL);
 	assert_non_null(xq_position_error(a));
@@ -681,6 +695,28 @@ static void lenient_fen_copies_and_sameness(void **state)
 	assert_false(xq_position_same(a, b));
 	xq_position_free(a);
 	xq_position_free(b);
+}
+
+static void same_position_whatever_order_its_pieces_were_read_in(void **state)
+{
+	xq_position *start = xq_position_new(), *read = xq_position_new();
+	xq_reader *rd;
+	xq_record *r;
+
+	(void)state;
+	/* An XQF record from the start: its reader puts the pieces on the
+	 * board in its own order, not the FEN's (stats --tree once missed
+	 * such games). */
+	assert_int_equal(xq_reader_open(&rd, "tests/data/xqf/bad-gbk-comment-v12.xqf", NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_reader_close(rd);
+	assert_int_equal(xq_record_node_position(r, XQ_ROOT_NODE, read), 0);
+	assert_true(xq_position_same(read, start));
+	assert_true(xq_position_same(start, read));
+	assert_true(xq_position_key(read) == xq_position_key(start));
+	xq_record_free(r);
+	xq_position_free(start);
+	xq_position_free(read);
 }
 
 static void start_that_could_not_be_read_is_kept_as_written(void **state)
@@ -1833,6 +1869,7 @@ int main(void)
 		cmocka_unit_test(ecco_of_a_line_and_sets_of_codes),
 		cmocka_unit_test(lenient_fen_copies_and_sameness),
 		cmocka_unit_test(start_that_could_not_be_read_is_kept_as_written),
+		cmocka_unit_test(same_position_whatever_order_its_pieces_were_read_in),
 		cmocka_unit_test(position_keys_ignore_the_way_there_and_mirror_left_right),
 		cmocka_unit_test(origin_survives_conversion_and_writes_as_ndjson_source),
 		cmocka_unit_test(gzip_input_is_read_through),
