@@ -1,7 +1,7 @@
 /*
- * internal.h: what the public API's implementation shares.  The library's
- * own headers come first: <xq/error.h> then takes the return codes from
- * lib/diag.h, so both spell them once, with the same values.
+ * internal.h: what the public API's implementation shares.  The return
+ * codes are spelt once, in <xq/error.h>, which lib/diag.h includes: the
+ * library's headers and the public ones go together in any order.
  */
 #ifndef XQ_API_INTERNAL_H
 #define XQ_API_INTERNAL_H

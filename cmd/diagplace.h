@@ -9,11 +9,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "game.h"
-
-/* A diagnostic is pointed at a game's move by xq_game_place_diag() and
- * xq_game_place_diag_ply() (lib/game.h). */
+#include <xq/record.h>
 
 /*
  * Add to the diagnostics of pool job `j` one about its game's tag `name`,
@@ -54,7 +50,7 @@ int diag_job_vfix(struct pool_job *j, const char *name, uint32_t ply, int severi
  * validate: the reader's bad-result diagnostic of the game of `j` (its
  * Result tag against the record's result), which the reader gives as a
  * warning, counts as an error when xq_record_validate() found the tag is
- * a result (it then keeps XQ_SAID_BAD_RESULT_STANDS in the record).
+ * a result (the record keeps that it found so: lib/game.h).
  */
 void diag_job_confirm_reader_result(struct pool_job *j);
 
@@ -64,7 +60,7 @@ void diag_job_confirm_reader_result(struct pool_job *j);
  * prints the game (replay's --ply past its end).
  */
 struct reporter;
-void diag_report_record_error(struct reporter *rep, const char *source, const struct xq_record *r,
+void diag_report_record_error(struct reporter *rep, const char *source, const xq_record *r,
 			      const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))

@@ -21,23 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Return codes. */
-enum {
-	XQ_OK = 0,
-	XQ_EPARSE = -1,       /* malformed text or data */
-	XQ_EILLEGAL = -2,     /* well-formed but against the rules */
-	XQ_EAMBIGUOUS = -3,   /* names more than one thing */
-	XQ_ENOTFOUND = -4,    /* names nothing */
-	XQ_EUNSUPPORTED = -5, /* a version or feature we do not handle */
-	XQ_ETRUNCATED = -6,   /* data ends too early */
-	XQ_ERANGE = -7,       /* a value does not fit (field limits) */
-	XQ_EENCODING = -8,    /* bytes that are not text in the encoding */
-	XQ_EIO = -9,          /* read or write failed */
-	XQ_ENOMEM = -10,      /* out of memory */
-	XQ_EENGINE = -11,     /* an external engine misbehaved */
-	XQ_EINTERNAL = -12,   /* a bug: an invariant did not hold */
-	XQ_ECANCELED = -13    /* stopped on request (the caller's cancel flag) */
-};
+/* The return codes (XQ_OK, XQ_EPARSE, ... XQ_ECANCELED) are the public
+ * API's, spelt once in <xq/error.h>. */
+#include "../include/xq/error.h"
 
 /* Severity, in increasing order. */
 enum xq_severity { XQ_SEV_NOTE, XQ_SEV_WARNING, XQ_SEV_ERROR };

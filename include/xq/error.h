@@ -29,8 +29,7 @@
 extern "C" {
 #endif
 
-/* Return codes (the library's own build shares these from its sources). */
-#ifndef XQ_LIB_DIAG_H
+/* Return codes (the library's own sources use these too). */
 enum {
 	XQ_OK = 0,
 	XQ_EPARSE = -1,       /* malformed text or data */
@@ -47,7 +46,6 @@ enum {
 	XQ_EINTERNAL = -12,   /* a bug in the library: please report it */
 	XQ_ECANCELED = -13    /* stopped on request */
 };
-#endif
 
 /* A short text for a return code ("parse error").  Static; thread-safe. */
 XQ_API const char *xq_error_string(int rc);

@@ -291,6 +291,37 @@ class Replaying(unittest.TestCase):
             xq.Analyser("/nonexistent/engine")
         self.assertEqual(cm.exception.diagnostics[0].code, "engine")
 
+    def test_keys_mirrors_material_and_equality(self):
+        a, b = xq.Position(), xq.Position()
+        for m in ("h2e2", "h9g7", "b0c2"):
+            a.play(m)
+        for m in ("b0c2", "h9g7", "h2e2"):
+            b.play(m)
+        self.assertEqual(a, b)
+        self.assertEqual(a.key, b.key)
+        self.assertNotEqual(a, xq.Position())
+        c = xq.Position().play("b2e2")
+        self.assertEqual(xq.Position().play("h2e2").mirror(), c)
+        self.assertEqual(xq.Position().material["black"], {"K": 1, "A": 2, "B": 2, "N": 2, "R": 2, "C": 2, "P": 5})
+
+    def test_proofs_dates_ecco_codes_and_origins(self):
+        g = xq.Game()
+        g.fen = "3k5/9/9/9/9/9/9/9/8R/4K4 w"
+        self.assertIsNone(g.prove_result())
+        g.add_move("i1d1")
+        self.assertEqual(g.prove_result(), ("1-0", "checkmate", 1))
+        self.assertEqual(xq.normalize_date("1999年3月5日"), "1999.03.05")
+        self.assertIsNone(xq.normalize_date("4/7/1994"))
+        codes = xq.ecco_codes("C1,D")
+        self.assertIn("C15", codes)
+        self.assertNotIn("C20", codes)
+        with self.assertRaises(ValueError):
+            xq.ecco_codes("C10-C05")
+        (h,) = xq.read(BIG5)
+        self.assertEqual(h.origin[0], BIG5)
+        self.assertEqual(h.origin[1], 1)
+        self.assertIsNone(h.start_text)
+
     def test_version_is_the_library_s(self):
         self.assertRegex(xq.version(), r"^\d+\.\d+\.\d+$")
 

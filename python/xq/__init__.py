@@ -22,8 +22,8 @@ __all__ = [
     "XQError", "Diagnostic", "Game", "Node", "Position",
     "Analyser", "Analysis",
     "read", "read_bytes", "validate", "convert", "replay", "perft", "formats",
-    "diagnostic_codes", "ecco_name", "format_extensions", "encoding_name",
-    "version", "NOTATIONS",
+    "diagnostic_codes", "ecco_name", "ecco_codes", "format_extensions", "encoding_name",
+    "normalize_date", "version", "NOTATIONS",
 ]
 
 _here = os.path.dirname(os.path.abspath(__file__))
@@ -79,6 +79,15 @@ class _DiagramOptions(_c.Structure):
 class _ValidateOptions(_c.Structure):
     _fields_ = [("size", _c.c_size_t), ("ruleset", _c.c_int), ("required", _c.POINTER(_c.c_char_p)),
                 ("nrequired", _c.c_size_t)]
+
+
+class _Date(_c.Structure):
+    _fields_ = [("date", _c.c_char * 11), ("time", _c.c_char * 9), ("why", _c.c_char * 96)]
+
+
+class _Proof(_c.Structure):
+    _fields_ = [("why", _c.c_int), ("result", _c.c_char_p), ("ply", _u32), ("first", _u32),
+                ("conduct", _c.c_char_p), ("ruleset", _c.c_int)]
 
 
 class _WriteOptions(_c.Structure):
@@ -208,6 +217,17 @@ for _name, _res, _args in [
     ("xq_format_names", _int, [_szt, _vp, _vp]),
     ("xq_record_ecco", _int, [_vp, _vp, _vp, _vp]),
     ("xq_ecco_name", _int, [_c_char_p, _vp, _vp]),
+    ("xq_ecco_codes_parse", _int, [_vp, _c_char_p, _vp, _vp, _szt]),
+    ("xq_ecco_codes_has", _int, [_vp, _c_char_p]),
+    ("xq_ecco_codes_free", None, [_vp]),
+    ("xq_date_normalize", _int, [_vp, _c_char_p, _szt]),
+    ("xq_record_prove_result", _int, [_vp, _int, _vp]),
+    ("xq_record_origin", None, [_vp, _vp, _vp, _vp, _vp]),
+    ("xq_record_start_text", _c_char_p, [_vp]),
+    ("xq_position_key", _u64, [_vp]),
+    ("xq_position_mirror", None, [_vp]),
+    ("xq_position_same", _int, [_vp, _vp]),
+    ("xq_position_material", None, [_vp, _c.POINTER(_int)]),
     ("xq_writer_abort", None, [_vp]),
     ("xq_encoding_canonical", _c_char_p, [_c_char_p]),
 ]:
@@ -253,6 +273,40 @@ def ecco_name(code):
     if _f["xq_ecco_name"](_enc(code), _c.byref(opening), _c.byref(variation)):
         return None
     return _s(opening.value), _s(variation.value)
+
+
+class ecco_codes:
+    """A set of ECCO codes as `xqkit find --ecco` takes them ("C1,D10-D19,E"):
+    `"C45" in ecco_codes("C4")`.  ValueError names the column of a mistake."""
+
+    def __init__(self, spec):
+        self._s = _vp()
+        col, why = _szt(), _c.create_string_buffer(160)
+        rc = _f["xq_ecco_codes_parse"](_c.byref(self._s), _enc(spec), _c.byref(col), why, len(why))
+        if rc == -10:
+            raise MemoryError()
+        if rc:
+            raise ValueError("ECCO codes %r, column %d: %s" % (spec, col.value, _s(why.value)))
+
+    def __contains__(self, code):
+        return bool(_f["xq_ecco_codes_has"](self._s, _enc(code)))
+
+    def __del__(self):
+        if getattr(self, "_s", None):
+            _f["xq_ecco_codes_free"](self._s)
+            self._s = None
+
+
+def normalize_date(text):
+    """A date as records write it (1999年3月5日, 19990305, 3/25/1999) in
+    PGN's form "1999.03.05" (?? for unknown parts), or None when its
+    meaning is not certain (4/7/1994: April or July?) or it is no date."""
+    d = _Date()
+    raw = _enc(text)
+    kind = _f["xq_date_normalize"](_c.byref(d), raw, len(raw))
+    if kind == 0:  # XQ_DATE_CANONICAL
+        return text.strip()
+    return _s(d.date) if kind == 1 else None
 
 
 def encoding_name(name):
@@ -426,6 +480,32 @@ class Position:
 
     def perft(self, depth):
         return _f["xq_position_perft"](self._p, depth)
+
+    @property
+    def key(self):
+        """A 64-bit hash of the pieces and the side to move (Zobrist): equal
+        positions have equal keys, whatever the move counters."""
+        return _f["xq_position_key"](self._p)
+
+    def mirror(self):
+        """Mirror the position left-right in place (file a <-> i)."""
+        _f["xq_position_mirror"](self._p)
+        return self
+
+    @property
+    def material(self):
+        """{"red": {"K": 1, ...}, "black": {...}}: the pieces of each type."""
+        arr = (_int * 14)()
+        _f["xq_position_material"](self._p, arr)
+        return {side: dict(zip("KABNRCP", arr[7 * i:7 * i + 7])) for i, side in enumerate(("red", "black"))}
+
+    def __eq__(self, other):
+        """The same pieces on the same squares and the same side to move."""
+        if not isinstance(other, Position):
+            return NotImplemented
+        return bool(_f["xq_position_same"](self._p, other._p))
+
+    __hash__ = None
 
     _STYLES = ("ascii", "unicode", "svg")
     _LABELS = ("iccs", "chinese", "none")
@@ -621,6 +701,32 @@ class Game:
         rc = _f["xq_record_set_result"](self._r, _enc(value))
         if rc:
             _fail(rc, "result", obj_error=_f["xq_record_error"](self._r))
+
+    @property
+    def origin(self):
+        """Where the game was first read: (file, game, line, offset), each
+        None when unknown; an NDJSON record keeps the source it carries."""
+        f, g, l, o = _c_char_p(), _u64(), _u64(), _c.c_int64()
+        _f["xq_record_origin"](self._r, _c.byref(f), _c.byref(g), _c.byref(l), _c.byref(o))
+        return (_s(f.value), g.value or None, l.value or None, o.value if o.value >= 0 else None)
+
+    @property
+    def start_text(self):
+        """The source's FEN as written when it could not be read, else None."""
+        return _s(_f["xq_record_start_text"](self._r))
+
+    def prove_result(self, rules=None):
+        """The result the main line proves: None, or (result, why, ply) with
+        why "checkmate", "stalemate" or, under `rules` ("asian",
+        "chinese"), the offender's perpetual ("perpetual check", ...)."""
+        p = _Proof()
+        rc = _f["xq_record_prove_result"](self._r, -1 if rules is None else _ruleset(rules), _c.byref(p))
+        if rc:
+            _fail(rc, "proof", obj_error=_f["xq_record_error"](self._r))
+        if p.why == 0:
+            return None
+        why = {1: "checkmate", 2: "stalemate"}.get(p.why) or _s(p.conduct)
+        return _s(p.result), why, p.ply
 
     @property
     def result_text(self):
