@@ -1081,7 +1081,12 @@ static int walk_tree(struct sctx *c, struct xq_buf *out, struct xq_buf *book)
 		}
 		e->shown = (uint8_t)(d + 1);
 		xq_position_copy(at[d + 1], at[d]);
-		xq_position_play(at[d + 1], e->move); /* a move games played here: legal */
+		/* A move games played here is legal here, unless two positions
+		 * share a key: then there is nothing below it to show. */
+		if (xq_position_play(at[d + 1], e->move)) {
+			f->at++;
+			continue;
+		}
 		d++;
 		edges_from(c, xq_position_key(at[d]), &st[d].at, &st[d].hi);
 	}
