@@ -1380,6 +1380,16 @@ static void print_summary(struct sctx *c, double secs, size_t shown, int stopped
 	reporter_flush(r);
 }
 
+/* What the options made (parse_args, check_args). */
+static void free_options(struct sctx *c)
+{
+	xq_ecco_codes_free(c->codes);
+	xq_position_free(c->root);
+	xq_position_free(c->scratch);
+	c->codes = NULL;
+	c->root = c->scratch = NULL;
+}
+
 static void sctx_release(struct sctx *c)
 {
 	for (size_t i = 0; i < c->nrows; i++)
@@ -1387,9 +1397,7 @@ static void sctx_release(struct sctx *c)
 	free(c->rows);
 	free(c->edges);
 	free(c->slots);
-	xq_ecco_codes_free(c->codes);
-	xq_position_free(c->root);
-	xq_position_free(c->scratch);
+	free_options(c);
 	reporter_release(&c->rep);
 }
 
@@ -1433,6 +1441,7 @@ int cmd_stats(int argc, char **argv)
 		rc = -1;
 	if (rc) {
 		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("stats", "%s", p.err);
+		free_options(&c);
 		opt_release(&p);
 		return rc;
 	}
