@@ -336,7 +336,7 @@ static void annotate_process(void *ctx, void *worker, struct pool_job *j)
 			x->failed = 1;
 		return;
 	}
-	x->fingerprint = annotate_fingerprint(j->game);
+	x->fingerprint = xq_record_fingerprint(j->record);
 	if (c->index.n) {
 		struct xq_buf marker = XQ_BUF_INIT;
 		int held = annotate_marker(&marker, c->set.settings, x->fingerprint, 1) == 0 &&

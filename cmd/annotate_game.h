@@ -97,10 +97,6 @@ struct annotate_result {
  * others: lib/evalnote.h's annotate defaults, 50, 100 and 300. */
 void annotate_default_marks(int32_t marks[MARK_COUNT]);
 
-/* A 64-bit fingerprint of the game as read: start, tags, result, the tree
- * with comments and NAGs.  Any change to the record changes it. */
-uint64_t annotate_fingerprint(const struct xq_game *g);
-
 /* The marker of a game annotated with `settings`: "SETTINGS; input HEX",
  * plus "; incomplete" when not every position was analysed. */
 int annotate_marker(struct xq_buf *out, const char *settings, uint64_t fingerprint,

@@ -109,6 +109,59 @@ void xq_game_origin(const struct xq_game *g, struct xq_origin *out)
 	out->has_offset = g->source != NULL;
 }
 
+/* ---- fingerprint (game.h) ---------------------------------------------------- */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* A string, told apart from NULL and from its neighbours. */
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	unsigned char mark = s ? 1 : 0;
+
+	h = fnv(h, &mark, 1);
+	return s ? fnv(h, s, strlen(s) + 1) : h;
+}
+
+uint64_t xq_game_fingerprint(const struct xq_game *g)
+{
+	uint64_t h = 1469598103934665603ull;
+	char fen[XQ_FEN_MAX];
+	unsigned char v[4];
+
+	xq_board_to_fen(&g->start, fen, sizeof(fen));
+	h = fnv_str(h, fen);
+	for (size_t i = 0; i < g->ntags; i++) {
+		h = fnv_str(h, g->tags[i].name);
+		h = fnv_str(h, g->tags[i].value);
+	}
+	v[0] = (unsigned char)g->result;
+	v[1] = (unsigned char)g->flags;
+	h = fnv(h, v, 2);
+	h = fnv_str(h, g->result_text);
+	/* Pre-order with "has a child" and "has a sibling" gives the shape. */
+	for (uint32_t n = XQ_ROOT; n != XQ_NODE_NONE; n = xq_game_next(g, n)) {
+		const struct xq_node *x = &g->nodes[n];
+		v[0] = (unsigned char)(x->move & 0xff);
+		v[1] = (unsigned char)(x->move >> 8);
+		v[2] = x->child != XQ_NODE_NONE;
+		v[3] = x->sibling != XQ_NODE_NONE;
+		h = fnv(h, v, 4);
+		h = fnv_str(h, x->comment);
+		h = fnv_str(h, x->pre_comment);
+		h = fnv(h, &x->nnags, 1);
+		if (x->nnags)
+			h = fnv(h, x->nags, x->nnags);
+	}
+	return h;
+}
+
 size_t xq_game_memory(const struct xq_game *g)
 {
 	return sizeof(*g) + g->arena.total + g->nodes_alloc * sizeof(*g->nodes) +

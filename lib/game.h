@@ -257,6 +257,12 @@ int xq_game_set_error(struct xq_game *g, const char *s, size_t len);
 /* Append a NAG to a node (at most 255). */
 int xq_game_add_nag(struct xq_game *g, uint32_t node, uint8_t nag);
 
+/* A 64-bit fingerprint of the game as read: start, tags, result, the tree
+ * with comments and NAGs.  Any change to the record changes it; its values
+ * never change (xqkit annotate keeps them in the games it annotates, and
+ * --resume recognises its games by them).  xq_record_fingerprint(). */
+uint64_t xq_game_fingerprint(const struct xq_game *g);
+
 /* The node after `n` in pre-order (node, its subtree, its later siblings),
  * or XQ_NODE_NONE after the last. */
 uint32_t xq_game_next(const struct xq_game *g, uint32_t n);

@@ -172,6 +172,21 @@ XQ_API int xq_record_add_move_text(xq_record *r, uint32_t parent, const char *te
  * removes it.  0, XQ_ENOTFOUND or XQ_ENOMEM. */
 XQ_API int xq_record_set_comment(xq_record *r, uint32_t n, const char *text);
 
+/* Add NAG `nag` (1-255: $1 = !, $2 = ?, ...) to node `n`, after its
+ * others, unless it has it already.  0; XQ_ENOTFOUND (no node `n`, or `n`
+ * is the root); XQ_ERANGE (no such NAG, or 255 NAGs on the node);
+ * XQ_ENOMEM. */
+XQ_API int xq_record_add_nag(xq_record *r, uint32_t n, int nag);
+
+/*
+ * A 64-bit fingerprint of everything the record holds: start, tags,
+ * result, the tree with its comments and NAGs.  Any change to the record
+ * changes it (but for a chance in 2^64).  Its values do not change from
+ * one version of the library to the next: `xqkit annotate` writes it into
+ * the games it annotates and `--resume` recognises them by it.
+ */
+XQ_API uint64_t xq_record_fingerprint(const xq_record *r);
+
 /* The diagnostic of the last call on `r` that failed, or NULL. */
 XQ_API const xq_diagnostic *xq_record_error(const xq_record *r);
 

@@ -321,6 +321,12 @@ class Replaying(unittest.TestCase):
         self.assertEqual(h.origin[0], BIG5)
         self.assertEqual(h.origin[1], 1)
         self.assertIsNone(h.start_text)
+        before = h.fingerprint
+        h.mainline[0].add_nag(1).add_nag(1)
+        self.assertEqual(h.mainline[0].nags, [1])
+        self.assertNotEqual(h.fingerprint, before)
+        with self.assertRaises(xq.XQError):
+            h.root.add_nag(1)
 
     def test_version_is_the_library_s(self):
         self.assertRegex(xq.version(), r"^\d+\.\d+\.\d+$")

@@ -224,6 +224,8 @@ for _name, _res, _args in [
     ("xq_record_prove_result", _int, [_vp, _int, _vp]),
     ("xq_record_origin", None, [_vp, _vp, _vp, _vp, _vp]),
     ("xq_record_start_text", _c_char_p, [_vp]),
+    ("xq_record_add_nag", _int, [_vp, _u32, _int]),
+    ("xq_record_fingerprint", _u64, [_vp]),
     ("xq_position_key", _u64, [_vp]),
     ("xq_position_mirror", None, [_vp]),
     ("xq_position_same", _int, [_vp, _vp]),
@@ -578,6 +580,13 @@ class Node:
         r, n = self._r(), self.index
         return [_f["xq_record_node_nag"](r, n, i) for i in range(_f["xq_record_node_nag_count"](r, n))]
 
+    def add_nag(self, nag):
+        """Add NAG `nag` (1-255: 1 is !, 2 is ?, ...) unless the move has it."""
+        rc = _f["xq_record_add_nag"](self._r(), self.index, nag)
+        if rc:
+            _fail(rc, "NAG %r" % nag, obj_error=_f["xq_record_error"](self._r()))
+        return self
+
     @property
     def ply(self):
         return _f["xq_record_node_ply"](self._r(), self.index)
@@ -709,6 +718,12 @@ class Game:
         f, g, l, o = _c_char_p(), _u64(), _u64(), _c.c_int64()
         _f["xq_record_origin"](self._r, _c.byref(f), _c.byref(g), _c.byref(l), _c.byref(o))
         return (_s(f.value), g.value or None, l.value or None, o.value if o.value >= 0 else None)
+
+    @property
+    def fingerprint(self):
+        """A 64-bit fingerprint of everything the game holds: any change
+        changes it; xqkit annotate writes it into what it annotates."""
+        return _f["xq_record_fingerprint"](self._r)
 
     @property
     def start_text(self):

@@ -719,6 +719,43 @@ static void same_position_whatever_order_its_pieces_were_read_in(void **state)
 	xq_position_free(read);
 }
 
+static void fingerprint_keeps_its_values_and_sees_every_change(void **state)
+{
+	xq_reader *rd;
+	xq_record *r;
+	uint64_t f;
+	uint32_t n;
+
+	(void)state;
+	assert_int_equal(xq_reader_open(&rd, "samples/ccgc-2006-01-gbk.pgn", NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_reader_close(rd);
+	/* The value xqkit annotate has always written for this game
+	 * ("input a96ad932306e3a38"): annotate --resume finds its games by it. */
+	f = xq_record_fingerprint(r);
+	assert_true(f == 0xa96ad932306e3a38ull);
+	n = xq_record_node_child(r, XQ_ROOT_NODE);
+	assert_int_equal(xq_record_add_nag(r, n, 2), 0);
+	assert_true(xq_record_fingerprint(r) != f);
+	f = xq_record_fingerprint(r);
+	/* A NAG the move has already is not added twice. */
+	assert_int_equal(xq_record_add_nag(r, n, 2), 0);
+	assert_int_equal(xq_record_node_nag_count(r, n), 1);
+	assert_int_equal(xq_record_node_nag(r, n, 0), 2);
+	assert_true(xq_record_fingerprint(r) == f);
+	assert_int_equal(xq_record_add_nag(r, n, 0), XQ_ERANGE);
+	assert_non_null(xq_record_error(r));
+	assert_int_equal(xq_record_add_nag(r, n, 256), XQ_ERANGE);
+	assert_int_equal(xq_record_add_nag(r, XQ_ROOT_NODE, 1), XQ_ENOTFOUND);
+	assert_int_equal(xq_record_add_nag(r, 99999, 1), XQ_ENOTFOUND);
+	assert_int_equal(xq_record_set_comment(r, n, "!"), 0);
+	assert_true(xq_record_fingerprint(r) != f);
+	f = xq_record_fingerprint(r);
+	assert_int_equal(xq_record_set_tag(r, "Event", "x"), 0);
+	assert_true(xq_record_fingerprint(r) != f);
+	xq_record_free(r);
+}
+
 static void start_that_could_not_be_read_is_kept_as_written(void **state)
 {
 	static const char pgn[] = "[FEN \"rnbakabnr/9/1c5c1 w\"]\n\n1. h2e2 *\n\n[Event \"b\"]\n\n1. h2e2 *\n";
@@ -1870,6 +1907,7 @@ int main(void)
 		cmocka_unit_test(lenient_fen_copies_and_sameness),
 		cmocka_unit_test(start_that_could_not_be_read_is_kept_as_written),
 		cmocka_unit_test(same_position_whatever_order_its_pieces_were_read_in),
+		cmocka_unit_test(fingerprint_keeps_its_values_and_sees_every_change),
 		cmocka_unit_test(position_keys_ignore_the_way_there_and_mirror_left_right),
 		cmocka_unit_test(origin_survives_conversion_and_writes_as_ndjson_source),
 		cmocka_unit_test(gzip_input_is_read_through),
