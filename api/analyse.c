@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "evalnote.h"
 #include "search.h"
 
 struct xq_analyser_public {
@@ -170,4 +171,53 @@ void xq_analyser_free(xq_analyser *a)
 	xq_search_free(a->search);
 	xq_engine_free(a->engine);
 	free(a);
+}
+
+/* ---- scores in comments ---------------------------------------------------- */
+
+_Static_assert(API_SAME(XQ_EVAL_CP, XQ_SCORE_CP) && API_SAME(XQ_EVAL_MATE, XQ_SCORE_MATE) &&
+		       API_SAME(XQ_EVAL_MATED, XQ_SCORE_MATED),
+	       "score kinds");
+_Static_assert(XQ_EVAL_NOTE_SIZE >= XQ_EVALNOTE_MAX, "a note's size");
+_Static_assert(XQ_EVAL_INACCURACY == XQ_EVALNOTE_INACCURACY && XQ_EVAL_MISTAKE == XQ_EVALNOTE_MISTAKE &&
+		       XQ_EVAL_BLUNDER == XQ_EVALNOTE_BLUNDER &&
+		       XQ_NAG_INACCURACY == XQ_EVALNOTE_NAG_INACCURACY &&
+		       XQ_NAG_MISTAKE == XQ_EVALNOTE_NAG_MISTAKE && XQ_NAG_BLUNDER == XQ_EVALNOTE_NAG_BLUNDER,
+	       "annotate's marks");
+
+static struct xq_score score_in(int kind, int score)
+{
+	struct xq_score s;
+
+	s.kind = kind == XQ_EVAL_MATE ? XQ_SCORE_MATE : kind == XQ_EVAL_MATED ? XQ_SCORE_MATED : XQ_SCORE_CP;
+	s.value = score;
+	return s;
+}
+
+size_t xq_eval_note(char *buf, size_t cap, int kind, int score, int depth, unsigned flags)
+{
+	if (flags & XQ_EVAL_NOTE_COMMAND)
+		return xq_evalnote_format_command(buf, cap, score_in(kind, score), depth);
+	return xq_evalnote_format(buf, cap, score_in(kind, score), depth);
+}
+
+int xq_eval_note_find(const char *comment, int *kind, int *score, int *depth)
+{
+	struct xq_evalnote n;
+
+	if (!comment || !xq_evalnote_find(&n, comment, strlen(comment)))
+		return 0;
+	if (kind)
+		*kind = (int)n.score.kind;
+	if (score)
+		*score = (int)n.score.value;
+	if (depth)
+		*depth = n.depth;
+	return 1;
+}
+
+int32_t xq_eval_loss(int kind_before, int score_before, int kind_after, int score_after, int side)
+{
+	return xq_evalnote_loss(score_in(kind_before, score_before), score_in(kind_after, score_after),
+				side ? XQ_BLACK : XQ_RED);
 }

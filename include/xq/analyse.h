@@ -84,6 +84,52 @@ XQ_API int xq_analyser_run(xq_analyser *a, xq_record *r, uint32_t n, int depth, 
  * reaped).  NULL is allowed. */
 XQ_API void xq_analyser_free(xq_analyser *a);
 
+/*
+ * Scores in comments.  `xqkit annotate` writes the score after each move
+ * into its comment, from red's point of view (red moves first, as white
+ * does in chess): pawns with a sign, two decimals, "/" and the depth
+ * ("+0.35/12", "-1.20/8", "0.00/4"), or a mate ("#3": red mates in 3 of
+ * its moves; "#-3": red is mated in 3); or, as chess tools write it, a
+ * command "[%eval 0.35,12]" / "[%eval #-3]".  A score here is a kind
+ * (XQ_EVAL_*) and a value, from red's point of view.
+ */
+
+/* Bytes that always hold a note xq_eval_note() writes. */
+#define XQ_EVAL_NOTE_SIZE 32
+/* xq_eval_note(): the chess tools' "[%eval ...]" form. */
+enum { XQ_EVAL_NOTE_COMMAND = 1 << 0 };
+
+/* The score (`kind`, `score`: red's view) and `depth` as a note into `buf`
+ * (`cap` bytes, NUL-terminated, cut when too small); returns its length.
+ * A mate has no depth. */
+XQ_API size_t xq_eval_note(char *buf, size_t cap, int kind, int score, int depth, unsigned flags);
+/*
+ * The score the comment `comment` (UTF-8) holds, in either form (the
+ * annotate form, its last word, when it has both): 1 with *kind, *score
+ * (red's view) and *depth (0 when not said) set (any may be NULL); 0 when
+ * it holds none.  Only the exact forms count: "score 1.5" or "+0.3/12"
+ * (one decimal) is no score.
+ */
+XQ_API int xq_eval_note_find(const char *comment, int *kind, int *score, int *depth);
+/*
+ * What a move lost, in centipawns, for the side that made it (`side`: 0
+ * red, 1 black): the score before it minus the score after it, both red's
+ * view as comments hold them, never below 0.  Centipawns count up to
+ * 2000; a mate outranks any of them, a nearer mate a farther one, so
+ * throwing a mate away is a large loss.
+ */
+XQ_API int32_t xq_eval_loss(int kind_before, int score_before, int kind_after, int score_after,
+			    int side);
+
+/* The losses from which xqkit annotate marks a move, unless told
+ * otherwise, and the NAGs it marks them with. */
+#define XQ_EVAL_INACCURACY 50 /* ?! ($6) */
+#define XQ_EVAL_MISTAKE 100   /* ?  ($2) */
+#define XQ_EVAL_BLUNDER 300   /* ?? ($4) */
+#define XQ_NAG_INACCURACY 6
+#define XQ_NAG_MISTAKE 2
+#define XQ_NAG_BLUNDER 4
+
 #ifdef __cplusplus
 }
 #endif

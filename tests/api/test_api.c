@@ -756,6 +756,54 @@ static void fingerprint_keeps_its_values_and_sees_every_change(void **state)
 	xq_record_free(r);
 }
 
+static void scores_are_written_into_comments_and_read_back(void **state)
+{
+	char note[XQ_EVAL_NOTE_SIZE];
+	int kind, score, depth;
+
+	(void)state;
+	xq_eval_note(note, sizeof(note), XQ_EVAL_CP, 35, 12, 0);
+	assert_string_equal(note, "+0.35/12");
+	xq_eval_note(note, sizeof(note), XQ_EVAL_CP, -120, 8, 0);
+	assert_string_equal(note, "-1.20/8");
+	xq_eval_note(note, sizeof(note), XQ_EVAL_CP, 0, 4, 0);
+	assert_string_equal(note, "0.00/4");
+	assert_int_equal(xq_eval_note(note, sizeof(note), XQ_EVAL_MATE, 3, 9, 0), 2);
+	assert_string_equal(note, "#3");
+	xq_eval_note(note, sizeof(note), XQ_EVAL_MATED, 3, 9, 0);
+	assert_string_equal(note, "#-3");
+	xq_eval_note(note, sizeof(note), XQ_EVAL_CP, 35, 12, XQ_EVAL_NOTE_COMMAND);
+	assert_string_equal(note, "[%eval 0.35,12]");
+	xq_eval_note(note, sizeof(note), XQ_EVAL_MATED, 3, 0, XQ_EVAL_NOTE_COMMAND);
+	assert_string_equal(note, "[%eval #-3]");
+	assert_int_equal(xq_eval_note(note, 4, XQ_EVAL_CP, 35, 12, 0), 3);
+	assert_string_equal(note, "+0.");
+
+	assert_int_equal(xq_eval_note_find("a good move +0.35/12", &kind, &score, &depth), 1);
+	assert_int_equal(kind, XQ_EVAL_CP);
+	assert_int_equal(score, 35);
+	assert_int_equal(depth, 12);
+	assert_int_equal(xq_eval_note_find("[%eval #-3] lost", &kind, &score, &depth), 1);
+	assert_int_equal(kind, XQ_EVAL_MATED);
+	assert_int_equal(score, 3);
+	assert_int_equal(depth, 0);
+	/* Both: annotate's, appended last, is the newer. */
+	assert_int_equal(xq_eval_note_find("[%eval 1.00,5] -0.50/9", NULL, &score, NULL), 1);
+	assert_int_equal(score, -50);
+	assert_int_equal(xq_eval_note_find("score 1.5", &kind, &score, &depth), 0);
+	assert_int_equal(xq_eval_note_find("+0.3/12", NULL, NULL, NULL), 0);
+	assert_int_equal(xq_eval_note_find(NULL, NULL, NULL, NULL), 0);
+
+	/* Red went from +0.50 to -1.00: red lost 150, black nothing. */
+	assert_int_equal(xq_eval_loss(XQ_EVAL_CP, 50, XQ_EVAL_CP, -100, 0), 150);
+	assert_int_equal(xq_eval_loss(XQ_EVAL_CP, 50, XQ_EVAL_CP, -100, 1), 0);
+	/* Throwing a mate away costs more than any material. */
+	assert_true(xq_eval_loss(XQ_EVAL_MATE, 2, XQ_EVAL_CP, 1500, 0) > 2000 - 1500);
+	assert_true(xq_eval_loss(XQ_EVAL_MATE, 2, XQ_EVAL_MATE, 5, 0) > 0);
+	assert_int_equal(XQ_EVAL_MISTAKE, 100);
+	assert_int_equal(XQ_NAG_BLUNDER, 4);
+}
+
 static void start_that_could_not_be_read_is_kept_as_written(void **state)
 {
 	static const char pgn[] = "[FEN \"rnbakabnr/9/1c5c1 w\"]\n\n1. h2e2 *\n\n[Event \"b\"]\n\n1. h2e2 *\n";
@@ -1908,6 +1956,7 @@ int main(void)
 		cmocka_unit_test(start_that_could_not_be_read_is_kept_as_written),
 		cmocka_unit_test(same_position_whatever_order_its_pieces_were_read_in),
 		cmocka_unit_test(fingerprint_keeps_its_values_and_sees_every_change),
+		cmocka_unit_test(scores_are_written_into_comments_and_read_back),
 		cmocka_unit_test(position_keys_ignore_the_way_there_and_mirror_left_right),
 		cmocka_unit_test(origin_survives_conversion_and_writes_as_ndjson_source),
 		cmocka_unit_test(gzip_input_is_read_through),
