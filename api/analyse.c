@@ -96,42 +96,30 @@ const char *xq_analyser_description(const xq_analyser *a)
 	return xq_analyser_name(&a->an);
 }
 
-int xq_analyser_run(xq_analyser *a, xq_record *r, uint32_t n, int depth, uint64_t nodes,
-		    uint32_t movetime_ms, xq_analysis_result *out, xq_diagnostic_fn fn, void *user)
+/* Analyse the position `moves[0..n)` reach from `start` (the history the
+ * analyser sees), with the restart after an engine failure; the result
+ * into *out as the public API gives it. */
+static int run(xq_analyser *a, const struct xq_board *start, const xq_move *moves, size_t n,
+	       int depth, uint64_t nodes, uint32_t movetime_ms, xq_analysis_result *out,
+	       xq_diagnostic_fn fn, void *user)
 {
 	struct xq_limit limit;
 	struct xq_analysis an;
 	struct xq_diag d;
-	xq_move *moves = NULL;
-	size_t nmoves = 0, cap;
-	int rc;
+	int rc = 0;
 
 	xq_diag_init(&d);
-	if (n >= r->g.nnodes) {
-		xq_diag_set(&d, XQ_ENOTFOUND, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR, "no node %u in the record",
-			    (unsigned)n);
-		tell(fn, user, &d);
-		return XQ_ENOTFOUND;
-	}
-	/* The history: the moves from the root down to `n`. */
-	cap = xq_game_ply(&r->g, n);
-	if (cap && !(moves = malloc(cap * sizeof(*moves))))
-		return XQ_ENOMEM;
-	nmoves = cap;
-	for (uint32_t k = n; k != XQ_ROOT; k = r->g.nodes[k].parent)
-		moves[--cap] = r->g.nodes[k].move;
 	memset(&limit, 0, sizeof(limit));
 	limit.depth = depth;
 	limit.nodes = nodes;
 	limit.movetime_ms = movetime_ms;
 	a->fn = fn;
 	a->user = user;
-	rc = 0;
 	if (a->needs_restart && (rc = xq_analyser_restart(&a->an, &d)) != 0)
 		tell(fn, user, &d);
 	if (!rc) {
 		a->needs_restart = 0;
-		rc = xq_analyse(&a->an, &an, &r->g.start, moves, nmoves, &limit, &d);
+		rc = xq_analyse(&a->an, &an, start, moves, n, &limit, &d);
 		if (rc) {
 			if (rc == XQ_EENGINE)
 				a->needs_restart = 1;
@@ -140,7 +128,6 @@ int xq_analyser_run(xq_analyser *a, xq_record *r, uint32_t n, int depth, uint64_
 	}
 	a->fn = NULL;
 	a->user = NULL;
-	free(moves);
 	if (rc)
 		return rc;
 	{
@@ -162,6 +149,49 @@ int xq_analyser_run(xq_analyser *a, xq_record *r, uint32_t n, int depth, uint64_
 		out->size = size;
 	}
 	return 0;
+}
+
+int xq_analyser_run(xq_analyser *a, xq_record *r, uint32_t n, int depth, uint64_t nodes,
+		    uint32_t movetime_ms, xq_analysis_result *out, xq_diagnostic_fn fn, void *user)
+{
+	struct xq_diag d;
+	xq_move *moves = NULL;
+	size_t nmoves, cap;
+	int rc;
+
+	if (n >= r->g.nnodes) {
+		xq_diag_init(&d);
+		xq_diag_set(&d, XQ_ENOTFOUND, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR, "no node %u in the record",
+			    (unsigned)n);
+		tell(fn, user, &d);
+		return XQ_ENOTFOUND;
+	}
+	/* The history: the moves from the root down to `n`. */
+	cap = xq_game_ply(&r->g, n);
+	if (cap && !(moves = malloc(cap * sizeof(*moves))))
+		return XQ_ENOMEM;
+	nmoves = cap;
+	for (uint32_t k = n; k != XQ_ROOT; k = r->g.nodes[k].parent)
+		moves[--cap] = r->g.nodes[k].move;
+	rc = run(a, &r->g.start, moves, nmoves, depth, nodes, movetime_ms, out, fn, user);
+	free(moves);
+	return rc;
+}
+
+int xq_analyser_run_line(xq_analyser *a, const xq_position *from, const xq_move_code *moves,
+			 size_t n, int depth, uint64_t nodes, uint32_t movetime_ms,
+			 xq_analysis_result *out, xq_diagnostic_fn fn, void *user)
+{
+	xq_move *line = NULL;
+	int rc;
+
+	if (n && !(line = malloc(n * sizeof(*line))))
+		return XQ_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		line[i] = moves[i] ? api_move_in(moves[i]) : 0; /* 0: the analyser refuses it */
+	rc = run(a, &from->b, line, n, depth, nodes, movetime_ms, out, fn, user);
+	free(line);
+	return rc;
 }
 
 void xq_analyser_free(xq_analyser *a)

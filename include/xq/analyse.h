@@ -80,6 +80,17 @@ XQ_API const char *xq_analyser_description(const xq_analyser *a);
 XQ_API int xq_analyser_run(xq_analyser *a, xq_record *r, uint32_t n, int depth, uint64_t nodes,
 			   uint32_t movetime_ms, xq_analysis_result *out, xq_diagnostic_fn fn,
 			   void *user);
+/*
+ * The same for the position that moves[0..n) reach from `from`: the moves
+ * are the history the analyser sees (repetitions count over them), so a
+ * caller that walks a long game may hand each position over from a
+ * position kept on the way, with only the moves since (an analyser looks
+ * back no further than the last capture).  XQ_EILLEGAL, with the reason
+ * in `fn`, when a move is not legal in turn.
+ */
+XQ_API int xq_analyser_run_line(xq_analyser *a, const xq_position *from, const xq_move_code *moves,
+				size_t n, int depth, uint64_t nodes, uint32_t movetime_ms,
+				xq_analysis_result *out, xq_diagnostic_fn fn, void *user);
 /* Stop and free (an external engine is told to quit, then killed, and
  * reaped).  NULL is allowed. */
 XQ_API void xq_analyser_free(xq_analyser *a);

@@ -1544,6 +1544,46 @@ static void builtin_analyser_finds_the_win_in_one_the_same_every_time(void **sta
 	xq_position_free(p);
 }
 
+static void a_line_from_a_position_is_analysed_as_the_record_s_node(void **state)
+{
+	static const char *const line[] = {"h2e2", "h9g7", "h0g2", "i9h9"};
+	xq_record *r = xq_record_new();
+	xq_position *from = xq_position_new();
+	xq_move_code moves[4], bad[2];
+	xq_analysis_result whole = XQ_ANALYSIS_RESULT_INIT, part = XQ_ANALYSIS_RESULT_INIT;
+	xq_analysis_result from_start = XQ_ANALYSIS_RESULT_INIT;
+	struct seen s = {0};
+	xq_analyser *a;
+	uint32_t at = XQ_ROOT_NODE;
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(xq_record_add_move_text(r, at, line[i], XQ_DIALECT_ICCS, &at), 0);
+		moves[i] = xq_record_node_move(r, at);
+	}
+	assert_int_equal(xq_analyser_new_builtin(&a, 1), 0);
+	assert_int_equal(xq_analyser_run(a, r, at, 3, 0, 0, &whole, NULL, NULL), 0);
+	/* From the start with all four moves, and from after two with the
+	 * last two: the same position, nothing captured, the same answer. */
+	assert_int_equal(xq_analyser_run_line(a, from, moves, 4, 3, 0, 0, &from_start, NULL, NULL), 0);
+	assert_int_equal(xq_record_node_position(r, xq_record_node_parent(r, xq_record_node_parent(r, at)), from), 0);
+	assert_int_equal(xq_analyser_run_line(a, from, moves + 2, 2, 3, 0, 0, &part, NULL, NULL), 0);
+	assert_int_equal(whole.best, from_start.best);
+	assert_int_equal(whole.best, part.best);
+	assert_int_equal(whole.score, part.score);
+	assert_int_equal(whole.nodes, part.nodes);
+	/* A history move that is not legal in turn is refused, saying so. */
+	bad[0] = moves[0];
+	bad[1] = moves[0];
+	xq_position_set_start(from);
+	assert_int_equal(xq_analyser_run_line(a, from, bad, 2, 3, 0, 0, &part, collect, &s), XQ_EILLEGAL);
+	assert_int_equal(s.n, 1);
+	assert_non_null(strstr(s.first, "illegal"));
+	xq_analyser_free(a);
+	xq_position_free(from);
+	xq_record_free(r);
+}
+
 static void external_engine_analyses_and_a_missing_one_is_an_engine_error(void **state)
 {
 	const char *fairy = test_fairy();
@@ -1957,6 +1997,7 @@ int main(void)
 		cmocka_unit_test(same_position_whatever_order_its_pieces_were_read_in),
 		cmocka_unit_test(fingerprint_keeps_its_values_and_sees_every_change),
 		cmocka_unit_test(scores_are_written_into_comments_and_read_back),
+		cmocka_unit_test(a_line_from_a_position_is_analysed_as_the_record_s_node),
 		cmocka_unit_test(position_keys_ignore_the_way_there_and_mirror_left_right),
 		cmocka_unit_test(origin_survives_conversion_and_writes_as_ndjson_source),
 		cmocka_unit_test(gzip_input_is_read_through),
