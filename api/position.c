@@ -131,15 +131,7 @@ void xq_position_copy(xq_position *dst, const xq_position *src)
 
 int xq_position_same(const xq_position *a, const xq_position *b)
 {
-	if (a->b.key != b->b.key || a->b.side != b->b.side)
-		return 0;
-	/* The key says "almost surely"; the squares say for sure.  By kind:
-	 * which of two like pieces stands where is no difference. */
-	for (int r = 0; r < 10; r++)
-		for (int f = 0; f < 9; f++)
-			if (xq_board_kind(&a->b, XQ_SQ(f, r)) != xq_board_kind(&b->b, XQ_SQ(f, r)))
-				return 0;
-	return 1;
+	return xq_board_same(&a->b, &b->b);
 }
 
 size_t api_fen(const struct xq_board *b, char *buf, size_t cap)

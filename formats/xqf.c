@@ -1194,7 +1194,9 @@ static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned 
 	{
 		struct xq_board start;
 		xq_board_start(&start);
-		type = memcmp(start.sq, b->sq, sizeof(start.sq)) == 0 ? 0 : 2;
+		/* The pieces, not their identities: an XQF record read back
+		 * numbers the start's pieces by its slots. */
+		type = xq_board_same_pieces(&start, b) ? 0 : 2;
 	}
 	if (gt && parse_game_type(gt, &type))
 		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,

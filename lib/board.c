@@ -132,6 +132,21 @@ xq_move xq_move_mirror(xq_move m)
 		       XQ_SQ(8 - XQ_SQ_FILE(to), XQ_SQ_RANK(to)));
 }
 
+int xq_board_same_pieces(const struct xq_board *a, const struct xq_board *b)
+{
+	for (int r = 0; r < 10; r++)
+		for (int f = 0; f < 9; f++)
+			if (xq_board_kind(a, XQ_SQ(f, r)) != xq_board_kind(b, XQ_SQ(f, r)))
+				return 0;
+	return 1;
+}
+
+int xq_board_same(const struct xq_board *a, const struct xq_board *b)
+{
+	/* The key says "almost surely"; the squares say for sure. */
+	return a->key == b->key && a->side == b->side && xq_board_same_pieces(a, b);
+}
+
 void xq_board_mirror(const struct xq_board *b, struct xq_board *out)
 {
 	xq_board_clear(out);

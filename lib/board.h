@@ -208,4 +208,11 @@ int xq_piece_type_of_letter(int c);
 xq_move xq_move_mirror(xq_move m);
 void xq_board_mirror(const struct xq_board *b, struct xq_board *out);
 
+/* Do `a` and `b` have the same kind of piece on every square?  Not the
+ * same piece identities: readers put pieces on a board in their own
+ * orders (XQF by its slots), so two boards of one position can number
+ * them otherwise.  xq_board_same() also wants the same side to move. */
+int xq_board_same_pieces(const struct xq_board *a, const struct xq_board *b);
+int xq_board_same(const struct xq_board *a, const struct xq_board *b);
+
 #endif

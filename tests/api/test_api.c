@@ -804,6 +804,38 @@ static void scores_are_written_into_comments_and_read_back(void **state)
 	assert_int_equal(XQ_NAG_BLUNDER, 4);
 }
 
+static void xqf_from_the_start_stays_a_whole_game_whatever_its_piece_order(void **state)
+{
+	xq_write_options wo = XQ_WRITE_OPTIONS_INIT;
+	xq_reader *rd;
+	xq_record *r;
+	xq_writer *w;
+	void *data;
+	size_t len;
+
+	(void)state;
+	/* An XQF game from the start, its pieces numbered by XQF's slots;
+	 * without its GameType tag the writer tells the type from the board
+	 * (once from the pieces' numbers: it wrote 中局, a middle game). */
+	assert_int_equal(xq_reader_open(&rd, "tests/data/xqf/bad-gbk-comment-v12.xqf", NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_reader_close(rd);
+	for (size_t i = 0; i < xq_record_tag_count(r); i++)
+		if (!strcmp(xq_record_tag_name(r, i), "GameType"))
+			assert_int_equal(xq_record_remove_tag(r, i--), 0);
+	wo.format = "xqf";
+	assert_int_equal(xq_writer_open_memory(&w, &wo, NULL, NULL), 0);
+	assert_int_equal(xq_writer_write(w, r), 0);
+	assert_int_equal(xq_writer_close_memory(w, &data, &len), 0);
+	xq_record_free(r);
+	assert_int_equal(xq_reader_open_memory(&rd, "back.xqf", data, len, NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	assert_string_equal(xq_record_tag(r, "GameType"), "全局");
+	xq_record_free(r);
+	xq_reader_close(rd);
+	xq_free(data);
+}
+
 static void start_that_could_not_be_read_is_kept_as_written(void **state)
 {
 	static const char pgn[] = "[FEN \"rnbakabnr/9/1c5c1 w\"]\n\n1. h2e2 *\n\n[Event \"b\"]\n\n1. h2e2 *\n";
@@ -1995,6 +2027,7 @@ int main(void)
 		cmocka_unit_test(lenient_fen_copies_and_sameness),
 		cmocka_unit_test(start_that_could_not_be_read_is_kept_as_written),
 		cmocka_unit_test(same_position_whatever_order_its_pieces_were_read_in),
+		cmocka_unit_test(xqf_from_the_start_stays_a_whole_game_whatever_its_piece_order),
 		cmocka_unit_test(fingerprint_keeps_its_values_and_sees_every_change),
 		cmocka_unit_test(scores_are_written_into_comments_and_read_back),
 		cmocka_unit_test(a_line_from_a_position_is_analysed_as_the_record_s_node),
