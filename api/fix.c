@@ -17,25 +17,25 @@ const char *xq_result_canonical(const char *text)
 	return xq_result_string(r);
 }
 
+/* The offender's conduct as convert --fix has always named it: the
+ * Chinese rules' other forbidden conducts under one name. */
 static const char *conduct_text(enum xq_rules_conduct c)
 {
-	switch (c) {
-	case XQ_CONDUCT_PERPETUAL_CHECK: return "perpetual check";
-	case XQ_CONDUCT_PERPETUAL_CHASE: return "perpetual chase";
-	default: return "a forbidden perpetual attack";
-	}
+	return c == XQ_CONDUCT_PERPETUAL_CHECK || c == XQ_CONDUCT_PERPETUAL_CHASE
+		       ? xq_rules_conduct_name(c)
+		       : "a forbidden perpetual attack";
 }
 
 int xq_record_prove_result(xq_record *r, int ruleset, xq_proof *out)
 {
-	struct xq_rules_options o = XQ_RULES_OPTIONS_INIT;
+	struct xq_rules_options o;
 	struct xq_result_proof p;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->result = "*";
 	xq_diag_init(&r->err);
-	o.rules = ruleset == XQ_RULESET_CHINESE ? XQ_RULES_CHINESE : XQ_RULES_ASIAN;
+	api_rules_options(&o, ruleset);
 	rc = xq_result_prove(&p, &r->g, ruleset < 0 ? NULL : &o, &r->err);
 	if (rc) {
 		if (rc == XQ_ENOMEM)
@@ -52,7 +52,7 @@ int xq_record_prove_result(xq_record *r, int ruleset, xq_proof *out)
 	if (p.why == XQ_PROOF_PERPETUAL) {
 		out->first = p.first;
 		out->conduct = conduct_text(p.conduct);
-		out->ruleset = p.rules == XQ_RULES_CHINESE ? XQ_RULESET_CHINESE : XQ_RULESET_ASIAN;
+		out->ruleset = api_ruleset_out(p.rules);
 	}
 	return 0;
 }

@@ -33,6 +33,13 @@ struct xq_position {
  * "" when it does not fit. */
 size_t api_fen(const struct xq_board *b, char *buf, size_t cap);
 
+/* Rule sets between the public XQ_RULESET_* and the library's (api/rules.c):
+ * default options of `ruleset`, and the public value of an enum
+ * xq_rules_set. */
+struct xq_rules_options;
+void api_rules_options(struct xq_rules_options *o, int ruleset);
+int api_ruleset_out(int rules);
+
 /* Keep in r's error that it has no node `n`; returns XQ_ENOTFOUND. */
 int api_no_node(xq_record *r, uint32_t n);
 

@@ -423,21 +423,15 @@ const xq_diagnostic *xq_record_error(const xq_record *r)
 
 int xq_record_add_nag(xq_record *r, uint32_t n, int nag)
 {
-	const struct xq_node *x = node(r, n);
 	int rc;
 
-	if (!x || n == XQ_ROOT)
+	if (!node(r, n) || n == XQ_ROOT)
 		return api_no_node(r, n);
 	xq_diag_init(&r->err);
 	if (nag < 1 || nag > 255)
 		return rfail(r, xq_diag_set(&r->err, XQ_ERANGE, XQ_D_NONE, XQ_SEV_ERROR,
 					    "$%d is no NAG (1-255)", nag));
-	for (unsigned i = 0; i < x->nnags; i++)
-		if (x->nags[i] == nag) {
-			rok(r);
-			return 0;
-		}
-	if ((rc = xq_game_add_nag(&r->g, n, (uint8_t)nag)) != 0)
+	if ((rc = xq_game_add_nag_once(&r->g, n, (uint8_t)nag)) != 0)
 		return rfail(r, xq_diag_set(&r->err, rc, XQ_D_NONE, XQ_SEV_ERROR,
 					    rc == XQ_ERANGE ? "the move has 255 NAGs already" : "out of memory"));
 	rok(r);

@@ -21,10 +21,15 @@ int xq_ruleset_from_name(const char *name)
 
 	if (!name || xq_rules_set_from_name(name, &s) != 0)
 		return XQ_ENOTFOUND;
-	return s == XQ_RULES_CHINESE ? XQ_RULESET_CHINESE : XQ_RULESET_ASIAN;
+	return api_ruleset_out(s);
 }
 
-static void options_for(struct xq_rules_options *o, int ruleset)
+int api_ruleset_out(int rules)
+{
+	return rules == XQ_RULES_CHINESE ? XQ_RULESET_CHINESE : XQ_RULESET_ASIAN;
+}
+
+void api_rules_options(struct xq_rules_options *o, int ruleset)
 {
 	*o = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
 	o->rules = ruleset == XQ_RULESET_CHINESE ? XQ_RULES_CHINESE : XQ_RULES_ASIAN;
@@ -56,7 +61,7 @@ int xq_record_ruling(xq_record *r, uint32_t n, int ruleset, char **why)
 	if (n >= r->g.nnodes)
 		return api_no_node(r, n);
 	xq_diag_init(&r->err);
-	options_for(&o, ruleset);
+	api_rules_options(&o, ruleset);
 	xq_rules_report_init(&rep);
 	rc = xq_rules_analyze_game(&rep, &r->g, n, &o, &r->err);
 	if (rc) {
@@ -125,7 +130,7 @@ int xq_record_rules_line(xq_record *r, int ruleset, xq_rules_line **out)
 	*out = NULL;
 	if (!l)
 		return XQ_ENOMEM;
-	options_for(&o, ruleset);
+	api_rules_options(&o, ruleset);
 	xq_rules_report_init(&l->rep);
 	xq_diag_init(&r->err);
 	rc = xq_rules_analyze_game(&l->rep, &r->g, api_mainline_node(&r->g, UINT32_MAX), &o, &r->err);
@@ -248,7 +253,7 @@ int xq_record_validate(xq_record *r, const xq_validate_options *o, xq_diagnostic
 
 	if (o && o->size)
 		memcpy(&opts, o, o->size < sizeof(opts) ? o->size : sizeof(opts));
-	options_for(&ro, opts.ruleset);
+	api_rules_options(&ro, opts.ruleset);
 	co.rules = opts.ruleset < 0 ? NULL : &ro;
 	co.required = opts.required;
 	co.nrequired = opts.required ? opts.nrequired : 0;
@@ -270,7 +275,7 @@ int xq_record_check_result(xq_record *r, int ruleset, xq_diagnostic_fn fn, void 
 	char move[XQ_DIAG_MOVE_MAX];
 	int rc;
 
-	options_for(&o, ruleset);
+	api_rules_options(&o, ruleset);
 	xq_diag_init(&d);
 	rc = xq_rules_check_game(&support, &r->g, XQ_CLAIM_UNSPECIFIED, &o, &d, NULL);
 	if (rc) {

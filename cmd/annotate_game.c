@@ -302,14 +302,6 @@ static int mark_of(const struct annotate_settings *s, int32_t loss)
 	return -1;
 }
 
-static int add_nag_once(struct xq_game *g, uint32_t node, uint8_t nag)
-{
-	for (unsigned i = 0; i < g->nodes[node].nnags; i++)
-		if (g->nodes[node].nags[i] == nag)
-			return 0;
-	return xq_game_add_nag(g, node, nag);
-}
-
 static void json_move_list(struct xq_buf *b, const xq_move *pv, size_t n)
 {
 	xq_buf_addc(b, '[');
@@ -556,7 +548,7 @@ static int mark_move(struct run *r, const struct xq_walk *w, struct xq_buf *ndjs
 		 * searches (one ply apart) say. */
 		loss = an[p].best == g->nodes[node].move ? 0 : loss_of(&an[p], &an[node]);
 		mark = mark_of(s, loss);
-		if (mark >= 0 && (rc = add_nag_once(g, node, mark_nag[mark])))
+		if (mark >= 0 && (rc = xq_game_add_nag_once(g, node, mark_nag[mark])))
 			return rc;
 		if (r->main_line[node]) {
 			sd->moves++;

@@ -358,6 +358,16 @@ int xq_game_add_nag(struct xq_game *g, uint32_t node, uint8_t nag)
 	return 0;
 }
 
+int xq_game_add_nag_once(struct xq_game *g, uint32_t node, uint8_t nag)
+{
+	const struct xq_node *n = &g->nodes[node];
+
+	for (unsigned i = 0; i < n->nnags; i++)
+		if (n->nags[i] == nag)
+			return 0;
+	return xq_game_add_nag(g, node, nag);
+}
+
 uint32_t xq_game_next_ply(const struct xq_game *g, uint32_t n, uint32_t *ply)
 {
 	if (g->nodes[n].child != XQ_NODE_NONE) {

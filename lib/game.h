@@ -254,8 +254,11 @@ int xq_game_append_comment(struct xq_game *g, uint32_t node, const char *s, size
 int xq_game_set_start_text(struct xq_game *g, const char *s, size_t len);
 /* Set (replace) the text saying why the game is broken; len bytes. */
 int xq_game_set_error(struct xq_game *g, const char *s, size_t len);
-/* Append a NAG to a node (at most 255). */
+/* Append a NAG to a node (at most 255): as the source wrote it, a NAG
+ * given twice too.  0, XQ_ERANGE or XQ_ENOMEM. */
 int xq_game_add_nag(struct xq_game *g, uint32_t node, uint8_t nag);
+/* The same unless the node has that NAG already (0 then): a mark added. */
+int xq_game_add_nag_once(struct xq_game *g, uint32_t node, uint8_t nag);
 
 /* A 64-bit fingerprint of the game as read: start, tags, result, the tree
  * with comments and NAGs.  Any change to the record changes it; its values
