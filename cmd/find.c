@@ -351,6 +351,7 @@ static int add_board(struct pos_test *t, const char *fen)
 static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
 {
 	struct pos_test *t;
+	xq_position *check;
 	const char *sp;
 	char buf[2][XQ_FEN_SIZE + 8];
 	int nfen = 0;
@@ -360,12 +361,19 @@ static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
 		snprintf(p->err, sizeof(p->err), "--fen is taken at most %d times", MAX_TESTS);
 		return -1;
 	}
-	if (!c->start || xq_position_set_fen_lenient(c->start, text)) {
-		const xq_diagnostic *d = c->start ? xq_position_error(c->start) : NULL;
-		size_t col = d && xq_diagnostic_column(d) ? (size_t)xq_diagnostic_column(d) - 1 : 0;
-		return usage_at(p, "--fen", text, col, d ? xq_diagnostic_message(d) : "out of memory");
+	/* The FEN as given first, so that a mistake is named where it is. */
+	if (!(check = xq_position_new())) {
+		snprintf(p->err, sizeof(p->err), "--fen: out of memory");
+		return -1;
 	}
-	xq_position_set_start(c->start); /* it only checked the FEN */
+	if (xq_position_set_fen_lenient(check, text)) {
+		const xq_diagnostic *d = xq_position_error(check);
+		size_t col = xq_diagnostic_column(d) ? (size_t)xq_diagnostic_column(d) - 1 : 0;
+		int rc = usage_at(p, "--fen", text, col, xq_diagnostic_message(d));
+		xq_position_free(check);
+		return rc;
+	}
+	xq_position_free(check);
 	if (len > XQ_FEN_SIZE) {
 		snprintf(p->err, sizeof(p->err), "--fen: the FEN is longer than %d characters",
 			 XQ_FEN_SIZE);
@@ -1074,7 +1082,7 @@ int cmd_find(int argc, char **argv)
 	output_init(&c->out, "find");
 	input_opts_init(&c->in);
 	c->ruling = -1;
-	c->start = xq_position_new(); /* checked where it is used */
+	c->start = xq_position_new(); /* checked by check_args() */
 	xq_buf_init(&c->refs);
 	if ((rc = parse_args(c, &p)) != 0) {
 		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("find", "%s", p.err);
