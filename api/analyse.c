@@ -17,17 +17,22 @@ struct xq_analyser_public {
 	struct xq_search *search;   /* the built-in engine, or NULL */
 	struct xq_engine *engine;   /* an external engine, or NULL */
 	int needs_restart;          /* the external engine failed last time */
+	int manual_restart;         /* XQ_ANALYSER_MANUAL_RESTART */
 	/* Warnings of an external engine, for the call that runs it. */
 	struct xq_sink warnings;
 	xq_diagnostic_fn fn;
 	void *user;
+	xq_diagnostic_fn warn;      /* xq_analyser_options.warn, else the run's fn */
+	void *warn_user;
 };
 
 static void warn(const struct xq_diag *d, void *payload)
 {
 	xq_analyser *a = payload;
 
-	if (a->fn)
+	if (a->warn)
+		a->warn(api_diag(d), a->warn_user);
+	else if (a->fn)
 		a->fn(api_diag(d), a->user);
 }
 
@@ -37,63 +42,207 @@ static void tell(xq_diagnostic_fn fn, void *user, const struct xq_diag *d)
 		fn(api_diag(d), user);
 }
 
-int xq_analyser_new_builtin(xq_analyser **out, size_t hash_mb)
+/* lib/search.h's restart of the analyser's engine. */
+static int restart_engine(xq_analyser *a, struct xq_diag *d)
 {
-	xq_analyser *a = calloc(1, sizeof(*a));
-	struct xq_search_opts o;
+	return xq_analyser_start_over(&a->an, d);
+}
+
+/* A failure before any engine runs: the reason to `fn`; returns `rc`. */
+static int refuse(xq_diagnostic_fn fn, void *user, int rc, const char *fmt, const char *what)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	xq_diag_set(&d, rc, XQ_D_ENGINE, XQ_SEV_ERROR, fmt, what);
+	tell(fn, user, &d);
+	return rc;
+}
+
+int xq_analyser_check_setting(const char *text, xq_diagnostic_fn fn, void *user)
+{
+	struct xq_engine_option opt;
+	struct xq_diag d;
+	size_t cap = strlen(text) + 2;
+	char *buf = malloc(cap);
 	int rc;
 
-	*out = NULL;
-	if (!a)
+	if (!buf)
 		return XQ_ENOMEM;
-	memset(&o, 0, sizeof(o));
-	o.hash_mb = hash_mb;
-	if ((rc = xq_search_new(&a->search, &o, NULL)) != 0) {
-		free(a);
+	xq_diag_init(&d);
+	rc = xq_engine_option_parse(&opt, buf, cap, text, &d);
+	free(buf);
+	if (rc) {
+		d.code = XQ_D_ENGINE;
+		tell(fn, user, &d);
+		return XQ_ERANGE;
+	}
+	return 0;
+}
+
+/* The built-in engine of `o` into `a`. */
+static int open_builtin(xq_analyser *a, const xq_analyser_options *o, xq_diagnostic_fn fn,
+			void *user)
+{
+	struct xq_rules_options rules;
+	struct xq_search_opts so;
+	struct xq_diag d;
+	int rc;
+
+	if (o->ruleset != -1 && o->ruleset != XQ_RULESET_ASIAN && o->ruleset != XQ_RULESET_CHINESE)
+		return refuse(fn, user, XQ_ERANGE, "no rule set %s", "with that number");
+	api_rules_options(&rules, o->ruleset);
+	memset(&so, 0, sizeof(so));
+	so.hash_mb = o->hash_mb;
+	so.stop = o->cancel ? &o->cancel->flag : NULL;
+	so.rules = &rules;
+	so.plain_repetitions = o->ruleset == -1;
+	xq_diag_init(&d);
+	if ((rc = xq_search_new(&a->search, &so, &d)) != 0) {
+		tell(fn, user, &d);
 		return rc;
 	}
 	xq_search_analyser(&a->an, a->search);
+	return 0;
+}
+
+/* The external engine of `o` into `a`. */
+static int open_program(xq_analyser *a, const xq_analyser_options *o, xq_diagnostic_fn fn,
+			void *user)
+{
+	struct xq_engine_opts eo;
+	struct xq_engine_option *opts = NULL;
+	char **bufs = NULL;
+	size_t n = 0;
+	struct xq_diag d;
+	int rc = 0;
+
+	xq_engine_opts_init(&eo);
+	if (o->protocol && strcmp(o->protocol, "auto")) {
+		int pr = xq_protocol_from_name(o->protocol);
+		if (pr < 0)
+			return refuse(fn, user, XQ_ERANGE, "no protocol '%s' (uci, ucci or auto)",
+				      o->protocol);
+		eo.protocol = (enum xq_protocol)pr;
+	}
+	while (o->settings && o->settings[n])
+		n++;
+	if (n && (!(opts = calloc(n, sizeof(*opts))) || !(bufs = calloc(n, sizeof(*bufs))))) {
+		rc = XQ_ENOMEM;
+		goto out;
+	}
+	xq_diag_init(&d);
+	for (size_t i = 0; i < n && !rc; i++) {
+		size_t cap = strlen(o->settings[i]) + 2;
+		if (!(bufs[i] = malloc(cap)))
+			rc = XQ_ENOMEM;
+		else if (xq_engine_option_parse(&opts[i], bufs[i], cap, o->settings[i], &d)) {
+			d.code = XQ_D_ENGINE;
+			tell(fn, user, &d);
+			rc = XQ_ERANGE;
+		}
+	}
+	if (rc)
+		goto out;
+	eo.path = o->program;
+	eo.args = o->args;
+	eo.options = opts;
+	eo.noptions = n;
+	eo.stop = o->cancel ? &o->cancel->flag : NULL;
+	eo.warnings = &a->warnings;
+	if (o->timeout_ms) {
+		eo.search_timeout_ms = o->timeout_ms;
+		eo.timeout_ms = o->timeout_ms < 10000 ? o->timeout_ms : 10000;
+	}
+	xq_diag_init(&d);
+	if ((rc = xq_engine_new(&a->engine, &eo, &d)) != 0) {
+		tell(fn, user, &d);
+		goto out;
+	}
+	xq_engine_analyser(&a->an, a->engine);
+out:
+	for (size_t i = 0; bufs && i < n; i++)
+		free(bufs[i]);
+	free(bufs);
+	free(opts);
+	return rc;
+}
+
+int xq_analyser_open(xq_analyser **out, const xq_analyser_options *o, xq_diagnostic_fn fn,
+		     void *user)
+{
+	xq_analyser_options opts = XQ_ANALYSER_OPTIONS_INIT;
+	xq_analyser *a;
+	int rc;
+
+	*out = NULL;
+	if (o)
+		memcpy(&opts, o, o->size && o->size < sizeof(opts) ? o->size : sizeof(opts));
+	if (!(a = calloc(1, sizeof(*a))))
+		return XQ_ENOMEM;
+	a->warnings.report = warn;
+	a->warnings.payload = a;
+	a->warn = opts.warn;
+	a->warn_user = opts.warn_user;
+	a->manual_restart = (opts.flags & XQ_ANALYSER_MANUAL_RESTART) != 0;
+	rc = opts.program ? open_program(a, &opts, fn, user) : open_builtin(a, &opts, fn, user);
+	if (rc) {
+		xq_analyser_free(a);
+		return rc;
+	}
 	*out = a;
 	return 0;
+}
+
+int xq_analyser_new_builtin(xq_analyser **out, size_t hash_mb)
+{
+	xq_analyser_options o = XQ_ANALYSER_OPTIONS_INIT;
+
+	o.hash_mb = hash_mb;
+	return xq_analyser_open(out, &o, NULL, NULL);
 }
 
 int xq_analyser_new_program(xq_analyser **out, const char *path, char *const *args,
 			    xq_diagnostic_fn fn, void *user)
 {
-	xq_analyser *a = calloc(1, sizeof(*a));
-	struct xq_engine_opts o;
-	struct xq_diag d;
-	int rc;
+	xq_analyser_options o = XQ_ANALYSER_OPTIONS_INIT;
 
-	*out = NULL;
-	if (!a)
-		return XQ_ENOMEM;
-	a->warnings.report = warn;
-	a->warnings.payload = a;
-	a->fn = fn;
-	a->user = user;
-	xq_engine_opts_init(&o);
-	o.path = path;
+	o.program = path;
 	o.args = args;
-	o.warnings = &a->warnings;
-	xq_diag_init(&d);
-	rc = xq_engine_new(&a->engine, &o, &d);
-	if (rc) {
-		tell(fn, user, &d);
-		xq_engine_free(a->engine);
-		free(a);
-		return rc;
-	}
-	a->fn = NULL;
-	a->user = NULL;
-	xq_engine_analyser(&a->an, a->engine);
-	*out = a;
-	return 0;
+	return xq_analyser_open(out, &o, fn, user);
 }
 
 const char *xq_analyser_description(const xq_analyser *a)
 {
 	return xq_analyser_name(&a->an);
+}
+
+const char *xq_analyser_protocol(const xq_analyser *a)
+{
+	return a->engine ? xq_protocol_name(xq_engine_protocol(a->engine)) : "built-in";
+}
+
+int xq_analyser_is_running(const xq_analyser *a)
+{
+	return !a->engine || xq_engine_pid(a->engine) >= 0;
+}
+
+int xq_analyser_restart(xq_analyser *a, xq_diagnostic_fn fn, void *user)
+{
+	struct xq_diag d;
+	int rc;
+
+	if (!a->engine)
+		return 0;
+	xq_diag_init(&d);
+	a->fn = fn;
+	a->user = user;
+	rc = restart_engine(a, &d);
+	a->fn = NULL;
+	a->user = NULL;
+	if (rc)
+		tell(fn, user, &d);
+	return rc;
 }
 
 /* Analyse the position `moves[0..n)` reach from `start` (the history the
@@ -115,13 +264,13 @@ static int run(xq_analyser *a, const struct xq_board *start, const xq_move *move
 	limit.movetime_ms = movetime_ms;
 	a->fn = fn;
 	a->user = user;
-	if (a->needs_restart && (rc = xq_analyser_restart(&a->an, &d)) != 0)
+	if (a->needs_restart && (rc = restart_engine(a, &d)) != 0)
 		tell(fn, user, &d);
 	if (!rc) {
 		a->needs_restart = 0;
 		rc = xq_analyse(&a->an, &an, start, moves, n, &limit, &d);
 		if (rc) {
-			if (rc == XQ_EENGINE)
+			if (rc == XQ_EENGINE && !a->manual_restart)
 				a->needs_restart = 1;
 			tell(fn, user, &d);
 		}
@@ -145,6 +294,7 @@ static int run(xq_analyser *a, const struct xq_board *start, const xq_move *move
 		for (size_t i = 0; i < res.pv_len; i++)
 			res.pv[i] = api_move_out(an.pv[i]);
 		res.stopped = (an.flags & XQ_ANALYSIS_STOPPED) != 0;
+		res.no_moves = (an.flags & XQ_ANALYSIS_NO_MOVES) != 0;
 		memcpy(out, &res, size);
 		out->size = size;
 	}
@@ -209,6 +359,7 @@ _Static_assert(API_SAME(XQ_EVAL_CP, XQ_SCORE_CP) && API_SAME(XQ_EVAL_MATE, XQ_SC
 		       API_SAME(XQ_EVAL_MATED, XQ_SCORE_MATED),
 	       "score kinds");
 _Static_assert(XQ_EVAL_NOTE_SIZE >= XQ_EVALNOTE_MAX, "a note's size");
+_Static_assert(XQ_ANALYSIS_MAX_DEPTH == XQ_SEARCH_MAX_DEPTH, "the deepest search");
 _Static_assert(XQ_EVAL_INACCURACY == XQ_EVALNOTE_INACCURACY && XQ_EVAL_MISTAKE == XQ_EVALNOTE_MISTAKE &&
 		       XQ_EVAL_BLUNDER == XQ_EVALNOTE_BLUNDER &&
 		       XQ_NAG_INACCURACY == XQ_EVALNOTE_NAG_INACCURACY &&
@@ -226,6 +377,10 @@ static struct xq_score score_in(int kind, int score)
 
 size_t xq_eval_note(char *buf, size_t cap, int kind, int score, int depth, unsigned flags)
 {
+	if (flags & XQ_EVAL_NOTE_NO_DEPTH)
+		return xq_score_format(score_in(kind, score), buf, cap) < cap || !cap
+			       ? strlen(cap ? buf : "")
+			       : cap - 1;
 	if (flags & XQ_EVAL_NOTE_COMMAND)
 		return xq_evalnote_format_command(buf, cap, score_in(kind, score), depth);
 	return xq_evalnote_format(buf, cap, score_in(kind, score), depth);

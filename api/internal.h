@@ -6,6 +6,8 @@
 #ifndef XQ_API_INTERNAL_H
 #define XQ_API_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "board.h"
 #include "diag.h"
 #include "format.h"
@@ -28,6 +30,15 @@ struct xq_position {
 };
 
 /* struct xq_record: lib/game.h, where the command's pool sees it too. */
+
+/* The cancel flag (<xq/io.h>): readers and analysers poll `flag`. */
+struct xq_cancel {
+	atomic_int flag;
+};
+
+#if ATOMIC_INT_LOCK_FREE != 2
+#error "xq_cancel_set() is safe in a signal handler only with a lock-free atomic_int"
+#endif
 
 /* The canonical FEN of `b` into `buf` (`cap` bytes): its length, or 0 and
  * "" when it does not fit. */

@@ -114,13 +114,7 @@ int xq_format_info(size_t i, const char **name, const char **description, unsign
 
 /* ---- the cancel flag ---------------------------------------------------- */
 
-struct xq_cancel {
-	atomic_int flag;
-};
-
-#if ATOMIC_INT_LOCK_FREE != 2
-#error "xq_cancel_set() is safe in a signal handler only with a lock-free atomic_int"
-#endif
+/* struct xq_cancel: api/internal.h (the analyser polls it too). */
 
 xq_cancel *xq_cancel_new(void)
 {
@@ -411,9 +405,10 @@ struct xq_writer {
 	void *writer;
 	struct xq_buf mem; /* a memory writer's bytes */
 	int failed;
+	int borrowed;      /* `out` is the caller's (xq_writer_open_file()) */
 };
 
-static int writer_start(xq_writer *w, const char *path, const xq_write_options *opts)
+static int writer_start(xq_writer *w, const char *path, xq_file *f, const xq_write_options *opts)
 {
 	xq_write_options o;
 	struct xq_write_opts wo = XQ_WRITE_OPTS_INIT;
@@ -427,7 +422,7 @@ static int writer_start(xq_writer *w, const char *path, const xq_write_options *
 		if (!w->fmt)
 			return tellf(&w->sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
 				     "unknown format '", o.format);
-	} else if (path) {
+	} else if (path && !f) {
 		char *name = without_gz(path);
 		if (!name)
 			return XQ_ENOMEM;
@@ -438,7 +433,9 @@ static int writer_start(xq_writer *w, const char *path, const xq_write_options *
 				     "no format writes files named like '", path);
 	} else {
 		return tellf(&w->sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
-			     "a memory writer needs a format", NULL);
+			     f ? "a writer onto an open file needs a format"
+			       : "a memory writer needs a format",
+			     NULL);
 	}
 	if (!(w->fmt->caps & XQ_CAP_WRITE) || !w->fmt->open_writer) {
 		xq_diag_init(&d);
@@ -458,7 +455,11 @@ static int writer_start(xq_writer *w, const char *path, const xq_write_options *
 					       XQ_DIALECT_UPPER | XQ_DIALECT_DASH | XQ_DIALECT_DPXQ_PAWNS);
 	wo.version = o.version;
 	xq_diag_init(&d);
-	if (path)
+	if (f) {
+		w->out = f;
+		w->borrowed = 1;
+		rc = 0;
+	} else if (path)
 		rc = xq_output_open(&w->out, path,
 				    ((o.flags & XQ_WRITE_FORCE) ? XQ_OUTPUT_FORCE : 0) |
 					    ((o.flags & XQ_WRITE_GZIP) ? XQ_OUTPUT_GZIP : 0),
@@ -483,8 +484,8 @@ static int writer_start(xq_writer *w, const char *path, const xq_write_options *
 	return 0;
 }
 
-static int writer_open(xq_writer **out, const char *path, const xq_write_options *opts,
-		       xq_diagnostic_fn fn, void *user)
+static int writer_open(xq_writer **out, const char *path, xq_file *f,
+		       const xq_write_options *opts, xq_diagnostic_fn fn, void *user)
 {
 	xq_writer *w = calloc(1, sizeof(*w));
 	int rc;
@@ -494,7 +495,7 @@ static int writer_open(xq_writer **out, const char *path, const xq_write_options
 		return XQ_ENOMEM;
 	sink_init(&w->sink, fn, user);
 	xq_buf_init(&w->mem);
-	if ((rc = writer_start(w, path, opts)) != 0) {
+	if ((rc = writer_start(w, path, f, opts)) != 0) {
 		xq_writer_abort(w);
 		return rc;
 	}
@@ -505,13 +506,19 @@ static int writer_open(xq_writer **out, const char *path, const xq_write_options
 int xq_writer_open(xq_writer **out, const char *path, const xq_write_options *opts,
 		   xq_diagnostic_fn fn, void *user)
 {
-	return writer_open(out, path, opts, fn, user);
+	return writer_open(out, path, NULL, opts, fn, user);
 }
 
 int xq_writer_open_memory(xq_writer **out, const xq_write_options *opts, xq_diagnostic_fn fn,
 			  void *user)
 {
-	return writer_open(out, NULL, opts, fn, user);
+	return writer_open(out, NULL, NULL, opts, fn, user);
+}
+
+int xq_writer_open_file(xq_writer **out, xq_file *f, const xq_write_options *opts,
+			xq_diagnostic_fn fn, void *user)
+{
+	return writer_open(out, xq_output_name(f), f, opts, fn, user);
 }
 
 int xq_writer_write(xq_writer *w, const xq_record *r)
@@ -542,6 +549,10 @@ int xq_writer_close(xq_writer *w)
 	struct xq_diag d;
 	int rc = writer_finish(w);
 
+	if (w->borrowed) {
+		xq_writer_abort(w);
+		return rc;
+	}
 	if (rc) {
 		xq_writer_abort(w);
 		return rc;
@@ -582,7 +593,7 @@ void xq_writer_abort(xq_writer *w)
 		return;
 	if (w->writer)
 		w->fmt->close_writer(w->writer);
-	if (w->out)
+	if (w->out && !w->borrowed)
 		xq_output_abort(w->out);
 	xq_buf_release(&w->mem);
 	free(w);

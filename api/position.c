@@ -158,6 +158,11 @@ int xq_position_side(const xq_position *p)
 	return p->b.side;
 }
 
+int xq_position_move_number(const xq_position *p)
+{
+	return (int)p->b.fullmove;
+}
+
 char xq_position_piece(const xq_position *p, int square)
 {
 	static const char letters[] = "KABNRCP";
@@ -289,6 +294,18 @@ xq_move_code xq_move_code_mirror(xq_move_code m)
 	if (!m || from >= 90 || to >= 90)
 		return 0; /* 0 is no move, not a1a1; the others are no squares */
 	return XQ_MOVE_CODE(mirror_square(from), mirror_square(to));
+}
+
+size_t xq_move_code_iccs(xq_move_code m, char out[5])
+{
+	unsigned from = XQ_MOVE_CODE_FROM(m), to = XQ_MOVE_CODE_TO(m);
+
+	out[0] = '\0';
+	if (!m || from >= 90 || to >= 90)
+		return 0;
+	xq_move_name(api_move_in(m), out);
+	out[4] = '\0';
+	return 4;
 }
 
 uint64_t xq_position_perft(const xq_position *p, int depth)

@@ -24,6 +24,20 @@ int xq_ruleset_from_name(const char *name)
 	return api_ruleset_out(s);
 }
 
+const char *xq_ruleset_name(int ruleset)
+{
+	switch (ruleset) {
+	case XQ_RULESET_ASIAN:
+		return xq_rules_set_name(XQ_RULES_ASIAN);
+	case XQ_RULESET_CHINESE:
+		return xq_rules_set_name(XQ_RULES_CHINESE);
+	case -1:
+		return "none";
+	default:
+		return NULL;
+	}
+}
+
 int api_ruleset_out(int rules)
 {
 	return rules == XQ_RULES_CHINESE ? XQ_RULESET_CHINESE : XQ_RULESET_ASIAN;

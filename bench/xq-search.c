@@ -496,7 +496,7 @@ static int cmd_verify(int argc, char **argv)
 			continue;
 		if (xq_analyse(&an.a, &a, &b, NULL, 0, &c.lim, &d)) {
 			fprintf(stderr, "%s: %s\n", f[0], d.msg);
-			xq_analyser_restart(&an.a, &d);
+			xq_analyser_start_over(&an.a, &d);
 			continue;
 		}
 		xq_score_format(a.score, sc, sizeof(sc));
@@ -784,7 +784,7 @@ static int cmd_match(int argc, char **argv)
 		const char *res = r == WIN_RED ? "1-0" : r == WIN_BLACK ? "0-1" : r == DRAW ? "1/2-1/2" : "*";
 		if (r == ABORTED) {
 			ab++;
-			xq_analyser_restart(&other.a, NULL);
+			xq_analyser_start_over(&other.a, NULL);
 		} else if (r == DRAW) {
 			dr++;
 		} else if ((r == WIN_RED) == xq_red) {

@@ -39,22 +39,20 @@
 #include "annotate_game.h"
 #include "annotate_resume.h"
 #include "cmd.h"
-#include "diag.h"
 #include "diagplace.h"
-#include "engine.h"
-#include "format.h"
-#include "game.h"
 #include "inputs.h"
 #include "movetext.h"
 #include "opt.h"
 #include "pool.h"
 #include "progress.h"
 #include "report.h"
-#include "rules.h"
-#include "search.h"
+#include <xq/analyse.h>
 #include <xq/buf.h>
 #include <xq/file.h>
+#include <xq/io.h>
 #include <xq/position.h>
+#include <xq/record.h>
+#include <xq/rules.h>
 
 #define DEFAULT_DEPTH 8
 #define MAX_ENGINE_OPTIONS 64
@@ -118,7 +116,6 @@ struct actx;
 struct aworker {
 	struct actx *c;
 	struct annotator a;
-	struct xq_sink sink;
 };
 
 enum fate {
@@ -141,15 +138,13 @@ struct actx {
 	struct annotate_settings set;
 	struct xq_buf settings;   /* the marker's settings part */
 	struct xq_buf engine;     /* the engine's name (set.engine), which outlives it */
-	struct xq_engine_opts eo;
-	struct xq_engine_option eopts[MAX_ENGINE_OPTIONS];
 	char *eargs[MAX_ENGINE_OPTIONS + 1]; /* borrowed from argv, NULL-terminated */
 	size_t neargs;
-	char *eopt_bufs[MAX_ENGINE_OPTIONS];
+	const char *esettings[MAX_ENGINE_OPTIONS + 1]; /* NAME=VALUE, the same */
 	size_t neopts;
 	const char *engine_path, *protocol;
 	uint32_t timeout;
-	struct xq_rules_options rules;
+	int ruleset;             /* XQ_RULESET_* of the built-in engine */
 	size_t hash_mb;
 	int rules_given;
 	int no_rules;            /* --rules none: a repetition is a draw, no move limit */
@@ -159,8 +154,7 @@ struct actx {
 	int notation_given;
 	const char *out_path;     /* NULL: standard output */
 	struct input_opts in;     /* the inputs, -j, -q, --format, ... */
-	struct xq_write_opts wopts;
-	const struct xq_format *pgn;
+	xq_write_options wopts;   /* the games' format (PGN or HTML) and notation */
 	/* analysers */
 	struct aworker *late;     /* the output side's, once it needs one */
 	int start_status;         /* the exit status when an analyser cannot start */
@@ -172,9 +166,9 @@ struct actx {
 	int why_told;
 	/* output (the output side) */
 	xq_file *out;             /* -o FILE, or standard output */
-	void *writer;
+	xq_writer *writer;        /* the games onto `out` (not with NDJSON) */
 	struct pool_job *emitting;
-	struct xq_sink write_sink;
+	struct report_message open_msg; /* why the writer could not be opened */
 	int stopping;             /* a signal, a lost engine, an error: finishing */
 	/* totals (the reporter counts inputs, games and diagnostics) */
 	struct reporter rep;
@@ -183,27 +177,6 @@ struct actx {
 	int io_error;
 	int conflict;     /* an input turned out to be the output file */
 };
-
-/* A note or warning about game job `j` as a whole: 0, or XQ_ENOMEM. */
-static int add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
-		    const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 4, 5)))
-#endif
-	;
-static int add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
-		    const char *fmt, ...)
-{
-	struct xq_diag d;
-	va_list ap;
-
-	xq_diag_init(&d);
-	xq_game_place_diag(&d, j->game, j->file->name, XQ_ROOT, 0);
-	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
-	va_end(ap);
-	return diag_list_add(&j->diags, &d);
-}
 
 /* Memory ran out on the output side: said once, exit status 3. */
 static void out_of_memory(struct actx *c)
@@ -219,34 +192,29 @@ static void out_of_memory(struct actx *c)
  * the exit status (with the reason said). */
 static int analyser_start(struct actx *c, struct aworker *w)
 {
-	struct xq_diag d;
+	xq_analyser_options o = XQ_ANALYSER_OPTIONS_INIT;
+	struct report_message m = {""};
 	int rc;
 
 	w->c = c;
-	w->sink.report = annotator_warning;
-	w->sink.payload = &w->a;
-	xq_diag_init(&d);
-	if (c->engine_path) {
-		struct xq_engine_opts eo = c->eo;
-		eo.warnings = &w->sink;
-		if ((rc = xq_engine_new(&w->a.engine, &eo, &d))) {
-			cmd_error("%s", d.msg);
-			return cmd_signal ? cmd_signal_status() : rc == XQ_ERANGE ? XQ_EXIT_USAGE : XQ_EXIT_IO;
-		}
-		xq_engine_analyser(&w->a.an, w->a.engine);
-	} else {
-		struct xq_search_opts so;
-		memset(&so, 0, sizeof(so));
-		so.hash_mb = c->hash_mb;
-		so.stop = &cmd_stop;
-		so.rules = &c->rules;
-		so.plain_repetitions = c->no_rules;
-		if (xq_search_new(&w->a.search, &so, &d)) {
-			cmd_error("%s", d.msg);
+	o.program = c->engine_path;
+	o.args = c->eargs;
+	o.protocol = c->protocol;
+	o.settings = c->esettings;
+	o.timeout_ms = c->timeout;
+	o.hash_mb = c->hash_mb;
+	o.ruleset = c->no_rules ? -1 : c->ruleset;
+	o.cancel = cmd_stop;
+	o.warn = annotator_warning;
+	o.warn_user = &w->a;
+	o.flags = XQ_ANALYSER_MANUAL_RESTART;
+	if ((rc = xq_analyser_open(&w->a.an, &o, report_keep_message, &m))) {
+		cmd_error("%s", m.msg);
+		if (!c->engine_path)
 			return XQ_EXIT_IO;
-		}
-		xq_search_analyser(&w->a.an, w->a.search);
+		return cmd_signal ? cmd_signal_status() : rc == XQ_ERANGE ? XQ_EXIT_USAGE : XQ_EXIT_IO;
 	}
+	w->a.builtin = !c->engine_path;
 	return 0;
 }
 
@@ -254,12 +222,11 @@ static void analyser_free(struct aworker *w)
 {
 	if (!w)
 		return;
-	xq_engine_free(w->a.engine);
-	xq_search_free(w->a.search);
+	xq_analyser_free(w->a.an);
 	free(w);
 }
 
-static void describe_settings(struct actx *c, const struct xq_engine *e);
+static void describe_settings(struct actx *c, const xq_analyser *a);
 
 /* Pool hook: worker `id`'s analyser, made before any input is read.  The
  * first one names the engine in the settings every marker starts with. */
@@ -278,8 +245,8 @@ static int worker_init(void *ctx, int id, void **worker)
 		return 1;
 	}
 	if (id == 0) {
-		describe_settings(c, w->a.engine);
-		xq_buf_adds(&c->engine, c->engine_path ? xq_engine_name(w->a.engine) : "built-in");
+		describe_settings(c, w->a.an);
+		xq_buf_adds(&c->engine, xq_analyser_description(w->a.an));
 		if (xq_buf_error(&c->settings) || xq_buf_error(&c->engine)) {
 			cmd_error("out of memory");
 			c->start_status = XQ_EXIT_IO;
@@ -303,22 +270,22 @@ static void worker_fini(void *ctx, void *worker)
  * stopping: then the game is left unanalysed (interrupted). */
 static void analyse_job(struct actx *c, struct aworker *w, struct pool_job *j, struct ajob *x)
 {
-	if (atomic_load(&cmd_stop)) {
+	if (xq_cancel_is_set(cmd_stop)) {
 		x->res.interrupted = 1;
 		return;
 	}
-	if ((j->game->flags & XQ_GAME_BROKEN) &&
-	    add_diag(j, XQ_SEV_WARNING, XQ_D_TRUNCATED,
-		     "annotated only up to its first error (--keep-broken)"))
+	if (xq_record_is_broken(j->record) &&
+	    diag_job_node(j, XQ_ROOT_NODE, 0, XQ_SEVERITY_WARNING, "truncated",
+			  "annotated only up to its first error (--keep-broken)"))
 		x->failed = 1;
 	/* XQ_TEST_FAULT=annotate-nomem (cmd_test_fault()): every game runs out
 	 * of memory, so that the tests can see what that does. */
-	if (annotate_game(&w->a, &c->set, j->game, x->fingerprint, j->file->name, &j->diags,
-			  c->set.ndjson ? &j->text : NULL, &x->res) ||
+	if (annotate_game(&w->a, &c->set, j, x->fingerprint, c->set.ndjson ? &j->text : NULL,
+			  &x->res) ||
 	    cmd_test_fault("annotate-nomem"))
 		x->failed = 1;
 	if (w->a.lost && !atomic_exchange(&c->lost, 1))
-		atomic_store(&cmd_stop, 1);
+		xq_cancel_set(cmd_stop);
 }
 
 /* Pool hook, on the worker that read game `j`: skip it, leave it for the
@@ -328,11 +295,11 @@ static void annotate_process(void *ctx, void *worker, struct pool_job *j)
 	struct actx *c = ctx;
 	struct ajob *x = j->data;
 
-	x->read_diags = j->diags.n;
-	if ((j->game->flags & XQ_GAME_BROKEN) && !c->keep_broken) {
+	x->read_diags = diag_job_count(j);
+	if (xq_record_is_broken(j->record) && !c->keep_broken) {
 		x->fate = FATE_SKIP;
-		if (add_diag(j, XQ_SEV_NOTE, XQ_D_NONE,
-			     "skipped: the game has an error (--keep-broken annotates it up to the error)"))
+		if (diag_job_node(j, XQ_ROOT_NODE, 0, XQ_SEVERITY_NOTE, "none",
+				  "skipped: the game has an error (--keep-broken annotates it up to the error)"))
 			x->failed = 1;
 		return;
 	}
@@ -341,7 +308,7 @@ static void annotate_process(void *ctx, void *worker, struct pool_job *j)
 		struct xq_buf marker = XQ_BUF_INIT;
 		int held = annotate_marker(&marker, c->set.settings, x->fingerprint, 1) == 0 &&
 			   resume_index_has(&c->index, resume_key(c->set.ndjson, marker.ptr,
-								  j->file->name, j->game->number));
+								  j->file->name, xq_record_number(j->record)));
 		xq_buf_release(&marker);
 		if (held) {
 			x->fate = FATE_LATER;
@@ -353,23 +320,15 @@ static void annotate_process(void *ctx, void *worker, struct pool_job *j)
 
 /* ---- output (the output side, in input order) ------------------------------------ */
 
-static void write_sink(const struct xq_diag *d, void *payload)
+/* The writer's diagnostics: about the game being written, or (none is)
+ * why it could not be opened. */
+static void write_diag(const xq_diagnostic *d, void *user)
 {
-	struct actx *c = payload;
-	struct xq_diag copy = *d;
-	struct pool_job *j = c->emitting;
+	struct actx *c = user;
 
-	if (!j)
-		return;
-	copy.source = j->file->name;
-	if (j->kind == POOL_GAME) {
-		copy.game = j->game->number;
-		if (!copy.place.line && !copy.place.offset) {
-			copy.place = j->game->place;
-			copy.has_offset = j->game->place.line == 0;
-		}
-	}
-	if (diag_list_add(&j->diags, &copy))
+	if (!c->emitting)
+		report_keep_message(d, &c->open_msg);
+	else if (diag_job_add(c->emitting, d, -1))
 		out_of_memory(c);
 }
 
@@ -381,14 +340,14 @@ static void write_failed(struct actx *c)
 }
 
 /* Write a game: `text` (NDJSON records, never a part of them) or `g` (PGN). */
-static void write_game(struct actx *c, const struct xq_buf *text, const struct xq_game *g)
+static void write_game(struct actx *c, const struct xq_buf *text, const xq_record *g)
 {
 	if (c->set.ndjson) {
 		if (xq_buf_error(text))
 			out_of_memory(c);
 		else if (text->len && xq_file_write(c->out, text->ptr, text->len))
 			write_failed(c);
-	} else if (c->pgn->write(c->writer, g)) {
+	} else if (xq_writer_write(c->writer, g)) {
 		write_failed(c);
 	}
 }
@@ -410,17 +369,11 @@ static void count_annotated(struct actx *c, const struct annotate_result *res)
 static void note_at(struct actx *c, struct pool_job *j, size_t at, const char *fmt,
 		    const char *text)
 {
-	size_t n = j->diags.n;
-
-	if (add_diag(j, XQ_SEV_NOTE, XQ_D_NONE, fmt, text)) {
+	if (diag_job_node(j, XQ_ROOT_NODE, 0, XQ_SEVERITY_NOTE, "none", fmt, text)) {
 		out_of_memory(c);
 		return;
 	}
-	if (at < n) {
-		struct xq_diag d = j->diags.v[n];
-		memmove(&j->diags.v[at + 1], &j->diags.v[at], (n - at) * sizeof(d));
-		j->diags.v[at] = d;
-	}
+	diag_job_move_last(j, at);
 }
 
 /*
@@ -436,24 +389,16 @@ static int resume_step(struct actx *c, struct pool_job *j, struct ajob *x)
 
 	if (annotate_marker(&marker, c->set.settings, x->fingerprint, 1) == 0)
 		v = resume_next(&c->resume, marker.ptr, x->fingerprint, j->file->name,
-				j->game->number);
+				xq_record_number(j->record));
 	xq_buf_release(&marker);
 	if (v == RESUME_COPY) {
 		/* What the analysis said is not what is written. */
-		while (j->diags.n > x->read_diags)
-			j->diags.n--;
+		diag_job_truncate(j, x->read_diags);
 		if (c->set.ndjson) {
 			xq_buf_reset(&j->text);
 			xq_buf_add(&j->text, c->resume.lines.ptr, c->resume.lines.len);
 		} else {
-			uint64_t number = j->game->number;
-			struct xq_game t = *j->game;
-			*j->game = c->resume.game->g;
-			c->resume.game->g = t;
-			xq_record_forget(j->record);
-			xq_record_forget(c->resume.game);
-			j->game->number = number;
-			j->game->source = j->file->name;
+			pool_job_swap_game(j, c->resume.game);
 		}
 	}
 	if (!c->resume.active && c->resume.why[0] && !c->why_told) {
@@ -512,7 +457,7 @@ static int emit_game(struct actx *c, struct pool_job *j)
 	if (c->resume.active)
 		v = resume_step(c, j, x);
 	if (v == RESUME_COPY) {
-		write_game(c, &j->text, j->game);
+		write_game(c, &j->text, j->record);
 		c->copied++;
 		return 0;
 	}
@@ -525,11 +470,11 @@ static int emit_game(struct actx *c, struct pool_job *j)
 	if (x->res.interrupted) {
 		if (v != RESUME_REDO)
 			return 1;
-		write_game(c, &c->resume.lines, &c->resume.game->g);
+		write_game(c, &c->resume.lines, c->resume.game);
 		c->copied++;
 		return 0;
 	}
-	write_game(c, &j->text, j->game);
+	write_game(c, &j->text, j->record);
 	count_annotated(c, &x->res);
 	return 0;
 }
@@ -544,7 +489,7 @@ static int annotate_emit(void *ctx, struct pool_job *j)
 		c->conflict = 1; /* an input is the output file: write nothing */
 	if (!c->stopping && (cmd_signal || atomic_load(&c->lost) || c->io_error || c->conflict)) {
 		c->stopping = 1;
-		atomic_store(&cmd_stop, 1);
+		xq_cancel_set(cmd_stop);
 	}
 	c->emitting = j;
 	if (j->kind == POOL_GAME)
@@ -565,23 +510,21 @@ static int annotate_emit(void *ctx, struct pool_job *j)
 
 /* The marker's settings part: everything that changes what is written
  * (`e`: the first worker's engine, or NULL for the built-in one). */
-static void describe_settings(struct actx *c, const struct xq_engine *e)
+static void describe_settings(struct actx *c, const xq_analyser *a)
 {
 	struct xq_buf *b = &c->settings;
-	const struct xq_limit *l = &c->set.limit;
+	const struct annotate_limit *l = &c->set.limit;
 
 	xq_buf_adds(b, "xqkit annotate, ");
-	if (e) {
-		xq_buf_addf(b, "engine %s (%s)", xq_engine_name(e),
-			    xq_protocol_name(xq_engine_protocol(e)));
+	if (c->engine_path) {
+		xq_buf_addf(b, "engine %s (%s)", xq_analyser_description(a), xq_analyser_protocol(a));
 		for (size_t i = 0; i < c->neargs; i++)
 			xq_buf_addf(b, "%s%s", i ? " " : ", arguments ", c->eargs[i]);
 		for (size_t i = 0; i < c->neopts; i++)
-			xq_buf_addf(b, "%s%s=%s", i ? " " : ", options ", c->eopts[i].name,
-				    c->eopts[i].value);
+			xq_buf_addf(b, "%s%s", i ? " " : ", options ", c->esettings[i]);
 	} else {
 		xq_buf_addf(b, "built-in engine, %s rules, hash %zu MB",
-			    c->no_rules ? "no" : xq_rules_set_name(c->rules.rules), c->hash_mb);
+			    c->no_rules ? "no" : xq_ruleset_name(c->ruleset), c->hash_mb);
 	}
 	if (l->depth)
 		xq_buf_addf(b, ", depth %d", l->depth);
@@ -611,9 +554,9 @@ static int open_output(struct actx *c)
 		return XQ_EXIT_IO;
 	}
 	if (!c->set.ndjson) {
-		rc = c->pgn->open_writer(&c->writer, c->out, &c->wopts, &c->write_sink);
+		rc = xq_writer_open_file(&c->writer, c->out, &c->wopts, write_diag, c);
 		if (rc) {
-			cmd_error("cannot write %s: %s", c->pgn->name, xq_strerror(rc));
+			cmd_error("%s", c->open_msg.msg);
 			xq_file_abort(c->out);
 			c->out = NULL;
 			return rc == XQ_EUNSUPPORTED ? XQ_EXIT_USAGE : XQ_EXIT_IO;
@@ -629,7 +572,7 @@ static void close_output(struct actx *c, int keep)
 
 	if (!c->out)
 		return;
-	if (c->writer && c->pgn->close_writer(c->writer))
+	if (c->writer && xq_writer_close(c->writer))
 		c->io_error = 1, keep = 0;
 	c->writer = NULL;
 	if (keep && !c->io_error) {
@@ -746,25 +689,19 @@ static int run(struct actx *c)
 
 static int parse_engine_option(struct actx *c, struct opt_parser *p, const char *value)
 {
-	struct xq_diag d;
-	size_t cap = strlen(value) + 2;
-	char *buf;
+	struct report_message m = {""};
+	int rc;
 
 	if (c->neopts == MAX_ENGINE_OPTIONS) {
 		snprintf(p->err, sizeof(p->err), "at most %d --engine-option", MAX_ENGINE_OPTIONS);
 		return -1;
 	}
-	if (!(buf = malloc(cap))) {
-		snprintf(p->err, sizeof(p->err), "out of memory");
+	if ((rc = xq_analyser_check_setting(value, report_keep_message, &m))) {
+		snprintf(p->err, sizeof(p->err), "--engine-option: %.200s",
+			 rc == XQ_ENOMEM ? "out of memory" : m.msg);
 		return -1;
 	}
-	xq_diag_init(&d);
-	if (xq_engine_option_parse(&c->eopts[c->neopts], buf, cap, value, &d)) {
-		free(buf);
-		snprintf(p->err, sizeof(p->err), "--engine-option: %.200s", d.msg);
-		return -1;
-	}
-	c->eopt_bufs[c->neopts++] = buf;
+	c->esettings[c->neopts++] = value;
 	return 0;
 }
 
@@ -815,7 +752,7 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 		return 0;
 	case O_ENGINE_OPTION: return parse_engine_option(c, p, value);
 	case O_DEPTH:
-		return num_option(p, "--depth", value, 1, XQ_SEARCH_MAX_DEPTH, NUM_INT, &s->limit.depth);
+		return num_option(p, "--depth", value, 1, XQ_ANALYSIS_MAX_DEPTH, NUM_INT, &s->limit.depth);
 	case O_NODES: return num_option(p, "--nodes", value, 1, 2000000000L, NUM_U64, &s->limit.nodes);
 	case O_MOVETIME:
 		return num_option(p, "--movetime", value, 1, 3600000L, NUM_U32, &s->limit.movetime_ms);
@@ -835,10 +772,10 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 			c->rules_given = 1;
 			return 0;
 		}
-		rs = (int)c->rules.rules;
+		rs = c->ruleset;
 		if (opt_rules(p, value, 0, &c->rules_given, &rs))
 			return -1;
-		c->rules.rules = (enum xq_rules_set)rs;
+		c->ruleset = rs;
 		return 0;
 	case O_HASH: return num_option(p, "--hash", value, 1, 65536, NUM_SIZE, &c->hash_mb);
 	case O_TO: c->to_name = value; return 0;
@@ -856,8 +793,8 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	case O_ENCODING:
 		if (opt_encoding(p, value, &name))
 			return -1;
-		/* The library's write options still take its enum. */
-		return xq_encoding_parse(name, &c->wopts.encoding);
+		c->wopts.encoding = name;
+		return 0;
 	case O_OUT: c->out_path = value; return 0;
 	case O_FORCE: c->force = 1; return 0;
 	case O_RESUME: c->resume_mode = 1; return 0;
@@ -882,23 +819,11 @@ static int check_engine(struct actx *c, struct opt_parser *p)
 			 "--rules is for the built-in engine; an external engine judges repetitions by its own rules");
 		return -1;
 	}
-	if (c->protocol) {
-		int pr = xq_protocol_from_name(c->protocol);
-		if (pr < 0) {
-			snprintf(p->err, sizeof(p->err), "--protocol must be uci, ucci or auto, not '%s'",
-				 c->protocol);
-			return -1;
-		}
-		c->eo.protocol = (enum xq_protocol)pr;
-	}
-	c->eo.path = c->engine_path;
-	c->eo.args = c->eargs;
-	c->eo.options = c->eopts;
-	c->eo.noptions = c->neopts;
-	c->eo.stop = &cmd_stop;
-	if (c->timeout) {
-		c->eo.search_timeout_ms = c->timeout;
-		c->eo.timeout_ms = c->timeout < 10000 ? c->timeout : 10000;
+	if (c->protocol && strcmp(c->protocol, "uci") && strcmp(c->protocol, "ucci") &&
+	    strcmp(c->protocol, "auto")) {
+		snprintf(p->err, sizeof(p->err), "--protocol must be uci, ucci or auto, not '%s'",
+			 c->protocol);
+		return -1;
 	}
 	return 0;
 }
@@ -920,11 +845,11 @@ static int check_writing(struct actx *c, struct opt_parser *p)
 		return -1;
 	}
 	/* The games are written by the format's own writer (PGN or HTML). */
-	c->pgn = xq_format_find(s->ndjson ? "pgn" : c->to_name);
+	c->wopts.format = s->ndjson ? "pgn" : c->to_name;
 	s->mt = c->mt;
 	if (c->notation_given) {
-		c->wopts.notation = c->mt.notation;
-		c->wopts.notation_flags = c->mt.flags;
+		c->wopts.dialect = c->mt.notation;
+		c->wopts.dialect_flags = c->mt.flags;
 	}
 	if (!s->ndjson && (c->mt.notation == XQ_DIALECT_UCI || c->mt.notation == XQ_DIALECT_UCI1)) {
 		snprintf(p->err, sizeof(p->err),
@@ -932,7 +857,7 @@ static int check_writing(struct actx *c, struct opt_parser *p)
 			 xq_dialect_name(c->mt.notation));
 		return -1;
 	}
-	if (s->ndjson && c->wopts.encoding != XQ_ENC_UNKNOWN && c->wopts.encoding != XQ_ENC_UTF8) {
+	if (s->ndjson && c->wopts.encoding && strcmp(c->wopts.encoding, xq_encoding_canonical("utf-8"))) {
 		snprintf(p->err, sizeof(p->err), "NDJSON is always UTF-8: --output-encoding is for PGN");
 		return -1;
 	}
@@ -1013,21 +938,17 @@ static void init_ctx(struct actx *c)
 {
 	memset(c, 0, sizeof(*c));
 	input_opts_init(&c->in);
-	c->wopts = (struct xq_write_opts)XQ_WRITE_OPTS_INIT;
-	c->rules = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
+	c->wopts = (xq_write_options)XQ_WRITE_OPTIONS_INIT;
+	c->ruleset = XQ_RULESET_ASIAN;
 	c->hash_mb = 16;
 	c->to_name = "pgn";
 	c->mt = movetext_default();
 	annotate_default_marks(c->set.marks);
 	c->set.pv_threshold = -1;
-	c->set.stop = &cmd_stop;
 	c->set.engine = "built-in";
 	atomic_init(&c->lost, 0);
-	xq_engine_opts_init(&c->eo);
 	xq_buf_init(&c->settings);
 	xq_buf_init(&c->engine);
-	c->write_sink.report = write_sink;
-	c->write_sink.payload = c;
 }
 
 static void release(struct actx *c)
@@ -1035,8 +956,6 @@ static void release(struct actx *c)
 	resume_close(&c->resume);
 	resume_index_release(&c->index);
 	analyser_free(c->late);
-	for (size_t i = 0; i < c->neopts; i++)
-		free(c->eopt_bufs[i]);
 	xq_buf_release(&c->settings);
 	xq_buf_release(&c->engine);
 	reporter_release(&c->rep);
@@ -1102,7 +1021,7 @@ static int annotate_inputs(struct actx *c, struct opt_parser *p)
 	if (c->io_error || c->rep.io_error || atomic_load(&c->lost))
 		return XQ_EXIT_IO;
 	if (c->incomplete || c->skipped || c->rep.failed_files || c->rep.damaged_files ||
-	    c->rep.counts.by_sev[XQ_SEV_ERROR])
+	    c->rep.counts.by_sev[XQ_SEVERITY_ERROR])
 		return XQ_EXIT_INVALID;
 	return XQ_EXIT_OK;
 }
@@ -1130,7 +1049,13 @@ int cmd_annotate(int argc, char **argv)
 		status = cmd_usage_error("annotate", "%s", p.err);
 	} else {
 		cmd_catch_signals();
-		status = annotate_inputs(&c, &p);
+		c.set.stop = cmd_stop;
+		if (!cmd_stop) {
+			cmd_error("out of memory");
+			status = XQ_EXIT_IO;
+		} else {
+			status = annotate_inputs(&c, &p);
+		}
 	}
 	opt_release(&p);
 	release(&c);

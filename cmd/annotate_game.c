@@ -2,7 +2,7 @@
  * annotate_game.c: analyse the positions of one game and write scores,
  * marks, best lines and tags into it (see annotate_game.h).
  *
- * Three passes over the tree, each a loop (xq_walk), never recursion:
+ * Three passes over the tree, each a loop in pre-order, never recursion:
  *   1. every position to annotate is analysed with its history (the moves
  *      from the start, so that the analyser sees repetitions): the start
  *      position, then each move's resulting position in pre-order;
@@ -29,17 +29,18 @@
 #include <string.h>
 
 #include "diagplace.h"
-#include "evalnote.h"
-#include "movegen.h"
-#include "notation.h"
+#include "pool.h"
+#include "report.h"
+#include <xq/position.h>
+#include <xq/record.h>
 
 /* ---- marks and marker ----------------------------------------------------- */
 
 void annotate_default_marks(int32_t marks[MARK_COUNT])
 {
-	marks[MARK_INACCURACY] = XQ_EVALNOTE_INACCURACY;
-	marks[MARK_MISTAKE] = XQ_EVALNOTE_MISTAKE;
-	marks[MARK_BLUNDER] = XQ_EVALNOTE_BLUNDER;
+	marks[MARK_INACCURACY] = XQ_EVAL_INACCURACY;
+	marks[MARK_MISTAKE] = XQ_EVAL_MISTAKE;
+	marks[MARK_BLUNDER] = XQ_EVAL_BLUNDER;
 }
 
 int annotate_marker(struct xq_buf *out, const char *settings, uint64_t fingerprint,
@@ -47,6 +48,44 @@ int annotate_marker(struct xq_buf *out, const char *settings, uint64_t fingerpri
 {
 	return xq_buf_addf(out, "%s; input %016llx%s", settings, (unsigned long long)fingerprint,
 			   complete ? "" : "; incomplete");
+}
+
+/* ---- the tree in pre-order ------------------------------------------------ */
+
+/* A node of the record's tree and its depth (plies from the start). */
+struct walk {
+	xq_record *r;
+	uint32_t node;
+	size_t depth;
+};
+
+static void walk_init(struct walk *w, xq_record *r)
+{
+	w->r = r;
+	w->node = XQ_ROOT_NODE;
+	w->depth = 0;
+}
+
+/* The next node in pre-order, first children first: 1, or 0 at the end. */
+static int walk_next(struct walk *w)
+{
+	uint32_t n = w->node, c = xq_record_node_child(w->r, n);
+
+	if (c != XQ_NO_NODE) {
+		w->node = c;
+		w->depth++;
+		return 1;
+	}
+	while (n != XQ_ROOT_NODE) {
+		uint32_t s = xq_record_node_sibling(w->r, n);
+		if (s != XQ_NO_NODE) {
+			w->node = s;
+			return 1;
+		}
+		n = xq_record_node_parent(w->r, n);
+		w->depth--;
+	}
+	return 0;
 }
 
 /* ---- diagnostics ------------------------------------------------------------ */
@@ -61,37 +100,46 @@ int annotate_marker(struct xq_buf *out, const char *settings, uint64_t fingerpri
  * engine looks back at most SEARCH_LOOKBACK plies of them (HISTORY_PLIES
  * in lib/search.c); an external engine is sent the position after the
  * last capture and every move since (lib/engine.c).  So each position is
- * handed over as a board from a little before that (a board kept every
- * HISTORY_MARK plies of the path) and the moves from there: the analyser
- * sees what it would have seen of the whole history, and checking the
- * history costs at most that many plies (plus HISTORY_MARK), not the
- * whole line.  A start position the analyser refuses is always handed
- * over itself, so that it is refused with the same words.
+ * handed over (xq_analyser_run_line()) as a position from a little before
+ * that (one kept every HISTORY_MARK plies of the path) and the moves from
+ * there: the analyser sees what it would have seen of the whole history,
+ * and checking the history costs at most that many plies (plus
+ * HISTORY_MARK), not the whole line.  A start position the analyser
+ * refuses is always handed over itself, so that it is refused with the
+ * same words.
  */
 #define HISTORY_MARK 64
 #define SEARCH_LOOKBACK 1024
 
 struct history {
-	xq_move *moves;           /* moves[i]: the move at depth i + 1 of the path */
+	xq_move_code *moves;      /* moves[i]: the move at depth i + 1 of the path */
 	uint32_t *since;          /* since[d]: depth of the last capture on the path, up to d */
-	struct xq_board *marks;   /* marks[k]: the board at depth k * HISTORY_MARK */
+	xq_position **marks;      /* marks[k]: the position at depth k * HISTORY_MARK */
+	size_t nmarks;
 	int whole;                /* hand over the whole history (refused start) */
 	int windowed;             /* the built-in engine: SEARCH_LOOKBACK applies */
+};
+
+/* What the analyser said of its last failure. */
+struct failure {
+	const char *code;         /* its code's name, or NULL */
+	char msg[256];
 };
 
 struct run {
 	struct annotator *a;
 	const struct annotate_settings *s;
-	struct xq_game *g;
+	struct pool_job *j;
+	xq_record *g;
 	const char *file;
-	struct diag_list *diags;
 	struct annotate_result *res;
 	int halt;                 /* analyse nothing more in this game */
 	int oom;
 	uint32_t refused;         /* positions the analyser refused before the engine */
-	enum xq_diag_code first_code;
+	const char *first_code;   /* the code of the first failure */
 	/* per node */
-	struct xq_analysis *an;
+	xq_analysis_result *an;
+	uint8_t *side;            /* the side to move in the position analysed */
 	uint8_t *state;           /* 0 not analysed, 1 analysed, 2 failed */
 	uint8_t *main_line;
 	uint32_t *line;           /* NDJSON line numbers */
@@ -99,57 +147,60 @@ struct run {
 	size_t nbest;
 	uint32_t lines;
 	struct history h;
+	xq_position *before, *after; /* the walk's positions */
 };
 
-static void report(struct run *r, uint32_t node, uint32_t ply, enum xq_severity sev,
-		   enum xq_diag_code code, const char *fmt, ...)
+static void report(struct run *r, uint32_t node, uint32_t ply, int sev, const char *code,
+		   const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 6, 7)))
 #endif
 	;
-static void report(struct run *r, uint32_t node, uint32_t ply, enum xq_severity sev,
-		   enum xq_diag_code code, const char *fmt, ...)
+static void report(struct run *r, uint32_t node, uint32_t ply, int sev, const char *code,
+		   const char *fmt, ...)
 {
-	struct xq_diag d;
+	char msg[512];
 	va_list ap;
 
-	xq_diag_init(&d);
-	xq_game_place_diag(&d, r->g, r->file, node, ply);
 	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (diag_list_add(r->diags, &d))
+	if (diag_job_node(r->j, node, ply, sev, code, "%s", msg))
 		r->oom = 1;
 }
 
-void annotator_warning(const struct xq_diag *d, void *payload)
+void annotator_warning(const xq_diagnostic *d, void *user)
 {
-	struct annotator *a = payload;
-	struct xq_diag c;
+	struct annotator *a = user;
 
-	if (!a->cur_diags || !a->cur_game)
+	if (!a->cur_job)
 		return;
-	xq_diag_init(&c);
-	xq_game_place_diag(&c, a->cur_game, a->cur_file, a->cur_node, d->ply);
-	xq_diag_set(&c, 0, d->code, d->severity, "%s", d->msg);
-	if (diag_list_add(a->cur_diags, &c))
+	if (diag_job_node(a->cur_job, a->cur_node, a->cur_ply, xq_diagnostic_severity(d),
+			  xq_diagnostic_code(d), "%s", xq_diagnostic_message(d)))
 		a->oom = 1;
+}
+
+/* The analyser's reason for a failure (a diagnostic callback). */
+static void note_failure(const xq_diagnostic *d, void *user)
+{
+	struct failure *f = user;
+	const char *code = xq_diagnostic_code(d);
+
+	f->code = code && strcmp(code, "none") ? code : NULL;
+	snprintf(f->msg, sizeof(f->msg), "%s", xq_diagnostic_message(d));
 }
 
 static int stopped(const struct run *r)
 {
-	return r->s->stop && atomic_load(r->s->stop);
+	return r->s->stop && xq_cancel_is_set(r->s->stop);
 }
 
 /* Restart the engine after a failure; 0 when it runs again. */
 static int restart(struct run *r, uint32_t node, uint32_t ply)
 {
-	struct xq_diag d;
+	struct failure f = {NULL, ""};
 
-	xq_diag_init(&d);
-	d.game = r->g->number;
-	d.ply = ply;
-	if (xq_analyser_restart(&r->a->an, &d) == 0) {
+	if (xq_analyser_restart(r->a->an, note_failure, &f) == 0) {
 		r->a->restart_failures = 0;
 		return 0;
 	}
@@ -158,54 +209,61 @@ static int restart(struct run *r, uint32_t node, uint32_t ply)
 	r->a->restart_failures++;
 	if (r->a->restart_failures >= ANNOTATE_MAX_RESTART_FAILURES)
 		r->a->lost = 1;
-	report(r, node, ply, XQ_SEV_ERROR, XQ_D_ENGINE,
+	report(r, node, ply, XQ_SEVERITY_ERROR, "engine",
 	       "the engine could not be restarted, so the rest of this game is not analysed: %s",
-	       d.msg);
+	       f.msg);
 	return -1;
 }
 
 /* The analysis of the position after `node` (ply `ply`) failed with `rc`
- * as `d` says: report it, restart the engine, give up on the game. */
-static void failed(struct run *r, uint32_t node, uint32_t ply, int rc, const struct xq_diag *d)
+ * as `f` says: report it, restart the engine, give up on the game. */
+static void failed(struct run *r, uint32_t node, uint32_t ply, int rc, const struct failure *f)
 {
+	const char *code = f->code ? f->code : "engine";
+
 	if (!r->first_code)
-		r->first_code = d->code ? d->code : XQ_D_ENGINE;
+		r->first_code = code;
 	if (rc != XQ_EENGINE) {
 		/* Refused before reaching the engine: the same reason will hold
 		 * for the next positions, so say it once. */
 		if (r->refused++ == 0)
-			report(r, node, ply, XQ_SEV_ERROR, d->code ? d->code : XQ_D_ENGINE,
-			       "%s not analysed: %s", ply ? "position" : "start position", d->msg);
+			report(r, node, ply, XQ_SEVERITY_ERROR, code, "%s not analysed: %s",
+			       ply ? "position" : "start position", f->msg);
 		return;
 	}
 	r->res->failures++;
-	report(r, node, ply, XQ_SEV_ERROR, XQ_D_ENGINE, "%s not analysed: %s",
-	       ply ? "position" : "start position", d->msg);
-	if (r->a->engine && xq_engine_pid(r->a->engine) < 0 && restart(r, node, ply)) {
+	report(r, node, ply, XQ_SEVERITY_ERROR, "engine", "%s not analysed: %s",
+	       ply ? "position" : "start position", f->msg);
+	if (!xq_analyser_is_running(r->a->an) && restart(r, node, ply)) {
 		r->halt = 1;
 		return;
 	}
 	if (r->res->failures >= ANNOTATE_MAX_FAILURES) {
-		report(r, node, ply, XQ_SEV_ERROR, XQ_D_ENGINE,
+		report(r, node, ply, XQ_SEVERITY_ERROR, "engine",
 		       "%d engine failures in this game: the rest of it is not analysed",
 		       ANNOTATE_MAX_FAILURES);
 		r->halt = 1;
 	}
 }
 
-/* Note the move of the walk's node in the history. */
-static void history_step(struct history *h, const struct xq_walk *w, xq_move m)
+/* Note the move `m` at depth `d` of the walk (from `before` to `after`) in
+ * the history.  0, or XQ_ENOMEM. */
+static int history_step(struct history *h, size_t d, xq_move_code m, const xq_position *before,
+			const xq_position *after)
 {
-	size_t d = w->depth;
-
 	h->moves[d - 1] = m;
-	h->since[d] = w->before.sq[XQ_MOVE_TO(m)] ? (uint32_t)d : h->since[d - 1];
-	if (d % HISTORY_MARK == 0)
-		h->marks[d / HISTORY_MARK] = w->after;
+	h->since[d] = xq_position_piece(before, XQ_MOVE_CODE_TO(m)) ? (uint32_t)d : h->since[d - 1];
+	if (d % HISTORY_MARK == 0) {
+		size_t k = d / HISTORY_MARK;
+		if (!h->marks[k] && !(h->marks[k] = xq_position_new()))
+			return XQ_ENOMEM;
+		xq_position_copy(h->marks[k], after);
+	}
+	return 0;
 }
 
 /* Where to hand the history of the position at depth `d` over from: a
- * depth with a kept board, at or before the first ply the analyser uses. */
+ * depth with a kept position, at or before the first ply the analyser uses. */
 static size_t history_from(const struct history *h, size_t d)
 {
 	size_t from = h->since[d];
@@ -217,11 +275,12 @@ static size_t history_from(const struct history *h, size_t d)
 	return from / HISTORY_MARK * HISTORY_MARK;
 }
 
-/* Analyse the position after `node`, at depth `n` of the walk. */
-static void analyse(struct run *r, uint32_t node, size_t n)
+/* Analyse the position after `node`, at depth `n` of the walk, `side` to move. */
+static void analyse(struct run *r, uint32_t node, size_t n, int side)
 {
 	size_t from = n ? history_from(&r->h, n) : 0;
-	struct xq_diag d;
+	const struct annotate_limit *l = &r->s->limit;
+	struct failure f = {NULL, ""};
 	int rc;
 
 	if (r->halt)
@@ -231,12 +290,13 @@ static void analyse(struct run *r, uint32_t node, size_t n)
 		r->halt = 1;
 		return;
 	}
-	xq_diag_init(&d);
-	d.game = r->g->number;
-	d.ply = (uint32_t)n;
 	r->a->cur_node = node;
-	rc = xq_analyse(&r->a->an, &r->an[node], &r->h.marks[from / HISTORY_MARK],
-			r->h.moves + from, n - from, &r->s->limit, &d);
+	r->a->cur_ply = (uint32_t)n;
+	r->side[node] = (uint8_t)side;
+	r->an[node].size = sizeof(r->an[node]);
+	rc = xq_analyser_run_line(r->a->an, r->h.marks[from / HISTORY_MARK], r->h.moves + from,
+				  n - from, l->depth, l->nodes, l->movetime_ms, &r->an[node],
+				  note_failure, &f);
 	if (stopped(r)) {
 		r->res->interrupted = 1;
 		r->halt = 1;
@@ -253,45 +313,73 @@ static void analyse(struct run *r, uint32_t node, size_t n)
 		r->halt = 1;
 		return;
 	}
-	failed(r, node, (uint32_t)n, rc, &d);
+	failed(r, node, (uint32_t)n, rc, &f);
 }
 
 /* ---- writing the annotation --------------------------------------------------- */
 
-/* The score of the position `a` analysed (the score after the move that
- * led there). */
-static size_t score_text(char *buf, size_t cap, const struct annotate_settings *s,
-			 const struct xq_analysis *a)
+/* A score (kind XQ_EVAL_*, value) seen from the other side. */
+static void negate(int *kind, int *score)
 {
-	if (s->eval_command)
-		return xq_evalnote_format_command(buf, cap, xq_analysis_red_score(a), a->depth);
-	return xq_evalnote_format(buf, cap, xq_analysis_red_score(a), a->depth);
+	if (*kind == XQ_EVAL_MATE)
+		*kind = XQ_EVAL_MATED;
+	else if (*kind == XQ_EVAL_MATED)
+		*kind = XQ_EVAL_MATE;
+	else
+		*score = -*score;
 }
 
-/* The score after the best move of the position `a` analysed: the same,
- * except that a mate is one move nearer for the side that mates. */
-static size_t best_score_text(char *buf, size_t cap, const struct annotate_settings *set,
-			      const struct xq_analysis *a)
+/* The score of analysis `node` from red's point of view. */
+static void red_score(const struct run *r, uint32_t node, int *kind, int *score)
 {
-	struct xq_score s = a->score; /* the mover's view */
+	*kind = r->an[node].kind;
+	*score = r->an[node].score;
+	if (r->side[node])
+		negate(kind, score);
+}
 
-	if (s.kind == XQ_SCORE_MATE && s.value > 0)
-		s.value--;
-	if (set->eval_command)
-		return xq_evalnote_format_command(buf, cap, xq_score_for_red(s, a->side), a->depth);
-	return xq_evalnote_format(buf, cap, xq_score_for_red(s, a->side), a->depth);
+static unsigned note_flags(const struct annotate_settings *s)
+{
+	return s->eval_command ? XQ_EVAL_NOTE_COMMAND : 0;
+}
+
+/* The score of the position `node` analysed (the score after the move
+ * that led there). */
+static size_t score_text(char *buf, size_t cap, const struct run *r, uint32_t node)
+{
+	int kind, score;
+
+	red_score(r, node, &kind, &score);
+	return xq_eval_note(buf, cap, kind, score, r->an[node].depth, note_flags(r->s));
+}
+
+/* The score after the best move of the position `node` analysed: the
+ * same, except that a mate is one move nearer for the side that mates. */
+static size_t best_score_text(char *buf, size_t cap, const struct run *r, uint32_t node)
+{
+	const xq_analysis_result *a = &r->an[node];
+	int kind = a->kind, score = a->score; /* the mover's view */
+
+	if (kind == XQ_EVAL_MATE && score > 0)
+		score--;
+	if (r->side[node])
+		negate(&kind, &score);
+	return xq_eval_note(buf, cap, kind, score, a->depth, note_flags(r->s));
 }
 
 /* What the mover lost: `before` analyses the position it moved from (it
  * is the side to move there), `after` the position its move reached. */
-static int32_t loss_of(const struct xq_analysis *before, const struct xq_analysis *after)
+static int32_t loss_of(const xq_analysis_result *before, const xq_analysis_result *after)
 {
 	/* Both scores from the mover's view, measured as if red were moving. */
-	return xq_evalnote_loss(before->score, xq_score_negate(after->score), XQ_RED);
+	int kind = after->kind, score = after->score;
+
+	negate(&kind, &score);
+	return xq_eval_loss(before->kind, before->score, kind, score, 0);
 }
 
-static const uint8_t mark_nag[MARK_COUNT] = {XQ_EVALNOTE_NAG_INACCURACY, XQ_EVALNOTE_NAG_MISTAKE,
-						XQ_EVALNOTE_NAG_BLUNDER}; /* ?! ? ?? */
+static const uint8_t mark_nag[MARK_COUNT] = {XQ_NAG_INACCURACY, XQ_NAG_MISTAKE,
+						XQ_NAG_BLUNDER}; /* ?! ? ?? */
 static const char *const mark_text[MARK_COUNT] = {"?!", "?", "??"};
 
 static int mark_of(const struct annotate_settings *s, int32_t loss)
@@ -302,12 +390,12 @@ static int mark_of(const struct annotate_settings *s, int32_t loss)
 	return -1;
 }
 
-static void json_move_list(struct xq_buf *b, const xq_move *pv, size_t n)
+static void json_move_list(struct xq_buf *b, const xq_move_code *pv, size_t n)
 {
 	xq_buf_addc(b, '[');
 	for (size_t i = 0; i < n; i++) {
 		char iccs[5];
-		xq_move_name(pv[i], iccs);
+		xq_move_code_iccs(pv[i], iccs);
 		xq_buf_addf(b, "%s\"%.4s\"", i ? "," : "", iccs);
 	}
 	xq_buf_addc(b, ']');
@@ -321,38 +409,38 @@ static void json_text(struct xq_buf *b, const char *key, const char *text)
 
 /* One xqkit.eval/1 record. */
 static void eval_record(struct run *r, struct xq_buf *b, uint32_t node, uint32_t ply,
-			uint32_t line, const struct xq_board *before, const struct xq_analysis *an,
-			const uint8_t *state, int32_t loss, int mark, int with_pv)
+			uint32_t line, const xq_position *before, int32_t loss, int mark,
+			int with_pv)
 {
-	const struct xq_game *g = r->g;
-	uint32_t p = g->nodes[node].parent;
-	struct xq_board tmp = *before;
-	char text[XQ_MOVE_TEXT_MAX], iccs[5];
+	xq_record *g = r->g;
+	uint32_t p = xq_record_node_parent(g, node);
+	xq_move_code move = xq_record_node_move(g, node);
+	const xq_analysis_result *an = r->an;
+	char text[XQ_MOVE_TEXT_SIZE], iccs[5];
 
 	xq_buf_adds(b, "{\"schema\":\"" ANNOTATE_EVAL_SCHEMA "\",\"file\":");
 	report_add_json_safe(b, r->file);
-	xq_buf_addf(b, ",\"game\":%llu,\"ply\":%u", (unsigned long long)g->number, ply);
+	xq_buf_addf(b, ",\"game\":%llu,\"ply\":%u", (unsigned long long)xq_record_number(g), ply);
 	if (r->s->variations)
 		xq_buf_addf(b, ",\"line\":%u", line);
-	xq_move_name(g->nodes[node].move, iccs);
-	xq_buf_addf(b, ",\"move_number\":%u,\"side\":\"%s\",\"iccs\":\"%.4s\"", before->fullmove,
-		    before->side == XQ_RED ? "red" : "black", iccs);
-	if (xq_notation_write(text, sizeof(text), &tmp, g->nodes[node].move,
-			      (enum xq_notation)r->s->mt.notation, r->s->mt.flags))
+	xq_move_code_iccs(move, iccs);
+	xq_buf_addf(b, ",\"move_number\":%d,\"side\":\"%s\",\"iccs\":\"%.4s\"",
+		    xq_position_move_number(before), xq_position_side(before) ? "black" : "red", iccs);
+	if (xq_position_move_text(before, move, r->s->mt.notation, r->s->mt.flags, text, sizeof(text)))
 		json_text(b, "move", text);
-	if (state[node] == 1) {
-		const struct xq_analysis *a = &an[node];
-		struct xq_score red = xq_analysis_red_score(a);
-		char st[XQ_EVALNOTE_MAX];
-		xq_score_format(red, st, sizeof(st));
+	if (r->state[node] == 1) {
+		char st[XQ_EVAL_NOTE_SIZE];
+		int kind, score;
+		red_score(r, node, &kind, &score);
+		xq_eval_note(st, sizeof(st), kind, score, 0, XQ_EVAL_NOTE_NO_DEPTH);
 		xq_buf_addf(b, ",\"score\":\"%s\"", st);
-		if (red.kind == XQ_SCORE_CP)
-			xq_buf_addf(b, ",\"cp\":%ld", (long)red.value);
+		if (kind == XQ_EVAL_CP)
+			xq_buf_addf(b, ",\"cp\":%ld", (long)score);
 		else
-			xq_buf_addf(b, ",\"mate\":%ld,\"mating\":\"%s\"", (long)red.value,
-				    red.kind == XQ_SCORE_MATE ? "red" : "black");
-		if (!(a->flags & XQ_ANALYSIS_NO_MOVES))
-			xq_buf_addf(b, ",\"depth\":%d", a->depth);
+			xq_buf_addf(b, ",\"mate\":%ld,\"mating\":\"%s\"", (long)score,
+				    kind == XQ_EVAL_MATE ? "red" : "black");
+		if (!an[node].no_moves)
+			xq_buf_addf(b, ",\"depth\":%d", an[node].depth);
 	} else {
 		xq_buf_adds(b, ",\"analysed\":false");
 	}
@@ -360,12 +448,11 @@ static void eval_record(struct run *r, struct xq_buf *b, uint32_t node, uint32_t
 		xq_buf_addf(b, ",\"loss\":%ld", (long)loss);
 	if (mark >= 0)
 		xq_buf_addf(b, ",\"nag\":\"%s\"", mark_text[mark]);
-	if (state[p] == 1 && an[p].best) {
-		xq_move_name(an[p].best, iccs);
+	if (r->state[p] == 1 && an[p].best) {
+		xq_move_code_iccs(an[p].best, iccs);
 		xq_buf_addf(b, ",\"best\":\"%.4s\"", iccs);
-		tmp = *before;
-		if (xq_notation_write(text, sizeof(text), &tmp, an[p].best,
-				      (enum xq_notation)r->s->mt.notation, r->s->mt.flags))
+		if (xq_position_move_text(before, an[p].best, r->s->mt.notation, r->s->mt.flags, text,
+					  sizeof(text)))
 			json_text(b, "best_move", text);
 		if (with_pv) {
 			xq_buf_adds(b, ",\"pv\":");
@@ -376,41 +463,46 @@ static void eval_record(struct run *r, struct xq_buf *b, uint32_t node, uint32_t
 }
 
 /* Add the best line of the position before `node` as its last alternative. */
-static int add_best_line(struct xq_game *g, uint32_t node, const struct annotate_settings *s,
-			 const struct xq_analysis *before)
+static int add_best_line(struct run *r, uint32_t node)
 {
-	uint32_t parent = g->nodes[node].parent, prev = parent;
-	struct xq_board b;
-	char st[XQ_EVALNOTE_MAX];
-	size_t n;
+	xq_record *g = r->g;
+	uint32_t parent = xq_record_node_parent(g, node), prev = parent;
+	const xq_analysis_result *before = &r->an[parent];
+	char st[XQ_EVAL_NOTE_SIZE];
 	int rc;
 
-	xq_game_board_at(g, parent, &b);
 	for (size_t i = 0; i < before->pv_len; i++) {
-		struct xq_undo u;
 		uint32_t idx;
-		if (!xq_move_is_legal(&b, before->pv[i]))
+		rc = xq_record_add_move(g, prev, before->pv[i], &idx);
+		if (rc == XQ_EILLEGAL)
 			break; /* never happens with analysers that check their lines */
-		if ((rc = xq_game_add_move(g, prev, before->pv[i], &idx)))
+		if (rc)
 			return rc;
 		if (i == 0) {
-			n = best_score_text(st, sizeof(st), s, before);
-			if ((rc = xq_game_set_comment(g, idx, st, n)))
+			best_score_text(st, sizeof(st), r, parent);
+			if ((rc = xq_record_set_comment(g, idx, st)))
 				return rc;
 		}
-		xq_board_make(&b, before->pv[i], &u);
 		prev = idx;
 	}
 	return 0;
 }
 
-static int set_tag_num(struct xq_game *g, const char *side, const char *what, uint64_t v)
+/* Remove every tag called `name`. */
+static void remove_tag(xq_record *g, const char *name)
+{
+	for (size_t i = xq_record_tag_count(g); i-- > 0;)
+		if (!strcmp(xq_record_tag_name(g, i), name))
+			xq_record_remove_tag(g, i);
+}
+
+static int set_tag_num(xq_record *g, const char *side, const char *what, uint64_t v)
 {
 	char name[40], value[24];
 
 	snprintf(name, sizeof(name), "%s%s", side, what);
 	snprintf(value, sizeof(value), "%llu", (unsigned long long)v);
-	return xq_game_set_tag(g, name, value);
+	return xq_record_set_tag(g, name, value);
 }
 
 static uint64_t average(const struct annotate_side *s)
@@ -418,7 +510,7 @@ static uint64_t average(const struct annotate_side *s)
 	return s->moves ? (s->loss + s->moves / 2) / s->moves : 0;
 }
 
-static int write_tags(struct xq_game *g, const struct annotate_result *res, const char *marker)
+static int write_tags(xq_record *g, const struct annotate_result *res, const char *marker)
 {
 	static const char *const side_name[2] = {"Red", "Black"};
 	static const char *const what[MARK_COUNT] = {"Inaccuracies", "Mistakes", "Blunders"};
@@ -430,11 +522,11 @@ static int write_tags(struct xq_game *g, const struct annotate_result *res, cons
 		if (res->side[s].moves)
 			rc = set_tag_num(g, side_name[s], "AverageLoss", average(&res->side[s]));
 		else
-			xq_game_remove_tag(g, name);
+			remove_tag(g, name);
 		for (int m = 0; m < MARK_COUNT && !rc; m++)
 			rc = set_tag_num(g, side_name[s], what[m], res->side[s].marks[m]);
 	}
-	return rc ? rc : xq_game_set_tag(g, ANNOTATE_MARKER_TAG, marker);
+	return rc ? rc : xq_record_set_tag(g, ANNOTATE_MARKER_TAG, marker);
 }
 
 static void game_record(struct run *r, struct xq_buf *b, const char *marker)
@@ -444,11 +536,11 @@ static void game_record(struct run *r, struct xq_buf *b, const char *marker)
 
 	xq_buf_adds(b, "{\"schema\":\"" ANNOTATE_GAME_SCHEMA "\",\"file\":");
 	report_add_json_safe(b, r->file);
-	xq_buf_addf(b, ",\"game\":%llu,\"marker\":", (unsigned long long)r->g->number);
+	xq_buf_addf(b, ",\"game\":%llu,\"marker\":", (unsigned long long)xq_record_number(r->g));
 	report_add_json_safe(b, marker);
 	json_text(b, "engine", r->s->engine);
 	xq_buf_addf(b, ",\"plies\":%u,\"positions\":%u,\"analysed\":%u,\"complete\":%s",
-		    xq_game_mainline_length(r->g), res->positions, res->analysed,
+		    xq_record_mainline_length(r->g), res->positions, res->analysed,
 		    res->complete ? "true" : "false");
 	for (int s = 0; s < 2; s++) {
 		const struct annotate_side *sd = &res->side[s];
@@ -467,88 +559,122 @@ static void game_record(struct run *r, struct xq_buf *b, const char *marker)
 /* The per-node arrays of `r` for its game; XQ_ENOMEM. */
 static int run_alloc(struct run *r)
 {
-	const struct xq_game *g = r->g;
-	size_t n0 = g->nnodes;
+	xq_record *g = r->g;
+	size_t n0 = xq_record_node_count(g);
+	char fen[XQ_FEN_SIZE];
+	xq_position *probe;
 
 	r->an = calloc(n0, sizeof(*r->an));
+	r->side = calloc(n0, 1);
 	r->state = calloc(n0, 1);
 	r->main_line = calloc(n0, 1);
 	r->line = calloc(n0, sizeof(*r->line));
 	r->best_lines = malloc(n0 * sizeof(*r->best_lines));
 	r->h.moves = malloc(n0 * sizeof(*r->h.moves));
 	r->h.since = calloc(n0 + 1, sizeof(*r->h.since));
-	r->h.marks = malloc((n0 / HISTORY_MARK + 1) * sizeof(*r->h.marks));
-	if (!r->an || !r->state || !r->main_line || !r->line || !r->best_lines || !r->h.moves ||
-	    !r->h.since || !r->h.marks)
+	r->h.nmarks = n0 / HISTORY_MARK + 1;
+	r->h.marks = calloc(r->h.nmarks, sizeof(*r->h.marks));
+	r->before = xq_position_new();
+	r->after = xq_position_new();
+	if (!r->an || !r->side || !r->state || !r->main_line || !r->line || !r->best_lines ||
+	    !r->h.moves || !r->h.since || !r->h.marks || !r->before || !r->after ||
+	    !(r->h.marks[0] = xq_position_new()))
 		return XQ_ENOMEM;
-	for (uint32_t n = XQ_ROOT; n != XQ_NODE_NONE; n = g->nodes[n].child)
+	for (uint32_t n = XQ_ROOT_NODE; n != XQ_NO_NODE; n = xq_record_node_child(g, n))
 		r->main_line[n] = 1;
-	r->h.marks[0] = g->start;
-	r->h.whole = xq_board_validate(&g->start, XQ_FEN_LENIENT_PLACEMENT, NULL) != 0;
-	r->h.windowed = r->a->search != NULL;
+	xq_record_node_position(g, XQ_ROOT_NODE, r->h.marks[0]);
+	/* A start the analyser refuses (checked as it checks one). */
+	if (!(probe = xq_position_new()))
+		return XQ_ENOMEM;
+	r->h.whole = !xq_record_start_fen(g, fen, sizeof(fen)) ||
+		     xq_position_set_fen_lenient(probe, fen) != 0;
+	xq_position_free(probe);
+	r->h.windowed = r->a->builtin;
 	return 0;
 }
 
 static void run_free(struct run *r)
 {
 	free(r->an);
+	free(r->side);
 	free(r->state);
 	free(r->main_line);
 	free(r->line);
 	free(r->best_lines);
 	free(r->h.moves);
 	free(r->h.since);
+	for (size_t k = 0; r->h.marks && k < r->h.nmarks; k++)
+		xq_position_free(r->h.marks[k]);
 	free(r->h.marks);
+	xq_position_free(r->before);
+	xq_position_free(r->after);
+}
+
+/* The positions before and after the walk's node, into r->before and
+ * r->after. */
+static void walk_positions(struct run *r, const struct walk *w)
+{
+	xq_record_node_position(r->g, xq_record_node_parent(r->g, w->node), r->before);
+	xq_record_node_position(r->g, w->node, r->after);
 }
 
 /* Pass 1: analyse every position to annotate.  0, or XQ_ENOMEM. */
 static int pass_analyse(struct run *r)
 {
-	struct xq_game *g = r->g;
-	struct xq_walk w;
-	int rc;
+	struct walk w;
 
 	r->res->positions = 1;
-	analyse(r, XQ_ROOT, 0);
-	if ((rc = xq_walk_init(&w, g)))
-		return rc;
-	while ((rc = xq_walk_next(&w)) == 1) {
-		history_step(&r->h, &w, g->nodes[w.node].move);
+	analyse(r, XQ_ROOT_NODE, 0, xq_position_side(r->h.marks[0]));
+	walk_init(&w, r->g);
+	while (walk_next(&w)) {
+		walk_positions(r, &w);
+		if (history_step(&r->h, w.depth, xq_record_node_move(r->g, w.node), r->before,
+				 r->after))
+			return XQ_ENOMEM;
 		if (!r->s->variations && !r->main_line[w.node])
 			continue;
 		r->res->positions++;
-		analyse(r, w.node, w.depth);
+		analyse(r, w.node, w.depth, xq_position_side(r->after));
 		if (r->res->interrupted || r->oom)
 			break;
 	}
-	xq_walk_release(&w);
-	return rc < 0 || r->oom ? XQ_ENOMEM : 0;
+	return r->oom ? XQ_ENOMEM : 0;
 }
 
 /* Pass 2, one move: its score, loss, mark and record.  0 or XQ_ENOMEM. */
-static int mark_move(struct run *r, const struct xq_walk *w, struct xq_buf *ndjson)
+static int mark_move(struct run *r, const struct walk *w, struct xq_buf *ndjson)
 {
-	struct xq_game *g = r->g;
+	xq_record *g = r->g;
 	const struct annotate_settings *s = r->s;
-	const struct xq_analysis *an = r->an;
-	uint32_t node = w->node, p = g->nodes[node].parent;
+	const xq_analysis_result *an = r->an;
+	uint32_t node = w->node, p = xq_record_node_parent(g, node);
+	xq_move_code move = xq_record_node_move(g, node);
 	int32_t loss = -1;
 	int mark = -1, with_pv = 0, rc;
 
-	r->line[node] = g->nodes[p].child == node ? r->line[p] : ++r->lines;
+	r->line[node] = xq_record_node_child(g, p) == node ? r->line[p] : ++r->lines;
 	if (r->state[node] == 1) {
-		char st[XQ_EVALNOTE_MAX];
-		size_t n = score_text(st, sizeof(st), s, &an[node]);
-		if ((rc = xq_game_append_comment(g, node, st, n)))
+		char st[XQ_EVAL_NOTE_SIZE];
+		const char *old = xq_record_node_comment(g, node);
+		score_text(st, sizeof(st), r, node);
+		if (old) {
+			struct xq_buf both = XQ_BUF_INIT;
+			xq_buf_addf(&both, "%s %s", old, st);
+			rc = xq_buf_error(&both) ? XQ_ENOMEM : xq_record_set_comment(g, node, both.ptr);
+			xq_buf_release(&both);
+		} else {
+			rc = xq_record_set_comment(g, node, st);
+		}
+		if (rc)
 			return rc;
 	}
 	if (r->state[node] == 1 && r->state[p] == 1) {
-		struct annotate_side *sd = &r->res->side[w->before.side];
+		struct annotate_side *sd = &r->res->side[xq_position_side(r->before)];
 		/* The engine's own choice loses nothing, whatever the two
 		 * searches (one ply apart) say. */
-		loss = an[p].best == g->nodes[node].move ? 0 : loss_of(&an[p], &an[node]);
+		loss = an[p].best == move ? 0 : loss_of(&an[p], &an[node]);
 		mark = mark_of(s, loss);
-		if (mark >= 0 && (rc = xq_game_add_nag_once(g, node, mark_nag[mark])))
+		if (mark >= 0 && (rc = xq_record_add_nag(g, node, mark_nag[mark])))
 			return rc;
 		if (r->main_line[node]) {
 			sd->moves++;
@@ -557,50 +683,50 @@ static int mark_move(struct run *r, const struct xq_walk *w, struct xq_buf *ndjs
 				sd->marks[mark]++;
 		}
 		if (s->pv_threshold >= 0 && loss >= s->pv_threshold && an[p].pv_len &&
-		    an[p].best != g->nodes[node].move) {
+		    an[p].best != move) {
 			with_pv = 1;
 			r->best_lines[r->nbest++] = node;
 		}
 	}
 	if (ndjson)
-		eval_record(r, ndjson, node, (uint32_t)w->depth, r->line[node], &w->before, an,
-			    r->state, loss, mark, with_pv);
+		eval_record(r, ndjson, node, (uint32_t)w->depth, r->line[node], r->before, loss, mark,
+			    with_pv);
 	return 0;
 }
 
 /* Pass 2: scores, losses, marks, records.  0 or XQ_ENOMEM. */
 static int pass_mark(struct run *r, struct xq_buf *ndjson)
 {
-	struct xq_walk w;
+	struct walk w;
 	int rc;
 
-	if ((rc = xq_walk_init(&w, r->g)))
-		return rc;
-	while ((rc = xq_walk_next(&w)) == 1) {
+	walk_init(&w, r->g);
+	while (walk_next(&w)) {
 		if (!r->s->variations && !r->main_line[w.node])
 			continue;
+		walk_positions(r, &w);
 		if ((rc = mark_move(r, &w, ndjson)))
-			break;
+			return rc;
 	}
-	xq_walk_release(&w);
-	return rc < 0 ? rc : 0;
+	return 0;
 }
 
 /* Pass 3: best lines as variations, then the tags and the game's record.
  * 0 or XQ_ENOMEM. */
 static int pass_finish(struct run *r, uint64_t fingerprint, struct xq_buf *ndjson)
 {
-	struct xq_game *g = r->g;
+	xq_record *g = r->g;
 	struct annotate_result *res = r->res;
 	struct xq_buf marker = XQ_BUF_INIT;
 	int rc = 0;
 
 	for (size_t i = 0; i < r->nbest && !rc; i++)
-		rc = add_best_line(g, r->best_lines[i], r->s, &r->an[g->nodes[r->best_lines[i]].parent]);
+		rc = add_best_line(r, r->best_lines[i]);
 	if (rc)
 		return rc;
 	if (!res->complete)
-		report(r, XQ_ROOT, 0, XQ_SEV_WARNING, r->first_code ? r->first_code : XQ_D_ENGINE,
+		report(r, XQ_ROOT_NODE, 0, XQ_SEVERITY_WARNING,
+		       r->first_code ? r->first_code : "engine",
 		       "annotation incomplete: %u of %u positions analysed", res->analysed,
 		       res->positions);
 	if (annotate_marker(&marker, r->s->settings, fingerprint, res->complete) ||
@@ -614,9 +740,8 @@ static int pass_finish(struct run *r, uint64_t fingerprint, struct xq_buf *ndjso
 	return r->oom ? XQ_ENOMEM : 0;
 }
 
-int annotate_game(struct annotator *a, const struct annotate_settings *s, struct xq_game *g,
-		  uint64_t fingerprint, const char *file, struct diag_list *diags,
-		  struct xq_buf *ndjson, struct annotate_result *res)
+int annotate_game(struct annotator *a, const struct annotate_settings *s, struct pool_job *j,
+		  uint64_t fingerprint, struct xq_buf *ndjson, struct annotate_result *res)
 {
 	struct run r;
 	int rc;
@@ -625,20 +750,19 @@ int annotate_game(struct annotator *a, const struct annotate_settings *s, struct
 	memset(&r, 0, sizeof(r));
 	r.a = a;
 	r.s = s;
-	r.g = g;
-	r.file = file;
-	r.diags = diags;
+	r.j = j;
+	r.g = j->record;
+	r.file = j->file->name;
 	r.res = res;
 	if ((rc = run_alloc(&r)))
 		goto out;
-	a->cur_diags = diags;
-	a->cur_game = g;
-	a->cur_file = file;
-	a->cur_node = XQ_ROOT;
+	a->cur_job = j;
+	a->cur_node = XQ_ROOT_NODE;
+	a->cur_ply = 0;
 	a->oom = 0;
 	/* An engine that could not be restarted after the last game gets
 	 * another chance now. */
-	if (a->engine && xq_engine_pid(a->engine) < 0 && !a->lost && restart(&r, XQ_ROOT, 0))
+	if (!xq_analyser_is_running(a->an) && !a->lost && restart(&r, XQ_ROOT_NODE, 0))
 		r.halt = 1;
 	if (a->lost)
 		r.halt = 1;
@@ -651,8 +775,7 @@ int annotate_game(struct annotator *a, const struct annotate_settings *s, struct
 	if (!rc && ((ndjson && xq_buf_error(ndjson)) || a->oom))
 		rc = XQ_ENOMEM;
 out:
-	a->cur_diags = NULL;
-	a->cur_game = NULL;
+	a->cur_job = NULL;
 	run_free(&r);
 	return rc;
 }

@@ -15,23 +15,21 @@
  * The loss of a move is measured from the side that made it: the value of
  * the position before it (the engine's best) minus the value after it,
  * both from the mover's point of view, never below 0, on the scale of
- * xq_evalnote_value() (lib/evalnote.h: centipawns clamped, mates above
- * any material score), which also writes the score comments.  The move the
+ * xq_eval_loss() (<xq/analyse.h>: centipawns clamped, mates above any
+ * material score); xq_eval_note() writes the score comments.  The move the
  * engine itself found best loses 0, whatever the two searches (one ply
  * apart, so not quite comparable) say.
  */
 #ifndef XQ_CMD_ANNOTATE_GAME_H
 #define XQ_CMD_ANNOTATE_GAME_H
 
-#include <stdatomic.h>
 #include <stdint.h>
 
-#include "engine.h"
-#include "game.h"
 #include "movetext.h"
-#include "report.h"
-#include "search.h"
+#include <xq/analyse.h>
 #include <xq/buf.h>
+
+struct pool_job;
 
 /* Engine failures in one game after which the rest of it is left unanalysed. */
 #define ANNOTATE_MAX_FAILURES 3
@@ -45,9 +43,16 @@
 
 enum { MARK_INACCURACY, MARK_MISTAKE, MARK_BLUNDER, MARK_COUNT };
 
+/* The limit of each analysis: at least one of them set. */
+struct annotate_limit {
+	int depth;
+	uint64_t nodes;
+	uint32_t movetime_ms;
+};
+
 /* What every game of a run is annotated with (read-only during the run). */
 struct annotate_settings {
-	struct xq_limit limit;
+	struct annotate_limit limit;
 	int variations;           /* analyse the moves of variations too */
 	int32_t marks[MARK_COUNT]; /* thresholds in centipawns, ascending */
 	int32_t pv_threshold;     /* best line for a loss of this much or more; -1: never */
@@ -56,27 +61,27 @@ struct annotate_settings {
 	struct movetext mt;       /* notation of the "move" members */
 	const char *engine;       /* "built-in" or the engine's name, for records */
 	const char *settings;     /* the marker's first part: engine, limit, thresholds */
-	const atomic_int *stop;   /* raised by Ctrl-C; borrowed */
+	const xq_cancel *stop;    /* raised by Ctrl-C; borrowed */
 };
 
-/* One analyser and where its warnings go. */
+/*
+ * One analyser (made with XQ_ANALYSER_MANUAL_RESTART, its warnings to
+ * annotator_warning() with the annotator as their user) and where its
+ * warnings go: the game being annotated, on one thread at a time.
+ */
 struct annotator {
-	struct xq_analyser an;
-	struct xq_search *search;  /* the built-in engine, or NULL */
-	struct xq_engine *engine;  /* an external engine, or NULL */
+	xq_analyser *an;
+	int builtin;               /* the built-in engine: it looks back a bounded number of plies */
 	int restart_failures;      /* games in a row whose restart failed */
 	int lost;                  /* gave up: the engine cannot be restarted */
 	int oom;                   /* a warning of the engine's could not be kept */
-	/* The game being annotated, for the engine's warnings (worker thread). */
-	struct diag_list *cur_diags;
-	const struct xq_game *cur_game;
-	const char *cur_file;
-	uint32_t cur_node;
+	struct pool_job *cur_job;  /* the game being annotated, for the warnings */
+	uint32_t cur_node, cur_ply;
 };
 
-/* The engine's warnings sink (struct xq_engine_opts.warnings); payload is
- * the struct annotator. */
-void annotator_warning(const struct xq_diag *d, void *payload);
+/* The engine's warnings (xq_analyser_options.warn); `user` is the
+ * struct annotator. */
+void annotator_warning(const xq_diagnostic *d, void *user);
 
 struct annotate_side {
 	uint32_t moves;         /* main-line moves whose loss is known */
@@ -94,7 +99,8 @@ struct annotate_result {
 };
 
 /* The thresholds (centipawns) a move is marked from unless the user gives
- * others: lib/evalnote.h's annotate defaults, 50, 100 and 300. */
+ * others: <xq/analyse.h>'s XQ_EVAL_INACCURACY, _MISTAKE and _BLUNDER (50,
+ * 100 and 300). */
 void annotate_default_marks(int32_t marks[MARK_COUNT]);
 
 /* The marker of a game annotated with `settings`: "SETTINGS; input HEX",
@@ -103,15 +109,14 @@ int annotate_marker(struct xq_buf *out, const char *settings, uint64_t fingerpri
 		    int complete);
 
 /*
- * Analyse `g` and annotate it in place (see the top of this file).
- * Diagnostics (engine failures, positions not sent) go to `diags` with
- * `file` as their source.  With settings->ndjson the records go to `ndjson`
- * (appended; a record that could not be written whole is XQ_ENOMEM).
- * Returns 0, or XQ_ENOMEM; a stop leaves res->interrupted set
- * and the game half annotated (it must not be written).
+ * Analyse the game of job `j` and annotate it in place (see the top of
+ * this file).  Diagnostics (engine failures, positions not sent) go to the
+ * job's.  With settings->ndjson the records go to `ndjson` (appended; a
+ * record that could not be written whole is XQ_ENOMEM).  Returns 0, or
+ * XQ_ENOMEM; a stop leaves res->interrupted set and the game half
+ * annotated (it must not be written).
  */
-int annotate_game(struct annotator *a, const struct annotate_settings *s, struct xq_game *g,
-		  uint64_t fingerprint, const char *file, struct diag_list *diags,
-		  struct xq_buf *ndjson, struct annotate_result *res);
+int annotate_game(struct annotator *a, const struct annotate_settings *s, struct pool_job *j,
+		  uint64_t fingerprint, struct xq_buf *ndjson, struct annotate_result *res);
 
 #endif

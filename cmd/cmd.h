@@ -14,6 +14,8 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
+#include <xq/io.h>
+
 /* Exit statuses, the same for every command and in every man page. */
 enum xq_exit {
 	XQ_EXIT_OK = 0,      /* success */
@@ -70,7 +72,7 @@ int cmd_test_fault(const char *what);
  * clean up).  cmd_catch_signals() sets one handler for SIGINT, SIGTERM
  * and SIGHUP that only records the signal: in cmd_signal (which every loop
  * of the main thread over inputs, games or plies looks at), in cmd_stop
- * (the atomic_int that searches and engine clients poll) and in
+ * (the cancel flag of <xq/io.h> that analysers poll) and in
  * cmd_cancel, an atomic_int too (worker threads read it): the cancel flag
  * of every input opened through cmd/inputs (formats/io looks at it before
  * each read, and every 100 ms while it waits on a silent pipe, so readers
@@ -85,7 +87,9 @@ int cmd_test_fault(const char *what);
  * SIGHUP) and a shell loop stops as it should.
  */
 extern volatile sig_atomic_t cmd_signal, cmd_keep_reading;
-extern atomic_int cmd_stop, cmd_cancel;
+extern atomic_int cmd_cancel;
+/* Made by cmd_catch_signals() (NULL after it only when memory ran out). */
+extern xq_cancel *cmd_stop;
 void cmd_catch_signals(void);
 /* 128 + the signal received (call it only when cmd_signal is set). */
 int cmd_signal_status(void);

@@ -66,7 +66,8 @@ int cmd_test_fault(const char *what)
 }
 
 volatile sig_atomic_t cmd_signal, cmd_keep_reading;
-atomic_int cmd_stop, cmd_cancel;
+atomic_int cmd_cancel;
+xq_cancel *cmd_stop;
 static volatile sig_atomic_t signals_seen;
 
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -74,7 +75,8 @@ static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static void on_signal(int sig)
 {
 	cmd_signal = sig;
-	atomic_store(&cmd_stop, 1);
+	if (cmd_stop)
+		xq_cancel_set(cmd_stop);
 	if (!cmd_keep_reading || signals_seen)
 		atomic_store(&cmd_cancel, 1);
 	signals_seen = 1;
@@ -84,6 +86,8 @@ void cmd_catch_signals(void)
 {
 	struct sigaction sa, old;
 
+	if (!cmd_stop)
+		cmd_stop = xq_cancel_new(); /* for the life of the process */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

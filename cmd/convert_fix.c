@@ -274,7 +274,7 @@ static void fix_result(const struct fix *f, struct pool_job *j, const xq_proof *
 	if (p->why == XQ_PROOF_PERPETUAL)
 		snprintf(how, sizeof(how), "%s (plies %lu-%lu, %s rules: %s loses)", p->conduct,
 			 (unsigned long)p->first + 1, (unsigned long)p->ply,
-			 p->ruleset == XQ_RULESET_CHINESE ? "chinese" : "asian",
+			 xq_ruleset_name(p->ruleset),
 			 red_wins ? "black" : "red");
 	else
 		snprintf(how, sizeof(how), "%s (%s wins)",

@@ -1,5 +1,6 @@
 /*
- * diagplace.c: a diagnostic about a game's tag (see diagplace.h).
+ * diagplace.c: a diagnostic about a game's tag or move, and the job's
+ * list of them (see diagplace.h).
  */
 #include "diagplace.h"
 
@@ -94,4 +95,61 @@ int diag_job_fix(struct pool_job *j, const char *name, uint32_t ply, int severit
 	rc = diag_job_vfix(j, name, ply, severity, code, field, old_value, new_value, fmt, ap);
 	va_end(ap);
 	return rc;
+}
+
+int diag_job_node(struct pool_job *j, uint32_t n, uint32_t ply, int severity, const char *code,
+		  const char *fmt, ...)
+{
+	int c = xq_diag_code_from_name(code);
+	struct xq_diag d;
+	va_list ap;
+
+	xq_diag_init(&d);
+	xq_game_place_diag(&d, j->game, j->file->name, n, ply);
+	va_start(ap, fmt);
+	xq_diag_vset(&d, 0, c < 0 ? XQ_D_INTERNAL : (enum xq_diag_code)c, (enum xq_severity)severity,
+		     fmt, ap);
+	va_end(ap);
+	return diag_list_add(&j->diags, &d);
+}
+
+int diag_job_add(struct pool_job *j, const xq_diagnostic *pd, int severity)
+{
+	/* The public API's diagnostic is the library's own (api/internal.h). */
+	struct xq_diag d = *(const struct xq_diag *)(const void *)pd;
+
+	d.source = j->file->name;
+	if (j->kind == POOL_GAME) {
+		d.game = j->game->number;
+		if (!d.place.line && !d.place.offset) {
+			d.place = j->game->place;
+			d.has_offset = j->game->place.line == 0;
+		}
+	}
+	if (severity >= 0)
+		d.severity = (enum xq_severity)severity;
+	return diag_list_add(&j->diags, &d);
+}
+
+size_t diag_job_count(const struct pool_job *j)
+{
+	return j->diags.n;
+}
+
+void diag_job_truncate(struct pool_job *j, size_t n)
+{
+	if (n < j->diags.n)
+		j->diags.n = n;
+}
+
+void diag_job_move_last(struct pool_job *j, size_t at)
+{
+	size_t n = j->diags.n;
+	struct xq_diag d;
+
+	if (!n || at >= n - 1)
+		return;
+	d = j->diags.v[n - 1];
+	memmove(&j->diags.v[at + 1], &j->diags.v[at], (n - 1 - at) * sizeof(d));
+	j->diags.v[at] = d;
 }

@@ -47,6 +47,34 @@ int diag_job_vfix(struct pool_job *j, const char *name, uint32_t ply, int severi
 		  va_list ap);
 
 /*
+ * The same about node `n` of the game's tree (0: the game as a whole), at
+ * the move's place and with its text when the reader kept them, with
+ * `ply` as its ply: annotate's engine failures and warnings.  Returns 0,
+ * or XQ_ENOMEM (nothing added).
+ */
+int diag_job_node(struct pool_job *j, uint32_t n, uint32_t ply, int severity, const char *code,
+		  const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 6, 7)))
+#endif
+	;
+
+/*
+ * A diagnostic a library call sent about the game of `j` (a writer's, say)
+ * added to its diagnostics, named after the job's input and game, and at
+ * the game's place when it has none of its own; with its own severity, or
+ * `severity` when that is not -1 (--strict makes a loss an error).  0, or
+ * XQ_ENOMEM.
+ */
+int diag_job_add(struct pool_job *j, const xq_diagnostic *d, int severity);
+
+/* The diagnostics of `j` so far; drop those after the first `n`; move the
+ * last one to index `at` (the others from there on one up). */
+size_t diag_job_count(const struct pool_job *j);
+void diag_job_truncate(struct pool_job *j, size_t n);
+void diag_job_move_last(struct pool_job *j, size_t at);
+
+/*
  * validate: the reader's bad-result diagnostic of the game of `j` (its
  * Result tag against the record's result), which the reader gives as a
  * warning, counts as an error when xq_record_validate() found the tag is

@@ -10,6 +10,7 @@
 
 #include "cmd.h"
 #include "diag.h"
+#include "diagplace.h"
 #include "format.h"
 #include "game.h"
 #include "inputs.h"
@@ -48,19 +49,9 @@ const struct opt_spec output_options[] = {
  * there, in the input, whatever the writer filled in. */
 static void add_writer_diag(const struct output *c, struct pool_job *j, const struct xq_diag *d)
 {
-	struct xq_diag copy = *d;
-
-	copy.source = j->file->name;
-	if (j->kind == POOL_GAME) {
-		copy.game = j->game->number;
-		if (!copy.place.line && !copy.place.offset) {
-			copy.place = j->game->place;
-			copy.has_offset = j->game->place.line == 0;
-		}
-	}
-	if (c->strict && copy.code == XQ_D_LOSS)
-		copy.severity = XQ_SEV_ERROR;
-	diag_list_add(&j->diags, &copy);
+	/* The public API's diagnostic is the library's own (api/internal.h). */
+	diag_job_add(j, (const xq_diagnostic *)(const void *)d,
+		     c->strict && d->code == XQ_D_LOSS ? XQ_SEVERITY_ERROR : -1);
 }
 
 static void writer_sink(const struct xq_diag *d, void *payload)

@@ -47,18 +47,6 @@ static const struct opt_spec options[] = {
 
 #define MAX_DEPTH 20
 
-/* A move's ICCS name ("h2e2"), from its squares alone. */
-static void move_name(xq_move_code m, char out[5])
-{
-	int from = XQ_MOVE_CODE_FROM(m), to = XQ_MOVE_CODE_TO(m);
-
-	out[0] = (char)('a' + XQ_SQUARE_FILE(from));
-	out[1] = (char)('0' + XQ_SQUARE_RANK(from));
-	out[2] = (char)('a' + XQ_SQUARE_FILE(to));
-	out[3] = (char)('0' + XQ_SQUARE_RANK(to));
-	out[4] = '\0';
-}
-
 struct item {
 	uint8_t root;       /* index into the root move list */
 	xq_move_code reply; /* 0: count below the root move itself */
@@ -126,9 +114,9 @@ static int count_tree(const xq_position *start, int depth, int threads, uint64_t
 		xq_move_code m = j.roots[a];
 		char ma[5], mb[5];
 		int c = a;
-		move_name(m, ma);
+		xq_move_code_iccs(m, ma);
 		while (c > 0) {
-			move_name(j.roots[c - 1], mb);
+			xq_move_code_iccs(j.roots[c - 1], mb);
 			if (strcmp(mb, ma) <= 0)
 				break;
 			j.roots[c] = j.roots[c - 1];
@@ -259,7 +247,7 @@ static void print_json_result(int depth, uint64_t nodes, double secs, int thread
 		printf(",\"divide\":{");
 		for (int i = 0; i < nroots; i++) {
 			char name[5];
-			move_name(roots[i], name);
+			xq_move_code_iccs(roots[i], name);
 			printf("%s\"%s\":%llu", i ? "," : "", name, (unsigned long long)per_root[i]);
 		}
 		putchar('}');
@@ -289,7 +277,7 @@ static int run_one(const xq_position *p, int depth, int threads, int divide, int
 	if (divide) {
 		for (int i = 0; i < nroots; i++) {
 			char name[5];
-			move_name(roots[i], name);
+			xq_move_code_iccs(roots[i], name);
 			printf("%s: %llu\n", name, (unsigned long long)per_root[i]);
 		}
 		printf("\n");

@@ -2424,3 +2424,16 @@ void pool_position_fini(void *ctx, void *worker)
 	(void)ctx;
 	xq_position_free(worker);
 }
+
+void pool_job_swap_game(struct pool_job *j, xq_record *r)
+{
+	uint64_t number = j->game->number;
+	struct xq_game t = *j->game;
+
+	*j->game = r->g;
+	r->g = t;
+	xq_record_forget(j->record);
+	xq_record_forget(r);
+	j->game->number = number;
+	j->game->source = j->file->name;
+}

@@ -184,4 +184,12 @@ void pool_position_fini(void *ctx, void *worker);
 
 int pool_run(const struct pool_config *cfg);
 
+/*
+ * Put the game of `r` (a record the command read itself: annotate
+ * --resume's earlier output) in place of the game of job `j`, and the
+ * job's game into `r`: the job keeps its game number and source, so what
+ * is written and reported of it is the same as if it had been read so.
+ */
+void pool_job_swap_game(struct pool_job *j, xq_record *r);
+
 #endif

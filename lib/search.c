@@ -171,7 +171,7 @@ int xq_analyse(struct xq_analyser *a, struct xq_analysis *out, const struct xq_b
 	return rc;
 }
 
-int xq_analyser_restart(struct xq_analyser *a, struct xq_diag *d)
+int xq_analyser_start_over(struct xq_analyser *a, struct xq_diag *d)
 {
 	return a->ops->restart ? a->ops->restart(a->impl, d) : 0;
 }

@@ -173,7 +173,7 @@ struct xq_analyser {
  * Then the analyser runs.  The built-in search fails only on those checks;
  * an external engine returns XQ_EENGINE (XQ_D_ENGINE) when it fails to
  * start, crashes, hangs, lies or rejects the position, and the caller may
- * then call xq_analyser_restart() and go on.
+ * then call xq_analyser_start_over() and go on.
  *
  * `d` may be NULL.  The caller sets d->game and d->ply before the call;
  * they are kept, so the message says where in the collection it happened.
@@ -184,7 +184,7 @@ int xq_analyse(struct xq_analyser *a, struct xq_analysis *out, const struct xq_b
 	       struct xq_diag *d);
 
 /* Restart the analyser (see the ops).  Returns 0 or a negative XQ_E* code. */
-int xq_analyser_restart(struct xq_analyser *a, struct xq_diag *d);
+int xq_analyser_start_over(struct xq_analyser *a, struct xq_diag *d);
 
 /* Short description of the analyser, never NULL. */
 const char *xq_analyser_name(const struct xq_analyser *a);

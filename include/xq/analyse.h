@@ -24,7 +24,9 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "io.h"
 #include "record.h"
+#include "rules.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,6 +40,8 @@ typedef struct xq_analyser_public xq_analyser;
 enum { XQ_EVAL_CP = 0, XQ_EVAL_MATE = 1, XQ_EVAL_MATED = 2 };
 
 #define XQ_PV_SIZE 64
+/* The largest depth limit an analysis takes (a larger one is XQ_ERANGE). */
+#define XQ_ANALYSIS_MAX_DEPTH 64
 
 /* What an analysis found.  Set `size` (XQ_ANALYSIS_RESULT_INIT) so that
  * later versions can add fields. */
@@ -51,9 +55,12 @@ typedef struct xq_analysis_result {
 	xq_move_code best;   /* best move; 0 when there is no legal move */
 	size_t pv_len;       /* moves in pv (pv[0] == best) */
 	xq_move_code pv[XQ_PV_SIZE]; /* the principal variation, legal in turn */
-	int stopped;         /* the limit cut an iteration short (a time limit) */
+	int stopped;         /* the limit cut an iteration short (a time limit),
+				or the cancel flag stopped it (the best so far) */
+	int no_moves;        /* the side to move had no legal move: XQ_EVAL_MATED
+				0, no best move, nothing searched (no depth) */
 } xq_analysis_result;
-#define XQ_ANALYSIS_RESULT_INIT {sizeof(xq_analysis_result), 0, 0, 0, 0, 0, 0, 0, {0}, 0}
+#define XQ_ANALYSIS_RESULT_INIT {sizeof(xq_analysis_result), 0, 0, 0, 0, 0, 0, 0, {0}, 0, 0}
 
 /* The built-in engine with a hash table of `hash_mb` MiB (0: 16).  0 with
  * *out set, XQ_ERANGE (hash_mb over 65536) or XQ_ENOMEM. */
@@ -66,9 +73,80 @@ XQ_API int xq_analyser_new_builtin(xq_analyser **out, size_t hash_mb);
  */
 XQ_API int xq_analyser_new_program(xq_analyser **out, const char *path, char *const *args,
 				   xq_diagnostic_fn fn, void *user);
+/*
+ * Every setting of an analyser, for xq_analyser_open().  Set `size`
+ * (XQ_ANALYSER_OPTIONS_INIT) so that later versions can add fields.
+ */
+typedef struct xq_analyser_options {
+	size_t size;                /* sizeof(xq_analyser_options) */
+	/* The external engine: a path, or a name looked up in PATH; NULL for
+	 * the built-in engine.  `args`: its arguments, NULL-terminated, or
+	 * NULL.  Both borrowed for the call. */
+	const char *program;
+	char *const *args;
+	/* External engine: "uci", "ucci", or NULL / "auto" to find it from
+	 * the handshake. */
+	const char *protocol;
+	/* External engine: "NAME=VALUE" settings sent after the handshake, in
+	 * order (split at the first '='; the value may be empty),
+	 * NULL-terminated, or NULL.  Copied. */
+	const char *const *settings;
+	/* External engine: the longest a depth- or node-limited search may
+	 * take before the engine is deemed hung (a movetime search: its
+	 * movetime plus this), and the handshake and every other wait at most
+	 * the smaller of this and 10 s.  0: 300 s and 10 s. */
+	uint32_t timeout_ms;
+	/* Built-in engine: hash table MiB (0: 16), and the repetition rules
+	 * its search judges by: XQ_RULESET_* (<xq/rules.h>), or -1 for none
+	 * (a repetition is a draw, no move limit). */
+	size_t hash_mb;
+	int ruleset;
+	/* Polled during a search and while waiting for an engine: once set,
+	 * a search returns at once with its best so far (`stopped`), a wait
+	 * ends.  Borrowed; NULL for none. */
+	const xq_cancel *cancel;
+	/* Warnings of an external engine while it analyses (a garbage line,
+	 * a setting it does not list), each as it comes; NULL to drop them. */
+	xq_diagnostic_fn warn;
+	void *warn_user;
+	unsigned flags;             /* XQ_ANALYSER_* */
+} xq_analyser_options;
+/* xq_analyser_options.flags: after an XQ_EENGINE failure the caller
+ * restarts the engine itself (xq_analyser_restart()); by default the next
+ * run does. */
+enum { XQ_ANALYSER_MANUAL_RESTART = 1 << 0 };
+#define XQ_ANALYSER_OPTIONS_INIT                                                          \
+	{sizeof(xq_analyser_options), NULL, NULL, NULL, NULL, 0, 0, XQ_RULESET_ASIAN, NULL, \
+	 NULL, NULL, 0}
+
+/*
+ * An analyser with every setting (NULL `o`: the built-in engine's
+ * defaults).  Returns 0 with *out set; XQ_ERANGE (a setting that cannot
+ * be used: a bad protocol or ruleset, a setting without '=' or with a
+ * control character, hash_mb over 65536), XQ_EENGINE (the engine cannot
+ * be started, or no handshake) or XQ_ENOMEM, with *out NULL and the
+ * reason in `fn`.
+ */
+XQ_API int xq_analyser_open(xq_analyser **out, const xq_analyser_options *o, xq_diagnostic_fn fn,
+			    void *user);
+/* Is `text` a setting xq_analyser_open() takes ("NAME=VALUE")?  0, or
+ * XQ_ERANGE with the reason in `fn`: to check a command line before any
+ * engine starts. */
+XQ_API int xq_analyser_check_setting(const char *text, xq_diagnostic_fn fn, void *user);
 /* A short description ("built-in", "Pikafish 2024-06-11").  Valid while
  * the analyser is. */
 XQ_API const char *xq_analyser_description(const xq_analyser *a);
+/* The protocol spoken: "uci" or "ucci" for an external engine (as found
+ * from the handshake), "built-in" for the built-in engine. */
+XQ_API const char *xq_analyser_protocol(const xq_analyser *a);
+/* Is the analyser ready to run?  0 when its external engine has stopped
+ * (crashed, killed after a hang, or could not be restarted); always 1
+ * for the built-in engine. */
+XQ_API int xq_analyser_is_running(const xq_analyser *a);
+/* Stop the external engine if it runs and start it again with the same
+ * settings.  0; XQ_EENGINE with the reason in `fn`.  Nothing to do (0)
+ * for the built-in engine. */
+XQ_API int xq_analyser_restart(xq_analyser *a, xq_diagnostic_fn fn, void *user);
 /*
  * Analyse the position after node `n` of `r` under a limit (a zero limit
  * is none; at least one is needed; depth and nodes are deterministic,
@@ -107,8 +185,9 @@ XQ_API void xq_analyser_free(xq_analyser *a);
 
 /* Bytes that always hold a note xq_eval_note() writes. */
 #define XQ_EVAL_NOTE_SIZE 32
-/* xq_eval_note(): the chess tools' "[%eval ...]" form. */
-enum { XQ_EVAL_NOTE_COMMAND = 1 << 0 };
+/* xq_eval_note() flags: the chess tools' "[%eval ...]" form; or the score
+ * alone, without its depth ("+0.35", "#-3"), as NDJSON records give it. */
+enum { XQ_EVAL_NOTE_COMMAND = 1 << 0, XQ_EVAL_NOTE_NO_DEPTH = 1 << 1 };
 
 /* The score (`kind`, `score`: red's view) and `depth` as a note into `buf`
  * (`cap` bytes, NUL-terminated, cut when too small); returns its length.

@@ -70,6 +70,20 @@ XQ_API int xq_file_commit(xq_file *f, xq_diagnostic_fn fn, void *user);
  * `f`; NULL is allowed. */
 XQ_API void xq_file_abort(xq_file *f);
 
+/*
+ * A record writer (<xq/io.h>) onto the open file `f`, which stays the
+ * caller's: bytes the caller writes with xq_file_write() between records
+ * land between them, xq_writer_close() writes the format's end and frees
+ * the writer without committing `f`, and xq_writer_abort() frees it and
+ * leaves `f` as it is, to commit or abort.  The options as for
+ * xq_writer_open() (a format must be named; XQ_WRITE_FORCE and
+ * XQ_WRITE_GZIP are the file's, not the writer's).  0 with *out set;
+ * XQ_EUNSUPPORTED, XQ_EENCODING or XQ_ENOMEM, the reason in `fn`.  The
+ * writer's later diagnostics (what a format cannot hold) go to `fn` too.
+ */
+XQ_API int xq_writer_open_file(xq_writer **out, xq_file *f, const xq_write_options *opts,
+			       xq_diagnostic_fn fn, void *user);
+
 #ifdef __cplusplus
 }
 #endif

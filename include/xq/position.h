@@ -101,6 +101,9 @@ XQ_API size_t xq_position_fen(const xq_position *p, char *buf, size_t cap);
 
 /* 0 when red is to move, 1 when black is. */
 XQ_API int xq_position_side(const xq_position *p);
+/* The number of the move to be made, as FEN's last field counts (1 at
+ * the start; it goes up after each black move). */
+XQ_API int xq_position_move_number(const xq_position *p);
 /* The FEN letter of the piece on `square` (KABNRCP red, kabnrcp black),
  * or 0 when the square is empty or not one. */
 XQ_API char xq_position_piece(const xq_position *p, int square);
@@ -164,6 +167,10 @@ XQ_API void xq_position_mirror(xq_position *p);
 /* The move `m` mirrored left-right, as xq_position_mirror() mirrors a
  * position: the mirror of a legal move is legal in the mirrored position. */
 XQ_API xq_move_code xq_move_code_mirror(xq_move_code m);
+/* The ICCS name of move `m` from its squares alone ("h2e2": no position
+ * needed) into `out`, NUL-terminated; "" for 0 or a square off the board.
+ * Returns its length (4 or 0). */
+XQ_API size_t xq_move_code_iccs(xq_move_code m, char out[5]);
 
 /* The number of leaves of the legal move tree `depth` plies deep (perft).
  * Allocates nothing; takes time exponential in `depth`. */

@@ -31,6 +31,10 @@ enum xq_ruleset { XQ_RULESET_ASIAN = 0, XQ_RULESET_CHINESE = 1 };
 /* "asian" (also "axf", "wxf") or "chinese" (also "cxa"), any case: the
  * rule set, or XQ_ENOTFOUND. */
 XQ_API int xq_ruleset_from_name(const char *name);
+/* The name of rule set `ruleset`: "asian" or "chinese", "none" for -1
+ * (no repetition rules, as options that take -1 say), NULL for any other
+ * value. */
+XQ_API const char *xq_ruleset_name(int ruleset);
 
 /* What the rules give at the end of a line. */
 enum xq_ruling {

@@ -282,6 +282,9 @@ class Replaying(unittest.TestCase):
         first = an.analyse(g, depth=3)
         self.assertEqual(first.depth, 3)
         self.assertEqual(an.analyse(g, depth=3).pv, first.pv)
+        self.assertFalse(first.no_moves)
+        mated = an.analyse(xq.Position("3k5/9/9/9/9/9/9/9/3r5/3rK4 w"), depth=3)
+        self.assertEqual((mated.kind, mated.score, mated.no_moves, mated.best), ("mated", 0, True, None))
         with self.assertRaises(xq.XQError):
             an.analyse(g)  # no limit
         an.close()

@@ -68,7 +68,7 @@ class _ReadOptions(_c.Structure):
 class _AnalysisResult(_c.Structure):
     _fields_ = [("size", _c.c_size_t), ("kind", _c.c_int), ("score", _c.c_int), ("depth", _c.c_int),
                 ("nodes", _u64), ("time_ms", _u32), ("best", _c.c_uint16), ("pv_len", _c.c_size_t),
-                ("pv", _c.c_uint16 * 64), ("stopped", _c.c_int)]
+                ("pv", _c.c_uint16 * 64), ("stopped", _c.c_int), ("no_moves", _c.c_int)]
 
 
 class _DiagramOptions(_c.Structure):
@@ -1070,9 +1070,10 @@ def format_extensions(name):
 class Analysis:
     """What an analyser found: the score from the side to move's point of
     view (`kind` "cp", "mate" or "mated"; `score` centipawns or moves),
-    the depth, the best move and the principal variation in ICCS."""
+    the depth, the best move and the principal variation in ICCS;
+    `no_moves` when the side to move had no legal move (nothing searched)."""
 
-    __slots__ = ("kind", "score", "depth", "nodes", "best", "pv")
+    __slots__ = ("kind", "score", "depth", "nodes", "best", "pv", "no_moves")
 
     def __repr__(self):
         return "Analysis(%s %d, depth %d, best %s)" % (self.kind, self.score, self.depth, self.best)
@@ -1127,6 +1128,7 @@ class Analyser:
         out = Analysis()
         out.kind = ("cp", "mate", "mated")[res.kind]
         out.score, out.depth, out.nodes = res.score, res.depth, res.nodes
+        out.no_moves = bool(res.no_moves)
         p = node.position()
         out.pv = []
         for i in range(res.pv_len):

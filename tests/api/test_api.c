@@ -778,6 +778,13 @@ static void scores_are_written_into_comments_and_read_back(void **state)
 	assert_string_equal(note, "[%eval #-3]");
 	assert_int_equal(xq_eval_note(note, 4, XQ_EVAL_CP, 35, 12, 0), 3);
 	assert_string_equal(note, "+0.");
+	/* The score alone, as NDJSON records give it. */
+	assert_int_equal(xq_eval_note(note, sizeof(note), XQ_EVAL_CP, 35, 12, XQ_EVAL_NOTE_NO_DEPTH), 5);
+	assert_string_equal(note, "+0.35");
+	xq_eval_note(note, sizeof(note), XQ_EVAL_MATED, 0, 0, XQ_EVAL_NOTE_NO_DEPTH);
+	assert_string_equal(note, "#-0");
+	assert_int_equal(xq_eval_note(note, 3, XQ_EVAL_CP, -120, 0, XQ_EVAL_NOTE_NO_DEPTH), 2);
+	assert_string_equal(note, "-1");
 
 	assert_int_equal(xq_eval_note_find("a good move +0.35/12", &kind, &score, &depth), 1);
 	assert_int_equal(kind, XQ_EVAL_CP);
@@ -1644,6 +1651,249 @@ static void external_engine_analyses_and_a_missing_one_is_an_engine_error(void *
 	xq_analyser_free(a);
 }
 
+#define FAKE_ENGINE "tests/engines/fake-engine.sh"
+
+/* Counts the diagnostics given to it (an analyser's warnings). */
+static void count_warning(const xq_diagnostic *d, void *user)
+{
+	(void)d;
+	(*(int *)user)++;
+}
+
+static void analyser_open_takes_every_setting_and_refuses_bad_ones(void **state)
+{
+	xq_analyser_options o = XQ_ANALYSER_OPTIONS_INIT;
+	static const char *const settings[] = {"Hash=8", "Weird Name=", NULL};
+	static const char *const bad[] = {"Hash=8", "noequals", NULL};
+	char *uci[] = {"uci", NULL};
+	struct seen s = {0};
+	xq_analyser *a = NULL;
+
+	(void)state;
+	/* A setting is NAME=VALUE, checked before any engine starts. */
+	assert_int_equal(xq_analyser_check_setting("Hash=16", collect, &s), 0);
+	assert_int_equal(xq_analyser_check_setting("Name=", NULL, NULL), 0);
+	assert_int_equal(xq_analyser_check_setting("noequals", collect, &s), XQ_ERANGE);
+	assert_int_equal(s.n, 1);
+	assert_non_null(strstr(s.first, "noequals"));
+	assert_int_equal(xq_analyser_check_setting("=3", NULL, NULL), XQ_ERANGE);
+	assert_int_equal(xq_analyser_check_setting("A=b\nquit", NULL, NULL), XQ_ERANGE);
+
+	/* The built-in engine with no repetition rules: running, nothing to restart. */
+	o.hash_mb = 1;
+	o.ruleset = -1;
+	assert_int_equal(xq_analyser_open(&a, &o, NULL, NULL), 0);
+	assert_string_equal(xq_analyser_description(a), "built-in");
+	assert_string_equal(xq_analyser_protocol(a), "built-in");
+	assert_int_equal(xq_analyser_is_running(a), 1);
+	assert_int_equal(xq_analyser_restart(a, NULL, NULL), 0);
+	xq_analyser_free(a);
+	assert_int_equal(xq_analyser_open(&a, NULL, NULL, NULL), 0); /* the defaults */
+	xq_analyser_free(a);
+	o.ruleset = 7;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(xq_analyser_open(&a, &o, collect, &s), XQ_ERANGE);
+	assert_null(a);
+	assert_int_equal(s.errors, 1);
+
+	/* An external engine with its protocol, arguments and settings. */
+	o = (xq_analyser_options)XQ_ANALYSER_OPTIONS_INIT;
+	o.program = FAKE_ENGINE;
+	o.args = uci;
+	o.protocol = "uci";
+	o.settings = settings;
+	assert_int_equal(xq_analyser_open(&a, &o, NULL, NULL), 0);
+	assert_string_equal(xq_analyser_protocol(a), "uci");
+	assert_int_equal(xq_analyser_is_running(a), 1);
+	xq_analyser_free(a);
+	o.protocol = "xboard";
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(xq_analyser_open(&a, &o, collect, &s), XQ_ERANGE);
+	assert_null(a);
+	assert_non_null(strstr(s.first, "xboard"));
+	o.protocol = NULL;
+	o.settings = bad;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(xq_analyser_open(&a, &o, collect, &s), XQ_ERANGE);
+	assert_null(a);
+	assert_non_null(strstr(s.first, "noequals"));
+}
+
+static void a_manual_restart_analyser_waits_for_its_caller_to_restart_it(void **state)
+{
+	xq_analyser_options o = XQ_ANALYSER_OPTIONS_INIT;
+	char *crash[] = {"crash-on-go", NULL};
+	xq_analysis_result res = XQ_ANALYSIS_RESULT_INIT;
+	struct seen s = {0};
+	xq_record *r = xq_record_new();
+	xq_analyser *a;
+
+	(void)state;
+	o.program = FAKE_ENGINE;
+	o.args = crash;
+	o.flags = XQ_ANALYSER_MANUAL_RESTART;
+	assert_int_equal(xq_analyser_open(&a, &o, NULL, NULL), 0);
+	assert_int_equal(xq_analyser_run(a, r, XQ_ROOT_NODE, 3, 0, 0, &res, collect, &s), XQ_EENGINE);
+	assert_string_equal(s.codes[0], "engine");
+	assert_int_equal(xq_analyser_is_running(a), 0);
+	/* Not restarted behind the caller's back: still stopped. */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(xq_analyser_run(a, r, XQ_ROOT_NODE, 3, 0, 0, &res, collect, &s), XQ_EENGINE);
+	assert_non_null(strstr(s.first, "not running"));
+	assert_int_equal(xq_analyser_restart(a, NULL, NULL), 0);
+	assert_int_equal(xq_analyser_is_running(a), 1);
+	xq_analyser_free(a);
+	xq_record_free(r);
+}
+
+static void an_engine_s_warnings_go_to_their_own_callback(void **state)
+{
+	xq_analyser_options o = XQ_ANALYSER_OPTIONS_INIT;
+	char *garbage[] = {"garbage", NULL};
+	xq_analysis_result res = XQ_ANALYSIS_RESULT_INIT;
+	struct seen s = {0};
+	xq_record *r = xq_record_new();
+	xq_analyser *a;
+	int warnings = 0;
+
+	(void)state;
+	o.program = FAKE_ENGINE;
+	o.args = garbage;
+	o.warn = count_warning;
+	o.warn_user = &warnings;
+	assert_int_equal(xq_analyser_open(&a, &o, NULL, NULL), 0);
+	assert_int_equal(xq_analyser_run(a, r, XQ_ROOT_NODE, 3, 0, 0, &res, collect, &s), 0);
+	assert_true(warnings > 0);
+	assert_int_equal(s.n, 0); /* none of them to the run's callback */
+	assert_true(res.best != 0);
+	xq_analyser_free(a);
+	xq_record_free(r);
+}
+
+static void a_hung_engine_is_given_up_after_the_timeout(void **state)
+{
+	xq_analyser_options o = XQ_ANALYSER_OPTIONS_INIT;
+	char *hang[] = {"hang-on-go", NULL};
+	xq_analysis_result res = XQ_ANALYSIS_RESULT_INIT;
+	xq_record *r = xq_record_new();
+	xq_analyser *a;
+
+	(void)state;
+	o.program = FAKE_ENGINE;
+	o.args = hang;
+	o.timeout_ms = 300;
+	assert_int_equal(xq_analyser_open(&a, &o, NULL, NULL), 0);
+	assert_int_equal(xq_analyser_run(a, r, XQ_ROOT_NODE, 3, 0, 0, &res, NULL, NULL), XQ_EENGINE);
+	xq_analyser_free(a);
+	xq_record_free(r);
+}
+
+static void a_set_cancel_flag_stops_the_search_and_no_move_is_no_search(void **state)
+{
+	xq_analyser_options o = XQ_ANALYSER_OPTIONS_INIT;
+	xq_analysis_result res = XQ_ANALYSIS_RESULT_INIT;
+	xq_cancel *stop = xq_cancel_new();
+	xq_record *r = xq_record_new();
+	xq_position *p = xq_position_new();
+	xq_analyser *a;
+
+	(void)state;
+	o.hash_mb = 1;
+	o.cancel = stop;
+	assert_int_equal(xq_analyser_open(&a, &o, NULL, NULL), 0);
+	assert_int_equal(xq_analyser_run(a, r, XQ_ROOT_NODE, 3, 0, 0, &res, NULL, NULL), 0);
+	assert_int_equal(res.stopped, 0);
+	assert_int_equal(res.no_moves, 0);
+	assert_int_equal(res.depth, 3);
+	xq_cancel_set(stop);
+	assert_int_equal(xq_analyser_run(a, r, XQ_ROOT_NODE, 30, 0, 0, &res, NULL, NULL), 0);
+	assert_int_equal(res.stopped, 1);
+	assert_true(res.depth < 30);
+	/* Red is mated: nothing to search, and it says so. */
+	assert_int_equal(xq_position_set_fen(p, "3k5/9/9/9/9/9/9/9/3r5/3rK4 w"), 0);
+	assert_int_equal(xq_record_set_start(r, p), 0);
+	assert_int_equal(xq_analyser_run(a, r, XQ_ROOT_NODE, 3, 0, 0, &res, NULL, NULL), 0);
+	assert_int_equal(res.no_moves, 1);
+	assert_int_equal(res.kind, XQ_EVAL_MATED);
+	assert_int_equal(res.score, 0);
+	assert_int_equal(res.best, 0);
+	xq_analyser_free(a);
+	xq_cancel_free(stop);
+	xq_position_free(p);
+	xq_record_free(r);
+}
+
+static void a_writer_onto_an_open_file_leaves_the_file_to_its_owner(void **state)
+{
+	xq_write_options wo = XQ_WRITE_OPTIONS_INIT;
+	char dir[256], path[300], bytes[4096];
+	struct seen s = {0};
+	xq_record *r = xq_record_new();
+	xq_writer *w;
+	xq_file *f;
+	long n;
+
+	(void)state;
+	assert_int_equal(test_tmpdir(dir, sizeof(dir), "api-writer-file"), 0);
+	snprintf(path, sizeof(path), "%s/games.pgn", dir);
+	assert_int_equal(xq_record_add_move_text(r, XQ_ROOT_NODE, "h2e2", XQ_DIALECT_ICCS, NULL), 0);
+	assert_int_equal(xq_file_open(&f, path, 0, NULL, NULL), 0);
+	/* No format named: refused, the file untouched. */
+	assert_int_equal(xq_writer_open_file(&w, f, &wo, collect, &s), XQ_EUNSUPPORTED);
+	assert_null(w);
+	assert_int_equal(s.errors, 1);
+	wo.format = "pgn";
+	wo.dialect = XQ_DIALECT_ICCS;
+	assert_int_equal(xq_file_write(f, "; before\n", 9), 0);
+	assert_int_equal(xq_writer_open_file(&w, f, &wo, NULL, NULL), 0);
+	assert_int_equal(xq_writer_write(w, r), 0);
+	assert_int_equal(xq_writer_close(w), 0);
+	/* Closing the writer committed nothing: the name is free yet. */
+	assert_int_equal(file_bytes(path, bytes, sizeof(bytes)), -1);
+	/* An aborted writer leaves the file too. */
+	assert_int_equal(xq_writer_open_file(&w, f, &wo, NULL, NULL), 0);
+	xq_writer_abort(w);
+	assert_int_equal(xq_file_write(f, "; after\n", 8), 0);
+	assert_int_equal(xq_file_commit(f, NULL, NULL), 0);
+	n = file_bytes(path, bytes, sizeof(bytes));
+	assert_true(n > 17);
+	assert_int_equal(strncmp(bytes, "; before\n", 9), 0);
+	assert_non_null(strstr(bytes, "h2e2"));
+	assert_string_equal(bytes + n - 8, "; after\n");
+	xq_record_free(r);
+	assert_int_equal(test_rmtree(dir), 0);
+}
+
+static void move_numbers_iccs_names_and_rule_set_names_read_as_written(void **state)
+{
+	xq_position *p = xq_position_new();
+
+	(void)state;
+	assert_int_equal(xq_position_move_number(p), 1);
+	assert_int_equal(xq_position_play_text(p, "h2e2", XQ_DIALECT_ICCS), 0);
+	assert_int_equal(xq_position_move_number(p), 1);
+	assert_int_equal(xq_position_play_text(p, "h9g7", XQ_DIALECT_ICCS), 0);
+	assert_int_equal(xq_position_move_number(p), 2);
+	assert_int_equal(xq_position_set_fen(p, "3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 41"), 0);
+	assert_int_equal(xq_position_move_number(p), 41);
+	assert_string_equal(xq_ruleset_name(XQ_RULESET_ASIAN), "asian");
+	assert_string_equal(xq_ruleset_name(XQ_RULESET_CHINESE), "chinese");
+	assert_string_equal(xq_ruleset_name(-1), "none");
+	assert_null(xq_ruleset_name(9));
+	{
+		char name[5];
+		assert_int_equal(xq_move_code_iccs(XQ_MOVE_CODE(XQ_SQUARE(7, 2), XQ_SQUARE(4, 2)), name), 4);
+		assert_string_equal(name, "h2e2");
+		assert_int_equal(xq_move_code_iccs(XQ_MOVE_CODE(XQ_SQUARE(0, 9), XQ_SQUARE(8, 0)), name), 4);
+		assert_string_equal(name, "a9i0");
+		assert_int_equal(xq_move_code_iccs(0, name), 0);
+		assert_string_equal(name, "");
+		assert_int_equal(xq_move_code_iccs(XQ_MOVE_CODE(3, 95), name), 0);
+	}
+	assert_int_equal(xq_ruleset_from_name(xq_ruleset_name(XQ_RULESET_CHINESE)), XQ_RULESET_CHINESE);
+	xq_position_free(p);
+}
+
 /* What one thread reads of a few files in every format: the ICCS main
  * lines, one after the other. */
 static const char *const thread_files[] = {
@@ -2053,6 +2303,13 @@ int main(void)
 		cmocka_unit_test(move_limit_is_a_draw_and_a_plain_game_has_no_ruling),
 		cmocka_unit_test(builtin_analyser_finds_the_win_in_one_the_same_every_time),
 		cmocka_unit_test(external_engine_analyses_and_a_missing_one_is_an_engine_error),
+		cmocka_unit_test(analyser_open_takes_every_setting_and_refuses_bad_ones),
+		cmocka_unit_test(a_manual_restart_analyser_waits_for_its_caller_to_restart_it),
+		cmocka_unit_test(an_engine_s_warnings_go_to_their_own_callback),
+		cmocka_unit_test(a_hung_engine_is_given_up_after_the_timeout),
+		cmocka_unit_test(a_set_cancel_flag_stops_the_search_and_no_move_is_no_search),
+		cmocka_unit_test(a_writer_onto_an_open_file_leaves_the_file_to_its_owner),
+		cmocka_unit_test(move_numbers_iccs_names_and_rule_set_names_read_as_written),
 		cmocka_unit_test(readers_on_several_threads_read_what_one_reads),
 		cmocka_unit_test(public_structures_keep_their_version_0_layout),
 		cmocka_unit_test(options_of_an_older_caller_are_read_as_far_as_their_size),

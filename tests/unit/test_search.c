@@ -600,7 +600,7 @@ static void analyser_checks_limit_and_history(void **state)
 		assert_int_equal(xq_analyse(&an, &a, &c, NULL, 0, &lim, &d), XQ_EILLEGAL);
 		assert_int_equal(d.code, XQ_D_BAD_FEN);
 	}
-	assert_int_equal(xq_analyser_restart(&an, &d), 0);
+	assert_int_equal(xq_analyser_start_over(&an, &d), 0);
 	assert_int_equal(xq_analyse(&an, &a, &b, bad, 1, &lim, &d), 0);
 	assert_int_equal(a.side, XQ_BLACK);
 	xq_search_free(s);
