@@ -25,6 +25,8 @@ const char *xq_error_string(int rc)
 	return xq_strerror(rc);
 }
 
+_Static_assert(XQ_MESSAGE_SIZE == XQ_DIAG_MSG_MAX, "a message's size");
+
 static const struct xq_diag *d_of(const xq_diagnostic *d)
 {
 	return (const struct xq_diag *)(const void *)d;
@@ -145,4 +147,184 @@ size_t xq_diagnostic_format(const xq_diagnostic *dd, char *buf, size_t cap)
 void xq_free(void *p)
 {
 	free(p);
+}
+
+int xq_diagnostic_fix(const xq_diagnostic *dd, const char **field, const char **old_value,
+		      const char **new_value)
+{
+	const struct xq_diag_fix *f = &d_of(dd)->fix;
+
+	if (field)
+		*field = f->field;
+	if (old_value)
+		*old_value = f->field ? f->old_value : NULL;
+	if (new_value)
+		*new_value = f->field ? f->new_value : NULL;
+	return f->field != NULL;
+}
+
+/* ---- a list of diagnostics ------------------------------------------------ */
+
+/* struct xq_diagnostics: lib/diag.h. */
+
+xq_diagnostics *xq_diagnostics_new(void)
+{
+	return calloc(1, sizeof(xq_diagnostics));
+}
+
+/* Blocks of the list's strings: never moved, so the copies stay put. */
+struct xq_diag_strings {
+	struct xq_diag_strings *next;
+	size_t size, used;
+	char data[];
+};
+
+#define STRINGS_FIRST 256
+#define STRINGS_MAX 65536
+
+/* A copy of `s` in the list's memory (NULL stays NULL); 0 or -1. */
+static int keep_string(xq_diagnostics *l, const char *s, const char **out)
+{
+	struct xq_diag_strings *b = l->strings;
+	size_t len;
+
+	*out = NULL;
+	if (!s)
+		return 0;
+	len = strlen(s) + 1;
+	if (!b || b->size - b->used < len) {
+		size_t size = b ? b->size * 2 : STRINGS_FIRST;
+		if (size > STRINGS_MAX)
+			size = STRINGS_MAX;
+		if (size < len)
+			size = len;
+		if (!(b = malloc(sizeof(*b) + size)))
+			return -1;
+		b->size = size;
+		b->used = 0;
+		b->next = l->strings;
+		l->strings = b;
+		l->strings_size += size;
+	}
+	memcpy(b->data + b->used, s, len);
+	*out = b->data + b->used;
+	b->used += len;
+	return 0;
+}
+
+/* Free the string blocks; with `keep`, all but the newest, emptied. */
+static void drop_strings(xq_diagnostics *l, int keep)
+{
+	struct xq_diag_strings *b = l->strings, *next;
+
+	if (keep && b) {
+		next = b->next;
+		b->next = NULL;
+		b->used = 0;
+		l->strings_size = b->size;
+		b = next;
+	} else {
+		l->strings = NULL;
+		l->strings_size = 0;
+	}
+	for (; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	l->last_copy = NULL;
+}
+
+int xq_diagnostics_add(xq_diagnostics *l, const xq_diagnostic *dd)
+{
+	struct xq_diag d = *d_of(dd);
+
+	if (XQ_ALLOC_GROW(l->v, l->n + 1, l->alloc))
+		return XQ_ENOMEM;
+	/* The inputs of a run are few, their diagnostics many: a source is
+	 * copied once while it stays the same. */
+	if (d.source && (!l->last_copy || strcmp(d.source, l->last_copy))) {
+		const char *copy;
+		if (keep_string(l, d.source, &copy))
+			return XQ_ENOMEM;
+		l->last_copy = copy;
+	}
+	if (d.source)
+		d.source = l->last_copy;
+	if (d.fix.field && (keep_string(l, d.fix.field, &d.fix.field) ||
+			    keep_string(l, d.fix.old_value, &d.fix.old_value) ||
+			    keep_string(l, d.fix.new_value, &d.fix.new_value)))
+		return XQ_ENOMEM;
+	l->v[l->n++] = d;
+	return 0;
+}
+
+void xq_diagnostics_collect(const xq_diagnostic *d, void *user)
+{
+	xq_diagnostics *l = user;
+
+	if (xq_diagnostics_add(l, d))
+		l->lost++;
+}
+
+size_t xq_diagnostics_count(const xq_diagnostics *l)
+{
+	return l->n;
+}
+
+const xq_diagnostic *xq_diagnostics_at(const xq_diagnostics *l, size_t i)
+{
+	return i < l->n ? api_diag(&l->v[i]) : NULL;
+}
+
+void xq_diagnostics_truncate(xq_diagnostics *l, size_t n)
+{
+	if (n >= l->n)
+		return;
+	l->n = n;
+	if (n == 0)
+		drop_strings(l, 1); /* nothing refers to the copies any more */
+}
+
+void xq_diagnostics_keep(xq_diagnostics *l, int severity)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if ((int)l->v[i].severity >= severity)
+			l->v[k++] = l->v[i];
+	xq_diagnostics_truncate(l, k);
+}
+
+void xq_diagnostics_set_severity(xq_diagnostics *l, size_t i, int severity)
+{
+	if (i < l->n && severity >= XQ_SEVERITY_NOTE && severity <= XQ_SEVERITY_ERROR)
+		l->v[i].severity = (enum xq_severity)severity;
+}
+
+void xq_diagnostics_move(xq_diagnostics *l, size_t i, size_t to)
+{
+	struct xq_diag d;
+
+	if (i >= l->n || to >= l->n || i == to)
+		return;
+	d = l->v[i];
+	if (to < i)
+		memmove(&l->v[to + 1], &l->v[to], (i - to) * sizeof(d));
+	else
+		memmove(&l->v[i], &l->v[i + 1], (to - i) * sizeof(d));
+	l->v[to] = d;
+}
+
+uint64_t xq_diagnostics_lost(const xq_diagnostics *l)
+{
+	return l->lost;
+}
+
+void xq_diagnostics_free(xq_diagnostics *l)
+{
+	if (!l)
+		return;
+	free(l->v);
+	drop_strings(l, 0);
+	free(l);
 }

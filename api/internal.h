@@ -20,7 +20,7 @@
 /* A diagnostic of the public API is the library's own. */
 static inline const xq_diagnostic *api_diag(const struct xq_diag *d)
 {
-	return (const xq_diagnostic *)(const void *)d;
+	return xq_diag_public(d);
 }
 
 struct xq_position {

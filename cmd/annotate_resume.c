@@ -26,7 +26,7 @@ static void resume_sink(const struct xq_diag *d, void *payload)
 {
 	struct resume *r = payload;
 
-	diag_list_add(&r->diags, d);
+	diag_list_add(&r->diags, xq_diag_public(d));
 }
 
 int resume_open(struct resume *r, const char *path, int ndjson, struct xq_diag *d)

@@ -496,7 +496,7 @@ static int pass3_emit(void *ctx, struct pool_job *j)
 	if (j->kind == POOL_GAME) {
 		uint32_t i = c->seq++;
 		int write = i >= c->n || kept[c->head[i]] == i;
-		j->diags.n = 0; /* reported by the first pass */
+		diag_list_clear(&j->diags); /* reported by the first pass */
 		if (write) {
 			output_game(&c->out, j, NULL);
 			reporter_job_diags(&c->rep, j); /* what writing it said */

@@ -13,9 +13,9 @@ void diag_job_confirm_reader_result(struct pool_job *j)
 {
 	if (!(j->record->said & XQ_SAID_BAD_RESULT_STANDS))
 		return;
-	for (size_t i = j->diags.n; i-- > 0;)
-		if (j->diags.v[i].code == XQ_D_BAD_RESULT) {
-			j->diags.v[i].severity = XQ_SEV_ERROR;
+	for (size_t i = diag_list_count(&j->diags); i-- > 0;)
+		if (!strcmp(xq_diagnostic_code(diag_list_at(&j->diags, i)), "bad-result")) {
+			diag_list_set_severity(&j->diags, i, XQ_SEVERITY_ERROR);
 			return;
 		}
 }
@@ -35,7 +35,7 @@ void diag_report_record_error(struct reporter *rep, const char *source, const st
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, XQ_D_NONE, XQ_SEV_ERROR, fmt, ap);
 	va_end(ap);
-	reporter_diag(rep, &d, d.has_offset);
+	reporter_diag(rep, xq_diag_public(&d), d.has_offset);
 }
 
 static int job_say(struct pool_job *j, const char *name, uint32_t ply, int severity,
@@ -53,7 +53,7 @@ static int job_say(struct pool_job *j, const char *name, uint32_t ply, int sever
 		     fmt, ap);
 	if (fix)
 		d.fix = *fix;
-	return diag_list_add(&j->diags, &d);
+	return diag_list_add(&j->diags, xq_diag_public(&d));
 }
 
 void diag_job_tag(struct pool_job *j, const char *name, int severity, const char *code,
@@ -110,7 +110,7 @@ int diag_job_node(struct pool_job *j, uint32_t n, uint32_t ply, int severity, co
 	xq_diag_vset(&d, 0, c < 0 ? XQ_D_INTERNAL : (enum xq_diag_code)c, (enum xq_severity)severity,
 		     fmt, ap);
 	va_end(ap);
-	return diag_list_add(&j->diags, &d);
+	return diag_list_add(&j->diags, xq_diag_public(&d));
 }
 
 int diag_job_add(struct pool_job *j, const xq_diagnostic *pd, int severity)
@@ -128,28 +128,23 @@ int diag_job_add(struct pool_job *j, const xq_diagnostic *pd, int severity)
 	}
 	if (severity >= 0)
 		d.severity = (enum xq_severity)severity;
-	return diag_list_add(&j->diags, &d);
+	return diag_list_add(&j->diags, xq_diag_public(&d));
 }
 
 size_t diag_job_count(const struct pool_job *j)
 {
-	return j->diags.n;
+	return diag_list_count(&j->diags);
 }
 
 void diag_job_truncate(struct pool_job *j, size_t n)
 {
-	if (n < j->diags.n)
-		j->diags.n = n;
+	diag_list_truncate(&j->diags, n);
 }
 
 void diag_job_move_last(struct pool_job *j, size_t at)
 {
-	size_t n = j->diags.n;
-	struct xq_diag d;
+	size_t n = diag_list_count(&j->diags);
 
-	if (!n || at >= n - 1)
-		return;
-	d = j->diags.v[n - 1];
-	memmove(&j->diags.v[at + 1], &j->diags.v[at], (n - 1 - at) * sizeof(d));
-	j->diags.v[at] = d;
+	if (n)
+		diag_list_move(&j->diags, n - 1, at);
 }

@@ -747,13 +747,13 @@ static int ecco_matches(const struct fctx *c, const struct pool_job *j)
  * diagnostics only decide; they are not reported. */
 static int problems_match(const struct fctx *c, struct pool_job *j)
 {
-	size_t before = j->diags.n;
+	size_t before = diag_list_count(&j->diags);
 	uint64_t sev[3] = {0, 0, 0};
 	enum validate_ruling ruling = validate_checks(j, &c->in, NULL, 0);
 	int ok = 1;
 
 	diag_list_severities(&j->diags, 0, sev); /* the reader's too */
-	j->diags.n = before;
+	diag_list_truncate(&j->diags, before);
 	if (c->errors && !sev[XQ_SEVERITY_ERROR])
 		ok = 0;
 	if (c->warnings && !sev[XQ_SEVERITY_ERROR] && !sev[XQ_SEVERITY_WARNING])

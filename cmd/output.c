@@ -59,7 +59,7 @@ static void writer_sink(const struct xq_diag *d, void *payload)
 	struct output *c = payload;
 
 	if (!c->cur) {
-		diag_list_add(&c->scratch, d);
+		diag_list_add(&c->scratch, xq_diag_public(d));
 		return;
 	}
 	add_writer_diag(c, c->cur, d);
@@ -100,7 +100,7 @@ static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
 	va_end(ap);
-	diag_list_add(&j->diags, &d);
+	diag_list_add(&j->diags, xq_diag_public(&d));
 }
 
 /* ---- writing into memory ---------------------------------------------------- */
@@ -181,7 +181,7 @@ struct scratch {
 
 static void scratch_report(const struct xq_diag *d, void *payload)
 {
-	diag_list_add(payload, d);
+	diag_list_add(payload, xq_diag_public(d));
 }
 
 /*
@@ -216,9 +216,10 @@ static int verify_game(const struct output *c, const struct scratch *sc, struct 
 		snprintf(why, sizeof(why), "no game could be read back");
 		goto done;
 	}
-	for (size_t i = 0; i < sc->list->n; i++)
-		if (sc->list->v[i].severity == XQ_SEV_ERROR) {
-			snprintf(why, sizeof(why), "reading it back: %.200s", sc->list->v[i].msg);
+	for (size_t i = 0; i < diag_list_count(sc->list); i++)
+		if (xq_diagnostic_severity(diag_list_at(sc->list, i)) == XQ_SEVERITY_ERROR) {
+			snprintf(why, sizeof(why), "reading it back: %.200s",
+				 xq_diagnostic_message(diag_list_at(sc->list, i)));
 			goto done;
 		}
 	if (!(caps & XQ_CAP_VARIATIONS))
@@ -297,8 +298,11 @@ done:
 static int count_since(const struct pool_job *j, size_t from, int errors)
 {
 	int n = 0;
-	for (size_t i = from; i < j->diags.n; i++)
-		n += errors ? j->diags.v[i].severity == XQ_SEV_ERROR : j->diags.v[i].code == XQ_D_LOSS;
+	for (size_t i = from; i < diag_list_count(&j->diags); i++) {
+		const xq_diagnostic *d = diag_list_at(&j->diags, i);
+		n += errors ? xq_diagnostic_severity(d) == XQ_SEVERITY_ERROR
+			    : !strcmp(xq_diagnostic_code(d), "loss");
+	}
 	return n;
 }
 
@@ -446,22 +450,24 @@ static void note_error(struct pool_job *j)
 {
 	struct xq_buf b = XQ_BUF_INIT;
 
-	for (size_t i = 0; i < j->diags.n; i++) {
-		const struct xq_diag *d = &j->diags.v[i];
-		if (d->severity != XQ_SEV_ERROR)
+	for (size_t i = 0; i < diag_list_count(&j->diags); i++) {
+		const xq_diagnostic *d = diag_list_at(&j->diags, i);
+		uint64_t line = xq_diagnostic_line(d), col = xq_diagnostic_column(d);
+		uint32_t ply = xq_diagnostic_ply(d);
+		const char *move = xq_diagnostic_move(d);
+		if (xq_diagnostic_severity(d) != XQ_SEVERITY_ERROR)
 			continue;
-		if (d->place.line && d->place.col)
-			xq_buf_addf(&b, "line %u, column %u: ", (unsigned)d->place.line,
-				    (unsigned)d->place.col);
-		else if (d->place.line)
-			xq_buf_addf(&b, "line %u: ", (unsigned)d->place.line);
-		else if (d->has_offset)
-			xq_buf_addf(&b, "byte %llu: ", (unsigned long long)d->place.offset);
-		if (d->ply && d->move[0])
-			xq_buf_addf(&b, "ply %u (%s): ", (unsigned)d->ply, d->move);
-		else if (d->ply)
-			xq_buf_addf(&b, "ply %u: ", (unsigned)d->ply);
-		xq_buf_adds(&b, d->msg);
+		if (line && col)
+			xq_buf_addf(&b, "line %u, column %u: ", (unsigned)line, (unsigned)col);
+		else if (line)
+			xq_buf_addf(&b, "line %u: ", (unsigned)line);
+		else if (xq_diagnostic_offset(d) >= 0)
+			xq_buf_addf(&b, "byte %llu: ", (unsigned long long)xq_diagnostic_offset(d));
+		if (ply && move[0])
+			xq_buf_addf(&b, "ply %u (%s): ", (unsigned)ply, move);
+		else if (ply)
+			xq_buf_addf(&b, "ply %u: ", (unsigned)ply);
+		xq_buf_adds(&b, xq_diagnostic_message(d));
 		if (!xq_buf_error(&b))
 			xq_game_set_error(j->game, b.ptr, b.len);
 		break;
@@ -495,7 +501,7 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 	r->late = j->late;
 	r->number = j->game->number;
 	r->line = j->game->place.line;
-	r->before = j->diags.n;
+	r->before = diag_list_count(&j->diags);
 	xq_buf_reset(&j->text);
 	r->rc = write_alone_to(c, &sink, j->game, &j->text);
 	r->ready = 1;
@@ -505,10 +511,10 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 		/* --verify as output_game would, the separator before the
 		 * game as before every game but the output's first (which
 		 * output_game reads back again without it). */
-		struct diag_list list = {NULL, 0, 0};
+		struct diag_list list = {NULL};
 		struct scratch sc = {{scratch_report, &list}, &list};
 		const char *sep = c->dir_mode ? NULL : c->to->separator;
-		r->verify_before = j->diags.n;
+		r->verify_before = diag_list_count(&j->diags);
 		r->verify_sep = sep && *sep;
 		r->verified = 1 + verify_written(c, &sc, j, sep, &j->text, count_since(j, r->before, 0) > 0);
 		diag_list_release(&list);
@@ -521,7 +527,7 @@ void output_game(struct output *c, struct pool_job *j, struct output_ready *r)
 	struct xq_buf own = XQ_BUF_INIT;
 	const struct xq_buf *doc = &own;
 	struct scratch sc = {{scratch_report, &c->scratch}, &c->scratch};
-	size_t before = j->diags.n;
+	size_t before = diag_list_count(&j->diags);
 	int rc, lossy, verified = 0, sep = 0;
 
 	if (c->dry_run)
@@ -584,7 +590,7 @@ void output_game(struct output *c, struct pool_job *j, struct output_ready *r)
 		if (!rc && r->verify_sep == sep)
 			verified = r->verified;
 		else
-			j->diags.n = r->verify_before;
+			diag_list_truncate(&j->diags, r->verify_before);
 	}
 	if (rc) {
 		if (rc != XQ_ENOMEM && rc != XQ_EIO) {
@@ -670,8 +676,8 @@ static int open_single_output(struct output *c)
 		}
 	}
 	if ((rc = open_mem_writer(c, &c->writer, &c->mem_out))) {
-		if (c->scratch.n)
-			cmd_error("%s", c->scratch.v[0].msg);
+		if (diag_list_count(&c->scratch))
+			cmd_error("%s", xq_diagnostic_message(diag_list_at(&c->scratch, 0)));
 		else
 			cmd_error("cannot write %s: %s", c->to->name, xq_strerror(rc));
 		diag_list_clear(&c->scratch);

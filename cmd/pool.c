@@ -348,7 +348,7 @@ static void pool_sink(const struct xq_diag *d, void *payload)
 		c.source = w->file->name;
 	if (w->cur)
 		xq_record_heard(w->cur->record, d); /* for xq_record_validate() */
-	if (w->cur && diag_list_add(&w->cur->diags, &c))
+	if (w->cur && diag_list_add(&w->cur->diags, xq_diag_public(&c)))
 		w->oom = 1;
 }
 
@@ -356,7 +356,7 @@ static void pool_sink(const struct xq_diag *d, void *payload)
  * makes the run end in XQ_ENOMEM. */
 static void job_diag(struct worker *w, struct pool_job *j, const struct xq_diag *d)
 {
-	if (diag_list_add(&j->diags, d))
+	if (diag_list_add(&j->diags, xq_diag_public(d)))
 		w->oom = 1;
 }
 
@@ -659,7 +659,10 @@ static void slot_free_record(struct pool_job *j)
 /* Memory a job holds: its game, its diagnostics, the command's text. */
 static uint64_t job_memory(const struct pool_job *j)
 {
-	return xq_game_memory(j->game) + j->diags.alloc * sizeof(*j->diags.v) + j->text.alloc;
+	const struct xq_diagnostics *l = j->diags.l; /* the library's list (lib/diag.h) */
+
+	return xq_game_memory(j->game) + (l ? l->alloc * sizeof(*l->v) + l->strings_size : 0) +
+	       j->text.alloc;
 }
 
 /* After emitting slot `s`: give its memory back to the system when it
@@ -756,7 +759,7 @@ static int emit_job(struct pool *p, struct pool_job *j, struct worker *w)
 	if (j->kind == POOL_END && j->file->status == POOL_FILE_OK && j->file->games == 0) {
 		struct xq_diag d;
 		source_no_game(&d, j->file->name);
-		if (diag_list_add(&j->diags, &d))
+		if (diag_list_add(&j->diags, xq_diag_public(&d)))
 			return XQ_ENOMEM;
 	}
 	/* --shard by game: the input itself is shard 1's (pool.h). */
@@ -1472,7 +1475,7 @@ static void read_stopped(struct worker *w, struct pool_job *j, int rc)
 {
 	struct xq_diag d;
 
-	if (j->diags.n)
+	if (diag_list_count(&j->diags))
 		return;
 	xq_diag_init(&d);
 	xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s", xq_strerror(rc));
@@ -2044,8 +2047,9 @@ static void late_fix(const struct unit *u, struct pool_job *j)
 	j->game->number = abs;
 	if (j->game->place.line)
 		j->game->place.line += lines;
-	for (size_t i = 0; i < j->diags.n; i++) {
-		struct xq_diag *d = &j->diags.v[i];
+	/* The library's list, put right in place (lib/diag.h). */
+	for (size_t i = 0; j->diags.l && i < j->diags.l->n; i++) {
+		struct xq_diag *d = &j->diags.l->v[i];
 		if (d->game == rel) /* a game's number is never 0 */
 			d->game = abs;
 		if (d->place.line)

@@ -20,9 +20,43 @@
 
 static atomic_int bug_seen;
 
-static void note_bug(const struct xq_diag *d)
+/*
+ * What a line of the report says: a diagnostic as its accessors read it
+ * (item_of()), or one the reporter makes itself (a file skipped).
+ */
+struct item {
+	const char *source;    /* NULL: "xqkit" */
+	uint64_t line, col;
+	int64_t offset;        /* -1: none */
+	int severity;
+	int code;              /* xq_diagnostic_code_index(); 0 is "none" */
+	uint64_t game;
+	uint32_t ply;
+	const char *move;
+	const char *msg;
+	const char *fix_field, *fix_old, *fix_new; /* fix_field NULL: no fix */
+};
+
+static void item_of(struct item *it, const xq_diagnostic *d)
 {
-	if (d->code == XQ_D_INTERNAL)
+	it->source = xq_diagnostic_source(d);
+	it->line = xq_diagnostic_line(d);
+	it->col = xq_diagnostic_column(d);
+	it->offset = xq_diagnostic_offset(d);
+	it->severity = xq_diagnostic_severity(d);
+	it->code = xq_diagnostic_code_index(d);
+	it->game = xq_diagnostic_game(d);
+	it->ply = xq_diagnostic_ply(d);
+	it->move = xq_diagnostic_move(d);
+	it->msg = xq_diagnostic_message(d);
+	xq_diagnostic_fix(d, &it->fix_field, &it->fix_old, &it->fix_new);
+}
+
+static const char *const severity_names[3] = {"note", "warning", "error"};
+
+static void note_bug(const struct item *it)
+{
+	if (it->code > 0 && !strcmp(xq_diagnostic_code_name(it->code), "internal"))
 		atomic_store(&bug_seen, 1);
 }
 
@@ -90,36 +124,31 @@ int report_add_json_safe(struct xq_buf *b, const char *s)
 	return rc;
 }
 
-static int add_place(struct xq_buf *b, const struct xq_diag *d, int binary)
+static int add_place(struct xq_buf *b, const struct item *d, int binary)
 {
 	int rc = 0;
 
 	if (d->source) {
 		rc = report_add_safe(b, d->source, strlen(d->source));
-		if (!rc && !binary && d->place.line)
-			rc = d->place.col ? xq_buf_addf(b, ":%llu:%llu", (unsigned long long)d->place.line,
-							(unsigned long long)d->place.col)
-					  : xq_buf_addf(b, ":%llu", (unsigned long long)d->place.line);
-		else if (!rc && d->has_offset)
-			rc = xq_buf_addf(b, ": byte %llu", (unsigned long long)d->place.offset);
+		if (!rc && !binary && d->line)
+			rc = d->col ? xq_buf_addf(b, ":%llu:%llu", (unsigned long long)d->line,
+						  (unsigned long long)d->col)
+				    : xq_buf_addf(b, ":%llu", (unsigned long long)d->line);
+		else if (!rc && d->offset >= 0)
+			rc = xq_buf_addf(b, ": byte %llu", (unsigned long long)d->offset);
 	} else {
 		rc = xq_buf_adds(b, "xqkit");
 	}
 	return rc ? rc : xq_buf_adds(b, ": ");
 }
 
-int report_text(struct xq_buf *b, const struct xq_diag *d, int binary)
-{
-	return report_text_color(b, d, binary, 0);
-}
-
 /* The severity word's colour, as GCC colours them (SGR codes). */
-static const char *severity_color(enum xq_severity s)
+static const char *severity_color(int s)
 {
-	return s == XQ_SEV_ERROR ? "01;31" : s == XQ_SEV_WARNING ? "01;35" : "01;36";
+	return s == XQ_SEVERITY_ERROR ? "01;31" : s == XQ_SEVERITY_WARNING ? "01;35" : "01;36";
 }
 
-int report_text_color(struct xq_buf *b, const struct xq_diag *d, int binary, int color)
+static int item_text(struct xq_buf *b, const struct item *d, int binary, int color)
 {
 	int rc = add_place(b, d, binary);
 
@@ -127,9 +156,9 @@ int report_text_color(struct xq_buf *b, const struct xq_diag *d, int binary, int
 
 	if (!rc && color)
 		rc = xq_buf_addf(b, "\033[%sm%s\033[m: ", severity_color(d->severity),
-				 xq_severity_name(d->severity));
+				 severity_names[d->severity]);
 	else if (!rc)
-		rc = xq_buf_addf(b, "%s: ", xq_severity_name(d->severity));
+		rc = xq_buf_addf(b, "%s: ", severity_names[d->severity]);
 	if (!rc && d->game) {
 		rc = xq_buf_addf(b, "game %llu", (unsigned long long)d->game);
 		if (!rc && d->ply)
@@ -146,30 +175,43 @@ int report_text_color(struct xq_buf *b, const struct xq_diag *d, int binary, int
 	}
 	if (!rc)
 		rc = report_add_safe(b, d->msg, strlen(d->msg));
-	if (!rc && d->code != XQ_D_NONE)
-		rc = xq_buf_addf(b, " [%s]", xq_diag_code_name(d->code));
+	if (!rc && d->code > 0)
+		rc = xq_buf_addf(b, " [%s]", xq_diagnostic_code_name(d->code));
 	return rc ? rc : xq_buf_addc(b, '\n');
 }
 
+int report_text(struct xq_buf *b, const xq_diagnostic *d, int binary)
+{
+	return report_text_color(b, d, binary, 0);
+}
+
+int report_text_color(struct xq_buf *b, const xq_diagnostic *d, int binary, int color)
+{
+	struct item it;
+
+	item_of(&it, d);
+	return item_text(b, &it, binary, color);
+}
+
 /* ,"fix":{"field":...,"old":...,"new":...} (doc/ndjson.md). */
-static int add_fix(struct xq_buf *b, const struct xq_diag_fix *f)
+static int add_fix(struct xq_buf *b, const struct item *d)
 {
 	int rc = xq_buf_adds(b, ",\"fix\":{\"field\":");
 
 	if (!rc)
-		rc = report_add_json_safe(b, f->field);
+		rc = report_add_json_safe(b, d->fix_field);
 	if (!rc)
 		rc = xq_buf_adds(b, ",\"old\":");
 	if (!rc)
-		rc = f->old_value ? report_add_json_safe(b, f->old_value) : xq_buf_adds(b, "null");
+		rc = d->fix_old ? report_add_json_safe(b, d->fix_old) : xq_buf_adds(b, "null");
 	if (!rc)
 		rc = xq_buf_adds(b, ",\"new\":");
 	if (!rc)
-		rc = report_add_json_safe(b, f->new_value ? f->new_value : "");
+		rc = report_add_json_safe(b, d->fix_new ? d->fix_new : "");
 	return rc ? rc : xq_buf_addc(b, '}');
 }
 
-int report_json(struct xq_buf *b, const struct xq_diag *d, int binary)
+static int item_json(struct xq_buf *b, const struct item *d, int binary)
 {
 	int rc = xq_buf_adds(b, "{\"schema\":\"" REPORT_DIAG_SCHEMA "\"");
 
@@ -180,11 +222,11 @@ int report_json(struct xq_buf *b, const struct xq_diag *d, int binary)
 		if (!rc)
 			rc = report_add_json_safe(b, d->source);
 	}
-	if (!rc && d->place.line && !binary)
-		rc = xq_buf_addf(b, ",\"line\":%llu,\"col\":%llu", (unsigned long long)d->place.line,
-				 (unsigned long long)d->place.col);
-	if (!rc && d->has_offset)
-		rc = xq_buf_addf(b, ",\"offset\":%llu", (unsigned long long)d->place.offset);
+	if (!rc && d->line && !binary)
+		rc = xq_buf_addf(b, ",\"line\":%llu,\"col\":%llu", (unsigned long long)d->line,
+				 (unsigned long long)d->col);
+	if (!rc && d->offset >= 0)
+		rc = xq_buf_addf(b, ",\"offset\":%llu", (unsigned long long)d->offset);
 	if (!rc && d->game)
 		rc = xq_buf_addf(b, ",\"game\":%llu", (unsigned long long)d->game);
 	if (!rc && d->ply)
@@ -196,60 +238,85 @@ int report_json(struct xq_buf *b, const struct xq_diag *d, int binary)
 	}
 	if (!rc)
 		rc = xq_buf_addf(b, ",\"severity\":\"%s\",\"code\":\"%s\",\"message\":",
-				 xq_severity_name(d->severity), xq_diag_code_name(d->code));
+				 severity_names[d->severity], xq_diagnostic_code_name(d->code));
 	if (!rc)
 		rc = report_add_json_safe(b, d->msg);
-	if (!rc && d->fix.field)
-		rc = add_fix(b, &d->fix);
+	if (!rc && d->fix_field)
+		rc = add_fix(b, d);
 	return rc ? rc : xq_buf_adds(b, "}\n");
 }
 
-int diag_list_add(struct diag_list *l, const struct xq_diag *d)
+int report_json(struct xq_buf *b, const xq_diagnostic *d, int binary)
 {
-	if (XQ_ALLOC_GROW(l->v, l->n + 1, l->alloc))
-		return XQ_ENOMEM;
-	l->v[l->n++] = *d;
-	return 0;
+	struct item it;
+
+	item_of(&it, d);
+	return item_json(b, &it, binary);
 }
 
-int diag_list_add_diagnostic(struct diag_list *l, const xq_diagnostic *d)
+int diag_list_add(struct diag_list *l, const xq_diagnostic *d)
 {
-	/* The public API's diagnostic is the library's own (api/internal.h). */
-	return diag_list_add(l, (const struct xq_diag *)(const void *)d);
+	if (!l->l && !(l->l = xq_diagnostics_new()))
+		return XQ_ENOMEM;
+	return xq_diagnostics_add(l->l, d);
+}
+
+size_t diag_list_count(const struct diag_list *l)
+{
+	return l->l ? xq_diagnostics_count(l->l) : 0;
+}
+
+const xq_diagnostic *diag_list_at(const struct diag_list *l, size_t i)
+{
+	return l->l ? xq_diagnostics_at(l->l, i) : NULL;
+}
+
+void diag_list_truncate(struct diag_list *l, size_t n)
+{
+	if (l->l)
+		xq_diagnostics_truncate(l->l, n);
+}
+
+void diag_list_set_severity(struct diag_list *l, size_t i, int severity)
+{
+	if (l->l)
+		xq_diagnostics_set_severity(l->l, i, severity);
+}
+
+void diag_list_move(struct diag_list *l, size_t i, size_t to)
+{
+	if (l->l)
+		xq_diagnostics_move(l->l, i, to);
 }
 
 void diag_list_keep(struct diag_list *l, int severity)
 {
-	size_t k = 0;
-
-	for (size_t i = 0; i < l->n; i++)
-		if ((int)l->v[i].severity >= severity)
-			l->v[k++] = l->v[i];
-	l->n = k;
+	if (l->l)
+		xq_diagnostics_keep(l->l, severity);
 }
 
 void diag_list_severities(const struct diag_list *l, size_t from, uint64_t sev[3])
 {
-	for (size_t i = from; i < l->n; i++)
-		sev[(unsigned)l->v[i].severity <= XQ_SEV_ERROR ? l->v[i].severity : XQ_SEV_ERROR]++;
+	for (size_t i = from; i < diag_list_count(l); i++)
+		sev[xq_diagnostic_severity(diag_list_at(l, i))]++;
 }
 
 void diag_list_clear(struct diag_list *l)
 {
-	l->n = 0;
+	diag_list_truncate(l, 0);
 }
 
 void diag_list_release(struct diag_list *l)
 {
-	free(l->v);
-	l->v = NULL;
-	l->n = l->alloc = 0;
+	xq_diagnostics_free(l->l);
+	l->l = NULL;
 }
 
-void report_count(struct report_counts *c, const struct xq_diag *d)
+static void count_item(struct report_counts *c, const struct item *d)
 {
-	unsigned code = (unsigned)d->code < XQ_D_CODE_COUNT ? (unsigned)d->code : XQ_D_NONE;
-	unsigned sev = (unsigned)d->severity <= XQ_SEV_ERROR ? (unsigned)d->severity : XQ_SEV_ERROR;
+	unsigned code = d->code >= 0 && d->code < REPORT_CODES ? (unsigned)d->code : 0;
+	unsigned sev = (unsigned)d->severity <= XQ_SEVERITY_ERROR ? (unsigned)d->severity
+								  : XQ_SEVERITY_ERROR;
 
 	note_bug(d);
 	c->by_sev[sev]++;
@@ -257,15 +324,22 @@ void report_count(struct report_counts *c, const struct xq_diag *d)
 	c->by_code_sev[code][sev]++;
 }
 
-int report_codes_text(struct xq_buf *b, const struct report_counts *c, enum xq_severity sev)
+void report_count(struct report_counts *c, const xq_diagnostic *d)
+{
+	struct item it;
+
+	item_of(&it, d);
+	count_item(c, &it);
+}
+
+int report_codes_text(struct xq_buf *b, const struct report_counts *c, int sev)
 {
 	int n = 0, rc = 0;
 
 	/* Code "none" is information ("written to ..."), never a problem. */
-	for (int i = 1; i < XQ_D_CODE_COUNT && !rc; i++)
+	for (int i = 1; i < REPORT_CODES && xq_diagnostic_code_name(i) && !rc; i++)
 		if (c->by_code_sev[i][sev])
-			rc = xq_buf_addf(b, "%s%s %llu", n++ ? ", " : "",
-					 xq_diag_code_name((enum xq_diag_code)i),
+			rc = xq_buf_addf(b, "%s%s %llu", n++ ? ", " : "", xq_diagnostic_code_name(i),
 					 (unsigned long long)c->by_code_sev[i][sev]);
 	return rc;
 }
@@ -274,10 +348,9 @@ int report_codes_json(struct xq_buf *b, const struct report_counts *c)
 {
 	int n = 0, rc = xq_buf_addc(b, '{');
 
-	for (int i = 0; i < XQ_D_CODE_COUNT && !rc; i++)
+	for (int i = 0; i < REPORT_CODES && xq_diagnostic_code_name(i) && !rc; i++)
 		if (c->by_code[i])
-			rc = xq_buf_addf(b, "%s\"%s\":%llu", n++ ? "," : "",
-					 xq_diag_code_name((enum xq_diag_code)i),
+			rc = xq_buf_addf(b, "%s\"%s\":%llu", n++ ? "," : "", xq_diagnostic_code_name(i),
 					 (unsigned long long)c->by_code[i]);
 	return rc ? rc : xq_buf_addc(b, '}');
 }
@@ -364,28 +437,32 @@ void reporter_release(struct reporter *r)
 	xq_buf_release(&r->out);
 }
 
-enum xq_severity reporter_diag(struct reporter *r, const struct xq_diag *d, int binary)
+/* Count one item and write it as the reporter writes. */
+static void reporter_item(struct reporter *r, const struct item *d, int binary)
 {
-	struct xq_diag strict;
-
-	/* --strict reports a note as an error: on a copy, so that the
-	 * diagnostic stays what the library or the command made. */
-	if (r->strict && d->severity == XQ_SEV_NOTE) {
-		strict = *d;
-		strict.severity = XQ_SEV_ERROR;
-		d = &strict;
-	}
-	report_count(&r->counts, d);
+	count_item(&r->counts, d);
 	if (r->fmt == REPORT_NDJSON)
-		report_json(&r->out, d, binary);
-	else if (!(r->quiet && d->severity == XQ_SEV_NOTE))
-		report_text_color(&r->err, d, binary, r->color);
-	return d->severity;
+		item_json(&r->out, d, binary);
+	else if (!(r->quiet && d->severity == XQ_SEVERITY_NOTE))
+		item_text(&r->err, d, binary, r->color);
+}
+
+int reporter_diag(struct reporter *r, const xq_diagnostic *d, int binary)
+{
+	struct item it;
+
+	item_of(&it, d);
+	/* --strict reports a note as an error: in what is written, the
+	 * diagnostic staying what the library or the command made. */
+	if (r->strict && it.severity == XQ_SEVERITY_NOTE)
+		it.severity = XQ_SEVERITY_ERROR;
+	reporter_item(r, &it, binary);
+	return it.severity;
 }
 
 static void count_file(struct reporter *r, const struct pool_file *f)
 {
-	struct xq_diag d;
+	struct item it;
 
 	if (f->foreign)
 		return; /* another shard's to count (--shard) */
@@ -398,27 +475,31 @@ static void count_file(struct reporter *r, const struct pool_file *f)
 		r->skipped_files++;
 		if (!r->verbose)
 			break;
-		xq_diag_init(&d);
-		d.source = f->name;
-		xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE, "skipped: no record format recognises it");
-		/* what no one asked to check is no error, even with --strict */
-		report_count(&r->counts, &d);
+		memset(&it, 0, sizeof(it));
+		it.source = f->name;
+		it.offset = -1;
+		it.severity = XQ_SEVERITY_NOTE;
+		it.move = "";
+		it.msg = "skipped: no record format recognises it";
+		/* what no one asked to check is no error, even with --strict;
+		 * and written even with -q, as asked for by -v */
+		count_item(&r->counts, &it);
 		if (r->fmt == REPORT_NDJSON)
-			report_json(&r->out, &d, 0);
+			item_json(&r->out, &it, 0);
 		else
-			report_text_color(&r->err, &d, 0, r->color);
+			item_text(&r->err, &it, 0, r->color);
 		break;
 	}
 }
 
 void reporter_job(struct reporter *r, struct pool_job *j, uint64_t sev[3])
 {
-	for (size_t i = 0; i < j->diags.n; i++) {
-		const struct xq_diag *d = &j->diags.v[i];
-		enum xq_severity s = reporter_diag(r, d, j->file->binary);
+	for (size_t i = 0; i < diag_list_count(&j->diags); i++) {
+		const xq_diagnostic *d = diag_list_at(&j->diags, i);
+		int s = reporter_diag(r, d, j->file->binary);
 		if (sev)
 			sev[s]++;
-		if (j->kind == POOL_END && d->code == XQ_D_IO && s == XQ_SEV_ERROR)
+		if (j->kind == POOL_END && s == XQ_SEVERITY_ERROR && !strcmp(xq_diagnostic_code(d), "io"))
 			r->io_error = 1;
 	}
 	if (j->kind == POOL_GAME)
@@ -429,8 +510,8 @@ void reporter_job(struct reporter *r, struct pool_job *j, uint64_t sev[3])
 
 void reporter_job_diags(struct reporter *r, const struct pool_job *j)
 {
-	for (size_t i = 0; i < j->diags.n; i++)
-		reporter_diag(r, &j->diags.v[i], j->file->binary);
+	for (size_t i = 0; i < diag_list_count(&j->diags); i++)
+		reporter_diag(r, diag_list_at(&j->diags, i), j->file->binary);
 }
 
 void reporter_flush(struct reporter *r)
@@ -449,9 +530,9 @@ struct xq_buf *reporter_summary_open(struct reporter *r)
 void reporter_summary_close(struct reporter *r, double secs)
 {
 	xq_buf_addf(&r->out, ",\"errors\":%llu,\"warnings\":%llu,\"notes\":%llu,\"codes\":",
-		    (unsigned long long)r->counts.by_sev[XQ_SEV_ERROR],
-		    (unsigned long long)r->counts.by_sev[XQ_SEV_WARNING],
-		    (unsigned long long)r->counts.by_sev[XQ_SEV_NOTE]);
+		    (unsigned long long)r->counts.by_sev[XQ_SEVERITY_ERROR],
+		    (unsigned long long)r->counts.by_sev[XQ_SEVERITY_WARNING],
+		    (unsigned long long)r->counts.by_sev[XQ_SEVERITY_NOTE]);
 	report_codes_json(&r->out, &r->counts);
 	xq_buf_addf(&r->out, ",\"seconds\":%.3f}\n", secs);
 	reporter_flush(r);
@@ -501,7 +582,7 @@ int reporter_status(const struct reporter *r, uint64_t skipped)
 {
 	if (r->io_error)
 		return XQ_EXIT_IO;
-	if (skipped || r->failed_files || r->damaged_files || r->counts.by_sev[XQ_SEV_ERROR])
+	if (skipped || r->failed_files || r->damaged_files || r->counts.by_sev[XQ_SEVERITY_ERROR])
 		return XQ_EXIT_INVALID;
 	return XQ_EXIT_OK;
 }
@@ -511,12 +592,12 @@ void reporter_counts_text(struct reporter *r, struct xq_buf *b)
 	static const char *const one[3] = {"note", "warning", "error"};
 	static const char *const many[3] = {"notes", "warnings", "errors"};
 
-	for (int s = XQ_SEV_ERROR; s >= XQ_SEV_NOTE; s--) {
+	for (int s = XQ_SEVERITY_ERROR; s >= XQ_SEVERITY_NOTE; s--) {
 		if (!r->counts.by_sev[s])
 			continue;
 		report_plural(b, r->counts.by_sev[s], one[s], many[s]);
 		xq_buf_adds(b, ": ");
-		report_codes_text(b, &r->counts, (enum xq_severity)s);
+		report_codes_text(b, &r->counts, s);
 		xq_buf_addc(b, '\n');
 	}
 }

@@ -17,7 +17,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "diag.h"
 #include <xq/buf.h>
 #include <xq/error.h>
 
@@ -38,11 +37,11 @@ int report_add_json_safe(struct xq_buf *b, const char *s);
 
 /* One diagnostic as a text line (with the newline); `binary` prefers the
  * byte offset to line and column. */
-int report_text(struct xq_buf *b, const struct xq_diag *d, int binary);
+int report_text(struct xq_buf *b, const xq_diagnostic *d, int binary);
 /* The same with the severity word coloured (for a terminal). */
-int report_text_color(struct xq_buf *b, const struct xq_diag *d, int binary, int color);
+int report_text_color(struct xq_buf *b, const xq_diagnostic *d, int binary, int color);
 /* One diagnostic as an "xqkit.diag/1" JSON line (with the newline). */
-int report_json(struct xq_buf *b, const struct xq_diag *d, int binary);
+int report_json(struct xq_buf *b, const xq_diagnostic *d, int binary);
 
 /*
  * The message of a diagnostic the public API reports, for cmd_error():
@@ -52,7 +51,7 @@ int report_json(struct xq_buf *b, const struct xq_diag *d, int binary);
  * without its public API.)
  */
 struct report_message {
-	char msg[XQ_DIAG_MSG_MAX];
+	char msg[XQ_MESSAGE_SIZE];
 };
 static inline void report_keep_message(const xq_diagnostic *d, void *user)
 {
@@ -61,15 +60,21 @@ static inline void report_keep_message(const xq_diagnostic *d, void *user)
 	snprintf(m->msg, sizeof(m->msg), "%s", xq_diagnostic_message(d));
 }
 
-/* A growable list of diagnostics (one game's). */
+/*
+ * The diagnostics of one game (or input): the public list of
+ * <xq/error.h>, made when the first is added, so that a zeroed
+ * diag_list is an empty one and costs nothing.  The functions are those
+ * of the list; add is 0 or XQ_ENOMEM.
+ */
 struct diag_list {
-	struct xq_diag *v;
-	size_t n, alloc;
+	xq_diagnostics *l;
 };
-int diag_list_add(struct diag_list *l, const struct xq_diag *d);
-/* The same for a diagnostic of the public API (<xq/error.h>): what a
- * command on the public API keeps (xq_record_validate()'s, say). */
-int diag_list_add_diagnostic(struct diag_list *l, const xq_diagnostic *d);
+int diag_list_add(struct diag_list *l, const xq_diagnostic *d);
+size_t diag_list_count(const struct diag_list *l);
+const xq_diagnostic *diag_list_at(const struct diag_list *l, size_t i);
+void diag_list_truncate(struct diag_list *l, size_t n);
+void diag_list_set_severity(struct diag_list *l, size_t i, int severity);
+void diag_list_move(struct diag_list *l, size_t i, size_t to);
 /* Keep only the diagnostics of `severity` (XQ_SEVERITY_* of <xq/error.h>)
  * or above, in their order. */
 void diag_list_keep(struct diag_list *l, int severity);
@@ -79,20 +84,23 @@ void diag_list_severities(const struct diag_list *l, size_t from, uint64_t sev[3
 void diag_list_clear(struct diag_list *l);
 void diag_list_release(struct diag_list *l);
 
-/* Counts by severity and by code, for summaries. */
+/* Counts by severity and by code (xq_diagnostic_code_index()), for
+ * summaries; REPORT_CODES is more than the library's codes (a unit test
+ * checks it). */
+#define REPORT_CODES 64
 struct report_counts {
 	uint64_t by_sev[3];
-	uint64_t by_code[XQ_D_CODE_COUNT];
-	uint64_t by_code_sev[XQ_D_CODE_COUNT][3];
+	uint64_t by_code[REPORT_CODES];
+	uint64_t by_code_sev[REPORT_CODES][3];
 };
-void report_count(struct report_counts *c, const struct xq_diag *d);
+void report_count(struct report_counts *c, const xq_diagnostic *d);
 /* "illegal-move 2, bad-result 1" for the codes seen at `sev`. */
-int report_codes_text(struct xq_buf *b, const struct report_counts *c, enum xq_severity sev);
+int report_codes_text(struct xq_buf *b, const struct report_counts *c, int sev);
 /* {"illegal-move":2,...} for every code seen at any severity. */
 int report_codes_json(struct xq_buf *b, const struct report_counts *c);
 
 /*
- * Was an internal error (a diagnostic with code XQ_D_INTERNAL: an invariant
+ * Was an internal error (a diagnostic with code "internal": an invariant
  * of lib/ or formats/ that did not hold, or --verify finding that a writer
  * and its own reader disagree) counted or reported by this process?  main()
  * then ends with XQ_EXIT_BUG and asks for a bug report.  Thread-safe.
@@ -130,7 +138,7 @@ void reporter_init(struct reporter *r, const char *command, const struct input_o
 void reporter_release(struct reporter *r);
 /* Count one diagnostic and write it; returns the severity it was
  * reported at (with --strict a note is an error).  `d` is only read. */
-enum xq_severity reporter_diag(struct reporter *r, const struct xq_diag *d, int binary);
+int reporter_diag(struct reporter *r, const xq_diagnostic *d, int binary);
 /* Every diagnostic of a pool job, counted by the severity it was
  * reported at into `sev` (may be NULL) too; for the END job of an input, the input counted by how its
  * reading ended (and with -v a note for a file no format recognises). */

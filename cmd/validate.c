@@ -93,7 +93,7 @@ static void add_to_job(const xq_diagnostic *d, void *user)
 {
 	struct pool_job *j = user;
 
-	diag_list_add_diagnostic(&j->diags, d);
+	diag_list_add(&j->diags, d);
 }
 
 enum validate_ruling validate_checks(struct pool_job *j, const struct input_opts *in,

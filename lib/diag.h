@@ -110,6 +110,32 @@ struct xq_diag {
 	struct xq_diag_fix fix;      /* what --fix changed, if this says so */
 };
 
+/* The same diagnostic as the public API sees it (<xq/error.h>): a
+ * public xq_diagnostic is the library's own. */
+static inline const xq_diagnostic *xq_diag_public(const struct xq_diag *d)
+{
+	return (const xq_diagnostic *)(const void *)d;
+}
+
+/*
+ * The public list of diagnostics (<xq/error.h>, api/error.c), here where
+ * the library's code that fills one in place sees it too (the pool puts
+ * right the numbers of games read late): copies of the diagnostics, their
+ * strings in `strings`.
+ */
+struct xq_diag_strings;
+struct xq_diagnostics {
+	struct xq_diag *v;
+	size_t n, alloc;
+	struct xq_diag_strings *strings; /* the copies' sources and fix values:
+					    blocks, newest first (a few hundred
+					    bytes for most lists, which hold a
+					    few diagnostics of one source) */
+	size_t strings_size;      /* bytes the blocks hold */
+	const char *last_copy;    /* the last source copied */
+	uint64_t lost;            /* what xq_diagnostics_collect() could not keep */
+};
+
 /* Reset to "no diagnostic". */
 void xq_diag_init(struct xq_diag *d);
 

@@ -81,6 +81,8 @@ XQ_API const char *xq_diagnostic_code_name(int index);
  * xq_diagnostic_code(d): to count diagnostics by code in an array, sized
  * by the list's length found at run time (a later version may add codes). */
 XQ_API int xq_diagnostic_code_index(const xq_diagnostic *d);
+/* Bytes that always hold a diagnostic's message. */
+#define XQ_MESSAGE_SIZE 256
 /* The message: lower case, no final period, UTF-8. */
 XQ_API const char *xq_diagnostic_message(const xq_diagnostic *d);
 /* The input's name, or NULL when unknown. */
@@ -105,6 +107,49 @@ XQ_API const char *xq_diagnostic_move(const xq_diagnostic *d);
  * when too small).  Returns the length of the whole line, as snprintf.
  */
 XQ_API size_t xq_diagnostic_format(const xq_diagnostic *d, char *buf, size_t cap);
+
+/*
+ * What a diagnostic says `xqkit convert --fix` changed: 1 with the tag
+ * (`*field`), its old value (NULL: the tag was added) and its new one;
+ * 0 when it changed nothing (all three NULL).  Any may be NULL.
+ */
+XQ_API int xq_diagnostic_fix(const xq_diagnostic *d, const char **field, const char **old_value,
+			     const char **new_value);
+
+/*
+ * A list of diagnostics, to keep what a callback was given beyond the
+ * call (one game's, say): each added diagnostic is copied whole, its
+ * strings too, so it stays valid until the list changes (a diagnostic
+ * from xq_diagnostics_at() until the next add, truncate, keep or free).
+ * Owned by the caller; one thread at a time.
+ *
+ * xq_diagnostics_new(): an empty list, or NULL when out of memory.
+ * xq_diagnostics_add(): a copy of `d` at the end; 0 or XQ_ENOMEM.
+ * xq_diagnostics_collect(): the same as an xq_diagnostic_fn, `user` the
+ *   list (a copy that fails is counted: xq_diagnostics_lost()).
+ * xq_diagnostics_count(), xq_diagnostics_at(): the list, in order
+ *   (NULL past its end).
+ * xq_diagnostics_truncate(): keep the first `n`.
+ * xq_diagnostics_keep(): keep those of `severity` or above, in order.
+ * xq_diagnostics_set_severity(): change the severity of the i-th (a
+ *   warning that turns out to be an error).
+ * xq_diagnostics_move(): move the i-th to index `to`, the others keeping
+ *   their order.
+ * xq_diagnostics_lost(): how many xq_diagnostics_collect() could not keep.
+ * xq_diagnostics_free(): free it all; NULL is allowed.
+ */
+typedef struct xq_diagnostics xq_diagnostics;
+XQ_API xq_diagnostics *xq_diagnostics_new(void);
+XQ_API int xq_diagnostics_add(xq_diagnostics *l, const xq_diagnostic *d);
+XQ_API void xq_diagnostics_collect(const xq_diagnostic *d, void *user);
+XQ_API size_t xq_diagnostics_count(const xq_diagnostics *l);
+XQ_API const xq_diagnostic *xq_diagnostics_at(const xq_diagnostics *l, size_t i);
+XQ_API void xq_diagnostics_truncate(xq_diagnostics *l, size_t n);
+XQ_API void xq_diagnostics_keep(xq_diagnostics *l, int severity);
+XQ_API void xq_diagnostics_set_severity(xq_diagnostics *l, size_t i, int severity);
+XQ_API void xq_diagnostics_move(xq_diagnostics *l, size_t i, size_t to);
+XQ_API uint64_t xq_diagnostics_lost(const xq_diagnostics *l);
+XQ_API void xq_diagnostics_free(xq_diagnostics *l);
 
 /* Free memory the library gave the caller (xq_writer_close_memory(),
  * xq_record_mainline_text(), xq_position_diagram()).  NULL is allowed. */

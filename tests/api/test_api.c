@@ -1651,6 +1651,58 @@ static void external_engine_analyses_and_a_missing_one_is_an_engine_error(void *
 	xq_analyser_free(a);
 }
 
+/* A list keeps what a callback was given, strings and all, after the
+ * reader that gave it is gone; and can be cut, filtered and reordered. */
+static void a_diagnostics_list_keeps_copies_beyond_the_callback(void **state)
+{
+	xq_diagnostics *l = xq_diagnostics_new();
+	xq_read_options o = XQ_READ_OPTIONS_INIT;
+	const char *field, *old_value, *new_value;
+	xq_reader *rd;
+	xq_record *r;
+	size_t n;
+	int rc;
+
+	(void)state;
+	assert_non_null(l);
+	assert_int_equal(xq_diagnostics_count(l), 0);
+	assert_null(xq_diagnostics_at(l, 0));
+	assert_int_equal(xq_reader_open(&rd, "samples/ccgc-2006-02-illegal.pgn", &o, xq_diagnostics_collect, l), 0);
+	while ((rc = xq_reader_next(rd, &r)) == 1)
+		xq_record_free(r);
+	assert_int_equal(rc, 0);
+	xq_reader_close(rd);
+	n = xq_diagnostics_count(l);
+	assert_true(n >= 2);
+	assert_int_equal(xq_diagnostics_lost(l), 0);
+	/* Valid after the reader is closed, its source name copied. */
+	assert_string_equal(xq_diagnostic_source(xq_diagnostics_at(l, 0)), "samples/ccgc-2006-02-illegal.pgn");
+	assert_string_equal(xq_diagnostic_code(xq_diagnostics_at(l, 0)), "illegal-move");
+	assert_int_equal(xq_diagnostic_fix(xq_diagnostics_at(l, 0), &field, &old_value, &new_value), 0);
+	assert_null(field);
+	assert_null(new_value);
+	/* Reordered, re-graded, filtered and cut. */
+	xq_diagnostics_add(l, xq_diagnostics_at(l, 0));
+	assert_int_equal(xq_diagnostics_count(l), n + 1);
+	xq_diagnostics_set_severity(l, n, XQ_SEVERITY_NOTE);
+	xq_diagnostics_move(l, n, 0);
+	assert_int_equal(xq_diagnostic_severity(xq_diagnostics_at(l, 0)), XQ_SEVERITY_NOTE);
+	assert_int_equal(xq_diagnostic_severity(xq_diagnostics_at(l, 1)), XQ_SEVERITY_ERROR);
+	xq_diagnostics_move(l, 0, n);
+	assert_int_equal(xq_diagnostic_severity(xq_diagnostics_at(l, n)), XQ_SEVERITY_NOTE);
+	xq_diagnostics_keep(l, XQ_SEVERITY_WARNING);
+	assert_int_equal(xq_diagnostics_count(l), n);
+	for (size_t i = 0; i < n; i++)
+		assert_true(xq_diagnostic_severity(xq_diagnostics_at(l, i)) >= XQ_SEVERITY_WARNING);
+	xq_diagnostics_truncate(l, 1);
+	assert_int_equal(xq_diagnostics_count(l), 1);
+	assert_string_equal(xq_diagnostic_source(xq_diagnostics_at(l, 0)), "samples/ccgc-2006-02-illegal.pgn");
+	xq_diagnostics_truncate(l, 0);
+	assert_int_equal(xq_diagnostics_count(l), 0);
+	xq_diagnostics_free(l);
+	xq_diagnostics_free(NULL);
+}
+
 #define FAKE_ENGINE "tests/engines/fake-engine.sh"
 
 /* Counts the diagnostics given to it (an analyser's warnings). */
@@ -2303,6 +2355,7 @@ int main(void)
 		cmocka_unit_test(move_limit_is_a_draw_and_a_plain_game_has_no_ruling),
 		cmocka_unit_test(builtin_analyser_finds_the_win_in_one_the_same_every_time),
 		cmocka_unit_test(external_engine_analyses_and_a_missing_one_is_an_engine_error),
+		cmocka_unit_test(a_diagnostics_list_keeps_copies_beyond_the_callback),
 		cmocka_unit_test(analyser_open_takes_every_setting_and_refuses_bad_ones),
 		cmocka_unit_test(a_manual_restart_analyser_waits_for_its_caller_to_restart_it),
 		cmocka_unit_test(an_engine_s_warnings_go_to_their_own_callback),

@@ -47,8 +47,8 @@ struct run {
 
 static void put_diags(struct xq_buf *b, const struct diag_list *l)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		const struct xq_diag *d = &l->v[i];
+	for (size_t i = 0; l->l && i < l->l->n; i++) {
+		const struct xq_diag *d = &l->l->v[i];
 		xq_buf_addf(b, "  %s:%llu:%llu:%llu:%d game %llu ply %u sev %d %s [%s] %s\n",
 			    d->source ? d->source : "-", (unsigned long long)d->place.line,
 			    (unsigned long long)d->place.col,
@@ -89,7 +89,7 @@ static void process(void *ctx, void *worker, struct pool_job *j)
 	else
 		xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE, "processed game %llu, %llu nodes",
 			    (unsigned long long)j->game->number, (unsigned long long)c.nodes);
-	diag_list_add(&j->diags, &d);
+	diag_list_add(&j->diags, xq_diag_public(&d));
 }
 
 static int emit(void *ctx, struct pool_job *j)

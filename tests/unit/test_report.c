@@ -100,11 +100,11 @@ static void only_the_severity_word_is_coloured(void **state)
 	(void)state;
 	diag_at(&d, 3, 5, 0);
 	xq_diag_set(&d, 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR, "illegal");
-	assert_int_equal(report_text_color(&b, &d, 0, 1), 0);
+	assert_int_equal(report_text_color(&b, xq_diag_public(&d), 0, 1), 0);
 	xq_buf_addc(&b, '\0');
 	assert_string_equal(b.ptr, "a.pgn:3:5: \033[01;31merror\033[m: illegal [illegal-move]\n");
 	xq_buf_reset(&b);
-	assert_int_equal(report_text_color(&b, &d, 0, 0), 0);
+	assert_int_equal(report_text_color(&b, xq_diag_public(&d), 0, 0), 0);
 	xq_buf_addc(&b, '\0');
 	assert_string_equal(b.ptr, "a.pgn:3:5: error: illegal [illegal-move]\n");
 	xq_buf_release(&b);
@@ -126,14 +126,14 @@ static void strict_reports_a_note_as_an_error_and_leaves_the_diagnostic_a_note(v
 	r.strict = 1;
 	diag_at(&d, 2, 1, 1);
 	xq_diag_set(&d, 0, XQ_D_RESIGNATION, XQ_SEV_NOTE, "decisive result without mate");
-	assert_int_equal(reporter_diag(&r, &d, 0), XQ_SEV_ERROR);
+	assert_int_equal(reporter_diag(&r, xq_diag_public(&d), 0), XQ_SEV_ERROR);
 	assert_int_equal(d.severity, XQ_SEV_NOTE);
 	assert_int_equal(r.counts.by_sev[XQ_SEV_ERROR], 1);
 	assert_int_equal(r.counts.by_sev[XQ_SEV_NOTE], 0);
 	xq_buf_addc(&r.err, '\0');
 	assert_string_equal(r.err.ptr, "a.pgn:2:1: error: game 1: decisive result without mate [resignation]\n");
 	r.strict = 0;
-	assert_int_equal(reporter_diag(&r, &d, 0), XQ_SEV_NOTE);
+	assert_int_equal(reporter_diag(&r, xq_diag_public(&d), 0), XQ_SEV_NOTE);
 	assert_int_equal(r.counts.by_sev[XQ_SEV_NOTE], 1);
 	reporter_release(&r);
 }
@@ -169,6 +169,37 @@ static void a_buffer_whose_appends_failed_is_not_written_half(void **state)
 	xq_buf_release(&b);
 }
 
+/* The counts are sized at compile time: every code the library has fits,
+ * and a summary lists them by name in the library's order. */
+static void every_code_of_the_library_is_counted_by_its_name(void **state)
+{
+	struct report_counts c;
+	struct xq_buf b = XQ_BUF_INIT;
+	struct xq_diag d;
+	int n = 0;
+
+	(void)state;
+	while (xq_diagnostic_code_name(n))
+		n++;
+	assert_true(n > 30);
+	assert_true(n <= REPORT_CODES);
+	memset(&c, 0, sizeof(c));
+	diag_at(&d, 1, 1, 1);
+	xq_diag_set(&d, 0, XQ_D_RESOURCE, XQ_SEV_WARNING, "deep");
+	report_count(&c, xq_diag_public(&d));
+	report_count(&c, xq_diag_public(&d));
+	xq_diag_set(&d, 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR, "no");
+	report_count(&c, xq_diag_public(&d));
+	assert_int_equal(report_codes_json(&b, &c), 0);
+	xq_buf_addc(&b, '\0');
+	assert_string_equal(b.ptr, "{\"illegal-move\":1,\"resource\":2}");
+	xq_buf_reset(&b);
+	assert_int_equal(report_codes_text(&b, &c, XQ_SEVERITY_WARNING), 0);
+	xq_buf_addc(&b, '\0');
+	assert_string_equal(b.ptr, "resource 2");
+	xq_buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +209,7 @@ int main(void)
 		cmocka_unit_test(only_the_severity_word_is_coloured),
 		cmocka_unit_test(strict_reports_a_note_as_an_error_and_leaves_the_diagnostic_a_note),
 		cmocka_unit_test(a_buffer_whose_appends_failed_is_not_written_half),
+		cmocka_unit_test(every_code_of_the_library_is_counted_by_its_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
