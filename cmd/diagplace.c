@@ -45,8 +45,8 @@ static int job_say(struct pool_job *j, const char *name, uint32_t ply, int sever
 	struct xq_diag d;
 
 	xq_diag_init(&d);
-	xq_game_place_diag_ply(&d, j->game, j->file->name, ply);
-	if (name && xq_game_tag_place(j->game, name, &d.place))
+	xq_game_place_diag_ply(&d, &j->record->g, j->file->name, ply);
+	if (name && xq_game_tag_place(&j->record->g, name, &d.place))
 		d.has_offset = 1;
 	/* A name the library does not know is a bug of the caller's. */
 	xq_diag_vset(&d, 0, c < 0 ? XQ_D_INTERNAL : (enum xq_diag_code)c, (enum xq_severity)severity,
@@ -66,22 +66,13 @@ void diag_job_tag(struct pool_job *j, const char *name, int severity, const char
 	va_end(ap);
 }
 
-/* `s` copied into the game's memory; NULL stays NULL.  0 or -1. */
-static int keep(struct xq_game *g, const char *s, const char **out)
-{
-	*out = s ? xq_game_strdup(g, s, strlen(s)) : NULL;
-	return s && !*out ? -1 : 0;
-}
-
 int diag_job_vfix(struct pool_job *j, const char *name, uint32_t ply, int severity, const char *code,
 		  const char *field, const char *old_value, const char *new_value, const char *fmt,
 		  va_list ap)
 {
-	struct xq_diag_fix fix = {NULL, NULL, NULL};
+	/* The list copies the values with the diagnostic (xq_diagnostics). */
+	struct xq_diag_fix fix = {field, field ? old_value : NULL, field ? new_value : NULL};
 
-	if (field && (keep(j->game, field, &fix.field) || keep(j->game, old_value, &fix.old_value) ||
-		      keep(j->game, new_value, &fix.new_value)))
-		return XQ_ENOMEM;
 	return job_say(j, name, ply, severity, code, &fix, fmt, ap);
 }
 
@@ -105,7 +96,7 @@ int diag_job_node(struct pool_job *j, uint32_t n, uint32_t ply, int severity, co
 	va_list ap;
 
 	xq_diag_init(&d);
-	xq_game_place_diag(&d, j->game, j->file->name, n, ply);
+	xq_game_place_diag(&d, &j->record->g, j->file->name, n, ply);
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, c < 0 ? XQ_D_INTERNAL : (enum xq_diag_code)c, (enum xq_severity)severity,
 		     fmt, ap);
@@ -120,10 +111,10 @@ int diag_job_add(struct pool_job *j, const xq_diagnostic *pd, int severity)
 
 	d.source = j->file->name;
 	if (j->kind == POOL_GAME) {
-		d.game = j->game->number;
+		d.game = j->record->g.number;
 		if (!d.place.line && !d.place.offset) {
-			d.place = j->game->place;
-			d.has_offset = j->game->place.line == 0;
+			d.place = j->record->g.place;
+			d.has_offset = j->record->g.place.line == 0;
 		}
 	}
 	if (severity >= 0)

@@ -33,8 +33,8 @@ void diag_job_tag(struct pool_job *j, const char *name, int severity, const char
  * saying that `convert --fix` changed tag `field` from `old_value` (NULL:
  * it was not there) to `new_value` (`field` NULL: a diagnostic that
  * changed nothing), as xq_diagnostic_fix() reads it back.  The values are
- * copied into the game's memory: they live as long as the job.  Returns
- * 0, or XQ_ENOMEM (nothing added).
+ * copied with the diagnostic (the job's list copies its strings).
+ * Returns 0, or XQ_ENOMEM (nothing added).
  */
 int diag_job_fix(struct pool_job *j, const char *name, uint32_t ply, int severity, const char *code,
 		 const char *field, const char *old_value, const char *new_value, const char *fmt, ...)

@@ -93,9 +93,9 @@ static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code
 	xq_diag_init(&d);
 	d.source = j->file->name;
 	if (j->kind == POOL_GAME) {
-		d.place = j->game->place;
-		d.has_offset = j->game->place.line == 0;
-		d.game = j->game->number;
+		d.place = j->record->g.place;
+		d.has_offset = j->record->g.place.line == 0;
+		d.game = j->record->g.number;
 	}
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
@@ -192,7 +192,7 @@ static void scratch_report(const struct xq_diag *d, void *payload)
 static int verify_game(const struct output *c, const struct scratch *sc, struct pool_job *j,
 		       const struct xq_buf *doc, int lossy)
 {
-	const struct xq_game *g = j->game;
+	const struct xq_game *g = &j->record->g;
 	unsigned caps = c->to->caps, ignore = XQ_EQ_IGNORE_TAGS | XQ_EQ_IGNORE_RESULT;
 	struct xq_input *in = NULL;
 	struct xq_read_opts ro = XQ_READ_OPTS_INIT;
@@ -469,7 +469,7 @@ static void note_error(struct pool_job *j)
 			xq_buf_addf(&b, "ply %u: ", (unsigned)ply);
 		xq_buf_adds(&b, xq_diagnostic_message(d));
 		if (!xq_buf_error(&b))
-			xq_game_set_error(j->game, b.ptr, b.len);
+			xq_game_set_error(&j->record->g, b.ptr, b.len);
 		break;
 	}
 	xq_buf_release(&b);
@@ -478,7 +478,7 @@ static void note_error(struct pool_job *j)
 /* Is the game of `j` to be written at all (output_game says why not)? */
 static int to_write(const struct output *c, const struct pool_job *j)
 {
-	return !c->dry_run && (!(j->game->flags & XQ_GAME_BROKEN) || c->keep_broken);
+	return !c->dry_run && (!(j->record->g.flags & XQ_GAME_BROKEN) || c->keep_broken);
 }
 
 void output_render(const struct output *c, struct pool_job *j, struct output_ready *r)
@@ -491,7 +491,7 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 	 * when its format writes them apart (format.h, `separator`). */
 	if (!to_write(c, j) || (!c->dir_mode && !c->to->separator))
 		return;
-	if (j->game->flags & XQ_GAME_BROKEN) {
+	if (j->record->g.flags & XQ_GAME_BROKEN) {
 		if (j->late) {
 			r->defer = 1; /* note_error names lines not known yet */
 			return;
@@ -499,11 +499,11 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 		note_error(j);
 	}
 	r->late = j->late;
-	r->number = j->game->number;
-	r->line = j->game->place.line;
+	r->number = j->record->g.number;
+	r->line = j->record->g.place.line;
 	r->before = diag_list_count(&j->diags);
 	xq_buf_reset(&j->text);
-	r->rc = write_alone_to(c, &sink, j->game, &j->text);
+	r->rc = write_alone_to(c, &sink, &j->record->g, &j->text);
 	r->ready = 1;
 	r->verified = 0;
 	if (c->verify && !r->rc && !xq_buf_error(&j->text) &&
@@ -523,7 +523,7 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 
 void output_game(struct output *c, struct pool_job *j, struct output_ready *r)
 {
-	struct xq_game *g = j->game;
+	struct xq_game *g = &j->record->g;
 	struct xq_buf own = XQ_BUF_INIT;
 	const struct xq_buf *doc = &own;
 	struct scratch sc = {{scratch_report, &c->scratch}, &c->scratch};

@@ -454,11 +454,18 @@ static void job_reset(const struct pool *p, struct pool_job *j, struct pool_file
 	memset(j->counts, 0, sizeof(j->counts));
 }
 
+/* The game of job `j` as the library sees it (lib/game.h: the record's
+ * own), or NULL for a job without one. */
+static struct xq_game *game_of(const struct pool_job *j)
+{
+	return j->record ? &j->record->g : NULL;
+}
+
 /* --shard by game: is game job `j` another shard's?  (pool.h) */
 static int shard_foreign(const struct pool_config *cfg, const struct pool_job *j)
 {
-	return cfg->shard_by_game && cfg->shard_n > 1 && j->game->number > 0 &&
-	       (j->game->number - 1) % cfg->shard_n != cfg->shard_k - 1;
+	return cfg->shard_by_game && cfg->shard_n > 1 && game_of(j)->number > 0 &&
+	       (game_of(j)->number - 1) % cfg->shard_n != cfg->shard_k - 1;
 }
 
 /* On the worker: run the command's `process` on game job `j`, unless
@@ -653,7 +660,6 @@ static void slot_free_record(struct pool_job *j)
 {
 	xq_record_free(j->record);
 	j->record = NULL;
-	j->game = NULL;
 }
 
 /* Memory a job holds: its game, its diagnostics, the command's text. */
@@ -661,7 +667,7 @@ static uint64_t job_memory(const struct pool_job *j)
 {
 	const struct xq_diagnostics *l = j->diags.l; /* the library's list (lib/diag.h) */
 
-	return xq_game_memory(j->game) + (l ? l->alloc * sizeof(*l->v) + l->strings_size : 0) +
+	return xq_game_memory(game_of(j)) + (l ? l->alloc * sizeof(*l->v) + l->strings_size : 0) +
 	       j->text.alloc;
 }
 
@@ -740,7 +746,6 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 			}
 			return NULL;
 		}
-		s->job.game = &s->job.record->g;
 		xq_buf_init(&s->job.text);
 		s->ready = 1;
 	}
@@ -1547,7 +1552,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 		}
 		if (voided(u))
 			break;
-		rc = fmt->read(rd, j->game);
+		rc = fmt->read(rd, game_of(j));
 		if (rc == XQ_ECANCELED) {
 			stop_canceled(p);
 			goto out;
@@ -1572,7 +1577,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 					goto fall_back; /* the game may go on past the chunk */
 				}
 			}
-			j->game->source = u->file->name;
+			game_of(j)->source = u->file->name;
 			j->late = u->rel;
 			process_job(cfg, w->data, j);
 			publish(w, j, 0);
@@ -1698,11 +1703,11 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	f->size = xq_input_size(src.in);
 	unit_reserve(w, u, xq_format_input_memory(src.fmt, src.in, &cfg->read_opts));
 	for (;;) {
-		rc = src.fmt->read(src.reader, j->game);
+		rc = src.fmt->read(src.reader, game_of(j));
 		atomic_store(&w->bytes, xq_input_stored_offset(src.in));
 		if (rc <= 0)
 			break;
-		j->game->source = f->name;
+		game_of(j)->source = f->name;
 		process_or_share(w, j);
 		publish(w, j, 0);
 		if (!(j = acquire(w, f))) {
@@ -2041,12 +2046,12 @@ static struct unit *next_ready(struct pool *p)
  * start; number it from the input's, as the games before it were. */
 static void late_fix(const struct unit *u, struct pool_job *j)
 {
-	uint64_t lines = u->feed->head_line - 1, rel = j->game->number, abs = j->file->games + 1;
+	uint64_t lines = u->feed->head_line - 1, rel = game_of(j)->number, abs = j->file->games + 1;
 
 	j->late = 0;
-	j->game->number = abs;
-	if (j->game->place.line)
-		j->game->place.line += lines;
+	game_of(j)->number = abs;
+	if (game_of(j)->place.line)
+		game_of(j)->place.line += lines;
 	/* The library's list, put right in place (lib/diag.h). */
 	for (size_t i = 0; j->diags.l && i < j->diags.l->n; i++) {
 		struct xq_diag *d = &j->diags.l->v[i];
@@ -2431,13 +2436,13 @@ void pool_position_fini(void *ctx, void *worker)
 
 void pool_job_swap_game(struct pool_job *j, xq_record *r)
 {
-	uint64_t number = j->game->number;
-	struct xq_game t = *j->game;
+	uint64_t number = game_of(j)->number;
+	struct xq_game t = *game_of(j);
 
-	*j->game = r->g;
+	*game_of(j) = r->g;
 	r->g = t;
 	xq_record_forget(j->record);
 	xq_record_forget(r);
-	j->game->number = number;
-	j->game->source = j->file->name;
+	game_of(j)->number = number;
+	game_of(j)->source = j->file->name;
 }

@@ -45,7 +45,6 @@
 #include <stdint.h>
 
 #include "format.h"
-#include "game.h"
 #include "inputs.h"
 #include "report.h"
 #include <xq/buf.h>
@@ -81,8 +80,6 @@ struct pool_job {
 	struct pool_file *file;
 	xq_record *record;         /* POOL_GAME: the game, its source set to file->name, as
 				      the public API sees it (<xq/record.h>) */
-	struct xq_game *game;      /* the same game, as the library sees it: what commands
-				      not yet on the public API use (issue 16) */
 	struct diag_list diags;    /* everything reported while reading it (and by process) */
 	struct xq_buf text;        /* free for the command (filled by process) */
 	unsigned flags;            /* free for the command */

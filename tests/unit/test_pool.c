@@ -78,17 +78,17 @@ static void process(void *ctx, void *worker, struct pool_job *j)
 		struct timespec ts = {0, (long)run_process_us * 1000};
 		nanosleep(&ts, NULL);
 	}
-	xq_game_count(j->game, &c);
+	xq_game_count(&j->record->g, &c);
 	j->counts[0] = c.nodes;
 	xq_diag_init(&d);
 	d.source = j->file->name;
-	d.game = j->game->number;
+	d.game = j->record->g.number;
 	if (run_late)
 		xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE, "processed a game of %llu nodes",
 			    (unsigned long long)c.nodes);
 	else
 		xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE, "processed game %llu, %llu nodes",
-			    (unsigned long long)j->game->number, (unsigned long long)c.nodes);
+			    (unsigned long long)j->record->g.number, (unsigned long long)c.nodes);
 	diag_list_add(&j->diags, xq_diag_public(&d));
 }
 
@@ -98,7 +98,7 @@ static int emit(void *ctx, struct pool_job *j)
 	struct xq_buf *b = &r->out;
 
 	if (j->kind == POOL_GAME) {
-		const struct xq_game *g = j->game;
+		const struct xq_game *g = &j->record->g;
 		xq_buf_addf(b, "game %s #%llu at %llu:%llu:%llu enc %s flags %u nodes %llu\n", g->source,
 			    (unsigned long long)g->number, (unsigned long long)g->place.line,
 			    (unsigned long long)g->place.col,
