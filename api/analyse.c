@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,8 +90,11 @@ static int open_builtin(xq_analyser *a, const xq_analyser_options *o, xq_diagnos
 	struct xq_diag d;
 	int rc;
 
-	if (o->ruleset != -1 && o->ruleset != XQ_RULESET_ASIAN && o->ruleset != XQ_RULESET_CHINESE)
-		return refuse(fn, user, XQ_ERANGE, "no rule set %s", "with that number");
+	if (!xq_ruleset_name(o->ruleset)) {
+		char what[16];
+		snprintf(what, sizeof(what), "%d", o->ruleset);
+		return refuse(fn, user, XQ_ERANGE, "no rule set %s (0 asian, 1 chinese, -1 none)", what);
+	}
 	api_rules_options(&rules, o->ruleset);
 	memset(&so, 0, sizeof(so));
 	so.hash_mb = o->hash_mb;

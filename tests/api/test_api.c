@@ -1747,6 +1747,7 @@ static void analyser_open_takes_every_setting_and_refuses_bad_ones(void **state)
 	assert_int_equal(xq_analyser_open(&a, &o, collect, &s), XQ_ERANGE);
 	assert_null(a);
 	assert_int_equal(s.errors, 1);
+	assert_non_null(strstr(s.first, "no rule set 7"));
 
 	/* An external engine with its protocol, arguments and settings. */
 	o = (xq_analyser_options)XQ_ANALYSER_OPTIONS_INIT;
