@@ -876,7 +876,6 @@ static int check_writing(struct actx *c, struct opt_parser *p)
 /* The output file: never an input, and replaced only when asked; 0 or -1. */
 static int check_output(struct actx *c, struct opt_parser *p)
 {
-	struct xq_diag d;
 	struct report_message m = {""};
 	struct inputs probe;
 	int rc, kind;
@@ -899,12 +898,11 @@ static int check_output(struct actx *c, struct opt_parser *p)
 		return 0;
 	/* Never an input, however it is found: refused now when an operand
 	 * is the file or holds it, else when it is met. */
-	xq_diag_init(&d);
 	inputs_init(&probe, p->operands, p->noperands, c->in.recursive);
-	rc = inputs_guard(&probe, c->out_path, &d);
+	rc = inputs_guard(&probe, c->out_path, report_keep_message, &m);
 	inputs_release(&probe);
 	if (rc) {
-		snprintf(p->err, sizeof(p->err), "%s", d.msg);
+		snprintf(p->err, sizeof(p->err), "%s", m.msg);
 		return -1;
 	}
 	if ((kind = xq_file_check(c->out_path, XQ_WRITE_FORCE, report_keep_message, &m)) < 0) {
@@ -965,14 +963,13 @@ static void release(struct actx *c)
  * the exit status. */
 static int start_resume(struct actx *c)
 {
-	struct xq_diag d;
+	char why[XQ_MESSAGE_SIZE];
 	int rc;
 
 	if (!c->resume_mode || access(c->out_path, F_OK) != 0)
 		return 0;
-	xq_diag_init(&d);
-	if ((rc = resume_open(&c->resume, c->out_path, c->set.ndjson, &d))) {
-		cmd_error("--resume: '%s': %s", c->out_path, d.msg);
+	if ((rc = resume_open(&c->resume, c->out_path, c->set.ndjson, why, sizeof(why)))) {
+		cmd_error("--resume: '%s': %s", c->out_path, why);
 		return rc == XQ_EUNSUPPORTED ? XQ_EXIT_USAGE : XQ_EXIT_IO;
 	}
 	/* Without the index every game is analysed, and copied or not as
@@ -985,29 +982,29 @@ static int start_resume(struct actx *c)
 /* Open the inputs and the output, and run.  Returns the exit status. */
 static int annotate_inputs(struct actx *c, struct opt_parser *p)
 {
-	struct xq_diag d;
+	struct report_message m = {""};
 	double t0 = cmd_now();
 	int rc, status;
 
 	/* A missing input or a directory without -r is said before any
 	 * engine starts. */
-	if ((status = inputs_check_operands(p->operands, p->noperands, c->in.recursive, &d))) {
+	if ((status = inputs_check_operands(p->operands, p->noperands, c->in.recursive,
+					    report_keep_message, &m))) {
 		if (status == XQ_EXIT_USAGE)
-			return cmd_usage_error("annotate", "%s", d.msg);
-		cmd_error("%s", d.msg);
+			return cmd_usage_error("annotate", "%s", m.msg);
+		cmd_error("%s", m.msg);
 		return status;
 	}
 	if ((status = start_resume(c)))
 		return status;
 	sync_keep_reading(c);
-	xq_diag_init(&d);
 	if ((status = input_opts_start(&c->in, &c->inputs, p, "annotate")))
 		return status;
-	if ((c->out_path && inputs_guard(&c->inputs, c->out_path, &d)) ||
+	if ((c->out_path && inputs_guard(&c->inputs, c->out_path, report_keep_message, &m)) ||
 	    (status = open_output(c))) {
 		progress_stop();
 		inputs_release(&c->inputs);
-		return status ? status : cmd_usage_error("annotate", "%s", d.msg);
+		return status ? status : cmd_usage_error("annotate", "%s", m.msg);
 	}
 	rc = run(c);
 	inputs_release(&c->inputs);

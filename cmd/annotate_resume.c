@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "annotate_game.h"
+#include "cmd.h"
 #include <xq/memory.h>
 
 #define GAME_LINE "{\"schema\":\"" ANNOTATE_GAME_SCHEMA "\","
@@ -22,38 +23,37 @@
 static int next_line(struct resume *r, const char **line, size_t *len);
 static int looks_annotated(struct resume *r);
 
-static void resume_sink(const struct xq_diag *d, void *payload)
+/* What reading the earlier output reports: kept, not shown. */
+static void resume_keep(const xq_diagnostic *d, void *user)
 {
-	struct resume *r = payload;
+	struct resume *r = user;
 
-	diag_list_add(&r->diags, xq_diag_public(d));
+	diag_list_add(&r->diags, d);
 }
 
-int resume_open(struct resume *r, const char *path, int ndjson, struct xq_diag *d)
+int resume_open(struct resume *r, const char *path, int ndjson, char *why, size_t cap)
 {
+	struct report_message m = {""};
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	xq_buf_init(&r->buf);
 	xq_buf_init(&r->lines);
 	r->ndjson = ndjson;
-	if (!(r->game = xq_record_new()))
-		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
 	if (ndjson) {
-		char msg[200];
-		rc = source_open_input(&r->src, path, format_by_name("ndjson", 0, msg, sizeof(msg)), d);
+		rc = source_open_bytes(&r->src, path, "ndjson", report_keep_message, &m);
 	} else {
-		char msg[200];
-		r->sink.report = resume_sink;
-		r->sink.payload = r;
-		rc = source_open(&r->src, path, format_by_name("pgn", 0, msg, sizeof(msg)), NULL,
-				 &r->sink, d);
-		if (rc == SOURCE_UNKNOWN)
-			rc = XQ_EUNSUPPORTED;
+		xq_read_options ro = XQ_READ_OPTIONS_INIT;
+		ro.format = "pgn";
+		ro.cancel = cmd_stop;
+		rc = xq_reader_open(&r->rd, path, &ro, resume_keep, r);
+		if (rc && diag_list_count(&r->diags))
+			report_keep_message(diag_list_at(&r->diags, diag_list_count(&r->diags) - 1), &m);
+		if (rc)
+			diag_list_release(&r->diags);
 	}
 	if (rc) {
-		xq_record_free(r->game);
-		r->game = NULL;
+		snprintf(why, cap, "%s", m.msg[0] ? m.msg : xq_error_string(rc));
 		return rc;
 	}
 	r->opened = 1;
@@ -62,11 +62,22 @@ int resume_open(struct resume *r, const char *path, int ndjson, struct xq_diag *
 	 * with: it would be replaced. */
 	if (!looks_annotated(r)) {
 		resume_close(r);
-		return xq_diag_set(d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-				   "it does not start with a game written by 'xqkit annotate -t %s', so it is left alone (remove it, or use --force instead of --resume to replace it)",
-				   ndjson ? "ndjson" : "pgn");
+		snprintf(why, cap,
+			 "it does not start with a game written by 'xqkit annotate -t %s', so it is left alone (remove it, or use --force instead of --resume to replace it)",
+			 ndjson ? "ndjson" : "pgn");
+		return XQ_EUNSUPPORTED;
 	}
 	return 0;
+}
+
+/* The earlier output's next game into r->game: 1, 0 at its end, or a
+ * negative XQ_E* code when it cannot be read further. */
+static int next_game(struct resume *r)
+{
+	diag_list_clear(&r->diags);
+	xq_record_free(r->game);
+	r->game = NULL;
+	return xq_reader_next(r->rd, &r->game);
 }
 
 /* The next line of the NDJSON file: 1 with [*line, *len) (with its
@@ -79,7 +90,6 @@ static int next_line(struct resume *r, const char **line, size_t *len)
 		char *nl = memchr(start, '\n', avail);
 		char chunk[65536];
 		long n;
-		struct xq_diag d;
 
 		if (nl) {
 			*line = start;
@@ -94,8 +104,7 @@ static int next_line(struct resume *r, const char **line, size_t *len)
 			xq_buf_truncate(&r->buf, avail);
 			r->used = 0;
 		}
-		xq_diag_init(&d);
-		n = source_read_bytes(&r->src, chunk, sizeof(chunk), &d);
+		n = source_read_bytes(r->src, chunk, sizeof(chunk), NULL, NULL);
 		if (n <= 0) {
 			r->eof = 1;
 			continue;
@@ -113,6 +122,8 @@ static int next_line(struct resume *r, const char **line, size_t *len)
  */
 static int looks_annotated(struct resume *r)
 {
+	int rc;
+
 	if (r->ndjson) {
 		const char *line;
 		size_t len;
@@ -123,8 +134,10 @@ static int looks_annotated(struct resume *r)
 		return (len >= sizeof(eval) - 1 && !memcmp(line, eval, sizeof(eval) - 1)) ||
 		       (len >= sizeof(GAME_LINE) - 1 && !memcmp(line, GAME_LINE, sizeof(GAME_LINE) - 1));
 	}
-	if (source_read_record(&r->src, r->game) <= 0)
-		return xq_record_is_empty(r->game) && !xq_record_tag_count(r->game);
+	/* An empty file is one to go on with; one that cannot be read is
+	 * not annotate's. */
+	if ((rc = next_game(r)) <= 0)
+		return rc == 0;
 	r->peeked = 1;
 	return xq_record_tag(r->game, ANNOTATE_MARKER_TAG) != NULL;
 }
@@ -217,8 +230,7 @@ static int pgn_next(struct resume *r, const char *marker, uint64_t fingerprint, 
 		r->peeked = 0;
 		rc = 1;
 	} else {
-		diag_list_clear(&r->diags);
-		rc = source_read_record(&r->src, r->game);
+		rc = next_game(r);
 	}
 	if (rc <= 0) {
 		r->active = 0;
@@ -253,7 +265,10 @@ void resume_close(struct resume *r)
 {
 	if (!r->opened)
 		return;
-	source_close(&r->src);
+	source_free(r->src);
+	r->src = NULL;
+	xq_reader_close(r->rd);
+	r->rd = NULL;
 	xq_record_free(r->game);
 	r->game = NULL;
 	xq_buf_release(&r->buf);
@@ -329,12 +344,11 @@ static int cmp_key(const void *a, const void *b)
 int resume_index_build(struct resume_index *ix, const char *path, int ndjson)
 {
 	struct resume r;
-	struct xq_diag d;
+	char why[XQ_MESSAGE_SIZE];
 	int rc = 0;
 
 	memset(ix, 0, sizeof(*ix));
-	xq_diag_init(&d);
-	if (resume_open(&r, path, ndjson, &d))
+	if (resume_open(&r, path, ndjson, why, sizeof(why)))
 		return 0;
 	while (!rc) {
 		const char *line, *marker;
@@ -348,11 +362,8 @@ int resume_index_build(struct resume_index *ix, const char *path, int ndjson)
 			rc = add_key(ix, key_of(line, n));
 			continue;
 		}
-		if (!r.peeked) {
-			diag_list_clear(&r.diags);
-			if (source_read_record(&r.src, r.game) <= 0)
-				break;
-		}
+		if (!r.peeked && next_game(&r) <= 0)
+			break;
 		r.peeked = 0;
 		if ((marker = xq_record_tag(r.game, ANNOTATE_MARKER_TAG)))
 			rc = add_key(ix, key_of(marker, strlen(marker)));

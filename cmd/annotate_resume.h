@@ -23,6 +23,7 @@
 #include "inputs.h"
 #include "report.h"
 #include <xq/buf.h>
+#include <xq/io.h>
 #include <xq/record.h>
 
 enum {
@@ -36,11 +37,12 @@ struct resume {
 	int active;            /* still in step with the earlier output */
 	int ndjson;
 	int opened;
-	struct source src;     /* the earlier output: read as PGN, or line by line */
 	/* PGN */
-	xq_record *game;       /* the earlier output's current game */
+	xq_reader *rd;         /* the earlier output, read as PGN */
+	xq_record *game;       /* its current game (NULL before the first, and at its end) */
 	int peeked;            /* game holds the first game, not yet handed out */
 	/* NDJSON */
+	struct source *src;    /* the earlier output, read line by line */
 	struct xq_buf buf;     /* bytes read and not yet taken */
 	size_t used;
 	int eof;
@@ -49,17 +51,16 @@ struct resume {
 	uint64_t seen;         /* games of the earlier output looked at */
 	char why[300];         /* why it stopped being in step ("" while in step or at its end) */
 	struct diag_list diags; /* what reading it reported (not shown) */
-	struct xq_sink sink;    /* the PGN reader's, into diags */
 };
 
 /*
  * Open the earlier output `path` (NDJSON lines with `ndjson`, else PGN).
- * Returns 0, or a negative XQ_E* code with the reason in `d`: among them
+ * Returns 0, or a negative XQ_E* code with the reason in `why` (`cap` bytes): among them
  * XQ_EUNSUPPORTED for a file that does not start with a game annotate
  * wrote in that format (so that --resume never replaces a collection it
  * did not make).
  */
-int resume_open(struct resume *r, const char *path, int ndjson, struct xq_diag *d);
+int resume_open(struct resume *r, const char *path, int ndjson, char *why, size_t cap);
 
 /*
  * Look at the earlier output's next game for the input game numbered

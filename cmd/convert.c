@@ -92,7 +92,7 @@ static void print_summary(void *ctx, double secs)
 
 	if (r->fmt == REPORT_NDJSON) {
 		b = reporter_summary_open(r);
-		xq_buf_addf(b, ",\"to\":\"%s\"", format_name(c->to));
+		xq_buf_addf(b, ",\"to\":\"%s\"", c->to);
 		reporter_summary_inputs(r, b, r->games);
 		xq_buf_addf(b, ",\"written\":%llu,\"skipped\":%llu,\"with_losses\":%llu,\"kept_broken\":%llu,\"verified\":%llu,\"verify_failed\":%llu,\"stopped\":%s",
 			    (unsigned long long)c->written,
@@ -105,7 +105,7 @@ static void print_summary(void *ctx, double secs)
 	}
 	if (!(b = reporter_summary_head(r, r->games)))
 		return;
-	xq_buf_addf(b, " to %s: ", format_name(c->to));
+	xq_buf_addf(b, " to %s: ", c->to);
 	if (c->dry_run)
 		xq_buf_addf(b, "dry run, nothing written");
 	else if (c->stop && !c->dir_mode && !c->out_path)

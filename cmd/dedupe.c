@@ -404,7 +404,7 @@ static int pass1_emit(void *ctx, struct pool_job *j)
 			struct dgame *d = &c->g[c->n++];
 			*d = dj->g;
 			d->file = intern_file(c, dj->origin_file);
-			d->fmt = intern_format(c, format_name(j->file->fmt));
+			d->fmt = intern_format(c, j->file->format);
 			if (d->file == NONE)
 				c->oom = 1;
 			c->compared += d->compared;
@@ -580,7 +580,7 @@ static void print_summary(void *ctx, double secs)
 			    (unsigned long long)c->duplicates);
 		if (c->out.to)
 			xq_buf_addf(b, ",\"to\":\"%s\",\"written\":%llu,\"removed\":%llu,\"stopped\":%s",
-				    format_name(c->out.to), (unsigned long long)c->out.written,
+				    c->out.to, (unsigned long long)c->out.written,
 				    (unsigned long long)c->removed, c->out.stop ? "true" : "false");
 		reporter_summary_close(r, secs);
 		return;
@@ -595,7 +595,7 @@ static void print_summary(void *ctx, double secs)
 		    c->duplicates == 1 ? "y" : "ies");
 	if (c->out.to)
 		xq_buf_addf(b, "; %llu written as %s, %llu removed", (unsigned long long)c->out.written,
-			    format_name(c->out.to), (unsigned long long)c->removed);
+			    c->out.to, (unsigned long long)c->removed);
 	reporter_unread_text(r, b);
 	xq_buf_addf(b, " (%.2f s)\n", secs);
 	reporter_flush(r);

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "diag.h"
+#include "game.h"
 #include "pool.h"
 
 void diag_job_confirm_reader_result(struct pool_job *j)

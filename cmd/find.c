@@ -808,7 +808,7 @@ static void list_record(const struct fctx *c, struct pool_job *j, const struct f
 	xq_buf_adds(b, "{\"schema\":\"" REF_SCHEMA "\",");
 	xq_record_origin(g, &file, &number, &line, &offset);
 	xq_buf_add_ndjson_source(b, file, number, line, offset);
-	xq_buf_addf(b, ",\"format\":\"%s\",\"tags\":{", format_name(j->file->fmt));
+	xq_buf_addf(b, ",\"format\":\"%s\",\"tags\":{", j->file->format);
 	for (size_t i = 0; i < xq_record_tag_count(g); i++) {
 		const char *name = xq_record_tag_name(g, i);
 		size_t k = 0;
@@ -830,8 +830,8 @@ static void list_record(const struct fctx *c, struct pool_job *j, const struct f
 		if (at->node != XQ_ROOT_NODE) {
 			char text[XQ_MOVE_TEXT_SIZE];
 			/* The dialect and flags of --notation are the public ones. */
-			int dialect = c->out.wopts.notation ? (int)c->out.wopts.notation : XQ_DIALECT_ICCS;
-			unsigned flags = c->out.wopts.notation ? c->out.wopts.notation_flags : 0;
+			int dialect = c->out.wopts.dialect ? c->out.wopts.dialect : XQ_DIALECT_ICCS;
+			unsigned flags = c->out.wopts.dialect ? c->out.wopts.dialect_flags : 0;
 			if (xq_record_node_move_text(g, at->node, dialect, flags, text, sizeof(text))) {
 				xq_buf_adds(b, ",\"move\":");
 				report_add_json_safe(b, text);
@@ -908,7 +908,7 @@ static void print_summary(void *ctx, double secs)
 			    (unsigned long long)c->matched, (unsigned long long)c->skipped);
 		if (c->out.to)
 			xq_buf_addf(b, ",\"to\":\"%s\",\"written\":%llu,\"stopped\":%s",
-				    format_name(c->out.to), (unsigned long long)c->out.written,
+				    c->out.to, (unsigned long long)c->out.written,
 				    c->out.stop ? "true" : "false");
 		reporter_summary_close(r, secs);
 		return;
@@ -920,7 +920,7 @@ static void print_summary(void *ctx, double secs)
 		    r->games == 1 ? "" : "s", (unsigned long long)r->files, r->files == 1 ? "" : "s");
 	if (c->out.to)
 		xq_buf_addf(b, ", %llu written as %s", (unsigned long long)c->out.written,
-			    format_name(c->out.to));
+			    c->out.to);
 	if (c->skipped)
 		xq_buf_addf(b, ", %llu broken skipped", (unsigned long long)c->skipped);
 	if (c->out.to && c->out.skipped)

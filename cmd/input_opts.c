@@ -49,7 +49,7 @@ const struct opt_spec input_encoding_alias[] = {
 void input_opts_init(struct input_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->read_opts = (struct xq_read_opts)XQ_READ_OPTS_INIT;
+	o->read_options = (xq_read_options)XQ_READ_OPTIONS_INIT;
 	o->threads = 1;
 	o->progress = 1;
 	o->ruleset = XQ_RULESET_ASIAN;
@@ -112,16 +112,16 @@ int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const ch
 	case I_RECURSIVE: o->recursive = 1; return 1;
 	case I_FILES0: o->files0 = value; return 1;
 	case I_FROM:
-		o->forced = format_by_name(value, 0, p->err, sizeof(p->err));
-		return o->forced ? 1 : -1;
+		o->read_options.format = format_by_name(value, 0, p->err, sizeof(p->err));
+		return o->read_options.format ? 1 : -1;
 	case I_ENCODING_OLD:
 		input_opts_alias(o, "--encoding", "--input-encoding");
 		/* fall through */
 	case I_ENCODING:
 		if (opt_encoding(p, value, &name))
 			return -1;
-		/* The library's read options still take its enum (inputs.h). */
-		return xq_encoding_parse(name, &o->read_opts.encoding) ? -1 : 1;
+		o->read_options.encoding = name;
+		return 1;
 	case I_JOBS:
 		if ((v = opt_int(p, "--jobs", value, 1, 64)) < 0)
 			return -1;
@@ -166,7 +166,7 @@ int input_opts_parse(struct input_opts *o, struct opt_parser *p, const struct op
 
 int input_opts_check(struct input_opts *o, struct opt_parser *p)
 {
-	o->read_opts.max_memory = p->max_memory;
+	o->read_options.max_memory = p->max_memory;
 	if (o->quiet && o->progress == 2)
 		o->progress = 0;
 	if (p->noperands == 0 && !o->files0 && isatty(0)) {
@@ -196,15 +196,17 @@ static int shard_by_game(const struct input_opts *o, const struct opt_parser *p)
 int input_opts_start(struct input_opts *o, struct inputs *it, struct opt_parser *p,
 		     const char *cmd)
 {
-	struct xq_diag d;
+	struct report_message m = {""};
 	int progress = o->progress;
 
 	o->shard_by_game = o->shard_n > 1 && shard_by_game(o, p);
 
-	if (inputs_check_operands(p->operands, p->noperands, o->recursive, &d) == XQ_EXIT_USAGE)
-		return cmd_usage_error(cmd, "%s", d.msg);
-	if (inputs_start(it, p->operands, p->noperands, o->recursive, o->files0, &d)) {
-		cmd_error("%s", d.msg);
+	if (inputs_check_operands(p->operands, p->noperands, o->recursive, report_keep_message,
+				  &m) == XQ_EXIT_USAGE)
+		return cmd_usage_error(cmd, "%s", m.msg);
+	if (inputs_start(it, p->operands, p->noperands, o->recursive, o->files0, report_keep_message,
+			 &m)) {
+		cmd_error("%s", m.msg);
 		return XQ_EXIT_IO;
 	}
 	/* Sharded by file, the inputs' total is not this shard's to read. */
@@ -220,8 +222,7 @@ int input_opts_run(const struct input_opts *o, struct inputs *it, struct pool_co
 
 	cfg->threads = o->threads;
 	cfg->inputs = it;
-	cfg->forced = o->forced;
-	cfg->read_opts = o->read_opts;
+	cfg->read_options = o->read_options;
 	cfg->progress = progress_enabled();
 	cfg->shard_k = o->shard_k;
 	cfg->shard_n = o->shard_n;

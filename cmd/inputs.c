@@ -22,7 +22,10 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "diag.h"
+#include "format.h"
 #include "io.h"
+#include "source.h"
 #include <xq/memory.h>
 #include <xq/utf8.h>
 
@@ -31,6 +34,14 @@ struct inputs_dir {
 	char **names;
 	size_t n, i;
 };
+
+/* `d`, set by a step that failed (rc non-zero), said to `fn`. */
+static int said(int rc, const struct xq_diag *d, xq_diagnostic_fn fn, void *user)
+{
+	if (rc && fn)
+		fn(xq_diag_public(d), user);
+	return rc;
+}
 
 void inputs_init(struct inputs *it, char **operands, int n, int recursive)
 {
@@ -219,18 +230,7 @@ static int output_met(struct inputs *it, const char *name, int holds, struct xq_
 			   "'%s' is the output file: an input is never overwritten", name);
 }
 
-int inputs_guard_msg(struct inputs *it, const char *path, char *msg, size_t cap)
-{
-	struct xq_diag d;
-	int rc;
-
-	xq_diag_init(&d);
-	if ((rc = inputs_guard(it, path, &d)) != 0)
-		snprintf(msg, cap, "%s", d.msg);
-	return rc;
-}
-
-int inputs_guard(struct inputs *it, const char *path, struct xq_diag *d)
+static int guard(struct inputs *it, const char *path, struct xq_diag *d)
 {
 	struct stat st;
 
@@ -346,7 +346,7 @@ fail:
 	return -1;
 }
 
-int inputs_prescan(struct inputs *it, struct xq_diag *d)
+static int prescan(struct inputs *it, struct xq_diag *d)
 {
 	size_t alloc = 0;
 	struct stat st;
@@ -434,7 +434,7 @@ nomem:
 	return xq_diag_set(d, -1, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
 }
 
-int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d)
+static int next_input(struct inputs *it, char **path, int *in_dir, struct xq_diag *d)
 {
 	for (;;) {
 		struct stat st;
@@ -524,7 +524,7 @@ int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d)
 	}
 }
 
-int inputs_start(struct inputs *it, char **operands, int n, int recursive, const char *list,
+static int start(struct inputs *it, char **operands, int n, int recursive, const char *list,
 		 struct xq_diag *d)
 {
 	inputs_init(it, operands, n, recursive);
@@ -546,7 +546,7 @@ int64_t inputs_total_size(const struct inputs *from)
 	if (from->list || from->defaulted)
 		return -1;
 	inputs_init(&it, from->operands, from->noperands, from->recursive);
-	while ((rc = inputs_next(&it, &path, &in_dir, &d)) != 0) {
+	while ((rc = next_input(&it, &path, &in_dir, &d)) != 0) {
 		struct stat st;
 		if (rc < 0)
 			continue;
@@ -652,15 +652,43 @@ void source_no_game(struct xq_diag *d, const char *name)
 	xq_diag_set(d, 0, XQ_D_NO_GAME, XQ_SEV_ERROR, "the input holds no game");
 }
 
-int source_read_record(struct source *s, xq_record *r)
+long source_read_bytes(struct source *s, void *buf, size_t n, xq_diagnostic_fn fn, void *user)
 {
-	xq_record_clear(r);
-	return source_read(s, &r->g);
+	struct xq_diag d;
+	long got;
+
+	xq_diag_init(&d);
+	if ((got = xq_input_read(s->in, buf, n, &d)) < 0)
+		said((int)got, &d, fn, user);
+	return got;
 }
 
-long source_read_bytes(struct source *s, void *buf, size_t n, struct xq_diag *d)
+int source_open_bytes(struct source **out, const char *path, const char *format,
+		      xq_diagnostic_fn fn, void *user)
 {
-	return xq_input_read(s->in, buf, n, d);
+	struct source *s = calloc(1, sizeof(*s));
+	struct xq_diag d;
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return XQ_ENOMEM;
+	xq_diag_init(&d);
+	if ((rc = source_open_input(s, path, xq_format_find(format), &d)) != SOURCE_OK) {
+		free(s);
+		said(rc, &d, fn, user);
+		return rc < 0 ? rc : XQ_EUNSUPPORTED;
+	}
+	*out = s;
+	return 0;
+}
+
+void source_free(struct source *s)
+{
+	if (s) {
+		source_close(s);
+		free(s);
+	}
 }
 
 void source_close(struct source *s)
@@ -672,14 +700,14 @@ void source_close(struct source *s)
 	s->in = NULL;
 }
 
-const struct xq_format *format_by_name(const char *name, int write, char *msg, size_t cap)
+const char *format_by_name(const char *name, int write, char *msg, size_t cap)
 {
 	const struct xq_format *f = xq_format_find(name);
 	unsigned need = write ? XQ_CAP_WRITE : XQ_CAP_READ;
 	size_t used;
 
 	if (f && (f->caps & need))
-		return f;
+		return f->name;
 	if (f)
 		used = (size_t)snprintf(msg, cap, "xqkit cannot %s %s records; it %s: ",
 					write ? "write" : "read", name, write ? "writes" : "reads");
@@ -695,7 +723,7 @@ const struct xq_format *format_by_name(const char *name, int write, char *msg, s
 	return NULL;
 }
 
-int inputs_check_operands(char **operands, int n, int recursive, struct xq_diag *d)
+static int check_operands(char **operands, int n, int recursive, struct xq_diag *d)
 {
 	int status = 0;
 
@@ -718,4 +746,47 @@ int inputs_check_operands(char **operands, int n, int recursive, struct xq_diag 
 		}
 	}
 	return status;
+}
+
+int inputs_guard(struct inputs *it, const char *path, xq_diagnostic_fn fn, void *user)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	return said(guard(it, path, &d), &d, fn, user);
+}
+
+int inputs_prescan(struct inputs *it, xq_diagnostic_fn fn, void *user)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	return said(prescan(it, &d), &d, fn, user);
+}
+
+int inputs_next(struct inputs *it, char **path, int *in_dir, xq_diagnostic_fn fn, void *user)
+{
+	struct xq_diag d;
+	int rc;
+
+	xq_diag_init(&d);
+	if ((rc = next_input(it, path, in_dir, &d)) < 0)
+		said(rc, &d, fn, user);
+	return rc;
+}
+
+int inputs_start(struct inputs *it, char **operands, int n, int recursive, const char *list,
+		 xq_diagnostic_fn fn, void *user)
+{
+	struct xq_diag d;
+
+	xq_diag_init(&d);
+	return said(start(it, operands, n, recursive, list, &d), &d, fn, user);
+}
+
+int inputs_check_operands(char **operands, int n, int recursive, xq_diagnostic_fn fn, void *user)
+{
+	struct xq_diag d;
+
+	return said(check_operands(operands, n, recursive, &d), &d, fn, user);
 }

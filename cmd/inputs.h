@@ -19,10 +19,10 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "diag.h"
-#include "format.h"
 #include "opt.h"
 #include "report.h"
+#include <xq/error.h>
+#include <xq/io.h>
 #include <xq/record.h>
 
 struct inputs_dir;
@@ -74,7 +74,7 @@ void inputs_release(struct inputs *it);
  *
  * - An output file that would be replaced is never an input:
  *   inputs_guard() records its device and inode and those of its
- *   directories, and returns -1 (with the reason in `d`) when an operand
+ *   directories, and returns -1 (with the reason sent to `fn`, which may be NULL) when an operand
  *   is that file or a directory read with `recursive` holds it.  Later,
  *   inputs_next() refuses the file however it is found (a name of the
  *   --files0-from list, a directory of the list that holds it, a symbolic
@@ -93,22 +93,20 @@ void inputs_release(struct inputs *it);
  *   them (a file in the output directory can be an input only that way).
  */
 void inputs_exclude(struct inputs *it, const char *path);
-int inputs_guard(struct inputs *it, const char *path, struct xq_diag *d);
-/* The same with the reason as text in `msg` (`cap` bytes). */
-int inputs_guard_msg(struct inputs *it, const char *path, char *msg, size_t cap);
+int inputs_guard(struct inputs *it, const char *path, xq_diagnostic_fn fn, void *user);
 int inputs_conflict(struct inputs *it);
-int inputs_prescan(struct inputs *it, struct xq_diag *d);
+int inputs_prescan(struct inputs *it, xq_diagnostic_fn fn, void *user);
 int inputs_is_input(const struct inputs *it, const char *path);
 
 /*
  * The next input: returns 1 with a malloc'd `*path` (the caller frees it)
  * and `*in_dir` set when it was found by walking a directory; 0 at the end;
  * -1 when an operand cannot be used (missing, a directory without
- * `recursive`, unreadable directory, the output file), with the reason in
- * `d`; carry on after -1 for the next operand.  Also 0 once cmd_cancel is
+ * `recursive`, unreadable directory, the output file), with the reason sent
+ * to `fn`; carry on after -1 for the next operand.  Also 0 once cmd_cancel is
  * set (the caller looks at cmd_signal).
  */
-int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d);
+int inputs_next(struct inputs *it, char **path, int *in_dir, xq_diagnostic_fn fn, void *user);
 
 /*
  * inputs_init(), and with `list` (--files0-from) more names taken from the
@@ -116,21 +114,21 @@ int inputs_next(struct inputs *it, char **path, int *in_dir, struct xq_diag *d);
  * -print0` writes them, after the operands; with no operands, only those.
  * Each name is then used as an operand would be.  The list is read
  * lazily, so a list of millions of names costs no more memory than one.
- * -1 with the reason in `d` when the list cannot be opened (the inputs
- * are then released).
+ * -1 with the reason sent to `fn` when the list cannot be opened (the
+ * inputs are then released).
  */
 int inputs_start(struct inputs *it, char **operands, int n, int recursive, const char *list,
-		 struct xq_diag *d);
+		 xq_diagnostic_fn fn, void *user);
 
 /*
  * Look at the operands before anything is read: a directory without
  * `recursive` is a usage error (XQ_EXIT_USAGE: it says to add -r), an
  * operand that does not exist or cannot be looked at an I/O error
- * (XQ_EXIT_IO); 0 when every operand can be tried.  `d` says why (the
- * first found).  `-` is always fine.  Commands stop at a usage error;
+ * (XQ_EXIT_IO); 0 when every operand can be tried.  The reason goes to
+ * `fn` (the usage error's, else the first found).  `-` is always fine.  Commands stop at a usage error;
  * annotate stops at either, before it starts any engine.
  */
-int inputs_check_operands(char **operands, int n, int recursive, struct xq_diag *d);
+int inputs_check_operands(char **operands, int n, int recursive, xq_diagnostic_fn fn, void *user);
 
 /* Total bytes of the regular files the inputs name (walking directories
  * with `recursive`), for progress; -1 when some size is unknown (standard
@@ -141,79 +139,26 @@ int64_t inputs_total_size(const struct inputs *it);
 /* Is `path` `-` (standard input)? */
 int inputs_is_stdin(const char *path);
 
-/* An opened record source: the input, its format and a reader on it. */
-struct source {
-	struct xq_input *in;
-	const struct xq_format *fmt;
-	void *reader;
-};
-
-enum {
-	SOURCE_OK = 0,
-	SOURCE_UNKNOWN = 1, /* no format recognises the content or the name */
-	SOURCE_EMPTY = 2    /* no byte, and no format named (or found by name) */
-};
-
 /*
- * An input that holds no game, whatever the command and however it is
- * given (an empty file or standard input, a PGN file of comments only),
- * is an error: the diagnostic source_no_game() fills (code no-game).  A
- * file found in a directory walk that is empty and has no extension of a
- * format is skipped, as any file no format recognises.
+ * An input's bytes, for a command that reads them itself (annotate
+ * --resume, its earlier NDJSON output line by line): `path` (or `-`)
+ * opened and peeked at as the reader of `format` would be (gzip undone),
+ * no reader opened.  source_open_bytes(): 0 with *out set, or a negative
+ * XQ_E* code with the reason sent to `fn` (may be NULL).
+ * source_read_bytes(): up to `n` bytes into `buf`; the number read, 0 at
+ * the end, or a negative XQ_E* code (the reason to `fn`).  source_free():
+ * close it; NULL is allowed.  The pool's own sources are cmd/source.h's.
  */
-void source_no_game(struct xq_diag *d, const char *name);
+struct source;
+int source_open_bytes(struct source **out, const char *path, const char *format,
+		      xq_diagnostic_fn fn, void *user);
+long source_read_bytes(struct source *s, void *buf, size_t n, xq_diagnostic_fn fn, void *user);
+void source_free(struct source *s);
 
-/*
- * Open `path` (or `-`), find its format (or use `forced`) and open a reader
- * with the options `ro` (NULL: the defaults) that reports to `sink`.  Returns SOURCE_OK, SOURCE_UNKNOWN or
- * SOURCE_EMPTY (nothing opened; `d` says why), or a negative XQ_E* code
- * (XQ_ECANCELED once cmd_cancel is set) with the reason in `d`
- * (the reader may also have sent diagnostics to the sink).
- */
-int source_open(struct source *s, const char *path, const struct xq_format *forced,
-		const struct xq_read_opts *ro, const struct xq_sink *sink, struct xq_diag *d);
-void source_close(struct source *s);
-
-/*
- * source_open() in two steps, for a caller that looks at the input before
- * reading it: open `path` and find its format (no reader yet; the same
- * returns as source_open()), then open the reader on it.  After a failed
- * source_open_reader() the source is closed.
- */
-int source_open_input(struct source *s, const char *path, const struct xq_format *forced,
-		      struct xq_diag *d);
-int source_open_reader(struct source *s, const struct xq_read_opts *ro, const struct xq_sink *sink,
-		       struct xq_diag *d);
-
-/* The next game of an opened source into `g` (cleared by the caller):
- * the format's read(), 1, 0 at the end, or a negative XQ_E* code
- * (formats/format.h). */
-static inline int source_read(struct source *s, struct xq_game *g)
-{
-	return s->fmt->read(s->reader, g);
-}
-
-/* The same into the record `r`, emptied first: for commands on the public
- * API (<xq/record.h>). */
-int source_read_record(struct source *s, xq_record *r);
-
-/* The bytes of a source opened by source_open_input() (gzip undone), as
- * they come, for a caller that reads the input itself instead of opening
- * a reader: up to `n` into `buf`; the number read, 0 at the end, or a
- * negative XQ_E* code with the reason in `d`. */
-long source_read_bytes(struct source *s, void *buf, size_t n, struct xq_diag *d);
-
-/* The format called `name` that can read (or write, with `write`), or NULL
- * with a message listing the formats that can, in `msg`. */
-const struct xq_format *format_by_name(const char *name, int write, char *msg, size_t cap);
-
-/* The name of format `f` ("pgn"), "" for NULL (an input with no format):
- * what the commands print of the formats they read and write, without
- * looking into formats/format.h's structure themselves. */
-static inline const char *format_name(const struct xq_format *f)
-{
-	return f ? f->name : "";
-}
+/* The format called `name` that can read (or write, with `write`): its
+ * name as the library spells it ("pgn" for "PGN"), or NULL with a message
+ * listing the formats that can, in `msg`. */
+const char *format_by_name(const char *name, int write, char *msg, size_t cap);
 
 /*
  * The options every command that reads collections takes, spelled and
@@ -235,8 +180,7 @@ enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 struct input_opts {
 	int recursive;
 	const char *files0;               /* --files0-from */
-	const struct xq_format *forced;   /* --from */
-	struct xq_read_opts read_opts;    /* --input-encoding, --max-memory */
+	xq_read_options read_options;     /* --from, --input-encoding, --max-memory */
 	int threads;                      /* -j */
 	int quiet, verbose;
 	int progress;                     /* 0 off, 1 on a terminal, 2 always */

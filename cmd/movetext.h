@@ -13,7 +13,7 @@
 #define MOVETEXT_NAMES "chinese, chinese-traditional, wxf, iccs, uci, uci1"
 
 struct movetext {
-	int notation;   /* XQ_DIALECT_* (the library's enum xq_notation: same values) */
+	int notation;   /* XQ_DIALECT_* (<xq/position.h>) */
 	unsigned flags; /* XQ_DIALECT_* writing flags */
 };
 

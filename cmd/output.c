@@ -28,6 +28,13 @@
 enum { O_TO = OPT_ID_OUTPUT, O_OUT, O_NAME, O_NOTATION, O_ENCODING, O_ENCODING_OLD, O_VERSION,
        O_FORCE, O_KEEP, O_VERIFY, O_STRICT, O_SYNC };
 
+/* What output.h's struct output holds of the library's private types. */
+struct output_impl {
+	const struct xq_format *fmt; /* -t */
+	struct xq_write_opts wo;     /* output.wopts, as the format's writer takes them */
+	struct xq_sink sink;         /* writers' and read-back's diagnostics */
+};
+
 const struct opt_spec output_options[] = {
 	OPT_VALUE(O_TO, 't', "to", "FORMAT", "the format to write"),
 	OPT_VALUE(O_OUT, 'o', "output", "OUT", "output file, '-' (standard output, the default) or DIR/"),
@@ -125,7 +132,7 @@ static int open_writer_on(const struct output *c, const struct xq_sink *sink, st
 
 	if (rc)
 		return rc;
-	rc = c->to->open_writer(w, *o, &c->wopts, sink);
+	rc = c->impl->fmt->open_writer(w, *o, &c->impl->wo, sink);
 	if (rc) {
 		xq_output_abort(*o);
 		*o = NULL;
@@ -136,7 +143,7 @@ static int open_writer_on(const struct output *c, const struct xq_sink *sink, st
 /* Open a writer on c->mem.  Returns 0 or an XQ_E* code. */
 static int open_mem_writer(struct output *c, void **w, struct xq_output **o)
 {
-	return open_writer_on(c, &c->sink, &c->mem, w, o);
+	return open_writer_on(c, &c->impl->sink, &c->mem, w, o);
 }
 
 /* The whole document one fresh writer reporting to `sink` makes of `g`,
@@ -150,8 +157,8 @@ static int write_alone_to(const struct output *c, const struct xq_sink *sink,
 
 	if ((rc = open_writer_on(c, sink, out, &w, &o)))
 		return rc;
-	rc = c->to->write(w, g);
-	c->to->close_writer(w);
+	rc = c->impl->fmt->write(w, g);
+	c->impl->fmt->close_writer(w);
 	xq_output_commit(o, NULL);
 	return rc;
 }
@@ -159,7 +166,7 @@ static int write_alone_to(const struct output *c, const struct xq_sink *sink,
 /* The same on the output thread, reporting to c->sink. */
 static int write_alone(struct output *c, const struct xq_game *g, struct xq_buf *out)
 {
-	return write_alone_to(c, &c->sink, g, out);
+	return write_alone_to(c, &c->impl->sink, g, out);
 }
 
 /* ---- --verify ------------------------------------------------------------------ */
@@ -193,7 +200,7 @@ static int verify_game(const struct output *c, const struct scratch *sc, struct 
 		       const struct xq_buf *doc, int lossy)
 {
 	const struct xq_game *g = &j->record->g;
-	unsigned caps = c->to->caps, ignore = XQ_EQ_IGNORE_TAGS | XQ_EQ_IGNORE_RESULT;
+	unsigned caps = c->impl->fmt->caps, ignore = XQ_EQ_IGNORE_TAGS | XQ_EQ_IGNORE_RESULT;
 	struct xq_input *in = NULL;
 	struct xq_read_opts ro = XQ_READ_OPTS_INIT;
 	struct xq_game back;
@@ -206,12 +213,12 @@ static int verify_game(const struct output *c, const struct scratch *sc, struct 
 		return 1;
 	diag_list_clear(sc->list);
 	if (xq_input_open_mem(&in, "<written>", doc->ptr, doc->len) ||
-	    c->to->open_reader(&reader, in, &ro, &sc->sink)) {
+	    c->impl->fmt->open_reader(&reader, in, &ro, &sc->sink)) {
 		snprintf(why, sizeof(why), "the output cannot be opened again by the %s reader",
-			 c->to->name);
+			 c->impl->fmt->name);
 		goto done;
 	}
-	rc = c->to->read(reader, &back);
+	rc = c->impl->fmt->read(reader, &back);
 	if (rc != 1) {
 		snprintf(why, sizeof(why), "no game could be read back");
 		goto done;
@@ -278,7 +285,7 @@ static int verify_game(const struct output *c, const struct scratch *sc, struct 
 	ok = 1;
 done:
 	if (reader)
-		c->to->close_reader(reader);
+		c->impl->fmt->close_reader(reader);
 	xq_input_close(in);
 	xq_game_release(&back);
 	xq_buf_release(&again);
@@ -355,7 +362,7 @@ static int write_to_dir(struct output *c, struct pool_job *j, const struct xq_bu
 		xq_buf_add(&path, name.ptr, name.len);
 		if (n > 1)
 			xq_buf_addf(&path, "-%d", n);
-		name_template_add_extension(&path, c->to->extensions);
+		name_template_add_extension(&path, c->impl->fmt->extensions);
 		if (xq_buf_error(&path))
 			goto nomem;
 		if (!name_set_has(&c->names, path.ptr))
@@ -489,7 +496,7 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 	r->ready = r->defer = 0;
 	/* One output's games are joined as its writer would write them only
 	 * when its format writes them apart (format.h, `separator`). */
-	if (!to_write(c, j) || (!c->dir_mode && !c->to->separator))
+	if (!to_write(c, j) || (!c->dir_mode && !c->impl->fmt->separator))
 		return;
 	if (j->record->g.flags & XQ_GAME_BROKEN) {
 		if (j->late) {
@@ -513,7 +520,7 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 		 * output_game reads back again without it). */
 		struct diag_list list = {NULL};
 		struct scratch sc = {{scratch_report, &list}, &list};
-		const char *sep = c->dir_mode ? NULL : c->to->separator;
+		const char *sep = c->dir_mode ? NULL : c->impl->fmt->separator;
 		r->verify_before = diag_list_count(&j->diags);
 		r->verify_sep = sep && *sep;
 		r->verified = 1 + verify_written(c, &sc, j, sep, &j->text, count_since(j, r->before, 0) > 0);
@@ -538,11 +545,11 @@ void output_game(struct output *c, struct pool_job *j, struct output_ready *r)
 		c->skipped++;
 		return;
 	}
-	if (!c->dir_mode && !(c->to->caps & XQ_CAP_MULTI) && c->written > 0) {
+	if (!c->dir_mode && !(c->impl->fmt->caps & XQ_CAP_MULTI) && c->written > 0) {
 		/* Said once, and the run stops: every later game is the same. */
 		add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS,
 			 "%s holds one game per file and the input holds more: stopped%s; write to a directory with -o DIR/",
-			 c->to->name, c->out_path ? ", nothing is written" : "");
+			 c->impl->fmt->name, c->out_path ? ", nothing is written" : "");
 		c->skipped++;
 		c->stop = c->too_many = 1;
 		return;
@@ -558,13 +565,13 @@ void output_game(struct output *c, struct pool_job *j, struct output_ready *r)
 		before = r->before;
 		rc = r->rc;
 		doc = &j->text;
-		if (!rc && r->late && c->to->renumber &&
+		if (!rc && r->late && c->impl->fmt->renumber &&
 		    (r->number != g->number || r->line != g->place.line))
-			rc = c->to->renumber(&j->text, g, r->number, r->line);
-		sep = !c->dir_mode && !rc && c->apart++ > 0 && *c->to->separator;
+			rc = c->impl->fmt->renumber(&j->text, g, r->number, r->line);
+		sep = !c->dir_mode && !rc && c->apart++ > 0 && *c->impl->fmt->separator;
 		if (sep) {
 			xq_buf_reset(&c->joined);
-			xq_buf_adds(&c->joined, c->to->separator);
+			xq_buf_adds(&c->joined, c->impl->fmt->separator);
 			xq_buf_add(&c->joined, j->text.ptr, j->text.len);
 			if (xq_buf_error(&j->text) && !c->joined.err)
 				c->joined.err = xq_buf_error(&j->text);
@@ -576,7 +583,7 @@ void output_game(struct output *c, struct pool_job *j, struct output_ready *r)
 		if (c->dir_mode) {
 			rc = write_alone(c, g, &own);
 		} else {
-			rc = c->to->write(c->writer, g);
+			rc = c->impl->fmt->write(c->writer, g);
 			drain(c, &own);
 		}
 	}
@@ -597,7 +604,7 @@ void output_game(struct output *c, struct pool_job *j, struct output_ready *r)
 			/* A writer that says why it refused has said it all. */
 			if (!count_since(j, before, 1))
 				add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS,
-					 "skipped: the %s writer refused it: %s", c->to->name,
+					 "skipped: the %s writer refused it: %s", c->impl->fmt->name,
 					 xq_strerror(rc));
 		} else {
 			c->io_error = 1;
@@ -608,7 +615,7 @@ void output_game(struct output *c, struct pool_job *j, struct output_ready *r)
 	}
 	if (lossy && c->strict) {
 		add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS, "skipped: %s cannot hold it whole (--strict)",
-			 c->to->name);
+			 c->impl->fmt->name);
 		c->skipped++;
 		goto out;
 	}
@@ -670,7 +677,7 @@ static int open_single_output(struct output *c)
 		struct xq_output *o = NULL;
 		if (open_mem_writer(c, &w, &o) == 0) {
 			drain(c, &c->prefix);
-			c->to->close_writer(w);
+			c->impl->fmt->close_writer(w);
 			xq_output_commit(o, NULL);
 			drain(c, &c->suffix);
 		}
@@ -679,7 +686,7 @@ static int open_single_output(struct output *c)
 		if (diag_list_count(&c->scratch))
 			cmd_error("%s", xq_diagnostic_message(diag_list_at(&c->scratch, 0)));
 		else
-			cmd_error("cannot write %s: %s", c->to->name, xq_strerror(rc));
+			cmd_error("cannot write %s: %s", c->impl->fmt->name, xq_strerror(rc));
 		diag_list_clear(&c->scratch);
 		xq_output_abort(c->out);
 		c->out = NULL;
@@ -709,7 +716,7 @@ static int finish_single_output(struct output *c, int commit)
 		return 0; /* --dry-run: none was opened */
 	if (c->writer) {
 		c->cur = NULL;
-		if (c->to->close_writer(c->writer))
+		if (c->impl->fmt->close_writer(c->writer))
 			commit = 0, c->io_error = 1;
 		c->writer = NULL;
 	}
@@ -721,7 +728,7 @@ static int finish_single_output(struct output *c, int commit)
 		commit = 0;
 	xq_buf_release(&tail);
 	xq_diag_init(&d);
-	if (commit && c->written == 0 && !(c->to->caps & XQ_CAP_MULTI) && c->out_path &&
+	if (commit && c->written == 0 && !(c->impl->fmt->caps & XQ_CAP_MULTI) && c->out_path &&
 	    strcmp(c->out_path, "-")) {
 		/* A file of a one-game format is that game: with none written
 		 * there is nothing to make (an empty file would not read back). */
@@ -793,8 +800,8 @@ int output_take(struct output *c, struct input_opts *in, struct opt_parser *p, i
 				 "--notation must be one of " MOVETEXT_NAMES ", not '%s'", value);
 			return -1;
 		}
-		c->wopts.notation = mt.notation;
-		c->wopts.notation_flags = mt.flags;
+		c->wopts.dialect = mt.notation;
+		c->wopts.dialect_flags = mt.flags;
 		break;
 	case O_ENCODING_OLD:
 		input_opts_alias(in, "--encoding", "--output-encoding");
@@ -802,8 +809,8 @@ int output_take(struct output *c, struct input_opts *in, struct opt_parser *p, i
 	case O_ENCODING:
 		if (opt_encoding(p, value, &name))
 			return -1;
-		/* The library's write options still take its enum. */
-		return xq_encoding_parse(name, &c->wopts.encoding) ? -1 : 1;
+		c->wopts.encoding = name;
+		return 1;
 	case O_VERSION:
 		if ((v = parse_version(p, value)) < 0)
 			return -1;
@@ -829,15 +836,30 @@ int output_take(struct output *c, struct input_opts *in, struct opt_parser *p, i
 /* What the options say together: 0, or -1 with the message in p->err. */
 int output_check(struct output *c, struct input_opts *in, struct opt_parser *p)
 {
+	if (!c->impl) {
+		snprintf(p->err, sizeof(p->err), "out of memory");
+		return -1;
+	}
 	if (!(c->to = format_by_name(c->to_name, 1, p->err, sizeof(p->err))))
 		return -1;
+	/* The options as the format's writer takes them. */
+	c->wopts.format = c->to;
+	c->impl->fmt = xq_format_find(c->to);
+	c->impl->wo = (struct xq_write_opts)XQ_WRITE_OPTS_INIT;
+	c->impl->wo.notation = c->wopts.dialect;
+	c->impl->wo.notation_flags = c->wopts.dialect_flags;
+	c->impl->wo.version = c->wopts.version;
+	if (c->wopts.encoding && xq_encoding_parse(c->wopts.encoding, &c->impl->wo.encoding)) {
+		snprintf(p->err, sizeof(p->err), "unknown encoding '%s'", c->wopts.encoding);
+		return -1;
+	}
 	if (input_opts_check(in, p))
 		return -1;
 	if (c->out_path && !strcmp(c->out_path, "-"))
 		c->out_path = NULL;
 	c->dir_mode = c->out_path && is_dir_path(c->out_path);
-	if (c->verify && (!(c->to->caps & XQ_CAP_READ) || !c->to->open_reader)) {
-		snprintf(p->err, sizeof(p->err), "--verify: xqkit cannot read %s back", c->to->name);
+	if (c->verify && (!(c->impl->fmt->caps & XQ_CAP_READ) || !c->impl->fmt->open_reader)) {
+		snprintf(p->err, sizeof(p->err), "--verify: xqkit cannot read %s back", c->impl->fmt->name);
 		return -1;
 	}
 	if (c->dry_run) {
@@ -851,16 +873,16 @@ int output_check(struct output *c, struct input_opts *in, struct opt_parser *p)
 			 "--format ndjson writes to standard output: give -o for the records");
 		return -1;
 	}
-	if (!c->dir_mode && !(c->to->caps & XQ_CAP_MULTI) &&
+	if (!c->dir_mode && !(c->impl->fmt->caps & XQ_CAP_MULTI) &&
 	    (p->noperands > 1 || in->recursive || in->files0)) {
 		snprintf(p->err, sizeof(p->err),
 			 "%s holds one game per file: to convert several inputs, write to a directory with -o DIR/",
-			 c->to->name);
+			 c->impl->fmt->name);
 		return -1;
 	}
-	if (!c->out_path && (c->to->caps & XQ_CAP_BINARY) && isatty(1)) {
+	if (!c->out_path && (c->impl->fmt->caps & XQ_CAP_BINARY) && isatty(1)) {
 		snprintf(p->err, sizeof(p->err),
-			 "%s is binary: give -o FILE rather than writing it to a terminal", c->to->name);
+			 "%s is binary: give -o FILE rather than writing it to a terminal", c->impl->fmt->name);
 		return -1;
 	}
 	return 0;
@@ -871,7 +893,7 @@ int output_check(struct output *c, struct input_opts *in, struct opt_parser *p)
 static int prepare_dir(struct output *c, struct inputs *inputs)
 {
 	size_t len = strlen(c->out_path);
-	struct xq_diag d;
+	struct report_message m = {""};
 
 	if (!(c->dir = malloc(len + 2))) {
 		cmd_error("out of memory");
@@ -885,8 +907,8 @@ static int prepare_dir(struct output *c, struct inputs *inputs)
 		return XQ_EXIT_IO;
 	}
 	inputs_exclude(inputs, c->dir);
-	if (c->force && inputs_prescan(inputs, &d)) {
-		cmd_error("%s", d.msg);
+	if (c->force && inputs_prescan(inputs, report_keep_message, &m)) {
+		cmd_error("%s", m.msg);
 		return XQ_EXIT_IO;
 	}
 	return 0;
@@ -895,8 +917,7 @@ static int prepare_dir(struct output *c, struct inputs *inputs)
 /* The output, before anything is read: 0, or an exit status. */
 int output_prepare(struct output *c, struct inputs *inputs, const struct reporter *rep)
 {
-	struct xq_output_plan plan;
-	struct xq_diag d;
+	struct report_message m = {""};
 	int rc;
 
 	c->inputs = inputs;
@@ -907,12 +928,12 @@ int output_prepare(struct output *c, struct inputs *inputs, const struct reporte
 		return 0; /* nothing is written */
 	if (c->dir_mode)
 		return prepare_dir(c, inputs);
-	xq_diag_init(&d);
 	/* Never an input, however it is found: refused now when an operand is
 	 * the file or holds it, else when it is met. */
-	if (c->out_path && (inputs_guard(inputs, c->out_path, &d) ||
-			    xq_output_plan(&plan, c->out_path, c->force ? XQ_OUTPUT_FORCE : 0, &d)))
-		return cmd_usage_error(c->cmd, "%s", d.msg);
+	if (c->out_path && (inputs_guard(inputs, c->out_path, report_keep_message, &m) ||
+			    xq_file_check(c->out_path, c->force ? XQ_WRITE_FORCE : 0,
+					  report_keep_message, &m) < 0))
+		return cmd_usage_error(c->cmd, "%s", m.msg);
 	if ((rc = open_single_output(c)) != 0)
 		return rc == 2 ? XQ_EXIT_USAGE : XQ_EXIT_IO;
 	return 0;
@@ -971,10 +992,13 @@ void output_init(struct output *c, const char *cmd)
 {
 	memset(c, 0, sizeof(*c));
 	c->cmd = cmd;
-	c->wopts = (struct xq_write_opts)XQ_WRITE_OPTS_INIT;
+	c->wopts = (xq_write_options)XQ_WRITE_OPTIONS_INIT;
 	c->template = NAME_TEMPLATE_DEFAULT;
-	c->sink.report = writer_sink;
-	c->sink.payload = c;
+	/* Without it, output_check() says "out of memory". */
+	if ((c->impl = calloc(1, sizeof(*c->impl)))) {
+		c->impl->sink.report = writer_sink;
+		c->impl->sink.payload = c;
+	}
 	xq_buf_init(&c->mem);
 	xq_buf_init(&c->prefix);
 	xq_buf_init(&c->suffix);
@@ -983,6 +1007,8 @@ void output_init(struct output *c, const char *cmd)
 
 void output_release(struct output *c)
 {
+	free(c->impl);
+	c->impl = NULL;
 	free(c->dir);
 	name_set_release(&c->names);
 	diag_list_release(&c->scratch);

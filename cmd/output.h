@@ -36,12 +36,13 @@
 
 #include <stdint.h>
 
-#include "format.h"
 #include "inputs.h"
 #include "name_template.h"
 #include "opt.h"
 #include "report.h"
 #include <xq/buf.h>
+#include <xq/file.h>
+#include <xq/io.h>
 
 /* The ids of output_options: from OPT_ID_OUTPUT up. */
 #define OPT_ID_OUTPUT 0x2000
@@ -53,8 +54,10 @@ struct pool_job;
 struct output {
 	const char *cmd;          /* the command, for messages */
 	const char *to_name;      /* -t */
-	const struct xq_format *to;
-	struct xq_write_opts wopts;
+	const char *to;           /* the format written, as the library names it
+				     ("pgn"), once output_check() found it */
+	xq_write_options wopts;   /* --notation, --output-encoding, --format-version
+				     (<xq/io.h>); `format` is `to` */
 	const char *out_path;     /* NULL or "-": standard output */
 	int dir_mode;
 	char *dir;                /* DIR (with a final '/') */
@@ -67,15 +70,16 @@ struct output {
 	const struct reporter *rep; /* -v: say what was written */
 	struct inputs *inputs;    /* to ask whether a file is an input */
 	/* the single output (file or stdout) */
-	struct xq_output *out;
-	struct xq_output *mem_out; /* the writer writes here; drained after each game */
+	xq_file *out;
+	xq_file *mem_out;         /* the writer writes here; drained after each game */
 	struct xq_buf mem;
 	void *writer;
 	struct xq_buf prefix, suffix; /* what the writer adds around games (for --verify) */
 	struct xq_buf joined;     /* a game written by output_render, after the separator */
 	uint64_t apart;           /* games output_render wrote for the one output */
-	/* sink for writers and read-back */
-	struct xq_sink sink;
+	/* the format's writer as the library's formats take it, and the sink
+	 * of writers and read-back (output.c) */
+	struct output_impl *impl;
 	struct pool_job *cur;
 	struct diag_list scratch;  /* diagnostics of --verify's own reading */
 	struct name_set names;    /* the files written under DIR/ in this run */

@@ -107,7 +107,12 @@
 
 #include "budget.h"
 #include "cmd.h"
+#include "diag.h"
+#include "format.h"
+#include "game.h"
+#include "io.h"
 #include "progress.h"
+#include "source.h"
 #include <xq/memory.h>
 #include <xq/position.h>
 
@@ -240,6 +245,7 @@ struct unit {
 /* A file and what the pool keeps about it. */
 struct file_rec {
 	struct pool_file f;      /* first: what commands see */
+	const struct xq_format *fmt; /* NULL until recognised */
 	struct feed *feed;
 	uint64_t units, passed;  /* units made of it, and passed by the output (under mu) */
 	int closed;              /* no more units will be made of it */
@@ -290,6 +296,8 @@ struct worker {
 
 struct pool {
 	const struct pool_config *cfg;
+	struct xq_read_opts ro;              /* cfg->read_options, as the formats take them */
+	const struct xq_format *forced;      /* cfg->read_options.format, or NULL */
 	pthread_mutex_t mu;
 	pthread_cond_t cond;   /* the output thread waits here */
 	atomic_int out_waiting; /* ... for worker out_waiting - 1, or -1 for any */
@@ -333,6 +341,13 @@ struct pool {
 	uint64_t games_out, bytes_done;
 	atomic_uint_least64_t split_files, chunks, fallbacks, gave_up; /* pool_stats */
 };
+
+/* An xq_diagnostic_fn that keeps the diagnostic in the struct xq_diag at
+ * `user` (the public one is the library's own). */
+static void keep_diag(const xq_diagnostic *d, void *user)
+{
+	*(struct xq_diag *)user = *(const struct xq_diag *)(const void *)d;
+}
 
 static struct file_rec *rec_of(struct pool_file *f)
 {
@@ -428,6 +443,7 @@ static struct pool_file *new_file(uint64_t seq, char *path, int in_dir)
 	f->seq = seq;
 	f->in_dir = in_dir;
 	f->size = -1;
+	f->format = "";
 	f->name_buf = strdup(path && inputs_is_stdin(path) ? "<stdin>" : path ? path : "");
 	if (!f->name_buf) {
 		file_free(f);
@@ -1127,7 +1143,7 @@ static int late_start(struct pool *p, struct feed *f)
 	if (feed_read_input(f, XQ_READ_SIZE, &d) < 0)
 		return -1; /* met again by whoever reads on */
 	b = (const unsigned char *)f->carry.ptr + f->carry_pos;
-	if (p->cfg->read_opts.encoding != XQ_ENC_UNKNOWN) {
+	if (p->ro.encoding != XQ_ENC_UNKNOWN) {
 		f->enc_done = 1; /* the readers have it in their options */
 	} else if (carry_len(f) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) {
 		f->enc = XQ_ENC_UTF8;
@@ -1215,13 +1231,12 @@ static void unit_whole(struct pool *p, struct feed *f, struct unit *u)
  */
 static void feed_start(struct pool *p, struct feed *f, struct unit *u)
 {
-	const struct pool_config *cfg = p->cfg;
 	struct pool_file *file = f->file;
 	struct xq_bytes pull = {feed_pull, f};
 	int rc;
 
 	xq_diag_init(&u->open_d);
-	rc = source_open_input(&u->src, file->path, cfg->forced, &u->open_d);
+	rc = source_open_input(&u->src, file->path, p->forced, &u->open_d);
 	u->opened = 1;
 	if (rc != SOURCE_OK) {
 		u->open_rc = rc;
@@ -1229,11 +1244,12 @@ static void feed_start(struct pool *p, struct feed *f, struct unit *u)
 		unit_whole(p, f, u);
 		return;
 	}
-	file->fmt = u->src.fmt;
+	rec_of(file)->fmt = u->src.fmt;
+	file->format = u->src.fmt->name;
 	file->binary = (u->src.fmt->caps & XQ_CAP_BINARY) != 0;
 	file->size = xq_input_size(u->src.in);
 	f->ops = xq_format_split(u->src.fmt);
-	if (!f->ops || f->ops->open(&f->splitter, &pull, &cfg->read_opts)) {
+	if (!f->ops || f->ops->open(&f->splitter, &pull, &p->ro)) {
 		f->splitter = NULL;
 		unit_whole(p, f, u);
 		return;
@@ -1466,8 +1482,8 @@ static enum pool_file_status read_status(int rc)
  * worth of them at most: the ring's games are held to it). */
 static void chunk_reserve(struct worker *w, struct unit *u, const struct stream *st)
 {
-	const struct xq_format *fmt = u->file->fmt;
-	uint64_t limit = xq_format_record_limit(fmt, &w->pool->cfg->read_opts);
+	const struct xq_format *fmt = rec_of(u->file)->fmt;
+	uint64_t limit = xq_format_record_limit(fmt, &w->pool->ro);
 	uint64_t span = st->seg && !st->tail ? st->seg->end - st->seg->start : limit;
 
 	unit_reserve(w, u, (st->seg ? span : 0) +
@@ -1523,7 +1539,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 {
 	struct pool *p = w->pool;
 	const struct pool_config *cfg = p->cfg;
-	const struct xq_format *fmt = u->file->fmt;
+	const struct xq_format *fmt = rec_of(u->file)->fmt;
 	const struct xq_split_ops *ops = u->feed->ops;
 	struct xq_sink sink = {pool_sink, w};
 	struct stream st = {u->feed, u->seg, u->chunk.offset, u->k, u->seg == NULL};
@@ -1543,7 +1559,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 	if (u->final)
 		late_absolute(w, u);
 	for (;;) {
-		if (!rd && ops->open_chunk(&rd, &u->chunk, &cfg->read_opts, &sink)) {
+		if (!rd && ops->open_chunk(&rd, &u->chunk, &p->ro, &sink)) {
 			rd = NULL;
 			pthread_mutex_lock(&p->mu);
 			stop_all(p, XQ_ENOMEM);
@@ -1641,7 +1657,6 @@ out:
 static int read_file(struct worker *w, struct unit *u, int open_failed, const struct xq_diag *why)
 {
 	struct pool *p = w->pool;
-	const struct pool_config *cfg = p->cfg;
 	struct pool_file *f = u->file;
 	struct xq_sink sink = {pool_sink, w};
 	struct pool_job *j;
@@ -1666,12 +1681,12 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		/* Opened to be split, and not split. */
 		src = u->src;
 		u->opened = 0;
-		rc = source_open_reader(&src, &cfg->read_opts, &sink, &d);
+		rc = source_open_reader(&src, &p->ro, &sink, &d);
 	} else if (u->open_rc) {
 		rc = u->open_rc;
 		d = u->open_d;
 	} else {
-		rc = source_open(&src, f->path, cfg->forced, &cfg->read_opts, &sink, &d);
+		rc = source_open(&src, f->path, p->forced, &p->ro, &sink, &d);
 	}
 	if (rc == XQ_ECANCELED) {
 		stop_canceled(p);
@@ -1687,7 +1702,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	}
 	if (rc != SOURCE_OK) {
 		unit_reserve(w, u, 0);
-		if ((rc == SOURCE_UNKNOWN && !cfg->forced && f->in_dir) || rc == SOURCE_EMPTY) {
+		if ((rc == SOURCE_UNKNOWN && !p->forced && f->in_dir) || rc == SOURCE_EMPTY) {
 			f->status = POOL_FILE_SKIPPED;
 		} else {
 			f->status = POOL_FILE_FAILED;
@@ -1698,10 +1713,11 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		publish(w, j, !u->small);
 		return 1;
 	}
-	f->fmt = src.fmt;
+	rec_of(f)->fmt = src.fmt;
+	f->format = src.fmt->name;
 	f->binary = (src.fmt->caps & XQ_CAP_BINARY) != 0;
 	f->size = xq_input_size(src.in);
-	unit_reserve(w, u, xq_format_input_memory(src.fmt, src.in, &cfg->read_opts));
+	unit_reserve(w, u, xq_format_input_memory(src.fmt, src.in, &p->ro));
 	for (;;) {
 		rc = src.fmt->read(src.reader, game_of(j));
 		atomic_store(&w->bytes, xq_input_stored_offset(src.in));
@@ -1872,7 +1888,7 @@ static struct unit *next_unit(struct worker *w)
 		if (p->listing_done)
 			break;
 		xq_diag_init(&why);
-		rc = inputs_next(p->cfg->inputs, &path, &in_dir, &why);
+		rc = inputs_next(p->cfg->inputs, &path, &in_dir, keep_diag, &why);
 		if (rc == 0 && atomic_load(&cmd_cancel)) {
 			stop_signal(p);
 			break;
@@ -2247,7 +2263,8 @@ static void tune_malloc(const struct pool_config *cfg, int n)
 	 * 32,000 files at -j 2); the 32 MiB the default budget gives two
 	 * threads took 14,000. */
 	if (n > 1) {
-		uint64_t budget = cfg->read_opts.max_memory ? cfg->read_opts.max_memory : XQ_MEMORY_DEFAULT;
+		uint64_t budget = cfg->read_options.max_memory ? cfg->read_options.max_memory
+							       : XQ_MEMORY_DEFAULT;
 		uint64_t pad = budget / 4 / (uint64_t)n;
 		mallopt(M_MMAP_THRESHOLD, (int)SLOT_KEEP);
 		mallopt(M_TOP_PAD, (int)(pad < TOP_PAD_MAX ? pad : TOP_PAD_MAX));
@@ -2367,7 +2384,15 @@ int pool_run(const struct pool_config *cfg)
 	atomic_init(&p.fallbacks, 0);
 	atomic_init(&p.gave_up, 0);
 	atomic_init(&p.shared, 0);
-	if (xq_budget_init(&p.budget, cfg->read_opts.max_memory ? cfg->read_opts.max_memory
+	/* The options as the formats take them. */
+	p.ro = (struct xq_read_opts)XQ_READ_OPTS_INIT;
+	p.ro.uci_ranks = cfg->read_options.uci_ranks ? 1 : 0;
+	p.ro.max_memory = cfg->read_options.max_memory;
+	if ((cfg->read_options.encoding &&
+	     xq_encoding_parse(cfg->read_options.encoding, &p.ro.encoding) != 0) ||
+	    (cfg->read_options.format && !(p.forced = xq_format_find(cfg->read_options.format))))
+		return XQ_EUNSUPPORTED;
+	if (xq_budget_init(&p.budget, p.ro.max_memory ? p.ro.max_memory
 								 : XQ_MEMORY_DEFAULT))
 		return XQ_ENOMEM;
 	p.w = calloc((size_t)n, sizeof(*p.w));

@@ -44,7 +44,6 @@
 
 #include <stdint.h>
 
-#include "format.h"
 #include "inputs.h"
 #include "report.h"
 #include <xq/buf.h>
@@ -61,7 +60,7 @@ enum pool_file_status {
 struct pool_file {
 	char *path;         /* as found ("-" for standard input) */
 	const char *name;   /* for messages: the input's name */
-	const struct xq_format *fmt; /* NULL until recognised */
+	const char *format; /* its format's name ("pgn"), "" until recognised */
 	int binary;         /* places are byte offsets */
 	int in_dir;         /* found by walking a directory */
 	uint64_t seq;       /* 0-based position among the inputs */
@@ -96,8 +95,10 @@ struct pool_job {
 struct pool_config {
 	int threads;                       /* 1..64 */
 	struct inputs *inputs;
-	const struct xq_format *forced;    /* --from, or NULL to detect */
-	struct xq_read_opts read_opts;
+	/* How to read (<xq/io.h>): the format (--from, NULL to detect it),
+	 * encoding, UCI ranks and the memory budget; the cancel flag is
+	 * ignored (cmd_cancel stops every read). */
+	xq_read_options read_options;
 	/* On the caller's thread, for each worker in turn (id 0 .. threads - 1)
 	 * before any input is read: make the worker's own state (an engine,
 	 * say) in *worker, which its `process` calls get.  Non-zero stops the
@@ -167,18 +168,19 @@ struct pool_stats {
 	uint64_t shared;      /* games processed by a worker other than their reader */
 };
 
-/* Run to the end of the inputs.  Returns 0, the non-zero value a
- * worker_init or an emit returned, XQ_ENOMEM when threads or memory could
- * not be had, or
- * XQ_ECANCELED when a signal (cmd_cancel, which every read looks at)
- * stopped it.  The worker threads never take the stop signals
- * (cmd_thread_create). */
 /* worker_init and worker_fini for a command whose workers each need a
  * position of their own (an xq_position, <xq/position.h>, is the
  * worker's state): stats' tree, dedupe's hashes. */
 int pool_position_init(void *ctx, int id, void **worker);
 void pool_position_fini(void *ctx, void *worker);
 
+/* Run to the end of the inputs.  Returns 0, the non-zero value a
+ * worker_init or an emit returned, XQ_ENOMEM when threads or memory could
+ * not be had, XQ_EUNSUPPORTED when read_options name a format or an
+ * encoding the library does not know, or
+ * XQ_ECANCELED when a signal (cmd_cancel, which every read looks at)
+ * stopped it.  The worker threads never take the stop signals
+ * (cmd_thread_create). */
 int pool_run(const struct pool_config *cfg);
 
 /*

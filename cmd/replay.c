@@ -626,9 +626,8 @@ static int check_svg(struct rctx *c, struct inputs *inputs, struct opt_parser *p
 		}
 		return 0;
 	}
-	if (inputs_guard_msg(inputs, c->svg, p->err, sizeof(p->err)))
-		return -1;
-	if (xq_file_check(c->svg, c->force ? XQ_WRITE_FORCE : 0, report_keep_message, &m) < 0) {
+	if (inputs_guard(inputs, c->svg, report_keep_message, &m) ||
+	    xq_file_check(c->svg, c->force ? XQ_WRITE_FORCE : 0, report_keep_message, &m) < 0) {
 		snprintf(p->err, sizeof(p->err), "%s", m.msg);
 		return -1;
 	}

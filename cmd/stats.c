@@ -1406,12 +1406,10 @@ static void sctx_release(struct sctx *c)
 static int plan_book(struct sctx *c, struct inputs *inputs)
 {
 	struct report_message m = {""};
-	char msg[256];
 
-	if (c->book && inputs_guard_msg(inputs, c->book, msg, sizeof(msg)))
-		return cmd_usage_error("stats", "%s", msg);
-	if (c->book &&
-	    xq_file_check(c->book, c->force ? XQ_WRITE_FORCE : 0, report_keep_message, &m) < 0)
+	if (c->book && (inputs_guard(inputs, c->book, report_keep_message, &m) ||
+			xq_file_check(c->book, c->force ? XQ_WRITE_FORCE : 0, report_keep_message,
+				      &m) < 0))
 		return cmd_usage_error("stats", "%s", m.msg);
 	return 0;
 }

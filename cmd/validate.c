@@ -159,7 +159,7 @@ static void game_json(struct vctx *c, const struct pool_job *j, const uint64_t s
 		xq_buf_addf(b, ",\"line\":%llu", (unsigned long long)line);
 	else
 		xq_buf_addf(b, ",\"offset\":%llu", (unsigned long long)offset);
-	xq_buf_addf(b, ",\"format\":\"%s\"", format_name(j->file->fmt));
+	xq_buf_addf(b, ",\"format\":\"%s\"", j->file->format);
 	if (xq_record_encoding(r))
 		xq_buf_addf(b, ",\"encoding\":\"%s\"", xq_record_encoding(r));
 	add_tag_json(b, r, "event", "Event");

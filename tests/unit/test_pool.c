@@ -110,7 +110,7 @@ static int emit(void *ctx, struct pool_job *j)
 		xq_buf_add(b, r->game.ptr, r->game.len);
 	} else {
 		xq_buf_addf(b, "end %s status %d format %s games %llu\n", j->file->name,
-			    (int)j->file->status, j->file->fmt ? j->file->fmt->name : "-",
+			    (int)j->file->status, *j->file->format ? j->file->format : "-",
 			    (unsigned long long)j->file->games);
 	}
 	put_diags(b, &j->diags);
@@ -142,8 +142,8 @@ static void run(struct xq_buf *out, const char *const *paths, int n, int threads
 	inputs_init(&in, (char **)paths, n, recursive);
 	cfg.threads = threads;
 	cfg.inputs = &in;
-	cfg.read_opts = (struct xq_read_opts)XQ_READ_OPTS_INIT;
-	cfg.read_opts.max_memory = run_budget;
+	cfg.read_options = (xq_read_options)XQ_READ_OPTIONS_INIT;
+	cfg.read_options.max_memory = run_budget;
 	cfg.process = process;
 	cfg.emit = emit;
 	cfg.ctx = &r;
@@ -735,7 +735,7 @@ static int run_owned(struct owners *o, int threads)
 	inputs_init(&in, (char **)dir, 1, 1);
 	cfg.threads = threads;
 	cfg.inputs = &in;
-	cfg.read_opts = (struct xq_read_opts)XQ_READ_OPTS_INIT;
+	cfg.read_options = (xq_read_options)XQ_READ_OPTIONS_INIT;
 	cfg.worker_init = mine_init;
 	cfg.worker_fini = mine_fini;
 	cfg.process = mine_process;

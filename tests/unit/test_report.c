@@ -9,6 +9,7 @@
 
 #include <fcntl.h>
 
+#include "diag.h"
 #include "report.c"
 
 /* report.c clears the progress line before writing; no test shows one. */
