@@ -27,24 +27,19 @@ const char *xq_error_string(int rc)
 
 _Static_assert(XQ_MESSAGE_SIZE == XQ_DIAG_MSG_MAX, "a message's size");
 
-static const struct xq_diag *d_of(const xq_diagnostic *d)
-{
-	return (const struct xq_diag *)(const void *)d;
-}
-
 int xq_diagnostic_severity(const xq_diagnostic *d)
 {
-	return (int)d_of(d)->severity;
+	return (int)api_diag_of(d)->severity;
 }
 
 const char *xq_diagnostic_severity_name(const xq_diagnostic *d)
 {
-	return xq_severity_name(d_of(d)->severity);
+	return xq_severity_name(api_diag_of(d)->severity);
 }
 
 const char *xq_diagnostic_code(const xq_diagnostic *d)
 {
-	return xq_diag_code_name(d_of(d)->code);
+	return xq_diag_code_name(api_diag_of(d)->code);
 }
 
 const char *xq_diagnostic_code_name(int index)
@@ -56,52 +51,52 @@ const char *xq_diagnostic_code_name(int index)
 
 int xq_diagnostic_code_index(const xq_diagnostic *d)
 {
-	return (int)d_of(d)->code;
+	return (int)api_diag_of(d)->code;
 }
 
 const char *xq_diagnostic_message(const xq_diagnostic *d)
 {
-	return d_of(d)->msg;
+	return api_diag_of(d)->msg;
 }
 
 const char *xq_diagnostic_source(const xq_diagnostic *d)
 {
-	return d_of(d)->source;
+	return api_diag_of(d)->source;
 }
 
 uint64_t xq_diagnostic_line(const xq_diagnostic *d)
 {
-	return d_of(d)->place.line;
+	return api_diag_of(d)->place.line;
 }
 
 uint64_t xq_diagnostic_column(const xq_diagnostic *d)
 {
-	return d_of(d)->place.col;
+	return api_diag_of(d)->place.col;
 }
 
 int64_t xq_diagnostic_offset(const xq_diagnostic *d)
 {
-	return d_of(d)->has_offset ? (int64_t)d_of(d)->place.offset : -1;
+	return api_diag_of(d)->has_offset ? (int64_t)api_diag_of(d)->place.offset : -1;
 }
 
 uint64_t xq_diagnostic_game(const xq_diagnostic *d)
 {
-	return d_of(d)->game;
+	return api_diag_of(d)->game;
 }
 
 uint32_t xq_diagnostic_ply(const xq_diagnostic *d)
 {
-	return d_of(d)->ply;
+	return api_diag_of(d)->ply;
 }
 
 const char *xq_diagnostic_move(const xq_diagnostic *d)
 {
-	return d_of(d)->move;
+	return api_diag_of(d)->move;
 }
 
 size_t xq_diagnostic_format(const xq_diagnostic *dd, char *buf, size_t cap)
 {
-	const struct xq_diag *d = d_of(dd);
+	const struct xq_diag *d = api_diag_of(dd);
 	struct xq_buf b = XQ_BUF_INIT;
 	size_t len;
 
@@ -152,7 +147,7 @@ void xq_free(void *p)
 int xq_diagnostic_fix(const xq_diagnostic *dd, const char **field, const char **old_value,
 		      const char **new_value)
 {
-	const struct xq_diag_fix *f = &d_of(dd)->fix;
+	const struct xq_diag_fix *f = &api_diag_of(dd)->fix;
 
 	if (field)
 		*field = f->field;
@@ -236,7 +231,7 @@ static void drop_strings(xq_diagnostics *l, int keep)
 
 int xq_diagnostics_add(xq_diagnostics *l, const xq_diagnostic *dd)
 {
-	struct xq_diag d = *d_of(dd);
+	struct xq_diag d = *api_diag_of(dd);
 
 	if (XQ_ALLOC_GROW(l->v, l->n + 1, l->alloc))
 		return XQ_ENOMEM;

@@ -23,6 +23,12 @@ static inline const xq_diagnostic *api_diag(const struct xq_diag *d)
 	return xq_diag_public(d);
 }
 
+/* And back. */
+static inline const struct xq_diag *api_diag_of(const xq_diagnostic *d)
+{
+	return (const struct xq_diag *)(const void *)d;
+}
+
 struct xq_position {
 	struct xq_board b;
 	struct xq_diag err; /* the last failure, when has_err */

@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -441,4 +442,93 @@ int xq_record_add_nag(xq_record *r, uint32_t n, int nag)
 uint64_t xq_record_fingerprint(const xq_record *r)
 {
 	return xq_game_fingerprint(&r->g);
+}
+
+/* ---- diagnostics about a record ---------------------------------------- */
+
+static void about_of(const xq_diagnostic_about *in, xq_diagnostic_about *out)
+{
+	xq_diagnostic_about def = XQ_DIAGNOSTIC_ABOUT_INIT;
+
+	*out = def;
+	if (in && in->size)
+		memcpy(out, in, in->size < sizeof(*out) ? in->size : sizeof(*out));
+	out->size = sizeof(*out);
+}
+
+static int severity_ok(int severity)
+{
+	return severity >= XQ_SEVERITY_NOTE && severity <= XQ_SEVERITY_ERROR;
+}
+
+int xq_diagnostics_vreport(xq_diagnostics *l, const xq_diagnostic_about *about, int severity,
+			   const char *code, const char *fmt, va_list ap)
+{
+	xq_diagnostic_about a;
+	int c = code ? xq_diag_code_from_name(code) : -1;
+	struct xq_diag d;
+
+	if (c < 0)
+		return XQ_ENOTFOUND;
+	if (!severity_ok(severity))
+		return XQ_ERANGE;
+	about_of(about, &a);
+	xq_diag_init(&d);
+	if (a.record) {
+		const struct xq_game *g = &a.record->g;
+		const char *source = a.source ? a.source : g->source;
+		if (a.node != XQ_NO_NODE)
+			xq_game_place_diag(&d, g, source, a.node, a.ply);
+		else
+			xq_game_place_diag_ply(&d, g, source, a.ply);
+		if (a.tag && xq_game_tag_place(g, a.tag, &d.place))
+			d.has_offset = 1;
+	} else {
+		d.source = a.source;
+		d.ply = a.ply;
+	}
+	xq_diag_vset(&d, 0, (enum xq_diag_code)c, (enum xq_severity)severity, fmt, ap);
+	if (a.fix_field) {
+		d.fix.field = a.fix_field;
+		d.fix.old_value = a.fix_old;
+		d.fix.new_value = a.fix_new;
+	}
+	return xq_diagnostics_add(l, api_diag(&d));
+}
+
+int xq_diagnostics_report(xq_diagnostics *l, const xq_diagnostic_about *about, int severity,
+			  const char *code, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = xq_diagnostics_vreport(l, about, severity, code, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int xq_diagnostics_add_about(xq_diagnostics *l, const xq_diagnostic *pd,
+			     const xq_diagnostic_about *about, int severity)
+{
+	xq_diagnostic_about a;
+	struct xq_diag d = *api_diag_of(pd);
+
+	if (severity != -1 && !severity_ok(severity))
+		return XQ_ERANGE;
+	about_of(about, &a);
+	if (a.record) {
+		const struct xq_game *g = &a.record->g;
+		d.source = a.source ? a.source : g->source;
+		d.game = g->number;
+		if (!d.place.line && !d.place.offset) {
+			d.place = g->place;
+			d.has_offset = g->place.line == 0;
+		}
+	} else if (a.source) {
+		d.source = a.source;
+	}
+	if (severity != -1)
+		d.severity = (enum xq_severity)severity;
+	return xq_diagnostics_add(l, api_diag(&d));
 }

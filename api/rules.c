@@ -281,6 +281,11 @@ int xq_record_validate(xq_record *r, const xq_validate_options *o, xq_diagnostic
 	return result_check_of(support);
 }
 
+int xq_record_result_tag_stands(const xq_record *r)
+{
+	return (r->said & XQ_SAID_BAD_RESULT_STANDS) != 0;
+}
+
 int xq_record_check_result(xq_record *r, int ruleset, xq_diagnostic_fn fn, void *user)
 {
 	struct xq_rules_options o;

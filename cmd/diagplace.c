@@ -1,19 +1,20 @@
 /*
  * diagplace.c: a diagnostic about a game's tag or move, and the job's
- * list of them (see diagplace.h).
+ * list of them (see diagplace.h), made by the library's
+ * xq_diagnostics_report() (<xq/record.h>).
  */
 #include "diagplace.h"
 
 #include <stdarg.h>
 #include <string.h>
 
-#include "diag.h"
-#include "game.h"
+#include "cmd.h"
 #include "pool.h"
+#include <xq/rules.h>
 
 void diag_job_confirm_reader_result(struct pool_job *j)
 {
-	if (!(j->record->said & XQ_SAID_BAD_RESULT_STANDS))
+	if (!xq_record_result_tag_stands(j->record))
 		return;
 	for (size_t i = diag_list_count(&j->diags); i-- > 0;)
 		if (!strcmp(xq_diagnostic_code(diag_list_at(&j->diags, i)), "bad-result")) {
@@ -22,49 +23,68 @@ void diag_job_confirm_reader_result(struct pool_job *j)
 		}
 }
 
-void diag_report_record_error(struct reporter *rep, const char *source, const struct xq_record *r,
+void diag_report_record_error(struct reporter *rep, const char *source, const xq_record *r,
 			      const char *fmt, ...)
 {
-	const struct xq_game *g = &r->g;
-	struct xq_diag d;
+	xq_diagnostic_about a = XQ_DIAGNOSTIC_ABOUT_INIT;
+	xq_diagnostics *l = xq_diagnostics_new();
+	const xq_diagnostic *d;
 	va_list ap;
+	int rc;
 
-	xq_diag_init(&d);
-	d.source = source;
-	d.place = g->place;
-	d.has_offset = g->place.line == 0;
-	d.game = g->number;
+	if (!l) {
+		cmd_error("out of memory");
+		return;
+	}
+	a.record = r;
+	a.source = source;
 	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, XQ_D_NONE, XQ_SEV_ERROR, fmt, ap);
+	rc = xq_diagnostics_vreport(l, &a, XQ_SEVERITY_ERROR, "none", fmt, ap);
 	va_end(ap);
-	reporter_diag(rep, xq_diag_public(&d), d.has_offset);
+	if (!rc && (d = xq_diagnostics_at(l, 0)))
+		reporter_diag(rep, d, xq_diagnostic_line(d) == 0);
+	else
+		cmd_error("out of memory");
+	xq_diagnostics_free(l);
 }
 
-static int job_say(struct pool_job *j, const char *name, uint32_t ply, int severity,
-		   const char *code, const struct xq_diag_fix *fix, const char *fmt, va_list ap)
+/* The job's game, named after its input. */
+static void about_job(xq_diagnostic_about *a, const struct pool_job *j)
 {
-	int c = xq_diag_code_from_name(code);
-	struct xq_diag d;
+	*a = (xq_diagnostic_about)XQ_DIAGNOSTIC_ABOUT_INIT;
+	a->source = j->file->name;
+	if (j->kind == POOL_GAME)
+		a->record = j->record;
+}
 
-	xq_diag_init(&d);
-	xq_game_place_diag_ply(&d, &j->record->g, j->file->name, ply);
-	if (name && xq_game_tag_place(&j->record->g, name, &d.place))
-		d.has_offset = 1;
-	/* A name the library does not know is a bug of the caller's. */
-	xq_diag_vset(&d, 0, c < 0 ? XQ_D_INTERNAL : (enum xq_diag_code)c, (enum xq_severity)severity,
-		     fmt, ap);
-	if (fix)
-		d.fix = *fix;
-	return diag_list_add(&j->diags, xq_diag_public(&d));
+static int job_vsay(struct pool_job *j, const xq_diagnostic_about *a, int severity,
+		    const char *code, const char *fmt, va_list ap)
+{
+	xq_diagnostics *l = diag_list_made(&j->diags);
+	va_list again;
+	int rc;
+
+	if (!l)
+		return XQ_ENOMEM;
+	va_copy(again, ap);
+	rc = xq_diagnostics_vreport(l, a, severity, code, fmt, ap);
+	/* A code the library does not name is a bug of the caller's. */
+	if (rc == XQ_ENOTFOUND)
+		rc = xq_diagnostics_vreport(l, a, severity, "internal", fmt, again);
+	va_end(again);
+	return rc;
 }
 
 void diag_job_tag(struct pool_job *j, const char *name, int severity, const char *code,
 		  const char *fmt, ...)
 {
+	xq_diagnostic_about a;
 	va_list ap;
 
+	about_job(&a, j);
+	a.tag = name;
 	va_start(ap, fmt);
-	job_say(j, name, 0, severity, code, NULL, fmt, ap);
+	job_vsay(j, &a, severity, code, fmt, ap);
 	va_end(ap);
 }
 
@@ -72,10 +92,16 @@ int diag_job_vfix(struct pool_job *j, const char *name, uint32_t ply, int severi
 		  const char *field, const char *old_value, const char *new_value, const char *fmt,
 		  va_list ap)
 {
-	/* The list copies the values with the diagnostic (xq_diagnostics). */
-	struct xq_diag_fix fix = {field, field ? old_value : NULL, field ? new_value : NULL};
+	xq_diagnostic_about a;
 
-	return job_say(j, name, ply, severity, code, &fix, fmt, ap);
+	about_job(&a, j);
+	a.tag = name;
+	a.ply = ply;
+	/* The list copies the values with the diagnostic (xq_diagnostics). */
+	a.fix_field = field;
+	a.fix_old = field ? old_value : NULL;
+	a.fix_new = field ? new_value : NULL;
+	return job_vsay(j, &a, severity, code, fmt, ap);
 }
 
 int diag_job_fix(struct pool_job *j, const char *name, uint32_t ply, int severity, const char *code,
@@ -93,35 +119,28 @@ int diag_job_fix(struct pool_job *j, const char *name, uint32_t ply, int severit
 int diag_job_node(struct pool_job *j, uint32_t n, uint32_t ply, int severity, const char *code,
 		  const char *fmt, ...)
 {
-	int c = xq_diag_code_from_name(code);
-	struct xq_diag d;
+	xq_diagnostic_about a;
 	va_list ap;
+	int rc;
 
-	xq_diag_init(&d);
-	xq_game_place_diag(&d, &j->record->g, j->file->name, n, ply);
+	about_job(&a, j);
+	a.node = n;
+	a.ply = ply;
 	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, c < 0 ? XQ_D_INTERNAL : (enum xq_diag_code)c, (enum xq_severity)severity,
-		     fmt, ap);
+	rc = job_vsay(j, &a, severity, code, fmt, ap);
 	va_end(ap);
-	return diag_list_add(&j->diags, xq_diag_public(&d));
+	return rc;
 }
 
-int diag_job_add(struct pool_job *j, const xq_diagnostic *pd, int severity)
+int diag_job_add(struct pool_job *j, const xq_diagnostic *d, int severity)
 {
-	/* The public API's diagnostic is the library's own (api/internal.h). */
-	struct xq_diag d = *(const struct xq_diag *)(const void *)pd;
+	xq_diagnostics *l = diag_list_made(&j->diags);
+	xq_diagnostic_about a;
 
-	d.source = j->file->name;
-	if (j->kind == POOL_GAME) {
-		d.game = j->record->g.number;
-		if (!d.place.line && !d.place.offset) {
-			d.place = j->record->g.place;
-			d.has_offset = j->record->g.place.line == 0;
-		}
-	}
-	if (severity >= 0)
-		d.severity = (enum xq_severity)severity;
-	return diag_list_add(&j->diags, xq_diag_public(&d));
+	if (!l)
+		return XQ_ENOMEM;
+	about_job(&a, j);
+	return xq_diagnostics_add_about(l, d, &a, severity);
 }
 
 size_t diag_job_count(const struct pool_job *j)

@@ -254,9 +254,16 @@ int report_json(struct xq_buf *b, const xq_diagnostic *d, int binary)
 	return item_json(b, &it, binary);
 }
 
+xq_diagnostics *diag_list_made(struct diag_list *l)
+{
+	if (!l->l)
+		l->l = xq_diagnostics_new();
+	return l->l;
+}
+
 int diag_list_add(struct diag_list *l, const xq_diagnostic *d)
 {
-	if (!l->l && !(l->l = xq_diagnostics_new()))
+	if (!diag_list_made(l))
 		return XQ_ENOMEM;
 	return xq_diagnostics_add(l->l, d);
 }

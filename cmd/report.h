@@ -70,6 +70,9 @@ struct diag_list {
 	xq_diagnostics *l;
 };
 int diag_list_add(struct diag_list *l, const xq_diagnostic *d);
+/* The list itself, made if it was not (NULL when out of memory): to add
+ * to it with the library's functions (xq_diagnostics_report()). */
+xq_diagnostics *diag_list_made(struct diag_list *l);
 size_t diag_list_count(const struct diag_list *l);
 const xq_diagnostic *diag_list_at(const struct diag_list *l, size_t i);
 void diag_list_truncate(struct diag_list *l, size_t n);

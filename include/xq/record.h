@@ -24,6 +24,7 @@
 #ifndef XQ_PUBLIC_RECORD_H
 #define XQ_PUBLIC_RECORD_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -189,6 +190,59 @@ XQ_API uint64_t xq_record_fingerprint(const xq_record *r);
 
 /* The diagnostic of the last call on `r` that failed, or NULL. */
 XQ_API const xq_diagnostic *xq_record_error(const xq_record *r);
+
+/*
+ * Diagnostics a program makes itself about a record (its own checks, what
+ * it changed), in the library's form, so that they are read, counted and
+ * printed as the library's are (xq_diagnostic_format()).  Where one
+ * points: start from XQ_DIAGNOSTIC_ABOUT_INIT (`size` lets later
+ * versions add fields).  A node is pointed at with its move as written
+ * and where it was written (the root: the game as a whole, at the game's
+ * place); without one (XQ_NO_NODE), `ply` names the main line's move of
+ * that ply (0: the game as a whole); a tag the reader kept the place of
+ * moves the place there.
+ */
+typedef struct xq_diagnostic_about {
+	size_t size;             /* sizeof(xq_diagnostic_about) */
+	const xq_record *record; /* the game: its number and places; NULL: none */
+	const char *source;      /* the input's name; NULL: the name `record` was read from */
+	uint32_t node;           /* a node of `record`: at its move; XQ_NO_NODE: none */
+	uint32_t ply;            /* the ply said (with no node, the main line's move of it) */
+	const char *tag;         /* at this tag's place, when the reader kept it */
+	const char *fix_field;   /* what the program changed (xq_diagnostic_fix()): a tag, */
+	const char *fix_old;     /* its old value (NULL: the tag was added) */
+	const char *fix_new;     /* and its new one; fix_field NULL: it changed nothing */
+} xq_diagnostic_about;
+#define XQ_DIAGNOSTIC_ABOUT_INIT \
+	{sizeof(xq_diagnostic_about), NULL, NULL, XQ_NO_NODE, 0, NULL, NULL, NULL, NULL}
+
+/*
+ * Add to `l` a diagnostic about `about` (NULL: about nothing) of
+ * `severity` (XQ_SEVERITY_*) and code `code`, by its stable name
+ * (xq_diagnostic_code_name(): "bad-tag"), the message made from `fmt` as
+ * printf does (cut to XQ_MESSAGE_SIZE bytes on a character boundary).
+ * The list copies its strings.  Returns 0; XQ_ENOTFOUND for a code the
+ * library does not name, XQ_ERANGE for a severity that is not one, or
+ * XQ_ENOMEM (nothing added in each case).
+ */
+XQ_API int xq_diagnostics_report(xq_diagnostics *l, const xq_diagnostic_about *about, int severity,
+				 const char *code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 5, 6)))
+#endif
+	;
+XQ_API int xq_diagnostics_vreport(xq_diagnostics *l, const xq_diagnostic_about *about,
+				  int severity, const char *code, const char *fmt, va_list ap);
+/*
+ * Add to `l` a copy of `d` (a diagnostic a library call gave about one
+ * game: a writer's, say) named after `about`'s source and record: its
+ * source, its game number, and the record's place when `d` has none of
+ * its own (a node, ply or tag of `about` are not looked at).  With
+ * `severity` (XQ_SEVERITY_*) in place of its own, or -1 to keep that.
+ * Returns 0, XQ_ERANGE (a severity that is not one) or XQ_ENOMEM.
+ */
+XQ_API int xq_diagnostics_add_about(xq_diagnostics *l, const xq_diagnostic *d,
+				    const xq_diagnostic_about *about, int severity);
 
 #ifdef __cplusplus
 }

@@ -153,6 +153,14 @@ typedef struct xq_validate_options {
  */
 XQ_API int xq_record_validate(xq_record *r, const xq_validate_options *o, xq_diagnostic_fn fn,
 			      void *user);
+/*
+ * After xq_record_validate(): does the reader's "bad-result" warning (its
+ * Result tag against the record's result, said when `r` was read) stand
+ * as an error?  1 when the tag names a result and it is not the record's,
+ * as `xqkit validate` counts it; 0 otherwise (no such warning, or a tag
+ * that says nothing).
+ */
+XQ_API int xq_record_result_tag_stands(const xq_record *r);
 
 #ifdef __cplusplus
 }

@@ -454,6 +454,136 @@ static int count_code(const struct seen *s, const char *code)
 	return n;
 }
 
+/* xq_diagnostics_vreport() through a function of the caller's own. */
+static int say(xq_diagnostics *l, const xq_diagnostic_about *a, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = xq_diagnostics_vreport(l, a, XQ_SEVERITY_WARNING, "bad-tag", fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* A program's own diagnostics about a record read the way the library's
+ * do: at the move of a node or of a ply of the main line, at a tag, with
+ * what a fix changed, named after the record's input and game. */
+static void a_program_reports_its_own_diagnostics_at_the_move_or_tag(void **state)
+{
+	static const char pgn[] = "[Event \"x\"]\n\n1. h2e2 h9g7\n\n"
+				  "[Event \"y\"]\n[Date \"1999\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9\n";
+	xq_diagnostic_about a = XQ_DIAGNOSTIC_ABOUT_INIT;
+	xq_diagnostics *l = xq_diagnostics_new(), *other = xq_diagnostics_new();
+	const xq_diagnostic *d;
+	const char *field, *old_value, *new_value;
+	uint64_t line, column, offset;
+	xq_reader *rd;
+	xq_record *r, *first;
+	uint32_t n;
+
+	(void)state;
+	assert_non_null(l);
+	assert_non_null(other);
+	assert_int_equal(xq_reader_open_memory(&rd, "mine.pgn", pgn, sizeof(pgn) - 1, NULL, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &first), 1);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	xq_reader_close(rd);
+
+	/* Ply 3 of the main line: its move, where it was written. */
+	a.record = r;
+	a.ply = 3;
+	assert_int_equal(xq_diagnostics_report(l, &a, XQ_SEVERITY_NOTE, "none", "ply %d", 3), 0);
+	d = xq_diagnostics_at(l, 0);
+	assert_string_equal(xq_diagnostic_source(d), "mine.pgn");
+	assert_int_equal(xq_diagnostic_game(d), 2);
+	assert_int_equal(xq_diagnostic_ply(d), 3);
+	assert_string_equal(xq_diagnostic_move(d), "h0g2");
+	assert_string_equal(xq_diagnostic_message(d), "ply 3");
+	assert_string_equal(xq_diagnostic_code(d), "none");
+	n = xq_record_node_child(r, xq_record_node_child(r, xq_record_node_child(r, XQ_ROOT_NODE)));
+	assert_int_equal(xq_record_node_place(r, n, &line, &column, &offset), 0);
+	assert_int_equal(xq_diagnostic_line(d), line);
+	assert_int_equal(xq_diagnostic_column(d), column);
+
+	/* A node, with another ply said; the root is the game as a whole. */
+	a.ply = 9;
+	a.node = xq_record_node_child(r, XQ_ROOT_NODE);
+	assert_int_equal(xq_diagnostics_report(l, &a, XQ_SEVERITY_ERROR, "engine", "at the node"), 0);
+	d = xq_diagnostics_at(l, 1);
+	assert_int_equal(xq_diagnostic_ply(d), 9);
+	assert_string_equal(xq_diagnostic_move(d), "h2e2");
+	assert_int_equal(xq_diagnostic_severity(d), XQ_SEVERITY_ERROR);
+	a.node = XQ_ROOT_NODE;
+	a.ply = 0;
+	assert_int_equal(xq_diagnostics_report(l, &a, XQ_SEVERITY_NOTE, "none", "the game"), 0);
+	d = xq_diagnostics_at(l, 2);
+	assert_string_equal(xq_diagnostic_move(d), "");
+	assert_int_equal(xq_diagnostic_line(d), 5); /* the game's first line */
+
+	/* At a tag, saying what a fix changed; through a va_list too. */
+	a.node = XQ_NO_NODE;
+	a.tag = "Date";
+	a.fix_field = "Date";
+	a.fix_old = "1999";
+	a.fix_new = "1999.??.??";
+	assert_int_equal(say(l, &a, "the date %s", "1999"), 0);
+	d = xq_diagnostics_at(l, 3);
+	assert_int_equal(xq_diagnostic_line(d), 6);
+	assert_int_equal(xq_diagnostic_column(d), 1);
+	assert_int_equal(xq_diagnostic_severity(d), XQ_SEVERITY_WARNING);
+	assert_string_equal(xq_diagnostic_message(d), "the date 1999");
+	assert_int_equal(xq_diagnostic_fix(d, &field, &old_value, &new_value), 1);
+	assert_string_equal(field, "Date");
+	assert_string_equal(old_value, "1999");
+	assert_string_equal(new_value, "1999.??.??");
+
+	/* About nothing; a code or severity that is none adds nothing. */
+	assert_int_equal(xq_diagnostics_report(l, NULL, XQ_SEVERITY_NOTE, "none", "alone"), 0);
+	d = xq_diagnostics_at(l, 4);
+	assert_null(xq_diagnostic_source(d));
+	assert_int_equal(xq_diagnostic_game(d), 0);
+	assert_int_equal(xq_diagnostic_line(d), 0);
+	assert_int_equal(xq_diagnostics_report(l, NULL, XQ_SEVERITY_NOTE, "no-such-code", "x"),
+			 XQ_ENOTFOUND);
+	assert_int_equal(xq_diagnostics_report(l, NULL, 3, "none", "x"), XQ_ERANGE);
+	assert_int_equal(xq_diagnostics_count(l), 5);
+
+	/* A diagnostic with no place of its own, named after the first game:
+	 * its input, number and place; its severity kept or replaced. */
+	a = (xq_diagnostic_about)XQ_DIAGNOSTIC_ABOUT_INIT;
+	a.record = first;
+	assert_int_equal(xq_diagnostics_add_about(other, xq_diagnostics_at(l, 4), &a, -1), 0);
+	d = xq_diagnostics_at(other, 0);
+	assert_string_equal(xq_diagnostic_source(d), "mine.pgn");
+	assert_int_equal(xq_diagnostic_game(d), 1);
+	assert_int_equal(xq_diagnostic_line(d), 1);
+	assert_int_equal(xq_diagnostic_severity(d), XQ_SEVERITY_NOTE);
+	assert_string_equal(xq_diagnostic_message(d), "alone");
+	/* One with a place keeps it; another source may be named. */
+	a.source = "elsewhere.pgn";
+	assert_int_equal(xq_diagnostics_add_about(other, xq_diagnostics_at(l, 3), &a, XQ_SEVERITY_ERROR), 0);
+	d = xq_diagnostics_at(other, 1);
+	assert_string_equal(xq_diagnostic_source(d), "elsewhere.pgn");
+	assert_int_equal(xq_diagnostic_game(d), 1);
+	assert_int_equal(xq_diagnostic_line(d), 6);
+	assert_int_equal(xq_diagnostic_severity(d), XQ_SEVERITY_ERROR);
+	assert_int_equal(xq_diagnostics_add_about(other, d, &a, 7), XQ_ERANGE);
+	assert_int_equal(xq_diagnostics_count(other), 2);
+
+	/* They print as the library's do. */
+	{
+		char line_text[300];
+		xq_diagnostic_format(xq_diagnostics_at(l, 0), line_text, sizeof(line_text));
+		assert_non_null(strstr(line_text, "mine.pgn:"));
+		assert_non_null(strstr(line_text, "note: game 2, ply 3 (h0g2): ply 3 [none]"));
+	}
+	xq_diagnostics_free(l);
+	xq_diagnostics_free(other);
+	xq_record_free(first);
+	xq_record_free(r);
+}
+
 /* What only a whole game shows, as xqkit validate checks it, with the
  * places of the tags and moves; what the reader said is not said again. */
 static void validate_checks_what_only_the_whole_game_shows(void **state)
@@ -498,6 +628,11 @@ static void validate_checks_what_only_the_whole_game_shows(void **state)
 	assert_int_equal(xq_record_validate(r[2], NULL, collect, &s), XQ_RESULT_CHECK_SILENT);
 	assert_int_equal(count_code(&s, "bad-result"), 0);
 	assert_string_equal(s.codes[0], "resignation"); /* 0-1 with no mate */
+	/* ... but the reader's warning, a tag naming another result, stands
+	 * as an error; a tag that agrees, or none, has nothing to stand. */
+	assert_int_equal(xq_record_result_tag_stands(r[2]), 1);
+	assert_int_equal(xq_record_result_tag_stands(r[0]), 0);
+	assert_int_equal(xq_record_result_tag_stands(r[1]), 0);
 
 	/* Mate on the board, the result the other way: an error at the move. */
 	memset(&s, 0, sizeof(s));
@@ -2321,6 +2456,7 @@ int main(void)
 		cmocka_unit_test(illegal_move_is_reported_with_its_place_and_the_game_kept_broken),
 		cmocka_unit_test(text_diagnostics_carry_line_and_column),
 		cmocka_unit_test(validate_checks_what_only_the_whole_game_shows),
+		cmocka_unit_test(a_program_reports_its_own_diagnostics_at_the_move_or_tag),
 		cmocka_unit_test(rules_line_gives_each_ply_its_cycle_and_the_limits),
 		cmocka_unit_test(result_text_keeps_a_marker_that_is_no_result),
 		cmocka_unit_test(dates_are_normalized_only_when_their_meaning_is_certain),
