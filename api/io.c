@@ -17,6 +17,7 @@
 #include "buf.h"
 #include "io.h"
 #include "ndjson.h"
+#include "source.h"
 #include "text.h"
 #include "utf8.h"
 
@@ -197,14 +198,6 @@ struct xq_reader {
 	char *name;
 };
 
-static int only_space(const unsigned char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!xq_is_space(p[i]))
-			return 0;
-	return 1;
-}
-
 /* libxml2 (the CBF reader) is initialised once, before any thread parses:
  * its own first initialisation is not safe to race. */
 static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
@@ -217,8 +210,8 @@ static void xml_init(void)
 static int reader_start(xq_reader *rd, const char *path, const xq_read_options *opts)
 {
 	xq_read_options o;
-	const unsigned char *head;
-	size_t hlen;
+	const struct xq_format *forced = NULL;
+	struct xq_source src = {rd->in, NULL, NULL};
 	struct xq_diag d;
 	int rc;
 
@@ -230,46 +223,22 @@ static int reader_start(xq_reader *rd, const char *path, const xq_read_options *
 	if (o.encoding && xq_encoding_parse(o.encoding, &rd->ro.encoding) != 0)
 		return tellf(&rd->sink, xq_input_name(rd->in), XQ_EENCODING, XQ_D_ENCODING,
 			     "unknown text encoding '", o.encoding);
+	if (o.format && !(forced = xq_format_find(o.format)))
+		return tellf(&rd->sink, xq_input_name(rd->in), XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
+			     "unknown format '", o.format);
+	/* The library's one front door (formats/source.h). */
 	xq_diag_init(&d);
-	if ((rc = xq_input_peek(rd->in, &head, &hlen, &d)) != 0)
-		return tell(&rd->sink, &d, rc);
-	if (o.format) {
-		rd->fmt = xq_format_find(o.format);
-		if (!rd->fmt)
-			return tellf(&rd->sink, xq_input_name(rd->in), XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
-				     "unknown format '", o.format);
-	} else {
-		/* The registry breaks ties by extension. */
-		char *name = NULL;
-		if (path && !(name = without_gz(path)))
-			return XQ_ENOMEM;
-		rd->fmt = xq_format_detect(head, hlen, name);
-		free(name);
-		if (!rd->fmt) {
-			if (hlen < XQ_PEEK_SIZE && only_space(head, hlen))
-				return 0; /* empty: no-game when read */
-			return tellf(&rd->sink, xq_input_name(rd->in), XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
-				     "no record format recognises it", NULL);
-		}
-	}
-	if (!(rd->fmt->caps & XQ_CAP_READ) || !rd->fmt->open_reader) {
-		struct xq_diag e;
-		xq_diag_init(&e);
-		e.source = xq_input_name(rd->in);
-		xq_diag_set(&e, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "%s records cannot be read, only written", rd->fmt->name);
-		return tell(&rd->sink, &e, XQ_EUNSUPPORTED);
-	}
-	rc = rd->fmt->open_reader(&rd->reader, rd->in, &rd->ro, &rd->sink.sink);
-	if (rc) {
-		struct xq_diag e;
-		rd->reader = NULL;
-		xq_diag_init(&e);
-		e.source = xq_input_name(rd->in);
-		xq_diag_set(&e, rc, rc == XQ_ENOMEM ? XQ_D_RESOURCE : XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "cannot read it as %s: %s", rd->fmt->name, xq_strerror(rc));
-		return tell(&rd->sink, &e, rc);
-	}
+	rc = xq_source_find(&src, path, forced, NULL, &d);
+	if (rc == XQ_SOURCE_EMPTY)
+		return 0; /* no-game when read */
+	if (rc == XQ_SOURCE_UNKNOWN)
+		return tell(&rd->sink, &d, XQ_EUNSUPPORTED);
+	if (rc == XQ_SOURCE_OK)
+		rc = xq_source_open_reader(&src, &rd->ro, &rd->sink.sink, &d);
+	rd->fmt = src.fmt;
+	rd->reader = src.reader;
+	if (rc)
+		return tell(&rd->sink, &d, rc); /* (xq_reader_close() closes the input) */
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 /*
- * inputs.c: operands to inputs, lazily, and opening one as a record source
- * (see inputs.h).
+ * inputs.c: operands to inputs, lazily, and an input's bytes for a command
+ * that reads them itself (see inputs.h).
  *
  * Directory entries are sorted by their bytes before they are visited, so
  * a run over a tree always lists games in the same order whatever the
@@ -27,7 +27,6 @@
 #include "io.h"
 #include "source.h"
 #include <xq/memory.h>
-#include <xq/utf8.h>
 
 struct inputs_dir {
 	char *path;
@@ -560,97 +559,10 @@ int64_t inputs_total_size(const struct inputs *from)
 	return total;
 }
 
-int source_open(struct source *s, const char *path, const struct xq_format *forced,
-		const struct xq_read_opts *ro, const struct xq_sink *sink, struct xq_diag *d)
-{
-	int rc = source_open_input(s, path, forced, d);
-
-	if (rc == SOURCE_OK)
-		rc = source_open_reader(s, ro, sink, d);
-	return rc;
-}
-
-static int only_space(const unsigned char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!xq_is_space(p[i]))
-			return 0;
-	return 1;
-}
-
-int source_open_input(struct source *s, const char *path, const struct xq_format *forced,
-		      struct xq_diag *d)
-{
-	const unsigned char *head;
-	size_t hlen;
-	int rc;
-
-	memset(s, 0, sizeof(*s));
-	if ((rc = xq_input_open(&s->in, path, d)) != 0)
-		return rc;
-	xq_input_set_cancel(s->in, &cmd_cancel);
-	if ((rc = xq_input_peek(s->in, &head, &hlen, d)) != 0) {
-		source_close(s);
-		return rc;
-	}
-	s->fmt = forced;
-	if (!s->fmt) {
-		/* The registry breaks ties by extension; ".gz" hides it. */
-		char name[256];
-		size_t len = strlen(path);
-		if (len > 3 && len < sizeof(name) && !strcmp(path + len - 3, ".gz")) {
-			memcpy(name, path, len - 3);
-			name[len - 3] = '\0';
-		} else {
-			snprintf(name, sizeof(name), "%s", path);
-		}
-		s->fmt = xq_format_detect(head, hlen, inputs_is_stdin(path) ? NULL : name);
-		/* An empty input is recognised by its extension alone, or not at
-		 * all; nothing but white space (all of it peeked) is empty too. */
-		if (!s->fmt && hlen < XQ_PEEK_SIZE && only_space(head, hlen)) {
-			source_no_game(d, NULL);
-			source_close(s);
-			return SOURCE_EMPTY;
-		}
-		if (!s->fmt) {
-			xq_diag_set(d, 0, XQ_D_UNSUPPORTED, XQ_SEV_ERROR, "%s",
-				    "no record format recognises it (name one with --from)");
-			source_close(s);
-			return SOURCE_UNKNOWN;
-		}
-	}
-	if (!(s->fmt->caps & XQ_CAP_READ) || !s->fmt->open_reader) {
-		rc = xq_diag_set(d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-				 "xqkit cannot read %s records", s->fmt->name);
-		source_close(s);
-		return rc;
-	}
-	return SOURCE_OK;
-}
-
-int source_open_reader(struct source *s, const struct xq_read_opts *ro, const struct xq_sink *sink,
-		       struct xq_diag *d)
-{
-	static const struct xq_read_opts defaults = XQ_READ_OPTS_INIT;
-	int rc = s->fmt->open_reader(&s->reader, s->in, ro ? ro : &defaults, sink);
-
-	if (rc) {
-		xq_diag_set(d, rc, rc == XQ_ENOMEM ? XQ_D_RESOURCE : XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "cannot read '%s' as %s: %s", xq_input_name(s->in), s->fmt->name,
-			    xq_strerror(rc));
-		s->reader = NULL;
-		source_close(s);
-		return rc;
-	}
-	return SOURCE_OK;
-}
-
-void source_no_game(struct xq_diag *d, const char *name)
-{
-	xq_diag_init(d);
-	d->source = name;
-	xq_diag_set(d, 0, XQ_D_NO_GAME, XQ_SEV_ERROR, "the input holds no game");
-}
+/* What a command sees of a source: its bytes (inputs.h). */
+struct source {
+	struct xq_source s;
+};
 
 long source_read_bytes(struct source *s, void *buf, size_t n, xq_diagnostic_fn fn, void *user)
 {
@@ -658,7 +570,7 @@ long source_read_bytes(struct source *s, void *buf, size_t n, xq_diagnostic_fn f
 	long got;
 
 	xq_diag_init(&d);
-	if ((got = xq_input_read(s->in, buf, n, &d)) < 0)
+	if ((got = xq_input_read(s->s.in, buf, n, &d)) < 0)
 		said((int)got, &d, fn, user);
 	return got;
 }
@@ -674,7 +586,8 @@ int source_open_bytes(struct source **out, const char *path, const char *format,
 	if (!s)
 		return XQ_ENOMEM;
 	xq_diag_init(&d);
-	if ((rc = source_open_input(s, path, xq_format_find(format), &d)) != SOURCE_OK) {
+	if ((rc = xq_source_open_input(&s->s, path, xq_format_find(format), &cmd_cancel, NULL, &d)) !=
+	    XQ_SOURCE_OK) {
 		free(s);
 		said(rc, &d, fn, user);
 		return rc < 0 ? rc : XQ_EUNSUPPORTED;
@@ -686,18 +599,9 @@ int source_open_bytes(struct source **out, const char *path, const char *format,
 void source_free(struct source *s)
 {
 	if (s) {
-		source_close(s);
+		xq_source_close(&s->s);
 		free(s);
 	}
-}
-
-void source_close(struct source *s)
-{
-	if (s->reader && s->fmt && s->fmt->close_reader)
-		s->fmt->close_reader(s->reader);
-	s->reader = NULL;
-	xq_input_close(s->in);
-	s->in = NULL;
 }
 
 const char *format_by_name(const char *name, int write, char *msg, size_t cap)

@@ -7,9 +7,10 @@
  * directories on the current path are held, so a tree of a million files
  * costs no more memory than one of ten.
  *
- * Opening a source peeks at its first bytes (through gzip, transparently)
- * and asks the format registry which format it is, unless one is forced;
- * no command ever names a format.
+ * The pool opens each input through the library's one front door
+ * (formats/source.h, which xq_reader_open() stands on too): its first
+ * bytes peeked at through gzip, its format found by content unless one
+ * is named; no command ever names a format.
  */
 #ifndef XQ_CMD_INPUTS_H
 #define XQ_CMD_INPUTS_H
@@ -147,7 +148,7 @@ int inputs_is_stdin(const char *path);
  * XQ_E* code with the reason sent to `fn` (may be NULL).
  * source_read_bytes(): up to `n` bytes into `buf`; the number read, 0 at
  * the end, or a negative XQ_E* code (the reason to `fn`).  source_free():
- * close it; NULL is allowed.  The pool's own sources are cmd/source.h's.
+ * close it; NULL is allowed.
  */
 struct source;
 int source_open_bytes(struct source **out, const char *path, const char *format,

@@ -179,7 +179,7 @@ struct feed {
 	int started;
 	struct pool_file *file;
 	const struct xq_split_ops *ops;
-	struct source src;       /* the input and its format (no reader) */
+	struct xq_source src;       /* the input and its format (no reader) */
 	void *splitter;          /* NULL once the file is no longer being cut */
 	int users;               /* workers about to take mu (under pool->mu) */
 	/* Input bytes [carry_off, carry_off + carry.len - carry_pos) read and in no segment yet. */
@@ -220,7 +220,7 @@ struct unit {
 	struct feed *feed;       /* NULL: the whole file, read sequentially */
 	/* A whole file the feed's first worker opened already, or could not. */
 	int opened, open_rc;
-	struct source src;
+	struct xq_source src;
 	struct xq_diag open_d;
 	/* A chunk. */
 	uint64_t k;              /* its number in the file */
@@ -342,6 +342,9 @@ struct pool {
 	atomic_uint_least64_t split_files, chunks, fallbacks, gave_up; /* pool_stats */
 };
 
+/* What an input no format recognises is told, for the command line. */
+#define FROM_HINT " (name one with --from)"
+
 /* An xq_diagnostic_fn that keeps the diagnostic in the struct xq_diag at
  * `user` (the public one is the library's own). */
 static void keep_diag(const xq_diagnostic *d, void *user)
@@ -402,7 +405,7 @@ static void feed_free(struct feed *f)
 		next = s->next;
 		seg_unref(s);
 	}
-	source_close(&f->src);
+	xq_source_close(&f->src);
 	xq_buf_release(&f->carry);
 	pthread_cond_destroy(&f->ready);
 	pthread_mutex_destroy(&f->seg_mu);
@@ -779,7 +782,7 @@ static int emit_job(struct pool *p, struct pool_job *j, struct worker *w)
 	/* An input read to its end without a game is an error (inputs.h). */
 	if (j->kind == POOL_END && j->file->status == POOL_FILE_OK && j->file->games == 0) {
 		struct xq_diag d;
-		source_no_game(&d, j->file->name);
+		xq_source_no_game(&d, j->file->name);
 		if (diag_list_add(&j->diags, xq_diag_public(&d)))
 			return XQ_ENOMEM;
 	}
@@ -887,7 +890,7 @@ static int number_unit(struct pool *p, struct unit *u, struct worker *w)
 static void unit_free(struct unit *u)
 {
 	if (u->opened)
-		source_close(&u->src);
+		xq_source_close(&u->src);
 	free(u);
 }
 
@@ -1236,9 +1239,10 @@ static void feed_start(struct pool *p, struct feed *f, struct unit *u)
 	int rc;
 
 	xq_diag_init(&u->open_d);
-	rc = source_open_input(&u->src, file->path, p->forced, &u->open_d);
+	rc = xq_source_open_input(&u->src, file->path, p->forced, &cmd_cancel, FROM_HINT,
+				  &u->open_d);
 	u->opened = 1;
-	if (rc != SOURCE_OK) {
+	if (rc != XQ_SOURCE_OK) {
 		u->open_rc = rc;
 		u->opened = 0;
 		unit_whole(p, f, u);
@@ -1660,7 +1664,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	struct pool_file *f = u->file;
 	struct xq_sink sink = {pool_sink, w};
 	struct pool_job *j;
-	struct source src;
+	struct xq_source src;
 	struct xq_diag d;
 	int rc;
 
@@ -1681,28 +1685,31 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		/* Opened to be split, and not split. */
 		src = u->src;
 		u->opened = 0;
-		rc = source_open_reader(&src, &p->ro, &sink, &d);
+		if ((rc = xq_source_open_reader(&src, &p->ro, &sink, &d)) != 0) {
+			d.source = NULL; /* the input's name, closed here: f->name below */
+			xq_source_close(&src);
+		}
 	} else if (u->open_rc) {
 		rc = u->open_rc;
 		d = u->open_d;
 	} else {
-		rc = source_open(&src, f->path, p->forced, &p->ro, &sink, &d);
+		rc = xq_source_open(&src, f->path, p->forced, &cmd_cancel, FROM_HINT, &p->ro, &sink, &d);
 	}
 	if (rc == XQ_ECANCELED) {
 		stop_canceled(p);
 		w->file = NULL;
 		return 0;
 	}
-	if (rc == SOURCE_EMPTY && !f->in_dir) {
+	if (rc == XQ_SOURCE_EMPTY && !f->in_dir) {
 		/* No game in it: the END job says so (emit_job). */
 		f->status = POOL_FILE_OK;
 		j->kind = POOL_END;
 		publish(w, j, !u->small);
 		return 1;
 	}
-	if (rc != SOURCE_OK) {
+	if (rc != XQ_SOURCE_OK) {
 		unit_reserve(w, u, 0);
-		if ((rc == SOURCE_UNKNOWN && !p->forced && f->in_dir) || rc == SOURCE_EMPTY) {
+		if ((rc == XQ_SOURCE_UNKNOWN && !p->forced && f->in_dir) || rc == XQ_SOURCE_EMPTY) {
 			f->status = POOL_FILE_SKIPPED;
 		} else {
 			f->status = POOL_FILE_FAILED;
@@ -1727,14 +1734,14 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		process_or_share(w, j);
 		publish(w, j, 0);
 		if (!(j = acquire(w, f))) {
-			source_close(&src);
+			xq_source_close(&src);
 			w->file = NULL;
 			return 0;
 		}
 	}
 	if (rc == XQ_ECANCELED) {
 		stop_canceled(p);
-		source_close(&src);
+		xq_source_close(&src);
 		w->file = NULL;
 		return 0;
 	}
@@ -1743,7 +1750,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		read_stopped(w, j, rc);
 	}
 	/* Diagnostics of the last read and of closing belong to the END job. */
-	source_close(&src);
+	xq_source_close(&src);
 	j->kind = POOL_END;
 	w->file = NULL;
 	unit_read(w, u);

@@ -1,0 +1,88 @@
+/*
+ * source.h: the front door of reading, once for the whole library: an
+ * input opened (a path, "-" or memory, through gzip), its format found by
+ * content (the registry breaks ties by the name's extension) or named,
+ * and that format's reader opened on it.  xq_reader_open() and
+ * xq_reader_open_memory() (api/io.c) stand on it, and so does xqkit's
+ * pool (cmd/pool.c), which looks at an input before it reads it (to cut a
+ * big file into chunks).
+ *
+ * An input that holds no byte, or white space only, is empty: no format
+ * recognises it by content (a name's extension or a named format still
+ * may), and what to make of that is the caller's (xqkit reports a
+ * no-game error, or skips a file found in a directory; the public reader
+ * opens and reports no-game when read).
+ */
+#ifndef XQ_SOURCE_H
+#define XQ_SOURCE_H
+
+#include <stdatomic.h>
+
+#include "diag.h"
+#include "format.h"
+#include "game.h"
+#include "io.h"
+
+/* An input, its format and a reader on it; all NULL when closed. */
+struct xq_source {
+	struct xq_input *in;
+	const struct xq_format *fmt;
+	void *reader;
+};
+
+enum {
+	XQ_SOURCE_OK = 0,
+	XQ_SOURCE_UNKNOWN = 1, /* no format recognises the content or the name */
+	XQ_SOURCE_EMPTY = 2    /* no byte but white space, and no format named (or found by name) */
+};
+
+/*
+ * The format of the input s->in (opened, nothing read yet) named `name`
+ * (NULL: standard input, or memory without a name; a final ".gz" is not
+ * part of its extension), or `forced`.  Returns XQ_SOURCE_OK with s->fmt
+ * set; XQ_SOURCE_UNKNOWN (the reason in `d`, followed by `hint` when not
+ * NULL) or XQ_SOURCE_EMPTY (a no-game diagnostic in `d`, with no source);
+ * or a negative XQ_E* code with the reason in `d`: the input could not be
+ * read, or its format cannot be read, only written.  The input stays open
+ * in every case, and `d` names it (the input's own name) until it is
+ * closed.
+ */
+int xq_source_find(struct xq_source *s, const char *name, const struct xq_format *forced,
+		   const char *hint, struct xq_diag *d);
+
+/*
+ * Open `path` ("-": standard input) into `s`, reading stopped by `cancel`
+ * (NULL: never), and find its format as xq_source_find() does.  The same
+ * returns; unless XQ_SOURCE_OK, `s` is closed and `d` names no source (the
+ * caller names the input it asked for).
+ */
+int xq_source_open_input(struct xq_source *s, const char *path, const struct xq_format *forced,
+			 const atomic_int *cancel, const char *hint, struct xq_diag *d);
+
+/* The format's reader on s->in, with the options `ro` (NULL: the
+ * defaults), reporting to `sink`.  0, or a negative XQ_E* code with the
+ * reason in `d`, which names the input until the caller closes `s`. */
+int xq_source_open_reader(struct xq_source *s, const struct xq_read_opts *ro,
+			  const struct xq_sink *sink, struct xq_diag *d);
+
+/* xq_source_open_input() and xq_source_open_reader() in one; unless 0,
+ * `s` is closed and `d` names no source. */
+int xq_source_open(struct xq_source *s, const char *path, const struct xq_format *forced,
+		   const atomic_int *cancel, const char *hint, const struct xq_read_opts *ro,
+		   const struct xq_sink *sink, struct xq_diag *d);
+
+/* The next game of an opened source into `g` (cleared by the caller): the
+ * format's read(): 1, 0 at the end, or a negative XQ_E* code. */
+static inline int xq_source_read(struct xq_source *s, struct xq_game *g)
+{
+	return s->fmt->read(s->reader, g);
+}
+
+/* Close the reader and the input; a closed source is allowed. */
+void xq_source_close(struct xq_source *s);
+
+/* `d` made the diagnostic of an input that holds no game (code no-game),
+ * about `name` (may be NULL). */
+void xq_source_no_game(struct xq_diag *d, const char *name);
+
+#endif
