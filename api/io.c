@@ -113,6 +113,13 @@ int xq_format_info(size_t i, const char **name, const char **description, unsign
 	return XQ_ENOTFOUND;
 }
 
+const char *xq_format_canonical(const char *name)
+{
+	const struct xq_format *f = name ? xq_format_find(name) : NULL;
+
+	return f ? f->name : NULL;
+}
+
 /* ---- the cancel flag ---------------------------------------------------- */
 
 /* struct xq_cancel: api/internal.h (the analyser polls it too). */
@@ -363,6 +370,62 @@ void xq_reader_close(xq_reader *rd)
 	xq_input_close(rd->in);
 	free(rd->name);
 	free(rd);
+}
+
+/* ---- bytes --------------------------------------------------------------- */
+
+struct xq_stream {
+	struct api_sink sink;
+	struct xq_input *in;
+};
+
+int xq_stream_open(xq_stream **out, const char *path, const xq_read_options *opts,
+		   xq_diagnostic_fn fn, void *user)
+{
+	xq_read_options o;
+	xq_stream *s = calloc(1, sizeof(*s));
+	const unsigned char *head;
+	size_t hlen;
+	struct xq_diag d;
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return XQ_ENOMEM;
+	sink_init(&s->sink, fn, user);
+	read_opts_of(opts, &o);
+	xq_diag_init(&d);
+	if ((rc = xq_input_open(&s->in, path, &d)) == 0) {
+		if (o.cancel)
+			xq_input_set_cancel(s->in, &o.cancel->flag);
+		rc = xq_input_peek(s->in, &head, &hlen, &d);
+	}
+	if (rc) {
+		tell(&s->sink, &d, rc);
+		xq_stream_close(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+long xq_stream_read(xq_stream *s, void *buf, size_t n)
+{
+	struct xq_diag d;
+	long got;
+
+	xq_diag_init(&d);
+	if ((got = xq_input_read(s->in, buf, n, &d)) < 0)
+		tell(&s->sink, &d, (int)got);
+	return got;
+}
+
+void xq_stream_close(xq_stream *s)
+{
+	if (!s)
+		return;
+	xq_input_close(s->in);
+	free(s);
 }
 
 /* ---- writing ----------------------------------------------------------- */

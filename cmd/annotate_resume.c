@@ -34,25 +34,24 @@ static void resume_keep(const xq_diagnostic *d, void *user)
 int resume_open(struct resume *r, const char *path, int ndjson, char *why, size_t cap)
 {
 	struct report_message m = {""};
+	xq_read_options ro = XQ_READ_OPTIONS_INIT;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	xq_buf_init(&r->buf);
 	xq_buf_init(&r->lines);
 	r->ndjson = ndjson;
+	ro.cancel = cmd_stop;
 	if (ndjson) {
-		rc = source_open_bytes(&r->src, path, "ndjson", report_keep_message, &m);
+		rc = xq_stream_open(&r->src, path, &ro, resume_keep, r);
 	} else {
-		xq_read_options ro = XQ_READ_OPTIONS_INIT;
 		ro.format = "pgn";
-		ro.cancel = cmd_stop;
 		rc = xq_reader_open(&r->rd, path, &ro, resume_keep, r);
-		if (rc && diag_list_count(&r->diags))
-			report_keep_message(diag_list_at(&r->diags, diag_list_count(&r->diags) - 1), &m);
-		if (rc)
-			diag_list_release(&r->diags);
 	}
+	if (rc && diag_list_count(&r->diags))
+		report_keep_message(diag_list_at(&r->diags, diag_list_count(&r->diags) - 1), &m);
 	if (rc) {
+		diag_list_release(&r->diags);
 		snprintf(why, cap, "%s", m.msg[0] ? m.msg : xq_error_string(rc));
 		return rc;
 	}
@@ -104,7 +103,7 @@ static int next_line(struct resume *r, const char **line, size_t *len)
 			xq_buf_truncate(&r->buf, avail);
 			r->used = 0;
 		}
-		n = source_read_bytes(r->src, chunk, sizeof(chunk), NULL, NULL);
+		n = xq_stream_read(r->src, chunk, sizeof(chunk));
 		if (n <= 0) {
 			r->eof = 1;
 			continue;
@@ -265,7 +264,7 @@ void resume_close(struct resume *r)
 {
 	if (!r->opened)
 		return;
-	source_free(r->src);
+	xq_stream_close(r->src);
 	r->src = NULL;
 	xq_reader_close(r->rd);
 	r->rd = NULL;

@@ -42,7 +42,7 @@ struct resume {
 	xq_record *game;       /* its current game (NULL before the first, and at its end) */
 	int peeked;            /* game holds the first game, not yet handed out */
 	/* NDJSON */
-	struct source *src;    /* the earlier output, read line by line */
+	xq_stream *src;        /* the earlier output, read line by line */
 	struct xq_buf buf;     /* bytes read and not yet taken */
 	size_t used;
 	int eof;

@@ -1,6 +1,5 @@
 /*
- * inputs.c: operands to inputs, lazily, and an input's bytes for a command
- * that reads them itself (see inputs.h).
+ * inputs.c: operands to inputs, lazily (see inputs.h).
  *
  * Directory entries are sorted by their bytes before they are visited, so
  * a run over a tree always lists games in the same order whatever the
@@ -15,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +22,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "diag.h"
-#include "format.h"
-#include "io.h"
-#include "source.h"
+#include <xq/io.h>
 #include <xq/memory.h>
 
 struct inputs_dir {
@@ -34,11 +31,49 @@ struct inputs_dir {
 	size_t n, i;
 };
 
-/* `d`, set by a step that failed (rc non-zero), said to `fn`. */
-static int said(int rc, const struct xq_diag *d, xq_diagnostic_fn fn, void *user)
+/*
+ * Why an input cannot be used: the code's stable name ("io", "resource")
+ * and the message, said to the caller's xq_diagnostic_fn as the library
+ * says its own (xq_diagnostics_report()).
+ */
+struct why {
+	const char *code;
+	char msg[1024];
+};
+
+static void why_init(struct why *w)
 {
-	if (rc && fn)
-		fn(xq_diag_public(d), user);
+	w->code = "io";
+	w->msg[0] = '\0';
+}
+
+static int why_set(struct why *w, const char *code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+static int why_set(struct why *w, const char *code, const char *fmt, ...)
+{
+	va_list ap;
+
+	w->code = code;
+	va_start(ap, fmt);
+	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* `w`, set by a step that failed (rc non-zero), said to `fn`. */
+static int said(int rc, const struct why *w, xq_diagnostic_fn fn, void *user)
+{
+	xq_diagnostics *l;
+
+	if (!rc || !fn)
+		return rc;
+	if ((l = xq_diagnostics_new()) &&
+	    !xq_diagnostics_report(l, NULL, XQ_SEVERITY_ERROR, w->code, "%s", w->msg))
+		fn(xq_diagnostics_at(l, 0), user);
+	xq_diagnostics_free(l);
 	return rc;
 }
 
@@ -63,12 +98,12 @@ static void dir_free(struct inputs_dir *d)
 }
 
 /* --files0-from: see inputs_start(). */
-static int set_list(struct inputs *it, const char *path, struct xq_diag *d)
+static int set_list(struct inputs *it, const char *path, struct why *d)
 {
 	it->list_is_stdin = inputs_is_stdin(path);
 	it->list = it->list_is_stdin ? stdin : fopen(path, "rb");
 	if (!it->list)
-		return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR, "cannot open the list of inputs '%s': %s",
+		return why_set(d, "io", "cannot open the list of inputs '%s': %s",
 				   path, strerror(errno));
 	it->list_name = it->list_is_stdin ? "standard input" : path;
 	/* The list replaces the default operand (standard input). */
@@ -81,7 +116,7 @@ static int set_list(struct inputs *it, const char *path, struct xq_diag *d)
  * The next name of the list: 1 with it in it->list_buf, 0 at the end, -1
  * for a name that cannot be one (reported in `d`; carry on).
  */
-static int list_next(struct inputs *it, struct xq_diag *d)
+static int list_next(struct inputs *it, struct why *d)
 {
 	ssize_t n;
 
@@ -92,7 +127,7 @@ static int list_next(struct inputs *it, struct xq_diag *d)
 	if (n < 0) {
 		if (ferror(it->list)) {
 			it->list_failed = 1;
-			return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR, "cannot read the list of inputs %s%s%s: %s",
+			return why_set(d, "io", "cannot read the list of inputs %s%s%s: %s",
 					   it->list_is_stdin ? "" : "'", it->list_name,
 					   it->list_is_stdin ? "" : "'", strerror(errno ? errno : EIO));
 		}
@@ -102,12 +137,10 @@ static int list_next(struct inputs *it, struct xq_diag *d)
 	if (n > 0 && it->list_buf[n - 1] == '\0')
 		n--;
 	if (n == 0)
-		return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
-				   "name %llu of the list of inputs is empty",
+		return why_set(d, "io", "name %llu of the list of inputs is empty",
 				   (unsigned long long)it->list_index);
 	if (it->list_is_stdin && inputs_is_stdin(it->list_buf))
-		return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
-				   "name %llu of the list of inputs is '-', but standard input holds the list",
+		return why_set(d, "io", "name %llu of the list of inputs is '-', but standard input holds the list",
 				   (unsigned long long)it->list_index);
 	return 1;
 }
@@ -218,18 +251,16 @@ static int add_out_dir(void *ctx, const struct stat *st)
 }
 
 /* The output file met as input `name`: refused, and the flag raised. */
-static int output_met(struct inputs *it, const char *name, int holds, struct xq_diag *d)
+static int output_met(struct inputs *it, const char *name, int holds, struct why *d)
 {
 	atomic_store(&it->conflict, 1);
 	if (holds)
-		return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
-				   "'%s' holds the output file and is read with -r: an input is never overwritten",
+		return why_set(d, "io", "'%s' holds the output file and is read with -r: an input is never overwritten",
 				   name);
-	return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
-			   "'%s' is the output file: an input is never overwritten", name);
+	return why_set(d, "io", "'%s' is the output file: an input is never overwritten", name);
 }
 
-static int guard(struct inputs *it, const char *path, struct xq_diag *d)
+static int guard(struct inputs *it, const char *path, struct why *d)
 {
 	struct stat st;
 
@@ -239,17 +270,15 @@ static int guard(struct inputs *it, const char *path, struct xq_diag *d)
 	it->out.ino = st.st_ino;
 	it->guarding = 1;
 	if (each_dir_above(path, add_out_dir, it))
-		return xq_diag_set(d, -1, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+		return why_set(d, "resource", "out of memory");
 	for (int i = 0; i < it->noperands; i++) {
 		const char *op = it->operands[i];
 		if (inputs_is_stdin(op) || stat(op, &st) != 0)
 			continue;
 		if (S_ISREG(st.st_mode) && is_output(it, &st))
-			return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
-					   "'%s' is an input: it is never overwritten", path);
+			return why_set(d, "io", "'%s' is an input: it is never overwritten", path);
 		if (S_ISDIR(st.st_mode) && it->recursive && holds_output(it, &st))
-			return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
-					   "'%s' is an input: it is in '%s', read with -r, and an input is never overwritten",
+			return why_set(d, "io", "'%s' is an input: it is in '%s', read with -r, and an input is never overwritten",
 					   path, op);
 	}
 	return 0;
@@ -286,7 +315,7 @@ static int add_known(struct inputs *it, size_t *alloc, const struct stat *st)
  * the list itself kept too.  Standard input or a pipe is copied to an
  * unnamed temporary file on the way, which the run then reads instead.
  */
-static int prescan_list(struct inputs *it, size_t *alloc, struct xq_diag *d)
+static int prescan_list(struct inputs *it, size_t *alloc, struct why *d)
 {
 	FILE *spool = NULL;
 	char *name = NULL;
@@ -299,14 +328,12 @@ static int prescan_list(struct inputs *it, size_t *alloc, struct xq_diag *d)
 	    add_known(it, alloc, &st))
 		goto nomem;
 	if (!seekable && !(spool = tmpfile()))
-		return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
-				   "cannot keep the list of inputs in a temporary file: %s", strerror(errno));
+		return why_set(d, "io", "cannot keep the list of inputs in a temporary file: %s", strerror(errno));
 	while ((n = getdelim(&name, &cap, '\0', it->list)) > 0) {
 		if (atomic_load(&cmd_cancel))
 			break;
 		if (spool && fwrite(name, 1, (size_t)n, spool) != (size_t)n) {
-			xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
-				    "cannot keep the list of inputs in a temporary file: %s", strerror(errno));
+			why_set(d, "io", "cannot keep the list of inputs in a temporary file: %s", strerror(errno));
 			goto fail;
 		}
 		if (stat(name, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -314,7 +341,7 @@ static int prescan_list(struct inputs *it, size_t *alloc, struct xq_diag *d)
 			goto nomem;
 	}
 	if (ferror(it->list)) {
-		xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR, "cannot read the list of inputs %s%s%s: %s",
+		why_set(d, "io", "cannot read the list of inputs %s%s%s: %s",
 			    it->list_is_stdin ? "" : "'", it->list_name, it->list_is_stdin ? "" : "'",
 			    strerror(errno ? errno : EIO));
 		goto fail;
@@ -323,8 +350,7 @@ static int prescan_list(struct inputs *it, size_t *alloc, struct xq_diag *d)
 	if (spool) {
 		if (fflush(spool) != 0 || fseeko(spool, 0, SEEK_SET) != 0) {
 			fclose(spool);
-			return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
-					   "cannot keep the list of inputs in a temporary file: %s",
+			return why_set(d, "io", "cannot keep the list of inputs in a temporary file: %s",
 					   strerror(errno));
 		}
 		if (!it->list_is_stdin)
@@ -332,12 +358,12 @@ static int prescan_list(struct inputs *it, size_t *alloc, struct xq_diag *d)
 		it->list = spool;
 		it->list_spooled = 1;
 	} else if (fseeko(it->list, 0, SEEK_SET) != 0) {
-		return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR, "cannot read the list of inputs '%s' again: %s",
+		return why_set(d, "io", "cannot read the list of inputs '%s' again: %s",
 				   it->list_name, strerror(errno));
 	}
 	return 0;
 nomem:
-	xq_diag_set(d, -1, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	why_set(d, "resource", "out of memory");
 fail:
 	free(name);
 	if (spool)
@@ -345,7 +371,7 @@ fail:
 	return -1;
 }
 
-static int prescan(struct inputs *it, struct xq_diag *d)
+static int prescan(struct inputs *it, struct why *d)
 {
 	size_t alloc = 0;
 	struct stat st;
@@ -353,7 +379,7 @@ static int prescan(struct inputs *it, struct xq_diag *d)
 	for (int i = 0; i < it->noperands; i++)
 		if (!inputs_is_stdin(it->operands[i]) && stat(it->operands[i], &st) == 0 &&
 		    S_ISREG(st.st_mode) && add_known(it, &alloc, &st))
-			return xq_diag_set(d, -1, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+			return why_set(d, "resource", "out of memory");
 	if (it->list && prescan_list(it, &alloc, d))
 		return -1;
 	qsort(it->known, it->nknown, sizeof(*it->known), cmp_ids);
@@ -397,7 +423,7 @@ static char *join(const char *dir, const char *name)
 }
 
 /* Read and sort the names in `path`, pushed as the innermost directory. */
-static int push_dir(struct inputs *it, const char *path, struct xq_diag *d)
+static int push_dir(struct inputs *it, const char *path, struct why *d)
 {
 	DIR *dir = opendir(path);
 	struct dirent *e;
@@ -405,7 +431,7 @@ static int push_dir(struct inputs *it, const char *path, struct xq_diag *d)
 	size_t alloc = 0;
 
 	if (!dir)
-		return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR, "cannot open directory '%s': %s",
+		return why_set(d, "io", "cannot open directory '%s': %s",
 				   path, strerror(errno));
 	while ((e = readdir(dir))) {
 		char *name;
@@ -430,10 +456,10 @@ nomem:
 	if (dir)
 		closedir(dir);
 	dir_free(&nd);
-	return xq_diag_set(d, -1, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	return why_set(d, "resource", "out of memory");
 }
 
-static int next_input(struct inputs *it, char **path, int *in_dir, struct xq_diag *d)
+static int next_input(struct inputs *it, char **path, int *in_dir, struct why *d)
 {
 	for (;;) {
 		struct stat st;
@@ -449,7 +475,7 @@ static int next_input(struct inputs *it, char **path, int *in_dir, struct xq_dia
 			}
 			p = join(top->path, top->names[top->i++]);
 			if (!p)
-				return xq_diag_set(d, -1, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+				return why_set(d, "resource", "out of memory");
 			/* Do not follow links to directories: they can loop. */
 			if (lstat(p, &st) != 0 || is_excluded(it, &st)) {
 				free(p);
@@ -458,8 +484,7 @@ static int next_input(struct inputs *it, char **path, int *in_dir, struct xq_dia
 			if (S_ISDIR(st.st_mode)) {
 				int rc = push_dir(it, p, d);
 				if (rc) {
-					xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
-						    "cannot open directory '%s': %s", p, strerror(errno));
+					why_set(d, "io", "cannot open directory '%s': %s", p, strerror(errno));
 					free(p);
 					return -1;
 				}
@@ -499,12 +524,10 @@ static int next_input(struct inputs *it, char **path, int *in_dir, struct xq_dia
 			}
 			if (!inputs_is_stdin(op)) {
 				if (stat(op, &st) != 0)
-					return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
-							   "cannot open '%s': %s", op, strerror(errno));
+					return why_set(d, "io", "cannot open '%s': %s", op, strerror(errno));
 				if (S_ISDIR(st.st_mode)) {
 					if (!it->recursive)
-						return xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
-								   "'%s' is a directory (use -r to read the records in it)",
+						return why_set(d, "io", "'%s' is a directory (use -r to read the records in it)",
 								   op);
 					if (holds_output(it, &st))
 						return output_met(it, op, 1, d);
@@ -516,7 +539,7 @@ static int next_input(struct inputs *it, char **path, int *in_dir, struct xq_dia
 					return output_met(it, op, 0, d);
 			}
 			if (!(*path = strdup(op)))
-				return xq_diag_set(d, -1, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+				return why_set(d, "resource", "out of memory");
 			*in_dir = 0;
 			return 1;
 		}
@@ -524,7 +547,7 @@ static int next_input(struct inputs *it, char **path, int *in_dir, struct xq_dia
 }
 
 static int start(struct inputs *it, char **operands, int n, int recursive, const char *list,
-		 struct xq_diag *d)
+		 struct why *d)
 {
 	inputs_init(it, operands, n, recursive);
 	if (list && set_list(it, list, d)) {
@@ -537,7 +560,7 @@ static int start(struct inputs *it, char **operands, int n, int recursive, const
 int64_t inputs_total_size(const struct inputs *from)
 {
 	struct inputs it;
-	struct xq_diag d;
+	struct why d;
 	char *path;
 	int in_dir, rc;
 	int64_t total = 0;
@@ -559,92 +582,46 @@ int64_t inputs_total_size(const struct inputs *from)
 	return total;
 }
 
-/* What a command sees of a source: its bytes (inputs.h). */
-struct source {
-	struct xq_source s;
-};
-
-long source_read_bytes(struct source *s, void *buf, size_t n, xq_diagnostic_fn fn, void *user)
-{
-	struct xq_diag d;
-	long got;
-
-	xq_diag_init(&d);
-	if ((got = xq_input_read(s->s.in, buf, n, &d)) < 0)
-		said((int)got, &d, fn, user);
-	return got;
-}
-
-int source_open_bytes(struct source **out, const char *path, const char *format,
-		      xq_diagnostic_fn fn, void *user)
-{
-	struct source *s = calloc(1, sizeof(*s));
-	struct xq_diag d;
-	int rc;
-
-	*out = NULL;
-	if (!s)
-		return XQ_ENOMEM;
-	xq_diag_init(&d);
-	if ((rc = xq_source_open_input(&s->s, path, xq_format_find(format), &cmd_cancel, NULL, &d)) !=
-	    XQ_SOURCE_OK) {
-		free(s);
-		said(rc, &d, fn, user);
-		return rc < 0 ? rc : XQ_EUNSUPPORTED;
-	}
-	*out = s;
-	return 0;
-}
-
-void source_free(struct source *s)
-{
-	if (s) {
-		xq_source_close(&s->s);
-		free(s);
-	}
-}
-
 const char *format_by_name(const char *name, int write, char *msg, size_t cap)
 {
-	const struct xq_format *f = xq_format_find(name);
-	unsigned need = write ? XQ_CAP_WRITE : XQ_CAP_READ;
+	const char *canonical = xq_format_canonical(name), *f;
+	unsigned need = write ? XQ_FORMAT_WRITES : XQ_FORMAT_READS, caps;
 	size_t used;
 
-	if (f && (f->caps & need))
-		return f->name;
-	if (f)
+	for (size_t i = 0; canonical && xq_format_info(i, &f, NULL, &caps) == 0; i++)
+		if (!strcmp(f, canonical) && (caps & need))
+			return f;
+	if (canonical)
 		used = (size_t)snprintf(msg, cap, "xqkit cannot %s %s records; it %s: ",
 					write ? "write" : "read", name, write ? "writes" : "reads");
 	else
 		used = (size_t)snprintf(msg, cap, "unknown format '%s'; xqkit %s: ", name,
 					write ? "writes" : "reads");
-	for (size_t i = 0, n = 0; xq_formats[i] && used < cap; i++) {
-		if (!(xq_formats[i]->caps & need))
+	for (size_t i = 0, n = 0; used < cap && xq_format_info(i, &f, NULL, &caps) == 0; i++) {
+		if (!(caps & need))
 			continue;
-		used += (size_t)snprintf(msg + used, cap - used, "%s%s", n++ ? ", " : "",
-					 xq_formats[i]->name);
+		used += (size_t)snprintf(msg + used, cap - used, "%s%s", n++ ? ", " : "", f);
 	}
 	return NULL;
 }
 
-static int check_operands(char **operands, int n, int recursive, struct xq_diag *d)
+static int check_operands(char **operands, int n, int recursive, struct why *d)
 {
 	int status = 0;
 
-	xq_diag_init(d);
+	why_init(d);
 	for (int i = 0; i < n; i++) {
 		struct stat st;
 		if (inputs_is_stdin(operands[i]))
 			continue;
 		if (stat(operands[i], &st) != 0) {
 			if (!status) {
-				xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR, "cannot open '%s': %s",
+				why_set(d, "io", "cannot open '%s': %s",
 					    operands[i], strerror(errno));
 				status = XQ_EXIT_IO;
 			}
 		} else if (S_ISDIR(st.st_mode) && !recursive) {
-			xq_diag_set(d, -1, XQ_D_IO, XQ_SEV_ERROR,
-				    "'%s' is a directory: add -r to read the record files in it",
+			why_set(d, "io", "'%s' is a directory: add -r to read the record files in it",
 				    operands[i]);
 			return XQ_EXIT_USAGE;
 		}
@@ -654,26 +631,26 @@ static int check_operands(char **operands, int n, int recursive, struct xq_diag 
 
 int inputs_guard(struct inputs *it, const char *path, xq_diagnostic_fn fn, void *user)
 {
-	struct xq_diag d;
+	struct why d;
 
-	xq_diag_init(&d);
+	why_init(&d);
 	return said(guard(it, path, &d), &d, fn, user);
 }
 
 int inputs_prescan(struct inputs *it, xq_diagnostic_fn fn, void *user)
 {
-	struct xq_diag d;
+	struct why d;
 
-	xq_diag_init(&d);
+	why_init(&d);
 	return said(prescan(it, &d), &d, fn, user);
 }
 
 int inputs_next(struct inputs *it, char **path, int *in_dir, xq_diagnostic_fn fn, void *user)
 {
-	struct xq_diag d;
+	struct why d;
 	int rc;
 
-	xq_diag_init(&d);
+	why_init(&d);
 	if ((rc = next_input(it, path, in_dir, &d)) < 0)
 		said(rc, &d, fn, user);
 	return rc;
@@ -682,15 +659,15 @@ int inputs_next(struct inputs *it, char **path, int *in_dir, xq_diagnostic_fn fn
 int inputs_start(struct inputs *it, char **operands, int n, int recursive, const char *list,
 		 xq_diagnostic_fn fn, void *user)
 {
-	struct xq_diag d;
+	struct why d;
 
-	xq_diag_init(&d);
+	why_init(&d);
 	return said(start(it, operands, n, recursive, list, &d), &d, fn, user);
 }
 
 int inputs_check_operands(char **operands, int n, int recursive, xq_diagnostic_fn fn, void *user)
 {
-	struct xq_diag d;
+	struct why d;
 
 	return said(check_operands(operands, n, recursive, &d), &d, fn, user);
 }

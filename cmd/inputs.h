@@ -140,22 +140,6 @@ int64_t inputs_total_size(const struct inputs *it);
 /* Is `path` `-` (standard input)? */
 int inputs_is_stdin(const char *path);
 
-/*
- * An input's bytes, for a command that reads them itself (annotate
- * --resume, its earlier NDJSON output line by line): `path` (or `-`)
- * opened and peeked at as the reader of `format` would be (gzip undone),
- * no reader opened.  source_open_bytes(): 0 with *out set, or a negative
- * XQ_E* code with the reason sent to `fn` (may be NULL).
- * source_read_bytes(): up to `n` bytes into `buf`; the number read, 0 at
- * the end, or a negative XQ_E* code (the reason to `fn`).  source_free():
- * close it; NULL is allowed.
- */
-struct source;
-int source_open_bytes(struct source **out, const char *path, const char *format,
-		      xq_diagnostic_fn fn, void *user);
-long source_read_bytes(struct source *s, void *buf, size_t n, xq_diagnostic_fn fn, void *user);
-void source_free(struct source *s);
-
 /* The format called `name` that can read (or write, with `write`): its
  * name as the library spells it ("pgn" for "PGN"), or NULL with a message
  * listing the formats that can, in `msg`. */

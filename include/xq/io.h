@@ -44,6 +44,7 @@ extern "C" {
 typedef struct xq_reader xq_reader;
 typedef struct xq_writer xq_writer;
 typedef struct xq_cancel xq_cancel;
+typedef struct xq_stream xq_stream;
 
 /* What a format can do (xq_format_info()). */
 enum {
@@ -65,6 +66,14 @@ XQ_API int xq_format_info(size_t i, const char **name, const char **description,
  * `format`, space-separated, "" when none (each pointer may be NULL).
  * Static strings.  0, or XQ_ENOTFOUND past the last. */
 XQ_API int xq_format_names(size_t i, const char **extensions, const char **aliases);
+/*
+ * The name of the format a user calls `name`, one of its names or aliases
+ * in any ASCII case ("PGN", "ubb"): its name as xq_format_info() gives it
+ * ("pgn", "dhtmlxq"); NULL when no format is called so (or `name` is
+ * NULL).  The options' `format` accepts exactly the names that give one.
+ * Static strings; thread-safe.
+ */
+XQ_API const char *xq_format_canonical(const char *name);
 
 /*
  * The canonical name of the text encoding a user calls `name`, in any
@@ -145,6 +154,25 @@ XQ_API uint64_t xq_reader_count(const xq_reader *rd, int severity);
 /* Close the input and free the reader; the records it gave stay valid.
  * NULL is allowed. */
 XQ_API void xq_reader_close(xq_reader *rd);
+
+/*
+ * An input's bytes as the readers get them, for a program that reads
+ * them itself (a format of its own, or lines to copy unchanged): `path`
+ * ("-": standard input), gzip undone when it starts as gzip does, reading
+ * stopped by the options' cancel flag (the other options are not looked
+ * at; NULL is allowed).  xq_stream_open() reads the first bytes at once
+ * (a gzip header is checked), so an input that cannot be read fails
+ * there: 0 with *out set; or XQ_EIO, XQ_ETRUNCATED, XQ_ECANCELED or
+ * XQ_ENOMEM, with *out NULL and the reason sent to `fn` (may be NULL),
+ * which later reads report to as well.  xq_stream_read(): up to `n` bytes
+ * into `buf`; the number read, 0 at the end, or a negative code.
+ * xq_stream_close(): close and free; NULL is allowed.  One thread at a
+ * time.
+ */
+XQ_API int xq_stream_open(xq_stream **out, const char *path, const xq_read_options *opts,
+			  xq_diagnostic_fn fn, void *user);
+XQ_API long xq_stream_read(xq_stream *s, void *buf, size_t n);
+XQ_API void xq_stream_close(xq_stream *s);
 
 /* Options for writing; NULL means every default.  Start from
  * XQ_WRITE_OPTIONS_INIT. */

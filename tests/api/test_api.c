@@ -1786,6 +1786,73 @@ static void external_engine_analyses_and_a_missing_one_is_an_engine_error(void *
 	xq_analyser_free(a);
 }
 
+/* The bytes of an input as the readers get them, gzip undone: the same
+ * bytes from the file and from its gzip copy; a file that cannot be
+ * read fails at once, with the reason; a cancel flag stops it. */
+static char *stream_all(const char *path, size_t *len)
+{
+	xq_stream *st;
+	char *all = NULL, buf[1000];
+	long n;
+
+	*len = 0;
+	assert_int_equal(xq_stream_open(&st, path, NULL, NULL, NULL), 0);
+	while ((n = xq_stream_read(st, buf, sizeof(buf))) > 0) {
+		assert_non_null(all = realloc(all, *len + (size_t)n));
+		memcpy(all + *len, buf, (size_t)n);
+		*len += (size_t)n;
+	}
+	assert_int_equal(n, 0);
+	xq_stream_close(st);
+	return all;
+}
+
+static void a_stream_gives_the_bytes_the_readers_read(void **state)
+{
+	xq_read_options o = XQ_READ_OPTIONS_INIT;
+	struct seen s = {0};
+	size_t plain_len, gz_len;
+	char *plain = stream_all("samples/liu-dahua-1956.ndjson", &plain_len);
+	char *gz = stream_all("samples/liu-dahua-1956.ndjson.gz", &gz_len);
+	xq_stream *st;
+
+	(void)state;
+	assert_true(plain_len > 1000);
+	assert_int_equal(gz_len, plain_len);
+	assert_memory_equal(gz, plain, plain_len);
+	assert_memory_equal(plain, "{\"schema\":", 10);
+	free(plain);
+	free(gz);
+	assert_int_equal(xq_stream_open(&st, "samples/no-such-file.pgn", NULL, collect, &s), XQ_EIO);
+	assert_null(st);
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.codes[0], "io");
+	xq_stream_close(NULL);
+	/* A flag set before: nothing is read. */
+	assert_non_null(o.cancel = xq_cancel_new());
+	xq_cancel_set(o.cancel);
+	assert_int_equal(xq_stream_open(&st, "samples/liu-dahua-1956.ndjson", &o, NULL, NULL),
+			 XQ_ECANCELED);
+	xq_cancel_free(o.cancel);
+}
+
+/* A format's name as a user writes it, to refuse a bad one before
+ * anything is opened. */
+static void a_format_is_found_by_any_of_its_names(void **state)
+{
+	const char *name;
+
+	(void)state;
+	assert_string_equal(xq_format_canonical("PGN"), "pgn");
+	assert_string_equal(xq_format_canonical("ubb"), "dhtmlxq");
+	assert_string_equal(xq_format_canonical("DhtmlXQ"), "dhtmlxq");
+	assert_null(xq_format_canonical("ub"));
+	assert_null(xq_format_canonical(""));
+	assert_null(xq_format_canonical(NULL));
+	for (size_t i = 0; xq_format_info(i, &name, NULL, NULL) == 0; i++)
+		assert_string_equal(xq_format_canonical(name), name);
+}
+
 /* A list keeps what a callback was given, strings and all, after the
  * reader that gave it is gone; and can be cut, filtered and reordered. */
 static void a_diagnostics_list_keeps_copies_beyond_the_callback(void **state)
@@ -2493,6 +2560,8 @@ int main(void)
 		cmocka_unit_test(builtin_analyser_finds_the_win_in_one_the_same_every_time),
 		cmocka_unit_test(external_engine_analyses_and_a_missing_one_is_an_engine_error),
 		cmocka_unit_test(a_diagnostics_list_keeps_copies_beyond_the_callback),
+		cmocka_unit_test(a_stream_gives_the_bytes_the_readers_read),
+		cmocka_unit_test(a_format_is_found_by_any_of_its_names),
 		cmocka_unit_test(analyser_open_takes_every_setting_and_refuses_bad_ones),
 		cmocka_unit_test(a_manual_restart_analyser_waits_for_its_caller_to_restart_it),
 		cmocka_unit_test(an_engine_s_warnings_go_to_their_own_callback),
