@@ -21,34 +21,52 @@ struct tally {
 	unsigned long files, games, errors, warnings;
 };
 
-static void show(const xq_diagnostic *d, void *user)
+/* Print what `l` holds, count it, and empty it. */
+static void show(xq_diagnostics *l, struct tally *t)
 {
-	struct tally *t = user;
 	char line[1024];
 
-	if (xq_diagnostic_severity(d) == XQ_SEVERITY_ERROR)
-		t->errors++;
-	else if (xq_diagnostic_severity(d) == XQ_SEVERITY_WARNING)
-		t->warnings++;
-	xq_diagnostic_format(d, line, sizeof(line));
-	printf("%s\n", line);
+	for (size_t i = 0; i < xq_diagnostics_count(l); i++) {
+		const xq_diagnostic *d = xq_diagnostics_at(l, i);
+		if (xq_diagnostic_severity(d) == XQ_SEVERITY_ERROR)
+			t->errors++;
+		else if (xq_diagnostic_severity(d) == XQ_SEVERITY_WARNING)
+			t->warnings++;
+		xq_diagnostic_format(d, line, sizeof(line));
+		printf("%s\n", line);
+	}
+	xq_diagnostics_truncate(l, 0);
 }
 
 static void check_file(const char *path, struct tally *t)
 {
+	xq_diagnostics *l = xq_diagnostics_new();
 	xq_reader *rd;
 	xq_record *r;
 
 	t->files++;
-	if (xq_reader_open(&rd, path, NULL, show, t) != 0)
+	if (!l) {
+		t->errors++;
 		return;
-	while (xq_reader_next(rd, &r) == 1) {
-		t->games++;
-		/* What only the whole game shows (the defaults: the Asian rules). */
-		xq_record_validate(r, NULL, show, t);
-		xq_record_free(r);
 	}
-	xq_reader_close(rd);
+	/* A game's diagnostics are kept until it is checked whole. */
+	if (xq_reader_open(&rd, path, NULL, xq_diagnostics_collect, l) == 0) {
+		while (xq_reader_next(rd, &r) == 1) {
+			t->games++;
+			/* What only the whole game shows (the defaults: the Asian
+			 * rules); a Result tag naming another result than the
+			 * game's then counts as an error, as xqkit counts it. */
+			xq_record_validate(r, NULL, xq_diagnostics_collect, l);
+			for (size_t i = 0; xq_record_result_tag_stands(r) && i < xq_diagnostics_count(l); i++)
+				if (!strcmp(xq_diagnostic_code(xq_diagnostics_at(l, i)), "bad-result"))
+					xq_diagnostics_set_severity(l, i, XQ_SEVERITY_ERROR);
+			xq_record_free(r);
+			show(l, t);
+		}
+		xq_reader_close(rd);
+	}
+	show(l, t);
+	xq_diagnostics_free(l);
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)

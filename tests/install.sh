@@ -98,6 +98,12 @@ cmp -s tests/api/expected/moves.out "$tmp/moves.out" ||
 [ $? -eq 1 ] || failed "examples/validate on damaged records did not exit 1"
 cmp -s tests/api/expected/validate.out "$tmp/validate.out" ||
 	{ failed "examples/validate reported otherwise"; diff tests/api/expected/validate.out "$tmp/validate.out"; }
+# A Result tag naming another result than the game's is an error there,
+# as xqkit validate counts it (xq_record_result_tag_stands()).
+printf '[Event "w"]\n[Result "1-0"]\n\n1. h2e2 0-1\n' > "$tmp/bad-result.pgn"
+"$tmp/validate" "$tmp/bad-result.pgn" > "$tmp/bad-result.out"
+[ $? -eq 1 ] && grep -q 'error: game 1: .*\[bad-result\]' "$tmp/bad-result.out" ||
+	{ failed "examples/validate does not count a Result tag against the game as an error"; cat "$tmp/bad-result.out"; }
 # The library validates as xqkit does (xq_record_validate()): the same
 # problems, in the same words and order (the counts at the end aside).
 "$XQKIT" validate -r tests/data/xqf tests/data/ndjson/repetition.ndjson 2>&1 | grep -v '^[0-9]' > "$tmp/xqkit-validate.out"
