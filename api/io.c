@@ -83,16 +83,6 @@ static char *dup_str(const char *s)
 
 /* A copy of `path` without a final ".gz", which hides the extension that
  * names a format; NULL when out of memory. */
-static char *without_gz(const char *path)
-{
-	char *name = dup_str(path);
-	size_t len = name ? strlen(name) : 0;
-
-	if (len > 3 && !strcmp(name + len - 3, ".gz"))
-		name[len - 3] = '\0';
-	return name;
-}
-
 /* ---- formats ----------------------------------------------------------- */
 
 int xq_format_info(size_t i, const char **name, const char **description, unsigned *caps)
@@ -224,10 +214,7 @@ static int reader_start(xq_reader *rd, const char *path, const xq_read_options *
 
 	pthread_once(&xml_once, xml_init);
 	read_opts_of(opts, &o);
-	rd->ro = (struct xq_read_opts)XQ_READ_OPTS_INIT;
-	rd->ro.uci_ranks = o.uci_ranks ? 1 : 0;
-	rd->ro.max_memory = o.max_memory;
-	if (o.encoding && xq_encoding_parse(o.encoding, &rd->ro.encoding) != 0)
+	if (xq_source_read_opts(&rd->ro, &o) != 0)
 		return tellf(&rd->sink, xq_input_name(rd->in), XQ_EENCODING, XQ_D_ENCODING,
 			     "unknown text encoding '", o.encoding);
 	if (o.format && !(forced = xq_format_find(o.format)))
@@ -455,11 +442,8 @@ static int writer_start(xq_writer *w, const char *path, xq_file *f, const xq_wri
 			return tellf(&w->sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
 				     "unknown format '", o.format);
 	} else if (path && !f) {
-		char *name = without_gz(path);
-		if (!name)
-			return XQ_ENOMEM;
-		w->fmt = xq_format_for_extension(name);
-		free(name);
+		/* (The registry looks at the extension before a final ".gz".) */
+		w->fmt = xq_format_for_extension(path);
 		if (!w->fmt)
 			return tellf(&w->sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
 				     "no format writes files named like '", path);

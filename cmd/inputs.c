@@ -104,7 +104,7 @@ static int set_list(struct inputs *it, const char *path, struct why *d)
 	it->list = it->list_is_stdin ? stdin : fopen(path, "rb");
 	if (!it->list)
 		return why_set(d, "io", "cannot open the list of inputs '%s': %s",
-				   path, strerror(errno));
+			       path, strerror(errno));
 	it->list_name = it->list_is_stdin ? "standard input" : path;
 	/* The list replaces the default operand (standard input). */
 	if (it->defaulted)
@@ -128,8 +128,8 @@ static int list_next(struct inputs *it, struct why *d)
 		if (ferror(it->list)) {
 			it->list_failed = 1;
 			return why_set(d, "io", "cannot read the list of inputs %s%s%s: %s",
-					   it->list_is_stdin ? "" : "'", it->list_name,
-					   it->list_is_stdin ? "" : "'", strerror(errno ? errno : EIO));
+				       it->list_is_stdin ? "" : "'", it->list_name,
+				       it->list_is_stdin ? "" : "'", strerror(errno ? errno : EIO));
 		}
 		return 0;
 	}
@@ -138,10 +138,10 @@ static int list_next(struct inputs *it, struct why *d)
 		n--;
 	if (n == 0)
 		return why_set(d, "io", "name %llu of the list of inputs is empty",
-				   (unsigned long long)it->list_index);
+			       (unsigned long long)it->list_index);
 	if (it->list_is_stdin && inputs_is_stdin(it->list_buf))
 		return why_set(d, "io", "name %llu of the list of inputs is '-', but standard input holds the list",
-				   (unsigned long long)it->list_index);
+			       (unsigned long long)it->list_index);
 	return 1;
 }
 
@@ -256,7 +256,7 @@ static int output_met(struct inputs *it, const char *name, int holds, struct why
 	atomic_store(&it->conflict, 1);
 	if (holds)
 		return why_set(d, "io", "'%s' holds the output file and is read with -r: an input is never overwritten",
-				   name);
+			       name);
 	return why_set(d, "io", "'%s' is the output file: an input is never overwritten", name);
 }
 
@@ -279,7 +279,7 @@ static int guard(struct inputs *it, const char *path, struct why *d)
 			return why_set(d, "io", "'%s' is an input: it is never overwritten", path);
 		if (S_ISDIR(st.st_mode) && it->recursive && holds_output(it, &st))
 			return why_set(d, "io", "'%s' is an input: it is in '%s', read with -r, and an input is never overwritten",
-					   path, op);
+				       path, op);
 	}
 	return 0;
 }
@@ -342,8 +342,8 @@ static int prescan_list(struct inputs *it, size_t *alloc, struct why *d)
 	}
 	if (ferror(it->list)) {
 		why_set(d, "io", "cannot read the list of inputs %s%s%s: %s",
-			    it->list_is_stdin ? "" : "'", it->list_name, it->list_is_stdin ? "" : "'",
-			    strerror(errno ? errno : EIO));
+			it->list_is_stdin ? "" : "'", it->list_name, it->list_is_stdin ? "" : "'",
+			strerror(errno ? errno : EIO));
 		goto fail;
 	}
 	free(name);
@@ -351,7 +351,7 @@ static int prescan_list(struct inputs *it, size_t *alloc, struct why *d)
 		if (fflush(spool) != 0 || fseeko(spool, 0, SEEK_SET) != 0) {
 			fclose(spool);
 			return why_set(d, "io", "cannot keep the list of inputs in a temporary file: %s",
-					   strerror(errno));
+				       strerror(errno));
 		}
 		if (!it->list_is_stdin)
 			fclose(it->list);
@@ -359,7 +359,7 @@ static int prescan_list(struct inputs *it, size_t *alloc, struct why *d)
 		it->list_spooled = 1;
 	} else if (fseeko(it->list, 0, SEEK_SET) != 0) {
 		return why_set(d, "io", "cannot read the list of inputs '%s' again: %s",
-				   it->list_name, strerror(errno));
+			       it->list_name, strerror(errno));
 	}
 	return 0;
 nomem:
@@ -432,7 +432,7 @@ static int push_dir(struct inputs *it, const char *path, struct why *d)
 
 	if (!dir)
 		return why_set(d, "io", "cannot open directory '%s': %s",
-				   path, strerror(errno));
+			       path, strerror(errno));
 	while ((e = readdir(dir))) {
 		char *name;
 		if (e->d_name[0] == '.')
@@ -528,7 +528,7 @@ static int next_input(struct inputs *it, char **path, int *in_dir, struct why *d
 				if (S_ISDIR(st.st_mode)) {
 					if (!it->recursive)
 						return why_set(d, "io", "'%s' is a directory (use -r to read the records in it)",
-								   op);
+							       op);
 					if (holds_output(it, &st))
 						return output_met(it, op, 1, d);
 					if (push_dir(it, op, d))
@@ -617,12 +617,12 @@ static int check_operands(char **operands, int n, int recursive, struct why *d)
 		if (stat(operands[i], &st) != 0) {
 			if (!status) {
 				why_set(d, "io", "cannot open '%s': %s",
-					    operands[i], strerror(errno));
+					operands[i], strerror(errno));
 				status = XQ_EXIT_IO;
 			}
 		} else if (S_ISDIR(st.st_mode) && !recursive) {
 			why_set(d, "io", "'%s' is a directory: add -r to read the record files in it",
-				    operands[i]);
+				operands[i]);
 			return XQ_EXIT_USAGE;
 		}
 	}

@@ -413,6 +413,16 @@ static void feed_free(struct feed *f)
 	free(f);
 }
 
+/* `f` opened as `src`, its format found: what the pool and the commands
+ * know of it. */
+static void file_recognised(struct pool_file *f, const struct xq_source *src)
+{
+	rec_of(f)->fmt = src->fmt;
+	f->format = src->fmt->name;
+	f->binary = (src->fmt->caps & XQ_CAP_BINARY) != 0;
+	f->size = xq_input_size(src->in);
+}
+
 static void file_free(struct pool_file *f)
 {
 	if (!f)
@@ -1248,10 +1258,7 @@ static void feed_start(struct pool *p, struct feed *f, struct unit *u)
 		unit_whole(p, f, u);
 		return;
 	}
-	rec_of(file)->fmt = u->src.fmt;
-	file->format = u->src.fmt->name;
-	file->binary = (u->src.fmt->caps & XQ_CAP_BINARY) != 0;
-	file->size = xq_input_size(u->src.in);
+	file_recognised(file, &u->src);
 	f->ops = xq_format_split(u->src.fmt);
 	if (!f->ops || f->ops->open(&f->splitter, &pull, &p->ro)) {
 		f->splitter = NULL;
@@ -1720,10 +1727,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		publish(w, j, !u->small);
 		return 1;
 	}
-	rec_of(f)->fmt = src.fmt;
-	f->format = src.fmt->name;
-	f->binary = (src.fmt->caps & XQ_CAP_BINARY) != 0;
-	f->size = xq_input_size(src.in);
+	file_recognised(f, &src);
 	unit_reserve(w, u, xq_format_input_memory(src.fmt, src.in, &p->ro));
 	for (;;) {
 		rc = src.fmt->read(src.reader, game_of(j));
@@ -2392,11 +2396,7 @@ int pool_run(const struct pool_config *cfg)
 	atomic_init(&p.gave_up, 0);
 	atomic_init(&p.shared, 0);
 	/* The options as the formats take them. */
-	p.ro = (struct xq_read_opts)XQ_READ_OPTS_INIT;
-	p.ro.uci_ranks = cfg->read_options.uci_ranks ? 1 : 0;
-	p.ro.max_memory = cfg->read_options.max_memory;
-	if ((cfg->read_options.encoding &&
-	     xq_encoding_parse(cfg->read_options.encoding, &p.ro.encoding) != 0) ||
+	if (xq_source_read_opts(&p.ro, &cfg->read_options) != 0 ||
 	    (cfg->read_options.format && !(p.forced = xq_format_find(cfg->read_options.format))))
 		return XQ_EUNSUPPORTED;
 	if (xq_budget_init(&p.budget, p.ro.max_memory ? p.ro.max_memory

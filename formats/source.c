@@ -4,7 +4,6 @@
  */
 #include "source.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "utf8.h"
@@ -15,21 +14,6 @@ static int only_space(const unsigned char *p, size_t n)
 		if (!xq_is_space(p[i]))
 			return 0;
 	return 1;
-}
-
-/* `name` without a final ".gz", malloc'd; NULL when out of memory. */
-static char *without_gz(const char *name)
-{
-	size_t len = strlen(name);
-	char *s;
-
-	if (len > 3 && !strcmp(name + len - 3, ".gz"))
-		len -= 3;
-	if (!(s = malloc(len + 1)))
-		return NULL;
-	memcpy(s, name, len);
-	s[len] = '\0';
-	return s;
 }
 
 int xq_source_find(struct xq_source *s, const char *name, const struct xq_format *forced,
@@ -44,13 +28,8 @@ int xq_source_find(struct xq_source *s, const char *name, const struct xq_format
 		return rc;
 	s->fmt = forced;
 	if (!s->fmt) {
-		char *bare = NULL;
-		if (name && !(bare = without_gz(name))) {
-			d->source = xq_input_name(s->in);
-			return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
-		}
-		s->fmt = xq_format_detect(head, hlen, bare);
-		free(bare);
+		/* The registry breaks ties by the extension (before a final ".gz"). */
+		s->fmt = xq_format_detect(head, hlen, name);
 		/* An empty input is recognised by its extension alone, or not at
 		 * all; nothing but white space (all of it peeked) is empty too. */
 		if (!s->fmt && hlen < XQ_PEEK_SIZE && only_space(head, hlen)) {
@@ -122,6 +101,20 @@ int xq_source_open(struct xq_source *s, const char *path, const struct xq_format
 	if (rc == XQ_SOURCE_OK && (rc = xq_source_open_reader(s, ro, sink, d)) != 0)
 		close_unnamed(s, d);
 	return rc;
+}
+
+int xq_source_read_opts(struct xq_read_opts *out, const xq_read_options *in)
+{
+	xq_read_options o = XQ_READ_OPTIONS_INIT;
+
+	if (in && in->size)
+		memcpy(&o, in, in->size < sizeof(o) ? in->size : sizeof(o));
+	*out = (struct xq_read_opts)XQ_READ_OPTS_INIT;
+	out->uci_ranks = o.uci_ranks ? 1 : 0;
+	out->max_memory = o.max_memory;
+	if (o.encoding && xq_encoding_parse(o.encoding, &out->encoding) != 0)
+		return XQ_EENCODING;
+	return 0;
 }
 
 void xq_source_close(struct xq_source *s)

@@ -22,6 +22,7 @@
 #include "format.h"
 #include "game.h"
 #include "io.h"
+#include "../include/xq/io.h"
 
 /* An input, its format and a reader on it; all NULL when closed. */
 struct xq_source {
@@ -64,6 +65,15 @@ int xq_source_open_input(struct xq_source *s, const char *path, const struct xq_
  * reason in `d`, which names the input until the caller closes `s`. */
 int xq_source_open_reader(struct xq_source *s, const struct xq_read_opts *ro,
 			  const struct xq_sink *sink, struct xq_diag *d);
+
+/*
+ * The public read options `in` (<xq/io.h>, read as far as its `size`
+ * says: the encoding by name, UCI ranks, the memory budget) as the
+ * formats take them, into *out: 0, or XQ_EENCODING for an encoding the
+ * library does not know.  The format and the cancel flag are the
+ * caller's to look at.
+ */
+int xq_source_read_opts(struct xq_read_opts *out, const xq_read_options *in);
 
 /* xq_source_open_input() and xq_source_open_reader() in one; unless 0,
  * `s` is closed and `d` names no source. */
