@@ -127,7 +127,7 @@ $(XQKIT): $(CMD_OBJ) $(LIBXQ)
 
 # Test and fuzz binaries compile and link in one step, which leaves no usable
 # dependency file, so they depend on every header explicitly.
-# Some unit tests compile a file of cmd/ in (report.c, pool.c, ...), so
+# Some unit tests compile a file of cmd/ in (report.c, inputs.c, ...), so
 # they have include/ on the path as cmd/ has.
 TEST_HDRS := $(wildcard lib/*.h formats/*.h include/xq/*.h tests/unit/*.h tests/fuzz/*.h)
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_HDRS) $(LIBXQ)
@@ -242,7 +242,7 @@ check-corpus: $(XQKIT)
 # tests/tsan.supp lists the reports known to come from inside glibc, each
 # with why; anything else fails.
 THREAD_CASES = $(shell grep -l -x -e '-j' -e '--jobs' tests/cli/*/*/args 2>/dev/null | xargs -n1 dirname)
-check-threads: $(BUILD)/tests/test_pool.run $(BUILD)/tests/test_annotate.run $(XQKIT)
+check-threads: $(BUILD)/tests/test_batch.run $(BUILD)/tests/test_annotate.run $(XQKIT)
 	@$(TEST_ENV) sh tests/cli/run.sh $(XQKIT) $(THREAD_CASES)
 
 check-headers:

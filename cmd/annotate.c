@@ -2,7 +2,7 @@
  * annotate.c: `xqkit annotate`, engine scores and mistake marks for every
  * move of every game, with the built-in engine or any UCI/UCCI engine.
  *
- * Inputs are read by the pool (cmd/pool.h) as validate and convert read
+ * Inputs are read by the pool (<xq/batch.h>) as validate and convert read
  * them; every game is analysed (annotate_game.c) on the worker that read
  * it, and written as PGN or as NDJSON records, in input order, to one
  * output (a temporary file renamed at the end, or standard output).
@@ -43,7 +43,7 @@
 #include "inputs.h"
 #include "movetext.h"
 #include "opt.h"
-#include "pool.h"
+#include <xq/batch.h>
 #include "progress.h"
 #include "report.h"
 #include <xq/analyse.h>
@@ -124,7 +124,7 @@ enum fate {
 	FATE_LATER    /* the earlier output holds it: left for the output side */
 };
 
-/* What a worker leaves in pool_job.data for the output side. */
+/* What a worker leaves in xq_batch_job.data for the output side. */
 struct ajob {
 	enum fate fate;
 	uint64_t fingerprint;
@@ -167,7 +167,7 @@ struct actx {
 	/* output (the output side) */
 	xq_file *out;             /* -o FILE, or standard output */
 	xq_writer *writer;        /* the games onto `out` (not with NDJSON) */
-	struct pool_job *emitting;
+	xq_batch_job *emitting;
 	struct report_message open_msg; /* why the writer could not be opened */
 	int stopping;             /* a signal, a lost engine, an error: finishing */
 	/* totals (the reporter counts inputs, games and diagnostics) */
@@ -268,7 +268,7 @@ static void worker_fini(void *ctx, void *worker)
 
 /* Analyse game `j` with `w`'s analyser (any thread), unless the run is
  * stopping: then the game is left unanalysed (interrupted). */
-static void analyse_job(struct actx *c, struct aworker *w, struct pool_job *j, struct ajob *x)
+static void analyse_job(struct actx *c, struct aworker *w, xq_batch_job *j, struct ajob *x)
 {
 	if (xq_cancel_is_set(cmd_stop)) {
 		x->res.interrupted = 1;
@@ -290,7 +290,7 @@ static void analyse_job(struct actx *c, struct aworker *w, struct pool_job *j, s
 
 /* Pool hook, on the worker that read game `j`: skip it, leave it for the
  * output side (the earlier output may hold it), or analyse it. */
-static void annotate_process(void *ctx, void *worker, struct pool_job *j)
+static void annotate_process(void *ctx, void *worker, xq_batch_job *j)
 {
 	struct actx *c = ctx;
 	struct ajob *x = j->data;
@@ -366,7 +366,7 @@ static void count_annotated(struct actx *c, const struct annotate_result *res)
 
 /* Put a note about game `j` where the reader's diagnostics end (where it
  * stands when the game is looked at before its analysis). */
-static void note_at(struct actx *c, struct pool_job *j, size_t at, const char *fmt,
+static void note_at(struct actx *c, xq_batch_job *j, size_t at, const char *fmt,
 		    const char *text)
 {
 	if (diag_job_node(j, XQ_ROOT_NODE, 0, XQ_SEVERITY_NOTE, "none", fmt, text)) {
@@ -382,7 +382,7 @@ static void note_at(struct actx *c, struct pool_job *j, size_t at, const char *f
  * RESUME_REDO when it holds an earlier version (in c->resume), or
  * RESUME_NONE.
  */
-static int resume_step(struct actx *c, struct pool_job *j, struct ajob *x)
+static int resume_step(struct actx *c, xq_batch_job *j, struct ajob *x)
 {
 	struct xq_buf marker = XQ_BUF_INIT;
 	int v = RESUME_NONE;
@@ -398,7 +398,7 @@ static int resume_step(struct actx *c, struct pool_job *j, struct ajob *x)
 			xq_buf_reset(&j->text);
 			xq_buf_add(&j->text, c->resume.lines.ptr, c->resume.lines.len);
 		} else {
-			pool_job_swap_game(j, c->resume.game);
+			xq_batch_job_swap_record(j, c->resume.game);
 		}
 	}
 	if (!c->resume.active && c->resume.why[0] && !c->why_told) {
@@ -417,13 +417,14 @@ static void sync_keep_reading(struct actx *c)
 {
 	cmd_keep_reading = c->resume.active;
 	if (!c->resume.active && cmd_signal)
-		atomic_store(&cmd_cancel, 1);
+		if (cmd_cancel)
+			xq_cancel_set(cmd_cancel);
 }
 
 /* A game left for the output side that must be analysed after all (the
  * two runs are out of step there): with an analyser of the output
  * side's.  0, or -1 when none can be had. */
-static int analyse_late(struct actx *c, struct pool_job *j, struct ajob *x)
+static int analyse_late(struct actx *c, xq_batch_job *j, struct ajob *x)
 {
 	if (!c->late) {
 		struct aworker *w = calloc(1, sizeof(*w));
@@ -445,7 +446,7 @@ static int analyse_late(struct actx *c, struct pool_job *j, struct ajob *x)
  * run stops here: a game that cannot be written whole, and no earlier
  * version of it to write instead, ends the output.
  */
-static int emit_game(struct actx *c, struct pool_job *j)
+static int emit_game(struct actx *c, xq_batch_job *j)
 {
 	struct ajob *x = j->data;
 	int v = RESUME_NONE;
@@ -480,7 +481,7 @@ static int emit_game(struct actx *c, struct pool_job *j)
 }
 
 /* Pool hook, in input order: write and count `j`.  Non-zero stops the run. */
-static int annotate_emit(void *ctx, struct pool_job *j)
+static int annotate_emit(void *ctx, xq_batch_job *j)
 {
 	struct actx *c = ctx;
 	int halt = 0;
@@ -492,7 +493,7 @@ static int annotate_emit(void *ctx, struct pool_job *j)
 		xq_cancel_set(cmd_stop);
 	}
 	c->emitting = j;
-	if (j->kind == POOL_GAME)
+	if (j->kind == XQ_BATCH_GAME)
 		halt = emit_game(c, j);
 	if (!halt) {
 		reporter_job(&c->rep, j, NULL);
@@ -657,7 +658,7 @@ static int run(struct actx *c)
 	 * be cut is cut into chunks of one game, and the games of one that
 	 * cannot (a CBL library, a page of DhtmlXQ records) are analysed by
 	 * every worker. */
-	struct pool_config cfg = {.worker_init = worker_init, .worker_fini = worker_fini,
+	xq_batch_config cfg = {.worker_init = worker_init, .worker_fini = worker_fini,
 				  .process = annotate_process, .emit = annotate_emit, .ctx = c,
 				  .job_data = sizeof(struct ajob),
 				  .split_min = 1, .chunk_games = 1, .chunk_bytes = 1,

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "diagplace.h"
-#include "pool.h"
+#include <xq/batch.h>
 #include "report.h"
 #include <xq/position.h>
 #include <xq/record.h>
@@ -129,7 +129,7 @@ struct failure {
 struct run {
 	struct annotator *a;
 	const struct annotate_settings *s;
-	struct pool_job *j;
+	xq_batch_job *j;
 	xq_record *g;
 	const char *file;
 	struct annotate_result *res;
@@ -740,7 +740,7 @@ static int pass_finish(struct run *r, uint64_t fingerprint, struct xq_buf *ndjso
 	return r->oom ? XQ_ENOMEM : 0;
 }
 
-int annotate_game(struct annotator *a, const struct annotate_settings *s, struct pool_job *j,
+int annotate_game(struct annotator *a, const struct annotate_settings *s, xq_batch_job *j,
 		  uint64_t fingerprint, struct xq_buf *ndjson, struct annotate_result *res)
 {
 	struct run r;

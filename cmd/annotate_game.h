@@ -28,8 +28,8 @@
 #include "movetext.h"
 #include <xq/analyse.h>
 #include <xq/buf.h>
+#include <xq/batch.h>
 
-struct pool_job;
 
 /* Engine failures in one game after which the rest of it is left unanalysed. */
 #define ANNOTATE_MAX_FAILURES 3
@@ -75,7 +75,7 @@ struct annotator {
 	int restart_failures;      /* games in a row whose restart failed */
 	int lost;                  /* gave up: the engine cannot be restarted */
 	int oom;                   /* a warning of the engine's could not be kept */
-	struct pool_job *cur_job;  /* the game being annotated, for the warnings */
+	xq_batch_job *cur_job;  /* the game being annotated, for the warnings */
 	uint32_t cur_node, cur_ply;
 };
 
@@ -116,7 +116,7 @@ int annotate_marker(struct xq_buf *out, const char *settings, uint64_t fingerpri
  * XQ_ENOMEM; a stop leaves res->interrupted set and the game half
  * annotated (it must not be written).
  */
-int annotate_game(struct annotator *a, const struct annotate_settings *s, struct pool_job *j,
+int annotate_game(struct annotator *a, const struct annotate_settings *s, xq_batch_job *j,
 		  uint64_t fingerprint, struct xq_buf *ndjson, struct annotate_result *res);
 
 #endif

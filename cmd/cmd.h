@@ -59,7 +59,7 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
  * true when the environment variable XQ_TEST_FAULT names `what`.  Known
  * faults: "verify" (convert --verify reads back half of what was written,
  * so that the internal-error path and exit status 4 can be tested);
- * "pool-nomem" (pool_run() finds no memory for its workers, as under a
+ * "pool-nomem" (xq_batch_run() finds no memory for its workers, as under a
  * tight limit, which sanitizer builds cannot impose); "named-temp" (output
  * files are written to temporary files with a name, as on a file system
  * without O_TMPFILE: formats/io.h).  Never set outside the test suite.
@@ -73,10 +73,10 @@ int cmd_test_fault(const char *what);
  * and SIGHUP that only records the signal: in cmd_signal (which every loop
  * of the main thread over inputs, games or plies looks at), in cmd_stop
  * (the cancel flag of <xq/io.h> that analysers poll) and in
- * cmd_cancel, an atomic_int too (worker threads read it): the cancel flag
- * of every input opened through cmd/inputs (formats/io looks at it before
- * each read, and every 100 ms while it waits on a silent pipe, so readers
- * stop within a second whatever they read).  A command that must read on
+ * cmd_cancel, another: the cancel flag of every input read (the batch's
+ * readers look at it before each read, and every 100 ms while they wait
+ * on a silent pipe, so they stop within a second whatever they read;
+ * cmd_reading_canceled() says whether it is set).  A command that must read on
  * after the first signal (annotate --resume, copying the games of its
  * earlier output) sets cmd_keep_reading: then only a second signal sets
  * cmd_cancel.  A signal that was ignored when xqkit started stays ignored
@@ -87,10 +87,10 @@ int cmd_test_fault(const char *what);
  * SIGHUP) and a shell loop stops as it should.
  */
 extern volatile sig_atomic_t cmd_signal, cmd_keep_reading;
-extern atomic_int cmd_cancel;
 /* Made by cmd_catch_signals() (NULL after it only when memory ran out). */
-extern xq_cancel *cmd_stop;
+extern xq_cancel *cmd_stop, *cmd_cancel;
 void cmd_catch_signals(void);
+int cmd_reading_canceled(void);
 /* 128 + the signal received (call it only when cmd_signal is set). */
 int cmd_signal_status(void);
 /* End the process by the signal received, after everything is flushed:
@@ -99,6 +99,12 @@ void cmd_die_by_signal(void);
 /* pthread_create() with the three signals blocked in the new thread, so
  * that they always reach the main thread and interrupt what it waits on. */
 int cmd_thread_create(pthread_t *t, void *(*fn)(void *), void *arg);
+
+/* worker_init and worker_fini of a batch (<xq/batch.h>) whose workers
+ * each need a position of their own (an xq_position, <xq/position.h>, is
+ * the worker's state): stats' tree, dedupe's hashes, find's matches. */
+int cmd_position_worker_init(void *ctx, int id, void **worker);
+void cmd_position_worker_fini(void *ctx, void *worker);
 
 /* Seconds on a monotonic clock. */
 double cmd_now(void);

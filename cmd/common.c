@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <xq/position.h>
+
 static void vmessage(const char *level, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "xqkit: %s: ", level);
@@ -66,8 +68,7 @@ int cmd_test_fault(const char *what)
 }
 
 volatile sig_atomic_t cmd_signal, cmd_keep_reading;
-atomic_int cmd_cancel;
-xq_cancel *cmd_stop;
+xq_cancel *cmd_stop, *cmd_cancel;
 static volatile sig_atomic_t signals_seen;
 
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -77,8 +78,8 @@ static void on_signal(int sig)
 	cmd_signal = sig;
 	if (cmd_stop)
 		xq_cancel_set(cmd_stop);
-	if (!cmd_keep_reading || signals_seen)
-		atomic_store(&cmd_cancel, 1);
+	if ((!cmd_keep_reading || signals_seen) && cmd_cancel)
+		xq_cancel_set(cmd_cancel);
 	signals_seen = 1;
 }
 
@@ -88,6 +89,8 @@ void cmd_catch_signals(void)
 
 	if (!cmd_stop)
 		cmd_stop = xq_cancel_new(); /* for the life of the process */
+	if (!cmd_cancel)
+		cmd_cancel = xq_cancel_new();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -95,6 +98,11 @@ void cmd_catch_signals(void)
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
 		if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
 			sigaction(stop_signals[i], &sa, NULL);
+}
+
+int cmd_reading_canceled(void)
+{
+	return cmd_cancel && xq_cancel_is_set(cmd_cancel);
 }
 
 int cmd_signal_status(void)
@@ -132,4 +140,18 @@ int cmd_thread_create(pthread_t *t, void *(*fn)(void *), void *arg)
 	rc = pthread_create(t, NULL, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return rc;
+}
+
+int cmd_position_worker_init(void *ctx, int id, void **worker)
+{
+	(void)ctx;
+	(void)id;
+	*worker = xq_position_new();
+	return *worker ? 0 : XQ_ENOMEM;
+}
+
+void cmd_position_worker_fini(void *ctx, void *worker)
+{
+	(void)ctx;
+	xq_position_free(worker);
 }

@@ -15,7 +15,7 @@
 #include "inputs.h"
 #include "opt.h"
 #include "output.h"
-#include "pool.h"
+#include <xq/batch.h>
 #include "progress.h"
 #include "report.h"
 #include <xq/buf.h>
@@ -56,7 +56,7 @@ struct cctx {
  * the output: writing each game apart first cost 2.4% more instructions
  * (convert -t ndjson -j 1 of 5 MB of PGN: 2,474,483,065 against
  * 2,416,929,129), for nothing to overlap. */
-static void convert_process(void *ctx, void *worker, struct pool_job *j)
+static void convert_process(void *ctx, void *worker, xq_batch_job *j)
 {
 	struct cctx *c = ctx;
 
@@ -68,11 +68,11 @@ static void convert_process(void *ctx, void *worker, struct pool_job *j)
 		output_render(&c->out, j, j->data);
 }
 
-static int convert_emit(void *ctx, struct pool_job *j)
+static int convert_emit(void *ctx, xq_batch_job *j)
 {
 	struct cctx *c = ctx;
 
-	if (j->kind == POOL_GAME) {
+	if (j->kind == XQ_BATCH_GAME) {
 		fix_count(&c->fix, j);
 		output_game(&c->out, j, j->data);
 	}
@@ -168,7 +168,7 @@ int cmd_convert(int argc, char **argv)
 	struct inputs inputs;
 	/* Numbered late: what output_render writes with a game's number or
 	 * line, output_game puts right (output.h). */
-	struct pool_config cfg = {.process = convert_process, .emit = convert_emit, .ctx = &c,
+	xq_batch_config cfg = {.process = convert_process, .emit = convert_emit, .ctx = &c,
 				  .job_data = sizeof(struct output_ready), .late_numbers = 1};
 	int rc;
 	double t0;

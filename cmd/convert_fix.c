@@ -12,7 +12,7 @@
 #include "cmd.h"
 #include "convert_fix.h"
 #include "diagplace.h"
-#include "pool.h"
+#include <xq/batch.h>
 #include "report.h"
 #include <xq/fix.h>
 #include <xq/memory.h>
@@ -21,7 +21,7 @@
 #include <xq/utf8.h>
 
 /* A job counts its changes by kind in its counts[] (fix_count()). */
-_Static_assert(FIX_KINDS <= sizeof(((struct pool_job *)0)->counts) / sizeof(uint64_t),
+_Static_assert(FIX_KINDS <= sizeof(((xq_batch_job *)0)->counts) / sizeof(uint64_t),
 	       "a pool job counts every kind of fix");
 
 /* A map file is a list of names: far below this. */
@@ -213,7 +213,7 @@ static const char *result_name(const xq_record *r)
 	return xq_record_has_result(r) ? xq_record_result(r) : "none";
 }
 
-static void out_of_memory(struct pool_job *j)
+static void out_of_memory(xq_batch_job *j)
 {
 	diag_job_tag(j, NULL, XQ_SEVERITY_ERROR, "resource", "--fix: out of memory");
 }
@@ -223,13 +223,13 @@ static void out_of_memory(struct pool_job *j)
  * `ply`), with `severity` and `code`, in the message `fmt`.  0, or -1
  * (reported).
  */
-static int change(const struct fix *f, struct pool_job *j, const char *field, const char *value,
+static int change(const struct fix *f, xq_batch_job *j, const char *field, const char *value,
 		  const char *at, uint32_t ply, int severity, const char *code, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 9, 10)))
 #endif
 	;
-static int change(const struct fix *f, struct pool_job *j, const char *field, const char *value,
+static int change(const struct fix *f, xq_batch_job *j, const char *field, const char *value,
 		  const char *at, uint32_t ply, int severity, const char *code, const char *fmt, ...)
 {
 	const char *tag = xq_record_tag(j->record, field);
@@ -259,7 +259,7 @@ static int change(const struct fix *f, struct pool_job *j, const char *field, co
 	return 0;
 }
 
-static void fix_result(const struct fix *f, struct pool_job *j, const xq_proof *p)
+static void fix_result(const struct fix *f, xq_batch_job *j, const xq_proof *p)
 {
 	xq_record *r = j->record;
 	const char *tag = xq_record_tag(r, "Result"), *said = xq_result_canonical(tag);
@@ -299,7 +299,7 @@ static void fix_result(const struct fix *f, struct pool_job *j, const xq_proof *
 		out_of_memory(j); /* a result of the proof's is one set_result reads */
 }
 
-static void fix_plycount(const struct fix *f, struct pool_job *j, uint32_t plies)
+static void fix_plycount(const struct fix *f, xq_batch_job *j, uint32_t plies)
 {
 	const char *tag = xq_record_tag(j->record, "PlyCount");
 	char want[16];
@@ -312,7 +312,7 @@ static void fix_plycount(const struct fix *f, struct pool_job *j, uint32_t plies
 	       f->dry_run ? "would change" : "changed", tag, want, want, plies == 1 ? "ply" : "plies");
 }
 
-static void fix_date(const struct fix *f, struct pool_job *j)
+static void fix_date(const struct fix *f, xq_batch_job *j)
 {
 	const char *tag = xq_record_tag(j->record, "Date");
 	xq_date date;
@@ -338,7 +338,7 @@ static void fix_date(const struct fix *f, struct pool_job *j)
 	       date.time);
 }
 
-static void fix_names(const struct fix *f, struct pool_job *j)
+static void fix_names(const struct fix *f, xq_batch_job *j)
 {
 	static const char *const sides[2] = {"Red", "Black"};
 
@@ -354,7 +354,7 @@ static void fix_names(const struct fix *f, struct pool_job *j)
 	}
 }
 
-void fix_game(const struct fix *f, struct pool_job *j)
+void fix_game(const struct fix *f, xq_batch_job *j)
 {
 	xq_record *r = j->record;
 	int broken = xq_record_is_broken(r);
@@ -380,7 +380,7 @@ void fix_game(const struct fix *f, struct pool_job *j)
 		fix_names(f, j);
 }
 
-void fix_count(struct fix *f, const struct pool_job *j)
+void fix_count(struct fix *f, const xq_batch_job *j)
 {
 	int any = 0;
 

@@ -23,8 +23,8 @@
 
 #include "opt.h"
 #include <xq/buf.h>
+#include <xq/batch.h>
 
-struct pool_job;
 
 enum fix_kind { FIX_RESULT, FIX_PLYCOUNT, FIX_DATE, FIX_NAME, FIX_KINDS };
 
@@ -58,9 +58,9 @@ int fix_take(struct fix *f, struct opt_parser *p, int id, const char *value);
  * one names FILE:LINE).  0, or -1 with the message in p->err. */
 int fix_check(struct fix *f, struct opt_parser *p);
 /* Worker thread: check or fix the job's game, adding diagnostics. */
-void fix_game(const struct fix *f, struct pool_job *j);
+void fix_game(const struct fix *f, xq_batch_job *j);
 /* Output thread, in input order: count the job's fixes. */
-void fix_count(struct fix *f, const struct pool_job *j);
+void fix_count(struct fix *f, const xq_batch_job *j);
 /* The summary's words ("; fixed: 2 results, 5 dates" ...), or nothing
  * without --fix; and the same as NDJSON members (",\"fixed\":{...}"). */
 void fix_summary_text(const struct fix *f, struct xq_buf *b);

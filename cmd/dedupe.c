@@ -25,7 +25,7 @@
 #include "inputs.h"
 #include "opt.h"
 #include "output.h"
-#include "pool.h"
+#include <xq/batch.h>
 #include "progress.h"
 #include "report.h"
 #include <xq/buf.h>
@@ -75,7 +75,7 @@ struct dgame {
 	uint8_t pad;
 };
 
-/* What a worker hands to emit (pool_job.data). */
+/* What a worker hands to emit (xq_batch_job.data). */
 struct djob {
 	struct dgame g;
 	const char *origin_file;
@@ -307,7 +307,7 @@ static void take_key(void *arg, const uint64_t key[2], uint32_t plies)
 	d->key[1] = key[1];
 }
 
-static void pass1_process(void *ctx, void *worker, struct pool_job *j)
+static void pass1_process(void *ctx, void *worker, xq_batch_job *j)
 {
 	struct dctx *c = ctx;
 	struct djob *dj = j->data;
@@ -383,11 +383,11 @@ static uint8_t intern_format(struct dctx *c, const char *name)
 	return (uint8_t)c->nfmts++;
 }
 
-static int pass1_emit(void *ctx, struct pool_job *j)
+static int pass1_emit(void *ctx, xq_batch_job *j)
 {
 	struct dctx *c = ctx;
 
-	if (j->kind == POOL_GAME && !c->oom) {
+	if (j->kind == XQ_BATCH_GAME && !c->oom) {
 		struct djob *dj = j->data;
 		if (c->n == UINT32_MAX - 1)
 			c->oom = 1;
@@ -431,7 +431,7 @@ static void find_prefix(void *arg, const uint64_t key[2], uint32_t plies)
 		xq_buf_add(a->found, &k, sizeof(k));
 }
 
-static void pass2_process(void *ctx, void *worker, struct pool_job *j)
+static void pass2_process(void *ctx, void *worker, xq_batch_job *j)
 {
 	struct dctx *c = ctx;
 	xq_record *r = j->record;
@@ -446,11 +446,11 @@ static void pass2_process(void *ctx, void *worker, struct pool_job *j)
 	line_keys(c, r, worker, c->min_plies, find_prefix, &a);
 }
 
-static int pass2_emit(void *ctx, struct pool_job *j)
+static int pass2_emit(void *ctx, xq_batch_job *j)
 {
 	struct dctx *c = ctx;
 
-	if (j->kind == POOL_GAME) {
+	if (j->kind == XQ_BATCH_GAME) {
 		uint32_t i = c->seq++;
 		size_t n = j->text.len / sizeof(uint32_t);
 		if (i < c->n && c->g[i].compared) {
@@ -488,15 +488,15 @@ static void choose_kept(struct dctx *c, uint32_t *kept)
 	}
 }
 
-static int pass3_emit(void *ctx, struct pool_job *j)
+static int pass3_emit(void *ctx, xq_batch_job *j)
 {
 	struct dctx *c = ctx;
 	uint32_t *kept = c->parent; /* reused: the kept copy of each group head */
 
-	if (j->kind == POOL_GAME) {
+	if (j->kind == XQ_BATCH_GAME) {
 		uint32_t i = c->seq++;
 		int write = i >= c->n || kept[c->head[i]] == i;
-		diag_list_clear(&j->diags); /* reported by the first pass */
+		xq_diagnostics_truncate(j->diags, 0); /* reported by the first pass */
 		if (write) {
 			output_game(&c->out, j, NULL);
 			reporter_job_diags(&c->rep, j); /* what writing it said */
@@ -663,7 +663,7 @@ static int check_args(struct dctx *c, struct opt_parser *p)
 }
 
 /* One pass over the inputs: 0, or an exit status. */
-static int run_pass(struct dctx *c, struct opt_parser *p, struct pool_config *cfg)
+static int run_pass(struct dctx *c, struct opt_parser *p, xq_batch_config *cfg)
 {
 	struct inputs inputs;
 	int rc;
@@ -697,8 +697,8 @@ static int run_pass(struct dctx *c, struct opt_parser *p, struct pool_config *cf
 
 static int run(struct dctx *c, struct opt_parser *p)
 {
-	struct pool_config cfg = {.process = pass1_process, .emit = pass1_emit, .ctx = c,
-				  .worker_init = pool_position_init, .worker_fini = pool_position_fini,
+	xq_batch_config cfg = {.process = pass1_process, .emit = pass1_emit, .ctx = c,
+				  .worker_init = cmd_position_worker_init, .worker_fini = cmd_position_worker_fini,
 				  .job_data = sizeof(struct djob)};
 	uint32_t *kept;
 	int rc;
@@ -721,8 +721,8 @@ static int run(struct dctx *c, struct opt_parser *p)
 	for (uint32_t i = 0; i < c->n; i++)
 		c->parent[i] = NONE;
 	if (c->prefix) {
-		struct pool_config cfg2 = {.process = pass2_process, .emit = pass2_emit, .ctx = c,
-					   .worker_init = pool_position_init, .worker_fini = pool_position_fini};
+		xq_batch_config cfg2 = {.process = pass2_process, .emit = pass2_emit, .ctx = c,
+					   .worker_init = cmd_position_worker_init, .worker_fini = cmd_position_worker_fini};
 		c->pass = 2;
 		if ((rc = run_pass(c, p, &cfg2)) != 0)
 			return rc;
@@ -754,7 +754,7 @@ static int run(struct dctx *c, struct opt_parser *p)
 	free(c->parent);
 	c->parent = kept;
 	if (c->out.to) {
-		struct pool_config cfg3 = {.emit = pass3_emit, .ctx = c};
+		xq_batch_config cfg3 = {.emit = pass3_emit, .ctx = c};
 		c->pass = 3;
 		return run_pass(c, p, &cfg3);
 	}

@@ -9,16 +9,17 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "pool.h"
+#include "report.h"
+#include <xq/batch.h>
 #include <xq/rules.h>
 
-void diag_job_confirm_reader_result(struct pool_job *j)
+void diag_job_confirm_reader_result(xq_batch_job *j)
 {
 	if (!xq_record_result_tag_stands(j->record))
 		return;
-	for (size_t i = diag_list_count(&j->diags); i-- > 0;)
-		if (!strcmp(xq_diagnostic_code(diag_list_at(&j->diags, i)), "bad-result")) {
-			diag_list_set_severity(&j->diags, i, XQ_SEVERITY_ERROR);
+	for (size_t i = xq_diagnostics_count(j->diags); i-- > 0;)
+		if (!strcmp(xq_diagnostic_code(xq_diagnostics_at(j->diags, i)), "bad-result")) {
+			xq_diagnostics_set_severity(j->diags, i, XQ_SEVERITY_ERROR);
 			return;
 		}
 }
@@ -49,18 +50,18 @@ void diag_report_record_error(struct reporter *rep, const char *source, const xq
 }
 
 /* The job's game, named after its input. */
-static void about_job(xq_diagnostic_about *a, const struct pool_job *j)
+static void about_job(xq_diagnostic_about *a, const xq_batch_job *j)
 {
 	*a = (xq_diagnostic_about)XQ_DIAGNOSTIC_ABOUT_INIT;
 	a->source = j->file->name;
-	if (j->kind == POOL_GAME)
+	if (j->kind == XQ_BATCH_GAME)
 		a->record = j->record;
 }
 
-static int job_vsay(struct pool_job *j, const xq_diagnostic_about *a, int severity,
+static int job_vsay(xq_batch_job *j, const xq_diagnostic_about *a, int severity,
 		    const char *code, const char *fmt, va_list ap)
 {
-	xq_diagnostics *l = diag_list_made(&j->diags);
+	xq_diagnostics *l = j->diags;
 	va_list again;
 	int rc;
 
@@ -75,7 +76,7 @@ static int job_vsay(struct pool_job *j, const xq_diagnostic_about *a, int severi
 	return rc;
 }
 
-void diag_job_tag(struct pool_job *j, const char *name, int severity, const char *code,
+void diag_job_tag(xq_batch_job *j, const char *name, int severity, const char *code,
 		  const char *fmt, ...)
 {
 	xq_diagnostic_about a;
@@ -88,7 +89,7 @@ void diag_job_tag(struct pool_job *j, const char *name, int severity, const char
 	va_end(ap);
 }
 
-int diag_job_vfix(struct pool_job *j, const char *name, uint32_t ply, int severity, const char *code,
+int diag_job_vfix(xq_batch_job *j, const char *name, uint32_t ply, int severity, const char *code,
 		  const char *field, const char *old_value, const char *new_value, const char *fmt,
 		  va_list ap)
 {
@@ -104,7 +105,7 @@ int diag_job_vfix(struct pool_job *j, const char *name, uint32_t ply, int severi
 	return job_vsay(j, &a, severity, code, fmt, ap);
 }
 
-int diag_job_fix(struct pool_job *j, const char *name, uint32_t ply, int severity, const char *code,
+int diag_job_fix(xq_batch_job *j, const char *name, uint32_t ply, int severity, const char *code,
 		 const char *field, const char *old_value, const char *new_value, const char *fmt, ...)
 {
 	va_list ap;
@@ -116,7 +117,7 @@ int diag_job_fix(struct pool_job *j, const char *name, uint32_t ply, int severit
 	return rc;
 }
 
-int diag_job_node(struct pool_job *j, uint32_t n, uint32_t ply, int severity, const char *code,
+int diag_job_node(xq_batch_job *j, uint32_t n, uint32_t ply, int severity, const char *code,
 		  const char *fmt, ...)
 {
 	xq_diagnostic_about a;
@@ -132,9 +133,9 @@ int diag_job_node(struct pool_job *j, uint32_t n, uint32_t ply, int severity, co
 	return rc;
 }
 
-int diag_job_add(struct pool_job *j, const xq_diagnostic *d, int severity)
+int diag_job_add(xq_batch_job *j, const xq_diagnostic *d, int severity)
 {
-	xq_diagnostics *l = diag_list_made(&j->diags);
+	xq_diagnostics *l = j->diags;
 	xq_diagnostic_about a;
 
 	if (!l)
@@ -143,20 +144,20 @@ int diag_job_add(struct pool_job *j, const xq_diagnostic *d, int severity)
 	return xq_diagnostics_add_about(l, d, &a, severity);
 }
 
-size_t diag_job_count(const struct pool_job *j)
+size_t diag_job_count(const xq_batch_job *j)
 {
-	return diag_list_count(&j->diags);
+	return xq_diagnostics_count(j->diags);
 }
 
-void diag_job_truncate(struct pool_job *j, size_t n)
+void diag_job_truncate(xq_batch_job *j, size_t n)
 {
-	diag_list_truncate(&j->diags, n);
+	xq_diagnostics_truncate(j->diags, n);
 }
 
-void diag_job_move_last(struct pool_job *j, size_t at)
+void diag_job_move_last(xq_batch_job *j, size_t at)
 {
-	size_t n = diag_list_count(&j->diags);
+	size_t n = xq_diagnostics_count(j->diags);
 
 	if (n)
-		diag_list_move(&j->diags, n - 1, at);
+		xq_diagnostics_move(j->diags, n - 1, at);
 }

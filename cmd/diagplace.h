@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <xq/record.h>
+#include <xq/batch.h>
 
 /*
  * Add to the diagnostics of pool job `j` one about its game's tag `name`,
@@ -19,8 +20,7 @@
  * ("bad-tag": xq_diagnostic_code_name()), as a command on the public API
  * names them.
  */
-struct pool_job;
-void diag_job_tag(struct pool_job *j, const char *name, int severity, const char *code,
+void diag_job_tag(xq_batch_job *j, const char *name, int severity, const char *code,
 		  const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 5, 6)))
@@ -36,13 +36,13 @@ void diag_job_tag(struct pool_job *j, const char *name, int severity, const char
  * copied with the diagnostic (the job's list copies its strings).
  * Returns 0, or XQ_ENOMEM (nothing added).
  */
-int diag_job_fix(struct pool_job *j, const char *name, uint32_t ply, int severity, const char *code,
+int diag_job_fix(xq_batch_job *j, const char *name, uint32_t ply, int severity, const char *code,
 		 const char *field, const char *old_value, const char *new_value, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 9, 10)))
 #endif
 	;
-int diag_job_vfix(struct pool_job *j, const char *name, uint32_t ply, int severity, const char *code,
+int diag_job_vfix(xq_batch_job *j, const char *name, uint32_t ply, int severity, const char *code,
 		  const char *field, const char *old_value, const char *new_value, const char *fmt,
 		  va_list ap);
 
@@ -52,7 +52,7 @@ int diag_job_vfix(struct pool_job *j, const char *name, uint32_t ply, int severi
  * `ply` as its ply: annotate's engine failures and warnings.  Returns 0,
  * or XQ_ENOMEM (nothing added).
  */
-int diag_job_node(struct pool_job *j, uint32_t n, uint32_t ply, int severity, const char *code,
+int diag_job_node(xq_batch_job *j, uint32_t n, uint32_t ply, int severity, const char *code,
 		  const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 6, 7)))
@@ -66,13 +66,13 @@ int diag_job_node(struct pool_job *j, uint32_t n, uint32_t ply, int severity, co
  * `severity` when that is not -1 (--strict makes a loss an error).  0, or
  * XQ_ENOMEM.
  */
-int diag_job_add(struct pool_job *j, const xq_diagnostic *d, int severity);
+int diag_job_add(xq_batch_job *j, const xq_diagnostic *d, int severity);
 
 /* The diagnostics of `j` so far; drop those after the first `n`; move the
  * last one to index `at` (the others from there on one up). */
-size_t diag_job_count(const struct pool_job *j);
-void diag_job_truncate(struct pool_job *j, size_t n);
-void diag_job_move_last(struct pool_job *j, size_t at);
+size_t diag_job_count(const xq_batch_job *j);
+void diag_job_truncate(xq_batch_job *j, size_t n);
+void diag_job_move_last(xq_batch_job *j, size_t at);
 
 /*
  * validate: the reader's bad-result diagnostic of the game of `j` (its
@@ -80,7 +80,7 @@ void diag_job_move_last(struct pool_job *j, size_t at);
  * warning, counts as an error when xq_record_validate() found the tag is
  * a result (the record keeps that it found so: lib/game.h).
  */
-void diag_job_confirm_reader_result(struct pool_job *j);
+void diag_job_confirm_reader_result(xq_batch_job *j);
 
 /*
  * Report at once, through `rep`, an error about the game `r` of `source`

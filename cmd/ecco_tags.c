@@ -8,7 +8,7 @@
 #include "ecco_tags.h"
 #include <xq/ecco.h>
 
-int ecco_tags_classify(const struct pool_job *j, struct ecco_opening *out)
+int ecco_tags_classify(const xq_batch_job *j, struct ecco_opening *out)
 {
 	/* XQ_ENOTFOUND: a broken game that cannot be classified; any other
 	 * failure cannot happen (the tree holds legal moves only). */
@@ -48,7 +48,7 @@ static int same_code(const char *tag, const char *code)
 	return *tag == '\0';
 }
 
-int ecco_tags_set(struct pool_job *j)
+int ecco_tags_set(xq_batch_job *j)
 {
 	xq_record *r = j->record;
 	struct ecco_opening e;
@@ -66,7 +66,7 @@ int ecco_tags_set(struct pool_job *j)
 	return 0;
 }
 
-void ecco_tags_check(struct pool_job *j, int note_missing)
+void ecco_tags_check(xq_batch_job *j, int note_missing)
 {
 	const char *tag = xq_record_tag(j->record, "ECCO");
 	struct ecco_opening e;

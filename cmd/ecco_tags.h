@@ -6,7 +6,7 @@
 #ifndef XQ_CMD_ECCO_TAGS_H
 #define XQ_CMD_ECCO_TAGS_H
 
-#include "pool.h"
+#include <xq/batch.h>
 
 /* A game's opening: static strings (xq_record_ecco()). */
 struct ecco_opening {
@@ -21,7 +21,7 @@ struct ecco_opening {
  * whose main line stops at its error before the plies that decide its
  * opening are read.
  */
-int ecco_tags_classify(const struct pool_job *j, struct ecco_opening *out);
+int ecco_tags_classify(const xq_batch_job *j, struct ecco_opening *out);
 
 /*
  * convert --ecco: set the ECCO, Opening and Variation tags of the game of
@@ -31,7 +31,7 @@ int ecco_tags_classify(const struct pool_job *j, struct ecco_opening *out);
  * naming the old and the new code.  A game that cannot be classified is
  * left as it is.  Returns 0 or XQ_ENOMEM.
  */
-int ecco_tags_set(struct pool_job *j);
+int ecco_tags_set(xq_batch_job *j);
 
 /*
  * validate: an ECCO tag that is not the code the game classifies as is a
@@ -42,6 +42,6 @@ int ecco_tags_set(struct pool_job *j);
  * 1,017 coded games of the shared corpus): `convert --ecco` rewrites
  * them, and `--fail-on error` keeps such warnings from failing a run.
  */
-void ecco_tags_check(struct pool_job *j, int note_missing);
+void ecco_tags_check(xq_batch_job *j, int note_missing);
 
 #endif

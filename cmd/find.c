@@ -22,7 +22,7 @@
 #include "inputs.h"
 #include "opt.h"
 #include "output.h"
-#include "pool.h"
+#include <xq/batch.h>
 #include "progress.h"
 #include "report.h"
 #include "validate.h"
@@ -736,7 +736,7 @@ static int line_matches(const struct fctx *c, xq_record *g, xq_position *b)
 	return 1;
 }
 
-static int ecco_matches(const struct fctx *c, const struct pool_job *j)
+static int ecco_matches(const struct fctx *c, const xq_batch_job *j)
 {
 	struct ecco_opening e;
 
@@ -745,15 +745,15 @@ static int ecco_matches(const struct fctx *c, const struct pool_job *j)
 
 /* What validate would say: --errors, --warnings, --ruling.  Its
  * diagnostics only decide; they are not reported. */
-static int problems_match(const struct fctx *c, struct pool_job *j)
+static int problems_match(const struct fctx *c, xq_batch_job *j)
 {
-	size_t before = diag_list_count(&j->diags);
+	size_t before = xq_diagnostics_count(j->diags);
 	uint64_t sev[3] = {0, 0, 0};
 	enum validate_ruling ruling = validate_checks(j, &c->in, NULL, 0);
 	int ok = 1;
 
-	diag_list_severities(&j->diags, 0, sev); /* the reader's too */
-	diag_list_truncate(&j->diags, before);
+	diag_severities(j->diags, 0, sev); /* the reader's too */
+	xq_diagnostics_truncate(j->diags, before);
 	if (c->errors && !sev[XQ_SEVERITY_ERROR])
 		ok = 0;
 	if (c->warnings && !sev[XQ_SEVERITY_ERROR] && !sev[XQ_SEVERITY_WARNING])
@@ -765,7 +765,7 @@ static int problems_match(const struct fctx *c, struct pool_job *j)
 	return ok;
 }
 
-static int game_matches(const struct fctx *c, struct pool_job *j, xq_position *b, struct found *at)
+static int game_matches(const struct fctx *c, xq_batch_job *j, xq_position *b, struct found *at)
 {
 	xq_record *g = j->record;
 
@@ -794,7 +794,7 @@ static int game_matches(const struct fctx *c, struct pool_job *j, xq_position *b
 /* ---- the run -------------------------------------------------------------------- */
 
 /* The --list record of a game found, into j->text. */
-static void list_record(const struct fctx *c, struct pool_job *j, const struct found *at,
+static void list_record(const struct fctx *c, xq_batch_job *j, const struct found *at,
 			int has_at)
 {
 	xq_record *g = j->record;
@@ -843,7 +843,7 @@ static void list_record(const struct fctx *c, struct pool_job *j, const struct f
 	xq_buf_adds(b, "}\n");
 }
 
-static void find_process(void *ctx, void *worker, struct pool_job *j)
+static void find_process(void *ctx, void *worker, xq_batch_job *j)
 {
 	struct fctx *c = ctx;
 	struct found at = {0, XQ_ROOT_NODE, 0};
@@ -862,17 +862,17 @@ static void find_process(void *ctx, void *worker, struct pool_job *j)
 		list_record(c, j, &at, c->npos || c->nmat);
 }
 
-static void skip_note(struct pool_job *j)
+static void skip_note(xq_batch_job *j)
 {
 	diag_job_tag(j, NULL, XQ_SEVERITY_NOTE, "none",
 		     "skipped: the game has an error (--keep-broken searches it up to the error)");
 }
 
-static int find_emit(void *ctx, struct pool_job *j)
+static int find_emit(void *ctx, xq_batch_job *j)
 {
 	struct fctx *c = ctx;
 
-	if (j->kind == POOL_GAME) {
+	if (j->kind == XQ_BATCH_GAME) {
 		if (j->flags & J_SKIP) {
 			skip_note(j);
 			c->skipped++;
@@ -1026,8 +1026,8 @@ static int parse_args(struct fctx *c, struct opt_parser *p)
 static int run(struct fctx *c, struct opt_parser *p)
 {
 	struct inputs inputs;
-	struct pool_config cfg = {.process = find_process, .emit = find_emit, .ctx = c,
-				  .worker_init = pool_position_init, .worker_fini = pool_position_fini};
+	xq_batch_config cfg = {.process = find_process, .emit = find_emit, .ctx = c,
+				  .worker_init = cmd_position_worker_init, .worker_fini = cmd_position_worker_fini};
 	int rc;
 	double t0;
 

@@ -10,8 +10,8 @@
 
 #include "cmd.h"
 #include "inputs.h"
-#include "pool.h"
 #include "progress.h"
+#include <xq/batch.h>
 #include <xq/rules.h>
 
 enum {
@@ -216,18 +216,36 @@ int input_opts_start(struct input_opts *o, struct inputs *it, struct opt_parser 
 	return 0;
 }
 
-int input_opts_run(const struct input_opts *o, struct inputs *it, struct pool_config *cfg)
+/* The inputs, for xq_batch_run(). */
+static int next_input(void *it, char **path, int *in_dir, xq_diagnostic_fn fn, void *user)
+{
+	return inputs_next(it, path, in_dir, fn, user);
+}
+
+/* The progress line, drawn on the batch's output thread. */
+static void show_progress(void *ctx, uint64_t games, uint64_t bytes)
+{
+	(void)ctx;
+	progress_update(games, bytes);
+}
+
+int input_opts_run(const struct input_opts *o, struct inputs *it, xq_batch_config *cfg)
 {
 	int rc;
 
+	cfg->size = sizeof(*cfg); /* the command's part was given by designated initializers */
 	cfg->threads = o->threads;
+	cfg->next_input = next_input;
 	cfg->inputs = it;
 	cfg->read_options = o->read_options;
-	cfg->progress = progress_enabled();
+	cfg->read_options.cancel = cmd_cancel;
+	cfg->format_hint = " (name one with --from)";
+	cfg->progress = progress_enabled() ? show_progress : NULL;
 	cfg->shard_k = o->shard_k;
 	cfg->shard_n = o->shard_n;
 	cfg->shard_by_game = o->shard_by_game;
-	rc = pool_run(cfg);
+	cfg->tune_malloc = 1;
+	rc = cmd_test_fault("pool-nomem") ? XQ_ENOMEM : xq_batch_run(cfg);
 	progress_stop();
 	if (rc == XQ_ENOMEM)
 		cmd_error("out of memory");

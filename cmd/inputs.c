@@ -330,7 +330,7 @@ static int prescan_list(struct inputs *it, size_t *alloc, struct why *d)
 	if (!seekable && !(spool = tmpfile()))
 		return why_set(d, "io", "cannot keep the list of inputs in a temporary file: %s", strerror(errno));
 	while ((n = getdelim(&name, &cap, '\0', it->list)) > 0) {
-		if (atomic_load(&cmd_cancel))
+		if (cmd_reading_canceled())
 			break;
 		if (spool && fwrite(name, 1, (size_t)n, spool) != (size_t)n) {
 			why_set(d, "io", "cannot keep the list of inputs in a temporary file: %s", strerror(errno));
@@ -463,7 +463,7 @@ static int next_input(struct inputs *it, char **path, int *in_dir, struct why *d
 {
 	for (;;) {
 		struct stat st;
-		if (atomic_load(&cmd_cancel))
+		if (cmd_reading_canceled())
 			return 0; /* the caller looks at the signal */
 		if (it->ndirs > 0) {
 			struct inputs_dir *top = &it->dirs[it->ndirs - 1];

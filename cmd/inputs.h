@@ -22,6 +22,7 @@
 
 #include "opt.h"
 #include "report.h"
+#include <xq/batch.h>
 #include <xq/error.h>
 #include <xq/io.h>
 #include <xq/record.h>
@@ -158,7 +159,6 @@ const char *format_by_name(const char *name, int write, char *msg, size_t cap);
  * -h/--help is the last row of `input_options`, so the help a command
  * prints ends with it whatever the command's own rows.
  */
-struct pool_job;
 
 enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
@@ -175,7 +175,7 @@ struct input_opts {
 	int ruleset;                      /* its XQ_RULESET_* (<xq/rules.h>) */
 	int warned_alias;                 /* an old spelling was warned about */
 	uint64_t shard_k, shard_n;        /* --shard K/N (1/1: everything) */
-	int shard_by_game;                /* set by input_opts_start(): see pool.h */
+	int shard_by_game;                /* set by input_opts_start(): see <xq/batch.h> */
 };
 
 extern const struct opt_spec input_options[];
@@ -213,11 +213,18 @@ int report_use_color(const struct input_opts *o, int fd);
  * divides the work (o->shard_by_game). */
 int input_opts_start(struct input_opts *o, struct inputs *it, struct opt_parser *p,
 		     const char *cmd);
-/* pool_run() with these options: `cfg` holds the command's part (process,
- * emit, worker_init and _fini, ctx, job_data; cmd/pool.h), this fills in
- * the rest; then the progress line is stopped.  Returns what pool_run()
- * returns, after saying "out of memory" for XQ_ENOMEM. */
-struct pool_config;
-int input_opts_run(const struct input_opts *o, struct inputs *it, struct pool_config *cfg);
+/*
+ * xq_batch_run() (<xq/batch.h>) with these options, the way every
+ * command reads its inputs: `cfg` holds the command's part (process,
+ * emit, worker_init and _fini, ctx, job_data, late_numbers, ...), this
+ * fills in the rest: the inputs (`it`), threads, read options, shard,
+ * the flag the signal handlers set to stop reading (cmd_cancel) as the
+ * cancel flag,
+ * the progress line, " (name one with --from)" for an input no format
+ * claims, and the allocator tuned for the threads.  Then the progress
+ * line is stopped.  Returns what xq_batch_run() returns, after saying
+ * "out of memory" for XQ_ENOMEM (XQ_TEST_FAULT=pool-nomem: at once).
+ */
+int input_opts_run(const struct input_opts *o, struct inputs *it, xq_batch_config *cfg);
 
 #endif

@@ -19,7 +19,7 @@
 #include "name_template.h"
 #include "opt.h"
 #include "output.h"
-#include "pool.h"
+#include <xq/batch.h>
 #include "progress.h"
 #include "report.h"
 #include <xq/buf.h>
@@ -54,7 +54,7 @@ const struct opt_spec output_options[] = {
 
 /* A writer's diagnostic is about the game of `j` being written: place it
  * there, in the input, whatever the writer filled in. */
-static void add_writer_diag(const struct output *c, struct pool_job *j, const struct xq_diag *d)
+static void add_writer_diag(const struct output *c, xq_batch_job *j, const struct xq_diag *d)
 {
 	/* The public API's diagnostic is the library's own (api/internal.h). */
 	diag_job_add(j, (const xq_diagnostic *)(const void *)d,
@@ -75,7 +75,7 @@ static void writer_sink(const struct xq_diag *d, void *payload)
 /* The sink of a game written on a worker thread (output_render). */
 struct job_sink {
 	const struct output *c;
-	struct pool_job *j;
+	xq_batch_job *j;
 };
 
 static void job_sink_report(const struct xq_diag *d, void *payload)
@@ -85,13 +85,13 @@ static void job_sink_report(const struct xq_diag *d, void *payload)
 	add_writer_diag(s->c, s->j, d);
 }
 
-static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
+static void add_diag(xq_batch_job *j, enum xq_severity sev, enum xq_diag_code code,
 		     const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))
 #endif
 	;
-static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code code,
+static void add_diag(xq_batch_job *j, enum xq_severity sev, enum xq_diag_code code,
 		     const char *fmt, ...)
 {
 	struct xq_diag d;
@@ -99,7 +99,7 @@ static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code
 
 	xq_diag_init(&d);
 	d.source = j->file->name;
-	if (j->kind == POOL_GAME) {
+	if (j->kind == XQ_BATCH_GAME) {
 		d.place = j->record->g.place;
 		d.has_offset = j->record->g.place.line == 0;
 		d.game = j->record->g.number;
@@ -107,7 +107,7 @@ static void add_diag(struct pool_job *j, enum xq_severity sev, enum xq_diag_code
 	va_start(ap, fmt);
 	xq_diag_vset(&d, 0, code, sev, fmt, ap);
 	va_end(ap);
-	diag_list_add(&j->diags, xq_diag_public(&d));
+	xq_diagnostics_add(j->diags, xq_diag_public(&d));
 }
 
 /* ---- writing into memory ---------------------------------------------------- */
@@ -196,7 +196,7 @@ static void scratch_report(const struct xq_diag *d, void *payload)
  * the job and return 1.  `lossy`: the writer reported losses for `g`.
  * On any thread: `c` is only read, and `sc` is the caller's.
  */
-static int verify_game(const struct output *c, const struct scratch *sc, struct pool_job *j,
+static int verify_game(const struct output *c, const struct scratch *sc, xq_batch_job *j,
 		       const struct xq_buf *doc, int lossy)
 {
 	const struct xq_game *g = &j->record->g;
@@ -302,11 +302,11 @@ done:
 
 /* The job's diagnostics from `from` on that are losses or, with
  * `errors`, errors. */
-static int count_since(const struct pool_job *j, size_t from, int errors)
+static int count_since(const xq_batch_job *j, size_t from, int errors)
 {
 	int n = 0;
-	for (size_t i = from; i < diag_list_count(&j->diags); i++) {
-		const xq_diagnostic *d = diag_list_at(&j->diags, i);
+	for (size_t i = from; i < xq_diagnostics_count(j->diags); i++) {
+		const xq_diagnostic *d = xq_diagnostics_at(j->diags, i);
 		n += errors ? xq_diagnostic_severity(d) == XQ_SEVERITY_ERROR
 			    : !strcmp(xq_diagnostic_code(d), "loss");
 	}
@@ -347,7 +347,7 @@ static void sync_dir(struct output *c)
 
 /* Write one game to its own file under DIR/.  Returns 0, or 1 when it was
  * not written (reported). */
-static int write_to_dir(struct output *c, struct pool_job *j, const struct xq_buf *doc)
+static int write_to_dir(struct output *c, xq_batch_job *j, const struct xq_buf *doc)
 {
 	struct xq_buf name = XQ_BUF_INIT, path = XQ_BUF_INIT;
 	struct xq_output *o;
@@ -418,7 +418,7 @@ nomem:
  * around games in one output, and `sep` before them when not NULL): 0,
  * or 1 when it did not verify (reported).  On any thread, as
  * verify_game. */
-static int verify_written(const struct output *c, const struct scratch *sc, struct pool_job *j,
+static int verify_written(const struct output *c, const struct scratch *sc, xq_batch_job *j,
 			  const char *sep, const struct xq_buf *doc, int lossy)
 {
 	struct xq_buf whole = XQ_BUF_INIT;
@@ -453,12 +453,12 @@ static int verify_written(const struct output *c, const struct scratch *sc, stru
 
 /* Tell the game why it is broken (the first error read), for writers that
  * show it: "line 22, column 6: ply 17 (炮八进九): the red cannon ...". */
-static void note_error(struct pool_job *j)
+static void note_error(xq_batch_job *j)
 {
 	struct xq_buf b = XQ_BUF_INIT;
 
-	for (size_t i = 0; i < diag_list_count(&j->diags); i++) {
-		const xq_diagnostic *d = diag_list_at(&j->diags, i);
+	for (size_t i = 0; i < xq_diagnostics_count(j->diags); i++) {
+		const xq_diagnostic *d = xq_diagnostics_at(j->diags, i);
 		uint64_t line = xq_diagnostic_line(d), col = xq_diagnostic_column(d);
 		uint32_t ply = xq_diagnostic_ply(d);
 		const char *move = xq_diagnostic_move(d);
@@ -483,12 +483,12 @@ static void note_error(struct pool_job *j)
 }
 
 /* Is the game of `j` to be written at all (output_game says why not)? */
-static int to_write(const struct output *c, const struct pool_job *j)
+static int to_write(const struct output *c, const xq_batch_job *j)
 {
 	return !c->dry_run && (!(j->record->g.flags & XQ_GAME_BROKEN) || c->keep_broken);
 }
 
-void output_render(const struct output *c, struct pool_job *j, struct output_ready *r)
+void output_render(const struct output *c, xq_batch_job *j, struct output_ready *r)
 {
 	struct job_sink js = {c, j};
 	struct xq_sink sink = {job_sink_report, &js};
@@ -508,7 +508,7 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 	r->late = j->late;
 	r->number = j->record->g.number;
 	r->line = j->record->g.place.line;
-	r->before = diag_list_count(&j->diags);
+	r->before = xq_diagnostics_count(j->diags);
 	xq_buf_reset(&j->text);
 	r->rc = write_alone_to(c, &sink, &j->record->g, &j->text);
 	r->ready = 1;
@@ -521,20 +521,20 @@ void output_render(const struct output *c, struct pool_job *j, struct output_rea
 		struct diag_list list = {NULL};
 		struct scratch sc = {{scratch_report, &list}, &list};
 		const char *sep = c->dir_mode ? NULL : c->impl->fmt->separator;
-		r->verify_before = diag_list_count(&j->diags);
+		r->verify_before = xq_diagnostics_count(j->diags);
 		r->verify_sep = sep && *sep;
 		r->verified = 1 + verify_written(c, &sc, j, sep, &j->text, count_since(j, r->before, 0) > 0);
 		diag_list_release(&list);
 	}
 }
 
-void output_game(struct output *c, struct pool_job *j, struct output_ready *r)
+void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
 {
 	struct xq_game *g = &j->record->g;
 	struct xq_buf own = XQ_BUF_INIT;
 	const struct xq_buf *doc = &own;
 	struct scratch sc = {{scratch_report, &c->scratch}, &c->scratch};
-	size_t before = diag_list_count(&j->diags);
+	size_t before = xq_diagnostics_count(j->diags);
 	int rc, lossy, verified = 0, sep = 0;
 
 	if (c->dry_run)
@@ -597,7 +597,7 @@ void output_game(struct output *c, struct pool_job *j, struct output_ready *r)
 		if (!rc && r->verify_sep == sep)
 			verified = r->verified;
 		else
-			diag_list_truncate(&j->diags, r->verify_before);
+			xq_diagnostics_truncate(j->diags, r->verify_before);
 	}
 	if (rc) {
 		if (rc != XQ_ENOMEM && rc != XQ_EIO) {

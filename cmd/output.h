@@ -43,13 +43,13 @@
 #include <xq/buf.h>
 #include <xq/file.h>
 #include <xq/io.h>
+#include <xq/batch.h>
 
 /* The ids of output_options: from OPT_ID_OUTPUT up. */
 #define OPT_ID_OUTPUT 0x2000
 
 extern const struct opt_spec output_options[];
 
-struct pool_job;
 
 struct output {
 	const char *cmd;          /* the command, for messages */
@@ -80,7 +80,7 @@ struct output {
 	/* the format's writer as the library's formats take it, and the sink
 	 * of writers and read-back (output.c) */
 	struct output_impl *impl;
-	struct pool_job *cur;
+	xq_batch_job *cur;
 	struct diag_list scratch;  /* diagnostics of --verify's own reading */
 	struct name_set names;    /* the files written under DIR/ in this run */
 	/* totals */
@@ -116,7 +116,7 @@ struct output_ready {
 			  job's diagnostics, from verify_before on); 0 it did not */
 	int verify_sep; /* it read the game after the format's separator */
 	size_t verify_before;
-	/* Late numbering (pool_job.late): the game's number and line when it
+	/* Late numbering (xq_batch_job.late): the game's number and line when it
 	 * was written, put right by output_game through the format's
 	 * `renumber`; `defer`: its bytes are to be written by output_game,
 	 * which then knows the numbers they hold (the error of a broken game
@@ -134,15 +134,15 @@ struct output_ready {
  * `separator`); else r->ready is 0.  With --verify, the game is also read
  * back there (output_game reads back again only a game the output holds
  * without the separator before it: the first).  `o` is only read.  A job
- * numbered late (pool.h) may be written there: output_game puts its
+ * numbered late (<xq/batch.h>) may be written there: output_game puts its
  * numbers right.
  */
-void output_render(const struct output *o, struct pool_job *j, struct output_ready *r);
+void output_render(const struct output *o, xq_batch_job *j, struct output_ready *r);
 
 /* Write the game of `j` (on the output thread, in input order): its
  * diagnostics go to j->diags; o->stop says the run must stop.  `r` is
  * what output_render() left for `j`, or NULL. */
-void output_game(struct output *o, struct pool_job *j, struct output_ready *r);
+void output_game(struct output *o, xq_batch_job *j, struct output_ready *r);
 
 /*
  * After the run: the output put in place (or not, after a signal or when

@@ -5,7 +5,7 @@
  * the inputs is known, how far through the bytes the run is and the time
  * left at the current rate.  The state is one static struct: progress is
  * a property of the process's terminal, and only the output thread (the
- * one thread that emits at a time, pool.h) touches it.
+ * one thread that emits at a time, <xq/batch.h>) touches it.
  */
 #include "progress.h"
 

@@ -25,7 +25,7 @@
 #include "inputs.h"
 #include "movetext.h"
 #include "opt.h"
-#include "pool.h"
+#include <xq/batch.h>
 #include "progress.h"
 #include "report.h"
 #include <xq/buf.h>
@@ -502,20 +502,20 @@ static int parse_board(const char *v, enum board_style *out)
 }
 
 /* Output thread: each game in input order, replayed. */
-static int replay_emit(void *ctx, struct pool_job *j)
+static int replay_emit(void *ctx, xq_batch_job *j)
 {
 	struct rctx *c = ctx;
 
 	c->name = j->file->name;
-	if (j->kind == POOL_GAME && c->game && xq_record_number(j->record) != (uint64_t)c->game) {
-		diag_list_clear(&j->diags); /* a game not asked for */
+	if (j->kind == XQ_BATCH_GAME && c->game && xq_record_number(j->record) != (uint64_t)c->game) {
+		xq_diagnostics_truncate(j->diags, 0); /* a game not asked for */
 		return cmd_signal ? 1 : 0;
 	}
 	reporter_job(&c->rep, j, NULL);
 	reporter_flush(&c->rep);
-	if (j->kind == POOL_GAME) {
+	if (j->kind == XQ_BATCH_GAME) {
 		replay_game(c, j->record);
-	} else if (c->game && !j->file->foreign && j->file->status == POOL_FILE_OK && j->file->games &&
+	} else if (c->game && !j->file->foreign && j->file->status == XQ_BATCH_FILE_OK && j->file->games &&
 		   j->file->games < (uint64_t)c->game) {
 		cmd_error("'%s' has %llu game%s; there is no game %ld", j->file->name,
 			  (unsigned long long)j->file->games, j->file->games == 1 ? "" : "s", c->game);
@@ -658,7 +658,7 @@ int cmd_replay(int argc, char **argv)
 	struct opt_parser p;
 	struct rctx c;
 	struct inputs inputs;
-	struct pool_config cfg = {.emit = replay_emit, .ctx = &c};
+	xq_batch_config cfg = {.emit = replay_emit, .ctx = &c};
 	int rc;
 
 	memset(&c, 0, sizeof(c));

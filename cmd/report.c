@@ -13,7 +13,7 @@
 
 #include "cmd.h"
 #include "inputs.h"
-#include "pool.h"
+#include <xq/batch.h>
 #include "progress.h"
 #include <xq/memory.h>
 #include <xq/utf8.h>
@@ -302,10 +302,10 @@ void diag_list_keep(struct diag_list *l, int severity)
 		xq_diagnostics_keep(l->l, severity);
 }
 
-void diag_list_severities(const struct diag_list *l, size_t from, uint64_t sev[3])
+void diag_severities(const xq_diagnostics *l, size_t from, uint64_t sev[3])
 {
-	for (size_t i = from; i < diag_list_count(l); i++)
-		sev[xq_diagnostic_severity(diag_list_at(l, i))]++;
+	for (size_t i = from; i < xq_diagnostics_count(l); i++)
+		sev[xq_diagnostic_severity(xq_diagnostics_at(l, i))]++;
 }
 
 void diag_list_clear(struct diag_list *l)
@@ -392,7 +392,7 @@ void report_flush_err(struct xq_buf *b)
 
 int report_stdout_is_pipe(void)
 {
-	static int known = -1; /* set on the output thread only (one at a time, pool.h) */
+	static int known = -1; /* set on the output thread only (one at a time, <xq/batch.h>) */
 	struct stat st;
 
 	if (known < 0)
@@ -467,18 +467,18 @@ int reporter_diag(struct reporter *r, const xq_diagnostic *d, int binary)
 	return it.severity;
 }
 
-static void count_file(struct reporter *r, const struct pool_file *f)
+static void count_file(struct reporter *r, const xq_batch_file *f)
 {
 	struct item it;
 
 	if (f->foreign)
 		return; /* another shard's to count (--shard) */
 	switch (f->status) {
-	case POOL_FILE_OK: r->files++; break;
-	case POOL_FILE_DAMAGED: r->files++; r->damaged_files++; break;
-	case POOL_FILE_IO: r->files++; r->io_error = 1; break;
-	case POOL_FILE_FAILED: r->failed_files++; break;
-	case POOL_FILE_SKIPPED:
+	case XQ_BATCH_FILE_OK: r->files++; break;
+	case XQ_BATCH_FILE_DAMAGED: r->files++; r->damaged_files++; break;
+	case XQ_BATCH_FILE_IO: r->files++; r->io_error = 1; break;
+	case XQ_BATCH_FILE_FAILED: r->failed_files++; break;
+	case XQ_BATCH_FILE_SKIPPED:
 		r->skipped_files++;
 		if (!r->verbose)
 			break;
@@ -499,26 +499,26 @@ static void count_file(struct reporter *r, const struct pool_file *f)
 	}
 }
 
-void reporter_job(struct reporter *r, struct pool_job *j, uint64_t sev[3])
+void reporter_job(struct reporter *r, xq_batch_job *j, uint64_t sev[3])
 {
-	for (size_t i = 0; i < diag_list_count(&j->diags); i++) {
-		const xq_diagnostic *d = diag_list_at(&j->diags, i);
+	for (size_t i = 0; i < xq_diagnostics_count(j->diags); i++) {
+		const xq_diagnostic *d = xq_diagnostics_at(j->diags, i);
 		int s = reporter_diag(r, d, j->file->binary);
 		if (sev)
 			sev[s]++;
-		if (j->kind == POOL_END && s == XQ_SEVERITY_ERROR && !strcmp(xq_diagnostic_code(d), "io"))
+		if (j->kind == XQ_BATCH_END && s == XQ_SEVERITY_ERROR && !strcmp(xq_diagnostic_code(d), "io"))
 			r->io_error = 1;
 	}
-	if (j->kind == POOL_GAME)
+	if (j->kind == XQ_BATCH_GAME)
 		r->games++;
 	else
 		count_file(r, j->file);
 }
 
-void reporter_job_diags(struct reporter *r, const struct pool_job *j)
+void reporter_job_diags(struct reporter *r, const xq_batch_job *j)
 {
-	for (size_t i = 0; i < diag_list_count(&j->diags); i++)
-		reporter_diag(r, diag_list_at(&j->diags, i), j->file->binary);
+	for (size_t i = 0; i < xq_diagnostics_count(j->diags); i++)
+		reporter_diag(r, xq_diagnostics_at(j->diags, i), j->file->binary);
 }
 
 void reporter_flush(struct reporter *r)

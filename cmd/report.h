@@ -19,6 +19,7 @@
 
 #include <xq/buf.h>
 #include <xq/error.h>
+#include <xq/batch.h>
 
 #define REPORT_DIAG_SCHEMA "xqkit.diag/1"
 #define REPORT_SUMMARY_SCHEMA "xqkit.summary/1"
@@ -83,7 +84,7 @@ void diag_list_move(struct diag_list *l, size_t i, size_t to);
 void diag_list_keep(struct diag_list *l, int severity);
 /* Count the diagnostics of `l` from index `from` on by severity into
  * sev[XQ_SEVERITY_*] (added to what is there). */
-void diag_list_severities(const struct diag_list *l, size_t from, uint64_t sev[3]);
+void diag_severities(const xq_diagnostics *l, size_t from, uint64_t sev[3]);
 void diag_list_clear(struct diag_list *l);
 void diag_list_release(struct diag_list *l);
 
@@ -124,7 +125,6 @@ int report_output_lost(void);
  * counted but not written as text.
  */
 struct input_opts;
-struct pool_job;
 
 struct reporter {
 	const char *command;
@@ -145,11 +145,11 @@ int reporter_diag(struct reporter *r, const xq_diagnostic *d, int binary);
 /* Every diagnostic of a pool job, counted by the severity it was
  * reported at into `sev` (may be NULL) too; for the END job of an input, the input counted by how its
  * reading ended (and with -v a note for a file no format recognises). */
-void reporter_job(struct reporter *r, struct pool_job *j, uint64_t sev[3]);
+void reporter_job(struct reporter *r, xq_batch_job *j, uint64_t sev[3]);
 /* Every diagnostic of a game job, counted and written, the game not
  * counted again: for a command that reports a game a second time (dedupe,
  * what writing the copy it keeps said). */
-void reporter_job_diags(struct reporter *r, const struct pool_job *j);
+void reporter_job_diags(struct reporter *r, const xq_batch_job *j);
 /* Write what is buffered. */
 void reporter_flush(struct reporter *r);
 /* The NDJSON summary: _open() starts the record with its schema and

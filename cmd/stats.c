@@ -27,7 +27,7 @@
 #include "ecco_tags.h"
 #include "inputs.h"
 #include "opt.h"
-#include "pool.h"
+#include <xq/batch.h>
 #include "progress.h"
 #include "report.h"
 #include <xq/buf.h>
@@ -84,7 +84,7 @@ static const char *const by_names[] = {"ecco", "opening", "player", "event", "ye
 /* A game's result, as a job carries it. */
 enum { RES_NONE = 0, RES_RED_WINS = 1, RES_BLACK_WINS = 2, RES_DRAW = 3 };
 
-/* What a job carries from the worker to the output thread (pool_job.flags). */
+/* What a job carries from the worker to the output thread (xq_batch_job.flags). */
 enum {
 	J_RESULT = 7,      /* RES_* */
 	J_BROKEN = 1 << 3,
@@ -330,7 +330,7 @@ static void add_key(struct xq_buf *b, const char *v)
 	xq_buf_addc(b, '\0');
 }
 
-static void table_process(struct sctx *c, struct pool_job *j)
+static void table_process(struct sctx *c, xq_batch_job *j)
 {
 	const xq_record *g = j->record;
 	struct ecco_opening e;
@@ -376,8 +376,8 @@ static int count_pieces(const xq_position *b)
 
 /* The moves the game's main line played from the first time it reached
  * the position, as deep as --depth, each (position, move) once.  `b` is
- * the worker's own position (pool_position_init()). */
-static void tree_process(struct sctx *c, struct pool_job *j, xq_position *b)
+ * the worker's own position (cmd_position_worker_init()). */
+static void tree_process(struct sctx *c, xq_batch_job *j, xq_position *b)
 {
 	xq_record *g = j->record;
 	struct tree_job *t = j->data;
@@ -421,7 +421,7 @@ static unsigned result_of(const xq_record *g)
 	       !strcmp(r, "1/2-1/2") ? RES_DRAW : RES_NONE;
 }
 
-static void stats_process(void *ctx, void *worker, struct pool_job *j)
+static void stats_process(void *ctx, void *worker, xq_batch_job *j)
 {
 	struct sctx *c = ctx;
 	const xq_record *g = j->record;
@@ -429,7 +429,7 @@ static void stats_process(void *ctx, void *worker, struct pool_job *j)
 	/* What validate is for stays quiet here: only errors (what broke a
 	 * game or an input) are said, unless -v. */
 	if (!c->in.verbose)
-		diag_list_keep(&j->diags, XQ_SEVERITY_ERROR);
+		xq_diagnostics_keep(j->diags, XQ_SEVERITY_ERROR);
 	j->flags = result_of(g) | (xq_record_is_broken(g) ? J_BROKEN : 0);
 	j->counts[0] = xq_record_mainline_length(g);
 	j->counts[1] = date_value(xq_record_tag(g, "Date"));
@@ -448,7 +448,7 @@ static void stats_process(void *ctx, void *worker, struct pool_job *j)
 
 /* ---- on the output thread ---------------------------------------------------------- */
 
-static void count_row(struct row *r, const struct pool_job *j, int as_black)
+static void count_row(struct row *r, const xq_batch_job *j, int as_black)
 {
 	unsigned res = j->flags & J_RESULT;
 	uint32_t date = (uint32_t)j->counts[1];
@@ -476,7 +476,7 @@ static void count_row(struct row *r, const struct pool_job *j, int as_black)
 	}
 }
 
-static void table_emit(struct sctx *c, const struct pool_job *j)
+static void table_emit(struct sctx *c, const xq_batch_job *j)
 {
 	const char *k = j->text.ptr, *end = k + j->text.len;
 
@@ -516,7 +516,7 @@ static int line_ecco(struct sctx *c, xq_record *g, uint32_t plies)
 	return line_code(c->scratch, moves, n);
 }
 
-static void tree_emit(struct sctx *c, const struct pool_job *j)
+static void tree_emit(struct sctx *c, const xq_batch_job *j)
 {
 	const struct tree_job *t = j->data;
 	unsigned res = j->flags & J_RESULT;
@@ -553,14 +553,14 @@ static void tree_emit(struct sctx *c, const struct pool_job *j)
 	}
 }
 
-static int stats_emit(void *ctx, struct pool_job *j)
+static int stats_emit(void *ctx, xq_batch_job *j)
 {
 	struct sctx *c = ctx;
 
 	reporter_job(&c->rep, j, NULL);
-	if (j->kind == POOL_GAME && (j->flags & J_OUT)) {
+	if (j->kind == XQ_BATCH_GAME && (j->flags & J_OUT)) {
 		c->left_out++;
-	} else if (j->kind == POOL_GAME) {
+	} else if (j->kind == XQ_BATCH_GAME) {
 		c->games++;
 		c->broken += (j->flags & J_BROKEN) != 0;
 		c->no_result += (j->flags & J_RESULT) == RES_NONE;
@@ -1420,9 +1420,9 @@ int cmd_stats(int argc, char **argv)
 	struct sctx c;
 	struct inputs inputs;
 	/* Numbers and lines reach the output only through the games and
-	 * their diagnostics, which the pool puts right (pool.h). */
-	struct pool_config cfg = {.process = stats_process, .emit = stats_emit, .ctx = &c,
-				  .worker_init = pool_position_init, .worker_fini = pool_position_fini,
+	 * their diagnostics, which the pool puts right (<xq/batch.h>). */
+	xq_batch_config cfg = {.process = stats_process, .emit = stats_emit, .ctx = &c,
+				  .worker_init = cmd_position_worker_init, .worker_fini = cmd_position_worker_fini,
 				  .late_numbers = 1};
 	size_t shown = 0;
 	int rc;

@@ -25,7 +25,7 @@
 #include "ecco_tags.h"
 #include "inputs.h"
 #include "opt.h"
-#include "pool.h"
+#include <xq/batch.h>
 #include "progress.h"
 #include "report.h"
 #include "validate.h"
@@ -91,12 +91,12 @@ const char *validate_ruling_name(enum validate_ruling r)
 /* The library's checks send their diagnostics to the job's list. */
 static void add_to_job(const xq_diagnostic *d, void *user)
 {
-	struct pool_job *j = user;
+	xq_batch_job *j = user;
 
-	diag_list_add(&j->diags, d);
+	xq_diagnostics_add(j->diags, d);
 }
 
-enum validate_ruling validate_checks(struct pool_job *j, const struct input_opts *in,
+enum validate_ruling validate_checks(xq_batch_job *j, const struct input_opts *in,
 				     const char *const *required, int nrequired)
 {
 	xq_validate_options o = XQ_VALIDATE_OPTIONS_INIT;
@@ -105,7 +105,7 @@ enum validate_ruling validate_checks(struct pool_job *j, const struct input_opts
 	o.ruleset = in->rules_on ? in->ruleset : -1;
 	o.required = required;
 	o.nrequired = nrequired > 0 ? (size_t)nrequired : 0;
-	/* What the reader said already is in the record (pool.h). */
+	/* What the reader said already is in the record (<xq/batch.h>). */
 	rc = xq_record_validate(j->record, &o, add_to_job, j);
 	diag_job_confirm_reader_result(j);
 	return rc > 0 ? (enum validate_ruling)rc : VALIDATE_RULING_SILENT;
@@ -125,7 +125,7 @@ static void count_nodes(const xq_record *r, uint64_t *nodes, uint64_t *variation
 }
 
 /* Worker thread: the checks on one game. */
-static void validate_process(void *ctx, void *worker, struct pool_job *j)
+static void validate_process(void *ctx, void *worker, xq_batch_job *j)
 {
 	struct vctx *c = ctx;
 
@@ -145,7 +145,7 @@ static void add_tag_json(struct xq_buf *b, const xq_record *r, const char *key, 
 	report_add_json_safe(b, v);
 }
 
-static void game_json(struct vctx *c, const struct pool_job *j, const uint64_t sev[3])
+static void game_json(struct vctx *c, const xq_batch_job *j, const uint64_t sev[3])
 {
 	const xq_record *r = j->record;
 	struct xq_buf *b = &c->rep.out;
@@ -176,13 +176,13 @@ static void game_json(struct vctx *c, const struct pool_job *j, const uint64_t s
 }
 
 /* Output thread: print in input order and count. */
-static int validate_emit(void *ctx, struct pool_job *j)
+static int validate_emit(void *ctx, xq_batch_job *j)
 {
 	struct vctx *c = ctx;
 	uint64_t sev[3] = {0, 0, 0};
 
 	reporter_job(&c->rep, j, sev);
-	if (j->kind == POOL_GAME) {
+	if (j->kind == XQ_BATCH_GAME) {
 		c->plies += j->counts[0];
 		if (xq_record_is_broken(j->record))
 			c->broken++;
@@ -309,8 +309,8 @@ int cmd_validate(int argc, char **argv)
 	struct vctx c;
 	struct inputs inputs;
 	/* Numbers and lines reach the output only through the games and
-	 * their diagnostics, which the pool puts right (pool.h). */
-	struct pool_config cfg = {.process = validate_process, .emit = validate_emit, .ctx = &c,
+	 * their diagnostics, which the pool puts right (<xq/batch.h>). */
+	xq_batch_config cfg = {.process = validate_process, .emit = validate_emit, .ctx = &c,
 				  .late_numbers = 1};
 	int rc, strict;
 	double t0;

@@ -8,8 +8,8 @@
 
 #include "inputs.h"
 #include <xq/rules.h>
+#include <xq/batch.h>
 
-struct pool_job;
 
 /*
  * What the repetition and move-limit rules say of the end of the main
@@ -40,7 +40,7 @@ const char *validate_ruling_name(enum validate_ruling r);
  * what the rules say of the recorded result (VALIDATE_RULING_SILENT when
  * they have nothing to say).  Thread-safe: call it from `process`.
  */
-enum validate_ruling validate_checks(struct pool_job *j, const struct input_opts *in,
+enum validate_ruling validate_checks(xq_batch_job *j, const struct input_opts *in,
 				     const char *const *required, int nrequired);
 
 #endif

@@ -1,7 +1,7 @@
 #!/bin/sh
 # convert of one big PGN on several threads writes what one thread writes,
 # though its chunks are read with game numbers and lines counted from each
-# chunk's start (late numbering, cmd/pool.h) and the games are written on
+# chunk's start (late numbering, <xq/batch.h>) and the games are written on
 # the workers before their numbers are known: NDJSON's "source" (game,
 # line) is put right as each game is emitted, and a broken game kept with
 # --keep-broken, whose error names its line, is written only then.

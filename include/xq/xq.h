@@ -12,6 +12,7 @@
 #include "diagram.h"
 #include "record.h"
 #include "io.h"
+#include "batch.h"
 #include "file.h"
 #include "rules.h"
 #include "fix.h"

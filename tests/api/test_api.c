@@ -2508,6 +2508,194 @@ static void cancel_flag_stops_a_reader_waiting_on_a_silent_pipe(void **state)
 	xq_cancel_free(NULL);
 }
 
+/* ---- batch: many inputs on threads, in order ---------------------------------- */
+
+struct batch_seen {
+	xq_buf out;      /* what emit saw, in order */
+	int games, ends, failed, stop_at;
+	xq_record *other; /* swapped into the 3rd game when set */
+};
+
+/* On a worker: a note of the program's own about the game. */
+static void batch_process(void *ctx, void *worker, xq_batch_job *j)
+{
+	xq_diagnostic_about about = XQ_DIAGNOSTIC_ABOUT_INIT;
+
+	(void)ctx;
+	(void)worker;
+	about.record = j->record;
+	j->counts[0] = xq_record_mainline_length(j->record);
+	assert_int_equal(xq_diagnostics_report(j->diags, &about, XQ_SEVERITY_NOTE, "none",
+					       "%u plies", (unsigned)j->counts[0]),
+			 0);
+}
+
+static int batch_emit(void *ctx, xq_batch_job *j)
+{
+	struct batch_seen *s = ctx;
+	char line[512];
+
+	if (j->kind == XQ_BATCH_END) {
+		s->ends++;
+		s->failed += j->file->status == XQ_BATCH_FILE_FAILED;
+		xq_buf_addf(&s->out, "end #%llu %s [%s] status %d, %llu games\n",
+			    (unsigned long long)j->file->seq, j->file->name, j->file->format,
+			    (int)j->file->status, (unsigned long long)j->file->games);
+	} else {
+		char *moves;
+		if (++s->games == 3 && s->other)
+			xq_batch_job_swap_record(j, s->other);
+		moves = xq_record_mainline_text(j->record, XQ_DIALECT_ICCS, 0);
+		xq_buf_addf(&s->out, "game %s #%llu %s: %s\n", j->file->name,
+			    (unsigned long long)xq_record_number(j->record),
+			    xq_record_tag(j->record, "Event") ? xq_record_tag(j->record, "Event") : "-",
+			    moves ? moves : "?");
+		xq_free(moves);
+		if (s->stop_at && s->games == s->stop_at)
+			return 7;
+	}
+	for (size_t i = 0; i < xq_diagnostics_count(j->diags); i++) {
+		xq_diagnostic_format(xq_diagnostics_at(j->diags, i), line, sizeof(line));
+		xq_buf_addf(&s->out, "  %s\n", line);
+	}
+	return 0;
+}
+
+/* A PGN of `n` games in `dir`, game 7 with an illegal move. */
+static void batch_pgn(const char *path, int n)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	for (int i = 1; i <= n; i++)
+		fprintf(f, "[Event \"g%d\"]\n[Result \"*\"]\n\n1. h2e2 h9g7 2. %s *\n\n", i,
+			i == 7 ? "h0h9" : "h0g2");
+	assert_int_equal(fclose(f), 0);
+}
+
+static int batch_run(struct batch_seen *s, const char *const *paths, size_t n, int threads,
+		     xq_batch_stats *st)
+{
+	xq_batch_config cfg = XQ_BATCH_CONFIG_INIT;
+
+	cfg.threads = threads;
+	cfg.paths = paths;
+	cfg.n_paths = n;
+	cfg.process = batch_process;
+	cfg.emit = batch_emit;
+	cfg.ctx = s;
+	cfg.split_min = 1; /* cut every input that can be cut */
+	cfg.chunk_games = 4;
+	cfg.stats = st;
+	return xq_batch_run(&cfg);
+}
+
+static void a_batch_gives_every_game_of_its_inputs_in_order_on_any_number_of_threads(void **state)
+{
+	char dir[256], big[300], missing[300];
+	const char *paths[4];
+	struct batch_seen one = {XQ_BUF_INIT, 0, 0, 0, 0, NULL};
+	struct batch_seen four = {XQ_BUF_INIT, 0, 0, 0, 0, NULL};
+	xq_batch_stats st;
+
+	(void)state;
+	assert_int_equal(test_tmpdir(dir, sizeof(dir), "api-batch"), 0);
+	snprintf(big, sizeof(big), "%s/forty.pgn", dir);
+	snprintf(missing, sizeof(missing), "%s/missing.pgn", dir);
+	batch_pgn(big, 40);
+	paths[0] = "tests/data/xqf/sample-v12.xqf";
+	paths[1] = big;
+	paths[2] = missing;
+	paths[3] = "tests/data/pgn/big5-black-first.pgn";
+	assert_int_equal(batch_run(&one, paths, 4, 1, NULL), 0);
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(batch_run(&four, paths, 4, 4, &st), 0);
+	/* Four threads cut the big PGN into chunks, and give what one gives. */
+	assert_true(st.split_files >= 1 && st.chunks >= 2);
+	assert_int_equal(xq_buf_error(&one.out), 0);
+	assert_int_equal(one.out.len, four.out.len);
+	assert_memory_equal(one.out.ptr, four.out.ptr, one.out.len);
+	/* One END job per input, after its games; the missing one failed. */
+	assert_int_equal(one.games, 1 + 40 + 1);
+	assert_int_equal(one.ends, 4);
+	assert_int_equal(one.failed, 1);
+	xq_buf_addc(&one.out, '\0');
+	assert_non_null(strstr(one.out.ptr, "end #0 tests/data/xqf/sample-v12.xqf [xqf] status 0, 1 games"));
+	assert_non_null(strstr(one.out.ptr, "/forty.pgn #40 g40: h2e2 h9g7 h0g2\n"));
+	assert_non_null(strstr(one.out.ptr, "/forty.pgn [pgn] status 0, 40 games"));
+	assert_non_null(strstr(one.out.ptr, "/missing.pgn [] status 2, 0 games"));
+	/* The reader's error at its place, then the program's own note. */
+	assert_non_null(strstr(one.out.ptr, "/forty.pgn #7 g7: h2e2 h9g7\n  "));
+	assert_non_null(strstr(one.out.ptr, "forty.pgn:"));
+	assert_non_null(strstr(one.out.ptr, "2 plies"));
+	assert_true(strstr(one.out.ptr, "#1 g1:") < strstr(one.out.ptr, "#2 g2:"));
+	xq_buf_release(&one.out);
+	xq_buf_release(&four.out);
+}
+
+static void a_batch_stops_where_emit_says_and_swaps_a_record_in_keeping_its_number(void **state)
+{
+	const char *paths[] = {"tests/data/pgn/first-game-without-result.pgn",
+			       "tests/data/pgn/wxf-fullwidth.pgn", "tests/data/xqf/sample-v12.xqf"};
+	struct batch_seen s = {XQ_BUF_INIT, 0, 0, 0, 0, NULL};
+	struct seen seen = {0};
+	xq_batch_config cfg = XQ_BATCH_CONFIG_INIT;
+	xq_record *other;
+
+	(void)state;
+	/* The 3rd game (the WXF one, game 1 of its input) becomes the XQF. */
+	assert_int_equal(read_all("tests/data/xqf/sample-v12.xqf", &seen, &other, NULL), 1);
+	s.other = other;
+	assert_int_equal(batch_run(&s, paths, 3, 2, NULL), 0);
+	xq_buf_addc(&s.out, '\0');
+	/* ... as game 1 of the WXF input: its number and input, the XQF's tags and moves. */
+	assert_non_null(strstr(s.out.ptr, "game tests/data/pgn/wxf-fullwidth.pgn #1 许银川让九子对聂棋圣: b2e2 h7e7"));
+	assert_null(strstr(s.out.ptr, "Chinese National Champion 1956"));
+	assert_string_equal(xq_record_tag(other, "Event"), "Chinese National Champion 1956");
+	xq_record_free(other);
+	xq_buf_release(&s.out);
+	/* A non-zero emit stops the run, and is what it returns. */
+	memset(&s, 0, sizeof(s));
+	s.stop_at = 2;
+	assert_int_equal(batch_run(&s, paths, 3, 2, NULL), 7);
+	assert_int_equal(s.games, 2);
+	xq_buf_release(&s.out);
+	/* A configuration it does not know, or a format it does not, reads nothing. */
+	memset(&s, 0, sizeof(s));
+	cfg.paths = paths;
+	cfg.n_paths = 3;
+	cfg.emit = batch_emit;
+	cfg.ctx = &s;
+	cfg.size = 0;
+	assert_int_equal(xq_batch_run(&cfg), XQ_EUNSUPPORTED);
+	cfg.size = sizeof(cfg);
+	cfg.read_options.format = "nonesuch";
+	assert_int_equal(xq_batch_run(&cfg), XQ_EUNSUPPORTED);
+	assert_int_equal(s.games + s.ends, 0);
+	xq_buf_release(&s.out);
+}
+
+static void a_batch_ends_on_its_cancel_flag(void **state)
+{
+	const char *paths[] = {"tests/data/pgn/wxf-fullwidth.pgn"};
+	struct batch_seen s = {XQ_BUF_INIT, 0, 0, 0, 0, NULL};
+	xq_batch_config cfg = XQ_BATCH_CONFIG_INIT;
+	xq_cancel *c = xq_cancel_new();
+
+	(void)state;
+	assert_non_null(c);
+	xq_cancel_set(c);
+	cfg.paths = paths;
+	cfg.n_paths = 1;
+	cfg.emit = batch_emit;
+	cfg.ctx = &s;
+	cfg.read_options.cancel = c;
+	assert_int_equal(xq_batch_run(&cfg), XQ_ECANCELED);
+	assert_int_equal(s.games, 0);
+	xq_cancel_free(c);
+	xq_buf_release(&s.out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2578,6 +2766,9 @@ int main(void)
 		cmocka_unit_test(utf8_is_strict_and_ascii_classes_ignore_other_bytes),
 		cmocka_unit_test(arrays_grow_by_half_and_sizes_read_as_people_write_them),
 		cmocka_unit_test(file_takes_its_name_only_when_committed_and_replaces_only_with_force),
+		cmocka_unit_test(a_batch_gives_every_game_of_its_inputs_in_order_on_any_number_of_threads),
+		cmocka_unit_test(a_batch_stops_where_emit_says_and_swaps_a_record_in_keeping_its_number),
+		cmocka_unit_test(a_batch_ends_on_its_cancel_flag),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

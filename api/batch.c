@@ -1,7 +1,7 @@
 /*
  * pool.c: units of work (whole files, or chunks of a big one) read by the
  * workers into per-worker rings of game slots; the output thread empties
- * the rings in input order (see pool.h).
+ * the rings in input order (see <xq/batch.h>).
  *
  * Ordering.  Units are numbered as they are handed out, in input order:
  * the files as the operands list them and, while a file is being split,
@@ -33,7 +33,7 @@
  * for as many bytes as the sequential reader would, so even where an input
  * error strikes is the same.
  *
- * Late numbering (pool_config.late_numbers: validate, stats, convert): the
+ * Late numbering (xq_batch_config.late_numbers: validate, stats, convert): the
  * splitter's count of the games before each cut, a scan of every byte in
  * one thread, was the largest part of what -j 2 did more than -j 1.  A
  * command whose `process` puts no game number or line into text, or whose
@@ -93,9 +93,10 @@
  * budget allows (read_opts.max_memory), so no reservation is ever larger
  * than the budget, and waiting never depends on a later unit.
  */
-#include "pool.h"
+#include "internal.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -106,15 +107,13 @@
 #include <time.h>
 
 #include "budget.h"
-#include "cmd.h"
 #include "diag.h"
 #include "format.h"
 #include "game.h"
 #include "io.h"
-#include "progress.h"
 #include "source.h"
+#include <xq/batch.h>
 #include <xq/memory.h>
-#include <xq/position.h>
 
 /* Slots per worker, and how full a ring gets before the output thread is
  * woken for it (or how empty before its worker is): waking a thread per
@@ -148,7 +147,7 @@
  * paired runs each).  Four chunks fill a ring. */
 #define CHUNK_GAMES 64
 #define CHUNK_BYTES ((uint64_t)256 << 10)
-/* Late numbering (pool_config.late_numbers): a chunk ends at the first
+/* Late numbering (xq_batch_config.late_numbers): a chunk ends at the first
  * boundary this many bytes on, about what 64 games take. */
 #define CHUNK_LATE ((uint64_t)48 << 10)
 /* Bytes the carry may hold before a split point comes: beyond, the rest
@@ -156,7 +155,7 @@
 #define CARRY_MAX ((size_t)16 << 20)
 /* An emitted slot holding more than this frees its memory. */
 #define SLOT_KEEP ((uint64_t)256 << 10)
-/* The most free memory a thread's heap keeps at its top (see pool_run). */
+/* The most free memory a thread's heap keeps at its top (see xq_batch_run). */
 #define TOP_PAD_MAX ((uint64_t)64 << 20)
 
 struct pool;
@@ -177,7 +176,8 @@ struct feed {
 	pthread_mutex_t mu;
 	pthread_cond_t ready;    /* the first worker has opened the file */
 	int started;
-	struct pool_file *file;
+	struct pool *pool;
+	struct xq_batch_file *file;
 	const struct xq_split_ops *ops;
 	struct xq_source src;       /* the input and its format (no reader) */
 	void *splitter;          /* NULL once the file is no longer being cut */
@@ -201,7 +201,7 @@ struct feed {
 	pthread_mutex_t seg_mu;
 	struct seg *head, *tail;
 	atomic_uint_least64_t void_from; /* chunks numbered from it on are void */
-	/* Late numbering (pool_config.late_numbers): chunks are cut at the
+	/* Late numbering (xq_batch_config.late_numbers): chunks are cut at the
 	 * format's boundaries, and numbered as they are emitted. */
 	int late;
 	int late_whole;          /* late, but the input is read in order (UTF-16, or failed at once) */
@@ -216,7 +216,7 @@ struct feed {
 struct unit {
 	uint64_t seq;            /* its place in the output order */
 	int owner;               /* the worker that reads it */
-	struct pool_file *file;
+	struct xq_batch_file *file;
 	struct feed *feed;       /* NULL: the whole file, read sequentially */
 	/* A whole file the feed's first worker opened already, or could not. */
 	int opened, open_rc;
@@ -244,17 +244,18 @@ struct unit {
 
 /* A file and what the pool keeps about it. */
 struct file_rec {
-	struct pool_file f;      /* first: what commands see */
+	struct xq_batch_file f;      /* first: what commands see */
 	const struct xq_format *fmt; /* NULL until recognised */
 	struct feed *feed;
 	uint64_t units, passed;  /* units made of it, and passed by the output (under mu) */
 	int closed;              /* no more units will be made of it */
+	char *name_buf;          /* f.name */
 };
 
 /* A ring slot: a job, or the marker that ends a chunk's jobs.  Its game
  * is set up when the slot is first used: most runs use few slots. */
 struct slot {
-	struct pool_job job;
+	struct xq_batch_job job;
 	/* share_process: 0 processed (or never to be), 1 waiting in the
 	 * pool's queue for a helper, 2 being processed by one. */
 	atomic_int state;
@@ -277,10 +278,10 @@ struct worker {
 	size_t head;          /* the output thread's */
 	size_t tail;          /* the worker's */
 	atomic_size_t count;  /* slots filled and not yet emitted */
-	struct pool_job *cur; /* the job diagnostics go to */
+	struct xq_batch_job *cur; /* the job diagnostics go to */
 	uint64_t unit_seq;    /* the unit being read */
 	int holds;            /* holds `emitting` while its unit is the head */
-	struct pool_file *file;
+	struct xq_batch_file *file;
 	atomic_uint_least64_t bytes; /* stored bytes of the current file read so far */
 	int oom;              /* a diagnostic could not be kept */
 	pthread_cond_t space; /* signalled (under pool->mu) when its ring has room again */
@@ -295,7 +296,10 @@ struct worker {
 };
 
 struct pool {
-	const struct pool_config *cfg;
+	const struct xq_batch_config *cfg;
+	const atomic_int *cancel;            /* read_options.cancel's flag, or never_set */
+	atomic_int never_set;
+	size_t next_path;                    /* cfg->paths: the next to hand out */
 	struct xq_read_opts ro;              /* cfg->read_options, as the formats take them */
 	const struct xq_format *forced;      /* cfg->read_options.format, or NULL */
 	pthread_mutex_t mu;
@@ -342,8 +346,8 @@ struct pool {
 	atomic_uint_least64_t split_files, chunks, fallbacks, gave_up; /* pool_stats */
 };
 
-/* What an input no format recognises is told, for the command line. */
-#define FROM_HINT " (name one with --from)"
+/* What an input no format recognises is told (xq_batch_config.format_hint). */
+#define FROM_HINT (p->cfg->format_hint ? p->cfg->format_hint : "")
 
 /* An xq_diagnostic_fn that keeps the diagnostic in the struct xq_diag at
  * `user` (the public one is the library's own). */
@@ -352,7 +356,7 @@ static void keep_diag(const xq_diagnostic *d, void *user)
 	*(struct xq_diag *)user = *(const struct xq_diag *)(const void *)d;
 }
 
-static struct file_rec *rec_of(struct pool_file *f)
+static struct file_rec *rec_of(struct xq_batch_file *f)
 {
 	return (struct file_rec *)f;
 }
@@ -366,16 +370,57 @@ static void pool_sink(const struct xq_diag *d, void *payload)
 		c.source = w->file->name;
 	if (w->cur)
 		xq_record_heard(w->cur->record, d); /* for xq_record_validate() */
-	if (w->cur && diag_list_add(&w->cur->diags, xq_diag_public(&c)))
+	if (w->cur && xq_diagnostics_add(w->cur->diags, xq_diag_public(&c)))
 		w->oom = 1;
 }
 
 /* Keep `d` with job `j` of worker `w`; a diagnostic that cannot be kept
  * makes the run end in XQ_ENOMEM. */
-static void job_diag(struct worker *w, struct pool_job *j, const struct xq_diag *d)
+static void job_diag(struct worker *w, struct xq_batch_job *j, const struct xq_diag *d)
 {
-	if (diag_list_add(&j->diags, xq_diag_public(d)))
+	if (xq_diagnostics_add(j->diags, xq_diag_public(d)))
 		w->oom = 1;
+}
+
+/* Is `path` standard input? */
+static int is_stdin(const char *path)
+{
+	return path[0] == '-' && path[1] == '\0';
+}
+
+/* The next input (xq_batch_next_fn), from the caller's function or list;
+ * the reason an input cannot be used is kept in *why. */
+static int input_after(struct pool *p, char **path, int *in_dir, struct xq_diag *why)
+{
+	const struct xq_batch_config *cfg = p->cfg;
+
+	if (cfg->next_input)
+		return cfg->next_input(cfg->inputs, path, in_dir, keep_diag, why);
+	*in_dir = 0;
+	if (p->next_path >= cfg->n_paths)
+		return 0;
+	if (!(*path = strdup(cfg->paths[p->next_path])))
+		return xq_diag_set(why, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory"), -1;
+	p->next_path++;
+	return 1;
+}
+
+/* A worker thread, with the signals sent to the process blocked (a
+ * program's handlers run on its own threads: <xq/batch.h>). */
+static int thread_create(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	static const int process_signals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGALRM,
+					      SIGCHLD, SIGUSR1, SIGUSR2, SIGWINCH};
+	sigset_t block, old;
+	int rc;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof(process_signals) / sizeof(process_signals[0]); i++)
+		sigaddset(&block, process_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	rc = pthread_create(t, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }
 
 /* ---- files and segments --------------------------------------------------- */
@@ -415,7 +460,7 @@ static void feed_free(struct feed *f)
 
 /* `f` opened as `src`, its format found: what the pool and the commands
  * know of it. */
-static void file_recognised(struct pool_file *f, const struct xq_source *src)
+static void file_recognised(struct xq_batch_file *f, const struct xq_source *src)
 {
 	rec_of(f)->fmt = src->fmt;
 	f->format = src->fmt->name;
@@ -423,18 +468,18 @@ static void file_recognised(struct pool_file *f, const struct xq_source *src)
 	f->size = xq_input_size(src->in);
 }
 
-static void file_free(struct pool_file *f)
+static void file_free(struct xq_batch_file *f)
 {
 	if (!f)
 		return;
 	feed_free(rec_of(f)->feed);
 	free(f->path);
-	free(f->name_buf);
+	free(rec_of(f)->name_buf);
 	free(f);
 }
 
 /* Free `f` once no unit of it is left and none will come (under mu). */
-static void file_release_if_done(struct pool_file *f)
+static void file_release_if_done(struct xq_batch_file *f)
 {
 	struct file_rec *r = rec_of(f);
 
@@ -442,10 +487,10 @@ static void file_release_if_done(struct pool_file *f)
 		file_free(f);
 }
 
-static struct pool_file *new_file(uint64_t seq, char *path, int in_dir)
+static struct xq_batch_file *new_file(uint64_t seq, char *path, int in_dir)
 {
 	struct file_rec *r = calloc(1, sizeof(*r));
-	struct pool_file *f;
+	struct xq_batch_file *f;
 
 	if (!r) {
 		free(path);
@@ -457,25 +502,25 @@ static struct pool_file *new_file(uint64_t seq, char *path, int in_dir)
 	f->in_dir = in_dir;
 	f->size = -1;
 	f->format = "";
-	f->name_buf = strdup(path && inputs_is_stdin(path) ? "<stdin>" : path ? path : "");
-	if (!f->name_buf) {
+	r->name_buf = strdup(path && is_stdin(path) ? "<stdin>" : path ? path : "");
+	if (!r->name_buf) {
 		file_free(f);
 		return NULL;
 	}
-	f->name = f->name_buf;
+	f->name = r->name_buf;
 	return f;
 }
 
 /* ---- the ring --------------------------------------------------------------- */
 
-static void job_reset(const struct pool *p, struct pool_job *j, struct pool_file *f)
+static void job_reset(const struct pool *p, struct xq_batch_job *j, struct xq_batch_file *f)
 {
 	if (j->data)
 		memset(j->data, 0, p->cfg->job_data);
-	j->kind = POOL_GAME;
+	j->kind = XQ_BATCH_GAME;
 	j->file = f;
 	xq_record_clear(j->record);
-	diag_list_clear(&j->diags);
+	xq_diagnostics_truncate(j->diags, 0);
 	xq_buf_reset(&j->text);
 	j->flags = 0;
 	j->foreign = 0;
@@ -485,13 +530,13 @@ static void job_reset(const struct pool *p, struct pool_job *j, struct pool_file
 
 /* The game of job `j` as the library sees it (lib/game.h: the record's
  * own), or NULL for a job without one. */
-static struct xq_game *game_of(const struct pool_job *j)
+static struct xq_game *game_of(const struct xq_batch_job *j)
 {
 	return j->record ? &j->record->g : NULL;
 }
 
-/* --shard by game: is game job `j` another shard's?  (pool.h) */
-static int shard_foreign(const struct pool_config *cfg, const struct pool_job *j)
+/* --shard by game: is game job `j` another shard's?  (<xq/batch.h>) */
+static int shard_foreign(const struct xq_batch_config *cfg, const struct xq_batch_job *j)
 {
 	return cfg->shard_by_game && cfg->shard_n > 1 && game_of(j)->number > 0 &&
 	       (game_of(j)->number - 1) % cfg->shard_n != cfg->shard_k - 1;
@@ -499,7 +544,7 @@ static int shard_foreign(const struct pool_config *cfg, const struct pool_job *j
 
 /* On the worker: run the command's `process` on game job `j`, unless
  * it is another shard's. */
-static void process_job(const struct pool_config *cfg, void *data, struct pool_job *j)
+static void process_job(const struct xq_batch_config *cfg, void *data, struct xq_batch_job *j)
 {
 	if (shard_foreign(cfg, j))
 		j->foreign = 1;
@@ -507,7 +552,7 @@ static void process_job(const struct pool_config *cfg, void *data, struct pool_j
 		cfg->process(cfg->ctx, data, j);
 }
 
-static uint64_t job_memory(const struct pool_job *j);
+static uint64_t job_memory(const struct xq_batch_job *j);
 static void emit_ready(struct pool *p);
 static void emit_inline(struct worker *w, int last, int batch);
 static void let_go(struct worker *w);
@@ -518,7 +563,7 @@ static void let_go(struct worker *w);
  * goes on reading, and processes the next game itself when every helper
  * has one).
  */
-static void process_or_share(struct worker *w, struct pool_job *j)
+static void process_or_share(struct worker *w, struct xq_batch_job *j)
 {
 	struct pool *p = w->pool;
 	struct slot *s = (struct slot *)j;
@@ -593,19 +638,19 @@ static int wait_processed(struct pool *p, struct slot *s)
 }
 
 /* After emitting `j`, taken from worker `w`'s ring. */
-static void progress_after(struct pool *p, const struct pool_job *j, struct worker *w)
+static void progress_after(struct pool *p, const struct xq_batch_job *j, struct worker *w)
 {
 	uint64_t cur = 0;
 
-	if (j->kind == POOL_GAME)
+	if (j->kind == XQ_BATCH_GAME)
 		p->games_out++;
 	else if (j->file->size > 0)
 		p->bytes_done += (uint64_t)j->file->size;
 	if (!p->cfg->progress)
 		return;
-	if (j->kind == POOL_GAME && j->file->size > 0)
+	if (j->kind == XQ_BATCH_GAME && j->file->size > 0)
 		cur = atomic_load(&w->bytes);
-	progress_update(p->games_out, p->bytes_done + cur);
+	p->cfg->progress(p->cfg->ctx, p->games_out, p->bytes_done + cur);
 }
 
 /* Stop the run (under mu): wake everyone so that they notice. */
@@ -685,16 +730,16 @@ static int may_go_on(struct worker *w, int wt, size_t count)
 }
 
 /* Free the record of a slot's job (its game). */
-static void slot_free_record(struct pool_job *j)
+static void slot_free_record(struct xq_batch_job *j)
 {
 	xq_record_free(j->record);
 	j->record = NULL;
 }
 
 /* Memory a job holds: its game, its diagnostics, the command's text. */
-static uint64_t job_memory(const struct pool_job *j)
+static uint64_t job_memory(const struct xq_batch_job *j)
 {
-	const struct xq_diagnostics *l = j->diags.l; /* the library's list (lib/diag.h) */
+	const struct xq_diagnostics *l = j->diags; /* the library's list (lib/diag.h) */
 
 	return xq_game_memory(game_of(j)) + (l ? l->alloc * sizeof(*l->v) + l->strings_size : 0) +
 	       j->text.alloc;
@@ -707,13 +752,14 @@ static void slot_shrink(struct slot *s)
 	if (!s->ready || job_memory(&s->job) <= SLOT_KEEP)
 		return;
 	slot_free_record(&s->job);
-	diag_list_release(&s->job.diags);
+	xq_diagnostics_free(s->job.diags);
+	s->job.diags = NULL;
 	xq_buf_release(&s->job.text);
 	s->ready = 0;
 }
 
 /* A free slot of `w` to fill, or NULL when the run is stopping. */
-static struct pool_job *acquire(struct worker *w, struct pool_file *f)
+static struct xq_batch_job *acquire(struct worker *w, struct xq_batch_file *f)
 {
 	struct pool *p = w->pool;
 	struct slot *s;
@@ -764,7 +810,11 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 	if (!s->ready) {
 		if (p->cfg->job_data && !s->job.data)
 			s->job.data = malloc(p->cfg->job_data);
-		if ((p->cfg->job_data && !s->job.data) || !(s->job.record = xq_record_new())) {
+		if (!s->job.record)
+			s->job.record = xq_record_new();
+		if (!s->job.diags)
+			s->job.diags = xq_diagnostics_new();
+		if ((p->cfg->job_data && !s->job.data) || !s->job.record || !s->job.diags) {
 			if (p->serial) {
 				p->stop = 1;
 				p->rc = XQ_ENOMEM;
@@ -784,27 +834,27 @@ static struct pool_job *acquire(struct worker *w, struct pool_file *f)
 	return &s->job;
 }
 
-static int emit_job(struct pool *p, struct pool_job *j, struct worker *w)
+static int emit_job(struct pool *p, struct xq_batch_job *j, struct worker *w)
 {
-	const struct pool_config *cfg = p->cfg;
+	const struct xq_batch_config *cfg = p->cfg;
 	int rc = 0;
 
-	/* An input read to its end without a game is an error (inputs.h). */
-	if (j->kind == POOL_END && j->file->status == POOL_FILE_OK && j->file->games == 0) {
+	/* An input read to its end without a game is an error (<xq/io.h>). */
+	if (j->kind == XQ_BATCH_END && j->file->status == XQ_BATCH_FILE_OK && j->file->games == 0) {
 		struct xq_diag d;
 		xq_source_no_game(&d, j->file->name);
-		if (diag_list_add(&j->diags, xq_diag_public(&d)))
+		if (xq_diagnostics_add(j->diags, xq_diag_public(&d)))
 			return XQ_ENOMEM;
 	}
-	/* --shard by game: the input itself is shard 1's (pool.h). */
-	if (j->kind == POOL_END && cfg->shard_by_game && cfg->shard_n > 1 && cfg->shard_k != 1) {
-		diag_list_clear(&j->diags);
+	/* --shard by game: the input itself is shard 1's (<xq/batch.h>). */
+	if (j->kind == XQ_BATCH_END && cfg->shard_by_game && cfg->shard_n > 1 && cfg->shard_k != 1) {
+		xq_diagnostics_truncate(j->diags, 0);
 		j->file->foreign = 1;
 	}
-	if (!(j->kind == POOL_GAME && j->foreign))
+	if (!(j->kind == XQ_BATCH_GAME && j->foreign))
 		rc = cfg->emit(cfg->ctx, j);
 
-	if (j->kind == POOL_GAME)
+	if (j->kind == XQ_BATCH_GAME)
 		j->file->games++;
 	progress_after(p, j, w);
 	return rc;
@@ -813,7 +863,7 @@ static int emit_job(struct pool *p, struct pool_job *j, struct worker *w)
 /* Hand a filled slot to the output side; `wake` when the output thread
  * should see it now (the end of a unit, unless the worker reads another
  * small one of its batch next). */
-static void publish(struct worker *w, struct pool_job *j, int wake)
+static void publish(struct worker *w, struct xq_batch_job *j, int wake)
 {
 	struct pool *p = w->pool;
 	struct slot *s = (struct slot *)j;
@@ -824,7 +874,7 @@ static void publish(struct worker *w, struct pool_job *j, int wake)
 	w->cur = NULL;
 	if (p->serial) {
 		int rc = emit_job(p, j, w);
-		if (j->kind == POOL_END)
+		if (j->kind == XQ_BATCH_END)
 			file_free(j->file);
 		slot_shrink((struct slot *)j);
 		if (rc) {
@@ -842,10 +892,10 @@ static void publish(struct worker *w, struct pool_job *j, int wake)
 	atomic_store_explicit(&w->pub_mem,
 			      atomic_load_explicit(&w->pub_mem, memory_order_relaxed) + mem,
 			      memory_order_relaxed);
-	if (j->kind == POOL_GAME && mem > atomic_load_explicit(&w->largest, memory_order_relaxed))
+	if (j->kind == XQ_BATCH_GAME && mem > atomic_load_explicit(&w->largest, memory_order_relaxed))
 		atomic_store_explicit(&w->largest, mem, memory_order_relaxed);
 	w->tail = (w->tail + 1) % RING;
-	last = s->marker || j->kind == POOL_END;
+	last = s->marker || j->kind == XQ_BATCH_END;
 	/* Counting the slot hands it over (what was written before is seen
 	 * by the output thread once it sees the count). */
 	n = atomic_fetch_add(&w->count, 1) + 1;
@@ -860,7 +910,7 @@ static void publish(struct worker *w, struct pool_job *j, int wake)
 
 
 /* The marker that ends a chunk's jobs (a slot must be free: `j`). */
-static void publish_marker(struct worker *w, struct pool_job *j)
+static void publish_marker(struct worker *w, struct xq_batch_job *j)
 {
 	((struct slot *)j)->marker = 1;
 	publish(w, j, 1);
@@ -1244,12 +1294,12 @@ static void unit_whole(struct pool *p, struct feed *f, struct unit *u)
  */
 static void feed_start(struct pool *p, struct feed *f, struct unit *u)
 {
-	struct pool_file *file = f->file;
+	struct xq_batch_file *file = f->file;
 	struct xq_bytes pull = {feed_pull, f};
 	int rc;
 
 	xq_diag_init(&u->open_d);
-	rc = xq_source_open_input(&u->src, file->path, p->forced, &cmd_cancel, FROM_HINT,
+	rc = xq_source_open_input(&u->src, file->path, p->forced, p->cancel, FROM_HINT,
 				  &u->open_d);
 	u->opened = 1;
 	if (rc != XQ_SOURCE_OK) {
@@ -1355,11 +1405,12 @@ static long stream_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
 {
 	struct stream *st = ctx;
 	struct feed *f = st->f;
+	struct pool *p = f->pool;
 	long got;
 
 	/* Bytes already read are a chunk's or the carry's (up to CARRY_MAX):
 	 * reading them stops on a signal as reading the input does. */
-	if (atomic_load(&cmd_cancel))
+	if (atomic_load(p->cancel))
 		return xq_diag_set(d, XQ_ECANCELED, XQ_D_IO, XQ_SEV_ERROR, "reading interrupted");
 
 	if (st->seg && !st->tail) {
@@ -1470,7 +1521,7 @@ static void fall_back(struct pool *p, struct unit *u, struct stream *st)
 /* The file's END job from a chunk, unless the chunk is void (under the
  * feed's lock, so that a void chunk and the one reading on never both set
  * the file's status). */
-static int chunk_end(struct unit *u, enum pool_file_status status)
+static int chunk_end(struct unit *u, xq_batch_file_status status)
 {
 	int ok;
 
@@ -1482,11 +1533,11 @@ static int chunk_end(struct unit *u, enum pool_file_status status)
 	return ok;
 }
 
-static enum pool_file_status read_status(int rc)
+static xq_batch_file_status read_status(int rc)
 {
 	if (rc >= 0)
-		return POOL_FILE_OK;
-	return rc == XQ_EIO || rc == XQ_ENOMEM ? POOL_FILE_IO : POOL_FILE_DAMAGED;
+		return XQ_BATCH_FILE_OK;
+	return rc == XQ_EIO || rc == XQ_ENOMEM ? XQ_BATCH_FILE_IO : XQ_BATCH_FILE_DAMAGED;
 }
 
 /* Chunk `u`'s turn at the budget: its bytes, and its games (one record's
@@ -1503,11 +1554,11 @@ static void chunk_reserve(struct worker *w, struct unit *u, const struct stream 
 
 /* Reading `j`'s file stopped on error `rc`: the END job says so, unless
  * the reader said why already. */
-static void read_stopped(struct worker *w, struct pool_job *j, int rc)
+static void read_stopped(struct worker *w, struct xq_batch_job *j, int rc)
 {
 	struct xq_diag d;
 
-	if (diag_list_count(&j->diags))
+	if (xq_diagnostics_count(j->diags))
 		return;
 	xq_diag_init(&d);
 	xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s", xq_strerror(rc));
@@ -1549,12 +1600,12 @@ static void late_absolute(struct worker *w, struct unit *u)
 static void read_chunk(struct worker *w, struct unit *u)
 {
 	struct pool *p = w->pool;
-	const struct pool_config *cfg = p->cfg;
+	const struct xq_batch_config *cfg = p->cfg;
 	const struct xq_format *fmt = rec_of(u->file)->fmt;
 	const struct xq_split_ops *ops = u->feed->ops;
 	struct xq_sink sink = {pool_sink, w};
 	struct stream st = {u->feed, u->seg, u->chunk.offset, u->k, u->seg == NULL};
-	struct pool_job *j;
+	struct xq_batch_job *j;
 	void *rd = NULL;
 	uint64_t handed = 0, skip = 0, count = 0;
 	int rc;
@@ -1628,7 +1679,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 			rd = NULL;
 			stream_release(&st);
 			if (chunk_end(u, read_status(rc))) {
-				j->kind = POOL_END;
+				j->kind = XQ_BATCH_END;
 				publish(w, j, 0);
 				if (!(j = acquire(w, u->file)))
 					goto out;
@@ -1668,9 +1719,9 @@ out:
 static int read_file(struct worker *w, struct unit *u, int open_failed, const struct xq_diag *why)
 {
 	struct pool *p = w->pool;
-	struct pool_file *f = u->file;
+	struct xq_batch_file *f = u->file;
 	struct xq_sink sink = {pool_sink, w};
-	struct pool_job *j;
+	struct xq_batch_job *j;
 	struct xq_source src;
 	struct xq_diag d;
 	int rc;
@@ -1681,9 +1732,9 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		return 0;
 	if (open_failed) {
 		unit_reserve(w, u, 0);
-		f->status = POOL_FILE_FAILED;
+		f->status = XQ_BATCH_FILE_FAILED;
 		job_diag(w, j, why);
-		j->kind = POOL_END;
+		j->kind = XQ_BATCH_END;
 		publish(w, j, !u->small);
 		return 1;
 	}
@@ -1700,7 +1751,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		rc = u->open_rc;
 		d = u->open_d;
 	} else {
-		rc = xq_source_open(&src, f->path, p->forced, &cmd_cancel, FROM_HINT, &p->ro, &sink, &d);
+		rc = xq_source_open(&src, f->path, p->forced, p->cancel, FROM_HINT, &p->ro, &sink, &d);
 	}
 	if (rc == XQ_ECANCELED) {
 		stop_canceled(p);
@@ -1709,21 +1760,21 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	}
 	if (rc == XQ_SOURCE_EMPTY && !f->in_dir) {
 		/* No game in it: the END job says so (emit_job). */
-		f->status = POOL_FILE_OK;
-		j->kind = POOL_END;
+		f->status = XQ_BATCH_FILE_OK;
+		j->kind = XQ_BATCH_END;
 		publish(w, j, !u->small);
 		return 1;
 	}
 	if (rc != XQ_SOURCE_OK) {
 		unit_reserve(w, u, 0);
 		if ((rc == XQ_SOURCE_UNKNOWN && !p->forced && f->in_dir) || rc == XQ_SOURCE_EMPTY) {
-			f->status = POOL_FILE_SKIPPED;
+			f->status = XQ_BATCH_FILE_SKIPPED;
 		} else {
-			f->status = POOL_FILE_FAILED;
+			f->status = XQ_BATCH_FILE_FAILED;
 			d.source = f->name;
 			job_diag(w, j, &d);
 		}
-		j->kind = POOL_END;
+		j->kind = XQ_BATCH_END;
 		publish(w, j, !u->small);
 		return 1;
 	}
@@ -1755,7 +1806,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	}
 	/* Diagnostics of the last read and of closing belong to the END job. */
 	xq_source_close(&src);
-	j->kind = POOL_END;
+	j->kind = XQ_BATCH_END;
 	w->file = NULL;
 	unit_read(w, u);
 	publish(w, j, !u->small);
@@ -1774,7 +1825,7 @@ static int want_split(const struct pool *p, const char *path, int64_t *size)
 	*size = -1;
 	if (p->serial)
 		return 0;
-	if (inputs_is_stdin(path))
+	if (is_stdin(path))
 		return 1;
 	if (stat(path, &st) != 0)
 		return 0; /* opening it will say why */
@@ -1841,11 +1892,12 @@ static void stop_signal(struct pool *p)
 /* Start feeding `u`'s file to the threads in chunks (mu held, and let go). */
 static int start_feed(struct pool *p, struct unit *u)
 {
-	struct pool_file *file = u->file;
+	struct xq_batch_file *file = u->file;
 	struct feed *f = calloc(1, sizeof(*f));
 
 	if (!f)
 		return -1;
+	f->pool = p;
 	f->file = file;
 	atomic_init(&f->void_from, UINT64_MAX);
 	f->first_high = UINT64_MAX;
@@ -1878,7 +1930,7 @@ static struct unit *next_unit(struct worker *w)
 	if (!p->serial)
 		pthread_mutex_lock(&p->mu);
 	for (;;) {
-		struct pool_file *file;
+		struct xq_batch_file *file;
 		struct unit *u;
 		char *path = NULL;
 		struct xq_diag why;
@@ -1899,8 +1951,8 @@ static struct unit *next_unit(struct worker *w)
 		if (p->listing_done)
 			break;
 		xq_diag_init(&why);
-		rc = inputs_next(p->cfg->inputs, &path, &in_dir, keep_diag, &why);
-		if (rc == 0 && atomic_load(&cmd_cancel)) {
+		rc = input_after(p, &path, &in_dir, &why);
+		if (rc == 0 && atomic_load(p->cancel)) {
 			stop_signal(p);
 			break;
 		}
@@ -1995,7 +2047,7 @@ static void *worker_main(void *arg)
 /* The output thread has passed unit `u` (under mu). */
 static void unit_passed(struct pool *p, struct unit *u)
 {
-	struct pool_file *f = u->file;
+	struct xq_batch_file *f = u->file;
 
 	if (u->feed && u->feed->late) {
 		/* Where the next unit starts, for late numbering. */
@@ -2071,7 +2123,7 @@ static struct unit *next_ready(struct pool *p)
 
 /* Late numbering: job `j` of head unit `u` was numbered from its chunk's
  * start; number it from the input's, as the games before it were. */
-static void late_fix(const struct unit *u, struct pool_job *j)
+static void late_fix(const struct unit *u, struct xq_batch_job *j)
 {
 	uint64_t lines = u->feed->head_line - 1, rel = game_of(j)->number, abs = j->file->games + 1;
 
@@ -2080,8 +2132,8 @@ static void late_fix(const struct unit *u, struct pool_job *j)
 	if (game_of(j)->place.line)
 		game_of(j)->place.line += lines;
 	/* The library's list, put right in place (lib/diag.h). */
-	for (size_t i = 0; j->diags.l && i < j->diags.l->n; i++) {
-		struct xq_diag *d = &j->diags.l->v[i];
+	for (size_t i = 0; i < j->diags->n; i++) {
+		struct xq_diag *d = &j->diags->v[i];
 		if (d->game == rel) /* a game's number is never 0 */
 			d->game = abs;
 		if (d->place.line)
@@ -2103,7 +2155,7 @@ static int emit_unit(struct pool *p, struct unit *u, int *end)
 		struct slot *s = &w->slots[w->head];
 		if (atomic_load(&s->state) != 0 && !wait_processed(p, s))
 			break; /* stopping */
-		*end = u->feed ? s->marker : s->job.kind == POOL_END;
+		*end = u->feed ? s->marker : s->job.kind == XQ_BATCH_END;
 		if (!s->marker && !voided(u)) {
 			if (s->job.late)
 				late_fix(u, &s->job);
@@ -2230,7 +2282,7 @@ static void output_loop(struct pool *p)
  * (the workers made before it are finished). */
 static int init_workers(struct pool *p)
 {
-	const struct pool_config *cfg = p->cfg;
+	const struct xq_batch_config *cfg = p->cfg;
 
 	for (int i = 0; i < p->nw && cfg->worker_init; i++) {
 		int rc = cfg->worker_init(cfg->ctx, i, &p->w[i].data);
@@ -2251,7 +2303,7 @@ static void fini_workers(struct pool *p)
 }
 
 /* glibc's heap at -j 2 and more (see the comment inside). */
-static void tune_malloc(const struct pool_config *cfg, int n)
+static void tune_malloc(const struct xq_batch_config *cfg, int n)
 {
 #if defined(__GLIBC__)
 	/* Memory freed must go back to the system for the budget to mean
@@ -2273,7 +2325,7 @@ static void tune_malloc(const struct pool_config *cfg, int n)
 	 * 16 MiB a thread was too little on long runs (459,000 faults for
 	 * 32,000 files at -j 2); the 32 MiB the default budget gives two
 	 * threads took 14,000. */
-	if (n > 1) {
+	if (n > 1 && cfg->tune_malloc) {
 		uint64_t budget = cfg->read_options.max_memory ? cfg->read_options.max_memory
 							       : XQ_MEMORY_DEFAULT;
 		uint64_t pad = budget / 4 / (uint64_t)n;
@@ -2305,7 +2357,7 @@ static int run_threads(struct pool *p, int n)
 		pthread_cond_init(&p->hdone, NULL);
 	}
 	for (int i = 0; i < n; i++) {
-		if (cmd_thread_create(&p->w[i].tid, worker_main, &p->w[i]) != 0)
+		if (thread_create(&p->w[i].tid, worker_main, &p->w[i]) != 0)
 			break; /* run with the threads we have */
 		p->w[i].started = 1;
 		started++;
@@ -2334,7 +2386,7 @@ static int run_threads(struct pool *p, int n)
 	while (p->out_seq < p->next_seq)
 		unit_passed(p, unit_at(p, p->out_seq));
 	if (p->feed) {
-		struct pool_file *f = p->feed->file;
+		struct xq_batch_file *f = p->feed->file;
 		rec_of(f)->closed = 1;
 		p->feed = NULL;
 		file_release_if_done(f);
@@ -2362,21 +2414,23 @@ static void release_slots(struct pool *p, int n)
 			if (!p->w[i].slots[k].ready)
 				continue;
 			slot_free_record(&p->w[i].slots[k].job);
-			diag_list_release(&p->w[i].slots[k].job.diags);
+			xq_diagnostics_free(p->w[i].slots[k].job.diags);
 			xq_buf_release(&p->w[i].slots[k].job.text);
 		}
 }
 
-int pool_run(const struct pool_config *cfg)
+int xq_batch_run(const struct xq_batch_config *cfg)
 {
 	struct pool p;
 	int n = cfg->threads < 1 ? 1 : cfg->threads > 64 ? 64 : cfg->threads;
 	int rc = 0;
 
-	if (cmd_test_fault("pool-nomem"))
-		return XQ_ENOMEM;
+	if (cfg->size != sizeof(*cfg) || !cfg->emit)
+		return XQ_EUNSUPPORTED;
 	memset(&p, 0, sizeof(p));
 	p.cfg = cfg;
+	atomic_init(&p.never_set, 0);
+	p.cancel = cfg->read_options.cancel ? &cfg->read_options.cancel->flag : &p.never_set;
 	p.serial = n == 1;
 	tune_malloc(cfg, n);
 	p.nw = n;
@@ -2452,21 +2506,7 @@ int pool_run(const struct pool_config *cfg)
 	return rc;
 }
 
-int pool_position_init(void *ctx, int id, void **worker)
-{
-	(void)ctx;
-	(void)id;
-	*worker = xq_position_new();
-	return *worker ? 0 : XQ_ENOMEM;
-}
-
-void pool_position_fini(void *ctx, void *worker)
-{
-	(void)ctx;
-	xq_position_free(worker);
-}
-
-void pool_job_swap_game(struct pool_job *j, xq_record *r)
+void xq_batch_job_swap_record(struct xq_batch_job *j, xq_record *r)
 {
 	uint64_t number = game_of(j)->number;
 	struct xq_game t = *game_of(j);

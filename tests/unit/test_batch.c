@@ -1,5 +1,6 @@
 /*
- * test_pool.c: the worker pool of the collection commands (cmd/pool.c),
+ * test_batch.c: the batch reader of the library (api/batch.c,
+ * <xq/batch.h>), the worker pool every collection command reads through,
  * above all that reading one input in chunks on several threads gives
  * exactly what reading it sequentially gives: the same games in the same
  * order, with the same numbers, places and encodings, and the same
@@ -7,8 +8,9 @@
  *
  * Each run serializes everything `emit` sees; a run with one thread is the
  * reference, and runs with 2 and 4 threads cut the inputs into chunks of
- * one game or a few (so that every boundary is a cut).  The cmd/ sources
- * are compiled into this test (unit tests link only libxq).
+ * one game or a few (so that every boundary is a cut).  The batch's source
+ * is compiled in, to see its units; cmd/'s inputs walk the directories
+ * (unit tests link only libxq).
  */
 /* inputs.c asks for realpath() (XSI) before any header. */
 #define _XOPEN_SOURCE 700
@@ -20,10 +22,10 @@
 
 #include "common.c"
 #include "inputs.c"
-#include "pool.c"
+#include "../../api/batch.c"
 #include "report.c"
 
-/* report.c and pool.c draw the progress line; no test shows one. */
+/* report.c draws the progress line; no test shows one. */
 void progress_update(uint64_t games, uint64_t bytes)
 {
 	(void)games;
@@ -36,6 +38,12 @@ void progress_clear(void)
 
 extern const struct xq_format xq_format_ndjson;
 
+/* The inputs cmd/inputs.c walks, for xq_batch_run(). */
+static int next_in(void *it, char **path, int *in_dir, xq_diagnostic_fn fn, void *user)
+{
+	return inputs_next(it, path, in_dir, fn, user);
+}
+
 /* ---- a run, serialized ---------------------------------------------------- */
 
 struct run {
@@ -45,10 +53,10 @@ struct run {
 	struct xq_buf game; /* the NDJSON writer's output for one game */
 };
 
-static void put_diags(struct xq_buf *b, const struct diag_list *l)
+static void put_diags(struct xq_buf *b, const struct xq_diagnostics *l)
 {
-	for (size_t i = 0; l->l && i < l->l->n; i++) {
-		const struct xq_diag *d = &l->l->v[i];
+	for (size_t i = 0; i < l->n; i++) {
+		const struct xq_diag *d = &l->v[i];
 		xq_buf_addf(b, "  %s:%llu:%llu:%llu:%d game %llu ply %u sev %d %s [%s] %s\n",
 			    d->source ? d->source : "-", (unsigned long long)d->place.line,
 			    (unsigned long long)d->place.col,
@@ -62,12 +70,12 @@ static void put_diags(struct xq_buf *b, const struct diag_list *l)
  * as long as an engine's analysis, next to which reading is free. */
 static int run_share;
 static unsigned run_process_us;
-/* Runs that number games late (pool_config.late_numbers): `process` may
+/* Runs that number games late (xq_batch_config.late_numbers): `process` may
  * not put the game's number into a message's text then. */
 static int run_late;
 
 /* On a worker: what a command's checks would add, with the game's number. */
-static void process(void *ctx, void *worker, struct pool_job *j)
+static void process(void *ctx, void *worker, xq_batch_job *j)
 {
 	struct xq_game_counts c;
 	struct xq_diag d;
@@ -89,15 +97,15 @@ static void process(void *ctx, void *worker, struct pool_job *j)
 	else
 		xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE, "processed game %llu, %llu nodes",
 			    (unsigned long long)j->record->g.number, (unsigned long long)c.nodes);
-	diag_list_add(&j->diags, xq_diag_public(&d));
+	xq_diagnostics_add(j->diags, xq_diag_public(&d));
 }
 
-static int emit(void *ctx, struct pool_job *j)
+static int emit(void *ctx, xq_batch_job *j)
 {
 	struct run *r = ctx;
 	struct xq_buf *b = &r->out;
 
-	if (j->kind == POOL_GAME) {
+	if (j->kind == XQ_BATCH_GAME) {
 		const struct xq_game *g = &j->record->g;
 		xq_buf_addf(b, "game %s #%llu at %llu:%llu:%llu enc %s flags %u nodes %llu\n", g->source,
 			    (unsigned long long)g->number, (unsigned long long)g->place.line,
@@ -113,7 +121,7 @@ static int emit(void *ctx, struct pool_job *j)
 			    (int)j->file->status, *j->file->format ? j->file->format : "-",
 			    (unsigned long long)j->file->games);
 	}
-	put_diags(b, &j->diags);
+	put_diags(b, j->diags);
 	return 0;
 }
 
@@ -126,11 +134,11 @@ static int emit(void *ctx, struct pool_job *j)
 static uint64_t run_budget;
 
 static void run(struct xq_buf *out, const char *const *paths, int n, int threads,
-		uint64_t games, uint64_t bytes, struct pool_stats *st, int recursive)
+		uint64_t games, uint64_t bytes, xq_batch_stats *st, int recursive)
 {
 	struct run r;
 	struct inputs in;
-	struct pool_config cfg;
+	xq_batch_config cfg;
 	struct xq_write_opts wo = XQ_WRITE_OPTS_INIT;
 
 	memset(&r, 0, sizeof(r));
@@ -141,6 +149,8 @@ static void run(struct xq_buf *out, const char *const *paths, int n, int threads
 	memset(&cfg, 0, sizeof(cfg));
 	inputs_init(&in, (char **)paths, n, recursive);
 	cfg.threads = threads;
+	cfg.size = sizeof(cfg);
+	cfg.next_input = next_in;
 	cfg.inputs = &in;
 	cfg.read_options = (xq_read_options)XQ_READ_OPTIONS_INIT;
 	cfg.read_options.max_memory = run_budget;
@@ -153,7 +163,7 @@ static void run(struct xq_buf *out, const char *const *paths, int n, int threads
 	cfg.stats = st;
 	cfg.share_process = run_share;
 	cfg.late_numbers = run_late;
-	assert_int_equal(pool_run(&cfg), 0);
+	assert_int_equal(xq_batch_run(&cfg), 0);
 	inputs_release(&in);
 	xq_format_ndjson.close_writer(r.writer);
 	xq_output_commit(r.o, NULL);
@@ -180,18 +190,18 @@ static void assert_same_run(const struct xq_buf *a, const struct xq_buf *b, cons
 }
 
 /* The stats of the last late run on 2 threads (check_split_same). */
-static struct pool_stats late_stats;
+static xq_batch_stats late_stats;
 
 /*
  * Read `paths` sequentially, then split with 2 threads in chunks of one
  * game and with 4 in chunks of three (or of the bytes of about one game),
- * or `late`, cut late (pool_config.late_numbers: at the format's
+ * or `late`, cut late (xq_batch_config.late_numbers: at the format's
  * boundaries, every game and line numbered as it is emitted) after one
  * byte and after 2,000: the three runs must be the same.  *st (may be
  * NULL) gets the 2-thread run's stats.
  */
 static void check_runs_same(const char *const *paths, int n, const char *what,
-			    struct pool_stats *st, int late)
+			    xq_batch_stats *st, int late)
 {
 	struct xq_buf seq = XQ_BUF_INIT, two = XQ_BUF_INIT, four = XQ_BUF_INIT;
 	char label[256];
@@ -212,7 +222,7 @@ static void check_runs_same(const char *const *paths, int n, const char *what,
 
 /* Both ways: counted by the splitter (*st), and numbered late (late_stats). */
 static void check_split_same(const char *const *paths, int n, const char *what,
-			     struct pool_stats *st)
+			     xq_batch_stats *st)
 {
 	check_runs_same(paths, n, what, st, 0);
 	check_runs_same(paths, n, what, &late_stats, 1);
@@ -225,7 +235,7 @@ static char tmpdir[4096];
 static int setup(void **state)
 {
 	(void)state;
-	return test_tmpdir(tmpdir, sizeof(tmpdir), "pool");
+	return test_tmpdir(tmpdir, sizeof(tmpdir), "batch");
 }
 
 static int teardown(void **state)
@@ -268,7 +278,7 @@ static const char *put_file(const char *name, const void *data, size_t len)
 static void check_text_split(const char *name, const struct xq_buf *text, uint64_t min_chunks)
 {
 	const char *p = put_file(name, text->ptr, text->len);
-	struct pool_stats st;
+	xq_batch_stats st;
 
 	check_split_same(&p, 1, name, &st);
 	assert_true(st.chunks >= min_chunks);
@@ -279,7 +289,7 @@ static void check_text_split(const char *name, const struct xq_buf *text, uint64
 static void check_falls_back(const char *name, const char *text, size_t len)
 {
 	const char *p = put_file(name, text, len);
-	struct pool_stats st;
+	xq_batch_stats st;
 
 	check_split_same(&p, 1, name, &st);
 	assert_true(st.fallbacks > 0);
@@ -298,7 +308,7 @@ static void every_fixture_reads_the_same_split_into_chunks(void **state)
 		"tests/data/ndjson/repetition.ndjson",    "tests/data/ndjson/control-chars.ndjson",
 		"tests/data/ndjson/tree/c.ndjson.gz",
 	};
-	struct pool_stats st;
+	xq_batch_stats st;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++)
@@ -337,7 +347,7 @@ static void gbk_big5_and_utf8_collections_read_the_same_split(void **state)
 					   "tests/data/pgn/xboard-san.pgn",
 					   "tests/data/pgn/no-tags-gmchess.pgn"};
 	const char *p;
-	struct pool_stats st;
+	xq_batch_stats st;
 
 	(void)state;
 	p = repeat_fixtures("gbk.pgn", gbk, 2, 40);
@@ -438,7 +448,7 @@ static void chunks_numbered_late_read_the_same_as_in_order(void **state)
 static void a_comment_holding_a_blank_line_then_a_tag_reads_the_same(void **state)
 {
 	struct xq_buf b = XQ_BUF_INIT;
-	struct pool_stats st;
+	xq_batch_stats st;
 	const char *p;
 
 	(void)state;
@@ -534,7 +544,7 @@ static void an_input_error_is_met_at_the_same_byte(void **state)
 {
 	struct xq_buf b = XQ_BUF_INIT, z = XQ_BUF_INIT;
 	const char *p;
-	struct pool_stats st;
+	xq_batch_stats st;
 	z_stream zs;
 
 	(void)state;
@@ -563,7 +573,7 @@ static void utf16_input_is_read_whole(void **state)
 {
 	static const char utf16[] = "\xFF\xFE[\0G\0a\0m\0e\0 \0\"\0x\0\"\0]\0\n\0001\0.\0 \0h\0002\0e\0002\0 \0*\0\n\0";
 	const char *p;
-	struct pool_stats st;
+	xq_batch_stats st;
 
 	(void)state;
 	p = put_file("utf16.pgn", utf16, sizeof(utf16) - 1);
@@ -605,7 +615,7 @@ static void a_small_budget_is_never_passed_and_changes_nothing_but_the_pace(void
 {
 	static const char *const dir[] = {"tests/data"};
 	struct xq_buf seq = XQ_BUF_INIT, split = XQ_BUF_INIT;
-	struct pool_stats st;
+	xq_batch_stats st;
 
 	(void)state;
 	/* 8 MiB: every fixture's reading reserves a good part of it, so the
@@ -656,7 +666,7 @@ static void shared_corpus_collections_read_the_same_split(void **state)
 	}
 	for (int i = 0; i < 3; i++) {
 		const char *p = put_file(names[i], by_enc[i].ptr, by_enc[i].len);
-		struct pool_stats st;
+		xq_batch_stats st;
 		if (by_enc[i].len == 0)
 			continue;
 		check_split_same(&p, 1, names[i], &st);
@@ -701,7 +711,7 @@ static void mine_fini(void *ctx, void *worker)
 	m->finished++;
 }
 
-static void mine_process(void *ctx, void *worker, struct pool_job *j)
+static void mine_process(void *ctx, void *worker, xq_batch_job *j)
 {
 	struct mine *m = worker;
 
@@ -714,12 +724,12 @@ static void mine_process(void *ctx, void *worker, struct pool_job *j)
 	j->counts[0] = (uint64_t)m->id;
 }
 
-static int mine_emit(void *ctx, struct pool_job *j)
+static int mine_emit(void *ctx, xq_batch_job *j)
 {
 	struct owners *o = ctx;
 
 	o->emitted++;
-	if (j->kind == POOL_GAME)
+	if (j->kind == XQ_BATCH_GAME)
 		o->games++;
 	return 0;
 }
@@ -728,12 +738,14 @@ static int run_owned(struct owners *o, int threads)
 {
 	static const char *const dir[] = {"tests/data/pgn"};
 	struct inputs in;
-	struct pool_config cfg;
+	xq_batch_config cfg;
 	int rc;
 
 	memset(&cfg, 0, sizeof(cfg));
 	inputs_init(&in, (char **)dir, 1, 1);
 	cfg.threads = threads;
+	cfg.size = sizeof(cfg);
+	cfg.next_input = next_in;
 	cfg.inputs = &in;
 	cfg.read_options = (xq_read_options)XQ_READ_OPTIONS_INIT;
 	cfg.worker_init = mine_init;
@@ -744,7 +756,7 @@ static int run_owned(struct owners *o, int threads)
 	cfg.split_min = 1;
 	cfg.chunk_games = 1;
 	cfg.chunk_bytes = 1;
-	rc = pool_run(&cfg);
+	rc = xq_batch_run(&cfg);
 	inputs_release(&in);
 	return rc;
 }
@@ -799,7 +811,7 @@ static void the_games_of_an_input_that_cannot_be_split_are_processed_by_every_wo
 {
 	static const char *const lib[] = {"tests/data/cbr/compressed.cbl"};
 	struct xq_buf one = XQ_BUF_INIT, two = XQ_BUF_INIT, four = XQ_BUF_INIT;
-	struct pool_stats st2, st4;
+	xq_batch_stats st2, st4;
 
 	(void)state;
 	run_share = 1;
@@ -831,7 +843,7 @@ static void the_units_in_flight_keep_their_order_as_their_ring_grows(void **stat
 {
 	struct pool p;
 	struct worker w;
-	struct pool_file *f;
+	xq_batch_file *f;
 	uint64_t made = 0;
 
 	(void)state;
@@ -888,5 +900,5 @@ int main(void)
 		cmocka_unit_test(chunks_numbered_late_read_the_same_as_in_order),
 		cmocka_unit_test(games_that_leave_the_usual_shape_are_split_as_well_as_those_around_them),
 	};
-	return cmocka_run_group_tests_name("pool", tests, setup, teardown);
+	return cmocka_run_group_tests_name("batch", tests, setup, teardown);
 }
