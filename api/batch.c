@@ -1759,7 +1759,10 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		return 0;
 	}
 	if (rc == XQ_SOURCE_EMPTY && !f->in_dir) {
-		/* No game in it: the END job says so (emit_job). */
+		/* No game in it: the END job says so (emit_job).  Its turn at
+		 * the budget is passed, as every unit's must be: the units after
+		 * it wait for it. */
+		unit_reserve(w, u, 0);
 		f->status = XQ_BATCH_FILE_OK;
 		j->kind = XQ_BATCH_END;
 		publish(w, j, !u->small);
