@@ -97,7 +97,8 @@ int xq_format_info(size_t i, const char **name, const char **description, unsign
 		if (caps)
 			*caps = xq_formats[k]->caps & (XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_MULTI |
 						       XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS |
-						       XQ_FORMAT_BINARY);
+						       XQ_FORMAT_NAGS | XQ_FORMAT_ANY_TAGS |
+						       XQ_FORMAT_BINARY | XQ_FORMAT_PRE_COMMENTS);
 		return 0;
 	}
 	return XQ_ENOTFOUND;
@@ -108,6 +109,33 @@ const char *xq_format_canonical(const char *name)
 	const struct xq_format *f = name ? xq_format_find(name) : NULL;
 
 	return f ? f->name : NULL;
+}
+
+/* The writable format called `name`, or NULL. */
+static const struct xq_format *writable(const char *name)
+{
+	const struct xq_format *f = name ? xq_format_find(name) : NULL;
+
+	return f && (f->caps & XQ_CAP_WRITE) && f->open_writer ? f : NULL;
+}
+
+const char *xq_format_separator(const char *name)
+{
+	const struct xq_format *f = writable(name);
+
+	return f ? f->separator : NULL;
+}
+
+int xq_format_renumber(const char *name, xq_buf *text, const xq_record *r, uint64_t number,
+		       uint64_t line)
+{
+	const struct xq_format *f = name ? xq_format_find(name) : NULL;
+
+	if (!f)
+		return XQ_ENOTFOUND;
+	if (!f->renumber || (number == r->g.number && line == r->g.place.line))
+		return 0;
+	return f->renumber(text, &r->g, number, line);
 }
 
 /* ---- the cancel flag ---------------------------------------------------- */
@@ -427,49 +455,63 @@ struct xq_writer {
 	int borrowed;      /* `out` is the caller's (xq_writer_open_file()) */
 };
 
+/* The format `o` names (or, with `by_name`, that writes files named like
+ * `path`) and the options its writer takes: 0, or the refusal said to
+ * `sink` about `source` and returned. */
+static int writer_opts(struct api_sink *sink, const char *source, const char *path, int by_name,
+		       const char *no_format, const xq_write_options *o,
+		       const struct xq_format **fmt, struct xq_write_opts *wo)
+{
+	struct xq_diag d;
+
+	*wo = (struct xq_write_opts)XQ_WRITE_OPTS_INIT;
+	if (o->format) {
+		*fmt = xq_format_find(o->format);
+		if (!*fmt)
+			return tellf(sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
+				     "unknown format '", o->format);
+	} else if (by_name) {
+		/* (The registry looks at the extension before a final ".gz".) */
+		*fmt = xq_format_for_extension(path);
+		if (!*fmt)
+			return tellf(sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
+				     "no format writes files named like '", path);
+	} else {
+		return tellf(sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, no_format, NULL);
+	}
+	if (!((*fmt)->caps & XQ_CAP_WRITE) || !(*fmt)->open_writer) {
+		xq_diag_init(&d);
+		d.source = path;
+		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+			    "%s records can be read, not written", (*fmt)->name);
+		return tell(sink, &d, XQ_EUNSUPPORTED);
+	}
+	if (o->encoding && xq_encoding_parse(o->encoding, &wo->encoding) != 0)
+		return tellf(sink, source, XQ_EENCODING, XQ_D_ENCODING, "unknown text encoding '",
+			     o->encoding);
+	if (o->dialect < XQ_DIALECT_AUTO || o->dialect >= XQ_DIALECT_SAN)
+		return tellf(sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
+			     "move text cannot be written in that notation", NULL);
+	wo->notation = o->dialect;
+	wo->notation_flags = o->dialect_flags & (XQ_DIALECT_TRADITIONAL | XQ_DIALECT_ASCII_DIGITS |
+						 XQ_DIALECT_UPPER | XQ_DIALECT_DASH | XQ_DIALECT_DPXQ_PAWNS);
+	wo->version = o->version;
+	return 0;
+}
+
 static int writer_start(xq_writer *w, const char *path, xq_file *f, const xq_write_options *opts)
 {
 	xq_write_options o;
-	struct xq_write_opts wo = XQ_WRITE_OPTS_INIT;
+	struct xq_write_opts wo;
 	const char *source = path ? path : "<memory>";
 	struct xq_diag d;
 	int rc;
 
 	write_opts_of(opts, &o);
-	if (o.format) {
-		w->fmt = xq_format_find(o.format);
-		if (!w->fmt)
-			return tellf(&w->sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
-				     "unknown format '", o.format);
-	} else if (path && !f) {
-		/* (The registry looks at the extension before a final ".gz".) */
-		w->fmt = xq_format_for_extension(path);
-		if (!w->fmt)
-			return tellf(&w->sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
-				     "no format writes files named like '", path);
-	} else {
-		return tellf(&w->sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
-			     f ? "a writer onto an open file needs a format"
-			       : "a memory writer needs a format",
-			     NULL);
-	}
-	if (!(w->fmt->caps & XQ_CAP_WRITE) || !w->fmt->open_writer) {
-		xq_diag_init(&d);
-		d.source = path;
-		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "%s records can be read, not written", w->fmt->name);
-		return tell(&w->sink, &d, XQ_EUNSUPPORTED);
-	}
-	if (o.encoding && xq_encoding_parse(o.encoding, &wo.encoding) != 0)
-		return tellf(&w->sink, source, XQ_EENCODING, XQ_D_ENCODING,
-			     "unknown text encoding '", o.encoding);
-	if (o.dialect < XQ_DIALECT_AUTO || o.dialect >= XQ_DIALECT_SAN)
-		return tellf(&w->sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
-			     "move text cannot be written in that notation", NULL);
-	wo.notation = o.dialect;
-	wo.notation_flags = o.dialect_flags & (XQ_DIALECT_TRADITIONAL | XQ_DIALECT_ASCII_DIGITS |
-					       XQ_DIALECT_UPPER | XQ_DIALECT_DASH | XQ_DIALECT_DPXQ_PAWNS);
-	wo.version = o.version;
+	if ((rc = writer_opts(&w->sink, source, path, path && !f,
+			      f ? "a writer onto an open file needs a format" : "a memory writer needs a format",
+			      &o, &w->fmt, &wo)) != 0)
+		return rc;
 	xq_diag_init(&d);
 	if (f) {
 		w->out = f;
@@ -477,8 +519,8 @@ static int writer_start(xq_writer *w, const char *path, xq_file *f, const xq_wri
 		rc = 0;
 	} else if (path)
 		rc = xq_output_open(&w->out, path,
-				    ((o.flags & XQ_WRITE_FORCE) ? XQ_OUTPUT_FORCE : 0) |
-					    ((o.flags & XQ_WRITE_GZIP) ? XQ_OUTPUT_GZIP : 0),
+				    o.flags & (XQ_WRITE_FORCE | XQ_WRITE_GZIP | XQ_WRITE_SYNC_REPLACED |
+					       XQ_WRITE_NO_SYNC | XQ_WRITE_NAMED_TEMP),
 				    &d);
 	else
 		rc = xq_output_open_mem(&w->out, &w->mem);
@@ -613,6 +655,48 @@ void xq_writer_abort(xq_writer *w)
 		xq_output_abort(w->out);
 	xq_buf_release(&w->mem);
 	free(w);
+}
+
+int xq_record_write_buf(xq_buf *out, const xq_record *r, const xq_write_options *opts,
+			xq_diagnostic_fn fn, void *user)
+{
+	struct api_sink sink;
+	xq_write_options o;
+	struct xq_write_opts wo;
+	const struct xq_format *fmt;
+	struct xq_output *mem;
+	struct xq_diag d;
+	void *w;
+	uint64_t refused;
+	int rc, crc;
+
+	sink_init(&sink, fn, user);
+	write_opts_of(opts, &o);
+	if ((rc = writer_opts(&sink, "<memory>", NULL, 0, "a record written into memory needs a format",
+			      &o, &fmt, &wo)) != 0)
+		return rc;
+	if ((rc = xq_output_open_mem(&mem, out)) != 0)
+		return rc;
+	refused = sink.counts[XQ_SEV_ERROR];
+	if ((rc = fmt->open_writer(&w, mem, &wo, &sink.sink)) != 0) {
+		/* A writer that refuses its options says why; else it is said here. */
+		if (rc != XQ_ENOMEM && sink.counts[XQ_SEV_ERROR] == refused) {
+			xq_diag_init(&d);
+			xq_diag_set(&d, rc, XQ_D_UNSUPPORTED, XQ_SEV_ERROR, "cannot write %s: %s",
+				    fmt->name, xq_strerror(rc));
+			tell(&sink, &d, rc);
+		}
+		xq_output_abort(mem);
+		return rc;
+	}
+	rc = fmt->write(w, &r->g);
+	crc = fmt->close_writer(w);
+	xq_output_commit(mem, NULL);
+	if (rc < 0)
+		return rc;
+	if (crc < 0)
+		return crc;
+	return xq_buf_error(out) ? XQ_ENOMEM : 0;
 }
 
 int xq_buf_add_ndjson_source(xq_buf *b, const char *file, uint64_t game, uint64_t line,

@@ -53,6 +53,16 @@ int xq_record_is_broken(const xq_record *r)
 	return (r->g.flags & XQ_GAME_BROKEN) != 0;
 }
 
+int xq_record_set_broken(xq_record *r, const char *why)
+{
+	r->g.flags |= XQ_GAME_BROKEN;
+	if (!why) {
+		r->g.error = NULL;
+		return 0;
+	}
+	return xq_game_set_error(&r->g, why, strlen(why));
+}
+
 int xq_record_is_empty(const xq_record *r)
 {
 	return r->g.nnodes <= 1;
@@ -442,6 +452,18 @@ int xq_record_add_nag(xq_record *r, uint32_t n, int nag)
 uint64_t xq_record_fingerprint(const xq_record *r)
 {
 	return xq_game_fingerprint(&r->g);
+}
+
+int xq_record_equal(const xq_record *a, const xq_record *b, unsigned flags, char *why, size_t cap)
+{
+	if (why && cap)
+		why[0] = '\0';
+	return xq_game_equal(&a->g, &b->g,
+			     flags & (XQ_EQUAL_IGNORE_TAGS | XQ_EQUAL_IGNORE_TAG_ORDER |
+				      XQ_EQUAL_IGNORE_COMMENTS | XQ_EQUAL_IGNORE_NAGS |
+				      XQ_EQUAL_IGNORE_RESULT | XQ_EQUAL_MAINLINE_ONLY |
+				      XQ_EQUAL_IGNORE_PRE_COMMENTS),
+			     why, cap);
 }
 
 /* ---- diagnostics about a record ---------------------------------------- */

@@ -1,39 +1,35 @@
 /*
  * output.c: games written through the format writers (see output.h), the
- * part of convert that find shares.
+ * part of convert that find shares, on the library's public API alone:
+ * games are written by xq_record_write_buf() (each alone) or by one
+ * xq_writer onto a memory xq_file (xq_file_open_buf()), read back by
+ * xq_reader_open_memory() and compared by xq_record_equal() for --verify,
+ * and put in place through <xq/file.h>.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
-#include "diag.h"
 #include "diagplace.h"
-#include "format.h"
-#include "game.h"
 #include "inputs.h"
-#include "io.h"
 #include "movetext.h"
 #include "name_template.h"
 #include "opt.h"
 #include "output.h"
 #include <xq/batch.h>
-#include "progress.h"
 #include "report.h"
 #include <xq/buf.h>
+#include <xq/file.h>
+#include <xq/io.h>
+#include <xq/record.h>
 #include <xq/utf8.h>
 
 enum { O_TO = OPT_ID_OUTPUT, O_OUT, O_NAME, O_NOTATION, O_ENCODING, O_ENCODING_OLD, O_VERSION,
        O_FORCE, O_KEEP, O_VERIFY, O_STRICT, O_SYNC };
-
-/* What output.h's struct output holds of the library's private types. */
-struct output_impl {
-	const struct xq_format *fmt; /* -t */
-	struct xq_write_opts wo;     /* output.wopts, as the format's writer takes them */
-	struct xq_sink sink;         /* writers' and read-back's diagnostics */
-};
 
 const struct opt_spec output_options[] = {
 	OPT_VALUE(O_TO, 't', "to", "FORMAT", "the format to write"),
@@ -54,247 +50,213 @@ const struct opt_spec output_options[] = {
 
 /* A writer's diagnostic is about the game of `j` being written: place it
  * there, in the input, whatever the writer filled in. */
-static void add_writer_diag(const struct output *c, xq_batch_job *j, const struct xq_diag *d)
+static void add_writer_diag(const struct output *c, xq_batch_job *j, const xq_diagnostic *d)
 {
-	/* The public API's diagnostic is the library's own (api/internal.h). */
-	diag_job_add(j, (const xq_diagnostic *)(const void *)d,
-		     c->strict && d->code == XQ_D_LOSS ? XQ_SEVERITY_ERROR : -1);
+	diag_job_add(j, d,
+		     c->strict && !strcmp(xq_diagnostic_code(d), "loss") ? XQ_SEVERITY_ERROR : -1);
 }
 
-static void writer_sink(const struct xq_diag *d, void *payload)
+/* The callback of the output's own writers: about the game being written
+ * (c->cur), or kept for what the output says when there is none. */
+static void writer_sink(const xq_diagnostic *d, void *user)
 {
-	struct output *c = payload;
+	struct output *c = user;
 
 	if (!c->cur) {
-		diag_list_add(&c->scratch, xq_diag_public(d));
+		diag_list_add(&c->scratch, d);
 		return;
 	}
 	add_writer_diag(c, c->cur, d);
 }
 
-/* The sink of a game written on a worker thread (output_render). */
+/* The callback of a game written on a worker thread (output_render). */
 struct job_sink {
 	const struct output *c;
 	xq_batch_job *j;
 };
 
-static void job_sink_report(const struct xq_diag *d, void *payload)
+static void job_sink_report(const xq_diagnostic *d, void *user)
 {
-	const struct job_sink *s = payload;
+	const struct job_sink *s = user;
 
 	add_writer_diag(s->c, s->j, d);
 }
 
-static void add_diag(xq_batch_job *j, enum xq_severity sev, enum xq_diag_code code,
-		     const char *fmt, ...)
+/* Add to the job's diagnostics one of the output's own about its game as
+ * a whole (at the game's place, as a writer's), of `severity`
+ * (XQ_SEVERITY_*) and code `code` by its name. */
+static void add_diag(xq_batch_job *j, int severity, const char *code, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))
 #endif
 	;
-static void add_diag(xq_batch_job *j, enum xq_severity sev, enum xq_diag_code code,
-		     const char *fmt, ...)
+static void add_diag(xq_batch_job *j, int severity, const char *code, const char *fmt, ...)
 {
-	struct xq_diag d;
+	xq_diagnostics *l = xq_diagnostics_new();
 	va_list ap;
 
-	xq_diag_init(&d);
-	d.source = j->file->name;
-	if (j->kind == XQ_BATCH_GAME) {
-		d.place = j->record->g.place;
-		d.has_offset = j->record->g.place.line == 0;
-		d.game = j->record->g.number;
-	}
+	if (!l)
+		return;
 	va_start(ap, fmt);
-	xq_diag_vset(&d, 0, code, sev, fmt, ap);
+	/* Made about nothing, it is then named after the job's input and game
+	 * and placed where the game starts, as diag_job_add() does a writer's. */
+	if (xq_diagnostics_vreport(l, NULL, severity, code, fmt, ap) == 0)
+		diag_job_add(j, xq_diagnostics_at(l, 0), -1);
 	va_end(ap);
-	xq_diagnostics_add(j->diags, xq_diag_public(&d));
+	xq_diagnostics_free(l);
 }
 
 /* ---- writing into memory ---------------------------------------------------- */
 
-/* Drain what the writer produced into `dst` (appended), emptying c->mem. */
-static void drain(struct output *c, struct xq_buf *dst)
+/* Take what the output's writer wrote into c->mem, appended to `dst`,
+ * and empty c->mem: 0, or XQ_ENOMEM when some of it was lost. */
+static int drain(struct output *c, struct xq_buf *dst)
 {
-	if (dst) {
-		xq_buf_add(dst, c->mem.ptr, c->mem.len);
-		if (xq_buf_error(&c->mem) && !dst->err)
-			dst->err = xq_buf_error(&c->mem); /* what the writer lost, dst lost */
-	}
+	int lost = xq_buf_error(&c->mem);
+
+	if (xq_buf_add(dst, c->mem.ptr, c->mem.len))
+		lost = XQ_ENOMEM;
 	xq_buf_reset(&c->mem);
+	return lost;
 }
 
-/* Open a writer reporting to `sink` on `mem` (appended to).  Returns 0
- * or an XQ_E* code. */
-static int open_writer_on(const struct output *c, const struct xq_sink *sink, struct xq_buf *mem,
-			  void **w, struct xq_output **o)
+/* Open a writer on c->mem (through the memory file *f) reporting to
+ * writer_sink.  Returns 0 or an XQ_E* code (the reason said). */
+static int open_mem_writer(struct output *c, xq_writer **w, xq_file **f)
 {
-	int rc = xq_output_open_mem(o, mem);
+	int rc = xq_file_open_buf(f, &c->mem);
 
 	if (rc)
 		return rc;
-	rc = c->impl->fmt->open_writer(w, *o, &c->impl->wo, sink);
+	rc = xq_writer_open_file(w, *f, &c->wopts, writer_sink, c);
 	if (rc) {
-		xq_output_abort(*o);
-		*o = NULL;
+		xq_file_abort(*f);
+		*f = NULL;
 	}
 	return rc;
 }
 
-/* Open a writer on c->mem.  Returns 0 or an XQ_E* code. */
-static int open_mem_writer(struct output *c, void **w, struct xq_output **o)
-{
-	return open_writer_on(c, &c->impl->sink, &c->mem, w, o);
-}
-
-/* The whole document one fresh writer reporting to `sink` makes of `g`,
+/* The whole document a fresh writer reporting to `fn` makes of `r`,
  * appended to `out` (on any thread: `c` is only read). */
-static int write_alone_to(const struct output *c, const struct xq_sink *sink,
-			  const struct xq_game *g, struct xq_buf *out)
+static int write_alone_to(const struct output *c, xq_diagnostic_fn fn, void *user,
+			  const xq_record *r, struct xq_buf *out)
 {
-	struct xq_output *o = NULL;
-	void *w = NULL;
-	int rc;
-
-	if ((rc = open_writer_on(c, sink, out, &w, &o)))
-		return rc;
-	rc = c->impl->fmt->write(w, g);
-	c->impl->fmt->close_writer(w);
-	xq_output_commit(o, NULL);
-	return rc;
+	return xq_record_write_buf(out, r, &c->wopts, fn, user);
 }
 
-/* The same on the output thread, reporting to c->sink. */
-static int write_alone(struct output *c, const struct xq_game *g, struct xq_buf *out)
+/* The same on the output thread, reporting to writer_sink. */
+static int write_alone(struct output *c, const xq_record *r, struct xq_buf *out)
 {
-	return write_alone_to(c, &c->impl->sink, g, out);
+	return write_alone_to(c, writer_sink, c, r, out);
 }
 
 /* ---- --verify ------------------------------------------------------------------ */
 
-static int same_result(enum xq_result a, enum xq_result b)
-{
-	if (a == XQ_RESULT_NONE)
-		a = XQ_RESULT_UNKNOWN;
-	if (b == XQ_RESULT_NONE)
-		b = XQ_RESULT_UNKNOWN;
-	return a == b;
-}
-
-/* A list --verify's own reading and writing report to (not the job's). */
+/* What --verify's own reading and writing say (not the job's): the
+ * first error counts. */
 struct scratch {
-	struct xq_sink sink;
-	struct diag_list *list;
+	int errors;
+	char first[XQ_MESSAGE_SIZE];
 };
 
-static void scratch_report(const struct xq_diag *d, void *payload)
+static void scratch_report(const xq_diagnostic *d, void *user)
 {
-	diag_list_add(payload, xq_diag_public(d));
+	struct scratch *s = user;
+
+	if (xq_diagnostic_severity(d) == XQ_SEVERITY_ERROR && !s->errors++)
+		snprintf(s->first, sizeof(s->first), "%s", xq_diagnostic_message(d));
 }
 
 /*
- * Read `doc` back and compare with `g`; on a difference add an error to
- * the job and return 1.  `lossy`: the writer reported losses for `g`.
- * On any thread: `c` is only read, and `sc` is the caller's.
+ * Read `doc` back and compare with the job's game; on a difference add an
+ * error to the job and return 1.  `lossy`: the writer reported losses for
+ * it.  On any thread: `c` is only read.
  */
-static int verify_game(const struct output *c, const struct scratch *sc, xq_batch_job *j,
-		       const struct xq_buf *doc, int lossy)
+static int verify_game(const struct output *c, xq_batch_job *j, const struct xq_buf *doc,
+		       int lossy)
 {
-	const struct xq_game *g = &j->record->g;
-	unsigned caps = c->impl->fmt->caps, ignore = XQ_EQ_IGNORE_TAGS | XQ_EQ_IGNORE_RESULT;
-	struct xq_input *in = NULL;
-	struct xq_read_opts ro = XQ_READ_OPTS_INIT;
-	struct xq_game back;
-	struct xq_buf again = XQ_BUF_INIT;
-	void *reader = NULL;
+	const xq_record *g = j->record;
+	unsigned caps = c->caps, ignore = XQ_EQUAL_IGNORE_TAGS | XQ_EQUAL_IGNORE_RESULT;
+	xq_read_options ro = XQ_READ_OPTIONS_INIT;
+	struct scratch sc = {0, ""};
+	xq_reader *rd = NULL;
+	xq_record *back = NULL;
+	struct xq_buf first = XQ_BUF_INIT, again = XQ_BUF_INIT;
 	char why[256] = "";
 	int rc, ok = 0;
 
-	if (xq_game_init(&back))
-		return 1;
-	diag_list_clear(sc->list);
-	if (xq_input_open_mem(&in, "<written>", doc->ptr, doc->len) ||
-	    c->impl->fmt->open_reader(&reader, in, &ro, &sc->sink)) {
-		snprintf(why, sizeof(why), "the output cannot be opened again by the %s reader",
-			 c->impl->fmt->name);
+	ro.format = c->to;
+	if (xq_reader_open_memory(&rd, NULL, doc->ptr, doc->len, &ro, scratch_report, &sc)) {
+		snprintf(why, sizeof(why), "the output cannot be opened again by the %s reader", c->to);
 		goto done;
 	}
-	rc = c->impl->fmt->read(reader, &back);
-	if (rc != 1) {
+	if (xq_reader_next(rd, &back) != 1) {
 		snprintf(why, sizeof(why), "no game could be read back");
 		goto done;
 	}
-	for (size_t i = 0; i < diag_list_count(sc->list); i++)
-		if (xq_diagnostic_severity(diag_list_at(sc->list, i)) == XQ_SEVERITY_ERROR) {
-			snprintf(why, sizeof(why), "reading it back: %.200s",
-				 xq_diagnostic_message(diag_list_at(sc->list, i)));
-			goto done;
-		}
-	if (!(caps & XQ_CAP_VARIATIONS))
-		ignore |= XQ_EQ_MAINLINE_ONLY;
-	if (!(caps & XQ_CAP_COMMENTS) || lossy)
-		ignore |= XQ_EQ_IGNORE_COMMENTS;
-	if (!(caps & XQ_CAP_PRE_COMMENTS) || lossy)
-		ignore |= XQ_EQ_IGNORE_PRE_COMMENTS;
-	if (!(caps & XQ_CAP_NAGS) || lossy)
-		ignore |= XQ_EQ_IGNORE_NAGS;
-	if (!xq_game_equal(g, &back, ignore, why, sizeof(why)))
+	if (sc.errors) {
+		snprintf(why, sizeof(why), "reading it back: %.200s", sc.first);
 		goto done;
-	if (!same_result(g->result, back.result)) {
-		snprintf(why, sizeof(why), "the result %s came back as %s", xq_result_string(g->result),
-			 xq_result_string(back.result));
+	}
+	if (!(caps & XQ_FORMAT_VARIATIONS))
+		ignore |= XQ_EQUAL_MAINLINE_ONLY;
+	if (!(caps & XQ_FORMAT_COMMENTS) || lossy)
+		ignore |= XQ_EQUAL_IGNORE_COMMENTS;
+	if (!(caps & XQ_FORMAT_PRE_COMMENTS) || lossy)
+		ignore |= XQ_EQUAL_IGNORE_PRE_COMMENTS;
+	if (!(caps & XQ_FORMAT_NAGS) || lossy)
+		ignore |= XQ_EQUAL_IGNORE_NAGS;
+	if (!xq_record_equal(g, back, ignore, why, sizeof(why)))
+		goto done;
+	/* (No result and an unknown one are both "*".) */
+	if (strcmp(xq_record_result(g), xq_record_result(back))) {
+		snprintf(why, sizeof(why), "the result %s came back as %s", xq_record_result(g),
+			 xq_record_result(back));
 		goto done;
 	}
 	if (!lossy) {
-		for (size_t i = 0; i < g->ntags; i++) {
-			const struct xq_tag *t = &g->tags[i];
+		for (size_t i = 0; i < xq_record_tag_count(g); i++) {
+			const char *name = xq_record_tag_name(g, i), *value = xq_record_tag_value(g, i);
 			const char *v;
 			/* Tags that describe the record itself are rewritten by
 			 * writers: the start position, the result, the notation. */
-			if (!strcmp(t->name, "FEN") || !strcmp(t->name, "Result") ||
-			    !strcmp(t->name, "Format"))
+			if (!strcmp(name, "FEN") || !strcmp(name, "Result") || !strcmp(name, "Format"))
 				continue;
-			v = xq_game_tag(&back, t->name);
-			if (!v && (!(caps & XQ_CAP_ANY_TAGS) || !*t->value))
+			v = xq_record_tag(back, name);
+			if (!v && (!(caps & XQ_FORMAT_ANY_TAGS) || !*value))
 				continue; /* (an empty tag says nothing: DhtmlXQ writes none) */
-			if (xq_game_tag(g, t->name) != t->value)
+			if (xq_record_tag(g, name) != value)
 				continue; /* a repeated tag: the first one counts */
-			if (!v || strcmp(v, t->value)) {
+			if (!v || strcmp(v, value)) {
 				snprintf(why, sizeof(why), "the %.40s tag '%.60s' came back as '%.60s'",
-					 t->name, t->value, v ? v : "(absent)");
+					 name, value, v ? v : "(absent)");
 				goto done;
 			}
 		}
 	}
 	/* The game read back must write to the same bytes again. */
-	{
-		struct xq_buf first = XQ_BUF_INIT;
-		rc = write_alone_to(c, &sc->sink, g, &first);
-		if (!rc)
-			rc = write_alone_to(c, &sc->sink, &back, &again);
-		if (!rc && (first.len != again.len || memcmp(first.ptr, again.ptr, first.len))) {
-			size_t k = 0;
-			while (k < first.len && k < again.len && first.ptr[k] == again.ptr[k])
-				k++;
-			snprintf(why, sizeof(why), "written again after reading back, it differs at byte %zu",
-				 k);
-			xq_buf_release(&first);
-			goto done;
-		}
-		xq_buf_release(&first);
+	rc = write_alone_to(c, scratch_report, &sc, g, &first);
+	if (!rc)
+		rc = write_alone_to(c, scratch_report, &sc, back, &again);
+	if (!rc && (first.len != again.len || memcmp(first.ptr, again.ptr, first.len))) {
+		size_t k = 0;
+		while (k < first.len && k < again.len && first.ptr[k] == again.ptr[k])
+			k++;
+		snprintf(why, sizeof(why), "written again after reading back, it differs at byte %zu", k);
+		goto done;
 	}
 	ok = 1;
 done:
-	if (reader)
-		c->impl->fmt->close_reader(reader);
-	xq_input_close(in);
-	xq_game_release(&back);
+	xq_reader_close(rd);
+	xq_record_free(back);
+	xq_buf_release(&first);
 	xq_buf_release(&again);
 	/* Where the writer reported no loss, its own reader must give the game
 	 * back whole: anything else is a bug in xqkit (exit status 4), not a
 	 * property of the input.  After a reported loss (text cut to fit a
 	 * field, characters the encoding lacks), the copy may differ. */
 	if (!ok)
-		add_diag(j, XQ_SEV_ERROR, lossy ? XQ_D_LOSS : XQ_D_INTERNAL, "--verify: %s", why);
+		add_diag(j, XQ_SEVERITY_ERROR, lossy ? "loss" : "internal", "--verify: %s", why);
 	return !ok;
 }
 
@@ -320,29 +282,42 @@ static int count_since(const xq_batch_job *j, size_t from, int errors)
  */
 static unsigned output_sync_flags(const struct output *c)
 {
-	unsigned named = c->fault_named_temp ? XQ_OUTPUT_NAMED_TEMP : 0;
+	unsigned named = c->fault_named_temp ? XQ_WRITE_NAMED_TEMP : 0;
 
 	switch (c->sync) {
 	case SYNC_EACH: return named;
-	case SYNC_END: return named | XQ_OUTPUT_SYNC_REPLACED;
+	case SYNC_END: return named | XQ_WRITE_SYNC_REPLACED;
 	case SYNC_NONE: break;
 	}
-	return named | XQ_OUTPUT_NO_SYNC;
+	return named | XQ_WRITE_NO_SYNC;
 }
 
 /* -o DIR/, at the end of a run that was not interrupted: what was
  * written under DIR/ reaches the disk, names too, unless --sync none. */
 static void sync_dir(struct output *c)
 {
-	struct xq_diag d;
+	struct report_message m = {""};
 
 	if (!c->dir_mode || c->sync == SYNC_NONE || c->written == 0)
 		return;
-	xq_diag_init(&d);
-	if (xq_output_sync(c->dir, &d)) {
-		cmd_error("%s", d.msg);
+	if (xq_file_sync_dir(c->dir, report_keep_message, &m)) {
+		cmd_error("%s", m.msg);
 		c->io_error = 1;
 	}
+}
+
+/* Why a file could not be written: the code's name and the message. */
+struct file_said {
+	char code[32];
+	char msg[XQ_MESSAGE_SIZE];
+};
+
+static void keep_file_said(const xq_diagnostic *d, void *user)
+{
+	struct file_said *s = user;
+
+	snprintf(s->code, sizeof(s->code), "%s", xq_diagnostic_code(d));
+	snprintf(s->msg, sizeof(s->msg), "%s", xq_diagnostic_message(d));
 }
 
 /* Write one game to its own file under DIR/.  Returns 0, or 1 when it was
@@ -350,8 +325,8 @@ static void sync_dir(struct output *c)
 static int write_to_dir(struct output *c, xq_batch_job *j, const struct xq_buf *doc)
 {
 	struct xq_buf name = XQ_BUF_INIT, path = XQ_BUF_INIT;
-	struct xq_output *o;
-	struct xq_diag d;
+	struct file_said said = {"none", ""};
+	xq_file *o;
 	int rc, n = 1;
 
 	if (name_template_expand(&name, c->template, j->record, j->file->path, c->seq))
@@ -362,7 +337,7 @@ static int write_to_dir(struct output *c, xq_batch_job *j, const struct xq_buf *
 		xq_buf_add(&path, name.ptr, name.len);
 		if (n > 1)
 			xq_buf_addf(&path, "-%d", n);
-		name_template_add_extension(&path, c->impl->fmt->extensions);
+		name_template_add_extension(&path, c->extensions);
 		if (xq_buf_error(&path))
 			goto nomem;
 		if (!name_set_has(&c->names, path.ptr))
@@ -375,38 +350,38 @@ static int write_to_dir(struct output *c, xq_batch_job *j, const struct xq_buf *
 	/* Only --force replaces a file, and never an input (the inputs were
 	 * all listed before the run: inputs_prescan). */
 	if (c->force && inputs_is_input(c->inputs, path.ptr)) {
-		add_diag(j, XQ_SEV_ERROR, XQ_D_IO,
+		add_diag(j, XQ_SEVERITY_ERROR, "io",
 			 "not written: '%s' is one of the inputs, and an input is never overwritten",
 			 path.ptr);
 		xq_buf_release(&path);
 		return 1;
 	}
-	xq_diag_init(&d);
-	rc = xq_output_open(&o, path.ptr, (c->force ? XQ_OUTPUT_FORCE : 0) | output_sync_flags(c), &d);
+	rc = xq_file_open(&o, path.ptr, (c->force ? XQ_WRITE_FORCE : 0) | output_sync_flags(c),
+			  keep_file_said, &said);
 	if (!rc) {
-		xq_output_write(o, doc->ptr, doc->len);
-		rc = xq_output_commit(o, &d);
+		xq_file_write(o, doc->ptr, doc->len);
+		rc = xq_file_commit(o, keep_file_said, &said);
 	}
 	if (rc) {
-		add_diag(j, XQ_SEV_ERROR, d.code, "not written: %s", d.msg);
-		if (d.code == XQ_D_RESOURCE) {
+		add_diag(j, XQ_SEVERITY_ERROR, said.code, "not written: %s", said.msg);
+		if (!strcmp(said.code, "resource")) {
 			/* A full disk: every later game would fail the same way. */
 			c->disk_full = 1;
 			c->io_error = 1;
 			c->stop = 1;
-		} else if (rc != XQ_EIO || !strstr(d.msg, "already exists")) {
+		} else if (rc != XQ_EIO || !strstr(said.msg, "already exists")) {
 			c->io_error = 1;
 		}
 		xq_buf_release(&path);
 		return 1;
 	}
 	if (c->rep && c->rep->verbose)
-		add_diag(j, XQ_SEV_NOTE, XQ_D_NONE, "written to '%s'", path.ptr);
+		add_diag(j, XQ_SEVERITY_NOTE, "none", "written to '%s'", path.ptr);
 	xq_buf_release(&path);
 	return 0;
 
 nomem:
-	add_diag(j, XQ_SEV_ERROR, XQ_D_RESOURCE, "not written: out of memory");
+	add_diag(j, XQ_SEVERITY_ERROR, "resource", "not written: out of memory");
 	c->io_error = 1;
 	c->stop = 1;
 	xq_buf_release(&name);
@@ -418,8 +393,8 @@ nomem:
  * around games in one output, and `sep` before them when not NULL): 0,
  * or 1 when it did not verify (reported).  On any thread, as
  * verify_game. */
-static int verify_written(const struct output *c, const struct scratch *sc, xq_batch_job *j,
-			  const char *sep, const struct xq_buf *doc, int lossy)
+static int verify_written(const struct output *c, xq_batch_job *j, const char *sep,
+			  const struct xq_buf *doc, int lossy)
 {
 	struct xq_buf whole = XQ_BUF_INIT;
 	const struct xq_buf *check = doc;
@@ -438,14 +413,14 @@ static int verify_written(const struct output *c, const struct scratch *sc, xq_b
 		 * writer with a bug would leave it. */
 		if (check != &whole)
 			xq_buf_add(&whole, check->ptr, check->len);
-		whole.len = (whole.len + 1) / 2;
+		xq_buf_truncate(&whole, (whole.len + 1) / 2);
 		check = &whole;
 	}
 	if (xq_buf_error(&whole)) {
-		add_diag(j, XQ_SEV_ERROR, XQ_D_RESOURCE, "--verify: out of memory");
+		add_diag(j, XQ_SEVERITY_ERROR, "resource", "--verify: out of memory");
 		rc = 1;
 	} else {
-		rc = verify_game(c, sc, j, check, lossy);
+		rc = verify_game(c, j, check, lossy);
 	}
 	xq_buf_release(&whole);
 	return rc;
@@ -476,7 +451,7 @@ static void note_error(xq_batch_job *j)
 			xq_buf_addf(&b, "ply %u: ", (unsigned)ply);
 		xq_buf_adds(&b, xq_diagnostic_message(d));
 		if (!xq_buf_error(&b))
-			xq_game_set_error(&j->record->g, b.ptr, b.len);
+			xq_record_set_broken(j->record, b.ptr);
 		break;
 	}
 	xq_buf_release(&b);
@@ -485,20 +460,19 @@ static void note_error(xq_batch_job *j)
 /* Is the game of `j` to be written at all (output_game says why not)? */
 static int to_write(const struct output *c, const xq_batch_job *j)
 {
-	return !c->dry_run && (!(j->record->g.flags & XQ_GAME_BROKEN) || c->keep_broken);
+	return !c->dry_run && (!xq_record_is_broken(j->record) || c->keep_broken);
 }
 
 void output_render(const struct output *c, xq_batch_job *j, struct output_ready *r)
 {
 	struct job_sink js = {c, j};
-	struct xq_sink sink = {job_sink_report, &js};
 
 	r->ready = r->defer = 0;
 	/* One output's games are joined as its writer would write them only
-	 * when its format writes them apart (format.h, `separator`). */
-	if (!to_write(c, j) || (!c->dir_mode && !c->impl->fmt->separator))
+	 * when its format writes them apart (xq_format_separator()). */
+	if (!to_write(c, j) || (!c->dir_mode && !c->separator))
 		return;
-	if (j->record->g.flags & XQ_GAME_BROKEN) {
+	if (xq_record_is_broken(j->record)) {
 		if (j->late) {
 			r->defer = 1; /* note_error names lines not known yet */
 			return;
@@ -506,11 +480,11 @@ void output_render(const struct output *c, xq_batch_job *j, struct output_ready 
 		note_error(j);
 	}
 	r->late = j->late;
-	r->number = j->record->g.number;
-	r->line = j->record->g.place.line;
+	r->number = xq_record_number(j->record);
+	xq_record_place(j->record, &r->line, NULL, NULL);
 	r->before = xq_diagnostics_count(j->diags);
 	xq_buf_reset(&j->text);
-	r->rc = write_alone_to(c, &sink, &j->record->g, &j->text);
+	r->rc = write_alone_to(c, job_sink_report, &js, j->record, &j->text);
 	r->ready = 1;
 	r->verified = 0;
 	if (c->verify && !r->rc && !xq_buf_error(&j->text) &&
@@ -518,38 +492,34 @@ void output_render(const struct output *c, xq_batch_job *j, struct output_ready 
 		/* --verify as output_game would, the separator before the
 		 * game as before every game but the output's first (which
 		 * output_game reads back again without it). */
-		struct diag_list list = {NULL};
-		struct scratch sc = {{scratch_report, &list}, &list};
-		const char *sep = c->dir_mode ? NULL : c->impl->fmt->separator;
+		const char *sep = c->dir_mode ? NULL : c->separator;
 		r->verify_before = xq_diagnostics_count(j->diags);
 		r->verify_sep = sep && *sep;
-		r->verified = 1 + verify_written(c, &sc, j, sep, &j->text, count_since(j, r->before, 0) > 0);
-		diag_list_release(&list);
+		r->verified = 1 + verify_written(c, j, sep, &j->text, count_since(j, r->before, 0) > 0);
 	}
 }
 
 void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
 {
-	struct xq_game *g = &j->record->g;
+	xq_record *g = j->record;
 	struct xq_buf own = XQ_BUF_INIT;
 	const struct xq_buf *doc = &own;
-	struct scratch sc = {{scratch_report, &c->scratch}, &c->scratch};
 	size_t before = xq_diagnostics_count(j->diags);
-	int rc, lossy, verified = 0, sep = 0;
+	int rc, lossy, lost = 0, verified = 0, sep = 0;
 
 	if (c->dry_run)
 		return;
-	if ((g->flags & XQ_GAME_BROKEN) && !c->keep_broken) {
-		add_diag(j, XQ_SEV_NOTE, XQ_D_NONE,
+	if (xq_record_is_broken(g) && !c->keep_broken) {
+		add_diag(j, XQ_SEVERITY_NOTE, "none",
 			 "skipped: the game has an error (--keep-broken writes it up to the error)");
 		c->skipped++;
 		return;
 	}
-	if (!c->dir_mode && !(c->impl->fmt->caps & XQ_CAP_MULTI) && c->written > 0) {
+	if (!c->dir_mode && !(c->caps & XQ_FORMAT_MULTI) && c->written > 0) {
 		/* Said once, and the run stops: every later game is the same. */
-		add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS,
+		add_diag(j, XQ_SEVERITY_ERROR, "loss",
 			 "%s holds one game per file and the input holds more: stopped%s; write to a directory with -o DIR/",
-			 c->impl->fmt->name, c->out_path ? ", nothing is written" : "");
+			 c->to, c->out_path ? ", nothing is written" : "");
 		c->skipped++;
 		c->stop = c->too_many = 1;
 		return;
@@ -562,33 +532,34 @@ void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
 		/* Written already, on a worker (output_render): what the
 		 * output's writer would have written, its separator put back,
 		 * its numbers put right when it was numbered late. */
+		uint64_t line;
 		before = r->before;
 		rc = r->rc;
 		doc = &j->text;
-		if (!rc && r->late && c->impl->fmt->renumber &&
-		    (r->number != g->number || r->line != g->place.line))
-			rc = c->impl->fmt->renumber(&j->text, g, r->number, r->line);
-		sep = !c->dir_mode && !rc && c->apart++ > 0 && *c->impl->fmt->separator;
+		xq_record_place(g, &line, NULL, NULL);
+		if (!rc && r->late && (r->number != xq_record_number(g) || r->line != line))
+			rc = xq_format_renumber(c->to, &j->text, g, r->number, r->line);
+		lost = xq_buf_error(&j->text);
+		sep = !c->dir_mode && !rc && c->apart++ > 0 && *c->separator;
 		if (sep) {
 			xq_buf_reset(&c->joined);
-			xq_buf_adds(&c->joined, c->impl->fmt->separator);
+			xq_buf_adds(&c->joined, c->separator);
 			xq_buf_add(&c->joined, j->text.ptr, j->text.len);
-			if (xq_buf_error(&j->text) && !c->joined.err)
-				c->joined.err = xq_buf_error(&j->text);
 			doc = &c->joined;
 		}
 	} else {
-		if (g->flags & XQ_GAME_BROKEN)
+		if (xq_record_is_broken(g))
 			note_error(j);
 		if (c->dir_mode) {
 			rc = write_alone(c, g, &own);
 		} else {
-			rc = c->impl->fmt->write(c->writer, g);
-			drain(c, &own);
+			if ((rc = xq_writer_write(c->writer, g)) != 0)
+				c->writer_failed = 1;
+			lost = drain(c, &own);
 		}
 	}
 	lossy = count_since(j, before, 0) > 0;
-	if (!rc && xq_buf_error(doc))
+	if (!rc && (lost || xq_buf_error(doc)))
 		rc = XQ_ENOMEM; /* the game is never written half */
 	if (r && r->ready && r->verified) {
 		/* --verify's outcome on the worker holds when it read what
@@ -603,24 +574,24 @@ void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
 		if (rc != XQ_ENOMEM && rc != XQ_EIO) {
 			/* A writer that says why it refused has said it all. */
 			if (!count_since(j, before, 1))
-				add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS,
-					 "skipped: the %s writer refused it: %s", c->impl->fmt->name,
-					 xq_strerror(rc));
+				add_diag(j, XQ_SEVERITY_ERROR, "loss",
+					 "skipped: the %s writer refused it: %s", c->to,
+					 xq_error_string(rc));
 		} else {
 			c->io_error = 1;
-			add_diag(j, XQ_SEV_ERROR, XQ_D_IO, "cannot write: %s", xq_strerror(rc));
+			add_diag(j, XQ_SEVERITY_ERROR, "io", "cannot write: %s", xq_error_string(rc));
 		}
 		c->skipped++;
 		goto out;
 	}
 	if (lossy && c->strict) {
-		add_diag(j, XQ_SEV_ERROR, XQ_D_LOSS, "skipped: %s cannot hold it whole (--strict)",
-			 c->impl->fmt->name);
+		add_diag(j, XQ_SEVERITY_ERROR, "loss", "skipped: %s cannot hold it whole (--strict)",
+			 c->to);
 		c->skipped++;
 		goto out;
 	}
 	if (c->verify) {
-		if (verified ? verified == 2 : verify_written(c, &sc, j, NULL, doc, lossy)) {
+		if (verified ? verified == 2 : verify_written(c, j, NULL, doc, lossy)) {
 			c->verify_failed++;
 			c->skipped++;
 			goto out;
@@ -632,22 +603,22 @@ void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
 			c->skipped++;
 			goto out;
 		}
-	} else if (xq_output_write(c->out, doc->ptr, doc->len)) {
+	} else if (xq_file_write(c->out, doc->ptr, doc->len)) {
 		c->io_error = 1;
 		c->stop = 1;
-		add_diag(j, XQ_SEV_ERROR, XQ_D_IO, "cannot write to '%s'", xq_output_name(c->out));
+		add_diag(j, XQ_SEVERITY_ERROR, "io", "cannot write to '%s'", xq_file_name(c->out));
 		goto out;
 	} else if (!c->out_path && report_stdout_is_pipe()) {
-		/* Each game reaches a pipe whole (report_flush_out); formats/io
+		/* Each game reaches a pipe whole (report_flush_out); an xq_file
 		 * has no flush of its own, and its stream is one of all. */
 		fflush(NULL);
 	}
 	c->written++;
 	if (lossy)
 		c->lossy++;
-	if (g->flags & XQ_GAME_BROKEN) {
+	if (xq_record_is_broken(g)) {
 		c->kept_broken++;
-		add_diag(j, XQ_SEV_WARNING, XQ_D_TRUNCATED,
+		add_diag(j, XQ_SEVERITY_WARNING, "truncated",
 			 "written only up to its first error (--keep-broken)");
 	}
 out:
@@ -659,26 +630,25 @@ out:
 
 static int open_single_output(struct output *c)
 {
-	struct xq_diag d;
+	struct report_message m = {""};
 	int rc;
 
-	xq_diag_init(&d);
-	rc = xq_output_open(&c->out, c->out_path ? c->out_path : "-",
-			    (c->force ? XQ_OUTPUT_FORCE : 0) | (c->sync == SYNC_NONE ? XQ_OUTPUT_NO_SYNC : 0) |
-				    (c->fault_named_temp ? XQ_OUTPUT_NAMED_TEMP : 0),
-			    &d);
+	rc = xq_file_open(&c->out, c->out_path ? c->out_path : "-",
+			  (c->force ? XQ_WRITE_FORCE : 0) | (c->sync == SYNC_NONE ? XQ_WRITE_NO_SYNC : 0) |
+				  (c->fault_named_temp ? XQ_WRITE_NAMED_TEMP : 0),
+			  report_keep_message, &m);
 	if (rc) {
-		cmd_error("%s", d.msg);
+		cmd_error("%s", m.msg);
 		return -1;
 	}
 	/* What the writer adds around the games, for --verify. */
 	if (c->verify) {
-		void *w = NULL;
-		struct xq_output *o = NULL;
-		if (open_mem_writer(c, &w, &o) == 0) {
+		xq_writer *w = NULL;
+		xq_file *f = NULL;
+		if (open_mem_writer(c, &w, &f) == 0) {
 			drain(c, &c->prefix);
-			c->impl->fmt->close_writer(w);
-			xq_output_commit(o, NULL);
+			xq_writer_close(w); /* its end, into c->mem: the file stays open */
+			xq_file_commit(f, NULL, NULL);
 			drain(c, &c->suffix);
 		}
 	}
@@ -686,20 +656,19 @@ static int open_single_output(struct output *c)
 		if (diag_list_count(&c->scratch))
 			cmd_error("%s", xq_diagnostic_message(diag_list_at(&c->scratch, 0)));
 		else
-			cmd_error("cannot write %s: %s", c->impl->fmt->name, xq_strerror(rc));
+			cmd_error("cannot write %s: %s", c->to, xq_error_string(rc));
 		diag_list_clear(&c->scratch);
-		xq_output_abort(c->out);
+		xq_file_abort(c->out);
 		c->out = NULL;
 		return rc == XQ_EUNSUPPORTED ? 2 : -1;
 	}
 	/* Whatever the writer starts a document with goes out first. */
 	{
 		struct xq_buf head = XQ_BUF_INIT;
-		drain(c, &head);
-		rc = xq_buf_error(&head) ? XQ_ENOMEM : xq_output_write(c->out, head.ptr, head.len);
+		rc = drain(c, &head) ? XQ_ENOMEM : xq_file_write(c->out, head.ptr, head.len);
 		xq_buf_release(&head);
 		if (rc) {
-			cmd_error("cannot write to '%s'", xq_output_name(c->out));
+			cmd_error("cannot write to '%s'", xq_file_name(c->out));
 			return -1;
 		}
 	}
@@ -709,40 +678,40 @@ static int open_single_output(struct output *c)
 static int finish_single_output(struct output *c, int commit)
 {
 	struct xq_buf tail = XQ_BUF_INIT;
-	struct xq_diag d;
+	struct report_message m = {""};
 	int rc = 0;
 
 	if (!c->out)
 		return 0; /* --dry-run: none was opened */
 	if (c->writer) {
 		c->cur = NULL;
-		if (c->impl->fmt->close_writer(c->writer))
+		/* After a game the writer refused, closing it says that again:
+		 * its own failure is then the memory it could not write to. */
+		if (xq_writer_close(c->writer) && (!c->writer_failed || xq_buf_error(&c->mem)))
 			commit = 0, c->io_error = 1;
 		c->writer = NULL;
 	}
 	if (c->mem_out)
-		xq_output_commit(c->mem_out, NULL);
+		xq_file_commit(c->mem_out, NULL, NULL);
 	c->mem_out = NULL;
-	drain(c, &tail);
-	if (commit && (xq_buf_error(&tail) || xq_output_write(c->out, tail.ptr, tail.len)))
+	if (drain(c, &tail) || (commit && xq_file_write(c->out, tail.ptr, tail.len)))
 		commit = 0;
 	xq_buf_release(&tail);
-	xq_diag_init(&d);
-	if (commit && c->written == 0 && !(c->impl->fmt->caps & XQ_CAP_MULTI) && c->out_path &&
+	if (commit && c->written == 0 && !(c->caps & XQ_FORMAT_MULTI) && c->out_path &&
 	    strcmp(c->out_path, "-")) {
 		/* A file of a one-game format is that game: with none written
 		 * there is nothing to make (an empty file would not read back). */
-		xq_output_abort(c->out);
+		xq_file_abort(c->out);
 		c->out = NULL;
 		cmd_warning("no game was written, so '%s' was not made", c->out_path);
 		return 0;
 	}
 	if (commit) {
-		rc = xq_output_commit(c->out, &d);
+		rc = xq_file_commit(c->out, report_keep_message, &m);
 		if (rc)
-			cmd_error("%s", d.msg);
+			cmd_error("%s", m.msg);
 	} else {
-		xq_output_abort(c->out);
+		xq_file_abort(c->out);
 		c->written = 0; /* nothing reached the output's name */
 		rc = -1;
 	}
@@ -836,20 +805,21 @@ int output_take(struct output *c, struct input_opts *in, struct opt_parser *p, i
 /* What the options say together: 0, or -1 with the message in p->err. */
 int output_check(struct output *c, struct input_opts *in, struct opt_parser *p)
 {
-	if (!c->impl) {
-		snprintf(p->err, sizeof(p->err), "out of memory");
-		return -1;
-	}
+	const char *name;
+	unsigned caps;
+
 	if (!(c->to = format_by_name(c->to_name, 1, p->err, sizeof(p->err))))
 		return -1;
-	/* The options as the format's writer takes them. */
+	/* The options as the format's writer takes them, and what it can do. */
 	c->wopts.format = c->to;
-	c->impl->fmt = xq_format_find(c->to);
-	c->impl->wo = (struct xq_write_opts)XQ_WRITE_OPTS_INIT;
-	c->impl->wo.notation = c->wopts.dialect;
-	c->impl->wo.notation_flags = c->wopts.dialect_flags;
-	c->impl->wo.version = c->wopts.version;
-	if (c->wopts.encoding && xq_encoding_parse(c->wopts.encoding, &c->impl->wo.encoding)) {
+	for (size_t i = 0; xq_format_info(i, &name, NULL, &caps) == 0; i++)
+		if (!strcmp(name, c->to)) {
+			c->caps = caps;
+			xq_format_names(i, &c->extensions, NULL);
+			break;
+		}
+	c->separator = xq_format_separator(c->to);
+	if (c->wopts.encoding && !xq_encoding_canonical(c->wopts.encoding)) {
 		snprintf(p->err, sizeof(p->err), "unknown encoding '%s'", c->wopts.encoding);
 		return -1;
 	}
@@ -858,8 +828,8 @@ int output_check(struct output *c, struct input_opts *in, struct opt_parser *p)
 	if (c->out_path && !strcmp(c->out_path, "-"))
 		c->out_path = NULL;
 	c->dir_mode = c->out_path && is_dir_path(c->out_path);
-	if (c->verify && (!(c->impl->fmt->caps & XQ_CAP_READ) || !c->impl->fmt->open_reader)) {
-		snprintf(p->err, sizeof(p->err), "--verify: xqkit cannot read %s back", c->impl->fmt->name);
+	if (c->verify && !(c->caps & XQ_FORMAT_READS)) {
+		snprintf(p->err, sizeof(p->err), "--verify: xqkit cannot read %s back", c->to);
 		return -1;
 	}
 	if (c->dry_run) {
@@ -873,16 +843,16 @@ int output_check(struct output *c, struct input_opts *in, struct opt_parser *p)
 			 "--format ndjson writes to standard output: give -o for the records");
 		return -1;
 	}
-	if (!c->dir_mode && !(c->impl->fmt->caps & XQ_CAP_MULTI) &&
+	if (!c->dir_mode && !(c->caps & XQ_FORMAT_MULTI) &&
 	    (p->noperands > 1 || in->recursive || in->files0)) {
 		snprintf(p->err, sizeof(p->err),
 			 "%s holds one game per file: to convert several inputs, write to a directory with -o DIR/",
-			 c->impl->fmt->name);
+			 c->to);
 		return -1;
 	}
-	if (!c->out_path && (c->impl->fmt->caps & XQ_CAP_BINARY) && isatty(1)) {
+	if (!c->out_path && (c->caps & XQ_FORMAT_BINARY) && isatty(1)) {
 		snprintf(p->err, sizeof(p->err),
-			 "%s is binary: give -o FILE rather than writing it to a terminal", c->impl->fmt->name);
+			 "%s is binary: give -o FILE rather than writing it to a terminal", c->to);
 		return -1;
 	}
 	return 0;
@@ -994,11 +964,6 @@ void output_init(struct output *c, const char *cmd)
 	c->cmd = cmd;
 	c->wopts = (xq_write_options)XQ_WRITE_OPTIONS_INIT;
 	c->template = NAME_TEMPLATE_DEFAULT;
-	/* Without it, output_check() says "out of memory". */
-	if ((c->impl = calloc(1, sizeof(*c->impl)))) {
-		c->impl->sink.report = writer_sink;
-		c->impl->sink.payload = c;
-	}
 	xq_buf_init(&c->mem);
 	xq_buf_init(&c->prefix);
 	xq_buf_init(&c->suffix);
@@ -1007,8 +972,6 @@ void output_init(struct output *c, const char *cmd)
 
 void output_release(struct output *c)
 {
-	free(c->impl);
-	c->impl = NULL;
 	free(c->dir);
 	name_set_release(&c->names);
 	diag_list_release(&c->scratch);

@@ -7,7 +7,7 @@
  * what they do: one output (a file, or standard output) or, with
  * -o DIR/, one file per game named from a template of tags.  A file
  * output is written to a temporary file and renamed only when the run
- * ends without an I/O error (formats/io); an existing file is refused
+ * ends without an I/O error (<xq/file.h>); an existing file is refused
  * without --force, and an input is never overwritten, even with --force,
  * however it was found (cmd/inputs: inputs_guard, inputs_prescan).
  *
@@ -40,10 +40,10 @@
 #include "name_template.h"
 #include "opt.h"
 #include "report.h"
+#include <xq/batch.h>
 #include <xq/buf.h>
 #include <xq/file.h>
 #include <xq/io.h>
-#include <xq/batch.h>
 
 /* The ids of output_options: from OPT_ID_OUTPUT up. */
 #define OPT_ID_OUTPUT 0x2000
@@ -69,19 +69,23 @@ struct output {
 	int fault_named_temp; /* XQ_TEST_FAULT=named-temp: temporary files named from the start */
 	const struct reporter *rep; /* -v: say what was written */
 	struct inputs *inputs;    /* to ask whether a file is an input */
+	/* what the format written can do (<xq/io.h>), once output_check() found it */
+	unsigned caps;            /* XQ_FORMAT_* */
+	const char *separator;    /* between games written apart, or NULL
+				     (xq_format_separator()) */
+	const char *extensions;   /* its files' (the first is the one written) */
 	/* the single output (file or stdout) */
 	xq_file *out;
-	xq_file *mem_out;         /* the writer writes here; drained after each game */
+	xq_file *mem_out;         /* the writer writes here (xq_file_open_buf());
+				     drained after each game */
 	struct xq_buf mem;
-	void *writer;
+	xq_writer *writer;
+	int writer_failed;        /* it refused a game (its close then says so too) */
 	struct xq_buf prefix, suffix; /* what the writer adds around games (for --verify) */
 	struct xq_buf joined;     /* a game written by output_render, after the separator */
 	uint64_t apart;           /* games output_render wrote for the one output */
-	/* the format's writer as the library's formats take it, and the sink
-	 * of writers and read-back (output.c) */
-	struct output_impl *impl;
-	xq_batch_job *cur;
-	struct diag_list scratch;  /* diagnostics of --verify's own reading */
+	xq_batch_job *cur;     /* the game being written (its writer's diagnostics) */
+	struct diag_list scratch;  /* the output's writers' diagnostics about no game */
 	struct name_set names;    /* the files written under DIR/ in this run */
 	/* totals */
 	uint64_t written, skipped, lossy, kept_broken, verified, verify_failed, seq;
@@ -117,8 +121,8 @@ struct output_ready {
 	int verify_sep; /* it read the game after the format's separator */
 	size_t verify_before;
 	/* Late numbering (xq_batch_job.late): the game's number and line when it
-	 * was written, put right by output_game through the format's
-	 * `renumber`; `defer`: its bytes are to be written by output_game,
+	 * was written, put right by output_game through
+	 * xq_format_renumber(); `defer`: its bytes are to be written by output_game,
 	 * which then knows the numbers they hold (the error of a broken game
 	 * names its line). */
 	int late, defer;
@@ -127,11 +131,11 @@ struct output_ready {
 
 /*
  * On the worker thread that processes `j`, after everything that changes
- * its game: write the game into j->text with a writer of its own, its
+ * its game: write the game into j->text with xq_record_write_buf(), its
  * diagnostics into j->diags, and say so in *r, when the bytes are those
  * the output's writer would write (-o DIR/, where each game is a document
- * of its own, or a format whose games are written apart: format.h,
- * `separator`); else r->ready is 0.  With --verify, the game is also read
+ * of its own, or a format whose games are written apart:
+ * xq_format_separator()); else r->ready is 0.  With --verify, the game is also read
  * back there (output_game reads back again only a game the output holds
  * without the separator before it: the first).  `o` is only read.  A job
  * numbered late (<xq/batch.h>) may be written there: output_game puts its

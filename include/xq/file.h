@@ -49,13 +49,31 @@ enum {
 XQ_API int xq_file_check(const char *path, unsigned flags, xq_diagnostic_fn fn, void *user);
 /*
  * Open `path` ("-": standard output) for writing with `flags`
- * (XQ_WRITE_FORCE, XQ_WRITE_GZIP; other bits are ignored).  Returns 0
- * with *out set; or XQ_EIO (refused as xq_file_check() says, or the
- * temporary file cannot be made) or XQ_ENOMEM, with *out NULL and the
+ * (XQ_WRITE_FORCE, XQ_WRITE_GZIP, XQ_WRITE_SYNC_REPLACED,
+ * XQ_WRITE_NO_SYNC, XQ_WRITE_NAMED_TEMP of <xq/io.h>; other bits are
+ * ignored).  Returns 0 with *out set; or XQ_EIO (refused as
+ * xq_file_check() says, or the temporary file cannot be made; code
+ * "resource" for a full disk) or XQ_ENOMEM, with *out NULL and the
  * reason sent to `fn` (may be NULL).
  */
 XQ_API int xq_file_open(xq_file **out, const char *path, unsigned flags, xq_diagnostic_fn fn,
 			void *user);
+/*
+ * A file whose bytes are appended to `target`, a buffer that stays the
+ * caller's (it must outlive the file), for bytes to look at before they
+ * go anywhere: a record writer onto it (xq_writer_open_file()) leaves
+ * each record's bytes in `target` as soon as xq_writer_write() returns,
+ * for the caller to take (and empty the buffer with xq_buf_reset()) game
+ * by game.  xq_file_commit() and xq_file_abort() free the file and leave
+ * `target` as it is; commit returns XQ_ENOMEM when an append failed (the
+ * buffer's error; nothing is sent to its callback).  0, or XQ_ENOMEM with *out NULL.  Its name is
+ * "<memory>".
+ */
+XQ_API int xq_file_open_buf(xq_file **out, xq_buf *target);
+/* The name `f` was opened with, as the diagnostics about it say it
+ * ("<stdout>" for "-", "<memory>" for xq_file_open_buf()).  Valid until
+ * `f` is freed. */
+XQ_API const char *xq_file_name(const xq_file *f);
 /* Write `len` bytes.  0, or XQ_EIO / XQ_ENOMEM: the failure is kept, and
  * xq_file_commit() then fails and leaves nothing under the name. */
 XQ_API int xq_file_write(xq_file *f, const void *data, size_t len);
@@ -69,6 +87,14 @@ XQ_API int xq_file_commit(xq_file *f, xq_diagnostic_fn fn, void *user);
 /* Give up: the temporary file is removed, never anything else.  Frees
  * `f`; NULL is allowed. */
 XQ_API void xq_file_abort(xq_file *f);
+/*
+ * Make what was written to the file system that holds the directory
+ * `dir` reach the disk, the names in `dir` too: for a program that wrote
+ * many files there with XQ_WRITE_SYNC_REPLACED (one sync at the end
+ * rather than one per file).  0, or XQ_EIO with the reason sent to `fn`
+ * (may be NULL; code "resource" for a full disk, "io" otherwise).
+ */
+XQ_API int xq_file_sync_dir(const char *dir, xq_diagnostic_fn fn, void *user);
 
 /*
  * A record writer (<xq/io.h>) onto the open file `f`, which stays the

@@ -53,7 +53,10 @@ enum {
 	XQ_FORMAT_MULTI = 1 << 2,      /* many games in one file */
 	XQ_FORMAT_VARIATIONS = 1 << 3, /* holds variations */
 	XQ_FORMAT_COMMENTS = 1 << 4,   /* holds comments */
-	XQ_FORMAT_BINARY = 1 << 7      /* places are byte offsets */
+	XQ_FORMAT_NAGS = 1 << 5,       /* holds NAGs ($1 = !, ...) */
+	XQ_FORMAT_ANY_TAGS = 1 << 6,   /* holds tags of any name */
+	XQ_FORMAT_BINARY = 1 << 7,     /* places are byte offsets */
+	XQ_FORMAT_PRE_COMMENTS = 1 << 8 /* holds comments before a move */
 };
 
 /* The i-th format (from 0): its name ("pgn"), one line describing it and
@@ -74,6 +77,20 @@ XQ_API int xq_format_names(size_t i, const char **extensions, const char **alias
  * Static strings; thread-safe.
  */
 XQ_API const char *xq_format_canonical(const char *name);
+/*
+ * Whether the writer of format `name` (any of its names, as
+ * xq_format_canonical() takes them) writes each game apart: NULL when a
+ * game's bytes depend on the others (HTML's index), the format holds one
+ * game per file, or no writable format is called so; else the bytes it
+ * writes between two games (PGN "\n", a blank line; NDJSON "", each
+ * record a line).  Its writer then writes nothing before the first game
+ * nor after the last, and writes for each game the bytes
+ * xq_record_write_buf() gives for that game alone, after the separator
+ * when a game came before: so games may be written apart (on several
+ * threads, each with its own buffer) and joined with it, to the bytes one
+ * writer gives.  Static strings; thread-safe.
+ */
+XQ_API const char *xq_format_separator(const char *name);
 
 /*
  * The canonical name of the text encoding a user calls `name`, in any
@@ -188,7 +205,18 @@ typedef struct xq_write_options {
 #define XQ_WRITE_OPTIONS_INIT {sizeof(xq_write_options), NULL, 0, 0, NULL, 0, 0}
 enum {
 	XQ_WRITE_FORCE = 1 << 0, /* replace an existing file */
-	XQ_WRITE_GZIP = 1 << 1   /* compress (also when the name ends in ".gz") */
+	XQ_WRITE_GZIP = 1 << 1,  /* compress (also when the name ends in ".gz") */
+	/* A file's bytes reach the disk (fsync) before it takes its name, so
+	 * that a crash leaves the old file or the new one, never an empty
+	 * one.  XQ_WRITE_SYNC_REPLACED does so only for a file that replaces
+	 * another (a program writing many new files syncs them at once at the
+	 * end with xq_file_sync_dir()); XQ_WRITE_NO_SYNC never. */
+	XQ_WRITE_SYNC_REPLACED = 1 << 2,
+	XQ_WRITE_NO_SYNC = 1 << 3,
+	/* The temporary file has a name of its own from the start
+	 * (.xqkit-XXXXXXXX beside the file), as on a system without unnamed
+	 * temporary files: for the tests of that way. */
+	XQ_WRITE_NAMED_TEMP = 1 << 4
 };
 
 /*
@@ -218,6 +246,38 @@ XQ_API int xq_writer_close(xq_writer *w);
 XQ_API int xq_writer_close_memory(xq_writer *w, void **data, size_t *len);
 /* Give up: nothing is left under the name.  Frees `w`; NULL is allowed. */
 XQ_API void xq_writer_abort(xq_writer *w);
+
+/*
+ * Append to `out` the document a writer of opts->format (needed) makes
+ * of `r` alone: the bytes xq_writer_open_memory(), xq_writer_write() and
+ * xq_writer_close_memory() would give, without a writer to open and free
+ * (the file flags of `opts` are not looked at).  Diagnostics go to `fn`
+ * (may be NULL), what the format cannot hold as "loss" warnings.
+ * Returns 0; XQ_EUNSUPPORTED or XQ_EENCODING when the options are
+ * refused, or the writer refuses the record, the reason sent to `fn`;
+ * XQ_ENOMEM when memory ran out (the buffer's sticky error too).  After a
+ * failure `out` holds what it held plus, maybe, part of the record: cut
+ * it back to its earlier length.  No state is kept between calls: it may
+ * run on several threads at once, each with its own buffer.  With
+ * xq_format_separator(), games written so can be joined into one file.
+ */
+XQ_API int xq_record_write_buf(xq_buf *out, const xq_record *r, const xq_write_options *opts,
+			       xq_diagnostic_fn fn, void *user);
+/*
+ * For a program that writes games before their numbers are known (a big
+ * input read in pieces on several threads, each numbering its games from
+ * its start) and joins them in order: `text` holds the bytes
+ * xq_record_write_buf() appended for `r` in format `name` when r's number
+ * was `number` and its line `line`; now that `r` has its own
+ * (xq_record_number(), xq_record_place()), put them in their place in
+ * `text`, so that `text` is what writing `r` gives now.  Formats that
+ * write no number or line into a game's bytes (all but NDJSON's
+ * "source") leave `text` as it is.  Returns 0; XQ_ENOMEM; XQ_ENOTFOUND
+ * (no format is called `name`); XQ_EINTERNAL when `text` is not such
+ * bytes (left as it was).
+ */
+XQ_API int xq_format_renumber(const char *name, xq_buf *text, const xq_record *r, uint64_t number,
+			      uint64_t line);
 
 /*
  * Append to `b` the member "source":{...} (no comma before it) by which

@@ -53,6 +53,17 @@ XQ_API uint64_t xq_record_number(const xq_record *r);
  * before it)?  Does the record hold no move at all? */
 XQ_API int xq_record_is_broken(const xq_record *r);
 XQ_API int xq_record_is_empty(const xq_record *r);
+/*
+ * Mark the record broken, as a reader marks a game it stopped reading at
+ * an error (xq_record_is_broken() is then 1; the tree stays as it is),
+ * with `why` (copied; NULL: no reason) the error, as the writers that
+ * show a broken game's error write it (HTML, at the top of the game:
+ * "line 22, column 6: ply 17 (...): ...").  A program that read the game
+ * itself, or that keeps the reader's diagnostics apart, gives it so the
+ * reason that the reader only sent to its callback.  0, or XQ_ENOMEM
+ * (the record marked all the same, without the reason).
+ */
+XQ_API int xq_record_set_broken(xq_record *r, const char *why);
 /* The text encoding of the record's source as its reader names it
  * ("utf-8", "gb18030", "big5"), or NULL (binary fields, a new record). */
 XQ_API const char *xq_record_encoding(const xq_record *r);
@@ -187,6 +198,33 @@ XQ_API int xq_record_add_nag(xq_record *r, uint32_t n, int nag);
  * the games it annotates and `--resume` recognises them by it.
  */
 XQ_API uint64_t xq_record_fingerprint(const xq_record *r);
+
+/* What xq_record_equal() leaves out of the comparison (none: all of it). */
+enum {
+	XQ_EQUAL_IGNORE_TAGS = 1 << 0,        /* the tags */
+	XQ_EQUAL_IGNORE_TAG_ORDER = 1 << 1,   /* the tags' order (a tag only one has, empty, counts for nothing) */
+	XQ_EQUAL_IGNORE_COMMENTS = 1 << 2,    /* every comment (before a move too) */
+	XQ_EQUAL_IGNORE_NAGS = 1 << 3,        /* the NAGs */
+	XQ_EQUAL_IGNORE_RESULT = 1 << 4,      /* the result */
+	XQ_EQUAL_MAINLINE_ONLY = 1 << 6,      /* the variations: the main lines alone */
+	XQ_EQUAL_IGNORE_PRE_COMMENTS = 1 << 7 /* the comments before a move */
+};
+
+/*
+ * Do `a` and `b` hold the same game: the same start position (the pieces
+ * and the side to move; a start that could not be read compares by its
+ * text), the same tree (moves and shape), comments, NAGs, tags and
+ * result, less what `flags` (XQ_EQUAL_*) leaves out?  The moves' texts as
+ * written, the places in the source and a FEN tag's text (the start
+ * positions are compared) are never compared.  1 when they do; 0 when
+ * they do not, with the first difference said in `why` (`cap` bytes,
+ * NUL-terminated; NULL or 0: not said), as "ply 12: comments differ: 'a'
+ * and 'b'".  Neither record is changed: records only read may be
+ * compared on several threads at once.  `xqkit convert --verify` compares
+ * each game with what the written bytes read back give so.
+ */
+XQ_API int xq_record_equal(const xq_record *a, const xq_record *b, unsigned flags, char *why,
+			   size_t cap);
 
 /* The diagnostic of the last call on `r` that failed, or NULL. */
 XQ_API const xq_diagnostic *xq_record_error(const xq_record *r);

@@ -2696,6 +2696,356 @@ static void a_batch_ends_on_its_cancel_flag(void **state)
 	xq_buf_release(&s.out);
 }
 
+/* The games of `text` read from memory under the name `name`, into
+ * r[0..max); returns how many. */
+static int read_memory_games(const char *name, const char *text, xq_record **r, int max)
+{
+	xq_reader *rd;
+	int n = 0;
+
+	assert_int_equal(xq_reader_open_memory(&rd, name, text, strlen(text), NULL, NULL, NULL), 0);
+	while (n < max && xq_reader_next(rd, &r[n]) == 1)
+		n++;
+	xq_reader_close(rd);
+	return n;
+}
+
+static void records_compare_equal_but_for_what_the_flags_leave_out(void **state)
+{
+	static const char pgn[] =
+		"[Event \"a\"]\n[Result \"1-0\"]\n\n1. h2e2 {centre} (1. b2e2) h9g7 $1 2. h0g2 1-0\n\n"
+		"[Event \"b\"]\n[Result \"0-1\"]\n\n1. h2e2 {another} h9g7 2. h0g2 0-1\n\n"
+		"[Event \"a\"]\n[Result \"1-0\"]\n\n1. h2e2 {centre} (1. b2e2) h9g7 $1 2. h0g2 1-0\n\n"
+		"[Event \"a\"]\n[Result \"1-0\"]\n\n1. h2e2 {centre} (1. b2e2) h9g7 $1 2. b0c2 1-0\n";
+	xq_record *r[4];
+	char why[128];
+
+	(void)state;
+	assert_int_equal(read_memory_games("eq.pgn", pgn, r, 4), 4);
+	/* The same game read twice: equal, whatever its number and place. */
+	assert_int_equal(xq_record_equal(r[0], r[2], 0, why, sizeof(why)), 1);
+	assert_string_equal(why, "");
+	/* A comment, a variation, a NAG, a tag and the result apart. */
+	assert_int_equal(xq_record_equal(r[0], r[1], 0, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "results differ"));
+	assert_int_equal(xq_record_equal(r[0], r[1], XQ_EQUAL_IGNORE_RESULT, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "tag"));
+	assert_int_equal(xq_record_equal(r[0], r[1], XQ_EQUAL_IGNORE_TAGS | XQ_EQUAL_IGNORE_RESULT, why,
+					 sizeof(why)),
+			 0);
+	assert_non_null(strstr(why, "comments differ: 'centre' and 'another'"));
+	assert_int_equal(xq_record_equal(r[0], r[1],
+					 XQ_EQUAL_IGNORE_TAGS | XQ_EQUAL_IGNORE_RESULT |
+						 XQ_EQUAL_IGNORE_COMMENTS,
+					 why, sizeof(why)),
+			 0);
+	assert_non_null(strstr(why, "variations differ"));
+	assert_int_equal(xq_record_equal(r[0], r[1],
+					 XQ_EQUAL_IGNORE_TAGS | XQ_EQUAL_IGNORE_RESULT |
+						 XQ_EQUAL_IGNORE_COMMENTS | XQ_EQUAL_MAINLINE_ONLY,
+					 why, sizeof(why)),
+			 0);
+	assert_non_null(strstr(why, "NAGs differ"));
+	assert_int_equal(xq_record_equal(r[0], r[1],
+					 XQ_EQUAL_IGNORE_TAGS | XQ_EQUAL_IGNORE_RESULT |
+						 XQ_EQUAL_IGNORE_COMMENTS | XQ_EQUAL_MAINLINE_ONLY |
+						 XQ_EQUAL_IGNORE_NAGS,
+					 NULL, 0),
+			 1);
+	/* A different move is never left out, and `why` may be NULL. */
+	assert_int_equal(xq_record_equal(r[0], r[3], ~0u, NULL, 0), 0);
+	assert_int_equal(xq_record_equal(r[0], r[3], ~0u, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "moves differ"));
+	for (int i = 0; i < 4; i++)
+		xq_record_free(r[i]);
+}
+
+static void a_record_marked_broken_is_written_with_its_reason(void **state)
+{
+	xq_write_options wo = XQ_WRITE_OPTIONS_INIT;
+	xq_record *r = xq_record_new();
+	xq_buf html = XQ_BUF_INIT, pgn = XQ_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(xq_record_add_move_text(r, XQ_ROOT_NODE, "h2e2", XQ_DIALECT_ICCS, NULL), 0);
+	assert_int_equal(xq_record_is_broken(r), 0);
+	assert_int_equal(xq_record_set_broken(r, "line 3, column 9: ply 2 (h9h0): not a legal move"), 0);
+	assert_int_equal(xq_record_is_broken(r), 1);
+	wo.format = "html";
+	assert_int_equal(xq_record_write_buf(&html, r, &wo, NULL, NULL), 0);
+	assert_non_null(strstr(html.ptr, "This record has an error"));
+	assert_non_null(strstr(html.ptr, "line 3, column 9: ply 2 (h9h0): not a legal move"));
+	/* The moves before the error are written as ever. */
+	wo.format = "pgn";
+	wo.dialect = XQ_DIALECT_ICCS;
+	assert_int_equal(xq_record_write_buf(&pgn, r, &wo, NULL, NULL), 0);
+	assert_non_null(strstr(pgn.ptr, "h2e2"));
+	/* Without a reason: broken all the same, nothing said. */
+	xq_buf_reset(&html);
+	wo.format = "html";
+	assert_int_equal(xq_record_set_broken(r, NULL), 0);
+	assert_int_equal(xq_record_is_broken(r), 1);
+	assert_int_equal(xq_record_write_buf(&html, r, &wo, NULL, NULL), 0);
+	assert_non_null(strstr(html.ptr, "This record has an error"));
+	assert_null(strstr(html.ptr, "not a legal move"));
+	xq_buf_release(&html);
+	xq_buf_release(&pgn);
+	xq_record_free(r);
+}
+
+/* Each game of `r` written apart and joined with the format's separator
+ * gives what one writer gives of them all. */
+static void assert_apart_joins_as_one(xq_record **r, int n, const char *format, int dialect)
+{
+	xq_write_options wo = XQ_WRITE_OPTIONS_INIT;
+	const char *sep = xq_format_separator(format);
+	xq_buf joined = XQ_BUF_INIT, one = XQ_BUF_INIT;
+	xq_writer *w;
+	void *data;
+	size_t len;
+
+	wo.format = format;
+	wo.dialect = dialect;
+	assert_non_null(sep);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			assert_int_equal(xq_buf_adds(&joined, sep), 0);
+		assert_int_equal(xq_record_write_buf(&one, r[i], &wo, NULL, NULL), 0);
+		assert_true(one.len > 0);
+		assert_int_equal(xq_buf_add(&joined, one.ptr, one.len), 0);
+		xq_buf_reset(&one);
+	}
+	assert_int_equal(xq_writer_open_memory(&w, &wo, NULL, NULL), 0);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(xq_writer_write(w, r[i]), 0);
+	assert_int_equal(xq_writer_close_memory(w, &data, &len), 0);
+	assert_int_equal(len, joined.len);
+	assert_memory_equal(data, joined.ptr, len);
+	xq_free(data);
+	xq_buf_release(&joined);
+	xq_buf_release(&one);
+}
+
+static void games_written_apart_join_to_what_one_writer_writes(void **state)
+{
+	static const char pgn[] =
+		"[Event \"one\"]\n\n1. h2e2 {a comment} (1. b2e2 $2) h9g7 *\n\n"
+		"[Event \"two\"]\n[Red \"红方\"]\n\n1. c3c4 1-0\n\n"
+		"[Event \"three\"]\n\n1. h2e2 h7e7 2. h0g2 1/2-1/2\n";
+	xq_write_options wo = XQ_WRITE_OPTIONS_INIT;
+	xq_buf b = XQ_BUF_INIT;
+	struct seen s = {0};
+	xq_record *r[3];
+
+	(void)state;
+	/* What writes games apart, and what does not. */
+	assert_string_equal(xq_format_separator("pgn"), "\n");
+	assert_string_equal(xq_format_separator("PGN"), "\n");
+	assert_string_equal(xq_format_separator("ndjson"), "");
+	assert_string_equal(xq_format_separator("ubb"), "\n");
+	assert_null(xq_format_separator("html")); /* its index is of all the games */
+	assert_null(xq_format_separator("xqf"));  /* one game per file */
+	assert_null(xq_format_separator("cbr"));  /* read only */
+	assert_null(xq_format_separator("nosuch"));
+	assert_null(xq_format_separator(NULL));
+	assert_int_equal(read_memory_games("apart.pgn", pgn, r, 3), 3);
+	assert_apart_joins_as_one(r, 3, "pgn", XQ_DIALECT_CHINESE);
+	assert_apart_joins_as_one(r, 3, "ndjson", 0);
+	assert_apart_joins_as_one(r, 3, "dhtmlxq", 0);
+	/* What the format cannot hold is a loss warning, the bytes written. */
+	wo.format = "dhtmlxq";
+	assert_int_equal(xq_record_write_buf(&b, r[0], &wo, collect, &s), 0);
+	assert_true(b.len > 0);
+	assert_int_equal(s.warnings, 1);
+	assert_string_equal(s.codes[0], "loss");
+	/* Options refused: said once, by the format, and nothing appended. */
+	memset(&s, 0, sizeof(s));
+	xq_buf_reset(&b);
+	wo.format = "xqf";
+	wo.version = 99;
+	assert_int_equal(xq_record_write_buf(&b, r[0], &wo, collect, &s), XQ_EUNSUPPORTED);
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.codes[0], "unsupported");
+	assert_non_null(strstr(s.first, "0x63"));
+	assert_int_equal(b.len, 0);
+	memset(&s, 0, sizeof(s));
+	wo.format = NULL;
+	wo.version = 0;
+	assert_int_equal(xq_record_write_buf(&b, r[0], &wo, collect, &s), XQ_EUNSUPPORTED);
+	assert_int_equal(s.errors, 1);
+	wo.format = "pgn";
+	wo.encoding = "klingon";
+	assert_int_equal(xq_record_write_buf(&b, r[0], &wo, collect, &s), XQ_EENCODING);
+	assert_int_equal(s.errors, 2);
+	assert_int_equal(b.len, 0);
+	xq_buf_release(&b);
+	for (int i = 0; i < 3; i++)
+		xq_record_free(r[i]);
+}
+
+static void renumbering_puts_a_game_s_own_number_and_line_in_its_bytes(void **state)
+{
+	/* The same game at the same byte offset (10): the first game on line 11
+	 * of one input, the second on line 2 of the other. */
+	static const char game[] = "[Event \"x\"]\n\n1. h2e2 h9g7 *\n";
+	char one[64], two[64];
+	xq_write_options wo = XQ_WRITE_OPTIONS_INIT;
+	xq_record *a, *b[2];
+	xq_buf text = XQ_BUF_INIT, now = XQ_BUF_INIT, junk = XQ_BUF_INIT;
+	uint64_t line, offset;
+
+	(void)state;
+	snprintf(one, sizeof(one), "\n\n\n\n\n\n\n\n\n\n%s", game);
+	snprintf(two, sizeof(two), "1. h2e2 *\n%s", game);
+	assert_int_equal(read_memory_games("games.pgn", one, &a, 1), 1);
+	assert_int_equal(read_memory_games("games.pgn", two, b, 2), 2);
+	xq_record_place(a, &line, NULL, &offset);
+	assert_int_equal(xq_record_number(a), 1);
+	assert_int_equal(line, 11);
+	assert_int_equal(offset, 10);
+	xq_record_place(b[1], &line, NULL, &offset);
+	assert_int_equal(xq_record_number(b[1]), 2);
+	assert_int_equal(line, 2);
+	assert_int_equal(offset, 10);
+	wo.format = "ndjson";
+	assert_int_equal(xq_record_write_buf(&text, a, &wo, NULL, NULL), 0);
+	assert_non_null(strstr(text.ptr, "\"game\":1,\"line\":11"));
+	assert_int_equal(xq_record_write_buf(&now, b[1], &wo, NULL, NULL), 0);
+	assert_non_null(strstr(now.ptr, "\"game\":2,\"line\":2"));
+	/* Written as game 1 on line 11, it is now game 2 on line 2. */
+	assert_int_equal(xq_format_renumber("ndjson", &text, b[1], 1, 11), 0);
+	assert_int_equal(text.len, now.len);
+	assert_string_equal(text.ptr, now.ptr);
+	/* Bytes that are not such a record are left as they were. */
+	assert_int_equal(xq_buf_adds(&junk, "{\"not\":\"a record\"}\n"), 0);
+	assert_int_equal(xq_format_renumber("ndjson", &junk, b[1], 1, 11), XQ_EINTERNAL);
+	assert_string_equal(junk.ptr, "{\"not\":\"a record\"}\n");
+	/* PGN writes no number into a game: nothing to put right. */
+	assert_int_equal(xq_format_renumber("pgn", &junk, b[1], 1, 11), 0);
+	assert_string_equal(junk.ptr, "{\"not\":\"a record\"}\n");
+	assert_int_equal(xq_format_renumber("nosuch", &junk, b[1], 1, 11), XQ_ENOTFOUND);
+	xq_buf_release(&text);
+	xq_buf_release(&now);
+	xq_buf_release(&junk);
+	xq_record_free(a);
+	xq_record_free(b[0]);
+	xq_record_free(b[1]);
+}
+
+static void a_memory_file_holds_each_record_as_soon_as_it_is_written(void **state)
+{
+	static const char pgn[] = "[Event \"one\"]\n\n1. h2e2 *\n\n[Event \"two\"]\n\n1. c3c4 *\n";
+	xq_write_options wo = XQ_WRITE_OPTIONS_INIT;
+	xq_buf mem = XQ_BUF_INIT, alone = XQ_BUF_INIT;
+	xq_record *r[2];
+	xq_writer *w;
+	xq_file *f;
+
+	(void)state;
+	assert_int_equal(read_memory_games("two.pgn", pgn, r, 2), 2);
+	assert_int_equal(xq_file_open_buf(&f, &mem), 0);
+	assert_string_equal(xq_file_name(f), "<memory>");
+	wo.format = "ndjson";
+	assert_int_equal(xq_writer_open_file(&w, f, &wo, NULL, NULL), 0);
+	/* Each record is in the buffer when its write returns: taken one by
+	 * one, they are what each gives alone. */
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(xq_writer_write(w, r[i]), 0);
+		xq_buf_reset(&alone);
+		assert_int_equal(xq_record_write_buf(&alone, r[i], &wo, NULL, NULL), 0);
+		assert_int_equal(mem.len, alone.len);
+		assert_string_equal(mem.ptr, alone.ptr);
+		xq_buf_reset(&mem);
+	}
+	assert_int_equal(xq_writer_close(w), 0);
+	assert_int_equal(mem.len, 0);
+	assert_int_equal(xq_file_write(f, "tail", 4), 0);
+	assert_int_equal(xq_file_commit(f, NULL, NULL), 0);
+	/* The buffer stays the caller's, with what was written last. */
+	assert_string_equal(mem.ptr, "tail");
+	/* An HTML page's end is written when its writer closes. */
+	xq_buf_reset(&mem);
+	assert_int_equal(xq_file_open_buf(&f, &mem), 0);
+	wo.format = "html";
+	assert_int_equal(xq_writer_open_file(&w, f, &wo, NULL, NULL), 0);
+	assert_int_equal(xq_writer_write(w, r[0]), 0);
+	assert_int_equal(xq_writer_write(w, r[1]), 0);
+	assert_null(strstr(mem.ptr, "</html>"));
+	assert_int_equal(xq_writer_close(w), 0);
+	assert_non_null(strstr(mem.ptr, "2 games"));
+	assert_non_null(strstr(mem.ptr, "</html>\n"));
+	xq_file_abort(f);
+	assert_true(mem.len > 0); /* aborting a memory file leaves its bytes */
+	xq_buf_release(&mem);
+	xq_buf_release(&alone);
+	xq_record_free(r[0]);
+	xq_record_free(r[1]);
+}
+
+static void files_synced_at_the_end_and_named_temporaries_take_their_names(void **state)
+{
+	char dir[256], path[300], path2[300], missing[300], bytes[64];
+	struct seen s = {0};
+	xq_file *f, *g;
+
+	(void)state;
+	assert_int_equal(test_tmpdir(dir, sizeof(dir), "api-sync"), 0);
+	snprintf(path, sizeof(path), "%s/a.txt", dir);
+	snprintf(path2, sizeof(path2), "%s/b.txt", dir);
+	/* A named temporary file is there, beside the name, until commit. */
+	assert_int_equal(xq_file_open(&f, path, XQ_WRITE_NAMED_TEMP | XQ_WRITE_SYNC_REPLACED, NULL, NULL),
+			 0);
+	assert_string_equal(xq_file_name(f), path);
+	assert_int_equal(test_count_named(dir, ".xqkit-"), 1);
+	assert_int_equal(xq_file_write(f, "one", 3), 0);
+	assert_int_equal(xq_file_open(&g, path2, XQ_WRITE_NO_SYNC, NULL, NULL), 0);
+	assert_int_equal(xq_file_write(g, "two", 3), 0);
+	assert_int_equal(xq_file_commit(f, NULL, NULL), 0);
+	assert_int_equal(xq_file_commit(g, NULL, NULL), 0);
+	assert_int_equal(test_count_named(dir, ".xqkit-"), 0);
+	assert_int_equal(file_bytes(path, bytes, sizeof(bytes)), 3);
+	assert_string_equal(bytes, "one");
+	assert_int_equal(file_bytes(path2, bytes, sizeof(bytes)), 3);
+	assert_string_equal(bytes, "two");
+	/* Then the directory's file system, names too, at once. */
+	assert_int_equal(xq_file_sync_dir(dir, collect, &s), 0);
+	assert_int_equal(s.n, 0);
+	snprintf(missing, sizeof(missing), "%s/no-such-dir", dir);
+	assert_int_equal(xq_file_sync_dir(missing, collect, &s), XQ_EIO);
+	assert_int_equal(s.errors, 1);
+	assert_string_equal(s.codes[0], "io");
+	assert_non_null(strstr(s.first, "no-such-dir"));
+	assert_int_equal(xq_file_sync_dir(missing, NULL, NULL), XQ_EIO);
+	/* Standard output has a name of its own. */
+	assert_int_equal(xq_file_open(&f, "-", XQ_WRITE_NO_SYNC, NULL, NULL), 0);
+	assert_string_equal(xq_file_name(f), "<stdout>");
+	xq_file_abort(f);
+	assert_int_equal(test_rmtree(dir), 0);
+}
+
+static void format_abilities_say_what_its_records_hold(void **state)
+{
+	const char *name;
+	unsigned caps, pgn = 0, ubb = 0, xqf = 0;
+
+	(void)state;
+	for (size_t i = 0; xq_format_info(i, &name, NULL, &caps) == 0; i++) {
+		if (!strcmp(name, "pgn"))
+			pgn = caps;
+		if (!strcmp(name, "dhtmlxq"))
+			ubb = caps;
+		if (!strcmp(name, "xqf"))
+			xqf = caps;
+	}
+	assert_int_equal(pgn & (XQ_FORMAT_NAGS | XQ_FORMAT_ANY_TAGS | XQ_FORMAT_PRE_COMMENTS),
+			 XQ_FORMAT_NAGS | XQ_FORMAT_ANY_TAGS | XQ_FORMAT_PRE_COMMENTS);
+	/* DhtmlXQ keeps tags of any name, not NAGs nor comments before a move. */
+	assert_int_equal(ubb & (XQ_FORMAT_NAGS | XQ_FORMAT_ANY_TAGS | XQ_FORMAT_PRE_COMMENTS),
+			 XQ_FORMAT_ANY_TAGS);
+	assert_int_equal(xqf & (XQ_FORMAT_NAGS | XQ_FORMAT_ANY_TAGS | XQ_FORMAT_PRE_COMMENTS), 0);
+	assert_true(xqf & XQ_FORMAT_BINARY);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2769,6 +3119,13 @@ int main(void)
 		cmocka_unit_test(a_batch_gives_every_game_of_its_inputs_in_order_on_any_number_of_threads),
 		cmocka_unit_test(a_batch_stops_where_emit_says_and_swaps_a_record_in_keeping_its_number),
 		cmocka_unit_test(a_batch_ends_on_its_cancel_flag),
+		cmocka_unit_test(records_compare_equal_but_for_what_the_flags_leave_out),
+		cmocka_unit_test(a_record_marked_broken_is_written_with_its_reason),
+		cmocka_unit_test(games_written_apart_join_to_what_one_writer_writes),
+		cmocka_unit_test(renumbering_puts_a_game_s_own_number_and_line_in_its_bytes),
+		cmocka_unit_test(a_memory_file_holds_each_record_as_soon_as_it_is_written),
+		cmocka_unit_test(files_synced_at_the_end_and_named_temporaries_take_their_names),
+		cmocka_unit_test(format_abilities_say_what_its_records_hold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
