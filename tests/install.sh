@@ -115,6 +115,35 @@ grep -v '^[0-9]' "$tmp/validate.out" | cmp -s - "$tmp/xqkit-validate.out" ||
 "$tmp/moves" "$tmp/both.pgn" | sed 's/^[^:]*: game [0-9]*//' > "$tmp/after"
 cmp -s "$tmp/before" "$tmp/after" || failed "examples/convert did not keep the moves"
 [ "$("$tmp/perft" 3 | tail -n 1)" = "total 79666 (perft 79666)" ] || failed "examples/perft counted otherwise"
+# ABI in practice: the examples as the first libxq 0 shipped them
+# (commit 3658e5e), built against that version's headers, run against
+# this library and read, count and convert as they did.  Needs the
+# history (a git clone); a tree without it says so by name.
+abi_base=3658e5e
+if git cat-file -e "$abi_base^{commit}" 2> /dev/null; then
+	mkdir -p "$tmp/old/xq"
+	for h in $(git ls-tree --name-only "$abi_base" include/xq/); do
+		git show "$abi_base:$h" > "$tmp/old/xq/${h##*/}"
+	done
+	for e in moves perft convert validate; do
+		git show "$abi_base:examples/$e.c" > "$tmp/old/$e.c"
+		$CC -std=c11 $san -I"$tmp/old" -o "$tmp/old/$e" "$tmp/old/$e.c" -L"$prefix/lib" -lxq ||
+			failed "examples/$e.c of $abi_base does not build against its own headers"
+	done
+	"$tmp/old/moves" tests/data/xqf/sample-v12.xqf tests/data/pgn/big5-black-first.pgn > "$tmp/old/moves.out" &&
+		"$tmp/moves" tests/data/xqf/sample-v12.xqf tests/data/pgn/big5-black-first.pgn |
+		cmp -s - "$tmp/old/moves.out" ||
+		failed "examples/moves built against libxq 0 of $abi_base reads otherwise with this library"
+	[ "$("$tmp/old/perft" 3 | tail -n 1)" = "total 79666 (perft 79666)" ] ||
+		failed "examples/perft built against libxq 0 of $abi_base counts otherwise with this library"
+	"$tmp/old/convert" "$tmp/old/both.pgn" tests/data/xqf/sample-v12.xqf tests/data/pgn/big5-black-first.pgn \
+		2> /dev/null && "$tmp/moves" "$tmp/old/both.pgn" | sed 's/^[^:]*: game [0-9]*//' | cmp -s - "$tmp/before" ||
+		failed "examples/convert built against libxq 0 of $abi_base converts otherwise with this library"
+	"$tmp/old/validate" tests/data/xqf > /dev/null
+	[ $? -eq 1 ] || failed "examples/validate built against libxq 0 of $abi_base does not find the damage"
+else
+	echo "SKIP libxq-abi-examples: no git history here (commit $abi_base), so the examples of the first libxq 0 cannot be built"
+fi
 # Static linking through pkg-config --static.
 if $CC $san $(pkg-config --cflags xq) -o "$tmp/moves-static" examples/moves.c -L"$prefix/lib" \
 	-Wl,-Bstatic -lxq -Wl,-Bdynamic $(pkg-config --static --libs-only-l xq | sed 's/-lxq//'); then
