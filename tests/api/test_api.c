@@ -2631,6 +2631,7 @@ static void a_batch_gives_every_game_of_its_inputs_in_order_on_any_number_of_thr
 	assert_true(strstr(one.out.ptr, "#1 g1:") < strstr(one.out.ptr, "#2 g2:"));
 	xq_buf_release(&one.out);
 	xq_buf_release(&four.out);
+	assert_int_equal(test_rmtree(dir), 0);
 }
 
 static void a_batch_stops_where_emit_says_and_swaps_a_record_in_keeping_its_number(void **state)
