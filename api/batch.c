@@ -1,5 +1,5 @@
 /*
- * pool.c: units of work (whole files, or chunks of a big one) read by the
+ * batch.c: units of work (whole files, or chunks of a big one) read by the
  * workers into per-worker rings of game slots; the output thread empties
  * the rings in input order (see <xq/batch.h>).
  *
@@ -343,7 +343,7 @@ struct pool {
 	atomic_uint_least64_t shared;
 	/* output side */
 	uint64_t games_out, bytes_done;
-	atomic_uint_least64_t split_files, chunks, fallbacks, gave_up; /* pool_stats */
+	atomic_uint_least64_t split_files, chunks, fallbacks, gave_up; /* xq_batch_stats */
 };
 
 /* What an input no format recognises is told (xq_batch_config.format_hint). */
@@ -1716,6 +1716,21 @@ out:
 
 /* Read every game of `u`'s file; publishes its END job (and returns 1)
  * unless the run stops. */
+/* Input `u` ends without a game read: its END job, in `j`, with its status
+ * and the reason (NULL: none).  Every unit passes its turn at the budget
+ * (the units after it wait for it): one that reads nothing, here. */
+static int end_unread(struct worker *w, struct unit *u, struct xq_batch_job *j,
+		      xq_batch_file_status status, const struct xq_diag *why)
+{
+	unit_reserve(w, u, 0);
+	u->file->status = status;
+	if (why)
+		job_diag(w, j, why);
+	j->kind = XQ_BATCH_END;
+	publish(w, j, !u->small);
+	return 1;
+}
+
 static int read_file(struct worker *w, struct unit *u, int open_failed, const struct xq_diag *why)
 {
 	struct pool *p = w->pool;
@@ -1730,14 +1745,8 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 	atomic_store(&w->bytes, 0);
 	if (!(j = acquire(w, f)))
 		return 0;
-	if (open_failed) {
-		unit_reserve(w, u, 0);
-		f->status = XQ_BATCH_FILE_FAILED;
-		job_diag(w, j, why);
-		j->kind = XQ_BATCH_END;
-		publish(w, j, !u->small);
-		return 1;
-	}
+	if (open_failed)
+		return end_unread(w, u, j, XQ_BATCH_FILE_FAILED, why);
 	xq_diag_init(&d);
 	if (u->opened) {
 		/* Opened to be split, and not split. */
@@ -1758,28 +1767,13 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		w->file = NULL;
 		return 0;
 	}
-	if (rc == XQ_SOURCE_EMPTY && !f->in_dir) {
-		/* No game in it: the END job says so (emit_job).  Its turn at
-		 * the budget is passed, as every unit's must be: the units after
-		 * it wait for it. */
-		unit_reserve(w, u, 0);
-		f->status = XQ_BATCH_FILE_OK;
-		j->kind = XQ_BATCH_END;
-		publish(w, j, !u->small);
-		return 1;
-	}
+	if (rc == XQ_SOURCE_EMPTY && !f->in_dir) /* no game in it: its END job says so (emit_job) */
+		return end_unread(w, u, j, XQ_BATCH_FILE_OK, NULL);
+	if ((rc == XQ_SOURCE_UNKNOWN && !p->forced && f->in_dir) || rc == XQ_SOURCE_EMPTY)
+		return end_unread(w, u, j, XQ_BATCH_FILE_SKIPPED, NULL);
 	if (rc != XQ_SOURCE_OK) {
-		unit_reserve(w, u, 0);
-		if ((rc == XQ_SOURCE_UNKNOWN && !p->forced && f->in_dir) || rc == XQ_SOURCE_EMPTY) {
-			f->status = XQ_BATCH_FILE_SKIPPED;
-		} else {
-			f->status = XQ_BATCH_FILE_FAILED;
-			d.source = f->name;
-			job_diag(w, j, &d);
-		}
-		j->kind = XQ_BATCH_END;
-		publish(w, j, !u->small);
-		return 1;
+		d.source = f->name;
+		return end_unread(w, u, j, XQ_BATCH_FILE_FAILED, &d);
 	}
 	file_recognised(f, &src);
 	unit_reserve(w, u, xq_format_input_memory(src.fmt, src.in, &p->ro));
@@ -2413,12 +2407,12 @@ static void release_slots(struct pool *p, int n)
 {
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < RING; k++) {
+			/* A slot whose set-up failed part way holds some of these. */
 			free(p->w[i].slots[k].job.data);
-			if (!p->w[i].slots[k].ready)
-				continue;
 			slot_free_record(&p->w[i].slots[k].job);
 			xq_diagnostics_free(p->w[i].slots[k].job.diags);
-			xq_buf_release(&p->w[i].slots[k].job.text);
+			if (p->w[i].slots[k].ready)
+				xq_buf_release(&p->w[i].slots[k].job.text);
 		}
 }
 

@@ -96,9 +96,6 @@ int cmd_signal_status(void);
 /* End the process by the signal received, after everything is flushed:
  * returns only if the signal did not end it. */
 void cmd_die_by_signal(void);
-/* pthread_create() with the three signals blocked in the new thread, so
- * that they always reach the main thread and interrupt what it waits on. */
-int cmd_thread_create(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /* worker_init and worker_fini of a batch (<xq/batch.h>) whose workers
  * each need a position of their own (an xq_position, <xq/position.h>, is

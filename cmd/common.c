@@ -128,20 +128,6 @@ void cmd_die_by_signal(void)
 	raise(sig);
 }
 
-int cmd_thread_create(pthread_t *t, void *(*fn)(void *), void *arg)
-{
-	sigset_t block, old;
-	int rc;
-
-	sigemptyset(&block);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-		sigaddset(&block, stop_signals[i]);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	rc = pthread_create(t, NULL, fn, arg);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return rc;
-}
-
 int cmd_position_worker_init(void *ctx, int id, void **worker)
 {
 	(void)ctx;

@@ -227,8 +227,8 @@ typedef struct xq_batch_config {
  * Run to the end of the inputs.  Returns 0; the non-zero value a
  * worker_init or an emit returned; XQ_ENOMEM when threads or memory
  * could not be had; XQ_EUNSUPPORTED when read_options name a format or
- * an encoding the library does not know (or `size` is not one it
- * knows); XQ_ECANCELED when the cancel flag of read_options stopped it.
+ * an encoding the library does not know, `size` is not one it knows, or
+ * `emit` is NULL; XQ_ECANCELED when the cancel flag of read_options stopped it.
  * What went wrong with an input or a game is in its jobs' diagnostics,
  * never in the return value.  Thread-safe: each run is its own.
  */
