@@ -229,6 +229,35 @@ static void show_progress(void *ctx, uint64_t games, uint64_t bytes)
 	progress_update(games, bytes);
 }
 
+/*
+ * For the tests only: XQ_TEST_SPLIT=MIN,GAMES,BYTES cuts inputs from MIN
+ * bytes on into chunks of GAMES games or BYTES bytes (xq_batch_config's
+ * split_min, chunk_games, chunk_bytes), so that a test sees a file cut
+ * into many chunks without writing megabytes (tests/split-numbers.sh).
+ * A command that sets its own (annotate: one game a chunk) keeps them.
+ */
+static void test_split(xq_batch_config *cfg)
+{
+	const char *v = getenv("XQ_TEST_SPLIT");
+	unsigned long long min, games, bytes;
+	char *end;
+
+	if (!v || cfg->split_min)
+		return;
+	min = strtoull(v, &end, 10);
+	if (*end++ != ',')
+		return;
+	games = strtoull(end, &end, 10);
+	if (*end++ != ',')
+		return;
+	bytes = strtoull(end, &end, 10);
+	if (*end || !min || !games || !bytes)
+		return;
+	cfg->split_min = (int64_t)min;
+	cfg->chunk_games = games;
+	cfg->chunk_bytes = bytes;
+}
+
 int input_opts_run(const struct input_opts *o, struct inputs *it, xq_batch_config *cfg)
 {
 	int rc;
@@ -245,6 +274,7 @@ int input_opts_run(const struct input_opts *o, struct inputs *it, xq_batch_confi
 	cfg->shard_n = o->shard_n;
 	cfg->shard_by_game = o->shard_by_game;
 	cfg->tune_malloc = 1;
+	test_split(cfg);
 	rc = cmd_test_fault("pool-nomem") ? XQ_ENOMEM : xq_batch_run(cfg);
 	progress_stop();
 	if (rc == XQ_ENOMEM)

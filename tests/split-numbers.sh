@@ -6,10 +6,13 @@
 # line) is put right as each game is emitted, and a broken game kept with
 # --keep-broken, whose error names its line, is written only then.
 #
-# The input is a sample and test files repeated past 1 MiB (the size from which -j 2
-# cuts one file into chunks), damaged games among them.  For -j 2 and -j 4
-# against -j 1, byte for byte (run times aside): standard output, standard
-# error, the exit status, and the files written under -o DIR/.
+# The input is a sample and test files repeated past 160 KiB, damaged games
+# among them, cut into chunks of 8 games or 8 KiB from 16 KiB on
+# (XQ_TEST_SPLIT, cmd/input_opts.c; without it only files of 1 MiB and more
+# are cut, into chunks of 64 games), so that a few hundred games make
+# dozens of chunks.  For -j 2 and -j 4 against -j 1, byte for byte (run
+# times aside): standard output, standard error, the exit status, and the
+# files written under -o DIR/.
 #
 # Usage: tests/split-numbers.sh [path/to/xqkit]
 set -u
@@ -23,7 +26,8 @@ trap 'rm -rf "$T"' EXIT INT TERM
 fails=0 checks=0
 
 : > "$T/big.pgn"
-while [ "$(wc -c < "$T/big.pgn")" -lt 1300000 ]; do
+export XQ_TEST_SPLIT=16384,8,8192
+while [ "$(wc -c < "$T/big.pgn")" -lt 165000 ]; do
 	cat "$samples/liu-dahua-iccs.pgn" "$data/mixed/stray-byte-in-utf8.pgn" \
 		"$data/pgn/first-game-without-result.pgn" >> "$T/big.pgn"
 	printf '\n' >> "$T/big.pgn"
@@ -59,10 +63,10 @@ same() {
 	# What the comparisons stand on: games numbered past the first
 	# chunk's, kept broken games whose errors name lines far down.
 	case $name in
-	ndjson) grep -q '"game":[0-9]\{4\},' "$T/ndjson.1.stdout" ||
-		{ echo "FAIL split-numbers: no game numbered over 999 in the NDJSON"; fails=$((fails + 1)); } ;;
-	html-kept-per-game) grep -l 'line [0-9]\{5\}, column' "$T/$name.1.dir"/*.html > /dev/null ||
-		{ echo "FAIL split-numbers: no kept broken game names a line over 9999"; fails=$((fails + 1)); } ;;
+	ndjson) grep -q '"game":[0-9]\{3\},' "$T/ndjson.1.stdout" ||
+		{ echo "FAIL split-numbers: no game numbered over 99 in the NDJSON"; fails=$((fails + 1)); } ;;
+	html-kept-per-game) grep -l 'line [0-9]\{4\}, column' "$T/$name.1.dir"/*.html > /dev/null ||
+		{ echo "FAIL split-numbers: no kept broken game names a line over 999"; fails=$((fails + 1)); } ;;
 	esac
 	rm -rf "$T/$name".*
 }
