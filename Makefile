@@ -113,8 +113,16 @@ $(BUILD)/gen/html_assets.c: $(BUILD)/embed formats/html.js formats/html.css
 $(BUILD)/gen/html_assets.o: $(BUILD)/gen/html_assets.c formats/html_assets.h
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
+# The library's objects are compiled once, position-independent with only
+# the public functions visible (api/libxq.map), for the shared library and
+# the archive alike: the command, the tests and the static libxq.a link the
+# same objects that libxq.so is made of.  (-fvisibility=hidden keeps calls
+# inside the library direct, so the command pays nothing for -fPIC.)
+LIB_PIC = -fPIC -fvisibility=hidden
+$(LIB_OBJ) $(FMT_OBJ) $(API_OBJ): ALL_CFLAGS += $(LIB_PIC)
+
 # The whole library, public API (api/) included, as the command and the
-# unit tests link it.
+# unit tests link it; installed as libxq.a.
 $(LIBXQ): $(LIB_OBJ) $(FMT_OBJ) $(API_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -148,14 +156,20 @@ $(BUILD)/bench/%: bench/%.c $(LIBXQ)
 # Every part of `make check` is its own target, and each unit test binary and
 # each fuzz corpus replay is one too, so `make -j N check` runs them side by
 # side; a target's output is printed whole when it ends (-Otarget), and a
-# passing unit test prints one line (its full log is in $(BUILD)/tests/logs/).
+# passing unit test prints one line (its full log is in $(RESULTS)/).
 # The longest targets first (longest-processing-time order: the engine
 # tests, the signal case, the shard comparisons, the browser), so that -j
 # fills the other slots with the short ones and no long one starts last.
+# What each target printed is kept in $(RESULTS)/NAME.log, and `make check`
+# ends with one line that adds them up (tests/summary.sh): tests run,
+# passed, and skipped, each skip by name.
 CHECK_FIRST = $(BUILD)/tests/test_annotate.run \
 	hostile/signal_stops_every_command_reading_games_without_end.run \
 	check-browser $(BUILD)/tests/test_engine.run cli/annotate.run check-libxq
-check: $(CHECK_FIRST) check-hostile check-banned check-cmd-headers check-unit check-fuzz check-cli check-man check-sync
+CHECK_PARTS = $(CHECK_FIRST) check-hostile check-banned check-cmd-headers check-unit check-fuzz \
+	check-cli check-man check-sync
+check: $(CHECK_PARTS)
+	@sh tests/summary.sh check $(RESULTS) $(CHECK_LOGS)
 
 MAKEFLAGS += -Otarget
 TEST_ENV = XQKIT=$(abspath $(XQKIT)) $(if $(SANITIZE),XQ_SANITIZE=$(SANITIZE)) \
@@ -164,19 +178,27 @@ UNIT_RUN := $(UNIT_BIN:%=%.run)
 FUZZ_RUN := $(FUZZ_REPLAY:%=%.run)
 .PHONY: $(UNIT_RUN) $(FUZZ_RUN) check-hostile check-browser check-threads check-corpus check-scale
 
+# $(call record,NAME,COMMAND): run COMMAND, keep what it printed in
+# $(RESULTS)/NAME.log, print it, and end as COMMAND ended.
+RESULTS = $(BUILD)/tests/results
+define record
+@mkdir -p $(RESULTS); log=$(RESULTS)/$(1).log; { $(2); } > $$log 2>&1; rc=$$?; cat $$log; exit $$rc
+endef
+
 check-unit: $(UNIT_RUN)
 	@echo "unit tests passed"
 $(UNIT_RUN): %.run: % $(XQKIT)
-	@mkdir -p $(BUILD)/tests/logs
-	@log=$(BUILD)/tests/logs/$(notdir $*).log; \
+	@mkdir -p $(RESULTS)
+	@log=$(RESULTS)/unit-$(notdir $*).full; \
 	if $(TEST_ENV) $* > $$log 2>&1; then \
-		echo "$(notdir $*): $$(grep -c '^\[       OK \]' $$log) passed, $$(grep -c '^\[  SKIPPED \]' $$log) skipped"; \
-		grep '^skipped: ' $$log || true; \
+		{ echo "$(notdir $*): $$(grep -c '^\[       OK \]' $$log) passed, $$(grep -c '^\[  SKIPPED \]' $$log) skipped"; \
+		grep '^skipped: ' $$log; } > $(RESULTS)/unit-$(notdir $*).log; \
+		cat $(RESULTS)/unit-$(notdir $*).log; \
 	else cat $$log; echo "$(notdir $*) FAILED"; exit 1; fi
 
 check-fuzz: $(FUZZ_RUN)
 $(FUZZ_RUN): %.run: %
-	@name=$(notdir $*); $* tests/fuzz/corpus/$${name#fuzz_}
+	$(call record,fuzz-$(notdir $*),name=$(notdir $*); $* tests/fuzz/corpus/$${name#fuzz_})
 
 # The golden cases of each command are a target of their own, so that -j
 # runs them side by side.
@@ -185,16 +207,16 @@ CLI_RUN := $(CLI_GROUPS:%=cli/%.run)
 .PHONY: $(CLI_RUN)
 check-cli: $(CLI_RUN)
 $(CLI_RUN): cli/%.run: $(XQKIT)
-	@$(TEST_ENV) sh tests/cli/run.sh $(XQKIT) $(patsubst %/,%,$(sort $(dir $(wildcard tests/cli/$*/*/args))))
+	$(call record,cli-$*,$(TEST_ENV) sh tests/cli/run.sh $(XQKIT) $(patsubst %/,%,$(sort $(dir $(wildcard tests/cli/$*/*/args)))))
 
 # N shards (--shard K/N) against one run (slow by nature: many whole runs,
 # in check-slow); what convert --sync syncs.
 .PHONY: check-shard check-sync
 check-scale: check-shard check-sync
 check-shard: $(XQKIT)
-	@$(TEST_ENV) sh tests/shard.sh $(XQKIT)
+	$(call record,shard,$(TEST_ENV) sh tests/shard.sh $(XQKIT))
 check-sync: $(XQKIT)
-	@$(TEST_ENV) sh tests/sync.sh $(XQKIT)
+	$(call record,sync,$(TEST_ENV) sh tests/sync.sh $(XQKIT))
 
 # The examples of the man pages and the README, and the scripts that try
 # the command as a whole: each a target, so that -j runs them side by side.
@@ -202,7 +224,7 @@ CHECK_SCRIPTS := man-examples readme-examples stdout-full completion svg-render 
 .PHONY: $(CHECK_SCRIPTS:%=script/%.run)
 check-man: $(CHECK_SCRIPTS:%=script/%.run)
 $(CHECK_SCRIPTS:%=script/%.run): script/%.run: tests/%.sh $(XQKIT)
-	@$(TEST_ENV) sh $< $(XQKIT)
+	$(call record,script-$*,$(TEST_ENV) sh $< $(XQKIT))
 
 # Each hostile case is a target of its own, so that -j runs them side by side.
 HOSTILE_CASES := $(filter-out tests/hostile/run.sh tests/hostile/lib.sh,$(wildcard tests/hostile/*.sh))
@@ -214,36 +236,49 @@ HOSTILE_RUN := $(HOSTILE_CASES:tests/hostile/%.sh=hostile/%.run)
 check-hostile: $(HOSTILE_RUN)
 	@echo "hostile input: $(words $(HOSTILE_RUN)) passed, 0 failed"
 $(HOSTILE_RUN): hostile/%.run: tests/hostile/%.sh $(XQKIT)
-	@$(TEST_ENV) HOSTILE_QUIET=1 sh tests/hostile/run.sh $(XQKIT) $<
+	$(call record,hostile-$*,$(TEST_ENV) HOSTILE_QUIET=1 sh tests/hostile/run.sh $(XQKIT) $<)
 
 # HTML pages in headless Chromium (tests/browser.sh says what it needs).
 check-browser: $(XQKIT)
-	@$(TEST_ENV) sh tests/browser.sh $(XQKIT)
+	$(call record,browser,$(TEST_ENV) sh tests/browser.sh $(XQKIT))
 
 check-banned:
-	@sh tests/check-banned.sh
+	$(call record,banned,sh tests/check-banned.sh)
 
 # The private headers cmd/ includes: only those tests/cmd-headers.allow lists.
 check-cmd-headers:
-	@sh tests/cmd-headers.sh
+	$(call record,cmd-headers,sh tests/cmd-headers.sh)
 
-# What is slow by nature: the whole perft suite to depth 6, and the runs over
-# the whole shared corpus (round trips through every format; one big file on
-# 1, 2 and 4 threads).  CI runs it.
-check-slow: check check-corpus check-shard
-	$(XQKIT) perft --suite tests/data/perft.tsv -j 2
-	@$(TEST_ENV) sh tests/parallel.sh $(XQKIT)
+# The logs the summary of `make check` adds up: one per target above.
+CHECK_LOGS = $(UNIT_BIN:$(BUILD)/tests/%=unit-%) $(FUZZ_REPLAY:$(BUILD)/fuzz-replay/%=fuzz-%) \
+	$(CLI_GROUPS:%=cli-%) $(CHECK_SCRIPTS:%=script-%) $(HOSTILE_RUN:hostile/%.run=hostile-%) \
+	browser banned cmd-headers sync libxq
+
+# What is slow by nature, on its own (CI runs it after `make check`, which
+# it does not run again): the whole perft suite to depth 6, the runs over
+# the whole shared corpus (round trips through every format; one big file
+# on 1, 2 and 4 threads), N shards against one run, and the GNU parallel
+# and Slurm recipes of xqkit-scale(7).
+SLOW_PARTS = check-corpus check-shard check-perft-suite check-parallel
+.PHONY: check-perft-suite check-parallel
+check-slow: $(SLOW_PARTS)
+	@sh tests/summary.sh check-slow $(RESULTS) corpus split shard perft-suite parallel
+check-perft-suite: $(XQKIT)
+	$(call record,perft-suite,$(XQKIT) perft --suite tests/data/perft.tsv -j 2)
+check-parallel: $(XQKIT)
+	$(call record,parallel,$(TEST_ENV) sh tests/parallel.sh $(XQKIT))
 
 check-corpus: $(XQKIT)
-	@$(TEST_ENV) sh tests/corpus.sh $(XQKIT)
-	@$(TEST_ENV) sh tests/split.sh $(XQKIT) 5
+	$(call record,corpus,$(TEST_ENV) sh tests/corpus.sh $(XQKIT))
+	$(call record,split,$(TEST_ENV) sh tests/split.sh $(XQKIT) 5)
 
 # The threaded code under ThreadSanitizer: make SANITIZE=thread check-threads.
 # tests/tsan.supp lists the reports known to come from inside glibc, each
 # with why; anything else fails.
 THREAD_CASES = $(shell grep -l -x -e '-j' -e '--jobs' tests/cli/*/*/args 2>/dev/null | xargs -n1 dirname)
 check-threads: $(BUILD)/tests/test_batch.run $(BUILD)/tests/test_annotate.run $(XQKIT)
-	@$(TEST_ENV) sh tests/cli/run.sh $(XQKIT) $(THREAD_CASES)
+	$(call record,cli-threads,$(TEST_ENV) sh tests/cli/run.sh $(XQKIT) $(THREAD_CASES))
+	@sh tests/summary.sh check-threads $(RESULTS) unit-test_batch unit-test_annotate cli-threads
 
 check-headers:
 	@for h in lib/*.h formats/*.h cmd/*.h; do \
@@ -279,36 +314,25 @@ install: $(XQKIT)
 # Kept in one block.  The public API (include/xq/*.h) is implemented in
 # api/ over lib/ and formats/.  Built apart from the archive $(LIBXQ)
 # that xqkit and the unit tests link (the same objects):
-#   $(DIST)/libxq.a             lib/ formats/ api/
-#   $(DIST)/libxq.so.MAJOR...   the same compiled -fPIC -fvisibility=hidden:
-#                               only the XQ_API functions are exported
+#   $(LIBXQ)                    lib/ formats/ api/, installed as libxq.a
+#   $(DIST)/libxq.so.MAJOR...   the same objects (compiled -fPIC
+#                               -fvisibility=hidden, above): only the
+#                               XQ_API functions are exported
 # `make install` also installs them, the headers, xq.pc and the Python
 # binding; `make uninstall` removes exactly what install put.
 XQ_SOVERSION := $(shell sed -n 's/^\#define XQ_VERSION_MAJOR //p' include/xq/version.h)
 XQ_LIBVERSION := $(shell sed -n 's/^\#define XQ_VERSION_STRING "\(.*\)"/\1/p' include/xq/version.h)
 API_HDRS := $(wildcard include/xq/*.h)
 DIST := $(BUILD)/dist
-LIBXQ_A := $(DIST)/libxq.a
+LIBXQ_A := $(LIBXQ)
 LIBXQ_SO := $(DIST)/libxq.so.$(XQ_LIBVERSION)
-PIC_OBJ := $(patsubst $(BUILD)/%,$(BUILD)/pic/%,$(LIB_OBJ) $(FMT_OBJ) $(API_OBJ))
+PIC_OBJ := $(LIB_OBJ) $(FMT_OBJ) $(API_OBJ)
 
-$(API_OBJ) $(filter $(BUILD)/pic/api/%,$(PIC_OBJ)): CPPFLAGS += -Iinclude
+$(API_OBJ): CPPFLAGS += -Iinclude
 
 .PHONY: libxq check-libxq install-lib uninstall
 all: libxq
 libxq: $(LIBXQ_A) $(LIBXQ_SO)
-
-$(BUILD)/pic/%.o: %.c
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
-$(BUILD)/pic/gen/%.o: $(BUILD)/gen/%.c
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
-
-$(LIBXQ_A): $(LIB_OBJ) $(FMT_OBJ) $(API_OBJ)
-	@mkdir -p $(@D)
-	@rm -f $@
-	ar rcs $@ $^
 
 $(LIBXQ_SO): $(PIC_OBJ) api/libxq.map
 	@mkdir -p $(@D)
@@ -370,7 +394,7 @@ check: check-libxq
 # The install it runs installs xqkit too: built here first, not by the
 # inner make beside this one.
 check-libxq: $(LIBXQ_A) $(LIBXQ_SO) $(XQKIT)
-	@$(TEST_ENV) MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" sh tests/install.sh
+	$(call record,libxq,$(TEST_ENV) MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" sh tests/install.sh)
 # ==== end of libxq ==========================================================
 
 clean:
