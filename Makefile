@@ -334,10 +334,15 @@ $(API_OBJ): CPPFLAGS += -Iinclude
 all: libxq
 libxq: $(LIBXQ_A) $(LIBXQ_SO)
 
+# Every symbol the library uses is resolved when it is linked
+# (--no-undefined), but for clang's sanitizer runtimes, which the program
+# that loads the library brings.
+CC_IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo 1)
+NO_UNDEFINED = $(if $(and $(SANITIZE),$(CC_IS_CLANG)),,-Wl,--no-undefined)
 $(LIBXQ_SO): $(PIC_OBJ) api/libxq.map
 	@mkdir -p $(@D)
 	$(CC) -shared -Wl,-soname,libxq.so.$(XQ_SOVERSION) -Wl,--version-script=api/libxq.map \
-		-Wl,--no-undefined $(ALL_LDFLAGS) -o $@ $(PIC_OBJ) $(LDLIBS)
+		$(NO_UNDEFINED) $(ALL_LDFLAGS) -o $@ $(PIC_OBJ) $(LDLIBS)
 	ln -sf libxq.so.$(XQ_LIBVERSION) $(DIST)/libxq.so.$(XQ_SOVERSION)
 	ln -sf libxq.so.$(XQ_SOVERSION) $(DIST)/libxq.so
 

@@ -463,7 +463,7 @@ static void resume_with_the_inputs_reordered_analyses_every_game(void **state)
 			     MATES, SHORT),
 			 0);
 	for (int j = 1; j <= 2; j++) {
-		char jobs[4];
+		char jobs[12];
 		snprintf(jobs, sizeof(jobs), "%d", j);
 		assert_int_equal(RUN("out", "err", "annotate", "-q", "--depth", "2", "--force", "-o",
 				     path("r.pgn"), SHORT, MATES),

@@ -1751,7 +1751,7 @@ static int split_points(const char *text, struct xq_split_point *pt, int max)
 	struct xq_input *in;
 	struct xq_bytes src = {input_bytes, NULL};
 	void *sp;
-	int n = 0, rc;
+	int n = 0, rc = 0;
 
 	assert_non_null(ops);
 	assert_int_equal(xq_input_open_mem(&in, "split.pgn", text, strlen(text)), 0);
