@@ -17,7 +17,7 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 OPT ?= -O2
 CSTD = -std=c11
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Ilib -Iformats -Icmd
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Ilib -Iformats -Icmd -Iinclude
 WARN = -Wall -Wextra
 ifeq ($(DEVELOPER),1)
 WARN += -Werror -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
@@ -76,7 +76,7 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 GIT_DESC := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .PHONY: all check check-unit check-fuzz check-cli check-man check-banned check-slow check-headers \
-	check-cmd-headers demo fuzz clean install bench-tools
+	check-names demo fuzz clean install bench-tools
 .SUFFIXES:
 
 all: $(XQKIT)
@@ -109,7 +109,7 @@ $(BUILD)/embed: tools/embed.c
 	$(CC) $(CSTD) -O1 -o $@ $<
 $(BUILD)/gen/html_assets.c: $(BUILD)/embed formats/html.js formats/html.css
 	@mkdir -p $(@D)
-	$(BUILD)/embed formats/html.js xq_html_script formats/html.css xq_html_style > $@.tmp && mv $@.tmp $@
+	$(BUILD)/embed formats/html.js xqi_html_script formats/html.css xqi_html_style > $@.tmp && mv $@.tmp $@
 $(BUILD)/gen/html_assets.o: $(BUILD)/gen/html_assets.c formats/html_assets.h
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -127,9 +127,8 @@ $(LIBXQ): $(LIB_OBJ) $(FMT_OBJ) $(API_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# The command reaches the library through its public API (include/xq/,
-# api/) where it can; tests/cmd-headers.allow lists where it cannot yet.
-$(CMD_OBJ): CPPFLAGS += -Iinclude
+# The command reaches the library through its public API alone
+# (include/xq/: tests/names.sh).
 $(XQKIT): $(CMD_OBJ) $(LIBXQ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(LIBXQ) $(LDLIBS)
 
@@ -140,7 +139,7 @@ $(XQKIT): $(CMD_OBJ) $(LIBXQ)
 TEST_HDRS := $(wildcard lib/*.h formats/*.h include/xq/*.h tests/unit/*.h tests/fuzz/*.h)
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_HDRS) $(LIBXQ)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests/unit -Iinclude $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBXQ) \
+	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBXQ) \
 		$(CMOCKA_LIBS) $(LDLIBS)
 
 $(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/standalone.c $(TEST_HDRS) $(LIBXQ)
@@ -166,7 +165,7 @@ $(BUILD)/bench/%: bench/%.c $(LIBXQ)
 CHECK_FIRST = $(BUILD)/tests/test_annotate.run \
 	hostile/signal_stops_every_command_reading_games_without_end.run \
 	check-browser $(BUILD)/tests/test_engine.run cli/annotate.run check-libxq
-CHECK_PARTS = $(CHECK_FIRST) check-hostile check-banned check-cmd-headers check-unit check-fuzz \
+CHECK_PARTS = $(CHECK_FIRST) check-hostile check-banned check-names check-unit check-fuzz \
 	check-cli check-man check-sync
 check: $(CHECK_PARTS)
 	@sh tests/summary.sh check $(RESULTS) $(CHECK_LOGS)
@@ -245,14 +244,15 @@ check-browser: $(XQKIT)
 check-banned:
 	$(call record,banned,sh tests/check-banned.sh)
 
-# The private headers cmd/ includes: only those tests/cmd-headers.allow lists.
-check-cmd-headers:
-	$(call record,cmd-headers,sh tests/cmd-headers.sh)
+# One vocabulary: public names xq_, private ones xqi_; cmd/ on the public
+# API alone (tests/names.sh).
+check-names:
+	$(call record,names,sh tests/names.sh)
 
 # The logs the summary of `make check` adds up: one per target above.
 CHECK_LOGS = $(UNIT_BIN:$(BUILD)/tests/%=unit-%) $(FUZZ_REPLAY:$(BUILD)/fuzz-replay/%=fuzz-%) \
 	$(CLI_GROUPS:%=cli-%) $(CHECK_SCRIPTS:%=script-%) $(HOSTILE_RUN:hostile/%.run=hostile-%) \
-	browser banned cmd-headers sync libxq
+	browser banned names sync libxq
 
 # What is slow by nature, on its own (CI runs it after `make check`, which
 # it does not run again): the whole perft suite to depth 6, the runs over
@@ -282,7 +282,7 @@ check-threads: $(BUILD)/tests/test_batch.run $(BUILD)/tests/test_annotate.run $(
 
 check-headers:
 	@for h in lib/*.h formats/*.h cmd/*.h; do \
-		echo '#include "'$$h'"' | $(CC) $(CPPFLAGS) -I. -Iinclude $(XML_CFLAGS) -std=c11 -pedantic \
+		echo '#include "'$$h'"' | $(CC) $(CPPFLAGS) -I. $(XML_CFLAGS) -std=c11 -pedantic \
 			-Wall -Wextra -Werror -x c -fsyntax-only - || exit 1; \
 	done; echo "headers compile on their own"
 
@@ -320,15 +320,14 @@ install: $(XQKIT)
 #                               XQ_API functions are exported
 # `make install` also installs them, the headers, xq.pc and the Python
 # binding; `make uninstall` removes exactly what install put.
-XQ_SOVERSION := $(shell sed -n 's/^\#define XQ_VERSION_MAJOR //p' include/xq/version.h)
-XQ_LIBVERSION := $(shell sed -n 's/^\#define XQ_VERSION_STRING "\(.*\)"/\1/p' include/xq/version.h)
+XQI_SOVERSION := $(shell sed -n 's/^\#define XQ_VERSION_MAJOR //p' include/xq/version.h)
+XQI_LIBVERSION := $(shell sed -n 's/^\#define XQ_VERSION_STRING "\(.*\)"/\1/p' include/xq/version.h)
 API_HDRS := $(wildcard include/xq/*.h)
 DIST := $(BUILD)/dist
 LIBXQ_A := $(LIBXQ)
-LIBXQ_SO := $(DIST)/libxq.so.$(XQ_LIBVERSION)
+LIBXQ_SO := $(DIST)/libxq.so.$(XQI_LIBVERSION)
 PIC_OBJ := $(LIB_OBJ) $(FMT_OBJ) $(API_OBJ)
 
-$(API_OBJ): CPPFLAGS += -Iinclude
 
 .PHONY: libxq check-libxq install-lib uninstall
 all: libxq
@@ -341,10 +340,10 @@ CC_IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo 1)
 NO_UNDEFINED = $(if $(and $(SANITIZE),$(CC_IS_CLANG)),,-Wl,--no-undefined)
 $(LIBXQ_SO): $(PIC_OBJ) api/libxq.map
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libxq.so.$(XQ_SOVERSION) -Wl,--version-script=api/libxq.map \
+	$(CC) -shared -Wl,-soname,libxq.so.$(XQI_SOVERSION) -Wl,--version-script=api/libxq.map \
 		$(NO_UNDEFINED) $(ALL_LDFLAGS) -o $@ $(PIC_OBJ) $(LDLIBS)
-	ln -sf libxq.so.$(XQ_LIBVERSION) $(DIST)/libxq.so.$(XQ_SOVERSION)
-	ln -sf libxq.so.$(XQ_SOVERSION) $(DIST)/libxq.so
+	ln -sf libxq.so.$(XQI_LIBVERSION) $(DIST)/libxq.so.$(XQI_SOVERSION)
+	ln -sf libxq.so.$(XQI_SOVERSION) $(DIST)/libxq.so
 
 # Where `make install` puts the library (PREFIX and DESTDIR as for xqkit).
 LIBDIR ?= $(PREFIX)/lib
@@ -356,7 +355,7 @@ PY_FILES := $(wildcard python/xq/*.py)
 # objects that need it (--as-needed, the default of some distributions)
 # would make `cc $(pkg-config --libs xq) prog.c` fail: libxq alone is
 # kept needed, where the linker can say so (evaluated by install only).
-XQ_PC_LIBS = $(shell printf 'int main(void){return 0;}\n' | $(CC) -x c - -o $(BUILD)/dist/.ldtest \
+XQI_PC_LIBS = $(shell printf 'int main(void){return 0;}\n' | $(CC) -x c - -o $(BUILD)/dist/.ldtest \
 	-Wl,--push-state,--no-as-needed -Wl,--pop-state > /dev/null 2>&1 && \
 	echo '-Wl,--push-state,--no-as-needed -lxq -Wl,--pop-state' || echo '-lxq'; rm -f $(BUILD)/dist/.ldtest)
 
@@ -366,11 +365,11 @@ install-lib: $(LIBXQ_A) $(LIBXQ_SO)
 		$(DESTDIR)$(PYTHONDIR)/xq
 	install -m 644 $(API_HDRS) $(DESTDIR)$(INCLUDEDIR)/xq/
 	install -m 644 $(LIBXQ_A) $(DESTDIR)$(LIBDIR)/libxq.a
-	install -m 755 $(LIBXQ_SO) $(DESTDIR)$(LIBDIR)/libxq.so.$(XQ_LIBVERSION)
-	ln -sf libxq.so.$(XQ_LIBVERSION) $(DESTDIR)$(LIBDIR)/libxq.so.$(XQ_SOVERSION)
-	ln -sf libxq.so.$(XQ_SOVERSION) $(DESTDIR)$(LIBDIR)/libxq.so
+	install -m 755 $(LIBXQ_SO) $(DESTDIR)$(LIBDIR)/libxq.so.$(XQI_LIBVERSION)
+	ln -sf libxq.so.$(XQI_LIBVERSION) $(DESTDIR)$(LIBDIR)/libxq.so.$(XQI_SOVERSION)
+	ln -sf libxq.so.$(XQI_SOVERSION) $(DESTDIR)$(LIBDIR)/libxq.so
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-		-e 's|@VERSION@|$(XQ_LIBVERSION)|; s|@LIBS@|$(XQ_PC_LIBS)|' api/xq.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/xq.pc
+		-e 's|@VERSION@|$(XQI_LIBVERSION)|; s|@LIBS@|$(XQI_PC_LIBS)|' api/xq.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/xq.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/xq.pc
 	install -m 644 $(PY_FILES) $(DESTDIR)$(PYTHONDIR)/xq/
 	printf '# Written by make install.\nLIBDIR = %s\n' "'$(LIBDIR)'" > $(DESTDIR)$(PYTHONDIR)/xq/_installed.py
@@ -384,8 +383,8 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man7/,$(notdir $(wildcard man/*.7)))
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/xqkit
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/xq/,$(notdir $(API_HDRS)))
-	rm -f $(DESTDIR)$(LIBDIR)/libxq.a $(DESTDIR)$(LIBDIR)/libxq.so.$(XQ_LIBVERSION) \
-		$(DESTDIR)$(LIBDIR)/libxq.so.$(XQ_SOVERSION) $(DESTDIR)$(LIBDIR)/libxq.so
+	rm -f $(DESTDIR)$(LIBDIR)/libxq.a $(DESTDIR)$(LIBDIR)/libxq.so.$(XQI_LIBVERSION) \
+		$(DESTDIR)$(LIBDIR)/libxq.so.$(XQI_SOVERSION) $(DESTDIR)$(LIBDIR)/libxq.so
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/xq.pc
 	rm -f $(addprefix $(DESTDIR)$(PYTHONDIR)/xq/,$(notdir $(PY_FILES)) _installed.py)
 	rm -rf $(DESTDIR)$(PYTHONDIR)/xq/__pycache__

@@ -13,68 +13,68 @@
 #include "evalnote.h"
 #include "search.h"
 
-struct xq_analyser_public {
-	struct xq_analyser an;      /* lib/search.h's interface */
-	struct xq_search *search;   /* the built-in engine, or NULL */
-	struct xq_engine *engine;   /* an external engine, or NULL */
+struct xq_analyser {
+	struct xqi_analyser an;      /* lib/search.h's interface */
+	struct xqi_search *search;   /* the built-in engine, or NULL */
+	struct xqi_engine *engine;   /* an external engine, or NULL */
 	int needs_restart;          /* the external engine failed last time */
 	int manual_restart;         /* XQ_ANALYSER_MANUAL_RESTART */
 	/* Warnings of an external engine, for the call that runs it. */
-	struct xq_sink warnings;
+	struct xqi_sink warnings;
 	xq_diagnostic_fn fn;
 	void *user;
 	xq_diagnostic_fn warn;      /* xq_analyser_options.warn, else the run's fn */
 	void *warn_user;
 };
 
-static void warn(const struct xq_diag *d, void *payload)
+static void warn(const struct xq_diagnostic *d, void *payload)
 {
 	xq_analyser *a = payload;
 
 	if (a->warn)
-		a->warn(api_diag(d), a->warn_user);
+		a->warn(d, a->warn_user);
 	else if (a->fn)
-		a->fn(api_diag(d), a->user);
+		a->fn(d, a->user);
 }
 
-static void tell(xq_diagnostic_fn fn, void *user, const struct xq_diag *d)
+static void tell(xq_diagnostic_fn fn, void *user, const struct xq_diagnostic *d)
 {
 	if (fn)
-		fn(api_diag(d), user);
+		fn(d, user);
 }
 
 /* lib/search.h's restart of the analyser's engine. */
-static int restart_engine(xq_analyser *a, struct xq_diag *d)
+static int restart_engine(xq_analyser *a, struct xq_diagnostic *d)
 {
-	return xq_analyser_start_over(&a->an, d);
+	return xqi_analyser_start_over(&a->an, d);
 }
 
 /* A failure before any engine runs: the reason to `fn`; returns `rc`. */
 static int refuse(xq_diagnostic_fn fn, void *user, int rc, const char *fmt, const char *what)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
-	xq_diag_init(&d);
-	xq_diag_set(&d, rc, XQ_D_ENGINE, XQ_SEV_ERROR, fmt, what);
+	xqi_diagnostic_init(&d);
+	xqi_diagnostic_set(&d, rc, XQI_D_ENGINE, XQ_SEVERITY_ERROR, fmt, what);
 	tell(fn, user, &d);
 	return rc;
 }
 
 int xq_analyser_check_setting(const char *text, xq_diagnostic_fn fn, void *user)
 {
-	struct xq_engine_option opt;
-	struct xq_diag d;
+	struct xqi_engine_option opt;
+	struct xq_diagnostic d;
 	size_t cap = strlen(text) + 2;
 	char *buf = malloc(cap);
 	int rc;
 
 	if (!buf)
 		return XQ_ENOMEM;
-	xq_diag_init(&d);
-	rc = xq_engine_option_parse(&opt, buf, cap, text, &d);
+	xqi_diagnostic_init(&d);
+	rc = xqi_engine_option_parse(&opt, buf, cap, text, &d);
 	free(buf);
 	if (rc) {
-		d.code = XQ_D_ENGINE;
+		d.code = XQI_D_ENGINE;
 		tell(fn, user, &d);
 		return XQ_ERANGE;
 	}
@@ -85,9 +85,9 @@ int xq_analyser_check_setting(const char *text, xq_diagnostic_fn fn, void *user)
 static int open_builtin(xq_analyser *a, const xq_analyser_options *o, xq_diagnostic_fn fn,
 			void *user)
 {
-	struct xq_rules_options rules;
-	struct xq_search_opts so;
-	struct xq_diag d;
+	struct xqi_rules_options rules;
+	struct xqi_search_opts so;
+	struct xq_diagnostic d;
 	int rc;
 
 	if (!xq_ruleset_name(o->ruleset)) {
@@ -95,18 +95,18 @@ static int open_builtin(xq_analyser *a, const xq_analyser_options *o, xq_diagnos
 		snprintf(what, sizeof(what), "%d", o->ruleset);
 		return refuse(fn, user, XQ_ERANGE, "no rule set %s (0 asian, 1 chinese, -1 none)", what);
 	}
-	api_rules_options(&rules, o->ruleset);
+	xqi_api_rules_options(&rules, o->ruleset);
 	memset(&so, 0, sizeof(so));
 	so.hash_mb = o->hash_mb;
 	so.stop = o->cancel ? &o->cancel->flag : NULL;
 	so.rules = &rules;
 	so.plain_repetitions = o->ruleset == -1;
-	xq_diag_init(&d);
-	if ((rc = xq_search_new(&a->search, &so, &d)) != 0) {
+	xqi_diagnostic_init(&d);
+	if ((rc = xqi_search_new(&a->search, &so, &d)) != 0) {
 		tell(fn, user, &d);
 		return rc;
 	}
-	xq_search_analyser(&a->an, a->search);
+	xqi_search_analyser(&a->an, a->search);
 	return 0;
 }
 
@@ -114,20 +114,20 @@ static int open_builtin(xq_analyser *a, const xq_analyser_options *o, xq_diagnos
 static int open_program(xq_analyser *a, const xq_analyser_options *o, xq_diagnostic_fn fn,
 			void *user)
 {
-	struct xq_engine_opts eo;
-	struct xq_engine_option *opts = NULL;
+	struct xqi_engine_opts eo;
+	struct xqi_engine_option *opts = NULL;
 	char **bufs = NULL;
 	size_t n = 0;
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	int rc = 0;
 
-	xq_engine_opts_init(&eo);
+	xqi_engine_opts_init(&eo);
 	if (o->protocol && strcmp(o->protocol, "auto")) {
-		int pr = xq_protocol_from_name(o->protocol);
+		int pr = xqi_protocol_from_name(o->protocol);
 		if (pr < 0)
 			return refuse(fn, user, XQ_ERANGE, "no protocol '%s' (uci, ucci or auto)",
 				      o->protocol);
-		eo.protocol = (enum xq_protocol)pr;
+		eo.protocol = (enum xqi_protocol)pr;
 	}
 	while (o->settings && o->settings[n])
 		n++;
@@ -135,13 +135,13 @@ static int open_program(xq_analyser *a, const xq_analyser_options *o, xq_diagnos
 		rc = XQ_ENOMEM;
 		goto out;
 	}
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	for (size_t i = 0; i < n && !rc; i++) {
 		size_t cap = strlen(o->settings[i]) + 2;
 		if (!(bufs[i] = malloc(cap)))
 			rc = XQ_ENOMEM;
-		else if (xq_engine_option_parse(&opts[i], bufs[i], cap, o->settings[i], &d)) {
-			d.code = XQ_D_ENGINE;
+		else if (xqi_engine_option_parse(&opts[i], bufs[i], cap, o->settings[i], &d)) {
+			d.code = XQI_D_ENGINE;
 			tell(fn, user, &d);
 			rc = XQ_ERANGE;
 		}
@@ -158,12 +158,12 @@ static int open_program(xq_analyser *a, const xq_analyser_options *o, xq_diagnos
 		eo.search_timeout_ms = o->timeout_ms;
 		eo.timeout_ms = o->timeout_ms < 10000 ? o->timeout_ms : 10000;
 	}
-	xq_diag_init(&d);
-	if ((rc = xq_engine_new(&a->engine, &eo, &d)) != 0) {
+	xqi_diagnostic_init(&d);
+	if ((rc = xqi_engine_new(&a->engine, &eo, &d)) != 0) {
 		tell(fn, user, &d);
 		goto out;
 	}
-	xq_engine_analyser(&a->an, a->engine);
+	xqi_engine_analyser(&a->an, a->engine);
 out:
 	for (size_t i = 0; bufs && i < n; i++)
 		free(bufs[i]);
@@ -218,27 +218,27 @@ int xq_analyser_new_program(xq_analyser **out, const char *path, char *const *ar
 
 const char *xq_analyser_description(const xq_analyser *a)
 {
-	return xq_analyser_name(&a->an);
+	return xqi_analyser_name(&a->an);
 }
 
 const char *xq_analyser_protocol(const xq_analyser *a)
 {
-	return a->engine ? xq_protocol_name(xq_engine_protocol(a->engine)) : "built-in";
+	return a->engine ? xqi_protocol_name(xqi_engine_protocol(a->engine)) : "built-in";
 }
 
 int xq_analyser_is_running(const xq_analyser *a)
 {
-	return !a->engine || xq_engine_pid(a->engine) >= 0;
+	return !a->engine || xqi_engine_pid(a->engine) >= 0;
 }
 
 int xq_analyser_restart(xq_analyser *a, xq_diagnostic_fn fn, void *user)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	int rc;
 
 	if (!a->engine)
 		return 0;
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	a->fn = fn;
 	a->user = user;
 	rc = restart_engine(a, &d);
@@ -252,16 +252,16 @@ int xq_analyser_restart(xq_analyser *a, xq_diagnostic_fn fn, void *user)
 /* Analyse the position `moves[0..n)` reach from `start` (the history the
  * analyser sees), with the restart after an engine failure; the result
  * into *out as the public API gives it. */
-static int run(xq_analyser *a, const struct xq_board *start, const xq_move *moves, size_t n,
+static int run(xq_analyser *a, const struct xqi_position *start, const xqi_move *moves, size_t n,
 	       int depth, uint64_t nodes, uint32_t movetime_ms, xq_analysis_result *out,
 	       xq_diagnostic_fn fn, void *user)
 {
-	struct xq_limit limit;
-	struct xq_analysis an;
-	struct xq_diag d;
+	struct xqi_limit limit;
+	struct xqi_analysis an;
+	struct xq_diagnostic d;
 	int rc = 0;
 
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	memset(&limit, 0, sizeof(limit));
 	limit.depth = depth;
 	limit.nodes = nodes;
@@ -272,7 +272,7 @@ static int run(xq_analyser *a, const struct xq_board *start, const xq_move *move
 		tell(fn, user, &d);
 	if (!rc) {
 		a->needs_restart = 0;
-		rc = xq_analyse(&a->an, &an, start, moves, n, &limit, &d);
+		rc = xqi_analyse(&a->an, &an, start, moves, n, &limit, &d);
 		if (rc) {
 			if (rc == XQ_EENGINE && !a->manual_restart)
 				a->needs_restart = 1;
@@ -286,19 +286,19 @@ static int run(xq_analyser *a, const struct xq_board *start, const xq_move *move
 	{
 		xq_analysis_result res = XQ_ANALYSIS_RESULT_INIT;
 		size_t size = out->size && out->size < sizeof(res) ? out->size : sizeof(res);
-		res.kind = an.score.kind == XQ_SCORE_MATE ? XQ_EVAL_MATE
-			   : an.score.kind == XQ_SCORE_MATED ? XQ_EVAL_MATED
+		res.kind = an.score.kind == XQ_EVAL_MATE ? XQ_EVAL_MATE
+			   : an.score.kind == XQ_EVAL_MATED ? XQ_EVAL_MATED
 							     : XQ_EVAL_CP;
 		res.score = (int)an.score.value;
 		res.depth = an.depth;
 		res.nodes = an.nodes;
 		res.time_ms = an.time_ms;
-		res.best = api_move_out(an.best);
+		res.best = xqi_api_move_out(an.best);
 		res.pv_len = an.pv_len < XQ_PV_SIZE ? an.pv_len : XQ_PV_SIZE;
 		for (size_t i = 0; i < res.pv_len; i++)
-			res.pv[i] = api_move_out(an.pv[i]);
-		res.stopped = (an.flags & XQ_ANALYSIS_STOPPED) != 0;
-		res.no_moves = (an.flags & XQ_ANALYSIS_NO_MOVES) != 0;
+			res.pv[i] = xqi_api_move_out(an.pv[i]);
+		res.stopped = (an.flags & XQI_ANALYSIS_STOPPED) != 0;
+		res.no_moves = (an.flags & XQI_ANALYSIS_NO_MOVES) != 0;
 		memcpy(out, &res, size);
 		out->size = size;
 	}
@@ -308,24 +308,24 @@ static int run(xq_analyser *a, const struct xq_board *start, const xq_move *move
 int xq_analyser_run(xq_analyser *a, xq_record *r, uint32_t n, int depth, uint64_t nodes,
 		    uint32_t movetime_ms, xq_analysis_result *out, xq_diagnostic_fn fn, void *user)
 {
-	struct xq_diag d;
-	xq_move *moves = NULL;
+	struct xq_diagnostic d;
+	xqi_move *moves = NULL;
 	size_t nmoves, cap;
 	int rc;
 
 	if (n >= r->g.nnodes) {
-		xq_diag_init(&d);
-		xq_diag_set(&d, XQ_ENOTFOUND, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR, "no node %u in the record",
+		xqi_diagnostic_init(&d);
+		xqi_diagnostic_set(&d, XQ_ENOTFOUND, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR, "no node %u in the record",
 			    (unsigned)n);
 		tell(fn, user, &d);
 		return XQ_ENOTFOUND;
 	}
 	/* The history: the moves from the root down to `n`. */
-	cap = xq_game_ply(&r->g, n);
+	cap = xqi_record_ply(&r->g, n);
 	if (cap && !(moves = malloc(cap * sizeof(*moves))))
 		return XQ_ENOMEM;
 	nmoves = cap;
-	for (uint32_t k = n; k != XQ_ROOT; k = r->g.nodes[k].parent)
+	for (uint32_t k = n; k != XQI_ROOT; k = r->g.nodes[k].parent)
 		moves[--cap] = r->g.nodes[k].move;
 	rc = run(a, &r->g.start, moves, nmoves, depth, nodes, movetime_ms, out, fn, user);
 	free(moves);
@@ -336,13 +336,13 @@ int xq_analyser_run_line(xq_analyser *a, const xq_position *from, const xq_move_
 			 size_t n, int depth, uint64_t nodes, uint32_t movetime_ms,
 			 xq_analysis_result *out, xq_diagnostic_fn fn, void *user)
 {
-	xq_move *line = NULL;
+	xqi_move *line = NULL;
 	int rc;
 
 	if (n && !(line = malloc(n * sizeof(*line))))
 		return XQ_ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		line[i] = moves[i] ? api_move_in(moves[i]) : 0; /* 0: the analyser refuses it */
+		line[i] = moves[i] ? xqi_api_move_in(moves[i]) : 0; /* 0: the analyser refuses it */
 	rc = run(a, &from->b, line, n, depth, nodes, movetime_ms, out, fn, user);
 	free(line);
 	return rc;
@@ -352,29 +352,20 @@ void xq_analyser_free(xq_analyser *a)
 {
 	if (!a)
 		return;
-	xq_search_free(a->search);
-	xq_engine_free(a->engine);
+	xqi_search_free(a->search);
+	xqi_engine_free(a->engine);
 	free(a);
 }
 
 /* ---- scores in comments ---------------------------------------------------- */
 
-_Static_assert(API_SAME(XQ_EVAL_CP, XQ_SCORE_CP) && API_SAME(XQ_EVAL_MATE, XQ_SCORE_MATE) &&
-		       API_SAME(XQ_EVAL_MATED, XQ_SCORE_MATED),
-	       "score kinds");
-_Static_assert(XQ_EVAL_NOTE_SIZE >= XQ_EVALNOTE_MAX, "a note's size");
-_Static_assert(XQ_ANALYSIS_MAX_DEPTH == XQ_SEARCH_MAX_DEPTH, "the deepest search");
-_Static_assert(XQ_EVAL_INACCURACY == XQ_EVALNOTE_INACCURACY && XQ_EVAL_MISTAKE == XQ_EVALNOTE_MISTAKE &&
-		       XQ_EVAL_BLUNDER == XQ_EVALNOTE_BLUNDER &&
-		       XQ_NAG_INACCURACY == XQ_EVALNOTE_NAG_INACCURACY &&
-		       XQ_NAG_MISTAKE == XQ_EVALNOTE_NAG_MISTAKE && XQ_NAG_BLUNDER == XQ_EVALNOTE_NAG_BLUNDER,
-	       "annotate's marks");
+_Static_assert(XQ_EVAL_NOTE_SIZE >= XQI_EVALNOTE_MAX, "a note's size");
 
-static struct xq_score score_in(int kind, int score)
+static struct xqi_score score_in(int kind, int score)
 {
-	struct xq_score s;
+	struct xqi_score s;
 
-	s.kind = kind == XQ_EVAL_MATE ? XQ_SCORE_MATE : kind == XQ_EVAL_MATED ? XQ_SCORE_MATED : XQ_SCORE_CP;
+	s.kind = kind == XQ_EVAL_MATE ? XQ_EVAL_MATE : kind == XQ_EVAL_MATED ? XQ_EVAL_MATED : XQ_EVAL_CP;
 	s.value = score;
 	return s;
 }
@@ -382,19 +373,19 @@ static struct xq_score score_in(int kind, int score)
 size_t xq_eval_note(char *buf, size_t cap, int kind, int score, int depth, unsigned flags)
 {
 	if (flags & XQ_EVAL_NOTE_NO_DEPTH)
-		return xq_score_format(score_in(kind, score), buf, cap) < cap || !cap
+		return xqi_score_format(score_in(kind, score), buf, cap) < cap || !cap
 			       ? strlen(cap ? buf : "")
 			       : cap - 1;
 	if (flags & XQ_EVAL_NOTE_COMMAND)
-		return xq_evalnote_format_command(buf, cap, score_in(kind, score), depth);
-	return xq_evalnote_format(buf, cap, score_in(kind, score), depth);
+		return xqi_evalnote_format_command(buf, cap, score_in(kind, score), depth);
+	return xqi_evalnote_format(buf, cap, score_in(kind, score), depth);
 }
 
 int xq_eval_note_find(const char *comment, int *kind, int *score, int *depth)
 {
-	struct xq_evalnote n;
+	struct xqi_evalnote n;
 
-	if (!comment || !xq_evalnote_find(&n, comment, strlen(comment)))
+	if (!comment || !xqi_evalnote_find(&n, comment, strlen(comment)))
 		return 0;
 	if (kind)
 		*kind = (int)n.score.kind;
@@ -407,6 +398,6 @@ int xq_eval_note_find(const char *comment, int *kind, int *score, int *depth)
 
 int32_t xq_eval_loss(int kind_before, int score_before, int kind_after, int score_after, int side)
 {
-	return xq_evalnote_loss(score_in(kind_before, score_before), score_in(kind_after, score_after),
-				side ? XQ_BLACK : XQ_RED);
+	return xqi_evalnote_loss(score_in(kind_before, score_before), score_in(kind_after, score_after),
+				side ? XQI_BLACK : XQI_RED);
 }

@@ -81,7 +81,7 @@
  *
  * Memory.  The run has one budget (budget.h; --max-memory, default 256
  * MiB).  Before reading a unit, its worker reserves what reading it may
- * take (format.h: xq_format_input_memory for a whole file, the segment
+ * take (format.h: xqi_format_input_memory for a whole file, the segment
  * and one record's worth for a chunk), in unit order, waiting while the
  * memory is held by units before it; the reservation is given back when
  * the output thread has passed the unit, less what the worker no longer
@@ -107,9 +107,9 @@
 #include <time.h>
 
 #include "budget.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "format.h"
-#include "game.h"
+#include "record.h"
 #include "io.h"
 #include "source.h"
 #include <xq/batch.h>
@@ -178,8 +178,8 @@ struct feed {
 	int started;
 	struct pool *pool;
 	struct xq_batch_file *file;
-	const struct xq_split_ops *ops;
-	struct xq_source src;       /* the input and its format (no reader) */
+	const struct xqi_split_ops *ops;
+	struct xqi_source src;       /* the input and its format (no reader) */
 	void *splitter;          /* NULL once the file is no longer being cut */
 	int users;               /* workers about to take mu (under pool->mu) */
 	/* Input bytes [carry_off, carry_off + carry.len - carry_pos) read and in no segment yet. */
@@ -187,11 +187,11 @@ struct feed {
 	size_t carry_pos;
 	uint64_t carry_off;
 	int in_eof, in_rc;       /* the input ended, or failed with in_diag */
-	struct xq_diag in_diag;
+	struct xq_diagnostic in_diag;
 	/* The next chunk starts at `at`. */
 	uint64_t at, at_records;
 	uint64_t at_line;
-	enum xq_encoding enc;    /* as the last split point said */
+	enum xqi_encoding enc;    /* as the last split point said */
 	uint64_t first_high;
 	uint64_t nchunks;        /* chunks cut */
 	/* Kept segments, from the first unchecked chunk on; the list and the
@@ -220,13 +220,13 @@ struct unit {
 	struct feed *feed;       /* NULL: the whole file, read sequentially */
 	/* A whole file the feed's first worker opened already, or could not. */
 	int opened, open_rc;
-	struct xq_source src;
-	struct xq_diag open_d;
+	struct xqi_source src;
+	struct xq_diagnostic open_d;
 	/* A chunk. */
 	uint64_t k;              /* its number in the file */
 	struct seg *seg;         /* its bytes (a reference); NULL: from the carry on */
 	int final;               /* it reads to the end of the input */
-	struct xq_chunk chunk;   /* where its reader starts */
+	struct xqi_chunk chunk;   /* where its reader starts */
 	uint64_t end, expect;    /* where its games must end, and how many */
 	uint64_t end_line;
 	/* Late numbering: its reader counts games and lines from the
@@ -239,13 +239,13 @@ struct unit {
 	int ticketed;            /* its turn at the budget has come */
 	int small;               /* a whole file of SMALL_FILE bytes or less */
 	int open_failed;         /* an operand that cannot be used: `why` says why */
-	struct xq_diag why;
+	struct xq_diagnostic why;
 };
 
 /* A file and what the pool keeps about it. */
 struct file_rec {
 	struct xq_batch_file f;      /* first: what commands see */
-	const struct xq_format *fmt; /* NULL until recognised */
+	const struct xqi_format *fmt; /* NULL until recognised */
 	struct feed *feed;
 	uint64_t units, passed;  /* units made of it, and passed by the output (under mu) */
 	int closed;              /* no more units will be made of it */
@@ -300,8 +300,8 @@ struct pool {
 	const atomic_int *cancel;            /* read_options.cancel's flag, or never_set */
 	atomic_int never_set;
 	size_t next_path;                    /* cfg->paths: the next to hand out */
-	struct xq_read_opts ro;              /* cfg->read_options, as the formats take them */
-	const struct xq_format *forced;      /* cfg->read_options.format, or NULL */
+	struct xqi_read_opts ro;              /* cfg->read_options, as the formats take them */
+	const struct xqi_format *forced;      /* cfg->read_options.format, or NULL */
 	pthread_mutex_t mu;
 	pthread_cond_t cond;   /* the output thread waits here */
 	atomic_int out_waiting; /* ... for worker out_waiting - 1, or -1 for any */
@@ -329,7 +329,7 @@ struct pool {
 	int rc;                /* what stopped the run */
 	int64_t split_min;
 	uint64_t chunk_games, chunk_bytes;
-	struct xq_budget budget;
+	struct xqi_budget budget;
 	/* share_process: games read and handed to helpers to process. */
 	int share;
 	pthread_mutex_t hmu;   /* guards what follows; taken after mu, never before */
@@ -349,11 +349,11 @@ struct pool {
 /* What an input no format recognises is told (xq_batch_config.format_hint). */
 #define FROM_HINT (p->cfg->format_hint ? p->cfg->format_hint : "")
 
-/* An xq_diagnostic_fn that keeps the diagnostic in the struct xq_diag at
+/* An xq_diagnostic_fn that keeps the diagnostic in the struct xq_diagnostic at
  * `user` (the public one is the library's own). */
 static void keep_diag(const xq_diagnostic *d, void *user)
 {
-	*(struct xq_diag *)user = *(const struct xq_diag *)(const void *)d;
+	*(struct xq_diagnostic *)user = *(const struct xq_diagnostic *)(const void *)d;
 }
 
 static struct file_rec *rec_of(struct xq_batch_file *f)
@@ -361,24 +361,24 @@ static struct file_rec *rec_of(struct xq_batch_file *f)
 	return (struct file_rec *)f;
 }
 
-static void pool_sink(const struct xq_diag *d, void *payload)
+static void pool_sink(const struct xq_diagnostic *d, void *payload)
 {
 	struct worker *w = payload;
-	struct xq_diag c = *d;
+	struct xq_diagnostic c = *d;
 
 	if (w->file)
 		c.source = w->file->name;
 	if (w->cur)
-		xq_record_heard(w->cur->record, d); /* for xq_record_validate() */
-	if (w->cur && xq_diagnostics_add(w->cur->diags, xq_diag_public(&c)))
+		xqi_record_heard(w->cur->record, d); /* for xq_record_validate() */
+	if (w->cur && xq_diagnostics_add(w->cur->diags, &c))
 		w->oom = 1;
 }
 
 /* Keep `d` with job `j` of worker `w`; a diagnostic that cannot be kept
  * makes the run end in XQ_ENOMEM. */
-static void job_diag(struct worker *w, struct xq_batch_job *j, const struct xq_diag *d)
+static void job_diag(struct worker *w, struct xq_batch_job *j, const struct xq_diagnostic *d)
 {
-	if (xq_diagnostics_add(j->diags, xq_diag_public(d)))
+	if (xq_diagnostics_add(j->diags, d))
 		w->oom = 1;
 }
 
@@ -390,7 +390,7 @@ static int is_stdin(const char *path)
 
 /* The next input (xq_batch_next_fn), from the caller's function or list;
  * the reason an input cannot be used is kept in *why. */
-static int input_after(struct pool *p, char **path, int *in_dir, struct xq_diag *why)
+static int input_after(struct pool *p, char **path, int *in_dir, struct xq_diagnostic *why)
 {
 	const struct xq_batch_config *cfg = p->cfg;
 
@@ -400,7 +400,7 @@ static int input_after(struct pool *p, char **path, int *in_dir, struct xq_diag 
 	if (p->next_path >= cfg->n_paths)
 		return 0;
 	if (!(*path = strdup(cfg->paths[p->next_path])))
-		return xq_diag_set(why, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory"), -1;
+		return xqi_diagnostic_set(why, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory"), -1;
 	p->next_path++;
 	return 1;
 }
@@ -450,7 +450,7 @@ static void feed_free(struct feed *f)
 		next = s->next;
 		seg_unref(s);
 	}
-	xq_source_close(&f->src);
+	xqi_source_close(&f->src);
 	xq_buf_release(&f->carry);
 	pthread_cond_destroy(&f->ready);
 	pthread_mutex_destroy(&f->seg_mu);
@@ -460,12 +460,12 @@ static void feed_free(struct feed *f)
 
 /* `f` opened as `src`, its format found: what the pool and the commands
  * know of it. */
-static void file_recognised(struct xq_batch_file *f, const struct xq_source *src)
+static void file_recognised(struct xq_batch_file *f, const struct xqi_source *src)
 {
 	rec_of(f)->fmt = src->fmt;
 	f->format = src->fmt->name;
-	f->binary = (src->fmt->caps & XQ_CAP_BINARY) != 0;
-	f->size = xq_input_size(src->in);
+	f->binary = (src->fmt->caps & XQ_FORMAT_BINARY) != 0;
+	f->size = xqi_input_size(src->in);
 }
 
 static void file_free(struct xq_batch_file *f)
@@ -519,7 +519,7 @@ static void job_reset(const struct pool *p, struct xq_batch_job *j, struct xq_ba
 		memset(j->data, 0, p->cfg->job_data);
 	j->kind = XQ_BATCH_GAME;
 	j->file = f;
-	xq_record_clear(j->record);
+	xqi_record_reset(j->record);
 	xq_diagnostics_truncate(j->diags, 0);
 	xq_buf_reset(&j->text);
 	j->flags = 0;
@@ -528,9 +528,9 @@ static void job_reset(const struct pool *p, struct xq_batch_job *j, struct xq_ba
 	memset(j->counts, 0, sizeof(j->counts));
 }
 
-/* The game of job `j` as the library sees it (lib/game.h: the record's
+/* The game of job `j` as the library sees it (lib/record.h: the record's
  * own), or NULL for a job without one. */
-static struct xq_game *game_of(const struct xq_batch_job *j)
+static struct xqi_record *game_of(const struct xq_batch_job *j)
 {
 	return j->record ? &j->record->g : NULL;
 }
@@ -659,7 +659,7 @@ static void stop_all(struct pool *p, int rc)
 	p->stop = 1;
 	if (rc && !p->rc)
 		p->rc = rc;
-	xq_budget_cancel(&p->budget);
+	xqi_budget_cancel(&p->budget);
 	pthread_cond_broadcast(&p->cond);
 	if (p->late)
 		pthread_cond_broadcast(&p->head_cond); /* late_absolute() */
@@ -739,9 +739,9 @@ static void slot_free_record(struct xq_batch_job *j)
 /* Memory a job holds: its game, its diagnostics, the command's text. */
 static uint64_t job_memory(const struct xq_batch_job *j)
 {
-	const struct xq_diagnostics *l = j->diags; /* the library's list (lib/diag.h) */
+	const struct xq_diagnostics *l = j->diags; /* the library's list (lib/diagnostic.h) */
 
-	return xq_game_memory(game_of(j)) + (l ? l->alloc * sizeof(*l->v) + l->strings_size : 0) +
+	return xqi_record_memory(game_of(j)) + (l ? l->alloc * sizeof(*l->v) + l->strings_size : 0) +
 	       j->text.alloc;
 }
 
@@ -841,9 +841,9 @@ static int emit_job(struct pool *p, struct xq_batch_job *j, struct worker *w)
 
 	/* An input read to its end without a game is an error (<xq/io.h>). */
 	if (j->kind == XQ_BATCH_END && j->file->status == XQ_BATCH_FILE_OK && j->file->games == 0) {
-		struct xq_diag d;
-		xq_source_no_game(&d, j->file->name);
-		if (xq_diagnostics_add(j->diags, xq_diag_public(&d)))
+		struct xq_diagnostic d;
+		xqi_source_no_game(&d, j->file->name);
+		if (xq_diagnostics_add(j->diags, &d))
 			return XQ_ENOMEM;
 	}
 	/* --shard by game: the input itself is shard 1's (<xq/batch.h>). */
@@ -950,7 +950,7 @@ static int number_unit(struct pool *p, struct unit *u, struct worker *w)
 static void unit_free(struct unit *u)
 {
 	if (u->opened)
-		xq_source_close(&u->src);
+		xqi_source_close(&u->src);
 	free(u);
 }
 
@@ -965,7 +965,7 @@ static int voided(const struct unit *u)
 /* Append the next `n` bytes of the input to the carry, asking the input for
  * exactly `n` as a reader would.  Returns the count, 0 at the end, or the
  * input's error (kept, and given again to whoever asks after it). */
-static long feed_read_input(struct feed *f, size_t n, struct xq_diag *d)
+static long feed_read_input(struct feed *f, size_t n, struct xq_diagnostic *d)
 {
 	long got;
 
@@ -981,10 +981,10 @@ static long feed_read_input(struct feed *f, size_t n, struct xq_diag *d)
 		f->carry_pos = 0;
 	}
 	if (xq_buf_grow(&f->carry, n)) {
-		xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+		xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 		return XQ_ENOMEM;
 	}
-	got = xq_input_read(f->src.in, f->carry.ptr + f->carry.len, n, d);
+	got = xqi_input_read(f->src.in, f->carry.ptr + f->carry.len, n, d);
 	if (got < 0) {
 		f->in_rc = (int)got;
 		f->in_diag = *d;
@@ -997,7 +997,7 @@ static long feed_read_input(struct feed *f, size_t n, struct xq_diag *d)
 }
 
 /* The splitter's bytes: read on into the carry (under the feed's lock). */
-static long feed_pull(void *ctx, void *buf, size_t n, struct xq_diag *d)
+static long feed_pull(void *ctx, void *buf, size_t n, struct xq_diagnostic *d)
 {
 	struct feed *f = ctx;
 	long got = feed_read_input(f, n, d);
@@ -1058,7 +1058,7 @@ static void set_chunk(struct feed *f, struct unit *u, struct seg *s)
 	u->chunk.records = f->at_records;
 	u->chunk.encoding = f->enc;
 	u->chunk.first_high = f->first_high;
-	u->stored = xq_input_stored_offset(f->src.in);
+	u->stored = xqi_input_stored_offset(f->src.in);
 }
 
 /* A segment of the carry's first `len` bytes, kept by the feed; NULL when
@@ -1117,7 +1117,7 @@ static void cut_last(struct pool *p, struct feed *f, struct unit *u, int whole)
  */
 static void cut_chunk(struct pool *p, struct feed *f, struct unit *u)
 {
-	struct xq_split_point pt;
+	struct xqi_split_point pt;
 	struct seg *s;
 	int rc;
 
@@ -1133,7 +1133,7 @@ static void cut_chunk(struct pool *p, struct feed *f, struct unit *u)
 		rc = f->ops->next(f->splitter, &pt);
 		if (rc != 1)
 			break;
-		if (pt.encoding != XQ_ENC_UNKNOWN) {
+		if (pt.encoding != XQI_ENC_UNKNOWN) {
 			f->enc = pt.encoding;
 			f->first_high = pt.first_high;
 		}
@@ -1172,7 +1172,7 @@ static int late_encoding(struct feed *f, size_t upto)
 {
 	const unsigned char *b = (const unsigned char *)f->carry.ptr + f->carry_pos;
 	size_t i = (size_t)(f->scanned > f->carry_off ? f->scanned - f->carry_off : 0);
-	enum xq_encoding enc;
+	enum xqi_encoding enc;
 	int rc;
 
 	if (f->enc_done)
@@ -1200,16 +1200,16 @@ static int late_encoding(struct feed *f, size_t upto)
 static int late_start(struct pool *p, struct feed *f)
 {
 	const unsigned char *b;
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
-	xq_diag_init(&d);
-	if (feed_read_input(f, XQ_READ_SIZE, &d) < 0)
+	xqi_diagnostic_init(&d);
+	if (feed_read_input(f, XQI_READ_SIZE, &d) < 0)
 		return -1; /* met again by whoever reads on */
 	b = (const unsigned char *)f->carry.ptr + f->carry_pos;
-	if (p->ro.encoding != XQ_ENC_UNKNOWN) {
+	if (p->ro.encoding != XQI_ENC_UNKNOWN) {
 		f->enc_done = 1; /* the readers have it in their options */
 	} else if (carry_len(f) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) {
-		f->enc = XQ_ENC_UTF8;
+		f->enc = XQI_ENC_UTF8;
 		f->first_high = 0;
 		f->enc_done = 1;
 	} else if (carry_len(f) >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF))) {
@@ -1269,9 +1269,9 @@ static void cut_chunk_late(struct pool *p, struct feed *f, struct unit *u)
 			break;
 		}
 		{
-			struct xq_diag d;
-			xq_diag_init(&d);
-			if (feed_read_input(f, XQ_READ_SIZE, &d) < 0)
+			struct xq_diagnostic d;
+			xqi_diagnostic_init(&d);
+			if (feed_read_input(f, XQI_READ_SIZE, &d) < 0)
 				break; /* met again by the last unit, which reads on */
 		}
 	}
@@ -1295,21 +1295,21 @@ static void unit_whole(struct pool *p, struct feed *f, struct unit *u)
 static void feed_start(struct pool *p, struct feed *f, struct unit *u)
 {
 	struct xq_batch_file *file = f->file;
-	struct xq_bytes pull = {feed_pull, f};
+	struct xqi_bytes pull = {feed_pull, f};
 	int rc;
 
-	xq_diag_init(&u->open_d);
-	rc = xq_source_open_input(&u->src, file->path, p->forced, p->cancel, FROM_HINT,
+	xqi_diagnostic_init(&u->open_d);
+	rc = xqi_source_open_input(&u->src, file->path, p->forced, p->cancel, FROM_HINT,
 				  &u->open_d);
 	u->opened = 1;
-	if (rc != XQ_SOURCE_OK) {
+	if (rc != XQI_SOURCE_OK) {
 		u->open_rc = rc;
 		u->opened = 0;
 		unit_whole(p, f, u);
 		return;
 	}
 	file_recognised(file, &u->src);
-	f->ops = xq_format_split(u->src.fmt);
+	f->ops = xqi_format_split(u->src.fmt);
 	if (!f->ops || f->ops->open(&f->splitter, &pull, &p->ro)) {
 		f->splitter = NULL;
 		unit_whole(p, f, u);
@@ -1344,19 +1344,19 @@ static void unit_reserve(struct worker *w, struct unit *u, uint64_t n)
 		n = p->budget.total; /* readers keep records within the budget */
 	if (p->serial) {
 		if (!n)
-			xq_budget_pass(&p->budget, u->seq);
-		else if (xq_budget_reserve(&p->budget, u->seq, n) == 0)
+			xqi_budget_pass(&p->budget, u->seq);
+		else if (xqi_budget_reserve(&p->budget, u->seq, n) == 0)
 			u->reserved = n;
 		return;
 	}
-	rc = xq_budget_try_reserve(&p->budget, u->seq, n);
+	rc = xqi_budget_try_reserve(&p->budget, u->seq, n);
 	if (rc == 1) {
 		/* Jobs handed over and not yet shown to a sleeping output
 		 * thread may be what frees the memory: show them first. */
 		if (!p->share)
 			emit_ready(p);
 		wake_output(w);
-		rc = xq_budget_reserve(&p->budget, u->seq, n);
+		rc = xqi_budget_reserve(&p->budget, u->seq, n);
 	}
 	if (rc == 0)
 		u->reserved = n;
@@ -1380,7 +1380,7 @@ static void unit_read(struct worker *w, struct unit *u)
 	if (keep > u->reserved)
 		keep = u->reserved;
 	if (keep < u->reserved)
-		xq_budget_give_back(&p->budget, u->reserved - keep);
+		xqi_budget_give_back(&p->budget, u->reserved - keep);
 	u->reserved = keep;
 	/* Until the next unit's reservation, nothing is read: the jobs of
 	 * this one are held to what it keeps, and waiting for them to be
@@ -1401,7 +1401,7 @@ struct stream {
 	int tail;          /* reading on to the end of the input */
 };
 
-static long stream_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
+static long stream_read(void *ctx, void *buf, size_t n, struct xq_diagnostic *d)
 {
 	struct stream *st = ctx;
 	struct feed *f = st->f;
@@ -1411,7 +1411,7 @@ static long stream_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
 	/* Bytes already read are a chunk's or the carry's (up to CARRY_MAX):
 	 * reading them stops on a signal as reading the input does. */
 	if (atomic_load(p->cancel))
-		return xq_diag_set(d, XQ_ECANCELED, XQ_D_IO, XQ_SEV_ERROR, "reading interrupted");
+		return xqi_diagnostic_set(d, XQ_ECANCELED, XQI_D_IO, XQ_SEVERITY_ERROR, "reading interrupted");
 
 	if (st->seg && !st->tail) {
 		size_t take = (size_t)(st->seg->end - st->pos);
@@ -1445,7 +1445,7 @@ static long stream_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
 		size_t avail = carry_len(f);
 		if (st->pos < f->carry_off) {
 			/* The bytes were dropped: a bug, said rather than read wrong. */
-			got = xq_diag_set(d, XQ_EINTERNAL, XQ_D_INTERNAL, XQ_SEV_ERROR,
+			got = xqi_diagnostic_set(d, XQ_EINTERNAL, XQI_D_INTERNAL, XQ_SEVERITY_ERROR,
 					  "bytes before offset %llu are no longer kept",
 					  (unsigned long long)f->carry_off);
 			break;
@@ -1463,7 +1463,7 @@ static long stream_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
 			got = (long)take;
 			break;
 		}
-		got = feed_read_input(f, XQ_READ_SIZE, d);
+		got = feed_read_input(f, XQI_READ_SIZE, d);
 		if (got <= 0)
 			break;
 	}
@@ -1544,24 +1544,24 @@ static xq_batch_file_status read_status(int rc)
  * worth of them at most: the ring's games are held to it). */
 static void chunk_reserve(struct worker *w, struct unit *u, const struct stream *st)
 {
-	const struct xq_format *fmt = rec_of(u->file)->fmt;
-	uint64_t limit = xq_format_record_limit(fmt, &w->pool->ro);
+	const struct xqi_format *fmt = rec_of(u->file)->fmt;
+	uint64_t limit = xqi_format_record_limit(fmt, &w->pool->ro);
 	uint64_t span = st->seg && !st->tail ? st->seg->end - st->seg->start : limit;
 
 	unit_reserve(w, u, (st->seg ? span : 0) +
-				   xq_format_record_memory(fmt, span < limit ? span : limit));
+				   xqi_format_record_memory(fmt, span < limit ? span : limit));
 }
 
 /* Reading `j`'s file stopped on error `rc`: the END job says so, unless
  * the reader said why already. */
 static void read_stopped(struct worker *w, struct xq_batch_job *j, int rc)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
 	if (xq_diagnostics_count(j->diags))
 		return;
-	xq_diag_init(&d);
-	xq_diag_set(&d, 0, XQ_D_IO, XQ_SEV_ERROR, "reading stopped: %s", xq_strerror(rc));
+	xqi_diagnostic_init(&d);
+	xqi_diagnostic_set(&d, 0, XQI_D_IO, XQ_SEVERITY_ERROR, "reading stopped: %s", xqi_strerror(rc));
 	d.source = j->file->name;
 	job_diag(w, j, &d);
 }
@@ -1601,9 +1601,9 @@ static void read_chunk(struct worker *w, struct unit *u)
 {
 	struct pool *p = w->pool;
 	const struct xq_batch_config *cfg = p->cfg;
-	const struct xq_format *fmt = rec_of(u->file)->fmt;
-	const struct xq_split_ops *ops = u->feed->ops;
-	struct xq_sink sink = {pool_sink, w};
+	const struct xqi_format *fmt = rec_of(u->file)->fmt;
+	const struct xqi_split_ops *ops = u->feed->ops;
+	struct xqi_sink sink = {pool_sink, w};
 	struct stream st = {u->feed, u->seg, u->chunk.offset, u->k, u->seg == NULL};
 	struct xq_batch_job *j;
 	void *rd = NULL;
@@ -1636,7 +1636,7 @@ static void read_chunk(struct worker *w, struct unit *u)
 			goto out;
 		}
 		if (rc > 0) {
-			struct xq_place nx;
+			struct xqi_place nx;
 			int last = 0, known;
 			count++;
 			if (skip) {
@@ -1720,7 +1720,7 @@ out:
  * and the reason (NULL: none).  Every unit passes its turn at the budget
  * (the units after it wait for it): one that reads nothing, here. */
 static int end_unread(struct worker *w, struct unit *u, struct xq_batch_job *j,
-		      xq_batch_file_status status, const struct xq_diag *why)
+		      xq_batch_file_status status, const struct xq_diagnostic *why)
 {
 	unit_reserve(w, u, 0);
 	u->file->status = status;
@@ -1731,14 +1731,14 @@ static int end_unread(struct worker *w, struct unit *u, struct xq_batch_job *j,
 	return 1;
 }
 
-static int read_file(struct worker *w, struct unit *u, int open_failed, const struct xq_diag *why)
+static int read_file(struct worker *w, struct unit *u, int open_failed, const struct xq_diagnostic *why)
 {
 	struct pool *p = w->pool;
 	struct xq_batch_file *f = u->file;
-	struct xq_sink sink = {pool_sink, w};
+	struct xqi_sink sink = {pool_sink, w};
 	struct xq_batch_job *j;
-	struct xq_source src;
-	struct xq_diag d;
+	struct xqi_source src;
+	struct xq_diagnostic d;
 	int rc;
 
 	w->file = f;
@@ -1747,53 +1747,53 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		return 0;
 	if (open_failed)
 		return end_unread(w, u, j, XQ_BATCH_FILE_FAILED, why);
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	if (u->opened) {
 		/* Opened to be split, and not split. */
 		src = u->src;
 		u->opened = 0;
-		if ((rc = xq_source_open_reader(&src, &p->ro, &sink, &d)) != 0) {
+		if ((rc = xqi_source_open_reader(&src, &p->ro, &sink, &d)) != 0) {
 			d.source = NULL; /* the input's name, closed here: f->name below */
-			xq_source_close(&src);
+			xqi_source_close(&src);
 		}
 	} else if (u->open_rc) {
 		rc = u->open_rc;
 		d = u->open_d;
 	} else {
-		rc = xq_source_open(&src, f->path, p->forced, p->cancel, FROM_HINT, &p->ro, &sink, &d);
+		rc = xqi_source_open(&src, f->path, p->forced, p->cancel, FROM_HINT, &p->ro, &sink, &d);
 	}
 	if (rc == XQ_ECANCELED) {
 		stop_canceled(p);
 		w->file = NULL;
 		return 0;
 	}
-	if (rc == XQ_SOURCE_EMPTY && !f->in_dir) /* no game in it: its END job says so (emit_job) */
+	if (rc == XQI_SOURCE_EMPTY && !f->in_dir) /* no game in it: its END job says so (emit_job) */
 		return end_unread(w, u, j, XQ_BATCH_FILE_OK, NULL);
-	if ((rc == XQ_SOURCE_UNKNOWN && !p->forced && f->in_dir) || rc == XQ_SOURCE_EMPTY)
+	if ((rc == XQI_SOURCE_UNKNOWN && !p->forced && f->in_dir) || rc == XQI_SOURCE_EMPTY)
 		return end_unread(w, u, j, XQ_BATCH_FILE_SKIPPED, NULL);
-	if (rc != XQ_SOURCE_OK) {
+	if (rc != XQI_SOURCE_OK) {
 		d.source = f->name;
 		return end_unread(w, u, j, XQ_BATCH_FILE_FAILED, &d);
 	}
 	file_recognised(f, &src);
-	unit_reserve(w, u, xq_format_input_memory(src.fmt, src.in, &p->ro));
+	unit_reserve(w, u, xqi_format_input_memory(src.fmt, src.in, &p->ro));
 	for (;;) {
 		rc = src.fmt->read(src.reader, game_of(j));
-		atomic_store(&w->bytes, xq_input_stored_offset(src.in));
+		atomic_store(&w->bytes, xqi_input_stored_offset(src.in));
 		if (rc <= 0)
 			break;
 		game_of(j)->source = f->name;
 		process_or_share(w, j);
 		publish(w, j, 0);
 		if (!(j = acquire(w, f))) {
-			xq_source_close(&src);
+			xqi_source_close(&src);
 			w->file = NULL;
 			return 0;
 		}
 	}
 	if (rc == XQ_ECANCELED) {
 		stop_canceled(p);
-		xq_source_close(&src);
+		xqi_source_close(&src);
 		w->file = NULL;
 		return 0;
 	}
@@ -1802,7 +1802,7 @@ static int read_file(struct worker *w, struct unit *u, int open_failed, const st
 		read_stopped(w, j, rc);
 	}
 	/* Diagnostics of the last read and of closing belong to the END job. */
-	xq_source_close(&src);
+	xqi_source_close(&src);
 	j->kind = XQ_BATCH_END;
 	w->file = NULL;
 	unit_read(w, u);
@@ -1930,7 +1930,7 @@ static struct unit *next_unit(struct worker *w)
 		struct xq_batch_file *file;
 		struct unit *u;
 		char *path = NULL;
-		struct xq_diag why;
+		struct xq_diagnostic why;
 		int in_dir = 0, rc;
 		int64_t size = -1;
 
@@ -1947,7 +1947,7 @@ static struct unit *next_unit(struct worker *w)
 		}
 		if (p->listing_done)
 			break;
-		xq_diag_init(&why);
+		xqi_diagnostic_init(&why);
 		rc = input_after(p, &path, &in_dir, &why);
 		if (rc == 0 && atomic_load(p->cancel)) {
 			stop_signal(p);
@@ -2030,7 +2030,7 @@ static void *worker_main(void *arg)
 		if (w->holds)
 			let_go(w); /* the unit stopped short of its last job */
 		if (p->serial) {
-			xq_budget_give_back(&p->budget, u->reserved);
+			xqi_budget_give_back(&p->budget, u->reserved);
 			unit_free(u); /* emitted already */
 		}
 	}
@@ -2058,7 +2058,7 @@ static void unit_passed(struct pool *p, struct unit *u)
 		pthread_cond_broadcast(&p->head_cond);
 	p->units_head = (p->units_head + 1) % p->units_cap;
 	rec_of(f)->passed++;
-	xq_budget_give_back(&p->budget, u->reserved);
+	xqi_budget_give_back(&p->budget, u->reserved);
 	unit_free(u);
 	file_release_if_done(f);
 }
@@ -2128,9 +2128,9 @@ static void late_fix(const struct unit *u, struct xq_batch_job *j)
 	game_of(j)->number = abs;
 	if (game_of(j)->place.line)
 		game_of(j)->place.line += lines;
-	/* The library's list, put right in place (lib/diag.h). */
+	/* The library's list, put right in place (lib/diagnostic.h). */
 	for (size_t i = 0; i < j->diags->n; i++) {
-		struct xq_diag *d = &j->diags->v[i];
+		struct xq_diagnostic *d = &j->diags->v[i];
 		if (d->game == rel) /* a game's number is never 0 */
 			d->game = abs;
 		if (d->place.line)
@@ -2447,15 +2447,15 @@ int xq_batch_run(const struct xq_batch_config *cfg)
 	atomic_init(&p.gave_up, 0);
 	atomic_init(&p.shared, 0);
 	/* The options as the formats take them. */
-	if (xq_source_read_opts(&p.ro, &cfg->read_options) != 0 ||
-	    (cfg->read_options.format && !(p.forced = xq_format_find(cfg->read_options.format))))
+	if (xqi_source_read_opts(&p.ro, &cfg->read_options) != 0 ||
+	    (cfg->read_options.format && !(p.forced = xqi_format_find(cfg->read_options.format))))
 		return XQ_EUNSUPPORTED;
-	if (xq_budget_init(&p.budget, p.ro.max_memory ? p.ro.max_memory
+	if (xqi_budget_init(&p.budget, p.ro.max_memory ? p.ro.max_memory
 								 : XQ_MEMORY_DEFAULT))
 		return XQ_ENOMEM;
 	p.w = calloc((size_t)n, sizeof(*p.w));
 	if (!p.w) {
-		xq_budget_release(&p.budget);
+		xqi_budget_release(&p.budget);
 		return XQ_ENOMEM;
 	}
 	for (int i = 0; i < n; i++) {
@@ -2472,7 +2472,7 @@ int xq_batch_run(const struct xq_batch_config *cfg)
 	}
 	if ((rc = init_workers(&p))) {
 		fini_workers(&p);
-		xq_budget_release(&p.budget);
+		xqi_budget_release(&p.budget);
 		free(p.w);
 		return rc;
 	}
@@ -2497,7 +2497,7 @@ int xq_batch_run(const struct xq_batch_config *cfg)
 	fini_workers(&p);
 	if (cfg->stats)
 		cfg->stats->peak_reserved = p.budget.peak;
-	xq_budget_release(&p.budget);
+	xqi_budget_release(&p.budget);
 	free(p.w);
 	free(p.units);
 	return rc;
@@ -2506,12 +2506,12 @@ int xq_batch_run(const struct xq_batch_config *cfg)
 void xq_batch_job_swap_record(struct xq_batch_job *j, xq_record *r)
 {
 	uint64_t number = game_of(j)->number;
-	struct xq_game t = *game_of(j);
+	struct xqi_record t = *game_of(j);
 
 	*game_of(j) = r->g;
 	r->g = t;
-	xq_record_forget(j->record);
-	xq_record_forget(r);
+	xqi_record_forget(j->record);
+	xqi_record_forget(r);
 	game_of(j)->number = number;
 	game_of(j)->source = j->file->name;
 }

@@ -8,14 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(API_SAME(XQ_DIAGRAM_COLOR, 1) && API_SAME(XQ_DIAGRAM_FLIP, 2), "diagram flags");
-
 int xq_position_diagram(const xq_position *p, const xq_diagram_options *opts, char **out, size_t *len)
 {
-	static const int labels[] = {XQ_SVG_LABELS_ICCS, XQ_SVG_LABELS_CHINESE, XQ_SVG_LABELS_NONE};
 	xq_diagram_options o = XQ_DIAGRAM_OPTIONS_INIT;
 	struct xq_buf b = XQ_BUF_INIT;
-	xq_move last = 0;
+	xqi_move last = 0;
 	int rc;
 
 	*out = NULL;
@@ -26,21 +23,21 @@ int xq_position_diagram(const xq_position *p, const xq_diagram_options *opts, ch
 	if (o.style < XQ_DIAGRAM_STYLE_ASCII || o.style > XQ_DIAGRAM_STYLE_SVG || o.labels < 0 ||
 	    o.labels > XQ_DIAGRAM_LABELS_NONE)
 		return XQ_EUNSUPPORTED;
-	if (o.last && !(last = api_move_in(o.last)))
+	if (o.last && !(last = xqi_api_move_in(o.last)))
 		return XQ_ERANGE;
 	o.flags &= XQ_DIAGRAM_COLOR | XQ_DIAGRAM_FLIP;
 	if (o.style == XQ_DIAGRAM_STYLE_SVG) {
-		struct xq_svg_opts svg = XQ_SVG_OPTS_INIT;
+		struct xqi_svg_opts svg = XQI_SVG_OPTS_INIT;
 		if (o.cell)
 			svg.cell = o.cell;
 		svg.flip = (o.flags & XQ_DIAGRAM_FLIP) != 0;
-		svg.coordinates = labels[o.labels];
+		svg.coordinates = o.labels;
 		svg.title = o.title;
-		rc = xq_diagram_svg(&b, &p->b, last, &svg);
+		rc = xqi_diagram_svg(&b, &p->b, last, &svg);
 	} else if (o.style == XQ_DIAGRAM_STYLE_UNICODE) {
-		rc = xq_diagram_unicode(&b, &p->b, last, o.flags);
+		rc = xqi_diagram_unicode(&b, &p->b, last, o.flags);
 	} else {
-		rc = xq_diagram_ascii(&b, &p->b, last, o.flags);
+		rc = xqi_diagram_ascii(&b, &p->b, last, o.flags);
 	}
 	if (rc || xq_buf_error(&b)) {
 		xq_buf_release(&b);

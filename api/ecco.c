@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void give(const struct xq_ecco *e, const char **code, const char **opening, const char **variation)
+static void give(const struct xqi_ecco *e, const char **code, const char **opening, const char **variation)
 {
 	if (code)
 		*code = e->code;
@@ -21,20 +21,20 @@ static void give(const struct xq_ecco *e, const char **code, const char **openin
 
 int xq_record_ecco(xq_record *r, const char **code, const char **opening, const char **variation)
 {
-	const struct xq_ecco *e;
+	const struct xqi_ecco *e;
 	int rc;
 
-	xq_diag_init(&r->err);
+	xqi_diagnostic_init(&r->err);
 	/* A broken record whose start was not read, or whose main line stops
 	 * before the plies that decide an opening, would be classified by what
 	 * was read instead of by its game. */
-	if ((r->g.flags & XQ_GAME_BROKEN) &&
-	    (r->g.start_text || xq_game_mainline_length(&r->g) < XQ_ECCO_PLIES)) {
+	if ((r->g.flags & XQI_RECORD_BROKEN) &&
+	    (r->g.start_text || xqi_record_mainline_length(&r->g) < XQ_ECCO_PLIES)) {
 		r->has_err = 1;
-		return xq_diag_set(&r->err, XQ_ENOTFOUND, XQ_D_NONE, XQ_SEV_ERROR,
+		return xqi_diagnostic_set(&r->err, XQ_ENOTFOUND, XQI_D_NONE, XQ_SEVERITY_ERROR,
 				   "the record breaks off before its opening is decided");
 	}
-	if ((rc = xq_ecco_classify_game(&e, &r->g, &r->err)) != 0) {
+	if ((rc = xqi_ecco_classify_game(&e, &r->g, &r->err)) != 0) {
 		r->has_err = 1;
 		return rc;
 	}
@@ -45,7 +45,7 @@ int xq_record_ecco(xq_record *r, const char **code, const char **opening, const 
 
 int xq_ecco_name(const char *code, const char **opening, const char **variation)
 {
-	const struct xq_ecco *e = xq_ecco_lookup(code, strlen(code));
+	const struct xqi_ecco *e = xqi_ecco_lookup(code, strlen(code));
 
 	if (!e)
 		return XQ_ENOTFOUND;
@@ -56,29 +56,29 @@ int xq_ecco_name(const char *code, const char **opening, const char **variation)
 int xq_ecco_of_line(const xq_position *start, const xq_move_code *moves, size_t n,
 		    const char **code, const char **opening, const char **variation)
 {
-	xq_move line[XQ_ECCO_PLIES];
-	const struct xq_ecco *e;
+	xqi_move line[XQ_ECCO_PLIES];
+	const struct xqi_ecco *e;
 	int rc;
 
 	if (n > XQ_ECCO_PLIES)
 		n = XQ_ECCO_PLIES; /* the later moves are not looked at */
 	for (size_t i = 0; i < n; i++)
-		if (!(line[i] = moves[i] ? api_move_in(moves[i]) : 0))
+		if (!(line[i] = moves[i] ? xqi_api_move_in(moves[i]) : 0))
 			return XQ_EILLEGAL;
-	if ((rc = xq_ecco_classify(&e, &start->b, line, n, NULL)) != 0)
+	if ((rc = xqi_ecco_classify(&e, &start->b, line, n, NULL)) != 0)
 		return rc;
 	give(e, code, opening, variation);
 	return 0;
 }
 
 struct xq_ecco_codes {
-	struct xq_ecco_set set;
+	struct xqi_ecco_set set;
 };
 
 int xq_ecco_codes_parse(xq_ecco_codes **out, const char *spec, size_t *column, char *why,
 			size_t cap)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	xq_ecco_codes *s;
 	int rc;
 
@@ -89,8 +89,8 @@ int xq_ecco_codes_parse(xq_ecco_codes **out, const char *spec, size_t *column, c
 		why[0] = '\0';
 	if (!(s = malloc(sizeof(*s))))
 		return XQ_ENOMEM;
-	xq_diag_init(&d);
-	if ((rc = xq_ecco_set_parse(&s->set, spec, strlen(spec), &d)) != 0) {
+	xqi_diagnostic_init(&d);
+	if ((rc = xqi_ecco_set_parse(&s->set, spec, strlen(spec), &d)) != 0) {
 		free(s);
 		if (column)
 			*column = (size_t)d.place.col;
@@ -104,7 +104,7 @@ int xq_ecco_codes_parse(xq_ecco_codes **out, const char *spec, size_t *column, c
 
 int xq_ecco_codes_has(const xq_ecco_codes *s, const char *code)
 {
-	return code && strlen(code) == 3 && xq_ecco_set_has(&s->set, xq_ecco_index(code, 3));
+	return code && strlen(code) == 3 && xqi_ecco_set_has(&s->set, xqi_ecco_index(code, 3));
 }
 
 void xq_ecco_codes_free(xq_ecco_codes *s)

@@ -22,81 +22,79 @@ int xq_version_number(void)
 
 const char *xq_error_string(int rc)
 {
-	return xq_strerror(rc);
+	return xqi_strerror(rc);
 }
-
-_Static_assert(XQ_MESSAGE_SIZE == XQ_DIAG_MSG_MAX, "a message's size");
 
 int xq_diagnostic_severity(const xq_diagnostic *d)
 {
-	return (int)api_diag_of(d)->severity;
+	return (int)d->severity;
 }
 
 const char *xq_diagnostic_severity_name(const xq_diagnostic *d)
 {
-	return xq_severity_name(api_diag_of(d)->severity);
+	return xqi_severity_name(d->severity);
 }
 
 const char *xq_diagnostic_code(const xq_diagnostic *d)
 {
-	return xq_diag_code_name(api_diag_of(d)->code);
+	return xqi_diagnostic_code_name(d->code);
 }
 
 const char *xq_diagnostic_code_name(int index)
 {
-	if (index < 0 || index >= XQ_D_CODE_COUNT)
+	if (index < 0 || index >= XQI_D_CODE_COUNT)
 		return NULL;
-	return xq_diag_code_name((enum xq_diag_code)index);
+	return xqi_diagnostic_code_name((enum xqi_diagnostic_code)index);
 }
 
 int xq_diagnostic_code_index(const xq_diagnostic *d)
 {
-	return (int)api_diag_of(d)->code;
+	return (int)d->code;
 }
 
 const char *xq_diagnostic_message(const xq_diagnostic *d)
 {
-	return api_diag_of(d)->msg;
+	return d->msg;
 }
 
 const char *xq_diagnostic_source(const xq_diagnostic *d)
 {
-	return api_diag_of(d)->source;
+	return d->source;
 }
 
 uint64_t xq_diagnostic_line(const xq_diagnostic *d)
 {
-	return api_diag_of(d)->place.line;
+	return d->place.line;
 }
 
 uint64_t xq_diagnostic_column(const xq_diagnostic *d)
 {
-	return api_diag_of(d)->place.col;
+	return d->place.col;
 }
 
 int64_t xq_diagnostic_offset(const xq_diagnostic *d)
 {
-	return api_diag_of(d)->has_offset ? (int64_t)api_diag_of(d)->place.offset : -1;
+	return d->has_offset ? (int64_t)d->place.offset : -1;
 }
 
 uint64_t xq_diagnostic_game(const xq_diagnostic *d)
 {
-	return api_diag_of(d)->game;
+	return d->game;
 }
 
 uint32_t xq_diagnostic_ply(const xq_diagnostic *d)
 {
-	return api_diag_of(d)->ply;
+	return d->ply;
 }
 
 const char *xq_diagnostic_move(const xq_diagnostic *d)
 {
-	return api_diag_of(d)->move;
+	return d->move;
 }
 
 size_t xq_diagnostic_format(const xq_diagnostic *dd, char *buf, size_t cap)
 {
-	const struct xq_diag *d = api_diag_of(dd);
+	const struct xq_diagnostic *d = dd;
 	struct xq_buf b = XQ_BUF_INIT;
 	size_t len;
 
@@ -111,7 +109,7 @@ size_t xq_diagnostic_format(const xq_diagnostic *dd, char *buf, size_t cap)
 			xq_buf_addf(&b, ": byte %llu", (unsigned long long)d->place.offset);
 		xq_buf_adds(&b, ": ");
 	}
-	xq_buf_addf(&b, "%s: ", xq_severity_name(d->severity));
+	xq_buf_addf(&b, "%s: ", xqi_severity_name(d->severity));
 	if (d->game) {
 		xq_buf_addf(&b, "game %llu", (unsigned long long)d->game);
 		if (d->ply)
@@ -120,7 +118,7 @@ size_t xq_diagnostic_format(const xq_diagnostic *dd, char *buf, size_t cap)
 			xq_buf_addf(&b, " (%s)", d->move);
 		xq_buf_adds(&b, ": ");
 	}
-	xq_buf_addf(&b, "%s [%s]", d->msg, xq_diag_code_name(d->code));
+	xq_buf_addf(&b, "%s [%s]", d->msg, xqi_diagnostic_code_name(d->code));
 	if (b.err) {
 		/* out of memory: the message alone */
 		xq_buf_release(&b);
@@ -147,7 +145,7 @@ void xq_free(void *p)
 int xq_diagnostic_fix(const xq_diagnostic *dd, const char **field, const char **old_value,
 		      const char **new_value)
 {
-	const struct xq_diag_fix *f = &api_diag_of(dd)->fix;
+	const struct xqi_diagnostic_fix *f = &dd->fix;
 
 	if (field)
 		*field = f->field;
@@ -160,7 +158,7 @@ int xq_diagnostic_fix(const xq_diagnostic *dd, const char **field, const char **
 
 /* ---- a list of diagnostics ------------------------------------------------ */
 
-/* struct xq_diagnostics: lib/diag.h. */
+/* struct xq_diagnostics: lib/diagnostic.h. */
 
 xq_diagnostics *xq_diagnostics_new(void)
 {
@@ -168,8 +166,8 @@ xq_diagnostics *xq_diagnostics_new(void)
 }
 
 /* Blocks of the list's strings: never moved, so the copies stay put. */
-struct xq_diag_strings {
-	struct xq_diag_strings *next;
+struct xqi_diagnostic_strings {
+	struct xqi_diagnostic_strings *next;
 	size_t size, used;
 	char data[];
 };
@@ -180,7 +178,7 @@ struct xq_diag_strings {
 /* A copy of `s` in the list's memory (NULL stays NULL); 0 or -1. */
 static int keep_string(xq_diagnostics *l, const char *s, const char **out)
 {
-	struct xq_diag_strings *b = l->strings;
+	struct xqi_diagnostic_strings *b = l->strings;
 	size_t len;
 
 	*out = NULL;
@@ -210,7 +208,7 @@ static int keep_string(xq_diagnostics *l, const char *s, const char **out)
 /* Free the string blocks; with `keep`, all but the newest, emptied. */
 static void drop_strings(xq_diagnostics *l, int keep)
 {
-	struct xq_diag_strings *b = l->strings, *next;
+	struct xqi_diagnostic_strings *b = l->strings, *next;
 
 	if (keep && b) {
 		next = b->next;
@@ -231,7 +229,7 @@ static void drop_strings(xq_diagnostics *l, int keep)
 
 int xq_diagnostics_add(xq_diagnostics *l, const xq_diagnostic *dd)
 {
-	struct xq_diag d = *api_diag_of(dd);
+	struct xq_diagnostic d = *dd;
 
 	if (XQ_ALLOC_GROW(l->v, l->n + 1, l->alloc))
 		return XQ_ENOMEM;
@@ -268,7 +266,7 @@ size_t xq_diagnostics_count(const xq_diagnostics *l)
 
 const xq_diagnostic *xq_diagnostics_at(const xq_diagnostics *l, size_t i)
 {
-	return i < l->n ? api_diag(&l->v[i]) : NULL;
+	return i < l->n ? &l->v[i] : NULL;
 }
 
 void xq_diagnostics_truncate(xq_diagnostics *l, size_t n)
@@ -293,12 +291,12 @@ void xq_diagnostics_keep(xq_diagnostics *l, int severity)
 void xq_diagnostics_set_severity(xq_diagnostics *l, size_t i, int severity)
 {
 	if (i < l->n && severity >= XQ_SEVERITY_NOTE && severity <= XQ_SEVERITY_ERROR)
-		l->v[i].severity = (enum xq_severity)severity;
+		l->v[i].severity = (enum xq_severity_level)severity;
 }
 
 void xq_diagnostics_move(xq_diagnostics *l, size_t i, size_t to)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
 	if (i >= l->n || to >= l->n || i == to)
 		return;

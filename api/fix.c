@@ -10,36 +10,36 @@
 
 const char *xq_result_canonical(const char *text)
 {
-	enum xq_result r;
+	enum xqi_result r;
 
-	if (!text || xq_result_parse(text, strlen(text), &r) != 0)
+	if (!text || xqi_result_parse(text, strlen(text), &r) != 0)
 		return NULL;
-	return xq_result_string(r);
+	return xqi_result_string(r);
 }
 
 /* The offender's conduct as convert --fix has always named it: the
  * Chinese rules' other forbidden conducts under one name. */
-static const char *conduct_text(enum xq_rules_conduct c)
+static const char *conduct_text(enum xqi_rules_conduct c)
 {
-	return c == XQ_CONDUCT_PERPETUAL_CHECK || c == XQ_CONDUCT_PERPETUAL_CHASE
-		       ? xq_rules_conduct_name(c)
+	return c == XQI_CONDUCT_PERPETUAL_CHECK || c == XQI_CONDUCT_PERPETUAL_CHASE
+		       ? xqi_rules_conduct_name(c)
 		       : "a forbidden perpetual attack";
 }
 
 int xq_record_prove_result(xq_record *r, int ruleset, xq_proof *out)
 {
-	struct xq_rules_options o;
-	struct xq_result_proof p;
+	struct xqi_rules_options o;
+	struct xqi_result_proof p;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->result = "*";
-	xq_diag_init(&r->err);
-	api_rules_options(&o, ruleset);
-	rc = xq_result_prove(&p, &r->g, ruleset < 0 ? NULL : &o, &r->err);
+	xqi_diagnostic_init(&r->err);
+	xqi_api_rules_options(&o, ruleset);
+	rc = xqi_result_prove(&p, &r->g, ruleset < 0 ? NULL : &o, &r->err);
 	if (rc) {
 		if (rc == XQ_ENOMEM)
-			xq_diag_set(&r->err, 0, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+			xqi_diagnostic_set(&r->err, 0, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 		r->has_err = 1;
 		return rc;
 	}
@@ -48,11 +48,11 @@ int xq_record_prove_result(xq_record *r, int ruleset, xq_proof *out)
 	out->ply = p.ply;
 	if (p.why == XQ_PROOF_NONE)
 		return 0;
-	out->result = xq_result_string(p.result);
+	out->result = xqi_result_string(p.result);
 	if (p.why == XQ_PROOF_PERPETUAL) {
 		out->first = p.first;
 		out->conduct = conduct_text(p.conduct);
-		out->ruleset = api_ruleset_out(p.rules);
+		out->ruleset = (int)p.rules;
 	}
 	return 0;
 }

@@ -24,23 +24,23 @@
 /* ---- diagnostics ------------------------------------------------------- */
 
 struct api_sink {
-	struct xq_sink sink;
+	struct xqi_sink sink;
 	xq_diagnostic_fn fn;
 	void *user;
 	uint64_t counts[3];
 	xq_record *cur; /* the record being read: told what its reader said */
 };
 
-static void sink_report(const struct xq_diag *d, void *payload)
+static void sink_report(const struct xq_diagnostic *d, void *payload)
 {
 	struct api_sink *s = payload;
 
 	if ((unsigned)d->severity < 3)
 		s->counts[d->severity]++;
 	if (s->cur)
-		xq_record_heard(s->cur, d); /* for xq_record_validate() */
+		xqi_record_heard(s->cur, d); /* for xq_record_validate() */
 	if (s->fn)
-		s->fn(api_diag(d), s->user);
+		s->fn(d, s->user);
 }
 
 static void sink_init(struct api_sink *s, xq_diagnostic_fn fn, void *user)
@@ -53,21 +53,21 @@ static void sink_init(struct api_sink *s, xq_diagnostic_fn fn, void *user)
 }
 
 /* Report `d` (filled by a failed call) and return `rc`. */
-static int tell(struct api_sink *s, const struct xq_diag *d, int rc)
+static int tell(struct api_sink *s, const struct xq_diagnostic *d, int rc)
 {
-	xq_sink_report(&s->sink, d);
+	xqi_sink_report(&s->sink, d);
 	return rc;
 }
 
 /* Report a new error about `source` and return `rc`. */
-static int tellf(struct api_sink *s, const char *source, int rc, enum xq_diag_code code,
+static int tellf(struct api_sink *s, const char *source, int rc, enum xqi_diagnostic_code code,
 		 const char *what, const char *name)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	d.source = source;
-	xq_diag_set(&d, rc, code, XQ_SEV_ERROR, "%s%s%s", what, name ? name : "", name ? "'" : "");
+	xqi_diagnostic_set(&d, rc, code, XQ_SEVERITY_ERROR, "%s%s%s", what, name ? name : "", name ? "'" : "");
 	return tell(s, &d, rc);
 }
 
@@ -87,15 +87,15 @@ static char *dup_str(const char *s)
 
 int xq_format_info(size_t i, const char **name, const char **description, unsigned *caps)
 {
-	for (size_t k = 0; xq_formats[k]; k++) {
+	for (size_t k = 0; xqi_formats[k]; k++) {
 		if (k != i)
 			continue;
 		if (name)
-			*name = xq_formats[k]->name;
+			*name = xqi_formats[k]->name;
 		if (description)
-			*description = xq_formats[k]->description;
+			*description = xqi_formats[k]->description;
 		if (caps)
-			*caps = xq_formats[k]->caps & (XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_MULTI |
+			*caps = xqi_formats[k]->caps & (XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_MULTI |
 						       XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS |
 						       XQ_FORMAT_NAGS | XQ_FORMAT_ANY_TAGS |
 						       XQ_FORMAT_BINARY | XQ_FORMAT_PRE_COMMENTS);
@@ -106,22 +106,22 @@ int xq_format_info(size_t i, const char **name, const char **description, unsign
 
 const char *xq_format_canonical(const char *name)
 {
-	const struct xq_format *f = name ? xq_format_find(name) : NULL;
+	const struct xqi_format *f = name ? xqi_format_find(name) : NULL;
 
 	return f ? f->name : NULL;
 }
 
 /* The writable format called `name`, or NULL. */
-static const struct xq_format *writable(const char *name)
+static const struct xqi_format *writable(const char *name)
 {
-	const struct xq_format *f = name ? xq_format_find(name) : NULL;
+	const struct xqi_format *f = name ? xqi_format_find(name) : NULL;
 
-	return f && (f->caps & XQ_CAP_WRITE) && f->open_writer ? f : NULL;
+	return f && (f->caps & XQ_FORMAT_WRITES) && f->open_writer ? f : NULL;
 }
 
 const char *xq_format_separator(const char *name)
 {
-	const struct xq_format *f = writable(name);
+	const struct xqi_format *f = writable(name);
 
 	return f ? f->separator : NULL;
 }
@@ -129,7 +129,7 @@ const char *xq_format_separator(const char *name)
 int xq_format_renumber(const char *name, xq_buf *text, const xq_record *r, uint64_t number,
 		       uint64_t line)
 {
-	const struct xq_format *f = name ? xq_format_find(name) : NULL;
+	const struct xqi_format *f = name ? xqi_format_find(name) : NULL;
 
 	if (!f)
 		return XQ_ENOTFOUND;
@@ -168,13 +168,13 @@ void xq_cancel_free(xq_cancel *c)
 
 int xq_format_names(size_t i, const char **extensions, const char **aliases)
 {
-	for (size_t k = 0; xq_formats[k]; k++) {
+	for (size_t k = 0; xqi_formats[k]; k++) {
 		if (k != i)
 			continue;
 		if (extensions)
-			*extensions = xq_formats[k]->extensions ? xq_formats[k]->extensions : "";
+			*extensions = xqi_formats[k]->extensions ? xqi_formats[k]->extensions : "";
 		if (aliases)
-			*aliases = xq_formats[k]->aliases ? xq_formats[k]->aliases : "";
+			*aliases = xqi_formats[k]->aliases ? xqi_formats[k]->aliases : "";
 		return 0;
 	}
 	return XQ_ENOTFOUND;
@@ -182,11 +182,11 @@ int xq_format_names(size_t i, const char **extensions, const char **aliases)
 
 const char *xq_encoding_canonical(const char *name)
 {
-	enum xq_encoding e;
+	enum xqi_encoding e;
 
-	if (!name || xq_encoding_parse(name, &e) != 0)
+	if (!name || xqi_encoding_parse(name, &e) != 0)
 		return NULL;
-	return xq_encoding_name(e);
+	return xqi_encoding_name(e);
 }
 
 /* The options a caller gave, read as far as their `size` says. */
@@ -214,10 +214,10 @@ static void write_opts_of(const xq_write_options *in, xq_write_options *out)
 
 struct xq_reader {
 	struct api_sink sink;
-	struct xq_input *in;
-	const struct xq_format *fmt; /* NULL: an empty input */
+	struct xqi_input *in;
+	const struct xqi_format *fmt; /* NULL: an empty input */
 	void *reader;
-	struct xq_read_opts ro;
+	struct xqi_read_opts ro;
 	uint64_t games;
 	int done; /* 0 reading; 1 at the end; <0 the error that ended it */
 	char *name;
@@ -235,28 +235,28 @@ static void xml_init(void)
 static int reader_start(xq_reader *rd, const char *path, const xq_read_options *opts)
 {
 	xq_read_options o;
-	const struct xq_format *forced = NULL;
-	struct xq_source src = {rd->in, NULL, NULL};
-	struct xq_diag d;
+	const struct xqi_format *forced = NULL;
+	struct xqi_source src = {rd->in, NULL, NULL};
+	struct xq_diagnostic d;
 	int rc;
 
 	pthread_once(&xml_once, xml_init);
 	read_opts_of(opts, &o);
-	if (xq_source_read_opts(&rd->ro, &o) != 0)
-		return tellf(&rd->sink, xq_input_name(rd->in), XQ_EENCODING, XQ_D_ENCODING,
+	if (xqi_source_read_opts(&rd->ro, &o) != 0)
+		return tellf(&rd->sink, xqi_input_name(rd->in), XQ_EENCODING, XQI_D_ENCODING,
 			     "unknown text encoding '", o.encoding);
-	if (o.format && !(forced = xq_format_find(o.format)))
-		return tellf(&rd->sink, xq_input_name(rd->in), XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
+	if (o.format && !(forced = xqi_format_find(o.format)))
+		return tellf(&rd->sink, xqi_input_name(rd->in), XQ_EUNSUPPORTED, XQI_D_UNSUPPORTED,
 			     "unknown format '", o.format);
 	/* The library's one front door (formats/source.h). */
-	xq_diag_init(&d);
-	rc = xq_source_find(&src, path, forced, NULL, &d);
-	if (rc == XQ_SOURCE_EMPTY)
+	xqi_diagnostic_init(&d);
+	rc = xqi_source_find(&src, path, forced, NULL, &d);
+	if (rc == XQI_SOURCE_EMPTY)
 		return 0; /* no-game when read */
-	if (rc == XQ_SOURCE_UNKNOWN)
+	if (rc == XQI_SOURCE_UNKNOWN)
 		return tell(&rd->sink, &d, XQ_EUNSUPPORTED);
-	if (rc == XQ_SOURCE_OK)
-		rc = xq_source_open_reader(&src, &rd->ro, &rd->sink.sink, &d);
+	if (rc == XQI_SOURCE_OK)
+		rc = xqi_source_open_reader(&src, &rd->ro, &rd->sink.sink, &d);
 	rd->fmt = src.fmt;
 	rd->reader = src.reader;
 	if (rc)
@@ -280,20 +280,20 @@ int xq_reader_open(xq_reader **out, const char *path, const xq_read_options *opt
 		   xq_diagnostic_fn fn, void *user)
 {
 	xq_reader *rd;
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	int rc;
 
 	*out = NULL;
 	if ((rc = reader_new(&rd, fn, user)) != 0)
 		return rc;
-	xq_diag_init(&d);
-	if ((rc = xq_input_open(&rd->in, path, &d)) != 0) {
+	xqi_diagnostic_init(&d);
+	if ((rc = xqi_input_open(&rd->in, path, &d)) != 0) {
 		tell(&rd->sink, &d, rc);
 		xq_reader_close(rd);
 		return rc;
 	}
 	if (opts && opts->size > offsetof(xq_read_options, cancel) && opts->cancel)
-		xq_input_set_cancel(rd->in, &opts->cancel->flag);
+		xqi_input_set_cancel(rd->in, &opts->cancel->flag);
 	if ((rc = reader_start(rd, (path[0] == '-' && !path[1]) ? NULL : path, opts)) != 0) {
 		xq_reader_close(rd);
 		return rc;
@@ -315,7 +315,7 @@ int xq_reader_open_memory(xq_reader **out, const char *name, const void *data, s
 		xq_reader_close(rd);
 		return XQ_ENOMEM;
 	}
-	if ((rc = xq_input_open_mem(&rd->in, rd->name ? rd->name : "<memory>", data, len)) != 0 ||
+	if ((rc = xqi_input_open_mem(&rd->in, rd->name ? rd->name : "<memory>", data, len)) != 0 ||
 	    (rc = reader_start(rd, rd->name, opts)) != 0) {
 		xq_reader_close(rd);
 		return rc;
@@ -343,7 +343,7 @@ int xq_reader_next(xq_reader *rd, xq_record **out)
 		if (rc == 1) {
 			/* The record may outlive the reader: its source name too. */
 			if (r->g.source)
-				r->g.source = xq_game_strdup(&r->g, r->g.source, strlen(r->g.source));
+				r->g.source = xqi_record_strdup(&r->g, r->g.source, strlen(r->g.source));
 			rd->games++;
 			*out = r;
 			return 1;
@@ -351,10 +351,10 @@ int xq_reader_next(xq_reader *rd, xq_record **out)
 		xq_record_free(r);
 	}
 	if (rc == 0 && rd->games == 0) {
-		struct xq_diag d;
-		xq_diag_init(&d);
-		d.source = xq_input_name(rd->in);
-		xq_diag_set(&d, 0, XQ_D_NO_GAME, XQ_SEV_ERROR, "the input holds no game");
+		struct xq_diagnostic d;
+		xqi_diagnostic_init(&d);
+		d.source = xqi_input_name(rd->in);
+		xqi_diagnostic_set(&d, 0, XQI_D_NO_GAME, XQ_SEVERITY_ERROR, "the input holds no game");
 		tell(&rd->sink, &d, 0);
 	}
 	rd->done = rc < 0 ? rc : 1;
@@ -368,7 +368,7 @@ const char *xq_reader_format(const xq_reader *rd)
 
 int xq_reader_is_gzip(const xq_reader *rd)
 {
-	return xq_input_is_gzip(rd->in);
+	return xqi_input_is_gzip(rd->in);
 }
 
 uint64_t xq_reader_count(const xq_reader *rd, int severity)
@@ -382,7 +382,7 @@ void xq_reader_close(xq_reader *rd)
 		return;
 	if (rd->reader && rd->fmt->close_reader)
 		rd->fmt->close_reader(rd->reader);
-	xq_input_close(rd->in);
+	xqi_input_close(rd->in);
 	free(rd->name);
 	free(rd);
 }
@@ -391,7 +391,7 @@ void xq_reader_close(xq_reader *rd)
 
 struct xq_stream {
 	struct api_sink sink;
-	struct xq_input *in;
+	struct xqi_input *in;
 };
 
 int xq_stream_open(xq_stream **out, const char *path, const xq_read_options *opts,
@@ -401,7 +401,7 @@ int xq_stream_open(xq_stream **out, const char *path, const xq_read_options *opt
 	xq_stream *s = calloc(1, sizeof(*s));
 	const unsigned char *head;
 	size_t hlen;
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	int rc;
 
 	*out = NULL;
@@ -409,11 +409,11 @@ int xq_stream_open(xq_stream **out, const char *path, const xq_read_options *opt
 		return XQ_ENOMEM;
 	sink_init(&s->sink, fn, user);
 	read_opts_of(opts, &o);
-	xq_diag_init(&d);
-	if ((rc = xq_input_open(&s->in, path, &d)) == 0) {
+	xqi_diagnostic_init(&d);
+	if ((rc = xqi_input_open(&s->in, path, &d)) == 0) {
 		if (o.cancel)
-			xq_input_set_cancel(s->in, &o.cancel->flag);
-		rc = xq_input_peek(s->in, &head, &hlen, &d);
+			xqi_input_set_cancel(s->in, &o.cancel->flag);
+		rc = xqi_input_peek(s->in, &head, &hlen, &d);
 	}
 	if (rc) {
 		tell(&s->sink, &d, rc);
@@ -426,11 +426,11 @@ int xq_stream_open(xq_stream **out, const char *path, const xq_read_options *opt
 
 long xq_stream_read(xq_stream *s, void *buf, size_t n)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	long got;
 
-	xq_diag_init(&d);
-	if ((got = xq_input_read(s->in, buf, n, &d)) < 0)
+	xqi_diagnostic_init(&d);
+	if ((got = xqi_input_read(s->in, buf, n, &d)) < 0)
 		tell(&s->sink, &d, (int)got);
 	return got;
 }
@@ -439,7 +439,7 @@ void xq_stream_close(xq_stream *s)
 {
 	if (!s)
 		return;
-	xq_input_close(s->in);
+	xqi_input_close(s->in);
 	free(s);
 }
 
@@ -447,8 +447,8 @@ void xq_stream_close(xq_stream *s)
 
 struct xq_writer {
 	struct api_sink sink;
-	const struct xq_format *fmt;
-	struct xq_output *out;
+	const struct xqi_format *fmt;
+	struct xq_file *out;
 	void *writer;
 	struct xq_buf mem; /* a memory writer's bytes */
 	int failed;
@@ -460,37 +460,37 @@ struct xq_writer {
  * `sink` about `source` and returned. */
 static int writer_opts(struct api_sink *sink, const char *source, const char *path, int by_name,
 		       const char *no_format, const xq_write_options *o,
-		       const struct xq_format **fmt, struct xq_write_opts *wo)
+		       const struct xqi_format **fmt, struct xqi_write_opts *wo)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
-	*wo = (struct xq_write_opts)XQ_WRITE_OPTS_INIT;
+	*wo = (struct xqi_write_opts)XQI_WRITE_OPTS_INIT;
 	if (o->format) {
-		*fmt = xq_format_find(o->format);
+		*fmt = xqi_format_find(o->format);
 		if (!*fmt)
-			return tellf(sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
+			return tellf(sink, source, XQ_EUNSUPPORTED, XQI_D_UNSUPPORTED,
 				     "unknown format '", o->format);
 	} else if (by_name) {
 		/* (The registry looks at the extension before a final ".gz".) */
-		*fmt = xq_format_for_extension(path);
+		*fmt = xqi_format_for_extension(path);
 		if (!*fmt)
-			return tellf(sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
+			return tellf(sink, source, XQ_EUNSUPPORTED, XQI_D_UNSUPPORTED,
 				     "no format writes files named like '", path);
 	} else {
-		return tellf(sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, no_format, NULL);
+		return tellf(sink, source, XQ_EUNSUPPORTED, XQI_D_UNSUPPORTED, no_format, NULL);
 	}
-	if (!((*fmt)->caps & XQ_CAP_WRITE) || !(*fmt)->open_writer) {
-		xq_diag_init(&d);
+	if (!((*fmt)->caps & XQ_FORMAT_WRITES) || !(*fmt)->open_writer) {
+		xqi_diagnostic_init(&d);
 		d.source = path;
-		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+		xqi_diagnostic_set(&d, XQ_EUNSUPPORTED, XQI_D_UNSUPPORTED, XQ_SEVERITY_ERROR,
 			    "%s records can be read, not written", (*fmt)->name);
 		return tell(sink, &d, XQ_EUNSUPPORTED);
 	}
-	if (o->encoding && xq_encoding_parse(o->encoding, &wo->encoding) != 0)
-		return tellf(sink, source, XQ_EENCODING, XQ_D_ENCODING, "unknown text encoding '",
+	if (o->encoding && xqi_encoding_parse(o->encoding, &wo->encoding) != 0)
+		return tellf(sink, source, XQ_EENCODING, XQI_D_ENCODING, "unknown text encoding '",
 			     o->encoding);
 	if (o->dialect < XQ_DIALECT_AUTO || o->dialect >= XQ_DIALECT_SAN)
-		return tellf(sink, source, XQ_EUNSUPPORTED, XQ_D_UNSUPPORTED,
+		return tellf(sink, source, XQ_EUNSUPPORTED, XQI_D_UNSUPPORTED,
 			     "move text cannot be written in that notation", NULL);
 	wo->notation = o->dialect;
 	wo->notation_flags = o->dialect_flags & (XQ_DIALECT_TRADITIONAL | XQ_DIALECT_ASCII_DIGITS |
@@ -502,9 +502,9 @@ static int writer_opts(struct api_sink *sink, const char *source, const char *pa
 static int writer_start(xq_writer *w, const char *path, xq_file *f, const xq_write_options *opts)
 {
 	xq_write_options o;
-	struct xq_write_opts wo;
+	struct xqi_write_opts wo;
 	const char *source = path ? path : "<memory>";
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	int rc;
 
 	write_opts_of(opts, &o);
@@ -512,31 +512,31 @@ static int writer_start(xq_writer *w, const char *path, xq_file *f, const xq_wri
 			      f ? "a writer onto an open file needs a format" : "a memory writer needs a format",
 			      &o, &w->fmt, &wo)) != 0)
 		return rc;
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	if (f) {
 		w->out = f;
 		w->borrowed = 1;
 		rc = 0;
 	} else if (path)
-		rc = xq_output_open(&w->out, path,
+		rc = xqi_file_open(&w->out, path,
 				    o.flags & (XQ_WRITE_FORCE | XQ_WRITE_GZIP | XQ_WRITE_SYNC_REPLACED |
 					       XQ_WRITE_NO_SYNC | XQ_WRITE_NAMED_TEMP),
 				    &d);
 	else
-		rc = xq_output_open_mem(&w->out, &w->mem);
+		rc = xqi_file_open_mem(&w->out, &w->mem);
 	if (rc) {
 		w->out = NULL;
-		if (d.code == XQ_D_NONE)
-			xq_diag_set(&d, rc, XQ_D_IO, XQ_SEV_ERROR, "cannot write: %s", xq_strerror(rc));
+		if (d.code == XQI_D_NONE)
+			xqi_diagnostic_set(&d, rc, XQI_D_IO, XQ_SEVERITY_ERROR, "cannot write: %s", xqi_strerror(rc));
 		return tell(&w->sink, &d, rc);
 	}
 	rc = w->fmt->open_writer(&w->writer, w->out, &wo, &w->sink.sink);
 	if (rc) {
 		w->writer = NULL;
-		xq_diag_init(&d);
+		xqi_diagnostic_init(&d);
 		d.source = path;
-		xq_diag_set(&d, rc, rc == XQ_ENOMEM ? XQ_D_RESOURCE : XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
-			    "cannot write %s: %s", w->fmt->name, xq_strerror(rc));
+		xqi_diagnostic_set(&d, rc, rc == XQ_ENOMEM ? XQI_D_RESOURCE : XQI_D_UNSUPPORTED, XQ_SEVERITY_ERROR,
+			    "cannot write %s: %s", w->fmt->name, xqi_strerror(rc));
 		return tell(&w->sink, &d, rc);
 	}
 	return 0;
@@ -576,7 +576,7 @@ int xq_writer_open_memory(xq_writer **out, const xq_write_options *opts, xq_diag
 int xq_writer_open_file(xq_writer **out, xq_file *f, const xq_write_options *opts,
 			xq_diagnostic_fn fn, void *user)
 {
-	return writer_open(out, xq_output_name(f), f, opts, fn, user);
+	return writer_open(out, xqi_file_name(f), f, opts, fn, user);
 }
 
 int xq_writer_write(xq_writer *w, const xq_record *r)
@@ -604,7 +604,7 @@ static int writer_finish(xq_writer *w)
 
 int xq_writer_close(xq_writer *w)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	int rc = writer_finish(w);
 
 	if (w->borrowed) {
@@ -615,8 +615,8 @@ int xq_writer_close(xq_writer *w)
 		xq_writer_abort(w);
 		return rc;
 	}
-	xq_diag_init(&d);
-	rc = xq_output_commit(w->out, &d);
+	xqi_diagnostic_init(&d);
+	rc = xqi_file_commit(w->out, &d);
 	w->out = NULL;
 	if (rc)
 		tell(&w->sink, &d, rc);
@@ -631,7 +631,7 @@ int xq_writer_close_memory(xq_writer *w, void **data, size_t *len)
 	*data = NULL;
 	*len = 0;
 	if (!rc)
-		rc = xq_output_commit(w->out, NULL);
+		rc = xqi_file_commit(w->out, NULL);
 	w->out = NULL;
 	if (!rc && xq_buf_error(&w->mem))
 		rc = XQ_ENOMEM;
@@ -652,7 +652,7 @@ void xq_writer_abort(xq_writer *w)
 	if (w->writer)
 		w->fmt->close_writer(w->writer);
 	if (w->out && !w->borrowed)
-		xq_output_abort(w->out);
+		xqi_file_abort(w->out);
 	xq_buf_release(&w->mem);
 	free(w);
 }
@@ -662,10 +662,10 @@ int xq_record_write_buf(xq_buf *out, const xq_record *r, const xq_write_options 
 {
 	struct api_sink sink;
 	xq_write_options o;
-	struct xq_write_opts wo;
-	const struct xq_format *fmt;
-	struct xq_output *mem;
-	struct xq_diag d;
+	struct xqi_write_opts wo;
+	const struct xqi_format *fmt;
+	struct xq_file *mem;
+	struct xq_diagnostic d;
 	void *w;
 	uint64_t refused;
 	int rc, crc;
@@ -675,23 +675,23 @@ int xq_record_write_buf(xq_buf *out, const xq_record *r, const xq_write_options 
 	if ((rc = writer_opts(&sink, "<memory>", NULL, 0, "a record written into memory needs a format",
 			      &o, &fmt, &wo)) != 0)
 		return rc;
-	if ((rc = xq_output_open_mem(&mem, out)) != 0)
+	if ((rc = xqi_file_open_mem(&mem, out)) != 0)
 		return rc;
-	refused = sink.counts[XQ_SEV_ERROR];
+	refused = sink.counts[XQ_SEVERITY_ERROR];
 	if ((rc = fmt->open_writer(&w, mem, &wo, &sink.sink)) != 0) {
 		/* A writer that refuses its options says why; else it is said here. */
-		if (rc != XQ_ENOMEM && sink.counts[XQ_SEV_ERROR] == refused) {
-			xq_diag_init(&d);
-			xq_diag_set(&d, rc, XQ_D_UNSUPPORTED, XQ_SEV_ERROR, "cannot write %s: %s",
-				    fmt->name, xq_strerror(rc));
+		if (rc != XQ_ENOMEM && sink.counts[XQ_SEVERITY_ERROR] == refused) {
+			xqi_diagnostic_init(&d);
+			xqi_diagnostic_set(&d, rc, XQI_D_UNSUPPORTED, XQ_SEVERITY_ERROR, "cannot write %s: %s",
+				    fmt->name, xqi_strerror(rc));
 			tell(&sink, &d, rc);
 		}
-		xq_output_abort(mem);
+		xqi_file_abort(mem);
 		return rc;
 	}
 	rc = fmt->write(w, &r->g);
 	crc = fmt->close_writer(w);
-	xq_output_commit(mem, NULL);
+	xqi_file_commit(mem, NULL);
 	if (rc < 0)
 		return rc;
 	if (crc < 0)
@@ -702,7 +702,7 @@ int xq_record_write_buf(xq_buf *out, const xq_record *r, const xq_write_options 
 int xq_buf_add_ndjson_source(xq_buf *b, const char *file, uint64_t game, uint64_t line,
 			     int64_t offset)
 {
-	struct xq_origin o = {file, game, line, offset < 0 ? 0 : (uint64_t)offset, offset >= 0};
+	struct xqi_origin o = {file, game, line, offset < 0 ? 0 : (uint64_t)offset, offset >= 0};
 
-	return xq_ndjson_add_origin(b, &o);
+	return xqi_ndjson_add_origin(b, &o);
 }

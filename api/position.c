@@ -7,44 +7,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-xq_sq api_square_in(int square)
+xqi_sq xqi_api_square_in(int square)
 {
 	if (square < 0 || square >= 90)
 		return 0;
-	return XQ_SQ(square % 9, square / 9);
+	return XQI_SQ(square % 9, square / 9);
 }
 
-int api_square_out(xq_sq sq)
+int xqi_api_square_out(xqi_sq sq)
 {
-	return XQ_SQ_RANK(sq) * 9 + XQ_SQ_FILE(sq);
+	return XQI_SQ_RANK(sq) * 9 + XQI_SQ_FILE(sq);
 }
 
-xq_move api_move_in(xq_move_code m)
+xqi_move xqi_api_move_in(xq_move_code m)
 {
-	xq_sq from = api_square_in(XQ_MOVE_CODE_FROM(m)), to = api_square_in(XQ_MOVE_CODE_TO(m));
+	xqi_sq from = xqi_api_square_in(XQ_MOVE_CODE_FROM(m)), to = xqi_api_square_in(XQ_MOVE_CODE_TO(m));
 
-	return from && to ? XQ_MOVE(from, to) : 0;
+	return from && to ? XQI_MOVE(from, to) : 0;
 }
 
-xq_move_code api_move_out(xq_move m)
+xq_move_code xqi_api_move_out(xqi_move m)
 {
 	if (!m)
 		return 0;
-	return XQ_MOVE_CODE(api_square_out(XQ_MOVE_FROM(m)), api_square_out(XQ_MOVE_TO(m)));
+	return XQ_MOVE_CODE(xqi_api_square_out(XQI_MOVE_FROM(m)), xqi_api_square_out(XQI_MOVE_TO(m)));
 }
 
 const char *xq_dialect_name(int dialect)
 {
 	if (dialect < XQ_DIALECT_AUTO || dialect > XQ_DIALECT_SAN)
 		return NULL;
-	return xq_notation_name((enum xq_notation)dialect);
+	return xqi_notation_name((enum xq_dialect)dialect);
 }
 
 int xq_dialect_from_name(const char *name)
 {
-	enum xq_notation n;
+	enum xq_dialect n;
 
-	if (!name || xq_notation_from_name(name, &n) != 0)
+	if (!name || xqi_notation_from_name(name, &n) != 0)
 		return XQ_ENOTFOUND;
 	return (int)n;
 }
@@ -54,7 +54,7 @@ xq_position *xq_position_new(void)
 	xq_position *p = calloc(1, sizeof(*p));
 
 	if (p)
-		xq_board_start(&p->b);
+		xqi_position_start(&p->b);
 	return p;
 }
 
@@ -85,7 +85,7 @@ static int fail(xq_position *p, int rc)
 
 void xq_position_set_start(xq_position *p)
 {
-	xq_board_start(&p->b);
+	xqi_position_start(&p->b);
 	ok(p);
 }
 
@@ -93,8 +93,8 @@ int xq_position_set_fen(xq_position *p, const char *fen)
 {
 	int rc;
 
-	xq_diag_init(&p->err);
-	rc = xq_board_from_fen(&p->b, fen, strlen(fen), 0, &p->err);
+	xqi_diagnostic_init(&p->err);
+	rc = xqi_position_from_fen(&p->b, fen, strlen(fen), 0, &p->err);
 	if (rc)
 		return fail(p, rc);
 	ok(p);
@@ -105,9 +105,9 @@ void xq_position_material(const xq_position *p, int counts[14])
 {
 	memset(counts, 0, 14 * sizeof(counts[0]));
 	for (int id = 16; id < 48; id++)
-		if (p->b.pc[id] && xq_kind_of_id[id]) {
-			uint8_t k = xq_kind_of_id[id];
-			counts[XQ_KIND_SIDE(k) * 7 + XQ_KIND_TYPE(k)]++;
+		if (p->b.pc[id] && xqi_kind_of_id[id]) {
+			uint8_t k = xqi_kind_of_id[id];
+			counts[XQI_KIND_SIDE(k) * 7 + XQI_KIND_TYPE(k)]++;
 		}
 }
 
@@ -115,8 +115,8 @@ int xq_position_set_fen_lenient(xq_position *p, const char *fen)
 {
 	int rc;
 
-	xq_diag_init(&p->err);
-	rc = xq_board_from_fen(&p->b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &p->err);
+	xqi_diagnostic_init(&p->err);
+	rc = xqi_position_from_fen(&p->b, fen, strlen(fen), XQI_FEN_LENIENT_PLACEMENT, &p->err);
 	if (rc)
 		return fail(p, rc);
 	ok(p);
@@ -131,13 +131,13 @@ void xq_position_copy(xq_position *dst, const xq_position *src)
 
 int xq_position_same(const xq_position *a, const xq_position *b)
 {
-	return xq_board_same(&a->b, &b->b);
+	return xqi_position_same(&a->b, &b->b);
 }
 
-size_t api_fen(const struct xq_board *b, char *buf, size_t cap)
+size_t xqi_api_fen(const struct xqi_position *b, char *buf, size_t cap)
 {
-	char fen[XQ_FEN_MAX];
-	size_t len = xq_board_to_fen(b, fen, sizeof(fen));
+	char fen[XQ_FEN_SIZE];
+	size_t len = xqi_position_to_fen(b, fen, sizeof(fen));
 
 	if (len >= cap) {
 		if (cap)
@@ -150,7 +150,7 @@ size_t api_fen(const struct xq_board *b, char *buf, size_t cap)
 
 size_t xq_position_fen(const xq_position *p, char *buf, size_t cap)
 {
-	return api_fen(&p->b, buf, cap);
+	return xqi_api_fen(&p->b, buf, cap);
 }
 
 int xq_position_side(const xq_position *p)
@@ -166,40 +166,40 @@ int xq_position_move_number(const xq_position *p)
 char xq_position_piece(const xq_position *p, int square)
 {
 	static const char letters[] = "KABNRCP";
-	xq_sq sq = api_square_in(square);
-	uint8_t kind = sq ? xq_board_kind(&p->b, sq) : 0;
+	xqi_sq sq = xqi_api_square_in(square);
+	uint8_t kind = sq ? xqi_position_kind(&p->b, sq) : 0;
 	char c;
 
 	if (!kind)
 		return 0;
-	c = letters[XQ_KIND_TYPE(kind)];
-	return XQ_KIND_SIDE(kind) ? (char)(c - 'A' + 'a') : c;
+	c = letters[XQI_KIND_TYPE(kind)];
+	return XQI_KIND_SIDE(kind) ? (char)(c - 'A' + 'a') : c;
 }
 
 int xq_position_legal_moves(const xq_position *p, xq_move_code *out)
 {
-	struct xq_board b = p->b;
-	xq_move moves[XQ_MAX_MOVES];
-	int n = xq_gen_legal(&b, moves);
+	struct xqi_position b = p->b;
+	xqi_move moves[XQ_MOVES_MAX];
+	int n = xqi_gen_legal(&b, moves);
 
 	for (int i = 0; i < n; i++)
-		out[i] = api_move_out(moves[i]);
+		out[i] = xqi_api_move_out(moves[i]);
 	return n;
 }
 
 int xq_position_in_check(const xq_position *p)
 {
-	return xq_board_in_check(&p->b) ? 1 : 0;
+	return xqi_position_in_check(&p->b) ? 1 : 0;
 }
 
 int xq_position_state(const xq_position *p)
 {
-	struct xq_board b = p->b;
+	struct xqi_position b = p->b;
 
-	switch (xq_board_status(&b)) {
-	case XQ_CHECKMATE:
+	switch (xqi_position_status(&b)) {
+	case XQ_STATE_CHECKMATE:
 		return XQ_STATE_CHECKMATE;
-	case XQ_STALEMATE:
+	case XQ_STATE_STALEMATE:
 		return XQ_STATE_STALEMATE;
 	default:
 		return XQ_STATE_PLAYING;
@@ -208,17 +208,17 @@ int xq_position_state(const xq_position *p)
 
 int xq_position_play(xq_position *p, xq_move_code m)
 {
-	xq_move mv = api_move_in(m);
-	struct xq_undo u;
+	xqi_move mv = xqi_api_move_in(m);
+	struct xqi_undo u;
 	int rc;
 
-	xq_diag_init(&p->err);
+	xqi_diagnostic_init(&p->err);
 	if (!mv)
-		return fail(p, xq_diag_set(&p->err, XQ_EILLEGAL, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+		return fail(p, xqi_diagnostic_set(&p->err, XQ_EILLEGAL, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
 					   "move code %u names a square off the board", (unsigned)m));
-	if ((rc = xq_move_check(&p->b, mv, &p->err)) != 0)
+	if ((rc = xqi_move_check(&p->b, mv, &p->err)) != 0)
 		return fail(p, rc);
-	xq_board_make(&p->b, mv, &u);
+	xqi_position_make(&p->b, mv, &u);
 	ok(p);
 	return 0;
 }
@@ -226,18 +226,18 @@ int xq_position_play(xq_position *p, xq_move_code m)
 int xq_position_read_move(xq_position *p, const char *text, int dialect, xq_move_code *out)
 {
 	size_t len = strlen(text);
-	xq_move mv;
+	xqi_move mv;
 	int rc;
 
-	xq_diag_init(&p->err);
+	xqi_diagnostic_init(&p->err);
 	if (dialect < XQ_DIALECT_AUTO || dialect > XQ_DIALECT_SAN)
-		return fail(p, xq_diag_set(&p->err, XQ_ENOTFOUND, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
+		return fail(p, xqi_diagnostic_set(&p->err, XQ_ENOTFOUND, XQI_D_BAD_MOVE_TEXT, XQ_SEVERITY_ERROR,
 					   "no notation numbered %d", dialect));
-	len = xq_notation_strip_suffix(text, len);
-	rc = xq_notation_read(&mv, &p->b, text, len, (enum xq_notation)dialect, &p->err);
+	len = xqi_notation_strip_suffix(text, len);
+	rc = xqi_notation_read(&mv, &p->b, text, len, (enum xq_dialect)dialect, &p->err);
 	if (rc)
 		return fail(p, rc);
-	*out = api_move_out(mv);
+	*out = xqi_api_move_out(mv);
 	ok(p);
 	return 0;
 }
@@ -253,8 +253,8 @@ int xq_position_play_text(xq_position *p, const char *text, int dialect)
 size_t xq_position_move_text(const xq_position *p, xq_move_code m, int dialect, unsigned flags,
 			     char *buf, size_t cap)
 {
-	struct xq_board b = p->b;
-	xq_move mv = api_move_in(m);
+	struct xqi_position b = p->b;
+	xqi_move mv = xqi_api_move_in(m);
 
 	flags &= XQ_DIALECT_TRADITIONAL | XQ_DIALECT_ASCII_DIGITS | XQ_DIALECT_UPPER | XQ_DIALECT_DASH |
 		 XQ_DIALECT_DPXQ_PAWNS;
@@ -263,7 +263,7 @@ size_t xq_position_move_text(const xq_position *p, xq_move_code m, int dialect, 
 			buf[0] = '\0';
 		return 0;
 	}
-	return xq_notation_write(buf, cap, &b, mv, (enum xq_notation)dialect, flags);
+	return xqi_notation_write(buf, cap, &b, mv, (enum xq_dialect)dialect, flags);
 }
 
 uint64_t xq_position_key(const xq_position *p)
@@ -273,9 +273,9 @@ uint64_t xq_position_key(const xq_position *p)
 
 void xq_position_mirror(xq_position *p)
 {
-	struct xq_board m;
+	struct xqi_position m;
 
-	xq_board_mirror(&p->b, &m);
+	xqi_position_mirror(&p->b, &m);
 	p->b = m;
 	ok(p);
 }
@@ -303,21 +303,21 @@ size_t xq_move_code_iccs(xq_move_code m, char out[5])
 	out[0] = '\0';
 	if (!m || from >= 90 || to >= 90)
 		return 0;
-	xq_move_name(api_move_in(m), out);
+	xqi_move_name(xqi_api_move_in(m), out);
 	out[4] = '\0';
 	return 4;
 }
 
 uint64_t xq_position_perft(const xq_position *p, int depth)
 {
-	struct xq_board b = p->b;
+	struct xqi_position b = p->b;
 
 	if (depth <= 0)
 		return 1;
-	return xq_perft(&b, depth);
+	return xqi_perft(&b, depth);
 }
 
 const xq_diagnostic *xq_position_error(const xq_position *p)
 {
-	return p->has_err ? api_diag(&p->err) : NULL;
+	return p->has_err ? &p->err : NULL;
 }

@@ -1,6 +1,6 @@
 /*
  * record.c: one game record of the public API (<xq/record.h>), around
- * the library's struct xq_game.
+ * the library's struct xqi_record.
  */
 #include "internal.h"
 
@@ -27,11 +27,11 @@ xq_record *xq_record_new(void)
 
 	if (!r)
 		return NULL;
-	if (xq_game_init(&r->g) != 0) {
+	if (xqi_record_init(&r->g) != 0) {
 		free(r);
 		return NULL;
 	}
-	r->at = XQ_NODE_NONE;
+	r->at = XQ_NO_NODE;
 	return r;
 }
 
@@ -39,7 +39,7 @@ void xq_record_free(xq_record *r)
 {
 	if (!r)
 		return;
-	xq_game_release(&r->g);
+	xqi_record_release(&r->g);
 	free(r);
 }
 
@@ -50,17 +50,17 @@ uint64_t xq_record_number(const xq_record *r)
 
 int xq_record_is_broken(const xq_record *r)
 {
-	return (r->g.flags & XQ_GAME_BROKEN) != 0;
+	return (r->g.flags & XQI_RECORD_BROKEN) != 0;
 }
 
 int xq_record_set_broken(xq_record *r, const char *why)
 {
-	r->g.flags |= XQ_GAME_BROKEN;
+	r->g.flags |= XQI_RECORD_BROKEN;
 	if (!why) {
 		r->g.error = NULL;
 		return 0;
 	}
-	return xq_game_set_error(&r->g, why, strlen(why));
+	return xqi_record_set_error(&r->g, why, strlen(why));
 }
 
 int xq_record_is_empty(const xq_record *r)
@@ -90,12 +90,12 @@ const char *xq_record_tag_value(const xq_record *r, size_t i)
 
 const char *xq_record_tag(const xq_record *r, const char *name)
 {
-	return xq_game_tag(&r->g, name);
+	return xqi_record_tag(&r->g, name);
 }
 
 int xq_record_set_tag(xq_record *r, const char *name, const char *value)
 {
-	return xq_game_set_tag(&r->g, name, value);
+	return xqi_record_set_tag(&r->g, name, value);
 }
 
 int xq_record_remove_tag(xq_record *r, size_t i)
@@ -109,7 +109,7 @@ int xq_record_remove_tag(xq_record *r, size_t i)
 
 const char *xq_record_result(const xq_record *r)
 {
-	return xq_result_string(r->g.result);
+	return xqi_result_string(r->g.result);
 }
 
 const char *xq_record_result_text(const xq_record *r)
@@ -120,9 +120,9 @@ const char *xq_record_result_text(const xq_record *r)
 void xq_record_origin(const xq_record *r, const char **file, uint64_t *game, uint64_t *line,
 		      int64_t *offset)
 {
-	struct xq_origin o;
+	struct xqi_origin o;
 
-	xq_game_origin(&r->g, &o);
+	xqi_record_origin(&r->g, &o);
 	if (file)
 		*file = o.file;
 	if (game)
@@ -135,16 +135,16 @@ void xq_record_origin(const xq_record *r, const char **file, uint64_t *game, uin
 
 int xq_record_has_result(const xq_record *r)
 {
-	return r->g.result != XQ_RESULT_NONE;
+	return r->g.result != XQI_RESULT_NONE;
 }
 
 int xq_record_set_result(xq_record *r, const char *result)
 {
-	enum xq_result res;
+	enum xqi_result res;
 
-	xq_diag_init(&r->err);
-	if (xq_result_parse(result, strlen(result), &res) != 0)
-		return rfail(r, xq_diag_set(&r->err, XQ_EPARSE, XQ_D_BAD_RESULT, XQ_SEV_ERROR,
+	xqi_diagnostic_init(&r->err);
+	if (xqi_result_parse(result, strlen(result), &res) != 0)
+		return rfail(r, xqi_diagnostic_set(&r->err, XQ_EPARSE, XQI_D_BAD_RESULT, XQ_SEVERITY_ERROR,
 					    "'%s' is not a result (1-0, 0-1, 1/2-1/2 or *)", result));
 	r->g.result = res;
 	r->g.result_text = NULL;
@@ -154,7 +154,7 @@ int xq_record_set_result(xq_record *r, const char *result)
 
 size_t xq_record_start_fen(const xq_record *r, char *buf, size_t cap)
 {
-	return api_fen(&r->g.start, buf, cap);
+	return xqi_api_fen(&r->g.start, buf, cap);
 }
 
 const char *xq_record_start_text(const xq_record *r)
@@ -164,24 +164,24 @@ const char *xq_record_start_text(const xq_record *r)
 
 int xq_record_set_start(xq_record *r, const xq_position *p)
 {
-	xq_diag_init(&r->err);
+	xqi_diagnostic_init(&r->err);
 	if (r->g.nnodes > 1)
-		return rfail(r, xq_diag_set(&r->err, XQ_EILLEGAL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+		return rfail(r, xqi_diagnostic_set(&r->err, XQ_EILLEGAL, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
 					    "the start position of a record with moves cannot change"));
 	r->g.start = p->b;
-	r->at = XQ_NODE_NONE;
+	r->at = XQ_NO_NODE;
 	rok(r);
 	return 0;
 }
 
-int api_no_node(xq_record *r, uint32_t n)
+int xqi_api_no_node(xq_record *r, uint32_t n)
 {
-	xq_diag_init(&r->err);
-	return rfail(r, xq_diag_set(&r->err, XQ_ENOTFOUND, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+	xqi_diagnostic_init(&r->err);
+	return rfail(r, xqi_diagnostic_set(&r->err, XQ_ENOTFOUND, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
 				    "no node %u in the record", (unsigned)n));
 }
 
-static const struct xq_node *node(const xq_record *r, uint32_t n)
+static const struct xqi_node *node(const xq_record *r, uint32_t n)
 {
 	return n < r->g.nnodes ? &r->g.nodes[n] : NULL;
 }
@@ -203,67 +203,67 @@ uint32_t xq_record_node_count(const xq_record *r)
 
 uint32_t xq_record_node_parent(const xq_record *r, uint32_t n)
 {
-	const struct xq_node *x = node(r, n);
+	const struct xqi_node *x = node(r, n);
 	return x ? x->parent : XQ_NO_NODE;
 }
 
 uint32_t xq_record_node_child(const xq_record *r, uint32_t n)
 {
-	const struct xq_node *x = node(r, n);
+	const struct xqi_node *x = node(r, n);
 	return x ? x->child : XQ_NO_NODE;
 }
 
 uint32_t xq_record_node_sibling(const xq_record *r, uint32_t n)
 {
-	const struct xq_node *x = node(r, n);
+	const struct xqi_node *x = node(r, n);
 	return x ? x->sibling : XQ_NO_NODE;
 }
 
 xq_move_code xq_record_node_move(const xq_record *r, uint32_t n)
 {
-	const struct xq_node *x = node(r, n);
-	return x ? api_move_out(x->move) : 0;
+	const struct xqi_node *x = node(r, n);
+	return x ? xqi_api_move_out(x->move) : 0;
 }
 
 uint32_t xq_record_node_ply(const xq_record *r, uint32_t n)
 {
-	return node(r, n) ? xq_game_ply(&r->g, n) : 0;
+	return node(r, n) ? xqi_record_ply(&r->g, n) : 0;
 }
 
 const char *xq_record_node_comment(const xq_record *r, uint32_t n)
 {
-	const struct xq_node *x = node(r, n);
+	const struct xqi_node *x = node(r, n);
 	return x ? x->comment : NULL;
 }
 
 const char *xq_record_node_pre_comment(const xq_record *r, uint32_t n)
 {
-	const struct xq_node *x = node(r, n);
+	const struct xqi_node *x = node(r, n);
 	return x ? x->pre_comment : NULL;
 }
 
 const char *xq_record_node_source_text(const xq_record *r, uint32_t n)
 {
-	const struct xq_node *x = node(r, n);
+	const struct xqi_node *x = node(r, n);
 	return x ? x->text : NULL;
 }
 
 int xq_record_node_nag_count(const xq_record *r, uint32_t n)
 {
-	const struct xq_node *x = node(r, n);
+	const struct xqi_node *x = node(r, n);
 	return x ? x->nnags : 0;
 }
 
 int xq_record_node_nag(const xq_record *r, uint32_t n, int i)
 {
-	const struct xq_node *x = node(r, n);
+	const struct xqi_node *x = node(r, n);
 	return x && i >= 0 && i < x->nnags ? x->nags[i] : 0;
 }
 
 int xq_record_node_place(const xq_record *r, uint32_t n, uint64_t *line, uint64_t *column,
 			 uint64_t *offset)
 {
-	const struct xq_node *x = node(r, n);
+	const struct xqi_node *x = node(r, n);
 
 	if (!x)
 		return XQ_ENOTFOUND;
@@ -278,15 +278,15 @@ int xq_record_node_place(const xq_record *r, uint32_t n, uint64_t *line, uint64_
 
 /* The position after node `n` (which exists), kept for the next call:
  * a child of the node asked for last costs one move. */
-static const struct xq_board *board_after(xq_record *r, uint32_t n)
+static const struct xqi_position *board_after(xq_record *r, uint32_t n)
 {
 	if (r->at != n) {
 		uint32_t parent = r->g.nodes[n].parent;
-		if (n != XQ_ROOT && parent == r->at) {
-			struct xq_undo u;
-			xq_board_make(&r->at_board, r->g.nodes[n].move, &u);
+		if (n != XQI_ROOT && parent == r->at) {
+			struct xqi_undo u;
+			xqi_position_make(&r->at_board, r->g.nodes[n].move, &u);
 		} else {
-			xq_game_board_at(&r->g, n, &r->at_board);
+			xqi_record_board_at(&r->g, n, &r->at_board);
 		}
 		r->at = n;
 	}
@@ -309,15 +309,15 @@ size_t xq_record_node_fen(xq_record *r, uint32_t n, char *buf, size_t cap)
 			buf[0] = '\0';
 		return 0;
 	}
-	return api_fen(board_after(r, n), buf, cap);
+	return xqi_api_fen(board_after(r, n), buf, cap);
 }
 
 size_t xq_record_node_move_text(xq_record *r, uint32_t n, int dialect, unsigned flags, char *buf,
 				size_t cap)
 {
-	struct xq_board b;
+	struct xqi_position b;
 
-	if (!node(r, n) || n == XQ_ROOT || dialect <= XQ_DIALECT_AUTO || dialect >= XQ_DIALECT_SAN) {
+	if (!node(r, n) || n == XQI_ROOT || dialect <= XQ_DIALECT_AUTO || dialect >= XQ_DIALECT_SAN) {
 		if (cap)
 			buf[0] = '\0';
 		return 0;
@@ -325,14 +325,14 @@ size_t xq_record_node_move_text(xq_record *r, uint32_t n, int dialect, unsigned 
 	b = *board_after(r, r->g.nodes[n].parent);
 	flags &= XQ_DIALECT_TRADITIONAL | XQ_DIALECT_ASCII_DIGITS | XQ_DIALECT_UPPER | XQ_DIALECT_DASH |
 		 XQ_DIALECT_DPXQ_PAWNS;
-	return xq_notation_write(buf, cap, &b, r->g.nodes[n].move, (enum xq_notation)dialect,
-				 flags | XQ_NOTATION_KNOWN_LEGAL);
+	return xqi_notation_write(buf, cap, &b, r->g.nodes[n].move, (enum xq_dialect)dialect,
+				 flags | XQI_DIALECT_KNOWN_LEGAL);
 }
 
 char *xq_record_mainline_text(xq_record *r, int dialect, unsigned flags)
 {
 	struct xq_buf b = XQ_BUF_INIT;
-	struct xq_board pos = r->g.start;
+	struct xqi_position pos = r->g.start;
 
 	flags &= XQ_DIALECT_TRADITIONAL | XQ_DIALECT_ASCII_DIGITS | XQ_DIALECT_UPPER | XQ_DIALECT_DASH |
 		 XQ_DIALECT_DPXQ_PAWNS;
@@ -340,16 +340,16 @@ char *xq_record_mainline_text(xq_record *r, int dialect, unsigned flags)
 		dialect = XQ_DIALECT_ICCS;
 	if (xq_buf_grow(&b, 1) != 0)
 		return NULL;
-	for (uint32_t n = r->g.nodes[XQ_ROOT].child; n != XQ_NODE_NONE; n = r->g.nodes[n].child) {
-		char text[XQ_MOVE_TEXT_MAX];
-		struct xq_undo u;
-		size_t len = xq_notation_write(text, sizeof(text), &pos, r->g.nodes[n].move,
-					       (enum xq_notation)dialect,
-					       flags | XQ_NOTATION_KNOWN_LEGAL);
-		if (n != r->g.nodes[XQ_ROOT].child)
+	for (uint32_t n = r->g.nodes[XQI_ROOT].child; n != XQ_NO_NODE; n = r->g.nodes[n].child) {
+		char text[XQ_MOVE_TEXT_SIZE];
+		struct xqi_undo u;
+		size_t len = xqi_notation_write(text, sizeof(text), &pos, r->g.nodes[n].move,
+					       (enum xq_dialect)dialect,
+					       flags | XQI_DIALECT_KNOWN_LEGAL);
+		if (n != r->g.nodes[XQI_ROOT].child)
 			xq_buf_addc(&b, ' ');
 		xq_buf_add(&b, text, len);
-		xq_board_make(&pos, r->g.nodes[n].move, &u);
+		xqi_position_make(&pos, r->g.nodes[n].move, &u);
 	}
 	if (xq_buf_error(&b)) {
 		xq_buf_release(&b);
@@ -358,39 +358,39 @@ char *xq_record_mainline_text(xq_record *r, int dialect, unsigned flags)
 	return xq_buf_detach(&b, NULL);
 }
 
-uint32_t api_mainline_node(const struct xq_game *g, uint32_t ply)
+uint32_t xqi_api_mainline_node(const struct xqi_record *g, uint32_t ply)
 {
-	uint32_t n = XQ_ROOT;
+	uint32_t n = XQI_ROOT;
 
-	while (ply-- > 0 && g->nodes[n].child != XQ_NODE_NONE)
+	while (ply-- > 0 && g->nodes[n].child != XQ_NO_NODE)
 		n = g->nodes[n].child;
 	return n;
 }
 
 uint32_t xq_record_mainline_length(const xq_record *r)
 {
-	return xq_game_mainline_length(&r->g);
+	return xqi_record_mainline_length(&r->g);
 }
 
 int xq_record_add_move(xq_record *r, uint32_t parent, xq_move_code m, uint32_t *out)
 {
-	struct xq_board b;
-	xq_move mv = api_move_in(m);
+	struct xqi_position b;
+	xqi_move mv = xqi_api_move_in(m);
 	uint32_t n;
 	int rc;
 
 	if (!node(r, parent))
-		return api_no_node(r, parent);
-	xq_diag_init(&r->err);
+		return xqi_api_no_node(r, parent);
+	xqi_diagnostic_init(&r->err);
 	b = *board_after(r, parent);
 	if (!mv)
-		return rfail(r, xq_diag_set(&r->err, XQ_EILLEGAL, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+		return rfail(r, xqi_diagnostic_set(&r->err, XQ_EILLEGAL, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
 					    "move code %u names a square off the board", (unsigned)m));
-	if ((rc = xq_move_check(&b, mv, &r->err)) != 0)
+	if ((rc = xqi_move_check(&b, mv, &r->err)) != 0)
 		return rfail(r, rc);
-	if ((rc = xq_game_add_move(&r->g, parent, mv, &n)) != 0)
-		return rfail(r, xq_diag_set(&r->err, rc, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory"));
-	r->g.flags &= ~(unsigned)XQ_GAME_EMPTY;
+	if ((rc = xqi_record_add_move(&r->g, parent, mv, &n)) != 0)
+		return rfail(r, xqi_diagnostic_set(&r->err, rc, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory"));
+	r->g.flags &= ~(unsigned)XQI_RECORD_EMPTY;
 	if (out)
 		*out = n;
 	rok(r);
@@ -405,8 +405,8 @@ int xq_record_add_move_text(xq_record *r, uint32_t parent, const char *text, int
 	int rc;
 
 	if (!node(r, parent))
-		return api_no_node(r, parent);
-	xq_diag_init(&r->err);
+		return xqi_api_no_node(r, parent);
+	xqi_diagnostic_init(&r->err);
 	p.b = *board_after(r, parent);
 	p.has_err = 0;
 	if ((rc = xq_position_read_move(&p, text, dialect, &m)) != 0) {
@@ -424,26 +424,26 @@ int xq_record_set_comment(xq_record *r, uint32_t n, const char *text)
 		r->g.nodes[n].comment = NULL;
 		return 0;
 	}
-	return xq_game_set_comment(&r->g, n, text, strlen(text));
+	return xqi_record_set_comment(&r->g, n, text, strlen(text));
 }
 
 const xq_diagnostic *xq_record_error(const xq_record *r)
 {
-	return r->has_err ? api_diag(&r->err) : NULL;
+	return r->has_err ? &r->err : NULL;
 }
 
 int xq_record_add_nag(xq_record *r, uint32_t n, int nag)
 {
 	int rc;
 
-	if (!node(r, n) || n == XQ_ROOT)
-		return api_no_node(r, n);
-	xq_diag_init(&r->err);
+	if (!node(r, n) || n == XQI_ROOT)
+		return xqi_api_no_node(r, n);
+	xqi_diagnostic_init(&r->err);
 	if (nag < 1 || nag > 255)
-		return rfail(r, xq_diag_set(&r->err, XQ_ERANGE, XQ_D_NONE, XQ_SEV_ERROR,
+		return rfail(r, xqi_diagnostic_set(&r->err, XQ_ERANGE, XQI_D_NONE, XQ_SEVERITY_ERROR,
 					    "$%d is no NAG (1-255)", nag));
-	if ((rc = xq_game_add_nag_once(&r->g, n, (uint8_t)nag)) != 0)
-		return rfail(r, xq_diag_set(&r->err, rc, XQ_D_NONE, XQ_SEV_ERROR,
+	if ((rc = xqi_record_add_nag_once(&r->g, n, (uint8_t)nag)) != 0)
+		return rfail(r, xqi_diagnostic_set(&r->err, rc, XQI_D_NONE, XQ_SEVERITY_ERROR,
 					    rc == XQ_ERANGE ? "the move has 255 NAGs already" : "out of memory"));
 	rok(r);
 	return 0;
@@ -451,14 +451,14 @@ int xq_record_add_nag(xq_record *r, uint32_t n, int nag)
 
 uint64_t xq_record_fingerprint(const xq_record *r)
 {
-	return xq_game_fingerprint(&r->g);
+	return xqi_record_fingerprint(&r->g);
 }
 
 int xq_record_equal(const xq_record *a, const xq_record *b, unsigned flags, char *why, size_t cap)
 {
 	if (why && cap)
 		why[0] = '\0';
-	return xq_game_equal(&a->g, &b->g,
+	return xqi_record_equal(&a->g, &b->g,
 			     flags & (XQ_EQUAL_IGNORE_TAGS | XQ_EQUAL_IGNORE_TAG_ORDER |
 				      XQ_EQUAL_IGNORE_COMMENTS | XQ_EQUAL_IGNORE_NAGS |
 				      XQ_EQUAL_IGNORE_RESULT | XQ_EQUAL_MAINLINE_ONLY |
@@ -487,35 +487,35 @@ int xq_diagnostics_vreport(xq_diagnostics *l, const xq_diagnostic_about *about, 
 			   const char *code, const char *fmt, va_list ap)
 {
 	xq_diagnostic_about a;
-	int c = code ? xq_diag_code_from_name(code) : -1;
-	struct xq_diag d;
+	int c = code ? xqi_diagnostic_code_from_name(code) : -1;
+	struct xq_diagnostic d;
 
 	if (c < 0)
 		return XQ_ENOTFOUND;
 	if (!severity_ok(severity))
 		return XQ_ERANGE;
 	about_of(about, &a);
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	if (a.record) {
-		const struct xq_game *g = &a.record->g;
+		const struct xqi_record *g = &a.record->g;
 		const char *source = a.source ? a.source : g->source;
 		if (a.node != XQ_NO_NODE)
-			xq_game_place_diag(&d, g, source, a.node, a.ply);
+			xqi_record_place_diag(&d, g, source, a.node, a.ply);
 		else
-			xq_game_place_diag_ply(&d, g, source, a.ply);
-		if (a.tag && xq_game_tag_place(g, a.tag, &d.place))
+			xqi_record_place_diag_ply(&d, g, source, a.ply);
+		if (a.tag && xqi_record_tag_place(g, a.tag, &d.place))
 			d.has_offset = 1;
 	} else {
 		d.source = a.source;
 		d.ply = a.ply;
 	}
-	xq_diag_vset(&d, 0, (enum xq_diag_code)c, (enum xq_severity)severity, fmt, ap);
+	xqi_diagnostic_vset(&d, 0, (enum xqi_diagnostic_code)c, (enum xq_severity_level)severity, fmt, ap);
 	if (a.fix_field) {
 		d.fix.field = a.fix_field;
 		d.fix.old_value = a.fix_old;
 		d.fix.new_value = a.fix_new;
 	}
-	return xq_diagnostics_add(l, api_diag(&d));
+	return xq_diagnostics_add(l, &d);
 }
 
 int xq_diagnostics_report(xq_diagnostics *l, const xq_diagnostic_about *about, int severity,
@@ -534,13 +534,13 @@ int xq_diagnostics_add_about(xq_diagnostics *l, const xq_diagnostic *pd,
 			     const xq_diagnostic_about *about, int severity)
 {
 	xq_diagnostic_about a;
-	struct xq_diag d = *api_diag_of(pd);
+	struct xq_diagnostic d = *pd;
 
 	if (severity != -1 && !severity_ok(severity))
 		return XQ_ERANGE;
 	about_of(about, &a);
 	if (a.record) {
-		const struct xq_game *g = &a.record->g;
+		const struct xqi_record *g = &a.record->g;
 		d.source = a.source ? a.source : g->source;
 		d.game = g->number;
 		if (!d.place.line && !d.place.offset) {
@@ -551,6 +551,6 @@ int xq_diagnostics_add_about(xq_diagnostics *l, const xq_diagnostic *pd,
 		d.source = a.source;
 	}
 	if (severity != -1)
-		d.severity = (enum xq_severity)severity;
-	return xq_diagnostics_add(l, api_diag(&d));
+		d.severity = (enum xq_severity_level)severity;
+	return xq_diagnostics_add(l, &d);
 }

@@ -8,29 +8,25 @@
 #include <string.h>
 
 #include "buf.h"
-#include "gamecheck.h"
+#include "record_check.h"
 #include "rules.h"
-
-/* The same values: xqkit stores a public rule set in the library's options. */
-_Static_assert(API_SAME(XQ_RULESET_ASIAN, XQ_RULES_ASIAN) && API_SAME(XQ_RULESET_CHINESE, XQ_RULES_CHINESE),
-	       "rule sets");
 
 int xq_ruleset_from_name(const char *name)
 {
-	enum xq_rules_set s;
+	enum xq_ruleset s;
 
-	if (!name || xq_rules_set_from_name(name, &s) != 0)
+	if (!name || xqi_rules_set_from_name(name, &s) != 0)
 		return XQ_ENOTFOUND;
-	return api_ruleset_out(s);
+	return (int)s;
 }
 
 const char *xq_ruleset_name(int ruleset)
 {
 	switch (ruleset) {
 	case XQ_RULESET_ASIAN:
-		return xq_rules_set_name(XQ_RULES_ASIAN);
+		return xqi_rules_set_name(XQ_RULESET_ASIAN);
 	case XQ_RULESET_CHINESE:
-		return xq_rules_set_name(XQ_RULES_CHINESE);
+		return xqi_rules_set_name(XQ_RULESET_CHINESE);
 	case -1:
 		return "none";
 	default:
@@ -38,68 +34,49 @@ const char *xq_ruleset_name(int ruleset)
 	}
 }
 
-int api_ruleset_out(int rules)
+void xqi_api_rules_options(struct xqi_rules_options *o, int ruleset)
 {
-	return rules == XQ_RULES_CHINESE ? XQ_RULESET_CHINESE : XQ_RULESET_ASIAN;
-}
-
-void api_rules_options(struct xq_rules_options *o, int ruleset)
-{
-	*o = (struct xq_rules_options)XQ_RULES_OPTIONS_INIT;
-	o->rules = ruleset == XQ_RULESET_CHINESE ? XQ_RULES_CHINESE : XQ_RULES_ASIAN;
-}
-
-static int ruling_of(enum xq_rules_verdict v)
-{
-	switch (v) {
-	case XQ_VERDICT_DRAW:
-		return XQ_RULING_DRAW;
-	case XQ_VERDICT_RED_LOSES:
-		return XQ_RULING_RED_LOSES;
-	case XQ_VERDICT_BLACK_LOSES:
-		return XQ_RULING_BLACK_LOSES;
-	default:
-		return XQ_RULING_NONE;
-	}
+	*o = (struct xqi_rules_options)XQI_RULES_OPTIONS_INIT;
+	o->rules = ruleset == XQ_RULESET_CHINESE ? XQ_RULESET_CHINESE : XQ_RULESET_ASIAN;
 }
 
 int xq_record_ruling(xq_record *r, uint32_t n, int ruleset, char **why)
 {
-	struct xq_rules_options o;
-	struct xq_rules_report rep;
+	struct xqi_rules_options o;
+	struct xqi_rules_report rep;
 	struct xq_buf text = XQ_BUF_INIT;
 	int ruling = XQ_RULING_NONE, rc;
 
 	if (why)
 		*why = NULL;
 	if (n >= r->g.nnodes)
-		return api_no_node(r, n);
-	xq_diag_init(&r->err);
-	api_rules_options(&o, ruleset);
-	xq_rules_report_init(&rep);
-	rc = xq_rules_analyze_game(&rep, &r->g, n, &o, &r->err);
+		return xqi_api_no_node(r, n);
+	xqi_diagnostic_init(&r->err);
+	xqi_api_rules_options(&o, ruleset);
+	xqi_rules_report_init(&rep);
+	rc = xqi_rules_analyze_game(&rep, &r->g, n, &o, &r->err);
 	if (rc) {
 		/* The tree holds legal moves only: memory ran out. */
-		xq_rules_report_release(&rep);
+		xqi_rules_report_release(&rep);
 		r->has_err = 1;
 		return rc;
 	}
 	for (size_t i = 0; i < rep.ncycles && ruling == XQ_RULING_NONE; i++) {
-		const struct xq_rules_cycle *c = &rep.cycles[i];
-		if (c->last != rep.nplies || c->repeats < o.min_repeats || c->verdict == XQ_VERDICT_NONE)
+		const struct xqi_rules_cycle *c = &rep.cycles[i];
+		if (c->last != rep.nplies || c->repeats < o.min_repeats || c->verdict == XQ_RULING_NONE)
 			continue;
-		ruling = ruling_of((enum xq_rules_verdict)c->verdict);
+		ruling = (int)c->verdict;
 		if (why)
-			rc = xq_rules_describe_cycle(&text, &rep, i);
+			rc = xqi_rules_describe_cycle(&text, &rep, i);
 	}
 	for (size_t i = 0; i < rep.nlimits && ruling == XQ_RULING_NONE; i++) {
 		if (rep.limits[i].mate)
 			continue;
 		ruling = XQ_RULING_DRAW;
 		if (why)
-			rc = xq_rules_describe_limit(&text, &rep, i);
+			rc = xqi_rules_describe_limit(&text, &rep, i);
 	}
-	xq_rules_report_release(&rep);
+	xqi_rules_report_release(&rep);
 	if (!rc && why && ruling != XQ_RULING_NONE) {
 		if (xq_buf_error(&text) || xq_buf_grow(&text, 1) != 0)
 			rc = XQ_ENOMEM;
@@ -109,7 +86,7 @@ int xq_record_ruling(xq_record *r, uint32_t n, int ruleset, char **why)
 	xq_buf_release(&text);
 	if (rc) {
 		r->has_err = 1;
-		return xq_diag_set(&r->err, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+		return xqi_diagnostic_set(&r->err, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 	}
 	r->has_err = 0;
 	return ruling;
@@ -117,9 +94,9 @@ int xq_record_ruling(xq_record *r, uint32_t n, int ruleset, char **why)
 
 /* Say in `d` where the main line's ply `ply` stands in the source: the
  * move's own place when the reader kept one, else the record's. */
-static void place_at(struct xq_diag *d, const struct xq_game *g, uint32_t ply)
+static void place_at(struct xq_diagnostic *d, const struct xqi_record *g, uint32_t ply)
 {
-	const struct xq_node *x = &g->nodes[api_mainline_node(g, ply)];
+	const struct xqi_node *x = &g->nodes[xqi_api_mainline_node(g, ply)];
 	int own = ply && (x->place.line || x->place.offset);
 
 	d->source = g->source;
@@ -132,22 +109,22 @@ static void place_at(struct xq_diag *d, const struct xq_game *g, uint32_t ply)
 /* ---- the rules along a line ------------------------------------------- */
 
 struct xq_rules_line {
-	struct xq_rules_report rep;
+	struct xqi_rules_report rep;
 };
 
 int xq_record_rules_line(xq_record *r, int ruleset, xq_rules_line **out)
 {
-	struct xq_rules_options o;
+	struct xqi_rules_options o;
 	xq_rules_line *l = calloc(1, sizeof(*l));
 	int rc;
 
 	*out = NULL;
 	if (!l)
 		return XQ_ENOMEM;
-	api_rules_options(&o, ruleset);
-	xq_rules_report_init(&l->rep);
-	xq_diag_init(&r->err);
-	rc = xq_rules_analyze_game(&l->rep, &r->g, api_mainline_node(&r->g, UINT32_MAX), &o, &r->err);
+	xqi_api_rules_options(&o, ruleset);
+	xqi_rules_report_init(&l->rep);
+	xqi_diagnostic_init(&r->err);
+	rc = xqi_rules_analyze_game(&l->rep, &r->g, xqi_api_mainline_node(&r->g, UINT32_MAX), &o, &r->err);
 	if (rc) {
 		/* The tree holds legal moves only: memory ran out. */
 		xq_rules_line_free(l);
@@ -163,7 +140,7 @@ void xq_rules_line_free(xq_rules_line *l)
 {
 	if (!l)
 		return;
-	xq_rules_report_release(&l->rep);
+	xqi_rules_report_release(&l->rep);
 	free(l);
 }
 
@@ -174,7 +151,7 @@ uint32_t xq_rules_line_plies(const xq_rules_line *l)
 
 int xq_rules_line_cycle(const xq_rules_line *l, uint32_t ply, const char **kind, const char **verdict)
 {
-	long cyc = ply >= 1 && ply <= l->rep.nplies ? xq_rules_cycle_at(&l->rep, ply) : -1;
+	long cyc = ply >= 1 && ply <= l->rep.nplies ? xqi_rules_cycle_at(&l->rep, ply) : -1;
 
 	if (kind)
 		*kind = NULL;
@@ -183,9 +160,9 @@ int xq_rules_line_cycle(const xq_rules_line *l, uint32_t ply, const char **kind,
 	if (cyc < 0)
 		return 0;
 	if (kind)
-		*kind = xq_rules_kind_name((enum xq_rules_kind)l->rep.plies[ply - 1].kind);
+		*kind = xqi_rules_kind_name((enum xqi_rules_kind)l->rep.plies[ply - 1].kind);
 	if (verdict && l->rep.cycles[cyc].last == ply)
-		*verdict = xq_rules_verdict_name((enum xq_rules_verdict)l->rep.cycles[cyc].verdict);
+		*verdict = xqi_rules_verdict_name((enum xq_ruling)l->rep.cycles[cyc].verdict);
 	return (int)cyc + 1;
 }
 
@@ -209,7 +186,7 @@ int xq_rules_line_describe_cycle(const xq_rules_line *l, int cycle, char **text)
 	*text = NULL;
 	if (cycle < 1 || (size_t)cycle > l->rep.ncycles)
 		return 0;
-	xq_rules_describe_cycle(&b, &l->rep, (size_t)cycle - 1);
+	xqi_rules_describe_cycle(&b, &l->rep, (size_t)cycle - 1);
 	return give_text(&b, text);
 }
 
@@ -220,7 +197,7 @@ int xq_rules_line_limit(const xq_rules_line *l, uint32_t ply, size_t i, char **t
 		struct xq_buf b = XQ_BUF_INIT;
 		if (l->rep.limits[k].ply != ply || i-- > 0)
 			continue;
-		xq_rules_describe_limit(&b, &l->rep, k);
+		xqi_rules_describe_limit(&b, &l->rep, k);
 		return give_text(&b, text);
 	}
 	return 0;
@@ -232,22 +209,22 @@ struct validate_sink {
 	void *user;
 };
 
-static void validate_report(const struct xq_diag *d, void *payload)
+static void validate_report(const struct xq_diagnostic *d, void *payload)
 {
 	const struct validate_sink *v = payload;
 
 	if (v->fn)
-		v->fn(api_diag(d), v->user);
+		v->fn(d, v->user);
 }
 
-static int result_check_of(enum xq_rules_support s)
+static int result_check_of(enum xqi_rules_support s)
 {
 	switch (s) {
-	case XQ_SUPPORT_CONFIRMED:
+	case XQI_SUPPORT_CONFIRMED:
 		return XQ_RESULT_CHECK_CONFIRMED;
-	case XQ_SUPPORT_CONTRADICTED:
+	case XQI_SUPPORT_CONTRADICTED:
 		return XQ_RESULT_CHECK_CONTRADICTED;
-	case XQ_SUPPORT_DOUBTFUL:
+	case XQI_SUPPORT_DOUBTFUL:
 		return XQ_RESULT_CHECK_DOUBTFUL;
 	default:
 		return XQ_RESULT_CHECK_SILENT;
@@ -257,25 +234,25 @@ static int result_check_of(enum xq_rules_support s)
 int xq_record_validate(xq_record *r, const xq_validate_options *o, xq_diagnostic_fn fn, void *user)
 {
 	xq_validate_options opts = XQ_VALIDATE_OPTIONS_INIT;
-	struct xq_rules_options ro;
+	struct xqi_rules_options ro;
 	struct validate_sink v = {fn, user};
-	struct xq_sink sink = {validate_report, &v};
-	struct xq_check_opts co;
-	enum xq_rules_support support;
+	struct xqi_sink sink = {validate_report, &v};
+	struct xqi_check_opts co;
+	enum xqi_rules_support support;
 	unsigned said = r->said;
 	int rc;
 
 	if (o && o->size)
 		memcpy(&opts, o, o->size < sizeof(opts) ? o->size : sizeof(opts));
-	api_rules_options(&ro, opts.ruleset);
+	xqi_api_rules_options(&ro, opts.ruleset);
 	co.rules = opts.ruleset < 0 ? NULL : &ro;
 	co.required = opts.required;
 	co.nrequired = opts.required ? opts.nrequired : 0;
-	rc = xq_game_check(&r->g, &co, &said, &sink, &support);
-	r->said = said; /* with XQ_SAID_BAD_RESULT_STANDS when the reader's stands */
+	rc = xqi_record_check(&r->g, &co, &said, &sink, &support);
+	r->said = said; /* with XQI_SAID_BAD_RESULT_STANDS when the reader's stands */
 	if (rc) {
 		r->has_err = 1;
-		return xq_diag_set(&r->err, rc, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+		return xqi_diagnostic_set(&r->err, rc, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 	}
 	r->has_err = 0;
 	return result_check_of(support);
@@ -283,33 +260,33 @@ int xq_record_validate(xq_record *r, const xq_validate_options *o, xq_diagnostic
 
 int xq_record_result_tag_stands(const xq_record *r)
 {
-	return (r->said & XQ_SAID_BAD_RESULT_STANDS) != 0;
+	return (r->said & XQI_SAID_BAD_RESULT_STANDS) != 0;
 }
 
 int xq_record_check_result(xq_record *r, int ruleset, xq_diagnostic_fn fn, void *user)
 {
-	struct xq_rules_options o;
-	enum xq_rules_support support = XQ_SUPPORT_SILENT;
-	struct xq_diag d;
-	char move[XQ_DIAG_MOVE_MAX];
+	struct xqi_rules_options o;
+	enum xqi_rules_support support = XQI_SUPPORT_SILENT;
+	struct xq_diagnostic d;
+	char move[XQI_DIAG_MOVE_MAX];
 	int rc;
 
-	api_rules_options(&o, ruleset);
-	xq_diag_init(&d);
-	rc = xq_rules_check_game(&support, &r->g, XQ_CLAIM_UNSPECIFIED, &o, &d, NULL);
+	xqi_api_rules_options(&o, ruleset);
+	xqi_diagnostic_init(&d);
+	rc = xqi_rules_check_game(&support, &r->g, XQI_CLAIM_UNSPECIFIED, &o, &d, NULL);
 	if (rc) {
 		r->err = d;
 		r->has_err = 1;
 		return rc;
 	}
 	r->has_err = 0;
-	if (d.code != XQ_D_NONE) {
+	if (d.code != XQI_D_NONE) {
 		/* The rules name the ply; the record knows where it was written. */
 		memcpy(move, d.move, sizeof(move));
 		place_at(&d, &r->g, d.ply);
 		memcpy(d.move, move, sizeof(move));
 		if (fn)
-			fn(api_diag(&d), user);
+			fn(&d, user);
 	}
 	return result_check_of(support);
 }

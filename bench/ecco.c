@@ -24,16 +24,16 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "diag.h"
+#include "diagnostic.h"
 #include "ecco.h"
 #include "format.h"
-#include "game.h"
+#include "record.h"
 #include "io.h"
 
 /* What classification needs of a game, and the ECCO tag it came with. */
 struct opening {
-	struct xq_board start;
-	xq_move moves[XQ_ECCO_PLIES];
+	struct xqi_position start;
+	xqi_move moves[XQ_ECCO_PLIES];
 	uint8_t n;
 	char tag[4]; /* "" when the record has no ECCO tag of three characters */
 };
@@ -45,7 +45,7 @@ struct totals {
 	double read_s;
 };
 
-static void ignore(const struct xq_diag *d, void *payload)
+static void ignore(const struct xq_diagnostic *d, void *payload)
 {
 	(void)d;
 	(void)payload;
@@ -59,22 +59,22 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int read_file(const char *path, struct xq_game *g, struct totals *t)
+static int read_file(const char *path, struct xqi_record *g, struct totals *t)
 {
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
-	struct xq_sink sink = {ignore, NULL};
-	const struct xq_format *fmt;
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
+	struct xqi_sink sink = {ignore, NULL};
+	const struct xqi_format *fmt;
 	const unsigned char *head;
-	struct xq_input *in;
-	struct xq_diag d;
+	struct xqi_input *in;
+	struct xq_diagnostic d;
 	size_t hlen, len = strlen(path);
 	char name[4096];
 	void *rd;
 	int rc;
 	double t0 = now();
 
-	xq_diag_init(&d);
-	if (xq_input_open(&in, path, &d) || xq_input_peek(in, &head, &hlen, &d)) {
+	xqi_diagnostic_init(&d);
+	if (xqi_input_open(&in, path, &d) || xqi_input_peek(in, &head, &hlen, &d)) {
 		fprintf(stderr, "ecco: %s: %s\n", path, d.msg);
 		return 3;
 	}
@@ -82,16 +82,16 @@ static int read_file(const char *path, struct xq_game *g, struct totals *t)
 	if (len > 3 && !strcmp(path + len - 3, ".gz"))
 		len -= 3;
 	snprintf(name, sizeof(name), "%.*s", (int)len, path);
-	fmt = xq_format_detect(head, hlen, name);
-	if (!fmt || !(fmt->caps & XQ_CAP_READ) || fmt->open_reader(&rd, in, &opts, &sink)) {
+	fmt = xqi_format_detect(head, hlen, name);
+	if (!fmt || !(fmt->caps & XQ_FORMAT_READS) || fmt->open_reader(&rd, in, &opts, &sink)) {
 		t->skipped++;
-		xq_input_close(in);
+		xqi_input_close(in);
 		return 0;
 	}
 	t->files++;
 	while ((rc = fmt->read(rd, g)) > 0) {
 		struct opening *o;
-		const char *tag = xq_game_tag(g, "ECCO");
+		const char *tag = xqi_record_tag(g, "ECCO");
 		uint32_t i;
 
 		if (t->ngames == t->cap) {
@@ -107,7 +107,7 @@ static int read_file(const char *path, struct xq_game *g, struct totals *t)
 		o = &t->games[t->ngames++];
 		o->start = g->start;
 		o->n = 0;
-		for (i = g->nodes[XQ_ROOT].child; i != XQ_NODE_NONE && o->n < XQ_ECCO_PLIES;
+		for (i = g->nodes[XQI_ROOT].child; i != XQ_NO_NODE && o->n < XQ_ECCO_PLIES;
 		     i = g->nodes[i].child)
 			o->moves[o->n++] = g->nodes[i].move;
 		o->tag[0] = '\0';
@@ -116,11 +116,11 @@ static int read_file(const char *path, struct xq_game *g, struct totals *t)
 	}
 	t->read_s += now() - t0;
 	fmt->close_reader(rd);
-	xq_input_close(in);
+	xqi_input_close(in);
 	return rc < 0 ? 1 : 0;
 }
 
-static int read_path(const char *path, struct xq_game *g, struct totals *t)
+static int read_path(const char *path, struct xqi_record *g, struct totals *t)
 {
 	struct stat st;
 	DIR *dir;
@@ -157,8 +157,8 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	struct totals t;
-	struct xq_game g;
-	struct xq_diag d;
+	struct xqi_record g;
+	struct xq_diagnostic d;
 	unsigned long tagged = 0, agree = 0;
 	double times[101], classify_s;
 	long rounds = 11;
@@ -178,21 +178,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: ecco [-n ROUNDS] PATH...\n");
 		return 2;
 	}
-	if (xq_game_init(&g))
+	if (xqi_record_init(&g))
 		return 3;
 	for (int i = first; i < argc; i++) {
 		int rc = read_path(argv[i], &g, &t);
 		if (rc > status)
 			status = rc;
 	}
-	xq_game_release(&g);
-	xq_diag_init(&d);
+	xqi_record_release(&g);
+	xqi_diagnostic_init(&d);
 	for (long r = 0; r < rounds; r++) {
 		double t0 = now();
 		for (size_t i = 0; i < t.ngames; i++) {
 			const struct opening *o = &t.games[i];
-			const struct xq_ecco *e;
-			if (xq_ecco_classify(&e, &o->start, o->moves, o->n, &d) != 0) {
+			const struct xqi_ecco *e;
+			if (xqi_ecco_classify(&e, &o->start, o->moves, o->n, &d) != 0) {
 				fprintf(stderr, "ecco: game %zu: %s\n", i + 1, d.msg);
 				return 1;
 			}

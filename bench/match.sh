@@ -19,7 +19,7 @@
 set -eu
 games=${1:-40}
 fs_nodes=${2:-20000}
-xq_depth=${3:-8}
+xqi_depth=${3:-8}
 max_plies=${4:-300}
 build=${BUILD:-build}
 tool=$build/bench/xq-search
@@ -27,6 +27,6 @@ fsf=${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}
 [ -x "$tool" ] || make -s bench-tools BUILD="$build" >/dev/null
 [ -x "$fsf" ] || { echo "needs $fsf (apt-get install fairy-stockfish)" >&2; exit 3; }
 
-echo "built-in at depth $xq_depth against Fairy-Stockfish at $fs_nodes nodes, $games games"
-exec "$tool" match --engine "$fsf" --nodes "$fs_nodes" --xq-depth "$xq_depth" --games "$games" \
+echo "built-in at depth $xqi_depth against Fairy-Stockfish at $fs_nodes nodes, $games games"
+exec "$tool" match --engine "$fsf" --nodes "$fs_nodes" --xq-depth "$xqi_depth" --games "$games" \
 	--openings tests/data/engine/openings.txt --max-plies "$max_plies"

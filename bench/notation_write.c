@@ -11,13 +11,13 @@
  *
  * Usage: notation_write MODE FILE REPS
  *   MODE: none legal iccs uci1 wxf chinese chinese-trad-dpxq
- *         iccs-trusted wxf-trusted chinese-trusted (XQ_NOTATION_KNOWN_LEGAL)
+ *         iccs-trusted wxf-trusted chinese-trusted (XQI_DIALECT_KNOWN_LEGAL)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "board.h"
+#include "position.h"
 #include "movegen.h"
 #include "notation.h"
 
@@ -31,26 +31,26 @@ int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
-		enum xq_notation dialect;
+		enum xq_dialect dialect;
 		unsigned flags;
 	} modes[] = {
-		{"none", XQ_NOTATION_AUTO, 0},
-		{"legal", XQ_NOTATION_AUTO, 0},
-		{"iccs", XQ_NOTATION_ICCS, 0},
-		{"uci1", XQ_NOTATION_UCI1, 0},
-		{"wxf", XQ_NOTATION_WXF, 0},
-		{"chinese", XQ_NOTATION_CHINESE, 0},
-		{"chinese-trad-dpxq", XQ_NOTATION_CHINESE,
-		 XQ_NOTATION_TRADITIONAL | XQ_NOTATION_DPXQ_PAWNS},
+		{"none", XQ_DIALECT_AUTO, 0},
+		{"legal", XQ_DIALECT_AUTO, 0},
+		{"iccs", XQ_DIALECT_ICCS, 0},
+		{"uci1", XQ_DIALECT_UCI1, 0},
+		{"wxf", XQ_DIALECT_WXF, 0},
+		{"chinese", XQ_DIALECT_CHINESE, 0},
+		{"chinese-trad-dpxq", XQ_DIALECT_CHINESE,
+		 XQ_DIALECT_TRADITIONAL | XQ_DIALECT_DPXQ_PAWNS},
 		/* The caller vouches for the moves, as a converter that just read them can. */
-		{"iccs-trusted", XQ_NOTATION_ICCS, XQ_NOTATION_KNOWN_LEGAL},
-		{"wxf-trusted", XQ_NOTATION_WXF, XQ_NOTATION_KNOWN_LEGAL},
-		{"chinese-trusted", XQ_NOTATION_CHINESE, XQ_NOTATION_KNOWN_LEGAL},
+		{"iccs-trusted", XQ_DIALECT_ICCS, XQI_DIALECT_KNOWN_LEGAL},
+		{"wxf-trusted", XQ_DIALECT_WXF, XQI_DIALECT_KNOWN_LEGAL},
+		{"chinese-trusted", XQ_DIALECT_CHINESE, XQI_DIALECT_KNOWN_LEGAL},
 	};
-	xq_move *moves = NULL; /* every game's moves, each game ended by a 0 */
+	xqi_move *moves = NULL; /* every game's moves, each game ended by a 0 */
 	size_t n = 0, cap = 0, mode = 0, total = 0;
 	unsigned long checksum = 0;
-	struct xq_board b;
+	struct xqi_position b;
 	char word[64];
 	FILE *f;
 	long reps;
@@ -71,13 +71,13 @@ int main(int argc, char **argv)
 		perror(argv[2]);
 		return 3;
 	}
-	xq_board_start(&b);
+	xqi_position_start(&b);
 	while (fscanf(f, "%63s", word) == 1) {
-		struct xq_undo u;
-		xq_move m;
+		struct xqi_undo u;
+		xqi_move m;
 		int game = !strncmp(word, "[Event", 6);
 		if (!game && (!is_coord(word, strlen(word)) ||
-			      xq_notation_read(&m, &b, word, 4, XQ_NOTATION_ICCS, NULL) != 0))
+			      xqi_notation_read(&m, &b, word, 4, XQ_DIALECT_ICCS, NULL) != 0))
 			continue;
 		if (n + 2 > cap) {
 			cap = cap ? 2 * cap : 4096;
@@ -88,31 +88,31 @@ int main(int argc, char **argv)
 		if (game) {
 			if (n && moves[n - 1])
 				moves[n++] = 0;
-			xq_board_start(&b);
+			xqi_position_start(&b);
 			continue;
 		}
 		moves[n++] = m;
-		xq_board_make(&b, m, &u);
+		xqi_position_make(&b, m, &u);
 	}
 	fclose(f);
 	if (n && moves[n - 1])
 		moves[n++] = 0;
 	for (long r = 0; r < reps; r++) {
-		xq_board_start(&b);
+		xqi_position_start(&b);
 		for (size_t i = 0; i < n; i++) {
-			char out[XQ_MOVE_TEXT_MAX];
-			xq_move list[XQ_MAX_MOVES];
-			struct xq_undo u;
+			char out[XQ_MOVE_TEXT_SIZE];
+			xqi_move list[XQ_MOVES_MAX];
+			struct xqi_undo u;
 			if (!moves[i]) {
-				xq_board_start(&b);
+				xqi_position_start(&b);
 				continue;
 			}
 			if (mode == 1)
-				checksum += (unsigned long)xq_gen_legal(&b, list);
+				checksum += (unsigned long)xqi_gen_legal(&b, list);
 			else if (mode > 1)
-				checksum += xq_notation_write(out, sizeof(out), &b, moves[i],
+				checksum += xqi_notation_write(out, sizeof(out), &b, moves[i],
 							      modes[mode].dialect, modes[mode].flags);
-			xq_board_make(&b, moves[i], &u);
+			xqi_position_make(&b, moves[i], &u);
 			total++;
 		}
 	}

@@ -15,22 +15,22 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "diag.h"
-#include "game.h"
+#include "diagnostic.h"
+#include "record.h"
 #include "io.h"
 #include "pgn.h"
 #include "text.h"
 
 static unsigned long errors;
 
-static void count(const struct xq_diag *d, void *payload)
+static void count(const struct xq_diagnostic *d, void *payload)
 {
 	(void)payload;
-	if (d->severity == XQ_SEV_ERROR) {
+	if (d->severity == XQ_SEVERITY_ERROR) {
 		if (errors++ < 5)
 			fprintf(stderr, "%s:%llu:%llu: %s: %s\n", d->source ? d->source : "?",
 				(unsigned long long)d->place.line, (unsigned long long)d->place.col,
-				xq_diag_code_name(d->code), d->msg);
+				xqi_diagnostic_code_name(d->code), d->msg);
 	}
 }
 
@@ -44,11 +44,11 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
-	struct xq_sink sink = {count, NULL};
-	struct xq_input *in;
-	struct xq_diag d;
-	struct xq_game g;
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
+	struct xqi_sink sink = {count, NULL};
+	struct xqi_input *in;
+	struct xq_diagnostic d;
+	struct xqi_record g;
 	struct rusage ru;
 	unsigned long games = 0, plies = 0, broken = 0;
 	double t0, t;
@@ -59,37 +59,37 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pgn_read FILE [ENCODING]\n");
 		return 2;
 	}
-	if (argc == 3 && xq_encoding_parse(argv[2], &opts.encoding)) {
+	if (argc == 3 && xqi_encoding_parse(argv[2], &opts.encoding)) {
 		fprintf(stderr, "pgn_read: unknown encoding '%s'\n", argv[2]);
 		return 2;
 	}
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	t0 = now();
-	if (xq_input_open(&in, argv[1], &d)) {
+	if (xqi_input_open(&in, argv[1], &d)) {
 		fprintf(stderr, "pgn_read: %s\n", d.msg);
 		return 3;
 	}
-	if (xq_format_pgn.open_reader(&rd, in, &opts, &sink) || xq_game_init(&g)) {
+	if (xqi_format_pgn.open_reader(&rd, in, &opts, &sink) || xqi_record_init(&g)) {
 		fprintf(stderr, "pgn_read: out of memory\n");
 		return 3;
 	}
-	while ((rc = xq_format_pgn.read(rd, &g)) > 0) {
+	while ((rc = xqi_format_pgn.read(rd, &g)) > 0) {
 		games++;
 		plies += g.nnodes - 1;
-		broken += (g.flags & XQ_GAME_BROKEN) != 0;
+		broken += (g.flags & XQI_RECORD_BROKEN) != 0;
 	}
 	t = now() - t0;
 	getrusage(RUSAGE_SELF, &ru);
 	{
 		/* Bytes of the file as stored (the compressed size for gzip). */
-		double bytes = (double)xq_input_stored_offset(in);
+		double bytes = (double)xqi_input_stored_offset(in);
 		printf("games %lu plies %lu broken %lu errors %lu bytes %.0f seconds %.3f "
 		       "games/s %.0f plies/s %.0f MB/s %.2f maxrss_kb %ld\n",
 		       games, plies, broken, errors, bytes, t, games / t, plies / t, bytes / t / 1e6,
 		       ru.ru_maxrss);
 	}
-	xq_format_pgn.close_reader(rd);
-	xq_input_close(in);
-	xq_game_release(&g);
+	xqi_format_pgn.close_reader(rd);
+	xqi_input_close(in);
+	xqi_record_release(&g);
 	return rc < 0 ? 3 : errors ? 1 : 0;
 }

@@ -26,7 +26,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 find "$corpus" -type f \( -name '*.xqf' -o -name '*.XQF' \) | sort > "$tmp/all"
 
-cat > "$tmp/xq_read.py" << 'PY'
+cat > "$tmp/xqi_read.py" << 'PY'
 import sys, time, xq
 t0 = time.perf_counter()
 n = moves = 0
@@ -68,7 +68,7 @@ python3 -c 'import cchess' 2> /dev/null && have_cchess=1
 : > "$tmp/a"; : > "$tmp/b"
 i=0
 while [ $i -lt "$runs" ]; do
-	t0=$(now); xq_out=$(python3 "$tmp/xq_read.py" "$tmp/all"); t1=$(now)
+	t0=$(now); xqi_out=$(python3 "$tmp/xqi_read.py" "$tmp/all"); t1=$(now)
 	awk "BEGIN{print $t1 - $t0}" >> "$tmp/a"
 	if [ $have_cchess = 1 ]; then
 		t0=$(now); cc_out=$(python3 "$tmp/cchess_read.py" "$tmp/all"); t1=$(now)
@@ -78,7 +78,7 @@ while [ $i -lt "$runs" ]; do
 done
 a=$(median < "$tmp/a")
 echo "files: $(wc -l < "$tmp/all") XQF files of $corpus, $runs runs each, medians of wall time"
-echo "xq (libxq $(python3 -c 'import xq; print(xq.version())')): $a s; games, moves, seconds reading (last run): $xq_out"
+echo "xq (libxq $(python3 -c 'import xq; print(xq.version())')): $a s; games, moves, seconds reading (last run): $xqi_out"
 if [ $have_cchess = 1 ]; then
 	b=$(median < "$tmp/b")
 	echo "cchess $(python3 -c 'import cchess; print(getattr(cchess, "__version__", "?"))'): $b s; games, moves, seconds reading (last run): $cc_out"

@@ -4,10 +4,10 @@
  *
  *   rules_track plain DEPTH [FEN]     walk the legal move tree DEPTH plies
  *                                     deep with make/unmake only
- *   rules_track track DEPTH [FEN]     the same walk with xq_rules_track_push,
+ *   rules_track track DEPTH [FEN]     the same walk with xqi_rules_track_push,
  *                                     _probe and _pop at every node
  *   rules_track analyze FILE FENCOL MOVESCOL TIMES
- *                                     xq_rules_analyze every line of a TSV
+ *                                     xqi_rules_analyze every line of a TSV
  *                                     file (columns 1-based, '#' comments)
  *                                     TIMES times under both rule sets
  *
@@ -20,61 +20,61 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "board.h"
-#include "diag.h"
+#include "position.h"
+#include "diagnostic.h"
 #include "movegen.h"
 #include "rules.h"
 
 struct walk {
-	struct xq_board b;
-	struct xq_rules_track t;
+	struct xqi_position b;
+	struct xqi_rules_track t;
 	int use_track;
 	unsigned long long nodes, hits, limits;
 };
 
 static void visit(struct walk *w, int depth)
 {
-	xq_move moves[XQ_MAX_MOVES];
+	xqi_move moves[XQ_MOVES_MAX];
 	int n;
 
 	if (depth == 0)
 		return;
-	n = xq_gen_legal(&w->b, moves);
+	n = xqi_gen_legal(&w->b, moves);
 	for (int i = 0; i < n; i++) {
-		struct xq_undo u;
-		xq_board_make(&w->b, moves[i], &u);
+		struct xqi_undo u;
+		xqi_position_make(&w->b, moves[i], &u);
 		w->nodes++;
 		if (w->use_track) {
-			struct xq_rules_probe p;
-			if (xq_rules_track_push(&w->t, &w->b, moves[i], &u)) {
+			struct xqi_rules_probe p;
+			if (xqi_rules_track_push(&w->t, &w->b, moves[i], &u)) {
 				fprintf(stderr, "track full\n");
 				exit(1);
 			}
-			if (xq_rules_track_probe(&w->t, &w->b, &p) == 1) {
+			if (xqi_rules_track_probe(&w->t, &w->b, &p) == 1) {
 				w->hits++;
 				w->limits += p.limit;
 			}
 		}
 		visit(w, depth - 1);
 		if (w->use_track)
-			xq_rules_track_pop(&w->t);
-		xq_board_unmake(&w->b, moves[i], &u);
+			xqi_rules_track_pop(&w->t);
+		xqi_position_unmake(&w->b, moves[i], &u);
 	}
 }
 
 static int walk_main(int use_track, int depth, const char *fen)
 {
 	struct walk w;
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
 	memset(&w, 0, sizeof(w));
-	xq_diag_init(&d);
-	if (xq_board_from_fen(&w.b, fen, strlen(fen), 0, &d)) {
+	xqi_diagnostic_init(&d);
+	if (xqi_position_from_fen(&w.b, fen, strlen(fen), 0, &d)) {
 		fprintf(stderr, "bad FEN: %s\n", d.msg);
 		return 2;
 	}
 	w.use_track = use_track;
-	if (use_track && xq_rules_track_init(&w.t, &w.b, (size_t)depth + 1, NULL)) {
+	if (use_track && xqi_rules_track_init(&w.t, &w.b, (size_t)depth + 1, NULL)) {
 		fprintf(stderr, "out of memory\n");
 		return 3;
 	}
@@ -84,7 +84,7 @@ static int walk_main(int use_track, int depth, const char *fen)
 		printf(" decided %llu (limit %llu)", w.hits, w.limits);
 	printf("\n");
 	if (use_track)
-		xq_rules_track_release(&w.t);
+		xqi_rules_track_release(&w.t);
 	return 0;
 }
 
@@ -116,8 +116,8 @@ static int analyze_main(const char *path, int fencol, int movescol, int times)
 	}
 	while (fgets(buf, sizeof(buf), f)) {
 		char copy[sizeof(buf)], *fen, *mv;
-		struct xq_board b;
-		static xq_move moves[4096];
+		struct xqi_position b;
+		static xqi_move moves[4096];
 		size_t n = 0;
 
 		if (buf[0] == '#' || buf[0] == '\n')
@@ -125,7 +125,7 @@ static int analyze_main(const char *path, int fencol, int movescol, int times)
 		memcpy(copy, buf, sizeof(buf));
 		fen = field(buf, fencol);
 		mv = field(copy, movescol);
-		if (!fen || !mv || xq_board_from_fen(&b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT,
+		if (!fen || !mv || xqi_position_from_fen(&b, fen, strlen(fen), XQI_FEN_LENIENT_PLACEMENT,
 						     NULL))
 			continue;
 		for (char *p = mv; p[0] && p[1] && p[2] && p[3] && n < 4096; p += 4) {
@@ -133,19 +133,19 @@ static int analyze_main(const char *path, int fencol, int movescol, int times)
 				p++;
 			if (!p[0])
 				break;
-			moves[n++] = XQ_MOVE(XQ_SQ(p[0] - 'a', p[1] - '0'),
-					     XQ_SQ(p[2] - 'a', p[3] - '0'));
+			moves[n++] = XQI_MOVE(XQI_SQ(p[0] - 'a', p[1] - '0'),
+					     XQI_SQ(p[2] - 'a', p[3] - '0'));
 		}
 		for (int k = 0; k < times; k++)
-			for (int rs = XQ_RULES_ASIAN; rs <= XQ_RULES_CHINESE; rs++) {
-				struct xq_rules_options o = XQ_RULES_OPTIONS_INIT;
-				struct xq_rules_report r;
-				o.rules = (enum xq_rules_set)rs;
-				xq_rules_report_init(&r);
-				xq_rules_analyze(&r, &b, moves, n, &o, NULL);
+			for (int rs = XQ_RULESET_ASIAN; rs <= XQ_RULESET_CHINESE; rs++) {
+				struct xqi_rules_options o = XQI_RULES_OPTIONS_INIT;
+				struct xqi_rules_report r;
+				o.rules = (enum xq_ruleset)rs;
+				xqi_rules_report_init(&r);
+				xqi_rules_analyze(&r, &b, moves, n, &o, NULL);
 				cycles += r.ncycles;
 				plies += r.nplies;
-				xq_rules_report_release(&r);
+				xqi_rules_report_release(&r);
 			}
 		games++;
 	}
@@ -159,7 +159,7 @@ int main(int argc, char **argv)
 {
 	if (argc >= 3 && (!strcmp(argv[1], "plain") || !strcmp(argv[1], "track")))
 		return walk_main(!strcmp(argv[1], "track"), (int)strtol(argv[2], NULL, 10),
-				 argc > 3 ? argv[3] : XQ_START_FEN);
+				 argc > 3 ? argv[3] : XQI_START_FEN);
 	if (argc == 6 && !strcmp(argv[1], "analyze"))
 		return analyze_main(argv[2], (int)strtol(argv[3], NULL, 10),
 				    (int)strtol(argv[4], NULL, 10), (int)strtol(argv[5], NULL, 10));

@@ -23,8 +23,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "board.h"
-#include "diag.h"
+#include "position.h"
+#include "diagnostic.h"
 #include "engine.h"
 #include "movegen.h"
 #include "rules.h"
@@ -37,24 +37,24 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int parse_iccs(const char *t, xq_move *m)
+static int parse_iccs(const char *t, xqi_move *m)
 {
 	if (strlen(t) != 4 || t[0] < 'a' || t[0] > 'i' || t[2] < 'a' || t[2] > 'i' || t[1] < '0' ||
 	    t[1] > '9' || t[3] < '0' || t[3] > '9')
 		return -1;
-	*m = XQ_MOVE(XQ_SQ(t[0] - 'a', t[1] - '0'), XQ_SQ(t[2] - 'a', t[3] - '0'));
+	*m = XQI_MOVE(XQI_SQ(t[0] - 'a', t[1] - '0'), XQI_SQ(t[2] - 'a', t[3] - '0'));
 	return 0;
 }
 
-static void print_analysis(const struct xq_analysis *a)
+static void print_analysis(const struct xqi_analysis *a)
 {
-	char sc[XQ_SCORE_TEXT_MAX], mv[5];
+	char sc[XQI_SCORE_TEXT_MAX], mv[5];
 
-	xq_score_format(a->score, sc, sizeof(sc));
+	xqi_score_format(a->score, sc, sizeof(sc));
 	printf("depth %d score %s nodes %llu ms %u best %s pv", a->depth, sc,
-	       (unsigned long long)a->nodes, a->time_ms, a->best ? (xq_move_name(a->best, mv), mv) : "none");
+	       (unsigned long long)a->nodes, a->time_ms, a->best ? (xqi_move_name(a->best, mv), mv) : "none");
 	for (size_t i = 0; i < a->pv_len; i++) {
-		xq_move_name(a->pv[i], mv);
+		xqi_move_name(a->pv[i], mv);
 		printf(" %s", mv);
 	}
 	printf("\n");
@@ -62,9 +62,9 @@ static void print_analysis(const struct xq_analysis *a)
 
 /* Options shared by the subcommands; returns the index of the first operand. */
 struct common {
-	struct xq_limit lim;
+	struct xqi_limit lim;
 	const char *engine;
-	enum xq_protocol proto;
+	enum xqi_protocol proto;
 };
 
 static int parse_common(int argc, char **argv, struct common *c)
@@ -82,7 +82,7 @@ static int parse_common(int argc, char **argv, struct common *c)
 		else if (!strcmp(argv[i], "--engine"))
 			c->engine = argv[i + 1];
 		else if (!strcmp(argv[i], "--protocol"))
-			c->proto = (enum xq_protocol)xq_protocol_from_name(argv[i + 1]);
+			c->proto = (enum xqi_protocol)xqi_protocol_from_name(argv[i + 1]);
 		else
 			return fprintf(stderr, "unknown option %s\n", argv[i]), -1;
 	}
@@ -91,64 +91,64 @@ static int parse_common(int argc, char **argv, struct common *c)
 
 /* An analyser: the built-in engine, or --engine PATH. */
 struct analyser {
-	struct xq_analyser a;
-	struct xq_search *s;
-	struct xq_engine *e;
+	struct xqi_analyser a;
+	struct xqi_search *s;
+	struct xqi_engine *e;
 };
 
 static int open_analyser(struct analyser *an, const struct common *c)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
 	memset(an, 0, sizeof(*an));
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	if (c->engine) {
-		struct xq_engine_opts o;
-		xq_engine_opts_init(&o);
+		struct xqi_engine_opts o;
+		xqi_engine_opts_init(&o);
 		o.path = c->engine;
 		o.protocol = c->proto;
-		if (xq_engine_new(&an->e, &o, &d)) {
+		if (xqi_engine_new(&an->e, &o, &d)) {
 			fprintf(stderr, "%s\n", d.msg);
-			xq_engine_free(an->e);
+			xqi_engine_free(an->e);
 			return -1;
 		}
-		xq_engine_analyser(&an->a, an->e);
+		xqi_engine_analyser(&an->a, an->e);
 	} else {
-		if (xq_search_new(&an->s, NULL, &d))
+		if (xqi_search_new(&an->s, NULL, &d))
 			return fprintf(stderr, "%s\n", d.msg), -1;
-		xq_search_analyser(&an->a, an->s);
+		xqi_search_analyser(&an->a, an->s);
 	}
 	return 0;
 }
 
 static void close_analyser(struct analyser *an)
 {
-	xq_engine_free(an->e);
-	xq_search_free(an->s);
+	xqi_engine_free(an->e);
+	xqi_search_free(an->s);
 }
 
 static int cmd_go(int argc, char **argv)
 {
 	struct common c;
 	struct analyser an;
-	struct xq_board b;
-	struct xq_diag d;
-	struct xq_analysis a;
-	xq_move moves[1024];
+	struct xqi_position b;
+	struct xq_diagnostic d;
+	struct xqi_analysis a;
+	xqi_move moves[1024];
 	size_t n = 0;
 	int i = parse_common(argc, argv, &c), rc = 0;
 
 	if (i < 0 || i >= argc)
 		return fprintf(stderr, "usage: xq-search go [--engine PATH] [--depth D] FEN [moves]\n"), 2;
-	xq_diag_init(&d);
-	if (xq_board_from_fen(&b, argv[i], strlen(argv[i]), XQ_FEN_LENIENT_PLACEMENT, &d))
+	xqi_diagnostic_init(&d);
+	if (xqi_position_from_fen(&b, argv[i], strlen(argv[i]), XQI_FEN_LENIENT_PLACEMENT, &d))
 		return fprintf(stderr, "bad FEN: %s\n", d.msg), 1;
 	for (i++; i < argc && n < 1024; i++)
 		if (parse_iccs(argv[i], &moves[n++]))
 			return fprintf(stderr, "bad move %s\n", argv[i]), 1;
 	if (open_analyser(&an, &c))
 		return 3;
-	if (xq_analyse(&an.a, &a, &b, moves, n, &c.lim, &d)) {
+	if (xqi_analyse(&an.a, &a, &b, moves, n, &c.lim, &d)) {
 		fprintf(stderr, "%s\n", d.msg);
 		rc = 1;
 	} else {
@@ -160,9 +160,9 @@ static int cmd_go(int argc, char **argv)
 
 static int cmd_bench(int argc, char **argv)
 {
-	struct xq_limit lim = {8, 0, 0};
-	struct xq_search *s;
-	struct xq_diag d;
+	struct xqi_limit lim = {8, 0, 0};
+	struct xqi_search *s;
+	struct xq_diagnostic d;
 	char line[4096];
 	FILE *f;
 	int count = 0;
@@ -175,13 +175,13 @@ static int cmd_bench(int argc, char **argv)
 	f = fopen(argv[3], "r");
 	if (!f)
 		return perror(argv[3]), 3;
-	xq_diag_init(&d);
-	if (xq_search_new(&s, NULL, &d))
+	xqi_diagnostic_init(&d);
+	if (xqi_search_new(&s, NULL, &d))
 		return fprintf(stderr, "%s\n", d.msg), 3;
 	while (fgets(line, sizeof(line), f)) {
 		char *tab = strchr(line, '\t'), *fen, *end;
-		struct xq_board b;
-		struct xq_analysis a;
+		struct xqi_position b;
+		struct xqi_analysis a;
 		double t0, t1;
 		if (line[0] == '#' || !tab)
 			continue;
@@ -190,12 +190,12 @@ static int cmd_bench(int argc, char **argv)
 		end = strpbrk(fen, "\t\r\n");
 		if (end)
 			*end = '\0';
-		if (xq_board_from_fen(&b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &d)) {
+		if (xqi_position_from_fen(&b, fen, strlen(fen), XQI_FEN_LENIENT_PLACEMENT, &d)) {
 			fprintf(stderr, "%s: bad FEN: %s\n", line, d.msg);
 			continue;
 		}
 		t0 = now_s();
-		if (xq_search_run(s, &a, &b, NULL, 0, &lim, &d)) {
+		if (xqi_search_run(s, &a, &b, NULL, 0, &lim, &d)) {
 			fprintf(stderr, "%s: %s\n", line, d.msg);
 			continue;
 		}
@@ -207,7 +207,7 @@ static int cmd_bench(int argc, char **argv)
 		count++;
 	}
 	fclose(f);
-	xq_search_free(s);
+	xqi_search_free(s);
 	printf("total: %d positions to depth %d in %.3f s: %.2f positions/s, %.0f nodes/s\n", count,
 	       lim.depth, total, total > 0 ? count / total : 0.0, total > 0 ? (double)nodes / total : 0.0);
 	return 0;
@@ -216,11 +216,11 @@ static int cmd_bench(int argc, char **argv)
 /* ---- mate fixtures -------------------------------------------------------- */
 
 /* Print a candidate: id, FEN, mate distance claimed (moves), source. */
-static void print_candidate(const char *id, const struct xq_board *b, int moves, const char *src)
+static void print_candidate(const char *id, const struct xqi_position *b, int moves, const char *src)
 {
-	char fen[XQ_FEN_MAX];
+	char fen[XQ_FEN_SIZE];
 
-	xq_board_to_fen(b, fen, sizeof(fen));
+	xqi_position_to_fen(b, fen, sizeof(fen));
 	printf("%s\t%s\t%d\t%s\n", id, fen, moves, src);
 }
 
@@ -233,17 +233,17 @@ static void print_candidate(const char *id, const struct xq_board *b, int moves,
  * checkmate or stalemate, prints the positions 1, 3 and 5 plies before the
  * end as candidates for mate in 1, 2 and 3.
  */
-static void scan_game(const char *src, int game, const char *fen, const xq_move *mv, size_t n)
+static void scan_game(const char *src, int game, const char *fen, const xqi_move *mv, size_t n)
 {
-	struct xq_board b, hist[1024];
-	struct xq_diag d;
+	struct xqi_position b, hist[1024];
+	struct xq_diagnostic d;
 	char board[128], id[64];
 	size_t len = 0;
-	enum xq_status st;
+	enum xq_state st;
 
 	if (!n)
 		return;
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	if (fen) {
 		/* The side is whichever makes the first move legal. */
 		int ok = 0;
@@ -252,23 +252,23 @@ static void scan_game(const char *src, int game, const char *fen, const xq_move 
 		memcpy(board, fen, len);
 		for (int side = 0; side < 2 && !ok; side++) {
 			memcpy(board + len, side ? " b" : " w", 3);
-			ok = !xq_board_from_fen(&b, board, strlen(board), 0, &d) &&
-			     !xq_move_check(&b, mv[0], &d);
+			ok = !xqi_position_from_fen(&b, board, strlen(board), 0, &d) &&
+			     !xqi_move_check(&b, mv[0], &d);
 		}
 		if (!ok)
 			return;
 	} else {
-		xq_board_start(&b);
+		xqi_position_start(&b);
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct xq_undo u;
+		struct xqi_undo u;
 		hist[i] = b;
-		if (i >= 1023 || xq_move_check(&b, mv[i], &d))
+		if (i >= 1023 || xqi_move_check(&b, mv[i], &d))
 			return;
-		xq_board_make(&b, mv[i], &u);
+		xqi_position_make(&b, mv[i], &u);
 	}
-	st = xq_board_status(&b);
-	if (st == XQ_PLAYING)
+	st = xqi_position_status(&b);
+	if (st == XQ_STATE_PLAYING)
 		return;
 	for (int k = 1; k <= 3; k++) {
 		size_t back = (size_t)(2 * k - 1);
@@ -286,7 +286,7 @@ static int cmd_mates_games(int argc, char **argv)
 	for (int f = 1; f < argc; f++) {
 		FILE *in = fopen(argv[f], "rb");
 		char line[65536], fen[256];
-		xq_move mv[1024];
+		xqi_move mv[1024];
 		size_t n = 0;
 		int depth = 0, in_comment = 0, have_fen = 0;
 
@@ -336,7 +336,7 @@ static int cmd_mates_games(int argc, char **argv)
 				if (p[1] >= '0' && p[1] <= '9' && p[2] >= 'a' && p[2] <= 'i' && p[3] >= '0' &&
 				    p[3] <= '9' && (p[4] == ' ' || p[4] == '\r' || p[4] == '\n' || !p[4]) &&
 				    n < 1024) {
-					mv[n++] = XQ_MOVE(XQ_SQ(p[0] - 'a', p[1] - '0'), XQ_SQ(p[2] - 'a', p[3] - '0'));
+					mv[n++] = XQI_MOVE(XQI_SQ(p[0] - 'a', p[1] - '0'), XQI_SQ(p[2] - 'a', p[3] - '0'));
 					p += 3;
 				}
 			}
@@ -354,46 +354,46 @@ static int cmd_mates_games(int argc, char **argv)
  * other side's `uncapture` type, -1 for none).  Each predecessor is checked
  * strictly (validate) and the move must be legal in it.  Calls `fn` for each.
  */
-static int retro(const struct xq_board *b, int uncapture,
-		 void (*fn)(const struct xq_board *pred, xq_move m, void *arg), void *arg)
+static int retro(const struct xqi_position *b, int uncapture,
+		 void (*fn)(const struct xqi_position *pred, xqi_move m, void *arg), void *arg)
 {
 	int mover = b->side ^ 1, count = 0;
 
-	for (int id = XQ_SIDE_TAG(mover); id < XQ_SIDE_TAG(mover) + 16; id++) {
-		xq_sq to = b->pc[id];
-		int type = XQ_KIND_TYPE(xq_kind_of_id[id]);
+	for (int id = XQI_SIDE_TAG(mover); id < XQI_SIDE_TAG(mover) + 16; id++) {
+		xqi_sq to = b->pc[id];
+		int type = XQI_KIND_TYPE(xqi_kind_of_id[id]);
 		if (!to)
 			continue;
 		for (int f = 0; f < 9; f++)
 			for (int r = 0; r < 10; r++) {
-				xq_sq from = XQ_SQ(f, r);
-				struct xq_board p;
-				struct xq_diag d;
-				char fen[XQ_FEN_MAX];
+				xqi_sq from = XQI_SQ(f, r);
+				struct xqi_position p;
+				struct xq_diagnostic d;
+				char fen[XQ_FEN_SIZE];
 				if (b->sq[from])
 					continue;
 				/* Build the predecessor with the board API: clear and put. */
-				xq_board_clear(&p);
+				xqi_position_clear(&p);
 				for (int k = 16; k < 48; k++) {
-					uint8_t kind = xq_kind_of_id[k];
-					xq_sq s = k == id ? from : b->pc[k];
+					uint8_t kind = xqi_kind_of_id[k];
+					xqi_sq s = k == id ? from : b->pc[k];
 					if (b->pc[k] &&
-					    xq_board_put(&p, XQ_KIND_SIDE(kind), XQ_KIND_TYPE(kind), s, NULL))
+					    xqi_position_put(&p, XQI_KIND_SIDE(kind), XQI_KIND_TYPE(kind), s, NULL))
 						goto next;
 				}
 				if (uncapture >= 0 &&
-				    xq_board_put(&p, b->side, uncapture, to, NULL))
+				    xqi_position_put(&p, b->side, uncapture, to, NULL))
 					goto next;
 				p.side = (uint8_t)mover;
-				p.key = xq_board_compute_key(&p);
-				xq_diag_init(&d);
-				xq_board_to_fen(&p, fen, sizeof(fen));
-				if (xq_board_from_fen(&p, fen, strlen(fen), 0, &d))
+				p.key = xqi_position_compute_key(&p);
+				xqi_diagnostic_init(&d);
+				xqi_position_to_fen(&p, fen, sizeof(fen));
+				if (xqi_position_from_fen(&p, fen, strlen(fen), 0, &d))
 					goto next;
-				if (xq_move_check(&p, XQ_MOVE(from, to), &d))
+				if (xqi_move_check(&p, XQI_MOVE(from, to), &d))
 					goto next;
 				(void)type;
-				fn(&p, XQ_MOVE(from, to), arg);
+				fn(&p, XQI_MOVE(from, to), arg);
 				count++;
 			next:;
 			}
@@ -410,16 +410,16 @@ struct retro_out {
 	const char *src;
 };
 
-static void retro_print(const struct xq_board *pred, xq_move m, void *arg);
+static void retro_print(const struct xqi_position *pred, xqi_move m, void *arg);
 
 /* The defender's move back, then the attacker's. */
-static void retro_defender(const struct xq_board *q, xq_move m, void *arg)
+static void retro_defender(const struct xqi_position *q, xqi_move m, void *arg)
 {
 	(void)m;
 	retro(q, -1, retro_print, arg);
 }
 
-static void retro_print(const struct xq_board *pred, xq_move m, void *arg)
+static void retro_print(const struct xqi_position *pred, xqi_move m, void *arg)
 {
 	struct retro_out *o = arg;
 	char id[96];
@@ -434,27 +434,27 @@ static void retro_print(const struct xq_board *pred, xq_move m, void *arg)
 
 static int cmd_mates_retro(int argc, char **argv)
 {
-	struct xq_board b;
-	struct xq_diag d;
+	struct xqi_position b;
+	struct xq_diagnostic d;
 	struct retro_out o;
 
 	/* xq-search mates-retro ID FEN MOVES SAMPLE */
 	if (argc != 5)
 		return fprintf(stderr, "usage: xq-search mates-retro ID FEN MOVES SAMPLE\n"), 2;
-	xq_diag_init(&d);
-	if (xq_board_from_fen(&b, argv[2], strlen(argv[2]), 0, &d))
+	xqi_diagnostic_init(&d);
+	if (xqi_position_from_fen(&b, argv[2], strlen(argv[2]), 0, &d))
 		return fprintf(stderr, "bad FEN: %s\n", d.msg), 1;
 	memset(&o, 0, sizeof(o));
 	o.id = argv[1];
 	o.moves = (int)strtol(argv[3], NULL, 10);
 	o.sample = (int)strtol(argv[4], NULL, 10);
 	o.src = "retro";
-	if (xq_board_status(&b) != XQ_PLAYING) {
+	if (xqi_position_status(&b) != XQ_STATE_PLAYING) {
 		/* A terminal position: the mating move back (mate in 1). */
 		if (o.moves != 1)
 			return fprintf(stderr, "a mated position gives mate-in-1 predecessors\n"), 2;
 		retro(&b, -1, retro_print, &o);
-		for (int t = XQ_ADVISOR; t <= XQ_PAWN; t++)
+		for (int t = XQI_ADVISOR; t <= XQI_PAWN; t++)
 			retro(&b, t, retro_print, &o);
 	} else {
 		/* A mate-in-(n-1) position, attacker to move: two plies back. */
@@ -477,10 +477,10 @@ static int cmd_verify(int argc, char **argv)
 		return 3;
 	while (fgets(line, sizeof(line), stdin)) {
 		char *f[4] = {line, NULL, NULL, NULL}, *nl;
-		struct xq_board b;
-		struct xq_diag d;
-		struct xq_analysis a;
-		char sc[XQ_SCORE_TEXT_MAX], mv[5];
+		struct xqi_position b;
+		struct xq_diagnostic d;
+		struct xqi_analysis a;
+		char sc[XQI_SCORE_TEXT_MAX], mv[5];
 		int k = 1;
 		if ((nl = strchr(line, '\n')))
 			*nl = '\0';
@@ -491,17 +491,17 @@ static int cmd_verify(int argc, char **argv)
 			}
 		if (k < 3)
 			continue;
-		xq_diag_init(&d);
-		if (xq_board_from_fen(&b, f[1], strlen(f[1]), 0, &d))
+		xqi_diagnostic_init(&d);
+		if (xqi_position_from_fen(&b, f[1], strlen(f[1]), 0, &d))
 			continue;
-		if (xq_analyse(&an.a, &a, &b, NULL, 0, &c.lim, &d)) {
+		if (xqi_analyse(&an.a, &a, &b, NULL, 0, &c.lim, &d)) {
 			fprintf(stderr, "%s: %s\n", f[0], d.msg);
-			xq_analyser_start_over(&an.a, &d);
+			xqi_analyser_start_over(&an.a, &d);
 			continue;
 		}
-		xq_score_format(a.score, sc, sizeof(sc));
+		xqi_score_format(a.score, sc, sizeof(sc));
 		printf("%s\t%s\t%s\t%s\t%s\t%s\n", f[0], f[1], f[2], f[3] ? f[3] : "", sc,
-		       a.best ? (xq_move_name(a.best, mv), mv) : "none");
+		       a.best ? (xqi_move_name(a.best, mv), mv) : "none");
 		fflush(stdout);
 	}
 	close_analyser(&an);
@@ -513,31 +513,31 @@ static int cmd_verify(int argc, char **argv)
  * the other side has no legal move?  Plain minimax over legal moves, with
  * no pruning and no repetition rule: a "board" mate.
  */
-static int board_mate(struct xq_board *b, int plies)
+static int board_mate(struct xqi_position *b, int plies)
 {
-	xq_move mine[XQ_MAX_MOVES];
-	int n = xq_gen_legal(b, mine);
+	xqi_move mine[XQ_MOVES_MAX];
+	int n = xqi_gen_legal(b, mine);
 
 	for (int i = 0; i < n; i++) {
-		xq_move theirs[XQ_MAX_MOVES];
-		struct xq_undo u;
+		xqi_move theirs[XQ_MOVES_MAX];
+		struct xqi_undo u;
 		int k, all = 1;
-		xq_board_make(b, mine[i], &u);
-		k = xq_gen_legal(b, theirs);
+		xqi_position_make(b, mine[i], &u);
+		k = xqi_gen_legal(b, theirs);
 		if (k == 0) {
-			xq_board_unmake(b, mine[i], &u);
+			xqi_position_unmake(b, mine[i], &u);
 			return 1;
 		}
 		if (plies >= 3)
 			for (int j = 0; j < k && all; j++) {
-				struct xq_undo v;
-				xq_board_make(b, theirs[j], &v);
+				struct xqi_undo v;
+				xqi_position_make(b, theirs[j], &v);
 				all = board_mate(b, plies - 2);
-				xq_board_unmake(b, theirs[j], &v);
+				xqi_position_unmake(b, theirs[j], &v);
 			}
 		else
 			all = 0;
-		xq_board_unmake(b, mine[i], &u);
+		xqi_position_unmake(b, mine[i], &u);
 		if (all)
 			return 1;
 	}
@@ -554,8 +554,8 @@ static int cmd_classify(void)
 
 	while (fgets(line, sizeof(line), stdin)) {
 		char *f[4] = {line, NULL, NULL, NULL}, *nl;
-		struct xq_board b;
-		struct xq_diag d;
+		struct xqi_position b;
+		struct xq_diagnostic d;
 		int k = 1, n;
 		if ((nl = strchr(line, '\n')))
 			*nl = '\0';
@@ -570,8 +570,8 @@ static int cmd_classify(void)
 			}
 		if (k < 4)
 			continue;
-		xq_diag_init(&d);
-		if (xq_board_from_fen(&b, f[1], strlen(f[1]), 0, &d))
+		xqi_diagnostic_init(&d);
+		if (xqi_position_from_fen(&b, f[1], strlen(f[1]), 0, &d))
 			continue;
 		n = (int)strtol(f[2], NULL, 10);
 		printf("%s\t%s\t%s\t%s\t%s\n", f[0], f[1], f[2], board_mate(&b, 2 * n - 1) ? "board" : "rule",
@@ -596,7 +596,7 @@ static int cmd_classify(void)
  * game, then the score.
  */
 struct opening {
-	xq_move moves[32];
+	xqi_move moves[32];
 	size_t n;
 };
 
@@ -611,16 +611,16 @@ static int read_openings(const char *path, struct opening **out)
 		return perror(path), -1;
 	while (fgets(line, sizeof(line), f)) {
 		struct opening o;
-		struct xq_board b;
+		struct xqi_position b;
 		char *tok = line;
 		o.n = 0;
 		if (line[0] == '#')
 			continue;
-		xq_board_start(&b);
+		xqi_position_start(&b);
 		for (;;) {
 			char t[8];
 			int len = 0;
-			struct xq_undo u;
+			struct xqi_undo u;
 			while (*tok == ' ' || *tok == '\t')
 				tok++;
 			while (tok[len] && tok[len] != ' ' && tok[len] != '\t' && tok[len] != '\n' && len < 7)
@@ -630,12 +630,12 @@ static int read_openings(const char *path, struct opening **out)
 			memcpy(t, tok, (size_t)len);
 			t[len] = '\0';
 			tok += len;
-			if (o.n >= 32 || parse_iccs(t, &o.moves[o.n]) || !xq_move_is_legal(&b, o.moves[o.n])) {
+			if (o.n >= 32 || parse_iccs(t, &o.moves[o.n]) || !xqi_move_is_legal(&b, o.moves[o.n])) {
 				fprintf(stderr, "%s: bad opening move '%s'\n", path, t);
 				fclose(f);
 				return -1;
 			}
-			xq_board_make(&b, o.moves[o.n++], &u);
+			xqi_position_make(&b, o.moves[o.n++], &u);
 		}
 		if (!o.n)
 			continue;
@@ -657,48 +657,48 @@ static const char *const conduct_names[] = {
 	"", "perpetual check", "perpetual chase", "perpetual mate threat", "forbidden mix of attacks",
 };
 
-static enum outcome play(struct xq_analyser *red, const struct xq_limit *rlim, struct xq_analyser *black,
-			 const struct xq_limit *blim, const struct opening *op, int max_plies, char *why,
-			 size_t whycap, xq_move *moves, size_t *nmoves)
+static enum outcome play(struct xqi_analyser *red, const struct xqi_limit *rlim, struct xqi_analyser *black,
+			 const struct xqi_limit *blim, const struct opening *op, int max_plies, char *why,
+			 size_t whycap, xqi_move *moves, size_t *nmoves)
 {
-	struct xq_board start, b;
-	struct xq_rules_track t;
+	struct xqi_position start, b;
+	struct xqi_rules_track t;
 	enum outcome r = DRAW;
 	size_t n = 0;
 
-	xq_board_start(&start);
+	xqi_position_start(&start);
 	b = start;
-	if (xq_rules_track_init(&t, &start, 2048, NULL)) {
+	if (xqi_rules_track_init(&t, &start, 2048, NULL)) {
 		snprintf(why, whycap, "out of memory");
 		return ABORTED;
 	}
 	for (;;) {
-		struct xq_analysis a;
-		struct xq_diag d;
-		struct xq_undo u;
-		struct xq_rules_probe p;
-		xq_move legal[XQ_MAX_MOVES], m;
+		struct xqi_analysis a;
+		struct xq_diagnostic d;
+		struct xqi_undo u;
+		struct xqi_rules_probe p;
+		xqi_move legal[XQ_MOVES_MAX], m;
 		*nmoves = n;
-		if (xq_gen_legal(&b, legal) == 0) {
-			snprintf(why, whycap, "%s", xq_board_in_check(&b) ? "checkmate" : "stalemate");
-			r = b.side == XQ_RED ? WIN_BLACK : WIN_RED;
+		if (xqi_gen_legal(&b, legal) == 0) {
+			snprintf(why, whycap, "%s", xqi_position_in_check(&b) ? "checkmate" : "stalemate");
+			r = b.side == XQI_RED ? WIN_BLACK : WIN_RED;
 			break;
 		}
 		/* With the root at the current position, a repetition decides at
 		 * its third occurrence (rules.h, search_repeats). */
-		xq_rules_track_set_root(&t);
-		if (n && xq_rules_track_probe(&t, &b, &p) == 1) {
+		xqi_rules_track_set_root(&t);
+		if (n && xqi_rules_track_probe(&t, &b, &p) == 1) {
 			if (p.limit) {
 				snprintf(why, whycap, "120 plies without a capture");
 				r = DRAW;
-			} else if (p.verdict == XQ_VERDICT_DRAW) {
+			} else if (p.verdict == XQ_RULING_DRAW) {
 				snprintf(why, whycap, "repetition, draw");
 				r = DRAW;
 			} else {
-				int loser = p.verdict == XQ_VERDICT_RED_LOSES ? XQ_RED : XQ_BLACK;
+				int loser = p.verdict == XQ_RULING_RED_LOSES ? XQI_RED : XQI_BLACK;
 				snprintf(why, whycap, "%s by %s", conduct_names[p.conduct[loser] < 5 ? p.conduct[loser] : 0],
-					 loser == XQ_RED ? "red" : "black");
-				r = loser == XQ_RED ? WIN_BLACK : WIN_RED;
+					 loser == XQI_RED ? "red" : "black");
+				r = loser == XQI_RED ? WIN_BLACK : WIN_RED;
 			}
 			break;
 		}
@@ -710,9 +710,9 @@ static enum outcome play(struct xq_analyser *red, const struct xq_limit *rlim, s
 		if (n < op->n) {
 			m = op->moves[n];
 		} else {
-			xq_diag_init(&d);
-			if (xq_analyse(b.side == XQ_RED ? red : black, &a, &start, moves, n,
-				       b.side == XQ_RED ? rlim : blim, &d)) {
+			xqi_diagnostic_init(&d);
+			if (xqi_analyse(b.side == XQI_RED ? red : black, &a, &start, moves, n,
+				       b.side == XQI_RED ? rlim : blim, &d)) {
 				snprintf(why, whycap, "%s", d.msg);
 				r = ABORTED;
 				break;
@@ -720,10 +720,10 @@ static enum outcome play(struct xq_analyser *red, const struct xq_limit *rlim, s
 			m = a.best;
 		}
 		moves[n++] = m;
-		xq_board_make(&b, m, &u);
-		xq_rules_track_push(&t, &b, m, &u);
+		xqi_position_make(&b, m, &u);
+		xqi_rules_track_push(&t, &b, m, &u);
 	}
-	xq_rules_track_release(&t);
+	xqi_rules_track_release(&t);
 	return r;
 }
 
@@ -733,11 +733,11 @@ static int cmd_match(int argc, char **argv)
 	struct analyser xq, other;
 	struct common xc;
 	struct opening *ops = NULL;
-	struct xq_limit xlim = {0, 0, 0};
+	struct xqi_limit xlim = {0, 0, 0};
 	const char *openings = NULL;
 	int games = 24, max_plies = 300, nops, i = 1;
 	int w = 0, dr = 0, l = 0, ab = 0;
-	static xq_move moves[2048];
+	static xqi_move moves[2048];
 
 	/* Our own options first, then the common ones. */
 	memset(&c, 0, sizeof(c));
@@ -759,7 +759,7 @@ static int cmd_match(int argc, char **argv)
 		else if (!strcmp(argv[i], "--depth"))
 			c.lim.depth = (int)strtol(argv[i + 1], NULL, 10);
 		else if (!strcmp(argv[i], "--protocol"))
-			c.proto = (enum xq_protocol)xq_protocol_from_name(argv[i + 1]);
+			c.proto = (enum xqi_protocol)xqi_protocol_from_name(argv[i + 1]);
 		else
 			return fprintf(stderr, "unknown option %s\n", argv[i]), 2;
 	}
@@ -775,33 +775,33 @@ static int cmd_match(int argc, char **argv)
 		return 3;
 	for (int g = 0; g < games; g++) {
 		const struct opening *op = &ops[(g / 2) % nops];
-		int xq_red = g % 2 == 0;
-		char why[XQ_DIAG_MSG_MAX + 32], text[5];
+		int xqi_red = g % 2 == 0;
+		char why[XQ_MESSAGE_SIZE + 32], text[5];
 		size_t n = 0;
-		enum outcome r = play(xq_red ? &xq.a : &other.a, xq_red ? &xlim : &c.lim,
-				      xq_red ? &other.a : &xq.a, xq_red ? &c.lim : &xlim, op, max_plies, why,
+		enum outcome r = play(xqi_red ? &xq.a : &other.a, xqi_red ? &xlim : &c.lim,
+				      xqi_red ? &other.a : &xq.a, xqi_red ? &c.lim : &xlim, op, max_plies, why,
 				      sizeof(why), moves, &n);
 		const char *res = r == WIN_RED ? "1-0" : r == WIN_BLACK ? "0-1" : r == DRAW ? "1/2-1/2" : "*";
 		if (r == ABORTED) {
 			ab++;
-			xq_analyser_start_over(&other.a, NULL);
+			xqi_analyser_start_over(&other.a, NULL);
 		} else if (r == DRAW) {
 			dr++;
-		} else if ((r == WIN_RED) == xq_red) {
+		} else if ((r == WIN_RED) == xqi_red) {
 			w++;
 		} else {
 			l++;
 		}
-		printf("game %2d  built-in plays %-5s  %-7s  %3zu plies  %-28s ", g + 1, xq_red ? "red" : "black", res,
+		printf("game %2d  built-in plays %-5s  %-7s  %3zu plies  %-28s ", g + 1, xqi_red ? "red" : "black", res,
 		       n, why);
 		for (size_t k = 0; k < n; k++) {
-			xq_move_name(moves[k], text);
+			xqi_move_name(moves[k], text);
 			printf("%s%s", k ? " " : "", text);
 		}
 		printf("\n");
 		fflush(stdout);
 	}
-	printf("built-in vs %s: +%d =%d -%d (%d aborted): %.1f / %d = %.1f%%\n", xq_analyser_name(&other.a), w,
+	printf("built-in vs %s: +%d =%d -%d (%d aborted): %.1f / %d = %.1f%%\n", xqi_analyser_name(&other.a), w,
 	       dr, l, ab, w + dr * 0.5, w + dr + l, w + dr + l ? 100.0 * (w + dr * 0.5) / (w + dr + l) : 0.0);
 	close_analyser(&xq);
 	close_analyser(&other);
@@ -818,17 +818,17 @@ static int cmd_match(int argc, char **argv)
  */
 static int cmd_uci(void)
 {
-	struct xq_search *s;
-	struct xq_diag d;
-	struct xq_board start;
-	static xq_move moves[1024];
+	struct xqi_search *s;
+	struct xq_diagnostic d;
+	struct xqi_position start;
+	static xqi_move moves[1024];
 	size_t n = 0;
 	char line[65536];
 
-	xq_diag_init(&d);
-	if (xq_search_new(&s, NULL, &d))
+	xqi_diagnostic_init(&d);
+	if (xqi_search_new(&s, NULL, &d))
 		return fprintf(stderr, "%s\n", d.msg), 3;
-	xq_board_start(&start);
+	xqi_position_start(&start);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while (fgets(line, sizeof(line), stdin)) {
 		char *nl = strchr(line, '\n');
@@ -844,17 +844,17 @@ static int cmd_uci(void)
 			if (mv)
 				*mv = '\0';
 			if (!strncmp(p, "fen ", 4)) {
-				if (xq_board_from_fen(&start, p + 4, strlen(p + 4), XQ_FEN_LENIENT_PLACEMENT, &d))
+				if (xqi_position_from_fen(&start, p + 4, strlen(p + 4), XQI_FEN_LENIENT_PLACEMENT, &d))
 					return fprintf(stderr, "bad FEN: %s\n", d.msg), 1;
 			} else {
-				xq_board_start(&start);
+				xqi_position_start(&start);
 			}
 			for (char *t = mv ? strtok_r(mv + 7, " ", &p) : NULL; t && n < 1024; t = strtok_r(NULL, " ", &p))
 				if (parse_iccs(t, &moves[n++]))
 					return fprintf(stderr, "bad move %s\n", t), 1;
 		} else if (!strncmp(line, "go", 2)) {
-			struct xq_limit lim = {0, 0, 0};
-			struct xq_analysis a;
+			struct xqi_limit lim = {0, 0, 0};
+			struct xqi_analysis a;
 			char *v;
 			char mvt[5];
 			if ((v = strstr(line, "depth ")))
@@ -863,47 +863,47 @@ static int cmd_uci(void)
 				lim.nodes = strtoull(v + 6, NULL, 10);
 			if ((v = strstr(line, "movetime ")))
 				lim.movetime_ms = (uint32_t)strtoul(v + 9, NULL, 10);
-			if (xq_search_run(s, &a, &start, moves, n, &lim, &d))
+			if (xqi_search_run(s, &a, &start, moves, n, &lim, &d))
 				return fprintf(stderr, "%s\n", d.msg), 1;
-			if (a.score.kind == XQ_SCORE_CP)
+			if (a.score.kind == XQ_EVAL_CP)
 				printf("info depth %d nodes %llu time %u score cp %d pv", a.depth,
 				       (unsigned long long)a.nodes, a.time_ms, (int)a.score.value);
 			else
 				printf("info depth %d nodes %llu time %u score mate %d pv", a.depth,
 				       (unsigned long long)a.nodes, a.time_ms,
-				       a.score.kind == XQ_SCORE_MATE ? (int)a.score.value : -(int)a.score.value);
+				       a.score.kind == XQ_EVAL_MATE ? (int)a.score.value : -(int)a.score.value);
 			for (size_t k = 0; k < a.pv_len; k++) {
-				xq_move_name(a.pv[k], mvt);
+				xqi_move_name(a.pv[k], mvt);
 				printf(" %s", mvt);
 			}
 			if (a.best)
-				xq_move_name(a.best, mvt);
+				xqi_move_name(a.best, mvt);
 			printf("\nbestmove %s\n", a.best ? mvt : "(none)");
 		} else if (!strcmp(line, "quit")) {
 			break;
 		}
 	}
-	xq_search_free(s);
+	xqi_search_free(s);
 	return 0;
 }
 
 /* xq-search fen ICCS...: the FEN after these moves from the start. */
 static int cmd_fen(int argc, char **argv)
 {
-	struct xq_board b;
-	struct xq_diag d;
-	char fen[XQ_FEN_MAX];
+	struct xqi_position b;
+	struct xq_diagnostic d;
+	char fen[XQ_FEN_SIZE];
 
-	xq_board_start(&b);
+	xqi_position_start(&b);
 	for (int i = 1; i < argc; i++) {
-		xq_move m;
-		struct xq_undo u;
-		xq_diag_init(&d);
-		if (parse_iccs(argv[i], &m) || xq_move_check(&b, m, &d))
+		xqi_move m;
+		struct xqi_undo u;
+		xqi_diagnostic_init(&d);
+		if (parse_iccs(argv[i], &m) || xqi_move_check(&b, m, &d))
 			return fprintf(stderr, "move %d (%s): %s\n", i, argv[i], d.msg), 1;
-		xq_board_make(&b, m, &u);
+		xqi_position_make(&b, m, &u);
 	}
-	xq_board_to_fen(&b, fen, sizeof(fen));
+	xqi_position_to_fen(&b, fen, sizeof(fen));
 	printf("%s\n", fen);
 	return 0;
 }

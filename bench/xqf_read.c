@@ -17,12 +17,12 @@
 #include <string.h>
 
 #include "buf.h"
-#include "diag.h"
-#include "game.h"
+#include "diagnostic.h"
+#include "record.h"
 #include "io.h"
 #include "xqf.h"
 
-static void ignore(const struct xq_diag *d, void *payload)
+static void ignore(const struct xq_diagnostic *d, void *payload)
 {
 	(void)d;
 	(void)payload;
@@ -73,8 +73,8 @@ int main(int argc, char **argv)
 	int decode = 1, status = 0;
 	unsigned long long games = 0, records = 0, bytes = 0;
 	struct xq_buf data = XQ_BUF_INIT;
-	struct xq_game g;
-	struct xq_sink sink = {ignore, NULL};
+	struct xqi_record g;
+	struct xqi_sink sink = {ignore, NULL};
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-m") && i + 1 < argc) {
@@ -104,25 +104,25 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: xqf_read [-m load|read] [-n ROUNDS] [-l LIST] [FILE...]\n");
 		return 2;
 	}
-	if (xq_game_init(&g))
+	if (xqi_record_init(&g))
 		return 3;
 	for (long r = 0; r < rounds; r++) {
 		for (size_t i = 0; i < npaths; i++) {
-			struct xq_input *in;
-			struct xq_diag d;
-			struct xq_xqf_stats st;
-			xq_diag_init(&d);
+			struct xqi_input *in;
+			struct xq_diagnostic d;
+			struct xqi_xqf_stats st;
+			xqi_diagnostic_init(&d);
 			xq_buf_reset(&data);
-			if (xq_input_open(&in, paths[i], &d) ||
-			    xq_input_read_all(in, &data, (size_t)1 << 28, &d)) {
+			if (xqi_input_open(&in, paths[i], &d) ||
+			    xqi_input_read_all(in, &data, (size_t)1 << 28, &d)) {
 				fprintf(stderr, "xqf_read: %s: %s\n", paths[i], d.msg);
 				return 3;
 			}
-			xq_input_close(in);
+			xqi_input_close(in);
 			bytes += data.len;
 			if (!decode)
 				continue;
-			if (xq_xqf_read_mem(&g, (const unsigned char *)data.ptr, data.len, NULL, &sink,
+			if (xqi_xqf_read_mem(&g, (const unsigned char *)data.ptr, data.len, NULL, &sink,
 					    paths[i], &st)) {
 				status = 1;
 				continue;
@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 	}
 	printf("files %zu rounds %ld games %llu records %llu bytes %llu\n", npaths, rounds, games,
 	       records, bytes);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	xq_buf_release(&data);
 	for (size_t i = 0; i < npaths; i++)
 		free(paths[i]);

@@ -211,8 +211,8 @@ static int analyser_start(struct actx *c, struct aworker *w)
 	if ((rc = xq_analyser_open(&w->a.an, &o, report_keep_message, &m))) {
 		cmd_error("%s", m.msg);
 		if (!c->engine_path)
-			return XQ_EXIT_IO;
-		return cmd_signal ? cmd_signal_status() : rc == XQ_ERANGE ? XQ_EXIT_USAGE : XQ_EXIT_IO;
+			return CMD_EXIT_IO;
+		return cmd_signal ? cmd_signal_status() : rc == XQ_ERANGE ? CMD_EXIT_USAGE : CMD_EXIT_IO;
 	}
 	w->a.builtin = !c->engine_path;
 	return 0;
@@ -237,7 +237,7 @@ static int worker_init(void *ctx, int id, void **worker)
 
 	if (!w) {
 		cmd_error("out of memory");
-		c->start_status = XQ_EXIT_IO;
+		c->start_status = CMD_EXIT_IO;
 		return 1;
 	}
 	if ((c->start_status = analyser_start(c, w))) {
@@ -249,7 +249,7 @@ static int worker_init(void *ctx, int id, void **worker)
 		xq_buf_adds(&c->engine, xq_analyser_description(w->a.an));
 		if (xq_buf_error(&c->settings) || xq_buf_error(&c->engine)) {
 			cmd_error("out of memory");
-			c->start_status = XQ_EXIT_IO;
+			c->start_status = CMD_EXIT_IO;
 			analyser_free(w);
 			return 1;
 		}
@@ -552,7 +552,7 @@ static int open_output(struct actx *c)
 	rc = xq_file_open(&c->out, c->out_path ? c->out_path : "-", flags, report_keep_message, &m);
 	if (rc) {
 		cmd_error("%s", m.msg);
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	if (!c->set.ndjson) {
 		rc = xq_writer_open_file(&c->writer, c->out, &c->wopts, write_diag, c);
@@ -560,7 +560,7 @@ static int open_output(struct actx *c)
 			cmd_error("%s", c->open_msg.msg);
 			xq_file_abort(c->out);
 			c->out = NULL;
-			return rc == XQ_EUNSUPPORTED ? XQ_EXIT_USAGE : XQ_EXIT_IO;
+			return rc == XQ_EUNSUPPORTED ? CMD_EXIT_USAGE : CMD_EXIT_IO;
 		}
 	}
 	return 0;
@@ -971,7 +971,7 @@ static int start_resume(struct actx *c)
 		return 0;
 	if ((rc = resume_open(&c->resume, c->out_path, c->set.ndjson, why, sizeof(why)))) {
 		cmd_error("--resume: '%s': %s", c->out_path, why);
-		return rc == XQ_EUNSUPPORTED ? XQ_EXIT_USAGE : XQ_EXIT_IO;
+		return rc == XQ_EUNSUPPORTED ? CMD_EXIT_USAGE : CMD_EXIT_IO;
 	}
 	/* Without the index every game is analysed, and copied or not as
 	 * the earlier output says: slower, never wrong. */
@@ -991,7 +991,7 @@ static int annotate_inputs(struct actx *c, struct opt_parser *p)
 	 * engine starts. */
 	if ((status = inputs_check_operands(p->operands, p->noperands, c->in.recursive,
 					    report_keep_message, &m))) {
-		if (status == XQ_EXIT_USAGE)
+		if (status == CMD_EXIT_USAGE)
 			return cmd_usage_error("annotate", "%s", m.msg);
 		cmd_error("%s", m.msg);
 		return status;
@@ -1013,15 +1013,15 @@ static int annotate_inputs(struct actx *c, struct opt_parser *p)
 		return rc; /* an analyser could not start */
 	print_summary(c, cmd_now() - t0);
 	if (c->conflict)
-		return XQ_EXIT_USAGE;
+		return CMD_EXIT_USAGE;
 	if (rc && cmd_signal)
 		return cmd_signal_status();
 	if (c->io_error || c->rep.io_error || atomic_load(&c->lost))
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	if (c->incomplete || c->skipped || c->rep.failed_files || c->rep.damaged_files ||
 	    c->rep.counts.by_sev[XQ_SEVERITY_ERROR])
-		return XQ_EXIT_INVALID;
-	return XQ_EXIT_OK;
+		return CMD_EXIT_INVALID;
+	return CMD_EXIT_OK;
 }
 
 int cmd_annotate(int argc, char **argv)
@@ -1034,7 +1034,7 @@ int cmd_annotate(int argc, char **argv)
 	if (opt_init(&p, argc, argv, "annotate")) {
 		cmd_error("out of memory");
 		release(&c);
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	rc = input_opts_parse(&c.in, &p, options, usage, summary, take_option, &c);
 	if (rc == 0)
@@ -1042,7 +1042,7 @@ int cmd_annotate(int argc, char **argv)
 	if (rc == 0)
 		reporter_init(&c.rep, "annotate", &c.in);
 	if (rc > 0) {
-		status = XQ_EXIT_OK; /* --help */
+		status = CMD_EXIT_OK; /* --help */
 	} else if (rc < 0) {
 		status = cmd_usage_error("annotate", "%s", p.err);
 	} else {
@@ -1050,7 +1050,7 @@ int cmd_annotate(int argc, char **argv)
 		c.set.stop = cmd_stop;
 		if (!cmd_stop) {
 			cmd_error("out of memory");
-			status = XQ_EXIT_IO;
+			status = CMD_EXIT_IO;
 		} else {
 			status = annotate_inputs(&c, &p);
 		}

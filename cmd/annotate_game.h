@@ -20,8 +20,8 @@
  * engine itself found best loses 0, whatever the two searches (one ply
  * apart, so not quite comparable) say.
  */
-#ifndef XQ_CMD_ANNOTATE_GAME_H
-#define XQ_CMD_ANNOTATE_GAME_H
+#ifndef CMD_ANNOTATE_GAME_H
+#define CMD_ANNOTATE_GAME_H
 
 #include <stdint.h>
 

@@ -15,8 +15,8 @@
  *     on is analysed.
  * Memory stays flat: one game (PGN) or its lines (NDJSON) at a time.
  */
-#ifndef XQ_CMD_ANNOTATE_RESUME_H
-#define XQ_CMD_ANNOTATE_RESUME_H
+#ifndef CMD_ANNOTATE_RESUME_H
+#define CMD_ANNOTATE_RESUME_H
 
 #include <stdint.h>
 

@@ -6,8 +6,8 @@
  * status), declare it here, add a row to the table in cmd/main.c, add
  * man/xqkit-<name>.1 and golden cases under tests/cli/<name>/.
  */
-#ifndef XQ_CMD_CMD_H
-#define XQ_CMD_CMD_H
+#ifndef CMD_CMD_H
+#define CMD_CMD_H
 
 #include <pthread.h>
 #include <signal.h>
@@ -17,12 +17,12 @@
 #include <xq/io.h>
 
 /* Exit statuses, the same for every command and in every man page. */
-enum xq_exit {
-	XQ_EXIT_OK = 0,      /* success */
-	XQ_EXIT_INVALID = 1, /* the input was read but is invalid, or a check failed */
-	XQ_EXIT_USAGE = 2,   /* bad arguments */
-	XQ_EXIT_IO = 3,      /* I/O or system error */
-	XQ_EXIT_BUG = 4      /* internal error: a bug in xqkit */
+enum cmd_exit {
+	CMD_EXIT_OK = 0,      /* success */
+	CMD_EXIT_INVALID = 1, /* the input was read but is invalid, or a check failed */
+	CMD_EXIT_USAGE = 2,   /* bad arguments */
+	CMD_EXIT_IO = 3,      /* I/O or system error */
+	CMD_EXIT_BUG = 4      /* internal error: a bug in xqkit */
 };
 
 int cmd_annotate(int argc, char **argv);
@@ -47,7 +47,7 @@ void cmd_warning(const char *fmt, ...)
 #endif
 	;
 
-/* Report a usage error for `cmd` and return XQ_EXIT_USAGE. */
+/* Report a usage error for `cmd` and return CMD_EXIT_USAGE. */
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))

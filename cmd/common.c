@@ -44,7 +44,7 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
 	vmessage("error", fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "Try 'xqkit %s --help' for more information.\n", cmd);
-	return XQ_EXIT_USAGE;
+	return CMD_EXIT_USAGE;
 }
 
 double cmd_now(void)

@@ -179,10 +179,10 @@ int cmd_convert(int argc, char **argv)
 	input_opts_init(&c.in);
 	if (opt_init(&p, argc, argv, "convert")) {
 		cmd_error("out of memory");
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	if ((rc = parse_args(&c, &p)) != 0) {
-		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("convert", "%s", p.err);
+		rc = rc > 0 ? CMD_EXIT_OK : cmd_usage_error("convert", "%s", p.err);
 		goto out;
 	}
 	reporter_init(&c.rep, "convert", &c.in);

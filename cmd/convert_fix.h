@@ -16,8 +16,8 @@
  * in the job (counts[FIX_*]); fix_count() adds them up in input order, so
  * the counts never depend on -j.
  */
-#ifndef XQ_CMD_CONVERT_FIX_H
-#define XQ_CMD_CONVERT_FIX_H
+#ifndef CMD_CONVERT_FIX_H
+#define CMD_CONVERT_FIX_H
 
 #include <stdint.h>
 

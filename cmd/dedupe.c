@@ -688,7 +688,7 @@ static int run_pass(struct dctx *c, struct opt_parser *p, xq_batch_config *cfg)
 	inputs_release(&inputs);
 	if (rc == XQ_ENOMEM || c->oom) {
 		c->rep.io_error = 1;
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	if (cmd_signal)
 		return cmd_signal_status();
@@ -712,11 +712,11 @@ static int run(struct dctx *c, struct opt_parser *p)
 	}
 	if (build_groups(c)) {
 		cmd_error("out of memory");
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	if (!(c->parent = malloc((size_t)c->n * sizeof(*c->parent) + 1))) {
 		cmd_error("out of memory");
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	for (uint32_t i = 0; i < c->n; i++)
 		c->parent[i] = NONE;
@@ -728,16 +728,16 @@ static int run(struct dctx *c, struct opt_parser *p)
 			return rc;
 		if (c->seq != c->n) {
 			cmd_error("the inputs changed while they were read: read again");
-			return XQ_EXIT_IO;
+			return CMD_EXIT_IO;
 		}
 		if (join_prefixes(c)) {
 			cmd_error("out of memory");
-			return XQ_EXIT_IO;
+			return CMD_EXIT_IO;
 		}
 	}
 	if (!(kept = malloc((size_t)c->n * sizeof(*kept) + 1))) {
 		cmd_error("out of memory");
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	choose_kept(c, kept);
 	if (!c->out.to)
@@ -771,7 +771,7 @@ int cmd_dedupe(int argc, char **argv)
 	if (!c || opt_init(&p, argc, argv, "dedupe")) {
 		free(c);
 		cmd_error("out of memory");
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	output_init(&c->out, "dedupe");
 	input_opts_init(&c->in);
@@ -780,7 +780,7 @@ int cmd_dedupe(int argc, char **argv)
 	if ((rc = input_opts_parse(&c->in, &p, options, usage, summary, take_option, c)) == 0)
 		rc = check_args(c, &p);
 	if (rc) {
-		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("dedupe", "%s", p.err);
+		rc = rc > 0 ? CMD_EXIT_OK : cmd_usage_error("dedupe", "%s", p.err);
 	} else {
 		reporter_init(&c->rep, "dedupe", &c->in);
 		cmd_catch_signals();

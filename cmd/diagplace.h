@@ -3,8 +3,8 @@
  * is about, the one way every command does it (validate's checks,
  * annotate's engine failures, the ECCO tags).
  */
-#ifndef XQ_CMD_DIAGPLACE_H
-#define XQ_CMD_DIAGPLACE_H
+#ifndef CMD_DIAGPLACE_H
+#define CMD_DIAGPLACE_H
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -78,7 +78,7 @@ void diag_job_move_last(xq_batch_job *j, size_t at);
  * validate: the reader's bad-result diagnostic of the game of `j` (its
  * Result tag against the record's result), which the reader gives as a
  * warning, counts as an error when xq_record_validate() found the tag is
- * a result (the record keeps that it found so: lib/game.h).
+ * a result (the record keeps that it found so: lib/record.h).
  */
 void diag_job_confirm_reader_result(xq_batch_job *j);
 

@@ -3,8 +3,8 @@
  * classification (<xq/ecco.h>), the one way `convert --ecco` sets them and
  * `validate` checks them.
  */
-#ifndef XQ_CMD_ECCO_TAGS_H
-#define XQ_CMD_ECCO_TAGS_H
+#ifndef CMD_ECCO_TAGS_H
+#define CMD_ECCO_TAGS_H
 
 #include <xq/batch.h>
 

@@ -1040,8 +1040,8 @@ static int run(struct fctx *c, struct opt_parser *p)
 			if (input_opts_run(&c->in, &inputs, &cfg) == XQ_ENOMEM)
 				c->out.io_error = 1;
 			rc = output_finish(&c->out, &inputs, &c->rep, print_summary, c, t0);
-			if (rc == XQ_EXIT_OK && c->skipped)
-				rc = XQ_EXIT_INVALID;
+			if (rc == CMD_EXIT_OK && c->skipped)
+				rc = CMD_EXIT_INVALID;
 		} else {
 			progress_stop();
 		}
@@ -1077,7 +1077,7 @@ int cmd_find(int argc, char **argv)
 	if (!c || opt_init(&p, argc, argv, "find")) {
 		free(c);
 		cmd_error("out of memory");
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	output_init(&c->out, "find");
 	input_opts_init(&c->in);
@@ -1085,7 +1085,7 @@ int cmd_find(int argc, char **argv)
 	c->start = xq_position_new(); /* checked by check_args() */
 	xq_buf_init(&c->refs);
 	if ((rc = parse_args(c, &p)) != 0) {
-		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("find", "%s", p.err);
+		rc = rc > 0 ? CMD_EXIT_OK : cmd_usage_error("find", "%s", p.err);
 	} else {
 		reporter_init(&c->rep, "find", &c->in);
 		cmd_catch_signals();

@@ -202,12 +202,12 @@ int input_opts_start(struct input_opts *o, struct inputs *it, struct opt_parser 
 	o->shard_by_game = o->shard_n > 1 && shard_by_game(o, p);
 
 	if (inputs_check_operands(p->operands, p->noperands, o->recursive, report_keep_message,
-				  &m) == XQ_EXIT_USAGE)
+				  &m) == CMD_EXIT_USAGE)
 		return cmd_usage_error(cmd, "%s", m.msg);
 	if (inputs_start(it, p->operands, p->noperands, o->recursive, o->files0, report_keep_message,
 			 &m)) {
 		cmd_error("%s", m.msg);
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	/* Sharded by file, the inputs' total is not this shard's to read. */
 	progress_start(progress, cmd,

@@ -618,12 +618,12 @@ static int check_operands(char **operands, int n, int recursive, struct why *d)
 			if (!status) {
 				why_set(d, "io", "cannot open '%s': %s",
 					operands[i], strerror(errno));
-				status = XQ_EXIT_IO;
+				status = CMD_EXIT_IO;
 			}
 		} else if (S_ISDIR(st.st_mode) && !recursive) {
 			why_set(d, "io", "'%s' is a directory: add -r to read the record files in it",
 				operands[i]);
-			return XQ_EXIT_USAGE;
+			return CMD_EXIT_USAGE;
 		}
 	}
 	return status;

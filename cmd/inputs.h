@@ -12,8 +12,8 @@
  * bytes peeked at through gzip, its format found by content unless one
  * is named; no command ever names a format.
  */
-#ifndef XQ_CMD_INPUTS_H
-#define XQ_CMD_INPUTS_H
+#ifndef CMD_INPUTS_H
+#define CMD_INPUTS_H
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -124,9 +124,9 @@ int inputs_start(struct inputs *it, char **operands, int n, int recursive, const
 
 /*
  * Look at the operands before anything is read: a directory without
- * `recursive` is a usage error (XQ_EXIT_USAGE: it says to add -r), an
+ * `recursive` is a usage error (CMD_EXIT_USAGE: it says to add -r), an
  * operand that does not exist or cannot be looked at an I/O error
- * (XQ_EXIT_IO); 0 when every operand can be tried.  The reason goes to
+ * (CMD_EXIT_IO); 0 when every operand can be tried.  The reason goes to
  * `fn` (the usage error's, else the first found).  `-` is always fine.  Commands stop at a usage error;
  * annotate stops at either, before it starts any engine.
  */

@@ -97,7 +97,7 @@ static int print_formats(void)
 		printf(".\n");
 	printf("\nA format that holds one game per file is written with -o DIR/ when there\n"
 	       "are several games.  See xqkit-convert(1).\n");
-	return XQ_EXIT_OK;
+	return CMD_EXIT_OK;
 }
 
 static int cmd_help(int argc, char **argv)
@@ -107,7 +107,7 @@ static int cmd_help(int argc, char **argv)
 
 	if (argc < 2) {
 		print_overview(stdout);
-		return XQ_EXIT_OK;
+		return CMD_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "formats"))
 		return print_formats();
@@ -115,11 +115,11 @@ static int cmd_help(int argc, char **argv)
 	if (!c) {
 		cmd_error("'%s' is not an xqkit command", argv[1]);
 		print_overview(stderr);
-		return XQ_EXIT_USAGE;
+		return CMD_EXIT_USAGE;
 	}
 	if (c->fn == cmd_help || c->fn == cmd_version) {
 		print_overview(stdout);
-		return XQ_EXIT_OK;
+		return CMD_EXIT_OK;
 	}
 	help_argv[0] = (char *)c->name;
 	help_argv[1] = (char *)"--help";
@@ -132,13 +132,13 @@ static int cmd_version(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	printf("xqkit %s (%s)\n", XQ_VERSION, XQ_GIT);
-	return XQ_EXIT_OK;
+	return CMD_EXIT_OK;
 }
 
 /*
  * The end of every command: everything written to standard output must have
  * reached it (a write error must not look like success), an internal
- * error seen anywhere ends with XQ_EXIT_BUG, whatever else happened, and a
+ * error seen anywhere ends with CMD_EXIT_BUG, whatever else happened, and a
  * run stopped by a signal ends by that signal (cmd.h).
  */
 static int finish(int status)
@@ -150,22 +150,22 @@ static int finish(int status)
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (!stopped) {
 			cmd_error("cannot write to standard output: %s", strerror(errno));
-			status = XQ_EXIT_IO;
+			status = CMD_EXIT_IO;
 		}
 	} else if (fclose(stdout) != 0 && !stopped) {
 		cmd_error("cannot close standard output: %s", strerror(errno));
-		status = XQ_EXIT_IO;
+		status = CMD_EXIT_IO;
 	}
 	if (report_output_lost()) {
 		cmd_error("out of memory: some output was not written");
-		if (status != XQ_EXIT_BUG && !stopped)
-			status = XQ_EXIT_IO;
+		if (status != CMD_EXIT_BUG && !stopped)
+			status = CMD_EXIT_IO;
 	}
 	if (report_bug_seen()) {
 		cmd_error("internal error: this is a bug in xqkit %s; please report it with the "
 			  "command and the input that showed it",
 			  XQ_VERSION);
-		status = XQ_EXIT_BUG;
+		status = CMD_EXIT_BUG;
 	}
 	/* Stopped by a signal: end by it (the caller sees 128 + its number). */
 	if (stopped && status == cmd_signal_status())
@@ -179,7 +179,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2) {
 		print_overview(stderr);
-		return XQ_EXIT_USAGE;
+		return CMD_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return finish(cmd_help(1, argv));
@@ -188,7 +188,7 @@ int main(int argc, char **argv)
 	c = find_command(argv[1]);
 	if (!c) {
 		cmd_error("'%s' is not an xqkit command; see 'xqkit help'", argv[1]);
-		return XQ_EXIT_USAGE;
+		return CMD_EXIT_USAGE;
 	}
 	return finish(c->fn(argc - 1, argv + 1));
 }

@@ -395,12 +395,12 @@ static void take_line(struct merger *mg, const char *name, uint64_t lineno, cons
 			is_summary = 1;
 	if (p.why) {
 		cmd_error("%s:%llu: not a summary record: %s", name, (unsigned long long)lineno, p.why);
-		mg->status = XQ_EXIT_INVALID;
+		mg->status = CMD_EXIT_INVALID;
 	} else if (is_summary) {
 		if (merge(&mg->all, &rec, &why, &where)) {
 			cmd_error("%s:%llu: member %s %s", name, (unsigned long long)lineno,
 				  where ? where : "", why);
-			mg->status = XQ_EXIT_INVALID;
+			mg->status = CMD_EXIT_INVALID;
 		}
 		mg->records++;
 	}
@@ -499,13 +499,13 @@ int cmd_merge_summaries(int argc, char **argv)
 
 	if (opt_init(&p, argc, argv, "merge-summaries")) {
 		cmd_error("out of memory");
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	while ((rc = opt_next(&p, options, &id, &value)) > 0) {
 		if (id == O_HELP) {
 			opt_print_help(stdout, usage, summary, options);
 			opt_release(&p);
-			return XQ_EXIT_OK;
+			return CMD_EXIT_OK;
 		}
 	}
 	if (rc < 0) {
@@ -519,14 +519,14 @@ int cmd_merge_summaries(int argc, char **argv)
 		if (take_file(&mg, p.noperands ? p.operands[i] : "-")) {
 			jval_release(&mg.all);
 			opt_release(&p);
-			return XQ_EXIT_IO;
+			return CMD_EXIT_IO;
 		}
 	opt_release(&p);
-	if (mg.records == 0 && mg.status == XQ_EXIT_OK) {
+	if (mg.records == 0 && mg.status == CMD_EXIT_OK) {
 		cmd_error("no " REPORT_SUMMARY_SCHEMA " record in the input");
-		mg.status = XQ_EXIT_INVALID;
+		mg.status = CMD_EXIT_INVALID;
 	}
-	if (mg.status == XQ_EXIT_OK) {
+	if (mg.status == CMD_EXIT_OK) {
 		write_value(stdout, &mg.all);
 		putchar('\n');
 		/* A whole record reaches a pipe at once, as report_flush_out()

@@ -4,8 +4,8 @@
  * to a writer (convert).  The dialects are those of <xq/position.h>; a
  * name may add writing flags ("chinese-traditional").
  */
-#ifndef XQ_CMD_MOVETEXT_H
-#define XQ_CMD_MOVETEXT_H
+#ifndef CMD_MOVETEXT_H
+#define CMD_MOVETEXT_H
 
 #include <xq/position.h>
 

@@ -20,8 +20,8 @@
  * at its ends, no leading dot, at most NAME_TEMPLATE_MAX bytes (cut on a
  * character boundary), and the run number when nothing is left.
  */
-#ifndef XQ_CMD_NAME_TEMPLATE_H
-#define XQ_CMD_NAME_TEMPLATE_H
+#ifndef CMD_NAME_TEMPLATE_H
+#define CMD_NAME_TEMPLATE_H
 
 #include <stddef.h>
 #include <stdint.h>

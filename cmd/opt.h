@@ -7,8 +7,8 @@
  * `--jobs 2`, `--jobs=2`, bundled flags `-qv`, operands anywhere (they are
  * collected in order), `--` to end options, and `-` as an operand.
  */
-#ifndef XQ_CMD_OPT_H
-#define XQ_CMD_OPT_H
+#ifndef CMD_OPT_H
+#define CMD_OPT_H
 
 #include <stdint.h>
 #include <stdio.h>

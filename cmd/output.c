@@ -867,19 +867,19 @@ static int prepare_dir(struct output *c, struct inputs *inputs)
 
 	if (!(c->dir = malloc(len + 2))) {
 		cmd_error("out of memory");
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	memcpy(c->dir, c->out_path, len + 1);
 	if (c->dir[len - 1] != '/')
 		memcpy(c->dir + len, "/", 2);
 	if (mkdir(c->dir, 0777) != 0 && errno != EEXIST) {
 		cmd_error("cannot create the directory '%s': %s", c->dir, strerror(errno));
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	inputs_exclude(inputs, c->dir);
 	if (c->force && inputs_prescan(inputs, report_keep_message, &m)) {
 		cmd_error("%s", m.msg);
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	return 0;
 }
@@ -905,7 +905,7 @@ int output_prepare(struct output *c, struct inputs *inputs, const struct reporte
 					  report_keep_message, &m) < 0))
 		return cmd_usage_error(c->cmd, "%s", m.msg);
 	if ((rc = open_single_output(c)) != 0)
-		return rc == 2 ? XQ_EXIT_USAGE : XQ_EXIT_IO;
+		return rc == 2 ? CMD_EXIT_USAGE : CMD_EXIT_IO;
 	return 0;
 }
 
@@ -939,7 +939,7 @@ int output_finish(struct output *c, struct inputs *inputs, const struct reporter
 			finish_single_output(c, 0);
 		cmd_error("nothing was written to '%s': it is also an input", c->out_path);
 		summary(ctx, cmd_now() - t0);
-		return XQ_EXIT_USAGE;
+		return CMD_EXIT_USAGE;
 	}
 	if (cmd_signal) {
 		/* Stopping promptly comes first: the files are kept unsynced. */
@@ -955,7 +955,7 @@ int output_finish(struct output *c, struct inputs *inputs, const struct reporter
 	if (c->disk_full)
 		cmd_error("the disk is full: stopped after %llu file%s written under '%s'",
 			  (unsigned long long)c->written, c->written == 1 ? "" : "s", c->dir);
-	return c->io_error ? XQ_EXIT_IO : reporter_status(rep, c->skipped);
+	return c->io_error ? CMD_EXIT_IO : reporter_status(rep, c->skipped);
 }
 
 void output_init(struct output *c, const char *cmd)

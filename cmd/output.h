@@ -31,8 +31,8 @@
  * game is then written into memory there, in parallel, and output_game()
  * only checks, counts and puts the bytes in place.
  */
-#ifndef XQ_CMD_OUTPUT_H
-#define XQ_CMD_OUTPUT_H
+#ifndef CMD_OUTPUT_H
+#define CMD_OUTPUT_H
 
 #include <stdint.h>
 

@@ -265,14 +265,14 @@ static int run_one(const xq_position *p, int depth, int threads, int divide, int
 
 	if (count_tree(p, depth, threads, &total, roots, divide ? per_root : NULL, &nroots)) {
 		cmd_error("out of memory");
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	secs = cmd_now() - t0;
 	xq_position_fen(p, fen, sizeof(fen));
 	if (json) {
 		print_json_result(depth, total, secs, threads, fen, roots, divide ? per_root : NULL,
 				  nroots);
-		return XQ_EXIT_OK;
+		return CMD_EXIT_OK;
 	}
 	if (divide) {
 		for (int i = 0; i < nroots; i++) {
@@ -285,7 +285,7 @@ static int run_one(const xq_position *p, int depth, int threads, int divide, int
 	printf("perft %d: %llu leaves in %.3f s (%.2f M leaves/s, %d thread%s)\n", depth,
 	       (unsigned long long)total, secs, secs > 0 ? (double)total / secs / 1e6 : 0.0,
 	       threads, threads == 1 ? "" : "s");
-	return XQ_EXIT_OK;
+	return CMD_EXIT_OK;
 }
 
 /* Split a line at tabs into at most `max` fields; returns the count. */
@@ -335,13 +335,13 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 
 	if (!f) {
 		cmd_error("cannot open '%s': %s", path, strerror(errno));
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	if (!(p = xq_position_new())) {
 		cmd_error("out of memory");
 		if (f != stdin)
 			fclose(f);
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	while ((got = getline(&line, &cap, f)) > 0) {
 		char *fields[8];
@@ -391,7 +391,7 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 			xq_position_free(p);
 			if (f != stdin)
 				fclose(f);
-			return XQ_EXIT_IO;
+			return CMD_EXIT_IO;
 		}
 		rows++;
 		leaves += total;
@@ -418,7 +418,7 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 		cmd_error("cannot read '%s': %s", path, strerror(errno));
 		if (f != stdin)
 			fclose(f);
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	if (f != stdin)
 		fclose(f);
@@ -433,7 +433,7 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 			       mismatches == 1 ? "" : "es", bad, bad == 1 ? "" : "s",
 			       (unsigned long long)leaves, secs);
 	}
-	return mismatches || bad ? XQ_EXIT_INVALID : XQ_EXIT_OK;
+	return mismatches || bad ? CMD_EXIT_INVALID : CMD_EXIT_OK;
 }
 
 struct perft_args {
@@ -520,10 +520,10 @@ int cmd_perft(int argc, char **argv)
 
 	if (opt_init(&p, argc, argv, "perft")) {
 		cmd_error("out of memory");
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	if ((rc = parse_args(&a, &p)) != 0) {
-		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("perft", "%s", p.err);
+		rc = rc > 0 ? CMD_EXIT_OK : cmd_usage_error("perft", "%s", p.err);
 		opt_release(&p);
 		return rc;
 	}
@@ -532,14 +532,14 @@ int cmd_perft(int argc, char **argv)
 		return run_suite(a.suite, a.max_depth, a.threads, a.json);
 	if (!(pos = xq_position_new())) {
 		cmd_error("out of memory");
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	if (a.fen && xq_position_set_fen(pos, a.fen)) {
 		const xq_diagnostic *d = xq_position_error(pos);
 		cmd_error("bad FEN at column %llu: %s", (unsigned long long)xq_diagnostic_column(d),
 			  xq_diagnostic_message(d));
 		xq_position_free(pos);
-		return XQ_EXIT_INVALID;
+		return CMD_EXIT_INVALID;
 	}
 	rc = run_one(pos, (int)a.depth, a.threads, a.divide, a.json);
 	xq_position_free(pos);

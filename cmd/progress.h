@@ -7,8 +7,8 @@
  * diagnostics never land in the middle of it.  One progress line exists
  * per process, and only the thread that writes output touches it.
  */
-#ifndef XQ_CMD_PROGRESS_H
-#define XQ_CMD_PROGRESS_H
+#ifndef CMD_PROGRESS_H
+#define CMD_PROGRESS_H
 
 #include <stdint.h>
 

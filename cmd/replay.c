@@ -646,11 +646,11 @@ static int verdict(const struct rctx *c)
 		return cmd_signal_status();
 	}
 	if (c->rep.io_error)
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	if (c->problems || c->rep.failed_files || c->rep.damaged_files ||
 	    c->rep.counts.by_sev[XQ_SEVERITY_ERROR] || c->rep.counts.by_sev[XQ_SEVERITY_WARNING])
-		return XQ_EXIT_INVALID;
-	return XQ_EXIT_OK;
+		return CMD_EXIT_INVALID;
+	return CMD_EXIT_OK;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -671,10 +671,10 @@ int cmd_replay(int argc, char **argv)
 	if (!(c.pos = xq_position_new()) || opt_init(&p, argc, argv, "replay")) {
 		xq_position_free(c.pos);
 		cmd_error("out of memory");
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	if ((rc = parse_args(&c, &p)) != 0) {
-		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("replay", "%s", p.err);
+		rc = rc > 0 ? CMD_EXIT_OK : cmd_usage_error("replay", "%s", p.err);
 		goto out;
 	}
 	reporter_init(&c.rep, "replay", &c.in);

@@ -588,10 +588,10 @@ void reporter_unread_text(const struct reporter *r, struct xq_buf *b)
 int reporter_status(const struct reporter *r, uint64_t skipped)
 {
 	if (r->io_error)
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	if (skipped || r->failed_files || r->damaged_files || r->counts.by_sev[XQ_SEVERITY_ERROR])
-		return XQ_EXIT_INVALID;
-	return XQ_EXIT_OK;
+		return CMD_EXIT_INVALID;
+	return CMD_EXIT_OK;
 }
 
 void reporter_counts_text(struct reporter *r, struct xq_buf *b)

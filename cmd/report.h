@@ -11,8 +11,8 @@
  * UTF-8 whatever the input: a byte of a file name that is not UTF-8 is
  * written as the four characters \xNN, never passed through.
  */
-#ifndef XQ_CMD_REPORT_H
-#define XQ_CMD_REPORT_H
+#ifndef CMD_REPORT_H
+#define CMD_REPORT_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -107,12 +107,12 @@ int report_codes_json(struct xq_buf *b, const struct report_counts *c);
  * Was an internal error (a diagnostic with code "internal": an invariant
  * of lib/ or formats/ that did not hold, or --verify finding that a writer
  * and its own reader disagree) counted or reported by this process?  main()
- * then ends with XQ_EXIT_BUG and asks for a bug report.  Thread-safe.
+ * then ends with CMD_EXIT_BUG and asks for a bug report.  Thread-safe.
  */
 int report_bug_seen(void);
 
 /* Was output dropped because memory ran out while it was put together?
- * main() then ends with XQ_EXIT_IO.  Thread-safe. */
+ * main() then ends with CMD_EXIT_IO.  Thread-safe. */
 int report_output_lost(void);
 
 /*

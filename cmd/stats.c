@@ -1103,7 +1103,7 @@ static int write_book(struct sctx *c, const struct xq_buf *book)
 
 	if (xq_file_open(&o, c->book, c->force ? XQ_WRITE_FORCE : 0, report_keep_message, &m)) {
 		cmd_error("%s", m.msg);
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	xq_buf_addf(&head, BOOK_MAGIC "\n# from %s, %d plies deep: %llu games\n"
 			   "# position\tmove\tweight\tgames\twins\tdraws\tlosses\n",
@@ -1113,12 +1113,12 @@ static int write_book(struct sctx *c, const struct xq_buf *book)
 		xq_file_abort(o);
 		xq_buf_release(&head);
 		cmd_error("cannot write '%s'", c->book);
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	xq_buf_release(&head);
 	if (xq_file_commit(o, report_keep_message, &m)) {
 		cmd_error("%s", m.msg);
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	return 0;
 }
@@ -1150,7 +1150,7 @@ static int write_tree(struct sctx *c)
 		break;
 	case XQ_ENOMEM:
 		cmd_error("out of memory: the tree is not written whole");
-		rc = XQ_EXIT_IO;
+		rc = CMD_EXIT_IO;
 		break;
 	}
 	report_flush_out(&out);
@@ -1432,13 +1432,13 @@ int cmd_stats(int argc, char **argv)
 	input_opts_init(&c.in);
 	if (opt_init(&p, argc, argv, "stats")) {
 		cmd_error("out of memory");
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	rc = input_opts_parse(&c.in, &p, options, usage, summary, take_option, &c);
 	if (rc == 0 && check_args(&c, &p))
 		rc = -1;
 	if (rc) {
-		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("stats", "%s", p.err);
+		rc = rc > 0 ? CMD_EXIT_OK : cmd_usage_error("stats", "%s", p.err);
 		free_options(&c);
 		opt_release(&p);
 		return rc;
@@ -1466,14 +1466,14 @@ int cmd_stats(int argc, char **argv)
 		inputs_release(&inputs);
 		if (cmd_signal)
 			cmd_error("interrupted: nothing is written%s", c.book ? " (no book either)" : "");
-		if (rc != XQ_EXIT_USAGE)
+		if (rc != CMD_EXIT_USAGE)
 			print_summary(&c, cmd_now() - t0, shown, c.nomem || cmd_signal);
 		if (cmd_signal)
 			rc = cmd_signal_status();
 		else if (!rc)
-			rc = c.rep.io_error ? XQ_EXIT_IO :
+			rc = c.rep.io_error ? CMD_EXIT_IO :
 			     c.rep.failed_files || c.rep.damaged_files ||
-					     c.rep.counts.by_sev[XQ_SEVERITY_ERROR] ? XQ_EXIT_INVALID : XQ_EXIT_OK;
+					     c.rep.counts.by_sev[XQ_SEVERITY_ERROR] ? CMD_EXIT_INVALID : CMD_EXIT_OK;
 	}
 	sctx_release(&c);
 	opt_release(&p);

@@ -296,11 +296,11 @@ static int parse_args(struct vctx *c, struct opt_parser *p)
 static int verdict(const struct vctx *c)
 {
 	if (c->rep.io_error)
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	for (int sev = XQ_SEVERITY_ERROR; sev >= c->fail_on; sev--)
 		if (c->rep.counts.by_sev[sev])
-			return XQ_EXIT_INVALID;
-	return XQ_EXIT_OK;
+			return CMD_EXIT_INVALID;
+	return CMD_EXIT_OK;
 }
 
 int cmd_validate(int argc, char **argv)
@@ -321,10 +321,10 @@ int cmd_validate(int argc, char **argv)
 	if (opt_init(&p, argc, argv, "validate")) {
 		/* Nothing was checked: never a word that could read as a verdict. */
 		cmd_error("out of memory: stopped early, before any game was checked");
-		return XQ_EXIT_IO;
+		return CMD_EXIT_IO;
 	}
 	if ((rc = parse_args(&c, &p)) != 0) {
-		rc = rc > 0 ? XQ_EXIT_OK : cmd_usage_error("validate", "%s", p.err);
+		rc = rc > 0 ? CMD_EXIT_OK : cmd_usage_error("validate", "%s", p.err);
 		opt_release(&p);
 		return rc;
 	}

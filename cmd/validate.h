@@ -3,8 +3,8 @@
  * games by what validate would say of them (find --errors, --warnings,
  * --ruling).
  */
-#ifndef XQ_CMD_VALIDATE_H
-#define XQ_CMD_VALIDATE_H
+#ifndef CMD_VALIDATE_H
+#define CMD_VALIDATE_H
 
 #include "inputs.h"
 #include <xq/rules.h>

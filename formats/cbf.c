@@ -37,12 +37,12 @@
  * the parser context (not the global one), so they carry libxml2's line
  * and column and reading stays thread-safe.  A malformed document is read
  * a second time in libxml2's recovery mode to keep the part before the
- * first error (the game is then XQ_GAME_BROKEN).
+ * first error (the game is then XQI_RECORD_BROKEN).
  *
  * Writing: UTF-8 with a BOM and CRLF line ends as CCBridge does, every
  * <Head> element (empty ones as <X />), comments in CDATA.  What CBF has
  * no place for (NAGs, comments before a move, tags outside the list,
- * characters XML 1.0 forbids) is reported as XQ_D_LOSS.
+ * characters XML 1.0 forbids) is reported as XQI_D_LOSS.
  */
 #include "format.h"
 
@@ -76,13 +76,13 @@
 #define CBF_MEM_FACTOR 16
 #define CBF_MAX_XML_ERRORS 20
 
-extern const struct xq_format xq_format_cbf;
+extern const struct xqi_format xqi_format_cbf;
 
 struct cbf_reader {
-	struct xq_input *in;
-	const struct xq_sink *sink;
+	struct xqi_input *in;
+	const struct xqi_sink *sink;
 	const char *name;
-	struct xq_read_opts opts;
+	struct xqi_read_opts opts;
 	int done;
 	/* One parse: */
 	int quiet;          /* recovery pass: errors were already reported */
@@ -144,7 +144,7 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
 	xmlParserCtxtPtr ctxt = ctx;
 	struct cbf_doc *doc = ctxt ? ctxt->_private : NULL;
 	struct cbf_reader *r = doc ? doc->r : NULL;
-	struct xq_place pl = {0, 0, 0};
+	struct xqi_place pl = {0, 0, 0};
 	const char *msg;
 	size_t len;
 
@@ -161,7 +161,7 @@ static void on_xml_error(void *ctx, xmlErrorPtr e)
 	len = strlen(msg);
 	while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
 		len--;
-	xq_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML, XQ_SEV_ERROR, "%.*s",
+	xqi_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQI_D_XML, XQ_SEVERITY_ERROR, "%.*s",
 		      (int)len, msg);
 }
 
@@ -196,7 +196,7 @@ static void on_generic_error(void *ctx, const char *fmt, ...)
 /* The first line of what libxml2 said on its generic channel, reported. */
 static void report_generic(struct cbf_reader *r, struct cbf_doc *doc)
 {
-	struct xq_place pl = {0, 0, 0};
+	struct xqi_place pl = {0, 0, 0};
 	const char *m = doc->generic, *nl;
 	size_t len;
 
@@ -209,7 +209,7 @@ static void report_generic(struct cbf_reader *r, struct cbf_doc *doc)
 	if (len == 0)
 		return;
 	r->errors++;
-	xq_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
+	xqi_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQI_D_ENCODING, XQ_SEVERITY_ERROR,
 		      "the text is not in the encoding its XML declaration names (libxml2: %.*s)",
 		      (int)len, m);
 }
@@ -227,9 +227,9 @@ static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlCh
 	(void)system_id;
 	(void)content;
 	if (!r->entity_decl && !r->quiet) {
-		struct xq_place pl = {0, (uint32_t)xmlSAX2GetLineNumber(ctx),
+		struct xqi_place pl = {0, (uint32_t)xmlSAX2GetLineNumber(ctx),
 				      (uint32_t)xmlSAX2GetColumnNumber(ctx)};
-		xq_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML, XQ_SEV_ERROR,
+		xqi_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQI_D_XML, XQ_SEVERITY_ERROR,
 			      "entity declaration '%s': CBF documents declare no entities; not read",
 			      (const char *)name);
 	}
@@ -475,9 +475,9 @@ static int parse(struct cbf_reader *r, struct cbf_doc *doc, const char *buf, siz
 	ok = doc->started;
 	if (!recover && (!ctxt->wellFormed || r->entity_decl)) {
 		if (r->errors == 0) {
-			struct xq_place pl = {0, 0, 0};
-			xq_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQ_D_XML,
-				      XQ_SEV_ERROR, "malformed XML");
+			struct xqi_place pl = {0, 0, 0};
+			xqi_format_report(r->sink, r->name, 1, &pl, 0, 0, NULL, 0, XQI_D_XML,
+				      XQ_SEVERITY_ERROR, "malformed XML");
 			r->errors = 1;
 		}
 		ok = 0;
@@ -492,11 +492,11 @@ static int parse(struct cbf_reader *r, struct cbf_doc *doc, const char *buf, siz
 	return ok;
 }
 
-static int cbf_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-			   const struct xq_sink *sink)
+static int cbf_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+			   const struct xqi_sink *sink)
 {
 	struct cbf_reader *r = calloc(1, sizeof(*r));
-	struct xq_read_opts def = XQ_READ_OPTS_INIT;
+	struct xqi_read_opts def = XQI_READ_OPTS_INIT;
 
 	/* CBF says its encoding in the XML declaration: opts->encoding is not used. */
 	if (!r)
@@ -504,7 +504,7 @@ static int cbf_open_reader(void **out, struct xq_input *in, const struct xq_read
 	xmlInitParser();
 	r->in = in;
 	r->sink = sink;
-	r->name = xq_input_name(in);
+	r->name = xqi_input_name(in);
 	r->opts = opts ? *opts : def;
 	*out = r;
 	return 0;
@@ -520,9 +520,9 @@ static const char *elem_name(const struct cbf_doc *doc, const struct cbf_elem *e
 	return doc->pool.ptr + e->name;
 }
 
-static struct xq_place elem_place(const struct cbf_elem *e)
+static struct xqi_place elem_place(const struct cbf_elem *e)
 {
-	struct xq_place pl = {0, e->line, 0};
+	struct xqi_place pl = {0, e->line, 0};
 
 	return pl;
 }
@@ -541,7 +541,7 @@ static int beyond(const struct cbf_reader *r, const struct cbf_elem *e)
  * is cut before them.
  */
 static const char *elem_text(struct cbf_reader *r, const struct cbf_doc *doc,
-			     const struct xq_game *g, const struct cbf_elem *e, size_t *len,
+			     const struct xqi_record *g, const struct cbf_elem *e, size_t *len,
 			     int *late)
 {
 	const char *text = doc->pool.ptr + e->text;
@@ -556,9 +556,9 @@ static const char *elem_text(struct cbf_reader *r, const struct cbf_doc *doc,
 		*late = 1;
 	ok = xq_utf8_check(text, *len);
 	if (ok < *len && !*late) {
-		struct xq_place pl = elem_place(e);
-		xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_ENCODING,
-			      XQ_SEV_ERROR, "<%s>: bytes that are not UTF-8 after %zu bytes; the "
+		struct xqi_place pl = elem_place(e);
+		xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQI_D_ENCODING,
+			      XQ_SEVERITY_ERROR, "<%s>: bytes that are not UTF-8 after %zu bytes; the "
 			      "text stops there",
 			      elem_name(doc, e), ok);
 		*len = ok;
@@ -576,14 +576,14 @@ static size_t children_end(const struct cbf_doc *doc, size_t at)
 	return i;
 }
 
-static int read_head(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_game *g,
+static int read_head(struct cbf_reader *r, const struct cbf_doc *doc, struct xqi_record *g,
 		     int *bad_fen)
 {
 	size_t end = children_end(doc, doc->head);
 
 	for (size_t i = doc->head + 1; i < end; i++) {
 		const struct cbf_elem *e = &doc->elems[i];
-		const struct xq_ccb_field *f;
+		const struct xqi_ccb_field *f;
 		const char *name, *text;
 		size_t len;
 		int rc = 0, late;
@@ -594,15 +594,15 @@ static int read_head(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_
 		text = elem_text(r, doc, g, e, &len, &late);
 		if (late)
 			break;
-		f = xq_ccb_field_by_element(name, strlen(name));
+		f = xqi_ccb_field_by_element(name, strlen(name));
 		if (f && !strcmp(f->element, "FEN")) {
-			struct xq_diag d;
-			struct xq_place pl = elem_place(e);
-			xq_diag_init(&d);
-			if (len && xq_board_from_fen(&g->start, text, len, XQ_FEN_LENIENT_PLACEMENT,
+			struct xq_diagnostic d;
+			struct xqi_place pl = elem_place(e);
+			xqi_diagnostic_init(&d);
+			if (len && xqi_position_from_fen(&g->start, text, len, XQI_FEN_LENIENT_PLACEMENT,
 						     &d)) {
-				xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
-					      XQ_D_BAD_FEN, XQ_SEV_ERROR,
+				xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+					      XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
 					      "<FEN>: %s; no move can be read", d.msg);
 				*bad_fen = 1;
 			}
@@ -613,24 +613,24 @@ static int read_head(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_
 				ok = xq_is_digit((unsigned char)text[k]);
 				code = code * 10 + (unsigned long)(text[k] - '0');
 			}
-			if (ok && xq_ccb_result_from_code((unsigned)code, &g->result) == 0) {
-				const char *s = xq_result_string(g->result);
-				rc = xq_game_add_tag(g, "Result", 6, s, strlen(s));
+			if (ok && xqi_ccb_result_from_code((unsigned)code, &g->result) == 0) {
+				const char *s = xqi_result_string(g->result);
+				rc = xqi_record_add_tag(g, "Result", 6, s, strlen(s));
 			} else if (len) {
-				struct xq_place pl = elem_place(e);
-				g->result = XQ_RESULT_UNKNOWN;
-				g->result_text = xq_game_strdup(g, text, len);
-				xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
-					      XQ_D_NO_RESULT, XQ_SEV_NOTE,
+				struct xqi_place pl = elem_place(e);
+				g->result = XQI_RESULT_UNKNOWN;
+				g->result_text = xqi_record_strdup(g, text, len);
+				xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+					      XQI_D_NO_RESULT, XQ_SEVERITY_NOTE,
 					      "<RecordResult> '%s' is not a result code this reader "
 					      "knows (0-3); the result is taken as unknown",
 					      g->result_text ? g->result_text : "");
-				rc = g->result_text ? xq_game_add_tag(g, "Result", 6, text, len)
+				rc = g->result_text ? xqi_record_add_tag(g, "Result", 6, text, len)
 						    : XQ_ENOMEM;
 			}
 		} else if (len) {
 			const char *tag = f ? f->tag : name;
-			rc = xq_game_add_tag(g, tag, strlen(tag), text, len);
+			rc = xqi_record_add_tag(g, tag, strlen(tag), text, len);
 		}
 		if (rc)
 			return rc;
@@ -639,7 +639,7 @@ static int read_head(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_
 }
 
 /* "x1y1-x2y2" with x 0-8 and y 0-9 from the top; 0 if it is not that. */
-static xq_move parse_value(const char *v)
+static xqi_move parse_value(const char *v)
 {
 	if (!v || strlen(v) != 5 || v[2] != '-')
 		return 0;
@@ -648,11 +648,11 @@ static xq_move parse_value(const char *v)
 			return 0;
 	if (v[0] > '8' || v[3] > '8')
 		return 0;
-	return XQ_MOVE(XQ_SQ(v[0] - '0', 9 - (v[1] - '0')), XQ_SQ(v[3] - '0', 9 - (v[4] - '0')));
+	return XQI_MOVE(XQI_SQ(v[0] - '0', 9 - (v[1] - '0')), XQI_SQ(v[3] - '0', 9 - (v[4] - '0')));
 }
 
 /* The comment of a Move; 1 when it runs past the first error (not read). */
-static int set_comment(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_game *g,
+static int set_comment(struct cbf_reader *r, const struct cbf_doc *doc, struct xqi_record *g,
 		       uint32_t node, const struct cbf_elem *e)
 {
 	size_t len;
@@ -661,42 +661,42 @@ static int set_comment(struct cbf_reader *r, const struct cbf_doc *doc, struct x
 
 	if (late)
 		return 1;
-	return len ? xq_game_set_comment(g, node, text, len) : 0;
+	return len ? xqi_record_set_comment(g, node, text, len) : 0;
 }
 
-static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_game *g)
+static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xqi_record *g)
 {
-	struct xq_flat_tree t;
+	struct xqi_flat_tree t;
 	int first = 1, rc = 0, attr_noted = 0;
 	uint32_t after_end = 0, entries = 0;
 	size_t end = children_end(doc, doc->list);
 
-	xq_flat_tree_init(&t, g);
+	xqi_flat_tree_init(&t, g);
 	for (size_t i = doc->list + 1; i < end; i++) {
 		const struct cbf_elem *e = &doc->elems[i];
-		struct xq_place pl;
-		struct xq_diag d;
+		struct xqi_place pl;
+		struct xq_diagnostic d;
 		const char *value;
-		xq_move m;
-		uint32_t node = XQ_NODE_NONE, ply;
+		xqi_move m;
+		uint32_t node = XQ_NO_NODE, ply;
 		int added;
 
 		if (beyond(r, e)) {
-			g->flags |= XQ_GAME_BROKEN;
+			g->flags |= XQI_RECORD_BROKEN;
 			break;
 		}
 		pl = elem_place(e);
 		if (e->kind != E_MOVE) {
-			xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_SYNTAX,
-				      XQ_SEV_WARNING, "<%s> in <MoveList> is not a move; not read",
+			xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQI_D_SYNTAX,
+				      XQ_SEVERITY_WARNING, "<%s> in <MoveList> is not a move; not read",
 				      elem_name(doc, e));
 			continue;
 		}
 		if (!attr_noted && e->nextra) {
 			const char *an = doc->pool.ptr + e->extra;
 			for (uint32_t k = 0; k < e->nextra; k++, an += strlen(an) + 1)
-				xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
-					      XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
+				xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+					      XQI_D_UNSUPPORTED, XQ_SEVERITY_NOTE,
 					      "attribute '%s' of <Move> is not understood; not read",
 					      an);
 			attr_noted = 1;
@@ -705,12 +705,12 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 		m = parse_value(value);
 		if (first) {
 			first = 0;
-			if (m && XQ_MOVE_FROM(m) == XQ_MOVE_TO(m)) {
+			if (m && XQI_MOVE_FROM(m) == XQI_MOVE_TO(m)) {
 				/* The root entry: its text is the game comment. */
-				rc = set_comment(r, doc, g, XQ_ROOT, e);
+				rc = set_comment(r, doc, g, XQI_ROOT, e);
 				if (rc == 1) {
 					rc = 0;
-					g->flags |= XQ_GAME_BROKEN;
+					g->flags |= XQI_RECORD_BROKEN;
 					break;
 				}
 				if (rc)
@@ -723,33 +723,33 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 			after_end++;
 			continue;
 		}
-		ply = t.parent != XQ_NODE_NONE ? t.ply + 1 : 0;
-		if (!m && t.parent != XQ_NODE_NONE) {
-			xq_format_report(r->sink, r->name, g->number, &pl, 0, ply, value,
-				      value ? strlen(value) : 0, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
+		ply = t.parent != XQ_NO_NODE ? t.ply + 1 : 0;
+		if (!m && t.parent != XQ_NO_NODE) {
+			xqi_format_report(r->sink, r->name, g->number, &pl, 0, ply, value,
+				      value ? strlen(value) : 0, XQI_D_BAD_MOVE_TEXT, XQ_SEVERITY_ERROR,
 				      "<Move value=\"%s\"> is not a move (\"x1y1-x2y2\"); "
 				      "the line stops here",
 				      value ? value : "");
-			g->flags |= XQ_GAME_BROKEN;
+			g->flags |= XQI_RECORD_BROKEN;
 		}
-		xq_diag_init(&d);
-		added = xq_flat_tree_add(&t, m, e->branch, e->end, &node, &d);
+		xqi_diagnostic_init(&d);
+		added = xqi_flat_tree_add(&t, m, e->branch, e->end, &node, &d);
 		if (added == XQ_EILLEGAL) {
-			xq_format_report(r->sink, r->name, g->number, &pl, 0, ply, value,
-				      value ? strlen(value) : 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+			xqi_format_report(r->sink, r->name, g->number, &pl, 0, ply, value,
+				      value ? strlen(value) : 0, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
 				      "illegal move %s: %s; the line stops here", value ? value : "",
 				      d.msg);
-			g->flags |= XQ_GAME_BROKEN;
+			g->flags |= XQI_RECORD_BROKEN;
 		} else if (added == 1) {
 			g->nodes[node].place = pl;
-			rc = xq_game_set_text(g, node, value ? value : "", value ? strlen(value) : 0);
+			rc = xqi_record_set_text(g, node, value ? value : "", value ? strlen(value) : 0);
 			if (!rc)
 				rc = set_comment(r, doc, g, node, e);
 			if (rc == 1) {
 				/* Its comment runs into the damage: the move stays, the
 				 * comment is not the document's, reading stops. */
 				rc = 0;
-				g->flags |= XQ_GAME_BROKEN;
+				g->flags |= XQI_RECORD_BROKEN;
 				break;
 			}
 		} else if (added < 0 && added != XQ_EPARSE) {
@@ -759,49 +759,49 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 			break;
 	}
 	if (!rc) {
-		struct xq_place pl = elem_place(&doc->elems[doc->list]);
+		struct xqi_place pl = elem_place(&doc->elems[doc->list]);
 		if (t.skipped)
-			xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
-				      XQ_D_ILLEGAL_MOVE, XQ_SEV_NOTE,
+			xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+				      XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_NOTE,
 				      "%u moves after a bad move of their line were not read",
 				      (unsigned)t.skipped);
 		if (after_end)
-			xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
-				      XQ_D_TRAILING, XQ_SEV_WARNING,
+			xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+				      XQI_D_TRAILING, XQ_SEVERITY_WARNING,
 				      "%u <Move> entries after the end of the move tree are not "
 				      "read",
 				      (unsigned)after_end);
-		if (!t.complete && t.depth > 0 && !(g->flags & XQ_GAME_BROKEN)) {
-			xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
-				      XQ_D_TRUNCATED, XQ_SEV_WARNING,
+		if (!t.complete && t.depth > 0 && !(g->flags & XQI_RECORD_BROKEN)) {
+			xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
+				      XQI_D_TRUNCATED, XQ_SEVERITY_WARNING,
 				      "the move list ends with %zu announced variations "
 				      "(branch=\"1\") missing",
 				      t.depth);
-			g->flags |= XQ_GAME_BROKEN;
+			g->flags |= XQI_RECORD_BROKEN;
 		}
 		if (entries == 0)
-			g->flags |= XQ_GAME_EMPTY;
+			g->flags |= XQI_RECORD_EMPTY;
 	}
-	xq_flat_tree_release(&t);
+	xqi_flat_tree_release(&t);
 	return rc;
 }
 
-static int read_doc(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_game *g)
+static int read_doc(struct cbf_reader *r, const struct cbf_doc *doc, struct xqi_record *g)
 {
 	int bad_fen = 0, rc;
 
 	if (!doc->has_root || strcmp(doc->pool.ptr + doc->root_name, "ChineseChessRecord")) {
-		struct xq_place pl = {0, doc->has_root ? doc->root_line : 0, 0};
-		xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_BAD_MAGIC,
-			      XQ_SEV_ERROR, "not a CBF record: the root element is <%s>, not "
+		struct xqi_place pl = {0, doc->has_root ? doc->root_line : 0, 0};
+		xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQI_D_BAD_MAGIC,
+			      XQ_SEVERITY_ERROR, "not a CBF record: the root element is <%s>, not "
 			      "<ChineseChessRecord>",
 			      doc->has_root ? doc->pool.ptr + doc->root_name : "");
 		return XQ_EPARSE;
 	}
 	if (doc->has_version && strcmp(doc->pool.ptr + doc->version, "1.0")) {
-		struct xq_place pl = {0, doc->root_line, 0};
-		xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
-			      XQ_SEV_WARNING, "CBF version '%s' (this reader knows 1.0); read as 1.0",
+		struct xqi_place pl = {0, doc->root_line, 0};
+		xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQI_D_UNSUPPORTED,
+			      XQ_SEVERITY_WARNING, "CBF version '%s' (this reader knows 1.0); read as 1.0",
 			      doc->pool.ptr + doc->version);
 	}
 	for (size_t i = 0; i < doc->n; i++) {
@@ -809,47 +809,47 @@ static int read_doc(struct cbf_reader *r, const struct cbf_doc *doc, struct xq_g
 		if (e->kind != E_ROOT || (doc->seen_head && i == doc->head) ||
 		    (doc->seen_list && i == doc->list))
 			continue;
-		struct xq_place pl = elem_place(e);
-		xq_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
-			      XQ_SEV_WARNING, "element <%s> is not understood; not read",
+		struct xqi_place pl = elem_place(e);
+		xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQI_D_UNSUPPORTED,
+			      XQ_SEVERITY_WARNING, "element <%s> is not understood; not read",
 			      elem_name(doc, e));
 	}
 	if (doc->seen_head && (rc = read_head(r, doc, g, &bad_fen)) != 0)
 		return rc;
 	if (bad_fen) {
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 		return 0;
 	}
 	if (!doc->seen_list) {
-		g->flags |= XQ_GAME_EMPTY;
+		g->flags |= XQI_RECORD_EMPTY;
 		return 0;
 	}
 	return read_moves(r, doc, g);
 }
 
-static int cbf_read(void *reader, struct xq_game *g)
+static int cbf_read(void *reader, struct xqi_record *g)
 {
 	struct cbf_reader *r = reader;
 	struct xq_buf buf = XQ_BUF_INIT;
 	struct cbf_doc doc;
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	int rc, ok;
 
 	if (r->done)
 		return 0;
 	r->done = 1;
-	xq_diag_init(&d);
-	rc = xq_input_read_all(r->in, &buf,
-			       (size_t)xq_format_record_limit(&xq_format_cbf, &r->opts), &d);
+	xqi_diagnostic_init(&d);
+	rc = xqi_input_read_all(r->in, &buf,
+			       (size_t)xqi_format_record_limit(&xqi_format_cbf, &r->opts), &d);
 	if (rc) {
 		if (rc == XQ_ERANGE)
-			xq_format_limit_diag(&d, &xq_format_cbf, &r->opts, "the input");
+			xqi_format_limit_diag(&d, &xqi_format_cbf, &r->opts, "the input");
 		d.source = r->name;
-		xq_sink_report(r->sink, &d);
+		xqi_sink_report(r->sink, &d);
 		xq_buf_release(&buf);
 		return rc;
 	}
-	xq_game_clear(g);
+	xqi_record_clear(g);
 	g->number = 1;
 	g->source = r->name;
 	g->encoding = "utf-8";
@@ -859,7 +859,7 @@ static int cbf_read(void *reader, struct xq_game *g)
 		/* Keep what comes before the first error. */
 		doc_release(&doc);
 		ok = parse(r, &doc, buf.ptr, buf.len, 1);
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 		if (r->first_error == 0)
 			r->first_error = 1;
 	}
@@ -870,7 +870,7 @@ static int cbf_read(void *reader, struct xq_game *g)
 	}
 	rc = read_doc(r, &doc, g);
 	doc_release(&doc);
-	if (rc == XQ_EPARSE && (g->flags & XQ_GAME_BROKEN))
+	if (rc == XQ_EPARSE && (g->flags & XQI_RECORD_BROKEN))
 		return XQ_EPARSE;
 	if (rc < 0)
 		return rc;
@@ -880,15 +880,15 @@ static int cbf_read(void *reader, struct xq_game *g)
 /* Writing. */
 
 struct cbf_writer {
-	struct xq_output *o;
-	const struct xq_sink *sink;
+	struct xq_file *o;
+	const struct xqi_sink *sink;
 	const char *name;
 	uint64_t games;
 	struct xq_buf out;
 };
 
-static int cbf_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
-			   const struct xq_sink *sink)
+static int cbf_open_writer(void **out, struct xq_file *o, const struct xqi_write_opts *opts,
+			   const struct xqi_sink *sink)
 {
 	struct cbf_writer *w = calloc(1, sizeof(*w));
 
@@ -896,12 +896,12 @@ static int cbf_open_writer(void **out, struct xq_output *o, const struct xq_writ
 		return XQ_ENOMEM;
 	w->o = o;
 	w->sink = sink;
-	w->name = xq_output_name(o);
+	w->name = xqi_file_name(o);
 	xq_buf_init(&w->out);
-	if (opts && opts->encoding != XQ_ENC_UNKNOWN && opts->encoding != XQ_ENC_UTF8)
-		xq_format_report(sink, w->name, 0, NULL, 0, 0, NULL, 0, XQ_D_UNSUPPORTED,
-			      XQ_SEV_WARNING, "CBF is written in UTF-8 (as CCBridge reads it), not %s",
-			      xq_encoding_name(opts->encoding));
+	if (opts && opts->encoding != XQI_ENC_UNKNOWN && opts->encoding != XQI_ENC_UTF8)
+		xqi_format_report(sink, w->name, 0, NULL, 0, 0, NULL, 0, XQI_D_UNSUPPORTED,
+			      XQ_SEVERITY_WARNING, "CBF is written in UTF-8 (as CCBridge reads it), not %s",
+			      xqi_encoding_name(opts->encoding));
 	*out = w;
 	return 0;
 }
@@ -925,7 +925,7 @@ static int add_text(struct xq_buf *b, const char *s, int cdata)
 
 	if (!cdata) {
 		size_t n = 0;
-		if (xq_buf_add_xml(b, s, strlen(s), 0, &n))
+		if (xqi_buf_add_xml(b, s, strlen(s), 0, &n))
 			return XQ_ENOMEM;
 		return n > INT_MAX ? INT_MAX : (int)n;
 	}
@@ -959,42 +959,42 @@ static int add_text(struct xq_buf *b, const char *s, int cdata)
 /* Report characters of `what` that XML cannot hold. */
 static void report_dropped(struct cbf_writer *w, uint32_t ply, const char *what, int count)
 {
-	xq_format_report(w->sink, w->name, w->games, NULL, 0, ply, NULL, 0, XQ_D_LOSS,
-		      XQ_SEV_WARNING, "%s: %d control characters XML cannot hold were dropped",
+	xqi_format_report(w->sink, w->name, w->games, NULL, 0, ply, NULL, 0, XQI_D_LOSS,
+		      XQ_SEVERITY_WARNING, "%s: %d control characters XML cannot hold were dropped",
 		      what, count);
 }
 
 /* An unknown result read from a CBR or CBF code ("4") goes back as that code. */
-static int numeric_result(const struct xq_game *g)
+static int numeric_result(const struct xqi_record *g)
 {
 	const char *t = g->result_text;
 
-	return g->result == XQ_RESULT_UNKNOWN && t && *t && strlen(t) < 6 &&
+	return g->result == XQI_RESULT_UNKNOWN && t && *t && strlen(t) < 6 &&
 	       strspn(t, "0123456789") == strlen(t);
 }
 
-static int write_head(struct cbf_writer *w, const struct xq_game *g)
+static int write_head(struct cbf_writer *w, const struct xqi_record *g)
 {
 	struct xq_buf *b = &w->out;
-	const char *result_tag = numeric_result(g) ? g->result_text : xq_result_string(g->result);
+	const char *result_tag = numeric_result(g) ? g->result_text : xqi_result_string(g->result);
 	int rc = 0;
 
-	for (const struct xq_ccb_field *f = xq_ccb_fields; f->element && !rc; f++) {
-		char val[XQ_FEN_MAX];
+	for (const struct xqi_ccb_field *f = xqi_ccb_fields; f->element && !rc; f++) {
+		char val[XQ_FEN_SIZE];
 		const char *v = NULL;
 		int dropped;
 		if (!strcmp(f->element, "FEN")) {
-			xq_board_to_fen(&g->start, val, sizeof(val));
+			xqi_position_to_fen(&g->start, val, sizeof(val));
 			v = val;
 		} else if (!strcmp(f->element, "RecordResult")) {
 			if (numeric_result(g)) {
 				v = g->result_text;
 			} else {
-				snprintf(val, sizeof(val), "%u", xq_ccb_result_code(g->result));
+				snprintf(val, sizeof(val), "%u", xqi_ccb_result_code(g->result));
 				v = val;
 			}
 		} else {
-			v = xq_game_tag(g, f->tag);
+			v = xqi_record_tag(g, f->tag);
 		}
 		if (!v || !*v) {
 			rc = xq_buf_addf(b, "  <%s />\r\n", f->element);
@@ -1011,12 +1011,12 @@ static int write_head(struct cbf_writer *w, const struct xq_game *g)
 	/* Tags with no element, and repeated tags (an element holds one value). */
 	for (size_t i = 0; i < g->ntags && !rc; i++) {
 		const char *tag = g->tags[i].name;
-		const struct xq_ccb_field *f = xq_ccb_field_by_tag(tag);
+		const struct xqi_ccb_field *f = xqi_ccb_field_by_tag(tag);
 		if (!strcmp(tag, "Result")) {
 			/* The code says the result; a tag that says otherwise is not kept. */
 			if (strcmp(g->tags[i].value, result_tag))
-				xq_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
-					      XQ_SEV_WARNING,
+				xqi_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQI_D_LOSS,
+					      XQ_SEVERITY_WARNING,
 					      "tag Result \"%s\" is not the result CBF's code gives "
 					      "(\"%s\"); not written",
 					      g->tags[i].value, result_tag);
@@ -1025,12 +1025,12 @@ static int write_head(struct cbf_writer *w, const struct xq_game *g)
 		if (!*g->tags[i].value || !strcmp(tag, "FEN"))
 			continue;
 		if (!f)
-			xq_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
-				      XQ_SEV_WARNING, "tag %s (\"%s\") has no CBF field; not written",
+			xqi_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQI_D_LOSS,
+				      XQ_SEVERITY_WARNING, "tag %s (\"%s\") has no CBF field; not written",
 				      tag, g->tags[i].value);
-		else if (xq_game_tag(g, tag) != g->tags[i].value)
-			xq_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
-				      XQ_SEV_WARNING,
+		else if (xqi_record_tag(g, tag) != g->tags[i].value)
+			xqi_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQI_D_LOSS,
+				      XQ_SEVERITY_WARNING,
 				      "tag %s repeated: CBF holds one; \"%s\" not written", tag,
 				      g->tags[i].value);
 	}
@@ -1053,7 +1053,7 @@ static int write_comment(struct cbf_writer *w, const char *comment, uint32_t ply
 	return xq_buf_adds(&w->out, "</Move>\r\n");
 }
 
-static int write_moves(struct cbf_writer *w, const struct xq_game *g)
+static int write_moves(struct cbf_writer *w, const struct xqi_record *g)
 {
 	struct xq_buf *b = &w->out;
 	uint32_t ply = 1;
@@ -1061,25 +1061,25 @@ static int write_moves(struct cbf_writer *w, const struct xq_game *g)
 
 	rc = xq_buf_adds(b, "  <Move value=\"00-00\"");
 	if (!rc)
-		rc = write_comment(w, g->nodes[XQ_ROOT].comment, 0);
-	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE && !rc;
-	     n = xq_game_next_ply(g, n, &ply)) {
-		const struct xq_node *x = &g->nodes[n];
-		xq_sq f = XQ_MOVE_FROM(x->move), t = XQ_MOVE_TO(x->move);
-		rc = xq_buf_addf(b, "  <Move value=\"%d%d-%d%d\"%s%s", XQ_SQ_FILE(f),
-				 9 - XQ_SQ_RANK(f), XQ_SQ_FILE(t), 9 - XQ_SQ_RANK(t),
-				 x->child == XQ_NODE_NONE ? " end=\"1\"" : "",
-				 x->sibling != XQ_NODE_NONE ? " branch=\"1\"" : "");
+		rc = write_comment(w, g->nodes[XQI_ROOT].comment, 0);
+	for (uint32_t n = g->nodes[XQI_ROOT].child; n != XQ_NO_NODE && !rc;
+	     n = xqi_record_next_ply(g, n, &ply)) {
+		const struct xqi_node *x = &g->nodes[n];
+		xqi_sq f = XQI_MOVE_FROM(x->move), t = XQI_MOVE_TO(x->move);
+		rc = xq_buf_addf(b, "  <Move value=\"%d%d-%d%d\"%s%s", XQI_SQ_FILE(f),
+				 9 - XQI_SQ_RANK(f), XQI_SQ_FILE(t), 9 - XQI_SQ_RANK(t),
+				 x->child == XQ_NO_NODE ? " end=\"1\"" : "",
+				 x->sibling != XQ_NO_NODE ? " branch=\"1\"" : "");
 		if (!rc)
 			rc = write_comment(w, x->comment, ply);
 	}
 	if (rc)
 		return XQ_ENOMEM;
-	xq_write_losses(w->sink, w->o, w->games, g, xq_format_cbf.caps, 0, "CBF");
+	xqi_write_losses(w->sink, w->o, w->games, g, xqi_format_cbf.caps, 0, "CBF");
 	return 0;
 }
 
-static int cbf_write(void *writer, const struct xq_game *g)
+static int cbf_write(void *writer, const struct xqi_record *g)
 {
 	struct cbf_writer *w = writer;
 	struct xq_buf *b = &w->out;
@@ -1087,12 +1087,12 @@ static int cbf_write(void *writer, const struct xq_game *g)
 
 	w->games++;
 	if (w->games > 1) {
-		xq_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQ_D_LOSS,
-			      XQ_SEV_ERROR, "a CBF file holds one game; game %llu not written",
+		xqi_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQI_D_LOSS,
+			      XQ_SEVERITY_ERROR, "a CBF file holds one game; game %llu not written",
 			      (unsigned long long)w->games);
 		return XQ_EUNSUPPORTED;
 	}
-	if ((rc = xq_write_start_check(w->sink, w->o, g, "CBF", 0)))
+	if ((rc = xqi_write_start_check(w->sink, w->o, g, "CBF", 0)))
 		return rc;
 	xq_buf_reset(b);
 	rc = xq_buf_adds(b, "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n"
@@ -1107,7 +1107,7 @@ static int cbf_write(void *writer, const struct xq_game *g)
 		rc = xq_buf_adds(b, " </MoveList>\r\n</ChineseChessRecord>\r\n");
 	if (rc)
 		return XQ_ENOMEM;
-	return xq_output_write(w->o, b->ptr, b->len);
+	return xqi_file_write(w->o, b->ptr, b->len);
 }
 
 static int cbf_close_writer(void *writer)
@@ -1134,11 +1134,11 @@ static int cbf_probe(const unsigned char *head, size_t len)
 	return 0;
 }
 
-const struct xq_format xq_format_cbf = {
+const struct xqi_format xqi_format_cbf = {
 	"cbf",
 	"CCBridge (象棋桥) XML record, one game with variations and comments",
 	".cbf",
-	XQ_CAP_READ | XQ_CAP_WRITE | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS,
+	XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS,
 	cbf_probe,
 	cbf_open_reader,
 	cbf_read,

@@ -31,7 +31,7 @@ static const struct {
 };
 
 /* The library fields as tags of `g`; the remark only on the first game. */
-int xq_cbr_library_tags(struct cbr_reader *r, struct xq_game *g)
+int xqi_cbr_library_tags(struct cbr_reader *r, struct xqi_record *g)
 {
 	int rc = 0;
 
@@ -43,42 +43,42 @@ int xq_cbr_library_tags(struct cbr_reader *r, struct xq_game *g)
 				continue;
 			r->remark_given = 1;
 		}
-		rc = xq_cbr_add_tag(g, lib_fields[i].tag, r->lib_tags[i], strlen(r->lib_tags[i]));
+		rc = xqi_cbr_add_tag(g, lib_fields[i].tag, r->lib_tags[i], strlen(r->lib_tags[i]));
 	}
 	return rc;
 }
 
 static int read_library_header(struct cbr_reader *r)
 {
-	const unsigned char *h = xq_cbr_window_get(r, 0, 20);
+	const unsigned char *h = xqi_cbr_window_get(r, 0, 20);
 	struct xq_buf text = XQ_BUF_INIT;
 	uint32_t version;
 	uint64_t records;
 	int rc = 0;
 
-	if (h && !memcmp(h, "CCBridge", 8) && xq_cbr_get_u32(h + 8) == 21)
-		return xq_cbz_open(r, h);
-	h = xq_cbr_window_get(r, 0, 64);
+	if (h && !memcmp(h, "CCBridge", 8) && xqi_cbr_get_u32(h + 8) == 21)
+		return xqi_cbz_open(r, h);
+	h = xqi_cbr_window_get(r, 0, 64);
 	if (!h || memcmp(h, CBL_MAGIC, 16)) {
-		xq_cbr_report(r, 0, 0, 0, NULL, XQ_D_BAD_MAGIC, XQ_SEV_ERROR,
+		xqi_cbr_report(r, 0, 0, 0, NULL, XQI_D_BAD_MAGIC, XQ_SEVERITY_ERROR,
 		       "not a CCBridge library (no \"CCBridgeLibrary\" magic)");
 		return r->w.error ? r->w.error : XQ_EPARSE;
 	}
-	version = xq_cbr_get_u32(h + 16);
-	r->slots = xq_cbr_get_u32(h + 60);
+	version = xqi_cbr_get_u32(h + 16);
+	r->slots = xqi_cbr_get_u32(h + 60);
 	if (version != 3)
-		xq_cbr_report(r, 0, 16, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_WARNING,
+		xqi_cbr_report(r, 0, 16, 0, NULL, XQI_D_UNSUPPORTED, XQ_SEVERITY_WARNING,
 		       "library version %u (the known files have 3); records are read by their "
 		       "magic",
 		       (unsigned)version);
-	h = xq_cbr_window_get(r, 0, CBL_INDEX_AT);
+	h = xqi_cbr_window_get(r, 0, CBL_INDEX_AT);
 	if (!h) {
-		xq_cbr_report(r, 0, 0, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+		xqi_cbr_report(r, 0, 0, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
 		       "the library ends inside its %d-byte header", CBL_INDEX_AT);
 		return r->w.error ? r->w.error : XQ_ETRUNCATED;
 	}
 	for (size_t i = 0; i < sizeof(lib_fields) / sizeof(lib_fields[0]) && !rc; i++) {
-		rc = xq_cbr_utf16_field(r, 0, h + lib_fields[i].off, lib_fields[i].size, lib_fields[i].off,
+		rc = xqi_cbr_utf16_field(r, 0, h + lib_fields[i].off, lib_fields[i].size, lib_fields[i].off,
 				 &text);
 		if (!rc && text.len && !(r->lib_tags[i] = strdup(text.ptr)))
 			rc = XQ_ENOMEM;
@@ -89,20 +89,20 @@ static int read_library_header(struct cbr_reader *r)
 	/* The index: believed only if the records start right after it. */
 	records = CBL_INDEX_AT + (uint64_t)r->slots * CBL_SLOT;
 	r->pos = CBL_INDEX_AT;
-	if (r->slots > 0 && r->slots <= CBL_MAX_SLOTS && (h = xq_cbr_window_get(r, records, 16)) &&
+	if (r->slots > 0 && r->slots <= CBL_MAX_SLOTS && (h = xqi_cbr_window_get(r, records, 16)) &&
 	    !memcmp(h, CBR_MAGIC, 16)) {
 		r->index = calloc(r->slots, sizeof(*r->index));
 		if (!r->index)
 			return XQ_ENOMEM;
 		for (uint32_t i = 0; i < r->slots; i++) {
-			const unsigned char *s = xq_cbr_window_get(r, CBL_INDEX_AT + (uint64_t)i * CBL_SLOT,
+			const unsigned char *s = xqi_cbr_window_get(r, CBL_INDEX_AT + (uint64_t)i * CBL_SLOT,
 							    CBL_SLOT);
 			struct slot *e = &r->index[r->nindex];
-			if (!xq_cbr_get_u32(s))
+			if (!xqi_cbr_get_u32(s))
 				continue;
-			e->flags = xq_cbr_get_u32(s);
-			e->size = xq_cbr_get_u32(s + 12);
-			rc = xq_cbr_utf16_field(r, 0, s + 100, CBL_SLOT - 100,
+			e->flags = xqi_cbr_get_u32(s);
+			e->size = xqi_cbr_get_u32(s + 12);
+			rc = xqi_cbr_utf16_field(r, 0, s + 100, CBL_SLOT - 100,
 					 CBL_INDEX_AT + (uint64_t)i * CBL_SLOT + 100, &text);
 			if (!rc && !(e->title = strdup(text.ptr)))
 				rc = XQ_ENOMEM;
@@ -114,19 +114,19 @@ static int read_library_header(struct cbr_reader *r)
 		r->index_ok = 1;
 		r->pos = records;
 	} else {
-		xq_cbr_report(r, 0, 60, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
+		xqi_cbr_report(r, 0, 60, 0, NULL, XQI_D_UNSUPPORTED, XQ_SEVERITY_NOTE,
 		       "the index area (%u slots) does not lead to the records as in the known "
 		       "files; records are found by their magic instead",
 		       (unsigned)r->slots);
 	}
-	xq_cbr_window_drop(&r->w, r->pos);
+	xqi_cbr_window_drop(&r->w, r->pos);
 	return rc;
 }
 
-int xq_cbl_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-			   const struct xq_sink *sink)
+int xqi_cbl_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+			   const struct xqi_sink *sink)
 {
-	return xq_cbr_open_common(out, in, opts, sink, 1);
+	return xqi_cbr_open_common(out, in, opts, sink, 1);
 }
 
 /*
@@ -137,8 +137,8 @@ int xq_cbl_open_reader(void **out, struct xq_input *in, const struct xq_read_opt
  */
 static uint64_t find_magic(struct cbr_reader *r, uint64_t from, uint64_t keep, uint64_t stop)
 {
-	for (uint64_t was = from;; XQ_ADVANCED(was, from)) {
-		const unsigned char *p = xq_cbr_window_get(r, from, 16);
+	for (uint64_t was = from;; XQI_ADVANCED(was, from)) {
+		const unsigned char *p = xqi_cbr_window_get(r, from, 16);
 		size_t avail;
 		if (from >= stop)
 			return stop;
@@ -149,65 +149,65 @@ static uint64_t find_magic(struct cbr_reader *r, uint64_t from, uint64_t keep, u
 			if (p[i] == 'C' && !memcmp(p + i, CBR_MAGIC, 16))
 				return from + i < stop ? from + i : stop;
 		from += avail - 15;
-		xq_cbr_window_drop(&r->w, from < keep ? from : keep);
-		if (xq_cbr_window_fill(r) <= 0 && !xq_cbr_window_get(r, from, 16))
+		xqi_cbr_window_drop(&r->w, from < keep ? from : keep);
+		if (xqi_cbr_window_fill(r) <= 0 && !xqi_cbr_window_get(r, from, 16))
 			return UINT64_MAX;
 	}
 }
 
 /* Compare the record just read with its index slot. */
-static void check_index(struct cbr_reader *r, const struct xq_game *g, uint64_t base, uint64_t end)
+static void check_index(struct cbr_reader *r, const struct xqi_record *g, uint64_t base, uint64_t end)
 {
 	const struct slot *e;
-	const char *title = xq_game_tag(g, "Title");
+	const char *title = xqi_record_tag(g, "Title");
 
 	if (!r->index_ok)
 		return;
 	if (r->next_index >= r->nindex) {
-		xq_cbr_report(r, g->number, base, 0, NULL, XQ_D_CORRUPT, XQ_SEV_NOTE,
+		xqi_cbr_report(r, g->number, base, 0, NULL, XQI_D_CORRUPT, XQ_SEVERITY_NOTE,
 		       "record %llu has no slot in the library index (%zu in use); read anyway",
 		       (unsigned long long)g->number, r->nindex);
 		return;
 	}
 	e = &r->index[r->next_index++];
 	if (e->size != end - base)
-		xq_cbr_report(r, g->number, base, 0, NULL, XQ_D_CORRUPT, XQ_SEV_NOTE,
+		xqi_cbr_report(r, g->number, base, 0, NULL, XQI_D_CORRUPT, XQ_SEVERITY_NOTE,
 		       "the library index gives record %llu %u bytes; its move tree ends after %llu",
 		       (unsigned long long)g->number, (unsigned)e->size,
 		       (unsigned long long)(end - base));
 	if (strcmp(e->title, title ? title : ""))
-		xq_cbr_report(r, g->number, base, 0, NULL, XQ_D_CORRUPT, XQ_SEV_NOTE,
+		xqi_cbr_report(r, g->number, base, 0, NULL, XQI_D_CORRUPT, XQ_SEVERITY_NOTE,
 		       "the library index titles record %llu '%s', the record says '%s'",
 		       (unsigned long long)g->number, e->title, title ? title : "");
 	if (e->flags != 7)
-		xq_cbr_report(r, g->number, base, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
+		xqi_cbr_report(r, g->number, base, 0, NULL, XQI_D_UNSUPPORTED, XQ_SEVERITY_NOTE,
 		       "the index slot of record %llu has flags %u where the others have 7; what "
 		       "that means is not known, and the record is read like the rest",
 		       (unsigned long long)g->number, (unsigned)e->flags);
 }
 
 /* Report bytes between a record's end and `limit` that are not zero padding. */
-static void check_gap(struct cbr_reader *r, const struct xq_game *g, uint64_t end, uint64_t limit)
+static void check_gap(struct cbr_reader *r, const struct xqi_record *g, uint64_t end, uint64_t limit)
 {
 	uint64_t nonzero = 0;
 
 	if (limit == UINT64_MAX || end >= limit)
 		return;
 	for (uint64_t o = end; o < limit; o++) {
-		const unsigned char *p = xq_cbr_window_get(r, o, 1);
+		const unsigned char *p = xqi_cbr_window_get(r, o, 1);
 		if (!p)
 			break;
 		nonzero += *p != 0;
 	}
 	if (nonzero)
-		xq_cbr_report(r, g->number, end, 0, NULL, XQ_D_TRAILING, XQ_SEV_NOTE,
+		xqi_cbr_report(r, g->number, end, 0, NULL, XQI_D_TRAILING, XQ_SEVERITY_NOTE,
 		       "%llu bytes between the end of record %llu and the next record are not "
 		       "read (%llu of them not zero)",
 		       (unsigned long long)(limit - end), (unsigned long long)g->number,
 		       (unsigned long long)nonzero);
 }
 
-static int cbl_next(struct cbr_reader *r, struct xq_game *g)
+static int cbl_next(struct cbr_reader *r, struct xqi_record *g)
 {
 	uint64_t base, end, limit;
 	size_t slot;
@@ -216,7 +216,7 @@ static int cbl_next(struct cbr_reader *r, struct xq_game *g)
 	if (r->done)
 		return 0;
 	if (r->z)
-		return xq_cbz_read(r, g);
+		return xqi_cbz_read(r, g);
 	if (r->games == 0 && r->pos == 0) {
 		rc = read_library_header(r);
 		if (rc) {
@@ -224,31 +224,31 @@ static int cbl_next(struct cbr_reader *r, struct xq_game *g)
 			return rc;
 		}
 		if (r->z)
-			return xq_cbz_read(r, g);
+			return xqi_cbz_read(r, g);
 	}
-	xq_cbr_budget_start(r, TASK_SEARCH, r->pos, XQ_SKIP_MAX);
+	xqi_cbr_budget_start(r, TASK_SEARCH, r->pos, XQI_SKIP_MAX);
 	base = find_magic(r, r->pos, UINT64_MAX, UINT64_MAX);
 	if (base == UINT64_MAX) {
 		r->done = 1;
 		if (r->w.error)
 			return r->w.error;
 		if (r->index_ok && r->next_index < r->nindex)
-			xq_cbr_report(r, 0, r->w.base + r->w.len, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_WARNING,
+			xqi_cbr_report(r, 0, r->w.base + r->w.len, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_WARNING,
 			       "the library index lists %zu records; %llu were found",
 			       r->nindex, (unsigned long long)r->games);
 		if (r->games == 0)
-			xq_cbr_report(r, 0, 0, 0, NULL, XQ_D_EMPTY_GAME, XQ_SEV_WARNING,
+			xqi_cbr_report(r, 0, 0, 0, NULL, XQI_D_EMPTY_GAME, XQ_SEVERITY_WARNING,
 			       "the library holds no record");
 		return 0;
 	}
-	xq_cbr_start_game(r, g);
+	xqi_cbr_start_game(r, g);
 	/* A record runs at most to the next magic (vschess splits there). */
-	xq_cbr_budget_start(r, TASK_RECORD, base, r->record_limit + 16);
+	xqi_cbr_budget_start(r, TASK_RECORD, base, r->record_limit + 16);
 	limit = find_magic(r, base + 16, base,
 			   base + r->record_limit < base ? UINT64_MAX : base + r->record_limit);
 	if (r->w.error)
 		return r->w.error;
-	rc = xq_cbr_read_record(r, g, base, limit, &end);
+	rc = xqi_cbr_read_record(r, g, base, limit, &end);
 	if (rc < 0)
 		return rc;
 	slot = r->next_index;
@@ -256,40 +256,40 @@ static int cbl_next(struct cbr_reader *r, struct xq_game *g)
 	/* Bytes after the tree are slot padding when the index vouches for the size. */
 	if (!(r->index_ok && slot < r->nindex && r->index[slot].size == end - base))
 		check_gap(r, g, end, limit);
-	rc = xq_cbr_library_tags(r, g);
+	rc = xqi_cbr_library_tags(r, g);
 	if (rc)
 		return rc;
 	r->pos = end > base ? end : base + 16;
-	xq_cbr_window_drop(&r->w, r->pos);
+	xqi_cbr_window_drop(&r->w, r->pos);
 	return 1;
 }
 
-int xq_cbl_read(void *reader, struct xq_game *g)
+int xqi_cbl_read(void *reader, struct xqi_record *g)
 {
 	struct cbr_reader *r = reader;
 	int rc = cbl_next(r, g);
 
-	return xq_read_guard(&r->guard, rc, r->z ? r->z->pos : r->pos, g, r->sink);
+	return xqi_read_guard(&r->guard, rc, r->z ? r->z->pos : r->pos, g, r->sink);
 }
 
 static int cbl_probe(const unsigned char *head, size_t len)
 {
 	if (len >= 16 && !memcmp(head, CBL_MAGIC, 16))
 		return 100;
-	if (len >= 12 && !memcmp(head, "CCBridge", 8) && xq_cbr_get_u32(head + 8) == 21)
+	if (len >= 12 && !memcmp(head, "CCBridge", 8) && xqi_cbr_get_u32(head + 8) == 21)
 		return 100;
 	return 0;
 }
 
-const struct xq_format xq_format_cbl = {
+const struct xqi_format xqi_format_cbl = {
 	"cbl",
 	"CCBridge (象棋桥) library of binary records (read only)",
 	".cbl",
-	XQ_CAP_READ | XQ_CAP_MULTI | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS | XQ_CAP_BINARY,
+	XQ_FORMAT_READS | XQ_FORMAT_MULTI | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS | XQ_FORMAT_BINARY,
 	cbl_probe,
-	xq_cbl_open_reader,
-	xq_cbl_read,
-	xq_cbr_close_reader,
+	xqi_cbl_open_reader,
+	xqi_cbl_read,
+	xqi_cbr_close_reader,
 	NULL,
 	NULL,
 	NULL,

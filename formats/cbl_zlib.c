@@ -74,7 +74,7 @@ struct cbz_cur {
 };
 
 static void zreport(const struct cbr_reader *r, uint64_t game, uint64_t off, uint32_t ply,
-		    const char *move, enum xq_diag_code code, enum xq_severity sev,
+		    const char *move, enum xqi_diagnostic_code code, enum xq_severity_level sev,
 		    const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 8, 9)))
@@ -87,21 +87,21 @@ static void zreport(const struct cbr_reader *r, uint64_t game, uint64_t off, uin
  * the message says where they are instead.
  */
 static void zreport(const struct cbr_reader *r, uint64_t game, uint64_t off, uint32_t ply,
-		    const char *move, enum xq_diag_code code, enum xq_severity sev,
+		    const char *move, enum xqi_diagnostic_code code, enum xq_severity_level sev,
 		    const char *fmt, ...)
 {
-	struct xq_place pl = {off + CBZ_HEADER, 0, 0};
-	char msg[XQ_DIAG_MSG_MAX];
+	struct xqi_place pl = {off + CBZ_HEADER, 0, 0};
+	char msg[XQ_MESSAGE_SIZE];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (r->z->stored)
-		xq_format_report(r->sink, r->name, game, &pl, 1, ply, move, move ? strlen(move) : 0,
+		xqi_format_report(r->sink, r->name, game, &pl, 1, ply, move, move ? strlen(move) : 0,
 			      code, sev, "%s", msg);
 	else
-		xq_format_report(r->sink, r->name, game, NULL, 0, ply, move, move ? strlen(move) : 0,
+		xqi_format_report(r->sink, r->name, game, NULL, 0, ply, move, move ? strlen(move) : 0,
 			      code, sev, "offset %llu of the inflated data: %s",
 			      (unsigned long long)off, msg);
 }
@@ -123,7 +123,7 @@ static uint32_t cur_u32(struct cbz_cur *c)
 
 	if (!cur_has(c, 4))
 		return 0;
-	v = xq_cbr_get_u32(c->p + c->pos);
+	v = xqi_cbr_get_u32(c->p + c->pos);
 	c->pos += 4;
 	return v;
 }
@@ -137,10 +137,10 @@ static int gbk_text(struct cbr_reader *r, uint64_t game, const unsigned char *p,
 		    uint64_t off, int keep_bars, struct xq_buf *out)
 {
 	size_t bad = 0, start = out->len, j;
-	int rc = xq_transcoder_convert(&r->gbk, (const char *)p, len, out, &bad);
+	int rc = xqi_transcoder_convert(&r->gbk, (const char *)p, len, out, &bad);
 
 	if (rc == XQ_EENCODING) {
-		zreport(r, game, off + bad, 0, NULL, XQ_D_ENCODING, XQ_SEV_ERROR,
+		zreport(r, game, off + bad, 0, NULL, XQI_D_ENCODING, XQ_SEVERITY_ERROR,
 			"bytes that are not GBK text; the text stops before them");
 		rc = 0;
 	}
@@ -204,10 +204,10 @@ static int cbz_load(struct cbr_reader *r, uint32_t method, uint32_t raw)
 	if (method && inflateInit(&zs) != Z_OK)
 		return XQ_ENOMEM;
 	/* Every round takes input, or inflates (or stops). */
-	for (uint64_t was = pos + z->len;; XQ_ADVANCED(was, pos + z->len)) {
+	for (uint64_t was = pos + z->len;; XQI_ADVANCED(was, pos + z->len)) {
 		const unsigned char *p = NULL;
 		size_t n = 4096, used;
-		while (n > 0 && !(p = xq_cbr_window_get(r, pos, n)))
+		while (n > 0 && !(p = xqi_cbr_window_get(r, pos, n)))
 			n /= 2;
 		if (r->w.error) {
 			rc = r->w.error;
@@ -238,7 +238,7 @@ static int cbz_load(struct cbr_reader *r, uint32_t method, uint32_t raw)
 			used = n - zs.avail_in;
 		}
 		pos += used;
-		xq_cbr_window_drop(&r->w, pos);
+		xqi_cbr_window_drop(&r->w, pos);
 		if (z->len > raw || (method && zrc != Z_OK) || (method && used == 0 && z->len == cap))
 			break;
 	}
@@ -247,63 +247,63 @@ static int cbz_load(struct cbr_reader *r, uint32_t method, uint32_t raw)
 	if (rc)
 		return rc;
 	if (z->len > raw) {
-		xq_cbr_report(r, 0, 16, 0, NULL, XQ_D_CORRUPT, XQ_SEV_ERROR,
+		xqi_cbr_report(r, 0, 16, 0, NULL, XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
 		       "the data part %s more than the %u bytes the header gives; only those are read",
 		       method ? "inflates to" : "holds", (unsigned)raw);
 		z->len = raw;
 	} else if (method && zrc != Z_STREAM_END && zrc != Z_OK) {
-		xq_cbr_report(r, 0, CBZ_HEADER + zs.total_in, 0, NULL, XQ_D_CORRUPT, XQ_SEV_ERROR,
+		xqi_cbr_report(r, 0, CBZ_HEADER + zs.total_in, 0, NULL, XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
 		       "the zlib stream is damaged here (%s) after %llu of its %u inflated bytes; "
 		       "what came before is read",
 		       zs.msg ? zs.msg : "inflate error", (unsigned long long)z->len,
 		       (unsigned)raw);
 	} else if (method && zrc != Z_STREAM_END) {
-		xq_cbr_report(r, 0, pos, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+		xqi_cbr_report(r, 0, pos, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
 		       "the zlib stream is cut short after %llu of its %u inflated bytes; what came "
 		       "before is read",
 		       (unsigned long long)z->len, (unsigned)raw);
 	} else if (z->len < raw) {
-		xq_cbr_report(r, 0, 16, 0, NULL, XQ_D_CORRUPT, XQ_SEV_ERROR,
+		xqi_cbr_report(r, 0, 16, 0, NULL, XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
 		       "the data part %s %llu bytes where the header gives %u; what there is is "
 		       "read",
 		       method ? "inflates to" : "holds", (unsigned long long)z->len, (unsigned)raw);
 	}
-	if (method && zrc == Z_STREAM_END && xq_cbr_window_get(r, pos, 1))
-		xq_cbr_skip_to_end(r, 0, pos, "the end of the zlib stream");
+	if (method && zrc == Z_STREAM_END && xqi_cbr_window_get(r, pos, 1))
+		xqi_cbr_skip_to_end(r, 0, pos, "the end of the zlib stream");
 	return r->w.error;
 }
 
 /* Open the container whose header `h` (20 bytes) starts the file: the library fields. */
-int xq_cbz_open(struct cbr_reader *r, const unsigned char *h)
+int xqi_cbz_open(struct cbr_reader *r, const unsigned char *h)
 {
 	static const int8_t slots[5] = {0, 1, -1, 2, 3}; /* field -> lib_tags (-1: reserved) */
-	uint32_t method = xq_cbr_get_u32(h + 12), raw = xq_cbr_get_u32(h + 16);
+	uint32_t method = xqi_cbr_get_u32(h + 12), raw = xqi_cbr_get_u32(h + 16);
 	struct xq_buf text = XQ_BUF_INIT;
 	struct cbz_cur c;
 	int rc;
 
 	if (method > 3) {
-		xq_cbr_report(r, 0, 12, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+		xqi_cbr_report(r, 0, 12, 0, NULL, XQI_D_UNSUPPORTED, XQ_SEVERITY_ERROR,
 		       "compressed CCBridge library with compression method %u (0 to 3 are "
 		       "known); no game read",
 		       (unsigned)method);
 		return XQ_EUNSUPPORTED;
 	}
-	if (raw > xq_format_record_limit(&xq_format_cbl, &r->opts)) {
-		struct xq_diag d;
+	if (raw > xqi_format_record_limit(&xqi_format_cbl, &r->opts)) {
+		struct xq_diagnostic d;
 		char what[96];
-		xq_diag_init(&d);
+		xqi_diagnostic_init(&d);
 		snprintf(what, sizeof(what), "the data part of this compressed library (%u bytes, "
 			 "its header says)", (unsigned)raw);
-		xq_format_limit_diag(&d, &xq_format_cbl, &r->opts, what);
-		xq_cbr_report(r, 0, 16, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR, "%s", d.msg);
+		xqi_format_limit_diag(&d, &xqi_format_cbl, &r->opts, what);
+		xqi_cbr_report(r, 0, 16, 0, NULL, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "%s", d.msg);
 		return XQ_ERANGE;
 	}
 	r->z = calloc(1, sizeof(*r->z));
 	if (!r->z)
 		return XQ_ENOMEM;
 	r->z->stored = method == 0;
-	xq_cbr_budget_start(r, TASK_DATA, 0, (uint64_t)CBZ_HEADER + raw + XQ_SKIP_MAX);
+	xqi_cbr_budget_start(r, TASK_DATA, 0, (uint64_t)CBZ_HEADER + raw + XQI_SKIP_MAX);
 	rc = cbz_load(r, method, raw);
 	if (rc)
 		return rc;
@@ -316,7 +316,7 @@ int xq_cbz_open(struct cbr_reader *r, const unsigned char *h)
 		if (!rc && text.len && slots[i] < 0) {
 			if (!(r->z->other = strdup(text.ptr)))
 				rc = XQ_ENOMEM;
-			zreport(r, 0, at, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
+			zreport(r, 0, at, 0, NULL, XQI_D_UNSUPPORTED, XQ_SEVERITY_NOTE,
 				"the library's reserved field holds text; kept as tag LibraryOther");
 		}
 	}
@@ -335,7 +335,7 @@ int xq_cbz_open(struct cbr_reader *r, const unsigned char *h)
 	if (rc)
 		return rc;
 	if (c.short_at) {
-		zreport(r, 0, r->z->len, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+		zreport(r, 0, r->z->len, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
 			"the data ends inside the library header; no game read");
 		r->z->stop = 1;
 	}
@@ -344,29 +344,29 @@ int xq_cbz_open(struct cbr_reader *r, const unsigned char *h)
 }
 
 /* Piece types of the 32 bytes of the start position: 车马相仕帅仕相马车炮炮兵兵兵兵兵, red then black. */
-static const int8_t cbz_piece[16] = {XQ_ROOK,    XQ_HORSE,  XQ_ELEPHANT, XQ_ADVISOR,
-				     XQ_KING,    XQ_ADVISOR, XQ_ELEPHANT, XQ_HORSE,
-				     XQ_ROOK,    XQ_CANNON, XQ_CANNON,   XQ_PAWN,
-				     XQ_PAWN,    XQ_PAWN,   XQ_PAWN,     XQ_PAWN};
+static const int8_t cbz_piece[16] = {XQI_ROOK,    XQI_HORSE,  XQI_ELEPHANT, XQI_ADVISOR,
+				     XQI_KING,    XQI_ADVISOR, XQI_ELEPHANT, XQI_HORSE,
+				     XQI_ROOK,    XQI_CANNON, XQI_CANNON,   XQI_PAWN,
+				     XQI_PAWN,    XQI_PAWN,   XQI_PAWN,     XQI_PAWN};
 
 /* The start position: 0, 1 when unusable (reported), 2 when empty. */
-static int cbz_board(struct cbr_reader *r, struct xq_game *g, const unsigned char *p, size_t at,
+static int cbz_board(struct cbr_reader *r, struct xqi_record *g, const unsigned char *p, size_t at,
 		     unsigned red_first, uint32_t first)
 {
-	struct xq_board b;
-	struct xq_diag d;
+	struct xqi_position b;
+	struct xq_diagnostic d;
 	int pieces = 0;
 
-	xq_board_clear(&b);
+	xqi_position_clear(&b);
 	for (int i = 0; i < 32; i++) {
 		int x = (p[i] >> 4) - 1, y = (p[i] & 15) - 1;
 		if (!p[i])
 			continue;
 		pieces++;
-		xq_diag_init(&d);
+		xqi_diagnostic_init(&d);
 		if (x < 0 || x > 8 || y < 0 || y > 9 ||
-		    xq_board_put(&b, i / 16, cbz_piece[i % 16], XQ_SQ(x, 9 - y), &d)) {
-			zreport(r, g->number, at + (size_t)i, 0, NULL, XQ_D_CORRUPT, XQ_SEV_ERROR,
+		    xqi_position_put(&b, i / 16, cbz_piece[i % 16], XQI_SQ(x, 9 - y), &d)) {
+			zreport(r, g->number, at + (size_t)i, 0, NULL, XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
 				"piece %d of the start position has square byte 0x%02x, which it "
 				"cannot be on%s%s; no move can be read",
 				i + 1, p[i], d.msg[0] ? ": " : "", d.msg);
@@ -375,12 +375,12 @@ static int cbz_board(struct cbr_reader *r, struct xq_game *g, const unsigned cha
 	}
 	if (pieces == 0)
 		return 2;
-	b.side = red_first ? XQ_RED : XQ_BLACK;
+	b.side = red_first ? XQI_RED : XQI_BLACK;
 	b.fullmove = first ? (uint16_t)first : 1;
-	b.key = xq_board_compute_key(&b);
-	xq_diag_init(&d);
-	if (xq_board_validate(&b, XQ_FEN_LENIENT_PLACEMENT, &d)) {
-		zreport(r, g->number, at, 0, NULL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+	b.key = xqi_position_compute_key(&b);
+	xqi_diagnostic_init(&d);
+	if (xqi_position_validate(&b, XQI_FEN_LENIENT_PLACEMENT, &d)) {
+		zreport(r, g->number, at, 0, NULL, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
 			"start position: %s; no move can be read", d.msg);
 		return 1;
 	}
@@ -420,17 +420,17 @@ static int cbz_move_text(unsigned char lo, unsigned char hi, int black, char out
  * those of the move `m` in `b` (the text "fits" the move even where it
  * leaves out the 前/后 that would single out one of two pieces on a file).
  */
-static int cbz_text_fits(const struct xq_board *b, xq_move m, const struct xq_move_request *q)
+static int cbz_text_fits(const struct xqi_position *b, xqi_move m, const struct xqi_move_request *q)
 {
-	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
-	int type = XQ_KIND_TYPE(xq_board_kind(b, from)), black = b->side == XQ_BLACK;
-	int fx = XQ_SQ_FILE(from), tx = XQ_SQ_FILE(to);
-	int fwd = (XQ_SQ_RANK(to) - XQ_SQ_RANK(from)) * (black ? -1 : 1);
+	xqi_sq from = XQI_MOVE_FROM(m), to = XQI_MOVE_TO(m);
+	int type = XQI_KIND_TYPE(xqi_position_kind(b, from)), black = b->side == XQI_BLACK;
+	int fx = XQI_SQ_FILE(from), tx = XQI_SQ_FILE(to);
+	int fwd = (XQI_SQ_RANK(to) - XQI_SQ_RANK(from)) * (black ? -1 : 1);
 	char dir = fwd > 0 ? '+' : fwd < 0 ? '-' : '.';
-	int diag = type == XQ_HORSE || type == XQ_ELEPHANT || type == XQ_ADVISOR;
+	int diag = type == XQI_HORSE || type == XQI_ELEPHANT || type == XQI_ADVISOR;
 	int target = dir == '.' || diag ? (black ? tx + 1 : 9 - tx) : (fwd < 0 ? -fwd : fwd);
 
-	return q->position == XQ_TANDEM_NONE && q->piece == type &&
+	return q->position == XQI_TANDEM_NONE && q->piece == type &&
 	       q->file == (black ? fx + 1 : 9 - fx) && q->direction == dir && q->target == target;
 }
 
@@ -440,20 +440,20 @@ static int cbz_text_fits(const struct xq_board *b, xq_move m, const struct xq_mo
  * where two pieces on a file can make the same move) and fits `m`.
  * `text` gets the text ("" when the bytes are none), `d` the reason.
  */
-static int cbz_text_names(struct xq_board *b, xq_move m, unsigned char lo, unsigned char hi,
-			  char text[16], struct xq_diag *d)
+static int cbz_text_names(struct xqi_position *b, xqi_move m, unsigned char lo, unsigned char hi,
+			  char text[16], struct xq_diagnostic *d)
 {
-	struct xq_move_request q;
-	xq_move named = 0;
+	struct xqi_move_request q;
+	xqi_move named = 0;
 	int rc;
 
-	xq_diag_init(d);
+	xqi_diagnostic_init(d);
 	text[0] = '\0';
-	if (!cbz_move_text(lo, hi, b->side == XQ_BLACK, text))
+	if (!cbz_move_text(lo, hi, b->side == XQI_BLACK, text))
 		return 0;
-	if (xq_notation_parse(&q, text, strlen(text), XQ_NOTATION_CHINESE, d))
+	if (xqi_notation_parse(&q, text, strlen(text), XQ_DIALECT_CHINESE, d))
 		return 0;
-	rc = xq_notation_resolve(&named, b, &q, d);
+	rc = xqi_notation_resolve(&named, b, &q, d);
 	if (rc == 0)
 		return named == m;
 	return rc == XQ_EAMBIGUOUS && cbz_text_fits(b, m, &q);
@@ -461,8 +461,8 @@ static int cbz_text_names(struct xq_board *b, xq_move m, unsigned char lo, unsig
 
 struct cbz_step {
 	uint32_t node;            /* the node at this ply of the current line */
-	xq_move move;             /* the move to it */
-	struct xq_undo undo;
+	xqi_move move;             /* the move to it */
+	struct xqi_undo undo;
 };
 
 struct cbz_tree {
@@ -470,70 +470,70 @@ struct cbz_tree {
 	size_t cap;
 	uint32_t depth;           /* plies on the current line */
 	uint32_t stopped;         /* ply of the bad move of the current line, 0 if none */
-	struct xq_board board;    /* the position at line[depth] */
+	struct xqi_position board;    /* the position at line[depth] */
 };
 
 /*
  * Take move entry `k` (index `idx`, bytes `e`) into the tree; *node gets
- * the node or XQ_NODE_NONE.  Returns 0 or a negative code (memory).
+ * the node or XQ_NO_NODE.  Returns 0 or a negative code (memory).
  */
-static int cbz_add(struct cbr_reader *r, struct xq_game *g, struct cbz_tree *t,
+static int cbz_add(struct cbr_reader *r, struct xqi_record *g, struct cbz_tree *t,
 		   const unsigned char *e, size_t at, uint32_t *skipped, int *text_notes,
 		   uint32_t *node)
 {
 	unsigned idx = (unsigned)e[0] | (unsigned)e[1] << 8;
 	int fx = e[2] >> 4, fy = e[2] & 15, tx = e[3] >> 4, ty = e[3] & 15;
-	xq_move m;
+	xqi_move m;
 	char iccs[8], text[16];
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	int rc;
 
-	*node = XQ_NODE_NONE;
+	*node = XQ_NO_NODE;
 	if (t->stopped && (idx > t->stopped || idx == 0)) {
 		(*skipped)++;
 		return 0; /* the rest of a line that stopped */
 	}
 	t->stopped = 0;
 	if (idx == 0 || idx > t->depth + 1) {
-		zreport(r, g->number, at, t->depth + 1, NULL, XQ_D_CORRUPT, XQ_SEV_ERROR,
+		zreport(r, g->number, at, t->depth + 1, NULL, XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
 			"move index %u where the line has %u moves (1 to %u can come next); the "
 			"line stops here",
 			idx, (unsigned)t->depth, (unsigned)t->depth + 1);
 		t->stopped = idx ? t->depth + 1 : 1;
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 		return 0;
 	}
 	while (t->depth >= idx) { /* an alternative: back to its parent */
-		xq_board_unmake(&t->board, t->line[t->depth].move, &t->line[t->depth].undo);
+		xqi_position_unmake(&t->board, t->line[t->depth].move, &t->line[t->depth].undo);
 		t->depth--;
 	}
 	if (fx > 8 || fy > 9 || tx > 8 || ty > 9) {
-		zreport(r, g->number, at + 2, idx, NULL, XQ_D_CORRUPT, XQ_SEV_ERROR,
+		zreport(r, g->number, at + 2, idx, NULL, XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
 			"move bytes %02x %02x name no square; the line stops here", e[2], e[3]);
 		t->stopped = idx;
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 		return 0;
 	}
-	m = XQ_MOVE(XQ_SQ(fx, 9 - fy), XQ_SQ(tx, 9 - ty));
-	xq_move_name(m, iccs);
-	xq_diag_init(&d);
-	if (xq_move_check(&t->board, m, &d)) {
-		zreport(r, g->number, at, idx, iccs, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+	m = XQI_MOVE(XQI_SQ(fx, 9 - fy), XQI_SQ(tx, 9 - ty));
+	xqi_move_name(m, iccs);
+	xqi_diagnostic_init(&d);
+	if (xqi_move_check(&t->board, m, &d)) {
+		zreport(r, g->number, at, idx, iccs, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
 			"illegal move %s: %s; the line stops here", iccs, d.msg);
 		t->stopped = idx;
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 		return 0;
 	}
 	/* The text bytes must name the same move; the squares are what is read. */
 	if (!cbz_text_names(&t->board, m, e[4], e[5], text, &d) && (*text_notes)++ == 0)
-		zreport(r, g->number, at + 4, idx, iccs, XQ_D_CORRUPT, XQ_SEV_NOTE,
+		zreport(r, g->number, at + 4, idx, iccs, XQI_D_CORRUPT, XQ_SEVERITY_NOTE,
 			"the move's text bytes %02x %02x (%s) do not name %s (%s); the squares are "
 			"read",
 			e[4], e[5], text[0] ? text : "not a text", iccs,
 			d.msg[0] ? d.msg : "it names another move");
 	if (XQ_ALLOC_GROW(t->line, (size_t)idx + 1, t->cap))
 		return XQ_ENOMEM;
-	rc = xq_game_add_move(g, t->line[idx - 1].node, m, node);
+	rc = xqi_record_add_move(g, t->line[idx - 1].node, m, node);
 	if (rc)
 		return rc;
 	if (r->z->stored)
@@ -541,7 +541,7 @@ static int cbz_add(struct cbr_reader *r, struct xq_game *g, struct cbz_tree *t,
 	t->depth = idx;
 	t->line[idx].node = *node;
 	t->line[idx].move = m;
-	xq_board_make(&t->board, m, &t->line[idx].undo);
+	xqi_position_make(&t->board, m, &t->line[idx].undo);
 	return 0;
 }
 
@@ -552,30 +552,30 @@ static const char *const cbz_tags[] = {
 };
 
 /* The result field: 1 red wins, 2 black wins, 3 draw, 4 unknown. */
-static int cbz_result(struct cbr_reader *r, struct xq_game *g, uint32_t v, size_t at)
+static int cbz_result(struct cbr_reader *r, struct xqi_record *g, uint32_t v, size_t at)
 {
-	static const enum xq_result results[5] = {XQ_RESULT_NONE, XQ_RESULT_RED_WIN,
-						  XQ_RESULT_BLACK_WIN, XQ_RESULT_DRAW,
-						  XQ_RESULT_UNKNOWN};
+	static const enum xqi_result results[5] = {XQI_RESULT_NONE, XQI_RESULT_RED_WIN,
+						  XQI_RESULT_BLACK_WIN, XQI_RESULT_DRAW,
+						  XQI_RESULT_UNKNOWN};
 	char num[16];
 	int n;
 
 	if (v >= 1 && v <= 4) {
-		const char *s = xq_result_string(results[v]);
+		const char *s = xqi_result_string(results[v]);
 		g->result = results[v];
-		return xq_cbr_add_tag(g, "Result", s, strlen(s));
+		return xqi_cbr_add_tag(g, "Result", s, strlen(s));
 	}
 	n = snprintf(num, sizeof(num), "%u", (unsigned)v);
-	g->result = XQ_RESULT_UNKNOWN;
-	g->result_text = xq_game_strdup(g, num, (size_t)n);
-	zreport(r, g->number, at, 0, NULL, XQ_D_NO_RESULT, XQ_SEV_NOTE,
+	g->result = XQI_RESULT_UNKNOWN;
+	g->result_text = xqi_record_strdup(g, num, (size_t)n);
+	zreport(r, g->number, at, 0, NULL, XQI_D_NO_RESULT, XQ_SEVERITY_NOTE,
 		"result code %u is not one this reader knows (1-4); the result is taken as unknown",
 		(unsigned)v);
-	return xq_cbr_add_tag(g, "Result", num, (size_t)n);
+	return xqi_cbr_add_tag(g, "Result", num, (size_t)n);
 }
 
 /* The header fields of the record at c->pos (after its size); the board's bytes go to *board. */
-static int cbz_fields(struct cbr_reader *r, struct xq_game *g, struct cbz_cur *c,
+static int cbz_fields(struct cbr_reader *r, struct xqi_record *g, struct cbz_cur *c,
 		      size_t *board, unsigned *red_first, uint32_t *first)
 {
 	struct xq_buf text = XQ_BUF_INIT;
@@ -591,23 +591,23 @@ static int cbz_fields(struct cbr_reader *r, struct xq_game *g, struct cbz_cur *c
 	v = cur_u32(c);
 	if (!c->short_at) {
 		n = snprintf(num, sizeof(num), "%u", (unsigned)v);
-		rc = xq_cbr_add_tag(g, "RecordType", num, (size_t)n);
+		rc = xqi_cbr_add_tag(g, "RecordType", num, (size_t)n);
 	}
 	if (!rc)
 		rc = cur_string(r, g->number, c, 1, &text);
 	if (!rc && text.len)
-		rc = xq_cbr_add_tag(g, "Event", text.ptr, text.len);
+		rc = xqi_cbr_add_tag(g, "Event", text.ptr, text.len);
 	at = c->pos;
 	*first = cur_u32(c);
 	if (!c->short_at && *first != 1)
-		zreport(r, g->number, at, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
+		zreport(r, g->number, at, 0, NULL, XQI_D_UNSUPPORTED, XQ_SEVERITY_NOTE,
 			"first move number %u: the known files have 1 here; taken as the number of "
 			"the first move",
 			(unsigned)*first);
 	for (size_t i = 0; i < sizeof(cbz_tags) / sizeof(cbz_tags[0]) && !rc; i++) {
 		rc = cur_string(r, g->number, c, 1, &text);
 		if (!rc && text.len)
-			rc = xq_cbr_add_tag(g, cbz_tags[i], text.ptr, text.len);
+			rc = xqi_cbr_add_tag(g, cbz_tags[i], text.ptr, text.len);
 		if (!rc && i == 6) { /* after Black: the result */
 			at = c->pos;
 			v = cur_u32(c);
@@ -618,12 +618,12 @@ static int cbz_fields(struct cbr_reader *r, struct xq_game *g, struct cbz_cur *c
 	if (!rc)
 		rc = cur_string(r, g->number, c, 0, &text);
 	if (!rc && text.len)
-		rc = xq_game_set_comment(g, XQ_ROOT, text.ptr, text.len);
+		rc = xqi_record_set_comment(g, XQI_ROOT, text.ptr, text.len);
 	at = c->pos;
 	*red_first = 1;
 	if (!rc && cur_has(c, 1)) {
 		if (c->p[at] > 1)
-			zreport(r, g->number, at, 0, NULL, XQ_D_CORRUPT, XQ_SEV_WARNING,
+			zreport(r, g->number, at, 0, NULL, XQI_D_CORRUPT, XQ_SEVERITY_WARNING,
 				"the side to move is %u, neither 1 (red) nor 0 (black); red assumed",
 				c->p[at]);
 		else
@@ -633,14 +633,14 @@ static int cbz_fields(struct cbr_reader *r, struct xq_game *g, struct cbz_cur *c
 	for (int i = 0; i < 2 && !rc; i++) {
 		rc = cur_date(r, g->number, c, &text);
 		if (!rc && text.len)
-			rc = xq_cbr_add_tag(g, i ? "DateModified" : "DateCreated", text.ptr, text.len);
+			rc = xqi_cbr_add_tag(g, i ? "DateModified" : "DateCreated", text.ptr, text.len);
 	}
 	xq_buf_release(&text);
 	return rc;
 }
 
 /* The moves and their comments, from c->pos to the end of the record. */
-static int cbz_moves(struct cbr_reader *r, struct xq_game *g, struct cbz_cur *c, int playable)
+static int cbz_moves(struct cbr_reader *r, struct xqi_record *g, struct cbz_cur *c, int playable)
 {
 	struct cbz_tree t;
 	struct xq_buf text = XQ_BUF_INIT;
@@ -653,14 +653,14 @@ static int cbz_moves(struct cbr_reader *r, struct xq_game *g, struct cbz_cur *c,
 		return 0;
 	fit = (uint32_t)((c->end - c->pos) / 6 < count ? (c->end - c->pos) / 6 : count);
 	if (fit < count) {
-		zreport(r, g->number, at, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+		zreport(r, g->number, at, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
 			"the record announces %u moves; it ends after %u of them (and has no room "
 			"for their comments)",
 			(unsigned)count, (unsigned)fit);
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 	}
 	if (count == 0) {
-		g->flags |= XQ_GAME_EMPTY;
+		g->flags |= XQI_RECORD_EMPTY;
 		return 0;
 	}
 	memset(&t, 0, sizeof(t));
@@ -671,21 +671,21 @@ static int cbz_moves(struct cbr_reader *r, struct xq_game *g, struct cbz_cur *c,
 		free(t.line);
 		return XQ_ENOMEM;
 	}
-	t.line[0].node = XQ_ROOT;
+	t.line[0].node = XQI_ROOT;
 	for (uint32_t k = 0; k < fit && !rc; k++) {
-		nodes[k] = XQ_NODE_NONE;
+		nodes[k] = XQ_NO_NODE;
 		if (playable)
 			rc = cbz_add(r, g, &t, c->p + c->pos, c->pos, &skipped, &text_notes,
 				     &nodes[k]);
 		c->pos += 6;
 	}
 	if (!rc && text_notes > 1)
-		zreport(r, g->number, at, 0, NULL, XQ_D_CORRUPT, XQ_SEV_NOTE,
+		zreport(r, g->number, at, 0, NULL, XQI_D_CORRUPT, XQ_SEVERITY_NOTE,
 			"%d moves in all have text bytes that do not name them", text_notes);
 	if (fit < count)
 		c->pos = c->end; /* the rest is the cut record's, not trailing bytes */
 	if (!rc && skipped && playable)
-		zreport(r, g->number, c->pos, 0, NULL, XQ_D_ILLEGAL_MOVE, XQ_SEV_NOTE,
+		zreport(r, g->number, c->pos, 0, NULL, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_NOTE,
 			"%u moves after a bad move of their line were not read", (unsigned)skipped);
 	/* One comment per move entry, each ended by CR LF ("||" is a line break). */
 	for (uint32_t k = 0; k < fit && fit == count && !rc; k++) {
@@ -694,18 +694,18 @@ static int cbz_moves(struct cbr_reader *r, struct xq_game *g, struct cbz_cur *c,
 		while (n + 1 < room && !(p[n] == '\r' && p[n + 1] == '\n'))
 			n++;
 		if (n + 1 >= room) {
-			zreport(r, g->number, c->pos, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+			zreport(r, g->number, c->pos, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
 				"the record ends inside the comment of move entry %u of %u",
 				(unsigned)k + 1, (unsigned)count);
-			g->flags |= XQ_GAME_BROKEN;
+			g->flags |= XQI_RECORD_BROKEN;
 			c->pos = c->end;
 			break;
 		}
-		if (n && nodes[k] != XQ_NODE_NONE) {
+		if (n && nodes[k] != XQ_NO_NODE) {
 			xq_buf_reset(&text);
 			rc = gbk_text(r, g->number, p, n, c->pos, 0, &text);
 			if (!rc && text.len)
-				rc = xq_game_set_comment(g, nodes[k], text.ptr, text.len);
+				rc = xqi_record_set_comment(g, nodes[k], text.ptr, text.len);
 		}
 		c->pos += n + 2;
 	}
@@ -716,7 +716,7 @@ static int cbz_moves(struct cbr_reader *r, struct xq_game *g, struct cbz_cur *c,
 }
 
 /* Read the next record of the container into `g`: 1, 0 at the end, or a negative code. */
-int xq_cbz_read(struct cbr_reader *r, struct xq_game *g)
+int xqi_cbz_read(struct cbr_reader *r, struct xqi_record *g)
 {
 	struct cbz *z = r->z;
 	struct cbz_cur c;
@@ -727,32 +727,32 @@ int xq_cbz_read(struct cbr_reader *r, struct xq_game *g)
 
 	if (z->stop || z->read == z->count) {
 		if (!z->stop && z->pos < z->len)
-			zreport(r, 0, z->pos, 0, NULL, XQ_D_TRAILING, XQ_SEV_WARNING,
+			zreport(r, 0, z->pos, 0, NULL, XQI_D_TRAILING, XQ_SEVERITY_WARNING,
 				"%llu bytes after the last of the %u records are not read",
 				(unsigned long long)(z->len - z->pos), (unsigned)z->count);
 		z->stop = 1;
 		return 0;
 	}
 	if (z->len - z->pos < 4) {
-		zreport(r, 0, z->pos, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+		zreport(r, 0, z->pos, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
 			"the library header announces %u records; the data ends after %u",
 			(unsigned)z->count, (unsigned)z->read);
 		z->stop = 1;
 		return 0;
 	}
-	xq_cbr_start_game(r, g);
-	g->encoding = xq_encoding_name(XQ_ENC_GB18030);
+	xqi_cbr_start_game(r, g);
+	g->encoding = xqi_encoding_name(XQI_ENC_GB18030);
 	g->place.offset = z->stored ? start + CBZ_HEADER : CBZ_HEADER;
 	z->read++;
-	size = xq_cbr_get_u32(z->data + start);
+	size = xqi_cbr_get_u32(z->data + start);
 	c = (struct cbz_cur){z->data, start + 4, start + size, 0};
 	if (size < 4 || size > z->len - start) {
-		zreport(r, g->number, start, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+		zreport(r, g->number, start, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
 			"record %u of %u gives its size as %u bytes; %llu are left; the records after "
 			"it cannot be found",
 			(unsigned)z->read, (unsigned)z->count, (unsigned)size,
 			(unsigned long long)(z->len - start));
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 		z->stop = 1;
 		c.end = z->len;
 		if (size < 4)
@@ -762,41 +762,41 @@ int xq_cbz_read(struct cbr_reader *r, struct xq_game *g)
 	if (rc)
 		return rc;
 	if (c.short_at) {
-		zreport(r, g->number, c.pos, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+		zreport(r, g->number, c.pos, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
 			"the record ends inside its header; no move read");
-		g->flags |= XQ_GAME_BROKEN | XQ_GAME_EMPTY;
+		g->flags |= XQI_RECORD_BROKEN | XQI_RECORD_EMPTY;
 		z->pos = c.end;
 	} else {
 		kind = cbz_board(r, g, z->data + board, board, red_first, first);
 		if (kind == 1)
-			g->flags |= XQ_GAME_BROKEN;
+			g->flags |= XQI_RECORD_BROKEN;
 		rc = cbz_moves(r, g, &c, kind == 0);
 		if (rc)
 			return rc;
-		if (kind == 2 && !(g->flags & XQ_GAME_EMPTY)) {
-			zreport(r, g->number, board, 0, NULL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+		if (kind == 2 && !(g->flags & XQI_RECORD_EMPTY)) {
+			zreport(r, g->number, board, 0, NULL, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
 				"the start position is empty, yet the record has moves; they are not "
 				"read");
-			g->flags |= XQ_GAME_BROKEN;
+			g->flags |= XQI_RECORD_BROKEN;
 		} else if (kind == 2) {
-			zreport(r, g->number, board, 0, NULL, XQ_D_EMPTY_GAME, XQ_SEV_NOTE,
+			zreport(r, g->number, board, 0, NULL, XQI_D_EMPTY_GAME, XQ_SEVERITY_NOTE,
 				"a record with an empty start position and no moves (a heading); "
 				"read as a game with no moves from the standard position");
 		}
-		if (c.short_at && !(g->flags & XQ_GAME_BROKEN)) {
-			zreport(r, g->number, c.pos, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+		if (c.short_at && !(g->flags & XQI_RECORD_BROKEN)) {
+			zreport(r, g->number, c.pos, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
 				"the record ends inside its move count");
-			g->flags |= XQ_GAME_BROKEN | XQ_GAME_EMPTY;
+			g->flags |= XQI_RECORD_BROKEN | XQI_RECORD_EMPTY;
 		} else if (c.pos < c.end) {
-			zreport(r, g->number, c.pos, 0, NULL, XQ_D_TRAILING, XQ_SEV_WARNING,
+			zreport(r, g->number, c.pos, 0, NULL, XQI_D_TRAILING, XQ_SEVERITY_WARNING,
 				"%llu bytes after the comments of the moves are not read",
 				(unsigned long long)(c.end - c.pos));
 		}
 		z->pos = c.end;
 	}
-	rc = xq_cbr_library_tags(r, g);
+	rc = xqi_cbr_library_tags(r, g);
 	if (!rc && z->other)
-		rc = xq_cbr_add_tag(g, "LibraryOther", z->other, strlen(z->other));
+		rc = xqi_cbr_add_tag(g, "LibraryOther", z->other, strlen(z->other));
 	return rc ? rc : 1;
 }
 

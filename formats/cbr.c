@@ -40,7 +40,7 @@
 #include "flattree.h"
 
 /* Start a task that may read `budget` bytes of input from `from` on. */
-void xq_cbr_budget_start(struct cbr_reader *r, int task, uint64_t from, uint64_t budget)
+void xqi_cbr_budget_start(struct cbr_reader *r, int task, uint64_t from, uint64_t budget)
 {
 	r->task = task;
 	r->budget_from = from;
@@ -51,29 +51,29 @@ void xq_cbr_budget_start(struct cbr_reader *r, int task, uint64_t from, uint64_t
 static long over_budget(struct cbr_reader *r)
 {
 	if (r->task == TASK_RECORD) {
-		struct xq_diag d;
-		xq_diag_init(&d);
-		xq_format_limit_diag(&d, r->fmt, &r->opts, "a record");
-		xq_cbr_report(r, r->games, r->budget_from, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		struct xq_diagnostic d;
+		xqi_diagnostic_init(&d);
+		xqi_format_limit_diag(&d, r->fmt, &r->opts, "a record");
+		xqi_cbr_report(r, r->games, r->budget_from, 0, NULL, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 		       "%s; the rest of the input is not read", d.msg);
 	} else if (r->task == TASK_SEARCH)
-		xq_cbr_report(r, 0, r->budget_from, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		xqi_cbr_report(r, 0, r->budget_from, 0, NULL, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 		       "more than %llu MiB from here hold no record; the rest of the input is "
 		       "not read",
-		       (unsigned long long)(XQ_SKIP_MAX >> 20));
+		       (unsigned long long)(XQI_SKIP_MAX >> 20));
 	else
-		xq_cbr_report(r, 0, r->budget_from, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		xqi_cbr_report(r, 0, r->budget_from, 0, NULL, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 		       "the compressed data part runs more than %llu MiB past the size it "
 		       "inflates to; the rest of the input is not read",
-		       (unsigned long long)(XQ_SKIP_MAX >> 20));
+		       (unsigned long long)(XQI_SKIP_MAX >> 20));
 	return r->w.error = XQ_ERANGE;
 }
 
 /* Read more input; 0 at the end, negative on error. */
-long xq_cbr_window_fill(struct cbr_reader *r)
+long xqi_cbr_window_fill(struct cbr_reader *r)
 {
 	struct window *w = &r->w;
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	long n;
 
 	if (w->eof || w->error)
@@ -82,11 +82,11 @@ long xq_cbr_window_fill(struct cbr_reader *r)
 		return over_budget(r);
 	if (XQ_ALLOC_GROW(w->buf, w->len + CHUNK, w->cap))
 		return w->error = XQ_ENOMEM;
-	xq_diag_init(&d);
-	n = xq_input_read(w->in, w->buf + w->len, CHUNK, &d);
+	xqi_diagnostic_init(&d);
+	n = xqi_input_read(w->in, w->buf + w->len, CHUNK, &d);
 	if (n < 0) {
 		d.source = r->name;
-		xq_sink_report(r->sink, &d);
+		xqi_sink_report(r->sink, &d);
 		w->error = (int)n;
 		return n;
 	}
@@ -97,20 +97,20 @@ long xq_cbr_window_fill(struct cbr_reader *r)
 }
 
 /* The `n` bytes at absolute offset `off`, or NULL if the input ends first. */
-const unsigned char *xq_cbr_window_get(struct cbr_reader *r, uint64_t off, size_t n)
+const unsigned char *xqi_cbr_window_get(struct cbr_reader *r, uint64_t off, size_t n)
 {
 	struct window *w = &r->w;
 
 	if (off < w->base)
 		return NULL; /* dropped already: a bug in the caller */
 	while (off + n > w->base + w->len)
-		if (xq_cbr_window_fill(r) <= 0)
+		if (xqi_cbr_window_fill(r) <= 0)
 			return NULL;
 	return w->buf + (off - w->base);
 }
 
 /* Forget the bytes before `off`. */
-void xq_cbr_window_drop(struct window *w, uint64_t off)
+void xqi_cbr_window_drop(struct window *w, uint64_t off)
 {
 	size_t k;
 
@@ -122,21 +122,21 @@ void xq_cbr_window_drop(struct window *w, uint64_t off)
 	w->base += k;
 }
 
-uint32_t xq_cbr_get_u32(const unsigned char *p)
+uint32_t xqi_cbr_get_u32(const unsigned char *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 
-void xq_cbr_report(const struct cbr_reader *r, uint64_t game, uint64_t off, uint32_t ply,
-		   const char *move, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
+void xqi_cbr_report(const struct cbr_reader *r, uint64_t game, uint64_t off, uint32_t ply,
+		   const char *move, enum xqi_diagnostic_code code, enum xq_severity_level sev, const char *fmt,
 		   ...)
 {
-	struct xq_place pl = {off, 0, 0};
+	struct xqi_place pl = {off, 0, 0};
 	va_list ap;
 
 	va_start(ap, fmt);
-	xq_format_vreport(r->sink, r->name, game, &pl, 1, ply, move, move ? strlen(move) : 0, code,
+	xqi_format_vreport(r->sink, r->name, game, &pl, 1, ply, move, move ? strlen(move) : 0, code,
 		       sev, fmt, ap);
 	va_end(ap);
 }
@@ -146,7 +146,7 @@ void xq_cbr_report(const struct cbr_reader *r, uint64_t game, uint64_t off, uint
  * (reset first).  A bad sequence is reported at its offset; what came
  * before it is kept.  Returns 0 or XQ_ENOMEM.
  */
-int xq_cbr_utf16_field(struct cbr_reader *r, uint64_t game, const unsigned char *p,
+int xqi_cbr_utf16_field(struct cbr_reader *r, uint64_t game, const unsigned char *p,
 		       size_t len, uint64_t off, struct xq_buf *out)
 {
 	size_t n = 0, bad = 0;
@@ -157,9 +157,9 @@ int xq_cbr_utf16_field(struct cbr_reader *r, uint64_t game, const unsigned char 
 		n += 2;
 	if (n == 0)
 		return 0;
-	rc = xq_transcoder_convert(&r->utf16, (const char *)p, n, out, &bad);
+	rc = xqi_transcoder_convert(&r->utf16, (const char *)p, n, out, &bad);
 	if (rc == XQ_EENCODING) {
-		xq_cbr_report(r, game, off + bad, 0, NULL, XQ_D_ENCODING, XQ_SEV_ERROR,
+		xqi_cbr_report(r, game, off + bad, 0, NULL, XQI_D_ENCODING, XQ_SEVERITY_ERROR,
 		       "bytes that are not UTF-16LE text; the text stops before them");
 		rc = 0;
 	}
@@ -198,17 +198,17 @@ static size_t at(int version, size_t off)
 
 static const char *tag_of(const char *element)
 {
-	const struct xq_ccb_field *f = xq_ccb_field_by_element(element, strlen(element));
+	const struct xqi_ccb_field *f = xqi_ccb_field_by_element(element, strlen(element));
 	return f ? f->tag : element;
 }
 
-int xq_cbr_add_tag(struct xq_game *g, const char *name, const char *value, size_t len)
+int xqi_cbr_add_tag(struct xqi_record *g, const char *name, const char *value, size_t len)
 {
-	return xq_game_add_tag(g, name, strlen(name), value, len);
+	return xqi_record_add_tag(g, name, strlen(name), value, len);
 }
 
 /* The header fields of a record at `base` (h: its first `hlen` bytes). */
-static int read_fields(struct cbr_reader *r, struct xq_game *g, const unsigned char *h,
+static int read_fields(struct cbr_reader *r, struct xqi_record *g, const unsigned char *h,
 		       uint64_t base, int version)
 {
 	struct xq_buf text = XQ_BUF_INIT;
@@ -220,9 +220,9 @@ static int read_fields(struct cbr_reader *r, struct xq_game *g, const unsigned c
 		size_t off = at(version, cbr_fields[i].off);
 		if (!off)
 			continue;
-		rc = xq_cbr_utf16_field(r, g->number, h + off, cbr_fields[i].size, base + off, &text);
+		rc = xqi_cbr_utf16_field(r, g->number, h + off, cbr_fields[i].size, base + off, &text);
 		if (!rc && text.len)
-			rc = xq_cbr_add_tag(g, tag_of(cbr_fields[i].element), text.ptr, text.len);
+			rc = xqi_cbr_add_tag(g, tag_of(cbr_fields[i].element), text.ptr, text.len);
 	}
 	xq_buf_release(&text);
 	/* ECCO: up to 4 ASCII characters ("C66"), NUL-terminated. */
@@ -234,43 +234,43 @@ static int read_fields(struct cbr_reader *r, struct xq_game *g, const unsigned c
 		for (size_t i = 0; i < n; i++)
 			ok &= xq_is_alpha(ecco[i]) || xq_is_digit(ecco[i]);
 		if (ok)
-			rc = xq_cbr_add_tag(g, "ECCO", ecco, n);
+			rc = xqi_cbr_add_tag(g, "ECCO", ecco, n);
 		else
-			xq_cbr_report(r, g->number, base + at(version, 2036), 0, NULL, XQ_D_CORRUPT,
-			       XQ_SEV_WARNING, "the ECCO field holds bytes that are not a code; not read");
+			xqi_cbr_report(r, g->number, base + at(version, 2036), 0, NULL, XQI_D_CORRUPT,
+			       XQ_SEVERITY_WARNING, "the ECCO field holds bytes that are not a code; not read");
 	}
 	if (!rc) {
 		char num[16];
-		int n = snprintf(num, sizeof(num), "%u", (unsigned)xq_cbr_get_u32(h + at(version, 2040)));
-		rc = xq_cbr_add_tag(g, "RecordType", num, (size_t)n);
+		int n = snprintf(num, sizeof(num), "%u", (unsigned)xqi_cbr_get_u32(h + at(version, 2040)));
+		rc = xqi_cbr_add_tag(g, "RecordType", num, (size_t)n);
 	}
 	if (!rc) {
 		struct xq_buf kind = XQ_BUF_INIT;
-		rc = xq_cbr_utf16_field(r, g->number, h + at(version, 2044), 32, base + at(version, 2044),
+		rc = xqi_cbr_utf16_field(r, g->number, h + at(version, 2044), 32, base + at(version, 2044),
 				 &kind);
 		if (!rc && kind.len)
-			rc = xq_cbr_add_tag(g, "RecordKind", kind.ptr, kind.len);
-		v = xq_cbr_get_u32(h + at(version, 2076));
-		if (!rc && xq_ccb_result_from_code(v, &g->result) == 0) {
-			const char *s = xq_result_string(g->result);
-			rc = xq_cbr_add_tag(g, "Result", s, strlen(s));
+			rc = xqi_cbr_add_tag(g, "RecordKind", kind.ptr, kind.len);
+		v = xqi_cbr_get_u32(h + at(version, 2076));
+		if (!rc && xqi_ccb_result_from_code(v, &g->result) == 0) {
+			const char *s = xqi_result_string(g->result);
+			rc = xqi_cbr_add_tag(g, "Result", s, strlen(s));
 		} else if (!rc) {
 			char num[16];
 			int n = snprintf(num, sizeof(num), "%u", (unsigned)v);
-			g->result = XQ_RESULT_UNKNOWN;
-			g->result_text = xq_game_strdup(g, num, (size_t)n);
-			xq_cbr_report(r, g->number, base + at(version, 2076), 0, NULL, XQ_D_NO_RESULT,
-			       XQ_SEV_NOTE,
+			g->result = XQI_RESULT_UNKNOWN;
+			g->result_text = xqi_record_strdup(g, num, (size_t)n);
+			xqi_cbr_report(r, g->number, base + at(version, 2076), 0, NULL, XQI_D_NO_RESULT,
+			       XQ_SEVERITY_NOTE,
 			       "result code %u is not one this reader knows (0-3); the result is "
 			       "taken as unknown",
 			       (unsigned)v);
-			rc = xq_cbr_add_tag(g, "Result", num, (size_t)n);
+			rc = xqi_cbr_add_tag(g, "Result", num, (size_t)n);
 		}
 		if (!rc)
-			rc = xq_cbr_utf16_field(r, g->number, h + at(version, 2080), 32,
+			rc = xqi_cbr_utf16_field(r, g->number, h + at(version, 2080), 32,
 					 base + at(version, 2080), &kind);
 		if (!rc && kind.len)
-			rc = xq_cbr_add_tag(g, "ResultType", kind.ptr, kind.len);
+			rc = xqi_cbr_add_tag(g, "ResultType", kind.ptr, kind.len);
 		xq_buf_release(&kind);
 	}
 	return rc;
@@ -280,19 +280,19 @@ static int read_fields(struct cbr_reader *r, struct xq_game *g, const unsigned c
  * Set up the start position: 0, 1 when it is unusable (reported), 2 when
  * the board is empty (libraries use such records as headings).
  */
-static int read_board(struct cbr_reader *r, struct xq_game *g, const unsigned char *h,
+static int read_board(struct cbr_reader *r, struct xqi_record *g, const unsigned char *h,
 		      uint64_t base, int version)
 {
-	static const int8_t types[8] = {-1, XQ_ROOK, XQ_HORSE, XQ_ELEPHANT, XQ_ADVISOR, XQ_KING,
-					XQ_CANNON, XQ_PAWN};
+	static const int8_t types[8] = {-1, XQI_ROOK, XQI_HORSE, XQI_ELEPHANT, XQI_ADVISOR, XQI_KING,
+					XQI_CANNON, XQI_PAWN};
 	const unsigned char *board = h + at(version, 2120);
-	uint32_t side = xq_cbr_get_u32(h + at(version, 2112));
+	uint32_t side = xqi_cbr_get_u32(h + at(version, 2112));
 	unsigned first = (unsigned)h[at(version, 2116)] | (unsigned)h[at(version, 2116) + 1] << 8;
-	struct xq_board b;
-	struct xq_diag d;
+	struct xqi_position b;
+	struct xq_diagnostic d;
 	int pieces = 0;
 
-	xq_board_clear(&b);
+	xqi_position_clear(&b);
 	for (int i = 0; i < 90; i++)
 		pieces += board[i] != 0;
 	if (pieces == 0)
@@ -302,11 +302,11 @@ static int read_board(struct cbr_reader *r, struct xq_game *g, const unsigned ch
 		int s = c >> 4, t = c & 15;
 		if (!c)
 			continue;
-		xq_diag_init(&d);
+		xqi_diagnostic_init(&d);
 		if ((s != 1 && s != 2) || t < 1 || t > 7 ||
-		    xq_board_put(&b, s - 1, types[t], XQ_SQ(i % 9, 9 - i / 9), &d)) {
-			xq_cbr_report(r, g->number, base + at(version, 2120) + (uint64_t)i, 0, NULL,
-			       XQ_D_CORRUPT, XQ_SEV_ERROR,
+		    xqi_position_put(&b, s - 1, types[t], XQI_SQ(i % 9, 9 - i / 9), &d)) {
+			xqi_cbr_report(r, g->number, base + at(version, 2120) + (uint64_t)i, 0, NULL,
+			       XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
 			       "board byte 0x%02x at row %d, column %d is not a piece that can be "
 			       "there%s%s; no move can be read",
 			       c, i / 9, i % 9, d.msg[0] ? ": " : "", d.msg);
@@ -314,17 +314,17 @@ static int read_board(struct cbr_reader *r, struct xq_game *g, const unsigned ch
 		}
 	}
 	if (side != 1 && side != 2) {
-		xq_cbr_report(r, g->number, base + at(version, 2112), 0, NULL, XQ_D_CORRUPT, XQ_SEV_WARNING,
+		xqi_cbr_report(r, g->number, base + at(version, 2112), 0, NULL, XQI_D_CORRUPT, XQ_SEVERITY_WARNING,
 		       "side to move %u is neither 1 (red) nor 2 (black); red assumed",
 		       (unsigned)side);
 		side = 1;
 	}
-	b.side = side == 2 ? XQ_BLACK : XQ_RED;
+	b.side = side == 2 ? XQI_BLACK : XQI_RED;
 	b.fullmove = first ? (uint16_t)first : 1;
-	b.key = xq_board_compute_key(&b);
-	xq_diag_init(&d);
-	if (xq_board_validate(&b, XQ_FEN_LENIENT_PLACEMENT, &d)) {
-		xq_cbr_report(r, g->number, base + at(version, 2120), 0, NULL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+	b.key = xqi_position_compute_key(&b);
+	xqi_diagnostic_init(&d);
+	if (xqi_position_validate(&b, XQI_FEN_LENIENT_PLACEMENT, &d)) {
+		xqi_cbr_report(r, g->number, base + at(version, 2120), 0, NULL, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
 		       "start position: %s; no move can be read", d.msg);
 		return 1;
 	}
@@ -333,27 +333,27 @@ static int read_board(struct cbr_reader *r, struct xq_game *g, const unsigned ch
 }
 
 /* A square byte of version `version`, or 0 when it names no square. */
-static xq_sq square(int version, unsigned char c)
+static xqi_sq square(int version, unsigned char c)
 {
 	if (version == 1) {
 		int x = c >> 4, y = c & 15;
-		return x <= 8 && y <= 9 ? XQ_SQ(x, 9 - y) : 0;
+		return x <= 8 && y <= 9 ? XQI_SQ(x, 9 - y) : 0;
 	}
-	return c < 90 ? XQ_SQ(c % 9, 9 - c / 9) : 0;
+	return c < 90 ? XQI_SQ(c % 9, 9 - c / 9) : 0;
 }
 
 /* Comment text: UTF-16LE to UTF-8 with CRLF as LF. */
-static int set_comment(struct cbr_reader *r, struct xq_game *g, uint32_t node, uint32_t ply,
+static int set_comment(struct cbr_reader *r, struct xqi_record *g, uint32_t node, uint32_t ply,
 		       const unsigned char *p, uint32_t len, uint64_t off, struct xq_buf *tmp)
 {
 	size_t bad = 0, j = 0;
 	int rc;
 
 	xq_buf_reset(tmp);
-	rc = xq_transcoder_convert(&r->utf16, (const char *)p, len, tmp, &bad);
+	rc = xqi_transcoder_convert(&r->utf16, (const char *)p, len, tmp, &bad);
 	if (rc == XQ_EENCODING) {
-		xq_cbr_report(r, g->number, off + bad, ply, NULL, XQ_D_ENCODING,
-		       XQ_SEV_ERROR, "comment: bytes that are not UTF-16LE text; the comment stops "
+		xqi_cbr_report(r, g->number, off + bad, ply, NULL, XQI_D_ENCODING,
+		       XQ_SEVERITY_ERROR, "comment: bytes that are not UTF-16LE text; the comment stops "
 				     "before them");
 		rc = 0;
 	}
@@ -365,19 +365,19 @@ static int set_comment(struct cbr_reader *r, struct xq_game *g, uint32_t node, u
 	xq_buf_truncate(tmp, j);
 	while (tmp->len && tmp->ptr[tmp->len - 1] == '\0')
 		xq_buf_truncate(tmp, tmp->len - 1);
-	return tmp->len ? xq_game_set_comment(g, node, tmp->ptr, tmp->len) : 0;
+	return tmp->len ? xqi_record_set_comment(g, node, tmp->ptr, tmp->len) : 0;
 }
 
 /* The record runs past its limit (r->cap): said, and reading stops. */
-static int over_limit(struct cbr_reader *r, const struct xq_game *g)
+static int over_limit(struct cbr_reader *r, const struct xqi_record *g)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	char what[64];
 
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	snprintf(what, sizeof(what), "record %llu", (unsigned long long)g->number);
-	xq_format_limit_diag(&d, r->fmt, &r->opts, what);
-	xq_cbr_report(r, g->number, g->place.offset, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR, "%s", d.msg);
+	xqi_format_limit_diag(&d, r->fmt, &r->opts, what);
+	xqi_cbr_report(r, g->number, g->place.offset, 0, NULL, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "%s", d.msg);
 	return XQ_ERANGE;
 }
 
@@ -386,26 +386,26 @@ static int over_limit(struct cbr_reader *r, const struct xq_game *g)
  * `limit` (exclusive).  *end gets the offset after the last node.
  * Returns 0 or a negative code (input error or no memory).
  */
-static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint64_t limit,
+static int read_tree(struct cbr_reader *r, struct xqi_record *g, uint64_t pos, uint64_t limit,
 		     int version, int playable, uint64_t *end, uint32_t *unread)
 {
-	struct xq_flat_tree t;
+	struct xqi_flat_tree t;
 	struct xq_buf tmp = XQ_BUF_INIT;
 	int root = 1, noted_flags = 0, rc = 0;
 	uint32_t entries = 0;
 
-	xq_flat_tree_init(&t, g);
+	xqi_flat_tree_init(&t, g);
 	/* Every node takes 4 bytes at least. */
-	for (uint64_t was = pos; !t.complete; XQ_ADVANCED(was, pos)) {
-		const unsigned char *p = pos + 4 <= limit ? xq_cbr_window_get(r, pos, 4) : NULL;
+	for (uint64_t was = pos; !t.complete; XQI_ADVANCED(was, pos)) {
+		const unsigned char *p = pos + 4 <= limit ? xqi_cbr_window_get(r, pos, 4) : NULL;
 		unsigned char raw[4];
 		unsigned flags;
-		uint32_t clen = 0, node = XQ_NODE_NONE, ply;
+		uint32_t clen = 0, node = XQ_NO_NODE, ply;
 		uint64_t here = pos;
-		xq_sq from, to;
-		xq_move m = 0;
+		xqi_sq from, to;
+		xqi_move m = 0;
 		char name[8];
-		struct xq_diag d;
+		struct xq_diagnostic d;
 		int added;
 
 		if (!p) {
@@ -414,9 +414,9 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 			else if (limit == r->cap && pos + 4 > limit)
 				rc = over_limit(r, g);
 			else
-				xq_cbr_report(r, g->number, pos, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+				xqi_cbr_report(r, g->number, pos, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
 				       "the record ends inside its move tree");
-			g->flags |= XQ_GAME_BROKEN;
+			g->flags |= XQI_RECORD_BROKEN;
 			break;
 		}
 		memcpy(raw, p, 4); /* p dies with the next window_get */
@@ -424,20 +424,20 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 		from = square(version, raw[2]);
 		to = square(version, raw[3]);
 		if (!noted_flags && ((flags & ~7u) || raw[1])) {
-			xq_cbr_report(r, g->number, pos, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
+			xqi_cbr_report(r, g->number, pos, 0, NULL, XQI_D_UNSUPPORTED, XQ_SEVERITY_NOTE,
 			       "move node flags 0x%02x%02x have bits this reader does not know; "
 			       "they are ignored",
 			       raw[0], raw[1]);
 			noted_flags = 1;
 		}
 		if (from && to)
-			m = XQ_MOVE(from, to);
+			m = XQI_MOVE(from, to);
 		pos += 4;
 		if (flags & 4) {
-			p = pos + 4 <= limit ? xq_cbr_window_get(r, pos, 4) : NULL;
-			clen = p ? xq_cbr_get_u32(p) : 0;
+			p = pos + 4 <= limit ? xqi_cbr_window_get(r, pos, 4) : NULL;
+			clen = p ? xqi_cbr_get_u32(p) : 0;
 			if (!p || clen > CBR_MAX_COMMENT || (clen & 1) || pos + 4 + clen > limit ||
-			    !xq_cbr_window_get(r, pos + 4, clen)) {
+			    !xqi_cbr_window_get(r, pos + 4, clen)) {
 				if (r->w.error) {
 					rc = r->w.error;
 					break;
@@ -445,13 +445,13 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 				if (limit == r->cap &&
 				    (pos + 4 > limit || (p && pos + 4 + clen > limit))) {
 					rc = over_limit(r, g);
-					g->flags |= XQ_GAME_BROKEN;
+					g->flags |= XQI_RECORD_BROKEN;
 					break;
 				}
-				xq_cbr_report(r, g->number, here, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+				xqi_cbr_report(r, g->number, here, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
 				       "comment of %u bytes runs past the end of the record",
 				       (unsigned)clen);
-				g->flags |= XQ_GAME_BROKEN;
+				g->flags |= XQI_RECORD_BROKEN;
 				break;
 			}
 			pos += 4;
@@ -459,43 +459,43 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 		if (root) {
 			root = 0;
 			if (clen)
-				rc = set_comment(r, g, XQ_ROOT, 0, xq_cbr_window_get(r, pos, clen), clen,
+				rc = set_comment(r, g, XQI_ROOT, 0, xqi_cbr_window_get(r, pos, clen), clen,
 						 pos, &tmp);
 			pos += clen;
 			if (rc)
 				break;
 			if (from != to || !from)
-				xq_cbr_report(r, g->number, here, 0, NULL, XQ_D_CORRUPT, XQ_SEV_WARNING,
+				xqi_cbr_report(r, g->number, here, 0, NULL, XQI_D_CORRUPT, XQ_SEVERITY_WARNING,
 				       "the root node names a move (bytes %02x %02x); taken as the "
 				       "root",
 				       raw[2], raw[3]);
 			if (flags & 1)
 				t.complete = 1;
 			if (!playable)
-				t.parent = XQ_NODE_NONE; /* no position: every move is skipped */
+				t.parent = XQ_NO_NODE; /* no position: every move is skipped */
 			continue;
 		}
 		entries++;
-		ply = t.parent != XQ_NODE_NONE ? t.ply + 1 : 0;
+		ply = t.parent != XQ_NO_NODE ? t.ply + 1 : 0;
 		name[0] = '\0';
 		if (m)
-			xq_move_name(m, name);
-		if (!m && t.parent != XQ_NODE_NONE) {
-			xq_cbr_report(r, g->number, here, ply, NULL, XQ_D_CORRUPT, XQ_SEV_ERROR,
+			xqi_move_name(m, name);
+		if (!m && t.parent != XQ_NO_NODE) {
+			xqi_cbr_report(r, g->number, here, ply, NULL, XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
 			       "move bytes %02x %02x name no square; the line stops here", raw[2],
 			       raw[3]);
-			g->flags |= XQ_GAME_BROKEN;
+			g->flags |= XQI_RECORD_BROKEN;
 		}
-		xq_diag_init(&d);
-		added = xq_flat_tree_add(&t, m, flags & 2, flags & 1, &node, &d);
+		xqi_diagnostic_init(&d);
+		added = xqi_flat_tree_add(&t, m, flags & 2, flags & 1, &node, &d);
 		if (added == XQ_EILLEGAL) {
-			xq_cbr_report(r, g->number, here, ply, name, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+			xqi_cbr_report(r, g->number, here, ply, name, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
 			       "illegal move %s: %s; the line stops here", name, d.msg);
-			g->flags |= XQ_GAME_BROKEN;
+			g->flags |= XQI_RECORD_BROKEN;
 		} else if (added == 1) {
 			g->nodes[node].place.offset = here;
 			if (clen)
-				rc = set_comment(r, g, node, ply, xq_cbr_window_get(r, pos, clen), clen, pos,
+				rc = set_comment(r, g, node, ply, xqi_cbr_window_get(r, pos, clen), clen, pos,
 						 &tmp);
 		} else if (added < 0 && added != XQ_EPARSE) {
 			rc = added;
@@ -505,13 +505,13 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
 			break;
 	}
 	if (!rc && t.skipped && playable)
-		xq_cbr_report(r, g->number, pos, 0, NULL, XQ_D_ILLEGAL_MOVE, XQ_SEV_NOTE,
+		xqi_cbr_report(r, g->number, pos, 0, NULL, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_NOTE,
 		       "%u moves after a bad move of their line were not read", (unsigned)t.skipped);
 	*unread = t.skipped;
 	if (entries == 0)
-		g->flags |= XQ_GAME_EMPTY;
+		g->flags |= XQI_RECORD_EMPTY;
 	*end = pos;
-	xq_flat_tree_release(&t);
+	xqi_flat_tree_release(&t);
 	xq_buf_release(&tmp);
 	return rc;
 }
@@ -521,10 +521,10 @@ static int read_tree(struct cbr_reader *r, struct xq_game *g, uint64_t pos, uint
  * it may not go past `limit`.  *end gets the offset after the record.
  * Returns 0 (g filled, perhaps broken) or a negative code.
  */
-int xq_cbr_read_record(struct cbr_reader *r, struct xq_game *g, uint64_t base, uint64_t limit,
+int xqi_cbr_read_record(struct cbr_reader *r, struct xqi_record *g, uint64_t base, uint64_t limit,
 		       uint64_t *end)
 {
-	const unsigned char *h = xq_cbr_window_get(r, base, 20);
+	const unsigned char *h = xqi_cbr_window_get(r, base, 20);
 	size_t hlen;
 	uint32_t unread = 0;
 	int version, rc, board;
@@ -537,88 +537,88 @@ int xq_cbr_read_record(struct cbr_reader *r, struct xq_game *g, uint64_t base, u
 	else
 		r->cap = UINT64_MAX - 1; /* the record has a nearer end: no limit to say */
 	if (!h || memcmp(h, CBR_MAGIC, 16)) {
-		xq_cbr_report(r, g->number, base, 0, NULL, XQ_D_BAD_MAGIC, XQ_SEV_ERROR,
+		xqi_cbr_report(r, g->number, base, 0, NULL, XQI_D_BAD_MAGIC, XQ_SEVERITY_ERROR,
 		       "not a CCBridge record (no \"CCBridge Record\" magic)");
 		return r->w.error ? r->w.error : XQ_EPARSE;
 	}
 	version = h[19];
 	if (version != 1 && version != 2) {
-		xq_cbr_report(r, g->number, base + 19, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_ERROR,
+		xqi_cbr_report(r, g->number, base + 19, 0, NULL, XQI_D_UNSUPPORTED, XQ_SEVERITY_ERROR,
 		       "CBR version %d is not supported (1 and 2 are%s)", version,
 		       version == 3 ? "; CCBridge itself asks to upgrade to read 3" : "");
-		g->flags |= XQ_GAME_BROKEN | XQ_GAME_EMPTY;
+		g->flags |= XQI_RECORD_BROKEN | XQI_RECORD_EMPTY;
 		*end = base + 20;
 		return 0;
 	}
 	hlen = version == 1 ? 1958 : 2214;
-	h = base + hlen <= limit ? xq_cbr_window_get(r, base, hlen) : NULL;
+	h = base + hlen <= limit ? xqi_cbr_window_get(r, base, hlen) : NULL;
 	if (!h) {
-		xq_cbr_report(r, g->number, base, 0, NULL, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+		xqi_cbr_report(r, g->number, base, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
 		       "the record ends inside its %zu-byte header", hlen);
-		g->flags |= XQ_GAME_BROKEN | XQ_GAME_EMPTY;
+		g->flags |= XQI_RECORD_BROKEN | XQI_RECORD_EMPTY;
 		*end = limit != UINT64_MAX ? limit : r->w.base + r->w.len;
 		return r->w.error;
 	}
 	rc = read_fields(r, g, h, base, version);
 	if (rc)
 		return rc;
-	h = xq_cbr_window_get(r, base, hlen); /* read_fields did not move the window, but be plain */
-	if (xq_cbr_get_u32(h + hlen - 4) != 0xFFFFFFFFu)
-		xq_cbr_report(r, g->number, base + hlen - 4, 0, NULL, XQ_D_UNSUPPORTED, XQ_SEV_NOTE,
+	h = xqi_cbr_window_get(r, base, hlen); /* read_fields did not move the window, but be plain */
+	if (xqi_cbr_get_u32(h + hlen - 4) != 0xFFFFFFFFu)
+		xqi_cbr_report(r, g->number, base + hlen - 4, 0, NULL, XQI_D_UNSUPPORTED, XQ_SEVERITY_NOTE,
 		       "the 4 bytes before the move tree are %08x where records mostly have "
 		       "ffffffff; what they mean is not known; ignored",
-		       (unsigned)xq_cbr_get_u32(h + hlen - 4));
+		       (unsigned)xqi_cbr_get_u32(h + hlen - 4));
 	board = read_board(r, g, h, base, version);
 	if (board == 1)
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 	/* Even without a position the tree is walked: its end, and the game comment. */
 	rc = read_tree(r, g, base + hlen, limit, version, board == 0, end, &unread);
 	if (rc || board != 2)
 		return rc;
 	if (unread) {
-		xq_cbr_report(r, g->number, base + at(version, 2120), 0, NULL, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+		xqi_cbr_report(r, g->number, base + at(version, 2120), 0, NULL, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
 		       "the board is empty, yet the record has %u moves; they are not read",
 		       (unsigned)unread);
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 	} else {
-		xq_cbr_report(r, g->number, base + at(version, 2120), 0, NULL, XQ_D_EMPTY_GAME, XQ_SEV_NOTE,
+		xqi_cbr_report(r, g->number, base + at(version, 2120), 0, NULL, XQI_D_EMPTY_GAME, XQ_SEVERITY_NOTE,
 		       "a record with an empty board and no moves (a heading%s); read as a game "
 		       "with no moves from the standard position",
-		       g->nodes[XQ_ROOT].comment ? " with a comment" : "");
+		       g->nodes[XQI_ROOT].comment ? " with a comment" : "");
 	}
 	return 0; /* g->start stays the standard position: there is none to give */
 }
 
-int xq_cbr_open_common(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-		       const struct xq_sink *sink, int library)
+int xqi_cbr_open_common(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+		       const struct xqi_sink *sink, int library)
 {
 	struct cbr_reader *r = calloc(1, sizeof(*r));
-	struct xq_read_opts def = XQ_READ_OPTS_INIT;
+	struct xqi_read_opts def = XQI_READ_OPTS_INIT;
 
 	if (!r)
 		return XQ_ENOMEM;
 	r->opts = opts ? *opts : def;
-	r->fmt = library ? &xq_format_cbl : &xq_format_cbr;
+	r->fmt = library ? &xqi_format_cbl : &xqi_format_cbr;
 	/* A library record is held to a CBR record's limit (lowered by the budget). */
-	r->record_limit = xq_format_record_limit(&xq_format_cbr, &r->opts);
+	r->record_limit = xqi_format_record_limit(&xqi_format_cbr, &r->opts);
 	r->w.in = in;
 	r->sink = sink;
-	r->name = xq_input_name(in);
+	r->name = xqi_input_name(in);
 	r->library = library;
-	xq_cbr_budget_start(r, TASK_RECORD, 0, r->record_limit); /* a header is part of a record */
-	xq_transcoder_init(&r->utf16, XQ_ENC_UTF16LE, XQ_ENC_UTF8);
-	xq_transcoder_init(&r->gbk, XQ_ENC_GB18030, XQ_ENC_UTF8);
+	xqi_cbr_budget_start(r, TASK_RECORD, 0, r->record_limit); /* a header is part of a record */
+	xqi_transcoder_init(&r->utf16, XQI_ENC_UTF16LE, XQI_ENC_UTF8);
+	xqi_transcoder_init(&r->gbk, XQI_ENC_GB18030, XQI_ENC_UTF8);
 	*out = r;
 	return 0;
 }
 
-int xq_cbr_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-			   const struct xq_sink *sink)
+int xqi_cbr_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+			   const struct xqi_sink *sink)
 {
-	return xq_cbr_open_common(out, in, opts, sink, 0);
+	return xqi_cbr_open_common(out, in, opts, sink, 0);
 }
 
-void xq_cbr_close_reader(void *reader)
+void xqi_cbr_close_reader(void *reader)
 {
 	struct cbr_reader *r = reader;
 
@@ -627,8 +627,8 @@ void xq_cbr_close_reader(void *reader)
 	free(r->index);
 	for (size_t i = 0; i < sizeof(r->lib_tags) / sizeof(r->lib_tags[0]); i++)
 		free(r->lib_tags[i]);
-	xq_transcoder_release(&r->utf16);
-	xq_transcoder_release(&r->gbk);
+	xqi_transcoder_release(&r->utf16);
+	xqi_transcoder_release(&r->gbk);
 	if (r->z) {
 		free(r->z->data);
 		free(r->z->other);
@@ -638,9 +638,9 @@ void xq_cbr_close_reader(void *reader)
 	free(r);
 }
 
-void xq_cbr_start_game(struct cbr_reader *r, struct xq_game *g)
+void xqi_cbr_start_game(struct cbr_reader *r, struct xqi_record *g)
 {
-	xq_game_clear(g);
+	xqi_record_clear(g);
 	g->number = ++r->games;
 	g->source = r->name;
 	g->encoding = "utf-16le";
@@ -649,29 +649,29 @@ void xq_cbr_start_game(struct cbr_reader *r, struct xq_game *g)
 /*
  * Report the bytes from `from` (after what was read) to the end of the
  * input, which are not read (`what`: what they follow); read at most
- * XQ_SKIP_MAX of them, keeping nothing.
+ * XQI_SKIP_MAX of them, keeping nothing.
  */
-void xq_cbr_skip_to_end(struct cbr_reader *r, uint64_t game, uint64_t from, const char *what)
+void xqi_cbr_skip_to_end(struct cbr_reader *r, uint64_t game, uint64_t from, const char *what)
 {
 	uint64_t total = r->w.base + r->w.len;
 
-	/* The loop stops itself past XQ_SKIP_MAX; the budget is only a net. */
-	xq_cbr_budget_start(r, TASK_SEARCH, from, 2 * XQ_SKIP_MAX);
-	xq_cbr_window_drop(&r->w, total);
-	while (total - from <= XQ_SKIP_MAX && xq_cbr_window_fill(r) > 0) {
+	/* The loop stops itself past XQI_SKIP_MAX; the budget is only a net. */
+	xqi_cbr_budget_start(r, TASK_SEARCH, from, 2 * XQI_SKIP_MAX);
+	xqi_cbr_window_drop(&r->w, total);
+	while (total - from <= XQI_SKIP_MAX && xqi_cbr_window_fill(r) > 0) {
 		total = r->w.base + r->w.len;
-		xq_cbr_window_drop(&r->w, total);
+		xqi_cbr_window_drop(&r->w, total);
 	}
-	if (total - from > XQ_SKIP_MAX)
-		xq_cbr_report(r, game, from, 0, NULL, XQ_D_RESOURCE, XQ_SEV_ERROR,
+	if (total - from > XQI_SKIP_MAX)
+		xqi_cbr_report(r, game, from, 0, NULL, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 		       "more than %llu MiB after %s are not read; reading stopped there",
-		       (unsigned long long)(XQ_SKIP_MAX >> 20), what);
+		       (unsigned long long)(XQI_SKIP_MAX >> 20), what);
 	else
-		xq_cbr_report(r, game, from, 0, NULL, XQ_D_TRAILING, XQ_SEV_WARNING,
+		xqi_cbr_report(r, game, from, 0, NULL, XQI_D_TRAILING, XQ_SEVERITY_WARNING,
 		       "%llu bytes after %s are not read", (unsigned long long)(total - from), what);
 }
 
-int xq_cbr_read(void *reader, struct xq_game *g)
+int xqi_cbr_read(void *reader, struct xqi_record *g)
 {
 	struct cbr_reader *r = reader;
 	uint64_t end;
@@ -680,14 +680,14 @@ int xq_cbr_read(void *reader, struct xq_game *g)
 	if (r->done)
 		return 0;
 	r->done = 1;
-	xq_cbr_start_game(r, g);
-	xq_cbr_budget_start(r, TASK_RECORD, 0, r->record_limit);
-	rc = xq_cbr_read_record(r, g, 0, UINT64_MAX, &end);
+	xqi_cbr_start_game(r, g);
+	xqi_cbr_budget_start(r, TASK_RECORD, 0, r->record_limit);
+	rc = xqi_cbr_read_record(r, g, 0, UINT64_MAX, &end);
 	if (rc < 0)
 		return rc;
-	if (xq_cbr_window_get(r, end, 1))
-		xq_cbr_skip_to_end(r, g->number, end, "the end of the move tree");
-	return xq_read_guard(&r->guard, r->w.error ? (int)r->w.error : 1, end, g, r->sink);
+	if (xqi_cbr_window_get(r, end, 1))
+		xqi_cbr_skip_to_end(r, g->number, end, "the end of the move tree");
+	return xqi_read_guard(&r->guard, r->w.error ? (int)r->w.error : 1, end, g, r->sink);
 }
 
 static int cbr_probe(const unsigned char *head, size_t len)
@@ -695,15 +695,15 @@ static int cbr_probe(const unsigned char *head, size_t len)
 	return len >= 16 && !memcmp(head, CBR_MAGIC, 16) ? 100 : 0;
 }
 
-const struct xq_format xq_format_cbr = {
+const struct xqi_format xqi_format_cbr = {
 	"cbr",
 	"CCBridge (象棋桥) binary record, one game with variations and comments (read only)",
 	".cbr",
-	XQ_CAP_READ | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS | XQ_CAP_BINARY,
+	XQ_FORMAT_READS | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS | XQ_FORMAT_BINARY,
 	cbr_probe,
-	xq_cbr_open_reader,
-	xq_cbr_read,
-	xq_cbr_close_reader,
+	xqi_cbr_open_reader,
+	xqi_cbr_read,
+	xqi_cbr_close_reader,
 	NULL,
 	NULL,
 	NULL,

@@ -7,8 +7,8 @@
  *   cbl_zlib.c  the second kind ("CCBridge" 2.1, zlib-compressed).
  * The formats themselves are described at the top of each file.
  */
-#ifndef XQ_FORMATS_CBR_INT_H
-#define XQ_FORMATS_CBR_INT_H
+#ifndef XQI_FORMATS_CBR_INT_H
+#define XQI_FORMATS_CBR_INT_H
 
 #include "format.h"
 
@@ -26,8 +26,8 @@
 #include "notation.h"
 #include "utf8.h"
 
-extern const struct xq_format xq_format_cbr;
-extern const struct xq_format xq_format_cbl;
+extern const struct xqi_format xqi_format_cbr;
+extern const struct xqi_format xqi_format_cbl;
 
 #define CBR_MAGIC "CCBridge Record"  /* + NUL: 16 bytes */
 #define CBL_MAGIC "CCBridgeLibrary"  /* + NUL: 16 bytes */
@@ -55,7 +55,7 @@ extern const struct xq_format xq_format_cbl;
 
 /* A window over the input: bytes [base, base + len) are in buf. */
 struct window {
-	struct xq_input *in;
+	struct xqi_input *in;
 	unsigned char *buf;
 	size_t len, cap;
 	uint64_t base;
@@ -77,10 +77,10 @@ struct cbz {
 
 struct cbr_reader {
 	struct window w;
-	const struct xq_sink *sink;
+	const struct xqi_sink *sink;
 	const char *name;
-	const struct xq_format *fmt; /* cbr or cbl, for its limit */
-	struct xq_read_opts opts;
+	const struct xqi_format *fmt; /* cbr or cbl, for its limit */
+	struct xqi_read_opts opts;
 	uint64_t record_limit; /* the most bytes of one record */
 	uint64_t cap;          /* where the current record must end by that limit */
 	int library;          /* reading a CBL */
@@ -97,51 +97,51 @@ struct cbr_reader {
 	size_t nindex, next_index;
 	char *lib_tags[7];
 	int remark_given;
-	struct xq_transcoder utf16; /* UTF-16LE to UTF-8: one descriptor for every field */
+	struct xqi_transcoder utf16; /* UTF-16LE to UTF-8: one descriptor for every field */
 	struct cbz *z;              /* the "CCBridge" + 21 container, once opened */
-	struct xq_transcoder gbk;   /* its GBK text to UTF-8 */
+	struct xqi_transcoder gbk;   /* its GBK text to UTF-8 */
 	/* What the current task may read: input up to budget_from + budget
 	 * (format.h's limits); past it, w.error is XQ_ERANGE. */
 	uint64_t budget_from, budget;
 	enum { TASK_RECORD, TASK_SEARCH, TASK_DATA } task;
-	struct xq_read_guard guard;
+	struct xqi_read_guard guard;
 };
 
 /* cbr.c: the window, CBR fields and records, the CBR reader */
-const unsigned char *xq_cbr_window_get(struct cbr_reader *r, uint64_t off, size_t n);
-int xq_cbr_add_tag(struct xq_game *g, const char *name, const char *value, size_t len);
-int xq_cbr_open_common(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-		       const struct xq_sink *sink, int library);
-int xq_cbr_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-		       const struct xq_sink *sink);
-int xq_cbr_read(void *reader, struct xq_game *g);
-int xq_cbr_read_record(struct cbr_reader *r, struct xq_game *g, uint64_t base, uint64_t limit,
+const unsigned char *xqi_cbr_window_get(struct cbr_reader *r, uint64_t off, size_t n);
+int xqi_cbr_add_tag(struct xqi_record *g, const char *name, const char *value, size_t len);
+int xqi_cbr_open_common(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+		       const struct xqi_sink *sink, int library);
+int xqi_cbr_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+		       const struct xqi_sink *sink);
+int xqi_cbr_read(void *reader, struct xqi_record *g);
+int xqi_cbr_read_record(struct cbr_reader *r, struct xqi_record *g, uint64_t base, uint64_t limit,
 		       uint64_t *end);
-int xq_cbr_utf16_field(struct cbr_reader *r, uint64_t game, const unsigned char *p, size_t len,
+int xqi_cbr_utf16_field(struct cbr_reader *r, uint64_t game, const unsigned char *p, size_t len,
 		       uint64_t off, struct xq_buf *out);
-long xq_cbr_window_fill(struct cbr_reader *r);
-uint32_t xq_cbr_get_u32(const unsigned char *p);
-void xq_cbr_budget_start(struct cbr_reader *r, int task, uint64_t from, uint64_t budget);
-void xq_cbr_close_reader(void *reader);
-void xq_cbr_report(const struct cbr_reader *r, uint64_t game, uint64_t off, uint32_t ply,
-		   const char *move, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
+long xqi_cbr_window_fill(struct cbr_reader *r);
+uint32_t xqi_cbr_get_u32(const unsigned char *p);
+void xqi_cbr_budget_start(struct cbr_reader *r, int task, uint64_t from, uint64_t budget);
+void xqi_cbr_close_reader(void *reader);
+void xqi_cbr_report(const struct cbr_reader *r, uint64_t game, uint64_t off, uint32_t ply,
+		   const char *move, enum xqi_diagnostic_code code, enum xq_severity_level sev, const char *fmt,
 		   ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 8, 9)))
 #endif
 	;
-void xq_cbr_skip_to_end(struct cbr_reader *r, uint64_t game, uint64_t from, const char *what);
-void xq_cbr_start_game(struct cbr_reader *r, struct xq_game *g);
-void xq_cbr_window_drop(struct window *w, uint64_t off);
+void xqi_cbr_skip_to_end(struct cbr_reader *r, uint64_t game, uint64_t from, const char *what);
+void xqi_cbr_start_game(struct cbr_reader *r, struct xqi_record *g);
+void xqi_cbr_window_drop(struct window *w, uint64_t off);
 
 /* cbl.c: the CBL reader */
-int xq_cbr_library_tags(struct cbr_reader *r, struct xq_game *g);
-int xq_cbl_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-		       const struct xq_sink *sink);
-int xq_cbl_read(void *reader, struct xq_game *g);
+int xqi_cbr_library_tags(struct cbr_reader *r, struct xqi_record *g);
+int xqi_cbl_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+		       const struct xqi_sink *sink);
+int xqi_cbl_read(void *reader, struct xqi_record *g);
 
 /* cbl_zlib.c: the zlib CBL */
-int xq_cbz_open(struct cbr_reader *r, const unsigned char *h);
-int xq_cbz_read(struct cbr_reader *r, struct xq_game *g);
+int xqi_cbz_open(struct cbr_reader *r, const unsigned char *h);
+int xqi_cbz_read(struct cbr_reader *r, struct xqi_record *g);
 
 #endif

@@ -12,7 +12,7 @@
 #include "alloc.h"
 #include "movegen.h"
 
-const struct xq_ccb_field xq_ccb_fields[] = {
+const struct xqi_ccb_field xqi_ccb_fields[] = {
 	{"Name", "Title"},
 	{"URL", "URL"},
 	{"From", "From"},
@@ -49,26 +49,26 @@ const struct xq_ccb_field xq_ccb_fields[] = {
 	{NULL, NULL},
 };
 
-const struct xq_ccb_field *xq_ccb_field_by_element(const char *name, size_t len)
+const struct xqi_ccb_field *xqi_ccb_field_by_element(const char *name, size_t len)
 {
-	for (const struct xq_ccb_field *f = xq_ccb_fields; f->element; f++)
+	for (const struct xqi_ccb_field *f = xqi_ccb_fields; f->element; f++)
 		if (strlen(f->element) == len && !memcmp(f->element, name, len))
 			return f;
 	return NULL;
 }
 
-const struct xq_ccb_field *xq_ccb_field_by_tag(const char *name)
+const struct xqi_ccb_field *xqi_ccb_field_by_tag(const char *name)
 {
-	for (const struct xq_ccb_field *f = xq_ccb_fields; f->element; f++)
+	for (const struct xqi_ccb_field *f = xqi_ccb_fields; f->element; f++)
 		if (!strcmp(f->tag, name))
 			return f;
 	return NULL;
 }
 
-int xq_ccb_result_from_code(unsigned code, enum xq_result *out)
+int xqi_ccb_result_from_code(unsigned code, enum xqi_result *out)
 {
-	static const enum xq_result results[] = {XQ_RESULT_UNKNOWN, XQ_RESULT_RED_WIN,
-						 XQ_RESULT_BLACK_WIN, XQ_RESULT_DRAW};
+	static const enum xqi_result results[] = {XQI_RESULT_UNKNOWN, XQI_RESULT_RED_WIN,
+						 XQI_RESULT_BLACK_WIN, XQI_RESULT_DRAW};
 
 	if (code >= sizeof(results) / sizeof(results[0]))
 		return -1;
@@ -76,17 +76,17 @@ int xq_ccb_result_from_code(unsigned code, enum xq_result *out)
 	return 0;
 }
 
-unsigned xq_ccb_result_code(enum xq_result r)
+unsigned xqi_ccb_result_code(enum xqi_result r)
 {
 	switch (r) {
-	case XQ_RESULT_RED_WIN:
+	case XQI_RESULT_RED_WIN:
 		return 1;
-	case XQ_RESULT_BLACK_WIN:
+	case XQI_RESULT_BLACK_WIN:
 		return 2;
-	case XQ_RESULT_DRAW:
+	case XQI_RESULT_DRAW:
 		return 3;
-	case XQ_RESULT_NONE:
-	case XQ_RESULT_UNKNOWN:
+	case XQI_RESULT_NONE:
+	case XQI_RESULT_UNKNOWN:
 		break;
 	}
 	return 0;

@@ -7,16 +7,16 @@
  *
  * Internal to formats/: not part of the library's interface.
  */
-#ifndef XQ_FORMATS_CCBRIDGE_H
-#define XQ_FORMATS_CCBRIDGE_H
+#ifndef XQI_FORMATS_CCBRIDGE_H
+#define XQI_FORMATS_CCBRIDGE_H
 
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "board.h"
-#include "diag.h"
-#include "game.h"
+#include "position.h"
+#include "diagnostic.h"
+#include "record.h"
 
 /*
  * The CBF <Head> elements, in the order CCBridge writes them, with the
@@ -24,26 +24,26 @@
  * same (Name is the title, Contest the event, TimeRule the time control,
  * Commentator the annotator, Creator the author); the element's own name
  * otherwise.  Two entries are not plain tags: RecordResult is the result
- * code (tag "Result", see xq_ccb_result_from_code) and FEN is the start
+ * code (tag "Result", see xqi_ccb_result_from_code) and FEN is the start
  * position (game.start; no tag).  The CBR fields carry the same names.
  */
-struct xq_ccb_field {
+struct xqi_ccb_field {
 	const char *element; /* CBF element name */
 	const char *tag;     /* game tag */
 };
-extern const struct xq_ccb_field xq_ccb_fields[]; /* ends with {NULL, NULL} */
+extern const struct xqi_ccb_field xqi_ccb_fields[]; /* ends with {NULL, NULL} */
 
 /* The field whose element (or, for _by_tag, tag) is `name`, or NULL. */
-const struct xq_ccb_field *xq_ccb_field_by_element(const char *name, size_t len);
-const struct xq_ccb_field *xq_ccb_field_by_tag(const char *name);
+const struct xqi_ccb_field *xqi_ccb_field_by_element(const char *name, size_t len);
+const struct xqi_ccb_field *xqi_ccb_field_by_tag(const char *name);
 
 /*
  * Result codes of CBF RecordResult and the CBR result field: 0 unknown,
  * 1 red wins, 2 black wins, 3 draw.  Returns 0 and sets *out, or -1 for a
  * code whose meaning is not established (CBR writes 4, "several").
  */
-int xq_ccb_result_from_code(unsigned code, enum xq_result *out);
+int xqi_ccb_result_from_code(unsigned code, enum xqi_result *out);
 /* The code for a result (NONE and UNKNOWN are 0). */
-unsigned xq_ccb_result_code(enum xq_result r);
+unsigned xqi_ccb_result_code(enum xqi_result r);
 
 #endif

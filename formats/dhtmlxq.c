@@ -30,7 +30,7 @@
  *   commentS / commentB_S  the comment after ply S of the main line or of
  *             branch B; comment0 is the game comment.  "||" is a newline;
  *             \uhhhh is a character (vschess).
- *   result    红胜 黑胜 和棋 未知 ... or W L D (red's result), see xq_dh_results.
+ *   result    红胜 黑胜 和棋 未知 ... or W L D (red's result), see xqi_dh_results.
  *
  * The side to move is not stored: like vschess, the reader takes the
  * colour of the piece the first move lifts (red when there is no move),
@@ -52,58 +52,58 @@
  *
  * An illegal or unreadable move stops its line (the branches hanging
  * below it cannot be placed either and are reported); the game is kept
- * with XQ_GAME_BROKEN and the reader goes on with the next record.
+ * with XQI_RECORD_BROKEN and the reader goes on with the next record.
  */
 #include "dhtmlxq_int.h"
 
 /* Result words of DhtmlXQ_result. */
-const struct dh_result_word xq_dh_results[] = {
-	{"红胜", XQ_RESULT_RED_WIN},    {"红先胜", XQ_RESULT_RED_WIN},  {"红方胜", XQ_RESULT_RED_WIN},
-	{"黑负", XQ_RESULT_RED_WIN},    {"黑先负", XQ_RESULT_RED_WIN},  {"紅勝", XQ_RESULT_RED_WIN},
-	{"紅先勝", XQ_RESULT_RED_WIN},  {"黑負", XQ_RESULT_RED_WIN},    {"W", XQ_RESULT_RED_WIN},
-	{"1-0", XQ_RESULT_RED_WIN},     {"黑胜", XQ_RESULT_BLACK_WIN},  {"黑先胜", XQ_RESULT_BLACK_WIN},
-	{"黑方胜", XQ_RESULT_BLACK_WIN}, {"红负", XQ_RESULT_BLACK_WIN}, {"红先负", XQ_RESULT_BLACK_WIN},
-	{"黑勝", XQ_RESULT_BLACK_WIN},  {"紅負", XQ_RESULT_BLACK_WIN},  {"紅先負", XQ_RESULT_BLACK_WIN},
-	{"L", XQ_RESULT_BLACK_WIN},     {"0-1", XQ_RESULT_BLACK_WIN},   {"和棋", XQ_RESULT_DRAW},
-	{"和", XQ_RESULT_DRAW},         {"和局", XQ_RESULT_DRAW},       {"红和", XQ_RESULT_DRAW},
-	{"红先和", XQ_RESULT_DRAW},     {"黑先和", XQ_RESULT_DRAW},     {"紅和", XQ_RESULT_DRAW},
-	{"紅先和", XQ_RESULT_DRAW},     {"D", XQ_RESULT_DRAW},          {"1/2-1/2", XQ_RESULT_DRAW},
-	{"未知", XQ_RESULT_UNKNOWN},    {"*", XQ_RESULT_UNKNOWN},
+const struct dh_result_word xqi_dh_results[] = {
+	{"红胜", XQI_RESULT_RED_WIN},    {"红先胜", XQI_RESULT_RED_WIN},  {"红方胜", XQI_RESULT_RED_WIN},
+	{"黑负", XQI_RESULT_RED_WIN},    {"黑先负", XQI_RESULT_RED_WIN},  {"紅勝", XQI_RESULT_RED_WIN},
+	{"紅先勝", XQI_RESULT_RED_WIN},  {"黑負", XQI_RESULT_RED_WIN},    {"W", XQI_RESULT_RED_WIN},
+	{"1-0", XQI_RESULT_RED_WIN},     {"黑胜", XQI_RESULT_BLACK_WIN},  {"黑先胜", XQI_RESULT_BLACK_WIN},
+	{"黑方胜", XQI_RESULT_BLACK_WIN}, {"红负", XQI_RESULT_BLACK_WIN}, {"红先负", XQI_RESULT_BLACK_WIN},
+	{"黑勝", XQI_RESULT_BLACK_WIN},  {"紅負", XQI_RESULT_BLACK_WIN},  {"紅先負", XQI_RESULT_BLACK_WIN},
+	{"L", XQI_RESULT_BLACK_WIN},     {"0-1", XQI_RESULT_BLACK_WIN},   {"和棋", XQI_RESULT_DRAW},
+	{"和", XQI_RESULT_DRAW},         {"和局", XQI_RESULT_DRAW},       {"红和", XQI_RESULT_DRAW},
+	{"红先和", XQI_RESULT_DRAW},     {"黑先和", XQI_RESULT_DRAW},     {"紅和", XQI_RESULT_DRAW},
+	{"紅先和", XQI_RESULT_DRAW},     {"D", XQI_RESULT_DRAW},          {"1/2-1/2", XQI_RESULT_DRAW},
+	{"未知", XQI_RESULT_UNKNOWN},    {"*", XQI_RESULT_UNKNOWN},
 };
 
 /* Elements whose tag is not their capitalised name. */
-const struct dh_tag_element xq_dh_tags[] = {
+const struct dh_tag_element xqi_dh_tags[] = {
 	{"place", "Site"},      {"open", "Opening"},         {"ecco", "ECCO"},
 	{"remark", "Annotator"}, {"type", "GameType"},       {"timerule", "TimeControl"},
 };
 
-const size_t xq_dh_nresults = sizeof(xq_dh_results) / sizeof(xq_dh_results[0]);
-const size_t xq_dh_ntags = sizeof(xq_dh_tags) / sizeof(xq_dh_tags[0]);
+const size_t xqi_dh_nresults = sizeof(xqi_dh_results) / sizeof(xqi_dh_results[0]);
+const size_t xqi_dh_ntags = sizeof(xqi_dh_tags) / sizeof(xqi_dh_tags[0]);
 
 static int dh_probe(const unsigned char *head, size_t len)
 {
 	const char *s = (const char *)head;
 
-	if (xq_dh_find(s, len, 0, "[DhtmlXQ") < len)
+	if (xqi_dh_find(s, len, 0, "[DhtmlXQ") < len)
 		return 90;
-	if (xq_dh_find(s, len, 0, "%5BDhtmlXQ") < len || xq_dh_find(s, len, 0, "%5bDhtmlXQ") < len)
+	if (xqi_dh_find(s, len, 0, "%5BDhtmlXQ") < len || xqi_dh_find(s, len, 0, "%5bDhtmlXQ") < len)
 		return 80;
 	return 0;
 }
 
-const struct xq_format xq_format_dhtmlxq = {
+const struct xqi_format xqi_format_dhtmlxq = {
 	"dhtmlxq",
 	"DhtmlXQ / UBB records of dpxq.com, also inside HTML pages (many games, variations, comments)",
 	".ubb .html",
-	XQ_CAP_READ | XQ_CAP_WRITE | XQ_CAP_MULTI | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS |
-		XQ_CAP_ANY_TAGS,
+	XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_MULTI | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS |
+		XQ_FORMAT_ANY_TAGS,
 	dh_probe,
-	xq_dh_open_reader,
-	xq_dh_read,
-	xq_dh_close_reader,
-	xq_dh_open_writer,
-	xq_dh_write,
-	xq_dh_close_writer,
+	xqi_dh_open_reader,
+	xqi_dh_read,
+	xqi_dh_close_reader,
+	xqi_dh_open_writer,
+	xqi_dh_write,
+	xqi_dh_close_writer,
 	DH_MAX_RECORD,
 	DH_MEM_FACTOR,
 	"ubb",

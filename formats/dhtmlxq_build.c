@@ -9,7 +9,7 @@
  * after a "red" or "black" prefix, upper-cased (redteam -> RedTeam).
  * `out` holds len + 1 bytes.
  */
-void xq_dh_capitalise(char *out, const char *name, size_t len)
+void xqi_dh_capitalise(char *out, const char *name, size_t len)
 {
 	memcpy(out, name, len);
 	out[len] = '\0';
@@ -20,34 +20,34 @@ void xq_dh_capitalise(char *out, const char *name, size_t len)
 		out[5] = (char)xq_to_upper((unsigned char)out[5]);
 }
 
-static int tag_of_element(struct xq_game *g, const char *name, size_t len, const char *value,
-			  size_t vlen, const struct xq_place *at)
+static int tag_of_element(struct xqi_record *g, const char *name, size_t len, const char *value,
+			  size_t vlen, const struct xqi_place *at)
 {
 	char tag[64];
 
-	for (size_t i = 0; i < xq_dh_ntags; i++)
-		if (xq_dh_name_is(name, len, xq_dh_tags[i].element))
-			return xq_game_add_tag_at(g, xq_dh_tags[i].tag, strlen(xq_dh_tags[i].tag), value,
+	for (size_t i = 0; i < xqi_dh_ntags; i++)
+		if (xqi_dh_name_is(name, len, xqi_dh_tags[i].element))
+			return xqi_record_add_tag_at(g, xqi_dh_tags[i].tag, strlen(xqi_dh_tags[i].tag), value,
 						  vlen, at);
 	/* Names written with capitals (by this writer: DateModified) are kept as they are. */
 	for (size_t i = 0; i < len; i++)
 		if (name[i] >= 'A' && name[i] <= 'Z')
-			return xq_game_add_tag_at(g, name, len, value, vlen, at);
+			return xqi_record_add_tag_at(g, name, len, value, vlen, at);
 	if (len >= sizeof(tag))
-		return xq_game_add_tag_at(g, name, len, value, vlen, at);
-	xq_dh_capitalise(tag, name, len);
-	return xq_game_add_tag_at(g, tag, len, value, vlen, at);
+		return xqi_record_add_tag_at(g, name, len, value, vlen, at);
+	xqi_dh_capitalise(tag, name, len);
+	return xqi_record_add_tag_at(g, tag, len, value, vlen, at);
 }
 
 /* binit: 64 digits, 32 squares in the fixed piece order, "99" absent. */
-static int setup_binit(struct dh_reader *r, struct xq_game *g, const struct dh_elem *e,
-		       struct xq_board *b, int quiet)
+static int setup_binit(struct dh_reader *r, struct xqi_record *g, const struct dh_elem *e,
+		       struct xqi_position *b, int quiet)
 {
-	static const int8_t types[16] = {XQ_ROOK,   XQ_HORSE,  XQ_ELEPHANT, XQ_ADVISOR,
-					 XQ_KING,   XQ_ADVISOR, XQ_ELEPHANT, XQ_HORSE,
-					 XQ_ROOK,   XQ_CANNON, XQ_CANNON,   XQ_PAWN,
-					 XQ_PAWN,   XQ_PAWN,   XQ_PAWN,     XQ_PAWN};
-	struct xq_diag d;
+	static const int8_t types[16] = {XQI_ROOK,   XQI_HORSE,  XQI_ELEPHANT, XQI_ADVISOR,
+					 XQI_KING,   XQI_ADVISOR, XQI_ELEPHANT, XQI_HORSE,
+					 XQI_ROOK,   XQI_CANNON, XQI_CANNON,   XQI_PAWN,
+					 XQI_PAWN,   XQI_PAWN,   XQI_PAWN,     XQI_PAWN};
+	struct xq_diagnostic d;
 	size_t n = 0;
 	char digits[64];
 
@@ -55,31 +55,31 @@ static int setup_binit(struct dh_reader *r, struct xq_game *g, const struct dh_e
 		if (xq_is_space((unsigned char)e->val[i]))
 			continue;
 		if (!xq_is_digit((unsigned char)e->val[i]) || n == 64) {
-			struct dh_pos p = xq_dh_place_in(r, e, i);
+			struct dh_pos p = xqi_dh_place_in(r, e, i);
 			if (!quiet)
-				xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+				xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
 				  "[DhtmlXQ_binit] must be 64 digits; no move can be read");
 			return -1;
 		}
 		digits[n++] = e->val[i];
 	}
 	if (n != 64) {
-		struct dh_pos p = xq_dh_place_in(r, e, 0);
+		struct dh_pos p = xqi_dh_place_in(r, e, 0);
 		if (!quiet)
-			xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+			xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
 			  "[DhtmlXQ_binit] has %zu digits, not 64; no move can be read", n);
 		return -1;
 	}
-	xq_board_clear(b);
+	xqi_position_clear(b);
 	for (int i = 0; i < 32; i++) {
 		int x = digits[2 * i] - '0', y = digits[2 * i + 1] - '0';
 		if (x == 9 && y == 9)
 			continue;
-		xq_diag_init(&d);
-		if (x > 8 || xq_board_put(b, i / 16, types[i % 16], XQ_SQ(x, 9 - y), &d)) {
-			struct dh_pos p = xq_dh_place_in(r, e, 0);
+		xqi_diagnostic_init(&d);
+		if (x > 8 || xqi_position_put(b, i / 16, types[i % 16], XQI_SQ(x, 9 - y), &d)) {
+			struct dh_pos p = xqi_dh_place_in(r, e, 0);
 			if (!quiet)
-				xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+				xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
 				  "[DhtmlXQ_binit] piece %d at \"%c%c\": %s; no move can be read",
 				  i + 1, digits[2 * i], digits[2 * i + 1],
 				  x > 8 ? "no such square" : d.msg);
@@ -90,18 +90,18 @@ static int setup_binit(struct dh_reader *r, struct xq_game *g, const struct dh_e
 }
 
 /* Four digits at s: the move, or 0. */
-static xq_move digits_move(const char *s)
+static xqi_move digits_move(const char *s)
 {
 	for (int k = 0; k < 4; k++)
 		if (!xq_is_digit((unsigned char)s[k]))
 			return 0;
 	if (s[0] > '8' || s[2] > '8')
 		return 0;
-	return XQ_MOVE(XQ_SQ(s[0] - '0', 9 - (s[1] - '0')), XQ_SQ(s[2] - '0', 9 - (s[3] - '0')));
+	return XQI_MOVE(XQI_SQ(s[0] - '0', 9 - (s[1] - '0')), XQI_SQ(s[2] - '0', 9 - (s[3] - '0')));
 }
 
 /* The first move of a value (skipping space), or 0. */
-static xq_move first_move(const struct dh_elem *e)
+static xqi_move first_move(const struct dh_elem *e)
 {
 	size_t i = 0;
 
@@ -127,7 +127,7 @@ static int push_node(struct dh_reader *r, uint32_t n)
 	return 0;
 }
 
-static int push_ckpt(struct dh_reader *r, const struct xq_board *b)
+static int push_ckpt(struct dh_reader *r, const struct xqi_position *b)
 {
 	if (XQ_ALLOC_GROW(r->ckpt, r->nckpt + 1, r->ckpt_cap))
 		return XQ_ENOMEM;
@@ -140,8 +140,8 @@ static int push_ckpt(struct dh_reader *r, const struct xq_board *b)
  * whose nodes are bnodes[at...] and whose first position in ckpt[] is
  * `first` (NO_CKPT: none kept, the line is replayed from `start`).
  */
-static void line_board(const struct dh_reader *r, const struct xq_game *g, size_t first,
-		       const struct xq_board *start, size_t at, size_t q, struct xq_board *out)
+static void line_board(const struct dh_reader *r, const struct xqi_record *g, size_t first,
+		       const struct xqi_position *start, size_t at, size_t q, struct xqi_position *out)
 {
 	size_t k = 0;
 
@@ -151,8 +151,8 @@ static void line_board(const struct dh_reader *r, const struct xq_game *g, size_
 		*out = r->ckpt[first + q / CKPT_EVERY];
 	}
 	for (; k < q; k++) {
-		struct xq_undo u;
-		xq_board_make(out, g->nodes[r->bnodes[at + k]].move, &u);
+		struct xqi_undo u;
+		xqi_position_make(out, g->nodes[r->bnodes[at + k]].move, &u);
 	}
 }
 
@@ -163,13 +163,13 @@ static void line_board(const struct dh_reader *r, const struct xq_game *g, size_
  * With `ckpt`, the line's positions are kept (CKPT_EVERY) and *ckpt is the
  * first one's index in r->ckpt.
  */
-static int play_line(struct dh_reader *r, struct xq_game *g, const struct dh_elem *e,
-		     uint32_t attach, struct xq_board *b, uint32_t ply, const char *what,
+static int play_line(struct dh_reader *r, struct xqi_record *g, const struct dh_elem *e,
+		     uint32_t attach, struct xqi_position *b, uint32_t ply, const char *what,
 		     size_t *ckpt)
 {
 	uint32_t parent = attach;
 	size_t i = 0, at = 0, played = 0;
-	struct dh_pos p = xq_dh_place_in(r, e, 0);
+	struct dh_pos p = xqi_dh_place_in(r, e, 0);
 
 	if (ckpt) {
 		*ckpt = r->nckpt;
@@ -178,42 +178,42 @@ static int play_line(struct dh_reader *r, struct xq_game *g, const struct dh_ele
 	}
 
 	while (i < e->vlen) {
-		struct xq_diag d;
-		xq_move m;
+		struct xq_diagnostic d;
+		xqi_move m;
 		uint32_t n;
 		int rc;
 		if (xq_is_space((unsigned char)e->val[i])) {
 			i++;
 			continue;
 		}
-		/* The place of byte i, from that of the last move (xq_dh_place_in()
+		/* The place of byte i, from that of the last move (xqi_dh_place_in()
 		 * counts from the value's start: quadratic in a long line). */
 		if (r->exact)
-			xq_dh_pos_advance(&p, e->val + at, i - at);
+			xqi_dh_pos_advance(&p, e->val + at, i - at);
 		at = i;
 		m = i + 4 <= e->vlen ? digits_move(e->val + i) : 0;
 		if (!m) {
 			size_t k = i;
 			while (k < e->vlen && k < i + 4 && !xq_is_space((unsigned char)e->val[k]))
 				k++;
-			xq_dh_report_at(r, g->number, &p, ply, e->val + i, k - i, XQ_D_BAD_MOVE_TEXT,
-				  XQ_SEV_ERROR,
+			xqi_dh_report_at(r, g->number, &p, ply, e->val + i, k - i, XQI_D_BAD_MOVE_TEXT,
+				  XQ_SEVERITY_ERROR,
 				  "%s: '%.*s' is not a move (four digits x1y1x2y2); the line stops here",
 				  what, (int)(k - i), e->val + i);
-			g->flags |= XQ_GAME_BROKEN;
+			g->flags |= XQI_RECORD_BROKEN;
 			return 0;
 		}
-		xq_diag_init(&d);
-		if (xq_move_check(b, m, &d)) {
-			xq_dh_report_at(r, g->number, &p, ply, e->val + i, 4, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+		xqi_diagnostic_init(&d);
+		if (xqi_move_check(b, m, &d)) {
+			xqi_dh_report_at(r, g->number, &p, ply, e->val + i, 4, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
 				  "%s: illegal move %.4s: %s; the line stops here", what, e->val + i,
 				  d.msg);
-			g->flags |= XQ_GAME_BROKEN;
+			g->flags |= XQI_RECORD_BROKEN;
 			return 0;
 		}
-		rc = xq_game_add_move(g, parent, m, &n);
+		rc = xqi_record_add_move(g, parent, m, &n);
 		if (!rc)
-			rc = xq_game_set_text(g, n, e->val + i, 4);
+			rc = xqi_record_set_text(g, n, e->val + i, 4);
 		if (!rc)
 			rc = push_node(r, n);
 		if (rc)
@@ -222,8 +222,8 @@ static int play_line(struct dh_reader *r, struct xq_game *g, const struct dh_ele
 		g->nodes[n].place.col = p.col;
 		g->nodes[n].place.offset = p.off;
 		{
-			struct xq_undo u;
-			xq_board_make(b, m, &u);
+			struct xqi_undo u;
+			xqi_position_make(b, m, &u);
 		}
 		if (ckpt && ++played % CKPT_EVERY == 0 && (rc = push_ckpt(r, b)))
 			return rc;
@@ -267,21 +267,21 @@ static size_t branch_index(const struct dh_reader *r, uint32_t id)
 }
 
 /* Build branch `bi` whose parent is built (or the main line: main_*). */
-static int build_branch(struct dh_reader *r, struct xq_game *g, size_t bi, size_t main_at,
+static int build_branch(struct dh_reader *r, struct xqi_record *g, size_t bi, size_t main_at,
 			size_t main_n, size_t main_moves)
 {
 	struct dh_branch *b = &r->br[bi];
 	const struct dh_elem *e = &r->elems[b->elem];
 	uint32_t fp, attach;
 	size_t at, n, moves, ckpt;
-	struct dh_pos p = xq_dh_place_in(r, e, 0);
-	struct xq_board board;
+	struct dh_pos p = xqi_dh_place_in(r, e, 0);
+	struct xqi_position board;
 	char what[64];
 	int rc;
 
 	if (b->parent == 0) {
 		fp = 1;
-		attach = XQ_ROOT;
+		attach = XQI_ROOT;
 		at = main_at;
 		n = main_n;
 		moves = main_moves;
@@ -296,21 +296,21 @@ static int build_branch(struct dh_reader *r, struct xq_game *g, size_t bi, size_
 		ckpt = pb->ckpt;
 	}
 	if (b->ply < fp || b->ply > fp + moves) {
-		xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_ERROR,
+		xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_ERROR,
 			  "branch %u leaves branch %u at ply %u, but that branch covers plies %u-%zu; "
 			  "not read",
 			  (unsigned)b->id, (unsigned)b->parent, (unsigned)b->ply, (unsigned)fp,
 			  fp + moves);
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 		b->state = BR_FAILED;
 		return 0;
 	}
 	if (b->ply > fp + n) {
-		xq_dh_report_at(r, g->number, &p, b->ply, NULL, 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+		xqi_dh_report_at(r, g->number, &p, b->ply, NULL, 0, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
 			  "branch %u leaves branch %u at ply %u, after the point where that line "
 			  "stopped; not read",
 			  (unsigned)b->id, (unsigned)b->parent, (unsigned)b->ply);
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 		b->state = BR_FAILED;
 		return 0;
 	}
@@ -321,12 +321,12 @@ static int build_branch(struct dh_reader *r, struct xq_game *g, size_t bi, size_
 	b->nodes_at = r->nbnodes;
 	b->nmoves = count_moves(e);
 	if (b->nmoves == 0)
-		xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_EMPTY_GAME, XQ_SEV_NOTE,
+		xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_EMPTY_GAME, XQ_SEVERITY_NOTE,
 			  "branch %u has no moves", (unsigned)b->id);
 	if (ckpt != NO_CKPT)
 		line_board(r, g, ckpt, &g->start, at, b->ply - fp, &board);
 	else
-		xq_game_board_at(g, attach, &board);
+		xqi_record_board_at(g, attach, &board);
 	snprintf(what, sizeof(what), "branch %u", (unsigned)b->id);
 	rc = play_line(r, g, e, attach, &board, b->ply, what, b->left ? &ckpt : NULL);
 	b = &r->br[bi];
@@ -337,7 +337,7 @@ static int build_branch(struct dh_reader *r, struct xq_game *g, size_t bi, size_
 }
 
 /* Build every branch, parents before children, each once. */
-static int build_branches(struct dh_reader *r, struct xq_game *g, size_t main_n,
+static int build_branches(struct dh_reader *r, struct xqi_record *g, size_t main_n,
 			  size_t main_moves)
 {
 	size_t *stack;
@@ -363,11 +363,11 @@ static int build_branches(struct dh_reader *r, struct xq_game *g, size_t main_n,
 	for (size_t i = 1; i < r->nbr; i++) {
 		struct dh_branch *b = &r->br[r->order[i].idx];
 		if (b->id == r->order[i - 1].id && b->id != 0) {
-			struct dh_pos p = xq_dh_place_in(r, &r->elems[b->elem], 0);
-			xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_ERROR,
+			struct dh_pos p = xqi_dh_place_in(r, &r->elems[b->elem], 0);
+			xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_ERROR,
 				  "branch id %u is used twice; the second one is not read",
 				  (unsigned)b->id);
-			g->flags |= XQ_GAME_BROKEN;
+			g->flags |= XQI_RECORD_BROKEN;
 			b->state = BR_FAILED;
 		}
 	}
@@ -381,10 +381,10 @@ static int build_branches(struct dh_reader *r, struct xq_game *g, size_t main_n,
 	}
 	for (size_t i = 0; i < r->nbr && r->order[i].id == 0; i++) {
 		struct dh_branch *b = &r->br[r->order[i].idx];
-		struct dh_pos p = xq_dh_place_in(r, &r->elems[b->elem], 0);
-		xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_ERROR,
+		struct dh_pos p = xqi_dh_place_in(r, &r->elems[b->elem], 0);
+		xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_ERROR,
 			  "branch id 0 is the main line's; this branch is not read");
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 		b->state = BR_FAILED;
 	}
 	for (size_t i = 0; i < r->nbr; i++) {
@@ -412,11 +412,11 @@ static int build_branches(struct dh_reader *r, struct xq_game *g, size_t main_n,
 			else if (b->parent && r->br[pi].state == BR_FAILED)
 				why = "which could not be read";
 			if (why) {
-				struct dh_pos p = xq_dh_place_in(r, &r->elems[b->elem], 0);
-				xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_ERROR,
+				struct dh_pos p = xqi_dh_place_in(r, &r->elems[b->elem], 0);
+				xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_ERROR,
 					  "branch %u hangs from branch %u, %s; not read",
 					  (unsigned)b->id, (unsigned)b->parent, why);
-				g->flags |= XQ_GAME_BROKEN;
+				g->flags |= XQI_RECORD_BROKEN;
 				b->state = BR_FAILED;
 				continue;
 			}
@@ -431,7 +431,7 @@ static int build_branches(struct dh_reader *r, struct xq_game *g, size_t main_n,
 	return 0;
 }
 
-/* The node comment (B, S) names, or XQ_NODE_NONE. */
+/* The node comment (B, S) names, or XQ_NO_NODE. */
 static uint32_t comment_node(struct dh_reader *r, uint32_t b, uint32_t s, size_t main_n)
 {
 	const struct dh_branch *br;
@@ -439,15 +439,15 @@ static uint32_t comment_node(struct dh_reader *r, uint32_t b, uint32_t s, size_t
 
 	if (b == 0) {
 		if (s == 0)
-			return XQ_ROOT;
-		return s <= main_n ? r->bnodes[s - 1] : XQ_NODE_NONE;
+			return XQI_ROOT;
+		return s <= main_n ? r->bnodes[s - 1] : XQ_NO_NODE;
 	}
 	bi = branch_index(r, b);
 	if (bi == (size_t)-1)
-		return XQ_NODE_NONE;
+		return XQ_NO_NODE;
 	br = &r->br[bi];
 	if (br->state != BR_BUILT || s < br->first_ply || s >= br->first_ply + br->nnodes)
-		return XQ_NODE_NONE;
+		return XQ_NO_NODE;
 	return r->bnodes[br->nodes_at + (s - br->first_ply)];
 }
 
@@ -457,30 +457,30 @@ static uint32_t comment_node(struct dh_reader *r, uint32_t b, uint32_t s, size_t
  * the side not to move being in check; so a refused FEN is tried once more
  * with the other side before its error is reported.
  */
-static int fen_setup(const struct dh_elem *fen, struct xq_board *b, struct xq_diag *d,
+static int fen_setup(const struct dh_elem *fen, struct xqi_position *b, struct xq_diagnostic *d,
 		     int *flipped)
 {
-	char text[XQ_FEN_MAX + 8];
+	char text[XQ_FEN_SIZE + 8];
 	const char *sp = memchr(fen->val, ' ', fen->vlen);
 	size_t board = sp ? (size_t)(sp - fen->val) : fen->vlen, rest;
-	struct xq_diag d2;
+	struct xq_diagnostic d2;
 
 	*flipped = 0;
-	if (xq_board_from_fen(b, fen->val, fen->vlen, XQ_FEN_LENIENT_PLACEMENT, d) == 0)
+	if (xqi_position_from_fen(b, fen->val, fen->vlen, XQI_FEN_LENIENT_PLACEMENT, d) == 0)
 		return 0;
 	*flipped = 1;
-	if (board >= XQ_FEN_MAX)
+	if (board >= XQ_FEN_SIZE)
 		return -1;
 	/* The board, the other side, and whatever followed the side. */
 	memcpy(text, fen->val, board);
 	rest = sp && fen->vlen - board >= 2 ? fen->vlen - board - 2 : 0;
-	if (rest > XQ_FEN_MAX - board)
+	if (rest > XQ_FEN_SIZE - board)
 		return -1;
 	text[board] = ' ';
 	text[board + 1] = sp && board + 1 < fen->vlen && fen->val[board + 1] == 'b' ? 'w' : 'b';
 	memcpy(text + board + 2, fen->val + board + 2, rest);
-	xq_diag_init(&d2);
-	return xq_board_from_fen(b, text, board + 2 + rest, XQ_FEN_LENIENT_PLACEMENT, &d2) ? -1 : 0;
+	xqi_diagnostic_init(&d2);
+	return xqi_position_from_fen(b, text, board + 2 + rest, XQI_FEN_LENIENT_PLACEMENT, &d2) ? -1 : 0;
 }
 
 /*
@@ -489,34 +489,34 @@ static int fen_setup(const struct dh_elem *fen, struct xq_board *b, struct xq_di
  * piece its slot: which of two rooks is the first rook is written in the
  * binit only, and a game read back must write the same binit again.
  */
-static void slots_from_binit(struct dh_reader *r, struct xq_game *g, const struct dh_elem *binit,
-			     struct xq_board *b)
+static void slots_from_binit(struct dh_reader *r, struct xqi_record *g, const struct dh_elem *binit,
+			     struct xqi_position *b)
 {
-	struct xq_board slots;
+	struct xqi_position slots;
 
 	if (setup_binit(r, g, binit, &slots, 1))
 		return;
 	for (int sq = 0; sq < 256; sq++)
-		if (xq_kind_of_id[b->sq[sq]] != xq_kind_of_id[slots.sq[sq]])
+		if (xqi_kind_of_id[b->sq[sq]] != xqi_kind_of_id[slots.sq[sq]])
 			return;
 	memcpy(b->sq, slots.sq, sizeof(b->sq));
 	memcpy(b->pc, slots.pc, sizeof(b->pc));
 }
 
 /* The start position: fen, else binit, else the standard one.  1: unusable. */
-static int setup(struct dh_reader *r, struct xq_game *g, const struct dh_elem *binit,
-		 const struct dh_elem *fen, xq_move first)
+static int setup(struct dh_reader *r, struct xqi_record *g, const struct dh_elem *binit,
+		 const struct dh_elem *fen, xqi_move first)
 {
-	struct xq_board b;
-	struct xq_diag d;
+	struct xqi_position b;
+	struct xq_diagnostic d;
 	int stated = -1, flipped = 0; /* the side the FEN says, when it says one */
 
-	xq_board_start(&b);
+	xqi_position_start(&b);
 	if (fen) {
-		xq_diag_init(&d);
+		xqi_diagnostic_init(&d);
 		if (fen_setup(fen, &b, &d, &flipped)) {
-			struct dh_pos p = xq_dh_place_in(r, fen, d.place.col ? d.place.col - 1 : 0);
-			xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+			struct dh_pos p = xqi_dh_place_in(r, fen, d.place.col ? d.place.col - 1 : 0);
+			xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
 				  "[DhtmlXQ_fen]: %s; no move can be read", d.msg);
 			return 1;
 		}
@@ -528,26 +528,26 @@ static int setup(struct dh_reader *r, struct xq_game *g, const struct dh_elem *b
 		return 1;
 	}
 	if (first) {
-		int kind = xq_board_kind(&b, XQ_MOVE_FROM(first));
-		if (kind && XQ_KIND_SIDE(kind) != b.side)
-			b.side = (uint8_t)XQ_KIND_SIDE(kind);
+		int kind = xqi_position_kind(&b, XQI_MOVE_FROM(first));
+		if (kind && XQI_KIND_SIDE(kind) != b.side)
+			b.side = (uint8_t)XQI_KIND_SIDE(kind);
 	}
 	if (stated >= 0 && stated != b.side) {
-		struct dh_pos p = xq_dh_place_in(r, fen, 0);
-		xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_SIDE_TO_MOVE, XQ_SEV_NOTE,
+		struct dh_pos p = xqi_dh_place_in(r, fen, 0);
+		xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_SIDE_TO_MOVE, XQ_SEVERITY_NOTE,
 			  "[DhtmlXQ_fen] says %s moves, but %s; %s moves",
-			  stated == XQ_RED ? "red" : "black",
-			  first && xq_board_kind(&b, XQ_MOVE_FROM(first))
+			  stated == XQI_RED ? "red" : "black",
+			  first && xqi_position_kind(&b, XQI_MOVE_FROM(first))
 				  ? "the first move decides"
 				  : "the other king would be in check",
-			  b.side == XQ_RED ? "red" : "black");
+			  b.side == XQI_RED ? "red" : "black");
 	}
-	b.key = xq_board_compute_key(&b);
-	xq_diag_init(&d);
-	if (xq_board_validate(&b, XQ_FEN_LENIENT_PLACEMENT, &d)) {
+	b.key = xqi_position_compute_key(&b);
+	xqi_diagnostic_init(&d);
+	if (xqi_position_validate(&b, XQI_FEN_LENIENT_PLACEMENT, &d)) {
 		const struct dh_elem *e = fen ? fen : binit;
-		struct dh_pos p = e ? xq_dh_place_in(r, e, 0) : r->rec_at;
-		xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+		struct dh_pos p = e ? xqi_dh_place_in(r, e, 0) : r->rec_at;
+		xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
 			  "start position: %s; no move can be read", d.msg);
 		return 1;
 	}
@@ -555,11 +555,11 @@ static int setup(struct dh_reader *r, struct xq_game *g, const struct dh_elem *b
 	return 0;
 }
 
-static int set_result(struct dh_reader *r, struct xq_game *g, const struct dh_elem *e)
+static int set_result(struct dh_reader *r, struct xqi_record *g, const struct dh_elem *e)
 {
 	const char *s;
 	size_t len;
-	int rc = xq_dh_value_text(r, g->number, e, 0);
+	int rc = xqi_dh_value_text(r, g->number, e, 0);
 
 	if (rc)
 		return rc;
@@ -573,40 +573,40 @@ static int set_result(struct dh_reader *r, struct xq_game *g, const struct dh_el
 		len--;
 	if (len == 0)
 		return 0;
-	if (xq_dh_result_word(s, len, &g->result) == 0) {
-		const char *std = xq_result_string(g->result);
+	if (xqi_dh_result_word(s, len, &g->result) == 0) {
+		const char *std = xqi_result_string(g->result);
 		if (strlen(std) != len || memcmp(std, s, len))
-			g->result_text = xq_game_strdup(g, s, len);
-		return xq_game_add_tag(g, "Result", 6, std, strlen(std));
+			g->result_text = xqi_record_strdup(g, s, len);
+		return xqi_record_add_tag(g, "Result", 6, std, strlen(std));
 	}
 	{
-		struct dh_pos p = xq_dh_place_in(r, e, 0);
-		xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_NO_RESULT, XQ_SEV_NOTE,
+		struct dh_pos p = xqi_dh_place_in(r, e, 0);
+		xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_NO_RESULT, XQ_SEVERITY_NOTE,
 			  "result '%.*s' is not a result word this reader knows; kept as the "
 			  "Result tag, the result is unknown",
 			  (int)len, s);
 	}
-	g->result = XQ_RESULT_UNKNOWN;
-	g->result_text = xq_game_strdup(g, s, len);
-	return xq_game_add_tag(g, "Result", 6, s, len);
+	g->result = XQI_RESULT_UNKNOWN;
+	g->result_text = xqi_record_strdup(g, s, len);
+	return xqi_record_add_tag(g, "Result", 6, s, len);
 }
 
-static int attach_comment(struct dh_reader *r, struct xq_game *g, const struct dh_elem *e,
+static int attach_comment(struct dh_reader *r, struct xqi_record *g, const struct dh_elem *e,
 			  uint32_t b, uint32_t s, size_t main_n)
 {
 	uint32_t node = comment_node(r, b, s, main_n);
 	const char *old;
-	int rc = xq_dh_value_text(r, g->number, e, 1);
+	int rc = xqi_dh_value_text(r, g->number, e, 1);
 
 	if (rc || r->tmp.len == 0)
 		return rc;
-	if (node == XQ_NODE_NONE) {
-		struct dh_pos p = xq_dh_place_in(r, e, 0);
-		xq_dh_report_at(r, g->number, &p, s, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
+	if (node == XQ_NO_NODE) {
+		struct dh_pos p = xqi_dh_place_in(r, e, 0);
+		xqi_dh_report_at(r, g->number, &p, s, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_WARNING,
 			  "[DhtmlXQ_%.*s] is for ply %u of %s %u, which has no move that was read; "
 			  "comment not kept: '%.*s'",
 			  (int)e->nlen, e->name, (unsigned)s, b ? "branch" : "line", (unsigned)b,
-			  xq_dh_excerpt_len(r->tmp.ptr, r->tmp.len), r->tmp.ptr);
+			  xqi_dh_excerpt_len(r->tmp.ptr, r->tmp.len), r->tmp.ptr);
 		return 0;
 	}
 	old = g->nodes[node].comment;
@@ -616,17 +616,17 @@ static int attach_comment(struct dh_reader *r, struct xq_game *g, const struct d
 		if (xq_buf_adds(&r->tmp2, old) || xq_buf_addc(&r->tmp2, '\n') ||
 		    xq_buf_add(&r->tmp2, r->tmp.ptr, r->tmp.len))
 			return XQ_ENOMEM;
-		return xq_game_set_comment(g, node, r->tmp2.ptr, r->tmp2.len);
+		return xqi_record_set_comment(g, node, r->tmp2.ptr, r->tmp2.len);
 	}
-	return xq_game_set_comment(g, node, r->tmp.ptr, r->tmp.len);
+	return xqi_record_set_comment(g, node, r->tmp.ptr, r->tmp.len);
 }
 
 /* Make a game of the elements in r->elems. */
-int xq_dh_build_game(struct dh_reader *r, struct xq_game *g)
+int xqi_dh_build_game(struct dh_reader *r, struct xqi_record *g)
 {
 	const struct dh_elem *binit = NULL, *fen = NULL, *moves = NULL, *result = NULL;
 	size_t main_n = 0, main_moves = 0;
-	xq_move first = 0;
+	xqi_move first = 0;
 	int rc = 0;
 
 	r->nbr = 0;
@@ -640,18 +640,18 @@ int xq_dh_build_game(struct dh_reader *r, struct xq_game *g)
 		const struct dh_elem *e = &r->elems[i];
 		const struct dh_elem **slot = NULL;
 		uint32_t ids[3];
-		if (xq_dh_name_is(e->name, e->nlen, "binit"))
+		if (xqi_dh_name_is(e->name, e->nlen, "binit"))
 			slot = &binit;
-		else if (xq_dh_name_is(e->name, e->nlen, "fen"))
+		else if (xqi_dh_name_is(e->name, e->nlen, "fen"))
 			slot = &fen;
-		else if (xq_dh_name_is(e->name, e->nlen, "movelist"))
+		else if (xqi_dh_name_is(e->name, e->nlen, "movelist"))
 			slot = &moves;
-		else if (xq_dh_name_is(e->name, e->nlen, "result"))
+		else if (xqi_dh_name_is(e->name, e->nlen, "result"))
 			slot = &result;
 		if (slot) {
 			if (*slot) {
-				struct dh_pos p = xq_dh_place_in(r, e, 0);
-				xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
+				struct dh_pos p = xqi_dh_place_in(r, e, 0);
+				xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_WARNING,
 					  "a second [DhtmlXQ_%.*s] in one record; not read",
 					  (int)e->nlen, e->name);
 				continue;
@@ -663,12 +663,12 @@ int xq_dh_build_game(struct dh_reader *r, struct xq_game *g)
 		}
 		if (e->nlen > 5 && !memcmp(e->name, "move_", 5)) {
 			struct dh_branch b;
-			if (xq_dh_parse_ids(e->name + 5, e->nlen - 5, ids, 3) != 3) {
-				struct dh_pos p = xq_dh_place_in(r, e, 0);
-				xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_ERROR,
+			if (xqi_dh_parse_ids(e->name + 5, e->nlen - 5, ids, 3) != 3) {
+				struct dh_pos p = xqi_dh_place_in(r, e, 0);
+				xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_ERROR,
 					  "[DhtmlXQ_%.*s] is not move_P_S_B; its moves are not read",
 					  (int)e->nlen, e->name);
-				g->flags |= XQ_GAME_BROKEN;
+				g->flags |= XQI_RECORD_BROKEN;
 				continue;
 			}
 			memset(&b, 0, sizeof(b));
@@ -681,10 +681,10 @@ int xq_dh_build_game(struct dh_reader *r, struct xq_game *g)
 			continue;
 		}
 		if (e->nlen > 7 && !memcmp(e->name, "comment", 7)) {
-			int n = xq_dh_parse_ids(e->name + 7, e->nlen - 7, ids, 2);
+			int n = xqi_dh_parse_ids(e->name + 7, e->nlen - 7, ids, 2);
 			if (n < 1) {
-				struct dh_pos p = xq_dh_place_in(r, e, 0);
-				xq_dh_report_at(r, g->number, &p, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
+				struct dh_pos p = xqi_dh_place_in(r, e, 0);
+				xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_WARNING,
 					  "[DhtmlXQ_%.*s] is not commentS or commentB_S; not read",
 					  (int)e->nlen, e->name);
 			}
@@ -692,11 +692,11 @@ int xq_dh_build_game(struct dh_reader *r, struct xq_game *g)
 		}
 		if (e->vlen == 0)
 			continue;
-		rc = xq_dh_value_text(r, g->number, e, 0);
+		rc = xqi_dh_value_text(r, g->number, e, 0);
 		if (!rc && r->tmp.len) {
 			/* Where the value starts, when the reader knows it exactly. */
-			struct dh_pos p = xq_dh_place_in(r, e, 0);
-			struct xq_place at = {p.off, p.line, p.col};
+			struct dh_pos p = xqi_dh_place_in(r, e, 0);
+			struct xqi_place at = {p.off, p.line, p.col};
 			rc = tag_of_element(g, e->name, e->nlen, r->tmp.ptr, r->tmp.len,
 					    r->exact ? &at : NULL);
 		}
@@ -711,19 +711,19 @@ int xq_dh_build_game(struct dh_reader *r, struct xq_game *g)
 			first = first_move(&r->elems[r->br[i].elem]);
 	if (setup(r, g, binit, fen, first)) {
 		/* No move can be placed; the game comment still belongs to the game. */
-		g->flags |= XQ_GAME_BROKEN | XQ_GAME_EMPTY;
+		g->flags |= XQI_RECORD_BROKEN | XQI_RECORD_EMPTY;
 		for (size_t i = 0; i < r->nelems && !rc; i++)
-			if (xq_dh_name_is(r->elems[i].name, r->elems[i].nlen, "comment0"))
+			if (xqi_dh_name_is(r->elems[i].name, r->elems[i].nlen, "comment0"))
 				rc = attach_comment(r, g, &r->elems[i], 0, 0, 0);
 		return rc;
 	}
 	if (moves) {
-		struct xq_board b = g->start;
+		struct xqi_position b = g->start;
 		int left = 0;
 		for (size_t i = 0; i < r->nbr && !left; i++)
 			left = r->br[i].parent == 0;
 		main_moves = count_moves(moves);
-		rc = play_line(r, g, moves, XQ_ROOT, &b, 1, "movelist",
+		rc = play_line(r, g, moves, XQI_ROOT, &b, 1, "movelist",
 			       left ? &r->main_ckpt : NULL);
 		main_n = r->nbnodes;
 	}
@@ -735,19 +735,19 @@ int xq_dh_build_game(struct dh_reader *r, struct xq_game *g)
 		int n;
 		if (e->nlen <= 7 || memcmp(e->name, "comment", 7))
 			continue;
-		n = xq_dh_parse_ids(e->name + 7, e->nlen - 7, ids, 2);
+		n = xqi_dh_parse_ids(e->name + 7, e->nlen - 7, ids, 2);
 		if (n == 1)
 			rc = attach_comment(r, g, e, 0, ids[0], main_n);
 		else if (n == 2)
 			rc = attach_comment(r, g, e, ids[0], ids[1], main_n);
 	}
 	if (g->nnodes == 1)
-		g->flags |= XQ_GAME_EMPTY;
+		g->flags |= XQI_RECORD_EMPTY;
 	return rc;
 }
 
 /* Was a byte of the text between absolute offsets [a, b) not text? */
-int xq_dh_had_bad_bytes(struct dh_reader *r, uint64_t a, uint64_t b)
+int xqi_dh_had_bad_bytes(struct dh_reader *r, uint64_t a, uint64_t b)
 {
 	/* Records come in the order of the text: what lies before this one
 	 * concerns none of the next ones. */

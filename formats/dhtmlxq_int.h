@@ -9,8 +9,8 @@
  *   dhtmlxq.c        the tables both sides use, the probe, the registry entry.
  * See dhtmlxq.c for the format itself.
  */
-#ifndef XQ_FORMATS_DHTMLXQ_INT_H
-#define XQ_FORMATS_DHTMLXQ_INT_H
+#ifndef XQI_FORMATS_DHTMLXQ_INT_H
+#define XQI_FORMATS_DHTMLXQ_INT_H
 
 #include "format.h"
 
@@ -44,7 +44,7 @@
 #define DH_MEM_FACTOR 30
 #define MAX_RECORD (r->max_record)
 
-extern const struct xq_format xq_format_dhtmlxq;
+extern const struct xqi_format xqi_format_dhtmlxq;
 #define EXCERPT 40
 
 /* Where a byte of the decoded text is in the source. */
@@ -86,24 +86,24 @@ struct dh_branch {
 #define NO_CKPT SIZE_MAX
 
 struct dh_reader {
-	struct xq_input *in;
-	const struct xq_sink *sink;
+	struct xqi_input *in;
+	const struct xqi_sink *sink;
 	const char *name;
-	struct xq_read_opts opts;
+	struct xqi_read_opts opts;
 	size_t max_record;       /* the limit of a record's text, from the format's and the budget */
-	enum xq_encoding enc;
+	enum xqi_encoding enc;
 	int enc_known;
 	int enc_given;           /* by the caller: every line is read in it */
-	struct xq_textdec td;    /* the decoder (decode.h), once enc is known */
+	struct xqi_textdec td;    /* the decoder (decode.h), once enc is known */
 	int td_live;
 	uint64_t dropped;        /* bytes that were not text, taken out of the text */
 	uint64_t exact_end;      /* text offsets before this are source offsets (UTF-8) */
 	size_t bom;              /* bytes of a BOM before the text */
 	struct dh_mark {
 		uint64_t at;          /* absolute text offset */
-		struct xq_place place; /* line, column and source offset */
-		enum xq_encoding enc;
-		enum xq_textdec_kind kind;
+		struct xqi_place place; /* line, column and source offset */
+		enum xqi_encoding enc;
+		enum xqi_textdec_kind kind;
 		unsigned char byte;
 		uint64_t count;       /* bytes that were not text, in a row (the same `at`) */
 	} *foreign;              /* the decoder's events, reported with their record */
@@ -128,7 +128,7 @@ struct dh_reader {
 	uint64_t outside;        /* bytes that were not text, outside every record */
 	struct dh_mark first_outside;
 	uint64_t games;
-	struct xq_read_guard guard;
+	struct xqi_read_guard guard;
 	/* What the current task (finding a record, reading one) may still read:
 	 * bytes read from the input up to budget_from + budget. */
 	uint64_t budget_from, budget;
@@ -147,7 +147,7 @@ struct dh_reader {
 	} *order;                /* branches sorted by id */
 	uint32_t *bnodes;
 	size_t nbnodes, bnodes_cap;
-	struct xq_board *ckpt;   /* see CKPT_EVERY */
+	struct xqi_position *ckpt;   /* see CKPT_EVERY */
 	size_t nckpt, ckpt_cap;
 	size_t main_ckpt;        /* the main line's first position in ckpt[], or NO_CKPT */
 	struct xq_buf tmp, tmp2;
@@ -157,18 +157,18 @@ struct dh_reader {
  * capitalised name (dhtmlxq.c). */
 struct dh_result_word {
 	const char *word;
-	enum xq_result r;
+	enum xqi_result r;
 };
-extern const struct dh_result_word xq_dh_results[];
-extern const size_t xq_dh_nresults;
+extern const struct dh_result_word xqi_dh_results[];
+extern const size_t xqi_dh_nresults;
 struct dh_tag_element {
 	const char *element, *tag;
 };
-extern const struct dh_tag_element xq_dh_tags[];
-extern const size_t xq_dh_ntags;
+extern const struct dh_tag_element xqi_dh_tags[];
+extern const size_t xqi_dh_ntags;
 
 /* dhtmlxq_scan.c: the window over the input, decoding, elements */
-int xq_dh_add_cp(struct xq_buf *b, uint32_t cp);
+int xqi_dh_add_cp(struct xq_buf *b, uint32_t cp);
 /*
  * The next character of a text with "u" escapes, at s[0..n) (n > 0): an
  * escape is `esc` (a backslash in comments, '%' as JavaScript's escape()
@@ -178,48 +178,48 @@ int xq_dh_add_cp(struct xq_buf *b, uint32_t cp);
  * escape of a character; returns how many bytes it took (1, 6 or 12), or
  * XQ_ENOMEM.
  */
-int xq_dh_add_u_char(struct xq_buf *out, const char *s, size_t n, char esc, int any_case);
-int xq_dh_excerpt_len(const char *s, size_t len);
-int xq_dh_fill(struct dh_reader *r);
-int xq_dh_name_char(int c);
-int xq_dh_name_is(const char *name, size_t len, const char *lit);
-int xq_dh_parse_ids(const char *s, size_t len, uint32_t *ids, int want);
-int xq_dh_result_word(const char *s, size_t len, enum xq_result *out);
-int xq_dh_split_elements(struct dh_reader *r, uint64_t game, const char *s, size_t len,
+int xqi_dh_add_u_char(struct xq_buf *out, const char *s, size_t n, char esc, int any_case);
+int xqi_dh_excerpt_len(const char *s, size_t len);
+int xqi_dh_fill(struct dh_reader *r);
+int xqi_dh_name_char(int c);
+int xqi_dh_name_is(const char *name, size_t len, const char *lit);
+int xqi_dh_parse_ids(const char *s, size_t len, uint32_t *ids, int want);
+int xqi_dh_result_word(const char *s, size_t len, enum xqi_result *out);
+int xqi_dh_split_elements(struct dh_reader *r, uint64_t game, const char *s, size_t len,
 			 int implicit, size_t *consumed);
-int xq_dh_value_text(struct dh_reader *r, uint64_t game, const struct dh_elem *e, int comment);
-size_t xq_dh_find(const char *s, size_t len, size_t from, const char *pat);
-struct dh_pos xq_dh_place_in(const struct dh_reader *r, const struct dh_elem *e, size_t k);
-uint64_t xq_dh_bytes_read(const struct dh_reader *r);
-void xq_dh_advance(struct dh_reader *r, size_t to);
-void xq_dh_budget_start(struct dh_reader *r, int record);
-void xq_dh_compact(struct dh_reader *r);
-void xq_dh_pos_advance(struct dh_pos *p, const char *s, size_t n);
-void xq_dh_report_at(struct dh_reader *r, uint64_t game, const struct dh_pos *p, uint32_t ply,
-		     const char *move, size_t mlen, enum xq_diag_code code, enum xq_severity sev,
+int xqi_dh_value_text(struct dh_reader *r, uint64_t game, const struct dh_elem *e, int comment);
+size_t xqi_dh_find(const char *s, size_t len, size_t from, const char *pat);
+struct dh_pos xqi_dh_place_in(const struct dh_reader *r, const struct dh_elem *e, size_t k);
+uint64_t xqi_dh_bytes_read(const struct dh_reader *r);
+void xqi_dh_advance(struct dh_reader *r, size_t to);
+void xqi_dh_budget_start(struct dh_reader *r, int record);
+void xqi_dh_compact(struct dh_reader *r);
+void xqi_dh_pos_advance(struct dh_pos *p, const char *s, size_t n);
+void xqi_dh_report_at(struct dh_reader *r, uint64_t game, const struct dh_pos *p, uint32_t ply,
+		     const char *move, size_t mlen, enum xqi_diagnostic_code code, enum xq_severity_level sev,
 		     const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 9, 10)))
 #endif
 	;
-void xq_dh_scan_html(struct dh_reader *r, const char *s, size_t len);
+void xqi_dh_scan_html(struct dh_reader *r, const char *s, size_t len);
 
 /* dhtmlxq_build.c: a record's elements into a game */
-int xq_dh_build_game(struct dh_reader *r, struct xq_game *g);
-int xq_dh_had_bad_bytes(struct dh_reader *r, uint64_t a, uint64_t b);
-void xq_dh_capitalise(char *out, const char *name, size_t len);
+int xqi_dh_build_game(struct dh_reader *r, struct xqi_record *g);
+int xqi_dh_had_bad_bytes(struct dh_reader *r, uint64_t a, uint64_t b);
+void xqi_dh_capitalise(char *out, const char *name, size_t len);
 
 /* dhtmlxq_read.c: finding records; the reader */
-int xq_dh_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-		      const struct xq_sink *sink);
-int xq_dh_over_limit(struct dh_reader *r);
-int xq_dh_read(void *reader, struct xq_game *g);
-void xq_dh_close_reader(void *reader);
+int xqi_dh_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+		      const struct xqi_sink *sink);
+int xqi_dh_over_limit(struct dh_reader *r);
+int xqi_dh_read(void *reader, struct xqi_record *g);
+void xqi_dh_close_reader(void *reader);
 
 /* dhtmlxq_write.c: the writer */
-int xq_dh_close_writer(void *writer);
-int xq_dh_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
-		      const struct xq_sink *sink);
-int xq_dh_write(void *writer, const struct xq_game *g);
+int xqi_dh_close_writer(void *writer);
+int xqi_dh_open_writer(void **out, struct xq_file *o, const struct xqi_write_opts *opts,
+		      const struct xqi_sink *sink);
+int xqi_dh_write(void *writer, const struct xqi_record *g);
 
 #endif

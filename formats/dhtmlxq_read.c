@@ -10,7 +10,7 @@
  * not text, and the first line in another encoding, which says the game
  * is in that encoding.
  */
-static void take_marks(struct dh_reader *r, struct xq_game *g, uint64_t a, uint64_t b)
+static void take_marks(struct dh_reader *r, struct xqi_record *g, uint64_t a, uint64_t b)
 {
 	int told = 0, warned = 0, bads = 0;
 	uint64_t more = 0;
@@ -21,43 +21,43 @@ static void take_marks(struct dh_reader *r, struct xq_game *g, uint64_t a, uint6
 		char msg[200];
 		if (r->quiet)
 			continue;
-		if (m->kind == XQ_TEXTDEC_BAD && !in) {
+		if (m->kind == XQI_TEXTDEC_BAD && !in) {
 			/* Outside every record: counted, said once at the end
 			 * (random bytes were 1.6 million reports in 16 MiB). */
 			if (r->outside == 0)
 				r->first_outside = *m;
 			r->outside += m->count;
-		} else if (m->kind == XQ_TEXTDEC_BAD && bads >= DH_BAD_REPORTS) {
+		} else if (m->kind == XQI_TEXTDEC_BAD && bads >= DH_BAD_REPORTS) {
 			more += m->count;
-		} else if (m->kind == XQ_TEXTDEC_BAD) {
+		} else if (m->kind == XQI_TEXTDEC_BAD) {
 			bads++;
-			xq_textdec_bad_message(msg, sizeof(msg), m->byte, m->enc, m->place.offset);
+			xqi_textdec_bad_message(msg, sizeof(msg), m->byte, m->enc, m->place.offset);
 			if (m->count > 1)
-				xq_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
-					      XQ_D_ENCODING, XQ_SEV_ERROR,
+				xqi_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+					      XQI_D_ENCODING, XQ_SEVERITY_ERROR,
 					      "%s (and so are the %llu bytes after it)", msg,
 					      (unsigned long long)(m->count - 1));
 			else
-				xq_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
-					      XQ_D_ENCODING, XQ_SEV_ERROR, "%s", msg);
-		} else if (m->kind == XQ_TEXTDEC_AMBIGUOUS) {
+				xqi_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+					      XQI_D_ENCODING, XQ_SEVERITY_ERROR, "%s", msg);
+		} else if (m->kind == XQI_TEXTDEC_AMBIGUOUS) {
 			if (in && !warned) {
-				xq_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
-					      XQ_D_ENCODING, XQ_SEV_WARNING, "%s",
-					      xq_textdec_ambiguous_message(msg, sizeof(msg), m->enc));
+				xqi_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+					      XQI_D_ENCODING, XQ_SEVERITY_WARNING, "%s",
+					      xqi_textdec_ambiguous_message(msg, sizeof(msg), m->enc));
 				warned = 1;
 			}
 		} else if (in && !told) {
-			xq_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
-				      XQ_D_ENCODING, XQ_SEV_WARNING, "%s",
-				      xq_textdec_foreign_message(msg, sizeof(msg), m->enc, r->enc));
-			g->encoding = xq_encoding_name(m->enc);
+			xqi_format_report(r->sink, r->name, g->number, &m->place, 1, 0, NULL, 0,
+				      XQI_D_ENCODING, XQ_SEVERITY_WARNING, "%s",
+				      xqi_textdec_foreign_message(msg, sizeof(msg), m->enc, r->enc));
+			g->encoding = xqi_encoding_name(m->enc);
 			told = 1;
 		}
 	}
 	if (more)
-		xq_format_report(r->sink, r->name, g->number, NULL, 0, 0, NULL, 0, XQ_D_ENCODING,
-			      XQ_SEV_ERROR, "and %llu more bytes of the record that are not text",
+		xqi_format_report(r->sink, r->name, g->number, NULL, 0, 0, NULL, 0, XQI_D_ENCODING,
+			      XQ_SEVERITY_ERROR, "and %llu more bytes of the record that are not text",
 			      (unsigned long long)more);
 }
 
@@ -71,11 +71,11 @@ static void report_outside(struct dh_reader *r)
 		return;
 	if (r->first_outside.byte)
 		snprintf(msg, sizeof(msg), "byte 0x%02X, not valid %s", r->first_outside.byte,
-			 xq_encoding_name(r->first_outside.enc));
+			 xqi_encoding_name(r->first_outside.enc));
 	else
 		snprintf(msg, sizeof(msg), "a NUL byte");
-	xq_format_report(r->sink, r->name, 0, &r->first_outside.place, 1, 0, NULL, 0, XQ_D_ENCODING,
-		      XQ_SEV_ERROR,
+	xqi_format_report(r->sink, r->name, 0, &r->first_outside.place, 1, 0, NULL, 0, XQI_D_ENCODING,
+		      XQ_SEVERITY_ERROR,
 		      "%llu bytes outside the DhtmlXQ records are not text (the first, at offset "
 		      "%llu, is %s); skipped",
 		      (unsigned long long)r->outside,
@@ -84,23 +84,23 @@ static void report_outside(struct dh_reader *r)
 }
 
 /* Read the record s[0, len) into g. */
-static int read_record(struct dh_reader *r, struct xq_game *g, const char *s, size_t len,
+static int read_record(struct dh_reader *r, struct xqi_record *g, const char *s, size_t len,
 		       struct dh_pos at, int exact, int implicit, size_t *consumed)
 {
 	int rc;
 
-	xq_game_clear(g);
+	xqi_record_clear(g);
 	g->number = ++r->games;
 	g->source = r->name;
-	g->encoding = xq_encoding_name(r->enc);
+	g->encoding = xqi_encoding_name(r->enc);
 	g->place.line = at.line;
 	g->place.col = at.col;
 	g->place.offset = at.off;
 	r->rec_at = at;
 	r->exact = exact;
-	rc = xq_dh_split_elements(r, g->number, s, len, implicit, consumed);
+	rc = xqi_dh_split_elements(r, g->number, s, len, implicit, consumed);
 	if (!rc)
-		rc = xq_dh_build_game(r, g);
+		rc = xqi_dh_build_game(r, g);
 	return rc;
 }
 
@@ -111,15 +111,15 @@ static int url_decode(struct xq_buf *out, const char *s, size_t len)
 	int k;
 
 	for (size_t i = 0; i < len;) {
-		if (s[i] == '%' && i + 2 < len + 0 && xq_hex_value((unsigned char)s[i + 1]) >= 0 &&
-		    xq_hex_value((unsigned char)s[i + 2]) >= 0) {
-			if (xq_buf_addc(out, (char)(xq_hex_value((unsigned char)s[i + 1]) * 16 +
-						    xq_hex_value((unsigned char)s[i + 2]))))
+		if (s[i] == '%' && i + 2 < len + 0 && xqi_hex_value((unsigned char)s[i + 1]) >= 0 &&
+		    xqi_hex_value((unsigned char)s[i + 2]) >= 0) {
+			if (xq_buf_addc(out, (char)(xqi_hex_value((unsigned char)s[i + 1]) * 16 +
+						    xqi_hex_value((unsigned char)s[i + 2]))))
 				return XQ_ENOMEM;
 			i += 3;
 			continue;
 		}
-		if ((k = xq_dh_add_u_char(out, s + i, len - i, '%', 1)) < 0)
+		if ((k = xqi_dh_add_u_char(out, s + i, len - i, '%', 1)) < 0)
 			return k;
 		i += (size_t)k;
 	}
@@ -132,7 +132,7 @@ static int url_decode(struct xq_buf *out, const char *s, size_t len)
  * its start.  Returns 1 with the game, 2 when it is no record after all
  * (the reading goes on after it), or a negative code.
  */
-static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
+static int read_urlencoded(struct dh_reader *r, struct xqi_record *g, size_t o)
 {
 	static const char stops[] = " \t\r\n\"'<>&";
 	struct xq_buf dec = XQ_BUF_INIT;
@@ -140,23 +140,23 @@ static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
 	const char *s;
 	int rc;
 
-	xq_dh_budget_start(r, 1);
-	for (uint64_t was = xq_dh_bytes_read(r) + (uint64_t)r->eof;;
-	     XQ_ADVANCED(was, xq_dh_bytes_read(r) + (uint64_t)r->eof)) {
+	xqi_dh_budget_start(r, 1);
+	for (uint64_t was = xqi_dh_bytes_read(r) + (uint64_t)r->eof;;
+	     XQI_ADVANCED(was, xqi_dh_bytes_read(r) + (uint64_t)r->eof)) {
 		while (end < r->text.len && !strchr(stops, r->text.ptr[end]))
 			end++;
 		if (end < r->text.len || r->eof)
 			break;
-		rc = xq_dh_fill(r);
+		rc = xqi_dh_fill(r);
 		if (rc < 0)
 			return rc;
 	}
 	rc = url_decode(&dec, r->text.ptr + o, end - o);
 	if (!rc && xq_utf8_check(dec.ptr, dec.len) != dec.len) {
-		xq_dh_report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
+		xqi_dh_report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQI_D_ENCODING, XQ_SEVERITY_ERROR,
 			  "URL-encoded DhtmlXQ record whose bytes are not UTF-8; not read");
 		xq_buf_release(&dec);
-		xq_dh_advance(r, end);
+		xqi_dh_advance(r, end);
 		return 2; /* no record: the reading goes on after it */
 	}
 	s = dec.ptr;
@@ -170,44 +170,44 @@ static int read_urlencoded(struct dh_reader *r, struct xq_game *g, size_t o)
 		skip = 15;
 	if (skip) {
 		cs = skip;
-		ce = xq_dh_find(s, dec.len, skip, skip == 9 ? "[/DhtmlXQ]" : "[/DhtmlXQiFrame]");
+		ce = xqi_dh_find(s, dec.len, skip, skip == 9 ? "[/DhtmlXQ]" : "[/DhtmlXQiFrame]");
 	}
 	if (!rc)
 		rc = read_record(r, g, s + cs, ce - cs, r->at, 0, 0, &consumed);
-	if (!rc && xq_dh_had_bad_bytes(r, r->text_base + o, r->text_base + end))
-		g->flags |= XQ_GAME_BROKEN;
+	if (!rc && xqi_dh_had_bad_bytes(r, r->text_base + o, r->text_base + end))
+		g->flags |= XQI_RECORD_BROKEN;
 	take_marks(r, g, r->text_base + o, r->text_base + end);
 	xq_buf_release(&dec);
-	xq_dh_advance(r, end);
+	xqi_dh_advance(r, end);
 	return rc ? rc : 1;
 }
 
 /* The record at r->at is longer than the limit: said, and reading stops. */
-int xq_dh_over_limit(struct dh_reader *r)
+int xqi_dh_over_limit(struct dh_reader *r)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
-	xq_diag_init(&d);
-	xq_format_limit_diag(&d, &xq_format_dhtmlxq, &r->opts, "a DhtmlXQ record");
-	xq_dh_report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
+	xqi_diagnostic_init(&d);
+	xqi_format_limit_diag(&d, &xqi_format_dhtmlxq, &r->opts, "a DhtmlXQ record");
+	xqi_dh_report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 		  "%s; the rest of the input is not read", d.msg);
 	return XQ_ERANGE;
 }
 
 /* Read the wrapped record whose content starts at text index `cs`. */
-static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t cs)
+static int read_wrapped(struct dh_reader *r, struct xqi_record *g, size_t o, size_t cs)
 {
 	size_t ce, after, consumed, from = cs;
 	struct dh_pos at;
 	int rc;
 
 	/* Find the end: a closing wrapper, or a new record's opening one. */
-	xq_dh_budget_start(r, 1);
-	for (uint64_t was = xq_dh_bytes_read(r) + (uint64_t)r->eof;;
-	     XQ_ADVANCED(was, xq_dh_bytes_read(r) + (uint64_t)r->eof)) {
+	xqi_dh_budget_start(r, 1);
+	for (uint64_t was = xqi_dh_bytes_read(r) + (uint64_t)r->eof;;
+	     XQI_ADVANCED(was, xqi_dh_bytes_read(r) + (uint64_t)r->eof)) {
 		size_t h = from;
 		ce = after = (size_t)-1;
-		while ((h = xq_dh_find(r->text.ptr, r->text.len, h, "DhtmlXQ")) < r->text.len) {
+		while ((h = xqi_dh_find(r->text.ptr, r->text.len, h, "DhtmlXQ")) < r->text.len) {
 			const char *t = r->text.ptr;
 			size_t tail = h + 7, tl = 0;
 			if (tail < r->text.len && t[tail] == ']')
@@ -228,40 +228,40 @@ static int read_wrapped(struct dh_reader *r, struct xq_game *g, size_t o, size_t
 		if (ce != (size_t)-1 || r->eof)
 			break;
 		if (r->text.len - o > MAX_RECORD)
-			return xq_dh_over_limit(r);
+			return xqi_dh_over_limit(r);
 		/* Search the new text only (with room for a tag cut at the end). */
 		if (r->text.len > cs + 16)
 			from = r->text.len - 16;
-		rc = xq_dh_fill(r);
+		rc = xqi_dh_fill(r);
 		if (rc < 0)
 			return rc;
 	}
 	if (ce != (size_t)-1 && ce - o > MAX_RECORD)
-		return xq_dh_over_limit(r);
+		return xqi_dh_over_limit(r);
 	if (ce == (size_t)-1) {
 		ce = after = r->text.len;
-		xq_dh_report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_TRUNCATED, XQ_SEV_WARNING,
+		xqi_dh_report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQI_D_TRUNCATED, XQ_SEVERITY_WARNING,
 			  "record without its closing [/DhtmlXQ]: read to the end of the input");
 	} else if (ce == after) {
-		xq_dh_report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_TRUNCATED, XQ_SEV_WARNING,
+		xqi_dh_report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQI_D_TRUNCATED, XQ_SEVERITY_WARNING,
 			  "record without its closing [/DhtmlXQ]: read up to the next record");
 	}
 	at = r->at;
-	xq_dh_pos_advance(&at, r->text.ptr + o, cs - o);
+	xqi_dh_pos_advance(&at, r->text.ptr + o, cs - o);
 	rc = read_record(r, g, r->text.ptr + cs, ce - cs, at, 1, 0, &consumed);
-	if (!rc && xq_dh_had_bad_bytes(r, r->text_base + o, r->text_base + after))
-		g->flags |= XQ_GAME_BROKEN;
+	if (!rc && xqi_dh_had_bad_bytes(r, r->text_base + o, r->text_base + after))
+		g->flags |= XQI_RECORD_BROKEN;
 	take_marks(r, g, r->text_base + o, r->text_base + after);
 	g->place.line = r->at.line; /* the record starts at its wrapper */
 	g->place.col = r->at.col;
 	g->place.offset = r->at.off;
-	xq_dh_advance(r, after);
+	xqi_dh_advance(r, after);
 	return rc ? rc : 1;
 }
 
 /* Read the record of bare elements that starts at text index `o`: 1 with
  * the game, 2 when it is no record after all, or a negative code. */
-static int read_implicit(struct dh_reader *r, struct xq_game *g, size_t o)
+static int read_implicit(struct dh_reader *r, struct xqi_record *g, size_t o)
 {
 	size_t consumed, span;
 	int rc;
@@ -269,13 +269,13 @@ static int read_implicit(struct dh_reader *r, struct xq_game *g, size_t o)
 	/* Where it ends: split quietly, and read on while it runs to the end of
 	 * the text (at least doubling the text each time, so that a long record
 	 * is split a few times, not once a block). */
-	xq_dh_budget_start(r, 1);
-	for (uint64_t was = xq_dh_bytes_read(r) + (uint64_t)r->eof;;
-	     XQ_ADVANCED(was, xq_dh_bytes_read(r) + (uint64_t)r->eof)) {
+	xqi_dh_budget_start(r, 1);
+	for (uint64_t was = xqi_dh_bytes_read(r) + (uint64_t)r->eof;;
+	     XQI_ADVANCED(was, xqi_dh_bytes_read(r) + (uint64_t)r->eof)) {
 		size_t want;
 		r->quiet = 1;
 		r->exact = 0;
-		rc = xq_dh_split_elements(r, 0, r->text.ptr + o, r->text.len - o, 1, &span);
+		rc = xqi_dh_split_elements(r, 0, r->text.ptr + o, r->text.len - o, 1, &span);
 		r->quiet = 0;
 		if (rc)
 			return rc;
@@ -283,73 +283,73 @@ static int read_implicit(struct dh_reader *r, struct xq_game *g, size_t o)
 			break;
 		want = r->text.len + (r->text.len - o);
 		do
-			rc = xq_dh_fill(r);
+			rc = xqi_dh_fill(r);
 		while (rc > 0 && r->text.len < want);
 		if (rc < 0)
 			return rc;
 	}
 	if (span == 0) {
 		/* "[DhtmlXQ_" opens no element (cut short, or no name): no record. */
-		xq_dh_report_at(r, 0, &r->at, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
+		xqi_dh_report_at(r, 0, &r->at, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_WARNING,
 			  "'[DhtmlXQ_' that opens no element; not interpreted");
-		xq_dh_advance(r, o + 9);
+		xqi_dh_advance(r, o + 9);
 		return 2;
 	}
 	if (span > MAX_RECORD)
-		return xq_dh_over_limit(r);
+		return xqi_dh_over_limit(r);
 	rc = read_record(r, g, r->text.ptr + o, span, r->at, 1, 1, &consumed);
 	if (!consumed)
 		consumed = span;
-	if (!rc && xq_dh_had_bad_bytes(r, r->text_base + o, r->text_base + o + consumed))
-		g->flags |= XQ_GAME_BROKEN;
+	if (!rc && xqi_dh_had_bad_bytes(r, r->text_base + o, r->text_base + o + consumed))
+		g->flags |= XQI_RECORD_BROKEN;
 	take_marks(r, g, r->text_base + o, r->text_base + o + consumed);
-	xq_dh_advance(r, o + consumed);
+	xqi_dh_advance(r, o + consumed);
 	return rc ? rc : 1;
 }
 
 /* How far the scanning has gone: the position, the bytes read, the end. */
 static uint64_t scan_progress(const struct dh_reader *r)
 {
-	return r->text_base + r->pos + xq_dh_bytes_read(r) + (uint64_t)r->eof;
+	return r->text_base + r->pos + xqi_dh_bytes_read(r) + (uint64_t)r->eof;
 }
 
 /* The next record (1), the end (0) or an error (negative). */
-static int next_record(struct dh_reader *r, struct xq_game *g)
+static int next_record(struct dh_reader *r, struct xqi_record *g)
 {
-	xq_dh_budget_start(r, 0);
-	for (uint64_t was = scan_progress(r);; XQ_ADVANCED(was, scan_progress(r))) {
+	xqi_dh_budget_start(r, 0);
+	for (uint64_t was = scan_progress(r);; XQI_ADVANCED(was, scan_progress(r))) {
 		size_t h, o;
 		const char *t;
 		int rc;
 		/* What was scanned past holds no record: its marks are counted. */
 		take_marks(r, NULL, 0, r->text_base + r->pos);
-		xq_dh_compact(r);
+		xqi_dh_compact(r);
 		if (r->text.len - r->pos < 32 && !r->eof) {
-			rc = xq_dh_fill(r);
+			rc = xqi_dh_fill(r);
 			if (rc < 0)
 				return rc;
 			continue;
 		}
-		h = xq_dh_find(r->text.ptr, r->text.len, r->pos, "tmlXQ");
+		h = xqi_dh_find(r->text.ptr, r->text.len, r->pos, "tmlXQ");
 		if (h == r->text.len) {
 			/* Keep a tail that could start a tag cut by the buffer's end. */
 			size_t keep = r->eof ? r->text.len : (r->text.len > r->pos + 16 ? r->text.len - 16 : r->pos);
-			xq_dh_scan_html(r, r->text.ptr + r->pos, keep - r->pos);
-			xq_dh_advance(r, keep);
+			xqi_dh_scan_html(r, r->text.ptr + r->pos, keep - r->pos);
+			xqi_dh_advance(r, keep);
 			if (r->eof) {
 				if (r->games == 0)
-					xq_dh_report_at(r, 0, NULL, 0, NULL, 0, XQ_D_EMPTY_GAME,
-						  XQ_SEV_WARNING, "no DhtmlXQ record in the input");
+					xqi_dh_report_at(r, 0, NULL, 0, NULL, 0, XQI_D_EMPTY_GAME,
+						  XQ_SEVERITY_WARNING, "no DhtmlXQ record in the input");
 				return 0;
 			}
-			rc = xq_dh_fill(r);
+			rc = xqi_dh_fill(r);
 			if (rc < 0)
 				return rc;
 			continue;
 		}
 		/* Make sure the tag around the hit is in the buffer. */
 		if (h + 24 > r->text.len && !r->eof) {
-			rc = xq_dh_fill(r);
+			rc = xqi_dh_fill(r);
 			if (rc < 0)
 				return rc;
 			continue;
@@ -359,24 +359,24 @@ static int next_record(struct dh_reader *r, struct xq_game *g)
 			o = h - 2;
 		} else if (h >= 5 && !memcmp(t + h - 5, "[DHJH", 5)) {
 			if (!r->dialect_noted) {
-				xq_dh_advance(r, h - 5);
-				xq_dh_report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQ_D_UNSUPPORTED,
-					  XQ_SEV_WARNING,
+				xqi_dh_advance(r, h - 5);
+				xqi_dh_report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQI_D_UNSUPPORTED,
+					  XQ_SEVERITY_WARNING,
 					  "DHJHtmlXQ (打虎将) records are a different dialect; not read");
 				r->dialect_noted = 1;
 			}
-			xq_dh_advance(r, h + 5);
+			xqi_dh_advance(r, h + 5);
 			continue;
 		} else {
-			xq_dh_advance(r, h + 5);
+			xqi_dh_advance(r, h + 5);
 			continue;
 		}
-		xq_dh_scan_html(r, t + r->pos, o > r->pos ? o - r->pos : 0);
+		xqi_dh_scan_html(r, t + r->pos, o > r->pos ? o - r->pos : 0);
 		/* A tag starts at or after the scanning position: what is before
 		 * it was read already. */
 		if (o >= r->pos + 1 && t[o - 1] == '[') {
 			size_t tail = o + 7;
-			xq_dh_advance(r, o - 1);
+			xqi_dh_advance(r, o - 1);
 			if (tail < r->text.len && t[tail] == ']')
 				return read_wrapped(r, g, o - 1, tail + 1);
 			if (r->text.len - tail >= 7 && !memcmp(t + tail, "iFrame]", 7))
@@ -389,18 +389,18 @@ static int next_record(struct dh_reader *r, struct xq_game *g)
 			}
 		} else if (o >= r->pos + 3 && t[o - 3] == '%' && t[o - 2] == '5' &&
 			   (t[o - 1] == 'B' || t[o - 1] == 'b')) {
-			xq_dh_advance(r, o - 3);
+			xqi_dh_advance(r, o - 3);
 			r->html = 1;
 			rc = read_urlencoded(r, g, o - 3);
 			if (rc != 2)
 				return rc;
 			continue;
 		}
-		xq_dh_advance(r, o + 7);
+		xqi_dh_advance(r, o + 7);
 	}
 }
 
-int xq_dh_read(void *reader, struct xq_game *g)
+int xqi_dh_read(void *reader, struct xqi_record *g)
 {
 	struct dh_reader *r = reader;
 	int rc;
@@ -410,11 +410,11 @@ int xq_dh_read(void *reader, struct xq_game *g)
 	rc = next_record(r, g);
 	if (rc <= 0)
 		report_outside(r);
-	return xq_read_guard(&r->guard, rc, r->text_base + r->pos, g, r->sink);
+	return xqi_read_guard(&r->guard, rc, r->text_base + r->pos, g, r->sink);
 }
 
-int xq_dh_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-			  const struct xq_sink *sink)
+int xqi_dh_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+			  const struct xqi_sink *sink)
 {
 	struct dh_reader *r = calloc(1, sizeof(*r));
 
@@ -422,35 +422,35 @@ int xq_dh_open_reader(void **out, struct xq_input *in, const struct xq_read_opts
 		return XQ_ENOMEM;
 	r->in = in;
 	r->sink = sink;
-	r->name = xq_input_name(in);
+	r->name = xqi_input_name(in);
 	if (opts)
 		r->opts = *opts;
-	r->max_record = (size_t)xq_format_record_limit(&xq_format_dhtmlxq, opts);
+	r->max_record = (size_t)xqi_format_record_limit(&xqi_format_dhtmlxq, opts);
 	r->at.line = 1;
 	r->at.col = 1;
 	r->exact_end = UINT64_MAX;
 	r->mark_abs = UINT64_MAX;
-	xq_dh_budget_start(r, 0);
+	xqi_dh_budget_start(r, 0);
 	xq_buf_init(&r->raw);
 	xq_buf_init(&r->text);
 	xq_buf_init(&r->tmp);
 	xq_buf_init(&r->tmp2);
-	if (opts && opts->encoding != XQ_ENC_UNKNOWN) {
+	if (opts && opts->encoding != XQI_ENC_UNKNOWN) {
 		r->enc = opts->encoding;
 		r->enc_known = 1;
 		r->enc_given = 1;
-		r->offsets = r->enc == XQ_ENC_UTF8;
+		r->offsets = r->enc == XQI_ENC_UTF8;
 	}
 	*out = r;
 	return 0;
 }
 
-void xq_dh_close_reader(void *reader)
+void xqi_dh_close_reader(void *reader)
 {
 	struct dh_reader *r = reader;
 
 	if (r->td_live)
-		xq_textdec_release(&r->td);
+		xqi_textdec_release(&r->td);
 	free(r->foreign);
 	xq_buf_release(&r->raw);
 	xq_buf_release(&r->text);

@@ -5,23 +5,23 @@
  */
 #include "dhtmlxq_int.h"
 
-int xq_dh_result_word(const char *s, size_t len, enum xq_result *out)
+int xqi_dh_result_word(const char *s, size_t len, enum xqi_result *out)
 {
-	for (size_t i = 0; i < xq_dh_nresults; i++)
-		if (strlen(xq_dh_results[i].word) == len && !memcmp(xq_dh_results[i].word, s, len)) {
-			*out = xq_dh_results[i].r;
+	for (size_t i = 0; i < xqi_dh_nresults; i++)
+		if (strlen(xqi_dh_results[i].word) == len && !memcmp(xqi_dh_results[i].word, s, len)) {
+			*out = xqi_dh_results[i].r;
 			return 0;
 		}
 	return -1;
 }
 
-int xq_dh_name_is(const char *name, size_t len, const char *lit)
+int xqi_dh_name_is(const char *name, size_t len, const char *lit)
 {
 	return strlen(lit) == len && !memcmp(name, lit, len);
 }
 
 /* Search `pat` in s[from, len); len if absent. */
-size_t xq_dh_find(const char *s, size_t len, size_t from, const char *pat)
+size_t xqi_dh_find(const char *s, size_t len, size_t from, const char *pat)
 {
 	size_t n = strlen(pat);
 
@@ -36,7 +36,7 @@ size_t xq_dh_find(const char *s, size_t len, size_t from, const char *pat)
 	return len;
 }
 
-void xq_dh_pos_advance(struct dh_pos *p, const char *s, size_t n)
+void xqi_dh_pos_advance(struct dh_pos *p, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -52,11 +52,11 @@ void xq_dh_pos_advance(struct dh_pos *p, const char *s, size_t n)
 
 /* Diagnostics. */
 
-void xq_dh_report_at(struct dh_reader *r, uint64_t game, const struct dh_pos *p, uint32_t ply,
-		      const char *move, size_t mlen, enum xq_diag_code code, enum xq_severity sev,
+void xqi_dh_report_at(struct dh_reader *r, uint64_t game, const struct dh_pos *p, uint32_t ply,
+		      const char *move, size_t mlen, enum xqi_diagnostic_code code, enum xq_severity_level sev,
 		      const char *fmt, ...)
 {
-	struct xq_place pl = {0, 0, 0};
+	struct xqi_place pl = {0, 0, 0};
 	va_list ap;
 
 	if (r->quiet)
@@ -69,7 +69,7 @@ void xq_dh_report_at(struct dh_reader *r, uint64_t game, const struct dh_pos *p,
 	va_start(ap, fmt);
 	/* Offsets only while the text is the source's bytes (UTF-8, before
 	 * a line converted from another encoding or a byte taken out). */
-	xq_format_vreport(r->sink, r->name, game, p ? &pl : NULL,
+	xqi_format_vreport(r->sink, r->name, game, p ? &pl : NULL,
 		       p && r->offsets && p->off - r->bom < r->exact_end, ply, move, mlen,
 		       code, sev, fmt, ap);
 	va_end(ap);
@@ -77,17 +77,17 @@ void xq_dh_report_at(struct dh_reader *r, uint64_t game, const struct dh_pos *p,
 
 /* The place of `val + k` inside element value `e` (the record's start when
  * places inside it are not exact). */
-struct dh_pos xq_dh_place_in(const struct dh_reader *r, const struct dh_elem *e, size_t k)
+struct dh_pos xqi_dh_place_in(const struct dh_reader *r, const struct dh_elem *e, size_t k)
 {
 	struct dh_pos p = r->exact ? e->at : r->rec_at;
 
 	if (r->exact)
-		xq_dh_pos_advance(&p, e->val, k);
+		xqi_dh_pos_advance(&p, e->val, k);
 	return p;
 }
 
 /* Up to EXCERPT characters of s, for messages. */
-int xq_dh_excerpt_len(const char *s, size_t len)
+int xqi_dh_excerpt_len(const char *s, size_t len)
 {
 	size_t i = 0, chars = 0;
 
@@ -114,19 +114,19 @@ static int note_bad(struct dh_reader *r, uint64_t where)
 
 /* Keep an event of the decoder at text offset `at` (absolute, after the
  * bytes taken out) for the record holding it. */
-static int keep_mark(struct dh_reader *r, const struct xq_textdec_event *e, uint64_t at,
+static int keep_mark(struct dh_reader *r, const struct xqi_textdec_event *e, uint64_t at,
 		     size_t from_pos)
 {
 	struct dh_mark *m;
 	struct dh_pos p = r->at;
 	size_t from = r->pos;
 
-	if (e->kind != XQ_TEXTDEC_BAD && r->nforeign > r->foreign_first &&
+	if (e->kind != XQI_TEXTDEC_BAD && r->nforeign > r->foreign_first &&
 	    r->foreign[r->nforeign - 1].kind == e->kind &&
 	    r->foreign[r->nforeign - 1].enc == e->enc)
 		return 0; /* only the first of a run is reported */
-	if (e->kind == XQ_TEXTDEC_BAD && r->nforeign > r->foreign_first &&
-	    r->foreign[r->nforeign - 1].kind == XQ_TEXTDEC_BAD &&
+	if (e->kind == XQI_TEXTDEC_BAD && r->nforeign > r->foreign_first &&
+	    r->foreign[r->nforeign - 1].kind == XQI_TEXTDEC_BAD &&
 	    r->foreign[r->nforeign - 1].at == at) {
 		r->foreign[r->nforeign - 1].count++; /* bytes in a row (/dev/zero): one mark */
 		return 0;
@@ -143,7 +143,7 @@ static int keep_mark(struct dh_reader *r, const struct xq_textdec_event *e, uint
 		p = r->mark_at;
 		from = (size_t)(r->mark_abs - r->text_base);
 	}
-	xq_dh_pos_advance(&p, r->text.ptr + from, from_pos - from);
+	xqi_dh_pos_advance(&p, r->text.ptr + from, from_pos - from);
 	r->mark_abs = r->text_base + from_pos;
 	r->mark_at = p;
 	m->at = at;
@@ -165,12 +165,12 @@ static int keep_mark(struct dh_reader *r, const struct xq_textdec_event *e, uint
  */
 static int take_events(struct dh_reader *r, size_t from)
 {
-	struct xq_textdec *d = &r->td;
+	struct xqi_textdec *d = &r->td;
 	size_t j = from, i = from;
 	uint64_t dropped = r->dropped; /* before this text: its bytes are where the decoder put them */
 
 	while (d->ev_first < d->nevents) {
-		const struct xq_textdec_event *e = &d->events[d->ev_first++];
+		const struct xqi_textdec_event *e = &d->events[d->ev_first++];
 		size_t at = (size_t)(e->dpos - dropped - r->text_base);
 		/* Keep the text up to the event (where it will be once the bytes
 		 * before it are out). */
@@ -179,9 +179,9 @@ static int take_events(struct dh_reader *r, size_t from)
 		i = at;
 		if (keep_mark(r, e, r->text_base + j, j))
 			return XQ_ENOMEM;
-		if (e->kind != XQ_TEXTDEC_AMBIGUOUS && r->exact_end > r->text_base + j)
+		if (e->kind != XQI_TEXTDEC_AMBIGUOUS && r->exact_end > r->text_base + j)
 			r->exact_end = r->text_base + j;
-		if (e->kind != XQ_TEXTDEC_BAD)
+		if (e->kind != XQI_TEXTDEC_BAD)
 			continue;
 		/* Leave the byte out. */
 		i++;
@@ -203,17 +203,17 @@ static int decode_raw(struct dh_reader *r)
 	long used;
 
 	if (!r->td_live) {
-		unsigned flags = XQ_TEXTDEC_COPY | XQ_TEXTDEC_BAD_EVENTS;
+		unsigned flags = XQI_TEXTDEC_COPY | XQI_TEXTDEC_BAD_EVENTS;
 		if (!r->enc_given)
-			flags |= XQ_TEXTDEC_MIXED;
-		if (xq_textdec_init(&r->td, r->enc, flags, r->text_base + r->text.len, r->raw_off)) {
-			xq_dh_report_at(r, 0, NULL, 0, NULL, 0, XQ_D_ENCODING, XQ_SEV_ERROR,
-				  "this system cannot convert %s", xq_encoding_name(r->enc));
+			flags |= XQI_TEXTDEC_MIXED;
+		if (xqi_textdec_init(&r->td, r->enc, flags, r->text_base + r->text.len, r->raw_off)) {
+			xqi_dh_report_at(r, 0, NULL, 0, NULL, 0, XQI_D_ENCODING, XQ_SEVERITY_ERROR,
+				  "this system cannot convert %s", xqi_encoding_name(r->enc));
 			return XQ_EUNSUPPORTED;
 		}
 		r->td_live = 1;
 	}
-	used = xq_textdec_feed(&r->td, r->raw.ptr, r->raw.len, r->input_done, &r->text);
+	used = xqi_textdec_feed(&r->td, r->raw.ptr, r->raw.len, r->input_done, &r->text);
 	if (used < 0)
 		return (int)used;
 	if (take_events(r, from))
@@ -226,20 +226,20 @@ static int decode_raw(struct dh_reader *r)
 
 
 /* Bytes read from the input so far. */
-uint64_t xq_dh_bytes_read(const struct dh_reader *r)
+uint64_t xqi_dh_bytes_read(const struct dh_reader *r)
 {
 	return r->raw_off + r->raw.len;
 }
 
 /*
  * Start a task: finding the next record (`record` 0), which may read
- * XQ_SKIP_MAX more bytes, or reading the record that starts at the
+ * XQI_SKIP_MAX more bytes, or reading the record that starts at the
  * scanning position, which may read the format's record limit.
  */
-void xq_dh_budget_start(struct dh_reader *r, int record)
+void xqi_dh_budget_start(struct dh_reader *r, int record)
 {
-	r->budget_from = xq_dh_bytes_read(r);
-	r->budget = record ? (uint64_t)r->max_record : XQ_SKIP_MAX;
+	r->budget_from = xqi_dh_bytes_read(r);
+	r->budget = record ? (uint64_t)r->max_record : XQI_SKIP_MAX;
 	r->in_record = record;
 	r->budget_at = r->at;
 }
@@ -249,11 +249,11 @@ void xq_dh_budget_start(struct dh_reader *r, int record)
 static int over_budget(struct dh_reader *r)
 {
 	if (r->in_record)
-		return r->error = xq_dh_over_limit(r);
-	xq_dh_report_at(r, 0, &r->budget_at, 0, NULL, 0, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		return r->error = xqi_dh_over_limit(r);
+	xqi_dh_report_at(r, 0, &r->budget_at, 0, NULL, 0, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 		  "more than %llu MiB of input from here hold no DhtmlXQ record; the rest "
 		  "of the input is not read",
-		  (unsigned long long)(XQ_SKIP_MAX >> 20));
+		  (unsigned long long)(XQI_SKIP_MAX >> 20));
 	return r->error = XQ_ERANGE;
 }
 
@@ -263,26 +263,26 @@ static int over_budget(struct dh_reader *r)
  * lines are decoded), 0 at the end (r->eof), or a negative code.  A task
  * that reads past its budget gets XQ_ERANGE (reported).
  */
-int xq_dh_fill(struct dh_reader *r)
+int xqi_dh_fill(struct dh_reader *r)
 {
 	if (r->eof)
 		return 0;
-	if (xq_dh_bytes_read(r) - r->budget_from > r->budget)
+	if (xqi_dh_bytes_read(r) - r->budget_from > r->budget)
 		return over_budget(r);
 	/* Every round reads bytes, or meets the end of the input. */
-	for (uint64_t was = xq_dh_bytes_read(r) + (uint64_t)r->input_done;;
-	     XQ_ADVANCED(was, xq_dh_bytes_read(r) + (uint64_t)r->input_done)) {
+	for (uint64_t was = xqi_dh_bytes_read(r) + (uint64_t)r->input_done;;
+	     XQI_ADVANCED(was, xqi_dh_bytes_read(r) + (uint64_t)r->input_done)) {
 		int rc;
 		if (!r->input_done) {
-			struct xq_diag d;
+			struct xq_diagnostic d;
 			long got;
 			if (xq_buf_grow(&r->raw, CHUNK))
 				return XQ_ENOMEM;
-			xq_diag_init(&d);
-			got = xq_input_read(r->in, r->raw.ptr + r->raw.len, CHUNK, &d);
+			xqi_diagnostic_init(&d);
+			got = xqi_input_read(r->in, r->raw.ptr + r->raw.len, CHUNK, &d);
 			if (got < 0) {
 				d.source = r->name;
-				xq_sink_report(r->sink, &d);
+				xqi_sink_report(r->sink, &d);
 				return r->error = (int)got;
 			}
 			if (got == 0)
@@ -291,11 +291,11 @@ int xq_dh_fill(struct dh_reader *r)
 			r->raw.ptr[r->raw.len] = '\0';
 			if (!r->enc_known && (r->raw.len >= CHUNK || r->input_done)) {
 				size_t bom = 0;
-				r->enc = xq_encoding_detect(r->raw.ptr, r->raw.len, &bom);
+				r->enc = xqi_encoding_detect(r->raw.ptr, r->raw.len, &bom);
 				if (!bom)
-					r->enc = xq_textdec_detect(r->raw.ptr, r->raw.len);
+					r->enc = xqi_textdec_detect(r->raw.ptr, r->raw.len);
 				r->enc_known = 1;
-				r->offsets = r->enc == XQ_ENC_UTF8;
+				r->offsets = r->enc == XQI_ENC_UTF8;
 				r->at.off = bom;
 				r->raw_off = bom;
 				r->bom = bom;
@@ -315,16 +315,16 @@ int xq_dh_fill(struct dh_reader *r)
 }
 
 /* Move the scanning position to text index `to`, keeping the place. */
-void xq_dh_advance(struct dh_reader *r, size_t to)
+void xqi_dh_advance(struct dh_reader *r, size_t to)
 {
 	if (to <= r->pos)
 		return;
-	xq_dh_pos_advance(&r->at, r->text.ptr + r->pos, to - r->pos);
+	xqi_dh_pos_advance(&r->at, r->text.ptr + r->pos, to - r->pos);
 	r->pos = to;
 }
 
 /* Forget the text before the scanning position. */
-void xq_dh_compact(struct dh_reader *r)
+void xqi_dh_compact(struct dh_reader *r)
 {
 	if (r->pos < CHUNK)
 		return;
@@ -335,7 +335,7 @@ void xq_dh_compact(struct dh_reader *r)
 }
 
 /* Does s[0, len) look like HTML markup ("<p", "</div", "<!--")? */
-void xq_dh_scan_html(struct dh_reader *r, const char *s, size_t len)
+void xqi_dh_scan_html(struct dh_reader *r, const char *s, size_t len)
 {
 	for (size_t i = 0; !r->html && i + 1 < len; i++)
 		if (s[i] == '<' && (xq_is_alpha((unsigned char)s[i + 1]) || s[i + 1] == '/' ||
@@ -345,7 +345,7 @@ void xq_dh_scan_html(struct dh_reader *r, const char *s, size_t len)
 
 /* Text decoding of values. */
 
-int xq_dh_add_cp(struct xq_buf *b, uint32_t cp)
+int xqi_dh_add_cp(struct xq_buf *b, uint32_t cp)
 {
 	char u[4];
 	size_t n = xq_utf8_encode(cp, u);
@@ -358,16 +358,16 @@ static int is_u_escape(const char *s, size_t n, char esc, int any_case)
 	return n >= 6 && s[0] == esc && (s[1] == 'u' || (any_case && s[1] == 'U'));
 }
 
-int xq_dh_add_u_char(struct xq_buf *out, const char *s, size_t n, char esc, int any_case)
+int xqi_dh_add_u_char(struct xq_buf *out, const char *s, size_t n, char esc, int any_case)
 {
-	long cp = is_u_escape(s, n, esc, any_case) ? xq_hex4(s + 2) : -1, lo;
+	long cp = is_u_escape(s, n, esc, any_case) ? xqi_hex4(s + 2) : -1, lo;
 
 	if (cp >= 0xD800 && cp <= 0xDBFF && is_u_escape(s + 6, n - 6, esc, any_case) &&
-	    (lo = xq_hex4(s + 8)) >= 0xDC00 && lo <= 0xDFFF) {
+	    (lo = xqi_hex4(s + 8)) >= 0xDC00 && lo <= 0xDFFF) {
 		cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-		return xq_dh_add_cp(out, (uint32_t)cp) ? XQ_ENOMEM : 12;
+		return xqi_dh_add_cp(out, (uint32_t)cp) ? XQ_ENOMEM : 12;
 	}
-	if (cp >= 0 && xq_dh_add_cp(out, (uint32_t)cp) == 0)
+	if (cp >= 0 && xqi_dh_add_cp(out, (uint32_t)cp) == 0)
 		return 6;
 	return xq_buf_addc(out, s[0]) ? XQ_ENOMEM : 1;
 }
@@ -400,19 +400,19 @@ static int html_decode(struct xq_buf *out, const char *s, size_t len, int *unkno
 					size_t k = hex ? 2 : 1;
 					ok = k < elen;
 					for (; ok && k < elen; k++) {
-						int v = hex ? xq_hex_value((unsigned char)e[k])
+						int v = hex ? xqi_hex_value((unsigned char)e[k])
 							    : (xq_is_digit((unsigned char)e[k]) ? e[k] - '0' : -1);
 						ok = v >= 0 && cp < 0x110000;
 						cp = cp * (hex ? 16 : 10) + (uint32_t)(v < 0 ? 0 : v);
 					}
 				} else {
 					for (size_t k = 0; k < sizeof(named) / sizeof(named[0]); k++)
-						if (xq_dh_name_is(e, elen, named[k].name)) {
+						if (xqi_dh_name_is(e, elen, named[k].name)) {
 							cp = named[k].cp;
 							ok = 1;
 						}
 				}
-				if (ok && xq_dh_add_cp(out, cp) == 0) {
+				if (ok && xqi_dh_add_cp(out, cp) == 0) {
 					i = semi + 1;
 					continue;
 				}
@@ -460,7 +460,7 @@ static int comment_decode(struct xq_buf *out, const char *s, size_t len)
 			i++;
 			continue;
 		}
-		if ((k = xq_dh_add_u_char(out, s + i, len - i, '\\', 0)) < 0)
+		if ((k = xqi_dh_add_u_char(out, s + i, len - i, '\\', 0)) < 0)
 			return k;
 		i += (size_t)k;
 	}
@@ -468,7 +468,7 @@ static int comment_decode(struct xq_buf *out, const char *s, size_t len)
 }
 
 /* The text of a value, decoded as the record's setting says, in r->tmp. */
-int xq_dh_value_text(struct dh_reader *r, uint64_t game, const struct dh_elem *e, int comment)
+int xqi_dh_value_text(struct dh_reader *r, uint64_t game, const struct dh_elem *e, int comment)
 {
 	struct xq_buf *out = &r->tmp;
 	const char *s = e->val;
@@ -482,8 +482,8 @@ int xq_dh_value_text(struct dh_reader *r, uint64_t game, const struct dh_elem *e
 		if (rc)
 			return rc;
 		if (unknown) {
-			struct dh_pos p = xq_dh_place_in(r, e, 0);
-			xq_dh_report_at(r, game, &p, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_NOTE,
+			struct dh_pos p = xqi_dh_place_in(r, e, 0);
+			xqi_dh_report_at(r, game, &p, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_NOTE,
 				  "[DhtmlXQ_%.*s]: %d HTML references or tags not understood; kept as "
 				  "written",
 				  (int)e->nlen, e->name, unknown);
@@ -506,7 +506,7 @@ static int push_elem(struct dh_reader *r, const struct dh_elem *e)
 	return 0;
 }
 
-int xq_dh_name_char(int c)
+int xqi_dh_name_char(int c)
 {
 	return xq_is_alpha(c) || xq_is_digit(c) || c == '_';
 }
@@ -540,7 +540,7 @@ static int ignorable(const char *s, size_t len)
  * such text, or where a second movelist or binit starts.  *consumed gets
  * the length read.
  */
-int xq_dh_split_elements(struct dh_reader *r, uint64_t game, const char *s, size_t len,
+int xqi_dh_split_elements(struct dh_reader *r, uint64_t game, const char *s, size_t len,
 			  int implicit, size_t *consumed)
 {
 	struct dh_pos cur = r->rec_at, tag;
@@ -552,28 +552,28 @@ int xq_dh_split_elements(struct dh_reader *r, uint64_t game, const char *s, size
 	do {                                                         \
 		if ((k) > ci) {                                      \
 			if (r->exact)                                \
-				xq_dh_pos_advance(&cur, s + ci, (k) - ci); \
+				xqi_dh_pos_advance(&cur, s + ci, (k) - ci); \
 			ci = (k);                                    \
 		}                                                    \
 	} while (0)
 
 	r->nelems = 0;
 	while (i < len) {
-		size_t j = xq_dh_find(s, len, i, "[DhtmlXQ_"), k, v, e1, e2;
+		size_t j = xqi_dh_find(s, len, i, "[DhtmlXQ_"), k, v, e1, e2;
 		struct dh_elem e;
 		if (j > i && !ignorable(s + i, j - i)) {
 			if (implicit)
 				break;
 			MOVE_TO(i);
-			xq_dh_report_at(r, game, &cur, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
+			xqi_dh_report_at(r, game, &cur, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_WARNING,
 				  "text between DhtmlXQ elements not interpreted: '%.*s'",
-				  xq_dh_excerpt_len(s + i, j - i), s + i);
+				  xqi_dh_excerpt_len(s + i, j - i), s + i);
 		}
 		if (j == len) {
 			i = len;
 			break;
 		}
-		for (k = j + 9; k < len && xq_dh_name_char((unsigned char)s[k]); k++)
+		for (k = j + 9; k < len && xqi_dh_name_char((unsigned char)s[k]); k++)
 			;
 		if (k == len || s[k] != ']' || k == j + 9) {
 			if (implicit) {
@@ -581,21 +581,21 @@ int xq_dh_split_elements(struct dh_reader *r, uint64_t game, const char *s, size
 				break;
 			}
 			MOVE_TO(j);
-			xq_dh_report_at(r, game, &cur, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
+			xqi_dh_report_at(r, game, &cur, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_WARNING,
 				  "'[DhtmlXQ_' that opens no element; not interpreted");
 			i = j + 9;
 			continue;
 		}
 		e.name = s + j + 9;
 		e.nlen = k - j - 9;
-		if (implicit && ((xq_dh_name_is(e.name, e.nlen, "movelist") && seen_moves++) ||
-				 (xq_dh_name_is(e.name, e.nlen, "binit") && seen_binit++))) {
+		if (implicit && ((xqi_dh_name_is(e.name, e.nlen, "movelist") && seen_moves++) ||
+				 (xqi_dh_name_is(e.name, e.nlen, "binit") && seen_binit++))) {
 			i = j;
 			break;
 		}
 		v = k + 1;
-		e1 = xq_dh_find(s, len, v, "[/DhtmlXQ");
-		e2 = xq_dh_find(s, len, v, "[DhtmlXQ_");
+		e1 = xqi_dh_find(s, len, v, "[/DhtmlXQ");
+		e2 = xqi_dh_find(s, len, v, "[DhtmlXQ_");
 		e.val = s + v;
 		MOVE_TO(j);
 		tag = cur;
@@ -604,28 +604,28 @@ int xq_dh_split_elements(struct dh_reader *r, uint64_t game, const char *s, size
 		if (e2 < e1 || e1 == len) {
 			size_t stop = e2 < e1 ? e2 : len;
 			e.vlen = stop - v;
-			xq_dh_report_at(r, game, &tag, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
+			xqi_dh_report_at(r, game, &tag, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_WARNING,
 				  "[DhtmlXQ_%.*s] has no closing tag; its value runs to %s",
 				  (int)e.nlen, e.name, stop == len ? "the end of the record" : "the next element");
 			i = stop;
 		} else {
 			size_t c = e1 + 9, close;
 			e.vlen = e1 - v;
-			for (close = c; close < len && xq_dh_name_char((unsigned char)s[close]); close++)
+			for (close = c; close < len && xqi_dh_name_char((unsigned char)s[close]); close++)
 				;
 			if (close == len || s[close] != ']') {
 				MOVE_TO(e1);
-				xq_dh_report_at(r, game, &cur, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_WARNING,
+				xqi_dh_report_at(r, game, &cur, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_WARNING,
 					  "malformed closing tag of [DhtmlXQ_%.*s]", (int)e.nlen, e.name);
 				i = e1 + 9;
 			} else {
 				const char *cn = s + c + 1;
 				size_t cl = close > c ? close - c - 1 : 0;
 				/* CCBridge closes blacktime and redtime with [/DhtmlXQ_time]. */
-				if (!(s[c] == '_' && (xq_dh_name_is(cn, cl, "time") ||
+				if (!(s[c] == '_' && (xqi_dh_name_is(cn, cl, "time") ||
 						      (cl == e.nlen && !memcmp(cn, e.name, cl))))) {
 					MOVE_TO(e1);
-					xq_dh_report_at(r, game, &cur, 0, NULL, 0, XQ_D_SYNTAX, XQ_SEV_NOTE,
+					xqi_dh_report_at(r, game, &cur, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_NOTE,
 						  "[DhtmlXQ_%.*s] is closed by [/DhtmlXQ%.*s]",
 						  (int)e.nlen, e.name, (int)(close - c), s + c);
 				}
@@ -658,7 +658,7 @@ static int parse_uint(const char *s, size_t len, uint32_t *out)
 }
 
 /* "P_S_B" (after "move_") or "S" / "B_S" (after "comment"). */
-int xq_dh_parse_ids(const char *s, size_t len, uint32_t *ids, int want)
+int xqi_dh_parse_ids(const char *s, size_t len, uint32_t *ids, int want)
 {
 	int n = 0;
 	size_t i = 0;

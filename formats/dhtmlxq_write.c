@@ -7,11 +7,11 @@
 /* Writing. */
 
 struct dh_writer {
-	struct xq_output *o;
-	const struct xq_sink *sink;
+	struct xq_file *o;
+	const struct xqi_sink *sink;
 	const char *name;
-	enum xq_encoding enc;
-	struct xq_transcoder tc; /* UTF-8 to enc, opened once for the writer */
+	enum xqi_encoding enc;
+	struct xqi_transcoder tc; /* UTF-8 to enc, opened once for the writer */
 	uint64_t games;
 	struct xq_buf out;      /* the record */
 	struct xq_buf comments; /* its comment elements, written after the moves */
@@ -23,7 +23,7 @@ struct dh_writer {
 static int emit(struct dh_writer *w, struct xq_buf *b, const char *s, size_t len,
 		const char *what)
 {
-	return xq_write_text(w->sink, w->o, w->games, 0, &w->tc, what, s, len, b, NULL);
+	return xqi_write_text(w->sink, w->o, w->games, 0, &w->tc, what, s, len, b, NULL);
 }
 
 /* [DhtmlXQ_name]value[/DhtmlXQ_name] into `b`, `value` already in DhtmlXQ form. */
@@ -48,13 +48,13 @@ static const char *element_of_tag(const char *tag, char *buf)
 	size_t len = strlen(tag);
 	char back[64];
 
-	for (size_t i = 0; i < xq_dh_ntags; i++)
-		if (!strcmp(tag, xq_dh_tags[i].tag))
-			return xq_dh_tags[i].element;
+	for (size_t i = 0; i < xqi_dh_ntags; i++)
+		if (!strcmp(tag, xqi_dh_tags[i].tag))
+			return xqi_dh_tags[i].element;
 	if (len == 0 || len >= 64)
 		return NULL;
 	for (size_t i = 0; i < len; i++) {
-		if (!xq_dh_name_char((unsigned char)tag[i]))
+		if (!xqi_dh_name_char((unsigned char)tag[i]))
 			return NULL;
 		buf[i] = (char)xq_to_lower((unsigned char)tag[i]);
 	}
@@ -62,10 +62,10 @@ static const char *element_of_tag(const char *tag, char *buf)
 	if (!strcmp(buf, "binit") || !strcmp(buf, "fen") || !strcmp(buf, "movelist") ||
 	    !strcmp(buf, "result") || !strncmp(buf, "move_", 5) || !strncmp(buf, "comment", 7))
 		return NULL;
-	for (size_t i = 0; i < xq_dh_ntags; i++)
-		if (!strcmp(buf, xq_dh_tags[i].element))
+	for (size_t i = 0; i < xqi_dh_ntags; i++)
+		if (!strcmp(buf, xqi_dh_tags[i].element))
 			return NULL; /* "Place" would read back as Site */
-	xq_dh_capitalise(back, buf, len);
+	xqi_dh_capitalise(back, buf, len);
 	if (strcmp(back, tag))
 		memcpy(buf, tag, len + 1);
 	return buf;
@@ -95,7 +95,7 @@ static int plain_value(struct dh_writer *w, const char *v, const char *tag)
 			return XQ_ENOMEM;
 	}
 	if (defused)
-		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS, "tag %s: '[' before DhtmlXQ written as a full-width '[' (it would end "
+		xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS, "tag %s: '[' before DhtmlXQ written as a full-width '[' (it would end "
 			   "the element)",
 		     tag);
 	return 0;
@@ -104,7 +104,7 @@ static int plain_value(struct dh_writer *w, const char *v, const char *tag)
 static int is_hex4(const char *s)
 {
 	for (int k = 0; k < 4; k++)
-		if (xq_hex_value((unsigned char)s[k]) < 0)
+		if (xqi_hex_value((unsigned char)s[k]) < 0)
 			return 0;
 	return 1;
 }
@@ -154,26 +154,26 @@ static int write_comment(struct dh_writer *w, const char *name, const char *comm
 }
 
 /* The result word to write, or NULL for none. */
-static const char *result_element(const struct xq_game *g)
+static const char *result_element(const struct xqi_record *g)
 {
-	enum xq_result r;
+	enum xqi_result r;
 
 	/* The word as read, when it still says the same. */
 	if (g->result_text && *g->result_text) {
-		if (xq_dh_result_word(g->result_text, strlen(g->result_text), &r) == 0 ? r == g->result
-										 : g->result == XQ_RESULT_UNKNOWN)
+		if (xqi_dh_result_word(g->result_text, strlen(g->result_text), &r) == 0 ? r == g->result
+										 : g->result == XQI_RESULT_UNKNOWN)
 			return g->result_text;
 	}
 	switch (g->result) {
-	case XQ_RESULT_RED_WIN:
+	case XQI_RESULT_RED_WIN:
 		return "红胜";
-	case XQ_RESULT_BLACK_WIN:
+	case XQI_RESULT_BLACK_WIN:
 		return "黑胜";
-	case XQ_RESULT_DRAW:
+	case XQI_RESULT_DRAW:
 		return "和棋";
-	case XQ_RESULT_UNKNOWN:
+	case XQI_RESULT_UNKNOWN:
 		return "未知";
-	case XQ_RESULT_NONE:
+	case XQI_RESULT_NONE:
 		break;
 	}
 	return NULL;
@@ -187,7 +187,7 @@ static int write_result(struct dh_writer *w, const char *word)
 	return rc ? rc : element(w, &w->out, "result", w->tmp.ptr, w->tmp.len, "result");
 }
 
-static int write_tags(struct dh_writer *w, const struct xq_game *g)
+static int write_tags(struct dh_writer *w, const struct xqi_record *g)
 {
 	const char *word = result_element(g);
 	int rc = 0, result_done = 0;
@@ -199,13 +199,13 @@ static int write_tags(struct dh_writer *w, const struct xq_game *g)
 			continue; /* the start position is written as binit */
 		if (!strcmp(tag, "Result")) {
 			/* The element says the game's result; a tag saying something else is lost. */
-			enum xq_result r;
-			const char *as_read = !word ? "" : xq_dh_result_word(word, strlen(word), &r) == 0
-								  ? xq_result_string(r) : word;
+			enum xqi_result r;
+			const char *as_read = !word ? "" : xqi_dh_result_word(word, strlen(word), &r) == 0
+								  ? xqi_result_string(r) : word;
 			if (!result_done && word)
 				rc = write_result(w, word);
 			if (*v && (result_done || strcmp(v, as_read)))
-				xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS, "tag Result \"%s\" not written: %s", v,
+				xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS, "tag Result \"%s\" not written: %s", v,
 				     result_done ? "the result is written once"
 						 : "it is not the game's result");
 			result_done = 1;
@@ -215,7 +215,7 @@ static int write_tags(struct dh_writer *w, const struct xq_game *g)
 			continue;
 		el = element_of_tag(tag, buf);
 		if (!el) {
-			xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS, "tag '%s' (\"%s\") has no DhtmlXQ element; not written", tag, v);
+			xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS, "tag '%s' (\"%s\") has no DhtmlXQ element; not written", tag, v);
 			continue;
 		}
 		rc = plain_value(w, v, tag);
@@ -227,28 +227,28 @@ static int write_tags(struct dh_writer *w, const struct xq_game *g)
 	return rc;
 }
 
-static int write_binit(struct dh_writer *w, const struct xq_game *g)
+static int write_binit(struct dh_writer *w, const struct xqi_record *g)
 {
 	/* Identity slots in binit's order R N B A K A B N R C C P P P P P. */
 	static const uint8_t order[16] = {7, 5, 3, 1, 0, 2, 4, 6, 8, 9, 10, 11, 12, 13, 14, 15};
-	const struct xq_board *b = &g->start;
+	const struct xqi_position *b = &g->start;
 	char binit[65];
 	int rc;
 
 	for (int side = 0; side < 2; side++)
 		for (int i = 0; i < 16; i++) {
-			xq_sq sq = b->pc[XQ_SIDE_TAG(side) + order[i]];
+			xqi_sq sq = b->pc[XQI_SIDE_TAG(side) + order[i]];
 			char *p = binit + side * 32 + i * 2;
-			p[0] = sq ? (char)('0' + XQ_SQ_FILE(sq)) : '9';
-			p[1] = sq ? (char)('0' + 9 - XQ_SQ_RANK(sq)) : '9';
+			p[0] = sq ? (char)('0' + XQI_SQ_FILE(sq)) : '9';
+			p[1] = sq ? (char)('0' + 9 - XQI_SQ_RANK(sq)) : '9';
 		}
 	binit[64] = '\0';
 	rc = element(w, &w->out, "binit", binit, 64, "binit");
 	/* DhtmlXQ has red move first unless the first move says otherwise;
 	 * with black to move, say it with vschess's FEN element too. */
-	if (!rc && b->side == XQ_BLACK) {
-		char fen[XQ_FEN_MAX];
-		size_t n = xq_board_to_fen(b, fen, sizeof(fen));
+	if (!rc && b->side == XQI_BLACK) {
+		char fen[XQ_FEN_SIZE];
+		size_t n = xqi_position_to_fen(b, fen, sizeof(fen));
 		rc = element(w, &w->out, "fen", fen, n, "fen");
 	}
 	return rc;
@@ -259,7 +259,7 @@ struct dh_line {
 	uint32_t first, parent_id, ply, id;
 };
 
-static int write_tree(struct dh_writer *w, const struct xq_game *g)
+static int write_tree(struct dh_writer *w, const struct xqi_record *g)
 {
 	struct dh_line *queue;
 	size_t head = 0, tail = 0, cap = 64;
@@ -269,19 +269,19 @@ static int write_tree(struct dh_writer *w, const struct xq_game *g)
 	queue = malloc(cap * sizeof(*queue));
 	if (!queue)
 		return XQ_ENOMEM;
-	queue[tail++] = (struct dh_line){g->nodes[XQ_ROOT].child, 0, 1, 0};
-	rc = write_comment(w, "comment0", g->nodes[XQ_ROOT].comment);
+	queue[tail++] = (struct dh_line){g->nodes[XQI_ROOT].child, 0, 1, 0};
+	rc = write_comment(w, "comment0", g->nodes[XQI_ROOT].comment);
 	/* Breadth first: a branch is written after the line it leaves. */
 	while (head < tail && !rc) {
 		struct dh_line L = queue[head++];
 		uint32_t ply = L.ply;
 		char name[48];
 		xq_buf_reset(&w->line);
-		for (uint32_t n = L.first; n != XQ_NODE_NONE && !rc; n = g->nodes[n].child, ply++) {
-			const struct xq_node *x = &g->nodes[n];
-			xq_sq f = XQ_MOVE_FROM(x->move), t = XQ_MOVE_TO(x->move);
-			if (xq_buf_addf(&w->line, "%d%d%d%d", XQ_SQ_FILE(f), 9 - XQ_SQ_RANK(f),
-					XQ_SQ_FILE(t), 9 - XQ_SQ_RANK(t)))
+		for (uint32_t n = L.first; n != XQ_NO_NODE && !rc; n = g->nodes[n].child, ply++) {
+			const struct xqi_node *x = &g->nodes[n];
+			xqi_sq f = XQI_MOVE_FROM(x->move), t = XQI_MOVE_TO(x->move);
+			if (xq_buf_addf(&w->line, "%d%d%d%d", XQI_SQ_FILE(f), 9 - XQI_SQ_RANK(f),
+					XQI_SQ_FILE(t), 9 - XQI_SQ_RANK(t)))
 				rc = XQ_ENOMEM;
 			if (L.id == 0)
 				snprintf(name, sizeof(name), "comment%u", (unsigned)ply);
@@ -293,7 +293,7 @@ static int write_tree(struct dh_writer *w, const struct xq_game *g)
 			/* Alternatives to a branch's first move belong to the line it leaves. */
 			if (n == L.first && L.id != 0)
 				continue;
-			for (uint32_t s = x->sibling; s != XQ_NODE_NONE && !rc; s = g->nodes[s].sibling) {
+			for (uint32_t s = x->sibling; s != XQ_NO_NODE && !rc; s = g->nodes[s].sibling) {
 				if (XQ_ALLOC_GROW(queue, tail + 1, cap)) {
 					rc = XQ_ENOMEM;
 					break;
@@ -313,16 +313,16 @@ static int write_tree(struct dh_writer *w, const struct xq_game *g)
 	free(queue);
 	if (!rc && xq_buf_add(&w->out, w->comments.ptr, w->comments.len))
 		rc = XQ_ENOMEM;
-	xq_write_losses(w->sink, w->o, w->games, g, xq_format_dhtmlxq.caps, 0, "DhtmlXQ");
+	xqi_write_losses(w->sink, w->o, w->games, g, xqi_format_dhtmlxq.caps, 0, "DhtmlXQ");
 	return rc;
 }
 
-int xq_dh_write(void *writer, const struct xq_game *g)
+int xqi_dh_write(void *writer, const struct xqi_record *g)
 {
 	struct dh_writer *w = writer;
 	int rc;
 
-	if ((rc = xq_write_start_check(w->sink, w->o, g, "DhtmlXQ", 0)))
+	if ((rc = xqi_write_start_check(w->sink, w->o, g, "DhtmlXQ", 0)))
 		return rc;
 	w->games++;
 	xq_buf_reset(&w->out);
@@ -337,15 +337,15 @@ int xq_dh_write(void *writer, const struct xq_game *g)
 	if (!rc && xq_buf_adds(&w->out, "[/DhtmlXQ]\n"))
 		rc = XQ_ENOMEM;
 	if (!rc)
-		rc = xq_output_write(w->o, w->out.ptr, w->out.len);
+		rc = xqi_file_write(w->o, w->out.ptr, w->out.len);
 	/* Only a game written counts (format.h, `separator`). */
 	if (rc)
 		w->games--;
 	return rc;
 }
 
-int xq_dh_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
-			  const struct xq_sink *sink)
+int xqi_dh_open_writer(void **out, struct xq_file *o, const struct xqi_write_opts *opts,
+			  const struct xqi_sink *sink)
 {
 	struct dh_writer *w = calloc(1, sizeof(*w));
 
@@ -353,9 +353,9 @@ int xq_dh_open_writer(void **out, struct xq_output *o, const struct xq_write_opt
 		return XQ_ENOMEM;
 	w->o = o;
 	w->sink = sink;
-	w->name = xq_output_name(o);
-	w->enc = opts && opts->encoding != XQ_ENC_UNKNOWN ? opts->encoding : XQ_ENC_UTF8;
-	xq_transcoder_init(&w->tc, XQ_ENC_UTF8, w->enc);
+	w->name = xqi_file_name(o);
+	w->enc = opts && opts->encoding != XQI_ENC_UNKNOWN ? opts->encoding : XQI_ENC_UTF8;
+	xqi_transcoder_init(&w->tc, XQI_ENC_UTF8, w->enc);
 	xq_buf_init(&w->out);
 	xq_buf_init(&w->comments);
 	xq_buf_init(&w->line);
@@ -364,11 +364,11 @@ int xq_dh_open_writer(void **out, struct xq_output *o, const struct xq_write_opt
 	return 0;
 }
 
-int xq_dh_close_writer(void *writer)
+int xqi_dh_close_writer(void *writer)
 {
 	struct dh_writer *w = writer;
 
-	xq_transcoder_release(&w->tc);
+	xqi_transcoder_release(&w->tc);
 	xq_buf_release(&w->out);
 	xq_buf_release(&w->comments);
 	xq_buf_release(&w->line);

@@ -7,7 +7,7 @@
  * Reading.  open_reader() takes an opened input; read() fills a game and
  * returns 1, or 0 at the end of the input.  Every problem goes to the sink
  * as a diagnostic carrying its place (line/column or byte offset), game
- * number and ply.  A bad game is still returned, with XQ_GAME_BROKEN set
+ * number and ply.  A bad game is still returned, with XQI_RECORD_BROKEN set
  * and the tree up to the error, so the caller decides whether to skip or
  * keep it; the reader then goes on with the next game.  A negative return
  * means the input cannot be read any further (an I/O error, or damage the
@@ -15,10 +15,10 @@
  *
  * Every game read() returns starts past where the one before it did: a
  * reader that would return two games without moving on in its input
- * returns XQ_EINTERNAL instead (see xq_read_guard), so that a caller's
+ * returns XQ_EINTERNAL instead (see xqi_read_guard), so that a caller's
  * loop over the games of an input always ends.  What an input can hold is
- * bounded (each format's record limit, XQ_SKIP_MAX): past a limit, the reader reports
- * an XQ_D_RESOURCE error with the place and reads no further (it returns
+ * bounded (each format's record limit, XQI_SKIP_MAX): past a limit, the reader reports
+ * an XQI_D_RESOURCE error with the place and reads no further (it returns
  * XQ_ERANGE), so an endless input (/dev/zero, a pipe of junk) ends too.
  *
  * The sink.  open_reader() and open_writer() keep the pointer `sink` (NULL:
@@ -28,51 +28,42 @@
  *
  * Writing.  write() adds one game; anything the target cannot hold (a
  * field too long, a character outside its encoding, variations or NAGs it
- * has no place for) is reported to the sink as an XQ_D_LOSS warning that
+ * has no place for) is reported to the sink as an XQI_D_LOSS warning that
  * says what was lost, never dropped silently.  close_writer() finishes the
- * output (it does not commit the xq_output; the caller does).
+ * output (it does not commit the xq_file; the caller does).
  */
-#ifndef XQ_FORMATS_FORMAT_H
-#define XQ_FORMATS_FORMAT_H
+#ifndef XQI_FORMATS_FORMAT_H
+#define XQI_FORMATS_FORMAT_H
 
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "game.h"
+#include <xq/io.h>
+
+#include "diagnostic.h"
+#include "record.h"
 #include "io.h"
 #include "text.h"
 
-/* What a format can do and hold. */
-enum {
-	XQ_CAP_READ = 1 << 0,
-	XQ_CAP_WRITE = 1 << 1,
-	XQ_CAP_MULTI = 1 << 2,      /* many games in one file */
-	XQ_CAP_VARIATIONS = 1 << 3, /* holds variations */
-	XQ_CAP_COMMENTS = 1 << 4,   /* holds comments */
-	XQ_CAP_NAGS = 1 << 5,       /* holds NAGs */
-	XQ_CAP_ANY_TAGS = 1 << 6,   /* holds tags of any name */
-	XQ_CAP_BINARY = 1 << 7,     /* places are byte offsets, not lines */
-	XQ_CAP_PRE_COMMENTS = 1 << 8 /* holds comments before a move */
-};
+/* What a format can do and hold: the public XQ_FORMAT_* (<xq/io.h>). */
 
-struct xq_read_opts {
-	enum xq_encoding encoding; /* XQ_ENC_UNKNOWN: detect */
+struct xqi_read_opts {
+	enum xqi_encoding encoding; /* XQI_ENC_UNKNOWN: detect */
 	int uci_ranks;             /* 0: ranks 0-9 (ICCS); 1: ranks 1-10 (Fairy-Stockfish UCI) */
 	unsigned flags;            /* format-specific */
 	uint64_t max_memory;       /* the memory one record may take; 0: XQ_MEMORY_DEFAULT */
 };
-#define XQ_READ_OPTS_INIT {XQ_ENC_UNKNOWN, 0, 0, 0}
+#define XQI_READ_OPTS_INIT {XQI_ENC_UNKNOWN, 0, 0, 0}
 
-struct xq_write_opts {
-	int notation;              /* an enum xq_notation value (notation.h); text formats */
-	unsigned notation_flags;   /* notation.h XQ_NOTATION_* writing flags */
-	enum xq_encoding encoding; /* XQ_ENC_UNKNOWN means the format's default (UTF-8) */
+struct xqi_write_opts {
+	int notation;              /* an enum xq_dialect value (notation.h); text formats */
+	unsigned notation_flags;   /* notation.h XQ_DIALECT_* writing flags */
+	enum xqi_encoding encoding; /* XQI_ENC_UNKNOWN means the format's default (UTF-8) */
 	int version;               /* format-specific (XQF: 0x0A or 0x12); 0 = default */
 	unsigned flags;            /* format-specific */
 };
-#define XQ_WRITE_OPTS_INIT {0, 0, XQ_ENC_UNKNOWN, 0, 0}
+#define XQI_WRITE_OPTS_INIT {0, 0, XQI_ENC_UNKNOWN, 0, 0}
 
 /*
  * Splitting one input at record boundaries, so that the records of a
@@ -95,11 +86,11 @@ struct xq_write_opts {
 
 /*
  * What the streamed formats may skip (SKIP in LIMITS of xqkit(1)): at most
- * XQ_SKIP_MAX bytes in a row may hold no record (text around records,
+ * XQI_SKIP_MAX bytes in a row may hold no record (text around records,
  * blank lines, what a reader skips after an error).  A record itself is
- * held to its format's limit (xq_format_record_limit()).
+ * held to its format's limit (xqi_format_record_limit()).
  */
-#define XQ_SKIP_MAX ((uint64_t)16 << 20)
+#define XQI_SKIP_MAX ((uint64_t)16 << 20)
 
 /*
  * The guard each reader's read() passes its result through: `rc` is what
@@ -107,86 +98,86 @@ struct xq_write_opts {
  * has moved (any measure that only grows: a byte offset, a decoded
  * offset).  A game (rc 1, `g` the game) returned where the one before it
  * was, the reader not moved on, is a bug that would make the caller loop
- * for ever: it is reported to `sink` as an XQ_D_INTERNAL error (commands
+ * for ever: it is reported to `sink` as an XQI_D_INTERNAL error (commands
  * then exit with status 4) and XQ_EINTERNAL is returned instead.  The
  * first game may stand anywhere; other values of `rc` pass unchanged.
  */
-struct xq_read_guard {
+struct xqi_read_guard {
 	uint64_t last;  /* `pos` when the last game was returned */
 	uint64_t games; /* games returned */
 };
 
-int xq_read_guard(struct xq_read_guard *gd, int rc, uint64_t pos, const struct xq_game *g,
-		  const struct xq_sink *sink);
+int xqi_read_guard(struct xqi_read_guard *gd, int rc, uint64_t pos, const struct xqi_record *g,
+		  const struct xqi_sink *sink);
 
 /* What a text reader asks its input for at a time.  Whoever reads an
  * input for a splitter or a chunk reader asks for the same, so that an
  * input that fails (a damaged gzip stream) fails at the same byte. */
-#define XQ_READ_SIZE 65536
+#define XQI_READ_SIZE 65536
 
-/* Where bytes come from: like xq_input_read() (count, 0 at the end, or a
+/* Where bytes come from: like xqi_input_read() (count, 0 at the end, or a
  * negative XQ_E* code with the reason in `d`). */
-struct xq_bytes {
-	long (*read)(void *ctx, void *buf, size_t n, struct xq_diag *d);
+struct xqi_bytes {
+	long (*read)(void *ctx, void *buf, size_t n, struct xq_diagnostic *d);
 	void *ctx;
 };
 
 /* A place where the input can be cut: a record starts there. */
-struct xq_split_point {
+struct xqi_split_point {
 	uint64_t offset;   /* byte offset where the record starts; it starts a line */
 	uint64_t line;     /* that line (1-based) */
 	uint64_t records;  /* records that start before it */
 	uint64_t seen;     /* a reader of the records before `offset` needs the bytes up to
 			    * here (> offset for a format that ends a record on seeing the
 			    * next one) to see where the last of them ends */
-	enum xq_encoding encoding; /* the input's encoding as the reader finds it, once
-				    * known; XQ_ENC_UNKNOWN while every byte so far is ASCII */
+	enum xqi_encoding encoding; /* the input's encoding as the reader finds it, once
+				    * known; XQI_ENC_UNKNOWN while every byte so far is ASCII */
 	uint64_t first_high;       /* offset of the first byte that is not ASCII (or of
 				    * the byte order mark), when `encoding` is known */
 };
 
 /* Where a chunk reader starts, and what the input told before it. */
-struct xq_chunk {
-	struct xq_bytes bytes;     /* the chunk's bytes from `offset` on */
+struct xqi_chunk {
+	struct xqi_bytes bytes;     /* the chunk's bytes from `offset` on */
 	const char *name;          /* the input's name, for diagnostics */
 	uint64_t offset;           /* byte offset of the chunk in the input (a split point's) */
 	uint64_t line;             /* its line */
 	uint64_t records;          /* records before it */
-	enum xq_encoding encoding; /* from the split point that ends the chunk (or any later) */
+	enum xqi_encoding encoding; /* from the split point that ends the chunk (or any later) */
 	uint64_t first_high;
 };
 
-struct xq_split_ops {
+struct xqi_split_ops {
 	/* Start scanning the input whose bytes `src` gives from its first byte;
 	 * the splitter reads them in the same sized requests as the reader
 	 * would (so an input error surfaces at the same byte).  Returns 0 or
 	 * XQ_ENOMEM. */
-	int (*open)(void **out, const struct xq_bytes *src, const struct xq_read_opts *opts);
+	int (*open)(void **out, const struct xqi_bytes *src, const struct xqi_read_opts *opts);
 	/* The next split point after the last one: 1 with *pt set, 0 at the
 	 * end of the input, or a negative code when the rest of the input
 	 * cannot be split (XQ_EUNSUPPORTED: a dialect or an encoding the scan
 	 * does not follow) or could not be read (the error `src` gave). */
-	int (*next)(void *splitter, struct xq_split_point *pt);
+	int (*next)(void *splitter, struct xqi_split_point *pt);
 	void (*close)(void *splitter);
 	/* A reader of the records of a chunk, read with the format's read()
 	 * and closed with its close_reader().  Returns 0 or XQ_ENOMEM. */
-	int (*open_chunk)(void **out, const struct xq_chunk *c, const struct xq_read_opts *opts,
-			  const struct xq_sink *sink);
+	int (*open_chunk)(void **out, const struct xqi_chunk *c, const struct xqi_read_opts *opts,
+			  const struct xqi_sink *sink);
 	/* After read() returned 1: 1 with *next set to where the next record
 	 * starts (line, column, offset), when the reader knows it without
 	 * having met the end of its bytes; 0 when it does not. */
-	int (*chunk_next)(void *reader, struct xq_place *next);
+	int (*chunk_next)(void *reader, struct xqi_place *next);
 	/*
 	 * For a caller that numbers records late (cmd/pool.c): it cuts chunks
 	 * without scanning what is before, reads each with records and lines
-	 * counted from the chunk's start (xq_chunk.records 0, line 1), and
+	 * counted from the chunk's start (xqi_chunk.records 0, line 1), and
 	 * numbers them as it takes them in order.  Both may be NULL.
 	 *
 	 * boundary: a place at or after `from` in buf[0..len) (bytes of the
 	 * input that start where a record starts) where a record surely
 	 * starts, unless the text is of a rare shape there, which the caller's
 	 * check of each chunk catches: 1 with *at and *seen (how far a reader
-	 * of the records before must see, as xq_split_point.seen) set; 0 when
+	 * of the records before must see, as xqi_split_point.seen) set; 0 when
 	 * buf holds none (more bytes may, unless `eof`), with *at where a call
 	 * with more bytes must look again (what is before it was looked at).
 	 *
@@ -197,30 +188,30 @@ struct xq_split_ops {
 	 */
 	int (*boundary)(const char *buf, size_t len, size_t from, int eof, size_t *at, size_t *seen);
 	int (*decide)(const char *buf, size_t len, size_t from, size_t h, int eof,
-		      enum xq_encoding *enc);
+		      enum xqi_encoding *enc);
 };
 
-struct xq_format {
+struct xqi_format {
 	const char *name;        /* "pgn", "xqf", ... (lower case, used on the command line) */
 	const char *description; /* one line for `xqkit help formats` */
 	const char *extensions;  /* space-separated, with dots, compared without regard to case:
 				  * the names of the files it reads (".pgn .pgn_zh"); the first is
 				  * the one it writes (a name ending in ".gz" is compared
 				  * without it: every reader reads gzip) */
-	unsigned caps;           /* XQ_CAP_* */
+	unsigned caps;           /* XQ_FORMAT_* */
 
-	/* How sure is this format that `head` (up to XQ_PEEK_SIZE bytes) is its
+	/* How sure is this format that `head` (up to XQI_PEEK_SIZE bytes) is its
 	 * own: 0 (no) to 100 (magic bytes matched). */
 	int (*probe)(const unsigned char *head, size_t len);
 
-	int (*open_reader)(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-			   const struct xq_sink *sink);
-	int (*read)(void *reader, struct xq_game *g);
+	int (*open_reader)(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+			   const struct xqi_sink *sink);
+	int (*read)(void *reader, struct xqi_record *g);
 	void (*close_reader)(void *reader);
 
-	int (*open_writer)(void **out, struct xq_output *o, const struct xq_write_opts *opts,
-			   const struct xq_sink *sink);
-	int (*write)(void *writer, const struct xq_game *g);
+	int (*open_writer)(void **out, struct xq_file *o, const struct xqi_write_opts *opts,
+			   const struct xqi_sink *sink);
+	int (*write)(void *writer, const struct xqi_record *g);
 	int (*close_writer)(void *writer);
 
 	/*
@@ -233,7 +224,7 @@ struct xq_format {
 	uint64_t max_record;
 	unsigned mem_factor;
 
-	/* Other names xq_format_find() knows it by, space-separated ("ubb"),
+	/* Other names xqi_format_find() knows it by, space-separated ("ubb"),
 	 * or NULL. */
 	const char *aliases;
 
@@ -258,29 +249,29 @@ struct xq_format {
 	 * input read in chunks on several threads).  Returns 0, XQ_ENOMEM, or
 	 * XQ_EINTERNAL when `text` is not such bytes (left as it was).
 	 */
-	int (*renumber)(struct xq_buf *text, const struct xq_game *g, uint64_t number, uint64_t line);
+	int (*renumber)(struct xq_buf *text, const struct xqi_record *g, uint64_t number, uint64_t line);
 };
 
 /*
  * How readers and writers report: every diagnostic of formats/ is made by
- * xq_format_report() (or its va_list form), whatever wrapper a format
+ * xqi_format_report() (or its va_list form), whatever wrapper a format
  * keeps to compute its places: code, severity and printf message, with
  * the source name, place (`has_offset` says whether place->offset is
  * meaningful; line 0 means no line), game number, ply and move text
  * (`move` may be NULL, `mlen` its bytes).  Nothing is formatted when the
  * sink takes nothing.
  */
-void xq_format_report(const struct xq_sink *sink, const char *source, uint64_t game,
-		      const struct xq_place *place, int has_offset, uint32_t ply, const char *move,
-		      size_t mlen, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
+void xqi_format_report(const struct xqi_sink *sink, const char *source, uint64_t game,
+		      const struct xqi_place *place, int has_offset, uint32_t ply, const char *move,
+		      size_t mlen, enum xqi_diagnostic_code code, enum xq_severity_level sev, const char *fmt,
 		      ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 11, 12)))
 #endif
 	;
-void xq_format_vreport(const struct xq_sink *sink, const char *source, uint64_t game,
-		       const struct xq_place *place, int has_offset, uint32_t ply, const char *move,
-		       size_t mlen, enum xq_diag_code code, enum xq_severity sev, const char *fmt,
+void xqi_format_vreport(const struct xqi_sink *sink, const char *source, uint64_t game,
+		       const struct xqi_place *place, int has_offset, uint32_t ply, const char *move,
+		       size_t mlen, enum xqi_diagnostic_code code, enum xq_severity_level sev, const char *fmt,
 		       va_list ap)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 11, 0)))
@@ -290,67 +281,67 @@ void xq_format_vreport(const struct xq_sink *sink, const char *source, uint64_t 
 /*
  * What every writer shares.
  *
- * xq_write_report() is how every writer reports: about game number `game`
+ * xqi_write_report() is how every writer reports: about game number `game`
  * (0: not about one game) at ply `ply` (0: not about one move), written
  * to `o` (its name is the diagnostic's source); the diagnostic goes to
  * `sink` and `rc` is returned, so a refusal reads
- * `return xq_write_report(..., XQ_EUNSUPPORTED, ...)`.  What a format
- * cannot hold is an XQ_D_LOSS warning; what it refuses, an error.
+ * `return xqi_write_report(..., XQ_EUNSUPPORTED, ...)`.  What a format
+ * cannot hold is an XQI_D_LOSS warning; what it refuses, an error.
  *
- * xq_write_start_check() keeps a writer from presenting a start position
+ * xqi_write_start_check() keeps a writer from presenting a start position
  * the source did not have.  A game whose source gave a start position that
- * could not be read (g->start_text, game.h) is written by a writer that
+ * could not be read (g->start_text, record.h) is written by a writer that
  * can hold the FEN as text (`as_text`: PGN, NDJSON) with that text as the
  * source wrote it, and a warning says so; any other writer refuses it (an
  * error, and XQ_EUNSUPPORTED).  Returns 0 for every other game.
  */
-int xq_write_report(const struct xq_sink *sink, struct xq_output *o, uint64_t game,
-		    uint32_t ply, int rc, enum xq_severity sev, enum xq_diag_code code,
+int xqi_write_report(const struct xqi_sink *sink, struct xq_file *o, uint64_t game,
+		    uint32_t ply, int rc, enum xq_severity_level sev, enum xqi_diagnostic_code code,
 		    const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 8, 9)))
 #endif
 	;
-int xq_write_start_check(const struct xq_sink *sink, struct xq_output *o,
-			 const struct xq_game *g, const char *format, int as_text);
+int xqi_write_start_check(const struct xqi_sink *sink, struct xq_file *o,
+			 const struct xqi_record *g, const char *format, int as_text);
 /*
- * xq_write_refuse() is how a writer refuses the options it is opened with
- * (a notation, an encoding, a version it cannot write): one XQ_D_UNSUPPORTED
+ * xqi_write_refuse() is how a writer refuses the options it is opened with
+ * (a notation, an encoding, a version it cannot write): one XQI_D_UNSUPPORTED
  * error about no game, and XQ_EUNSUPPORTED returned, so its open reads
- * `return xq_write_refuse(sink, o, "... not %s", name)`.
+ * `return xqi_write_refuse(sink, o, "... not %s", name)`.
  */
-int xq_write_refuse(const struct xq_sink *sink, struct xq_output *o, const char *fmt, ...)
+int xqi_write_refuse(const struct xqi_sink *sink, struct xq_file *o, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 3, 4)))
 #endif
 	;
 
 /*
- * What a format cannot hold, said from its caps: xq_write_losses() reports
- * one XQ_D_LOSS warning per kind of thing in `g` that `caps` has no place
- * for (NAGs without XQ_CAP_NAGS; comments before a move without
- * XQ_CAP_PRE_COMMENTS, unless `flags` has XQ_LOSS_PRE_COMMENTS_KEPT: the
+ * What a format cannot hold, said from its caps: xqi_write_losses() reports
+ * one XQI_D_LOSS warning per kind of thing in `g` that `caps` has no place
+ * for (NAGs without XQ_FORMAT_NAGS; comments before a move without
+ * XQ_FORMAT_PRE_COMMENTS, unless `flags` has XQI_LOSS_PRE_COMMENTS_KEPT: the
  * writer folds them into the comment before), with how many and the ply
  * of the first, `format` naming the format.  Writers call it instead of
  * counting for themselves.
  */
-enum { XQ_LOSS_PRE_COMMENTS_KEPT = 1 };
-void xq_write_losses(const struct xq_sink *sink, struct xq_output *o, uint64_t game,
-		     const struct xq_game *g, unsigned caps, unsigned flags, const char *format);
+enum { XQI_LOSS_PRE_COMMENTS_KEPT = 1 };
+void xqi_write_losses(const struct xqi_sink *sink, struct xq_file *o, uint64_t game,
+		     const struct xqi_record *g, unsigned caps, unsigned flags, const char *format);
 
 /*
  * Encoding.  The one policy of every writer for a character its output
  * encoding cannot hold: it is written as '?' and the loss is reported, as
- * xq_write_text() does: `len` bytes of UTF-8 `s` (the field `what`, "tag
+ * xqi_write_text() does: `len` bytes of UTF-8 `s` (the field `what`, "tag
  * Event", "comment") appended to `out` through `tc` (from UTF-8 to the
- * output's encoding), and when characters were lost one XQ_D_LOSS
+ * output's encoding), and when characters were lost one XQI_D_LOSS
  * warning: "<what>: N characters cannot be written in <encoding> and
  * became '?' (the first: '<character>', U+XXXX)".  *lost (when not NULL)
  * gets the count.  Returns 0 or a negative XQ_E* code.  With --strict a
  * loss makes the game skipped, as any other loss.
  */
-int xq_write_text(const struct xq_sink *sink, struct xq_output *o, uint64_t game, uint32_t ply,
-		  struct xq_transcoder *tc, const char *what, const char *s, size_t len,
+int xqi_write_text(const struct xqi_sink *sink, struct xq_file *o, uint64_t game, uint32_t ply,
+		  struct xqi_transcoder *tc, const char *what, const char *s, size_t len,
 		  struct xq_buf *out, size_t *lost);
 
 /*
@@ -363,50 +354,50 @@ int xq_write_text(const struct xq_sink *sink, struct xq_output *o, uint64_t game
  * more than the limit.
  */
 /* Memory every reading takes besides its record: buffers, the parser. */
-#define XQ_RECORD_BASE ((uint64_t)2 << 20)
+#define XQI_RECORD_BASE ((uint64_t)2 << 20)
 /* The most content bytes a record of `f` may hold under `opts`. */
-uint64_t xq_format_record_limit(const struct xq_format *f, const struct xq_read_opts *opts);
+uint64_t xqi_format_record_limit(const struct xqi_format *f, const struct xqi_read_opts *opts);
 /* The most memory reading a record of `content` bytes of `f` takes. */
-uint64_t xq_format_record_memory(const struct xq_format *f, uint64_t content);
+uint64_t xqi_format_record_memory(const struct xqi_format *f, uint64_t content);
 /*
  * The most memory reading one record of `in` (opened, and recognised as
  * `f`) can take: its content is at most its size, or 1032 times its size
  * when gzipped (deflate's largest ratio), or unknown (standard input), and
  * at most the record limit.
  */
-uint64_t xq_format_input_memory(const struct xq_format *f, struct xq_input *in,
-				const struct xq_read_opts *opts);
+uint64_t xqi_format_input_memory(const struct xqi_format *f, struct xqi_input *in,
+				const struct xqi_read_opts *opts);
 /*
  * Set `d` to the "resource" error for a record of `f` over its limit
  * under `opts` (the limit named, and which bound it is); `what` says
  * what is over it ("the input", "a DhtmlXQ record").  Returns XQ_ERANGE.
  */
-int xq_format_limit_diag(struct xq_diag *d, const struct xq_format *f,
-			 const struct xq_read_opts *opts, const char *what);
+int xqi_format_limit_diag(struct xq_diagnostic *d, const struct xqi_format *f,
+			 const struct xqi_read_opts *opts, const char *what);
 
 /*
  * The splitting of format `f`, or NULL when its inputs are read only
  * sequentially (binary formats, one game per file, formats whose records
- * depend on what came before them).  Kept apart from struct xq_format so
+ * depend on what came before them).  Kept apart from struct xqi_format so
  * that a format without it needs no line for it.
  */
-const struct xq_split_ops *xq_format_split(const struct xq_format *f);
+const struct xqi_split_ops *xqi_format_split(const struct xqi_format *f);
 
 /* All formats, NULL-terminated. */
-extern const struct xq_format *const xq_formats[];
+extern const struct xqi_format *const xqi_formats[];
 
 /* The format called `name` or one of its aliases (case-insensitive), or NULL. */
-const struct xq_format *xq_format_find(const char *name);
+const struct xqi_format *xqi_format_find(const char *name);
 
 /*
  * The readable format that claims `head` most strongly; the file name's
  * extension breaks ties and decides when no probe is sure.  NULL if none.
  */
-const struct xq_format *xq_format_detect(const unsigned char *head, size_t len,
+const struct xqi_format *xqi_format_detect(const unsigned char *head, size_t len,
 					 const char *filename);
 
 /* The writable format that writes files named like `filename` (its first
  * extension), else one that reads them; NULL if none. */
-const struct xq_format *xq_format_for_extension(const char *filename);
+const struct xqi_format *xqi_format_for_extension(const char *filename);
 
 #endif

@@ -44,7 +44,7 @@ static int shown_as_code(uint32_t cp)
 	       (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE;
 }
 
-int xq_html_escape(struct xq_buf *out, const char *s, size_t len)
+int xqi_html_escape(struct xq_buf *out, const char *s, size_t len)
 {
 	int rc = 0;
 
@@ -83,7 +83,7 @@ int xq_html_escape(struct xq_buf *out, const char *s, size_t len)
 
 static int esc(struct xq_buf *out, const char *s)
 {
-	return xq_html_escape(out, s, strlen(s));
+	return xqi_html_escape(out, s, strlen(s));
 }
 
 /* ---- the writer ------------------------------------------------------------- */
@@ -97,17 +97,17 @@ struct ply {
 	int side;                 /* who made it */
 	unsigned fullmove;        /* its move number */
 	int has_score;
-	struct xq_score score;    /* red's view, after the move */
+	struct xqi_score score;    /* red's view, after the move */
 	int32_t loss;             /* -1 when not known */
-	char text[XQ_MOVE_TEXT_MAX];
+	char text[XQ_MOVE_TEXT_SIZE];
 };
 
 struct html_writer {
-	struct xq_output *o;
-	const struct xq_sink *sink;
-	enum xq_notation notation;
+	struct xq_file *o;
+	const struct xqi_sink *sink;
+	enum xq_dialect notation;
 	unsigned nflags;
-	struct xq_svg_opts svg;
+	struct xqi_svg_opts svg;
 	uint64_t games;
 	int head_done;
 	struct xq_buf page, moves, data, index;
@@ -118,10 +118,10 @@ struct html_writer {
 };
 
 /* "Red – Black", or the title, event or "Game N" when there are no players. */
-static int add_players(struct xq_buf *b, const struct xq_game *g, uint64_t n)
+static int add_players(struct xq_buf *b, const struct xqi_record *g, uint64_t n)
 {
-	const char *red = xq_game_tag(g, "Red"), *black = xq_game_tag(g, "Black");
-	const char *alt = xq_game_tag(g, "Title");
+	const char *red = xqi_record_tag(g, "Red"), *black = xqi_record_tag(g, "Black");
+	const char *alt = xqi_record_tag(g, "Title");
 	int rc;
 
 	if (red || black) {
@@ -135,7 +135,7 @@ static int add_players(struct xq_buf *b, const struct xq_game *g, uint64_t n)
 		return rc ? rc : xq_buf_adds(b, "</bdi>");
 	}
 	if (!alt)
-		alt = xq_game_tag(g, "Event");
+		alt = xqi_record_tag(g, "Event");
 	if (alt) {
 		rc = xq_buf_adds(b, "<bdi>");
 		if (!rc)
@@ -145,23 +145,23 @@ static int add_players(struct xq_buf *b, const struct xq_game *g, uint64_t n)
 	return xq_buf_addf(b, "Game %llu", (unsigned long long)n);
 }
 
-static int add_result(struct xq_buf *b, const struct xq_game *g)
+static int add_result(struct xq_buf *b, const struct xqi_record *g)
 {
-	if (g->result == XQ_RESULT_NONE)
+	if (g->result == XQI_RESULT_NONE)
 		return 0;
-	if (g->result == XQ_RESULT_UNKNOWN && g->result_text)
+	if (g->result == XQI_RESULT_UNKNOWN && g->result_text)
 		return esc(b, g->result_text);
-	return xq_buf_adds(b, xq_result_string(g->result));
+	return xq_buf_adds(b, xqi_result_string(g->result));
 }
 
 /* "Event · Site · Date · Round" for those the game has. */
-static int add_meta(struct xq_buf *b, const struct xq_game *g)
+static int add_meta(struct xq_buf *b, const struct xqi_record *g)
 {
 	static const char *const names[] = {"Event", "Site", "Date", "Round"};
 	int rc = 0, any = 0;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && !rc; i++) {
-		const char *v = xq_game_tag(g, names[i]);
+		const char *v = xqi_record_tag(g, names[i]);
 		if (!v || !*v)
 			continue;
 		if (any)
@@ -177,7 +177,7 @@ static int add_meta(struct xq_buf *b, const struct xq_game *g)
 	return rc;
 }
 
-static int write_head(struct html_writer *w, const struct xq_game *g)
+static int write_head(struct html_writer *w, const struct xqi_record *g)
 {
 	struct xq_buf *b = &w->page;
 	int rc;
@@ -188,28 +188,28 @@ static int write_head(struct html_writer *w, const struct xq_game *g)
 			 "script-src '%s'; style-src '%s'; base-uri 'none'; form-action 'none'\">\n"
 			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 			 "<meta name=\"generator\" content=\"xqkit\">\n<title>",
-			 xq_html_script_hash, xq_html_style_hash);
+			 xqi_html_script_hash, xqi_html_style_hash);
 	if (!rc && g) {
 		struct xq_buf t = XQ_BUF_INIT;
 		/* The title is plain text: the players without markup. */
-		const char *red = xq_game_tag(g, "Red"), *black = xq_game_tag(g, "Black");
+		const char *red = xqi_record_tag(g, "Red"), *black = xqi_record_tag(g, "Black");
 		if (red || black)
 			rc = xq_buf_addf(&t, "%s \xE2\x80\x93 %s", red ? red : "?", black ? black : "?");
-		else if (xq_game_tag(g, "Title") || xq_game_tag(g, "Event"))
-			rc = xq_buf_adds(&t, xq_game_tag(g, "Title") ? xq_game_tag(g, "Title")
-								   : xq_game_tag(g, "Event"));
+		else if (xqi_record_tag(g, "Title") || xqi_record_tag(g, "Event"))
+			rc = xq_buf_adds(&t, xqi_record_tag(g, "Title") ? xqi_record_tag(g, "Title")
+								   : xqi_record_tag(g, "Event"));
 		else
 			rc = xq_buf_adds(&t, "Xiangqi game");
 		if (!rc)
-			rc = xq_html_escape(b, t.ptr, t.len);
+			rc = xqi_html_escape(b, t.ptr, t.len);
 		xq_buf_release(&t);
 	} else if (!rc) {
 		rc = xq_buf_adds(b, "Xiangqi games");
 	}
 	if (!rc)
-		rc = xq_buf_addf(b, "</title>\n<style>%s</style>\n</head>\n<body>\n", xq_html_style);
+		rc = xq_buf_addf(b, "</title>\n<style>%s</style>\n</head>\n<body>\n", xqi_html_style);
 	if (!rc)
-		rc = xq_diagram_svg_page_defs(b, &w->svg);
+		rc = xqi_diagram_svg_page_defs(b, &w->svg);
 	if (!rc)
 		rc = xq_buf_adds(b, "<main>\n");
 	w->head_done = 1;
@@ -229,9 +229,9 @@ static int reserve(struct html_writer *w, size_t nodes)
 static int nag_mark(uint8_t nag)
 {
 	switch (nag) {
-	case XQ_EVALNOTE_NAG_INACCURACY: return MARK_INACCURACY;
-	case XQ_EVALNOTE_NAG_MISTAKE: return MARK_MISTAKE;
-	case XQ_EVALNOTE_NAG_BLUNDER: return MARK_BLUNDER;
+	case XQ_NAG_INACCURACY: return MARK_INACCURACY;
+	case XQ_NAG_MISTAKE: return MARK_MISTAKE;
+	case XQ_NAG_BLUNDER: return MARK_BLUNDER;
 	default: return MARK_NONE;
 	}
 }
@@ -243,17 +243,17 @@ static int nag_mark(uint8_t nag)
  * from the losses and annotate's default thresholds.  Returns the number
  * of plies; *scored says whether any has a score.
  */
-static uint32_t main_line(struct html_writer *w, const struct xq_game *g, struct xq_board *end,
-			  xq_move *last, int *scored)
+static uint32_t main_line(struct html_writer *w, const struct xqi_record *g, struct xqi_position *end,
+			  xqi_move *last, int *scored)
 {
-	struct xq_board b = g->start;
+	struct xqi_position b = g->start;
 	uint32_t n = 0;
-	int nag_marks = xq_game_tag(g, "XqkitAnnotate") != NULL;
+	int nag_marks = xqi_record_tag(g, "XqkitAnnotate") != NULL;
 
 	*scored = 0;
 	*last = 0;
 	for (uint32_t i = 0; i < g->nnodes; i++) {
-		const struct xq_node *x = &g->nodes[i];
+		const struct xqi_node *x = &g->nodes[i];
 		w->mark[i] = MARK_NONE;
 		for (unsigned k = 0; k < x->nnags; k++) {
 			int m = nag_mark(x->nags[k]);
@@ -262,31 +262,31 @@ static uint32_t main_line(struct html_writer *w, const struct xq_game *g, struct
 		}
 		nag_marks |= w->mark[i] != MARK_NONE;
 	}
-	for (uint32_t i = g->nodes[XQ_ROOT].child; i != XQ_NODE_NONE; i = g->nodes[i].child) {
+	for (uint32_t i = g->nodes[XQI_ROOT].child; i != XQ_NO_NODE; i = g->nodes[i].child) {
 		struct ply *p = &w->plies[n++];
-		struct xq_evalnote note;
-		struct xq_undo u;
+		struct xqi_evalnote note;
+		struct xqi_undo u;
 		const char *c = g->nodes[i].comment;
 		w->mark[i] |= MAIN_LINE;
 		p->node = i;
 		p->side = b.side;
 		p->fullmove = b.fullmove;
-		p->has_score = c && xq_evalnote_find(&note, c, strlen(c));
+		p->has_score = c && xqi_evalnote_find(&note, c, strlen(c));
 		if (p->has_score)
 			p->score = note.score;
 		*scored |= p->has_score;
 		p->loss = -1;
 		if (n > 1 && p->has_score && p[-1].has_score)
-			p->loss = xq_evalnote_loss(p[-1].score, p->score, p->side);
+			p->loss = xqi_evalnote_loss(p[-1].score, p->score, p->side);
 		if (!nag_marks && p->loss >= 0)
-			w->mark[i] |= p->loss >= XQ_EVALNOTE_BLUNDER	 ? MARK_BLUNDER
-				      : p->loss >= XQ_EVALNOTE_MISTAKE	 ? MARK_MISTAKE
-				      : p->loss >= XQ_EVALNOTE_INACCURACY ? MARK_INACCURACY
+			w->mark[i] |= p->loss >= XQ_EVAL_BLUNDER	 ? MARK_BLUNDER
+				      : p->loss >= XQ_EVAL_MISTAKE	 ? MARK_MISTAKE
+				      : p->loss >= XQ_EVAL_INACCURACY ? MARK_INACCURACY
 									  : MARK_NONE;
-		if (!xq_notation_write(p->text, sizeof(p->text), &b, g->nodes[i].move, w->notation,
-				       w->nflags | XQ_NOTATION_KNOWN_LEGAL))
-			xq_move_name(g->nodes[i].move, p->text);
-		xq_board_make(&b, g->nodes[i].move, &u);
+		if (!xqi_notation_write(p->text, sizeof(p->text), &b, g->nodes[i].move, w->notation,
+				       w->nflags | XQI_DIALECT_KNOWN_LEGAL))
+			xqi_move_name(g->nodes[i].move, p->text);
+		xqi_position_make(&b, g->nodes[i].move, &u);
 		*last = g->nodes[i].move;
 	}
 	*end = b;
@@ -297,17 +297,17 @@ static uint32_t main_line(struct html_writer *w, const struct xq_game *g, struct
 static int add_move_link(struct xq_buf *b, uint64_t gn, uint32_t k, const struct ply *p)
 {
 	return xq_buf_addf(b, "<a href=\"#g%llu-m%u\">%u%s&nbsp;%s</a>", (unsigned long long)gn,
-			   (unsigned)k, p->fullmove, p->side == XQ_BLACK ? "..." : ".", p->text);
+			   (unsigned)k, p->fullmove, p->side == XQI_BLACK ? "..." : ".", p->text);
 }
 
 /* The vertical position of a score in a graph `h` high: red's advantage up. */
-static double graph_y(struct xq_score s, double h)
+static double graph_y(struct xqi_score s, double h)
 {
 	double v, f;
 
-	if (s.kind == XQ_SCORE_MATE)
+	if (s.kind == XQ_EVAL_MATE)
 		f = 1;
-	else if (s.kind == XQ_SCORE_MATED)
+	else if (s.kind == XQ_EVAL_MATED)
 		f = -1;
 	else {
 		v = s.value;
@@ -373,7 +373,7 @@ static int add_graph(struct html_writer *w, struct xq_buf *b, uint32_t n, uint64
 				 (unsigned long long)gn, (unsigned)w->order[p->node], m, (k + 1) * step, y);
 		if (!rc)
 			rc = xq_buf_addf(b, "%u%s %s</title></circle></a>", p->fullmove,
-					 p->side == XQ_BLACK ? "..." : ".", p->text);
+					 p->side == XQI_BLACK ? "..." : ".", p->text);
 	}
 	if (!rc)
 		rc = xq_buf_addf(b, "<line class=\"now\" x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\"/></svg>\n",
@@ -385,7 +385,7 @@ static int add_graph(struct html_writer *w, struct xq_buf *b, uint32_t n, uint64
  * Each player's average loss (annotate's own figure from its tags when the
  * game has them, else from the scores) and marked moves, linked.
  */
-static int add_coach(struct html_writer *w, struct xq_buf *b, const struct xq_game *g, uint32_t n,
+static int add_coach(struct html_writer *w, struct xq_buf *b, const struct xqi_record *g, uint32_t n,
 		     uint64_t gn)
 {
 	static const char *const side_name[2] = {"Red", "Black"};
@@ -398,13 +398,13 @@ static int add_coach(struct html_writer *w, struct xq_buf *b, const struct xq_ga
 		rc = xq_buf_adds(b, "</tr>\n");
 	for (int s = 0; s < 2 && !rc; s++) {
 		char tag[32];
-		const char *player = xq_game_tag(g, side_name[s]), *avg;
+		const char *player = xqi_record_tag(g, side_name[s]), *avg;
 		uint64_t sum = 0, moves = 0;
 		for (uint32_t k = 0; k < n; k++)
 			if (w->plies[k].side == s && w->plies[k].loss >= 0)
 				sum += (uint64_t)w->plies[k].loss, moves++;
 		snprintf(tag, sizeof(tag), "%sAverageLoss", side_name[s]);
-		avg = xq_game_tag(g, tag);
+		avg = xqi_record_tag(g, tag);
 		rc = xq_buf_addf(b, "<tr class=\"%s\"><th>%s", s ? "black" : "red", side_name[s]);
 		if (!rc && player && *player) {
 			rc = xq_buf_adds(b, " <bdi>");
@@ -455,39 +455,39 @@ static const char *nag_text(uint8_t nag)
 /* A comment, the score in it set apart. */
 static int add_comment(struct xq_buf *b, const char *c)
 {
-	struct xq_evalnote note;
+	struct xqi_evalnote note;
 	size_t len = strlen(c);
 	int rc = xq_buf_adds(b, "<span class=\"c\">");
 
-	if (!rc && xq_evalnote_find(&note, c, len)) {
-		rc = xq_html_escape(b, c, note.start);
+	if (!rc && xqi_evalnote_find(&note, c, len)) {
+		rc = xqi_html_escape(b, c, note.start);
 		if (!rc)
 			rc = xq_buf_adds(b, "<b class=\"ev\">");
 		if (!rc)
-			rc = xq_html_escape(b, c + note.start, note.end - note.start);
+			rc = xqi_html_escape(b, c + note.start, note.end - note.start);
 		if (!rc)
 			rc = xq_buf_adds(b, "</b>");
 		if (!rc)
-			rc = xq_html_escape(b, c + note.end, len - note.end);
+			rc = xqi_html_escape(b, c + note.end, len - note.end);
 	} else if (!rc) {
-		rc = xq_html_escape(b, c, len);
+		rc = xqi_html_escape(b, c, len);
 	}
 	return rc ? rc : xq_buf_adds(b, "</span> ");
 }
 
 /* One move of the text: its pre-comment, number, link, NAGs and comment;
  * and its entry in data-moves. */
-static int write_move(struct html_writer *w, const struct xq_game *g, uint32_t node,
-		      struct xq_board *before, uint32_t *count, int *need_number, uint64_t gn)
+static int write_move(struct html_writer *w, const struct xqi_record *g, uint32_t node,
+		      struct xqi_position *before, uint32_t *count, int *need_number, uint64_t gn)
 {
-	const struct xq_node *x = &g->nodes[node];
+	const struct xqi_node *x = &g->nodes[node];
 	struct xq_buf *b = &w->moves;
-	char mv[XQ_MOVE_TEXT_MAX], iccs[5];
+	char mv[XQ_MOVE_TEXT_SIZE], iccs[5];
 	uint32_t k = ++*count, pk = w->order[x->parent];
-	int black = before->side == XQ_BLACK, rc = 0, mark = w->mark[node] & MARK_BITS;
+	int black = before->side == XQI_BLACK, rc = 0, mark = w->mark[node] & MARK_BITS;
 
 	w->order[node] = k;
-	xq_move_name(x->move, iccs);
+	xqi_move_name(x->move, iccs);
 	if (k > 1)
 		rc = xq_buf_addc(&w->data, ' ');
 	if (!rc && pk != k - 1)
@@ -501,8 +501,8 @@ static int write_move(struct html_writer *w, const struct xq_game *g, uint32_t n
 	/* The number and its move never part at a line's end: U+00A0 joins them. */
 	if (!rc && (!black || *need_number))
 		rc = xq_buf_addf(b, black ? "%u...\xC2\xA0" : "%u.\xC2\xA0", (unsigned)before->fullmove);
-	if (!xq_notation_write(mv, sizeof(mv), before, x->move, w->notation,
-			       w->nflags | XQ_NOTATION_KNOWN_LEGAL))
+	if (!xqi_notation_write(mv, sizeof(mv), before, x->move, w->notation,
+			       w->nflags | XQI_DIALECT_KNOWN_LEGAL))
 		memcpy(mv, iccs, sizeof(iccs));
 	if (!rc)
 		rc = xq_buf_adds(b, "<a");
@@ -528,28 +528,28 @@ static int write_move(struct html_writer *w, const struct xq_game *g, uint32_t n
 }
 
 /* The whole move text, variations in the order a reader meets them. */
-static int write_moves(struct html_writer *w, const struct xq_game *g, uint64_t gn)
+static int write_moves(struct html_writer *w, const struct xqi_record *g, uint64_t gn)
 {
-	const struct xq_node *root = &g->nodes[XQ_ROOT];
-	struct xq_textwalk t;
+	const struct xqi_node *root = &g->nodes[XQI_ROOT];
+	struct xqi_textwalk t;
 	uint32_t count = 0;
 	int need_number = 1, rc = 0, step = 0;
 
-	w->order[XQ_ROOT] = 0;
+	w->order[XQI_ROOT] = 0;
 	if (root->pre_comment && *root->pre_comment)
 		rc = add_comment(&w->moves, root->pre_comment);
 	if (!rc && root->comment && *root->comment)
 		rc = add_comment(&w->moves, root->comment);
 	if (!rc)
-		rc = xq_textwalk_init(&t, g);
+		rc = xqi_textwalk_init(&t, g);
 	if (rc)
 		return rc;
-	while (!rc && (step = xq_textwalk_next(&t)) > 0) {
-		if (step == XQ_TEXT_MOVE) {
+	while (!rc && (step = xqi_textwalk_next(&t)) > 0) {
+		if (step == XQI_TEXT_MOVE) {
 			rc = write_move(w, g, t.node, &t.before, &count, &need_number, gn);
 			continue;
 		}
-		if (step == XQ_TEXT_OPEN) {
+		if (step == XQI_TEXT_OPEN) {
 			rc = xq_buf_adds(&w->moves, "<span class=\"v\">(");
 		} else {
 			if (w->moves.len && w->moves.ptr[w->moves.len - 1] == ' ')
@@ -558,10 +558,10 @@ static int write_moves(struct html_writer *w, const struct xq_game *g, uint64_t 
 		}
 		need_number = 1;
 	}
-	xq_textwalk_release(&t);
+	xqi_textwalk_release(&t);
 	if (!rc && step < 0)
 		rc = step;
-	if (!rc && g->result != XQ_RESULT_NONE) {
+	if (!rc && g->result != XQI_RESULT_NONE) {
 		rc = xq_buf_adds(&w->moves, "<b class=\"res\">");
 		if (!rc)
 			rc = add_result(&w->moves, g);
@@ -574,16 +574,16 @@ static int write_moves(struct html_writer *w, const struct xq_game *g, uint64_t 
 /* `[Game "Chinese Chess"]` says a PGN file holds xiangqi, which a page
  * of xiangqi games need not say (so that a game and its PGN copy read
  * back make the same page). */
-static int shown_tag(const struct xq_tag *t)
+static int shown_tag(const struct xqi_tag *t)
 {
 	return strcmp(t->name, "Game") || strcmp(t->value, "Chinese Chess");
 }
 
 /* The tags as the record orders them; a FEN tag shows the start position
- * the game really has (lib/game.h: `start` is authoritative). */
-static int write_tags(struct xq_buf *b, const struct xq_game *g)
+ * the game really has (lib/record.h: `start` is authoritative). */
+static int write_tags(struct xq_buf *b, const struct xqi_record *g)
 {
-	char fen[XQ_FEN_MAX];
+	char fen[XQ_FEN_SIZE];
 	size_t shown = 0;
 	int rc;
 
@@ -591,7 +591,7 @@ static int write_tags(struct xq_buf *b, const struct xq_game *g)
 		shown += (size_t)shown_tag(&g->tags[i]);
 	if (!shown)
 		return 0;
-	xq_board_to_fen(&g->start, fen, sizeof(fen));
+	xqi_position_to_fen(&g->start, fen, sizeof(fen));
 	rc = xq_buf_addf(b, "<details class=\"tags\"><summary>Tags (%zu)</summary>\n<table>\n",
 			 shown);
 	for (size_t i = 0; i < g->ntags && !rc; i++) {
@@ -611,7 +611,7 @@ static int write_tags(struct xq_buf *b, const struct xq_game *g)
 }
 
 /* The game's line in the index. */
-static int add_index_entry(struct html_writer *w, const struct xq_game *g, uint64_t gn)
+static int add_index_entry(struct html_writer *w, const struct xqi_record *g, uint64_t gn)
 {
 	struct xq_buf *b = &w->index;
 	int rc = xq_buf_addf(b, "<li><a href=\"#g%llu\">", (unsigned long long)gn);
@@ -620,7 +620,7 @@ static int add_index_entry(struct html_writer *w, const struct xq_game *g, uint6
 		rc = add_players(b, g, gn);
 	if (!rc)
 		rc = xq_buf_adds(b, "</a> ");
-	if (!rc && g->result != XQ_RESULT_NONE) {
+	if (!rc && g->result != XQI_RESULT_NONE) {
 		rc = xq_buf_adds(b, "<b>");
 		if (!rc)
 			rc = add_result(b, g);
@@ -632,18 +632,18 @@ static int add_index_entry(struct html_writer *w, const struct xq_game *g, uint6
 	return rc ? rc : xq_buf_adds(b, "</li>\n");
 }
 
-static int html_write(void *writer, const struct xq_game *g)
+static int html_write(void *writer, const struct xqi_record *g)
 {
 	struct html_writer *w = writer;
 	struct xq_buf *b = &w->page;
 	uint64_t gn = w->games + 1;
-	struct xq_board end;
-	xq_move last;
+	struct xqi_position end;
+	xqi_move last;
 	uint32_t plies;
 	int scored, rc;
-	char fen[XQ_FEN_MAX];
+	char fen[XQ_FEN_SIZE];
 
-	if ((rc = xq_write_start_check(w->sink, w->o, g, "an HTML page", 0)))
+	if ((rc = xqi_write_start_check(w->sink, w->o, g, "an HTML page", 0)))
 		return rc;
 	xq_buf_reset(b);
 	xq_buf_reset(&w->moves);
@@ -657,15 +657,15 @@ static int html_write(void *writer, const struct xq_game *g)
 		return rc;
 	rc = xq_buf_addf(b, "<section class=\"game\" id=\"g%llu\" data-moves=\"%s\"",
 			 (unsigned long long)gn, w->data.ptr);
-	xq_board_to_fen(&g->start, fen, sizeof(fen));
-	if (!rc && strcmp(fen, XQ_START_FEN))
+	xqi_position_to_fen(&g->start, fen, sizeof(fen));
+	if (!rc && strcmp(fen, XQI_START_FEN))
 		rc = xq_buf_addf(b, " data-start=\"%s\"", fen);
 	if (!rc)
 		rc = xq_buf_addf(b, ">\n<h2><a class=\"no\" href=\"#g%llu\">%llu</a> ",
 				 (unsigned long long)gn, (unsigned long long)gn);
 	if (!rc)
 		rc = add_players(b, g, gn);
-	if (!rc && g->result != XQ_RESULT_NONE) {
+	if (!rc && g->result != XQI_RESULT_NONE) {
 		rc = xq_buf_adds(b, " <span class=\"res\">");
 		if (!rc)
 			rc = add_result(b, g);
@@ -679,12 +679,12 @@ static int html_write(void *writer, const struct xq_game *g)
 	if (!rc)
 		rc = xq_buf_adds(b, "</p>\n<noscript>\n<div class=\"view\">\n<div class=\"side\">\n");
 	if (!rc)
-		rc = xq_diagram_svg_page_board(b, &end, last, &w->svg);
-	xq_board_to_fen(&end, fen, sizeof(fen));
+		rc = xqi_diagram_svg_page_board(b, &end, last, &w->svg);
+	xqi_position_to_fen(&end, fen, sizeof(fen));
 	if (!rc && plies)
 		rc = xq_buf_addf(b, "<p class=\"where\">Final position, after %u%s %s</p>\n",
 				 w->plies[plies - 1].fullmove,
-				 w->plies[plies - 1].side == XQ_BLACK ? "..." : ".",
+				 w->plies[plies - 1].side == XQI_BLACK ? "..." : ".",
 				 w->plies[plies - 1].text);
 	else if (!rc)
 		rc = xq_buf_adds(b, "<p class=\"where\">Start position</p>\n");
@@ -692,7 +692,7 @@ static int html_write(void *writer, const struct xq_game *g)
 		rc = xq_buf_addf(b, "<p class=\"fen\"><label>FEN <input readonly value=\"%s\" "
 				    "spellcheck=\"false\"></label></p>\n</div>\n<div class=\"record\">\n",
 				 fen);
-	if (!rc && (g->flags & XQ_GAME_BROKEN)) {
+	if (!rc && (g->flags & XQI_RECORD_BROKEN)) {
 		rc = xq_buf_adds(b, "<p class=\"error\" role=\"alert\"><strong>This record has an "
 				    "error.</strong> Its moves are shown up to it");
 		if (!rc && g->error && *g->error) {
@@ -711,8 +711,8 @@ static int html_write(void *writer, const struct xq_game *g)
 		rc = add_graph(w, b, plies, gn);
 	if (!rc)
 		rc = xq_buf_addf(b, "<div class=\"moves\" lang=\"%s\">",
-				 w->notation == XQ_NOTATION_CHINESE
-					 ? (w->nflags & XQ_NOTATION_TRADITIONAL ? "zh-Hant" : "zh-Hans")
+				 w->notation == XQ_DIALECT_CHINESE
+					 ? (w->nflags & XQ_DIALECT_TRADITIONAL ? "zh-Hant" : "zh-Hans")
 					 : "en");
 	if (!rc)
 		rc = xq_buf_add(b, w->moves.ptr, w->moves.len);
@@ -728,40 +728,40 @@ static int html_write(void *writer, const struct xq_game *g)
 		rc = add_index_entry(w, g, gn);
 	if (rc)
 		return rc;
-	if ((rc = xq_output_write(w->o, b->ptr, b->len)))
-		return xq_write_report(w->sink, w->o, g->number, 0, rc, XQ_SEV_ERROR, XQ_D_IO,
+	if ((rc = xqi_file_write(w->o, b->ptr, b->len)))
+		return xqi_write_report(w->sink, w->o, g->number, 0, rc, XQ_SEVERITY_ERROR, XQI_D_IO,
 				       "cannot write the page");
 	w->games++;
 	return 0;
 }
 
-static int html_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
-			    const struct xq_sink *sink)
+static int html_open_writer(void **out, struct xq_file *o, const struct xqi_write_opts *opts,
+			    const struct xqi_sink *sink)
 {
-	static const struct xq_write_opts def = XQ_WRITE_OPTS_INIT;
+	static const struct xqi_write_opts def = XQI_WRITE_OPTS_INIT;
 	struct html_writer *w;
-	enum xq_notation n;
+	enum xq_dialect n;
 
 	if (!opts)
 		opts = &def;
-	n = opts->notation == XQ_NOTATION_AUTO ? XQ_NOTATION_CHINESE : (enum xq_notation)opts->notation;
-	if (n == XQ_NOTATION_SAN)
-		return xq_write_refuse(sink, o,
+	n = opts->notation == XQ_DIALECT_AUTO ? XQ_DIALECT_CHINESE : (enum xq_dialect)opts->notation;
+	if (n == XQ_DIALECT_SAN)
+		return xqi_write_refuse(sink, o,
 				       "HTML pages show moves in chinese, wxf, iccs, uci or uci1 notation, not %s",
-				       xq_notation_name(n));
-	if (opts->encoding != XQ_ENC_UNKNOWN && opts->encoding != XQ_ENC_UTF8)
-		return xq_write_refuse(sink, o, "HTML pages are written in utf-8, not %s",
-				       xq_encoding_name(opts->encoding));
+				       xqi_notation_name(n));
+	if (opts->encoding != XQI_ENC_UNKNOWN && opts->encoding != XQI_ENC_UTF8)
+		return xqi_write_refuse(sink, o, "HTML pages are written in utf-8, not %s",
+				       xqi_encoding_name(opts->encoding));
 	if (!(w = calloc(1, sizeof(*w))))
 		return XQ_ENOMEM;
 	w->o = o;
 	w->sink = sink;
 	w->notation = n;
 	w->nflags = opts->notation_flags;
-	w->svg = (struct xq_svg_opts)XQ_SVG_OPTS_INIT;
+	w->svg = (struct xqi_svg_opts)XQI_SVG_OPTS_INIT;
 	/* Files as the notation counts them: ICCS letters, or each side's numbers. */
-	w->svg.coordinates = n == XQ_NOTATION_CHINESE || n == XQ_NOTATION_WXF ? XQ_SVG_LABELS_CHINESE
-									      : XQ_SVG_LABELS_ICCS;
+	w->svg.coordinates = n == XQ_DIALECT_CHINESE || n == XQ_DIALECT_WXF ? XQ_DIAGRAM_LABELS_CHINESE
+									      : XQ_DIAGRAM_LABELS_ICCS;
 	xq_buf_init(&w->page);
 	xq_buf_init(&w->moves);
 	xq_buf_init(&w->data);
@@ -805,19 +805,19 @@ static int html_close_writer(void *writer)
 			rc = xq_buf_adds(b, "</ol></nav>\n");
 	}
 	if (!rc)
-		rc = xq_buf_addf(b, "</main>\n<script>%s</script>\n</body>\n</html>\n", xq_html_script);
-	if (!rc && (rc = xq_output_write(w->o, b->ptr, b->len)))
-		xq_write_report(w->sink, w->o, 0, 0, rc, XQ_SEV_ERROR, XQ_D_IO, "cannot write the page");
+		rc = xq_buf_addf(b, "</main>\n<script>%s</script>\n</body>\n</html>\n", xqi_html_script);
+	if (!rc && (rc = xqi_file_write(w->o, b->ptr, b->len)))
+		xqi_write_report(w->sink, w->o, 0, 0, rc, XQ_SEVERITY_ERROR, XQI_D_IO, "cannot write the page");
 	free_writer(w);
 	return rc;
 }
 
-const struct xq_format xq_format_html = {
+const struct xqi_format xqi_format_html = {
 	.name = "html",
 	.description = "a web page that shows the games: board, moves, navigation (write only)",
 	.extensions = ".html .htm",
-	.caps = XQ_CAP_WRITE | XQ_CAP_MULTI | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS | XQ_CAP_NAGS |
-		XQ_CAP_ANY_TAGS | XQ_CAP_PRE_COMMENTS,
+	.caps = XQ_FORMAT_WRITES | XQ_FORMAT_MULTI | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS | XQ_FORMAT_NAGS |
+		XQ_FORMAT_ANY_TAGS | XQ_FORMAT_PRE_COMMENTS,
 	.open_writer = html_open_writer,
 	.write = html_write,
 	.close_writer = html_close_writer,

@@ -1,6 +1,6 @@
 /*
  * html.h: games as a web page that needs nothing but a browser (write
- * only; the format is xq_format_html in the registry, "html").
+ * only; the format is xqi_format_html in the registry, "html").
  *
  * One page holds one game or a whole collection.  It is one file: the
  * board is inline SVG drawn from lib/diagram.c's page drawings (glyph
@@ -15,7 +15,7 @@
  * the move text in the writer's notation with variations, comments and
  * NAGs, and for an annotated game (scores in the comments, see
  * lib/evalnote.h) an evaluation graph and each player's losses and marked
- * moves.  A game read only up to an error (XQ_GAME_BROKEN) says so, with
+ * moves.  A game read only up to an error (XQI_RECORD_BROKEN) says so, with
  * the game's `error` when its reader's caller set it.  With JavaScript
  * off that is the whole page: the final positions and the full move text.
  * With it, formats/html.js (embedded at build time, see html_assets.h)
@@ -32,11 +32,11 @@
  * memory.
  *
  * Everything taken from a record (tags, comments, result text, the
- * error) goes through xq_html_escape() and is only ever text or a quoted
+ * error) goes through xqi_html_escape() and is only ever text or a quoted
  * attribute value, never part of the script or the style.
  */
-#ifndef XQ_FORMATS_HTML_H
-#define XQ_FORMATS_HTML_H
+#ifndef XQI_FORMATS_HTML_H
+#define XQI_FORMATS_HTML_H
 
 #include <stddef.h>
 
@@ -55,6 +55,6 @@
  *   - a byte that is not part of valid UTF-8 becomes U+FFFD.
  * Returns 0 or XQ_ENOMEM.
  */
-int xq_html_escape(struct xq_buf *out, const char *s, size_t len);
+int xqi_html_escape(struct xq_buf *out, const char *s, size_t len);
 
 #endif

@@ -9,12 +9,12 @@
  * but the C compiler.  The generator refuses a file that holds "</script"
  * or "</style", which would end the element early.
  */
-#ifndef XQ_FORMATS_HTML_ASSETS_H
-#define XQ_FORMATS_HTML_ASSETS_H
+#ifndef XQI_FORMATS_HTML_ASSETS_H
+#define XQI_FORMATS_HTML_ASSETS_H
 
-extern const char xq_html_script[];      /* formats/html.js, NUL-terminated */
-extern const char xq_html_script_hash[]; /* "sha256-BASE64" of its bytes */
-extern const char xq_html_style[];       /* formats/html.css */
-extern const char xq_html_style_hash[];
+extern const char xqi_html_script[];      /* formats/html.js, NUL-terminated */
+extern const char xqi_html_script_hash[]; /* "sha256-BASE64" of its bytes */
+extern const char xqi_html_style[];       /* formats/html.css */
+extern const char xqi_html_style_hash[];
 
 #endif

@@ -30,7 +30,7 @@
 /* How often a read that waits for a pipe looks at the cancel flag. */
 #define CANCEL_POLL_MS 100
 
-struct xq_input {
+struct xqi_input {
 	char *name;
 	int fd;          /* -1 for memory input */
 	int own_fd;
@@ -50,20 +50,20 @@ struct xq_input {
 	z_stream z;
 	int z_end;       /* the current member ended */
 	/* peeked content bytes, handed out before anything else */
-	unsigned char peek[XQ_PEEK_SIZE];
+	unsigned char peek[XQI_PEEK_SIZE];
 	size_t peek_len, peek_pos;
 	int peeked;
 };
 
-static int io_error(struct xq_diag *d, int rc, const char *name, const char *what)
+static int io_error(struct xq_diagnostic *d, int rc, const char *name, const char *what)
 {
-	return xq_diag_set(d, rc, XQ_D_IO, XQ_SEV_ERROR, "%s '%s': %s", what, name,
+	return xqi_diagnostic_set(d, rc, XQI_D_IO, XQ_SEVERITY_ERROR, "%s '%s': %s", what, name,
 			   strerror(errno));
 }
 
-int xq_input_open(struct xq_input **out, const char *path, struct xq_diag *d)
+int xqi_input_open(struct xqi_input **out, const char *path, struct xq_diagnostic *d)
 {
-	struct xq_input *in = calloc(1, sizeof(*in));
+	struct xqi_input *in = calloc(1, sizeof(*in));
 	struct stat st;
 
 	if (!in)
@@ -86,7 +86,7 @@ int xq_input_open(struct xq_input **out, const char *path, struct xq_diag *d)
 				close(in->fd);
 				free(in->name);
 				free(in);
-				return xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR,
+				return xqi_diagnostic_set(d, XQ_EIO, XQI_D_IO, XQ_SEVERITY_ERROR,
 						   "'%s' is a directory", path);
 			}
 			if (S_ISREG(st.st_mode)) {
@@ -97,16 +97,16 @@ int xq_input_open(struct xq_input **out, const char *path, struct xq_diag *d)
 	}
 	in->raw = malloc(RAW_CHUNK);
 	if (!in->name || !in->raw) {
-		xq_input_close(in);
+		xqi_input_close(in);
 		return XQ_ENOMEM;
 	}
 	*out = in;
 	return 0;
 }
 
-int xq_input_open_mem(struct xq_input **out, const char *name, const void *data, size_t len)
+int xqi_input_open_mem(struct xqi_input **out, const char *name, const void *data, size_t len)
 {
-	struct xq_input *in = calloc(1, sizeof(*in));
+	struct xqi_input *in = calloc(1, sizeof(*in));
 
 	if (!in)
 		return XQ_ENOMEM;
@@ -117,14 +117,14 @@ int xq_input_open_mem(struct xq_input **out, const char *name, const void *data,
 	in->name = strdup(name);
 	in->raw = malloc(RAW_CHUNK);
 	if (!in->name || !in->raw) {
-		xq_input_close(in);
+		xqi_input_close(in);
 		return XQ_ENOMEM;
 	}
 	*out = in;
 	return 0;
 }
 
-void xq_input_close(struct xq_input *in)
+void xqi_input_close(struct xqi_input *in)
 {
 	if (!in)
 		return;
@@ -137,34 +137,34 @@ void xq_input_close(struct xq_input *in)
 	free(in);
 }
 
-const char *xq_input_name(const struct xq_input *in)
+const char *xqi_input_name(const struct xqi_input *in)
 {
 	return in->name;
 }
 
-int xq_input_is_gzip(const struct xq_input *in)
+int xqi_input_is_gzip(const struct xqi_input *in)
 {
 	return in->gzip;
 }
 
-int64_t xq_input_size(const struct xq_input *in)
+int64_t xqi_input_size(const struct xqi_input *in)
 {
 	return in->size;
 }
 
-uint64_t xq_input_stored_offset(const struct xq_input *in)
+uint64_t xqi_input_stored_offset(const struct xqi_input *in)
 {
 	return in->stored;
 }
 
-void xq_input_set_cancel(struct xq_input *in, const atomic_int *cancel)
+void xqi_input_set_cancel(struct xqi_input *in, const atomic_int *cancel)
 {
 	in->cancel = cancel;
 }
 
-static int canceled(struct xq_input *in, struct xq_diag *d)
+static int canceled(struct xqi_input *in, struct xq_diagnostic *d)
 {
-	return xq_diag_set(d, XQ_ECANCELED, XQ_D_IO, XQ_SEV_ERROR, "'%s': reading interrupted",
+	return xqi_diagnostic_set(d, XQ_ECANCELED, XQI_D_IO, XQ_SEVERITY_ERROR, "'%s': reading interrupted",
 			   in->name);
 }
 
@@ -173,7 +173,7 @@ static int canceled(struct xq_input *in, struct xq_diag *d)
  * CANCEL_POLL_MS: a pipe or a terminal may stay silent for ever.  Returns
  * 0, or XQ_ECANCELED.
  */
-static int wait_readable(struct xq_input *in, struct xq_diag *d)
+static int wait_readable(struct xqi_input *in, struct xq_diagnostic *d)
 {
 	struct pollfd p;
 
@@ -191,7 +191,7 @@ static int wait_readable(struct xq_input *in, struct xq_diag *d)
 }
 
 /* Refill the raw buffer when it is empty; returns bytes available, 0 at end, <0 error. */
-static long raw_fill(struct xq_input *in, struct xq_diag *d)
+static long raw_fill(struct xqi_input *in, struct xq_diagnostic *d)
 {
 	ssize_t n;
 
@@ -230,7 +230,7 @@ static long raw_fill(struct xq_input *in, struct xq_diag *d)
 	return n;
 }
 
-static int detect(struct xq_input *in, struct xq_diag *d)
+static int detect(struct xqi_input *in, struct xq_diagnostic *d)
 {
 	long n;
 
@@ -254,14 +254,14 @@ static int detect(struct xq_input *in, struct xq_diag *d)
 	    in->raw[in->raw_pos + 1] == 0x8b) {
 		memset(&in->z, 0, sizeof(in->z));
 		if (inflateInit2(&in->z, 15 + 16) != Z_OK)
-			return xq_diag_set(d, XQ_ENOMEM, XQ_D_IO, XQ_SEV_ERROR, "cannot start gzip");
+			return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_IO, XQ_SEVERITY_ERROR, "cannot start gzip");
 		in->gzip = 1;
 	}
 	return 0;
 }
 
 /* Read decompressed (or plain) content, bypassing the peek buffer. */
-static long content_read(struct xq_input *in, unsigned char *buf, size_t n, struct xq_diag *d)
+static long content_read(struct xqi_input *in, unsigned char *buf, size_t n, struct xq_diagnostic *d)
 {
 	if (!in->detected) {
 		int rc = detect(in, d);
@@ -289,7 +289,7 @@ static long content_read(struct xq_input *in, unsigned char *buf, size_t n, stru
 			if (avail == 0)
 				return 0;
 			if (inflateReset(&in->z) != Z_OK)
-				return xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR,
+				return xqi_diagnostic_set(d, XQ_EIO, XQI_D_IO, XQ_SEVERITY_ERROR,
 						   "'%s': gzip reset failed", in->name);
 			in->z_end = 0;
 		}
@@ -297,7 +297,7 @@ static long content_read(struct xq_input *in, unsigned char *buf, size_t n, stru
 		if (avail < 0)
 			return avail;
 		if (avail == 0)
-			return xq_diag_set(d, XQ_ETRUNCATED, XQ_D_TRUNCATED, XQ_SEV_ERROR,
+			return xqi_diagnostic_set(d, XQ_ETRUNCATED, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
 					   "'%s': the gzip data ends early", in->name);
 		in->z.next_in = in->raw + in->raw_pos;
 		in->z.avail_in = (uInt)avail;
@@ -308,7 +308,7 @@ static long content_read(struct xq_input *in, unsigned char *buf, size_t n, stru
 		if (zr == Z_STREAM_END)
 			in->z_end = 1;
 		else if (zr != Z_OK && zr != Z_BUF_ERROR)
-			return xq_diag_set(d, XQ_EPARSE, XQ_D_CORRUPT, XQ_SEV_ERROR,
+			return xqi_diagnostic_set(d, XQ_EPARSE, XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
 					   "'%s': gzip data is corrupt (%s)", in->name,
 					   in->z.msg ? in->z.msg : "inflate failed");
 		if (in->z.next_out != buf)
@@ -316,12 +316,12 @@ static long content_read(struct xq_input *in, unsigned char *buf, size_t n, stru
 	}
 }
 
-int xq_input_peek(struct xq_input *in, const unsigned char **data, size_t *len, struct xq_diag *d)
+int xqi_input_peek(struct xqi_input *in, const unsigned char **data, size_t *len, struct xq_diagnostic *d)
 {
 	if (!in->peeked) {
 		in->peeked = 1;
-		while (in->peek_len < XQ_PEEK_SIZE) {
-			long n = content_read(in, in->peek + in->peek_len, XQ_PEEK_SIZE - in->peek_len, d);
+		while (in->peek_len < XQI_PEEK_SIZE) {
+			long n = content_read(in, in->peek + in->peek_len, XQI_PEEK_SIZE - in->peek_len, d);
 			if (n < 0)
 				return (int)n;
 			if (n == 0)
@@ -334,7 +334,7 @@ int xq_input_peek(struct xq_input *in, const unsigned char **data, size_t *len, 
 	return 0;
 }
 
-long xq_input_read(struct xq_input *in, void *buf, size_t n, struct xq_diag *d)
+long xqi_input_read(struct xqi_input *in, void *buf, size_t n, struct xq_diagnostic *d)
 {
 	if (in->peek_pos < in->peek_len) {
 		size_t take = in->peek_len - in->peek_pos;
@@ -347,7 +347,7 @@ long xq_input_read(struct xq_input *in, void *buf, size_t n, struct xq_diag *d)
 	return content_read(in, buf, n, d);
 }
 
-int xq_input_read_all(struct xq_input *in, struct xq_buf *out, size_t limit, struct xq_diag *d)
+int xqi_input_read_all(struct xqi_input *in, struct xq_buf *out, size_t limit, struct xq_diagnostic *d)
 {
 	size_t start = out->len;
 
@@ -355,7 +355,7 @@ int xq_input_read_all(struct xq_input *in, struct xq_buf *out, size_t limit, str
 		long n;
 		if (xq_buf_grow(out, RAW_CHUNK))
 			return XQ_ENOMEM;
-		n = xq_input_read(in, out->ptr + out->len, RAW_CHUNK, d);
+		n = xqi_input_read(in, out->ptr + out->len, RAW_CHUNK, d);
 		if (n < 0)
 			return (int)n;
 		if (n == 0)
@@ -363,22 +363,22 @@ int xq_input_read_all(struct xq_input *in, struct xq_buf *out, size_t limit, str
 		out->len += (size_t)n;
 		out->ptr[out->len] = '\0';
 		if (out->len - start > limit)
-			return xq_diag_set(d, XQ_ERANGE, XQ_D_RESOURCE, XQ_SEV_ERROR,
+			return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 					   "'%s' is larger than %zu bytes", in->name, limit);
 	}
 }
 
 /* ---- output ------------------------------------------------------------- */
 
-struct xq_output {
+struct xq_file {
 	char *name;     /* what the user asked for */
 	char *target;   /* the name renamed over on commit (through a symbolic link) */
 	char *tmp;      /* the temporary file's name; NULL when written directly
 			 * or when the temporary file has none (unnamed) */
 	int unnamed;    /* the temporary file has no name (O_TMPFILE) until commit links it */
 	int link_fd;    /* unnamed: its descriptor, open until commit (owned when gz) */
-	int replace;    /* commit may replace an existing file (XQ_OUTPUT_FORCE) */
-	unsigned sync;  /* XQ_OUTPUT_SYNC_REPLACED, XQ_OUTPUT_NO_SYNC or 0 */
+	int replace;    /* commit may replace an existing file (XQ_WRITE_FORCE) */
+	unsigned sync;  /* XQ_WRITE_SYNC_REPLACED, XQ_WRITE_NO_SYNC or 0 */
 	FILE *f;
 	char *fbuf;     /* f's buffer (so that stdio need not fstat() to size one) */
 	gzFile gz;
@@ -386,22 +386,22 @@ struct xq_output {
 	int error;      /* a write failed: errno value, or -1 */
 };
 
-/* An I/O error on an output: a full disk or quota is XQ_D_RESOURCE, so
+/* An I/O error on an output: a full disk or quota is XQI_D_RESOURCE, so
  * that a caller writing many files can stop at the first. */
-static int out_error(struct xq_diag *d, int err, const char *name, const char *what)
+static int out_error(struct xq_diagnostic *d, int err, const char *name, const char *what)
 {
 	int full = err == ENOSPC
 #ifdef EDQUOT
 		   || err == EDQUOT
 #endif
 		;
-	return xq_diag_set(d, XQ_EIO, full ? XQ_D_RESOURCE : XQ_D_IO, XQ_SEV_ERROR, "%s '%s': %s",
+	return xqi_diagnostic_set(d, XQ_EIO, full ? XQI_D_RESOURCE : XQI_D_IO, XQ_SEVERITY_ERROR, "%s '%s': %s",
 			   what, name, strerror(err));
 }
 
-int xq_output_open_mem(struct xq_output **out, struct xq_buf *target)
+int xqi_file_open_mem(struct xq_file **out, struct xq_buf *target)
 {
-	struct xq_output *o = calloc(1, sizeof(*o));
+	struct xq_file *o = calloc(1, sizeof(*o));
 
 	if (!o)
 		return XQ_ENOMEM;
@@ -438,7 +438,7 @@ static int named_fd(const char *path)
 	return -1;
 }
 
-int xq_output_plan(struct xq_output_plan *p, const char *path, unsigned flags, struct xq_diag *d)
+int xqi_file_plan(struct xqi_file_plan *p, const char *path, unsigned flags, struct xq_diagnostic *d)
 {
 	struct stat st;
 
@@ -446,12 +446,12 @@ int xq_output_plan(struct xq_output_plan *p, const char *path, unsigned flags, s
 	/* "-", /dev/stdout, /dev/fd/3: a descriptor the caller opened, written
 	 * as it is (a file the shell opened with > is not replaced). */
 	if (!strcmp(path, "-") || (named_fd(path) >= 0 && fcntl(named_fd(path), F_GETFD) >= 0)) {
-		p->kind = XQ_OUTPUT_DIRECT;
+		p->kind = XQ_FILE_DIRECT;
 		return 0;
 	}
 	if (lstat(path, &st) != 0) {
 		if (errno == ENOENT) {
-			p->kind = XQ_OUTPUT_NEW;
+			p->kind = XQ_FILE_NEW;
 			return 0;
 		}
 		return io_error(d, XQ_EIO, path, "cannot write");
@@ -460,28 +460,28 @@ int xq_output_plan(struct xq_output_plan *p, const char *path, unsigned flags, s
 		if (errno != ENOENT)
 			return io_error(d, XQ_EIO, path, "cannot write");
 		/* A link to nothing: replacing it takes --force, as cp does. */
-		if (!(flags & XQ_OUTPUT_FORCE))
-			return xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR,
+		if (!(flags & XQ_WRITE_FORCE))
+			return xqi_diagnostic_set(d, XQ_EIO, XQI_D_IO, XQ_SEVERITY_ERROR,
 					   "'%s' is a symbolic link to a missing file (use --force to replace the link)",
 					   path);
-		p->kind = XQ_OUTPUT_NEW;
+		p->kind = XQ_FILE_NEW;
 		p->link = 1;
 		return 0;
 	}
 	if (S_ISREG(st.st_mode)) {
-		if (!(flags & XQ_OUTPUT_FORCE))
-			return xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR,
+		if (!(flags & XQ_WRITE_FORCE))
+			return xqi_diagnostic_set(d, XQ_EIO, XQI_D_IO, XQ_SEVERITY_ERROR,
 					   "'%s' already exists (use --force to replace it)", path);
-		p->kind = XQ_OUTPUT_REPLACE;
+		p->kind = XQ_FILE_REPLACE;
 		p->dev = st.st_dev;
 		p->ino = st.st_ino;
 		return 0;
 	}
 	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
-		p->kind = XQ_OUTPUT_DIRECT;
+		p->kind = XQ_FILE_DIRECT;
 		return 0;
 	}
-	return xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR, "'%s' is %s", path,
+	return xqi_diagnostic_set(d, XQ_EIO, XQI_D_IO, XQ_SEVERITY_ERROR, "'%s' is %s", path,
 			   S_ISDIR(st.st_mode)   ? "a directory"
 			   : S_ISBLK(st.st_mode) ? "a block device: xqkit does not write over one"
 						 : "not a file xqkit can write");
@@ -489,7 +489,7 @@ int xq_output_plan(struct xq_output_plan *p, const char *path, unsigned flags, s
 
 /* Open a descriptor's name (a copy of the descriptor, sharing its file
  * offset, as >&N does), or a character device, FIFO or socket, as it is. */
-static int open_direct(const char *path, struct xq_diag *d)
+static int open_direct(const char *path, struct xq_diagnostic *d)
 {
 	int n = named_fd(path);
 	int fd = n >= 0 ? dup(n) : open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
@@ -521,7 +521,7 @@ static void random_letters(char *out, size_t n, const void *salt, unsigned attem
 /* o->tmp: a fresh name beside `target` for the temporary file (a short
  * name of its own, so that any name the file system allows can be the
  * target, and a dot first, so that directory walks skip it). */
-static int temp_name(struct xq_output *o, const char *target, unsigned attempt)
+static int temp_name(struct xq_file *o, const char *target, unsigned attempt)
 {
 	const char *slash = strrchr(target, '/');
 	size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
@@ -594,13 +594,13 @@ static int probe_way(int fd, char *dir, size_t dirlen)
 
 /*
  * An unnamed temporary file in the directory of `target` (O_TMPFILE): it
- * takes a name only when it is complete (xq_output_commit), so nothing is
+ * takes a name only when it is complete (xqi_file_commit), so nothing is
  * ever left under a temporary name, not even by a run killed with
  * SIGKILL, and a new file costs one directory entry instead of three
  * changes (create, link, unlink).  The descriptor, or -1 where the file
  * system or the system cannot (the caller then makes a named one).
  */
-static int create_unnamed(struct xq_output *o, const char *target)
+static int create_unnamed(struct xq_file *o, const char *target)
 {
 	const char *slash = strrchr(target, '/');
 	char small[256], *dir = small;
@@ -634,7 +634,7 @@ static int link_unnamed(int fd, const char *to)
 	(void)fd, (void)to;
 	return ENOSYS;
 }
-static int create_unnamed(struct xq_output *o, const char *target)
+static int create_unnamed(struct xq_file *o, const char *target)
 {
 	(void)o, (void)target;
 	return -1;
@@ -647,11 +647,11 @@ static int create_unnamed(struct xq_output *o, const char *target)
  * mode 0666 and the process's umask applied by the kernel, as any new
  * file is.
  */
-static int create_temp(struct xq_output *o, const char *target, unsigned flags, struct xq_diag *d)
+static int create_temp(struct xq_file *o, const char *target, unsigned flags, struct xq_diagnostic *d)
 {
 	int fd;
 
-	if (!(flags & XQ_OUTPUT_NAMED_TEMP) && (fd = create_unnamed(o, target)) >= 0)
+	if (!(flags & XQ_WRITE_NAMED_TEMP) && (fd = create_unnamed(o, target)) >= 0)
 		return fd;
 	for (unsigned attempt = 0; attempt < 100; attempt++) {
 		if (temp_name(o, target, attempt))
@@ -683,20 +683,20 @@ static void keep_attributes(int fd, const struct stat *st)
 	fchmod(fd, mode);
 }
 
-int xq_output_open(struct xq_output **out, const char *path, unsigned flags, struct xq_diag *d)
+int xqi_file_open(struct xq_file **out, const char *path, unsigned flags, struct xq_diagnostic *d)
 {
-	struct xq_output *o = calloc(1, sizeof(*o));
-	struct xq_output_plan plan;
+	struct xq_file *o = calloc(1, sizeof(*o));
+	struct xqi_file_plan plan;
 	size_t plen = strlen(path);
 	int fd = -1, rc = XQ_ENOMEM;
-	int gz = (flags & XQ_OUTPUT_GZIP) || (plen > 3 && !strcmp(path + plen - 3, ".gz"));
+	int gz = (flags & XQ_WRITE_GZIP) || (plen > 3 && !strcmp(path + plen - 3, ".gz"));
 
 	if (!o)
-		return xq_diag_set(d, XQ_ENOMEM, XQ_D_IO, XQ_SEV_ERROR, "out of memory");
+		return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_IO, XQ_SEVERITY_ERROR, "out of memory");
 	o->name = strdup(!strcmp(path, "-") ? "<stdout>" : path);
 	if (!o->name)
 		goto fail;
-	if ((rc = xq_output_plan(&plan, path, flags, d)) != 0)
+	if ((rc = xqi_file_plan(&plan, path, flags, d)) != 0)
 		goto fail;
 	rc = XQ_ENOMEM;
 	if (!strcmp(path, "-")) {
@@ -705,7 +705,7 @@ int xq_output_open(struct xq_output **out, const char *path, unsigned flags, str
 			rc = io_error(d, XQ_EIO, "<stdout>", "cannot use");
 			goto fail;
 		}
-	} else if (plan.kind == XQ_OUTPUT_DIRECT) {
+	} else if (plan.kind == XQ_FILE_DIRECT) {
 		if ((fd = open_direct(path, d)) < 0) {
 			rc = fd;
 			goto fail;
@@ -714,23 +714,23 @@ int xq_output_open(struct xq_output **out, const char *path, unsigned flags, str
 		struct stat st;
 		/* Through a symbolic link to a file, the file is replaced and
 		 * the link kept. */
-		o->target = plan.kind == XQ_OUTPUT_REPLACE ? realpath(path, NULL) : strdup(path);
+		o->target = plan.kind == XQ_FILE_REPLACE ? realpath(path, NULL) : strdup(path);
 		if (!o->target) {
 			if (errno != ENOMEM)
 				rc = io_error(d, XQ_EIO, path, "cannot write");
 			goto fail;
 		}
-		o->replace = (flags & XQ_OUTPUT_FORCE) != 0;
-		o->sync = flags & (XQ_OUTPUT_SYNC_REPLACED | XQ_OUTPUT_NO_SYNC);
+		o->replace = (flags & XQ_WRITE_FORCE) != 0;
+		o->sync = flags & (XQ_WRITE_SYNC_REPLACED | XQ_WRITE_NO_SYNC);
 		/* A file replaced keeps its attributes: a named temporary file
 		 * takes them and then the name (put_in_place). */
 		if ((fd = create_temp(o, o->target,
-				      flags | (plan.kind == XQ_OUTPUT_REPLACE ? XQ_OUTPUT_NAMED_TEMP : 0),
+				      flags | (plan.kind == XQ_FILE_REPLACE ? XQ_WRITE_NAMED_TEMP : 0),
 				      d)) < 0) {
 			rc = fd;
 			goto fail;
 		}
-		if (plan.kind == XQ_OUTPUT_REPLACE && stat(o->target, &st) == 0)
+		if (plan.kind == XQ_FILE_REPLACE && stat(o->target, &st) == 0)
 			keep_attributes(fd, &st);
 	}
 	o->link_fd = -1;
@@ -762,7 +762,7 @@ int xq_output_open(struct xq_output **out, const char *path, unsigned flags, str
 	return 0;
 fail:
 	if (rc == XQ_ENOMEM)
-		xq_diag_set(d, XQ_ENOMEM, XQ_D_IO, XQ_SEV_ERROR, "out of memory");
+		xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_IO, XQ_SEVERITY_ERROR, "out of memory");
 	free(o->fbuf);
 	free(o->tmp);
 	free(o->target);
@@ -771,12 +771,12 @@ fail:
 	return rc;
 }
 
-const char *xq_output_name(const struct xq_output *o)
+const char *xqi_file_name(const struct xq_file *o)
 {
 	return o->name;
 }
 
-int xq_output_write(struct xq_output *o, const void *data, size_t len)
+int xqi_file_write(struct xq_file *o, const void *data, size_t len)
 {
 	if (o->error)
 		return XQ_EIO;
@@ -808,7 +808,7 @@ int xq_output_write(struct xq_output *o, const void *data, size_t len)
 	return 0;
 }
 
-static void output_free(struct xq_output *o)
+static void output_free(struct xq_file *o)
 {
 	free(o->fbuf);
 	free(o->tmp);
@@ -818,13 +818,13 @@ static void output_free(struct xq_output *o)
 }
 
 /*
- * Put the finished temporary file in place.  With XQ_OUTPUT_FORCE it
+ * Put the finished temporary file in place.  With XQ_WRITE_FORCE it
  * replaces whatever has the name; without, a hard link makes it appear
  * only if nothing has the name (a file that appeared during the run is
  * not replaced), falling back to rename on file systems without links.
  * Returns 0 or an errno value.
  */
-static int put_in_place(const struct xq_output *o)
+static int put_in_place(const struct xq_file *o)
 {
 	struct stat st;
 
@@ -842,18 +842,18 @@ static int put_in_place(const struct xq_output *o)
 }
 
 /* Must `o` reach the disk before it takes its name?  (io.h) */
-static int must_sync(const struct xq_output *o)
+static int must_sync(const struct xq_file *o)
 {
 	struct stat st;
 
-	if (o->sync & XQ_OUTPUT_NO_SYNC)
+	if (o->sync & XQ_WRITE_NO_SYNC)
 		return 0;
-	if (o->sync & XQ_OUTPUT_SYNC_REPLACED)
+	if (o->sync & XQ_WRITE_SYNC_REPLACED)
 		return o->replace && lstat(o->target, &st) == 0;
 	return 1;
 }
 
-int xq_output_sync(const char *dir, struct xq_diag *d)
+int xqi_file_sync(const char *dir, struct xq_diagnostic *d)
 {
 	int fd = open(dir, O_RDONLY), err = 0;
 
@@ -873,11 +873,11 @@ int xq_output_sync(const char *dir, struct xq_diag *d)
 
 /*
  * Give the finished unnamed temporary file its name: a link, which
- * refuses a name something has.  With XQ_OUTPUT_FORCE a file that took
+ * refuses a name something has.  With XQ_WRITE_FORCE a file that took
  * the name during the run is replaced all the same: linked under a
  * temporary name (o->tmp), then renamed over it.  0 or an errno value.
  */
-static int put_unnamed(struct xq_output *o)
+static int put_unnamed(struct xq_file *o)
 {
 	int err = link_unnamed(o->link_fd, o->target);
 
@@ -897,7 +897,7 @@ static int put_unnamed(struct xq_output *o)
 	return rename(o->tmp, o->target) == 0 ? 0 : errno;
 }
 
-int xq_output_commit(struct xq_output *o, struct xq_diag *d)
+int xqi_file_commit(struct xq_file *o, struct xq_diagnostic *d)
 {
 	int rc = 0, err = o->error, sync_fd, linked = 0;
 
@@ -943,7 +943,7 @@ int xq_output_commit(struct xq_output *o, struct xq_diag *d)
 	}
 	if (rc == 1) {
 		if (err == EEXIST)
-			rc = xq_diag_set(d, XQ_EIO, XQ_D_IO, XQ_SEV_ERROR,
+			rc = xqi_diagnostic_set(d, XQ_EIO, XQI_D_IO, XQ_SEVERITY_ERROR,
 					 "'%s' already exists (use --force to replace it)", o->name);
 		else
 			rc = out_error(d, err, o->name, "cannot rename the temporary file to");
@@ -954,7 +954,7 @@ int xq_output_commit(struct xq_output *o, struct xq_diag *d)
 	return rc;
 }
 
-void xq_output_abort(struct xq_output *o)
+void xqi_file_abort(struct xq_file *o)
 {
 	if (!o)
 		return;

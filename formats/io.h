@@ -8,7 +8,7 @@
  *
  * Output: `-` for standard output, or a path.  A regular file is written
  * to a temporary file in the same directory and put in place only by
- * xq_output_commit(), so a failed or interrupted run never leaves a
+ * xqi_file_commit(), so a failed or interrupted run never leaves a
  * half-written file under the real name, and an aborted one leaves
  * nothing.  The temporary file has no name at all where the system allows
  * (Linux's O_TMPFILE, named by a link when complete: a new file is then
@@ -17,47 +17,50 @@
  * own (.xqkit-XXXXXXXX) until it takes the real one.  The temporary
  * file is created with mode 0666 less the umask, as any new file; when it replaces a file, it takes that file's mode,
  * owner and group (where the system allows).  An existing file is
- * refused unless XQ_OUTPUT_FORCE, and so is a symbolic link to a missing
+ * refused unless XQ_WRITE_FORCE, and so is a symbolic link to a missing
  * file; a symbolic link to a file is kept and the file it names replaced.
  * A character device, FIFO or socket (/dev/null, the pipe of a shell's
  * >(...)) cannot be replaced: it is written directly, with or without
- * XQ_OUTPUT_FORCE, and never removed; so is an open descriptor named
+ * XQ_WRITE_FORCE, and never removed; so is an open descriptor named
  * /dev/stdout, /dev/stderr, /dev/fd/N or /proc/self/fd/N, through a copy
  * of it, whatever it is (a file a shell opened with > stays that file).  A directory or a block
- * device is refused.  A name ending in ".gz" (or XQ_OUTPUT_GZIP) is
+ * device is refused.  A name ending in ".gz" (or XQ_WRITE_GZIP) is
  * gzip-compressed.  A full disk (ENOSPC, EDQUOT) is reported with the
- * code XQ_D_RESOURCE, any other failure with XQ_D_IO.
+ * code XQI_D_RESOURCE, any other failure with XQI_D_IO.
  */
-#ifndef XQ_FORMATS_IO_H
-#define XQ_FORMATS_IO_H
+#ifndef XQI_FORMATS_IO_H
+#define XQI_FORMATS_IO_H
 
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <xq/file.h>
+#include <xq/io.h>
+
 #include "buf.h"
-#include "diag.h"
+#include "diagnostic.h"
 
-struct xq_input;
-struct xq_output;
+struct xqi_input;
+struct xq_file;
 
-#define XQ_PEEK_SIZE 4096
+#define XQI_PEEK_SIZE 4096
 
 /* Open a path or "-".  Returns 0, or XQ_EIO with the reason in `d`. */
-int xq_input_open(struct xq_input **out, const char *path, struct xq_diag *d);
+int xqi_input_open(struct xqi_input **out, const char *path, struct xq_diagnostic *d);
 /* Read from memory (borrowed, must outlive the input); `name` for messages. */
-int xq_input_open_mem(struct xq_input **out, const char *name, const void *data, size_t len);
-void xq_input_close(struct xq_input *in);
+int xqi_input_open_mem(struct xqi_input **out, const char *name, const void *data, size_t len);
+void xqi_input_close(struct xqi_input *in);
 
 /* The name for diagnostics ("-" reads as "<stdin>"). */
-const char *xq_input_name(const struct xq_input *in);
+const char *xqi_input_name(const struct xqi_input *in);
 /* Was the input gzip-compressed? */
-int xq_input_is_gzip(const struct xq_input *in);
+int xqi_input_is_gzip(const struct xqi_input *in);
 /* Size in bytes of the file as stored (compressed size for gzip), -1 if unknown. */
-int64_t xq_input_size(const struct xq_input *in);
+int64_t xqi_input_size(const struct xqi_input *in);
 /* Bytes of the stored file consumed so far (for progress). */
-uint64_t xq_input_stored_offset(const struct xq_input *in);
+uint64_t xqi_input_stored_offset(const struct xqi_input *in);
 
 /*
  * Stop reading once `*cancel` is non-zero (a flag the caller sets, from a
@@ -67,76 +70,59 @@ uint64_t xq_input_stored_offset(const struct xq_input *in);
  * too.  A stopped read returns XQ_ECANCELED, which readers
  * pass on, and keeps returning it.
  */
-void xq_input_set_cancel(struct xq_input *in, const atomic_int *cancel);
+void xqi_input_set_cancel(struct xqi_input *in, const atomic_int *cancel);
 
 /*
- * The first bytes of the (decompressed) content, up to XQ_PEEK_SIZE, without
+ * The first bytes of the (decompressed) content, up to XQI_PEEK_SIZE, without
  * consuming them.  Returns 0, or XQ_EIO with the reason in `d`.
  */
-int xq_input_peek(struct xq_input *in, const unsigned char **data, size_t *len, struct xq_diag *d);
+int xqi_input_peek(struct xqi_input *in, const unsigned char **data, size_t *len, struct xq_diagnostic *d);
 
 /* Read up to `n` bytes of content: returns the count, 0 at the end, or a
  * negative XQ_E* code with the reason in `d`. */
-long xq_input_read(struct xq_input *in, void *buf, size_t n, struct xq_diag *d);
+long xqi_input_read(struct xqi_input *in, void *buf, size_t n, struct xq_diagnostic *d);
 
 /* Read the rest of the content into `out` (appended).  More than `limit`
  * bytes is an error (XQ_ERANGE). */
-int xq_input_read_all(struct xq_input *in, struct xq_buf *out, size_t limit, struct xq_diag *d);
+int xqi_input_read_all(struct xqi_input *in, struct xq_buf *out, size_t limit, struct xq_diagnostic *d);
 
-enum {
-	XQ_OUTPUT_FORCE = 1 << 0, /* replace an existing file */
-	XQ_OUTPUT_GZIP = 1 << 1,  /* compress (also implied by a ".gz" name) */
-	/* A file's bytes reach the disk (fsync) before it takes its name, so
-	 * that a crash leaves the old file or the new one, never an empty
-	 * one.  XQ_OUTPUT_SYNC_REPLACED does that only when the file replaces
-	 * another (a caller writing many new files syncs them at once with
-	 * xq_output_sync()); XQ_OUTPUT_NO_SYNC never. */
-	XQ_OUTPUT_SYNC_REPLACED = 1 << 2,
-	XQ_OUTPUT_NO_SYNC = 1 << 3,
-	/* The temporary file has a name from the start, as on a file system
-	 * without O_TMPFILE (for the tests of that way). */
-	XQ_OUTPUT_NAMED_TEMP = 1 << 4
-};
+/* How a file is written: the public XQ_WRITE_* flags (<xq/io.h>). */
 
-/* What writing a path would do. */
-enum xq_output_kind {
-	XQ_OUTPUT_NEW,     /* create a file (the name is free, or a link to nothing with FORCE) */
-	XQ_OUTPUT_REPLACE, /* replace the existing file dev/ino (FORCE) */
-	XQ_OUTPUT_DIRECT   /* write to standard output, a device, a FIFO or a socket */
-};
+/* What writing a path would do: the public enum xq_file_kind
+ * (XQ_FILE_NEW, XQ_FILE_REPLACE, XQ_FILE_DIRECT: <xq/file.h>). */
 
-struct xq_output_plan {
-	enum xq_output_kind kind;
-	dev_t dev;         /* XQ_OUTPUT_REPLACE: the file that would be replaced */
+struct xqi_file_plan {
+	enum xq_file_kind kind;
+	dev_t dev;         /* XQ_FILE_REPLACE: the file that would be replaced */
 	ino_t ino;
 	int link;          /* the name is a symbolic link to nothing */
 };
 
 /*
- * What xq_output_open() would do with `path` and `flags`, without creating
+ * What xqi_file_open() would do with `path` and `flags`, without creating
  * anything: 0 with `p` filled, or XQ_EIO with the reason in `d` when it
  * would refuse (an existing file without FORCE, a directory, ...).
  */
-int xq_output_plan(struct xq_output_plan *p, const char *path, unsigned flags, struct xq_diag *d);
+int xqi_file_plan(struct xqi_file_plan *p, const char *path, unsigned flags, struct xq_diagnostic *d);
 
 /* Open a path or "-". Returns 0, or an XQ_E* code with the reason in `d`. */
-int xq_output_open(struct xq_output **out, const char *path, unsigned flags, struct xq_diag *d);
+int xqi_file_open(struct xq_file **out, const char *path, unsigned flags, struct xq_diagnostic *d);
 /* Append everything written to `target` (for tests and --verify). */
-int xq_output_open_mem(struct xq_output **out, struct xq_buf *target);
-const char *xq_output_name(const struct xq_output *o);
+int xqi_file_open_mem(struct xq_file **out, struct xq_buf *target);
+const char *xqi_file_name(const struct xq_file *o);
 /* Returns 0 or XQ_EIO / XQ_ENOMEM; the error is kept and repeated by commit. */
-int xq_output_write(struct xq_output *o, const void *data, size_t len);
+int xqi_file_write(struct xq_file *o, const void *data, size_t len);
 /* Finish: flush, close, put the file in place (without FORCE, only if the
  * name is still free).  Frees `o` in every case. */
-int xq_output_commit(struct xq_output *o, struct xq_diag *d);
+int xqi_file_commit(struct xq_file *o, struct xq_diagnostic *d);
 /* Give up: remove the temporary file (never anything else).  Frees `o`. */
-void xq_output_abort(struct xq_output *o);
+void xqi_file_abort(struct xq_file *o);
 /*
  * Everything written to the file system that holds directory `dir` (the
- * files of XQ_OUTPUT_SYNC_REPLACED) reaches the disk, and so do the names in
+ * files of XQ_WRITE_SYNC_REPLACED) reaches the disk, and so do the names in
  * `dir`: one syncfs() and an fsync() of the directory (sync() where there
  * is no syncfs).  0, or XQ_EIO with the reason in `d`.
  */
-int xq_output_sync(const char *dir, struct xq_diag *d);
+int xqi_file_sync(const char *dir, struct xq_diagnostic *d);
 
 #endif

@@ -30,10 +30,10 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "board.h"
+#include "position.h"
 #include "buf.h"
 #include "check.h"
-#include "game.h"
+#include "record.h"
 #include "movegen.h"
 #include "notation.h"
 #include "decode.h"
@@ -51,8 +51,8 @@
 #define ND_MAX_RECORD ((uint64_t)12 << 20)
 #define ND_MEM_FACTOR 16
 
-extern const struct xq_format xq_format_ndjson;
-#define CHUNK XQ_READ_SIZE
+extern const struct xqi_format xqi_format_ndjson;
+#define CHUNK XQI_READ_SIZE
 
 enum jtype { JT_OBJECT, JT_ARRAY, JT_STRING, JT_NUMBER, JT_TRUE, JT_FALSE, JT_NULL };
 
@@ -70,13 +70,13 @@ struct frame {
 	uint32_t cur;    /* the next element's token */
 	uint32_t parent; /* node the next move hangs from */
 	uint32_t ply;    /* ply of the next move */
-	struct xq_board board; /* position before the next move */
+	struct xqi_position board; /* position before the next move */
 };
 
 struct nd_reader {
-	struct xq_input *in;  /* the input, or NULL when `src` gives the bytes */
-	struct xq_bytes src;
-	const struct xq_sink *sink; /* borrowed (format.h) */
+	struct xqi_input *in;  /* the input, or NULL when `src` gives the bytes */
+	struct xqi_bytes src;
+	const struct xqi_sink *sink; /* borrowed (format.h) */
 	struct xq_buf buf;  /* bytes read, not yet consumed from `pos` */
 	size_t pos;
 	int eof;
@@ -95,7 +95,7 @@ struct nd_reader {
 	size_t col_at;
 	uint32_t col;
 	size_t max_line;   /* the limit of a line, from the format's and the budget */
-	struct xq_read_opts opts;
+	struct xqi_read_opts opts;
 	struct jtok *toks;
 	size_t ntoks, toks_alloc;
 	uint32_t *stack;
@@ -103,26 +103,26 @@ struct nd_reader {
 	struct frame *frames;
 	size_t frames_alloc;
 	struct xq_buf scratch;
-	struct xq_game *g;
+	struct xqi_record *g;
 	int bad; /* the record has had an error */
-	struct xq_read_guard guard;
-	struct xq_textdec td; /* UTF-8 only: checks each record's bytes (decode.h) */
+	struct xqi_read_guard guard;
+	struct xqi_textdec td; /* UTF-8 only: checks each record's bytes (decode.h) */
 };
 
 /* ---- diagnostics -------------------------------------------------------- */
 
 /* Report a problem at byte `at` of the current line (column counted in
  * characters), in game `g` at `ply` with move text `move`. */
-static void report(struct nd_reader *r, enum xq_severity sev, enum xq_diag_code code,
+static void report(struct nd_reader *r, enum xq_severity_level sev, enum xqi_diagnostic_code code,
 		   size_t at, uint32_t ply, const char *move, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 7, 8)))
 #endif
 	;
-static void report(struct nd_reader *r, enum xq_severity sev, enum xq_diag_code code,
+static void report(struct nd_reader *r, enum xq_severity_level sev, enum xqi_diagnostic_code code,
 		   size_t at, uint32_t ply, const char *move, const char *fmt, ...)
 {
-	struct xq_place pl;
+	struct xqi_place pl;
 	va_list ap;
 
 	if (at > r->len)
@@ -134,16 +134,16 @@ static void report(struct nd_reader *r, enum xq_severity sev, enum xq_diag_code 
 	}
 	r->col += (uint32_t)xq_utf8_count(r->line + r->col_at, at - r->col_at);
 	r->col_at = at;
-	if (sev == XQ_SEV_ERROR) {
+	if (sev == XQ_SEVERITY_ERROR) {
 		r->bad = 1;
 		if (r->g)
-			r->g->flags |= XQ_GAME_BROKEN;
+			r->g->flags |= XQI_RECORD_BROKEN;
 	}
 	pl.line = r->lineno;
 	pl.col = r->col;
 	pl.offset = r->line_offset + at;
 	va_start(ap, fmt);
-	xq_format_vreport(r->sink, r->name, r->games, &pl, 1, ply, move, move ? strlen(move) : 0,
+	xqi_format_vreport(r->sink, r->name, r->games, &pl, 1, ply, move, move ? strlen(move) : 0,
 			  code, sev, fmt, ap);
 	va_end(ap);
 }
@@ -169,7 +169,7 @@ static int push_tok(struct nd_reader *r, enum jtype t, size_t start, size_t len,
 /* Four hex digits at s[i..i+3], or -1. */
 static long hex4(const char *s, size_t len, size_t i)
 {
-	return i + 4 > len ? -1 : xq_hex4(s + i);
+	return i + 4 > len ? -1 : xqi_hex4(s + i);
 }
 
 /* Scan a string starting at the quote s[i]; returns the index after the
@@ -184,7 +184,7 @@ static size_t scan_string(struct nd_reader *r, size_t i)
 		if (c == '"')
 			return i + 1;
 		if (c < 0x20) {
-			report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL,
+			report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, i, 0, NULL,
 			       "control character U+%04X in a string (write it as an escape)", c);
 			return 0;
 		}
@@ -198,17 +198,17 @@ static size_t scan_string(struct nd_reader *r, size_t i)
 		case 'u': {
 			long v = hex4(s, len, i + 1);
 			if (v < 0) {
-				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i - 1, 0, NULL,
+				report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, i - 1, 0, NULL,
 				       "'\\u' must be followed by four hex digits");
 				return 0;
 			}
 			if (v == 0) {
-				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i - 1, 0, NULL,
+				report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, i - 1, 0, NULL,
 				       "'\\u0000': a NUL character cannot be held in a game record");
 				return 0;
 			}
 			if (v >= 0xDC00 && v <= 0xDFFF) {
-				report(r, XQ_SEV_ERROR, XQ_D_ENCODING, i - 1, 0, NULL,
+				report(r, XQ_SEVERITY_ERROR, XQI_D_ENCODING, i - 1, 0, NULL,
 				       "'\\u%04lX' is a low surrogate with no high surrogate before it", v);
 				return 0;
 			}
@@ -218,7 +218,7 @@ static size_t scan_string(struct nd_reader *r, size_t i)
 						  ? hex4(s, len, i + 3)
 						  : -1;
 				if (lo < 0xDC00 || lo > 0xDFFF) {
-					report(r, XQ_SEV_ERROR, XQ_D_ENCODING, i - 5, 0, NULL,
+					report(r, XQ_SEVERITY_ERROR, XQI_D_ENCODING, i - 5, 0, NULL,
 					       "'\\u%04lX' is a high surrogate with no low surrogate after it",
 					       v);
 					return 0;
@@ -228,13 +228,13 @@ static size_t scan_string(struct nd_reader *r, size_t i)
 			break;
 		}
 		default:
-			report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i - 1, 0, NULL,
+			report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, i - 1, 0, NULL,
 			       "unknown escape '\\%c' in a string",
 			       (unsigned char)s[i] < 0x80 && (unsigned char)s[i] >= 0x20 ? s[i] : '?');
 			return 0;
 		}
 	}
-	report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, len, 0, NULL, "the line ends inside a string");
+	report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, len, 0, NULL, "the line ends inside a string");
 	return 0;
 }
 
@@ -272,7 +272,7 @@ static size_t scan_number(struct nd_reader *r, size_t i)
 	}
 	return i;
 bad:
-	report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, start, 0, NULL, "malformed number");
+	report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, start, 0, NULL, "malformed number");
 	return 0;
 }
 
@@ -299,9 +299,9 @@ static int tokenize(struct nd_reader *r)
 			i++;
 		if (i >= len) {
 			if (r->ntoks == 0)
-				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL, "empty record");
+				report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, i, 0, NULL, "empty record");
 			else
-				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL,
+				report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, i, 0, NULL,
 				       "the line ends before the record does");
 			return XQ_EPARSE;
 		}
@@ -312,7 +312,7 @@ static int tokenize(struct nd_reader *r)
 		switch (x) {
 		case X_COLON:
 			if (c != ':') {
-				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL,
+				report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, i, 0, NULL,
 				       "expected ':' after a member name");
 				return XQ_EPARSE;
 			}
@@ -330,7 +330,7 @@ static int tokenize(struct nd_reader *r)
 				closing = 1;
 				break;
 			}
-			report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL, "expected ',' or '%c'",
+			report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, i, 0, NULL, "expected ',' or '%c'",
 			       obj ? '}' : ']');
 			return XQ_EPARSE;
 		}
@@ -341,7 +341,7 @@ static int tokenize(struct nd_reader *r)
 				break;
 			}
 			if (c != '"') {
-				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL,
+				report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, i, 0, NULL,
 				       "expected a member name in double quotes");
 				return XQ_EPARSE;
 			}
@@ -390,7 +390,7 @@ static int tokenize(struct nd_reader *r)
 						break;
 				}
 				if (k == 3) {
-					report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL, "expected a value");
+					report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, i, 0, NULL, "expected a value");
 					return XQ_EPARSE;
 				}
 				end = i + strlen(words[k].word);
@@ -409,7 +409,7 @@ static int tokenize(struct nd_reader *r)
 			while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
 				i++;
 			if (i < len) {
-				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, i, 0, NULL,
+				report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, i, 0, NULL,
 				       "text after the end of the record");
 				return XQ_EPARSE;
 			}
@@ -485,7 +485,7 @@ static int expect_type(struct nd_reader *r, uint32_t t, enum jtype want, uint32_
 {
 	if (r->toks[t].type == want)
 		return 1;
-	report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, r->toks[t].start, ply, NULL, "%s must be %s, not %s",
+	report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, r->toks[t].start, ply, NULL, "%s must be %s, not %s",
 	       what, type_name((uint8_t)want), type_name(r->toks[t].type));
 	return 0;
 }
@@ -539,7 +539,7 @@ static int members(struct nd_reader *r, uint32_t obj, const char *const *names,
 				break;
 		if (i < n) {
 			if (vals[i]) {
-				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, r->toks[k].start, ply, NULL,
+				report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, r->toks[k].start, ply, NULL,
 				       "member \"%s\" appears twice", names[i]);
 				return XQ_EPARSE;
 			}
@@ -550,7 +550,7 @@ static int members(struct nd_reader *r, uint32_t obj, const char *const *names,
 				if (!strcmp(r->scratch.ptr, ignored[j]))
 					known = 1;
 			if (!known)
-				report(r, XQ_SEV_WARNING, XQ_D_SYNTAX, r->toks[k].start, ply, NULL,
+				report(r, XQ_SEVERITY_WARNING, XQI_D_SYNTAX, r->toks[k].start, ply, NULL,
 				       "unknown member \"%.60s\" ignored", r->scratch.ptr);
 		}
 		k = r->toks[v].next;
@@ -565,7 +565,7 @@ static const char *game_string(struct nd_reader *r, uint32_t t, size_t *len)
 
 	if (decode_string(r, t))
 		return NULL;
-	p = xq_game_strdup(r->g, r->scratch.ptr, r->scratch.len);
+	p = xqi_record_strdup(r->g, r->scratch.ptr, r->scratch.len);
 	if (len)
 		*len = r->scratch.len;
 	return p;
@@ -588,7 +588,7 @@ static int read_tags(struct nd_reader *r, uint32_t arr)
 		if ((rc = members(r, t, names, NULL, v, 0)))
 			return rc;
 		if (!v[0] || !v[1]) {
-			report(r, XQ_SEV_ERROR, XQ_D_BAD_TAG, r->toks[t].start, 0, NULL,
+			report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_TAG, r->toks[t].start, 0, NULL,
 			       "a tag needs a \"name\" and a \"value\"");
 			return XQ_EPARSE;
 		}
@@ -598,16 +598,16 @@ static int read_tags(struct nd_reader *r, uint32_t arr)
 		if (!(name = game_string(r, v[0], &nlen)) || !(value = game_string(r, v[1], &vlen)))
 			return XQ_ENOMEM;
 		if (nlen == 0) {
-			report(r, XQ_SEV_ERROR, XQ_D_BAD_TAG, r->toks[v[0]].start, 0, NULL,
+			report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_TAG, r->toks[v[0]].start, 0, NULL,
 			       "a tag name cannot be empty");
 			return XQ_EPARSE;
 		}
 		{
-			struct xq_place at;
+			struct xqi_place at;
 			at.line = r->lineno;
 			at.col = r->toks[t].col;
 			at.offset = r->line_offset + r->toks[t].start;
-			if (xq_game_add_tag_at(r->g, name, nlen, value, vlen, &at))
+			if (xqi_record_add_tag_at(r->g, name, nlen, value, vlen, &at))
 				return XQ_ENOMEM;
 		}
 		t = r->toks[t].next;
@@ -625,7 +625,7 @@ static int read_source(struct nd_reader *r, uint32_t obj)
 {
 	static const char *const names[] = {"file", "game", "line", "offset", NULL};
 	enum { S_FILE, S_GAME, S_LINE, S_OFFSET };
-	struct xq_origin o;
+	struct xqi_origin o;
 	uint32_t v[4];
 	int64_t n[4] = {0, 0, 0, 0};
 	int bad = -1;
@@ -633,7 +633,7 @@ static int read_source(struct nd_reader *r, uint32_t obj)
 
 	memset(&o, 0, sizeof(o));
 	if (r->toks[obj].type != JT_OBJECT) {
-		report(r, XQ_SEV_WARNING, XQ_D_SYNTAX, r->toks[obj].start, 0, NULL,
+		report(r, XQ_SEVERITY_WARNING, XQI_D_SYNTAX, r->toks[obj].start, 0, NULL,
 		       "\"source\" must be an object, not %s; it is ignored",
 		       type_name(r->toks[obj].type));
 		return 0;
@@ -646,7 +646,7 @@ static int read_source(struct nd_reader *r, uint32_t obj)
 		if (v[i] && (n[i] = tok_u63(r, v[i])) < 0)
 			bad = i;
 	if (bad >= 0) {
-		report(r, XQ_SEV_WARNING, XQ_D_SYNTAX, r->toks[v[bad] ? v[bad] : obj].start, 0, NULL,
+		report(r, XQ_SEVERITY_WARNING, XQI_D_SYNTAX, r->toks[v[bad] ? v[bad] : obj].start, 0, NULL,
 		       "\"source\" needs \"%s\" as %s; it is ignored", names[bad],
 		       bad == S_FILE ? "a string" : "a non-negative integer");
 		return 0;
@@ -662,7 +662,7 @@ static int read_source(struct nd_reader *r, uint32_t obj)
 }
 
 /* Parse ICCS "h2e2" or "H2-E2" into a move; 0 if it is not ICCS. */
-static xq_move parse_iccs(const char *s, size_t len)
+static xqi_move parse_iccs(const char *s, size_t len)
 {
 	int f1, r1, f2, r2;
 	size_t i = 0;
@@ -677,11 +677,11 @@ static xq_move parse_iccs(const char *s, size_t len)
 	r2 = s[i] - '0';
 	if (f1 < 0 || f1 > 8 || f2 < 0 || f2 > 8 || r1 < 0 || r1 > 9 || r2 < 0 || r2 > 9)
 		return 0;
-	return XQ_MOVE(XQ_SQ(f1, r1), XQ_SQ(f2, r2));
+	return XQI_MOVE(XQI_SQ(f1, r1), XQI_SQ(f2, r2));
 }
 
 static int push_frame(struct nd_reader *r, size_t *nframes, uint32_t arr, uint32_t parent,
-		      uint32_t ply, const struct xq_board *board)
+		      uint32_t ply, const struct xqi_position *board)
 {
 	struct frame *f;
 
@@ -710,12 +710,12 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 					    "variations", NULL};
 	enum { M_ICCS, M_TEXT, M_COMMENT, M_PRE, M_NAGS, M_VARS };
 	uint32_t v[6], node, ply = r->frames[top].ply, parent = r->frames[top].parent;
-	struct xq_board before = r->frames[top].board;
-	struct xq_diag d;
-	struct xq_undo u;
-	struct xq_game *g = r->g;
+	struct xqi_position before = r->frames[top].board;
+	struct xq_diagnostic d;
+	struct xqi_undo u;
+	struct xqi_record *g = r->g;
 	char iccs[8];
-	xq_move m;
+	xqi_move m;
 	int rc;
 
 	if (!expect_type(r, t, JT_OBJECT, ply, "a move"))
@@ -723,7 +723,7 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 	if ((rc = members(r, t, names, derived_texts, v, ply)))
 		return rc == XQ_ENOMEM ? rc : 1;
 	if (!v[M_ICCS]) {
-		report(r, XQ_SEV_ERROR, XQ_D_BAD_MOVE_TEXT, r->toks[t].start, ply, NULL,
+		report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_MOVE_TEXT, r->toks[t].start, ply, NULL,
 		       "a move needs its \"iccs\" coordinates");
 		return 1;
 	}
@@ -734,17 +734,17 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 	snprintf(iccs, sizeof(iccs), "%.7s", r->scratch.ptr);
 	m = parse_iccs(r->scratch.ptr, r->scratch.len);
 	if (!m) {
-		report(r, XQ_SEV_ERROR, XQ_D_BAD_MOVE_TEXT, r->toks[v[M_ICCS]].start, ply, iccs,
+		report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_MOVE_TEXT, r->toks[v[M_ICCS]].start, ply, iccs,
 		       "\"%s\" is not an ICCS move (files a-i, ranks 0-9, like \"h2e2\")", iccs);
 		return 1;
 	}
-	xq_diag_init(&d);
-	if (xq_move_check(&before, m, &d)) {
-		report(r, XQ_SEV_ERROR, XQ_D_ILLEGAL_MOVE, r->toks[v[M_ICCS]].start, ply, iccs,
+	xqi_diagnostic_init(&d);
+	if (xqi_move_check(&before, m, &d)) {
+		report(r, XQ_SEVERITY_ERROR, XQI_D_ILLEGAL_MOVE, r->toks[v[M_ICCS]].start, ply, iccs,
 		       "illegal move: %s", d.msg);
 		return 1;
 	}
-	if (xq_game_add_move(g, parent, m, &node))
+	if (xqi_record_add_move(g, parent, m, &node))
 		return XQ_ENOMEM;
 	g->nodes[node].place.line = r->lineno;
 	g->nodes[node].place.col = r->toks[t].col;
@@ -775,11 +775,11 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 		for (uint32_t k = v[M_NAGS] + 1; k < r->toks[v[M_NAGS]].next; k = r->toks[k].next) {
 			long nag = tok_int(r, k);
 			if (nag < 0 || nag > 255) {
-				report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, r->toks[k].start, ply, iccs,
+				report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, r->toks[k].start, ply, iccs,
 				       "a NAG must be a whole number from 0 to 255");
 				return 1;
 			}
-			if ((rc = xq_game_add_nag(g, node, (uint8_t)nag)))
+			if ((rc = xqi_record_add_nag(g, node, (uint8_t)nag)))
 				return rc == XQ_ENOMEM ? rc : 1;
 		}
 	}
@@ -787,7 +787,7 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 	r->frames[top].cur = r->toks[t].next;
 	r->frames[top].parent = node;
 	r->frames[top].ply = ply + 1;
-	xq_board_make(&r->frames[top].board, m, &u);
+	xqi_position_make(&r->frames[top].board, m, &u);
 	if (v[M_VARS]) {
 		uint32_t a = v[M_VARS];
 		size_t first = *nframes;
@@ -818,7 +818,7 @@ static int read_moves(struct nd_reader *r, uint32_t arr)
 
 	if (!expect_type(r, arr, JT_ARRAY, 0, "\"moves\""))
 		return 0;
-	if (push_frame(r, &nframes, arr, XQ_ROOT, 1, &r->g->start))
+	if (push_frame(r, &nframes, arr, XQI_ROOT, 1, &r->g->start))
 		return XQ_ENOMEM;
 	while (nframes > 0) {
 		size_t top = nframes - 1;
@@ -843,18 +843,18 @@ static int build_game(struct nd_reader *r)
 					    "comment", "moves", "broken", "source", NULL};
 	enum { G_SCHEMA, G_TAGS, G_FEN, G_RESULT, G_RTEXT, G_COMMENT, G_MOVES, G_BROKEN, G_SOURCE };
 	uint32_t v[9];
-	struct xq_game *g = r->g;
+	struct xqi_record *g = r->g;
 	int rc, bad_start = 0;
 
 	if (r->toks[0].type != JT_OBJECT) {
-		report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, r->toks[0].start, 0, NULL,
+		report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, r->toks[0].start, 0, NULL,
 		       "a game record must be a JSON object, not %s", type_name(r->toks[0].type));
 		return 0;
 	}
 	if ((rc = members(r, 0, names, NULL, v, 0)))
 		return rc == XQ_ENOMEM ? rc : 0;
 	if (!v[G_SCHEMA]) {
-		report(r, XQ_SEV_ERROR, XQ_D_SYNTAX, 0, 0, NULL,
+		report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, 0, 0, NULL,
 		       "no \"schema\" member: not an xqkit game record");
 		return 0;
 	}
@@ -864,7 +864,7 @@ static int build_game(struct nd_reader *r)
 		return XQ_ENOMEM;
 	if (strcmp(r->scratch.ptr, NDJSON_SCHEMA)) {
 		int ours = !strncmp(r->scratch.ptr, "xqkit.game/", 11);
-		report(r, XQ_SEV_ERROR, ours ? XQ_D_UNSUPPORTED : XQ_D_SYNTAX,
+		report(r, XQ_SEVERITY_ERROR, ours ? XQI_D_UNSUPPORTED : XQI_D_SYNTAX,
 		       r->toks[v[G_SCHEMA]].start, 0, NULL,
 		       ours ? "schema \"%.40s\" is not supported (this xqkit reads \"" NDJSON_SCHEMA "\")"
 			    : "schema \"%.40s\" is not a game record (expected \"" NDJSON_SCHEMA "\")",
@@ -874,22 +874,22 @@ static int build_game(struct nd_reader *r)
 	if (v[G_SOURCE] && (rc = read_source(r, v[G_SOURCE])))
 		return rc;
 	if (v[G_FEN]) {
-		struct xq_diag d;
+		struct xq_diagnostic d;
 		if (!expect_type(r, v[G_FEN], JT_STRING, 0, "\"fen\""))
 			return 0;
 		if (decode_string(r, v[G_FEN]))
 			return XQ_ENOMEM;
-		xq_diag_init(&d);
+		xqi_diagnostic_init(&d);
 		/* Composed positions with pieces on unusual points are kept
 		 * (validate reports them); anything else wrong is an error. */
-		if (xq_board_from_fen(&g->start, r->scratch.ptr, r->scratch.len,
-				      XQ_FEN_LENIENT_PLACEMENT, &d)) {
-			report(r, XQ_SEV_ERROR, XQ_D_BAD_FEN,
+		if (xqi_position_from_fen(&g->start, r->scratch.ptr, r->scratch.len,
+				      XQI_FEN_LENIENT_PLACEMENT, &d)) {
+			report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_FEN,
 			       r->toks[v[G_FEN]].start + (d.place.col ? d.place.col : 0), 0, NULL,
 			       "bad FEN: %s", d.msg);
 			/* Kept as written, never replaced by another position;
 			 * the rest of the record is read, but no move. */
-			if (xq_game_set_start_text(g, r->scratch.ptr, r->scratch.len))
+			if (xqi_record_set_start_text(g, r->scratch.ptr, r->scratch.len))
 				return XQ_ENOMEM;
 			bad_start = 1;
 		}
@@ -901,8 +901,8 @@ static int build_game(struct nd_reader *r)
 			return 0;
 		if (decode_string(r, v[G_RESULT]))
 			return XQ_ENOMEM;
-		if (xq_result_parse(r->scratch.ptr, r->scratch.len, &g->result)) {
-			report(r, XQ_SEV_ERROR, XQ_D_BAD_RESULT, r->toks[v[G_RESULT]].start, 0, NULL,
+		if (xqi_result_parse(r->scratch.ptr, r->scratch.len, &g->result)) {
+			report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_RESULT, r->toks[v[G_RESULT]].start, 0, NULL,
 			       "\"result\" must be \"1-0\", \"0-1\", \"1/2-1/2\", \"*\" or null, not \"%.40s\"",
 			       r->scratch.ptr);
 			return 0;
@@ -917,17 +917,17 @@ static int build_game(struct nd_reader *r)
 	if (v[G_COMMENT]) {
 		if (!expect_type(r, v[G_COMMENT], JT_STRING, 0, "\"comment\""))
 			return 0;
-		if (!(g->nodes[XQ_ROOT].comment = game_string(r, v[G_COMMENT], NULL)))
+		if (!(g->nodes[XQI_ROOT].comment = game_string(r, v[G_COMMENT], NULL)))
 			return XQ_ENOMEM;
 	}
 	if (v[G_MOVES] && !bad_start && (rc = read_moves(r, v[G_MOVES])))
 		return rc;
 	if (g->nnodes == 1 && !r->bad)
-		g->flags |= XQ_GAME_EMPTY;
+		g->flags |= XQI_RECORD_EMPTY;
 	if (v[G_BROKEN] && r->toks[v[G_BROKEN]].type == JT_TRUE) {
-		report(r, XQ_SEV_WARNING, XQ_D_TRUNCATED, r->toks[v[G_BROKEN]].start, 0, NULL,
+		report(r, XQ_SEVERITY_WARNING, XQI_D_TRUNCATED, r->toks[v[G_BROKEN]].start, 0, NULL,
 		       "the record is marked broken: it was kept only up to an error in its source");
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 	}
 	return 0;
 }
@@ -951,9 +951,9 @@ static int next_line(struct nd_reader *r)
 
 	/* Every round reads bytes, or meets the end of the input. */
 	for (uint64_t was = nd_bytes_read(r) + (uint64_t)r->eof;;
-	     XQ_ADVANCED(was, nd_bytes_read(r) + (uint64_t)r->eof)) {
+	     XQI_ADVANCED(was, nd_bytes_read(r) + (uint64_t)r->eof)) {
 		char *nl = memchr(r->buf.ptr + scan, '\n', r->buf.len - scan);
-		struct xq_diag d;
+		struct xq_diagnostic d;
 		long n;
 		if (nl || (r->eof && r->pos < r->buf.len)) {
 			size_t end = nl ? (size_t)(nl - r->buf.ptr) : r->buf.len;
@@ -994,14 +994,14 @@ static int next_line(struct nd_reader *r)
 		}
 		if (xq_buf_grow(&r->buf, CHUNK))
 			return XQ_ENOMEM;
-		xq_diag_init(&d);
-		n = r->in ? xq_input_read(r->in, r->buf.ptr + r->buf.len, CHUNK, &d)
+		xqi_diagnostic_init(&d);
+		n = r->in ? xqi_input_read(r->in, r->buf.ptr + r->buf.len, CHUNK, &d)
 			  : r->src.read(r->src.ctx, r->buf.ptr + r->buf.len, CHUNK, &d);
 		if (n < 0) {
 			if (!d.source)
 				d.source = r->name;
 			d.game = r->games + 1;
-			xq_sink_report(r->sink, &d);
+			xqi_sink_report(r->sink, &d);
 			return (int)n;
 		}
 		if (n == 0) {
@@ -1013,7 +1013,7 @@ static int next_line(struct nd_reader *r)
 	}
 }
 
-static struct nd_reader *new_reader(const struct xq_read_opts *opts, const struct xq_sink *sink)
+static struct nd_reader *new_reader(const struct xqi_read_opts *opts, const struct xqi_sink *sink)
 {
 	struct nd_reader *r = calloc(1, sizeof(*r));
 
@@ -1021,11 +1021,11 @@ static struct nd_reader *new_reader(const struct xq_read_opts *opts, const struc
 		return NULL;
 	if (opts)
 		r->opts = *opts;
-	r->max_line = (size_t)xq_format_record_limit(&xq_format_ndjson, opts);
+	r->max_line = (size_t)xqi_format_record_limit(&xqi_format_ndjson, opts);
 	r->sink = sink;
 	xq_buf_init(&r->buf);
 	xq_buf_init(&r->scratch);
-	if (xq_textdec_init(&r->td, XQ_ENC_UTF8, XQ_TEXTDEC_BAD_EVENTS, 0, 0)) {
+	if (xqi_textdec_init(&r->td, XQI_ENC_UTF8, XQI_TEXTDEC_BAD_EVENTS, 0, 0)) {
 		xq_buf_release(&r->buf);
 		xq_buf_release(&r->scratch);
 		free(r);
@@ -1034,27 +1034,27 @@ static struct nd_reader *new_reader(const struct xq_read_opts *opts, const struc
 	return r;
 }
 
-static int nd_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-			  const struct xq_sink *sink)
+static int nd_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+			  const struct xqi_sink *sink)
 {
 	struct nd_reader *r = new_reader(opts, sink);
 
 	if (!r)
 		return XQ_ENOMEM;
 	r->in = in;
-	r->name = xq_input_name(in);
+	r->name = xqi_input_name(in);
 	*out = r;
 	return 0;
 }
 
-static int read_record(struct nd_reader *r, struct xq_game *g)
+static int read_record(struct nd_reader *r, struct xqi_record *g)
 {
 	uint64_t blank_from = r->offset;
 	uint32_t blank_line = r->lineno + 1;
 
 	/* Every round takes a line. */
 	for (uint64_t was = r->offset + (uint64_t)r->eof;;
-	     XQ_ADVANCED(was, r->offset + (uint64_t)r->eof)) {
+	     XQI_ADVANCED(was, r->offset + (uint64_t)r->eof)) {
 		int rc = next_line(r);
 		size_t skip = 0;
 		if (rc <= 0)
@@ -1068,20 +1068,20 @@ static int read_record(struct nd_reader *r, struct xq_game *g)
 				i++;
 			if (i == r->len && rc == 1) {
 				/* Blank lines separate nothing; a run of them
-				 * longer than XQ_SKIP_MAX is the end. */
-				if (r->offset - blank_from <= XQ_SKIP_MAX)
+				 * longer than XQI_SKIP_MAX is the end. */
+				if (r->offset - blank_from <= XQI_SKIP_MAX)
 					continue;
-				report(r, XQ_SEV_ERROR, XQ_D_RESOURCE, 0, 0, NULL,
+				report(r, XQ_SEVERITY_ERROR, XQI_D_RESOURCE, 0, 0, NULL,
 				       "more than %llu MiB of blank lines since line %u and no "
 				       "record; the rest of the input is not read",
-				       (unsigned long long)(XQ_SKIP_MAX >> 20), (unsigned)blank_line);
+				       (unsigned long long)(XQI_SKIP_MAX >> 20), (unsigned)blank_line);
 				return XQ_ERANGE;
 			}
 		}
 		r->games++;
 		r->g = g;
 		r->bad = 0;
-		xq_game_clear(g);
+		xqi_record_clear(g);
 		g->number = r->games;
 		g->source = r->name;
 		g->place.line = r->lineno;
@@ -1089,29 +1089,29 @@ static int read_record(struct nd_reader *r, struct xq_game *g)
 		g->place.offset = r->line_offset;
 		g->encoding = "utf-8";
 		if (rc == 2) {
-			struct xq_diag d;
-			xq_diag_init(&d);
-			xq_format_limit_diag(&d, &xq_format_ndjson, &r->opts, "the record");
-			report(r, XQ_SEV_ERROR, XQ_D_RESOURCE, 0, 0, NULL,
+			struct xq_diagnostic d;
+			xqi_diagnostic_init(&d);
+			xqi_format_limit_diag(&d, &xqi_format_ndjson, &r->opts, "the record");
+			report(r, XQ_SEVERITY_ERROR, XQI_D_RESOURCE, 0, 0, NULL,
 			       "%s; the rest of the input is not read", d.msg);
 			return XQ_ERANGE;
 		}
 		{
 			/* NDJSON is UTF-8, whatever the bytes look like: the decoder
 			 * reads the line in place and finds what is not text. */
-			struct xq_textdec *d = &r->td;
+			struct xqi_textdec *d = &r->td;
 			long used;
 			d->dpos = d->raw = r->line_offset;
 			d->ev_first = d->nevents = 0;
-			used = xq_textdec_feed(d, r->line, r->len, 1, NULL);
+			used = xqi_textdec_feed(d, r->line, r->len, 1, NULL);
 			if (used < 0)
 				return (int)used;
 			if (d->nevents) {
-				const struct xq_textdec_event *e = &d->events[0];
+				const struct xqi_textdec_event *e = &d->events[0];
 				char msg[160];
-				report(r, XQ_SEV_ERROR, XQ_D_ENCODING, (size_t)(e->raw - r->line_offset), 0,
+				report(r, XQ_SEVERITY_ERROR, XQI_D_ENCODING, (size_t)(e->raw - r->line_offset), 0,
 				       NULL, "%s",
-				       xq_textdec_bad_message(msg, sizeof(msg), e->byte, e->enc, e->raw));
+				       xqi_textdec_bad_message(msg, sizeof(msg), e->byte, e->enc, e->raw));
 				return 1;
 			}
 		}
@@ -1131,11 +1131,11 @@ static int read_record(struct nd_reader *r, struct xq_game *g)
 	}
 }
 
-static int nd_read(void *reader, struct xq_game *g)
+static int nd_read(void *reader, struct xqi_record *g)
 {
 	struct nd_reader *r = reader;
 
-	return xq_read_guard(&r->guard, read_record(r, g), r->offset, g, r->sink);
+	return xqi_read_guard(&r->guard, read_record(r, g), r->offset, g, r->sink);
 }
 
 static void nd_close_reader(void *reader)
@@ -1146,7 +1146,7 @@ static void nd_close_reader(void *reader)
 		return;
 	xq_buf_release(&r->buf);
 	xq_buf_release(&r->scratch);
-	xq_textdec_release(&r->td);
+	xqi_textdec_release(&r->td);
 	free(r->toks);
 	free(r->stack);
 	free(r->frames);
@@ -1162,7 +1162,7 @@ static void nd_close_reader(void *reader)
  * the reader with its line, offset and record count set to the chunk's.
  */
 struct nd_split {
-	struct xq_bytes src;
+	struct xqi_bytes src;
 	char buf[CHUNK];
 	size_t len, pos;
 	uint64_t off;      /* input offset of buf[pos] */
@@ -1175,7 +1175,7 @@ struct nd_split {
 	int eof;
 };
 
-static int nd_split_open(void **out, const struct xq_bytes *src, const struct xq_read_opts *opts)
+static int nd_split_open(void **out, const struct xqi_bytes *src, const struct xqi_read_opts *opts)
 {
 	struct nd_split *s = calloc(1, sizeof(*s));
 
@@ -1194,25 +1194,25 @@ static void nd_split_close(void *sp)
 	free(sp);
 }
 
-static int nd_split_next(void *sp, struct xq_split_point *pt)
+static int nd_split_next(void *sp, struct xqi_split_point *pt)
 {
 	static const unsigned char bom[3] = {0xEF, 0xBB, 0xBF};
 	struct nd_split *s = sp;
 
 	/* Every round takes a byte (off) or reads (len - pos): 2 off + len - pos grows. */
 	for (uint64_t was = 2 * s->off + (s->len - s->pos) + (uint64_t)s->eof;;
-	     XQ_ADVANCED(was, 2 * s->off + (s->len - s->pos) + (uint64_t)s->eof)) {
+	     XQI_ADVANCED(was, 2 * s->off + (s->len - s->pos) + (uint64_t)s->eof)) {
 		unsigned char c;
 		/* What the reader stops at (a line over its limit, blank text over
-		 * XQ_SKIP_MAX) cannot be split: it is left to the reader. */
-		if (s->line_len > ND_MAX_RECORD || (!s->nonblank && s->off - s->run_from > XQ_SKIP_MAX))
+		 * XQI_SKIP_MAX) cannot be split: it is left to the reader. */
+		if (s->line_len > ND_MAX_RECORD || (!s->nonblank && s->off - s->run_from > XQI_SKIP_MAX))
 			return XQ_ERANGE;
 		if (s->pos == s->len) {
-			struct xq_diag d;
+			struct xq_diagnostic d;
 			long n;
 			if (s->eof)
 				return 0;
-			xq_diag_init(&d);
+			xqi_diagnostic_init(&d);
 			n = s->src.read(s->src.ctx, s->buf, CHUNK, &d);
 			if (n < 0)
 				return (int)n;
@@ -1252,15 +1252,15 @@ static int nd_split_next(void *sp, struct xq_split_point *pt)
 			pt->line = s->line;
 			pt->records = ++s->records;
 			pt->seen = s->off;
-			pt->encoding = XQ_ENC_UTF8;
+			pt->encoding = XQI_ENC_UTF8;
 			pt->first_high = 0;
 			return 1;
 		}
 	}
 }
 
-static int nd_open_chunk(void **out, const struct xq_chunk *c, const struct xq_read_opts *opts,
-			 const struct xq_sink *sink)
+static int nd_open_chunk(void **out, const struct xqi_chunk *c, const struct xqi_read_opts *opts,
+			 const struct xqi_sink *sink)
 {
 	struct nd_reader *r = new_reader(opts, sink);
 
@@ -1275,7 +1275,7 @@ static int nd_open_chunk(void **out, const struct xq_chunk *c, const struct xq_r
 	return 0;
 }
 
-static int nd_chunk_next(void *reader, struct xq_place *next)
+static int nd_chunk_next(void *reader, struct xqi_place *next)
 {
 	struct nd_reader *r = reader;
 
@@ -1287,7 +1287,7 @@ static int nd_chunk_next(void *reader, struct xq_place *next)
 	return 1;
 }
 
-const struct xq_split_ops xq_ndjson_split = {
+const struct xqi_split_ops xqi_ndjson_split = {
 	nd_split_open,
 	nd_split_next,
 	nd_split_close,
@@ -1300,9 +1300,9 @@ const struct xq_split_ops xq_ndjson_split = {
 /* ---- writing ------------------------------------------------------------- */
 
 struct nd_writer {
-	struct xq_output *o;
-	const struct xq_sink *sink; /* borrowed (format.h) */
-	struct xq_write_opts opts;
+	struct xq_file *o;
+	const struct xqi_sink *sink; /* borrowed (format.h) */
+	struct xqi_write_opts opts;
 	const char *derived;  /* member name of the derived move text, or NULL */
 	struct xq_buf b;
 	unsigned char *levels; /* per open line of the tree being written: LEVEL_* */
@@ -1317,22 +1317,22 @@ static int add_member(struct xq_buf *b, const char *name, const char *value)
 
 /* Write the object of node `n`, played from `before`, up to (not
  * including) its closing brace. */
-static int write_move(struct nd_writer *w, const struct xq_game *g, uint32_t n,
-		      struct xq_board *before)
+static int write_move(struct nd_writer *w, const struct xqi_record *g, uint32_t n,
+		      struct xqi_position *before)
 {
-	const struct xq_node *x = &g->nodes[n];
+	const struct xqi_node *x = &g->nodes[n];
 	struct xq_buf *b = &w->b;
 	char iccs[5];
 	int rc;
 
-	xq_move_name(x->move, iccs);
+	xqi_move_name(x->move, iccs);
 	rc = xq_buf_addf(b, "{\"iccs\":\"%s\"", iccs);
 	if (!rc && x->text)
 		rc = add_member(b, "text", x->text);
 	if (!rc && w->derived) {
-		char text[XQ_MOVE_TEXT_MAX];
-		if (xq_notation_write(text, sizeof(text), before, x->move,
-				      (enum xq_notation)w->opts.notation, w->opts.notation_flags))
+		char text[XQ_MOVE_TEXT_SIZE];
+		if (xqi_notation_write(text, sizeof(text), before, x->move,
+				      (enum xq_dialect)w->opts.notation, w->opts.notation_flags))
 			rc = add_member(b, w->derived, text);
 	}
 	if (!rc && x->pre_comment)
@@ -1367,27 +1367,27 @@ static int close_move(struct xq_buf *b, unsigned char *level)
  * The tree as nested lines: a line is the array of a move and its first
  * children; a move that is the first child of its parent and has later
  * siblings carries them as "variations", each the start of a line.  This
- * is the order of the text walk (game.h, xq_textwalk): a move, then each
+ * is the order of the text walk (record.h, xqi_textwalk): a move, then each
  * alternative to it as a variation, then the move after it, so the walk
  * gives the moves with their positions and only the brackets are kept
  * here, one level per open line.
  */
-static int write_tree(struct nd_writer *w, const struct xq_game *g)
+static int write_tree(struct nd_writer *w, const struct xqi_record *g)
 {
 	struct xq_buf *b = &w->b;
-	struct xq_textwalk t;
+	struct xqi_textwalk t;
 	size_t depth = 1;
 	int step, rc;
 
 	if ((rc = xq_buf_adds(b, ",\"moves\":[")))
 		return rc;
-	if (XQ_ALLOC_GROW(w->levels, 1, w->levels_alloc) || xq_textwalk_init(&t, g))
+	if (XQ_ALLOC_GROW(w->levels, 1, w->levels_alloc) || xqi_textwalk_init(&t, g))
 		return XQ_ENOMEM;
 	w->levels[0] = 0;
-	while (!rc && (step = xq_textwalk_next(&t)) > 0) {
+	while (!rc && (step = xqi_textwalk_next(&t)) > 0) {
 		unsigned char *level = &w->levels[depth - 1];
 		switch (step) {
-		case XQ_TEXT_MOVE:
+		case XQI_TEXT_MOVE:
 			rc = close_move(b, level);
 			if (!rc && (*level & LEVEL_MOVES))
 				rc = xq_buf_addc(b, ',');
@@ -1395,7 +1395,7 @@ static int write_tree(struct nd_writer *w, const struct xq_game *g)
 				rc = write_move(w, g, t.node, &t.before);
 			*level |= LEVEL_MOVES | LEVEL_MOVE_OPEN;
 			break;
-		case XQ_TEXT_OPEN:
+		case XQI_TEXT_OPEN:
 			rc = xq_buf_adds(b, *level & LEVEL_IN_VARIATIONS ? ",[" : ",\"variations\":[[");
 			*level |= LEVEL_IN_VARIATIONS;
 			if (!rc && XQ_ALLOC_GROW(w->levels, depth + 1, w->levels_alloc))
@@ -1403,7 +1403,7 @@ static int write_tree(struct nd_writer *w, const struct xq_game *g)
 			if (!rc)
 				w->levels[depth++] = 0;
 			break;
-		case XQ_TEXT_CLOSE:
+		case XQI_TEXT_CLOSE:
 			rc = close_move(b, level);
 			if (!rc)
 				rc = xq_buf_addc(b, ']');
@@ -1411,7 +1411,7 @@ static int write_tree(struct nd_writer *w, const struct xq_game *g)
 			break;
 		}
 	}
-	xq_textwalk_release(&t);
+	xqi_textwalk_release(&t);
 	if (rc || step < 0)
 		return rc ? rc : step;
 	rc = close_move(b, &w->levels[0]);
@@ -1444,7 +1444,7 @@ static char *put_member(char *p, const char *sep, const char *name, uint64_t v)
  * brace, into buf (ORIGIN_TAIL_MAX bytes); returns its length.  No
  * printf: renumber writes it twice a game, on the one thread that emits. */
 #define ORIGIN_TAIL_MAX 128
-static size_t origin_tail(char *buf, const struct xq_origin *o, int after)
+static size_t origin_tail(char *buf, const struct xqi_origin *o, int after)
 {
 	const char *sep = after ? "," : "";
 	char *p = buf;
@@ -1468,7 +1468,7 @@ static size_t origin_tail(char *buf, const struct xq_origin *o, int after)
 #define SOURCE_FILE "\"file\":"
 
 /* The "source" member of origin `o` (ndjson.h). */
-int xq_ndjson_add_origin(struct xq_buf *b, const struct xq_origin *o)
+int xqi_ndjson_add_origin(struct xq_buf *b, const struct xqi_origin *o)
 {
 	char tail[ORIGIN_TAIL_MAX];
 	size_t n = origin_tail(tail, o, o->file != NULL);
@@ -1482,12 +1482,12 @@ int xq_ndjson_add_origin(struct xq_buf *b, const struct xq_origin *o)
 	return rc ? rc : xq_buf_add(b, tail, n);
 }
 
-int xq_ndjson_add_source(struct xq_buf *b, const struct xq_game *g)
+int xqi_ndjson_add_source(struct xq_buf *b, const struct xqi_record *g)
 {
-	struct xq_origin o;
+	struct xqi_origin o;
 
-	xq_game_origin(g, &o);
-	return xq_ndjson_add_origin(b, &o);
+	xqi_record_origin(g, &o);
+	return xqi_ndjson_add_origin(b, &o);
 }
 
 #define RECORD_HEAD "{\"schema\":\"" NDJSON_SCHEMA "\","
@@ -1508,18 +1508,18 @@ static const char *skip_lit(const char *s, const char *end, const char *lit)
  * (swapping in a buffer of the emitter's made the threads free each
  * other's memory).
  */
-static int nd_renumber(struct xq_buf *text, const struct xq_game *g, uint64_t number, uint64_t line)
+static int nd_renumber(struct xq_buf *text, const struct xqi_record *g, uint64_t number, uint64_t line)
 {
 	char was[ORIGIN_TAIL_MAX], now[ORIGIN_TAIL_MAX];
 	const char *p = text->ptr, *end = text->ptr + text->len;
-	struct xq_origin o;
+	struct xqi_origin o;
 	size_t nw, nn, at;
 
 	/* The origin a record came with holds no number of this reading; a
 	 * game with no source has no "source" (nd_format_game). */
 	if (g->origin.file || !g->source)
 		return 0;
-	xq_game_origin(g, &o);
+	xqi_record_origin(g, &o);
 	nn = origin_tail(now, &o, 1);
 	o.game = number;
 	o.line = line;
@@ -1543,24 +1543,24 @@ static int nd_renumber(struct xq_buf *text, const struct xq_game *g, uint64_t nu
 	return 0;
 }
 
-static int nd_format_game(struct nd_writer *w, const struct xq_game *g)
+static int nd_format_game(struct nd_writer *w, const struct xqi_record *g)
 {
 	struct xq_buf *b = &w->b;
-	char fen[XQ_FEN_MAX];
+	char fen[XQ_FEN_SIZE];
 	const char *start;
 	int rc;
 
 	xq_buf_reset(b);
-	xq_board_to_fen(&g->start, fen, sizeof(fen));
-	/* The start position is authoritative (game.h), unless the source's
+	xqi_position_to_fen(&g->start, fen, sizeof(fen));
+	/* The start position is authoritative (record.h), unless the source's
 	 * could not be read: then its text as written. */
-	xq_write_start_check(w->sink, w->o, g, "NDJSON", 1);
+	xqi_write_start_check(w->sink, w->o, g, "NDJSON", 1);
 	start = g->start_text ? g->start_text : fen;
 	rc = xq_buf_adds(b, RECORD_HEAD);
 	/* Where the game came from, when known (a game built by a program
 	 * may have no origin at all). */
 	if (!rc && (g->origin.file || g->source)) {
-		rc = xq_ndjson_add_source(b, g);
+		rc = xqi_ndjson_add_source(b, g);
 		if (!rc)
 			rc = xq_buf_addc(b, ',');
 	}
@@ -1585,30 +1585,30 @@ static int nd_format_game(struct nd_writer *w, const struct xq_game *g)
 	if (!rc)
 		rc = add_member(b, "fen", start);
 	if (!rc)
-		rc = g->result == XQ_RESULT_NONE ? xq_buf_adds(b, ",\"result\":null")
-						 : add_member(b, "result", xq_result_string(g->result));
+		rc = g->result == XQI_RESULT_NONE ? xq_buf_adds(b, ",\"result\":null")
+						 : add_member(b, "result", xqi_result_string(g->result));
 	if (!rc && g->result_text)
 		rc = add_member(b, "result_text", g->result_text);
-	if (!rc && g->nodes[XQ_ROOT].comment)
-		rc = add_member(b, "comment", g->nodes[XQ_ROOT].comment);
+	if (!rc && g->nodes[XQI_ROOT].comment)
+		rc = add_member(b, "comment", g->nodes[XQI_ROOT].comment);
 	if (!rc)
 		rc = write_tree(w, g);
-	if (!rc && (g->flags & XQ_GAME_BROKEN))
+	if (!rc && (g->flags & XQI_RECORD_BROKEN))
 		rc = xq_buf_adds(b, ",\"broken\":true");
 	if (!rc)
 		rc = xq_buf_adds(b, "}\n");
 	return rc;
 }
 
-static int nd_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
-			  const struct xq_sink *sink)
+static int nd_open_writer(void **out, struct xq_file *o, const struct xqi_write_opts *opts,
+			  const struct xqi_sink *sink)
 {
 	struct nd_writer *w;
 
-	if (opts && opts->encoding != XQ_ENC_UNKNOWN && opts->encoding != XQ_ENC_UTF8)
-		return xq_write_refuse(sink, o,
+	if (opts && opts->encoding != XQI_ENC_UNKNOWN && opts->encoding != XQI_ENC_UTF8)
+		return xqi_write_refuse(sink, o,
 				       "NDJSON is always UTF-8; it cannot be written in %s",
-				       xq_encoding_name(opts->encoding));
+				       xqi_encoding_name(opts->encoding));
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return XQ_ENOMEM;
@@ -1617,8 +1617,8 @@ static int nd_open_writer(void **out, struct xq_output *o, const struct xq_write
 	if (opts)
 		w->opts = *opts;
 	/* Moves also in the notation asked for (ICCS is there already). */
-	if (w->opts.notation > XQ_NOTATION_ICCS && w->opts.notation != XQ_NOTATION_SAN)
-		w->derived = xq_notation_name((enum xq_notation)w->opts.notation);
+	if (w->opts.notation > XQ_DIALECT_ICCS && w->opts.notation != XQ_DIALECT_SAN)
+		w->derived = xqi_notation_name((enum xq_dialect)w->opts.notation);
 	xq_buf_init(&w->b);
 	/* Room for a typical record at once (3 KB of a 76,000-game PGN): a
 	 * writer opened for each game (cmd/output.c on several threads)
@@ -1631,14 +1631,14 @@ static int nd_open_writer(void **out, struct xq_output *o, const struct xq_write
 	return 0;
 }
 
-static int nd_write(void *writer, const struct xq_game *g)
+static int nd_write(void *writer, const struct xqi_record *g)
 {
 	struct nd_writer *w = writer;
 	int rc = nd_format_game(w, g);
 
 	if (rc)
 		return rc;
-	return xq_output_write(w->o, w->b.ptr, w->b.len);
+	return xqi_file_write(w->o, w->b.ptr, w->b.len);
 }
 
 static int nd_close_writer(void *writer)
@@ -1683,9 +1683,9 @@ static long probe_string(const unsigned char *head, size_t len, size_t *i, char 
 			if (c == 'u') {
 				unsigned v = 0;
 				for (int d = 0; d < 4; d++, k++) {
-					if (k >= len || xq_hex_value(head[k]) < 0)
+					if (k >= len || xqi_hex_value(head[k]) < 0)
 						return -1;
-					v = v * 16 + (unsigned)xq_hex_value(head[k]);
+					v = v * 16 + (unsigned)xqi_hex_value(head[k]);
 				}
 				c = v < 0x80 ? v : 0x80;
 			} else if (c && (e = strchr(esc, (int)c)) && (e - esc) % 2 == 0) {
@@ -1804,12 +1804,12 @@ static int nd_probe(const unsigned char *head, size_t len)
 	}
 }
 
-const struct xq_format xq_format_ndjson = {
+const struct xqi_format xqi_format_ndjson = {
 	"ndjson",
 	"game records as JSON, one per line (schema " NDJSON_SCHEMA ", see doc/ndjson.md)",
 	".ndjson .jsonl",
-	XQ_CAP_READ | XQ_CAP_WRITE | XQ_CAP_MULTI | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS |
-		XQ_CAP_NAGS | XQ_CAP_ANY_TAGS | XQ_CAP_PRE_COMMENTS,
+	XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_MULTI | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS |
+		XQ_FORMAT_NAGS | XQ_FORMAT_ANY_TAGS | XQ_FORMAT_PRE_COMMENTS,
 	nd_probe,
 	nd_open_reader,
 	nd_read,

@@ -48,7 +48,7 @@ static int contains(const unsigned char *h, size_t len, const char *s)
  * lists, a FEN line).  `[Game "Chinese Chess"]` and `[Variant "xiangqi"]`
  * make it certain.
  */
-int xq_pgn_probe(const unsigned char *h, size_t len)
+int xqi_pgn_probe(const unsigned char *h, size_t len)
 {
 	size_t i = 0, j;
 
@@ -89,26 +89,26 @@ int xq_pgn_probe(const unsigned char *h, size_t len)
 	j = i;
 	while (j < len && !xq_is_space(h[j]) && j - i < 100)
 		j++;
-	if (xq_pgn_count_slashes((const char *)h + i, j - i) == 9 && !starts_with(h, len, i, "<"))
+	if (xqi_pgn_count_slashes((const char *)h + i, j - i) == 9 && !starts_with(h, len, i, "<"))
 		return 30;
-	if (xq_pgn_looks_like_move((const char *)h + i, j - i))
+	if (xqi_pgn_looks_like_move((const char *)h + i, j - i))
 		return 30;
 	return 0;
 }
 
-const struct xq_format xq_format_pgn = {
+const struct xqi_format xqi_format_pgn = {
 	.name = "pgn",
 	.description = "Portable Game Notation, xqbase and XBoard xiangqi dialects",
 	.extensions = ".pgn .pgn_zh .pgn_iccs .pgn_cc .fen",
-	.caps = XQ_CAP_READ | XQ_CAP_WRITE | XQ_CAP_MULTI | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS |
-		XQ_CAP_NAGS | XQ_CAP_ANY_TAGS | XQ_CAP_PRE_COMMENTS,
-	.probe = xq_pgn_probe,
-	.open_reader = xq_pgn_open_reader,
-	.read = xq_pgn_read,
-	.close_reader = xq_pgn_close_reader,
-	.open_writer = xq_pgn_open_writer,
-	.write = xq_pgn_write,
-	.close_writer = xq_pgn_close_writer,
+	.caps = XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_MULTI | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS |
+		XQ_FORMAT_NAGS | XQ_FORMAT_ANY_TAGS | XQ_FORMAT_PRE_COMMENTS,
+	.probe = xqi_pgn_probe,
+	.open_reader = xqi_pgn_open_reader,
+	.read = xqi_pgn_read,
+	.close_reader = xqi_pgn_close_reader,
+	.open_writer = xqi_pgn_open_writer,
+	.write = xqi_pgn_write,
+	.close_writer = xqi_pgn_close_writer,
 	.max_record = PGN_MAX_RECORD,
 	.mem_factor = PGN_MEM_FACTOR,
 	.separator = "\n", /* a blank line between games */

@@ -9,8 +9,8 @@
  *   pgn.c        the probe and the format's entry in the registry.
  * See pgn.c for how the reader's layers fit together.
  */
-#ifndef XQ_FORMATS_PGN_INT_H
-#define XQ_FORMATS_PGN_INT_H
+#ifndef XQI_FORMATS_PGN_INT_H
+#define XQI_FORMATS_PGN_INT_H
 
 #include "pgn.h"
 
@@ -20,19 +20,19 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "board.h"
+#include "position.h"
 #include "buf.h"
 #include "check.h"
 #include "decode.h"
-#include "diag.h"
-#include "game.h"
+#include "diagnostic.h"
+#include "record.h"
 #include "io.h"
 #include "movegen.h"
 #include "notation.h"
 #include "text.h"
 #include "utf8.h"
 
-#define CHUNK XQ_READ_SIZE
+#define CHUNK XQI_READ_SIZE
 #define SAMPLE 65536   /* bytes looked at to tell GB18030 from Big5 */
 #define WORD_MAX 96    /* longer words are not moves */
 /*
@@ -41,7 +41,7 @@
  * game of the 21st Wuyang Cup) is 34,763 bytes; an opening tree as large
  * as the largest DhtmlXQ record known (106,998 moves) would be about
  * 1 MB.  Reading keeps the game and a line or word at most
- * (XQ_PGN_TOKEN_MAX): at most PGN_MEM_FACTOR bytes per byte of its text
+ * (XQI_PGN_TOKEN_MAX): at most PGN_MEM_FACTOR bytes per byte of its text
  * (the densest text is one short move after another).  A game over the
  * limit ends the reading of its input.
  */
@@ -60,9 +60,9 @@ enum tok_type {
 	T_NUMBER,
 	T_WORD,
 	T_ESCAPE,       /* a '%' line */
-	T_UNTERMINATED, /* '{' with no '}' within XQ_PGN_TOKEN_MAX bytes */
+	T_UNTERMINATED, /* '{' with no '}' within XQI_PGN_TOKEN_MAX bytes */
 	T_STRAY,        /* '}' or ']' out of place */
-	T_TOO_LONG,     /* a word or tag line longer than XQ_PGN_TOKEN_MAX */
+	T_TOO_LONG,     /* a word or tag line longer than XQI_PGN_TOKEN_MAX */
 	T_IO            /* the input failed */
 };
 
@@ -80,11 +80,11 @@ struct tok {
 	uint64_t start, end;        /* the token is [start, end) */
 	uint64_t body, body_end;    /* comment text; tag name */
 	uint64_t value, value_end;  /* tag value */
-	struct xq_place place;
+	struct xqi_place place;
 	int bad;                    /* an undecodable byte inside */
-	struct xq_place bad_place;
+	struct xqi_place bad_place;
 	unsigned bad_byte;
-	enum xq_encoding bad_enc;   /* the encoding of the line holding it */
+	enum xqi_encoding bad_enc;   /* the encoding of the line holding it */
 	unsigned tag_flags;
 	unsigned long num;          /* NUMBER and NAG */
 };
@@ -100,14 +100,14 @@ struct frame {
  * the other characters are (but for a few words, decoded when it needs
  * them).  So instead of converting legacy text with iconv, it writes one
  * placeholder character for each character of the source (the real one
- * for the spaces the lexer knows), and XQ_DECODE_BAD for each byte that is
+ * for the spaces the lexer knows), and XQI_DECODE_BAD for each byte that is
  * not text, exactly where the decoder would: which byte pairs are text is
  * asked of iconv once per pair met.
  */
 #define SHADOW_CHAR "\xE4\xB8\x80" /* 一: a CJK character, three UTF-8 bytes */
 
 struct shadow {
-	struct xq_transcoder tc;     /* the encoding to UTF-8: the truth, when asked */
+	struct xqi_transcoder tc;     /* the encoding to UTF-8: the truth, when asked */
 	unsigned char pairs[126][256]; /* lead 0x81-0xFE, then byte: 0 not asked yet, else
 					* PAIR_TEXT, PAIR_BAD or PAIR_SPACE + which space */
 	unsigned char single[2];     /* the same for 0x80 and 0xFF alone */
@@ -121,10 +121,10 @@ enum { PAIR_TEXT = 1, PAIR_BAD = 2, PAIR_SPACE = 3 };
 static const char *const shadow_spaces[3] = {"\xE3\x80\x80", "\xC2\xA0", "\xEF\xBB\xBF"};
 
 struct pgn_reader {
-	struct xq_input *in;      /* the input, or NULL when `src` gives the bytes */
-	struct xq_bytes src;
-	const struct xq_sink *sink;
-	struct xq_read_opts opts;
+	struct xqi_input *in;      /* the input, or NULL when `src` gives the bytes */
+	struct xqi_bytes src;
+	const struct xqi_sink *sink;
+	struct xqi_read_opts opts;
 	uint64_t max_game;        /* the limit of a game's text (PGN_MAX_RECORD or the budget's) */
 	const char *name;
 	/* Raw bytes: raw.ptr[0] is at `raw_base` in the source. */
@@ -139,11 +139,11 @@ struct pgn_reader {
 	uint64_t base;   /* position of text[0] */
 	int conv;
 	int bom_checked;
-	enum xq_encoding enc; /* XQ_ENC_UNKNOWN while everything was ASCII */
-	enum xq_encoding given; /* the input's encoding, found by a splitter (chunks) */
+	enum xqi_encoding enc; /* XQI_ENC_UNKNOWN while everything was ASCII */
+	enum xqi_encoding given; /* the input's encoding, found by a splitter (chunks) */
 	uint64_t first_high;  /* position of the first byte that is not ASCII, once met
 			       * (0 when the encoding was given or marked from the start) */
-	struct xq_textdec td;   /* the decoder (decode.h), once the encoding is known */
+	struct xqi_textdec td;   /* the decoder (decode.h), once the encoding is known */
 	int td_live;
 	struct shadow *shadow;  /* the splitter's reader: placeholders instead of iconv */
 	uint64_t line_start;    /* position where the current line starts */
@@ -151,9 +151,9 @@ struct pgn_reader {
 	 * their places, until the game holding them is done. */
 	struct foreign {
 		uint64_t dpos;
-		struct xq_place place;
-		enum xq_encoding enc;
-		enum xq_textdec_kind kind; /* FOREIGN or AMBIGUOUS */
+		struct xqi_place place;
+		enum xqi_encoding enc;
+		enum xqi_textdec_kind kind; /* FOREIGN or AMBIGUOUS */
 	} foreign[8];
 	size_t nforeign;
 	/* Cursors. */
@@ -167,13 +167,13 @@ struct pgn_reader {
 	struct tok tok;
 	int pushed;
 	int io_rc;
-	struct xq_diag md; /* for move errors: cleared after each use */
+	struct xq_diagnostic md; /* for move errors: cleared after each use */
 	/* Limits (format.h): where the game being read started, and where the
 	 * text being skipped (after an error or a result) started; NO_POS when
 	 * none. */
 	uint64_t game_start, skip_start;
 	uint32_t game_line, skip_line;
-	struct xq_read_guard guard;
+	struct xqi_read_guard guard;
 	/* Per game. */
 	struct xq_buf scratch, pre;
 	struct xq_buf post;  /* comments after node post_node, not yet in the game */
@@ -183,7 +183,7 @@ struct pgn_reader {
 	/* The undo of each move from the root to the current node (path[k] for
 	 * ply k + 1): '(' and ')' step the board back and forth along it
 	 * instead of replaying the line from the start at every variation. */
-	struct xq_undo *path;
+	struct xqi_undo *path;
 	size_t path_cap;
 	uint64_t games;
 };
@@ -211,62 +211,62 @@ struct game_end {
 };
 
 /* pgn_lex.c: the window, the shadow decoder and the lexer */
-const char *xq_pgn_tok_text(const struct pgn_reader *r, uint64_t from);
-const struct tok *xq_pgn_next_tok(struct pgn_reader *r);
-int xq_pgn_have(struct pgn_reader *r, uint64_t p, uint64_t keep);
-int xq_pgn_start_conversion(struct pgn_reader *r, enum xq_encoding enc);
-size_t xq_pgn_count_chars(const char *s, size_t n);
-uint64_t xq_pgn_offset_of(struct pgn_reader *r, uint64_t p);
-uint64_t xq_pgn_offset_peek(const struct pgn_reader *r, uint64_t p);
-uint64_t xq_pgn_tok_progress(const struct pgn_reader *r);
-void xq_pgn_push_back(struct pgn_reader *r);
-void xq_pgn_set_text(struct pgn_reader *r);
-void xq_pgn_shadow_free(struct shadow *sh);
-void xq_pgn_take_foreign(struct pgn_reader *r, uint64_t upto);
+const char *xqi_pgn_tok_text(const struct pgn_reader *r, uint64_t from);
+const struct tok *xqi_pgn_next_tok(struct pgn_reader *r);
+int xqi_pgn_have(struct pgn_reader *r, uint64_t p, uint64_t keep);
+int xqi_pgn_start_conversion(struct pgn_reader *r, enum xqi_encoding enc);
+size_t xqi_pgn_count_chars(const char *s, size_t n);
+uint64_t xqi_pgn_offset_of(struct pgn_reader *r, uint64_t p);
+uint64_t xqi_pgn_offset_peek(const struct pgn_reader *r, uint64_t p);
+uint64_t xqi_pgn_tok_progress(const struct pgn_reader *r);
+void xqi_pgn_push_back(struct pgn_reader *r);
+void xqi_pgn_set_text(struct pgn_reader *r);
+void xqi_pgn_shadow_free(struct shadow *sh);
+void xqi_pgn_take_foreign(struct pgn_reader *r, uint64_t upto);
 /* Where the encoding is decided, the same way by every reader and by the
  * splitter: the start of the line (or long line's piece) holding byte k of
  * buf, stepping whole units from `from` (a unit's start); and the encoding
  * found in the SAMPLE bytes from there (`avail` of them, fewer only at the
  * input's end). */
-size_t xq_pgn_unit_start(const char *buf, size_t from, size_t k);
-enum xq_encoding xq_pgn_detect_sample(const char *s, size_t avail);
+size_t xqi_pgn_unit_start(const char *buf, size_t from, size_t k);
+enum xqi_encoding xqi_pgn_detect_sample(const char *s, size_t avail);
 
 /* pgn_read.c: the parser (and the words and game ends the splitter shares) */
-int xq_pgn_count_slashes(const char *w, size_t n);
-int xq_pgn_is_ellipsis(const char *w, size_t n);
-int xq_pgn_looks_like_move(const char *w, size_t n);
-int xq_pgn_nag_of(const char *w, size_t n);
-int xq_pgn_only_of(const char *w, size_t n, const char *set);
-int xq_pgn_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-		       const struct xq_sink *sink);
-int xq_pgn_read(void *reader, struct xq_game *g);
-int xq_pgn_result_of(const char *w, size_t n, enum xq_result *res, int *standard);
-int xq_pgn_skip_broken(struct pgn_reader *r, long depth, int movetext, const struct game_end *e);
-size_t xq_pgn_split_marks(const char *w, size_t n, char marks[8]);
-struct pgn_reader *xq_pgn_new_reader(const struct xq_read_opts *opts, const struct xq_sink *sink);
-uint64_t xq_pgn_fen_line_end(struct pgn_reader *r, const struct tok *t);
-void xq_pgn_close_reader(void *reader);
-void xq_pgn_skip_after_result(struct pgn_reader *r, const struct game_end *e);
+int xqi_pgn_count_slashes(const char *w, size_t n);
+int xqi_pgn_is_ellipsis(const char *w, size_t n);
+int xqi_pgn_looks_like_move(const char *w, size_t n);
+int xqi_pgn_nag_of(const char *w, size_t n);
+int xqi_pgn_only_of(const char *w, size_t n, const char *set);
+int xqi_pgn_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+		       const struct xqi_sink *sink);
+int xqi_pgn_read(void *reader, struct xqi_record *g);
+int xqi_pgn_result_of(const char *w, size_t n, enum xqi_result *res, int *standard);
+int xqi_pgn_skip_broken(struct pgn_reader *r, long depth, int movetext, const struct game_end *e);
+size_t xqi_pgn_split_marks(const char *w, size_t n, char marks[8]);
+struct pgn_reader *xqi_pgn_new_reader(const struct xqi_read_opts *opts, const struct xqi_sink *sink);
+uint64_t xqi_pgn_fen_line_end(struct pgn_reader *r, const struct tok *t);
+void xqi_pgn_close_reader(void *reader);
+void xqi_pgn_skip_after_result(struct pgn_reader *r, const struct game_end *e);
 
 /* pgn_quick.c: the splitter's quick scan */
 struct pgn_quick;
-#define PGN_QUICK_LEAVE 2 /* xq_pgn_quick_next(): the token scan takes over */
-struct pgn_quick *xq_pgn_quick_new(const struct xq_bytes *src, const struct xq_read_opts *opts);
-int xq_pgn_quick_next(struct pgn_quick *q, struct xq_split_point *pt);
-uint64_t xq_pgn_quick_resume(struct pgn_quick *q, struct xq_split_point *from, int *have_from,
-			     struct xq_bytes *bytes, const uint64_t *keep);
-int xq_pgn_quick_tag_at(const struct pgn_quick *q, uint64_t offset);
-void xq_pgn_quick_restart(struct pgn_quick *q, const struct xq_split_point *p, enum xq_encoding enc,
+#define PGN_QUICK_LEAVE 2 /* xqi_pgn_quick_next(): the token scan takes over */
+struct pgn_quick *xqi_pgn_quick_new(const struct xqi_bytes *src, const struct xqi_read_opts *opts);
+int xqi_pgn_quick_next(struct pgn_quick *q, struct xqi_split_point *pt);
+uint64_t xqi_pgn_quick_resume(struct pgn_quick *q, struct xqi_split_point *from, int *have_from,
+			     struct xqi_bytes *bytes, const uint64_t *keep);
+int xqi_pgn_quick_tag_at(const struct pgn_quick *q, uint64_t offset);
+void xqi_pgn_quick_restart(struct pgn_quick *q, const struct xqi_split_point *p, enum xqi_encoding enc,
 			  uint64_t first_high);
-void xq_pgn_quick_free(struct pgn_quick *q);
+void xqi_pgn_quick_free(struct pgn_quick *q);
 
 /* pgn.c: the probe */
-int xq_pgn_probe(const unsigned char *h, size_t len);
+int xqi_pgn_probe(const unsigned char *h, size_t len);
 
 /* pgn_write.c: the writer */
-int xq_pgn_close_writer(void *writer);
-int xq_pgn_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
-		       const struct xq_sink *sink);
-int xq_pgn_write(void *writer, const struct xq_game *g);
+int xqi_pgn_close_writer(void *writer);
+int xqi_pgn_open_writer(void **out, struct xq_file *o, const struct xqi_write_opts *opts,
+		       const struct xqi_sink *sink);
+int xqi_pgn_write(void *writer, const struct xqi_record *g);
 
 #endif

@@ -5,44 +5,44 @@
  */
 #include "pgn_int.h"
 
-static void report_io(struct pgn_reader *r, struct xq_diag *d)
+static void report_io(struct pgn_reader *r, struct xq_diagnostic *d)
 {
 	d->source = r->name;
 	d->game = r->games;
-	xq_sink_report(r->sink, d);
+	xqi_sink_report(r->sink, d);
 }
 
 /*
  * A limit of format.h is reached at `pl`: report it, and read no further
  * (the input then fails with XQ_ERANGE, as if it could not be read).
  */
-static void stop_at_limit(struct pgn_reader *r, const struct xq_place *pl, const char *fmt, ...)
+static void stop_at_limit(struct pgn_reader *r, const struct xqi_place *pl, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 3, 4)))
 #endif
 	;
 
-static void stop_at_limit(struct pgn_reader *r, const struct xq_place *pl, const char *fmt, ...)
+static void stop_at_limit(struct pgn_reader *r, const struct xqi_place *pl, const char *fmt, ...)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	va_list ap;
 
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	d.place = *pl;
 	d.has_offset = 1;
 	va_start(ap, fmt);
-	xq_diag_vset(&d, XQ_ERANGE, XQ_D_RESOURCE, XQ_SEV_ERROR, fmt, ap);
+	xqi_diagnostic_vset(&d, XQ_ERANGE, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, fmt, ap);
 	va_end(ap);
 	report_io(r, &d);
 	r->io_rc = XQ_ERANGE;
 }
 
-void xq_pgn_set_text(struct pgn_reader *r)
+void xqi_pgn_set_text(struct pgn_reader *r)
 {
 	r->text = r->conv ? r->dec.ptr : r->raw.ptr;
 }
 
-size_t xq_pgn_count_chars(const char *s, size_t n)
+size_t xqi_pgn_count_chars(const char *s, size_t n)
 {
 	size_t c = 0;
 
@@ -54,7 +54,7 @@ size_t xq_pgn_count_chars(const char *s, size_t n)
 static void advance_col(struct pgn_reader *r, uint64_t p)
 {
 	if (p > r->col_pos) {
-		r->col_val += (uint64_t)xq_pgn_count_chars(r->text + (r->col_pos - r->base),
+		r->col_val += (uint64_t)xqi_pgn_count_chars(r->text + (r->col_pos - r->base),
 						    (size_t)(p - r->col_pos));
 		r->col_pos = p;
 	}
@@ -64,7 +64,7 @@ static void advance_col(struct pgn_reader *r, uint64_t p)
  * decoded position `p`. */
 static void map_walk(const struct pgn_reader *r, uint64_t *d, uint64_t *raw_off, uint64_t p)
 {
-	xq_textdec_walk(&r->td, r->text, r->base, r->raw.ptr, r->raw_base, r->raw_base + r->raw.len,
+	xqi_textdec_walk(&r->td, r->text, r->base, r->raw.ptr, r->raw_base, r->raw_base + r->raw.len,
 			d, raw_off, p);
 }
 
@@ -73,7 +73,7 @@ static void advance_map(struct pgn_reader *r, uint64_t p)
 	map_walk(r, &r->map_d, &r->map_r, p);
 }
 
-uint64_t xq_pgn_offset_of(struct pgn_reader *r, uint64_t p)
+uint64_t xqi_pgn_offset_of(struct pgn_reader *r, uint64_t p)
 {
 	if (!r->conv)
 		return p;
@@ -87,7 +87,7 @@ uint64_t xq_pgn_offset_of(struct pgn_reader *r, uint64_t p)
  * from its start (a '{' that closes no comment), and for places the
  * splitter looks ahead at.  UINT64_MAX if `p` is behind the map.
  */
-uint64_t xq_pgn_offset_peek(const struct pgn_reader *r, uint64_t p)
+uint64_t xqi_pgn_offset_peek(const struct pgn_reader *r, uint64_t p)
 {
 	uint64_t d = r->map_d, raw_off = r->map_r;
 
@@ -99,14 +99,14 @@ uint64_t xq_pgn_offset_peek(const struct pgn_reader *r, uint64_t p)
 	return raw_off;
 }
 
-static inline struct xq_place place_at(struct pgn_reader *r, uint64_t p)
+static inline struct xqi_place place_at(struct pgn_reader *r, uint64_t p)
 {
-	struct xq_place pl;
+	struct xqi_place pl;
 
 	advance_col(r, p);
 	pl.line = r->line;
 	pl.col = r->col_val + 1;
-	pl.offset = xq_pgn_offset_of(r, p);
+	pl.offset = xqi_pgn_offset_of(r, p);
 	return pl;
 }
 
@@ -135,41 +135,41 @@ static void compact(struct pgn_reader *r, uint64_t keep)
 		r->raw_base += drop;
 	}
 	if (r->td_live)
-		xq_textdec_forget(&r->td, keep);
+		xqi_textdec_forget(&r->td, keep);
 	r->base = keep;
 	r->tlen -= drop;
-	xq_pgn_set_text(r);
+	xqi_pgn_set_text(r);
 }
 
 /* ---- the splitter's shadow text ------------------------------------------------- */
 
-static int shadow_init(struct shadow *sh, enum xq_encoding enc)
+static int shadow_init(struct shadow *sh, enum xqi_encoding enc)
 {
-	xq_transcoder_release(&sh->tc);
-	xq_transcoder_init(&sh->tc, enc, XQ_ENC_UTF8);
+	xqi_transcoder_release(&sh->tc);
+	xqi_transcoder_init(&sh->tc, enc, XQI_ENC_UTF8);
 	memset(sh->pairs, 0, sizeof(sh->pairs));
 	memset(sh->single, 0, sizeof(sh->single));
 	for (int i = 0; i < 3; i++) {
-		struct xq_transcoder to;
+		struct xqi_transcoder to;
 		xq_buf_reset(&sh->tmp);
-		xq_transcoder_init(&to, XQ_ENC_UTF8, enc);
+		xqi_transcoder_init(&to, XQI_ENC_UTF8, enc);
 		sh->space_len[i] = 0;
-		if (xq_transcoder_convert(&to, shadow_spaces[i], strlen(shadow_spaces[i]), &sh->tmp,
+		if (xqi_transcoder_convert(&to, shadow_spaces[i], strlen(shadow_spaces[i]), &sh->tmp,
 					  NULL) == 0 &&
 		    sh->tmp.len <= sizeof(sh->spaces[i])) {
 			memcpy(sh->spaces[i], sh->tmp.ptr, sh->tmp.len);
 			sh->space_len[i] = sh->tmp.len;
 		}
-		xq_transcoder_release(&to);
+		xqi_transcoder_release(&to);
 	}
 	return 0;
 }
 
-void xq_pgn_shadow_free(struct shadow *sh)
+void xqi_pgn_shadow_free(struct shadow *sh)
 {
 	if (!sh)
 		return;
-	xq_transcoder_release(&sh->tc);
+	xqi_transcoder_release(&sh->tc);
 	xq_buf_release(&sh->tmp);
 	free(sh);
 }
@@ -180,7 +180,7 @@ static int shadow_kind(struct shadow *sh, const unsigned char *c, size_t n)
 	size_t bad;
 
 	xq_buf_reset(&sh->tmp);
-	if (xq_transcoder_convert(&sh->tc, (const char *)c, n, &sh->tmp, &bad))
+	if (xqi_transcoder_convert(&sh->tc, (const char *)c, n, &sh->tmp, &bad))
 		return PAIR_BAD;
 	for (int i = 0; i < 3; i++)
 		if (sh->space_len[i] == n && !memcmp(sh->spaces[i], c, n))
@@ -189,14 +189,14 @@ static int shadow_kind(struct shadow *sh, const unsigned char *c, size_t n)
 }
 
 /*
- * As xq_decoder_feed() (same bytes consumed, same XQ_DECODE_BAD bytes in
+ * As xqi_decoder_feed() (same bytes consumed, same XQI_DECODE_BAD bytes in
  * the same places) but with a placeholder for each character.
  */
 static long shadow_feed(struct shadow *sh, const char *in, size_t len, int final,
 			struct xq_buf *out)
 {
 	const unsigned char *u = (const unsigned char *)in;
-	enum xq_encoding enc = sh->tc.from;
+	enum xqi_encoding enc = sh->tc.from;
 	size_t i = 0;
 	char *o;
 
@@ -224,7 +224,7 @@ static long shadow_feed(struct shadow *sh, const char *in, size_t len, int final
 			if (!final)
 				break; /* the rest of it comes with the next bytes */
 			kind = PAIR_BAD;
-		} else if (enc == XQ_ENC_GB18030 && u[i + 1] >= 0x30 && u[i + 1] <= 0x39) {
+		} else if (enc == XQI_ENC_GB18030 && u[i + 1] >= 0x30 && u[i + 1] <= 0x39) {
 			n = 4;
 			if (i + 3 >= len && !final)
 				break;
@@ -236,7 +236,7 @@ static long shadow_feed(struct shadow *sh, const char *in, size_t len, int final
 			kind = *k;
 		}
 		if (kind == PAIR_BAD) {
-			*o++ = (char)XQ_DECODE_BAD;
+			*o++ = (char)XQI_DECODE_BAD;
 			i++;
 		} else {
 			const char *rep = kind == PAIR_TEXT ? SHADOW_CHAR : shadow_spaces[kind - PAIR_SPACE];
@@ -268,7 +268,7 @@ static int start_copy(struct pgn_reader *r)
 	r->map_r = r->raw_base + r->raw_done;
 	r->raw_done += r->tlen;
 	r->conv = 1;
-	xq_pgn_set_text(r);
+	xqi_pgn_set_text(r);
 	return 0;
 }
 
@@ -278,45 +278,45 @@ static int start_copy(struct pgn_reader *r)
  * be in another one; an encoding the user gave does not.  UTF-8 is read
  * in place until a line needs converting.
  */
-int xq_pgn_start_conversion(struct pgn_reader *r, enum xq_encoding enc)
+int xqi_pgn_start_conversion(struct pgn_reader *r, enum xqi_encoding enc)
 {
-	unsigned flags = r->opts.encoding == XQ_ENC_UNKNOWN ? XQ_TEXTDEC_MIXED : 0;
-	struct xq_diag d;
+	unsigned flags = r->opts.encoding == XQI_ENC_UNKNOWN ? XQI_TEXTDEC_MIXED : 0;
+	struct xq_diagnostic d;
 
 	r->enc = enc;
 	if (r->shadow) {
-		flags |= XQ_TEXTDEC_NO_EVENTS;
-		if (enc != XQ_ENC_UTF8 && shadow_init(r->shadow, enc))
+		flags |= XQI_TEXTDEC_NO_EVENTS;
+		if (enc != XQI_ENC_UTF8 && shadow_init(r->shadow, enc))
 			return XQ_ENOMEM;
 	}
-	if (xq_textdec_init(&r->td, enc, flags, r->base + r->tlen,
+	if (xqi_textdec_init(&r->td, enc, flags, r->base + r->tlen,
 			    r->raw_base + r->raw_done + r->tlen)) {
-		xq_diag_init(&d);
-		xq_diag_set(&d, XQ_EUNSUPPORTED, XQ_D_ENCODING, XQ_SEV_ERROR,
-			    "this system cannot convert %s", xq_encoding_name(enc));
+		xqi_diagnostic_init(&d);
+		xqi_diagnostic_set(&d, XQ_EUNSUPPORTED, XQI_D_ENCODING, XQ_SEVERITY_ERROR,
+			    "this system cannot convert %s", xqi_encoding_name(enc));
 		report_io(r, &d);
 		return XQ_EUNSUPPORTED;
 	}
 	r->td_live = 1;
-	if (r->shadow && enc != XQ_ENC_UTF8 && enc != XQ_ENC_UTF16LE && enc != XQ_ENC_UTF16BE) {
+	if (r->shadow && enc != XQI_ENC_UTF8 && enc != XQI_ENC_UTF16LE && enc != XQI_ENC_UTF16BE) {
 		r->td.convert = shadow_convert;
 		r->td.convert_ctx = r->shadow;
 	}
 	return r->td.copy ? start_copy(r) : 0;
 }
 
-size_t xq_pgn_unit_start(const char *buf, size_t from, size_t k)
+size_t xqi_pgn_unit_start(const char *buf, size_t from, size_t k)
 {
 	size_t n;
 
-	while ((n = xq_textdec_unit_len(buf + from, k - from, 0)) > 0)
+	while ((n = xqi_textdec_unit_len(buf + from, k - from, 0)) > 0)
 		from += n;
 	return from;
 }
 
-enum xq_encoding xq_pgn_detect_sample(const char *s, size_t avail)
+enum xqi_encoding xqi_pgn_detect_sample(const char *s, size_t avail)
 {
-	return xq_textdec_detect(s, avail < SAMPLE ? avail : SAMPLE);
+	return xqi_textdec_detect(s, avail < SAMPLE ? avail : SAMPLE);
 }
 
 /*
@@ -334,30 +334,30 @@ static int publish(struct pgn_reader *r, int *wait)
 			return 0;
 		}
 		r->bom_checked = 1;
-		if (r->opts.encoding == XQ_ENC_UNKNOWN || r->opts.encoding == XQ_ENC_UTF8) {
+		if (r->opts.encoding == XQI_ENC_UNKNOWN || r->opts.encoding == XQI_ENC_UTF8) {
 			if (r->raw.len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
-				r->enc = XQ_ENC_UTF8;
+				r->enc = XQI_ENC_UTF8;
 				r->first_high = 0;
 				r->pos = r->col_pos = r->line_start = 3; /* the BOM is not a column */
-			} else if (r->opts.encoding == XQ_ENC_UTF8) {
-				r->enc = XQ_ENC_UTF8;
+			} else if (r->opts.encoding == XQI_ENC_UTF8) {
+				r->enc = XQI_ENC_UTF8;
 			} else if (r->raw.len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) ||
 						       (u[0] == 0xFE && u[1] == 0xFF))) {
 				r->raw_done = 2;
 				r->map_r = 2;
 				r->first_high = 0;
 				r->pos = r->col_pos = r->base = r->map_d = 0;
-				if (xq_pgn_start_conversion(r, u[0] == 0xFF ? XQ_ENC_UTF16LE : XQ_ENC_UTF16BE))
+				if (xqi_pgn_start_conversion(r, u[0] == 0xFF ? XQI_ENC_UTF16LE : XQI_ENC_UTF16BE))
 					return XQ_EUNSUPPORTED;
 			}
 		} else {
-			int rc = xq_pgn_start_conversion(r, r->opts.encoding);
+			int rc = xqi_pgn_start_conversion(r, r->opts.encoding);
 			if (rc)
 				return rc;
 			r->first_high = 0;
 		}
 	}
-	if (r->enc == XQ_ENC_UNKNOWN) {
+	if (r->enc == XQI_ENC_UNKNOWN) {
 		/* ASCII so far: publish the whole lines before the first other
 		 * byte, then decide; the decoder starts at its line's start. */
 		const unsigned char *u = (const unsigned char *)r->raw.ptr;
@@ -367,7 +367,7 @@ static int publish(struct pgn_reader *r, int *wait)
 		/* Whole lines, or pieces of a line as long as the decoder cuts
 		 * them: waiting for the end of a line that has none (/dev/zero)
 		 * read for ever. */
-		ls = xq_pgn_unit_start(r->raw.ptr, ls, k);
+		ls = xqi_pgn_unit_start(r->raw.ptr, ls, k);
 		if (k == r->raw.len) {
 			r->tlen = r->raw_eof ? k : ls;
 			return 0;
@@ -376,22 +376,22 @@ static int publish(struct pgn_reader *r, int *wait)
 		/* The sample is the SAMPLE bytes from the start of that line,
 		 * however the input arrives: every reader of the input (chunk
 		 * readers too) decides the same way. */
-		if (r->given == XQ_ENC_UNKNOWN && r->raw.len - ls < SAMPLE && !r->raw_eof) {
+		if (r->given == XQI_ENC_UNKNOWN && r->raw.len - ls < SAMPLE && !r->raw_eof) {
 			*wait = 1;
 			return 0;
 		}
 		r->first_high = r->raw_base + k; /* ASCII so far: position = offset */
-		r->enc = r->given != XQ_ENC_UNKNOWN ? r->given
-						    : xq_pgn_detect_sample(r->raw.ptr + ls, r->raw.len - ls);
+		r->enc = r->given != XQI_ENC_UNKNOWN ? r->given
+						    : xqi_pgn_detect_sample(r->raw.ptr + ls, r->raw.len - ls);
 	}
 	if (!r->td_live) {
-		int rc = xq_pgn_start_conversion(r, r->enc);
+		int rc = xqi_pgn_start_conversion(r, r->enc);
 		if (rc)
 			return rc;
 	}
 	if (!r->conv) {
 		/* UTF-8 in place, whole lines, up to a line that needs converting. */
-		long used = xq_textdec_feed(&r->td, r->raw.ptr + r->tlen, r->raw.len - r->tlen,
+		long used = xqi_textdec_feed(&r->td, r->raw.ptr + r->tlen, r->raw.len - r->tlen,
 					    r->raw_eof, NULL);
 		if (used < 0)
 			return (int)used;
@@ -403,14 +403,14 @@ static int publish(struct pgn_reader *r, int *wait)
 		}
 	}
 	if (r->conv) {
-		long used = xq_textdec_feed(&r->td, r->raw.ptr + r->raw_done,
+		long used = xqi_textdec_feed(&r->td, r->raw.ptr + r->raw_done,
 					    r->raw.len - r->raw_done, r->raw_eof, &r->dec);
 		if (used < 0)
 			return (int)used;
 		r->raw_done += (size_t)used;
 		r->tlen = r->dec.len;
 	}
-	xq_pgn_set_text(r);
+	xqi_pgn_set_text(r);
 	return 0;
 }
 
@@ -428,19 +428,19 @@ static int fill(struct pgn_reader *r, uint64_t keep)
 		compact(r, keep);
 	/* Every round reads bytes, or meets the end of the input. */
 	for (uint64_t was = r->raw_base + r->raw.len + (uint64_t)r->raw_eof;;
-	     XQ_ADVANCED(was, r->raw_base + r->raw.len + (uint64_t)r->raw_eof)) {
+	     XQI_ADVANCED(was, r->raw_base + r->raw.len + (uint64_t)r->raw_eof)) {
 		int wait = 0, rc;
 		if (!r->raw_eof) {
-			struct xq_diag d;
+			struct xq_diagnostic d;
 			long n;
-			xq_diag_init(&d);
+			xqi_diagnostic_init(&d);
 			if (xq_buf_grow(&r->raw, CHUNK)) {
 				r->io_rc = XQ_ENOMEM;
-				xq_diag_set(&d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+				xqi_diagnostic_set(&d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 				report_io(r, &d);
 				return r->io_rc;
 			}
-			n = r->in ? xq_input_read(r->in, r->raw.ptr + r->raw.len, CHUNK, &d)
+			n = r->in ? xqi_input_read(r->in, r->raw.ptr + r->raw.len, CHUNK, &d)
 				  : r->src.read(r->src.ctx, r->raw.ptr + r->raw.len, CHUNK, &d);
 			if (n < 0) {
 				r->io_rc = (int)n;
@@ -451,7 +451,7 @@ static int fill(struct pgn_reader *r, uint64_t keep)
 				r->raw_eof = 1;
 			r->raw.len += (size_t)n;
 			r->raw.ptr[r->raw.len] = '\0';
-			xq_pgn_set_text(r);
+			xqi_pgn_set_text(r);
 		}
 		rc = publish(r, &wait);
 		if (rc) {
@@ -466,7 +466,7 @@ static int fill(struct pgn_reader *r, uint64_t keep)
 }
 
 /* Is position p inside the text (reading more when needed)? */
-int xq_pgn_have(struct pgn_reader *r, uint64_t p, uint64_t keep)
+int xqi_pgn_have(struct pgn_reader *r, uint64_t p, uint64_t keep)
 {
 	while (p >= END(r))
 		if (fill(r, keep) <= 0)
@@ -480,15 +480,15 @@ int xq_pgn_have(struct pgn_reader *r, uint64_t p, uint64_t keep)
  * places are kept for the game holding them (only the first of a run in
  * one encoding, which is all that is reported).
  */
-void xq_pgn_take_foreign(struct pgn_reader *r, uint64_t upto)
+void xqi_pgn_take_foreign(struct pgn_reader *r, uint64_t upto)
 {
-	struct xq_textdec *d = &r->td;
+	struct xqi_textdec *d = &r->td;
 
 	while (d->ev_first < d->nevents && d->events[d->ev_first].dpos < upto) {
-		const struct xq_textdec_event *e = &d->events[d->ev_first++];
+		const struct xqi_textdec_event *e = &d->events[d->ev_first++];
 		struct foreign *f;
 		uint64_t cols;
-		if (e->kind == XQ_TEXTDEC_BAD ||
+		if (e->kind == XQI_TEXTDEC_BAD ||
 		    r->nforeign == sizeof(r->foreign) / sizeof(r->foreign[0]) ||
 		    (r->nforeign && r->foreign[r->nforeign - 1].enc == e->enc &&
 		     r->foreign[r->nforeign - 1].kind == e->kind))
@@ -499,7 +499,7 @@ void xq_pgn_take_foreign(struct pgn_reader *r, uint64_t upto)
 		f->kind = e->kind;
 		cols = e->dpos > r->line_start ? e->dpos - r->line_start : 0;
 		if (r->line_start >= r->base && e->dpos <= END(r))
-			cols = xq_pgn_count_chars(r->text + (r->line_start - r->base), (size_t)cols);
+			cols = xqi_pgn_count_chars(r->text + (r->line_start - r->base), (size_t)cols);
 		f->place.line = r->line;
 		f->place.col = (uint64_t)cols + 1;
 		f->place.offset = e->raw;
@@ -509,7 +509,7 @@ void xq_pgn_take_foreign(struct pgn_reader *r, uint64_t upto)
 static void newline(struct pgn_reader *r, uint64_t p, unsigned char c)
 {
 	if (r->td.ev_first < r->td.nevents && r->td.events[r->td.ev_first].dpos < p)
-		xq_pgn_take_foreign(r, p);
+		xqi_pgn_take_foreign(r, p);
 	if (c == '\n' && r->cr_at == p) {
 		r->col_pos = r->line_start = p + 1; /* the LF of a CRLF */
 		return;
@@ -530,7 +530,7 @@ static size_t char_at(struct pgn_reader *r, uint64_t p, uint64_t keep)
 	unsigned char c = AT(r, p);
 	size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
 
-	xq_pgn_have(r, p + need - 1, keep);
+	xqi_pgn_have(r, p + need - 1, keep);
 	return xq_utf8_valid_prefix(r->text + (p - r->base), (size_t)(END(r) - p));
 }
 
@@ -556,8 +556,8 @@ static void mark_bad(struct pgn_reader *r, struct tok *t, uint64_t p)
 	t->bad_place.line = r->line;
 	t->bad_place.col = r->col_val + 1;
 	t->bad_byte = AT(r, p);
-	t->bad_place.offset = xq_pgn_offset_peek(r, p);
-	t->bad_enc = r->td_live ? xq_textdec_enc_at(&r->td, p) : XQ_ENC_UTF8;
+	t->bad_place.offset = xqi_pgn_offset_peek(r, p);
+	t->bad_enc = r->td_live ? xqi_textdec_enc_at(&r->td, p) : XQI_ENC_UTF8;
 	if (r->conv)
 		t->bad_byte = (unsigned char)r->raw.ptr[t->bad_place.offset - r->raw_base];
 }
@@ -580,20 +580,20 @@ static void skip_space(struct pgn_reader *r)
 	uint32_t chars = 0;
 
 	if (!r->bom_checked)
-		xq_pgn_have(r, r->pos, r->pos); /* the first read steps over a BOM */
+		xqi_pgn_have(r, r->pos, r->pos); /* the first read steps over a BOM */
 	p = r->pos;
 	/* The column cursor moves along when it stood here: every space is
 	 * one character, and a line end restarts it. */
 	in_step = r->col_pos == p;
 
 	/* Every round scans to the end of the text, which then grows. */
-	for (uint64_t was = END(r);; XQ_ADVANCED(was, END(r))) {
+	for (uint64_t was = END(r);; XQI_ADVANCED(was, END(r))) {
 		const unsigned char *x = (const unsigned char *)r->text;
 		size_t i = (size_t)(p - r->base), lim = r->tlen;
 		int stop = 0;
-		/* No further than the limit of blank text (XQ_SKIP_MAX). */
-		if (r->base + lim > r->pos + XQ_SKIP_MAX + 1)
-			lim = (size_t)(r->pos + XQ_SKIP_MAX + 1 - r->base);
+		/* No further than the limit of blank text (XQI_SKIP_MAX). */
+		if (r->base + lim > r->pos + XQI_SKIP_MAX + 1)
+			lim = (size_t)(r->pos + XQI_SKIP_MAX + 1 - r->base);
 		while (i < lim) {
 			unsigned char c = x[i];
 			if (c < 0x80) {
@@ -629,15 +629,15 @@ static void skip_space(struct pgn_reader *r)
 			r->col_pos = p;
 			chars = 0;
 		}
-		if (p - r->pos > XQ_SKIP_MAX) {
-			struct xq_place pl = place_at(r, p);
+		if (p - r->pos > XQI_SKIP_MAX) {
+			struct xqi_place pl = place_at(r, p);
 			stop_at_limit(r, &pl,
 				      "more than %llu MiB of blank text up to here and no game; the rest "
 				      "of the input is not read",
-				      (unsigned long long)(XQ_SKIP_MAX >> 20));
+				      (unsigned long long)(XQI_SKIP_MAX >> 20));
 			break;
 		}
-		if (!xq_pgn_have(r, p, p))
+		if (!xqi_pgn_have(r, p, p))
 			break;
 	}
 	if (in_step) {
@@ -647,11 +647,11 @@ static void skip_space(struct pgn_reader *r)
 	r->pos = p;
 }
 
-/* Has a token scan reached the end of the text, or XQ_PGN_TOKEN_MAX? */
+/* Has a token scan reached the end of the text, or XQI_PGN_TOKEN_MAX? */
 static int scan_stops(struct pgn_reader *r, const struct tok *t, uint64_t p, int *too_long)
 {
-	*too_long = p - t->start > XQ_PGN_TOKEN_MAX;
-	return *too_long || (p >= END(r) && !xq_pgn_have(r, p, t->start));
+	*too_long = p - t->start > XQI_PGN_TOKEN_MAX;
+	return *too_long || (p >= END(r) && !xqi_pgn_have(r, p, t->start));
 }
 
 /* Bytes of the character at p; an undecodable byte (or NUL) is marked
@@ -675,7 +675,7 @@ static void scan_comment(struct pgn_reader *r, struct tok *t)
 
 	t->type = T_COMMENT;
 	t->body = p;
-	for (uint64_t was = p;; XQ_ADVANCED(was, p)) {
+	for (uint64_t was = p;; XQI_ADVANCED(was, p)) {
 		unsigned char c;
 		if (scan_stops(r, t, p, &too_long)) {
 			t->type = T_UNTERMINATED;
@@ -711,7 +711,7 @@ static void scan_line(struct pgn_reader *r, struct tok *t, enum tok_type type, i
 		 * stepped over here up to the window's end or the length limit,
 		 * which scan_stops() then judges. */
 		const unsigned char *x = (const unsigned char *)r->text;
-		uint64_t lim = END(r), cap = t->start + XQ_PGN_TOKEN_MAX + 1;
+		uint64_t lim = END(r), cap = t->start + XQI_PGN_TOKEN_MAX + 1;
 		unsigned char c;
 		if (lim > cap)
 			lim = cap;
@@ -751,10 +751,10 @@ static uint64_t continued_tag(struct pgn_reader *r, uint64_t p, uint64_t keep, u
 	uint64_t q = p, line_start = 0, last_quote = 0;
 	int lines = 0, blank = 1;
 
-	while (xq_pgn_have(r, q, keep) && q - p < 4096) {
+	while (xqi_pgn_have(r, q, keep) && q - p < 4096) {
 		unsigned char c = AT(r, q);
 		if (c == '\n' || c == '\r') {
-			if (c == '\n' || !(xq_pgn_have(r, q + 1, keep) && AT(r, q + 1) == '\n'))
+			if (c == '\n' || !(xqi_pgn_have(r, q + 1, keep) && AT(r, q + 1) == '\n'))
 				if (++lines > 8)
 					return 0;
 			q++;
@@ -918,7 +918,7 @@ static uint64_t number_end(struct pgn_reader *r, const struct tok *t, uint64_t p
 {
 	uint64_t q = p;
 
-	while (xq_pgn_have(r, q, t->start) && AT(r, q) == '.')
+	while (xqi_pgn_have(r, q, t->start) && AT(r, q) == '.')
 		q++;
 	return q < END(r) && xq_is_digit(AT(r, q)) ? 0 : q;
 }
@@ -988,7 +988,7 @@ static void scan_word(struct pgn_reader *r, struct tok *t)
 
 	t->type = T_WORD;
 	/* Every round scans to the end of the text, which then grows. */
-	for (uint64_t was = END(r);; XQ_ADVANCED(was, END(r))) {
+	for (uint64_t was = END(r);; XQI_ADVANCED(was, END(r))) {
 		/* The window holds whole characters (publish() holds back a cut
 		 * one), so the bytes in it can be read without asking for more. */
 		const unsigned char *x = (const unsigned char *)r->text;
@@ -1053,11 +1053,11 @@ static void scan_word(struct pgn_reader *r, struct tok *t)
 		p = r->base + i;
 		if (stop)
 			break;
-		if (p - t->start > XQ_PGN_TOKEN_MAX) {
+		if (p - t->start > XQI_PGN_TOKEN_MAX) {
 			t->type = T_TOO_LONG;
 			break;
 		}
-		if (!xq_pgn_have(r, p, t->start))
+		if (!xqi_pgn_have(r, p, t->start))
 			break;
 	}
 	t->end = p;
@@ -1082,7 +1082,7 @@ static void scan_token(struct pgn_reader *r, struct tok *t)
 		t->type = T_IO;
 		return;
 	}
-	if (r->pos >= END(r) && !xq_pgn_have(r, r->pos, r->pos)) {
+	if (r->pos >= END(r) && !xqi_pgn_have(r, r->pos, r->pos)) {
 		t->type = r->io_rc ? T_IO : T_EOF;
 		t->place = place_at(r, r->pos);
 		return;
@@ -1126,7 +1126,7 @@ static void scan_token(struct pgn_reader *r, struct tok *t)
 	case '$': {
 		uint64_t p = t->start + 1;
 		t->num = 0;
-		while (xq_pgn_have(r, p, t->start) && xq_is_digit(AT(r, p))) {
+		while (xqi_pgn_have(r, p, t->start) && xq_is_digit(AT(r, p))) {
 			if (t->num < 100000)
 				t->num = t->num * 10 + (AT(r, p) - '0');
 			p++;
@@ -1165,7 +1165,7 @@ static void scan_token(struct pgn_reader *r, struct tok *t)
 }
 
 /*
- * The limits on the token just scanned: the text skipped (XQ_SKIP_MAX of
+ * The limits on the token just scanned: the text skipped (XQI_SKIP_MAX of
  * format.h) and the game (the format's record limit, r->max_game).  Past
  * one, the token becomes the end of the readable input.
  */
@@ -1173,15 +1173,15 @@ static void check_limits(struct pgn_reader *r, struct tok *t)
 {
 	if (t->type == T_EOF || t->type == T_IO)
 		return;
-	if (r->skip_start != NO_POS && t->end - r->skip_start > XQ_SKIP_MAX)
+	if (r->skip_start != NO_POS && t->end - r->skip_start > XQI_SKIP_MAX)
 		stop_at_limit(r, &t->place,
 			      "more than %llu MiB skipped since line %u without reaching the next "
 			      "game; the rest of the input is not read",
-			      (unsigned long long)(XQ_SKIP_MAX >> 20), r->skip_line);
+			      (unsigned long long)(XQI_SKIP_MAX >> 20), r->skip_line);
 	else if (r->game_start != NO_POS && t->end - r->game_start > r->max_game) {
-		struct xq_diag d;
-		xq_diag_init(&d);
-		xq_format_limit_diag(&d, &xq_format_pgn, &r->opts, "the game");
+		struct xq_diagnostic d;
+		xqi_diagnostic_init(&d);
+		xqi_format_limit_diag(&d, &xqi_format_pgn, &r->opts, "the game");
 		stop_at_limit(r, &t->place, "%s; the rest of the input is not read", d.msg);
 	} else
 		return;
@@ -1190,7 +1190,7 @@ static void check_limits(struct pgn_reader *r, struct tok *t)
 	t->end = t->start;
 }
 
-const struct tok *xq_pgn_next_tok(struct pgn_reader *r)
+const struct tok *xqi_pgn_next_tok(struct pgn_reader *r)
 {
 	if (r->pushed) {
 		r->pushed = 0;
@@ -1205,18 +1205,18 @@ const struct tok *xq_pgn_next_tok(struct pgn_reader *r)
 }
 
 /* How far a loop over tokens has gone (each token it takes is past the last). */
-uint64_t xq_pgn_tok_progress(const struct pgn_reader *r)
+uint64_t xqi_pgn_tok_progress(const struct pgn_reader *r)
 {
 	return r->pushed ? r->tok.start : r->pos;
 }
 
-void xq_pgn_push_back(struct pgn_reader *r)
+void xqi_pgn_push_back(struct pgn_reader *r)
 {
 	r->pushed = 1;
 }
 
 /* The token's text (valid until the next token is read). */
-const char *xq_pgn_tok_text(const struct pgn_reader *r, uint64_t from)
+const char *xqi_pgn_tok_text(const struct pgn_reader *r, uint64_t from)
 {
 	return r->text + (from - r->base);
 }

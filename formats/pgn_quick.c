@@ -83,12 +83,12 @@ static const unsigned char cls_legacy[256] = {
 };
 
 struct pgn_quick {
-	struct xq_bytes src;
+	struct xqi_bytes src;
 	struct xq_buf win;      /* input bytes [off, off + win.len) */
 	uint64_t off;
 	int eof, rc;            /* the input ended, or failed with `d` */
 	int too_far;            /* more bytes than a game may have, and no point */
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	int tokens;             /* the token scan has taken over */
 	uint64_t rpos;          /* then: its reader's next byte */
 	const uint64_t *keep;   /* and the first byte its reader keeps */
@@ -99,7 +99,7 @@ struct pgn_quick {
 	int started;            /* the byte order mark was looked for */
 	const unsigned char *cls;
 	unsigned char wb[256];  /* bytes a word goes on over (set_words()) */
-	enum xq_encoding given, enc;
+	enum xqi_encoding given, enc;
 	uint64_t first_high;
 	int enc_known;
 	uint64_t max_game;
@@ -110,14 +110,14 @@ struct pgn_quick {
 	uint64_t ntags, last_tag_line;
 	long depth;
 
-	struct xq_split_point last; /* the last point given, when have_last */
+	struct xqi_split_point last; /* the last point given, when have_last */
 	int have_last;
 };
 
 static void set_words(struct pgn_quick *q);
 static int result_word(struct pgn_quick *q, uint64_t p, uint64_t e);
 
-struct pgn_quick *xq_pgn_quick_new(const struct xq_bytes *src, const struct xq_read_opts *opts)
+struct pgn_quick *xqi_pgn_quick_new(const struct xqi_bytes *src, const struct xqi_read_opts *opts)
 {
 	struct pgn_quick *q = calloc(1, sizeof(*q));
 
@@ -125,19 +125,19 @@ struct pgn_quick *xq_pgn_quick_new(const struct xq_bytes *src, const struct xq_r
 		return NULL;
 	q->src = *src;
 	xq_buf_init(&q->win);
-	xq_diag_init(&q->d);
+	xqi_diagnostic_init(&q->d);
 	q->line = 1;
 	q->cr_at = UINT64_MAX;
 	q->cls = cls_utf8;
-	q->given = opts ? opts->encoding : XQ_ENC_UNKNOWN;
+	q->given = opts ? opts->encoding : XQI_ENC_UNKNOWN;
 	q->first_high = UINT64_MAX;
-	q->max_game = xq_format_record_limit(&xq_format_pgn, opts);
+	q->max_game = xqi_format_record_limit(&xqi_format_pgn, opts);
 	q->resume_at = UINT64_MAX;
 	set_words(q);
 	return q;
 }
 
-void xq_pgn_quick_free(struct pgn_quick *q)
+void xqi_pgn_quick_free(struct pgn_quick *q)
 {
 	if (!q)
 		return;
@@ -160,7 +160,7 @@ static int fill(struct pgn_quick *q)
 	} else {
 		if (keep > q->line_start)
 			keep = q->line_start;
-		if (q->off + q->win.len - keep > q->max_game + SAMPLE + XQ_READ_SIZE) {
+		if (q->off + q->win.len - keep > q->max_game + SAMPLE + XQI_READ_SIZE) {
 			/* The token scan says where the reader stops. */
 			q->too_far = 1;
 			return 0;
@@ -173,11 +173,11 @@ static int fill(struct pgn_quick *q)
 		q->win.ptr[q->win.len] = '\0';
 		q->off = keep;
 	}
-	if (xq_buf_grow(&q->win, XQ_READ_SIZE)) {
-		q->rc = xq_diag_set(&q->d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	if (xq_buf_grow(&q->win, XQI_READ_SIZE)) {
+		q->rc = xqi_diagnostic_set(&q->d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 		return q->rc;
 	}
-	got = q->src.read(q->src.ctx, q->win.ptr + q->win.len, XQ_READ_SIZE, &q->d);
+	got = q->src.read(q->src.ctx, q->win.ptr + q->win.len, XQI_READ_SIZE, &q->d);
 	if (got < 0) {
 		q->rc = (int)got;
 		return q->rc;
@@ -209,9 +209,9 @@ static unsigned char at(const struct pgn_quick *q, uint64_t p)
 static int start(struct pgn_quick *q)
 {
 	q->started = 1;
-	if (q->given == XQ_ENC_UTF16LE || q->given == XQ_ENC_UTF16BE)
+	if (q->given == XQI_ENC_UTF16LE || q->given == XQI_ENC_UTF16BE)
 		return XQ_EUNSUPPORTED;
-	if (q->given != XQ_ENC_UNKNOWN) {
+	if (q->given != XQI_ENC_UNKNOWN) {
 		q->enc = q->given;
 		q->first_high = 0;
 		q->enc_known = 1;
@@ -219,18 +219,18 @@ static int start(struct pgn_quick *q)
 	have(q, 2);
 	if (q->rc)
 		return q->rc;
-	if (q->given == XQ_ENC_UNKNOWN || q->given == XQ_ENC_UTF8) {
+	if (q->given == XQI_ENC_UNKNOWN || q->given == XQI_ENC_UTF8) {
 		if (q->win.len >= 3 && at(q, 0) == 0xEF && at(q, 1) == 0xBB && at(q, 2) == 0xBF) {
-			q->enc = XQ_ENC_UTF8;
+			q->enc = XQI_ENC_UTF8;
 			q->first_high = 0;
 			q->enc_known = 1;
 			q->pos = q->line_start = 3; /* the BOM is not a column */
-		} else if (q->given == XQ_ENC_UNKNOWN && q->win.len >= 2 &&
+		} else if (q->given == XQI_ENC_UNKNOWN && q->win.len >= 2 &&
 			   ((at(q, 0) == 0xFF && at(q, 1) == 0xFE) || (at(q, 0) == 0xFE && at(q, 1) == 0xFF))) {
 			return XQ_EUNSUPPORTED; /* chunks could not start mid-file */
 		}
 	}
-	if (q->enc == XQ_ENC_GB18030 || q->enc == XQ_ENC_BIG5 || q->enc == XQ_ENC_GBK)
+	if (q->enc == XQI_ENC_GB18030 || q->enc == XQI_ENC_BIG5 || q->enc == XQI_ENC_GBK)
 		q->cls = cls_legacy;
 	set_words(q);
 	return 0;
@@ -243,7 +243,7 @@ static int start(struct pgn_quick *q)
  */
 static int found_high(struct pgn_quick *q, uint64_t p)
 {
-	uint64_t ls = q->off + xq_pgn_unit_start(q->win.ptr, (size_t)(q->line_start - q->off),
+	uint64_t ls = q->off + xqi_pgn_unit_start(q->win.ptr, (size_t)(q->line_start - q->off),
 						  (size_t)(p - q->off));
 
 	have(q, ls + SAMPLE - 1);
@@ -251,12 +251,12 @@ static int found_high(struct pgn_quick *q, uint64_t p)
 		return q->rc;
 	if (!q->eof && q->off + q->win.len - ls < SAMPLE)
 		return XQ_ERANGE; /* a shorter sample than the reader's (too far): the token scan's */
-	q->enc = xq_pgn_detect_sample(q->win.ptr + (ls - q->off), (size_t)(q->off + q->win.len - ls));
-	if (q->enc == XQ_ENC_UTF16LE || q->enc == XQ_ENC_UTF16BE)
+	q->enc = xqi_pgn_detect_sample(q->win.ptr + (ls - q->off), (size_t)(q->off + q->win.len - ls));
+	if (q->enc == XQI_ENC_UTF16LE || q->enc == XQI_ENC_UTF16BE)
 		return XQ_EUNSUPPORTED;
 	q->first_high = p;
 	q->enc_known = 1;
-	if (q->enc != XQ_ENC_UTF8)
+	if (q->enc != XQI_ENC_UTF8)
 		q->cls = cls_legacy;
 	set_words(q);
 	return 0;
@@ -467,11 +467,11 @@ static int word(struct pgn_quick *q)
 static int result_word(struct pgn_quick *q, uint64_t p, uint64_t e)
 {
 	unsigned char c = at(q, p);
-	enum xq_result res;
+	enum xqi_result res;
 	int std;
 
 	if (!(c == '1' || c == '0' || c == '*' || (c >= 0xC2 && e - p <= 9 && q->cls == cls_utf8)) ||
-	    !xq_pgn_result_of(q->win.ptr + (p - q->off), (size_t)(e - p), &res, &std))
+	    !xqi_pgn_result_of(q->win.ptr + (p - q->off), (size_t)(e - p), &res, &std))
 		return 0;
 	if (q->depth > 0)
 		return 1;
@@ -618,9 +618,9 @@ static int movetext_run(struct pgn_quick *q)
 /*
  * The next split point: 1 with *pt set; 0 at the end of the input;
  * PGN_QUICK_LEAVE when the token scan must take over (from
- * xq_pgn_quick_resume()); or the input's error.
+ * xqi_pgn_quick_resume()); or the input's error.
  */
-int xq_pgn_quick_next(struct pgn_quick *q, struct xq_split_point *pt)
+int xqi_pgn_quick_next(struct pgn_quick *q, struct xqi_split_point *pt)
 {
 	int rc;
 
@@ -658,7 +658,7 @@ int xq_pgn_quick_next(struct pgn_quick *q, struct xq_split_point *pt)
 				pt->line = q->line;
 				pt->seen = eol + 1;
 				pt->records = q->games;
-				pt->encoding = q->enc_known ? q->enc : XQ_ENC_UNKNOWN;
+				pt->encoding = q->enc_known ? q->enc : XQI_ENC_UNKNOWN;
 				pt->first_high = q->first_high;
 				new_game(q);
 			}
@@ -708,7 +708,7 @@ int xq_pgn_quick_next(struct pgn_quick *q, struct xq_split_point *pt)
 }
 
 /* The token scan's bytes: the window's, read on as the reader would. */
-static long replay_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
+static long replay_read(void *ctx, void *buf, size_t n, struct xq_diagnostic *d)
 {
 	struct pgn_quick *q = ctx;
 	size_t take;
@@ -738,8 +738,8 @@ static long replay_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
  * scan's reader may still need: from *keep on.  Returns the offset where
  * the quick scan stopped.
  */
-uint64_t xq_pgn_quick_resume(struct pgn_quick *q, struct xq_split_point *from, int *have_from,
-			     struct xq_bytes *bytes, const uint64_t *keep)
+uint64_t xqi_pgn_quick_resume(struct pgn_quick *q, struct xqi_split_point *from, int *have_from,
+			     struct xqi_bytes *bytes, const uint64_t *keep)
 {
 	*have_from = q->have_last;
 	if (q->have_last)
@@ -753,17 +753,17 @@ uint64_t xq_pgn_quick_resume(struct pgn_quick *q, struct xq_split_point *from, i
 }
 
 /* Is there a tag line at `offset` (a point the token scan gave)? */
-int xq_pgn_quick_tag_at(const struct pgn_quick *q, uint64_t offset)
+int xqi_pgn_quick_tag_at(const struct pgn_quick *q, uint64_t offset)
 {
 	return offset >= q->off && offset < q->off + q->win.len && at(q, offset) == '[';
 }
 
 /*
  * The quick scan takes over again at point `p` that the token scan gave
- * (a tag line: xq_pgn_quick_tag_at()), with the encoding its reader found
- * (XQ_ENC_UNKNOWN: none yet).
+ * (a tag line: xqi_pgn_quick_tag_at()), with the encoding its reader found
+ * (XQI_ENC_UNKNOWN: none yet).
  */
-void xq_pgn_quick_restart(struct pgn_quick *q, const struct xq_split_point *p, enum xq_encoding enc,
+void xqi_pgn_quick_restart(struct pgn_quick *q, const struct xqi_split_point *p, enum xqi_encoding enc,
 			  uint64_t first_high)
 {
 	q->tokens = 0;
@@ -777,12 +777,12 @@ void xq_pgn_quick_restart(struct pgn_quick *q, const struct xq_split_point *p, e
 	q->last = *p;
 	q->have_last = 1;
 	q->resume_at = p->offset;
-	if (enc != XQ_ENC_UNKNOWN) {
+	if (enc != XQI_ENC_UNKNOWN) {
 		/* The reader's, which found it. */
 		q->enc = enc;
 		q->first_high = first_high;
 		q->enc_known = 1;
-		q->cls = enc == XQ_ENC_UTF8 ? cls_utf8 : cls_legacy;
+		q->cls = enc == XQI_ENC_UTF8 ? cls_utf8 : cls_legacy;
 		set_words(q);
 	}
 }

@@ -6,8 +6,8 @@
 
 /* ---- diagnostics ----------------------------------------------------------- */
 
-static void emit(struct pgn_reader *r, const struct xq_game *g, struct xq_diag *d,
-		 const struct xq_place *pl, uint32_t ply, const char *move, size_t mlen)
+static void emit(struct pgn_reader *r, const struct xqi_record *g, struct xq_diagnostic *d,
+		 const struct xqi_place *pl, uint32_t ply, const char *move, size_t mlen)
 {
 	d->source = r->name;
 	if (pl) {
@@ -17,26 +17,26 @@ static void emit(struct pgn_reader *r, const struct xq_game *g, struct xq_diag *
 	d->game = g->number;
 	d->ply = ply;
 	if (move)
-		xq_diag_set_move(d, move, mlen);
-	xq_sink_report(r->sink, d);
+		xqi_diagnostic_set_move(d, move, mlen);
+	xqi_sink_report(r->sink, d);
 }
 
-static void report(struct pgn_reader *r, const struct xq_game *g, const struct xq_place *pl,
-		   uint32_t ply, const char *move, size_t mlen, enum xq_severity sev,
-		   enum xq_diag_code code, const char *fmt, ...)
+static void report(struct pgn_reader *r, const struct xqi_record *g, const struct xqi_place *pl,
+		   uint32_t ply, const char *move, size_t mlen, enum xq_severity_level sev,
+		   enum xqi_diagnostic_code code, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 9, 10)))
 #endif
 	;
 
-static void report(struct pgn_reader *r, const struct xq_game *g, const struct xq_place *pl,
-		   uint32_t ply, const char *move, size_t mlen, enum xq_severity sev,
-		   enum xq_diag_code code, const char *fmt, ...)
+static void report(struct pgn_reader *r, const struct xqi_record *g, const struct xqi_place *pl,
+		   uint32_t ply, const char *move, size_t mlen, enum xq_severity_level sev,
+		   enum xqi_diagnostic_code code, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	xq_format_vreport(r->sink, r->name, g->number, pl, pl != NULL, ply, move, mlen, code, sev,
+	xqi_format_vreport(r->sink, r->name, g->number, pl, pl != NULL, ply, move, mlen, code, sev,
 			  fmt, ap);
 	va_end(ap);
 }
@@ -44,71 +44,71 @@ static void report(struct pgn_reader *r, const struct xq_game *g, const struct x
 /* ---- the parser ------------------------------------------------------------- */
 
 struct gstate {
-	struct xq_game *g;
-	struct xq_board board;  /* the position after `cur` */
+	struct xqi_record *g;
+	struct xqi_position board;  /* the position after `cur` */
 	int check_known;        /* in_check says whether board's side to move is in check */
 	int in_check;
 	uint32_t cur, ply, moves; /* the line being read */
 	uint32_t total;         /* moves in the tree */
 	int after_number;       /* a move number since the last move */
 	int have_pre;           /* r->pre holds a comment for the next move */
-	int dialect;            /* enum xq_notation; AUTO until the first move */
+	int dialect;            /* enum xq_dialect; AUTO until the first move */
 	int movetext;           /* something other than tags was read */
 	int broken;
 	int have_result;
 	int start_given;        /* FEN tag or FEN line */
 	uint64_t last_tag_line;  /* the line the last tag ended on */
 	const char *result_tag;
-	struct xq_place result_place;
+	struct xqi_place result_place;
 	const char *format_tag;
-	struct xq_place format_place;
+	struct xqi_place format_place;
 	/* Where the last token of the move text starts (have_last): what is
 	 * said of the end of the moves points there, not at what follows. */
-	struct xq_place last_place;
+	struct xqi_place last_place;
 	int have_last;
 };
 
 static int oom(struct pgn_reader *r, struct gstate *s)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
-	xq_diag_init(&d);
-	xq_diag_set(&d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	xqi_diagnostic_init(&d);
+	xqi_diagnostic_set(&d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 	emit(r, s->g, &d, NULL, s->ply, NULL, 0);
 	s->broken = 1;
-	s->g->flags |= XQ_GAME_BROKEN;
+	s->g->flags |= XQI_RECORD_BROKEN;
 	return XQ_ENOMEM;
 }
 
 /* An error: report it and mark the game broken. */
-static void fail(struct pgn_reader *r, struct gstate *s, const struct xq_place *pl, uint32_t ply,
-		 const char *move, size_t mlen, enum xq_diag_code code, const char *fmt, ...)
+static void fail(struct pgn_reader *r, struct gstate *s, const struct xqi_place *pl, uint32_t ply,
+		 const char *move, size_t mlen, enum xqi_diagnostic_code code, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 8, 9)))
 #endif
 	;
 
-static void fail(struct pgn_reader *r, struct gstate *s, const struct xq_place *pl, uint32_t ply,
-		 const char *move, size_t mlen, enum xq_diag_code code, const char *fmt, ...)
+static void fail(struct pgn_reader *r, struct gstate *s, const struct xqi_place *pl, uint32_t ply,
+		 const char *move, size_t mlen, enum xqi_diagnostic_code code, const char *fmt, ...)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	va_list ap;
 
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	va_start(ap, fmt);
-	xq_diag_vset(&d, XQ_EPARSE, code, XQ_SEV_ERROR, fmt, ap);
+	xqi_diagnostic_vset(&d, XQ_EPARSE, code, XQ_SEVERITY_ERROR, fmt, ap);
 	va_end(ap);
 	emit(r, s->g, &d, pl, ply, move, mlen);
 	s->broken = 1;
-	s->g->flags |= XQ_GAME_BROKEN;
+	s->g->flags |= XQI_RECORD_BROKEN;
 }
 
 static void fail_bad_byte(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 {
 	char msg[160];
 
-	xq_textdec_bad_message(msg, sizeof(msg), t->bad_byte, t->bad_enc, t->bad_place.offset);
-	fail(r, s, &t->bad_place, s->ply + 1, NULL, 0, XQ_D_ENCODING, "%s", msg);
+	xqi_textdec_bad_message(msg, sizeof(msg), t->bad_byte, t->bad_enc, t->bad_place.offset);
+	fail(r, s, &t->bad_place, s->ply + 1, NULL, 0, XQI_D_ENCODING, "%s", msg);
 }
 
 /* Comment text: line ends made LF, surrounding white space dropped. */
@@ -134,10 +134,10 @@ static int clean_comment(struct pgn_reader *r, const char *s, size_t n)
 	return 0;
 }
 
-static int append_str(struct xq_game *g, const char **field, const char *s, size_t n)
+static int append_str(struct xqi_record *g, const char **field, const char *s, size_t n)
 {
 	size_t old = *field ? strlen(*field) : 0;
-	char *p = xq_arena_alloc(&g->arena, old + (old ? 1 : 0) + n + 1);
+	char *p = xqi_arena_alloc(&g->arena, old + (old ? 1 : 0) + n + 1);
 
 	if (!p)
 		return XQ_ENOMEM;
@@ -157,19 +157,19 @@ static int append_str(struct xq_game *g, const char **field, const char *s, size
  * the game ends.  (Appending each to the game's copy would copy the whole
  * comment again every time: quadratic in the number of comments.)
  */
-static int post_flush(struct pgn_reader *r, struct xq_game *g)
+static int post_flush(struct pgn_reader *r, struct xqi_record *g)
 {
 	int rc = 0;
 
-	if (r->post_node != XQ_NODE_NONE && r->post.len)
+	if (r->post_node != XQ_NO_NODE && r->post.len)
 		rc = append_str(g, &g->nodes[r->post_node].comment, r->post.ptr, r->post.len);
-	r->post_node = XQ_NODE_NONE;
+	r->post_node = XQ_NO_NODE;
 	xq_buf_reset(&r->post);
 	return rc;
 }
 
 /* Add `n` bytes of `text` to the comment after `node`. */
-static int post_add(struct pgn_reader *r, struct xq_game *g, uint32_t node, const char *text,
+static int post_add(struct pgn_reader *r, struct xqi_record *g, uint32_t node, const char *text,
 		    size_t n)
 {
 	if (node != r->post_node) {
@@ -205,7 +205,7 @@ static int flush_pre(struct pgn_reader *r, struct gstate *s)
 
 static int take_comment(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 {
-	int rc = clean_comment(r, xq_pgn_tok_text(r, t->body), (size_t)(t->body_end - t->body));
+	int rc = clean_comment(r, xqi_pgn_tok_text(r, t->body), (size_t)(t->body_end - t->body));
 
 	if (rc || r->scratch.len == 0)
 		return rc;
@@ -214,7 +214,7 @@ static int take_comment(struct pgn_reader *r, struct gstate *s, const struct tok
 	return post_add(r, s->g, s->cur, r->scratch.ptr, r->scratch.len);
 }
 
-int xq_pgn_nag_of(const char *w, size_t n)
+int xqi_pgn_nag_of(const char *w, size_t n)
 {
 	if (n == 0 || n > 2 || (w[0] != '!' && w[0] != '?'))
 		return 0;
@@ -225,7 +225,7 @@ int xq_pgn_nag_of(const char *w, size_t n)
 	return w[1] == '?' ? 5 : w[1] == '!' ? 6 : 0;
 }
 
-int xq_pgn_only_of(const char *w, size_t n, const char *set)
+int xqi_pgn_only_of(const char *w, size_t n, const char *set)
 {
 	if (n == 0)
 		return 0;
@@ -236,20 +236,20 @@ int xq_pgn_only_of(const char *w, size_t n, const char *set)
 }
 
 /* Result markers, standard and Chinese.  Returns 1 if `w` is one. */
-int xq_pgn_result_of(const char *w, size_t n, enum xq_result *res, int *standard)
+int xqi_pgn_result_of(const char *w, size_t n, enum xqi_result *res, int *standard)
 {
 	static const struct {
 		const char *text;
-		enum xq_result r;
+		enum xqi_result r;
 	} words[] = {
-		{"红胜", XQ_RESULT_RED_WIN},    {"紅勝", XQ_RESULT_RED_WIN},
-		{"红方胜", XQ_RESULT_RED_WIN},  {"紅方勝", XQ_RESULT_RED_WIN},
-		{"黑负", XQ_RESULT_RED_WIN},    {"黑負", XQ_RESULT_RED_WIN},
-		{"黑胜", XQ_RESULT_BLACK_WIN},  {"黑勝", XQ_RESULT_BLACK_WIN},
-		{"黑方胜", XQ_RESULT_BLACK_WIN}, {"黑方勝", XQ_RESULT_BLACK_WIN},
-		{"红负", XQ_RESULT_BLACK_WIN},  {"紅負", XQ_RESULT_BLACK_WIN},
-		{"和棋", XQ_RESULT_DRAW},       {"和局", XQ_RESULT_DRAW},
-		{"未知", XQ_RESULT_UNKNOWN},
+		{"红胜", XQI_RESULT_RED_WIN},    {"紅勝", XQI_RESULT_RED_WIN},
+		{"红方胜", XQI_RESULT_RED_WIN},  {"紅方勝", XQI_RESULT_RED_WIN},
+		{"黑负", XQI_RESULT_RED_WIN},    {"黑負", XQI_RESULT_RED_WIN},
+		{"黑胜", XQI_RESULT_BLACK_WIN},  {"黑勝", XQI_RESULT_BLACK_WIN},
+		{"黑方胜", XQI_RESULT_BLACK_WIN}, {"黑方勝", XQI_RESULT_BLACK_WIN},
+		{"红负", XQI_RESULT_BLACK_WIN},  {"紅負", XQI_RESULT_BLACK_WIN},
+		{"和棋", XQI_RESULT_DRAW},       {"和局", XQI_RESULT_DRAW},
+		{"未知", XQI_RESULT_UNKNOWN},
 	};
 
 	unsigned char c = n ? (unsigned char)w[0] : 0;
@@ -257,7 +257,7 @@ int xq_pgn_result_of(const char *w, size_t n, enum xq_result *res, int *standard
 	/* Every move of every notation is longer or starts otherwise: most
 	 * words are done with here. */
 	if (c == '1' || c == '0' || c == '*' || c == 0xC2) {
-		if (xq_result_parse(w, n, res) != 0)
+		if (xqi_result_parse(w, n, res) != 0)
 			return 0;
 		*standard = c != 0xC2; /* ½-½ is not */
 		return 1;
@@ -274,11 +274,11 @@ int xq_pgn_result_of(const char *w, size_t n, enum xq_result *res, int *standard
 	return 0;
 }
 
-int xq_pgn_is_ellipsis(const char *w, size_t n)
+int xqi_pgn_is_ellipsis(const char *w, size_t n)
 {
 	if (n == 0 || (w[0] != '.' && (unsigned char)w[0] != 0xE2))
 		return 0;
-	if (xq_pgn_only_of(w, n, "."))
+	if (xqi_pgn_only_of(w, n, "."))
 		return n >= 2;
 	return (n == 3 && !memcmp(w, "\xE2\x80\xA6", 3)) ||   /* … */
 	       (n == 6 && !memcmp(w, "\xE2\x80\xA6\xE2\x80\xA6", 6));
@@ -289,7 +289,7 @@ int xq_pgn_is_ellipsis(const char *w, size_t n)
  * the move (`+ # ! ?`, ASCII or full-width: no notation's move ends in
  * one).  The marks, made ASCII, go to `marks` (up to 7, NUL-terminated).
  */
-size_t xq_pgn_split_marks(const char *w, size_t n, char marks[8])
+size_t xqi_pgn_split_marks(const char *w, size_t n, char marks[8])
 {
 	size_t core = n, k = 0;
 	char rev[8];
@@ -322,23 +322,23 @@ size_t xq_pgn_split_marks(const char *w, size_t n, char marks[8])
 	return core;
 }
 
-static enum xq_notation dialect_for(const struct pgn_reader *r, enum xq_notation n)
+static enum xq_dialect dialect_for(const struct pgn_reader *r, enum xq_dialect n)
 {
-	if ((n == XQ_NOTATION_ICCS || n == XQ_NOTATION_UCI) && r->opts.uci_ranks)
-		return XQ_NOTATION_UCI1;
+	if ((n == XQ_DIALECT_ICCS || n == XQ_DIALECT_UCI) && r->opts.uci_ranks)
+		return XQ_DIALECT_UCI1;
 	return n;
 }
 
 /* Read one move in the game's notation (found from its first move). */
-static int is_coordinates(enum xq_notation n)
+static int is_coordinates(enum xq_dialect n)
 {
-	return n == XQ_NOTATION_ICCS || n == XQ_NOTATION_UCI || n == XQ_NOTATION_UCI1;
+	return n == XQ_DIALECT_ICCS || n == XQ_DIALECT_UCI || n == XQ_DIALECT_UCI1;
 }
 
 /* A square on rank 10 while ranks are read 0-9: say how to read the file. */
-static int rank_ten(struct xq_diag *d, const char *w, size_t n)
+static int rank_ten(struct xq_diagnostic *d, const char *w, size_t n)
 {
-	return xq_diag_set(d, XQ_EPARSE, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
+	return xqi_diagnostic_set(d, XQ_EPARSE, XQI_D_BAD_MOVE_TEXT, XQ_SEVERITY_ERROR,
 			   "'%.*s' names rank 10: this game counts ranks 1-10 (as Fairy-Stockfish "
 			   "writes UCI), so every move of it would be read one rank off; read it with "
 			   "ranks 1-10",
@@ -346,41 +346,41 @@ static int rank_ten(struct xq_diag *d, const char *w, size_t n)
 }
 
 /* `in_check`: whether the side to move in `b` is in check, -1 if not known. */
-static int read_move(struct pgn_reader *r, struct gstate *s, struct xq_board *b, int in_check,
-		     const char *w, size_t n, xq_move *m, struct xq_diag *d)
+static int read_move(struct pgn_reader *r, struct gstate *s, struct xqi_position *b, int in_check,
+		     const char *w, size_t n, xqi_move *m, struct xq_diagnostic *d)
 {
-	enum xq_notation dia = (enum xq_notation)s->dialect, other;
+	enum xq_dialect dia = (enum xq_dialect)s->dialect, other;
 	int rc;
 
-	if (dia == XQ_NOTATION_AUTO) {
-		dia = xq_notation_detect(w, n);
-		if (dia == XQ_NOTATION_AUTO)
-			return xq_diag_set(d, XQ_EPARSE, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR,
+	if (dia == XQ_DIALECT_AUTO) {
+		dia = xqi_notation_detect(w, n);
+		if (dia == XQ_DIALECT_AUTO)
+			return xqi_diagnostic_set(d, XQ_EPARSE, XQI_D_BAD_MOVE_TEXT, XQ_SEVERITY_ERROR,
 					   "'%.*s' is not a move in any notation", (int)n, w);
-		if (dia == XQ_NOTATION_UCI1 && !r->opts.uci_ranks)
+		if (dia == XQ_DIALECT_UCI1 && !r->opts.uci_ranks)
 			return rank_ten(d, w, n);
 		dia = dialect_for(r, dia);
 	}
-	rc = xq_notation_read_hinted(m, b, w, n, dia, in_check, d);
+	rc = xqi_notation_read_hinted(m, b, w, n, dia, in_check, d);
 	if (rc == XQ_EPARSE) {
 		/* One move in another notation than the rest of the game; but
 		 * never coordinates counted from another rank. */
-		other = xq_notation_detect(w, n);
-		if (other == XQ_NOTATION_UCI1 && !r->opts.uci_ranks)
+		other = xqi_notation_detect(w, n);
+		if (other == XQ_DIALECT_UCI1 && !r->opts.uci_ranks)
 			return rank_ten(d, w, n);
 		other = dialect_for(r, other);
-		if (other != XQ_NOTATION_AUTO && other != dia &&
+		if (other != XQ_DIALECT_AUTO && other != dia &&
 		    !(is_coordinates(other) && is_coordinates(dia))) {
-			struct xq_diag d2;
-			xq_diag_init(&d2);
-			if (xq_notation_read(m, b, w, n, other, &d2) == 0)
+			struct xq_diagnostic d2;
+			xqi_diagnostic_init(&d2);
+			if (xqi_notation_read(m, b, w, n, other, &d2) == 0)
 				return 0;
 		}
 	}
-	if (rc == 0 && s->dialect == XQ_NOTATION_AUTO)
+	if (rc == 0 && s->dialect == XQ_DIALECT_AUTO)
 		s->dialect = dia;
-	if (rc && d->code == XQ_D_NONE)
-		xq_diag_set(d, rc, XQ_D_BAD_MOVE_TEXT, XQ_SEV_ERROR, "'%.*s' is not a move", (int)n, w);
+	if (rc && d->code == XQI_D_NONE)
+		xqi_diagnostic_set(d, rc, XQI_D_BAD_MOVE_TEXT, XQ_SEVERITY_ERROR, "'%.*s' is not a move", (int)n, w);
 	return rc;
 }
 
@@ -390,27 +390,27 @@ static int read_move(struct pgn_reader *r, struct gstate *s, struct xq_board *b,
  * Returns 1 with s->board and the game's start flipped (and a warning).
  */
 static int try_other_side(struct pgn_reader *r, struct gstate *s, const struct tok *t,
-			  const char *w, size_t n, xq_move *m)
+			  const char *w, size_t n, xqi_move *m)
 {
-	char fen[XQ_FEN_MAX];
-	struct xq_board b;
-	struct xq_diag d;
+	char fen[XQ_FEN_SIZE];
+	struct xqi_position b;
+	struct xq_diagnostic d;
 	char *sp;
 
-	xq_board_to_fen(&s->g->start, fen, sizeof(fen));
+	xqi_position_to_fen(&s->g->start, fen, sizeof(fen));
 	sp = strchr(fen, ' ');
 	if (!sp)
 		return 0;
 	sp[1] = sp[1] == 'b' ? 'w' : 'b';
-	xq_diag_init(&d);
-	if (xq_board_from_fen(&b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &d))
+	xqi_diagnostic_init(&d);
+	if (xqi_position_from_fen(&b, fen, strlen(fen), XQI_FEN_LENIENT_PLACEMENT, &d))
 		return 0;
 	if (read_move(r, s, &b, -1, w, n, m, &d))
 		return 0;
-	report(r, s->g, &t->place, 1, w, n, XQ_SEV_WARNING, XQ_D_SIDE_TO_MOVE,
+	report(r, s->g, &t->place, 1, w, n, XQ_SEVERITY_WARNING, XQI_D_SIDE_TO_MOVE,
 	       "the start position says %s moves first, but the first move is %s's; read with %s to move",
-	       b.side == XQ_RED ? "black" : "red", b.side == XQ_RED ? "red" : "black",
-	       b.side == XQ_RED ? "red" : "black");
+	       b.side == XQI_RED ? "black" : "red", b.side == XQI_RED ? "red" : "black",
+	       b.side == XQI_RED ? "red" : "black");
 	s->g->start = b;
 	s->board = b;
 	s->check_known = 0;
@@ -425,23 +425,23 @@ static int path_reserve(struct pgn_reader *r, uint32_t ply)
 
 static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 {
-	const char *w = xq_pgn_tok_text(r, t->start);
+	const char *w = xqi_pgn_tok_text(r, t->start);
 	size_t n = (size_t)(t->end - t->start), core;
 	char marks[8];
 	uint8_t nags[1] = {0}; /* (gcc cannot see that nnag guards it) */
 	int nnag = 0;
-	xq_move m;
+	xqi_move m;
 	uint32_t idx;
 	int rc;
 
 	if (n > WORD_MAX) {
-		fail(r, s, &t->place, s->ply + 1, w, n, XQ_D_BAD_MOVE_TEXT,
+		fail(r, s, &t->place, s->ply + 1, w, n, XQI_D_BAD_MOVE_TEXT,
 		     "a word of %zu bytes is not a move", n);
 		return 0;
 	}
 	/* Check marks and an annotation written onto the move (the notation
 	 * reads full-width text itself). */
-	core = xq_pgn_split_marks(w, n, marks);
+	core = xqi_pgn_split_marks(w, n, marks);
 	if (marks[0]) {
 		char a[8];
 		size_t alen = 0;
@@ -450,15 +450,15 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 			if (*k == '!' || *k == '?')
 				a[alen++] = *k;
 		a[alen] = '\0';
-		nag = xq_pgn_nag_of(a, alen);
+		nag = xqi_pgn_nag_of(a, alen);
 		if (nag)
 			nags[nnag++] = (uint8_t)nag;
 		else if (alen)
-			report(r, s->g, &t->place, s->ply + 1, w, n, XQ_SEV_WARNING, XQ_D_SYNTAX,
+			report(r, s->g, &t->place, s->ply + 1, w, n, XQ_SEVERITY_WARNING, XQI_D_SYNTAX,
 			       "'%s' is not an annotation; ignored", a);
 	}
 	if (core == 0) {
-		fail(r, s, &t->place, s->ply + 1, w, n, XQ_D_BAD_MOVE_TEXT, "no move in '%.*s'",
+		fail(r, s, &t->place, s->ply + 1, w, n, XQI_D_BAD_MOVE_TEXT, "no move in '%.*s'",
 		     (int)n, w);
 		return 0;
 	}
@@ -467,36 +467,36 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 	rc = read_move(r, s, &s->board, s->check_known ? s->in_check : -1, w, core, &m, &r->md);
 	/* Only the game's first move may turn the start around: an
 	 * alternative to it comes after a move read with the start's side. */
-	if (rc && s->ply == 0 && s->cur == XQ_ROOT && s->total == 0 && s->start_given &&
+	if (rc && s->ply == 0 && s->cur == XQI_ROOT && s->total == 0 && s->start_given &&
 	    rc != XQ_EPARSE && try_other_side(r, s, t, w, core, &m))
 		rc = 0;
-	if (rc == 0 && r->md.code != XQ_D_NONE)
-		xq_diag_init(&r->md); /* a failed first reading was made good */
+	if (rc == 0 && r->md.code != XQI_D_NONE)
+		xqi_diagnostic_init(&r->md); /* a failed first reading was made good */
 	if (rc) {
 		emit(r, s->g, &r->md, &t->place, s->ply + 1, w, n);
-		xq_diag_init(&r->md);
+		xqi_diagnostic_init(&r->md);
 		s->broken = 1;
-		s->g->flags |= XQ_GAME_BROKEN;
+		s->g->flags |= XQI_RECORD_BROKEN;
 		return 0;
 	}
 	if (path_reserve(r, s->ply))
 		return oom(r, s);
-	if (xq_game_add_move(s->g, s->cur, m, &idx) || xq_game_set_text(s->g, idx, w, n))
+	if (xqi_record_add_move(s->g, s->cur, m, &idx) || xqi_record_set_text(s->g, idx, w, n))
 		return oom(r, s);
 	s->g->nodes[idx].place = t->place;
 	if (s->have_pre) {
-		if (xq_game_set_pre_comment(s->g, idx, r->pre.ptr, r->pre.len))
+		if (xqi_record_set_pre_comment(s->g, idx, r->pre.ptr, r->pre.len))
 			return oom(r, s);
 		s->have_pre = 0;
 		xq_buf_reset(&r->pre);
 	}
 	for (int i = 0; i < nnag; i++)
-		if (xq_game_add_nag(s->g, idx, nags[i]))
+		if (xqi_record_add_nag(s->g, idx, nags[i]))
 			return oom(r, s);
-	xq_board_make(&s->board, m, &r->path[s->ply]);
+	xqi_position_make(&s->board, m, &r->path[s->ply]);
 	/* The move was legal from a position where its side's opponent was
 	 * not in check (that was the side not to move). */
-	s->in_check = xq_board_check_after(&s->board, m);
+	s->in_check = xqi_position_check_after(&s->board, m);
 	s->check_known = 1;
 	s->cur = idx;
 	s->ply++;
@@ -506,7 +506,7 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 	return 0;
 }
 
-int xq_pgn_count_slashes(const char *w, size_t n)
+int xqi_pgn_count_slashes(const char *w, size_t n)
 {
 	int k = 0;
 
@@ -521,22 +521,22 @@ int xq_pgn_count_slashes(const char *w, size_t n)
  * column is the offending character's.
  */
 static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, size_t n,
-		     uint64_t at, const struct xq_place *tag_place, uint64_t tag_start)
+		     uint64_t at, const struct xqi_place *tag_place, uint64_t tag_start)
 {
-	struct xq_board b;
-	struct xq_diag d, d2;
+	struct xqi_position b;
+	struct xq_diagnostic d, d2;
 
-	xq_diag_init(&d);
-	if (xq_board_from_fen(&b, fen, n, 0, &d) == 0) {
+	xqi_diagnostic_init(&d);
+	if (xqi_position_from_fen(&b, fen, n, 0, &d) == 0) {
 		s->g->start = b;
 		s->board = b;
 		s->check_known = 0;
 		s->start_given = 1;
 		return 0;
 	}
-	xq_diag_init(&d2);
-	if (xq_board_from_fen(&b, fen, n, XQ_FEN_LENIENT_PLACEMENT, &d2) == 0) {
-		report(r, s->g, tag_place, 0, NULL, 0, XQ_SEV_NOTE, XQ_D_BAD_FEN,
+	xqi_diagnostic_init(&d2);
+	if (xqi_position_from_fen(&b, fen, n, XQI_FEN_LENIENT_PLACEMENT, &d2) == 0) {
+		report(r, s->g, tag_place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_BAD_FEN,
 		       "composed position accepted (%s)", d.msg);
 		s->g->start = b;
 		s->board = b;
@@ -551,9 +551,9 @@ static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, si
 		size_t blen = 0;
 		while (blen < n && fen[blen] != ' ' && fen[blen] != '\t')
 			blen++;
-		xq_diag_init(&d2);
-		if (blen < n && xq_board_from_fen(&b, fen, blen, XQ_FEN_LENIENT_PLACEMENT, &d2) == 0) {
-			report(r, s->g, tag_place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_FEN,
+		xqi_diagnostic_init(&d2);
+		if (blen < n && xqi_position_from_fen(&b, fen, blen, XQI_FEN_LENIENT_PLACEMENT, &d2) == 0) {
+			report(r, s->g, tag_place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_FEN,
 			       "the FEN after its board is malformed (%s): the board is kept and the "
 			       "first move decides the side to move",
 			       d.msg);
@@ -568,20 +568,20 @@ static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, si
 		/* Column of the offending character, inside the tag. */
 		size_t byte = d.place.col ? d.place.col - 1 : 0;
 		uint64_t p;
-		struct xq_place pl;
+		struct xqi_place pl;
 		if (byte > n)
 			byte = n;
 		p = at + byte;
 		pl.line = tag_place->line;
 		pl.col = tag_place->col +
-			 (uint32_t)xq_pgn_count_chars(xq_pgn_tok_text(r, tag_start), (size_t)(p - tag_start));
-		pl.offset = xq_pgn_offset_of(r, p);
-		d.severity = XQ_SEV_ERROR;
-		d.code = XQ_D_BAD_FEN;
+			 (uint32_t)xqi_pgn_count_chars(xqi_pgn_tok_text(r, tag_start), (size_t)(p - tag_start));
+		pl.offset = xqi_pgn_offset_of(r, p);
+		d.severity = XQ_SEVERITY_ERROR;
+		d.code = XQI_D_BAD_FEN;
 		emit(r, s->g, &d, &pl, 0, NULL, 0);
 		s->broken = 1;
 		/* Kept as written: a writer never puts another position in its place. */
-		if (xq_game_set_start_text(s->g, fen, n))
+		if (xqi_record_set_start_text(s->g, fen, n))
 			return oom(r, s);
 	}
 	return 0;
@@ -607,42 +607,42 @@ static int unescape_value(struct pgn_reader *r, const char *v, size_t n)
 
 static int take_tag(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 {
-	const char *name = xq_pgn_tok_text(r, t->body), *value;
+	const char *name = xqi_pgn_tok_text(r, t->body), *value;
 	size_t nlen = (size_t)(t->body_end - t->body);
-	struct xq_tag *tag;
+	struct xqi_tag *tag;
 
 	if (t->tag_flags & TAG_NO_NAME) {
-		fail(r, s, &t->place, 0, NULL, 0, XQ_D_BAD_TAG, "a tag line with no tag name: '%.*s'",
-		     (int)((t->end - t->start) > 60 ? 60 : (t->end - t->start)), xq_pgn_tok_text(r, t->start));
+		fail(r, s, &t->place, 0, NULL, 0, XQI_D_BAD_TAG, "a tag line with no tag name: '%.*s'",
+		     (int)((t->end - t->start) > 60 ? 60 : (t->end - t->start)), xqi_pgn_tok_text(r, t->start));
 		return 0;
 	}
-	if (unescape_value(r, xq_pgn_tok_text(r, t->value), (size_t)(t->value_end - t->value)) ||
-	    xq_game_add_tag_at(s->g, name, nlen, r->scratch.ptr, r->scratch.len, &t->place))
+	if (unescape_value(r, xqi_pgn_tok_text(r, t->value), (size_t)(t->value_end - t->value)) ||
+	    xqi_record_add_tag_at(s->g, name, nlen, r->scratch.ptr, r->scratch.len, &t->place))
 		return oom(r, s);
 	tag = &s->g->tags[s->g->ntags - 1];
 	value = tag->value;
 	if (t->tag_flags & TAG_UNQUOTED)
-		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
 		       "the value of tag %s is not in quotes", tag->name);
 	else if (t->tag_flags & TAG_NO_QUOTE)
-		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
 		       "the value of tag %s has no closing quote", tag->name);
 	else if (t->tag_flags & TAG_STRAY_QUOTE)
-		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
 		       "the value of tag %s holds a '\"' that is not escaped", tag->name);
 	if (t->tag_flags & TAG_LINES)
-		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
 		       "the value of tag %s goes on over a line end", tag->name);
 	if (t->tag_flags & TAG_NO_BRACKET)
-		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
 		       "tag %s has no closing ']'", tag->name);
 	if (!strcmp(tag->name, "FEN") && *value) {
 		if (s->start_given) {
-			report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_TAG,
+			report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
 			       "a second FEN tag is ignored");
 			return 0;
 		}
-		return set_start(r, s, xq_pgn_tok_text(r, t->value), (size_t)(t->value_end - t->value),
+		return set_start(r, s, xqi_pgn_tok_text(r, t->value), (size_t)(t->value_end - t->value),
 				 t->value, &t->place, t->start);
 	}
 	if (!strcmp(tag->name, "Result") && !s->result_tag) {
@@ -657,7 +657,7 @@ static int take_tag(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 }
 
 /* Where a FEN written on its own line (the word `t`) ends. */
-uint64_t xq_pgn_fen_line_end(struct pgn_reader *r, const struct tok *t)
+uint64_t xqi_pgn_fen_line_end(struct pgn_reader *r, const struct tok *t)
 {
 	uint64_t p = t->end, end = t->end;
 	int field = 1;
@@ -666,10 +666,10 @@ uint64_t xq_pgn_fen_line_end(struct pgn_reader *r, const struct tok *t)
 	 * two '-', two counters.  Moves may follow on the line. */
 	while (field < 6) {
 		uint64_t a = p, b;
-		while (xq_pgn_have(r, a, t->start) && (AT(r, a) == ' ' || AT(r, a) == '\t'))
+		while (xqi_pgn_have(r, a, t->start) && (AT(r, a) == ' ' || AT(r, a) == '\t'))
 			a++;
 		b = a;
-		while (xq_pgn_have(r, b, t->start) && AT(r, b) > ' ' && b - a < 8)
+		while (xqi_pgn_have(r, b, t->start) && AT(r, b) > ' ' && b - a < 8)
 			b++;
 		if (b == a || (b < END(r) && AT(r, b) > ' '))
 			break;
@@ -686,11 +686,11 @@ uint64_t xq_pgn_fen_line_end(struct pgn_reader *r, const struct tok *t)
 /* A FEN written on its own line before the moves of a game without tags. */
 static int take_fen_line(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 {
-	uint64_t end = xq_pgn_fen_line_end(r, t);
+	uint64_t end = xqi_pgn_fen_line_end(r, t);
 
 	r->pos = end;
 	s->movetext = 1;
-	return set_start(r, s, xq_pgn_tok_text(r, t->start), (size_t)(end - t->start), t->start, &t->place,
+	return set_start(r, s, xqi_pgn_tok_text(r, t->start), (size_t)(end - t->start), t->start, &t->place,
 			 t->start);
 }
 
@@ -716,19 +716,19 @@ static int new_header(struct pgn_reader *r, const struct gstate *s, const struct
 		return 0;
 	if (t->place.line > s->last_tag_line + 1)
 		return 1;
-	return t->body_end - t->body == 4 && !memcmp(xq_pgn_tok_text(r, t->body), "Game", 4) &&
-	       xq_game_tag(s->g, "Game") != NULL;
+	return t->body_end - t->body == 4 && !memcmp(xqi_pgn_tok_text(r, t->body), "Game", 4) &&
+	       xqi_record_tag(s->g, "Game") != NULL;
 }
 
 /* Does this word look like a move (so a game without tags starts here)? */
-int xq_pgn_looks_like_move(const char *w, size_t n)
+int xqi_pgn_looks_like_move(const char *w, size_t n)
 {
 	char marks[8];
 
 	if (n > WORD_MAX)
 		return 0;
-	n = xq_pgn_split_marks(w, n, marks);
-	return n > 0 && xq_notation_detect(w, n) != XQ_NOTATION_AUTO;
+	n = xqi_pgn_split_marks(w, n, marks);
+	return n > 0 && xqi_notation_detect(w, n) != XQ_DIALECT_AUTO;
 }
 
 
@@ -741,8 +741,8 @@ int xq_pgn_looks_like_move(const char *w, size_t n)
 static int skip_broken_tokens(struct pgn_reader *r, long depth, int movetext,
 			      const struct game_end *e)
 {
-	for (uint64_t was = xq_pgn_tok_progress(r);; XQ_ADVANCED(was, xq_pgn_tok_progress(r))) {
-		const struct tok *t = xq_pgn_next_tok(r);
+	for (uint64_t was = xqi_pgn_tok_progress(r);; XQI_ADVANCED(was, xqi_pgn_tok_progress(r))) {
+		const struct tok *t = xqi_pgn_next_tok(r);
 		if (t->type != T_TAG && t->type != T_COMMENT)
 			movetext = 1;
 		switch (t->type) {
@@ -755,7 +755,7 @@ static int skip_broken_tokens(struct pgn_reader *r, long depth, int movetext,
 				*e->last_tag_line = r->line;
 				break;
 			}
-			xq_pgn_push_back(r);
+			xqi_pgn_push_back(r);
 			return 0;
 		case T_LPAREN:
 			depth++;
@@ -764,11 +764,11 @@ static int skip_broken_tokens(struct pgn_reader *r, long depth, int movetext,
 			depth--;
 			break;
 		case T_WORD: {
-			enum xq_result res;
+			enum xqi_result res;
 			int std;
 			size_t n;
 			const char *w = e->word(e->ctx, t, &n, 0);
-			if (depth <= 0 && xq_pgn_result_of(w, n, &res, &std))
+			if (depth <= 0 && xqi_pgn_result_of(w, n, &res, &std))
 				return 1;
 			break;
 		}
@@ -782,8 +782,8 @@ static int skip_broken_tokens(struct pgn_reader *r, long depth, int movetext,
  * other text is skipped. */
 static void skip_tokens_after_result(struct pgn_reader *r, const struct game_end *e)
 {
-	for (uint64_t was = xq_pgn_tok_progress(r);; XQ_ADVANCED(was, xq_pgn_tok_progress(r))) {
-		const struct tok *t = xq_pgn_next_tok(r);
+	for (uint64_t was = xqi_pgn_tok_progress(r);; XQI_ADVANCED(was, xqi_pgn_tok_progress(r))) {
+		const struct tok *t = xqi_pgn_next_tok(r);
 		switch (t->type) {
 		case T_COMMENT:
 			if (e->comment && e->comment(e->ctx, t))
@@ -794,14 +794,14 @@ static void skip_tokens_after_result(struct pgn_reader *r, const struct game_end
 			return;
 		case T_TAG:
 		case T_NUMBER:
-			xq_pgn_push_back(r);
+			xqi_pgn_push_back(r);
 			return;
 		case T_WORD:
 			if (!t->bad) {
 				size_t n;
 				const char *w = e->word(e->ctx, t, &n, 1);
-				if (xq_pgn_looks_like_move(w, n)) {
-					xq_pgn_push_back(r);
+				if (xqi_pgn_looks_like_move(w, n)) {
+					xqi_pgn_push_back(r);
 					return;
 				}
 			}
@@ -812,26 +812,26 @@ static void skip_tokens_after_result(struct pgn_reader *r, const struct game_end
 		/* Text that is neither a comment nor the next game. */
 		if (e->trailing)
 			e->trailing(e->ctx, t);
-		for (uint64_t was2 = xq_pgn_tok_progress(r);; XQ_ADVANCED(was2, xq_pgn_tok_progress(r))) {
-			t = xq_pgn_next_tok(r);
+		for (uint64_t was2 = xqi_pgn_tok_progress(r);; XQI_ADVANCED(was2, xqi_pgn_tok_progress(r))) {
+			t = xqi_pgn_next_tok(r);
 			if (t->type == T_EOF || t->type == T_IO)
 				return;
 			if (t->type == T_TAG || t->type == T_NUMBER) {
-				xq_pgn_push_back(r);
+				xqi_pgn_push_back(r);
 				return;
 			}
 		}
 	}
 }
 
-/* Skipping holds no game: at most XQ_SKIP_MAX bytes of it. */
+/* Skipping holds no game: at most XQI_SKIP_MAX bytes of it. */
 static void skip_begin(struct pgn_reader *r)
 {
 	r->skip_start = r->pos;
 	r->skip_line = r->line;
 }
 
-int xq_pgn_skip_broken(struct pgn_reader *r, long depth, int movetext, const struct game_end *e)
+int xqi_pgn_skip_broken(struct pgn_reader *r, long depth, int movetext, const struct game_end *e)
 {
 	int rc;
 
@@ -841,7 +841,7 @@ int xq_pgn_skip_broken(struct pgn_reader *r, long depth, int movetext, const str
 	return rc;
 }
 
-void xq_pgn_skip_after_result(struct pgn_reader *r, const struct game_end *e)
+void xqi_pgn_skip_after_result(struct pgn_reader *r, const struct game_end *e)
 {
 	skip_begin(r);
 	skip_tokens_after_result(r, e);
@@ -867,7 +867,7 @@ static const char *rg_word(void *ctx, const struct tok *t, size_t *n, int always
 
 	(void)always;
 	*n = (size_t)(t->end - t->start);
-	return xq_pgn_tok_text(rg->r, t->start);
+	return xqi_pgn_tok_text(rg->r, t->start);
 }
 
 static int rg_comment(void *ctx, const struct tok *t)
@@ -882,8 +882,8 @@ static int rg_comment(void *ctx, const struct tok *t)
 		return 0;
 	}
 	if (!s->broken) {
-		uint32_t last = xq_game_mainline_end(s->g);
-		if (clean_comment(r, xq_pgn_tok_text(r, t->body), (size_t)(t->body_end - t->body)) ||
+		uint32_t last = xqi_record_mainline_end(s->g);
+		if (clean_comment(r, xqi_pgn_tok_text(r, t->body), (size_t)(t->body_end - t->body)) ||
 		    (r->scratch.len &&
 		     post_add(r, s->g, last, r->scratch.ptr, r->scratch.len))) {
 			oom(r, s);
@@ -896,14 +896,14 @@ static int rg_comment(void *ctx, const struct tok *t)
 static void rg_trailing(void *ctx, const struct tok *t)
 {
 	struct reading_game *rg = ctx;
-	const char *w = xq_pgn_tok_text(rg->r, t->start);
+	const char *w = xqi_pgn_tok_text(rg->r, t->start);
 	size_t n = (size_t)(t->end - t->start), k = n > 40 ? 40 : n;
 
 	/* The text is quoted in the message (cut at a character boundary):
 	 * it names no move, so the move's slot stays empty. */
 	while (k > 0 && k < n && ((unsigned char)w[k] & 0xC0) == 0x80)
 		k--;
-	report(rg->r, rg->s->g, &t->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_TRAILING,
+	report(rg->r, rg->s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_TRAILING,
 	       "text after the result is not part of the game and is skipped: '%.*s'", (int)k, w);
 }
 
@@ -920,16 +920,16 @@ static void resync(struct pgn_reader *r, struct gstate *s)
 	struct reading_game rg = {r, s};
 	struct game_end e = reading_end(&rg);
 
-	if (xq_pgn_skip_broken(r, (long)r->nstack, s->movetext, &e)) {
+	if (xqi_pgn_skip_broken(r, (long)r->nstack, s->movetext, &e)) {
 		/* The game's own result marker: keep it, it ends the game. */
 		const struct tok *t = &r->tok;
-		enum xq_result res;
+		enum xqi_result res;
 		int std;
-		xq_pgn_result_of(xq_pgn_tok_text(r, t->start), (size_t)(t->end - t->start), &res, &std);
+		xqi_pgn_result_of(xqi_pgn_tok_text(r, t->start), (size_t)(t->end - t->start), &res, &std);
 		s->g->result = res;
 		if (!std)
 			s->g->result_text =
-				xq_game_strdup(s->g, xq_pgn_tok_text(r, t->start), (size_t)(t->end - t->start));
+				xqi_record_strdup(s->g, xqi_pgn_tok_text(r, t->start), (size_t)(t->end - t->start));
 		s->have_result = 1;
 	}
 }
@@ -940,7 +940,7 @@ static void after_result(struct pgn_reader *r, struct gstate *s)
 	struct reading_game rg = {r, s};
 	struct game_end e = reading_end(&rg);
 
-	xq_pgn_skip_after_result(r, &e);
+	xqi_pgn_skip_after_result(r, &e);
 }
 
 static int notation_matches_format(int dialect, const char *format)
@@ -953,28 +953,28 @@ static int notation_matches_format(int dialect, const char *format)
 	for (size_t i = 0; i <= n; i++)
 		low[i] = (char)xq_to_lower((unsigned char)format[i]);
 	switch (dialect) {
-	case XQ_NOTATION_ICCS:
-	case XQ_NOTATION_UCI:
-	case XQ_NOTATION_UCI1:
+	case XQ_DIALECT_ICCS:
+	case XQ_DIALECT_UCI:
+	case XQ_DIALECT_UCI1:
 		return !strcmp(low, "iccs") || !strcmp(low, "uci") || !strcmp(low, "ucci");
-	case XQ_NOTATION_WXF:
+	case XQ_DIALECT_WXF:
 		return !strcmp(low, "wxf");
-	case XQ_NOTATION_CHINESE:
+	case XQ_DIALECT_CHINESE:
 		return !strcmp(low, "chinese") || !strcmp(low, "") || !strcmp(low, "cn") ||
 		       !strcmp(low, "zh");
-	case XQ_NOTATION_SAN:
+	case XQ_DIALECT_SAN:
 		return !strcmp(low, "san") || !strcmp(low, "xboard");
 	default:
 		return 1;
 	}
 }
 
-static void finish(struct pgn_reader *r, struct gstate *s, const struct xq_place *end_place)
+static void finish(struct pgn_reader *r, struct gstate *s, const struct xqi_place *end_place)
 {
-	struct xq_game *g = s->g;
+	struct xqi_record *g = s->g;
 
 	if (r->nstack > 0 && !s->broken)
-		fail(r, s, end_place, 0, NULL, 0, XQ_D_SYNTAX, "%zu variation%s not closed with ')'",
+		fail(r, s, end_place, 0, NULL, 0, XQI_D_SYNTAX, "%zu variation%s not closed with ')'",
 		     r->nstack, r->nstack > 1 ? "s" : "");
 	r->nstack = 0;
 	if (!s->broken && flush_pre(r, s))
@@ -984,16 +984,16 @@ static void finish(struct pgn_reader *r, struct gstate *s, const struct xq_place
 	if (s->broken)
 		return;
 	if (s->total == 0) {
-		g->flags |= XQ_GAME_EMPTY;
-		report(r, g, &g->place, 0, NULL, 0, XQ_SEV_NOTE, XQ_D_EMPTY_GAME, "the game has no moves");
+		g->flags |= XQI_RECORD_EMPTY;
+		report(r, g, &g->place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_EMPTY_GAME, "the game has no moves");
 	}
 	if (!s->have_result) {
-		enum xq_result tr;
+		enum xqi_result tr;
 		if (s->result_tag && *s->result_tag) {
-			if (xq_result_parse(s->result_tag, strlen(s->result_tag), &tr) == 0) {
+			if (xqi_result_parse(s->result_tag, strlen(s->result_tag), &tr) == 0) {
 				g->result = tr;
 			} else {
-				g->result = XQ_RESULT_UNKNOWN;
+				g->result = XQI_RESULT_UNKNOWN;
 				g->result_text = s->result_tag;
 			}
 		}
@@ -1001,31 +1001,31 @@ static void finish(struct pgn_reader *r, struct gstate *s, const struct xq_place
 		 * (the next game's first tag). */
 		if (s->total > 0)
 			report(r, g, s->have_last ? &s->last_place : end_place, 0, NULL, 0,
-			       XQ_SEV_NOTE, XQ_D_NO_RESULT,
+			       XQ_SEVERITY_NOTE, XQI_D_NO_RESULT,
 			       "the moves end with no result marker%s",
-			       g->result != XQ_RESULT_NONE ? "; the Result tag is used" : "");
+			       g->result != XQI_RESULT_NONE ? "; the Result tag is used" : "");
 	} else if (s->result_tag && *s->result_tag) {
-		enum xq_result tr;
+		enum xqi_result tr;
 		int std;
-		if (!xq_pgn_result_of(s->result_tag, strlen(s->result_tag), &tr, &std))
-			tr = XQ_RESULT_UNKNOWN;
+		if (!xqi_pgn_result_of(s->result_tag, strlen(s->result_tag), &tr, &std))
+			tr = XQI_RESULT_UNKNOWN;
 		if (tr != g->result)
-			report(r, g, &s->result_place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_BAD_RESULT,
+			report(r, g, &s->result_place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_RESULT,
 			       "the Result tag says '%s' but the moves end with '%s'", s->result_tag,
-			       g->result_text ? g->result_text : xq_result_string(g->result));
+			       g->result_text ? g->result_text : xqi_result_string(g->result));
 	}
-	if (s->format_tag && s->dialect != XQ_NOTATION_AUTO &&
+	if (s->format_tag && s->dialect != XQ_DIALECT_AUTO &&
 	    !notation_matches_format(s->dialect, s->format_tag))
-		report(r, g, &s->format_place, 0, NULL, 0, XQ_SEV_NOTE, XQ_D_BAD_TAG,
+		report(r, g, &s->format_place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_BAD_TAG,
 		       "the Format tag says '%s' but the moves are in %s notation", s->format_tag,
-		       xq_notation_name((enum xq_notation)s->dialect));
+		       xqi_notation_name((enum xq_dialect)s->dialect));
 }
 
 static int handle_word(struct pgn_reader *r, struct gstate *s, const struct tok *t, int *done)
 {
-	const char *w = xq_pgn_tok_text(r, t->start);
+	const char *w = xqi_pgn_tok_text(r, t->start);
 	size_t n = (size_t)(t->end - t->start);
-	enum xq_result res;
+	enum xqi_result res;
 	int std, nag;
 
 	*done = 0;
@@ -1035,32 +1035,32 @@ static int handle_word(struct pgn_reader *r, struct gstate *s, const struct tok 
 	if (((w[0] | 0x20) >= 'a' && (w[0] | 0x20) <= 'z') &&
 	    !(s->g->ntags == 0 && s->total == 0 && !s->start_given))
 		return add_move(r, s, t);
-	if (xq_pgn_result_of(w, n, &res, &std)) {
+	if (xqi_pgn_result_of(w, n, &res, &std)) {
 		if (r->nstack > 0) {
-			fail(r, s, &t->place, s->ply, w, n, XQ_D_SYNTAX,
+			fail(r, s, &t->place, s->ply, w, n, XQI_D_SYNTAX,
 			     "a result inside a variation");
 			return 0;
 		}
 		s->g->result = res;
-		if (!std && !(s->g->result_text = xq_game_strdup(s->g, w, n)))
+		if (!std && !(s->g->result_text = xqi_record_strdup(s->g, w, n)))
 			return oom(r, s);
 		s->have_result = 1;
 		*done = 1;
 		return 0;
 	}
-	if (xq_pgn_is_ellipsis(w, n))
+	if (xqi_pgn_is_ellipsis(w, n))
 		return 0;
-	if ((nag = xq_pgn_nag_of(w, n)) != 0) {
+	if ((nag = xqi_pgn_nag_of(w, n)) != 0) {
 		if (s->moves == 0) {
-			report(r, s->g, &t->place, s->ply, w, n, XQ_SEV_WARNING, XQ_D_SYNTAX,
+			report(r, s->g, &t->place, s->ply, w, n, XQ_SEVERITY_WARNING, XQI_D_SYNTAX,
 			       "an annotation before any move is ignored");
 			return 0;
 		}
-		return xq_game_add_nag(s->g, s->cur, (uint8_t)nag) ? oom(r, s) : 0;
+		return xqi_record_add_nag(s->g, s->cur, (uint8_t)nag) ? oom(r, s) : 0;
 	}
-	if ((w[0] == '+' || w[0] == '#') && xq_pgn_only_of(w, n, "+#"))
+	if ((w[0] == '+' || w[0] == '#') && xqi_pgn_only_of(w, n, "+#"))
 		return 0; /* a check mark written apart from its move */
-	if (s->g->ntags == 0 && s->total == 0 && !s->start_given && xq_pgn_count_slashes(w, n) == 9)
+	if (s->g->ntags == 0 && s->total == 0 && !s->start_given && xqi_pgn_count_slashes(w, n) == 9)
 		return take_fen_line(r, s, t);
 	return add_move(r, s, t);
 }
@@ -1102,7 +1102,7 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 			s->last_tag_line = r->line;
 			break;
 		}
-		xq_pgn_push_back(r);
+		xqi_pgn_push_back(r);
 		finish(r, s, &t->place);
 		*ended = 1;
 		return 0;
@@ -1112,13 +1112,13 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 			s->movetext = 1;
 		break;
 	case T_ESCAPE:
-		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEV_NOTE, XQ_D_SYNTAX,
+		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_SYNTAX,
 		       "escape line ('%%' in column 1) ignored");
 		break;
 	case T_LPAREN:
 		s->movetext = 1;
 		if (s->moves == 0) {
-			fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_SYNTAX,
+			fail(r, s, &t->place, s->ply, NULL, 0, XQI_D_SYNTAX,
 			     "'(' must follow the move it is a variation of");
 			break;
 		}
@@ -1126,7 +1126,7 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 			break;
 		/* A variation replaces the last move: step back over it. */
 		s->ply--;
-		xq_board_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
+		xqi_position_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
 		s->check_known = 0;
 		s->cur = s->g->nodes[s->cur].parent;
 		s->moves = 0;
@@ -1135,11 +1135,11 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 	case T_RPAREN:
 		s->movetext = 1;
 		if (r->nstack == 0) {
-			fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_SYNTAX, "')' with no '(' before it");
+			fail(r, s, &t->place, s->ply, NULL, 0, XQI_D_SYNTAX, "')' with no '(' before it");
 			break;
 		}
 		if (s->moves == 0)
-			report(r, s->g, &t->place, s->ply, NULL, 0, XQ_SEV_WARNING, XQ_D_SYNTAX,
+			report(r, s->g, &t->place, s->ply, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_SYNTAX,
 			       "an empty variation");
 		if ((rc = flush_pre(r, s)))
 			break;
@@ -1149,40 +1149,40 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 		 * each move is stepped over a bounded number of times. */
 		while (s->ply >= r->stack[r->nstack].ply) {
 			s->ply--;
-			xq_board_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
+			xqi_position_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
 			s->cur = s->g->nodes[s->cur].parent;
 		}
 		s->cur = r->stack[r->nstack].cur;
 		s->ply = r->stack[r->nstack].ply;
 		s->moves = r->stack[r->nstack].moves;
 		s->after_number = 0;
-		xq_board_make(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply - 1]);
+		xqi_position_make(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply - 1]);
 		s->check_known = 0;
 		break;
 	case T_NAG:
 		s->movetext = 1;
 		if (t->num > 255 || s->moves == 0)
-			report(r, s->g, &t->place, s->ply, xq_pgn_tok_text(r, t->start),
-			       (size_t)(t->end - t->start), XQ_SEV_WARNING, XQ_D_SYNTAX,
+			report(r, s->g, &t->place, s->ply, xqi_pgn_tok_text(r, t->start),
+			       (size_t)(t->end - t->start), XQ_SEVERITY_WARNING, XQI_D_SYNTAX,
 			       t->num > 255 ? "NAG out of range (0-255) ignored"
 					    : "a NAG before any move is ignored");
-		else if (xq_game_add_nag(s->g, s->cur, (uint8_t)t->num))
+		else if (xqi_record_add_nag(s->g, s->cur, (uint8_t)t->num))
 			rc = oom(r, s);
 		break;
 	case T_NUMBER:
 	case T_WORD:
 		break; /* (taken above) */
 	case T_UNTERMINATED:
-		fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_SYNTAX,
+		fail(r, s, &t->place, s->ply, NULL, 0, XQI_D_SYNTAX,
 		     "'{' opens a comment that is not closed%s",
 		     r->raw_eof ? "" : " within 1 MiB");
 		break;
 	case T_STRAY:
-		fail(r, s, &t->place, s->ply, xq_pgn_tok_text(r, t->start), 1, XQ_D_SYNTAX,
-		     "unexpected '%c'", *xq_pgn_tok_text(r, t->start));
+		fail(r, s, &t->place, s->ply, xqi_pgn_tok_text(r, t->start), 1, XQI_D_SYNTAX,
+		     "unexpected '%c'", *xqi_pgn_tok_text(r, t->start));
 		break;
 	case T_TOO_LONG:
-		fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_RESOURCE,
+		fail(r, s, &t->place, s->ply, NULL, 0, XQI_D_RESOURCE,
 		     "a line or word longer than 1 MiB");
 		break;
 	}
@@ -1191,16 +1191,16 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 
 static int movetext(struct pgn_reader *r, struct gstate *s)
 {
-	for (uint64_t was = xq_pgn_tok_progress(r);; XQ_ADVANCED(was, xq_pgn_tok_progress(r))) {
-		const struct tok *t = xq_pgn_next_tok(r);
+	for (uint64_t was = xqi_pgn_tok_progress(r);; XQI_ADVANCED(was, xqi_pgn_tok_progress(r))) {
+		const struct tok *t = xqi_pgn_next_tok(r);
 		int done = 0, ended = 0, rc = 0;
 		if (t->type != T_EOF && t->type != T_IO &&
 		    t->place.offset - s->g->place.offset > r->max_game) {
 			/* The game runs past its limit: nothing more is read. */
-			struct xq_diag d;
-			xq_diag_init(&d);
-			xq_format_limit_diag(&d, &xq_format_pgn, &r->opts, "the game");
-			fail(r, s, &t->place, s->ply, NULL, 0, XQ_D_RESOURCE,
+			struct xq_diagnostic d;
+			xqi_diagnostic_init(&d);
+			xqi_format_limit_diag(&d, &xqi_format_pgn, &r->opts, "the game");
+			fail(r, s, &t->place, s->ply, NULL, 0, XQI_D_RESOURCE,
 			     "%s; the rest of the input is not read", d.msg);
 			return XQ_ERANGE;
 		}
@@ -1220,7 +1220,7 @@ static int movetext(struct pgn_reader *r, struct gstate *s)
 			return 0;
 		}
 		if (done) {
-			struct xq_place end = t->place;
+			struct xqi_place end = t->place;
 			if (flush_pre(r, s))
 				return oom(r, s);
 			after_result(r, s);
@@ -1230,27 +1230,27 @@ static int movetext(struct pgn_reader *r, struct gstate *s)
 	}
 }
 
-static int read_game(struct pgn_reader *r, struct xq_game *g)
+static int read_game(struct pgn_reader *r, struct xqi_record *g)
 {
 	struct gstate s;
 	const struct tok *t;
 
-	xq_game_clear(g);
-	r->post_node = XQ_NODE_NONE;
+	xqi_record_clear(g);
+	r->post_node = XQ_NO_NODE;
 	xq_buf_reset(&r->post);
-	t = xq_pgn_next_tok(r);
+	t = xqi_pgn_next_tok(r);
 	if (t->type == T_EOF)
 		return 0;
 	if (t->type == T_IO)
 		return r->io_rc;
-	xq_pgn_push_back(r);
+	xqi_pgn_push_back(r);
 	r->game_start = t->start;
 	r->game_line = t->place.line;
 	memset(&s, 0, sizeof(s));
 	s.g = g;
 	s.board = g->start;
-	s.cur = XQ_ROOT;
-	s.dialect = XQ_NOTATION_AUTO;
+	s.cur = XQI_ROOT;
+	s.dialect = XQ_DIALECT_AUTO;
 	g->number = ++r->games;
 	g->source = r->name;
 	g->place = t->place;
@@ -1272,26 +1272,26 @@ static int read_game(struct pgn_reader *r, struct xq_game *g)
 		 * there.  This depends on the bytes alone, never on how far the
 		 * reader happened to read ahead, so chunk readers agree. */
 		uint64_t end = r->pushed ? r->tok.start : r->pos;
-		enum xq_encoding enc =
-			r->enc != XQ_ENC_UNKNOWN && r->first_high < end ? r->enc : XQ_ENC_UTF8;
+		enum xqi_encoding enc =
+			r->enc != XQI_ENC_UNKNOWN && r->first_high < end ? r->enc : XQI_ENC_UTF8;
 		/* Lines in another encoding: the first one is reported, and the
 		 * game is said to be in that encoding.  The line of the next
 		 * game's first token is that game's (a BOM before its tag). */
 		uint64_t upto = r->pushed && r->line_start <= end ? r->line_start : end;
-		xq_pgn_take_foreign(r, upto);
-		for (int kind = XQ_TEXTDEC_FOREIGN; kind <= XQ_TEXTDEC_AMBIGUOUS; kind += 2) {
+		xqi_pgn_take_foreign(r, upto);
+		for (int kind = XQI_TEXTDEC_FOREIGN; kind <= XQI_TEXTDEC_AMBIGUOUS; kind += 2) {
 			for (size_t i = 0; i < r->nforeign && r->foreign[i].dpos < upto; i++) {
 				const struct foreign *f = &r->foreign[i];
 				char msg[200];
 				if ((int)f->kind != kind)
 					continue;
-				if (kind == XQ_TEXTDEC_FOREIGN) {
-					xq_textdec_foreign_message(msg, sizeof(msg), f->enc, r->enc);
+				if (kind == XQI_TEXTDEC_FOREIGN) {
+					xqi_textdec_foreign_message(msg, sizeof(msg), f->enc, r->enc);
 					enc = f->enc;
 				} else {
-					xq_textdec_ambiguous_message(msg, sizeof(msg), f->enc);
+					xqi_textdec_ambiguous_message(msg, sizeof(msg), f->enc);
 				}
-				report(r, g, &f->place, 0, NULL, 0, XQ_SEV_WARNING, XQ_D_ENCODING, "%s",
+				report(r, g, &f->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_ENCODING, "%s",
 				       msg);
 				break;
 			}
@@ -1304,22 +1304,22 @@ static int read_game(struct pgn_reader *r, struct xq_game *g)
 					r->foreign[keep++] = r->foreign[i];
 			r->nforeign = keep;
 		}
-		g->encoding = xq_encoding_name(enc);
+		g->encoding = xqi_encoding_name(enc);
 	}
 	return 1;
 }
 
-int xq_pgn_read(void *reader, struct xq_game *g)
+int xqi_pgn_read(void *reader, struct xqi_record *g)
 {
 	struct pgn_reader *r = reader;
 	int rc = read_game(r, g);
 
 	r->game_start = NO_POS;
-	return xq_read_guard(&r->guard, rc, xq_pgn_tok_progress(r), g, r->sink);
+	return xqi_read_guard(&r->guard, rc, xqi_pgn_tok_progress(r), g, r->sink);
 }
 
 /* A reader at the start of an input; the caller sets where its bytes come from. */
-struct pgn_reader *xq_pgn_new_reader(const struct xq_read_opts *opts, const struct xq_sink *sink)
+struct pgn_reader *xqi_pgn_new_reader(const struct xqi_read_opts *opts, const struct xqi_sink *sink)
 {
 	struct pgn_reader *r = calloc(1, sizeof(*r));
 
@@ -1328,53 +1328,53 @@ struct pgn_reader *xq_pgn_new_reader(const struct xq_read_opts *opts, const stru
 	r->sink = sink;
 	if (opts)
 		r->opts = *opts;
-	r->max_game = xq_format_record_limit(&xq_format_pgn, opts);
+	r->max_game = xqi_format_record_limit(&xqi_format_pgn, opts);
 	r->first_high = UINT64_MAX;
 	xq_buf_init(&r->raw);
 	xq_buf_init(&r->dec);
 	xq_buf_init(&r->scratch);
 	xq_buf_init(&r->pre);
 	xq_buf_init(&r->post);
-	r->post_node = XQ_NODE_NONE;
+	r->post_node = XQ_NO_NODE;
 	r->line = 1;
 	r->cr_at = UINT64_MAX;
 	r->game_start = r->skip_start = NO_POS;
-	xq_diag_init(&r->md);
-	r->enc = XQ_ENC_UNKNOWN;
-	if (r->opts.encoding == XQ_ENC_UTF8) {
-		r->enc = XQ_ENC_UTF8;
+	xqi_diagnostic_init(&r->md);
+	r->enc = XQI_ENC_UNKNOWN;
+	if (r->opts.encoding == XQI_ENC_UTF8) {
+		r->enc = XQI_ENC_UTF8;
 		r->first_high = 0;
 	}
 	if (xq_buf_grow(&r->raw, CHUNK)) {
 		free(r);
 		return NULL;
 	}
-	xq_pgn_set_text(r);
+	xqi_pgn_set_text(r);
 	return r;
 }
 
-int xq_pgn_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-			   const struct xq_sink *sink)
+int xqi_pgn_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+			   const struct xqi_sink *sink)
 {
-	struct pgn_reader *r = xq_pgn_new_reader(opts, sink);
+	struct pgn_reader *r = xqi_pgn_new_reader(opts, sink);
 
 	if (!r)
 		return XQ_ENOMEM;
 	r->in = in;
-	r->name = xq_input_name(in);
+	r->name = xqi_input_name(in);
 	*out = r;
 	return 0;
 }
 
-void xq_pgn_close_reader(void *reader)
+void xqi_pgn_close_reader(void *reader)
 {
 	struct pgn_reader *r = reader;
 
 	if (!r)
 		return;
 	if (r->td_live)
-		xq_textdec_release(&r->td);
-	xq_pgn_shadow_free(r->shadow);
+		xqi_textdec_release(&r->td);
+	xqi_pgn_shadow_free(r->shadow);
 	xq_buf_release(&r->raw);
 	xq_buf_release(&r->dec);
 	xq_buf_release(&r->scratch);

@@ -15,7 +15,7 @@
  * start in the middle of Chinese text).  Its bytes come from the caller.
  * start_at() starts reader `r` (its bytes set already) at chunk `c`.
  */
-static int start_at(struct pgn_reader *r, const struct xq_chunk *c)
+static int start_at(struct pgn_reader *r, const struct xqi_chunk *c)
 {
 	r->pos = r->base = r->col_pos = r->map_d = r->line_start = c->offset;
 	r->raw_base = r->map_r = c->offset;
@@ -24,31 +24,31 @@ static int start_at(struct pgn_reader *r, const struct xq_chunk *c)
 	if (c->offset > 0) {
 		/* A byte order mark is looked for at the input's start only. */
 		r->bom_checked = 1;
-		if (r->opts.encoding != XQ_ENC_UNKNOWN && r->opts.encoding != XQ_ENC_UTF8) {
-			if (xq_pgn_start_conversion(r, r->opts.encoding))
+		if (r->opts.encoding != XQI_ENC_UNKNOWN && r->opts.encoding != XQI_ENC_UTF8) {
+			if (xqi_pgn_start_conversion(r, r->opts.encoding))
 				return XQ_EUNSUPPORTED;
 			r->first_high = 0;
-		} else if (r->opts.encoding == XQ_ENC_UNKNOWN && c->encoding != XQ_ENC_UNKNOWN &&
+		} else if (r->opts.encoding == XQI_ENC_UNKNOWN && c->encoding != XQI_ENC_UNKNOWN &&
 			   c->first_high < c->offset) {
 			/* Past the first byte that is not ASCII: the encoding is set. */
 			r->first_high = c->first_high;
-			if (c->encoding == XQ_ENC_UTF8)
-				r->enc = XQ_ENC_UTF8;
-			else if (xq_pgn_start_conversion(r, c->encoding))
+			if (c->encoding == XQI_ENC_UTF8)
+				r->enc = XQI_ENC_UTF8;
+			else if (xqi_pgn_start_conversion(r, c->encoding))
 				return XQ_EUNSUPPORTED;
 		}
 	}
 	/* Met later in the chunk, the first byte that is not ASCII gets the
 	 * encoding the splitter found there, not one guessed from the chunk. */
-	if (r->enc == XQ_ENC_UNKNOWN)
+	if (r->enc == XQI_ENC_UNKNOWN)
 		r->given = c->encoding;
 	return 0;
 }
 
-static int pgn_open_chunk(void **out, const struct xq_chunk *c, const struct xq_read_opts *opts,
-			  const struct xq_sink *sink)
+static int pgn_open_chunk(void **out, const struct xqi_chunk *c, const struct xqi_read_opts *opts,
+			  const struct xqi_sink *sink)
 {
-	struct pgn_reader *r = xq_pgn_new_reader(opts, sink);
+	struct pgn_reader *r = xqi_pgn_new_reader(opts, sink);
 	int rc;
 
 	if (!r)
@@ -56,7 +56,7 @@ static int pgn_open_chunk(void **out, const struct xq_chunk *c, const struct xq_
 	r->src = c->bytes;
 	r->name = c->name;
 	if ((rc = start_at(r, c))) {
-		xq_pgn_close_reader(r);
+		xqi_pgn_close_reader(r);
 		return rc;
 	}
 	*out = r;
@@ -125,19 +125,19 @@ static int pgn_boundary(const char *buf, size_t len, size_t from, int eof, size_
 /* format.h: the sample a reader decides on is the SAMPLE bytes from the
  * start of the line (or the decoder's piece of a long one) holding h. */
 static int pgn_decide(const char *buf, size_t len, size_t from, size_t h, int eof,
-		      enum xq_encoding *enc)
+		      enum xqi_encoding *enc)
 {
-	size_t ls = xq_pgn_unit_start(buf, from, h);
+	size_t ls = xqi_pgn_unit_start(buf, from, h);
 
 	if (!eof && len - ls < SAMPLE)
 		return 0;
-	*enc = xq_pgn_detect_sample(buf + ls, len - ls);
-	if (*enc == XQ_ENC_UTF16LE || *enc == XQ_ENC_UTF16BE)
+	*enc = xqi_pgn_detect_sample(buf + ls, len - ls);
+	if (*enc == XQI_ENC_UTF16LE || *enc == XQI_ENC_UTF16BE)
 		return XQ_EUNSUPPORTED;
 	return 1;
 }
 
-static int pgn_chunk_next(void *reader, struct xq_place *next)
+static int pgn_chunk_next(void *reader, struct xqi_place *next)
 {
 	struct pgn_reader *r = reader;
 
@@ -181,7 +181,7 @@ struct pgn_split {
 	uint64_t wait, passed, quick_points;
 	int has_skip;
 	uint64_t skip_to;    /* the token scan's points up to here were given already */
-	struct xq_read_opts opts;
+	struct xqi_read_opts opts;
 	int has_opts;
 	struct pgn_reader *r; /* the token scan's (NULL until it takes over) */
 	struct xq_buf word;  /* a word decoded for real */
@@ -197,13 +197,13 @@ struct pgn_split {
 	size_t nstack, stack_cap;
 };
 
-static void no_report(const struct xq_diag *d, void *payload)
+static void no_report(const struct xq_diagnostic *d, void *payload)
 {
 	(void)d;
 	(void)payload;
 }
 
-static const struct xq_sink silent = {no_report, NULL};
+static const struct xqi_sink silent = {no_report, NULL};
 
 static void pgn_split_close(void *sp)
 {
@@ -211,21 +211,21 @@ static void pgn_split_close(void *sp)
 
 	if (!s)
 		return;
-	xq_pgn_quick_free(s->quick);
-	xq_pgn_close_reader(s->r);
+	xqi_pgn_quick_free(s->quick);
+	xqi_pgn_close_reader(s->r);
 	xq_buf_release(&s->word);
 	free(s->stack);
 	free(s);
 }
 
 /* The token scan's reader, at the input's start, reading `src`. */
-static struct pgn_reader *token_reader(const struct xq_bytes *src, const struct xq_read_opts *opts)
+static struct pgn_reader *token_reader(const struct xqi_bytes *src, const struct xqi_read_opts *opts)
 {
-	struct pgn_reader *r = xq_pgn_new_reader(opts, &silent);
+	struct pgn_reader *r = xqi_pgn_new_reader(opts, &silent);
 
 	if (!r || !(r->shadow = calloc(1, sizeof(*r->shadow)))) {
 		if (r)
-			xq_pgn_close_reader(r);
+			xqi_pgn_close_reader(r);
 		return NULL;
 	}
 	xq_buf_init(&r->shadow->tmp);
@@ -234,17 +234,17 @@ static struct pgn_reader *token_reader(const struct xq_bytes *src, const struct 
 	return r;
 }
 
-static int split_open(void **out, const struct xq_bytes *src, const struct xq_read_opts *opts, int quick)
+static int split_open(void **out, const struct xqi_bytes *src, const struct xqi_read_opts *opts, int quick)
 {
 	struct pgn_split *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return XQ_ENOMEM;
 	xq_buf_init(&s->word);
-	s->opts = opts ? *opts : (struct xq_read_opts){0};
+	s->opts = opts ? *opts : (struct xqi_read_opts){0};
 	s->has_opts = opts != NULL;
 	if (quick)
-		s->quick = xq_pgn_quick_new(src, opts);
+		s->quick = xqi_pgn_quick_new(src, opts);
 	else
 		s->r = token_reader(src, opts);
 	if (!s->quick && !s->r) {
@@ -255,12 +255,12 @@ static int split_open(void **out, const struct xq_bytes *src, const struct xq_re
 	return 0;
 }
 
-static int pgn_split_open(void **out, const struct xq_bytes *src, const struct xq_read_opts *opts)
+static int pgn_split_open(void **out, const struct xqi_bytes *src, const struct xqi_read_opts *opts)
 {
 	return split_open(out, src, opts, 1);
 }
 
-static int pgn_split_open_tokens(void **out, const struct xq_bytes *src, const struct xq_read_opts *opts)
+static int pgn_split_open_tokens(void **out, const struct xqi_bytes *src, const struct xqi_read_opts *opts)
 {
 	return split_open(out, src, opts, 0);
 }
@@ -272,7 +272,7 @@ static int split_new_header(struct pgn_split *s, const struct tok *t)
 		return 0;
 	if (t->place.line > s->last_tag_line + 1)
 		return 1;
-	return t->body_end - t->body == 4 && !memcmp(xq_pgn_tok_text(s->r, t->body), "Game", 4) &&
+	return t->body_end - t->body == 4 && !memcmp(xqi_pgn_tok_text(s->r, t->body), "Game", 4) &&
 	       s->game_tag;
 }
 
@@ -286,7 +286,7 @@ static int split_new_header(struct pgn_split *s, const struct tok *t)
 static const char *split_word_text(struct pgn_split *s, const struct tok *t, size_t *n, int always)
 {
 	struct pgn_reader *r = s->r;
-	const char *w = xq_pgn_tok_text(r, t->start);
+	const char *w = xqi_pgn_tok_text(r, t->start);
 	size_t len = (size_t)(t->end - t->start), chars = 0, bad;
 	int high = 0;
 	uint64_t a, b;
@@ -301,11 +301,11 @@ static const char *split_word_text(struct pgn_split *s, const struct tok *t, siz
 	}
 	if (!high || (!always && chars > 3 && len <= 60))
 		return w;
-	a = xq_pgn_offset_of(r, t->start);
-	b = xq_pgn_offset_peek(r, t->end);
+	a = xqi_pgn_offset_of(r, t->start);
+	b = xqi_pgn_offset_peek(r, t->end);
 	xq_buf_reset(&s->word);
 	if (b == UINT64_MAX ||
-	    xq_transcoder_convert(&r->shadow->tc, r->raw.ptr + (a - r->raw_base), (size_t)(b - a),
+	    xqi_transcoder_convert(&r->shadow->tc, r->raw.ptr + (a - r->raw_base), (size_t)(b - a),
 				  &s->word, &bad))
 		return w;
 	*n = s->word.len;
@@ -335,25 +335,25 @@ static void split_word(struct pgn_split *s, const struct tok *t)
 	struct pgn_reader *r = s->r;
 	size_t n;
 	const char *w = split_word_text(s, t, &n, 0);
-	enum xq_result res;
+	enum xqi_result res;
 	int std;
 	char marks[8];
 
-	if (xq_pgn_result_of(w, n, &res, &std)) {
+	if (xqi_pgn_result_of(w, n, &res, &std)) {
 		if (s->nstack > 0)
 			s->broken = 1;
 		else
 			s->result = 1;
 		return;
 	}
-	if (xq_pgn_is_ellipsis(w, n) || xq_pgn_nag_of(w, n) || ((w[0] == '+' || w[0] == '#') && xq_pgn_only_of(w, n, "+#")))
+	if (xqi_pgn_is_ellipsis(w, n) || xqi_pgn_nag_of(w, n) || ((w[0] == '+' || w[0] == '#') && xqi_pgn_only_of(w, n, "+#")))
 		return;
-	if (s->ntags == 0 && s->total == 0 && !s->start_given && xq_pgn_count_slashes(w, n) == 9) {
-		r->pos = xq_pgn_fen_line_end(r, t);
+	if (s->ntags == 0 && s->total == 0 && !s->start_given && xqi_pgn_count_slashes(w, n) == 9) {
+		r->pos = xqi_pgn_fen_line_end(r, t);
 		s->start_given = 1;
 		return;
 	}
-	if (n > WORD_MAX || xq_pgn_split_marks(w, n, marks) == 0) {
+	if (n > WORD_MAX || xqi_pgn_split_marks(w, n, marks) == 0) {
 		s->broken = 1;
 		return;
 	}
@@ -361,7 +361,7 @@ static void split_word(struct pgn_split *s, const struct tok *t)
 	s->total++;
 }
 
-/* Scan one game, as xq_pgn_read() and movetext() read it. */
+/* Scan one game, as xqi_pgn_read() and movetext() read it. */
 static int split_game_tokens(struct pgn_split *s)
 {
 	struct pgn_reader *r = s->r;
@@ -370,8 +370,8 @@ static int split_game_tokens(struct pgn_split *s)
 	s->game_tag = s->movetext = s->start_given = s->broken = s->result = 0;
 	s->last_tag_line = s->total = s->moves = 0;
 	s->nstack = 0;
-	for (uint64_t was = xq_pgn_tok_progress(r);; XQ_ADVANCED(was, xq_pgn_tok_progress(r))) {
-		const struct tok *t = xq_pgn_next_tok(r);
+	for (uint64_t was = xqi_pgn_tok_progress(r);; XQI_ADVANCED(was, xqi_pgn_tok_progress(r))) {
+		const struct tok *t = xqi_pgn_next_tok(r);
 		if (t->bad) {
 			s->broken = 1;
 		} else {
@@ -381,13 +381,13 @@ static int split_game_tokens(struct pgn_split *s)
 				return 0;
 			case T_TAG:
 				if (s->movetext || split_new_header(s, t)) {
-					xq_pgn_push_back(r);
+					xqi_pgn_push_back(r);
 					return 0;
 				}
 				if (t->tag_flags & TAG_NO_NAME) {
 					s->broken = 1;
 				} else {
-					const char *name = xq_pgn_tok_text(r, t->body);
+					const char *name = xqi_pgn_tok_text(r, t->body);
 					size_t nlen = (size_t)(t->body_end - t->body);
 					s->ntags++;
 					if (nlen == 4 && !memcmp(name, "Game", 4))
@@ -438,13 +438,13 @@ static int split_game_tokens(struct pgn_split *s)
 		}
 		if (s->broken) {
 			struct game_end e = split_end(s);
-			if (xq_pgn_skip_broken(r, (long)s->nstack, s->movetext, &e))
-				xq_pgn_skip_after_result(r, &e);
+			if (xqi_pgn_skip_broken(r, (long)s->nstack, s->movetext, &e))
+				xqi_pgn_skip_after_result(r, &e);
 			return 0;
 		}
 		if (s->result) {
 			struct game_end e = split_end(s);
-			xq_pgn_skip_after_result(r, &e);
+			xqi_pgn_skip_after_result(r, &e);
 			return 0;
 		}
 	}
@@ -468,24 +468,24 @@ static int split_game(struct pgn_split *s)
  * is: a tag line with no flaw, or a move number, in column 1, with its
  * line's end in reach.
  */
-static int split_point(struct pgn_split *s, const struct tok *t, struct xq_split_point *pt)
+static int split_point(struct pgn_split *s, const struct tok *t, struct xqi_split_point *pt)
 {
 	struct pgn_reader *r = s->r;
-	uint64_t p = t->end, start = xq_pgn_offset_of(r, t->start), seen;
+	uint64_t p = t->end, start = xqi_pgn_offset_of(r, t->start), seen;
 
 	if (t->bad || t->place.col != 1 || (t->type != T_NUMBER && t->type != T_TAG) ||
 	    (t->type == T_TAG && t->tag_flags))
 		return 0;
 	for (;;) {
 		unsigned char c;
-		if (p - t->start > 4096 || !xq_pgn_have(r, p, t->start))
+		if (p - t->start > 4096 || !xqi_pgn_have(r, p, t->start))
 			return 0;
 		c = AT(r, p);
 		if (c == '\n' || c == '\r')
 			break;
 		p++;
 	}
-	seen = xq_pgn_offset_peek(r, p);
+	seen = xqi_pgn_offset_peek(r, p);
 	if (seen == UINT64_MAX)
 		return 0;
 	pt->offset = start;
@@ -503,9 +503,9 @@ static int split_point(struct pgn_split *s, const struct tok *t, struct xq_split
  */
 static int take_over(struct pgn_split *s)
 {
-	struct xq_split_point from;
-	struct xq_bytes bytes = {NULL, NULL};
-	struct xq_chunk c;
+	struct xqi_split_point from;
+	struct xqi_bytes bytes = {NULL, NULL};
+	struct xqi_chunk c;
 	int have_from;
 
 	if (s->quick_points < QUICK_SHORT)
@@ -513,11 +513,11 @@ static int take_over(struct pgn_split *s)
 	else
 		s->wait = 1;
 	s->passed = 0;
-	xq_pgn_close_reader(s->r);
+	xqi_pgn_close_reader(s->r);
 	s->r = token_reader(&bytes, s->has_opts ? &s->opts : NULL);
 	if (!s->r)
 		return XQ_ENOMEM;
-	s->left_at = xq_pgn_quick_resume(s->quick, &from, &have_from, &bytes, &s->r->raw_base);
+	s->left_at = xqi_pgn_quick_resume(s->quick, &from, &have_from, &bytes, &s->r->raw_base);
 	s->r->src = bytes;
 	s->tokens = 1;
 	s->pending = 0;
@@ -540,12 +540,12 @@ static int take_over(struct pgn_split *s)
 }
 
 /* The next point of the token scan. */
-static int token_next(struct pgn_split *s, struct xq_split_point *pt)
+static int token_next(struct pgn_split *s, struct xqi_split_point *pt)
 {
 	struct pgn_reader *r = s->r;
 
 	/* Every round scans a game start past the last one. */
-	for (uint64_t was = r->pos;; XQ_ADVANCED(was, r->pos)) {
+	for (uint64_t was = r->pos;; XQI_ADVANCED(was, r->pos)) {
 		const struct tok *t;
 		int is_point, rc;
 		if (s->pending) {
@@ -553,17 +553,17 @@ static int token_next(struct pgn_split *s, struct xq_split_point *pt)
 			if ((rc = split_game(s)))
 				return rc;
 		}
-		t = xq_pgn_next_tok(r);
+		t = xqi_pgn_next_tok(r);
 		if (t->type == T_IO)
 			return r->io_rc;
-		if (r->enc == XQ_ENC_UTF16LE || r->enc == XQ_ENC_UTF16BE)
+		if (r->enc == XQI_ENC_UTF16LE || r->enc == XQI_ENC_UTF16BE)
 			return XQ_EUNSUPPORTED; /* chunks could not start mid-file */
 		if (t->type == T_EOF)
 			return 0;
 		is_point = split_point(s, t, pt);
 		if (r->io_rc)
 			return r->io_rc;
-		xq_pgn_push_back(r);
+		xqi_pgn_push_back(r);
 		s->pending = 1;
 		if (is_point && !(s->has_skip && pt->offset <= s->skip_to)) {
 			pt->records = s->games++;
@@ -573,7 +573,7 @@ static int token_next(struct pgn_split *s, struct xq_split_point *pt)
 	}
 }
 
-static int pgn_split_next(void *sp, struct xq_split_point *pt)
+static int pgn_split_next(void *sp, struct xqi_split_point *pt)
 {
 	struct pgn_split *s = sp;
 	int rc;
@@ -581,7 +581,7 @@ static int pgn_split_next(void *sp, struct xq_split_point *pt)
 	if (!s->quick)
 		return token_next(s, pt);
 	if (!s->tokens) {
-		rc = xq_pgn_quick_next(s->quick, pt);
+		rc = xqi_pgn_quick_next(s->quick, pt);
 		if (rc != PGN_QUICK_LEAVE) {
 			s->quick_points += rc == 1;
 			return rc;
@@ -593,15 +593,15 @@ static int pgn_split_next(void *sp, struct xq_split_point *pt)
 	/* Past what made the quick scan stop, at a game's tag line: the
 	 * quick scan goes on from there. */
 	if (rc == 1 && pt->offset > s->left_at && ++s->passed >= s->wait &&
-	    xq_pgn_quick_tag_at(s->quick, pt->offset)) {
-		xq_pgn_quick_restart(s->quick, pt, s->r->enc, s->r->first_high);
+	    xqi_pgn_quick_tag_at(s->quick, pt->offset)) {
+		xqi_pgn_quick_restart(s->quick, pt, s->r->enc, s->r->first_high);
 		s->tokens = 0;
 		s->quick_points = 0;
 	}
 	return rc;
 }
 
-const struct xq_split_ops xq_pgn_split = {
+const struct xqi_split_ops xqi_pgn_split = {
 	pgn_split_open,
 	pgn_split_next,
 	pgn_split_close,
@@ -612,7 +612,7 @@ const struct xq_split_ops xq_pgn_split = {
 };
 
 /* The token scan alone, for tests that hold the quick scan to it. */
-const struct xq_split_ops xq_pgn_split_tokens = {
+const struct xqi_split_ops xqi_pgn_split_tokens = {
 	pgn_split_open_tokens,
 	pgn_split_next,
 	pgn_split_close,

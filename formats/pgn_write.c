@@ -7,12 +7,12 @@
 /* ---- the writer ---------------------------------------------------------- */
 
 struct pgn_writer {
-	struct xq_output *o;
-	const struct xq_sink *sink;
-	enum xq_notation notation;
+	struct xq_file *o;
+	const struct xqi_sink *sink;
+	enum xq_dialect notation;
 	unsigned nflags;
-	enum xq_encoding enc;
-	struct xq_transcoder tc; /* UTF-8 to enc, opened once for the writer */
+	enum xqi_encoding enc;
+	struct xqi_transcoder tc; /* UTF-8 to enc, opened once for the writer */
 	struct xq_buf text, conv;
 	uint64_t games;
 	/* the line being filled */
@@ -64,7 +64,7 @@ static int put_unit(struct pgn_writer *w, const char *s, size_t n, int kind)
 	int multi = memchr(s, '\n', n) != NULL;
 	int joined = kind == U_CLOSE || w->glue; /* part of the unit before it */
 
-	if (w->col > 0 && w->col + (joined ? 0 : 1) + first > XQ_PGN_WIDTH) {
+	if (w->col > 0 && w->col + (joined ? 0 : 1) + first > XQI_PGN_WIDTH) {
 		if (!joined) {
 			if (xq_buf_addc(&w->text, '\n'))
 				return XQ_ENOMEM;
@@ -117,7 +117,7 @@ static int comment_kept(const char *c)
  * bytes again: the white space at either end is left out, a '}' becomes
  * U+FF5D, a CR or CRLF becomes LF (the reader makes every line end LF).
  */
-static int put_comment(struct pgn_writer *w, const struct xq_game *g, uint32_t ply,
+static int put_comment(struct pgn_writer *w, const struct xqi_record *g, uint32_t ply,
 		       const char *num, const char *c)
 {
 	struct xq_buf *b = &w->conv; /* scratch: the unit before it goes to text */
@@ -129,12 +129,12 @@ static int put_comment(struct pgn_writer *w, const struct xq_game *g, uint32_t p
 	while (to > from && xq_is_space((unsigned char)c[to - 1]))
 		to--;
 	if (from == to) {
-		xq_write_report(w->sink, w->o, g->number, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xqi_write_report(w->sink, w->o, g->number, ply, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 			"a comment of only white space is left out (PGN readers drop it)");
 		return 0;
 	}
 	if (from > 0 || to < n)
-		xq_write_report(w->sink, w->o, g->number, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xqi_write_report(w->sink, w->o, g->number, ply, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 			"the white space at the %s of a comment is left out (PGN readers drop it)",
 			from > 0 && to < n ? "start and end" : from > 0 ? "start" : "end");
 	xq_buf_reset(b);
@@ -162,10 +162,10 @@ static int put_comment(struct pgn_writer *w, const struct xq_game *g, uint32_t p
 	if (xq_buf_addc(b, '}'))
 		return XQ_ENOMEM;
 	if (brace)
-		xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xqi_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 			"a '}' inside a comment is written as U+FF5D '\xEF\xBD\x9D'");
 	if (cr)
-		xq_write_report(w->sink, w->o, g->number, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xqi_write_report(w->sink, w->o, g->number, ply, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 			"a carriage return in a comment is written as a line feed (PGN readers make "
 			"every line end one)");
 	/* put_unit copies from `b`, which is not `text`. */
@@ -182,7 +182,7 @@ static int tag_name_ok(const char *name)
 	return 1;
 }
 
-static int put_tag(struct pgn_writer *w, const struct xq_game *g, const char *name,
+static int put_tag(struct pgn_writer *w, const struct xqi_record *g, const char *name,
 		   const char *value)
 {
 	int ctrl = 0;
@@ -204,26 +204,26 @@ static int put_tag(struct pgn_writer *w, const struct xq_game *g, const char *na
 			return XQ_ENOMEM;
 	}
 	if (ctrl)
-		xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xqi_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 			"line breaks and control characters in tag %s are written as spaces", name);
 	return xq_buf_adds(&w->text, "\"]\n") ? XQ_ENOMEM : 0;
 }
 
-static const char *format_value(enum xq_notation n)
+static const char *format_value(enum xq_dialect n)
 {
-	return n == XQ_NOTATION_ICCS ? "ICCS" : n == XQ_NOTATION_WXF ? "WXF" : "Chinese";
+	return n == XQ_DIALECT_ICCS ? "ICCS" : n == XQ_DIALECT_WXF ? "WXF" : "Chinese";
 }
 
-static int write_tags(struct pgn_writer *w, const struct xq_game *g)
+static int write_tags(struct pgn_writer *w, const struct xqi_record *g)
 {
-	char fen[XQ_FEN_MAX];
+	char fen[XQ_FEN_SIZE];
 	const char *start;
 	int have_fen = 0, have_format = 0, rc;
 
-	xq_board_to_fen(&g->start, fen, sizeof(fen));
-	/* `start` is authoritative (game.h), unless the source's could not be
+	xqi_position_to_fen(&g->start, fen, sizeof(fen));
+	/* `start` is authoritative (record.h), unless the source's could not be
 	 * read: then its text as written. */
-	xq_write_start_check(w->sink, w->o, g, "PGN", 1);
+	xqi_write_start_check(w->sink, w->o, g, "PGN", 1);
 	start = g->start_text ? g->start_text : fen;
 	if ((rc = put_tag(w, g, "Game", "Chinese Chess")))
 		return rc;
@@ -231,12 +231,12 @@ static int write_tags(struct pgn_writer *w, const struct xq_game *g)
 		const char *name = g->tags[i].name, *value = g->tags[i].value;
 		if (!strcmp(name, "Game")) {
 			if (strcmp(value, "Chinese Chess"))
-				xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+				xqi_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 					"the Game tag '%s' is written as 'Chinese Chess'", value);
 			continue;
 		}
 		if (!tag_name_ok(name)) {
-			xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			xqi_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 				"tag '%s' has a name PGN cannot hold; it is left out", name);
 			continue;
 		}
@@ -250,33 +250,33 @@ static int write_tags(struct pgn_writer *w, const struct xq_game *g)
 		if ((rc = put_tag(w, g, name, value)))
 			return rc;
 	}
-	if (!have_fen && strcmp(start, XQ_START_FEN) && (rc = put_tag(w, g, "FEN", start)))
+	if (!have_fen && strcmp(start, XQI_START_FEN) && (rc = put_tag(w, g, "FEN", start)))
 		return rc;
-	if (!have_format && w->notation != XQ_NOTATION_CHINESE &&
+	if (!have_format && w->notation != XQ_DIALECT_CHINESE &&
 	    (rc = put_tag(w, g, "Format", format_value(w->notation))))
 		return rc;
 	return 0;
 }
 
 /* Move `n` of `g`, at ply `ply`, played from `before`. */
-static int write_move(struct pgn_writer *w, const struct xq_game *g, uint32_t n, uint32_t ply,
-		      struct xq_board *before, int *need_number)
+static int write_move(struct pgn_writer *w, const struct xqi_record *g, uint32_t n, uint32_t ply,
+		      struct xqi_position *before, int *need_number)
 {
-	const struct xq_node *node = &g->nodes[n];
-	char num[32], mv[XQ_MOVE_TEXT_MAX], unit[32 + XQ_MOVE_TEXT_MAX + 2];
+	const struct xqi_node *node = &g->nodes[n];
+	char num[32], mv[XQ_MOVE_TEXT_SIZE], unit[32 + XQ_MOVE_TEXT_SIZE + 2];
 	size_t ml;
-	int black = before->side == XQ_BLACK, rc;
+	int black = before->side == XQI_BLACK, rc;
 
 	num[0] = '\0';
 	if (!black || *need_number || comment_kept(node->pre_comment))
 		snprintf(num, sizeof(num), black ? "%u..." : "%u.", (unsigned)before->fullmove);
-	ml = xq_notation_write(mv, sizeof(mv), before, node->move, w->notation, w->nflags);
+	ml = xqi_notation_write(mv, sizeof(mv), before, node->move, w->notation, w->nflags);
 	if (ml == 0) {
 		char name[5];
-		xq_move_name(node->move, name);
-		return xq_write_report(w->sink, w->o, g->number, ply, XQ_EINTERNAL, XQ_SEV_ERROR, XQ_D_INTERNAL,
+		xqi_move_name(node->move, name);
+		return xqi_write_report(w->sink, w->o, g->number, ply, XQ_EINTERNAL, XQ_SEVERITY_ERROR, XQI_D_INTERNAL,
 			       "move %s cannot be written in %s notation", name,
-			       xq_notation_name(w->notation));
+			       xqi_notation_name(w->notation));
 	}
 	if (comment_kept(node->pre_comment)) {
 		/* "N. {comment}" stays together: a number never ends a line. */
@@ -305,9 +305,9 @@ static int write_move(struct pgn_writer *w, const struct xq_game *g, uint32_t n,
 	return 0;
 }
 
-static int write_moves(struct pgn_writer *w, const struct xq_game *g)
+static int write_moves(struct pgn_writer *w, const struct xqi_record *g)
 {
-	struct xq_textwalk t;
+	struct xqi_textwalk t;
 	int need_number = 1, rc, step;
 	const char *res;
 
@@ -315,33 +315,33 @@ static int write_moves(struct pgn_writer *w, const struct xq_game *g)
 	w->glue = 0;
 	w->last_sep = SIZE_MAX;
 	w->last_multi = 0;
-	if (g->nodes[XQ_ROOT].pre_comment && *g->nodes[XQ_ROOT].pre_comment) {
+	if (g->nodes[XQI_ROOT].pre_comment && *g->nodes[XQI_ROOT].pre_comment) {
 		/* PGN has one place for a comment before the moves. */
-		xq_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xqi_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 			"the comment before the game is written as part of the game comment");
-		if ((rc = put_comment(w, g, 0, NULL, g->nodes[XQ_ROOT].pre_comment)))
+		if ((rc = put_comment(w, g, 0, NULL, g->nodes[XQI_ROOT].pre_comment)))
 			return rc;
 	}
-	if (g->nodes[XQ_ROOT].comment && *g->nodes[XQ_ROOT].comment &&
-	    (rc = put_comment(w, g, 0, NULL, g->nodes[XQ_ROOT].comment)))
+	if (g->nodes[XQI_ROOT].comment && *g->nodes[XQI_ROOT].comment &&
+	    (rc = put_comment(w, g, 0, NULL, g->nodes[XQI_ROOT].comment)))
 		return rc;
-	if ((rc = xq_textwalk_init(&t, g)))
+	if ((rc = xqi_textwalk_init(&t, g)))
 		return rc;
-	while ((step = xq_textwalk_next(&t)) > 0) {
-		if (step == XQ_TEXT_MOVE)
+	while ((step = xqi_textwalk_next(&t)) > 0) {
+		if (step == XQI_TEXT_MOVE)
 			rc = write_move(w, g, t.node, t.ply, &t.before, &need_number);
 		else
-			rc = step == XQ_TEXT_OPEN ? put_unit(w, "(", 1, U_OPEN) : put_unit(w, ")", 1, U_CLOSE);
+			rc = step == XQI_TEXT_OPEN ? put_unit(w, "(", 1, U_OPEN) : put_unit(w, ")", 1, U_CLOSE);
 		if (rc)
 			break;
-		if (step != XQ_TEXT_MOVE)
+		if (step != XQI_TEXT_MOVE)
 			need_number = 1;
 	}
-	xq_textwalk_release(&t);
+	xqi_textwalk_release(&t);
 	if (rc || step < 0)
 		return rc ? rc : step;
-	if (g->result != XQ_RESULT_NONE) {
-		res = xq_result_string(g->result);
+	if (g->result != XQI_RESULT_NONE) {
+		res = xqi_result_string(g->result);
 		if ((rc = put_unit(w, res, strlen(res), U_WORD)))
 			return rc;
 	}
@@ -365,7 +365,7 @@ static void line_col(const char *s, size_t off, unsigned *line, unsigned *col)
 	}
 }
 
-int xq_pgn_write(void *writer, const struct xq_game *g)
+int xqi_pgn_write(void *writer, const struct xqi_record *g)
 {
 	struct pgn_writer *w = writer;
 	const char *out;
@@ -380,10 +380,10 @@ int xq_pgn_write(void *writer, const struct xq_game *g)
 		return rc;
 	out = w->text.ptr;
 	len = w->text.len;
-	if (w->enc != XQ_ENC_UTF8) {
+	if (w->enc != XQI_ENC_UTF8) {
 		size_t bad = 0;
 		xq_buf_reset(&w->conv);
-		rc = xq_transcoder_convert(&w->tc, w->text.ptr, w->text.len, &w->conv, &bad);
+		rc = xqi_transcoder_convert(&w->tc, w->text.ptr, w->text.len, &w->conv, &bad);
 		if (rc == XQ_EENCODING) {
 			/* As every writer: '?' for what the encoding cannot hold, and
 			 * the loss said, with where the first is in the game's text
@@ -394,7 +394,7 @@ int xq_pgn_write(void *writer, const struct xq_game *g)
 			snprintf(what, sizeof(what), "the game's text from line %u, column %u", line,
 				 col);
 			xq_buf_reset(&w->conv);
-			rc = xq_write_text(w->sink, w->o, g->number, 0, &w->tc, what, w->text.ptr,
+			rc = xqi_write_text(w->sink, w->o, g->number, 0, &w->tc, what, w->text.ptr,
 					   w->text.len, &w->conv, NULL);
 		}
 		if (rc)
@@ -402,39 +402,39 @@ int xq_pgn_write(void *writer, const struct xq_game *g)
 		out = w->conv.ptr;
 		len = w->conv.len;
 	}
-	rc = xq_output_write(w->o, out, len);
+	rc = xqi_file_write(w->o, out, len);
 	if (rc)
-		return xq_write_report(w->sink, w->o, g->number, 0, rc, XQ_SEV_ERROR, XQ_D_IO, "cannot write to '%s'",
-			       xq_output_name(w->o));
+		return xqi_write_report(w->sink, w->o, g->number, 0, rc, XQ_SEVERITY_ERROR, XQI_D_IO, "cannot write to '%s'",
+			       xqi_file_name(w->o));
 	w->games++;
 	return 0;
 }
 
-int xq_pgn_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
-			   const struct xq_sink *sink)
+int xqi_pgn_open_writer(void **out, struct xq_file *o, const struct xqi_write_opts *opts,
+			   const struct xqi_sink *sink)
 {
-	struct xq_write_opts def = XQ_WRITE_OPTS_INIT;
+	struct xqi_write_opts def = XQI_WRITE_OPTS_INIT;
 	struct pgn_writer *w;
-	enum xq_notation n;
+	enum xq_dialect n;
 
 	if (!opts)
 		opts = &def;
-	n = opts->notation == XQ_NOTATION_AUTO ? XQ_NOTATION_CHINESE : (enum xq_notation)opts->notation;
-	if (n != XQ_NOTATION_CHINESE && n != XQ_NOTATION_ICCS && n != XQ_NOTATION_WXF)
-		return xq_write_refuse(sink, o,
+	n = opts->notation == XQ_DIALECT_AUTO ? XQ_DIALECT_CHINESE : (enum xq_dialect)opts->notation;
+	if (n != XQ_DIALECT_CHINESE && n != XQ_DIALECT_ICCS && n != XQ_DIALECT_WXF)
+		return xqi_write_refuse(sink, o,
 				       "PGN move text is written in chinese, iccs or wxf notation, not %s",
-				       xq_notation_name(n));
+				       xqi_notation_name(n));
 	switch (opts->encoding) {
-	case XQ_ENC_UNKNOWN:
-	case XQ_ENC_UTF8:
-	case XQ_ENC_GBK:
-	case XQ_ENC_GB18030:
-	case XQ_ENC_BIG5:
+	case XQI_ENC_UNKNOWN:
+	case XQI_ENC_UTF8:
+	case XQI_ENC_GBK:
+	case XQI_ENC_GB18030:
+	case XQI_ENC_BIG5:
 		break;
 	default:
-		return xq_write_refuse(sink, o,
+		return xqi_write_refuse(sink, o,
 				       "PGN is written in utf-8, gbk, gb18030 or big5, not %s",
-				       xq_encoding_name(opts->encoding));
+				       xqi_encoding_name(opts->encoding));
 	}
 	w = calloc(1, sizeof(*w));
 	if (!w)
@@ -443,24 +443,24 @@ int xq_pgn_open_writer(void **out, struct xq_output *o, const struct xq_write_op
 	w->sink = sink;
 	w->notation = n;
 	w->nflags = opts->notation_flags;
-	w->enc = opts->encoding == XQ_ENC_UNKNOWN ? XQ_ENC_UTF8 : opts->encoding;
+	w->enc = opts->encoding == XQI_ENC_UNKNOWN ? XQI_ENC_UTF8 : opts->encoding;
 	/* Big5 has no simplified 车 马 帅: Chinese moves go out in traditional characters. */
-	if (w->enc == XQ_ENC_BIG5 && n == XQ_NOTATION_CHINESE)
-		w->nflags |= XQ_NOTATION_TRADITIONAL;
-	xq_transcoder_init(&w->tc, XQ_ENC_UTF8, w->enc);
+	if (w->enc == XQI_ENC_BIG5 && n == XQ_DIALECT_CHINESE)
+		w->nflags |= XQ_DIALECT_TRADITIONAL;
+	xqi_transcoder_init(&w->tc, XQI_ENC_UTF8, w->enc);
 	xq_buf_init(&w->text);
 	xq_buf_init(&w->conv);
 	*out = w;
 	return 0;
 }
 
-int xq_pgn_close_writer(void *writer)
+int xqi_pgn_close_writer(void *writer)
 {
 	struct pgn_writer *w = writer;
 
 	if (!w)
 		return 0;
-	xq_transcoder_release(&w->tc);
+	xqi_transcoder_release(&w->tc);
 	xq_buf_release(&w->text);
 	xq_buf_release(&w->conv);
 	free(w);

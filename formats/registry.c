@@ -1,6 +1,6 @@
 /*
  * registry.c: the list of formats, and lookup by name, content or extension.
- * Adding a format: declare its struct here and add it to xq_formats[].
+ * Adding a format: declare its struct here and add it to xqi_formats[].
  */
 #include "format.h"
 
@@ -11,24 +11,24 @@
 #include "budget.h"
 #include "utf8.h"
 
-extern const struct xq_format xq_format_ndjson;
-extern const struct xq_format xq_format_xqf;
-extern const struct xq_format xq_format_dhtmlxq;
-extern const struct xq_format xq_format_cbf;
-extern const struct xq_format xq_format_cbr;
-extern const struct xq_format xq_format_cbl;
-extern const struct xq_format xq_format_pgn;
-extern const struct xq_format xq_format_html;
+extern const struct xqi_format xqi_format_ndjson;
+extern const struct xqi_format xqi_format_xqf;
+extern const struct xqi_format xqi_format_dhtmlxq;
+extern const struct xqi_format xqi_format_cbf;
+extern const struct xqi_format xqi_format_cbr;
+extern const struct xqi_format xqi_format_cbl;
+extern const struct xqi_format xqi_format_pgn;
+extern const struct xqi_format xqi_format_html;
 
-const struct xq_format *const xq_formats[] = {
-	&xq_format_ndjson,
-	&xq_format_xqf,
-	&xq_format_dhtmlxq,
-	&xq_format_cbf,
-	&xq_format_cbr,
-	&xq_format_cbl,
-	&xq_format_pgn,
-	&xq_format_html,
+const struct xqi_format *const xqi_formats[] = {
+	&xqi_format_ndjson,
+	&xqi_format_xqf,
+	&xqi_format_dhtmlxq,
+	&xqi_format_cbf,
+	&xqi_format_cbr,
+	&xqi_format_cbl,
+	&xqi_format_pgn,
+	&xqi_format_html,
 	NULL,
 };
 
@@ -55,12 +55,12 @@ static int in_list(const char *words, const char *word, size_t len)
 	return 0;
 }
 
-const struct xq_format *xq_format_find(const char *name)
+const struct xqi_format *xqi_format_find(const char *name)
 {
-	for (size_t i = 0; xq_formats[i]; i++)
-		if (xq_ascii_ieq(xq_formats[i]->name, name) ||
-		    in_list(xq_formats[i]->aliases, name, strlen(name)))
-			return xq_formats[i];
+	for (size_t i = 0; xqi_formats[i]; i++)
+		if (xq_ascii_ieq(xqi_formats[i]->name, name) ||
+		    in_list(xqi_formats[i]->aliases, name, strlen(name)))
+			return xqi_formats[i];
 	return NULL;
 }
 
@@ -106,16 +106,16 @@ static int has_extension(const char *exts, const char *filename, int first)
 	return n == len && same_ci(exts, ext, len);
 }
 
-const struct xq_format *xq_format_detect(const unsigned char *head, size_t len,
+const struct xqi_format *xqi_format_detect(const unsigned char *head, size_t len,
 					 const char *filename)
 {
-	const struct xq_format *best = NULL;
+	const struct xqi_format *best = NULL;
 	int best_score = 0;
 
-	for (size_t i = 0; xq_formats[i]; i++) {
-		const struct xq_format *f = xq_formats[i];
+	for (size_t i = 0; xqi_formats[i]; i++) {
+		const struct xqi_format *f = xqi_formats[i];
 		int score;
-		if (!(f->caps & XQ_CAP_READ) || !f->probe)
+		if (!(f->caps & XQ_FORMAT_READS) || !f->probe)
 			continue;
 		score = f->probe(head, len) * 2 + (has_extension(f->extensions, filename, 0) ? 1 : 0);
 		if (score > best_score) {
@@ -126,41 +126,41 @@ const struct xq_format *xq_format_detect(const unsigned char *head, size_t len,
 	return best;
 }
 
-const struct xq_format *xq_format_for_extension(const char *filename)
+const struct xqi_format *xqi_format_for_extension(const char *filename)
 {
 	for (int first = 1; first >= 0; first--)
-		for (size_t i = 0; xq_formats[i]; i++)
-			if ((xq_formats[i]->caps & XQ_CAP_WRITE) &&
-			    has_extension(xq_formats[i]->extensions, filename, first))
-				return xq_formats[i];
+		for (size_t i = 0; xqi_formats[i]; i++)
+			if ((xqi_formats[i]->caps & XQ_FORMAT_WRITES) &&
+			    has_extension(xqi_formats[i]->extensions, filename, first))
+				return xqi_formats[i];
 	return NULL;
 }
 
-uint64_t xq_format_record_memory(const struct xq_format *f, uint64_t content)
+uint64_t xqi_format_record_memory(const struct xqi_format *f, uint64_t content)
 {
 	unsigned k = f->mem_factor ? f->mem_factor : 1;
 
-	if (content > (UINT64_MAX - XQ_RECORD_BASE) / k)
+	if (content > (UINT64_MAX - XQI_RECORD_BASE) / k)
 		return UINT64_MAX;
-	return XQ_RECORD_BASE + content * k;
+	return XQI_RECORD_BASE + content * k;
 }
 
 /* The budget a record is read within. */
-static uint64_t budget_of(const struct xq_read_opts *opts)
+static uint64_t budget_of(const struct xqi_read_opts *opts)
 {
 	return opts && opts->max_memory ? opts->max_memory : XQ_MEMORY_DEFAULT;
 }
 
 /* The content the budget alone allows a record of `f`. */
-static uint64_t budget_limit(const struct xq_format *f, const struct xq_read_opts *opts)
+static uint64_t budget_limit(const struct xqi_format *f, const struct xqi_read_opts *opts)
 {
 	uint64_t mem = budget_of(opts);
 	unsigned k = f->mem_factor ? f->mem_factor : 1;
 
-	return mem > XQ_RECORD_BASE ? (mem - XQ_RECORD_BASE) / k : 0;
+	return mem > XQI_RECORD_BASE ? (mem - XQI_RECORD_BASE) / k : 0;
 }
 
-uint64_t xq_format_record_limit(const struct xq_format *f, const struct xq_read_opts *opts)
+uint64_t xqi_format_record_limit(const struct xqi_format *f, const struct xqi_read_opts *opts)
 {
 	uint64_t own = f->max_record ? f->max_record : UINT64_MAX, by_budget = budget_limit(f, opts);
 
@@ -182,34 +182,34 @@ static void size_text(char *buf, size_t cap, uint64_t n)
 		snprintf(buf, cap, "%" PRIu64 " bytes", n);
 }
 
-int xq_format_limit_diag(struct xq_diag *d, const struct xq_format *f,
-			 const struct xq_read_opts *opts, const char *what)
+int xqi_format_limit_diag(struct xq_diagnostic *d, const struct xqi_format *f,
+			 const struct xqi_read_opts *opts, const char *what)
 {
-	uint64_t limit = xq_format_record_limit(f, opts);
+	uint64_t limit = xqi_format_record_limit(f, opts);
 	char lim[32], mem[32];
 
 	size_text(lim, sizeof(lim), limit);
 	if (f->max_record && limit == f->max_record)
-		return xq_diag_set(d, XQ_ERANGE, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 				   "%s is larger than %s, the %s format's limit for one record; not read",
 				   what, lim, f->name);
 	size_text(mem, sizeof(mem), budget_of(opts));
-	return xq_diag_set(d, XQ_ERANGE, XQ_D_RESOURCE, XQ_SEV_ERROR,
+	return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 			   "%s is larger than %s, the most one %s record may hold within the memory "
 			   "budget of %s (--max-memory); not read",
 			   what, lim, f->name, mem);
 }
 
-uint64_t xq_format_input_memory(const struct xq_format *f, struct xq_input *in,
-				const struct xq_read_opts *opts)
+uint64_t xqi_format_input_memory(const struct xqi_format *f, struct xqi_input *in,
+				const struct xqi_read_opts *opts)
 {
-	uint64_t content = UINT64_MAX, limit = xq_format_record_limit(f, opts);
-	int64_t size = xq_input_size(in);
+	uint64_t content = UINT64_MAX, limit = xqi_format_record_limit(f, opts);
+	int64_t size = xqi_input_size(in);
 
 	if (size >= 0) {
 		content = (uint64_t)size;
-		if (xq_input_is_gzip(in))
+		if (xqi_input_is_gzip(in))
 			content = content > UINT64_MAX / 1032 ? UINT64_MAX : content * 1032;
 	}
-	return xq_format_record_memory(f, content < limit ? content : limit);
+	return xqi_format_record_memory(f, content < limit ? content : limit);
 }

@@ -8,16 +8,16 @@
  */
 #include "format.h"
 
-extern const struct xq_format xq_format_pgn;
-extern const struct xq_format xq_format_ndjson;
-extern const struct xq_split_ops xq_pgn_split;
-extern const struct xq_split_ops xq_ndjson_split;
+extern const struct xqi_format xqi_format_pgn;
+extern const struct xqi_format xqi_format_ndjson;
+extern const struct xqi_split_ops xqi_pgn_split;
+extern const struct xqi_split_ops xqi_ndjson_split;
 
-const struct xq_split_ops *xq_format_split(const struct xq_format *f)
+const struct xqi_split_ops *xqi_format_split(const struct xqi_format *f)
 {
-	if (f == &xq_format_pgn)
-		return &xq_pgn_split;
-	if (f == &xq_format_ndjson)
-		return &xq_ndjson_split;
+	if (f == &xqi_format_pgn)
+		return &xqi_pgn_split;
+	if (f == &xqi_format_ndjson)
+		return &xqi_ndjson_split;
 	return NULL;
 }

@@ -35,11 +35,11 @@
  * Delphi text does.
  *
  * Damage.  The tree is read with an explicit stack, never recursion (files
- * reach 225,000 nodes), and every move is checked with xq_move_check().
+ * reach 225,000 nodes), and every move is checked with xqi_move_check().
  * A move that is illegal, has no piece on its origin or names a square
  * off the board is reported with its byte offset, ply, path and reason;
  * its subtree is read but not kept, the rest of the tree goes on, and the
- * game is marked XQ_GAME_BROKEN.  A record cut by the end of the file, or
+ * game is marked XQI_RECORD_BROKEN.  A record cut by the end of the file, or
  * a comment length that cannot be right, stops the reading there: the
  * tree read so far is kept and the diagnostic says how much was lost.
  * Bytes after the tree are a warning.  Nothing is ever read out of
@@ -47,7 +47,7 @@
  *
  * Start positions.  Composed problems put advisors and elephants on
  * points they could never reach; such a position is loaded with a note
- * (XQ_FEN_LENIENT_PLACEMENT).  The side to move is the first move's
+ * (XQI_FEN_LENIENT_PLACEMENT).  The side to move is the first move's
  * (else the header's); a position possible only with the other side to
  * move (a diagram of a mate, the header saying the winner moves) gets
  * that side, with a note, and a first move of the wrong side is then an
@@ -57,7 +57,7 @@
  * in diagrams with both kings attacked) is an error: no move can be
  * checked from it, so the game keeps its header, start position and game
  * comment, its tree is read through (to count and report) but not kept,
- * and it is marked XQ_GAME_BROKEN for the caller to skip or keep.  Two
+ * and it is marked XQI_RECORD_BROKEN for the caller to skip or keep.  Two
  * pieces on one point cannot even be set up: nothing is returned then.
  */
 #include "xqf.h"
@@ -68,12 +68,12 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "board.h"
+#include "position.h"
 #include "buf.h"
 #include "check.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "flattree.h"
-#include "game.h"
+#include "record.h"
 #include "io.h"
 #include "movegen.h"
 #include "text.h"
@@ -97,7 +97,7 @@ enum {
 };
 
 /* The header's Pascal strings and the tags they become. */
-extern const struct xq_format xq_format_xqf;
+extern const struct xqi_format xqi_format_xqf;
 
 struct xqf_field {
 	const char *tag;
@@ -121,8 +121,8 @@ static const char *const game_types_en[] = {"full", "opening", "middlegame", "en
 
 /* Piece kind of each of the 16 slots of a side (§3.3). */
 static const uint8_t slot_type[16] = {
-	XQ_ROOK, XQ_HORSE, XQ_ELEPHANT, XQ_ADVISOR, XQ_KING, XQ_ADVISOR, XQ_ELEPHANT, XQ_HORSE,
-	XQ_ROOK, XQ_CANNON, XQ_CANNON, XQ_PAWN, XQ_PAWN, XQ_PAWN, XQ_PAWN, XQ_PAWN,
+	XQI_ROOK, XQI_HORSE, XQI_ELEPHANT, XQI_ADVISOR, XQI_KING, XQI_ADVISOR, XQI_ELEPHANT, XQI_HORSE,
+	XQI_ROOK, XQI_CANNON, XQI_CANNON, XQI_PAWN, XQI_PAWN, XQI_PAWN, XQI_PAWN, XQI_PAWN,
 };
 
 static const char key_mask_text[32] = "[(C) Copyright Mr. Dong Shiwei.]";
@@ -150,12 +150,12 @@ static unsigned key_f(unsigned b)
 	return (((((b * b) * 3 + 9) * 3 + 8) * 2 + 1) * 3 + 8);
 }
 
-void xq_xqf_keys_derive(struct xq_xqf_keys *k, const uint8_t h[16])
+void xqi_xqf_keys_derive(struct xqi_xqf_keys *k, const uint8_t h[16])
 {
 	uint8_t kb[4];
 
 	memset(k, 0, sizeof(*k));
-	if (h[H_VERSION] <= XQ_XQF_VERSION_PLAIN)
+	if (h[H_VERSION] <= XQI_XQF_VERSION_PLAIN)
 		return;
 	k->xy = (uint8_t)(key_f(h[H_KEYXY]) * h[H_KEYXY]);
 	k->xyf = (uint8_t)(key_f(h[H_KEYXYF]) * k->xy);
@@ -175,16 +175,16 @@ void xq_xqf_keys_derive(struct xq_xqf_keys *k, const uint8_t h[16])
 struct rd {
 	const unsigned char *p;
 	size_t len;
-	const struct xq_sink *sink;
+	const struct xqi_sink *sink;
 	const char *source;
-	struct xq_game *g;
-	struct xq_xqf_stats *st;
-	struct xq_xqf_keys k;
+	struct xqi_record *g;
+	struct xqi_xqf_stats *st;
+	struct xqi_xqf_keys k;
 	unsigned version;
-	enum xq_encoding enc;
-	struct xq_transcoder tc; /* enc to UTF-8: one descriptor for every string of the file */
+	enum xqi_encoding enc;
+	struct xqi_transcoder tc; /* enc to UTF-8: one descriptor for every string of the file */
 	struct xq_buf raw, text;
-	struct xq_board b; /* the start position, as it is set up */
+	struct xqi_position b; /* the start position, as it is set up */
 	/* alt[n]: which alternative node n is among its parent's children (1 =
 	 * the main one), kept as nodes are added, for messages: counting the
 	 * siblings at each message made many refused alternatives quadratic */
@@ -192,10 +192,10 @@ struct rd {
 	size_t alt_cap;
 	/* a refused move whose subtree is being skipped: reported once it ends */
 	int pending;
-	struct xq_diag pending_d;
+	struct xq_diagnostic pending_d;
 	uint32_t pending_lost_start;
 	/* why the start position cannot occur, when it cannot */
-	char bad_start[XQ_DIAG_MSG_MAX];
+	char bad_start[XQ_MESSAGE_SIZE];
 };
 
 /* One move record as decoded (§5.1). */
@@ -206,9 +206,9 @@ struct rec {
 	size_t coff, clen; /* comment bytes (file offset and length), clen 0 if none */
 };
 
-static void rd_diag(struct rd *r, struct xq_diag *d, uint64_t off, uint32_t ply)
+static void rd_diag(struct rd *r, struct xq_diagnostic *d, uint64_t off, uint32_t ply)
 {
-	xq_diag_init(d);
+	xqi_diagnostic_init(d);
 	d->source = r->source;
 	d->place.offset = off;
 	d->has_offset = 1;
@@ -216,21 +216,21 @@ static void rd_diag(struct rd *r, struct xq_diag *d, uint64_t off, uint32_t ply)
 	d->ply = ply;
 }
 
-static void report(struct rd *r, enum xq_severity sev, enum xq_diag_code code, uint64_t off,
+static void report(struct rd *r, enum xq_severity_level sev, enum xqi_diagnostic_code code, uint64_t off,
 		   uint32_t ply, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 6, 7)))
 #endif
 	;
 
-static void report(struct rd *r, enum xq_severity sev, enum xq_diag_code code, uint64_t off,
+static void report(struct rd *r, enum xq_severity_level sev, enum xqi_diagnostic_code code, uint64_t off,
 		   uint32_t ply, const char *fmt, ...)
 {
-	struct xq_place pl = {off, 0, 0};
+	struct xqi_place pl = {off, 0, 0};
 	va_list ap;
 
 	va_start(ap, fmt);
-	xq_format_vreport(r->sink, r->source, 1, &pl, 1, ply, NULL, 0, code, sev, fmt, ap);
+	xqi_format_vreport(r->sink, r->source, 1, &pl, 1, ply, NULL, 0, code, sev, fmt, ap);
 	va_end(ap);
 }
 
@@ -265,21 +265,21 @@ static int decode_text(struct rd *r, const char *s, size_t n, uint64_t off, uint
 			ascii = 0;
 			break;
 		}
-	if (ascii && r->enc != XQ_ENC_UTF16LE && r->enc != XQ_ENC_UTF16BE) {
+	if (ascii && r->enc != XQI_ENC_UTF16LE && r->enc != XQI_ENC_UTF16BE) {
 		if (xq_buf_add(&r->text, s, n))
 			return XQ_ENOMEM;
 	} else {
 		while (i < n) {
 			size_t bad = 0;
-			int rc = xq_transcoder_convert(&r->tc, s + i, n - i, &r->text, &bad);
+			int rc = xqi_transcoder_convert(&r->tc, s + i, n - i, &r->text, &bad);
 			if (rc == 0)
 				break;
 			if (rc != XQ_EENCODING) {
 				if (rc == XQ_ENOMEM)
 					return rc;
-				report(r, XQ_SEV_ERROR, XQ_D_ENCODING, off, ply,
+				report(r, XQ_SEVERITY_ERROR, XQI_D_ENCODING, off, ply,
 				       "cannot decode %s as %s: %s; text dropped", what,
-				       xq_encoding_name(r->enc), xq_strerror(rc));
+				       xqi_encoding_name(r->enc), xqi_strerror(rc));
 				xq_buf_reset(&r->text);
 				return 0;
 			}
@@ -291,13 +291,13 @@ static int decode_text(struct rd *r, const char *s, size_t n, uint64_t off, uint
 			i += bad + 1;
 		}
 		if (bad_count)
-			report(r, XQ_SEV_WARNING, XQ_D_ENCODING, off + first_bad, ply,
+			report(r, XQ_SEVERITY_WARNING, XQI_D_ENCODING, off + first_bad, ply,
 			       "%s is not valid %s: %u byte%s replaced by U+FFFD", what,
-			       xq_encoding_name(r->enc), bad_count, bad_count > 1 ? "s" : "");
+			       xqi_encoding_name(r->enc), bad_count, bad_count > 1 ? "s" : "");
 	}
 	nul = strlen(r->text.ptr);
 	if (nul < r->text.len) {
-		report(r, XQ_SEV_WARNING, XQ_D_CORRUPT, off, ply,
+		report(r, XQ_SEVERITY_WARNING, XQI_D_CORRUPT, off, ply,
 		       "%s holds a NUL byte; the %zu bytes of text after it were dropped", what,
 		       r->text.len - nul - 1);
 		xq_buf_truncate(&r->text, nul);
@@ -319,7 +319,7 @@ static int read_header_strings(struct rd *r)
 		if (off == H_TITLEB && title_len > fields[0].cap)
 			continue; /* those bytes are the end of a long title */
 		if (n > cap) {
-			report(r, XQ_SEV_WARNING, XQ_D_CORRUPT, off, 0,
+			report(r, XQ_SEVERITY_WARNING, XQI_D_CORRUPT, off, 0,
 			       "header field %s says %zu bytes, but the field holds %zu; read %zu",
 			       fields[f].tag, n, cap, cap);
 			n = cap;
@@ -329,7 +329,7 @@ static int read_header_strings(struct rd *r)
 		rc = decode_text(r, (const char *)h + off + 1, n, off + 1, 0, fields[f].tag);
 		if (rc)
 			return rc;
-		if (r->text.len && xq_game_add_tag(r->g, fields[f].tag, strlen(fields[f].tag),
+		if (r->text.len && xqi_record_add_tag(r->g, fields[f].tag, strlen(fields[f].tag),
 						   r->text.ptr, r->text.len))
 			return XQ_ENOMEM;
 	}
@@ -338,35 +338,35 @@ static int read_header_strings(struct rd *r)
 
 static int read_result_and_type(struct rd *r)
 {
-	struct xq_game *g = r->g;
+	struct xqi_record *g = r->g;
 	unsigned res = r->p[H_RESULT], type = r->p[H_TYPE] | (unsigned)r->p[H_TYPE + 1] << 8;
 	char num[16];
 	const char *type_name;
 
 	switch (res) {
 	case 0:
-		g->result = XQ_RESULT_UNKNOWN;
+		g->result = XQI_RESULT_UNKNOWN;
 		break;
 	case 1:
-		g->result = XQ_RESULT_RED_WIN;
+		g->result = XQI_RESULT_RED_WIN;
 		break;
 	case 2:
-		g->result = XQ_RESULT_BLACK_WIN;
+		g->result = XQI_RESULT_BLACK_WIN;
 		break;
 	case 3:
 	case 4:
-		g->result = XQ_RESULT_DRAW;
+		g->result = XQI_RESULT_DRAW;
 		if (res == 4)
-			report(r, XQ_SEV_NOTE, XQ_D_BAD_RESULT, H_RESULT, 0,
+			report(r, XQ_SEVERITY_NOTE, XQI_D_BAD_RESULT, H_RESULT, 0,
 			       "result code 4 read as a draw (some writers use it)");
 		break;
 	default:
-		g->result = XQ_RESULT_UNKNOWN;
-		report(r, XQ_SEV_WARNING, XQ_D_BAD_RESULT, H_RESULT, 0,
+		g->result = XQI_RESULT_UNKNOWN;
+		report(r, XQ_SEVERITY_WARNING, XQI_D_BAD_RESULT, H_RESULT, 0,
 		       "unknown result code %u, read as unknown", res);
 	}
-	if (xq_game_add_tag(g, "Result", 6, xq_result_string(g->result),
-			    strlen(xq_result_string(g->result))))
+	if (xqi_record_add_tag(g, "Result", 6, xqi_result_string(g->result),
+			    strlen(xqi_result_string(g->result))))
 		return XQ_ENOMEM;
 	if (type < sizeof(game_types) / sizeof(game_types[0])) {
 		type_name = game_types[type];
@@ -374,7 +374,7 @@ static int read_result_and_type(struct rd *r)
 		snprintf(num, sizeof(num), "%u", type);
 		type_name = num;
 	}
-	return xq_game_add_tag(g, "GameType", 8, type_name, strlen(type_name));
+	return xqi_record_add_tag(g, "GameType", 8, type_name, strlen(type_name));
 }
 
 /* The piece array into a board (§3.3); side from WhoPlay for now. */
@@ -391,25 +391,25 @@ static int read_pieces(struct rd *r)
 		else
 			t[i] = h[H_PIECES + i];
 	}
-	xq_board_clear(&r->b);
+	xqi_position_clear(&r->b);
 	for (int i = 0; i < 32; i++) {
 		unsigned s = (uint8_t)(t[i] - r->k.xy);
 		int side = i >= 16, type = slot_type[i & 15];
-		xq_sq sq;
+		xqi_sq sq;
 		if (s > 89)
 			continue; /* captured or absent (§3.3: any value above 89) */
-		sq = XQ_SQ(s / 10, s % 10);
+		sq = XQI_SQ(s / 10, s % 10);
 		if (owner[s] >= 0) {
 			char name[3];
-			xq_sq_name(sq, name);
-			report(r, XQ_SEV_ERROR, XQ_D_CORRUPT, H_PIECES, 0,
+			xqi_sq_name(sq, name);
+			report(r, XQ_SEVERITY_ERROR, XQI_D_CORRUPT, H_PIECES, 0,
 			       "pieces in slots %d and %d are both on %s; the start position "
 			       "cannot be built and nothing was read",
 			       owner[s], i, name);
 			return XQ_EILLEGAL;
 		}
 		owner[s] = i;
-		if (xq_board_put(&r->b, side, type, sq, NULL))
+		if (xqi_position_put(&r->b, side, type, sq, NULL))
 			return XQ_EINTERNAL; /* slots match the board's piece counts */
 	}
 	return 0;
@@ -420,7 +420,7 @@ static int read_pieces(struct rd *r)
  * where [k] marks the k-th alternative (alt[], see struct rd), with "..."
  * in front when longer.
  */
-static void node_path(const struct xq_game *g, const uint32_t *alt, uint32_t n, char *out,
+static void node_path(const struct xqi_record *g, const uint32_t *alt, uint32_t n, char *out,
 		      size_t cap)
 {
 	enum { SHOW = 8 };
@@ -428,7 +428,7 @@ static void node_path(const struct xq_game *g, const uint32_t *alt, uint32_t n, 
 	size_t k = 0, len = 0;
 	int more = 0;
 
-	for (uint32_t m = n; m != XQ_ROOT && m != XQ_NODE_NONE; m = g->nodes[m].parent) {
+	for (uint32_t m = n; m != XQI_ROOT && m != XQ_NO_NODE; m = g->nodes[m].parent) {
 		if (k == SHOW) {
 			more = 1;
 			break;
@@ -445,7 +445,7 @@ static void node_path(const struct xq_game *g, const uint32_t *alt, uint32_t n, 
 	while (k-- > 0 && len < cap) {
 		char name[5];
 		unsigned a = alt[last[k]];
-		xq_move_name(g->nodes[last[k]].move, name);
+		xqi_move_name(g->nodes[last[k]].move, name);
 		if (a > 1)
 			len += (size_t)snprintf(out + len, cap - len, "%s[%u]%s", name, a,
 						k ? " " : "");
@@ -468,7 +468,7 @@ static void flush_pending(struct rd *r, const char *why_end)
 	snprintf(r->pending_d.msg + len, sizeof(r->pending_d.msg) - len,
 		 "; %u node%s lost (this move and %u after it)%s", lost, lost == 1 ? "" : "s",
 		 lost - 1, why_end);
-	xq_sink_report(r->sink, &r->pending_d);
+	xqi_sink_report(r->sink, &r->pending_d);
 }
 
 /*
@@ -479,14 +479,14 @@ static void flush_pending(struct rd *r, const char *why_end)
  */
 static int read_record(struct rd *r, size_t *pos, uint32_t ply, struct rec *out)
 {
-	size_t p = *pos, need = r->version <= XQ_XQF_VERSION_PLAIN ? 8 : 4;
+	size_t p = *pos, need = r->version <= XQI_XQF_VERSION_PLAIN ? 8 : 4;
 	unsigned char b0, b1, fl;
 	int has_len;
 
 	memset(out, 0, sizeof(*out));
 	out->off = p;
 	if (r->len - p < need) {
-		report(r, XQ_SEV_ERROR, XQ_D_TRUNCATED, p, ply,
+		report(r, XQ_SEVERITY_ERROR, XQI_D_TRUNCATED, p, ply,
 		       "the %s record is cut: %zu of its %zu bytes are there",
 		       ply ? "move" : "root", r->len - p, need);
 		return XQ_ETRUNCATED;
@@ -496,7 +496,7 @@ static int read_record(struct rd *r, size_t *pos, uint32_t ply, struct rec *out)
 	fl = rd_byte(r, p + 2);
 	out->from = (uint8_t)(b0 - 0x18 - r->k.xyf);
 	out->to = (uint8_t)(b1 - 0x20 - r->k.xyt);
-	if (r->version <= XQ_XQF_VERSION_PLAIN) {
+	if (r->version <= XQI_XQF_VERSION_PLAIN) {
 		out->cont = (fl & 0xF0) != 0;
 		out->sib = (fl & 0x0F) != 0;
 		has_len = 1;
@@ -509,9 +509,9 @@ static int read_record(struct rd *r, size_t *pos, uint32_t ply, struct rec *out)
 	if (has_len) {
 		uint32_t stored;
 		int64_t clen;
-		if (r->version > XQ_XQF_VERSION_PLAIN) {
+		if (r->version > XQI_XQF_VERSION_PLAIN) {
 			if (r->len - p < 4) {
-				report(r, XQ_SEV_ERROR, XQ_D_TRUNCATED, p, ply,
+				report(r, XQ_SEVERITY_ERROR, XQI_D_TRUNCATED, p, ply,
 				       "the comment length of the record at offset %llu is cut",
 				       (unsigned long long)out->off);
 				return XQ_ETRUNCATED;
@@ -520,10 +520,10 @@ static int read_record(struct rd *r, size_t *pos, uint32_t ply, struct rec *out)
 		stored = rd_u32(r, p);
 		p += 4;
 		clen = stored;
-		if (r->version > XQ_XQF_VERSION_PLAIN && stored > 0)
+		if (r->version > XQI_XQF_VERSION_PLAIN && stored > 0)
 			clen = (int64_t)stored - r->k.rmk_size;
 		if (clen < 0) {
-			report(r, XQ_SEV_ERROR, XQ_D_CORRUPT, p - 4, ply,
+			report(r, XQ_SEVERITY_ERROR, XQI_D_CORRUPT, p - 4, ply,
 			       "comment length %lld is negative (stored %lu, key %u); the rest "
 			       "of the file cannot be located",
 			       (long long)clen, (unsigned long)stored, r->k.rmk_size);
@@ -531,7 +531,7 @@ static int read_record(struct rd *r, size_t *pos, uint32_t ply, struct rec *out)
 			return 1;
 		}
 		if ((uint64_t)clen > r->len - p) {
-			report(r, XQ_SEV_ERROR, XQ_D_TRUNCATED, p - 4, ply,
+			report(r, XQ_SEVERITY_ERROR, XQI_D_TRUNCATED, p - 4, ply,
 			       "comment length %lld runs past the end of the file (%zu bytes left); "
 			       "the comment and the rest of the tree are lost",
 			       (long long)clen, r->len - p);
@@ -591,17 +591,17 @@ static int read_comment(struct rd *r, const struct rec *c, uint32_t ply, const c
 static int first_move_side(struct rd *r, size_t pos)
 {
 	unsigned from;
-	xq_sq sq;
+	xqi_sq sq;
 
 	if (r->len - pos < 4)
 		return -1;
 	from = (uint8_t)(rd_byte(r, pos) - 0x18 - r->k.xyf);
 	if (from > 89)
 		return -1;
-	sq = XQ_SQ(from / 10, from % 10);
+	sq = XQI_SQ(from / 10, from % 10);
 	if (!r->b.sq[sq])
 		return -1;
-	return XQ_ID_SIDE(r->b.sq[sq]);
+	return XQI_ID_SIDE(r->b.sq[sq]);
 }
 
 /*
@@ -609,15 +609,15 @@ static int first_move_side(struct rd *r, size_t pos)
  * (advisors, elephants or pawns where they never go), XQ_EILLEGAL if not
  * at all; `why` says what is wrong in the last two cases.
  */
-static int check_position(const struct xq_board *b, char *why, size_t cap)
+static int check_position(const struct xqi_position *b, char *why, size_t cap)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
-	xq_diag_init(&d);
-	if (xq_board_validate(b, 0, &d) == 0)
+	xqi_diagnostic_init(&d);
+	if (xqi_position_validate(b, 0, &d) == 0)
 		return 0;
 	snprintf(why, cap, "%s", d.msg);
-	if (xq_board_validate(b, XQ_FEN_LENIENT_PLACEMENT, &d) == 0)
+	if (xqi_position_validate(b, XQI_FEN_LENIENT_PLACEMENT, &d) == 0)
 		return 1;
 	snprintf(why, cap, "%s", d.msg);
 	return XQ_EILLEGAL;
@@ -626,7 +626,7 @@ static int check_position(const struct xq_board *b, char *why, size_t cap)
 static void set_side(struct rd *r, int side)
 {
 	r->b.side = (uint8_t)side;
-	r->b.key = xq_board_compute_key(&r->b);
+	r->b.key = xqi_position_compute_key(&r->b);
 }
 
 /*
@@ -637,14 +637,14 @@ static void set_side(struct rd *r, int side)
 static int setup_position(struct rd *r, int first_side)
 {
 	unsigned who = r->p[H_WHOPLAY];
-	int side = who == 1 ? XQ_BLACK : XQ_RED, rc;
-	char why[XQ_DIAG_MSG_MAX], why2[XQ_DIAG_MSG_MAX];
+	int side = who == 1 ? XQI_BLACK : XQI_RED, rc;
+	char why[XQ_MESSAGE_SIZE], why2[XQ_MESSAGE_SIZE];
 
 	if (who > 1)
-		report(r, XQ_SEV_WARNING, XQ_D_SIDE_TO_MOVE, H_WHOPLAY, 0,
+		report(r, XQ_SEVERITY_WARNING, XQI_D_SIDE_TO_MOVE, H_WHOPLAY, 0,
 		       "side-to-move byte is %u, not 0 or 1; red assumed", who);
 	if (first_side >= 0 && first_side != side) {
-		report(r, XQ_SEV_NOTE, XQ_D_SIDE_TO_MOVE, H_WHOPLAY, 0,
+		report(r, XQ_SEVERITY_NOTE, XQI_D_SIDE_TO_MOVE, H_WHOPLAY, 0,
 		       "the header says %s moves first, but the first move is %s's; %s moves first",
 		       side ? "black" : "red", first_side ? "black" : "red",
 		       first_side ? "black" : "red");
@@ -661,7 +661,7 @@ static int setup_position(struct rd *r, int first_side)
 		set_side(r, side ^ 1);
 		rc = check_position(&r->b, why2, sizeof(why2));
 		if (rc >= 0) {
-			report(r, XQ_SEV_NOTE, XQ_D_SIDE_TO_MOVE, H_WHOPLAY, 0,
+			report(r, XQ_SEVERITY_NOTE, XQI_D_SIDE_TO_MOVE, H_WHOPLAY, 0,
 			       "%s to move is impossible (%s), so %s moves",
 			       side ? "black" : "red", why, side ? "red" : "black");
 		} else {
@@ -674,7 +674,7 @@ static int setup_position(struct rd *r, int first_side)
 			memcpy(why, why2, sizeof(why));
 	}
 	if (rc == 1)
-		report(r, XQ_SEV_NOTE, XQ_D_BAD_FEN, H_PIECES, 0,
+		report(r, XQ_SEVERITY_NOTE, XQI_D_BAD_FEN, H_PIECES, 0,
 		       "composed start position: %s; loaded as it is", why);
 	if (rc >= 0)
 		return 0;
@@ -688,20 +688,20 @@ static int setup_position(struct rd *r, int first_side)
  * `ply`: it is reported once its subtree has been skipped, with the count
  * of nodes lost (flush_pending).  `why` is what the builder said.
  */
-static void refuse_move(struct rd *r, const struct rec *c, xq_move m, uint32_t parent,
-			uint32_t ply, const struct xq_diag *why)
+static void refuse_move(struct rd *r, const struct rec *c, xqi_move m, uint32_t parent,
+			uint32_t ply, const struct xq_diagnostic *why)
 {
 	char name[5], path[120];
 
 	node_path(r->g, r->alt, parent, path, sizeof(path));
 	rd_diag(r, &r->pending_d, c->off, ply);
 	if (m) {
-		xq_move_name(m, name);
-		xq_diag_set_move(&r->pending_d, name, 4);
-		xq_diag_set(&r->pending_d, 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+		xqi_move_name(m, name);
+		xqi_diagnostic_set_move(&r->pending_d, name, 4);
+		xqi_diagnostic_set(&r->pending_d, 0, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
 			    "illegal move %s at ply %u after %s: %.100s", name, ply, path, why->msg);
 	} else {
-		xq_diag_set(&r->pending_d, 0, XQ_D_CORRUPT, XQ_SEV_ERROR,
+		xqi_diagnostic_set(&r->pending_d, 0, XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
 			    "move at ply %u after %s names a square off the board "
 			    "(from byte %u, to byte %u)",
 			    ply, path, c->from, c->to);
@@ -709,7 +709,7 @@ static void refuse_move(struct rd *r, const struct rec *c, xq_move m, uint32_t p
 	r->pending = 1;
 	r->pending_lost_start = r->st->lost;
 	r->st->bad_moves++;
-	r->g->flags |= XQ_GAME_BROKEN;
+	r->g->flags |= XQI_RECORD_BROKEN;
 }
 
 /*
@@ -720,20 +720,20 @@ static void refuse_move(struct rd *r, const struct rec *c, xq_move m, uint32_t p
  */
 static int read_tree(struct rd *r, size_t *pos, int skip_all)
 {
-	struct xq_flat_tree t;
+	struct xqi_flat_tree t;
 	int rc = 0, alternative = 0;
 
-	xq_flat_tree_init(&t, r->g);
+	xqi_flat_tree_init(&t, r->g);
 	if (skip_all)
-		t.parent = XQ_NODE_NONE; /* every record is read and counted, none kept */
+		t.parent = XQ_NO_NODE; /* every record is read and counted, none kept */
 
 	/* Every record takes 4 bytes at least. */
-	for (size_t was = *pos;; XQ_ADVANCED(was, *pos)) {
+	for (size_t was = *pos;; XQI_ADVANCED(was, *pos)) {
 		struct rec c;
-		struct xq_diag why;
-		uint32_t node = XQ_NODE_NONE, parent = t.parent, ply = t.ply + 1, prev;
+		struct xq_diagnostic why;
+		uint32_t node = XQ_NO_NODE, parent = t.parent, ply = t.ply + 1, prev;
 		size_t open = t.depth;
-		xq_move m = 0;
+		xqi_move m = 0;
 		int stop;
 
 		rc = read_record(r, pos, ply, &c);
@@ -741,10 +741,10 @@ static int read_tree(struct rd *r, size_t *pos, int skip_all)
 		if (rc < 0) {
 			size_t waiting = open + 1;
 			flush_pending(r, "");
-			report(r, XQ_SEV_ERROR, XQ_D_TRUNCATED, c.off, ply,
+			report(r, XQ_SEVERITY_ERROR, XQI_D_TRUNCATED, c.off, ply,
 			       "the move tree ends early: %zu more line%s announced and lost",
 			       waiting, waiting == 1 ? " was" : "s were");
-			r->g->flags |= XQ_GAME_BROKEN;
+			r->g->flags |= XQI_RECORD_BROKEN;
 			rc = 0;
 			break;
 		}
@@ -754,11 +754,11 @@ static int read_tree(struct rd *r, size_t *pos, int skip_all)
 		if (c.clen)
 			r->st->commented++;
 		if (c.from <= 89 && c.to <= 89)
-			m = XQ_MOVE(XQ_SQ(c.from / 10, c.from % 10), XQ_SQ(c.to / 10, c.to % 10));
-		prev = parent == XQ_NODE_NONE ? XQ_NODE_NONE : r->g->nodes[parent].last_child;
+			m = XQI_MOVE(XQI_SQ(c.from / 10, c.from % 10), XQI_SQ(c.to / 10, c.to % 10));
+		prev = parent == XQ_NO_NODE ? XQ_NO_NODE : r->g->nodes[parent].last_child;
 		/* `why` is written only when the move is refused (this runs for
 		 * every move, so nothing is cleared before). */
-		rc = xq_flat_tree_add(&t, m, c.sib, !c.cont, &node, &why);
+		rc = xqi_flat_tree_add(&t, m, c.sib, !c.cont, &node, &why);
 		if (rc == XQ_ENOMEM)
 			break;
 		if (rc == 1) {
@@ -766,7 +766,7 @@ static int read_tree(struct rd *r, size_t *pos, int skip_all)
 				rc = XQ_ENOMEM;
 				break;
 			}
-			r->alt[node] = prev == XQ_NODE_NONE ? 1 : r->alt[prev] + 1;
+			r->alt[node] = prev == XQ_NO_NODE ? 1 : r->alt[prev] + 1;
 			r->g->nodes[node].place.offset = c.off;
 		} else {
 			if (rc == XQ_EILLEGAL || rc == XQ_EPARSE)
@@ -774,13 +774,13 @@ static int read_tree(struct rd *r, size_t *pos, int skip_all)
 			r->st->lost++;
 		}
 		rc = 0;
-		if (node != XQ_NODE_NONE && c.clen) {
+		if (node != XQ_NO_NODE && c.clen) {
 			const char *text;
 			size_t n;
 			rc = read_comment(r, &c, ply, &text, &n);
 			if (rc)
 				break;
-			if (text && xq_game_set_comment(r->g, node, text, n)) {
+			if (text && xqi_record_set_comment(r->g, node, text, n)) {
 				rc = XQ_ENOMEM;
 				break;
 			}
@@ -788,10 +788,10 @@ static int read_tree(struct rd *r, size_t *pos, int skip_all)
 		if (stop) {
 			size_t lost = open + (size_t)c.cont;
 			flush_pending(r, "");
-			report(r, XQ_SEV_ERROR, XQ_D_TRUNCATED, c.off, ply,
+			report(r, XQ_SEVERITY_ERROR, XQI_D_TRUNCATED, c.off, ply,
 			       "reading stopped at this record; %zu more line%s lost", lost,
 			       lost == 1 ? " was" : "s were");
-			r->g->flags |= XQ_GAME_BROKEN;
+			r->g->flags |= XQI_RECORD_BROKEN;
 			break;
 		}
 		if (t.complete)
@@ -799,30 +799,30 @@ static int read_tree(struct rd *r, size_t *pos, int skip_all)
 		/* After a line's end, the next record is an alternative; back on
 		 * a kept line, the refused move's subtree is over. */
 		alternative = !c.cont;
-		if (alternative && t.parent != XQ_NODE_NONE)
+		if (alternative && t.parent != XQ_NO_NODE)
 			flush_pending(r, "");
 	}
 	flush_pending(r, "");
-	xq_flat_tree_release(&t);
+	xqi_flat_tree_release(&t);
 	return rc;
 }
 
 static void rd_release(struct rd *r)
 {
-	xq_transcoder_release(&r->tc);
+	xqi_transcoder_release(&r->tc);
 	xq_buf_release(&r->raw);
 	xq_buf_release(&r->text);
 	free(r->alt);
 }
 
-int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
-		    const struct xq_read_opts *opts, const struct xq_sink *sink, const char *source,
-		    struct xq_xqf_stats *stats)
+int xqi_xqf_read_mem(struct xqi_record *g, const unsigned char *data, size_t len,
+		    const struct xqi_read_opts *opts, const struct xqi_sink *sink, const char *source,
+		    struct xqi_xqf_stats *stats)
 {
-	struct xq_xqf_stats st_local;
+	struct xqi_xqf_stats st_local;
 	struct rd r;
 	struct rec root;
-	size_t pos = XQ_XQF_HEADER_SIZE;
+	size_t pos = XQI_XQF_HEADER_SIZE;
 	int rc, first_side = -1, impossible;
 	const char *s;
 	size_t n;
@@ -835,49 +835,49 @@ int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
 	r.g = g;
 	r.st = stats ? stats : &st_local;
 	memset(r.st, 0, sizeof(*r.st));
-	r.enc = opts && opts->encoding != XQ_ENC_UNKNOWN ? opts->encoding : XQ_ENC_GB18030;
-	xq_transcoder_init(&r.tc, r.enc, XQ_ENC_UTF8);
+	r.enc = opts && opts->encoding != XQI_ENC_UNKNOWN ? opts->encoding : XQI_ENC_GB18030;
+	xqi_transcoder_init(&r.tc, r.enc, XQI_ENC_UTF8);
 	xq_buf_init(&r.raw);
 	xq_buf_init(&r.text);
-	xq_game_clear(g);
+	xqi_record_clear(g);
 	g->number = 1;
 	g->source = source;
-	g->encoding = xq_encoding_name(r.enc);
+	g->encoding = xqi_encoding_name(r.enc);
 
 	if (len < 2 || data[0] != 'X' || data[1] != 'Q') {
-		report(&r, XQ_SEV_ERROR, XQ_D_BAD_MAGIC, 0, 0,
+		report(&r, XQ_SEVERITY_ERROR, XQI_D_BAD_MAGIC, 0, 0,
 		       "not an XQF file: it does not start with \"XQ\"");
 		return XQ_EPARSE;
 	}
-	if (len < XQ_XQF_HEADER_SIZE) {
-		report(&r, XQ_SEV_ERROR, XQ_D_TRUNCATED, len, 0,
+	if (len < XQI_XQF_HEADER_SIZE) {
+		report(&r, XQ_SEVERITY_ERROR, XQI_D_TRUNCATED, len, 0,
 		       "the XQF header is cut: %zu of its 1024 bytes are there; nothing was read",
 		       len);
 		return XQ_ETRUNCATED;
 	}
 	r.version = data[H_VERSION];
 	r.st->version = r.version;
-	if (r.version > XQ_XQF_VERSION_MAX) {
-		if (!opts || !(opts->flags & XQ_XQF_TRY_NEWER)) {
-			report(&r, XQ_SEV_ERROR, XQ_D_UNSUPPORTED, H_VERSION, 0,
+	if (r.version > XQI_XQF_VERSION_MAX) {
+		if (!opts || !(opts->flags & XQI_XQF_TRY_NEWER)) {
+			report(&r, XQ_SEVERITY_ERROR, XQI_D_UNSUPPORTED, H_VERSION, 0,
 			       "XQF version 0x%02X is newer than 0x12, the last XQStudio wrote; "
 			       "not read",
 			       r.version);
 			return XQ_EUNSUPPORTED;
 		}
-		report(&r, XQ_SEV_WARNING, XQ_D_UNSUPPORTED, H_VERSION, 0,
+		report(&r, XQ_SEVERITY_WARNING, XQI_D_UNSUPPORTED, H_VERSION, 0,
 		       "XQF version 0x%02X is newer than 0x12; read as 0x12", r.version);
-		r.version = XQ_XQF_VERSION_MAX;
+		r.version = XQI_XQF_VERSION_MAX;
 	}
 	{
 		uint8_t h16[16];
 		memcpy(h16, data, 16);
 		h16[H_VERSION] = (uint8_t)r.version;
-		xq_xqf_keys_derive(&r.k, h16);
+		xqi_xqf_keys_derive(&r.k, h16);
 	}
-	if (r.version > XQ_XQF_VERSION_PLAIN &&
+	if (r.version > XQI_XQF_VERSION_PLAIN &&
 	    (uint8_t)(data[H_KEYSSUM] + data[H_KEYXY] + data[H_KEYXYF] + data[H_KEYXYT]) != 0)
-		report(&r, XQ_SEV_WARNING, XQ_D_CHECKSUM, H_KEYSSUM, 0,
+		report(&r, XQ_SEVERITY_WARNING, XQI_D_CHECKSUM, H_KEYSSUM, 0,
 		       "key checksum bytes 0x0C-0x0F do not add up to 0 (XQStudio would refuse "
 		       "the file); read anyway");
 
@@ -893,7 +893,7 @@ int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
 	rc = read_record(&r, &pos, 0, &root);
 	if (rc < 0) {
 		/* No tree at all: the header alone is the game. */
-		g->flags |= XQ_GAME_BROKEN | XQ_GAME_EMPTY;
+		g->flags |= XQI_RECORD_BROKEN | XQI_RECORD_EMPTY;
 		impossible = setup_position(&r, -1) != 0;
 		g->start = r.b;
 		r.st->end = pos;
@@ -903,7 +903,7 @@ int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
 	if (root.cont && rc == 0)
 		first_side = first_move_side(&r, pos);
 	if (rc == 1) {
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 		root.cont = 0;
 	}
 	impossible = setup_position(&r, first_side) != 0;
@@ -913,7 +913,7 @@ int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
 		rc = read_comment(&r, &root, 0, &s, &n);
 		if (rc)
 			goto out;
-		if (s && xq_game_set_comment(g, XQ_ROOT, s, n)) {
+		if (s && xqi_record_set_comment(g, XQI_ROOT, s, n)) {
 			rc = XQ_ENOMEM;
 			goto out;
 		}
@@ -926,22 +926,22 @@ int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
 			goto out;
 	}
 	if (g->nnodes == 1)
-		g->flags |= XQ_GAME_EMPTY;
+		g->flags |= XQI_RECORD_EMPTY;
 	r.st->end = pos;
 	if (pos < len) {
 		r.st->trailing = len - pos;
-		report(&r, XQ_SEV_WARNING, XQ_D_TRAILING, pos, 0,
+		report(&r, XQ_SEVERITY_WARNING, XQI_D_TRAILING, pos, 0,
 		       "%zu byte%s after the end of the move tree ignored", len - pos,
 		       len - pos == 1 ? "" : "s");
 	}
 bad_start:
 	if (impossible) {
-		g->flags |= XQ_GAME_BROKEN;
+		g->flags |= XQI_RECORD_BROKEN;
 		char lost[64] = "";
 		if (r.st->records)
 			snprintf(lost, sizeof(lost), "; %u move record%s not kept", r.st->records,
 				 r.st->records == 1 ? "" : "s");
-		report(&r, XQ_SEV_ERROR, XQ_D_BAD_FEN, H_PIECES, 0,
+		report(&r, XQ_SEVERITY_ERROR, XQI_D_BAD_FEN, H_PIECES, 0,
 		       "the start position cannot occur: %s; the game keeps its header and game "
 		       "comment only%s",
 		       r.bad_start, lost);
@@ -953,18 +953,18 @@ out:
 
 /* The format interface: one game per input. */
 struct xqf_reader {
-	struct xq_input *in;
-	struct xq_read_opts opts;
-	const struct xq_sink *sink;
+	struct xqi_input *in;
+	struct xqi_read_opts opts;
+	const struct xqi_sink *sink;
 	struct xq_buf data;
 	int done;
 };
 
-static int xqf_open_reader(void **out, struct xq_input *in, const struct xq_read_opts *opts,
-			   const struct xq_sink *sink)
+static int xqf_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+			   const struct xqi_sink *sink)
 {
 	struct xqf_reader *rd = calloc(1, sizeof(*rd));
-	struct xq_read_opts def = XQ_READ_OPTS_INIT;
+	struct xqi_read_opts def = XQI_READ_OPTS_INIT;
 
 	if (!rd)
 		return XQ_ENOMEM;
@@ -976,28 +976,28 @@ static int xqf_open_reader(void **out, struct xq_input *in, const struct xq_read
 	return 0;
 }
 
-static int xqf_read(void *reader, struct xq_game *g)
+static int xqf_read(void *reader, struct xqi_record *g)
 {
 	struct xqf_reader *rd = reader;
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	int rc;
 
 	if (rd->done)
 		return 0;
 	rd->done = 1;
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	xq_buf_reset(&rd->data);
-	rc = xq_input_read_all(rd->in, &rd->data,
-			       (size_t)xq_format_record_limit(&xq_format_xqf, &rd->opts), &d);
+	rc = xqi_input_read_all(rd->in, &rd->data,
+			       (size_t)xqi_format_record_limit(&xqi_format_xqf, &rd->opts), &d);
 	if (rc) {
-		d.source = xq_input_name(rd->in);
+		d.source = xqi_input_name(rd->in);
 		if (rc == XQ_ERANGE)
-			xq_format_limit_diag(&d, &xq_format_xqf, &rd->opts, "the input");
-		xq_sink_report(rd->sink, &d);
+			xqi_format_limit_diag(&d, &xqi_format_xqf, &rd->opts, "the input");
+		xqi_sink_report(rd->sink, &d);
 		return rc;
 	}
-	rc = xq_xqf_read_mem(g, (const unsigned char *)rd->data.ptr, rd->data.len, &rd->opts,
-			     rd->sink, xq_input_name(rd->in), NULL);
+	rc = xqi_xqf_read_mem(g, (const unsigned char *)rd->data.ptr, rd->data.len, &rd->opts,
+			     rd->sink, xqi_input_name(rd->in), NULL);
 	return rc < 0 ? rc : 1;
 }
 
@@ -1015,18 +1015,18 @@ static int xqf_probe(const unsigned char *head, size_t len)
 {
 	if (len < 3 || head[0] != 'X' || head[1] != 'Q')
 		return 0;
-	return head[2] <= XQ_XQF_VERSION_MAX ? 95 : 60;
+	return head[2] <= XQI_XQF_VERSION_MAX ? 95 : 60;
 }
 
 /* ------------------------------------------------------------------ */
 /* Writing                                                             */
 
 struct xqf_writer {
-	struct xq_output *o;
-	const struct xq_sink *sink;
+	struct xq_file *o;
+	const struct xqi_sink *sink;
 	unsigned version;
-	enum xq_encoding enc;
-	struct xq_transcoder tc; /* UTF-8 to enc, opened once for the writer */
+	enum xqi_encoding enc;
+	struct xqi_transcoder tc; /* UTF-8 to enc, opened once for the writer */
 	uint64_t games;
 	struct xq_buf out, tmp, text;
 	const char *name;
@@ -1060,10 +1060,10 @@ static int put_field(struct xqf_writer *w, unsigned char *h, const struct xqf_fi
 
 	xq_buf_reset(&w->tmp);
 	snprintf(what, sizeof(what), "tag %s", f->tag);
-	if (w->enc != XQ_ENC_UTF8 && ascii_only(value, len))
+	if (w->enc != XQI_ENC_UTF8 && ascii_only(value, len))
 		rc = xq_buf_add(&w->tmp, value, len) ? XQ_ENOMEM : 0;
 	else
-		rc = xq_write_text(w->sink, w->o, w->games, 0, &w->tc, what, value, len, &w->tmp,
+		rc = xqi_write_text(w->sink, w->o, w->games, 0, &w->tc, what, value, len, &w->tmp,
 				   NULL);
 	if (rc)
 		return rc;
@@ -1077,7 +1077,7 @@ static int put_field(struct xqf_writer *w, unsigned char *h, const struct xqf_fi
 			if (!ch)
 				ch = 1;
 			xq_buf_reset(&part);
-			if (xq_transcoder_convert_lossy(&w->tc, value + i, ch, &part, &lost, &first)) {
+			if (xqi_transcoder_convert_lossy(&w->tc, value + i, ch, &part, &lost, &first)) {
 				xq_buf_release(&part);
 				return XQ_ENOMEM;
 			}
@@ -1088,9 +1088,9 @@ static int put_field(struct xqf_writer *w, unsigned char *h, const struct xqf_fi
 		}
 		xq_buf_release(&part);
 		cut = i;
-		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 			 "tag %s is %zu bytes in %s but XQF holds %u: kept '%.*s', lost '%.*s'",
-			 f->tag, w->tmp.len, xq_encoding_name(w->enc), f->cap,
+			 f->tag, w->tmp.len, xqi_encoding_name(w->enc), f->cap,
 			 clip(value, cut, 60), value, clip(value + cut, len - cut, 60),
 			 value + cut);
 		xq_buf_truncate(&w->tmp, used);
@@ -1101,7 +1101,7 @@ static int put_field(struct xqf_writer *w, unsigned char *h, const struct xqf_fi
 }
 
 /* Is this tag held elsewhere than in a header string? */
-static int tag_has_other_place(const struct xq_tag *t)
+static int tag_has_other_place(const struct xqi_tag *t)
 {
 	return !strcmp(t->name, "Result") || !strcmp(t->name, "GameType") ||
 	       !strcmp(t->name, "FEN") ||
@@ -1136,15 +1136,15 @@ static int parse_game_type(const char *v, unsigned *out)
 	return 0;
 }
 
-static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned char *h)
+static int write_header(struct xqf_writer *w, const struct xqi_record *g, unsigned char *h)
 {
-	const struct xq_board *b = &g->start;
+	const struct xqi_position *b = &g->start;
 	uint8_t t[32];
 	unsigned type;
-	const char *gt = xq_game_tag(g, "GameType");
+	const char *gt = xqi_record_tag(g, "GameType");
 	int rc;
 
-	memset(h, 0, XQ_XQF_HEADER_SIZE);
+	memset(h, 0, XQI_XQF_HEADER_SIZE);
 	h[0] = 'X';
 	h[1] = 'Q';
 	h[H_VERSION] = (uint8_t)w->version;
@@ -1153,16 +1153,16 @@ static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned 
 	/* Piece array: each board piece into the next XQF slot of its kind. */
 	memset(t, 0xFF, sizeof(t));
 	for (int side = 0; side < 2; side++) {
-		int base = XQ_SIDE_TAG(side);
+		int base = XQI_SIDE_TAG(side);
 		for (int id = base; id < base + 16; id++) {
-			xq_sq sq = b->pc[id];
-			int type_id = XQ_KIND_TYPE(xq_kind_of_id[id]);
+			xqi_sq sq = b->pc[id];
+			int type_id = XQI_KIND_TYPE(xqi_kind_of_id[id]);
 			if (!sq)
 				continue;
 			for (int s = 0; s < 16; s++) {
 				if (slot_type[s] == type_id && t[side * 16 + s] == 0xFF) {
 					t[side * 16 + s] =
-						(uint8_t)(XQ_SQ_FILE(sq) * 10 + XQ_SQ_RANK(sq));
+						(uint8_t)(XQI_SQ_FILE(sq) * 10 + XQI_SQ_RANK(sq));
 					break;
 				}
 			}
@@ -1171,42 +1171,42 @@ static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned 
 	for (int i = 0; i < 32; i++)
 		h[H_PIECES + i] = w->version >= 0x0C ? t[(i + 1) % 32] : t[i];
 
-	h[H_WHOPLAY] = b->side == XQ_BLACK ? 1 : 0;
+	h[H_WHOPLAY] = b->side == XQI_BLACK ? 1 : 0;
 	switch (g->result) {
-	case XQ_RESULT_RED_WIN:
+	case XQI_RESULT_RED_WIN:
 		h[H_RESULT] = 1;
 		break;
-	case XQ_RESULT_BLACK_WIN:
+	case XQI_RESULT_BLACK_WIN:
 		h[H_RESULT] = 2;
 		break;
-	case XQ_RESULT_DRAW:
+	case XQI_RESULT_DRAW:
 		h[H_RESULT] = 3;
 		break;
-	case XQ_RESULT_NONE:
-	case XQ_RESULT_UNKNOWN:
+	case XQI_RESULT_NONE:
+	case XQI_RESULT_UNKNOWN:
 		h[H_RESULT] = 0;
 		if (g->result_text && strcmp(g->result_text, "*"))
-			xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 				 "result '%s' has no XQF code; written as unknown", g->result_text);
 		break;
 	}
 
 	{
-		struct xq_board start;
-		xq_board_start(&start);
+		struct xqi_position start;
+		xqi_position_start(&start);
 		/* The pieces, not their identities: an XQF record read back
 		 * numbers the start's pieces by its slots. */
-		type = xq_board_same_pieces(&start, b) ? 0 : 2;
+		type = xqi_position_same_pieces(&start, b) ? 0 : 2;
 	}
 	if (gt && parse_game_type(gt, &type))
-		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 			 "tag GameType '%.60s' is not an XQF game type; written as %s", gt,
 			 game_types[type]);
 	h[H_TYPE] = (uint8_t)(type & 0xFF);
 	h[H_TYPE + 1] = (uint8_t)(type >> 8);
 
 	for (size_t i = 0; i < g->ntags; i++) {
-		const struct xq_tag *tg = &g->tags[i];
+		const struct xqi_tag *tg = &g->tags[i];
 		size_t f;
 		int first = 1;
 		for (size_t j = 0; j < i; j++)
@@ -1214,7 +1214,7 @@ static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned 
 				first = 0;
 		if (tag_has_other_place(tg)) {
 			if (!first && strcmp(tg->name, "Game"))
-				xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+				xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 					 "tag %s appears again ('%.60s'); only the first is kept",
 					 tg->name, tg->value);
 			continue;
@@ -1224,13 +1224,13 @@ static int write_header(struct xqf_writer *w, const struct xq_game *g, unsigned 
 				break;
 		if (f == NFIELDS) {
 			if (*tg->value)
-				xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+				xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 					 "tag %s ('%.60s') has no place in XQF and was dropped",
 					 tg->name, tg->value);
 			continue;
 		}
 		if (!first) {
-			xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+			xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 				 "tag %s appears again ('%.60s'); only the first is kept", tg->name,
 				 tg->value);
 			continue;
@@ -1259,14 +1259,14 @@ static int add_crlf_text(struct xq_buf *b, const char *s)
  * comments written before each of its children's moves (XQF has no place
  * for those; they are shown at the same position, and reported).
  */
-static int node_comment(struct xqf_writer *w, const struct xq_game *g, uint32_t n,
+static int node_comment(struct xqf_writer *w, const struct xqi_record *g, uint32_t n,
 			uint32_t ply)
 {
-	const struct xq_node *nd = &g->nodes[n];
+	const struct xqi_node *nd = &g->nodes[n];
 	int rc = 0;
 
 	xq_buf_reset(&w->text);
-	if (nd->pre_comment && *nd->pre_comment && n == XQ_ROOT)
+	if (nd->pre_comment && *nd->pre_comment && n == XQI_ROOT)
 		rc = add_crlf_text(&w->text, nd->pre_comment);
 	if (!rc && nd->comment && *nd->comment) {
 		if (w->text.len)
@@ -1274,13 +1274,13 @@ static int node_comment(struct xqf_writer *w, const struct xq_game *g, uint32_t 
 		if (!rc)
 			rc = add_crlf_text(&w->text, nd->comment);
 	}
-	for (uint32_t c = nd->child; !rc && c != XQ_NODE_NONE; c = g->nodes[c].sibling) {
+	for (uint32_t c = nd->child; !rc && c != XQ_NO_NODE; c = g->nodes[c].sibling) {
 		const char *pre = g->nodes[c].pre_comment;
 		char name[5];
 		if (!pre || !*pre)
 			continue;
-		xq_move_name(g->nodes[c].move, name);
-		xq_write_report(w->sink, w->o, w->games, ply + 1, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+		xqi_move_name(g->nodes[c].move, name);
+		xqi_write_report(w->sink, w->o, w->games, ply + 1, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 			 "XQF has no comment before a move: the comment before %s was added to "
 			 "the comment of the position it is played from",
 			 name);
@@ -1304,21 +1304,21 @@ static void put_u32(unsigned char *p, uint32_t v)
 
 static int flush_out(struct xqf_writer *w)
 {
-	int rc = xq_output_write(w->o, w->out.ptr, w->out.len);
+	int rc = xqi_file_write(w->o, w->out.ptr, w->out.len);
 
 	xq_buf_reset(&w->out);
 	return rc;
 }
 
-static int write_tree(struct xqf_writer *w, const struct xq_game *g)
+static int write_tree(struct xqf_writer *w, const struct xqi_record *g)
 {
 	uint32_t ply = 0;
-	int plain = w->version <= XQ_XQF_VERSION_PLAIN;
+	int plain = w->version <= XQI_XQF_VERSION_PLAIN;
 
-	for (uint32_t n = XQ_ROOT; n != XQ_NODE_NONE; n = xq_game_next_ply(g, n, &ply)) {
-		const struct xq_node *nd = &g->nodes[n];
+	for (uint32_t n = XQI_ROOT; n != XQ_NO_NODE; n = xqi_record_next_ply(g, n, &ply)) {
+		const struct xqi_node *nd = &g->nodes[n];
 		unsigned char rec[8];
-		int cont = nd->child != XQ_NODE_NONE, sib = n != XQ_ROOT && nd->sibling != XQ_NODE_NONE;
+		int cont = nd->child != XQ_NO_NODE, sib = n != XQI_ROOT && nd->sibling != XQ_NO_NODE;
 		size_t clen = 0;
 		int rc;
 
@@ -1327,34 +1327,34 @@ static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 			return rc;
 		xq_buf_reset(&w->tmp);
 		if (w->text.len) {
-			if (w->enc != XQ_ENC_UTF8 && ascii_only(w->text.ptr, w->text.len))
+			if (w->enc != XQI_ENC_UTF8 && ascii_only(w->text.ptr, w->text.len))
 				rc = xq_buf_add(&w->tmp, w->text.ptr, w->text.len) ? XQ_ENOMEM : 0;
 			else
-				rc = xq_write_text(w->sink, w->o, w->games, ply, &w->tc,
-						   n == XQ_ROOT ? "game comment" : "comment",
+				rc = xqi_write_text(w->sink, w->o, w->games, ply, &w->tc,
+						   n == XQI_ROOT ? "game comment" : "comment",
 						   w->text.ptr, w->text.len, &w->tmp, NULL);
 			if (rc)
 				return rc;
 			clen = w->tmp.len;
 			if (clen > UINT32_MAX - 767u) {
-				xq_write_report(w->sink, w->o, w->games, ply, 0, XQ_SEV_WARNING, XQ_D_LOSS,
+				xqi_write_report(w->sink, w->o, w->games, ply, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
 					 "comment of %zu bytes is too long for XQF and was dropped",
 					 clen);
 				clen = 0;
 			}
 		}
-		if (n == XQ_ROOT) {
+		if (n == XQI_ROOT) {
 			/* XQF 1.0 writes the root as square 0 plus the offsets; XQStudio as "XQ". */
 			rec[0] = plain ? 0x18 : 'X';
 			rec[1] = plain ? 0x20 : 'Q';
 		} else {
-			xq_sq from = XQ_MOVE_FROM(nd->move), to = XQ_MOVE_TO(nd->move);
-			rec[0] = (unsigned char)(XQ_SQ_FILE(from) * 10 + XQ_SQ_RANK(from) + 0x18);
-			rec[1] = (unsigned char)(XQ_SQ_FILE(to) * 10 + XQ_SQ_RANK(to) + 0x20);
+			xqi_sq from = XQI_MOVE_FROM(nd->move), to = XQI_MOVE_TO(nd->move);
+			rec[0] = (unsigned char)(XQI_SQ_FILE(from) * 10 + XQI_SQ_RANK(from) + 0x18);
+			rec[1] = (unsigned char)(XQI_SQ_FILE(to) * 10 + XQI_SQ_RANK(to) + 0x20);
 		}
 		if (plain) {
 			rec[2] = (unsigned char)((cont ? 0xF0 : 0) | (sib ? 0x0F : 0));
-			rec[3] = n == XQ_ROOT ? 0xFF : 0;
+			rec[3] = n == XQI_ROOT ? 0xFF : 0;
 			put_u32(rec + 4, (uint32_t)clen);
 			rc = xq_buf_add(&w->out, rec, 8);
 		} else {
@@ -1372,26 +1372,26 @@ static int write_tree(struct xqf_writer *w, const struct xq_game *g)
 			return rc;
 	}
 	/* Comments before a move are folded into the comment before it. */
-	xq_write_losses(w->sink, w->o, w->games, g, xq_format_xqf.caps, XQ_LOSS_PRE_COMMENTS_KEPT,
+	xqi_write_losses(w->sink, w->o, w->games, g, xqi_format_xqf.caps, XQI_LOSS_PRE_COMMENTS_KEPT,
 			"XQF");
 	return 0;
 }
 
-static int xqf_open_writer(void **out, struct xq_output *o, const struct xq_write_opts *opts,
-			   const struct xq_sink *sink)
+static int xqf_open_writer(void **out, struct xq_file *o, const struct xqi_write_opts *opts,
+			   const struct xqi_sink *sink)
 {
 	struct xqf_writer *w;
-	unsigned version = opts && opts->version ? (unsigned)opts->version : XQ_XQF_VERSION_PLAIN;
-	enum xq_encoding enc = opts && opts->encoding ? opts->encoding : XQ_ENC_GB18030;
+	unsigned version = opts && opts->version ? (unsigned)opts->version : XQI_XQF_VERSION_PLAIN;
+	enum xqi_encoding enc = opts && opts->encoding ? opts->encoding : XQI_ENC_GB18030;
 
-	if (version != XQ_XQF_VERSION_PLAIN && version != XQ_XQF_VERSION_ENCRYPTED)
-		return xq_write_refuse(sink, o,
+	if (version != XQI_XQF_VERSION_PLAIN && version != XQI_XQF_VERSION_ENCRYPTED)
+		return xqi_write_refuse(sink, o,
 				       "XQF version 0x%02X cannot be written; use 0x0A (10) or 0x12 (18)",
 				       version);
-	if (enc == XQ_ENC_UTF16LE || enc == XQ_ENC_UTF16BE)
-		return xq_write_refuse(sink, o,
+	if (enc == XQI_ENC_UTF16LE || enc == XQI_ENC_UTF16BE)
+		return xqi_write_refuse(sink, o,
 				       "XQF text cannot be %s; use gbk, gb18030, big5 or utf-8",
-				       xq_encoding_name(enc));
+				       xqi_encoding_name(enc));
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return XQ_ENOMEM;
@@ -1399,8 +1399,8 @@ static int xqf_open_writer(void **out, struct xq_output *o, const struct xq_writ
 	w->sink = sink;
 	w->version = version;
 	w->enc = enc;
-	xq_transcoder_init(&w->tc, XQ_ENC_UTF8, enc);
-	w->name = xq_output_name(o);
+	xqi_transcoder_init(&w->tc, XQI_ENC_UTF8, enc);
+	w->name = xqi_file_name(o);
 	xq_buf_init(&w->out);
 	xq_buf_init(&w->tmp);
 	xq_buf_init(&w->text);
@@ -1408,21 +1408,21 @@ static int xqf_open_writer(void **out, struct xq_output *o, const struct xq_writ
 	return 0;
 }
 
-static int xqf_write(void *writer, const struct xq_game *g)
+static int xqf_write(void *writer, const struct xqi_record *g)
 {
 	struct xqf_writer *w = writer;
-	unsigned char h[XQ_XQF_HEADER_SIZE];
+	unsigned char h[XQI_XQF_HEADER_SIZE];
 	int rc;
 
 	w->games++;
 	if (w->games > 1) {
-		xq_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEV_ERROR, XQ_D_UNSUPPORTED,
+		xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_ERROR, XQI_D_UNSUPPORTED,
 			 "XQF holds one game per file: game %llu was not written (write one "
 			 "file per game)",
 			 (unsigned long long)w->games);
 		return XQ_EUNSUPPORTED;
 	}
-	if ((rc = xq_write_start_check(w->sink, w->o, g, "XQF", 0)))
+	if ((rc = xqi_write_start_check(w->sink, w->o, g, "XQF", 0)))
 		return rc;
 	rc = write_header(w, g, h);
 	if (!rc)
@@ -1442,7 +1442,7 @@ static int xqf_close_writer(void *writer)
 	if (!w)
 		return 0;
 	rc = flush_out(w);
-	xq_transcoder_release(&w->tc);
+	xqi_transcoder_release(&w->tc);
 	xq_buf_release(&w->out);
 	xq_buf_release(&w->tmp);
 	xq_buf_release(&w->text);
@@ -1450,11 +1450,11 @@ static int xqf_close_writer(void *writer)
 	return rc;
 }
 
-const struct xq_format xq_format_xqf = {
+const struct xqi_format xqi_format_xqf = {
 	"xqf",
 	"XQStudio binary record (象棋演播室), one game per file; reads 0x0A-0x12, writes 0x0A or 0x12",
 	".xqf",
-	XQ_CAP_READ | XQ_CAP_WRITE | XQ_CAP_VARIATIONS | XQ_CAP_COMMENTS | XQ_CAP_BINARY,
+	XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS | XQ_FORMAT_BINARY,
 	xqf_probe,
 	xqf_open_reader,
 	xqf_read,

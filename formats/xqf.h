@@ -10,36 +10,36 @@
  * reproducible).  ../shared/docs/xqf-format.md is the specification these
  * files follow; formats/xqf.c maps the header fields to tags.
  *
- * Most callers use the format through the registry (xq_format_find("xqf"));
+ * Most callers use the format through the registry (xqi_format_find("xqf"));
  * the declarations below are for tests, the fuzz target and benchmarks.
  */
-#ifndef XQ_FORMATS_XQF_H
-#define XQ_FORMATS_XQF_H
+#ifndef XQI_FORMATS_XQF_H
+#define XQI_FORMATS_XQF_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "format.h"
 
-extern const struct xq_format xq_format_xqf;
+extern const struct xqi_format xqi_format_xqf;
 
 /* The newest version the reader accepts, and the two the writer writes. */
-#define XQ_XQF_VERSION_MAX 0x12
-#define XQ_XQF_VERSION_PLAIN 0x0A
-#define XQ_XQF_VERSION_ENCRYPTED 0x12
+#define XQI_XQF_VERSION_MAX 0x12
+#define XQI_XQF_VERSION_PLAIN 0x0A
+#define XQI_XQF_VERSION_ENCRYPTED 0x12
 
 /* Size of the header; the move tree starts right after it. */
-#define XQ_XQF_HEADER_SIZE 1024
+#define XQI_XQF_HEADER_SIZE 1024
 
-/* xq_read_opts.flags for XQF. */
+/* xqi_read_opts.flags for XQF. */
 enum {
 	/* Read a version above 0x12 as if it were 0x12 (with a warning)
 	 * instead of refusing it. */
-	XQ_XQF_TRY_NEWER = 1 << 0
+	XQI_XQF_TRY_NEWER = 1 << 0
 };
 
 /* The keys of an encrypted file (all zero for version 0x0A and older). */
-struct xq_xqf_keys {
+struct xqi_xqf_keys {
 	uint8_t xy;        /* subtracted from the piece squares (KeyXY) */
 	uint8_t xyf;       /* subtracted from a move's origin (KeyXYf) */
 	uint8_t xyt;       /* subtracted from a move's destination (KeyXYt) */
@@ -51,10 +51,10 @@ struct xq_xqf_keys {
  * Derive the keys from the first 16 header bytes (`h`, version at h[2]),
  * as XQStudio does.  For version 0x0A and older every key is zero.
  */
-void xq_xqf_keys_derive(struct xq_xqf_keys *out, const uint8_t h[16]);
+void xqi_xqf_keys_derive(struct xqi_xqf_keys *out, const uint8_t h[16]);
 
 /* What the reader met, beyond the game itself (for tests and tools). */
-struct xq_xqf_stats {
+struct xqi_xqf_stats {
 	unsigned version;        /* the version byte */
 	uint32_t records;        /* move records read, kept or not (the root not counted) */
 	uint32_t siblings;       /* move records that are an alternative (a later sibling) */
@@ -71,16 +71,16 @@ struct xq_xqf_stats {
  * with the byte offset, the ply and, for moves, the ICCS move; `source`
  * names the file in those diagnostics.  `stats` may be NULL.
  *
- * Returns 0 when a game was read, possibly with XQ_GAME_BROKEN set and the
+ * Returns 0 when a game was read, possibly with XQI_RECORD_BROKEN set and the
  * tree up to the damage; or a negative code when nothing usable could be
  * read: XQ_EPARSE (bad magic), XQ_ETRUNCATED (the header is cut),
  * XQ_EUNSUPPORTED (a version above 0x12), XQ_EILLEGAL (two pieces on
  * one point), XQ_ENOMEM.  A start position that cannot occur in play is
  * still returned (header, position and game comment, no moves) with
- * XQ_GAME_BROKEN and an error-level diagnostic.
+ * XQI_RECORD_BROKEN and an error-level diagnostic.
  */
-int xq_xqf_read_mem(struct xq_game *g, const unsigned char *data, size_t len,
-		    const struct xq_read_opts *opts, const struct xq_sink *sink, const char *source,
-		    struct xq_xqf_stats *stats);
+int xqi_xqf_read_mem(struct xqi_record *g, const unsigned char *data, size_t len,
+		    const struct xqi_read_opts *opts, const struct xqi_sink *sink, const char *source,
+		    struct xqi_xqf_stats *stats);
 
 #endif

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "diagnostic.h"
 
-void *xq_alloc_move(void *p, size_t old, size_t used, size_t n)
+void *xqi_alloc_move(void *p, size_t old, size_t used, size_t n)
 {
 	void *q;
 
@@ -41,7 +41,7 @@ int xq_alloc_grow(void *pptr, size_t *alloc, size_t need, size_t elem)
 	/* The array pointer is read and written through memcpy, so that any
 	 * object pointer type can be grown without aliasing it as void *. */
 	memcpy(&p, pptr, sizeof(p));
-	p = xq_alloc_move(p, *alloc * elem, *alloc * elem, n * elem);
+	p = xqi_alloc_move(p, *alloc * elem, *alloc * elem, n * elem);
 	if (!p)
 		return XQ_ENOMEM;
 	memcpy(pptr, &p, sizeof(p));

@@ -3,10 +3,10 @@
  * xq_alloc_grow(), public in <xq/memory.h> (where the contract is), so
  * that lib/, formats/, cmd/ and the library's users grow arrays alike.
  */
-#ifndef XQ_LIB_ALLOC_H
-#define XQ_LIB_ALLOC_H
+#ifndef XQI_LIB_ALLOC_H
+#define XQI_LIB_ALLOC_H
 
-#include "../include/xq/memory.h"
+#include <xq/memory.h>
 
 #include <stddef.h>
 
@@ -22,6 +22,6 @@
  * own arena.  A big block still goes to realloc(), which can move its
  * pages without copying.  NULL (p untouched) when memory is short.
  */
-void *xq_alloc_move(void *p, size_t old, size_t used, size_t n);
+void *xqi_alloc_move(void *p, size_t old, size_t used, size_t n);
 
 #endif

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct xq_arena_block {
-	struct xq_arena_block *next;
+struct xqi_arena_block {
+	struct xqi_arena_block *next;
 	size_t size; /* usable bytes in data[] */
 	size_t used;
 	alignas(max_align_t) unsigned char data[];
@@ -17,16 +17,16 @@ struct xq_arena_block {
 
 #define BLOCK_MIN 16384
 
-void xq_arena_init(struct xq_arena *a)
+void xqi_arena_init(struct xqi_arena *a)
 {
 	a->head = NULL;
 	a->total = 0;
 }
 
-void *xq_arena_alloc(struct xq_arena *a, size_t size)
+void *xqi_arena_alloc(struct xqi_arena *a, size_t size)
 {
 	const size_t align = alignof(max_align_t);
-	struct xq_arena_block *b = a->head;
+	struct xqi_arena_block *b = a->head;
 	size_t need = (size + align - 1) & ~(align - 1);
 
 	if (size == 0)
@@ -52,15 +52,15 @@ void *xq_arena_alloc(struct xq_arena *a, size_t size)
 	return b->data + b->used - need;
 }
 
-char *xq_arena_strndup(struct xq_arena *a, const char *s, size_t len)
+char *xqi_arena_strndup(struct xqi_arena *a, const char *s, size_t len)
 {
 	const size_t align = alignof(max_align_t);
-	struct xq_arena_block *b = a->head;
-	size_t need = (len + align) & ~(align - 1); /* what xq_arena_alloc(len + 1) takes */
+	struct xqi_arena_block *b = a->head;
+	size_t need = (len + align) & ~(align - 1); /* what xqi_arena_alloc(len + 1) takes */
 	char *p;
 
 	/* Most strings are short (a move's text) and fit in the current
-	 * block: taken here, and copied without a call, as xq_arena_alloc()
+	 * block: taken here, and copied without a call, as xqi_arena_alloc()
 	 * would place them. */
 	if (len < align && b && b->size - b->used >= need) {
 		p = (char *)b->data + b->used;
@@ -76,7 +76,7 @@ char *xq_arena_strndup(struct xq_arena *a, const char *s, size_t len)
 		p[len] = '\0';
 		return p;
 	}
-	p = xq_arena_alloc(a, len + 1);
+	p = xqi_arena_alloc(a, len + 1);
 	if (!p)
 		return NULL;
 	if (len)
@@ -85,16 +85,16 @@ char *xq_arena_strndup(struct xq_arena *a, const char *s, size_t len)
 	return p;
 }
 
-void xq_arena_reset(struct xq_arena *a)
+void xqi_arena_reset(struct xqi_arena *a)
 {
-	struct xq_arena_block *keep = a->head, *b;
+	struct xqi_arena_block *keep = a->head, *b;
 
 	if (!keep)
 		return;
 	/* Keep the newest (largest) block, free the rest. */
 	b = keep->next;
 	while (b) {
-		struct xq_arena_block *next = b->next;
+		struct xqi_arena_block *next = b->next;
 		a->total -= b->size;
 		free(b);
 		b = next;
@@ -104,12 +104,12 @@ void xq_arena_reset(struct xq_arena *a)
 	a->head = keep;
 }
 
-void xq_arena_release(struct xq_arena *a)
+void xqi_arena_release(struct xqi_arena *a)
 {
-	struct xq_arena_block *b = a->head;
+	struct xqi_arena_block *b = a->head;
 
 	while (b) {
-		struct xq_arena_block *next = b->next;
+		struct xqi_arena_block *next = b->next;
 		free(b);
 		b = next;
 	}

@@ -4,10 +4,10 @@
  */
 #include "budget.h"
 
-#include "diag.h"
+#include "diagnostic.h"
 #include "utf8.h"
 
-int xq_budget_init(struct xq_budget *b, uint64_t total)
+int xqi_budget_init(struct xqi_budget *b, uint64_t total)
 {
 	b->total = total;
 	b->used = 0;
@@ -23,28 +23,28 @@ int xq_budget_init(struct xq_budget *b, uint64_t total)
 	return 0;
 }
 
-void xq_budget_release(struct xq_budget *b)
+void xqi_budget_release(struct xqi_budget *b)
 {
 	pthread_cond_destroy(&b->cond);
 	pthread_mutex_destroy(&b->mu);
 }
 
 /* Wait for `ticket`'s turn (with b->mu held). */
-static void wait_turn(struct xq_budget *b, uint64_t ticket)
+static void wait_turn(struct xqi_budget *b, uint64_t ticket)
 {
 	while (b->next_ticket != ticket && !b->cancelled)
 		pthread_cond_wait(&b->cond, &b->mu);
 }
 
 /* The next ticket's turn (with b->mu held). */
-static void next_turn(struct xq_budget *b)
+static void next_turn(struct xqi_budget *b)
 {
 	b->next_ticket++;
 	pthread_cond_broadcast(&b->cond);
 }
 
 /* Reserve `n` for the ticket whose turn it is, memory free (b->mu held). */
-static int take(struct xq_budget *b, uint64_t n)
+static int take(struct xqi_budget *b, uint64_t n)
 {
 	int rc = 0;
 
@@ -59,7 +59,7 @@ static int take(struct xq_budget *b, uint64_t n)
 	return rc;
 }
 
-int xq_budget_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n)
+int xqi_budget_reserve(struct xqi_budget *b, uint64_t ticket, uint64_t n)
 {
 	int rc;
 
@@ -72,7 +72,7 @@ int xq_budget_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n)
 	return rc;
 }
 
-int xq_budget_try_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n)
+int xqi_budget_try_reserve(struct xqi_budget *b, uint64_t ticket, uint64_t n)
 {
 	int rc = 1;
 
@@ -83,7 +83,7 @@ int xq_budget_try_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n)
 	return rc;
 }
 
-void xq_budget_pass(struct xq_budget *b, uint64_t ticket)
+void xqi_budget_pass(struct xqi_budget *b, uint64_t ticket)
 {
 	pthread_mutex_lock(&b->mu);
 	wait_turn(b, ticket);
@@ -91,7 +91,7 @@ void xq_budget_pass(struct xq_budget *b, uint64_t ticket)
 	pthread_mutex_unlock(&b->mu);
 }
 
-void xq_budget_give_back(struct xq_budget *b, uint64_t n)
+void xqi_budget_give_back(struct xqi_budget *b, uint64_t n)
 {
 	pthread_mutex_lock(&b->mu);
 	b->used = n < b->used ? b->used - n : 0;
@@ -99,7 +99,7 @@ void xq_budget_give_back(struct xq_budget *b, uint64_t n)
 	pthread_mutex_unlock(&b->mu);
 }
 
-void xq_budget_cancel(struct xq_budget *b)
+void xqi_budget_cancel(struct xqi_budget *b)
 {
 	pthread_mutex_lock(&b->mu);
 	b->cancelled = 1;

@@ -15,8 +15,8 @@
  *
  * The object is the caller's (no global state); it is thread-safe.
  */
-#ifndef XQ_LIB_BUDGET_H
-#define XQ_LIB_BUDGET_H
+#ifndef XQI_LIB_BUDGET_H
+#define XQI_LIB_BUDGET_H
 
 #include <pthread.h>
 #include <stddef.h>
@@ -24,9 +24,9 @@
 
 /* XQ_MEMORY_DEFAULT, XQ_MEMORY_MIN and xq_size_parse(), the sizes a
  * budget is given in, are public. */
-#include "../include/xq/memory.h"
+#include <xq/memory.h>
 
-struct xq_budget {
+struct xqi_budget {
 	pthread_mutex_t mu;
 	pthread_cond_t cond;
 	uint64_t total, used;
@@ -36,27 +36,27 @@ struct xq_budget {
 };
 
 /* A budget of `total` bytes.  Returns 0 or XQ_ENOMEM. */
-int xq_budget_init(struct xq_budget *b, uint64_t total);
-void xq_budget_release(struct xq_budget *b);
+int xqi_budget_init(struct xqi_budget *b, uint64_t total);
+void xqi_budget_release(struct xqi_budget *b);
 
 /*
  * Reserve `n` bytes for ticket `ticket`: waits until every earlier ticket
  * has had its turn and `n` bytes are free.  Returns 0, or XQ_ERANGE
  * (without waiting for memory) when `n` is more than the whole budget;
  * either way the next ticket's turn comes.  Every ticket must be passed
- * once, by xq_budget_reserve or xq_budget_pass.
+ * once, by xqi_budget_reserve or xqi_budget_pass.
  */
-int xq_budget_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n);
-/* As xq_budget_reserve when that would not wait; else 1, and nothing
+int xqi_budget_reserve(struct xqi_budget *b, uint64_t ticket, uint64_t n);
+/* As xqi_budget_reserve when that would not wait; else 1, and nothing
  * done (the caller can do what must be done before it might sleep, then
- * call xq_budget_reserve). */
-int xq_budget_try_reserve(struct xq_budget *b, uint64_t ticket, uint64_t n);
+ * call xqi_budget_reserve). */
+int xqi_budget_try_reserve(struct xqi_budget *b, uint64_t ticket, uint64_t n);
 /* Let ticket `ticket` pass with nothing reserved (waits for its turn). */
-void xq_budget_pass(struct xq_budget *b, uint64_t ticket);
+void xqi_budget_pass(struct xqi_budget *b, uint64_t ticket);
 /* Give back `n` bytes reserved earlier. */
-void xq_budget_give_back(struct xq_budget *b, uint64_t n);
+void xqi_budget_give_back(struct xqi_budget *b, uint64_t n);
 /* The run stops: every wait ends, and reservations return at once
  * (XQ_ERANGE, nothing reserved). */
-void xq_budget_cancel(struct xq_budget *b);
+void xqi_budget_cancel(struct xqi_budget *b);
 
 #endif

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "utf8.h"
 
 void xq_buf_init(struct xq_buf *b)
@@ -41,7 +41,7 @@ int xq_buf_grow(struct xq_buf *b, size_t extra)
 	n = b->alloc ? b->alloc : 64;
 	while (n < need)
 		n = n / 2 * 3 + 16;
-	p = b->alloc ? xq_alloc_move(b->ptr, b->alloc, b->len + 1, n) : malloc(n);
+	p = b->alloc ? xqi_alloc_move(b->ptr, b->alloc, b->len + 1, n) : malloc(n);
 	if (!p)
 		return b->err = XQ_ENOMEM;
 	if (!b->alloc)
@@ -190,7 +190,7 @@ char *xq_buf_detach(struct xq_buf *b, size_t *len)
 	return p;
 }
 
-int xq_buf_add_xml(struct xq_buf *b, const char *s, size_t len, unsigned flags, size_t *dropped)
+int xqi_buf_add_xml(struct xq_buf *b, const char *s, size_t len, unsigned flags, size_t *dropped)
 {
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -200,7 +200,7 @@ int xq_buf_add_xml(struct xq_buf *b, const char *s, size_t len, unsigned flags, 
 		case '>': xq_buf_adds(b, "&gt;"); break;
 		case '\r': xq_buf_adds(b, "&#13;"); break;
 		case '"':
-			if (flags & XQ_XML_ATTR)
+			if (flags & XQI_XML_ATTR)
 				xq_buf_adds(b, "&quot;");
 			else
 				xq_buf_addc(b, '"');

@@ -2,7 +2,7 @@
  * decode.c: the streaming text decoder (see decode.h).
  *
  * Bytes are taken in blocks that end at a line end (or at the cut of a
- * line longer than XQ_TEXTDEC_LINE_MAX), so that each line is decided on
+ * line longer than XQI_TEXTDEC_LINE_MAX), so that each line is decided on
  * whole.  Most blocks need one pass: a UTF-8 block is checked (stopping
  * at a byte that is not UTF-8 and at a two-byte character, the only
  * places where a line could be GBK or Big5), and each line of a legacy
@@ -18,20 +18,20 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "utf8.h"
 
-static int is_utf16(enum xq_encoding e)
+static int is_utf16(enum xqi_encoding e)
 {
-	return e == XQ_ENC_UTF16LE || e == XQ_ENC_UTF16BE;
+	return e == XQI_ENC_UTF16LE || e == XQI_ENC_UTF16BE;
 }
 
-static int seg_push(struct xq_textdec *d, enum xq_encoding enc)
+static int seg_push(struct xqi_textdec *d, enum xqi_encoding enc)
 {
 	size_t n = d->nsegs;
 
 	if (n > d->seg_first) {
-		struct xq_textdec_seg *last = &d->segs[n - 1];
+		struct xqi_textdec_seg *last = &d->segs[n - 1];
 		if (last->dpos == d->dpos) {
 			/* The last segment holds nothing yet: it gives way. */
 			if (n - 1 > d->seg_first && d->segs[n - 2].enc == enc)
@@ -52,13 +52,13 @@ static int seg_push(struct xq_textdec *d, enum xq_encoding enc)
 	return 0;
 }
 
-static int event_push(struct xq_textdec *d, enum xq_textdec_kind kind, uint64_t dpos, uint64_t raw,
-		      enum xq_encoding enc, unsigned char byte)
+static int event_push(struct xqi_textdec *d, enum xqi_textdec_kind kind, uint64_t dpos, uint64_t raw,
+		      enum xqi_encoding enc, unsigned char byte)
 {
-	struct xq_textdec_event *e;
+	struct xqi_textdec_event *e;
 
-	if ((d->flags & XQ_TEXTDEC_NO_EVENTS) ||
-	    (kind == XQ_TEXTDEC_BAD && !(d->flags & XQ_TEXTDEC_BAD_EVENTS)))
+	if ((d->flags & XQI_TEXTDEC_NO_EVENTS) ||
+	    (kind == XQI_TEXTDEC_BAD && !(d->flags & XQI_TEXTDEC_BAD_EVENTS)))
 		return 0;
 	if (d->ev_first == d->nevents)
 		d->ev_first = d->nevents = 0;
@@ -81,58 +81,58 @@ static int event_push(struct xq_textdec *d, enum xq_textdec_kind kind, uint64_t 
 	return 0;
 }
 
-int xq_textdec_init(struct xq_textdec *d, enum xq_encoding enc, unsigned flags, uint64_t dpos,
+int xqi_textdec_init(struct xqi_textdec *d, enum xqi_encoding enc, unsigned flags, uint64_t dpos,
 		    uint64_t raw)
 {
 	/* One character of the encoding, to learn now whether iconv has it. */
 	static const struct {
-		enum xq_encoding enc;
+		enum xqi_encoding enc;
 		const char *s;
 		size_t n;
 	} probes[] = {
-		{XQ_ENC_GB18030, "\xB0\xA1", 2}, {XQ_ENC_GBK, "\xB0\xA1", 2},
-		{XQ_ENC_BIG5, "\xA4\x40", 2},    {XQ_ENC_UTF16LE, "a\0", 2},
-		{XQ_ENC_UTF16BE, "\0a", 2},
+		{XQI_ENC_GB18030, "\xB0\xA1", 2}, {XQI_ENC_GBK, "\xB0\xA1", 2},
+		{XQI_ENC_BIG5, "\xA4\x40", 2},    {XQI_ENC_UTF16LE, "a\0", 2},
+		{XQI_ENC_UTF16BE, "\0a", 2},
 	};
 
 	memset(d, 0, sizeof(*d));
-	if (enc == XQ_ENC_UNKNOWN)
-		enc = XQ_ENC_UTF8;
+	if (enc == XQI_ENC_UNKNOWN)
+		enc = XQI_ENC_UTF8;
 	d->enc = enc;
 	d->flags = flags;
 	if (is_utf16(enc))
-		d->flags &= ~(unsigned)XQ_TEXTDEC_MIXED;
-	d->copy = enc != XQ_ENC_UTF8 || (flags & XQ_TEXTDEC_COPY);
+		d->flags &= ~(unsigned)XQI_TEXTDEC_MIXED;
+	d->copy = enc != XQI_ENC_UTF8 || (flags & XQI_TEXTDEC_COPY);
 	d->dpos = dpos;
 	d->raw = raw;
-	xq_transcoder_init(&d->main, enc, XQ_ENC_UTF8);
-	xq_transcoder_init(&d->gb, XQ_ENC_GB18030, XQ_ENC_UTF8);
-	xq_transcoder_init(&d->big5, XQ_ENC_BIG5, XQ_ENC_UTF8);
+	xqi_transcoder_init(&d->main, enc, XQI_ENC_UTF8);
+	xqi_transcoder_init(&d->gb, XQI_ENC_GB18030, XQI_ENC_UTF8);
+	xqi_transcoder_init(&d->big5, XQI_ENC_BIG5, XQI_ENC_UTF8);
 	xq_buf_init(&d->tmp);
 	xq_buf_init(&d->tmp2);
 	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
 		size_t bad;
 		if (probes[i].enc != enc)
 			continue;
-		if (xq_transcoder_convert(&d->main, probes[i].s, probes[i].n, &d->tmp, &bad) ==
+		if (xqi_transcoder_convert(&d->main, probes[i].s, probes[i].n, &d->tmp, &bad) ==
 		    XQ_EUNSUPPORTED) {
-			xq_textdec_release(d);
+			xqi_textdec_release(d);
 			return XQ_EUNSUPPORTED;
 		}
 		xq_buf_reset(&d->tmp);
 	}
 	if (seg_push(d, enc)) {
-		xq_textdec_release(d);
+		xqi_textdec_release(d);
 		return XQ_ENOMEM;
 	}
 	return 0;
 }
 
-void xq_textdec_release(struct xq_textdec *d)
+void xqi_textdec_release(struct xqi_textdec *d)
 {
-	xq_transcoder_release(&d->main);
-	xq_transcoder_release(&d->gb);
-	xq_transcoder_release(&d->big5);
+	xqi_transcoder_release(&d->main);
+	xqi_transcoder_release(&d->gb);
+	xqi_transcoder_release(&d->big5);
 	xq_buf_release(&d->tmp);
 	xq_buf_release(&d->tmp2);
 	free(d->segs);
@@ -154,20 +154,20 @@ static int is_eol(unsigned char c)
  * when it is not whole within `len` bytes and more may come. */
 static size_t unit_len(const char *s, size_t len, int final)
 {
-	size_t lim = len < XQ_TEXTDEC_LINE_MAX ? len : XQ_TEXTDEC_LINE_MAX;
+	size_t lim = len < XQI_TEXTDEC_LINE_MAX ? len : XQI_TEXTDEC_LINE_MAX;
 
 	for (size_t i = 0; i < lim; i++)
 		if (is_eol((unsigned char)s[i]))
 			return i + 1;
-	if (len < XQ_TEXTDEC_LINE_MAX)
+	if (len < XQI_TEXTDEC_LINE_MAX)
 		return final ? len : 0;
-	for (size_t i = XQ_TEXTDEC_LINE_MAX; i > 0; i--)
+	for (size_t i = XQI_TEXTDEC_LINE_MAX; i > 0; i--)
 		if ((unsigned char)s[i - 1] < 0x30)
 			return i;
-	return XQ_TEXTDEC_LINE_MAX;
+	return XQI_TEXTDEC_LINE_MAX;
 }
 
-size_t xq_textdec_unit_len(const char *s, size_t len, int final)
+size_t xqi_textdec_unit_len(const char *s, size_t len, int final)
 {
 	return unit_len(s, len, final);
 }
@@ -207,9 +207,9 @@ static size_t block_end(const char *in, size_t pos, size_t len, int final)
 /* Valid UTF-8 holding a character of three bytes or more. */
 static int strong_utf8(const char *s, size_t n)
 {
-	struct xq_utf8_tally t;
+	struct xqi_utf8_tally t;
 
-	xq_utf8_tally(s, n, n, &t);
+	xqi_utf8_tally(s, n, n, &t);
 	return t.bad == 0 && t.longer > 0;
 }
 
@@ -281,12 +281,12 @@ static int words_utf8(const char *s, size_t n, int latin_only)
 
 /* Has the text in `enc` a two-byte character that is not a Latin-1 letter
  * before an ASCII byte: both bytes not ASCII, or a lead below 0xC0? */
-static int has_wide_pair(enum xq_encoding enc, const char *s, size_t n)
+static int has_wide_pair(enum xqi_encoding enc, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 
 	for (size_t i = 0; i < n;) {
-		size_t k = xq_encoding_char_len(enc, u + i, n - i);
+		size_t k = xqi_encoding_char_len(enc, u + i, n - i);
 		if (k == 2 && u[i] >= 0x80 && (u[i + 1] >= 0x80 || u[i] < 0xC0))
 			return 1;
 		i += k;
@@ -302,16 +302,16 @@ static int has_wide_pair(enum xq_encoding enc, const char *s, size_t n)
  * The same bytes read in the other encoding land mostly among the other's
  * rare characters or symbols.
  */
-static long pair_score(enum xq_encoding enc, const char *s, size_t n)
+static long pair_score(enum xqi_encoding enc, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	long score = 0;
 
 	for (size_t i = 0; i < n;) {
-		size_t k = xq_encoding_char_len(enc, u + i, n - i);
+		size_t k = xqi_encoding_char_len(enc, u + i, n - i);
 		if (k == 2 && u[i] >= 0x81) {
 			unsigned a = u[i], b = u[i + 1];
-			if (enc == XQ_ENC_BIG5)
+			if (enc == XQI_ENC_BIG5)
 				score += a >= 0xA4 && a <= 0xC6 ? 1 : a >= 0xA1 && a <= 0xA3 ? 0 : -1;
 			else
 				score += b < 0xA1 ? -1 : a >= 0xB0 && a <= 0xD7 ? 1 : 0;
@@ -322,30 +322,30 @@ static long pair_score(enum xq_encoding enc, const char *s, size_t n)
 }
 
 /*
- * xq_textdec_line_encoding(), and in *maybe the encoding a valid UTF-8
+ * xqi_textdec_line_encoding(), and in *maybe the encoding a valid UTF-8
  * line that reads as no text in UTF-8 reads as common Chinese in (else
  * UTF-8): such a line stays UTF-8, and is an event.
  */
-static enum xq_encoding line_decide(struct xq_textdec *d, const char *s, size_t n,
-				    enum xq_encoding *maybe)
+static enum xqi_encoding line_decide(struct xqi_textdec *d, const char *s, size_t n,
+				    enum xqi_encoding *maybe)
 {
 	size_t multi, bad;
-	struct xq_utf8_tally t;
-	enum xq_encoding best = XQ_ENC_UTF8;
+	struct xqi_utf8_tally t;
+	enum xqi_encoding best = XQI_ENC_UTF8;
 	long best_score = 0;
 	int found = 0;
 	struct {
-		enum xq_encoding enc;
-		struct xq_transcoder *t;
+		enum xqi_encoding enc;
+		struct xqi_transcoder *t;
 		struct xq_buf *out;
 	} cands[2];
 
-	*maybe = XQ_ENC_UTF8;
-	if (!(d->flags & XQ_TEXTDEC_MIXED))
+	*maybe = XQI_ENC_UTF8;
+	if (!(d->flags & XQI_TEXTDEC_MIXED))
 		return d->enc;
-	if (d->enc != XQ_ENC_UTF8)
-		return strong_utf8(s, n) || words_utf8(s, n, 1) ? XQ_ENC_UTF8 : d->enc;
-	xq_utf8_tally(s, n, n, &t);
+	if (d->enc != XQI_ENC_UTF8)
+		return strong_utf8(s, n) || words_utf8(s, n, 1) ? XQI_ENC_UTF8 : d->enc;
+	xqi_utf8_tally(s, n, n, &t);
 	multi = t.multi;
 	bad = t.bad;
 	/* Valid UTF-8 stays UTF-8; when it reads as nothing in it (two-byte
@@ -353,11 +353,11 @@ static enum xq_encoding line_decide(struct xq_textdec *d, const char *s, size_t 
 	 * happen to be valid UTF-8 do) and as common Chinese in GB18030 or
 	 * Big5, that is said. */
 	if (bad == 0 && (multi == 0 || strong_utf8(s, n) || words_utf8(s, n, 0)))
-		return XQ_ENC_UTF8;
-	cands[0].enc = XQ_ENC_GB18030;
+		return XQI_ENC_UTF8;
+	cands[0].enc = XQI_ENC_GB18030;
 	cands[0].t = &d->gb;
 	cands[0].out = &d->tmp;
-	cands[1].enc = XQ_ENC_BIG5;
+	cands[1].enc = XQI_ENC_BIG5;
 	cands[1].t = &d->big5;
 	cands[1].out = &d->tmp2;
 	/* The clean readings are kept for emit_foreign(). */
@@ -367,13 +367,13 @@ static enum xq_encoding line_decide(struct xq_textdec *d, const char *s, size_t 
 		size_t at;
 		long score;
 		xq_buf_reset(cands[c].out);
-		if (xq_transcoder_convert(cands[c].t, s, n, cands[c].out, &at) != 0) {
+		if (xqi_transcoder_convert(cands[c].t, s, n, cands[c].out, &at) != 0) {
 			xq_buf_reset(cands[c].out);
 			continue;
 		}
 		if (!has_wide_pair(cands[c].enc, s, n))
 			continue;
-		score = 2 * xq_encoding_score(cands[c].out->ptr, cands[c].out->len) +
+		score = 2 * xqi_encoding_score(cands[c].out->ptr, cands[c].out->len) +
 			pair_score(cands[c].enc, s, n);
 		/* UTF-8 with a stray byte or two reads as junk in GB18030 or
 		 * Big5 (and often with an error): it must read better there. */
@@ -389,24 +389,24 @@ static enum xq_encoding line_decide(struct xq_textdec *d, const char *s, size_t 
 		/* Two common characters at least, not a stray accent. */
 		if (found && best_score >= 2)
 			*maybe = best;
-		return XQ_ENC_UTF8;
+		return XQI_ENC_UTF8;
 	}
 	return best;
 }
 
-enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, size_t n)
+enum xqi_encoding xqi_textdec_line_encoding(struct xqi_textdec *d, const char *s, size_t n)
 {
-	enum xq_encoding maybe;
+	enum xqi_encoding maybe;
 
 	return line_decide(d, s, n, &maybe);
 }
 
-enum xq_encoding xq_textdec_detect(const char *buf, size_t len)
+enum xqi_encoding xqi_textdec_detect(const char *buf, size_t len)
 {
 	size_t i = 0, utf8 = 0, legacy = 0;
-	enum xq_encoding e = xq_encoding_detect_text(buf, len);
+	enum xqi_encoding e = xqi_encoding_detect_text(buf, len);
 
-	if (e == XQ_ENC_UTF8)
+	if (e == XQI_ENC_UTF8)
 		return e;
 	/* A vote of the lines that are not ASCII: plainly UTF-8 (Chinese or
 	 * accented Latin words, as the rules above read UTF-8 lines inside
@@ -417,28 +417,28 @@ enum xq_encoding xq_textdec_detect(const char *buf, size_t len)
 	 * a GB18030 input cannot tell its Big5 lines. */
 	while (i < len) {
 		size_t n = unit_len(buf + i, len - i, 1);
-		struct xq_utf8_tally t;
-		xq_utf8_tally(buf + i, n, n, &t);
+		struct xqi_utf8_tally t;
+		xqi_utf8_tally(buf + i, n, n, &t);
 		if (t.bad == 0 && (t.longer > 0 || words_utf8(buf + i, n, 1)))
 			utf8++;
-		else if (t.bad > t.multi && (has_wide_pair(XQ_ENC_GB18030, buf + i, n) ||
-					     has_wide_pair(XQ_ENC_BIG5, buf + i, n)))
+		else if (t.bad > t.multi && (has_wide_pair(XQI_ENC_GB18030, buf + i, n) ||
+					     has_wide_pair(XQI_ENC_BIG5, buf + i, n)))
 			legacy++;
 		i += n;
 	}
 	/* With no line of GB18030 or Big5, stray bytes are reported as not
 	 * UTF-8 rather than read as GBK with the ASCII byte after them. */
-	return utf8 >= legacy ? XQ_ENC_UTF8 : e;
+	return utf8 >= legacy ? XQI_ENC_UTF8 : e;
 }
 
 /* ---- output ---------------------------------------------------------------- */
 
 /* Bytes that are not text (and NULs) in UTF-8 text in[0, n) at the current place. */
-static int utf8_bad_events(struct xq_textdec *d, const char *in, size_t n)
+static int utf8_bad_events(struct xqi_textdec *d, const char *in, size_t n)
 {
 	size_t nul = 0; /* the next NUL at or after i (n: none), found once per NUL */
 
-	if (!(d->flags & XQ_TEXTDEC_BAD_EVENTS))
+	if (!(d->flags & XQI_TEXTDEC_BAD_EVENTS))
 		return 0;
 	for (size_t i = 0; i < n;) {
 		size_t k;
@@ -451,7 +451,7 @@ static int utf8_bad_events(struct xq_textdec *d, const char *in, size_t n)
 		k = xq_utf8_check(in + i, nul - i) + i;
 		if (k >= n)
 			break;
-		if (event_push(d, XQ_TEXTDEC_BAD, d->dpos + k, d->raw + k, XQ_ENC_UTF8,
+		if (event_push(d, XQI_TEXTDEC_BAD, d->dpos + k, d->raw + k, XQI_ENC_UTF8,
 			       (unsigned char)in[k]))
 			return XQ_ENOMEM;
 		i = k + 1;
@@ -460,7 +460,7 @@ static int utf8_bad_events(struct xq_textdec *d, const char *in, size_t n)
 }
 
 /* UTF-8 text as it stands (written when copying), bad bytes included. */
-static int emit_utf8(struct xq_textdec *d, const char *in, size_t n, struct xq_buf *out)
+static int emit_utf8(struct xqi_textdec *d, const char *in, size_t n, struct xq_buf *out)
 {
 	if (n == 0)
 		return 0;
@@ -473,12 +473,12 @@ static int emit_utf8(struct xq_textdec *d, const char *in, size_t n, struct xq_b
 	return 0;
 }
 
-/* Legacy text through `t`, one XQ_DECODE_BAD for each byte that is not text. */
-static int emit_marked(struct xq_textdec *d, struct xq_transcoder *t, enum xq_encoding enc,
+/* Legacy text through `t`, one XQI_DECODE_BAD for each byte that is not text. */
+static int emit_marked(struct xqi_textdec *d, struct xqi_transcoder *t, enum xqi_encoding enc,
 		       const char *in, size_t n, struct xq_buf *out)
 {
 	size_t done = 0;
-	int events = (d->flags & XQ_TEXTDEC_BAD_EVENTS) && !(d->flags & XQ_TEXTDEC_NO_EVENTS);
+	int events = (d->flags & XQI_TEXTDEC_BAD_EVENTS) && !(d->flags & XQI_TEXTDEC_NO_EVENTS);
 
 	while (done < n) {
 		size_t bad = 0, before = out->len, upto = n;
@@ -489,7 +489,7 @@ static int emit_marked(struct xq_textdec *d, struct xq_transcoder *t, enum xq_en
 			if (nul)
 				upto = (size_t)(nul - in);
 		}
-		rc = xq_transcoder_convert(t, in + done, upto - done, out, &bad);
+		rc = xqi_transcoder_convert(t, in + done, upto - done, out, &bad);
 		if (rc == 0) {
 			d->dpos += out->len - before;
 			d->raw += upto - done;
@@ -507,9 +507,9 @@ static int emit_marked(struct xq_textdec *d, struct xq_transcoder *t, enum xq_en
 		/* One mark per byte; in UTF-16 a whole code unit, so that what
 		 * follows stays aligned however the bytes arrive. */
 		for (size_t k = is_utf16(enc) && n - done >= 2 ? 2 : 1; k > 0; k--) {
-			if (event_push(d, XQ_TEXTDEC_BAD, d->dpos, d->raw, enc, (unsigned char)in[done]))
+			if (event_push(d, XQI_TEXTDEC_BAD, d->dpos, d->raw, enc, (unsigned char)in[done]))
 				return XQ_ENOMEM;
-			if (xq_buf_addc(out, in[done] || is_utf16(enc) ? (char)XQ_DECODE_BAD : '\0'))
+			if (xq_buf_addc(out, in[done] || is_utf16(enc) ? (char)XQI_DECODE_BAD : '\0'))
 				return XQ_ENOMEM;
 			d->dpos++;
 			d->raw++;
@@ -520,7 +520,7 @@ static int emit_marked(struct xq_textdec *d, struct xq_transcoder *t, enum xq_en
 }
 
 /* A run of lines in the input's own legacy encoding. */
-static int emit_main(struct xq_textdec *d, const char *in, size_t n, struct xq_buf *out)
+static int emit_main(struct xqi_textdec *d, const char *in, size_t n, struct xq_buf *out)
 {
 	size_t before = out->len;
 	long used;
@@ -538,7 +538,7 @@ static int emit_main(struct xq_textdec *d, const char *in, size_t n, struct xq_b
 }
 
 /* A line read in `enc`, which is not the input's encoding. */
-static int emit_foreign(struct xq_textdec *d, enum xq_encoding enc, const char *in, size_t n,
+static int emit_foreign(struct xqi_textdec *d, enum xqi_encoding enc, const char *in, size_t n,
 			struct xq_buf *out)
 {
 	size_t first = 0;
@@ -546,20 +546,20 @@ static int emit_foreign(struct xq_textdec *d, enum xq_encoding enc, const char *
 
 	while (first < n && (unsigned char)in[first] < 0x80)
 		first++;
-	if (event_push(d, XQ_TEXTDEC_FOREIGN, d->dpos + first, d->raw + first, enc, 0))
+	if (event_push(d, XQI_TEXTDEC_FOREIGN, d->dpos + first, d->raw + first, enc, 0))
 		return XQ_ENOMEM;
 	if (seg_push(d, enc))
 		return XQ_ENOMEM;
-	if (enc == XQ_ENC_UTF8) {
+	if (enc == XQI_ENC_UTF8) {
 		rc = emit_utf8(d, in, n, out);
-	} else if (in == d->tried && n == d->tried_len && !(d->flags & XQ_TEXTDEC_BAD_EVENTS)) {
+	} else if (in == d->tried && n == d->tried_len && !(d->flags & XQI_TEXTDEC_BAD_EVENTS)) {
 		/* Decided on a clean reading: that reading, as it was made. */
-		const struct xq_buf *b = enc == XQ_ENC_BIG5 ? &d->tmp2 : &d->tmp;
+		const struct xq_buf *b = enc == XQI_ENC_BIG5 ? &d->tmp2 : &d->tmp;
 		rc = xq_buf_add(out, b->ptr, b->len) ? XQ_ENOMEM : 0;
 		d->dpos += b->len;
 		d->raw += n;
 	} else {
-		rc = emit_marked(d, enc == XQ_ENC_BIG5 ? &d->big5 : &d->gb, enc, in, n, out);
+		rc = emit_marked(d, enc == XQI_ENC_BIG5 ? &d->big5 : &d->gb, enc, in, n, out);
 	}
 	d->tried = NULL;
 	if (rc)
@@ -573,26 +573,26 @@ static int emit_foreign(struct xq_textdec *d, enum xq_encoding enc, const char *
  * UTF-8 input: in[pos, end) holds whole lines.  Returns where it stopped:
  * `end`, or the start of a line that needs converting while in place.
  */
-static long block_utf8(struct xq_textdec *d, const char *in, size_t pos, size_t end,
+static long block_utf8(struct xqi_textdec *d, const char *in, size_t pos, size_t end,
 		       struct xq_buf *out)
 {
 	size_t ub = pos; /* a line starts here */
 
 	while (pos < end) {
-		size_t k = pos + (d->flags & XQ_TEXTDEC_MIXED ? xq_utf8_check_long(in + pos, end - pos)
+		size_t k = pos + (d->flags & XQI_TEXTDEC_MIXED ? xqi_utf8_check_long(in + pos, end - pos)
 							      : xq_utf8_check(in + pos, end - pos));
 		size_t us, ue;
-		enum xq_encoding enc, maybe;
+		enum xqi_encoding enc, maybe;
 		if (k == end)
 			return emit_utf8(d, in + pos, end - pos, out) ? XQ_ENOMEM : (long)end;
 		unit_of(in, ub, end, k, &us, &ue);
 		enc = line_decide(d, in + us, ue - us, &maybe);
-		if (enc == XQ_ENC_UTF8) {
-			if (maybe != XQ_ENC_UTF8) {
+		if (enc == XQI_ENC_UTF8) {
+			if (maybe != XQI_ENC_UTF8) {
 				size_t first = us;
 				while ((unsigned char)in[first] < 0x80)
 					first++;
-				if (event_push(d, XQ_TEXTDEC_AMBIGUOUS, d->dpos + (first - pos),
+				if (event_push(d, XQI_TEXTDEC_AMBIGUOUS, d->dpos + (first - pos),
 					       d->raw + (first - pos), maybe, 0))
 					return XQ_ENOMEM;
 			}
@@ -654,26 +654,26 @@ static size_t next_of(const char *in, size_t from, size_t end, int c, size_t *ca
  * ASCII on; in GB18030 or Big5 text that byte, or one soon after it, is
  * not UTF-8, and the line is done with.
  */
-static long block_legacy(struct xq_textdec *d, const char *in, size_t pos, size_t end,
+static long block_legacy(struct xqi_textdec *d, const char *in, size_t pos, size_t end,
 			 struct xq_buf *out)
 {
 	const unsigned char *u = (const unsigned char *)in;
 	size_t run = pos, us = pos, lf = (size_t)-1, cr = (size_t)-1;
 	int rc;
 
-	while ((d->flags & XQ_TEXTDEC_MIXED) && us < end) {
+	while ((d->flags & XQI_TEXTDEC_MIXED) && us < end) {
 		size_t ue = next_of(in, us, end, '\n', &lf), k = us, c2 = next_of(in, us, end, '\r', &cr);
 		if (c2 < ue)
 			ue = c2;
 		ue = ue < end ? ue + 1 : end;
-		if (ue - us > XQ_TEXTDEC_LINE_MAX)
+		if (ue - us > XQI_TEXTDEC_LINE_MAX)
 			ue = us + unit_len(in + us, end - us, 1);
 		while (k < ue && u[k] < 0x80)
 			k++;
 		if (k < ue && xq_utf8_valid_prefix(in + k, ue - k) && utf8_run(in, k, ue) >= ue - 1 &&
-		    xq_textdec_line_encoding(d, in + us, ue - us) == XQ_ENC_UTF8) {
+		    xqi_textdec_line_encoding(d, in + us, ue - us) == XQI_ENC_UTF8) {
 			if ((rc = emit_main(d, in + run, us - run, out)) ||
-			    (rc = emit_foreign(d, XQ_ENC_UTF8, in + us, ue - us, out)))
+			    (rc = emit_foreign(d, XQI_ENC_UTF8, in + us, ue - us, out)))
 				return rc;
 			run = ue;
 		}
@@ -685,7 +685,7 @@ static long block_legacy(struct xq_textdec *d, const char *in, size_t pos, size_
 }
 
 /* UTF-16: all but a character cut at the end (all of it when final). */
-static long feed_utf16(struct xq_textdec *d, const char *in, size_t len, int final,
+static long feed_utf16(struct xqi_textdec *d, const char *in, size_t len, int final,
 		       struct xq_buf *out)
 {
 	size_t n = len;
@@ -695,7 +695,7 @@ static long feed_utf16(struct xq_textdec *d, const char *in, size_t len, int fin
 		n = len & ~(size_t)1;
 		if (n >= 2) {
 			/* Do not end after a high surrogate. */
-			unsigned hi = d->enc == XQ_ENC_UTF16LE ? (unsigned char)in[n - 1]
+			unsigned hi = d->enc == XQI_ENC_UTF16LE ? (unsigned char)in[n - 1]
 							       : (unsigned char)in[n - 2];
 			if (hi >= 0xD8 && hi <= 0xDB)
 				n -= 2;
@@ -707,10 +707,10 @@ static long feed_utf16(struct xq_textdec *d, const char *in, size_t len, int fin
 
 /* Events come in the order of their places: a line's event is noted
  * before the bytes before it in the line (a NUL) are looked at. */
-static void sort_events(struct xq_textdec *d)
+static void sort_events(struct xqi_textdec *d)
 {
 	for (size_t i = d->ev_first + 1; i < d->nevents; i++) {
-		struct xq_textdec_event e = d->events[i];
+		struct xqi_textdec_event e = d->events[i];
 		size_t j = i;
 		while (j > d->ev_first && d->events[j - 1].dpos > e.dpos) {
 			d->events[j] = d->events[j - 1];
@@ -720,7 +720,7 @@ static void sort_events(struct xq_textdec *d)
 	}
 }
 
-static long feed(struct xq_textdec *d, const char *in, size_t len, int final, struct xq_buf *out)
+static long feed(struct xqi_textdec *d, const char *in, size_t len, int final, struct xq_buf *out)
 {
 	size_t pos = 0;
 
@@ -731,7 +731,7 @@ static long feed(struct xq_textdec *d, const char *in, size_t len, int final, st
 		long got;
 		if (end == pos)
 			break;
-		got = d->enc == XQ_ENC_UTF8 ? block_utf8(d, in, pos, end, out)
+		got = d->enc == XQI_ENC_UTF8 ? block_utf8(d, in, pos, end, out)
 					    : block_legacy(d, in, pos, end, out);
 		if (got < 0)
 			return got;
@@ -742,7 +742,7 @@ static long feed(struct xq_textdec *d, const char *in, size_t len, int final, st
 	return (long)pos;
 }
 
-long xq_textdec_feed(struct xq_textdec *d, const char *in, size_t len, int final,
+long xqi_textdec_feed(struct xqi_textdec *d, const char *in, size_t len, int final,
 		     struct xq_buf *out)
 {
 	long got;
@@ -758,7 +758,7 @@ long xq_textdec_feed(struct xq_textdec *d, const char *in, size_t len, int final
 /* ---- places ---------------------------------------------------------------- */
 
 /* The live segment that holds decoded position `dpos`. */
-static size_t seg_index(const struct xq_textdec *d, uint64_t dpos)
+static size_t seg_index(const struct xqi_textdec *d, uint64_t dpos)
 {
 	size_t lo = d->seg_first, hi = d->nsegs;
 
@@ -773,20 +773,20 @@ static size_t seg_index(const struct xq_textdec *d, uint64_t dpos)
 	return lo;
 }
 
-enum xq_encoding xq_textdec_enc_at(const struct xq_textdec *d, uint64_t dpos)
+enum xqi_encoding xqi_textdec_enc_at(const struct xqi_textdec *d, uint64_t dpos)
 {
 	if (d->nsegs == d->seg_first)
 		return d->enc;
 	return d->segs[seg_index(d, dpos)].enc;
 }
 
-/* xq_textdec_walk() within one encoding, up to `stop`. */
-static void walk_enc(enum xq_encoding enc, const unsigned char *text, const unsigned char *raw,
+/* xqi_textdec_walk() within one encoding, up to `stop`. */
+static void walk_enc(enum xqi_encoding enc, const unsigned char *text, const unsigned char *raw,
 		     uint64_t raw_end, uint64_t *dp, uint64_t *rp, uint64_t stop)
 {
 	uint64_t dd = *dp, rr = *rp;
 
-	if (enc == XQ_ENC_UTF8 || enc == XQ_ENC_UNKNOWN) {
+	if (enc == XQI_ENC_UTF8 || enc == XQI_ENC_UNKNOWN) {
 		/* Copied as it stands, bad bytes included. */
 		*rp = rr + (stop - dd);
 		*dp = stop;
@@ -797,17 +797,17 @@ static void walk_enc(enum xq_encoding enc, const unsigned char *text, const unsi
 		 * and bad bytes are one byte each way, other characters 2 bytes
 		 * of the source (4 for GB18030's four-byte ones, marked by a
 		 * digit second byte) and 2-4 of UTF-8. */
-		int gb = enc != XQ_ENC_BIG5;
+		int gb = enc != XQI_ENC_BIG5;
 		while (dd < stop) {
 			unsigned char c = text[dd];
 			uint64_t avail, n = 1;
-			if (c < 0x80 || c == XQ_DECODE_BAD) {
+			if (c < 0x80 || c == XQI_DECODE_BAD) {
 				dd++;
 				rr++;
 				continue;
 			}
 			dd += c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-			/* As xq_encoding_char_len(). */
+			/* As xqi_encoding_char_len(). */
 			avail = raw_end - rr;
 			if (raw[rr] >= 0x81 && raw[rr] <= 0xFE)
 				n = gb && avail >= 2 && raw[rr + 1] >= 0x30 && raw[rr + 1] <= 0x39 ? 4 : 2;
@@ -816,20 +816,20 @@ static void walk_enc(enum xq_encoding enc, const unsigned char *text, const unsi
 	} else {
 		while (dd < stop) {
 			unsigned char c = text[dd];
-			if (c == XQ_DECODE_BAD) {
+			if (c == XQI_DECODE_BAD) {
 				dd++;
 				rr++;
 				continue;
 			}
 			dd += c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-			rr += xq_encoding_char_len(enc, raw + rr, (size_t)(raw_end - rr));
+			rr += xqi_encoding_char_len(enc, raw + rr, (size_t)(raw_end - rr));
 		}
 	}
 	*dp = dd;
 	*rp = rr;
 }
 
-void xq_textdec_walk(const struct xq_textdec *d, const char *text, uint64_t text_base,
+void xqi_textdec_walk(const struct xqi_textdec *d, const char *text, uint64_t text_base,
 		     const char *raw, uint64_t raw_base, uint64_t raw_end, uint64_t *dp,
 		     uint64_t *rp, uint64_t p)
 {
@@ -857,7 +857,7 @@ void xq_textdec_walk(const struct xq_textdec *d, const char *text, uint64_t text
 	}
 }
 
-void xq_textdec_forget(struct xq_textdec *d, uint64_t dpos)
+void xqi_textdec_forget(struct xqi_textdec *d, uint64_t dpos)
 {
 	if (d->nsegs == d->seg_first)
 		return;
@@ -872,7 +872,7 @@ void xq_textdec_forget(struct xq_textdec *d, uint64_t dpos)
 
 /* ---- messages -------------------------------------------------------------- */
 
-const char *xq_textdec_bad_message(char *buf, size_t size, unsigned byte, enum xq_encoding enc,
+const char *xqi_textdec_bad_message(char *buf, size_t size, unsigned byte, enum xqi_encoding enc,
 				   uint64_t offset)
 {
 	if (byte == 0)
@@ -883,25 +883,25 @@ const char *xq_textdec_bad_message(char *buf, size_t size, unsigned byte, enum x
 		snprintf(buf, size,
 			 "byte 0x%02X at offset %llu is not valid %s: the game holding it is marked "
 			 "broken",
-			 byte, (unsigned long long)offset, xq_encoding_name(enc));
+			 byte, (unsigned long long)offset, xqi_encoding_name(enc));
 	return buf;
 }
 
-const char *xq_textdec_ambiguous_message(char *buf, size_t size, enum xq_encoding other)
+const char *xqi_textdec_ambiguous_message(char *buf, size_t size, enum xqi_encoding other)
 {
 	snprintf(buf, size,
 		 "this line is valid utf-8 but reads as no text in it, and as Chinese in %s: read "
 		 "as utf-8 (--input-encoding %s reads it so)",
-		 xq_encoding_name(other), xq_encoding_name(other));
+		 xqi_encoding_name(other), xqi_encoding_name(other));
 	return buf;
 }
 
-const char *xq_textdec_foreign_message(char *buf, size_t size, enum xq_encoding line_enc,
-				       enum xq_encoding input_enc)
+const char *xqi_textdec_foreign_message(char *buf, size_t size, enum xqi_encoding line_enc,
+				       enum xqi_encoding input_enc)
 {
 	snprintf(buf, size,
 		 "this line is %s, not %s like the input: read as %s, as is every such line of "
 		 "this game",
-		 xq_encoding_name(line_enc), xq_encoding_name(input_enc), xq_encoding_name(line_enc));
+		 xqi_encoding_name(line_enc), xqi_encoding_name(input_enc), xqi_encoding_name(line_enc));
 	return buf;
 }

@@ -4,7 +4,7 @@
  * text and for files whose lines are not all in one encoding.
  *
  * The input has one encoding, its own (found by the reader from a BOM or
- * a sample, or given by the user).  In a detected input (XQ_TEXTDEC_MIXED)
+ * a sample, or given by the user).  In a detected input (XQI_TEXTDEC_MIXED)
  * each line is looked at alone, so collections joined by other tools read
  * right:
  *
@@ -19,7 +19,7 @@
  *     text always reads as itself; when it reads as no text in UTF-8
  *     (two-byte characters of mixed scripts or marks, as GBK's 未知 is
  *     "δ֪") and as common Chinese in GB18030 or Big5, that is an event
- *     (XQ_TEXTDEC_AMBIGUOUS) for the reader to warn about;
+ *     (XQI_TEXTDEC_AMBIGUOUS) for the reader to warn about;
  *   - in a GB18030 or Big5 input, a line that is valid UTF-8 and holds a
  *     character of three bytes or more (Chinese in UTF-8, or a BOM where
  *     a UTF-8 file was appended), or whose other characters are all
@@ -34,21 +34,21 @@
  * accented Latin-1 letters only is GBK in GBK input unless its letters
  * stand inside words.
  *
- * Every line read in another encoding is an event (XQ_TEXTDEC_FOREIGN)
+ * Every line read in another encoding is an event (XQI_TEXTDEC_FOREIGN)
  * for the reader to report: nothing changes silently.  A line is
  * everything up to and including a CR or LF byte (so a line starts the
  * same way whether a reader starts at the input's start or at a game in
  * the middle, the way chunk readers do), or, in a line longer than
- * XQ_TEXTDEC_LINE_MAX, the bytes up to the last one below 0x30 there
+ * XQI_TEXTDEC_LINE_MAX, the bytes up to the last one below 0x30 there
  * (such a byte is never inside a character of any of these encodings).
  *
  * A byte that is not text in the encoding of its line is never replaced
  * by a plausible character: it comes out as it stands when the line is
- * UTF-8 (it is not UTF-8 there either), or as one XQ_DECODE_BAD byte
+ * UTF-8 (it is not UTF-8 there either), or as one XQI_DECODE_BAD byte
  * (0xFF, which never occurs in UTF-8) in a converted line, so the reader
- * meets it exactly where it stood.  With XQ_TEXTDEC_BAD_EVENTS, each such
- * byte and each NUL byte is also an event (XQ_TEXTDEC_BAD) with its source
- * offset.  Readers report them with xq_textdec_bad_message(): code
+ * meets it exactly where it stood.  With XQI_TEXTDEC_BAD_EVENTS, each such
+ * byte and each NUL byte is also an event (XQI_TEXTDEC_BAD) with its source
+ * offset.  Readers report them with xqi_textdec_bad_message(): code
  * `encoding`, severity error, the place of the byte, and the record
  * holding it is marked broken.
  *
@@ -58,8 +58,8 @@
  * and goes on with an output buffer).  UTF-16 input (found by its BOM) is
  * converted as a whole, never by lines.
  */
-#ifndef XQ_LIB_DECODE_H
-#define XQ_LIB_DECODE_H
+#ifndef XQI_LIB_DECODE_H
+#define XQI_LIB_DECODE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -68,58 +68,58 @@
 #include "text.h"
 
 /* The byte that stands for a byte that is not text in converted output. */
-#define XQ_DECODE_BAD 0xFF
+#define XQI_DECODE_BAD 0xFF
 
 /* Lines longer than this are decided on in pieces. */
-#define XQ_TEXTDEC_LINE_MAX 65536
+#define XQI_TEXTDEC_LINE_MAX 65536
 
 enum {
-	XQ_TEXTDEC_MIXED = 1 << 0,      /* lines may be in another encoding (detected input) */
-	XQ_TEXTDEC_COPY = 1 << 1,       /* always write to the output, UTF-8 too */
-	XQ_TEXTDEC_BAD_EVENTS = 1 << 2, /* bytes that are not text (and NULs) are events */
-	XQ_TEXTDEC_NO_EVENTS = 1 << 3   /* record no event at all (a reader that reports nothing) */
+	XQI_TEXTDEC_MIXED = 1 << 0,      /* lines may be in another encoding (detected input) */
+	XQI_TEXTDEC_COPY = 1 << 1,       /* always write to the output, UTF-8 too */
+	XQI_TEXTDEC_BAD_EVENTS = 1 << 2, /* bytes that are not text (and NULs) are events */
+	XQI_TEXTDEC_NO_EVENTS = 1 << 3   /* record no event at all (a reader that reports nothing) */
 };
 
 /* Where the decoded text changes encoding: from decoded position `dpos`
  * (source offset `raw`) on, characters are in `enc`. */
-struct xq_textdec_seg {
+struct xqi_textdec_seg {
 	uint64_t dpos, raw;
-	enum xq_encoding enc;
+	enum xqi_encoding enc;
 };
 
-enum xq_textdec_kind {
-	XQ_TEXTDEC_FOREIGN,  /* a line read in `enc`, not the input's encoding */
-	XQ_TEXTDEC_BAD,      /* a byte that is not text in `enc` (or a NUL) */
-	XQ_TEXTDEC_AMBIGUOUS /* a valid UTF-8 line that reads as Chinese in `enc` */
+enum xqi_textdec_kind {
+	XQI_TEXTDEC_FOREIGN,  /* a line read in `enc`, not the input's encoding */
+	XQI_TEXTDEC_BAD,      /* a byte that is not text in `enc` (or a NUL) */
+	XQI_TEXTDEC_AMBIGUOUS /* a valid UTF-8 line that reads as Chinese in `enc` */
 };
 
 /* An event at decoded position `dpos`, source offset `raw`: for a line,
  * those of its first byte that is not ASCII. */
-struct xq_textdec_event {
+struct xqi_textdec_event {
 	uint64_t dpos, raw;
-	enum xq_encoding enc;
-	enum xq_textdec_kind kind;
+	enum xqi_encoding enc;
+	enum xqi_textdec_kind kind;
 	unsigned char byte;
 };
 
 /* Converts a run of whole lines in the input's own legacy encoding, with
  * the contract of the default (iconv) one: every byte of `in` consumed,
- * one XQ_DECODE_BAD per byte that is not text.  Returns the bytes
+ * one XQI_DECODE_BAD per byte that is not text.  Returns the bytes
  * consumed or a negative code. */
-typedef long (*xq_textdec_convert_fn)(void *ctx, const char *in, size_t len,
+typedef long (*xqi_textdec_convert_fn)(void *ctx, const char *in, size_t len,
 				      struct xq_buf *out);
 
-struct xq_textdec {
-	enum xq_encoding enc; /* the input's encoding */
+struct xqi_textdec {
+	enum xqi_encoding enc; /* the input's encoding */
 	unsigned flags;
 	int copy;             /* output goes to a buffer (else UTF-8 published in place) */
 	uint64_t dpos, raw;   /* decoded position and source offset of the next byte */
-	struct xq_transcoder main, gb, big5; /* to UTF-8 from enc, GB18030, Big5 */
-	xq_textdec_convert_fn convert;       /* NULL: `main` with XQ_DECODE_BAD marks */
+	struct xqi_transcoder main, gb, big5; /* to UTF-8 from enc, GB18030, Big5 */
+	xqi_textdec_convert_fn convert;       /* NULL: `main` with XQI_DECODE_BAD marks */
 	void *convert_ctx;
-	struct xq_textdec_seg *segs;         /* segs[seg_first..nsegs) are live */
+	struct xqi_textdec_seg *segs;         /* segs[seg_first..nsegs) are live */
 	size_t nsegs, seg_first, segs_cap;
-	struct xq_textdec_event *events;     /* events[ev_first..nevents) are not taken yet */
+	struct xqi_textdec_event *events;     /* events[ev_first..nevents) are not taken yet */
 	size_t nevents, ev_first, ev_cap;
 	struct xq_buf tmp, tmp2;   /* a line read as GB18030 and as Big5 while deciding */
 	const char *tried;         /* that line (its conversions are kept for it) */
@@ -129,12 +129,12 @@ struct xq_textdec {
 /*
  * Start decoding input in `enc` (UTF-8, GB18030, GBK, Big5, UTF-16) whose
  * next byte is at source offset `raw` and decoded position `dpos`.  UTF-8
- * is read in place unless XQ_TEXTDEC_COPY.  Returns 0, or XQ_EUNSUPPORTED
+ * is read in place unless XQI_TEXTDEC_COPY.  Returns 0, or XQ_EUNSUPPORTED
  * when this system cannot convert `enc` (nothing to release then).
  */
-int xq_textdec_init(struct xq_textdec *d, enum xq_encoding enc, unsigned flags, uint64_t dpos,
+int xqi_textdec_init(struct xqi_textdec *d, enum xqi_encoding enc, unsigned flags, uint64_t dpos,
 		    uint64_t raw);
-void xq_textdec_release(struct xq_textdec *d);
+void xqi_textdec_release(struct xqi_textdec *d);
 
 /*
  * Decode from the start of `in` (`len` bytes), whole lines only unless
@@ -145,36 +145,36 @@ void xq_textdec_release(struct xq_textdec *d);
  * converting, d->copy becomes 1 and the count stops before that line (the
  * caller copies what it has published and calls again with `out`).
  */
-long xq_textdec_feed(struct xq_textdec *d, const char *in, size_t len, int final,
+long xqi_textdec_feed(struct xqi_textdec *d, const char *in, size_t len, int final,
 		     struct xq_buf *out);
 
 /*
  * The length of the line (or the piece of a line longer than
- * XQ_TEXTDEC_LINE_MAX) that starts at s[0], as xq_textdec_feed() cuts
+ * XQI_TEXTDEC_LINE_MAX) that starts at s[0], as xqi_textdec_feed() cuts
  * them; 0 when it is not whole within `len` bytes and more may come
  * (`final`: nothing more comes).
  */
-size_t xq_textdec_unit_len(const char *s, size_t len, int final);
+size_t xqi_textdec_unit_len(const char *s, size_t len, int final);
 
 /*
- * The encoding a line (or a piece of one, as xq_textdec_feed() cuts them)
+ * The encoding a line (or a piece of one, as xqi_textdec_feed() cuts them)
  * is read in by the rules above.  `tmp` is scratch.
  */
-enum xq_encoding xq_textdec_line_encoding(struct xq_textdec *d, const char *s, size_t n);
+enum xqi_encoding xqi_textdec_line_encoding(struct xqi_textdec *d, const char *s, size_t n);
 
 /*
  * The encoding of an input whose BOM (if any) was looked at, from a sample
- * of it: UTF-8 when xq_encoding_detect_text() finds it, or when no fewer
+ * of it: UTF-8 when xqi_encoding_detect_text() finds it, or when no fewer
  * of the lines that are not ASCII are plainly UTF-8 (Chinese, or accented
  * Latin words, as the rules above take them inside GB18030 or Big5) than
  * plainly GB18030 or Big5 (so a stray byte, or one game in GBK, does not
- * turn a UTF-8 file into GB18030); else what xq_encoding_detect_text()
+ * turn a UTF-8 file into GB18030); else what xqi_encoding_detect_text()
  * finds.
  */
-enum xq_encoding xq_textdec_detect(const char *buf, size_t len);
+enum xqi_encoding xqi_textdec_detect(const char *buf, size_t len);
 
 /* The encoding of the text at decoded position `dpos` (not forgotten). */
-enum xq_encoding xq_textdec_enc_at(const struct xq_textdec *d, uint64_t dpos);
+enum xqi_encoding xqi_textdec_enc_at(const struct xqi_textdec *d, uint64_t dpos);
 
 /*
  * Walk the decoded text and its source in step from decoded position *dp
@@ -183,13 +183,13 @@ enum xq_encoding xq_textdec_enc_at(const struct xq_textdec *d, uint64_t dpos);
  * raw[0] at source offset raw_base, and raw holds the source up to
  * raw_end; both hold everything from *dp and *rp on.
  */
-void xq_textdec_walk(const struct xq_textdec *d, const char *text, uint64_t text_base,
+void xqi_textdec_walk(const struct xqi_textdec *d, const char *text, uint64_t text_base,
 		     const char *raw, uint64_t raw_base, uint64_t raw_end, uint64_t *dp,
 		     uint64_t *rp, uint64_t p);
 
 /* Forget the segments that end at or before decoded position `dpos`
  * (a reader that dropped its text before it). */
-void xq_textdec_forget(struct xq_textdec *d, uint64_t dpos);
+void xqi_textdec_forget(struct xqi_textdec *d, uint64_t dpos);
 
 /*
  * The message of a byte that is not text, the same in every text format:
@@ -197,14 +197,14 @@ void xq_textdec_forget(struct xq_textdec *d, uint64_t dpos);
  * marked broken" ("a NUL byte at offset ... is not text: ..." for 0).
  * Returns `buf`.
  */
-const char *xq_textdec_bad_message(char *buf, size_t size, unsigned byte, enum xq_encoding enc,
+const char *xqi_textdec_bad_message(char *buf, size_t size, unsigned byte, enum xqi_encoding enc,
 				   uint64_t offset);
 
 /* The message of a valid UTF-8 line that reads better in `other`. */
-const char *xq_textdec_ambiguous_message(char *buf, size_t size, enum xq_encoding other);
+const char *xqi_textdec_ambiguous_message(char *buf, size_t size, enum xqi_encoding other);
 
 /* The message of a line read in another encoding, the same everywhere. */
-const char *xq_textdec_foreign_message(char *buf, size_t size, enum xq_encoding line_enc,
-				       enum xq_encoding input_enc);
+const char *xqi_textdec_foreign_message(char *buf, size_t size, enum xqi_encoding line_enc,
+				       enum xqi_encoding input_enc);
 
 #endif

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "diag.h"
+#include "diagnostic.h"
 #include "glyphs.h"
 #include "utf8.h"
 
@@ -28,26 +28,26 @@ static const char *const glyphs[16] = {
 static const char letters[16] = {'.', 'K', 'A', 'B', 'N', 'R', 'C', 'P',
 				 '.', 'k', 'a', 'b', 'n', 'r', 'c', 'p'};
 
-const char *xq_diagram_glyph(uint8_t kind)
+const char *xqi_diagram_glyph(uint8_t kind)
 {
 	return glyphs[kind & 15];
 }
 
 /* The square shown at display row `row` (0 = top) and column `col`. */
-static xq_sq display_sq(int row, int col, int flip)
+static xqi_sq display_sq(int row, int col, int flip)
 {
-	return flip ? XQ_SQ(8 - col, row) : XQ_SQ(col, 9 - row);
+	return flip ? XQI_SQ(8 - col, row) : XQI_SQ(col, 9 - row);
 }
 
-static void marks(xq_sq sq, xq_move last, char *l, char *r)
+static void marks(xqi_sq sq, xqi_move last, char *l, char *r)
 {
 	*l = *r = ' ';
 	if (!last)
 		return;
-	if (sq == XQ_MOVE_FROM(last)) {
+	if (sq == XQI_MOVE_FROM(last)) {
 		*l = '(';
 		*r = ')';
-	} else if (sq == XQ_MOVE_TO(last)) {
+	} else if (sq == XQI_MOVE_TO(last)) {
 		*l = '[';
 		*r = ']';
 	}
@@ -68,7 +68,7 @@ typedef int (*text_point_fn)(struct xq_buf *out, uint8_t kind, char l, char r, i
 /* The ten ranks of a text board, numbered on both sides, with the line
  * `river` between the fifth and the sixth: what the ASCII and the Unicode
  * boards share, each drawing its points with `point`. */
-static int add_text_ranks(struct xq_buf *out, const struct xq_board *b, xq_move last,
+static int add_text_ranks(struct xq_buf *out, const struct xqi_position *b, xqi_move last,
 			  unsigned flags, const char *river, text_point_fn point)
 {
 	int flip = (flags & XQ_DIAGRAM_FLIP) != 0, color = (flags & XQ_DIAGRAM_COLOR) != 0;
@@ -81,10 +81,10 @@ static int add_text_ranks(struct xq_buf *out, const struct xq_board *b, xq_move 
 		if (!rc)
 			rc = xq_buf_addf(out, "%d ", rank);
 		for (int col = 0; col < 9 && !rc; col++) {
-			xq_sq sq = display_sq(row, col, flip);
+			xqi_sq sq = display_sq(row, col, flip);
 			char l, r;
 			marks(sq, last, &l, &r);
-			rc = point(out, xq_board_kind(b, sq), l, r, color);
+			rc = point(out, xqi_position_kind(b, sq), l, r, color);
 		}
 		if (!rc)
 			rc = xq_buf_addf(out, " %d\n", rank);
@@ -96,12 +96,12 @@ static int ascii_point(struct xq_buf *out, uint8_t kind, char l, char r, int col
 {
 	if (color && kind)
 		return xq_buf_addf(out, "%c%s%c\033[0m%c", l,
-				   XQ_KIND_SIDE(kind) == XQ_RED ? "\033[31m" : "\033[1m",
+				   XQI_KIND_SIDE(kind) == XQI_RED ? "\033[31m" : "\033[1m",
 				   letters[kind], r);
 	return xq_buf_addf(out, "%c%c%c", l, letters[kind], r);
 }
 
-int xq_diagram_ascii(struct xq_buf *out, const struct xq_board *b, xq_move last, unsigned flags)
+int xqi_diagram_ascii(struct xq_buf *out, const struct xqi_position *b, xqi_move last, unsigned flags)
 {
 	int flip = (flags & XQ_DIAGRAM_FLIP) != 0;
 	int rc = add_ascii_files(out, flip);
@@ -139,12 +139,12 @@ static int unicode_point(struct xq_buf *out, uint8_t kind, char l, char r, int c
 		return xq_buf_addf(out, "%c\xEF\xBC\x8B%c", l, r); /* ＋ */
 	if (color)
 		return xq_buf_addf(out, "%c%s%s\033[0m%c", l,
-				   XQ_KIND_SIDE(kind) == XQ_RED ? "\033[1;31m" : "\033[1m",
+				   XQI_KIND_SIDE(kind) == XQI_RED ? "\033[1;31m" : "\033[1m",
 				   glyphs[kind], r);
 	return xq_buf_addf(out, "%c%s%c", l, glyphs[kind], r);
 }
 
-int xq_diagram_unicode(struct xq_buf *out, const struct xq_board *b, xq_move last,
+int xqi_diagram_unicode(struct xq_buf *out, const struct xqi_position *b, xqi_move last,
 		       unsigned flags)
 {
 	int flip = (flags & XQ_DIAGRAM_FLIP) != 0;
@@ -164,7 +164,7 @@ int xq_diagram_unicode(struct xq_buf *out, const struct xq_board *b, xq_move las
 /* Text in an SVG element or attribute (quotes escaped for both). */
 static int add_xml_text(struct xq_buf *out, const char *s)
 {
-	return xq_buf_add_xml(out, s, strlen(s), XQ_XML_ATTR, NULL);
+	return xqi_buf_add_xml(out, s, strlen(s), XQI_XML_ATTR, NULL);
 }
 
 struct geo {
@@ -197,16 +197,16 @@ struct svg_glyphs {
 /* The outline of `cp`, or NULL. */
 static const char *glyph_path(uint32_t cp)
 {
-	size_t lo = 0, hi = xq_glyph_count;
+	size_t lo = 0, hi = xqi_glyph_count;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (xq_glyphs[mid].cp < cp)
+		if (xqi_glyphs[mid].cp < cp)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < xq_glyph_count && xq_glyphs[lo].cp == cp ? xq_glyphs[lo].path : NULL;
+	return lo < xqi_glyph_count && xqi_glyphs[lo].cp == cp ? xqi_glyphs[lo].path : NULL;
 }
 
 static uint32_t first_cp(const char *s)
@@ -241,8 +241,8 @@ static int svg_defs(struct xq_buf *out, const struct svg_glyphs *s)
 			rc = xq_buf_addf(out,
 					 "<symbol id=\"xq-%04X\" viewBox=\"%d %d %d %d\" overflow=\"visible\">"
 					 "<path d=\"%s\"/></symbol>\n",
-					 (unsigned)s->cp[i], -XQ_GLYPH_EM / 2, -XQ_GLYPH_EM / 2, XQ_GLYPH_EM,
-					 XQ_GLYPH_EM, d);
+					 (unsigned)s->cp[i], -XQI_GLYPH_EM / 2, -XQI_GLYPH_EM / 2, XQI_GLYPH_EM,
+					 XQI_GLYPH_EM, d);
 	}
 	return rc ? rc : xq_buf_adds(out, "</defs>\n");
 }
@@ -338,7 +338,7 @@ static int svg_labels(struct xq_buf *out, const struct geo *g, int style)
 	unsigned bottom = g->margin + 9 * g->cell + off, top = g->margin - off;
 	int rc = xq_buf_adds(out, "<g class=\"coordinates\" fill=\"#5a3a1a\">\n");
 
-	if (style == XQ_SVG_LABELS_CHINESE) {
+	if (style == XQ_DIAGRAM_LABELS_CHINESE) {
 		/* Each side's file numbers next to it, counted from its right:
 		 * red's 一 is file i, black's 1 is file a. */
 		unsigned red = g->flip ? top : bottom, black = g->flip ? bottom : top;
@@ -361,7 +361,7 @@ static int svg_labels(struct xq_buf *out, const struct geo *g, int style)
 
 static const char *piece_colour(uint8_t kind)
 {
-	return XQ_KIND_SIDE(kind) == XQ_RED ? "#c0392b" : "#1b1b1b";
+	return XQI_KIND_SIDE(kind) == XQI_RED ? "#c0392b" : "#1b1b1b";
 }
 
 /* The disc, ring and glyph of a piece of `kind` centred on (x, y). */
@@ -396,21 +396,21 @@ static unsigned mark_width(const struct geo *g)
 	return g->cell / 16 ? g->cell / 16 : 1;
 }
 
-static int svg_pieces(struct xq_buf *out, const struct geo *g, const struct xq_board *b,
-		      xq_move last)
+static int svg_pieces(struct xq_buf *out, const struct geo *g, const struct xqi_position *b,
+		      xqi_move last)
 {
 	int rc = xq_buf_adds(out, "<g class=\"pieces\">\n");
 
 	for (int r = 9; r >= 0 && !rc; r--) {
 		for (int f = 0; f < 9 && !rc; f++) {
-			xq_sq sq = XQ_SQ(f, r);
-			uint8_t kind = xq_board_kind(b, sq);
+			xqi_sq sq = XQI_SQ(f, r);
+			uint8_t kind = xqi_position_kind(b, sq);
 			char name[3];
 			if (!kind)
 				continue;
-			xq_sq_name(sq, name);
+			xqi_sq_name(sq, name);
 			rc = xq_buf_addf(out, "<g class=\"piece %s\" data-square=\"%s\" data-piece=\"%c\">",
-					 XQ_KIND_SIDE(kind) == XQ_RED ? "red" : "black", name, letters[kind]);
+					 XQI_KIND_SIDE(kind) == XQI_RED ? "red" : "black", name, letters[kind]);
 			if (!rc)
 				rc = svg_piece_body(out, g, kind, px(g, f), py(g, r));
 			if (!rc)
@@ -420,16 +420,16 @@ static int svg_pieces(struct xq_buf *out, const struct geo *g, const struct xq_b
 	if (!rc)
 		rc = xq_buf_adds(out, "</g>\n");
 	if (!rc && last) {
-		xq_sq from = XQ_MOVE_FROM(last), to = XQ_MOVE_TO(last);
+		xqi_sq from = XQI_MOVE_FROM(last), to = XQI_MOVE_TO(last);
 		rc = xq_buf_addf(out,
 				 "<g class=\"last-move\" fill=\"none\" stroke=\"#1f6fd1\" stroke-width=\"%u\">",
 				 mark_width(g));
 		if (!rc)
-			rc = svg_mark(out, g, 0, "class=\"from\"", px(g, XQ_SQ_FILE(from)),
-				      py(g, XQ_SQ_RANK(from)));
+			rc = svg_mark(out, g, 0, "class=\"from\"", px(g, XQI_SQ_FILE(from)),
+				      py(g, XQI_SQ_RANK(from)));
 		if (!rc)
-			rc = svg_mark(out, g, 1, "class=\"to\"", px(g, XQ_SQ_FILE(to)),
-				      py(g, XQ_SQ_RANK(to)));
+			rc = svg_mark(out, g, 1, "class=\"to\"", px(g, XQI_SQ_FILE(to)),
+				      py(g, XQI_SQ_RANK(to)));
 		if (!rc)
 			rc = xq_buf_adds(out, "</g>\n");
 	}
@@ -437,17 +437,17 @@ static int svg_pieces(struct xq_buf *out, const struct geo *g, const struct xq_b
 }
 
 /* Every character the drawing uses, in the order it first appears. */
-static void svg_want(struct svg_glyphs *s, const struct xq_board *b, int labels)
+static void svg_want(struct svg_glyphs *s, const struct xqi_position *b, int labels)
 {
 	s->n = 0;
 	for (int i = 0; i < 4; i++)
 		want(s, river_cp[i]);
-	if (labels == XQ_SVG_LABELS_CHINESE) {
+	if (labels == XQ_DIAGRAM_LABELS_CHINESE) {
 		for (int f = 8; f >= 0; f--)
 			want(s, red_file_cp[f]);
 		for (int f = 0; f < 9; f++)
 			want(s, (uint32_t)('1' + f));
-	} else if (labels) {
+	} else if (labels != XQ_DIAGRAM_LABELS_NONE) {
 		for (int f = 0; f < 9; f++)
 			want(s, (uint32_t)('a' + f));
 		for (int r = 0; r < 10; r++)
@@ -455,7 +455,7 @@ static void svg_want(struct svg_glyphs *s, const struct xq_board *b, int labels)
 	}
 	for (int r = 9; r >= 0; r--) {
 		for (int f = 0; f < 9; f++) {
-			uint8_t kind = b ? xq_board_kind(b, XQ_SQ(f, r)) : 0;
+			uint8_t kind = b ? xqi_position_kind(b, XQI_SQ(f, r)) : 0;
 			if (kind)
 				want(s, first_cp(glyphs[kind]));
 		}
@@ -466,10 +466,10 @@ static void svg_want(struct svg_glyphs *s, const struct xq_board *b, int labels)
 			want(s, first_cp(glyphs[kind]));
 }
 
-static const struct xq_svg_opts svg_defaults = XQ_SVG_OPTS_INIT;
+static const struct xqi_svg_opts svg_defaults = XQI_SVG_OPTS_INIT;
 
 /* The geometry options `o` (NULL: the defaults) give; returns the options used. */
-static const struct xq_svg_opts *geometry(struct geo *g, const struct xq_svg_opts *o, unsigned *w,
+static const struct xqi_svg_opts *geometry(struct geo *g, const struct xqi_svg_opts *o, unsigned *w,
 					  unsigned *h)
 {
 	if (!o)
@@ -482,17 +482,17 @@ static const struct xq_svg_opts *geometry(struct geo *g, const struct xq_svg_opt
 	return o;
 }
 
-int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
-		   const struct xq_svg_opts *o)
+int xqi_diagram_svg(struct xq_buf *out, const struct xqi_position *b, xqi_move last,
+		   const struct xqi_svg_opts *o)
 {
 	struct svg_glyphs used;
 	struct geo g;
 	unsigned w, h;
-	char fen[XQ_FEN_MAX];
+	char fen[XQ_FEN_SIZE];
 	int rc;
 
 	o = geometry(&g, o, &w, &h);
-	xq_board_to_fen(b, fen, sizeof(fen));
+	xqi_position_to_fen(b, fen, sizeof(fen));
 	svg_want(&used, b, o->coordinates);
 	rc = xq_buf_addf(out,
 			 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -516,7 +516,7 @@ int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
 		rc = svg_grid(out, &g);
 	if (!rc)
 		rc = svg_river(out, &g);
-	if (!rc && o->coordinates)
+	if (!rc && o->coordinates != XQ_DIAGRAM_LABELS_NONE)
 		rc = svg_labels(out, &g, o->coordinates);
 	if (!rc)
 		rc = svg_pieces(out, &g, b, last);
@@ -535,12 +535,12 @@ static int page_board_group(struct xq_buf *out, const struct geo *g, unsigned w,
 		rc = svg_grid(out, g);
 	if (!rc)
 		rc = svg_river(out, g);
-	if (!rc && labels)
+	if (!rc && labels != XQ_DIAGRAM_LABELS_NONE)
 		rc = svg_labels(out, g, labels);
 	return rc ? rc : xq_buf_adds(out, "</g>\n");
 }
 
-int xq_diagram_svg_page_defs(struct xq_buf *out, const struct xq_svg_opts *o)
+int xqi_diagram_svg_page_defs(struct xq_buf *out, const struct xqi_svg_opts *o)
 {
 	struct svg_glyphs used;
 	struct geo g;
@@ -568,7 +568,7 @@ int xq_diagram_svg_page_defs(struct xq_buf *out, const struct xq_svg_opts *o)
 		if (!*glyphs[kind])
 			continue;
 		rc = xq_buf_addf(out, "<g id=\"xq-p%c\" class=\"piece %s\">", letters[kind],
-				 XQ_KIND_SIDE(kind) == XQ_RED ? "red" : "black");
+				 XQI_KIND_SIDE(kind) == XQI_RED ? "red" : "black");
 		if (!rc)
 			rc = svg_piece_body(out, &g, kind, 0, 0);
 		if (!rc)
@@ -586,19 +586,19 @@ int xq_diagram_svg_page_defs(struct xq_buf *out, const struct xq_svg_opts *o)
 	return rc ? rc : xq_buf_adds(out, "</defs>\n</svg>\n");
 }
 
-int xq_diagram_svg_page_board(struct xq_buf *out, const struct xq_board *b, xq_move last,
-			      const struct xq_svg_opts *o)
+int xqi_diagram_svg_page_board(struct xq_buf *out, const struct xqi_position *b, xqi_move last,
+			      const struct xqi_svg_opts *o)
 {
 	struct geo g;
 	unsigned w, h;
-	char fen[XQ_FEN_MAX];
+	char fen[XQ_FEN_SIZE];
 	int rc;
 
 	o = geometry(&g, o, &w, &h);
 	rc = xq_buf_addf(out, "<svg class=\"board\" viewBox=\"0 0 %u %u\" role=\"img\" aria-label=\"", w,
 			 h);
 	if (!rc && !o->title) {
-		xq_board_to_fen(b, fen, sizeof(fen));
+		xqi_position_to_fen(b, fen, sizeof(fen));
 		rc = xq_buf_adds(out, "board: ");
 		if (!rc)
 			rc = add_xml_text(out, fen);
@@ -610,7 +610,7 @@ int xq_diagram_svg_page_board(struct xq_buf *out, const struct xq_board *b, xq_m
 				 g.flip ? "-flip" : "");
 	for (int r = 9; r >= 0 && !rc; r--) {
 		for (int f = 0; f < 9 && !rc; f++) {
-			uint8_t kind = xq_board_kind(b, XQ_SQ(f, r));
+			uint8_t kind = xqi_position_kind(b, XQI_SQ(f, r));
 			if (kind)
 				rc = xq_buf_addf(out, "<use href=\"#xq-p%c\" x=\"%u\" y=\"%u\"/>",
 						 letters[kind], px(&g, f), py(&g, r));
@@ -619,10 +619,10 @@ int xq_diagram_svg_page_board(struct xq_buf *out, const struct xq_board *b, xq_m
 	if (!rc)
 		rc = xq_buf_adds(out, "</g>\n<g class=\"last-move\"");
 	if (!rc && last) {
-		xq_sq from = XQ_MOVE_FROM(last), to = XQ_MOVE_TO(last);
+		xqi_sq from = XQI_MOVE_FROM(last), to = XQI_MOVE_TO(last);
 		rc = xq_buf_addf(out, "><use href=\"#xq-from\" x=\"%u\" y=\"%u\"/><use href=\"#xq-to\" x=\"%u\" y=\"%u\"/>",
-				 px(&g, XQ_SQ_FILE(from)), py(&g, XQ_SQ_RANK(from)),
-				 px(&g, XQ_SQ_FILE(to)), py(&g, XQ_SQ_RANK(to)));
+				 px(&g, XQI_SQ_FILE(from)), py(&g, XQI_SQ_RANK(from)),
+				 px(&g, XQI_SQ_FILE(to)), py(&g, XQI_SQ_RANK(to)));
 	} else if (!rc) {
 		rc = xq_buf_adds(out, " display=\"none\"><use href=\"#xq-from\"/><use href=\"#xq-to\"/>");
 	}

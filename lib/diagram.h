@@ -16,43 +16,40 @@
  * ones lower case and 將 士 象 馬 車 砲 卒, so colour is never needed to
  * tell them apart.
  */
-#ifndef XQ_LIB_DIAGRAM_H
-#define XQ_LIB_DIAGRAM_H
+#ifndef XQI_LIB_DIAGRAM_H
+#define XQI_LIB_DIAGRAM_H
 
-#include "board.h"
+#include <xq/diagram.h>
+
+#include "position.h"
 #include "buf.h"
 
-enum {
-	XQ_DIAGRAM_COLOR = 1 << 0, /* ANSI colours: red pieces red, black pieces bold */
-	XQ_DIAGRAM_FLIP = 1 << 1   /* black at the bottom */
-};
+/* Flags: the public XQ_DIAGRAM_COLOR and XQ_DIAGRAM_FLIP (<xq/diagram.h>). */
 
 /*
  * Append the board as 13 lines of ASCII (with the newlines).  `last` is
  * the move that led here, or 0.  Returns 0 or XQ_ENOMEM.
  */
-int xq_diagram_ascii(struct xq_buf *out, const struct xq_board *b, xq_move last, unsigned flags);
+int xqi_diagram_ascii(struct xq_buf *out, const struct xqi_position *b, xqi_move last, unsigned flags);
 
 /* Append the board as 13 lines of UTF-8 with Chinese glyphs (each piece
  * two columns wide, as terminals show them).  Returns 0 or XQ_ENOMEM. */
-int xq_diagram_unicode(struct xq_buf *out, const struct xq_board *b, xq_move last,
+int xqi_diagram_unicode(struct xq_buf *out, const struct xqi_position *b, xqi_move last,
 		       unsigned flags);
 
-/* Labels around an SVG board (xq_svg_opts.coordinates). */
-enum {
-	XQ_SVG_LABELS_NONE = 0,
-	XQ_SVG_LABELS_ICCS = 1,   /* files a-i below the board, ranks 0-9 on its left */
-	XQ_SVG_LABELS_CHINESE = 2 /* each side's file numbers on its own edge, counted
-				     from its right: red's 一-九, black's 1-9 */
-};
 
-struct xq_svg_opts {
+/* Labels around an SVG board: the public XQ_DIAGRAM_LABELS_* (<xq/diagram.h>):
+ * ICCS, files a-i below the board and ranks 0-9 on its left; Chinese,
+ * each side's file numbers on its own edge, counted from its right (red's
+ * 一-九, black's 1-9); none. */
+
+struct xqi_svg_opts {
 	unsigned cell;      /* distance between points, in user units (default 50) */
 	int flip;           /* black at the bottom */
-	int coordinates;    /* XQ_SVG_LABELS_*: ICCS (the default), Chinese, none */
+	int coordinates;    /* XQ_DIAGRAM_LABELS_*: ICCS (the default), Chinese, none */
 	const char *title;  /* UTF-8 text for <title>, or NULL for the FEN */
 };
-#define XQ_SVG_OPTS_INIT {50, 0, XQ_SVG_LABELS_ICCS, NULL}
+#define XQI_SVG_OPTS_INIT {50, 0, XQ_DIAGRAM_LABELS_ICCS, NULL}
 
 /*
  * Append a standalone SVG 1.1 document: the board's lines, river and
@@ -70,12 +67,12 @@ struct xq_svg_opts {
  * the reader's fonts, and what text gave (the piece names) is in
  * data-piece, the position in <desc> as FEN.
  */
-int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
-		   const struct xq_svg_opts *o);
+int xqi_diagram_svg(struct xq_buf *out, const struct xqi_position *b, xqi_move last,
+		   const struct xqi_svg_opts *o);
 
 /*
  * Boards inside an HTML page.  A page that shows many boards draws what
- * they share once: xq_diagram_svg_page_defs() appends one hidden <svg
+ * they share once: xqi_diagram_svg_page_defs() appends one hidden <svg
  * class="xq-defs" data-cell data-margin> whose <defs> hold
  *   - the glyphs of every piece, the river and the labels of
  *     o->coordinates (<symbol id="xq-XXXX">, as above);
@@ -86,7 +83,7 @@ int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
  *     "xq-pp" a black pawn): its disc and glyph centred on (0, 0), in a
  *     <g class="piece red|black">;
  *   - "xq-from" and "xq-to": the last move's two marks centred on (0, 0).
- * xq_diagram_svg_page_board() appends one <svg class="board" role="img">
+ * xqi_diagram_svg_page_board() appends one <svg class="board" role="img">
  * (no XML declaration: it is an element of the page) that uses them: a
  * <use> of the board, <g class="pieces"> with a <use href="#xq-pX" x y>
  * per piece, and <g class="last-move"> with a <use> of each mark (the
@@ -97,11 +94,11 @@ int xq_diagram_svg(struct xq_buf *out, const struct xq_board *b, xq_move last,
  * in both when flipped, so a script can move pieces as these draw them.
  * Returns 0 or XQ_ENOMEM.
  */
-int xq_diagram_svg_page_defs(struct xq_buf *out, const struct xq_svg_opts *o);
-int xq_diagram_svg_page_board(struct xq_buf *out, const struct xq_board *b, xq_move last,
-			      const struct xq_svg_opts *o);
+int xqi_diagram_svg_page_defs(struct xq_buf *out, const struct xqi_svg_opts *o);
+int xqi_diagram_svg_page_board(struct xq_buf *out, const struct xqi_position *b, xqi_move last,
+			      const struct xqi_svg_opts *o);
 
-/* The glyph of a piece kind (XQ_KIND) in the set above, "" for 0. */
-const char *xq_diagram_glyph(uint8_t kind);
+/* The glyph of a piece kind (XQI_KIND) in the set above, "" for 0. */
+const char *xqi_diagram_glyph(uint8_t kind);
 
 #endif

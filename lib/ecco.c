@@ -51,15 +51,15 @@
  * A node reached from a scan may answer NEXT: the scan goes on.  Plies
  * are written RM(n) and BM(n), Red's and Black's n-th move.
  *
- * xq_ecco_check() proves the table well formed; test_ecco runs it and
+ * xqi_ecco_check() proves the table well formed; test_ecco runs it and
  * checks every opening of a 2,538-game fixture against the reference.
  */
 #include "ecco.h"
 
 #include <string.h>
 
-#include "diag.h"
-#include "game.h"
+#include "diagnostic.h"
+#include "record.h"
 #include "utf8.h"
 
 /* ---- the names ------------------------------------------------------------ */
@@ -71,14 +71,14 @@ enum ecco_name {
 	ECCO_NAMED
 };
 
-static const struct xq_ecco names[ECCO_NAMED] = {
+static const struct xqi_ecco names[ECCO_NAMED] = {
 #define ECCO(code, opening, variation) {#code, opening, variation},
 #include "ecco_names.def"
 #undef ECCO
 };
 
 /* Not from the start position: the reference's answer, not a named code. */
-static const struct xq_ecco endgame = {"A00", "残局", ""};
+static const struct xqi_ecco endgame = {"A00", "残局", ""};
 
 /* ---- the rule table ------------------------------------------------------- */
 
@@ -758,7 +758,7 @@ static size_t list_count(const char *list)
 	return n;
 }
 
-#define KIND(side, type) XQ_KIND(XQ_##side, XQ_##type)
+#define KIND(side, type) XQI_KIND(XQI_##side, XQI_##type)
 static const uint8_t start_kinds[10][9] = {
 	{KIND(RED, ROOK), KIND(RED, HORSE), KIND(RED, ELEPHANT), KIND(RED, ADVISOR),
 	 KIND(RED, KING), KIND(RED, ADVISOR), KIND(RED, ELEPHANT), KIND(RED, HORSE),
@@ -780,13 +780,13 @@ static const uint8_t start_kinds[10][9] = {
 
 /* The standard start, Red to move?  (The reference compares the board and
  * the side of the FEN, not the counters.) */
-static int is_start(const struct xq_board *b)
+static int is_start(const struct xqi_position *b)
 {
-	if (b->side != XQ_RED)
+	if (b->side != XQI_RED)
 		return 0;
 	for (int r = 0; r < 10; r++)
 		for (int f = 0; f < 9; f++)
-			if (xq_board_kind(b, XQ_SQ(f, r)) != start_kinds[r][f])
+			if (xqi_position_kind(b, XQI_SQ(f, r)) != start_kinds[r][f])
 				return 0;
 	return 1;
 }
@@ -807,24 +807,24 @@ static uint32_t wxf_move(const struct kinds *b, int ff, int fr, int tf, int tr, 
 {
 	static const char letter[] = "KABNRCP";
 	uint8_t kind = b->at[fr][ff];
-	int side = XQ_KIND_SIDE(kind), type = XQ_KIND_TYPE(kind);
-	int from_left = (side == XQ_BLACK) != turned; /* ICCS file a is file 1 */
-	int ahead = side == XQ_RED ? tr - fr : fr - tr;
+	int side = XQI_KIND_SIDE(kind), type = XQI_KIND_TYPE(kind);
+	int from_left = (side == XQI_BLACK) != turned; /* ICCS file a is file 1 */
+	int ahead = side == XQI_RED ? tr - fr : fr - tr;
 	char s[4];
 
 	s[0] = letter[type];
 	s[1] = (char)('0' + (from_left ? ff + 1 : 9 - ff));
-	if (type != XQ_ADVISOR && type != XQ_ELEPHANT) {
+	if (type != XQI_ADVISOR && type != XQI_ELEPHANT) {
 		for (int r = 0; r < 10; r++) {
 			if (r == fr || b->at[r][ff] != kind)
 				continue;
 			/* Another like piece on this file: is it behind this one? */
-			s[1] = (side == XQ_RED ? r < fr : r > fr) ? '+' : '-';
+			s[1] = (side == XQI_RED ? r < fr : r > fr) ? '+' : '-';
 			if (s[1] == '-')
 				break;
 		}
 	}
-	if (type == XQ_ADVISOR || type == XQ_ELEPHANT || type == XQ_HORSE || fr == tr) {
+	if (type == XQI_ADVISOR || type == XQI_ELEPHANT || type == XQI_HORSE || fr == tr) {
 		s[2] = fr == tr ? '.' : ahead > 0 ? '+' : '-';
 		s[3] = (char)('0' + (from_left ? tf + 1 : 9 - tf));
 	} else {
@@ -987,12 +987,12 @@ static int walk(struct run *r)
 
 /* ---- classification ------------------------------------------------------- */
 
-int xq_ecco_classify(const struct xq_ecco **out, const struct xq_board *start,
-		     const xq_move *moves, size_t n, struct xq_diag *d)
+int xqi_ecco_classify(const struct xqi_ecco **out, const struct xqi_position *start,
+		     const xqi_move *moves, size_t n, struct xq_diagnostic *d)
 {
 	struct kinds b;
 	struct run r;
-	int turned, side = XQ_RED, code;
+	int turned, side = XQI_RED, code;
 
 	if (!is_start(start)) {
 		*out = &endgame;
@@ -1003,26 +1003,26 @@ int xq_ecco_classify(const struct xq_ecco **out, const struct xq_board *start,
 	memcpy(b.at, start_kinds, sizeof(b.at));
 	memset(&r, 0, sizeof(r));
 	/* Red's first move from files 6-9 (ICCS a-d): read the game turned. */
-	turned = n > 0 && XQ_SQ_FILE(XQ_MOVE_FROM(moves[0])) < 4;
+	turned = n > 0 && XQI_SQ_FILE(XQI_MOVE_FROM(moves[0])) < 4;
 	for (size_t i = 0; i < n; i++) {
-		xq_sq from = XQ_MOVE_FROM(moves[i]), to = XQ_MOVE_TO(moves[i]);
-		int ff = XQ_SQ_FILE(from), fr = XQ_SQ_RANK(from);
-		int tf = XQ_SQ_FILE(to), tr = XQ_SQ_RANK(to);
+		xqi_sq from = XQI_MOVE_FROM(moves[i]), to = XQI_MOVE_TO(moves[i]);
+		int ff = XQI_SQ_FILE(from), fr = XQI_SQ_RANK(from);
+		int tf = XQI_SQ_FILE(to), tr = XQI_SQ_RANK(to);
 
-		if (!xq_on_board(from) || !xq_on_board(to) || from == to || !b.at[fr][ff] ||
-		    XQ_KIND_SIDE(b.at[fr][ff]) != side ||
-		    (b.at[tr][tf] && XQ_KIND_SIDE(b.at[tr][tf]) == side)) {
+		if (!xqi_on_board(from) || !xqi_on_board(to) || from == to || !b.at[fr][ff] ||
+		    XQI_KIND_SIDE(b.at[fr][ff]) != side ||
+		    (b.at[tr][tf] && XQI_KIND_SIDE(b.at[tr][tf]) == side)) {
 			char text[5];
 			if (d) {
-				xq_move_name(moves[i], text);
+				xqi_move_name(moves[i], text);
 				d->ply = (uint32_t)i + 1;
-				xq_diag_set_move(d, text, strlen(text));
+				xqi_diagnostic_set_move(d, text, strlen(text));
 			}
-			return xq_diag_set(d, XQ_EILLEGAL, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+			return xqi_diagnostic_set(d, XQ_EILLEGAL, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
 					   "ply %zu does not move a %s piece to a square %s does "
 					   "not hold",
-					   i + 1, side == XQ_RED ? "red" : "black",
-					   side == XQ_RED ? "red" : "black");
+					   i + 1, side == XQI_RED ? "red" : "black",
+					   side == XQI_RED ? "red" : "black");
 		}
 		r.ply[i] = wxf_move(&b, ff, fr, tf, tr, turned);
 		b.at[tr][tf] = b.at[fr][ff];
@@ -1031,27 +1031,27 @@ int xq_ecco_classify(const struct xq_ecco **out, const struct xq_board *start,
 	}
 	code = walk(&r);
 	if (code < 0)
-		return xq_diag_set(d, XQ_EINTERNAL, XQ_D_INTERNAL, XQ_SEV_ERROR,
-				   "the ECCO rule table is broken (see xq_ecco_check)");
+		return xqi_diagnostic_set(d, XQ_EINTERNAL, XQI_D_INTERNAL, XQ_SEVERITY_ERROR,
+				   "the ECCO rule table is broken (see xqi_ecco_check)");
 	*out = &names[code];
 	return 0;
 }
 
-int xq_ecco_classify_game(const struct xq_ecco **out, const struct xq_game *g,
-			  struct xq_diag *d)
+int xqi_ecco_classify_game(const struct xqi_ecco **out, const struct xqi_record *g,
+			  struct xq_diagnostic *d)
 {
-	xq_move moves[XQ_ECCO_PLIES];
+	xqi_move moves[XQ_ECCO_PLIES];
 	size_t n = 0;
 
-	for (uint32_t i = g->nnodes ? g->nodes[XQ_ROOT].child : XQ_NODE_NONE;
-	     i != XQ_NODE_NONE && n < XQ_ECCO_PLIES; i = g->nodes[i].child)
+	for (uint32_t i = g->nnodes ? g->nodes[XQI_ROOT].child : XQ_NO_NODE;
+	     i != XQ_NO_NODE && n < XQ_ECCO_PLIES; i = g->nodes[i].child)
 		moves[n++] = g->nodes[i].move;
-	return xq_ecco_classify(out, &g->start, moves, n, d);
+	return xqi_ecco_classify(out, &g->start, moves, n, d);
 }
 
 /* ---- names and codes ------------------------------------------------------ */
 
-int xq_ecco_index(const char *code, size_t len)
+int xqi_ecco_index(const char *code, size_t len)
 {
 	if (len != 3 || code[0] < 'A' || code[0] > 'E' || !xq_is_digit(code[1]) ||
 	    !xq_is_digit(code[2]))
@@ -1059,11 +1059,11 @@ int xq_ecco_index(const char *code, size_t len)
 	return (code[0] - 'A') * 100 + (code[1] - '0') * 10 + (code[2] - '0');
 }
 
-const struct xq_ecco *xq_ecco_lookup(const char *code, size_t len)
+const struct xqi_ecco *xqi_ecco_lookup(const char *code, size_t len)
 {
 	size_t lo = 0, hi = ECCO_NAMED;
 
-	if (xq_ecco_index(code, len) < 0)
+	if (xqi_ecco_index(code, len) < 0)
 		return NULL;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -1078,7 +1078,7 @@ const struct xq_ecco *xq_ecco_lookup(const char *code, size_t len)
 	return NULL;
 }
 
-const struct xq_ecco *xq_ecco_names(size_t *count)
+const struct xqi_ecco *xqi_ecco_names(size_t *count)
 {
 	*count = ECCO_NAMED;
 	return names;
@@ -1086,13 +1086,13 @@ const struct xq_ecco *xq_ecco_names(size_t *count)
 
 /* ---- code sets ------------------------------------------------------------ */
 
-static int set_error(struct xq_diag *d, const char *text, size_t pos, const char *fmt, ...)
+static int set_error(struct xq_diagnostic *d, const char *text, size_t pos, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))
 #endif
 	;
 
-static int set_error(struct xq_diag *d, const char *text, size_t pos, const char *fmt, ...)
+static int set_error(struct xq_diagnostic *d, const char *text, size_t pos, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -1102,7 +1102,7 @@ static int set_error(struct xq_diag *d, const char *text, size_t pos, const char
 	d->has_offset = 1;
 	d->place.col = (uint64_t)xq_utf8_count(text, pos) + 1;
 	va_start(ap, fmt);
-	xq_diag_vset(d, XQ_EPARSE, XQ_D_SYNTAX, XQ_SEV_ERROR, fmt, ap);
+	xqi_diagnostic_vset(d, XQ_EPARSE, XQI_D_SYNTAX, XQ_SEVERITY_ERROR, fmt, ap);
 	va_end(ap);
 	return XQ_EPARSE;
 }
@@ -1131,7 +1131,7 @@ static const char *found(const char *text, size_t len, size_t pos, char buf[8])
  * lo..hi, `digits` how many digits it had.
  */
 static int parse_group(const char *text, size_t len, size_t *pos, int *lo, int *hi, int *digits,
-		       struct xq_diag *d)
+		       struct xq_diagnostic *d)
 {
 	size_t i = *pos;
 	char buf[8];
@@ -1159,10 +1159,10 @@ static int parse_group(const char *text, size_t len, size_t *pos, int *lo, int *
 	return 0;
 }
 
-int xq_ecco_set_parse(struct xq_ecco_set *out, const char *text, size_t len,
-		      struct xq_diag *d)
+int xqi_ecco_set_parse(struct xqi_ecco_set *out, const char *text, size_t len,
+		      struct xq_diagnostic *d)
 {
-	struct xq_ecco_set set;
+	struct xqi_ecco_set set;
 	size_t i = 0;
 	char buf[8];
 
@@ -1215,9 +1215,9 @@ int xq_ecco_set_parse(struct xq_ecco_set *out, const char *text, size_t len,
 	return 0;
 }
 
-int xq_ecco_set_has(const struct xq_ecco_set *set, int index)
+int xqi_ecco_set_has(const struct xqi_ecco_set *set, int index)
 {
-	if (index < 0 || index >= XQ_ECCO_CODES)
+	if (index < 0 || index >= XQI_ECCO_CODES)
 		return 0;
 	return (int)(set->bits[index / 64] >> (index % 64) & 1);
 }
@@ -1225,14 +1225,14 @@ int xq_ecco_set_has(const struct xq_ecco_set *set, int index)
 /* ---- the table's own check ------------------------------------------------ */
 
 struct check {
-	struct xq_diag *d;
+	struct xq_diagnostic *d;
 	uint8_t reached[N_NODES];
 	uint8_t done[N_NODES][(N_NODES + 7) / 8]; /* node checked with scan context */
 };
 
 static int broken(struct check *c, const struct node *nd, const char *what, const char *detail)
 {
-	return xq_diag_set(c->d, XQ_EINTERNAL, XQ_D_INTERNAL, XQ_SEV_ERROR,
+	return xqi_diagnostic_set(c->d, XQ_EINTERNAL, XQI_D_INTERNAL, XQ_SEVERITY_ERROR,
 			   "ECCO rule %s: %s%s%s", nd ? nd->name : "?", what, detail ? " " : "",
 			   detail ? detail : "");
 }
@@ -1359,7 +1359,7 @@ static int check_node(struct check *c, unsigned n, unsigned scan, int depth)
 	return 0;
 }
 
-int xq_ecco_check(struct xq_diag *d)
+int xqi_ecco_check(struct xq_diagnostic *d)
 {
 	struct check c;
 	int rc;
@@ -1368,7 +1368,7 @@ int xq_ecco_check(struct xq_diag *d)
 	c.d = d;
 	for (size_t i = 1; i < ECCO_NAMED; i++)
 		if (memcmp(names[i - 1].code, names[i].code, 4) >= 0)
-			return xq_diag_set(d, XQ_EINTERNAL, XQ_D_INTERNAL, XQ_SEV_ERROR,
+			return xqi_diagnostic_set(d, XQ_EINTERNAL, XQI_D_INTERNAL, XQ_SEVERITY_ERROR,
 					   "ECCO names are not in code order at %s", names[i].code);
 	if ((rc = check_node(&c, ROOT, 0, 0)) != 0)
 		return rc;

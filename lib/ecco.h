@@ -19,19 +19,19 @@
  * no allocation, no state, safe to call from any number of threads.  The
  * strings returned are static and live as long as the program.
  */
-#ifndef XQ_LIB_ECCO_H
-#define XQ_LIB_ECCO_H
+#ifndef XQI_LIB_ECCO_H
+#define XQI_LIB_ECCO_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "board.h"
+#include "position.h"
 
-struct xq_diag;
-struct xq_game;
+struct xq_diagnostic;
+struct xqi_record;
 
 /* A code and its names.  All three are static UTF-8 strings. */
-struct xq_ecco {
+struct xqi_ecco {
 	const char *code;      /* "C45" */
 	const char *opening;   /* "中炮过河车互进七兵对屏风马平炮兑车" */
 	const char *variation; /* "红左边炮对黑退边炮上右士", or "" when the code has none */
@@ -48,38 +48,38 @@ struct xq_ecco {
  * a piece of the side to move onto a square that side does not hold, so
  * that a wrong array is reported rather than classified.
  *
- * Returns 0 with *out set, or XQ_EILLEGAL (XQ_D_ILLEGAL_MOVE, with the
+ * Returns 0 with *out set, or XQ_EILLEGAL (XQI_D_ILLEGAL_MOVE, with the
  * 1-based ply in `d`) for such a move, or XQ_EINTERNAL if the rule table
- * is broken (xq_ecco_check() says how).  `d` may be NULL.
+ * is broken (xqi_ecco_check() says how).  `d` may be NULL.
  */
-int xq_ecco_classify(const struct xq_ecco **out, const struct xq_board *start,
-		     const xq_move *moves, size_t n, struct xq_diag *d);
+int xqi_ecco_classify(const struct xqi_ecco **out, const struct xqi_position *start,
+		     const xqi_move *moves, size_t n, struct xq_diagnostic *d);
 
 /* The same for the main line of a game (its start and first children). */
-int xq_ecco_classify_game(const struct xq_ecco **out, const struct xq_game *g,
-			  struct xq_diag *d);
+int xqi_ecco_classify_game(const struct xqi_ecco **out, const struct xqi_record *g,
+			  struct xq_diagnostic *d);
 
 /*
  * The names of `code` (len bytes, exactly three: "C45"), or NULL when it
  * is not a code or the published table gives it no name (A09, C87, E99
  * ...).  "A00" gives 其他开局, never 残局.
  */
-const struct xq_ecco *xq_ecco_lookup(const char *code, size_t len);
+const struct xqi_ecco *xqi_ecco_lookup(const char *code, size_t len);
 
 /* Every named code, in order (A00 first), and how many there are. */
-const struct xq_ecco *xq_ecco_names(size_t *count);
+const struct xqi_ecco *xqi_ecco_names(size_t *count);
 
 /*
  * Codes as numbers: A00..E99 are 0..499 (letter * 100 + number), so that
- * a caller can count or filter by code with an array.  xq_ecco_index()
+ * a caller can count or filter by code with an array.  xqi_ecco_index()
  * returns -1 when `code` (len bytes) is not of the form A00..E99.
  */
-#define XQ_ECCO_CODES 500
-int xq_ecco_index(const char *code, size_t len);
+#define XQI_ECCO_CODES 500
+int xqi_ecco_index(const char *code, size_t len);
 
 /* A set of codes, as `find --ecco` and `stats` take them. */
-struct xq_ecco_set {
-	uint64_t bits[(XQ_ECCO_CODES + 63) / 64];
+struct xqi_ecco_set {
+	uint64_t bits[(XQI_ECCO_CODES + 63) / 64];
 };
 
 /*
@@ -91,15 +91,15 @@ struct xq_ecco_set {
  *   A00-B99  ranges may span letters
  *   C1,D5    any mix of the above
  * Letters are A to E, in capitals.  Returns 0 and fills `out`, or
- * XQ_EPARSE (XQ_D_SYNTAX) with the place of the first character that does
+ * XQ_EPARSE (XQI_D_SYNTAX) with the place of the first character that does
  * not fit (place.col 1-based in characters, place.offset in bytes) and
  * what was expected there.  `out` is untouched on error.
  */
-int xq_ecco_set_parse(struct xq_ecco_set *out, const char *text, size_t len,
-		      struct xq_diag *d);
+int xqi_ecco_set_parse(struct xqi_ecco_set *out, const char *text, size_t len,
+		      struct xq_diagnostic *d);
 
 /* Is code number `index` in the set?  (0 for an index out of range.) */
-int xq_ecco_set_has(const struct xq_ecco_set *set, int index);
+int xqi_ecco_set_has(const struct xqi_ecco_set *set, int index);
 
 /*
  * For tests: check that the rule table is well formed (every move written
@@ -107,6 +107,6 @@ int xq_ecco_set_has(const struct xq_ecco_set *set, int index);
  * scan-only steps used only inside a scan).  Returns 0, or XQ_EINTERNAL
  * with what is wrong in `d`.
  */
-int xq_ecco_check(struct xq_diag *d);
+int xqi_ecco_check(struct xq_diagnostic *d);
 
 #endif

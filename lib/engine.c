@@ -23,14 +23,14 @@
  *    checking the answer against the rules core.
  *
  * The protocols' text is in engine_text.c (pure, no process, so
- * xq_engine_parse_line() can be fuzzed), the process and the conversation
+ * xqi_engine_parse_line() can be fuzzed), the process and the conversation
  * in engine_proc.c, the object, handshake and analysis here.
  */
 #include "engine_int.h"
 
 /* ---- small helpers ------------------------------------------------------- */
 
-int64_t xq_eng_now_ms(void)
+int64_t xqi_eng_now_ms(void)
 {
 	struct timespec ts;
 
@@ -38,7 +38,7 @@ int64_t xq_eng_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void xq_eng_sleep_ms(int ms)
+void xqi_eng_sleep_ms(int ms)
 {
 	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
 
@@ -47,7 +47,7 @@ void xq_eng_sleep_ms(int ms)
 }
 
 /* Copy engine text into `out` for a message: printable ASCII only, cut. */
-void xq_eng_printable(char *out, size_t cap, const char *s, size_t len)
+void xqi_eng_printable(char *out, size_t cap, const char *s, size_t len)
 {
 	size_t n = 0;
 
@@ -65,14 +65,14 @@ void xq_eng_printable(char *out, size_t cap, const char *s, size_t len)
 /* ---- the engine object --------------------------------------------------- */
 
 
-void xq_eng_clear_listed(struct xq_engine *e)
+void xqi_eng_clear_listed(struct xqi_engine *e)
 {
 	for (size_t i = 0; i < e->nlisted; i++)
 		free(e->listed[i]);
 	e->nlisted = 0;
 }
 
-int xq_eng_add_listed(struct xq_engine *e, const char *s, size_t n)
+int xqi_eng_add_listed(struct xqi_engine *e, const char *s, size_t n)
 {
 	char *c;
 
@@ -88,7 +88,7 @@ int xq_eng_add_listed(struct xq_engine *e, const char *s, size_t n)
 }
 
 /* The option name as the engine lists it (case-insensitive match), or NULL. */
-const char *xq_eng_listed_option(const struct xq_engine *e, const char *name)
+const char *xqi_eng_listed_option(const struct xqi_engine *e, const char *name)
 {
 	for (size_t i = 0; i < e->nlisted; i++)
 		if (xq_ascii_ieq(e->listed[i], name))
@@ -96,7 +96,7 @@ const char *xq_eng_listed_option(const struct xq_engine *e, const char *name)
 	return NULL;
 }
 
-int xq_eng_user_sets(const struct xq_engine *e, const char *name)
+int xqi_eng_user_sets(const struct xqi_engine *e, const char *name)
 {
 	for (size_t i = 0; i < e->noptions; i++)
 		if (xq_ascii_ieq(e->options[i].name, name))
@@ -105,22 +105,22 @@ int xq_eng_user_sets(const struct xq_engine *e, const char *name)
 }
 
 /* Fill `d` with an engine error and return XQ_EENGINE. */
-int xq_eng_error(struct xq_engine *e, struct xq_diag *d, const char *fmt, ...)
+int xqi_eng_error(struct xqi_engine *e, struct xq_diagnostic *d, const char *fmt, ...)
 {
-	char what[XQ_DIAG_MSG_MAX];
+	char what[XQ_MESSAGE_SIZE];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return xq_diag_set(d, XQ_EENGINE, XQ_D_ENGINE, XQ_SEV_ERROR, "engine '%s' %s", e->name,
+	return xqi_diagnostic_set(d, XQ_EENGINE, XQI_D_ENGINE, XQ_SEVERITY_ERROR, "engine '%s' %s", e->name,
 			   what);
 }
 
-void xq_eng_warn(struct xq_engine *e, const char *fmt, ...)
+void xqi_eng_warn(struct xqi_engine *e, const char *fmt, ...)
 {
-	struct xq_diag w;
-	char what[XQ_DIAG_MSG_MAX];
+	struct xq_diagnostic w;
+	char what[XQ_MESSAGE_SIZE];
 	va_list ap;
 
 	if (!e->warnings || e->warned >= WARNINGS_REPORTED)
@@ -128,23 +128,23 @@ void xq_eng_warn(struct xq_engine *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	xq_diag_init(&w);
+	xqi_diagnostic_init(&w);
 	w.game = e->cur_game;
 	w.ply = e->cur_ply;
 	e->warned++;
-	xq_diag_set(&w, 0, XQ_D_ENGINE, XQ_SEV_WARNING, "engine '%s' %s%s", e->name, what,
+	xqi_diagnostic_set(&w, 0, XQI_D_ENGINE, XQ_SEVERITY_WARNING, "engine '%s' %s%s", e->name, what,
 		    e->warned == WARNINGS_REPORTED ? " (further warnings from this engine not shown)"
 						   : "");
-	xq_sink_report(e->warnings, &w);
+	xqi_sink_report(e->warnings, &w);
 }
 
-void xq_eng_count_garbage(struct xq_engine *e, const char *line, size_t len)
+void xqi_eng_count_garbage(struct xqi_engine *e, const char *line, size_t len)
 {
 	char text[100];
 
 	e->garbage++;
-	xq_eng_printable(text, sizeof(text), line, len);
-	xq_eng_warn(e, "printed a line that means nothing, ignored: '%s'", text);
+	xqi_eng_printable(text, sizeof(text), line, len);
+	xqi_eng_warn(e, "printed a line that means nothing, ignored: '%s'", text);
 }
 
 /* ---- handshake ------------------------------------------------------------ */
@@ -156,52 +156,52 @@ enum { HS_OK, HS_FAILED, HS_OTHER_PROTOCOL };
  * filled (and the process reaped); HS_OTHER_PROTOCOL when a UCI handshake
  * was answered with `ucciok`.
  */
-static int handshake(struct xq_engine *e, enum xq_protocol proto, struct xq_diag *d, int *spawn_failed)
+static int handshake(struct xqi_engine *e, enum xqi_protocol proto, struct xq_diagnostic *d, int *spawn_failed)
 {
 	int64_t deadline;
-	const char *hello = proto == XQ_PROTOCOL_UCCI ? "ucci" : "uci";
+	const char *hello = proto == XQI_PROTOCOL_UCCI ? "ucci" : "uci";
 
 	*spawn_failed = 0;
-	xq_eng_clear_listed(e);
+	xqi_eng_clear_listed(e);
 	e->has_variant = e->variant_has_xiangqi = 0;
 	e->proto = proto;
-	if (xq_eng_spawn(e, d)) {
+	if (xqi_eng_spawn(e, d)) {
 		*spawn_failed = 1;
 		return HS_FAILED;
 	}
-	if (xq_eng_send_line(e, d, "%s", hello))
+	if (xqi_eng_send_line(e, d, "%s", hello))
 		return HS_FAILED;
-	deadline = xq_eng_now_ms() + e->timeout_ms;
+	deadline = xqi_eng_now_ms() + e->timeout_ms;
 	for (;;) {
 		const char *line;
 		size_t len;
-		struct xq_engine_line l;
+		struct xqi_engine_line l;
 
-		if (xq_eng_next_line(e, d, deadline, hello, NULL, &l, &line, &len))
+		if (xqi_eng_next_line(e, d, deadline, hello, NULL, &l, &line, &len))
 			return HS_FAILED;
 		switch (l.kind) {
-		case XQ_LINE_ID_NAME:
+		case XQI_LINE_ID_NAME:
 			if (l.text_len) {
 				size_t n = l.text_len < sizeof(e->name) - 1 ? l.text_len : sizeof(e->name) - 1;
 				memcpy(e->name, l.text, n);
 				e->name[n] = '\0';
 			}
 			break;
-		case XQ_LINE_OPTION:
-			if (xq_eng_add_listed(e, l.text, l.text_len))
-				return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		case XQI_LINE_OPTION:
+			if (xqi_eng_add_listed(e, l.text, l.text_len))
+				return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 						   "out of memory"), HS_FAILED;
 			if (l.text_len == 11 && !memcmp(l.text, "UCI_Variant", 11)) {
 				e->has_variant = 1;
 				e->variant_has_xiangqi = l.has_xiangqi;
 			}
 			break;
-		case XQ_LINE_UCIOK:
-			if (proto == XQ_PROTOCOL_UCI)
+		case XQI_LINE_UCIOK:
+			if (proto == XQI_PROTOCOL_UCI)
 				return HS_OK;
 			break;
-		case XQ_LINE_UCCIOK:
-			if (proto == XQ_PROTOCOL_UCCI)
+		case XQI_LINE_UCCIOK:
+			if (proto == XQI_PROTOCOL_UCCI)
 				return HS_OK;
 			return HS_OTHER_PROTOCOL;
 		default:
@@ -210,98 +210,98 @@ static int handshake(struct xq_engine *e, enum xq_protocol proto, struct xq_diag
 	}
 }
 
-int xq_eng_wait_ready(struct xq_engine *e, struct xq_diag *d, const char *after)
+int xqi_eng_wait_ready(struct xqi_engine *e, struct xq_diagnostic *d, const char *after)
 {
 	int64_t deadline;
 
 	/* The engine may already have died of the last command (Pikafish exits on
 	 * a FEN it rejects): then the write fails, and the message must still
 	 * say after what. */
-	if (xq_eng_send_line_when(e, d, after, "isready"))
+	if (xqi_eng_send_line_when(e, d, after, "isready"))
 		return XQ_EENGINE;
-	deadline = xq_eng_now_ms() + e->timeout_ms;
+	deadline = xqi_eng_now_ms() + e->timeout_ms;
 	for (;;) {
 		const char *line;
 		size_t len;
-		struct xq_engine_line l;
+		struct xqi_engine_line l;
 
-		if (xq_eng_next_line(e, d, deadline, "isready", after, &l, &line, &len))
+		if (xqi_eng_next_line(e, d, deadline, "isready", after, &l, &line, &len))
 			return XQ_EENGINE;
-		if (l.kind == XQ_LINE_READYOK)
+		if (l.kind == XQI_LINE_READYOK)
 			return 0;
-		if (l.kind == XQ_LINE_GARBAGE)
-			xq_eng_count_garbage(e, line, len);
+		if (l.kind == XQI_LINE_GARBAGE)
+			xqi_eng_count_garbage(e, line, len);
 	}
 }
 
-static int set_option(struct xq_engine *e, struct xq_diag *d, const char *name, const char *value)
+static int set_option(struct xqi_engine *e, struct xq_diagnostic *d, const char *name, const char *value)
 {
-	if (e->proto == XQ_PROTOCOL_UCCI)
-		return value && *value ? xq_eng_send_line(e, d, "setoption %s %s", name, value)
-				       : xq_eng_send_line(e, d, "setoption %s", name);
-	return value && *value ? xq_eng_send_line(e, d, "setoption name %s value %s", name, value)
-			       : xq_eng_send_line(e, d, "setoption name %s", name);
+	if (e->proto == XQI_PROTOCOL_UCCI)
+		return value && *value ? xqi_eng_send_line(e, d, "setoption %s %s", name, value)
+				       : xqi_eng_send_line(e, d, "setoption %s", name);
+	return value && *value ? xqi_eng_send_line(e, d, "setoption name %s value %s", name, value)
+			       : xqi_eng_send_line(e, d, "setoption name %s", name);
 }
 
 /* After the handshake: variant, options, how to clear the hash, isready. */
-static int configure(struct xq_engine *e, struct xq_diag *d)
+static int configure(struct xqi_engine *e, struct xq_diagnostic *d)
 {
 	const char *n;
 
-	if (e->proto == XQ_PROTOCOL_UCI && e->has_variant) {
+	if (e->proto == XQI_PROTOCOL_UCI && e->has_variant) {
 		if (!e->variant_has_xiangqi) {
-			xq_eng_reap(e);
-			return xq_eng_error(e, d, "does not list xiangqi among its variants");
+			xqi_eng_reap(e);
+			return xqi_eng_error(e, d, "does not list xiangqi among its variants");
 		}
 		if (set_option(e, d, "UCI_Variant", "xiangqi"))
 			return XQ_EENGINE;
 	}
-	if (e->proto == XQ_PROTOCOL_UCCI)
+	if (e->proto == XQI_PROTOCOL_UCCI)
 		e->rank_base = 0;
-	else if (e->want_ranks == XQ_RANKS_AUTO)
+	else if (e->want_ranks == XQI_RANKS_AUTO)
 		e->rank_base = e->has_variant ? 1 : 0;
 	else
-		e->rank_base = e->want_ranks == XQ_RANKS_1;
+		e->rank_base = e->want_ranks == XQI_RANKS_1;
 	/* Deterministic analysis: one thread, no contempt. */
-	if (!xq_eng_user_sets(e, "Threads") && (n = xq_eng_listed_option(e, "Threads")) && set_option(e, d, n, "1"))
+	if (!xqi_eng_user_sets(e, "Threads") && (n = xqi_eng_listed_option(e, "Threads")) && set_option(e, d, n, "1"))
 		return XQ_EENGINE;
-	if (!xq_eng_user_sets(e, "Contempt") && (n = xq_eng_listed_option(e, "Contempt")) &&
+	if (!xqi_eng_user_sets(e, "Contempt") && (n = xqi_eng_listed_option(e, "Contempt")) &&
 	    set_option(e, d, n, "0"))
 		return XQ_EENGINE;
 	for (size_t i = 0; i < e->noptions; i++) {
-		if (!xq_eng_listed_option(e, e->options[i].name))
-			xq_eng_warn(e, "does not list the option '%s'; sent anyway", e->options[i].name);
+		if (!xqi_eng_listed_option(e, e->options[i].name))
+			xqi_eng_warn(e, "does not list the option '%s'; sent anyway", e->options[i].name);
 		if (set_option(e, d, e->options[i].name, e->options[i].value))
 			return XQ_EENGINE;
 	}
 	e->newgame_cmd[0] = '\0';
-	if (e->proto == XQ_PROTOCOL_UCI)
+	if (e->proto == XQI_PROTOCOL_UCI)
 		snprintf(e->newgame_cmd, sizeof(e->newgame_cmd), "ucinewgame");
-	else if ((n = xq_eng_listed_option(e, "newgame")) || (n = xq_eng_listed_option(e, "Clear_Hash")) ||
-		 (n = xq_eng_listed_option(e, "Clear Hash")) || (n = xq_eng_listed_option(e, "clearhash")))
+	else if ((n = xqi_eng_listed_option(e, "newgame")) || (n = xqi_eng_listed_option(e, "Clear_Hash")) ||
+		 (n = xqi_eng_listed_option(e, "Clear Hash")) || (n = xqi_eng_listed_option(e, "clearhash")))
 		snprintf(e->newgame_cmd, sizeof(e->newgame_cmd), "setoption %s", n);
-	return xq_eng_wait_ready(e, d, "after the options were set");
+	return xqi_eng_wait_ready(e, d, "after the options were set");
 }
 
-static int start(struct xq_engine *e, struct xq_diag *d)
+static int start(struct xqi_engine *e, struct xq_diagnostic *d)
 {
-	struct xq_diag first;
+	struct xq_diagnostic first;
 	int r, spawn_failed;
-	enum xq_protocol p = e->proto != XQ_PROTOCOL_AUTO ? e->proto : e->want_proto;
+	enum xqi_protocol p = e->proto != XQI_PROTOCOL_AUTO ? e->proto : e->want_proto;
 
 	e->stop_sent = 0;
-	if (p != XQ_PROTOCOL_AUTO) {
+	if (p != XQI_PROTOCOL_AUTO) {
 		r = handshake(e, p, d, &spawn_failed);
 		if (r == HS_OTHER_PROTOCOL) {
-			xq_eng_reap(e);
-			return xq_eng_error(e, d, "answered 'uci' with 'ucciok'; use the ucci protocol");
+			xqi_eng_reap(e);
+			return xqi_eng_error(e, d, "answered 'uci' with 'ucciok'; use the ucci protocol");
 		}
 		if (r != HS_OK)
 			return XQ_EENGINE;
 		return configure(e, d);
 	}
-	xq_diag_init(&first);
-	r = handshake(e, XQ_PROTOCOL_UCI, &first, &spawn_failed);
+	xqi_diagnostic_init(&first);
+	r = handshake(e, XQI_PROTOCOL_UCI, &first, &spawn_failed);
 	if (r == HS_OK)
 		return configure(e, d);
 	if (spawn_failed) {
@@ -310,37 +310,37 @@ static int start(struct xq_engine *e, struct xq_diag *d)
 		return XQ_EENGINE;
 	}
 	/* Not UCI (it exited, said nothing, or said ucciok): start it again with ucci. */
-	xq_eng_reap(e);
-	if (handshake(e, XQ_PROTOCOL_UCCI, d, &spawn_failed) != HS_OK) {
+	xqi_eng_reap(e);
+	if (handshake(e, XQI_PROTOCOL_UCCI, d, &spawn_failed) != HS_OK) {
 		if (d) {
-			char second[XQ_DIAG_MSG_MAX];
+			char second[XQ_MESSAGE_SIZE];
 			snprintf(second, sizeof(second), "%s", d->msg);
-			xq_eng_error(e, d, "answered neither 'uci' nor 'ucci' (uci: %.100s; ucci: %.100s)",
+			xqi_eng_error(e, d, "answered neither 'uci' nor 'ucci' (uci: %.100s; ucci: %.100s)",
 				     first.msg, second);
 		}
-		e->proto = XQ_PROTOCOL_AUTO;
+		e->proto = XQI_PROTOCOL_AUTO;
 		return XQ_EENGINE;
 	}
 	return configure(e, d);
 }
 
-void xq_engine_stop(struct xq_engine *e)
+void xqi_engine_stop(struct xqi_engine *e)
 {
 	if (!e || e->pid < 0)
 		return;
 	if (e->to_fd >= 0) {
-		struct xq_diag ignore;
-		xq_diag_init(&ignore);
-		xq_eng_send_line(e, &ignore, "quit");
+		struct xq_diagnostic ignore;
+		xqi_diagnostic_init(&ignore);
+		xqi_eng_send_line(e, &ignore, "quit");
 	}
-	xq_eng_close_fd(&e->to_fd);
+	xqi_eng_close_fd(&e->to_fd);
 	if (e->pid >= 0)
-		xq_eng_finish(e, e->timeout_ms < QUIT_GRACE_MS ? e->timeout_ms : QUIT_GRACE_MS);
+		xqi_eng_finish(e, e->timeout_ms < QUIT_GRACE_MS ? e->timeout_ms : QUIT_GRACE_MS);
 }
 
-int xq_engine_restart(struct xq_engine *e, struct xq_diag *d)
+int xqi_engine_restart(struct xqi_engine *e, struct xq_diagnostic *d)
 {
-	xq_engine_stop(e);
+	xqi_engine_stop(e);
 	return start(e, d);
 }
 
@@ -353,13 +353,13 @@ static char *dup_str(const char *s)
 	return c;
 }
 
-void xq_engine_free(struct xq_engine *e)
+void xqi_engine_free(struct xqi_engine *e)
 {
 	if (!e)
 		return;
-	xq_engine_stop(e);
-	xq_eng_reap(e);
-	xq_eng_clear_listed(e);
+	xqi_engine_stop(e);
+	xqi_eng_reap(e);
+	xqi_eng_clear_listed(e);
 	free(e->listed);
 	for (size_t i = 0; i < e->noptions; i++) {
 		free((char *)e->options[i].name);
@@ -375,24 +375,24 @@ void xq_engine_free(struct xq_engine *e)
 	free(e);
 }
 
-int xq_engine_new(struct xq_engine **out, const struct xq_engine_opts *o, struct xq_diag *d)
+int xqi_engine_new(struct xqi_engine **out, const struct xqi_engine_opts *o, struct xq_diagnostic *d)
 {
-	struct xq_engine *e;
+	struct xqi_engine *e;
 	size_t nargs = 0;
 	const char *base;
 
 	*out = NULL;
 	if (!o || !o->path || !*o->path)
-		return xq_diag_set(d, XQ_ERANGE, XQ_D_ENGINE, XQ_SEV_ERROR, "no engine program given");
+		return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_ENGINE, XQ_SEVERITY_ERROR, "no engine program given");
 	for (size_t i = 0; i < o->noptions; i++)
-		if (!o->options[i].name || !*o->options[i].name || xq_eng_has_control(o->options[i].name) ||
-		    (o->options[i].value && xq_eng_has_control(o->options[i].value)))
-			return xq_diag_set(d, XQ_ERANGE, XQ_D_ENGINE, XQ_SEV_ERROR,
+		if (!o->options[i].name || !*o->options[i].name || xqi_eng_has_control(o->options[i].name) ||
+		    (o->options[i].value && xqi_eng_has_control(o->options[i].value)))
+			return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_ENGINE, XQ_SEVERITY_ERROR,
 					   "engine option %zu has an empty name or a control character",
 					   i + 1);
 	e = calloc(1, sizeof(*e));
 	if (!e)
-		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+		return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 	e->pid = -1;
 	e->to_fd = e->from_fd = e->err_fd = -1;
 	xq_buf_init(&e->in);
@@ -429,58 +429,58 @@ int xq_engine_new(struct xq_engine **out, const struct xq_engine_opts *o, struct
 	*out = e;
 	return start(e, d);
 nomem:
-	xq_engine_free(e);
-	return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	xqi_engine_free(e);
+	return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 }
 
 /* ---- analysis ------------------------------------------------------------- */
 
-static int go_command(struct xq_engine *e, struct xq_diag *d, const struct xq_limit *lim,
+static int go_command(struct xqi_engine *e, struct xq_diagnostic *d, const struct xqi_limit *lim,
 		      int *emulate_movetime)
 {
 	struct xq_buf b = XQ_BUF_INIT;
-	int rc = xq_engine_go_text(&b, e->proto, lim, emulate_movetime);
+	int rc = xqi_engine_go_text(&b, e->proto, lim, emulate_movetime);
 
 	if (rc)
-		rc = xq_diag_set(d, rc, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		rc = xqi_diagnostic_set(d, rc, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 				 "out of memory: the search command was not sent");
 	else
-		rc = xq_eng_send_line(e, d, "%s", b.ptr);
+		rc = xqi_eng_send_line(e, d, "%s", b.ptr);
 	xq_buf_release(&b);
 	return rc;
 }
 
 /* Keep only the part of the engine's PV that is legal from `now`. */
-static void check_pv(struct xq_engine *e, struct xq_analysis *out, const struct xq_board *now,
-		     const xq_move *pv, size_t n)
+static void check_pv(struct xqi_engine *e, struct xqi_analysis *out, const struct xqi_position *now,
+		     const xqi_move *pv, size_t n)
 {
-	struct xq_board b = *now;
+	struct xqi_position b = *now;
 
 	out->pv_len = 0;
-	for (size_t i = 0; i < n && i < XQ_PV_MAX; i++) {
-		struct xq_undo u;
-		if (!xq_move_is_legal(&b, pv[i])) {
+	for (size_t i = 0; i < n && i < XQI_PV_MAX; i++) {
+		struct xqi_undo u;
+		if (!xqi_move_is_legal(&b, pv[i])) {
 			char t[7];
-			xq_engine_move_text(pv[i], e->rank_base, t);
-			xq_eng_warn(e, "gave a principal variation with an illegal move '%s' at ply %zu; cut there",
+			xqi_engine_move_text(pv[i], e->rank_base, t);
+			xqi_eng_warn(e, "gave a principal variation with an illegal move '%s' at ply %zu; cut there",
 			     t, i + 1);
 			break;
 		}
 		out->pv[out->pv_len++] = pv[i];
-		xq_board_make(&b, pv[i], &u);
+		xqi_position_make(&b, pv[i], &u);
 	}
 }
 
-static int engine_analyse(void *impl, struct xq_analysis *out, const struct xq_board *start,
-			  const xq_move *moves, size_t nmoves, const struct xq_board *now,
-			  const struct xq_limit *limit, struct xq_diag *d)
+static int engine_analyse(void *impl, struct xqi_analysis *out, const struct xqi_position *start,
+			  const xqi_move *moves, size_t nmoves, const struct xqi_position *now,
+			  const struct xqi_limit *limit, struct xq_diagnostic *d)
 {
-	struct xq_engine *e = impl;
-	struct xq_board base = *start, tmp = *now;
-	xq_move legal[XQ_MAX_MOVES], pv[XQ_PV_MAX];
+	struct xqi_engine *e = impl;
+	struct xqi_position base = *start, tmp = *now;
+	xqi_move legal[XQ_MOVES_MAX], pv[XQI_PV_MAX];
 	size_t first = 0, pv_len = 0;
 	struct xq_buf cmd = XQ_BUF_INIT;
-	char fen[XQ_FEN_MAX];
+	char fen[XQ_FEN_SIZE];
 	int rc, emulate, have_score = 0, stopped = 0, nlegal;
 	int64_t t0, deadline, movetime_end = 0;
 	uint32_t budget;
@@ -488,67 +488,67 @@ static int engine_analyse(void *impl, struct xq_analysis *out, const struct xq_b
 	e->cur_game = d ? d->game : 0;
 	e->cur_ply = d ? d->ply : 0;
 	out->side = now->side;
-	nlegal = xq_gen_legal(&tmp, legal);
+	nlegal = xqi_gen_legal(&tmp, legal);
 	if (nlegal == 0) {
-		out->score.kind = XQ_SCORE_MATED;
+		out->score.kind = XQ_EVAL_MATED;
 		out->score.value = 0;
-		out->flags |= XQ_ANALYSIS_NO_MOVES;
+		out->flags |= XQI_ANALYSIS_NO_MOVES;
 		return 0;
 	}
 	if (e->pid < 0)
-		return xq_eng_error(e, d, "is not running (%s); restart it",
+		return xqi_eng_error(e, d, "is not running (%s); restart it",
 				    e->status[0] ? e->status : "not started");
 
 	/* The position after the last capture, and the moves since. */
 	{
-		struct xq_board b = *start;
+		struct xqi_position b = *start;
 		for (size_t i = 0; i < nmoves; i++) {
-			struct xq_undo u;
-			int capture = b.sq[XQ_MOVE_TO(moves[i])] != 0;
-			xq_board_make(&b, moves[i], &u);
+			struct xqi_undo u;
+			int capture = b.sq[XQI_MOVE_TO(moves[i])] != 0;
+			xqi_position_make(&b, moves[i], &u);
 			if (capture) {
 				first = i + 1;
 				base = b;
 			}
 		}
 	}
-	rc = xq_board_validate(&base, e->fen_flags, d);
+	rc = xqi_position_validate(&base, e->fen_flags, d);
 	if (rc) {
 		if (d) {
-			char msg[XQ_DIAG_MSG_MAX];
+			char msg[XQ_MESSAGE_SIZE];
 			snprintf(msg, sizeof(msg), "%s", d->msg);
-			xq_diag_set(d, rc, XQ_D_BAD_FEN, XQ_SEV_ERROR,
+			xqi_diagnostic_set(d, rc, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
 				    "position not sent to engine '%s': %s", e->name, msg);
 		}
 		return rc;
 	}
 	if (base.halfmove > 100)
 		base.halfmove = 100; /* Pikafish exits on a clock above 119 */
-	xq_board_to_fen(&base, fen, sizeof(fen));
+	xqi_position_to_fen(&base, fen, sizeof(fen));
 
-	xq_eng_drain_pending(e);
+	xqi_eng_drain_pending(e);
 	if (e->pid < 0)
-		return xq_eng_died(e, d, "while idle");
-	if (!e->keep_hash && e->newgame_cmd[0] && xq_eng_send_line(e, d, "%s", e->newgame_cmd))
+		return xqi_eng_died(e, d, "while idle");
+	if (!e->keep_hash && e->newgame_cmd[0] && xqi_eng_send_line(e, d, "%s", e->newgame_cmd))
 		return XQ_EENGINE;
 	if (xq_buf_addf(&cmd, "position fen %s", fen) ||
 	    (nmoves > first && (xq_buf_adds(&cmd, " moves") ||
-				xq_eng_add_moves(&cmd, moves + first, nmoves - first, e->rank_base)))) {
+				xqi_eng_add_moves(&cmd, moves + first, nmoves - first, e->rank_base)))) {
 		xq_buf_release(&cmd);
-		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+		return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 	}
-	rc = xq_eng_send_line(e, d, "%s", cmd.ptr);
+	rc = xqi_eng_send_line(e, d, "%s", cmd.ptr);
 	xq_buf_release(&cmd);
 	if (rc)
 		return rc;
-	rc = xq_eng_wait_ready(e, d, "after the position was sent (did it reject the position?)");
+	rc = xqi_eng_wait_ready(e, d, "after the position was sent (did it reject the position?)");
 	if (rc)
 		return rc;
 
 	e->stop_sent = 0;
 	if ((rc = go_command(e, d, limit, &emulate)))
 		return rc == XQ_ENOMEM ? rc : XQ_EENGINE;
-	t0 = xq_eng_now_ms();
+	t0 = xqi_eng_now_ms();
 	budget = limit->movetime_ms ? limit->movetime_ms + e->timeout_ms : e->search_timeout_ms;
 	deadline = t0 + budget;
 	if (emulate)
@@ -557,41 +557,41 @@ static int engine_analyse(void *impl, struct xq_analysis *out, const struct xq_b
 	for (;;) {
 		const char *line;
 		size_t len;
-		struct xq_engine_line l;
+		struct xqi_engine_line l;
 		int64_t wait_until = movetime_end && !e->stop_sent && movetime_end < deadline
 					     ? movetime_end
 					     : deadline;
-		int r = xq_eng_read_line(e, wait_until, 1, &line, &len);
+		int r = xqi_eng_read_line(e, wait_until, 1, &line, &len);
 
 		if (r == LINE_STOP || (r == LINE_TIMEOUT && wait_until == movetime_end && !e->stop_sent &&
 				       movetime_end)) {
 			if (r == LINE_STOP)
 				stopped = 1;
-			if (xq_eng_send_line(e, d, "stop"))
+			if (xqi_eng_send_line(e, d, "stop"))
 				return XQ_EENGINE;
 			e->stop_sent = 1;
-			if (stopped && deadline > xq_eng_now_ms() + e->timeout_ms)
-				deadline = xq_eng_now_ms() + e->timeout_ms;
+			if (stopped && deadline > xqi_eng_now_ms() + e->timeout_ms)
+				deadline = xqi_eng_now_ms() + e->timeout_ms;
 			continue;
 		}
 		if (r == LINE_TIMEOUT)
-			return xq_eng_hung(e, d, stopped ? "'stop'" : "'go' (the search)",
+			return xqi_eng_hung(e, d, stopped ? "'stop'" : "'go' (the search)",
 				    stopped ? e->timeout_ms : budget);
 		if (r != LINE_OK)
-			return xq_eng_died(e, d, "during the search");
-		xq_engine_parse_line(&l, line, len, e->proto, e->rank_base);
-		if (l.kind == XQ_LINE_GARBAGE) {
-			xq_eng_count_garbage(e, line, len);
+			return xqi_eng_died(e, d, "during the search");
+		xqi_engine_parse_line(&l, line, len, e->proto, e->rank_base);
+		if (l.kind == XQI_LINE_GARBAGE) {
+			xqi_eng_count_garbage(e, line, len);
 			continue;
 		}
-		if (l.kind == XQ_LINE_INFO && !l.is_string && l.multipv <= 1) {
+		if (l.kind == XQI_LINE_INFO && !l.is_string && l.multipv <= 1) {
 			if (l.has_score) {
 				out->score = l.score;
 				have_score = 1;
 				if (l.bound)
-					out->flags |= XQ_ANALYSIS_BOUND;
+					out->flags |= XQI_ANALYSIS_BOUND;
 				else
-					out->flags &= ~(unsigned)XQ_ANALYSIS_BOUND;
+					out->flags &= ~(unsigned)XQI_ANALYSIS_BOUND;
 				if (l.depth >= 0)
 					out->depth = l.depth;
 				if (l.pv_len) {
@@ -607,106 +607,106 @@ static int engine_analyse(void *impl, struct xq_analysis *out, const struct xq_b
 				out->time_ms = (uint32_t)(l.time_ms > UINT32_MAX ? UINT32_MAX : l.time_ms);
 			continue;
 		}
-		if (l.kind != XQ_LINE_BESTMOVE)
+		if (l.kind != XQI_LINE_BESTMOVE)
 			continue;
 		/* The answer. */
 		if (!out->time_ms) {
-			int64_t took = xq_eng_now_ms() - t0;
+			int64_t took = xqi_eng_now_ms() - t0;
 			out->time_ms = (uint32_t)(took < 0 ? 0 : took);
 		}
 		if (l.bad_move) {
 			char text[100];
-			xq_eng_printable(text, sizeof(text), line, len);
-			return xq_eng_error(e, d, "sent a malformed best move: '%s'", text);
+			xqi_eng_printable(text, sizeof(text), line, len);
+			return xqi_eng_error(e, d, "sent a malformed best move: '%s'", text);
 		}
 		/* A lie is told about the position searched, not the one sent
 		 * (the last capture, before the moves since). */
 		if (!l.move) {
-			xq_board_to_fen(now, fen, sizeof(fen));
-			return xq_eng_error(e, d,
+			xqi_position_to_fen(now, fen, sizeof(fen));
+			return xqi_eng_error(e, d,
 					    "lied: it said there is no move, but %d legal moves exist in %s",
 					    nlegal, fen);
 		}
 		tmp = *now;
-		if (!xq_move_is_legal(&tmp, l.move)) {
+		if (!xqi_move_is_legal(&tmp, l.move)) {
 			char t[7], iccs[5];
-			xq_board_to_fen(now, fen, sizeof(fen));
-			xq_engine_move_text(l.move, e->rank_base, t);
-			xq_move_name(l.move, iccs);
-			return xq_eng_error(e, d, "lied: its best move '%s' (%s) is not legal in %s", t,
+			xqi_position_to_fen(now, fen, sizeof(fen));
+			xqi_engine_move_text(l.move, e->rank_base, t);
+			xqi_move_name(l.move, iccs);
+			return xqi_eng_error(e, d, "lied: its best move '%s' (%s) is not legal in %s", t,
 					    iccs, fen);
 		}
 		if (!have_score)
-			return xq_eng_error(e, d, "gave a best move but no score");
+			return xqi_eng_error(e, d, "gave a best move but no score");
 		out->best = l.move;
 		if (pv_len && pv[0] == l.move)
 			check_pv(e, out, now, pv, pv_len);
 		else
 			check_pv(e, out, now, &l.move, 1);
 		if (stopped)
-			out->flags |= XQ_ANALYSIS_STOPPED;
+			out->flags |= XQI_ANALYSIS_STOPPED;
 		return 0;
 	}
 }
 
-int xq_engine_analyse(struct xq_engine *e, struct xq_analysis *out, const struct xq_board *start,
-		      const xq_move *moves, size_t nmoves, const struct xq_limit *limit,
-		      struct xq_diag *d)
+int xqi_engine_analyse(struct xqi_engine *e, struct xqi_analysis *out, const struct xqi_position *start,
+		      const xqi_move *moves, size_t nmoves, const struct xqi_limit *limit,
+		      struct xq_diagnostic *d)
 {
-	struct xq_analyser a;
+	struct xqi_analyser a;
 
-	xq_engine_analyser(&a, e);
-	return xq_analyse(&a, out, start, moves, nmoves, limit, d);
+	xqi_engine_analyser(&a, e);
+	return xqi_analyse(&a, out, start, moves, nmoves, limit, d);
 }
 
-static int engine_restart(void *impl, struct xq_diag *d)
+static int engine_restart(void *impl, struct xq_diagnostic *d)
 {
-	return xq_engine_restart(impl, d);
+	return xqi_engine_restart(impl, d);
 }
 
 static const char *engine_name(const void *impl)
 {
-	return xq_engine_name(impl);
+	return xqi_engine_name(impl);
 }
 
-static const struct xq_analyser_ops engine_ops = {
+static const struct xqi_analyser_ops engine_ops = {
 	engine_analyse,
 	engine_restart,
 	engine_name,
 };
 
-void xq_engine_analyser(struct xq_analyser *a, struct xq_engine *e)
+void xqi_engine_analyser(struct xqi_analyser *a, struct xqi_engine *e)
 {
 	a->ops = &engine_ops;
 	a->impl = e;
 }
 
-const char *xq_engine_name(const struct xq_engine *e)
+const char *xqi_engine_name(const struct xqi_engine *e)
 {
 	return e->name;
 }
 
-enum xq_protocol xq_engine_protocol(const struct xq_engine *e)
+enum xqi_protocol xqi_engine_protocol(const struct xqi_engine *e)
 {
 	return e->proto;
 }
 
-int xq_engine_rank_base(const struct xq_engine *e)
+int xqi_engine_rank_base(const struct xqi_engine *e)
 {
 	return e->rank_base;
 }
 
-long xq_engine_pid(const struct xq_engine *e)
+long xqi_engine_pid(const struct xqi_engine *e)
 {
 	return e->pid < 0 ? -1 : (long)e->pid;
 }
 
-unsigned long xq_engine_garbage_count(const struct xq_engine *e)
+unsigned long xqi_engine_garbage_count(const struct xqi_engine *e)
 {
 	return e->garbage;
 }
 
-unsigned long xq_engine_start_count(const struct xq_engine *e)
+unsigned long xqi_engine_start_count(const struct xqi_engine *e)
 {
 	return e->starts;
 }

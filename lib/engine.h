@@ -10,10 +10,10 @@
  * a FEN it rejects), it hangs past a timeout, it prints lines that mean
  * nothing (ignored, counted and reported as warnings), or it "lies" (a best
  * move that is not legal in the position).  Each of those returns
- * XQ_EENGINE with an XQ_D_ENGINE diagnostic naming the engine and what
+ * XQ_EENGINE with an XQI_D_ENGINE diagnostic naming the engine and what
  * happened; the engine is then stopped (except after a lie or a malformed
  * answer, where it is still running and in step), and the caller decides
- * whether to call xq_engine_restart() and go on.
+ * whether to call xqi_engine_restart() and go on.
  *
  * Dialects (see engines.md):
  *   - UCI: `uci` ... `uciok`, `setoption name N value V`.  An engine that
@@ -21,8 +21,8 @@
  *     `xiangqi` and writes ranks 1-10 (h3e3); otherwise (Pikafish) ranks
  *     are 0-9 like ICCS (h2e2).  Moves are translated both ways.
  *   - UCCI: `ucci` ... `ucciok`, `setoption N V`, ranks 0-9, bare integer
- *     scores (a mate is close to +-10000, see xq_engine_parse_line()).
- *   With XQ_PROTOCOL_AUTO the client sends `uci` first and, when the
+ *     scores (a mate is close to +-10000, see xqi_engine_parse_line()).
+ *   With XQI_PROTOCOL_AUTO the client sends `uci` first and, when the
  *   engine exits, stays silent past the timeout or answers `ucciok`,
  *   starts it again with `ucci` (ElephantEye exits when its first command
  *   is not `ucci`).
@@ -47,7 +47,7 @@
  * Processes.  The engine runs in its own process group, so a Ctrl-C typed
  * at the terminal reaches xqkit and not the engine directly: the command
  * sets the stop flag, the client sends `stop` and collects the answer, and
- * xq_engine_free() ends the engine.  Every child is reaped with waitpid()
+ * xqi_engine_free() ends the engine.  Every child is reaped with waitpid()
  * on its own pid (never waitpid(-1): callers must not reap children they
  * did not start either); an engine that does not quit when asked is killed
  * with SIGKILL, with its whole process group.  No zombie is left behind.
@@ -60,41 +60,41 @@
  * restoring the thread's mask.  The child gets default signal dispositions
  * and an empty signal mask whatever the parent uses.
  *
- * Threads: one struct xq_engine must be used by one thread at a time;
+ * Threads: one struct xqi_engine must be used by one thread at a time;
  * different engines may be used from different threads (`annotate -j`).
  */
-#ifndef XQ_LIB_ENGINE_H
-#define XQ_LIB_ENGINE_H
+#ifndef XQI_LIB_ENGINE_H
+#define XQI_LIB_ENGINE_H
 
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "board.h"
+#include "position.h"
 #include "search.h"
 
-struct xq_diag;
-struct xq_sink;
+struct xq_diagnostic;
+struct xqi_sink;
 
-enum xq_protocol {
-	XQ_PROTOCOL_AUTO = 0, /* try `uci`, fall back to `ucci` */
-	XQ_PROTOCOL_UCI,
-	XQ_PROTOCOL_UCCI
+enum xqi_protocol {
+	XQI_PROTOCOL_AUTO = 0, /* try `uci`, fall back to `ucci` */
+	XQI_PROTOCOL_UCI,
+	XQI_PROTOCOL_UCCI
 };
 
 /* "auto", "uci", "ucci"; and the reverse (-1 for an unknown name). */
-const char *xq_protocol_name(enum xq_protocol p);
-int xq_protocol_from_name(const char *name);
+const char *xqi_protocol_name(enum xqi_protocol p);
+int xqi_protocol_from_name(const char *name);
 
 /* How an engine numbers ranks in move text. */
-enum xq_rank_base {
-	XQ_RANKS_AUTO = 0, /* 1-10 when the engine lists UCI_Variant, else 0-9 */
-	XQ_RANKS_0,        /* 0-9, as ICCS: h2e2 (Pikafish, UCCI) */
-	XQ_RANKS_1         /* 1-10: h3e3, b10c8 (Fairy-Stockfish in UCI mode) */
+enum xqi_rank_base {
+	XQI_RANKS_AUTO = 0, /* 1-10 when the engine lists UCI_Variant, else 0-9 */
+	XQI_RANKS_0,        /* 0-9, as ICCS: h2e2 (Pikafish, UCCI) */
+	XQI_RANKS_1         /* 1-10: h3e3, b10c8 (Fairy-Stockfish in UCI mode) */
 };
 
 /* An engine option as the user gives it (NAME=VALUE); value may be "". */
-struct xq_engine_option {
+struct xqi_engine_option {
 	const char *name;
 	const char *value;
 };
@@ -105,20 +105,20 @@ struct xq_engine_option {
  * bytes), or XQ_EPARSE when there is no '=', the name is empty, or a
  * character is a control character (a newline would inject a command).
  */
-int xq_engine_option_parse(struct xq_engine_option *out, char *buf, size_t cap, const char *text,
-			   struct xq_diag *d);
+int xqi_engine_option_parse(struct xqi_engine_option *out, char *buf, size_t cap, const char *text,
+			   struct xq_diagnostic *d);
 
-struct xq_engine_opts {
+struct xqi_engine_opts {
 	/* The program: a path, or a name looked up in PATH when it has no '/'. */
 	const char *path;
 	/* Extra arguments (argv[1..]), NULL-terminated; NULL for none. */
 	char *const *args;
-	enum xq_protocol protocol;
+	enum xqi_protocol protocol;
 	/* Options sent after the handshake, in order; copied. */
-	const struct xq_engine_option *options;
+	const struct xqi_engine_option *options;
 	size_t noptions;
 	/* Rank numbering of moves in UCI mode (UCCI is always 0-9). */
-	enum xq_rank_base rank_base;
+	enum xqi_rank_base rank_base;
 	/* Longest wait for the handshake, `readyok`, and the answer to `stop`
 	 * (0: 10000 ms). */
 	uint32_t timeout_ms;
@@ -126,24 +126,24 @@ struct xq_engine_opts {
 	 * deemed hung (0: 300000 ms).  A movetime search may take its
 	 * movetime plus timeout_ms. */
 	uint32_t search_timeout_ms;
-	/* Flags for validating positions before sending them (board.h);
+	/* Flags for validating positions before sending them (position.h);
 	 * default 0: strict, as Pikafish requires. */
 	unsigned fen_flags;
 	/* Keep the engine's hash between analyses (default 0: clear it). */
 	int keep_hash;
-	/* Polled while waiting (see struct xq_search_opts); borrowed; may be NULL. */
+	/* Polled while waiting (see struct xqi_search_opts); borrowed; may be NULL. */
 	const atomic_int *stop;
 	/* Where warnings go (garbage lines, options the engine does not list);
 	 * each carries the game and ply of the current analysis.  Borrowed;
 	 * may be NULL (they are still counted). */
-	const struct xq_sink *warnings;
+	const struct xqi_sink *warnings;
 };
 
 /* Defaults: everything zero (protocol and ranks auto, default timeouts,
  * strict validation, hash cleared, no stop flag, no sink). */
-void xq_engine_opts_init(struct xq_engine_opts *o);
+void xqi_engine_opts_init(struct xqi_engine_opts *o);
 
-struct xq_engine; /* opaque */
+struct xqi_engine; /* opaque */
 
 /*
  * Create an engine client and start the engine (spawn and handshake).
@@ -151,70 +151,70 @@ struct xq_engine; /* opaque */
  * in an option), XQ_ENOMEM; or XQ_EENGINE when the engine cannot be started
  * or does not complete the handshake.  Whenever *out is not NULL on return
  * (always, except for XQ_ERANGE and an allocation failure) the caller owns
- * it and frees it with xq_engine_free(); after XQ_EENGINE it is not
+ * it and frees it with xqi_engine_free(); after XQ_EENGINE it is not
  * running, so the caller can report the problem and try
- * xq_engine_restart() later.
+ * xqi_engine_restart() later.
  */
-int xq_engine_new(struct xq_engine **out, const struct xq_engine_opts *o, struct xq_diag *d);
+int xqi_engine_new(struct xqi_engine **out, const struct xqi_engine_opts *o, struct xq_diagnostic *d);
 
 /* Stop the engine if it runs (quit, then kill), reap it, free everything.
  * NULL is allowed. */
-void xq_engine_free(struct xq_engine *e);
+void xqi_engine_free(struct xqi_engine *e);
 
 /* Stop the engine if it runs, then start it again with the same options
  * and the dialect found the first time.  0 or XQ_EENGINE. */
-int xq_engine_restart(struct xq_engine *e, struct xq_diag *d);
+int xqi_engine_restart(struct xqi_engine *e, struct xq_diagnostic *d);
 
 /* Stop the engine: `quit`, wait up to the timeout, kill; reap.  It can be
- * started again with xq_engine_restart(). */
-void xq_engine_stop(struct xq_engine *e);
+ * started again with xqi_engine_restart(). */
+void xqi_engine_stop(struct xqi_engine *e);
 
 /*
- * Analyse the position after `moves` from `start` (see xq_analyse() for
+ * Analyse the position after `moves` from `start` (see xqi_analyse() for
  * the checks on the input and on `d`).  When the side to move has no legal
  * move the answer is given without asking the engine.  Errors:
  * XQ_EILLEGAL (the input), XQ_EENGINE (the engine: not running, crashed,
  * hung, rejected the position, lied, answered without a score), XQ_ENOMEM
  * (a command could not be built: nothing is sent).
  */
-int xq_engine_analyse(struct xq_engine *e, struct xq_analysis *out, const struct xq_board *start,
-		      const xq_move *moves, size_t nmoves, const struct xq_limit *limit,
-		      struct xq_diag *d);
+int xqi_engine_analyse(struct xqi_engine *e, struct xqi_analysis *out, const struct xqi_position *start,
+		      const xqi_move *moves, size_t nmoves, const struct xqi_limit *limit,
+		      struct xq_diagnostic *d);
 
 /* An analyser backed by `e` (borrowed). */
-void xq_engine_analyser(struct xq_analyser *a, struct xq_engine *e);
+void xqi_engine_analyser(struct xqi_analyser *a, struct xqi_engine *e);
 
 /* The engine's name (its `id name`, else the program path). */
-const char *xq_engine_name(const struct xq_engine *e);
+const char *xqi_engine_name(const struct xqi_engine *e);
 /* The dialect in use (UCI or UCCI once started; AUTO before). */
-enum xq_protocol xq_engine_protocol(const struct xq_engine *e);
+enum xqi_protocol xqi_engine_protocol(const struct xqi_engine *e);
 /* Rank numbering in use for moves: 0 or 1. */
-int xq_engine_rank_base(const struct xq_engine *e);
+int xqi_engine_rank_base(const struct xqi_engine *e);
 /* Process id of the running engine, or -1. */
-long xq_engine_pid(const struct xq_engine *e);
+long xqi_engine_pid(const struct xqi_engine *e);
 /* Lines ignored as garbage since the engine object was created. */
-unsigned long xq_engine_garbage_count(const struct xq_engine *e);
+unsigned long xqi_engine_garbage_count(const struct xqi_engine *e);
 /* Times the engine process was started. */
-unsigned long xq_engine_start_count(const struct xq_engine *e);
+unsigned long xqi_engine_start_count(const struct xqi_engine *e);
 
 /* ---- reading engine output (exposed for tests and fuzzing) --------------- */
 
-enum xq_engine_line_kind {
-	XQ_LINE_EMPTY,
-	XQ_LINE_ID_NAME,    /* id name <text> */
-	XQ_LINE_ID_OTHER,   /* id author ... and the like */
-	XQ_LINE_OPTION,     /* option [name] <name> type ... */
-	XQ_LINE_UCIOK,
-	XQ_LINE_UCCIOK,
-	XQ_LINE_READYOK,
-	XQ_LINE_INFO,
-	XQ_LINE_BESTMOVE,   /* bestmove <move> | bestmove (none) | nobestmove */
-	XQ_LINE_BYE,        /* UCCI answer to quit */
-	XQ_LINE_GARBAGE     /* anything else, or a known line that is malformed */
+enum xqi_engine_line_kind {
+	XQI_LINE_EMPTY,
+	XQI_LINE_ID_NAME,    /* id name <text> */
+	XQI_LINE_ID_OTHER,   /* id author ... and the like */
+	XQI_LINE_OPTION,     /* option [name] <name> type ... */
+	XQI_LINE_UCIOK,
+	XQI_LINE_UCCIOK,
+	XQI_LINE_READYOK,
+	XQI_LINE_INFO,
+	XQI_LINE_BESTMOVE,   /* bestmove <move> | bestmove (none) | nobestmove */
+	XQI_LINE_BYE,        /* UCCI answer to quit */
+	XQI_LINE_GARBAGE     /* anything else, or a known line that is malformed */
 };
 
-struct xq_engine_line {
-	enum xq_engine_line_kind kind;
+struct xqi_engine_line {
+	enum xqi_engine_line_kind kind;
 	/* id name / option: the text, pointing into the parsed line. */
 	const char *text;
 	size_t text_len;
@@ -223,41 +223,41 @@ struct xq_engine_line {
 	/* info */
 	int depth, seldepth, multipv; /* -1 when absent */
 	int has_score;
-	struct xq_score score; /* from the side to move's view */
+	struct xqi_score score; /* from the side to move's view */
 	int bound;             /* 0 exact, 1 lowerbound, -1 upperbound */
 	uint64_t nodes;
 	int64_t time_ms;       /* -1 when absent */
 	int is_string;         /* info string ... */
 	size_t pv_len;
-	xq_move pv[XQ_PV_MAX]; /* moves as squares; legality is not checked here */
+	xqi_move pv[XQI_PV_MAX]; /* moves as squares; legality is not checked here */
 	/* bestmove: the move, 0 for (none)/nobestmove; bad_move when the text
 	 * after bestmove is not a move at all. */
-	xq_move move;
+	xqi_move move;
 	int bad_move;
 };
 
 /*
  * Parse one line of engine output (`len` bytes, without the newline) in
  * the dialect `proto` with ranks numbered from `rank_base` (0 or 1).
- * Never fails: an unknown or malformed line is XQ_LINE_GARBAGE, and so is
+ * Never fails: an unknown or malformed line is XQI_LINE_GARBAGE, and so is
  * a line with a byte that is not printable ASCII or UTF-8 (engines print
  * ASCII).  Pointers in `out` point into `line`.
  *
- * Scores: `score cp N` is N centipawns; `score mate N` is XQ_SCORE_MATE N
- * for N > 0 and XQ_SCORE_MATED -N for N <= 0; a bare UCCI `score N` is N
+ * Scores: `score cp N` is N centipawns; `score mate N` is XQ_EVAL_MATE N
+ * for N > 0 and XQ_EVAL_MATED -N for N <= 0; a bare UCCI `score N` is N
  * centipawns unless |N| > 9800, ElephantEye's threshold for a decided game:
  * then it is a mate in (P + 1) / 2 moves where P = 10000 - |N| plies (or
  * 9900 - |N| below 9900, a win by the repetition rules).
  */
-void xq_engine_parse_line(struct xq_engine_line *out, const char *line, size_t len,
-			  enum xq_protocol proto, int rank_base);
+void xqi_engine_parse_line(struct xqi_engine_line *out, const char *line, size_t len,
+			  enum xqi_protocol proto, int rank_base);
 
 /*
  * Write `m` as the engine expects it: ICCS squares in lower case with
  * ranks from `rank_base` ("h2e2", or "h3e3" and "b10c8" with base 1).
  * `out` needs 7 bytes; returns the length.
  */
-size_t xq_engine_move_text(xq_move m, int rank_base, char out[7]);
+size_t xqi_engine_move_text(xqi_move m, int rank_base, char out[7]);
 
 /*
  * Append to `b` the command that starts a search within `lim` in dialect
@@ -269,7 +269,7 @@ size_t xq_engine_move_text(xq_move m, int rank_base, char out[7]);
  * bare "go" would search without end.
  */
 struct xq_buf;
-int xq_engine_go_text(struct xq_buf *b, enum xq_protocol proto, const struct xq_limit *lim,
+int xqi_engine_go_text(struct xq_buf *b, enum xqi_protocol proto, const struct xqi_limit *lim,
 		      int *emulate_movetime);
 
 #endif

@@ -19,14 +19,14 @@ static int make_pipe(int fds[2])
 #endif
 }
 
-void xq_eng_close_fd(int *fd)
+void xqi_eng_close_fd(int *fd)
 {
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
 }
 
-static void describe_status(struct xq_engine *e, int st)
+static void describe_status(struct xqi_engine *e, int st)
 {
 	if (WIFEXITED(st))
 		snprintf(e->status, sizeof(e->status), "exited with status %d", WEXITSTATUS(st));
@@ -42,7 +42,7 @@ static void describe_status(struct xq_engine *e, int st)
  * group while the leader is still unreaped (so its pid, which is the
  * group's id, cannot belong to anyone else yet), then reap the leader.
  */
-void xq_eng_reap(struct xq_engine *e)
+void xqi_eng_reap(struct xqi_engine *e)
 {
 	int st = 0;
 	pid_t r;
@@ -63,13 +63,13 @@ void xq_eng_reap(struct xq_engine *e)
 	}
 	e->pid = -1;
 	e->pid_lost = 0;
-	xq_eng_close_fd(&e->to_fd);
-	xq_eng_close_fd(&e->from_fd);
-	xq_eng_close_fd(&e->err_fd);
+	xqi_eng_close_fd(&e->to_fd);
+	xqi_eng_close_fd(&e->from_fd);
+	xqi_eng_close_fd(&e->err_fd);
 }
 
 /* Has the process exited (without reaping it)?  Records how it ended. */
-static int exited(struct xq_engine *e)
+static int exited(struct xqi_engine *e)
 {
 	siginfo_t si;
 
@@ -95,20 +95,20 @@ static int exited(struct xq_engine *e)
 	return 1;
 }
 
-static void drain_stderr(struct xq_engine *e);
+static void drain_stderr(struct xqi_engine *e);
 
 /* Wait up to `ms` for the process to exit; keep its last words; reap it
  * either way. */
-void xq_eng_finish(struct xq_engine *e, uint32_t ms)
+void xqi_eng_finish(struct xqi_engine *e, uint32_t ms)
 {
-	int64_t until = xq_eng_now_ms() + ms;
+	int64_t until = xqi_eng_now_ms() + ms;
 
-	while (e->pid >= 0 && !exited(e) && xq_eng_now_ms() < until)
-		xq_eng_sleep_ms(5);
+	while (e->pid >= 0 && !exited(e) && xqi_eng_now_ms() < until)
+		xqi_eng_sleep_ms(5);
 	if (e->pid >= 0 && !e->status[0] && !exited(e))
 		snprintf(e->status, sizeof(e->status), "was killed after %u ms", (unsigned)ms);
 	drain_stderr(e);
-	xq_eng_reap(e);
+	xqi_eng_reap(e);
 }
 
 static int set_nonblock(int fd)
@@ -117,7 +117,7 @@ static int set_nonblock(int fd)
 	return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 }
 
-int xq_eng_spawn(struct xq_engine *e, struct xq_diag *d)
+int xqi_eng_spawn(struct xqi_engine *e, struct xq_diagnostic *d)
 {
 	int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, rc;
 	posix_spawn_file_actions_t fa;
@@ -131,9 +131,9 @@ int xq_eng_spawn(struct xq_engine *e, struct xq_diag *d)
 	e->in_used = 0;
 	if (make_pipe(in) || make_pipe(out) || make_pipe(err)) {
 		rc = errno;
-		xq_eng_close_fd(&in[0]), xq_eng_close_fd(&in[1]), xq_eng_close_fd(&out[0]), xq_eng_close_fd(&out[1]);
-		xq_eng_close_fd(&err[0]), xq_eng_close_fd(&err[1]);
-		return xq_eng_error(e, d, "cannot be started: pipe: %s", strerror(rc));
+		xqi_eng_close_fd(&in[0]), xqi_eng_close_fd(&in[1]), xqi_eng_close_fd(&out[0]), xqi_eng_close_fd(&out[1]);
+		xqi_eng_close_fd(&err[0]), xqi_eng_close_fd(&err[1]);
+		return xqi_eng_error(e, d, "cannot be started: pipe: %s", strerror(rc));
 	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
@@ -155,13 +155,13 @@ int xq_eng_spawn(struct xq_engine *e, struct xq_diag *d)
 		rc = posix_spawnp(&e->pid, e->path, &fa, &at, e->argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
-	xq_eng_close_fd(&in[0]);
-	xq_eng_close_fd(&out[1]);
-	xq_eng_close_fd(&err[1]);
+	xqi_eng_close_fd(&in[0]);
+	xqi_eng_close_fd(&out[1]);
+	xqi_eng_close_fd(&err[1]);
 	if (rc != 0) {
 		e->pid = -1;
-		xq_eng_close_fd(&in[1]), xq_eng_close_fd(&out[0]), xq_eng_close_fd(&err[0]);
-		return xq_eng_error(e, d, "cannot be started: %s: %s", e->path, strerror(rc));
+		xqi_eng_close_fd(&in[1]), xqi_eng_close_fd(&out[0]), xqi_eng_close_fd(&err[0]);
+		return xqi_eng_error(e, d, "cannot be started: %s: %s", e->path, strerror(rc));
 	}
 	e->to_fd = in[1];
 	e->from_fd = out[0];
@@ -176,7 +176,7 @@ int xq_eng_spawn(struct xq_engine *e, struct xq_diag *d)
 /* ---- the conversation ----------------------------------------------------- */
 
 /* Keep the last line the engine wrote on stderr, for messages. */
-static void drain_stderr(struct xq_engine *e)
+static void drain_stderr(struct xqi_engine *e)
 {
 	char buf[4096];
 	ssize_t n;
@@ -187,7 +187,7 @@ static void drain_stderr(struct xq_engine *e)
 			continue;
 		if (n <= 0) {
 			if (n == 0)
-				xq_eng_close_fd(&e->err_fd);
+				xqi_eng_close_fd(&e->err_fd);
 			return;
 		}
 		/* The last non-empty line in this chunk. */
@@ -199,14 +199,14 @@ static void drain_stderr(struct xq_engine *e)
 				ssize_t lo = hi;
 				while (lo > 0 && buf[lo - 1] != '\n')
 					lo--;
-				xq_eng_printable(e->last_err, sizeof(e->last_err), buf + lo, (size_t)(hi - lo));
+				xqi_eng_printable(e->last_err, sizeof(e->last_err), buf + lo, (size_t)(hi - lo));
 			}
 		}
 	}
 }
 
 /* "; it said '...'" for messages, from the last output lines. */
-static const char *last_words(const struct xq_engine *e, char *buf, size_t cap)
+static const char *last_words(const struct xqi_engine *e, char *buf, size_t cap)
 {
 	if (e->last_err[0])
 		snprintf(buf, cap, "; its last message: '%s'", e->last_err);
@@ -217,31 +217,31 @@ static const char *last_words(const struct xq_engine *e, char *buf, size_t cap)
 	return buf;
 }
 
-void xq_eng_drain_pending(struct xq_engine *e);
+void xqi_eng_drain_pending(struct xqi_engine *e);
 
 /* The process is gone or going: read what it said last, reap it and report. */
-int xq_eng_died(struct xq_engine *e, struct xq_diag *d, const char *when)
+int xqi_eng_died(struct xqi_engine *e, struct xq_diagnostic *d, const char *when)
 {
 	char words[200];
-	int64_t until = xq_eng_now_ms() + 1000;
+	int64_t until = xqi_eng_now_ms() + 1000;
 
 	/* Its last lines may still sit unread in the pipe (a write that met the
 	 * dead engine comes here before any read): they often say why it died. */
-	while (e->pid >= 0 && !exited(e) && xq_eng_now_ms() < until)
-		xq_eng_sleep_ms(5);
-	xq_eng_drain_pending(e);
-	xq_eng_finish(e, 1000);
-	return xq_eng_error(e, d, "%s %s%s", e->status[0] ? e->status : "stopped", when,
+	while (e->pid >= 0 && !exited(e) && xqi_eng_now_ms() < until)
+		xqi_eng_sleep_ms(5);
+	xqi_eng_drain_pending(e);
+	xqi_eng_finish(e, 1000);
+	return xqi_eng_error(e, d, "%s %s%s", e->status[0] ? e->status : "stopped", when,
 			    last_words(e, words, sizeof(words)));
 }
 
-int xq_eng_hung(struct xq_engine *e, struct xq_diag *d, const char *what, uint32_t ms)
+int xqi_eng_hung(struct xqi_engine *e, struct xq_diagnostic *d, const char *what, uint32_t ms)
 {
 	char words[200];
 
 	snprintf(e->status, sizeof(e->status), "was killed");
-	xq_eng_reap(e);
-	return xq_eng_error(e, d, "did not answer %s within %u ms and was killed%s", what,
+	xqi_eng_reap(e);
+	return xqi_eng_error(e, d, "did not answer %s within %u ms and was killed%s", what,
 			    (unsigned)ms, last_words(e, words, sizeof(words)));
 }
 
@@ -249,7 +249,7 @@ int xq_eng_hung(struct xq_engine *e, struct xq_diag *d, const char *what, uint32
  * Write one command line.  SIGPIPE is blocked in this thread for the
  * write; a SIGPIPE it raised is consumed before the mask is restored.
  */
-static int vsend_line(struct xq_engine *e, struct xq_diag *d, const char *when, const char *fmt,
+static int vsend_line(struct xqi_engine *e, struct xq_diagnostic *d, const char *when, const char *fmt,
 		      va_list ap)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 0)))
@@ -257,7 +257,7 @@ static int vsend_line(struct xq_engine *e, struct xq_diag *d, const char *when, 
 	;
 
 /* `when` says, if the engine turns out to be dead, after what it died. */
-static int vsend_line(struct xq_engine *e, struct xq_diag *d, const char *when, const char *fmt,
+static int vsend_line(struct xqi_engine *e, struct xq_diagnostic *d, const char *when, const char *fmt,
 		      va_list ap)
 {
 	struct xq_buf b = XQ_BUF_INIT;
@@ -267,11 +267,11 @@ static int vsend_line(struct xq_engine *e, struct xq_diag *d, const char *when, 
 	size_t off = 0;
 
 	if (e->pid < 0 || e->to_fd < 0)
-		return xq_eng_error(e, d, "is not running");
+		return xqi_eng_error(e, d, "is not running");
 	rc = xq_buf_vaddf(&b, fmt, ap);
 	if (rc || xq_buf_addc(&b, '\n')) {
 		xq_buf_release(&b);
-		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+		return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 	}
 	sigemptyset(&pipe_set);
 	sigaddset(&pipe_set, SIGPIPE);
@@ -279,7 +279,7 @@ static int vsend_line(struct xq_engine *e, struct xq_diag *d, const char *when, 
 	sigemptyset(&pending);
 	sigpending(&pending);
 	was_pending = sigismember(&pending, SIGPIPE) == 1;
-	until = xq_eng_now_ms() + e->timeout_ms;
+	until = xqi_eng_now_ms() + e->timeout_ms;
 	while (off < b.len) {
 		ssize_t n = write(e->to_fd, b.ptr + off, b.len - off);
 		if (n > 0) {
@@ -290,7 +290,7 @@ static int vsend_line(struct xq_engine *e, struct xq_diag *d, const char *when, 
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			struct pollfd pf = {e->to_fd, POLLOUT, 0};
-			int64_t left = until - xq_eng_now_ms();
+			int64_t left = until - xqi_eng_now_ms();
 			if (left <= 0) {
 				rc = 1; /* the engine does not read its input */
 				break;
@@ -316,13 +316,13 @@ static int vsend_line(struct xq_engine *e, struct xq_diag *d, const char *when, 
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	xq_buf_release(&b);
 	if (epipe)
-		return xq_eng_died(e, d, when);
+		return xqi_eng_died(e, d, when);
 	if (rc)
-		return xq_eng_hung(e, d, "(it stopped reading its input)", e->timeout_ms);
+		return xqi_eng_hung(e, d, "(it stopped reading its input)", e->timeout_ms);
 	return 0;
 }
 
-int xq_eng_send_line(struct xq_engine *e, struct xq_diag *d, const char *fmt, ...)
+int xqi_eng_send_line(struct xqi_engine *e, struct xq_diagnostic *d, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
@@ -333,7 +333,7 @@ int xq_eng_send_line(struct xq_engine *e, struct xq_diag *d, const char *fmt, ..
 	return rc;
 }
 
-int xq_eng_send_line_when(struct xq_engine *e, struct xq_diag *d, const char *when,
+int xqi_eng_send_line_when(struct xqi_engine *e, struct xq_diagnostic *d, const char *when,
 			  const char *fmt, ...)
 {
 	va_list ap;
@@ -346,12 +346,12 @@ int xq_eng_send_line_when(struct xq_engine *e, struct xq_diag *d, const char *wh
 }
 
 /*
- * Wait for the next line until `deadline` (xq_eng_now_ms() scale).  Returns
+ * Wait for the next line until `deadline` (xqi_eng_now_ms() scale).  Returns
  * LINE_OK with the line in *line and *len (valid until the next call),
  * LINE_TIMEOUT, LINE_EOF when the engine closed its output or exited, or
  * LINE_STOP once when `watch_stop` is set and the stop flag is raised.
  */
-int xq_eng_read_line(struct xq_engine *e, int64_t deadline, int watch_stop, const char **line,
+int xqi_eng_read_line(struct xqi_engine *e, int64_t deadline, int watch_stop, const char **line,
 		     size_t *len)
 {
 	int polled = 0;
@@ -372,7 +372,7 @@ int xq_eng_read_line(struct xq_engine *e, int64_t deadline, int watch_stop, cons
 			if (n && start[n - 1] == '\r')
 				(*len)--;
 			if (*len)
-				xq_eng_printable(e->last_out, sizeof(e->last_out), start, *len);
+				xqi_eng_printable(e->last_out, sizeof(e->last_out), start, *len);
 			return LINE_OK; /* a line cut at LINE_MAX_BYTES goes on as another */
 		}
 		/* Compact the buffer before reading more. */
@@ -386,7 +386,7 @@ int xq_eng_read_line(struct xq_engine *e, int64_t deadline, int watch_stop, cons
 		if (watch_stop && !e->stop_sent && e->stop &&
 		    atomic_load_explicit(e->stop, memory_order_relaxed))
 			return LINE_STOP;
-		left = deadline - xq_eng_now_ms();
+		left = deadline - xqi_eng_now_ms();
 		if (left <= 0 && polled)
 			return LINE_TIMEOUT;
 		slice = left <= 0 ? 0 : left > SLICE_MS ? SLICE_MS : (int)left;
@@ -407,7 +407,7 @@ int xq_eng_read_line(struct xq_engine *e, int64_t deadline, int watch_stop, cons
 				continue;
 			}
 			if (n == 0 || (errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK)) {
-				xq_eng_close_fd(&e->from_fd);
+				xqi_eng_close_fd(&e->from_fd);
 				/* Hand out a last unterminated line, if any. */
 				if (e->in.len > e->in_used && xq_buf_addc(&e->in, '\n'))
 					return LINE_EOF;
@@ -421,7 +421,7 @@ int xq_eng_read_line(struct xq_engine *e, int64_t deadline, int watch_stop, cons
 			while ((n = read(e->from_fd, buf, sizeof(buf))) > 0)
 				if (xq_buf_add(&e->in, buf, (size_t)n))
 					break;
-			xq_eng_close_fd(&e->from_fd);
+			xqi_eng_close_fd(&e->from_fd);
 			if (e->in.len > e->in_used && xq_buf_addc(&e->in, '\n'))
 				return LINE_EOF;
 		}
@@ -429,16 +429,16 @@ int xq_eng_read_line(struct xq_engine *e, int64_t deadline, int watch_stop, cons
 }
 
 /* Read and classify lines that are already waiting, without blocking. */
-void xq_eng_drain_pending(struct xq_engine *e)
+void xqi_eng_drain_pending(struct xqi_engine *e)
 {
 	const char *line;
 	size_t len;
 
-	while (e->pid >= 0 && xq_eng_read_line(e, xq_eng_now_ms(), 0, &line, &len) == LINE_OK) {
-		struct xq_engine_line l;
-		xq_engine_parse_line(&l, line, len, e->proto, e->rank_base);
-		if (l.kind == XQ_LINE_GARBAGE)
-			xq_eng_count_garbage(e, line, len);
+	while (e->pid >= 0 && xqi_eng_read_line(e, xqi_eng_now_ms(), 0, &line, &len) == LINE_OK) {
+		struct xqi_engine_line l;
+		xqi_engine_parse_line(&l, line, len, e->proto, e->rank_base);
+		if (l.kind == XQI_LINE_GARBAGE)
+			xqi_eng_count_garbage(e, line, len);
 	}
 }
 
@@ -449,29 +449,29 @@ void xq_eng_drain_pending(struct xq_engine *e)
  * position was sent", when given); likewise when the stop flag is raised,
  * so that Ctrl-C never waits for a slow handshake.
  */
-int xq_eng_next_line(struct xq_engine *e, struct xq_diag *d, int64_t deadline, const char *cmd,
-		     const char *context, struct xq_engine_line *l, const char **line, size_t *len)
+int xqi_eng_next_line(struct xqi_engine *e, struct xq_diagnostic *d, int64_t deadline, const char *cmd,
+		     const char *context, struct xqi_engine_line *l, const char **line, size_t *len)
 {
-	int r = xq_eng_read_line(e, deadline, 1, line, len);
+	int r = xqi_eng_read_line(e, deadline, 1, line, len);
 	char what[160];
 
 	if (r == LINE_STOP) {
 		/* Ctrl-C while the engine is slow to answer: no point waiting. */
 		snprintf(e->status, sizeof(e->status), "was stopped");
-		xq_eng_reap(e);
-		return xq_eng_error(e, d, "was stopped by the stop flag while answering '%s'", cmd);
+		xqi_eng_reap(e);
+		return xqi_eng_error(e, d, "was stopped by the stop flag while answering '%s'", cmd);
 	}
 	if (r == LINE_TIMEOUT) {
 		snprintf(what, sizeof(what), "'%s'%s%s", cmd, context ? " " : "", context ? context : "");
-		return xq_eng_hung(e, d, what, e->timeout_ms);
+		return xqi_eng_hung(e, d, what, e->timeout_ms);
 	}
 	if (r != LINE_OK) {
 		if (context)
 			snprintf(what, sizeof(what), "%s", context);
 		else
 			snprintf(what, sizeof(what), "after '%s'", cmd);
-		return xq_eng_died(e, d, what);
+		return xqi_eng_died(e, d, what);
 	}
-	xq_engine_parse_line(l, *line, *len, e->proto, e->rank_base);
+	xqi_engine_parse_line(l, *line, *len, e->proto, e->rank_base);
 	return 0;
 }

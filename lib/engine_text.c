@@ -7,30 +7,30 @@
 
 /* ---- protocol names and options ------------------------------------------ */
 
-const char *xq_protocol_name(enum xq_protocol p)
+const char *xqi_protocol_name(enum xqi_protocol p)
 {
 	switch (p) {
-	case XQ_PROTOCOL_UCI:
+	case XQI_PROTOCOL_UCI:
 		return "uci";
-	case XQ_PROTOCOL_UCCI:
+	case XQI_PROTOCOL_UCCI:
 		return "ucci";
 	default:
 		return "auto";
 	}
 }
 
-int xq_protocol_from_name(const char *name)
+int xqi_protocol_from_name(const char *name)
 {
 	if (!strcmp(name, "auto"))
-		return XQ_PROTOCOL_AUTO;
+		return XQI_PROTOCOL_AUTO;
 	if (!strcmp(name, "uci"))
-		return XQ_PROTOCOL_UCI;
+		return XQI_PROTOCOL_UCI;
 	if (!strcmp(name, "ucci"))
-		return XQ_PROTOCOL_UCCI;
+		return XQI_PROTOCOL_UCCI;
 	return -1;
 }
 
-int xq_eng_has_control(const char *s)
+int xqi_eng_has_control(const char *s)
 {
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
@@ -38,20 +38,20 @@ int xq_eng_has_control(const char *s)
 	return 0;
 }
 
-int xq_engine_option_parse(struct xq_engine_option *out, char *buf, size_t cap, const char *text,
-			   struct xq_diag *d)
+int xqi_engine_option_parse(struct xqi_engine_option *out, char *buf, size_t cap, const char *text,
+			   struct xq_diagnostic *d)
 {
 	const char *eq = strchr(text, '=');
 	size_t len = strlen(text);
 
 	if (!eq || eq == text)
-		return xq_diag_set(d, XQ_EPARSE, XQ_D_SYNTAX, XQ_SEV_ERROR,
+		return xqi_diagnostic_set(d, XQ_EPARSE, XQI_D_SYNTAX, XQ_SEVERITY_ERROR,
 				   "engine option '%s' is not NAME=VALUE", text);
-	if (xq_eng_has_control(text))
-		return xq_diag_set(d, XQ_EPARSE, XQ_D_SYNTAX, XQ_SEV_ERROR,
+	if (xqi_eng_has_control(text))
+		return xqi_diagnostic_set(d, XQ_EPARSE, XQI_D_SYNTAX, XQ_SEVERITY_ERROR,
 				   "engine option has a control character");
 	if (len + 1 > cap)
-		return xq_diag_set(d, XQ_EPARSE, XQ_D_SYNTAX, XQ_SEV_ERROR,
+		return xqi_diagnostic_set(d, XQ_EPARSE, XQI_D_SYNTAX, XQ_SEVERITY_ERROR,
 				   "engine option is too long");
 	memcpy(buf, text, len + 1);
 	buf[eq - text] = '\0';
@@ -60,21 +60,21 @@ int xq_engine_option_parse(struct xq_engine_option *out, char *buf, size_t cap, 
 	return 0;
 }
 
-void xq_engine_opts_init(struct xq_engine_opts *o)
+void xqi_engine_opts_init(struct xqi_engine_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 }
 
 /* ---- move text ------------------------------------------------------------ */
 
-size_t xq_engine_move_text(xq_move m, int rank_base, char out[7])
+size_t xqi_engine_move_text(xqi_move m, int rank_base, char out[7])
 {
 	size_t n = 0;
-	xq_sq sq[2] = {XQ_MOVE_FROM(m), XQ_MOVE_TO(m)};
+	xqi_sq sq[2] = {XQI_MOVE_FROM(m), XQI_MOVE_TO(m)};
 
 	for (int i = 0; i < 2; i++) {
-		int rank = XQ_SQ_RANK(sq[i]) + (rank_base ? 1 : 0);
-		out[n++] = (char)('a' + XQ_SQ_FILE(sq[i]));
+		int rank = XQI_SQ_RANK(sq[i]) + (rank_base ? 1 : 0);
+		out[n++] = (char)('a' + XQI_SQ_FILE(sq[i]));
 		if (rank >= 10) {
 			out[n++] = '1';
 			out[n++] = '0';
@@ -87,7 +87,7 @@ size_t xq_engine_move_text(xq_move m, int rank_base, char out[7])
 }
 
 /* One square: file a-i, then a rank 0-9 (base 0) or 1-10 (base 1). */
-static int parse_square(const char **p, const char *end, int rank_base, xq_sq *out)
+static int parse_square(const char **p, const char *end, int rank_base, xqi_sq *out)
 {
 	const char *s = *p;
 	int file, rank;
@@ -107,20 +107,20 @@ static int parse_square(const char **p, const char *end, int rank_base, xq_sq *o
 			return -1;
 		rank--;
 	}
-	*out = XQ_SQ(file, rank);
+	*out = XQI_SQ(file, rank);
 	*p = s;
 	return 0;
 }
 
-static int parse_move(const char *s, size_t len, int rank_base, xq_move *out)
+static int parse_move(const char *s, size_t len, int rank_base, xqi_move *out)
 {
 	const char *p = s, *end = s + len;
-	xq_sq from, to;
+	xqi_sq from, to;
 
 	if (parse_square(&p, end, rank_base, &from) || parse_square(&p, end, rank_base, &to) ||
 	    p != end || from == to)
 		return -1;
-	*out = XQ_MOVE(from, to);
+	*out = XQI_MOVE(from, to);
 	return 0;
 }
 
@@ -175,27 +175,27 @@ static int tok_int(const struct tok *t, int64_t *v)
 }
 
 /* A UCCI bare score: ElephantEye's mate (10000) and ban (9900) scales. */
-static struct xq_score ucci_score(int64_t v)
+static struct xqi_score ucci_score(int64_t v)
 {
-	struct xq_score s;
+	struct xqi_score s;
 	int64_t a = v < 0 ? -v : v;
 
 	if (a > 9800) {
 		int64_t plies = a >= 9900 ? 10000 - a : 9900 - a;
 		if (plies < 0)
 			plies = 0;
-		s.kind = v > 0 ? XQ_SCORE_MATE : XQ_SCORE_MATED;
+		s.kind = v > 0 ? XQ_EVAL_MATE : XQ_EVAL_MATED;
 		s.value = (int32_t)(v > 0 ? (plies + 1) / 2 : plies / 2);
 		if (v > 0 && s.value == 0)
 			s.value = 1;
 	} else {
-		s.kind = XQ_SCORE_CP;
+		s.kind = XQ_EVAL_CP;
 		s.value = (int32_t)v;
 	}
 	return s;
 }
 
-static void parse_info(struct xq_engine_line *out, const char *p, const char *end, int rank_base)
+static void parse_info(struct xqi_engine_line *out, const char *p, const char *end, int rank_base)
 {
 	struct tok t;
 	int64_t v;
@@ -237,13 +237,13 @@ static void parse_info(struct xq_engine_line *out, const char *p, const char *en
 				    v < -100000000)
 					goto garbage;
 				if (!mate) {
-					out->score.kind = XQ_SCORE_CP;
+					out->score.kind = XQ_EVAL_CP;
 					out->score.value = (int32_t)v;
 				} else if (v > 0) {
-					out->score.kind = XQ_SCORE_MATE;
+					out->score.kind = XQ_EVAL_MATE;
 					out->score.value = (int32_t)v;
 				} else {
-					out->score.kind = XQ_SCORE_MATED;
+					out->score.kind = XQ_EVAL_MATED;
 					out->score.value = (int32_t)-v;
 				}
 			} else if (!tok_int(&t, &v) && v <= 100000000 && v >= -100000000) {
@@ -273,7 +273,7 @@ static void parse_info(struct xq_engine_line *out, const char *p, const char *en
 			continue;
 		}
 		if (tok_is(&t, "currmove")) {
-			xq_move m;
+			xqi_move m;
 			if (!next_tok(&p, end, &t) || parse_move(t.p, t.n, rank_base, &m))
 				goto garbage;
 			continue;
@@ -282,14 +282,14 @@ static void parse_info(struct xq_engine_line *out, const char *p, const char *en
 			int is_pv = tok_is(&t, "pv");
 			for (;;) {
 				const char *save = p;
-				xq_move m;
+				xqi_move m;
 				if (!next_tok(&p, end, &t))
 					break;
 				if (parse_move(t.p, t.n, rank_base, &m)) {
 					p = save;
 					break;
 				}
-				if (is_pv && out->pv_len < XQ_PV_MAX)
+				if (is_pv && out->pv_len < XQI_PV_MAX)
 					out->pv[out->pv_len++] = m;
 			}
 			continue;
@@ -298,11 +298,11 @@ static void parse_info(struct xq_engine_line *out, const char *p, const char *en
 	}
 	return;
 garbage:
-	out->kind = XQ_LINE_GARBAGE;
+	out->kind = XQI_LINE_GARBAGE;
 }
 
-void xq_engine_parse_line(struct xq_engine_line *out, const char *line, size_t len,
-			  enum xq_protocol proto, int rank_base)
+void xqi_engine_parse_line(struct xqi_engine_line *out, const char *line, size_t len,
+			  enum xqi_protocol proto, int rank_base)
 {
 	const char *p = line, *end = line + len;
 	struct tok t;
@@ -310,29 +310,29 @@ void xq_engine_parse_line(struct xq_engine_line *out, const char *line, size_t l
 	memset(out, 0, sizeof(*out));
 	out->depth = out->seldepth = out->multipv = -1;
 	out->time_ms = -1;
-	out->score.kind = XQ_SCORE_CP;
+	out->score.kind = XQ_EVAL_CP;
 	while (end > p && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
 		end--;
 	if (xq_utf8_check(p, (size_t)(end - p)) != (size_t)(end - p)) {
-		out->kind = XQ_LINE_GARBAGE;
+		out->kind = XQI_LINE_GARBAGE;
 		return;
 	}
 	for (const char *q = p; q < end; q++)
 		if (((unsigned char)*q < 0x20 && *q != '\t') || *q == 0x7f) {
-			out->kind = XQ_LINE_GARBAGE;
+			out->kind = XQI_LINE_GARBAGE;
 			return;
 		}
 	if (!next_tok(&p, end, &t)) {
-		out->kind = XQ_LINE_EMPTY;
+		out->kind = XQI_LINE_EMPTY;
 		return;
 	}
 	if (tok_is(&t, "info")) {
-		out->kind = XQ_LINE_INFO;
+		out->kind = XQI_LINE_INFO;
 		parse_info(out, p, end, rank_base);
 		return;
 	}
 	if (tok_is(&t, "bestmove")) {
-		out->kind = XQ_LINE_BESTMOVE;
+		out->kind = XQI_LINE_BESTMOVE;
 		if (!next_tok(&p, end, &t)) {
 			out->bad_move = 1;
 			return;
@@ -344,32 +344,32 @@ void xq_engine_parse_line(struct xq_engine_line *out, const char *line, size_t l
 		return;
 	}
 	if (tok_is(&t, "nobestmove")) {
-		out->kind = XQ_LINE_BESTMOVE;
+		out->kind = XQI_LINE_BESTMOVE;
 		return;
 	}
 	if (tok_is(&t, "readyok") || tok_is(&t, "uciok") || tok_is(&t, "ucciok") ||
 	    tok_is(&t, "bye")) {
-		out->kind = tok_is(&t, "readyok") ? XQ_LINE_READYOK
-			    : tok_is(&t, "uciok") ? XQ_LINE_UCIOK
-			    : tok_is(&t, "ucciok") ? XQ_LINE_UCCIOK
-						  : XQ_LINE_BYE;
+		out->kind = tok_is(&t, "readyok") ? XQI_LINE_READYOK
+			    : tok_is(&t, "uciok") ? XQI_LINE_UCIOK
+			    : tok_is(&t, "ucciok") ? XQI_LINE_UCCIOK
+						  : XQI_LINE_BYE;
 		if (next_tok(&p, end, &t))
-			out->kind = XQ_LINE_GARBAGE;
+			out->kind = XQI_LINE_GARBAGE;
 		return;
 	}
 	if (tok_is(&t, "id")) {
-		out->kind = XQ_LINE_ID_OTHER;
+		out->kind = XQI_LINE_ID_OTHER;
 		if (next_tok(&p, end, &t) && tok_is(&t, "name")) {
 			while (p < end && (*p == ' ' || *p == '\t'))
 				p++;
-			out->kind = XQ_LINE_ID_NAME;
+			out->kind = XQI_LINE_ID_NAME;
 			out->text = p;
 			out->text_len = (size_t)(end - p);
 		}
 		return;
 	}
 	if (tok_is(&t, "copyprotection") || tok_is(&t, "registration")) {
-		out->kind = XQ_LINE_ID_OTHER;
+		out->kind = XQI_LINE_ID_OTHER;
 		return;
 	}
 	if (tok_is(&t, "option")) {
@@ -377,7 +377,7 @@ void xq_engine_parse_line(struct xq_engine_line *out, const char *line, size_t l
 		struct tok n;
 		if (!next_tok(&p, end, &n))
 			goto garbage;
-		if (proto != XQ_PROTOCOL_UCCI && tok_is(&n, "name")) {
+		if (proto != XQI_PROTOCOL_UCCI && tok_is(&n, "name")) {
 			/* UCI: the name runs up to the word "type". */
 			const char *q = p;
 			if (!next_tok(&q, end, &t) || tok_is(&t, "type"))
@@ -393,7 +393,7 @@ void xq_engine_parse_line(struct xq_engine_line *out, const char *line, size_t l
 			name_start = n.p;
 			name_end = n.p + n.n;
 		}
-		out->kind = XQ_LINE_OPTION;
+		out->kind = XQI_LINE_OPTION;
 		out->text = name_start;
 		out->text_len = (size_t)(name_end - name_start);
 		while (next_tok(&p, end, &t))
@@ -405,30 +405,30 @@ void xq_engine_parse_line(struct xq_engine_line *out, const char *line, size_t l
 		return;
 	}
 garbage:
-	out->kind = XQ_LINE_GARBAGE;
+	out->kind = XQI_LINE_GARBAGE;
 }
 
 
 /* Append " m1 m2 ..." in the engine's notation. */
-int xq_eng_add_moves(struct xq_buf *b, const xq_move *moves, size_t n, int rank_base)
+int xqi_eng_add_moves(struct xq_buf *b, const xqi_move *moves, size_t n, int rank_base)
 {
 	for (size_t i = 0; i < n; i++) {
 		char t[7];
-		xq_engine_move_text(moves[i], rank_base, t);
+		xqi_engine_move_text(moves[i], rank_base, t);
 		if (xq_buf_addc(b, ' ') || xq_buf_adds(b, t))
 			return XQ_ENOMEM;
 	}
 	return 0;
 }
 
-int xq_engine_go_text(struct xq_buf *b, enum xq_protocol proto, const struct xq_limit *lim,
+int xqi_engine_go_text(struct xq_buf *b, enum xqi_protocol proto, const struct xqi_limit *lim,
 		      int *emulate_movetime)
 {
 	/* Appends go on after a failure (adding nothing): the sticky error
 	 * is checked once, at the end. */
 	*emulate_movetime = 0;
 	xq_buf_adds(b, "go");
-	if (proto == XQ_PROTOCOL_UCCI) {
+	if (proto == XQI_PROTOCOL_UCCI) {
 		/* UCCI takes one mode; its `time` is a clock (in seconds for
 		 * ElephantEye), so a move time is kept by us with `stop`. */
 		if (lim->depth > 0)

@@ -12,7 +12,7 @@
  * the enemy's back rank; the king should stay home.  They are small
  * numbers on purpose: material decides, the tables break ties.
  *
- * On top of those, xq_eval_positional() adds what one piece's square
+ * On top of those, xqi_eval_positional() adds what one piece's square
  * cannot tell: how many points rooks, horses and cannons can reach, and a
  * cannon aimed at the king down an empty file.  (A palace-safety term,
  * missing advisors and elephants against attackers, was tried and scored
@@ -25,9 +25,9 @@
 #include "search.h"
 #include "tables.h"
 
-const int16_t xq_piece_value[XQ_PIECE_TYPES] = {
-	[XQ_KING] = 0,      [XQ_ADVISOR] = 200, [XQ_ELEPHANT] = 200, [XQ_HORSE] = 400,
-	[XQ_ROOK] = 900,    [XQ_CANNON] = 450,  [XQ_PAWN] = 100,
+const int16_t xqi_piece_value[XQI_PIECE_TYPES] = {
+	[XQI_KING] = 0,      [XQI_ADVISOR] = 200, [XQI_ELEPHANT] = 200, [XQI_HORSE] = 400,
+	[XQI_ROOK] = 900,    [XQI_CANNON] = 450,  [XQI_PAWN] = 100,
 };
 
 /* [rank][file] from red's side; squares a piece can never reach are 0. */
@@ -103,43 +103,43 @@ static const int8_t pst_pawn[10][9] = {
 	{10, 10, 20, 30, 40, 30, 20, 10, 10},
 };
 
-static const int8_t (*const pst[XQ_PIECE_TYPES])[9] = {
-	[XQ_KING] = pst_king,     [XQ_ADVISOR] = pst_advisor, [XQ_ELEPHANT] = pst_elephant,
-	[XQ_HORSE] = pst_horse,   [XQ_ROOK] = pst_rook,       [XQ_CANNON] = pst_cannon,
-	[XQ_PAWN] = pst_pawn,
+static const int8_t (*const pst[XQI_PIECE_TYPES])[9] = {
+	[XQI_KING] = pst_king,     [XQI_ADVISOR] = pst_advisor, [XQI_ELEPHANT] = pst_elephant,
+	[XQI_HORSE] = pst_horse,   [XQI_ROOK] = pst_rook,       [XQI_CANNON] = pst_cannon,
+	[XQI_PAWN] = pst_pawn,
 };
 
 /* Value of a piece of `type` owned by `side` on `sq`, from its owner's view. */
-static int square_value(int side, int type, xq_sq sq)
+static int square_value(int side, int type, xqi_sq sq)
 {
-	int file = XQ_SQ_FILE(sq), rank = XQ_SQ_RANK(sq);
+	int file = XQI_SQ_FILE(sq), rank = XQI_SQ_RANK(sq);
 
-	if (side == XQ_BLACK)
+	if (side == XQI_BLACK)
 		rank = 9 - rank, file = 8 - file;
-	return xq_piece_value[type] + pst[type][rank][file];
+	return xqi_piece_value[type] + pst[type][rank][file];
 }
 
-void xq_eval_table_init(struct xq_eval_table *t)
+void xqi_eval_table_init(struct xqi_eval_table *t)
 {
 	memset(t, 0, sizeof(*t));
 	for (int sq = 0; sq < 256; sq++) {
-		if (!xq_on_board(sq))
+		if (!xqi_on_board(sq))
 			continue;
 		for (int side = 0; side < 2; side++)
-			for (int type = 0; type < XQ_PIECE_TYPES; type++) {
-				int v = square_value(side, type, (xq_sq)sq);
-				t->v[XQ_KIND(side, type)][sq] = (int16_t)(side == XQ_RED ? v : -v);
+			for (int type = 0; type < XQI_PIECE_TYPES; type++) {
+				int v = square_value(side, type, (xqi_sq)sq);
+				t->v[XQI_KIND(side, type)][sq] = (int16_t)(side == XQI_RED ? v : -v);
 			}
 	}
 }
 
-int xq_eval_red(const struct xq_eval_table *t, const struct xq_board *b)
+int xqi_eval_red(const struct xqi_eval_table *t, const struct xqi_position *b)
 {
 	int sum = 0;
 
 	for (int id = 16; id < 48; id++)
 		if (b->pc[id])
-			sum += t->v[xq_kind_of_id[id]][b->pc[id]];
+			sum += t->v[xqi_kind_of_id[id]][b->pc[id]];
 	return sum;
 }
 
@@ -151,11 +151,11 @@ int xq_eval_red(const struct xq_eval_table *t, const struct xq_board *b)
 #define HOLLOW_CANNON 40
 
 /* Points a slider on `s` can move to, captures counted for rooks only. */
-static int slider_moves(const struct xq_board *b, xq_sq s, int rook)
+static int slider_moves(const struct xqi_position *b, xqi_sq s, int rook)
 {
 	int x = s & 15, y = s >> 4, n;
-	const struct xq_slide *r = &xq_rank_slide[x - 3][b->rank_bits[y]];
-	const struct xq_slide *f = &xq_file_slide[y - 3][b->file_bits[x]];
+	const struct xqi_slide *r = &xqi_rank_slide[x - 3][b->rank_bits[y]];
+	const struct xqi_slide *f = &xqi_file_slide[y - 3][b->file_bits[x]];
 
 	n = (r->noncap[0] - x) + (x - r->noncap[1]) + (f->noncap[0] - y) + (y - f->noncap[1]);
 	if (rook)
@@ -163,25 +163,25 @@ static int slider_moves(const struct xq_board *b, xq_sq s, int rook)
 	return n;
 }
 
-static int side_positional(const struct xq_board *b, int side)
+static int side_positional(const struct xqi_position *b, int side)
 {
-	int tag = XQ_SIDE_TAG(side), sum = 0;
-	xq_sq king = b->pc[XQ_SIDE_TAG(side ^ 1)];
+	int tag = XQI_SIDE_TAG(side), sum = 0;
+	xqi_sq king = b->pc[XQI_SIDE_TAG(side ^ 1)];
 
 	for (int id = tag + 5; id <= tag + 6; id++) {
-		xq_sq s = b->pc[id];
+		xqi_sq s = b->pc[id];
 		int n = 0;
 		if (!s)
 			continue;
-		for (int i = 0; xq_horse_to[s][i]; i++)
-			n += !b->sq[xq_horse_leg[s][i]] && !(b->sq[xq_horse_to[s][i]] & tag);
+		for (int i = 0; xqi_horse_to[s][i]; i++)
+			n += !b->sq[xqi_horse_leg[s][i]] && !(b->sq[xqi_horse_to[s][i]] & tag);
 		sum += HORSE_MOBILITY * (n - 4);
 	}
 	for (int id = tag + 7; id <= tag + 8; id++)
 		if (b->pc[id])
 			sum += ROOK_MOBILITY * (slider_moves(b, b->pc[id], 1) - 8);
 	for (int id = tag + 9; id <= tag + 10; id++) {
-		xq_sq s = b->pc[id];
+		xqi_sq s = b->pc[id];
 		if (!s)
 			continue;
 		sum += CANNON_MOBILITY * (slider_moves(b, s, 0) - 6);
@@ -196,22 +196,22 @@ static int side_positional(const struct xq_board *b, int side)
 	return sum;
 }
 
-int xq_eval_positional(const struct xq_board *b)
+int xqi_eval_positional(const struct xqi_position *b)
 {
-	return side_positional(b, XQ_RED) - side_positional(b, XQ_BLACK);
+	return side_positional(b, XQI_RED) - side_positional(b, XQI_BLACK);
 }
 
-int xq_eval(const struct xq_board *b)
+int xqi_eval(const struct xqi_position *b)
 {
-	int sum = 0, pos = xq_eval_positional(b);
+	int sum = 0, pos = xqi_eval_positional(b);
 
 	for (int id = 16; id < 48; id++) {
-		uint8_t kind = xq_kind_of_id[id];
+		uint8_t kind = xqi_kind_of_id[id];
 		int v;
 		if (!b->pc[id])
 			continue;
-		v = square_value(XQ_KIND_SIDE(kind), XQ_KIND_TYPE(kind), b->pc[id]);
-		sum += XQ_KIND_SIDE(kind) == b->side ? v : -v;
+		v = square_value(XQI_KIND_SIDE(kind), XQI_KIND_TYPE(kind), b->pc[id]);
+		sum += XQI_KIND_SIDE(kind) == b->side ? v : -v;
 	}
-	return sum + (b->side == XQ_RED ? pos : -pos);
+	return sum + (b->side == XQI_RED ? pos : -pos);
 }

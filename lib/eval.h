@@ -6,29 +6,29 @@
  * every square has one signed value (positive for red's pieces, negative
  * for black's), the position's value from red's point of view is their
  * sum, and a move changes it by three table entries.  struct
- * xq_eval_table holds those values; the search owns one (no global tables
+ * xqi_eval_table holds those values; the search owns one (no global tables
  * are built at run time).
  */
-#ifndef XQ_LIB_EVAL_H
-#define XQ_LIB_EVAL_H
+#ifndef XQI_LIB_EVAL_H
+#define XQI_LIB_EVAL_H
 
 #include <stdint.h>
 
-#include "board.h"
+#include "position.h"
 
-/* Material values (centipawns) by enum xq_piece_type; the king's is 0. */
-extern const int16_t xq_piece_value[XQ_PIECE_TYPES];
+/* Material values (centipawns) by enum xqi_piece_type; the king's is 0. */
+extern const int16_t xqi_piece_value[XQI_PIECE_TYPES];
 
-/* Signed value of each piece kind (XQ_KIND) on each square, red's view. */
-struct xq_eval_table {
+/* Signed value of each piece kind (XQI_KIND) on each square, red's view. */
+struct xqi_eval_table {
 	int16_t v[16][256];
 };
 
 /* Fill `t` from the piece values and the piece-square tables. */
-void xq_eval_table_init(struct xq_eval_table *t);
+void xqi_eval_table_init(struct xqi_eval_table *t);
 
 /* The value of `b` from red's point of view, summed from `t`. */
-int xq_eval_red(const struct xq_eval_table *t, const struct xq_board *b);
+int xqi_eval_red(const struct xqi_eval_table *t, const struct xqi_position *b);
 
 /*
  * The terms that depend on more than one piece, red's view, computed from
@@ -36,15 +36,15 @@ int xq_eval_red(const struct xq_eval_table *t, const struct xq_board *b);
  * and cannons (a blocked horse or a buried rook is worth less), and a
  * bonus for a cannon facing the enemy king down an empty file.
  */
-int xq_eval_positional(const struct xq_board *b);
+int xqi_eval_positional(const struct xqi_position *b);
 
 /* How much making `m` (pseudo-legal in `b`, not yet made) changes the
  * red-view value. */
-static inline int xq_eval_delta(const struct xq_eval_table *t, const struct xq_board *b,
-				xq_move m)
+static inline int xqi_eval_delta(const struct xqi_eval_table *t, const struct xqi_position *b,
+				xqi_move m)
 {
-	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
-	int k = xq_kind_of_id[b->sq[from]], c = xq_kind_of_id[b->sq[to]];
+	xqi_sq from = XQI_MOVE_FROM(m), to = XQI_MOVE_TO(m);
+	int k = xqi_kind_of_id[b->sq[from]], c = xqi_kind_of_id[b->sq[to]];
 
 	return t->v[k][to] - t->v[k][from] - t->v[c][to];
 }

@@ -6,37 +6,37 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "board.h"
+#include "position.h"
 #include "utf8.h"
 
-size_t xq_evalnote_format(char *buf, size_t cap, struct xq_score red, int depth)
+size_t xqi_evalnote_format(char *buf, size_t cap, struct xqi_score red, int depth)
 {
 	size_t n;
 
 	if (!cap)
 		return 0;
-	n = xq_score_format(red, buf, cap);
+	n = xqi_score_format(red, buf, cap);
 	if (n >= cap)
 		return cap - 1;
-	if (red.kind == XQ_SCORE_CP) {
+	if (red.kind == XQ_EVAL_CP) {
 		int k = snprintf(buf + n, cap - n, "/%d", depth);
 		n = k < 0 ? n : n + (size_t)k < cap ? n + (size_t)k : cap - 1;
 	}
 	return n;
 }
 
-size_t xq_evalnote_format_command(char *buf, size_t cap, struct xq_score red, int depth)
+size_t xqi_evalnote_format_command(char *buf, size_t cap, struct xqi_score red, int depth)
 {
 	int k;
 
 	if (!cap)
 		return 0;
-	if (red.kind == XQ_SCORE_CP) {
+	if (red.kind == XQ_EVAL_CP) {
 		long v = (long)red.value, a = v < 0 ? -v : v;
 		k = snprintf(buf, cap, "[%%eval %s%ld.%02ld,%d]", v < 0 ? "-" : "", a / 100, a % 100,
 			     depth);
 	} else {
-		k = snprintf(buf, cap, "[%%eval #%s%ld]", red.kind == XQ_SCORE_MATE ? "" : "-",
+		k = snprintf(buf, cap, "[%%eval #%s%ld]", red.kind == XQ_EVAL_MATE ? "" : "-",
 			     (long)red.value);
 	}
 	return k < 0 ? 0 : (size_t)k < cap ? (size_t)k : cap - 1;
@@ -59,7 +59,7 @@ static int digits(const char *s, size_t len, size_t *i, int max, int32_t *out)
 }
 
 /* "#3", "#-3" (also "#+3") from s[*i]: a mate from red's point of view. */
-static int mate(const char *s, size_t len, size_t *i, struct xq_score *out)
+static int mate(const char *s, size_t len, size_t *i, struct xqi_score *out)
 {
 	int neg = 0;
 	int32_t n;
@@ -71,13 +71,13 @@ static int mate(const char *s, size_t len, size_t *i, struct xq_score *out)
 		neg = s[(*i)++] == '-';
 	if (!digits(s, len, i, 4, &n))
 		return 0;
-	out->kind = neg ? XQ_SCORE_MATED : XQ_SCORE_MATE;
+	out->kind = neg ? XQ_EVAL_MATED : XQ_EVAL_MATE;
 	out->value = n;
 	return 1;
 }
 
 /* annotate's word, exactly `len` bytes: "+0.35/12", "0.00/4", "#-3". */
-static int annotate_word(const char *s, size_t len, struct xq_evalnote *out)
+static int annotate_word(const char *s, size_t len, struct xqi_evalnote *out)
 {
 	size_t i = 0;
 	int32_t pawns, frac, depth;
@@ -102,14 +102,14 @@ static int annotate_word(const char *s, size_t len, struct xq_evalnote *out)
 		return 0;
 	if (!sign && (pawns || frac))
 		return 0; /* annotate signs every score but zero */
-	out->score.kind = XQ_SCORE_CP;
+	out->score.kind = XQ_EVAL_CP;
 	out->score.value = (sign < 0 ? -1 : 1) * (pawns * 100 + frac);
 	out->depth = (int)depth;
 	return 1;
 }
 
 /* The "[%eval ...]" command starting at s[at]; its end in *end. */
-static int eval_command(const char *s, size_t len, size_t at, struct xq_evalnote *out,
+static int eval_command(const char *s, size_t len, size_t at, struct xqi_evalnote *out,
 			size_t *end)
 {
 	static const char head[] = "[%eval";
@@ -149,7 +149,7 @@ static int eval_command(const char *s, size_t len, size_t at, struct xq_evalnote
 				cp *= 10;
 			cp += round;
 		}
-		out->score.kind = XQ_SCORE_CP;
+		out->score.kind = XQ_EVAL_CP;
 		out->score.value = (neg ? -1 : 1) * (pawns * 100 + cp);
 	}
 	if (i < len && s[i] == ',') {
@@ -166,9 +166,9 @@ static int eval_command(const char *s, size_t len, size_t at, struct xq_evalnote
 	return 1;
 }
 
-int xq_evalnote_find(struct xq_evalnote *out, const char *comment, size_t len)
+int xqi_evalnote_find(struct xqi_evalnote *out, const char *comment, size_t len)
 {
-	struct xq_evalnote n;
+	struct xqi_evalnote n;
 	size_t e = len, w;
 
 	if (!comment)
@@ -196,27 +196,27 @@ int xq_evalnote_find(struct xq_evalnote *out, const char *comment, size_t len)
 	return 0;
 }
 
-int32_t xq_evalnote_value(struct xq_score s)
+int32_t xqi_evalnote_value(struct xqi_score s)
 {
 	int32_t n = s.value < 0 ? 0 : s.value > 100 ? 100 : s.value;
 
 	switch (s.kind) {
-	case XQ_SCORE_MATE:
-		return XQ_EVALNOTE_MATE - n;
-	case XQ_SCORE_MATED:
-		return -(XQ_EVALNOTE_MATE - n);
+	case XQ_EVAL_MATE:
+		return XQI_EVALNOTE_MATE - n;
+	case XQ_EVAL_MATED:
+		return -(XQI_EVALNOTE_MATE - n);
 	default:
-		return s.value > XQ_EVALNOTE_CP_CAP	   ? XQ_EVALNOTE_CP_CAP
-		       : s.value < -XQ_EVALNOTE_CP_CAP ? -XQ_EVALNOTE_CP_CAP
+		return s.value > XQI_EVALNOTE_CP_CAP	   ? XQI_EVALNOTE_CP_CAP
+		       : s.value < -XQI_EVALNOTE_CP_CAP ? -XQI_EVALNOTE_CP_CAP
 						       : s.value;
 	}
 }
 
-int32_t xq_evalnote_loss(struct xq_score red_before, struct xq_score red_after, int mover)
+int32_t xqi_evalnote_loss(struct xqi_score red_before, struct xqi_score red_after, int mover)
 {
-	int32_t l = xq_evalnote_value(red_before) - xq_evalnote_value(red_after);
+	int32_t l = xqi_evalnote_value(red_before) - xqi_evalnote_value(red_after);
 
-	if (mover == XQ_BLACK)
+	if (mover == XQI_BLACK)
 		l = -l;
 	return l > 0 ? l : 0;
 }

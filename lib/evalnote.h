@@ -23,20 +23,22 @@
  * When a comment holds both, the annotate form (the last word) is taken:
  * it is the newer, since annotate appends its score to what was there.
  */
-#ifndef XQ_LIB_EVALNOTE_H
-#define XQ_LIB_EVALNOTE_H
+#ifndef XQI_LIB_EVALNOTE_H
+#define XQI_LIB_EVALNOTE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include <xq/analyse.h>
+
 #include "search.h"
 
-/* Longest text xq_evalnote_format() writes, with the NUL. */
-#define XQ_EVALNOTE_MAX (XQ_SCORE_TEXT_MAX + 12)
+/* Longest text xqi_evalnote_format() writes, with the NUL. */
+#define XQI_EVALNOTE_MAX (XQI_SCORE_TEXT_MAX + 12)
 
 /* A score found in a comment. */
-struct xq_evalnote {
-	struct xq_score score; /* red's point of view */
+struct xqi_evalnote {
+	struct xqi_score score; /* red's point of view */
 	int depth;             /* the search depth, 0 when the comment does not say */
 	size_t start, end;     /* the bytes [start, end) of the comment that hold it */
 };
@@ -44,19 +46,19 @@ struct xq_evalnote {
 /*
  * Write `red` (a score from red's point of view) as annotate writes it in
  * a comment: "+0.35/12" with the depth for centipawns, "#-3" for mates.
- * NUL-terminated in `buf` of `cap` bytes (XQ_EVALNOTE_MAX is enough);
+ * NUL-terminated in `buf` of `cap` bytes (XQI_EVALNOTE_MAX is enough);
  * returns the length written.
  */
-size_t xq_evalnote_format(char *buf, size_t cap, struct xq_score red, int depth);
+size_t xqi_evalnote_format(char *buf, size_t cap, struct xqi_score red, int depth);
 
 /*
  * Write `red` as chess tools' "[%eval VALUE]" command: pawns with two
  * decimals and a sign only when negative, and ",DEPTH" after it
  * ("[%eval 0.35,12]"), or a mate ("[%eval #-3]").  NUL-terminated in
- * `buf` of `cap` bytes (XQ_EVALNOTE_MAX is enough); returns the length
- * written.  xq_evalnote_find() reads it back.
+ * `buf` of `cap` bytes (XQI_EVALNOTE_MAX is enough); returns the length
+ * written.  xqi_evalnote_find() reads it back.
  */
-size_t xq_evalnote_format_command(char *buf, size_t cap, struct xq_score red, int depth);
+size_t xqi_evalnote_format_command(char *buf, size_t cap, struct xqi_score red, int depth);
 
 /*
  * Find the score in the first `len` bytes of `comment` (UTF-8, need not
@@ -65,34 +67,29 @@ size_t xq_evalnote_format_command(char *buf, size_t cap, struct xq_score red, in
  * exact forms count: "score 1.5" or "+0.3/12" (one decimal) is not a
  * score, so ordinary comments are never mistaken for one.
  */
-int xq_evalnote_find(struct xq_evalnote *out, const char *comment, size_t len);
+int xqi_evalnote_find(struct xqi_evalnote *out, const char *comment, size_t len);
 
 /*
  * The scale losses are measured on.  Centipawns are clamped to
- * +-XQ_EVALNOTE_CP_CAP; a mate in n for the viewing side is
- * XQ_EVALNOTE_MATE - n (n capped at 100) and being mated in n its
+ * +-XQI_EVALNOTE_CP_CAP; a mate in n for the viewing side is
+ * XQI_EVALNOTE_MATE - n (n capped at 100) and being mated in n its
  * negation, so a forced mate outranks any material score, a shorter mate
  * a longer one, and throwing a mate away is a large loss.
  */
-#define XQ_EVALNOTE_CP_CAP 2000
-#define XQ_EVALNOTE_MATE 3000
-int32_t xq_evalnote_value(struct xq_score s);
+#define XQI_EVALNOTE_CP_CAP 2000
+#define XQI_EVALNOTE_MATE 3000
+int32_t xqi_evalnote_value(struct xqi_score s);
 
 /*
- * What a move lost for the side that made it (`mover`: XQ_RED or
- * XQ_BLACK): the value of the score before it minus the value of the
+ * What a move lost for the side that made it (`mover`: XQI_RED or
+ * XQI_BLACK): the value of the score before it minus the value of the
  * score after it, both from red's point of view as comments hold them and
  * turned to the mover's, never below 0.
  */
-int32_t xq_evalnote_loss(struct xq_score red_before, struct xq_score red_after, int mover);
+int32_t xqi_evalnote_loss(struct xqi_score red_before, struct xqi_score red_after, int mover);
 
 /* The losses (centipawns) from which annotate marks a move ?! ? ?? unless
- * told otherwise, and the NAGs it marks them with. */
-#define XQ_EVALNOTE_INACCURACY 50
-#define XQ_EVALNOTE_MISTAKE 100
-#define XQ_EVALNOTE_BLUNDER 300
-#define XQ_EVALNOTE_NAG_INACCURACY 6 /* ?! */
-#define XQ_EVALNOTE_NAG_MISTAKE 2    /* ? */
-#define XQ_EVALNOTE_NAG_BLUNDER 4    /* ?? */
+ * told otherwise, and the NAGs it marks them with, are the public
+ * XQ_EVAL_INACCURACY ... and XQ_NAG_INACCURACY ... (<xq/analyse.h>). */
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "board.h"
+#include "position.h"
 #include "fix.h"
 #include "movegen.h"
 #include "utf8.h"
@@ -357,27 +357,27 @@ static int final_repeats(const uint64_t *keys, size_t n)
 	return 0;
 }
 
-int xq_result_prove(struct xq_result_proof *p, const struct xq_game *g,
-		    const struct xq_rules_options *o, struct xq_diag *d)
+int xqi_result_prove(struct xqi_result_proof *p, const struct xqi_record *g,
+		    const struct xqi_rules_options *o, struct xq_diagnostic *d)
 {
-	struct xq_board b = g->start;
+	struct xqi_position b = g->start;
 	uint64_t *keys = NULL;
 	size_t nkeys = 0, kalloc = 0;
 	uint32_t n = 0;
-	enum xq_status st;
+	enum xq_state st;
 	int rc = 0;
 
 	memset(p, 0, sizeof(*p));
-	p->result = XQ_RESULT_NONE;
-	if (g->flags & XQ_GAME_BROKEN)
+	p->result = XQI_RESULT_NONE;
+	if (g->flags & XQI_RECORD_BROKEN)
 		return 0;
 	if (o && XQ_ALLOC_GROW(keys, 1, kalloc))
 		return XQ_ENOMEM;
 	if (o)
 		keys[nkeys++] = b.key;
-	for (uint32_t k = g->nodes[XQ_ROOT].child; k != XQ_NODE_NONE; k = g->nodes[k].child) {
-		struct xq_undo u;
-		xq_board_make(&b, g->nodes[k].move, &u);
+	for (uint32_t k = g->nodes[XQI_ROOT].child; k != XQ_NO_NODE; k = g->nodes[k].child) {
+		struct xqi_undo u;
+		xqi_position_make(&b, g->nodes[k].move, &u);
 		n++;
 		if (!o)
 			continue;
@@ -390,29 +390,29 @@ int xq_result_prove(struct xq_result_proof *p, const struct xq_game *g,
 		keys[nkeys++] = b.key;
 	}
 	p->ply = n;
-	st = xq_board_status(&b);
-	if (st != XQ_PLAYING) {
+	st = xqi_position_status(&b);
+	if (st != XQ_STATE_PLAYING) {
 		/* The side to move cannot move: it has lost, mated or stalemated. */
-		p->why = st == XQ_CHECKMATE ? XQ_PROOF_CHECKMATE : XQ_PROOF_STALEMATE;
-		p->result = b.side == XQ_RED ? XQ_RESULT_BLACK_WIN : XQ_RESULT_RED_WIN;
+		p->why = st == XQ_STATE_CHECKMATE ? XQ_PROOF_CHECKMATE : XQ_PROOF_STALEMATE;
+		p->result = b.side == XQI_RED ? XQI_RESULT_BLACK_WIN : XQI_RESULT_RED_WIN;
 	} else if (o && final_repeats(keys, nkeys)) {
-		struct xq_rules_report r;
-		xq_rules_report_init(&r);
-		rc = xq_rules_analyze_game(&r, g, xq_game_mainline_end(g), o, d);
+		struct xqi_rules_report r;
+		xqi_rules_report_init(&r);
+		rc = xqi_rules_analyze_game(&r, g, xqi_record_mainline_end(g), o, d);
 		if (!rc && r.ncycles) {
-			const struct xq_rules_cycle *c = &r.cycles[r.ncycles - 1];
+			const struct xqi_rules_cycle *c = &r.cycles[r.ncycles - 1];
 			unsigned min = o->min_repeats ? o->min_repeats : 2;
 			if (c->last == n && c->repeats >= min &&
-			    (c->verdict == XQ_VERDICT_RED_LOSES || c->verdict == XQ_VERDICT_BLACK_LOSES)) {
-				int offender = c->verdict == XQ_VERDICT_RED_LOSES ? XQ_RED : XQ_BLACK;
+			    (c->verdict == XQ_RULING_RED_LOSES || c->verdict == XQ_RULING_BLACK_LOSES)) {
+				int offender = c->verdict == XQ_RULING_RED_LOSES ? XQI_RED : XQI_BLACK;
 				p->why = XQ_PROOF_PERPETUAL;
-				p->result = offender == XQ_RED ? XQ_RESULT_BLACK_WIN : XQ_RESULT_RED_WIN;
+				p->result = offender == XQI_RED ? XQI_RESULT_BLACK_WIN : XQI_RESULT_RED_WIN;
 				p->first = c->first;
-				p->conduct = (enum xq_rules_conduct)c->side[offender].conduct;
+				p->conduct = (enum xqi_rules_conduct)c->side[offender].conduct;
 				p->rules = r.rules;
 			}
 		}
-		xq_rules_report_release(&r);
+		xqi_rules_report_release(&r);
 	}
 	free(keys);
 	return rc;

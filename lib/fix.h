@@ -15,30 +15,30 @@
  *
  * Nothing here prints or allocates outside the caller's values.
  */
-#ifndef XQ_FIX_H
-#define XQ_FIX_H
+#ifndef XQI_FIX_H
+#define XQI_FIX_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "game.h"
+#include "diagnostic.h"
+#include "record.h"
 #include "rules.h"
 
-#include "../include/xq/fix.h"
+#include <xq/fix.h>
 
 /* Dates: xq_date_normalize(), struct xq_date and enum xq_date_kind are
  * public, in <xq/fix.h>, as are the XQ_PROOF_* kinds of `why` below. */
 
 /* ---- results -------------------------------------------------------------- */
 
-struct xq_result_proof {
+struct xqi_result_proof {
 	int why;                /* XQ_PROOF_* (<xq/fix.h>) */
-	enum xq_result result;  /* what it proves (XQ_RESULT_NONE when nothing) */
+	enum xqi_result result;  /* what it proves (XQI_RESULT_NONE when nothing) */
 	uint32_t ply;           /* plies in the main line: where the proof stands */
 	uint32_t first;         /* XQ_PROOF_PERPETUAL: the cycle's plies first+1..ply */
-	enum xq_rules_conduct conduct; /* XQ_PROOF_PERPETUAL: the offender's conduct */
-	enum xq_rules_set rules;       /* XQ_PROOF_PERPETUAL: the rule set that judged */
+	enum xqi_rules_conduct conduct; /* XQ_PROOF_PERPETUAL: the offender's conduct */
+	enum xq_ruleset rules;       /* XQ_PROOF_PERPETUAL: the rule set that judged */
 };
 
 /*
@@ -48,7 +48,7 @@ struct xq_result_proof {
  * XQ_EILLEGAL from the rules analysis, with `d` saying why; `d` may be
  * NULL).
  */
-int xq_result_prove(struct xq_result_proof *p, const struct xq_game *g,
-		    const struct xq_rules_options *o, struct xq_diag *d);
+int xqi_result_prove(struct xqi_result_proof *p, const struct xqi_record *g,
+		    const struct xqi_rules_options *o, struct xq_diagnostic *d);
 
 #endif

@@ -10,22 +10,22 @@
 #include "alloc.h"
 #include "movegen.h"
 
-void xq_flat_tree_init(struct xq_flat_tree *t, struct xq_game *g)
+void xqi_flat_tree_init(struct xqi_flat_tree *t, struct xqi_record *g)
 {
 	memset(t, 0, sizeof(*t));
 	t->g = g;
-	t->parent = XQ_ROOT;
+	t->parent = XQI_ROOT;
 	t->board = g->start;
 }
 
-void xq_flat_tree_release(struct xq_flat_tree *t)
+void xqi_flat_tree_release(struct xqi_flat_tree *t)
 {
 	free(t->stack);
 	t->stack = NULL;
 	t->depth = t->cap = 0;
 }
 
-static int push(struct xq_flat_tree *t)
+static int push(struct xqi_flat_tree *t)
 {
 	if (XQ_ALLOC_GROW(t->stack, t->depth + 1, t->cap))
 		return XQ_ENOMEM;
@@ -36,23 +36,23 @@ static int push(struct xq_flat_tree *t)
 	return 0;
 }
 
-int xq_flat_tree_add(struct xq_flat_tree *t, xq_move m, int branch, int end, uint32_t *node,
-		    struct xq_diag *d)
+int xqi_flat_tree_add(struct xqi_flat_tree *t, xqi_move m, int branch, int end, uint32_t *node,
+		    struct xq_diagnostic *d)
 {
-	uint32_t n = XQ_NODE_NONE;
+	uint32_t n = XQ_NO_NODE;
 	int rc;
 
 	if (t->complete)
 		return XQ_ERANGE;
-	if (t->parent == XQ_NODE_NONE) {
+	if (t->parent == XQ_NO_NODE) {
 		t->skipped++;
 		rc = 0;
 	} else if (m == 0) {
 		rc = XQ_EPARSE;
 	} else {
-		rc = xq_move_check(&t->board, m, d);
+		rc = xqi_move_check(&t->board, m, d);
 		if (rc == 0) {
-			rc = xq_game_add_move(t->g, t->parent, m, &n);
+			rc = xqi_record_add_move(t->g, t->parent, m, &n);
 			if (rc)
 				return rc;
 			rc = 1;
@@ -66,7 +66,7 @@ int xq_flat_tree_add(struct xq_flat_tree *t, xq_move m, int branch, int end, uin
 	if (end) {
 		if (t->depth == 0) {
 			t->complete = 1;
-			t->parent = XQ_NODE_NONE;
+			t->parent = XQ_NO_NODE;
 		} else {
 			t->depth--;
 			t->parent = t->stack[t->depth].node;
@@ -74,9 +74,9 @@ int xq_flat_tree_add(struct xq_flat_tree *t, xq_move m, int branch, int end, uin
 			t->board = t->stack[t->depth].board;
 		}
 	} else {
-		if (n != XQ_NODE_NONE) {
-			struct xq_undo u;
-			xq_board_make(&t->board, m, &u);
+		if (n != XQ_NO_NODE) {
+			struct xqi_undo u;
+			xqi_position_make(&t->board, m, &u);
 		}
 		t->parent = n;
 		t->ply++;

@@ -4,15 +4,15 @@
  * their trees (formats/cbf.c, cbr.c and xqf.c).  It checks each move
  * against the position and keeps the positions of the open alternatives.
  */
-#ifndef XQ_LIB_FLATTREE_H
-#define XQ_LIB_FLATTREE_H
+#ifndef XQI_LIB_FLATTREE_H
+#define XQI_LIB_FLATTREE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "board.h"
-#include "diag.h"
-#include "game.h"
+#include "position.h"
+#include "diagnostic.h"
+#include "record.h"
 
 /*
  * A flat move list: the tree in depth-first order, each
@@ -29,27 +29,27 @@
  * it) are skipped and counted, while the flags are still followed, so the
  * reader resumes at the next alternative outside the broken subtree.
  */
-struct xq_flat_open {
-	uint32_t node;         /* parent of the alternatives to come, or XQ_NODE_NONE (skipped) */
+struct xqi_flat_open {
+	uint32_t node;         /* parent of the alternatives to come, or XQ_NO_NODE (skipped) */
 	uint32_t ply;          /* the ply of `node` */
-	struct xq_board board; /* the position at `node` */
+	struct xqi_position board; /* the position at `node` */
 };
 
-struct xq_flat_tree {
-	struct xq_game *g;
-	uint32_t parent;       /* where the next move attaches; XQ_NODE_NONE inside a skipped line */
+struct xqi_flat_tree {
+	struct xqi_record *g;
+	uint32_t parent;       /* where the next move attaches; XQ_NO_NODE inside a skipped line */
 	uint32_t ply;          /* the ply of `parent` (kept here: counting from the root at
 				* every move made deep lines quadratic) */
-	struct xq_board board; /* the position at `parent` */
-	struct xq_flat_open *stack;
+	struct xqi_position board; /* the position at `parent` */
+	struct xqi_flat_open *stack;
 	size_t depth, cap;
 	int complete;          /* the first line has ended: the tree is whole */
 	uint32_t skipped;      /* moves not read because their line had stopped */
 };
 
 /* Start building into `g` (whose start position is already set). */
-void xq_flat_tree_init(struct xq_flat_tree *t, struct xq_game *g);
-void xq_flat_tree_release(struct xq_flat_tree *t);
+void xqi_flat_tree_init(struct xqi_flat_tree *t, struct xqi_record *g);
+void xqi_flat_tree_release(struct xqi_flat_tree *t);
 
 /*
  * Take the next entry of the list.  `m` is the move, or 0 for an entry
@@ -57,12 +57,12 @@ void xq_flat_tree_release(struct xq_flat_tree *t);
  * line stops there as for an illegal move).  Returns:
  *   1           the move was added; *node is its index
  *   0           skipped, inside a line that had stopped
- *   XQ_EILLEGAL `m` is not legal here: `d` says why (xq_move_check); the line stops
+ *   XQ_EILLEGAL `m` is not legal here: `d` says why (xqi_move_check); the line stops
  *   XQ_EPARSE   `m` was 0; the line stops
  *   XQ_ERANGE   the tree was already complete: the entry is not part of it
  *   XQ_ENOMEM
  */
-int xq_flat_tree_add(struct xq_flat_tree *t, xq_move m, int branch, int end, uint32_t *node,
-		    struct xq_diag *d);
+int xqi_flat_tree_add(struct xqi_flat_tree *t, xqi_move m, int branch, int end, uint32_t *node,
+		    struct xq_diagnostic *d);
 
 #endif

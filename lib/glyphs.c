@@ -22,7 +22,7 @@
  */
 #include "glyphs.h"
 
-const struct xq_glyph xq_glyphs[] = {
+const struct xqi_glyph xqi_glyphs[] = {
 	/* 0 */
 	{0x0030,
 	 "m0 380c140 0 228-126 228-382 0-254-88-378-228-378-140 0-228 124-228 378 0 256 88 382 228"
@@ -326,4 +326,4 @@ const struct xq_glyph xq_glyphs[] = {
 	 "-118-92-118-92l-64 79h-402l-131-49zm117 177h167v121h-167zm0 149h167v120h-167z"},
 };
 
-const size_t xq_glyph_count = sizeof(xq_glyphs) / sizeof(xq_glyphs[0]);
+const size_t xqi_glyph_count = sizeof(xqi_glyphs) / sizeof(xqi_glyphs[0]);

@@ -7,27 +7,27 @@
  * header and LICENSE.OFL) and checked in; the build needs neither the
  * script nor the fonts.
  *
- * Each outline is SVG path data in a square of XQ_GLYPH_EM units centred
+ * Each outline is SVG path data in a square of XQI_GLYPH_EM units centred
  * on (0, 0), y pointing down: an ideograph is centred as in its em box, a
  * Latin letter or digit on half its cap height above the baseline.  So
  * <symbol viewBox="-500 -500 1000 1000"> scaled to a square of the glyph's
  * size centres the character on that square's centre.
  */
-#ifndef XQ_LIB_GLYPHS_H
-#define XQ_LIB_GLYPHS_H
+#ifndef XQI_LIB_GLYPHS_H
+#define XQI_LIB_GLYPHS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define XQ_GLYPH_EM 1000
+#define XQI_GLYPH_EM 1000
 
-struct xq_glyph {
+struct xqi_glyph {
 	uint32_t cp;      /* the character, a Unicode code point */
 	const char *path; /* its outline as SVG path data */
 };
 
 /* Sorted by code point. */
-extern const struct xq_glyph xq_glyphs[];
-extern const size_t xq_glyph_count;
+extern const struct xqi_glyph xqi_glyphs[];
+extern const size_t xqi_glyph_count;
 
 #endif

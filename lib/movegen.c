@@ -24,36 +24,36 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "diag.h"
+#include "diagnostic.h"
 #include "tables.h"
 
 /* Is square s diagonally next to k (where the leg of a horse attacking
  * k would be)? */
-static inline int next_corner(xq_sq s, xq_sq k)
+static inline int next_corner(xqi_sq s, xqi_sq k)
 {
 	int dx = (s & 15) - (k & 15), dy = (s >> 4) - (k >> 4);
 
 	return dx * dx == 1 && dy * dy == 1;
 }
 
-#define ADD(f, t) (*out++ = XQ_MOVE((f), (t)))
+#define ADD(f, t) (*out++ = XQI_MOVE((f), (t)))
 
-static inline int gen_sliders(const struct xq_board *b, int tag, int captures_only,
-			      xq_move *out)
+static inline int gen_sliders(const struct xqi_position *b, int tag, int captures_only,
+			      xqi_move *out)
 {
-	xq_move *start = out;
+	xqi_move *start = out;
 	int enemy = tag ^ 48;
 
 	for (int id = tag + 7; id <= tag + 10; id++) {
-		xq_sq s = b->pc[id];
+		xqi_sq s = b->pc[id];
 		int x, y, cannon = id >= tag + 9;
-		const struct xq_slide *r, *f;
+		const struct xqi_slide *r, *f;
 		if (!s)
 			continue;
 		x = s & 15;
 		y = s >> 4;
-		r = &xq_rank_slide[x - 3][b->rank_bits[y]];
-		f = &xq_file_slide[y - 3][b->file_bits[x]];
+		r = &xqi_rank_slide[x - 3][b->rank_bits[y]];
+		f = &xqi_file_slide[y - 3][b->file_bits[x]];
 		if (!captures_only) {
 			for (int t = x + 1; t <= r->noncap[0]; t++)
 				ADD(s, y << 4 | t);
@@ -76,26 +76,26 @@ static inline int gen_sliders(const struct xq_board *b, int tag, int captures_on
 	return (int)(out - start);
 }
 
-static inline int gen(const struct xq_board *b, int captures_only, xq_move *out)
+static inline int gen(const struct xqi_position *b, int captures_only, xqi_move *out)
 {
-	xq_move *start = out;
-	int side = b->side, tag = XQ_SIDE_TAG(side), enemy = tag ^ 48;
+	xqi_move *start = out;
+	int side = b->side, tag = XQI_SIDE_TAG(side), enemy = tag ^ 48;
 	/* A target is allowed if it holds no own piece (all moves) or holds an
 	 * enemy piece (captures only). */
 #define OK_TARGET(t) (captures_only ? (b->sq[t] & enemy) : !(b->sq[t] & tag))
-	xq_sq s;
+	xqi_sq s;
 	const uint8_t *t;
 
 	s = b->pc[tag];
 	if (s)
-		for (t = xq_king_to[s]; *t; t++)
+		for (t = xqi_king_to[s]; *t; t++)
 			if (OK_TARGET(*t))
 				ADD(s, *t);
 	for (int id = tag + 1; id <= tag + 2; id++) {
 		s = b->pc[id];
 		if (!s)
 			continue;
-		for (t = xq_advisor_to[s]; *t; t++)
+		for (t = xqi_advisor_to[s]; *t; t++)
 			if (OK_TARGET(*t))
 				ADD(s, *t);
 	}
@@ -103,9 +103,9 @@ static inline int gen(const struct xq_board *b, int captures_only, xq_move *out)
 		s = b->pc[id];
 		if (!s)
 			continue;
-		for (int i = 0; xq_elephant_to[s][i]; i++) {
-			xq_sq to = xq_elephant_to[s][i];
-			if (!b->sq[xq_elephant_eye[s][i]] && OK_TARGET(to))
+		for (int i = 0; xqi_elephant_to[s][i]; i++) {
+			xqi_sq to = xqi_elephant_to[s][i];
+			if (!b->sq[xqi_elephant_eye[s][i]] && OK_TARGET(to))
 				ADD(s, to);
 		}
 	}
@@ -113,15 +113,15 @@ static inline int gen(const struct xq_board *b, int captures_only, xq_move *out)
 		s = b->pc[id];
 		if (!s)
 			continue;
-		for (int i = 0; xq_horse_to[s][i]; i++) {
-			xq_sq to = xq_horse_to[s][i];
-			if (!b->sq[xq_horse_leg[s][i]] && OK_TARGET(to))
+		for (int i = 0; xqi_horse_to[s][i]; i++) {
+			xqi_sq to = xqi_horse_to[s][i];
+			if (!b->sq[xqi_horse_leg[s][i]] && OK_TARGET(to))
 				ADD(s, to);
 		}
 	}
 	out += gen_sliders(b, tag, captures_only, out);
 	{
-		const uint8_t(*pawn_to)[4] = side == XQ_RED ? xq_red_pawn_to : xq_black_pawn_to;
+		const uint8_t(*pawn_to)[4] = side == XQI_RED ? xqi_red_pawn_to : xqi_black_pawn_to;
 		for (int id = tag + 11; id <= tag + 15; id++) {
 			s = b->pc[id];
 			if (!s)
@@ -135,23 +135,23 @@ static inline int gen(const struct xq_board *b, int captures_only, xq_move *out)
 	return (int)(out - start);
 }
 
-int xq_gen_pseudo(const struct xq_board *b, xq_move *out)
+int xqi_gen_pseudo(const struct xqi_position *b, xqi_move *out)
 {
 	return gen(b, 0, out);
 }
 
-int xq_gen_pseudo_captures(const struct xq_board *b, xq_move *out)
+int xqi_gen_pseudo_captures(const struct xqi_position *b, xqi_move *out)
 {
 	return gen(b, 1, out);
 }
 
 /* Make the move on the squares and lines only, test the king (the
  * attacks `via` names), undo. */
-static int safe_after(struct xq_board *b, xq_move m, unsigned via)
+static int safe_after(struct xqi_position *b, xqi_move m, unsigned via)
 {
-	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+	xqi_sq from = XQI_MOVE_FROM(m), to = XQI_MOVE_TO(m);
 	uint8_t id = b->sq[from], cap = b->sq[to];
-	int side = XQ_ID_SIDE(id), attacked;
+	int side = XQI_ID_SIDE(id), attacked;
 
 	b->sq[from] = 0;
 	b->sq[to] = id;
@@ -164,7 +164,7 @@ static int safe_after(struct xq_board *b, xq_move m, unsigned via)
 		b->rank_bits[to >> 4] ^= (uint16_t)(1u << ((to & 15) - 3));
 		b->file_bits[to & 15] ^= (uint16_t)(1u << ((to >> 4) - 3));
 	}
-	attacked = xq_board_king_attacked_via(b, side, via);
+	attacked = xqi_position_king_attacked_via(b, side, via);
 	b->sq[from] = id;
 	b->sq[to] = cap;
 	b->pc[id] = from;
@@ -179,9 +179,9 @@ static int safe_after(struct xq_board *b, xq_move m, unsigned via)
 	return !attacked;
 }
 
-int xq_move_keeps_king_safe(struct xq_board *b, xq_move m)
+int xqi_move_keeps_king_safe(struct xqi_position *b, xqi_move m)
 {
-	return safe_after(b, m, XQ_VIA_ALL);
+	return safe_after(b, m, XQI_VIA_ALL);
 }
 
 /* What the legality filter needs to know about one position. */
@@ -190,12 +190,12 @@ struct pins {
 	uint16_t pinned;      /* own slots whose move may uncover the king */
 	uint16_t hollow_rank; /* columns (bit c-3) on the king's row where a piece would screen a cannon */
 	uint16_t hollow_file; /* rows (bit r-3) on the king's column, likewise */
-	xq_sq king;
+	xqi_sq king;
 };
 
-static inline int kind_at(const struct xq_board *b, int sq)
+static inline int kind_at(const struct xqi_position *b, int sq)
 {
-	return xq_kind_of_id[b->sq[sq]];
+	return xqi_kind_of_id[b->sq[sq]];
 }
 
 /* Bits strictly between positions a and b (0-based bit numbers). */
@@ -205,23 +205,23 @@ static inline uint16_t between(int a, int c)
 	return (uint16_t)(((1u << hi) - 1) & ~((1u << (lo + 1)) - 1));
 }
 
-static void find_pins(const struct xq_board *b, struct pins *p)
+static void find_pins(const struct xqi_position *b, struct pins *p)
 {
-	int side = b->side, tag = XQ_SIDE_TAG(side), them = side ^ 1;
-	xq_sq k = b->pc[tag];
+	int side = b->side, tag = XQI_SIDE_TAG(side), them = side ^ 1;
+	xqi_sq k = b->pc[tag];
 	int x = k & 15, y = k >> 4;
-	const struct xq_slide *r, *f;
-	const int rook = XQ_KIND(them, XQ_ROOK), cannon = XQ_KIND(them, XQ_CANNON);
-	const int king = XQ_KIND(them, XQ_KING), horse = XQ_KIND(them, XQ_HORSE);
+	const struct xqi_slide *r, *f;
+	const int rook = XQI_KIND(them, XQI_ROOK), cannon = XQI_KIND(them, XQI_CANNON);
+	const int king = XQI_KIND(them, XQI_KING), horse = XQI_KIND(them, XQI_HORSE);
 
-	p->in_check = xq_board_king_attacked(b, side);
+	p->in_check = xqi_position_king_attacked(b, side);
 	p->pinned = 0;
 	p->hollow_rank = p->hollow_file = 0;
 	p->king = k;
 	if (p->in_check || !k)
 		return; /* every move gets the full test, or there is no king to expose */
-	r = &xq_rank_slide[x - 3][b->rank_bits[y]];
-	f = &xq_file_slide[y - 3][b->file_bits[x]];
+	r = &xqi_rank_slide[x - 3][b->rank_bits[y]];
+	f = &xqi_file_slide[y - 3][b->file_bits[x]];
 
 	for (int d = 0; d < 2; d++) {
 		/* Along the king's row. */
@@ -255,11 +255,11 @@ static void find_pins(const struct xq_board *b, struct pins *p)
 		}
 	}
 	for (int i = 0; i < 4; i++) {
-		int leg = k + xq_horse_checks[i].leg;
+		int leg = k + xqi_horse_checks[i].leg;
 		if (!(b->sq[leg] & tag))
 			continue;
-		if (kind_at(b, k + xq_horse_checks[i].from[0]) == horse ||
-		    kind_at(b, k + xq_horse_checks[i].from[1]) == horse)
+		if (kind_at(b, k + xqi_horse_checks[i].from[0]) == horse ||
+		    kind_at(b, k + xqi_horse_checks[i].from[1]) == horse)
 			p->pinned |= (uint16_t)(1u << (b->sq[leg] & 15));
 	}
 	/* Enemy pieces may be marked above; they never move now, so no harm.
@@ -267,9 +267,9 @@ static void find_pins(const struct xq_board *b, struct pins *p)
 	p->pinned |= 1;
 }
 
-static inline int needs_full_test(const struct xq_board *b, const struct pins *p, xq_move m)
+static inline int needs_full_test(const struct xqi_position *b, const struct pins *p, xqi_move m)
 {
-	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+	xqi_sq from = XQI_MOVE_FROM(m), to = XQI_MOVE_TO(m);
 
 	if (p->pinned >> (b->sq[from] & 15) & 1)
 		return 1;
@@ -280,35 +280,35 @@ static inline int needs_full_test(const struct xq_board *b, const struct pins *p
 	return 0;
 }
 
-static int filter_legal(struct xq_board *b, xq_move *moves, int n)
+static int filter_legal(struct xqi_position *b, xqi_move *moves, int n)
 {
 	struct pins p;
 	int kept = 0;
 
 	find_pins(b, &p);
 	for (int i = 0; i < n; i++) {
-		xq_move m = moves[i];
-		if ((p.in_check || needs_full_test(b, &p, m)) && !xq_move_keeps_king_safe(b, m))
+		xqi_move m = moves[i];
+		if ((p.in_check || needs_full_test(b, &p, m)) && !xqi_move_keeps_king_safe(b, m))
 			continue;
 		moves[kept++] = m;
 	}
 	return kept;
 }
 
-int xq_gen_legal(struct xq_board *b, xq_move *out)
+int xqi_gen_legal(struct xqi_position *b, xqi_move *out)
 {
 	return filter_legal(b, out, gen(b, 0, out));
 }
 
-int xq_gen_legal_captures(struct xq_board *b, xq_move *out)
+int xqi_gen_legal_captures(struct xqi_position *b, xqi_move *out)
 {
 	return filter_legal(b, out, gen(b, 1, out));
 }
 
-int xq_move_is_legal(struct xq_board *b, xq_move m)
+int xqi_move_is_legal(struct xqi_position *b, xqi_move m)
 {
-	xq_move moves[XQ_MAX_MOVES];
-	int n = xq_gen_legal(b, moves);
+	xqi_move moves[XQ_MOVES_MAX];
+	int n = xqi_gen_legal(b, moves);
 
 	for (int i = 0; i < n; i++)
 		if (moves[i] == m)
@@ -316,20 +316,20 @@ int xq_move_is_legal(struct xq_board *b, xq_move m)
 	return 0;
 }
 
-int xq_move_gives_check(struct xq_board *b, xq_move m)
+int xqi_move_gives_check(struct xqi_position *b, xqi_move m)
 {
-	struct xq_undo u;
+	struct xqi_undo u;
 	int check;
 
-	xq_board_make(b, m, &u);
-	check = xq_board_in_check(b);
-	xq_board_unmake(b, m, &u);
+	xqi_position_make(b, m, &u);
+	check = xqi_position_in_check(b);
+	xqi_position_unmake(b, m, &u);
 	return check;
 }
 
-int xq_board_check_after(const struct xq_board *b, xq_move last)
+int xqi_position_check_after(const struct xqi_position *b, xqi_move last)
 {
-	xq_sq k = b->pc[XQ_SIDE_TAG(b->side)], from = XQ_MOVE_FROM(last), to = XQ_MOVE_TO(last);
+	xqi_sq k = b->pc[XQI_SIDE_TAG(b->side)], from = XQI_MOVE_FROM(last), to = XQI_MOVE_TO(last);
 	int dx, dy;
 
 	unsigned via = 0;
@@ -339,19 +339,19 @@ int xq_board_check_after(const struct xq_board *b, xq_move last)
 	dx = (to & 15) - (k & 15);
 	dy = (to >> 4) - (k >> 4);
 	if ((from >> 4) == (k >> 4) || dy == 0)
-		via |= XQ_VIA_RANK;
+		via |= XQI_VIA_RANK;
 	if ((from & 15) == (k & 15) || dx == 0)
-		via |= XQ_VIA_FILE;
+		via |= XQI_VIA_FILE;
 	if (next_corner(from, k) || dx * dx + dy * dy == 5)
-		via |= XQ_VIA_HORSE;
+		via |= XQI_VIA_HORSE;
 	if (dx * dx + dy * dy == 1)
-		via |= XQ_VIA_PAWN;
-	return via ? xq_board_king_attacked_via(b, b->side, via) : 0;
+		via |= XQI_VIA_PAWN;
+	return via ? xqi_position_king_attacked_via(b, b->side, via) : 0;
 }
 
-enum xq_status xq_board_status(struct xq_board *b)
+enum xq_state xqi_position_status(struct xqi_position *b)
 {
-	xq_move moves[XQ_MAX_MOVES];
+	xqi_move moves[XQ_MOVES_MAX];
 	struct pins p;
 	int n = gen(b, 0, moves);
 
@@ -360,27 +360,27 @@ enum xq_status xq_board_status(struct xq_board *b)
 	find_pins(b, &p);
 	for (int i = 0; i < n; i++)
 		if (!(p.in_check || needs_full_test(b, &p, moves[i])) ||
-		    xq_move_keeps_king_safe(b, moves[i]))
-			return XQ_PLAYING;
-	return p.in_check ? XQ_CHECKMATE : XQ_STALEMATE;
+		    xqi_move_keeps_king_safe(b, moves[i]))
+			return XQ_STATE_PLAYING;
+	return p.in_check ? XQ_STATE_CHECKMATE : XQ_STATE_STALEMATE;
 }
 
-uint64_t xq_perft(struct xq_board *b, int depth)
+uint64_t xqi_perft(struct xqi_position *b, int depth)
 {
-	xq_move moves[XQ_MAX_MOVES];
-	struct xq_undo u;
+	xqi_move moves[XQ_MOVES_MAX];
+	struct xqi_undo u;
 	uint64_t total = 0;
 	int n;
 
 	if (depth <= 0)
 		return 1;
-	n = xq_gen_legal(b, moves);
+	n = xqi_gen_legal(b, moves);
 	if (depth == 1)
 		return (uint64_t)n;
 	for (int i = 0; i < n; i++) {
-		xq_board_make(b, moves[i], &u);
-		total += xq_perft(b, depth - 1);
-		xq_board_unmake(b, moves[i], &u);
+		xqi_position_make(b, moves[i], &u);
+		total += xqi_perft(b, depth - 1);
+		xqi_position_unmake(b, moves[i], &u);
 	}
 	return total;
 }
@@ -388,12 +388,12 @@ uint64_t xq_perft(struct xq_board *b, int depth)
 /* ---- explaining why a move is not legal --------------------------------- */
 
 static const char *const side_names[2] = {"red", "black"};
-static const char *const type_names[XQ_PIECE_TYPES] = {
+static const char *const type_names[XQI_PIECE_TYPES] = {
 	"king", "advisor", "elephant", "horse", "rook", "cannon", "pawn",
 };
 
 /* Pieces strictly between two squares on one line; -1 if not on a line. */
-static int count_between(const struct xq_board *b, xq_sq a, xq_sq c, xq_sq *first)
+static int count_between(const struct xqi_position *b, xqi_sq a, xqi_sq c, xqi_sq *first)
 {
 	int step, n = 0;
 
@@ -405,14 +405,14 @@ static int count_between(const struct xq_board *b, xq_sq a, xq_sq c, xq_sq *firs
 		return -1;
 	for (int s = a + step; s != c; s += step)
 		if (b->sq[s] && n++ == 0 && first)
-			*first = (xq_sq)s;
+			*first = (xqi_sq)s;
 	return n;
 }
 
 /* Do a and c share a line with exactly `screens` pieces (0 or 1) between
  * them?  Read from the bit-ranks and bit-files; 0 also when they share no
  * line (count_between() then says what is wrong). */
-static int line_clear(const struct xq_board *b, xq_sq a, xq_sq c, int screens)
+static int line_clear(const struct xqi_position *b, xqi_sq a, xqi_sq c, int screens)
 {
 	unsigned bits;
 
@@ -425,95 +425,95 @@ static int line_clear(const struct xq_board *b, xq_sq a, xq_sq c, int screens)
 	return screens ? bits && !(bits & (bits - 1)) : bits == 0;
 }
 
-static int illegal(struct xq_diag *d, const char *fmt, ...)
+static int illegal(struct xq_diagnostic *d, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
 
-static int illegal(struct xq_diag *d, const char *fmt, ...)
+static int illegal(struct xq_diagnostic *d, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	xq_diag_vset(d, XQ_EILLEGAL, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR, fmt, ap);
+	xqi_diagnostic_vset(d, XQ_EILLEGAL, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR, fmt, ap);
 	va_end(ap);
 	return XQ_EILLEGAL;
 }
 
 /* Check how the piece moves, ignoring what the move does to the king. */
-static int check_shape(const struct xq_board *b, xq_sq from, xq_sq to, int side, int type,
-		       struct xq_diag *d)
+static int check_shape(const struct xqi_position *b, xqi_sq from, xqi_sq to, int side, int type,
+		       struct xq_diagnostic *d)
 {
 	int dx = (to & 15) - (from & 15), dy = (to >> 4) - (from >> 4);
 	int adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
 	int capture = b->sq[to] != 0;
-	xq_sq blocker = 0;
+	xqi_sq blocker = 0;
 	char where[3];
 	int n;
 
 	switch (type) {
-	case XQ_KING:
+	case XQI_KING:
 		if (adx + ady != 1)
 			return illegal(d, "the king moves one point along a line");
-		if (!(xq_square_flags[to] & XQ_SQF_PALACE))
+		if (!(xqi_square_flags[to] & XQI_SQF_PALACE))
 			return illegal(d, "the king cannot leave its palace");
 		return 0;
-	case XQ_ADVISOR:
+	case XQI_ADVISOR:
 		if (adx != 1 || ady != 1)
 			return illegal(d, "the advisor moves one point diagonally");
-		if (!(xq_square_flags[to] & XQ_SQF_PALACE))
+		if (!(xqi_square_flags[to] & XQI_SQF_PALACE))
 			return illegal(d, "the advisor cannot leave its palace");
 		return 0;
-	case XQ_ELEPHANT:
+	case XQI_ELEPHANT:
 		if (adx != 2 || ady != 2)
 			return illegal(d, "the elephant moves two points diagonally");
-		if (XQ_SQ_SIDE_HALF(to) != XQ_SQ_SIDE_HALF(from))
+		if (XQI_SQ_SIDE_HALF(to) != XQI_SQ_SIDE_HALF(from))
 			return illegal(d, "the elephant cannot cross the river");
 		if (b->sq[from + dx / 2 + 16 * (dy / 2)]) {
-			xq_sq_name((xq_sq)(from + dx / 2 + 16 * (dy / 2)), where);
+			xqi_sq_name((xqi_sq)(from + dx / 2 + 16 * (dy / 2)), where);
 			return illegal(d, "the elephant's eye at %s is blocked", where);
 		}
 		return 0;
-	case XQ_HORSE: {
+	case XQI_HORSE: {
 		int leg;
 		if (!((adx == 1 && ady == 2) || (adx == 2 && ady == 1)))
 			return illegal(d, "the horse moves one point straight and one diagonally");
 		leg = adx == 2 ? from + dx / 2 : from + 16 * (dy / 2);
 		if (b->sq[leg]) {
-			xq_sq_name((xq_sq)leg, where);
+			xqi_sq_name((xqi_sq)leg, where);
 			return illegal(d, "the horse's leg at %s is blocked", where);
 		}
 		return 0;
 	}
-	case XQ_ROOK:
+	case XQI_ROOK:
 		if (line_clear(b, from, to, 0))
 			return 0;
 		n = count_between(b, from, to, &blocker);
 		if (n < 0)
 			return illegal(d, "the rook moves along a rank or a file");
 		if (n > 0) {
-			xq_sq_name(blocker, where);
+			xqi_sq_name(blocker, where);
 			return illegal(d, "the rook's path is blocked at %s", where);
 		}
 		return 0;
-	case XQ_CANNON:
+	case XQI_CANNON:
 		if (line_clear(b, from, to, capture))
 			return 0;
 		n = count_between(b, from, to, &blocker);
 		if (n < 0)
 			return illegal(d, "the cannon moves along a rank or a file");
 		if (!capture && n > 0) {
-			xq_sq_name(blocker, where);
+			xqi_sq_name(blocker, where);
 			return illegal(d, "the cannon's path is blocked at %s", where);
 		}
 		if (capture && n != 1)
 			return illegal(d, "a cannon captures by jumping exactly one screen, and there %s %d",
 				       n == 1 ? "is" : "are", n);
 		return 0;
-	case XQ_PAWN: {
-		int fwd = side == XQ_RED ? -1 : 1;
-		int crossed = XQ_SQ_SIDE_HALF(from) != side;
+	case XQI_PAWN: {
+		int fwd = side == XQI_RED ? -1 : 1;
+		int crossed = XQI_SQ_SIDE_HALF(from) != side;
 		if (adx + ady != 1)
 			return illegal(d, "the pawn moves one point at a time");
 		if (dy == -fwd)
@@ -526,9 +526,9 @@ static int check_shape(const struct xq_board *b, xq_sq from, xq_sq to, int side,
 	return illegal(d, "unknown piece");
 }
 
-int xq_move_check(struct xq_board *b, xq_move m, struct xq_diag *d)
+int xqi_move_check(struct xqi_position *b, xqi_move m, struct xq_diagnostic *d)
 {
-	return xq_move_check_hinted(b, m, -1, d);
+	return xqi_move_check_hinted(b, m, -1, d);
 }
 
 /*
@@ -543,57 +543,57 @@ int xq_move_check(struct xq_board *b, xq_move m, struct xq_diag *d)
  *   - A is a pawn: pawns beside or ahead of the king do not move.
  * Otherwise A attacked the king before the move already, which it did not.
  */
-int xq_move_check_hinted(struct xq_board *b, xq_move m, int in_check, struct xq_diag *d)
+int xqi_move_check_hinted(struct xqi_position *b, xqi_move m, int in_check, struct xq_diagnostic *d)
 {
-	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+	xqi_sq from = XQI_MOVE_FROM(m), to = XQI_MOVE_TO(m);
 	int id, side, type, rc;
 	char fname[3], tname[3];
 
-	if (!xq_on_board(from) || !xq_on_board(to))
+	if (!xqi_on_board(from) || !xqi_on_board(to))
 		return illegal(d, "square off the board");
 	id = b->sq[from];
-	side = XQ_ID_SIDE(id);
-	if (from == to || !id || side != b->side || (b->sq[to] && XQ_ID_SIDE(b->sq[to]) == side)) {
+	side = XQI_ID_SIDE(id);
+	if (from == to || !id || side != b->side || (b->sq[to] && XQI_ID_SIDE(b->sq[to]) == side)) {
 		/* the names are written on these paths only */
-		xq_sq_name(from, fname);
-		xq_sq_name(to, tname);
+		xqi_sq_name(from, fname);
+		xqi_sq_name(to, tname);
 		if (from == to)
 			return illegal(d, "a move must change the square (%s to %s)", fname, tname);
 		if (!id)
 			return illegal(d, "there is no piece on %s", fname);
-		type = XQ_KIND_TYPE(xq_kind_of_id[id]);
+		type = XQI_KIND_TYPE(xqi_kind_of_id[id]);
 		if (side != b->side)
 			return illegal(d, "the %s on %s is %s's, but %s is to move", type_names[type],
 				       fname, side_names[side], side_names[b->side]);
 		return illegal(d, "%s is occupied by %s's own %s", tname, side_names[side],
-			       type_names[XQ_KIND_TYPE(xq_kind_of_id[b->sq[to]])]);
+			       type_names[XQI_KIND_TYPE(xqi_kind_of_id[b->sq[to]])]);
 	}
-	type = XQ_KIND_TYPE(xq_kind_of_id[id]);
+	type = XQI_KIND_TYPE(xqi_kind_of_id[id]);
 	rc = check_shape(b, from, to, side, type, d);
 	if (rc)
 		return rc;
-	if (in_check == 0 && type != XQ_KING) {
-		xq_sq k = b->pc[XQ_SIDE_TAG(side)];
+	if (in_check == 0 && type != XQI_KING) {
+		xqi_sq k = b->pc[XQI_SIDE_TAG(side)];
 		unsigned via = 0;
 		if (!k)
 			return 0;
 		if ((from >> 4) == (k >> 4) || (to >> 4) == (k >> 4))
-			via |= XQ_VIA_RANK;
+			via |= XQI_VIA_RANK;
 		if ((from & 15) == (k & 15) || (to & 15) == (k & 15))
-			via |= XQ_VIA_FILE;
+			via |= XQI_VIA_FILE;
 		if (next_corner(from, k))
-			via |= XQ_VIA_HORSE;
+			via |= XQI_VIA_HORSE;
 		if (!via || safe_after(b, m, via))
 			return 0;
-	} else if (xq_move_keeps_king_safe(b, m)) {
+	} else if (xqi_move_keeps_king_safe(b, m)) {
 		return 0;
 	}
 	{
-		struct xq_board t = *b;
-		struct xq_undo u;
-		if (xq_board_king_attacked(b, side))
+		struct xqi_position t = *b;
+		struct xqi_undo u;
+		if (xqi_position_king_attacked(b, side))
 			return illegal(d, "it leaves the %s king in check", side_names[side]);
-		xq_board_make(&t, m, &u);
+		xqi_position_make(&t, m, &u);
 		if ((t.pc[16] & 15) == (t.pc[32] & 15) && count_between(&t, t.pc[32], t.pc[16], NULL) == 0)
 			return illegal(d, "the kings would face each other on an open file");
 		return illegal(d, "it exposes the %s king to check", side_names[side]);

@@ -5,12 +5,12 @@
  * Reading.  A token is decoded from UTF-8 into at most TOK_MAX code
  * points with full-width ASCII folded to ASCII (real files write
  * `Ｃ２＝５` and `马８进７`), then one small grammar per dialect turns it
- * into a board-free struct xq_move_request.  Resolution then works on the
+ * into a board-free struct xqi_move_request.  Resolution then works on the
  * position: it lists the pieces the text designates (by file, counted from
  * the mover's own right, and by the tandem qualifier, counted from the
  * front, the side nearer the enemy), computes where each would go, and
- * keeps those whose move xq_move_check() accepts.  Exactly one survivor is
- * the move; none is an error that carries xq_move_check()'s reason (leg,
+ * keeps those whose move xqi_move_check() accepts.  Exactly one survivor is
+ * the move; none is an error that carries xqi_move_check()'s reason (leg,
  * eye, river, palace, screen, check, facing kings); two or more is an
  * ambiguity that names them.  That one rule covers the conventions that
  * leave the board to decide (two advisors on a file, 仕四进五 vs 仕四退五)
@@ -20,7 +20,7 @@
  * description of the move (file, direction, target, and the piece's place
  * among its tandem twins), computed from the piece lists without
  * generating moves, and each dialect spells it with its own tandem rules.
- * Nothing allocates; a write is a legality check (xq_move_check, skipped
+ * Nothing allocates; a write is a legality check (xqi_move_check, skipped
  * when the caller vouches for the move) plus a walk over at most five
  * pieces.
  */
@@ -30,7 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "diag.h"
+#include "diagnostic.h"
 #include "movegen.h"
 #include "utf8.h"
 
@@ -44,36 +44,36 @@ struct tok {
 };
 
 static const char *const side_names[2] = {"red", "black"};
-static const char *const type_names[XQ_PIECE_TYPES] = {
+static const char *const type_names[XQI_PIECE_TYPES] = {
 	"king", "advisor", "elephant", "horse", "rook", "cannon", "pawn",
 };
 
 /* ---- diagnostics ---------------------------------------------------------- */
 
-static int fail(struct xq_diag *d, int rc, enum xq_diag_code code, const char *fmt, ...)
+static int fail(struct xq_diagnostic *d, int rc, enum xqi_diagnostic_code code, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 4, 5)))
 #endif
 	;
 
-static int fail(struct xq_diag *d, int rc, enum xq_diag_code code, const char *fmt, ...)
+static int fail(struct xq_diagnostic *d, int rc, enum xqi_diagnostic_code code, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	xq_diag_vset(d, rc, code, XQ_SEV_ERROR, fmt, ap);
+	xqi_diagnostic_vset(d, rc, code, XQ_SEVERITY_ERROR, fmt, ap);
 	va_end(ap);
 	return rc;
 }
 
-#define BAD(d, ...) fail((d), XQ_EPARSE, XQ_D_BAD_MOVE_TEXT, __VA_ARGS__)
-#define NOTFOUND(d, ...) fail((d), XQ_ENOTFOUND, XQ_D_ILLEGAL_MOVE, __VA_ARGS__)
-#define ILLEGAL(d, ...) fail((d), XQ_EILLEGAL, XQ_D_ILLEGAL_MOVE, __VA_ARGS__)
-#define AMBIGUOUS(d, ...) fail((d), XQ_EAMBIGUOUS, XQ_D_AMBIGUOUS_MOVE, __VA_ARGS__)
+#define BAD(d, ...) fail((d), XQ_EPARSE, XQI_D_BAD_MOVE_TEXT, __VA_ARGS__)
+#define NOTFOUND(d, ...) fail((d), XQ_ENOTFOUND, XQI_D_ILLEGAL_MOVE, __VA_ARGS__)
+#define ILLEGAL(d, ...) fail((d), XQ_EILLEGAL, XQI_D_ILLEGAL_MOVE, __VA_ARGS__)
+#define AMBIGUOUS(d, ...) fail((d), XQ_EAMBIGUOUS, XQI_D_AMBIGUOUS_MOVE, __VA_ARGS__)
 
 /* ---- tokens --------------------------------------------------------------- */
 
-static int tok_init(struct tok *t, const char *s, size_t len, struct xq_diag *d)
+static int tok_init(struct tok *t, const char *s, size_t len, struct xq_diagnostic *d)
 {
 	size_t i = 0;
 
@@ -88,7 +88,7 @@ static int tok_init(struct tok *t, const char *s, size_t len, struct xq_diag *d)
 			return BAD(d, "byte %zu is not valid UTF-8", i + 1);
 		if (t->n == TOK_MAX)
 			return BAD(d, "too long for a move (more than %d characters)", TOK_MAX);
-		cp = xq_fold_fullwidth(cp);
+		cp = xqi_fold_fullwidth(cp);
 		if (cp >= 0x80)
 			t->ascii = 0;
 		t->c[t->n++] = cp;
@@ -121,7 +121,7 @@ static int is_suffix_cp(uint32_t c)
 	return c == '+' || c == '#' || c == '!' || c == '?';
 }
 
-static void req_init(struct xq_move_request *r, enum xq_notation dialect)
+static void req_init(struct xqi_move_request *r, enum xq_dialect dialect)
 {
 	memset(r, 0, sizeof(*r));
 	r->dialect = dialect;
@@ -170,11 +170,11 @@ static int scan_coord(const struct tok *t, struct coord *c)
 	return i == t->n;
 }
 
-static int parse_coord(struct xq_move_request *r, const struct tok *t, enum xq_notation dialect,
-		       struct xq_diag *d)
+static int parse_coord(struct xqi_move_request *r, const struct tok *t, enum xq_dialect dialect,
+		       struct xq_diagnostic *d)
 {
 	struct coord c;
-	int one = dialect == XQ_NOTATION_UCI1;
+	int one = dialect == XQ_DIALECT_UCI1;
 
 	if (!scan_coord(t, &c))
 		return BAD(d, "not a coordinate move (expected a file a-i and a rank %s twice, as in %s)",
@@ -187,9 +187,9 @@ static int parse_coord(struct xq_move_request *r, const struct tok *t, enum xq_n
 			return BAD(d, "rank 0 does not exist in UCI with ranks 1-10 (uci1); ranks 0-9 "
 				      "are ICCS or UCI");
 	}
-	req_init(r, dialect == XQ_NOTATION_AUTO ? XQ_NOTATION_ICCS : dialect);
-	r->from = XQ_SQ(c.f[0], c.r[0] - one);
-	r->to = XQ_SQ(c.f[1], c.r[1] - one);
+	req_init(r, dialect == XQ_DIALECT_AUTO ? XQ_DIALECT_ICCS : dialect);
+	r->from = XQI_SQ(c.f[0], c.r[0] - one);
+	r->to = XQI_SQ(c.f[1], c.r[1] - one);
 	return 0;
 }
 
@@ -201,34 +201,34 @@ static int wxf_piece(uint32_t c)
 		return -1;
 	switch (xq_to_upper((int)c)) {
 	case 'K':
-		return XQ_KING;
+		return XQI_KING;
 	case 'A':
 	case 'G':
-		return XQ_ADVISOR;
+		return XQI_ADVISOR;
 	case 'E':
 	case 'B':
 	case 'M':
-		return XQ_ELEPHANT;
+		return XQI_ELEPHANT;
 	case 'H':
 	case 'N':
-		return XQ_HORSE;
+		return XQI_HORSE;
 	case 'R':
-		return XQ_ROOK;
+		return XQI_ROOK;
 	case 'C':
-		return XQ_CANNON;
+		return XQI_CANNON;
 	case 'P':
-		return XQ_PAWN;
+		return XQI_PAWN;
 	}
 	return -1;
 }
 
 static int diagonal_mover(int type)
 {
-	return type == XQ_ADVISOR || type == XQ_ELEPHANT || type == XQ_HORSE;
+	return type == XQI_ADVISOR || type == XQI_ELEPHANT || type == XQI_HORSE;
 }
 
 /* Shared last step of WXF and Chinese: a diagonal mover never goes sideways. */
-static int check_direction(const struct xq_move_request *r, struct xq_diag *d)
+static int check_direction(const struct xqi_move_request *r, struct xq_diagnostic *d)
 {
 	if (r->piece >= 0 && diagonal_mover(r->piece) && r->direction == '.')
 		return BAD(d, "the %s never moves sideways (平, . or =): it goes forward or back "
@@ -237,12 +237,12 @@ static int check_direction(const struct xq_move_request *r, struct xq_diag *d)
 	return 0;
 }
 
-static int parse_wxf(struct xq_move_request *r, const struct tok *t, struct xq_diag *d)
+static int parse_wxf(struct xqi_move_request *r, const struct tok *t, struct xq_diagnostic *d)
 {
 	const uint32_t *c = t->c;
 	int n = t->n, i = 2, p;
 
-	req_init(r, XQ_NOTATION_WXF);
+	req_init(r, XQ_DIALECT_WXF);
 	if (!t->ascii)
 		return BAD(d, "not a WXF move (WXF uses letters, digits and + - . =)");
 	if (n < 3)
@@ -251,10 +251,10 @@ static int parse_wxf(struct xq_move_request *r, const struct tok *t, struct xq_d
 		int front = c[0] == '+';
 		if ((p = wxf_piece(c[1])) >= 0) {
 			r->piece = (int8_t)p;
-			r->position = front ? XQ_TANDEM_PREFIX_FRONT : XQ_TANDEM_PREFIX_REAR;
+			r->position = front ? XQI_TANDEM_PREFIX_FRONT : XQI_TANDEM_PREFIX_REAR;
 		} else if (c[1] == c[0]) {
-			r->piece = XQ_PAWN;
-			r->position = front ? XQ_TANDEM_WXF_FOREMOST : XQ_TANDEM_WXF_REARMOST;
+			r->piece = XQI_PAWN;
+			r->position = front ? XQI_TANDEM_WXF_FOREMOST : XQI_TANDEM_WXF_REARMOST;
 		} else {
 			return BAD(d, "after '%c' expected a piece letter or a second '%c' (as in %cP+1 "
 				      "or %c%c.4)",
@@ -262,14 +262,14 @@ static int parse_wxf(struct xq_move_request *r, const struct tok *t, struct xq_d
 		}
 	} else if (is_ascii_digit19(c[0])) {
 		/* Pawns on two files: the file, then + - or the file again. */
-		r->piece = XQ_PAWN;
+		r->piece = XQI_PAWN;
 		r->file = (int8_t)(c[0] - '0');
 		if (c[1] == '+')
-			r->position = XQ_TANDEM_WXF_FRONT;
+			r->position = XQI_TANDEM_WXF_FRONT;
 		else if (c[1] == '-')
-			r->position = XQ_TANDEM_WXF_REAR;
+			r->position = XQI_TANDEM_WXF_REAR;
 		else if (c[1] == c[0])
-			r->position = XQ_TANDEM_MIDDLE;
+			r->position = XQI_TANDEM_MIDDLE;
 		else
 			return BAD(d, "a move starting with a file number is a pawn on one of two files, "
 				      "written %c+ %c%c or %c- (front, middle, rear)",
@@ -282,15 +282,15 @@ static int parse_wxf(struct xq_move_request *r, const struct tok *t, struct xq_d
 			/* P3-.4: the file, then the place on it (pawns on two files). */
 			if (n == 5 && (c[2] == '+' || c[2] == '-') &&
 			    (c[3] == '+' || c[3] == '-' || c[3] == '.' || c[3] == '=')) {
-				r->position = c[2] == '+' ? XQ_TANDEM_WXF_FRONT : XQ_TANDEM_WXF_REAR;
+				r->position = c[2] == '+' ? XQI_TANDEM_WXF_FRONT : XQI_TANDEM_WXF_REAR;
 				i = 3;
 			}
 		} else if (q == '+')
-			r->position = XQ_TANDEM_WXF_FRONT;
+			r->position = XQI_TANDEM_WXF_FRONT;
 		else if (q == '-')
-			r->position = XQ_TANDEM_WXF_REAR;
+			r->position = XQI_TANDEM_WXF_REAR;
 		else if (q == '.')
-			r->position = XQ_TANDEM_MIDDLE;
+			r->position = XQI_TANDEM_MIDDLE;
 		else if (q >= 'a' && q <= 'e')
 			r->position = (int8_t)(q - 'a' + 1);
 		else
@@ -307,7 +307,7 @@ static int parse_wxf(struct xq_move_request *r, const struct tok *t, struct xq_d
 		r->direction = '.';
 		i++;
 	} else if (is_ascii_digit19(c[i]) && n == 3 && r->file > 0 &&
-		   r->position == XQ_TANDEM_NONE) {
+		   r->position == XQI_TANDEM_NONE) {
 		r->direction = '.'; /* C25: sideways with the operator left out */
 	} else {
 		return BAD(d, "expected the operator + (forward), - (backward) or . = (sideways) at "
@@ -341,41 +341,41 @@ static const struct zh_glyph zh_glyphs[] = {
 	{0x4E09, ZH_NUM, 3},                 /* 三 */
 	{0x4E0A, ZH_DIR, '+'},               /* 上, old books' 进 */
 	{0x4E0B, ZH_DIR, '-'},               /* 下, old books' 退 */
-	{0x4E2D, ZH_QUAL, XQ_TANDEM_MIDDLE}, /* 中 */
+	{0x4E2D, ZH_QUAL, XQI_TANDEM_MIDDLE}, /* 中 */
 	{0x4E5D, ZH_NUM, 9},                 /* 九 */
 	{0x4E8C, ZH_NUM, 2},                 /* 二 */
 	{0x4E94, ZH_NUM, 5},                 /* 五 */
-	{0x4ED5, ZH_PIECE, XQ_ADVISOR},      /* 仕 */
-	{0x4FE5, ZH_PIECE, XQ_ROOK},         /* 俥 */
-	{0x508C, ZH_PIECE, XQ_HORSE},        /* 傌 */
+	{0x4ED5, ZH_PIECE, XQI_ADVISOR},      /* 仕 */
+	{0x4FE5, ZH_PIECE, XQI_ROOK},         /* 俥 */
+	{0x508C, ZH_PIECE, XQI_HORSE},        /* 傌 */
 	{0x516B, ZH_NUM, 8},                 /* 八 */
 	{0x516D, ZH_NUM, 6},                 /* 六 */
-	{0x5175, ZH_PIECE, XQ_PAWN},         /* 兵 */
-	{0x524D, ZH_QUAL, XQ_TANDEM_FRONT},  /* 前 */
-	{0x5305, ZH_PIECE, XQ_CANNON},       /* 包 */
-	{0x5352, ZH_PIECE, XQ_PAWN},         /* 卒 */
-	{0x540E, ZH_QUAL, XQ_TANDEM_REAR},   /* 后 */
+	{0x5175, ZH_PIECE, XQI_PAWN},         /* 兵 */
+	{0x524D, ZH_QUAL, XQI_TANDEM_FRONT},  /* 前 */
+	{0x5305, ZH_PIECE, XQI_CANNON},       /* 包 */
+	{0x5352, ZH_PIECE, XQI_PAWN},         /* 卒 */
+	{0x540E, ZH_QUAL, XQI_TANDEM_REAR},   /* 后 */
 	{0x56DB, ZH_NUM, 4},                 /* 四 */
-	{0x58EB, ZH_PIECE, XQ_ADVISOR},      /* 士 */
-	{0x5C06, ZH_PIECE, XQ_KING},         /* 将 */
-	{0x5C07, ZH_PIECE, XQ_KING},         /* 將 */
-	{0x5E05, ZH_PIECE, XQ_KING},         /* 帅 */
-	{0x5E25, ZH_PIECE, XQ_KING},         /* 帥 */
+	{0x58EB, ZH_PIECE, XQI_ADVISOR},      /* 士 */
+	{0x5C06, ZH_PIECE, XQI_KING},         /* 将 */
+	{0x5C07, ZH_PIECE, XQI_KING},         /* 將 */
+	{0x5E05, ZH_PIECE, XQI_KING},         /* 帅 */
+	{0x5E25, ZH_PIECE, XQI_KING},         /* 帥 */
 	{0x5E73, ZH_DIR, '.'},               /* 平 */
-	{0x5F8C, ZH_QUAL, XQ_TANDEM_REAR},   /* 後 */
-	{0x70AE, ZH_PIECE, XQ_CANNON},       /* 炮 */
-	{0x76F8, ZH_PIECE, XQ_ELEPHANT},     /* 相 */
-	{0x7832, ZH_PIECE, XQ_CANNON},       /* 砲 */
-	{0x7868, ZH_PIECE, XQ_ROOK},         /* 硨 */
-	{0x78BC, ZH_PIECE, XQ_HORSE},        /* 碼 */
-	{0x8C61, ZH_PIECE, XQ_ELEPHANT},     /* 象 */
-	{0x8ECA, ZH_PIECE, XQ_ROOK},         /* 車 */
-	{0x8F66, ZH_PIECE, XQ_ROOK},         /* 车 */
+	{0x5F8C, ZH_QUAL, XQI_TANDEM_REAR},   /* 後 */
+	{0x70AE, ZH_PIECE, XQI_CANNON},       /* 炮 */
+	{0x76F8, ZH_PIECE, XQI_ELEPHANT},     /* 相 */
+	{0x7832, ZH_PIECE, XQI_CANNON},       /* 砲 */
+	{0x7868, ZH_PIECE, XQI_ROOK},         /* 硨 */
+	{0x78BC, ZH_PIECE, XQI_HORSE},        /* 碼 */
+	{0x8C61, ZH_PIECE, XQI_ELEPHANT},     /* 象 */
+	{0x8ECA, ZH_PIECE, XQI_ROOK},         /* 車 */
+	{0x8F66, ZH_PIECE, XQI_ROOK},         /* 车 */
 	{0x8FDB, ZH_DIR, '+'},               /* 进 */
 	{0x9000, ZH_DIR, '-'},               /* 退 */
 	{0x9032, ZH_DIR, '+'},               /* 進 */
-	{0x99AC, ZH_PIECE, XQ_HORSE},        /* 馬 */
-	{0x9A6C, ZH_PIECE, XQ_HORSE},        /* 马 */
+	{0x99AC, ZH_PIECE, XQI_HORSE},        /* 馬 */
+	{0x9A6C, ZH_PIECE, XQI_HORSE},        /* 马 */
 };
 
 static int zh_class(uint32_t cp, int *val)
@@ -413,12 +413,12 @@ static int is_qualifier(int cls, int val, int next_cls)
 	       (cls == ZH_DIGIT && val <= 5 && next_cls == ZH_PIECE);
 }
 
-static int parse_chinese(struct xq_move_request *r, const struct tok *t, struct xq_diag *d)
+static int parse_chinese(struct xqi_move_request *r, const struct tok *t, struct xq_diagnostic *d)
 {
 	int cls[TOK_MAX], val[TOK_MAX], n = t->n, k;
 	char u[5];
 
-	req_init(r, XQ_NOTATION_CHINESE);
+	req_init(r, XQ_DIALECT_CHINESE);
 	for (int i = 0; i < n; i++)
 		cls[i] = zh_class(t->c[i], &val[i]);
 	if (n != 4 && n != 5)
@@ -453,7 +453,7 @@ static int parse_chinese(struct xq_move_request *r, const struct tok *t, struct 
 			r->piece = (int8_t)val[1];
 		} else if (is_number(cls[1]) && cls[0] != ZH_DIGIT) {
 			/* 前九平八, 二7平6: dpxq pawns on two files, piece left out. */
-			r->piece = XQ_PAWN;
+			r->piece = XQI_PAWN;
 			r->file = (int8_t)val[1];
 		} else {
 			return BAD(d, "after 前/中/后 or a numeral expected a piece or a file");
@@ -481,15 +481,15 @@ static int is_file_letter(uint32_t c)
 	return c >= 'a' && c <= 'i';
 }
 
-static int parse_san(struct xq_move_request *r, const struct tok *t, struct xq_diag *d)
+static int parse_san(struct xqi_move_request *r, const struct tok *t, struct xq_diagnostic *d)
 {
 	const uint32_t *c = t->c;
 	int n = t->n, i = 0, j;
 
-	req_init(r, XQ_NOTATION_SAN);
+	req_init(r, XQ_DIALECT_SAN);
 	if (!t->ascii)
 		return BAD(d, "not a SAN move (SAN uses letters and digits, as in Che2)");
-	r->piece = XQ_PAWN;
+	r->piece = XQI_PAWN;
 	if (n > 0 && c[0] >= 'A' && c[0] <= 'Z') {
 		int p = c[0] == 'G' || c[0] == 'M' ? -1 : wxf_piece(c[0]);
 		if (p < 0)
@@ -502,7 +502,7 @@ static int parse_san(struct xq_move_request *r, const struct tok *t, struct xq_d
 	}
 	if (n - i < 2 || !is_file_letter(c[n - 2]) || !xq_is_digit((int)c[n - 1]))
 		return BAD(d, "a SAN move ends with the target square, a file a-i and a rank 0-9");
-	r->to = XQ_SQ((int)(c[n - 2] - 'a'), (int)(c[n - 1] - '0'));
+	r->to = XQI_SQ((int)(c[n - 2] - 'a'), (int)(c[n - 1] - '0'));
 	j = n - 2;
 	if (j > i && c[j - 1] == 'x') {
 		r->capture = 1;
@@ -526,54 +526,54 @@ static int parse_san(struct xq_move_request *r, const struct tok *t, struct xq_d
 /* ---- dispatch ------------------------------------------------------------- */
 
 /* Which grammar fits the token, without messages; AUTO for none. */
-static enum xq_notation classify(const struct tok *t, struct xq_move_request *r)
+static enum xq_dialect classify(const struct tok *t, struct xqi_move_request *r)
 {
 	struct coord c;
 
 	if (!t->ascii)
-		return parse_chinese(r, t, NULL) == 0 ? XQ_NOTATION_CHINESE : XQ_NOTATION_AUTO;
+		return parse_chinese(r, t, NULL) == 0 ? XQ_DIALECT_CHINESE : XQ_DIALECT_AUTO;
 	/* ICCS writes both squares in one case; `A9e8` is SAN (advisor from rank 9). */
 	if (scan_coord(t, &c) && !(c.upper[0] && !c.upper[1] && parse_san(r, t, NULL) == 0)) {
 		int has0 = c.r[0] == 0 || c.r[1] == 0, has10 = c.r[0] == 10 || c.r[1] == 10;
 		if (has10)
-			return has0 ? XQ_NOTATION_AUTO : XQ_NOTATION_UCI1;
-		return XQ_NOTATION_ICCS;
+			return has0 ? XQ_DIALECT_AUTO : XQ_DIALECT_UCI1;
+		return XQ_DIALECT_ICCS;
 	}
 	if (parse_wxf(r, t, NULL) == 0)
-		return XQ_NOTATION_WXF;
+		return XQ_DIALECT_WXF;
 	if (parse_san(r, t, NULL) == 0)
-		return XQ_NOTATION_SAN;
-	return XQ_NOTATION_AUTO;
+		return XQ_DIALECT_SAN;
+	return XQ_DIALECT_AUTO;
 }
 
-static int parse_tok(struct xq_move_request *out, const struct tok *t, enum xq_notation dialect,
-		     struct xq_diag *d)
+static int parse_tok(struct xqi_move_request *out, const struct tok *t, enum xq_dialect dialect,
+		     struct xq_diagnostic *d)
 {
-	struct xq_move_request r;
-	enum xq_notation guess;
+	struct xqi_move_request r;
+	enum xq_dialect guess;
 
 	switch (dialect) {
-	case XQ_NOTATION_ICCS:
-	case XQ_NOTATION_UCI:
-	case XQ_NOTATION_UCI1:
+	case XQ_DIALECT_ICCS:
+	case XQ_DIALECT_UCI:
+	case XQ_DIALECT_UCI1:
 		return parse_coord(out, t, dialect, d);
-	case XQ_NOTATION_WXF:
+	case XQ_DIALECT_WXF:
 		return parse_wxf(out, t, d);
-	case XQ_NOTATION_CHINESE:
+	case XQ_DIALECT_CHINESE:
 		return parse_chinese(out, t, d);
-	case XQ_NOTATION_SAN:
+	case XQ_DIALECT_SAN:
 		return parse_san(out, t, d);
-	case XQ_NOTATION_AUTO:
+	case XQ_DIALECT_AUTO:
 		break;
 	default:
 		return BAD(d, "unknown notation %d", (int)dialect);
 	}
 	guess = classify(t, &r);
 	switch (guess) {
-	case XQ_NOTATION_ICCS:
-	case XQ_NOTATION_UCI1: /* AUTO reads coordinates with ranks 0-9 only: rank 10 is an error */
-		return parse_coord(out, t, XQ_NOTATION_AUTO, d);
-	case XQ_NOTATION_AUTO:
+	case XQ_DIALECT_ICCS:
+	case XQ_DIALECT_UCI1: /* AUTO reads coordinates with ranks 0-9 only: rank 10 is an error */
+		return parse_coord(out, t, XQ_DIALECT_AUTO, d);
+	case XQ_DIALECT_AUTO:
 		break;
 	default:
 		*out = r;
@@ -585,7 +585,7 @@ static int parse_tok(struct xq_move_request *out, const struct tok *t, enum xq_n
 	if (t->n >= 4 && t->n <= 7 && is_file_letter((uint32_t)xq_to_lower((int)t->c[0])) &&
 	    xq_is_digit((int)t->c[1]) && t->c[2] != '+' && t->c[2] != '-' && t->c[2] != '.' &&
 	    t->c[2] != '=')
-		return parse_coord(&r, t, XQ_NOTATION_AUTO, d);
+		return parse_coord(&r, t, XQ_DIALECT_AUTO, d);
 	if (t->n >= 2 && t->c[0] >= 'A' && t->c[0] <= 'Z' && is_file_letter(t->c[1]))
 		return parse_san(&r, t, d);
 	if (t->n >= 2 && (wxf_piece(t->c[0]) >= 0 || t->c[0] == '+' || t->c[0] == '-' ||
@@ -594,11 +594,11 @@ static int parse_tok(struct xq_move_request *out, const struct tok *t, enum xq_n
 	return BAD(d, "not a move in any notation (ICCS h2e2, WXF C2.5, Chinese 炮二平五, SAN Che2)");
 }
 
-int xq_notation_parse(struct xq_move_request *out, const char *text, size_t len,
-		      enum xq_notation dialect, struct xq_diag *d)
+int xqi_notation_parse(struct xqi_move_request *out, const char *text, size_t len,
+		      enum xq_dialect dialect, struct xq_diagnostic *d)
 {
 	struct tok t;
-	struct xq_move_request r;
+	struct xqi_move_request r;
 	int rc, n;
 
 	if ((rc = tok_init(&t, text, len, d)))
@@ -627,18 +627,18 @@ int xq_notation_parse(struct xq_move_request *out, const char *text, size_t len,
 	return rc;
 }
 
-enum xq_notation xq_notation_detect(const char *text, size_t len)
+enum xq_dialect xqi_notation_detect(const char *text, size_t len)
 {
 	struct tok t;
-	struct xq_move_request r;
+	struct xqi_move_request r;
 
-	len = xq_notation_strip_suffix(text, len);
+	len = xqi_notation_strip_suffix(text, len);
 	if (tok_init(&t, text, len, NULL))
-		return XQ_NOTATION_AUTO;
+		return XQ_DIALECT_AUTO;
 	return classify(&t, &r);
 }
 
-size_t xq_notation_strip_suffix(const char *text, size_t len)
+size_t xqi_notation_strip_suffix(const char *text, size_t len)
 {
 	while (len > 0) {
 		char c = text[len - 1];
@@ -665,33 +665,33 @@ size_t xq_notation_strip_suffix(const char *text, size_t len)
 /* ICCS column (0-8, a-i) of the mover's file n (1-9, from the mover's right). */
 static int col_of_file(int side, int n)
 {
-	return side == XQ_RED ? 9 - n : n - 1;
+	return side == XQI_RED ? 9 - n : n - 1;
 }
 
 static int file_of_col(int side, int col)
 {
-	return side == XQ_RED ? 9 - col : col + 1;
+	return side == XQI_RED ? 9 - col : col + 1;
 }
 
 /* How near the enemy a rank is for `side`: larger is further forward. */
 static int advance(int side, int rank)
 {
-	return side == XQ_RED ? rank : 9 - rank;
+	return side == XQI_RED ? rank : 9 - rank;
 }
 
 /* The pieces of `side` and `type` on column `col`, front first; returns how many. */
-static int on_column(const struct xq_board *b, int side, int type, int col, xq_sq out[5])
+static int on_column(const struct xqi_position *b, int side, int type, int col, xqi_sq out[5])
 {
-	int base = XQ_SIDE_TAG(side) + xq_first_slot[type], n = 0;
+	int base = XQI_SIDE_TAG(side) + xqi_first_slot[type], n = 0;
 
-	for (int i = 0; i < xq_slot_count[type]; i++) {
-		xq_sq s = b->pc[base + i];
+	for (int i = 0; i < xqi_slot_count[type]; i++) {
+		xqi_sq s = b->pc[base + i];
 		int j;
-		if (!s || XQ_SQ_FILE(s) != col)
+		if (!s || XQI_SQ_FILE(s) != col)
 			continue;
 		/* Insertion by advance, front first. */
-		for (j = n; j > 0 && advance(side, XQ_SQ_RANK(out[j - 1])) <
-					     advance(side, XQ_SQ_RANK(s));
+		for (j = n; j > 0 && advance(side, XQI_SQ_RANK(out[j - 1])) <
+					     advance(side, XQI_SQ_RANK(s));
 		     j--)
 			out[j] = out[j - 1];
 		out[j] = s;
@@ -705,23 +705,23 @@ static const char *tandem_name(int position)
 	static const char *const numbered[6] = {"", "一 (first)", "二 (second)", "三 (third)",
 						"四 (fourth)", "五 (fifth)"};
 	switch (position) {
-	case XQ_TANDEM_FRONT:
+	case XQI_TANDEM_FRONT:
 		return "前 (front)";
-	case XQ_TANDEM_MIDDLE:
+	case XQI_TANDEM_MIDDLE:
 		return "中 (middle)";
-	case XQ_TANDEM_REAR:
+	case XQI_TANDEM_REAR:
 		return "后 (rear)";
-	case XQ_TANDEM_WXF_FRONT:
+	case XQI_TANDEM_WXF_FRONT:
 		return "'+' (front)";
-	case XQ_TANDEM_WXF_REAR:
+	case XQI_TANDEM_WXF_REAR:
 		return "'-' (rear)";
-	case XQ_TANDEM_WXF_FOREMOST:
+	case XQI_TANDEM_WXF_FOREMOST:
 		return "'++' (foremost)";
-	case XQ_TANDEM_WXF_REARMOST:
+	case XQI_TANDEM_WXF_REARMOST:
 		return "'--' (rearmost)";
-	case XQ_TANDEM_PREFIX_FRONT:
+	case XQI_TANDEM_PREFIX_FRONT:
 		return "'+' before the piece (front)";
-	case XQ_TANDEM_PREFIX_REAR:
+	case XQI_TANDEM_PREFIX_REAR:
 		return "'-' before the piece (rear)";
 	}
 	return position >= 1 && position <= 5 ? numbered[position] : "qualifier";
@@ -732,42 +732,42 @@ static const char *tandem_name(int position)
  * returns 0 and the index, or an error.  `side` and `type` name the pieces
  * in messages (built only on the error path: this runs for every move read).
  */
-static int pick(int position, const xq_sq *on, int k, int *idx, int side, int type,
-		struct xq_diag *d)
+static int pick(int position, const xqi_sq *on, int k, int *idx, int side, int type,
+		struct xq_diagnostic *d)
 {
 	switch (position) {
-	case XQ_TANDEM_FRONT:
-	case XQ_TANDEM_WXF_FOREMOST:
+	case XQI_TANDEM_FRONT:
+	case XQI_TANDEM_WXF_FOREMOST:
 		*idx = 0;
 		return 0;
-	case XQ_TANDEM_REAR:
-	case XQ_TANDEM_WXF_REARMOST:
+	case XQI_TANDEM_REAR:
+	case XQI_TANDEM_WXF_REARMOST:
 		*idx = k - 1;
 		return 0;
-	case XQ_TANDEM_MIDDLE:
+	case XQI_TANDEM_MIDDLE:
 		if (k == 3 || k == 5) {
 			*idx = k / 2;
 			return 0;
 		}
 		return NOTFOUND(d, "中 (middle) needs three or five %s %ss on the file, and there are %d",
 				side_names[side], type_names[type], k);
-	case XQ_TANDEM_WXF_FRONT:
+	case XQI_TANDEM_WXF_FRONT:
 		*idx = k >= 4 ? 1 : 0;
 		return 0;
-	case XQ_TANDEM_WXF_REAR:
+	case XQI_TANDEM_WXF_REAR:
 		*idx = k >= 4 ? k - 2 : k - 1;
 		return 0;
-	case XQ_TANDEM_PREFIX_FRONT:
-	case XQ_TANDEM_PREFIX_REAR: {
-		int front = position == XQ_TANDEM_PREFIX_FRONT;
+	case XQI_TANDEM_PREFIX_FRONT:
+	case XQI_TANDEM_PREFIX_REAR: {
+		int front = position == XQI_TANDEM_PREFIX_FRONT;
 		char a[3], b[3];
 		if (k < 4) {
 			*idx = front ? 0 : k - 1;
 			return 0;
 		}
 		/* WXF has '++'/'--' for the ends and 'P+'/'P-' next to them. */
-		xq_sq_name(on[front ? 0 : k - 1], a);
-		xq_sq_name(on[front ? 1 : k - 2], b);
+		xqi_sq_name(on[front ? 0 : k - 1], a);
+		xqi_sq_name(on[front ? 1 : k - 2], b);
 		return AMBIGUOUS(d, "ambiguous: with %d %s %ss on the file, '%c' before the piece could be "
 				    "the %s on %s (WXF '%c%c') or the one on %s (WXF 'P%c')",
 				 k, side_names[side], type_names[type], front ? '+' : '-',
@@ -790,10 +790,10 @@ static int pick(int position, const xq_sq *on, int k, int *idx, int side, int ty
  * Where the piece on `s` goes for direction `dir` and target `target`.
  * Returns 0 and the move, or XQ_EILLEGAL with the reason in `d`.
  */
-static int destination(xq_sq s, int side, int type, char dir, int target, xq_move *m,
-		       struct xq_diag *d)
+static int destination(xqi_sq s, int side, int type, char dir, int target, xqi_move *m,
+		       struct xq_diagnostic *d)
 {
-	int col = XQ_SQ_FILE(s), rank = XQ_SQ_RANK(s), fwd = side == XQ_RED ? 1 : -1;
+	int col = XQI_SQ_FILE(s), rank = XQI_SQ_RANK(s), fwd = side == XQI_RED ? 1 : -1;
 	int tcol, trank, dc;
 
 	if (target < 1 || target > 9)
@@ -818,11 +818,11 @@ static int destination(xq_sq s, int side, int type, char dir, int target, xq_mov
 			return ILLEGAL(d, "the %s never moves sideways", type_names[type]);
 		tcol = col_of_file(side, target);
 		dc = tcol > col ? tcol - col : col - tcol;
-		if (type == XQ_ADVISOR && dc == 1)
+		if (type == XQI_ADVISOR && dc == 1)
 			dr = 1;
-		else if (type == XQ_ELEPHANT && dc == 2)
+		else if (type == XQI_ELEPHANT && dc == 2)
 			dr = 2;
-		else if (type == XQ_HORSE && (dc == 1 || dc == 2))
+		else if (type == XQI_HORSE && (dc == 1 || dc == 2))
 			dr = 3 - dc;
 		else
 			return ILLEGAL(d, "the %s cannot reach file %d from file %d", type_names[type],
@@ -832,7 +832,7 @@ static int destination(xq_sq s, int side, int type, char dir, int target, xq_mov
 			return ILLEGAL(d, "file %d %s is off the board", target,
 				       dir == '+' ? "forward" : "backward");
 	}
-	*m = XQ_MOVE(s, XQ_SQ(tcol, trank));
+	*m = XQI_MOVE(s, XQI_SQ(tcol, trank));
 	return 0;
 }
 
@@ -851,11 +851,11 @@ static void action_text(char *buf, size_t cap, int type, char dir, int target)
  * Try each candidate square; keep the legal moves.  Exactly one is the
  * answer; otherwise explain.
  */
-static int settle(xq_move *out, struct xq_board *b, int type, const xq_sq *cand, int nc,
-		  char dir, int target, int file, struct xq_diag *d)
+static int settle(xqi_move *out, struct xqi_position *b, int type, const xqi_sq *cand, int nc,
+		  char dir, int target, int file, struct xq_diagnostic *d)
 {
-	xq_move legal[5], tried[5];
-	struct xq_diag why[5];
+	xqi_move legal[5], tried[5];
+	struct xq_diagnostic why[5];
 	int nl = 0, side = b->side;
 	char act[48], scope[24], a[3], c[3], e[3], f[3];
 
@@ -863,7 +863,7 @@ static int settle(xq_move *out, struct xq_board *b, int type, const xq_sq *cand,
 	for (int i = 0; i < nc; i++) {
 		tried[i] = 0;
 		if (destination(cand[i], side, type, dir, target, &tried[i], NULL) == 0 &&
-		    xq_move_check(b, tried[i], NULL) == 0)
+		    xqi_move_check(b, tried[i], NULL) == 0)
 			legal[nl++] = tried[i];
 	}
 	if (nl == 1) {
@@ -872,24 +872,24 @@ static int settle(xq_move *out, struct xq_board *b, int type, const xq_sq *cand,
 	}
 	action_text(act, sizeof(act), type, dir, target);
 	if (nl > 1) {
-		xq_sq_name(XQ_MOVE_FROM(legal[0]), a);
-		xq_sq_name(XQ_MOVE_TO(legal[0]), c);
-		xq_sq_name(XQ_MOVE_FROM(legal[1]), e);
-		xq_sq_name(XQ_MOVE_TO(legal[1]), f);
+		xqi_sq_name(XQI_MOVE_FROM(legal[0]), a);
+		xqi_sq_name(XQI_MOVE_TO(legal[0]), c);
+		xqi_sq_name(XQI_MOVE_FROM(legal[1]), e);
+		xqi_sq_name(XQI_MOVE_TO(legal[1]), f);
 		return AMBIGUOUS(d, "ambiguous: the %s %ss on %s and %s can both move %s (%s-%s or %s-%s)",
 				 side_names[side], type_names[type], a, e, act, a, c, e, f);
 	}
 	/* No legal move: go again, this time collecting each candidate's reason. */
 	for (int i = 0; i < nc && i < 2; i++) {
-		xq_diag_init(&why[i]);
+		xqi_diagnostic_init(&why[i]);
 		tried[i] = 0;
 		if (destination(cand[i], side, type, dir, target, &tried[i], &why[i]) == 0)
-			xq_move_check(b, tried[i], &why[i]);
+			xqi_move_check(b, tried[i], &why[i]);
 	}
-	xq_sq_name(cand[0], a);
+	xqi_sq_name(cand[0], a);
 	if (nc == 1) {
 		if (tried[0]) {
-			xq_sq_name(XQ_MOVE_TO(tried[0]), c);
+			xqi_sq_name(XQI_MOVE_TO(tried[0]), c);
 			return ILLEGAL(d, "the %s %s on %s cannot move %s (to %s): %s", side_names[side],
 				       type_names[type], a, act, c, why[0].msg);
 		}
@@ -900,18 +900,18 @@ static int settle(xq_move *out, struct xq_board *b, int type, const xq_sq *cand,
 		snprintf(scope, sizeof(scope), "on file %d", file);
 	else
 		snprintf(scope, sizeof(scope), "so named");
-	xq_sq_name(cand[1], e);
+	xqi_sq_name(cand[1], e);
 	return ILLEGAL(d, "none of the %s %ss %s can move %s: on %s, %s; on %s, %s", side_names[side],
 		       type_names[type], scope, act, a, why[0].msg, e, why[1].msg);
 }
 
-static int resolve_desc(xq_move *out, struct xq_board *b, const struct xq_move_request *r,
-			struct xq_diag *d)
+static int resolve_desc(xqi_move *out, struct xqi_position *b, const struct xqi_move_request *r,
+			struct xq_diagnostic *d)
 {
 	int side = b->side, type = r->piece, nc = 0, rc;
-	xq_sq cand[5], on[5];
+	xqi_sq cand[5], on[5];
 
-	if (type < 0 || type >= XQ_PIECE_TYPES)
+	if (type < 0 || type >= XQI_PIECE_TYPES)
 		return NOTFOUND(d, "the move does not say which piece moves");
 	if (r->file >= 1 && r->file <= 9) {
 		int col = col_of_file(side, r->file);
@@ -919,8 +919,8 @@ static int resolve_desc(xq_move *out, struct xq_board *b, const struct xq_move_r
 		if (k == 0)
 			return NOTFOUND(d, "there is no %s %s on file %d (column %c)", side_names[side],
 					type_names[type], r->file, 'a' + col);
-		if (r->position == XQ_TANDEM_NONE) {
-			if (r->dialect == XQ_NOTATION_WXF && type == XQ_PAWN && (k == 3 || k == 5)) {
+		if (r->position == XQI_TANDEM_NONE) {
+			if (r->dialect == XQ_DIALECT_WXF && type == XQI_PAWN && (k == 3 || k == 5)) {
 				/* WXF: the middle of three or five pawns keeps its file digit. */
 				cand[nc++] = on[k / 2];
 			} else {
@@ -937,13 +937,13 @@ static int resolve_desc(xq_move *out, struct xq_board *b, const struct xq_move_r
 				return rc;
 			cand[nc++] = on[idx];
 		}
-	} else if (r->position != XQ_TANDEM_NONE) {
+	} else if (r->position != XQI_TANDEM_NONE) {
 		/* No file: look on every file with two or more, from the mover's right. */
 		int total = 0, files = 0;
-		struct xq_diag first;
+		struct xq_diagnostic first;
 		int first_rc = 0;
 
-		xq_diag_init(&first);
+		xqi_diagnostic_init(&first);
 		for (int n = 1; n <= 9; n++) {
 			int k = on_column(b, side, type, col_of_file(side, n), on), idx;
 			if (k < 2)
@@ -982,64 +982,64 @@ static int resolve_desc(xq_move *out, struct xq_board *b, const struct xq_move_r
 		      r->file >= 1 && r->file <= 9 ? r->file : 0, d);
 }
 
-static int resolve_coord(xq_move *out, struct xq_board *b, const struct xq_move_request *r,
-			 int in_check, struct xq_diag *d)
+static int resolve_coord(xqi_move *out, struct xqi_position *b, const struct xqi_move_request *r,
+			 int in_check, struct xq_diagnostic *d)
 {
-	xq_move m = XQ_MOVE(r->from, r->to);
-	struct xq_diag why;
+	xqi_move m = XQI_MOVE(r->from, r->to);
+	struct xq_diagnostic why;
 	int id;
 	char f[3], t[3];
 
-	if (!xq_on_board(r->from) || !xq_on_board(r->to))
+	if (!xqi_on_board(r->from) || !xqi_on_board(r->to))
 		return NOTFOUND(d, "square off the board");
 	id = b->sq[r->from];
-	if (id && xq_move_check_hinted(b, m, in_check, NULL) == 0) {
+	if (id && xqi_move_check_hinted(b, m, in_check, NULL) == 0) {
 		*out = m;
 		return 0;
 	}
-	xq_sq_name(r->from, f);
-	xq_sq_name(r->to, t);
+	xqi_sq_name(r->from, f);
+	xqi_sq_name(r->to, t);
 	if (!id)
 		return NOTFOUND(d, "there is no piece on %s", f);
-	xq_diag_init(&why); /* only now: the reason is wanted on the error path alone */
-	xq_move_check(b, m, &why);
-	if (XQ_ID_SIDE(id) != b->side)
+	xqi_diagnostic_init(&why); /* only now: the reason is wanted on the error path alone */
+	xqi_move_check(b, m, &why);
+	if (XQI_ID_SIDE(id) != b->side)
 		return ILLEGAL(d, "%s", why.msg);
 	return ILLEGAL(d, "the %s %s on %s cannot move to %s: %s", side_names[b->side],
-		       type_names[XQ_KIND_TYPE(xq_kind_of_id[id])], f, t, why.msg);
+		       type_names[XQI_KIND_TYPE(xqi_kind_of_id[id])], f, t, why.msg);
 }
 
-static int resolve_san(xq_move *out, struct xq_board *b, const struct xq_move_request *r,
-		       struct xq_diag *d)
+static int resolve_san(xqi_move *out, struct xqi_position *b, const struct xqi_move_request *r,
+		       struct xq_diagnostic *d)
 {
 	int side = b->side, type = r->piece, base, nc = 0, nl = 0;
-	xq_sq cand[5];
-	xq_move legal[5];
-	struct xq_diag why;
+	xqi_sq cand[5];
+	xqi_move legal[5];
+	struct xq_diagnostic why;
 	char t[3], a[3], e[3];
 
-	if (type < 0 || type >= XQ_PIECE_TYPES || !xq_on_board(r->to))
+	if (type < 0 || type >= XQI_PIECE_TYPES || !xqi_on_board(r->to))
 		return NOTFOUND(d, "the move does not name a piece and a square");
-	xq_sq_name(r->to, t);
+	xqi_sq_name(r->to, t);
 	if (r->capture && !b->sq[r->to])
 		return ILLEGAL(d, "the move captures on %s, but %s is empty", t, t);
-	base = XQ_SIDE_TAG(side) + xq_first_slot[type];
-	for (int i = 0; i < xq_slot_count[type]; i++) {
-		xq_sq s = b->pc[base + i];
-		if (!s || (r->from_file >= 0 && XQ_SQ_FILE(s) != r->from_file) ||
-		    (r->from_rank >= 0 && XQ_SQ_RANK(s) != r->from_rank))
+	base = XQI_SIDE_TAG(side) + xqi_first_slot[type];
+	for (int i = 0; i < xqi_slot_count[type]; i++) {
+		xqi_sq s = b->pc[base + i];
+		if (!s || (r->from_file >= 0 && XQI_SQ_FILE(s) != r->from_file) ||
+		    (r->from_rank >= 0 && XQI_SQ_RANK(s) != r->from_rank))
 			continue;
 		cand[nc++] = s;
-		if (xq_move_check(b, XQ_MOVE(s, r->to), NULL) == 0)
-			legal[nl++] = XQ_MOVE(s, r->to);
+		if (xqi_move_check(b, XQI_MOVE(s, r->to), NULL) == 0)
+			legal[nl++] = XQI_MOVE(s, r->to);
 	}
 	if (nl == 1) {
 		*out = legal[0];
 		return 0;
 	}
 	if (nl > 1) {
-		xq_sq_name(XQ_MOVE_FROM(legal[0]), a);
-		xq_sq_name(XQ_MOVE_FROM(legal[1]), e);
+		xqi_sq_name(XQI_MOVE_FROM(legal[0]), a);
+		xqi_sq_name(XQI_MOVE_FROM(legal[1]), e);
 		return AMBIGUOUS(d, "ambiguous: the %s %ss on %s and %s can both move to %s",
 				 side_names[side], type_names[type], a, e, t);
 	}
@@ -1053,43 +1053,43 @@ static int resolve_san(xq_move *out, struct xq_board *b, const struct xq_move_re
 		return NOTFOUND(d, "there is no %s %s%s%s", side_names[side], type_names[type],
 				hint[0] ? " on " : "", hint);
 	}
-	xq_diag_init(&why);
-	xq_move_check(b, XQ_MOVE(cand[0], r->to), &why);
-	xq_sq_name(cand[0], a);
+	xqi_diagnostic_init(&why);
+	xqi_move_check(b, XQI_MOVE(cand[0], r->to), &why);
+	xqi_sq_name(cand[0], a);
 	if (nc == 1)
 		return ILLEGAL(d, "the %s %s on %s cannot move to %s: %s", side_names[side],
 			       type_names[type], a, t, why.msg);
 	{
-		struct xq_diag why2;
-		xq_diag_init(&why2);
-		xq_move_check(b, XQ_MOVE(cand[1], r->to), &why2);
-		xq_sq_name(cand[1], e);
+		struct xq_diagnostic why2;
+		xqi_diagnostic_init(&why2);
+		xqi_move_check(b, XQI_MOVE(cand[1], r->to), &why2);
+		xqi_sq_name(cand[1], e);
 		return ILLEGAL(d, "no %s %s can move to %s: from %s, %s; from %s, %s", side_names[side],
 			       type_names[type], t, a, why.msg, e, why2.msg);
 	}
 }
 
-static int resolve_hinted(xq_move *out, struct xq_board *b, const struct xq_move_request *req,
-			  int in_check, struct xq_diag *d)
+static int resolve_hinted(xqi_move *out, struct xqi_position *b, const struct xqi_move_request *req,
+			  int in_check, struct xq_diagnostic *d)
 {
 	switch (req->dialect) {
-	case XQ_NOTATION_ICCS:
-	case XQ_NOTATION_UCI:
-	case XQ_NOTATION_UCI1:
+	case XQ_DIALECT_ICCS:
+	case XQ_DIALECT_UCI:
+	case XQ_DIALECT_UCI1:
 		return resolve_coord(out, b, req, in_check, d);
-	case XQ_NOTATION_WXF:
-	case XQ_NOTATION_CHINESE:
+	case XQ_DIALECT_WXF:
+	case XQ_DIALECT_CHINESE:
 		return resolve_desc(out, b, req, d);
-	case XQ_NOTATION_SAN:
+	case XQ_DIALECT_SAN:
 		return resolve_san(out, b, req, d);
-	case XQ_NOTATION_AUTO:
+	case XQ_DIALECT_AUTO:
 		break;
 	}
 	return NOTFOUND(d, "the move request has no dialect");
 }
 
-int xq_notation_resolve(xq_move *out, struct xq_board *b, const struct xq_move_request *req,
-			struct xq_diag *d)
+int xqi_notation_resolve(xqi_move *out, struct xqi_position *b, const struct xqi_move_request *req,
+			struct xq_diagnostic *d)
 {
 	return resolve_hinted(out, b, req, -1, d);
 }
@@ -1102,12 +1102,12 @@ int xq_notation_resolve(xq_move *out, struct xq_board *b, const struct xq_move_r
  * the move, or 0 for any other text (rank 10, another dialect, a
  * mistake), which takes the general path, where what is wrong is said.
  */
-static int quick_coord(xq_move *m, const char *s, size_t len, enum xq_notation dialect)
+static int quick_coord(xqi_move *m, const char *s, size_t len, enum xq_dialect dialect)
 {
 	size_t j;
 	int f0, r0, f1, r1;
 
-	if (dialect != XQ_NOTATION_ICCS && dialect != XQ_NOTATION_UCI)
+	if (dialect != XQ_DIALECT_ICCS && dialect != XQ_DIALECT_UCI)
 		return 0;
 	if (len == 4)
 		j = 2;
@@ -1121,36 +1121,36 @@ static int quick_coord(xq_move *m, const char *s, size_t len, enum xq_notation d
 	r1 = (unsigned char)s[j + 1] - '0';
 	if ((unsigned)f0 > 8 || (unsigned)r0 > 9 || (unsigned)f1 > 8 || (unsigned)r1 > 9)
 		return 0;
-	*m = XQ_MOVE(XQ_SQ(f0, r0), XQ_SQ(f1, r1));
+	*m = XQI_MOVE(XQI_SQ(f0, r0), XQI_SQ(f1, r1));
 	return 1;
 }
 
-int xq_notation_read(xq_move *out, struct xq_board *b, const char *text, size_t len,
-		     enum xq_notation dialect, struct xq_diag *d)
+int xqi_notation_read(xqi_move *out, struct xqi_position *b, const char *text, size_t len,
+		     enum xq_dialect dialect, struct xq_diagnostic *d)
 {
-	return xq_notation_read_hinted(out, b, text, len, dialect, -1, d);
+	return xqi_notation_read_hinted(out, b, text, len, dialect, -1, d);
 }
 
-int xq_notation_read_hinted(xq_move *out, struct xq_board *b, const char *text, size_t len,
-			    enum xq_notation dialect, int in_check, struct xq_diag *d)
+int xqi_notation_read_hinted(xqi_move *out, struct xqi_position *b, const char *text, size_t len,
+			    enum xq_dialect dialect, int in_check, struct xq_diagnostic *d)
 {
-	struct xq_move_request r;
-	xq_move m;
+	struct xqi_move_request r;
+	xqi_move m;
 	int rc;
 
 	/* A legal move in plain coordinates is what resolve_coord() would
 	 * find for it (both squares are on the board); anything else goes
 	 * the whole way, to be explained. */
-	if (quick_coord(&m, text, len, dialect) && b->sq[XQ_MOVE_FROM(m)] &&
-	    xq_move_check_hinted(b, m, in_check, NULL) == 0) {
+	if (quick_coord(&m, text, len, dialect) && b->sq[XQI_MOVE_FROM(m)] &&
+	    xqi_move_check_hinted(b, m, in_check, NULL) == 0) {
 		*out = m;
 		return 0;
 	}
-	rc = xq_notation_parse(&r, text, len, dialect, d);
+	rc = xqi_notation_parse(&r, text, len, dialect, d);
 	if (rc == 0)
 		rc = resolve_hinted(out, b, &r, in_check, d);
 	if (rc)
-		xq_diag_set_move(d, text, len);
+		xqi_diagnostic_set_move(d, text, len);
 	return rc;
 }
 
@@ -1168,13 +1168,13 @@ struct desc {
 	int across;  /* the mover's place among all those, files from the right */
 };
 
-static void describe(struct xq_board *b, xq_move m, struct desc *ds)
+static void describe(struct xqi_position *b, xqi_move m, struct desc *ds)
 {
-	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
-	int id = b->sq[from], side = XQ_ID_SIDE(id), type = XQ_KIND_TYPE(xq_kind_of_id[id]);
-	int col = XQ_SQ_FILE(from), tcol = XQ_SQ_FILE(to);
-	int dr = advance(side, XQ_SQ_RANK(to)) - advance(side, XQ_SQ_RANK(from));
-	xq_sq on[5];
+	xqi_sq from = XQI_MOVE_FROM(m), to = XQI_MOVE_TO(m);
+	int id = b->sq[from], side = XQI_ID_SIDE(id), type = XQI_KIND_TYPE(xqi_kind_of_id[id]);
+	int col = XQI_SQ_FILE(from), tcol = XQI_SQ_FILE(to);
+	int dr = advance(side, XQI_SQ_RANK(to)) - advance(side, XQI_SQ_RANK(from));
+	xqi_sq on[5];
 
 	ds->type = type;
 	ds->side = side;
@@ -1195,12 +1195,12 @@ static void describe(struct xq_board *b, xq_move m, struct desc *ds)
 		ds->index++;
 	ds->files = 0;
 	ds->across = 0;
-	if (type == XQ_PAWN && ds->count > 1) {
+	if (type == XQI_PAWN && ds->count > 1) {
 		/* Pawns per file in one pass; the files with two or more count. */
-		int per[9] = {0}, base = XQ_SIDE_TAG(side) + xq_first_slot[XQ_PAWN];
-		for (int i = 0; i < xq_slot_count[XQ_PAWN]; i++)
+		int per[9] = {0}, base = XQI_SIDE_TAG(side) + xqi_first_slot[XQI_PAWN];
+		for (int i = 0; i < xqi_slot_count[XQI_PAWN]; i++)
 			if (b->pc[base + i])
-				per[XQ_SQ_FILE(b->pc[base + i])]++;
+				per[XQI_SQ_FILE(b->pc[base + i])]++;
 		for (int c = 0; c < 9; c++) {
 			if (per[c] < 2)
 				continue;
@@ -1209,16 +1209,16 @@ static void describe(struct xq_board *b, xq_move m, struct desc *ds)
 				ds->across += per[c];
 		}
 		ds->across += ds->index;
-	} else if (type != XQ_PAWN && ds->count > 1) {
+	} else if (type != XQI_PAWN && ds->count > 1) {
 		ds->files = 1;
 		ds->across = ds->index;
-		if (type == XQ_ADVISOR || type == XQ_ELEPHANT) {
+		if (type == XQI_ADVISOR || type == XQI_ELEPHANT) {
 			/* They never need a qualifier when the direction decides, which it
 			 * always does in a real game; placed freely, check the twin. */
-			xq_move twin;
+			xqi_move twin;
 			if (destination(on[1 - ds->index], side, type, ds->dir, ds->target, &twin,
 					NULL) != 0 ||
-			    xq_move_check(b, twin, NULL) != 0) {
+			    xqi_move_check(b, twin, NULL) != 0) {
 				ds->count = 1;
 				ds->files = 0;
 				ds->index = 0;
@@ -1258,7 +1258,7 @@ static void write_wxf(struct out *o, const struct desc *ds)
 	char letter = letters[ds->type];
 	char digit = (char)('0' + ds->file);
 
-	if (ds->type != XQ_PAWN) {
+	if (ds->type != XQI_PAWN) {
 		putc1(o, letter);
 		putc1(o, ds->count > 1 ? (ds->index == 0 ? '+' : '-') : digit);
 	} else if (ds->count == 1) {
@@ -1285,7 +1285,7 @@ static void write_wxf(struct out *o, const struct desc *ds)
 	putc1(o, (char)('0' + ds->target));
 }
 
-static const char *const zh_pieces[2][2][XQ_PIECE_TYPES] = {
+static const char *const zh_pieces[2][2][XQI_PIECE_TYPES] = {
 	{{"帅", "仕", "相", "马", "车", "炮", "兵"}, {"将", "士", "象", "马", "车", "炮", "卒"}},
 	{{"帥", "仕", "相", "馬", "車", "炮", "兵"}, {"將", "士", "象", "馬", "車", "炮", "卒"}},
 };
@@ -1295,9 +1295,9 @@ static const char *const zh_ascii[10] = {"", "1", "2", "3", "4", "5", "6", "7", 
 
 static void write_chinese(struct out *o, const struct desc *ds, unsigned flags)
 {
-	int trad = (flags & XQ_NOTATION_TRADITIONAL) != 0;
-	const char *const *digits = ds->side == XQ_RED ? zh_numerals
-				    : flags & XQ_NOTATION_ASCII_DIGITS ? zh_ascii
+	int trad = (flags & XQ_DIALECT_TRADITIONAL) != 0;
+	const char *const *digits = ds->side == XQI_RED ? zh_numerals
+				    : flags & XQ_DIALECT_ASCII_DIGITS ? zh_ascii
 								       : zh_fullwidth;
 	const char *piece = zh_pieces[trad][ds->side][ds->type];
 	const char *front = "前", *middle = "中", *rear = trad ? "後" : "后";
@@ -1306,10 +1306,10 @@ static void write_chinese(struct out *o, const struct desc *ds, unsigned flags)
 	if (k == 1) {
 		put(o, piece);
 		put(o, digits[ds->file]);
-	} else if (ds->type != XQ_PAWN) {
+	} else if (ds->type != XQI_PAWN) {
 		put(o, i == 0 ? front : rear);
 		put(o, piece);
-	} else if (flags & XQ_NOTATION_DPXQ_PAWNS) {
+	} else if (flags & XQ_DIALECT_DPXQ_PAWNS) {
 		const char *q = i == 0 ? front : k == 2 || (k == 3 && i == 2) ? rear
 					     : k == 3			       ? middle
 									       : zh_numerals[i + 1];
@@ -1329,41 +1329,41 @@ static void write_chinese(struct out *o, const struct desc *ds, unsigned flags)
 	put(o, digits[ds->target]);
 }
 
-size_t xq_notation_write(char *out, size_t cap, struct xq_board *b, xq_move m,
-			 enum xq_notation dialect, unsigned flags)
+size_t xqi_notation_write(char *out, size_t cap, struct xqi_position *b, xqi_move m,
+			 enum xq_dialect dialect, unsigned flags)
 {
-	char buf[XQ_MOVE_TEXT_MAX];
+	char buf[XQ_MOVE_TEXT_SIZE];
 	struct out o = {buf, buf + sizeof(buf), 0};
-	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+	xqi_sq from = XQI_MOVE_FROM(m), to = XQI_MOVE_TO(m);
 	size_t n;
 
 	if (cap > 0)
 		out[0] = '\0';
-	if (dialect == XQ_NOTATION_AUTO || dialect == XQ_NOTATION_SAN || dialect > XQ_NOTATION_SAN)
+	if (dialect == XQ_DIALECT_AUTO || dialect == XQ_DIALECT_SAN || dialect > XQ_DIALECT_SAN)
 		return 0;
-	if (flags & XQ_NOTATION_KNOWN_LEGAL) {
+	if (flags & XQI_DIALECT_KNOWN_LEGAL) {
 		/* Trusted: only what keeps describe() inside its tables. */
-		int id = xq_on_board(from) && xq_on_board(to) ? b->sq[from] : 0;
-		if (!id || XQ_ID_SIDE(id) != b->side || from == to ||
-		    (b->sq[to] && XQ_ID_SIDE(b->sq[to]) == b->side))
+		int id = xqi_on_board(from) && xqi_on_board(to) ? b->sq[from] : 0;
+		if (!id || XQI_ID_SIDE(id) != b->side || from == to ||
+		    (b->sq[to] && XQI_ID_SIDE(b->sq[to]) == b->side))
 			return 0;
-	} else if (xq_move_check(b, m, NULL) != 0) {
+	} else if (xqi_move_check(b, m, NULL) != 0) {
 		return 0;
 	}
 	switch (dialect) {
-	case XQ_NOTATION_ICCS:
-	case XQ_NOTATION_UCI:
-	case XQ_NOTATION_UCI1: {
+	case XQ_DIALECT_ICCS:
+	case XQ_DIALECT_UCI:
+	case XQ_DIALECT_UCI1: {
 		/* Direct: 4 to 7 bytes always fit. */
-		char base = dialect == XQ_NOTATION_ICCS && (flags & XQ_NOTATION_UPPER) ? 'A' : 'a';
-		int one = dialect == XQ_NOTATION_UCI1;
+		char base = dialect == XQ_DIALECT_ICCS && (flags & XQ_DIALECT_UPPER) ? 'A' : 'a';
+		int one = dialect == XQ_DIALECT_UCI1;
 		char *p = o.p;
 		for (int k = 0; k < 2; k++) {
-			xq_sq s = k ? to : from;
-			int r = XQ_SQ_RANK(s) + one;
-			if (k && dialect == XQ_NOTATION_ICCS && (flags & XQ_NOTATION_DASH))
+			xqi_sq s = k ? to : from;
+			int r = XQI_SQ_RANK(s) + one;
+			if (k && dialect == XQ_DIALECT_ICCS && (flags & XQ_DIALECT_DASH))
 				*p++ = '-';
-			*p++ = (char)(base + XQ_SQ_FILE(s));
+			*p++ = (char)(base + XQI_SQ_FILE(s));
 			if (r == 10) {
 				*p++ = '1';
 				*p++ = '0';
@@ -1374,11 +1374,11 @@ size_t xq_notation_write(char *out, size_t cap, struct xq_board *b, xq_move m,
 		o.p = p;
 		break;
 	}
-	case XQ_NOTATION_WXF:
-	case XQ_NOTATION_CHINESE: {
+	case XQ_DIALECT_WXF:
+	case XQ_DIALECT_CHINESE: {
 		struct desc ds;
 		describe(b, m, &ds);
-		if (dialect == XQ_NOTATION_WXF)
+		if (dialect == XQ_DIALECT_WXF)
 			write_wxf(&o, &ds);
 		else
 			write_chinese(&o, &ds, flags);
@@ -1398,24 +1398,24 @@ size_t xq_notation_write(char *out, size_t cap, struct xq_board *b, xq_move m,
 /* ---- names ---------------------------------------------------------------- */
 
 static const char *const notation_names[] = {
-	[XQ_NOTATION_AUTO] = "auto", [XQ_NOTATION_ICCS] = "iccs",
-	[XQ_NOTATION_UCI] = "uci",   [XQ_NOTATION_UCI1] = "uci1",
-	[XQ_NOTATION_WXF] = "wxf",   [XQ_NOTATION_CHINESE] = "chinese",
-	[XQ_NOTATION_SAN] = "san",
+	[XQ_DIALECT_AUTO] = "auto", [XQ_DIALECT_ICCS] = "iccs",
+	[XQ_DIALECT_UCI] = "uci",   [XQ_DIALECT_UCI1] = "uci1",
+	[XQ_DIALECT_WXF] = "wxf",   [XQ_DIALECT_CHINESE] = "chinese",
+	[XQ_DIALECT_SAN] = "san",
 };
 
-const char *xq_notation_name(enum xq_notation n)
+const char *xqi_notation_name(enum xq_dialect n)
 {
 	if ((unsigned)n < sizeof(notation_names) / sizeof(notation_names[0]))
 		return notation_names[n];
 	return "unknown";
 }
 
-int xq_notation_from_name(const char *name, enum xq_notation *out)
+int xqi_notation_from_name(const char *name, enum xq_dialect *out)
 {
 	for (size_t i = 0; i < sizeof(notation_names) / sizeof(notation_names[0]); i++)
 		if (strcmp(name, notation_names[i]) == 0) {
-			*out = (enum xq_notation)i;
+			*out = (enum xq_dialect)i;
 			return 0;
 		}
 	return XQ_ENOTFOUND;

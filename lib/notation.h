@@ -9,9 +9,9 @@
  *   CHINESE  炮二平五, 马８进７, 前车进一, 车前平三, 前九平八
  *   SAN      XBoard/WinBoard SAN (Che2, Hc7, Cxb0; ranks 0-9), read only
  *
- * Reading happens in two phases.  xq_notation_parse() turns text into a
+ * Reading happens in two phases.  xqi_notation_parse() turns text into a
  * board-free move request (so each grammar can be fuzzed on its own);
- * xq_notation_resolve() finds the one legal move the request names in a
+ * xqi_notation_resolve() finds the one legal move the request names in a
  * position (which gives front/rear, tandem pieces, side-relative files and
  * the colour: the colour always comes from the position, never from the
  * glyph).  A text that names no legal move, or more than one, is an error
@@ -59,7 +59,7 @@
  *              H, P optional; upper case only), optional origin file a-i
  *              and/or rank 0-9, optional `x`, target square: `Che2`,
  *              `Cxb0`, `exe6`, `Afe1`, `g5`.
- *   AUTO       the token's shape decides, as xq_notation_detect() says:
+ *   AUTO       the token's shape decides, as xqi_notation_detect() says:
  *              CJK characters are Chinese; file-rank-file-rank is ICCS
  *              with ranks 0-9 (so `h3e3` is h3 to e3, and `h10g8` is an
  *              error naming UCI1), except an upper-case letter followed
@@ -68,47 +68,35 @@
  *              SAN.  The shapes do not overlap otherwise.
  *
  * No dialect's move ends in `+ # ! ?`, so check marks and annotations
- * after a move are never part of it: xq_notation_parse() rejects them,
- * and callers cut them off with xq_notation_strip_suffix() first (which is
+ * after a move are never part of it: xqi_notation_parse() rejects them,
+ * and callers cut them off with xqi_notation_strip_suffix() first (which is
  * safe for WXF too, where `+` and `-` inside the text are operators).
  */
-#ifndef XQ_LIB_NOTATION_H
-#define XQ_LIB_NOTATION_H
+#ifndef XQI_LIB_NOTATION_H
+#define XQI_LIB_NOTATION_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "board.h"
+#include <xq/position.h>
 
-struct xq_diag;
+#include "position.h"
 
-enum xq_notation {
-	XQ_NOTATION_AUTO = 0, /* reading only: recognise the dialect from the text */
-	XQ_NOTATION_ICCS,
-	XQ_NOTATION_UCI,
-	XQ_NOTATION_UCI1,
-	XQ_NOTATION_WXF,
-	XQ_NOTATION_CHINESE,
-	XQ_NOTATION_SAN /* reading only */
-};
+struct xq_diagnostic;
 
-/* Flags for writing (none changes how text is read). */
+/* The dialects (enum xq_dialect, XQ_DIALECT_*) and the flags for writing
+ * move text are the public API's (<xq/position.h>); one more here: */
 enum {
-	XQ_NOTATION_TRADITIONAL = 1 << 0,  /* Chinese: 車 馬 帥 將 進 後 ... */
-	XQ_NOTATION_ASCII_DIGITS = 1 << 1, /* Chinese: black's files as 1-9, not full-width １-９ */
-	XQ_NOTATION_UPPER = 1 << 2,        /* ICCS: upper case (H2E2) */
-	XQ_NOTATION_DASH = 1 << 3,         /* ICCS: with a dash (H2-E2) */
-	XQ_NOTATION_DPXQ_PAWNS = 1 << 4,   /* Chinese: dpxq/technique convention for tandem pawns (前九平八) */
 	/* Any dialect: the caller vouches that the move is legal (it was just
 	 * read or generated), so the writer skips its legality test, most of
 	 * its cost.  A move that is not legal then gets a text that may not
 	 * read back, but never undefined behaviour: the writer still refuses
 	 * a move whose origin holds no piece of the side to move. */
-	XQ_NOTATION_KNOWN_LEGAL = 1 << 5
+	XQI_DIALECT_KNOWN_LEGAL = 1 << 5
 };
 
-/* Longest text any writer produces, in bytes, with the NUL. */
-#define XQ_MOVE_TEXT_MAX 32
+/* The longest text any writer produces, in bytes with the NUL, is the
+ * public XQ_MOVE_TEXT_SIZE. */
 
 /*
  * How a descriptive move singles out one of several pieces of a kind on
@@ -118,18 +106,18 @@ enum {
  * two or more of the kind; the numbered forms then count those pieces file
  * by file from the mover's right, front to back within a file (xqbase).
  */
-enum xq_tandem {
-	XQ_TANDEM_NONE = 0,
+enum xqi_tandem {
+	XQI_TANDEM_NONE = 0,
 	/* 1..5: the first..fifth piece (一..五, xqbase WXF a..e, dpxq 二三四五) */
-	XQ_TANDEM_FRONT = 8,      /* 前: the frontmost of two or more */
-	XQ_TANDEM_MIDDLE,         /* 中, xqbase WXF `.`, WXF `33`: the middle of three or five */
-	XQ_TANDEM_REAR,           /* 后/後: the rearmost */
-	XQ_TANDEM_WXF_FRONT,      /* WXF `P+`: front of two or three, second of four or five */
-	XQ_TANDEM_WXF_REAR,       /* WXF `P-`: rear of two or three, second-rearmost of four or five */
-	XQ_TANDEM_WXF_FOREMOST,   /* WXF `++`: the foremost */
-	XQ_TANDEM_WXF_REARMOST,   /* WXF `--`: the rearmost */
-	XQ_TANDEM_PREFIX_FRONT,   /* `+P`: front of two or three; ambiguous with four or five */
-	XQ_TANDEM_PREFIX_REAR     /* `-P`: rear of two or three; ambiguous with four or five */
+	XQI_TANDEM_FRONT = 8,      /* 前: the frontmost of two or more */
+	XQI_TANDEM_MIDDLE,         /* 中, xqbase WXF `.`, WXF `33`: the middle of three or five */
+	XQI_TANDEM_REAR,           /* 后/後: the rearmost */
+	XQI_TANDEM_WXF_FRONT,      /* WXF `P+`: front of two or three, second of four or five */
+	XQI_TANDEM_WXF_REAR,       /* WXF `P-`: rear of two or three, second-rearmost of four or five */
+	XQI_TANDEM_WXF_FOREMOST,   /* WXF `++`: the foremost */
+	XQI_TANDEM_WXF_REARMOST,   /* WXF `--`: the rearmost */
+	XQI_TANDEM_PREFIX_FRONT,   /* `+P`: front of two or three; ambiguous with four or five */
+	XQI_TANDEM_PREFIX_REAR     /* `-P`: rear of two or three; ambiguous with four or five */
 };
 
 /*
@@ -138,98 +126,98 @@ enum xq_tandem {
  * piece, how it is singled out, and where it goes; SAN fills the piece,
  * `to` and the origin hints.
  */
-struct xq_move_request {
-	enum xq_notation dialect; /* what the text turned out to be (never AUTO) */
-	int8_t piece;             /* enum xq_piece_type; -1 for coordinates */
+struct xqi_move_request {
+	enum xq_dialect dialect; /* what the text turned out to be (never AUTO) */
+	int8_t piece;             /* enum xqi_piece_type; -1 for coordinates */
 	/* Coordinates (ICCS, UCI, UCI1; SAN target). */
-	xq_sq from, to;           /* 0 when not given */
+	xqi_sq from, to;           /* 0 when not given */
 	int8_t from_file;         /* SAN origin hint: file 0-8 (a-i) or -1 */
 	int8_t from_rank;         /* SAN origin hint: rank 0-9 or -1 */
 	uint8_t capture;          /* SAN 'x' */
 	/* Descriptive notation (WXF, Chinese). */
 	int8_t file;              /* 1-9 counted from the mover's right, or -1 */
-	int8_t position;          /* enum xq_tandem, or 1..5 for the nth piece */
+	int8_t position;          /* enum xqi_tandem, or 1..5 for the nth piece */
 	char direction;           /* '+' forward, '-' backward, '.' sideways, 0 for coordinates */
 	int8_t target;            /* steps, or destination file, 1-9 */
 };
 
 /*
  * Parse `len` bytes of `text` (UTF-8, not necessarily NUL-terminated) as a
- * move in `dialect` (XQ_NOTATION_AUTO recognises it as xq_notation_detect
+ * move in `dialect` (XQ_DIALECT_AUTO recognises it as xqi_notation_detect
  * does, reading coordinates as ICCS with ranks 0-9).  The whole text must
  * be the move: no spaces, no check marks or annotations (see the grammar
- * above and xq_notation_strip_suffix).  Returns 0, or XQ_EPARSE with the
- * reason in `d` (code XQ_D_BAD_MOVE_TEXT; `d` may be NULL).
+ * above and xqi_notation_strip_suffix).  Returns 0, or XQ_EPARSE with the
+ * reason in `d` (code XQI_D_BAD_MOVE_TEXT; `d` may be NULL).
  */
-int xq_notation_parse(struct xq_move_request *out, const char *text, size_t len,
-		      enum xq_notation dialect, struct xq_diag *d);
+int xqi_notation_parse(struct xqi_move_request *out, const char *text, size_t len,
+		      enum xq_dialect dialect, struct xq_diagnostic *d);
 
 /*
  * Find the legal move `req` names in `b` (restored on return).  Returns
- * 0; or XQ_ENOTFOUND (XQ_D_ILLEGAL_MOVE) when the text names no piece
- * ("there is no red rook on file 2"); XQ_EILLEGAL (XQ_D_ILLEGAL_MOVE)
+ * 0; or XQ_ENOTFOUND (XQI_D_ILLEGAL_MOVE) when the text names no piece
+ * ("there is no red rook on file 2"); XQ_EILLEGAL (XQI_D_ILLEGAL_MOVE)
  * when the piece cannot make the move, with the reason (horse leg,
  * elephant eye, river, palace, screen, check, facing kings, off the
- * board); XQ_EAMBIGUOUS (XQ_D_AMBIGUOUS_MOVE) when two legal moves fit,
+ * board); XQ_EAMBIGUOUS (XQI_D_AMBIGUOUS_MOVE) when two legal moves fit,
  * naming both.  A text matches a move when it designates the piece under
  * the dialect's rules and the piece can make the move: so 仕四进五 with two
  * advisors on file 4 names the one that can go forward, and 车二进三 with
  * two rooks on file 2 is read when only one of them can go there.
  */
-int xq_notation_resolve(xq_move *out, struct xq_board *b, const struct xq_move_request *req,
-			struct xq_diag *d);
+int xqi_notation_resolve(xqi_move *out, struct xqi_position *b, const struct xqi_move_request *req,
+			struct xq_diagnostic *d);
 
 /* Parse then resolve; on error `d` also carries the text (d->move). */
-int xq_notation_read(xq_move *out, struct xq_board *b, const char *text, size_t len,
-		     enum xq_notation dialect, struct xq_diag *d);
+int xqi_notation_read(xqi_move *out, struct xqi_position *b, const char *text, size_t len,
+		     enum xq_dialect dialect, struct xq_diagnostic *d);
 /* The same, told whether the side to move is in check (1 or 0, -1 not
- * known), as xq_move_check_hinted() is: a reader that follows a game
- * knows it from the move before (xq_board_check_after()). */
-int xq_notation_read_hinted(xq_move *out, struct xq_board *b, const char *text, size_t len,
-			    enum xq_notation dialect, int in_check, struct xq_diag *d);
+ * known), as xqi_move_check_hinted() is: a reader that follows a game
+ * knows it from the move before (xqi_position_check_after()). */
+int xqi_notation_read_hinted(xqi_move *out, struct xqi_position *b, const char *text, size_t len,
+			    enum xq_dialect dialect, int in_check, struct xq_diagnostic *d);
 
 /*
  * Write the legal move `m` of position `b` in `dialect` with `flags`, into
- * `out` (`cap` bytes, NUL-terminated; XQ_MOVE_TEXT_MAX is always enough).
+ * `out` (`cap` bytes, NUL-terminated; XQ_MOVE_TEXT_SIZE is always enough).
  * Returns the length, or 0 (and an empty string when cap > 0) if `m` is
- * not legal in `b` (see XQ_NOTATION_KNOWN_LEGAL), the dialect cannot be
+ * not legal in `b` (see XQI_DIALECT_KNOWN_LEGAL), the dialect cannot be
  * written (AUTO, SAN) or `cap` is too small.  `b` is restored.  Allocates
  * nothing.
  *
- * ICCS honours XQ_NOTATION_UPPER and XQ_NOTATION_DASH; UCI and UCI1 are
+ * ICCS honours XQ_DIALECT_UPPER and XQ_DIALECT_DASH; UCI and UCI1 are
  * always lower case without a dash.  WXF follows the official WXF rules
  * for tandem pieces (R+.3; pawns P+ P3 P- with three on a file, ++ P+ P-
  * -- with four, ++ P+ P3 P- -- with five, 3+.4 33.4 3-.4 on two files)
  * and writes `.` for sideways.  Chinese follows xqbase (前/后, 前/中/后,
  * 一..五 for four or five pawns on a file or pawns on two files), or with
- * XQ_NOTATION_DPXQ_PAWNS the dpxq convention (前/中/后, 前二三四, 前二三四五;
+ * XQ_DIALECT_DPXQ_PAWNS the dpxq convention (前/中/后, 前二三四, 前二三四五;
  * 前九平八 with pawns on two files); red files are 一..九, black's are
- * full-width １..９ or, with XQ_NOTATION_ASCII_DIGITS, 1..9.
+ * full-width １..９ or, with XQ_DIALECT_ASCII_DIGITS, 1..9.
  */
-size_t xq_notation_write(char *out, size_t cap, struct xq_board *b, xq_move m,
-			 enum xq_notation dialect, unsigned flags);
+size_t xqi_notation_write(char *out, size_t cap, struct xqi_position *b, xqi_move m,
+			 enum xq_dialect dialect, unsigned flags);
 
 /*
- * The dialect a single move token looks like, or XQ_NOTATION_AUTO if none
+ * The dialect a single move token looks like, or XQ_DIALECT_AUTO if none
  * (move numbers, results, NAGs, words).  Check marks and annotations after
- * the move are ignored.  A coordinate token gives XQ_NOTATION_ICCS (which
+ * the move are ignored.  A coordinate token gives XQ_DIALECT_ICCS (which
  * also covers UCI; `h3e3` fits ranks 0-9 and 1-10 alike and is reported as
- * ICCS), or XQ_NOTATION_UCI1 only when it names rank 10 and no rank 0,
+ * ICCS), or XQ_DIALECT_UCI1 only when it names rank 10 and no rank 0,
  * which fits ranks 1-10 alone: evidence for a caller to report, since
  * reading never switches to UCI1 by itself.
  */
-enum xq_notation xq_notation_detect(const char *text, size_t len);
+enum xq_dialect xqi_notation_detect(const char *text, size_t len);
 
 /*
  * Length of `text` without the check marks and annotations that may
  * follow a move: any run of `+ # ! ?` (ASCII or full-width) at the end.
  * `C2.5+` gives 4, `h2e2!?` 4, `R+.3` 4.
  */
-size_t xq_notation_strip_suffix(const char *text, size_t len);
+size_t xqi_notation_strip_suffix(const char *text, size_t len);
 
 /* "iccs", "uci", "uci1", "wxf", "chinese", "san" (and "auto"), and back;
- * xq_notation_from_name returns 0 or XQ_ENOTFOUND. */
-const char *xq_notation_name(enum xq_notation n);
-int xq_notation_from_name(const char *name, enum xq_notation *out);
+ * xqi_notation_from_name returns 0 or XQ_ENOTFOUND. */
+const char *xqi_notation_name(enum xq_dialect n);
+int xqi_notation_from_name(const char *name, enum xq_dialect *out);
 
 #endif

@@ -9,7 +9,7 @@
  * were to move, each with the reason the attack counts as a chase or not
  * (protected, exchange offer, uncrossed pawn, ...).  A move chases the
  * pieces that count in the map after the move and did not count in the map
- * before it, with pieces followed by identity (board.h gives every piece
+ * before it, with pieces followed by identity (position.h gives every piece
  * one), so a piece that runs away and is attacked again is the same piece.
  * This "whole map difference" is the approach Pikafish takes in chased();
  * Fairy-Stockfish instead looks only at attacks the move itself creates.
@@ -36,21 +36,21 @@
 
 /* ---- names ---------------------------------------------------------------- */
 
-const char *xq_rules_set_name(enum xq_rules_set s)
+const char *xqi_rules_set_name(enum xq_ruleset s)
 {
-	return s == XQ_RULES_CHINESE ? "chinese" : "asian";
+	return s == XQ_RULESET_CHINESE ? "chinese" : "asian";
 }
 
-int xq_rules_set_from_name(const char *name, enum xq_rules_set *out)
+int xqi_rules_set_from_name(const char *name, enum xq_ruleset *out)
 {
 	static const struct {
 		const char *name;
-		enum xq_rules_set set;
-	} names[] = {{"asian", XQ_RULES_ASIAN},
-		     {"axf", XQ_RULES_ASIAN},
-		     {"wxf", XQ_RULES_ASIAN},
-		     {"chinese", XQ_RULES_CHINESE},
-		     {"cxa", XQ_RULES_CHINESE}};
+		enum xq_ruleset set;
+	} names[] = {{"asian", XQ_RULESET_ASIAN},
+		     {"axf", XQ_RULESET_ASIAN},
+		     {"wxf", XQ_RULESET_ASIAN},
+		     {"chinese", XQ_RULESET_CHINESE},
+		     {"cxa", XQ_RULESET_CHINESE}};
 
 	if (!name)
 		return XQ_ENOTFOUND;
@@ -63,116 +63,116 @@ int xq_rules_set_from_name(const char *name, enum xq_rules_set *out)
 	return XQ_ENOTFOUND;
 }
 
-const char *xq_rules_verdict_name(enum xq_rules_verdict v)
+const char *xqi_rules_verdict_name(enum xq_ruling v)
 {
 	switch (v) {
-	case XQ_VERDICT_DRAW:
+	case XQ_RULING_DRAW:
 		return "draw";
-	case XQ_VERDICT_RED_LOSES:
+	case XQ_RULING_RED_LOSES:
 		return "red loses";
-	case XQ_VERDICT_BLACK_LOSES:
+	case XQ_RULING_BLACK_LOSES:
 		return "black loses";
 	default:
 		return "none";
 	}
 }
 
-enum xq_result xq_rules_verdict_result(enum xq_rules_verdict v)
+enum xqi_result xqi_rules_verdict_result(enum xq_ruling v)
 {
 	switch (v) {
-	case XQ_VERDICT_DRAW:
-		return XQ_RESULT_DRAW;
-	case XQ_VERDICT_RED_LOSES:
-		return XQ_RESULT_BLACK_WIN;
-	case XQ_VERDICT_BLACK_LOSES:
-		return XQ_RESULT_RED_WIN;
+	case XQ_RULING_DRAW:
+		return XQI_RESULT_DRAW;
+	case XQ_RULING_RED_LOSES:
+		return XQI_RESULT_BLACK_WIN;
+	case XQ_RULING_BLACK_LOSES:
+		return XQI_RESULT_RED_WIN;
 	default:
-		return XQ_RESULT_NONE;
+		return XQI_RESULT_NONE;
 	}
 }
 
-const char *xq_rules_conduct_name(enum xq_rules_conduct c)
+const char *xqi_rules_conduct_name(enum xqi_rules_conduct c)
 {
 	switch (c) {
-	case XQ_CONDUCT_PERPETUAL_CHECK:
+	case XQI_CONDUCT_PERPETUAL_CHECK:
 		return "perpetual check";
-	case XQ_CONDUCT_PERPETUAL_CHASE:
+	case XQI_CONDUCT_PERPETUAL_CHASE:
 		return "perpetual chase";
-	case XQ_CONDUCT_PERPETUAL_KILL:
+	case XQI_CONDUCT_PERPETUAL_KILL:
 		return "perpetual mate threat";
-	case XQ_CONDUCT_FORBIDDEN_MIX:
+	case XQI_CONDUCT_FORBIDDEN_MIX:
 		return "attacks on every move";
 	default:
 		return "allowed";
 	}
 }
 
-const char *xq_rules_kind_name(enum xq_rules_kind k)
+const char *xqi_rules_kind_name(enum xqi_rules_kind k)
 {
 	switch (k) {
-	case XQ_RULES_IDLE:
+	case XQI_RULES_IDLE:
 		return "idle";
-	case XQ_RULES_CHASE:
+	case XQI_RULES_CHASE:
 		return "chase";
-	case XQ_RULES_KILL:
+	case XQI_RULES_KILL:
 		return "kill";
-	case XQ_RULES_CHECK:
+	case XQI_RULES_CHECK:
 		return "check";
 	default:
 		return "unclassified";
 	}
 }
 
-const char *xq_rules_why_text(enum xq_rules_why w)
+const char *xqi_rules_why_text(enum xqi_rules_why w)
 {
 	switch (w) {
-	case XQ_WHY_UNPROTECTED:
+	case XQI_WHY_UNPROTECTED:
 		return "it is unprotected";
-	case XQ_WHY_ROOK_BY_MINOR:
+	case XQI_WHY_ROOK_BY_MINOR:
 		return "a horse or cannon chases a rook even when it is protected";
-	case XQ_WHY_GAINS_MATERIAL:
+	case XQI_WHY_GAINS_MATERIAL:
 		return "an advisor or elephant taking it gains material even when it is protected";
-	case XQ_WHY_PROTECTED:
+	case XQI_WHY_PROTECTED:
 		return "it is protected, so this is not a chase";
-	case XQ_WHY_EXCHANGE:
+	case XQI_WHY_EXCHANGE:
 		return "it can take back: an exchange offer, not a chase";
-	case XQ_WHY_UNCROSSED_PAWN:
+	case XQI_WHY_UNCROSSED_PAWN:
 		return "a pawn that has not crossed the river cannot be chased";
-	case XQ_WHY_BY_KING:
+	case XQI_WHY_BY_KING:
 		return "a king may attack for ever";
-	case XQ_WHY_BY_PAWN:
+	case XQI_WHY_BY_PAWN:
 		return "a pawn may attack for ever";
-	case XQ_WHY_ALREADY:
+	case XQI_WHY_ALREADY:
 		return "it was already chased before this move, so this is not a new chase";
-	case XQ_WHY_CHECK:
+	case XQI_WHY_CHECK:
 		return "check";
 	default:
 		return "";
 	}
 }
 
-const char *xq_rules_support_name(enum xq_rules_support s)
+const char *xqi_rules_support_name(enum xqi_rules_support s)
 {
 	switch (s) {
-	case XQ_SUPPORT_CONFIRMED:
+	case XQI_SUPPORT_CONFIRMED:
 		return "confirmed";
-	case XQ_SUPPORT_CONTRADICTED:
+	case XQI_SUPPORT_CONTRADICTED:
 		return "contradicted";
-	case XQ_SUPPORT_NOT_SHOWN:
+	case XQI_SUPPORT_NOT_SHOWN:
 		return "not-shown";
-	case XQ_SUPPORT_DOUBTFUL:
+	case XQI_SUPPORT_DOUBTFUL:
 		return "doubtful";
 	default:
 		return "silent";
 	}
 }
 
-static const char *const type_names[XQ_PIECE_TYPES] = {"king",   "advisor", "elephant", "horse",
+static const char *const type_names[XQI_PIECE_TYPES] = {"king",   "advisor", "elephant", "horse",
 						       "rook",   "cannon",  "pawn"};
 
 static const char *side_name(int side)
 {
-	return side == XQ_RED ? "red" : "black";
+	return side == XQI_RED ? "red" : "black";
 }
 
 /* ---- the attack map ------------------------------------------------------- */
@@ -184,23 +184,23 @@ struct amap {
 	uint8_t by[48];
 };
 
-#define TYPE_OF_ID(id) XQ_KIND_TYPE(xq_kind_of_id[(id)])
+#define TYPE_OF_ID(id) XQI_KIND_TYPE(xqi_kind_of_id[(id)])
 
 /* Has the pawn `id` on `sq` crossed the river? */
-static int pawn_crossed(int id, xq_sq sq)
+static int pawn_crossed(int id, xqi_sq sq)
 {
-	return XQ_SQ_SIDE_HALF(sq) != XQ_ID_SIDE(id);
+	return XQI_SQ_SIDE_HALF(sq) != XQI_ID_SIDE(id);
 }
 
 /* Can the side to move legally capture on `to` (optionally only from `from`)? */
-static int can_capture_on(struct xq_board *w, xq_sq to, xq_sq from)
+static int can_capture_on(struct xqi_position *w, xqi_sq to, xqi_sq from)
 {
-	xq_move caps[XQ_MAX_MOVES];
-	int n = xq_gen_pseudo_captures(w, caps);
+	xqi_move caps[XQ_MOVES_MAX];
+	int n = xqi_gen_pseudo_captures(w, caps);
 
 	for (int i = 0; i < n; i++)
-		if (XQ_MOVE_TO(caps[i]) == to && (!from || XQ_MOVE_FROM(caps[i]) == from) &&
-		    xq_move_keeps_king_safe(w, caps[i]))
+		if (XQI_MOVE_TO(caps[i]) == to && (!from || XQI_MOVE_FROM(caps[i]) == from) &&
+		    xqi_move_keeps_king_safe(w, caps[i]))
 			return 1;
 	return 0;
 }
@@ -209,40 +209,40 @@ static int can_capture_on(struct xq_board *w, xq_sq to, xq_sq from)
  * Why the legal capture `cap` (side to move in `w` takes a piece that is
  * not the king) counts as a chase or not.  `w` is restored.
  */
-static uint8_t attack_reason(struct xq_board *w, xq_move cap, enum xq_rules_set rules)
+static uint8_t attack_reason(struct xqi_position *w, xqi_move cap, enum xq_ruleset rules)
 {
-	xq_sq from = XQ_MOVE_FROM(cap), to = XQ_MOVE_TO(cap);
+	xqi_sq from = XQI_MOVE_FROM(cap), to = XQI_MOVE_TO(cap);
 	int a = TYPE_OF_ID(w->sq[from]), tid = w->sq[to], t = TYPE_OF_ID(tid);
-	struct xq_undo u;
+	struct xqi_undo u;
 	int protected_, back;
 
-	if (a == XQ_KING)
-		return XQ_WHY_BY_KING;
-	if (a == XQ_PAWN)
-		return XQ_WHY_BY_PAWN;
-	if (t == XQ_PAWN && !pawn_crossed(tid, to))
-		return XQ_WHY_UNCROSSED_PAWN;
-	if ((a == XQ_HORSE || a == XQ_CANNON) && t == XQ_ROOK)
-		return XQ_WHY_ROOK_BY_MINOR;
-	if (rules == XQ_RULES_CHINESE && (a == XQ_ADVISOR || a == XQ_ELEPHANT) &&
-	    (t == XQ_HORSE || t == XQ_ROOK || t == XQ_CANNON))
-		return XQ_WHY_GAINS_MATERIAL;
+	if (a == XQI_KING)
+		return XQI_WHY_BY_KING;
+	if (a == XQI_PAWN)
+		return XQI_WHY_BY_PAWN;
+	if (t == XQI_PAWN && !pawn_crossed(tid, to))
+		return XQI_WHY_UNCROSSED_PAWN;
+	if ((a == XQI_HORSE || a == XQI_CANNON) && t == XQI_ROOK)
+		return XQI_WHY_ROOK_BY_MINOR;
+	if (rules == XQ_RULESET_CHINESE && (a == XQI_ADVISOR || a == XQI_ELEPHANT) &&
+	    (t == XQI_HORSE || t == XQI_ROOK || t == XQI_CANNON))
+		return XQI_WHY_GAINS_MATERIAL;
 
-	xq_board_make(w, cap, &u);
+	xqi_position_make(w, cap, &u);
 	protected_ = can_capture_on(w, to, 0);
-	xq_board_unmake(w, cap, &u);
+	xqi_position_unmake(w, cap, &u);
 	if (protected_)
-		return XQ_WHY_PROTECTED;
+		return XQI_WHY_PROTECTED;
 	if (a == t) {
 		/* The same kind of piece attacked back: an exchange offer, unless it
 		 * cannot take back (a blocked horse leg, a pin). */
-		xq_board_make_null(w, &u);
+		xqi_position_make_null(w, &u);
 		back = can_capture_on(w, from, to);
-		xq_board_unmake_null(w, &u);
+		xqi_position_unmake_null(w, &u);
 		if (back)
-			return XQ_WHY_EXCHANGE;
+			return XQI_WHY_EXCHANGE;
 	}
-	return XQ_WHY_UNPROTECTED;
+	return XQI_WHY_UNPROTECTED;
 }
 
 /*
@@ -252,62 +252,62 @@ static uint8_t attack_reason(struct xq_board *w, xq_move cap, enum xq_rules_set 
  * check, because then every capture but the checker's is illegal, and an
  * evasion would otherwise seem to create every attack it merely restores.
  */
-static void attack_map(const struct xq_board *pos, int side, enum xq_rules_set rules, int pseudo,
+static void attack_map(const struct xqi_position *pos, int side, enum xq_ruleset rules, int pseudo,
 		       struct amap *m)
 {
-	struct xq_board w = *pos;
-	struct xq_undo u;
-	xq_move caps[XQ_MAX_MOVES];
+	struct xqi_position w = *pos;
+	struct xqi_undo u;
+	xqi_move caps[XQ_MOVES_MAX];
 	int n;
 
 	memset(m, 0, sizeof(*m));
 	if (w.side != side)
-		xq_board_make_null(&w, &u);
-	n = xq_gen_pseudo_captures(&w, caps);
+		xqi_position_make_null(&w, &u);
+	n = xqi_gen_pseudo_captures(&w, caps);
 	for (int i = 0; i < n; i++) {
-		xq_sq from = XQ_MOVE_FROM(caps[i]), to = XQ_MOVE_TO(caps[i]);
+		xqi_sq from = XQI_MOVE_FROM(caps[i]), to = XQI_MOVE_TO(caps[i]);
 		uint8_t tid = w.sq[to], why;
 
-		if (TYPE_OF_ID(tid) == XQ_KING || (!pseudo && !xq_move_keeps_king_safe(&w, caps[i])))
+		if (TYPE_OF_ID(tid) == XQI_KING || (!pseudo && !xqi_move_keeps_king_safe(&w, caps[i])))
 			continue;
-		if (XQ_RULES_WHY_COUNTS(m->why[tid]))
+		if (XQI_RULES_WHY_COUNTS(m->why[tid]))
 			continue; /* already known to count */
 		why = attack_reason(&w, caps[i], rules);
-		if (!m->why[tid] || XQ_RULES_WHY_COUNTS(why)) {
+		if (!m->why[tid] || XQI_RULES_WHY_COUNTS(why)) {
 			m->why[tid] = why;
 			m->by[tid] = w.sq[from];
 		}
 	}
 }
 
-/* Bit of piece `id` in xq_rules_ply.chased. */
+/* Bit of piece `id` in xqi_rules_ply.chased. */
 #define ID_BIT(id) (1u << ((id) - 16))
 
 /*
  * A checkmating move for `side` in `pos` if it were to move, or 0.  Only
  * checking moves are tried to the end.
  */
-static xq_move mate_in_one(const struct xq_board *pos, int side)
+static xqi_move mate_in_one(const struct xqi_position *pos, int side)
 {
-	struct xq_board w = *pos;
-	struct xq_undo u, nu;
-	xq_move moves[XQ_MAX_MOVES], replies[XQ_MAX_MOVES];
+	struct xqi_position w = *pos;
+	struct xqi_undo u, nu;
+	xqi_move moves[XQ_MOVES_MAX], replies[XQ_MOVES_MAX];
 	int n;
 
 	if (w.side != side) {
 		/* A pass is only sensible when the other side is not in check. */
-		if (xq_board_in_check(&w))
+		if (xqi_position_in_check(&w))
 			return 0;
-		xq_board_make_null(&w, &nu);
+		xqi_position_make_null(&w, &nu);
 	}
-	n = xq_gen_legal(&w, moves);
+	n = xqi_gen_legal(&w, moves);
 	for (int i = 0; i < n; i++) {
 		int mate;
-		xq_board_make(&w, moves[i], &u);
+		xqi_position_make(&w, moves[i], &u);
 		/* (the side now to move was not in check before: w is a legal
 		 * position, or it passed only when not in check) */
-		mate = xq_board_check_after(&w, moves[i]) && xq_gen_legal(&w, replies) == 0;
-		xq_board_unmake(&w, moves[i], &u);
+		mate = xqi_position_check_after(&w, moves[i]) && xqi_gen_legal(&w, replies) == 0;
+		xqi_position_unmake(&w, moves[i], &u);
 		if (mate)
 			return moves[i];
 	}
@@ -316,12 +316,12 @@ static xq_move mate_in_one(const struct xq_board *pos, int side)
 
 /* ---- classifying one move ------------------------------------------------- */
 
-static void add_threat(struct xq_rules_ply *p, const struct xq_board *after, uint8_t attacker_id,
+static void add_threat(struct xqi_rules_ply *p, const struct xqi_position *after, uint8_t attacker_id,
 		       uint8_t target_id, uint8_t why)
 {
-	struct xq_rules_threat *t;
+	struct xqi_rules_threat *t;
 
-	if (p->nthreats >= XQ_RULES_MAX_THREATS) {
+	if (p->nthreats >= XQI_RULES_MAX_THREATS) {
 		if (p->more < UINT8_MAX)
 			p->more++;
 		return;
@@ -329,28 +329,28 @@ static void add_threat(struct xq_rules_ply *p, const struct xq_board *after, uin
 	t = &p->threats[p->nthreats++];
 	t->attacker = after->pc[attacker_id];
 	t->target = after->pc[target_id];
-	t->attacker_kind = xq_kind_of_id[attacker_id];
-	t->target_kind = xq_kind_of_id[target_id];
+	t->attacker_kind = xqi_kind_of_id[attacker_id];
+	t->target_kind = xqi_kind_of_id[target_id];
 	t->target_id = target_id;
 	t->why = why;
 }
 
 /* The pieces of `side` attacking the other king in `pos` (pseudo-legally:
  * a pinned piece still gives check). */
-static void add_checkers(struct xq_rules_ply *p, const struct xq_board *pos, int side)
+static void add_checkers(struct xqi_rules_ply *p, const struct xqi_position *pos, int side)
 {
-	struct xq_board w = *pos;
-	struct xq_undo u;
-	xq_move caps[XQ_MAX_MOVES];
-	xq_sq king = pos->pc[XQ_SIDE_TAG(side ^ 1)];
+	struct xqi_position w = *pos;
+	struct xqi_undo u;
+	xqi_move caps[XQ_MOVES_MAX];
+	xqi_sq king = pos->pc[XQI_SIDE_TAG(side ^ 1)];
 	int n;
 
 	if (w.side != side)
-		xq_board_make_null(&w, &u);
-	n = xq_gen_pseudo_captures(&w, caps);
+		xqi_position_make_null(&w, &u);
+	n = xqi_gen_pseudo_captures(&w, caps);
 	for (int i = 0; i < n; i++)
-		if (XQ_MOVE_TO(caps[i]) == king)
-			add_threat(p, pos, w.sq[XQ_MOVE_FROM(caps[i])], w.sq[king], XQ_WHY_CHECK);
+		if (XQI_MOVE_TO(caps[i]) == king)
+			add_threat(p, pos, w.sq[XQI_MOVE_FROM(caps[i])], w.sq[king], XQI_WHY_CHECK);
 	/* Kings facing each other cannot arise from a legal move, and every
 	 * other check is a capture move of the checking piece. */
 }
@@ -360,60 +360,60 @@ static void add_checkers(struct xq_rules_ply *p, const struct xq_board *pos, int
  * (whose move, side and count are kept).  `want_kill` asks for the mate
  * threat test, which only the Chinese verdict and explanations need.
  */
-static void classify_move(const struct xq_board *before, xq_move m, enum xq_rules_set rules,
-			  int want_kill, struct xq_rules_ply *p)
+static void classify_move(const struct xqi_position *before, xqi_move m, enum xq_ruleset rules,
+			  int want_kill, struct xqi_rules_ply *p)
 {
-	struct xq_board after = *before;
-	struct xq_undo u;
+	struct xqi_position after = *before;
+	struct xqi_undo u;
 	struct amap mb, ma;
-	int mover = before->side, tag = XQ_SIDE_TAG(mover ^ 1);
-	int evasion = xq_board_in_check(before);
+	int mover = before->side, tag = XQI_SIDE_TAG(mover ^ 1);
+	int evasion = xqi_position_in_check(before);
 
-	p->kind = XQ_RULES_IDLE;
-	p->flags &= XQ_RULES_F_CAPTURE;
+	p->kind = XQI_RULES_IDLE;
+	p->flags &= XQI_RULES_F_CAPTURE;
 	p->nthreats = 0;
 	p->more = 0;
 	p->chased = 0;
 	p->mate = 0;
 
 	attack_map(before, mover, rules, evasion, &mb);
-	xq_board_make(&after, m, &u);
+	xqi_position_make(&after, m, &u);
 	attack_map(&after, mover, rules, 0, &ma);
 
-	if (xq_board_in_check(&after)) {
-		p->flags |= XQ_RULES_F_CHECK;
+	if (xqi_position_in_check(&after)) {
+		p->flags |= XQI_RULES_F_CHECK;
 		add_checkers(p, &after, mover);
 	}
 	for (int id = tag; id < tag + 16; id++)
-		if (XQ_RULES_WHY_COUNTS(ma.why[id]) && !XQ_RULES_WHY_COUNTS(mb.why[id])) {
+		if (XQI_RULES_WHY_COUNTS(ma.why[id]) && !XQI_RULES_WHY_COUNTS(mb.why[id])) {
 			p->chased |= ID_BIT(id);
 			add_threat(p, &after, ma.by[id], (uint8_t)id, ma.why[id]);
 		}
 	for (int id = tag; id < tag + 16; id++)
-		if (XQ_RULES_WHY_COUNTS(ma.why[id]) && XQ_RULES_WHY_COUNTS(mb.why[id]))
-			add_threat(p, &after, ma.by[id], (uint8_t)id, XQ_WHY_ALREADY);
+		if (XQI_RULES_WHY_COUNTS(ma.why[id]) && XQI_RULES_WHY_COUNTS(mb.why[id]))
+			add_threat(p, &after, ma.by[id], (uint8_t)id, XQI_WHY_ALREADY);
 	for (int id = tag; id < tag + 16; id++)
-		if (ma.why[id] && !XQ_RULES_WHY_COUNTS(ma.why[id]) && !mb.why[id])
+		if (ma.why[id] && !XQI_RULES_WHY_COUNTS(ma.why[id]) && !mb.why[id])
 			add_threat(p, &after, ma.by[id], (uint8_t)id, ma.why[id]);
 	if (p->chased)
-		p->flags |= XQ_RULES_F_CHASE;
+		p->flags |= XQI_RULES_F_CHASE;
 
 	/* An evasion is not a kill: the mate it threatens could not be seen
 	 * before only because of the check (the same reason as `pseudo`). */
-	if (want_kill && !evasion && !(p->flags & XQ_RULES_F_CHECK)) {
-		xq_move mate = mate_in_one(&after, mover);
+	if (want_kill && !evasion && !(p->flags & XQI_RULES_F_CHECK)) {
+		xqi_move mate = mate_in_one(&after, mover);
 		if (mate && !mate_in_one(before, mover)) {
 			p->mate = mate;
-			p->flags |= XQ_RULES_F_KILL;
+			p->flags |= XQI_RULES_F_KILL;
 		}
 	}
 
-	if (p->flags & XQ_RULES_F_CHECK)
-		p->kind = XQ_RULES_CHECK;
-	else if (p->flags & XQ_RULES_F_KILL)
-		p->kind = XQ_RULES_KILL;
-	else if (p->flags & XQ_RULES_F_CHASE)
-		p->kind = XQ_RULES_CHASE;
+	if (p->flags & XQI_RULES_F_CHECK)
+		p->kind = XQI_RULES_CHECK;
+	else if (p->flags & XQI_RULES_F_KILL)
+		p->kind = XQI_RULES_KILL;
+	else if (p->flags & XQI_RULES_F_CHASE)
+		p->kind = XQI_RULES_CHASE;
 }
 
 /* ---- judging a cycle ---------------------------------------------------------- */
@@ -426,11 +426,11 @@ struct judge_side {
 };
 
 struct judge {
-	enum xq_rules_set rules;
+	enum xq_ruleset rules;
 	struct judge_side s[2];
 };
 
-static void judge_init(struct judge *j, enum xq_rules_set rules)
+static void judge_init(struct judge *j, enum xq_ruleset rules)
 {
 	memset(j, 0, sizeof(*j));
 	j->rules = rules;
@@ -440,19 +440,19 @@ static void judge_init(struct judge *j, enum xq_rules_set rules)
 	}
 }
 
-static void judge_add(struct judge *j, const struct xq_rules_ply *p)
+static void judge_add(struct judge *j, const struct xqi_rules_ply *p)
 {
 	struct judge_side *s = &j->s[p->side];
 
 	s->moves++;
 	switch (p->kind) {
-	case XQ_RULES_CHECK:
+	case XQI_RULES_CHECK:
 		s->checks++;
 		break;
-	case XQ_RULES_KILL:
+	case XQI_RULES_KILL:
 		s->kills++;
 		break;
-	case XQ_RULES_CHASE:
+	case XQI_RULES_CHASE:
 		s->chases++;
 		break;
 	default:
@@ -464,13 +464,13 @@ static void judge_add(struct judge *j, const struct xq_rules_ply *p)
 }
 
 /* Each side's conduct, and the verdict. */
-static enum xq_rules_verdict judge_finish(const struct judge *j, struct xq_rules_side out[2])
+static enum xq_ruling judge_finish(const struct judge *j, struct xqi_rules_side out[2])
 {
 	int pc[2], forbidden[2];
 
 	for (int i = 0; i < 2; i++) {
 		const struct judge_side *s = &j->s[i];
-		struct xq_rules_side *o = &out[i];
+		struct xqi_rules_side *o = &out[i];
 
 		memset(o, 0, sizeof(*o));
 		o->moves = s->moves;
@@ -479,44 +479,44 @@ static enum xq_rules_verdict judge_finish(const struct judge *j, struct xq_rules
 		o->chases = s->chases;
 		o->idles = s->idles;
 		if (s->moves && s->checks == s->moves)
-			o->conduct = XQ_CONDUCT_PERPETUAL_CHECK;
+			o->conduct = XQI_CONDUCT_PERPETUAL_CHECK;
 		else if (!s->moves)
-			o->conduct = XQ_CONDUCT_ALLOWED;
-		else if (j->rules == XQ_RULES_ASIAN) {
+			o->conduct = XQI_CONDUCT_ALLOWED;
+		else if (j->rules == XQ_RULESET_ASIAN) {
 			if (s->common) {
 				int id = 16;
 				while (!(s->common & ID_BIT(id)))
 					id++;
-				o->conduct = XQ_CONDUCT_PERPETUAL_CHASE;
+				o->conduct = XQI_CONDUCT_PERPETUAL_CHASE;
 				o->target_id = (uint8_t)id;
-				o->target_kind = xq_kind_of_id[id];
+				o->target_kind = xqi_kind_of_id[id];
 			}
 		} else if (s->attacking) {
 			if (s->chases == s->moves)
-				o->conduct = XQ_CONDUCT_PERPETUAL_CHASE;
+				o->conduct = XQI_CONDUCT_PERPETUAL_CHASE;
 			else if (s->kills == s->moves)
-				o->conduct = XQ_CONDUCT_PERPETUAL_KILL;
+				o->conduct = XQI_CONDUCT_PERPETUAL_KILL;
 			else
-				o->conduct = XQ_CONDUCT_FORBIDDEN_MIX;
+				o->conduct = XQI_CONDUCT_FORBIDDEN_MIX;
 		}
-		pc[i] = o->conduct == XQ_CONDUCT_PERPETUAL_CHECK;
-		forbidden[i] = XQ_CONDUCT_FORBIDDEN(o->conduct);
+		pc[i] = o->conduct == XQI_CONDUCT_PERPETUAL_CHECK;
+		forbidden[i] = XQI_CONDUCT_FORBIDDEN(o->conduct);
 	}
-	if (pc[XQ_RED] != pc[XQ_BLACK])
-		return pc[XQ_RED] ? XQ_VERDICT_RED_LOSES : XQ_VERDICT_BLACK_LOSES;
-	if (!pc[XQ_RED] && forbidden[XQ_RED] != forbidden[XQ_BLACK])
-		return forbidden[XQ_RED] ? XQ_VERDICT_RED_LOSES : XQ_VERDICT_BLACK_LOSES;
-	return XQ_VERDICT_DRAW;
+	if (pc[XQI_RED] != pc[XQI_BLACK])
+		return pc[XQI_RED] ? XQ_RULING_RED_LOSES : XQ_RULING_BLACK_LOSES;
+	if (!pc[XQI_RED] && forbidden[XQI_RED] != forbidden[XQI_BLACK])
+		return forbidden[XQI_RED] ? XQ_RULING_RED_LOSES : XQ_RULING_BLACK_LOSES;
+	return XQ_RULING_DRAW;
 }
 
 /* ---- the history of a line -------------------------------------------------- */
 
-static const struct xq_rules_options default_options = XQ_RULES_OPTIONS_INIT;
+static const struct xqi_rules_options default_options = XQI_RULES_OPTIONS_INIT;
 
 /* Fill entry `cur` for a move by `mover` after entry `prev` (key, move and
  * undo already set; `check` is whether the move gave check). */
-static void history_step(const struct xq_rules_options *o, const struct xq_rules_entry *prev,
-			 struct xq_rules_entry *cur, int mover, int check)
+static void history_step(const struct xqi_rules_options *o, const struct xqi_rules_entry *prev,
+			 struct xqi_rules_entry *cur, int mover, int check)
 {
 	cur->check = (uint8_t)check;
 	cur->uncounted = 0;
@@ -544,7 +544,7 @@ static void history_step(const struct xq_rules_options *o, const struct xq_rules
 					: UINT16_MAX);
 }
 
-static void history_start(struct xq_rules_entry *e, const struct xq_board *start)
+static void history_start(struct xqi_rules_entry *e, const struct xqi_position *start)
 {
 	memset(e, 0, sizeof(*e));
 	e->key = start->key;
@@ -563,7 +563,7 @@ static void history_start(struct xq_rules_entry *e, const struct xq_board *start
  */
 #define NO_POS UINT32_MAX
 
-/* For xq_rules_analyze(): the occurrences of each position still in the
+/* For xqi_rules_analyze(): the occurrences of each position still in the
  * window, a chain per key and side to move. */
 struct rep_chain {
 	uint64_t key;
@@ -643,7 +643,7 @@ static struct rep_chain *rep_chain_of(struct rep_index *x, uint64_t key, unsigne
  * -1) and how many times it has occurred in its window, counting itself.
  * Positions before j are in the index; j is not yet.
  */
-static unsigned rep_find(struct rep_index *x, const struct xq_rules_entry *e, size_t j,
+static unsigned rep_find(struct rep_index *x, const struct xqi_rules_entry *e, size_t j,
 			 long *match)
 {
 	struct rep_chain *c = rep_chain_of(x, e[j].key, (unsigned)(j & 1), 0);
@@ -669,7 +669,7 @@ static unsigned rep_find(struct rep_index *x, const struct xq_rules_entry *e, si
 	return 1 + count;
 }
 
-static void rep_add(struct rep_index *x, const struct xq_rules_entry *e, size_t j)
+static void rep_add(struct rep_index *x, const struct xqi_rules_entry *e, size_t j)
 {
 	struct rep_chain *c = rep_chain_of(x, e[j].key, (unsigned)(j & 1), 1);
 
@@ -691,51 +691,51 @@ static void rep_add(struct rep_index *x, const struct xq_rules_entry *e, size_t 
  * then moved forward again to `last`.  Plies are classified into `plies`
  * (indexed by ply - 1) when it is not NULL.
  */
-static enum xq_rules_verdict judge_span(struct xq_board *w, const struct xq_rules_entry *e,
-					size_t first, size_t last, enum xq_rules_set rules,
-					int want_kill, struct xq_rules_ply *plies,
-					struct xq_rules_side sides[2])
+static enum xq_ruling judge_span(struct xqi_position *w, const struct xqi_rules_entry *e,
+					size_t first, size_t last, enum xq_ruleset rules,
+					int want_kill, struct xqi_rules_ply *plies,
+					struct xqi_rules_side sides[2])
 {
 	struct judge j;
-	struct xq_undo u;
+	struct xqi_undo u;
 
 	for (size_t k = last; k > first; k--)
-		xq_board_unmake(w, e[k].move, &e[k].undo);
+		xqi_position_unmake(w, e[k].move, &e[k].undo);
 	judge_init(&j, rules);
 	for (size_t k = first + 1; k <= last; k++) {
-		struct xq_rules_ply tmp, *p = plies ? &plies[k - 1] : &tmp;
+		struct xqi_rules_ply tmp, *p = plies ? &plies[k - 1] : &tmp;
 		if (!plies) {
 			memset(&tmp, 0, sizeof(tmp));
 			tmp.move = e[k].move;
 			tmp.side = w->side;
 		}
-		if (p->kind == XQ_RULES_UNCLASSIFIED)
+		if (p->kind == XQI_RULES_UNCLASSIFIED)
 			classify_move(w, e[k].move, rules, want_kill, p);
 		judge_add(&j, p);
-		xq_board_make(w, e[k].move, &u);
+		xqi_position_make(w, e[k].move, &u);
 	}
 	return judge_finish(&j, sides);
 }
 
 /* ---- the report ------------------------------------------------------------ */
 
-void xq_rules_report_init(struct xq_rules_report *r)
+void xqi_rules_report_init(struct xqi_rules_report *r)
 {
 	memset(r, 0, sizeof(*r));
 }
 
-void xq_rules_report_release(struct xq_rules_report *r)
+void xqi_rules_report_release(struct xqi_rules_report *r)
 {
 	free(r->plies);
 	free(r->cycles);
 	free(r->limits);
-	xq_rules_report_init(r);
+	xqi_rules_report_init(r);
 }
 
-static int add_limit(struct xq_rules_report *r, uint8_t kind, uint32_t ply, uint32_t since,
+static int add_limit(struct xqi_rules_report *r, uint8_t kind, uint32_t ply, uint32_t since,
 		     uint32_t limit)
 {
-	struct xq_rules_limit_event *ev;
+	struct xqi_rules_limit_event *ev;
 
 	if (XQ_ALLOC_GROW(r->limits, r->nlimits + 1, r->limits_alloc))
 		return XQ_ENOMEM;
@@ -748,9 +748,9 @@ static int add_limit(struct xq_rules_report *r, uint8_t kind, uint32_t ply, uint
 	return 0;
 }
 
-static int add_cycle(struct xq_rules_report *r, uint32_t first, uint32_t last, unsigned occ)
+static int add_cycle(struct xqi_rules_report *r, uint32_t first, uint32_t last, unsigned occ)
 {
-	struct xq_rules_cycle *c;
+	struct xqi_rules_cycle *c;
 
 	if (XQ_ALLOC_GROW(r->cycles, r->ncycles + 1, r->cycles_alloc))
 		return XQ_ENOMEM;
@@ -765,7 +765,7 @@ static int add_cycle(struct xq_rules_report *r, uint32_t first, uint32_t last, u
 
 /*
  * Judging every cycle of a line in one pass.  The plies inside some cycle
- * (all of them with XQ_RULES_CLASSIFY_ALL) are classified once, in order,
+ * (all of them with XQI_RULES_CLASSIFY_ALL) are classified once, in order,
  * on one board moving forward; running counts per side then give each
  * cycle's counts as the difference between its last ply and its first,
  * and the latest ply of each side that did not newly chase a piece tells
@@ -785,19 +785,19 @@ struct sweep_side {
 	uint32_t threat[48]; /* the latest ply of this side with a threat that counts on piece id */
 };
 
-static void sweep_add(struct sweep_side s[2], const struct xq_rules_ply *p, uint32_t k)
+static void sweep_add(struct sweep_side s[2], const struct xqi_rules_ply *p, uint32_t k)
 {
 	struct sweep_side *sd = &s[p->side];
 
 	sd->t.moves++;
 	switch (p->kind) {
-	case XQ_RULES_CHECK:
+	case XQI_RULES_CHECK:
 		sd->t.checks++;
 		break;
-	case XQ_RULES_KILL:
+	case XQI_RULES_KILL:
 		sd->t.kills++;
 		break;
-	case XQ_RULES_CHASE:
+	case XQI_RULES_CHASE:
 		sd->t.chases++;
 		break;
 	default:
@@ -808,13 +808,13 @@ static void sweep_add(struct sweep_side s[2], const struct xq_rules_ply *p, uint
 		if (!(p->chased & (1u << b)))
 			sd->unset[b] = k;
 	for (int t = 0; t < p->nthreats; t++)
-		if (XQ_RULES_WHY_COUNTS(p->threats[t].why))
+		if (XQI_RULES_WHY_COUNTS(p->threats[t].why))
 			sd->threat[p->threats[t].target_id] = k;
 }
 
 /* Judge cycle `c`, which ends at the sweep's ply, from the counts at its
  * first ply (`at_first`). */
-static void sweep_judge(const struct xq_rules_report *r, struct xq_rules_cycle *c,
+static void sweep_judge(const struct xqi_rules_report *r, struct xqi_rules_cycle *c,
 			const struct sweep_side s[2], const struct tally at_first[2])
 {
 	struct judge j;
@@ -838,15 +838,15 @@ static void sweep_judge(const struct xq_rules_report *r, struct xq_rules_cycle *
 	c->verdict = (uint8_t)judge_finish(&j, c->side);
 	/* Where each side's perpetually chased piece stood when last chased. */
 	for (int i = 0; i < 2; i++) {
-		struct xq_rules_side *sd = &c->side[i];
+		struct xqi_rules_side *sd = &c->side[i];
 		uint32_t k = sd->target_id ? s[i].threat[sd->target_id] : 0;
-		const struct xq_rules_ply *p;
+		const struct xqi_rules_ply *p;
 		if (k <= c->first)
 			continue;
 		p = &r->plies[k - 1];
 		for (int t = 0; t < p->nthreats; t++)
 			if (p->threats[t].target_id == sd->target_id &&
-			    XQ_RULES_WHY_COUNTS(p->threats[t].why)) {
+			    XQI_RULES_WHY_COUNTS(p->threats[t].why)) {
 				sd->target_sq = p->threats[t].target;
 				sd->target_why = p->threats[t].why;
 			}
@@ -874,7 +874,7 @@ static uint32_t skip_to(uint32_t *skip, uint32_t k)
 	return root;
 }
 
-static int map_cycles(struct xq_rules_report *r)
+static int map_cycles(struct xqi_rules_report *r)
 {
 	size_t n = r->nplies;
 	uint32_t *skip = malloc((n + 2) * sizeof(*skip));
@@ -884,7 +884,7 @@ static int map_cycles(struct xq_rules_report *r)
 	for (size_t k = 0; k <= n + 1; k++)
 		skip[k] = (uint32_t)k;
 	for (size_t i = 0; i < r->ncycles; i++) {
-		const struct xq_rules_cycle *c = &r->cycles[i];
+		const struct xqi_rules_cycle *c = &r->cycles[i];
 		for (uint32_t k = skip_to(skip, c->first + 1); k <= c->last;
 		     k = skip_to(skip, k + 1)) {
 			r->plies[k - 1].cycle = (uint32_t)i + 1;
@@ -908,13 +908,13 @@ static int map_cycles(struct xq_rules_report *r)
 struct class_memo {
 	uint64_t key;
 	uint32_t ply; /* the ply whose classification it is, 1-based; 0 if empty */
-	xq_move move;
+	xqi_move move;
 	uint8_t side;
 	uint8_t sq[256];
 };
 
 static struct class_memo *memo_slot(struct class_memo *memo, size_t mask,
-				    const struct xq_board *b, xq_move m)
+				    const struct xqi_position *b, xqi_move m)
 {
 	return &memo[(size_t)((b->key >> 7) ^ b->key ^ (uint64_t)m * 0x9E3779B1u) & mask];
 }
@@ -932,17 +932,17 @@ static size_t memo_slots(size_t need)
 
 /* Classify ply k (its move played from `w`), or copy the classification
  * of an earlier ply with the same board and move. */
-static void classify_ply(struct xq_rules_report *r, struct class_memo *memo, size_t mask,
-			 const struct xq_board *w, xq_move m, size_t k)
+static void classify_ply(struct xqi_rules_report *r, struct class_memo *memo, size_t mask,
+			 const struct xqi_position *w, xqi_move m, size_t k)
 {
-	struct xq_rules_ply *p = &r->plies[k - 1];
+	struct xqi_rules_ply *p = &r->plies[k - 1];
 	struct class_memo *c = memo_slot(memo, mask, w, m);
 
 	if (c->ply && c->key == w->key && c->move == m && c->side == w->side &&
 	    !memcmp(c->sq, w->sq, sizeof(c->sq))) {
-		const struct xq_rules_ply *q = &r->plies[c->ply - 1];
+		const struct xqi_rules_ply *q = &r->plies[c->ply - 1];
 		p->kind = q->kind;
-		p->flags = (uint8_t)((p->flags & XQ_RULES_F_CAPTURE) | (q->flags & ~XQ_RULES_F_CAPTURE));
+		p->flags = (uint8_t)((p->flags & XQI_RULES_F_CAPTURE) | (q->flags & ~XQI_RULES_F_CAPTURE));
 		p->nthreats = q->nthreats;
 		p->more = q->more;
 		p->chased = q->chased;
@@ -963,8 +963,8 @@ static void classify_ply(struct xq_rules_report *r, struct class_memo *memo, siz
  * in one pass from `start` over the moves in e[1..].  Returns 0 or
  * XQ_ENOMEM.
  */
-static int judge_cycles(struct xq_rules_report *r, const struct xq_board *start,
-			const struct xq_rules_entry *e, int all)
+static int judge_cycles(struct xqi_rules_report *r, const struct xqi_position *start,
+			const struct xqi_rules_entry *e, int all)
 {
 	size_t n = r->nplies, m = r->ncycles, ci = 0;
 	int32_t *cover = calloc(n + 2, sizeof(*cover));
@@ -974,7 +974,7 @@ static int judge_cycles(struct xq_rules_report *r, const struct xq_board *start,
 	struct class_memo *memo = NULL;
 	size_t mask = 0;
 	struct sweep_side s[2];
-	struct xq_board w = *start;
+	struct xqi_position w = *start;
 	int32_t covered = all;
 	int rc = 0;
 
@@ -986,7 +986,7 @@ static int judge_cycles(struct xq_rules_report *r, const struct xq_board *start,
 	for (size_t k = 0; k <= n; k++)
 		by_first[k] = NO_POS;
 	for (size_t i = m; i-- > 0;) {
-		const struct xq_rules_cycle *c = &r->cycles[i];
+		const struct xqi_rules_cycle *c = &r->cycles[i];
 		cover[c->first + 1]++;
 		cover[c->last + 1]--;
 		next[i] = by_first[c->first];
@@ -1008,12 +1008,12 @@ static int judge_cycles(struct xq_rules_report *r, const struct xq_board *start,
 	}
 	for (size_t k = 0; k <= n; k++) {
 		if (k > 0) {
-			struct xq_rules_ply *p = &r->plies[k - 1];
-			struct xq_undo u;
+			struct xqi_rules_ply *p = &r->plies[k - 1];
+			struct xqi_undo u;
 			covered += cover[k];
-			if (covered > 0 && p->kind == XQ_RULES_UNCLASSIFIED)
+			if (covered > 0 && p->kind == XQI_RULES_UNCLASSIFIED)
 				classify_ply(r, memo, mask, &w, e[k].move, k);
-			xq_board_make(&w, e[k].move, &u);
+			xqi_position_make(&w, e[k].move, &u);
 			sweep_add(s, p, (uint32_t)k);
 		}
 		for (uint32_t i = by_first[k]; i != NO_POS; i = next[i]) {
@@ -1034,7 +1034,7 @@ out:
 }
 
 /* Count clubxiangqi's effective plies once every ply is classified. */
-static int cxq_effective_events(struct xq_rules_report *r, const struct xq_rules_options *o)
+static int cxq_effective_events(struct xqi_rules_report *r, const struct xqi_rules_options *o)
 {
 	uint32_t effective = 0;
 	int prev_forcing = 0;
@@ -1042,10 +1042,10 @@ static int cxq_effective_events(struct xq_rules_report *r, const struct xq_rules
 	if (!o->cxq_effective)
 		return 0;
 	for (size_t k = 0; k < r->nplies; k++) {
-		const struct xq_rules_ply *p = &r->plies[k];
-		int forcing = (p->flags & (XQ_RULES_F_CHECK | XQ_RULES_F_CHASE)) != 0;
+		const struct xqi_rules_ply *p = &r->plies[k];
+		int forcing = (p->flags & (XQI_RULES_F_CHECK | XQI_RULES_F_CHASE)) != 0;
 		if (!forcing && !prev_forcing && ++effective == o->cxq_effective &&
-		    add_limit(r, XQ_LIMIT_CXQ_EFFECTIVE, (uint32_t)k + 1, 0, o->cxq_effective))
+		    add_limit(r, XQI_LIMIT_CXQ_EFFECTIVE, (uint32_t)k + 1, 0, o->cxq_effective))
 			return XQ_ENOMEM;
 		prev_forcing = forcing;
 	}
@@ -1054,22 +1054,22 @@ static int cxq_effective_events(struct xq_rules_report *r, const struct xq_rules
 
 static int cmp_limit(const void *a, const void *b)
 {
-	const struct xq_rules_limit_event *x = a, *y = b;
+	const struct xqi_rules_limit_event *x = a, *y = b;
 	if (x->ply != y->ply)
 		return x->ply < y->ply ? -1 : 1;
 	return (int)x->kind - (int)y->kind;
 }
 
-int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
-		     const xq_move *moves, size_t n, const struct xq_rules_options *o,
-		     struct xq_diag *d)
+int xqi_rules_analyze(struct xqi_rules_report *r, const struct xqi_position *start,
+		     const xqi_move *moves, size_t n, const struct xqi_rules_options *o,
+		     struct xq_diagnostic *d)
 {
-	struct xq_rules_entry *e;
-	struct xq_board b = *start;
+	struct xqi_rules_entry *e;
+	struct xqi_position b = *start;
 	struct rep_index rx = {NULL, 0, NULL, NULL, NULL, 0};
 	uint32_t progress_since = 0;
 	uint32_t total = (uint32_t)(start->fullmove > 0 ? start->fullmove - 1 : 0) * 2 +
-			 (start->side == XQ_BLACK);
+			 (start->side == XQI_BLACK);
 	int rc = 0;
 
 	if (!o)
@@ -1078,64 +1078,64 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 	r->ncycles = 0;
 	r->nlimits = 0;
 	r->rules = o->rules;
-	r->end = XQ_PLAYING;
+	r->end = XQ_STATE_PLAYING;
 	if (XQ_ALLOC_GROW(r->plies, n ? n : 1, r->plies_alloc))
-		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+		return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 	e = malloc((n + 1) * sizeof(*e));
 	if (!e)
-		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+		return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 	history_start(&e[0], start);
 
 	/* Pass 1: play the moves, record keys, checks and counts; limits. */
 	for (size_t k = 1; k <= n; k++) {
-		xq_move m = moves[k - 1];
-		struct xq_rules_ply *p = &r->plies[k - 1];
+		xqi_move m = moves[k - 1];
+		struct xqi_rules_ply *p = &r->plies[k - 1];
 		int mover = b.side;
-		xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+		xqi_sq from = XQI_MOVE_FROM(m), to = XQI_MOVE_TO(m);
 		int pawn_advance;
 		char name[5];
 
-		if (xq_move_check(&b, m, d)) {
+		if (xqi_move_check(&b, m, d)) {
 			if (d) {
 				d->ply = (uint32_t)k;
-				xq_move_name(m, name);
-				xq_diag_set_move(d, name, strlen(name));
+				xqi_move_name(m, name);
+				xqi_diagnostic_set_move(d, name, strlen(name));
 			}
 			rc = XQ_EILLEGAL;
 			break;
 		}
-		pawn_advance = TYPE_OF_ID(b.sq[from]) == XQ_PAWN && pawn_crossed(b.sq[from], from) &&
-			       XQ_SQ_FILE(from) == XQ_SQ_FILE(to);
-		xq_board_make(&b, m, &e[k].undo);
+		pawn_advance = TYPE_OF_ID(b.sq[from]) == XQI_PAWN && pawn_crossed(b.sq[from], from) &&
+			       XQI_SQ_FILE(from) == XQI_SQ_FILE(to);
+		xqi_position_make(&b, m, &e[k].undo);
 		e[k].move = m;
 		e[k].key = b.key;
-		history_step(o, &e[k - 1], &e[k], mover, xq_board_in_check(&b));
+		history_step(o, &e[k - 1], &e[k], mover, xqi_position_in_check(&b));
 
 		memset(p, 0, sizeof(*p));
 		p->move = m;
 		p->side = (uint8_t)mover;
 		p->count = e[k].count;
 		if (e[k].undo.captured)
-			p->flags |= XQ_RULES_F_CAPTURE;
+			p->flags |= XQI_RULES_F_CAPTURE;
 		if (e[k].check)
-			p->flags |= XQ_RULES_F_CHECK;
+			p->flags |= XQI_RULES_F_CHECK;
 		r->nplies = k;
 
 		/* Reached on this ply (uncounted plies keep the count where it is). */
 		if (o->natural_limit && e[k].count == o->natural_limit &&
 		    e[k - 1].count < o->natural_limit &&
-		    add_limit(r, XQ_LIMIT_NATURAL, (uint32_t)k, (uint32_t)(k - e[k].window),
+		    add_limit(r, XQI_LIMIT_NATURAL, (uint32_t)k, (uint32_t)(k - e[k].window),
 			      o->natural_limit))
 			goto nomem;
 		if (o->cxq) {
 			if (e[k].undo.captured || pawn_advance)
 				progress_since = (uint32_t)k;
 			if (o->cxq_progress && k - progress_since == o->cxq_progress &&
-			    add_limit(r, XQ_LIMIT_CXQ_PROGRESS, (uint32_t)k, progress_since,
+			    add_limit(r, XQI_LIMIT_CXQ_PROGRESS, (uint32_t)k, progress_since,
 				      o->cxq_progress))
 				goto nomem;
 			if (o->cxq_total && ++total == o->cxq_total &&
-			    add_limit(r, XQ_LIMIT_CXQ_TOTAL, (uint32_t)k, 0, o->cxq_total))
+			    add_limit(r, XQI_LIMIT_CXQ_TOTAL, (uint32_t)k, 0, o->cxq_total))
 				goto nomem;
 		}
 	}
@@ -1147,7 +1147,7 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 	for (size_t j = 1; j <= r->nplies; j++) {
 		long match;
 		unsigned occ;
-		struct xq_rules_cycle *c = r->ncycles ? &r->cycles[r->ncycles - 1] : NULL;
+		struct xqi_rules_cycle *c = r->ncycles ? &r->cycles[r->ncycles - 1] : NULL;
 
 		if (e[j].window == 0)
 			rep_index_clear(&rx); /* a capture */
@@ -1170,68 +1170,68 @@ int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
 
 	/* Pass 2: classify and judge, in one pass forward. */
 	if (map_cycles(r) ||
-	    judge_cycles(r, start, e, (o->flags & XQ_RULES_CLASSIFY_ALL) || o->cxq))
+	    judge_cycles(r, start, e, (o->flags & XQI_RULES_CLASSIFY_ALL) || o->cxq))
 		goto nomem;
 	if (o->cxq && cxq_effective_events(r, o))
 		goto nomem;
 	if (r->nlimits) {
 		/* A limit reached before the end: was that position mate? */
-		struct xq_board w = b;
+		struct xqi_position w = b;
 		size_t li = r->nlimits;
 		qsort(r->limits, r->nlimits, sizeof(*r->limits), cmp_limit);
 		for (size_t k = r->nplies; k > 0 && li > 0; k--) {
 			while (li > 0 && r->limits[li - 1].ply == k) {
-				r->limits[li - 1].mate = xq_board_status(&w) != XQ_PLAYING;
+				r->limits[li - 1].mate = xqi_position_status(&w) != XQ_STATE_PLAYING;
 				li--;
 			}
-			xq_board_unmake(&w, e[k].move, &e[k].undo);
+			xqi_position_unmake(&w, e[k].move, &e[k].undo);
 		}
 	}
-	r->end = xq_board_status(&b);
+	r->end = xqi_position_status(&b);
 	free(e);
 	return rc;
 nomem:
 	rep_index_release(&rx);
 	free(e);
-	return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+	return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 }
 
 /* The moves from the root to `node`, in order, in a new array. */
-static int game_line(const struct xq_game *g, uint32_t node, xq_move **out, size_t *n)
+static int game_line(const struct xqi_record *g, uint32_t node, xqi_move **out, size_t *n)
 {
 	size_t len = 0;
-	xq_move *m;
+	xqi_move *m;
 
-	for (uint32_t k = node; k != XQ_ROOT && k != XQ_NODE_NONE; k = g->nodes[k].parent)
+	for (uint32_t k = node; k != XQI_ROOT && k != XQ_NO_NODE; k = g->nodes[k].parent)
 		len++;
 	m = malloc((len ? len : 1) * sizeof(*m));
 	if (!m)
 		return XQ_ENOMEM;
 	*n = len;
-	for (uint32_t k = node; k != XQ_ROOT && k != XQ_NODE_NONE; k = g->nodes[k].parent)
+	for (uint32_t k = node; k != XQI_ROOT && k != XQ_NO_NODE; k = g->nodes[k].parent)
 		m[--len] = g->nodes[k].move;
 	*out = m;
 	return 0;
 }
 
-int xq_rules_analyze_game(struct xq_rules_report *r, const struct xq_game *g, uint32_t node,
-			  const struct xq_rules_options *o, struct xq_diag *d)
+int xqi_rules_analyze_game(struct xqi_rules_report *r, const struct xqi_record *g, uint32_t node,
+			  const struct xqi_rules_options *o, struct xq_diagnostic *d)
 {
-	xq_move *moves;
+	xqi_move *moves;
 	size_t n;
 	int rc;
 
 	if (node >= g->nnodes)
-		return xq_diag_set(d, XQ_ERANGE, XQ_D_INTERNAL, XQ_SEV_ERROR,
+		return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_INTERNAL, XQ_SEVERITY_ERROR,
 				   "node %lu is not in the game", (unsigned long)node);
 	if (game_line(g, node, &moves, &n))
-		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
-	rc = xq_rules_analyze(r, &g->start, moves, n, o, d);
+		return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
+	rc = xqi_rules_analyze(r, &g->start, moves, n, o, d);
 	free(moves);
 	return rc;
 }
 
-long xq_rules_cycle_at(const struct xq_rules_report *r, uint32_t ply)
+long xqi_rules_cycle_at(const struct xqi_rules_report *r, uint32_t ply)
 {
 	if (ply < 1 || ply > r->nplies)
 		return -1;
@@ -1241,46 +1241,46 @@ long xq_rules_cycle_at(const struct xq_rules_report *r, uint32_t ply)
 /* ---- text ------------------------------------------------------------------- */
 
 /* "the red rook on h2" ("the red rook" when the square is not known). */
-static int add_piece(struct xq_buf *out, uint8_t kind, xq_sq sq)
+static int add_piece(struct xq_buf *out, uint8_t kind, xqi_sq sq)
 {
 	char name[3];
 
-	if (!xq_on_board(sq))
-		return xq_buf_addf(out, "the %s %s", side_name(XQ_KIND_SIDE(kind)),
-				   type_names[XQ_KIND_TYPE(kind)]);
-	xq_sq_name(sq, name);
-	return xq_buf_addf(out, "the %s %s on %s", side_name(XQ_KIND_SIDE(kind)),
-			   type_names[XQ_KIND_TYPE(kind)], name);
+	if (!xqi_on_board(sq))
+		return xq_buf_addf(out, "the %s %s", side_name(XQI_KIND_SIDE(kind)),
+				   type_names[XQI_KIND_TYPE(kind)]);
+	xqi_sq_name(sq, name);
+	return xq_buf_addf(out, "the %s %s on %s", side_name(XQI_KIND_SIDE(kind)),
+			   type_names[XQI_KIND_TYPE(kind)], name);
 }
 
-static int add_threat_text(struct xq_buf *out, const struct xq_rules_threat *t)
+static int add_threat_text(struct xq_buf *out, const struct xqi_rules_threat *t)
 {
 	int rc = add_piece(out, t->attacker_kind, t->attacker);
 
-	rc |= xq_buf_adds(out, t->why == XQ_WHY_CHECK ? " checks " : " attacks ");
+	rc |= xq_buf_adds(out, t->why == XQI_WHY_CHECK ? " checks " : " attacks ");
 	rc |= add_piece(out, t->target_kind, t->target);
-	if (t->why != XQ_WHY_CHECK)
-		rc |= xq_buf_addf(out, ": %s", xq_rules_why_text((enum xq_rules_why)t->why));
+	if (t->why != XQI_WHY_CHECK)
+		rc |= xq_buf_addf(out, ": %s", xqi_rules_why_text((enum xqi_rules_why)t->why));
 	return rc ? XQ_ENOMEM : 0;
 }
 
-int xq_rules_describe_ply(struct xq_buf *out, const struct xq_rules_report *r, size_t ply)
+int xqi_rules_describe_ply(struct xq_buf *out, const struct xqi_rules_report *r, size_t ply)
 {
-	const struct xq_rules_ply *p;
+	const struct xqi_rules_ply *p;
 	char name[5];
 	int rc;
 
 	if (ply < 1 || ply > r->nplies)
 		return XQ_ERANGE;
 	p = &r->plies[ply - 1];
-	xq_move_name(p->move, name);
+	xqi_move_name(p->move, name);
 	rc = xq_buf_addf(out, "%lu. %s %s: %s", (unsigned long)ply, side_name(p->side), name,
-			 xq_rules_kind_name((enum xq_rules_kind)p->kind));
-	if (p->kind != XQ_RULES_UNCLASSIFIED) {
+			 xqi_rules_kind_name((enum xqi_rules_kind)p->kind));
+	if (p->kind != XQI_RULES_UNCLASSIFIED) {
 		const char *sep = ": ";
-		if (p->flags & XQ_RULES_F_KILL) {
+		if (p->flags & XQI_RULES_F_KILL) {
 			char mate[5];
-			xq_move_name(p->mate, mate);
+			xqi_move_name(p->mate, mate);
 			rc |= xq_buf_addf(out, ": threatens mate by %s", mate);
 			sep = "; ";
 		}
@@ -1296,21 +1296,21 @@ int xq_rules_describe_ply(struct xq_buf *out, const struct xq_rules_report *r, s
 }
 
 /* The rule that decides, in words, for a cycle's verdict. */
-static int add_ruling(struct xq_buf *out, const struct xq_rules_cycle *c, enum xq_rules_set rules)
+static int add_ruling(struct xq_buf *out, const struct xqi_rules_cycle *c, enum xq_ruleset rules)
 {
 	int pc[2], loser;
-	const struct xq_rules_side *s;
+	const struct xqi_rules_side *s;
 	int rc = 0;
 
 	for (int i = 0; i < 2; i++)
-		pc[i] = c->side[i].conduct == XQ_CONDUCT_PERPETUAL_CHECK;
-	rc |= xq_buf_addf(out, "verdict under %s rules: %s: ", xq_rules_set_name(rules),
-			  xq_rules_verdict_name((enum xq_rules_verdict)c->verdict));
-	if (c->verdict == XQ_VERDICT_DRAW) {
+		pc[i] = c->side[i].conduct == XQI_CONDUCT_PERPETUAL_CHECK;
+	rc |= xq_buf_addf(out, "verdict under %s rules: %s: ", xqi_rules_set_name(rules),
+			  xqi_rules_verdict_name((enum xq_ruling)c->verdict));
+	if (c->verdict == XQ_RULING_DRAW) {
 		if (pc[0] && pc[1])
 			rc |= xq_buf_adds(out, "both sides check on every move (AXF 7, CXA 26.3)");
-		else if (XQ_CONDUCT_FORBIDDEN(c->side[0].conduct) &&
-			 XQ_CONDUCT_FORBIDDEN(c->side[1].conduct))
+		else if (XQI_CONDUCT_FORBIDDEN(c->side[0].conduct) &&
+			 XQI_CONDUCT_FORBIDDEN(c->side[1].conduct))
 			rc |= xq_buf_adds(out, "both sides use forbidden perpetual attacks "
 					       "(CXA 26.3)");
 		else
@@ -1318,21 +1318,21 @@ static int add_ruling(struct xq_buf *out, const struct xq_rules_cycle *c, enum x
 					       "(AXF 5, CXA 26.2)");
 		return rc ? XQ_ENOMEM : 0;
 	}
-	loser = c->verdict == XQ_VERDICT_RED_LOSES ? XQ_RED : XQ_BLACK;
+	loser = c->verdict == XQ_RULING_RED_LOSES ? XQI_RED : XQI_BLACK;
 	s = &c->side[loser];
 	switch (s->conduct) {
-	case XQ_CONDUCT_PERPETUAL_CHECK:
+	case XQI_CONDUCT_PERPETUAL_CHECK:
 		rc |= xq_buf_addf(out, "%s checks on every move of the cycle and %s does not "
 				       "(AXF 6, CXA 26.1)",
 				  side_name(loser), side_name(loser ^ 1));
 		break;
-	case XQ_CONDUCT_PERPETUAL_CHASE:
-		if (rules == XQ_RULES_ASIAN) {
+	case XQI_CONDUCT_PERPETUAL_CHASE:
+		if (rules == XQ_RULESET_ASIAN) {
 			rc |= xq_buf_addf(out, "%s chases ", side_name(loser));
 			rc |= add_piece(out, s->target_kind, s->target_sq);
 			rc |= xq_buf_addf(out, " on every move and %s does not (%s)",
 					  side_name(loser ^ 1),
-					  s->target_why == XQ_WHY_ROOK_BY_MINOR
+					  s->target_why == XQI_WHY_ROOK_BY_MINOR
 						  ? "a horse or cannon may not chase a rook for ever, "
 						    "protected or not: AXF 15"
 						  : "one piece may not be chased for ever: AXF 18 and "
@@ -1343,7 +1343,7 @@ static int add_ruling(struct xq_buf *out, const struct xq_rules_cycle *c, enum x
 					  side_name(loser), side_name(loser ^ 1));
 		}
 		break;
-	case XQ_CONDUCT_PERPETUAL_KILL:
+	case XQI_CONDUCT_PERPETUAL_KILL:
 		rc |= xq_buf_addf(out, "%s threatens mate on every move and %s's moves are "
 				       "allowed (CXA 28.11, 26.4)",
 				  side_name(loser), side_name(loser ^ 1));
@@ -1357,11 +1357,11 @@ static int add_ruling(struct xq_buf *out, const struct xq_rules_cycle *c, enum x
 	return rc ? XQ_ENOMEM : 0;
 }
 
-static int add_conduct(struct xq_buf *out, const struct xq_rules_side *s, int side)
+static int add_conduct(struct xq_buf *out, const struct xqi_rules_side *s, int side)
 {
 	int rc = xq_buf_addf(out, "%s: %s (%u moves: %u check, %u kill, %u chase, %u idle)",
 			     side_name(side),
-			     xq_rules_conduct_name((enum xq_rules_conduct)s->conduct),
+			     xqi_rules_conduct_name((enum xqi_rules_conduct)s->conduct),
 			     (unsigned)s->moves, (unsigned)s->checks, (unsigned)s->kills,
 			     (unsigned)s->chases, (unsigned)s->idles);
 	if (s->target_id) {
@@ -1372,9 +1372,9 @@ static int add_conduct(struct xq_buf *out, const struct xq_rules_side *s, int si
 	return rc ? XQ_ENOMEM : 0;
 }
 
-int xq_rules_describe_cycle(struct xq_buf *out, const struct xq_rules_report *r, size_t i)
+int xqi_rules_describe_cycle(struct xq_buf *out, const struct xqi_rules_report *r, size_t i)
 {
-	const struct xq_rules_cycle *c;
+	const struct xqi_rules_cycle *c;
 	int rc;
 
 	if (i >= r->ncycles)
@@ -1388,7 +1388,7 @@ int xq_rules_describe_cycle(struct xq_buf *out, const struct xq_rules_report *r,
 	/* One period is enough to show: the moves after it repeat it. */
 	for (uint32_t k = c->first + 1; k <= c->last && k <= c->first + c->period; k++) {
 		rc |= xq_buf_adds(out, "  ");
-		rc |= xq_rules_describe_ply(out, r, k);
+		rc |= xqi_rules_describe_ply(out, r, k);
 		rc |= xq_buf_addc(out, '\n');
 	}
 	for (int s = 0; s < 2; s++) {
@@ -1405,20 +1405,20 @@ int xq_rules_describe_cycle(struct xq_buf *out, const struct xq_rules_report *r,
 static const char *limit_name(uint8_t kind)
 {
 	switch (kind) {
-	case XQ_LIMIT_CXQ_EFFECTIVE:
+	case XQI_LIMIT_CXQ_EFFECTIVE:
 		return "clubxiangqi effective-move limit";
-	case XQ_LIMIT_CXQ_PROGRESS:
+	case XQI_LIMIT_CXQ_PROGRESS:
 		return "clubxiangqi progress limit";
-	case XQ_LIMIT_CXQ_TOTAL:
+	case XQI_LIMIT_CXQ_TOTAL:
 		return "clubxiangqi total-move limit";
 	default:
 		return "natural limit";
 	}
 }
 
-int xq_rules_describe_limit(struct xq_buf *out, const struct xq_rules_report *r, size_t i)
+int xqi_rules_describe_limit(struct xq_buf *out, const struct xqi_rules_report *r, size_t i)
 {
-	const struct xq_rules_limit_event *ev;
+	const struct xqi_rules_limit_event *ev;
 	int rc;
 
 	if (i >= r->nlimits)
@@ -1426,42 +1426,42 @@ int xq_rules_describe_limit(struct xq_buf *out, const struct xq_rules_report *r,
 	ev = &r->limits[i];
 	rc = xq_buf_addf(out, "%s: %lu plies reached at ply %lu", limit_name(ev->kind),
 			 (unsigned long)ev->limit, (unsigned long)ev->ply);
-	if (ev->kind == XQ_LIMIT_NATURAL || ev->kind == XQ_LIMIT_CXQ_PROGRESS)
+	if (ev->kind == XQI_LIMIT_NATURAL || ev->kind == XQI_LIMIT_CXQ_PROGRESS)
 		rc |= xq_buf_addf(out, " (counted from ply %lu)", (unsigned long)ev->since);
 	rc |= xq_buf_adds(out, ev->mate ? ": the position is mate, which decides instead\n"
 					: ": draw\n");
 	return rc ? XQ_ENOMEM : 0;
 }
 
-int xq_rules_describe(struct xq_buf *out, const struct xq_rules_report *r)
+int xqi_rules_describe(struct xq_buf *out, const struct xqi_rules_report *r)
 {
 	int rc = 0;
 
 	for (size_t i = 0; i < r->ncycles && !rc; i++)
-		rc = xq_rules_describe_cycle(out, r, i);
+		rc = xqi_rules_describe_cycle(out, r, i);
 	for (size_t i = 0; i < r->nlimits && !rc; i++)
-		rc = xq_rules_describe_limit(out, r, i);
+		rc = xqi_rules_describe_limit(out, r, i);
 	return rc;
 }
 
 /* ---- checking a recorded result ----------------------------------------- */
 
-static enum xq_rules_verdict result_verdict(enum xq_result res)
+static enum xq_ruling result_verdict(enum xqi_result res)
 {
 	switch (res) {
-	case XQ_RESULT_RED_WIN:
-		return XQ_VERDICT_BLACK_LOSES;
-	case XQ_RESULT_BLACK_WIN:
-		return XQ_VERDICT_RED_LOSES;
-	case XQ_RESULT_DRAW:
-		return XQ_VERDICT_DRAW;
+	case XQI_RESULT_RED_WIN:
+		return XQ_RULING_BLACK_LOSES;
+	case XQI_RESULT_BLACK_WIN:
+		return XQ_RULING_RED_LOSES;
+	case XQI_RESULT_DRAW:
+		return XQ_RULING_DRAW;
 	default:
-		return XQ_VERDICT_NONE;
+		return XQ_RULING_NONE;
 	}
 }
 
 /* The moves of one period of the cycle, "h2e2 h9g7 e2h2 g7h9", in `s`. */
-static void cycle_moves(const struct xq_rules_report *r, const struct xq_rules_cycle *c, char *s,
+static void cycle_moves(const struct xqi_rules_report *r, const struct xqi_rules_cycle *c, char *s,
 			size_t cap)
 {
 	size_t len = 0;
@@ -1474,7 +1474,7 @@ static void cycle_moves(const struct xq_rules_report *r, const struct xq_rules_c
 				memcpy(s + len, "...", 4);
 			return;
 		}
-		xq_move_name(r->plies[k - 1].move, name);
+		xqi_move_name(r->plies[k - 1].move, name);
 		if (len)
 			s[len++] = ' ';
 		memcpy(s + len, name, 5);
@@ -1482,27 +1482,27 @@ static void cycle_moves(const struct xq_rules_report *r, const struct xq_rules_c
 	}
 }
 
-static void conduct_phrase(const struct xq_rules_side *s, int side, char *buf, size_t cap)
+static void conduct_phrase(const struct xqi_rules_side *s, int side, char *buf, size_t cap)
 {
 	char sq[3];
 
 	switch (s->conduct) {
-	case XQ_CONDUCT_PERPETUAL_CHECK:
+	case XQI_CONDUCT_PERPETUAL_CHECK:
 		snprintf(buf, cap, "%s checks every move", side_name(side));
 		break;
-	case XQ_CONDUCT_PERPETUAL_CHASE:
-		if (s->target_id && xq_on_board(s->target_sq)) {
-			xq_sq_name(s->target_sq, sq);
+	case XQI_CONDUCT_PERPETUAL_CHASE:
+		if (s->target_id && xqi_on_board(s->target_sq)) {
+			xqi_sq_name(s->target_sq, sq);
 			snprintf(buf, cap, "%s chases the %s on %s every move", side_name(side),
-				 type_names[XQ_KIND_TYPE(s->target_kind)], sq);
+				 type_names[XQI_KIND_TYPE(s->target_kind)], sq);
 		} else {
 			snprintf(buf, cap, "%s chases every move", side_name(side));
 		}
 		break;
-	case XQ_CONDUCT_PERPETUAL_KILL:
+	case XQI_CONDUCT_PERPETUAL_KILL:
 		snprintf(buf, cap, "%s threatens mate every move", side_name(side));
 		break;
-	case XQ_CONDUCT_FORBIDDEN_MIX:
+	case XQI_CONDUCT_FORBIDDEN_MIX:
 		snprintf(buf, cap, "%s attacks every move", side_name(side));
 		break;
 	default:
@@ -1511,98 +1511,98 @@ static void conduct_phrase(const struct xq_rules_side *s, int side, char *buf, s
 	}
 }
 
-static void set_place(struct xq_diag *d, const struct xq_rules_report *r, uint32_t ply)
+static void set_place(struct xq_diagnostic *d, const struct xqi_rules_report *r, uint32_t ply)
 {
 	char name[5];
 
 	if (!d || ply < 1 || ply > r->nplies)
 		return;
 	d->ply = ply;
-	xq_move_name(r->plies[ply - 1].move, name);
-	xq_diag_set_move(d, name, strlen(name));
+	xqi_move_name(r->plies[ply - 1].move, name);
+	xqi_diagnostic_set_move(d, name, strlen(name));
 }
 
 /* Judge the cycle that ends the line against the recorded result. */
-static enum xq_rules_support check_cycle(const struct xq_rules_report *r,
-					 const struct xq_rules_cycle *c, enum xq_result res,
-					 struct xq_diag *d)
+static enum xqi_rules_support check_cycle(const struct xqi_rules_report *r,
+					 const struct xqi_rules_cycle *c, enum xqi_result res,
+					 struct xq_diagnostic *d)
 {
-	enum xq_rules_verdict want = result_verdict(res);
-	enum xq_rules_support st;
-	enum xq_diag_code code = XQ_D_REPETITION;
-	enum xq_severity sev;
+	enum xq_ruling want = result_verdict(res);
+	enum xqi_rules_support st;
+	enum xqi_diagnostic_code code = XQI_D_REPETITION;
+	enum xq_severity_level sev;
 	char moves[64], red[80], black[80];
 	const char *tail;
 
-	if (c->verdict == XQ_VERDICT_RED_LOSES || c->verdict == XQ_VERDICT_BLACK_LOSES) {
-		int loser = c->verdict == XQ_VERDICT_RED_LOSES ? XQ_RED : XQ_BLACK;
-		code = c->side[loser].conduct == XQ_CONDUCT_PERPETUAL_CHECK ? XQ_D_PERPETUAL_CHECK
-									     : XQ_D_PERPETUAL_CHASE;
+	if (c->verdict == XQ_RULING_RED_LOSES || c->verdict == XQ_RULING_BLACK_LOSES) {
+		int loser = c->verdict == XQ_RULING_RED_LOSES ? XQI_RED : XQI_BLACK;
+		code = c->side[loser].conduct == XQI_CONDUCT_PERPETUAL_CHECK ? XQI_D_PERPETUAL_CHECK
+									     : XQI_D_PERPETUAL_CHASE;
 	}
 	if (c->verdict == want) {
-		st = XQ_SUPPORT_CONFIRMED;
-		sev = XQ_SEV_NOTE;
+		st = XQI_SUPPORT_CONFIRMED;
+		sev = XQ_SEVERITY_NOTE;
 		tail = "as recorded";
-	} else if (want == XQ_VERDICT_NONE) {
+	} else if (want == XQ_RULING_NONE) {
 		/* Nothing to contradict; say what the rules give. */
-		st = XQ_SUPPORT_SILENT;
-		sev = XQ_SEV_NOTE;
+		st = XQI_SUPPORT_SILENT;
+		sev = XQ_SEVERITY_NOTE;
 		tail = "and the record gives no result";
-	} else if (c->verdict == XQ_VERDICT_DRAW) {
-		st = XQ_SUPPORT_DOUBTFUL;
-		sev = XQ_SEV_WARNING;
+	} else if (c->verdict == XQ_RULING_DRAW) {
+		st = XQI_SUPPORT_DOUBTFUL;
+		sev = XQ_SEVERITY_WARNING;
 		tail = "but the result is";
 	} else {
-		st = XQ_SUPPORT_CONTRADICTED;
-		sev = XQ_SEV_ERROR;
+		st = XQI_SUPPORT_CONTRADICTED;
+		sev = XQ_SEVERITY_ERROR;
 		tail = "but the result is";
 	}
 	cycle_moves(r, c, moves, sizeof(moves));
-	conduct_phrase(&c->side[XQ_RED], XQ_RED, red, sizeof(red));
-	conduct_phrase(&c->side[XQ_BLACK], XQ_BLACK, black, sizeof(black));
+	conduct_phrase(&c->side[XQI_RED], XQI_RED, red, sizeof(red));
+	conduct_phrase(&c->side[XQI_BLACK], XQI_BLACK, black, sizeof(black));
 	set_place(d, r, c->last);
-	if (want != XQ_VERDICT_NONE && st != XQ_SUPPORT_CONFIRMED)
-		xq_diag_set(d, 0, code, sev,
+	if (want != XQ_RULING_NONE && st != XQI_SUPPORT_CONFIRMED)
+		xqi_diagnostic_set(d, 0, code, sev,
 			    "plies %lu-%lu repeat (%s; %lu times): %s, %s: %s under %s rules, %s %s",
 			    (unsigned long)c->first + 1, (unsigned long)c->last, moves,
 			    (unsigned long)c->repeats, red, black,
-			    xq_rules_verdict_name((enum xq_rules_verdict)c->verdict),
-			    xq_rules_set_name(r->rules), tail, xq_result_string(res));
+			    xqi_rules_verdict_name((enum xq_ruling)c->verdict),
+			    xqi_rules_set_name(r->rules), tail, xqi_result_string(res));
 	else
-		xq_diag_set(d, 0, code, sev,
+		xqi_diagnostic_set(d, 0, code, sev,
 			    "plies %lu-%lu repeat (%s; %lu times): %s, %s: %s under %s rules, %s",
 			    (unsigned long)c->first + 1, (unsigned long)c->last, moves,
 			    (unsigned long)c->repeats, red, black,
-			    xq_rules_verdict_name((enum xq_rules_verdict)c->verdict),
-			    xq_rules_set_name(r->rules), tail);
+			    xqi_rules_verdict_name((enum xq_ruling)c->verdict),
+			    xqi_rules_set_name(r->rules), tail);
 	return st;
 }
 
-int xq_rules_check_result(enum xq_rules_support *out, const struct xq_board *start,
-			  const xq_move *moves, size_t n, enum xq_result result,
-			  enum xq_rules_claim claim, const struct xq_rules_options *o,
-			  struct xq_diag *d, struct xq_buf *explain)
+int xqi_rules_check_result(enum xqi_rules_support *out, const struct xqi_position *start,
+			  const xqi_move *moves, size_t n, enum xqi_result result,
+			  enum xqi_rules_claim claim, const struct xqi_rules_options *o,
+			  struct xq_diagnostic *d, struct xq_buf *explain)
 {
-	struct xq_rules_report r;
-	const struct xq_rules_cycle *c;
-	const struct xq_rules_limit_event *lim = NULL;
-	enum xq_rules_verdict want = result_verdict(result);
+	struct xqi_rules_report r;
+	const struct xqi_rules_cycle *c;
+	const struct xqi_rules_limit_event *lim = NULL;
+	enum xq_ruling want = result_verdict(result);
 	int rc;
 
 	if (!o)
 		o = &default_options;
-	*out = XQ_SUPPORT_SILENT;
-	xq_rules_report_init(&r);
-	rc = xq_rules_analyze(&r, start, moves, n, o, d);
+	*out = XQI_SUPPORT_SILENT;
+	xqi_rules_report_init(&r);
+	rc = xqi_rules_analyze(&r, start, moves, n, o, d);
 	if (rc)
 		goto done;
 	c = r.ncycles ? &r.cycles[r.ncycles - 1] : NULL;
-	if (r.end != XQ_PLAYING)
+	if (r.end != XQ_STATE_PLAYING)
 		goto done; /* mate decides, not the rules of repetition */
 	if (c && c->last == n && c->repeats >= (o->min_repeats ? o->min_repeats : 2)) {
 		*out = check_cycle(&r, c, result, d);
 		if (explain)
-			rc = xq_rules_describe_cycle(explain, &r, r.ncycles - 1);
+			rc = xqi_rules_describe_cycle(explain, &r, r.ncycles - 1);
 		goto done;
 	}
 	for (size_t i = 0; i < r.nlimits; i++)
@@ -1613,47 +1613,47 @@ int xq_rules_check_result(enum xq_rules_support *out, const struct xq_board *sta
 		snprintf(what, sizeof(what), "%s of %lu plies is reached at ply %lu",
 			 limit_name(lim->kind), (unsigned long)lim->limit, (unsigned long)lim->ply);
 		set_place(d, &r, lim->ply);
-		if (want == XQ_VERDICT_DRAW) {
-			*out = XQ_SUPPORT_CONFIRMED;
-			xq_diag_set(d, 0, XQ_D_MOVE_LIMIT, XQ_SEV_NOTE, "the %s: draw, as recorded",
+		if (want == XQ_RULING_DRAW) {
+			*out = XQI_SUPPORT_CONFIRMED;
+			xqi_diagnostic_set(d, 0, XQI_D_MOVE_LIMIT, XQ_SEVERITY_NOTE, "the %s: draw, as recorded",
 				    what);
-		} else if (want != XQ_VERDICT_NONE) {
-			*out = XQ_SUPPORT_DOUBTFUL;
-			xq_diag_set(d, 0, XQ_D_MOVE_LIMIT, XQ_SEV_WARNING,
+		} else if (want != XQ_RULING_NONE) {
+			*out = XQI_SUPPORT_DOUBTFUL;
+			xqi_diagnostic_set(d, 0, XQI_D_MOVE_LIMIT, XQ_SEVERITY_WARNING,
 				    "the %s, which draws, but the game goes on to ply %lu and the "
 				    "result is %s",
-				    what, (unsigned long)n, xq_result_string(result));
+				    what, (unsigned long)n, xqi_result_string(result));
 		}
 		if (explain)
-			rc = xq_rules_describe_limit(explain, &r, (size_t)(lim - r.limits));
-		if (claim != XQ_CLAIM_REPETITION || rc)
+			rc = xqi_rules_describe_limit(explain, &r, (size_t)(lim - r.limits));
+		if (claim != XQI_CLAIM_REPETITION || rc)
 			goto done;
 	}
-	if (claim == XQ_CLAIM_REPETITION || (claim == XQ_CLAIM_MOVE_LIMIT && !lim)) {
-		*out = XQ_SUPPORT_NOT_SHOWN;
+	if (claim == XQI_CLAIM_REPETITION || (claim == XQI_CLAIM_MOVE_LIMIT && !lim)) {
+		*out = XQI_SUPPORT_NOT_SHOWN;
 		set_place(d, &r, (uint32_t)n);
-		if (claim == XQ_CLAIM_MOVE_LIMIT)
-			xq_diag_set(d, 0, XQ_D_MOVE_LIMIT, XQ_SEV_ERROR,
+		if (claim == XQI_CLAIM_MOVE_LIMIT)
+			xqi_diagnostic_set(d, 0, XQI_D_MOVE_LIMIT, XQ_SEVERITY_ERROR,
 				    "the result is claimed by a move limit, but no limit is reached "
 				    "(%lu plies without capture at the end, the limit is %lu)",
 				    (unsigned long)(n ? r.plies[n - 1].count : start->halfmove),
 				    (unsigned long)o->natural_limit);
 		else if (c)
-			xq_diag_set(d, 0, XQ_D_REPETITION, XQ_SEV_ERROR,
+			xqi_diagnostic_set(d, 0, XQI_D_REPETITION, XQ_SEVERITY_ERROR,
 				    "the result is claimed by repetition, but the final position "
 				    "does not repeat (the last repetition is plies %lu-%lu)",
 				    (unsigned long)c->first + 1, (unsigned long)c->last);
 		else
-			xq_diag_set(d, 0, XQ_D_REPETITION, XQ_SEV_ERROR,
+			xqi_diagnostic_set(d, 0, XQI_D_REPETITION, XQ_SEVERITY_ERROR,
 				    "the result is claimed by repetition, but no position repeats");
 	}
 done:
-	xq_rules_report_release(&r);
+	xqi_rules_report_release(&r);
 	return rc;
 }
 
-int xq_rules_could_apply(const struct xq_game *g, const struct xq_rules_options *o,
-			 struct xq_board *final)
+int xqi_rules_could_apply(const struct xqi_record *g, const struct xqi_rules_options *o,
+			 struct xqi_position *final)
 {
 	uint8_t sq[256];
 	uint64_t key = g->start.key, keys[512];
@@ -1662,33 +1662,33 @@ int xq_rules_could_apply(const struct xq_game *g, const struct xq_rules_options 
 	int side = g->start.side, full = 0;
 
 	/* The pieces on the squares and the key, move after move: what
-	 * xq_board_make() keeps beside them is set up once at the end. */
+	 * xqi_position_make() keeps beside them is set up once at the end. */
 	memcpy(sq, g->start.sq, sizeof(sq));
 	keys[nkeys++] = key;
-	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE; n = g->nodes[n].child) {
-		xq_sq from = XQ_MOVE_FROM(g->nodes[n].move), to = XQ_MOVE_TO(g->nodes[n].move);
-		uint8_t id = sq[from], cap = sq[to], kind = xq_kind_of_id[id];
-		key ^= xq_zobrist[kind][from] ^ xq_zobrist[kind][to] ^ xq_zobrist_side;
+	for (uint32_t n = g->nodes[XQI_ROOT].child; n != XQ_NO_NODE; n = g->nodes[n].child) {
+		xqi_sq from = XQI_MOVE_FROM(g->nodes[n].move), to = XQI_MOVE_TO(g->nodes[n].move);
+		uint8_t id = sq[from], cap = sq[to], kind = xqi_kind_of_id[id];
+		key ^= xqi_zobrist[kind][from] ^ xqi_zobrist[kind][to] ^ xqi_zobrist_side;
 		sq[from] = 0;
 		sq[to] = id;
 		if (cap) {
-			key ^= xq_zobrist[xq_kind_of_id[cap]][to];
+			key ^= xqi_zobrist[xqi_kind_of_id[cap]][to];
 			run = 0;
 			nkeys = 0; /* no position before a capture can come back */
 		} else if (++run > longest) {
 			longest = run;
 		}
-		black_moves += side == XQ_BLACK;
+		black_moves += side == XQI_BLACK;
 		side ^= 1;
 		if (nkeys == sizeof(keys) / sizeof(keys[0]))
 			full = 1; /* a long quiet stretch: let the rules look */
 		else
 			keys[nkeys++] = key;
 	}
-	xq_board_clear(final);
+	xqi_position_clear(final);
 	for (int row = 3; row <= 12; row++)
 		for (int col = 3; col <= 11; col++) {
-			xq_sq s = (xq_sq)(row << 4 | col);
+			xqi_sq s = (xqi_sq)(row << 4 | col);
 			if (!sq[s])
 				continue;
 			final->sq[s] = sq[s];
@@ -1711,28 +1711,28 @@ int xq_rules_could_apply(const struct xq_game *g, const struct xq_rules_options 
 	return 0;
 }
 
-int xq_rules_check_game(enum xq_rules_support *out, const struct xq_game *g,
-			enum xq_rules_claim claim, const struct xq_rules_options *o,
-			struct xq_diag *d, struct xq_buf *explain)
+int xqi_rules_check_game(enum xqi_rules_support *out, const struct xqi_record *g,
+			enum xqi_rules_claim claim, const struct xqi_rules_options *o,
+			struct xq_diagnostic *d, struct xq_buf *explain)
 {
-	xq_move *moves;
+	xqi_move *moves;
 	size_t n;
 	int rc;
 
-	*out = XQ_SUPPORT_SILENT;
-	if (game_line(g, xq_game_mainline_end(g), &moves, &n))
-		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
-	rc = xq_rules_check_result(out, &g->start, moves, n, g->result, claim, o, d, explain);
+	*out = XQI_SUPPORT_SILENT;
+	if (game_line(g, xqi_record_mainline_end(g), &moves, &n))
+		return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
+	rc = xqi_rules_check_result(out, &g->start, moves, n, g->result, claim, o, d, explain);
 	free(moves);
 	return rc;
 }
 
 /* ---- the search track -------------------------------------------------------- */
 
-#define FILTER_INDEX(key) ((size_t)((key) & (XQ_RULES_FILTER_SIZE - 1)))
+#define FILTER_INDEX(key) ((size_t)((key) & (XQI_RULES_FILTER_SIZE - 1)))
 
-int xq_rules_track_init(struct xq_rules_track *t, const struct xq_board *start, size_t capacity,
-			const struct xq_rules_options *o)
+int xqi_rules_track_init(struct xqi_rules_track *t, const struct xqi_position *start, size_t capacity,
+			const struct xqi_rules_options *o)
 {
 	memset(t, 0, sizeof(*t));
 	t->opt = o ? *o : default_options;
@@ -1740,18 +1740,18 @@ int xq_rules_track_init(struct xq_rules_track *t, const struct xq_board *start, 
 	if (!t->e)
 		return XQ_ENOMEM;
 	t->cap = capacity + 1;
-	xq_rules_track_reset(t, start);
+	xqi_rules_track_reset(t, start);
 	return 0;
 }
 
-void xq_rules_track_release(struct xq_rules_track *t)
+void xqi_rules_track_release(struct xqi_rules_track *t)
 {
 	free(t->e);
 	memset(t, 0, sizeof(*t));
 }
 
 /* Entry j (key set) becomes the latest of its bucket. */
-static void track_link(struct xq_rules_track *t, size_t j)
+static void track_link(struct xqi_rules_track *t, size_t j)
 {
 	uint32_t *last = &t->last_in_bucket[FILTER_INDEX(t->e[j].key)];
 
@@ -1759,7 +1759,7 @@ static void track_link(struct xq_rules_track *t, size_t j)
 	*last = (uint32_t)j;
 }
 
-void xq_rules_track_reset(struct xq_rules_track *t, const struct xq_board *start)
+void xqi_rules_track_reset(struct xqi_rules_track *t, const struct xqi_position *start)
 {
 	memset(t->last_in_bucket, 0xFF, sizeof(t->last_in_bucket));
 	history_start(&t->e[0], start);
@@ -1768,10 +1768,10 @@ void xq_rules_track_reset(struct xq_rules_track *t, const struct xq_board *start
 	t->root = 0;
 }
 
-int xq_rules_track_push_check(struct xq_rules_track *t, const struct xq_board *after, xq_move m,
-			      const struct xq_undo *u, int check)
+int xqi_rules_track_push_check(struct xqi_rules_track *t, const struct xqi_position *after, xqi_move m,
+			      const struct xqi_undo *u, int check)
 {
-	struct xq_rules_entry *cur;
+	struct xqi_rules_entry *cur;
 
 	if (t->n >= t->cap)
 		return XQ_ERANGE;
@@ -1785,13 +1785,13 @@ int xq_rules_track_push_check(struct xq_rules_track *t, const struct xq_board *a
 	return 0;
 }
 
-int xq_rules_track_push(struct xq_rules_track *t, const struct xq_board *after, xq_move m,
-			const struct xq_undo *u)
+int xqi_rules_track_push(struct xqi_rules_track *t, const struct xqi_position *after, xqi_move m,
+			const struct xqi_undo *u)
 {
-	return xq_rules_track_push_check(t, after, m, u, xq_board_in_check(after));
+	return xqi_rules_track_push_check(t, after, m, u, xqi_position_in_check(after));
 }
 
-void xq_rules_track_pop(struct xq_rules_track *t)
+void xqi_rules_track_pop(struct xqi_rules_track *t)
 {
 	if (t->n <= 1)
 		return;
@@ -1801,13 +1801,13 @@ void xq_rules_track_pop(struct xq_rules_track *t)
 		t->root = t->n - 1;
 }
 
-void xq_rules_track_set_root(struct xq_rules_track *t)
+void xqi_rules_track_set_root(struct xqi_rules_track *t)
 {
 	t->root = t->n - 1;
 }
 
 /* Did `side` check with every one of its moves in first+1..last? */
-static int checked_throughout(const struct xq_rules_entry *e, size_t first, size_t last, int side,
+static int checked_throughout(const struct xqi_rules_entry *e, size_t first, size_t last, int side,
 			      int first_mover)
 {
 	for (size_t k = first + 1; k <= last; k++)
@@ -1816,11 +1816,11 @@ static int checked_throughout(const struct xq_rules_entry *e, size_t first, size
 	return 1;
 }
 
-int xq_rules_track_probe(const struct xq_rules_track *t, const struct xq_board *b,
-			 struct xq_rules_probe *out)
+int xqi_rules_track_probe(const struct xqi_rules_track *t, const struct xqi_position *b,
+			 struct xqi_rules_probe *out)
 {
 	size_t j = t->n - 1;
-	const struct xq_rules_entry *e = t->e;
+	const struct xqi_rules_entry *e = t->e;
 	long match = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -1859,16 +1859,16 @@ int xq_rules_track_probe(const struct xq_rules_track *t, const struct xq_board *
 		if (pc[0] || pc[1]) {
 			/* Perpetual check decides without looking at chases. */
 			for (int s = 0; s < 2; s++)
-				out->conduct[s] = pc[s] ? XQ_CONDUCT_PERPETUAL_CHECK
-							: XQ_CONDUCT_ALLOWED;
-			out->verdict = pc[0] && pc[1]  ? XQ_VERDICT_DRAW
-				       : pc[XQ_RED] ? XQ_VERDICT_RED_LOSES
-						    : XQ_VERDICT_BLACK_LOSES;
+				out->conduct[s] = pc[s] ? XQI_CONDUCT_PERPETUAL_CHECK
+							: XQI_CONDUCT_ALLOWED;
+			out->verdict = pc[0] && pc[1]  ? XQ_RULING_DRAW
+				       : pc[XQI_RED] ? XQ_RULING_RED_LOSES
+						    : XQ_RULING_BLACK_LOSES;
 		} else {
-			struct xq_board w = *b;
-			struct xq_rules_side sides[2];
+			struct xqi_position w = *b;
+			struct xqi_rules_side sides[2];
 			out->verdict = (uint8_t)judge_span(&w, e, first, j, t->opt.rules,
-							   t->opt.rules == XQ_RULES_CHINESE, NULL,
+							   t->opt.rules == XQ_RULESET_CHINESE, NULL,
 							   sides);
 			for (int s = 0; s < 2; s++)
 				out->conduct[s] = sides[s].conduct;
@@ -1876,7 +1876,7 @@ int xq_rules_track_probe(const struct xq_rules_track *t, const struct xq_board *
 		return 1;
 	}
 	if (t->opt.natural_limit && e[j].count >= t->opt.natural_limit) {
-		out->verdict = XQ_VERDICT_DRAW;
+		out->verdict = XQ_RULING_DRAW;
 		out->limit = 1;
 		out->first = (uint32_t)(j - e[j].window);
 		out->last = (uint32_t)j;

@@ -11,7 +11,7 @@
  * set, reports where move limits are reached, and says whether a recorded
  * result agrees.  It also has an incremental form for a search.
  *
- * Rule sets (XQ_RULES_ASIAN, XQ_RULES_CHINESE) and what decides a cycle.
+ * Rule sets (XQ_RULESET_ASIAN, XQ_RULESET_CHINESE) and what decides a cycle.
  * Sources: the Asian Xiangqi Federation rules (English draft by Eric Wu
  * for the Hong Kong Chinese Chess Association, as published by wxf.org and
  * clubxiangqi.com; "AXF n" below is its rule number) and the Chinese
@@ -89,48 +89,47 @@
  * limit at the FEN's halfmove clock, the total at its move number).
  *
  * Nothing here prints.  Results go into caller-owned structures
- * (struct xq_rules_report, struct xq_rules_probe) or a struct xq_buf of
- * text; problems are reported through struct xq_diag.
+ * (struct xqi_rules_report, struct xqi_rules_probe) or a struct xq_buf of
+ * text; problems are reported through struct xq_diagnostic.
  */
-#ifndef XQ_LIB_RULES_H
-#define XQ_LIB_RULES_H
+#ifndef XQI_LIB_RULES_H
+#define XQI_LIB_RULES_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "board.h"
+#include <xq/rules.h>
+
+#include "position.h"
 #include "buf.h"
-#include "diag.h"
-#include "game.h"
+#include "diagnostic.h"
+#include "record.h"
 #include "movegen.h"
 
 /* ---- rule sets and options ---------------------------------------------- */
 
-enum xq_rules_set {
-	XQ_RULES_ASIAN,  /* Asian Xiangqi Federation (AXF), also WXF practice */
-	XQ_RULES_CHINESE /* Chinese Xiangqi Association (CXA) */
-};
+/* Rule sets: the public enum xq_ruleset (<xq/rules.h>). */
 
 /* "asian" or "chinese". */
-const char *xq_rules_set_name(enum xq_rules_set s);
+const char *xqi_rules_set_name(enum xq_ruleset s);
 /*
  * Parse a rule set name: "asian" (also "axf", "wxf") or "chinese" (also
  * "cxa"), ASCII case-insensitive.  Returns 0 or XQ_ENOTFOUND.
  */
-int xq_rules_set_from_name(const char *name, enum xq_rules_set *out);
+int xqi_rules_set_from_name(const char *name, enum xq_ruleset *out);
 
 enum {
 	/* Classify every ply of the line, not only those inside cycles
 	 * (for annotations; costs a chase analysis per ply). */
-	XQ_RULES_CLASSIFY_ALL = 1u << 0
+	XQI_RULES_CLASSIFY_ALL = 1u << 0
 };
 
 /*
- * Options.  Start from XQ_RULES_OPTIONS_INIT and change fields; every
+ * Options.  Start from XQI_RULES_OPTIONS_INIT and change fields; every
  * field is plain data.
  */
-struct xq_rules_options {
-	enum xq_rules_set rules; /* how cycles are judged (asian) */
+struct xqi_rules_options {
+	enum xq_ruleset rules; /* how cycles are judged (asian) */
 	uint16_t natural_limit;  /* plies without capture that draw (120); 0 = no limit */
 	/* A side's checks beyond this many in the no-capture window, and the
 	 * replies to them, do not advance the natural limit (AXF: 10);
@@ -140,19 +139,19 @@ struct xq_rules_options {
 	uint16_t cxq_effective;  /* effective plies that draw (240) */
 	uint16_t cxq_progress;   /* plies without progress that draw (60) */
 	uint16_t cxq_total;      /* plies in all that draw (600) */
-	/* xq_rules_check_result(): times the final position must have
+	/* xqi_rules_check_result(): times the final position must have
 	 * occurred for the line to "end in a repetition" (2). */
 	uint8_t min_repeats;
-	/* struct xq_rules_track: times a position must have occurred when its
+	/* struct xqi_rules_track: times a position must have occurred when its
 	 * earlier occurrence is at or before the search root (3); one
 	 * repetition strictly after the root is always enough. */
 	uint8_t search_repeats;
-	unsigned flags;          /* XQ_RULES_CLASSIFY_ALL */
+	unsigned flags;          /* XQI_RULES_CLASSIFY_ALL */
 };
 
-#define XQ_RULES_OPTIONS_INIT                                                              \
+#define XQI_RULES_OPTIONS_INIT                                                              \
 	{                                                                                  \
-		.rules = XQ_RULES_ASIAN, .natural_limit = 120, .counted_checks = 0, .cxq = 0, \
+		.rules = XQ_RULESET_ASIAN, .natural_limit = 120, .counted_checks = 0, .cxq = 0, \
 		.cxq_effective = 240, .cxq_progress = 60, .cxq_total = 600, .min_repeats = 2, \
 		.search_repeats = 3, .flags = 0                                            \
 	}
@@ -160,124 +159,119 @@ struct xq_rules_options {
 /* ---- one move, classified ------------------------------------------------ */
 
 /* What a move is called, lightest first (a move is called by its heaviest). */
-enum xq_rules_kind {
-	XQ_RULES_UNCLASSIFIED = 0, /* not analysed (outside every cycle) */
-	XQ_RULES_IDLE,
-	XQ_RULES_CHASE,
-	XQ_RULES_KILL,
-	XQ_RULES_CHECK
+enum xqi_rules_kind {
+	XQI_RULES_UNCLASSIFIED = 0, /* not analysed (outside every cycle) */
+	XQI_RULES_IDLE,
+	XQI_RULES_CHASE,
+	XQI_RULES_KILL,
+	XQI_RULES_CHECK
 };
 
 /* Flags of a classified move (a move can be several things at once). */
 enum {
-	XQ_RULES_F_CHECK = 1u << 0,
-	XQ_RULES_F_KILL = 1u << 1,
-	XQ_RULES_F_CHASE = 1u << 2,
-	XQ_RULES_F_CAPTURE = 1u << 3
+	XQI_RULES_F_CHECK = 1u << 0,
+	XQI_RULES_F_KILL = 1u << 1,
+	XQI_RULES_F_CHASE = 1u << 2,
+	XQI_RULES_F_CAPTURE = 1u << 3
 };
 
 /* Why an attack after the move counts as a chase, or why not. */
-enum xq_rules_why {
-	XQ_WHY_NONE = 0,
+enum xqi_rules_why {
+	XQI_WHY_NONE = 0,
 	/* counts */
-	XQ_WHY_UNPROTECTED,    /* the other side has no legal recapture */
-	XQ_WHY_ROOK_BY_MINOR,  /* a horse or cannon attacks a rook, protected or not */
-	XQ_WHY_GAINS_MATERIAL, /* Chinese: an advisor or elephant attacks a horse, rook or cannon */
+	XQI_WHY_UNPROTECTED,    /* the other side has no legal recapture */
+	XQI_WHY_ROOK_BY_MINOR,  /* a horse or cannon attacks a rook, protected or not */
+	XQI_WHY_GAINS_MATERIAL, /* Chinese: an advisor or elephant attacks a horse, rook or cannon */
 	/* does not count */
-	XQ_WHY_PROTECTED,      /* a legal recapture exists */
-	XQ_WHY_EXCHANGE,       /* same type and it can take back: an exchange offer */
-	XQ_WHY_UNCROSSED_PAWN, /* a pawn that has not crossed the river */
-	XQ_WHY_BY_KING,        /* the attacker is the king */
-	XQ_WHY_BY_PAWN,        /* the attacker is a pawn */
-	XQ_WHY_ALREADY,        /* the piece was already chased before the move */
+	XQI_WHY_PROTECTED,      /* a legal recapture exists */
+	XQI_WHY_EXCHANGE,       /* same type and it can take back: an exchange offer */
+	XQI_WHY_UNCROSSED_PAWN, /* a pawn that has not crossed the river */
+	XQI_WHY_BY_KING,        /* the attacker is the king */
+	XQI_WHY_BY_PAWN,        /* the attacker is a pawn */
+	XQI_WHY_ALREADY,        /* the piece was already chased before the move */
 	/* a check, not a chase */
-	XQ_WHY_CHECK
+	XQI_WHY_CHECK
 };
-#define XQ_RULES_WHY_COUNTS(w) ((w) >= XQ_WHY_UNPROTECTED && (w) <= XQ_WHY_GAINS_MATERIAL)
+#define XQI_RULES_WHY_COUNTS(w) ((w) >= XQI_WHY_UNPROTECTED && (w) <= XQI_WHY_GAINS_MATERIAL)
 
 /* One attack made or kept by a move, seen in the position after it. */
-struct xq_rules_threat {
-	xq_sq attacker;         /* square of the attacking piece */
-	xq_sq target;           /* square of the piece attacked */
-	uint8_t attacker_kind;  /* XQ_KIND() of the attacker */
-	uint8_t target_kind;    /* XQ_KIND() of the target */
-	uint8_t target_id;      /* piece identity (board.h) of the target */
-	uint8_t why;            /* enum xq_rules_why */
+struct xqi_rules_threat {
+	xqi_sq attacker;         /* square of the attacking piece */
+	xqi_sq target;           /* square of the piece attacked */
+	uint8_t attacker_kind;  /* XQI_KIND() of the attacker */
+	uint8_t target_kind;    /* XQI_KIND() of the target */
+	uint8_t target_id;      /* piece identity (position.h) of the target */
+	uint8_t why;            /* enum xqi_rules_why */
 };
 
-#define XQ_RULES_MAX_THREATS 6
+#define XQI_RULES_MAX_THREATS 6
 
 /*
  * One ply of the line.  `move`, `side`, `count` and the capture flag are
  * always filled; the classification (kind, flags, threats, mate) only for
- * plies inside a cycle, or for all with XQ_RULES_CLASSIFY_ALL.
+ * plies inside a cycle, or for all with XQI_RULES_CLASSIFY_ALL.
  */
-struct xq_rules_ply {
-	xq_move move;
-	uint8_t side;     /* who moved: XQ_RED or XQ_BLACK */
-	uint8_t kind;     /* enum xq_rules_kind */
-	uint8_t flags;    /* XQ_RULES_F_* */
+struct xqi_rules_ply {
+	xqi_move move;
+	uint8_t side;     /* who moved: XQI_RED or XQI_BLACK */
+	uint8_t kind;     /* enum xqi_rules_kind */
+	uint8_t flags;    /* XQI_RULES_F_* */
 	uint8_t nthreats; /* entries used in threats[] */
 	uint8_t more;     /* further threats that did not fit */
 	uint16_t count;   /* natural-limit count after this ply (plies without capture, AXF-adjusted) */
 	uint32_t chased;  /* bit (id - 16) for every piece newly chased by this move */
-	xq_move mate;     /* for a kill: the mate in one it threatens; 0 otherwise */
+	xqi_move mate;     /* for a kill: the mate in one it threatens; 0 otherwise */
 	/* Checks first (the checking pieces, target = the king), then new
 	 * chases, then attacks that do not count, each with its reason. */
-	struct xq_rules_threat threats[XQ_RULES_MAX_THREATS];
+	struct xqi_rules_threat threats[XQI_RULES_MAX_THREATS];
 	/* 1 + the index of the first cycle whose moves contain this ply, 0 if
-	 * none: what xq_rules_cycle_at() answers, found once for all plies. */
+	 * none: what xqi_rules_cycle_at() answers, found once for all plies. */
 	uint32_t cycle;
 };
 
 /* ---- cycles ---------------------------------------------------------------- */
 
-enum xq_rules_verdict {
-	XQ_VERDICT_NONE = 0,   /* nothing decided */
-	XQ_VERDICT_DRAW,
-	XQ_VERDICT_RED_LOSES,
-	XQ_VERDICT_BLACK_LOSES
-};
+/* Rulings: the public enum xq_ruling (XQ_RULING_*, <xq/rules.h>). */
 
 /* One side's conduct over a cycle. */
-enum xq_rules_conduct {
-	XQ_CONDUCT_ALLOWED = 0,   /* idle moves, or attacks that are not perpetual */
-	XQ_CONDUCT_PERPETUAL_CHECK,
-	XQ_CONDUCT_PERPETUAL_CHASE, /* Asian: the same piece, every move; Chinese: every move a chase */
-	XQ_CONDUCT_PERPETUAL_KILL,  /* Chinese: every move a mate threat */
-	XQ_CONDUCT_FORBIDDEN_MIX    /* Chinese: every move an attack, mixed (一将一捉 ...) */
+enum xqi_rules_conduct {
+	XQI_CONDUCT_ALLOWED = 0,   /* idle moves, or attacks that are not perpetual */
+	XQI_CONDUCT_PERPETUAL_CHECK,
+	XQI_CONDUCT_PERPETUAL_CHASE, /* Asian: the same piece, every move; Chinese: every move a chase */
+	XQI_CONDUCT_PERPETUAL_KILL,  /* Chinese: every move a mate threat */
+	XQI_CONDUCT_FORBIDDEN_MIX    /* Chinese: every move an attack, mixed (一将一捉 ...) */
 };
-#define XQ_CONDUCT_FORBIDDEN(c) ((c) != XQ_CONDUCT_ALLOWED)
+#define XQI_CONDUCT_FORBIDDEN(c) ((c) != XQI_CONDUCT_ALLOWED)
 
-struct xq_rules_side {
-	uint8_t conduct;     /* enum xq_rules_conduct */
+struct xqi_rules_side {
+	uint8_t conduct;     /* enum xqi_rules_conduct */
 	uint8_t target_id;   /* Asian perpetual chase: the piece chased every move; 0 if none */
-	uint8_t target_kind; /* its XQ_KIND() */
-	xq_sq target_sq;     /* where it stood when the side last chased it */
-	uint8_t target_why;  /* why that chase counted (enum xq_rules_why) */
+	uint8_t target_kind; /* its XQI_KIND() */
+	xqi_sq target_sq;     /* where it stood when the side last chased it */
+	uint8_t target_why;  /* why that chase counted (enum xqi_rules_why) */
 	uint16_t moves, checks, kills, chases, idles; /* counts over the side's moves in the cycle */
 };
 
-struct xq_rules_cycle {
+struct xqi_rules_cycle {
 	uint32_t first;   /* ply count of the first occurrence (0 = the start position) */
 	uint32_t last;    /* ply count where the run of repetitions ends; moves first+1..last */
 	uint32_t period;  /* plies between two occurrences of a position (4, 6, ...) */
 	uint32_t repeats; /* the most times a position of the run occurred (2 = seen twice) */
-	uint8_t verdict;  /* enum xq_rules_verdict */
-	struct xq_rules_side side[2]; /* [XQ_RED], [XQ_BLACK] */
+	uint8_t verdict;  /* enum xq_ruling */
+	struct xqi_rules_side side[2]; /* [XQI_RED], [XQI_BLACK] */
 };
 
 /* ---- move limits --------------------------------------------------------- */
 
-enum xq_rules_limit {
-	XQ_LIMIT_NATURAL,      /* plies without capture */
-	XQ_LIMIT_CXQ_EFFECTIVE,
-	XQ_LIMIT_CXQ_PROGRESS,
-	XQ_LIMIT_CXQ_TOTAL
+enum xqi_rules_limit {
+	XQI_LIMIT_NATURAL,      /* plies without capture */
+	XQI_LIMIT_CXQ_EFFECTIVE,
+	XQI_LIMIT_CXQ_PROGRESS,
+	XQI_LIMIT_CXQ_TOTAL
 };
 
-struct xq_rules_limit_event {
-	uint8_t kind;   /* enum xq_rules_limit */
+struct xqi_rules_limit_event {
+	uint8_t kind;   /* enum xqi_rules_limit */
 	uint8_t mate;   /* the position at `ply` is checkmate or stalemate (that decides instead) */
 	uint32_t ply;   /* ply count at which the limit is reached */
 	uint32_t since; /* ply count where the count started (capture, progress, start) */
@@ -287,21 +281,21 @@ struct xq_rules_limit_event {
 /* ---- analysing a line ---------------------------------------------------- */
 
 /* Everything found in one line.  Owned by the caller; arrays by the report. */
-struct xq_rules_report {
-	enum xq_rules_set rules;     /* the rule set used */
+struct xqi_rules_report {
+	enum xq_ruleset rules;     /* the rule set used */
 	size_t nplies;               /* moves in the line */
-	struct xq_rules_ply *plies;  /* plies[k] is ply k + 1 */
-	struct xq_rules_cycle *cycles; /* in the order they end (by `last`) */
+	struct xqi_rules_ply *plies;  /* plies[k] is ply k + 1 */
+	struct xqi_rules_cycle *cycles; /* in the order they end (by `last`) */
 	size_t ncycles;
-	struct xq_rules_limit_event *limits; /* in order of ply */
+	struct xqi_rules_limit_event *limits; /* in order of ply */
 	size_t nlimits;
-	enum xq_status end;          /* the final position: playing, checkmate or stalemate */
+	enum xq_state end;          /* the final position: playing, checkmate or stalemate */
 	size_t plies_alloc, cycles_alloc, limits_alloc;
 };
 
-void xq_rules_report_init(struct xq_rules_report *r);
+void xqi_rules_report_init(struct xqi_rules_report *r);
 /* Free the arrays; the report is empty and reusable. */
-void xq_rules_report_release(struct xq_rules_report *r);
+void xqi_rules_report_release(struct xqi_rules_report *r);
 
 /*
  * Analyse the line of `n` moves from `start`: repetition cycles with the
@@ -318,28 +312,28 @@ void xq_rules_report_release(struct xq_rules_report *r);
  * occurrences through a hash of the positions since the last capture,
  * and every cycle is judged in one pass over the line.
  */
-int xq_rules_analyze(struct xq_rules_report *r, const struct xq_board *start,
-		     const xq_move *moves, size_t n, const struct xq_rules_options *o,
-		     struct xq_diag *d);
+int xqi_rules_analyze(struct xqi_rules_report *r, const struct xqi_position *start,
+		     const xqi_move *moves, size_t n, const struct xqi_rules_options *o,
+		     struct xq_diagnostic *d);
 
 /* The same for the line of a game from the root to `node`. */
-int xq_rules_analyze_game(struct xq_rules_report *r, const struct xq_game *g, uint32_t node,
-			  const struct xq_rules_options *o, struct xq_diag *d);
+int xqi_rules_analyze_game(struct xqi_rules_report *r, const struct xqi_record *g, uint32_t node,
+			  const struct xqi_rules_options *o, struct xq_diagnostic *d);
 
 /* The index of the cycle whose moves contain ply `ply` (1-based), or -1. */
-long xq_rules_cycle_at(const struct xq_rules_report *r, uint32_t ply);
+long xqi_rules_cycle_at(const struct xqi_rules_report *r, uint32_t ply);
 
-/* The result a verdict gives (XQ_RESULT_NONE for XQ_VERDICT_NONE). */
-enum xq_result xq_rules_verdict_result(enum xq_rules_verdict v);
+/* The result a verdict gives (XQI_RESULT_NONE for XQ_RULING_NONE). */
+enum xqi_result xqi_rules_verdict_result(enum xq_ruling v);
 
 /* "draw", "red loses", "black loses", "none". */
-const char *xq_rules_verdict_name(enum xq_rules_verdict v);
+const char *xqi_rules_verdict_name(enum xq_ruling v);
 /* "perpetual check", "perpetual chase", ... ("allowed"). */
-const char *xq_rules_conduct_name(enum xq_rules_conduct c);
+const char *xqi_rules_conduct_name(enum xqi_rules_conduct c);
 /* "check", "kill", "chase", "idle", "unclassified". */
-const char *xq_rules_kind_name(enum xq_rules_kind k);
+const char *xqi_rules_kind_name(enum xqi_rules_kind k);
 /* A short English phrase: "it is unprotected", "it is protected", ... */
-const char *xq_rules_why_text(enum xq_rules_why w);
+const char *xqi_rules_why_text(enum xqi_rules_why w);
 
 /*
  * Text, appended to `out` (UTF-8, English).  A ply (1-based), one line
@@ -351,28 +345,28 @@ const char *xq_rules_why_text(enum xq_rules_why w);
  * limit event.  Return 0, XQ_ENOMEM, or XQ_ERANGE for an index out of
  * range.
  */
-int xq_rules_describe_ply(struct xq_buf *out, const struct xq_rules_report *r, size_t ply);
-int xq_rules_describe_cycle(struct xq_buf *out, const struct xq_rules_report *r, size_t i);
-int xq_rules_describe_limit(struct xq_buf *out, const struct xq_rules_report *r, size_t i);
-int xq_rules_describe(struct xq_buf *out, const struct xq_rules_report *r);
+int xqi_rules_describe_ply(struct xq_buf *out, const struct xqi_rules_report *r, size_t ply);
+int xqi_rules_describe_cycle(struct xq_buf *out, const struct xqi_rules_report *r, size_t i);
+int xqi_rules_describe_limit(struct xq_buf *out, const struct xqi_rules_report *r, size_t i);
+int xqi_rules_describe(struct xq_buf *out, const struct xqi_rules_report *r);
 
 /* ---- checking a recorded result ---------------------------------------- */
 
 /* How the record says the game ended, when it says so (tags, comments). */
-enum xq_rules_claim {
-	XQ_CLAIM_UNSPECIFIED = 0, /* only the result is known */
-	XQ_CLAIM_REPETITION,      /* decided by repetition (draw or perpetual) */
-	XQ_CLAIM_MOVE_LIMIT       /* drawn by a move limit */
+enum xqi_rules_claim {
+	XQI_CLAIM_UNSPECIFIED = 0, /* only the result is known */
+	XQI_CLAIM_REPETITION,      /* decided by repetition (draw or perpetual) */
+	XQI_CLAIM_MOVE_LIMIT       /* drawn by a move limit */
 };
 
-enum xq_rules_support {
-	XQ_SUPPORT_SILENT = 0,   /* no rule ending at the end of the line: the result rests on
+enum xqi_rules_support {
+	XQI_SUPPORT_SILENT = 0,   /* no rule ending at the end of the line: the result rests on
 				    mate, agreement, resignation or time, which are not checked here */
-	XQ_SUPPORT_CONFIRMED,    /* the rules give exactly the recorded result */
-	XQ_SUPPORT_CONTRADICTED, /* the rules give a different result (a forbidden perpetual
+	XQI_SUPPORT_CONFIRMED,    /* the rules give exactly the recorded result */
+	XQI_SUPPORT_CONTRADICTED, /* the rules give a different result (a forbidden perpetual
 				    whose offender does not lose) */
-	XQ_SUPPORT_NOT_SHOWN,    /* the record claims a rule ending the line does not show */
-	XQ_SUPPORT_DOUBTFUL      /* the rules give a draw, the record a decision; possible
+	XQI_SUPPORT_NOT_SHOWN,    /* the record claims a rule ending the line does not show */
+	XQI_SUPPORT_DOUBTFUL      /* the rules give a draw, the record a decision; possible
 				    (resignation, time) but worth a warning */
 };
 
@@ -386,7 +380,7 @@ enum xq_rules_support {
  * limit the limit (else NOT_SHOWN).  A final checkmate or stalemate is
  * not a rule ending (SILENT).
  *
- * When the record has no result (XQ_RESULT_NONE or UNKNOWN) the status is
+ * When the record has no result (XQI_RESULT_NONE or UNKNOWN) the status is
  * SILENT, with a note saying what the rules give.
  *
  * Writes the status to *out and, unless it is SILENT with nothing to say,
@@ -400,34 +394,34 @@ enum xq_rules_support {
  * game number are kept.  Returns 0, XQ_EILLEGAL (an illegal move, in `d`)
  * or XQ_ENOMEM.
  */
-int xq_rules_check_result(enum xq_rules_support *out, const struct xq_board *start,
-			  const xq_move *moves, size_t n, enum xq_result result,
-			  enum xq_rules_claim claim, const struct xq_rules_options *o,
-			  struct xq_diag *d, struct xq_buf *explain);
+int xqi_rules_check_result(enum xqi_rules_support *out, const struct xqi_position *start,
+			  const xqi_move *moves, size_t n, enum xqi_result result,
+			  enum xqi_rules_claim claim, const struct xqi_rules_options *o,
+			  struct xq_diagnostic *d, struct xq_buf *explain);
 
 /* The same for a game's main line and its recorded result. */
-int xq_rules_check_game(enum xq_rules_support *out, const struct xq_game *g,
-			enum xq_rules_claim claim, const struct xq_rules_options *o,
-			struct xq_diag *d, struct xq_buf *explain);
+int xqi_rules_check_game(enum xqi_rules_support *out, const struct xqi_record *g,
+			enum xqi_rules_claim claim, const struct xqi_rules_options *o,
+			struct xq_diagnostic *d, struct xq_buf *explain);
 
 /*
- * Can xq_rules_check_game() have anything to say of the main line of
+ * Can xqi_rules_check_game() have anything to say of the main line of
  * `g`?  It rules only on a repetition that ends at the final position and
  * on a move limit reached on the way, so a line whose final position never
  * occurred before since the last capture, and that never goes
  * o->natural_limit plies without a capture, needs no analysis (clubxiangqi's
  * limits count other things: always 1 with o->cxq).  Returns 0 when it
  * cannot, 1 when it may.  The walk also leaves the position at the end of
- * the main line in `final` (what xq_game_board_at() gives for the line's
+ * the main line in `final` (what xqi_record_board_at() gives for the line's
  * last node).  The main line's moves must be legal (as a reader leaves
  * them): the walk moves pieces without checking anything, which makes it
- * a fraction of the analysis or of a replay with xq_board_make().
+ * a fraction of the analysis or of a replay with xqi_position_make().
  */
-int xq_rules_could_apply(const struct xq_game *g, const struct xq_rules_options *o,
-			 struct xq_board *final);
+int xqi_rules_could_apply(const struct xqi_record *g, const struct xqi_rules_options *o,
+			 struct xqi_position *final);
 
 /* "silent", "confirmed", "contradicted", "not-shown", "doubtful". */
-const char *xq_rules_support_name(enum xq_rules_support s);
+const char *xqi_rules_support_name(enum xqi_rules_support s);
 
 /* ---- incremental form, for a search -------------------------------------- */
 
@@ -435,20 +429,20 @@ const char *xq_rules_support_name(enum xq_rules_support s);
  * A stack of the positions of the current line (game history, then the
  * search path), with what the rules need about each.  Typical use:
  *
- *   xq_rules_track_init(&t, &root_board, 1024, &opts);
- *   for each history move: xq_board_make(&b, m, &u); xq_rules_track_push(&t, &b, m, &u);
- *   xq_rules_track_set_root(&t);
- *   in the search, after xq_board_make(&b, m, &u):
- *       xq_rules_track_push(&t, &b, m, &u);
- *       if (xq_rules_track_probe(&t, &b, &p)) score from p.verdict (after testing mate);
+ *   xqi_rules_track_init(&t, &root_board, 1024, &opts);
+ *   for each history move: xqi_position_make(&b, m, &u); xqi_rules_track_push(&t, &b, m, &u);
+ *   xqi_rules_track_set_root(&t);
+ *   in the search, after xqi_position_make(&b, m, &u):
+ *       xqi_rules_track_push(&t, &b, m, &u);
+ *       if (xqi_rules_track_probe(&t, &b, &p)) score from p.verdict (after testing mate);
  *       ... search ...;
- *       xq_rules_track_pop(&t); xq_board_unmake(&b, m, &u);
+ *       xqi_rules_track_pop(&t); xqi_position_unmake(&b, m, &u);
  *
  * Cost: push is one test of the king of the side to move (none with
- * xq_rules_track_push_check) plus a few stores; pop is a few stores; probe
+ * xqi_rules_track_push_check) plus a few stores; pop is a few stores; probe
  * is one table lookup when no earlier position since the last capture
  * shares the low bits of the key (the usual case), else a walk back over
- * those that do (about one in XQ_RULES_FILTER_SIZE of the positions
+ * those that do (about one in XQI_RULES_FILTER_SIZE of the positions
  * between the repetition and its earlier occurrence, never a scan of the
  * window), and only for a real repetition in which neither side checked
  * throughout a chase analysis of the cycle's moves (a few microseconds;
@@ -459,10 +453,10 @@ const char *xq_rules_support_name(enum xq_rules_support s);
  * perft does; a search node does far more, so the share is smaller).
  * No allocation after init.  A track is not shared between threads.
  */
-struct xq_rules_entry {
+struct xqi_rules_entry {
 	uint64_t key;        /* the position after the move */
-	struct xq_undo undo; /* to step back over the move */
-	xq_move move;        /* 0 for the start position */
+	struct xqi_undo undo; /* to step back over the move */
+	xqi_move move;        /* 0 for the start position */
 	uint8_t check;       /* the move gave check */
 	uint8_t uncounted;   /* the move did not advance the natural limit (AXF) */
 	uint8_t checks[2];   /* checks of each side in the no-capture window */
@@ -473,51 +467,51 @@ struct xq_rules_entry {
 	uint32_t prev_in_bucket;
 };
 
-#define XQ_RULES_FILTER_SIZE 1024
+#define XQI_RULES_FILTER_SIZE 1024
 
-struct xq_rules_track {
-	struct xq_rules_options opt;
-	struct xq_rules_entry *e; /* e[0] is the start position */
+struct xqi_rules_track {
+	struct xqi_rules_options opt;
+	struct xqi_rules_entry *e; /* e[0] is the start position */
 	size_t n;                 /* entries in use (plies + 1) */
 	size_t cap;
 	size_t root;              /* index of the search root position */
 	/* The latest entry whose key has these low bits (UINT32_MAX if none):
 	 * with prev_in_bucket, a chain per bucket that a probe walks back
 	 * instead of scanning every key of the window. */
-	uint32_t last_in_bucket[XQ_RULES_FILTER_SIZE];
+	uint32_t last_in_bucket[XQI_RULES_FILTER_SIZE];
 };
 
 /*
  * Start a track at `start` for up to `capacity` plies.  `o` may be NULL.
  * Returns 0 or XQ_ENOMEM.  The root is the start until set.
  */
-int xq_rules_track_init(struct xq_rules_track *t, const struct xq_board *start, size_t capacity,
-			const struct xq_rules_options *o);
-void xq_rules_track_release(struct xq_rules_track *t);
+int xqi_rules_track_init(struct xqi_rules_track *t, const struct xqi_position *start, size_t capacity,
+			const struct xqi_rules_options *o);
+void xqi_rules_track_release(struct xqi_rules_track *t);
 /* Forget every move and start again at `start` (keeps the memory). */
-void xq_rules_track_reset(struct xq_rules_track *t, const struct xq_board *start);
+void xqi_rules_track_reset(struct xqi_rules_track *t, const struct xqi_position *start);
 
 /*
- * Record move `m`, just made on `after` with undo `u` (from xq_board_make).
+ * Record move `m`, just made on `after` with undo `u` (from xqi_position_make).
  * Returns 0, or XQ_ERANGE when the capacity is full (nothing recorded).
  */
-int xq_rules_track_push(struct xq_rules_track *t, const struct xq_board *after, xq_move m,
-			const struct xq_undo *u);
+int xqi_rules_track_push(struct xqi_rules_track *t, const struct xqi_position *after, xqi_move m,
+			const struct xqi_undo *u);
 /*
  * The same when the caller already knows whether the side to move in
  * `after` is in check (`check` 1 or 0): it saves push's one king-attack
  * test, most of its cost.  A wrong flag gives wrong verdicts.
  */
-int xq_rules_track_push_check(struct xq_rules_track *t, const struct xq_board *after, xq_move m,
-			      const struct xq_undo *u, int check);
+int xqi_rules_track_push_check(struct xqi_rules_track *t, const struct xqi_position *after, xqi_move m,
+			      const struct xqi_undo *u, int check);
 /* Forget the last move pushed (no-op at the start). */
-void xq_rules_track_pop(struct xq_rules_track *t);
+void xqi_rules_track_pop(struct xqi_rules_track *t);
 /* The current position is the search root. */
-void xq_rules_track_set_root(struct xq_rules_track *t);
+void xqi_rules_track_set_root(struct xqi_rules_track *t);
 
 /* What a probe found. */
-struct xq_rules_probe {
-	uint8_t verdict;     /* enum xq_rules_verdict */
+struct xqi_rules_probe {
+	uint8_t verdict;     /* enum xq_ruling */
 	uint8_t limit;       /* 1 when the verdict comes from the natural limit */
 	/* Each side's conduct when the verdict comes from a cycle.  When a side
 	 * checks throughout, the other side's moves are not analysed (the
@@ -535,9 +529,9 @@ struct xq_rules_probe {
  * it takes precedence.  Repetitions: the latest earlier occurrence since
  * the last capture decides if it is strictly after the root; otherwise the
  * position must have occurred o.search_repeats times.  The verdict is the
- * same as xq_rules_analyze() would give for that cycle.
+ * same as xqi_rules_analyze() would give for that cycle.
  */
-int xq_rules_track_probe(const struct xq_rules_track *t, const struct xq_board *b,
-			 struct xq_rules_probe *out);
+int xqi_rules_track_probe(const struct xqi_rules_track *t, const struct xqi_position *b,
+			 struct xqi_rules_probe *out);
 
 #endif

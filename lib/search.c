@@ -53,7 +53,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "diag.h"
+#include "diagnostic.h"
 #include "eval.h"
 #include "movegen.h"
 #include "rules.h"
@@ -62,14 +62,14 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the stop flag must be safe to set fro
 
 /* ---- scores ------------------------------------------------------------- */
 
-struct xq_score xq_score_negate(struct xq_score s)
+struct xqi_score xqi_score_negate(struct xqi_score s)
 {
 	switch (s.kind) {
-	case XQ_SCORE_MATE:
-		s.kind = XQ_SCORE_MATED;
+	case XQ_EVAL_MATE:
+		s.kind = XQ_EVAL_MATED;
 		break;
-	case XQ_SCORE_MATED:
-		s.kind = XQ_SCORE_MATE;
+	case XQ_EVAL_MATED:
+		s.kind = XQ_EVAL_MATE;
 		break;
 	default:
 		s.value = -s.value;
@@ -78,33 +78,33 @@ struct xq_score xq_score_negate(struct xq_score s)
 	return s;
 }
 
-struct xq_score xq_score_for_red(struct xq_score s, int side)
+struct xqi_score xqi_score_for_red(struct xqi_score s, int side)
 {
-	return side == XQ_BLACK ? xq_score_negate(s) : s;
+	return side == XQI_BLACK ? xqi_score_negate(s) : s;
 }
 
-int32_t xq_score_order(struct xq_score s)
+int32_t xqi_score_order(struct xqi_score s)
 {
-	const int32_t cap = XQ_SCORE_ORDER_MATE - 1000;
+	const int32_t cap = XQI_SCORE_ORDER_MATE - 1000;
 
 	switch (s.kind) {
-	case XQ_SCORE_MATE:
-		return XQ_SCORE_ORDER_MATE - (s.value < 999 ? s.value : 999);
-	case XQ_SCORE_MATED:
-		return -(XQ_SCORE_ORDER_MATE - (s.value < 999 ? s.value : 999));
+	case XQ_EVAL_MATE:
+		return XQI_SCORE_ORDER_MATE - (s.value < 999 ? s.value : 999);
+	case XQ_EVAL_MATED:
+		return -(XQI_SCORE_ORDER_MATE - (s.value < 999 ? s.value : 999));
 	default:
 		return s.value > cap ? cap : s.value < -cap ? -cap : s.value;
 	}
 }
 
-size_t xq_score_format(struct xq_score s, char *buf, size_t cap)
+size_t xqi_score_format(struct xqi_score s, char *buf, size_t cap)
 {
 	char tmp[32];
 	int n;
 
-	if (s.kind == XQ_SCORE_MATE)
+	if (s.kind == XQ_EVAL_MATE)
 		n = snprintf(tmp, sizeof(tmp), "#%ld", (long)s.value);
-	else if (s.kind == XQ_SCORE_MATED)
+	else if (s.kind == XQ_EVAL_MATED)
 		n = snprintf(tmp, sizeof(tmp), "#-%ld", (long)s.value);
 	else {
 		long v = s.value < 0 ? -(long)s.value : (long)s.value;
@@ -119,64 +119,64 @@ size_t xq_score_format(struct xq_score s, char *buf, size_t cap)
 	return (size_t)n;
 }
 
-void xq_analysis_clear(struct xq_analysis *a)
+void xqi_analysis_clear(struct xqi_analysis *a)
 {
 	memset(a, 0, sizeof(*a));
-	a->score.kind = XQ_SCORE_CP;
+	a->score.kind = XQ_EVAL_CP;
 }
 
 /* ---- the analyser interface --------------------------------------------- */
 
-int xq_analyse(struct xq_analyser *a, struct xq_analysis *out, const struct xq_board *start,
-	       const xq_move *moves, size_t nmoves, const struct xq_limit *limit,
-	       struct xq_diag *d)
+int xqi_analyse(struct xqi_analyser *a, struct xqi_analysis *out, const struct xqi_position *start,
+	       const xqi_move *moves, size_t nmoves, const struct xqi_limit *limit,
+	       struct xq_diagnostic *d)
 {
-	struct xq_board now;
+	struct xqi_position now;
 	int rc;
 
-	xq_analysis_clear(out);
+	xqi_analysis_clear(out);
 	if (!limit || (limit->depth <= 0 && !limit->nodes && !limit->movetime_ms))
-		return xq_diag_set(d, XQ_ERANGE, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 				   "no search limit: give a depth, a node count or a time");
-	if (limit->depth < 0 || limit->depth > XQ_SEARCH_MAX_DEPTH)
-		return xq_diag_set(d, XQ_ERANGE, XQ_D_RESOURCE, XQ_SEV_ERROR,
+	if (limit->depth < 0 || limit->depth > XQ_ANALYSIS_MAX_DEPTH)
+		return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 				   "search depth %d is outside 1..%d", limit->depth,
-				   XQ_SEARCH_MAX_DEPTH);
-	rc = xq_board_validate(start, XQ_FEN_LENIENT_PLACEMENT, d);
+				   XQ_ANALYSIS_MAX_DEPTH);
+	rc = xqi_position_validate(start, XQI_FEN_LENIENT_PLACEMENT, d);
 	if (rc)
 		return rc;
 	now = *start;
 	for (size_t i = 0; i < nmoves; i++) {
-		struct xq_diag why;
-		struct xq_undo u;
+		struct xq_diagnostic why;
+		struct xqi_undo u;
 		char name[5];
-		xq_diag_init(&why);
-		if (xq_move_check(&now, moves[i], &why)) {
-			if (xq_on_board(XQ_MOVE_FROM(moves[i])) && xq_on_board(XQ_MOVE_TO(moves[i])))
-				xq_move_name(moves[i], name);
+		xqi_diagnostic_init(&why);
+		if (xqi_move_check(&now, moves[i], &why)) {
+			if (xqi_on_board(XQI_MOVE_FROM(moves[i])) && xqi_on_board(XQI_MOVE_TO(moves[i])))
+				xqi_move_name(moves[i], name);
 			else
 				memcpy(name, "????", 5);
 			if (d)
-				xq_diag_set_move(d, name, 4);
-			return xq_diag_set(d, XQ_EILLEGAL, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR,
+				xqi_diagnostic_set_move(d, name, 4);
+			return xqi_diagnostic_set(d, XQ_EILLEGAL, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
 					   "history move %zu (%s) is illegal: %s", i + 1, name,
 					   why.msg);
 		}
-		xq_board_make(&now, moves[i], &u);
+		xqi_position_make(&now, moves[i], &u);
 	}
 	rc = a->ops->analyse(a->impl, out, start, moves, nmoves, &now, limit, d);
 	if (rc)
-		xq_analysis_clear(out);
+		xqi_analysis_clear(out);
 	out->side = now.side;
 	return rc;
 }
 
-int xq_analyser_start_over(struct xq_analyser *a, struct xq_diag *d)
+int xqi_analyser_start_over(struct xqi_analyser *a, struct xq_diagnostic *d)
 {
 	return a->ops->restart ? a->ops->restart(a->impl, d) : 0;
 }
 
-const char *xq_analyser_name(const struct xq_analyser *a)
+const char *xqi_analyser_name(const struct xqi_analyser *a)
 {
 	const char *n = a->ops->name ? a->ops->name(a->impl) : NULL;
 	return n ? n : "analyser";
@@ -210,23 +210,23 @@ struct tt_entry {
 
 struct frame {
 	int eval_red; /* incremental material + squares, red's view */
-	xq_move killers[2];
+	xqi_move killers[2];
 };
 
-struct xq_search {
-	struct xq_search_opts o;
+struct xqi_search {
+	struct xqi_search_opts o;
 	struct tt_entry *tt;
 	size_t tt_mask;
 	uint16_t gen;
-	struct xq_eval_table ev;
+	struct xqi_eval_table ev;
 	int32_t history[16][256]; /* [kind][to] */
 
 	/* Per analysis. */
-	struct xq_board b;
+	struct xqi_position b;
 	struct frame f[MAX_PLY + 1];
-	xq_move pv[MAX_PLY + 1][MAX_PLY + 1];
+	xqi_move pv[MAX_PLY + 1][MAX_PLY + 1];
 	int pv_len[MAX_PLY + 1];
-	struct xq_rules_track track; /* history since the last capture, then the path */
+	struct xqi_rules_track track; /* history since the last capture, then the path */
 	int in_null;                 /* inside null-move subtrees: the track is not kept */
 	uint64_t nodes, node_limit;
 	struct timespec deadline;
@@ -236,7 +236,7 @@ struct xq_search {
 
 /* ---- hash table ---------------------------------------------------------- */
 
-static int tt_alloc(struct xq_search *s, size_t mb)
+static int tt_alloc(struct xqi_search *s, size_t mb)
 {
 	size_t want = mb * 1024 * 1024 / sizeof(struct tt_entry), n = 1;
 
@@ -251,7 +251,7 @@ static int tt_alloc(struct xq_search *s, size_t mb)
 }
 
 /* A new generation: every entry written before is now empty. */
-static void tt_new_generation(struct xq_search *s)
+static void tt_new_generation(struct xqi_search *s)
 {
 	if (++s->gen == 0) {
 		memset(s->tt, 0, (s->tt_mask + 1) * sizeof(*s->tt));
@@ -269,14 +269,14 @@ static inline int score_from_tt(int score, int ply)
 	return score >= MATE_BOUND ? score - ply : score <= -MATE_BOUND ? score + ply : score;
 }
 
-static inline struct tt_entry *tt_probe(struct xq_search *s, uint64_t key)
+static inline struct tt_entry *tt_probe(struct xqi_search *s, uint64_t key)
 {
 	struct tt_entry *e = &s->tt[key & s->tt_mask];
 	return e->gen == s->gen && e->lock == (uint32_t)(key >> 32) ? e : NULL;
 }
 
-static inline void tt_store(struct xq_search *s, uint64_t key, int depth, int score, int bound,
-			    xq_move move, int ply)
+static inline void tt_store(struct xqi_search *s, uint64_t key, int depth, int score, int bound,
+			    xqi_move move, int ply)
 {
 	struct tt_entry *e = &s->tt[key & s->tt_mask];
 
@@ -295,7 +295,7 @@ static inline void tt_store(struct xq_search *s, uint64_t key, int depth, int sc
 
 /* ---- limits -------------------------------------------------------------- */
 
-static int time_up(const struct xq_search *s)
+static int time_up(const struct xqi_search *s)
 {
 	struct timespec now;
 
@@ -305,7 +305,7 @@ static int time_up(const struct xq_search *s)
 }
 
 /* Called at every node: counts it and decides whether to give up. */
-static inline int out_of_budget(struct xq_search *s)
+static inline int out_of_budget(struct xqi_search *s)
 {
 	if (s->aborted)
 		return 1;
@@ -330,37 +330,37 @@ static inline int out_of_budget(struct xq_search *s)
 #define ORDER_KILLER (1 << 22)
 #define HISTORY_MAX (1 << 20)
 
-static inline int mvv_lva(const struct xq_board *b, xq_move m)
+static inline int mvv_lva(const struct xqi_position *b, xqi_move m)
 {
-	int victim = XQ_KIND_TYPE(xq_kind_of_id[b->sq[XQ_MOVE_TO(m)]]);
-	int attacker = XQ_KIND_TYPE(xq_kind_of_id[b->sq[XQ_MOVE_FROM(m)]]);
+	int victim = XQI_KIND_TYPE(xqi_kind_of_id[b->sq[XQI_MOVE_TO(m)]]);
+	int attacker = XQI_KIND_TYPE(xqi_kind_of_id[b->sq[XQI_MOVE_FROM(m)]]);
 	/* The king attacks last: losing it is never the question here. */
-	int av = attacker == XQ_KING ? 1000 : xq_piece_value[attacker];
-	return xq_piece_value[victim] * 16 - av / 10;
+	int av = attacker == XQI_KING ? 1000 : xqi_piece_value[attacker];
+	return xqi_piece_value[victim] * 16 - av / 10;
 }
 
-static void score_moves(const struct xq_search *s, const xq_move *moves, int *scores, int n,
-			xq_move hash_move, const struct frame *f)
+static void score_moves(const struct xqi_search *s, const xqi_move *moves, int *scores, int n,
+			xqi_move hash_move, const struct frame *f)
 {
-	const struct xq_board *b = &s->b;
+	const struct xqi_position *b = &s->b;
 
 	for (int i = 0; i < n; i++) {
-		xq_move m = moves[i];
+		xqi_move m = moves[i];
 		if (m == hash_move)
 			scores[i] = ORDER_HASH;
-		else if (b->sq[XQ_MOVE_TO(m)])
+		else if (b->sq[XQI_MOVE_TO(m)])
 			scores[i] = ORDER_CAPTURE + mvv_lva(b, m);
 		else if (f && m == f->killers[0])
 			scores[i] = ORDER_KILLER + 1;
 		else if (f && m == f->killers[1])
 			scores[i] = ORDER_KILLER;
 		else
-			scores[i] = s->history[xq_kind_of_id[b->sq[XQ_MOVE_FROM(m)]]][XQ_MOVE_TO(m)];
+			scores[i] = s->history[xqi_kind_of_id[b->sq[XQI_MOVE_FROM(m)]]][XQI_MOVE_TO(m)];
 	}
 }
 
 /* Move the best-scored move of [i, n) to i. */
-static inline void pick(xq_move *moves, int *scores, int i, int n)
+static inline void pick(xqi_move *moves, int *scores, int i, int n)
 {
 	int best = i;
 
@@ -368,7 +368,7 @@ static inline void pick(xq_move *moves, int *scores, int i, int n)
 		if (scores[j] > scores[best])
 			best = j;
 	if (best != i) {
-		xq_move m = moves[i];
+		xqi_move m = moves[i];
 		int sc = scores[i];
 		moves[i] = moves[best];
 		scores[i] = scores[best];
@@ -377,10 +377,10 @@ static inline void pick(xq_move *moves, int *scores, int i, int n)
 	}
 }
 
-static void reward_quiet(struct xq_search *s, xq_move m, int depth, int ply)
+static void reward_quiet(struct xqi_search *s, xqi_move m, int depth, int ply)
 {
 	struct frame *f = &s->f[ply];
-	int32_t *h = &s->history[xq_kind_of_id[s->b.sq[XQ_MOVE_FROM(m)]]][XQ_MOVE_TO(m)];
+	int32_t *h = &s->history[xqi_kind_of_id[s->b.sq[XQI_MOVE_FROM(m)]]][XQI_MOVE_TO(m)];
 
 	if (f->killers[0] != m) {
 		f->killers[1] = f->killers[0];
@@ -395,26 +395,26 @@ static void reward_quiet(struct xq_search *s, xq_move m, int depth, int ply)
 
 /* ---- the search ----------------------------------------------------------- */
 
-static inline int side_eval(const struct xq_search *s, int ply)
+static inline int side_eval(const struct xqi_search *s, int ply)
 {
-	int red = s->f[ply].eval_red + xq_eval_positional(&s->b);
-	return s->b.side == XQ_RED ? red : -red;
+	int red = s->f[ply].eval_red + xqi_eval_positional(&s->b);
+	return s->b.side == XQI_RED ? red : -red;
 }
 
 /* Make `m` at `ply`: board, key history, incremental evaluation. */
-static inline void make(struct xq_search *s, xq_move m, int ply, struct xq_undo *u)
+static inline void make(struct xqi_search *s, xqi_move m, int ply, struct xqi_undo *u)
 {
-	s->f[ply + 1].eval_red = s->f[ply].eval_red + xq_eval_delta(&s->ev, &s->b, m);
-	xq_board_make(&s->b, m, u);
+	s->f[ply + 1].eval_red = s->f[ply].eval_red + xqi_eval_delta(&s->ev, &s->b, m);
+	xqi_position_make(&s->b, m, u);
 }
 
 /* Make `m` if it leaves the mover's king safe (returns 1); else leave
  * the position as it was (returns 0). */
-static inline int make_legal(struct xq_search *s, xq_move m, int ply, struct xq_undo *u)
+static inline int make_legal(struct xqi_search *s, xqi_move m, int ply, struct xqi_undo *u)
 {
 	make(s, m, ply, u);
-	if (xq_board_king_attacked(&s->b, s->b.side ^ 1)) {
-		xq_board_unmake(&s->b, m, u);
+	if (xqi_position_king_attacked(&s->b, s->b.side ^ 1)) {
+		xqi_position_unmake(&s->b, m, u);
 		return 0;
 	}
 	return 1;
@@ -423,7 +423,7 @@ static inline int make_legal(struct xq_search *s, xq_move m, int ply, struct xq_
 /* What every node does first: count itself, give up when out of budget
  * (*score 0) or at the bottom of the stack (*score the evaluation).
  * Returns 1 when the node ends there. */
-static inline int node_ends(struct xq_search *s, int ply, int *score)
+static inline int node_ends(struct xqi_search *s, int ply, int *score)
 {
 	s->pv_len[ply] = ply;
 	if (out_of_budget(s)) {
@@ -441,30 +441,30 @@ static inline int node_ends(struct xq_search *s, int ply, int *score)
 
 /* Record a legal move just made on the track (not under a null move).
  * Returns whether it was recorded, so the caller knows to pop it. */
-static inline int track_push(struct xq_search *s, xq_move m, const struct xq_undo *u, int check)
+static inline int track_push(struct xqi_search *s, xqi_move m, const struct xqi_undo *u, int check)
 {
-	return !s->in_null && xq_rules_track_push_check(&s->track, &s->b, m, u, check) == 0;
+	return !s->in_null && xqi_rules_track_push_check(&s->track, &s->b, m, u, check) == 0;
 }
 
-static int has_legal_move(struct xq_board *b);
+static int has_legal_move(struct xqi_position *b);
 
 /*
  * Is the position at `ply` decided by the rules (a repetition or the move
  * limit)?  Returns 1 and the score for the side to move: a loss by the
  * rules is scored as a mate at this ply, a draw as 0.
  */
-static int ruled(struct xq_search *s, int ply, int *score)
+static int ruled(struct xqi_search *s, int ply, int *score)
 {
-	struct xq_rules_probe p;
+	struct xqi_rules_probe p;
 
-	if (s->in_null || xq_rules_track_probe(&s->track, &s->b, &p) != 1)
+	if (s->in_null || xqi_rules_track_probe(&s->track, &s->b, &p) != 1)
 		return 0;
 	if (s->o.plain_repetitions) {
 		if (p.limit)
 			return 0; /* no move limit without rules */
 		*score = 0;
-	} else if (p.verdict == XQ_VERDICT_RED_LOSES || p.verdict == XQ_VERDICT_BLACK_LOSES) {
-		int loser = p.verdict == XQ_VERDICT_RED_LOSES ? XQ_RED : XQ_BLACK;
+	} else if (p.verdict == XQ_RULING_RED_LOSES || p.verdict == XQ_RULING_BLACK_LOSES) {
+		int loser = p.verdict == XQ_RULING_RED_LOSES ? XQI_RED : XQI_BLACK;
 		*score = loser == s->b.side ? -MATE + ply : MATE - ply;
 	} else if (p.limit && !has_legal_move(&s->b)) {
 		*score = -MATE + ply; /* a mate at the limit still counts */
@@ -475,9 +475,9 @@ static int ruled(struct xq_search *s, int ply, int *score)
 }
 
 /* Does the side to move have a piece that makes null-move pruning safe? */
-static inline int has_big_piece(const struct xq_board *b)
+static inline int has_big_piece(const struct xqi_position *b)
 {
-	int tag = XQ_SIDE_TAG(b->side);
+	int tag = XQI_SIDE_TAG(b->side);
 
 	for (int id = tag + 5; id <= tag + 10; id++)
 		if (b->pc[id])
@@ -485,18 +485,18 @@ static inline int has_big_piece(const struct xq_board *b)
 	return 0;
 }
 
-static int has_legal_move(struct xq_board *b)
+static int has_legal_move(struct xqi_position *b)
 {
-	xq_move moves[XQ_MAX_MOVES];
-	int n = xq_gen_pseudo(b, moves);
+	xqi_move moves[XQ_MOVES_MAX];
+	int n = xqi_gen_pseudo(b, moves);
 
 	for (int i = 0; i < n; i++)
-		if (xq_move_keeps_king_safe(b, moves[i]))
+		if (xqi_move_keeps_king_safe(b, moves[i]))
 			return 1;
 	return 0;
 }
 
-static void update_pv(struct xq_search *s, int ply, xq_move m)
+static void update_pv(struct xqi_search *s, int ply, xqi_move m)
 {
 	s->pv[ply][ply] = m;
 	for (int i = ply + 1; i < s->pv_len[ply + 1]; i++)
@@ -504,10 +504,10 @@ static void update_pv(struct xq_search *s, int ply, xq_move m)
 	s->pv_len[ply] = s->pv_len[ply + 1] > ply + 1 ? s->pv_len[ply + 1] : ply + 1;
 }
 
-static int qsearch(struct xq_search *s, int alpha, int beta, int ply, int in_check)
+static int qsearch(struct xqi_search *s, int alpha, int beta, int ply, int in_check)
 {
-	xq_move moves[XQ_MAX_MOVES];
-	int scores[XQ_MAX_MOVES];
+	xqi_move moves[XQ_MOVES_MAX];
+	int scores[XQ_MOVES_MAX];
 	int n, best, legal = 0, stand;
 
 	if (node_ends(s, ply, &best))
@@ -515,7 +515,7 @@ static int qsearch(struct xq_search *s, int alpha, int beta, int ply, int in_che
 	if (in_check) {
 		best = -MATE + ply;
 		stand = best;
-		n = xq_gen_pseudo(&s->b, moves);
+		n = xqi_gen_pseudo(&s->b, moves);
 	} else {
 		/* Stalemate loses: with only pawns, advisors and elephants left
 		 * (where it happens) look for a legal move before standing pat. */
@@ -526,30 +526,30 @@ static int qsearch(struct xq_search *s, int alpha, int beta, int ply, int in_che
 			return best;
 		if (best > alpha)
 			alpha = best;
-		n = xq_gen_pseudo_captures(&s->b, moves);
+		n = xqi_gen_pseudo_captures(&s->b, moves);
 	}
 	score_moves(s, moves, scores, n, 0, NULL);
 	for (int i = 0; i < n; i++) {
-		xq_move m;
-		struct xq_undo u;
+		xqi_move m;
+		struct xqi_undo u;
 		int score, child_check, victim, gain;
 
 		pick(moves, scores, i, n);
 		m = moves[i];
-		victim = xq_kind_of_id[s->b.sq[XQ_MOVE_TO(m)]]; /* 0 for an evasion that takes nothing */
-		gain = victim ? xq_piece_value[XQ_KIND_TYPE(victim)] : 0;
+		victim = xqi_kind_of_id[s->b.sq[XQI_MOVE_TO(m)]]; /* 0 for an evasion that takes nothing */
+		gain = victim ? xqi_piece_value[XQI_KIND_TYPE(victim)] : 0;
 		if (!make_legal(s, m, ply, &u))
 			continue;
 		legal++;
-		child_check = xq_board_in_check(&s->b);
+		child_check = xqi_position_in_check(&s->b);
 		/* Delta pruning: even winning this piece cannot reach alpha
 		 * (unless the capture gives check, which may be a mate). */
 		if (!in_check && !child_check && stand + gain + 250 <= alpha) {
-			xq_board_unmake(&s->b, m, &u);
+			xqi_position_unmake(&s->b, m, &u);
 			continue;
 		}
 		score = -qsearch(s, -beta, -alpha, ply + 1, child_check);
-		xq_board_unmake(&s->b, m, &u);
+		xqi_position_unmake(&s->b, m, &u);
 		if (s->aborted)
 			return 0;
 		if (score > best) {
@@ -566,14 +566,14 @@ static int qsearch(struct xq_search *s, int alpha, int beta, int ply, int in_che
 	return best;
 }
 
-static int search(struct xq_search *s, int depth, int alpha, int beta, int ply, int in_check,
+static int search(struct xqi_search *s, int depth, int alpha, int beta, int ply, int in_check,
 		  int allow_null)
 {
-	xq_move moves[XQ_MAX_MOVES];
-	int scores[XQ_MAX_MOVES];
+	xqi_move moves[XQ_MOVES_MAX];
+	int scores[XQ_MOVES_MAX];
 	int n, best = -INF, legal = 0, bound = BOUND_UPPER, eval;
 	int pvnode = beta - alpha > 1, alpha0 = alpha;
-	xq_move hash_move = 0, best_move = 0;
+	xqi_move hash_move = 0, best_move = 0;
 	uint64_t key = s->b.key;
 	struct tt_entry *e;
 
@@ -611,14 +611,14 @@ static int search(struct xq_search *s, int depth, int alpha, int beta, int ply, 
 			return eval;
 		/* Null move: if passing still fails high, a real move will too. */
 		if (allow_null && depth >= 3 && eval >= beta && has_big_piece(&s->b)) {
-			struct xq_undo u;
+			struct xqi_undo u;
 			int r = depth >= 7 ? 4 : 3, score;
-			xq_board_make_null(&s->b, &u);
+			xqi_position_make_null(&s->b, &u);
 			s->f[ply + 1].eval_red = s->f[ply].eval_red;
 			s->in_null++;
 			score = -search(s, depth - r, -beta, -beta + 1, ply + 1, 0, 0);
 			s->in_null--;
-			xq_board_unmake_null(&s->b, &u);
+			xqi_position_unmake_null(&s->b, &u);
 			if (s->aborted)
 				return 0;
 			if (score >= beta)
@@ -626,20 +626,20 @@ static int search(struct xq_search *s, int depth, int alpha, int beta, int ply, 
 		}
 	}
 
-	n = xq_gen_pseudo(&s->b, moves);
+	n = xqi_gen_pseudo(&s->b, moves);
 	score_moves(s, moves, scores, n, hash_move, &s->f[ply]);
 	for (int i = 0; i < n; i++) {
-		xq_move m;
-		struct xq_undo u;
+		xqi_move m;
+		struct xqi_undo u;
 		int score, child_check, capture, new_depth, reduction = 0, tracked;
 
 		pick(moves, scores, i, n);
 		m = moves[i];
-		capture = s->b.sq[XQ_MOVE_TO(m)] != 0;
+		capture = s->b.sq[XQI_MOVE_TO(m)] != 0;
 		if (!make_legal(s, m, ply, &u))
 			continue;
 		legal++;
-		child_check = xq_board_in_check(&s->b);
+		child_check = xqi_position_in_check(&s->b);
 		tracked = track_push(s, m, &u, child_check);
 		new_depth = depth - 1 + child_check;
 		if (s->prune && legal > 3 && depth >= 3 && !in_check && !child_check && !capture &&
@@ -657,8 +657,8 @@ static int search(struct xq_search *s, int depth, int alpha, int beta, int ply, 
 				score = -search(s, new_depth, -beta, -alpha, ply + 1, child_check, 1);
 		}
 		if (tracked)
-			xq_rules_track_pop(&s->track);
-		xq_board_unmake(&s->b, m, &u);
+			xqi_rules_track_pop(&s->track);
+		xqi_position_unmake(&s->b, m, &u);
 		if (s->aborted)
 			return 0;
 		if (score > best) {
@@ -687,18 +687,18 @@ static int search(struct xq_search *s, int depth, int alpha, int beta, int ply, 
 
 /* ---- driving an analysis ------------------------------------------------- */
 
-static struct xq_score engine_score(int v)
+static struct xqi_score engine_score(int v)
 {
-	struct xq_score sc;
+	struct xqi_score sc;
 
 	if (v >= MATE_BOUND) {
-		sc.kind = XQ_SCORE_MATE;
+		sc.kind = XQ_EVAL_MATE;
 		sc.value = (MATE - v + 1) / 2;
 	} else if (v <= -MATE_BOUND) {
-		sc.kind = XQ_SCORE_MATED;
+		sc.kind = XQ_EVAL_MATED;
 		sc.value = (MATE + v) / 2;
 	} else {
-		sc.kind = XQ_SCORE_CP;
+		sc.kind = XQ_EVAL_CP;
 		sc.value = v;
 	}
 	return sc;
@@ -706,39 +706,39 @@ static struct xq_score engine_score(int v)
 
 /* Load the position, and the history since the last capture into the
  * rules track (only those positions can repeat). */
-static void load(struct xq_search *s, const struct xq_board *start, const xq_move *moves,
+static void load(struct xqi_search *s, const struct xqi_position *start, const xqi_move *moves,
 		 size_t nmoves)
 {
-	struct xq_board b = *start;
+	struct xqi_position b = *start;
 	size_t first = 0;
 
 	for (size_t i = 0; i < nmoves; i++) {
-		struct xq_undo u;
-		if (b.sq[XQ_MOVE_TO(moves[i])])
+		struct xqi_undo u;
+		if (b.sq[XQI_MOVE_TO(moves[i])])
 			first = i + 1;
-		xq_board_make(&b, moves[i], &u);
+		xqi_position_make(&b, moves[i], &u);
 	}
 	if (nmoves - first > HISTORY_PLIES)
 		first = nmoves - HISTORY_PLIES;
 	b = *start;
 	for (size_t i = 0; i < first; i++) {
-		struct xq_undo u;
-		xq_board_make(&b, moves[i], &u);
+		struct xqi_undo u;
+		xqi_position_make(&b, moves[i], &u);
 	}
-	xq_rules_track_reset(&s->track, &b);
+	xqi_rules_track_reset(&s->track, &b);
 	for (size_t i = first; i < nmoves; i++) {
-		struct xq_undo u;
-		xq_board_make(&b, moves[i], &u);
-		xq_rules_track_push_check(&s->track, &b, moves[i], &u, xq_board_in_check(&b));
+		struct xqi_undo u;
+		xqi_position_make(&b, moves[i], &u);
+		xqi_rules_track_push_check(&s->track, &b, moves[i], &u, xqi_position_in_check(&b));
 	}
-	xq_rules_track_set_root(&s->track);
+	xqi_rules_track_set_root(&s->track);
 	s->in_null = 0;
 	s->b = b;
 	memset(s->f, 0, sizeof(s->f));
-	s->f[0].eval_red = xq_eval_red(&s->ev, &b);
+	s->f[0].eval_red = xqi_eval_red(&s->ev, &b);
 }
 
-static void set_deadline(struct xq_search *s, uint32_t ms)
+static void set_deadline(struct xqi_search *s, uint32_t ms)
 {
 	clock_gettime(CLOCK_MONOTONIC, &s->deadline);
 	s->deadline.tv_sec += ms / 1000;
@@ -759,10 +759,10 @@ static uint32_t elapsed_ms(const struct timespec *t0)
 	return ms < 0 ? 0 : (uint32_t)ms;
 }
 
-static int search_root(struct xq_search *s, struct xq_analysis *out, const struct xq_limit *limit)
+static int search_root(struct xqi_search *s, struct xqi_analysis *out, const struct xqi_limit *limit)
 {
-	int max_depth = limit->depth > 0 ? limit->depth : XQ_SEARCH_MAX_DEPTH;
-	int prev = 0, in_check = xq_board_in_check(&s->b);
+	int max_depth = limit->depth > 0 ? limit->depth : XQ_ANALYSIS_MAX_DEPTH;
+	int prev = 0, in_check = xqi_position_in_check(&s->b);
 	struct timespec t0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -807,7 +807,7 @@ static int search_root(struct xq_search *s, struct xq_analysis *out, const struc
 		out->score = engine_score(score);
 		out->depth = depth;
 		out->pv_len = 0;
-		for (int i = 0; i < s->pv_len[0] && i < XQ_PV_MAX; i++)
+		for (int i = 0; i < s->pv_len[0] && i < XQI_PV_MAX; i++)
 			out->pv[out->pv_len++] = s->pv[0][i];
 		out->best = out->pv_len ? out->pv[0] : 0;
 		s->can_abort = 1;
@@ -823,37 +823,37 @@ static int search_root(struct xq_search *s, struct xq_analysis *out, const struc
 			break;
 	}
 	if (s->o.stop && atomic_load_explicit(s->o.stop, memory_order_relaxed))
-		out->flags |= XQ_ANALYSIS_STOPPED;
+		out->flags |= XQI_ANALYSIS_STOPPED;
 	out->nodes = s->nodes;
 	out->seldepth = s->seldepth;
 	out->time_ms = elapsed_ms(&t0);
 	return 0;
 }
 
-int xq_search_run(struct xq_search *s, struct xq_analysis *out, const struct xq_board *start,
-		  const xq_move *moves, size_t nmoves, const struct xq_limit *limit,
-		  struct xq_diag *d)
+int xqi_search_run(struct xqi_search *s, struct xqi_analysis *out, const struct xqi_position *start,
+		  const xqi_move *moves, size_t nmoves, const struct xqi_limit *limit,
+		  struct xq_diagnostic *d)
 {
-	struct xq_analyser a;
+	struct xqi_analyser a;
 
-	xq_search_analyser(&a, s);
-	return xq_analyse(&a, out, start, moves, nmoves, limit, d);
+	xqi_search_analyser(&a, s);
+	return xqi_analyse(&a, out, start, moves, nmoves, limit, d);
 }
 
-static int builtin_analyse(void *impl, struct xq_analysis *out, const struct xq_board *start,
-			   const xq_move *moves, size_t nmoves, const struct xq_board *now,
-			   const struct xq_limit *limit, struct xq_diag *d)
+static int builtin_analyse(void *impl, struct xqi_analysis *out, const struct xqi_position *start,
+			   const xqi_move *moves, size_t nmoves, const struct xqi_position *now,
+			   const struct xqi_limit *limit, struct xq_diagnostic *d)
 {
-	struct xq_search *s = impl;
-	xq_move legal[XQ_MAX_MOVES];
-	struct xq_board tmp = *now;
+	struct xqi_search *s = impl;
+	xqi_move legal[XQ_MOVES_MAX];
+	struct xqi_position tmp = *now;
 
 	(void)d;
 	out->side = now->side;
-	if (xq_gen_legal(&tmp, legal) == 0) {
-		out->score.kind = XQ_SCORE_MATED;
+	if (xqi_gen_legal(&tmp, legal) == 0) {
+		out->score.kind = XQ_EVAL_MATED;
 		out->score.value = 0;
-		out->flags |= XQ_ANALYSIS_NO_MOVES;
+		out->flags |= XQI_ANALYSIS_NO_MOVES;
 		return 0;
 	}
 	if (!s->o.keep_hash || s->gen == 0) {
@@ -864,9 +864,9 @@ static int builtin_analyse(void *impl, struct xq_analysis *out, const struct xq_
 	return search_root(s, out, limit);
 }
 
-static int builtin_restart(void *impl, struct xq_diag *d)
+static int builtin_restart(void *impl, struct xq_diagnostic *d)
 {
-	struct xq_search *s = impl;
+	struct xqi_search *s = impl;
 
 	(void)d;
 	memset(s->tt, 0, (s->tt_mask + 1) * sizeof(*s->tt));
@@ -881,59 +881,59 @@ static const char *builtin_name(const void *impl)
 	return "built-in";
 }
 
-static const struct xq_analyser_ops builtin_ops = {
+static const struct xqi_analyser_ops builtin_ops = {
 	builtin_analyse,
 	builtin_restart,
 	builtin_name,
 };
 
-void xq_search_analyser(struct xq_analyser *a, struct xq_search *s)
+void xqi_search_analyser(struct xqi_analyser *a, struct xqi_search *s)
 {
 	a->ops = &builtin_ops;
 	a->impl = s;
 }
 
-int xq_search_new(struct xq_search **out, const struct xq_search_opts *o, struct xq_diag *d)
+int xqi_search_new(struct xqi_search **out, const struct xqi_search_opts *o, struct xq_diagnostic *d)
 {
-	struct xq_search *s;
+	struct xqi_search *s;
 	size_t mb = o && o->hash_mb ? o->hash_mb : 16;
 
 	*out = NULL;
 	if (mb > 65536)
-		return xq_diag_set(d, XQ_ERANGE, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 				   "hash size %zu MiB is above 65536", mb);
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+		return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 	if (o)
 		s->o = *o;
 	if (tt_alloc(s, mb)) {
 		free(s);
-		return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR,
+		return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 				   "cannot allocate a %zu MiB hash table", mb);
 	}
-	xq_eval_table_init(&s->ev);
+	xqi_eval_table_init(&s->ev);
 	{
-		struct xq_board start;
-		struct xq_rules_options ro = XQ_RULES_OPTIONS_INIT;
-		xq_board_start(&start);
+		struct xqi_position start;
+		struct xqi_rules_options ro = XQI_RULES_OPTIONS_INIT;
+		xqi_position_start(&start);
 		if (o && o->rules)
 			ro = *o->rules;
-		if (xq_rules_track_init(&s->track, &start, HISTORY_PLIES + MAX_PLY + 2, &ro)) {
+		if (xqi_rules_track_init(&s->track, &start, HISTORY_PLIES + MAX_PLY + 2, &ro)) {
 			free(s->tt);
 			free(s);
-			return xq_diag_set(d, XQ_ENOMEM, XQ_D_RESOURCE, XQ_SEV_ERROR, "out of memory");
+			return xqi_diagnostic_set(d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
 		}
 	}
 	*out = s;
 	return 0;
 }
 
-void xq_search_free(struct xq_search *s)
+void xqi_search_free(struct xqi_search *s)
 {
 	if (!s)
 		return;
-	xq_rules_track_release(&s->track);
+	xqi_rules_track_release(&s->track);
 	free(s->tt);
 	free(s);
 }

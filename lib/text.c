@@ -7,49 +7,49 @@
 #include <iconv.h>
 #include <string.h>
 
-#include "diag.h"
+#include "diagnostic.h"
 #include "utf8.h"
 
-static const char *iconv_name(enum xq_encoding e)
+static const char *iconv_name(enum xqi_encoding e)
 {
 	switch (e) {
-	case XQ_ENC_UTF8: return "UTF-8";
-	case XQ_ENC_GB18030: return "GB18030";
-	case XQ_ENC_BIG5: return "CP950";
-	case XQ_ENC_UTF16LE: return "UTF-16LE";
-	case XQ_ENC_UTF16BE: return "UTF-16BE";
-	case XQ_ENC_GBK: return "GBK";
-	case XQ_ENC_UNKNOWN: break;
+	case XQI_ENC_UTF8: return "UTF-8";
+	case XQI_ENC_GB18030: return "GB18030";
+	case XQI_ENC_BIG5: return "CP950";
+	case XQI_ENC_UTF16LE: return "UTF-16LE";
+	case XQI_ENC_UTF16BE: return "UTF-16BE";
+	case XQI_ENC_GBK: return "GBK";
+	case XQI_ENC_UNKNOWN: break;
 	}
 	return NULL;
 }
 
-const char *xq_encoding_name(enum xq_encoding e)
+const char *xqi_encoding_name(enum xqi_encoding e)
 {
 	switch (e) {
-	case XQ_ENC_UTF8: return "utf-8";
-	case XQ_ENC_GB18030: return "gb18030";
-	case XQ_ENC_BIG5: return "big5";
-	case XQ_ENC_UTF16LE: return "utf-16le";
-	case XQ_ENC_UTF16BE: return "utf-16be";
-	case XQ_ENC_GBK: return "gbk";
-	case XQ_ENC_UNKNOWN: break;
+	case XQI_ENC_UTF8: return "utf-8";
+	case XQI_ENC_GB18030: return "gb18030";
+	case XQI_ENC_BIG5: return "big5";
+	case XQI_ENC_UTF16LE: return "utf-16le";
+	case XQI_ENC_UTF16BE: return "utf-16be";
+	case XQI_ENC_GBK: return "gbk";
+	case XQI_ENC_UNKNOWN: break;
 	}
 	return "unknown";
 }
 
-int xq_encoding_parse(const char *name, enum xq_encoding *out)
+int xqi_encoding_parse(const char *name, enum xqi_encoding *out)
 {
 	static const struct {
 		const char *name;
-		enum xq_encoding e;
+		enum xqi_encoding e;
 	} names[] = {
-		{"utf-8", XQ_ENC_UTF8},       {"utf8", XQ_ENC_UTF8},
-		{"gb18030", XQ_ENC_GB18030},  {"gb2312", XQ_ENC_GB18030},
-		{"gbk", XQ_ENC_GBK},          {"cp936", XQ_ENC_GBK},
-		{"big5", XQ_ENC_BIG5},        {"cp950", XQ_ENC_BIG5},
-		{"utf-16le", XQ_ENC_UTF16LE}, {"utf16le", XQ_ENC_UTF16LE},
-		{"utf-16be", XQ_ENC_UTF16BE}, {"utf16be", XQ_ENC_UTF16BE},
+		{"utf-8", XQI_ENC_UTF8},       {"utf8", XQI_ENC_UTF8},
+		{"gb18030", XQI_ENC_GB18030},  {"gb2312", XQI_ENC_GB18030},
+		{"gbk", XQI_ENC_GBK},          {"cp936", XQI_ENC_GBK},
+		{"big5", XQI_ENC_BIG5},        {"cp950", XQI_ENC_BIG5},
+		{"utf-16le", XQI_ENC_UTF16LE}, {"utf16le", XQI_ENC_UTF16LE},
+		{"utf-16be", XQI_ENC_UTF16BE}, {"utf16be", XQI_ENC_UTF16BE},
 	};
 	char low[32];
 	size_t n = strlen(name);
@@ -164,27 +164,27 @@ static int convert(const char *from, const char *to, const char *in, size_t len,
 	return rc;
 }
 
-static int is_utf8(enum xq_encoding e)
+static int is_utf8(enum xqi_encoding e)
 {
-	return e == XQ_ENC_UTF8 || e == XQ_ENC_UNKNOWN;
+	return e == XQI_ENC_UTF8 || e == XQI_ENC_UNKNOWN;
 }
 
-void xq_transcoder_init(struct xq_transcoder *t, enum xq_encoding from, enum xq_encoding to)
+void xqi_transcoder_init(struct xqi_transcoder *t, enum xqi_encoding from, enum xqi_encoding to)
 {
-	t->from = from == XQ_ENC_UNKNOWN ? XQ_ENC_UTF8 : from;
-	t->to = to == XQ_ENC_UNKNOWN ? XQ_ENC_UTF8 : to;
+	t->from = from == XQI_ENC_UNKNOWN ? XQI_ENC_UTF8 : from;
+	t->to = to == XQI_ENC_UNKNOWN ? XQI_ENC_UTF8 : to;
 	t->cd = NULL;
 }
 
 /* The conversion of `in`, which is valid UTF-8 when t->from is UTF-8. */
-static int transcode(struct xq_transcoder *t, const char *in, size_t len, struct xq_buf *out,
+static int transcode(struct xqi_transcoder *t, const char *in, size_t len, struct xq_buf *out,
 		     size_t *bad)
 {
 	if (len == 0)
 		return 0;
 	if (is_utf8(t->from) && is_utf8(t->to))
 		return xq_buf_add(out, in, len) ? XQ_ENOMEM : 0;
-	if (is_utf8(t->to) && t->from != XQ_ENC_UTF16LE && t->from != XQ_ENC_UTF16BE) {
+	if (is_utf8(t->to) && t->from != XQI_ENC_UTF16LE && t->from != XQI_ENC_UTF16BE) {
 		/* Pure ASCII is the same in every encoding read here but UTF-16. */
 		size_t i = 0;
 		while (i < len && (unsigned char)in[i] < 0x80)
@@ -201,7 +201,7 @@ static int transcode(struct xq_transcoder *t, const char *in, size_t len, struct
 	return convert_cd((iconv_t)t->cd, in, len, out, bad, 1, 1, NULL);
 }
 
-int xq_transcoder_convert(struct xq_transcoder *t, const char *in, size_t len, struct xq_buf *out,
+int xqi_transcoder_convert(struct xqi_transcoder *t, const char *in, size_t len, struct xq_buf *out,
 			  size_t *bad)
 {
 	size_t ok;
@@ -221,7 +221,7 @@ int xq_transcoder_convert(struct xq_transcoder *t, const char *in, size_t len, s
 	return rc;
 }
 
-int xq_transcoder_convert_lossy(struct xq_transcoder *t, const char *in, size_t len,
+int xqi_transcoder_convert_lossy(struct xqi_transcoder *t, const char *in, size_t len,
 				struct xq_buf *out, size_t *lost, size_t *first_lost)
 {
 	size_t i = 0;
@@ -229,7 +229,7 @@ int xq_transcoder_convert_lossy(struct xq_transcoder *t, const char *in, size_t 
 	*lost = 0;
 	while (i < len) {
 		size_t bad = 0, n;
-		int rc = xq_transcoder_convert(t, in + i, len - i, out, &bad);
+		int rc = xqi_transcoder_convert(t, in + i, len - i, out, &bad);
 		if (rc != XQ_EENCODING)
 			return rc;
 		if (!*lost)
@@ -243,32 +243,32 @@ int xq_transcoder_convert_lossy(struct xq_transcoder *t, const char *in, size_t 
 	return 0;
 }
 
-void xq_transcoder_release(struct xq_transcoder *t)
+void xqi_transcoder_release(struct xqi_transcoder *t)
 {
 	if (t->cd)
 		iconv_close((iconv_t)t->cd);
 	t->cd = NULL;
 }
 
-int xq_decode(enum xq_encoding enc, const char *in, size_t len, struct xq_buf *out, size_t *bad)
+int xqi_decode(enum xqi_encoding enc, const char *in, size_t len, struct xq_buf *out, size_t *bad)
 {
-	struct xq_transcoder t;
+	struct xqi_transcoder t;
 	int rc;
 
-	xq_transcoder_init(&t, enc, XQ_ENC_UTF8);
-	rc = xq_transcoder_convert(&t, in, len, out, bad);
-	xq_transcoder_release(&t);
+	xqi_transcoder_init(&t, enc, XQI_ENC_UTF8);
+	rc = xqi_transcoder_convert(&t, in, len, out, bad);
+	xqi_transcoder_release(&t);
 	return rc;
 }
 
-int xq_encode(enum xq_encoding enc, const char *in, size_t len, struct xq_buf *out, size_t *bad)
+int xqi_encode(enum xqi_encoding enc, const char *in, size_t len, struct xq_buf *out, size_t *bad)
 {
-	struct xq_transcoder t;
+	struct xqi_transcoder t;
 	int rc;
 
-	xq_transcoder_init(&t, XQ_ENC_UTF8, enc);
-	rc = xq_transcoder_convert(&t, in, len, out, bad);
-	xq_transcoder_release(&t);
+	xqi_transcoder_init(&t, XQI_ENC_UTF8, enc);
+	rc = xqi_transcoder_convert(&t, in, len, out, bad);
+	xqi_transcoder_release(&t);
 	return rc;
 }
 
@@ -283,7 +283,7 @@ static const uint32_t common_chars[] = {
 	0x8D5B, 0x8ECA, 0x8F66, 0x8FDB, 0x9000, 0x9032, 0x99AC, 0x9A6C, 0x9ED1,
 };
 
-long xq_encoding_score(const char *s, size_t len)
+long xqi_encoding_score(const char *s, size_t len)
 {
 	long hits = 0;
 
@@ -311,7 +311,7 @@ long xq_encoding_score(const char *s, size_t len)
 	return hits;
 }
 
-enum xq_encoding xq_encoding_detect(const char *buf, size_t len, size_t *bom)
+enum xqi_encoding xqi_encoding_detect(const char *buf, size_t len, size_t *bom)
 {
 	const unsigned char *u = (const unsigned char *)buf;
 
@@ -320,48 +320,48 @@ enum xq_encoding xq_encoding_detect(const char *buf, size_t len, size_t *bom)
 	if (len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
 		if (bom)
 			*bom = 3;
-		return XQ_ENC_UTF8;
+		return XQI_ENC_UTF8;
 	}
 	if (len >= 2 && u[0] == 0xFF && u[1] == 0xFE) {
 		if (bom)
 			*bom = 2;
-		return XQ_ENC_UTF16LE;
+		return XQI_ENC_UTF16LE;
 	}
 	if (len >= 2 && u[0] == 0xFE && u[1] == 0xFF) {
 		if (bom)
 			*bom = 2;
-		return XQ_ENC_UTF16BE;
+		return XQI_ENC_UTF16BE;
 	}
-	return xq_encoding_detect_text(buf, len);
+	return xqi_encoding_detect_text(buf, len);
 }
 
-enum xq_encoding xq_encoding_detect_text(const char *buf, size_t len)
+enum xqi_encoding xqi_encoding_detect_text(const char *buf, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)buf;
 	size_t ok;
 	long best_score = 0;
-	enum xq_encoding best = XQ_ENC_GB18030;
-	static const enum xq_encoding candidates[] = {XQ_ENC_GB18030, XQ_ENC_BIG5};
+	enum xqi_encoding best = XQI_ENC_GB18030;
+	static const enum xqi_encoding candidates[] = {XQI_ENC_GB18030, XQI_ENC_BIG5};
 
 	ok = xq_utf8_check(buf, len);
 	/* Valid UTF-8, allowing a character cut at the end of the sample. */
 	if (ok == len || (len - ok < 4 && (u[ok] & 0xC0) == 0xC0))
-		return XQ_ENC_UTF8;
+		return XQI_ENC_UTF8;
 	/* UTF-8 with a few bad bytes (which the reader will report) rather
 	 * than GBK or Big5: their byte pairs seldom form UTF-8 sequences. */
 	{
-		struct xq_utf8_tally t;
+		struct xqi_utf8_tally t;
 		/* A cut character at the end is not bad. */
-		xq_utf8_tally(buf, len, len >= 3 ? len - 3 : 0, &t);
+		xqi_utf8_tally(buf, len, len >= 3 ? len - 3 : 0, &t);
 		if (t.multi >= 4 && t.multi >= 2 * t.bad)
-			return XQ_ENC_UTF8;
+			return XQI_ENC_UTF8;
 	}
 	for (size_t c = 0; c < sizeof(candidates) / sizeof(candidates[0]); c++) {
 		struct xq_buf out = XQ_BUF_INIT;
 		size_t errors = 0, bad = 0;
 		long score;
 		convert(iconv_name(candidates[c]), "UTF-8", buf, len, &out, &bad, 0, 0, &errors);
-		score = xq_encoding_score(out.ptr, out.len) - 20 * (long)errors;
+		score = xqi_encoding_score(out.ptr, out.len) - 20 * (long)errors;
 		xq_buf_release(&out);
 		if (c == 0 || score > best_score) {
 			best_score = score;
@@ -371,30 +371,30 @@ enum xq_encoding xq_encoding_detect_text(const char *buf, size_t len)
 	return best;
 }
 
-size_t xq_encoding_char_len(enum xq_encoding enc, const unsigned char *s, size_t avail)
+size_t xqi_encoding_char_len(enum xqi_encoding enc, const unsigned char *s, size_t avail)
 {
 	size_t n = 1;
 
 	if (avail == 0)
 		return 1;
 	switch (enc) {
-	case XQ_ENC_GB18030:
-	case XQ_ENC_GBK:
+	case XQI_ENC_GB18030:
+	case XQI_ENC_GBK:
 		if (s[0] >= 0x81 && s[0] <= 0xFE)
 			n = avail >= 2 && s[1] >= 0x30 && s[1] <= 0x39 ? 4 : 2;
 		break;
-	case XQ_ENC_BIG5:
+	case XQI_ENC_BIG5:
 		if (s[0] >= 0x81 && s[0] <= 0xFE)
 			n = 2;
 		break;
-	case XQ_ENC_UTF16LE:
-	case XQ_ENC_UTF16BE: {
-		unsigned hi = avail >= 2 ? (enc == XQ_ENC_UTF16LE ? s[1] : s[0]) : 0;
+	case XQI_ENC_UTF16LE:
+	case XQI_ENC_UTF16BE: {
+		unsigned hi = avail >= 2 ? (enc == XQI_ENC_UTF16LE ? s[1] : s[0]) : 0;
 		n = hi >= 0xD8 && hi <= 0xDB ? 4 : 2;
 		break;
 	}
-	case XQ_ENC_UTF8:
-	case XQ_ENC_UNKNOWN:
+	case XQI_ENC_UTF8:
+	case XQI_ENC_UNKNOWN:
 		n = xq_utf8_valid_prefix((const char *)s, avail);
 		if (n == 0)
 			n = 1;

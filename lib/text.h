@@ -6,29 +6,29 @@
  * the target encoding cannot hold, is reported with its offset, never
  * replaced silently.
  */
-#ifndef XQ_LIB_TEXT_H
-#define XQ_LIB_TEXT_H
+#ifndef XQI_LIB_TEXT_H
+#define XQI_LIB_TEXT_H
 
 #include <stddef.h>
 
 #include "buf.h"
 
-enum xq_encoding {
-	XQ_ENC_UNKNOWN = 0,
-	XQ_ENC_UTF8,
-	XQ_ENC_GB18030, /* also reads GB2312 and GBK, which it contains */
-	XQ_ENC_BIG5,    /* cp950, the Windows Big5 that real files use */
-	XQ_ENC_UTF16LE,
-	XQ_ENC_UTF16BE,
-	XQ_ENC_GBK      /* for writing: GBK proper (what old Windows tools read) */
+enum xqi_encoding {
+	XQI_ENC_UNKNOWN = 0,
+	XQI_ENC_UTF8,
+	XQI_ENC_GB18030, /* also reads GB2312 and GBK, which it contains */
+	XQI_ENC_BIG5,    /* cp950, the Windows Big5 that real files use */
+	XQI_ENC_UTF16LE,
+	XQI_ENC_UTF16BE,
+	XQI_ENC_GBK      /* for writing: GBK proper (what old Windows tools read) */
 };
 
 /* Canonical lower-case name: "utf-8", "gb18030", "big5", "utf-16le", "gbk". */
-const char *xq_encoding_name(enum xq_encoding e);
+const char *xqi_encoding_name(enum xqi_encoding e);
 
 /* Parse a user's name for an encoding (utf8, utf-8, gbk, gb2312, gb18030,
  * cp936, big5, cp950, utf-16le, ...).  Returns 0 or -1. */
-int xq_encoding_parse(const char *name, enum xq_encoding *out);
+int xqi_encoding_parse(const char *name, enum xqi_encoding *out);
 
 /*
  * Guess the encoding of `buf`: a BOM decides (its length goes to *bom);
@@ -37,20 +37,20 @@ int xq_encoding_parse(const char *name, enum xq_encoding *out);
  * xiangqi characters wins.  A trailing incomplete sequence (a buffer cut
  * in the middle of a character) is not held against any encoding.
  */
-enum xq_encoding xq_encoding_detect(const char *buf, size_t len, size_t *bom);
+enum xqi_encoding xqi_encoding_detect(const char *buf, size_t len, size_t *bom);
 
 /*
  * The same without looking for a BOM: for a sample taken from the middle
  * of a text (where bytes FF FE are not a BOM).  Returns UTF-8, GB18030 or
  * Big5.
  */
-enum xq_encoding xq_encoding_detect_text(const char *buf, size_t len);
+enum xqi_encoding xqi_encoding_detect_text(const char *buf, size_t len);
 
 /* How much UTF-8 text looks like a xiangqi record: the number of common
  * xiangqi characters (piece names, move verbs, digits, result words, in
  * simplified and traditional glyphs) in it.  The detectors compare the
  * readings of one text in two encodings with it. */
-long xq_encoding_score(const char *utf8, size_t len);
+long xqi_encoding_score(const char *utf8, size_t len);
 
 /*
  * Convert `len` bytes in `enc` to UTF-8, appended to `out`.  Returns 0, or
@@ -58,44 +58,44 @@ long xq_encoding_score(const char *utf8, size_t len);
  * valid in `enc` (what came before it is converted), or XQ_ENOMEM.
  * UTF-8 input is checked, not converted.
  */
-int xq_decode(enum xq_encoding enc, const char *in, size_t len, struct xq_buf *out, size_t *bad);
+int xqi_decode(enum xqi_encoding enc, const char *in, size_t len, struct xq_buf *out, size_t *bad);
 
 /*
  * Convert UTF-8 to `enc`, appended to `out`.  Returns 0, or XQ_EENCODING
  * with *bad set to the offset in `in` of the first character `enc` cannot
  * hold (or of invalid UTF-8), or XQ_ENOMEM.
  */
-int xq_encode(enum xq_encoding enc, const char *in, size_t len, struct xq_buf *out, size_t *bad);
+int xqi_encode(enum xqi_encoding enc, const char *in, size_t len, struct xq_buf *out, size_t *bad);
 
 /*
  * A reusable converter from one encoding to another, for readers and
  * writers that convert many short strings (XQF and CBR fields and
  * comments, every string a DhtmlXQ or PGN writer puts out): the iconv
  * descriptor is opened on the first conversion that needs it and kept
- * until release, where xq_decode() and xq_encode() open and close one per
+ * until release, where xqi_decode() and xqi_encode() open and close one per
  * call.  The caller owns the struct; nothing is shared between two of
  * them, so each reader or writer (and each thread) keeps its own.
  */
-struct xq_transcoder {
-	enum xq_encoding from, to;
+struct xqi_transcoder {
+	enum xqi_encoding from, to;
 	void *cd; /* iconv_t once opened, NULL before (or when none is needed) */
 };
 
-/* Prepare a conversion from `from` to `to` (XQ_ENC_UNKNOWN means UTF-8).
+/* Prepare a conversion from `from` to `to` (XQI_ENC_UNKNOWN means UTF-8).
  * Opens nothing yet; never fails. */
-void xq_transcoder_init(struct xq_transcoder *t, enum xq_encoding from, enum xq_encoding to);
+void xqi_transcoder_init(struct xqi_transcoder *t, enum xqi_encoding from, enum xqi_encoding to);
 
 /*
  * Convert `len` bytes of `in` (in t->from), appended to `out` (in t->to),
- * with the contract of xq_decode() (from a legacy encoding) and
- * xq_encode() (from UTF-8): returns 0, or XQ_EENCODING with *bad at the
+ * with the contract of xqi_decode() (from a legacy encoding) and
+ * xqi_encode() (from UTF-8): returns 0, or XQ_EENCODING with *bad at the
  * first byte that is not text in t->from (or the first character t->to
  * cannot hold; what came before it is converted), XQ_EUNSUPPORTED when
  * iconv does not know an encoding, or XQ_ENOMEM.  UTF-8 to UTF-8 is
  * checked, not converted.  A failed call leaves the converter ready for
  * the next one.
  */
-int xq_transcoder_convert(struct xq_transcoder *t, const char *in, size_t len, struct xq_buf *out,
+int xqi_transcoder_convert(struct xqi_transcoder *t, const char *in, size_t len, struct xq_buf *out,
 			  size_t *bad);
 
 /*
@@ -103,13 +103,13 @@ int xq_transcoder_convert(struct xq_transcoder *t, const char *in, size_t len, s
  * character becomes '?'.  *lost counts them and *first_lost (when any)
  * is the byte offset in `in` of the first.  Returns 0, XQ_EUNSUPPORTED or
  * XQ_ENOMEM.  This is the writers' one lossy encoder (formats/format.h,
- * xq_write_text(), says how the loss is reported).
+ * xqi_write_text(), says how the loss is reported).
  */
-int xq_transcoder_convert_lossy(struct xq_transcoder *t, const char *in, size_t len,
+int xqi_transcoder_convert_lossy(struct xqi_transcoder *t, const char *in, size_t len,
 				struct xq_buf *out, size_t *lost, size_t *first_lost);
 
 /* Close the descriptor (if one was opened); the struct can be init'ed again. */
-void xq_transcoder_release(struct xq_transcoder *t);
+void xqi_transcoder_release(struct xqi_transcoder *t);
 
 /*
  * How many source bytes make the character at `s` (avail bytes there) in
@@ -119,6 +119,6 @@ void xq_transcoder_release(struct xq_transcoder *t);
  * text into a byte offset in the source.  Never 0 and never more than
  * `avail` (when avail > 0).
  */
-size_t xq_encoding_char_len(enum xq_encoding enc, const unsigned char *s, size_t avail);
+size_t xqi_encoding_char_len(enum xqi_encoding enc, const unsigned char *s, size_t avail);
 
 #endif

@@ -122,12 +122,12 @@ size_t xq_utf8_check(const char *s, size_t len)
 	return check(s, len, 0);
 }
 
-size_t xq_utf8_check_long(const char *s, size_t len)
+size_t xqi_utf8_check_long(const char *s, size_t len)
 {
 	return check(s, len, 1);
 }
 
-void xq_utf8_tally(const char *s, size_t len, size_t bad_before, struct xq_utf8_tally *t)
+void xqi_utf8_tally(const char *s, size_t len, size_t bad_before, struct xqi_utf8_tally *t)
 {
 	t->multi = t->longer = t->bad = 0;
 	for (size_t i = 0; i < len;) {

@@ -6,8 +6,8 @@
  * checking, counting, the ASCII classes); the decoder's own helpers are
  * here.
  */
-#ifndef XQ_LIB_UTF8_H
-#define XQ_LIB_UTF8_H
+#ifndef XQI_LIB_UTF8_H
+#define XQI_LIB_UTF8_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -17,20 +17,20 @@
 /* As xq_utf8_check(), stopping also at the first character of two bytes (what the
  * decoder looks at twice: it can be GBK or Big5 that happens to be valid
  * UTF-8). */
-size_t xq_utf8_check_long(const char *s, size_t len);
+size_t xqi_utf8_check_long(const char *s, size_t len);
 
 /* What s holds that is not ASCII: characters of two bytes or more
  * (*multi), of three or more among them (*longer), and bytes that start no
  * character (*bad), counting those only before offset `bad_before` (a
  * sample may end in a cut character). */
-struct xq_utf8_tally {
+struct xqi_utf8_tally {
 	size_t multi, longer, bad;
 };
-void xq_utf8_tally(const char *s, size_t len, size_t bad_before, struct xq_utf8_tally *t);
+void xqi_utf8_tally(const char *s, size_t len, size_t bad_before, struct xqi_utf8_tally *t);
 
 /* Full-width ASCII (U+FF01..U+FF5E) to ASCII; other code points unchanged;
  * the ideographic space U+3000 becomes ' '. */
-static inline uint32_t xq_fold_fullwidth(uint32_t cp)
+static inline uint32_t xqi_fold_fullwidth(uint32_t cp)
 {
 	if (cp >= 0xFF01 && cp <= 0xFF5E)
 		return cp - 0xFF01 + 0x21;
@@ -40,7 +40,7 @@ static inline uint32_t xq_fold_fullwidth(uint32_t cp)
 }
 
 /* The value of a hexadecimal digit (either case), or -1. */
-static inline int xq_hex_value(int c)
+static inline int xqi_hex_value(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -52,12 +52,12 @@ static inline int xq_hex_value(int c)
 }
 /* The value of the four hexadecimal digits at s[0..3] (the caller has
  * checked they are there), or -1 when one is not a digit. */
-static inline long xq_hex4(const char *s)
+static inline long xqi_hex4(const char *s)
 {
 	long v = 0;
 
 	for (int k = 0; k < 4; k++) {
-		int h = xq_hex_value((unsigned char)s[k]);
+		int h = xqi_hex_value((unsigned char)s[k]);
 		if (h < 0)
 			return -1;
 		v = v * 16 + h;

@@ -227,14 +227,14 @@ def main():
     w(" * %d glyphs, %d bytes of path data.\n" % (len(glyphs), total))
     w(" */\n")
     w('#include "glyphs.h"\n\n')
-    w("const struct xq_glyph xq_glyphs[] = {\n")
+    w("const struct xqi_glyph xqi_glyphs[] = {\n")
     for cp, ch, d in glyphs:
         w("\t/* %s */\n\t{0x%04X,\n" % (ch, cp))
         lines = c_string_lines(d)
         for i, line in enumerate(lines):
             w('\t "%s"%s\n' % (line, "}," if i == len(lines) - 1 else ""))
     w("};\n\n")
-    w("const size_t xq_glyph_count = sizeof(xq_glyphs) / sizeof(xq_glyphs[0]);\n")
+    w("const size_t xqi_glyph_count = sizeof(xqi_glyphs) / sizeof(xqi_glyphs[0]);\n")
 
 
 if __name__ == "__main__":

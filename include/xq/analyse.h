@@ -32,12 +32,12 @@
 extern "C" {
 #endif
 
-typedef struct xq_analyser_public xq_analyser;
+typedef struct xq_analyser xq_analyser;
 
 /* Score kinds: centipawns, or mate in `score` of the mover's own moves
  * (XQ_EVAL_MATE: the side to move mates; XQ_EVAL_MATED: it is mated, 0 =
  * it has no legal move now, which loses). */
-enum { XQ_EVAL_CP = 0, XQ_EVAL_MATE = 1, XQ_EVAL_MATED = 2 };
+enum xq_eval_kind { XQ_EVAL_CP = 0, XQ_EVAL_MATE = 1, XQ_EVAL_MATED = 2 };
 
 #define XQ_PV_SIZE 64
 /* The largest depth limit an analysis takes (a larger one is XQ_ERANGE). */

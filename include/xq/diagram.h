@@ -36,13 +36,11 @@ extern "C" {
 /* Styles. */
 enum { XQ_DIAGRAM_STYLE_ASCII = 0, XQ_DIAGRAM_STYLE_UNICODE = 1, XQ_DIAGRAM_STYLE_SVG = 2 };
 
-/* Flags (the library's own build shares these from its sources). */
-#ifndef XQ_LIB_DIAGRAM_H
+/* Flags. */
 enum {
 	XQ_DIAGRAM_COLOR = 1 << 0, /* text: ANSI colours, red pieces red and black ones bold */
 	XQ_DIAGRAM_FLIP = 1 << 1   /* black at the bottom */
 };
-#endif
 
 /* SVG labels around the board: ICCS files a-i below and ranks 0-9 on the
  * left (the default); each side's file numbers on its own edge, counted

@@ -28,10 +28,10 @@
 extern "C" {
 #endif
 
-typedef struct xq_output xq_file;
+typedef struct xq_file xq_file;
 
 /* What xq_file_open() would do with a name (xq_file_check()). */
-enum {
+enum xq_file_kind {
 	XQ_FILE_NEW = 0,     /* create a file: the name is free */
 	XQ_FILE_REPLACE = 1, /* replace an existing file (XQ_WRITE_FORCE) */
 	XQ_FILE_DIRECT = 2   /* write to standard output, a device, a FIFO or a socket */

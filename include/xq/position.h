@@ -120,7 +120,7 @@ XQ_API int xq_position_legal_moves(const xq_position *p, xq_move_code *out);
 XQ_API int xq_position_in_check(const xq_position *p);
 /* XQ_STATE_PLAYING, or the side to move has no legal move and has lost:
  * XQ_STATE_CHECKMATE (in check) or XQ_STATE_STALEMATE. */
-enum { XQ_STATE_PLAYING = 0, XQ_STATE_CHECKMATE = 1, XQ_STATE_STALEMATE = 2 };
+enum xq_state { XQ_STATE_PLAYING = 0, XQ_STATE_CHECKMATE = 1, XQ_STATE_STALEMATE = 2 };
 XQ_API int xq_position_state(const xq_position *p);
 
 /*

@@ -10,7 +10,7 @@ FEN, count perft.
     for game in xq.read("games.pgn"):
         print(game.red, game.black, game.result, " ".join(game.moves()))
 
-The library is found through $XQ_LIBRARY (a path to libxq.so), else where
+The library is found through $XQI_LIBRARY (a path to libxq.so), else where
 `make install` put it, else on the system's library path.
 """
 
@@ -31,8 +31,8 @@ _here = os.path.dirname(os.path.abspath(__file__))
 
 def _load():
     names = []
-    if os.environ.get("XQ_LIBRARY"):
-        names.append(os.environ["XQ_LIBRARY"])
+    if os.environ.get("XQI_LIBRARY"):
+        names.append(os.environ["XQI_LIBRARY"])
     try:
         from . import _installed
         names.append(os.path.join(_installed.LIBDIR, "libxq.so.0"))
@@ -48,7 +48,7 @@ def _load():
             return ctypes.CDLL(name)
         except OSError as e:
             errors.append(str(e))
-    raise ImportError("libxq not found (set XQ_LIBRARY): " + "; ".join(errors))
+    raise ImportError("libxq not found (set XQI_LIBRARY): " + "; ".join(errors))
 
 
 _lib = _load()

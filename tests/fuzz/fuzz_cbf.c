@@ -16,6 +16,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size > FUZZ_MAX_INPUT)
 		return 0;
-	fuzz_round_trip("cbf", data, size, NULL, XQ_EQ_IGNORE_TAG_ORDER);
+	fuzz_round_trip("cbf", data, size, NULL, XQ_EQUAL_IGNORE_TAG_ORDER);
 	return 0;
 }

@@ -15,24 +15,24 @@
 
 #include "buf.h"
 #include "decode.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct run {
-	struct xq_textdec d;
+	struct xqi_textdec d;
 	struct xq_buf out;
 };
 
 /* Decode in[0, n) arriving `chunk` bytes at a time (all at once if 0). */
-static int decode(struct run *r, enum xq_encoding enc, unsigned flags, const char *in, size_t n,
+static int decode(struct run *r, enum xqi_encoding enc, unsigned flags, const char *in, size_t n,
 		  size_t chunk)
 {
 	size_t avail = 0, done = 0;
 
 	xq_buf_init(&r->out);
-	if (xq_textdec_init(&r->d, enc, flags, 0, 0))
+	if (xqi_textdec_init(&r->d, enc, flags, 0, 0))
 		return -1;
 	while (done < n) {
 		int final;
@@ -41,7 +41,7 @@ static int decode(struct run *r, enum xq_encoding enc, unsigned flags, const cha
 		final = avail == n;
 		for (;;) {
 			int was_copy = r->d.copy;
-			got = xq_textdec_feed(&r->d, in + done, avail - done, final,
+			got = xqi_textdec_feed(&r->d, in + done, avail - done, final,
 					      was_copy ? &r->out : NULL);
 			if (got < 0)
 				abort();
@@ -59,16 +59,16 @@ static int decode(struct run *r, enum xq_encoding enc, unsigned flags, const cha
 
 static void release(struct run *r)
 {
-	xq_textdec_release(&r->d);
+	xqi_textdec_release(&r->d);
 	xq_buf_release(&r->out);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum xq_encoding encs[] = {XQ_ENC_UTF8, XQ_ENC_GB18030, XQ_ENC_BIG5,
-						XQ_ENC_UTF16LE};
+	static const enum xqi_encoding encs[] = {XQI_ENC_UTF8, XQI_ENC_GB18030, XQI_ENC_BIG5,
+						XQI_ENC_UTF16LE};
 	struct run whole, parts;
-	enum xq_encoding enc;
+	enum xqi_encoding enc;
 	unsigned flags;
 	size_t chunk;
 	const char *in = (const char *)data + 2;
@@ -77,7 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 2 || size > 65536)
 		return 0;
 	enc = encs[data[0] & 3];
-	flags = (data[0] >> 2) & (XQ_TEXTDEC_MIXED | XQ_TEXTDEC_COPY | XQ_TEXTDEC_BAD_EVENTS);
+	flags = (data[0] >> 2) & (XQI_TEXTDEC_MIXED | XQI_TEXTDEC_COPY | XQI_TEXTDEC_BAD_EVENTS);
 	chunk = 1 + data[1] * 7u;
 	n = size - 2;
 	if (decode(&whole, enc, flags, in, n, 0))
@@ -89,15 +89,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (whole.d.nevents != parts.d.nevents)
 		abort();
 	for (size_t i = 0; i < whole.d.nevents; i++) {
-		const struct xq_textdec_event *a = &whole.d.events[i], *b = &parts.d.events[i];
+		const struct xqi_textdec_event *a = &whole.d.events[i], *b = &parts.d.events[i];
 		if (a->dpos != b->dpos || a->raw != b->raw || a->enc != b->enc || a->kind != b->kind ||
 		    a->byte != b->byte)
 			abort();
 	}
 	for (size_t i = 0; i < whole.d.nevents; i++) {
-		const struct xq_textdec_event *e = &whole.d.events[i];
+		const struct xqi_textdec_event *e = &whole.d.events[i];
 		uint64_t dp = 0, rp = 0;
-		xq_textdec_walk(&whole.d, whole.out.ptr, 0, in, 0, n, &dp, &rp, e->dpos);
+		xqi_textdec_walk(&whole.d, whole.out.ptr, 0, in, 0, n, &dp, &rp, e->dpos);
 		if (dp != e->dpos || rp != e->raw)
 			abort();
 	}

@@ -16,8 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum xq_encoding encs[3] = {XQ_ENC_UNKNOWN, XQ_ENC_UTF8, XQ_ENC_GBK};
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
+	static const enum xqi_encoding encs[3] = {XQI_ENC_UNKNOWN, XQI_ENC_UTF8, XQI_ENC_GBK};
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
 
 	if (size == 0 || size > FUZZ_MAX_INPUT)
 		return 0;

@@ -3,7 +3,7 @@
  * never crash or read out of bounds, whatever the input.
  *
  * Input: byte 0 picks the part.  Even: the rest is a code list for
- * xq_ecco_set_parse(); an accepted list must name at least one code and
+ * xqi_ecco_set_parse(); an accepted list must name at least one code and
  * read back equal when written again as ranges, and a rejected one must
  * leave the set untouched and place the error inside the text.  Odd: every
  * further byte is a move from the start position (a legal one picked by
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "board.h"
-#include "diag.h"
+#include "position.h"
+#include "diagnostic.h"
 #include "ecco.h"
 #include "movegen.h"
 
@@ -25,36 +25,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void parse_list(const char *text, size_t len)
 {
-	struct xq_ecco_set set, again;
-	struct xq_diag d;
-	char back[XQ_ECCO_CODES * 8 + 1];
+	struct xqi_ecco_set set, again;
+	struct xq_diagnostic d;
+	char back[XQI_ECCO_CODES * 8 + 1];
 	size_t n = 0;
 	int any = 0;
 
 	memset(&set, 0xa5, sizeof(set));
-	xq_diag_init(&d);
-	if (xq_ecco_set_parse(&set, text, len, &d) != 0) {
+	xqi_diagnostic_init(&d);
+	if (xqi_ecco_set_parse(&set, text, len, &d) != 0) {
 		for (size_t i = 0; i < sizeof(set.bits) / sizeof(set.bits[0]); i++)
 			if (set.bits[i] != 0xa5a5a5a5a5a5a5a5ull)
 				abort(); /* a rejected list never half-fills the set */
-		if (d.code != XQ_D_SYNTAX || !d.has_offset || d.place.offset > len ||
+		if (d.code != XQI_D_SYNTAX || !d.has_offset || d.place.offset > len ||
 		    d.place.col < 1 || d.place.col > d.place.offset + 1)
 			abort();
 		return;
 	}
 	/* Write the set as ranges of full codes, and read that back. */
-	for (int c = 0; c < XQ_ECCO_CODES; c++) {
+	for (int c = 0; c < XQI_ECCO_CODES; c++) {
 		int end = c;
-		if (!xq_ecco_set_has(&set, c))
+		if (!xqi_ecco_set_has(&set, c))
 			continue;
-		while (end + 1 < XQ_ECCO_CODES && xq_ecco_set_has(&set, end + 1))
+		while (end + 1 < XQI_ECCO_CODES && xqi_ecco_set_has(&set, end + 1))
 			end++;
 		n += (size_t)snprintf(back + n, sizeof(back) - n, "%s%c%02d-%c%02d", any ? "," : "",
 				      'A' + c / 100, c % 100, 'A' + end / 100, end % 100);
 		any = 1;
 		c = end;
 	}
-	if (!any || xq_ecco_set_parse(&again, back, n, &d) != 0 ||
+	if (!any || xqi_ecco_set_parse(&again, back, n, &d) != 0 ||
 	    memcmp(&again, &set, sizeof(set)) != 0)
 		abort();
 }
@@ -63,22 +63,22 @@ static void parse_list(const char *text, size_t len)
 
 static void classify_line(const uint8_t *data, size_t size)
 {
-	struct xq_board start, b;
-	xq_move line[MAX_PLIES], turned[MAX_PLIES];
-	const struct xq_ecco *e = NULL, *m = NULL;
-	struct xq_diag d;
+	struct xqi_position start, b;
+	xqi_move line[MAX_PLIES], turned[MAX_PLIES];
+	const struct xqi_ecco *e = NULL, *m = NULL;
+	struct xq_diagnostic d;
 	size_t n = 0;
 	int legal = 1, rc;
 
-	xq_board_start(&start);
+	xqi_position_start(&start);
 	b = start;
 	for (size_t i = 0; i < size && n < MAX_PLIES; i++) {
-		xq_move moves[XQ_MAX_MOVES], mv;
-		struct xq_undo u;
-		int nm = xq_gen_legal(&b, moves);
+		xqi_move moves[XQ_MOVES_MAX], mv;
+		struct xqi_undo u;
+		int nm = xqi_gen_legal(&b, moves);
 
 		if (data[i] == 255 && i + 2 < size) {
-			mv = (xq_move)(data[i + 1] | data[i + 2] << 8);
+			mv = (xqi_move)(data[i + 1] | data[i + 2] << 8);
 			i += 2;
 			legal = 0; /* from here on the line is not replayed */
 		} else if (nm) {
@@ -88,11 +88,11 @@ static void classify_line(const uint8_t *data, size_t size)
 		}
 		line[n++] = mv;
 		if (legal)
-			xq_board_make(&b, mv, &u);
+			xqi_position_make(&b, mv, &u);
 	}
-	xq_diag_init(&d);
-	rc = xq_ecco_classify(&e, &start, line, n, &d);
-	if (rc == 0 && (!e || xq_ecco_lookup(e->code, 3) != e))
+	xqi_diagnostic_init(&d);
+	rc = xqi_ecco_classify(&e, &start, line, n, &d);
+	if (rc == 0 && (!e || xqi_ecco_lookup(e->code, 3) != e))
 		abort(); /* from the start, every answer is a named code */
 	if (!legal) {
 		if (rc != 0 && rc != XQ_EILLEGAL)
@@ -102,11 +102,11 @@ static void classify_line(const uint8_t *data, size_t size)
 	if (rc != 0)
 		abort(); /* a legal line always classifies */
 	for (size_t i = 0; i < n; i++) {
-		xq_sq f = XQ_MOVE_FROM(line[i]), t = XQ_MOVE_TO(line[i]);
-		turned[i] = XQ_MOVE(XQ_SQ(8 - XQ_SQ_FILE(f), XQ_SQ_RANK(f)),
-				    XQ_SQ(8 - XQ_SQ_FILE(t), XQ_SQ_RANK(t)));
+		xqi_sq f = XQI_MOVE_FROM(line[i]), t = XQI_MOVE_TO(line[i]);
+		turned[i] = XQI_MOVE(XQI_SQ(8 - XQI_SQ_FILE(f), XQI_SQ_RANK(f)),
+				    XQI_SQ(8 - XQI_SQ_FILE(t), XQI_SQ_RANK(t)));
 	}
-	if (xq_ecco_classify(&m, &start, turned, n, &d) != 0 || m != e)
+	if (xqi_ecco_classify(&m, &start, turned, n, &d) != 0 || m != e)
 		abort(); /* a mirror changes nothing */
 }
 

@@ -2,29 +2,29 @@
  * fuzz_engine_line.c: the parser of engine output lines must never crash
  * or read outside the line, whatever the bytes; whatever it accepts must
  * be consistent: squares on the board, pointers inside the line, a PV no
- * longer than XQ_PV_MAX.
+ * longer than XQI_PV_MAX.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "board.h"
+#include "position.h"
 #include "engine.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check_move(xq_move m)
+static void check_move(xqi_move m)
 {
-	if (m && (!xq_on_board(XQ_MOVE_FROM(m)) || !xq_on_board(XQ_MOVE_TO(m)) ||
-		  XQ_MOVE_FROM(m) == XQ_MOVE_TO(m)))
+	if (m && (!xqi_on_board(XQI_MOVE_FROM(m)) || !xqi_on_board(XQI_MOVE_TO(m)) ||
+		  XQI_MOVE_FROM(m) == XQI_MOVE_TO(m)))
 		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct xq_engine_line l;
+	struct xqi_engine_line l;
 	const char *line;
-	enum xq_protocol proto;
+	enum xqi_protocol proto;
 	int base;
 	char *copy;
 
@@ -32,22 +32,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * the line, copied so that a read past its end is caught. */
 	if (size == 0 || size > 65536)
 		return 0;
-	proto = (enum xq_protocol)(data[0] % 3);
+	proto = (enum xqi_protocol)(data[0] % 3);
 	base = (data[0] >> 2) & 1;
 	copy = malloc(size - 1 ? size - 1 : 1);
 	if (!copy)
 		return 0;
 	memcpy(copy, data + 1, size - 1);
 	line = copy;
-	xq_engine_parse_line(&l, line, size - 1, proto, base);
+	xqi_engine_parse_line(&l, line, size - 1, proto, base);
 	if (l.text && (l.text < line || l.text + l.text_len > line + size - 1))
 		abort();
-	if (l.pv_len > XQ_PV_MAX)
+	if (l.pv_len > XQI_PV_MAX)
 		abort();
 	for (size_t i = 0; i < l.pv_len; i++)
 		check_move(l.pv[i]);
 	check_move(l.move);
-	if (l.kind == XQ_LINE_BESTMOVE && l.bad_move && l.move)
+	if (l.kind == XQI_LINE_BESTMOVE && l.bad_move && l.move)
 		abort();
 	free(copy);
 	return 0;

@@ -18,20 +18,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *s = (const char *)data;
-	struct xq_evalnote n, again;
-	char buf[XQ_EVALNOTE_MAX];
+	struct xqi_evalnote n, again;
+	char buf[XQI_EVALNOTE_MAX];
 
-	if (!xq_evalnote_find(&n, s, size))
+	if (!xqi_evalnote_find(&n, s, size))
 		return 0;
 	if (n.start >= n.end || n.end > size)
 		abort();
-	if (!xq_evalnote_find(&again, s + n.start, n.end - n.start) || again.start != 0 ||
+	if (!xqi_evalnote_find(&again, s + n.start, n.end - n.start) || again.start != 0 ||
 	    again.end != n.end - n.start || again.score.kind != n.score.kind ||
 	    again.score.value != n.score.value || again.depth != n.depth)
 		abort();
-	if (n.score.kind == XQ_SCORE_CP) {
-		size_t len = xq_evalnote_format(buf, sizeof(buf), n.score, n.depth);
-		if (!xq_evalnote_find(&again, buf, len) || again.score.value != n.score.value ||
+	if (n.score.kind == XQ_EVAL_CP) {
+		size_t len = xqi_evalnote_format(buf, sizeof(buf), n.score, n.depth);
+		if (!xqi_evalnote_find(&again, buf, len) || again.score.value != n.score.value ||
 		    again.depth != n.depth)
 			abort();
 	}

@@ -2,7 +2,7 @@
  * fuzz_formats.h: what the format fuzz targets share: read every game of
  * an input through a format, check each tree replays legally and that the
  * reader ends (no more calls to read() than the input has bytes, and never
- * a game without moving on: xq_read_guard's internal error), and for
+ * a game without moving on: xqi_read_guard's internal error), and for
  * formats that write, check that a game comes back equal from the writer
  * unless the writer reported a loss.  A broken invariant aborts (the
  * fuzzer's crash).
@@ -11,8 +11,8 @@
  * the small ones do not, and each run must stay fast (run the fuzzers with
  * -max_len, see README.md).
  */
-#ifndef XQ_TESTS_FUZZ_FORMATS_H
-#define XQ_TESTS_FUZZ_FORMATS_H
+#ifndef XQI_TESTS_FUZZ_FORMATS_H
+#define XQI_TESTS_FUZZ_FORMATS_H
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,15 +35,15 @@ struct fuzz_diags {
 	int losses, errors;
 };
 
-static inline void fuzz_count(const struct xq_diag *d, void *payload)
+static inline void fuzz_count(const struct xq_diagnostic *d, void *payload)
 {
 	struct fuzz_diags *c = payload;
 
-	c->losses += d->code == XQ_D_LOSS;
-	c->errors += d->severity == XQ_SEV_ERROR;
+	c->losses += d->code == XQI_D_LOSS;
+	c->errors += d->severity == XQ_SEVERITY_ERROR;
 	if (d->msg[sizeof(d->msg) - 1] != '\0')
 		abort(); /* messages are always terminated */
-	if (d->code == XQ_D_INTERNAL)
+	if (d->code == XQI_D_INTERNAL)
 		fuzz_fail("a reader did not move on between two games", d->msg);
 }
 
@@ -59,17 +59,17 @@ static inline void fuzz_count_call(uint64_t *calls, size_t size)
 }
 
 /* Every move of the tree is legal where it stands. */
-static inline void fuzz_check_tree(const struct xq_game *g)
+static inline void fuzz_check_tree(const struct xqi_record *g)
 {
-	struct xq_walk w;
+	struct xqi_walk w;
 
-	xq_walk_init(&w, g);
-	while (xq_walk_next(&w) == 1) {
-		struct xq_board b = w.before;
-		if (!xq_move_is_legal(&b, g->nodes[w.node].move))
+	xqi_walk_init(&w, g);
+	while (xqi_walk_next(&w) == 1) {
+		struct xqi_position b = w.before;
+		if (!xqi_move_is_legal(&b, g->nodes[w.node].move))
 			fuzz_fail("illegal move in a tree", NULL);
 	}
-	xq_walk_release(&w);
+	xqi_walk_release(&w);
 }
 
 /*
@@ -77,33 +77,33 @@ static inline void fuzz_check_tree(const struct xq_game *g)
  * FUZZ_MAX_GAMES in games[]; returns how many were kept.
  */
 static inline int fuzz_read(const char *fmt, const void *data, size_t size,
-			    const struct xq_read_opts *opts, struct xq_game *games,
+			    const struct xqi_read_opts *opts, struct xqi_record *games,
 			    struct fuzz_diags *c)
 {
-	const struct xq_format *f = xq_format_find(fmt);
-	struct xq_read_opts def = XQ_READ_OPTS_INIT;
-	struct xq_sink sink = {fuzz_count, c};
-	struct xq_input *in;
-	struct xq_game more;
+	const struct xqi_format *f = xqi_format_find(fmt);
+	struct xqi_read_opts def = XQI_READ_OPTS_INIT;
+	struct xqi_sink sink = {fuzz_count, c};
+	struct xqi_input *in;
+	struct xqi_record more;
 	uint64_t calls = 0;
 	void *r;
 	int n = 0;
 
-	if (!f || xq_input_open_mem(&in, "fuzz", data, size) || xq_game_init(&more))
+	if (!f || xqi_input_open_mem(&in, "fuzz", data, size) || xqi_record_init(&more))
 		abort();
 	if (f->open_reader(&r, in, opts ? opts : &def, &sink)) {
-		xq_input_close(in);
-		xq_game_release(&more);
+		xqi_input_close(in);
+		xqi_record_release(&more);
 		return 0;
 	}
 	for (;;) {
-		struct xq_game *g = n < FUZZ_MAX_GAMES ? &games[n] : &more;
-		if (g != &more && xq_game_init(g))
+		struct xqi_record *g = n < FUZZ_MAX_GAMES ? &games[n] : &more;
+		if (g != &more && xqi_record_init(g))
 			abort();
 		fuzz_count_call(&calls, size);
 		if (f->read(r, g) <= 0) {
 			if (g != &more)
-				xq_game_release(g);
+				xqi_record_release(g);
 			break;
 		}
 		fuzz_check_tree(g);
@@ -111,46 +111,46 @@ static inline int fuzz_read(const char *fmt, const void *data, size_t size,
 			n++;
 	}
 	f->close_reader(r);
-	xq_input_close(in);
-	xq_game_release(&more);
+	xqi_input_close(in);
+	xqi_record_release(&more);
 	return n;
 }
 
 static inline void fuzz_read_only(const char *fmt, const void *data, size_t size)
 {
-	struct xq_game games[FUZZ_MAX_GAMES];
+	struct xqi_record games[FUZZ_MAX_GAMES];
 	struct fuzz_diags c = {0, 0};
 	int n = fuzz_read(fmt, data, size, NULL, games, &c);
 
 	for (int i = 0; i < n; i++)
-		xq_game_release(&games[i]);
+		xqi_record_release(&games[i]);
 }
 
 /* Write games[0..n) with format `f` into `out`; returns how many were written. */
-static inline int fuzz_write(const struct xq_format *f, const struct xq_game *games, int n,
+static inline int fuzz_write(const struct xqi_format *f, const struct xqi_record *games, int n,
 			     struct xq_buf *out, struct fuzz_diags *wc)
 {
-	struct xq_sink sink = {fuzz_count, wc};
-	struct xq_write_opts wopts = XQ_WRITE_OPTS_INIT;
-	struct xq_output *o;
-	struct xq_diag d;
+	struct xqi_sink sink = {fuzz_count, wc};
+	struct xqi_write_opts wopts = XQI_WRITE_OPTS_INIT;
+	struct xq_file *o;
+	struct xq_diagnostic d;
 	void *w;
 	int wrote = 0;
 
-	if (xq_output_open_mem(&o, out) || f->open_writer(&w, o, &wopts, &sink))
+	if (xqi_file_open_mem(&o, out) || f->open_writer(&w, o, &wopts, &sink))
 		abort();
 	/* A format with one game a file gets one.  A writer refuses only a
 	 * game whose start could not be read (kept as text: start_text) and
 	 * that it has no place for. */
-	for (int i = 0; i < n && (i == 0 || (f->caps & XQ_CAP_MULTI)); i++) {
+	for (int i = 0; i < n && (i == 0 || (f->caps & XQ_FORMAT_MULTI)); i++) {
 		if (f->write(w, &games[i]) == 0)
 			wrote++;
 		else if (!games[i].start_text)
 			abort();
 	}
 	f->close_writer(w);
-	xq_diag_init(&d);
-	if (xq_output_commit(o, &d))
+	xqi_diagnostic_init(&d);
+	if (xqi_file_commit(o, &d))
 		abort();
 	return wrote;
 }
@@ -161,10 +161,10 @@ static inline int fuzz_write(const struct xq_format *f, const struct xq_game *ga
  * convert --verify checks).
  */
 static inline void fuzz_round_trip(const char *fmt, const void *data, size_t size,
-				   const struct xq_read_opts *opts, unsigned ignore)
+				   const struct xqi_read_opts *opts, unsigned ignore)
 {
-	const struct xq_format *f = xq_format_find(fmt);
-	struct xq_game games[FUZZ_MAX_GAMES], back[FUZZ_MAX_GAMES];
+	const struct xqi_format *f = xqi_format_find(fmt);
+	struct xqi_record games[FUZZ_MAX_GAMES], back[FUZZ_MAX_GAMES];
 	struct fuzz_diags c = {0, 0}, wc = {0, 0}, rc = {0, 0}, wc2 = {0, 0};
 	struct xq_buf out = XQ_BUF_INIT, again = XQ_BUF_INIT;
 	int n = fuzz_read(fmt, data, size, opts, games, &c), m = 0, wrote;
@@ -173,20 +173,20 @@ static inline void fuzz_round_trip(const char *fmt, const void *data, size_t siz
 		return;
 	wrote = fuzz_write(f, games, n, &out, &wc);
 	/* A refused game (above) leaves the others without their partners. */
-	if (wc.losses == 0 && wrote == ((f->caps & XQ_CAP_MULTI) ? n : 1)) {
+	if (wc.losses == 0 && wrote == ((f->caps & XQ_FORMAT_MULTI) ? n : 1)) {
 		m = fuzz_read(fmt, out.ptr, out.len, NULL, back, &rc);
 		if (m != wrote || rc.errors)
 			fuzz_fail("written games do not read back cleanly", out.ptr);
 		for (int i = 0; i < m; i++) {
 			unsigned ig = ignore;
 			/* CBF always states a result: none comes back as unknown ("*"). */
-			if (games[i].result == XQ_RESULT_NONE) {
-				ig |= XQ_EQ_IGNORE_RESULT;
-				if (!xq_game_tag(&games[i], "Result"))
-					xq_game_remove_tag(&back[i], "Result");
+			if (games[i].result == XQI_RESULT_NONE) {
+				ig |= XQ_EQUAL_IGNORE_RESULT;
+				if (!xqi_record_tag(&games[i], "Result"))
+					xqi_record_remove_tag(&back[i], "Result");
 			}
 			char why[512];
-			if (!xq_game_equal(&games[i], &back[i], ig, why, sizeof(why)))
+			if (!xqi_record_equal(&games[i], &back[i], ig, why, sizeof(why)))
 				fuzz_fail("a game changed through the writer", why);
 		}
 		fuzz_write(f, back, m, &again, &wc2);
@@ -194,9 +194,9 @@ static inline void fuzz_round_trip(const char *fmt, const void *data, size_t siz
 			fuzz_fail("games read back do not write the same bytes", again.ptr);
 	}
 	for (int i = 0; i < n; i++)
-		xq_game_release(&games[i]);
+		xqi_record_release(&games[i]);
 	for (int i = 0; i < m; i++)
-		xq_game_release(&back[i]);
+		xqi_record_release(&back[i]);
 	xq_buf_release(&out);
 	xq_buf_release(&again);
 }

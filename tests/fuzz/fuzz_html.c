@@ -2,7 +2,7 @@
  * fuzz_html.c: nothing a record holds gets out of the HTML page's text.
  *
  * Input: byte 0 picks the part.  Even: the rest is text for
- * xq_html_escape(), whose output must be valid UTF-8 holding no < > " '
+ * xqi_html_escape(), whose output must be valid UTF-8 holding no < > " '
  * and no & but the five references it writes, no control character but
  * tab and line feed, and no bidirectional control.  Odd: the rest is read
  * as PGN (the reader that takes the most free text: tags and comments),
@@ -59,7 +59,7 @@ static size_t count(const char *hay, const char *needle)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct xq_game games[FUZZ_MAX_GAMES];
+	struct xqi_record games[FUZZ_MAX_GAMES];
 	struct fuzz_diags c = {0, 0}, wc = {0, 0};
 	struct xq_buf out = XQ_BUF_INIT;
 	int n, wrote, unreadable_starts = 0;
@@ -67,14 +67,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0)
 		return 0;
 	if (!(data[0] & 1)) {
-		if (xq_html_escape(&out, (const char *)data + 1, size - 1))
+		if (xqi_html_escape(&out, (const char *)data + 1, size - 1))
 			abort();
 		check_escaped(&out);
 		xq_buf_release(&out);
 		return 0;
 	}
 	n = fuzz_read("pgn", data + 1, size - 1, NULL, games, &c);
-	wrote = fuzz_write(xq_format_find("html"), games, n, &out, &wc);
+	wrote = fuzz_write(xqi_format_find("html"), games, n, &out, &wc);
 	/* The one game a page refuses (an error each) is one whose start
 	 * could not be read: HTML has no place for a FEN kept as text. */
 	for (int i = 0; i < n; i++)
@@ -93,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    count(out.ptr, "</noscript") != (size_t)wrote || count(out.ptr, "<!--") != 0)
 		abort();
 	for (int i = 0; i < n; i++)
-		xq_game_release(&games[i]);
+		xqi_record_release(&games[i]);
 	xq_buf_release(&out);
 	return 0;
 }

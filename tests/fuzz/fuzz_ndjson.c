@@ -12,37 +12,37 @@
 #include <string.h>
 
 #include "buf.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "format.h"
 #include "fuzz_formats.h"
-#include "game.h"
+#include "record.h"
 #include "io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int read_one(const struct xq_format *f, const char *text, size_t len, struct xq_game *g)
+static int read_one(const struct xqi_format *f, const char *text, size_t len, struct xqi_record *g)
 {
-	struct xq_input *in;
+	struct xqi_input *in;
 	void *r;
 	int rc;
 
-	if (xq_input_open_mem(&in, "again", text, len))
+	if (xqi_input_open_mem(&in, "again", text, len))
 		abort();
 	if (f->open_reader(&r, in, NULL, NULL))
 		abort();
 	rc = f->read(r, g);
 	f->close_reader(r);
-	xq_input_close(in);
+	xqi_input_close(in);
 	return rc;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct xq_format *f = xq_format_find("ndjson");
+	const struct xqi_format *f = xqi_format_find("ndjson");
 	struct fuzz_diags c = {0, 0};
-	struct xq_sink sink = {fuzz_count, &c};
-	struct xq_input *in;
-	struct xq_game g, back;
+	struct xqi_sink sink = {fuzz_count, &c};
+	struct xqi_input *in;
+	struct xqi_record g, back;
 	uint64_t calls = 0;
 	void *r;
 	int games = 0;
@@ -50,21 +50,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > FUZZ_MAX_INPUT || !f)
 		return 0;
 	{
-		int score = f->probe(data, size < XQ_PEEK_SIZE ? size : XQ_PEEK_SIZE);
+		int score = f->probe(data, size < XQI_PEEK_SIZE ? size : XQI_PEEK_SIZE);
 		if (score < 0 || score > 100)
 			abort();
 	}
-	if (xq_input_open_mem(&in, "fuzz", data, size))
+	if (xqi_input_open_mem(&in, "fuzz", data, size))
 		return 0;
 	if (f->open_reader(&r, in, NULL, &sink)) {
-		xq_input_close(in);
+		xqi_input_close(in);
 		return 0;
 	}
-	if (xq_game_init(&g) || xq_game_init(&back))
+	if (xqi_record_init(&g) || xqi_record_init(&back))
 		abort();
 	for (;;) {
 		struct xq_buf out = XQ_BUF_INIT;
-		struct xq_output *o;
+		struct xq_file *o;
 		void *w;
 		char why[256];
 		fuzz_count_call(&calls, size);
@@ -72,21 +72,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		if (++games > 64)
 			continue;
-		if (xq_output_open_mem(&o, &out) || f->open_writer(&w, o, NULL, NULL))
+		if (xqi_file_open_mem(&o, &out) || f->open_writer(&w, o, NULL, NULL))
 			abort();
 		if (f->write(w, &g))
 			abort();
 		f->close_writer(w);
-		xq_output_commit(o, NULL);
+		xqi_file_commit(o, NULL);
 		if (read_one(f, out.ptr, out.len, &back) != 1)
 			abort();
-		if (!xq_game_equal(&g, &back, 0, why, sizeof(why)))
+		if (!xqi_record_equal(&g, &back, 0, why, sizeof(why)))
 			abort();
 		xq_buf_release(&out);
 	}
 	f->close_reader(r);
-	xq_input_close(in);
-	xq_game_release(&g);
-	xq_game_release(&back);
+	xqi_input_close(in);
+	xqi_record_release(&g);
+	xqi_record_release(&back);
 	return 0;
 }

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "buf.h"
-#include "diag.h"
-#include "game.h"
+#include "diagnostic.h"
+#include "record.h"
 #include "io.h"
 #include "notation.h"
 #include "pgn.h"
@@ -28,82 +28,82 @@ struct check {
 	int loss;       /* the writer reported a loss */
 };
 
-static void check_diag(const struct xq_diag *d, void *payload)
+static void check_diag(const struct xq_diagnostic *d, void *payload)
 {
 	struct check *c = payload;
 
-	if (d->code == XQ_D_NONE || d->code >= XQ_D_CODE_COUNT || !d->msg[0])
+	if (d->code == XQI_D_NONE || d->code >= XQI_D_CODE_COUNT || !d->msg[0])
 		abort();
-	if (d->code == XQ_D_INTERNAL)
+	if (d->code == XQI_D_INTERNAL)
 		abort(); /* the reader returned a game without moving on */
-	if (d->code == XQ_D_LOSS)
+	if (d->code == XQI_D_LOSS)
 		c->loss = 1;
 	if (c->games && d->game > c->games)
 		abort();
 }
 
 /* Read the first game of `text`. */
-static int read_one(const char *text, size_t len, struct xq_game *g, struct check *c)
+static int read_one(const char *text, size_t len, struct xqi_record *g, struct check *c)
 {
-	struct xq_input *in;
-	struct xq_sink sink = {check_diag, c};
+	struct xqi_input *in;
+	struct xqi_sink sink = {check_diag, c};
 	void *rd;
 	int rc;
 
-	if (xq_input_open_mem(&in, "round-trip", text, len))
+	if (xqi_input_open_mem(&in, "round-trip", text, len))
 		abort();
-	if (xq_format_pgn.open_reader(&rd, in, NULL, &sink))
+	if (xqi_format_pgn.open_reader(&rd, in, NULL, &sink))
 		abort();
-	rc = xq_format_pgn.read(rd, g);
-	xq_format_pgn.close_reader(rd);
-	xq_input_close(in);
+	rc = xqi_format_pgn.read(rd, g);
+	xqi_format_pgn.close_reader(rd);
+	xqi_input_close(in);
 	return rc;
 }
 
-static int write_one(const struct xq_game *g, int notation, struct xq_buf *out, struct check *c)
+static int write_one(const struct xqi_record *g, int notation, struct xq_buf *out, struct check *c)
 {
-	struct xq_output *o;
-	struct xq_write_opts opts = XQ_WRITE_OPTS_INIT;
-	struct xq_sink sink = {check_diag, c};
+	struct xq_file *o;
+	struct xqi_write_opts opts = XQI_WRITE_OPTS_INIT;
+	struct xqi_sink sink = {check_diag, c};
 	void *wr;
 	int rc;
 
 	opts.notation = notation;
-	if (xq_output_open_mem(&o, out) || xq_format_pgn.open_writer(&wr, o, &opts, &sink))
+	if (xqi_file_open_mem(&o, out) || xqi_format_pgn.open_writer(&wr, o, &opts, &sink))
 		abort();
-	rc = xq_format_pgn.write(wr, g);
-	xq_format_pgn.close_writer(wr);
-	xq_output_commit(o, NULL);
+	rc = xqi_format_pgn.write(wr, g);
+	xqi_format_pgn.close_writer(wr);
+	xqi_file_commit(o, NULL);
 	return rc;
 }
 
 /* What the writer sets itself: compared through `start` and the moves. */
-static void drop_framing(struct xq_game *g)
+static void drop_framing(struct xqi_record *g)
 {
-	xq_game_remove_tag(g, "Game");
-	xq_game_remove_tag(g, "Format");
-	xq_game_remove_tag(g, "FEN");
+	xqi_record_remove_tag(g, "Game");
+	xqi_record_remove_tag(g, "Format");
+	xqi_record_remove_tag(g, "FEN");
 }
 
-static void round_trip(struct xq_game *g, int notation)
+static void round_trip(struct xqi_record *g, int notation)
 {
 	struct xq_buf a = XQ_BUF_INIT, b = XQ_BUF_INIT;
-	struct xq_game again;
+	struct xqi_record again;
 	struct check c = {0, 0};
 
 	if (write_one(g, notation, &a, &c) != 0 || c.loss)
 		goto out;
-	if (xq_game_init(&again) || read_one(a.ptr, a.len, &again, &c) != 1)
+	if (xqi_record_init(&again) || read_one(a.ptr, a.len, &again, &c) != 1)
 		abort();
-	if (again.flags & XQ_GAME_BROKEN)
+	if (again.flags & XQI_RECORD_BROKEN)
 		abort();
 	if (write_one(&again, notation, &b, &c) != 0 || a.len != b.len || memcmp(a.ptr, b.ptr, a.len))
 		abort();
 	drop_framing(g);
 	drop_framing(&again);
-	if (!xq_game_equal(g, &again, 0, NULL, 0))
+	if (!xqi_record_equal(g, &again, 0, NULL, 0))
 		abort();
-	xq_game_release(&again);
+	xqi_record_release(&again);
 out:
 	xq_buf_release(&a);
 	xq_buf_release(&b);
@@ -111,15 +111,15 @@ out:
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum xq_encoding encs[] = {XQ_ENC_UNKNOWN, XQ_ENC_UTF8, XQ_ENC_GB18030,
-						XQ_ENC_BIG5};
-	static const int notations[] = {XQ_NOTATION_CHINESE, XQ_NOTATION_ICCS, XQ_NOTATION_WXF,
-					XQ_NOTATION_CHINESE};
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
+	static const enum xqi_encoding encs[] = {XQI_ENC_UNKNOWN, XQI_ENC_UTF8, XQI_ENC_GB18030,
+						XQI_ENC_BIG5};
+	static const int notations[] = {XQ_DIALECT_CHINESE, XQ_DIALECT_ICCS, XQ_DIALECT_WXF,
+					XQ_DIALECT_CHINESE};
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
 	struct check c = {1, 0}; /* counts from 1: the game being read */
-	struct xq_sink sink = {check_diag, &c};
-	struct xq_input *in;
-	struct xq_game g;
+	struct xqi_sink sink = {check_diag, &c};
+	struct xqi_input *in;
+	struct xqi_record g;
 	uint64_t calls = 0;
 	void *rd;
 	int rc;
@@ -128,24 +128,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	opts.encoding = encs[data[0] & 3];
 	opts.uci_ranks = (data[0] >> 2) & 1;
-	if (xq_input_open_mem(&in, "fuzz.pgn", data + 1, size - 1))
+	if (xqi_input_open_mem(&in, "fuzz.pgn", data + 1, size - 1))
 		abort();
-	if (xq_format_pgn.open_reader(&rd, in, &opts, &sink) || xq_game_init(&g))
+	if (xqi_format_pgn.open_reader(&rd, in, &opts, &sink) || xqi_record_init(&g))
 		abort();
 	for (;;) {
 		/* A game takes a byte at least: more calls than bytes is a
 		 * reader that does not advance. */
 		if (++calls > size + 1)
 			abort();
-		if ((rc = xq_format_pgn.read(rd, &g)) <= 0)
+		if ((rc = xqi_format_pgn.read(rd, &g)) <= 0)
 			break;
 		if (g.number != c.games++)
 			abort();
-		if (!(g.flags & XQ_GAME_BROKEN))
+		if (!(g.flags & XQI_RECORD_BROKEN))
 			round_trip(&g, notations[(data[0] >> 3) & 3]);
 	}
-	xq_format_pgn.close_reader(rd);
-	xq_input_close(in);
-	xq_game_release(&g);
+	xqi_format_pgn.close_reader(rd);
+	xqi_input_close(in);
+	xqi_record_release(&g);
 	return 0;
 }

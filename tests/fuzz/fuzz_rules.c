@@ -14,16 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "board.h"
+#include "position.h"
 #include "buf.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "movegen.h"
 #include "rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const starts[] = {
-	XQ_START_FEN,
+	XQI_START_FEN,
 	"4k3r/9/9/9/9/9/9/9/9/R2K5 w - - 0 1",
 	"3rr4/4k4/9/4P4/3P5/9/9/3C5/9/5K3 w - - 0 1",
 	"4k4/9/4b4/9/2n6/9/4R4/9/9/3K5 w - - 100 1",
@@ -37,40 +37,40 @@ static const char *const starts[] = {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct xq_rules_options o = XQ_RULES_OPTIONS_INIT;
-	struct xq_board start, b;
-	struct xq_rules_report r;
-	struct xq_rules_track t;
-	struct xq_rules_probe p;
-	struct xq_diag d;
+	struct xqi_rules_options o = XQI_RULES_OPTIONS_INIT;
+	struct xqi_position start, b;
+	struct xqi_rules_report r;
+	struct xqi_rules_track t;
+	struct xqi_rules_probe p;
+	struct xq_diagnostic d;
 	struct xq_buf out = XQ_BUF_INIT;
-	enum xq_rules_support st;
-	xq_move line[MAX_PLIES + 1];
+	enum xqi_rules_support st;
+	xqi_move line[MAX_PLIES + 1];
 	size_t n = 0, i;
 	int legal = 1, hit;
 
 	if (size < 2 || size > 4096)
 		return 0; /* MAX_PLIES moves take 3 bytes each at most */
-	o.rules = data[0] & 1 ? XQ_RULES_CHINESE : XQ_RULES_ASIAN;
+	o.rules = data[0] & 1 ? XQ_RULESET_CHINESE : XQ_RULESET_ASIAN;
 	o.counted_checks = data[0] & 2 ? 10 : 0;
 	o.cxq = (data[0] & 4) != 0;
 	o.natural_limit = data[0] & 8 ? 20 : 120;
-	o.flags = data[0] & 16 ? XQ_RULES_CLASSIFY_ALL : 0;
-	if (xq_board_from_fen(&start, starts[data[1] % 8], strlen(starts[data[1] % 8]), 0, NULL))
+	o.flags = data[0] & 16 ? XQI_RULES_CLASSIFY_ALL : 0;
+	if (xqi_position_from_fen(&start, starts[data[1] % 8], strlen(starts[data[1] % 8]), 0, NULL))
 		abort();
 	b = start;
 	for (i = 2; i < size && n < MAX_PLIES; i++) {
-		xq_move moves[XQ_MAX_MOVES], m = 0;
-		struct xq_undo u;
-		int nm = xq_gen_legal(&b, moves);
+		xqi_move moves[XQ_MOVES_MAX], m = 0;
+		struct xqi_undo u;
+		int nm = xqi_gen_legal(&b, moves);
 
 		if (data[i] == 255 && i + 2 < size) {
-			m = (xq_move)(data[i + 1] | data[i + 2] << 8);
+			m = (xqi_move)(data[i + 1] | data[i + 2] << 8);
 			i += 2;
 		} else if (data[i] < 16 && n >= 2) {
-			xq_move back = line[n - 2];
-			m = XQ_MOVE(XQ_MOVE_TO(back), XQ_MOVE_FROM(back));
-			if (!xq_move_is_legal(&b, m))
+			xqi_move back = line[n - 2];
+			m = XQI_MOVE(XQI_MOVE_TO(back), XQI_MOVE_FROM(back));
+			if (!xqi_move_is_legal(&b, m))
 				m = nm ? moves[data[i] % nm] : 0;
 		} else if (nm) {
 			m = moves[data[i] % nm];
@@ -78,49 +78,49 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!m)
 			break;
 		line[n++] = m;
-		if (legal && xq_move_is_legal(&b, m))
-			xq_board_make(&b, m, &u);
+		if (legal && xqi_move_is_legal(&b, m))
+			xqi_position_make(&b, m, &u);
 		else
 			legal = 0;
 	}
 
-	xq_rules_report_init(&r);
-	xq_diag_init(&d);
-	if (xq_rules_analyze(&r, &start, line, n, &o, &d) != (legal ? 0 : XQ_EILLEGAL))
+	xqi_rules_report_init(&r);
+	xqi_diagnostic_init(&d);
+	if (xqi_rules_analyze(&r, &start, line, n, &o, &d) != (legal ? 0 : XQ_EILLEGAL))
 		abort();
-	if (xq_rules_describe(&out, &r))
+	if (xqi_rules_describe(&out, &r))
 		abort();
 	for (size_t k = 1; k <= r.nplies; k++)
-		if (xq_rules_describe_ply(&out, &r, k))
+		if (xqi_rules_describe_ply(&out, &r, k))
 			abort();
-	xq_diag_init(&d);
-	if (xq_rules_check_result(&st, &start, line, n, (enum xq_result)((data[0] >> 5) % 5),
-				  (enum xq_rules_claim)((data[0] >> 5) % 3), &o, &d, &out) !=
+	xqi_diagnostic_init(&d);
+	if (xqi_rules_check_result(&st, &start, line, n, (enum xqi_result)((data[0] >> 5) % 5),
+				  (enum xqi_rules_claim)((data[0] >> 5) % 3), &o, &d, &out) !=
 	    (legal ? 0 : XQ_EILLEGAL))
 		abort();
 
 	/* The track sees what the analysis sees. */
 	if (legal) {
-		const struct xq_rules_cycle *c =
+		const struct xqi_rules_cycle *c =
 			r.ncycles && r.cycles[r.ncycles - 1].last == n ? &r.cycles[r.ncycles - 1]
 								      : NULL;
 		b = start;
-		if (xq_rules_track_init(&t, &b, n, &o))
+		if (xqi_rules_track_init(&t, &b, n, &o))
 			abort();
 		for (size_t k = 0; k < n; k++) {
-			struct xq_undo u;
-			xq_board_make(&b, line[k], &u);
-			if (xq_rules_track_push(&t, &b, line[k], &u))
+			struct xqi_undo u;
+			xqi_position_make(&b, line[k], &u);
+			if (xqi_rules_track_push(&t, &b, line[k], &u))
 				abort();
 		}
-		hit = xq_rules_track_probe(&t, &b, &p);
+		hit = xqi_rules_track_probe(&t, &b, &p);
 		if (c && c->repeats >= 3 && (hit != 1 || p.limit || p.verdict != c->verdict))
 			abort();
 		if (!c && hit == 1 && !p.limit)
 			abort();
-		xq_rules_track_release(&t);
+		xqi_rules_track_release(&t);
 	}
 	xq_buf_release(&out);
-	xq_rules_report_release(&r);
+	xqi_rules_report_release(&r);
 	return 0;
 }

@@ -34,15 +34,15 @@
 #include <string.h>
 
 #include "buf.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "format.h"
-#include "game.h"
+#include "record.h"
 #include "io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-extern const struct xq_format xq_format_pgn;
-extern const struct xq_format xq_format_ndjson;
+extern const struct xqi_format xqi_format_pgn;
+extern const struct xqi_format xqi_format_ndjson;
 
 #define MAX_POINTS 4096
 
@@ -50,30 +50,30 @@ struct reading {
 	struct xq_buf game;   /* the game being read: its diagnostics, then itself */
 	struct xq_buf out;    /* what was handed over */
 	void *writer;
-	struct xq_output *o;
+	struct xq_file *o;
 	struct xq_buf rec;
 	/* Cut late: the game's diagnostics wait for its number; the lines
 	 * and games of the chunks before this one. */
 	int late;
-	struct xq_diag *held;
+	struct xq_diagnostic *held;
 	size_t nheld, held_alloc;
 	uint64_t line_base, game_base;
 };
 
-static void show_diag(struct reading *r, const struct xq_diag *d)
+static void show_diag(struct reading *r, const struct xq_diagnostic *d)
 {
 	xq_buf_addf(&r->game, "%llu:%llu:%llu:%d g%llu p%u %d %s [%s] %s\n",
 		    (unsigned long long)d->place.line, (unsigned long long)d->place.col,
 		    (unsigned long long)d->place.offset, d->has_offset,
 		    (unsigned long long)d->game, d->ply, (int)d->severity,
-		    xq_diag_code_name(d->code), d->move, d->msg);
+		    xqi_diagnostic_code_name(d->code), d->move, d->msg);
 }
 
-static void put_diag(const struct xq_diag *d, void *payload)
+static void put_diag(const struct xq_diagnostic *d, void *payload)
 {
 	struct reading *r = payload;
 
-	if (d->code == XQ_D_INTERNAL)
+	if (d->code == XQI_D_INTERNAL)
 		abort(); /* a reader returned a game without moving on */
 	if (!r->late) {
 		show_diag(r, d);
@@ -87,13 +87,13 @@ static void put_diag(const struct xq_diag *d, void *payload)
 	r->held[r->nheld++] = *d;
 }
 
-static void put_game(struct reading *r, struct xq_game *g)
+static void put_game(struct reading *r, struct xqi_record *g)
 {
 	if (r->late) {
 		/* As the pool's late_fix puts a job right. */
 		uint64_t rel = g->number;
 		for (size_t i = 0; i < r->nheld; i++) {
-			struct xq_diag *d = &r->held[i];
+			struct xq_diagnostic *d = &r->held[i];
 			if (d->game == rel)
 				d->game = rel + r->game_base;
 			if (d->place.line)
@@ -110,7 +110,7 @@ static void put_game(struct reading *r, struct xq_game *g)
 		    (unsigned long long)g->place.offset,
 		    g->encoding ? g->encoding : "-", g->flags);
 	xq_buf_reset(&r->rec);
-	if (xq_format_ndjson.write(r->writer, g))
+	if (xqi_format_ndjson.write(r->writer, g))
 		abort();
 	xq_buf_add(&r->game, r->rec.ptr, r->rec.len);
 }
@@ -124,17 +124,17 @@ static void hand_over(struct reading *r)
 
 static void reading_init(struct reading *r)
 {
-	struct xq_write_opts wo = XQ_WRITE_OPTS_INIT;
+	struct xqi_write_opts wo = XQI_WRITE_OPTS_INIT;
 
 	memset(r, 0, sizeof(*r));
-	if (xq_output_open_mem(&r->o, &r->rec) || xq_format_ndjson.open_writer(&r->writer, r->o, &wo, NULL))
+	if (xqi_file_open_mem(&r->o, &r->rec) || xqi_format_ndjson.open_writer(&r->writer, r->o, &wo, NULL))
 		abort();
 }
 
 static void reading_release(struct reading *r)
 {
-	xq_format_ndjson.close_writer(r->writer);
-	xq_output_commit(r->o, NULL);
+	xqi_format_ndjson.close_writer(r->writer);
+	xqi_file_commit(r->o, NULL);
 	xq_buf_release(&r->game);
 	xq_buf_release(&r->out);
 	xq_buf_release(&r->rec);
@@ -147,7 +147,7 @@ struct span {
 	size_t pos, end;
 };
 
-static long span_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
+static long span_read(void *ctx, void *buf, size_t n, struct xq_diagnostic *d)
 {
 	struct span *s = ctx;
 	size_t take = s->end - s->pos < n ? s->end - s->pos : n;
@@ -163,17 +163,17 @@ static long span_read(void *ctx, void *buf, size_t n, struct xq_diag *d)
  * the games handed over in *handed.  Cut late (r->late), its games and
  * lines are counted from its start, and where its last game ends is all
  * that is checked: *end_line gets the line of `end` counted so. */
-static int read_chunk(const struct xq_format *fmt, const struct xq_split_ops *ops,
-		      const struct xq_read_opts *ro, struct reading *r, const char *text, size_t len,
-		      const struct xq_split_point *start, const struct xq_split_point *end,
-		      enum xq_encoding enc, uint64_t first_high, int final, uint64_t skip,
+static int read_chunk(const struct xqi_format *fmt, const struct xqi_split_ops *ops,
+		      const struct xqi_read_opts *ro, struct reading *r, const char *text, size_t len,
+		      const struct xqi_split_point *start, const struct xqi_split_point *end,
+		      enum xqi_encoding enc, uint64_t first_high, int final, uint64_t skip,
 		      uint64_t *handed, uint64_t *end_line)
 {
 	struct span sp = {text, (size_t)start->offset, final ? len : (size_t)end->seen};
 	size_t bytes = sp.end - sp.pos;
-	struct xq_sink sink = {put_diag, r};
-	struct xq_chunk c;
-	struct xq_game g;
+	struct xqi_sink sink = {put_diag, r};
+	struct xqi_chunk c;
+	struct xqi_record g;
 	void *rd;
 	uint64_t count = 0, calls = 0;
 	int rc, ok = 0;
@@ -187,10 +187,10 @@ static int read_chunk(const struct xq_format *fmt, const struct xq_split_ops *op
 	c.records = start->records;
 	c.encoding = enc;
 	c.first_high = first_high;
-	if (ops->open_chunk(&rd, &c, ro, &sink) || xq_game_init(&g))
+	if (ops->open_chunk(&rd, &c, ro, &sink) || xqi_record_init(&g))
 		abort();
 	for (;;) {
-		struct xq_place nx;
+		struct xqi_place nx;
 		int last = 0;
 		if (++calls > bytes + 1)
 			abort(); /* a game takes a byte at least */
@@ -229,7 +229,7 @@ static int read_chunk(const struct xq_format *fmt, const struct xq_split_ops *op
 	xq_buf_reset(&r->game);
 	r->nheld = 0;
 	fmt->close_reader(rd);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	return ok;
 }
 
@@ -250,18 +250,18 @@ static void same_reading(const struct reading *a, const struct reading *b, const
 }
 
 /* Everything read from the input sequentially. */
-static void read_whole(const struct xq_format *fmt, const struct xq_read_opts *ro,
+static void read_whole(const struct xqi_format *fmt, const struct xqi_read_opts *ro,
 		       struct reading *r, const char *text, size_t len)
 {
-	struct xq_sink sink = {put_diag, r};
-	struct xq_input *in;
-	struct xq_game g;
+	struct xqi_sink sink = {put_diag, r};
+	struct xqi_input *in;
+	struct xqi_record g;
 	uint64_t calls = 0;
 	void *rd;
 	int rc;
 
-	if (xq_input_open_mem(&in, "fuzz", text, len) || fmt->open_reader(&rd, in, ro, &sink) ||
-	    xq_game_init(&g))
+	if (xqi_input_open_mem(&in, "fuzz", text, len) || fmt->open_reader(&rd, in, ro, &sink) ||
+	    xqi_record_init(&g))
 		abort();
 	for (;;) {
 		if (++calls > len + 1)
@@ -274,8 +274,8 @@ static void read_whole(const struct xq_format *fmt, const struct xq_read_opts *r
 	xq_buf_addf(&r->game, "end %d\n", rc < 0 ? rc : 0);
 	hand_over(r);
 	fmt->close_reader(rd);
-	xq_input_close(in);
-	xq_game_release(&g);
+	xqi_input_close(in);
+	xqi_record_release(&g);
 }
 
 /*
@@ -283,20 +283,20 @@ static void read_whole(const struct xq_format *fmt, const struct xq_read_opts *r
  * late_encoding cut it: chunks of `window` bytes or more, each ending at
  * the format's boundary, the input's bytes coming `step` at a time.
  */
-static void read_late(const struct xq_format *fmt, const struct xq_split_ops *ops,
-		      const struct xq_read_opts *ro, struct reading *r, const char *text, size_t len,
+static void read_late(const struct xqi_format *fmt, const struct xqi_split_ops *ops,
+		      const struct xqi_read_opts *ro, struct reading *r, const char *text, size_t len,
 		      size_t window, size_t step)
 {
 	const unsigned char *u = (const unsigned char *)text;
-	struct xq_split_point start = {0, 1, 0, 0, XQ_ENC_UNKNOWN, UINT64_MAX}, end;
-	enum xq_encoding enc = XQ_ENC_UNKNOWN, e;
+	struct xqi_split_point start = {0, 1, 0, 0, XQI_ENC_UNKNOWN, UINT64_MAX}, end;
+	enum xqi_encoding enc = XQI_ENC_UNKNOWN, e;
 	uint64_t first_high = UINT64_MAX, lines = 0, games = 0, handed;
 	size_t have = step < len ? step : len, searched = 0, scanned = 0, at, seen;
-	int enc_done = ro->encoding != XQ_ENC_UNKNOWN, whole = 0, rc;
+	int enc_done = ro->encoding != XQI_ENC_UNKNOWN, whole = 0, rc;
 
 	/* late_start: a byte order mark; UTF-16 is read in order. */
 	if (!enc_done && len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
-		enc = XQ_ENC_UTF8;
+		enc = XQI_ENC_UTF8;
 		first_high = 0;
 		enc_done = 1;
 	} else if (!enc_done && len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF))) {
@@ -374,17 +374,17 @@ static void read_late(const struct xq_format *fmt, const struct xq_split_ops *op
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum xq_encoding encs[] = {XQ_ENC_UNKNOWN, XQ_ENC_UTF8, XQ_ENC_GB18030,
-						XQ_ENC_BIG5};
-	static struct xq_split_point pts[MAX_POINTS];
-	const struct xq_format *fmt;
-	const struct xq_split_ops *ops;
-	struct xq_read_opts ro = XQ_READ_OPTS_INIT;
+	static const enum xqi_encoding encs[] = {XQI_ENC_UNKNOWN, XQI_ENC_UTF8, XQI_ENC_GB18030,
+						XQI_ENC_BIG5};
+	static struct xqi_split_point pts[MAX_POINTS];
+	const struct xqi_format *fmt;
+	const struct xqi_split_ops *ops;
+	struct xqi_read_opts ro = XQI_READ_OPTS_INIT;
 	struct reading whole, split;
 	struct span all;
-	struct xq_bytes src = {span_read, &all};
-	struct xq_split_point start = {0, 1, 0, 0, XQ_ENC_UNKNOWN, UINT64_MAX};
-	enum xq_encoding enc = XQ_ENC_UNKNOWN;
+	struct xqi_bytes src = {span_read, &all};
+	struct xqi_split_point start = {0, 1, 0, 0, XQI_ENC_UNKNOWN, UINT64_MAX};
+	enum xqi_encoding enc = XQI_ENC_UNKNOWN;
 	uint64_t first_high = UINT64_MAX, games, handed = 0;
 	const char *text;
 	size_t len, n = 0;
@@ -393,9 +393,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size == 0 || size > 65536)
 		return 0;
-	fmt = data[0] & 1 ? &xq_format_ndjson : &xq_format_pgn;
-	ops = xq_format_split(fmt);
-	if (fmt == &xq_format_pgn)
+	fmt = data[0] & 1 ? &xqi_format_ndjson : &xqi_format_pgn;
+	ops = xqi_format_split(fmt);
+	if (fmt == &xqi_format_pgn)
 		ro.encoding = encs[(data[0] >> 1) & 3];
 	games = 1 + ((data[0] >> 3) & 3);
 	text = (const char *)data + 1;
@@ -415,8 +415,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ops->close(sp);
 	reading_init(&split);
 	for (size_t i = 0; i < n && !done; i++) {
-		const struct xq_split_point *pt = &pts[i];
-		if (pt->encoding != XQ_ENC_UNKNOWN) {
+		const struct xqi_split_point *pt = &pts[i];
+		if (pt->encoding != XQI_ENC_UNKNOWN) {
 			enc = pt->encoding;
 			first_high = pt->first_high;
 		}

@@ -4,22 +4,22 @@
  * write games back, collect the diagnostics, and print a tree in a form
  * that assertions can compare.  Include after testutil.h.
  */
-#ifndef XQ_TESTS_CCB_TESTUTIL_H
-#define XQ_TESTS_CCB_TESTUTIL_H
+#ifndef XQI_TESTS_CCB_TESTUTIL_H
+#define XQI_TESTS_CCB_TESTUTIL_H
 
 #include "format.h"
-#include "game.h"
+#include "record.h"
 
 #define MAX_DIAGS 512
 #define MAX_GAMES 128
 
 struct collected {
-	struct xq_diag d[MAX_DIAGS];
+	struct xq_diagnostic d[MAX_DIAGS];
 	int n;
 	int dropped;
 };
 
-static inline void collect(const struct xq_diag *d, void *payload)
+static inline void collect(const struct xq_diagnostic *d, void *payload)
 {
 	struct collected *c = payload;
 
@@ -30,7 +30,7 @@ static inline void collect(const struct xq_diag *d, void *payload)
 }
 
 /* The first diagnostic with `code` whose message contains `part` (NULL: any). */
-static inline const struct xq_diag *find_diag(const struct collected *c, enum xq_diag_code code,
+static inline const struct xq_diagnostic *find_diag(const struct collected *c, enum xqi_diagnostic_code code,
 					      const char *part)
 {
 	for (int i = 0; i < c->n; i++)
@@ -39,7 +39,7 @@ static inline const struct xq_diag *find_diag(const struct collected *c, enum xq
 	return NULL;
 }
 
-static inline int count_diags(const struct collected *c, enum xq_severity at_least)
+static inline int count_diags(const struct collected *c, enum xq_severity_level at_least)
 {
 	int n = 0;
 
@@ -52,7 +52,7 @@ static inline void print_diags(const struct collected *c)
 {
 	for (int i = 0; i < c->n; i++)
 		fprintf(stderr, "  diag %s %s: %s (line %llu col %llu off %llu game %llu ply %u '%s')\n",
-			xq_severity_name(c->d[i].severity), xq_diag_code_name(c->d[i].code),
+			xqi_severity_name(c->d[i].severity), xqi_diagnostic_code_name(c->d[i].code),
 			c->d[i].msg, (unsigned long long)c->d[i].place.line,
 			(unsigned long long)c->d[i].place.col,
 			(unsigned long long)c->d[i].place.offset, (unsigned long long)c->d[i].game,
@@ -65,26 +65,26 @@ static inline void print_diags(const struct collected *c)
  * read; *rc gets the reader's last return (0 at the end, or an error).
  */
 static inline int read_games_opts(const char *fmt, const void *data, size_t len,
-				  struct xq_game *games, int max, struct collected *c, int *rc,
-				  const struct xq_read_opts *opts)
+				  struct xqi_record *games, int max, struct collected *c, int *rc,
+				  const struct xqi_read_opts *opts)
 {
-	const struct xq_format *f = xq_format_find(fmt);
-	struct xq_read_opts def = XQ_READ_OPTS_INIT;
-	struct xq_sink sink = {collect, c};
-	struct xq_input *in;
+	const struct xqi_format *f = xqi_format_find(fmt);
+	struct xqi_read_opts def = XQI_READ_OPTS_INIT;
+	struct xqi_sink sink = {collect, c};
+	struct xqi_input *in;
 	void *r;
 	int n = 0, got;
 
 	assert_non_null(f);
-	assert_int_equal(xq_input_open_mem(&in, "test", data, len), 0);
+	assert_int_equal(xqi_input_open_mem(&in, "test", data, len), 0);
 	assert_int_equal(f->open_reader(&r, in, opts ? opts : &def, &sink), 0);
 	for (;;) {
 		if (n == max)
 			fail_msg("more than %d games", max);
-		assert_int_equal(xq_game_init(&games[n]), 0);
+		assert_int_equal(xqi_record_init(&games[n]), 0);
 		got = f->read(r, &games[n]);
 		if (got <= 0) {
-			xq_game_release(&games[n]);
+			xqi_record_release(&games[n]);
 			break;
 		}
 		n++;
@@ -92,47 +92,47 @@ static inline int read_games_opts(const char *fmt, const void *data, size_t len,
 	if (rc)
 		*rc = got;
 	f->close_reader(r);
-	xq_input_close(in);
+	xqi_input_close(in);
 	return n;
 }
 
-static inline int read_games(const char *fmt, const void *data, size_t len, struct xq_game *games,
+static inline int read_games(const char *fmt, const void *data, size_t len, struct xqi_record *games,
 			     int max, struct collected *c, int *rc)
 {
 	return read_games_opts(fmt, data, len, games, max, c, rc, NULL);
 }
 
-static inline void release_games(struct xq_game *games, int n)
+static inline void release_games(struct xqi_record *games, int n)
 {
 	for (int i = 0; i < n; i++)
-		xq_game_release(&games[i]);
+		xqi_record_release(&games[i]);
 }
 
 /* Write games[0..n) with format `fmt` into `out` (appended); returns the last write's code. */
-static inline int write_games_opts(const char *fmt, const struct xq_game *games, int n,
+static inline int write_games_opts(const char *fmt, const struct xqi_record *games, int n,
 				   struct xq_buf *out, struct collected *c,
-				   const struct xq_write_opts *opts)
+				   const struct xqi_write_opts *opts)
 {
-	const struct xq_format *f = xq_format_find(fmt);
-	struct xq_write_opts def = XQ_WRITE_OPTS_INIT;
-	struct xq_sink sink = {collect, c};
-	struct xq_output *o;
-	struct xq_diag d;
+	const struct xqi_format *f = xqi_format_find(fmt);
+	struct xqi_write_opts def = XQI_WRITE_OPTS_INIT;
+	struct xqi_sink sink = {collect, c};
+	struct xq_file *o;
+	struct xq_diagnostic d;
 	void *w;
 	int rc = 0;
 
 	assert_non_null(f);
-	assert_int_equal(xq_output_open_mem(&o, out), 0);
+	assert_int_equal(xqi_file_open_mem(&o, out), 0);
 	assert_int_equal(f->open_writer(&w, o, opts ? opts : &def, &sink), 0);
 	for (int i = 0; i < n && rc == 0; i++)
 		rc = f->write(w, &games[i]);
 	assert_int_equal(f->close_writer(w), 0);
-	xq_diag_init(&d);
-	assert_int_equal(xq_output_commit(o, &d), 0);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_file_commit(o, &d), 0);
 	return rc;
 }
 
-static inline int write_games(const char *fmt, const struct xq_game *games, int n,
+static inline int write_games(const char *fmt, const struct xqi_record *games, int n,
 			      struct xq_buf *out, struct collected *c)
 {
 	return write_games_opts(fmt, games, n, out, c, NULL);
@@ -189,9 +189,9 @@ static inline char *corpus_file(const char *rel, size_t *len)
 	return slurp(path, len);
 }
 
-static inline xq_move mv(const char *iccs)
+static inline xqi_move mv(const char *iccs)
 {
-	return XQ_MOVE(XQ_SQ(iccs[0] - 'a', iccs[1] - '0'), XQ_SQ(iccs[2] - 'a', iccs[3] - '0'));
+	return XQI_MOVE(XQI_SQ(iccs[0] - 'a', iccs[1] - '0'), XQI_SQ(iccs[2] - 'a', iccs[3] - '0'));
 }
 
 /*
@@ -199,17 +199,17 @@ static inline xq_move mv(const char *iccs)
  * and '*' when it is an alternative (not the first child): "1h2e2 2h9g7
  * 2b9c7* 3h0g2".  That string fixes the tree's shape exactly.
  */
-static inline void tree_string(const struct xq_game *g, char *out, size_t cap)
+static inline void tree_string(const struct xqi_record *g, char *out, size_t cap)
 {
 	size_t len = 0;
 
 	out[0] = '\0';
-	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE; n = xq_game_next(g, n)) {
+	for (uint32_t n = g->nodes[XQI_ROOT].child; n != XQ_NO_NODE; n = xqi_record_next(g, n)) {
 		char name[5];
 		int k;
-		xq_move_name(g->nodes[n].move, name);
+		xqi_move_name(g->nodes[n].move, name);
 		k = snprintf(out + len, cap - len, "%s%u%s%s", len ? " " : "",
-			     (unsigned)xq_game_ply(g, n), name,
+			     (unsigned)xqi_record_ply(g, n), name,
 			     g->nodes[g->nodes[n].parent].child != n ? "*" : "");
 		if (k < 0 || (size_t)k >= cap - len)
 			break;
@@ -217,11 +217,11 @@ static inline void tree_string(const struct xq_game *g, char *out, size_t cap)
 	}
 }
 
-/* Assert that two games are equal (xq_game_equal with `ignore`), saying why not. */
+/* Assert that two games are equal (xqi_record_equal with `ignore`), saying why not. */
 #define ASSERT_GAMES_EQUAL(a, b, ignore)                                          \
 	do {                                                                      \
 		char why_[512];                                                   \
-		if (!xq_game_equal((a), (b), (ignore), why_, sizeof(why_)))       \
+		if (!xqi_record_equal((a), (b), (ignore), why_, sizeof(why_)))       \
 			fail_msg("games differ: %s", why_);                       \
 	} while (0)
 

@@ -10,7 +10,7 @@
 #include "alloc.h"
 #include "arena.h"
 #include "buf.h"
-#include "diag.h"
+#include "diagnostic.h"
 
 static void grow_makes_room_and_keeps_the_elements(void **state)
 {
@@ -87,20 +87,20 @@ static void a_failed_append_makes_every_later_one_fail_until_reset(void **state)
 
 static void arena_copies_short_and_long_strings_whole_and_keeps_allocations_aligned(void **state)
 {
-	struct xq_arena a;
+	struct xqi_arena a;
 	const char *text = "h2e2 and a comment longer than any short string";
 	char *c[200];
 	void *p;
 
 	(void)state;
-	xq_arena_init(&a);
+	xqi_arena_init(&a);
 	/* Enough copies to fill more than one block, of every short length
 	 * (0 to 15 bytes) and long ones. */
 	for (int i = 0; i < 200; i++) {
 		size_t len = i % 2 ? (size_t)(i / 2 % 16) : strlen(text);
-		c[i] = xq_arena_strndup(&a, text, len);
+		c[i] = xqi_arena_strndup(&a, text, len);
 		assert_non_null(c[i]);
-		p = xq_arena_alloc(&a, 100 + (size_t)i * 97);
+		p = xqi_arena_alloc(&a, 100 + (size_t)i * 97);
 		assert_non_null(p);
 		assert_int_equal((uintptr_t)p % alignof(max_align_t), 0);
 		memset(p, 0x5A, 100 + (size_t)i * 97);
@@ -110,8 +110,8 @@ static void arena_copies_short_and_long_strings_whole_and_keeps_allocations_alig
 		assert_int_equal(strlen(c[i]), len);
 		assert_memory_equal(c[i], text, len);
 	}
-	assert_string_equal(xq_arena_strndup(&a, text, 0), "");
-	xq_arena_release(&a);
+	assert_string_equal(xqi_arena_strndup(&a, text, 0), "");
+	xqi_arena_release(&a);
 }
 
 int main(void)

@@ -36,7 +36,7 @@ void progress_clear(void)
 {
 }
 
-extern const struct xq_format xq_format_ndjson;
+extern const struct xqi_format xqi_format_ndjson;
 
 /* The inputs cmd/inputs.c walks, for xq_batch_run(). */
 static int next_in(void *it, char **path, int *in_dir, xq_diagnostic_fn fn, void *user)
@@ -48,7 +48,7 @@ static int next_in(void *it, char **path, int *in_dir, xq_diagnostic_fn fn, void
 
 struct run {
 	struct xq_buf out;
-	struct xq_output *o;
+	struct xq_file *o;
 	void *writer;
 	struct xq_buf game; /* the NDJSON writer's output for one game */
 };
@@ -56,13 +56,13 @@ struct run {
 static void put_diags(struct xq_buf *b, const struct xq_diagnostics *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
-		const struct xq_diag *d = &l->v[i];
+		const struct xq_diagnostic *d = &l->v[i];
 		xq_buf_addf(b, "  %s:%llu:%llu:%llu:%d game %llu ply %u sev %d %s [%s] %s\n",
 			    d->source ? d->source : "-", (unsigned long long)d->place.line,
 			    (unsigned long long)d->place.col,
 			    (unsigned long long)d->place.offset, d->has_offset,
 			    (unsigned long long)d->game, d->ply, (int)d->severity,
-			    xq_diag_code_name(d->code), d->move, d->msg);
+			    xqi_diagnostic_code_name(d->code), d->move, d->msg);
 	}
 }
 
@@ -77,8 +77,8 @@ static int run_late;
 /* On a worker: what a command's checks would add, with the game's number. */
 static void process(void *ctx, void *worker, xq_batch_job *j)
 {
-	struct xq_game_counts c;
-	struct xq_diag d;
+	struct xqi_record_counts c;
+	struct xq_diagnostic d;
 
 	(void)ctx;
 	(void)worker;
@@ -86,18 +86,18 @@ static void process(void *ctx, void *worker, xq_batch_job *j)
 		struct timespec ts = {0, (long)run_process_us * 1000};
 		nanosleep(&ts, NULL);
 	}
-	xq_game_count(&j->record->g, &c);
+	xqi_record_count(&j->record->g, &c);
 	j->counts[0] = c.nodes;
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	d.source = j->file->name;
 	d.game = j->record->g.number;
 	if (run_late)
-		xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE, "processed a game of %llu nodes",
+		xqi_diagnostic_set(&d, 0, XQI_D_NONE, XQ_SEVERITY_NOTE, "processed a game of %llu nodes",
 			    (unsigned long long)c.nodes);
 	else
-		xq_diag_set(&d, 0, XQ_D_NONE, XQ_SEV_NOTE, "processed game %llu, %llu nodes",
+		xqi_diagnostic_set(&d, 0, XQI_D_NONE, XQ_SEVERITY_NOTE, "processed game %llu, %llu nodes",
 			    (unsigned long long)j->record->g.number, (unsigned long long)c.nodes);
-	xq_diagnostics_add(j->diags, xq_diag_public(&d));
+	xq_diagnostics_add(j->diags, &d);
 }
 
 static int emit(void *ctx, xq_batch_job *j)
@@ -106,14 +106,14 @@ static int emit(void *ctx, xq_batch_job *j)
 	struct xq_buf *b = &r->out;
 
 	if (j->kind == XQ_BATCH_GAME) {
-		const struct xq_game *g = &j->record->g;
+		const struct xqi_record *g = &j->record->g;
 		xq_buf_addf(b, "game %s #%llu at %llu:%llu:%llu enc %s flags %u nodes %llu\n", g->source,
 			    (unsigned long long)g->number, (unsigned long long)g->place.line,
 			    (unsigned long long)g->place.col,
 			    (unsigned long long)g->place.offset, g->encoding ? g->encoding : "-",
 			    g->flags, (unsigned long long)j->counts[0]);
 		xq_buf_reset(&r->game);
-		assert_int_equal(xq_format_ndjson.write(r->writer, g), 0);
+		assert_int_equal(xqi_format_ndjson.write(r->writer, g), 0);
 		xq_buf_add(b, "  ", 2);
 		xq_buf_add(b, r->game.ptr, r->game.len);
 	} else {
@@ -139,12 +139,12 @@ static void run(struct xq_buf *out, const char *const *paths, int n, int threads
 	struct run r;
 	struct inputs in;
 	xq_batch_config cfg;
-	struct xq_write_opts wo = XQ_WRITE_OPTS_INIT;
+	struct xqi_write_opts wo = XQI_WRITE_OPTS_INIT;
 
 	memset(&r, 0, sizeof(r));
 	xq_buf_init(&r.game);
-	assert_int_equal(xq_output_open_mem(&r.o, &r.game), 0);
-	assert_int_equal(xq_format_ndjson.open_writer(&r.writer, r.o, &wo, NULL), 0);
+	assert_int_equal(xqi_file_open_mem(&r.o, &r.game), 0);
+	assert_int_equal(xqi_format_ndjson.open_writer(&r.writer, r.o, &wo, NULL), 0);
 	r.out = *out;
 	memset(&cfg, 0, sizeof(cfg));
 	inputs_init(&in, (char **)paths, n, recursive);
@@ -165,8 +165,8 @@ static void run(struct xq_buf *out, const char *const *paths, int n, int threads
 	cfg.late_numbers = run_late;
 	assert_int_equal(xq_batch_run(&cfg), 0);
 	inputs_release(&in);
-	xq_format_ndjson.close_writer(r.writer);
-	xq_output_commit(r.o, NULL);
+	xqi_format_ndjson.close_writer(r.writer);
+	xqi_file_commit(r.o, NULL);
 	xq_buf_release(&r.game);
 	*out = r.out;
 }
@@ -647,7 +647,7 @@ static void shared_corpus_collections_read_the_same_split(void **state)
 	while (pos < list.len) {
 		size_t end = pos;
 		struct xq_buf f = XQ_BUF_INIT;
-		enum xq_encoding e;
+		enum xqi_encoding e;
 		while (end < list.len && list.ptr[end] != '\n')
 			end++;
 		snprintf(path, sizeof(path), "%s/corpus/pgn/%.*s", shared, (int)(end - pos),
@@ -656,9 +656,9 @@ static void shared_corpus_collections_read_the_same_split(void **state)
 		if (access(path, R_OK) != 0)
 			continue;
 		load(&f, path);
-		e = xq_encoding_detect(f.ptr, f.len, NULL);
-		if (e == XQ_ENC_UTF8 || e == XQ_ENC_GB18030 || e == XQ_ENC_BIG5) {
-			struct xq_buf *b = &by_enc[e == XQ_ENC_UTF8 ? 0 : e == XQ_ENC_GB18030 ? 1 : 2];
+		e = xqi_encoding_detect(f.ptr, f.len, NULL);
+		if (e == XQI_ENC_UTF8 || e == XQI_ENC_GB18030 || e == XQI_ENC_BIG5) {
+			struct xq_buf *b = &by_enc[e == XQI_ENC_UTF8 ? 0 : e == XQI_ENC_GB18030 ? 1 : 2];
 			xq_buf_add(b, f.ptr, f.len);
 			xq_buf_addc(b, '\n');
 		}
@@ -850,7 +850,7 @@ static void the_units_in_flight_keep_their_order_as_their_ring_grows(void **stat
 	memset(&p, 0, sizeof(p));
 	memset(&w, 0, sizeof(w));
 	p.nw = 1;
-	assert_int_equal(xq_budget_init(&p.budget, (uint64_t)8 << 20), 0);
+	assert_int_equal(xqi_budget_init(&p.budget, (uint64_t)8 << 20), 0);
 	f = new_file(0, strdup("units"), 0);
 	assert_non_null(f);
 	for (int round = 0; round < 40; round++) {
@@ -874,7 +874,7 @@ static void the_units_in_flight_keep_their_order_as_their_ring_grows(void **stat
 	while (p.out_seq < p.next_seq)
 		unit_passed(&p, unit_at(&p, p.out_seq)); /* the last frees the file */
 	free(p.units);
-	xq_budget_release(&p.budget);
+	xqi_budget_release(&p.budget);
 }
 
 int main(void)

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "budget.h"
-#include "diag.h"
+#include "diagnostic.h"
 
 static void sizes_take_k_m_g_suffixes_and_refuse_anything_else(void **state)
 {
@@ -45,45 +45,45 @@ static void sizes_take_k_m_g_suffixes_and_refuse_anything_else(void **state)
 
 static void a_try_reserves_only_what_it_would_get_without_waiting(void **state)
 {
-	struct xq_budget b;
+	struct xqi_budget b;
 
 	(void)state;
-	assert_int_equal(xq_budget_init(&b, 1000), 0);
+	assert_int_equal(xqi_budget_init(&b, 1000), 0);
 	/* Not ticket 1's turn yet: nothing done. */
-	assert_int_equal(xq_budget_try_reserve(&b, 1, 10), 1);
+	assert_int_equal(xqi_budget_try_reserve(&b, 1, 10), 1);
 	assert_true(b.used == 0 && b.next_ticket == 0);
-	assert_int_equal(xq_budget_try_reserve(&b, 0, 700), 0);
+	assert_int_equal(xqi_budget_try_reserve(&b, 0, 700), 0);
 	assert_true(b.used == 700 && b.next_ticket == 1);
 	/* Its turn, but the memory is not free: nothing done. */
-	assert_int_equal(xq_budget_try_reserve(&b, 1, 400), 1);
+	assert_int_equal(xqi_budget_try_reserve(&b, 1, 400), 1);
 	assert_true(b.used == 700 && b.next_ticket == 1);
 	/* More than the whole budget is refused at once, as by reserve. */
-	assert_int_equal(xq_budget_try_reserve(&b, 1, 1001), XQ_ERANGE);
+	assert_int_equal(xqi_budget_try_reserve(&b, 1, 1001), XQ_ERANGE);
 	assert_true(b.used == 700 && b.next_ticket == 2);
-	xq_budget_give_back(&b, 700);
-	assert_int_equal(xq_budget_try_reserve(&b, 2, 400), 0);
+	xqi_budget_give_back(&b, 700);
+	assert_int_equal(xqi_budget_try_reserve(&b, 2, 400), 0);
 	assert_true(b.used == 400 && b.next_ticket == 3);
-	xq_budget_release(&b);
+	xqi_budget_release(&b);
 }
 
 static void a_reservation_larger_than_the_budget_is_refused_at_once(void **state)
 {
-	struct xq_budget b;
+	struct xqi_budget b;
 
 	(void)state;
-	assert_int_equal(xq_budget_init(&b, 1000), 0);
-	assert_int_equal(xq_budget_reserve(&b, 0, 600), 0);
+	assert_int_equal(xqi_budget_init(&b, 1000), 0);
+	assert_int_equal(xqi_budget_reserve(&b, 0, 600), 0);
 	/* More than the whole budget: refused without waiting for the 600. */
-	assert_int_equal(xq_budget_reserve(&b, 1, 1001), XQ_ERANGE);
+	assert_int_equal(xqi_budget_reserve(&b, 1, 1001), XQ_ERANGE);
 	/* And the next ticket's turn has come. */
-	assert_int_equal(xq_budget_reserve(&b, 2, 400), 0);
+	assert_int_equal(xqi_budget_reserve(&b, 2, 400), 0);
 	assert_true(b.used == 1000);
 	assert_true(b.peak == 1000);
-	xq_budget_release(&b);
+	xqi_budget_release(&b);
 }
 
 struct waiter {
-	struct xq_budget *b;
+	struct xqi_budget *b;
 	uint64_t ticket, n;
 	atomic_int done;
 	int rc;
@@ -93,7 +93,7 @@ static void *reserve_thread(void *arg)
 {
 	struct waiter *w = arg;
 
-	w->rc = xq_budget_reserve(w->b, w->ticket, w->n);
+	w->rc = xqi_budget_reserve(w->b, w->ticket, w->n);
 	atomic_store(&w->done, 1);
 	return NULL;
 }
@@ -107,33 +107,33 @@ static void pause_a_little(void)
 
 static void a_reservation_waits_until_memory_is_given_back(void **state)
 {
-	struct xq_budget b;
+	struct xqi_budget b;
 	struct waiter w;
 	pthread_t t;
 
 	(void)state;
-	assert_int_equal(xq_budget_init(&b, 1000), 0);
-	assert_int_equal(xq_budget_reserve(&b, 0, 700), 0);
+	assert_int_equal(xqi_budget_init(&b, 1000), 0);
+	assert_int_equal(xqi_budget_reserve(&b, 0, 700), 0);
 	w = (struct waiter){&b, 1, 500, 0, -1};
 	assert_int_equal(pthread_create(&t, NULL, reserve_thread, &w), 0);
 	pause_a_little();
 	assert_int_equal(atomic_load(&w.done), 0); /* 700 + 500 > 1000: it waits */
-	xq_budget_give_back(&b, 700);
+	xqi_budget_give_back(&b, 700);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_equal(w.rc, 0);
 	assert_true(b.used == 500);
 	assert_true(b.peak <= 1000);
-	xq_budget_release(&b);
+	xqi_budget_release(&b);
 }
 
 static void reservations_are_granted_in_ticket_order(void **state)
 {
-	struct xq_budget b;
+	struct xqi_budget b;
 	struct waiter later, first;
 	pthread_t t1, t2;
 
 	(void)state;
-	assert_int_equal(xq_budget_init(&b, 1000), 0);
+	assert_int_equal(xqi_budget_init(&b, 1000), 0);
 	/* Ticket 1 asks first, for memory that is free, but waits for ticket 0. */
 	later = (struct waiter){&b, 1, 10, 0, -1};
 	assert_int_equal(pthread_create(&t1, NULL, reserve_thread, &later), 0);
@@ -146,34 +146,34 @@ static void reservations_are_granted_in_ticket_order(void **state)
 	/* Now ticket 1's turn, and 995 + 10 does not fit: it waits on. */
 	pause_a_little();
 	assert_int_equal(atomic_load(&later.done), 0);
-	xq_budget_give_back(&b, 995);
+	xqi_budget_give_back(&b, 995);
 	assert_int_equal(pthread_join(t1, NULL), 0);
 	assert_int_equal(later.rc, 0);
 	assert_true(b.used == 10);
-	xq_budget_release(&b);
+	xqi_budget_release(&b);
 }
 
 static void cancelling_ends_every_wait(void **state)
 {
-	struct xq_budget b;
+	struct xqi_budget b;
 	struct waiter w[2];
 	pthread_t t[2];
 
 	(void)state;
-	assert_int_equal(xq_budget_init(&b, 100), 0);
-	assert_int_equal(xq_budget_reserve(&b, 0, 100), 0);
+	assert_int_equal(xqi_budget_init(&b, 100), 0);
+	assert_int_equal(xqi_budget_reserve(&b, 0, 100), 0);
 	w[0] = (struct waiter){&b, 1, 50, 0, -1};  /* waits for memory */
 	w[1] = (struct waiter){&b, 7, 1, 0, -1};   /* waits for its turn */
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(pthread_create(&t[i], NULL, reserve_thread, &w[i]), 0);
 	pause_a_little();
-	xq_budget_cancel(&b);
+	xqi_budget_cancel(&b);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(pthread_join(t[i], NULL), 0);
 		assert_int_equal(w[i].rc, XQ_ERANGE);
 	}
 	assert_true(b.used == 100);
-	xq_budget_release(&b);
+	xqi_budget_release(&b);
 }
 
 int main(void)

@@ -34,8 +34,8 @@ static char *fixture(const char *name, size_t *len)
 static void head_elements_map_to_tags(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	char fen[XQ_FEN_MAX];
+	struct xqi_record g[MAX_GAMES];
+	char fen[XQ_FEN_SIZE];
 	int n;
 
 	(void)state;
@@ -49,27 +49,27 @@ static void head_elements_map_to_tags(void **state)
 		 "<MoveList><Move value=\"00-00\"/></MoveList></ChineseChessRecord>",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "T");
-	assert_null(xq_game_tag(&g[0], "URL")); /* empty: no tag */
-	assert_string_equal(xq_game_tag(&g[0], "Event"), "E");
-	assert_string_equal(xq_game_tag(&g[0], "Round"), "2");
-	assert_string_equal(xq_game_tag(&g[0], "Date"), "1956");
-	assert_string_equal(xq_game_tag(&g[0], "Site"), "S");
-	assert_string_equal(xq_game_tag(&g[0], "TimeControl"), "40/2h");
-	assert_string_equal(xq_game_tag(&g[0], "Red"), "R");
-	assert_string_equal(xq_game_tag(&g[0], "RedTeam"), "RT");
-	assert_string_equal(xq_game_tag(&g[0], "Black"), "B");
-	assert_string_equal(xq_game_tag(&g[0], "Annotator"), "A");
-	assert_string_equal(xq_game_tag(&g[0], "Author"), "W");
-	assert_string_equal(xq_game_tag(&g[0], "ECCO"), "C03");
-	assert_string_equal(xq_game_tag(&g[0], "RecordType"), "1");
-	assert_string_equal(xq_game_tag(&g[0], "Result"), "1/2-1/2");
-	assert_string_equal(xq_game_tag(&g[0], "Extra"), "kept");
-	assert_null(xq_game_tag(&g[0], "FEN"));
-	assert_int_equal(g[0].result, XQ_RESULT_DRAW);
-	xq_board_to_fen(&g[0].start, fen, sizeof(fen));
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "T");
+	assert_null(xqi_record_tag(&g[0], "URL")); /* empty: no tag */
+	assert_string_equal(xqi_record_tag(&g[0], "Event"), "E");
+	assert_string_equal(xqi_record_tag(&g[0], "Round"), "2");
+	assert_string_equal(xqi_record_tag(&g[0], "Date"), "1956");
+	assert_string_equal(xqi_record_tag(&g[0], "Site"), "S");
+	assert_string_equal(xqi_record_tag(&g[0], "TimeControl"), "40/2h");
+	assert_string_equal(xqi_record_tag(&g[0], "Red"), "R");
+	assert_string_equal(xqi_record_tag(&g[0], "RedTeam"), "RT");
+	assert_string_equal(xqi_record_tag(&g[0], "Black"), "B");
+	assert_string_equal(xqi_record_tag(&g[0], "Annotator"), "A");
+	assert_string_equal(xqi_record_tag(&g[0], "Author"), "W");
+	assert_string_equal(xqi_record_tag(&g[0], "ECCO"), "C03");
+	assert_string_equal(xqi_record_tag(&g[0], "RecordType"), "1");
+	assert_string_equal(xqi_record_tag(&g[0], "Result"), "1/2-1/2");
+	assert_string_equal(xqi_record_tag(&g[0], "Extra"), "kept");
+	assert_null(xqi_record_tag(&g[0], "FEN"));
+	assert_int_equal(g[0].result, XQI_RESULT_DRAW);
+	xqi_position_to_fen(&g[0].start, fen, sizeof(fen));
 	assert_string_equal(fen, "4k4/9/9/9/9/9/9/9/9/R2K5 b - - 0 1");
-	assert_int_equal(g[0].flags, XQ_GAME_EMPTY);
+	assert_int_equal(g[0].flags, XQI_RECORD_EMPTY);
 	assert_int_equal(c.n, 0);
 	release_games(g, n);
 }
@@ -88,7 +88,7 @@ static void head_elements_map_to_tags(void **state)
 static void flat_list_with_branch_and_end_builds_the_tree(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	char tree[256];
 	int n;
 
@@ -97,7 +97,7 @@ static void flat_list_with_branch_and_end_builds_the_tree(void **state)
 	assert_int_equal(n, 1);
 	tree_string(&g[0], tree, sizeof(tree));
 	assert_string_equal(tree, TREE_STRING);
-	assert_string_equal(g[0].nodes[XQ_ROOT].comment, "game");
+	assert_string_equal(g[0].nodes[XQI_ROOT].comment, "game");
 	assert_string_equal(g[0].nodes[4].comment, "after b9c7");
 	assert_string_equal(g[0].nodes[4].text, "10-22");
 	assert_int_equal(g[0].nodes[4].place.line, 13);
@@ -109,8 +109,8 @@ static void flat_list_with_branch_and_end_builds_the_tree(void **state)
 static void illegal_move_skips_its_subtree_and_resumes_at_the_next_alternative(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	const struct xq_diag *d;
+	struct xqi_record g[MAX_GAMES];
+	const struct xq_diagnostic *d;
 	char tree[256];
 	int n;
 
@@ -127,78 +127,78 @@ static void illegal_move_skips_its_subtree_and_resumes_at_the_next_alternative(v
 	assert_int_equal(n, 1);
 	tree_string(&g[0], tree, sizeof(tree));
 	assert_string_equal(tree, "1h2e2 2h9g7 3b0c2 3i0i1* 2h7e7*");
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
-	d = find_diag(&c, XQ_D_ILLEGAL_MOVE, "illegal move 79-78");
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
+	d = find_diag(&c, XQI_D_ILLEGAL_MOVE, "illegal move 79-78");
 	assert_non_null(d);
 	assert_int_equal(d->place.line, 12);
 	assert_int_equal(d->ply, 3);
 	assert_string_equal(d->move, "79-78");
 	assert_int_equal(d->game, 1);
-	assert_non_null(find_diag(&c, XQ_D_ILLEGAL_MOVE, "1 moves after a bad move"));
+	assert_non_null(find_diag(&c, XQI_D_ILLEGAL_MOVE, "1 moves after a bad move"));
 	release_games(g, n);
 }
 
 static void value_that_is_not_a_move_is_reported(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
 	n = READ(DOC_HEAD "  <Move value=\"7747\" end=\"1\" />\n" DOC_TAIL, g, &c);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_BAD_MOVE_TEXT, "<Move value=\"7747\"> is not a move"));
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_non_null(find_diag(&c, XQI_D_BAD_MOVE_TEXT, "<Move value=\"7747\"> is not a move"));
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 }
 
 static void missing_alternatives_and_moves_after_the_end_are_reported(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
 	n = READ(DOC_HEAD "  <Move value=\"77-47\" branch=\"1\" />\n" DOC_TAIL, g, &c);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_TRUNCATED, "1 announced variations"));
+	assert_non_null(find_diag(&c, XQI_D_TRUNCATED, "1 announced variations"));
 	release_games(g, n);
 	memset(&c, 0, sizeof(c));
 	n = READ(DOC_HEAD "  <Move value=\"77-47\" end=\"1\" />\n  <Move value=\"72-42\" />\n"
 			  "  <Bogus />\n" DOC_TAIL,
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_TRAILING, "1 <Move> entries after the end"));
-	assert_non_null(find_diag(&c, XQ_D_SYNTAX, "<Bogus> in <MoveList> is not a move"));
+	assert_non_null(find_diag(&c, XQI_D_TRAILING, "1 <Move> entries after the end"));
+	assert_non_null(find_diag(&c, XQI_D_SYNTAX, "<Bogus> in <MoveList> is not a move"));
 	release_games(g, n);
 }
 
 static void malformed_xml_reports_libxml2_line_and_column(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	const struct xq_diag *d;
+	struct xqi_record g[MAX_GAMES];
+	const struct xq_diagnostic *d;
 	int n;
 
 	(void)state;
 	n = READ("<?xml version=\"1.0\"?>\n<ChineseChessRecord>\n <Head><Name>x</Head>\n"
 		 "</ChineseChessRecord>\n",
 		 g, &c);
-	d = find_diag(&c, XQ_D_XML, "Opening and ending tag mismatch: Name line 3 and Head");
+	d = find_diag(&c, XQI_D_XML, "Opening and ending tag mismatch: Name line 3 and Head");
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_ERROR);
+	assert_int_equal(d->severity, XQ_SEVERITY_ERROR);
 	assert_int_equal(d->place.line, 3);
 	assert_int_equal(d->place.col, 22);
 	/* What came before the error is still a game, marked broken. */
 	assert_int_equal(n, 1);
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 }
 
 static void damaged_document_keeps_the_moves_before_the_damage(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	size_t len;
 	char *data = fixture("test.cbf", &len);
 	int n;
@@ -207,10 +207,10 @@ static void damaged_document_keeps_the_moves_before_the_damage(void **state)
 	/* Cut in the middle of the move list (line 49 of 87). */
 	n = read_games("cbf", data, 1500, g, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_XML, "Premature end of data"));
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
-	assert_int_equal(xq_game_mainline_length(&g[0]), 10);
-	assert_string_equal(xq_game_tag(&g[0], "Event"), "居荣鑫《象棋古谱全局三种》");
+	assert_non_null(find_diag(&c, XQI_D_XML, "Premature end of data"));
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
+	assert_int_equal(xqi_record_mainline_length(&g[0]), 10);
+	assert_string_equal(xqi_record_tag(&g[0], "Event"), "居荣鑫《象棋古谱全局三种》");
 	release_games(g, n);
 	free(data);
 }
@@ -218,7 +218,7 @@ static void damaged_document_keeps_the_moves_before_the_damage(void **state)
 static void text_that_runs_into_the_damage_is_not_kept(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -228,10 +228,10 @@ static void text_that_runs_into_the_damage_is_not_kept(void **state)
 		 "</Head>\n</ChineseChessRecord>\n",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_XML, "Input is not proper UTF-8"));
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "ok");
-	assert_null(xq_game_tag(&g[0], "From"));
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_non_null(find_diag(&c, XQI_D_XML, "Input is not proper UTF-8"));
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "ok");
+	assert_null(xqi_record_tag(&g[0], "From"));
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	for (size_t i = 0; i < g[0].ntags; i++)
 		assert_int_equal(xq_utf8_check(g[0].tags[i].value, strlen(g[0].tags[i].value)),
 				 strlen(g[0].tags[i].value));
@@ -256,14 +256,14 @@ static void entity_declarations_are_refused_before_any_expansion(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
 		static struct collected c;
-		struct xq_game g[MAX_GAMES];
-		const struct xq_diag *d;
+		struct xqi_record g[MAX_GAMES];
+		const struct xq_diagnostic *d;
 		int n, rc;
 		memset(&c, 0, sizeof(c));
 		n = read_games("cbf", docs[i], strlen(docs[i]), g, MAX_GAMES, &c, &rc);
 		assert_int_equal(n, 0);
 		assert_true(rc < 0);
-		d = find_diag(&c, XQ_D_XML, "CBF documents declare no entities");
+		d = find_diag(&c, XQI_D_XML, "CBF documents declare no entities");
 		assert_non_null(d);
 		assert_int_equal(d->place.line, 2);
 	}
@@ -272,34 +272,34 @@ static void entity_declarations_are_refused_before_any_expansion(void **state)
 static void undefined_entity_reference_is_an_error(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
 	n = READ("<ChineseChessRecord><Head><Name>&x;</Name></Head></ChineseChessRecord>", g, &c);
-	assert_non_null(find_diag(&c, XQ_D_XML, "Entity 'x' not defined"));
+	assert_non_null(find_diag(&c, XQI_D_XML, "Entity 'x' not defined"));
 	assert_int_equal(n, 1);
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 }
 
 static void other_root_element_is_not_cbf(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n, rc;
 
 	(void)state;
 	n = read_games("cbf", "<foo/>", 6, g, MAX_GAMES, &c, &rc);
 	assert_int_equal(n, 0);
 	assert_int_equal(rc, XQ_EPARSE);
-	assert_non_null(find_diag(&c, XQ_D_BAD_MAGIC, "the root element is <foo>"));
+	assert_non_null(find_diag(&c, XQI_D_BAD_MAGIC, "the root element is <foo>"));
 }
 
 static void unknown_result_code_is_noted_and_kept(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	struct xq_buf out = XQ_BUF_INIT;
 	int n;
 
@@ -307,20 +307,20 @@ static void unknown_result_code_is_noted_and_kept(void **state)
 	n = READ("<ChineseChessRecord><Head><RecordResult>4</RecordResult></Head></ChineseChessRecord>",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_int_equal(g[0].result, XQ_RESULT_UNKNOWN);
+	assert_int_equal(g[0].result, XQI_RESULT_UNKNOWN);
 	assert_string_equal(g[0].result_text, "4");
-	assert_non_null(find_diag(&c, XQ_D_NO_RESULT, "'4' is not a result code"));
+	assert_non_null(find_diag(&c, XQI_D_NO_RESULT, "'4' is not a result code"));
 	/* And goes back as it came. */
 	assert_int_equal(write_games("cbf", g, 1, &out, &c), 0);
 	assert_non_null(strstr(out.ptr, "<RecordResult>4</RecordResult>"));
 	/* A result word CBF has no code for is said lost (through its Result tag). */
 	memset(&c, 0, sizeof(c));
 	g[0].result_text = "V";
-	xq_game_set_tag(&g[0], "Result", "V");
+	xqi_record_set_tag(&g[0], "Result", "V");
 	xq_buf_reset(&out);
 	assert_int_equal(write_games("cbf", g, 1, &out, &c), 0);
 	assert_non_null(strstr(out.ptr, "<RecordResult>0</RecordResult>"));
-	assert_non_null(find_diag(&c, XQ_D_LOSS, "tag Result \"V\" is not the result"));
+	assert_non_null(find_diag(&c, XQI_D_LOSS, "tag Result \"V\" is not the result"));
 	release_games(g, n);
 	xq_buf_release(&out);
 }
@@ -328,7 +328,7 @@ static void unknown_result_code_is_noted_and_kept(void **state)
 static void bad_fen_stops_the_moves(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -336,8 +336,8 @@ static void bad_fen_stops_the_moves(void **state)
 		 "<Move value=\"00-00\"/><Move value=\"77-47\"/></MoveList></ChineseChessRecord>",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_BAD_FEN, "<FEN>"));
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_non_null(find_diag(&c, XQI_D_BAD_FEN, "<FEN>"));
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	assert_int_equal(g[0].nnodes, 1);
 	release_games(g, n);
 }
@@ -347,7 +347,7 @@ static void bad_fen_stops_the_moves(void **state)
 static void head_after_the_move_list_still_gives_the_start_position(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -359,7 +359,7 @@ static void head_after_the_move_list_still_gives_the_start_position(void **state
 		 g, &c);
 	assert_int_equal(n, 1);
 	assert_int_equal(c.n, 0);
-	assert_int_equal(xq_game_mainline_length(&g[0]), 1);
+	assert_int_equal(xqi_record_mainline_length(&g[0]), 1);
 	assert_string_equal(g[0].nodes[1].text, "09-04");
 	release_games(g, n);
 }
@@ -367,7 +367,7 @@ static void head_after_the_move_list_still_gives_the_start_position(void **state
 static void text_inside_nested_elements_is_part_of_the_comment(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -377,14 +377,14 @@ static void text_inside_nested_elements_is_part_of_the_comment(void **state)
 	assert_int_equal(n, 1);
 	assert_string_equal(g[0].nodes[1].comment, "abc&d<e>");
 	/* The nested elements are not moves of the list. */
-	assert_int_equal(xq_game_mainline_length(&g[0]), 1);
+	assert_int_equal(xqi_record_mainline_length(&g[0]), 1);
 	release_games(g, n);
 }
 
 static void an_element_recovery_ends_without_an_end_tag_leaves_its_siblings_apart(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -393,54 +393,54 @@ static void an_element_recovery_ends_without_an_end_tag_leaves_its_siblings_apar
 	n = READ("<ChineseChessRecord Version=\"1.0\"><Head<Chi>x</Chi></ChineseChessRecord>", g,
 		 &c);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_XML, "Couldn't find end of Start Tag Head"));
-	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "element <Chi> is not understood"));
-	assert_null(xq_game_tag(&g[0], "Chi"));
+	assert_non_null(find_diag(&c, XQI_D_XML, "Couldn't find end of Start Tag Head"));
+	assert_non_null(find_diag(&c, XQI_D_UNSUPPORTED, "element <Chi> is not understood"));
+	assert_null(xqi_record_tag(&g[0], "Chi"));
 	release_games(g, n);
 }
 
 static void an_escaped_ampersand_in_a_move_value_is_an_ampersand(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	const struct xq_diag *d;
+	struct xqi_record g[MAX_GAMES];
+	const struct xq_diagnostic *d;
 	int n;
 
 	(void)state;
 	n = READ(DOC_HEAD "  <Move value=\"7&amp;-4&#38;\" end=\"1\"/>\n" DOC_TAIL, g, &c);
 	assert_int_equal(n, 1);
-	d = find_diag(&c, XQ_D_BAD_MOVE_TEXT, "<Move value=\"7&-4&\"> is not a move");
+	d = find_diag(&c, XQI_D_BAD_MOVE_TEXT, "<Move value=\"7&-4&\"> is not a move");
 	assert_non_null(d);
 	assert_string_equal(d->move, "7&-4&");
 	release_games(g, n);
 }
 
 /* A game with variations, comments that need escaping, and tags. */
-static void build_game(struct xq_game *g)
+static void build_game(struct xqi_record *g)
 {
 	uint32_t a, b, c2, alt;
 
-	assert_int_equal(xq_game_init(g), 0);
-	xq_game_add_tag(g, "Title", 5, "A & B <x>", 9);
-	xq_game_add_tag(g, "Event", 5, "赛", 3);
-	xq_game_add_tag(g, "RedRating", 9, "2500", 4);
-	xq_game_add_tag(g, "Result", 6, "0-1", 3);
-	g->result = XQ_RESULT_BLACK_WIN;
-	assert_int_equal(xq_game_add_move(g, XQ_ROOT, mv("h2e2"), &a), 0);
-	assert_int_equal(xq_game_add_move(g, a, mv("h9g7"), &b), 0);
-	assert_int_equal(xq_game_add_move(g, b, mv("h0g2"), &c2), 0);
-	assert_int_equal(xq_game_add_move(g, a, mv("h7e7"), &alt), 0);
-	assert_int_equal(xq_game_add_move(g, alt, mv("b0c2"), NULL), 0);
-	assert_int_equal(xq_game_add_move(g, XQ_ROOT, mv("c3c4"), NULL), 0);
-	xq_game_set_comment(g, XQ_ROOT, "start", 5);
-	xq_game_set_comment(g, b, "x]]>y & <z>", 11);
-	xq_game_set_comment(g, c2, "line one\nline two\r\nthree\rfour", 29);
+	assert_int_equal(xqi_record_init(g), 0);
+	xqi_record_add_tag(g, "Title", 5, "A & B <x>", 9);
+	xqi_record_add_tag(g, "Event", 5, "赛", 3);
+	xqi_record_add_tag(g, "RedRating", 9, "2500", 4);
+	xqi_record_add_tag(g, "Result", 6, "0-1", 3);
+	g->result = XQI_RESULT_BLACK_WIN;
+	assert_int_equal(xqi_record_add_move(g, XQI_ROOT, mv("h2e2"), &a), 0);
+	assert_int_equal(xqi_record_add_move(g, a, mv("h9g7"), &b), 0);
+	assert_int_equal(xqi_record_add_move(g, b, mv("h0g2"), &c2), 0);
+	assert_int_equal(xqi_record_add_move(g, a, mv("h7e7"), &alt), 0);
+	assert_int_equal(xqi_record_add_move(g, alt, mv("b0c2"), NULL), 0);
+	assert_int_equal(xqi_record_add_move(g, XQI_ROOT, mv("c3c4"), NULL), 0);
+	xqi_record_set_comment(g, XQI_ROOT, "start", 5);
+	xqi_record_set_comment(g, b, "x]]>y & <z>", 11);
+	xqi_record_set_comment(g, c2, "line one\nline two\r\nthree\rfour", 29);
 }
 
 static void writer_writes_the_shape_ccbridge_writes(void **state)
 {
 	static struct collected c;
-	struct xq_game g;
+	struct xqi_record g;
 	struct xq_buf out = XQ_BUF_INIT;
 	int elements = 0;
 
@@ -461,14 +461,14 @@ static void writer_writes_the_shape_ccbridge_writes(void **state)
 	assert_non_null(strstr(out.ptr, "<Move value=\"19-27\" end=\"1\" />"));
 	assert_non_null(strstr(out.ptr, "<Move value=\"26-25\" end=\"1\" />\r\n </MoveList>"));
 	assert_non_null(strstr(out.ptr, "<![CDATA[x]]]]><![CDATA[>y & <z>]]>"));
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	xq_buf_release(&out);
 }
 
 static void round_trip_keeps_tree_comments_tags_and_result(void **state)
 {
 	static struct collected c;
-	struct xq_game g, back[MAX_GAMES];
+	struct xqi_record g, back[MAX_GAMES];
 	struct xq_buf out = XQ_BUF_INIT;
 	int n;
 
@@ -481,47 +481,47 @@ static void round_trip_keeps_tree_comments_tags_and_result(void **state)
 		print_diags(&c);
 	assert_int_equal(c.n, 0);
 	/* CBF keeps its own element order. */
-	ASSERT_GAMES_EQUAL(&g, &back[0], XQ_EQ_IGNORE_TAG_ORDER);
+	ASSERT_GAMES_EQUAL(&g, &back[0], XQ_EQUAL_IGNORE_TAG_ORDER);
 	assert_string_equal(back[0].nodes[3].comment, "line one\nline two\r\nthree\rfour");
 	release_games(back, n);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	xq_buf_release(&out);
 }
 
 static void writer_reports_what_cbf_cannot_hold(void **state)
 {
 	static struct collected c;
-	struct xq_game g;
+	struct xqi_record g;
 	struct xq_buf out = XQ_BUF_INIT;
 
 	(void)state;
 	build_game(&g);
-	xq_game_add_nag(&g, 1, 2);
-	xq_game_set_pre_comment(&g, 2, "before", 6);
-	xq_game_add_tag(&g, "Opening", 7, "中炮", 6);
-	xq_game_add_tag(&g, "Event", 5, "second", 6);
-	xq_game_set_comment(&g, 1, "bell\x07", 5);
+	xqi_record_add_nag(&g, 1, 2);
+	xqi_record_set_pre_comment(&g, 2, "before", 6);
+	xqi_record_add_tag(&g, "Opening", 7, "中炮", 6);
+	xqi_record_add_tag(&g, "Event", 5, "second", 6);
+	xqi_record_set_comment(&g, 1, "bell\x07", 5);
 	assert_int_equal(write_games("cbf", &g, 1, &out, &c), 0);
-	assert_non_null(find_diag(&c, XQ_D_LOSS, "1 NAGs (the first at ply 1)"));
-	assert_non_null(find_diag(&c, XQ_D_LOSS, "1 comments before a move (the first at ply 2)"));
-	assert_non_null(find_diag(&c, XQ_D_LOSS, "tag Opening (\"中炮\") has no CBF field"));
-	assert_non_null(find_diag(&c, XQ_D_LOSS, "tag Event repeated"));
-	assert_non_null(find_diag(&c, XQ_D_LOSS, "comment: 1 control characters"));
-	xq_game_release(&g);
+	assert_non_null(find_diag(&c, XQI_D_LOSS, "1 NAGs (the first at ply 1)"));
+	assert_non_null(find_diag(&c, XQI_D_LOSS, "1 comments before a move (the first at ply 2)"));
+	assert_non_null(find_diag(&c, XQI_D_LOSS, "tag Opening (\"中炮\") has no CBF field"));
+	assert_non_null(find_diag(&c, XQI_D_LOSS, "tag Event repeated"));
+	assert_non_null(find_diag(&c, XQI_D_LOSS, "comment: 1 control characters"));
+	xqi_record_release(&g);
 	xq_buf_release(&out);
 }
 
 static void writer_holds_one_game_per_file(void **state)
 {
 	static struct collected c;
-	struct xq_game g[2];
+	struct xqi_record g[2];
 	struct xq_buf out = XQ_BUF_INIT;
 
 	(void)state;
 	build_game(&g[0]);
 	build_game(&g[1]);
 	assert_int_equal(write_games("cbf", g, 2, &out, &c), XQ_EUNSUPPORTED);
-	assert_non_null(find_diag(&c, XQ_D_LOSS, "a CBF file holds one game; game 2 not written"));
+	assert_non_null(find_diag(&c, XQI_D_LOSS, "a CBF file holds one game; game 2 not written"));
 	release_games(g, 2);
 	xq_buf_release(&out);
 }
@@ -540,23 +540,23 @@ static void *parse_many(void *arg)
 	job->ok = 1;
 	for (int i = 0; i < 200 && job->ok; i++) {
 		struct collected *c = calloc(1, sizeof(*c));
-		const struct xq_format *f = xq_format_find("cbf");
-		struct xq_sink sink = {collect, c};
-		struct xq_read_opts opts = XQ_READ_OPTS_INIT;
-		struct xq_input *in;
-		struct xq_game g;
+		const struct xqi_format *f = xqi_format_find("cbf");
+		struct xqi_sink sink = {collect, c};
+		struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
+		struct xqi_input *in;
+		struct xqi_record g;
 		void *r;
-		if (!c || xq_input_open_mem(&in, "t", job->doc, strlen(job->doc)) ||
-		    f->open_reader(&r, in, &opts, &sink) || xq_game_init(&g)) {
+		if (!c || xqi_input_open_mem(&in, "t", job->doc, strlen(job->doc)) ||
+		    f->open_reader(&r, in, &opts, &sink) || xqi_record_init(&g)) {
 			job->ok = 0;
 			free(c);
 			break;
 		}
 		f->read(r, &g);
-		job->ok = c->n > 0 && c->d[0].code == XQ_D_XML && c->d[0].place.line == job->line;
+		job->ok = c->n > 0 && c->d[0].code == XQI_D_XML && c->d[0].place.line == job->line;
 		f->close_reader(r);
-		xq_input_close(in);
-		xq_game_release(&g);
+		xqi_input_close(in);
+		xqi_record_release(&g);
 		free(c);
 	}
 	return NULL;
@@ -586,7 +586,7 @@ static void fixtures_read_and_round_trip(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		static struct collected c;
-		struct xq_game g[MAX_GAMES], back[MAX_GAMES];
+		struct xqi_record g[MAX_GAMES], back[MAX_GAMES];
 		struct xq_buf out = XQ_BUF_INIT;
 		size_t len;
 		char *data = fixture(files[i], &len);
@@ -609,25 +609,25 @@ static void fixtures_read_and_round_trip(void **state)
 static void test_cbf_has_the_expected_game(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	size_t len;
 	char *data = fixture("test.cbf", &len);
-	struct xq_game_counts k;
+	struct xqi_record_counts k;
 	int n;
 
 	(void)state;
 	n = read_games("cbf", data, len, g, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
-	xq_game_count(&g[0], &k);
+	xqi_record_count(&g[0], &k);
 	assert_int_equal(k.nodes, 50);
 	assert_int_equal(k.variations, 0);
 	assert_int_equal(k.comments, 8);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "第一局 屏风马巡河炮抵当头炮局(和)");
-	assert_string_equal(xq_game_tag(&g[0], "Annotator"), "居荣鑫");
-	assert_string_equal(xq_game_tag(&g[0], "ECCO"), "C03");
-	assert_string_equal(g[0].nodes[XQ_ROOT].comment, "中炮横车盘头马对屏风马双炮巡河");
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "第一局 屏风马巡河炮抵当头炮局(和)");
+	assert_string_equal(xqi_record_tag(&g[0], "Annotator"), "居荣鑫");
+	assert_string_equal(xqi_record_tag(&g[0], "ECCO"), "C03");
+	assert_string_equal(g[0].nodes[XQI_ROOT].comment, "中炮横车盘头马对屏风马双炮巡河");
 	assert_int_equal(g[0].nodes[1].move, mv("h2e2"));
-	assert_int_equal(g[0].result, XQ_RESULT_UNKNOWN);
+	assert_int_equal(g[0].result, XQI_RESULT_UNKNOWN);
 	release_games(g, n);
 	free(data);
 }
@@ -635,7 +635,7 @@ static void test_cbf_has_the_expected_game(void **state)
 static void cbf_to_dhtmlxq_to_cbf_keeps_the_game(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES], mid[MAX_GAMES], back[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES], mid[MAX_GAMES], back[MAX_GAMES];
 	struct xq_buf a = XQ_BUF_INIT, b = XQ_BUF_INIT;
 	size_t len;
 	char *data = fixture("test2.cbf", &len);
@@ -645,8 +645,8 @@ static void cbf_to_dhtmlxq_to_cbf_keeps_the_game(void **state)
 	n = read_games("cbf", data, len, g, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
 	build_game(&g[1]); /* variations and awkward comments too */
-	xq_game_add_tag(&g[1], "DateModified", 12, "2024-01-01", 10);
-	xq_game_add_tag(&g[1], "URL", 3, "http://x/?a=1&b=2", 17);
+	xqi_record_add_tag(&g[1], "DateModified", 12, "2024-01-01", 10);
+	xqi_record_add_tag(&g[1], "URL", 3, "http://x/?a=1&b=2", 17);
 	for (int i = 0; i < 2; i++) {
 		xq_buf_reset(&a);
 		xq_buf_reset(&b);
@@ -657,7 +657,7 @@ static void cbf_to_dhtmlxq_to_cbf_keeps_the_game(void **state)
 		if (c.n)
 			print_diags(&c);
 		assert_int_equal(c.n, 0);
-		ASSERT_GAMES_EQUAL(&g[i], &back[0], XQ_EQ_IGNORE_TAG_ORDER);
+		ASSERT_GAMES_EQUAL(&g[i], &back[0], XQ_EQUAL_IGNORE_TAG_ORDER);
 		release_games(mid, 1);
 		release_games(back, 1);
 	}
@@ -667,11 +667,11 @@ static void cbf_to_dhtmlxq_to_cbf_keeps_the_game(void **state)
 	free(data);
 }
 
-static int count_variations(const struct xq_game *g)
+static int count_variations(const struct xqi_record *g)
 {
-	struct xq_game_counts k;
+	struct xqi_record_counts k;
 
-	xq_game_count(g, &k);
+	xqi_record_count(g, &k);
 	return (int)k.variations;
 }
 
@@ -681,11 +681,11 @@ static int count_variations(const struct xq_game *g)
  * the same, the tags in `kept` too, and every other tag that did not
  * arrive must have been reported lost on the way.  No errors anywhere.
  */
-static void run_chain(const char *const *chain, size_t links, const struct xq_game *first,
+static void run_chain(const char *const *chain, size_t links, const struct xqi_record *first,
 		      const char *const *kept, size_t nkept)
 {
 	static struct collected c;
-	static struct xq_game g[MAX_GAMES];
+	static struct xqi_record g[MAX_GAMES];
 
 	memset(&c, 0, sizeof(c));
 	for (size_t i = 0; i < links; i++) {
@@ -697,16 +697,16 @@ static void run_chain(const char *const *chain, size_t links, const struct xq_ga
 		xq_buf_release(&out);
 	}
 	for (int i = 0; i < c.n; i++)
-		if (c.d[i].severity == XQ_SEV_ERROR) {
+		if (c.d[i].severity == XQ_SEVERITY_ERROR) {
 			print_diags(&c);
 			fail_msg("an error on the way");
 		}
-	ASSERT_GAMES_EQUAL(first, &g[0], XQ_EQ_IGNORE_TAGS);
+	ASSERT_GAMES_EQUAL(first, &g[0], XQ_EQUAL_IGNORE_TAGS);
 	for (size_t i = 0; i < nkept; i++)
-		assert_string_equal(xq_game_tag(&g[0], kept[i]), xq_game_tag(first, kept[i]));
+		assert_string_equal(xqi_record_tag(&g[0], kept[i]), xqi_record_tag(first, kept[i]));
 	for (size_t i = 0; i < first->ntags; i++) {
 		const char *name = first->tags[i].name;
-		if (!xq_game_tag(&g[0], name) && !find_diag(&c, XQ_D_LOSS, name)) {
+		if (!xqi_record_tag(&g[0], name) && !find_diag(&c, XQI_D_LOSS, name)) {
 			print_diags(&c);
 			fail_msg("tag %s vanished without a loss report", name);
 		}
@@ -734,13 +734,13 @@ static void pgn_cbf_xqf_dhtmlxq_pgn_keeps_the_game(void **state)
 	static const char *const chain[] = {"cbf", "xqf", "dhtmlxq", "pgn"};
 	static const char *const kept[] = {"Event", "Site", "Date", "Red", "Black", "Result"};
 	static struct collected c;
-	static struct xq_game first[MAX_GAMES];
+	static struct xqi_record first[MAX_GAMES];
 
 	(void)state;
-	assert_non_null(xq_format_find("pgn"));
-	assert_non_null(xq_format_find("xqf"));
+	assert_non_null(xqi_format_find("pgn"));
+	assert_non_null(xqi_format_find("xqf"));
 	assert_int_equal(read_games("pgn", pgn, strlen(pgn), first, MAX_GAMES, &c, NULL), 1);
-	assert_int_equal(count_diags(&c, XQ_SEV_WARNING), 0);
+	assert_int_equal(count_diags(&c, XQ_SEVERITY_WARNING), 0);
 	assert_int_equal(count_variations(&first[0]), 2);
 	run_chain(chain, 4, &first[0], kept, 6);
 	release_games(first, 1);
@@ -752,16 +752,16 @@ static void cbf_xqf_dhtmlxq_cbf_keeps_the_game(void **state)
 	static const char *const chain[] = {"xqf", "dhtmlxq", "cbf"};
 	static const char *const kept[] = {"Title", "Event", "Annotator", "Result"};
 	static struct collected c;
-	static struct xq_game g[MAX_GAMES];
+	static struct xqi_record g[MAX_GAMES];
 	size_t len;
 	char *data = fixture("test.cbf", &len);
 
 	(void)state;
-	assert_non_null(xq_format_find("xqf"));
+	assert_non_null(xqi_format_find("xqf"));
 	assert_int_equal(read_games("cbf", data, len, g, MAX_GAMES, &c, NULL), 1);
 	run_chain(chain, 3, &g[0], kept, 4);
 	build_game(&g[1]);
-	xq_game_set_comment(&g[1], XQ_ROOT, "起 start", 10);
+	xqi_record_set_comment(&g[1], XQI_ROOT, "起 start", 10);
 	run_chain(chain, 3, &g[1], kept, 2);
 	release_games(g, 2);
 	free(data);
@@ -774,7 +774,7 @@ struct corpus_count {
 static void read_corpus_cbf(const char *path, struct corpus_count *cc)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES], back[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES], back[MAX_GAMES];
 	struct xq_buf out = XQ_BUF_INIT;
 	size_t len;
 	char *data = slurp(path, &len);
@@ -786,7 +786,7 @@ static void read_corpus_cbf(const char *path, struct corpus_count *cc)
 	assert_int_equal(n, 1);
 	assert_int_equal(rc, 0);
 	for (int i = 0; i < c.n; i++)
-		if (c.d[i].severity == XQ_SEV_ERROR && c.d[i].code != XQ_D_ILLEGAL_MOVE)
+		if (c.d[i].severity == XQ_SEVERITY_ERROR && c.d[i].code != XQI_D_ILLEGAL_MOVE)
 			fail_msg("%s: %s", path, c.d[i].msg);
 	memset(&c, 0, sizeof(c));
 	assert_int_equal(write_games("cbf", g, 1, &out, &c), 0);
@@ -830,13 +830,13 @@ static void every_corpus_cbf_reads_and_round_trips(void **state)
 
 static void probe_recognises_cbf(void **state)
 {
-	const struct xq_format *f = xq_format_find("cbf");
+	const struct xqi_format *f = xqi_format_find("cbf");
 	static const char a[] = "\xEF\xBB\xBF<?xml version=\"1.0\"?>\r\n<ChineseChessRecord Version=\"1.0\">";
 
 	(void)state;
 	assert_int_equal(f->probe((const unsigned char *)a, sizeof(a) - 1), 95);
 	assert_int_equal(f->probe((const unsigned char *)"<n version", 10), 0);
-	assert_ptr_equal(xq_format_for_extension("out.CBF"), f);
+	assert_ptr_equal(xqi_format_for_extension("out.CBF"), f);
 }
 
 int main(void)

@@ -130,7 +130,7 @@ static void rec_small_tree(struct rec *r)
 	rec_node(r, 1, "b0c2", NULL, 0);
 }
 
-static int read_rec(const char *fmt, const void *data, size_t len, struct xq_game *g,
+static int read_rec(const char *fmt, const void *data, size_t len, struct xqi_record *g,
 		    struct collected *c, int *rc)
 {
 	memset(c, 0, sizeof(*c));
@@ -141,7 +141,7 @@ static void version_2_record_reads_fields_board_and_tree(void **state)
 {
 	static struct rec r;
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	char tree[128];
 	int n, rc;
 
@@ -154,15 +154,15 @@ static void version_2_record_reads_fields_board_and_tree(void **state)
 	if (c.n)
 		print_diags(&c);
 	assert_int_equal(c.n, 0);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "Title");
-	assert_string_equal(xq_game_tag(&g[0], "Red"), "Red player");
-	assert_string_equal(xq_game_tag(&g[0], "ECCO"), "C66");
-	assert_string_equal(xq_game_tag(&g[0], "RecordType"), "2");
-	assert_string_equal(xq_game_tag(&g[0], "Result"), "1-0");
-	assert_int_equal(g[0].result, XQ_RESULT_RED_WIN);
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "Title");
+	assert_string_equal(xqi_record_tag(&g[0], "Red"), "Red player");
+	assert_string_equal(xqi_record_tag(&g[0], "ECCO"), "C66");
+	assert_string_equal(xqi_record_tag(&g[0], "RecordType"), "2");
+	assert_string_equal(xqi_record_tag(&g[0], "Result"), "1-0");
+	assert_int_equal(g[0].result, XQI_RESULT_RED_WIN);
 	tree_string(&g[0], tree, sizeof(tree));
 	assert_string_equal(tree, "1h2e2 2h9g7 1b0c2*");
-	assert_string_equal(g[0].nodes[XQ_ROOT].comment, "game");
+	assert_string_equal(g[0].nodes[XQI_ROOT].comment, "game");
 	assert_string_equal(g[0].nodes[2].comment, "炮\nx");
 	assert_int_equal(g[0].nodes[1].place.offset, 2230);
 	assert_string_equal(g[0].encoding, "utf-16le");
@@ -173,7 +173,7 @@ static void version_1_record_has_its_own_offsets_and_squares(void **state)
 {
 	static struct rec r;
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	char tree[128];
 	int n;
 
@@ -183,9 +183,9 @@ static void version_1_record_has_its_own_offsets_and_squares(void **state)
 	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
 	assert_int_equal(n, 1);
 	assert_int_equal(c.n, 0);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "Title");
-	assert_string_equal(xq_game_tag(&g[0], "Red"), "Red player");
-	assert_string_equal(xq_game_tag(&g[0], "ECCO"), "C66");
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "Title");
+	assert_string_equal(xqi_record_tag(&g[0], "Red"), "Red player");
+	assert_string_equal(xqi_record_tag(&g[0], "ECCO"), "C66");
 	tree_string(&g[0], tree, sizeof(tree));
 	assert_string_equal(tree, "1h2e2 2h9g7 1b0c2*");
 	release_games(g, n);
@@ -196,8 +196,8 @@ static void side_to_move_and_first_move_number_are_read(void **state)
 	static const char *const rows[10] = {"4k4", "9", "9", "9", "9", "9", "9", "9", "9", "R2K5"};
 	static struct rec r;
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	char fen[XQ_FEN_MAX];
+	struct xqi_record g[MAX_GAMES];
+	char fen[XQ_FEN_SIZE];
 	int n;
 
 	(void)state;
@@ -207,7 +207,7 @@ static void side_to_move_and_first_move_number_are_read(void **state)
 	rec_node(&r, 1, "e9e8", NULL, 0);
 	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
 	assert_int_equal(n, 1);
-	xq_board_to_fen(&g[0].start, fen, sizeof(fen));
+	xqi_position_to_fen(&g[0].start, fen, sizeof(fen));
 	assert_string_equal(fen, "4k4/9/9/9/9/9/9/9/9/R2K5 b - - 0 7");
 	assert_int_equal(g[0].nnodes, 2);
 	release_games(g, n);
@@ -217,8 +217,8 @@ static void illegal_move_is_reported_at_its_byte_offset(void **state)
 {
 	static struct rec r;
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	const struct xq_diag *d;
+	struct xqi_record g[MAX_GAMES];
+	const struct xq_diagnostic *d;
 	int n;
 
 	(void)state;
@@ -229,14 +229,14 @@ static void illegal_move_is_reported_at_its_byte_offset(void **state)
 	rec_node(&r, 1, "b0c2", NULL, 0);
 	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
 	assert_int_equal(n, 1);
-	d = find_diag(&c, XQ_D_ILLEGAL_MOVE, "illegal move h2e2");
+	d = find_diag(&c, XQI_D_ILLEGAL_MOVE, "illegal move h2e2");
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 2222);
 	assert_int_equal(d->has_offset, 1);
 	assert_int_equal(d->ply, 2);
 	assert_string_equal(d->move, "h2e2");
-	assert_non_null(find_diag(&c, XQ_D_ILLEGAL_MOVE, "1 moves after a bad move"));
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_non_null(find_diag(&c, XQI_D_ILLEGAL_MOVE, "1 moves after a bad move"));
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	assert_int_equal(g[0].nnodes, 2);
 	release_games(g, n);
 }
@@ -245,7 +245,7 @@ static void damaged_records_are_reported(void **state)
 {
 	static struct rec r;
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n, rc;
 
 	(void)state;
@@ -254,25 +254,25 @@ static void damaged_records_are_reported(void **state)
 	rec_small_tree(&r);
 	n = read_rec("cbr", r.b, r.len - 6, g, &c, &rc);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_TRUNCATED, "comment of 8 bytes runs past"));
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_non_null(find_diag(&c, XQI_D_TRUNCATED, "comment of 8 bytes runs past"));
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 	/* Cut inside the header. */
 	n = read_rec("cbr", r.b, 1000, g, &c, &rc);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_TRUNCATED, "inside its 2214-byte header"));
+	assert_non_null(find_diag(&c, XQI_D_TRUNCATED, "inside its 2214-byte header"));
 	release_games(g, n);
 	/* Bytes after the tree. */
 	n = read_rec("cbr", r.b, r.len + 10, g, &c, &rc);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_TRAILING, "10 bytes after the end of the move tree"));
+	assert_non_null(find_diag(&c, XQI_D_TRAILING, "10 bytes after the end of the move tree"));
 	release_games(g, n);
 	/* A piece code that does not exist. */
 	r.b[2120] = 0x19;
 	n = read_rec("cbr", r.b, r.len, g, &c, &rc);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_CORRUPT, "board byte 0x19 at row 0, column 0"));
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_non_null(find_diag(&c, XQI_D_CORRUPT, "board byte 0x19 at row 0, column 0"));
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 	/* A square byte past the board. */
 	rec_start(&r, 2, start_rows, 1);
@@ -280,20 +280,20 @@ static void damaged_records_are_reported(void **state)
 	rec_node(&r, 1, "h2e2", NULL, 0);
 	r.b[r.len - 1] = 200;
 	n = read_rec("cbr", r.b, r.len, g, &c, &rc);
-	assert_non_null(find_diag(&c, XQ_D_CORRUPT, "move bytes 46 c8 name no square"));
+	assert_non_null(find_diag(&c, XQI_D_CORRUPT, "move bytes 46 c8 name no square"));
 	release_games(g, n);
 	/* Not a record. */
 	n = read_rec("cbr", "CCBridge Recorx\0xxxxxxxx", 24, g, &c, &rc);
 	assert_int_equal(n, 0);
 	assert_int_equal(rc, XQ_EPARSE);
-	assert_non_null(find_diag(&c, XQ_D_BAD_MAGIC, NULL));
+	assert_non_null(find_diag(&c, XQI_D_BAD_MAGIC, NULL));
 }
 
 static void unknown_versions_and_bits_are_said_not_guessed(void **state)
 {
 	static struct rec r;
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -302,8 +302,8 @@ static void unknown_versions_and_bits_are_said_not_guessed(void **state)
 	r.b[19] = 3;
 	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "CBR version 3 is not supported"));
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_non_null(find_diag(&c, XQI_D_UNSUPPORTED, "CBR version 3 is not supported"));
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 	/* A node byte whose meaning is not known, an odd sentinel, result 4. */
 	r.b[19] = 2;
@@ -312,9 +312,9 @@ static void unknown_versions_and_bits_are_said_not_guessed(void **state)
 	put_u32(r.b + 2076, 4);
 	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "flags 0x0201 have bits"));
-	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "00000000 where records mostly have ffffffff"));
-	assert_non_null(find_diag(&c, XQ_D_NO_RESULT, "result code 4"));
+	assert_non_null(find_diag(&c, XQI_D_UNSUPPORTED, "flags 0x0201 have bits"));
+	assert_non_null(find_diag(&c, XQI_D_UNSUPPORTED, "00000000 where records mostly have ffffffff"));
+	assert_non_null(find_diag(&c, XQI_D_NO_RESULT, "result code 4"));
 	assert_string_equal(g[0].result_text, "4");
 	assert_int_equal(g[0].nnodes, 4); /* still read */
 	release_games(g, n);
@@ -326,7 +326,7 @@ static void empty_board_record_is_a_heading(void **state)
 	static const uint16_t words[] = {'h', 'i'};
 	static struct rec r;
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -334,17 +334,17 @@ static void empty_board_record_is_a_heading(void **state)
 	rec_node(&r, 1, NULL, words, 2);
 	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_EMPTY_GAME, "empty board and no moves (a heading with a comment)"));
-	assert_string_equal(g[0].nodes[XQ_ROOT].comment, "hi");
-	assert_int_equal(g[0].flags, XQ_GAME_EMPTY);
+	assert_non_null(find_diag(&c, XQI_D_EMPTY_GAME, "empty board and no moves (a heading with a comment)"));
+	assert_string_equal(g[0].nodes[XQI_ROOT].comment, "hi");
+	assert_int_equal(g[0].flags, XQI_RECORD_EMPTY);
 	release_games(g, n);
 	/* With moves it is an error: they cannot be placed. */
 	rec_start(&r, 2, empty, 1);
 	rec_node(&r, 0, NULL, NULL, 0);
 	rec_node(&r, 1, "h2e2", NULL, 0);
 	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
-	assert_non_null(find_diag(&c, XQ_D_BAD_FEN, "the board is empty, yet the record has 1 moves"));
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_non_null(find_diag(&c, XQI_D_BAD_FEN, "the board is empty, yet the record has 1 moves"));
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 }
 
@@ -352,10 +352,10 @@ static void bytes_after_a_record_are_read_no_further_than_16_mib(void **state)
 {
 	static struct rec r;
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	size_t len = (size_t)(XQ_SKIP_MAX + (1 << 20));
+	struct xqi_record g[MAX_GAMES];
+	size_t len = (size_t)(XQI_SKIP_MAX + (1 << 20));
 	unsigned char *b = calloc(1, len);
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 	int n, rc;
 
 	(void)state;
@@ -367,13 +367,13 @@ static void bytes_after_a_record_are_read_no_further_than_16_mib(void **state)
 	n = read_rec("cbr", b, len, g, &c, &rc);
 	assert_int_equal(n, 1);
 	assert_int_equal(rc, 0);
-	assert_false(g[0].flags & XQ_GAME_BROKEN);
-	d = find_diag(&c, XQ_D_RESOURCE,
+	assert_false(g[0].flags & XQI_RECORD_BROKEN);
+	d = find_diag(&c, XQI_D_RESOURCE,
 		      "more than 16 MiB after the end of the move tree are not read; reading "
 		      "stopped there");
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, r.len);
-	assert_null(find_diag(&c, XQ_D_TRAILING, NULL));
+	assert_null(find_diag(&c, XQI_D_TRAILING, NULL));
 	release_games(g, n);
 	free(b);
 }
@@ -381,10 +381,10 @@ static void bytes_after_a_record_are_read_no_further_than_16_mib(void **state)
 static void library_holding_no_record_for_16_mib_is_read_no_further(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	size_t len = (size_t)(66624 + XQ_SKIP_MAX + (1 << 20));
+	struct xqi_record g[MAX_GAMES];
+	size_t len = (size_t)(66624 + XQI_SKIP_MAX + (1 << 20));
 	unsigned char *b = calloc(1, len);
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 	int n, rc;
 
 	(void)state;
@@ -396,7 +396,7 @@ static void library_holding_no_record_for_16_mib_is_read_no_further(void **state
 	n = read_rec("cbl", b, len, g, &c, &rc);
 	assert_int_equal(n, 0);
 	assert_int_equal(rc, XQ_ERANGE);
-	d = find_diag(&c, XQ_D_RESOURCE, "more than 16 MiB from here hold no record");
+	d = find_diag(&c, XQI_D_RESOURCE, "more than 16 MiB from here hold no record");
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 66624);
 	free(b);
@@ -439,7 +439,7 @@ static unsigned char *build_library(size_t *len, int count, uint32_t slots, int 
 static void library_records_are_read_with_the_library_fields(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	size_t len;
 	unsigned char *lib = build_library(&len, 3, 128, 0);
 	int n, rc;
@@ -453,14 +453,14 @@ static void library_records_are_read_with_the_library_fields(void **state)
 	assert_int_equal(c.n, 0);
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(g[i].number, (uint64_t)i + 1);
-		assert_string_equal(xq_game_tag(&g[i], "Library"), "Lib");
-		assert_string_equal(xq_game_tag(&g[i], "LibraryCreator"), "Maker");
+		assert_string_equal(xqi_record_tag(&g[i], "Library"), "Lib");
+		assert_string_equal(xqi_record_tag(&g[i], "LibraryCreator"), "Maker");
 		assert_int_equal(g[i].place.offset, 66624 + 128 * 276 + 4096 * (uint64_t)i);
 		assert_int_equal(g[i].nnodes, 4);
 	}
 	/* The remark, which can be long, only once. */
-	assert_string_equal(xq_game_tag(&g[0], "LibraryRemark"), "Remark");
-	assert_null(xq_game_tag(&g[1], "LibraryRemark"));
+	assert_string_equal(xqi_record_tag(&g[0], "LibraryRemark"), "Remark");
+	assert_null(xqi_record_tag(&g[1], "LibraryRemark"));
 	release_games(g, n);
 	free(lib);
 }
@@ -468,7 +468,7 @@ static void library_records_are_read_with_the_library_fields(void **state)
 static void library_index_disagreements_are_noted_not_acted_on(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	size_t len;
 	unsigned char *lib = build_library(&len, 2, 16, 2);
 	int n;
@@ -476,9 +476,9 @@ static void library_index_disagreements_are_noted_not_acted_on(void **state)
 	(void)state;
 	n = read_rec("cbl", lib, len, g, &c, NULL);
 	assert_int_equal(n, 2);
-	assert_non_null(find_diag(&c, XQ_D_CORRUPT, "gives record 1 2256 bytes; its move tree ends after 2254"));
-	assert_non_null(find_diag(&c, XQ_D_CORRUPT, "titles record 1 'Other', the record says 'Title'"));
-	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "record 2 has flags 5"));
+	assert_non_null(find_diag(&c, XQI_D_CORRUPT, "gives record 1 2256 bytes; its move tree ends after 2254"));
+	assert_non_null(find_diag(&c, XQI_D_CORRUPT, "titles record 1 'Other', the record says 'Title'"));
+	assert_non_null(find_diag(&c, XQI_D_UNSUPPORTED, "record 2 has flags 5"));
 	assert_int_equal(g[0].nnodes, 4);
 	assert_int_equal(g[1].nnodes, 4);
 	release_games(g, n);
@@ -487,7 +487,7 @@ static void library_index_disagreements_are_noted_not_acted_on(void **state)
 	lib = build_library(&len, 2, 16, 1);
 	n = read_rec("cbl", lib, len, g, &c, NULL);
 	assert_int_equal(n, 2);
-	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "found by their magic instead"));
+	assert_non_null(find_diag(&c, XQI_D_UNSUPPORTED, "found by their magic instead"));
 	release_games(g, n);
 	free(lib);
 }
@@ -614,7 +614,7 @@ static unsigned char *zb_file(const struct zb *z, uint32_t method, size_t *len)
 }
 
 /* Read the library `z` (stored or deflated as `method` says) into g[]; returns the count. */
-static int read_zb(const struct zb *z, uint32_t method, struct xq_game *g, struct collected *c)
+static int read_zb(const struct zb *z, uint32_t method, struct xqi_record *g, struct collected *c)
 {
 	size_t len;
 	unsigned char *file = zb_file(z, method, &len);
@@ -631,7 +631,7 @@ static const struct zmove small_tree[] = {
 	{1, "b0c2", 0x17, 0x06, ""},
 };
 
-static int count_comments(const struct xq_game *g)
+static int count_comments(const struct xqi_record *g)
 {
 	int n = 0;
 
@@ -643,7 +643,7 @@ static int count_comments(const struct xq_game *g)
 static void compressed_library_reads_tags_moves_comments_and_variations(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	static struct zb z;
 	char tree[256];
 	unsigned char *file;
@@ -665,30 +665,30 @@ static void compressed_library_reads_tags_moves_comments_and_variations(void **s
 		assert_int_equal(n, 2);
 		tree_string(&g[0], tree, sizeof(tree));
 		assert_string_equal(tree, "1h2e2 2h9g7 3h0g2 2b9c7* 1b0c2*");
-		assert_string_equal(g[0].nodes[g[0].nodes[XQ_ROOT].child].comment, "center\ncannon");
+		assert_string_equal(g[0].nodes[g[0].nodes[XQI_ROOT].child].comment, "center\ncannon");
 		assert_int_equal(count_comments(&g[0]), 3); /* the game's, h2e2's, b9c7's */
 		tree_string(&g[1], tree, sizeof(tree));
 		assert_string_equal(tree, "1h2e2");
-		assert_string_equal(xq_game_tag(&g[0], "Title"), "One");
-		assert_string_equal(xq_game_tag(&g[0], "Event"), "Event");
-		assert_string_equal(xq_game_tag(&g[0], "Site"), "Site");
-		assert_string_equal(xq_game_tag(&g[0], "Date"), "2001");
-		assert_string_equal(xq_game_tag(&g[0], "Red"), "红");
-		assert_string_equal(xq_game_tag(&g[0], "Black"), "Black");
-		assert_string_equal(xq_game_tag(&g[0], "Annotator"), "Commentator");
-		assert_string_equal(xq_game_tag(&g[0], "Author"), "Creator");
-		assert_string_equal(xq_game_tag(&g[0], "RecordType"), "2");
-		assert_string_equal(xq_game_tag(&g[0], "DateCreated"), "2001-2-18 12:30:22");
-		assert_string_equal(xq_game_tag(&g[0], "DateModified"), "2001-2-18 12:30:23");
-		assert_string_equal(g[0].nodes[XQ_ROOT].comment, "Game\ncomment");
-		assert_int_equal(g[0].result, XQ_RESULT_RED_WIN);
-		assert_int_equal(g[1].result, XQ_RESULT_UNKNOWN);
-		assert_string_equal(xq_game_tag(&g[1], "Library"), "Lib");
-		assert_string_equal(xq_game_tag(&g[1], "LibraryCreator"), "Maker");
-		assert_string_equal(xq_game_tag(&g[1], "LibraryModified"), "2006-11-25 22:02:58");
-		assert_string_equal(xq_game_tag(&g[0], "LibraryRemark"), "Remark\ntwo");
-		assert_null(xq_game_tag(&g[1], "LibraryRemark"));
-		assert_null(xq_game_tag(&g[0], "From"));
+		assert_string_equal(xqi_record_tag(&g[0], "Title"), "One");
+		assert_string_equal(xqi_record_tag(&g[0], "Event"), "Event");
+		assert_string_equal(xqi_record_tag(&g[0], "Site"), "Site");
+		assert_string_equal(xqi_record_tag(&g[0], "Date"), "2001");
+		assert_string_equal(xqi_record_tag(&g[0], "Red"), "红");
+		assert_string_equal(xqi_record_tag(&g[0], "Black"), "Black");
+		assert_string_equal(xqi_record_tag(&g[0], "Annotator"), "Commentator");
+		assert_string_equal(xqi_record_tag(&g[0], "Author"), "Creator");
+		assert_string_equal(xqi_record_tag(&g[0], "RecordType"), "2");
+		assert_string_equal(xqi_record_tag(&g[0], "DateCreated"), "2001-2-18 12:30:22");
+		assert_string_equal(xqi_record_tag(&g[0], "DateModified"), "2001-2-18 12:30:23");
+		assert_string_equal(g[0].nodes[XQI_ROOT].comment, "Game\ncomment");
+		assert_int_equal(g[0].result, XQI_RESULT_RED_WIN);
+		assert_int_equal(g[1].result, XQI_RESULT_UNKNOWN);
+		assert_string_equal(xqi_record_tag(&g[1], "Library"), "Lib");
+		assert_string_equal(xqi_record_tag(&g[1], "LibraryCreator"), "Maker");
+		assert_string_equal(xqi_record_tag(&g[1], "LibraryModified"), "2006-11-25 22:02:58");
+		assert_string_equal(xqi_record_tag(&g[0], "LibraryRemark"), "Remark\ntwo");
+		assert_null(xqi_record_tag(&g[1], "LibraryRemark"));
+		assert_null(xqi_record_tag(&g[0], "From"));
 		assert_string_equal(g[0].encoding, "gb18030");
 		release_games(g, n);
 		free(file);
@@ -700,7 +700,7 @@ static void compressed_library_reads_tags_moves_comments_and_variations(void **s
  * `method` says) into g[0]; *moves gets the data offset of its first move
  * entry.  Returns the number of games read.
  */
-static int read_one_record(const struct zmove *m, size_t n, uint32_t method, struct xq_game *g,
+static int read_one_record(const struct zmove *m, size_t n, uint32_t method, struct xqi_record *g,
 			   struct collected *c, size_t *moves)
 {
 	static struct zb z;
@@ -725,7 +725,7 @@ static void variation_index_hangs_off_the_line_just_read(void **state)
 		{4, "c6c5", 0x62, 0x00, ""},
 	};
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	char tree[256];
 	int n;
 
@@ -745,8 +745,8 @@ static void illegal_move_offset_is_a_file_offset_when_stored_and_inflated_otherw
 		{3, "h0g2", 0x11, 0x02, ""}, {2, "h9g7", 0x17, 0x06, "kept"},
 	};
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	const struct xq_diag *d;
+	struct xqi_record g[MAX_GAMES];
+	const struct xq_diagnostic *d;
 	char tree[256];
 	size_t at;
 	int n;
@@ -755,20 +755,20 @@ static void illegal_move_offset_is_a_file_offset_when_stored_and_inflated_otherw
 	n = read_one_record(m, 4, 0, g, &c, &at);
 	at += 6; /* the second entry */
 	assert_int_equal(n, 1);
-	d = find_diag(&c, XQ_D_ILLEGAL_MOVE, "illegal move h9h2");
+	d = find_diag(&c, XQI_D_ILLEGAL_MOVE, "illegal move h9h2");
 	assert_non_null(d);
 	assert_true(d->has_offset);
 	assert_int_equal(d->place.offset, 20 + at);
 	assert_int_equal(d->ply, 2);
-	assert_non_null(find_diag(&c, XQ_D_ILLEGAL_MOVE, "1 moves after a bad move"));
+	assert_non_null(find_diag(&c, XQI_D_ILLEGAL_MOVE, "1 moves after a bad move"));
 	/* The line resumes at the next alternative; the bad move's comment goes with it. */
 	tree_string(&g[0], tree, sizeof(tree));
 	assert_string_equal(tree, "1h2e2 2h9g7");
-	assert_string_equal(g[0].nodes[g[0].nodes[g[0].nodes[XQ_ROOT].child].child].comment, "kept");
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_string_equal(g[0].nodes[g[0].nodes[g[0].nodes[XQI_ROOT].child].child].comment, "kept");
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 	n = read_one_record(m, 4, 3, g, &c, NULL);
-	d = find_diag(&c, XQ_D_ILLEGAL_MOVE, "illegal move h9h2");
+	d = find_diag(&c, XQI_D_ILLEGAL_MOVE, "illegal move h9h2");
 	assert_non_null(d);
 	assert_false(d->has_offset);
 	{
@@ -787,24 +787,24 @@ static void move_text_that_does_not_name_the_move_is_noted(void **state)
 		{3, "h0g2", 0xF1, 0x02, ""}, /* not a text */
 	};
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
 	n = read_one_record(m, 3, 1, g, &c, NULL);
 	assert_int_equal(n, 1);
 	assert_int_equal(g[0].nnodes, 4); /* the squares are what is read */
-	assert_non_null(find_diag(&c, XQ_D_CORRUPT, "text bytes 52 24 (炮三平五) do not name h2e2"));
-	assert_non_null(find_diag(&c, XQ_D_CORRUPT, "2 moves in all have text bytes"));
-	assert_int_equal(count_diags(&c, XQ_SEV_WARNING), 0);
+	assert_non_null(find_diag(&c, XQI_D_CORRUPT, "text bytes 52 24 (炮三平五) do not name h2e2"));
+	assert_non_null(find_diag(&c, XQI_D_CORRUPT, "2 moves in all have text bytes"));
+	assert_int_equal(count_diags(&c, XQ_SEVERITY_WARNING), 0);
 	release_games(g, n);
 }
 
 static void damaged_or_cut_streams_are_reported_with_offsets(void **state)
 {
 	static struct collected c;
-	static struct xq_game g[MAX_GAMES];
-	const struct xq_diag *d;
+	static struct xqi_record g[MAX_GAMES];
+	const struct xq_diagnostic *d;
 	size_t len;
 	char *data = slurp("tests/data/cbr/compressed.cbl", &len);
 	unsigned char *copy;
@@ -818,21 +818,21 @@ static void damaged_or_cut_streams_are_reported_with_offsets(void **state)
 	memcpy(copy, data, len);
 	n = read_rec("cbl", copy, len / 2, g, &c, &rc);
 	assert_int_equal(rc, 0);
-	d = find_diag(&c, XQ_D_TRUNCATED, "the zlib stream is cut short after");
+	d = find_diag(&c, XQI_D_TRUNCATED, "the zlib stream is cut short after");
 	assert_non_null(d);
 	assert_true(d->has_offset);
 	assert_int_equal(d->place.offset, len / 2);
 	assert_true(n > 5 && n < 47);
-	assert_true(g[n - 1].flags & XQ_GAME_BROKEN);
-	assert_false(g[0].flags & XQ_GAME_BROKEN);
-	assert_non_null(find_diag(&c, XQ_D_TRUNCATED, "record 18 of 47 gives its size as 553 bytes"));
-	assert_int_equal(count_diags(&c, XQ_SEV_WARNING), 3);
+	assert_true(g[n - 1].flags & XQI_RECORD_BROKEN);
+	assert_false(g[0].flags & XQI_RECORD_BROKEN);
+	assert_non_null(find_diag(&c, XQI_D_TRUNCATED, "record 18 of 47 gives its size as 553 bytes"));
+	assert_int_equal(count_diags(&c, XQ_SEVERITY_WARNING), 3);
 	release_games(g, n);
 	/* A damaged stream: zlib's error, at the byte where inflate stopped. */
 	memcpy(copy, data, len);
 	copy[22] = 0xFF; /* the first block's type: 3, which is no type */
 	n = read_rec("cbl", copy, len, g, &c, &rc);
-	d = find_diag(&c, XQ_D_CORRUPT, "the zlib stream is damaged here (invalid block type)");
+	d = find_diag(&c, XQI_D_CORRUPT, "the zlib stream is damaged here (invalid block type)");
 	assert_non_null(d);
 	assert_true(d->has_offset);
 	assert_int_equal(d->place.offset, 23);
@@ -841,37 +841,37 @@ static void damaged_or_cut_streams_are_reported_with_offsets(void **state)
 	memcpy(copy, data, len);
 	memset(copy + 3000, 0xFF, 64);
 	n = read_rec("cbl", copy, len, g, &c, &rc);
-	assert_true(count_diags(&c, XQ_SEV_ERROR) > 0);
+	assert_true(count_diags(&c, XQ_SEVERITY_ERROR) > 0);
 	assert_true(n > 15);
 	for (int i = 0; i < 15; i++)
-		assert_false(g[i].flags & XQ_GAME_BROKEN);
+		assert_false(g[i].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 	/* A header that gives another size. */
 	memcpy(copy, data, len);
 	put_u32(copy + 16, 25562);
 	n = read_rec("cbl", copy, len, g, &c, &rc);
-	assert_non_null(find_diag(&c, XQ_D_CORRUPT,
+	assert_non_null(find_diag(&c, XQI_D_CORRUPT,
 				  "the data part inflates to 25561 bytes where the header gives 25562"));
 	assert_int_equal(n, 47);
 	release_games(g, n);
 	put_u32(copy + 16, 25560);
 	n = read_rec("cbl", copy, len, g, &c, &rc);
-	assert_non_null(find_diag(&c, XQ_D_CORRUPT,
+	assert_non_null(find_diag(&c, XQI_D_CORRUPT,
 				  "inflates to more than the 25560 bytes the header gives"));
-	assert_true(g[n - 1].flags & XQ_GAME_BROKEN);
+	assert_true(g[n - 1].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 	/* Absurd sizes and unknown methods are refused before anything is read. */
 	put_u32(copy + 16, 0x7FFFFFFFu);
 	n = read_rec("cbl", copy, len, g, &c, &rc);
 	assert_int_equal(n, 0);
 	assert_int_equal(rc, XQ_ERANGE);
-	assert_non_null(find_diag(&c, XQ_D_RESOURCE, "is larger than 4 MiB, the cbl format's limit for one record"));
+	assert_non_null(find_diag(&c, XQI_D_RESOURCE, "is larger than 4 MiB, the cbl format's limit for one record"));
 	memcpy(copy, data, len);
 	put_u32(copy + 12, 7);
 	n = read_rec("cbl", copy, len, g, &c, &rc);
 	assert_int_equal(n, 0);
 	assert_int_equal(rc, XQ_EUNSUPPORTED);
-	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "compression method 7"));
+	assert_non_null(find_diag(&c, XQI_D_UNSUPPORTED, "compression method 7"));
 	/* Bytes after the end of the stream. */
 	{
 		char *longer = malloc(len + 5);
@@ -880,7 +880,7 @@ static void damaged_or_cut_streams_are_reported_with_offsets(void **state)
 		memcpy(longer + len, "extra", 5);
 		n = read_rec("cbl", longer, len + 5, g, &c, &rc);
 		assert_int_equal(n, 47);
-		d = find_diag(&c, XQ_D_TRAILING, "5 bytes after the end of the zlib stream");
+		d = find_diag(&c, XQI_D_TRAILING, "5 bytes after the end of the zlib stream");
 		assert_non_null(d);
 		assert_int_equal(d->place.offset, len);
 		release_games(g, n);
@@ -899,9 +899,9 @@ static void record_over_its_limit_is_refused_without_reading_on(void **state)
 {
 	static struct rec r;
 	static struct collected c;
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
-	struct xq_game g[MAX_GAMES];
-	const struct xq_diag *d;
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
+	struct xqi_record g[MAX_GAMES];
+	const struct xq_diagnostic *d;
 	size_t comment = 200000, len;
 	unsigned char *big;
 	int n, rc;
@@ -923,14 +923,14 @@ static void record_over_its_limit_is_refused_without_reading_on(void **state)
 	n = read_games_opts("cbr", big, len, g, MAX_GAMES, &c, &rc, &opts);
 	assert_int_equal(n, 0);
 	assert_int_equal(rc, XQ_ERANGE);
-	d = find_diag(&c, XQ_D_RESOURCE, "record 1 is larger than 128 KiB, the most one cbr record");
+	d = find_diag(&c, XQI_D_RESOURCE, "record 1 is larger than 128 KiB, the most one cbr record");
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 0);
 	/* With the default budget it is read. */
 	memset(&c, 0, sizeof(c));
 	n = read_games("cbr", big, len, g, MAX_GAMES, &c, &rc);
 	assert_int_equal(n, 1);
-	assert_int_equal(strlen(g[0].nodes[XQ_ROOT].comment), comment / 2);
+	assert_int_equal(strlen(g[0].nodes[XQI_ROOT].comment), comment / 2);
 	release_games(g, n);
 	free(big);
 }
@@ -939,7 +939,7 @@ static void records_that_do_not_fit_are_reported(void **state)
 {
 	static struct collected c;
 	static struct zb z;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	size_t moves, second;
 	int n;
 
@@ -952,17 +952,17 @@ static void records_that_do_not_fit_are_reported(void **state)
 	zb_record(&z, "B", 1, small_tree, 5);
 	n = read_zb(&z, 0, g, &c);
 	assert_int_equal(n, 2);
-	assert_non_null(find_diag(&c, XQ_D_TRUNCATED, "announces 3 records; the data ends after 2"));
+	assert_non_null(find_diag(&c, XQI_D_TRUNCATED, "announces 3 records; the data ends after 2"));
 	release_games(g, n);
 	/* A record whose move count runs past its end, and one whose size runs past the data. */
 	put_u32(z.b + moves - 4, 50);
 	put_u32(z.b + second, 1 << 20);
 	n = read_zb(&z, 0, g, &c);
 	assert_int_equal(n, 2);
-	assert_non_null(find_diag(&c, XQ_D_TRUNCATED, "gives its size as 1048576 bytes"));
-	assert_non_null(find_diag(&c, XQ_D_TRUNCATED, "announces 50 moves; it ends after"));
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
-	assert_true(g[1].flags & XQ_GAME_BROKEN);
+	assert_non_null(find_diag(&c, XQI_D_TRUNCATED, "gives its size as 1048576 bytes"));
+	assert_non_null(find_diag(&c, XQI_D_TRUNCATED, "announces 50 moves; it ends after"));
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
+	assert_true(g[1].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 	/* Bytes after the last record. */
 	z.len = 0;
@@ -971,17 +971,17 @@ static void records_that_do_not_fit_are_reported(void **state)
 	zb_bytes(&z, "xyz", 3);
 	n = read_zb(&z, 1, g, &c);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_TRAILING, "3 bytes after the last of the 1 records"));
+	assert_non_null(find_diag(&c, XQI_D_TRAILING, "3 bytes after the last of the 1 records"));
 	release_games(g, n);
 }
 
 /* Every move of every line of `g` is legal where it is played. */
-static void assert_replays_legally(const struct xq_game *g)
+static void assert_replays_legally(const struct xqi_record *g)
 {
 	for (size_t i = 1; i < g->nnodes; i++) {
-		struct xq_board b;
-		xq_game_board_at(g, g->nodes[i].parent, &b);
-		if (!xq_move_is_legal(&b, g->nodes[i].move))
+		struct xqi_position b;
+		xqi_record_board_at(g, g->nodes[i].parent, &b);
+		if (!xqi_move_is_legal(&b, g->nodes[i].move))
 			fail_msg("game %llu: node %zu is not legal", (unsigned long long)g->number, i);
 	}
 }
@@ -989,7 +989,7 @@ static void assert_replays_legally(const struct xq_game *g)
 static void compressed_fixture_reads_whole(void **state)
 {
 	static struct collected c;
-	static struct xq_game g[MAX_GAMES];
+	static struct xqi_record g[MAX_GAMES];
 	static const char *const first[] = {"h2e2", "h9g7", "h0g2", "b9c7", "i0h0", "i9h9"};
 	size_t len;
 	char *data = slurp("tests/data/cbr/compressed.cbl", &len);
@@ -1004,30 +1004,30 @@ static void compressed_fixture_reads_whole(void **state)
 	assert_int_equal(c.n, 0);
 	assert_int_equal(rc, 0);
 	assert_int_equal(n, 47); /* as the library header says */
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "让先屏风马破当头直车局  局一");
-	assert_string_equal(xq_game_tag(&g[0], "Red"), "让先屏风马");
-	assert_string_equal(xq_game_tag(&g[0], "Black"), "当头直车");
-	assert_string_equal(xq_game_tag(&g[0], "Author"), "盛昱");
-	assert_string_equal(xq_game_tag(&g[0], "Result"), "0-1");
-	assert_string_equal(xq_game_tag(&g[0], "Library"), "梅花谱");
-	assert_string_equal(xq_game_tag(&g[0], "LibraryCreator"), "桔中秘");
-	assert_string_equal(xq_game_tag(&g[0], "LibraryModified"), "2006-11-25 22:02:58");
-	assert_non_null(strstr(xq_game_tag(&g[0], "LibraryRemark"), "清王再越著"));
-	assert_string_equal(xq_game_tag(&g[46], "Title"), "让先屏风马破士角马局  局五  (变 7)");
-	n_node = XQ_ROOT;
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "让先屏风马破当头直车局  局一");
+	assert_string_equal(xqi_record_tag(&g[0], "Red"), "让先屏风马");
+	assert_string_equal(xqi_record_tag(&g[0], "Black"), "当头直车");
+	assert_string_equal(xqi_record_tag(&g[0], "Author"), "盛昱");
+	assert_string_equal(xqi_record_tag(&g[0], "Result"), "0-1");
+	assert_string_equal(xqi_record_tag(&g[0], "Library"), "梅花谱");
+	assert_string_equal(xqi_record_tag(&g[0], "LibraryCreator"), "桔中秘");
+	assert_string_equal(xqi_record_tag(&g[0], "LibraryModified"), "2006-11-25 22:02:58");
+	assert_non_null(strstr(xqi_record_tag(&g[0], "LibraryRemark"), "清王再越著"));
+	assert_string_equal(xqi_record_tag(&g[46], "Title"), "让先屏风马破士角马局  局五  (变 7)");
+	n_node = XQI_ROOT;
 	for (size_t i = 0; i < sizeof(first) / sizeof(first[0]); i++) {
 		char name[5];
 		n_node = g[0].nodes[n_node].child;
-		assert_int_not_equal(n_node, XQ_NODE_NONE);
-		xq_move_name(g[0].nodes[n_node].move, name);
+		assert_int_not_equal(n_node, XQ_NO_NODE);
+		xqi_move_name(g[0].nodes[n_node].move, name);
 		assert_string_equal(name, first[i]);
 	}
 	for (int i = 0; i < n; i++) {
 		assert_replays_legally(&g[i]);
-		assert_int_equal(g[i].start.side, XQ_RED);
+		assert_int_equal(g[i].start.side, XQI_RED);
 		plies += (int)g[i].nnodes - 1;
 	}
-	assert_int_equal(xq_game_mainline_length(&g[0]), 52);
+	assert_int_equal(xqi_record_mainline_length(&g[0]), 52);
 	assert_int_equal(plies, 1970);
 	release_games(g, n);
 	free(data);
@@ -1051,11 +1051,11 @@ static void corpus_compressed_libraries_read_whole(void **state)
 	SKIP_WITHOUT_SHARED(test_shared_dir());
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
 		static struct collected c;
-		static struct xq_game g;
-		const struct xq_format *f = xq_format_find("cbl");
-		struct xq_read_opts opts = XQ_READ_OPTS_INIT;
-		struct xq_sink sink = {collect, &c};
-		struct xq_input *in;
+		static struct xqi_record g;
+		const struct xqi_format *f = xqi_format_find("cbl");
+		struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
+		struct xqi_sink sink = {collect, &c};
+		struct xqi_input *in;
 		uint64_t games = 0, plies = 0, variations = 0, comments = 0, black_first = 0;
 		size_t len;
 		char *data = corpus_file(libs[i].file, &len);
@@ -1064,24 +1064,24 @@ static void corpus_compressed_libraries_read_whole(void **state)
 
 		assert_non_null(data);
 		memset(&c, 0, sizeof(c));
-		assert_int_equal(xq_input_open_mem(&in, "test", data, len), 0);
+		assert_int_equal(xqi_input_open_mem(&in, "test", data, len), 0);
 		assert_int_equal(f->open_reader(&r, in, &opts, &sink), 0);
-		assert_int_equal(xq_game_init(&g), 0);
+		assert_int_equal(xqi_record_init(&g), 0);
 		while ((rc = f->read(r, &g)) > 0) {
-			struct xq_game_counts k;
+			struct xqi_record_counts k;
 			games++;
-			assert_false(g.flags & XQ_GAME_BROKEN);
+			assert_false(g.flags & XQI_RECORD_BROKEN);
 			assert_replays_legally(&g);
-			xq_game_count(&g, &k);
+			xqi_record_count(&g, &k);
 			plies += g.nnodes - 1;
 			variations += k.variations;
 			comments += k.comments;
-			black_first += g.start.side == XQ_BLACK;
+			black_first += g.start.side == XQI_BLACK;
 		}
 		assert_int_equal(rc, 0);
-		xq_game_release(&g);
+		xqi_record_release(&g);
 		f->close_reader(r);
-		xq_input_close(in);
+		xqi_input_close(in);
 		if (c.n)
 			print_diags(&c);
 		assert_int_equal(c.n, 0);
@@ -1102,8 +1102,8 @@ static void corpus_compressed_libraries_read_whole(void **state)
 static void fixtures_read(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	struct xq_game_counts k;
+	struct xqi_record g[MAX_GAMES];
+	struct xqi_record_counts k;
 	size_t len;
 	char *data;
 	int n, rc;
@@ -1113,16 +1113,16 @@ static void fixtures_read(void **state)
 	assert_non_null(data);
 	n = read_rec("cbr", data, len, g, &c, &rc);
 	assert_int_equal(n, 1);
-	xq_game_count(&g[0], &k);
+	xqi_record_count(&g[0], &k);
 	assert_int_equal(k.nodes, 102);
 	assert_int_equal(k.variations, 11);
 	assert_int_equal(k.comments, 13);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "黄丹青讲座004-破解新式弃马局的攻防要领");
-	assert_string_equal(xq_game_tag(&g[0], "DateCreated"), "2024-08-22 6:45:25");
-	assert_string_equal(xq_game_tag(&g[0], "ECCO"), "C32");
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "黄丹青讲座004-破解新式弃马局的攻防要领");
+	assert_string_equal(xqi_record_tag(&g[0], "DateCreated"), "2024-08-22 6:45:25");
+	assert_string_equal(xqi_record_tag(&g[0], "ECCO"), "C32");
 	/* Its one unknown: a second node byte of 1 on a few moves. */
 	assert_int_equal(c.n, 1);
-	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "flags 0x0401"));
+	assert_non_null(find_diag(&c, XQI_D_UNSUPPORTED, "flags 0x0401"));
 	release_games(g, n);
 	free(data);
 	data = slurp("tests/data/cbr/test2.cbr", &len);
@@ -1130,7 +1130,7 @@ static void fixtures_read(void **state)
 	n = read_rec("cbr", data, len, g, &c, &rc);
 	assert_int_equal(n, 1);
 	assert_int_equal(c.n, 0);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "Test");
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "Test");
 	release_games(g, n);
 	free(data);
 }
@@ -1150,7 +1150,7 @@ static void corpus_libraries_read_whole(void **state)
 	SKIP_WITHOUT_SHARED(test_shared_dir());
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
 		static struct collected c;
-		static struct xq_game g[MAX_GAMES];
+		static struct xqi_record g[MAX_GAMES];
 		size_t len;
 		char *data = corpus_file(libs[i].file, &len);
 		int n, rc;
@@ -1161,10 +1161,10 @@ static void corpus_libraries_read_whole(void **state)
 		if (c.n != libs[i].notes)
 			print_diags(&c);
 		assert_int_equal(c.n, libs[i].notes);
-		assert_int_equal(count_diags(&c, XQ_SEV_WARNING), 0);
+		assert_int_equal(count_diags(&c, XQ_SEVERITY_WARNING), 0);
 		for (int k = 0; k < n; k++)
-			assert_false(g[k].flags & XQ_GAME_BROKEN);
-		assert_string_equal(xq_game_tag(&g[1], "Library"), i ? "1989年龙化杯象棋名师邀请赛35局"
+			assert_false(g[k].flags & XQI_RECORD_BROKEN);
+		assert_string_equal(xqi_record_tag(&g[1], "Library"), i ? "1989年龙化杯象棋名师邀请赛35局"
 								      : "1956年全国象棋锦标赛93局");
 		release_games(g, n);
 		free(data);
@@ -1183,7 +1183,7 @@ static void corpus_records_read(void **state)
 	SKIP_WITHOUT_SHARED(test_shared_dir());
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		static struct collected c;
-		struct xq_game g[MAX_GAMES];
+		struct xqi_record g[MAX_GAMES];
 		size_t len;
 		char *data = corpus_file(files[i], &len);
 		int n, rc;
@@ -1192,7 +1192,7 @@ static void corpus_records_read(void **state)
 		assert_int_equal(n, 1);
 		assert_int_equal(rc, 0);
 		for (int k = 0; k < c.n; k++)
-			if (c.d[k].severity == XQ_SEV_ERROR && c.d[k].code != XQ_D_ILLEGAL_MOVE)
+			if (c.d[k].severity == XQ_SEVERITY_ERROR && c.d[k].code != XQI_D_ILLEGAL_MOVE)
 				fail_msg("%s: %s", files[i], c.d[k].msg);
 		release_games(g, n);
 		free(data);
@@ -1202,8 +1202,8 @@ static void corpus_records_read(void **state)
 static void cbr_and_cbf_copies_of_one_game_agree(void **state)
 {
 	static struct collected c;
-	static struct xq_game a[MAX_GAMES], b[MAX_GAMES];
-	struct xq_game_counts k;
+	static struct xqi_record a[MAX_GAMES], b[MAX_GAMES];
+	struct xqi_record_counts k;
 	size_t la, lb;
 	char *cbr, *cbf;
 
@@ -1217,12 +1217,12 @@ static void cbr_and_cbf_copies_of_one_game_agree(void **state)
 	assert_int_equal(read_rec("cbf", cbf, lb, b, &c, NULL), 1);
 	/* A version 1 record: 15,242 moves, the same tree as the CBF export; CCBridge
 	 * wrote the comments' line ends as two spaces there, so those differ. */
-	xq_game_count(&a[0], &k);
+	xqi_record_count(&a[0], &k);
 	assert_int_equal(k.nodes, 15242);
 	assert_int_equal(k.variations, 281);
-	ASSERT_GAMES_EQUAL(&a[0], &b[0], XQ_EQ_IGNORE_COMMENTS | XQ_EQ_IGNORE_TAGS);
-	assert_string_equal(xq_game_tag(&a[0], "ECCO"), xq_game_tag(&b[0], "ECCO"));
-	assert_string_equal(xq_game_tag(&a[0], "Title"), xq_game_tag(&b[0], "Title"));
+	ASSERT_GAMES_EQUAL(&a[0], &b[0], XQ_EQUAL_IGNORE_COMMENTS | XQ_EQUAL_IGNORE_TAGS);
+	assert_string_equal(xqi_record_tag(&a[0], "ECCO"), xqi_record_tag(&b[0], "ECCO"));
+	assert_string_equal(xqi_record_tag(&a[0], "Title"), xqi_record_tag(&b[0], "Title"));
 	release_games(a, 1);
 	release_games(b, 1);
 	free(cbr);
@@ -1231,7 +1231,7 @@ static void cbr_and_cbf_copies_of_one_game_agree(void **state)
 
 static void probes_recognise_the_magics(void **state)
 {
-	const struct xq_format *cbr = xq_format_find("cbr"), *cbl = xq_format_find("cbl");
+	const struct xqi_format *cbr = xqi_format_find("cbr"), *cbl = xqi_format_find("cbl");
 	static const unsigned char rec[] = "CCBridge Record\0\0\0\0\2";
 	static const unsigned char lib[] = "CCBridgeLibrary\0";
 	static const unsigned char zc[] = "CCBridge\x15\0\0\0\1\0\0\0";
@@ -1241,10 +1241,10 @@ static void probes_recognise_the_magics(void **state)
 	assert_int_equal(cbl->probe(lib, 16), 100);
 	assert_int_equal(cbl->probe(zc, 12), 100);
 	assert_int_equal(cbr->probe(lib, 16), 0);
-	assert_ptr_equal(xq_format_detect(rec, 20, "x.dat"), cbr);
-	assert_ptr_equal(xq_format_detect(lib, 16, NULL), cbl);
+	assert_ptr_equal(xqi_format_detect(rec, 20, "x.dat"), cbr);
+	assert_ptr_equal(xqi_format_detect(lib, 16, NULL), cbl);
 	assert_null(cbr->open_writer);
-	assert_null(xq_format_for_extension("x.cbr"));
+	assert_null(xqi_format_for_extension("x.cbr"));
 }
 
 int main(void)

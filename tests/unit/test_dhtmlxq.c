@@ -24,7 +24,7 @@ static char *fixture(const char *name, size_t *len)
 static void digit_squares_count_rows_from_the_top(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	char tree[256];
 	int n;
 
@@ -35,14 +35,14 @@ static void digit_squares_count_rows_from_the_top(void **state)
 	assert_string_equal(tree, "1h2e2 2h7e7");
 	assert_string_equal(g[0].nodes[1].text, "7747");
 	assert_int_equal(g[0].flags, 0);
-	assert_int_equal(count_diags(&c, XQ_SEV_NOTE), 0);
+	assert_int_equal(count_diags(&c, XQ_SEVERITY_NOTE), 0);
 	release_games(g, n);
 }
 
 static void branches_attach_to_the_ply_they_leave(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	char tree[1024];
 	size_t len;
 	char *data = fixture("game.ubb", &len);
@@ -61,7 +61,7 @@ static void branches_attach_to_the_ply_they_leave(void **state)
 static void branch_of_a_branch_hangs_from_its_parent_branch(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	char tree[512];
 	int n;
 
@@ -80,32 +80,32 @@ static void branch_of_a_branch_hangs_from_its_parent_branch(void **state)
 }
 
 /* `n` legal moves from the start, picked by a fixed pseudo-random sequence. */
-static size_t pseudo_random_line(xq_move *out, size_t n)
+static size_t pseudo_random_line(xqi_move *out, size_t n)
 {
-	struct xq_board b;
+	struct xqi_position b;
 	uint32_t seed = 2024;
 	size_t k;
 
-	xq_board_start(&b);
+	xqi_position_start(&b);
 	for (k = 0; k < n; k++) {
-		xq_move moves[XQ_MAX_MOVES];
-		struct xq_undo u;
-		int m = xq_gen_legal(&b, moves);
+		xqi_move moves[XQ_MOVES_MAX];
+		struct xqi_undo u;
+		int m = xqi_gen_legal(&b, moves);
 		if (m == 0)
 			break;
 		seed = seed * 1103515245u + 12345u;
 		out[k] = moves[(seed >> 16) % (uint32_t)m];
-		xq_board_make(&b, out[k], &u);
+		xqi_position_make(&b, out[k], &u);
 	}
 	return k;
 }
 
-static void add_digits(struct xq_buf *t, xq_move m)
+static void add_digits(struct xq_buf *t, xqi_move m)
 {
-	xq_sq f = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
+	xqi_sq f = XQI_MOVE_FROM(m), to = XQI_MOVE_TO(m);
 
-	xq_buf_addf(t, "%d%d%d%d", XQ_SQ_FILE(f), 9 - XQ_SQ_RANK(f), XQ_SQ_FILE(to),
-		    9 - XQ_SQ_RANK(to));
+	xq_buf_addf(t, "%d%d%d%d", XQI_SQ_FILE(f), 9 - XQI_SQ_RANK(f), XQI_SQ_FILE(to),
+		    9 - XQI_SQ_RANK(to));
 }
 
 static void branches_far_down_long_lines_start_from_the_position_there(void **state)
@@ -115,11 +115,11 @@ static void branches_far_down_long_lines_start_from_the_position_there(void **st
 	 * position at its ply, however far from the line's start.  The same
 	 * again for branches of a branch that repeats the whole line. */
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	struct xq_buf t = XQ_BUF_INIT;
-	xq_move line[300];
+	xqi_move line[300];
 	size_t len = pseudo_random_line(line, 300);
-	struct xq_walk w;
+	struct xqi_walk w;
 	uint32_t copy = (uint32_t)len + 1, nodes = 0;
 	int n;
 
@@ -150,17 +150,17 @@ static void branches_far_down_long_lines_start_from_the_position_there(void **st
 	xq_buf_adds(&t, "[/DhtmlXQ]");
 	n = read_games("dhtmlxq", t.ptr, t.len, g, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
-	if (count_diags(&c, XQ_SEV_WARNING))
+	if (count_diags(&c, XQ_SEVERITY_WARNING))
 		print_diags(&c);
-	assert_int_equal(count_diags(&c, XQ_SEV_WARNING), 0);
+	assert_int_equal(count_diags(&c, XQ_SEVERITY_WARNING), 0);
 	assert_int_equal(g[0].flags, 0);
 	/* Every move is legal where it stands (the walk replays from the start). */
-	assert_int_equal(xq_walk_init(&w, &g[0]), 0);
-	while (xq_walk_next(&w) == 1) {
-		assert_true(xq_move_is_legal(&w.before, g[0].nodes[w.node].move));
+	assert_int_equal(xqi_walk_init(&w, &g[0]), 0);
+	while (xqi_walk_next(&w) == 1) {
+		assert_true(xqi_move_is_legal(&w.before, g[0].nodes[w.node].move));
 		nodes++;
 	}
-	xq_walk_release(&w);
+	xqi_walk_release(&w);
 	/* Two lines of len moves, and 2 * len - 1 branches of two moves (one at the end). */
 	assert_int_equal(nodes, 2 * len + 2 * (2 * len - 1) - 2);
 	xq_buf_release(&t);
@@ -170,7 +170,7 @@ static void branches_far_down_long_lines_start_from_the_position_there(void **st
 static void branches_listed_before_their_parent_are_placed(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	char tree[512];
 	int n;
 
@@ -188,10 +188,10 @@ static void branches_listed_before_their_parent_are_placed(void **state)
 static void comments_attach_to_main_line_and_branch_moves(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	size_t len;
 	char *data = fixture("game.ubb", &len);
-	const struct xq_game *x;
+	const struct xqi_record *x;
 	uint32_t n5;
 	int n;
 
@@ -199,7 +199,7 @@ static void comments_attach_to_main_line_and_branch_moves(void **state)
 	n = read_games("dhtmlxq", data, len, g, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
 	x = &g[0];
-	assert_null(x->nodes[XQ_ROOT].comment);
+	assert_null(x->nodes[XQI_ROOT].comment);
 	assert_string_equal(x->nodes[1].comment, "start of main line");
 	/* Ply 5 of the main line, then its first alternative (branch 1). */
 	n5 = x->nodes[x->nodes[x->nodes[x->nodes[1].child].child].child].child;
@@ -213,7 +213,7 @@ static void comments_attach_to_main_line_and_branch_moves(void **state)
 static void comment_bars_are_newlines_and_escapes_are_characters(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -222,7 +222,7 @@ static void comment_bars_are_newlines_and_escapes_are_characters(void **state)
 		 "[DhtmlXQ_comment1]a\r\nb[/DhtmlXQ_comment1][/DhtmlXQ]",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_string_equal(g[0].nodes[XQ_ROOT].comment, "one\ntwo炮");
+	assert_string_equal(g[0].nodes[XQI_ROOT].comment, "one\ntwo炮");
 	assert_string_equal(g[0].nodes[1].comment, "a\nb");
 	release_games(g, n);
 }
@@ -230,8 +230,8 @@ static void comment_bars_are_newlines_and_escapes_are_characters(void **state)
 static void comment_for_a_missing_move_is_reported(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	const struct xq_diag *d;
+	struct xqi_record g[MAX_GAMES];
+	const struct xq_diagnostic *d;
 	int n;
 
 	(void)state;
@@ -239,9 +239,9 @@ static void comment_for_a_missing_move_is_reported(void **state)
 		 "[DhtmlXQ_comment7]lost words[/DhtmlXQ_comment7][/DhtmlXQ]",
 		 g, &c);
 	assert_int_equal(n, 1);
-	d = find_diag(&c, XQ_D_SYNTAX, "comment not kept: 'lost words'");
+	d = find_diag(&c, XQI_D_SYNTAX, "comment not kept: 'lost words'");
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
 	assert_int_equal(d->place.line, 1);
 	assert_int_equal(d->place.col, 69);
 	release_games(g, n);
@@ -250,7 +250,7 @@ static void comment_for_a_missing_move_is_reported(void **state)
 static void header_elements_map_to_canonical_tags(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -266,26 +266,26 @@ static void header_elements_map_to_canonical_tags(void **state)
 		 "[/DhtmlXQ]",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "T");
-	assert_string_equal(xq_game_tag(&g[0], "Event"), "E");
-	assert_string_equal(xq_game_tag(&g[0], "Date"), "2024");
-	assert_string_equal(xq_game_tag(&g[0], "Site"), "P");
-	assert_string_equal(xq_game_tag(&g[0], "Round"), "3");
-	assert_string_equal(xq_game_tag(&g[0], "Red"), "R");
-	assert_string_equal(xq_game_tag(&g[0], "RedTeam"), "RT");
-	assert_string_equal(xq_game_tag(&g[0], "Black"), "B");
-	assert_string_equal(xq_game_tag(&g[0], "BlackTeam"), "BT");
-	assert_string_equal(xq_game_tag(&g[0], "Opening"), "O");
-	assert_string_equal(xq_game_tag(&g[0], "Variation"), "V");
-	assert_string_equal(xq_game_tag(&g[0], "ECCO"), "A00");
-	assert_string_equal(xq_game_tag(&g[0], "Annotator"), "C");
-	assert_string_equal(xq_game_tag(&g[0], "Author"), "A");
-	assert_string_equal(xq_game_tag(&g[0], "GameType"), "全局");
-	assert_string_equal(xq_game_tag(&g[0], "TimeControl"), "90+30");
-	assert_string_equal(xq_game_tag(&g[0], "RedTime"), "1h");
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "T");
+	assert_string_equal(xqi_record_tag(&g[0], "Event"), "E");
+	assert_string_equal(xqi_record_tag(&g[0], "Date"), "2024");
+	assert_string_equal(xqi_record_tag(&g[0], "Site"), "P");
+	assert_string_equal(xqi_record_tag(&g[0], "Round"), "3");
+	assert_string_equal(xqi_record_tag(&g[0], "Red"), "R");
+	assert_string_equal(xqi_record_tag(&g[0], "RedTeam"), "RT");
+	assert_string_equal(xqi_record_tag(&g[0], "Black"), "B");
+	assert_string_equal(xqi_record_tag(&g[0], "BlackTeam"), "BT");
+	assert_string_equal(xqi_record_tag(&g[0], "Opening"), "O");
+	assert_string_equal(xqi_record_tag(&g[0], "Variation"), "V");
+	assert_string_equal(xqi_record_tag(&g[0], "ECCO"), "A00");
+	assert_string_equal(xqi_record_tag(&g[0], "Annotator"), "C");
+	assert_string_equal(xqi_record_tag(&g[0], "Author"), "A");
+	assert_string_equal(xqi_record_tag(&g[0], "GameType"), "全局");
+	assert_string_equal(xqi_record_tag(&g[0], "TimeControl"), "90+30");
+	assert_string_equal(xqi_record_tag(&g[0], "RedTime"), "1h");
 	/* CCBridge closes blacktime with [/DhtmlXQ_time]: accepted without a word. */
-	assert_string_equal(xq_game_tag(&g[0], "BlackTime"), "2h");
-	assert_int_equal(count_diags(&c, XQ_SEV_NOTE), 0);
+	assert_string_equal(xqi_record_tag(&g[0], "BlackTime"), "2h");
+	assert_int_equal(count_diags(&c, XQ_SEVERITY_NOTE), 0);
 	release_games(g, n);
 }
 
@@ -294,8 +294,8 @@ static void header_elements_map_to_canonical_tags(void **state)
 static void header_tags_keep_the_place_of_their_value(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	struct xq_place at;
+	struct xqi_record g[MAX_GAMES];
+	struct xqi_place at;
 	int n;
 
 	(void)state;
@@ -303,10 +303,10 @@ static void header_tags_keep_the_place_of_their_value(void **state)
 		 "[/DhtmlXQ]",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_int_equal(xq_game_tag_place(&g[0], "Title", &at), 1);
+	assert_int_equal(xqi_record_tag_place(&g[0], "Title", &at), 1);
 	assert_int_equal(at.line, 2);
 	assert_int_equal(at.col, 16);
-	assert_int_equal(xq_game_tag_place(&g[0], "Date", &at), 1);
+	assert_int_equal(xqi_record_tag_place(&g[0], "Date", &at), 1);
 	assert_int_equal(at.line, 3);
 	assert_int_equal(at.col, 17);
 	assert_int_equal(at.offset, 59);
@@ -316,7 +316,7 @@ static void header_tags_keep_the_place_of_their_value(void **state)
 static void other_elements_keep_their_capitalised_names(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -337,20 +337,20 @@ static void result_words_become_results(void **state)
 {
 	static const struct {
 		const char *word;
-		enum xq_result r;
+		enum xqi_result r;
 		const char *tag;
 	} cases[] = {
-		{"红胜", XQ_RESULT_RED_WIN, "1-0"},   {"黑胜", XQ_RESULT_BLACK_WIN, "0-1"},
-		{"和棋", XQ_RESULT_DRAW, "1/2-1/2"},  {"红先负", XQ_RESULT_BLACK_WIN, "0-1"},
-		{"W", XQ_RESULT_RED_WIN, "1-0"},      {"L", XQ_RESULT_BLACK_WIN, "0-1"},
-		{"D", XQ_RESULT_DRAW, "1/2-1/2"},     {"未知", XQ_RESULT_UNKNOWN, "*"},
-		{"1-0", XQ_RESULT_RED_WIN, "1-0"},
+		{"红胜", XQI_RESULT_RED_WIN, "1-0"},   {"黑胜", XQI_RESULT_BLACK_WIN, "0-1"},
+		{"和棋", XQI_RESULT_DRAW, "1/2-1/2"},  {"红先负", XQI_RESULT_BLACK_WIN, "0-1"},
+		{"W", XQI_RESULT_RED_WIN, "1-0"},      {"L", XQI_RESULT_BLACK_WIN, "0-1"},
+		{"D", XQI_RESULT_DRAW, "1/2-1/2"},     {"未知", XQI_RESULT_UNKNOWN, "*"},
+		{"1-0", XQI_RESULT_RED_WIN, "1-0"},
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		static struct collected c;
-		struct xq_game g[MAX_GAMES];
+		struct xqi_record g[MAX_GAMES];
 		char text[128];
 		int n;
 		memset(&c, 0, sizeof(c));
@@ -359,10 +359,10 @@ static void result_words_become_results(void **state)
 		n = READ(text, g, &c);
 		assert_int_equal(n, 1);
 		assert_int_equal(g[0].result, cases[i].r);
-		assert_string_equal(xq_game_tag(&g[0], "Result"), cases[i].tag);
+		assert_string_equal(xqi_record_tag(&g[0], "Result"), cases[i].tag);
 		if (strcmp(cases[i].word, cases[i].tag))
 			assert_string_equal(g[0].result_text, cases[i].word);
-		assert_null(find_diag(&c, XQ_D_NO_RESULT, NULL));
+		assert_null(find_diag(&c, XQI_D_NO_RESULT, NULL));
 		release_games(g, n);
 	}
 }
@@ -370,24 +370,24 @@ static void result_words_become_results(void **state)
 static void unknown_result_word_is_kept_as_a_tag_and_noted(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
 	n = READ("[DhtmlXQ][DhtmlXQ_result]V[/DhtmlXQ_result][/DhtmlXQ]", g, &c);
 	assert_int_equal(n, 1);
-	assert_int_equal(g[0].result, XQ_RESULT_UNKNOWN);
+	assert_int_equal(g[0].result, XQI_RESULT_UNKNOWN);
 	assert_string_equal(g[0].result_text, "V");
-	assert_string_equal(xq_game_tag(&g[0], "Result"), "V");
-	assert_non_null(find_diag(&c, XQ_D_NO_RESULT, "'V' is not a result word"));
+	assert_string_equal(xqi_record_tag(&g[0], "Result"), "V");
+	assert_non_null(find_diag(&c, XQI_D_NO_RESULT, "'V' is not a result word"));
 	release_games(g, n);
 }
 
 static void binit_sets_up_the_position_and_99_is_absent(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	char fen[XQ_FEN_MAX];
+	struct xqi_record g[MAX_GAMES];
+	char fen[XQ_FEN_SIZE];
 	int n;
 
 	(void)state;
@@ -396,16 +396,16 @@ static void binit_sets_up_the_position_and_99_is_absent(void **state)
 		 "99999999409999999999999999999999[/DhtmlXQ_binit][/DhtmlXQ]",
 		 g, &c);
 	assert_int_equal(n, 1);
-	xq_board_to_fen(&g[0].start, fen, sizeof(fen));
+	xqi_position_to_fen(&g[0].start, fen, sizeof(fen));
 	assert_string_equal(fen, "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1");
-	assert_int_equal(g[0].flags, XQ_GAME_EMPTY);
+	assert_int_equal(g[0].flags, XQI_RECORD_EMPTY);
 	release_games(g, n);
 }
 
 static void side_to_move_comes_from_the_first_move(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -415,17 +415,17 @@ static void side_to_move_comes_from_the_first_move(void **state)
 		 "[DhtmlXQ_movelist]4041[/DhtmlXQ_movelist][/DhtmlXQ]",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_int_equal(g[0].start.side, XQ_BLACK);
+	assert_int_equal(g[0].start.side, XQI_BLACK);
 	assert_int_equal(g[0].nnodes, 2);
-	assert_null(find_diag(&c, XQ_D_SIDE_TO_MOVE, NULL));
+	assert_null(find_diag(&c, XQI_D_SIDE_TO_MOVE, NULL));
 	release_games(g, n);
 }
 
 static void fen_whose_side_disagrees_with_the_first_move_is_noted(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	const struct xq_diag *d;
+	struct xqi_record g[MAX_GAMES];
+	const struct xq_diagnostic *d;
 	int n;
 
 	(void)state;
@@ -433,17 +433,17 @@ static void fen_whose_side_disagrees_with_the_first_move_is_noted(void **state)
 		 "[DhtmlXQ_movelist]4041[/DhtmlXQ_movelist][/DhtmlXQ]",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_int_equal(g[0].start.side, XQ_BLACK);
-	d = find_diag(&c, XQ_D_SIDE_TO_MOVE, "says red moves, but the first move decides; black moves");
+	assert_int_equal(g[0].start.side, XQI_BLACK);
+	d = find_diag(&c, XQI_D_SIDE_TO_MOVE, "says red moves, but the first move decides; black moves");
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_NOTE);
+	assert_int_equal(d->severity, XQ_SEVERITY_NOTE);
 	release_games(g, n);
 }
 
 static void fen_with_the_wrong_side_to_move_is_read_with_the_right_one(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -452,18 +452,18 @@ static void fen_with_the_wrong_side_to_move_is_read_with_the_right_one(void **st
 		 "[DhtmlXQ_movelist]4050[/DhtmlXQ_movelist][/DhtmlXQ]",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_int_equal(g[0].start.side, XQ_BLACK);
+	assert_int_equal(g[0].start.side, XQI_BLACK);
 	assert_int_equal(g[0].nnodes, 2);
 	assert_int_equal(g[0].flags, 0);
-	assert_non_null(find_diag(&c, XQ_D_SIDE_TO_MOVE, "says red moves"));
+	assert_non_null(find_diag(&c, XQI_D_SIDE_TO_MOVE, "says red moves"));
 	release_games(g, n);
 }
 
 static void illegal_move_stops_its_line_with_a_located_diagnostic(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	const struct xq_diag *d;
+	struct xqi_record g[MAX_GAMES];
+	const struct xq_diagnostic *d;
 	char tree[256];
 	int n;
 
@@ -475,11 +475,11 @@ static void illegal_move_stops_its_line_with_a_located_diagnostic(void **state)
 	assert_int_equal(n, 2);
 	tree_string(&g[0], tree, sizeof(tree));
 	assert_string_equal(tree, "1h2e2 2h7e7");
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	assert_int_equal(g[1].flags, 0);
-	d = find_diag(&c, XQ_D_ILLEGAL_MOVE, "illegal move 7747");
+	d = find_diag(&c, XQI_D_ILLEGAL_MOVE, "illegal move 7747");
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_ERROR);
+	assert_int_equal(d->severity, XQ_SEVERITY_ERROR);
 	assert_int_equal(d->game, 1);
 	assert_int_equal(d->ply, 3);
 	assert_string_equal(d->move, "7747");
@@ -493,7 +493,7 @@ static void illegal_move_stops_its_line_with_a_located_diagnostic(void **state)
 static void branch_below_an_illegal_move_is_reported(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -501,16 +501,16 @@ static void branch_below_an_illegal_move_is_reported(void **state)
 		 "[DhtmlXQ_move_0_3_1]1022[/DhtmlXQ_move_0_3_1][/DhtmlXQ]",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_ILLEGAL_MOVE, "illegal move 0000"));
-	assert_non_null(find_diag(&c, XQ_D_ILLEGAL_MOVE, "after the point where that line stopped"));
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_non_null(find_diag(&c, XQI_D_ILLEGAL_MOVE, "illegal move 0000"));
+	assert_non_null(find_diag(&c, XQI_D_ILLEGAL_MOVE, "after the point where that line stopped"));
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 }
 
 static void malformed_branches_are_reported(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -523,12 +523,12 @@ static void malformed_branches_are_reported(void **state)
 		 "[DhtmlXQ_move_0_2_5]10x2[/DhtmlXQ_move_0_2_5][/DhtmlXQ]",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_non_null(find_diag(&c, XQ_D_SYNTAX, "covers plies 1-3"));
-	assert_non_null(find_diag(&c, XQ_D_SYNTAX, "which does not exist"));
-	assert_non_null(find_diag(&c, XQ_D_SYNTAX, "branch id 3 is used twice"));
-	assert_non_null(find_diag(&c, XQ_D_SYNTAX, "is not move_P_S_B"));
-	assert_non_null(find_diag(&c, XQ_D_BAD_MOVE_TEXT, "'10x2' is not a move"));
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_non_null(find_diag(&c, XQI_D_SYNTAX, "covers plies 1-3"));
+	assert_non_null(find_diag(&c, XQI_D_SYNTAX, "which does not exist"));
+	assert_non_null(find_diag(&c, XQI_D_SYNTAX, "branch id 3 is used twice"));
+	assert_non_null(find_diag(&c, XQI_D_SYNTAX, "is not move_P_S_B"));
+	assert_non_null(find_diag(&c, XQI_D_BAD_MOVE_TEXT, "'10x2' is not a move"));
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	assert_int_equal(g[0].nnodes, 4); /* the main line and branch 3 */
 	release_games(g, n);
 }
@@ -536,7 +536,7 @@ static void malformed_branches_are_reported(void **state)
 static void many_records_in_one_file_are_numbered(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -548,7 +548,7 @@ static void many_records_in_one_file_are_numbered(void **state)
 	for (int i = 0; i < 3; i++) {
 		char want[2] = {(char)('1' + i), 0};
 		assert_int_equal(g[i].number, (uint64_t)i + 1);
-		assert_string_equal(xq_game_tag(&g[i], "Title"), want);
+		assert_string_equal(xqi_record_tag(&g[i], "Title"), want);
 	}
 	assert_int_equal(g[1].place.line, 2);
 	assert_int_equal(g[1].place.col, 1);
@@ -558,7 +558,7 @@ static void many_records_in_one_file_are_numbered(void **state)
 static void records_in_html_are_found_and_references_decoded(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -569,18 +569,18 @@ static void records_in_html_are_found_and_references_decoded(void **state)
 		 "[/DhtmlXQ]</div></body></html>",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "A & B 炮马");
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "A & B 炮马");
 	assert_string_equal(g[0].nodes[1].comment, "x<y\nz &bogus; <b>w</b>");
 	/* What could not be interpreted is said. */
-	assert_non_null(find_diag(&c, XQ_D_SYNTAX, "3 HTML references or tags not understood"));
-	assert_null(find_diag(&c, XQ_D_SYNTAX, "text between"));
+	assert_non_null(find_diag(&c, XQI_D_SYNTAX, "3 HTML references or tags not understood"));
+	assert_null(find_diag(&c, XQI_D_SYNTAX, "text between"));
 	release_games(g, n);
 }
 
 static void url_encoded_record_is_decoded(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	char tree[64];
 	int n;
 
@@ -589,7 +589,7 @@ static void url_encoded_record_is_decoded(void **state)
 		 "%5BDhtmlXQ_movelist%5D7747%5B/DhtmlXQ_movelist%5D%5B%2FDhtmlXQ%5D\">x</a>",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "炮");
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "炮");
 	tree_string(&g[0], tree, sizeof(tree));
 	assert_string_equal(tree, "1h2e2");
 	release_games(g, n);
@@ -598,7 +598,7 @@ static void url_encoded_record_is_decoded(void **state)
 static void url_encoded_character_beyond_the_bmp_is_read_from_its_two_surrogates(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -607,14 +607,14 @@ static void url_encoded_character_beyond_the_bmp_is_read_from_its_two_surrogates
 		 "%5BDhtmlXQ_movelist%5D7747%5B/DhtmlXQ_movelist%5D%5B%2FDhtmlXQ%5D\">x</a>",
 		 g, &c);
 	assert_int_equal(n, 1);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "\xF0\x9F\x98\x80\xE7\x82\xAE");
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "\xF0\x9F\x98\x80\xE7\x82\xAE");
 	release_games(g, n);
 }
 
 static void elements_without_a_wrapper_form_records(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -624,20 +624,20 @@ static void elements_without_a_wrapper_form_records(void **state)
 		 "plain words end it\n[DhtmlXQ_title]three[/DhtmlXQ_title]",
 		 g, &c);
 	assert_int_equal(n, 3);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "one");
-	assert_string_equal(xq_game_tag(&g[1], "Title"), "two");
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "one");
+	assert_string_equal(xqi_record_tag(&g[1], "Title"), "two");
 	assert_int_equal(g[1].nodes[1].move, mv("b9c7"));
-	assert_int_equal(g[1].start.side, XQ_BLACK);
-	assert_string_equal(xq_game_tag(&g[2], "Title"), "three");
-	assert_int_equal(count_diags(&c, XQ_SEV_WARNING), 0);
+	assert_int_equal(g[1].start.side, XQI_BLACK);
+	assert_string_equal(xqi_record_tag(&g[2], "Title"), "three");
+	assert_int_equal(count_diags(&c, XQ_SEVERITY_WARNING), 0);
 	release_games(g, n);
 }
 
 static void text_between_elements_is_reported(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	const struct xq_diag *d;
+	struct xqi_record g[MAX_GAMES];
+	const struct xq_diagnostic *d;
 	int n;
 
 	(void)state;
@@ -645,63 +645,63 @@ static void text_between_elements_is_reported(void **state)
 		 "[DhtmlXQ_bar]y[/DhtmlXQ_bar][/DhtmlXQ]",
 		 g, &c);
 	assert_int_equal(n, 1);
-	d = find_diag(&c, XQ_D_SYNTAX, "not interpreted: ' stray words '");
+	d = find_diag(&c, XQI_D_SYNTAX, "not interpreted: ' stray words '");
 	assert_non_null(d);
 	assert_int_equal(d->place.col, 42);
-	assert_non_null(find_diag(&c, XQ_D_SYNTAX, "[DhtmlXQ_foo] has no closing tag"));
-	assert_string_equal(xq_game_tag(&g[0], "Foo"), "x");
-	assert_string_equal(xq_game_tag(&g[0], "Bar"), "y");
+	assert_non_null(find_diag(&c, XQI_D_SYNTAX, "[DhtmlXQ_foo] has no closing tag"));
+	assert_string_equal(xqi_record_tag(&g[0], "Foo"), "x");
+	assert_string_equal(xqi_record_tag(&g[0], "Bar"), "y");
 	release_games(g, n);
 }
 
 static void mismatched_closing_tag_is_noted(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
 	n = READ("[DhtmlXQ][DhtmlXQ_title]t[/DhtmlXQ_event][/DhtmlXQ]", g, &c);
 	assert_int_equal(n, 1);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "t");
-	assert_non_null(find_diag(&c, XQ_D_SYNTAX, "is closed by [/DhtmlXQ_event]"));
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "t");
+	assert_non_null(find_diag(&c, XQI_D_SYNTAX, "is closed by [/DhtmlXQ_event]"));
 	release_games(g, n);
 }
 
 static void record_without_its_closing_tag_reads_to_the_end(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
 	n = READ("[DhtmlXQ][DhtmlXQ_title]t[/DhtmlXQ_title]", g, &c);
 	assert_int_equal(n, 1);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "t");
-	assert_non_null(find_diag(&c, XQ_D_TRUNCATED, "read to the end of the input"));
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "t");
+	assert_non_null(find_diag(&c, XQI_D_TRUNCATED, "read to the end of the input"));
 	release_games(g, n);
 }
 
 static void gbk_text_is_decoded(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	/* 炮 in GBK is C5 DA; 马 is C2 ED. */
 	static const char text[] = "[DhtmlXQ][DhtmlXQ_title]\xC5\xDA\xC2\xED[/DhtmlXQ_title][/DhtmlXQ]";
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
 	int n;
 
 	(void)state;
-	opts.encoding = XQ_ENC_GBK;
+	opts.encoding = XQI_ENC_GBK;
 	n = read_games_opts("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL, &opts);
 	assert_int_equal(n, 1);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "炮马");
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "炮马");
 	release_games(g, n);
 	/* Detected when not given. */
 	memset(&c, 0, sizeof(c));
 	n = read_games("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "炮马");
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "炮马");
 	assert_string_equal(g[0].encoding, "gb18030");
 	release_games(g, n);
 }
@@ -709,55 +709,55 @@ static void gbk_text_is_decoded(void **state)
 static void byte_that_is_not_text_is_reported_and_breaks_its_record(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	static const char text[] = "[DhtmlXQ][DhtmlXQ_title]a\xFF"
 				   "b[/DhtmlXQ_title][/DhtmlXQ][DhtmlXQ][/DhtmlXQ]";
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
-	const struct xq_diag *d;
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
+	const struct xq_diagnostic *d;
 	int n;
 
 	(void)state;
-	opts.encoding = XQ_ENC_UTF8;
+	opts.encoding = XQI_ENC_UTF8;
 	n = read_games_opts("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL, &opts);
 	assert_int_equal(n, 2);
-	d = find_diag(&c, XQ_D_ENCODING,
+	d = find_diag(&c, XQI_D_ENCODING,
 		      "byte 0xFF at offset 25 is not valid utf-8: the game holding it is marked broken");
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 25);
 	assert_int_equal(d->place.line, 1);
 	assert_int_equal(d->place.col, 26);
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
-	assert_false(g[1].flags & XQ_GAME_BROKEN);
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
+	assert_false(g[1].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 }
 
 static void gbk_record_in_a_utf8_file_is_read_as_gbk_with_a_warning(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	/* 全国象棋 and 胡荣华 in GBK between two UTF-8 records. */
 	static const char text[] = "[DhtmlXQ]\n[DhtmlXQ_title]象棋 Café[/DhtmlXQ_title]\n[/DhtmlXQ]\n"
 				   "[DhtmlXQ]\n[DhtmlXQ_title]\xC8\xAB\xB9\xFA\xCF\xF3\xC6\xE5[/DhtmlXQ_title]\n"
 				   "[DhtmlXQ_red]\xBA\xFA\xC8\xD9\xBB\xAA[/DhtmlXQ_red]\n[/DhtmlXQ]\n"
 				   "[DhtmlXQ]\n[DhtmlXQ_title]第二轮[/DhtmlXQ_title]\n[/DhtmlXQ]\n";
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 	int n;
 
 	(void)state;
 	n = READ(text, g, &c);
 	assert_int_equal(n, 3);
-	assert_string_equal(xq_game_tag(&g[0], "Title"), "象棋 Café");
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "象棋 Café");
 	assert_string_equal(g[0].encoding, "utf-8");
-	assert_string_equal(xq_game_tag(&g[1], "Title"), "全国象棋");
-	assert_string_equal(xq_game_tag(&g[1], "Red"), "胡荣华");
+	assert_string_equal(xqi_record_tag(&g[1], "Title"), "全国象棋");
+	assert_string_equal(xqi_record_tag(&g[1], "Red"), "胡荣华");
 	assert_string_equal(g[1].encoding, "gb18030");
-	assert_false(g[1].flags & XQ_GAME_BROKEN);
-	assert_string_equal(xq_game_tag(&g[2], "Title"), "第二轮");
+	assert_false(g[1].flags & XQI_RECORD_BROKEN);
+	assert_string_equal(xqi_record_tag(&g[2], "Title"), "第二轮");
 	assert_string_equal(g[2].encoding, "utf-8");
 	/* One warning, for the second record, at its first GBK byte. */
-	d = find_diag(&c, XQ_D_ENCODING, "this line is gb18030, not utf-8 like the input");
+	d = find_diag(&c, XQI_D_ENCODING, "this line is gb18030, not utf-8 like the input");
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
 	assert_int_equal(d->game, 2);
 	assert_int_equal(d->place.line, 5);
 	assert_int_equal(d->place.col, 16);
@@ -769,28 +769,28 @@ static void gbk_record_in_a_utf8_file_is_read_as_gbk_with_a_warning(void **state
 static void nul_character_is_reported_and_breaks_its_record(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	static const char text[] = "[DhtmlXQ][DhtmlXQ_owner]a\0b[/DhtmlXQ_owner][/DhtmlXQ]";
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 	int n;
 
 	(void)state;
 	/* Found by fuzz_dhtmlxq: a NUL cut the tag's C string short, silently. */
 	n = read_games("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
-	d = find_diag(&c, XQ_D_ENCODING, "a NUL byte at offset 25 is not text");
+	d = find_diag(&c, XQI_D_ENCODING, "a NUL byte at offset 25 is not text");
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 25);
 	assert_int_equal(d->place.col, 26);
-	assert_string_equal(xq_game_tag(&g[0], "Owner"), "ab");
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_string_equal(xqi_record_tag(&g[0], "Owner"), "ab");
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 }
 
 static void nul_run_is_reported_once(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	static const char text[] = "[DhtmlXQ][DhtmlXQ_owner]a\0\0\0b[/DhtmlXQ_owner][/DhtmlXQ]";
 	int n;
 
@@ -798,31 +798,31 @@ static void nul_run_is_reported_once(void **state)
 	n = read_games("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
 	assert_int_equal(c.n, 1);
-	assert_non_null(find_diag(&c, XQ_D_ENCODING, "(and so are the 2 bytes after it)"));
+	assert_non_null(find_diag(&c, XQI_D_ENCODING, "(and so are the 2 bytes after it)"));
 	assert_int_equal(c.d[0].game, 1);
-	assert_true(g[0].flags & XQ_GAME_BROKEN);
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 }
 
 static void bytes_that_are_not_text_outside_records_are_counted_in_one_report(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	static const char text[] = "\xFF\xFE<p>\x80</p>[DhtmlXQ][DhtmlXQ_title]t[/DhtmlXQ_title]"
 				   "[/DhtmlXQ]\xFF";
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
-	const struct xq_diag *d;
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
+	const struct xq_diagnostic *d;
 	int n;
 
 	(void)state;
 	/* Random bytes gave a report each (1.6 million for 16 MiB, all held
 	 * until the end since no game came): they hold no record. */
-	opts.encoding = XQ_ENC_UTF8;
+	opts.encoding = XQI_ENC_UTF8;
 	n = read_games_opts("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL, &opts);
 	assert_int_equal(n, 1);
-	assert_false(g[0].flags & XQ_GAME_BROKEN);
+	assert_false(g[0].flags & XQI_RECORD_BROKEN);
 	assert_int_equal(c.n, 1);
-	d = find_diag(&c, XQ_D_ENCODING, "4 bytes outside the DhtmlXQ records are not text");
+	d = find_diag(&c, XQI_D_ENCODING, "4 bytes outside the DhtmlXQ records are not text");
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 0);
 	release_games(g, n);
@@ -831,27 +831,27 @@ static void bytes_that_are_not_text_outside_records_are_counted_in_one_report(vo
 static void element_cut_short_without_a_wrapper_is_no_record(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
 	/* It was read as an empty record, again and again, for ever. */
 	n = READ("[DhtmlXQ_", g, &c);
 	assert_int_equal(n, 0);
-	assert_non_null(find_diag(&c, XQ_D_SYNTAX, "'[DhtmlXQ_' that opens no element"));
-	assert_non_null(find_diag(&c, XQ_D_EMPTY_GAME, "no DhtmlXQ record"));
+	assert_non_null(find_diag(&c, XQI_D_SYNTAX, "'[DhtmlXQ_' that opens no element"));
+	assert_non_null(find_diag(&c, XQI_D_EMPTY_GAME, "no DhtmlXQ record"));
 	memset(&c, 0, sizeof(c));
 	n = READ("[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\n[DhtmlXQ_movel", g, &c);
 	assert_int_equal(n, 1);
 	assert_int_equal(g[0].nodes[1].move, mv("h2e2"));
-	assert_non_null(find_diag(&c, XQ_D_SYNTAX, "'[DhtmlXQ_' that opens no element"));
+	assert_non_null(find_diag(&c, XQI_D_SYNTAX, "'[DhtmlXQ_' that opens no element"));
 	release_games(g, n);
 }
 
 static void url_encoded_record_that_is_not_utf8_does_not_end_the_input(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -861,17 +861,17 @@ static void url_encoded_record_that_is_not_utf8_does_not_end_the_input(void **st
 		 g, &c);
 	assert_int_equal(n, 1);
 	assert_int_equal(g[0].nodes[1].move, mv("h2e2"));
-	assert_non_null(find_diag(&c, XQ_D_ENCODING, "URL-encoded DhtmlXQ record"));
+	assert_non_null(find_diag(&c, XQI_D_ENCODING, "URL-encoded DhtmlXQ record"));
 	release_games(g, n);
 }
 
 static void input_holding_no_record_for_16_mib_is_read_no_further(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
-	size_t len = (size_t)(XQ_SKIP_MAX + (1 << 20));
+	struct xqi_record g[MAX_GAMES];
+	size_t len = (size_t)(XQI_SKIP_MAX + (1 << 20));
 	char *text = malloc(len);
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 	int n, rc;
 
 	(void)state;
@@ -883,7 +883,7 @@ static void input_holding_no_record_for_16_mib_is_read_no_further(void **state)
 	n = read_games("dhtmlxq", text, len, g, MAX_GAMES, &c, &rc);
 	assert_int_equal(n, 0);
 	assert_int_equal(rc, XQ_ERANGE);
-	d = find_diag(&c, XQ_D_RESOURCE, "more than 16 MiB of input from here hold no DhtmlXQ record");
+	d = find_diag(&c, XQI_D_RESOURCE, "more than 16 MiB of input from here hold no DhtmlXQ record");
 	assert_non_null(d);
 	assert_int_equal(d->place.line, 1);
 	assert_int_equal(d->place.col, 1);
@@ -893,23 +893,23 @@ static void input_holding_no_record_for_16_mib_is_read_no_further(void **state)
 static void input_without_records_is_warned_about(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
 	n = READ("just some text", g, &c);
 	assert_int_equal(n, 0);
-	assert_non_null(find_diag(&c, XQ_D_EMPTY_GAME, "no DhtmlXQ record"));
+	assert_non_null(find_diag(&c, XQI_D_EMPTY_GAME, "no DhtmlXQ record"));
 	memset(&c, 0, sizeof(c));
 	n = READ("[DHJHtmlXQ][DHJHtmlXQ_34]1213[/DHJHtmlXQ_34][/DHJHtmlXQ]", g, &c);
 	assert_int_equal(n, 0);
-	assert_non_null(find_diag(&c, XQ_D_UNSUPPORTED, "DHJHtmlXQ"));
+	assert_non_null(find_diag(&c, XQI_D_UNSUPPORTED, "DHJHtmlXQ"));
 }
 
 static void bad_setups_are_reported(void **state)
 {
 	static struct collected c;
-	struct xq_game g[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES];
 	int n;
 
 	(void)state;
@@ -918,47 +918,47 @@ static void bad_setups_are_reported(void **state)
 		 "[DhtmlXQ][DhtmlXQ_binit]0909999999999999999999999999999999999999999999999999999999999999[/DhtmlXQ_binit][/DhtmlXQ]",
 		 g, &c);
 	assert_int_equal(n, 3);
-	assert_non_null(find_diag(&c, XQ_D_BAD_FEN, "has 4 digits, not 64"));
-	assert_non_null(find_diag(&c, XQ_D_BAD_FEN, "[DhtmlXQ_fen]"));
-	assert_non_null(find_diag(&c, XQ_D_BAD_FEN, "piece 2 at \"09\""));
+	assert_non_null(find_diag(&c, XQI_D_BAD_FEN, "has 4 digits, not 64"));
+	assert_non_null(find_diag(&c, XQI_D_BAD_FEN, "[DhtmlXQ_fen]"));
+	assert_non_null(find_diag(&c, XQI_D_BAD_FEN, "piece 2 at \"09\""));
 	for (int i = 0; i < 3; i++)
-		assert_true(g[i].flags & XQ_GAME_BROKEN);
-	assert_string_equal(g[1].nodes[XQ_ROOT].comment, "kept");
+		assert_true(g[i].flags & XQI_RECORD_BROKEN);
+	assert_string_equal(g[1].nodes[XQI_ROOT].comment, "kept");
 	release_games(g, n);
 }
 
 /* A game with nested variations, comments everywhere and tags of every kind. */
-static void build_game(struct xq_game *g)
+static void build_game(struct xqi_record *g)
 {
 	static const char *const main_line[] = {"h2e2", "h7e7", "h0g2", "h9g7", "i0h0"};
 	uint32_t n[8], alt, alt2;
 
-	assert_int_equal(xq_game_init(g), 0);
-	xq_game_add_tag(g, "Title", 5, "测试", 6);
-	xq_game_add_tag(g, "Site", 4, "北京", 6);
-	xq_game_add_tag(g, "Result", 6, "1-0", 3);
-	xq_game_add_tag(g, "RedRating", 9, "2500", 4);
-	xq_game_add_tag(g, "Annotator", 9, "someone", 7);
-	g->result = XQ_RESULT_RED_WIN;
-	n[0] = XQ_ROOT;
+	assert_int_equal(xqi_record_init(g), 0);
+	xqi_record_add_tag(g, "Title", 5, "测试", 6);
+	xqi_record_add_tag(g, "Site", 4, "北京", 6);
+	xqi_record_add_tag(g, "Result", 6, "1-0", 3);
+	xqi_record_add_tag(g, "RedRating", 9, "2500", 4);
+	xqi_record_add_tag(g, "Annotator", 9, "someone", 7);
+	g->result = XQI_RESULT_RED_WIN;
+	n[0] = XQI_ROOT;
 	for (int i = 0; i < 5; i++)
-		assert_int_equal(xq_game_add_move(g, n[i], mv(main_line[i]), &n[i + 1]), 0);
+		assert_int_equal(xqi_record_add_move(g, n[i], mv(main_line[i]), &n[i + 1]), 0);
 	/* Alternatives: b9c7 for ply 2 with its own continuation and a nested one. */
-	assert_int_equal(xq_game_add_move(g, n[1], mv("b9c7"), &alt), 0);
-	assert_int_equal(xq_game_add_move(g, alt, mv("h0g2"), &alt2), 0);
-	assert_int_equal(xq_game_add_move(g, alt, mv("b0c2"), NULL), 0);
-	assert_int_equal(xq_game_add_move(g, alt2, mv("h9g7"), NULL), 0);
-	assert_int_equal(xq_game_add_move(g, n[1], mv("g6g5"), NULL), 0);
-	assert_int_equal(xq_game_add_move(g, XQ_ROOT, mv("c3c4"), NULL), 0);
-	xq_game_set_comment(g, XQ_ROOT, "game || note\nsecond", 20);
-	xq_game_set_comment(g, n[2], "main two", 8);
-	xq_game_set_comment(g, alt2, "nested \\u1234 [DhtmlXQ_x]", 25);
+	assert_int_equal(xqi_record_add_move(g, n[1], mv("b9c7"), &alt), 0);
+	assert_int_equal(xqi_record_add_move(g, alt, mv("h0g2"), &alt2), 0);
+	assert_int_equal(xqi_record_add_move(g, alt, mv("b0c2"), NULL), 0);
+	assert_int_equal(xqi_record_add_move(g, alt2, mv("h9g7"), NULL), 0);
+	assert_int_equal(xqi_record_add_move(g, n[1], mv("g6g5"), NULL), 0);
+	assert_int_equal(xqi_record_add_move(g, XQI_ROOT, mv("c3c4"), NULL), 0);
+	xqi_record_set_comment(g, XQI_ROOT, "game || note\nsecond", 20);
+	xqi_record_set_comment(g, n[2], "main two", 8);
+	xqi_record_set_comment(g, alt2, "nested \\u1234 [DhtmlXQ_x]", 25);
 }
 
 static void round_trip_keeps_tree_comments_tags_and_result(void **state)
 {
 	static struct collected c;
-	struct xq_game g, back[MAX_GAMES];
+	struct xqi_record g, back[MAX_GAMES];
 	struct xq_buf out = XQ_BUF_INIT;
 	int n;
 
@@ -981,37 +981,37 @@ static void round_trip_keeps_tree_comments_tags_and_result(void **state)
 	assert_non_null(strstr(out.ptr, "[DhtmlXQ_comment2_3]nested \\u005cu1234 \\u005bDhtmlXQ_x]"));
 	assert_non_null(strstr(out.ptr, "[DhtmlXQ_comment0]game |\\u007c note||second"));
 	release_games(back, n);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	xq_buf_release(&out);
 }
 
 static void writer_reports_what_dhtmlxq_cannot_hold(void **state)
 {
 	static struct collected c;
-	struct xq_game g;
+	struct xqi_record g;
 	struct xq_buf out = XQ_BUF_INIT;
 
 	(void)state;
 	build_game(&g);
-	xq_game_add_nag(&g, 1, 1);
-	xq_game_set_pre_comment(&g, 2, "before", 6);
-	xq_game_add_tag(&g, "棋谱名称", strlen("棋谱名称"), "x", 1);
-	xq_game_add_tag(&g, "Movelist", 8, "x", 1);
+	xqi_record_add_nag(&g, 1, 1);
+	xqi_record_set_pre_comment(&g, 2, "before", 6);
+	xqi_record_add_tag(&g, "棋谱名称", strlen("棋谱名称"), "x", 1);
+	xqi_record_add_tag(&g, "Movelist", 8, "x", 1);
 	assert_int_equal(write_games("dhtmlxq", &g, 1, &out, &c), 0);
-	assert_non_null(find_diag(&c, XQ_D_LOSS, "1 NAGs (the first at ply 1)"));
-	assert_non_null(find_diag(&c, XQ_D_LOSS, "1 comments before a move (the first at ply 2)"));
-	assert_non_null(find_diag(&c, XQ_D_LOSS, "tag '棋谱名称'"));
-	assert_non_null(find_diag(&c, XQ_D_LOSS, "tag 'Movelist'"));
+	assert_non_null(find_diag(&c, XQI_D_LOSS, "1 NAGs (the first at ply 1)"));
+	assert_non_null(find_diag(&c, XQI_D_LOSS, "1 comments before a move (the first at ply 2)"));
+	assert_non_null(find_diag(&c, XQI_D_LOSS, "tag '棋谱名称'"));
+	assert_non_null(find_diag(&c, XQI_D_LOSS, "tag 'Movelist'"));
 	/* Found by fuzz_dhtmlxq: a result word holding a tag ended the record early. */
 	memset(&c, 0, sizeof(c));
-	g.result = XQ_RESULT_UNKNOWN;
+	g.result = XQI_RESULT_UNKNOWN;
 	g.result_text = "V[DhtmlXQ]x";
 	xq_buf_reset(&out);
 	assert_int_equal(write_games("dhtmlxq", &g, 1, &out, &c), 0);
 	assert_non_null(strstr(out.ptr, "[DhtmlXQ_result]V\xEF\xBC\xBB" "DhtmlXQ]x[/DhtmlXQ_result]"));
-	assert_non_null(find_diag(&c, XQ_D_LOSS, "tag Result: '[' before DhtmlXQ"));
-	assert_int_equal(c.d[0].severity, XQ_SEV_WARNING);
-	xq_game_release(&g);
+	assert_non_null(find_diag(&c, XQI_D_LOSS, "tag Result: '[' before DhtmlXQ"));
+	assert_int_equal(c.d[0].severity, XQ_SEVERITY_WARNING);
+	xqi_record_release(&g);
 	xq_buf_release(&out);
 }
 
@@ -1019,7 +1019,7 @@ static void bars_next_to_line_ends_in_a_comment_come_back_as_written(void **stat
 {
 	static const char *const comments[] = {"a|\nb", "a\n|b", "a||\n|b", "|\n", "a|||b\n|"};
 	static struct collected c;
-	struct xq_game g, back[MAX_GAMES];
+	struct xqi_record g, back[MAX_GAMES];
 
 	(void)state;
 	/* "|" then a newline was written "|||", read back as a newline and
@@ -1027,15 +1027,15 @@ static void bars_next_to_line_ends_in_a_comment_come_back_as_written(void **stat
 	for (size_t i = 0; i < sizeof(comments) / sizeof(comments[0]); i++) {
 		struct xq_buf out = XQ_BUF_INIT;
 		int n;
-		assert_int_equal(xq_game_init(&g), 0);
-		xq_game_set_comment(&g, XQ_ROOT, comments[i], strlen(comments[i]));
+		assert_int_equal(xqi_record_init(&g), 0);
+		xqi_record_set_comment(&g, XQI_ROOT, comments[i], strlen(comments[i]));
 		memset(&c, 0, sizeof(c));
 		assert_int_equal(write_games("dhtmlxq", &g, 1, &out, &c), 0);
 		n = read_games("dhtmlxq", out.ptr, out.len, back, MAX_GAMES, &c, NULL);
 		assert_int_equal(n, 1);
-		assert_string_equal(back[0].nodes[XQ_ROOT].comment, comments[i]);
+		assert_string_equal(back[0].nodes[XQI_ROOT].comment, comments[i]);
 		release_games(back, n);
-		xq_game_release(&g);
+		xqi_record_release(&g);
 		xq_buf_release(&out);
 	}
 }
@@ -1043,80 +1043,80 @@ static void bars_next_to_line_ends_in_a_comment_come_back_as_written(void **stat
 static void tags_and_line_ends_keep_their_spelling_through_dhtmlxq(void **state)
 {
 	static struct collected c;
-	struct xq_game g, back[MAX_GAMES];
+	struct xqi_record g, back[MAX_GAMES];
 	struct xq_buf out = XQ_BUF_INIT;
 	int n;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
-	xq_game_add_tag(&g, "DateModified", 12, "2024", 4);
-	xq_game_add_tag(&g, "URL", 3, "u", 1);
-	xq_game_add_tag(&g, "Owner", 5, "o", 1);
-	xq_game_add_tag(&g, "RedElo", 6, "1", 1);
-	xq_game_add_tag(&g, "Place", 5, "p", 1);
-	xq_game_set_comment(&g, XQ_ROOT, "a\r\nb\rc", 7);
+	assert_int_equal(xqi_record_init(&g), 0);
+	xqi_record_add_tag(&g, "DateModified", 12, "2024", 4);
+	xqi_record_add_tag(&g, "URL", 3, "u", 1);
+	xqi_record_add_tag(&g, "Owner", 5, "o", 1);
+	xqi_record_add_tag(&g, "RedElo", 6, "1", 1);
+	xqi_record_add_tag(&g, "Place", 5, "p", 1);
+	xqi_record_set_comment(&g, XQI_ROOT, "a\r\nb\rc", 7);
 	assert_int_equal(write_games("dhtmlxq", &g, 1, &out, &c), 0);
 	assert_non_null(strstr(out.ptr, "[DhtmlXQ_DateModified]2024[/DhtmlXQ_DateModified]"));
 	assert_non_null(strstr(out.ptr, "[DhtmlXQ_URL]u[/DhtmlXQ_URL]"));
 	assert_non_null(strstr(out.ptr, "[DhtmlXQ_owner]o[/DhtmlXQ_owner]"));
 	assert_non_null(strstr(out.ptr, "[DhtmlXQ_redelo]1[/DhtmlXQ_redelo]"));
 	/* "place" would read back as Site. */
-	assert_non_null(find_diag(&c, XQ_D_LOSS, "tag 'Place'"));
-	xq_game_remove_tag(&g, "Place");
+	assert_non_null(find_diag(&c, XQI_D_LOSS, "tag 'Place'"));
+	xqi_record_remove_tag(&g, "Place");
 	memset(&c, 0, sizeof(c));
 	n = read_games("dhtmlxq", out.ptr, out.len, back, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
 	assert_int_equal(c.n, 0);
 	ASSERT_GAMES_EQUAL(&g, &back[0], 0);
 	release_games(back, n);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	xq_buf_release(&out);
 }
 
 static void writer_in_gbk_reports_characters_it_cannot_hold(void **state)
 {
 	static struct collected c;
-	struct xq_game g, back[MAX_GAMES];
+	struct xqi_record g, back[MAX_GAMES];
 	struct xq_buf out = XQ_BUF_INIT;
-	struct xq_write_opts opts = XQ_WRITE_OPTS_INIT;
+	struct xqi_write_opts opts = XQI_WRITE_OPTS_INIT;
 	int n;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
-	xq_game_add_tag(&g, "Title", 5, "炮\xF0\x9F\x98\x80", 7); /* an emoji GBK lacks */
-	opts.encoding = XQ_ENC_GBK;
+	assert_int_equal(xqi_record_init(&g), 0);
+	xqi_record_add_tag(&g, "Title", 5, "炮\xF0\x9F\x98\x80", 7); /* an emoji GBK lacks */
+	opts.encoding = XQI_ENC_GBK;
 	assert_int_equal(write_games_opts("dhtmlxq", &g, 1, &out, &c, &opts), 0);
 	assert_non_null(strstr(out.ptr, "\xC5\xDA?"));
-	assert_non_null(find_diag(&c, XQ_D_LOSS, "cannot be written in gbk"));
+	assert_non_null(find_diag(&c, XQI_D_LOSS, "cannot be written in gbk"));
 	memset(&c, 0, sizeof(c));
 	n = read_games("dhtmlxq", out.ptr, out.len, back, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
-	assert_string_equal(xq_game_tag(&back[0], "Title"), "炮?");
+	assert_string_equal(xqi_record_tag(&back[0], "Title"), "炮?");
 	release_games(back, n);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	xq_buf_release(&out);
 }
 
 static void black_to_move_is_written_so_that_it_reads_back(void **state)
 {
 	static struct collected c;
-	struct xq_game g, back[MAX_GAMES];
+	struct xqi_record g, back[MAX_GAMES];
 	struct xq_buf out = XQ_BUF_INIT;
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	int n;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
-	xq_diag_init(&d);
-	assert_int_equal(xq_board_from_fen(&g.start, "4k4/9/9/9/9/9/9/9/9/R2K5 b - - 0 5", 34, 0, &d), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_position_from_fen(&g.start, "4k4/9/9/9/9/9/9/9/9/R2K5 b - - 0 5", 34, 0, &d), 0);
 	assert_int_equal(write_games("dhtmlxq", &g, 1, &out, &c), 0);
 	assert_non_null(strstr(out.ptr, "[DhtmlXQ_fen]4k4/9/9/9/9/9/9/9/9/R2K5 b - - 0 5[/DhtmlXQ_fen]"));
 	n = read_games("dhtmlxq", out.ptr, out.len, back, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
-	assert_int_equal(back[0].start.side, XQ_BLACK);
+	assert_int_equal(back[0].start.side, XQI_BLACK);
 	ASSERT_GAMES_EQUAL(&g, &back[0], 0);
 	release_games(back, n);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	xq_buf_release(&out);
 }
 
@@ -1134,7 +1134,7 @@ static void binit_with_a_fen_reads_back_to_the_same_binit(void **state)
 		"[DhtmlXQ][DhtmlXQ_binit]0919293949596979811777062646668600102030405060708012720323436383"
 		"[/DhtmlXQ_binit][DhtmlXQ_movelist]7062[/DhtmlXQ_movelist][/DhtmlXQ]";
 	static struct collected c;
-	struct xq_game g[MAX_GAMES], back[MAX_GAMES];
+	struct xqi_record g[MAX_GAMES], back[MAX_GAMES];
 	struct xq_buf out = XQ_BUF_INIT, again = XQ_BUF_INIT;
 	int n, m;
 
@@ -1142,7 +1142,7 @@ static void binit_with_a_fen_reads_back_to_the_same_binit(void **state)
 	n = READ(text, g, &c);
 	assert_int_equal(n, 1);
 	for (int i = 0; i < c.n; i++)
-		assert_int_not_equal(c.d[i].severity, XQ_SEV_ERROR);
+		assert_int_not_equal(c.d[i].severity, XQ_SEVERITY_ERROR);
 	assert_int_equal(write_games("dhtmlxq", g, n, &out, &c), 0);
 	assert_non_null(strstr(out.ptr, "[DhtmlXQ_binit]0919293949596979811777062646668600102030405060708012720323436383[/DhtmlXQ_binit]"));
 	assert_non_null(strstr(out.ptr, "[DhtmlXQ_fen]"));
@@ -1198,7 +1198,7 @@ struct corpus_stats {
 static void read_and_round_trip(const char *path, void *arg)
 {
 	static struct collected c, c2;
-	static struct xq_game g[MAX_GAMES], back[MAX_GAMES];
+	static struct xqi_record g[MAX_GAMES], back[MAX_GAMES];
 	struct corpus_stats *st = arg;
 	struct xq_buf out = XQ_BUF_INIT;
 	size_t len;
@@ -1216,15 +1216,15 @@ static void read_and_round_trip(const char *path, void *arg)
 	}
 	/* The only errors the corpus holds are illegal moves. */
 	for (int i = 0; i < c.n; i++)
-		if (c.d[i].severity == XQ_SEV_ERROR && c.d[i].code != XQ_D_ILLEGAL_MOVE) {
+		if (c.d[i].severity == XQ_SEVERITY_ERROR && c.d[i].code != XQI_D_ILLEGAL_MOVE) {
 			print_diags(&c);
 			fail_msg("%s: unexpected error", path);
 		}
 	st->files++;
 	st->games += n;
 	for (int i = 0; i < n; i++)
-		st->broken += (g[i].flags & XQ_GAME_BROKEN) != 0;
-	st->illegal += find_diag(&c, XQ_D_ILLEGAL_MOVE, "illegal move") != NULL;
+		st->broken += (g[i].flags & XQI_RECORD_BROKEN) != 0;
+	st->illegal += find_diag(&c, XQI_D_ILLEGAL_MOVE, "illegal move") != NULL;
 	assert_int_equal(write_games("dhtmlxq", g, n, &out, &c2), 0);
 	if (c2.n) {
 		print_diags(&c2);
@@ -1272,9 +1272,9 @@ struct mate_stats {
 static void check_mate_result(const char *path, void *arg)
 {
 	static struct collected c;
-	static struct xq_game g[MAX_GAMES];
+	static struct xqi_record g[MAX_GAMES];
 	struct mate_stats *st = arg;
-	struct xq_board b;
+	struct xqi_position b;
 	size_t len;
 	char *data = slurp(path, &len);
 	int n;
@@ -1284,12 +1284,12 @@ static void check_mate_result(const char *path, void *arg)
 	n = read_games("dhtmlxq", data, len, g, MAX_GAMES, &c, NULL);
 	for (int i = 0; i < n; i++) {
 		const char *word = g[i].result_text;
-		xq_game_board_at(&g[i], xq_game_mainline_end(&g[i]), &b);
-		if (!word || strlen(word) != 1 || xq_board_status(&b) != XQ_CHECKMATE)
+		xqi_record_board_at(&g[i], xqi_record_mainline_end(&g[i]), &b);
+		if (!word || strlen(word) != 1 || xqi_position_status(&b) != XQ_STATE_CHECKMATE)
 			continue;
 		st->mates++;
 		/* The side to move is mated: red wins when it is black. */
-		st->agree += (b.side == XQ_BLACK) == (g[i].result == XQ_RESULT_RED_WIN);
+		st->agree += (b.side == XQI_BLACK) == (g[i].result == XQI_RESULT_RED_WIN);
 	}
 	release_games(g, n);
 	free(data);
@@ -1314,7 +1314,7 @@ static void fixtures_from_the_corpus_read(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		static struct collected c;
-		struct xq_game g[MAX_GAMES];
+		struct xqi_record g[MAX_GAMES];
 		size_t len;
 		char *data = fixture(files[i], &len);
 		int n, rc;
@@ -1322,7 +1322,7 @@ static void fixtures_from_the_corpus_read(void **state)
 		n = read_games("dhtmlxq", data, len, g, MAX_GAMES, &c, &rc);
 		assert_int_equal(n, 1);
 		assert_int_equal(rc, 0);
-		assert_int_equal(count_diags(&c, XQ_SEV_WARNING), 0);
+		assert_int_equal(count_diags(&c, XQ_SEVERITY_WARNING), 0);
 		assert_true(g[0].nnodes > 20);
 		release_games(g, n);
 		free(data);
@@ -1331,14 +1331,14 @@ static void fixtures_from_the_corpus_read(void **state)
 
 static void probe_finds_records(void **state)
 {
-	const struct xq_format *f = xq_format_find("dhtmlxq");
+	const struct xqi_format *f = xqi_format_find("dhtmlxq");
 	static const char a[] = "<html>...[DhtmlXQ]", b[] = "x%5BDhtmlXQ%5D", c[] = "[Event \"x\"]";
 
 	(void)state;
 	assert_int_equal(f->probe((const unsigned char *)a, sizeof(a) - 1), 90);
 	assert_int_equal(f->probe((const unsigned char *)b, sizeof(b) - 1), 80);
 	assert_int_equal(f->probe((const unsigned char *)c, sizeof(c) - 1), 0);
-	assert_ptr_equal(xq_format_detect((const unsigned char *)a, sizeof(a) - 1, "x.html"), f);
+	assert_ptr_equal(xqi_format_detect((const unsigned char *)a, sizeof(a) - 1, "x.html"), f);
 }
 
 int main(void)

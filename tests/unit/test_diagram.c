@@ -8,16 +8,16 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "board.h"
+#include "position.h"
 #include "buf.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "diagram.h"
 #include "glyphs.h"
 #include "utf8.h"
 
-static xq_move iccs(const char *m)
+static xqi_move iccs(const char *m)
 {
-	return XQ_MOVE(XQ_SQ(m[0] - 'a', m[1] - '0'), XQ_SQ(m[2] - 'a', m[3] - '0'));
+	return XQI_MOVE(XQI_SQ(m[0] - 'a', m[1] - '0'), XQI_SQ(m[2] - 'a', m[3] - '0'));
 }
 
 static void ascii_start_position_is_drawn_with_coordinates(void **state)
@@ -36,44 +36,44 @@ static void ascii_start_position_is_drawn_with_coordinates(void **state)
 		"1  .  .  .  .  .  .  .  .  .  1\n"
 		"0  R  N  B  A  K  A  B  N  R  0\n"
 		"   a  b  c  d  e  f  g  h  i\n";
-	struct xq_board b;
+	struct xqi_position b;
 	struct xq_buf out = XQ_BUF_INIT;
 
 	(void)state;
-	xq_board_start(&b);
-	assert_int_equal(xq_diagram_ascii(&out, &b, 0, 0), 0);
+	xqi_position_start(&b);
+	assert_int_equal(xqi_diagram_ascii(&out, &b, 0, 0), 0);
 	assert_string_equal(out.ptr, want);
 	xq_buf_release(&out);
 }
 
 static void last_move_marks_its_two_points_even_side_by_side(void **state)
 {
-	struct xq_board b;
-	struct xq_undo u;
+	struct xqi_position b;
+	struct xqi_undo u;
 	struct xq_buf out = XQ_BUF_INIT;
-	xq_move m;
+	xqi_move m;
 
 	(void)state;
-	xq_board_start(&b);
-	xq_board_make(&b, iccs("h2e2"), &u);
-	xq_board_make(&b, iccs("h9g7"), &u);
-	xq_board_make(&b, iccs("e3e4"), &u);
-	xq_board_make(&b, iccs("g7h9"), &u);
+	xqi_position_start(&b);
+	xqi_position_make(&b, iccs("h2e2"), &u);
+	xqi_position_make(&b, iccs("h9g7"), &u);
+	xqi_position_make(&b, iccs("e3e4"), &u);
+	xqi_position_make(&b, iccs("g7h9"), &u);
 	m = iccs("b2c2"); /* neighbours on one rank */
-	xq_board_make(&b, m, &u);
-	assert_int_equal(xq_diagram_ascii(&out, &b, m, 0), 0);
+	xqi_position_make(&b, m, &u);
+	assert_int_equal(xqi_diagram_ascii(&out, &b, m, 0), 0);
 	assert_non_null(strstr(out.ptr, "2  . (.)[C] .  C "));
 	xq_buf_release(&out);
 }
 
 static void flip_puts_black_at_the_bottom(void **state)
 {
-	struct xq_board b;
+	struct xqi_position b;
 	struct xq_buf out = XQ_BUF_INIT;
 
 	(void)state;
-	xq_board_start(&b);
-	assert_int_equal(xq_diagram_ascii(&out, &b, 0, XQ_DIAGRAM_FLIP), 0);
+	xqi_position_start(&b);
+	assert_int_equal(xqi_diagram_ascii(&out, &b, 0, XQ_DIAGRAM_FLIP), 0);
 	assert_memory_equal(out.ptr, "   i  h  g  f  e  d  c  b  a\n0  R  N  B  A  K  A  B  N  R  0\n", 61);
 	assert_non_null(strstr(out.ptr, "9  r  n  b  a  k  a  b  n  r  9\n   i  h"));
 	xq_buf_release(&out);
@@ -89,12 +89,12 @@ static int count(const char *hay, const char *needle)
 
 static void unicode_board_gives_each_side_its_own_glyphs(void **state)
 {
-	struct xq_board b;
+	struct xqi_position b;
 	struct xq_buf out = XQ_BUF_INIT;
 
 	(void)state;
-	xq_board_start(&b);
-	assert_int_equal(xq_diagram_unicode(&out, &b, 0, 0), 0);
+	xqi_position_start(&b);
+	assert_int_equal(xqi_diagram_unicode(&out, &b, 0, 0), 0);
 	assert_int_equal(count(out.ptr, "\xE5\xB8\xA5"), 1); /* 帥 */
 	assert_int_equal(count(out.ptr, "\xE5\xB0\x87"), 1); /* 將 */
 	assert_int_equal(count(out.ptr, "\xE5\x85\xB5"), 5); /* 兵 */
@@ -111,13 +111,13 @@ static void unicode_board_gives_each_side_its_own_glyphs(void **state)
 
 static void colour_wraps_pieces_in_ansi_codes_and_only_then(void **state)
 {
-	struct xq_board b;
+	struct xqi_position b;
 	struct xq_buf plain = XQ_BUF_INIT, color = XQ_BUF_INIT;
 
 	(void)state;
-	xq_board_start(&b);
-	xq_diagram_unicode(&plain, &b, 0, 0);
-	xq_diagram_unicode(&color, &b, 0, XQ_DIAGRAM_COLOR);
+	xqi_position_start(&b);
+	xqi_diagram_unicode(&plain, &b, 0, 0);
+	xqi_diagram_unicode(&color, &b, 0, XQ_DIAGRAM_COLOR);
 	assert_null(strchr(plain.ptr, '\033'));
 	assert_int_equal(count(color.ptr, "\033[1;31m"), 16);
 	assert_int_equal(count(color.ptr, "\033[0m"), 32);
@@ -159,17 +159,17 @@ static xmlDoc *parse(const struct xq_buf *svg)
 
 static void svg_is_well_formed_with_board_river_palaces_and_a_disc_per_piece(void **state)
 {
-	struct xq_board b;
-	struct xq_undo u;
+	struct xqi_position b;
+	struct xqi_undo u;
 	struct xq_buf svg = XQ_BUF_INIT;
 	xmlDoc *doc;
 	xmlNode *root;
-	xq_move m = iccs("h2e2");
+	xqi_move m = iccs("h2e2");
 
 	(void)state;
-	xq_board_start(&b);
-	xq_board_make(&b, m, &u);
-	assert_int_equal(xq_diagram_svg(&svg, &b, m, NULL), 0);
+	xqi_position_start(&b);
+	xqi_position_make(&b, m, &u);
+	assert_int_equal(xqi_diagram_svg(&svg, &b, m, NULL), 0);
 	doc = parse(&svg);
 	root = xmlDocGetRootElement(doc);
 	assert_string_equal((const char *)root->name, "svg");
@@ -189,21 +189,21 @@ static void svg_is_well_formed_with_board_river_palaces_and_a_disc_per_piece(voi
 
 static void svg_escapes_its_title_and_counts_only_pieces_on_the_board(void **state)
 {
-	struct xq_board b;
-	struct xq_diag d;
+	struct xqi_position b;
+	struct xq_diagnostic d;
 	struct xq_buf svg = XQ_BUF_INIT;
-	struct xq_svg_opts o = XQ_SVG_OPTS_INIT;
+	struct xqi_svg_opts o = XQI_SVG_OPTS_INIT;
 	xmlDoc *doc;
 	xmlNode *root, *n;
 	static const char fen[] = "3k5/8R/9/9/9/9/9/R8/9/4K4 w - - 0 1";
 
 	(void)state;
-	xq_diag_init(&d);
-	assert_int_equal(xq_board_from_fen(&b, fen, strlen(fen), 0, &d), 0);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_position_from_fen(&b, fen, strlen(fen), 0, &d), 0);
 	o.title = "<Red> & \"Black\"";
 	o.flip = 1;
-	o.coordinates = 0;
-	assert_int_equal(xq_diagram_svg(&svg, &b, 0, &o), 0);
+	o.coordinates = XQ_DIAGRAM_LABELS_NONE;
+	assert_int_equal(xqi_diagram_svg(&svg, &b, 0, &o), 0);
 	doc = parse(&svg);
 	root = xmlDocGetRootElement(doc);
 	assert_int_equal(count_elements(root, "g", "piece "), 4);
@@ -229,25 +229,25 @@ static void svg_escapes_its_title_and_counts_only_pieces_on_the_board(void **sta
 static const char every_kind_fen[] =
 	"3k2b2/r3a4/2n4c1/9/1P7/4p4/9/1N2B3R/4A2C1/5K3 w - - 0 1";
 
-static void board_from(struct xq_board *b, const char *fen)
+static void board_from(struct xqi_position *b, const char *fen)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
-	xq_diag_init(&d);
-	assert_int_equal(xq_board_from_fen(b, fen, strlen(fen), 0, &d), 0);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_position_from_fen(b, fen, strlen(fen), 0, &d), 0);
 }
 
 static xmlDoc *svg_of(const char *fen, int labels, int flip)
 {
-	struct xq_board b;
-	struct xq_svg_opts o = XQ_SVG_OPTS_INIT;
+	struct xqi_position b;
+	struct xqi_svg_opts o = XQI_SVG_OPTS_INIT;
 	struct xq_buf svg = XQ_BUF_INIT;
 	xmlDoc *doc;
 
 	board_from(&b, fen);
 	o.coordinates = labels;
 	o.flip = flip;
-	assert_int_equal(xq_diagram_svg(&svg, &b, 0, &o), 0);
+	assert_int_equal(xqi_diagram_svg(&svg, &b, 0, &o), 0);
 	doc = parse(&svg);
 	xq_buf_release(&svg);
 	return doc;
@@ -340,22 +340,22 @@ static xmlNode *piece_use(xmlNode *piece)
 
 static void svg_holds_no_text_and_no_cjk_character_so_it_needs_no_font(void **state)
 {
-	static const int labels[] = {XQ_SVG_LABELS_NONE, XQ_SVG_LABELS_ICCS, XQ_SVG_LABELS_CHINESE};
-	struct xq_board b;
-	struct xq_undo u;
-	xq_move m = iccs("h2e2");
+	static const int labels[] = {XQ_DIAGRAM_LABELS_NONE, XQ_DIAGRAM_LABELS_ICCS, XQ_DIAGRAM_LABELS_CHINESE};
+	struct xqi_position b;
+	struct xqi_undo u;
+	xqi_move m = iccs("h2e2");
 
 	(void)state;
-	xq_board_start(&b);
-	xq_board_make(&b, m, &u);
+	xqi_position_start(&b);
+	xqi_position_make(&b, m, &u);
 	for (int flip = 0; flip < 2; flip++) {
 		for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
-			struct xq_svg_opts o = XQ_SVG_OPTS_INIT;
+			struct xqi_svg_opts o = XQI_SVG_OPTS_INIT;
 			struct xq_buf svg = XQ_BUF_INIT;
 			xmlDoc *doc;
 			o.coordinates = labels[i];
 			o.flip = flip;
-			assert_int_equal(xq_diagram_svg(&svg, &b, m, &o), 0);
+			assert_int_equal(xqi_diagram_svg(&svg, &b, m, &o), 0);
 			/* Not one byte outside ASCII: no character a font would have to draw. */
 			for (size_t k = 0; k < svg.len; k++)
 				assert_true((unsigned char)svg.ptr[k] < 0x80);
@@ -370,7 +370,7 @@ static void svg_holds_no_text_and_no_cjk_character_so_it_needs_no_font(void **st
 
 static void svg_each_of_the_14_pieces_uses_its_own_glyph_defined_once(void **state)
 {
-	xmlDoc *doc = svg_of(every_kind_fen, XQ_SVG_LABELS_NONE, 0);
+	xmlDoc *doc = svg_of(every_kind_fen, XQ_DIAGRAM_LABELS_NONE, 0);
 	xmlNode *root = xmlDocGetRootElement(doc);
 	int pieces = 0;
 
@@ -399,7 +399,7 @@ static void svg_each_of_the_14_pieces_uses_its_own_glyph_defined_once(void **sta
 		use = piece_use(n);
 		sym = used(doc, use);
 		assert_non_null(sym);
-		glyph_id(id, first_cp(xq_diagram_glyph(kind)));
+		glyph_id(id, first_cp(xqi_diagram_glyph(kind)));
 		{
 			xmlChar *sid = xmlGetProp(sym, (const xmlChar *)"id");
 			assert_string_equal((const char *)sid, id);
@@ -415,9 +415,9 @@ static void svg_each_of_the_14_pieces_uses_its_own_glyph_defined_once(void **sta
 		{
 			xmlChar *d = xmlGetProp(path, (const xmlChar *)"d");
 			int found = 0;
-			for (size_t i = 0; i < xq_glyph_count; i++)
-				if (xq_glyphs[i].cp == first_cp(xq_diagram_glyph(kind)))
-					found = !strcmp((const char *)d, xq_glyphs[i].path);
+			for (size_t i = 0; i < xqi_glyph_count; i++)
+				if (xqi_glyphs[i].cp == first_cp(xqi_diagram_glyph(kind)))
+					found = !strcmp((const char *)d, xqi_glyphs[i].path);
 			assert_true(found);
 			xmlFree(d);
 		}
@@ -425,7 +425,7 @@ static void svg_each_of_the_14_pieces_uses_its_own_glyph_defined_once(void **sta
 		{
 			xmlChar *fill = xmlGetProp(use, (const xmlChar *)"fill");
 			assert_string_equal((const char *)fill,
-					    XQ_KIND_SIDE(kind) == XQ_RED ? "#c0392b" : "#1b1b1b");
+					    XQI_KIND_SIDE(kind) == XQI_RED ? "#c0392b" : "#1b1b1b");
 			xmlFree(fill);
 		}
 		pieces++;
@@ -477,12 +477,12 @@ static void svg_puts_each_piece_glyph_on_its_square_flipped_or_not(void **state)
 	xmlDoc *doc;
 
 	(void)state;
-	doc = svg_of(every_kind_fen, XQ_SVG_LABELS_ICCS, 0);
+	doc = svg_of(every_kind_fen, XQ_DIAGRAM_LABELS_ICCS, 0);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		check_placed(doc, &want[i]);
 	assert_int_equal(count_elements(xmlDocGetRootElement(doc), "g", "piece "), 14);
 	xmlFreeDoc(doc);
-	doc = svg_of(every_kind_fen, XQ_SVG_LABELS_ICCS, 1);
+	doc = svg_of(every_kind_fen, XQ_DIAGRAM_LABELS_ICCS, 1);
 	for (size_t i = 0; i < sizeof(flipped) / sizeof(flipped[0]); i++)
 		check_placed(doc, &flipped[i]);
 	xmlFreeDoc(doc);
@@ -520,7 +520,7 @@ static void svg_chinese_labels_count_files_from_each_sides_right(void **state)
 	char id[16];
 
 	(void)state;
-	doc = svg_of(every_kind_fen, XQ_SVG_LABELS_CHINESE, 0);
+	doc = svg_of(every_kind_fen, XQ_DIAGRAM_LABELS_CHINESE, 0);
 	labels = find(doc, "g", "class", "coordinates");
 	assert_non_null(labels);
 	{
@@ -544,14 +544,14 @@ static void svg_chinese_labels_count_files_from_each_sides_right(void **state)
 	xmlFreeDoc(doc);
 
 	/* Flipped, each side's numbers stay on its own edge and its right. */
-	doc = svg_of(every_kind_fen, XQ_SVG_LABELS_CHINESE, 1);
+	doc = svg_of(every_kind_fen, XQ_DIAGRAM_LABELS_CHINESE, 1);
 	assert_int_equal(label_at(doc, 50, top), 0x4E00);    /* file i, red's 一 */
 	assert_int_equal(label_at(doc, 450, bottom), '1');   /* file a, black's 1 */
 	assert_int_equal(label_at(doc, 50, bottom), '9');
 	xmlFreeDoc(doc);
 
 	/* ICCS labels, the default: letters along the bottom, ranks on the left. */
-	doc = svg_of(every_kind_fen, XQ_SVG_LABELS_ICCS, 0);
+	doc = svg_of(every_kind_fen, XQ_DIAGRAM_LABELS_ICCS, 0);
 	assert_int_equal(label_at(doc, 50, bottom), 'a');
 	assert_int_equal(label_at(doc, 450, bottom), 'i');
 	assert_int_equal(label_at(doc, 50 - 37, 500), '0');
@@ -562,16 +562,16 @@ static void svg_chinese_labels_count_files_from_each_sides_right(void **state)
 
 static void svg_defines_only_the_glyphs_it_draws(void **state)
 {
-	xmlDoc *doc = svg_of("3k5/8R/9/9/9/9/9/R8/9/4K4 w - - 0 1", XQ_SVG_LABELS_NONE, 0);
+	xmlDoc *doc = svg_of("3k5/8R/9/9/9/9/9/R8/9/4K4 w - - 0 1", XQ_DIAGRAM_LABELS_NONE, 0);
 	xmlNode *root = xmlDocGetRootElement(doc);
 	char id[16];
 
 	(void)state;
 	/* 俥 帥 將 and the river's four characters. */
 	assert_int_equal(count_elements(root, "symbol", NULL), 3 + 4);
-	glyph_id(id, first_cp(xq_diagram_glyph(XQ_KIND(XQ_RED, XQ_ROOK))));
+	glyph_id(id, first_cp(xqi_diagram_glyph(XQI_KIND(XQI_RED, XQI_ROOK))));
 	assert_non_null(find(doc, "symbol", "id", id));
-	glyph_id(id, first_cp(xq_diagram_glyph(XQ_KIND(XQ_BLACK, XQ_ROOK))));
+	glyph_id(id, first_cp(xqi_diagram_glyph(XQI_KIND(XQI_BLACK, XQI_ROOK))));
 	assert_null(find(doc, "symbol", "id", id));
 	assert_int_equal(count_elements(root, "use", NULL), 4 + 4);
 	xmlFreeDoc(doc);
@@ -580,20 +580,20 @@ static void svg_defines_only_the_glyphs_it_draws(void **state)
 /* ---- boards in an HTML page ----------------------------------------------------- */
 
 /* The defs and boards of `fens` (flipped where `flip`), as one XML document. */
-static xmlDoc *page_of(const char *const *fens, const int *flip, int n, xq_move last)
+static xmlDoc *page_of(const char *const *fens, const int *flip, int n, xqi_move last)
 {
 	struct xq_buf page = XQ_BUF_INIT;
-	struct xq_svg_opts o = XQ_SVG_OPTS_INIT;
+	struct xqi_svg_opts o = XQI_SVG_OPTS_INIT;
 	xmlDoc *doc;
 
-	o.coordinates = XQ_SVG_LABELS_CHINESE;
+	o.coordinates = XQ_DIAGRAM_LABELS_CHINESE;
 	xq_buf_adds(&page, "<page xmlns:xlink=\"" XLINK_NS "\">\n");
-	assert_int_equal(xq_diagram_svg_page_defs(&page, &o), 0);
+	assert_int_equal(xqi_diagram_svg_page_defs(&page, &o), 0);
 	for (int i = 0; i < n; i++) {
-		struct xq_board b;
+		struct xqi_position b;
 		board_from(&b, fens[i]);
 		o.flip = flip[i];
-		assert_int_equal(xq_diagram_svg_page_board(&page, &b, last, &o), 0);
+		assert_int_equal(xqi_diagram_svg_page_board(&page, &b, last, &o), 0);
 	}
 	xq_buf_adds(&page, "</page>\n");
 	doc = parse(&page);
@@ -642,7 +642,7 @@ static xmlNode *page_board(xmlDoc *doc, int n)
 
 static void page_defs_hold_every_drawing_once_and_boards_only_place_them(void **state)
 {
-	static const char *const fens[2] = {XQ_START_FEN, every_kind_fen};
+	static const char *const fens[2] = {XQI_START_FEN, every_kind_fen};
 	static const int flips[2] = {0, 1};
 	static const char pieces[] = "KABNRCPkabnrcp";
 	xmlDoc *doc;
@@ -660,9 +660,9 @@ static void page_defs_hold_every_drawing_once_and_boards_only_place_them(void **
 	assert_int_equal(count_attr(doc, "circle", "id", "xq-to"), 1);
 	/* Every glyph the boards may draw is defined once. */
 	for (uint8_t kind = 1; kind < 16; kind++) {
-		if (!*xq_diagram_glyph(kind))
+		if (!*xqi_diagram_glyph(kind))
 			continue;
-		glyph_id(id, first_cp(xq_diagram_glyph(kind)));
+		glyph_id(id, first_cp(xqi_diagram_glyph(kind)));
 		assert_int_equal(count_attr(doc, "symbol", "id", id), 1);
 	}
 	glyph_id(id, 0x4E5D); /* 九, a Chinese label */
@@ -724,7 +724,7 @@ static void page_boards_put_pieces_on_their_points_flipped_or_not(void **state)
 
 static void page_board_marks_the_last_move_or_hides_the_marks(void **state)
 {
-	static const char *const fens[1] = {XQ_START_FEN};
+	static const char *const fens[1] = {XQI_START_FEN};
 	static const int flips[1] = {0};
 	xmlDoc *doc;
 	xmlNode *g;
@@ -754,16 +754,16 @@ static void glyph_table_is_sorted_and_has_every_character_a_board_draws(void **s
 	};
 
 	(void)state;
-	for (size_t i = 1; i < xq_glyph_count; i++)
-		assert_true(xq_glyphs[i - 1].cp < xq_glyphs[i].cp);
+	for (size_t i = 1; i < xqi_glyph_count; i++)
+		assert_true(xqi_glyphs[i - 1].cp < xqi_glyphs[i].cp);
 	for (uint8_t kind = 1; kind < 16; kind++) {
 		uint32_t cp;
 		int found = 0;
 		if (kind == 8)
 			continue;
-		cp = first_cp(xq_diagram_glyph(kind));
-		for (size_t i = 0; i < xq_glyph_count; i++)
-			found |= xq_glyphs[i].cp == cp && xq_glyphs[i].path[0] == 'm';
+		cp = first_cp(xqi_diagram_glyph(kind));
+		for (size_t i = 0; i < xqi_glyph_count; i++)
+			found |= xqi_glyphs[i].cp == cp && xqi_glyphs[i].path[0] == 'm';
 		assert_true(found);
 	}
 	for (size_t k = 0; k < sizeof(drawn) / sizeof(drawn[0]); k++) {
@@ -773,8 +773,8 @@ static void glyph_table_is_sorted_and_has_every_character_a_board_draws(void **s
 			size_t n = xq_utf8_decode(s, strlen(s), &cp);
 			int found = 0;
 			assert_true(n > 0);
-			for (size_t i = 0; i < xq_glyph_count; i++)
-				found |= xq_glyphs[i].cp == cp;
+			for (size_t i = 0; i < xqi_glyph_count; i++)
+				found |= xqi_glyphs[i].cp == cp;
 			assert_true(found);
 			s += n;
 		}

@@ -9,45 +9,45 @@
  */
 #include "testutil.h"
 
-#include "board.h"
-#include "diag.h"
+#include "position.h"
+#include "diagnostic.h"
 #include "ecco.h"
-#include "game.h"
+#include "record.h"
 #include "notation.h"
 
 #define CASES "tests/data/ecco/cases.tsv"
 #define CODES "tests/data/ecco/codes.tsv"
 
-static xq_move iccs(const char *s)
+static xqi_move iccs(const char *s)
 {
-	return XQ_MOVE(XQ_SQ(s[0] - 'a', s[1] - '0'), XQ_SQ(s[2] - 'a', s[3] - '0'));
+	return XQI_MOVE(XQI_SQ(s[0] - 'a', s[1] - '0'), XQI_SQ(s[2] - 'a', s[3] - '0'));
 }
 
 /* The same move on the board turned left for right (file a <-> i). */
-static xq_move mirrored(xq_move m)
+static xqi_move mirrored(xqi_move m)
 {
-	xq_sq f = XQ_MOVE_FROM(m), t = XQ_MOVE_TO(m);
-	return XQ_MOVE(XQ_SQ(8 - XQ_SQ_FILE(f), XQ_SQ_RANK(f)), XQ_SQ(8 - XQ_SQ_FILE(t), XQ_SQ_RANK(t)));
+	xqi_sq f = XQI_MOVE_FROM(m), t = XQI_MOVE_TO(m);
+	return XQI_MOVE(XQI_SQ(8 - XQI_SQ_FILE(f), XQI_SQ_RANK(f)), XQI_SQ(8 - XQI_SQ_FILE(t), XQI_SQ_RANK(t)));
 }
 
 /* Moves written in WXF ("C2.5 N8+7 ..."), played from the start. */
-static size_t wxf_game(const char *game, xq_move *out, size_t cap)
+static size_t wxf_game(const char *game, xqi_move *out, size_t cap)
 {
 	const char *text = game;
-	struct xq_board b;
-	struct xq_undo u;
-	struct xq_diag d;
+	struct xqi_position b;
+	struct xqi_undo u;
+	struct xq_diagnostic d;
 	size_t n = 0;
 
-	xq_board_start(&b);
+	xqi_position_start(&b);
 	while (*text) {
 		size_t len = strcspn(text, " ");
 		if (len) {
-			xq_diag_init(&d);
-			if (xq_notation_read(&out[n], &b, text, len, XQ_NOTATION_WXF, &d) != 0)
+			xqi_diagnostic_init(&d);
+			if (xqi_notation_read(&out[n], &b, text, len, XQ_DIALECT_WXF, &d) != 0)
 				fail_msg("move %zu '%.*s' of \"%s\": %s", n + 1, (int)len, text, game,
 					 d.msg);
-			xq_board_make(&b, out[n], &u);
+			xqi_position_make(&b, out[n], &u);
 			assert_true(++n < cap);
 		}
 		text += len;
@@ -57,23 +57,23 @@ static size_t wxf_game(const char *game, xq_move *out, size_t cap)
 	return n;
 }
 
-static const struct xq_ecco *classify(const xq_move *moves, size_t n)
+static const struct xqi_ecco *classify(const xqi_move *moves, size_t n)
 {
-	struct xq_board start;
-	const struct xq_ecco *e = NULL;
-	struct xq_diag d;
+	struct xqi_position start;
+	const struct xqi_ecco *e = NULL;
+	struct xq_diagnostic d;
 
-	xq_board_start(&start);
-	xq_diag_init(&d);
-	if (xq_ecco_classify(&e, &start, moves, n, &d) != 0)
+	xqi_position_start(&start);
+	xqi_diagnostic_init(&d);
+	if (xqi_ecco_classify(&e, &start, moves, n, &d) != 0)
 		fail_msg("classify: %s", d.msg);
 	assert_non_null(e);
 	return e;
 }
 
-static const struct xq_ecco *classify_wxf(const char *text)
+static const struct xqi_ecco *classify_wxf(const char *text)
 {
-	xq_move moves[64];
+	xqi_move moves[64];
 	return classify(moves, wxf_game(text, moves, 64));
 }
 
@@ -85,7 +85,7 @@ struct line {
 static void expect_lines(const struct line *lines, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct xq_ecco *e = classify_wxf(lines[i].moves);
+		const struct xqi_ecco *e = classify_wxf(lines[i].moves);
 		if (strcmp(e->code, lines[i].code) != 0)
 			fail_msg("\"%s\" is %s, not %s", lines[i].moves, e->code, lines[i].code);
 	}
@@ -95,7 +95,7 @@ static void expect_lines(const struct line *lines, size_t n)
 struct case_row {
 	char id[16];
 	char code[4];
-	xq_move moves[XQ_ECCO_PLIES];
+	xqi_move moves[XQ_ECCO_PLIES];
 	size_t n;
 };
 
@@ -146,7 +146,7 @@ static void every_opening_of_the_fixture_gets_the_reference_code(void **state)
 	(void)state;
 	assert_int_equal(n, 2538);
 	for (size_t i = 0; i < n; i++) {
-		const struct xq_ecco *e = classify(rows[i].moves, rows[i].n);
+		const struct xqi_ecco *e = classify(rows[i].moves, rows[i].n);
 		if (strcmp(e->code, rows[i].code) != 0 && wrong++ < 20)
 			fprintf(stderr, "case %s: %s, reference %s\n", rows[i].id, e->code,
 				rows[i].code);
@@ -162,7 +162,7 @@ static void a_mirrored_game_gets_the_same_code(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < n; i++) {
-		xq_move turned[XQ_ECCO_PLIES];
+		xqi_move turned[XQ_ECCO_PLIES];
 		for (size_t j = 0; j < rows[i].n; j++)
 			turned[j] = mirrored(rows[i].moves[j]);
 		if (strcmp(classify(turned, rows[i].n)->code, rows[i].code) != 0)
@@ -209,7 +209,7 @@ static void games_shorter_than_20_plies(void **state)
 		{"P3+1 C8.7", "E10"},
 		{"P5+1", "A00"}, /* a first move the book does not name */
 	};
-	const struct xq_ecco *e;
+	const struct xqi_ecco *e;
 
 	(void)state;
 	e = classify(NULL, 0);
@@ -257,7 +257,7 @@ static void plies_after_the_20th_are_never_read(void **state)
 {
 	static struct case_row rows[MAX_CASES];
 	size_t n = read_cases(rows, MAX_CASES);
-	xq_move longer[XQ_ECCO_PLIES + 2];
+	xqi_move longer[XQ_ECCO_PLIES + 2];
 
 	(void)state;
 	for (size_t i = 0; i < n; i++) {
@@ -280,74 +280,74 @@ static void a_game_not_from_the_start_is_an_endgame(void **state)
 		/* an endgame */
 		"3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1",
 	};
-	struct xq_board b;
-	struct xq_diag d;
-	const struct xq_ecco *e;
-	xq_move m = iccs("h2e2");
+	struct xqi_position b;
+	struct xq_diagnostic d;
+	const struct xqi_ecco *e;
+	xqi_move m = iccs("h2e2");
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(fens) / sizeof(fens[0]); i++) {
-		xq_diag_init(&d);
-		assert_int_equal(xq_board_from_fen(&b, fens[i], strlen(fens[i]), 0, &d), 0);
+		xqi_diagnostic_init(&d);
+		assert_int_equal(xqi_position_from_fen(&b, fens[i], strlen(fens[i]), 0, &d), 0);
 		e = NULL;
-		assert_int_equal(xq_ecco_classify(&e, &b, &m, 1, &d), 0);
+		assert_int_equal(xqi_ecco_classify(&e, &b, &m, 1, &d), 0);
 		assert_string_equal(e->code, "A00");
 		assert_string_equal(e->opening, "残局");
 		assert_string_equal(e->variation, "");
 	}
 	/* The move counters are not part of the position. */
-	xq_board_start(&b);
+	xqi_position_start(&b);
 	b.halfmove = 7;
 	b.fullmove = 30;
-	assert_int_equal(xq_ecco_classify(&e, &b, &m, 1, &d), 0);
+	assert_int_equal(xqi_ecco_classify(&e, &b, &m, 1, &d), 0);
 	assert_string_equal(e->code, "B00");
 }
 
 static void classify_game_reads_the_main_line(void **state)
 {
-	struct xq_game g;
-	struct xq_diag d;
-	const struct xq_ecco *e = NULL;
+	struct xqi_record g;
+	struct xq_diagnostic d;
+	const struct xqi_ecco *e = NULL;
 	uint32_t a, b, v;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
-	assert_int_equal(xq_game_add_move(&g, XQ_ROOT, iccs("h2e2"), &a), 0);
-	assert_int_equal(xq_game_add_move(&g, a, iccs("h9g7"), &b), 0); /* 马８进７ */
-	assert_int_equal(xq_game_add_move(&g, a, iccs("b7e7"), &v), 0); /* variation: 顺炮 */
-	xq_diag_init(&d);
-	assert_int_equal(xq_ecco_classify_game(&e, &g, &d), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
+	assert_int_equal(xqi_record_add_move(&g, XQI_ROOT, iccs("h2e2"), &a), 0);
+	assert_int_equal(xqi_record_add_move(&g, a, iccs("h9g7"), &b), 0); /* 马８进７ */
+	assert_int_equal(xqi_record_add_move(&g, a, iccs("b7e7"), &v), 0); /* variation: 顺炮 */
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_ecco_classify_game(&e, &g, &d), 0);
 	assert_string_equal(e->code, "B05");
-	xq_game_clear(&g);
-	assert_int_equal(xq_ecco_classify_game(&e, &g, &d), 0);
+	xqi_record_clear(&g);
+	assert_int_equal(xqi_ecco_classify_game(&e, &g, &d), 0);
 	assert_string_equal(e->opening, "其他开局");
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void a_move_array_that_cannot_be_played_is_reported(void **state)
 {
-	struct xq_board start;
-	struct xq_diag d;
-	const struct xq_ecco *e = NULL;
-	xq_move black_first[] = {iccs("h7e7")};
-	xq_move from_empty[] = {iccs("h2e2"), iccs("e5e4")};
-	xq_move onto_own[] = {iccs("h2e2"), iccs("h9g7"), iccs("i0h0")};
+	struct xqi_position start;
+	struct xq_diagnostic d;
+	const struct xqi_ecco *e = NULL;
+	xqi_move black_first[] = {iccs("h7e7")};
+	xqi_move from_empty[] = {iccs("h2e2"), iccs("e5e4")};
+	xqi_move onto_own[] = {iccs("h2e2"), iccs("h9g7"), iccs("i0h0")};
 
 	(void)state;
-	xq_board_start(&start);
-	xq_diag_init(&d);
-	assert_int_equal(xq_ecco_classify(&e, &start, black_first, 1, &d), XQ_EILLEGAL);
-	assert_int_equal(d.code, XQ_D_ILLEGAL_MOVE);
+	xqi_position_start(&start);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_ecco_classify(&e, &start, black_first, 1, &d), XQ_EILLEGAL);
+	assert_int_equal(d.code, XQI_D_ILLEGAL_MOVE);
 	assert_int_equal(d.ply, 1);
 	assert_string_equal(d.move, "h7e7");
 	assert_null(e);
-	xq_diag_init(&d);
-	assert_int_equal(xq_ecco_classify(&e, &start, from_empty, 2, &d), XQ_EILLEGAL);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_ecco_classify(&e, &start, from_empty, 2, &d), XQ_EILLEGAL);
 	assert_int_equal(d.ply, 2);
-	xq_diag_init(&d);
-	assert_int_equal(xq_ecco_classify(&e, &start, onto_own, 3, &d), XQ_EILLEGAL);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_ecco_classify(&e, &start, onto_own, 3, &d), XQ_EILLEGAL);
 	assert_int_equal(d.ply, 3);
-	assert_int_equal(xq_ecco_classify(&e, &start, onto_own, 3, NULL), XQ_EILLEGAL);
+	assert_int_equal(xqi_ecco_classify(&e, &start, onto_own, 3, NULL), XQ_EILLEGAL);
 }
 
 /* Split a line of codes.tsv at its tabs (in place). */
@@ -368,7 +368,7 @@ static void every_published_code_has_its_names_byte_for_byte(void **state)
 	FILE *f = fopen(CODES, "r");
 	char line[512], *code, *opening, *variation;
 	size_t count, row = 0;
-	const struct xq_ecco *all = xq_ecco_names(&count);
+	const struct xqi_ecco *all = xqi_ecco_names(&count);
 
 	(void)state;
 	assert_non_null(f);
@@ -376,9 +376,9 @@ static void every_published_code_has_its_names_byte_for_byte(void **state)
 	split3(line, &code, &opening, &variation);
 	assert_string_equal(code, "code");
 	while (fgets(line, sizeof(line), f)) {
-		const struct xq_ecco *e;
+		const struct xqi_ecco *e;
 		split3(line, &code, &opening, &variation);
-		e = xq_ecco_lookup(code, strlen(code));
+		e = xqi_ecco_lookup(code, strlen(code));
 		assert_non_null(e);
 		assert_string_equal(e->code, code);
 		assert_memory_equal(e->opening, opening, strlen(opening) + 1);
@@ -392,35 +392,35 @@ static void every_published_code_has_its_names_byte_for_byte(void **state)
 	assert_int_equal(row, 260);
 	assert_int_equal(count, row);
 	/* Full-width digits stay full width. */
-	assert_string_equal(xq_ecco_lookup("C52", 3)->variation, "黑进７卒右直车");
+	assert_string_equal(xqi_ecco_lookup("C52", 3)->variation, "黑进７卒右直车");
 }
 
 static void lookup_finds_only_named_codes(void **state)
 {
 	(void)state;
-	assert_string_equal(xq_ecco_lookup("A00", 3)->opening, "其他开局");
-	assert_string_equal(xq_ecco_lookup("E48", 3)->opening, "对兵转兵底炮对左中炮");
-	assert_null(xq_ecco_lookup("A09", 3));
-	assert_null(xq_ecco_lookup("E99", 3));
-	assert_null(xq_ecco_lookup("a00", 3));
-	assert_null(xq_ecco_lookup("F00", 3));
-	assert_null(xq_ecco_lookup("C4", 2));
-	assert_null(xq_ecco_lookup("C455", 4));
-	assert_string_equal(xq_ecco_lookup("C455", 3)->code, "C45");
-	assert_int_equal(xq_ecco_index("A00", 3), 0);
-	assert_int_equal(xq_ecco_index("C45", 3), 245);
-	assert_int_equal(xq_ecco_index("E99", 3), 499);
-	assert_int_equal(xq_ecco_index("E9", 2), -1);
-	assert_int_equal(xq_ecco_index("e99", 3), -1);
+	assert_string_equal(xqi_ecco_lookup("A00", 3)->opening, "其他开局");
+	assert_string_equal(xqi_ecco_lookup("E48", 3)->opening, "对兵转兵底炮对左中炮");
+	assert_null(xqi_ecco_lookup("A09", 3));
+	assert_null(xqi_ecco_lookup("E99", 3));
+	assert_null(xqi_ecco_lookup("a00", 3));
+	assert_null(xqi_ecco_lookup("F00", 3));
+	assert_null(xqi_ecco_lookup("C4", 2));
+	assert_null(xqi_ecco_lookup("C455", 4));
+	assert_string_equal(xqi_ecco_lookup("C455", 3)->code, "C45");
+	assert_int_equal(xqi_ecco_index("A00", 3), 0);
+	assert_int_equal(xqi_ecco_index("C45", 3), 245);
+	assert_int_equal(xqi_ecco_index("E99", 3), 499);
+	assert_int_equal(xqi_ecco_index("E9", 2), -1);
+	assert_int_equal(xqi_ecco_index("e99", 3), -1);
 }
 
 static void the_rule_table_is_well_formed(void **state)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
 	(void)state;
-	xq_diag_init(&d);
-	if (xq_ecco_check(&d) != 0)
+	xqi_diagnostic_init(&d);
+	if (xqi_ecco_check(&d) != 0)
 		fail_msg("%s", d.msg);
 }
 
@@ -433,8 +433,8 @@ static void every_code_the_rules_give_has_a_name(void **state)
 	/* The table names its answers by the name list's own entries, so
 	 * this holds by construction; the fixture shows it in practice. */
 	for (size_t i = 0; i < n; i++) {
-		const struct xq_ecco *e = classify(rows[i].moves, rows[i].n);
-		assert_ptr_equal(xq_ecco_lookup(e->code, 3), e);
+		const struct xqi_ecco *e = classify(rows[i].moves, rows[i].n);
+		assert_ptr_equal(xqi_ecco_lookup(e->code, 3), e);
 	}
 }
 
@@ -445,11 +445,11 @@ struct accept_case {
 	const char *out[4];  /* some codes not in it */
 };
 
-static int set_count(const struct xq_ecco_set *s)
+static int set_count(const struct xqi_ecco_set *s)
 {
 	int n = 0;
-	for (int i = 0; i < XQ_ECCO_CODES; i++)
-		n += xq_ecco_set_has(s, i);
+	for (int i = 0; i < XQI_ECCO_CODES; i++)
+		n += xqi_ecco_set_has(s, i);
 	return n;
 }
 
@@ -471,26 +471,26 @@ static void code_lists_accept_letters_groups_codes_ranges_and_lists(void **state
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct xq_ecco_set s;
-		struct xq_diag d;
+		struct xqi_ecco_set s;
+		struct xq_diagnostic d;
 		const char *t = cases[i].text;
 
-		xq_diag_init(&d);
-		if (xq_ecco_set_parse(&s, t, strlen(t), &d) != 0)
+		xqi_diagnostic_init(&d);
+		if (xqi_ecco_set_parse(&s, t, strlen(t), &d) != 0)
 			fail_msg("'%s' rejected: %s", t, d.msg);
 		assert_int_equal(set_count(&s), cases[i].count);
 		for (int j = 0; j < 4 && cases[i].in[j]; j++)
-			assert_true(xq_ecco_set_has(&s, xq_ecco_index(cases[i].in[j], 3)));
+			assert_true(xqi_ecco_set_has(&s, xqi_ecco_index(cases[i].in[j], 3)));
 		for (int j = 0; j < 4 && cases[i].out[j]; j++)
-			assert_false(xq_ecco_set_has(&s, xq_ecco_index(cases[i].out[j], 3)));
+			assert_false(xqi_ecco_set_has(&s, xqi_ecco_index(cases[i].out[j], 3)));
 	}
 	/* Only `len` bytes are read. */
 	{
-		struct xq_ecco_set s;
-		assert_int_equal(xq_ecco_set_parse(&s, "C1,junk", 2, NULL), 0);
+		struct xqi_ecco_set s;
+		assert_int_equal(xqi_ecco_set_parse(&s, "C1,junk", 2, NULL), 0);
 		assert_int_equal(set_count(&s), 10);
-		assert_false(xq_ecco_set_has(&s, -1));
-		assert_false(xq_ecco_set_has(&s, XQ_ECCO_CODES));
+		assert_false(xqi_ecco_set_has(&s, -1));
+		assert_false(xqi_ecco_set_has(&s, XQI_ECCO_CODES));
 	}
 }
 
@@ -529,15 +529,15 @@ static void code_lists_reject_anything_else_at_its_place(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct xq_ecco_set s;
-		struct xq_diag d;
+		struct xqi_ecco_set s;
+		struct xq_diagnostic d;
 		const char *t = cases[i].text;
 
 		memset(&s, 0x5a, sizeof(s));
-		xq_diag_init(&d);
-		if (xq_ecco_set_parse(&s, t, strlen(t), &d) != XQ_EPARSE)
+		xqi_diagnostic_init(&d);
+		if (xqi_ecco_set_parse(&s, t, strlen(t), &d) != XQ_EPARSE)
 			fail_msg("'%s' accepted", t);
-		assert_int_equal(d.code, XQ_D_SYNTAX);
+		assert_int_equal(d.code, XQI_D_SYNTAX);
 		if (d.place.col != cases[i].col || !strstr(d.msg, cases[i].says))
 			fail_msg("'%s': column %llu '%s', expected column %u '%s'", t,
 				 (unsigned long long)d.place.col, d.msg, cases[i].col, cases[i].says);
@@ -545,7 +545,7 @@ static void code_lists_reject_anything_else_at_its_place(void **state)
 		assert_int_equal(d.place.offset, cases[i].col - 1);
 		assert_int_equal(s.bits[0], 0x5a5a5a5a5a5a5a5aull); /* untouched */
 	}
-	assert_int_equal(xq_ecco_set_parse(NULL, "x", 1, NULL), XQ_EPARSE);
+	assert_int_equal(xqi_ecco_set_parse(NULL, "x", 1, NULL), XQ_EPARSE);
 }
 
 int main(void)

@@ -5,88 +5,88 @@
  */
 #include "testutil.h"
 
-#include "board.h"
+#include "position.h"
 #include "evalnote.h"
 
-static struct xq_score cp(int32_t v)
+static struct xqi_score cp(int32_t v)
 {
-	struct xq_score s = {XQ_SCORE_CP, v};
+	struct xqi_score s = {XQ_EVAL_CP, v};
 	return s;
 }
 
-static struct xq_score mate(enum xq_score_kind k, int32_t n)
+static struct xqi_score mate(enum xq_eval_kind k, int32_t n)
 {
-	struct xq_score s = {k, n};
+	struct xqi_score s = {k, n};
 	return s;
 }
 
 /* The score found in `comment`, which must hold one. */
-static struct xq_evalnote found(const char *comment)
+static struct xqi_evalnote found(const char *comment)
 {
-	struct xq_evalnote n;
+	struct xqi_evalnote n;
 
 	memset(&n, 0, sizeof(n));
-	if (!xq_evalnote_find(&n, comment, strlen(comment)))
+	if (!xqi_evalnote_find(&n, comment, strlen(comment)))
 		fail_msg("no score found in '%s'", comment);
 	return n;
 }
 
 static void none_in(const char *comment)
 {
-	struct xq_evalnote n;
+	struct xqi_evalnote n;
 
-	if (xq_evalnote_find(&n, comment, strlen(comment)))
+	if (xqi_evalnote_find(&n, comment, strlen(comment)))
 		fail_msg("'%s' was taken for a score (%d %d)", comment, (int)n.score.kind,
 			 (int)n.score.value);
 }
 
 static void annotate_form_is_written_as_annotate_always_wrote_it(void **state)
 {
-	char buf[XQ_EVALNOTE_MAX];
+	char buf[XQI_EVALNOTE_MAX];
 
 	(void)state;
-	assert_int_equal(xq_evalnote_format(buf, sizeof(buf), cp(35), 12), 8);
+	assert_int_equal(xqi_evalnote_format(buf, sizeof(buf), cp(35), 12), 8);
 	assert_string_equal(buf, "+0.35/12");
-	xq_evalnote_format(buf, sizeof(buf), cp(-120), 8);
+	xqi_evalnote_format(buf, sizeof(buf), cp(-120), 8);
 	assert_string_equal(buf, "-1.20/8");
-	xq_evalnote_format(buf, sizeof(buf), cp(0), 4);
+	xqi_evalnote_format(buf, sizeof(buf), cp(0), 4);
 	assert_string_equal(buf, "0.00/4");
-	xq_evalnote_format(buf, sizeof(buf), mate(XQ_SCORE_MATED, 3), 9);
+	xqi_evalnote_format(buf, sizeof(buf), mate(XQ_EVAL_MATED, 3), 9);
 	assert_string_equal(buf, "#-3");
-	xq_evalnote_format(buf, sizeof(buf), mate(XQ_SCORE_MATE, 1), 9);
+	xqi_evalnote_format(buf, sizeof(buf), mate(XQ_EVAL_MATE, 1), 9);
 	assert_string_equal(buf, "#1");
 	/* Cut to fit, always terminated. */
-	assert_int_equal(xq_evalnote_format(buf, 5, cp(35), 12), 4);
+	assert_int_equal(xqi_evalnote_format(buf, 5, cp(35), 12), 4);
 	assert_string_equal(buf, "+0.3");
 }
 
 /* Every score `write` (one of the two written forms) writes is read back
  * as it was, from the first byte to the last written. */
-static void assert_round_trips(size_t (*write)(char *, size_t, struct xq_score, int))
+static void assert_round_trips(size_t (*write)(char *, size_t, struct xqi_score, int))
 {
 	static const int32_t cps[] = {0, 1, -1, 35, -35, 99, 100, -100, 1234, -2000, 31999};
-	char buf[XQ_EVALNOTE_MAX];
+	char buf[XQI_EVALNOTE_MAX];
 
 	for (size_t i = 0; i < sizeof(cps) / sizeof(cps[0]); i++) {
-		struct xq_evalnote n;
+		struct xqi_evalnote n;
 		size_t len = write(buf, sizeof(buf), cp(cps[i]), 17);
 		n = found(buf);
-		assert_int_equal(n.score.kind, XQ_SCORE_CP);
+		assert_int_equal(n.score.kind, XQ_EVAL_CP);
 		assert_int_equal(n.score.value, cps[i]);
 		assert_int_equal(n.depth, 17);
 		assert_int_equal(n.start, 0);
 		assert_int_equal(n.end, len);
 	}
 	for (int32_t m = 0; m <= 12; m++) {
-		struct xq_evalnote n;
-		write(buf, sizeof(buf), mate(XQ_SCORE_MATE, m), 5);
+		struct xqi_evalnote n;
+		write(buf, sizeof(buf), mate(XQ_EVAL_MATE, m), 5);
 		n = found(buf);
-		assert_int_equal(n.score.kind, XQ_SCORE_MATE);
+		assert_int_equal(n.score.kind, XQ_EVAL_MATE);
 		assert_int_equal(n.score.value, m);
 		assert_int_equal(n.depth, 0);
-		write(buf, sizeof(buf), mate(XQ_SCORE_MATED, m), 5);
+		write(buf, sizeof(buf), mate(XQ_EVAL_MATED, m), 5);
 		n = found(buf);
-		assert_int_equal(n.score.kind, XQ_SCORE_MATED);
+		assert_int_equal(n.score.kind, XQ_EVAL_MATED);
 		assert_int_equal(n.score.value, m);
 	}
 }
@@ -94,29 +94,29 @@ static void assert_round_trips(size_t (*write)(char *, size_t, struct xq_score, 
 static void every_score_annotate_writes_reads_back_the_same(void **state)
 {
 	(void)state;
-	assert_round_trips(xq_evalnote_format);
+	assert_round_trips(xqi_evalnote_format);
 }
 
 static void every_score_written_as_an_eval_command_reads_back_the_same(void **state)
 {
-	char buf[XQ_EVALNOTE_MAX];
+	char buf[XQI_EVALNOTE_MAX];
 
 	(void)state;
-	xq_evalnote_format_command(buf, sizeof(buf), cp(35), 12);
+	xqi_evalnote_format_command(buf, sizeof(buf), cp(35), 12);
 	assert_string_equal(buf, "[%eval 0.35,12]");
-	xq_evalnote_format_command(buf, sizeof(buf), cp(-120), 8);
+	xqi_evalnote_format_command(buf, sizeof(buf), cp(-120), 8);
 	assert_string_equal(buf, "[%eval -1.20,8]");
-	xq_evalnote_format_command(buf, sizeof(buf), mate(XQ_SCORE_MATED, 3), 8);
+	xqi_evalnote_format_command(buf, sizeof(buf), mate(XQ_EVAL_MATED, 3), 8);
 	assert_string_equal(buf, "[%eval #-3]");
-	assert_round_trips(xq_evalnote_format_command);
+	assert_round_trips(xqi_evalnote_format_command);
 	/* Cut to fit, always terminated. */
-	assert_int_equal(xq_evalnote_format_command(buf, 5, cp(35), 12), 4);
+	assert_int_equal(xqi_evalnote_format_command(buf, 5, cp(35), 12), 4);
 	assert_string_equal(buf, "[%ev");
 }
 
 static void annotate_score_is_the_last_word_after_a_human_comment(void **state)
 {
-	struct xq_evalnote n;
+	struct xqi_evalnote n;
 
 	(void)state;
 	/* annotate appends its score to what the comment held. */
@@ -132,11 +132,11 @@ static void annotate_score_is_the_last_word_after_a_human_comment(void **state)
 
 static void eval_commands_of_chess_tools_are_read_in_pawns_and_mates(void **state)
 {
-	struct xq_evalnote n;
+	struct xqi_evalnote n;
 
 	(void)state;
 	n = found("[%eval 0.35]");
-	assert_int_equal(n.score.kind, XQ_SCORE_CP);
+	assert_int_equal(n.score.kind, XQ_EVAL_CP);
 	assert_int_equal(n.score.value, 35);
 	assert_int_equal(n.depth, 0);
 	assert_int_equal(n.start, 0);
@@ -151,16 +151,16 @@ static void eval_commands_of_chess_tools_are_read_in_pawns_and_mates(void **stat
 	assert_int_equal(n.start, 10);
 	assert_int_equal(n.end, 25);
 	n = found("[%eval #-3]");
-	assert_int_equal(n.score.kind, XQ_SCORE_MATED);
+	assert_int_equal(n.score.kind, XQ_EVAL_MATED);
 	assert_int_equal(n.score.value, 3);
 	n = found("[%clk 0:00:10][%eval #7 ]");
-	assert_int_equal(n.score.kind, XQ_SCORE_MATE);
+	assert_int_equal(n.score.kind, XQ_EVAL_MATE);
 	assert_int_equal(n.score.value, 7);
 }
 
 static void annotate_word_wins_over_an_older_eval_command(void **state)
 {
-	struct xq_evalnote n;
+	struct xqi_evalnote n;
 
 	(void)state;
 	n = found("[%eval 0.10] +0.35/12");
@@ -195,38 +195,38 @@ static void ordinary_comments_are_never_taken_for_scores(void **state)
 
 static void a_comment_is_read_only_within_its_length(void **state)
 {
-	struct xq_evalnote n;
+	struct xqi_evalnote n;
 	const char *s = "+0.35/12 and more";
 
 	(void)state;
-	assert_int_equal(xq_evalnote_find(&n, s, 8), 1);
+	assert_int_equal(xqi_evalnote_find(&n, s, 8), 1);
 	assert_int_equal(n.score.value, 35);
-	assert_int_equal(xq_evalnote_find(&n, "[%eval 0.35]", 11), 0);
-	assert_int_equal(xq_evalnote_find(&n, NULL, 0), 0);
+	assert_int_equal(xqi_evalnote_find(&n, "[%eval 0.35]", 11), 0);
+	assert_int_equal(xqi_evalnote_find(&n, NULL, 0), 0);
 }
 
 static void losses_are_measured_from_the_movers_side_with_mates_above_material(void **state)
 {
 	(void)state;
 	/* Red went from +0.50 to -0.30: it lost 80; black gained. */
-	assert_int_equal(xq_evalnote_loss(cp(50), cp(-30), XQ_RED), 80);
-	assert_int_equal(xq_evalnote_loss(cp(50), cp(-30), XQ_BLACK), 0);
+	assert_int_equal(xqi_evalnote_loss(cp(50), cp(-30), XQI_RED), 80);
+	assert_int_equal(xqi_evalnote_loss(cp(50), cp(-30), XQI_BLACK), 0);
 	/* Black let red's score rise from -1.00 to +2.00: 300 lost. */
-	assert_int_equal(xq_evalnote_loss(cp(-100), cp(200), XQ_BLACK), 300);
+	assert_int_equal(xqi_evalnote_loss(cp(-100), cp(200), XQI_BLACK), 300);
 	/* Scores are clamped before comparing. */
-	assert_int_equal(xq_evalnote_value(cp(99999)), XQ_EVALNOTE_CP_CAP);
-	assert_int_equal(xq_evalnote_value(cp(-99999)), -XQ_EVALNOTE_CP_CAP);
+	assert_int_equal(xqi_evalnote_value(cp(99999)), XQI_EVALNOTE_CP_CAP);
+	assert_int_equal(xqi_evalnote_value(cp(-99999)), -XQI_EVALNOTE_CP_CAP);
 	/* A mate outranks any score, a shorter one a longer one. */
-	assert_true(xq_evalnote_value(mate(XQ_SCORE_MATE, 9)) > xq_evalnote_value(cp(99999)));
-	assert_true(xq_evalnote_value(mate(XQ_SCORE_MATE, 2)) >
-		    xq_evalnote_value(mate(XQ_SCORE_MATE, 3)));
-	assert_int_equal(xq_evalnote_value(mate(XQ_SCORE_MATED, 3)),
-			 -xq_evalnote_value(mate(XQ_SCORE_MATE, 3)));
+	assert_true(xqi_evalnote_value(mate(XQ_EVAL_MATE, 9)) > xqi_evalnote_value(cp(99999)));
+	assert_true(xqi_evalnote_value(mate(XQ_EVAL_MATE, 2)) >
+		    xqi_evalnote_value(mate(XQ_EVAL_MATE, 3)));
+	assert_int_equal(xqi_evalnote_value(mate(XQ_EVAL_MATED, 3)),
+			 -xqi_evalnote_value(mate(XQ_EVAL_MATE, 3)));
 	/* Throwing away red's mate in 2 for +5.00 is a large loss. */
-	assert_int_equal(xq_evalnote_loss(mate(XQ_SCORE_MATE, 2), cp(500), XQ_RED),
-			 XQ_EVALNOTE_MATE - 2 - 500);
+	assert_int_equal(xqi_evalnote_loss(mate(XQ_EVAL_MATE, 2), cp(500), XQI_RED),
+			 XQI_EVALNOTE_MATE - 2 - 500);
 	/* Mates beyond 100 moves count as 100. */
-	assert_int_equal(xq_evalnote_value(mate(XQ_SCORE_MATE, 500)), XQ_EVALNOTE_MATE - 100);
+	assert_int_equal(xqi_evalnote_value(mate(XQ_EVAL_MATE, 500)), XQI_EVALNOTE_MATE - 100);
 }
 
 int main(void)

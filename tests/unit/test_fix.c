@@ -4,9 +4,9 @@
  */
 #include "testutil.h"
 
-#include "board.h"
+#include "position.h"
 #include "fix.h"
-#include "game.h"
+#include "record.h"
 
 static enum xq_date_kind norm(const char *s, struct xq_date *out)
 {
@@ -136,99 +136,99 @@ static void impossible_days_and_other_texts_are_not_dates(void **state)
 
 /* ---- results -------------------------------------------------------------- */
 
-static void game(struct xq_game *g, const char *fen, const char *moves)
+static void game(struct xqi_record *g, const char *fen, const char *moves)
 {
-	struct xq_diag d;
-	uint32_t at = XQ_ROOT;
+	struct xq_diagnostic d;
+	uint32_t at = XQI_ROOT;
 
-	assert_int_equal(xq_game_init(g), 0);
-	xq_diag_init(&d);
-	if (xq_board_from_fen(&g->start, fen, strlen(fen), 0, &d))
+	assert_int_equal(xqi_record_init(g), 0);
+	xqi_diagnostic_init(&d);
+	if (xqi_position_from_fen(&g->start, fen, strlen(fen), 0, &d))
 		fail_msg("bad test FEN '%s': %s", fen, d.msg);
 	for (const char *p = moves; *p;) {
 		while (*p == ' ')
 			p++;
 		if (!*p)
 			break;
-		xq_move m = XQ_MOVE(XQ_SQ(p[0] - 'a', p[1] - '0'), XQ_SQ(p[2] - 'a', p[3] - '0'));
-		assert_int_equal(xq_game_add_move(g, at, m, &at), 0);
+		xqi_move m = XQI_MOVE(XQI_SQ(p[0] - 'a', p[1] - '0'), XQI_SQ(p[2] - 'a', p[3] - '0'));
+		assert_int_equal(xqi_record_add_move(g, at, m, &at), 0);
 		p += 4;
 	}
 }
 
 static void checkmate_proves_a_win_for_the_side_that_gave_it(void **state)
 {
-	struct xq_game g;
-	struct xq_result_proof p;
+	struct xqi_record g;
+	struct xqi_result_proof p;
 
 	(void)state;
 	game(&g, "4k4/1R7/R8/9/9/9/9/9/9/3K5 w - - 0 1", "a7a9");
-	g.result = XQ_RESULT_BLACK_WIN;
-	assert_int_equal(xq_result_prove(&p, &g, NULL, NULL), 0);
+	g.result = XQI_RESULT_BLACK_WIN;
+	assert_int_equal(xqi_result_prove(&p, &g, NULL, NULL), 0);
 	assert_int_equal(p.why, XQ_PROOF_CHECKMATE);
-	assert_int_equal(p.result, XQ_RESULT_RED_WIN);
+	assert_int_equal(p.result, XQI_RESULT_RED_WIN);
 	assert_int_equal(p.ply, 1);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void stalemate_proves_a_loss_for_the_side_that_cannot_move(void **state)
 {
-	struct xq_game g;
-	struct xq_result_proof p;
+	struct xqi_record g;
+	struct xqi_result_proof p;
 
 	(void)state;
 	game(&g, "4k4/1R7/9/9/9/9/5R3/9/9/3K5 w - - 0 1", "f3f4");
-	assert_int_equal(xq_result_prove(&p, &g, NULL, NULL), 0);
+	assert_int_equal(xqi_result_prove(&p, &g, NULL, NULL), 0);
 	assert_int_equal(p.why, XQ_PROOF_STALEMATE);
-	assert_int_equal(p.result, XQ_RESULT_RED_WIN);
-	xq_game_release(&g);
+	assert_int_equal(p.result, XQI_RESULT_RED_WIN);
+	xqi_record_release(&g);
 }
 
 static void a_game_still_in_play_proves_nothing(void **state)
 {
-	struct xq_game g;
-	struct xq_result_proof p;
-	struct xq_rules_options o = XQ_RULES_OPTIONS_INIT;
+	struct xqi_record g;
+	struct xqi_result_proof p;
+	struct xqi_rules_options o = XQI_RULES_OPTIONS_INIT;
 
 	(void)state;
-	game(&g, XQ_START_FEN, "h2e2 h9g7");
-	assert_int_equal(xq_result_prove(&p, &g, &o, NULL), 0);
+	game(&g, XQI_START_FEN, "h2e2 h9g7");
+	assert_int_equal(xqi_result_prove(&p, &g, &o, NULL), 0);
 	assert_int_equal(p.why, XQ_PROOF_NONE);
-	assert_int_equal(p.result, XQ_RESULT_NONE);
+	assert_int_equal(p.result, XQI_RESULT_NONE);
 	assert_int_equal(p.ply, 2);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void a_perpetual_check_proves_a_loss_only_under_repetition_rules(void **state)
 {
-	struct xq_game g;
-	struct xq_result_proof p;
-	struct xq_rules_options o = XQ_RULES_OPTIONS_INIT;
+	struct xqi_record g;
+	struct xqi_result_proof p;
+	struct xqi_rules_options o = XQI_RULES_OPTIONS_INIT;
 
 	(void)state;
 	game(&g, "3k5/8R/9/9/9/9/9/9/9/4K4 w - - 0 1",
 	     "i8i9 d9d8 i9i8 d8d9 i8i9 d9d8 i9i8 d8d9");
-	assert_int_equal(xq_result_prove(&p, &g, NULL, NULL), 0);
+	assert_int_equal(xqi_result_prove(&p, &g, NULL, NULL), 0);
 	assert_int_equal(p.why, XQ_PROOF_NONE);
-	assert_int_equal(xq_result_prove(&p, &g, &o, NULL), 0);
+	assert_int_equal(xqi_result_prove(&p, &g, &o, NULL), 0);
 	assert_int_equal(p.why, XQ_PROOF_PERPETUAL);
-	assert_int_equal(p.result, XQ_RESULT_BLACK_WIN);
-	assert_int_equal(p.conduct, XQ_CONDUCT_PERPETUAL_CHECK);
+	assert_int_equal(p.result, XQI_RESULT_BLACK_WIN);
+	assert_int_equal(p.conduct, XQI_CONDUCT_PERPETUAL_CHECK);
 	assert_int_equal(p.ply, 8);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void a_drawn_repetition_proves_nothing(void **state)
 {
-	struct xq_game g;
-	struct xq_result_proof p;
-	struct xq_rules_options o = XQ_RULES_OPTIONS_INIT;
+	struct xqi_record g;
+	struct xqi_result_proof p;
+	struct xqi_rules_options o = XQI_RULES_OPTIONS_INIT;
 
 	(void)state;
-	game(&g, XQ_START_FEN, "h2e2 h9g7 e2h2 g7h9 h2e2 h9g7 e2h2 g7h9");
-	assert_int_equal(xq_result_prove(&p, &g, &o, NULL), 0);
+	game(&g, XQI_START_FEN, "h2e2 h9g7 e2h2 g7h9 h2e2 h9g7 e2h2 g7h9");
+	assert_int_equal(xqi_result_prove(&p, &g, &o, NULL), 0);
 	assert_int_equal(p.why, XQ_PROOF_NONE);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 int main(void)

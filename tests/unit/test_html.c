@@ -7,15 +7,15 @@
 #include "testutil.h"
 
 #include "buf.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "format.h"
-#include "game.h"
+#include "record.h"
 #include "html.h"
 #include "io.h"
 #include "notation.h"
 
-extern const struct xq_format xq_format_pgn;
-extern const struct xq_format xq_format_html;
+extern const struct xqi_format xqi_format_pgn;
+extern const struct xqi_format xqi_format_html;
 
 /* ---- escaping --------------------------------------------------------------- */
 
@@ -23,7 +23,7 @@ static void escaped_is(const char *in, size_t len, const char *want)
 {
 	struct xq_buf out = XQ_BUF_INIT;
 
-	assert_int_equal(xq_html_escape(&out, in, len), 0);
+	assert_int_equal(xqi_html_escape(&out, in, len), 0);
 	assert_string_equal(out.ptr, want);
 	xq_buf_release(&out);
 }
@@ -77,11 +77,11 @@ static void escape_replaces_bytes_that_are_not_utf8(void **state)
 /* ---- pages ------------------------------------------------------------------- */
 
 struct collected {
-	struct xq_diag d[8];
+	struct xq_diagnostic d[8];
 	int n;
 };
 
-static void collect(const struct xq_diag *d, void *payload)
+static void collect(const struct xq_diagnostic *d, void *payload)
 {
 	struct collected *c = payload;
 	if (c->n < 8)
@@ -91,29 +91,29 @@ static void collect(const struct xq_diag *d, void *payload)
 /* The page of every game in `pgn` (text), written with `notation`. */
 static void page_of(const char *pgn, int notation, struct xq_buf *page)
 {
-	struct xq_input *in;
-	struct xq_output *o;
-	struct xq_write_opts wo = XQ_WRITE_OPTS_INIT;
+	struct xqi_input *in;
+	struct xq_file *o;
+	struct xqi_write_opts wo = XQI_WRITE_OPTS_INIT;
 	struct collected c = {{{0}}, 0};
-	struct xq_sink sink = {collect, &c};
-	struct xq_game g;
+	struct xqi_sink sink = {collect, &c};
+	struct xqi_record g;
 	void *rd, *wr;
 
 	wo.notation = notation;
-	assert_int_equal(xq_input_open_mem(&in, "t.pgn", pgn, strlen(pgn)), 0);
-	assert_int_equal(xq_format_pgn.open_reader(&rd, in, NULL, &sink), 0);
-	assert_int_equal(xq_output_open_mem(&o, page), 0);
-	assert_int_equal(xq_format_html.open_writer(&wr, o, &wo, &sink), 0);
-	assert_int_equal(xq_game_init(&g), 0);
-	while (xq_format_pgn.read(rd, &g) == 1)
-		assert_int_equal(xq_format_html.write(wr, &g), 0);
-	assert_int_equal(xq_format_html.close_writer(wr), 0);
-	assert_int_equal(xq_output_commit(o, NULL), 0);
-	xq_format_pgn.close_reader(rd);
-	xq_input_close(in);
-	xq_game_release(&g);
+	assert_int_equal(xqi_input_open_mem(&in, "t.pgn", pgn, strlen(pgn)), 0);
+	assert_int_equal(xqi_format_pgn.open_reader(&rd, in, NULL, &sink), 0);
+	assert_int_equal(xqi_file_open_mem(&o, page), 0);
+	assert_int_equal(xqi_format_html.open_writer(&wr, o, &wo, &sink), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
+	while (xqi_format_pgn.read(rd, &g) == 1)
+		assert_int_equal(xqi_format_html.write(wr, &g), 0);
+	assert_int_equal(xqi_format_html.close_writer(wr), 0);
+	assert_int_equal(xqi_file_commit(o, NULL), 0);
+	xqi_format_pgn.close_reader(rd);
+	xqi_input_close(in);
+	xqi_record_release(&g);
 	for (int i = 0; i < c.n; i++)
-		assert_true(c.d[i].severity != XQ_SEV_ERROR);
+		assert_true(c.d[i].severity != XQ_SEVERITY_ERROR);
 }
 
 /* Occurrences of `needle` in all of `hay`. */
@@ -179,7 +179,7 @@ static void data_moves_list_every_move_in_text_order_with_its_parent(void **stat
 	const char *moves;
 
 	(void)state;
-	page_of(variations, XQ_NOTATION_ICCS, &page);
+	page_of(variations, XQ_DIALECT_ICCS, &page);
 	/* Text order: h2e2 h9g7 (h7e7 h0g2 (b0c2 b9c7) b9c7) (b9c7) h0g2 i9h9. */
 	assert_string_equal(attr_after(page.ptr, "<section", "data-moves"),
 			    "h2e2 h9g7 1:h7e7 h0g2 3:b0c2 b9c7 4:b9c7 1:b9c7 2:h0g2 i9h9");
@@ -206,7 +206,7 @@ static void page_is_one_document_with_one_script_and_an_index_for_collections(vo
 	struct xq_buf page = XQ_BUF_INIT;
 
 	(void)state;
-	page_of(three, XQ_NOTATION_CHINESE, &page);
+	page_of(three, XQ_DIALECT_CHINESE, &page);
 	is_one_page(page.ptr);
 	assert_int_equal(count(page.ptr, "<svg class=\"xq-defs\""), 1);
 	assert_int_equal(count(page.ptr, "<section class=\"game\""), 3);
@@ -223,7 +223,7 @@ static void page_is_one_document_with_one_script_and_an_index_for_collections(vo
 	xq_buf_release(&page);
 
 	/* One game: no index. */
-	page_of("[Red \"A\"]\n\n1. h2e2 *\n", XQ_NOTATION_WXF, &page);
+	page_of("[Red \"A\"]\n\n1. h2e2 *\n", XQ_DIALECT_WXF, &page);
 	assert_null(strstr(page.ptr, "id=\"index\""));
 	assert_non_null(strstr(page.ptr, "<a>C2.5</a>"));
 	xq_buf_release(&page);
@@ -240,7 +240,7 @@ static void record_text_never_leaves_text_or_quoted_attributes(void **state)
 	struct xq_buf page = XQ_BUF_INIT;
 
 	(void)state;
-	page_of(hostile, XQ_NOTATION_CHINESE, &page);
+	page_of(hostile, XQ_DIALECT_CHINESE, &page);
 	is_one_page(page.ptr);
 	assert_int_equal(count(page.ptr, "<img"), 0);
 	assert_int_equal(count(page.ptr, "<svg onload"), 0);
@@ -264,7 +264,7 @@ static void scores_in_comments_give_a_graph_marks_and_each_players_losses(void *
 	const char *coach;
 
 	(void)state;
-	page_of(scored, XQ_NOTATION_ICCS, &page);
+	page_of(scored, XQ_DIALECT_ICCS, &page);
 	assert_string_equal(attr_after(page.ptr, "<svg class=\"graph\"", "data-plies"), "8");
 	/* Red lost 138 with 3. i0h0 (a mistake) and 355 with 4. h0h6 (a
 	 * blunder).  No NAGs: marks from the losses. */
@@ -284,7 +284,7 @@ static void scores_in_comments_give_a_graph_marks_and_each_players_losses(void *
 	xq_buf_release(&page);
 
 	/* No score: no graph, no summary. */
-	page_of(variations, XQ_NOTATION_ICCS, &page);
+	page_of(variations, XQ_DIALECT_ICCS, &page);
 	assert_null(strstr(page.ptr, "class=\"graph\""));
 	assert_null(strstr(page.ptr, "class=\"coach\""));
 	xq_buf_release(&page);
@@ -293,57 +293,57 @@ static void scores_in_comments_give_a_graph_marks_and_each_players_losses(void *
 static void broken_game_says_so_with_the_reason_it_was_given(void **state)
 {
 	struct xq_buf page = XQ_BUF_INIT;
-	struct xq_output *o;
-	struct xq_game g;
+	struct xq_file *o;
+	struct xqi_record g;
 	void *wr;
 	uint32_t n;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
-	assert_int_equal(xq_game_add_move(&g, XQ_ROOT, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), &n), 0);
-	g.flags |= XQ_GAME_BROKEN;
-	assert_int_equal(xq_game_set_error(&g, "ply 2 (<b>): no such move", 25), 0);
-	assert_int_equal(xq_output_open_mem(&o, &page), 0);
-	assert_int_equal(xq_format_html.open_writer(&wr, o, NULL, NULL), 0);
-	assert_int_equal(xq_format_html.write(wr, &g), 0);
-	assert_int_equal(xq_format_html.close_writer(wr), 0);
-	assert_int_equal(xq_output_commit(o, NULL), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
+	assert_int_equal(xqi_record_add_move(&g, XQI_ROOT, XQI_MOVE(XQI_SQ(7, 2), XQI_SQ(4, 2)), &n), 0);
+	g.flags |= XQI_RECORD_BROKEN;
+	assert_int_equal(xqi_record_set_error(&g, "ply 2 (<b>): no such move", 25), 0);
+	assert_int_equal(xqi_file_open_mem(&o, &page), 0);
+	assert_int_equal(xqi_format_html.open_writer(&wr, o, NULL, NULL), 0);
+	assert_int_equal(xqi_format_html.write(wr, &g), 0);
+	assert_int_equal(xqi_format_html.close_writer(wr), 0);
+	assert_int_equal(xqi_file_commit(o, NULL), 0);
 	assert_non_null(strstr(page.ptr, "<p class=\"error\" role=\"alert\">"));
 	assert_non_null(strstr(page.ptr, "<span class=\"why\">ply 2 (&lt;b&gt;): no such move</span>"));
 	xq_buf_release(&page);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void writer_refuses_encodings_other_than_utf8(void **state)
 {
 	struct xq_buf page = XQ_BUF_INIT;
-	struct xq_write_opts wo = XQ_WRITE_OPTS_INIT;
+	struct xqi_write_opts wo = XQI_WRITE_OPTS_INIT;
 	struct collected c = {{{0}}, 0};
-	struct xq_sink sink = {collect, &c};
-	struct xq_output *o;
+	struct xqi_sink sink = {collect, &c};
+	struct xq_file *o;
 	void *wr = NULL;
 
 	(void)state;
-	wo.encoding = XQ_ENC_GBK;
-	assert_int_equal(xq_output_open_mem(&o, &page), 0);
-	assert_int_equal(xq_format_html.open_writer(&wr, o, &wo, &sink), XQ_EUNSUPPORTED);
+	wo.encoding = XQI_ENC_GBK;
+	assert_int_equal(xqi_file_open_mem(&o, &page), 0);
+	assert_int_equal(xqi_format_html.open_writer(&wr, o, &wo, &sink), XQ_EUNSUPPORTED);
 	assert_int_equal(c.n, 1);
-	assert_int_equal(c.d[0].code, XQ_D_UNSUPPORTED);
-	xq_output_abort(o);
+	assert_int_equal(c.d[0].code, XQI_D_UNSUPPORTED);
+	xqi_file_abort(o);
 	xq_buf_release(&page);
 }
 
 static void a_page_of_no_game_is_still_a_whole_page(void **state)
 {
 	struct xq_buf page = XQ_BUF_INIT;
-	struct xq_output *o;
+	struct xq_file *o;
 	void *wr;
 
 	(void)state;
-	assert_int_equal(xq_output_open_mem(&o, &page), 0);
-	assert_int_equal(xq_format_html.open_writer(&wr, o, NULL, NULL), 0);
-	assert_int_equal(xq_format_html.close_writer(wr), 0);
-	assert_int_equal(xq_output_commit(o, NULL), 0);
+	assert_int_equal(xqi_file_open_mem(&o, &page), 0);
+	assert_int_equal(xqi_format_html.open_writer(&wr, o, NULL, NULL), 0);
+	assert_int_equal(xqi_format_html.close_writer(wr), 0);
+	assert_int_equal(xqi_file_commit(o, NULL), 0);
 	is_one_page(page.ptr);
 	assert_non_null(strstr(page.ptr, "No game."));
 	xq_buf_release(&page);

@@ -24,7 +24,7 @@
 #include <zlib.h>
 
 #include "buf.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "io.h"
 
 static char dir[4096];
@@ -64,8 +64,8 @@ static void gzip_is_recognised_by_content_not_name(void **state)
 {
 	char path[4400];
 	const char *members[] = {"[Game \"Chinese Chess\"]\n", "1. h2e2 h9g7 *\n"};
-	struct xq_input *in;
-	struct xq_diag d;
+	struct xqi_input *in;
+	struct xq_diagnostic d;
 	struct xq_buf all = XQ_BUF_INIT;
 	const unsigned char *head;
 	size_t hlen;
@@ -73,36 +73,36 @@ static void gzip_is_recognised_by_content_not_name(void **state)
 	(void)state;
 	path_in_dir(path, sizeof(path), "games.pgn"); /* no .gz in the name */
 	write_gzip(path, members, 2);
-	xq_diag_init(&d);
-	assert_int_equal(xq_input_open(&in, path, &d), 0);
-	assert_int_equal(xq_input_peek(in, &head, &hlen, &d), 0);
-	assert_true(xq_input_is_gzip(in));
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_input_open(&in, path, &d), 0);
+	assert_int_equal(xqi_input_peek(in, &head, &hlen, &d), 0);
+	assert_true(xqi_input_is_gzip(in));
 	assert_true(hlen >= 5 && !memcmp(head, "[Game", 5));
 	/* Peeking consumed nothing, and both gzip members are read. */
-	assert_int_equal(xq_input_read_all(in, &all, 1 << 20, &d), 0);
+	assert_int_equal(xqi_input_read_all(in, &all, 1 << 20, &d), 0);
 	assert_string_equal(all.ptr, "[Game \"Chinese Chess\"]\n1. h2e2 h9g7 *\n");
-	xq_input_close(in);
+	xqi_input_close(in);
 	xq_buf_release(&all);
 }
 
 static void memory_input_reads_in_small_pieces(void **state)
 {
 	static const char text[] = "abcdefghij";
-	struct xq_input *in;
-	struct xq_diag d;
+	struct xqi_input *in;
+	struct xq_diagnostic d;
 	char piece[3];
 	struct xq_buf all = XQ_BUF_INIT;
 	long n;
 
 	(void)state;
-	xq_diag_init(&d);
-	assert_int_equal(xq_input_open_mem(&in, "mem", text, 10), 0);
-	while ((n = xq_input_read(in, piece, sizeof(piece), &d)) > 0)
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_input_open_mem(&in, "mem", text, 10), 0);
+	while ((n = xqi_input_read(in, piece, sizeof(piece), &d)) > 0)
 		xq_buf_add(&all, piece, (size_t)n);
 	assert_int_equal(n, 0);
 	assert_string_equal(all.ptr, text);
-	assert_false(xq_input_is_gzip(in));
-	xq_input_close(in);
+	assert_false(xqi_input_is_gzip(in));
+	xqi_input_close(in);
 	xq_buf_release(&all);
 }
 
@@ -110,8 +110,8 @@ static void truncated_gzip_is_an_error_not_a_short_file(void **state)
 {
 	char path[4400], cut[256];
 	const char *members[] = {"a fairly long line of text that compresses\n"};
-	struct xq_input *in;
-	struct xq_diag d;
+	struct xqi_input *in;
+	struct xq_diagnostic d;
 	struct xq_buf all = XQ_BUF_INIT;
 	FILE *f, *g;
 	char data[512];
@@ -127,115 +127,115 @@ static void truncated_gzip_is_an_error_not_a_short_file(void **state)
 	g = fopen(cut, "wb");
 	fwrite(data, 1, n - 10, g);
 	fclose(g);
-	xq_diag_init(&d);
-	assert_int_equal(xq_input_open(&in, cut, &d), 0);
-	assert_true(xq_input_read_all(in, &all, 1 << 20, &d) < 0);
-	assert_int_equal(d.code, XQ_D_TRUNCATED);
-	xq_input_close(in);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_input_open(&in, cut, &d), 0);
+	assert_true(xqi_input_read_all(in, &all, 1 << 20, &d) < 0);
+	assert_int_equal(d.code, XQI_D_TRUNCATED);
+	xqi_input_close(in);
 	xq_buf_release(&all);
 }
 
 static void missing_file_is_an_io_error_naming_it(void **state)
 {
-	struct xq_input *in;
-	struct xq_diag d;
+	struct xqi_input *in;
+	struct xq_diagnostic d;
 
 	(void)state;
-	xq_diag_init(&d);
-	assert_int_equal(xq_input_open(&in, "/nonexistent/x.pgn", &d), XQ_EIO);
-	assert_int_equal(d.code, XQ_D_IO);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_input_open(&in, "/nonexistent/x.pgn", &d), XQ_EIO);
+	assert_int_equal(d.code, XQI_D_IO);
 	assert_non_null(strstr(d.msg, "/nonexistent/x.pgn"));
 }
 
 static void output_appears_only_after_commit(void **state)
 {
 	char path[4400];
-	struct xq_output *o;
-	struct xq_diag d;
+	struct xq_file *o;
+	struct xq_diagnostic d;
 	struct stat st;
 
 	(void)state;
 	path_in_dir(path, sizeof(path), "out.txt");
-	xq_diag_init(&d);
-	assert_int_equal(xq_output_open(&o, path, 0, &d), 0);
-	assert_int_equal(xq_output_write(o, "hello\n", 6), 0);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_file_open(&o, path, 0, &d), 0);
+	assert_int_equal(xqi_file_write(o, "hello\n", 6), 0);
 	assert_int_not_equal(stat(path, &st), 0); /* not there yet */
-	assert_int_equal(xq_output_commit(o, &d), 0);
+	assert_int_equal(xqi_file_commit(o, &d), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_size, 6);
 }
 
 static void unsynced_outputs_appear_at_commit_and_one_sync_of_their_directory_succeeds(void **state)
 {
-	static const unsigned flags[] = {XQ_OUTPUT_SYNC_REPLACED, XQ_OUTPUT_NO_SYNC,
-					 XQ_OUTPUT_SYNC_REPLACED | XQ_OUTPUT_FORCE};
+	static const unsigned flags[] = {XQ_WRITE_SYNC_REPLACED, XQ_WRITE_NO_SYNC,
+					 XQ_WRITE_SYNC_REPLACED | XQ_WRITE_FORCE};
 	char path[4400];
-	struct xq_output *o;
-	struct xq_diag d;
+	struct xq_file *o;
+	struct xq_diagnostic d;
 	struct stat st;
 
 	(void)state;
 	path_in_dir(path, sizeof(path), "lazy.txt");
-	xq_diag_init(&d);
+	xqi_diagnostic_init(&d);
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
 		if (i < 2)
 			unlink(path);
-		assert_int_equal(xq_output_open(&o, path, flags[i], &d), 0);
-		assert_int_equal(xq_output_write(o, "hello\n", 6 - i), 0);
-		assert_int_equal(xq_output_commit(o, &d), 0);
+		assert_int_equal(xqi_file_open(&o, path, flags[i], &d), 0);
+		assert_int_equal(xqi_file_write(o, "hello\n", 6 - i), 0);
+		assert_int_equal(xqi_file_commit(o, &d), 0);
 		assert_int_equal(stat(path, &st), 0);
 		assert_int_equal(st.st_size, 6 - i);
 	}
-	assert_int_equal(xq_output_sync(dir, &d), 0);
+	assert_int_equal(xqi_file_sync(dir, &d), 0);
 }
 
 static void sync_of_a_missing_directory_is_an_io_error_naming_it(void **state)
 {
 	char path[4400];
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
 	(void)state;
 	path_in_dir(path, sizeof(path), "no-such-dir");
-	xq_diag_init(&d);
-	assert_int_equal(xq_output_sync(path, &d), XQ_EIO);
-	assert_int_equal(d.code, XQ_D_IO);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_file_sync(path, &d), XQ_EIO);
+	assert_int_equal(d.code, XQI_D_IO);
 	assert_non_null(strstr(d.msg, "no-such-dir"));
 }
 
 static void existing_output_is_refused_without_force(void **state)
 {
 	char path[4400];
-	struct xq_output *o;
-	struct xq_diag d;
+	struct xq_file *o;
+	struct xq_diagnostic d;
 
 	(void)state;
 	path_in_dir(path, sizeof(path), "exists.txt");
 	fclose(fopen(path, "w"));
-	xq_diag_init(&d);
-	assert_int_equal(xq_output_open(&o, path, 0, &d), XQ_EIO);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_file_open(&o, path, 0, &d), XQ_EIO);
 	assert_non_null(strstr(d.msg, "already exists"));
-	assert_int_equal(xq_output_open(&o, path, XQ_OUTPUT_FORCE, &d), 0);
-	xq_output_write(o, "x", 1);
-	assert_int_equal(xq_output_commit(o, &d), 0);
+	assert_int_equal(xqi_file_open(&o, path, XQ_WRITE_FORCE, &d), 0);
+	xqi_file_write(o, "x", 1);
+	assert_int_equal(xqi_file_commit(o, &d), 0);
 }
 
 static void aborted_output_leaves_no_file(void **state)
 {
 	char path[4400], cmd[512];
-	struct xq_output *o;
-	struct xq_diag d;
+	struct xq_file *o;
+	struct xq_diagnostic d;
 	struct stat st;
 
 	(void)state;
 	path_in_dir(path, sizeof(path), "aborted.txt");
-	xq_diag_init(&d);
-	assert_int_equal(xq_output_open(&o, path, XQ_OUTPUT_NAMED_TEMP, &d), 0);
-	xq_output_write(o, "partial", 7);
-	xq_output_abort(o);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_file_open(&o, path, XQ_WRITE_NAMED_TEMP, &d), 0);
+	xqi_file_write(o, "partial", 7);
+	xqi_file_abort(o);
 	assert_int_not_equal(stat(path, &st), 0);
-	assert_int_equal(xq_output_open(&o, path, 0, &d), 0);
-	xq_output_write(o, "partial", 7);
-	xq_output_abort(o);
+	assert_int_equal(xqi_file_open(&o, path, 0, &d), 0);
+	xqi_file_write(o, "partial", 7);
+	xqi_file_abort(o);
 	assert_int_not_equal(stat(path, &st), 0);
 	assert_true(snprintf(cmd, sizeof(cmd), "ls -A '%s' | grep -q xqkit-", dir) < (int)sizeof(cmd));
 	assert_int_not_equal(system(cmd), 0); /* no temporary file left */
@@ -244,22 +244,22 @@ static void aborted_output_leaves_no_file(void **state)
 static void gz_output_name_compresses(void **state)
 {
 	char path[4400];
-	struct xq_output *o;
-	struct xq_input *in;
-	struct xq_diag d;
+	struct xq_file *o;
+	struct xqi_input *in;
+	struct xq_diagnostic d;
 	struct xq_buf all = XQ_BUF_INIT;
 
 	(void)state;
 	path_in_dir(path, sizeof(path), "out.pgn.gz");
-	xq_diag_init(&d);
-	assert_int_equal(xq_output_open(&o, path, 0, &d), 0);
-	xq_output_write(o, "compressed\n", 11);
-	assert_int_equal(xq_output_commit(o, &d), 0);
-	assert_int_equal(xq_input_open(&in, path, &d), 0);
-	assert_int_equal(xq_input_read_all(in, &all, 1024, &d), 0);
-	assert_true(xq_input_is_gzip(in));
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_file_open(&o, path, 0, &d), 0);
+	xqi_file_write(o, "compressed\n", 11);
+	assert_int_equal(xqi_file_commit(o, &d), 0);
+	assert_int_equal(xqi_input_open(&in, path, &d), 0);
+	assert_int_equal(xqi_input_read_all(in, &all, 1024, &d), 0);
+	assert_true(xqi_input_is_gzip(in));
 	assert_string_equal(all.ptr, "compressed\n");
-	xq_input_close(in);
+	xqi_input_close(in);
 	xq_buf_release(&all);
 }
 
@@ -281,13 +281,13 @@ static void write_file(const char *path, const char *text, mode_t mode)
 
 static void write_output(const char *path, unsigned flags, const char *text)
 {
-	struct xq_output *o;
-	struct xq_diag d;
+	struct xq_file *o;
+	struct xq_diagnostic d;
 
-	xq_diag_init(&d);
-	assert_int_equal(xq_output_open(&o, path, flags, &d), 0);
-	assert_int_equal(xq_output_write(o, text, strlen(text)), 0);
-	if (xq_output_commit(o, &d))
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_file_open(&o, path, flags, &d), 0);
+	assert_int_equal(xqi_file_write(o, text, strlen(text)), 0);
+	if (xqi_file_commit(o, &d))
 		fail_msg("commit: %s", d.msg);
 }
 
@@ -313,7 +313,7 @@ static void replace_with_mode(const char *name, mode_t mode)
 
 	path_in_dir(path, sizeof(path), name);
 	write_file(path, "old\n", mode);
-	write_output(path, XQ_OUTPUT_FORCE, "newer\n");
+	write_output(path, XQ_WRITE_FORCE, "newer\n");
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_size, 6);
 	assert_int_equal(st.st_mode & 07777, mode);
@@ -338,7 +338,7 @@ static void replaced_output_keeps_its_owner_and_group(void **state)
 	path_in_dir(path, sizeof(path), "owned.txt");
 	write_file(path, "old\n", 0640);
 	assert_int_equal(chown(path, 4242, 4343), 0);
-	write_output(path, XQ_OUTPUT_FORCE, "new\n");
+	write_output(path, XQ_WRITE_FORCE, "new\n");
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_uid, 4242);
 	assert_int_equal(st.st_gid, 4343);
@@ -347,18 +347,18 @@ static void replaced_output_keeps_its_owner_and_group(void **state)
 
 static void character_device_is_written_directly_and_kept(void **state)
 {
-	struct xq_output *o;
-	struct xq_diag d;
+	struct xq_file *o;
+	struct xq_diagnostic d;
 	struct stat st;
 
 	(void)state;
 	/* Without --force as with it: a device cannot be replaced. */
 	write_output("/dev/null", 0, "discarded\n");
-	write_output("/dev/null", XQ_OUTPUT_FORCE, "discarded\n");
-	xq_diag_init(&d);
-	assert_int_equal(xq_output_open(&o, "/dev/null", XQ_OUTPUT_FORCE, &d), 0);
-	xq_output_write(o, "x", 1);
-	xq_output_abort(o); /* never removes it */
+	write_output("/dev/null", XQ_WRITE_FORCE, "discarded\n");
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_file_open(&o, "/dev/null", XQ_WRITE_FORCE, &d), 0);
+	xqi_file_write(o, "x", 1);
+	xqi_file_abort(o); /* never removes it */
 	assert_int_equal(stat("/dev/null", &st), 0);
 	assert_true(S_ISCHR(st.st_mode));
 }
@@ -366,8 +366,8 @@ static void character_device_is_written_directly_and_kept(void **state)
 static void fifo_is_written_directly_and_never_removed(void **state)
 {
 	char path[4400], buf[64];
-	struct xq_output *o;
-	struct xq_diag d;
+	struct xq_file *o;
+	struct xq_diagnostic d;
 	struct stat st;
 	int rd;
 	ssize_t n;
@@ -381,9 +381,9 @@ static void fifo_is_written_directly_and_never_removed(void **state)
 	n = read(rd, buf, sizeof(buf));
 	assert_int_equal(n, 17);
 	assert_memory_equal(buf, "through the pipe\n", 17);
-	xq_diag_init(&d);
-	assert_int_equal(xq_output_open(&o, path, XQ_OUTPUT_FORCE, &d), 0);
-	xq_output_abort(o);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_file_open(&o, path, XQ_WRITE_FORCE, &d), 0);
+	xqi_file_abort(o);
 	close(rd);
 	assert_int_equal(lstat(path, &st), 0);
 	assert_true(S_ISFIFO(st.st_mode));
@@ -446,18 +446,18 @@ static void descriptor_name_writes_to_the_descriptor_even_on_a_file(void **state
 static void directory_and_block_device_are_refused(void **state)
 {
 	char path[4400];
-	struct xq_output *o;
-	struct xq_diag d;
+	struct xq_file *o;
+	struct xq_diagnostic d;
 	struct stat st;
 
 	(void)state;
-	xq_diag_init(&d);
-	assert_int_equal(xq_output_open(&o, dir, XQ_OUTPUT_FORCE, &d), XQ_EIO);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_file_open(&o, dir, XQ_WRITE_FORCE, &d), XQ_EIO);
 	assert_non_null(strstr(d.msg, "is a directory"));
 	path_in_dir(path, sizeof(path), "blockdev");
 	if (mknod(path, S_IFBLK | 0600, makedev(7, 0)) != 0)
 		TEST_SKIP("cannot make a block device node here (%s)", strerror(errno));
-	assert_int_equal(xq_output_open(&o, path, XQ_OUTPUT_FORCE, &d), XQ_EIO);
+	assert_int_equal(xqi_file_open(&o, path, XQ_WRITE_FORCE, &d), XQ_EIO);
 	assert_non_null(strstr(d.msg, "block device"));
 	assert_int_equal(lstat(path, &st), 0);
 	assert_true(S_ISBLK(st.st_mode));
@@ -481,21 +481,21 @@ static void name_of_255_bytes_can_be_written(void **state)
 static void link_to_nothing_is_refused_without_force(void **state)
 {
 	char path[4400], target[4400];
-	struct xq_output *o;
-	struct xq_diag d;
+	struct xq_file *o;
+	struct xq_diagnostic d;
 	struct stat st;
 
 	(void)state;
 	path_in_dir(path, sizeof(path), "dangling");
 	path_in_dir(target, sizeof(target), "nowhere");
 	assert_int_equal(symlink(target, path), 0);
-	xq_diag_init(&d);
-	assert_int_equal(xq_output_open(&o, path, 0, &d), XQ_EIO);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_file_open(&o, path, 0, &d), XQ_EIO);
 	assert_non_null(strstr(d.msg, "symbolic link to a missing file"));
 	assert_int_equal(lstat(path, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	/* With --force the link is replaced, as cp --force does. */
-	write_output(path, XQ_OUTPUT_FORCE, "file now\n");
+	write_output(path, XQ_WRITE_FORCE, "file now\n");
 	assert_int_equal(lstat(path, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
 	assert_int_not_equal(lstat(target, &st), 0);
@@ -511,7 +511,7 @@ static void link_to_a_file_is_kept_and_the_file_replaced(void **state)
 	path_in_dir(path, sizeof(path), "alias.txt");
 	write_file(target, "old\n", 0604);
 	assert_int_equal(symlink("real.txt", path), 0);
-	write_output(path, XQ_OUTPUT_FORCE, "replaced\n");
+	write_output(path, XQ_WRITE_FORCE, "replaced\n");
 	assert_int_equal(lstat(path, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	assert_int_equal(stat(target, &st), 0);
@@ -521,7 +521,7 @@ static void link_to_a_file_is_kept_and_the_file_replaced(void **state)
 
 /* The two ways of a temporary file: unnamed where the system allows
  * (O_TMPFILE), and named, as on a file system without it. */
-static const unsigned temp_ways[] = {0, XQ_OUTPUT_NAMED_TEMP};
+static const unsigned temp_ways[] = {0, XQ_WRITE_NAMED_TEMP};
 #define N_WAYS (sizeof(temp_ways) / sizeof(temp_ways[0]))
 
 /* Someone else's file takes the name `name` while an output is written to
@@ -530,18 +530,18 @@ static const unsigned temp_ways[] = {0, XQ_OUTPUT_NAMED_TEMP};
 static void race_for_the_name(const char *name, unsigned flags, int rc, off_t size)
 {
 	char path[4400];
-	struct xq_output *o;
-	struct xq_diag d;
+	struct xq_file *o;
+	struct xq_diagnostic d;
 	struct stat st;
 
 	path_in_dir(path, sizeof(path), name);
 	for (size_t w = 0; w < N_WAYS; w++) {
 		unlink(path);
-		xq_diag_init(&d);
-		assert_int_equal(xq_output_open(&o, path, flags | temp_ways[w], &d), 0);
-		xq_output_write(o, "mine\n", 5);
+		xqi_diagnostic_init(&d);
+		assert_int_equal(xqi_file_open(&o, path, flags | temp_ways[w], &d), 0);
+		xqi_file_write(o, "mine\n", 5);
 		write_file(path, "theirs\n", 0644); /* someone else's, during the run */
-		assert_int_equal(xq_output_commit(o, &d), rc);
+		assert_int_equal(xqi_file_commit(o, &d), rc);
 		if (rc)
 			assert_non_null(strstr(d.msg, "already exists"));
 		assert_int_equal(stat(path, &st), 0);
@@ -559,14 +559,14 @@ static void commit_without_force_refuses_a_name_taken_meanwhile(void **state)
 static void commit_with_force_replaces_a_file_that_took_the_name_meanwhile(void **state)
 {
 	(void)state;
-	race_for_the_name("raced-forced.txt", XQ_OUTPUT_FORCE, 0, 5);
+	race_for_the_name("raced-forced.txt", XQ_WRITE_FORCE, 0, 5);
 }
 
 static void outputs_written_both_ways_appear_whole_at_commit_and_nothing_else(void **state)
 {
 	char path[4400], name[64];
-	struct xq_output *o[4];
-	struct xq_diag d;
+	struct xq_file *o[4];
+	struct xq_diagnostic d;
 	struct stat st;
 
 	(void)state;
@@ -575,16 +575,16 @@ static void outputs_written_both_ways_appear_whole_at_commit_and_nothing_else(vo
 		for (int i = 0; i < 4; i++) {
 			snprintf(name, sizeof(name), "many-%zu-%d.txt", w, i);
 			path_in_dir(path, sizeof(path), name);
-			xq_diag_init(&d);
-			assert_int_equal(xq_output_open(&o[i], path, XQ_OUTPUT_NO_SYNC | temp_ways[w], &d),
+			xqi_diagnostic_init(&d);
+			assert_int_equal(xqi_file_open(&o[i], path, XQ_WRITE_NO_SYNC | temp_ways[w], &d),
 					 0);
-			assert_int_equal(xq_output_write(o[i], "0123456789", (size_t)i + 1), 0);
+			assert_int_equal(xqi_file_write(o[i], "0123456789", (size_t)i + 1), 0);
 		}
 		for (int i = 0; i < 4; i++) {
 			snprintf(name, sizeof(name), "many-%zu-%d.txt", w, i);
 			path_in_dir(path, sizeof(path), name);
 			assert_int_not_equal(stat(path, &st), 0);
-			assert_int_equal(xq_output_commit(o[i], &d), 0);
+			assert_int_equal(xqi_file_commit(o[i], &d), 0);
 			assert_int_equal(stat(path, &st), 0);
 			assert_int_equal(st.st_size, i + 1);
 			assert_int_equal(st.st_nlink, 1);
@@ -596,8 +596,8 @@ static void outputs_written_both_ways_appear_whole_at_commit_and_nothing_else(vo
 static void killed_writer_leaves_no_file_where_the_temporary_file_is_unnamed(void **state)
 {
 	char path[4400];
-	struct xq_output *o;
-	struct xq_diag d;
+	struct xq_file *o;
+	struct xq_diagnostic d;
 	int fd, status;
 	pid_t pid;
 
@@ -611,8 +611,8 @@ static void killed_writer_leaves_no_file_where_the_temporary_file_is_unnamed(voi
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		/* A fresh process: its first output file is unnamed too. */
-		xq_diag_init(&d);
-		if (xq_output_open(&o, path, 0, &d) || xq_output_write(o, "partial", 7))
+		xqi_diagnostic_init(&d);
+		if (xqi_file_open(&o, path, 0, &d) || xqi_file_write(o, "partial", 7))
 			_exit(2);
 		fflush(NULL);
 		raise(SIGKILL);
@@ -626,19 +626,19 @@ static void killed_writer_leaves_no_file_where_the_temporary_file_is_unnamed(voi
 
 static void full_disk_is_a_resource_error(void **state)
 {
-	struct xq_output *o;
-	struct xq_diag d;
+	struct xq_file *o;
+	struct xq_diagnostic d;
 	char block[8192];
 
 	(void)state;
 	if (access("/dev/full", W_OK) != 0)
 		TEST_SKIP("no /dev/full here");
 	memset(block, 'x', sizeof(block));
-	xq_diag_init(&d);
-	assert_int_equal(xq_output_open(&o, "/dev/full", 0, &d), 0);
-	xq_output_write(o, block, sizeof(block));
-	assert_int_equal(xq_output_commit(o, &d), XQ_EIO);
-	assert_int_equal(d.code, XQ_D_RESOURCE);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_file_open(&o, "/dev/full", 0, &d), 0);
+	xqi_file_write(o, block, sizeof(block));
+	assert_int_equal(xqi_file_commit(o, &d), XQ_EIO);
+	assert_int_equal(d.code, XQI_D_RESOURCE);
 	assert_non_null(strstr(d.msg, "No space left"));
 }
 
@@ -658,8 +658,8 @@ static void cancel_flag_stops_a_read_on_a_silent_pipe(void **state)
 {
 	char path[64];
 	int fds[2];
-	struct xq_input *in;
-	struct xq_diag d;
+	struct xqi_input *in;
+	struct xq_diagnostic d;
 	char buf[16];
 	pthread_t t;
 
@@ -668,18 +668,18 @@ static void cancel_flag_stops_a_read_on_a_silent_pipe(void **state)
 		TEST_SKIP("no /dev/fd here");
 	assert_int_equal(pipe(fds), 0);
 	snprintf(path, sizeof(path), "/dev/fd/%d", fds[0]);
-	xq_diag_init(&d);
-	assert_int_equal(xq_input_open(&in, path, &d), 0);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_input_open(&in, path, &d), 0);
 	atomic_store(&cancel_flag, 0);
-	xq_input_set_cancel(in, &cancel_flag);
+	xqi_input_set_cancel(in, &cancel_flag);
 	/* Nothing is ever written, and the writer stays open: only the flag
 	 * can end the read. */
 	assert_int_equal(pthread_create(&t, NULL, raise_cancel, NULL), 0);
-	assert_int_equal(xq_input_read(in, buf, sizeof(buf), &d), XQ_ECANCELED);
+	assert_int_equal(xqi_input_read(in, buf, sizeof(buf), &d), XQ_ECANCELED);
 	pthread_join(t, NULL);
 	/* And it stays stopped. */
-	assert_int_equal(xq_input_read(in, buf, sizeof(buf), &d), XQ_ECANCELED);
-	xq_input_close(in);
+	assert_int_equal(xqi_input_read(in, buf, sizeof(buf), &d), XQ_ECANCELED);
+	xqi_input_close(in);
 	close(fds[0]);
 	close(fds[1]);
 }

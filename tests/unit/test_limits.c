@@ -51,17 +51,17 @@ static size_t gzip_of(unsigned char **out, const char *head, int fill, size_t n,
 
 static void the_default_budget_holds_a_record_at_every_format_limit(void **state)
 {
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
 
 	(void)state;
-	for (size_t i = 0; xq_formats[i]; i++) {
-		const struct xq_format *f = xq_formats[i];
-		if (!(f->caps & XQ_CAP_READ))
+	for (size_t i = 0; xqi_formats[i]; i++) {
+		const struct xqi_format *f = xqi_formats[i];
+		if (!(f->caps & XQ_FORMAT_READS))
 			continue; /* written only (HTML) */
 		assert_true(f->max_record > 0);
 		assert_true(f->mem_factor > 0);
-		assert_true(xq_format_record_limit(f, &opts) == f->max_record);
-		assert_true(xq_format_record_memory(f, f->max_record) <= XQ_MEMORY_DEFAULT);
+		assert_true(xqi_format_record_limit(f, &opts) == f->max_record);
+		assert_true(xqi_format_record_memory(f, f->max_record) <= XQ_MEMORY_DEFAULT);
 	}
 }
 
@@ -79,7 +79,7 @@ static void every_limit_is_far_above_the_largest_real_record_known(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		const struct xq_format *f = xq_format_find(known[i].format);
+		const struct xqi_format *f = xqi_format_find(known[i].format);
 		assert_non_null(f);
 		if (f->max_record < 3 * known[i].largest)
 			fail_msg("%s: a limit of %llu is less than 3 times the largest record known",
@@ -89,47 +89,47 @@ static void every_limit_is_far_above_the_largest_real_record_known(void **state)
 
 static void a_smaller_budget_lowers_the_record_limit(void **state)
 {
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
-	const struct xq_format *f = xq_format_find("xqf");
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
+	const struct xqi_format *f = xqi_format_find("xqf");
 
 	(void)state;
 	opts.max_memory = (uint64_t)8 << 20;
-	assert_true(xq_format_record_limit(f, &opts) ==
-		    (opts.max_memory - XQ_RECORD_BASE) / f->mem_factor);
-	assert_true(xq_format_record_memory(f, xq_format_record_limit(f, &opts)) <=
+	assert_true(xqi_format_record_limit(f, &opts) ==
+		    (opts.max_memory - XQI_RECORD_BASE) / f->mem_factor);
+	assert_true(xqi_format_record_memory(f, xqi_format_record_limit(f, &opts)) <=
 		    opts.max_memory);
 	/* A budget below the memory any reading takes allows no record. */
-	opts.max_memory = XQ_RECORD_BASE;
-	assert_true(xq_format_record_limit(f, &opts) == 0);
+	opts.max_memory = XQI_RECORD_BASE;
+	assert_true(xqi_format_record_limit(f, &opts) == 0);
 }
 
 /* Read `len` bytes of `data` as `fmt` with `opts`; the first read's code. */
-static int read_one(const char *fmt, const void *data, size_t len, const struct xq_read_opts *opts,
+static int read_one(const char *fmt, const void *data, size_t len, const struct xqi_read_opts *opts,
 		    struct collected *c, uint64_t *stored)
 {
-	const struct xq_format *f = xq_format_find(fmt);
-	struct xq_sink sink = {collect, c};
-	struct xq_input *in;
-	struct xq_game g;
+	const struct xqi_format *f = xqi_format_find(fmt);
+	struct xqi_sink sink = {collect, c};
+	struct xqi_input *in;
+	struct xqi_record g;
 	void *r;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	assert_int_equal(xq_input_open_mem(&in, "bomb", data, len), 0);
+	assert_int_equal(xqi_input_open_mem(&in, "bomb", data, len), 0);
 	assert_int_equal(f->open_reader(&r, in, opts, &sink), 0);
-	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
 	rc = f->read(r, &g);
 	if (stored)
-		*stored = xq_input_stored_offset(in);
-	xq_game_release(&g);
+		*stored = xqi_input_stored_offset(in);
+	xqi_record_release(&g);
 	f->close_reader(r);
-	xq_input_close(in);
+	xqi_input_close(in);
 	return rc;
 }
 
 static void gzip_bombs_read_whole_stop_at_their_limit_uninflated(void **state)
 {
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
 	static struct collected c;
 	unsigned char *gz;
 	uint64_t stored;
@@ -139,7 +139,7 @@ static void gzip_bombs_read_whole_stop_at_their_limit_uninflated(void **state)
 	/* 256 MiB of zeros after an XQF header: about 255 KB of gzip. */
 	len = gzip_of(&gz, "XQ\n", 0, (size_t)256 << 20, "");
 	assert_int_equal(read_one("xqf", gz, len, &opts, &c, &stored), XQ_ERANGE);
-	assert_non_null(find_diag(&c, XQ_D_RESOURCE,
+	assert_non_null(find_diag(&c, XQI_D_RESOURCE,
 				  "larger than 4 MiB, the xqf format's limit for one record"));
 	assert_true(stored < len / 2); /* a fraction of it inflated */
 	free(gz);
@@ -147,7 +147,7 @@ static void gzip_bombs_read_whole_stop_at_their_limit_uninflated(void **state)
 	len = gzip_of(&gz, "<?xml version=\"1.0\"?><ChineseChessRecord>", ' ', (size_t)256 << 20,
 		      "</ChineseChessRecord>");
 	assert_int_equal(read_one("cbf", gz, len, &opts, &c, &stored), XQ_ERANGE);
-	assert_non_null(find_diag(&c, XQ_D_RESOURCE,
+	assert_non_null(find_diag(&c, XQI_D_RESOURCE,
 				  "larger than 8 MiB, the cbf format's limit for one record"));
 	assert_true(stored < len / 2);
 	free(gz);
@@ -168,16 +168,16 @@ static void text_records_over_the_budget_stop_their_input(void **state)
 		/* A DhtmlXQ record whose move list runs on. */
 		{"dhtmlxq", "[DhtmlXQ][DhtmlXQ_movelist]", '7', "[/DhtmlXQ_movelist][/DhtmlXQ]\n"},
 	};
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
 
 	(void)state;
 	opts.max_memory = (uint64_t)8 << 20;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const struct xq_format *f = xq_format_find(cases[i].format);
-		size_t n = (size_t)xq_format_record_limit(f, &opts) + 1000;
+		const struct xqi_format *f = xqi_format_find(cases[i].format);
+		size_t n = (size_t)xqi_format_record_limit(f, &opts) + 1000;
 		struct xq_buf text = XQ_BUF_INIT;
 		static struct collected c;
-		struct xq_game g[MAX_GAMES];
+		struct xqi_record g[MAX_GAMES];
 		int rc, got;
 		xq_buf_adds(&text, cases[i].head);
 		for (size_t k = 0; k < n; k++)
@@ -186,7 +186,7 @@ static void text_records_over_the_budget_stop_their_input(void **state)
 		memset(&c, 0, sizeof(c));
 		got = read_games_opts(cases[i].format, text.ptr, text.len, g, MAX_GAMES, &c, &rc,
 				      &opts);
-		if (!find_diag(&c, XQ_D_RESOURCE, "within the memory budget of 8 MiB")) {
+		if (!find_diag(&c, XQI_D_RESOURCE, "within the memory budget of 8 MiB")) {
 			print_diags(&c);
 			fail_msg("%s: no resource error", cases[i].format);
 		}

@@ -4,42 +4,42 @@
  */
 #include "testutil.h"
 
-#include "board.h"
-#include "diag.h"
+#include "position.h"
+#include "diagnostic.h"
 #include "movegen.h"
 
-static struct xq_board pos(const char *fen)
+static struct xqi_position pos(const char *fen)
 {
-	struct xq_board b;
-	struct xq_diag d;
+	struct xqi_position b;
+	struct xq_diagnostic d;
 
-	xq_diag_init(&d);
-	if (xq_board_from_fen(&b, fen, strlen(fen), 0, &d))
+	xqi_diagnostic_init(&d);
+	if (xqi_position_from_fen(&b, fen, strlen(fen), 0, &d))
 		fail_msg("bad test FEN '%s': %s", fen, d.msg);
 	return b;
 }
 
-static xq_move mv(const char *iccs)
+static xqi_move mv(const char *iccs)
 {
-	return XQ_MOVE(XQ_SQ(iccs[0] - 'a', iccs[1] - '0'), XQ_SQ(iccs[2] - 'a', iccs[3] - '0'));
+	return XQI_MOVE(XQI_SQ(iccs[0] - 'a', iccs[1] - '0'), XQI_SQ(iccs[2] - 'a', iccs[3] - '0'));
 }
 
-static int legal(struct xq_board *b, const char *iccs)
+static int legal(struct xqi_position *b, const char *iccs)
 {
-	return xq_move_is_legal(b, mv(iccs));
+	return xqi_move_is_legal(b, mv(iccs));
 }
 
 /* Legal moves of the piece on `from`, as a sorted space-separated string. */
-static void moves_from(struct xq_board *b, const char *from, char *out, size_t cap)
+static void moves_from(struct xqi_position *b, const char *from, char *out, size_t cap)
 {
-	xq_move m[XQ_MAX_MOVES];
-	char names[XQ_MAX_MOVES][5];
-	int n = xq_gen_legal(b, m), k = 0;
-	xq_sq f = XQ_SQ(from[0] - 'a', from[1] - '0');
+	xqi_move m[XQ_MOVES_MAX];
+	char names[XQ_MOVES_MAX][5];
+	int n = xqi_gen_legal(b, m), k = 0;
+	xqi_sq f = XQI_SQ(from[0] - 'a', from[1] - '0');
 
 	for (int i = 0; i < n; i++)
-		if (XQ_MOVE_FROM(m[i]) == f)
-			xq_move_name(m[i], names[k++]);
+		if (XQI_MOVE_FROM(m[i]) == f)
+			xqi_move_name(m[i], names[k++]);
 	qsort(names, (size_t)k, 5, (int (*)(const void *, const void *))strcmp);
 	out[0] = '\0';
 	for (int i = 0; i < k; i++) {
@@ -51,7 +51,7 @@ static void moves_from(struct xq_board *b, const char *from, char *out, size_t c
 
 #define ASSERT_MOVES(fen, from, expect)                          \
 	do {                                                     \
-		struct xq_board b_ = pos(fen);                   \
+		struct xqi_position b_ = pos(fen);                   \
 		char got_[512];                                  \
 		moves_from(&b_, (from), got_, sizeof(got_));     \
 		assert_string_equal(got_, (expect));             \
@@ -59,12 +59,12 @@ static void moves_from(struct xq_board *b, const char *from, char *out, size_t c
 
 static void start_position_has_44_legal_moves(void **state)
 {
-	struct xq_board b;
-	xq_move m[XQ_MAX_MOVES];
+	struct xqi_position b;
+	xqi_move m[XQ_MOVES_MAX];
 
 	(void)state;
-	xq_board_start(&b);
-	assert_int_equal(xq_gen_legal(&b, m), 44);
+	xqi_position_start(&b);
+	assert_int_equal(xqi_gen_legal(&b, m), 44);
 }
 
 static void cannon_needs_exactly_one_screen_to_capture(void **state)
@@ -108,12 +108,12 @@ static void pawn_moves_sideways_only_after_crossing_the_river(void **state)
 
 static void pawn_never_moves_backward(void **state)
 {
-	struct xq_board b = pos("3k5/9/9/9/2P6/9/9/9/9/4K4 w");
-	struct xq_diag d;
+	struct xqi_position b = pos("3k5/9/9/9/2P6/9/9/9/9/4K4 w");
+	struct xq_diagnostic d;
 
 	(void)state;
-	xq_diag_init(&d);
-	assert_int_equal(xq_move_check(&b, mv("c5c4"), &d), XQ_EILLEGAL);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_move_check(&b, mv("c5c4"), &d), XQ_EILLEGAL);
 	assert_string_equal(d.msg, "pawns never move backward");
 }
 
@@ -126,14 +126,14 @@ static void king_and_advisor_stay_in_the_palace(void **state)
 
 static void flying_general_makes_move_illegal(void **state)
 {
-	struct xq_board b = pos("4k4/9/9/9/9/9/9/9/4A4/4K4 w");
-	struct xq_diag d;
+	struct xqi_position b = pos("4k4/9/9/9/9/9/9/9/4A4/4K4 w");
+	struct xq_diagnostic d;
 
 	(void)state;
 	/* The advisor on e1 is the only piece between the kings. */
 	ASSERT_MOVES("4k4/9/9/9/9/9/9/9/4A4/4K4 w", "e1", "");
-	xq_diag_init(&d);
-	assert_int_equal(xq_move_check(&b, mv("e1d2"), &d), XQ_EILLEGAL);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_move_check(&b, mv("e1d2"), &d), XQ_EILLEGAL);
 	assert_string_equal(d.msg, "the kings would face each other on an open file");
 }
 
@@ -152,7 +152,7 @@ static void moving_a_screen_uncovers_cannon_check(void **state)
 
 static void piece_stepping_between_cannon_and_king_gives_check(void **state)
 {
-	struct xq_board b = pos("3k5/4c4/9/9/9/R8/9/9/9/4K4 w");
+	struct xqi_position b = pos("3k5/4c4/9/9/9/R8/9/9/9/4K4 w");
 
 	(void)state;
 	/* The cannon on e8 faces the king with no screen: the rook may not become one. */
@@ -169,13 +169,13 @@ static void pinned_rook_moves_only_along_the_pin(void **state)
 
 static void horse_check_is_blocked_by_its_leg(void **state)
 {
-	struct xq_board open = pos("3k5/9/9/9/9/9/3n5/9/4K4/9 w");
-	struct xq_board blocked = pos("3k5/9/9/9/9/9/3n5/3R5/4K4/9 w");
+	struct xqi_position open = pos("3k5/9/9/9/9/9/3n5/9/4K4/9 w");
+	struct xqi_position blocked = pos("3k5/9/9/9/9/9/3n5/3R5/4K4/9 w");
 
 	(void)state;
 	/* Horse d3 attacks the king on e1 through its leg d2. */
-	assert_true(xq_board_in_check(&open));
-	assert_false(xq_board_in_check(&blocked));
+	assert_true(xqi_position_in_check(&open));
+	assert_false(xqi_position_in_check(&blocked));
 	/* The rook on the leg is pinned, but may take the horse. */
 	assert_false(legal(&blocked, "d2c2"));
 	assert_false(legal(&blocked, "d2d1"));
@@ -184,15 +184,15 @@ static void horse_check_is_blocked_by_its_leg(void **state)
 
 static void checkmate_and_stalemate_both_lose(void **state)
 {
-	struct xq_board mate = pos("3aka3/4P4/9/3N5/4C4/9/9/9/9/3K5 b");
-	struct xq_board stale = pos("3k5/9/3P5/9/9/9/9/9/9/4K4 b");
-	struct xq_board play;
+	struct xqi_position mate = pos("3aka3/4P4/9/3N5/4C4/9/9/9/9/3K5 b");
+	struct xqi_position stale = pos("3k5/9/3P5/9/9/9/9/9/9/4K4 b");
+	struct xqi_position play;
 
 	(void)state;
-	xq_board_start(&play);
-	assert_int_equal(xq_board_status(&mate), XQ_CHECKMATE);
-	assert_int_equal(xq_board_status(&stale), XQ_STALEMATE);
-	assert_int_equal(xq_board_status(&play), XQ_PLAYING);
+	xqi_position_start(&play);
+	assert_int_equal(xqi_position_status(&mate), XQ_STATE_CHECKMATE);
+	assert_int_equal(xqi_position_status(&stale), XQ_STATE_STALEMATE);
+	assert_int_equal(xqi_position_status(&play), XQ_STATE_PLAYING);
 }
 
 static void move_check_explains_why_a_move_is_illegal(void **state)
@@ -211,19 +211,19 @@ static void move_check_explains_why_a_move_is_illegal(void **state)
 		{"3k5/9/9/9/9/p8/9/p8/9/C3K4 w", "a0a3", "the cannon's path is blocked at a2"},
 		{"3k5/9/9/9/9/9/9/p8/9/R3K4 w", "a0a5", "the rook's path is blocked at a2"},
 		{"3k5/9/9/9/9/9/9/9/9/4K4 w", "a0a1", "there is no piece on a0"},
-		{XQ_START_FEN, "h7e7", "the cannon on h7 is black's, but red is to move"},
-		{XQ_START_FEN, "a0b0", "b0 is occupied by red's own horse"},
+		{XQI_START_FEN, "h7e7", "the cannon on h7 is black's, but red is to move"},
+		{XQI_START_FEN, "a0b0", "b0 is occupied by red's own horse"},
 		{"3k5/9/4r4/9/9/9/4R4/9/9/4K4 w", "e3d3", "it exposes the red king to check"},
 		{"3k5/9/9/9/9/9/9/3n5/9/R3K4 w", "a0a1", "it leaves the red king in check"},
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct xq_board b = pos(cases[i].fen);
-		struct xq_diag d;
-		xq_diag_init(&d);
-		assert_int_equal(xq_move_check(&b, mv(cases[i].move), &d), XQ_EILLEGAL);
-		assert_int_equal(d.code, XQ_D_ILLEGAL_MOVE);
+		struct xqi_position b = pos(cases[i].fen);
+		struct xq_diagnostic d;
+		xqi_diagnostic_init(&d);
+		assert_int_equal(xqi_move_check(&b, mv(cases[i].move), &d), XQ_EILLEGAL);
+		assert_int_equal(d.code, XQI_D_ILLEGAL_MOVE);
 		if (strcmp(d.msg, cases[i].why))
 			fail_msg("%s %s: got '%s', expected '%s'", cases[i].fen, cases[i].move, d.msg,
 				 cases[i].why);
@@ -235,33 +235,33 @@ static void move_generation_is_safe_on_a_board_without_a_king(void **state)
 	/* Boards built piece by piece need not be legal; found by fuzzing: a
 	 * king taken in perft left pc[king] = 0 and the line tables were
 	 * indexed with -3. */
-	struct xq_board b;
-	xq_move m[XQ_MAX_MOVES];
+	struct xqi_position b;
+	xqi_move m[XQ_MOVES_MAX];
 
 	(void)state;
-	xq_board_clear(&b);
-	assert_int_equal(xq_board_put(&b, XQ_RED, XQ_KING, XQ_SQ(4, 0), NULL), 0);
-	assert_int_equal(xq_board_put(&b, XQ_RED, XQ_ROOK, XQ_SQ(0, 0), NULL), 0);
-	assert_int_equal(xq_board_put(&b, XQ_BLACK, XQ_ROOK, XQ_SQ(8, 9), NULL), 0);
-	assert_false(xq_board_king_attacked(&b, XQ_BLACK));
-	assert_int_equal(xq_gen_legal(&b, m), 15);
-	b.side = XQ_BLACK;
-	assert_int_equal(xq_gen_legal(&b, m), 17);
-	assert_true(xq_perft(&b, 3) > 0);
+	xqi_position_clear(&b);
+	assert_int_equal(xqi_position_put(&b, XQI_RED, XQI_KING, XQI_SQ(4, 0), NULL), 0);
+	assert_int_equal(xqi_position_put(&b, XQI_RED, XQI_ROOK, XQI_SQ(0, 0), NULL), 0);
+	assert_int_equal(xqi_position_put(&b, XQI_BLACK, XQI_ROOK, XQI_SQ(8, 9), NULL), 0);
+	assert_false(xqi_position_king_attacked(&b, XQI_BLACK));
+	assert_int_equal(xqi_gen_legal(&b, m), 15);
+	b.side = XQI_BLACK;
+	assert_int_equal(xqi_gen_legal(&b, m), 17);
+	assert_true(xqi_perft(&b, 3) > 0);
 }
 
 /* Brute force: pseudo-legal moves kept only if make/test/unmake says so. */
-static int legal_by_brute_force(struct xq_board *b, xq_move *out)
+static int legal_by_brute_force(struct xqi_position *b, xqi_move *out)
 {
-	xq_move m[XQ_MAX_MOVES];
-	int n = xq_gen_pseudo(b, m), k = 0;
+	xqi_move m[XQ_MOVES_MAX];
+	int n = xqi_gen_pseudo(b, m), k = 0;
 
 	for (int i = 0; i < n; i++) {
-		struct xq_undo u;
-		xq_board_make(b, m[i], &u);
-		if (!xq_board_king_attacked(b, b->side ^ 1))
+		struct xqi_undo u;
+		xqi_position_make(b, m[i], &u);
+		if (!xqi_position_king_attacked(b, b->side ^ 1))
 			out[k++] = m[i];
-		xq_board_unmake(b, m[i], &u);
+		xqi_position_unmake(b, m[i], &u);
 	}
 	return k;
 }
@@ -272,23 +272,23 @@ static void legal_filter_agrees_with_brute_force_in_random_games(void **state)
 
 	(void)state;
 	for (int game = 0; game < 300; game++) {
-		struct xq_board b;
-		xq_board_start(&b);
+		struct xqi_position b;
+		xqi_position_start(&b);
 		for (int ply = 0; ply < 200; ply++) {
-			xq_move fast[XQ_MAX_MOVES], slow[XQ_MAX_MOVES];
-			struct xq_undo u;
-			int nf = xq_gen_legal(&b, fast), ns = legal_by_brute_force(&b, slow);
+			xqi_move fast[XQ_MOVES_MAX], slow[XQ_MOVES_MAX];
+			struct xqi_undo u;
+			int nf = xqi_gen_legal(&b, fast), ns = legal_by_brute_force(&b, slow);
 			assert_int_equal(nf, ns);
 			for (int i = 0; i < nf; i++) {
-				struct xq_diag d;
+				struct xq_diagnostic d;
 				assert_int_equal(fast[i], slow[i]);
-				xq_diag_init(&d);
-				assert_int_equal(xq_move_check(&b, fast[i], &d), 0);
+				xqi_diagnostic_init(&d);
+				assert_int_equal(xqi_move_check(&b, fast[i], &d), 0);
 			}
 			if (nf == 0)
 				break;
 			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-			xq_board_make(&b, fast[(seed >> 33) % (uint64_t)nf], &u);
+			xqi_position_make(&b, fast[(seed >> 33) % (uint64_t)nf], &u);
 		}
 	}
 }
@@ -298,33 +298,33 @@ static void legal_filter_agrees_with_brute_force_in_random_games(void **state)
  * king in check is not one. */
 static void legal_captures_are_the_legal_moves_onto_a_piece(void **state)
 {
-	struct xq_board b = pos("4k4/9/9/9/p8/9/9/9/R7n/3K5 w - - 0 1");
-	xq_move caps[XQ_MAX_MOVES];
+	struct xqi_position b = pos("4k4/9/9/9/p8/9/9/9/R7n/3K5 w - - 0 1");
+	xqi_move caps[XQ_MOVES_MAX];
 	int n;
 
 	(void)state;
-	n = xq_gen_legal_captures(&b, caps);
+	n = xqi_gen_legal_captures(&b, caps);
 	assert_int_equal(n, 2);
 	assert_true((caps[0] == mv("a1a5") && caps[1] == mv("a1i1")) ||
 		    (caps[0] == mv("a1i1") && caps[1] == mv("a1a5")));
 	/* Pinned on the e-file by a rook, the rook may take the pinner but
 	 * not the pawn on its rank. */
 	b = pos("4k4/4r4/9/9/9/9/9/4R3p/9/4K4 w - - 0 1");
-	assert_int_equal(xq_gen_legal_captures(&b, caps), 1);
+	assert_int_equal(xqi_gen_legal_captures(&b, caps), 1);
 	assert_int_equal(caps[0], mv("e2e8"));
 	assert_true(legal(&b, "e2e5"));
 }
 
 static void gives_check_only_for_moves_that_attack_the_king(void **state)
 {
-	struct xq_board b = pos("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1");
-	struct xq_board before = b;
+	struct xqi_position b = pos("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1");
+	struct xqi_position before = b;
 
 	(void)state;
-	assert_true(xq_move_gives_check(&b, mv("a1e1")));
-	assert_true(xq_move_gives_check(&b, mv("a1a9")));
-	assert_false(xq_move_gives_check(&b, mv("a1a5")));
-	assert_false(xq_move_gives_check(&b, mv("d0d1")));
+	assert_true(xqi_move_gives_check(&b, mv("a1e1")));
+	assert_true(xqi_move_gives_check(&b, mv("a1a9")));
+	assert_false(xqi_move_gives_check(&b, mv("a1a5")));
+	assert_false(xqi_move_gives_check(&b, mv("d0d1")));
 	/* The board is restored. */
 	assert_memory_equal(&b, &before, sizeof(b));
 }

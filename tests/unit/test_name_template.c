@@ -6,13 +6,13 @@
 #include "testutil.h"
 
 /* The library's own headers before the public ones name_template.c
- * includes: <xq/error.h> then takes its return codes from lib/diag.h. */
+ * includes: <xq/error.h> then takes its return codes from lib/diagnostic.h. */
 #include "format.h"
-#include "game.h"
+#include "record.h"
 
 #include "name_template.c"
 
-extern const struct xq_format xq_format_pgn;
+extern const struct xqi_format xqi_format_pgn;
 
 /* A game with these tags (name, value, ..., NULL) and number `number`,
  * as the command sees it: a record (the number is set as a reader sets
@@ -167,7 +167,7 @@ static void the_extension_is_the_formats_first_in_lower_case(void **state)
 	struct xq_buf b = XQ_BUF_INIT;
 
 	(void)state;
-	assert_int_equal(name_template_add_extension(&b, xq_format_pgn.extensions), 0);
+	assert_int_equal(name_template_add_extension(&b, xqi_format_pgn.extensions), 0);
 	assert_string_equal(b.ptr, ".pgn");
 	xq_buf_reset(&b);
 	assert_int_equal(name_template_add_extension(&b, ".XQF .xqf_old"), 0);

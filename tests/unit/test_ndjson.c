@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "format.h"
-#include "game.h"
+#include "record.h"
 #include "io.h"
 #include "notation.h"
 #include "utf8.h"
@@ -165,18 +165,18 @@ static int json_valid(const char *s, size_t n)
 
 /* ---- helpers ------------------------------------------------------------------ */
 
-static const struct xq_format *ndjson(void)
+static const struct xqi_format *ndjson(void)
 {
-	const struct xq_format *f = xq_format_find("ndjson");
+	const struct xqi_format *f = xqi_format_find("ndjson");
 	assert_non_null(f);
 	return f;
 }
 
-static void collect(const struct xq_diag *d, void *payload)
+static void collect(const struct xq_diagnostic *d, void *payload)
 {
-	struct xq_diag *all = payload;
+	struct xq_diagnostic *all = payload;
 	for (int i = 0; i < 16; i++) {
-		if (all[i].code == XQ_D_NONE && !all[i].msg[0]) {
+		if (all[i].code == XQI_D_NONE && !all[i].msg[0]) {
 			all[i] = *d;
 			return;
 		}
@@ -184,16 +184,16 @@ static void collect(const struct xq_diag *d, void *payload)
 }
 
 /* Read every record of `text`; games[] gets up to `max`, diagnostics go to diags[16]. */
-static int read_all(const char *text, struct xq_game *games, int max, struct xq_diag *diags)
+static int read_all(const char *text, struct xqi_record *games, int max, struct xq_diagnostic *diags)
 {
-	const struct xq_format *f = ndjson();
-	struct xq_sink sink = {collect, diags};
-	struct xq_input *in;
+	const struct xqi_format *f = ndjson();
+	struct xqi_sink sink = {collect, diags};
+	struct xqi_input *in;
 	void *r;
 	int n = 0, rc;
 
 	memset(diags, 0, 16 * sizeof(*diags));
-	assert_int_equal(xq_input_open_mem(&in, "t.ndjson", text, strlen(text)), 0);
+	assert_int_equal(xqi_input_open_mem(&in, "t.ndjson", text, strlen(text)), 0);
 	assert_int_equal(f->open_reader(&r, in, NULL, &sink), 0);
 	while (n < max) {
 		rc = f->read(r, &games[n]);
@@ -207,28 +207,28 @@ static int read_all(const char *text, struct xq_game *games, int max, struct xq_
 	 * get the same name, static, so that a test may write them after. */
 	for (int i = 0; i < n; i++)
 		games[i].source = "t.ndjson";
-	xq_input_close(in);
+	xqi_input_close(in);
 	return n;
 }
 
 /* Like read_all(), but the input stays open (games borrow its name) until
  * close_all(). */
 struct open_read {
-	struct xq_input *in;
+	struct xqi_input *in;
 	void *r;
-	struct xq_sink sink;
+	struct xqi_sink sink;
 };
 
 static int read_open(struct open_read *o, const char *name, const char *text,
-		     struct xq_game *games, int max, struct xq_diag *diags)
+		     struct xqi_record *games, int max, struct xq_diagnostic *diags)
 {
-	const struct xq_format *f = ndjson();
+	const struct xqi_format *f = ndjson();
 	int n = 0, rc;
 
 	memset(diags, 0, 16 * sizeof(*diags));
 	o->sink.report = collect;
 	o->sink.payload = diags;
-	assert_int_equal(xq_input_open_mem(&o->in, name, text, strlen(text)), 0);
+	assert_int_equal(xqi_input_open_mem(&o->in, name, text, strlen(text)), 0);
 	assert_int_equal(f->open_reader(&o->r, o->in, NULL, &o->sink), 0);
 	while (n < max && (rc = f->read(o->r, &games[n])) != 0) {
 		assert_true(rc > 0);
@@ -240,20 +240,20 @@ static int read_open(struct open_read *o, const char *name, const char *text,
 static void close_all(struct open_read *o)
 {
 	ndjson()->close_reader(o->r);
-	xq_input_close(o->in);
+	xqi_input_close(o->in);
 }
 
-static void write_one(const struct xq_game *g, struct xq_buf *out)
+static void write_one(const struct xqi_record *g, struct xq_buf *out)
 {
-	const struct xq_format *f = ndjson();
-	struct xq_output *o;
+	const struct xqi_format *f = ndjson();
+	struct xq_file *o;
 	void *w;
 
-	assert_int_equal(xq_output_open_mem(&o, out), 0);
+	assert_int_equal(xqi_file_open_mem(&o, out), 0);
 	assert_int_equal(f->open_writer(&w, o, NULL, NULL), 0);
 	assert_int_equal(f->write(w, g), 0);
 	assert_int_equal(f->close_writer(w), 0);
-	assert_int_equal(xq_output_commit(o, NULL), 0);
+	assert_int_equal(xqi_file_commit(o, NULL), 0);
 }
 
 static const char full_record[] =
@@ -271,9 +271,9 @@ static const char full_record[] =
 /* ---- tests ---------------------------------------------------------------------- */
 
 /* Bytes for a splitter or a chunk reader, from an input. */
-static long input_bytes(void *ctx, void *buf, size_t n, struct xq_diag *d)
+static long input_bytes(void *ctx, void *buf, size_t n, struct xq_diagnostic *d)
 {
-	return xq_input_read(ctx, buf, n, d);
+	return xqi_input_read(ctx, buf, n, d);
 }
 
 static void splitter_proposes_the_line_after_each_record(void **state)
@@ -283,22 +283,22 @@ static void splitter_proposes_the_line_after_each_record(void **state)
 	static const char text[] = "\xEF\xBB\xBF{\"schema\":\"xqkit.game/1\",\"moves\":[]}\n\n  \r\n"
 				   "{\"schema\":\"xqkit.game/1\",\"moves\":[]}\r\n"
 				   "{\"schema\":\"xqkit.game/1\",\"moves\":[]}";
-	const struct xq_split_ops *ops = xq_format_split(ndjson());
-	struct xq_input *in;
-	struct xq_bytes src = {input_bytes, NULL};
-	struct xq_split_point pt[4];
+	const struct xqi_split_ops *ops = xqi_format_split(ndjson());
+	struct xqi_input *in;
+	struct xqi_bytes src = {input_bytes, NULL};
+	struct xqi_split_point pt[4];
 	void *sp;
 	int n = 0;
 
 	(void)state;
 	assert_non_null(ops);
-	assert_int_equal(xq_input_open_mem(&in, "split.ndjson", text, sizeof(text) - 1), 0);
+	assert_int_equal(xqi_input_open_mem(&in, "split.ndjson", text, sizeof(text) - 1), 0);
 	src.ctx = in;
 	assert_int_equal(ops->open(&sp, &src, NULL), 0);
 	while (n < 4 && ops->next(sp, &pt[n]) == 1)
 		n++;
 	ops->close(sp);
-	xq_input_close(in);
+	xqi_input_close(in);
 	assert_int_equal(n, 2);
 	assert_int_equal(pt[0].offset, 40);
 	assert_int_equal(pt[0].line, 2);
@@ -312,15 +312,15 @@ static void splitter_proposes_the_line_after_each_record(void **state)
 static void blank_lines_of_more_than_16_mib_end_the_reading_and_the_splitting(void **state)
 {
 	static const char rec[] = "{\"schema\":\"xqkit.game/1\",\"moves\":[]}\n";
-	size_t len = (size_t)(XQ_SKIP_MAX + (1 << 20)), head = sizeof(rec) - 1;
+	size_t len = (size_t)(XQI_SKIP_MAX + (1 << 20)), head = sizeof(rec) - 1;
 	char *text = malloc(len);
-	const struct xq_split_ops *ops = xq_format_split(ndjson());
-	struct xq_diag diags[16];
-	struct xq_sink sink = {collect, diags};
-	struct xq_bytes src = {input_bytes, NULL};
-	struct xq_split_point pt;
-	struct xq_input *in;
-	struct xq_game g;
+	const struct xqi_split_ops *ops = xqi_format_split(ndjson());
+	struct xq_diagnostic diags[16];
+	struct xqi_sink sink = {collect, diags};
+	struct xqi_bytes src = {input_bytes, NULL};
+	struct xqi_split_point pt;
+	struct xqi_input *in;
+	struct xqi_record g;
 	void *r;
 
 	(void)state;
@@ -330,36 +330,36 @@ static void blank_lines_of_more_than_16_mib_end_the_reading_and_the_splitting(vo
 	memcpy(text, rec, head);
 	memcpy(text + len - head, rec, head);
 	memset(diags, 0, sizeof(diags));
-	assert_int_equal(xq_game_init(&g), 0);
-	assert_int_equal(xq_input_open_mem(&in, "t.ndjson", text, len), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
+	assert_int_equal(xqi_input_open_mem(&in, "t.ndjson", text, len), 0);
 	assert_int_equal(ndjson()->open_reader(&r, in, NULL, &sink), 0);
 	assert_int_equal(ndjson()->read(r, &g), 1);
 	assert_int_equal(ndjson()->read(r, &g), XQ_ERANGE);
-	assert_int_equal(diags[0].code, XQ_D_RESOURCE);
+	assert_int_equal(diags[0].code, XQI_D_RESOURCE);
 	assert_non_null(strstr(diags[0].msg, "more than 16 MiB of blank lines since line 2"));
 	ndjson()->close_reader(r);
-	xq_input_close(in);
+	xqi_input_close(in);
 	/* The splitter leaves them to the reader. */
-	assert_int_equal(xq_input_open_mem(&in, "t.ndjson", text, len), 0);
+	assert_int_equal(xqi_input_open_mem(&in, "t.ndjson", text, len), 0);
 	src.ctx = in;
 	assert_int_equal(ops->open(&r, &src, NULL), 0);
 	assert_int_equal(ops->next(r, &pt), 1);
 	assert_int_equal(ops->next(r, &pt), XQ_ERANGE);
 	ops->close(r);
-	xq_input_close(in);
-	xq_game_release(&g);
+	xqi_input_close(in);
+	xqi_record_release(&g);
 	free(text);
 }
 
 static void reports_on_one_line_give_columns_in_characters(void **state)
 {
-	struct xq_game g[2];
-	struct xq_diag d[16];
+	struct xqi_record g[2];
+	struct xq_diagnostic d[16];
 	int n;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g[0]), 0);
-	assert_int_equal(xq_game_init(&g[1]), 0);
+	assert_int_equal(xqi_record_init(&g[0]), 0);
+	assert_int_equal(xqi_record_init(&g[1]), 0);
 	/* Each report counted the characters from the line's start: 40,000
 	 * on one line took 19 s.  They now count on from the last one. */
 	n = read_all("{\"schema\":\"xqkit.game/1\",\"tags\":[{\"name\":\"Event\",\"value\":"
@@ -378,26 +378,26 @@ static void reports_on_one_line_give_columns_in_characters(void **state)
 	assert_non_null(strstr(d[3].msg, "\"ww\""));
 	assert_int_equal(d[3].place.line, 2);
 	assert_int_equal(d[3].place.col, 26);
-	xq_game_release(&g[0]);
-	xq_game_release(&g[1]);
+	xqi_record_release(&g[0]);
+	xqi_record_release(&g[1]);
 }
 
 static void chunk_reader_counts_lines_offsets_and_records_from_its_start(void **state)
 {
 	static const char text[] = "{\"schema\":\"xqkit.game/1\",\"moves\":[]}\n"
 				   "\n{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"a0a9\"}]}\n";
-	const struct xq_split_ops *ops = xq_format_split(ndjson());
-	struct xq_diag diags[16];
-	struct xq_sink sink = {collect, diags};
-	struct xq_input *in;
-	struct xq_chunk c;
-	struct xq_game g;
-	struct xq_place next;
+	const struct xqi_split_ops *ops = xqi_format_split(ndjson());
+	struct xq_diagnostic diags[16];
+	struct xqi_sink sink = {collect, diags};
+	struct xqi_input *in;
+	struct xqi_chunk c;
+	struct xqi_record g;
+	struct xqi_place next;
 	void *rd;
 
 	(void)state;
 	memset(diags, 0, sizeof(diags));
-	assert_int_equal(xq_input_open_mem(&in, "chunk", text + 37, sizeof(text) - 1 - 37), 0);
+	assert_int_equal(xqi_input_open_mem(&in, "chunk", text + 37, sizeof(text) - 1 - 37), 0);
 	memset(&c, 0, sizeof(c));
 	c.bytes.read = input_bytes;
 	c.bytes.ctx = in;
@@ -405,14 +405,14 @@ static void chunk_reader_counts_lines_offsets_and_records_from_its_start(void **
 	c.offset = 37;
 	c.line = 2;
 	c.records = 1;
-	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
 	assert_int_equal(ops->open_chunk(&rd, &c, NULL, &sink), 0);
 	assert_int_equal(ndjson()->read(rd, &g), 1);
 	assert_int_equal(g.number, 2);
 	assert_int_equal(g.place.line, 3);
 	assert_int_equal(g.place.offset, 38);
-	assert_true(g.flags & XQ_GAME_BROKEN);
-	assert_int_equal(diags[0].code, XQ_D_ILLEGAL_MOVE);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
+	assert_int_equal(diags[0].code, XQI_D_ILLEGAL_MOVE);
 	assert_int_equal(diags[0].game, 2);
 	assert_int_equal(diags[0].place.line, 3);
 	assert_int_equal(ops->chunk_next(rd, &next), 1);
@@ -421,8 +421,8 @@ static void chunk_reader_counts_lines_offsets_and_records_from_its_start(void **
 	assert_int_equal(next.col, 1);
 	assert_int_equal(ndjson()->read(rd, &g), 0);
 	ndjson()->close_reader(rd);
-	xq_input_close(in);
-	xq_game_release(&g);
+	xqi_input_close(in);
+	xqi_record_release(&g);
 }
 
 
@@ -441,48 +441,48 @@ static void json_checker_rejects_malformed_text(void **state)
 
 static void record_round_trips_exactly(void **state)
 {
-	struct xq_game g[2], back[1];
-	struct xq_diag diags[16];
+	struct xqi_record g[2], back[1];
+	struct xq_diagnostic diags[16];
 	struct xq_buf out = XQ_BUF_INIT;
 	char why[256];
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g[0]), 0);
-	assert_int_equal(xq_game_init(&back[0]), 0);
+	assert_int_equal(xqi_record_init(&g[0]), 0);
+	assert_int_equal(xqi_record_init(&back[0]), 0);
 	assert_int_equal(read_all(full_record, g, 1, diags), 1);
-	assert_int_equal(diags[0].code, XQ_D_NONE);
+	assert_int_equal(diags[0].code, XQI_D_NONE);
 	assert_int_equal(g[0].ntags, 3);
 	assert_string_equal(g[0].tags[1].value, "A \"quoted\" name");
-	assert_int_equal(g[0].result, XQ_RESULT_DRAW);
-	assert_string_equal(g[0].nodes[XQ_ROOT].comment, "before the first move\nsecond line");
+	assert_int_equal(g[0].result, XQI_RESULT_DRAW);
+	assert_string_equal(g[0].nodes[XQI_ROOT].comment, "before the first move\nsecond line");
 	write_one(&g[0], &out);
 	/* The writer's bytes are the record's bytes (members in the schema's order). */
 	assert_string_equal(out.ptr, full_record);
 	assert_true(json_valid(out.ptr, out.len - 1));
 	assert_int_equal(read_all(out.ptr, back, 1, diags), 1);
-	assert_true(xq_game_equal(&g[0], &back[0], 0, why, sizeof(why)));
+	assert_true(xqi_record_equal(&g[0], &back[0], 0, why, sizeof(why)));
 	xq_buf_release(&out);
-	xq_game_release(&g[0]);
-	xq_game_release(&back[0]);
+	xqi_record_release(&g[0]);
+	xqi_record_release(&back[0]);
 }
 
 static void records_say_where_their_game_was_first_read(void **state)
 {
 	static const char bare[] = "{\"schema\":\"xqkit.game/1\",\"moves\":[]}\n"
 				   "{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"h2e2\"}]}\n";
-	struct xq_game g[2], back[1];
-	struct xq_diag diags[16];
+	struct xqi_record g[2], back[1];
+	struct xq_diagnostic diags[16];
 	struct xq_buf out = XQ_BUF_INIT;
-	struct xq_origin o;
+	struct xqi_origin o;
 	struct open_read first, second;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g[0]), 0);
-	assert_int_equal(xq_game_init(&g[1]), 0);
-	assert_int_equal(xq_game_init(&back[0]), 0);
+	assert_int_equal(xqi_record_init(&g[0]), 0);
+	assert_int_equal(xqi_record_init(&g[1]), 0);
+	assert_int_equal(xqi_record_init(&back[0]), 0);
 	assert_int_equal(read_open(&first, "t.ndjson", bare, g, 2, diags), 2);
 	/* A record that carries no origin: this input is where it was read. */
-	xq_game_origin(&g[1], &o);
+	xqi_record_origin(&g[1], &o);
 	assert_string_equal(o.file, "t.ndjson");
 	assert_int_equal(o.game, 2);
 	assert_int_equal(o.line, 2);
@@ -495,11 +495,11 @@ static void records_say_where_their_game_was_first_read(void **state)
 	/* Read again from another input (as after a conversion): the origin
 	 * it carries stays; it is not replaced by the new input's place. */
 	assert_int_equal(read_open(&second, "u.ndjson", out.ptr, back, 1, diags), 1);
-	assert_int_equal(diags[0].code, XQ_D_NONE);
+	assert_int_equal(diags[0].code, XQI_D_NONE);
 	assert_int_equal(back[0].number, 1);
 	xq_buf_reset(&out);
 	close_all(&second);
-	xq_game_origin(&back[0], &o);
+	xqi_record_origin(&back[0], &o);
 	assert_string_equal(o.file, "t.ndjson"); /* the game owns it: the input is closed */
 	assert_int_equal(o.game, 2);
 	assert_int_equal(o.line, 2);
@@ -507,13 +507,13 @@ static void records_say_where_their_game_was_first_read(void **state)
 	write_one(&back[0], &out);
 	assert_non_null(strstr(out.ptr, "\"source\":{\"file\":\"t.ndjson\",\"game\":2,\"line\":2,"));
 	xq_buf_release(&out);
-	xq_game_release(&g[0]);
-	xq_game_release(&g[1]);
-	xq_game_release(&back[0]);
+	xqi_record_release(&g[0]);
+	xqi_record_release(&g[1]);
+	xqi_record_release(&back[0]);
 }
 
 /* What the game is written as with number `number` and line `line`. */
-static void write_numbered(struct xq_game *g, uint64_t number, uint64_t line, struct xq_buf *out)
+static void write_numbered(struct xqi_record *g, uint64_t number, uint64_t line, struct xq_buf *out)
 {
 	g->number = number;
 	g->place.line = line;
@@ -530,14 +530,14 @@ static void renumbering_gives_the_bytes_written_with_the_new_numbers(void **stat
 	static const char *const names[] = {"t.ndjson", "a\"b\\\",\"game\":1,\"line\":1}.pgn", NULL};
 	static const uint64_t from[][2] = {{1, 1}, {7, 15}, {123456, 7000000}, {9, 3}};
 	static const uint64_t to[][2] = {{70001, 1234567}, {7, 16}, {3, 5}, {9, 3}};
-	struct xq_game g[1];
-	struct xq_diag diags[16];
+	struct xqi_record g[1];
+	struct xq_diagnostic diags[16];
 	struct xq_buf text = XQ_BUF_INIT, want = XQ_BUF_INIT;
-	const struct xq_format *f = ndjson();
+	const struct xqi_format *f = ndjson();
 
 	(void)state;
 	assert_non_null(f->renumber);
-	assert_int_equal(xq_game_init(&g[0]), 0);
+	assert_int_equal(xqi_record_init(&g[0]), 0);
 	assert_int_equal(read_all(bare, g, 1, diags), 1);
 	for (size_t n = 0; n < sizeof(names) / sizeof(*names); n++) {
 		g[0].source = names[n];
@@ -571,54 +571,54 @@ static void renumbering_gives_the_bytes_written_with_the_new_numbers(void **stat
 	assert_memory_equal(text.ptr, want.ptr, want.len);
 	xq_buf_release(&text);
 	xq_buf_release(&want);
-	xq_game_release(&g[0]);
+	xqi_record_release(&g[0]);
 }
 
 static void a_bad_source_is_a_warning_and_the_game_is_kept(void **state)
 {
 	static const char rec[] = "{\"schema\":\"xqkit.game/1\",\"source\":{\"file\":\"a.pgn\",\"game\":-3},"
 				  "\"moves\":[{\"iccs\":\"h2e2\"}]}\n";
-	struct xq_game g[1];
-	struct xq_diag diags[16];
-	struct xq_origin o;
+	struct xqi_record g[1];
+	struct xq_diagnostic diags[16];
+	struct xqi_origin o;
 	struct open_read rd;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g[0]), 0);
+	assert_int_equal(xqi_record_init(&g[0]), 0);
 	assert_int_equal(read_open(&rd, "t.ndjson", rec, g, 1, diags), 1);
-	assert_int_equal(diags[0].severity, XQ_SEV_WARNING);
+	assert_int_equal(diags[0].severity, XQ_SEVERITY_WARNING);
 	assert_int_equal(diags[0].place.col, 58); /* the -3 */
 	assert_non_null(strstr(diags[0].msg, "\"game\" as a non-negative integer"));
-	assert_int_equal(diags[1].code, XQ_D_NONE);
-	assert_false(g[0].flags & XQ_GAME_BROKEN);
+	assert_int_equal(diags[1].code, XQI_D_NONE);
+	assert_false(g[0].flags & XQI_RECORD_BROKEN);
 	assert_int_equal(g[0].nnodes, 2);
-	xq_game_origin(&g[0], &o);
+	xqi_record_origin(&g[0], &o);
 	assert_string_equal(o.file, "t.ndjson");
 	close_all(&rd);
-	xq_game_release(&g[0]);
+	xqi_record_release(&g[0]);
 }
 
 static void tree_is_built_with_variations_in_order(void **state)
 {
-	struct xq_game g;
-	struct xq_diag diags[16];
-	struct xq_game_counts c;
+	struct xqi_record g;
+	struct xq_diagnostic diags[16];
+	struct xqi_record_counts c;
 	uint32_t first, alt1, alt2;
 	char name[5];
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
 	assert_int_equal(read_all(full_record, &g, 1, diags), 1);
-	xq_game_count(&g, &c);
+	xqi_record_count(&g, &c);
 	assert_int_equal(c.nodes, 7);
 	assert_int_equal(c.variations, 3);
-	assert_int_equal(xq_game_mainline_length(&g), 3);
-	first = g.nodes[XQ_ROOT].child;
+	assert_int_equal(xqi_record_mainline_length(&g), 3);
+	first = g.nodes[XQI_ROOT].child;
 	alt1 = g.nodes[first].sibling;
 	alt2 = g.nodes[alt1].sibling;
-	xq_move_name(g.nodes[alt1].move, name);
+	xqi_move_name(g.nodes[alt1].move, name);
 	assert_string_equal(name, "b2e2");
-	xq_move_name(g.nodes[alt2].move, name);
+	xqi_move_name(g.nodes[alt2].move, name);
 	assert_string_equal(name, "c3c4");
 	assert_int_equal(g.nodes[first].nnags, 2);
 	assert_int_equal(g.nodes[first].nags[1], 146);
@@ -626,23 +626,23 @@ static void tree_is_built_with_variations_in_order(void **state)
 	/* Places point at the move objects. */
 	assert_int_equal(g.nodes[first].place.line, 1);
 	assert_true(g.nodes[first].place.col > 1);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void illegal_move_is_reported_where_it_is_and_stops_its_line(void **state)
 {
 	static const char text[] =
 		"{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"h2e2\"},{\"iccs\":\"h2e2\"},{\"iccs\":\"h9g7\"}]}\n";
-	struct xq_game g;
-	struct xq_diag diags[16];
+	struct xqi_record g;
+	struct xq_diagnostic diags[16];
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
 	assert_int_equal(read_all(text, &g, 1, diags), 1);
-	assert_true(g.flags & XQ_GAME_BROKEN);
-	assert_int_equal(xq_game_mainline_length(&g), 1);
-	assert_int_equal(diags[0].code, XQ_D_ILLEGAL_MOVE);
-	assert_int_equal(diags[0].severity, XQ_SEV_ERROR);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
+	assert_int_equal(xqi_record_mainline_length(&g), 1);
+	assert_int_equal(diags[0].code, XQI_D_ILLEGAL_MOVE);
+	assert_int_equal(diags[0].severity, XQ_SEVERITY_ERROR);
 	assert_int_equal(diags[0].place.line, 1);
 	assert_int_equal(diags[0].place.col, 59); /* the "iccs" value of the second move */
 	assert_int_equal(diags[0].place.offset, 58);
@@ -650,7 +650,7 @@ static void illegal_move_is_reported_where_it_is_and_stops_its_line(void **state
 	assert_int_equal(diags[0].ply, 2);
 	assert_string_equal(diags[0].move, "h2e2");
 	assert_non_null(strstr(diags[0].msg, "no piece on h2"));
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void bad_line_does_not_hide_the_next_record(void **state)
@@ -659,40 +659,40 @@ static void bad_line_does_not_hide_the_next_record(void **state)
 				   "\n"
 				   "{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"h2e2\"},\n"
 				   "{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"h2e2\"}]}\n";
-	struct xq_game g[3];
-	struct xq_diag diags[16];
+	struct xqi_record g[3];
+	struct xq_diagnostic diags[16];
 
 	(void)state;
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(xq_game_init(&g[i]), 0);
+		assert_int_equal(xqi_record_init(&g[i]), 0);
 	assert_int_equal(read_all(text, g, 3, diags), 3);
-	assert_true(g[0].flags & XQ_GAME_EMPTY);
-	assert_true(g[1].flags & XQ_GAME_BROKEN);
+	assert_true(g[0].flags & XQI_RECORD_EMPTY);
+	assert_true(g[1].flags & XQI_RECORD_BROKEN);
 	assert_int_equal(g[1].number, 2);
 	assert_int_equal(g[1].place.line, 3); /* the blank line is no record */
-	assert_int_equal(diags[0].code, XQ_D_SYNTAX);
+	assert_int_equal(diags[0].code, XQI_D_SYNTAX);
 	assert_int_equal(diags[0].place.line, 3);
-	assert_false(g[2].flags & XQ_GAME_BROKEN);
-	assert_int_equal(xq_game_mainline_length(&g[2]), 1);
-	assert_int_equal(diags[1].code, XQ_D_NONE);
+	assert_false(g[2].flags & XQI_RECORD_BROKEN);
+	assert_int_equal(xqi_record_mainline_length(&g[2]), 1);
+	assert_int_equal(diags[1].code, XQI_D_NONE);
 	for (int i = 0; i < 3; i++)
-		xq_game_release(&g[i]);
+		xqi_record_release(&g[i]);
 }
 
 static void bytes_that_are_not_utf8_are_reported_with_their_offset(void **state)
 {
 	static const char text[] = "{\"schema\":\"xqkit.game/1\",\"comment\":\"caf\xE9\"}\n";
-	struct xq_game g;
-	struct xq_diag diags[16];
+	struct xqi_record g;
+	struct xq_diagnostic diags[16];
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
 	assert_int_equal(read_all(text, &g, 1, diags), 1);
-	assert_true(g.flags & XQ_GAME_BROKEN);
-	assert_int_equal(diags[0].code, XQ_D_ENCODING);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
+	assert_int_equal(diags[0].code, XQI_D_ENCODING);
 	assert_int_equal(diags[0].place.offset, 39);
 	assert_true(diags[0].has_offset);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void escapes_and_surrogate_pairs_decode_and_lone_ones_fail(void **state)
@@ -701,20 +701,20 @@ static void escapes_and_surrogate_pairs_decode_and_lone_ones_fail(void **state)
 		"{\"schema\":\"xqkit.game/1\",\"comment\":\"\\ud83d\\ude00 \\u4e2d\\t\\/\"}\n";
 	static const char lone[] = "{\"schema\":\"xqkit.game/1\",\"comment\":\"\\ude00\"}\n";
 	static const char nul[] = "{\"schema\":\"xqkit.game/1\",\"comment\":\"a\\u0000b\"}\n";
-	struct xq_game g;
-	struct xq_diag diags[16];
+	struct xqi_record g;
+	struct xq_diagnostic diags[16];
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
 	assert_int_equal(read_all(good, &g, 1, diags), 1);
-	assert_string_equal(g.nodes[XQ_ROOT].comment, "\xF0\x9F\x98\x80 \xE4\xB8\xAD\t/");
+	assert_string_equal(g.nodes[XQI_ROOT].comment, "\xF0\x9F\x98\x80 \xE4\xB8\xAD\t/");
 	assert_int_equal(read_all(lone, &g, 1, diags), 1);
-	assert_int_equal(diags[0].code, XQ_D_ENCODING);
-	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_int_equal(diags[0].code, XQI_D_ENCODING);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
 	assert_int_equal(read_all(nul, &g, 1, diags), 1);
-	assert_int_equal(diags[0].code, XQ_D_SYNTAX);
+	assert_int_equal(diags[0].code, XQI_D_SYNTAX);
 	assert_non_null(strstr(diags[0].msg, "NUL"));
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void other_schemas_and_unknown_members_are_reported(void **state)
@@ -722,35 +722,35 @@ static void other_schemas_and_unknown_members_are_reported(void **state)
 	static const char diag[] = "{\"schema\":\"xqkit.diag/1\",\"code\":\"syntax\"}\n";
 	static const char newer[] = "{\"schema\":\"xqkit.game/2\"}\n";
 	static const char extra[] = "{\"schema\":\"xqkit.game/1\",\"colour\":\"red\"}\n";
-	struct xq_game g;
-	struct xq_diag diags[16];
+	struct xqi_record g;
+	struct xq_diagnostic diags[16];
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
 	read_all(diag, &g, 1, diags);
-	assert_int_equal(diags[0].code, XQ_D_SYNTAX);
-	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_int_equal(diags[0].code, XQI_D_SYNTAX);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
 	read_all(newer, &g, 1, diags);
-	assert_int_equal(diags[0].code, XQ_D_UNSUPPORTED);
+	assert_int_equal(diags[0].code, XQI_D_UNSUPPORTED);
 	read_all(extra, &g, 1, diags);
-	assert_int_equal(diags[0].severity, XQ_SEV_WARNING);
+	assert_int_equal(diags[0].severity, XQ_SEVERITY_WARNING);
 	assert_non_null(strstr(diags[0].msg, "colour"));
-	assert_false(g.flags & XQ_GAME_BROKEN);
-	xq_game_release(&g);
+	assert_false(g.flags & XQI_RECORD_BROKEN);
+	xqi_record_release(&g);
 }
 
 static void bad_fen_is_an_error_in_the_fen_member(void **state)
 {
 	static const char text[] = "{\"schema\":\"xqkit.game/1\",\"fen\":\"rnbakabnr/9/9 w\"}\n";
-	struct xq_game g;
-	struct xq_diag diags[16];
+	struct xqi_record g;
+	struct xq_diagnostic diags[16];
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
 	read_all(text, &g, 1, diags);
-	assert_int_equal(diags[0].code, XQ_D_BAD_FEN);
-	assert_true(g.flags & XQ_GAME_BROKEN);
-	xq_game_release(&g);
+	assert_int_equal(diags[0].code, XQI_D_BAD_FEN);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
+	xqi_record_release(&g);
 }
 
 /* Each tag keeps where its object starts in the line (column in
@@ -760,22 +760,22 @@ static void each_tag_keeps_its_place_in_the_line(void **state)
 	static const char text[] =
 		"\n{\"schema\":\"xqkit.game/1\",\"tags\":[{\"name\":\"Event\",\"value\":\"\xE6\xB5\x8B\"}, "
 		"{\"name\":\"Date\",\"value\":\"2006.13.45\"}]}\n";
-	struct xq_game g;
-	struct xq_diag diags[16];
-	struct xq_place at;
+	struct xqi_record g;
+	struct xq_diagnostic diags[16];
+	struct xqi_place at;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
 	assert_int_equal(read_all(text, &g, 1, diags), 1);
-	assert_int_equal(xq_game_tag_place(&g, "Event", &at), 1);
+	assert_int_equal(xqi_record_tag_place(&g, "Event", &at), 1);
 	assert_int_equal(at.line, 2);
 	assert_int_equal(at.col, 34);
 	assert_int_equal(at.offset, 34);
-	assert_int_equal(xq_game_tag_place(&g, "Date", &at), 1);
+	assert_int_equal(xqi_record_tag_place(&g, "Date", &at), 1);
 	assert_int_equal(at.line, 2);
 	assert_int_equal(at.col, 64); /* the three bytes of 测 are one character */
 	assert_int_equal(at.offset, 66);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 /* A rejected "fen" is kept as written (never replaced by the standard
@@ -787,66 +787,66 @@ static void rejected_fen_is_kept_as_written_and_written_back(void **state)
 		"{\"schema\":\"xqkit.game/1\",\"tags\":[{\"name\":\"Event\",\"value\":\"e\"}],"
 		"\"fen\":\"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\",\"result\":\"1-0\","
 		"\"moves\":[{\"iccs\":\"e0e1\"}]}\n";
-	struct xq_game g;
-	struct xq_diag diags[16];
+	struct xqi_record g;
+	struct xq_diagnostic diags[16];
 	struct xq_buf out = XQ_BUF_INIT;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
 	assert_int_equal(read_all(text, &g, 1, diags), 1);
-	assert_int_equal(diags[0].code, XQ_D_BAD_FEN);
-	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_int_equal(diags[0].code, XQI_D_BAD_FEN);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
 	assert_non_null(g.start_text);
 	assert_string_equal(g.start_text, "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
 	assert_int_equal(g.ntags, 1);
-	assert_int_equal(g.result, XQ_RESULT_RED_WIN);
+	assert_int_equal(g.result, XQI_RESULT_RED_WIN);
 	assert_int_equal(g.nnodes, 1);
 	write_one(&g, &out);
 	assert_non_null(strstr(out.ptr, "\"fen\":\"4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1\""));
 	assert_null(strstr(out.ptr, "rnbakabnr"));
 	xq_buf_release(&out);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 /* Variations nested 5,000 deep: each line's second move has an alternative
  * that starts the next line.  Reading and writing must not recurse. */
 static void deep_variation_nesting_round_trips_without_recursion(void **state)
 {
-	struct xq_game g, back;
-	struct xq_diag diags[16];
+	struct xqi_record g, back;
+	struct xq_diagnostic diags[16];
 	struct xq_buf out = XQ_BUF_INIT;
 	/* Horses out and back, a cycle of legal moves for both sides. */
 	static const char *const cycle[4] = {"h0g2", "h9g7", "g2h0", "g7h9"};
 	static const char *const alt[2] = {"b0c2", "b9c7"};
-	uint32_t parent = XQ_ROOT, node;
+	uint32_t parent = XQI_ROOT, node;
 	char why[256];
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
-	assert_int_equal(xq_game_init(&back), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
+	assert_int_equal(xqi_record_init(&back), 0);
 	for (int k = 0; k < 5000; k++) {
 		const char *m = cycle[k % 4], *a = alt[k % 2];
-		xq_move mv = XQ_MOVE(XQ_SQ(m[0] - 'a', m[1] - '0'), XQ_SQ(m[2] - 'a', m[3] - '0'));
-		xq_move av = XQ_MOVE(XQ_SQ(a[0] - 'a', a[1] - '0'), XQ_SQ(a[2] - 'a', a[3] - '0'));
+		xqi_move mv = XQI_MOVE(XQI_SQ(m[0] - 'a', m[1] - '0'), XQI_SQ(m[2] - 'a', m[3] - '0'));
+		xqi_move av = XQI_MOVE(XQI_SQ(a[0] - 'a', a[1] - '0'), XQI_SQ(a[2] - 'a', a[3] - '0'));
 		uint32_t ends;
 		/* The first child ends its line at once; the variation goes on. */
-		assert_int_equal(xq_game_add_move(&g, parent, av, &ends), 0);
-		assert_int_equal(xq_game_add_move(&g, parent, mv, &node), 0);
+		assert_int_equal(xqi_record_add_move(&g, parent, av, &ends), 0);
+		assert_int_equal(xqi_record_add_move(&g, parent, mv, &node), 0);
 		parent = node;
 	}
 	write_one(&g, &out);
 	assert_true(json_valid(out.ptr, out.len - 1));
 	assert_int_equal(read_all(out.ptr, &back, 1, diags), 1);
-	assert_int_equal(diags[0].code, XQ_D_NONE);
-	assert_true(xq_game_equal(&g, &back, 0, why, sizeof(why)));
+	assert_int_equal(diags[0].code, XQI_D_NONE);
+	assert_true(xqi_record_equal(&g, &back, 0, why, sizeof(why)));
 	xq_buf_release(&out);
-	xq_game_release(&g);
-	xq_game_release(&back);
+	xqi_record_release(&g);
+	xqi_record_release(&back);
 }
 
 static void probe_claims_its_own_records_only(void **state)
 {
-	const struct xq_format *f = ndjson();
+	const struct xqi_format *f = ndjson();
 	static const char ours[] = "{\"schema\":\"xqkit.game/1\",\"tags\":[]}";
 	static const char json[] = "{\"a\":1}";
 	static const char pgn[] = "[Event \"x\"]\n1. h2e2 *";
@@ -855,7 +855,7 @@ static void probe_claims_its_own_records_only(void **state)
 	assert_int_equal(f->probe((const unsigned char *)ours, strlen(ours)), 100);
 	assert_true(f->probe((const unsigned char *)json, strlen(json)) < 50);
 	assert_int_equal(f->probe((const unsigned char *)pgn, strlen(pgn)), 0);
-	assert_ptr_equal(xq_format_detect((const unsigned char *)ours, strlen(ours), "x.txt"), f);
+	assert_ptr_equal(xqi_format_detect((const unsigned char *)ours, strlen(ours), "x.txt"), f);
 }
 
 /* A '{' followed by what no JSON object holds (a member name that is no
@@ -870,12 +870,12 @@ static void probe_leaves_binary_bytes_after_a_brace_alone(void **state)
 	static const unsigned char text[] = {'{', 'c', 0x90, 'c', 0xCD, 0xA4, 0xE1, '9', '\n', 0x0D};
 	static const char later[] = "{\"a\":1}\n{\x01\x02}\n";
 	static const char tab[] = "{\t\"a\"\r:\t1}\r\n";
-	const struct xq_format *f = ndjson();
+	const struct xqi_format *f = ndjson();
 
 	(void)state;
 	assert_int_equal(f->probe(junk, sizeof(junk)), 0);
-	assert_null(xq_format_detect(junk, sizeof(junk), NULL));
-	assert_ptr_equal(xq_format_detect(junk, sizeof(junk), "damaged.ndjson"), f);
+	assert_null(xqi_format_detect(junk, sizeof(junk), NULL));
+	assert_ptr_equal(xqi_format_detect(junk, sizeof(junk), "damaged.ndjson"), f);
 	assert_int_equal(f->probe(text, sizeof(text)), 0);
 	assert_int_equal(f->probe((const unsigned char *)"{}", 2), 10);
 	assert_int_equal(f->probe((const unsigned char *)"{", 1), 10);
@@ -903,7 +903,7 @@ static void probe_finds_the_schema_whatever_the_json_spelling(void **state)
 		{"{\"schema\": 1}", 10},
 		{"{\"schemas\": \"xqkit.game/1\"}", 10},
 	};
-	const struct xq_format *f = ndjson();
+	const struct xqi_format *f = ndjson();
 	static const char spaced[] = "{\"schema\": \"xqkit.game/1\", \"moves\": [{\"iccs\": \"h2e2\"}]}\n";
 
 	(void)state;
@@ -913,33 +913,33 @@ static void probe_finds_the_schema_whatever_the_json_spelling(void **state)
 			fail_msg("probe(%s) = %d, not %d", cases[i].text, got, cases[i].score);
 	}
 	/* Whatever the file's name: a PGN reader must not take it. */
-	assert_ptr_equal(xq_format_detect((const unsigned char *)spaced, strlen(spaced), "g.txt"), f);
-	assert_ptr_equal(xq_format_detect((const unsigned char *)spaced, strlen(spaced), "g.pgn"), f);
+	assert_ptr_equal(xqi_format_detect((const unsigned char *)spaced, strlen(spaced), "g.txt"), f);
+	assert_ptr_equal(xqi_format_detect((const unsigned char *)spaced, strlen(spaced), "g.pgn"), f);
 }
 
 /* With a notation asked for, every move (variations too) also carries its
  * text in it, computed from its own position; the reader ignores it. */
 static void moves_carry_their_text_in_the_notation_asked_for(void **state)
 {
-	const struct xq_format *f = ndjson();
-	struct xq_write_opts o = XQ_WRITE_OPTS_INIT;
-	struct xq_game g, back;
-	struct xq_diag diags[16];
+	const struct xqi_format *f = ndjson();
+	struct xqi_write_opts o = XQI_WRITE_OPTS_INIT;
+	struct xqi_record g, back;
+	struct xq_diagnostic diags[16];
 	struct xq_buf out = XQ_BUF_INIT;
-	struct xq_output *mem;
+	struct xq_file *mem;
 	void *w;
 	char why[256];
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
-	assert_int_equal(xq_game_init(&back), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
+	assert_int_equal(xqi_record_init(&back), 0);
 	assert_int_equal(read_all(full_record, &g, 1, diags), 1);
-	o.notation = XQ_NOTATION_WXF;
-	assert_int_equal(xq_output_open_mem(&mem, &out), 0);
+	o.notation = XQ_DIALECT_WXF;
+	assert_int_equal(xqi_file_open_mem(&mem, &out), 0);
 	assert_int_equal(f->open_writer(&w, mem, &o, NULL), 0);
 	assert_int_equal(f->write(w, &g), 0);
 	f->close_writer(w);
-	xq_output_commit(mem, NULL);
+	xqi_file_commit(mem, NULL);
 	assert_true(json_valid(out.ptr, out.len - 1));
 	/* Main line, a variation, and a black move (files from black's right). */
 	assert_non_null(strstr(out.ptr, "{\"iccs\":\"h2e2\",\"text\":\"\xE7\x82\xAE\xE4\xBA\x8C\xE5\xB9\xB3\xE4\xBA\x94\",\"wxf\":\"C2.5\""));
@@ -947,26 +947,26 @@ static void moves_carry_their_text_in_the_notation_asked_for(void **state)
 	assert_non_null(strstr(out.ptr, "{\"iccs\":\"h9g7\",\"wxf\":\"H8+7\"}"));
 	assert_non_null(strstr(out.ptr, "{\"iccs\":\"b9c7\",\"wxf\":\"H2+3\"}"));
 	assert_int_equal(read_all(out.ptr, &back, 1, diags), 1);
-	assert_int_equal(diags[0].code, XQ_D_NONE); /* "wxf" is known, not warned about */
-	assert_true(xq_game_equal(&g, &back, 0, why, sizeof(why)));
+	assert_int_equal(diags[0].code, XQI_D_NONE); /* "wxf" is known, not warned about */
+	assert_true(xqi_record_equal(&g, &back, 0, why, sizeof(why)));
 	xq_buf_release(&out);
-	xq_game_release(&g);
-	xq_game_release(&back);
+	xqi_record_release(&g);
+	xqi_record_release(&back);
 }
 
 static void writer_refuses_encodings_other_than_utf8(void **state)
 {
-	const struct xq_format *f = ndjson();
-	struct xq_write_opts o = XQ_WRITE_OPTS_INIT;
+	const struct xqi_format *f = ndjson();
+	struct xqi_write_opts o = XQI_WRITE_OPTS_INIT;
 	struct xq_buf mem = XQ_BUF_INIT;
-	struct xq_output *out;
+	struct xq_file *out;
 	void *w;
 
 	(void)state;
-	o.encoding = XQ_ENC_GBK;
-	assert_int_equal(xq_output_open_mem(&out, &mem), 0);
+	o.encoding = XQI_ENC_GBK;
+	assert_int_equal(xqi_file_open_mem(&out, &mem), 0);
 	assert_int_equal(f->open_writer(&w, out, &o, NULL), XQ_EUNSUPPORTED);
-	xq_output_abort(out);
+	xqi_file_abort(out);
 	xq_buf_release(&mem);
 }
 
@@ -1146,12 +1146,12 @@ static void records_rewritten_by_python_json_read_back_the_same(void **state)
 		"\"result\":\"0-1\",\"moves\":[{\"iccs\":\"h2e2\",\"comment\":\"tab\\there \xF0\x9F\x98\x80\"},"
 		"{\"iccs\":\"h9g7\",\"variations\":[[{\"iccs\":\"b9c7\"}]]}]}\n";
 	const char *python = test_on_path("python3");
-	const struct xq_format *f = ndjson();
-	struct xq_game g[2], back;
-	struct xq_diag diags[16], d;
-	struct xq_sink sink = {collect, diags};
+	const struct xqi_format *f = ndjson();
+	struct xqi_record g[2], back;
+	struct xq_diagnostic diags[16], d;
+	struct xqi_sink sink = {collect, diags};
 	struct xq_buf lines = XQ_BUF_INIT, edited = XQ_BUF_INIT;
-	struct xq_input *in;
+	struct xqi_input *in;
 	const unsigned char *head;
 	size_t headlen;
 	char src[4400], dst[4400], cmd[13000], why[256];
@@ -1162,9 +1162,9 @@ static void records_rewritten_by_python_json_read_back_the_same(void **state)
 	(void)state;
 	if (!python)
 		TEST_SKIP("python3 not found on PATH");
-	assert_int_equal(xq_game_init(&g[0]), 0);
-	assert_int_equal(xq_game_init(&g[1]), 0);
-	assert_int_equal(xq_game_init(&back), 0);
+	assert_int_equal(xqi_record_init(&g[0]), 0);
+	assert_int_equal(xqi_record_init(&g[1]), 0);
+	assert_int_equal(xqi_record_init(&back), 0);
 	assert_int_equal(read_all(full_record, &g[0], 1, diags), 1);
 	assert_int_equal(read_all(other, &g[1], 1, diags), 1);
 	write_one(&g[0], &lines);
@@ -1189,25 +1189,25 @@ static void records_rewritten_by_python_json_read_back_the_same(void **state)
 	assert_non_null(strstr(edited.ptr, "\\ud842\\udfb7"));
 	assert_null(strstr(edited.ptr, "\xE7\x94\xB2"));
 
-	assert_int_equal(xq_input_open(&in, dst, &d), 0);
-	assert_int_equal(xq_input_peek(in, &head, &headlen, &d), 0);
-	assert_ptr_equal(xq_format_detect(head, headlen, dst), f);
+	assert_int_equal(xqi_input_open(&in, dst, &d), 0);
+	assert_int_equal(xqi_input_peek(in, &head, &headlen, &d), 0);
+	assert_ptr_equal(xqi_format_detect(head, headlen, dst), f);
 	memset(diags, 0, sizeof(diags));
 	assert_int_equal(f->open_reader(&r, in, NULL, &sink), 0);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(f->read(r, &back), 1);
-		if (!xq_game_equal(&g[i], &back, 0, why, sizeof(why)))
+		if (!xqi_record_equal(&g[i], &back, 0, why, sizeof(why)))
 			fail_msg("game %d differs after Python's rewrite: %s", i + 1, why);
 	}
 	assert_int_equal(f->read(r, &back), 0);
-	assert_int_equal(diags[0].code, XQ_D_NONE);
+	assert_int_equal(diags[0].code, XQI_D_NONE);
 	f->close_reader(r);
-	xq_input_close(in);
+	xqi_input_close(in);
 	xq_buf_release(&lines);
 	xq_buf_release(&edited);
-	xq_game_release(&g[0]);
-	xq_game_release(&g[1]);
-	xq_game_release(&back);
+	xqi_record_release(&g[0]);
+	xqi_record_release(&g[1]);
+	xqi_record_release(&back);
 }
 
 int main(void)

@@ -10,9 +10,9 @@
 
 #include <dirent.h>
 
-#include "board.h"
+#include "position.h"
 #include "buf.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "movegen.h"
 #include "notation.h"
 #include "text.h"
@@ -20,95 +20,95 @@
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static struct xq_board pos_flags(const char *fen, unsigned flags)
+static struct xqi_position pos_flags(const char *fen, unsigned flags)
 {
-	struct xq_board b;
-	struct xq_diag d;
+	struct xqi_position b;
+	struct xq_diagnostic d;
 
-	xq_diag_init(&d);
-	if (xq_board_from_fen(&b, fen, strlen(fen), flags, &d))
+	xqi_diagnostic_init(&d);
+	if (xqi_position_from_fen(&b, fen, strlen(fen), flags, &d))
 		fail_msg("bad test FEN '%s': %s", fen, d.msg);
 	return b;
 }
 
-static struct xq_board pos(const char *fen)
+static struct xqi_position pos(const char *fen)
 {
 	return pos_flags(fen, 0);
 }
 
-static xq_move mv(const char *iccs)
+static xqi_move mv(const char *iccs)
 {
-	return XQ_MOVE(XQ_SQ(iccs[0] - 'a', iccs[1] - '0'), XQ_SQ(iccs[2] - 'a', iccs[3] - '0'));
+	return XQI_MOVE(XQI_SQ(iccs[0] - 'a', iccs[1] - '0'), XQI_SQ(iccs[2] - 'a', iccs[3] - '0'));
 }
 
-static void expect_read(const char *fen, const char *text, enum xq_notation dialect,
+static void expect_read(const char *fen, const char *text, enum xq_dialect dialect,
 			const char *iccs)
 {
-	struct xq_board b = pos(fen), before = b;
-	struct xq_diag d;
-	xq_move m = 0;
+	struct xqi_position b = pos(fen), before = b;
+	struct xq_diagnostic d;
+	xqi_move m = 0;
 	char name[5];
 	int rc;
 
-	xq_diag_init(&d);
-	rc = xq_notation_read(&m, &b, text, strlen(text), dialect, &d);
+	xqi_diagnostic_init(&d);
+	rc = xqi_notation_read(&m, &b, text, strlen(text), dialect, &d);
 	if (rc)
-		fail_msg("reading '%s' (%s) in %s: %s", text, xq_notation_name(dialect), fen, d.msg);
-	xq_move_name(m, name);
+		fail_msg("reading '%s' (%s) in %s: %s", text, xqi_notation_name(dialect), fen, d.msg);
+	xqi_move_name(m, name);
 	if (strcmp(name, iccs) != 0)
-		fail_msg("'%s' (%s) read as %s, expected %s", text, xq_notation_name(dialect), name,
+		fail_msg("'%s' (%s) read as %s, expected %s", text, xqi_notation_name(dialect), name,
 			 iccs);
 	assert_memory_equal(&b, &before, sizeof(b));
 }
 
 /* Reading fails with `rc`, and the message contains `needle`. */
-static void expect_error(const char *fen, const char *text, enum xq_notation dialect, int rc,
+static void expect_error(const char *fen, const char *text, enum xq_dialect dialect, int rc,
 			 const char *needle)
 {
-	struct xq_board b = pos(fen);
-	struct xq_diag d;
-	xq_move m = 0;
+	struct xqi_position b = pos(fen);
+	struct xq_diagnostic d;
+	xqi_move m = 0;
 	int got;
 
-	xq_diag_init(&d);
-	got = xq_notation_read(&m, &b, text, strlen(text), dialect, &d);
+	xqi_diagnostic_init(&d);
+	got = xqi_notation_read(&m, &b, text, strlen(text), dialect, &d);
 	if (got != rc)
 		fail_msg("reading '%s' (%s): got %d (%s), expected %d", text,
-			 xq_notation_name(dialect), got, d.msg, rc);
+			 xqi_notation_name(dialect), got, d.msg, rc);
 	if (!strstr(d.msg, needle))
 		fail_msg("reading '%s': message '%s' lacks '%s'", text, d.msg, needle);
 	assert_string_equal(d.move, text);
 }
 
-static void expect_write(const char *fen, const char *iccs, enum xq_notation dialect,
+static void expect_write(const char *fen, const char *iccs, enum xq_dialect dialect,
 			 unsigned flags, const char *text)
 {
-	struct xq_board b = pos(fen);
-	char out[XQ_MOVE_TEXT_MAX];
-	size_t n = xq_notation_write(out, sizeof(out), &b, mv(iccs), dialect, flags);
+	struct xqi_position b = pos(fen);
+	char out[XQ_MOVE_TEXT_SIZE];
+	size_t n = xqi_notation_write(out, sizeof(out), &b, mv(iccs), dialect, flags);
 
 	if (n == 0 || strcmp(out, text) != 0)
 		fail_msg("writing %s in %s (flags %u): got '%s', expected '%s'", iccs,
-			 xq_notation_name(dialect), flags, out, text);
+			 xqi_notation_name(dialect), flags, out, text);
 	assert_int_equal(n, strlen(text));
 }
 
 /* Both ways: `text` is how the writer spells `iccs`, and it reads back. */
-static void expect_both(const char *fen, const char *iccs, enum xq_notation dialect,
+static void expect_both(const char *fen, const char *iccs, enum xq_dialect dialect,
 			unsigned flags, const char *text)
 {
 	expect_write(fen, iccs, dialect, flags, text);
 	expect_read(fen, text, dialect, iccs);
-	expect_read(fen, text, XQ_NOTATION_AUTO, iccs);
+	expect_read(fen, text, XQ_DIALECT_AUTO, iccs);
 }
 
 /* ---- tricky cases ---------------------------------------------------------- */
 
-#define START XQ_START_FEN
-#define ZH XQ_NOTATION_CHINESE
-#define WXF XQ_NOTATION_WXF
-#define TRAD XQ_NOTATION_TRADITIONAL
-#define DPXQ XQ_NOTATION_DPXQ_PAWNS
+#define START XQI_START_FEN
+#define ZH XQ_DIALECT_CHINESE
+#define WXF XQ_DIALECT_WXF
+#define TRAD XQ_DIALECT_TRADITIONAL
+#define DPXQ XQ_DIALECT_DPXQ_PAWNS
 
 /* Red rooks on h4 (front) and h2 (rear), file 2. */
 #define TWO_RED_ROOKS "3k5/9/9/9/9/7R1/9/7R1/9/4K4 w"
@@ -162,12 +162,12 @@ static void black_front_is_the_piece_nearer_red(void **state)
 	expect_both(TWO_BLACK_ROOKS, "b4b3", ZH, 0, "前车进１");
 	expect_both(TWO_BLACK_ROOKS, "b4b5", ZH, 0, "前车退１");
 	expect_both(TWO_BLACK_ROOKS, "b7d7", ZH, 0, "后车平４");
-	expect_both(TWO_BLACK_ROOKS, "b4b3", ZH, XQ_NOTATION_ASCII_DIGITS, "前车进1");
+	expect_both(TWO_BLACK_ROOKS, "b4b3", ZH, XQ_DIALECT_ASCII_DIGITS, "前车进1");
 	expect_both(TWO_BLACK_ROOKS, "b4b3", WXF, 0, "R++1");
 	expect_both(TWO_BLACK_ROOKS, "b7d7", WXF, 0, "R-.4");
 	expect_both(TWO_BLACK_PAWNS, "d2e2", ZH, 0, "前卒平５");
 	expect_both(TWO_BLACK_PAWNS, "d3e3", ZH, TRAD, "後卒平５");
-	expect_both(TWO_BLACK_PAWNS, "d2d1", ZH, XQ_NOTATION_ASCII_DIGITS, "前卒进1");
+	expect_both(TWO_BLACK_PAWNS, "d2d1", ZH, XQ_DIALECT_ASCII_DIGITS, "前卒进1");
 	expect_both(TWO_BLACK_PAWNS, "d2e2", WXF, 0, "P+.5");
 	expect_both(TWO_BLACK_PAWNS, "d3c3", WXF, 0, "P-.3");
 }
@@ -315,11 +315,11 @@ static void full_width_letters_and_digits(void **state)
 {
 	(void)state;
 	expect_read(START, "Ｃ２＝５", WXF, "h2e2");
-	expect_read(START, "Ｃ２＝５", XQ_NOTATION_AUTO, "h2e2");
-	expect_read(START, "ｈ２ｅ２", XQ_NOTATION_ICCS, "h2e2");
+	expect_read(START, "Ｃ２＝５", XQ_DIALECT_AUTO, "h2e2");
+	expect_read(START, "ｈ２ｅ２", XQ_DIALECT_ICCS, "h2e2");
 	expect_read(START, "炮２平５", ZH, "h2e2");
-	expect_read(START, "Ｈ２＋３", XQ_NOTATION_AUTO, "h0g2");
-	expect_error(START, "Ｈ２．３", XQ_NOTATION_AUTO, XQ_EPARSE, "never moves sideways");
+	expect_read(START, "Ｈ２＋３", XQ_DIALECT_AUTO, "h0g2");
+	expect_error(START, "Ｈ２．３", XQ_DIALECT_AUTO, XQ_EPARSE, "never moves sideways");
 	expect_read("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b", "Ｈ８＋７",
 		    WXF, "h9g7");
 }
@@ -345,7 +345,7 @@ static void moves_that_look_legal_but_expose_the_king(void **state)
 	/* The rook on e3 shields its king from the rook on e8. */
 	expect_error("3k5/4r4/9/9/9/9/4R4/9/9/4K4 w", "车五平四", ZH, XQ_EILLEGAL,
 		     "exposes the red king");
-	expect_error("3k5/4r4/9/9/9/9/4R4/9/9/4K4 w", "e3f3", XQ_NOTATION_ICCS, XQ_EILLEGAL,
+	expect_error("3k5/4r4/9/9/9/9/4R4/9/9/4K4 w", "e3f3", XQ_DIALECT_ICCS, XQ_EILLEGAL,
 		     "the red rook on e3 cannot move to f3: it exposes the red king");
 	/* The horse is the only piece between the kings. */
 	expect_error("4k4/9/9/9/9/4N4/9/9/9/4K4 w", "马五进四", ZH, XQ_EILLEGAL,
@@ -380,47 +380,47 @@ static void errors_say_when_no_piece_is_there(void **state)
 	expect_error(START, "车三进一", ZH, XQ_ENOTFOUND, "no red rook on file 3");
 	expect_error(START, "前车进一", ZH, XQ_ENOTFOUND, "no file holds two or more red rooks");
 	expect_error(START, "R+.3", WXF, XQ_ENOTFOUND, "no file holds");
-	expect_error(START, "e4e5", XQ_NOTATION_ICCS, XQ_ENOTFOUND, "no piece on e4");
-	expect_error(START, "h7e7", XQ_NOTATION_ICCS, XQ_EILLEGAL, "black's, but red is to move");
-	expect_error(START, "Rh5", XQ_NOTATION_SAN, XQ_EILLEGAL,
+	expect_error(START, "e4e5", XQ_DIALECT_ICCS, XQ_ENOTFOUND, "no piece on e4");
+	expect_error(START, "h7e7", XQ_DIALECT_ICCS, XQ_EILLEGAL, "black's, but red is to move");
+	expect_error(START, "Rh5", XQ_DIALECT_SAN, XQ_EILLEGAL,
 		     "no red rook can move to h5: from a0, the rook moves along a rank or a file; "
 		     "from i0, the rook moves along a rank or a file");
-	expect_error(START, "Cxe2", XQ_NOTATION_SAN, XQ_EILLEGAL, "e2 is empty");
+	expect_error(START, "Cxe2", XQ_DIALECT_SAN, XQ_EILLEGAL, "e2 is empty");
 	expect_error(START, "前兵进一", ZH, XQ_ENOTFOUND, "no file holds two or more red pawns");
 }
 
 static void san_reads_origin_hints(void **state)
 {
 	(void)state;
-	expect_read(START, "Che2", XQ_NOTATION_SAN, "h2e2");
-	expect_read(START, "Hg2", XQ_NOTATION_SAN, "h0g2");
-	expect_read(START, "Cxh9", XQ_NOTATION_SAN, "h2h9");
-	expect_read(START, "Ch2h9", XQ_NOTATION_SAN, "h2h9");
-	expect_read(START, "c4", XQ_NOTATION_SAN, "c3c4");
-	expect_read(START, "Nc2", XQ_NOTATION_SAN, "b0c2");
-	expect_error(TWO_RED_ROOKS, "Rh3", XQ_NOTATION_SAN, XQ_EAMBIGUOUS, "on h4 and h2");
-	expect_read(TWO_RED_ROOKS, "R2h3", XQ_NOTATION_SAN, "h2h3");
-	expect_read(TWO_RED_ROOKS, "R4h3", XQ_NOTATION_SAN, "h4h3");
-	expect_read(TWO_RED_ROOKS, "R4h3", XQ_NOTATION_AUTO, "h4h3");
+	expect_read(START, "Che2", XQ_DIALECT_SAN, "h2e2");
+	expect_read(START, "Hg2", XQ_DIALECT_SAN, "h0g2");
+	expect_read(START, "Cxh9", XQ_DIALECT_SAN, "h2h9");
+	expect_read(START, "Ch2h9", XQ_DIALECT_SAN, "h2h9");
+	expect_read(START, "c4", XQ_DIALECT_SAN, "c3c4");
+	expect_read(START, "Nc2", XQ_DIALECT_SAN, "b0c2");
+	expect_error(TWO_RED_ROOKS, "Rh3", XQ_DIALECT_SAN, XQ_EAMBIGUOUS, "on h4 and h2");
+	expect_read(TWO_RED_ROOKS, "R2h3", XQ_DIALECT_SAN, "h2h3");
+	expect_read(TWO_RED_ROOKS, "R4h3", XQ_DIALECT_SAN, "h4h3");
+	expect_read(TWO_RED_ROOKS, "R4h3", XQ_DIALECT_AUTO, "h4h3");
 }
 
 static void iccs_and_uci_forms(void **state)
 {
 	(void)state;
-	expect_both(START, "h2e2", XQ_NOTATION_ICCS, 0, "h2e2");
-	expect_both(START, "h2e2", XQ_NOTATION_ICCS, XQ_NOTATION_UPPER, "H2E2");
-	expect_both(START, "h2e2", XQ_NOTATION_ICCS, XQ_NOTATION_UPPER | XQ_NOTATION_DASH, "H2-E2");
-	expect_both(START, "h2e2", XQ_NOTATION_ICCS, XQ_NOTATION_DASH, "h2-e2");
-	expect_both(START, "h2e2", XQ_NOTATION_UCI, XQ_NOTATION_UPPER | XQ_NOTATION_DASH, "h2e2");
-	expect_write(START, "h2e2", XQ_NOTATION_UCI1, 0, "h3e3");
-	expect_read(START, "h3e3", XQ_NOTATION_UCI1, "h2e2");
-	expect_read(START, "h2e2", XQ_NOTATION_UCI, "h2e2");
+	expect_both(START, "h2e2", XQ_DIALECT_ICCS, 0, "h2e2");
+	expect_both(START, "h2e2", XQ_DIALECT_ICCS, XQ_DIALECT_UPPER, "H2E2");
+	expect_both(START, "h2e2", XQ_DIALECT_ICCS, XQ_DIALECT_UPPER | XQ_DIALECT_DASH, "H2-E2");
+	expect_both(START, "h2e2", XQ_DIALECT_ICCS, XQ_DIALECT_DASH, "h2-e2");
+	expect_both(START, "h2e2", XQ_DIALECT_UCI, XQ_DIALECT_UPPER | XQ_DIALECT_DASH, "h2e2");
+	expect_write(START, "h2e2", XQ_DIALECT_UCI1, 0, "h3e3");
+	expect_read(START, "h3e3", XQ_DIALECT_UCI1, "h2e2");
+	expect_read(START, "h2e2", XQ_DIALECT_UCI, "h2e2");
 	expect_write("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b", "h9g7",
-		     XQ_NOTATION_UCI1, 0, "h10g8");
+		     XQ_DIALECT_UCI1, 0, "h10g8");
 	expect_read("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b", "h10g8",
-		    XQ_NOTATION_UCI1, "h9g7");
+		    XQ_DIALECT_UCI1, "h9g7");
 	expect_read("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b", "h10-g8",
-		    XQ_NOTATION_UCI1, "h9g7");
+		    XQ_DIALECT_UCI1, "h9g7");
 }
 
 static void rank_ten_is_read_only_when_uci1_is_asked_for(void **state)
@@ -428,86 +428,86 @@ static void rank_ten_is_read_only_when_uci1_is_asked_for(void **state)
 	static const char *const black = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b";
 
 	(void)state;
-	expect_error(black, "h10g8", XQ_NOTATION_AUTO, XQ_EPARSE, "uci1");
-	expect_error(black, "h10g8", XQ_NOTATION_ICCS, XQ_EPARSE, "rank 10");
-	expect_error(black, "h10g8", XQ_NOTATION_UCI, XQ_EPARSE, "rank 10");
-	expect_error(START, "a0a1", XQ_NOTATION_UCI1, XQ_EPARSE, "rank 0");
+	expect_error(black, "h10g8", XQ_DIALECT_AUTO, XQ_EPARSE, "uci1");
+	expect_error(black, "h10g8", XQ_DIALECT_ICCS, XQ_EPARSE, "rank 10");
+	expect_error(black, "h10g8", XQ_DIALECT_UCI, XQ_EPARSE, "rank 10");
+	expect_error(START, "a0a1", XQ_DIALECT_UCI1, XQ_EPARSE, "rank 0");
 	/* AUTO reads a square like h3 as ICCS rank 3, never as UCI1. */
-	expect_error(START, "h3e3", XQ_NOTATION_AUTO, XQ_ENOTFOUND, "no piece on h3");
+	expect_error(START, "h3e3", XQ_DIALECT_AUTO, XQ_ENOTFOUND, "no piece on h3");
 }
 
 /* ---- grammar, detection, API edges ----------------------------------------- */
 
-static struct xq_move_request parsed(const char *text, enum xq_notation dialect)
+static struct xqi_move_request parsed(const char *text, enum xq_dialect dialect)
 {
-	struct xq_move_request r;
-	struct xq_diag d;
+	struct xqi_move_request r;
+	struct xq_diagnostic d;
 
-	xq_diag_init(&d);
-	if (xq_notation_parse(&r, text, strlen(text), dialect, &d))
+	xqi_diagnostic_init(&d);
+	if (xqi_notation_parse(&r, text, strlen(text), dialect, &d))
 		fail_msg("parsing '%s': %s", text, d.msg);
 	return r;
 }
 
 static void parse_fills_a_board_free_request(void **state)
 {
-	struct xq_move_request r;
+	struct xqi_move_request r;
 
 	(void)state;
-	r = parsed("R+.3", XQ_NOTATION_AUTO);
-	assert_int_equal(r.dialect, XQ_NOTATION_WXF);
-	assert_int_equal(r.piece, XQ_ROOK);
-	assert_int_equal(r.position, XQ_TANDEM_WXF_FRONT);
+	r = parsed("R+.3", XQ_DIALECT_AUTO);
+	assert_int_equal(r.dialect, XQ_DIALECT_WXF);
+	assert_int_equal(r.piece, XQI_ROOK);
+	assert_int_equal(r.position, XQI_TANDEM_WXF_FRONT);
 	assert_int_equal(r.file, -1);
 	assert_int_equal(r.direction, '.');
 	assert_int_equal(r.target, 3);
-	r = parsed("前九平八", XQ_NOTATION_AUTO);
-	assert_int_equal(r.dialect, XQ_NOTATION_CHINESE);
-	assert_int_equal(r.piece, XQ_PAWN);
-	assert_int_equal(r.position, XQ_TANDEM_FRONT);
+	r = parsed("前九平八", XQ_DIALECT_AUTO);
+	assert_int_equal(r.dialect, XQ_DIALECT_CHINESE);
+	assert_int_equal(r.piece, XQI_PAWN);
+	assert_int_equal(r.position, XQI_TANDEM_FRONT);
 	assert_int_equal(r.file, 9);
 	assert_int_equal(r.target, 8);
-	r = parsed("二7平6", XQ_NOTATION_CHINESE);
+	r = parsed("二7平6", XQ_DIALECT_CHINESE);
 	assert_int_equal(r.position, 2);
 	assert_int_equal(r.file, 7);
-	r = parsed("车前平三", XQ_NOTATION_CHINESE);
-	assert_int_equal(r.piece, XQ_ROOK);
-	assert_int_equal(r.position, XQ_TANDEM_FRONT);
-	r = parsed("++.4", XQ_NOTATION_WXF);
-	assert_int_equal(r.piece, XQ_PAWN);
-	assert_int_equal(r.position, XQ_TANDEM_WXF_FOREMOST);
-	r = parsed("33.4", XQ_NOTATION_WXF);
-	assert_int_equal(r.position, XQ_TANDEM_MIDDLE);
+	r = parsed("车前平三", XQ_DIALECT_CHINESE);
+	assert_int_equal(r.piece, XQI_ROOK);
+	assert_int_equal(r.position, XQI_TANDEM_FRONT);
+	r = parsed("++.4", XQ_DIALECT_WXF);
+	assert_int_equal(r.piece, XQI_PAWN);
+	assert_int_equal(r.position, XQI_TANDEM_WXF_FOREMOST);
+	r = parsed("33.4", XQ_DIALECT_WXF);
+	assert_int_equal(r.position, XQI_TANDEM_MIDDLE);
 	assert_int_equal(r.file, 3);
-	r = parsed("Cxb0", XQ_NOTATION_AUTO);
-	assert_int_equal(r.dialect, XQ_NOTATION_SAN);
-	assert_int_equal(r.piece, XQ_CANNON);
+	r = parsed("Cxb0", XQ_DIALECT_AUTO);
+	assert_int_equal(r.dialect, XQ_DIALECT_SAN);
+	assert_int_equal(r.piece, XQI_CANNON);
 	assert_int_equal(r.capture, 1);
-	assert_int_equal(r.to, XQ_SQ(1, 0));
-	r = parsed("Afe1", XQ_NOTATION_SAN);
-	assert_int_equal(r.piece, XQ_ADVISOR);
+	assert_int_equal(r.to, XQI_SQ(1, 0));
+	r = parsed("Afe1", XQ_DIALECT_SAN);
+	assert_int_equal(r.piece, XQI_ADVISOR);
 	assert_int_equal(r.from_file, 5);
 	assert_int_equal(r.from_rank, -1);
-	r = parsed("H2-E2", XQ_NOTATION_AUTO);
-	assert_int_equal(r.dialect, XQ_NOTATION_ICCS);
-	assert_int_equal(r.from, XQ_SQ(7, 2));
-	assert_int_equal(r.to, XQ_SQ(4, 2));
+	r = parsed("H2-E2", XQ_DIALECT_AUTO);
+	assert_int_equal(r.dialect, XQ_DIALECT_ICCS);
+	assert_int_equal(r.from, XQI_SQ(7, 2));
+	assert_int_equal(r.to, XQI_SQ(4, 2));
 	assert_int_equal(r.piece, -1);
-	r = parsed("h10g8", XQ_NOTATION_UCI1);
-	assert_int_equal(r.dialect, XQ_NOTATION_UCI1);
-	assert_int_equal(r.from, XQ_SQ(7, 9));
+	r = parsed("h10g8", XQ_DIALECT_UCI1);
+	assert_int_equal(r.dialect, XQ_DIALECT_UCI1);
+	assert_int_equal(r.from, XQI_SQ(7, 9));
 }
 
-static void expect_parse_error(const char *text, size_t len, enum xq_notation dialect,
+static void expect_parse_error(const char *text, size_t len, enum xq_dialect dialect,
 			       const char *needle)
 {
-	struct xq_move_request r;
-	struct xq_diag d;
+	struct xqi_move_request r;
+	struct xq_diagnostic d;
 
-	xq_diag_init(&d);
-	if (xq_notation_parse(&r, text, len, dialect, &d) != XQ_EPARSE)
-		fail_msg("'%.*s' parsed in %s", (int)len, text, xq_notation_name(dialect));
-	assert_int_equal(d.code, XQ_D_BAD_MOVE_TEXT);
+	xqi_diagnostic_init(&d);
+	if (xqi_notation_parse(&r, text, len, dialect, &d) != XQ_EPARSE)
+		fail_msg("'%.*s' parsed in %s", (int)len, text, xqi_notation_name(dialect));
+	assert_int_equal(d.code, XQI_D_BAD_MOVE_TEXT);
 	if (!strstr(d.msg, needle))
 		fail_msg("parsing '%.*s': message '%s' lacks '%s'", (int)len, text, d.msg, needle);
 }
@@ -515,193 +515,193 @@ static void expect_parse_error(const char *text, size_t len, enum xq_notation di
 static void parse_rejects_annotations_spaces_and_bad_bytes(void **state)
 {
 	(void)state;
-	expect_parse_error("C2.5+", 5, XQ_NOTATION_AUTO, "check mark or annotation");
-	expect_parse_error("C2.5+", 5, XQ_NOTATION_WXF, "check mark or annotation");
-	expect_parse_error("h2e2!?", 6, XQ_NOTATION_ICCS, "check mark or annotation");
-	expect_parse_error("炮二平五＋", strlen("炮二平五＋"), XQ_NOTATION_AUTO, "check mark");
-	expect_parse_error("h2 e2", 5, XQ_NOTATION_AUTO, "white space");
-	expect_parse_error("", 0, XQ_NOTATION_AUTO, "empty");
-	expect_parse_error("\xff\xfe", 2, XQ_NOTATION_AUTO, "byte 1 is not valid UTF-8");
-	expect_parse_error("C2.", 3, XQ_NOTATION_WXF, "target");
-	expect_parse_error("X2.5", 4, XQ_NOTATION_WXF, "not a WXF piece letter");
-	expect_parse_error("H2.3", 4, XQ_NOTATION_WXF, "never moves sideways");
-	expect_parse_error("马二平三", strlen("马二平三"), XQ_NOTATION_CHINESE, "never moves sideways");
-	expect_parse_error("炮二走五", strlen("炮二走五"), XQ_NOTATION_CHINESE, "character 3 ('走')");
-	expect_parse_error("炮二平", strlen("炮二平"), XQ_NOTATION_CHINESE, "four characters");
-	expect_parse_error("1-0", 3, XQ_NOTATION_AUTO, "");
-	expect_parse_error("h2e2", 4, XQ_NOTATION_WXF, "");
-	expect_parse_error("i9j9", 4, XQ_NOTATION_ICCS, "not a coordinate move");
-	expect_parse_error("Gc7", 3, XQ_NOTATION_SAN, "not a SAN piece letter");
-	expect_parse_error("5e6", 3, XQ_NOTATION_SAN, "starts with a piece letter");
-	expect_parse_error("C2.5 and some more text", 23, XQ_NOTATION_AUTO, "too long");
+	expect_parse_error("C2.5+", 5, XQ_DIALECT_AUTO, "check mark or annotation");
+	expect_parse_error("C2.5+", 5, XQ_DIALECT_WXF, "check mark or annotation");
+	expect_parse_error("h2e2!?", 6, XQ_DIALECT_ICCS, "check mark or annotation");
+	expect_parse_error("炮二平五＋", strlen("炮二平五＋"), XQ_DIALECT_AUTO, "check mark");
+	expect_parse_error("h2 e2", 5, XQ_DIALECT_AUTO, "white space");
+	expect_parse_error("", 0, XQ_DIALECT_AUTO, "empty");
+	expect_parse_error("\xff\xfe", 2, XQ_DIALECT_AUTO, "byte 1 is not valid UTF-8");
+	expect_parse_error("C2.", 3, XQ_DIALECT_WXF, "target");
+	expect_parse_error("X2.5", 4, XQ_DIALECT_WXF, "not a WXF piece letter");
+	expect_parse_error("H2.3", 4, XQ_DIALECT_WXF, "never moves sideways");
+	expect_parse_error("马二平三", strlen("马二平三"), XQ_DIALECT_CHINESE, "never moves sideways");
+	expect_parse_error("炮二走五", strlen("炮二走五"), XQ_DIALECT_CHINESE, "character 3 ('走')");
+	expect_parse_error("炮二平", strlen("炮二平"), XQ_DIALECT_CHINESE, "four characters");
+	expect_parse_error("1-0", 3, XQ_DIALECT_AUTO, "");
+	expect_parse_error("h2e2", 4, XQ_DIALECT_WXF, "");
+	expect_parse_error("i9j9", 4, XQ_DIALECT_ICCS, "not a coordinate move");
+	expect_parse_error("Gc7", 3, XQ_DIALECT_SAN, "not a SAN piece letter");
+	expect_parse_error("5e6", 3, XQ_DIALECT_SAN, "starts with a piece letter");
+	expect_parse_error("C2.5 and some more text", 23, XQ_DIALECT_AUTO, "too long");
 }
 
 static void detect_names_the_dialect_of_one_token(void **state)
 {
 	static const struct {
 		const char *text;
-		enum xq_notation dialect;
+		enum xq_dialect dialect;
 	} cases[] = {
-		{"h2e2", XQ_NOTATION_ICCS},	  {"H2-E2", XQ_NOTATION_ICCS},
-		{"h3e3", XQ_NOTATION_ICCS},	  {"h10g8", XQ_NOTATION_UCI1},
-		{"a10a0", XQ_NOTATION_AUTO},	  {"h2e2!?", XQ_NOTATION_ICCS},
-		{"C2.5", XQ_NOTATION_WXF},	  {"C2.5+", XQ_NOTATION_WXF},
-		{"Ｃ２＝５", XQ_NOTATION_WXF},	  {"＋Ｐ＋１", XQ_NOTATION_WXF},
-		{"3+.4", XQ_NOTATION_WXF},	  {"炮二平五", XQ_NOTATION_CHINESE},
-		{"馬８進７", XQ_NOTATION_CHINESE}, {"前九平八", XQ_NOTATION_CHINESE},
-		{"Che2", XQ_NOTATION_SAN},	  {"Rxd9#", XQ_NOTATION_SAN},
-		{"exe6", XQ_NOTATION_SAN},	  {"A9e8", XQ_NOTATION_SAN},
-		{"a9e8", XQ_NOTATION_ICCS},	  {"1.", XQ_NOTATION_AUTO},
-		{"12...", XQ_NOTATION_AUTO},	  {"1-0", XQ_NOTATION_AUTO},
-		{"0-1", XQ_NOTATION_AUTO},	  {"1/2-1/2", XQ_NOTATION_AUTO},
-		{"*", XQ_NOTATION_AUTO},	  {"$1", XQ_NOTATION_AUTO},
-		{"红胜", XQ_NOTATION_AUTO},	  {"{comment}", XQ_NOTATION_AUTO},
-		{"", XQ_NOTATION_AUTO},		  {"中炮对屏风马", XQ_NOTATION_AUTO},
+		{"h2e2", XQ_DIALECT_ICCS},	  {"H2-E2", XQ_DIALECT_ICCS},
+		{"h3e3", XQ_DIALECT_ICCS},	  {"h10g8", XQ_DIALECT_UCI1},
+		{"a10a0", XQ_DIALECT_AUTO},	  {"h2e2!?", XQ_DIALECT_ICCS},
+		{"C2.5", XQ_DIALECT_WXF},	  {"C2.5+", XQ_DIALECT_WXF},
+		{"Ｃ２＝５", XQ_DIALECT_WXF},	  {"＋Ｐ＋１", XQ_DIALECT_WXF},
+		{"3+.4", XQ_DIALECT_WXF},	  {"炮二平五", XQ_DIALECT_CHINESE},
+		{"馬８進７", XQ_DIALECT_CHINESE}, {"前九平八", XQ_DIALECT_CHINESE},
+		{"Che2", XQ_DIALECT_SAN},	  {"Rxd9#", XQ_DIALECT_SAN},
+		{"exe6", XQ_DIALECT_SAN},	  {"A9e8", XQ_DIALECT_SAN},
+		{"a9e8", XQ_DIALECT_ICCS},	  {"1.", XQ_DIALECT_AUTO},
+		{"12...", XQ_DIALECT_AUTO},	  {"1-0", XQ_DIALECT_AUTO},
+		{"0-1", XQ_DIALECT_AUTO},	  {"1/2-1/2", XQ_DIALECT_AUTO},
+		{"*", XQ_DIALECT_AUTO},	  {"$1", XQ_DIALECT_AUTO},
+		{"红胜", XQ_DIALECT_AUTO},	  {"{comment}", XQ_DIALECT_AUTO},
+		{"", XQ_DIALECT_AUTO},		  {"中炮对屏风马", XQ_DIALECT_AUTO},
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		enum xq_notation got = xq_notation_detect(cases[i].text, strlen(cases[i].text));
+		enum xq_dialect got = xqi_notation_detect(cases[i].text, strlen(cases[i].text));
 		if (got != cases[i].dialect)
 			fail_msg("'%s' detected as %s, expected %s", cases[i].text,
-				 xq_notation_name(got), xq_notation_name(cases[i].dialect));
+				 xqi_notation_name(got), xqi_notation_name(cases[i].dialect));
 	}
 }
 
 static void strip_suffix_cuts_only_trailing_annotations(void **state)
 {
 	(void)state;
-	assert_int_equal(xq_notation_strip_suffix("C2.5+", 5), 4);
-	assert_int_equal(xq_notation_strip_suffix("h2e2!?", 6), 4);
-	assert_int_equal(xq_notation_strip_suffix("Rxd9#", 5), 4);
-	assert_int_equal(xq_notation_strip_suffix("R+.3", 4), 4);
-	assert_int_equal(xq_notation_strip_suffix("+P+1", 4), 4);
-	assert_int_equal(xq_notation_strip_suffix("炮二平五！", strlen("炮二平五！")),
+	assert_int_equal(xqi_notation_strip_suffix("C2.5+", 5), 4);
+	assert_int_equal(xqi_notation_strip_suffix("h2e2!?", 6), 4);
+	assert_int_equal(xqi_notation_strip_suffix("Rxd9#", 5), 4);
+	assert_int_equal(xqi_notation_strip_suffix("R+.3", 4), 4);
+	assert_int_equal(xqi_notation_strip_suffix("+P+1", 4), 4);
+	assert_int_equal(xqi_notation_strip_suffix("炮二平五！", strlen("炮二平五！")),
 			 strlen("炮二平五"));
-	assert_int_equal(xq_notation_strip_suffix("++", 2), 0);
+	assert_int_equal(xqi_notation_strip_suffix("++", 2), 0);
 }
 
 static void notation_names_round_trip(void **state)
 {
-	enum xq_notation n;
+	enum xq_dialect n;
 
 	(void)state;
-	for (int i = XQ_NOTATION_AUTO; i <= XQ_NOTATION_SAN; i++) {
-		assert_int_equal(xq_notation_from_name(xq_notation_name((enum xq_notation)i), &n), 0);
+	for (int i = XQ_DIALECT_AUTO; i <= XQ_DIALECT_SAN; i++) {
+		assert_int_equal(xqi_notation_from_name(xqi_notation_name((enum xq_dialect)i), &n), 0);
 		assert_int_equal(n, i);
 	}
-	assert_string_equal(xq_notation_name(XQ_NOTATION_UCI1), "uci1");
-	assert_int_equal(xq_notation_from_name("klingon", &n), XQ_ENOTFOUND);
+	assert_string_equal(xqi_notation_name(XQ_DIALECT_UCI1), "uci1");
+	assert_int_equal(xqi_notation_from_name("klingon", &n), XQ_ENOTFOUND);
 }
 
 static void write_refuses_illegal_moves_unwritable_dialects_and_small_buffers(void **state)
 {
-	struct xq_board b = pos(START), before = b;
-	char out[XQ_MOVE_TEXT_MAX];
+	struct xqi_position b = pos(START), before = b;
+	char out[XQ_MOVE_TEXT_SIZE];
 
 	(void)state;
-	assert_int_equal(xq_notation_write(out, sizeof(out), &b, mv("h2h8"), ZH, 0), 0);
+	assert_int_equal(xqi_notation_write(out, sizeof(out), &b, mv("h2h8"), ZH, 0), 0);
 	assert_string_equal(out, "");
-	assert_int_equal(xq_notation_write(out, sizeof(out), &b, mv("e4e5"), XQ_NOTATION_ICCS, 0), 0);
-	assert_int_equal(xq_notation_write(out, sizeof(out), &b, 0, WXF, 0), 0);
-	assert_int_equal(xq_notation_write(out, sizeof(out), &b, mv("h2e2"), XQ_NOTATION_SAN, 0), 0);
-	assert_int_equal(xq_notation_write(out, sizeof(out), &b, mv("h2e2"), XQ_NOTATION_AUTO, 0), 0);
+	assert_int_equal(xqi_notation_write(out, sizeof(out), &b, mv("e4e5"), XQ_DIALECT_ICCS, 0), 0);
+	assert_int_equal(xqi_notation_write(out, sizeof(out), &b, 0, WXF, 0), 0);
+	assert_int_equal(xqi_notation_write(out, sizeof(out), &b, mv("h2e2"), XQ_DIALECT_SAN, 0), 0);
+	assert_int_equal(xqi_notation_write(out, sizeof(out), &b, mv("h2e2"), XQ_DIALECT_AUTO, 0), 0);
 	/* 炮二平五 is 12 bytes: 12 do not hold it with the NUL, 13 do. */
-	assert_int_equal(xq_notation_write(out, 12, &b, mv("h2e2"), ZH, 0), 0);
+	assert_int_equal(xqi_notation_write(out, 12, &b, mv("h2e2"), ZH, 0), 0);
 	assert_string_equal(out, "");
-	assert_int_equal(xq_notation_write(out, 13, &b, mv("h2e2"), ZH, 0), 12);
+	assert_int_equal(xqi_notation_write(out, 13, &b, mv("h2e2"), ZH, 0), 12);
 	assert_string_equal(out, "炮二平五");
 	/* Trusted writing still refuses what it cannot describe. */
-	assert_int_equal(xq_notation_write(out, sizeof(out), &b, mv("e4e5"), ZH,
-					   XQ_NOTATION_KNOWN_LEGAL), 0);
-	assert_int_equal(xq_notation_write(out, sizeof(out), &b, mv("h7e7"), WXF,
-					   XQ_NOTATION_KNOWN_LEGAL), 0);
-	assert_int_equal(xq_notation_write(out, sizeof(out), &b, mv("a0a3"), WXF,
-					   XQ_NOTATION_KNOWN_LEGAL), 0);
-	assert_int_equal(xq_notation_write(out, sizeof(out), &b, 0, ZH, XQ_NOTATION_KNOWN_LEGAL), 0);
+	assert_int_equal(xqi_notation_write(out, sizeof(out), &b, mv("e4e5"), ZH,
+					   XQI_DIALECT_KNOWN_LEGAL), 0);
+	assert_int_equal(xqi_notation_write(out, sizeof(out), &b, mv("h7e7"), WXF,
+					   XQI_DIALECT_KNOWN_LEGAL), 0);
+	assert_int_equal(xqi_notation_write(out, sizeof(out), &b, mv("a0a3"), WXF,
+					   XQI_DIALECT_KNOWN_LEGAL), 0);
+	assert_int_equal(xqi_notation_write(out, sizeof(out), &b, 0, ZH, XQI_DIALECT_KNOWN_LEGAL), 0);
 	assert_memory_equal(&b, &before, sizeof(b));
 }
 
 static void resolve_takes_a_request_built_by_hand(void **state)
 {
-	struct xq_board b = pos(TWO_RED_ROOKS);
-	struct xq_move_request r;
-	struct xq_diag d;
-	xq_move m = 0;
+	struct xqi_position b = pos(TWO_RED_ROOKS);
+	struct xqi_move_request r;
+	struct xq_diagnostic d;
+	xqi_move m = 0;
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
-	r.dialect = XQ_NOTATION_CHINESE;
-	r.piece = XQ_ROOK;
+	r.dialect = XQ_DIALECT_CHINESE;
+	r.piece = XQI_ROOK;
 	r.file = -1;
 	r.from_file = r.from_rank = -1;
-	r.position = XQ_TANDEM_REAR;
+	r.position = XQI_TANDEM_REAR;
 	r.direction = '+';
 	r.target = 1;
-	xq_diag_init(&d);
-	assert_int_equal(xq_notation_resolve(&m, &b, &r, &d), 0);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_notation_resolve(&m, &b, &r, &d), 0);
 	assert_int_equal(m, mv("h2h3"));
-	r.dialect = XQ_NOTATION_AUTO;
-	assert_int_equal(xq_notation_resolve(&m, &b, &r, &d), XQ_ENOTFOUND);
+	r.dialect = XQ_DIALECT_AUTO;
+	assert_int_equal(xqi_notation_resolve(&m, &b, &r, &d), XQ_ENOTFOUND);
 }
 
 /* ---- the property: every legal move, every dialect, reads back --------------- */
 
 struct variant {
-	enum xq_notation dialect;
+	enum xq_dialect dialect;
 	unsigned flags;
 };
 
 static const struct variant variants[] = {
-	{XQ_NOTATION_ICCS, 0},
-	{XQ_NOTATION_ICCS, XQ_NOTATION_UPPER},
-	{XQ_NOTATION_ICCS, XQ_NOTATION_DASH},
-	{XQ_NOTATION_ICCS, XQ_NOTATION_UPPER | XQ_NOTATION_DASH},
-	{XQ_NOTATION_UCI, 0},
-	{XQ_NOTATION_UCI1, 0},
-	{XQ_NOTATION_WXF, 0},
-	{XQ_NOTATION_CHINESE, 0},
-	{XQ_NOTATION_CHINESE, XQ_NOTATION_TRADITIONAL},
-	{XQ_NOTATION_CHINESE, XQ_NOTATION_ASCII_DIGITS},
-	{XQ_NOTATION_CHINESE, XQ_NOTATION_DPXQ_PAWNS},
-	{XQ_NOTATION_CHINESE,
-	 XQ_NOTATION_DPXQ_PAWNS | XQ_NOTATION_TRADITIONAL | XQ_NOTATION_ASCII_DIGITS},
+	{XQ_DIALECT_ICCS, 0},
+	{XQ_DIALECT_ICCS, XQ_DIALECT_UPPER},
+	{XQ_DIALECT_ICCS, XQ_DIALECT_DASH},
+	{XQ_DIALECT_ICCS, XQ_DIALECT_UPPER | XQ_DIALECT_DASH},
+	{XQ_DIALECT_UCI, 0},
+	{XQ_DIALECT_UCI1, 0},
+	{XQ_DIALECT_WXF, 0},
+	{XQ_DIALECT_CHINESE, 0},
+	{XQ_DIALECT_CHINESE, XQ_DIALECT_TRADITIONAL},
+	{XQ_DIALECT_CHINESE, XQ_DIALECT_ASCII_DIGITS},
+	{XQ_DIALECT_CHINESE, XQ_DIALECT_DPXQ_PAWNS},
+	{XQ_DIALECT_CHINESE,
+	 XQ_DIALECT_DPXQ_PAWNS | XQ_DIALECT_TRADITIONAL | XQ_DIALECT_ASCII_DIGITS},
 };
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 
 /* SAN as WinBoard writes it (a test-only writer, since xqkit reads SAN only). */
-static void san_text(const struct xq_board *b, xq_move m, const xq_move *all, int n, char *out)
+static void san_text(const struct xqi_position *b, xqi_move m, const xqi_move *all, int n, char *out)
 {
 	static const char letters[] = "KAEHRC";
-	xq_sq from = XQ_MOVE_FROM(m), to = XQ_MOVE_TO(m);
-	int type = XQ_KIND_TYPE(xq_board_kind(b, from)), others = 0, same_file = 0,
+	xqi_sq from = XQI_MOVE_FROM(m), to = XQI_MOVE_TO(m);
+	int type = XQI_KIND_TYPE(xqi_position_kind(b, from)), others = 0, same_file = 0,
 	    same_rank = 0;
 	char *p = out;
 
 	for (int i = 0; i < n; i++) {
-		xq_sq f = XQ_MOVE_FROM(all[i]);
-		if (all[i] == m || XQ_MOVE_TO(all[i]) != to ||
-		    XQ_KIND_TYPE(xq_board_kind(b, f)) != type)
+		xqi_sq f = XQI_MOVE_FROM(all[i]);
+		if (all[i] == m || XQI_MOVE_TO(all[i]) != to ||
+		    XQI_KIND_TYPE(xqi_position_kind(b, f)) != type)
 			continue;
 		others++;
-		same_file += XQ_SQ_FILE(f) == XQ_SQ_FILE(from);
-		same_rank += XQ_SQ_RANK(f) == XQ_SQ_RANK(from);
+		same_file += XQI_SQ_FILE(f) == XQI_SQ_FILE(from);
+		same_rank += XQI_SQ_RANK(f) == XQI_SQ_RANK(from);
 	}
-	if (type != XQ_PAWN)
+	if (type != XQI_PAWN)
 		*p++ = letters[type];
 	if (others && (!same_file || same_rank)) {
-		*p++ = (char)('a' + XQ_SQ_FILE(from));
+		*p++ = (char)('a' + XQI_SQ_FILE(from));
 		if (same_file && same_rank)
-			*p++ = (char)('0' + XQ_SQ_RANK(from));
+			*p++ = (char)('0' + XQI_SQ_RANK(from));
 	} else if (others) {
-		*p++ = (char)('0' + XQ_SQ_RANK(from));
-	} else if (type == XQ_PAWN && b->sq[to]) {
-		*p++ = (char)('a' + XQ_SQ_FILE(from));
+		*p++ = (char)('0' + XQI_SQ_RANK(from));
+	} else if (type == XQI_PAWN && b->sq[to]) {
+		*p++ = (char)('a' + XQI_SQ_FILE(from));
 	}
 	if (b->sq[to])
 		*p++ = 'x';
-	*p++ = (char)('a' + XQ_SQ_FILE(to));
-	*p++ = (char)('0' + XQ_SQ_RANK(to));
+	*p++ = (char)('a' + XQI_SQ_FILE(to));
+	*p++ = (char)('0' + XQI_SQ_RANK(to));
 	*p = '\0';
 }
 
@@ -710,71 +710,71 @@ static int cmp_text(const void *a, const void *b)
 	return strcmp((const char *)a, (const char *)b);
 }
 
-static enum xq_notation family(enum xq_notation n)
+static enum xq_dialect family(enum xq_dialect n)
 {
-	return n == XQ_NOTATION_UCI ? XQ_NOTATION_ICCS : n;
+	return n == XQ_DIALECT_UCI ? XQ_DIALECT_ICCS : n;
 }
 
 static unsigned long roundtrips;
 
 /* Every legal move of `b`, in every dialect, reads back as itself, and no
  * two moves share a text. */
-static void roundtrip_position(struct xq_board *b, const char *where)
+static void roundtrip_position(struct xqi_position *b, const char *where)
 {
-	xq_move moves[XQ_MAX_MOVES];
-	static char texts[XQ_MAX_MOVES][XQ_MOVE_TEXT_MAX];
-	struct xq_board before = *b;
-	int n = xq_gen_legal(b, moves);
-	char fen[XQ_FEN_MAX];
+	xqi_move moves[XQ_MOVES_MAX];
+	static char texts[XQ_MOVES_MAX][XQ_MOVE_TEXT_SIZE];
+	struct xqi_position before = *b;
+	int n = xqi_gen_legal(b, moves);
+	char fen[XQ_FEN_SIZE];
 
-	xq_board_to_fen(b, fen, sizeof(fen));
+	xqi_position_to_fen(b, fen, sizeof(fen));
 	for (size_t v = 0; v <= NVARIANTS; v++) {
 		int san = v == NVARIANTS;
-		enum xq_notation dialect = san ? XQ_NOTATION_SAN : variants[v].dialect;
+		enum xq_dialect dialect = san ? XQ_DIALECT_SAN : variants[v].dialect;
 		for (int i = 0; i < n; i++) {
-			struct xq_diag d;
-			xq_move back = 0;
+			struct xq_diagnostic d;
+			xqi_move back = 0;
 			size_t len;
 			if (san) {
 				san_text(b, moves[i], moves, n, texts[i]);
 				len = strlen(texts[i]);
 			} else {
-				len = xq_notation_write(texts[i], XQ_MOVE_TEXT_MAX, b, moves[i], dialect,
+				len = xqi_notation_write(texts[i], XQ_MOVE_TEXT_SIZE, b, moves[i], dialect,
 							variants[v].flags);
 				if (len == 0 || len != strlen(texts[i]))
 					fail_msg("%s: no %s text for move %d of %s", where,
-						 xq_notation_name(dialect), i, fen);
+						 xqi_notation_name(dialect), i, fen);
 				{
 					/* Vouching for the move changes nothing but the cost. */
-					char trusted[XQ_MOVE_TEXT_MAX];
-					xq_notation_write(trusted, sizeof(trusted), b, moves[i], dialect,
-							  variants[v].flags | XQ_NOTATION_KNOWN_LEGAL);
+					char trusted[XQ_MOVE_TEXT_SIZE];
+					xqi_notation_write(trusted, sizeof(trusted), b, moves[i], dialect,
+							  variants[v].flags | XQI_DIALECT_KNOWN_LEGAL);
 					if (strcmp(trusted, texts[i]) != 0)
 						fail_msg("%s: trusted write '%s' differs from '%s'", where,
 							 trusted, texts[i]);
 				}
 			}
-			xq_diag_init(&d);
-			if (xq_notation_read(&back, b, texts[i], len, dialect, &d) || back != moves[i])
+			xqi_diagnostic_init(&d);
+			if (xqi_notation_read(&back, b, texts[i], len, dialect, &d) || back != moves[i])
 				fail_msg("%s: %s '%s' did not read back in %s: %s", where,
-					 xq_notation_name(dialect), texts[i], fen, d.msg);
-			if (dialect != XQ_NOTATION_UCI1) {
-				enum xq_notation det = xq_notation_detect(texts[i], len);
+					 xqi_notation_name(dialect), texts[i], fen, d.msg);
+			if (dialect != XQ_DIALECT_UCI1) {
+				enum xq_dialect det = xqi_notation_detect(texts[i], len);
 				if (family(det) != family(dialect))
 					fail_msg("%s: '%s' detected as %s", where, texts[i],
-						 xq_notation_name(det));
-				if (xq_notation_read(&back, b, texts[i], len, XQ_NOTATION_AUTO, &d) ||
+						 xqi_notation_name(det));
+				if (xqi_notation_read(&back, b, texts[i], len, XQ_DIALECT_AUTO, &d) ||
 				    back != moves[i])
 					fail_msg("%s: '%s' did not read back with auto in %s: %s", where,
 						 texts[i], fen, d.msg);
 			}
 			roundtrips++;
 		}
-		qsort(texts, (size_t)n, XQ_MOVE_TEXT_MAX, cmp_text);
+		qsort(texts, (size_t)n, XQ_MOVE_TEXT_SIZE, cmp_text);
 		for (int i = 1; i < n; i++)
 			if (strcmp(texts[i - 1], texts[i]) == 0)
 				fail_msg("%s: two moves share the %s text '%s' in %s", where,
-					 xq_notation_name(dialect), texts[i], fen);
+					 xqi_notation_name(dialect), texts[i], fen);
 	}
 	if (memcmp(b, &before, sizeof(*b)) != 0)
 		fail_msg("%s: the board was not restored", where);
@@ -790,9 +790,9 @@ static void every_move_of_the_perft_suite_reads_back_in_every_dialect(void **sta
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f)) {
 		char *fen = strchr(line, '\t'), *end;
-		struct xq_board b;
-		xq_move moves[XQ_MAX_MOVES];
-		struct xq_undo u;
+		struct xqi_position b;
+		xqi_move moves[XQ_MOVES_MAX];
+		struct xqi_undo u;
 		int n;
 		if (!fen || strncmp(line, "id\t", 3) == 0)
 			continue;
@@ -808,11 +808,11 @@ static void every_move_of_the_perft_suite_reads_back_in_every_dialect(void **sta
 		roundtrip_position(&b, "perft suite");
 		positions++;
 		/* And every position one ply further. */
-		n = xq_gen_legal(&b, moves);
+		n = xqi_gen_legal(&b, moves);
 		for (int i = 0; i < n; i++) {
-			xq_board_make(&b, moves[i], &u);
+			xqi_position_make(&b, moves[i], &u);
 			roundtrip_position(&b, "perft suite, one ply on");
-			xq_board_unmake(&b, moves[i], &u);
+			xqi_position_unmake(&b, moves[i], &u);
 			positions++;
 		}
 	}
@@ -828,14 +828,14 @@ static uint64_t rng_next(uint64_t *s)
 	return *s >> 33;
 }
 
-static xq_sq random_square(uint64_t *s, uint8_t flag, int side)
+static xqi_sq random_square(uint64_t *s, uint8_t flag, int side)
 {
 	for (;;) {
-		xq_sq sq = XQ_SQ((int)(rng_next(s) % 9), (int)(rng_next(s) % 10));
-		if (flag && !(xq_square_flags[sq] & flag))
+		xqi_sq sq = XQI_SQ((int)(rng_next(s) % 9), (int)(rng_next(s) % 10));
+		if (flag && !(xqi_square_flags[sq] & flag))
 			continue;
-		if (flag == XQ_SQF_ADVISOR || flag == XQ_SQF_ELEPHANT || flag == XQ_SQF_PALACE)
-			if (XQ_SQ_SIDE_HALF(sq) != side)
+		if (flag == XQI_SQF_ADVISOR || flag == XQI_SQF_ELEPHANT || flag == XQI_SQF_PALACE)
+			if (XQI_SQ_SIDE_HALF(sq) != side)
 				continue;
 		return sq;
 	}
@@ -848,55 +848,55 @@ static xq_sq random_square(uint64_t *s, uint8_t flag, int side)
  * advisors and elephants go anywhere on their side's half (composed
  * problems), which is where they could need a qualifier.
  */
-static int random_tandem_position(struct xq_board *b, uint64_t *s, int free_placement)
+static int random_tandem_position(struct xqi_position *b, uint64_t *s, int free_placement)
 {
-	unsigned flags = free_placement ? XQ_FEN_LENIENT_PLACEMENT : 0;
+	unsigned flags = free_placement ? XQI_FEN_LENIENT_PLACEMENT : 0;
 
-	xq_board_clear(b);
+	xqi_position_clear(b);
 	for (int side = 0; side < 2; side++) {
-		uint8_t pawn_flag = side == XQ_RED ? XQ_SQF_PAWN_RED : XQ_SQF_PAWN_BLACK;
+		uint8_t pawn_flag = side == XQI_RED ? XQI_SQF_PAWN_RED : XQI_SQF_PAWN_BLACK;
 		int pile[2] = {(int)(rng_next(s) % 9), (int)(rng_next(s) % 9)};
-		xq_board_put(b, side, XQ_KING, random_square(s, XQ_SQF_PALACE, side), NULL);
+		xqi_position_put(b, side, XQI_KING, random_square(s, XQI_SQF_PALACE, side), NULL);
 		for (int i = 0; i < 2; i++) {
 			if (rng_next(s) % 3)
-				xq_board_put(b, side, XQ_ADVISOR,
-					     random_square(s, free_placement ? 0 : XQ_SQF_ADVISOR, side),
+				xqi_position_put(b, side, XQI_ADVISOR,
+					     random_square(s, free_placement ? 0 : XQI_SQF_ADVISOR, side),
 					     NULL);
 			if (rng_next(s) % 3)
-				xq_board_put(b, side, XQ_ELEPHANT,
-					     random_square(s, free_placement ? 0 : XQ_SQF_ELEPHANT, side),
+				xqi_position_put(b, side, XQI_ELEPHANT,
+					     random_square(s, free_placement ? 0 : XQI_SQF_ELEPHANT, side),
 					     NULL);
 		}
-		for (int type = XQ_HORSE; type <= XQ_CANNON; type++) {
+		for (int type = XQI_HORSE; type <= XQI_CANNON; type++) {
 			int col = (int)(rng_next(s) % 9);
 			for (int i = 0; i < 2; i++) {
-				xq_sq sq;
+				xqi_sq sq;
 				if (rng_next(s) % 4 == 0)
 					continue;
 				/* Half the time on one shared file. */
 				if (rng_next(s) % 2)
-					sq = XQ_SQ(col, (int)(rng_next(s) % 10));
+					sq = XQI_SQ(col, (int)(rng_next(s) % 10));
 				else
 					sq = random_square(s, 0, side);
-				xq_board_put(b, side, type, sq, NULL);
+				xqi_position_put(b, side, type, sq, NULL);
 			}
 		}
 		for (int i = 0; i < 5; i++) {
-			xq_sq sq;
+			xqi_sq sq;
 			int mode = (int)(rng_next(s) % 4);
 			if (mode < 3) {
 				/* On one of the two pile files, across the river. */
 				int col = pile[mode == 2], rank = (int)(rng_next(s) % 5);
-				sq = XQ_SQ(col, side == XQ_RED ? 5 + rank : 4 - rank);
+				sq = XQI_SQ(col, side == XQI_RED ? 5 + rank : 4 - rank);
 			} else {
 				sq = random_square(s, pawn_flag, side);
 			}
-			xq_board_put(b, side, XQ_PAWN, sq, NULL);
+			xqi_position_put(b, side, XQI_PAWN, sq, NULL);
 		}
 	}
 	b->side = (uint8_t)(rng_next(s) % 2);
-	b->key = xq_board_compute_key(b);
-	return xq_board_validate(b, flags, NULL) == 0;
+	b->key = xqi_position_compute_key(b);
+	return xqi_position_validate(b, flags, NULL) == 0;
 }
 
 static void every_move_of_random_tandem_positions_reads_back(void **state)
@@ -906,15 +906,15 @@ static void every_move_of_random_tandem_positions_reads_back(void **state)
 
 	(void)state;
 	while (positions < 4000) {
-		struct xq_board b;
+		struct xqi_position b;
 		if (!random_tandem_position(&b, &seed, positions % 4 == 3))
 			continue;
 		for (int side = 0; side < 2; side++)
 			for (int col = 0; col < 9; col++) {
 				int k = 0;
 				for (int id = 11; id < 16; id++) {
-					xq_sq s = b.pc[XQ_SIDE_TAG(side) + id];
-					k += s && XQ_SQ_FILE(s) == col;
+					xqi_sq s = b.pc[XQI_SIDE_TAG(side) + id];
+					k += s && XQI_SQ_FILE(s) == col;
 				}
 				tandem_pawns += k >= 3;
 			}
@@ -928,7 +928,7 @@ static void every_move_of_random_tandem_positions_reads_back(void **state)
 /* ---- reading real records ------------------------------------------------- */
 
 /* A file read whole and decoded to UTF-8 (NULL if it cannot be). */
-static char *slurp(const char *path, enum xq_encoding enc, size_t *len)
+static char *slurp(const char *path, enum xqi_encoding enc, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	struct xq_buf raw = XQ_BUF_INIT, text = XQ_BUF_INIT;
@@ -940,13 +940,13 @@ static char *slurp(const char *path, enum xq_encoding enc, size_t *len)
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		xq_buf_add(&raw, chunk, n);
 	fclose(f);
-	if (enc == XQ_ENC_UNKNOWN) {
+	if (enc == XQI_ENC_UNKNOWN) {
 		size_t bom = 0;
-		enc = xq_encoding_detect(raw.ptr, raw.len, &bom);
+		enc = xqi_encoding_detect(raw.ptr, raw.len, &bom);
 		if (bom)
 			memmove(raw.ptr, raw.ptr + bom, raw.len - bom), raw.len -= bom;
 	}
-	if (xq_decode(enc, raw.ptr, raw.len, &text, &bad) != 0) {
+	if (xqi_decode(enc, raw.ptr, raw.len, &text, &bad) != 0) {
 		xq_buf_release(&raw);
 		xq_buf_release(&text);
 		return NULL;
@@ -1073,8 +1073,8 @@ static enum ev_kind walker_next(struct walker *w, const char **tok, size_t *len)
 				w->over = 1;
 			if (*len == 0 || **tok == '$' || w->over)
 				continue;
-			*len = xq_notation_strip_suffix(*tok, *len);
-			if (w->lenient && xq_notation_detect(*tok, *len) == XQ_NOTATION_AUTO) {
+			*len = xqi_notation_strip_suffix(*tok, *len);
+			if (w->lenient && xqi_notation_detect(*tok, *len) == XQ_DIALECT_AUTO) {
 				w->skipped++;
 				continue;
 			}
@@ -1090,13 +1090,13 @@ static enum ev_kind walker_next(struct walker *w, const char **tok, size_t *len)
  * Returns 0, or -1 for a FEN that describes no playable position (a few
  * opening studies in the corpus leave out a king).
  */
-static int try_start_board(struct xq_board *b, const char *fen)
+static int try_start_board(struct xqi_position *b, const char *fen)
 {
 	char board[100];
 	size_t n = strcspn(fen, " ");
 
 	if (!fen[0]) {
-		xq_board_start(b);
+		xqi_position_start(b);
 		return 0;
 	}
 	/* The side as written when it is clear, else the other one if the
@@ -1104,15 +1104,15 @@ static int try_start_board(struct xq_board *b, const char *fen)
 	for (int k = 0; k < 2; k++) {
 		int black = (strstr(fen, " b") && !strstr(fen, " -b")) ^ k;
 		snprintf(board, sizeof(board), "%.*s %s", (int)n, fen, black ? "b" : "w");
-		if (xq_board_from_fen(b, board, strlen(board), XQ_FEN_LENIENT_PLACEMENT, NULL) == 0)
+		if (xqi_position_from_fen(b, board, strlen(board), XQI_FEN_LENIENT_PLACEMENT, NULL) == 0)
 			return 0;
 	}
 	return -1;
 }
 
-static struct xq_board start_board(const char *fen)
+static struct xqi_position start_board(const char *fen)
 {
-	struct xq_board b;
+	struct xqi_position b;
 
 	if (try_start_board(&b, fen))
 		fail_msg("unplayable FEN '%s'", fen);
@@ -1124,17 +1124,17 @@ static int unplayable_games;
 /* A variation stack for replaying: the position before the last move too. */
 #define DEPTH_MAX 64
 struct replay {
-	struct xq_board cur, prev;
+	struct xqi_position cur, prev;
 	int ply; /* moves made in the main line */
-	struct xq_board stack_cur[DEPTH_MAX], stack_prev[DEPTH_MAX];
+	struct xqi_position stack_cur[DEPTH_MAX], stack_prev[DEPTH_MAX];
 	int depth;
 };
 
-static void replay_move(struct replay *r, xq_move m)
+static void replay_move(struct replay *r, xqi_move m)
 {
-	struct xq_undo u;
+	struct xqi_undo u;
 	r->prev = r->cur;
-	xq_board_make(&r->cur, m, &u);
+	xqi_position_make(&r->cur, m, &u);
 }
 
 static void replay_event(struct replay *r, enum ev_kind k)
@@ -1155,17 +1155,17 @@ static void replay_event(struct replay *r, enum ev_kind k)
 
 /* If the first move does not fit the side to move, the other side starts
  * (records do not all say who moves first), when that position is valid. */
-static void fix_first_side(struct xq_board *b, const char *tok, size_t len, enum xq_notation n)
+static void fix_first_side(struct xqi_position *b, const char *tok, size_t len, enum xq_dialect n)
 {
-	struct xq_board other = *b;
-	xq_move m;
+	struct xqi_position other = *b;
+	xqi_move m;
 
-	if (xq_notation_read(&m, b, tok, len, n, NULL) == 0)
+	if (xqi_notation_read(&m, b, tok, len, n, NULL) == 0)
 		return;
 	other.side ^= 1;
-	other.key = xq_board_compute_key(&other);
-	if (xq_board_validate(&other, XQ_FEN_LENIENT_PLACEMENT, NULL) == 0 &&
-	    xq_notation_read(&m, &other, tok, len, n, NULL) == 0)
+	other.key = xqi_position_compute_key(&other);
+	if (xqi_position_validate(&other, XQI_FEN_LENIENT_PLACEMENT, NULL) == 0 &&
+	    xqi_notation_read(&m, &other, tok, len, n, NULL) == 0)
 		*b = other;
 }
 
@@ -1224,7 +1224,7 @@ static const struct {
 static int defects_seen;
 
 static int known_defect(const char *name, int game, int ply, const char *text, size_t len,
-			xq_move read, xq_move truth)
+			xqi_move read, xqi_move truth)
 {
 	for (size_t i = 0; i < sizeof(known_defects) / sizeof(known_defects[0]); i++)
 		if (strstr(name, known_defects[i].record) && known_defects[i].game == game &&
@@ -1235,8 +1235,8 @@ static int known_defect(const char *name, int game, int ply, const char *text, s
 	return 0;
 }
 
-static int agree(const char *a, size_t alen, enum xq_notation an, const char *b, size_t blen,
-		 enum xq_notation bn, const char *name)
+static int agree(const char *a, size_t alen, enum xq_dialect an, const char *b, size_t blen,
+		 enum xq_dialect bn, const char *name)
 {
 	struct walker wa, wb;
 	static struct replay r;
@@ -1249,8 +1249,8 @@ static int agree(const char *a, size_t alen, enum xq_notation an, const char *b,
 	memset(&r, 0, sizeof(r));
 	for (;;) {
 		enum ev_kind ka = walker_next(&wa, &ta, &la), kb = walker_next(&wb, &tb, &lb);
-		struct xq_diag d;
-		xq_move ma = 0, mb = 0;
+		struct xq_diagnostic d;
+		xqi_move ma = 0, mb = 0;
 		if (ka != kb)
 			fail_msg("%s: the texts diverge after %d moves", name, moves);
 		if (ka == EV_END)
@@ -1273,15 +1273,15 @@ static int agree(const char *a, size_t alen, enum xq_notation an, const char *b,
 		first = 0;
 		/* Every position of the record is a real-game position for the property. */
 		roundtrip_position(&r.cur, name);
-		xq_diag_init(&d);
-		if (xq_notation_read(&ma, &r.cur, ta, la, an, &d))
+		xqi_diagnostic_init(&d);
+		if (xqi_notation_read(&ma, &r.cur, ta, la, an, &d))
 			fail_msg("%s: move %d '%.*s': %s", name, moves + 1, (int)la, ta, d.msg);
-		if (xq_notation_read(&mb, &r.cur, tb, lb, bn, &d))
+		if (xqi_notation_read(&mb, &r.cur, tb, lb, bn, &d))
 			fail_msg("%s: move %d '%.*s': %s", name, moves + 1, (int)lb, tb, d.msg);
 		if (ma != mb) {
 			char got[5], truth[5];
-			xq_move_name(ma, got);
-			xq_move_name(mb, truth);
+			xqi_move_name(ma, got);
+			xqi_move_name(mb, truth);
 			if (r.depth > 0 || !known_defect(name, game, r.ply + 1, ta, la, ma, mb))
 				fail_msg("%s: move %d: '%.*s' (%s) and '%.*s' (%s) differ", name,
 					 moves + 1, (int)la, ta, got, (int)lb, tb, truth);
@@ -1289,7 +1289,7 @@ static int agree(const char *a, size_t alen, enum xq_notation an, const char *b,
 			ma = mb; /* follow the coordinates, which come from the XQF */
 		} else {
 			/* Auto-detection reads both the same way. */
-			assert_int_equal(xq_notation_read(&ma, &r.cur, ta, la, XQ_NOTATION_AUTO, &d), 0);
+			assert_int_equal(xqi_notation_read(&ma, &r.cur, ta, la, XQ_DIALECT_AUTO, &d), 0);
 			assert_int_equal(ma, mb);
 		}
 		if (r.depth == 0)
@@ -1337,7 +1337,7 @@ static int cc_main_line(const char *text, char moves[][16], int cap)
 }
 
 /* Called before each main-line move with the position and the move's text. */
-typedef void (*visit_fn)(struct xq_board *b, int game, int ply, const char *tok, size_t len,
+typedef void (*visit_fn)(struct xqi_position *b, int game, int ply, const char *tok, size_t len,
 			 void *ctx);
 
 /*
@@ -1345,11 +1345,11 @@ typedef void (*visit_fn)(struct xq_board *b, int game, int ply, const char *tok,
  * `dialect` and with auto-detection (which must agree).  A move that does
  * not read fails the test.  Returns the number of moves read.
  */
-static int replay_games(const char *text, size_t len, enum xq_notation dialect, const char *name,
+static int replay_games(const char *text, size_t len, enum xq_dialect dialect, const char *name,
 			visit_fn visit, void *ctx, int *games, int lenient)
 {
 	struct walker w;
-	struct xq_board b;
+	struct xqi_position b;
 	const char *tok = NULL;
 	size_t tl = 0;
 	enum ev_kind k;
@@ -1359,9 +1359,9 @@ static int replay_games(const char *text, size_t len, enum xq_notation dialect, 
 	walker_init(&w, text, len);
 	w.lenient = lenient;
 	while ((k = walker_next(&w, &tok, &tl)) != EV_END) {
-		struct xq_diag d;
-		struct xq_undo u;
-		xq_move m, a;
+		struct xq_diagnostic d;
+		struct xqi_undo u;
+		xqi_move m, a;
 		if (k == EV_GAME) {
 			need_start = 1;
 			depth = 0;
@@ -1387,14 +1387,14 @@ static int replay_games(const char *text, size_t len, enum xq_notation dialect, 
 		}
 		if (visit)
 			visit(&b, *games, ply, tok, tl, ctx);
-		xq_diag_init(&d);
-		if (xq_notation_read(&m, &b, tok, tl, dialect, &d))
+		xqi_diagnostic_init(&d);
+		if (xqi_notation_read(&m, &b, tok, tl, dialect, &d))
 			fail_msg("%s: game %d, ply %d, '%.*s': %s", name, *games, ply + 1, (int)tl, tok,
 				 d.msg);
-		if (xq_notation_read(&a, &b, tok, tl, XQ_NOTATION_AUTO, &d) || a != m)
+		if (xqi_notation_read(&a, &b, tok, tl, XQ_DIALECT_AUTO, &d) || a != m)
 			fail_msg("%s: game %d, ply %d, '%.*s' reads differently with auto: %s", name,
 				 *games, ply + 1, (int)tl, tok, d.msg);
-		xq_board_make(&b, m, &u);
+		xqi_position_make(&b, m, &u);
 		ply++;
 		moves++;
 	}
@@ -1403,7 +1403,7 @@ static int replay_games(const char *text, size_t len, enum xq_notation dialect, 
 	return moves;
 }
 
-static void sample_position(struct xq_board *b, int game, int ply, const char *tok, size_t len,
+static void sample_position(struct xqi_position *b, int game, int ply, const char *tok, size_t len,
 			    void *ctx)
 {
 	int *sampled = ctx;
@@ -1421,13 +1421,13 @@ static void every_move_of_positions_from_real_games_reads_back(void **state)
 {
 	static const struct {
 		const char *path;
-		enum xq_encoding enc;
+		enum xqi_encoding enc;
 	} files[] = {
 		{"corpus/pgn/maksimKorzh__wukong-xiangqi/xqdb/xqdb/Liu_Dahua_1125_UCI_games.pgn",
-		 XQ_ENC_UTF8},
+		 XQI_ENC_UTF8},
 		{"corpus/pgn/maksimKorzh__wukong-xiangqi/xiangqi_pgn_parser/bulk_games_uci.pgn",
-		 XQ_ENC_UTF8},
-		{"corpus/pgn/hbsxcjp__cchess/01.pgn_iccs", XQ_ENC_GB18030},
+		 XQI_ENC_UTF8},
+		{"corpus/pgn/hbsxcjp__cchess/01.pgn_iccs", XQI_ENC_GB18030},
 	};
 	const char *dir = test_shared_dir();
 	int sampled = 0, moves = 0, games = 0;
@@ -1441,7 +1441,7 @@ static void every_move_of_positions_from_real_games_reads_back(void **state)
 				   &len);
 		int g;
 		assert_non_null(text);
-		moves += replay_games(text, len, XQ_NOTATION_ICCS, path, sample_position, &sampled, &g,
+		moves += replay_games(text, len, XQ_DIALECT_ICCS, path, sample_position, &sampled, &g,
 				      0);
 		games += g;
 		free(text);
@@ -1469,11 +1469,11 @@ static void wxf_and_iccs_twins_agree_move_for_move(void **state)
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		char pa[4096], pb[4096];
 		size_t la, lb;
-		char *a = slurp(shared_path(dir, pairs[i][0], pa, sizeof(pa)), XQ_ENC_UTF8, &la);
-		char *b = slurp(shared_path(dir, pairs[i][1], pb, sizeof(pb)), XQ_ENC_UTF8, &lb);
+		char *a = slurp(shared_path(dir, pairs[i][0], pa, sizeof(pa)), XQI_ENC_UTF8, &la);
+		char *b = slurp(shared_path(dir, pairs[i][1], pb, sizeof(pb)), XQI_ENC_UTF8, &lb);
 		assert_non_null(a);
 		assert_non_null(b);
-		moves += agree(a, la, XQ_NOTATION_WXF, b, lb, XQ_NOTATION_ICCS, pa);
+		moves += agree(a, la, XQ_DIALECT_WXF, b, lb, XQ_DIALECT_ICCS, pa);
 		free(a);
 		free(b);
 	}
@@ -1501,11 +1501,11 @@ static void xboard_san_games_replay_to_the_end(void **state)
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char path[4096];
 		size_t len;
-		char *text = slurp(shared_path(dir, files[i].path, path, sizeof(path)), XQ_ENC_UTF8,
+		char *text = slurp(shared_path(dir, files[i].path, path, sizeof(path)), XQI_ENC_UTF8,
 				   &len);
 		int games, n;
 		assert_non_null(text);
-		n = replay_games(text, len, XQ_NOTATION_SAN, path, NULL, NULL, &games, 0);
+		n = replay_games(text, len, XQ_DIALECT_SAN, path, NULL, NULL, &games, 0);
 		fprintf(stderr, "SAN: %s: %d moves\n", files[i].path, n);
 		assert_int_equal(games, 1);
 		if (files[i].moves > 0)
@@ -1520,7 +1520,7 @@ static int replay_grid(const char *text, size_t len, const char *name)
 	static char grid[1024][16];
 	int n = cc_main_line(text, grid, 1024);
 	struct walker w;
-	struct xq_board b;
+	struct xqi_position b;
 	const char *tok;
 	size_t tl;
 
@@ -1530,15 +1530,15 @@ static int replay_grid(const char *text, size_t len, const char *name)
 		;
 	b = start_board(w.fen);
 	if (n > 0)
-		fix_first_side(&b, grid[0], strlen(grid[0]), XQ_NOTATION_CHINESE);
+		fix_first_side(&b, grid[0], strlen(grid[0]), XQ_DIALECT_CHINESE);
 	for (int i = 0; i < n; i++) {
-		struct xq_diag d;
-		struct xq_undo u;
-		xq_move m;
-		xq_diag_init(&d);
-		if (xq_notation_read(&m, &b, grid[i], strlen(grid[i]), XQ_NOTATION_CHINESE, &d))
+		struct xq_diagnostic d;
+		struct xqi_undo u;
+		xqi_move m;
+		xqi_diagnostic_init(&d);
+		if (xqi_notation_read(&m, &b, grid[i], strlen(grid[i]), XQ_DIALECT_CHINESE, &d))
 			fail_msg("%s: move %d '%s': %s", name, i + 1, grid[i], d.msg);
-		xq_board_make(&b, m, &u);
+		xqi_position_make(&b, m, &u);
 	}
 	return n;
 }
@@ -1556,25 +1556,25 @@ struct compare {
 	const char *name;
 };
 
-static void compare_text(struct xq_board *b, int game, int ply, const char *tok, size_t len,
+static void compare_text(struct xqi_position *b, int game, int ply, const char *tok, size_t len,
 			 void *ctx)
 {
 	struct compare *c = ctx;
-	char ours[XQ_MOVE_TEXT_MAX];
-	xq_move theirs, mine;
-	struct xq_move_request r;
+	char ours[XQ_MOVE_TEXT_SIZE];
+	xqi_move theirs, mine;
+	struct xqi_move_request r;
 
-	if (xq_notation_read(&theirs, b, tok, len, XQ_NOTATION_CHINESE, NULL) != 0)
+	if (xqi_notation_read(&theirs, b, tok, len, XQ_DIALECT_CHINESE, NULL) != 0)
 		return; /* replay_games reports it */
-	xq_notation_write(ours, sizeof(ours), b, theirs, XQ_NOTATION_CHINESE, c->flags);
+	xqi_notation_write(ours, sizeof(ours), b, theirs, XQ_DIALECT_CHINESE, c->flags);
 	if (strlen(ours) == len && memcmp(ours, tok, len) == 0) {
 		c->same++;
 		return;
 	}
-	assert_int_equal(xq_notation_read(&mine, b, ours, strlen(ours), XQ_NOTATION_CHINESE, NULL), 0);
+	assert_int_equal(xqi_notation_read(&mine, b, ours, strlen(ours), XQ_DIALECT_CHINESE, NULL), 0);
 	assert_int_equal(mine, theirs);
-	assert_int_equal(xq_notation_parse(&r, tok, len, XQ_NOTATION_CHINESE, NULL), 0);
-	if (r.position != XQ_TANDEM_NONE || r.file < 0)
+	assert_int_equal(xqi_notation_parse(&r, tok, len, XQ_DIALECT_CHINESE, NULL), 0);
+	if (r.position != XQI_TANDEM_NONE || r.file < 0)
 		fail_msg("%s: game %d, ply %d: wrote '%s' where the record has '%.*s'", c->name, game,
 			 ply + 1, ours, (int)len, tok);
 	c->qualifier_left_out++;
@@ -1599,7 +1599,7 @@ static void chinese_records_of_the_corpus_read_move_by_move(void **state)
 	assert_non_null(manifest);
 	while (fgets(line, sizeof(line), manifest)) {
 		char *f[8], *p = line, *text;
-		enum xq_encoding enc;
+		enum xqi_encoding enc;
 		size_t len;
 		int g;
 		for (int i = 0; i < 8; i++) {
@@ -1611,10 +1611,10 @@ static void chinese_records_of_the_corpus_read_move_by_move(void **state)
 		if (!f[5] || (strncmp(f[4], "PGN Chinese", 11) != 0 &&
 			      strncmp(f[4], "move list (no PGN tags) Chinese", 31) != 0))
 			continue;
-		enc = !strncmp(f[5], "big5", 4)	    ? XQ_ENC_BIG5
-		      : !strncmp(f[5], "gb", 2)	    ? XQ_ENC_GB18030
-		      : !strncmp(f[5], "utf-8;", 6) ? XQ_ENC_UTF8
-						    : XQ_ENC_UNKNOWN;
+		enc = !strncmp(f[5], "big5", 4)	    ? XQI_ENC_BIG5
+		      : !strncmp(f[5], "gb", 2)	    ? XQI_ENC_GB18030
+		      : !strncmp(f[5], "utf-8;", 6) ? XQI_ENC_UTF8
+						    : XQI_ENC_UNKNOWN;
 		snprintf(path, sizeof(path), "%s/corpus/pgn/%s", dir, f[0]);
 		*strchr(path + strlen(dir) + 12, '/') = '\0';
 		snprintf(path + strlen(path), sizeof(path) - strlen(path), "__%s/%s",
@@ -1631,10 +1631,10 @@ static void chinese_records_of_the_corpus_read_move_by_move(void **state)
 			/* xqbase's own records must come out byte for byte; the others
 			 * with their glyphs and digits. */
 			struct compare *c = !strcmp(f[0], "xqbase/eleeye") ? &xqbase : &others;
-			c->flags = (strstr(f[4], "traditional") ? XQ_NOTATION_TRADITIONAL : 0) |
-				   (strstr(f[4], "ASCII digits") ? XQ_NOTATION_ASCII_DIGITS : 0);
+			c->flags = (strstr(f[4], "traditional") ? XQ_DIALECT_TRADITIONAL : 0) |
+				   (strstr(f[4], "ASCII digits") ? XQ_DIALECT_ASCII_DIGITS : 0);
 			c->name = path;
-			moves += replay_games(text, len, XQ_NOTATION_CHINESE, path, compare_text, c,
+			moves += replay_games(text, len, XQ_DIALECT_CHINESE, path, compare_text, c,
 					      &g, strncmp(f[4], "PGN", 3) != 0);
 		}
 		games += g;
@@ -1690,50 +1690,50 @@ static void chinese_and_iccs_twins_of_xqf_records_agree_move_for_move(void **sta
 			snprintf(path, sizeof(path), "%s/corpus/xqf/%s__%s/%s", dir, repo,
 				 strchr(f[0], '/') + 1, rel);
 		}
-		iccs_text = slurp(path, XQ_ENC_GB18030, &iccs_len);
+		iccs_text = slurp(path, XQI_ENC_GB18030, &iccs_len);
 		assert_non_null(iccs_text);
 		replace_all(path, ".pgn_iccs", ".pgn_zh", zh, sizeof(zh));
 		replace_all(path, ".pgn_iccs", ".pgn_cc", cc, sizeof(cc));
-		zh_text = slurp(zh, XQ_ENC_GB18030, &zh_len);
+		zh_text = slurp(zh, XQI_ENC_GB18030, &zh_len);
 		assert_non_null(zh_text);
-		moves += agree(zh_text, zh_len, XQ_NOTATION_CHINESE, iccs_text, iccs_len,
-			       XQ_NOTATION_ICCS, zh);
-		cc_text = slurp(cc, XQ_ENC_GB18030, &cc_len);
+		moves += agree(zh_text, zh_len, XQ_DIALECT_CHINESE, iccs_text, iccs_len,
+			       XQ_DIALECT_ICCS, zh);
+		cc_text = slurp(cc, XQI_ENC_GB18030, &cc_len);
 		assert_non_null(cc_text);
 		{
 			/* The grid's main line against the main line of the ICCS twin. */
 			static char grid[1024][16];
 			int n = cc_main_line(cc_text, grid, 1024), i = 0;
 			struct walker w;
-			struct xq_board b;
+			struct xqi_position b;
 			const char *tok;
 			size_t len;
 			enum ev_kind k;
 			int depth = 0, first = 1;
 			walker_init(&w, iccs_text, iccs_len);
 			while ((k = walker_next(&w, &tok, &len)) != EV_END) {
-				xq_move a, c;
-				struct xq_undo u;
-				struct xq_diag d;
+				xqi_move a, c;
+				struct xqi_undo u;
+				struct xq_diagnostic d;
 				depth += k == EV_OPEN ? 1 : k == EV_CLOSE ? -1 : 0;
 				if (k != EV_MOVE || depth > 0)
 					continue;
 				if (first) {
 					b = start_board(w.fen);
-					fix_first_side(&b, tok, len, XQ_NOTATION_ICCS);
+					fix_first_side(&b, tok, len, XQ_DIALECT_ICCS);
 				}
 				first = 0;
 				assert_true(i < n);
-				xq_diag_init(&d);
-				assert_int_equal(xq_notation_read(&a, &b, tok, len, XQ_NOTATION_ICCS, &d), 0);
-				if (xq_notation_read(&c, &b, grid[i], strlen(grid[i]), XQ_NOTATION_CHINESE,
+				xqi_diagnostic_init(&d);
+				assert_int_equal(xqi_notation_read(&a, &b, tok, len, XQ_DIALECT_ICCS, &d), 0);
+				if (xqi_notation_read(&c, &b, grid[i], strlen(grid[i]), XQ_DIALECT_CHINESE,
 						     &d))
 					fail_msg("%s: move %d '%s': %s", cc, i + 1, grid[i], d.msg);
 				if (a != c && !known_defect(cc, 1, i + 1, grid[i], strlen(grid[i]), c, a))
 					fail_msg("%s: move %d '%s' differs from '%.*s'", cc, i + 1, grid[i],
 						 (int)len, tok);
 				defects_seen += a != c;
-				xq_board_make(&b, a, &u);
+				xqi_position_make(&b, a, &u);
 				i++;
 			}
 			assert_int_equal(i, n);

@@ -5,59 +5,59 @@
  */
 #include "testutil.h"
 
-#include "board.h"
-#include "diag.h"
+#include "position.h"
+#include "diagnostic.h"
 #include "movegen.h"
 
 /*
  * Perft counted the way a reader checks a game's moves: every pseudo-legal
- * move checked with xq_move_check_hinted(), told whether the side to move
- * is in check as xq_board_check_after() found it from the move before
+ * move checked with xqi_move_check_hinted(), told whether the side to move
+ * is in check as xqi_position_check_after() found it from the move before
  * (the start position's from the full test).  On the side, every move's
- * verdict is compared with the unhinted xq_move_check(), every
- * position's check with xq_board_in_check(), and xq_board_status() with
+ * verdict is compared with the unhinted xqi_move_check(), every
+ * position's check with xqi_position_in_check(), and xqi_position_status() with
  * what the moves found say.
  */
 struct hinted {
 	unsigned long long verdicts, checks;
 };
 
-static unsigned long long perft_hinted(struct xq_board *b, int depth, int in_check,
+static unsigned long long perft_hinted(struct xqi_position *b, int depth, int in_check,
 				       struct hinted *h)
 {
-	xq_move moves[XQ_MAX_MOVES];
+	xqi_move moves[XQ_MOVES_MAX];
 	unsigned long long total = 0;
 	int n, nlegal = 0;
 
 	if (depth == 0)
 		return 1;
-	n = xq_gen_pseudo(b, moves);
+	n = xqi_gen_pseudo(b, moves);
 	for (int i = 0; i < n; i++) {
-		struct xq_undo u;
-		int legal = xq_move_check_hinted(b, moves[i], in_check, NULL) == 0, after;
-		assert_int_equal(legal, xq_move_check(b, moves[i], NULL) == 0);
+		struct xqi_undo u;
+		int legal = xqi_move_check_hinted(b, moves[i], in_check, NULL) == 0, after;
+		assert_int_equal(legal, xqi_move_check(b, moves[i], NULL) == 0);
 		h->verdicts++;
 		if (!legal)
 			continue;
 		nlegal++;
-		xq_board_make(b, moves[i], &u);
-		after = xq_board_check_after(b, moves[i]);
-		assert_int_equal(after, xq_board_in_check(b));
+		xqi_position_make(b, moves[i], &u);
+		after = xqi_position_check_after(b, moves[i]);
+		assert_int_equal(after, xqi_position_in_check(b));
 		h->checks += after;
 		total += perft_hinted(b, depth - 1, after, h);
-		xq_board_unmake(b, moves[i], &u);
+		xqi_position_unmake(b, moves[i], &u);
 	}
-	/* xq_board_status() stops at the first legal move: the same verdict
+	/* xqi_position_status() stops at the first legal move: the same verdict
 	 * (above the leaves, where it would cost more than the count) */
 	if (depth >= 2)
-		assert_int_equal(xq_board_status(b), nlegal ? XQ_PLAYING
-							    : in_check ? XQ_CHECKMATE : XQ_STALEMATE);
+		assert_int_equal(xqi_position_status(b), nlegal ? XQ_STATE_PLAYING
+							    : in_check ? XQ_STATE_CHECKMATE : XQ_STATE_STALEMATE);
 	return total;
 }
 
 /*
  * Count every row of the suite up to depth 4 and compare with its
- * reference count: with xq_perft(), or with perft_hinted() when `h` is
+ * reference count: with xqi_perft(), or with perft_hinted() when `h` is
  * not NULL.  Returns the rows counted.
  */
 static int count_suite(struct hinted *h)
@@ -69,8 +69,8 @@ static int count_suite(struct hinted *h)
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f)) {
 		char *id, *fen, *depth_s, *nodes_s, *save;
-		struct xq_board b;
-		struct xq_diag d;
+		struct xqi_position b;
+		struct xq_diagnostic d;
 		unsigned long long expect, got;
 		int depth;
 		lineno++;
@@ -84,10 +84,10 @@ static int count_suite(struct hinted *h)
 		expect = strtoull(nodes_s, NULL, 10);
 		if (depth > 4)
 			continue;
-		xq_diag_init(&d);
-		if (xq_board_from_fen(&b, fen, strlen(fen), 0, &d))
+		xqi_diagnostic_init(&d);
+		if (xqi_position_from_fen(&b, fen, strlen(fen), 0, &d))
 			fail_msg("line %d: %s: %s", lineno, id, d.msg);
-		got = h ? perft_hinted(&b, depth, xq_board_in_check(&b), h) : xq_perft(&b, depth);
+		got = h ? perft_hinted(&b, depth, xqi_position_in_check(&b), h) : xqi_perft(&b, depth);
 		if (got != expect)
 			fail_msg("line %d: %s depth %d: expected %llu, counted %llu", lineno, id, depth,
 				 expect, got);
@@ -105,11 +105,11 @@ static void perft_suite_matches_reference_counts_to_depth_4(void **state)
 
 static void perft_of_depth_zero_is_one(void **state)
 {
-	struct xq_board b;
+	struct xqi_position b;
 
 	(void)state;
-	xq_board_start(&b);
-	assert_int_equal(xq_perft(&b, 0), 1);
+	xqi_position_start(&b);
+	assert_int_equal(xqi_perft(&b, 0), 1);
 }
 
 static void hinted_move_checks_count_the_reference_perft_to_depth_4(void **state)

@@ -9,11 +9,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "board.h"
+#include "position.h"
 #include "buf.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "format.h"
-#include "game.h"
+#include "record.h"
 #include "io.h"
 #include "notation.h"
 #include "pgn.h"
@@ -25,16 +25,16 @@
 #define MAXD 512
 
 struct reading {
-	struct xq_input *in;
+	struct xqi_input *in;
 	void *rd;
-	struct xq_sink sink;
-	struct xq_diag d[MAXD];
+	struct xqi_sink sink;
+	struct xq_diagnostic d[MAXD];
 	int nd;
-	struct xq_game g;
+	struct xqi_record g;
 	char *data; /* owned fixture bytes, or NULL */
 };
 
-static void collect(const struct xq_diag *d, void *p)
+static void collect(const struct xq_diagnostic *d, void *p)
 {
 	struct reading *r = p;
 
@@ -43,7 +43,7 @@ static void collect(const struct xq_diag *d, void *p)
 }
 
 static void open_mem(struct reading *r, const char *name, const char *text, size_t len,
-		     const struct xq_read_opts *opts)
+		     const struct xqi_read_opts *opts)
 {
 	char *copy = malloc(len + 1);
 
@@ -53,9 +53,9 @@ static void open_mem(struct reading *r, const char *name, const char *text, size
 	r->data = copy;
 	r->sink.report = collect;
 	r->sink.payload = r;
-	assert_int_equal(xq_input_open_mem(&r->in, name, copy, len), 0);
-	assert_int_equal(xq_format_pgn.open_reader(&r->rd, r->in, opts, &r->sink), 0);
-	assert_int_equal(xq_game_init(&r->g), 0);
+	assert_int_equal(xqi_input_open_mem(&r->in, name, copy, len), 0);
+	assert_int_equal(xqi_format_pgn.open_reader(&r->rd, r->in, opts, &r->sink), 0);
+	assert_int_equal(xqi_record_init(&r->g), 0);
 }
 
 static void open_str(struct reading *r, const char *text)
@@ -85,7 +85,7 @@ static char *load(const char *name, size_t *len)
 	return buf;
 }
 
-static void open_fixture(struct reading *r, const char *name, const struct xq_read_opts *opts)
+static void open_fixture(struct reading *r, const char *name, const struct xqi_read_opts *opts)
 {
 	size_t len;
 	char *buf = load(name, &len);
@@ -96,18 +96,18 @@ static void open_fixture(struct reading *r, const char *name, const struct xq_re
 
 static int next_game(struct reading *r)
 {
-	return xq_format_pgn.read(r->rd, &r->g);
+	return xqi_format_pgn.read(r->rd, &r->g);
 }
 
 static void close_reading(struct reading *r)
 {
-	xq_format_pgn.close_reader(r->rd);
-	xq_input_close(r->in);
-	xq_game_release(&r->g);
+	xqi_format_pgn.close_reader(r->rd);
+	xqi_input_close(r->in);
+	xqi_record_release(&r->g);
 	free(r->data);
 }
 
-static const struct xq_diag *find_diag(const struct reading *r, enum xq_diag_code code)
+static const struct xq_diagnostic *find_diag(const struct reading *r, enum xqi_diagnostic_code code)
 {
 	for (int i = 0; i < r->nd; i++)
 		if (r->d[i].code == code)
@@ -115,7 +115,7 @@ static const struct xq_diag *find_diag(const struct reading *r, enum xq_diag_cod
 	return NULL;
 }
 
-static int count_sev(const struct reading *r, enum xq_severity sev)
+static int count_sev(const struct reading *r, enum xq_severity_level sev)
 {
 	int n = 0;
 
@@ -125,75 +125,75 @@ static int count_sev(const struct reading *r, enum xq_severity sev)
 }
 
 /* The main line as ICCS moves separated by spaces. */
-static const char *mainline(const struct xq_game *g)
+static const char *mainline(const struct xqi_record *g)
 {
 	static char out[4096];
 	size_t o = 0;
 
 	out[0] = '\0';
-	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE; n = g->nodes[n].child) {
+	for (uint32_t n = g->nodes[XQI_ROOT].child; n != XQ_NO_NODE; n = g->nodes[n].child) {
 		char name[5];
-		xq_move_name(g->nodes[n].move, name);
+		xqi_move_name(g->nodes[n].move, name);
 		o += (size_t)snprintf(out + o, sizeof(out) - o, "%s%s", o ? " " : "", name);
 	}
 	return out;
 }
 
 /* The n-th node of the main line (1-based). */
-static const struct xq_node *ply_node(const struct xq_game *g, unsigned ply)
+static const struct xqi_node *ply_node(const struct xqi_record *g, unsigned ply)
 {
-	uint32_t n = XQ_ROOT;
+	uint32_t n = XQI_ROOT;
 
 	while (ply-- > 0)
 		n = g->nodes[n].child;
-	assert_true(n != XQ_NODE_NONE);
+	assert_true(n != XQ_NO_NODE);
 	return &g->nodes[n];
 }
 
 /* Write games with the PGN writer into `out`; returns the last write's code. */
 struct writing {
-	struct xq_output *o;
+	struct xq_file *o;
 	void *wr;
-	struct xq_sink sink;
+	struct xqi_sink sink;
 	struct reading diags; /* only d[] and nd are used */
 };
 
-static void open_writer(struct writing *w, struct xq_buf *out, int notation, enum xq_encoding enc)
+static void open_writer(struct writing *w, struct xq_buf *out, int notation, enum xqi_encoding enc)
 {
-	struct xq_write_opts opts = XQ_WRITE_OPTS_INIT;
+	struct xqi_write_opts opts = XQI_WRITE_OPTS_INIT;
 
 	memset(w, 0, sizeof(*w));
 	opts.notation = notation;
 	opts.encoding = enc;
 	w->sink.report = collect;
 	w->sink.payload = &w->diags;
-	assert_int_equal(xq_output_open_mem(&w->o, out), 0);
-	assert_int_equal(xq_format_pgn.open_writer(&w->wr, w->o, &opts, &w->sink), 0);
+	assert_int_equal(xqi_file_open_mem(&w->o, out), 0);
+	assert_int_equal(xqi_format_pgn.open_writer(&w->wr, w->o, &opts, &w->sink), 0);
 }
 
 static void close_writer(struct writing *w)
 {
-	assert_int_equal(xq_format_pgn.close_writer(w->wr), 0);
-	assert_int_equal(xq_output_commit(w->o, NULL), 0);
+	assert_int_equal(xqi_format_pgn.close_writer(w->wr), 0);
+	assert_int_equal(xqi_file_commit(w->o, NULL), 0);
 }
 
 /* Read every game of `text` and write it again: returns the output. */
-static void rewrite(const char *text, size_t len, int notation, enum xq_encoding enc,
-		    enum xq_encoding in_enc, struct xq_buf *out)
+static void rewrite(const char *text, size_t len, int notation, enum xqi_encoding enc,
+		    enum xqi_encoding in_enc, struct xq_buf *out)
 {
 	struct reading r;
 	struct writing w;
-	struct xq_read_opts ro = XQ_READ_OPTS_INIT;
+	struct xqi_read_opts ro = XQI_READ_OPTS_INIT;
 
 	ro.encoding = in_enc;
 	open_mem(&r, "in.pgn", text, len, &ro);
 	open_writer(&w, out, notation, enc);
 	while (next_game(&r) > 0) {
-		assert_false(r.g.flags & XQ_GAME_BROKEN);
-		assert_int_equal(xq_format_pgn.write(w.wr, &r.g), 0);
+		assert_false(r.g.flags & XQI_RECORD_BROKEN);
+		assert_int_equal(xqi_format_pgn.write(w.wr, &r.g), 0);
 	}
 	close_writer(&w);
-	assert_int_equal(count_sev(&w.diags, XQ_SEV_ERROR), 0);
+	assert_int_equal(count_sev(&w.diags, XQ_SEVERITY_ERROR), 0);
 	close_reading(&r);
 }
 
@@ -207,26 +207,26 @@ static void reads_several_games_in_order_with_numbers_and_places(void **state)
 	open_str(&r, "[Event \"one\"]\n\n1. h2e2 h9g7 *\n\n[Event \"two\"]\n\n1. b2e2 1-0\n");
 	assert_int_equal(next_game(&r), 1);
 	assert_int_equal(r.g.number, 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "one");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "one");
 	assert_string_equal(mainline(&r.g), "h2e2 h9g7");
 	assert_string_equal(r.g.source, "t.pgn");
 	assert_int_equal(r.g.place.line, 1);
 	assert_int_equal(next_game(&r), 1);
 	assert_int_equal(r.g.number, 2);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "two");
-	assert_int_equal(r.g.result, XQ_RESULT_RED_WIN);
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "two");
+	assert_int_equal(r.g.result, XQI_RESULT_RED_WIN);
 	assert_int_equal(r.g.place.line, 5);
 	assert_int_equal(r.g.place.offset, 31);
 	assert_int_equal(next_game(&r), 0);
 	assert_int_equal(next_game(&r), 0);
-	assert_int_equal(count_sev(&r, XQ_SEV_WARNING) + count_sev(&r, XQ_SEV_ERROR), 0);
+	assert_int_equal(count_sev(&r, XQ_SEVERITY_WARNING) + count_sev(&r, XQ_SEVERITY_ERROR), 0);
 	close_reading(&r);
 }
 
 static void every_move_keeps_its_text_and_place(void **state)
 {
 	struct reading r;
-	const struct xq_node *n;
+	const struct xqi_node *n;
 
 	(void)state;
 	open_str(&r, "[Event \"x\"]\n\n1. h2e2 h9g7\n2. H0-G2 *\n");
@@ -245,12 +245,12 @@ static void every_move_keeps_its_text_and_place(void **state)
 static void move_numbers_glued_to_their_moves_read_as_numbers_then_moves(void **state)
 {
 	struct reading r;
-	const struct xq_node *n;
+	const struct xqi_node *n;
 
 	(void)state;
 	open_str(&r, "[Event \"x\"]\n\n1.h2e2 1...h9g7 2.H0-G2 i9h9 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_int_equal(xq_game_mainline_length(&r.g), 4);
+	assert_int_equal(xqi_record_mainline_length(&r.g), 4);
 	n = ply_node(&r.g, 1);
 	assert_string_equal(n->text, "h2e2");
 	assert_int_equal(n->place.col, 3);
@@ -263,7 +263,7 @@ static void move_numbers_glued_to_their_moves_read_as_numbers_then_moves(void **
 	n = ply_node(&r.g, 4);
 	assert_int_equal(n->place.col, 25);
 	assert_int_equal(n->place.offset, 13 + 24);
-	assert_int_equal(count_sev(&r, XQ_SEV_WARNING) + count_sev(&r, XQ_SEV_ERROR), 0);
+	assert_int_equal(count_sev(&r, XQ_SEVERITY_WARNING) + count_sev(&r, XQ_SEVERITY_ERROR), 0);
 	close_reading(&r);
 }
 
@@ -297,9 +297,9 @@ static void gzip_input_is_found_by_content(void **state)
 	/* The name says nothing: content decides. */
 	open_mem(&r, "games.txt", (const char *)packed, sizeof(packed) - z.avail_out, NULL);
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "gz");
-	assert_int_equal(r.g.result, XQ_RESULT_DRAW);
-	assert_true(xq_input_is_gzip(r.in));
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "gz");
+	assert_int_equal(r.g.result, XQI_RESULT_DRAW);
+	assert_true(xqi_input_is_gzip(r.in));
 	close_reading(&r);
 }
 
@@ -308,10 +308,10 @@ static void dash_reads_standard_input(void **state)
 	char path[4096];
 	int fd = test_tmpfile(path, sizeof(path), "pgn"), saved = dup(0);
 	const char text[] = "[Event \"stdin\"]\n\n1. h2e2 *\n";
-	struct xq_input *in;
+	struct xqi_input *in;
 	void *rd;
-	struct xq_game g;
-	struct xq_diag d;
+	struct xqi_record g;
+	struct xq_diagnostic d;
 
 	(void)state;
 	assert_true(fd >= 0 && saved >= 0);
@@ -319,16 +319,16 @@ static void dash_reads_standard_input(void **state)
 	lseek(fd, 0, SEEK_SET);
 	dup2(fd, 0);
 	close(fd);
-	xq_diag_init(&d);
-	assert_int_equal(xq_input_open(&in, "-", &d), 0);
-	assert_int_equal(xq_format_pgn.open_reader(&rd, in, NULL, NULL), 0);
-	xq_game_init(&g);
-	assert_int_equal(xq_format_pgn.read(rd, &g), 1);
-	assert_string_equal(xq_game_tag(&g, "Event"), "stdin");
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_input_open(&in, "-", &d), 0);
+	assert_int_equal(xqi_format_pgn.open_reader(&rd, in, NULL, NULL), 0);
+	xqi_record_init(&g);
+	assert_int_equal(xqi_format_pgn.read(rd, &g), 1);
+	assert_string_equal(xqi_record_tag(&g, "Event"), "stdin");
 	assert_string_equal(g.source, "<stdin>");
-	xq_format_pgn.close_reader(rd);
-	xq_input_close(in);
-	xq_game_release(&g);
+	xqi_format_pgn.close_reader(rd);
+	xqi_input_close(in);
+	xqi_record_release(&g);
 	dup2(saved, 0);
 	close(saved);
 	unlink(path);
@@ -342,25 +342,25 @@ static void utf8_bom_is_skipped_and_columns_start_after_it(void **state)
 	open_fixture(&r, "utf8-bom-iccs.pgn", NULL);
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "utf-8");
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "中国象棋");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "中国象棋");
 	assert_int_equal(r.g.place.col, 1);
 	assert_int_equal(r.g.place.offset, 3);
 	assert_string_equal(mainline(&r.g), "h2e2 h9g7 h0g2 b9c7");
-	assert_int_equal(r.g.result, XQ_RESULT_UNKNOWN);
+	assert_int_equal(r.g.result, XQI_RESULT_UNKNOWN);
 	close_reading(&r);
 }
 
 static void gbk_tags_and_comments_decode_and_offsets_count_source_bytes(void **state)
 {
 	struct reading r;
-	const struct xq_node *n;
+	const struct xqi_node *n;
 
 	(void)state;
 	open_fixture(&r, "gbk-bare-cr-variations.pgn", NULL);
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "gb18030");
-	assert_string_equal(xq_game_tag(&r.g, "Author"), "橘子黄了");
-	assert_string_equal(xq_game_tag(&r.g, "Result"), "未知");
+	assert_string_equal(xqi_record_tag(&r.g, "Author"), "橘子黄了");
+	assert_string_equal(xqi_record_tag(&r.g, "Result"), "未知");
 	/* Offsets are in GBK bytes, columns in characters. */
 	n = ply_node(&r.g, 4);
 	assert_string_equal(n->comment, "红方屯边。\n\n黑方挺卒。"); /* CR, then CRLF */
@@ -373,7 +373,7 @@ static void offsets_in_converted_text_are_source_byte_offsets(void **state)
 	struct reading r;
 	/* GBK: two-byte characters before the move on the same line. */
 	const char text[] = "[Red \"\xC5\xDA\"]\n{\xC5\xDA\xB6\xFE} 1. h2e2 *\n";
-	const struct xq_node *n;
+	const struct xqi_node *n;
 
 	(void)state;
 	open_mem(&r, "g.pgn", text, sizeof(text) - 1, NULL);
@@ -383,7 +383,7 @@ static void offsets_in_converted_text_are_source_byte_offsets(void **state)
 	assert_int_equal(n->place.line, 2);
 	assert_int_equal(n->place.col, 9);     /* {炮二} 1. h2e2: 8 characters before */
 	assert_int_equal(n->place.offset, 21); /* 11 + 10 bytes */
-	assert_string_equal(r.g.nodes[XQ_ROOT].comment, "炮二");
+	assert_string_equal(r.g.nodes[XQI_ROOT].comment, "炮二");
 	close_reading(&r);
 }
 
@@ -397,7 +397,7 @@ static void four_byte_gb18030_characters_keep_offsets_right(void **state)
 	open_mem(&r, "g.pgn", text, sizeof(text) - 1, NULL);
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "gb18030");
-	assert_string_equal(r.g.nodes[XQ_ROOT].comment, "\xE3\x90\x81炮");
+	assert_string_equal(r.g.nodes[XQI_ROOT].comment, "\xE3\x90\x81炮");
 	assert_int_equal(ply_node(&r.g, 1)->place.offset, 12);
 	assert_int_equal(ply_node(&r.g, 1)->place.col, 9);
 	close_reading(&r);
@@ -420,7 +420,7 @@ static void utf16_with_a_bom_reads_with_byte_offsets(void **state)
 	open_mem(&r, "w.pgn", text, n, NULL);
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "utf-16le");
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "x");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "x");
 	assert_string_equal(mainline(&r.g), "h2e2 h9g7");
 	/* "1. h9g7" after the BOM and 12 + 8 characters of two bytes */
 	assert_int_equal(ply_node(&r.g, 2)->place.offset, 2 + 2 * 20);
@@ -438,35 +438,35 @@ static void big5_is_told_from_gbk_by_content(void **state)
 	open_mem(&r, "b.pgn", text, sizeof(text) - 1, NULL);
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "big5");
-	assert_string_equal(r.g.nodes[XQ_ROOT].comment, "馬８進７ 砲二平五");
+	assert_string_equal(r.g.nodes[XQI_ROOT].comment, "馬８進７ 砲二平五");
 	close_reading(&r);
 }
 
 static void forced_encoding_overrides_detection(void **state)
 {
 	struct reading r;
-	struct xq_read_opts o = XQ_READ_OPTS_INIT;
+	struct xqi_read_opts o = XQI_READ_OPTS_INIT;
 	/* Valid GBK and valid Big5 at once: 0xB0A8 is 皑 in GBK and 馬 in Big5. */
 	const char text[] = "{\xB0\xA8} 1. h2e2 *\n";
 
 	(void)state;
-	o.encoding = XQ_ENC_BIG5;
+	o.encoding = XQI_ENC_BIG5;
 	open_mem(&r, "b.pgn", text, sizeof(text) - 1, &o);
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "big5");
-	assert_string_equal(r.g.nodes[XQ_ROOT].comment, "馬");
+	assert_string_equal(r.g.nodes[XQI_ROOT].comment, "馬");
 	close_reading(&r);
-	o.encoding = XQ_ENC_GB18030;
+	o.encoding = XQI_ENC_GB18030;
 	open_mem(&r, "b.pgn", text, sizeof(text) - 1, &o);
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(r.g.nodes[XQ_ROOT].comment, "皑");
+	assert_string_equal(r.g.nodes[XQI_ROOT].comment, "皑");
 	close_reading(&r);
 }
 
 static void undecodable_byte_is_an_error_at_its_offset(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 	/* UTF-8 file (valid 中 first) with a stray 0xFF in the second game's comment. */
 	const char text[] = "[Event \"中国象棋\"]\n\n1. h2e2 *\n\n[Event \"b\"]\n\n1. h2e2 {x\xFFy} h9g7 *\n\n"
 			    "[Event \"c\"]\n\n1. b2e2 *\n";
@@ -474,13 +474,13 @@ static void undecodable_byte_is_an_error_at_its_offset(void **state)
 	(void)state;
 	open_mem(&r, "u.pgn", text, sizeof(text) - 1, NULL);
 	assert_int_equal(next_game(&r), 1);
-	assert_false(r.g.flags & XQ_GAME_BROKEN);
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
 	assert_string_equal(mainline(&r.g), "h2e2");
-	d = find_diag(&r, XQ_D_ENCODING);
+	d = find_diag(&r, XQI_D_ENCODING);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_ERROR);
+	assert_int_equal(d->severity, XQ_SEVERITY_ERROR);
 	assert_int_equal(d->place.offset, 58);
 	assert_int_equal(d->place.line, 7);
 	assert_int_equal(d->place.col, 11);
@@ -488,23 +488,23 @@ static void undecodable_byte_is_an_error_at_its_offset(void **state)
 	assert_non_null(strstr(d->msg, "0xFF"));
 	/* The reader goes on with the next game. */
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "c");
-	assert_false(r.g.flags & XQ_GAME_BROKEN);
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "c");
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
 	close_reading(&r);
 }
 
 static void undecodable_gbk_byte_reports_its_source_offset(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 	/* 炮二平五 in GBK, then 0xFF (neither GBK nor Big5), in a tag value. */
 	const char text[] = "[Red \"\xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5\xFF\"]\n1. h2e2 *\n";
 
 	(void)state;
 	open_mem(&r, "g.pgn", text, sizeof(text) - 1, NULL);
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
-	d = find_diag(&r, XQ_D_ENCODING);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	d = find_diag(&r, XQI_D_ENCODING);
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 14);
 	assert_int_equal(d->place.col, 11);
@@ -521,8 +521,8 @@ static void nul_byte_is_not_text(void **state)
 	(void)state;
 	open_mem(&r, "n.pgn", text, sizeof(text) - 1, NULL);
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
-	assert_non_null(find_diag(&r, XQ_D_ENCODING));
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	assert_non_null(find_diag(&r, XQI_D_ENCODING));
 	close_reading(&r);
 }
 
@@ -580,14 +580,14 @@ static void several_tags_on_one_line(void **state)
 	open_str(&r, "[A \"1\"][B \"2\"] [C \"3\"]\n1. h2e2 *\n");
 	assert_int_equal(next_game(&r), 1);
 	assert_int_equal(r.g.ntags, 3);
-	assert_string_equal(xq_game_tag(&r.g, "C"), "3");
+	assert_string_equal(xqi_record_tag(&r.g, "C"), "3");
 	close_reading(&r);
 }
 
 static void unescaped_quote_in_a_tag_value_is_kept_with_a_warning(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	/* A tag line broken by a tool that pasted another tag into the value. */
@@ -596,11 +596,11 @@ static void unescaped_quote_in_a_tag_value_is_kept_with_a_warning(void **state)
 	assert_int_equal(r.g.ntags, 3);
 	assert_string_equal(r.g.tags[1].value, "[Game \"Chinese Chess");
 	assert_string_equal(r.g.tags[2].value, "x");
-	d = find_diag(&r, XQ_D_BAD_TAG);
+	d = find_diag(&r, XQI_D_BAD_TAG);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
 	assert_int_equal(d->place.line, 2);
-	assert_false(r.g.flags & XQ_GAME_BROKEN);
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
 	close_reading(&r);
 }
 
@@ -613,7 +613,7 @@ static void tag_value_over_a_line_end_is_read_whole(void **state)
 	assert_int_equal(next_game(&r), 1);
 	assert_int_equal(r.g.ntags, 2);
 	assert_string_equal(r.g.tags[0].value, "\n四两拨千斤");
-	assert_int_equal(find_diag(&r, XQ_D_BAD_TAG)->severity, XQ_SEV_WARNING);
+	assert_int_equal(find_diag(&r, XQI_D_BAD_TAG)->severity, XQ_SEVERITY_WARNING);
 	assert_int_equal(ply_node(&r.g, 1)->place.line, 4);
 	close_reading(&r);
 }
@@ -625,8 +625,8 @@ static void unquoted_tag_value_is_read_with_a_warning(void **state)
 	(void)state;
 	open_str(&r, "[Round 3]\n1. h2e2 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Round"), "3");
-	assert_non_null(find_diag(&r, XQ_D_BAD_TAG));
+	assert_string_equal(xqi_record_tag(&r.g, "Round"), "3");
+	assert_non_null(find_diag(&r, XQI_D_BAD_TAG));
 	close_reading(&r);
 }
 
@@ -638,10 +638,10 @@ static void tag_line_with_no_name_is_an_error(void **state)
 	/* The rest of the broken header and its moves go with the broken game. */
 	open_str(&r, "[ \"x\"]\n[Site \"y\"]\n1. h2e2 *\n\n[Event \"next\"]\n1. h2e2 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
-	assert_int_equal(find_diag(&r, XQ_D_BAD_TAG)->severity, XQ_SEV_ERROR);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	assert_int_equal(find_diag(&r, XQI_D_BAD_TAG)->severity, XQ_SEVERITY_ERROR);
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "next");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "next");
 	assert_int_equal(next_game(&r), 0);
 	close_reading(&r);
 }
@@ -654,11 +654,11 @@ static void xboard_header_with_white_and_variant(void **state)
 	open_str(&r, "[Event \"Computer Chess Game\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n"
 		     "[Variant \"xiangqi\"]\n\n1. h2e2 {+0,10/7} h9g7 {+0,04/7 1,7}\n{Xboard adjudication} 1-0\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "White"), "A");
-	assert_string_equal(xq_game_tag(&r.g, "Variant"), "xiangqi");
+	assert_string_equal(xqi_record_tag(&r.g, "White"), "A");
+	assert_string_equal(xqi_record_tag(&r.g, "Variant"), "xiangqi");
 	assert_string_equal(ply_node(&r.g, 1)->comment, "+0,10/7");
 	assert_string_equal(ply_node(&r.g, 2)->comment, "+0,04/7 1,7 Xboard adjudication");
-	assert_int_equal(r.g.result, XQ_RESULT_RED_WIN);
+	assert_int_equal(r.g.result, XQI_RESULT_RED_WIN);
 	assert_int_equal(r.nd, 0);
 	close_reading(&r);
 }
@@ -666,12 +666,12 @@ static void xboard_header_with_white_and_variant(void **state)
 static void fen_tag_sets_the_start_and_stays_in_place(void **state)
 {
 	struct reading r;
-	char fen[XQ_FEN_MAX];
+	char fen[XQ_FEN_SIZE];
 
 	(void)state;
 	open_str(&r, "[Event \"e\"]\n[FEN \"3k5/9/9/9/9/9/9/9/9/4K4 w\"]\n[Site \"s\"]\n\n1. e0e1 *\n");
 	assert_int_equal(next_game(&r), 1);
-	xq_board_to_fen(&r.g.start, fen, sizeof(fen));
+	xqi_position_to_fen(&r.g.start, fen, sizeof(fen));
 	assert_string_equal(fen, "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
 	assert_string_equal(r.g.tags[1].name, "FEN");
 	assert_string_equal(r.g.tags[1].value, "3k5/9/9/9/9/9/9/9/9/4K4 w");
@@ -690,46 +690,46 @@ static void rejected_fen_is_written_back_as_the_source_gave_it(void **state)
 	static const char bad[] = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1";
 	static const char text[] = "[Event \"e\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/"
 				   "P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1\"]\n\n1. h2e2 h9g7 *\n";
-	const struct xq_format *nd = xq_format_find("ndjson");
+	const struct xqi_format *nd = xqi_format_find("ndjson");
 	struct reading r;
 	struct writing w;
 	struct xq_buf out = XQ_BUF_INIT, json = XQ_BUF_INIT;
-	struct xq_output *o;
-	struct xq_sink sink;
+	struct xq_file *o;
+	struct xqi_sink sink;
 	void *wr;
 
 	(void)state;
 	open_str(&r, text);
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
-	assert_non_null(find_diag(&r, XQ_D_BAD_FEN));
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	assert_non_null(find_diag(&r, XQI_D_BAD_FEN));
 	assert_non_null(r.g.start_text);
 	assert_string_equal(r.g.start_text, bad);
 
-	open_writer(&w, &out, XQ_NOTATION_ICCS, XQ_ENC_UTF8);
-	assert_int_equal(xq_format_pgn.write(w.wr, &r.g), 0);
+	open_writer(&w, &out, XQ_DIALECT_ICCS, XQI_ENC_UTF8);
+	assert_int_equal(xqi_format_pgn.write(w.wr, &r.g), 0);
 	close_writer(&w);
 	assert_int_equal(xq_buf_addc(&out, 0), 0);
 	assert_non_null(strstr(out.ptr, "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1\"]"));
-	assert_null(strstr(out.ptr, XQ_START_FEN));
+	assert_null(strstr(out.ptr, XQI_START_FEN));
 	assert_int_equal(w.diags.nd, 1);
-	assert_int_equal(w.diags.d[0].severity, XQ_SEV_WARNING);
-	assert_int_equal(w.diags.d[0].code, XQ_D_BAD_FEN);
+	assert_int_equal(w.diags.d[0].severity, XQ_SEVERITY_WARNING);
+	assert_int_equal(w.diags.d[0].code, XQI_D_BAD_FEN);
 
 	assert_non_null(nd);
 	sink = w.sink;
 	w.diags.nd = 0;
-	assert_int_equal(xq_output_open_mem(&o, &json), 0);
+	assert_int_equal(xqi_file_open_mem(&o, &json), 0);
 	assert_int_equal(nd->open_writer(&wr, o, NULL, &sink), 0);
 	assert_int_equal(nd->write(wr, &r.g), 0);
 	assert_int_equal(nd->close_writer(wr), 0);
-	assert_int_equal(xq_output_commit(o, NULL), 0);
+	assert_int_equal(xqi_file_commit(o, NULL), 0);
 	assert_int_equal(xq_buf_addc(&json, 0), 0);
 	assert_non_null(strstr(json.ptr, "{\"name\":\"FEN\",\"value\":\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1\"}"));
 	assert_non_null(strstr(json.ptr, ",\"fen\":\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1\","));
-	assert_null(strstr(json.ptr, XQ_START_FEN));
+	assert_null(strstr(json.ptr, XQI_START_FEN));
 	assert_int_equal(w.diags.nd, 1);
-	assert_int_equal(w.diags.d[0].code, XQ_D_BAD_FEN);
+	assert_int_equal(w.diags.d[0].code, XQI_D_BAD_FEN);
 	xq_buf_release(&out);
 	xq_buf_release(&json);
 	close_reading(&r);
@@ -747,23 +747,23 @@ static void writers_without_fen_text_refuse_a_start_that_could_not_be_read(void 
 	assert_int_equal(next_game(&r), 1);
 	assert_non_null(r.g.start_text);
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-		const struct xq_format *f = xq_format_find(formats[i]);
+		const struct xqi_format *f = xqi_format_find(formats[i]);
 		struct reading diags;
-		struct xq_sink sink = {collect, &diags};
+		struct xqi_sink sink = {collect, &diags};
 		struct xq_buf out = XQ_BUF_INIT;
-		struct xq_output *o;
+		struct xq_file *o;
 		void *wr;
 		assert_non_null(f);
 		diags.nd = 0;
-		assert_int_equal(xq_output_open_mem(&o, &out), 0);
+		assert_int_equal(xqi_file_open_mem(&o, &out), 0);
 		assert_int_equal(f->open_writer(&wr, o, NULL, &sink), 0);
 		if (f->write(wr, &r.g) != XQ_EUNSUPPORTED)
 			fail_msg("the %s writer did not refuse the game", formats[i]);
 		assert_int_equal(diags.nd, 1);
-		assert_int_equal(diags.d[0].severity, XQ_SEV_ERROR);
-		assert_int_equal(diags.d[0].code, XQ_D_BAD_FEN);
+		assert_int_equal(diags.d[0].severity, XQ_SEVERITY_ERROR);
+		assert_int_equal(diags.d[0].code, XQI_D_BAD_FEN);
 		f->close_writer(wr);
-		xq_output_abort(o);
+		xqi_file_abort(o);
 		xq_buf_release(&out);
 	}
 	close_reading(&r);
@@ -774,22 +774,22 @@ static void writers_without_fen_text_refuse_a_start_that_could_not_be_read(void 
 static void each_tag_keeps_its_line_column_and_offset(void **state)
 {
 	struct reading r;
-	struct xq_place at;
+	struct xqi_place at;
 
 	(void)state;
 	open_str(&r, "[Event \"e\"]\n[Site \"s\"]  [Date \"2006.13.45\"]\n\n1. h2e2 *\n"
 		     "\n[Date \"x\"]\n\n1. h2e2 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_int_equal(xq_game_tag_place(&r.g, "Event", &at), 1);
+	assert_int_equal(xqi_record_tag_place(&r.g, "Event", &at), 1);
 	assert_int_equal(at.line, 1);
 	assert_int_equal(at.col, 1);
 	assert_int_equal(at.offset, 0);
-	assert_int_equal(xq_game_tag_place(&r.g, "Date", &at), 1);
+	assert_int_equal(xqi_record_tag_place(&r.g, "Date", &at), 1);
 	assert_int_equal(at.line, 2);
 	assert_int_equal(at.col, 13);
 	assert_int_equal(at.offset, 24);
 	assert_int_equal(next_game(&r), 1);
-	assert_int_equal(xq_game_tag_place(&r.g, "Date", &at), 1);
+	assert_int_equal(xqi_record_tag_place(&r.g, "Date", &at), 1);
 	assert_int_equal(at.line, 6);
 	assert_int_equal(at.offset, 56);
 	close_reading(&r);
@@ -798,55 +798,55 @@ static void each_tag_keeps_its_line_column_and_offset(void **state)
 static void composed_position_is_accepted_with_a_note(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	/* A red advisor on c2, where no advisor can go. */
 	open_str(&r, "[FEN \"3k5/9/9/9/9/9/9/2A6/9/4K4 w - - 0 1\"]\n1. e0e1 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_false(r.g.flags & XQ_GAME_BROKEN);
-	d = find_diag(&r, XQ_D_BAD_FEN);
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
+	d = find_diag(&r, XQI_D_BAD_FEN);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_NOTE);
+	assert_int_equal(d->severity, XQ_SEVERITY_NOTE);
 	close_reading(&r);
 }
 
 static void rejected_fen_is_an_error_with_its_column_in_the_tag(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	open_str(&r, "[Event \"x\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1\"]\n"
 		     "\n1. h2e2 *\n\n[Event \"next\"]\n1. h2e2 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
-	d = find_diag(&r, XQ_D_BAD_FEN);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	d = find_diag(&r, XQI_D_BAD_FEN);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_ERROR);
+	assert_int_equal(d->severity, XQ_SEVERITY_ERROR);
 	assert_int_equal(d->place.line, 2);
 	assert_true(d->place.col >= 7 && d->place.col <= 7 + 71);
 	assert_int_equal(d->place.offset, 12 + d->place.col - 1);
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "next");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "next");
 	close_reading(&r);
 }
 
 static void wrong_side_in_fen_is_read_the_other_way_with_a_warning(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	/* The FEN says red, but the first move is black's king. */
 	open_str(&r, "[FEN \"4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1\"]\n1. e9f9 d0e0 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_false(r.g.flags & XQ_GAME_BROKEN);
-	assert_int_equal(r.g.start.side, XQ_BLACK);
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
+	assert_int_equal(r.g.start.side, XQI_BLACK);
 	assert_string_equal(mainline(&r.g), "e9f9 d0e0");
-	d = find_diag(&r, XQ_D_SIDE_TO_MOVE);
+	d = find_diag(&r, XQI_D_SIDE_TO_MOVE);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
 	close_reading(&r);
 }
 
@@ -861,32 +861,32 @@ static void an_alternative_to_the_first_move_never_turns_the_start_around(void *
 	 * fuzz_html: an illegal move in the tree). */
 	open_str(&r, "[FEN \"3k5/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 1\"]\n1... d9d8 (1. e1f2) *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_int_equal(r.g.start.side, XQ_BLACK);
+	assert_int_equal(r.g.start.side, XQI_BLACK);
 	assert_string_equal(mainline(&r.g), "d9d8");
-	assert_null(find_diag(&r, XQ_D_SIDE_TO_MOVE));
+	assert_null(find_diag(&r, XQI_D_SIDE_TO_MOVE));
 	close_reading(&r);
 }
 
 static void malformed_fen_fields_keep_the_board_and_the_first_move_decides(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	/* hbsxcjp's converter writes "-b" as the side whoever moves first. */
 	open_str(&r, "[FEN \"3k5/9/9/9/9/9/9/9/9/4K4 -b\"]\n1. e0e1 d9d8 *\n"
 		     "[FEN \"3k5/9/9/9/9/9/9/9/9/4K4 -b\"]\n1. d9d8 e0e1 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_false(r.g.flags & XQ_GAME_BROKEN);
-	assert_int_equal(r.g.start.side, XQ_RED);
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
+	assert_int_equal(r.g.start.side, XQI_RED);
 	assert_string_equal(mainline(&r.g), "e0e1 d9d8");
-	d = find_diag(&r, XQ_D_BAD_FEN);
+	d = find_diag(&r, XQI_D_BAD_FEN);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
 	assert_non_null(strstr(d->msg, "the first move decides"));
 	assert_int_equal(next_game(&r), 1);
-	assert_false(r.g.flags & XQ_GAME_BROKEN);
-	assert_int_equal(r.g.start.side, XQ_BLACK);
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
+	assert_int_equal(r.g.start.side, XQI_BLACK);
 	assert_string_equal(mainline(&r.g), "d9d8 e0e1");
 	close_reading(&r);
 }
@@ -901,7 +901,7 @@ static void move_numbers_with_and_without_ellipsis_and_space(void **state)
 	open_str(&r, "1. h2e2 1... h9g7 2.h0g2 2. ... b9c7 3.i0h0 3...i9h9 *\n");
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(mainline(&r.g), "h2e2 h9g7 h0g2 b9c7 i0h0 i9h9");
-	assert_int_equal(count_sev(&r, XQ_SEV_ERROR), 0);
+	assert_int_equal(count_sev(&r, XQ_SEVERITY_ERROR), 0);
 	close_reading(&r);
 }
 
@@ -924,7 +924,7 @@ static void comments_in_braces_and_after_semicolons(void **state)
 	(void)state;
 	open_str(&r, "{game} 1. h2e2 {after\r\nred} h9g7 ; to the end of line\n2. h0g2 {x} {y} *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(r.g.nodes[XQ_ROOT].comment, "game");
+	assert_string_equal(r.g.nodes[XQI_ROOT].comment, "game");
 	assert_string_equal(ply_node(&r.g, 1)->comment, "after\nred");
 	assert_string_equal(ply_node(&r.g, 2)->comment, "to the end of line");
 	assert_string_equal(ply_node(&r.g, 3)->comment, "x y");
@@ -960,9 +960,9 @@ static void comments_after_one_move_take_memory_in_proportion_to_their_text(void
 static void blank_text_of_more_than_16_mib_ends_the_reading_with_its_place(void **state)
 {
 	struct reading r;
-	size_t len = (size_t)(XQ_SKIP_MAX + (1 << 20));
+	size_t len = (size_t)(XQI_SKIP_MAX + (1 << 20));
 	char *text = malloc(len);
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	assert_non_null(text);
@@ -972,10 +972,10 @@ static void blank_text_of_more_than_16_mib_ends_the_reading_with_its_place(void 
 	free(text);
 	/* It was skipped for ever on an input without end. */
 	assert_int_equal(next_game(&r), XQ_ERANGE);
-	d = find_diag(&r, XQ_D_RESOURCE);
+	d = find_diag(&r, XQI_D_RESOURCE);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_ERROR);
-	assert_int_equal(d->place.line, (uint32_t)(XQ_SKIP_MAX + 1 + 1));
+	assert_int_equal(d->severity, XQ_SEVERITY_ERROR);
+	assert_int_equal(d->place.line, (uint32_t)(XQI_SKIP_MAX + 1 + 1));
 	assert_int_equal(d->place.col, 1);
 	assert_non_null(strstr(d->msg, "more than 16 MiB of blank text"));
 	assert_int_equal(next_game(&r), XQ_ERANGE);
@@ -985,9 +985,9 @@ static void blank_text_of_more_than_16_mib_ends_the_reading_with_its_place(void 
 static void text_skipped_after_an_error_ends_the_reading_at_the_game_limit(void **state)
 {
 	struct reading r;
-	size_t len = (size_t)(XQ_SKIP_MAX + (2 << 20));
+	size_t len = (size_t)(XQI_SKIP_MAX + (2 << 20));
 	char *text = malloc(len);
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	assert_non_null(text);
@@ -1000,7 +1000,7 @@ static void text_skipped_after_an_error_ends_the_reading_at_the_game_limit(void 
 	open_mem(&r, "t.pgn", text, len, NULL);
 	free(text);
 	assert_int_equal(next_game(&r), XQ_ERANGE);
-	d = find_diag(&r, XQ_D_RESOURCE);
+	d = find_diag(&r, XQI_D_RESOURCE);
 	assert_non_null(d);
 	assert_int_equal(d->place.line, 3);
 	/* What is skipped belongs to the broken game: its limit (4 MiB) ends
@@ -1018,7 +1018,7 @@ static void comment_between_number_and_move_comes_before_the_move(void **state)
 	open_str(&r, "1. {before red} h2e2 h9g7 2... {nothing} *\n");
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(ply_node(&r.g, 1)->pre_comment, "before red");
-	assert_null(r.g.nodes[XQ_ROOT].comment);
+	assert_null(r.g.nodes[XQI_ROOT].comment);
 	/* A comment that waits for a move that never comes follows the last one. */
 	assert_string_equal(ply_node(&r.g, 2)->comment, "nothing");
 	close_reading(&r);
@@ -1027,9 +1027,9 @@ static void comment_between_number_and_move_comes_before_the_move(void **state)
 static void nested_variations_replace_the_move_before_them(void **state)
 {
 	struct reading r;
-	const struct xq_game *g;
-	const struct xq_node *m1, *m2;
-	struct xq_game_counts c;
+	const struct xqi_record *g;
+	const struct xqi_node *m1, *m2;
+	struct xqi_record_counts c;
 
 	(void)state;
 	open_str(&r, "1. h2e2 h9g7 (1... b9c7 2. h0g2 (2. b0c2 {deep} h9g7) 2... h9g7) "
@@ -1039,22 +1039,22 @@ static void nested_variations_replace_the_move_before_them(void **state)
 	assert_string_equal(mainline(g), "h2e2 h9g7 h0g2");
 	m1 = ply_node(g, 1);
 	m2 = &g->nodes[m1->child];
-	assert_true(m2->sibling != XQ_NODE_NONE);
+	assert_true(m2->sibling != XQ_NO_NODE);
 	{
-		const struct xq_node *v = &g->nodes[m2->sibling];
-		const struct xq_node *v2 = &g->nodes[v->child];
+		const struct xqi_node *v = &g->nodes[m2->sibling];
+		const struct xqi_node *v2 = &g->nodes[v->child];
 		char name[5];
-		xq_move_name(v->move, name);
+		xqi_move_name(v->move, name);
 		assert_string_equal(name, "b9c7");
-		assert_true(v2->sibling != XQ_NODE_NONE);
-		xq_move_name(g->nodes[v2->sibling].move, name);
+		assert_true(v2->sibling != XQ_NO_NODE);
+		xqi_move_name(g->nodes[v2->sibling].move, name);
 		assert_string_equal(name, "b0c2");
 		assert_null(g->nodes[g->nodes[v2->sibling].child].pre_comment);
 		assert_string_equal(g->nodes[v2->sibling].comment, "deep");
-		xq_move_name(g->nodes[v->sibling].move, name);
+		xqi_move_name(g->nodes[v->sibling].move, name);
 		assert_string_equal(name, "h7e7");
 	}
-	xq_game_count(g, &c);
+	xqi_record_count(g, &c);
 	assert_int_equal(c.nodes, 9);
 	assert_int_equal(c.variations, 3);
 	close_reading(&r);
@@ -1065,8 +1065,8 @@ static void variations_with_captures_step_back_to_the_position_before_them(void 
 	/* Each move below is legal only if ')' put back exactly the position
 	 * after the move the variation replaced, captured pieces included. */
 	struct reading r;
-	struct xq_board end;
-	char fen[XQ_FEN_MAX];
+	struct xqi_position end;
+	char fen[XQ_FEN_SIZE];
 
 	(void)state;
 	open_str(&r, "1. h2h9 (1. b2b9 a9b9 (1... g6g5 2. h2h9) 2. h2e2) i9h9 2. b2e2 "
@@ -1074,8 +1074,8 @@ static void variations_with_captures_step_back_to_the_position_before_them(void 
 	assert_int_equal(next_game(&r), 1);
 	assert_int_equal(r.nd, 0);
 	assert_string_equal(mainline(&r.g), "h2h9 i9h9 b2e2 c9e7");
-	xq_game_board_at(&r.g, xq_game_mainline_end(&r.g), &end);
-	xq_board_to_fen(&end, fen, sizeof(fen));
+	xqi_record_board_at(&r.g, xqi_record_mainline_end(&r.g), &end);
+	xqi_position_to_fen(&end, fen, sizeof(fen));
 	*strchr(fen, ' ') = '\0';
 	assert_string_equal(fen, "rn1akabr1/9/1c2b2c1/p1p1p1p1p/9/9/P1P1P1P1P/4C4/9/RNBAKABNR");
 	close_reading(&r);
@@ -1084,7 +1084,7 @@ static void variations_with_captures_step_back_to_the_position_before_them(void 
 static void comment_at_the_start_of_a_variation_comes_before_its_move(void **state)
 {
 	struct reading r;
-	const struct xq_node *m1;
+	const struct xqi_node *m1;
 
 	(void)state;
 	open_str(&r, "1. h2e2 ({first} 1. b2e2) h9g7 *\n");
@@ -1098,7 +1098,7 @@ static void deep_nesting_needs_no_recursion(void **state)
 {
 	struct xq_buf text = XQ_BUF_INIT;
 	struct reading r;
-	struct xq_game_counts c;
+	struct xqi_record_counts c;
 	int depth = 5000;
 
 	(void)state;
@@ -1111,8 +1111,8 @@ static void deep_nesting_needs_no_recursion(void **state)
 	xq_buf_adds(&text, " *\n");
 	open_mem(&r, "deep.pgn", text.ptr, text.len, NULL);
 	assert_int_equal(next_game(&r), 1);
-	assert_false(r.g.flags & XQ_GAME_BROKEN);
-	xq_game_count(&r.g, &c);
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
+	xqi_record_count(&r.g, &c);
 	assert_int_equal(c.nodes, 2 + depth);
 	close_reading(&r);
 	xq_buf_release(&text);
@@ -1121,7 +1121,7 @@ static void deep_nesting_needs_no_recursion(void **state)
 static void nags_numeric_symbolic_and_glued(void **state)
 {
 	struct reading r;
-	const struct xq_node *n;
+	const struct xqi_node *n;
 
 	(void)state;
 	open_str(&r, "1. h2e2 $1 $14 h9g7?! 2. h0g2!! ?? *\n");
@@ -1150,7 +1150,7 @@ static void check_marks_are_not_part_of_the_move(void **state)
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(mainline(&r.g), "i0i9 d9d8 i9i8");
 	assert_int_equal(ply_node(&r.g, 1)->nnags, 0);
-	assert_int_equal(count_sev(&r, XQ_SEV_ERROR), 0);
+	assert_int_equal(count_sev(&r, XQ_SEVERITY_ERROR), 0);
 	close_reading(&r);
 }
 
@@ -1160,13 +1160,13 @@ static void every_result_token(void **state)
 {
 	static const struct {
 		const char *token;
-		enum xq_result r;
+		enum xqi_result r;
 		const char *text;
 	} cases[] = {
-		{"1-0", XQ_RESULT_RED_WIN, NULL},   {"0-1", XQ_RESULT_BLACK_WIN, NULL},
-		{"1/2-1/2", XQ_RESULT_DRAW, NULL},  {"*", XQ_RESULT_UNKNOWN, NULL},
-		{"½-½", XQ_RESULT_DRAW, "½-½"},     {"未知", XQ_RESULT_UNKNOWN, "未知"},
-		{"红胜", XQ_RESULT_RED_WIN, "红胜"}, {"和棋", XQ_RESULT_DRAW, "和棋"},
+		{"1-0", XQI_RESULT_RED_WIN, NULL},   {"0-1", XQI_RESULT_BLACK_WIN, NULL},
+		{"1/2-1/2", XQI_RESULT_DRAW, NULL},  {"*", XQI_RESULT_UNKNOWN, NULL},
+		{"½-½", XQI_RESULT_DRAW, "½-½"},     {"未知", XQI_RESULT_UNKNOWN, "未知"},
+		{"红胜", XQI_RESULT_RED_WIN, "红胜"}, {"和棋", XQI_RESULT_DRAW, "和棋"},
 	};
 
 	(void)state;
@@ -1189,21 +1189,21 @@ static void every_result_token(void **state)
 static void missing_result_is_a_note_and_the_tag_is_used(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	open_str(&r, "[Result \"0-1\"]\n1. h2e2 h9g7\n\n[Event \"2\"]\n1. h2e2\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_int_equal(r.g.result, XQ_RESULT_BLACK_WIN);
-	d = find_diag(&r, XQ_D_NO_RESULT);
+	assert_int_equal(r.g.result, XQI_RESULT_BLACK_WIN);
+	d = find_diag(&r, XQI_D_NO_RESULT);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_NOTE);
+	assert_int_equal(d->severity, XQ_SEVERITY_NOTE);
 	/* At the end of the moves (the last one, h9g7), not at the next
 	 * game's first tag. */
 	assert_int_equal(d->place.line, 2);
 	assert_int_equal(d->place.col, 9);
 	assert_int_equal(next_game(&r), 1);
-	assert_int_equal(r.g.result, XQ_RESULT_NONE);
+	assert_int_equal(r.g.result, XQI_RESULT_NONE);
 	assert_int_equal(next_game(&r), 0);
 	close_reading(&r);
 }
@@ -1211,15 +1211,15 @@ static void missing_result_is_a_note_and_the_tag_is_used(void **state)
 static void result_tag_that_disagrees_is_bad_result(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	open_str(&r, "[Result \"1-0\"]\n1. h2e2 0-1\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_int_equal(r.g.result, XQ_RESULT_BLACK_WIN);
-	d = find_diag(&r, XQ_D_BAD_RESULT);
+	assert_int_equal(r.g.result, XQI_RESULT_BLACK_WIN);
+	d = find_diag(&r, XQI_D_BAD_RESULT);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
 	assert_int_equal(d->place.line, 1);
 	close_reading(&r);
 	/* 未知 and * both mean unknown: they agree. */
@@ -1232,24 +1232,24 @@ static void result_tag_that_disagrees_is_bad_result(void **state)
 static void junk_after_the_result_is_reported_and_skipped(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	open_str(&r, "1. h2e2 1-0 {a comment}\n======\n欢迎访问《象棋百科全书》网站\nhttps://www.xqbase.com/\n"
 		     "[Event \"next\"]\n1. h2e2 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_int_equal(r.g.result, XQ_RESULT_RED_WIN);
+	assert_int_equal(r.g.result, XQI_RESULT_RED_WIN);
 	assert_string_equal(ply_node(&r.g, 1)->comment, "a comment");
-	d = find_diag(&r, XQ_D_TRAILING);
+	d = find_diag(&r, XQI_D_TRAILING);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
 	assert_int_equal(d->place.line, 2);
 	/* The junk names no move: it is quoted in the message, not put in
 	 * the move's slot (where a label would show it as the game's move). */
 	assert_string_equal(d->move, "");
 	assert_non_null(strstr(d->msg, "is skipped: '======'"));
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "next");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "next");
 	assert_int_equal(r.nd, 1);
 	close_reading(&r);
 }
@@ -1280,7 +1280,7 @@ static void a_tag_line_after_moves_starts_the_next_game(void **state)
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(mainline(&r.g), "h2e2 h9g7");
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "2");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "2");
 	close_reading(&r);
 }
 
@@ -1305,27 +1305,27 @@ static void a_game_tag_after_tags_starts_the_next_game(void **state)
 	(void)state;
 	open_str(&r, "[Game \"Chinese Chess\"]\n[Event \"empty\"]\n\n[Game \"Chinese Chess\"]\n[Event \"2\"]\n1. h2e2 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "empty");
-	assert_true(r.g.flags & XQ_GAME_EMPTY);
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "empty");
+	assert_true(r.g.flags & XQI_RECORD_EMPTY);
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "2");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "2");
 	close_reading(&r);
 }
 
 static void empty_game_is_a_note(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	open_str(&r, "[Event \"x\"]\n[Result \"*\"]\n\n*\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_EMPTY);
-	assert_false(r.g.flags & XQ_GAME_BROKEN);
-	d = find_diag(&r, XQ_D_EMPTY_GAME);
+	assert_true(r.g.flags & XQI_RECORD_EMPTY);
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
+	d = find_diag(&r, XQI_D_EMPTY_GAME);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_NOTE);
-	assert_int_equal(r.g.result, XQ_RESULT_UNKNOWN);
+	assert_int_equal(d->severity, XQ_SEVERITY_NOTE);
+	assert_int_equal(r.g.result, XQI_RESULT_UNKNOWN);
 	close_reading(&r);
 }
 
@@ -1336,7 +1336,7 @@ static void fen_line_before_a_bare_move_list(void **state)
 	(void)state;
 	open_str(&r, "4k4/9/9/9/9/9/9/9/9/3K5 b\ne9f9\nd0e0\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_int_equal(r.g.start.side, XQ_BLACK);
+	assert_int_equal(r.g.start.side, XQI_BLACK);
 	assert_string_equal(mainline(&r.g), "e9f9 d0e0");
 	close_reading(&r);
 }
@@ -1346,17 +1346,17 @@ static void fen_line_before_a_bare_move_list(void **state)
 static void illegal_move_breaks_the_game_with_a_full_place(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	open_str(&r, "[Event \"1\"]\n\n1. h2e2 h9g7\n2. h2h9 b9c7 *\n\n[Event \"2\"]\n1. h2e2 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
 	assert_string_equal(mainline(&r.g), "h2e2 h9g7");
-	assert_int_equal(r.g.result, XQ_RESULT_UNKNOWN); /* its own marker, still read */
-	d = find_diag(&r, XQ_D_ILLEGAL_MOVE);
+	assert_int_equal(r.g.result, XQI_RESULT_UNKNOWN); /* its own marker, still read */
+	d = find_diag(&r, XQI_D_ILLEGAL_MOVE);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_ERROR);
+	assert_int_equal(d->severity, XQ_SEVERITY_ERROR);
 	assert_string_equal(d->source, "t.pgn");
 	assert_int_equal(d->place.line, 4);
 	assert_int_equal(d->place.col, 4);
@@ -1366,21 +1366,21 @@ static void illegal_move_breaks_the_game_with_a_full_place(void **state)
 	assert_int_equal(d->ply, 3);
 	assert_string_equal(d->move, "h2h9");
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "2");
-	assert_false(r.g.flags & XQ_GAME_BROKEN);
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "2");
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
 	close_reading(&r);
 }
 
 static void text_that_is_no_move_is_bad_move_text(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	open_str(&r, "1. h2e2 hello *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
-	d = find_diag(&r, XQ_D_BAD_MOVE_TEXT);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	d = find_diag(&r, XQI_D_BAD_MOVE_TEXT);
 	assert_non_null(d);
 	assert_string_equal(d->move, "hello");
 	assert_int_equal(d->ply, 2);
@@ -1390,18 +1390,18 @@ static void text_that_is_no_move_is_bad_move_text(void **state)
 static void unclosed_comment_is_an_error_and_reading_goes_on(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	open_str(&r, "[Event \"1\"]\n1. h2e2 {never closed\n\n[Event \"2\"]\n1. b2e2 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
-	d = find_diag(&r, XQ_D_SYNTAX);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	d = find_diag(&r, XQI_D_SYNTAX);
 	assert_non_null(d);
 	assert_int_equal(d->place.line, 2);
 	assert_int_equal(d->place.col, 9);
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "2");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "2");
 	assert_string_equal(mainline(&r.g), "b2e2");
 	close_reading(&r);
 }
@@ -1409,7 +1409,7 @@ static void unclosed_comment_is_an_error_and_reading_goes_on(void **state)
 static void unclosed_comment_counts_its_lines_once(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	/* The '{' closes nothing: what follows it is read again, and the
@@ -1421,7 +1421,7 @@ static void unclosed_comment_counts_its_lines_once(void **state)
 	assert_int_equal(r.g.place.line, 4);
 	assert_int_equal(r.g.place.col, 1);
 	assert_int_equal(r.g.place.offset, 38);
-	d = find_diag(&r, XQ_D_BAD_MOVE_TEXT);
+	d = find_diag(&r, XQI_D_BAD_MOVE_TEXT);
 	assert_non_null(d);
 	assert_int_equal(d->place.line, 5);
 	assert_int_equal(d->place.col, 9);
@@ -1436,29 +1436,29 @@ static void unbalanced_parentheses_are_errors(void **state)
 	(void)state;
 	open_str(&r, "1. h2e2 ) *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
-	assert_non_null(find_diag(&r, XQ_D_SYNTAX));
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	assert_non_null(find_diag(&r, XQI_D_SYNTAX));
 	close_reading(&r);
 	open_str(&r, "1. h2e2 (1. b2e2 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
 	close_reading(&r);
 	open_str(&r, "(1. h2e2) *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
 	close_reading(&r);
 }
 
 static void stray_brace_is_an_error(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	open_str(&r, "1. h2e2 } *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
-	d = find_diag(&r, XQ_D_SYNTAX);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	d = find_diag(&r, XQI_D_SYNTAX);
 	assert_non_null(d);
 	assert_int_equal(d->place.col, 9);
 	close_reading(&r);
@@ -1502,8 +1502,8 @@ static void long_input_crosses_many_window_refills(void **state)
 	open_mem(&r, "big.pgn", text.ptr, text.len, NULL);
 	while (next_game(&r) > 0) {
 		games++;
-		assert_string_equal(xq_game_tag(&r.g, "Red"), "炮二");
-		assert_string_equal(r.g.nodes[XQ_ROOT].comment, "平五 马");
+		assert_string_equal(xqi_record_tag(&r.g, "Red"), "炮二");
+		assert_string_equal(r.g.nodes[XQI_ROOT].comment, "平五 马");
 		assert_string_equal(mainline(&r.g), "h2e2 h9g7");
 		assert_int_equal(r.g.place.line, (unsigned)(games - 1) * 5 + 1);
 		assert_int_equal(r.g.place.offset, (uint64_t)(games - 1) * 50);
@@ -1517,14 +1517,14 @@ static void long_input_crosses_many_window_refills(void **state)
 static void column_at_the_end_counts_each_trailing_space_once(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	/* The game ends at the end of the input, after 15 characters, where
 	 * its variation is found not closed. */
 	open_str(&r, "1. h2e2 (h0g2 \t");
 	next_game(&r);
-	d = find_diag(&r, XQ_D_SYNTAX);
+	d = find_diag(&r, XQI_D_SYNTAX);
 	assert_non_null(d);
 	assert_int_equal(d->place.line, 1);
 	assert_int_equal(d->place.col, 16);
@@ -1536,7 +1536,7 @@ static void column_stays_right_when_the_window_refills_inside_white_space(void *
 {
 	struct xq_buf text = XQ_BUF_INIT;
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 	size_t pad;
 
 	(void)state;
@@ -1549,7 +1549,7 @@ static void column_stays_right_when_the_window_refills_inside_white_space(void *
 	xq_buf_adds(&text, "zz *\n");
 	open_mem(&r, "refill.pgn", text.ptr, text.len, NULL);
 	assert_int_equal(next_game(&r), 1);
-	d = find_diag(&r, XQ_D_BAD_MOVE_TEXT);
+	d = find_diag(&r, XQI_D_BAD_MOVE_TEXT);
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 15 + pad);
 	assert_int_equal(d->place.col, 15 + pad + 1);
@@ -1574,7 +1574,7 @@ static void a_game_of_ascii_is_utf8_until_the_first_other_byte(void **state)
 	assert_string_equal(r.g.encoding, "utf-8");
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "gb18030");
-	assert_string_equal(xq_game_tag(&r.g, "Red"), "炮");
+	assert_string_equal(xqi_record_tag(&r.g, "Red"), "炮");
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "gb18030");
 	close_reading(&r);
@@ -1591,7 +1591,7 @@ static void a_game_of_ascii_is_utf8_until_the_first_other_byte(void **state)
 static void stray_byte_in_one_game_leaves_the_utf8_of_the_others_alone(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 	const char text[] = U1 "[Event \"b\"]\n\n1. h2e2 {bad \xE9 byte} h9g7 *\n\n" U3;
 
 	(void)state;
@@ -1599,11 +1599,11 @@ static void stray_byte_in_one_game_leaves_the_utf8_of_the_others_alone(void **st
 	 * read as GB18030, and é came out as 茅 with no word said. */
 	open_mem(&r, "u.pgn", text, sizeof(text) - 1, NULL);
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "Café open");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "Café open");
 	assert_string_equal(r.g.encoding, "utf-8");
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
-	d = find_diag(&r, XQ_D_ENCODING);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	d = find_diag(&r, XQI_D_ENCODING);
 	assert_non_null(d);
 	assert_int_equal(d->place.line, 8);
 	assert_int_equal(d->place.col, 14);
@@ -1611,52 +1611,52 @@ static void stray_byte_in_one_game_leaves_the_utf8_of_the_others_alone(void **st
 	assert_string_equal(d->msg, "byte 0xE9 at offset 100 is not valid utf-8: the game holding it "
 				    "is marked broken");
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "第二轮");
-	assert_int_equal(count_sev(&r, XQ_SEV_WARNING), 0);
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "第二轮");
+	assert_int_equal(count_sev(&r, XQ_SEVERITY_WARNING), 0);
 	close_reading(&r);
 }
 
 static void gbk_game_in_a_utf8_file_is_read_as_gbk_with_one_warning(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 	const char text[] = U1 GBK_GAME U3;
 
 	(void)state;
 	open_mem(&r, "m.pgn", text, sizeof(text) - 1, NULL);
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "Café open");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "Café open");
 	assert_string_equal(r.g.encoding, "utf-8");
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "全国象棋");
-	assert_string_equal(xq_game_tag(&r.g, "Red"), "胡荣华");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "全国象棋");
+	assert_string_equal(xqi_record_tag(&r.g, "Red"), "胡荣华");
 	assert_string_equal(mainline(&r.g), "h2e2");
 	assert_string_equal(r.g.encoding, "gb18030");
-	assert_false(r.g.flags & XQ_GAME_BROKEN);
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
 	/* One warning for the game, at its first byte that is not UTF-8. */
-	d = find_diag(&r, XQ_D_ENCODING);
+	d = find_diag(&r, XQI_D_ENCODING);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
 	assert_int_equal(d->game, 2);
 	assert_int_equal(d->place.line, 6);
 	assert_int_equal(d->place.col, 9);
 	assert_int_equal(d->place.offset, sizeof(U1) - 1 + 8);
 	assert_string_equal(d->msg, "this line is gb18030, not utf-8 like the input: read as gb18030, "
 				    "as is every such line of this game");
-	assert_int_equal(count_sev(&r, XQ_SEV_WARNING), 1);
+	assert_int_equal(count_sev(&r, XQ_SEVERITY_WARNING), 1);
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "第二轮");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "第二轮");
 	assert_string_equal(r.g.encoding, "utf-8");
 	/* Places after the converted game are source offsets still. */
 	assert_int_equal(r.g.place.offset, sizeof(U1) - 1 + sizeof(GBK_GAME) - 1);
-	assert_int_equal(count_sev(&r, XQ_SEV_ERROR), 0);
+	assert_int_equal(count_sev(&r, XQ_SEVERITY_ERROR), 0);
 	close_reading(&r);
 }
 
 static void utf8_game_in_a_gbk_file_is_read_as_utf8_with_one_warning(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 	const char text[] = GBK_GAME U1 GBK_GAME;
 
 	(void)state;
@@ -1664,20 +1664,20 @@ static void utf8_game_in_a_gbk_file_is_read_as_utf8_with_one_warning(void **stat
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "gb18030");
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "Café open");
-	assert_string_equal(xq_game_tag(&r.g, "Red"), "José");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "Café open");
+	assert_string_equal(xqi_record_tag(&r.g, "Red"), "José");
 	assert_string_equal(ply_node(&r.g, 2)->comment, "très bien 象棋");
 	assert_string_equal(r.g.encoding, "utf-8");
-	d = find_diag(&r, XQ_D_ENCODING);
+	d = find_diag(&r, XQI_D_ENCODING);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
 	assert_int_equal(d->place.line, 6);
 	assert_int_equal(d->place.col, 12);
 	assert_int_equal(d->place.offset, sizeof(GBK_GAME) - 1 + 11);
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Red"), "胡荣华");
+	assert_string_equal(xqi_record_tag(&r.g, "Red"), "胡荣华");
 	assert_string_equal(r.g.encoding, "gb18030");
-	assert_int_equal(count_sev(&r, XQ_SEV_WARNING), 1);
+	assert_int_equal(count_sev(&r, XQ_SEVERITY_WARNING), 1);
 	close_reading(&r);
 }
 
@@ -1692,8 +1692,8 @@ static void big5_game_in_a_utf8_file_is_read_as_big5(void **state)
 	open_mem(&r, "b.pgn", text, sizeof(text) - 1, NULL);
 	assert_int_equal(next_game(&r), 1);
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "全國象棋");
-	assert_string_equal(xq_game_tag(&r.g, "Red"), "呂欽");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "全國象棋");
+	assert_string_equal(xqi_record_tag(&r.g, "Red"), "呂欽");
 	assert_string_equal(mainline(&r.g), "h2e2");
 	assert_string_equal(r.g.encoding, "big5");
 	close_reading(&r);
@@ -1709,29 +1709,29 @@ static void appended_utf8_file_after_gbk_is_read_as_utf8_and_its_bom_is_a_space(
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "gb18030");
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "第二轮");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "第二轮");
 	assert_string_equal(r.g.encoding, "utf-8");
-	assert_false(r.g.flags & XQ_GAME_BROKEN);
-	assert_int_equal(count_sev(&r, XQ_SEV_ERROR), 0);
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
+	assert_int_equal(count_sev(&r, XQ_SEVERITY_ERROR), 0);
 	close_reading(&r);
 }
 
 static void given_encoding_reads_every_line_in_it_and_reports_the_rest(void **state)
 {
 	struct reading r;
-	struct xq_read_opts o = XQ_READ_OPTS_INIT;
-	const struct xq_diag *d;
+	struct xqi_read_opts o = XQI_READ_OPTS_INIT;
+	const struct xq_diagnostic *d;
 	const char text[] = U1 GBK_GAME;
 
 	(void)state;
-	o.encoding = XQ_ENC_UTF8;
+	o.encoding = XQI_ENC_UTF8;
 	open_mem(&r, "f.pgn", text, sizeof(text) - 1, &o);
 	assert_int_equal(next_game(&r), 1);
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
-	d = find_diag(&r, XQ_D_ENCODING);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	d = find_diag(&r, XQI_D_ENCODING);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_ERROR);
+	assert_int_equal(d->severity, XQ_SEVERITY_ERROR);
 	assert_non_null(strstr(d->msg, "is not valid utf-8"));
 	close_reading(&r);
 }
@@ -1739,29 +1739,29 @@ static void given_encoding_reads_every_line_in_it_and_reports_the_rest(void **st
 /* ---- splitting --------------------------------------------------------------- */
 
 /* Bytes for a splitter or a chunk reader, from an input. */
-static long input_bytes(void *ctx, void *buf, size_t n, struct xq_diag *d)
+static long input_bytes(void *ctx, void *buf, size_t n, struct xq_diagnostic *d)
 {
-	return xq_input_read(ctx, buf, n, d);
+	return xqi_input_read(ctx, buf, n, d);
 }
 
 /* Every split point of `text`, up to `max`; returns how many. */
-static int split_points(const char *text, struct xq_split_point *pt, int max)
+static int split_points(const char *text, struct xqi_split_point *pt, int max)
 {
-	const struct xq_split_ops *ops = xq_format_split(&xq_format_pgn);
-	struct xq_input *in;
-	struct xq_bytes src = {input_bytes, NULL};
+	const struct xqi_split_ops *ops = xqi_format_split(&xqi_format_pgn);
+	struct xqi_input *in;
+	struct xqi_bytes src = {input_bytes, NULL};
 	void *sp;
 	int n = 0, rc = 0;
 
 	assert_non_null(ops);
-	assert_int_equal(xq_input_open_mem(&in, "split.pgn", text, strlen(text)), 0);
+	assert_int_equal(xqi_input_open_mem(&in, "split.pgn", text, strlen(text)), 0);
 	src.ctx = in;
 	assert_int_equal(ops->open(&sp, &src, NULL), 0);
 	while (n < max && (rc = ops->next(sp, &pt[n])) == 1)
 		n++;
 	assert_true(n == max || rc == 0);
 	ops->close(sp);
-	xq_input_close(in);
+	xqi_input_close(in);
 	return n;
 }
 
@@ -1770,7 +1770,7 @@ static void splitter_proposes_tag_lines_and_move_numbers_in_column_1(void **stat
 	static const char text[] = "[Game \"Chinese Chess\"]\n1. h2e2 {[x] no tag} *\n\n"
 				   "[Game \"Chinese Chess\"]\r\n[Round \"2\"]\r\n1. c3c4 1-0\r\n"
 				   "1. b2e2 0-1 [Game \"Chinese Chess\"] 1. h2e2 *\n";
-	struct xq_split_point pt[8];
+	struct xqi_split_point pt[8];
 	int n;
 
 	(void)state;
@@ -1790,23 +1790,23 @@ static void splitter_proposes_tag_lines_and_move_numbers_in_column_1(void **stat
 	assert_int_equal(pt[2].offset, 97);
 	assert_int_equal(pt[2].line, 7);
 	assert_int_equal(pt[2].records, 2);
-	assert_int_equal(pt[0].encoding, XQ_ENC_UNKNOWN);
+	assert_int_equal(pt[0].encoding, XQI_ENC_UNKNOWN);
 }
 
 /* Every split point of `ops` over `len` bytes of `text`; *n gets how many
  * (the array is malloc'd), the return value is what next() ended with. */
-static int points_by(const struct xq_split_ops *ops, const char *text, size_t len,
-		     struct xq_split_point **pts, size_t *n)
+static int points_by(const struct xqi_split_ops *ops, const char *text, size_t len,
+		     struct xqi_split_point **pts, size_t *n)
 {
-	struct xq_input *in;
-	struct xq_bytes src = {input_bytes, NULL};
+	struct xqi_input *in;
+	struct xqi_bytes src = {input_bytes, NULL};
 	size_t cap = 0;
 	void *sp;
 	int rc;
 
 	*pts = NULL;
 	*n = 0;
-	assert_int_equal(xq_input_open_mem(&in, "split.pgn", text, len), 0);
+	assert_int_equal(xqi_input_open_mem(&in, "split.pgn", text, len), 0);
 	src.ctx = in;
 	assert_int_equal(ops->open(&sp, &src, NULL), 0);
 	for (;;) {
@@ -1820,7 +1820,7 @@ static int points_by(const struct xq_split_ops *ops, const char *text, size_t le
 		(*n)++;
 	}
 	ops->close(sp);
-	xq_input_close(in);
+	xqi_input_close(in);
 	return rc;
 }
 
@@ -1832,10 +1832,10 @@ static int points_by(const struct xq_split_ops *ops, const char *text, size_t le
  */
 static size_t assert_same_points(const char *what, const char *text, size_t len)
 {
-	struct xq_split_point *q, *t;
+	struct xqi_split_point *q, *t;
 	size_t nq, nt;
-	int rq = points_by(xq_format_split(&xq_format_pgn), text, len, &q, &nq);
-	int rt = points_by(&xq_pgn_split_tokens, text, len, &t, &nt);
+	int rq = points_by(xqi_format_split(&xqi_format_pgn), text, len, &q, &nq);
+	int rt = points_by(&xqi_pgn_split_tokens, text, len, &t, &nt);
 
 	if (rq != rt || nq != nt)
 		fail_msg("%s: the quick scan gave %zu points (then %d), the token scan %zu (then %d)", what,
@@ -1849,7 +1849,7 @@ static size_t assert_same_points(const char *what, const char *text, size_t len)
 				 (unsigned long long)q[i].records, (unsigned long long)q[i].seen,
 				 (unsigned long long)t[i].offset, (unsigned long long)t[i].line,
 				 (unsigned long long)t[i].records, (unsigned long long)t[i].seen);
-		if (q[i].encoding != XQ_ENC_UNKNOWN && t[i].encoding != XQ_ENC_UNKNOWN &&
+		if (q[i].encoding != XQI_ENC_UNKNOWN && t[i].encoding != XQI_ENC_UNKNOWN &&
 		    (q[i].encoding != t[i].encoding || q[i].first_high != t[i].first_high))
 			fail_msg("%s: point %zu: quick encoding %d from %llu, token %d from %llu", what, i,
 				 (int)q[i].encoding, (unsigned long long)q[i].first_high, (int)t[i].encoding,
@@ -1993,14 +1993,14 @@ static void chunk_reader_starts_with_the_sequential_readers_places(void **state)
 {
 	static const char text[] = "[Game \"Chinese Chess\"]\n1. h2e2 h9g7 *\n\n"
 				   "[Game \"Chinese Chess\"]\n[Red \"\xC5\xDA\"]\n1. a0a9 *\n";
-	const struct xq_split_ops *ops = xq_format_split(&xq_format_pgn);
-	struct xq_split_point pt[4];
-	struct xq_input *in;
-	struct xq_chunk c;
+	const struct xqi_split_ops *ops = xqi_format_split(&xqi_format_pgn);
+	struct xqi_split_point pt[4];
+	struct xqi_input *in;
+	struct xqi_chunk c;
 	struct reading r;
-	struct xq_place next;
+	struct xqi_place next;
 	void *rd;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	assert_int_equal(split_points(text, pt, 4), 2);
@@ -2008,8 +2008,8 @@ static void chunk_reader_starts_with_the_sequential_readers_places(void **state)
 	memset(&r, 0, sizeof(r));
 	r.sink.report = collect;
 	r.sink.payload = &r;
-	assert_int_equal(xq_game_init(&r.g), 0);
-	assert_int_equal(xq_input_open_mem(&in, "chunk", text + pt[1].offset,
+	assert_int_equal(xqi_record_init(&r.g), 0);
+	assert_int_equal(xqi_input_open_mem(&in, "chunk", text + pt[1].offset,
 					   strlen(text) - pt[1].offset), 0);
 	memset(&c, 0, sizeof(c));
 	c.bytes.read = input_bytes;
@@ -2023,23 +2023,23 @@ static void chunk_reader_starts_with_the_sequential_readers_places(void **state)
 	c.encoding = pt[1].encoding;
 	c.first_high = pt[1].first_high;
 	assert_int_equal(ops->open_chunk(&rd, &c, NULL, &r.sink), 0);
-	assert_int_equal(xq_format_pgn.read(rd, &r.g), 1);
+	assert_int_equal(xqi_format_pgn.read(rd, &r.g), 1);
 	assert_int_equal(r.g.number, 2);
 	assert_int_equal(r.g.place.line, 4);
 	assert_int_equal(r.g.place.offset, pt[1].offset);
 	assert_string_equal(r.g.encoding, "gb18030");
-	assert_string_equal(xq_game_tag(&r.g, "Red"), "炮");
-	d = find_diag(&r, XQ_D_ILLEGAL_MOVE);
+	assert_string_equal(xqi_record_tag(&r.g, "Red"), "炮");
+	d = find_diag(&r, XQI_D_ILLEGAL_MOVE);
 	assert_non_null(d);
 	assert_int_equal(d->game, 2);
 	assert_int_equal(d->place.line, 6);
 	assert_int_equal(d->place.col, 4);
 	/* The game ended at the end of the bytes: no place to check. */
 	assert_int_equal(ops->chunk_next(rd, &next), 0);
-	assert_int_equal(xq_format_pgn.read(rd, &r.g), 0);
-	xq_format_pgn.close_reader(rd);
-	xq_input_close(in);
-	xq_game_release(&r.g);
+	assert_int_equal(xqi_format_pgn.read(rd, &r.g), 0);
+	xqi_format_pgn.close_reader(rd);
+	xqi_input_close(in);
+	xqi_record_release(&r.g);
 }
 
 /* A chunk that starts past line 2^32 (an input of more than four billion
@@ -2049,37 +2049,37 @@ static void line_numbers_go_past_four_billion_without_wrapping(void **state)
 {
 	const char text[] = "[Event \"a\"]\n\n1. h2e2 h9g7 *\n\n[Event \"b\"]\n\n1. h2e2 a0a5 *\n";
 	const uint64_t first = (uint64_t)UINT32_MAX - 1;
-	struct xq_input *in;
-	struct xq_chunk c;
+	struct xqi_input *in;
+	struct xqi_chunk c;
 	struct reading r;
 	void *rd;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
 	r.sink.report = collect;
 	r.sink.payload = &r;
-	assert_int_equal(xq_game_init(&r.g), 0);
-	assert_int_equal(xq_input_open_mem(&in, "chunk", text, sizeof(text) - 1), 0);
+	assert_int_equal(xqi_record_init(&r.g), 0);
+	assert_int_equal(xqi_input_open_mem(&in, "chunk", text, sizeof(text) - 1), 0);
 	memset(&c, 0, sizeof(c));
 	c.bytes.read = input_bytes;
 	c.bytes.ctx = in;
 	c.name = "chunk";
 	c.offset = (uint64_t)1 << 40;
 	c.line = first;
-	assert_int_equal(xq_format_split(&xq_format_pgn)->open_chunk(&rd, &c, NULL, &r.sink), 0);
-	assert_int_equal(xq_format_pgn.read(rd, &r.g), 1);
+	assert_int_equal(xqi_format_split(&xqi_format_pgn)->open_chunk(&rd, &c, NULL, &r.sink), 0);
+	assert_int_equal(xqi_format_pgn.read(rd, &r.g), 1);
 	assert_true(r.g.place.line == first);
-	assert_int_equal(xq_format_pgn.read(rd, &r.g), 1);
+	assert_int_equal(xqi_format_pgn.read(rd, &r.g), 1);
 	assert_true(r.g.place.line == first + 4);
 	assert_true(r.g.place.offset == ((uint64_t)1 << 40) + 29);
-	d = find_diag(&r, XQ_D_ILLEGAL_MOVE);
+	d = find_diag(&r, XQI_D_ILLEGAL_MOVE);
 	assert_non_null(d);
 	assert_true(d->place.line == first + 6);
 	assert_int_equal(d->place.col, 9);
-	xq_format_pgn.close_reader(rd);
-	xq_input_close(in);
-	xq_game_release(&r.g);
+	xqi_format_pgn.close_reader(rd);
+	xqi_input_close(in);
+	xqi_record_release(&r.g);
 }
 
 /* ---- writing ------------------------------------------------------------------ */
@@ -2090,7 +2090,7 @@ static void writer_puts_game_first_sets_format_and_regenerates_fen(void **state)
 	struct xq_buf out = XQ_BUF_INIT;
 
 	(void)state;
-	rewrite(in, sizeof(in) - 1, XQ_NOTATION_ICCS, XQ_ENC_UTF8, XQ_ENC_UNKNOWN, &out);
+	rewrite(in, sizeof(in) - 1, XQ_DIALECT_ICCS, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
 	assert_string_equal(out.ptr, "[Game \"Chinese Chess\"]\n"
 				     "[Event \"e\"]\n"
 				     "[FEN \"3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n"
@@ -2106,7 +2106,7 @@ static void writer_adds_fen_when_the_start_is_not_standard(void **state)
 	struct xq_buf out = XQ_BUF_INIT;
 
 	(void)state;
-	rewrite(in, sizeof(in) - 1, XQ_NOTATION_ICCS, XQ_ENC_UTF8, XQ_ENC_UNKNOWN, &out);
+	rewrite(in, sizeof(in) - 1, XQ_DIALECT_ICCS, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
 	assert_string_equal(out.ptr, "[Game \"Chinese Chess\"]\n"
 				     "[FEN \"4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1\"]\n"
 				     "[Format \"ICCS\"]\n"
@@ -2122,7 +2122,7 @@ static void writer_numbers_variations_comments_and_nags(void **state)
 	struct xq_buf out = XQ_BUF_INIT;
 
 	(void)state;
-	rewrite(in, sizeof(in) - 1, XQ_NOTATION_ICCS, XQ_ENC_UTF8, XQ_ENC_UNKNOWN, &out);
+	rewrite(in, sizeof(in) - 1, XQ_DIALECT_ICCS, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
 	assert_string_equal(out.ptr, "[Game \"Chinese Chess\"]\n"
 				     "[Format \"ICCS\"]\n"
 				     "\n"
@@ -2140,12 +2140,12 @@ static void writer_wraps_lines_at_a_fixed_width(void **state)
 	xq_buf_adds(&in, "1. h2e2 b9c7 2. h0g2 h7f7 3. g3g4 h9g7 4. b2c2 i9h9 5. b0a2 a9b9 6. a0b0 b7b3 "
 			 "7. c3c4 h9h5 8. i0h0 h5d5 9. c2c6 c9e7 10. e2f2 d5d6 (10... d5d4 11. c4c5) "
 			 "11. c4c5 b3b2 {a comment long enough to need a line of its own} 12. h0h8 *\n");
-	rewrite(in.ptr, in.len, XQ_NOTATION_ICCS, XQ_ENC_UTF8, XQ_ENC_UNKNOWN, &out);
+	rewrite(in.ptr, in.len, XQ_DIALECT_ICCS, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
 	p = strstr(out.ptr, "\n\n") + 2;
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		assert_non_null(nl);
-		assert_true(nl - p <= XQ_PGN_WIDTH);
+		assert_true(nl - p <= XQI_PGN_WIDTH);
 		/* A move number is never the last thing on a line. */
 		assert_true(nl[-1] != '.');
 		p = nl + 1;
@@ -2160,11 +2160,11 @@ static void writer_gives_the_same_bytes_for_the_same_game(void **state)
 	struct xq_buf a = XQ_BUF_INIT, b = XQ_BUF_INIT;
 
 	(void)state;
-	rewrite(in, sizeof(in) - 1, XQ_NOTATION_ICCS, XQ_ENC_UTF8, XQ_ENC_UNKNOWN, &a);
-	rewrite(a.ptr, a.len, XQ_NOTATION_ICCS, XQ_ENC_UTF8, XQ_ENC_UNKNOWN, &b);
+	rewrite(in, sizeof(in) - 1, XQ_DIALECT_ICCS, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &a);
+	rewrite(a.ptr, a.len, XQ_DIALECT_ICCS, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &b);
 	assert_string_equal(a.ptr, b.ptr);
 	xq_buf_reset(&b);
-	rewrite(in, sizeof(in) - 1, XQ_NOTATION_ICCS, XQ_ENC_UTF8, XQ_ENC_UNKNOWN, &b);
+	rewrite(in, sizeof(in) - 1, XQ_DIALECT_ICCS, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &b);
 	assert_string_equal(a.ptr, b.ptr);
 	xq_buf_release(&a);
 	xq_buf_release(&b);
@@ -2176,7 +2176,7 @@ static void writer_separates_games_with_one_blank_line(void **state)
 	struct xq_buf out = XQ_BUF_INIT;
 
 	(void)state;
-	rewrite(in, sizeof(in) - 1, XQ_NOTATION_ICCS, XQ_ENC_UTF8, XQ_ENC_UNKNOWN, &out);
+	rewrite(in, sizeof(in) - 1, XQ_DIALECT_ICCS, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
 	assert_string_equal(out.ptr,
 			    "[Game \"Chinese Chess\"]\n[Event \"1\"]\n[Format \"ICCS\"]\n\n1. h2e2 *\n"
 			    "\n"
@@ -2195,17 +2195,17 @@ static void round_trip_keeps_the_game_and_the_bytes(void **state)
 	char why[256];
 
 	(void)state;
-	rewrite(text, len, XQ_NOTATION_ICCS, XQ_ENC_UTF8, XQ_ENC_UNKNOWN, &a);
-	rewrite(a.ptr, a.len, XQ_NOTATION_ICCS, XQ_ENC_UTF8, XQ_ENC_UNKNOWN, &b);
+	rewrite(text, len, XQ_DIALECT_ICCS, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &a);
+	rewrite(a.ptr, a.len, XQ_DIALECT_ICCS, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &b);
 	assert_string_equal(a.ptr, b.ptr);
 	open_mem(&r1, "1", text, len, NULL);
 	open_mem(&r2, "2", a.ptr, a.len, NULL);
 	assert_int_equal(next_game(&r1), 1);
 	assert_int_equal(next_game(&r2), 1);
 	/* The writer adds [Game] and [Format]; everything else is the same. */
-	xq_game_remove_tag(&r2.g, "Game");
-	xq_game_remove_tag(&r2.g, "Format");
-	if (!xq_game_equal(&r1.g, &r2.g, 0, why, sizeof(why)))
+	xqi_record_remove_tag(&r2.g, "Game");
+	xqi_record_remove_tag(&r2.g, "Format");
+	if (!xqi_record_equal(&r1.g, &r2.g, 0, why, sizeof(why)))
 		fail_msg("%s", why);
 	close_reading(&r1);
 	close_reading(&r2);
@@ -2220,12 +2220,12 @@ static void writer_encodes_gbk_and_big5(void **state)
 	struct xq_buf out = XQ_BUF_INIT, back = XQ_BUF_INIT;
 
 	(void)state;
-	rewrite(in, sizeof(in) - 1, XQ_NOTATION_ICCS, XQ_ENC_GBK, XQ_ENC_UNKNOWN, &out);
+	rewrite(in, sizeof(in) - 1, XQ_DIALECT_ICCS, XQI_ENC_GBK, XQI_ENC_UNKNOWN, &out);
 	assert_non_null(strstr(out.ptr, "[Event \"\xF1\x52\"]"));
-	assert_int_equal(xq_decode(XQ_ENC_GB18030, out.ptr, out.len, &back, NULL), 0);
+	assert_int_equal(xqi_decode(XQI_ENC_GB18030, out.ptr, out.len, &back, NULL), 0);
 	assert_non_null(strstr(back.ptr, "{炮}"));
 	xq_buf_reset(&out);
-	rewrite(in, sizeof(in) - 1, XQ_NOTATION_ICCS, XQ_ENC_BIG5, XQ_ENC_UNKNOWN, &out);
+	rewrite(in, sizeof(in) - 1, XQ_DIALECT_ICCS, XQI_ENC_BIG5, XQI_ENC_UNKNOWN, &out);
 	assert_non_null(strstr(out.ptr, "[Event \"\xB0\xA8\"]"));
 	xq_buf_release(&out);
 	xq_buf_release(&back);
@@ -2240,17 +2240,17 @@ static void character_the_target_cannot_hold_is_written_as_a_question_mark_and_r
 	struct reading r;
 	struct writing w;
 	struct xq_buf out = XQ_BUF_INIT;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	/* 马 is simplified: Big5 has no such character. */
 	open_str(&r, "[Event \"马 and 马\"]\n1. h2e2 *\n");
 	assert_int_equal(next_game(&r), 1);
-	open_writer(&w, &out, XQ_NOTATION_ICCS, XQ_ENC_BIG5);
-	assert_int_equal(xq_format_pgn.write(w.wr, &r.g), 0);
-	d = find_diag(&w.diags, XQ_D_LOSS);
+	open_writer(&w, &out, XQ_DIALECT_ICCS, XQI_ENC_BIG5);
+	assert_int_equal(xqi_format_pgn.write(w.wr, &r.g), 0);
+	d = find_diag(&w.diags, XQI_D_LOSS);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEV_WARNING);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
 	assert_non_null(strstr(d->msg, "line 2, column 9"));
 	assert_non_null(strstr(d->msg, "2 characters cannot be written in big5"));
 	assert_non_null(strstr(d->msg, "U+9A6C"));
@@ -2263,29 +2263,29 @@ static void character_the_target_cannot_hold_is_written_as_a_question_mark_and_r
 
 static void brace_inside_a_comment_is_a_reported_loss(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct writing w;
 	struct xq_buf out = XQ_BUF_INIT;
 	uint32_t n;
 
 	(void)state;
-	xq_game_init(&g);
-	xq_game_add_move(&g, XQ_ROOT, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), &n);
-	xq_game_set_comment(&g, n, "a } b", 5);
-	open_writer(&w, &out, XQ_NOTATION_ICCS, XQ_ENC_UTF8);
-	assert_int_equal(xq_format_pgn.write(w.wr, &g), 0);
+	xqi_record_init(&g);
+	xqi_record_add_move(&g, XQI_ROOT, XQI_MOVE(XQI_SQ(7, 2), XQI_SQ(4, 2)), &n);
+	xqi_record_set_comment(&g, n, "a } b", 5);
+	open_writer(&w, &out, XQ_DIALECT_ICCS, XQI_ENC_UTF8);
+	assert_int_equal(xqi_format_pgn.write(w.wr, &g), 0);
 	close_writer(&w);
 	assert_non_null(strstr(out.ptr, "{a \xEF\xBD\x9D b}"));
-	assert_non_null(find_diag(&w.diags, XQ_D_LOSS));
-	xq_game_release(&g);
+	assert_non_null(find_diag(&w.diags, XQI_D_LOSS));
+	xqi_record_release(&g);
 	xq_buf_release(&out);
 }
 
 /* Write `g` alone with the PGN writer (ICCS, UTF-8) into `out`. */
-static void write_alone(const struct xq_game *g, struct xq_buf *out, struct writing *w)
+static void write_alone(const struct xqi_record *g, struct xq_buf *out, struct writing *w)
 {
-	open_writer(w, out, XQ_NOTATION_ICCS, XQ_ENC_UTF8);
-	assert_int_equal(xq_format_pgn.write(w->wr, g), 0);
+	open_writer(w, out, XQ_DIALECT_ICCS, XQI_ENC_UTF8);
+	assert_int_equal(xqi_format_pgn.write(w->wr, g), 0);
 	close_writer(w);
 }
 
@@ -2294,7 +2294,7 @@ static void write_alone(const struct xq_game *g, struct xq_buf *out, struct writ
  * for the caller to look at and close) and check that writing the game
  * read back gives the same bytes.
  */
-static void write_read_write(const struct xq_game *g, struct xq_buf *a, struct writing *w,
+static void write_read_write(const struct xqi_record *g, struct xq_buf *a, struct writing *w,
 			     struct reading *r)
 {
 	struct writing w2;
@@ -2310,36 +2310,36 @@ static void write_read_write(const struct xq_game *g, struct xq_buf *a, struct w
 
 static void comment_with_white_space_at_its_ends_is_written_without_it_and_reported(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct writing w;
 	struct xq_buf out = XQ_BUF_INIT;
 	struct reading r;
 	uint32_t n;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
-	xq_game_init(&g);
-	xq_game_add_move(&g, XQ_ROOT, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), &n);
+	xqi_record_init(&g);
+	xqi_record_add_move(&g, XQI_ROOT, XQI_MOVE(XQI_SQ(7, 2), XQI_SQ(4, 2)), &n);
 	/* As XQF comments come: indented, or after a line break. */
-	xq_game_set_comment(&g, n, "      （图）", strlen("      （图）"));
-	xq_game_set_comment(&g, XQ_ROOT, "\n邀兑活马  ", strlen("\n邀兑活马  "));
+	xqi_record_set_comment(&g, n, "      （图）", strlen("      （图）"));
+	xqi_record_set_comment(&g, XQI_ROOT, "\n邀兑活马  ", strlen("\n邀兑活马  "));
 	write_read_write(&g, &out, &w, &r);
 	assert_non_null(strstr(out.ptr, "{邀兑活马}"));
 	assert_non_null(strstr(out.ptr, "h2e2 {（图）}"));
-	d = find_diag(&w.diags, XQ_D_LOSS);
+	d = find_diag(&w.diags, XQI_D_LOSS);
 	assert_non_null(d);
 	assert_non_null(strstr(d->msg, "white space"));
 	/* What was written is what reads back. */
-	assert_string_equal(r.g.nodes[XQ_ROOT].comment, "邀兑活马");
+	assert_string_equal(r.g.nodes[XQI_ROOT].comment, "邀兑活马");
 	assert_string_equal(ply_node(&r.g, 1)->comment, "（图）");
 	close_reading(&r);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	xq_buf_release(&out);
 }
 
 static void game_read_back_writes_the_same_bytes_again_when_comments_had_white_space(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct writing w;
 	struct xq_buf a = XQ_BUF_INIT;
 	struct reading r;
@@ -2349,96 +2349,96 @@ static void game_read_back_writes_the_same_bytes_again_when_comments_had_white_s
 	/* Game 3958 of the corpus run: a tag with line breaks (a reported
 	 * loss, so --verify does not compare comments) and a game comment
 	 * indented by spaces; the second writing differed at that comment. */
-	xq_game_init(&g);
-	xq_game_add_tag(&g, "LibraryRemark", 13, "a\r\nb", 4);
-	xq_game_set_comment(&g, XQ_ROOT, "      “龙化杯”", strlen("      “龙化杯”"));
-	xq_game_add_move(&g, XQ_ROOT, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), &n);
-	xq_game_set_comment(&g, n, "  x\n  y  ", 10);
+	xqi_record_init(&g);
+	xqi_record_add_tag(&g, "LibraryRemark", 13, "a\r\nb", 4);
+	xqi_record_set_comment(&g, XQI_ROOT, "      “龙化杯”", strlen("      “龙化杯”"));
+	xqi_record_add_move(&g, XQI_ROOT, XQI_MOVE(XQI_SQ(7, 2), XQI_SQ(4, 2)), &n);
+	xqi_record_set_comment(&g, n, "  x\n  y  ", 10);
 	write_read_write(&g, &a, &w, &r);
 	/* Inside a comment the white space is kept as it was. */
 	assert_string_equal(ply_node(&r.g, 1)->comment, "x\n  y");
 	close_reading(&r);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	xq_buf_release(&a);
 }
 
 static void comment_of_only_white_space_is_left_out_with_its_move_number(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct writing w;
 	struct xq_buf a = XQ_BUF_INIT;
 	struct reading r;
 	uint32_t n1, n2;
 
 	(void)state;
-	xq_game_init(&g);
-	xq_game_add_move(&g, XQ_ROOT, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), &n1);
-	xq_game_add_move(&g, n1, XQ_MOVE(XQ_SQ(7, 9), XQ_SQ(6, 7)), &n2);
-	xq_game_set_comment(&g, n1, " \n ", 3);
-	xq_game_set_pre_comment(&g, n2, "  ", 2);
+	xqi_record_init(&g);
+	xqi_record_add_move(&g, XQI_ROOT, XQI_MOVE(XQI_SQ(7, 2), XQI_SQ(4, 2)), &n1);
+	xqi_record_add_move(&g, n1, XQI_MOVE(XQI_SQ(7, 9), XQI_SQ(6, 7)), &n2);
+	xqi_record_set_comment(&g, n1, " \n ", 3);
+	xqi_record_set_pre_comment(&g, n2, "  ", 2);
 	write_read_write(&g, &a, &w, &r);
 	assert_non_null(strstr(a.ptr, "1. h2e2 h9g7\n"));
-	assert_non_null(find_diag(&w.diags, XQ_D_LOSS));
+	assert_non_null(find_diag(&w.diags, XQI_D_LOSS));
 	close_reading(&r);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	xq_buf_release(&a);
 }
 
 static void carriage_return_in_a_comment_is_written_as_a_line_feed(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct writing w;
 	struct xq_buf a = XQ_BUF_INIT;
 	struct reading r;
 	uint32_t n;
 
 	(void)state;
-	xq_game_init(&g);
-	xq_game_add_move(&g, XQ_ROOT, XQ_MOVE(XQ_SQ(7, 2), XQ_SQ(4, 2)), &n);
-	xq_game_set_comment(&g, n, "a\r\nb\rc", 6);
+	xqi_record_init(&g);
+	xqi_record_add_move(&g, XQI_ROOT, XQI_MOVE(XQI_SQ(7, 2), XQI_SQ(4, 2)), &n);
+	xqi_record_set_comment(&g, n, "a\r\nb\rc", 6);
 	write_read_write(&g, &a, &w, &r);
 	assert_non_null(strstr(a.ptr, "{a\nb\nc}"));
-	assert_non_null(find_diag(&w.diags, XQ_D_LOSS));
+	assert_non_null(find_diag(&w.diags, XQI_D_LOSS));
 	assert_string_equal(ply_node(&r.g, 1)->comment, "a\nb\nc");
 	close_reading(&r);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	xq_buf_release(&a);
 }
 
 static void comment_before_the_game_joins_the_game_comment_with_a_loss(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct writing w;
 	struct xq_buf out = XQ_BUF_INIT;
 
 	(void)state;
-	xq_game_init(&g);
-	xq_game_set_pre_comment(&g, XQ_ROOT, "before", 6);
-	xq_game_set_comment(&g, XQ_ROOT, "game", 4);
-	open_writer(&w, &out, XQ_NOTATION_ICCS, XQ_ENC_UTF8);
-	assert_int_equal(xq_format_pgn.write(w.wr, &g), 0);
+	xqi_record_init(&g);
+	xqi_record_set_pre_comment(&g, XQI_ROOT, "before", 6);
+	xqi_record_set_comment(&g, XQI_ROOT, "game", 4);
+	open_writer(&w, &out, XQ_DIALECT_ICCS, XQI_ENC_UTF8);
+	assert_int_equal(xqi_format_pgn.write(w.wr, &g), 0);
 	close_writer(&w);
 	assert_non_null(strstr(out.ptr, "\n\n{before} {game}\n"));
-	assert_non_null(find_diag(&w.diags, XQ_D_LOSS));
-	xq_game_release(&g);
+	assert_non_null(find_diag(&w.diags, XQI_D_LOSS));
+	xqi_record_release(&g);
 	xq_buf_release(&out);
 }
 
 static void writer_refuses_what_pgn_cannot_be_written_in(void **state)
 {
-	struct xq_output *o;
+	struct xq_file *o;
 	struct xq_buf out = XQ_BUF_INIT;
-	struct xq_write_opts opts = XQ_WRITE_OPTS_INIT;
+	struct xqi_write_opts opts = XQI_WRITE_OPTS_INIT;
 	void *wr;
 
 	(void)state;
-	assert_int_equal(xq_output_open_mem(&o, &out), 0);
-	opts.notation = XQ_NOTATION_SAN;
-	assert_int_equal(xq_format_pgn.open_writer(&wr, o, &opts, NULL), XQ_EUNSUPPORTED);
-	opts.notation = XQ_NOTATION_ICCS;
-	opts.encoding = XQ_ENC_UTF16LE;
-	assert_int_equal(xq_format_pgn.open_writer(&wr, o, &opts, NULL), XQ_EUNSUPPORTED);
-	xq_output_abort(o);
+	assert_int_equal(xqi_file_open_mem(&o, &out), 0);
+	opts.notation = XQ_DIALECT_SAN;
+	assert_int_equal(xqi_format_pgn.open_writer(&wr, o, &opts, NULL), XQ_EUNSUPPORTED);
+	opts.notation = XQ_DIALECT_ICCS;
+	opts.encoding = XQI_ENC_UTF16LE;
+	assert_int_equal(xqi_format_pgn.open_writer(&wr, o, &opts, NULL), XQ_EUNSUPPORTED);
+	xqi_file_abort(o);
 	xq_buf_release(&out);
 }
 
@@ -2448,21 +2448,21 @@ static void writer_refuses_what_pgn_cannot_be_written_in(void **state)
 static void xqbase_gb2312_crlf_file_with_junk_after_the_result(void **state)
 {
 	struct reading r;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	open_fixture(&r, "gb2312-crlf.pgn", NULL);
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "gb18030");
 	assert_string_equal(r.g.tags[0].name, "Game");
-	assert_string_equal(xq_game_tag(&r.g, "Red"), "宝岛一号");
+	assert_string_equal(xqi_record_tag(&r.g, "Red"), "宝岛一号");
 	assert_string_equal(mainline(&r.g), "b2e2 b9c7 b0c2 a9b9 a0b0 h9g7");
 	assert_string_equal(ply_node(&r.g, 2)->text, "马２进３");
-	assert_int_equal(r.g.result, XQ_RESULT_BLACK_WIN);
-	d = find_diag(&r, XQ_D_TRAILING);
+	assert_int_equal(r.g.result, XQI_RESULT_BLACK_WIN);
+	d = find_diag(&r, XQI_D_TRAILING);
 	assert_non_null(d);
 	assert_int_equal(d->place.line, 15);
-	assert_int_equal(count_sev(&r, XQ_SEV_ERROR), 0);
+	assert_int_equal(count_sev(&r, XQ_SEVERITY_ERROR), 0);
 	assert_int_equal(next_game(&r), 0);
 	close_reading(&r);
 }
@@ -2475,12 +2475,12 @@ static void big5_traditional_file_where_black_moves_first_after_1(void **state)
 	open_fixture(&r, "big5-black-first.pgn", NULL);
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(r.g.encoding, "big5");
-	assert_string_equal(xq_game_tag(&r.g, "Event"), "實戰殺局88");
-	assert_int_equal(r.g.start.side, XQ_BLACK);
-	assert_int_equal(xq_game_mainline_length(&r.g), 5);
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "實戰殺局88");
+	assert_int_equal(r.g.start.side, XQI_BLACK);
+	assert_int_equal(xqi_record_mainline_length(&r.g), 5);
 	assert_string_equal(ply_node(&r.g, 1)->text, "車１平５");
 	assert_string_equal(ply_node(&r.g, 2)->text, "仕六進五");
-	assert_int_equal(r.g.result, XQ_RESULT_BLACK_WIN);
+	assert_int_equal(r.g.result, XQI_RESULT_BLACK_WIN);
 	assert_int_equal(r.nd, 0);
 	close_reading(&r);
 }
@@ -2495,7 +2495,7 @@ static void wxf_in_full_width_letters(void **state)
 	assert_string_equal(r.g.encoding, "utf-8");
 	assert_string_equal(mainline(&r.g), "h2e2 h9g7 h0g2 b9c7 i0h0 i9h9");
 	assert_string_equal(ply_node(&r.g, 1)->text, "Ｃ２＝５");
-	assert_int_equal(count_sev(&r, XQ_SEV_ERROR), 0);
+	assert_int_equal(count_sev(&r, XQ_SEVERITY_ERROR), 0);
 	close_reading(&r);
 }
 
@@ -2506,11 +2506,11 @@ static void xboard_san_with_engine_comments(void **state)
 	(void)state;
 	open_fixture(&r, "xboard-san.pgn", NULL);
 	assert_int_equal(next_game(&r), 1);
-	assert_string_equal(xq_game_tag(&r.g, "Variant"), "xiangqi");
-	assert_int_equal(xq_game_mainline_length(&r.g), 8);
+	assert_string_equal(xqi_record_tag(&r.g, "Variant"), "xiangqi");
+	assert_int_equal(xqi_record_mainline_length(&r.g), 8);
 	assert_string_equal(mainline(&r.g), "h2e2 b7g7 e2e6 g7g3 b2e2 h7h3 e6e4 h3e3");
 	assert_string_equal(ply_node(&r.g, 8)->comment, "-4,13/8 3 Xboard adjudication: resignation");
-	assert_int_equal(r.g.result, XQ_RESULT_RED_WIN);
+	assert_int_equal(r.g.result, XQI_RESULT_RED_WIN);
 	assert_int_equal(r.nd, 0);
 	close_reading(&r);
 }
@@ -2524,9 +2524,9 @@ static void move_list_without_tags_and_with_ascii_black_files(void **state)
 	assert_int_equal(next_game(&r), 1);
 	assert_int_equal(r.g.ntags, 0);
 	assert_string_equal(mainline(&r.g), "h2g2 b9c7 g0e2 h9g7 h0i2 a9a8");
-	assert_int_equal(r.g.result, XQ_RESULT_NONE);
-	assert_non_null(find_diag(&r, XQ_D_NO_RESULT));
-	assert_int_equal(count_sev(&r, XQ_SEV_ERROR), 0);
+	assert_int_equal(r.g.result, XQI_RESULT_NONE);
+	assert_non_null(find_diag(&r, XQI_D_NO_RESULT));
+	assert_int_equal(count_sev(&r, XQ_SEVERITY_ERROR), 0);
 	close_reading(&r);
 }
 
@@ -2544,16 +2544,16 @@ static void notation_is_found_per_game(void **state)
 	assert_int_equal(next_game(&r), 1);
 	/* The Format tag is only checked: a note says it is wrong. */
 	assert_string_equal(mainline(&r.g), "h2e2");
-	assert_int_equal(find_diag(&r, XQ_D_BAD_TAG)->severity, XQ_SEV_NOTE);
-	assert_int_equal(count_sev(&r, XQ_SEV_ERROR), 0);
+	assert_int_equal(find_diag(&r, XQI_D_BAD_TAG)->severity, XQ_SEVERITY_NOTE);
+	assert_int_equal(count_sev(&r, XQ_SEVERITY_ERROR), 0);
 	close_reading(&r);
 }
 
 static void coordinates_count_ranks_as_the_options_say(void **state)
 {
 	struct reading r;
-	struct xq_read_opts o = XQ_READ_OPTS_INIT;
-	const struct xq_diag *d;
+	struct xqi_read_opts o = XQI_READ_OPTS_INIT;
+	const struct xq_diagnostic *d;
 	const char text[] = "1. h3e3 h10g8 2. h1g3 *\n";
 
 	(void)state;
@@ -2566,8 +2566,8 @@ static void coordinates_count_ranks_as_the_options_say(void **state)
 	 * then gives it away, and is an error that says how to read it. */
 	open_str(&r, "[FEN \"4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1\"]\n1. a1a2 e10e9 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQ_GAME_BROKEN);
-	d = find_diag(&r, XQ_D_BAD_MOVE_TEXT);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	d = find_diag(&r, XQI_D_BAD_MOVE_TEXT);
 	assert_non_null(d);
 	assert_string_equal(d->move, "e10e9");
 	assert_non_null(strstr(d->msg, "ranks 1-10"));
@@ -2580,15 +2580,15 @@ static void writer_writes_chinese_by_default_and_traditional_in_big5(void **stat
 	struct xq_buf out = XQ_BUF_INIT, back = XQ_BUF_INIT;
 
 	(void)state;
-	rewrite(in, sizeof(in) - 1, XQ_NOTATION_AUTO, XQ_ENC_UTF8, XQ_ENC_UNKNOWN, &out);
+	rewrite(in, sizeof(in) - 1, XQ_DIALECT_AUTO, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
 	assert_string_equal(out.ptr, "[Game \"Chinese Chess\"]\n[Event \"e\"]\n\n"
 				     "1. 炮二平五 马８进７ 2. 马二进三 *\n");
 	xq_buf_reset(&out);
-	rewrite(in, sizeof(in) - 1, XQ_NOTATION_WXF, XQ_ENC_UTF8, XQ_ENC_UNKNOWN, &out);
+	rewrite(in, sizeof(in) - 1, XQ_DIALECT_WXF, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
 	assert_non_null(strstr(out.ptr, "[Format \"WXF\"]\n\n1. C2.5 H8+7 2. H2+3 *\n"));
 	xq_buf_reset(&out);
-	rewrite(in, sizeof(in) - 1, XQ_NOTATION_CHINESE, XQ_ENC_BIG5, XQ_ENC_UNKNOWN, &out);
-	assert_int_equal(xq_decode(XQ_ENC_BIG5, out.ptr, out.len, &back, NULL), 0);
+	rewrite(in, sizeof(in) - 1, XQ_DIALECT_CHINESE, XQI_ENC_BIG5, XQI_ENC_UNKNOWN, &out);
+	assert_int_equal(xqi_decode(XQI_ENC_BIG5, out.ptr, out.len, &back, NULL), 0);
 	assert_non_null(strstr(back.ptr, "1. 炮二平五 馬８進７ 2. 馬二進三 *"));
 	xq_buf_release(&out);
 	xq_buf_release(&back);
@@ -2599,8 +2599,8 @@ static void round_trip_in_every_notation_and_encoding(void **state)
 	static const char *const fixtures[] = {"gb2312-crlf.pgn", "big5-black-first.pgn",
 					       "gbk-bare-cr-variations.pgn", "wxf-fullwidth.pgn",
 					       "xboard-san.pgn", "no-tags-gmchess.pgn"};
-	static const int notations[] = {XQ_NOTATION_CHINESE, XQ_NOTATION_ICCS, XQ_NOTATION_WXF};
-	static const enum xq_encoding encs[] = {XQ_ENC_UTF8, XQ_ENC_GBK, XQ_ENC_BIG5};
+	static const int notations[] = {XQ_DIALECT_CHINESE, XQ_DIALECT_ICCS, XQ_DIALECT_WXF};
+	static const enum xqi_encoding encs[] = {XQI_ENC_UTF8, XQI_ENC_GBK, XQI_ENC_BIG5};
 
 	(void)state;
 	for (size_t f = 0; f < sizeof(fixtures) / sizeof(fixtures[0]); f++) {
@@ -2612,26 +2612,26 @@ static void round_trip_in_every_notation_and_encoding(void **state)
 				struct reading r1, r2;
 				char why[256];
 				/* Simplified text cannot go to Big5: only the Big5 file does. */
-				if (encs[e] == XQ_ENC_BIG5 && f != 1)
+				if (encs[e] == XQI_ENC_BIG5 && f != 1)
 					continue;
-				rewrite(text, len, notations[n], encs[e], XQ_ENC_UNKNOWN, &a);
+				rewrite(text, len, notations[n], encs[e], XQI_ENC_UNKNOWN, &a);
 				rewrite(a.ptr, a.len, notations[n], encs[e], encs[e], &b);
 				if (a.len != b.len || memcmp(a.ptr, b.ptr, a.len))
 					fail_msg("%s in %s/%s: written twice, not the same bytes", fixtures[f],
-						 xq_notation_name(notations[n]), xq_encoding_name(encs[e]));
+						 xqi_notation_name(notations[n]), xqi_encoding_name(encs[e]));
 				open_mem(&r1, "1", text, len, NULL);
 				open_mem(&r2, "2", a.ptr, a.len, NULL);
 				assert_int_equal(next_game(&r1), 1);
 				assert_int_equal(next_game(&r2), 1);
-				xq_game_remove_tag(&r1.g, "Game");
-				xq_game_remove_tag(&r2.g, "Game");
-				xq_game_remove_tag(&r1.g, "Format");
-				xq_game_remove_tag(&r2.g, "Format");
-				xq_game_remove_tag(&r1.g, "FEN");
-				xq_game_remove_tag(&r2.g, "FEN");
-				if (!xq_game_equal(&r1.g, &r2.g, 0, why, sizeof(why)))
-					fail_msg("%s in %s/%s: %s", fixtures[f], xq_notation_name(notations[n]),
-						 xq_encoding_name(encs[e]), why);
+				xqi_record_remove_tag(&r1.g, "Game");
+				xqi_record_remove_tag(&r2.g, "Game");
+				xqi_record_remove_tag(&r1.g, "Format");
+				xqi_record_remove_tag(&r2.g, "Format");
+				xqi_record_remove_tag(&r1.g, "FEN");
+				xqi_record_remove_tag(&r2.g, "FEN");
+				if (!xqi_record_equal(&r1.g, &r2.g, 0, why, sizeof(why)))
+					fail_msg("%s in %s/%s: %s", fixtures[f], xqi_notation_name(notations[n]),
+						 xqi_encoding_name(encs[e]), why);
 				close_reading(&r1);
 				close_reading(&r2);
 				xq_buf_release(&a);
@@ -2689,8 +2689,8 @@ static void corpus_files_taken_as_pgn_are_exactly_the_listed_ones_and_detected_s
 		/* repo, commit, path, ...: the file is <owner>__<name>/<path>. */
 		char *repo = line, *commit = strchr(repo, '\t'), *path, *end, *slash, rel[2048],
 		     full[8192];
-		struct xq_input *in;
-		struct xq_diag d;
+		struct xqi_input *in;
+		struct xq_diagnostic d;
 		const unsigned char *head;
 		size_t hlen;
 		assert_non_null(commit);
@@ -2705,19 +2705,19 @@ static void corpus_files_taken_as_pgn_are_exactly_the_listed_ones_and_detected_s
 		snprintf(rel, sizeof(rel), "%.*s__%.*s/%s", (int)(slash - repo), repo,
 			 (int)(commit - slash - 1), slash + 1, path);
 		snprintf(full, sizeof(full), "%s/corpus/pgn/%s", dir, rel);
-		xq_diag_init(&d);
-		assert_int_equal(xq_input_open(&in, full, &d), 0);
-		assert_int_equal(xq_input_peek(in, &head, &hlen, &d), 0);
-		if (xq_format_pgn.probe(head, hlen) > 0 && found.n < MAXFILES) {
+		xqi_diagnostic_init(&d);
+		assert_int_equal(xqi_input_open(&in, full, &d), 0);
+		assert_int_equal(xqi_input_peek(in, &head, &hlen, &d), 0);
+		if (xqi_format_pgn.probe(head, hlen) > 0 && found.n < MAXFILES) {
 			found.paths[found.n++] = strdup(rel);
 			/* No other format's probe claims it more strongly. */
-			if (xq_format_detect(head, hlen, full) != &xq_format_pgn)
+			if (xqi_format_detect(head, hlen, full) != &xqi_format_pgn)
 				fail_msg("%s: the registry picks %s, not pgn", rel,
-					 xq_format_detect(head, hlen, full)
-						 ? xq_format_detect(head, hlen, full)->name
+					 xqi_format_detect(head, hlen, full)
+						 ? xqi_format_detect(head, hlen, full)->name
 						 : "nothing");
 		}
-		xq_input_close(in);
+		xqi_input_close(in);
 	}
 	fclose(f);
 	read_lines("tests/data/pgn/corpus-pgn.txt", &listed);
@@ -2734,86 +2734,86 @@ static void corpus_files_taken_as_pgn_are_exactly_the_listed_ones_and_detected_s
 
 struct file_result {
 	unsigned long games, plies, notes, warnings, errors, losses;
-	struct xq_diag first_error;
+	struct xq_diagnostic first_error;
 };
 
-static void tally(const struct xq_diag *d, void *p)
+static void tally(const struct xq_diagnostic *d, void *p)
 {
 	struct file_result *fr = p;
 
-	if (d->severity == XQ_SEV_ERROR) {
+	if (d->severity == XQ_SEVERITY_ERROR) {
 		if (fr->errors++ == 0)
 			fr->first_error = *d;
-	} else if (d->severity == XQ_SEV_WARNING) {
+	} else if (d->severity == XQ_SEVERITY_WARNING) {
 		fr->warnings++;
 	} else {
 		fr->notes++;
 	}
-	if (d->code == XQ_D_LOSS)
+	if (d->code == XQI_D_LOSS)
 		fr->losses++;
 }
 
 /* Read a whole file; with `notation` > 0 also round-trip each game. */
 static void read_corpus_file(const char *path, struct file_result *fr, int notation,
-			     enum xq_encoding enc, unsigned long *round_trips)
+			     enum xqi_encoding enc, unsigned long *round_trips)
 {
-	struct xq_input *in;
-	struct xq_diag d;
-	struct xq_sink sink = {tally, fr};
-	struct xq_game g;
+	struct xqi_input *in;
+	struct xq_diagnostic d;
+	struct xqi_sink sink = {tally, fr};
+	struct xqi_record g;
 	void *rd;
 	int rc;
 
 	memset(fr, 0, sizeof(*fr));
-	xq_diag_init(&d);
-	assert_int_equal(xq_input_open(&in, path, &d), 0);
-	assert_int_equal(xq_format_pgn.open_reader(&rd, in, NULL, &sink), 0);
-	xq_game_init(&g);
-	while ((rc = xq_format_pgn.read(rd, &g)) > 0) {
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_input_open(&in, path, &d), 0);
+	assert_int_equal(xqi_format_pgn.open_reader(&rd, in, NULL, &sink), 0);
+	xqi_record_init(&g);
+	while ((rc = xqi_format_pgn.read(rd, &g)) > 0) {
 		fr->games++;
 		fr->plies += g.nnodes - 1;
-		if (notation && !(g.flags & XQ_GAME_BROKEN)) {
+		if (notation && !(g.flags & XQI_RECORD_BROKEN)) {
 			struct xq_buf a = XQ_BUF_INIT, b = XQ_BUF_INIT;
 			struct reading r2;
 			struct writing w;
 			char why[256];
 			int wrc;
-			if (enc == XQ_ENC_BIG5 && strcmp(g.encoding, "big5"))
+			if (enc == XQI_ENC_BIG5 && strcmp(g.encoding, "big5"))
 				continue;
 			open_writer(&w, &a, notation, enc);
-			wrc = xq_format_pgn.write(w.wr, &g);
+			wrc = xqi_format_pgn.write(w.wr, &g);
 			close_writer(&w);
-			if (wrc == XQ_EENCODING || find_diag(&w.diags, XQ_D_LOSS)) {
+			if (wrc == XQ_EENCODING || find_diag(&w.diags, XQI_D_LOSS)) {
 				/* Reported: a character the target cannot hold, or a loss. */
 				xq_buf_release(&a);
 				continue;
 			}
 			assert_int_equal(wrc, 0);
 			{
-				struct xq_read_opts ro = XQ_READ_OPTS_INIT;
+				struct xqi_read_opts ro = XQI_READ_OPTS_INIT;
 				ro.encoding = enc;
 				open_mem(&r2, "again", a.ptr, a.len, &ro);
 			}
 			assert_int_equal(next_game(&r2), 1);
-			if (r2.g.flags & XQ_GAME_BROKEN)
+			if (r2.g.flags & XQI_RECORD_BROKEN)
 				fail_msg("%s game %llu in %s: what the writer wrote does not read back: %s",
-					 path, (unsigned long long)g.number, xq_notation_name(notation),
+					 path, (unsigned long long)g.number, xqi_notation_name(notation),
 					 r2.d[0].msg);
 			open_writer(&w, &b, notation, enc);
-			assert_int_equal(xq_format_pgn.write(w.wr, &r2.g), 0);
+			assert_int_equal(xqi_format_pgn.write(w.wr, &r2.g), 0);
 			close_writer(&w);
 			if (a.len != b.len || memcmp(a.ptr, b.ptr, a.len))
 				fail_msg("%s game %llu in %s: written twice, not the same bytes", path,
-					 (unsigned long long)g.number, xq_notation_name(notation));
-			xq_game_remove_tag(&g, "Game");
-			xq_game_remove_tag(&r2.g, "Game");
-			xq_game_remove_tag(&g, "Format");
-			xq_game_remove_tag(&r2.g, "Format");
-			xq_game_remove_tag(&g, "FEN");
-			xq_game_remove_tag(&r2.g, "FEN");
-			if (!xq_game_equal(&g, &r2.g, 0, why, sizeof(why)))
+					 (unsigned long long)g.number, xqi_notation_name(notation));
+			xqi_record_remove_tag(&g, "Game");
+			xqi_record_remove_tag(&r2.g, "Game");
+			xqi_record_remove_tag(&g, "Format");
+			xqi_record_remove_tag(&r2.g, "Format");
+			xqi_record_remove_tag(&g, "FEN");
+			xqi_record_remove_tag(&r2.g, "FEN");
+			if (!xqi_record_equal(&g, &r2.g, 0, why, sizeof(why)))
 				fail_msg("%s game %llu in %s: read back, not the same game: %s", path,
-					 (unsigned long long)g.number, xq_notation_name(notation), why);
+					 (unsigned long long)g.number, xqi_notation_name(notation), why);
 			(*round_trips)++;
 			close_reading(&r2);
 			xq_buf_release(&a);
@@ -2821,9 +2821,9 @@ static void read_corpus_file(const char *path, struct file_result *fr, int notat
 		}
 	}
 	assert_int_equal(rc, 0);
-	xq_format_pgn.close_reader(rd);
-	xq_input_close(in);
-	xq_game_release(&g);
+	xqi_format_pgn.close_reader(rd);
+	xqi_input_close(in);
+	xqi_record_release(&g);
 }
 
 static void every_corpus_record_reads_and_only_the_listed_ones_fail(void **state)
@@ -2842,7 +2842,7 @@ static void every_corpus_record_reads_and_only_the_listed_ones_fail(void **state
 		struct file_result fr;
 		int k = -1;
 		snprintf(full, sizeof(full), "%s/corpus/pgn/%s", dir, files.paths[i]);
-		read_corpus_file(full, &fr, 0, XQ_ENC_UNKNOWN, NULL);
+		read_corpus_file(full, &fr, 0, XQI_ENC_UNKNOWN, NULL);
 		games += fr.games;
 		plies += fr.plies;
 		notes += fr.notes;
@@ -2856,7 +2856,7 @@ static void every_corpus_record_reads_and_only_the_listed_ones_fail(void **state
 				fail_msg("%s:%llu:%llu: %s: %s (not in pgn-broken.tsv)", files.paths[i],
 					 (unsigned long long)fr.first_error.place.line,
 					 (unsigned long long)fr.first_error.place.col,
-					 xq_diag_code_name(fr.first_error.code), fr.first_error.msg);
+					 xqi_diagnostic_code_name(fr.first_error.code), fr.first_error.msg);
 			continue;
 		}
 		{
@@ -2871,7 +2871,7 @@ static void every_corpus_record_reads_and_only_the_listed_ones_fail(void **state
 				 (unsigned long long)fr.first_error.game,
 				 (unsigned long long)fr.first_error.place.line,
 				 (unsigned long long)fr.first_error.place.col,
-				 xq_diag_code_name(fr.first_error.code));
+				 xqi_diagnostic_code_name(fr.first_error.code));
 			if (!fr.errors)
 				fail_msg("%s reads with no error, but pgn-broken.tsv lists it", files.paths[i]);
 			if (strcmp(expect, got))
@@ -2892,8 +2892,8 @@ static void every_corpus_record_reads_and_only_the_listed_ones_fail(void **state
 
 static void corpus_games_round_trip_in_every_notation(void **state)
 {
-	static const int notations[] = {XQ_NOTATION_CHINESE, XQ_NOTATION_ICCS, XQ_NOTATION_WXF};
-	static const enum xq_encoding encs[] = {XQ_ENC_UTF8, XQ_ENC_GBK, XQ_ENC_BIG5};
+	static const int notations[] = {XQ_DIALECT_CHINESE, XQ_DIALECT_ICCS, XQ_DIALECT_WXF};
+	static const enum xqi_encoding encs[] = {XQI_ENC_UTF8, XQI_ENC_GBK, XQI_ENC_BIG5};
 	const char *dir = test_shared_dir();
 	struct corpus files = {{0}, 0};
 	unsigned long trips[3][3] = {{0}};
@@ -2924,7 +2924,7 @@ static void corpus_games_round_trip_in_every_notation(void **state)
 
 static int probe(const char *s)
 {
-	return xq_format_pgn.probe((const unsigned char *)s, strlen(s));
+	return xqi_format_pgn.probe((const unsigned char *)s, strlen(s));
 }
 
 static void probe_knows_pgn_by_content(void **state)

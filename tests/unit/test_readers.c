@@ -1,6 +1,6 @@
 /*
  * test_readers.c: what every reader owes its caller, whatever the input:
- * it moves on between two games (xq_read_guard), and it ends: cut at any
+ * it moves on between two games (xqi_read_guard), and it ends: cut at any
  * byte, a record of any format is read with a bounded number of calls to
  * read() (each game takes at least one byte), never an internal error.
  */
@@ -11,7 +11,7 @@
 
 #include "ccb_testutil.h"
 
-static void report_into(const struct xq_diag *d, void *payload)
+static void report_into(const struct xq_diagnostic *d, void *payload)
 {
 	collect(d, payload);
 }
@@ -19,32 +19,32 @@ static void report_into(const struct xq_diag *d, void *payload)
 static void reader_that_returns_a_game_without_moving_on_is_an_internal_error(void **state)
 {
 	static struct collected c;
-	struct xq_sink sink = {report_into, &c};
-	struct xq_read_guard gd = {0, 0};
-	struct xq_game g;
+	struct xqi_sink sink = {report_into, &c};
+	struct xqi_read_guard gd = {0, 0};
+	struct xqi_record g;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
 	g.source = "in.pgn";
 	g.number = 1;
 	/* The first game may stand anywhere (even at 0: an empty XQF is one). */
-	assert_int_equal(xq_read_guard(&gd, 1, 0, &g, &sink), 1);
+	assert_int_equal(xqi_read_guard(&gd, 1, 0, &g, &sink), 1);
 	g.number = 2;
-	assert_int_equal(xq_read_guard(&gd, 1, 10, &g, &sink), 1);
+	assert_int_equal(xqi_read_guard(&gd, 1, 10, &g, &sink), 1);
 	assert_int_equal(c.n, 0);
 	/* The end and errors pass as they are. */
-	assert_int_equal(xq_read_guard(&gd, 0, 10, &g, &sink), 0);
-	assert_int_equal(xq_read_guard(&gd, XQ_EPARSE, 10, &g, &sink), XQ_EPARSE);
+	assert_int_equal(xqi_read_guard(&gd, 0, 10, &g, &sink), 0);
+	assert_int_equal(xqi_read_guard(&gd, XQ_EPARSE, 10, &g, &sink), XQ_EPARSE);
 	/* A game where the last one was returned: a bug, not a loop. */
 	g.number = 3;
-	assert_int_equal(xq_read_guard(&gd, 1, 10, &g, &sink), XQ_EINTERNAL);
+	assert_int_equal(xqi_read_guard(&gd, 1, 10, &g, &sink), XQ_EINTERNAL);
 	assert_int_equal(c.n, 1);
-	assert_int_equal(c.d[0].code, XQ_D_INTERNAL);
-	assert_int_equal(c.d[0].severity, XQ_SEV_ERROR);
+	assert_int_equal(c.d[0].code, XQI_D_INTERNAL);
+	assert_int_equal(c.d[0].severity, XQ_SEVERITY_ERROR);
 	assert_int_equal(c.d[0].game, 3);
 	assert_string_equal(c.d[0].source, "in.pgn");
 	assert_non_null(strstr(c.d[0].msg, "without moving on"));
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 /*
@@ -55,19 +55,19 @@ static void reader_that_returns_a_game_without_moving_on_is_an_internal_error(vo
 static void read_to_the_end(const char *fmt, const void *data, size_t len, const char *what)
 {
 	static struct collected c;
-	const struct xq_format *f = xq_format_find(fmt);
-	struct xq_sink sink = {report_into, &c};
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
-	struct xq_input *in;
-	struct xq_game g;
+	const struct xqi_format *f = xqi_format_find(fmt);
+	struct xqi_sink sink = {report_into, &c};
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
+	struct xqi_input *in;
+	struct xqi_record g;
 	void *r;
 	uint64_t calls = 0;
 	int rc;
 
 	memset(&c, 0, sizeof(c));
 	assert_non_null(f);
-	assert_int_equal(xq_input_open_mem(&in, "cut", data, len), 0);
-	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xqi_input_open_mem(&in, "cut", data, len), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
 	if (f->open_reader(&r, in, &opts, &sink) == 0) {
 		do {
 			if (++calls > len + 2)
@@ -78,10 +78,10 @@ static void read_to_the_end(const char *fmt, const void *data, size_t len, const
 		f->close_reader(r);
 	}
 	for (int i = 0; i < c.n; i++)
-		if (c.d[i].code == XQ_D_INTERNAL)
+		if (c.d[i].code == XQI_D_INTERNAL)
 			fail_msg("%s: %s cut to %zu bytes: %s", fmt, what, len, c.d[i].msg);
-	xq_game_release(&g);
-	xq_input_close(in);
+	xqi_record_release(&g);
+	xqi_input_close(in);
 }
 
 /* Cut `data` at every byte from `from` on, and every `step` bytes before. */
@@ -207,7 +207,7 @@ static void every_cut_of_cbr_and_cbl_records_is_read_to_the_end(void **state)
 }
 
 /*
- * Inputs of exactly one read block (XQ_READ_SIZE), ending inside a record:
+ * Inputs of exactly one read block (XQI_READ_SIZE), ending inside a record:
  * the last read returns no byte, only the end, and a loop that counts
  * bytes alone as progress stops there (the internal checks catch it).
  */
@@ -223,7 +223,7 @@ static void record_running_to_the_end_of_a_full_block_is_read_to_the_end(void **
 		{"pgn", "1. h2e2 h9g7 2. h0g2"},
 		{"ndjson", "{\"schema\":\"xqkit.game/1\",\"moves\":["},
 	};
-	size_t len = XQ_READ_SIZE;
+	size_t len = XQI_READ_SIZE;
 	char *text = malloc(len);
 
 	(void)state;

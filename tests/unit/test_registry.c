@@ -11,21 +11,21 @@
 #include <strings.h>
 
 #include "format.h"
-#include "game.h"
+#include "record.h"
 #include "io.h"
 #include "notation.h"
 
 static void ubb_is_another_name_for_dhtmlxq(void **state)
 {
-	const struct xq_format *dh = xq_format_find("dhtmlxq");
+	const struct xqi_format *dh = xqi_format_find("dhtmlxq");
 
 	(void)state;
 	assert_non_null(dh);
-	assert_ptr_equal(xq_format_find("ubb"), dh);
-	assert_ptr_equal(xq_format_find("UBB"), dh);
-	assert_ptr_equal(xq_format_find("DhtmlXQ"), dh);
-	assert_null(xq_format_find("ub"));
-	assert_null(xq_format_find(""));
+	assert_ptr_equal(xqi_format_find("ubb"), dh);
+	assert_ptr_equal(xqi_format_find("UBB"), dh);
+	assert_ptr_equal(xqi_format_find("DhtmlXQ"), dh);
+	assert_null(xqi_format_find("ub"));
+	assert_null(xqi_format_find(""));
 }
 
 static void a_name_is_written_by_the_format_whose_first_extension_it_is(void **state)
@@ -43,7 +43,7 @@ static void a_name_is_written_by_the_format_whose_first_extension_it_is(void **s
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const struct xq_format *f = xq_format_for_extension(cases[i].name);
+		const struct xqi_format *f = xqi_format_for_extension(cases[i].name);
 		const char *got = f ? f->name : "(none)";
 		const char *want = cases[i].format ? cases[i].format : "(none)";
 		if (strcmp(got, want))
@@ -58,10 +58,10 @@ static void extension_under_gz_breaks_a_tie(void **state)
 	static const char text[] = "\n";
 
 	(void)state;
-	assert_ptr_equal(xq_format_detect((const unsigned char *)text, 1, "x.pgn.gz"),
-			 xq_format_find("pgn"));
-	assert_ptr_equal(xq_format_detect((const unsigned char *)text, 1, "x.ubb.gz"),
-			 xq_format_find("dhtmlxq"));
+	assert_ptr_equal(xqi_format_detect((const unsigned char *)text, 1, "x.pgn.gz"),
+			 xqi_format_find("pgn"));
+	assert_ptr_equal(xqi_format_detect((const unsigned char *)text, 1, "x.ubb.gz"),
+			 xqi_format_find("dhtmlxq"));
 }
 
 /* Extensions that name no format: text files hold any, and .xfen lists use
@@ -98,11 +98,11 @@ static void check_tree(const char *dir)
 	while ((e = readdir(d))) {
 		char path[4400];
 		struct stat st;
-		struct xq_input *in;
-		struct xq_diag diag;
+		struct xqi_input *in;
+		struct xq_diagnostic diag;
 		const unsigned char *head;
 		size_t len;
-		const struct xq_format *f;
+		const struct xqi_format *f;
 		const char *dot;
 		if (e->d_name[0] == '.')
 			continue;
@@ -113,10 +113,10 @@ static void check_tree(const char *dir)
 			check_tree(path);
 			continue;
 		}
-		if (!S_ISREG(st.st_mode) || xq_input_open(&in, path, &diag))
+		if (!S_ISREG(st.st_mode) || xqi_input_open(&in, path, &diag))
 			continue;
-		if (xq_input_peek(in, &head, &len, &diag) == 0 &&
-		    (f = xq_format_detect(head, len, NULL)) && (dot = strrchr(e->d_name, '.')) &&
+		if (xqi_input_peek(in, &head, &len, &diag) == 0 &&
+		    (f = xqi_format_detect(head, len, NULL)) && (dot = strrchr(e->d_name, '.')) &&
 		    !any_format(dot)) {
 			files++;
 			if (!lists(f->extensions, dot)) {
@@ -125,7 +125,7 @@ static void check_tree(const char *dir)
 				mismatches++;
 			}
 		}
-		xq_input_close(in);
+		xqi_input_close(in);
 	}
 	closedir(d);
 }
@@ -151,73 +151,73 @@ static void every_shared_record_is_read_by_a_format_that_lists_its_extension(voi
 
 /* What a writer said about its games, one line per diagnostic (the game
  * number left out: the caller of a writer of its own renumbers). */
-static void said(const struct xq_diag *d, void *payload)
+static void said(const struct xq_diagnostic *d, void *payload)
 {
 	xq_buf_addf(payload, "%d %d %u %s\n", (int)d->code, (int)d->severity, (unsigned)d->ply,
 		    d->msg);
 }
 
 /* Every game of `path` into games[*n...]. */
-static void read_games(const char *path, struct xq_game *games, size_t *n)
+static void read_games(const char *path, struct xqi_record *games, size_t *n)
 {
-	struct xq_input *in;
-	struct xq_diag d;
+	struct xqi_input *in;
+	struct xq_diagnostic d;
 	const unsigned char *head;
 	size_t len;
-	const struct xq_format *f;
-	struct xq_read_opts ro = XQ_READ_OPTS_INIT;
+	const struct xqi_format *f;
+	struct xqi_read_opts ro = XQI_READ_OPTS_INIT;
 	void *r;
 
-	assert_int_equal(xq_input_open(&in, path, &d), 0);
-	assert_int_equal(xq_input_peek(in, &head, &len, &d), 0);
-	assert_non_null(f = xq_format_detect(head, len, path));
+	assert_int_equal(xqi_input_open(&in, path, &d), 0);
+	assert_int_equal(xqi_input_peek(in, &head, &len, &d), 0);
+	assert_non_null(f = xqi_format_detect(head, len, path));
 	assert_int_equal(f->open_reader(&r, in, &ro, NULL), 0);
 	while (*n < APART_MAX) {
-		assert_int_equal(xq_game_init(&games[*n]), 0);
+		assert_int_equal(xqi_record_init(&games[*n]), 0);
 		if (f->read(r, &games[*n]) != 1) {
-			xq_game_release(&games[*n]);
+			xqi_record_release(&games[*n]);
 			break;
 		}
 		games[(*n)++].source = path; /* the reader's is the input's, closed below */
 	}
 	f->close_reader(r);
-	xq_input_close(in);
+	xqi_input_close(in);
 }
 
 /* The games of `n` written by one writer, and each by a writer of its own
  * joined with the separator where a write before it returned 0: the same
  * bytes, the same return values, the same diagnostics.  Returns how many
  * games the writer refused, or -1 when it refuses `opts`. */
-static int written_apart(const struct xq_format *f, const struct xq_write_opts *opts,
-			 const struct xq_game *games, size_t n)
+static int written_apart(const struct xqi_format *f, const struct xqi_write_opts *opts,
+			 const struct xqi_record *games, size_t n)
 {
 	struct xq_buf one = XQ_BUF_INIT, apart = XQ_BUF_INIT, alone = XQ_BUF_INIT;
 	struct xq_buf said_one = XQ_BUF_INIT, said_apart = XQ_BUF_INIT;
-	struct xq_sink sink_one = {said, &said_one}, sink_apart = {said, &said_apart};
-	struct xq_output *o;
+	struct xqi_sink sink_one = {said, &said_one}, sink_apart = {said, &said_apart};
+	struct xq_file *o;
 	void *w;
 	int rc, any = 0, refused = 0;
 
-	assert_int_equal(xq_output_open_mem(&o, &one), 0);
+	assert_int_equal(xqi_file_open_mem(&o, &one), 0);
 	if (f->open_writer(&w, o, opts, &sink_one)) {
-		xq_output_abort(o);
+		xqi_file_abort(o);
 		xq_buf_release(&said_one);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		void *wa;
-		struct xq_output *oa;
+		struct xq_file *oa;
 		int rc_alone;
 		xq_buf_addf(&said_one, "game %zu\n", i);
 		xq_buf_addf(&said_apart, "game %zu\n", i);
 		rc = f->write(w, &games[i]);
 		xq_buf_reset(&alone);
-		assert_int_equal(xq_output_open_mem(&oa, &alone), 0);
+		assert_int_equal(xqi_file_open_mem(&oa, &alone), 0);
 		assert_int_equal(f->open_writer(&wa, oa, opts, &sink_apart), 0);
 		assert_int_equal(alone.len, 0); /* open_writer writes nothing */
 		rc_alone = f->write(wa, &games[i]);
 		assert_int_equal(f->close_writer(wa), 0);
-		assert_int_equal(xq_output_commit(oa, NULL), 0);
+		assert_int_equal(xqi_file_commit(oa, NULL), 0);
 		if (rc != rc_alone)
 			fail_msg("%s: game %zu: %d written with the others, %d alone", f->name, i, rc,
 				 rc_alone);
@@ -229,7 +229,7 @@ static int written_apart(const struct xq_format *f, const struct xq_write_opts *
 		xq_buf_add(&apart, alone.ptr, alone.len);
 	}
 	assert_int_equal(f->close_writer(w), 0);
-	assert_int_equal(xq_output_commit(o, NULL), 0);
+	assert_int_equal(xqi_file_commit(o, NULL), 0);
 	assert_int_equal(xq_buf_error(&one) | xq_buf_error(&apart) | xq_buf_error(&said_one), 0);
 	assert_true(any > 1);
 	if (one.len != apart.len || memcmp(one.ptr, apart.ptr, one.len)) {
@@ -259,8 +259,8 @@ static void writers_with_a_separator_write_each_game_as_a_writer_of_its_own(void
 		"tests/data/dhtmlxq/game.ubb", "tests/data/mixed/stray-byte.pgn",
 	};
 	static const char bad_fen[] = "not a position";
-	struct xq_game games[APART_MAX];
-	struct xq_write_opts opts[3] = {XQ_WRITE_OPTS_INIT, XQ_WRITE_OPTS_INIT, XQ_WRITE_OPTS_INIT};
+	struct xqi_record games[APART_MAX];
+	struct xqi_write_opts opts[3] = {XQI_WRITE_OPTS_INIT, XQI_WRITE_OPTS_INIT, XQI_WRITE_OPTS_INIT};
 	size_t n = 0, mid;
 	int formats = 0, refused = 0;
 
@@ -276,15 +276,15 @@ static void writers_with_a_separator_write_each_game_as_a_writer_of_its_own(void
 		games[i] = games[i - 1];
 	}
 	n++;
-	assert_int_equal(xq_game_init(&games[mid]), 0);
-	assert_int_equal(xq_game_set_start_text(&games[mid], bad_fen, sizeof(bad_fen) - 1), 0);
-	opts[1].encoding = XQ_ENC_GBK;
-	opts[2].notation = XQ_NOTATION_WXF;
-	for (size_t k = 0; xq_formats[k]; k++) {
-		const struct xq_format *f = xq_formats[k];
+	assert_int_equal(xqi_record_init(&games[mid]), 0);
+	assert_int_equal(xqi_record_set_start_text(&games[mid], bad_fen, sizeof(bad_fen) - 1), 0);
+	opts[1].encoding = XQI_ENC_GBK;
+	opts[2].notation = XQ_DIALECT_WXF;
+	for (size_t k = 0; xqi_formats[k]; k++) {
+		const struct xqi_format *f = xqi_formats[k];
 		if (!f->separator)
 			continue;
-		assert_true(f->caps & XQ_CAP_MULTI);
+		assert_true(f->caps & XQ_FORMAT_MULTI);
 		formats++;
 		for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
 			refused += written_apart(f, &opts[i], games, n) > 0;
@@ -294,7 +294,7 @@ static void writers_with_a_separator_write_each_game_as_a_writer_of_its_own(void
 	assert_true(formats >= 3); /* PGN, NDJSON, DhtmlXQ */
 	assert_true(refused > 0);  /* DhtmlXQ cannot hold the start as text */
 	for (size_t i = 0; i < n; i++)
-		xq_game_release(&games[i]);
+		xqi_record_release(&games[i]);
 }
 
 int main(void)

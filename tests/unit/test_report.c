@@ -9,7 +9,7 @@
 
 #include <fcntl.h>
 
-#include "diag.h"
+#include "diagnostic.h"
 #include "report.c"
 
 /* report.c clears the progress line before writing; no test shows one. */
@@ -84,9 +84,9 @@ static void always_and_never_win_over_the_terminal_and_no_color(void **state)
 }
 
 /* A diagnostic of a.pgn at `line`:`col`, in game `game` (0: none). */
-static void diag_at(struct xq_diag *d, uint64_t line, uint64_t col, uint64_t game)
+static void diag_at(struct xq_diagnostic *d, uint64_t line, uint64_t col, uint64_t game)
 {
-	xq_diag_init(d);
+	xqi_diagnostic_init(d);
 	d->source = "a.pgn";
 	d->place.line = line;
 	d->place.col = col;
@@ -96,16 +96,16 @@ static void diag_at(struct xq_diag *d, uint64_t line, uint64_t col, uint64_t gam
 static void only_the_severity_word_is_coloured(void **state)
 {
 	struct xq_buf b = XQ_BUF_INIT;
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
 	(void)state;
 	diag_at(&d, 3, 5, 0);
-	xq_diag_set(&d, 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR, "illegal");
-	assert_int_equal(report_text_color(&b, xq_diag_public(&d), 0, 1), 0);
+	xqi_diagnostic_set(&d, 0, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR, "illegal");
+	assert_int_equal(report_text_color(&b, &d, 0, 1), 0);
 	xq_buf_addc(&b, '\0');
 	assert_string_equal(b.ptr, "a.pgn:3:5: \033[01;31merror\033[m: illegal [illegal-move]\n");
 	xq_buf_reset(&b);
-	assert_int_equal(report_text_color(&b, xq_diag_public(&d), 0, 0), 0);
+	assert_int_equal(report_text_color(&b, &d, 0, 0), 0);
 	xq_buf_addc(&b, '\0');
 	assert_string_equal(b.ptr, "a.pgn:3:5: error: illegal [illegal-move]\n");
 	xq_buf_release(&b);
@@ -117,7 +117,7 @@ static void strict_reports_a_note_as_an_error_and_leaves_the_diagnostic_a_note(v
 {
 	struct input_opts o;
 	struct reporter r;
-	struct xq_diag d;
+	struct xq_diagnostic d;
 
 	(void)state;
 	memset(&o, 0, sizeof(o));
@@ -126,16 +126,16 @@ static void strict_reports_a_note_as_an_error_and_leaves_the_diagnostic_a_note(v
 	reporter_init(&r, "validate", &o);
 	r.strict = 1;
 	diag_at(&d, 2, 1, 1);
-	xq_diag_set(&d, 0, XQ_D_RESIGNATION, XQ_SEV_NOTE, "decisive result without mate");
-	assert_int_equal(reporter_diag(&r, xq_diag_public(&d), 0), XQ_SEV_ERROR);
-	assert_int_equal(d.severity, XQ_SEV_NOTE);
-	assert_int_equal(r.counts.by_sev[XQ_SEV_ERROR], 1);
-	assert_int_equal(r.counts.by_sev[XQ_SEV_NOTE], 0);
+	xqi_diagnostic_set(&d, 0, XQI_D_RESIGNATION, XQ_SEVERITY_NOTE, "decisive result without mate");
+	assert_int_equal(reporter_diag(&r, &d, 0), XQ_SEVERITY_ERROR);
+	assert_int_equal(d.severity, XQ_SEVERITY_NOTE);
+	assert_int_equal(r.counts.by_sev[XQ_SEVERITY_ERROR], 1);
+	assert_int_equal(r.counts.by_sev[XQ_SEVERITY_NOTE], 0);
 	xq_buf_addc(&r.err, '\0');
 	assert_string_equal(r.err.ptr, "a.pgn:2:1: error: game 1: decisive result without mate [resignation]\n");
 	r.strict = 0;
-	assert_int_equal(reporter_diag(&r, xq_diag_public(&d), 0), XQ_SEV_NOTE);
-	assert_int_equal(r.counts.by_sev[XQ_SEV_NOTE], 1);
+	assert_int_equal(reporter_diag(&r, &d, 0), XQ_SEVERITY_NOTE);
+	assert_int_equal(r.counts.by_sev[XQ_SEVERITY_NOTE], 1);
 	reporter_release(&r);
 }
 
@@ -176,7 +176,7 @@ static void every_code_of_the_library_is_counted_by_its_name(void **state)
 {
 	struct report_counts c;
 	struct xq_buf b = XQ_BUF_INIT;
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	int n = 0;
 
 	(void)state;
@@ -186,11 +186,11 @@ static void every_code_of_the_library_is_counted_by_its_name(void **state)
 	assert_true(n <= REPORT_CODES);
 	memset(&c, 0, sizeof(c));
 	diag_at(&d, 1, 1, 1);
-	xq_diag_set(&d, 0, XQ_D_RESOURCE, XQ_SEV_WARNING, "deep");
-	report_count(&c, xq_diag_public(&d));
-	report_count(&c, xq_diag_public(&d));
-	xq_diag_set(&d, 0, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR, "no");
-	report_count(&c, xq_diag_public(&d));
+	xqi_diagnostic_set(&d, 0, XQI_D_RESOURCE, XQ_SEVERITY_WARNING, "deep");
+	report_count(&c, &d);
+	report_count(&c, &d);
+	xqi_diagnostic_set(&d, 0, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR, "no");
+	report_count(&c, &d);
 	assert_int_equal(report_codes_json(&b, &c), 0);
 	xq_buf_addc(&b, '\0');
 	assert_string_equal(b.ptr, "{\"illegal-move\":1,\"resource\":2}");

@@ -10,47 +10,47 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "board.h"
-#include "diag.h"
+#include "position.h"
+#include "diagnostic.h"
 #include "eval.h"
 #include "movegen.h"
 #include "search.h"
 
-static xq_move mv(const char *iccs)
+static xqi_move mv(const char *iccs)
 {
-	return XQ_MOVE(XQ_SQ(iccs[0] - 'a', iccs[1] - '0'), XQ_SQ(iccs[2] - 'a', iccs[3] - '0'));
+	return XQI_MOVE(XQI_SQ(iccs[0] - 'a', iccs[1] - '0'), XQI_SQ(iccs[2] - 'a', iccs[3] - '0'));
 }
 
-static struct xq_board pos(const char *fen)
+static struct xqi_position pos(const char *fen)
 {
-	struct xq_board b;
-	struct xq_diag d;
+	struct xqi_position b;
+	struct xq_diagnostic d;
 
-	xq_diag_init(&d);
-	if (xq_board_from_fen(&b, fen, strlen(fen), XQ_FEN_LENIENT_PLACEMENT, &d))
+	xqi_diagnostic_init(&d);
+	if (xqi_position_from_fen(&b, fen, strlen(fen), XQI_FEN_LENIENT_PLACEMENT, &d))
 		fail_msg("bad test FEN '%s': %s", fen, d.msg);
 	return b;
 }
 
-static struct xq_search *new_search(void)
+static struct xqi_search *new_search(void)
 {
-	struct xq_search *s;
-	struct xq_diag d;
+	struct xqi_search *s;
+	struct xq_diagnostic d;
 
-	xq_diag_init(&d);
-	if (xq_search_new(&s, NULL, &d))
-		fail_msg("xq_search_new: %s", d.msg);
+	xqi_diagnostic_init(&d);
+	if (xqi_search_new(&s, NULL, &d))
+		fail_msg("xqi_search_new: %s", d.msg);
 	return s;
 }
 
-static void run(struct xq_search *s, const struct xq_board *b, const xq_move *h, size_t n,
-		struct xq_limit lim, struct xq_analysis *a)
+static void run(struct xqi_search *s, const struct xqi_position *b, const xqi_move *h, size_t n,
+		struct xqi_limit lim, struct xqi_analysis *a)
 {
-	struct xq_diag d;
+	struct xq_diagnostic d;
 	int rc;
 
-	xq_diag_init(&d);
-	rc = xq_search_run(s, a, b, h, n, &lim, &d);
+	xqi_diagnostic_init(&d);
+	rc = xqi_search_run(s, a, b, h, n, &lim, &d);
 	if (rc)
 		fail_msg("search failed (%d): %s", rc, d.msg);
 }
@@ -61,103 +61,103 @@ static void run(struct xq_search *s, const struct xq_board *b, const xq_move *h,
 
 static void score_text_is_pawns_with_sign_or_mate(void **state)
 {
-	char t[XQ_SCORE_TEXT_MAX];
-	struct xq_score s;
+	char t[XQI_SCORE_TEXT_MAX];
+	struct xqi_score s;
 
 	(void)state;
-	s = (struct xq_score){XQ_SCORE_CP, 35};
-	xq_score_format(s, t, sizeof(t));
+	s = (struct xqi_score){XQ_EVAL_CP, 35};
+	xqi_score_format(s, t, sizeof(t));
 	assert_string_equal(t, "+0.35");
 	s.value = -120;
-	xq_score_format(s, t, sizeof(t));
+	xqi_score_format(s, t, sizeof(t));
 	assert_string_equal(t, "-1.20");
 	s.value = 0;
-	xq_score_format(s, t, sizeof(t));
+	xqi_score_format(s, t, sizeof(t));
 	assert_string_equal(t, "0.00");
 	s.value = -5;
-	xq_score_format(s, t, sizeof(t));
+	xqi_score_format(s, t, sizeof(t));
 	assert_string_equal(t, "-0.05");
-	s = (struct xq_score){XQ_SCORE_MATE, 3};
-	xq_score_format(s, t, sizeof(t));
+	s = (struct xqi_score){XQ_EVAL_MATE, 3};
+	xqi_score_format(s, t, sizeof(t));
 	assert_string_equal(t, "#3");
-	s = (struct xq_score){XQ_SCORE_MATED, 3};
-	xq_score_format(s, t, sizeof(t));
+	s = (struct xqi_score){XQ_EVAL_MATED, 3};
+	xqi_score_format(s, t, sizeof(t));
 	assert_string_equal(t, "#-3");
 	/* Truncated, still terminated, and the length needed is returned. */
-	s = (struct xq_score){XQ_SCORE_CP, 12345};
-	assert_int_equal(xq_score_format(s, t, 4), 7);
+	s = (struct xqi_score){XQ_EVAL_CP, 12345};
+	assert_int_equal(xqi_score_format(s, t, 4), 7);
 	assert_string_equal(t, "+12");
 }
 
 static void score_for_red_flips_black_scores(void **state)
 {
-	struct xq_score s = {XQ_SCORE_CP, 40}, r;
+	struct xqi_score s = {XQ_EVAL_CP, 40}, r;
 
 	(void)state;
-	r = xq_score_for_red(s, XQ_BLACK);
-	assert_int_equal(r.kind, XQ_SCORE_CP);
+	r = xqi_score_for_red(s, XQI_BLACK);
+	assert_int_equal(r.kind, XQ_EVAL_CP);
 	assert_int_equal(r.value, -40);
-	r = xq_score_for_red(s, XQ_RED);
+	r = xqi_score_for_red(s, XQI_RED);
 	assert_int_equal(r.value, 40);
-	s = (struct xq_score){XQ_SCORE_MATE, 2};
-	r = xq_score_for_red(s, XQ_BLACK);
-	assert_int_equal(r.kind, XQ_SCORE_MATED);
+	s = (struct xqi_score){XQ_EVAL_MATE, 2};
+	r = xqi_score_for_red(s, XQI_BLACK);
+	assert_int_equal(r.kind, XQ_EVAL_MATED);
 	assert_int_equal(r.value, 2);
-	r = xq_score_negate(r);
-	assert_int_equal(r.kind, XQ_SCORE_MATE);
+	r = xqi_score_negate(r);
+	assert_int_equal(r.kind, XQ_EVAL_MATE);
 }
 
 static void score_order_puts_mates_beyond_every_cp_score(void **state)
 {
-	struct xq_score cp_hi = {XQ_SCORE_CP, 5000000}, cp = {XQ_SCORE_CP, 150};
-	struct xq_score m1 = {XQ_SCORE_MATE, 1}, m5 = {XQ_SCORE_MATE, 5};
-	struct xq_score l1 = {XQ_SCORE_MATED, 1}, l0 = {XQ_SCORE_MATED, 0};
+	struct xqi_score cp_hi = {XQ_EVAL_CP, 5000000}, cp = {XQ_EVAL_CP, 150};
+	struct xqi_score m1 = {XQ_EVAL_MATE, 1}, m5 = {XQ_EVAL_MATE, 5};
+	struct xqi_score l1 = {XQ_EVAL_MATED, 1}, l0 = {XQ_EVAL_MATED, 0};
 
 	(void)state;
-	assert_true(xq_score_order(m1) > xq_score_order(m5));
-	assert_true(xq_score_order(m5) > xq_score_order(cp_hi));
-	assert_true(xq_score_order(cp_hi) > xq_score_order(cp));
-	assert_int_equal(xq_score_order(cp), 150);
-	assert_true(xq_score_order(l1) > xq_score_order(l0));
-	assert_true(xq_score_order(l1) < -xq_score_order(cp_hi));
+	assert_true(xqi_score_order(m1) > xqi_score_order(m5));
+	assert_true(xqi_score_order(m5) > xqi_score_order(cp_hi));
+	assert_true(xqi_score_order(cp_hi) > xqi_score_order(cp));
+	assert_int_equal(xqi_score_order(cp), 150);
+	assert_true(xqi_score_order(l1) > xqi_score_order(l0));
+	assert_true(xqi_score_order(l1) < -xqi_score_order(cp_hi));
 }
 
 /* ---- evaluation ------------------------------------------------------------ */
 
 static void evaluation_is_symmetric(void **state)
 {
-	struct xq_board b;
-	struct xq_board red = pos("3k5/9/9/9/9/2R6/9/9/9/4K4 w");
-	struct xq_board black = pos("4k4/9/9/9/6r2/9/9/9/9/5K3 b");
+	struct xqi_position b;
+	struct xqi_position red = pos("3k5/9/9/9/9/2R6/9/9/9/4K4 w");
+	struct xqi_position black = pos("4k4/9/9/9/6r2/9/9/9/9/5K3 b");
 
 	(void)state;
-	xq_board_start(&b);
-	assert_int_equal(xq_eval(&b), 0);
+	xqi_position_start(&b);
+	assert_int_equal(xqi_eval(&b), 0);
 	/* The same position seen from the other side. */
-	assert_int_equal(xq_eval(&red), xq_eval(&black));
-	assert_true(xq_eval(&red) > 800);
+	assert_int_equal(xqi_eval(&red), xqi_eval(&black));
+	assert_true(xqi_eval(&red) > 800);
 }
 
 static void incremental_evaluation_matches_a_full_sum(void **state)
 {
-	struct xq_eval_table *t = malloc(sizeof(*t));
-	struct xq_board b = pos(PKB_B1);
-	xq_move moves[XQ_MAX_MOVES];
+	struct xqi_eval_table *t = malloc(sizeof(*t));
+	struct xqi_position b = pos(PKB_B1);
+	xqi_move moves[XQ_MOVES_MAX];
 	int n;
 
 	(void)state;
 	assert_non_null(t);
-	xq_eval_table_init(t);
-	n = xq_gen_legal(&b, moves);
+	xqi_eval_table_init(t);
+	n = xqi_gen_legal(&b, moves);
 	for (int i = 0; i < n; i++) {
-		struct xq_undo u;
-		int before = xq_eval_red(t, &b), delta = xq_eval_delta(t, &b, moves[i]);
-		xq_board_make(&b, moves[i], &u);
-		assert_int_equal(before + delta, xq_eval_red(t, &b));
-		/* xq_eval() is the same sum plus the positional terms, from the
+		struct xqi_undo u;
+		int before = xqi_eval_red(t, &b), delta = xqi_eval_delta(t, &b, moves[i]);
+		xqi_position_make(&b, moves[i], &u);
+		assert_int_equal(before + delta, xqi_eval_red(t, &b));
+		/* xqi_eval() is the same sum plus the positional terms, from the
 		 * side to move's view (red now). */
-		assert_int_equal(xq_eval(&b), xq_eval_red(t, &b) + xq_eval_positional(&b));
-		xq_board_unmake(&b, moves[i], &u);
+		assert_int_equal(xqi_eval(&b), xqi_eval_red(t, &b) + xqi_eval_positional(&b));
+		xqi_position_unmake(&b, moves[i], &u);
 	}
 	free(t);
 }
@@ -227,12 +227,12 @@ static void check_mates(int want_n)
 {
 	struct mate_row *rows;
 	int count = read_mates(&rows), tried = 0, failed = 0, by_rule = 0;
-	struct xq_search *s = new_search();
+	struct xqi_search *s = new_search();
 
 	for (int i = 0; i < count; i++) {
-		struct xq_board b, end;
-		struct xq_analysis a;
-		struct xq_limit lim = {0, 0, 0};
+		struct xqi_position b, end;
+		struct xqi_analysis a;
+		struct xqi_limit lim = {0, 0, 0};
 		if (rows[i].n != want_n)
 			continue;
 		tried++;
@@ -242,20 +242,20 @@ static void check_mates(int want_n)
 		run(s, &b, NULL, 0, lim, &a);
 		end = b;
 		for (size_t k = 0; k < a.pv_len; k++) {
-			struct xq_undo u;
-			xq_board_make(&end, a.pv[k], &u);
+			struct xqi_undo u;
+			xqi_position_make(&end, a.pv[k], &u);
 		}
-		if (a.score.kind != XQ_SCORE_MATE || a.score.value > want_n ||
+		if (a.score.kind != XQ_EVAL_MATE || a.score.value > want_n ||
 		    a.pv_len != (size_t)(2 * a.score.value - 1) ||
-		    (!rows[i].by_rule && xq_board_status(&end) == XQ_PLAYING)) {
-			char sc[XQ_SCORE_TEXT_MAX];
-			xq_score_format(a.score, sc, sizeof(sc));
+		    (!rows[i].by_rule && xqi_position_status(&end) == XQ_STATE_PLAYING)) {
+			char sc[XQI_SCORE_TEXT_MAX];
+			xqi_score_format(a.score, sc, sizeof(sc));
 			fprintf(stderr, "%s: %s at depth %d: got %s, pv of %zu moves\n", rows[i].id,
 				rows[i].fen, lim.depth, sc, a.pv_len);
 			failed++;
 		}
 	}
-	xq_search_free(s);
+	xqi_search_free(s);
 	free(rows);
 	assert_true(tried >= 20);
 	assert_true(want_n < 3 || by_rule > 0);
@@ -282,79 +282,79 @@ static void finds_every_mate_in_three(void **state)
 
 static void side_without_moves_is_lost_at_once(void **state)
 {
-	struct xq_search *s = new_search();
-	struct xq_analysis a;
-	struct xq_limit lim = {4, 0, 0};
+	struct xqi_search *s = new_search();
+	struct xqi_analysis a;
+	struct xqi_limit lim = {4, 0, 0};
 	/* mate_dbl and stale_b1 of the perft suite: checkmate and stalemate. */
-	struct xq_board mate = pos("3aka3/4P4/9/3N5/4C4/9/9/9/9/3K5 b - - 0 1");
+	struct xqi_position mate = pos("3aka3/4P4/9/3N5/4C4/9/9/9/9/3K5 b - - 0 1");
 
 	(void)state;
 	run(s, &mate, NULL, 0, lim, &a);
-	assert_true(a.flags & XQ_ANALYSIS_NO_MOVES);
-	assert_int_equal(a.score.kind, XQ_SCORE_MATED);
+	assert_true(a.flags & XQI_ANALYSIS_NO_MOVES);
+	assert_int_equal(a.score.kind, XQ_EVAL_MATED);
 	assert_int_equal(a.score.value, 0);
 	assert_int_equal(a.best, 0);
-	assert_int_equal(a.side, XQ_BLACK);
+	assert_int_equal(a.side, XQI_BLACK);
 	/* From red's point of view that is a win already on the board. */
-	assert_int_equal(xq_analysis_red_score(&a).kind, XQ_SCORE_MATE);
-	xq_search_free(s);
+	assert_int_equal(xqi_analysis_red_score(&a).kind, XQ_EVAL_MATE);
+	xqi_search_free(s);
 }
 
 static void stalemating_move_counts_as_a_mate(void **state)
 {
-	struct xq_search *s = new_search();
-	struct xq_analysis a;
-	struct xq_limit lim = {3, 0, 0};
+	struct xqi_search *s = new_search();
+	struct xqi_analysis a;
+	struct xqi_limit lim = {3, 0, 0};
 	/* The black king on d9 can go to d8 and e9; the red pawn stepping
 	 * to e8 covers both without giving check: stalemate, which loses in
 	 * xiangqi, and the only way to win at once. */
-	struct xq_board b = pos("3k5/9/4P4/9/9/9/9/9/9/4K4 w");
-	struct xq_board after = b;
-	struct xq_undo u;
+	struct xqi_position b = pos("3k5/9/4P4/9/9/9/9/9/9/4K4 w");
+	struct xqi_position after = b;
+	struct xqi_undo u;
 
 	(void)state;
 	run(s, &b, NULL, 0, lim, &a);
-	assert_int_equal(a.score.kind, XQ_SCORE_MATE);
+	assert_int_equal(a.score.kind, XQ_EVAL_MATE);
 	assert_int_equal(a.score.value, 1);
-	xq_board_make(&after, a.best, &u);
-	assert_false(xq_board_in_check(&after));
-	assert_int_equal(xq_board_status(&after), XQ_STALEMATE);
-	xq_search_free(s);
+	xqi_position_make(&after, a.best, &u);
+	assert_false(xqi_position_in_check(&after));
+	assert_int_equal(xqi_position_status(&after), XQ_STATE_STALEMATE);
+	xqi_search_free(s);
 }
 
 /* ---- limits and determinism ----------------------------------------------- */
 
 static void same_depth_gives_the_same_analysis(void **state)
 {
-	struct xq_search *s1 = new_search(), *s2 = new_search();
-	struct xq_analysis a, b2, c;
-	struct xq_limit lim = {6, 0, 0};
-	struct xq_board b = pos(PKB_B1), start;
+	struct xqi_search *s1 = new_search(), *s2 = new_search();
+	struct xqi_analysis a, b2, c;
+	struct xqi_limit lim = {6, 0, 0};
+	struct xqi_position b = pos(PKB_B1), start;
 
 	(void)state;
 	run(s1, &b, NULL, 0, lim, &a);
-	xq_board_start(&start);
+	xqi_position_start(&start);
 	run(s1, &start, NULL, 0, lim, &c); /* something else in between */
 	run(s1, &b, NULL, 0, lim, &b2);
 	assert_int_equal(a.depth, 6);
 	assert_memory_equal(&a.score, &b2.score, sizeof(a.score));
 	assert_int_equal(a.nodes, b2.nodes);
 	assert_int_equal(a.pv_len, b2.pv_len);
-	assert_memory_equal(a.pv, b2.pv, a.pv_len * sizeof(xq_move));
+	assert_memory_equal(a.pv, b2.pv, a.pv_len * sizeof(xqi_move));
 	/* A fresh context too. */
 	run(s2, &b, NULL, 0, lim, &b2);
 	assert_int_equal(a.nodes, b2.nodes);
 	assert_int_equal(a.best, b2.best);
-	xq_search_free(s1);
-	xq_search_free(s2);
+	xqi_search_free(s1);
+	xqi_search_free(s2);
 }
 
 static void node_limit_is_deterministic_and_respected(void **state)
 {
-	struct xq_search *s = new_search();
-	struct xq_analysis a, b2;
-	struct xq_limit lim = {0, 50000, 0};
-	struct xq_board b = pos(PKB_B1);
+	struct xqi_search *s = new_search();
+	struct xqi_analysis a, b2;
+	struct xqi_limit lim = {0, 50000, 0};
+	struct xqi_position b = pos(PKB_B1);
 
 	(void)state;
 	run(s, &b, NULL, 0, lim, &a);
@@ -369,51 +369,51 @@ static void node_limit_is_deterministic_and_respected(void **state)
 	lim.nodes = 1;
 	run(s, &b, NULL, 0, lim, &a);
 	assert_int_equal(a.depth, 1);
-	assert_true(xq_move_is_legal(&b, a.best));
-	xq_search_free(s);
+	assert_true(xqi_move_is_legal(&b, a.best));
+	xqi_search_free(s);
 }
 
 static void pv_moves_are_legal_in_turn(void **state)
 {
-	struct xq_search *s = new_search();
-	struct xq_analysis a;
-	struct xq_limit lim = {7, 0, 0};
-	struct xq_board b = pos(PKB_B1);
+	struct xqi_search *s = new_search();
+	struct xqi_analysis a;
+	struct xqi_limit lim = {7, 0, 0};
+	struct xqi_position b = pos(PKB_B1);
 
 	(void)state;
 	run(s, &b, NULL, 0, lim, &a);
 	assert_true(a.pv_len >= 5);
 	assert_int_equal(a.pv[0], a.best);
 	for (size_t i = 0; i < a.pv_len; i++) {
-		struct xq_undo u;
-		assert_true(xq_move_is_legal(&b, a.pv[i]));
-		xq_board_make(&b, a.pv[i], &u);
+		struct xqi_undo u;
+		assert_true(xqi_move_is_legal(&b, a.pv[i]));
+		xqi_position_make(&b, a.pv[i], &u);
 	}
-	xq_search_free(s);
+	xqi_search_free(s);
 }
 
 static void raised_stop_flag_ends_the_search(void **state)
 {
-	struct xq_search *s;
-	struct xq_search_opts o;
-	struct xq_diag d;
-	struct xq_analysis a;
-	struct xq_limit lim = {60, 0, 0};
-	struct xq_board b;
+	struct xqi_search *s;
+	struct xqi_search_opts o;
+	struct xq_diagnostic d;
+	struct xqi_analysis a;
+	struct xqi_limit lim = {60, 0, 0};
+	struct xqi_position b;
 	atomic_int stop;
 
 	(void)state;
 	atomic_init(&stop, 1);
 	memset(&o, 0, sizeof(o));
 	o.stop = &stop;
-	xq_diag_init(&d);
-	assert_int_equal(xq_search_new(&s, &o, &d), 0);
-	xq_board_start(&b);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_search_new(&s, &o, &d), 0);
+	xqi_position_start(&b);
 	run(s, &b, NULL, 0, lim, &a);
-	assert_true(a.flags & XQ_ANALYSIS_STOPPED);
+	assert_true(a.flags & XQI_ANALYSIS_STOPPED);
 	assert_true(a.depth >= 1 && a.depth < 60);
-	assert_true(xq_move_is_legal(&b, a.best));
-	xq_search_free(s);
+	assert_true(xqi_move_is_legal(&b, a.best));
+	xqi_search_free(s);
 }
 
 static void *raise_later(void *arg)
@@ -429,12 +429,12 @@ static void *raise_later(void *arg)
  * while the search runs; it returns soon with what it has. */
 static void stop_flag_raised_during_the_search_ends_it(void **state)
 {
-	struct xq_search *s;
-	struct xq_search_opts o;
-	struct xq_diag d;
-	struct xq_analysis a;
-	struct xq_limit lim = {60, 0, 0};
-	struct xq_board b = pos(PKB_B1);
+	struct xqi_search *s;
+	struct xqi_search_opts o;
+	struct xq_diagnostic d;
+	struct xqi_analysis a;
+	struct xqi_limit lim = {60, 0, 0};
+	struct xqi_position b = pos(PKB_B1);
 	struct timespec t0, t1;
 	pthread_t t;
 	atomic_int stop;
@@ -443,39 +443,39 @@ static void stop_flag_raised_during_the_search_ends_it(void **state)
 	atomic_init(&stop, 0);
 	memset(&o, 0, sizeof(o));
 	o.stop = &stop;
-	xq_diag_init(&d);
-	assert_int_equal(xq_search_new(&s, &o, &d), 0);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_search_new(&s, &o, &d), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(pthread_create(&t, NULL, raise_later, &stop), 0);
 	run(s, &b, NULL, 0, lim, &a);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	pthread_join(t, NULL);
-	assert_true(a.flags & XQ_ANALYSIS_STOPPED);
+	assert_true(a.flags & XQI_ANALYSIS_STOPPED);
 	assert_true(a.depth >= 1 && a.depth < 60);
-	assert_true(xq_move_is_legal(&b, a.best));
+	assert_true(xqi_move_is_legal(&b, a.best));
 	assert_true((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9 < 3.0);
-	xq_search_free(s);
+	xqi_search_free(s);
 }
 
 static void move_time_limits_the_search(void **state)
 {
-	struct xq_search *s = new_search();
-	struct xq_analysis a;
-	struct xq_limit lim = {0, 0, 200};
-	struct xq_board b;
+	struct xqi_search *s = new_search();
+	struct xqi_analysis a;
+	struct xqi_limit lim = {0, 0, 200};
+	struct xqi_position b;
 	struct timespec t0, t1;
 	double took;
 
 	(void)state;
-	xq_board_start(&b);
+	xqi_position_start(&b);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	run(s, &b, NULL, 0, lim, &a);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	assert_true(took < 2.0);
 	assert_true(a.depth >= 2);
-	assert_false(a.flags & XQ_ANALYSIS_STOPPED);
-	xq_search_free(s);
+	assert_false(a.flags & XQI_ANALYSIS_STOPPED);
+	xqi_search_free(s);
 }
 
 /* ---- repetitions ------------------------------------------------------------ */
@@ -486,139 +486,139 @@ static const char *const dance[] = {"e0e1", "f9f8", "e1e0", "f8f9"};
 
 static void returning_to_a_position_of_the_history_is_a_draw(void **state)
 {
-	struct xq_search *s = new_search();
-	struct xq_analysis a;
-	struct xq_limit lim = {5, 0, 0};
-	struct xq_board b = pos(DANCE_FEN);
-	xq_move hist[8];
+	struct xqi_search *s = new_search();
+	struct xqi_analysis a;
+	struct xqi_limit lim = {5, 0, 0};
+	struct xqi_position b = pos(DANCE_FEN);
+	xqi_move hist[8];
 
 	(void)state;
 	for (int i = 0; i < 8; i++)
 		hist[i] = mv(dance[i % 4]);
 	run(s, &b, NULL, 0, lim, &a);
-	assert_int_equal(a.score.kind, XQ_SCORE_CP);
+	assert_int_equal(a.score.kind, XQ_EVAL_CP);
 	assert_true(a.score.value < -300);
 	/* After one round of the dance the position after e0e1 has occurred
 	 * once, before the root: playing it again does not decide anything yet. */
 	run(s, &b, hist, 4, lim, &a);
-	assert_int_equal(a.score.kind, XQ_SCORE_CP);
+	assert_int_equal(a.score.kind, XQ_EVAL_CP);
 	assert_true(a.score.value < -300);
 	/* After two rounds it would be its third occurrence: a draw, since
 	 * neither side checks or chases, and red takes it. */
 	run(s, &b, hist, 8, lim, &a);
-	assert_int_equal(a.score.kind, XQ_SCORE_CP);
+	assert_int_equal(a.score.kind, XQ_EVAL_CP);
 	assert_int_equal(a.score.value, 0);
 	assert_int_equal(a.best, mv("e0e1"));
-	xq_search_free(s);
+	xqi_search_free(s);
 }
 
 static void perpetual_check_loses_in_the_search(void **state)
 {
-	struct xq_search *s = new_search();
-	struct xq_analysis a;
-	struct xq_limit lim = {5, 0, 0};
+	struct xqi_search *s = new_search();
+	struct xqi_analysis a;
+	struct xqi_limit lim = {5, 0, 0};
 	/* From the mate fixture (a "rule" row): black's only defence against
 	 * the pawns is to check with the rook for ever, which loses. */
-	struct xq_board b = pos("3k5/2P1a4/4PP3/9/9/9/9/r8/5K3/9 w - - 0 1");
-	struct xq_search_opts o;
-	struct xq_rules_options ro = XQ_RULES_OPTIONS_INIT;
-	struct xq_diag d;
+	struct xqi_position b = pos("3k5/2P1a4/4PP3/9/9/9/9/r8/5K3/9 w - - 0 1");
+	struct xqi_search_opts o;
+	struct xqi_rules_options ro = XQI_RULES_OPTIONS_INIT;
+	struct xq_diagnostic d;
 
 	(void)state;
 	run(s, &b, NULL, 0, lim, &a);
-	assert_int_equal(a.score.kind, XQ_SCORE_MATE);
+	assert_int_equal(a.score.kind, XQ_EVAL_MATE);
 	assert_true(a.score.value <= 3);
-	xq_search_free(s);
+	xqi_search_free(s);
 	/* With the Chinese rule set the verdict is the same. */
 	memset(&o, 0, sizeof(o));
-	ro.rules = XQ_RULES_CHINESE;
+	ro.rules = XQ_RULESET_CHINESE;
 	o.rules = &ro;
-	xq_diag_init(&d);
-	assert_int_equal(xq_search_new(&s, &o, &d), 0);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_search_new(&s, &o, &d), 0);
 	run(s, &b, NULL, 0, lim, &a);
-	assert_int_equal(a.score.kind, XQ_SCORE_MATE);
-	xq_search_free(s);
+	assert_int_equal(a.score.kind, XQ_EVAL_MATE);
+	xqi_search_free(s);
 }
 
 static void without_rules_a_perpetual_check_is_only_a_draw(void **state)
 {
-	struct xq_search *s;
-	struct xq_analysis a;
-	struct xq_limit lim = {5, 0, 0};
+	struct xqi_search *s;
+	struct xqi_analysis a;
+	struct xqi_limit lim = {5, 0, 0};
 	/* The position above: black's endless checks lose by the rules; with
 	 * none (plain_repetitions, `--rules none`) they hold the draw. */
-	struct xq_board b = pos("3k5/2P1a4/4PP3/9/9/9/9/r8/5K3/9 w - - 0 1");
-	struct xq_search_opts o;
-	struct xq_diag d;
+	struct xqi_position b = pos("3k5/2P1a4/4PP3/9/9/9/9/r8/5K3/9 w - - 0 1");
+	struct xqi_search_opts o;
+	struct xq_diagnostic d;
 
 	(void)state;
 	memset(&o, 0, sizeof(o));
 	o.plain_repetitions = 1;
-	xq_diag_init(&d);
-	assert_int_equal(xq_search_new(&s, &o, &d), 0);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_search_new(&s, &o, &d), 0);
 	run(s, &b, NULL, 0, lim, &a);
-	assert_int_equal(a.score.kind, XQ_SCORE_CP);
+	assert_int_equal(a.score.kind, XQ_EVAL_CP);
 	assert_true(a.score.value > -300 && a.score.value < 300);
-	xq_search_free(s);
+	xqi_search_free(s);
 }
 
 /* ---- the analyser interface ------------------------------------------------- */
 
 static void analyser_checks_limit_and_history(void **state)
 {
-	struct xq_search *s = new_search();
-	struct xq_analyser an;
-	struct xq_analysis a;
-	struct xq_diag d;
-	struct xq_board b;
-	struct xq_limit none = {0, 0, 0}, lim = {2, 0, 0};
-	xq_move bad[] = {mv("h2e2"), mv("h2e2")};
+	struct xqi_search *s = new_search();
+	struct xqi_analyser an;
+	struct xqi_analysis a;
+	struct xq_diagnostic d;
+	struct xqi_position b;
+	struct xqi_limit none = {0, 0, 0}, lim = {2, 0, 0};
+	xqi_move bad[] = {mv("h2e2"), mv("h2e2")};
 
 	(void)state;
-	xq_search_analyser(&an, s);
-	assert_string_equal(xq_analyser_name(&an), "built-in");
-	xq_board_start(&b);
-	xq_diag_init(&d);
-	assert_int_equal(xq_analyse(&an, &a, &b, NULL, 0, &none, &d), XQ_ERANGE);
+	xqi_search_analyser(&an, s);
+	assert_string_equal(xqi_analyser_name(&an), "built-in");
+	xqi_position_start(&b);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_analyse(&an, &a, &b, NULL, 0, &none, &d), XQ_ERANGE);
 	d.game = 12;
 	d.ply = 40;
-	assert_int_equal(xq_analyse(&an, &a, &b, bad, 2, &lim, &d), XQ_EILLEGAL);
-	assert_int_equal(d.code, XQ_D_ILLEGAL_MOVE);
+	assert_int_equal(xqi_analyse(&an, &a, &b, bad, 2, &lim, &d), XQ_EILLEGAL);
+	assert_int_equal(d.code, XQI_D_ILLEGAL_MOVE);
 	assert_non_null(strstr(d.msg, "history move 2 (h2e2)"));
 	assert_int_equal(d.game, 12);
 	assert_int_equal(d.ply, 40);
 	assert_int_equal(a.best, 0);
 	/* A start where the side not to move is in check is refused. */
 	{
-		struct xq_board c;
-		xq_board_clear(&c);
-		assert_int_equal(xq_board_put(&c, XQ_BLACK, XQ_KING, XQ_SQ(4, 9), NULL), 0);
-		assert_int_equal(xq_board_put(&c, XQ_RED, XQ_KING, XQ_SQ(3, 0), NULL), 0);
-		assert_int_equal(xq_board_put(&c, XQ_RED, XQ_ROOK, XQ_SQ(4, 1), NULL), 0);
-		c.key = xq_board_compute_key(&c);
-		xq_diag_init(&d);
-		assert_int_equal(xq_analyse(&an, &a, &c, NULL, 0, &lim, &d), XQ_EILLEGAL);
-		assert_int_equal(d.code, XQ_D_BAD_FEN);
+		struct xqi_position c;
+		xqi_position_clear(&c);
+		assert_int_equal(xqi_position_put(&c, XQI_BLACK, XQI_KING, XQI_SQ(4, 9), NULL), 0);
+		assert_int_equal(xqi_position_put(&c, XQI_RED, XQI_KING, XQI_SQ(3, 0), NULL), 0);
+		assert_int_equal(xqi_position_put(&c, XQI_RED, XQI_ROOK, XQI_SQ(4, 1), NULL), 0);
+		c.key = xqi_position_compute_key(&c);
+		xqi_diagnostic_init(&d);
+		assert_int_equal(xqi_analyse(&an, &a, &c, NULL, 0, &lim, &d), XQ_EILLEGAL);
+		assert_int_equal(d.code, XQI_D_BAD_FEN);
 	}
-	assert_int_equal(xq_analyser_start_over(&an, &d), 0);
-	assert_int_equal(xq_analyse(&an, &a, &b, bad, 1, &lim, &d), 0);
-	assert_int_equal(a.side, XQ_BLACK);
-	xq_search_free(s);
+	assert_int_equal(xqi_analyser_start_over(&an, &d), 0);
+	assert_int_equal(xqi_analyse(&an, &a, &b, bad, 1, &lim, &d), 0);
+	assert_int_equal(a.side, XQI_BLACK);
+	xqi_search_free(s);
 }
 
 static void oversized_hash_is_refused(void **state)
 {
-	struct xq_search *s = (struct xq_search *)&s;
-	struct xq_search_opts o;
-	struct xq_diag d;
+	struct xqi_search *s = (struct xqi_search *)&s;
+	struct xqi_search_opts o;
+	struct xq_diagnostic d;
 
 	(void)state;
 	memset(&o, 0, sizeof(o));
 	o.hash_mb = 1u << 20;
-	xq_diag_init(&d);
-	assert_int_equal(xq_search_new(&s, &o, &d), XQ_ERANGE);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_search_new(&s, &o, &d), XQ_ERANGE);
 	assert_null(s);
-	xq_search_free(NULL);
+	xqi_search_free(NULL);
 }
 
 int main(void)

@@ -14,15 +14,15 @@
 
 /* The format found for the bytes of `data` named `name`, the input left
  * open in `s` for the caller to close. */
-static int find_in_memory(const char *name, const char *data, const struct xq_format *forced,
-			  const char *hint, struct xq_source *s, struct xq_diag *d)
+static int find_in_memory(const char *name, const char *data, const struct xqi_format *forced,
+			  const char *hint, struct xqi_source *s, struct xq_diagnostic *d)
 {
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	xq_diag_init(d);
-	assert_int_equal(xq_input_open_mem(&s->in, name ? name : "<memory>", data, strlen(data)), 0);
-	rc = xq_source_find(s, name, forced, hint, d);
+	xqi_diagnostic_init(d);
+	assert_int_equal(xqi_input_open_mem(&s->in, name ? name : "<memory>", data, strlen(data)), 0);
+	rc = xqi_source_find(s, name, forced, hint, d);
 	/* The format stays known; the input (and the name `d` borrows) goes
 	 * when the caller closes `s`. */
 	return rc;
@@ -30,50 +30,50 @@ static int find_in_memory(const char *name, const char *data, const struct xq_fo
 
 static void content_decides_and_the_name_breaks_ties(void **state)
 {
-	struct xq_source s;
-	struct xq_diag d;
+	struct xqi_source s;
+	struct xq_diagnostic d;
 
 	(void)state;
 	assert_int_equal(find_in_memory("a.txt", "[Event \"x\"]\n\n1. h2e2 *\n", NULL, NULL, &s, &d),
-			 XQ_SOURCE_OK);
+			 XQI_SOURCE_OK);
 	assert_string_equal(s.fmt->name, "pgn");
-	xq_source_close(&s);
+	xqi_source_close(&s);
 	/* Nothing but white space: empty, unless the name says what it is;
 	 * a final .gz is not the extension. */
-	assert_int_equal(find_in_memory(NULL, " \n\n", NULL, NULL, &s, &d), XQ_SOURCE_EMPTY);
-	assert_int_equal(d.code, XQ_D_NO_GAME);
+	assert_int_equal(find_in_memory(NULL, " \n\n", NULL, NULL, &s, &d), XQI_SOURCE_EMPTY);
+	assert_int_equal(d.code, XQI_D_NO_GAME);
 	assert_null(d.source);
-	xq_source_close(&s);
-	assert_int_equal(find_in_memory("a.pgn.gz", "", NULL, NULL, &s, &d), XQ_SOURCE_OK);
+	xqi_source_close(&s);
+	assert_int_equal(find_in_memory("a.pgn.gz", "", NULL, NULL, &s, &d), XQI_SOURCE_OK);
 	assert_string_equal(s.fmt->name, "pgn");
-	xq_source_close(&s);
-	assert_int_equal(find_in_memory("a.xqf", "", NULL, NULL, &s, &d), XQ_SOURCE_OK);
+	xqi_source_close(&s);
+	assert_int_equal(find_in_memory("a.xqf", "", NULL, NULL, &s, &d), XQI_SOURCE_OK);
 	assert_string_equal(s.fmt->name, "xqf");
-	xq_source_close(&s);
+	xqi_source_close(&s);
 }
 
 static void what_no_format_recognises_is_said_with_the_callers_hint(void **state)
 {
-	struct xq_source s;
-	struct xq_diag d;
+	struct xqi_source s;
+	struct xq_diagnostic d;
 
 	(void)state;
 	assert_int_equal(find_in_memory("j.txt", "hello world\n", NULL, " (name one)", &s, &d),
-			 XQ_SOURCE_UNKNOWN);
-	assert_int_equal(d.code, XQ_D_UNSUPPORTED);
+			 XQI_SOURCE_UNKNOWN);
+	assert_int_equal(d.code, XQI_D_UNSUPPORTED);
 	assert_string_equal(d.msg, "no record format recognises it (name one)");
 	assert_string_equal(d.source, "j.txt");
-	xq_source_close(&s);
+	xqi_source_close(&s);
 	/* A format named is taken whatever the content. */
-	assert_int_equal(find_in_memory("j.txt", "hello world\n", xq_format_find("pgn"), NULL, &s, &d),
-			 XQ_SOURCE_OK);
+	assert_int_equal(find_in_memory("j.txt", "hello world\n", xqi_format_find("pgn"), NULL, &s, &d),
+			 XQI_SOURCE_OK);
 	assert_string_equal(s.fmt->name, "pgn");
-	xq_source_close(&s);
+	xqi_source_close(&s);
 	/* One that can only be written is refused. */
-	assert_int_equal(find_in_memory("j.txt", "x", xq_format_find("html"), NULL, &s, &d),
+	assert_int_equal(find_in_memory("j.txt", "x", xqi_format_find("html"), NULL, &s, &d),
 			 XQ_EUNSUPPORTED);
 	assert_string_equal(d.msg, "html records cannot be read, only written");
-	xq_source_close(&s);
+	xqi_source_close(&s);
 }
 
 /* Opened by path: what fails leaves the source closed and the
@@ -81,16 +81,16 @@ static void what_no_format_recognises_is_said_with_the_callers_hint(void **state
 static void a_path_no_format_recognises_is_closed_and_unnamed(void **state)
 {
 	char path[4096];
-	struct xq_source s;
-	struct xq_diag d;
+	struct xqi_source s;
+	struct xq_diagnostic d;
 	int fd;
 
 	(void)state;
 	assert_true((fd = test_tmpfile(path, sizeof(path), "source")) >= 0);
 	assert_int_equal(write(fd, "hello world\n", 12), 12);
 	close(fd);
-	xq_diag_init(&d);
-	assert_int_equal(xq_source_open_input(&s, path, NULL, NULL, NULL, &d), XQ_SOURCE_UNKNOWN);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_source_open_input(&s, path, NULL, NULL, NULL, &d), XQI_SOURCE_UNKNOWN);
 	assert_null(s.in);
 	assert_null(d.source);
 	assert_string_equal(d.msg, "no record format recognises it");
@@ -103,8 +103,8 @@ static void a_path_no_format_recognises_is_closed_and_unnamed(void **state)
 static void a_long_path_keeps_its_extension(void **state)
 {
 	char dir[4096], path[4096];
-	struct xq_source s;
-	struct xq_diag d;
+	struct xqi_source s;
+	struct xq_diagnostic d;
 	size_t len;
 	int fd;
 
@@ -121,10 +121,10 @@ static void a_long_path_keeps_its_extension(void **state)
 	assert_true(strlen(path) > 300);
 	assert_true((fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600)) >= 0);
 	close(fd);
-	xq_diag_init(&d);
-	assert_int_equal(xq_source_open_input(&s, path, NULL, NULL, NULL, &d), XQ_SOURCE_OK);
+	xqi_diagnostic_init(&d);
+	assert_int_equal(xqi_source_open_input(&s, path, NULL, NULL, NULL, &d), XQI_SOURCE_OK);
 	assert_string_equal(s.fmt->name, "pgn");
-	xq_source_close(&s);
+	xqi_source_close(&s);
 	assert_int_equal(test_rmtree(dir), 0);
 }
 

@@ -4,7 +4,7 @@
 #include "testutil.h"
 
 #include "buf.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "text.h"
 #include "utf8.h"
 
@@ -48,14 +48,14 @@ static void xml_text_escapes_markup_and_counts_what_xml_cannot_hold(void **state
 	size_t dropped = 0;
 
 	(void)state;
-	assert_int_equal(xq_buf_add_xml(&b, in, sizeof(in) - 1, 0, &dropped), 0);
+	assert_int_equal(xqi_buf_add_xml(&b, in, sizeof(in) - 1, 0, &dropped), 0);
 	assert_string_equal(b.ptr, "a&lt;b&gt;&amp;\"c\" 炮&#13;\n\t.");
 	assert_int_equal(dropped, 2);
 	xq_buf_reset(&b);
-	assert_int_equal(xq_buf_add_xml(&b, "\"x\"", 3, XQ_XML_ATTR, NULL), 0);
+	assert_int_equal(xqi_buf_add_xml(&b, "\"x\"", 3, XQI_XML_ATTR, NULL), 0);
 	assert_string_equal(b.ptr, "&quot;x&quot;");
 	b.err = XQ_ENOMEM;
-	assert_int_equal(xq_buf_add_xml(&b, "y", 1, 0, NULL), XQ_ENOMEM);
+	assert_int_equal(xqi_buf_add_xml(&b, "y", 1, 0, NULL), XQ_ENOMEM);
 	xq_buf_release(&b);
 }
 
@@ -70,8 +70,8 @@ static void utf8_decoder_rejects_overlong_and_surrogates(void **state)
 	assert_int_equal(cp, 0x70AE);
 	assert_int_equal(xq_utf8_decode("\xE7\x82", 2, &cp), 0);     /* cut short */
 	assert_int_equal(xq_utf8_check("ab\xE7\x82\xAE\xFF", 6), 5);
-	assert_int_equal(xq_fold_fullwidth(0xFF23), 'C');
-	assert_int_equal(xq_fold_fullwidth(0xFF12), '2');
+	assert_int_equal(xqi_fold_fullwidth(0xFF23), 'C');
+	assert_int_equal(xqi_fold_fullwidth(0xFF12), '2');
 }
 
 static void gb18030_and_big5_decode_to_utf8(void **state)
@@ -81,10 +81,10 @@ static void gb18030_and_big5_decode_to_utf8(void **state)
 
 	(void)state;
 	/* 炮二平五 in GBK, 馬８進７ in Big5. */
-	assert_int_equal(xq_decode(XQ_ENC_GB18030, "\xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5", 8, &out, &bad), 0);
+	assert_int_equal(xqi_decode(XQI_ENC_GB18030, "\xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5", 8, &out, &bad), 0);
 	assert_string_equal(out.ptr, "炮二平五");
 	xq_buf_reset(&out);
-	assert_int_equal(xq_decode(XQ_ENC_BIG5, "\xB0\xA8\xA2\xB7\xB6\x69\xA2\xB6", 8, &out, &bad), 0);
+	assert_int_equal(xqi_decode(XQI_ENC_BIG5, "\xB0\xA8\xA2\xB7\xB6\x69\xA2\xB6", 8, &out, &bad), 0);
 	assert_string_equal(out.ptr, "馬８進７");
 	xq_buf_release(&out);
 }
@@ -95,11 +95,11 @@ static void undecodable_byte_is_reported_with_its_offset(void **state)
 	size_t bad = 0;
 
 	(void)state;
-	assert_int_equal(xq_decode(XQ_ENC_UTF8, "ok\xFFno", 5, &out, &bad), XQ_EENCODING);
+	assert_int_equal(xqi_decode(XQI_ENC_UTF8, "ok\xFFno", 5, &out, &bad), XQ_EENCODING);
 	assert_int_equal(bad, 2);
 	assert_string_equal(out.ptr, "ok");
 	xq_buf_reset(&out);
-	assert_int_equal(xq_decode(XQ_ENC_GB18030, "ab\xC5", 3, &out, &bad), XQ_EENCODING);
+	assert_int_equal(xqi_decode(XQI_ENC_GB18030, "ab\xC5", 3, &out, &bad), XQ_EENCODING);
 	assert_int_equal(bad, 2);
 	xq_buf_release(&out);
 }
@@ -110,11 +110,11 @@ static void character_outside_target_encoding_is_an_error(void **state)
 	size_t bad = 0;
 
 	(void)state;
-	assert_int_equal(xq_encode(XQ_ENC_GBK, "炮二平五", strlen("炮二平五"), &out, &bad), 0);
+	assert_int_equal(xqi_encode(XQI_ENC_GBK, "炮二平五", strlen("炮二平五"), &out, &bad), 0);
 	assert_int_equal(out.len, 8);
 	xq_buf_reset(&out);
 	/* U+1F600 has no GBK form. */
-	assert_int_equal(xq_encode(XQ_ENC_GBK, "ab\xF0\x9F\x98\x80", 6, &out, &bad), XQ_EENCODING);
+	assert_int_equal(xqi_encode(XQI_ENC_GBK, "ab\xF0\x9F\x98\x80", 6, &out, &bad), XQ_EENCODING);
 	assert_int_equal(bad, 2);
 	xq_buf_release(&out);
 }
@@ -126,12 +126,12 @@ static void detection_tells_utf8_gbk_and_big5_apart(void **state)
 	const char big5[] = "\xAF\xA5\xA4\x47\xA5\xAD\xA4\xAD \xB0\xA8\xA2\xB7\xB6\x69\xA2\xB6"; /* 砲二平五 馬８進７ */
 
 	(void)state;
-	assert_int_equal(xq_encoding_detect("\xEF\xBB\xBF[Game", 8, &bom), XQ_ENC_UTF8);
+	assert_int_equal(xqi_encoding_detect("\xEF\xBB\xBF[Game", 8, &bom), XQI_ENC_UTF8);
 	assert_int_equal(bom, 3);
-	assert_int_equal(xq_encoding_detect("炮二平五", strlen("炮二平五"), &bom), XQ_ENC_UTF8);
+	assert_int_equal(xqi_encoding_detect("炮二平五", strlen("炮二平五"), &bom), XQI_ENC_UTF8);
 	assert_int_equal(bom, 0);
-	assert_int_equal(xq_encoding_detect(gbk, sizeof(gbk) - 1, &bom), XQ_ENC_GB18030);
-	assert_int_equal(xq_encoding_detect(big5, sizeof(big5) - 1, &bom), XQ_ENC_BIG5);
+	assert_int_equal(xqi_encoding_detect(gbk, sizeof(gbk) - 1, &bom), XQI_ENC_GB18030);
+	assert_int_equal(xqi_encoding_detect(big5, sizeof(big5) - 1, &bom), XQI_ENC_BIG5);
 }
 
 static void utf8_with_a_stray_bad_byte_is_still_utf8(void **state)
@@ -139,103 +139,103 @@ static void utf8_with_a_stray_bad_byte_is_still_utf8(void **state)
 	const char text[] = "[Event \"中国象棋\"]\n{注释\xFF} 1. 炮二平五 马８进７ *\n";
 
 	(void)state;
-	assert_int_equal(xq_encoding_detect(text, sizeof(text) - 1, NULL), XQ_ENC_UTF8);
+	assert_int_equal(xqi_encoding_detect(text, sizeof(text) - 1, NULL), XQI_ENC_UTF8);
 }
 
 static void encoding_names_parse(void **state)
 {
-	enum xq_encoding e;
+	enum xqi_encoding e;
 
 	(void)state;
-	assert_int_equal(xq_encoding_parse("GBK", &e), 0);
-	assert_int_equal(e, XQ_ENC_GBK);
-	assert_int_equal(xq_encoding_parse("cp950", &e), 0);
-	assert_int_equal(e, XQ_ENC_BIG5);
-	assert_int_equal(xq_encoding_parse("latin9", &e), -1);
+	assert_int_equal(xqi_encoding_parse("GBK", &e), 0);
+	assert_int_equal(e, XQI_ENC_GBK);
+	assert_int_equal(xqi_encoding_parse("cp950", &e), 0);
+	assert_int_equal(e, XQI_ENC_BIG5);
+	assert_int_equal(xqi_encoding_parse("latin9", &e), -1);
 }
 
 static void char_len_follows_each_encoding(void **state)
 {
 	(void)state;
-	assert_int_equal(xq_encoding_char_len(XQ_ENC_GB18030, (const unsigned char *)"a", 1), 1);
-	assert_int_equal(xq_encoding_char_len(XQ_ENC_GB18030, (const unsigned char *)"\xC5\xDA", 2), 2);
-	assert_int_equal(xq_encoding_char_len(XQ_ENC_GB18030, (const unsigned char *)"\x81\x30\x81\x30", 4), 4);
-	assert_int_equal(xq_encoding_char_len(XQ_ENC_BIG5, (const unsigned char *)"\xB0\xA8", 2), 2);
-	assert_int_equal(xq_encoding_char_len(XQ_ENC_BIG5, (const unsigned char *)"\x80", 1), 1);
-	assert_int_equal(xq_encoding_char_len(XQ_ENC_UTF16LE, (const unsigned char *)"a\0", 2), 2);
-	assert_int_equal(xq_encoding_char_len(XQ_ENC_UTF16LE, (const unsigned char *)"\x3D\xD8\x00\xDE", 4), 4);
-	assert_int_equal(xq_encoding_char_len(XQ_ENC_UTF8, (const unsigned char *)"\xE7\x82\xAE", 3), 3);
-	assert_int_equal(xq_encoding_char_len(XQ_ENC_UTF8, (const unsigned char *)"\xFF", 1), 1);
+	assert_int_equal(xqi_encoding_char_len(XQI_ENC_GB18030, (const unsigned char *)"a", 1), 1);
+	assert_int_equal(xqi_encoding_char_len(XQI_ENC_GB18030, (const unsigned char *)"\xC5\xDA", 2), 2);
+	assert_int_equal(xqi_encoding_char_len(XQI_ENC_GB18030, (const unsigned char *)"\x81\x30\x81\x30", 4), 4);
+	assert_int_equal(xqi_encoding_char_len(XQI_ENC_BIG5, (const unsigned char *)"\xB0\xA8", 2), 2);
+	assert_int_equal(xqi_encoding_char_len(XQI_ENC_BIG5, (const unsigned char *)"\x80", 1), 1);
+	assert_int_equal(xqi_encoding_char_len(XQI_ENC_UTF16LE, (const unsigned char *)"a\0", 2), 2);
+	assert_int_equal(xqi_encoding_char_len(XQI_ENC_UTF16LE, (const unsigned char *)"\x3D\xD8\x00\xDE", 4), 4);
+	assert_int_equal(xqi_encoding_char_len(XQI_ENC_UTF8, (const unsigned char *)"\xE7\x82\xAE", 3), 3);
+	assert_int_equal(xqi_encoding_char_len(XQI_ENC_UTF8, (const unsigned char *)"\xFF", 1), 1);
 }
 
 static void transcoder_converts_many_strings_with_one_descriptor(void **state)
 {
-	struct xq_transcoder dec, enc;
+	struct xqi_transcoder dec, enc;
 	struct xq_buf out = XQ_BUF_INIT;
 	size_t bad = 0;
 
 	(void)state;
-	xq_transcoder_init(&dec, XQ_ENC_GB18030, XQ_ENC_UTF8);
-	xq_transcoder_init(&enc, XQ_ENC_UTF8, XQ_ENC_BIG5);
+	xqi_transcoder_init(&dec, XQI_ENC_GB18030, XQI_ENC_UTF8);
+	xqi_transcoder_init(&enc, XQI_ENC_UTF8, XQI_ENC_BIG5);
 	/* ASCII needs no descriptor; the first Chinese string opens one. */
-	assert_int_equal(xq_transcoder_convert(&dec, "abc", 3, &out, &bad), 0);
+	assert_int_equal(xqi_transcoder_convert(&dec, "abc", 3, &out, &bad), 0);
 	assert_null(dec.cd);
 	for (int i = 0; i < 3; i++) {
 		void *cd;
 		xq_buf_reset(&out);
-		assert_int_equal(xq_transcoder_convert(&dec, "\xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5", 8, &out,
+		assert_int_equal(xqi_transcoder_convert(&dec, "\xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5", 8, &out,
 							&bad), 0);
 		assert_string_equal(out.ptr, "炮二平五");
 		cd = dec.cd;
 		assert_non_null(cd);
 		xq_buf_reset(&out);
-		assert_int_equal(xq_transcoder_convert(&enc, "馬８進７", strlen("馬８進７"), &out, &bad), 0);
+		assert_int_equal(xqi_transcoder_convert(&enc, "馬８進７", strlen("馬８進７"), &out, &bad), 0);
 		assert_memory_equal(out.ptr, "\xB0\xA8\xA2\xB7\xB6\x69\xA2\xB6", 8);
 		assert_ptr_equal(dec.cd, cd); /* kept, not reopened */
 	}
-	xq_transcoder_release(&dec);
-	xq_transcoder_release(&enc);
+	xqi_transcoder_release(&dec);
+	xqi_transcoder_release(&enc);
 	assert_null(dec.cd);
 	xq_buf_release(&out);
 }
 
 static void transcoder_reports_a_bad_byte_and_goes_on_with_the_next_string(void **state)
 {
-	struct xq_transcoder t;
+	struct xqi_transcoder t;
 	struct xq_buf out = XQ_BUF_INIT;
 	size_t bad = 0;
 
 	(void)state;
-	xq_transcoder_init(&t, XQ_ENC_GB18030, XQ_ENC_UTF8);
+	xqi_transcoder_init(&t, XQI_ENC_GB18030, XQI_ENC_UTF8);
 	/* 炮 then a lead byte cut by the end of the string. */
-	assert_int_equal(xq_transcoder_convert(&t, "\xC5\xDA\xB6", 3, &out, &bad), XQ_EENCODING);
+	assert_int_equal(xqi_transcoder_convert(&t, "\xC5\xDA\xB6", 3, &out, &bad), XQ_EENCODING);
 	assert_int_equal(bad, 2);
 	assert_string_equal(out.ptr, "炮");
 	xq_buf_reset(&out);
-	assert_int_equal(xq_transcoder_convert(&t, "\xC5\xDA", 2, &out, &bad), 0);
+	assert_int_equal(xqi_transcoder_convert(&t, "\xC5\xDA", 2, &out, &bad), 0);
 	assert_string_equal(out.ptr, "炮");
-	xq_transcoder_release(&t);
+	xqi_transcoder_release(&t);
 	/* Writing: a character the target cannot hold, and invalid UTF-8. */
-	xq_transcoder_init(&t, XQ_ENC_UTF8, XQ_ENC_GBK);
+	xqi_transcoder_init(&t, XQI_ENC_UTF8, XQI_ENC_GBK);
 	xq_buf_reset(&out);
-	assert_int_equal(xq_transcoder_convert(&t, "ab\xF0\x9F\x98\x80", 6, &out, &bad), XQ_EENCODING);
+	assert_int_equal(xqi_transcoder_convert(&t, "ab\xF0\x9F\x98\x80", 6, &out, &bad), XQ_EENCODING);
 	assert_int_equal(bad, 2);
 	assert_string_equal(out.ptr, "ab"); /* what came before it is converted */
 	xq_buf_reset(&out);
-	assert_int_equal(xq_transcoder_convert(&t, "\xE7\x82\xAE\xFF", 4, &out, &bad), XQ_EENCODING);
+	assert_int_equal(xqi_transcoder_convert(&t, "\xE7\x82\xAE\xFF", 4, &out, &bad), XQ_EENCODING);
 	assert_int_equal(bad, 3);
 	assert_memory_equal(out.ptr, "\xC5\xDA", 2);
 	xq_buf_reset(&out);
-	assert_int_equal(xq_transcoder_convert(&t, "炮", 3, &out, &bad), 0);
+	assert_int_equal(xqi_transcoder_convert(&t, "炮", 3, &out, &bad), 0);
 	assert_memory_equal(out.ptr, "\xC5\xDA", 2);
-	xq_transcoder_release(&t);
+	xqi_transcoder_release(&t);
 	/* UTF-8 to UTF-8 is a check. */
-	xq_transcoder_init(&t, XQ_ENC_UNKNOWN, XQ_ENC_UTF8);
+	xqi_transcoder_init(&t, XQI_ENC_UNKNOWN, XQI_ENC_UTF8);
 	xq_buf_reset(&out);
-	assert_int_equal(xq_transcoder_convert(&t, "ok\xFFno", 5, &out, &bad), XQ_EENCODING);
+	assert_int_equal(xqi_transcoder_convert(&t, "ok\xFFno", 5, &out, &bad), XQ_EENCODING);
 	assert_int_equal(bad, 2);
 	assert_null(t.cd);
-	xq_transcoder_release(&t);
+	xqi_transcoder_release(&t);
 	xq_buf_release(&out);
 }
 

@@ -8,11 +8,11 @@
  */
 #include "testutil.h"
 
-#include "board.h"
+#include "position.h"
 #include "buf.h"
-#include "diag.h"
+#include "diagnostic.h"
 #include "format.h"
-#include "game.h"
+#include "record.h"
 #include "io.h"
 #include "movegen.h"
 #include "text.h"
@@ -24,12 +24,12 @@
 #define MAX_DIAGS 64
 
 struct diags {
-	struct xq_diag d[MAX_DIAGS];
+	struct xq_diagnostic d[MAX_DIAGS];
 	int n;     /* kept in d[] */
 	int total; /* all reported */
 };
 
-static void collect(const struct xq_diag *d, void *payload)
+static void collect(const struct xq_diagnostic *d, void *payload)
 {
 	struct diags *ds = payload;
 
@@ -39,7 +39,7 @@ static void collect(const struct xq_diag *d, void *payload)
 }
 
 /* The first diagnostic with `code`, or NULL. */
-static const struct xq_diag *find_diag(const struct diags *ds, enum xq_diag_code code)
+static const struct xq_diagnostic *find_diag(const struct diags *ds, enum xqi_diagnostic_code code)
 {
 	for (int i = 0; i < ds->n; i++)
 		if (ds->d[i].code == code)
@@ -48,24 +48,24 @@ static const struct xq_diag *find_diag(const struct diags *ds, enum xq_diag_code
 }
 
 /* The first diagnostic with `code`, which must exist and have severity `sev`. */
-static const struct xq_diag *expect_diag(const struct diags *ds, enum xq_diag_code code,
-					 enum xq_severity sev)
+static const struct xq_diagnostic *expect_diag(const struct diags *ds, enum xqi_diagnostic_code code,
+					 enum xq_severity_level sev)
 {
-	const struct xq_diag *d = find_diag(ds, code);
+	const struct xq_diagnostic *d = find_diag(ds, code);
 
 	if (!d)
-		fail_msg("no %s diagnostic", xq_diag_code_name(code));
+		fail_msg("no %s diagnostic", xqi_diagnostic_code_name(code));
 	assert_int_equal(d->severity, sev);
 	return d;
 }
 
 /* Does diagnostic `d` exist and say `needle`? */
-static int has(const struct xq_diag *d, const char *needle)
+static int has(const struct xq_diagnostic *d, const char *needle)
 {
 	return d && strstr(d->msg, needle) != NULL;
 }
 
-static int count_diags(const struct diags *ds, enum xq_diag_code code)
+static int count_diags(const struct diags *ds, enum xqi_diagnostic_code code)
 {
 	int k = 0;
 
@@ -84,9 +84,9 @@ static int worst_severity(const struct diags *ds)
 	return w;
 }
 
-static xq_move mv(const char *iccs)
+static xqi_move mv(const char *iccs)
 {
-	return XQ_MOVE(XQ_SQ(iccs[0] - 'a', iccs[1] - '0'), XQ_SQ(iccs[2] - 'a', iccs[3] - '0'));
+	return XQI_MOVE(XQI_SQ(iccs[0] - 'a', iccs[1] - '0'), XQI_SQ(iccs[2] - 'a', iccs[3] - '0'));
 }
 
 static int load_file(const char *path, struct xq_buf *out)
@@ -105,18 +105,18 @@ static int load_file(const char *path, struct xq_buf *out)
 }
 
 /* Read `len` bytes of XQF into `g` (initialised here), diagnostics to `ds`. */
-static int read_xqf(struct xq_game *g, const void *data, size_t len, struct diags *ds,
-		    struct xq_xqf_stats *st)
+static int read_xqf(struct xqi_record *g, const void *data, size_t len, struct diags *ds,
+		    struct xqi_xqf_stats *st)
 {
-	struct xq_sink sink = {collect, ds};
+	struct xqi_sink sink = {collect, ds};
 
 	memset(ds, 0, sizeof(*ds));
-	assert_int_equal(xq_game_init(g), 0);
-	return xq_xqf_read_mem(g, data, len, NULL, &sink, "test.xqf", st);
+	assert_int_equal(xqi_record_init(g), 0);
+	return xqi_xqf_read_mem(g, data, len, NULL, &sink, "test.xqf", st);
 }
 
-static int read_fixture(struct xq_game *g, const char *name, struct diags *ds,
-			struct xq_xqf_stats *st)
+static int read_fixture(struct xqi_record *g, const char *name, struct diags *ds,
+			struct xqi_xqf_stats *st)
 {
 	struct xq_buf b = XQ_BUF_INIT;
 	char path[256];
@@ -130,48 +130,48 @@ static int read_fixture(struct xq_game *g, const char *name, struct diags *ds,
 }
 
 /* Write `g` as XQF `version` (0 = default) into `out`; diagnostics to `ds`. */
-static int write_xqf(const struct xq_game *g, int version, enum xq_encoding enc,
+static int write_xqf(const struct xqi_record *g, int version, enum xqi_encoding enc,
 		     struct xq_buf *out, struct diags *ds)
 {
-	struct xq_output *o;
-	struct xq_write_opts wo = XQ_WRITE_OPTS_INIT;
-	struct xq_sink sink = {collect, ds};
+	struct xq_file *o;
+	struct xqi_write_opts wo = XQI_WRITE_OPTS_INIT;
+	struct xqi_sink sink = {collect, ds};
 	void *w;
 	int rc;
 
 	memset(ds, 0, sizeof(*ds));
 	xq_buf_reset(out);
-	assert_int_equal(xq_output_open_mem(&o, out), 0);
+	assert_int_equal(xqi_file_open_mem(&o, out), 0);
 	wo.version = version;
 	wo.encoding = enc;
-	rc = xq_format_xqf.open_writer(&w, o, &wo, &sink);
+	rc = xqi_format_xqf.open_writer(&w, o, &wo, &sink);
 	if (rc) {
-		xq_output_abort(o);
+		xqi_file_abort(o);
 		return rc;
 	}
-	rc = xq_format_xqf.write(w, g);
-	assert_int_equal(xq_format_xqf.close_writer(w), 0);
-	assert_int_equal(xq_output_commit(o, NULL), 0);
+	rc = xqi_format_xqf.write(w, g);
+	assert_int_equal(xqi_format_xqf.close_writer(w), 0);
+	assert_int_equal(xqi_file_commit(o, NULL), 0);
 	return rc;
 }
 
-static void start_placement(const struct xq_game *g, char *out, size_t cap)
+static void start_placement(const struct xqi_record *g, char *out, size_t cap)
 {
-	char fen[XQ_FEN_MAX];
+	char fen[XQ_FEN_SIZE];
 
-	xq_board_to_fen(&g->start, fen, sizeof(fen));
+	xqi_position_to_fen(&g->start, fen, sizeof(fen));
 	*strchr(fen, ' ') = '\0';
 	snprintf(out, cap, "%s", fen);
 }
 
-static void mainline(const struct xq_game *g, char *out, size_t cap)
+static void mainline(const struct xqi_record *g, char *out, size_t cap)
 {
 	size_t len = 0;
 
 	out[0] = '\0';
-	for (uint32_t n = g->nodes[XQ_ROOT].child; n != XQ_NODE_NONE; n = g->nodes[n].child) {
+	for (uint32_t n = g->nodes[XQI_ROOT].child; n != XQ_NO_NODE; n = g->nodes[n].child) {
 		char name[5];
-		xq_move_name(g->nodes[n].move, name);
+		xqi_move_name(g->nodes[n].move, name);
 		len += (size_t)snprintf(out + len, len < cap ? cap - len : 0, "%s%s", len ? " " : "",
 					name);
 	}
@@ -269,10 +269,10 @@ static void key_derivation_matches_the_sample_test_vector(void **state)
 					0x68, 0x50, 0x28, 0x04, 0x68, 0x54, 0x20, 0x0c,
 					0x60, 0x0c, 0x20, 0x04, 0x6c, 0x4c, 0x26, 0x00,
 					0x40, 0x48, 0x28, 0x14, 0x64, 0x48, 0x2e, 0x1c};
-	struct xq_xqf_keys k;
+	struct xqi_xqf_keys k;
 
 	(void)state;
-	xq_xqf_keys_derive(&k, h);
+	xqi_xqf_keys_derive(&k, h);
 	assert_int_equal(k.xy, 44);
 	assert_int_equal(k.xyf, 196);
 	assert_int_equal(k.xyt, 52);
@@ -284,20 +284,20 @@ static void plain_versions_have_no_keys_whatever_the_key_bytes(void **state)
 {
 	static const uint8_t h[16] = {0x58, 0x51, 0x0A, 0xbe, 0, 0, 0, 0,
 				      0xe8, 0xd8, 0xbc, 0x84, 0xa5, 0x9c, 0xe7, 0xd8};
-	struct xq_xqf_keys k, zero;
+	struct xqi_xqf_keys k, zero;
 
 	(void)state;
 	memset(&zero, 0, sizeof(zero));
-	xq_xqf_keys_derive(&k, h);
+	xqi_xqf_keys_derive(&k, h);
 	assert_memory_equal(&k, &zero, sizeof(k));
 }
 
 static void sample_decrypts_to_its_handicap_position_tags_and_main_line(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	struct xq_xqf_stats st;
-	char fen[XQ_FEN_MAX], line[2048];
+	struct xqi_xqf_stats st;
+	char fen[XQ_FEN_SIZE], line[2048];
 
 	(void)state;
 	assert_int_equal(read_fixture(&g, "sample-v12.xqf", &ds, &st), 0);
@@ -305,33 +305,33 @@ static void sample_decrypts_to_its_handicap_position_tags_and_main_line(void **s
 	assert_int_equal(st.version, 0x12);
 	start_placement(&g, fen, sizeof(fen));
 	assert_string_equal(fen, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/1C5C1/9/RN2K2NR");
-	assert_int_equal(g.start.side, XQ_RED);
+	assert_int_equal(g.start.side, XQI_RED);
 	mainline(&g, line, sizeof(line));
 	assert_true(!strncmp(line, "b2e2 h7e7 e2e7 g9e7 h2e2 h9g7 h0g2 i9h9 b0c2 b9a7 a0d0 a9b9",
 			     strlen("b2e2 h7e7 e2e7 g9e7 h2e2 h9g7 h0g2 i9h9 b0c2 b9a7 a0d0 a9b9")));
-	assert_string_equal(xq_game_tag(&g, "Event"), "许银川让九子对聂棋圣");
-	assert_string_equal(xq_game_tag(&g, "Red"), "许银川");
-	assert_string_equal(xq_game_tag(&g, "Black"), "聂卫平");
-	assert_string_equal(xq_game_tag(&g, "Date"), "1999.12.09");
-	assert_string_equal(xq_game_tag(&g, "Site"), "广州");
-	assert_string_equal(xq_game_tag(&g, "Result"), "1-0");
-	assert_string_equal(xq_game_tag(&g, "GameType"), "中局");
-	assert_int_equal(g.result, XQ_RESULT_RED_WIN);
+	assert_string_equal(xqi_record_tag(&g, "Event"), "许银川让九子对聂棋圣");
+	assert_string_equal(xqi_record_tag(&g, "Red"), "许银川");
+	assert_string_equal(xqi_record_tag(&g, "Black"), "聂卫平");
+	assert_string_equal(xqi_record_tag(&g, "Date"), "1999.12.09");
+	assert_string_equal(xqi_record_tag(&g, "Site"), "广州");
+	assert_string_equal(xqi_record_tag(&g, "Result"), "1-0");
+	assert_string_equal(xqi_record_tag(&g, "GameType"), "中局");
+	assert_int_equal(g.result, XQI_RESULT_RED_WIN);
 	/* The root record's comment is the game comment, one CRLF stripped, CRLF as LF. */
-	assert_non_null(g.nodes[XQ_ROOT].comment);
-	assert_true(!strncmp(g.nodes[XQ_ROOT].comment, "　　象棋让九子", strlen("　　象棋让九子")));
-	assert_null(strstr(g.nodes[XQ_ROOT].comment, "\r"));
-	assert_non_null(strstr(g.nodes[XQ_ROOT].comment, "\n　　许银川让去５只兵"));
+	assert_non_null(g.nodes[XQI_ROOT].comment);
+	assert_true(!strncmp(g.nodes[XQI_ROOT].comment, "　　象棋让九子", strlen("　　象棋让九子")));
+	assert_null(strstr(g.nodes[XQI_ROOT].comment, "\r"));
+	assert_non_null(strstr(g.nodes[XQI_ROOT].comment, "\n　　许银川让去５只兵"));
 	assert_int_equal(st.records, 75);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void version_0x0b_is_not_rotated_and_0x0c_is(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	struct xq_xqf_stats st;
-	char fen[XQ_FEN_MAX];
+	struct xqi_xqf_stats st;
+	char fen[XQ_FEN_SIZE];
 
 	(void)state;
 	assert_int_equal(read_fixture(&g, "unrotated-v0b.xqf", &ds, &st), 0);
@@ -340,26 +340,26 @@ static void version_0x0b_is_not_rotated_and_0x0c_is(void **state)
 	start_placement(&g, fen, sizeof(fen));
 	assert_string_equal(fen, "3k5/4CP3/9/9/5R3/4r4/9/9/6pp1/5K3");
 	assert_int_equal(st.records, 21);
-	assert_false(g.flags & XQ_GAME_BROKEN);
-	xq_game_release(&g);
+	assert_false(g.flags & XQI_RECORD_BROKEN);
+	xqi_record_release(&g);
 
 	assert_int_equal(read_fixture(&g, "rotated-v0c.xqf", &ds, &st), 0);
 	assert_int_equal(st.version, 0x0C);
 	assert_int_equal(ds.n, 0);
 	start_placement(&g, fen, sizeof(fen));
 	assert_string_equal(fen, "9/5k3/3a5/9/9/9/9/4R3C/4K4/5r3");
-	assert_false(g.flags & XQ_GAME_BROKEN);
-	xq_game_release(&g);
+	assert_false(g.flags & XQI_RECORD_BROKEN);
+	xqi_record_release(&g);
 }
 
 static void version_above_0x12_is_refused_unless_asked(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	struct xq_sink sink = {collect, &ds};
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
-	const struct xq_diag *d;
+	struct xqi_sink sink = {collect, &ds};
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	b_init(&b, 0x12, standard_slots, 0);
@@ -367,50 +367,50 @@ static void version_above_0x12_is_refused_unless_asked(void **state)
 	b_root(&b, 1, NULL);
 	b_move(&b, "h2e2", 0, 0, NULL);
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, NULL), XQ_EUNSUPPORTED);
-	d = expect_diag(&ds, XQ_D_UNSUPPORTED, XQ_SEV_ERROR);
+	d = expect_diag(&ds, XQI_D_UNSUPPORTED, XQ_SEVERITY_ERROR);
 	assert_true(has(d, "0x13"));
 	assert_int_equal(d->place.offset, 2);
 
 	memset(&ds, 0, sizeof(ds));
-	opts.flags = XQ_XQF_TRY_NEWER;
-	assert_int_equal(xq_xqf_read_mem(&g, b.d, b.len, &opts, &sink, "t", NULL), 0);
-	expect_diag(&ds, XQ_D_UNSUPPORTED, XQ_SEV_WARNING);
+	opts.flags = XQI_XQF_TRY_NEWER;
+	assert_int_equal(xqi_xqf_read_mem(&g, b.d, b.len, &opts, &sink, "t", NULL), 0);
+	expect_diag(&ds, XQI_D_UNSUPPORTED, XQ_SEVERITY_WARNING);
 	assert_int_equal(g.nnodes, 2);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 /* ---- start position and side to move --------------------------------- */
 
 /* Read a fixture in which black moves first though the header says red. */
-static void read_black_to_move(struct xq_game *g, const char *name, struct diags *ds)
+static void read_black_to_move(struct xqi_record *g, const char *name, struct diags *ds)
 {
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	assert_int_equal(read_fixture(g, name, ds, NULL), 0);
-	assert_int_equal(g->start.side, XQ_BLACK);
-	d = expect_diag(ds, XQ_D_SIDE_TO_MOVE, XQ_SEV_NOTE);
+	assert_int_equal(g->start.side, XQI_BLACK);
+	d = expect_diag(ds, XQI_D_SIDE_TO_MOVE, XQ_SEVERITY_NOTE);
 	assert_int_equal(d->place.offset, 0x32);
 }
 
 static void first_move_decides_the_side_to_move_with_a_note(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
 
 	(void)state;
 	read_black_to_move(&g, "black-moves-first-v0a.xqf", &ds);
-	assert_int_equal(worst_severity(&ds), XQ_SEV_NOTE);
-	assert_false(g.flags & XQ_GAME_BROKEN);
-	xq_game_release(&g);
+	assert_int_equal(worst_severity(&ds), XQ_SEVERITY_NOTE);
+	assert_false(g.flags & XQI_RECORD_BROKEN);
+	xqi_record_release(&g);
 }
 
 static void game_type_byte_does_not_hide_the_piece_array(void **state)
 {
 	uint8_t slots[32];
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	char fen[XQ_FEN_MAX];
+	char fen[XQ_FEN_SIZE];
 
 	(void)state;
 	memcpy(slots, standard_slots, sizeof(slots));
@@ -420,18 +420,18 @@ static void game_type_byte_does_not_hide_the_piece_array(void **state)
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, NULL), 0);
 	start_placement(&g, fen, sizeof(fen));
 	assert_string_equal(fen, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABN1");
-	assert_string_equal(xq_game_tag(&g, "GameType"), "全局");
-	assert_true(g.flags & XQ_GAME_EMPTY);
-	xq_game_release(&g);
+	assert_string_equal(xqi_record_tag(&g, "GameType"), "全局");
+	assert_true(g.flags & XQI_RECORD_EMPTY);
+	xqi_record_release(&g);
 }
 
 static void composed_position_with_an_advisor_off_its_points_loads_with_a_note(void **state)
 {
 	uint8_t slots[32];
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	kings_only(slots, 40, 39); /* red king e0, black king d9 */
@@ -441,20 +441,20 @@ static void composed_position_with_an_advisor_off_its_points_loads_with_a_note(v
 	b_root(&b, 1, NULL);
 	b_move(&b, "i7i9", 0, 0, NULL);
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, NULL), 0);
-	d = expect_diag(&ds, XQ_D_BAD_FEN, XQ_SEV_NOTE);
+	d = expect_diag(&ds, XQI_D_BAD_FEN, XQ_SEVERITY_NOTE);
 	assert_true(has(d, "advisor on c2"));
 	assert_int_equal(g.nnodes, 2);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void kings_facing_each_other_keep_the_header_and_lose_the_tree(void **state)
 {
 	uint8_t slots[32];
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	struct xq_xqf_stats st;
-	const struct xq_diag *d;
+	struct xqi_xqf_stats st;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	kings_only(slots, 40, 49); /* red king e0, black king e9: an open file */
@@ -465,24 +465,24 @@ static void kings_facing_each_other_keep_the_header_and_lose_the_tree(void **sta
 	b_root(&b, 1, "the game comment");
 	b_move(&b, "i7i9", 0, 0, NULL);
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, &st), 0);
-	d = expect_diag(&ds, XQ_D_BAD_FEN, XQ_SEV_ERROR);
+	d = expect_diag(&ds, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR);
 	assert_true(has(d, "face each other"));
 	assert_true(has(d, "1 move record not kept"));
-	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
 	assert_int_equal(g.nnodes, 1);
 	assert_int_equal(st.records, 1);
-	assert_string_equal(g.nodes[XQ_ROOT].comment, "the game comment");
-	assert_string_equal(xq_game_tag(&g, "Red"), "Event");
-	xq_game_release(&g);
+	assert_string_equal(g.nodes[XQI_ROOT].comment, "the game comment");
+	assert_string_equal(xqi_record_tag(&g, "Red"), "Event");
+	xqi_record_release(&g);
 }
 
 static void position_possible_only_for_the_other_side_gets_it_and_refuses_the_move(void **state)
 {
 	uint8_t slots[32];
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	kings_only(slots, 40, 39); /* red king e0, black king d9 */
@@ -491,42 +491,42 @@ static void position_possible_only_for_the_other_side_gets_it_and_refuses_the_mo
 	b_root(&b, 1, NULL);
 	b_move(&b, "d5d6", 0, 0, NULL); /* red's move, but black must move */
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, NULL), 0);
-	assert_int_equal(g.start.side, XQ_BLACK);
-	assert_true(has(expect_diag(&ds, XQ_D_SIDE_TO_MOVE, XQ_SEV_NOTE), "so black moves"));
-	d = expect_diag(&ds, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR);
+	assert_int_equal(g.start.side, XQI_BLACK);
+	assert_true(has(expect_diag(&ds, XQI_D_SIDE_TO_MOVE, XQ_SEVERITY_NOTE), "so black moves"));
+	d = expect_diag(&ds, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR);
 	assert_true(has(d, "is red's, but black is to move"));
-	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
 	assert_int_equal(g.nnodes, 1);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void mate_diagram_takes_the_mated_side_to_move(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
 
 	(void)state;
 	read_black_to_move(&g, "mate-diagram-v12.xqf", &ds);
-	assert_true(g.flags & XQ_GAME_EMPTY);
-	assert_int_equal(xq_board_status(&g.start), XQ_CHECKMATE);
-	xq_game_release(&g);
+	assert_true(g.flags & XQI_RECORD_EMPTY);
+	assert_int_equal(xqi_position_status(&g.start), XQ_STATE_CHECKMATE);
+	xqi_record_release(&g);
 }
 
 static void diagram_with_both_kings_in_check_is_kept_but_broken(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	const struct xq_diag *d;
-	char fen[XQ_FEN_MAX];
+	const struct xq_diagnostic *d;
+	char fen[XQ_FEN_SIZE];
 
 	(void)state;
 	assert_int_equal(read_fixture(&g, "both-in-check-diagram-v12.xqf", &ds, NULL), 0);
-	d = expect_diag(&ds, XQ_D_BAD_FEN, XQ_SEV_ERROR);
+	d = expect_diag(&ds, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR);
 	assert_true(has(d, "cannot occur"));
-	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
 	start_placement(&g, fen, sizeof(fen));
 	assert_string_equal(fen, "5ab2/4a4/1R1kb4/2N6/9/6B2/6n2/5K2B/4Ar3/3A5");
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 /* ---- the tree ------------------------------------------------------- */
@@ -534,9 +534,9 @@ static void diagram_with_both_kings_in_check_is_kept_but_broken(void **state)
 static void three_alternatives_to_the_first_move_are_variations(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	struct xq_game_counts c;
+	struct xqi_record_counts c;
 	uint32_t first, second, third;
 
 	(void)state;
@@ -549,10 +549,10 @@ static void three_alternatives_to_the_first_move_are_variations(void **state)
 	b_move(&b, "b0c2", 0, 0, "third\r\n");
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, NULL), 0);
 	assert_int_equal(ds.n, 0);
-	xq_game_count(&g, &c);
+	xqi_record_count(&g, &c);
 	assert_int_equal(c.nodes, 5);
 	assert_int_equal(c.variations, 2);
-	first = g.nodes[XQ_ROOT].child;
+	first = g.nodes[XQI_ROOT].child;
 	second = g.nodes[first].sibling;
 	third = g.nodes[second].sibling;
 	assert_int_equal(g.nodes[first].move, mv("h2e2"));
@@ -561,31 +561,31 @@ static void three_alternatives_to_the_first_move_are_variations(void **state)
 	assert_int_equal(g.nodes[g.nodes[second].child].move, mv("c6c5"));
 	assert_string_equal(g.nodes[third].comment, "third");
 	assert_string_equal(g.nodes[g.nodes[first].child].comment, "main");
-	assert_string_equal(g.nodes[XQ_ROOT].comment, "game comment");
-	xq_game_release(&g);
+	assert_string_equal(g.nodes[XQI_ROOT].comment, "game comment");
+	xqi_record_release(&g);
 }
 
 static void first_move_variations_of_a_real_file_are_kept(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	struct xq_xqf_stats st;
-	struct xq_game_counts c;
+	struct xqi_xqf_stats st;
+	struct xqi_record_counts c;
 
 	(void)state;
 	assert_int_equal(read_fixture(&g, "first-move-variations-v12.xqf", &ds, &st), 0);
 	assert_int_equal(ds.n, 0);
-	xq_game_count(&g, &c);
+	xqi_record_count(&g, &c);
 	assert_int_equal(c.nodes, 24);
 	assert_int_equal(c.variations, 4);
 	assert_int_equal(st.records, 24);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void low_flag_bits_of_encrypted_records_are_junk(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
 
 	(void)state;
@@ -597,13 +597,13 @@ static void low_flag_bits_of_encrypted_records_are_junk(void **state)
 	assert_int_equal(ds.n, 0);
 	assert_int_equal(g.nnodes, 3);
 	assert_string_equal(g.nodes[2].comment, "x");
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void comments_lose_one_trailing_crlf_and_crlf_becomes_lf(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
 
 	(void)state;
@@ -612,35 +612,35 @@ static void comments_lose_one_trailing_crlf_and_crlf_becomes_lf(void **state)
 	b_move(&b, "h2e2", 1, 0, "line one\r\nline two\r\n\r\n");
 	b_move(&b, "h9g7", 0, 0, "no crlf\rat all");
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, NULL), 0);
-	assert_null(g.nodes[XQ_ROOT].comment); /* a bare CRLF is no comment */
+	assert_null(g.nodes[XQI_ROOT].comment); /* a bare CRLF is no comment */
 	assert_string_equal(g.nodes[1].comment, "line one\nline two\n");
 	assert_string_equal(g.nodes[2].comment, "no crlf\rat all");
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void deep_line_of_200000_plies_reads_and_writes_without_recursion(void **state)
 {
 	static const char *const cycle[4] = {"h0g2", "h9g7", "g2h0", "g7h9"};
-	struct xq_game g, back;
+	struct xqi_record g, back;
 	struct diags ds;
 	struct xq_buf out = XQ_BUF_INIT;
-	uint32_t n = XQ_ROOT;
-	struct xq_game_counts c;
+	uint32_t n = XQI_ROOT;
+	struct xqi_record_counts c;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
 	for (int i = 0; i < 200000; i++)
-		assert_int_equal(xq_game_add_move(&g, n, mv(cycle[i % 4]), &n), 0);
-	assert_int_equal(write_xqf(&g, 0, XQ_ENC_UNKNOWN, &out, &ds), 0);
+		assert_int_equal(xqi_record_add_move(&g, n, mv(cycle[i % 4]), &n), 0);
+	assert_int_equal(write_xqf(&g, 0, XQI_ENC_UNKNOWN, &out, &ds), 0);
 	assert_int_equal(out.len, 1024 + 8 * 200001);
 	assert_int_equal(read_xqf(&back, out.ptr, out.len, &ds, NULL), 0);
 	assert_int_equal(ds.n, 0);
-	xq_game_count(&back, &c);
+	xqi_record_count(&back, &c);
 	assert_int_equal(c.nodes, 200000);
 	assert_int_equal(c.max_depth, 200000);
-	assert_true(xq_game_equal(&g, &back, XQ_EQ_IGNORE_TAGS | XQ_EQ_IGNORE_RESULT, NULL, 0));
-	xq_game_release(&g);
-	xq_game_release(&back);
+	assert_true(xqi_record_equal(&g, &back, XQ_EQUAL_IGNORE_TAGS | XQ_EQUAL_IGNORE_RESULT, NULL, 0));
+	xqi_record_release(&g);
+	xqi_record_release(&back);
 	xq_buf_release(&out);
 }
 
@@ -649,37 +649,37 @@ static void deep_line_of_200000_plies_reads_and_writes_without_recursion(void **
 static void bad_magic_is_refused(void **state)
 {
 	static const char text[] = "[Event \"not xqf\"]\n";
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
 
 	(void)state;
 	assert_int_equal(read_xqf(&g, text, sizeof(text) - 1, &ds, NULL), XQ_EPARSE);
 	assert_int_equal(ds.n, 1);
-	assert_int_equal(ds.d[0].code, XQ_D_BAD_MAGIC);
+	assert_int_equal(ds.d[0].code, XQI_D_BAD_MAGIC);
 	assert_true(ds.d[0].has_offset);
 	assert_int_equal(ds.d[0].place.offset, 0);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void cut_header_is_refused_with_its_length(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
 
 	(void)state;
 	b_init(&b, 0x0A, standard_slots, 0);
 	assert_int_equal(read_xqf(&g, b.d, 700, &ds, NULL), XQ_ETRUNCATED);
-	assert_int_equal(ds.d[0].code, XQ_D_TRUNCATED);
+	assert_int_equal(ds.d[0].code, XQI_D_TRUNCATED);
 	assert_int_equal(ds.d[0].place.offset, 700);
 	assert_true(has(&ds.d[0], "700 of its 1024 bytes"));
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void header_without_a_root_record_is_an_empty_broken_game(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
 
 	(void)state;
@@ -687,20 +687,20 @@ static void header_without_a_root_record_is_an_empty_broken_game(void **state)
 	memcpy(b.d + 0x131, "Red", 3);
 	b.d[0x130] = 3;
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, NULL), 0);
-	assert_true(g.flags & XQ_GAME_BROKEN);
-	assert_true(g.flags & XQ_GAME_EMPTY);
-	assert_string_equal(xq_game_tag(&g, "Red"), "Red");
-	assert_int_equal(ds.d[0].code, XQ_D_TRUNCATED);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
+	assert_true(g.flags & XQI_RECORD_EMPTY);
+	assert_string_equal(xqi_record_tag(&g, "Red"), "Red");
+	assert_int_equal(ds.d[0].code, XQI_D_TRUNCATED);
 	assert_int_equal(ds.d[0].place.offset, 1024);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void cut_record_keeps_the_moves_before_it(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 	size_t third;
 
 	(void)state;
@@ -711,20 +711,20 @@ static void cut_record_keeps_the_moves_before_it(void **state)
 	third = b.len;
 	b_move(&b, "h0g2", 0, 0, NULL);
 	assert_int_equal(read_xqf(&g, b.d, third + 5, &ds, NULL), 0);
-	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
 	assert_int_equal(g.nnodes, 3);
-	d = expect_diag(&ds, XQ_D_TRUNCATED, XQ_SEV_ERROR);
+	d = expect_diag(&ds, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR);
 	assert_int_equal(d->place.offset, third);
 	assert_int_equal(d->ply, 3);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void comment_length_past_the_end_keeps_the_move_and_stops(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 	size_t second;
 
 	(void)state;
@@ -736,22 +736,22 @@ static void comment_length_past_the_end_keeps_the_move_and_stops(void **state)
 	b_move(&b, "h0g2", 0, 0, NULL);
 	b.d[second + 4] = 0xF0; /* length 240: past the end */
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, NULL), 0);
-	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
 	assert_int_equal(g.nnodes, 3);
 	assert_null(g.nodes[2].comment);
-	d = expect_diag(&ds, XQ_D_TRUNCATED, XQ_SEV_ERROR);
+	d = expect_diag(&ds, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR);
 	assert_int_equal(d->place.offset, second + 4);
 	assert_int_equal(d->ply, 2);
 	assert_true(has(d, "past the end"));
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void negative_comment_length_in_an_encrypted_file_is_corrupt(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	b_init(&b, 0x12, standard_slots, 0);
@@ -760,21 +760,21 @@ static void negative_comment_length_in_an_encrypted_file_is_corrupt(void **state
 	b.d[1024 + 4 + 4] = 5; /* stored 5 + ... = below KeyRMKSize (767) */
 	b.d[1024 + 4 + 5] = 0;
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, NULL), 0);
-	d = expect_diag(&ds, XQ_D_CORRUPT, XQ_SEV_ERROR);
+	d = expect_diag(&ds, XQI_D_CORRUPT, XQ_SEVERITY_ERROR);
 	assert_int_equal(d->place.offset, 1024 + 8);
 	assert_true(has(d, "negative"));
-	assert_true(g.flags & XQ_GAME_BROKEN);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
 	assert_int_equal(g.nnodes, 2);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void square_off_the_board_skips_its_subtree(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	struct xq_xqf_stats st;
-	const struct xq_diag *d;
+	struct xqi_xqf_stats st;
+	const struct xq_diagnostic *d;
 	size_t bad;
 
 	(void)state;
@@ -785,8 +785,8 @@ static void square_off_the_board_skips_its_subtree(void **state)
 	b_move(&b, "h9g7", 0, 0, NULL);
 	b_move(&b, "h2e2", 0, 0, NULL);
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, &st), 0);
-	assert_true(g.flags & XQ_GAME_BROKEN);
-	d = expect_diag(&ds, XQ_D_CORRUPT, XQ_SEV_ERROR);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
+	d = expect_diag(&ds, XQI_D_CORRUPT, XQ_SEVERITY_ERROR);
 	assert_int_equal(d->place.offset, bad);
 	assert_int_equal(d->ply, 1);
 	assert_true(has(d, "from byte 95"));
@@ -794,16 +794,16 @@ static void square_off_the_board_skips_its_subtree(void **state)
 	assert_int_equal(g.nnodes, 2); /* the sibling h2e2 is kept */
 	assert_int_equal(g.nodes[1].move, mv("h2e2"));
 	assert_int_equal(st.lost, 2);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void move_with_no_piece_on_its_square_skips_its_subtree_and_keeps_siblings(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	struct xq_xqf_stats st;
-	const struct xq_diag *d;
+	struct xqi_xqf_stats st;
+	const struct xq_diagnostic *d;
 	size_t bad;
 	char line[256];
 
@@ -820,9 +820,9 @@ static void move_with_no_piece_on_its_square_skips_its_subtree_and_keeps_sibling
 	b_move(&b, "i0h0", 0, 0, NULL);
 	b_move(&b, "b0c2", 0, 0, "kept"); /* next alternative, read on */
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, &st), 0);
-	assert_true(g.flags & XQ_GAME_BROKEN);
-	assert_int_equal(count_diags(&ds, XQ_D_ILLEGAL_MOVE), 1);
-	d = expect_diag(&ds, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR);
+	assert_true(g.flags & XQI_RECORD_BROKEN);
+	assert_int_equal(count_diags(&ds, XQI_D_ILLEGAL_MOVE), 1);
+	d = expect_diag(&ds, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR);
 	assert_int_equal(d->place.offset, bad);
 	assert_int_equal(d->ply, 3);
 	assert_string_equal(d->move, "e4e5");
@@ -837,15 +837,15 @@ static void move_with_no_piece_on_its_square_skips_its_subtree_and_keeps_sibling
 	assert_int_equal(g.nnodes, 6);
 	assert_string_equal(g.nodes[5].comment, "kept");
 	assert_int_equal(g.nodes[5].move, mv("b0c2"));
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void illegal_move_in_a_branch_reports_the_rule_and_the_path(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	b_init(&b, 0x0A, standard_slots, 0);
@@ -856,20 +856,20 @@ static void illegal_move_in_a_branch_reports_the_rule_and_the_path(void **state)
 	b_move(&b, "b9c7", 1, 0, NULL); /* second alternative at ply 2 */
 	b_move(&b, "b0a3", 0, 0, NULL); /* a horse cannot go there */
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, NULL), 0);
-	d = expect_diag(&ds, XQ_D_ILLEGAL_MOVE, XQ_SEV_ERROR);
+	d = expect_diag(&ds, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR);
 	assert_int_equal(d->ply, 3);
 	assert_true(has(d, "after h2e2 b9c7[2]"));
 	assert_true(has(d, "1 node lost"));
 	assert_int_equal(g.nnodes, 5);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void trailing_bytes_are_a_warning(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	struct xq_xqf_stats st;
+	struct xqi_xqf_stats st;
 	size_t end;
 
 	(void)state;
@@ -881,19 +881,19 @@ static void trailing_bytes_are_a_warning(void **state)
 	b.len += 4;
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, &st), 0);
 	assert_int_equal(ds.n, 1);
-	assert_int_equal(ds.d[0].code, XQ_D_TRAILING);
-	assert_int_equal(ds.d[0].severity, XQ_SEV_WARNING);
+	assert_int_equal(ds.d[0].code, XQI_D_TRAILING);
+	assert_int_equal(ds.d[0].severity, XQ_SEVERITY_WARNING);
 	assert_int_equal(ds.d[0].place.offset, end);
 	assert_int_equal(st.trailing, 4);
-	assert_false(g.flags & XQ_GAME_BROKEN);
+	assert_false(g.flags & XQI_RECORD_BROKEN);
 	assert_int_equal(g.nnodes, 2);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 static void failed_key_checksum_is_a_warning(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
 
 	(void)state;
@@ -901,22 +901,22 @@ static void failed_key_checksum_is_a_warning(void **state)
 	b.d[0x0C] = 1; /* KeysSum no longer balances the (zero) seeds */
 	b_root(&b, 0, NULL);
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, NULL), 0);
-	expect_diag(&ds, XQ_D_CHECKSUM, XQ_SEV_WARNING);
-	xq_game_release(&g);
+	expect_diag(&ds, XQI_D_CHECKSUM, XQ_SEVERITY_WARNING);
+	xqi_record_release(&g);
 }
 
 static void bad_gbk_byte_in_a_comment_is_replaced_and_reported(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
 	assert_int_equal(read_fixture(&g, "bad-gbk-comment-v12.xqf", &ds, NULL), 0);
-	d = expect_diag(&ds, XQ_D_ENCODING, XQ_SEV_WARNING);
+	d = expect_diag(&ds, XQI_D_ENCODING, XQ_SEVERITY_WARNING);
 	assert_int_equal(d->place.offset, 2068);
-	assert_non_null(strstr(g.nodes[XQ_ROOT].comment, "\xEF\xBF\xBD"));
-	xq_game_release(&g);
+	assert_non_null(strstr(g.nodes[XQI_ROOT].comment, "\xEF\xBF\xBD"));
+	xqi_record_release(&g);
 }
 
 /* ---- writing ----------------------------------------------------------- */
@@ -936,164 +936,164 @@ static void fixtures_round_trip_through_both_versions(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		struct xq_game g, back;
+		struct xqi_record g, back;
 		struct diags ds;
 		char why[512];
 		assert_int_equal(read_fixture(&g, names[i], &ds, NULL), 0);
 		for (int v = 0; v < 2; v++) {
-			int version = v ? XQ_XQF_VERSION_ENCRYPTED : XQ_XQF_VERSION_PLAIN;
-			assert_int_equal(write_xqf(&g, version, XQ_ENC_UNKNOWN, &out, &ds), 0);
-			assert_int_equal(count_diags(&ds, XQ_D_LOSS), 0);
+			int version = v ? XQI_XQF_VERSION_ENCRYPTED : XQI_XQF_VERSION_PLAIN;
+			assert_int_equal(write_xqf(&g, version, XQI_ENC_UNKNOWN, &out, &ds), 0);
+			assert_int_equal(count_diags(&ds, XQI_D_LOSS), 0);
 			assert_int_equal((unsigned char)out.ptr[2], version);
 			assert_int_equal(read_xqf(&back, out.ptr, out.len, &ds, NULL), 0);
-			if (!xq_game_equal(&g, &back, 0, why, sizeof(why)))
+			if (!xqi_record_equal(&g, &back, 0, why, sizeof(why)))
 				fail_msg("%s v0x%02X: %s", names[i], version, why);
-			xq_game_release(&back);
+			xqi_record_release(&back);
 		}
-		xq_game_release(&g);
+		xqi_record_release(&g);
 	}
 	xq_buf_release(&out);
 }
 
 static void plain_is_the_default_and_encrypted_output_is_reproducible(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
 	struct xq_buf a = XQ_BUF_INIT, b = XQ_BUF_INIT;
 	static const unsigned char zero[13];
 
 	(void)state;
 	assert_int_equal(read_fixture(&g, "sample-v12.xqf", &ds, NULL), 0);
-	assert_int_equal(write_xqf(&g, 0, XQ_ENC_UNKNOWN, &a, &ds), 0);
+	assert_int_equal(write_xqf(&g, 0, XQI_ENC_UNKNOWN, &a, &ds), 0);
 	assert_int_equal((unsigned char)a.ptr[2], 0x0A);
-	assert_int_equal(write_xqf(&g, XQ_XQF_VERSION_ENCRYPTED, XQ_ENC_UNKNOWN, &a, &ds), 0);
-	assert_int_equal(write_xqf(&g, XQ_XQF_VERSION_ENCRYPTED, XQ_ENC_UNKNOWN, &b, &ds), 0);
+	assert_int_equal(write_xqf(&g, XQI_XQF_VERSION_ENCRYPTED, XQI_ENC_UNKNOWN, &a, &ds), 0);
+	assert_int_equal(write_xqf(&g, XQI_XQF_VERSION_ENCRYPTED, XQI_ENC_UNKNOWN, &b, &ds), 0);
 	assert_int_equal(a.len, b.len);
 	assert_memory_equal(a.ptr, b.ptr, a.len);
 	assert_int_equal((unsigned char)a.ptr[2], 0x12);
 	assert_memory_equal(a.ptr + 3, zero, 13); /* every key byte zero */
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	xq_buf_release(&a);
 	xq_buf_release(&b);
 }
 
 static void writer_refuses_versions_other_than_0x0a_and_0x12(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
 	struct xq_buf out = XQ_BUF_INIT;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
-	assert_int_equal(write_xqf(&g, 0x10, XQ_ENC_UNKNOWN, &out, &ds), XQ_EUNSUPPORTED);
-	assert_int_equal(ds.d[0].code, XQ_D_UNSUPPORTED);
+	assert_int_equal(xqi_record_init(&g), 0);
+	assert_int_equal(write_xqf(&g, 0x10, XQI_ENC_UNKNOWN, &out, &ds), XQ_EUNSUPPORTED);
+	assert_int_equal(ds.d[0].code, XQI_D_UNSUPPORTED);
 	assert_true(has(&ds.d[0], "0x10"));
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	xq_buf_release(&out);
 }
 
 static void writer_refuses_a_second_game(void **state)
 {
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
 	struct xq_buf out = XQ_BUF_INIT;
-	struct xq_output *o;
-	struct xq_write_opts wo = XQ_WRITE_OPTS_INIT;
-	struct xq_sink sink = {collect, &ds};
+	struct xq_file *o;
+	struct xqi_write_opts wo = XQI_WRITE_OPTS_INIT;
+	struct xqi_sink sink = {collect, &ds};
 	void *w;
 
 	(void)state;
 	memset(&ds, 0, sizeof(ds));
-	assert_int_equal(xq_game_init(&g), 0);
-	assert_int_equal(xq_output_open_mem(&o, &out), 0);
-	assert_int_equal(xq_format_xqf.open_writer(&w, o, &wo, &sink), 0);
-	assert_int_equal(xq_format_xqf.write(w, &g), 0);
-	assert_int_equal(xq_format_xqf.write(w, &g), XQ_EUNSUPPORTED);
-	assert_int_equal(xq_format_xqf.close_writer(w), 0);
-	assert_int_equal(xq_output_commit(o, NULL), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
+	assert_int_equal(xqi_file_open_mem(&o, &out), 0);
+	assert_int_equal(xqi_format_xqf.open_writer(&w, o, &wo, &sink), 0);
+	assert_int_equal(xqi_format_xqf.write(w, &g), 0);
+	assert_int_equal(xqi_format_xqf.write(w, &g), XQ_EUNSUPPORTED);
+	assert_int_equal(xqi_format_xqf.close_writer(w), 0);
+	assert_int_equal(xqi_file_commit(o, NULL), 0);
 	assert_int_equal(ds.n, 1);
-	assert_int_equal(ds.d[0].severity, XQ_SEV_ERROR);
+	assert_int_equal(ds.d[0].severity, XQ_SEVERITY_ERROR);
 	assert_int_equal(ds.d[0].game, 2);
 	assert_true(has(&ds.d[0], "one game per file"));
 	assert_int_equal(out.len, 1024 + 8); /* only the first game */
-	xq_game_release(&g);
+	xqi_record_release(&g);
 	xq_buf_release(&out);
 }
 
 static void writer_reports_a_tag_too_long_for_its_field(void **state)
 {
-	struct xq_game g, back;
+	struct xqi_record g, back;
 	struct diags ds;
 	struct xq_buf out = XQ_BUF_INIT;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
 	/* 10 characters, 20 bytes in GBK: the Red field holds 15 */
-	assert_int_equal(xq_game_set_tag(&g, "Red", "黑龙江省象棋队赵国荣"), 0);
-	assert_int_equal(write_xqf(&g, 0, XQ_ENC_UNKNOWN, &out, &ds), 0);
-	d = expect_diag(&ds, XQ_D_LOSS, XQ_SEV_WARNING);
+	assert_int_equal(xqi_record_set_tag(&g, "Red", "黑龙江省象棋队赵国荣"), 0);
+	assert_int_equal(write_xqf(&g, 0, XQI_ENC_UNKNOWN, &out, &ds), 0);
+	d = expect_diag(&ds, XQI_D_LOSS, XQ_SEVERITY_WARNING);
 	assert_true(has(d, "tag Red"));
 	assert_true(has(d, "kept '黑龙江省象棋队'"));
 	assert_true(has(d, "lost '赵国荣'"));
 	assert_non_null(d->source);
 	assert_int_equal(read_xqf(&back, out.ptr, out.len, &ds, NULL), 0);
-	assert_string_equal(xq_game_tag(&back, "Red"), "黑龙江省象棋队");
-	xq_game_release(&g);
-	xq_game_release(&back);
+	assert_string_equal(xqi_record_tag(&back, "Red"), "黑龙江省象棋队");
+	xqi_record_release(&g);
+	xqi_record_release(&back);
 	xq_buf_release(&out);
 }
 
 static void writer_reports_characters_the_encoding_cannot_hold(void **state)
 {
-	struct xq_game g, back;
+	struct xqi_record g, back;
 	struct diags ds;
 	struct xq_buf out = XQ_BUF_INIT;
-	const struct xq_diag *d;
+	const struct xq_diagnostic *d;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
-	assert_int_equal(xq_game_set_tag(&g, "Site", "東京 😀"), 0);
-	assert_int_equal(xq_game_set_comment(&g, XQ_ROOT, "emoji 😀 here", strlen("emoji 😀 here")), 0);
-	assert_int_equal(write_xqf(&g, 0, XQ_ENC_GBK, &out, &ds), 0);
-	assert_int_equal(count_diags(&ds, XQ_D_LOSS), 2);
-	d = expect_diag(&ds, XQ_D_LOSS, XQ_SEV_WARNING);
+	assert_int_equal(xqi_record_init(&g), 0);
+	assert_int_equal(xqi_record_set_tag(&g, "Site", "東京 😀"), 0);
+	assert_int_equal(xqi_record_set_comment(&g, XQI_ROOT, "emoji 😀 here", strlen("emoji 😀 here")), 0);
+	assert_int_equal(write_xqf(&g, 0, XQI_ENC_GBK, &out, &ds), 0);
+	assert_int_equal(count_diags(&ds, XQI_D_LOSS), 2);
+	d = expect_diag(&ds, XQI_D_LOSS, XQ_SEVERITY_WARNING);
 	assert_true(has(d, "tag Site"));
 	assert_true(has(d, "gbk"));
 	assert_int_equal(read_xqf(&back, out.ptr, out.len, &ds, NULL), 0);
-	assert_string_equal(xq_game_tag(&back, "Site"), "東京 ?");
-	assert_string_equal(back.nodes[XQ_ROOT].comment, "emoji ? here");
-	xq_game_release(&back);
+	assert_string_equal(xqi_record_tag(&back, "Site"), "東京 ?");
+	assert_string_equal(back.nodes[XQI_ROOT].comment, "emoji ? here");
+	xqi_record_release(&back);
 	/* GB18030, the default, holds every character. */
-	assert_int_equal(write_xqf(&g, 0, XQ_ENC_UNKNOWN, &out, &ds), 0);
-	assert_int_equal(count_diags(&ds, XQ_D_LOSS), 0);
+	assert_int_equal(write_xqf(&g, 0, XQI_ENC_UNKNOWN, &out, &ds), 0);
+	assert_int_equal(count_diags(&ds, XQI_D_LOSS), 0);
 	assert_int_equal(read_xqf(&back, out.ptr, out.len, &ds, NULL), 0);
-	assert_string_equal(xq_game_tag(&back, "Site"), "東京 😀");
-	xq_game_release(&g);
-	xq_game_release(&back);
+	assert_string_equal(xqi_record_tag(&back, "Site"), "東京 😀");
+	xqi_record_release(&g);
+	xqi_record_release(&back);
 	xq_buf_release(&out);
 }
 
 static void writer_reports_tags_nags_and_pre_comments_it_has_no_place_for(void **state)
 {
-	struct xq_game g, back;
+	struct xqi_record g, back;
 	struct diags ds;
 	struct xq_buf out = XQ_BUF_INIT;
 	uint32_t a, b;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
-	xq_game_add_tag(&g, "Game", 4, "Chinese Chess", 13); /* implied: not a loss */
-	xq_game_add_tag(&g, "Round", 5, "3", 1);
-	xq_game_add_tag(&g, "Event", 5, "a", 1);
-	xq_game_add_tag(&g, "Event", 5, "b", 1);
-	assert_int_equal(xq_game_add_move(&g, XQ_ROOT, mv("h2e2"), &a), 0);
-	assert_int_equal(xq_game_add_move(&g, a, mv("h9g7"), &b), 0);
-	assert_int_equal(xq_game_add_nag(&g, a, 1), 0);
-	assert_int_equal(xq_game_set_comment(&g, a, "after", 5), 0);
-	assert_int_equal(xq_game_set_pre_comment(&g, b, "before", 6), 0);
-	assert_int_equal(write_xqf(&g, XQ_XQF_VERSION_ENCRYPTED, XQ_ENC_UNKNOWN, &out, &ds), 0);
-	assert_int_equal(count_diags(&ds, XQ_D_LOSS), 4);
+	assert_int_equal(xqi_record_init(&g), 0);
+	xqi_record_add_tag(&g, "Game", 4, "Chinese Chess", 13); /* implied: not a loss */
+	xqi_record_add_tag(&g, "Round", 5, "3", 1);
+	xqi_record_add_tag(&g, "Event", 5, "a", 1);
+	xqi_record_add_tag(&g, "Event", 5, "b", 1);
+	assert_int_equal(xqi_record_add_move(&g, XQI_ROOT, mv("h2e2"), &a), 0);
+	assert_int_equal(xqi_record_add_move(&g, a, mv("h9g7"), &b), 0);
+	assert_int_equal(xqi_record_add_nag(&g, a, 1), 0);
+	assert_int_equal(xqi_record_set_comment(&g, a, "after", 5), 0);
+	assert_int_equal(xqi_record_set_pre_comment(&g, b, "before", 6), 0);
+	assert_int_equal(write_xqf(&g, XQI_XQF_VERSION_ENCRYPTED, XQI_ENC_UNKNOWN, &out, &ds), 0);
+	assert_int_equal(count_diags(&ds, XQI_D_LOSS), 4);
 	assert_true(has(&ds.d[0], "tag Round"));
 	assert_true(has(&ds.d[1], "tag Event appears again"));
 	assert_true(has(&ds.d[2], "comment before h9g7"));
@@ -1102,34 +1102,34 @@ static void writer_reports_tags_nags_and_pre_comments_it_has_no_place_for(void *
 	assert_int_equal(ds.d[3].ply, 1);
 	assert_int_equal(read_xqf(&back, out.ptr, out.len, &ds, NULL), 0);
 	assert_string_equal(back.nodes[1].comment, "after\nbefore");
-	assert_string_equal(xq_game_tag(&back, "Event"), "a");
-	xq_game_release(&g);
-	xq_game_release(&back);
+	assert_string_equal(xqi_record_tag(&back, "Event"), "a");
+	xqi_record_release(&g);
+	xqi_record_release(&back);
 	xq_buf_release(&out);
 }
 
 static void game_type_and_result_are_written_back(void **state)
 {
-	struct xq_game g, back;
+	struct xqi_record g, back;
 	struct diags ds;
 	struct xq_buf out = XQ_BUF_INIT;
 
 	(void)state;
-	assert_int_equal(xq_game_init(&g), 0);
-	g.result = XQ_RESULT_DRAW;
-	xq_game_set_tag(&g, "GameType", "endgame");
-	assert_int_equal(write_xqf(&g, 0, XQ_ENC_UNKNOWN, &out, &ds), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
+	g.result = XQI_RESULT_DRAW;
+	xqi_record_set_tag(&g, "GameType", "endgame");
+	assert_int_equal(write_xqf(&g, 0, XQI_ENC_UNKNOWN, &out, &ds), 0);
 	assert_int_equal(ds.n, 0);
 	assert_int_equal((unsigned char)out.ptr[0x33], 3);
 	assert_int_equal((unsigned char)out.ptr[0x40], 3);
 	assert_int_equal(read_xqf(&back, out.ptr, out.len, &ds, NULL), 0);
-	assert_string_equal(xq_game_tag(&back, "GameType"), "残局");
-	assert_string_equal(xq_game_tag(&back, "Result"), "1/2-1/2");
-	xq_game_release(&back);
-	xq_game_set_tag(&g, "GameType", "blitz");
-	assert_int_equal(write_xqf(&g, 0, XQ_ENC_UNKNOWN, &out, &ds), 0);
-	assert_true(has(expect_diag(&ds, XQ_D_LOSS, XQ_SEV_WARNING), "GameType 'blitz'"));
-	xq_game_release(&g);
+	assert_string_equal(xqi_record_tag(&back, "GameType"), "残局");
+	assert_string_equal(xqi_record_tag(&back, "Result"), "1/2-1/2");
+	xqi_record_release(&back);
+	xqi_record_set_tag(&g, "GameType", "blitz");
+	assert_int_equal(write_xqf(&g, 0, XQI_ENC_UNKNOWN, &out, &ds), 0);
+	assert_true(has(expect_diag(&ds, XQI_D_LOSS, XQ_SEVERITY_WARNING), "GameType 'blitz'"));
+	xqi_record_release(&g);
 	xq_buf_release(&out);
 }
 
@@ -1138,47 +1138,47 @@ static void format_is_found_by_name_content_and_extension(void **state)
 	static const unsigned char head[] = {'X', 'Q', 0x12, 0};
 
 	(void)state;
-	assert_ptr_equal(xq_format_find("XQF"), &xq_format_xqf);
-	assert_ptr_equal(xq_format_detect(head, sizeof(head), "game.bin"), &xq_format_xqf);
-	assert_ptr_equal(xq_format_for_extension("out.XQF"), &xq_format_xqf);
-	assert_int_equal(xq_format_xqf.probe((const unsigned char *)"[Event", 6), 0);
+	assert_ptr_equal(xqi_format_find("XQF"), &xqi_format_xqf);
+	assert_ptr_equal(xqi_format_detect(head, sizeof(head), "game.bin"), &xqi_format_xqf);
+	assert_ptr_equal(xqi_format_for_extension("out.XQF"), &xqi_format_xqf);
+	assert_int_equal(xqi_format_xqf.probe((const unsigned char *)"[Event", 6), 0);
 }
 
 static void format_reader_gives_one_game_then_the_end(void **state)
 {
 	struct xq_buf data = XQ_BUF_INIT;
-	struct xq_input *in;
-	struct xq_game g;
+	struct xqi_input *in;
+	struct xqi_record g;
 	struct diags ds;
-	struct xq_sink sink = {collect, &ds};
+	struct xqi_sink sink = {collect, &ds};
 	void *r;
 
 	(void)state;
 	memset(&ds, 0, sizeof(ds));
 	assert_int_equal(load_file("tests/data/xqf/sample-v12.xqf", &data), 0);
-	assert_int_equal(xq_input_open_mem(&in, "sample.xqf", data.ptr, data.len), 0);
-	assert_int_equal(xq_game_init(&g), 0);
-	assert_int_equal(xq_format_xqf.open_reader(&r, in, NULL, &sink), 0);
-	assert_int_equal(xq_format_xqf.read(r, &g), 1);
+	assert_int_equal(xqi_input_open_mem(&in, "sample.xqf", data.ptr, data.len), 0);
+	assert_int_equal(xqi_record_init(&g), 0);
+	assert_int_equal(xqi_format_xqf.open_reader(&r, in, NULL, &sink), 0);
+	assert_int_equal(xqi_format_xqf.read(r, &g), 1);
 	assert_int_equal(g.number, 1);
 	assert_string_equal(g.source, "sample.xqf");
 	assert_string_equal(g.encoding, "gb18030");
-	assert_int_equal(xq_game_mainline_length(&g), 75);
-	assert_int_equal(xq_format_xqf.read(r, &g), 0);
+	assert_int_equal(xqi_record_mainline_length(&g), 75);
+	assert_int_equal(xqi_format_xqf.read(r, &g), 0);
 	assert_int_equal(ds.total, 0);
-	xq_format_xqf.close_reader(r);
-	xq_input_close(in);
-	xq_game_release(&g);
+	xqi_format_xqf.close_reader(r);
+	xqi_input_close(in);
+	xqi_record_release(&g);
 	xq_buf_release(&data);
 }
 
 static void encoding_option_reads_other_code_pages(void **state)
 {
 	struct builder b;
-	struct xq_game g;
+	struct xqi_record g;
 	struct diags ds;
-	struct xq_sink sink = {collect, &ds};
-	struct xq_read_opts opts = XQ_READ_OPTS_INIT;
+	struct xqi_sink sink = {collect, &ds};
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
 
 	(void)state;
 	b_init(&b, 0x0A, standard_slots, 0);
@@ -1186,13 +1186,13 @@ static void encoding_option_reads_other_code_pages(void **state)
 	b.d[0x120] = 4;
 	b_root(&b, 0, NULL);
 	memset(&ds, 0, sizeof(ds));
-	opts.encoding = XQ_ENC_BIG5;
-	assert_int_equal(xq_game_init(&g), 0);
-	assert_int_equal(xq_xqf_read_mem(&g, b.d, b.len, &opts, &sink, "big5.xqf", NULL), 0);
-	assert_string_equal(xq_game_tag(&g, "Site"), "東京");
+	opts.encoding = XQI_ENC_BIG5;
+	assert_int_equal(xqi_record_init(&g), 0);
+	assert_int_equal(xqi_xqf_read_mem(&g, b.d, b.len, &opts, &sink, "big5.xqf", NULL), 0);
+	assert_string_equal(xqi_record_tag(&g, "Site"), "東京");
 	assert_string_equal(g.encoding, "big5");
 	assert_int_equal(ds.total, 0);
-	xq_game_release(&g);
+	xqi_record_release(&g);
 }
 
 /* ---- the shared corpus ------------------------------------------------ */
@@ -1274,11 +1274,11 @@ static void every_corpus_file_matches_the_independent_decoder(void **state)
 	assert_non_null(f);
 	assert_non_null(fgets(line, sizeof(line), f)); /* header */
 	while (fgets(line, sizeof(line), f)) {
-		char *fl[16], fen[XQ_FEN_MAX], *end;
-		struct xq_game g;
+		char *fl[16], fen[XQ_FEN_SIZE], *end;
+		struct xqi_record g;
 		struct diags ds;
-		struct xq_xqf_stats st;
-		struct xq_game_counts c;
+		struct xqi_xqf_stats st;
+		struct xqi_record_counts c;
 		int bad;
 		assert_true(split_tsv(line, fl, 16) >= 13);
 		corpus_path(path, sizeof(path), shared, fl[0], fl[1]);
@@ -1298,15 +1298,15 @@ static void every_corpus_file_matches_the_independent_decoder(void **state)
 				 st.siblings, st.commented, fl[7], fl[8], fl[9]);
 		assert_int_equal(st.trailing, strtoul(fl[10], &end, 10));
 		bad = expected_bad_moves(fl[1]);
-		assert_int_equal(count_diags(&ds, XQ_D_ILLEGAL_MOVE), bad);
+		assert_int_equal(count_diags(&ds, XQI_D_ILLEGAL_MOVE), bad);
 		assert_int_equal(st.bad_moves, bad);
-		xq_game_count(&g, &c);
+		xqi_record_count(&g, &c);
 		if (bad) {
 			broken++;
-			assert_true(g.flags & XQ_GAME_BROKEN);
+			assert_true(g.flags & XQI_RECORD_BROKEN);
 			assert_int_equal(c.nodes + st.lost, st.records);
 			for (int i = 0; i < ds.n; i++) {
-				if (ds.d[i].code != XQ_D_ILLEGAL_MOVE)
+				if (ds.d[i].code != XQI_D_ILLEGAL_MOVE)
 					continue;
 				assert_true(ds.d[i].has_offset && ds.d[i].place.offset >= 1024);
 				assert_true(ds.d[i].ply > 0);
@@ -1315,18 +1315,18 @@ static void every_corpus_file_matches_the_independent_decoder(void **state)
 			}
 		} else if (is_impossible(fl[1])) {
 			impossible++;
-			assert_true(g.flags & XQ_GAME_BROKEN);
-			assert_true(has(expect_diag(&ds, XQ_D_BAD_FEN, XQ_SEV_ERROR), "in check"));
+			assert_true(g.flags & XQI_RECORD_BROKEN);
+			assert_true(has(expect_diag(&ds, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR), "in check"));
 			assert_int_equal(st.records, 0);
 		} else {
-			assert_false(g.flags & XQ_GAME_BROKEN);
+			assert_false(g.flags & XQI_RECORD_BROKEN);
 			assert_int_equal(c.nodes, st.records);
 			assert_int_equal(c.variations, st.siblings);
 			/* A comment that is only a CRLF is no comment once read. */
 			assert_true(c.comments <= st.commented && c.comments + 1 >= st.commented);
-			assert_true(worst_severity(&ds) <= XQ_SEV_WARNING);
+			assert_true(worst_severity(&ds) <= XQ_SEVERITY_WARNING);
 		}
-		xq_game_release(&g);
+		xqi_record_release(&g);
 	}
 	fclose(f);
 	xq_buf_release(&data);
@@ -1393,9 +1393,9 @@ static void corpus_main_lines_equal_their_iccs_twins(void **state)
 	assert_non_null(fgets(line, sizeof(line), f));
 	while (fgets(line, sizeof(line), f)) {
 		char *fl[4];
-		struct xq_game g;
+		struct xqi_record g;
 		struct diags ds;
-		struct xq_game_counts c;
+		struct xqi_record_counts c;
 		size_t bad;
 		int total;
 		assert_true(split_tsv(line, fl, 4) >= 3);
@@ -1407,7 +1407,7 @@ static void corpus_main_lines_equal_their_iccs_twins(void **state)
 		/* One twin has a stray byte in a comment: skip such bytes. */
 		for (size_t i = 0; i < data.len; i += bad + 1) {
 			bad = 0;
-			if (xq_decode(XQ_ENC_GB18030, data.ptr + i, data.len - i, &utf8, &bad) == 0)
+			if (xqi_decode(XQI_ENC_GB18030, data.ptr + i, data.len - i, &utf8, &bad) == 0)
 				break;
 		}
 		iccs_twin_moves(utf8.ptr, utf8.len, want, sizeof(want), &total);
@@ -1426,11 +1426,11 @@ static void corpus_main_lines_equal_their_iccs_twins(void **state)
 		mainline(&g, got, sizeof(got));
 		if (strcmp(want, got))
 			fail_msg("%s: main line\n  %s\nbut the twin has\n  %s", path, got, want);
-		xq_game_count(&g, &c);
+		xqi_record_count(&g, &c);
 		if ((int)c.nodes != total)
 			fail_msg("%s: %u moves, the twin has %d", path, c.nodes, total);
 		pairs++;
-		xq_game_release(&g);
+		xqi_record_release(&g);
 	}
 	fclose(f);
 	xq_buf_release(&data);
@@ -1446,7 +1446,7 @@ static void corpus_main_lines_equal_their_iccs_twins(void **state)
 static void corpus_trees_equal_their_chinese_twins(void **state)
 {
 	const char *shared = test_shared_dir();
-	const struct xq_format *pgn = xq_format_find("pgn");
+	const struct xqi_format *pgn = xqi_format_find("pgn");
 	char path[4352], line[4096];
 	FILE *f;
 	int pairs = 0, defective = 0;
@@ -1463,10 +1463,10 @@ static void corpus_trees_equal_their_chinese_twins(void **state)
 		char *fl[4], why[512];
 		size_t n;
 		int sample;
-		struct xq_game g, twin;
+		struct xqi_record g, twin;
 		struct diags ds;
-		struct xq_input *in;
-		struct xq_read_opts ro = XQ_READ_OPTS_INIT;
+		struct xqi_input *in;
+		struct xqi_read_opts ro = XQI_READ_OPTS_INIT;
 		void *reader;
 		assert_true(split_tsv(line, fl, 4) >= 3);
 		n = strlen(fl[2]);
@@ -1486,12 +1486,12 @@ static void corpus_trees_equal_their_chinese_twins(void **state)
 				fail_msg("cannot read %s", path);
 		}
 		assert_int_equal(read_xqf(&g, data.ptr, data.len, &ds, NULL), 0);
-		assert_int_equal(xq_game_init(&twin), 0);
-		assert_int_equal(xq_input_open_mem(&in, fl[2], text.ptr, text.len), 0);
+		assert_int_equal(xqi_record_init(&twin), 0);
+		assert_int_equal(xqi_input_open_mem(&in, fl[2], text.ptr, text.len), 0);
 		assert_int_equal(pgn->open_reader(&reader, in, &ro, NULL), 0);
 		if (pgn->read(reader, &twin) != 1)
 			fail_msg("%s: the PGN reader found no game", fl[2]);
-		if (twin.flags & XQ_GAME_BROKEN) {
+		if (twin.flags & XQI_RECORD_BROKEN) {
 			/* hbsxcjp's twin of 神骑突围 writes 前兵平四 for the rear
 			 * pawn at ply 9 (see known_defects in test_notation.c),
 			 * so read as written it goes astray and stops at ply 10. */
@@ -1500,17 +1500,17 @@ static void corpus_trees_equal_their_chinese_twins(void **state)
 			defective++;
 			goto next;
 		}
-		if (!xq_game_equal(&g, &twin,
-				   XQ_EQ_IGNORE_TAGS | XQ_EQ_IGNORE_COMMENTS | XQ_EQ_IGNORE_NAGS |
-					   XQ_EQ_IGNORE_RESULT | (sample ? XQ_EQ_MAINLINE_ONLY : 0),
+		if (!xqi_record_equal(&g, &twin,
+				   XQ_EQUAL_IGNORE_TAGS | XQ_EQUAL_IGNORE_COMMENTS | XQ_EQUAL_IGNORE_NAGS |
+					   XQ_EQUAL_IGNORE_RESULT | (sample ? XQ_EQUAL_MAINLINE_ONLY : 0),
 				   why, sizeof(why)))
 			fail_msg("%s and its twin %s: %s", path, fl[2], why);
 		pairs++;
 	next:
 		pgn->close_reader(reader);
-		xq_input_close(in);
-		xq_game_release(&twin);
-		xq_game_release(&g);
+		xqi_input_close(in);
+		xqi_record_release(&twin);
+		xqi_record_release(&g);
 	}
 	fclose(f);
 	xq_buf_release(&data);
@@ -1535,25 +1535,25 @@ static void every_corpus_file_round_trips_through_both_versions(void **state)
 	assert_non_null(fgets(line, sizeof(line), f));
 	while (fgets(line, sizeof(line), f)) {
 		char *fl[16], why[512];
-		struct xq_game g, back;
+		struct xqi_record g, back;
 		struct diags ds;
 		split_tsv(line, fl, 16);
 		corpus_path(path, sizeof(path), shared, fl[0], fl[1]);
 		assert_int_equal(load_file(path, &data), 0);
 		assert_int_equal(read_xqf(&g, data.ptr, data.len, &ds, NULL), 0);
 		for (int v = 0; v < 2; v++) {
-			int version = v ? XQ_XQF_VERSION_ENCRYPTED : XQ_XQF_VERSION_PLAIN;
-			assert_int_equal(write_xqf(&g, version, XQ_ENC_UNKNOWN, &out, &ds), 0);
-			if (count_diags(&ds, XQ_D_LOSS))
+			int version = v ? XQI_XQF_VERSION_ENCRYPTED : XQI_XQF_VERSION_PLAIN;
+			assert_int_equal(write_xqf(&g, version, XQI_ENC_UNKNOWN, &out, &ds), 0);
+			if (count_diags(&ds, XQI_D_LOSS))
 				fail_msg("%s: loss writing 0x%02X: %s", path, version,
-					 find_diag(&ds, XQ_D_LOSS)->msg);
+					 find_diag(&ds, XQI_D_LOSS)->msg);
 			assert_int_equal(read_xqf(&back, out.ptr, out.len, &ds, NULL), 0);
-			if (!xq_game_equal(&g, &back, 0, why, sizeof(why)))
+			if (!xqi_record_equal(&g, &back, 0, why, sizeof(why)))
 				fail_msg("%s v0x%02X: %s", path, version, why);
-			xq_game_release(&back);
+			xqi_record_release(&back);
 		}
 		files++;
-		xq_game_release(&g);
+		xqi_record_release(&g);
 	}
 	fclose(f);
 	xq_buf_release(&data);

@@ -16,8 +16,8 @@
  * With XQ_TEST_NO_SKIP=1 in the environment (CI sets it) a skip is a
  * failure instead: there, everything that can run must run.
  */
-#ifndef XQ_TESTS_TESTUTIL_H
-#define XQ_TESTS_TESTUTIL_H
+#ifndef XQI_TESTS_TESTUTIL_H
+#define XQI_TESTS_TESTUTIL_H
 
 #include <setjmp.h>
 #include <stdarg.h>

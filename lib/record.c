@@ -1,7 +1,7 @@
 /*
- * game.c: the game record and its move tree (see game.h).
+ * record.c: the game record and its move tree (see record.h).
  */
-#include "game.h"
+#include "record.h"
 
 #include "alloc.h"
 
@@ -9,17 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void root_node(struct xq_node *n)
+static void root_node(struct xqi_node *n)
 {
 	memset(n, 0, sizeof(*n));
-	n->parent = n->child = n->sibling = n->last_child = XQ_NODE_NONE;
+	n->parent = n->child = n->sibling = n->last_child = XQ_NO_NODE;
 }
 
-int xq_game_init(struct xq_game *g)
+int xqi_record_init(struct xqi_record *g)
 {
 	memset(g, 0, sizeof(*g));
-	xq_arena_init(&g->arena);
-	xq_board_start(&g->start);
+	xqi_arena_init(&g->arena);
+	xqi_position_start(&g->start);
 	g->nodes = malloc(64 * sizeof(*g->nodes));
 	if (!g->nodes)
 		return XQ_ENOMEM;
@@ -29,15 +29,15 @@ int xq_game_init(struct xq_game *g)
 	return 0;
 }
 
-void xq_game_clear(struct xq_game *g)
+void xqi_record_clear(struct xqi_record *g)
 {
-	xq_arena_reset(&g->arena);
+	xqi_arena_reset(&g->arena);
 	g->ntags = 0;
-	xq_board_start(&g->start);
+	xqi_position_start(&g->start);
 	g->start_text = NULL;
 	g->nnodes = 1;
 	root_node(&g->nodes[0]);
-	g->result = XQ_RESULT_NONE;
+	g->result = XQI_RESULT_NONE;
 	g->result_text = NULL;
 	g->number = 0;
 	g->source = NULL;
@@ -48,10 +48,10 @@ void xq_game_clear(struct xq_game *g)
 	g->error = NULL;
 }
 
-void xq_game_place_diag(struct xq_diag *d, const struct xq_game *g, const char *source,
+void xqi_record_place_diag(struct xq_diagnostic *d, const struct xqi_record *g, const char *source,
 			uint32_t node, uint32_t ply)
 {
-	const struct xq_node *x;
+	const struct xqi_node *x;
 
 	d->source = source;
 	d->place = g->place;
@@ -59,7 +59,7 @@ void xq_game_place_diag(struct xq_diag *d, const struct xq_game *g, const char *
 	d->game = g->number;
 	d->ply = ply;
 	d->move[0] = '\0';
-	if (node == XQ_ROOT || node >= g->nnodes)
+	if (node == XQI_ROOT || node >= g->nnodes)
 		return;
 	x = &g->nodes[node];
 	if (x->place.line || x->place.offset) {
@@ -67,36 +67,36 @@ void xq_game_place_diag(struct xq_diag *d, const struct xq_game *g, const char *
 		d->has_offset = 1;
 	}
 	if (x->text) {
-		xq_diag_set_move(d, x->text, strlen(x->text));
+		xqi_diagnostic_set_move(d, x->text, strlen(x->text));
 	} else {
 		char iccs[5];
-		xq_move_name(x->move, iccs);
-		xq_diag_set_move(d, iccs, 4);
+		xqi_move_name(x->move, iccs);
+		xqi_diagnostic_set_move(d, iccs, 4);
 	}
 }
 
-void xq_game_place_diag_ply(struct xq_diag *d, const struct xq_game *g, const char *source,
+void xqi_record_place_diag_ply(struct xq_diagnostic *d, const struct xqi_record *g, const char *source,
 			    uint32_t ply)
 {
-	uint32_t n = XQ_ROOT;
+	uint32_t n = XQI_ROOT;
 
-	for (uint32_t k = 0; k < ply && g->nodes[n].child != XQ_NODE_NONE; k++)
+	for (uint32_t k = 0; k < ply && g->nodes[n].child != XQ_NO_NODE; k++)
 		n = g->nodes[n].child;
-	xq_game_place_diag(d, g, source, n, ply);
+	xqi_record_place_diag(d, g, source, n, ply);
 }
 
-unsigned xq_check_said_of(enum xq_diag_code code)
+unsigned xqi_check_said_of(enum xqi_diagnostic_code code)
 {
 	switch (code) {
-	case XQ_D_BAD_FEN: return XQ_SAID_BAD_FEN;
-	case XQ_D_EMPTY_GAME: return XQ_SAID_EMPTY_GAME;
-	case XQ_D_NO_RESULT: return XQ_SAID_NO_RESULT;
-	case XQ_D_BAD_RESULT: return XQ_SAID_BAD_RESULT;
+	case XQI_D_BAD_FEN: return XQI_SAID_BAD_FEN;
+	case XQI_D_EMPTY_GAME: return XQI_SAID_EMPTY_GAME;
+	case XQI_D_NO_RESULT: return XQI_SAID_NO_RESULT;
+	case XQI_D_BAD_RESULT: return XQI_SAID_BAD_RESULT;
 	default: return 0;
 	}
 }
 
-void xq_game_origin(const struct xq_game *g, struct xq_origin *out)
+void xqi_record_origin(const struct xqi_record *g, struct xqi_origin *out)
 {
 	if (g->origin.file) {
 		*out = g->origin;
@@ -109,7 +109,7 @@ void xq_game_origin(const struct xq_game *g, struct xq_origin *out)
 	out->has_offset = g->source != NULL;
 }
 
-/* ---- fingerprint (game.h) ---------------------------------------------------- */
+/* ---- fingerprint (record.h) ---------------------------------------------------- */
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -129,13 +129,13 @@ static uint64_t fnv_str(uint64_t h, const char *s)
 	return s ? fnv(h, s, strlen(s) + 1) : h;
 }
 
-uint64_t xq_game_fingerprint(const struct xq_game *g)
+uint64_t xqi_record_fingerprint(const struct xqi_record *g)
 {
 	uint64_t h = 1469598103934665603ull;
-	char fen[XQ_FEN_MAX];
+	char fen[XQ_FEN_SIZE];
 	unsigned char v[4];
 
-	xq_board_to_fen(&g->start, fen, sizeof(fen));
+	xqi_position_to_fen(&g->start, fen, sizeof(fen));
 	h = fnv_str(h, fen);
 	for (size_t i = 0; i < g->ntags; i++) {
 		h = fnv_str(h, g->tags[i].name);
@@ -146,12 +146,12 @@ uint64_t xq_game_fingerprint(const struct xq_game *g)
 	h = fnv(h, v, 2);
 	h = fnv_str(h, g->result_text);
 	/* Pre-order with "has a child" and "has a sibling" gives the shape. */
-	for (uint32_t n = XQ_ROOT; n != XQ_NODE_NONE; n = xq_game_next(g, n)) {
-		const struct xq_node *x = &g->nodes[n];
+	for (uint32_t n = XQI_ROOT; n != XQ_NO_NODE; n = xqi_record_next(g, n)) {
+		const struct xqi_node *x = &g->nodes[n];
 		v[0] = (unsigned char)(x->move & 0xff);
 		v[1] = (unsigned char)(x->move >> 8);
-		v[2] = x->child != XQ_NODE_NONE;
-		v[3] = x->sibling != XQ_NODE_NONE;
+		v[2] = x->child != XQ_NO_NODE;
+		v[3] = x->sibling != XQ_NO_NODE;
 		h = fnv(h, v, 4);
 		h = fnv_str(h, x->comment);
 		h = fnv_str(h, x->pre_comment);
@@ -162,40 +162,40 @@ uint64_t xq_game_fingerprint(const struct xq_game *g)
 	return h;
 }
 
-size_t xq_game_memory(const struct xq_game *g)
+size_t xqi_record_memory(const struct xqi_record *g)
 {
 	return sizeof(*g) + g->arena.total + g->nodes_alloc * sizeof(*g->nodes) +
 	       g->tags_alloc * sizeof(*g->tags);
 }
 
-void xq_game_release(struct xq_game *g)
+void xqi_record_release(struct xqi_record *g)
 {
-	xq_arena_release(&g->arena);
+	xqi_arena_release(&g->arena);
 	free(g->tags);
 	free(g->nodes);
 	memset(g, 0, sizeof(*g));
 }
 
-char *xq_game_strdup(struct xq_game *g, const char *s, size_t len)
+char *xqi_record_strdup(struct xqi_record *g, const char *s, size_t len)
 {
-	return xq_arena_strndup(&g->arena, s, len);
+	return xqi_arena_strndup(&g->arena, s, len);
 }
 
-int xq_game_add_tag(struct xq_game *g, const char *name, size_t nlen, const char *value,
+int xqi_record_add_tag(struct xqi_record *g, const char *name, size_t nlen, const char *value,
 		    size_t vlen)
 {
-	return xq_game_add_tag_at(g, name, nlen, value, vlen, NULL);
+	return xqi_record_add_tag_at(g, name, nlen, value, vlen, NULL);
 }
 
-int xq_game_add_tag_at(struct xq_game *g, const char *name, size_t nlen, const char *value,
-		       size_t vlen, const struct xq_place *place)
+int xqi_record_add_tag_at(struct xqi_record *g, const char *name, size_t nlen, const char *value,
+		       size_t vlen, const struct xqi_place *place)
 {
-	struct xq_tag t;
+	struct xqi_tag t;
 
 	if (XQ_ALLOC_GROW(g->tags, g->ntags + 1, g->tags_alloc))
 		return XQ_ENOMEM;
-	t.name = xq_game_strdup(g, name, nlen);
-	t.value = xq_game_strdup(g, value, vlen);
+	t.name = xqi_record_strdup(g, name, nlen);
+	t.value = xqi_record_strdup(g, value, vlen);
 	if (!t.name || !t.value)
 		return XQ_ENOMEM;
 	if (place)
@@ -206,21 +206,21 @@ int xq_game_add_tag_at(struct xq_game *g, const char *name, size_t nlen, const c
 	return 0;
 }
 
-int xq_game_set_tag(struct xq_game *g, const char *name, const char *value)
+int xqi_record_set_tag(struct xqi_record *g, const char *name, const char *value)
 {
 	for (size_t i = 0; i < g->ntags; i++) {
 		if (!strcmp(g->tags[i].name, name)) {
-			const char *v = xq_game_strdup(g, value, strlen(value));
+			const char *v = xqi_record_strdup(g, value, strlen(value));
 			if (!v)
 				return XQ_ENOMEM;
 			g->tags[i].value = v;
 			return 0;
 		}
 	}
-	return xq_game_add_tag(g, name, strlen(name), value, strlen(value));
+	return xqi_record_add_tag(g, name, strlen(name), value, strlen(value));
 }
 
-const char *xq_game_tag(const struct xq_game *g, const char *name)
+const char *xqi_record_tag(const struct xqi_record *g, const char *name)
 {
 	for (size_t i = 0; i < g->ntags; i++)
 		if (!strcmp(g->tags[i].name, name))
@@ -228,7 +228,7 @@ const char *xq_game_tag(const struct xq_game *g, const char *name)
 	return NULL;
 }
 
-int xq_game_tag_place(const struct xq_game *g, const char *name, struct xq_place *out)
+int xqi_record_tag_place(const struct xqi_record *g, const char *name, struct xqi_place *out)
 {
 	for (size_t i = 0; i < g->ntags; i++) {
 		if (strcmp(g->tags[i].name, name))
@@ -241,7 +241,7 @@ int xq_game_tag_place(const struct xq_game *g, const char *name, struct xq_place
 	return 0;
 }
 
-int xq_game_remove_tag(struct xq_game *g, const char *name)
+int xqi_record_remove_tag(struct xqi_record *g, const char *name)
 {
 	size_t j = 0;
 	int removed = 0;
@@ -257,12 +257,12 @@ int xq_game_remove_tag(struct xq_game *g, const char *name)
 	return removed;
 }
 
-int xq_game_add_move(struct xq_game *g, uint32_t parent, xq_move m, uint32_t *out)
+int xqi_record_add_move(struct xqi_record *g, uint32_t parent, xqi_move m, uint32_t *out)
 {
-	struct xq_node *n;
+	struct xqi_node *n;
 	uint32_t idx;
 
-	if (parent >= g->nnodes || g->nnodes >= XQ_NODE_NONE - 1)
+	if (parent >= g->nnodes || g->nnodes >= XQ_NO_NODE - 1)
 		return XQ_EINTERNAL;
 	if (XQ_ALLOC_GROW(g->nodes, g->nnodes + 1, g->nodes_alloc))
 		return XQ_ENOMEM;
@@ -271,7 +271,7 @@ int xq_game_add_move(struct xq_game *g, uint32_t parent, xq_move m, uint32_t *ou
 	root_node(n);
 	n->move = m;
 	n->parent = parent;
-	if (g->nodes[parent].child == XQ_NODE_NONE)
+	if (g->nodes[parent].child == XQ_NO_NODE)
 		g->nodes[parent].child = idx;
 	else
 		g->nodes[g->nodes[parent].last_child].sibling = idx;
@@ -281,56 +281,56 @@ int xq_game_add_move(struct xq_game *g, uint32_t parent, xq_move m, uint32_t *ou
 	return 0;
 }
 
-static int set_str(struct xq_game *g, const char **field, const char *s, size_t len)
+static int set_str(struct xqi_record *g, const char **field, const char *s, size_t len)
 {
-	const char *p = xq_game_strdup(g, s, len);
+	const char *p = xqi_record_strdup(g, s, len);
 	if (!p)
 		return XQ_ENOMEM;
 	*field = p;
 	return 0;
 }
 
-int xq_game_set_comment(struct xq_game *g, uint32_t node, const char *s, size_t len)
+int xqi_record_set_comment(struct xqi_record *g, uint32_t node, const char *s, size_t len)
 {
 	return set_str(g, &g->nodes[node].comment, s, len);
 }
 
-int xq_game_set_pre_comment(struct xq_game *g, uint32_t node, const char *s, size_t len)
+int xqi_record_set_pre_comment(struct xqi_record *g, uint32_t node, const char *s, size_t len)
 {
 	return set_str(g, &g->nodes[node].pre_comment, s, len);
 }
 
-int xq_game_set_text(struct xq_game *g, uint32_t node, const char *s, size_t len)
+int xqi_record_set_text(struct xqi_record *g, uint32_t node, const char *s, size_t len)
 {
 	return set_str(g, &g->nodes[node].text, s, len);
 }
 
-int xq_game_set_start_text(struct xq_game *g, const char *s, size_t len)
+int xqi_record_set_start_text(struct xqi_record *g, const char *s, size_t len)
 {
-	const char *t = xq_game_strdup(g, s, len);
+	const char *t = xqi_record_strdup(g, s, len);
 
 	if (!t)
 		return XQ_ENOMEM;
 	g->start_text = t;
-	g->flags |= XQ_GAME_BROKEN;
+	g->flags |= XQI_RECORD_BROKEN;
 	return 0;
 }
 
-int xq_game_set_error(struct xq_game *g, const char *s, size_t len)
+int xqi_record_set_error(struct xqi_record *g, const char *s, size_t len)
 {
 	return set_str(g, &g->error, s, len);
 }
 
-int xq_game_append_comment(struct xq_game *g, uint32_t node, const char *s, size_t len)
+int xqi_record_append_comment(struct xqi_record *g, uint32_t node, const char *s, size_t len)
 {
 	const char *old = g->nodes[node].comment;
 	size_t olen;
 	char *p;
 
 	if (!old)
-		return xq_game_set_comment(g, node, s, len);
+		return xqi_record_set_comment(g, node, s, len);
 	olen = strlen(old);
-	p = xq_arena_alloc(&g->arena, olen + 1 + len + 1);
+	p = xqi_arena_alloc(&g->arena, olen + 1 + len + 1);
 	if (!p)
 		return XQ_ENOMEM;
 	memcpy(p, old, olen);
@@ -341,14 +341,14 @@ int xq_game_append_comment(struct xq_game *g, uint32_t node, const char *s, size
 	return 0;
 }
 
-int xq_game_add_nag(struct xq_game *g, uint32_t node, uint8_t nag)
+int xqi_record_add_nag(struct xqi_record *g, uint32_t node, uint8_t nag)
 {
-	struct xq_node *n = &g->nodes[node];
+	struct xqi_node *n = &g->nodes[node];
 	uint8_t *p;
 
 	if (n->nnags == 255)
 		return XQ_ERANGE;
-	p = xq_arena_alloc(&g->arena, (size_t)n->nnags + 1);
+	p = xqi_arena_alloc(&g->arena, (size_t)n->nnags + 1);
 	if (!p)
 		return XQ_ENOMEM;
 	if (n->nnags)
@@ -358,72 +358,72 @@ int xq_game_add_nag(struct xq_game *g, uint32_t node, uint8_t nag)
 	return 0;
 }
 
-int xq_game_add_nag_once(struct xq_game *g, uint32_t node, uint8_t nag)
+int xqi_record_add_nag_once(struct xqi_record *g, uint32_t node, uint8_t nag)
 {
-	const struct xq_node *n = &g->nodes[node];
+	const struct xqi_node *n = &g->nodes[node];
 
 	for (unsigned i = 0; i < n->nnags; i++)
 		if (n->nags[i] == nag)
 			return 0;
-	return xq_game_add_nag(g, node, nag);
+	return xqi_record_add_nag(g, node, nag);
 }
 
-uint32_t xq_game_next_ply(const struct xq_game *g, uint32_t n, uint32_t *ply)
+uint32_t xqi_record_next_ply(const struct xqi_record *g, uint32_t n, uint32_t *ply)
 {
-	if (g->nodes[n].child != XQ_NODE_NONE) {
+	if (g->nodes[n].child != XQ_NO_NODE) {
 		(*ply)++;
 		return g->nodes[n].child;
 	}
 	/* Each node is climbed over once in a whole walk. */
-	while (n != XQ_NODE_NONE) {
-		if (g->nodes[n].sibling != XQ_NODE_NONE)
+	while (n != XQ_NO_NODE) {
+		if (g->nodes[n].sibling != XQ_NO_NODE)
 			return g->nodes[n].sibling;
 		n = g->nodes[n].parent;
-		if (n != XQ_NODE_NONE)
+		if (n != XQ_NO_NODE)
 			(*ply)--;
 	}
-	return XQ_NODE_NONE;
+	return XQ_NO_NODE;
 }
 
-uint32_t xq_game_next(const struct xq_game *g, uint32_t n)
+uint32_t xqi_record_next(const struct xqi_record *g, uint32_t n)
 {
 	uint32_t ply = 0;
 
-	return xq_game_next_ply(g, n, &ply);
+	return xqi_record_next_ply(g, n, &ply);
 }
 
-uint32_t xq_game_ply(const struct xq_game *g, uint32_t n)
+uint32_t xqi_record_ply(const struct xqi_record *g, uint32_t n)
 {
 	uint32_t ply = 0;
 
-	while (n != XQ_ROOT && n != XQ_NODE_NONE) {
+	while (n != XQI_ROOT && n != XQ_NO_NODE) {
 		ply++;
 		n = g->nodes[n].parent;
 	}
 	return ply;
 }
 
-uint32_t xq_game_mainline_end(const struct xq_game *g)
+uint32_t xqi_record_mainline_end(const struct xqi_record *g)
 {
-	uint32_t n = XQ_ROOT;
+	uint32_t n = XQI_ROOT;
 
-	while (g->nodes[n].child != XQ_NODE_NONE)
+	while (g->nodes[n].child != XQ_NO_NODE)
 		n = g->nodes[n].child;
 	return n;
 }
 
-uint32_t xq_game_mainline_length(const struct xq_game *g)
+uint32_t xqi_record_mainline_length(const struct xqi_record *g)
 {
-	uint32_t len = 0, n = XQ_ROOT;
+	uint32_t len = 0, n = XQI_ROOT;
 
-	while (g->nodes[n].child != XQ_NODE_NONE) {
+	while (g->nodes[n].child != XQ_NO_NODE) {
 		n = g->nodes[n].child;
 		len++;
 	}
 	return len;
 }
 
-void xq_game_count(const struct xq_game *g, struct xq_game_counts *c)
+void xqi_record_count(const struct xqi_record *g, struct xqi_record_counts *c)
 {
 	/* Parents always come before their children in the node array, so
 	 * one pass in index order gives every node's depth. */
@@ -431,11 +431,11 @@ void xq_game_count(const struct xq_game *g, struct xq_game_counts *c)
 
 	memset(c, 0, sizeof(*c));
 	for (size_t i = 0; i < g->nnodes; i++) {
-		const struct xq_node *n = &g->nodes[i];
+		const struct xqi_node *n = &g->nodes[i];
 		if (n->comment || n->pre_comment)
 			c->comments++;
 		c->nags += n->nnags;
-		if (i == XQ_ROOT) {
+		if (i == XQI_ROOT) {
 			if (depth)
 				depth[0] = 0;
 			continue;
@@ -452,16 +452,16 @@ void xq_game_count(const struct xq_game *g, struct xq_game_counts *c)
 	free(depth);
 }
 
-void xq_game_board_at(const struct xq_game *g, uint32_t n, struct xq_board *out)
+void xqi_record_board_at(const struct xqi_record *g, uint32_t n, struct xqi_position *out)
 {
 	uint32_t stack_small[256], *path = stack_small;
 	size_t depth = 0, k;
-	struct xq_undo u;
+	struct xqi_undo u;
 
 	*out = g->start;
 	/* The path is as long as the ply: counted first, so that it is
 	 * allocated once (not grown), and on the stack when short. */
-	for (uint32_t m = n; m != XQ_ROOT && m != XQ_NODE_NONE; m = g->nodes[m].parent)
+	for (uint32_t m = n; m != XQI_ROOT && m != XQ_NO_NODE; m = g->nodes[m].parent)
 		depth++;
 	if (depth > sizeof(stack_small) / sizeof(stack_small[0]) &&
 	    !(path = malloc(depth * sizeof(*path)))) {
@@ -471,70 +471,70 @@ void xq_game_board_at(const struct xq_game *g, uint32_t n, struct xq_board *out)
 			uint32_t m = n;
 			for (size_t up = 0; up < k; up++)
 				m = g->nodes[m].parent;
-			xq_board_make(out, g->nodes[m].move, &u);
+			xqi_position_make(out, g->nodes[m].move, &u);
 		}
 		return;
 	}
 	k = 0;
-	for (uint32_t m = n; m != XQ_ROOT && m != XQ_NODE_NONE; m = g->nodes[m].parent)
+	for (uint32_t m = n; m != XQI_ROOT && m != XQ_NO_NODE; m = g->nodes[m].parent)
 		path[k++] = m;
 	while (k > 0)
-		xq_board_make(out, g->nodes[path[--k]].move, &u);
+		xqi_position_make(out, g->nodes[path[--k]].move, &u);
 	if (path != stack_small)
 		free(path);
 }
 
-int xq_walk_init(struct xq_walk *w, const struct xq_game *g)
+int xqi_walk_init(struct xqi_walk *w, const struct xqi_record *g)
 {
 	memset(w, 0, sizeof(*w));
 	w->g = g;
-	w->node = XQ_ROOT;
+	w->node = XQI_ROOT;
 	w->cur = g->start;
 	w->before = w->after = g->start;
 	return 0;
 }
 
-static int walk_push(struct xq_walk *w, uint32_t n)
+static int walk_push(struct xqi_walk *w, uint32_t n)
 {
 	if (XQ_ALLOC_GROW(w->path, w->depth + 1, w->cap) ||
 	    XQ_ALLOC_GROW(w->undo, w->depth + 1, w->undo_cap))
 		return XQ_ENOMEM;
 	w->before = w->cur;
-	xq_board_make(&w->cur, w->g->nodes[n].move, &w->undo[w->depth]);
+	xqi_position_make(&w->cur, w->g->nodes[n].move, &w->undo[w->depth]);
 	w->path[w->depth++] = n;
 	w->after = w->cur;
 	w->node = n;
 	return 0;
 }
 
-int xq_walk_next(struct xq_walk *w)
+int xqi_walk_next(struct xqi_walk *w)
 {
-	const struct xq_node *nodes = w->g->nodes;
+	const struct xqi_node *nodes = w->g->nodes;
 	uint32_t n;
 
 	if (!w->started) {
 		w->started = 1;
-		n = nodes[XQ_ROOT].child;
-		if (n == XQ_NODE_NONE)
+		n = nodes[XQI_ROOT].child;
+		if (n == XQ_NO_NODE)
 			return 0;
 		return walk_push(w, n) ? XQ_ENOMEM : 1;
 	}
 	if (w->depth == 0)
 		return 0;
 	n = w->path[w->depth - 1];
-	if (nodes[n].child != XQ_NODE_NONE)
+	if (nodes[n].child != XQ_NO_NODE)
 		return walk_push(w, nodes[n].child) ? XQ_ENOMEM : 1;
 	/* Climb until a node has a later sibling. */
 	while (w->depth > 0) {
 		n = w->path[--w->depth];
-		xq_board_unmake(&w->cur, nodes[n].move, &w->undo[w->depth]);
-		if (nodes[n].sibling != XQ_NODE_NONE)
+		xqi_position_unmake(&w->cur, nodes[n].move, &w->undo[w->depth]);
+		if (nodes[n].sibling != XQ_NO_NODE)
 			return walk_push(w, nodes[n].sibling) ? XQ_ENOMEM : 1;
 	}
 	return 0;
 }
 
-void xq_walk_release(struct xq_walk *w)
+void xqi_walk_release(struct xqi_walk *w)
 {
 	free(w->path);
 	free(w->undo);
@@ -545,71 +545,71 @@ void xq_walk_release(struct xq_walk *w)
 
 /* ---- the tree in reading order ------------------------------------------------ */
 
-struct xq_textwalk_frame {
+struct xqi_textwalk_frame {
 	uint32_t node;  /* the move to give next in this line, or NONE at its end */
 	uint32_t sib;   /* the next alternative to give as a variation */
 	uint32_t ply;   /* the ply of `node` */
 	int state;      /* 0: give `node`; 1: give its alternatives, then go on */
-	struct xq_board before, after;
+	struct xqi_position before, after;
 };
 
-static int text_push(struct xq_textwalk *t, uint32_t node, uint32_t ply,
-		     const struct xq_board *before)
+static int text_push(struct xqi_textwalk *t, uint32_t node, uint32_t ply,
+		     const struct xqi_position *before)
 {
-	struct xq_textwalk_frame *f;
+	struct xqi_textwalk_frame *f;
 
 	if (XQ_ALLOC_GROW(t->stack, t->depth + 1, t->cap))
 		return XQ_ENOMEM;
 	f = &t->stack[t->depth++];
 	f->node = node;
-	f->sib = XQ_NODE_NONE;
+	f->sib = XQ_NO_NODE;
 	f->ply = ply;
 	f->state = 0;
 	f->before = *before;
 	return 0;
 }
 
-int xq_textwalk_init(struct xq_textwalk *t, const struct xq_game *g)
+int xqi_textwalk_init(struct xqi_textwalk *t, const struct xqi_record *g)
 {
 	memset(t, 0, sizeof(*t));
 	t->g = g;
-	t->node = XQ_NODE_NONE;
+	t->node = XQ_NO_NODE;
 	t->before = g->start;
-	return g->nodes[XQ_ROOT].child == XQ_NODE_NONE
+	return g->nodes[XQI_ROOT].child == XQ_NO_NODE
 		       ? 0
-		       : text_push(t, g->nodes[XQ_ROOT].child, 1, &g->start);
+		       : text_push(t, g->nodes[XQI_ROOT].child, 1, &g->start);
 }
 
-int xq_textwalk_next(struct xq_textwalk *t)
+int xqi_textwalk_next(struct xqi_textwalk *t)
 {
-	const struct xq_game *g = t->g;
+	const struct xqi_record *g = t->g;
 
 	while (t->depth > 0) {
-		struct xq_textwalk_frame *f = &t->stack[t->depth - 1];
+		struct xqi_textwalk_frame *f = &t->stack[t->depth - 1];
 		if (f->state == 0) {
-			const struct xq_node *x;
-			struct xq_undo u;
-			if (f->node == XQ_NODE_NONE) {
+			const struct xqi_node *x;
+			struct xqi_undo u;
+			if (f->node == XQ_NO_NODE) {
 				if (--t->depth > 0)
-					return XQ_TEXT_CLOSE;
+					return XQI_TEXT_CLOSE;
 				continue;
 			}
 			x = &g->nodes[f->node];
 			/* Only a main continuation brings its alternatives along. */
-			f->sib = g->nodes[x->parent].child == f->node ? x->sibling : XQ_NODE_NONE;
+			f->sib = g->nodes[x->parent].child == f->node ? x->sibling : XQ_NO_NODE;
 			f->after = f->before;
-			xq_board_make(&f->after, x->move, &u);
+			xqi_position_make(&f->after, x->move, &u);
 			f->state = 1;
 			t->node = f->node;
 			t->ply = f->ply;
 			t->before = f->before;
-			return XQ_TEXT_MOVE;
+			return XQI_TEXT_MOVE;
 		}
-		if (f->sib != XQ_NODE_NONE) {
+		if (f->sib != XQ_NO_NODE) {
 			uint32_t s = f->sib, ply = f->ply;
-			struct xq_board before = f->before;
+			struct xqi_position before = f->before;
 			f->sib = g->nodes[s].sibling;
-			return text_push(t, s, ply, &before) ? XQ_ENOMEM : XQ_TEXT_OPEN;
+			return text_push(t, s, ply, &before) ? XQ_ENOMEM : XQI_TEXT_OPEN;
 		}
 		f->node = g->nodes[f->node].child;
 		f->ply++;
@@ -619,7 +619,7 @@ int xq_textwalk_next(struct xq_textwalk *t)
 	return 0;
 }
 
-void xq_textwalk_release(struct xq_textwalk *t)
+void xqi_textwalk_release(struct xqi_textwalk *t)
 {
 	free(t->stack);
 	t->stack = NULL;
@@ -640,11 +640,11 @@ static int tag_value_eq(const char *name, const char *a, const char *b)
 	return !strcmp(name, "FEN") || str_eq(a, b);
 }
 
-int xq_game_equal(const struct xq_game *a, const struct xq_game *b, unsigned ignore, char *why,
+int xqi_record_equal(const struct xqi_record *a, const struct xqi_record *b, unsigned ignore, char *why,
 		  size_t cap)
 {
-	uint32_t na = XQ_ROOT, nb = XQ_ROOT;
-	char fa[XQ_FEN_MAX], fb[XQ_FEN_MAX];
+	uint32_t na = XQI_ROOT, nb = XQI_ROOT;
+	char fa[XQ_FEN_SIZE], fb[XQ_FEN_SIZE];
 
 #define DIFF(...)                                          \
 	do {                                               \
@@ -656,28 +656,28 @@ int xq_game_equal(const struct xq_game *a, const struct xq_game *b, unsigned ign
 	if (!str_eq(a->start_text, b->start_text))
 		DIFF("start positions that could not be read differ: '%s' and '%s'",
 		     a->start_text ? a->start_text : "(none)", b->start_text ? b->start_text : "(none)");
-	xq_board_to_fen(&a->start, fa, sizeof(fa));
-	xq_board_to_fen(&b->start, fb, sizeof(fb));
+	xqi_position_to_fen(&a->start, fa, sizeof(fa));
+	xqi_position_to_fen(&b->start, fb, sizeof(fb));
 	/* Compare the position and side, not the counters, which some formats drop. */
 	if (strchr(fa, ' ') && strchr(fb, ' ')) {
 		size_t la = (size_t)(strchr(fa, ' ') - fa) + 2, lb = (size_t)(strchr(fb, ' ') - fb) + 2;
 		if (la != lb || memcmp(fa, fb, la))
 			DIFF("start positions differ: '%s' and '%s'", fa, fb);
 	}
-	if (!(ignore & XQ_EQ_IGNORE_RESULT) && a->result != b->result)
-		DIFF("results differ: %s and %s", xq_result_string(a->result),
-		     xq_result_string(b->result));
-	if (!(ignore & XQ_EQ_IGNORE_TAGS)) {
-		if (ignore & XQ_EQ_IGNORE_TAG_ORDER) {
+	if (!(ignore & XQ_EQUAL_IGNORE_RESULT) && a->result != b->result)
+		DIFF("results differ: %s and %s", xqi_result_string(a->result),
+		     xqi_result_string(b->result));
+	if (!(ignore & XQ_EQUAL_IGNORE_TAGS)) {
+		if (ignore & XQ_EQUAL_IGNORE_TAG_ORDER) {
 			for (size_t i = 0; i < a->ntags; i++) {
-				const char *v = xq_game_tag(b, a->tags[i].name);
+				const char *v = xqi_record_tag(b, a->tags[i].name);
 				if (v ? !tag_value_eq(a->tags[i].name, a->tags[i].value, v)
 				      : !str_eq(a->tags[i].value, v))
 					DIFF("tag %s differs: '%s' and '%s'", a->tags[i].name,
 					     a->tags[i].value, v ? v : "(absent)");
 			}
 			for (size_t i = 0; i < b->ntags; i++)
-				if (!xq_game_tag(a, b->tags[i].name) && *b->tags[i].value)
+				if (!xqi_record_tag(a, b->tags[i].name) && *b->tags[i].value)
 					DIFF("tag %s only in the second game", b->tags[i].name);
 		} else {
 			if (a->ntags != b->ntags)
@@ -692,41 +692,41 @@ int xq_game_equal(const struct xq_game *a, const struct xq_game *b, unsigned ign
 	}
 	/* Walk both trees in lockstep. */
 	for (;;) {
-		const struct xq_node *x = &a->nodes[na], *y = &b->nodes[nb];
-#define ply xq_game_ply(a, na)
+		const struct xqi_node *x = &a->nodes[na], *y = &b->nodes[nb];
+#define ply xqi_record_ply(a, na)
 		if (x->move != y->move) {
 			char ma[5], mb[5];
-			xq_move_name(x->move, ma);
-			xq_move_name(y->move, mb);
+			xqi_move_name(x->move, ma);
+			xqi_move_name(y->move, mb);
 			DIFF("ply %u: moves differ: %s and %s", ply, ma, mb);
 		}
-		if (!(ignore & XQ_EQ_IGNORE_COMMENTS)) {
+		if (!(ignore & XQ_EQUAL_IGNORE_COMMENTS)) {
 			if (!str_eq(x->comment, y->comment))
 				DIFF("ply %u: comments differ: '%s' and '%s'", ply,
 				     x->comment ? x->comment : "", y->comment ? y->comment : "");
-			if (!(ignore & XQ_EQ_IGNORE_PRE_COMMENTS) && !str_eq(x->pre_comment, y->pre_comment))
+			if (!(ignore & XQ_EQUAL_IGNORE_PRE_COMMENTS) && !str_eq(x->pre_comment, y->pre_comment))
 				DIFF("ply %u: comments before the move differ: '%s' and '%s'", ply,
 				     x->pre_comment ? x->pre_comment : "",
 				     y->pre_comment ? y->pre_comment : "");
 		}
-		if (!(ignore & XQ_EQ_IGNORE_NAGS) &&
+		if (!(ignore & XQ_EQUAL_IGNORE_NAGS) &&
 		    (x->nnags != y->nnags || (x->nnags && memcmp(x->nags, y->nags, x->nnags))))
 			DIFF("ply %u: NAGs differ", ply);
-		if ((x->child == XQ_NODE_NONE) != (y->child == XQ_NODE_NONE))
+		if ((x->child == XQ_NO_NODE) != (y->child == XQ_NO_NODE))
 			DIFF("ply %u: one line ends, the other goes on", ply);
-		if (!(ignore & XQ_EQ_MAINLINE_ONLY) &&
-		    (x->sibling == XQ_NODE_NONE) != (y->sibling == XQ_NODE_NONE))
-			DIFF("ply %u: variations differ", ply + (na != XQ_ROOT ? 0 : 1));
-		if (ignore & XQ_EQ_MAINLINE_ONLY) {
+		if (!(ignore & XQ_EQUAL_MAINLINE_ONLY) &&
+		    (x->sibling == XQ_NO_NODE) != (y->sibling == XQ_NO_NODE))
+			DIFF("ply %u: variations differ", ply + (na != XQI_ROOT ? 0 : 1));
+		if (ignore & XQ_EQUAL_MAINLINE_ONLY) {
 			na = x->child;
 			nb = y->child;
-			if (na == XQ_NODE_NONE)
+			if (na == XQ_NO_NODE)
 				break;
 			continue;
 		}
-		na = xq_game_next(a, na);
-		nb = xq_game_next(b, nb);
-		if (na == XQ_NODE_NONE || nb == XQ_NODE_NONE) {
+		na = xqi_record_next(a, na);
+		nb = xqi_record_next(b, nb);
+		if (na == XQ_NO_NODE || nb == XQ_NO_NODE) {
 			if (na != nb)
 				DIFF("trees differ in size");
 			break;
@@ -737,33 +737,33 @@ int xq_game_equal(const struct xq_game *a, const struct xq_game *b, unsigned ign
 	return 1;
 }
 
-const char *xq_result_string(enum xq_result r)
+const char *xqi_result_string(enum xqi_result r)
 {
 	switch (r) {
-	case XQ_RESULT_RED_WIN:
+	case XQI_RESULT_RED_WIN:
 		return "1-0";
-	case XQ_RESULT_BLACK_WIN:
+	case XQI_RESULT_BLACK_WIN:
 		return "0-1";
-	case XQ_RESULT_DRAW:
+	case XQI_RESULT_DRAW:
 		return "1/2-1/2";
-	case XQ_RESULT_NONE:
-	case XQ_RESULT_UNKNOWN:
+	case XQI_RESULT_NONE:
+	case XQI_RESULT_UNKNOWN:
 		break;
 	}
 	return "*";
 }
 
-int xq_result_parse(const char *s, size_t len, enum xq_result *out)
+int xqi_result_parse(const char *s, size_t len, enum xqi_result *out)
 {
 	static const struct {
 		const char *text;
-		enum xq_result r;
+		enum xqi_result r;
 	} tokens[] = {
-		{"1-0", XQ_RESULT_RED_WIN},
-		{"0-1", XQ_RESULT_BLACK_WIN},
-		{"1/2-1/2", XQ_RESULT_DRAW},
-		{"\xC2\xBD-\xC2\xBD", XQ_RESULT_DRAW}, /* ½-½ */
-		{"*", XQ_RESULT_UNKNOWN},
+		{"1-0", XQI_RESULT_RED_WIN},
+		{"0-1", XQI_RESULT_BLACK_WIN},
+		{"1/2-1/2", XQI_RESULT_DRAW},
+		{"\xC2\xBD-\xC2\xBD", XQI_RESULT_DRAW}, /* ½-½ */
+		{"*", XQI_RESULT_UNKNOWN},
 	};
 
 	for (size_t i = 0; i < sizeof(tokens) / sizeof(tokens[0]); i++) {

@@ -1,11 +1,11 @@
 /*
- * game.h: one game record in memory, whatever format it came from.
+ * record.h: one game record in memory, whatever format it came from.
  *
  * A game holds its tags in their original order (any name, any value, all
  * UTF-8), the start position, the move tree, comments, NAGs, the result,
  * and where each move came from in its source.  Everything a game owns
  * lives in its arena and in two growable arrays, so one call frees it and
- * a reader can reuse the memory for the next game (xq_game_clear()).
+ * a reader can reuse the memory for the next game (xqi_record_clear()).
  *
  * The tree.  Nodes live in one array; node 0 is the root and stands for
  * the start position (it has no move; its comment is the game comment).
@@ -17,15 +17,15 @@
  * siblings before it (a list walk there made a record of n alternatives
  * take n*n/2 steps to read).  Links are array indices, so trees
  * with hundreds of thousands of nodes are walked with loops, never
- * recursion: xq_game_next() gives the pre-order successor, and struct
- * xq_walk replays positions along that order.  Adding a node, and a
+ * recursion: xqi_record_next() gives the pre-order successor, and struct
+ * xqi_walk replays positions along that order.  Adding a node, and a
  * step of either walk, cost constant time (amortized over a walk);
- * xq_game_ply() and xq_game_board_at() go up to the root, so a loop over
- * many nodes keeps the ply or the position itself (xq_game_next_ply(),
- * struct xq_walk) rather than asking them at every node.
+ * xqi_record_ply() and xqi_record_board_at() go up to the root, so a loop over
+ * many nodes keeps the ply or the position itself (xqi_record_next_ply(),
+ * struct xqi_walk) rather than asking them at every node.
  *
  * Moves in a tree are legal: readers check every move before adding it and
- * stop a line at the first one that is not (setting XQ_GAME_BROKEN and
+ * stop a line at the first one that is not (setting XQI_RECORD_BROKEN and
  * reporting a diagnostic), so what is in the tree can be replayed blindly.
  *
  * Canonical tag names, shared by every format (so that a converted game
@@ -39,52 +39,53 @@
  * be read (`start_text`, below).  `start` is then not the game's position,
  * and no writer may present it as one: text formats write the FEN back as
  * the source wrote it, the others refuse the game (formats/format.h,
- * xq_write_start_check()).
+ * xqi_write_start_check()).
  */
-#ifndef XQ_LIB_GAME_H
-#define XQ_LIB_GAME_H
+#ifndef XQI_LIB_GAME_H
+#define XQI_LIB_GAME_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include <xq/record.h>
+
 #include "arena.h"
-#include "board.h"
-#include "diag.h"
+#include "position.h"
+#include "diagnostic.h"
 
-#define XQ_NODE_NONE UINT32_MAX
-#define XQ_ROOT 0u
+#define XQI_ROOT 0u
 
-struct xq_tag {
+struct xqi_tag {
 	const char *name;  /* in the game's arena */
 	const char *value;
-	struct xq_place place; /* where the tag is written in the source (all 0: not known) */
+	struct xqi_place place; /* where the tag is written in the source (all 0: not known) */
 };
 
-struct xq_node {
-	xq_move move;            /* 0 at the root */
+struct xqi_node {
+	xqi_move move;            /* 0 at the root */
 	uint8_t nnags;           /* number of entries in nags */
-	uint32_t parent;         /* XQ_NODE_NONE at the root */
-	uint32_t child;          /* first child (main continuation) or XQ_NODE_NONE */
-	uint32_t sibling;        /* next alternative to this move or XQ_NODE_NONE */
-	uint32_t last_child;     /* last child (where the next one is linked) or XQ_NODE_NONE */
+	uint32_t parent;         /* XQ_NO_NODE at the root */
+	uint32_t child;          /* first child (main continuation) or XQ_NO_NODE */
+	uint32_t sibling;        /* next alternative to this move or XQ_NO_NODE */
+	uint32_t last_child;     /* last child (where the next one is linked) or XQ_NO_NODE */
 	const char *text;        /* the move as written in the source, NULL if none */
 	const char *comment;     /* after the move (root: the game comment), NULL if none */
 	const char *pre_comment; /* before the move (PGN `{...} move`), NULL if none */
 	const uint8_t *nags;     /* numeric annotation glyphs ($1 = !, $2 = ?, ...) */
-	struct xq_place place;   /* where the move text starts in the source */
+	struct xqi_place place;   /* where the move text starts in the source */
 };
 
-enum xq_result {
-	XQ_RESULT_NONE,      /* no result given at all */
-	XQ_RESULT_UNKNOWN,   /* "*", or a non-standard marker kept in result_text */
-	XQ_RESULT_RED_WIN,   /* 1-0 */
-	XQ_RESULT_BLACK_WIN, /* 0-1 */
-	XQ_RESULT_DRAW       /* 1/2-1/2 */
+enum xqi_result {
+	XQI_RESULT_NONE,      /* no result given at all */
+	XQI_RESULT_UNKNOWN,   /* "*", or a non-standard marker kept in result_text */
+	XQI_RESULT_RED_WIN,   /* 1-0 */
+	XQI_RESULT_BLACK_WIN, /* 0-1 */
+	XQI_RESULT_DRAW       /* 1/2-1/2 */
 };
 
 enum {
-	XQ_GAME_BROKEN = 1 << 0, /* reading stopped at an error; the tree is what came before */
-	XQ_GAME_EMPTY = 1 << 1   /* the record had no moves at all */
+	XQI_RECORD_BROKEN = 1 << 0, /* reading stopped at an error; the tree is what came before */
+	XQI_RECORD_EMPTY = 1 << 1   /* the record had no moves at all */
 };
 
 /*
@@ -93,7 +94,7 @@ enum {
  * a record that carried its own origin (an NDJSON game record's "source")
  * keeps that one, so a chain of conversions still points at the original.
  */
-struct xq_origin {
+struct xqi_origin {
 	const char *file;  /* NULL: not known */
 	uint64_t game;     /* 1-based number in the file, 0 = not known */
 	uint64_t line;     /* 1-based line where the record starts, 0 = none (binary) */
@@ -101,98 +102,98 @@ struct xq_origin {
 	int has_offset;    /* offset is known */
 };
 
-struct xq_game {
-	struct xq_arena arena;
-	struct xq_tag *tags;
+struct xqi_record {
+	struct xqi_arena arena;
+	struct xqi_tag *tags;
 	size_t ntags, tags_alloc;
-	struct xq_board start;   /* the start position (standard unless set) */
+	struct xqi_position start;   /* the start position (standard unless set) */
 	const char *start_text;  /* the source's FEN as written when it gave a start
 				  * position that could not be read (the game is then
-				  * XQ_GAME_BROKEN and `start` is left standard, not the
+				  * XQI_RECORD_BROKEN and `start` is left standard, not the
 				  * game's position); NULL otherwise */
-	struct xq_node *nodes;   /* nodes[0] is the root */
+	struct xqi_node *nodes;   /* nodes[0] is the root */
 	size_t nnodes, nodes_alloc;
-	enum xq_result result;   /* from the record's result marker or field */
+	enum xqi_result result;   /* from the record's result marker or field */
 	const char *result_text; /* the marker as written when it is not standard ("未知") */
 	uint64_t number;         /* 1-based position of the game in its source */
 	const char *source;      /* borrowed: the source's name, for diagnostics */
-	struct xq_place place;   /* where the record starts in its source */
+	struct xqi_place place;   /* where the record starts in its source */
 	const char *encoding;    /* static string: the source's text encoding, or NULL */
-	struct xq_origin origin; /* the origin the record carried (file in the arena),
-				  * file NULL when it carried none: see xq_game_origin() */
-	unsigned flags;          /* XQ_GAME_* */
-	const char *error;       /* why the game is XQ_GAME_BROKEN, for writers that show it
-				  * (HTML), as whoever read it set it (xq_game_set_error);
+	struct xqi_origin origin; /* the origin the record carried (file in the arena),
+				  * file NULL when it carried none: see xqi_record_origin() */
+	unsigned flags;          /* XQI_RECORD_* */
+	const char *error;       /* why the game is XQI_RECORD_BROKEN, for writers that show it
+				  * (HTML), as whoever read it set it (xqi_record_set_error);
 				  * NULL when not said.  Readers leave it alone: the reason
 				  * goes to their sink. */
 };
 
 /* Start an empty game (standard start position, a root node, no tags). */
-int xq_game_init(struct xq_game *g);
+int xqi_record_init(struct xqi_record *g);
 /* Empty the game for reuse, keeping its memory. */
-void xq_game_clear(struct xq_game *g);
+void xqi_record_clear(struct xqi_record *g);
 /* Free everything the game owns. */
-void xq_game_release(struct xq_game *g);
+void xqi_record_release(struct xqi_record *g);
 /* Bytes of memory the game holds (its tree, tags and arena), for budgets. */
-size_t xq_game_memory(const struct xq_game *g);
+size_t xqi_record_memory(const struct xqi_record *g);
 
 /*
  * What the game's reader reported already, so that the checks do not say
- * it again (gamecheck.h): bits of the codes its diagnostics had
- * (xq_check_said_of()).
+ * it again (record_check.h): bits of the codes its diagnostics had
+ * (xqi_check_said_of()).
  */
 enum {
-	XQ_SAID_BAD_FEN = 1 << 0,    /* bad-fen: the start position or the FEN tag */
-	XQ_SAID_EMPTY_GAME = 1 << 1, /* empty-game */
-	XQ_SAID_NO_RESULT = 1 << 2,  /* no-result */
-	XQ_SAID_BAD_RESULT = 1 << 3, /* bad-result: the Result tag against the record's result */
-	/* Set by xq_game_check(): the reader's bad-result stands, and counts
+	XQI_SAID_BAD_FEN = 1 << 0,    /* bad-fen: the start position or the FEN tag */
+	XQI_SAID_EMPTY_GAME = 1 << 1, /* empty-game */
+	XQI_SAID_NO_RESULT = 1 << 2,  /* no-result */
+	XQI_SAID_BAD_RESULT = 1 << 3, /* bad-result: the Result tag against the record's result */
+	/* Set by xqi_record_check(): the reader's bad-result stands, and counts
 	 * as an error (the Result tag is a result, and not the record's). */
-	XQ_SAID_BAD_RESULT_STANDS = 1 << 4
+	XQI_SAID_BAD_RESULT_STANDS = 1 << 4
 };
 
-/* The XQ_SAID_* bit of a diagnostic code (0 for the others). */
-unsigned xq_check_said_of(enum xq_diag_code code);
+/* The XQI_SAID_* bit of a diagnostic code (0 for the others). */
+unsigned xqi_check_said_of(enum xqi_diagnostic_code code);
 
 /*
  * The public API's record (<xq/record.h>): a game and what the API keeps
  * beside it.  Defined here, below the public API, so that code which reads
  * games in bulk into games of its own (the command's pool) can hand them
  * out as records: it makes the record with xq_record_new(), reads into
- * its `g`, and calls xq_record_forget() whenever it changes the game
+ * its `g`, and calls xqi_record_forget() whenever it changes the game
  * other than through the public API (clearing it for the next game), so
  * that the API's memory of the game does not outlive it.
  */
 struct xq_record {
-	struct xq_game g;
-	struct xq_diag err; /* the last failure, when has_err */
+	struct xqi_record g;
+	struct xq_diagnostic err; /* the last failure, when has_err */
 	int has_err;
-	/* The position after node `at` (XQ_NODE_NONE: none kept). */
+	/* The position after node `at` (XQ_NO_NODE: none kept). */
 	uint32_t at;
-	struct xq_board at_board;
-	/* What the reader that read it reported about it (XQ_SAID_* above),
+	struct xqi_position at_board;
+	/* What the reader that read it reported about it (XQI_SAID_* above),
 	 * for xq_record_validate() not to say it again. */
 	unsigned said;
 };
 
-static inline void xq_record_forget(struct xq_record *r)
+static inline void xqi_record_forget(struct xq_record *r)
 {
 	r->has_err = 0;
-	r->at = XQ_NODE_NONE;
+	r->at = XQ_NO_NODE;
 	r->said = 0;
 }
 
 /* Empty the record for the next game read into it. */
-static inline void xq_record_clear(struct xq_record *r)
+static inline void xqi_record_reset(struct xq_record *r)
 {
-	xq_game_clear(&r->g);
-	xq_record_forget(r);
+	xqi_record_clear(&r->g);
+	xqi_record_forget(r);
 }
 
 /* Note in `r` that its reader reported `d` about it. */
-static inline void xq_record_heard(struct xq_record *r, const struct xq_diag *d)
+static inline void xqi_record_heard(struct xq_record *r, const struct xq_diagnostic *d)
 {
-	r->said |= xq_check_said_of(d->code);
+	r->said |= xqi_check_said_of(d->code);
 }
 
 /*
@@ -200,153 +201,144 @@ static inline void xq_record_heard(struct xq_record *r, const struct xq_diag *d)
  * and at ply `ply`; then, unless `node` is the root (or not a node of
  * `g`), at that node's move: its place when the reader kept one, and its
  * text as written (else its ICCS coordinates).  The one way a diagnostic
- * about a game is placed: the whole-game checks (gamecheck.h) and every
+ * about a game is placed: the whole-game checks (record_check.h) and every
  * command's.
  */
-void xq_game_place_diag(struct xq_diag *d, const struct xq_game *g, const char *source,
+void xqi_record_place_diag(struct xq_diagnostic *d, const struct xqi_record *g, const char *source,
 			uint32_t node, uint32_t ply);
 /* The same for the move of main-line ply `ply` (0: the game itself; past
  * the main line's end: its last move). */
-void xq_game_place_diag_ply(struct xq_diag *d, const struct xq_game *g, const char *source,
+void xqi_record_place_diag_ply(struct xq_diagnostic *d, const struct xqi_record *g, const char *source,
 			    uint32_t ply);
 
 /* Where `g` was first read from: the origin its record carried, else its
  * own source, number and place (offset known when the source is named).
  * out->file lives as long as the game when the record carried it, else as
  * long as g->source does (the reader's input): copy it to keep it longer. */
-void xq_game_origin(const struct xq_game *g, struct xq_origin *out);
+void xqi_record_origin(const struct xqi_record *g, struct xqi_origin *out);
 
 /* A copy of `len` bytes in the game's arena (NUL-terminated), or NULL. */
-char *xq_game_strdup(struct xq_game *g, const char *s, size_t len);
+char *xqi_record_strdup(struct xqi_record *g, const char *s, size_t len);
 
 /* Append a tag (duplicates are kept, as they were in the source); _at
  * also keeps where the source wrote it, so diagnostics about the tag can
  * point there (NULL: not known). */
-int xq_game_add_tag(struct xq_game *g, const char *name, size_t nlen, const char *value,
+int xqi_record_add_tag(struct xqi_record *g, const char *name, size_t nlen, const char *value,
 		    size_t vlen);
-int xq_game_add_tag_at(struct xq_game *g, const char *name, size_t nlen, const char *value,
-		       size_t vlen, const struct xq_place *place);
+int xqi_record_add_tag_at(struct xqi_record *g, const char *name, size_t nlen, const char *value,
+		       size_t vlen, const struct xqi_place *place);
 /* Set the first tag called `name`, or append it. */
-int xq_game_set_tag(struct xq_game *g, const char *name, const char *value);
+int xqi_record_set_tag(struct xqi_record *g, const char *name, const char *value);
 /* The value of the first tag called `name`, or NULL. */
-const char *xq_game_tag(const struct xq_game *g, const char *name);
+const char *xqi_record_tag(const struct xqi_record *g, const char *name);
 /* Where the source wrote the first tag called `name`: 1 with *out set, or
  * 0 when there is no such tag or its place is not known. */
-int xq_game_tag_place(const struct xq_game *g, const char *name, struct xq_place *out);
+int xqi_record_tag_place(const struct xqi_record *g, const char *name, struct xqi_place *out);
 /* Remove every tag called `name`; returns how many. */
-int xq_game_remove_tag(struct xq_game *g, const char *name);
+int xqi_record_remove_tag(struct xqi_record *g, const char *name);
 
 /*
  * Add `m` as the last child of `parent` (so the first child added is the
  * main continuation) and return its index in *out.  The caller has checked
  * that `m` is legal in the position at `parent`.
  */
-int xq_game_add_move(struct xq_game *g, uint32_t parent, xq_move m, uint32_t *out);
+int xqi_record_add_move(struct xqi_record *g, uint32_t parent, xqi_move m, uint32_t *out);
 
 /* Set (replace) a node's comment, pre-comment or move text; len bytes. */
-int xq_game_set_comment(struct xq_game *g, uint32_t node, const char *s, size_t len);
-int xq_game_set_pre_comment(struct xq_game *g, uint32_t node, const char *s, size_t len);
-int xq_game_set_text(struct xq_game *g, uint32_t node, const char *s, size_t len);
+int xqi_record_set_comment(struct xqi_record *g, uint32_t node, const char *s, size_t len);
+int xqi_record_set_pre_comment(struct xqi_record *g, uint32_t node, const char *s, size_t len);
+int xqi_record_set_text(struct xqi_record *g, uint32_t node, const char *s, size_t len);
 /* Add text to a node's comment, separated from what is there by a space. */
-int xq_game_append_comment(struct xq_game *g, uint32_t node, const char *s, size_t len);
+int xqi_record_append_comment(struct xqi_record *g, uint32_t node, const char *s, size_t len);
 /* Record that the source's start position, `len` bytes of FEN as written,
- * could not be read (start_text); marks the game XQ_GAME_BROKEN. */
-int xq_game_set_start_text(struct xq_game *g, const char *s, size_t len);
+ * could not be read (start_text); marks the game XQI_RECORD_BROKEN. */
+int xqi_record_set_start_text(struct xqi_record *g, const char *s, size_t len);
 /* Set (replace) the text saying why the game is broken; len bytes. */
-int xq_game_set_error(struct xq_game *g, const char *s, size_t len);
+int xqi_record_set_error(struct xqi_record *g, const char *s, size_t len);
 /* Append a NAG to a node (at most 255): as the source wrote it, a NAG
  * given twice too.  0, XQ_ERANGE or XQ_ENOMEM. */
-int xq_game_add_nag(struct xq_game *g, uint32_t node, uint8_t nag);
+int xqi_record_add_nag(struct xqi_record *g, uint32_t node, uint8_t nag);
 /* The same unless the node has that NAG already (0 then): a mark added. */
-int xq_game_add_nag_once(struct xq_game *g, uint32_t node, uint8_t nag);
+int xqi_record_add_nag_once(struct xqi_record *g, uint32_t node, uint8_t nag);
 
 /* A 64-bit fingerprint of the game as read: start, tags, result, the tree
  * with comments and NAGs.  Any change to the record changes it; its values
  * never change (xqkit annotate keeps them in the games it annotates, and
  * --resume recognises its games by them).  xq_record_fingerprint(). */
-uint64_t xq_game_fingerprint(const struct xq_game *g);
+uint64_t xqi_record_fingerprint(const struct xqi_record *g);
 
 /* The node after `n` in pre-order (node, its subtree, its later siblings),
- * or XQ_NODE_NONE after the last. */
-uint32_t xq_game_next(const struct xq_game *g, uint32_t n);
+ * or XQ_NO_NODE after the last. */
+uint32_t xqi_record_next(const struct xqi_record *g, uint32_t n);
 /* The same, keeping count of the ply: *ply holds the ply of `n` and
  * becomes that of the node returned, so a walk that needs plies does not
  * count from the root at every node. */
-uint32_t xq_game_next_ply(const struct xq_game *g, uint32_t n, uint32_t *ply);
+uint32_t xqi_record_next_ply(const struct xqi_record *g, uint32_t n, uint32_t *ply);
 /* Number of plies from the root to `n`. */
-uint32_t xq_game_ply(const struct xq_game *g, uint32_t n);
+uint32_t xqi_record_ply(const struct xqi_record *g, uint32_t n);
 /* Number of moves in the main line, and its last node (the root if none). */
-uint32_t xq_game_mainline_length(const struct xq_game *g);
-uint32_t xq_game_mainline_end(const struct xq_game *g);
+uint32_t xqi_record_mainline_length(const struct xqi_record *g);
+uint32_t xqi_record_mainline_end(const struct xqi_record *g);
 /* Counts over the whole tree. */
-struct xq_game_counts {
+struct xqi_record_counts {
 	uint32_t nodes;      /* move nodes (the root not counted) */
 	uint32_t variations; /* nodes that are an alternative (not a first child) */
 	uint32_t comments;   /* nodes with a comment or pre-comment, root included */
 	uint32_t nags;       /* NAGs over all nodes */
 	uint32_t max_depth;  /* longest line in plies */
 };
-void xq_game_count(const struct xq_game *g, struct xq_game_counts *out);
+void xqi_record_count(const struct xqi_record *g, struct xqi_record_counts *out);
 
 /* The position after the move of node `n` (the start at the root). */
-void xq_game_board_at(const struct xq_game *g, uint32_t n, struct xq_board *out);
+void xqi_record_board_at(const struct xqi_record *g, uint32_t n, struct xqi_position *out);
 
 /*
  * A pre-order walk that keeps the position: after each successful
- * xq_walk_next(), `node` is the current node, `before` the position before
+ * xqi_walk_next(), `node` is the current node, `before` the position before
  * its move and `after` the position after it.  Iterative; allocates a path
  * stack as deep as the longest line.
  */
-struct xq_walk {
-	const struct xq_game *g;
+struct xqi_walk {
+	const struct xqi_record *g;
 	uint32_t node;
-	struct xq_board before, after;
+	struct xqi_position before, after;
 	uint32_t *path;         /* nodes from the root's first level down to `node` */
-	struct xq_undo *undo;   /* in step with path: undo of each move on `cur` */
+	struct xqi_undo *undo;   /* in step with path: undo of each move on `cur` */
 	size_t depth, cap, undo_cap;
-	struct xq_board cur;    /* position after the last node on the path */
+	struct xqi_position cur;    /* position after the last node on the path */
 	int started;
 };
-int xq_walk_init(struct xq_walk *w, const struct xq_game *g);
+int xqi_walk_init(struct xqi_walk *w, const struct xqi_record *g);
 /* 1 moved to the next node, 0 at the end, XQ_ENOMEM. */
-int xq_walk_next(struct xq_walk *w);
-void xq_walk_release(struct xq_walk *w);
+int xqi_walk_next(struct xqi_walk *w);
+void xqi_walk_release(struct xqi_walk *w);
 
 /*
  * The tree in the order move text reads it (PGN, HTML pages): a move,
  * then each alternative to it as a variation (whole, with its own
- * variations), then the move after it.  After xq_textwalk_next() returns
- *   XQ_TEXT_MOVE   `node` is the move, `ply` its ply (counted as the walk
+ * variations), then the move after it.  After xqi_textwalk_next() returns
+ *   XQI_TEXT_MOVE   `node` is the move, `ply` its ply (counted as the walk
  *                  goes, not from the root) and `before` the position
  *                  before it (a copy the caller may use freely);
- *   XQ_TEXT_OPEN   a variation starts: its first move comes next;
- *   XQ_TEXT_CLOSE  the variation ended;
+ *   XQI_TEXT_OPEN   a variation starts: its first move comes next;
+ *   XQI_TEXT_CLOSE  the variation ended;
  * and 0 after the last move, or XQ_ENOMEM.  Each step costs constant
  * time; the stack is as deep as variations nest.
  */
-enum { XQ_TEXT_MOVE = 1, XQ_TEXT_OPEN, XQ_TEXT_CLOSE };
-struct xq_textwalk_frame;
-struct xq_textwalk {
-	const struct xq_game *g;
+enum { XQI_TEXT_MOVE = 1, XQI_TEXT_OPEN, XQI_TEXT_CLOSE };
+struct xqi_textwalk_frame;
+struct xqi_textwalk {
+	const struct xqi_record *g;
 	uint32_t node, ply;
-	struct xq_board before;
-	struct xq_textwalk_frame *stack;
+	struct xqi_position before;
+	struct xqi_textwalk_frame *stack;
 	size_t depth, cap;
 };
-int xq_textwalk_init(struct xq_textwalk *t, const struct xq_game *g);
-int xq_textwalk_next(struct xq_textwalk *t);
-void xq_textwalk_release(struct xq_textwalk *t);
+int xqi_textwalk_init(struct xqi_textwalk *t, const struct xqi_record *g);
+int xqi_textwalk_next(struct xqi_textwalk *t);
+void xqi_textwalk_release(struct xqi_textwalk *t);
 
-/* What xq_game_equal() compares (all by default; move texts never). */
-enum {
-	XQ_EQ_IGNORE_TAGS = 1 << 0,
-	XQ_EQ_IGNORE_TAG_ORDER = 1 << 1,
-	XQ_EQ_IGNORE_COMMENTS = 1 << 2,
-	XQ_EQ_IGNORE_NAGS = 1 << 3,
-	XQ_EQ_IGNORE_RESULT = 1 << 4,
-	XQ_EQ_MAINLINE_ONLY = 1 << 6,
-	XQ_EQ_IGNORE_PRE_COMMENTS = 1 << 7
-};
+/* What xqi_record_equal() leaves out: the public XQ_EQUAL_* (<xq/record.h>). */
 
 /*
  * Compare two games: start position, tree (moves and shape), comments,
@@ -355,11 +347,11 @@ enum {
  * never compared; a start that could not be read compares by its text.  Returns 1 if equal; 0 otherwise with the
  * first difference described in `why` (cap bytes).
  */
-int xq_game_equal(const struct xq_game *a, const struct xq_game *b, unsigned ignore, char *why,
+int xqi_record_equal(const struct xqi_record *a, const struct xqi_record *b, unsigned ignore, char *why,
 		  size_t cap);
 
 /* "1-0", "0-1", "1/2-1/2", "*" (also for NONE), and the reverse (-1 if none). */
-const char *xq_result_string(enum xq_result r);
-int xq_result_parse(const char *s, size_t len, enum xq_result *out);
+const char *xqi_result_string(enum xqi_result r);
+int xqi_result_parse(const char *s, size_t len, enum xqi_result *out);
 
 #endif

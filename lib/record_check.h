@@ -1,5 +1,5 @@
 /*
- * gamecheck.h: what only a whole game shows, checked on top of what its
+ * record_check.h: what only a whole game shows, checked on top of what its
  * reader checked as it read (a game in memory holds only legal moves, and
  * a bad one comes back broken with its diagnostics):
  *   - the start position (pieces where they can never stand, a position
@@ -13,19 +13,19 @@
  * `xqkit validate` (and find, which selects by what validate says) and the
  * public xq_record_validate() check games this one way.
  */
-#ifndef XQ_LIB_GAMECHECK_H
-#define XQ_LIB_GAMECHECK_H
+#ifndef XQI_LIB_GAMECHECK_H
+#define XQI_LIB_GAMECHECK_H
 
 #include <stddef.h>
 
-#include "diag.h"
-#include "game.h"
+#include "diagnostic.h"
+#include "record.h"
 #include "rules.h"
 
-/* What the reader said already: XQ_SAID_* and xq_check_said_of(), in game.h. */
+/* What the reader said already: XQI_SAID_* and xqi_check_said_of(), in record.h. */
 
-struct xq_check_opts {
-	const struct xq_rules_options *rules; /* NULL: the rules are not checked */
+struct xqi_check_opts {
+	const struct xqi_rules_options *rules; /* NULL: the rules are not checked */
 	const char *const *required;          /* tags every game must have */
 	size_t nrequired;
 };
@@ -33,14 +33,14 @@ struct xq_check_opts {
 /*
  * Check game `g` (its source, number and places as read) as above.  Each
  * problem goes to `sink`, pointed at its move or tag
- * (xq_game_place_diag()).  *said holds what the reader reported (XQ_SAID_*)
- * and may gain XQ_SAID_BAD_RESULT_STANDS.  *support is set to what the
- * rules say of the recorded result (XQ_SUPPORT_SILENT when they have
+ * (xqi_record_place_diag()).  *said holds what the reader reported (XQI_SAID_*)
+ * and may gain XQI_SAID_BAD_RESULT_STANDS.  *support is set to what the
+ * rules say of the recorded result (XQI_SUPPORT_SILENT when they have
  * nothing to say).  Returns 0, or XQ_ENOMEM when the rules' analysis
  * could not be made (the other checks are made all the same).
  * Thread-safe.
  */
-int xq_game_check(const struct xq_game *g, const struct xq_check_opts *o, unsigned *said,
-		  const struct xq_sink *sink, enum xq_rules_support *support);
+int xqi_record_check(const struct xqi_record *g, const struct xqi_check_opts *o, unsigned *said,
+		  const struct xqi_sink *sink, enum xqi_rules_support *support);
 
 #endif
