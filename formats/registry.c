@@ -4,11 +4,8 @@
  */
 #include "format.h"
 
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "budget.h"
 #include "utf8.h"
 
 extern const struct xqi_format xqi_format_ndjson;
@@ -134,82 +131,4 @@ const struct xqi_format *xqi_format_for_extension(const char *filename)
 			    has_extension(xqi_formats[i]->extensions, filename, first))
 				return xqi_formats[i];
 	return NULL;
-}
-
-uint64_t xqi_format_record_memory(const struct xqi_format *f, uint64_t content)
-{
-	unsigned k = f->mem_factor ? f->mem_factor : 1;
-
-	if (content > (UINT64_MAX - XQI_RECORD_BASE) / k)
-		return UINT64_MAX;
-	return XQI_RECORD_BASE + content * k;
-}
-
-/* The budget a record is read within. */
-static uint64_t budget_of(const struct xqi_read_opts *opts)
-{
-	return opts && opts->max_memory ? opts->max_memory : XQ_MEMORY_DEFAULT;
-}
-
-/* The content the budget alone allows a record of `f`. */
-static uint64_t budget_limit(const struct xqi_format *f, const struct xqi_read_opts *opts)
-{
-	uint64_t mem = budget_of(opts);
-	unsigned k = f->mem_factor ? f->mem_factor : 1;
-
-	return mem > XQI_RECORD_BASE ? (mem - XQI_RECORD_BASE) / k : 0;
-}
-
-uint64_t xqi_format_record_limit(const struct xqi_format *f, const struct xqi_read_opts *opts)
-{
-	uint64_t own = f->max_record ? f->max_record : UINT64_MAX, by_budget = budget_limit(f, opts);
-
-	return own < by_budget ? own : by_budget;
-}
-
-/* "8 MiB", "1.5 MiB", "640 KiB", "298.7 KiB", "100 bytes". */
-static void size_text(char *buf, size_t cap, uint64_t n)
-{
-	if (n >= (uint64_t)1 << 20 && n % ((uint64_t)1 << 20) == 0)
-		snprintf(buf, cap, "%" PRIu64 " MiB", n >> 20);
-	else if (n >= (uint64_t)1 << 20)
-		snprintf(buf, cap, "%.1f MiB", (double)n / (1 << 20));
-	else if (n >= 1024 && n % 1024 == 0)
-		snprintf(buf, cap, "%" PRIu64 " KiB", n >> 10);
-	else if (n >= 1024)
-		snprintf(buf, cap, "%.1f KiB", (double)n / 1024);
-	else
-		snprintf(buf, cap, "%" PRIu64 " bytes", n);
-}
-
-int xqi_format_limit_diag(struct xq_diagnostic *d, const struct xqi_format *f,
-			 const struct xqi_read_opts *opts, const char *what)
-{
-	uint64_t limit = xqi_format_record_limit(f, opts);
-	char lim[32], mem[32];
-
-	size_text(lim, sizeof(lim), limit);
-	if (f->max_record && limit == f->max_record)
-		return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
-				   "%s is larger than %s, the %s format's limit for one record; not read",
-				   what, lim, f->name);
-	size_text(mem, sizeof(mem), budget_of(opts));
-	return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
-			   "%s is larger than %s, the most one %s record may hold within the memory "
-			   "budget of %s (--max-memory); not read",
-			   what, lim, f->name, mem);
-}
-
-uint64_t xqi_format_input_memory(const struct xqi_format *f, struct xqi_input *in,
-				const struct xqi_read_opts *opts)
-{
-	uint64_t content = UINT64_MAX, limit = xqi_format_record_limit(f, opts);
-	int64_t size = xqi_input_size(in);
-
-	if (size >= 0) {
-		content = (uint64_t)size;
-		if (xqi_input_is_gzip(in))
-			content = content > UINT64_MAX / 1032 ? UINT64_MAX : content * 1032;
-	}
-	return xqi_format_record_memory(f, content < limit ? content : limit);
 }

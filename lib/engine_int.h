@@ -89,34 +89,39 @@ struct xqi_engine {
 /* What xqi_eng_read_line() returns (engine_proc.c). */
 enum { LINE_OK = 1, LINE_TIMEOUT = 0, LINE_EOF = -1, LINE_STOP = 2 };
 
-/* engine.c: small helpers */
-int64_t xqi_eng_now_ms(void);
-void xqi_eng_printable(char *out, size_t cap, const char *s, size_t len);
-void xqi_eng_sleep_ms(int ms);
-
 /* engine.c: the engine object */
 const char *xqi_eng_listed_option(const struct xqi_engine *e, const char *name);
 int xqi_eng_add_listed(struct xqi_engine *e, const char *s, size_t n);
-int xqi_eng_error(struct xqi_engine *e, struct xq_diagnostic *d, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
 int xqi_eng_user_sets(const struct xqi_engine *e, const char *name);
 void xqi_eng_clear_listed(struct xqi_engine *e);
-void xqi_eng_count_garbage(struct xqi_engine *e, const char *line, size_t len);
-void xqi_eng_warn(struct xqi_engine *e, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
-#endif
-	;
 
 /* engine.c: handshake */
 int xqi_eng_wait_ready(struct xqi_engine *e, struct xq_diagnostic *d, const char *after);
 
 /* engine_text.c: the protocols' text */
 int xqi_eng_has_control(const char *s);
+/* Copy engine text into `out` for a message: printable ASCII only, cut. */
+void xqi_eng_printable(char *out, size_t cap, const char *s, size_t len);
 int xqi_eng_add_moves(struct xq_buf *b, const xqi_move *moves, size_t n, int rank_base);
+
+/* engine_proc.c: the clock */
+int64_t xqi_eng_now_ms(void);
+void xqi_eng_sleep_ms(int ms);
+
+/* engine_proc.c: what the engine did wrong, as an error in `d` (returns
+ * XQ_EENGINE) or a warning to the engine's sink (the first
+ * WARNINGS_REPORTED), a line that means nothing counted and warned of */
+int xqi_eng_error(struct xqi_engine *e, struct xq_diagnostic *d, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+void xqi_eng_warn(struct xqi_engine *e, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+void xqi_eng_count_garbage(struct xqi_engine *e, const char *line, size_t len);
 
 /* engine_proc.c: the process and the conversation */
 int xqi_eng_died(struct xqi_engine *e, struct xq_diagnostic *d, const char *when);

@@ -4,7 +4,70 @@
  */
 #include "engine_int.h"
 
-/* ---- the process ---------------------------------------------------------- */
+/* ---- time ------------------------------------------------------------------ */
+
+int64_t xqi_eng_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void xqi_eng_sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/* ---- what the engine did wrong ---------------------------------------------- */
+
+/* Fill `d` with an engine error and return XQ_EENGINE. */
+int xqi_eng_error(struct xqi_engine *e, struct xq_diagnostic *d, const char *fmt, ...)
+{
+	char what[XQ_MESSAGE_SIZE];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return xqi_diagnostic_set(d, XQ_EENGINE, XQI_D_ENGINE, XQ_SEVERITY_ERROR, "engine '%s' %s", e->name,
+			   what);
+}
+
+void xqi_eng_warn(struct xqi_engine *e, const char *fmt, ...)
+{
+	struct xq_diagnostic w;
+	char what[XQ_MESSAGE_SIZE];
+	va_list ap;
+
+	if (!e->warnings || e->warned >= WARNINGS_REPORTED)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	xqi_diagnostic_init(&w);
+	w.game = e->cur_game;
+	w.ply = e->cur_ply;
+	e->warned++;
+	xqi_diagnostic_set(&w, 0, XQI_D_ENGINE, XQ_SEVERITY_WARNING, "engine '%s' %s%s", e->name, what,
+		    e->warned == WARNINGS_REPORTED ? " (further warnings from this engine not shown)"
+						   : "");
+	xqi_sink_report(e->warnings, &w);
+}
+
+void xqi_eng_count_garbage(struct xqi_engine *e, const char *line, size_t len)
+{
+	char text[100];
+
+	e->garbage++;
+	xqi_eng_printable(text, sizeof(text), line, len);
+	xqi_eng_warn(e, "printed a line that means nothing, ignored: '%s'", text);
+}
+
+/* ---- the process ----------------------------------------------------------- */
 
 static int make_pipe(int fds[2])
 {

@@ -448,3 +448,19 @@ int xqi_engine_go_text(struct xq_buf *b, enum xqi_protocol proto, const struct x
 	}
 	return xq_buf_error(b);
 }
+
+/* Copy engine text into `out` for a message: printable ASCII only, cut. */
+void xqi_eng_printable(char *out, size_t cap, const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && n + 4 < cap; i++) {
+		unsigned char c = (unsigned char)s[i];
+		out[n++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	if (n + 4 >= cap && len > n) {
+		memcpy(out + n, "...", 3);
+		n += 3;
+	}
+	out[n] = '\0';
+}
