@@ -16,6 +16,12 @@ extern const struct xqi_format xqi_format_cbr;
 extern const struct xqi_format xqi_format_cbl;
 extern const struct xqi_format xqi_format_pgn;
 extern const struct xqi_format xqi_format_html;
+/* The one-game records of Chinese servers and programs (formats/onegame.h). */
+extern const struct xqi_format xqi_format_mxq;
+extern const struct xqi_format xqi_format_ccm;
+extern const struct xqi_format xqi_format_chn;
+extern const struct xqi_format xqi_format_che;
+extern const struct xqi_format xqi_format_xgf;
 
 const struct xqi_format *const xqi_formats[] = {
 	&xqi_format_ndjson,
@@ -26,6 +32,11 @@ const struct xqi_format *const xqi_formats[] = {
 	&xqi_format_cbl,
 	&xqi_format_pgn,
 	&xqi_format_html,
+	&xqi_format_mxq,
+	&xqi_format_ccm,
+	&xqi_format_chn,
+	&xqi_format_che,
+	&xqi_format_xgf,
 	NULL,
 };
 
