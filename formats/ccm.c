@@ -119,13 +119,14 @@ static int plausible(const unsigned char *p)
 static int ccm_probe(const unsigned char *head, size_t len)
 {
 	uint32_t count;
-	size_t seen = 0;
+	size_t seen = 0, was = 0;
 
 	if (len < CCM_HEAD + CCM_MOVE || head[0] != 1 || head[1] != 0 || head[CCM_HEAD + 1] != 1)
 		return 0;
 	count = (uint32_t)head[8] | (uint32_t)head[9] << 8 | (uint32_t)head[10] << 16 |
 		(uint32_t)head[11] << 24;
-	for (size_t pos = CCM_HEAD; pos + CCM_MOVE <= len && seen < count; pos += CCM_MOVE, seen++)
+	for (size_t pos = CCM_HEAD; pos + CCM_MOVE <= len && seen < count;
+	     pos += CCM_MOVE, seen++, XQI_ADVANCED(was, pos))
 		if (!plausible(head + pos))
 			return 0;
 	if (len < XQI_PEEK_SIZE)

@@ -143,10 +143,10 @@ static int che_read(void *reader, struct xqi_record *g)
 static int che_probe(const unsigned char *head, size_t len)
 {
 	long v[12];
-	size_t i = 0;
+	size_t i = 0, was = 0;
 	int n = 0;
 
-	while (n < 12 && i < len) {
+	for (; n < 12 && i < len; XQI_ADVANCED(was, i)) {
 		if (xq_is_space(head[i])) {
 			i++;
 			continue;
@@ -161,7 +161,7 @@ static int che_probe(const unsigned char *head, size_t len)
 	if (n < 12 || v[3] != 32 || v[4] > 1 || v[5] > 9 || v[6] > 8 || v[7] > 9 || v[8] > 8 ||
 	    v[9] != 0 || v[10] != 1 || v[11] != 0 || v[2] > 31)
 		return 0;
-	for (; i < len; i++)
+	for (; i < len; i++, XQI_ADVANCED(was, i))
 		if (!xq_is_space(head[i]) && !xq_is_digit(head[i]))
 			return 0;
 	return 85;

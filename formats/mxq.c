@@ -203,9 +203,9 @@ static int mxq_read(void *reader, struct xqi_record *g)
 /* Twelve length-prefixed fields, the last "Moves". */
 static int mxq_probe(const unsigned char *head, size_t len)
 {
-	size_t pos = 0;
+	size_t pos = 0, was = 0;
 
-	for (int i = 0; i < MXQ_FIELDS - 1; i++) {
+	for (int i = 0; i < MXQ_FIELDS - 1; i++, XQI_ADVANCED(was, pos + 1)) {
 		if (pos >= len)
 			return 0;
 		pos += 1 + head[pos];

@@ -81,7 +81,7 @@ int xqi_onegame_begin(struct xqi_onegame *r, struct xqi_record *g)
 		xqi_sink_report(r->sink, &d);
 		return rc;
 	}
-	return 1;
+	return r->data.len ? 1 : 0; /* an empty input holds no game */
 }
 
 int xqi_onegame_end(struct xqi_onegame *r, struct xqi_record *g, int rc)
@@ -209,8 +209,9 @@ int xqi_onegame_line_end(struct xqi_onegame *r, struct xqi_record *g, uint64_t o
 {
 	if (r->line.skipped)
 		xqi_onegame_report(r, off, 0, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_NOTE,
-				  "%u moves after the bad move were not read",
-				  (unsigned)r->line.skipped);
+				  "%u move%s after the bad move %s not read",
+				  (unsigned)r->line.skipped, r->line.skipped == 1 ? "" : "s",
+				  r->line.skipped == 1 ? "was" : "were");
 	if (g->nnodes <= 1 && !(g->flags & XQI_RECORD_BROKEN))
 		g->flags |= XQI_RECORD_EMPTY;
 	xqi_flat_tree_release(&r->line);

@@ -48,7 +48,8 @@ void xqi_onegame_close(void *reader);
 
 /*
  * Start reading the one game: 1 with the record's bytes in r->data and
- * `g` cleared and numbered, 0 when it was read already, or a negative code
+ * `g` cleared and numbered, 0 when it was read already or the input is
+ * empty (no game: a game takes a byte at least), or a negative code
  * (reported: an input error, or a record over the limit).
  */
 int xqi_onegame_begin(struct xqi_onegame *r, struct xqi_record *g);

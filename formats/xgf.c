@@ -187,10 +187,11 @@ static int xgf_read(void *reader, struct xqi_record *g)
 /* Fields 1, 2, 3... from byte 2, each within the head, up to field 9. */
 static int xgf_probe(const unsigned char *head, size_t len)
 {
-	size_t pos = 2;
+	size_t pos = 2, was = 0;
 	int last = 0;
 
-	while (pos + 2 <= len && head[pos] == last + 1 && pos + 2 + head[pos + 1] <= len) {
+	for (; pos + 2 <= len && head[pos] == last + 1 && pos + 2 + head[pos + 1] <= len;
+	     XQI_ADVANCED(was, pos)) {
 		last = head[pos];
 		pos += 2 + head[pos + 1];
 		if (last == 9)

@@ -1,0 +1,17 @@
+/*
+ * fuzz_xgf.c: the 谢谢象棋 XGF reader must never crash, read out of bounds,
+ * put an illegal move in a tree or fail to end, whatever the bytes
+ * (fuzz_formats.h checks each game read).
+ */
+#include <stdint.h>
+
+#include "fuzz_formats.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size <= FUZZ_MAX_INPUT)
+		fuzz_read_only("xgf", data, size);
+	return 0;
+}
