@@ -24,8 +24,6 @@
 #include "position.h"
 #include "check.h"
 
-extern const struct xqi_format xqi_format_ccm;
-
 #define CCM_HEAD 12
 #define CCM_MOVE 9
 
@@ -134,27 +132,6 @@ static int ccm_probe(const unsigned char *head, size_t len)
 	return 60;
 }
 
-static int ccm_open(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-		    const struct xqi_sink *sink)
-{
-	return xqi_onegame_open(out, in, opts, sink, &xqi_format_ccm);
-}
-
-const struct xqi_format xqi_format_ccm = {
-	"ccm",
-	"中国游戏中心 (17pk) game record, moves only, one game (read only)",
-	".ccm",
-	XQ_FORMAT_READS | XQ_FORMAT_BINARY,
-	ccm_probe,
-	ccm_open,
-	ccm_read,
-	xqi_onegame_close,
-	NULL,
-	NULL,
-	NULL,
-	ONEGAME_MAX_RECORD,
-	ONEGAME_MEM_FACTOR,
-	NULL, /* no alias */
-	NULL, /* no writer */
-	NULL, /* no number or line in a game's bytes */
-};
+XQI_ONEGAME_FORMAT(xqi_format_ccm, "ccm",
+		  "中国游戏中心 (17pk) game record, moves only, one game (read only)",
+		  ".ccm", 0, ccm_probe, ccm_read, NULL);

@@ -24,8 +24,6 @@
 #include "check.h"
 #include "utf8.h"
 
-extern const struct xqi_format xqi_format_che;
-
 #define CHE_GROUP 10
 #define CHE_MAX_NUMBER 100000 /* far above any number a record holds */
 
@@ -167,27 +165,6 @@ static int che_probe(const unsigned char *head, size_t len)
 	return 85;
 }
 
-static int che_open(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-		    const struct xqi_sink *sink)
-{
-	return xqi_onegame_open(out, in, opts, sink, &xqi_format_che);
-}
-
-const struct xqi_format xqi_format_che = {
-	"che",
-	"QQ象棋 game record, numbers as text, moves only, one game (read only)",
-	".che",
-	XQ_FORMAT_READS | XQ_FORMAT_BINARY,
-	che_probe,
-	che_open,
-	che_read,
-	xqi_onegame_close,
-	NULL,
-	NULL,
-	NULL,
-	ONEGAME_MAX_RECORD,
-	ONEGAME_MEM_FACTOR,
-	NULL, /* no alias */
-	NULL, /* no writer */
-	NULL, /* no number or line in a game's bytes */
-};
+XQI_ONEGAME_FORMAT(xqi_format_che, "che",
+		  "QQ象棋 game record, numbers as text, moves only, one game (read only)",
+		  ".che", 0, che_probe, che_read, NULL);

@@ -31,8 +31,6 @@
 #include "movegen.h"
 #include "utf8.h"
 
-extern const struct xqi_format xqi_format_chn;
-
 #define CHN_START 0xB4
 #define CHN_FINAL 0x10E
 #define CHN_MOVES 0x1D8
@@ -232,27 +230,6 @@ static int chn_probe(const unsigned char *head, size_t len)
 	return 20;
 }
 
-static int chn_open(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-		    const struct xqi_sink *sink)
-{
-	return xqi_onegame_open(out, in, opts, sink, &xqi_format_chn);
-}
-
-const struct xqi_format xqi_format_chn = {
-	"chn",
-	"联众 (ourgame) game record, .chn and .xqi, moves only, one game (read only)",
-	".chn .xqi",
-	XQ_FORMAT_READS | XQ_FORMAT_BINARY,
-	chn_probe,
-	chn_open,
-	chn_read,
-	xqi_onegame_close,
-	NULL,
-	NULL,
-	NULL,
-	ONEGAME_MAX_RECORD,
-	ONEGAME_MEM_FACTOR,
-	"xqi",
-	NULL, /* no writer */
-	NULL, /* no number or line in a game's bytes */
-};
+XQI_ONEGAME_FORMAT(xqi_format_chn, "chn",
+		  "联众 (ourgame) game record, .chn and .xqi, moves only, one game (read only)",
+		  ".chn .xqi", 0, chn_probe, chn_read, "xqi");

@@ -24,8 +24,6 @@
 #include "position.h"
 #include "check.h"
 
-extern const struct xqi_format xqi_format_mxq;
-
 #define MXQ_FIELDS 12 /* the fields before the moves, "Moves" the last */
 
 /* A field: its text at data + off, `len` bytes. */
@@ -213,27 +211,6 @@ static int mxq_probe(const unsigned char *head, size_t len)
 	return pos + 6 <= len && head[pos] == 5 && !memcmp(head + pos + 1, "Moves", 5) ? 95 : 0;
 }
 
-static int mxq_open(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-		    const struct xqi_sink *sink)
-{
-	return xqi_onegame_open(out, in, opts, sink, &xqi_format_mxq);
-}
-
-const struct xqi_format xqi_format_mxq = {
-	"mxq",
-	"弈天 (movesky) game record, GBK, one game (read only)",
-	".mxq",
-	XQ_FORMAT_READS | XQ_FORMAT_COMMENTS | XQ_FORMAT_BINARY,
-	mxq_probe,
-	mxq_open,
-	mxq_read,
-	xqi_onegame_close,
-	NULL,
-	NULL,
-	NULL,
-	ONEGAME_MAX_RECORD,
-	ONEGAME_MEM_FACTOR,
-	NULL, /* no alias */
-	NULL, /* no writer */
-	NULL, /* no number or line in a game's bytes */
-};
+XQI_ONEGAME_FORMAT(xqi_format_mxq, "mxq",
+		  "弈天 (movesky) game record, GBK, one game (read only)",
+		  ".mxq", XQ_FORMAT_COMMENTS, mxq_probe, mxq_read, NULL);

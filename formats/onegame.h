@@ -96,6 +96,37 @@ int xqi_onegame_line_move(struct xqi_onegame *r, struct xqi_record *g, xqi_move 
 			 const char *raw);
 int xqi_onegame_line_end(struct xqi_onegame *r, struct xqi_record *g, uint64_t off);
 
+/*
+ * The registry entry of one of these readers, at the end of its file: the
+ * format `var` (read only, places in bytes, one game a file, the limit
+ * above) with an open_reader() that opens an xqi_onegame for it.  `caps`
+ * adds what the format holds (XQ_FORMAT_COMMENTS), `aliases` its other names
+ * or NULL.
+ */
+#define XQI_ONEGAME_FORMAT(var, name, description, extensions, caps, probe, read, aliases)      \
+	extern const struct xqi_format var;                                                    \
+	static int var##_open(void **out, struct xqi_input *in, const struct xqi_read_opts *opts, \
+			      const struct xqi_sink *sink)                                      \
+	{                                                                                     \
+		return xqi_onegame_open(out, in, opts, sink, &var);                            \
+	}                                                                                     \
+	const struct xqi_format var = {name,                                                   \
+				      description,                                            \
+				      extensions,                                             \
+				      XQ_FORMAT_READS | XQ_FORMAT_BINARY | (caps),                   \
+				      probe,                                                  \
+				      var##_open,                                             \
+				      read,                                                   \
+				      xqi_onegame_close,                                       \
+				      NULL,                                                   \
+				      NULL,                                                   \
+				      NULL,                                                   \
+				      ONEGAME_MAX_RECORD,                                     \
+				      ONEGAME_MEM_FACTOR,                                     \
+				      aliases,                                                \
+				      NULL,                                                   \
+				      NULL}
+
 /* A little-endian integer of the record (the caller checked the bytes are there). */
 uint32_t xqi_onegame_u32(const struct xqi_onegame *r, size_t off);
 

@@ -29,8 +29,6 @@
 #include "position.h"
 #include "check.h"
 
-extern const struct xqi_format xqi_format_xgf;
-
 #define XGF_PIECES 212 /* the piece list, from the board */
 #define XGF_COUNT 344  /* the number of move records */
 #define XGF_MOVES 352  /* the first move record */
@@ -200,27 +198,6 @@ static int xgf_probe(const unsigned char *head, size_t len)
 	return 0;
 }
 
-static int xgf_open(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-		    const struct xqi_sink *sink)
-{
-	return xqi_onegame_open(out, in, opts, sink, &xqi_format_xgf);
-}
-
-const struct xqi_format xqi_format_xgf = {
-	"xgf",
-	"谢谢象棋 game record, layout decoded from one sample, one game (read only)",
-	".xgf",
-	XQ_FORMAT_READS | XQ_FORMAT_COMMENTS | XQ_FORMAT_BINARY,
-	xgf_probe,
-	xgf_open,
-	xgf_read,
-	xqi_onegame_close,
-	NULL,
-	NULL,
-	NULL,
-	ONEGAME_MAX_RECORD,
-	ONEGAME_MEM_FACTOR,
-	NULL, /* no alias */
-	NULL, /* no writer */
-	NULL, /* no number or line in a game's bytes */
-};
+XQI_ONEGAME_FORMAT(xqi_format_xgf, "xgf",
+		  "谢谢象棋 game record, layout decoded from one sample, one game (read only)",
+		  ".xgf", XQ_FORMAT_COMMENTS, xgf_probe, xgf_read, NULL);
