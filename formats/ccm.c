@@ -73,16 +73,7 @@ static int read_moves(struct xqi_onegame *r, struct xqi_record *g, uint32_t coun
 		if ((rc = xqi_onegame_line_move(r, g, ccm_move(d + pos), pos, raw)) != 0)
 			return rc;
 	}
-	if ((pos - CCM_HEAD) / CCM_MOVE < count) {
-		xqi_onegame_report(r, pos, 0, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
-				  "the header announces %u moves, the record ends after %zu",
-				  (unsigned)count, (pos - CCM_HEAD) / CCM_MOVE);
-		g->flags |= XQI_RECORD_BROKEN;
-	} else if (pos < n) {
-		xqi_onegame_report(r, pos, 0, XQI_D_TRAILING, XQ_SEVERITY_WARNING,
-				  "%zu bytes after the %u moves the header announces are not read",
-				  n - pos, (unsigned)count);
-	}
+	xqi_onegame_counted(r, g, count, (pos - CCM_HEAD) / CCM_MOVE, pos);
 	return xqi_onegame_line_end(r, g, pos);
 }
 

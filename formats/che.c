@@ -99,10 +99,7 @@ static int read_moves(struct xqi_onegame *r, struct xqi_record *g, const struct 
 			return rc;
 	}
 	if (k < (size_t)count) {
-		xqi_onegame_report(r, at < n ? nums[at].off : r->data.len, 0, XQI_D_TRUNCATED,
-				  XQ_SEVERITY_ERROR,
-				  "the record announces %ld moves and ends after %zu", count, k);
-		g->flags |= XQI_RECORD_BROKEN;
+		xqi_onegame_counted(r, g, (uint64_t)count, k, r->data.len);
 	} else if (at < n) {
 		xqi_onegame_report(r, nums[at].off, 0, XQI_D_TRAILING, XQ_SEVERITY_WARNING,
 				  "%zu numbers after the %ld moves the record announces are not read",

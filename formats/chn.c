@@ -84,22 +84,13 @@ static xqi_sq chn_sq(unsigned c)
 static int start_position(struct xqi_onegame *r, struct xqi_record *g, size_t nrec)
 {
 	struct xqi_position b;
-	struct xq_diagnostic d;
 
 	if (read_board(r, CHN_START, &b, 1))
 		return 1;
 	/* Who moves first: the colour of the first move's piece. */
 	if (nrec > 1 && (r->data.ptr[CHN_MOVES + CHN_REC + 16] & 8))
 		b.side = XQI_BLACK;
-	b.key = xqi_position_compute_key(&b);
-	xqi_diagnostic_init(&d);
-	if (xqi_position_validate(&b, XQI_FEN_LENIENT_PLACEMENT, &d)) {
-		xqi_onegame_report(r, CHN_START, 0, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
-				  "start position: %s; no move can be read", d.msg);
-		return 1;
-	}
-	g->start = b;
-	return 0;
+	return xqi_onegame_start(r, g, &b, CHN_START);
 }
 
 /* The header's text: title, names, date. */

@@ -218,6 +218,36 @@ int xqi_onegame_line_end(struct xqi_onegame *r, struct xqi_record *g, uint64_t o
 	return 0;
 }
 
+int xqi_onegame_start(struct xqi_onegame *r, struct xqi_record *g, struct xqi_position *b, uint64_t off)
+{
+	struct xq_diagnostic d;
+
+	b->key = xqi_position_compute_key(b);
+	xqi_diagnostic_init(&d);
+	if (xqi_position_validate(b, XQI_FEN_LENIENT_PLACEMENT, &d)) {
+		xqi_onegame_report(r, off, 0, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
+				  "start position: %s; no move can be read", d.msg);
+		return 1;
+	}
+	g->start = *b;
+	return 0;
+}
+
+void xqi_onegame_counted(struct xqi_onegame *r, struct xqi_record *g, uint64_t count, uint64_t read,
+			size_t pos)
+{
+	if (read < count) {
+		xqi_onegame_report(r, pos, 0, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
+				  "the record announces %llu moves and ends after %llu",
+				  (unsigned long long)count, (unsigned long long)read);
+		g->flags |= XQI_RECORD_BROKEN;
+	} else if (pos < r->data.len) {
+		xqi_onegame_report(r, pos, 0, XQI_D_TRAILING, XQ_SEVERITY_WARNING,
+				  "%zu bytes after the %llu moves the record announces are not read",
+				  r->data.len - pos, (unsigned long long)count);
+	}
+}
+
 uint32_t xqi_onegame_u32(const struct xqi_onegame *r, size_t off)
 {
 	const unsigned char *p = (const unsigned char *)r->data.ptr + off;

@@ -127,6 +127,21 @@ int xqi_onegame_line_end(struct xqi_onegame *r, struct xqi_record *g, uint64_t o
 				      NULL,                                                   \
 				      NULL}
 
+/*
+ * The start position `b` (its side to move set; its key is computed
+ * here) as g->start: 0, or 1 when it is one no game can start from (an
+ * error at byte `off`: no move can be read).
+ */
+int xqi_onegame_start(struct xqi_onegame *r, struct xqi_record *g, struct xqi_position *b, uint64_t off);
+
+/*
+ * After the moves of a record that announces `count` of them: `read` were
+ * there, and its moves end at byte `pos`; fewer than announced is an error
+ * (the game is broken), bytes after them a warning.
+ */
+void xqi_onegame_counted(struct xqi_onegame *r, struct xqi_record *g, uint64_t count, uint64_t read,
+			size_t pos);
+
 /* A little-endian integer of the record (the caller checked the bytes are there). */
 uint32_t xqi_onegame_u32(const struct xqi_onegame *r, size_t off);
 

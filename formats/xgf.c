@@ -110,15 +110,7 @@ static int read_pieces(struct xqi_onegame *r, struct xqi_record *g, size_t off, 
 			first = k;
 	}
 	b.side = first >= 16 ? XQI_BLACK : XQI_RED;
-	b.key = xqi_position_compute_key(&b);
-	xqi_diagnostic_init(&d);
-	if (xqi_position_validate(&b, XQI_FEN_LENIENT_PLACEMENT, &d)) {
-		xqi_onegame_report(r, off, 0, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
-				  "start position: %s; no move can be read", d.msg);
-		return 1;
-	}
-	g->start = b;
-	return 0;
+	return xqi_onegame_start(r, g, &b, off);
 }
 
 static int read_moves(struct xqi_onegame *r, struct xqi_record *g, size_t pos, uint32_t count)
@@ -137,16 +129,7 @@ static int read_moves(struct xqi_onegame *r, struct xqi_record *g, size_t pos, u
 		if (rc)
 			return rc;
 	}
-	if (k < count) {
-		xqi_onegame_report(r, pos, 0, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
-				  "the record announces %u moves and ends after %zu",
-				  (unsigned)count, k);
-		g->flags |= XQI_RECORD_BROKEN;
-	} else if (pos < n) {
-		xqi_onegame_report(r, pos, 0, XQI_D_TRAILING, XQ_SEVERITY_WARNING,
-				  "%zu bytes after the %u moves the record announces are not read",
-				  n - pos, (unsigned)count);
-	}
+	xqi_onegame_counted(r, g, count, k, pos);
 	return xqi_onegame_line_end(r, g, pos);
 }
 

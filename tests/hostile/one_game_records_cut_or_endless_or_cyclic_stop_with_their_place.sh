@@ -40,7 +40,7 @@ expect_err "len.mxq: byte 0: error: game 1: the record ends inside its header [t
 { printf '\001\000\022\000\000\000\000\000\377\377\377\377'; head -c 30 $D/17pk.ccm | tail -c 18; } > "$T/count.ccm"
 limited 10 256 "$XQKIT" validate "$T/count.ccm"
 expect_status 1
-expect_err "count.ccm: byte 30: error: game 1: the header announces 4294967295 moves, the record ends after 2 [truncated]"
+expect_err "count.ccm: byte 30: error: game 1: the record announces 4294967295 moves and ends after 2 [truncated]"
 
 # CHN: every record's "next" address is the root's, and the root's "next"
 # the last record's: a cycle.  The reader follows the file, not the

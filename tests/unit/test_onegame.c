@@ -194,7 +194,7 @@ static void ccm_count_past_the_end_is_truncated_and_bytes_after_are_trailing(voi
 	xqi_record_release(&g);
 	n = ccm_build(b, moves, 1, 2);
 	read_one("ccm", b, n, &g, &c);
-	d = find_diag(&c, XQI_D_TRAILING, "9 bytes after the 1 moves");
+	d = find_diag(&c, XQI_D_TRAILING, "9 bytes after the 1 moves the record announces");
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 21);
 	assert_false(g.flags & XQI_RECORD_BROKEN);
