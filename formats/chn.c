@@ -93,6 +93,15 @@ static int start_position(struct xqi_onegame *r, struct xqi_record *g, size_t nr
 	return xqi_onegame_start(r, g, &b, CHN_START);
 }
 
+/* Are the `n` bytes at s ASCII digits? */
+static int digits(const char *s, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!xq_is_digit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
 /* The header's text: title, names, date. */
 static int read_tags(struct xqi_onegame *r, struct xqi_record *g)
 {
@@ -113,7 +122,8 @@ static int read_tags(struct xqi_onegame *r, struct xqi_record *g)
 			month = i;
 	}
 	if (!rc && day >= 0 && month >= 0 && t[3] == ' ' && t[7] == ' ' && t[10] == ' ' &&
-	    t[19] == ' ' && xq_is_digit((unsigned char)t[9]) && xq_is_digit((unsigned char)t[23])) {
+	    t[13] == ':' && t[16] == ':' && t[19] == ' ' && xq_is_digit((unsigned char)t[9]) &&
+	    digits(t + 20, 4)) {
 		char date[32];
 		snprintf(date, sizeof(date), "%.4s.%02d.%02d", t + 20, (month + 1) % 100,
 			 ((t[8] == ' ' ? 0 : t[8] - '0') * 10 + (t[9] - '0')) % 100);

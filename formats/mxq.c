@@ -88,11 +88,9 @@ static int players(struct xqi_onegame *r, struct xqi_record *g, const struct fie
 /* The fields before the moves; 1 when they are all there, 0 (reported), or < 0. */
 static int read_head(struct xqi_onegame *r, struct xqi_record *g, size_t *pos, struct field *comment)
 {
-	static const char *const tags[] = {"Site", "Date", NULL, "RedRating", "BlackRating"};
 	struct field f[MXQ_FIELDS];
-	char date[16];
 	size_t was = *pos;
-	int rc = 0;
+	int rc;
 
 	for (int i = 0; i < MXQ_FIELDS; i++, XQI_ADVANCED(was, *pos))
 		if (!next_field(r, pos, &f[i], "its header"))
@@ -103,15 +101,15 @@ static int read_head(struct xqi_onegame *r, struct xqi_record *g, size_t *pos, s
 				  "knows; no move is read");
 		return 0;
 	}
-	for (int i = 0; i < 5 && !rc; i++) {
-		if (i == 2)
-			rc = players(r, g, &f[i]);
-		else if (i == 1 && !(rc = xqi_onegame_gbk(r, f[i].off, f[i].len)) &&
-			 xqi_onegame_date(r->text.ptr, r->text.len, date))
-			rc = xqi_onegame_tag_text(g, "Date", date, 10);
-		else if (!rc)
-			rc = xqi_onegame_tag(r, g, tags[i], f[i].off, f[i].len);
-	}
+	rc = xqi_onegame_tag(r, g, "Site", f[0].off, f[0].len);
+	if (!rc)
+		rc = xqi_onegame_date_tag(r, g, f[1].off, f[1].len);
+	if (!rc)
+		rc = players(r, g, &f[2]);
+	if (!rc)
+		rc = xqi_onegame_tag(r, g, "RedRating", f[3].off, f[3].len);
+	if (!rc)
+		rc = xqi_onegame_tag(r, g, "BlackRating", f[4].off, f[4].len);
 	*comment = f[10];
 	return rc < 0 ? rc : 1;
 }

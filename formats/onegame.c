@@ -169,6 +169,18 @@ int xqi_onegame_date(const char *s, size_t len, char out[16])
 	return 1;
 }
 
+int xqi_onegame_date_tag(struct xqi_onegame *r, struct xqi_record *g, uint64_t off, size_t len)
+{
+	char date[16];
+	int rc = xqi_onegame_gbk(r, off, len);
+
+	if (rc)
+		return rc;
+	if (xqi_onegame_date(r->text.ptr, r->text.len, date))
+		return xqi_onegame_tag_text(g, "Date", date, 10);
+	return xqi_onegame_tag_text(g, "Date", r->text.ptr, r->text.len);
+}
+
 void xqi_onegame_line_start(struct xqi_onegame *r, struct xqi_record *g)
 {
 	xqi_flat_tree_release(&r->line);

@@ -76,6 +76,10 @@ int xqi_onegame_tag(struct xqi_onegame *r, struct xqi_record *g, const char *nam
 /* A tag from UTF-8 text. */
 int xqi_onegame_tag_text(struct xqi_record *g, const char *name, const char *value, size_t len);
 
+/* GBK text as the Date tag: in PGN's form when it starts with a date
+ * (xqi_onegame_date), else as written. */
+int xqi_onegame_date_tag(struct xqi_onegame *r, struct xqi_record *g, uint64_t off, size_t len);
+
 /*
  * "2016年12月27日 ..." or "2005-01-18" as a PGN date ("2016.12.27") in
  * out[16]: 1 when `s` starts with such a date, 0 when it does not.

@@ -55,28 +55,27 @@ static int read_fields(struct xqi_onegame *r, struct xqi_record *g, size_t *end)
 					     "Red", "RedRating", "Black", "BlackRating", NULL};
 	const unsigned char *d = (const unsigned char *)r->data.ptr;
 	size_t pos = 2, n = r->data.len;
-	int last = 0, rc = 0;
-	char date[16];
+	int last = 0, cut = 0, rc = 0;
 
 	for (size_t was = 0; pos + 2 <= n && d[pos] > last && d[pos] <= 9 && !rc;
 	     XQI_ADVANCED(was, pos)) {
 		size_t len = d[pos + 1], off = pos + 2;
-		last = d[pos];
-		if (off + len > n)
+		if ((cut = off + len > n) != 0)
 			break;
+		last = d[pos];
 		pos = off + len;
-		if ((rc = xqi_onegame_gbk(r, off, len)) != 0 || !r->text.len)
+		if (last == 3)
+			rc = xqi_onegame_date_tag(r, g, off, len);
+		else if ((rc = xqi_onegame_gbk(r, off, len)) != 0 || !r->text.len)
 			continue;
-		if (last == 9)
+		else if (last == 9)
 			rc = xqi_record_set_comment(g, XQI_ROOT, r->text.ptr, r->text.len);
-		else if (last == 3 && xqi_onegame_date(r->text.ptr, r->text.len, date))
-			rc = xqi_onegame_tag_text(g, "Date", date, 10);
 		else
 			rc = xqi_onegame_tag_text(g, tags[last], r->text.ptr, r->text.len);
 	}
 	*end = pos;
 	if (!rc && last != 9)
-		xqi_onegame_report(r, pos, 0, pos + 2 > n ? XQI_D_TRUNCATED : XQI_D_CORRUPT,
+		xqi_onegame_report(r, pos, 0, cut || pos + 2 > n ? XQI_D_TRUNCATED : XQI_D_CORRUPT,
 				  XQ_SEVERITY_ERROR,
 				  "the header's text fields end at field %d, not 9; the board and "
 				  "moves cannot be found",
