@@ -1,8 +1,9 @@
 #!/bin/sh
-# tests/bin-formats.sh XQKIT: the one-game records of the sample folder
-# (MXQ, CCM, CHN, XQI, CHE, XGF) as xqkit reads them against an independent
-# decoding (tests/bin_decode.py, written from doc/formats/*.md), and each
-# converted with --verify to every format that can be read back.
+# tests/bin-formats.sh XQKIT: the one-game records of the shared corpus's
+# sample folder (MXQ, CCM, CHN, XQI, CHE, XGF; copied in tests/data/bin/)
+# as xqkit reads them against an independent decoding (tests/bin_decode.py,
+# written from doc/formats/*.md), and each converted with --verify to every
+# format that can be read back.
 #
 #   main_line_equals_an_independent_decoding: xqkit's main line is the
 #     decoder's moves, all of them, or the ones before a move xqkit says is
@@ -11,13 +12,8 @@
 set -u
 XQKIT=${1:?usage: bin-formats.sh XQKIT}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-SHARED=${XQ_SHARED:-$ROOT/../shared}
-DIR="$SHARED/corpus/pgn/zfdang__chinese-chess-fish-android/棋谱"
-if [ ! -d "$DIR" ]; then
-	echo "bin-formats: skipped (no shared corpus at $SHARED)"
-	exit 0
-fi
-command -v python3 >/dev/null 2>&1 || { echo "bin-formats: skipped (no python3)"; exit 0; }
+DIR=$ROOT/tests/data/bin
+command -v python3 >/dev/null 2>&1 || { echo "bin-formats: FAIL: python3 is needed"; exit 1; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/xq-bin-formats.XXXXXX") || exit 3
 trap 'rm -rf "$T"' EXIT
 failed=0
@@ -26,9 +22,8 @@ fail() {
 	failed=1
 }
 
-for f in "$DIR"/sample_08_movesky.mxq "$DIR"/sample_10_17pk.CCM "$DIR"/sample_11_ourgame-chess.chn \
-	"$DIR"/sample_13_ourgame-chess.xqi "$DIR"/sample_14_QQchess.che \
-	"$DIR"/sample_32_xiexieXiangqi.xgf; do
+for f in "$DIR"/movesky.mxq "$DIR"/17pk.ccm "$DIR"/ourgame.chn "$DIR"/ourgame.xqi \
+	"$DIR"/qqchess.che "$DIR"/xiexie.xgf; do
 	name=$(basename "$f")
 	python3 "$ROOT/tests/bin_decode.py" "$f" | cut -f2 | tr ' ' '\n' | sed '/^$/d' > "$T/want" ||
 		{ fail "$name: the independent decoder failed"; continue; }
