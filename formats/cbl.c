@@ -18,36 +18,6 @@
  */
 #include "cbr_int.h"
 
-/* CBL. */
-
-static const struct {
-	const char *tag;
-	uint32_t off, size;
-} lib_fields[] = {
-	{"Library", 64, 512},          {"LibrarySource", 576, 256},
-	{"LibraryCreator", 832, 64},   {"LibraryCreatorURL", 896, 64},
-	{"LibraryCreated", 960, 64},   {"LibraryModified", 1024, 64},
-	{"LibraryRemark", 1088, 65536},
-};
-
-/* The library fields as tags of `g`; the remark only on the first game. */
-int xqi_cbr_library_tags(struct cbr_reader *r, struct xqi_record *g)
-{
-	int rc = 0;
-
-	for (size_t i = 0; i < sizeof(lib_fields) / sizeof(lib_fields[0]) && !rc; i++) {
-		if (!r->lib_tags[i])
-			continue;
-		if (i == sizeof(lib_fields) / sizeof(lib_fields[0]) - 1) {
-			if (r->remark_given)
-				continue;
-			r->remark_given = 1;
-		}
-		rc = xqi_cbr_add_tag(g, lib_fields[i].tag, r->lib_tags[i], strlen(r->lib_tags[i]));
-	}
-	return rc;
-}
-
 static int read_library_header(struct cbr_reader *r)
 {
 	const unsigned char *h = xqi_cbr_window_get(r, 0, 20);
@@ -77,9 +47,9 @@ static int read_library_header(struct cbr_reader *r)
 		       "the library ends inside its %d-byte header", CBL_INDEX_AT);
 		return r->w.error ? r->w.error : XQ_ETRUNCATED;
 	}
-	for (size_t i = 0; i < sizeof(lib_fields) / sizeof(lib_fields[0]) && !rc; i++) {
-		rc = xqi_cbr_utf16_field(r, 0, h + lib_fields[i].off, lib_fields[i].size, lib_fields[i].off,
-				 &text);
+	for (size_t i = 0; xqi_cbl_fields[i].name && !rc; i++) {
+		rc = xqi_cbr_utf16_field(r, 0, h + xqi_cbl_fields[i].off, xqi_cbl_fields[i].size,
+					xqi_cbl_fields[i].off, &text);
 		if (!rc && text.len && !(r->lib_tags[i] = strdup(text.ptr)))
 			rc = XQ_ENOMEM;
 	}
@@ -126,7 +96,7 @@ static int read_library_header(struct cbr_reader *r)
 int xqi_cbl_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
 			   const struct xqi_sink *sink)
 {
-	return xqi_cbr_open_common(out, in, opts, sink, 1);
+	return xqi_cbr_open_common(out, in, opts, sink, &xqi_format_cbl);
 }
 
 /*

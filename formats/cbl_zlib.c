@@ -289,13 +289,13 @@ int xqi_cbz_open(struct cbr_reader *r, const unsigned char *h)
 		       (unsigned)method);
 		return XQ_EUNSUPPORTED;
 	}
-	if (raw > xqi_format_record_limit(&xqi_format_cbl, &r->opts)) {
+	if (raw > xqi_format_record_limit(r->fmt, &r->opts)) {
 		struct xq_diagnostic d;
 		char what[96];
 		xqi_diagnostic_init(&d);
 		snprintf(what, sizeof(what), "the data part of this compressed library (%u bytes, "
 			 "its header says)", (unsigned)raw);
-		xqi_format_limit_diag(&d, &xqi_format_cbl, &r->opts, what);
+		xqi_format_limit_diag(&d, r->fmt, &r->opts, what);
 		xqi_cbr_report(r, 0, 16, 0, NULL, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "%s", d.msg);
 		return XQ_ERANGE;
 	}

@@ -166,22 +166,6 @@ int xqi_cbr_utf16_field(struct cbr_reader *r, uint64_t game, const unsigned char
 	return rc;
 }
 
-/* The CBR fields, version 2 offsets, in CBF order; see the comment at the top. */
-static const struct cbr_field {
-	const char *element;
-	uint16_t off, size;
-} cbr_fields[] = {
-	{"Name", 180, 128},          {"ScriptFile", 52, 128},     {"Category", 308, 256},
-	{"From", 564, 64},           {"ContestType", 628, 64},    {"Contest", 692, 64},
-	{"Round", 756, 64},          {"Group", 820, 32},          {"Table", 852, 32},
-	{"Date", 884, 64},           {"Site", 948, 64},           {"TimeRule", 1012, 64},
-	{"Red", 1076, 64},           {"RedTeam", 1140, 64},       {"RedTime", 1204, 64},
-	{"RedRating", 1268, 32},     {"Black", 1300, 64},         {"BlackTeam", 1364, 64},
-	{"BlackTime", 1428, 64},     {"BlackRating", 1492, 32},   {"Referee", 1524, 64},
-	{"Recorder", 1588, 64},      {"Commentator", 1652, 64},   {"CommentatorURL", 1716, 64},
-	{"Creator", 1780, 64},       {"CreatorURL", 1844, 64},    {"DateCreated", 1908, 64},
-	{"DateModified", 1972, 64},
-};
 
 /* A version 2 offset in a version 1 record (0: the field is not there). */
 static size_t v1_offset(size_t off)
@@ -216,13 +200,13 @@ static int read_fields(struct cbr_reader *r, struct xqi_record *g, const unsigne
 	uint32_t v;
 	int rc = 0;
 
-	for (size_t i = 0; i < sizeof(cbr_fields) / sizeof(cbr_fields[0]) && !rc; i++) {
-		size_t off = at(version, cbr_fields[i].off);
+	for (const struct xqi_ccb_slot *f = xqi_cbr_fields; f->name && !rc; f++) {
+		size_t off = at(version, f->off);
 		if (!off)
 			continue;
-		rc = xqi_cbr_utf16_field(r, g->number, h + off, cbr_fields[i].size, base + off, &text);
+		rc = xqi_cbr_utf16_field(r, g->number, h + off, f->size, base + off, &text);
 		if (!rc && text.len)
-			rc = xqi_cbr_add_tag(g, tag_of(cbr_fields[i].element), text.ptr, text.len);
+			rc = xqi_cbr_add_tag(g, tag_of(f->name), text.ptr, text.len);
 	}
 	xq_buf_release(&text);
 	/* ECCO: up to 4 ASCII characters ("C66"), NUL-terminated. */
@@ -590,7 +574,7 @@ int xqi_cbr_read_record(struct cbr_reader *r, struct xqi_record *g, uint64_t bas
 }
 
 int xqi_cbr_open_common(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-		       const struct xqi_sink *sink, int library)
+		       const struct xqi_sink *sink, const struct xqi_format *fmt)
 {
 	struct cbr_reader *r = calloc(1, sizeof(*r));
 	struct xqi_read_opts def = XQI_READ_OPTS_INIT;
@@ -598,13 +582,13 @@ int xqi_cbr_open_common(void **out, struct xqi_input *in, const struct xqi_read_
 	if (!r)
 		return XQ_ENOMEM;
 	r->opts = opts ? *opts : def;
-	r->fmt = library ? &xqi_format_cbl : &xqi_format_cbr;
+	r->fmt = fmt;
 	/* A library record is held to a CBR record's limit (lowered by the budget). */
 	r->record_limit = xqi_format_record_limit(&xqi_format_cbr, &r->opts);
 	r->w.in = in;
 	r->sink = sink;
 	r->name = xqi_input_name(in);
-	r->library = library;
+	r->library = fmt != &xqi_format_cbr;
 	xqi_cbr_budget_start(r, TASK_RECORD, 0, r->record_limit); /* a header is part of a record */
 	xqi_transcoder_init(&r->utf16, XQI_ENC_UTF16LE, XQI_ENC_UTF8);
 	xqi_transcoder_init(&r->gbk, XQI_ENC_GB18030, XQI_ENC_UTF8);
@@ -615,7 +599,7 @@ int xqi_cbr_open_common(void **out, struct xqi_input *in, const struct xqi_read_
 int xqi_cbr_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
 			   const struct xqi_sink *sink)
 {
-	return xqi_cbr_open_common(out, in, opts, sink, 0);
+	return xqi_cbr_open_common(out, in, opts, sink, &xqi_format_cbr);
 }
 
 void xqi_cbr_close_reader(void *reader)
@@ -636,6 +620,24 @@ void xqi_cbr_close_reader(void *reader)
 	}
 	free(r->w.buf);
 	free(r);
+}
+
+/* The library fields as tags of `g`; the remark only on the first game. */
+int xqi_cbr_library_tags(struct cbr_reader *r, struct xqi_record *g)
+{
+	int rc = 0;
+
+	for (size_t i = 0; xqi_cbl_fields[i].name && !rc; i++) {
+		if (!r->lib_tags[i])
+			continue;
+		if (!xqi_cbl_fields[i + 1].name) { /* the remark */
+			if (r->remark_given)
+				continue;
+			r->remark_given = 1;
+		}
+		rc = xqi_cbr_add_tag(g, xqi_cbl_fields[i].name, r->lib_tags[i], strlen(r->lib_tags[i]));
+	}
+	return rc;
 }
 
 void xqi_cbr_start_game(struct cbr_reader *r, struct xqi_record *g)

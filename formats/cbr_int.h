@@ -5,6 +5,9 @@
  *   cbl.c       CBL libraries: the reader of both kinds, and the first
  *               kind ("CCBridgeLibrary", records that are whole CBRs);
  *   cbl_zlib.c  the second kind ("CCBridge" 2.1, zlib-compressed).
+ * Calls go one way: cbl.c calls cbl_zlib.c and cbr.c, cbl_zlib.c calls
+ * cbr.c, and cbr.c calls neither (the format it reads for is passed to
+ * xqi_cbr_open_common; the field layouts are ccbridge.c's).
  * The formats themselves are described at the top of each file.
  */
 #ifndef XQI_FORMATS_CBR_INT_H
@@ -111,7 +114,7 @@ struct cbr_reader {
 const unsigned char *xqi_cbr_window_get(struct cbr_reader *r, uint64_t off, size_t n);
 int xqi_cbr_add_tag(struct xqi_record *g, const char *name, const char *value, size_t len);
 int xqi_cbr_open_common(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-		       const struct xqi_sink *sink, int library);
+		       const struct xqi_sink *sink, const struct xqi_format *fmt);
 int xqi_cbr_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
 		       const struct xqi_sink *sink);
 int xqi_cbr_read(void *reader, struct xqi_record *g);
@@ -134,8 +137,9 @@ void xqi_cbr_skip_to_end(struct cbr_reader *r, uint64_t game, uint64_t from, con
 void xqi_cbr_start_game(struct cbr_reader *r, struct xqi_record *g);
 void xqi_cbr_window_drop(struct window *w, uint64_t off);
 
-/* cbl.c: the CBL reader */
 int xqi_cbr_library_tags(struct cbr_reader *r, struct xqi_record *g);
+
+/* cbl.c: the CBL reader */
 int xqi_cbl_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
 		       const struct xqi_sink *sink);
 int xqi_cbl_read(void *reader, struct xqi_record *g);

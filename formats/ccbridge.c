@@ -92,4 +92,25 @@ unsigned xqi_ccb_result_code(enum xqi_result r)
 	return 0;
 }
 
+/* The CBR record fields, version 2 offsets, in CBF order (cbr.c). */
+const struct xqi_ccb_slot xqi_cbr_fields[] = {
+	{"Name", 180, 128},          {"ScriptFile", 52, 128},     {"Category", 308, 256},
+	{"From", 564, 64},           {"ContestType", 628, 64},    {"Contest", 692, 64},
+	{"Round", 756, 64},          {"Group", 820, 32},          {"Table", 852, 32},
+	{"Date", 884, 64},           {"Site", 948, 64},           {"TimeRule", 1012, 64},
+	{"Red", 1076, 64},           {"RedTeam", 1140, 64},       {"RedTime", 1204, 64},
+	{"RedRating", 1268, 32},     {"Black", 1300, 64},         {"BlackTeam", 1364, 64},
+	{"BlackTime", 1428, 64},     {"BlackRating", 1492, 32},   {"Referee", 1524, 64},
+	{"Recorder", 1588, 64},      {"Commentator", 1652, 64},   {"CommentatorURL", 1716, 64},
+	{"Creator", 1780, 64},       {"CreatorURL", 1844, 64},    {"DateCreated", 1908, 64},
+	{"DateModified", 1972, 64},  {NULL, 0, 0},
+};
 
+/* The CBL library fields (cbl.c); the last, the long remark, only the
+ * first game of a library carries. */
+const struct xqi_ccb_slot xqi_cbl_fields[] = {
+	{"Library", 64, 512},          {"LibrarySource", 576, 256},
+	{"LibraryCreator", 832, 64},   {"LibraryCreatorURL", 896, 64},
+	{"LibraryCreated", 960, 64},   {"LibraryModified", 1024, 64},
+	{"LibraryRemark", 1088, 65536}, {NULL, 0, 0},
+};

@@ -46,4 +46,20 @@ int xqi_ccb_result_from_code(unsigned code, enum xqi_result *out);
 /* The code for a result (NONE and UNKNOWN are 0). */
 unsigned xqi_ccb_result_code(enum xqi_result r);
 
+/*
+ * The binary layouts the CBR and CBL readers and writers share: a
+ * fixed-size UTF-16LE text field, NUL-terminated inside its `size` bytes,
+ * at byte `off` of a record (version 2 offsets) or of a library header.
+ * xqi_cbr_fields names each by its CBF element (so its tag is the one
+ * xqi_ccb_fields maps it to); xqi_cbl_fields by its game tag (Library,
+ * LibrarySource, ...: every game of a library carries them).  Both end
+ * with a NULL name.  The layouts are described in cbr.c and cbl.c.
+ */
+struct xqi_ccb_slot {
+	const char *name;
+	uint32_t off, size;
+};
+extern const struct xqi_ccb_slot xqi_cbr_fields[];
+extern const struct xqi_ccb_slot xqi_cbl_fields[];
+
 #endif
