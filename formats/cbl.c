@@ -15,6 +15,16 @@
  * fields become tags of every game (Library, LibrarySource, ...), except
  * the long remark, which only the first game carries (LibraryRemark), so
  * a converted collection keeps it once.
+ *
+ * Writing: a whole collection as one library, as CCBridge 3 lays one
+ * out: the header with the library fields (from the first game's
+ * Library... tags), 128 index slots (1,024 past 128 games, 65,536 past
+ * 1,024: the sizes CCBridge's own notes give), one slot per record in
+ * order (flags 7, its number from 0, 1, its size, 0, its GUID as text,
+ * its title), then each record (cbr_write.c) at the start of a 4,096-byte
+ * block, its block padded with zeros.  The header and the index come
+ * first and depend on every record, so the library is kept in memory
+ * until the writer closes (about 4 KB a game).
  */
 #include "cbr_int.h"
 
@@ -251,21 +261,206 @@ static int cbl_probe(const unsigned char *head, size_t len)
 	return 0;
 }
 
+/* Writing. */
+
+#define CBL_MAX_GAMES 65536u
+#define CBL_BLOCK 4096
+
+struct cbl_entry {
+	uint32_t size;              /* the record's bytes */
+	unsigned char guid[16];     /* its GUID, as the record holds it */
+	unsigned char title[128];   /* its title field, as the record holds it */
+};
+
+struct cbl_writer {
+	struct cbr_writer w;        /* writes each record */
+	struct xq_buf records;      /* the records, back to back */
+	struct cbl_entry *entries;
+	size_t n, cap;
+	char *lib[8];               /* the library fields (xqi_cbl_fields), from the first game */
+};
+
+static int cbl_open_writer(void **out, struct xq_file *o, const struct xqi_write_opts *opts,
+			   const struct xqi_sink *sink)
+{
+	struct cbl_writer *c;
+
+	if (opts && opts->encoding != XQI_ENC_UNKNOWN && opts->encoding != XQI_ENC_UTF16LE)
+		return xqi_write_refuse(sink, o, "CBL text is UTF-16LE, not %s",
+				       xqi_encoding_name(opts->encoding));
+	if (opts && opts->version && opts->version != 3)
+		return xqi_write_refuse(sink, o, "CBL is written in version 3 (CCBridge 3), not %d",
+				       opts->version);
+	if (!(c = calloc(1, sizeof(*c))))
+		return XQ_ENOMEM;
+	c->w.o = o;
+	c->w.sink = sink;
+	c->w.format = "CBL";
+	c->w.library = 1;
+	*out = c;
+	return 0;
+}
+
+/*
+ * The library fields: the first game's Library... tags.  A later game
+ * whose tag says otherwise is a loss (a library has one name); the
+ * remark only the first game carries, so only a later remark that
+ * differs is one.
+ */
+static int library_fields(struct cbl_writer *c, const struct xqi_record *g)
+{
+	for (size_t i = 0; xqi_cbl_fields[i].name; i++) {
+		const char *v = xqi_record_tag(g, xqi_cbl_fields[i].name);
+		if (c->n == 0 && v && *v && !(c->lib[i] = strdup(v)))
+			return XQ_ENOMEM;
+		if (c->n > 0 && v && *v && strcmp(v, c->lib[i] ? c->lib[i] : ""))
+			xqi_write_report(c->w.sink, c->w.o, c->w.games, 0, 0, XQ_SEVERITY_WARNING,
+					XQI_D_LOSS,
+					"tag %s \"%s\" is not the library's (\"%s\", from the first "
+					"game): a CBL library has one; not written",
+					xqi_cbl_fields[i].name, v, c->lib[i] ? c->lib[i] : "");
+	}
+	return 0;
+}
+
+static int cbl_write(void *writer, const struct xqi_record *g)
+{
+	struct cbl_writer *c = writer;
+	struct cbl_entry *e;
+	int rc;
+
+	c->w.games++;
+	if (c->n >= CBL_MAX_GAMES)
+		return xqi_write_report(c->w.sink, c->w.o, c->w.games, 0, XQ_EUNSUPPORTED,
+				       XQ_SEVERITY_ERROR, XQI_D_LOSS,
+				       "a CBL library holds %u records at most; game %llu not written",
+				       CBL_MAX_GAMES, (unsigned long long)c->w.games);
+	if ((rc = xqi_cbr_write_record(&c->w, g, &c->w.rec)))
+		return rc;
+	if ((rc = library_fields(c, g)))
+		return rc;
+	if (XQ_ALLOC_GROW(c->entries, c->n + 1, c->cap) ||
+	    xq_buf_add(&c->records, c->w.rec.ptr, c->w.rec.len))
+		return XQ_ENOMEM;
+	e = &c->entries[c->n++];
+	e->size = (uint32_t)c->w.rec.len;
+	memcpy(e->guid, c->w.rec.ptr + 20, 16);
+	memcpy(e->title, c->w.rec.ptr + 180, 128);
+	return 0;
+}
+
+/* A GUID as CCBridge's index writes it: "{970110B5-F494-410D-ACA4-26D7C4E37994}". */
+static void guid_text(const unsigned char *g, char out[39])
+{
+	snprintf(out, 39, "{%02X%02X%02X%02X-%02X%02X-%02X%02X-%02X%02X-%02X%02X%02X%02X%02X%02X}",
+		 g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9], g[10], g[11], g[12],
+		 g[13], g[14], g[15]);
+}
+
+/* The header (CBL_INDEX_AT bytes) and the index of `slots` slots, into `out`. */
+static int cbl_head(struct cbl_writer *c, uint32_t slots, struct xq_buf *out)
+{
+	size_t len = CBL_INDEX_AT + (size_t)slots * CBL_SLOT;
+	unsigned char *h;
+	int rc = 0;
+
+	if (xq_buf_grow(out, len))
+		return XQ_ENOMEM;
+	memset(out->ptr, 0, len);
+	out->len = len;
+	h = (unsigned char *)out->ptr;
+	memcpy(h, CBL_MAGIC, 16);
+	h[16] = 3;
+	memset(h + 52, 0xFF, 3);
+	h[55] = 0x7F;
+	for (int i = 0; i < 4; i++)
+		h[60 + i] = (unsigned char)(slots >> (8 * i));
+	c->w.games = 0; /* what the fields lose is about the library, not a game */
+	for (size_t i = 0; xqi_cbl_fields[i].name && !rc; i++) {
+		char what[64];
+		snprintf(what, sizeof(what), "tag %s", xqi_cbl_fields[i].name);
+		if (c->lib[i])
+			rc = xqi_cbr_put_text(&c->w, h + xqi_cbl_fields[i].off, xqi_cbl_fields[i].size,
+					     what, c->lib[i]);
+	}
+	for (size_t k = 0; k < c->n && !rc; k++) {
+		unsigned char *s = h + CBL_INDEX_AT + k * CBL_SLOT;
+		char text[39];
+		s[0] = 7;
+		for (int i = 0; i < 4; i++) {
+			s[4 + i] = (unsigned char)(k >> (8 * i));
+			s[12 + i] = (unsigned char)(c->entries[k].size >> (8 * i));
+		}
+		s[8] = 1;
+		guid_text(c->entries[k].guid, text);
+		for (int i = 0; i < 38; i++)
+			s[20 + 2 * i] = (unsigned char)text[i];
+		memcpy(s + 100, c->entries[k].title, 128);
+	}
+	return rc;
+}
+
+/* The library's GUID (bytes 20-35): from its fields and its records' GUIDs. */
+static int cbl_guid(struct cbl_writer *c, unsigned char *h)
+{
+	struct xq_buf all = XQ_BUF_INIT;
+	int rc = xq_buf_add(&all, h + 64, CBL_INDEX_AT - 64);
+
+	for (size_t k = 0; k < c->n && !rc; k++)
+		rc = xq_buf_add(&all, c->entries[k].guid, 16);
+	if (!rc)
+		xqi_cbr_guid((const unsigned char *)all.ptr, all.len, h + 20);
+	xq_buf_release(&all);
+	return rc ? XQ_ENOMEM : 0;
+}
+
+static int cbl_close_writer(void *writer)
+{
+	static const unsigned char zeros[CBL_BLOCK];
+	struct cbl_writer *c = writer;
+	struct xq_buf head = XQ_BUF_INIT;
+	uint32_t slots = c->n <= 128 ? 128 : c->n <= 1024 ? 1024 : CBL_MAX_GAMES;
+	size_t at = 0;
+	int rc = cbl_head(c, slots, &head);
+
+	if (!rc)
+		rc = cbl_guid(c, (unsigned char *)head.ptr);
+	if (!rc)
+		rc = xqi_file_write(c->w.o, head.ptr, head.len);
+	for (size_t k = 0; k < c->n && !rc; k++) {
+		size_t size = c->entries[k].size, pad = (CBL_BLOCK - size % CBL_BLOCK) % CBL_BLOCK;
+		rc = xqi_file_write(c->w.o, c->records.ptr + at, size);
+		if (!rc && pad)
+			rc = xqi_file_write(c->w.o, zeros, pad);
+		at += size;
+	}
+	xq_buf_release(&head);
+	xq_buf_release(&c->records);
+	for (size_t i = 0; i < sizeof(c->lib) / sizeof(c->lib[0]); i++)
+		free(c->lib[i]);
+	free(c->entries);
+	xqi_cbr_writer_release(&c->w);
+	free(c);
+	return rc;
+}
+
 const struct xqi_format xqi_format_cbl = {
 	"cbl",
-	"CCBridge (象棋桥) library of binary records (read only)",
+	"CCBridge (象棋桥) library of binary records, plain or compressed; writes a plain one "
+	"(version 3) holding every game",
 	".cbl",
-	XQ_FORMAT_READS | XQ_FORMAT_MULTI | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS | XQ_FORMAT_BINARY,
+	XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_MULTI | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS |
+		XQ_FORMAT_BINARY,
 	cbl_probe,
 	xqi_cbl_open_reader,
 	xqi_cbl_read,
 	xqi_cbr_close_reader,
-	NULL,
-	NULL,
-	NULL,
+	cbl_open_writer,
+	cbl_write,
+	cbl_close_writer,
 	CBL_MAX_RECORD,
 	CBL_MEM_FACTOR,
 	NULL, /* no alias */
-	NULL, /* no writer */
+	NULL, /* no separator: the header and index depend on every game */
 	NULL, /* no number or line in a game's bytes */
 };

@@ -1,7 +1,7 @@
 /*
- * cbr.c: CBR, the binary record of CCBridge (象棋桥): the reader (CCBridge
- * is the only writer), and the window and record reading that the CBL
- * readers (cbl.c, cbl_zlib.c) share.
+ * cbr.c: CBR, the binary record of CCBridge (象棋桥): the reader, and
+ * the window and record reading that the CBL readers (cbl.c, cbl_zlib.c)
+ * share; records are written by cbr_write.c.
  *
  * CBR ("CCBridge Record\0", version byte at 19: 1 old layout, 2 current).
  * Fixed-size UTF-16LE fields, NUL-terminated (bytes after the NUL are
@@ -699,19 +699,19 @@ static int cbr_probe(const unsigned char *head, size_t len)
 
 const struct xqi_format xqi_format_cbr = {
 	"cbr",
-	"CCBridge (象棋桥) binary record, one game with variations and comments (read only)",
+	"CCBridge (象棋桥) binary record, one game with variations and comments; writes version 2",
 	".cbr",
-	XQ_FORMAT_READS | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS | XQ_FORMAT_BINARY,
+	XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS | XQ_FORMAT_BINARY,
 	cbr_probe,
 	xqi_cbr_open_reader,
 	xqi_cbr_read,
 	xqi_cbr_close_reader,
-	NULL,
-	NULL,
-	NULL,
+	xqi_cbr_open_writer,
+	xqi_cbr_write,
+	xqi_cbr_close_writer,
 	CBR_MAX_RECORD,
 	CBR_MEM_FACTOR,
 	NULL, /* no alias */
-	NULL, /* no writer */
+	NULL, /* no separator: one game per file */
 	NULL, /* no number or line in a game's bytes */
 };

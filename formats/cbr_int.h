@@ -35,6 +35,7 @@ extern const struct xqi_format xqi_format_cbl;
 #define CBR_MAGIC "CCBridge Record"  /* + NUL: 16 bytes */
 #define CBL_MAGIC "CCBridgeLibrary"  /* + NUL: 16 bytes */
 #define CBR_MAX_COMMENT ((uint32_t)16 << 20)
+#define CBR_HEADER_V2 2214 /* a version 2 record's header: its tree starts here */
 /*
  * Limits (man xqkit(1), LIMITS).  A CBR record, and each record of a CBL
  * library, is read within 4 MiB: the largest real record known (the
@@ -138,6 +139,26 @@ void xqi_cbr_start_game(struct cbr_reader *r, struct xqi_record *g);
 void xqi_cbr_window_drop(struct window *w, uint64_t off);
 
 int xqi_cbr_library_tags(struct cbr_reader *r, struct xqi_record *g);
+
+/* cbr_write.c: records written, for the CBR writer and each slot of the CBL writer */
+struct cbr_writer {
+	struct xq_file *o;
+	const struct xqi_sink *sink;
+	const char *format; /* "CBR" or "CBL", in messages */
+	int library;        /* the Library tags are the library's (a CBL), not lost */
+	uint64_t games;     /* games written, the current one included */
+	struct xq_buf rec;  /* the record being written (CBR) */
+	struct xq_buf text; /* scratch: a text as UTF-16LE */
+};
+int xqi_cbr_write_record(struct cbr_writer *w, const struct xqi_record *g, struct xq_buf *out);
+int xqi_cbr_put_text(struct cbr_writer *w, unsigned char *dst, size_t size, const char *what,
+		    const char *s);
+void xqi_cbr_guid(const unsigned char *p, size_t n, unsigned char out[16]);
+void xqi_cbr_writer_release(struct cbr_writer *w);
+int xqi_cbr_open_writer(void **out, struct xq_file *o, const struct xqi_write_opts *opts,
+		       const struct xqi_sink *sink);
+int xqi_cbr_write(void *writer, const struct xqi_record *g);
+int xqi_cbr_close_writer(void *writer);
 
 /* cbl.c: the CBL reader */
 int xqi_cbl_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
