@@ -14,6 +14,7 @@ extern const struct xqi_format xqi_format_dhtmlxq;
 extern const struct xqi_format xqi_format_cbf;
 extern const struct xqi_format xqi_format_cbr;
 extern const struct xqi_format xqi_format_cbl;
+extern const struct xqi_format xqi_format_pfc;
 extern const struct xqi_format xqi_format_pgn;
 extern const struct xqi_format xqi_format_html;
 /* The one-game records of Chinese servers and programs (formats/onegame.h). */
@@ -30,6 +31,7 @@ const struct xqi_format *const xqi_formats[] = {
 	&xqi_format_cbf,
 	&xqi_format_cbr,
 	&xqi_format_cbl,
+	&xqi_format_pfc,
 	&xqi_format_pgn,
 	&xqi_format_html,
 	&xqi_format_mxq,
