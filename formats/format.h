@@ -46,7 +46,15 @@
 #include "io.h"
 #include "text.h"
 
-/* What a format can do and hold: the public XQ_FORMAT_* (<xq/io.h>). */
+/* What a format can do and hold: the public XQ_FORMAT_* (<xq/io.h>), and
+ * the library's own abilities from bit 16 on (xq_format_info() gives the
+ * public ones only). */
+enum {
+	/* Found by its content only: its extension breaks a tie between
+	 * formats that claim the content, but never names a file alone (the
+	 * text exports: a .txt file is seldom a record) */
+	XQI_FORMAT_BY_CONTENT = 1 << 16
+};
 
 struct xqi_read_opts {
 	enum xqi_encoding encoding; /* XQI_ENC_UNKNOWN: detect */

@@ -185,6 +185,10 @@ static int read_root(struct pfc_doc *p, const char *const *a, int n, long line)
 			}
 			if (len)
 				rc = xqi_record_add_tag(g, "Result", 6, v, len);
+		} else if (!strcmp(k, "FEN") || !strcmp(k, "Result")) {
+			/* Tags the record itself decides: an attribute cannot be one. */
+			report(p, line, 0, NULL, XQI_D_UNSUPPORTED, XQ_SEVERITY_NOTE,
+			       "attribute '%s' of the root is not PFC's; not read", k);
 		} else {
 			const char *tag = !strcmp(k, "create-time") ? "DateCreated" : k;
 			rc = len ? xqi_record_add_tag(g, tag, strlen(tag), v, len) : 0;

@@ -15,6 +15,8 @@ extern const struct xqi_format xqi_format_cbf;
 extern const struct xqi_format xqi_format_cbr;
 extern const struct xqi_format xqi_format_cbl;
 extern const struct xqi_format xqi_format_pfc;
+extern const struct xqi_format xqi_format_fenlist;
+extern const struct xqi_format xqi_format_text;
 extern const struct xqi_format xqi_format_pgn;
 extern const struct xqi_format xqi_format_html;
 /* The one-game records of Chinese servers and programs (formats/onegame.h). */
@@ -33,6 +35,8 @@ const struct xqi_format *const xqi_formats[] = {
 	&xqi_format_cbl,
 	&xqi_format_pfc,
 	&xqi_format_pgn,
+	&xqi_format_fenlist,
+	&xqi_format_text,
 	&xqi_format_html,
 	&xqi_format_mxq,
 	&xqi_format_ccm,
@@ -127,7 +131,10 @@ const struct xqi_format *xqi_format_detect(const unsigned char *head, size_t len
 		int score;
 		if (!(f->caps & XQ_FORMAT_READS) || !f->probe)
 			continue;
-		score = f->probe(head, len) * 2 + (has_extension(f->extensions, filename, 0) ? 1 : 0);
+		score = f->probe(head, len) * 2;
+		if ((score > 0 || !(f->caps & XQI_FORMAT_BY_CONTENT)) &&
+		    has_extension(f->extensions, filename, 0))
+			score++;
 		if (score > best_score) {
 			best = f;
 			best_score = score;

@@ -2689,6 +2689,7 @@ static void corpus_files_taken_as_pgn_are_exactly_the_listed_ones_and_detected_s
 		/* repo, commit, path, ...: the file is <owner>__<name>/<path>. */
 		char *repo = line, *commit = strchr(repo, '\t'), *path, *end, *slash, rel[2048],
 		     full[8192];
+		const char *guess, *want;
 		struct xqi_input *in;
 		struct xq_diagnostic d;
 		const unsigned char *head;
@@ -2700,6 +2701,9 @@ static void corpus_files_taken_as_pgn_are_exactly_the_listed_ones_and_detected_s
 		end = strchr(path, '\t');
 		assert_non_null(end);
 		*end = '\0';
+		/* (size, then the manifest's guess of the format) */
+		guess = strchr(end + 1, '\t');
+		guess = guess ? guess + 1 : "";
 		slash = strchr(repo, '/');
 		assert_true(slash && slash < commit);
 		snprintf(rel, sizeof(rel), "%.*s__%.*s/%s", (int)(slash - repo), repo,
@@ -2710,12 +2714,18 @@ static void corpus_files_taken_as_pgn_are_exactly_the_listed_ones_and_detected_s
 		assert_int_equal(xqi_input_peek(in, &head, &hlen, &d), 0);
 		if (xqi_format_pgn.probe(head, hlen) > 0 && found.n < MAXFILES) {
 			found.paths[found.n++] = strdup(rel);
-			/* No other format's probe claims it more strongly. */
-			if (xqi_format_detect(head, hlen, full) != &xqi_format_pgn)
-				fail_msg("%s: the registry picks %s, not pgn", rel,
+			/* No other format's probe claims it more strongly, but for
+			 * the lists of positions the FEN list format reads
+			 * (formats/fenlist.c), which PGN's probe takes too. */
+			want = !strncmp(guess, "FEN list", 8) || !strncmp(guess, "XFEN list", 9) ? "fen"
+												   : "pgn";
+			if (!xqi_format_detect(head, hlen, full) ||
+			    strcmp(xqi_format_detect(head, hlen, full)->name, want))
+				fail_msg("%s: the registry picks %s, not %s", rel,
 					 xqi_format_detect(head, hlen, full)
 						 ? xqi_format_detect(head, hlen, full)->name
-						 : "nothing");
+						 : "nothing",
+					 want);
 		}
 		xqi_input_close(in);
 	}

@@ -37,7 +37,8 @@ static void a_name_is_written_by_the_format_whose_first_extension_it_is(void **s
 		{"out.html", "html"},     {"out.htm", "html"},     {"out.ubb", "dhtmlxq"},
 		{"dir.d/out.xqf", "xqf"}, {"out.XQF", "xqf"},      {"out.jsonl", "ndjson"},
 		{"out.pgn.gz", "pgn"},    {"out.ndjson.GZ", "ndjson"}, {"out.cbf", "cbf"},
-		{"out.cbr", NULL},        {"out.gz", NULL},        {"dir.pgn/out", NULL},
+		{"out.cbr", "cbr"},       {"out.CBL", "cbl"},      {"out.pfc", "pfc"},
+		{"out.txt", NULL},        {"out.gz", NULL},        {"dir.pgn/out", NULL},
 		{".pgn", NULL},           {"out", NULL},
 	};
 
