@@ -198,8 +198,8 @@ static int write_fields(struct cbr_writer *w, const struct xqi_record *g, unsign
 	}
 	if ((v = xqi_record_tag(g, "RecordType")) && *v && !u32_of(v, &code))
 		xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
-				"tag RecordType \"%s\" is not a number (%s holds 0 to 3); 0 written",
-				v, w->format);
+				"tag RecordType \"%s\" is not a number, as %s holds it; 0 written", v,
+				w->format);
 	put_u32(h + 2040, code);
 	if (!numeric_result(g, &code))
 		code = xqi_ccb_result_code(g->result);

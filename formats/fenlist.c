@@ -42,6 +42,9 @@
  */
 #define FENLIST_MAX_RECORD ((uint64_t)1 << 20)
 #define FENLIST_MEM_FACTOR 8
+/* A block holds at most this many tags (XQMagic's hold three): each tag
+ * is looked for among the block's, so the check stays cheap. */
+#define FENLIST_MAX_TAGS 256
 
 extern const struct xqi_format xqi_format_fenlist;
 
@@ -331,6 +334,14 @@ static int read_block(struct fenlist_reader *r, struct xqi_record *g)
 			break;
 		}
 		tag = tag_name(name, nlen, buf, sizeof(buf));
+		if (g->ntags >= FENLIST_MAX_TAGS) {
+			report(r, g, here(r, 0), XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
+			       "a block of more than %d tags (XQMagic's have three); the rest of the "
+			       "input is not read",
+			       FENLIST_MAX_TAGS);
+			rc = XQ_ERANGE;
+			break;
+		}
 		if (has_tag(g, 0, tag)) {
 			xqi_lines_again(&r->lines);
 			break;

@@ -421,9 +421,9 @@ static int finish(struct pfc_doc *p)
 		       "%u moves after a bad move of their line were not read", (unsigned)p->skipped);
 	if (p->scored)
 		report(p, 0, 0, NULL, XQI_D_UNSUPPORTED, XQ_SEVERITY_NOTE,
-		       "%u moves carry Pengfei's engine score, depth and time (s, d, t), which a "
-		       "game has no place for; not read",
-		       (unsigned)p->scored);
+		       "%u move%s Pengfei's engine score, depth and time (s, d, t), which a game "
+		       "has no place for; not read",
+		       (unsigned)p->scored, p->scored == 1 ? " carries" : "s carry");
 	if (p->entries == 0)
 		p->g->flags |= XQI_RECORD_EMPTY;
 	if (!p->x.well_formed)

@@ -74,7 +74,8 @@ struct text_game {
 	int blank;               /* a blank line since the last move line */
 	int fen;                 /* a start position was given */
 	uint32_t unread;         /* moves not read after the stop */
-	struct xq_buf comment;   /* text waiting for its node */
+	struct xq_buf comment;   /* text waiting for its node, `pend` */
+	uint32_t pend;
 };
 
 /* The header names and the tags they are (both exports' vocabularies). */
@@ -284,24 +285,38 @@ static void report(struct text_game *t, size_t at, uint32_t ply, const char *mov
 	va_end(ap);
 }
 
+/*
+ * The text gathered for a node becomes its comment once the node's text
+ * is over (a move comes, the game ends): gathered in t->comment, so that
+ * a long comment costs its length, not its length times its lines.
+ */
+static int flush_comment(struct text_game *t)
+{
+	int rc = 0;
+
+	if (t->comment.len)
+		rc = xq_buf_error(&t->comment) ? XQ_ENOMEM
+					       : xqi_record_set_comment(t->g, t->pend, t->comment.ptr,
+								     t->comment.len);
+	xq_buf_reset(&t->comment);
+	return rc;
+}
+
 /* Add a line of text (or the rest of a move line) to the comment of the last move. */
 static int add_comment(struct text_game *t, const char *s, size_t len, const char *sep)
 {
-	const char *old = t->g->nodes[t->node].comment;
 	int rc;
 
 	len = trim_end(s, 0, len);
 	if (!len)
 		return 0;
-	if (!old || !*old)
-		return xqi_record_set_comment(t->g, t->node, s, len);
-	xq_buf_reset(&t->comment);
-	xq_buf_adds(&t->comment, old);
-	xq_buf_adds(&t->comment, sep);
-	xq_buf_add(&t->comment, s, len);
-	if ((rc = xq_buf_error(&t->comment)))
+	if (t->pend != t->node && (rc = flush_comment(t)))
 		return rc;
-	return xqi_record_set_comment(t->g, t->node, t->comment.ptr, t->comment.len);
+	t->pend = t->node;
+	if (t->comment.len)
+		xq_buf_adds(&t->comment, sep);
+	xq_buf_add(&t->comment, s, len);
+	return xq_buf_error(&t->comment) ? XQ_ENOMEM : 0;
 }
 
 /* The result a header or a move line gives ("红胜", "1-0", "未知"...). */
@@ -600,6 +615,8 @@ static int read_game(struct text_reader *r, struct text_game *t)
 	}
 	if (got < 0)
 		return got;
+	if ((rc = flush_comment(t)))
+		return rc;
 	if (t->unread)
 		report(t, SIZE_MAX, 0, NULL, 0, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_NOTE,
 		       "%u moves after the bad move were not read", (unsigned)t->unread);
@@ -608,13 +625,29 @@ static int read_game(struct text_reader *r, struct text_game *t)
 	return 0;
 }
 
-/* To the first line of the next game, past blank lines: 1, 0 at the end, or a negative code. */
+/*
+ * To the first line of the next game, past blank lines (at most
+ * XQI_SKIP_MAX bytes of them): 1, 0 at the end, or a negative code.
+ */
 static int next_game(struct text_reader *r)
 {
+	uint64_t from = UINT64_MAX;
+
 	for (uint64_t was = 0;; XQI_ADVANCED(was, r->lines.lineno)) {
 		int got = xqi_lines_next(&r->lines);
 		if (got <= 0 || line_kind(r->lines.text, r->lines.len) != L_BLANK)
 			return got;
+		if (from == UINT64_MAX)
+			from = r->lines.offset;
+		if (r->lines.offset - from > XQI_SKIP_MAX) {
+			struct xqi_place pl = {r->lines.offset, r->lines.lineno, 0};
+			xqi_format_report(r->sink, r->name, 0, &pl, 1, 0, NULL, 0, XQI_D_RESOURCE,
+					 XQ_SEVERITY_ERROR,
+					 "more than %llu MiB of blank lines and no game; the rest of the "
+					 "input is not read",
+					 (unsigned long long)(XQI_SKIP_MAX >> 20));
+			return XQ_ERANGE;
+		}
 	}
 }
 
@@ -687,19 +720,33 @@ static void text_close_reader(void *reader)
 	free(r);
 }
 
-/* The lines of the peeked head as UTF-8 (GB18030 when it is not UTF-8), whole lines only. */
+/*
+ * The lines of the peeked head as UTF-8, in the encoding the reader will
+ * find (xqi_textdec_detect()); a line that is not text in it is left out,
+ * and so is the last line when the peek may have cut it.
+ */
 static int head_text(const unsigned char *h, size_t len, struct xq_buf *out)
 {
-	size_t end = len, bad;
+	const char *s = (const char *)h;
+	size_t end = len;
+	enum xqi_encoding enc;
 
 	if (len == XQI_PEEK_SIZE)
 		while (end > 0 && h[end - 1] != '\n')
-			end--; /* the last line may be cut */
-	if (end >= 3 && !memcmp(h, "\xEF\xBB\xBF", 3))
-		h += 3, end -= 3;
-	if (xq_utf8_check((const char *)h, end) == end)
-		return xq_buf_add(out, h, end);
-	return xqi_decode(XQI_ENC_GB18030, (const char *)h, end, out, &bad) ? -1 : 0;
+			end--;
+	if (end >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
+		s += 3, end -= 3;
+	enc = xqi_textdec_detect(s, end);
+	if (enc == XQI_ENC_UTF8)
+		return xq_buf_add(out, s, end);
+	for (size_t i = 0; i < end;) {
+		const char *nl = memchr(s + i, '\n', end - i);
+		size_t n = nl ? (size_t)(nl - (s + i)) + 1 : end - i, bad, at = out->len;
+		if (xqi_decode(enc, s + i, n, out, &bad))
+			xq_buf_truncate(out, at);
+		i += n;
+	}
+	return xq_buf_error(out);
 }
 
 /* Does the line look like what PGN reads: a tag, a comment, a number, a move, a FEN? */
