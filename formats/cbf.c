@@ -832,20 +832,12 @@ static int cbf_read(void *reader, struct xqi_record *g)
 	struct cbf_reader *r = reader;
 	struct xq_buf buf = XQ_BUF_INIT;
 	struct cbf_doc doc;
-	struct xq_diagnostic d;
 	int rc, ok;
 
 	if (r->done)
 		return 0;
 	r->done = 1;
-	xqi_diagnostic_init(&d);
-	rc = xqi_input_read_all(r->in, &buf,
-			       (size_t)xqi_format_record_limit(&xqi_format_cbf, &r->opts), &d);
-	if (rc) {
-		if (rc == XQ_ERANGE)
-			xqi_format_limit_diag(&d, &xqi_format_cbf, &r->opts, "the input");
-		d.source = r->name;
-		xqi_sink_report(r->sink, &d);
+	if ((rc = xqi_format_read_whole(&xqi_format_cbf, r->in, &r->opts, r->sink, &buf))) {
 		xq_buf_release(&buf);
 		return rc;
 	}

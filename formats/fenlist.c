@@ -48,32 +48,22 @@
 
 extern const struct xqi_format xqi_format_fenlist;
 
-struct fenlist_reader {
-	struct xqi_lines lines;
-	const struct xqi_sink *sink;
-	const char *name;
-	struct xqi_read_opts opts;
-	uint64_t games, limit;
-	struct xqi_read_guard guard;
-	int done;
-};
-
 /* The place of column `col` of the current line. */
-static struct xqi_place here(const struct fenlist_reader *r, uint32_t col)
+static struct xqi_place here(const struct xqi_line_reader *r, uint32_t col)
 {
 	struct xqi_place pl = {r->lines.offset, r->lines.lineno, col};
 
 	return pl;
 }
 
-static void report(struct fenlist_reader *r, const struct xqi_record *g, struct xqi_place pl,
+static void report(struct xqi_line_reader *r, const struct xqi_record *g, struct xqi_place pl,
 		   enum xqi_diagnostic_code code, enum xq_severity_level sev, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 6, 7)))
 #endif
 	;
 
-static void report(struct fenlist_reader *r, const struct xqi_record *g, struct xqi_place pl,
+static void report(struct xqi_line_reader *r, const struct xqi_record *g, struct xqi_place pl,
 		   enum xqi_diagnostic_code code, enum xq_severity_level sev, const char *fmt, ...)
 {
 	va_list ap;
@@ -134,7 +124,7 @@ static int xfen_letters(const char *s, size_t n, char *what, size_t cap, int *hi
 }
 
 /* Read the position `fen` (n bytes; its board is the first word, at `pl`) into g's start. */
-static int read_position(struct fenlist_reader *r, struct xqi_record *g, const char *fen, size_t n,
+static int read_position(struct xqi_line_reader *r, struct xqi_record *g, const char *fen, size_t n,
 			 struct xqi_place pl)
 {
 	struct xq_diagnostic d;
@@ -239,7 +229,7 @@ static size_t fen_span(const char *s, size_t len)
 }
 
 /* EPD operations (`id "name"; bm h2e2;`): each a tag of its opcode's name. */
-static int epd_ops(struct fenlist_reader *r, struct xqi_record *g, const char *s, size_t len,
+static int epd_ops(struct xqi_line_reader *r, struct xqi_record *g, const char *s, size_t len,
 		   size_t at)
 {
 	size_t i = 0;
@@ -281,7 +271,7 @@ static int epd_ops(struct fenlist_reader *r, struct xqi_record *g, const char *s
 }
 
 /* A record of one line: a FEN or an EPD line. */
-static int read_fen_line(struct fenlist_reader *r, struct xqi_record *g)
+static int read_fen_line(struct xqi_line_reader *r, struct xqi_record *g)
 {
 	const char *s = r->lines.text;
 	size_t start = 0, len = r->lines.len, span, rest;
@@ -317,7 +307,7 @@ static int has_tag(const struct xqi_record *g, size_t from, const char *name)
  * tag the block has already (the next block's).  The FEN tag is the
  * position; every tag is kept.
  */
-static int read_block(struct fenlist_reader *r, struct xqi_record *g)
+static int read_block(struct xqi_line_reader *r, struct xqi_record *g)
 {
 	struct xq_buf fen = XQ_BUF_INIT;
 	struct xqi_place fen_at = {0, 0, 0};
@@ -414,7 +404,7 @@ static int line_kind(const char *s, size_t len)
  * no position (each an error), within XQI_SKIP_MAX bytes.  Its kind, 0 at
  * the end, or a negative code.
  */
-static int next_record(struct fenlist_reader *r)
+static int next_record(struct xqi_line_reader *r)
 {
 	uint64_t from = 0;
 	int first = 1;
@@ -444,7 +434,7 @@ static int next_record(struct fenlist_reader *r)
 
 static int fenlist_read(void *reader, struct xqi_record *g)
 {
-	struct fenlist_reader *r = reader;
+	struct xqi_line_reader *r = reader;
 	int kind, rc;
 
 	if (r->done)
@@ -472,26 +462,7 @@ static int fenlist_read(void *reader, struct xqi_record *g)
 static int fenlist_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
 			       const struct xqi_sink *sink)
 {
-	struct fenlist_reader *r = calloc(1, sizeof(*r));
-	struct xqi_read_opts def = XQI_READ_OPTS_INIT;
-
-	if (!r)
-		return XQ_ENOMEM;
-	r->opts = opts ? *opts : def;
-	r->sink = sink;
-	r->name = xqi_input_name(in);
-	r->limit = xqi_format_record_limit(&xqi_format_fenlist, &r->opts);
-	xqi_lines_init(&r->lines, in, &r->opts, sink, r->limit);
-	*out = r;
-	return 0;
-}
-
-static void fenlist_close_reader(void *reader)
-{
-	struct fenlist_reader *r = reader;
-
-	xqi_lines_release(&r->lines);
-	free(r);
+	return xqi_line_reader_open(out, &xqi_format_fenlist, in, opts, sink);
 }
 
 /* The next line of `h` from *i (its bytes, without the line end), or 0 at the end. */
@@ -550,7 +521,7 @@ const struct xqi_format xqi_format_fenlist = {
 	.probe = fenlist_probe,
 	.open_reader = fenlist_open_reader,
 	.read = fenlist_read,
-	.close_reader = fenlist_close_reader,
+	.close_reader = xqi_line_reader_close,
 	.max_record = FENLIST_MAX_RECORD,
 	.mem_factor = FENLIST_MEM_FACTOR,
 };

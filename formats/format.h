@@ -384,6 +384,17 @@ int xqi_format_limit_diag(struct xq_diagnostic *d, const struct xqi_format *f,
 			 const struct xqi_read_opts *opts, const char *what);
 
 /*
+ * Read all of `in` into `out` (appended) within the record limit of `f`
+ * under `opts`, as a format whose one record is its whole input reads it
+ * (CBF, PFC): 0, or the negative code with its diagnostic sent to `sink`
+ * (over the limit, the "resource" error of xqi_format_limit_diag() about
+ * "the input").
+ */
+int xqi_format_read_whole(const struct xqi_format *f, struct xqi_input *in,
+			 const struct xqi_read_opts *opts, const struct xqi_sink *sink,
+			 struct xq_buf *out);
+
+/*
  * The splitting of format `f`, or NULL when its inputs are read only
  * sequentially (binary formats, one game per file, formats whose records
  * depend on what came before them).  Kept apart from struct xqi_format so

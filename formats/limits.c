@@ -89,3 +89,21 @@ uint64_t xqi_format_input_memory(const struct xqi_format *f, struct xqi_input *i
 	}
 	return xqi_format_record_memory(f, content < limit ? content : limit);
 }
+
+int xqi_format_read_whole(const struct xqi_format *f, struct xqi_input *in,
+			 const struct xqi_read_opts *opts, const struct xqi_sink *sink,
+			 struct xq_buf *out)
+{
+	struct xq_diagnostic d;
+	int rc;
+
+	xqi_diagnostic_init(&d);
+	rc = xqi_input_read_all(in, out, (size_t)xqi_format_record_limit(f, opts), &d);
+	if (rc) {
+		if (rc == XQ_ERANGE)
+			xqi_format_limit_diag(&d, f, opts, "the input");
+		d.source = xqi_input_name(in);
+		xqi_sink_report(sink, &d);
+	}
+	return rc;
+}

@@ -4,6 +4,7 @@
 #include "lines.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -257,4 +258,29 @@ int xqi_lines_next(struct xqi_lines *l)
 		return l->error;
 	l->pos += n;
 	return 1;
+}
+
+int xqi_line_reader_open(void **out, const struct xqi_format *f, struct xqi_input *in,
+			const struct xqi_read_opts *opts, const struct xqi_sink *sink)
+{
+	struct xqi_line_reader *r = calloc(1, sizeof(*r));
+	struct xqi_read_opts def = XQI_READ_OPTS_INIT;
+
+	if (!r)
+		return XQ_ENOMEM;
+	r->opts = opts ? *opts : def;
+	r->sink = sink;
+	r->name = xqi_input_name(in);
+	r->limit = xqi_format_record_limit(f, &r->opts);
+	xqi_lines_init(&r->lines, in, &r->opts, sink, r->limit);
+	*out = r;
+	return 0;
+}
+
+void xqi_line_reader_close(void *reader)
+{
+	struct xqi_line_reader *r = reader;
+
+	xqi_lines_release(&r->lines);
+	free(r);
 }

@@ -65,4 +65,24 @@ enum xqi_encoding xqi_lines_encoding(const struct xqi_lines *l);
 uint32_t xqi_lines_col(const struct xqi_lines *l, size_t i);
 void xqi_lines_release(struct xqi_lines *l);
 
+/*
+ * A reader of a line format (fenlist.c, textexp.c): its lines, what it
+ * reports to, its options, its games so far, the most bytes a record may
+ * hold (the format's limit under the options), the guard of format.h.
+ */
+struct xqi_line_reader {
+	struct xqi_lines lines;
+	const struct xqi_sink *sink;
+	const char *name;
+	struct xqi_read_opts opts;
+	uint64_t games, limit;
+	struct xqi_read_guard guard;
+	int done;
+};
+
+/* Open (open_reader of format.h) and close one for format `f`. */
+int xqi_line_reader_open(void **out, const struct xqi_format *f, struct xqi_input *in,
+			const struct xqi_read_opts *opts, const struct xqi_sink *sink);
+void xqi_line_reader_close(void *reader);
+
 #endif

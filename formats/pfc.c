@@ -491,21 +491,13 @@ static int pfc_read(void *reader, struct xqi_record *g)
 {
 	struct pfc_reader *r = reader;
 	struct xq_buf buf = XQ_BUF_INIT;
-	struct xq_diagnostic d;
 	uint64_t len;
 	int rc;
 
 	if (r->done)
 		return 0;
 	r->done = 1;
-	xqi_diagnostic_init(&d);
-	rc = xqi_input_read_all(r->in, &buf,
-			       (size_t)xqi_format_record_limit(&xqi_format_pfc, &r->opts), &d);
-	if (rc) {
-		if (rc == XQ_ERANGE)
-			xqi_format_limit_diag(&d, &xqi_format_pfc, &r->opts, "the input");
-		d.source = r->name;
-		xqi_sink_report(r->sink, &d);
+	if ((rc = xqi_format_read_whole(&xqi_format_pfc, r->in, &r->opts, r->sink, &buf))) {
 		xq_buf_release(&buf);
 		return rc;
 	}

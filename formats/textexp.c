@@ -53,19 +53,9 @@ extern const struct xqi_format xqi_format_text;
 /* What a line is. */
 enum { L_BLANK, L_HEADER, L_DECOR, L_FEN, L_MOVES, L_TEXT };
 
-struct text_reader {
-	struct xqi_lines lines;
-	const struct xqi_sink *sink;
-	const char *name;
-	struct xqi_read_opts opts;
-	uint64_t games, limit;
-	struct xqi_read_guard guard;
-	int done;
-};
-
 /* The game being read. */
 struct text_game {
-	struct text_reader *r;
+	struct xqi_line_reader *r;
 	struct xqi_record *g;
 	struct xqi_position board;   /* the position after the last move read */
 	uint32_t node, ply;      /* the last move read (the root before any) */
@@ -589,7 +579,7 @@ static int take_line(struct text_game *t, int kind)
 }
 
 /* Read the game whose first line is the current one. */
-static int read_game(struct text_reader *r, struct text_game *t)
+static int read_game(struct xqi_line_reader *r, struct text_game *t)
 {
 	struct xqi_lines *l = &r->lines;
 	int got = 1, rc = 0;
@@ -629,7 +619,7 @@ static int read_game(struct text_reader *r, struct text_game *t)
  * To the first line of the next game, past blank lines (at most
  * XQI_SKIP_MAX bytes of them): 1, 0 at the end, or a negative code.
  */
-static int next_game(struct text_reader *r)
+static int next_game(struct xqi_line_reader *r)
 {
 	uint64_t from = UINT64_MAX;
 
@@ -653,7 +643,7 @@ static int next_game(struct text_reader *r)
 
 static int text_read(void *reader, struct xqi_record *g)
 {
-	struct text_reader *r = reader;
+	struct xqi_line_reader *r = reader;
 	struct text_game t;
 	int rc;
 
@@ -698,26 +688,7 @@ static int text_read(void *reader, struct xqi_record *g)
 static int text_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
 			    const struct xqi_sink *sink)
 {
-	struct text_reader *r = calloc(1, sizeof(*r));
-	struct xqi_read_opts def = XQI_READ_OPTS_INIT;
-
-	if (!r)
-		return XQ_ENOMEM;
-	r->opts = opts ? *opts : def;
-	r->sink = sink;
-	r->name = xqi_input_name(in);
-	r->limit = xqi_format_record_limit(&xqi_format_text, &r->opts);
-	xqi_lines_init(&r->lines, in, &r->opts, sink, r->limit);
-	*out = r;
-	return 0;
-}
-
-static void text_close_reader(void *reader)
-{
-	struct text_reader *r = reader;
-
-	xqi_lines_release(&r->lines);
-	free(r);
+	return xqi_line_reader_open(out, &xqi_format_text, in, opts, sink);
 }
 
 /*
@@ -803,7 +774,7 @@ const struct xqi_format xqi_format_text = {
 	.probe = text_probe,
 	.open_reader = text_open_reader,
 	.read = text_read,
-	.close_reader = text_close_reader,
+	.close_reader = xqi_line_reader_close,
 	.max_record = TEXT_MAX_RECORD,
 	.mem_factor = TEXT_MEM_FACTOR,
 };

@@ -3,8 +3,7 @@
  * the line reader formats/lines.c) must never crash, read out of bounds
  * or stop short of the input's end; every game it returns is a position
  * with no move.  The first byte picks the encoding the input is read in
- * (found from the content, UTF-8, GB18030 or Big5 given), so that both
- * ways through the decoder are taken.
+ * (fuzz_read_encodings).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,23 +13,14 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static void no_moves(const struct xqi_record *g)
+{
+	if (g->nnodes != 1)
+		fuzz_fail("a position of a list has moves", NULL);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum xqi_encoding encs[4] = {XQI_ENC_UNKNOWN, XQI_ENC_UTF8, XQI_ENC_GB18030,
-						 XQI_ENC_BIG5};
-	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
-	struct xqi_record games[FUZZ_MAX_GAMES];
-	struct fuzz_diags c = {0, 0};
-	int n;
-
-	if (size == 0 || size > FUZZ_MAX_INPUT)
-		return 0;
-	opts.encoding = encs[data[0] % 4];
-	n = fuzz_read("fen", data + 1, size - 1, &opts, games, &c);
-	for (int i = 0; i < n; i++) {
-		if (games[i].nnodes != 1)
-			fuzz_fail("a position of a list has moves", NULL);
-		xqi_record_release(&games[i]);
-	}
+	fuzz_read_encodings("fen", data, size, no_moves);
 	return 0;
 }

@@ -126,6 +126,33 @@ static inline void fuzz_read_only(const char *fmt, const void *data, size_t size
 		xqi_record_release(&games[i]);
 }
 
+/*
+ * Read every game of a text format with the encoding the first byte
+ * picks (found from the content, or UTF-8, GB18030 or Big5 given), so
+ * that both ways through the decoder are taken; `check` (may be NULL)
+ * looks at each game kept.
+ */
+static inline void fuzz_read_encodings(const char *fmt, const uint8_t *data, size_t size,
+				       void (*check)(const struct xqi_record *g))
+{
+	static const enum xqi_encoding encs[4] = {XQI_ENC_UNKNOWN, XQI_ENC_UTF8, XQI_ENC_GB18030,
+						 XQI_ENC_BIG5};
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
+	struct xqi_record games[FUZZ_MAX_GAMES];
+	struct fuzz_diags c = {0, 0};
+	int n;
+
+	if (size == 0 || size > FUZZ_MAX_INPUT)
+		return;
+	opts.encoding = encs[data[0] % 4];
+	n = fuzz_read(fmt, data + 1, size - 1, &opts, games, &c);
+	for (int i = 0; i < n; i++) {
+		if (check)
+			check(&games[i]);
+		xqi_record_release(&games[i]);
+	}
+}
+
 /* Write games[0..n) with format `f` into `out`; returns how many were written. */
 static inline int fuzz_write(const struct xqi_format *f, const struct xqi_record *games, int n,
 			     struct xq_buf *out, struct fuzz_diags *wc)
