@@ -465,38 +465,19 @@ static int fenlist_open_reader(void **out, struct xqi_input *in, const struct xq
 	return xqi_line_reader_open(out, &xqi_format_fenlist, in, opts, sink);
 }
 
-/* The next line of `h` from *i (its bytes, without the line end), or 0 at the end. */
-static int head_line(const unsigned char *h, size_t len, size_t *i, const char **s, size_t *n)
+/* What the lines of `text` say (see the top of the file): 70 a list, 0 not one. */
+static int list_score(const char *t, size_t tlen, int whole)
 {
-	size_t a = *i, b;
-
-	if (a >= len)
-		return 0;
-	for (b = a; b < len && h[b] != '\n' && h[b] != '\r'; b++)
-		;
-	if (b == len && len == XQI_PEEK_SIZE)
-		return 0; /* cut by the peek: not looked at */
-	*s = (const char *)h + a;
-	*n = b - a;
-	*i = b < len ? b + 1 : b;
-	return 1;
-}
-
-/*
- * A list of FEN lines (the first two that are not blank), or of tag
- * lines only, FEN_INDEX among them (XQMagic's): see the top of the file.
- */
-static int fenlist_probe(const unsigned char *h, size_t len)
-{
-	size_t i = len >= 3 && !memcmp(h, "\xEF\xBB\xBF", 3) ? 3 : 0, n;
 	int fens = 0, tags = 0, index = 0, lines = 0;
-	const char *s;
 
-	if (memchr(h, 0, len))
-		return 0;
-	while (head_line(h, len, &i, &s, &n)) {
-		int kind = line_kind(s, n);
-		if (kind == 0)
+	for (size_t i = 0; i < tlen;) {
+		const char *s = t + i, *nl = memchr(s, '\n', tlen - i);
+		size_t n = nl ? (size_t)(nl - s) : tlen - i;
+		int kind;
+		i += n + 1;
+		while (n && s[n - 1] == '\r')
+			n--;
+		if ((kind = line_kind(s, n)) == 0)
 			continue;
 		lines++;
 		if (kind == 3 || (kind == 2 && (tags || !pure_fen(s, n))) || (kind == 1 && fens))
@@ -507,9 +488,21 @@ static int fenlist_probe(const unsigned char *h, size_t len)
 		if (fens == 2)
 			return 70;
 	}
-	if (fens == 1 && lines == 1 && i >= len && len < XQI_PEEK_SIZE)
+	if (fens == 1 && lines == 1 && whole)
 		return 70; /* one position, nothing else */
 	return tags && index ? 70 : 0;
+}
+
+/* A list by content, decoded as the reader will read it (lines.h). */
+static int fenlist_probe(const unsigned char *h, size_t len)
+{
+	struct xq_buf text = XQ_BUF_INIT;
+	int score = 0;
+
+	if (!xqi_lines_head(h, len, &text) && text.len && !memchr(text.ptr, 0, text.len))
+		score = list_score(text.ptr, text.len, len < XQI_PEEK_SIZE);
+	xq_buf_release(&text);
+	return score;
 }
 
 const struct xqi_format xqi_format_fenlist = {

@@ -120,25 +120,38 @@ static int start(struct xqi_lines *l)
 	return 0;
 }
 
+/* The code unit at p[i]: a byte, or in UTF-16 two. */
+static unsigned unit_at(const struct xqi_lines *l, const char *p, size_t i, size_t w)
+{
+	const unsigned char *u = (const unsigned char *)p + i;
+
+	if (w == 1)
+		return u[0];
+	return l->enc == XQI_ENC_UTF16BE ? (unsigned)u[0] << 8 | u[1] : (unsigned)u[1] << 8 | u[0];
+}
+
 /*
  * Where the line at raw[pos] ends: *n its bytes with its line end, *eol
- * the line end's bytes; 1, or 0 when more input is needed to tell.
+ * the line end's bytes; 1, or 0 when more input is needed to tell.  In
+ * UTF-16 a line ends at a CR or LF unit (at an even byte).
  */
 static int line_end(struct xqi_lines *l, size_t *n, size_t *eol)
 {
 	const char *p = l->raw.ptr + l->pos;
 	size_t avail = l->raw.len - l->pos, i = 0;
+	size_t w = l->enc == XQI_ENC_UTF16LE || l->enc == XQI_ENC_UTF16BE ? 2 : 1;
+	unsigned c = 0;
 
-	while (i < avail && p[i] != '\n' && p[i] != '\r')
-		i++;
-	if (i == avail) {
+	while (i + w <= avail && (c = unit_at(l, p, i, w)) != '\n' && c != '\r')
+		i += w;
+	if (i + w > avail) {
 		*n = avail;
 		*eol = 0;
 		return l->eof;
 	}
-	if (p[i] == '\r' && i + 1 == avail && !l->eof)
+	if (c == '\r' && i + 2 * w > avail && !l->eof)
 		return 0; /* CR LF may be cut between two reads */
-	*eol = p[i] == '\r' && i + 1 < avail && p[i + 1] == '\n' ? 2 : 1;
+	*eol = c == '\r' && i + 2 * w <= avail && unit_at(l, p, i + w, w) == '\n' ? 2 * w : w;
 	*n = i + *eol;
 	return 1;
 }
@@ -283,4 +296,33 @@ void xqi_line_reader_close(void *reader)
 
 	xqi_lines_release(&r->lines);
 	free(r);
+}
+
+int xqi_lines_head(const unsigned char *h, size_t len, struct xq_buf *out)
+{
+	const char *s = (const char *)h;
+	size_t end = len, bom = 0, bad;
+	enum xqi_encoding enc = xqi_encoding_detect(s, len, &bom);
+
+	if (len == XQI_PEEK_SIZE && enc != XQI_ENC_UTF16LE && enc != XQI_ENC_UTF16BE)
+		while (end > 0 && h[end - 1] != '\n')
+			end--; /* the last line may be cut */
+	if (enc == XQI_ENC_UTF16LE || enc == XQI_ENC_UTF16BE) {
+		/* Whole code units, and not after a high surrogate. */
+		end = bom + ((len - bom) & ~(size_t)7);
+		return xqi_decode(enc, s + bom, end - bom, out, &bad) ? XQ_EENCODING : 0;
+	}
+	s += bom;
+	end = end > bom ? end - bom : 0;
+	enc = xqi_textdec_detect(s, end);
+	if (enc == XQI_ENC_UTF8)
+		return xq_buf_add(out, s, end);
+	for (size_t i = 0; i < end;) {
+		const char *nl = memchr(s + i, '\n', end - i);
+		size_t n = nl ? (size_t)(nl - (s + i)) + 1 : end - i, at = out->len;
+		if (xqi_decode(enc, s + i, n, out, &bad))
+			xq_buf_truncate(out, at);
+		i += n;
+	}
+	return xq_buf_error(out);
 }

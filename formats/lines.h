@@ -66,6 +66,16 @@ uint32_t xqi_lines_col(const struct xqi_lines *l, size_t i);
 void xqi_lines_release(struct xqi_lines *l);
 
 /*
+ * The text of a peeked head (up to XQI_PEEK_SIZE bytes) as UTF-8, for the
+ * probes of the line formats: decoded as the reader will (a byte order
+ * mark, UTF-16 included; else the encoding xqi_textdec_detect() finds, a
+ * line that is not text in it left out); the last line is left out when
+ * the peek may have cut it.  Appended to `out`; 0, or a negative code
+ * (the head cannot be read as text).
+ */
+int xqi_lines_head(const unsigned char *h, size_t len, struct xq_buf *out);
+
+/*
  * A reader of a line format (fenlist.c, textexp.c): its lines, what it
  * reports to, its options, its games so far, the most bytes a record may
  * hold (the format's limit under the options), the guard of format.h.

@@ -691,35 +691,6 @@ static int text_open_reader(void **out, struct xqi_input *in, const struct xqi_r
 	return xqi_line_reader_open(out, &xqi_format_text, in, opts, sink);
 }
 
-/*
- * The lines of the peeked head as UTF-8, in the encoding the reader will
- * find (xqi_textdec_detect()); a line that is not text in it is left out,
- * and so is the last line when the peek may have cut it.
- */
-static int head_text(const unsigned char *h, size_t len, struct xq_buf *out)
-{
-	const char *s = (const char *)h;
-	size_t end = len;
-	enum xqi_encoding enc;
-
-	if (len == XQI_PEEK_SIZE)
-		while (end > 0 && h[end - 1] != '\n')
-			end--;
-	if (end >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
-		s += 3, end -= 3;
-	enc = xqi_textdec_detect(s, end);
-	if (enc == XQI_ENC_UTF8)
-		return xq_buf_add(out, s, end);
-	for (size_t i = 0; i < end;) {
-		const char *nl = memchr(s + i, '\n', end - i);
-		size_t n = nl ? (size_t)(nl - (s + i)) + 1 : end - i, bad, at = out->len;
-		if (xqi_decode(enc, s + i, n, out, &bad))
-			xq_buf_truncate(out, at);
-		i += n;
-	}
-	return xq_buf_error(out);
-}
-
 /* Does the line look like what PGN reads: a tag, a comment, a number, a move, a FEN? */
 static int pgn_like(const char *s, size_t len)
 {
@@ -739,7 +710,7 @@ static int text_probe(const unsigned char *h, size_t len)
 	struct xq_buf text = XQ_BUF_INIT;
 	int score = 0, first = 1, lists = 0;
 
-	if (memchr(h, 0, len) || head_text(h, len, &text) || !text.len) {
+	if (xqi_lines_head(h, len, &text) || !text.len || memchr(text.ptr, 0, text.len)) {
 		xq_buf_release(&text);
 		return 0;
 	}

@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #include "ccb_testutil.h"
+#include "text.h"
 
 static const char *const sample_dir = "zfdang__chinese-chess-fish-android/棋谱/";
 
@@ -176,6 +177,35 @@ static void several_ccbridge_records_and_their_start_positions(void **state)
 	release_games(g, n);
 }
 
+static void utf16_exports_read_as_the_others(void **state)
+{
+	static const char utf8[] = "标题：一\r\n红方：甲\r\n\r\n  1. 炮二平五 马８进７\r\n  2. 马二进三\r\n";
+	static const enum xqi_encoding encs[2] = {XQI_ENC_UTF16LE, XQI_ENC_UTF16BE};
+
+	(void)state;
+	for (int e = 0; e < 2; e++) {
+		struct xq_buf doc = XQ_BUF_INIT;
+		struct xqi_record g[2];
+		struct collected c = {0};
+		const struct xqi_format *f;
+		size_t bad;
+		int rc;
+		xq_buf_add(&doc, e ? "\xFE\xFF" : "\xFF\xFE", 2);
+		assert_int_equal(xqi_encode(encs[e], utf8, sizeof(utf8) - 1, &doc, &bad), 0);
+		f = xqi_format_detect((const unsigned char *)doc.ptr, doc.len, NULL);
+		assert_non_null(f);
+		assert_string_equal(f->name, "text");
+		assert_int_equal(read_games("text", doc.ptr, doc.len, g, 2, &c, &rc), 1);
+		assert_int_equal(c.n, 0);
+		assert_string_equal(xqi_record_tag(&g[0], "Title"), "一");
+		assert_string_equal(xqi_record_tag(&g[0], "Red"), "甲");
+		assert_int_equal(xqi_record_mainline_length(&g[0]), 3);
+		assert_int_equal(g[0].nodes[3].place.line, 5);
+		release_games(g, 1);
+		xq_buf_release(&doc);
+	}
+}
+
 static void text_with_no_move_is_no_game(void **state)
 {
 	static const char list[] = "just some\ntext\n";
@@ -229,6 +259,7 @@ int main(void)
 		cmocka_unit_test(blank_first_move_means_black_moves_first),
 		cmocka_unit_test(a_bad_move_stops_the_game_at_its_place),
 		cmocka_unit_test(several_ccbridge_records_and_their_start_positions),
+		cmocka_unit_test(utf16_exports_read_as_the_others),
 		cmocka_unit_test(text_with_no_move_is_no_game),
 		cmocka_unit_test(detection_leaves_pgn_and_dhtmlxq_their_files),
 	};
