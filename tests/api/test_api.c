@@ -1492,7 +1492,7 @@ static void file_writer_replaces_only_with_force_and_leaves_no_temporary(void **
 	/* An unknown extension names no format. */
 	snprintf(path, sizeof(path), "%s/out.unknown", dir);
 	assert_int_equal(xq_writer_open(&w, path, NULL, NULL, NULL), XQ_EUNSUPPORTED);
-	wo.format = "cbr"; /* read only */
+	wo.format = "text"; /* read only (text exports) */
 	assert_int_equal(xq_writer_open_memory(&w, &wo, NULL, NULL), XQ_EUNSUPPORTED);
 	/* XQF holds one game: a second fails, and the output is never put in place. */
 	snprintf(path, sizeof(path), "%s/two.xqf", dir);
@@ -2846,7 +2846,9 @@ static void games_written_apart_join_to_what_one_writer_writes(void **state)
 	assert_string_equal(xq_format_separator("ubb"), "\n");
 	assert_null(xq_format_separator("html")); /* its index is of all the games */
 	assert_null(xq_format_separator("xqf"));  /* one game per file */
-	assert_null(xq_format_separator("cbr"));  /* read only */
+	assert_null(xq_format_separator("cbr"));  /* one game per file */
+	assert_null(xq_format_separator("cbl"));  /* its header and index are of all the games */
+	assert_null(xq_format_separator("fen"));  /* read only */
 	assert_null(xq_format_separator("nosuch"));
 	assert_null(xq_format_separator(NULL));
 	assert_int_equal(read_memory_games("apart.pgn", pgn, r, 3), 3);
