@@ -271,7 +271,9 @@ static void a_line_deeper_than_libxml2s_default_limit_reads_and_writes(void **st
 	(void)state;
 	assert_int_equal(xqi_record_init(&g), 0);
 	b = g.start;
-	for (int i = 0; i < 3000; i++) {
+	/* 2,000 plies: past libxml2's 256, within the 2,048 it keeps with
+	 * XML_PARSE_HUGE from 2.11 on (doc/formats/pfc.md). */
+	for (int i = 0; i < 2000; i++) {
 		xqi_move m = mv(shuffle[i % 4]);
 		struct xqi_undo u;
 		assert_int_equal(xqi_record_add_move(&g, at, m, &at), 0);
@@ -280,7 +282,7 @@ static void a_line_deeper_than_libxml2s_default_limit_reads_and_writes(void **st
 	assert_int_equal(write_games("pfc", &g, 1, &out, &c), 0);
 	assert_int_equal(read_pfc(out.ptr, out.len, &back, &c), 1);
 	assert_int_equal(c.n, 0);
-	assert_int_equal(xqi_record_mainline_length(&back), 3000);
+	assert_int_equal(xqi_record_mainline_length(&back), 2000);
 	xqi_record_release(&g);
 	xqi_record_release(&back);
 	xq_buf_release(&out);
