@@ -313,7 +313,7 @@ static int read_block(struct xqi_line_reader *r, struct xqi_record *g)
 	struct xqi_place fen_at = {0, 0, 0};
 	int rc = 0, got = 1, have_fen = 0;
 
-	for (uint64_t was = 0; got == 1 && !rc; XQI_ADVANCED(was, r->lines.lineno)) {
+	for (uint64_t was = 0; got == 1 && !rc; XQI_ADVANCED(was, r->lines.lineno + (got != 1))) {
 		const char *name, *val;
 		size_t nlen, vlen;
 		char buf[64];

@@ -584,7 +584,7 @@ static int read_game(struct xqi_line_reader *r, struct text_game *t)
 	struct xqi_lines *l = &r->lines;
 	int got = 1, rc = 0;
 
-	for (uint64_t was = 0; got == 1; XQI_ADVANCED(was, l->lineno)) {
+	for (uint64_t was = 0; got == 1; XQI_ADVANCED(was, l->lineno + (got != 1))) {
 		if (l->bad)
 			t->g->flags |= XQI_RECORD_BROKEN;
 		if (l->offset + l->len - t->g->place.offset > r->limit) {
