@@ -14,8 +14,9 @@
  * One reader for the three: a game is its header lines (tags, the start
  * position), the text before its first move (the game comment), its move
  * lines (text after a move on its line, or on the lines after it, is that
- * move's comment), up to the next header, or to text after a blank line
- * once moves have begun (the next game of a bare list).  Each move is
+ * move's comment), up to the next header or 联众 title, to moves after a
+ * result, or to text after a blank line once moves have begun (the next
+ * game of a bare list).  Each move is
  * read as it stands (lib/notation.h, any notation) and checked; one that
  * is not a move or not legal stops the game there (broken, the rest of
  * its moves not read).  A "……" in place of red's first move means black
@@ -63,6 +64,7 @@ struct text_game {
 	int stopped;             /* a bad move stopped the game */
 	int blank;               /* a blank line since the last move line */
 	int fen;                 /* a start position was given */
+	int ended;               /* a result ended the moves */
 	uint32_t unread;         /* moves not read after the stop */
 	struct xq_buf comment;   /* text waiting for its node, `pend` */
 	uint32_t pend;
@@ -159,6 +161,15 @@ static void squeeze(const char *s, size_t len, char *out, size_t cap)
 	out[j] = '\0';
 }
 
+/* 联众's title line, which starts a record. */
+static int table_title(const char *s, size_t len)
+{
+	char sq[64];
+
+	squeeze(s, len, sq, sizeof(sq));
+	return !strcmp(sq, "中国象棋对局记录");
+}
+
 /* A line that frames a table: its title, a rule, the moves' heading. */
 static int decor_line(const char *s, size_t len)
 {
@@ -170,7 +181,7 @@ static int decor_line(const char *s, size_t len)
 	if (dashes >= 5 && skip_space(s, len, i + dashes) >= len)
 		return 1;
 	squeeze(s, len, sq, sizeof(sq));
-	return !strcmp(sq, "中国象棋对局记录") || !strcmp(sq, "棋谱红方黑方");
+	return table_title(s, len) || !strcmp(sq, "棋谱红方黑方");
 }
 
 /* Is the token s[0..n) a move (any notation) or a move's stand-in ("……")? */
@@ -520,6 +531,7 @@ static int moves_line(struct text_game *t)
 		n -= skip;
 		if (xqi_result_parse(s + at, n, &res) == 0) {
 			rc = set_result(t, s + at, n, at);
+			t->ended = t->moves > 0;
 		} else if (!move_token(s + at, n, &ph) && moves_on(s + i, len - i) == 0) {
 			/* Text after the moves of the line: the last move's comment. */
 			rc = add_comment(t, s + at, len - at, t->moves ? " " : "\n");
@@ -558,7 +570,8 @@ static int take_line(struct text_game *t, int kind)
 		t->blank = t->moves > 0;
 		return 1;
 	case L_DECOR:
-		return t->moves ? 0 : 1;
+		/* A rule after the moves closes the table; a title starts the next. */
+		return t->moves && table_title(l->text, l->len) ? 0 : 1;
 	case L_HEADER:
 		k = any_key(l->text, l->len, at, &after);
 		/* A record's first name met again starts the next record. */
@@ -570,6 +583,8 @@ static int take_line(struct text_game *t, int kind)
 			return 0;
 		return set_start(t, l->text + at, trim_end(l->text, at, l->len) - at, at) ? -1 : 1;
 	case L_MOVES:
+		if (t->ended)
+			return 0; /* moves after a result: the next game's */
 		return moves_line(t) ? -1 : 1;
 	default: /* text */
 		if (t->moves && t->blank)

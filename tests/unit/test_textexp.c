@@ -206,6 +206,26 @@ static void utf16_exports_read_as_the_others(void **state)
 	}
 }
 
+static void a_result_ends_a_game_and_a_rule_closes_a_table(void **state)
+{
+	static const char list[] = "比赛\n1. h2e2 h9g7 1-0\n1. b2e2 b9c7 0-1\n"
+				   "中 国 象 棋 对 局 记 录\n-----------\n红    方：甲\n"
+				   "  1.  炮二平五       马２进３\n-----------\n";
+	struct xqi_record g[4];
+	struct collected c = {0};
+	int rc, n = read_games("text", list, sizeof(list) - 1, g, 4, &c, &rc);
+
+	(void)state;
+	assert_int_equal(n, 3);
+	assert_int_equal(c.n, 0); /* the closing rule is no game of its own */
+	assert_int_equal(g[0].result, XQI_RESULT_RED_WIN);
+	assert_int_equal(g[1].result, XQI_RESULT_BLACK_WIN);
+	assert_int_equal(xqi_record_mainline_length(&g[1]), 2);
+	assert_string_equal(xqi_record_tag(&g[2], "Red"), "甲");
+	assert_int_equal(xqi_record_mainline_length(&g[2]), 2);
+	release_games(g, n);
+}
+
 static void text_with_no_move_is_no_game(void **state)
 {
 	static const char list[] = "just some\ntext\n";
@@ -260,6 +280,7 @@ int main(void)
 		cmocka_unit_test(a_bad_move_stops_the_game_at_its_place),
 		cmocka_unit_test(several_ccbridge_records_and_their_start_positions),
 		cmocka_unit_test(utf16_exports_read_as_the_others),
+		cmocka_unit_test(a_result_ends_a_game_and_a_rule_closes_a_table),
 		cmocka_unit_test(text_with_no_move_is_no_game),
 		cmocka_unit_test(detection_leaves_pgn_and_dhtmlxq_their_files),
 	};
