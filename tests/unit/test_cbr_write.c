@@ -308,8 +308,7 @@ static void corpus_libraries_convert_byte_stable(void **state)
 		"walker8088__cchess/tests/data/1956年全国象棋锦标赛93局.CBL",
 		"walker8088__cchess/tests/data/1989年龙化杯象棋名师邀请赛35局.CBL",
 		"zfdang__chinese-chess-fish-android/棋谱/sample_21_MeiHuaPu.cbl",
-		"zfdang__chinese-chess-fish-android/app/src/main/assets/XQF/"
-		"象棋残局基础-刘殿中/象棋残局基础.CBL",
+		"zfdang__chinese-chess-fish-android/app/src/main/assets/XQF/象棋残局基础-刘殿中/象棋残局基础.CBL",
 	};
 	static struct xqi_record g[MAX_GAMES * 3], again[MAX_GAMES * 3];
 	struct xq_buf one = XQ_BUF_INIT, two = XQ_BUF_INIT;
@@ -367,7 +366,7 @@ static void independent_decoder_reads_what_xqkit_writes(void **state)
 	const char *py = test_on_path("python3");
 	struct xq_buf out = XQ_BUF_INIT;
 	size_t len = 0;
-	char *data;
+	char *data = NULL;
 	FILE *f;
 	int n, k = 0;
 

@@ -20,7 +20,7 @@ static void corpus_blocks_read_as_positions_with_their_tags(void **state)
 	struct collected c = {0};
 	char fen[XQ_FEN_SIZE];
 	size_t len = 0;
-	char *data;
+	char *data = NULL;
 	int rc, n;
 
 	(void)state;
@@ -48,7 +48,7 @@ static void xfen_is_refused_as_a_variant_not_an_unknown_letter(void **state)
 	struct xqi_record g[4];
 	struct collected c = {0};
 	size_t len = 0;
-	char *data;
+	char *data = NULL;
 	int rc, n;
 
 	(void)state;

@@ -30,7 +30,7 @@ static void corpus_sample_reads_its_position_moves_comment_and_date(void **state
 	struct collected c = {0};
 	char tree[256];
 	size_t len = 0;
-	char *data;
+	char *data = NULL;
 
 	(void)state;
 	if (!test_shared_dir() ||
@@ -52,9 +52,9 @@ static void corpus_sample_reads_its_position_moves_comment_and_date(void **state
  * horse the title (连环马) and the moves need. */
 static char *second_sample(size_t *len)
 {
-	char *data = corpus_file("zfdang__chinese-chess-fish-android/app/src/main/assets/XQF/"
-				 "1.棋理大全-赵鑫鑫/中局/谋子篇/p06 双子星之最强场控——连环马02.pfc",
-				 len);
+	static const char path[] = "zfdang__chinese-chess-fish-android/app/src/main/assets/XQF/"
+				   "1.棋理大全-赵鑫鑫/中局/谋子篇/p06 双子星之最强场控——连环马02.pfc";
+	char *data = corpus_file(path, len);
 	char *at = data ? strstr(data, "1c2ac2r") : NULL;
 
 	if (at)
@@ -68,7 +68,7 @@ static void default_marks_the_main_line_and_engine_scores_are_noted(void **state
 	struct collected c = {0};
 	char tree[512];
 	size_t len = 0;
-	char *data;
+	char *data = NULL;
 
 	(void)state;
 	if (!test_shared_dir() || !(data = second_sample(&len)))
@@ -92,7 +92,7 @@ static void corpus_sample_with_three_advisors_is_refused_for_that_reason(void **
 	struct xqi_record g;
 	struct collected c = {0};
 	size_t len = 0;
-	char *data;
+	char *data = NULL;
 
 	(void)state;
 	if (!test_shared_dir() ||
@@ -330,7 +330,7 @@ static void independent_reader_reads_what_xqkit_writes(void **state)
 	struct xq_buf out = XQ_BUF_INIT;
 	struct collected c = {0};
 	size_t len = 0, k = 0;
-	char *data;
+	char *data = NULL;
 	FILE *f;
 
 	(void)state;

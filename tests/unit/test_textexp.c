@@ -75,7 +75,7 @@ static void ourgame_table_reads_players_times_and_moves(void **state)
 	struct xqi_record g[2];
 	struct collected c = {0};
 	size_t len = 0;
-	char *data;
+	char *data = NULL;
 	int rc;
 
 	(void)state;
