@@ -113,6 +113,18 @@ $(BUILD)/gen/html_assets.c: $(BUILD)/embed formats/html.js formats/html.css
 $(BUILD)/gen/html_assets.o: $(BUILD)/gen/html_assets.c formats/html_assets.h
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
+# The ECCO rules: a data file, one rule per line (lib/ecco_rules.txt),
+# written as const C data by a tool in the repository and included by
+# lib/ecco.c.
+$(BUILD)/genecco: tools/genecco.c lib/check.h
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -O1 -Ilib $(filter -DXQ_CHECKS,$(CPPFLAGS)) -o $@ $<
+$(BUILD)/gen/ecco_rules.inc: $(BUILD)/genecco lib/ecco_rules.txt
+	@mkdir -p $(@D)
+	$(BUILD)/genecco lib/ecco_rules.txt > $@.tmp && mv $@.tmp $@
+$(BUILD)/lib/ecco.o: $(BUILD)/gen/ecco_rules.inc
+$(BUILD)/lib/ecco.o: CPPFLAGS += -I$(BUILD)/gen
+
 # The library's objects are compiled once, position-independent with only
 # the public functions visible (api/libxq.map), for the shared library and
 # the archive alike: the command, the tests and the static libxq.a link the
@@ -220,7 +232,7 @@ check-sync: $(XQKIT)
 # The examples of the man pages and the README, and the scripts that try
 # the command as a whole: each a target, so that -j runs them side by side.
 CHECK_SCRIPTS := man-examples readme-examples stdout-full completion svg-render split-numbers \
-	bin-formats
+	bin-formats genecco
 .PHONY: $(CHECK_SCRIPTS:%=script/%.run)
 check-man: $(CHECK_SCRIPTS:%=script/%.run)
 $(CHECK_SCRIPTS:%=script/%.run): script/%.run: tests/%.sh $(XQKIT)
@@ -297,9 +309,9 @@ FUZZ_BUILD = build/fuzz
 FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -DXQ_CHECKS $(CPPFLAGS) $(XML_CFLAGS)
 fuzz: $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
 FUZZ_GEN = $(BUILD)/gen/tables.c $(BUILD)/gen/html_assets.c
-$(FUZZ_BUILD)/%: tests/fuzz/%.c $(LIB_SRC) $(FMT_SRC) $(FUZZ_GEN)
+$(FUZZ_BUILD)/%: tests/fuzz/%.c $(LIB_SRC) $(FMT_SRC) $(FUZZ_GEN) $(BUILD)/gen/ecco_rules.inc
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(FMT_SRC) $(FUZZ_GEN) $(LDLIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(BUILD)/gen -o $@ $< $(LIB_SRC) $(FMT_SRC) $(FUZZ_GEN) $(LDLIBS)
 
 PREFIX ?= /usr/local
 install: $(XQKIT)
