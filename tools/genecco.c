@@ -236,8 +236,9 @@ struct question {
 	char fields[128];
 };
 
-/* `red N`, `black N` (a ply, as `.ply`) or, for at and seq, `here-K`. */
-static void ply_of(struct cursor *c, struct question *q, int here_too)
+/* `red N` or `black N` (a ply, as `.ply`), or `here-K` / `here+K` (a
+ * ply counted from the one the scan under way looks at). */
+static void ply_of(struct cursor *c, struct question *q)
 {
 	int side = keyword(c, "red") ? 0 : keyword(c, "black") ? 1 : -1, sign, k;
 
@@ -246,9 +247,8 @@ static void ply_of(struct cursor *c, struct question *q, int here_too)
 		snprintf(q->fields, sizeof(q->fields), ".ply = %d", 2 * n - 2 + side);
 		return;
 	}
-	if (!here_too || strncmp(c->p, "here", 4) || (c->p[4] != '-' && c->p[4] != '+'))
-		fail(c, here_too ? "expected red N, black N, here-K or here+K"
-				 : "expected red N or black N");
+	if (strncmp(c->p, "here", 4) || (c->p[4] != '-' && c->p[4] != '+'))
+		fail(c, "expected red N, black N, here-K or here+K");
 	sign = c->p[4] == '-' ? -1 : 1;
 	c->p += 5;
 	k = number(c, 1, 2 * SIDE_MOVES - 1, "a number of plies");
@@ -274,31 +274,35 @@ static void side_span(struct cursor *c, struct question *q, int span)
 		 side ? "BLACK" : "RED", a, b);
 }
 
+/* The questions: their word, their node's op, what they look at, and
+ * whether they have answers of their own (at, scan) and an end (scan). */
+enum place { NOTHING, PLY, FROM_MOVE, MOVE_SPAN };
+static const struct {
+	const char *word, *op;
+	enum place place;
+	int has_arms, has_end;
+} questions[] = {
+	{"at", "OP_SWITCH", PLY, 1, 0},       {"seq", "OP_SEQ", PLY, 0, 0},
+	{"same", "OP_SAME", FROM_MOVE, 0, 0}, {"all", "OP_ALL", MOVE_SPAN, 0, 0},
+	{"seen", "OP_SEEN", NOTHING, 0, 0},   {"scan", "OP_SCAN", MOVE_SPAN, 1, 1},
+};
+
 static void question(struct cursor *c, struct question *q)
 {
+	size_t i = 0, n = sizeof(questions) / sizeof(questions[0]);
+
 	memset(q, 0, sizeof(*q));
-	if (keyword(c, "at")) {
-		q->op = "OP_SWITCH";
-		q->has_arms = 1;
-		ply_of(c, q, 1);
-	} else if (keyword(c, "seq")) {
-		q->op = "OP_SEQ";
-		ply_of(c, q, 1);
-	} else if (keyword(c, "same")) {
-		q->op = "OP_SAME";
-		side_span(c, q, 0);
-	} else if (keyword(c, "all")) {
-		q->op = "OP_ALL";
-		side_span(c, q, 1);
-	} else if (keyword(c, "seen")) {
-		q->op = "OP_SEEN";
-	} else if (keyword(c, "scan")) {
-		q->op = "OP_SCAN";
-		q->has_arms = q->has_end = 1;
-		side_span(c, q, 1);
-	} else {
+	while (i < n && !keyword(c, questions[i].word))
+		i++;
+	if (i == n)
 		fail(c, "expected a question: at, seq, same, all, seen or scan");
-	}
+	q->op = questions[i].op;
+	q->has_arms = questions[i].has_arms;
+	q->has_end = questions[i].has_end;
+	if (questions[i].place == PLY)
+		ply_of(c, q);
+	else if (questions[i].place != NOTHING)
+		side_span(c, q, questions[i].place == MOVE_SPAN);
 	skip_spaces(c);
 	expect(c, ":", "':' after the question");
 }
