@@ -3,6 +3,8 @@
  * (the public side is pgn.h).  The format is split along its layers:
  *   pgn_lex.c    the window over the input, the shadow decoder, the lexer;
  *   pgn_read.c   the parser: tokens into a game, the reader's entry points;
+ *   pgn_words.c  the words of move text and the ends of games, as the parser
+ *                and the splitter both read them;
  *   pgn_split.c  chunk readers and the splitter that cuts an input for -j;
  *   pgn_quick.c  the splitter's quick scan of bytes, in front of its token scan;
  *   pgn_write.c  the writer;
@@ -231,21 +233,23 @@ void xqi_pgn_take_foreign(struct pgn_reader *r, uint64_t upto);
 size_t xqi_pgn_unit_start(const char *buf, size_t from, size_t k);
 enum xqi_encoding xqi_pgn_detect_sample(const char *s, size_t avail);
 
-/* pgn_read.c: the parser (and the words and game ends the splitter shares) */
+/* pgn_read.c: the parser */
+int xqi_pgn_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+		       const struct xqi_sink *sink);
+int xqi_pgn_read(void *reader, struct xqi_record *g);
+struct pgn_reader *xqi_pgn_new_reader(const struct xqi_read_opts *opts, const struct xqi_sink *sink);
+void xqi_pgn_close_reader(void *reader);
+
+/* pgn_words.c: the words and game ends the parser and the splitter share */
 int xqi_pgn_count_slashes(const char *w, size_t n);
 int xqi_pgn_is_ellipsis(const char *w, size_t n);
 int xqi_pgn_looks_like_move(const char *w, size_t n);
 int xqi_pgn_nag_of(const char *w, size_t n);
 int xqi_pgn_only_of(const char *w, size_t n, const char *set);
-int xqi_pgn_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-		       const struct xqi_sink *sink);
-int xqi_pgn_read(void *reader, struct xqi_record *g);
 int xqi_pgn_result_of(const char *w, size_t n, enum xqi_result *res, int *standard);
 int xqi_pgn_skip_broken(struct pgn_reader *r, long depth, int movetext, const struct game_end *e);
 size_t xqi_pgn_split_marks(const char *w, size_t n, char marks[8]);
-struct pgn_reader *xqi_pgn_new_reader(const struct xqi_read_opts *opts, const struct xqi_sink *sink);
 uint64_t xqi_pgn_fen_line_end(struct pgn_reader *r, const struct tok *t);
-void xqi_pgn_close_reader(void *reader);
 void xqi_pgn_skip_after_result(struct pgn_reader *r, const struct game_end *e);
 
 /* pgn_quick.c: the splitter's quick scan */
