@@ -17,6 +17,15 @@ const char *xq_result_canonical(const char *text)
 	return xqi_result_string(r);
 }
 
+const char *xq_result_read(const char *text, const xq_record *r)
+{
+	enum xqi_result res;
+
+	if (!text || xqi_result_word(text, strlen(text), r ? r->g.start.side : XQI_RED, &res) < 0)
+		return NULL;
+	return xqi_result_string(res);
+}
+
 /* The offender's conduct as convert --fix has always named it: the
  * Chinese rules' other forbidden conducts under one name. */
 static const char *conduct_text(enum xqi_rules_conduct c)

@@ -262,13 +262,14 @@ static int change(const struct fix *f, xq_batch_job *j, const char *field, const
 static void fix_result(const struct fix *f, xq_batch_job *j, const xq_proof *p)
 {
 	xq_record *r = j->record;
-	const char *tag = xq_record_tag(r, "Result"), *said = xq_result_canonical(tag);
+	const char *tag = xq_record_tag(r, "Result"), *said = xq_result_read(tag, r);
 	const char *had = xq_record_result(r);
 	int red_wins = !strcmp(p->result, "1-0");
 	int recorded = strcmp(had, "*") != 0;
 	char how[128];
 
-	/* A tag that agrees in other words (红胜) is the record's to keep. */
+	/* A tag that agrees, in other words too (红胜), is made standard by
+	 * fix_result_word(), if at all. */
 	if (!strcmp(had, p->result) && (!said || !strcmp(said, p->result)))
 		return;
 	if (p->why == XQ_PROOF_PERPETUAL)
@@ -297,6 +298,37 @@ static void fix_result(const struct fix *f, xq_batch_job *j, const xq_proof *p)
 		   tag ? tag : result_name(r), p->result, how) == 0 &&
 	    !f->dry_run && xq_record_set_result(r, p->result))
 		out_of_memory(j); /* a result of the proof's is one set_result reads */
+}
+
+/*
+ * A result in words made the standard result it says: the Result tag
+ * (红胜 becomes 1-0), and the record's own (a word that ends PGN move text,
+ * a DhtmlXQ result element), which is then written in each format's
+ * standard way; with no Result tag one is added.  A word that says no
+ * known result is left as it is.
+ */
+static void fix_result_word(const struct fix *f, xq_batch_job *j)
+{
+	xq_record *r = j->record;
+	const char *tag = xq_record_tag(r, "Result"), *text = xq_record_result_text(r);
+	const char *had = xq_record_result(r), *std = xq_result_read(tag, r);
+	int same = tag && text && !strcmp(tag, text); /* the tag's word is the record's */
+
+	if (tag && std && !xq_result_canonical(tag))
+		change(f, j, "Result", std, "Result", 0, XQ_SEVERITY_NOTE, "bad-tag",
+		       "%s the Result tag '%.40s' to '%s': the standard result it says",
+		       f->dry_run ? "would change" : "changed", tag, std);
+	if (!text || !(std = xq_result_read(text, r)) || strcmp(std, had))
+		return;
+	if (!tag)
+		change(f, j, "Result", std, NULL, 0, XQ_SEVERITY_NOTE, "bad-tag",
+		       "%s a Result tag '%s': the result '%.40s' says it",
+		       f->dry_run ? "would add" : "added", std, text);
+	else if (!same)
+		diag_job_tag(j, NULL, XQ_SEVERITY_NOTE, "bad-tag", "%s the result '%.40s' as %s",
+			     f->dry_run ? "would write" : "writes", text, std);
+	if (!f->dry_run && xq_record_set_result(r, std))
+		out_of_memory(j);
 }
 
 static void fix_plycount(const struct fix *f, xq_batch_job *j, uint32_t plies)
@@ -367,6 +399,8 @@ void fix_game(const struct fix *f, xq_batch_job *j)
 		}
 		if (p.why != XQ_PROOF_NONE)
 			fix_result(f, j, &p);
+		if (f->on)
+			fix_result_word(f, j);
 		if (f->on)
 			fix_plycount(f, j, p.ply);
 	}

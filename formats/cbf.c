@@ -576,10 +576,33 @@ static size_t children_end(const struct cbf_doc *doc, size_t at)
 	return i;
 }
 
+/* A <RecordResult> that is not a code (`e`, its text in result_text): a
+ * result in words (红胜, 和棋) is read as what it says, with a note; else
+ * the result is unknown (a note too).  0 or XQ_ENOMEM. */
+static int result_word(struct cbf_reader *r, struct xqi_record *g, const struct cbf_elem *e)
+{
+	struct xqi_place pl = elem_place(e);
+	enum xqi_result res;
+
+	if (xqi_result_word(g->result_text, strlen(g->result_text), g->start.side, &res) < 0) {
+		xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQI_D_NO_RESULT,
+				 XQ_SEVERITY_NOTE,
+				 "<RecordResult> '%s' is not a result code this reader knows (0-3) "
+				 "nor a result in words; the result is taken as unknown",
+				 g->result_text);
+		return 0;
+	}
+	g->result = res;
+	xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0, XQI_D_BAD_TAG, XQ_SEVERITY_NOTE,
+			 "<RecordResult> '%s' is read as %s", g->result_text, xqi_result_meaning(res));
+	return xqi_record_set_tag(g, "Result", xqi_result_string(res));
+}
+
 static int read_head(struct cbf_reader *r, const struct cbf_doc *doc, struct xqi_record *g,
 		     int *bad_fen)
 {
 	size_t end = children_end(doc, doc->head);
+	const struct cbf_elem *word_at = NULL;
 
 	for (size_t i = doc->head + 1; i < end; i++) {
 		const struct cbf_elem *e = &doc->elems[i];
@@ -617,14 +640,11 @@ static int read_head(struct cbf_reader *r, const struct cbf_doc *doc, struct xqi
 				const char *s = xqi_result_string(g->result);
 				rc = xqi_record_add_tag(g, "Result", 6, s, strlen(s));
 			} else if (len) {
-				struct xqi_place pl = elem_place(e);
+				/* Not a code: read as words (红胜) once the FEN
+				 * says who moves first (result_word()). */
 				g->result = XQI_RESULT_UNKNOWN;
 				g->result_text = xqi_record_strdup(g, text, len);
-				xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
-					      XQI_D_NO_RESULT, XQ_SEVERITY_NOTE,
-					      "<RecordResult> '%s' is not a result code this reader "
-					      "knows (0-3); the result is taken as unknown",
-					      g->result_text ? g->result_text : "");
+				word_at = e;
 				rc = g->result_text ? xqi_record_add_tag(g, "Result", 6, text, len)
 						    : XQ_ENOMEM;
 			}
@@ -635,7 +655,7 @@ static int read_head(struct cbf_reader *r, const struct cbf_doc *doc, struct xqi
 		if (rc)
 			return rc;
 	}
-	return 0;
+	return word_at && g->result_text ? result_word(r, g, word_at) : 0;
 }
 
 /* "x1y1-x2y2" with x 0-8 and y 0-9 from the top; 0 if it is not that. */

@@ -555,6 +555,11 @@ static int setup(struct dh_reader *r, struct xqi_record *g, const struct dh_elem
 	return 0;
 }
 
+/*
+ * [DhtmlXQ_result]: its word kept as the record wrote it (result_text)
+ * and the Result tag; what the word says is read by read_result() once
+ * the side that moves first is known (先胜).
+ */
 static int set_result(struct dh_reader *r, struct xqi_record *g, const struct dh_elem *e)
 {
 	const char *s;
@@ -573,22 +578,39 @@ static int set_result(struct dh_reader *r, struct xqi_record *g, const struct dh
 		len--;
 	if (len == 0)
 		return 0;
-	if (xqi_dh_result_word(s, len, &g->result) == 0) {
-		const char *std = xqi_result_string(g->result);
-		if (strlen(std) != len || memcmp(std, s, len))
-			g->result_text = xqi_record_strdup(g, s, len);
-		return xqi_record_add_tag(g, "Result", 6, std, strlen(std));
-	}
-	{
-		struct dh_pos p = xqi_dh_place_in(r, e, 0);
-		xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_NO_RESULT, XQ_SEVERITY_NOTE,
-			  "result '%.*s' is not a result word this reader knows; kept as the "
-			  "Result tag, the result is unknown",
-			  (int)len, s);
-	}
 	g->result = XQI_RESULT_UNKNOWN;
-	g->result_text = xqi_record_strdup(g, s, len);
+	if (!(g->result_text = xqi_record_strdup(g, s, len)))
+		return XQ_ENOMEM;
 	return xqi_record_add_tag(g, "Result", 6, s, len);
+}
+
+/* The result the word of [DhtmlXQ_result] `e` says (set_result() kept it),
+ * its Result tag made the standard one, and a note of the reading. */
+static int read_result(struct dh_reader *r, struct xqi_record *g, const struct dh_elem *e)
+{
+	const char *w = g->result_text, *std;
+	struct dh_pos p;
+	enum xqi_result res;
+
+	if (!e || !w)
+		return 0;
+	p = xqi_dh_place_in(r, e, 0);
+	if (xqi_dh_result_word(w, strlen(w), g->start.side, &res) != 0) {
+		xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_NO_RESULT, XQ_SEVERITY_NOTE,
+			  "result '%s' is not a result word this reader knows; kept as the "
+			  "Result tag, the result is unknown",
+			  w);
+		return 0;
+	}
+	g->result = res;
+	std = xqi_result_string(res);
+	if (!strcmp(std, w)) {
+		g->result_text = NULL;
+		return 0;
+	}
+	xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_BAD_TAG, XQ_SEVERITY_NOTE,
+		  "result '%s' is read as %s", w, xqi_result_meaning(res));
+	return xqi_record_set_tag(g, "Result", std);
 }
 
 static int attach_comment(struct dh_reader *r, struct xqi_record *g, const struct dh_elem *e,
@@ -712,11 +734,14 @@ int xqi_dh_build_game(struct dh_reader *r, struct xqi_record *g)
 	if (setup(r, g, binit, fen, first)) {
 		/* No move can be placed; the game comment still belongs to the game. */
 		g->flags |= XQI_RECORD_BROKEN | XQI_RECORD_EMPTY;
+		rc = read_result(r, g, result);
 		for (size_t i = 0; i < r->nelems && !rc; i++)
 			if (xqi_dh_name_is(r->elems[i].name, r->elems[i].nlen, "comment0"))
 				rc = attach_comment(r, g, &r->elems[i], 0, 0, 0);
 		return rc;
 	}
+	if ((rc = read_result(r, g, result)))
+		return rc;
 	if (moves) {
 		struct xqi_position b = g->start;
 		int left = 0;

@@ -184,7 +184,10 @@ int xqi_dh_fill(struct dh_reader *r);
 int xqi_dh_name_char(int c);
 int xqi_dh_name_is(const char *name, size_t len, const char *lit);
 int xqi_dh_parse_ids(const char *s, size_t len, uint32_t *ids, int want);
-int xqi_dh_result_word(const char *s, size_t len, enum xqi_result *out);
+/* The result a [DhtmlXQ_result] word says: the WXF database's W, L, D
+ * (red's result), and what xqi_result_word() reads (`first`: the side that
+ * moves first, for 先胜).  0, or -1 for a word not known. */
+int xqi_dh_result_word(const char *s, size_t len, int first, enum xqi_result *out);
 int xqi_dh_split_elements(struct dh_reader *r, uint64_t game, const char *s, size_t len,
 			 int implicit, size_t *consumed);
 int xqi_dh_value_text(struct dh_reader *r, uint64_t game, const struct dh_elem *e, int comment);

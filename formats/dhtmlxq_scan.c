@@ -5,14 +5,14 @@
  */
 #include "dhtmlxq_int.h"
 
-int xqi_dh_result_word(const char *s, size_t len, enum xqi_result *out)
+int xqi_dh_result_word(const char *s, size_t len, int first, enum xqi_result *out)
 {
 	for (size_t i = 0; i < xqi_dh_nresults; i++)
 		if (strlen(xqi_dh_results[i].word) == len && !memcmp(xqi_dh_results[i].word, s, len)) {
 			*out = xqi_dh_results[i].r;
 			return 0;
 		}
-	return -1;
+	return xqi_result_word(s, len, first, out) < 0 ? -1 : 0;
 }
 
 int xqi_dh_name_is(const char *name, size_t len, const char *lit)

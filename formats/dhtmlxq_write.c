@@ -160,7 +160,7 @@ static const char *result_element(const struct xqi_record *g)
 
 	/* The word as read, when it still says the same. */
 	if (g->result_text && *g->result_text) {
-		if (xqi_dh_result_word(g->result_text, strlen(g->result_text), &r) == 0 ? r == g->result
+		if (xqi_dh_result_word(g->result_text, strlen(g->result_text), g->start.side, &r) == 0 ? r == g->result
 										 : g->result == XQI_RESULT_UNKNOWN)
 			return g->result_text;
 	}
@@ -199,12 +199,16 @@ static int write_tags(struct dh_writer *w, const struct xqi_record *g)
 			continue; /* the start position is written as binit */
 		if (!strcmp(tag, "Result")) {
 			/* The element says the game's result; a tag saying something else is lost. */
-			enum xqi_result r;
-			const char *as_read = !word ? "" : xqi_dh_result_word(word, strlen(word), &r) == 0
+			enum xqi_result r, tr;
+			const char *as_read = !word ? "" : xqi_dh_result_word(word, strlen(word), g->start.side, &r) == 0
 								  ? xqi_result_string(r) : word;
+			/* A tag in other words (红胜) that says the same is the same. */
+			int same = xqi_dh_result_word(v, strlen(v), g->start.side, &tr) == 0
+					   ? !strcmp(xqi_result_string(tr), as_read)
+					   : !strcmp(v, as_read);
 			if (!result_done && word)
 				rc = write_result(w, word);
-			if (*v && (result_done || strcmp(v, as_read)))
+			if (*v && (result_done || !same))
 				xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS, "tag Result \"%s\" not written: %s", v,
 				     result_done ? "the result is written once"
 						 : "it is not the game's result");

@@ -28,7 +28,10 @@
  * their order (FEN regenerated from xqi_record.start, added when the start is
  * not the standard one; Format set for ICCS and WXF), a blank line, the
  * move text wrapped at XQI_PGN_WIDTH columns (CJK characters count two),
- * and one blank line between games.
+ * ending with the result ("*" when there is none), and one blank line
+ * between games.  A Result tag is always written, in PGN's words
+ * (xqi_pgn_result_tag()).  Chinese move text is in the script of the game's
+ * source (xqi_record_traditional()) unless the notation was named.
  */
 #ifndef XQI_FORMATS_PGN_H
 #define XQI_FORMATS_PGN_H
@@ -41,6 +44,11 @@
 #define XQI_PGN_WIDTH 80
 
 extern const struct xqi_format xqi_format_pgn;
+/* The Result tag the writer writes for `g`: its first Result tag read as
+ * a result (in words too, xqi_result_word(): 红胜 is "1-0"), or the game's
+ * result when it has none; "*" for a value that says no result known.
+ * A static string. */
+const char *xqi_pgn_result_tag(const struct xqi_record *g);
 /* The splitter with its token scan alone, without the quick scan in front
  * (xqi_format_split() gives both): for tests that compare the two. */
 extern const struct xqi_split_ops xqi_pgn_split_tokens;

@@ -642,6 +642,31 @@ static struct game_end reading_end(struct reading_game *rg)
 	return e;
 }
 
+/*
+ * The game's result marker, the word `t` (`std`: one of PGN's): a word is
+ * read with the side that moves first in the game (先胜), kept as written
+ * and said in a note.  0, or XQ_ENOMEM.
+ */
+static int take_result(struct pgn_reader *r, struct gstate *s, const struct tok *t, int std)
+{
+	const char *w = xqi_pgn_tok_text(r, t->start);
+	size_t n = (size_t)(t->end - t->start);
+	enum xqi_result res = XQI_RESULT_UNKNOWN;
+
+	s->have_result = 1;
+	if (std) {
+		xqi_result_parse(w, n, &s->g->result);
+		return 0;
+	}
+	xqi_result_word(w, n, s->g->start.side, &res);
+	s->g->result = res;
+	if (!(s->g->result_text = xqi_record_strdup(s->g, w, n)))
+		return XQ_ENOMEM;
+	report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_SYNTAX,
+	       "the game ends with '%s', read as %s", s->g->result_text, xqi_result_meaning(res));
+	return 0;
+}
+
 /* Skip to the start of the next game after an error. */
 static void resync(struct pgn_reader *r, struct gstate *s)
 {
@@ -652,13 +677,9 @@ static void resync(struct pgn_reader *r, struct gstate *s)
 		/* The game's own result marker: keep it, it ends the game. */
 		const struct tok *t = &r->tok;
 		enum xqi_result res;
-		int std;
+		int std = 1;
 		xqi_pgn_result_of(xqi_pgn_tok_text(r, t->start), (size_t)(t->end - t->start), &res, &std);
-		s->g->result = res;
-		if (!std)
-			s->g->result_text =
-				xqi_record_strdup(s->g, xqi_pgn_tok_text(r, t->start), (size_t)(t->end - t->start));
-		s->have_result = 1;
+		take_result(r, s, t, std);
 	}
 }
 
@@ -697,6 +718,30 @@ static int notation_matches_format(int dialect, const char *format)
 	}
 }
 
+/*
+ * The Result tag: a word in it (红胜, "Red wins") is read as the result it
+ * says, with a note; the game's result when its move text ends with none.
+ */
+static void result_tag(struct pgn_reader *r, struct gstate *s)
+{
+	struct xqi_record *g = s->g;
+	const char *tag = s->result_tag;
+	enum xqi_result tr;
+	int k;
+
+	if (!tag || !*tag)
+		return;
+	k = xqi_result_word(tag, strlen(tag), g->start.side, &tr);
+	if (k == XQI_RESULT_IS_WORD)
+		report(r, g, &s->result_place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_BAD_TAG,
+		       "the Result tag '%s' is read as %s", tag, xqi_result_meaning(tr));
+	if (s->have_result)
+		return;
+	g->result = k < 0 ? XQI_RESULT_UNKNOWN : tr;
+	if (k != XQI_RESULT_IS_STANDARD)
+		g->result_text = tag;
+}
+
 static void finish(struct pgn_reader *r, struct gstate *s, const struct xqi_place *end_place)
 {
 	struct xqi_record *g = s->g;
@@ -715,16 +760,8 @@ static void finish(struct pgn_reader *r, struct gstate *s, const struct xqi_plac
 		g->flags |= XQI_RECORD_EMPTY;
 		report(r, g, &g->place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_EMPTY_GAME, "the game has no moves");
 	}
+	result_tag(r, s);
 	if (!s->have_result) {
-		enum xqi_result tr;
-		if (s->result_tag && *s->result_tag) {
-			if (xqi_result_parse(s->result_tag, strlen(s->result_tag), &tr) == 0) {
-				g->result = tr;
-			} else {
-				g->result = XQI_RESULT_UNKNOWN;
-				g->result_text = s->result_tag;
-			}
-		}
 		/* At the last token of the moves, not at what follows them
 		 * (the next game's first tag). */
 		if (s->total > 0)
@@ -734,8 +771,7 @@ static void finish(struct pgn_reader *r, struct gstate *s, const struct xqi_plac
 			       g->result != XQI_RESULT_NONE ? "; the Result tag is used" : "");
 	} else if (s->result_tag && *s->result_tag) {
 		enum xqi_result tr;
-		int std;
-		if (!xqi_pgn_result_of(s->result_tag, strlen(s->result_tag), &tr, &std))
+		if (xqi_result_word(s->result_tag, strlen(s->result_tag), g->start.side, &tr) < 0)
 			tr = XQI_RESULT_UNKNOWN;
 		if (tr != g->result)
 			report(r, g, &s->result_place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_RESULT,
@@ -769,10 +805,8 @@ static int handle_word(struct pgn_reader *r, struct gstate *s, const struct tok 
 			     "a result inside a variation");
 			return 0;
 		}
-		s->g->result = res;
-		if (!std && !(s->g->result_text = xqi_record_strdup(s->g, w, n)))
+		if (take_result(r, s, t, std))
 			return oom(r, s);
-		s->have_result = 1;
 		*done = 1;
 		return 0;
 	}

@@ -30,43 +30,32 @@ int xqi_pgn_only_of(const char *w, size_t n, const char *set)
 	return 1;
 }
 
-/* Result markers, standard and Chinese.  Returns 1 if `w` is one. */
+/*
+ * Result markers: PGN's, and the words written in their place in Chinese
+ * (红胜, 和棋, 先负, ... as xqi_result_word() reads them; *res as if red
+ * moved first, for 先 and 后).  Returns 1 if `w` is one.
+ */
 int xqi_pgn_result_of(const char *w, size_t n, enum xqi_result *res, int *standard)
 {
-	static const struct {
-		const char *text;
-		enum xqi_result r;
-	} words[] = {
-		{"红胜", XQI_RESULT_RED_WIN},    {"紅勝", XQI_RESULT_RED_WIN},
-		{"红方胜", XQI_RESULT_RED_WIN},  {"紅方勝", XQI_RESULT_RED_WIN},
-		{"黑负", XQI_RESULT_RED_WIN},    {"黑負", XQI_RESULT_RED_WIN},
-		{"黑胜", XQI_RESULT_BLACK_WIN},  {"黑勝", XQI_RESULT_BLACK_WIN},
-		{"黑方胜", XQI_RESULT_BLACK_WIN}, {"黑方勝", XQI_RESULT_BLACK_WIN},
-		{"红负", XQI_RESULT_BLACK_WIN},  {"紅負", XQI_RESULT_BLACK_WIN},
-		{"和棋", XQI_RESULT_DRAW},       {"和局", XQI_RESULT_DRAW},
-		{"未知", XQI_RESULT_UNKNOWN},
-	};
-
 	unsigned char c = n ? (unsigned char)w[0] : 0;
+	int k;
 
-	/* Every move of every notation is longer or starts otherwise: most
-	 * words are done with here. */
+	/* Every move of every notation starts otherwise or is longer: most
+	 * words are done with here (a Chinese word is of 3-byte characters,
+	 * and none of the result words starts as a move does but 后 and 後). */
 	if (c == '1' || c == '0' || c == '*' || c == 0xC2) {
 		if (xqi_result_parse(w, n, res) != 0)
 			return 0;
 		*standard = c != 0xC2; /* ½-½ is not */
 		return 1;
 	}
-	if (n != 6 && n != 9)
+	if (c < 0xE4 || c > 0xE9 || n % 3 != 0 || n > 18)
 		return 0;
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		if (strlen(words[i].text) == n && !memcmp(words[i].text, w, n)) {
-			*res = words[i].r;
-			*standard = 0;
-			return 1;
-		}
-	}
-	return 0;
+	k = xqi_result_word(w, n, XQI_RED, res);
+	if (k < 0)
+		return 0;
+	*standard = k == XQI_RESULT_IS_STANDARD;
+	return 1;
 }
 
 int xqi_pgn_is_ellipsis(const char *w, size_t n)

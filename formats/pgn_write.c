@@ -214,11 +214,22 @@ static const char *format_value(enum xq_dialect n)
 	return n == XQ_DIALECT_ICCS ? "ICCS" : n == XQ_DIALECT_WXF ? "WXF" : "Chinese";
 }
 
+const char *xqi_pgn_result_tag(const struct xqi_record *g)
+{
+	const char *value = xqi_record_tag(g, "Result");
+	enum xqi_result r;
+
+	if (!value)
+		return xqi_result_string(g->result);
+	return xqi_result_word(value, strlen(value), g->start.side, &r) < 0 ? "*"
+									   : xqi_result_string(r);
+}
+
 static int write_tags(struct pgn_writer *w, const struct xqi_record *g)
 {
 	char fen[XQ_FEN_SIZE];
 	const char *start;
-	int have_fen = 0, have_format = 0, rc;
+	int have_fen = 0, have_format = 0, have_result = 0, rc;
 
 	xqi_position_to_fen(&g->start, fen, sizeof(fen));
 	/* `start` is authoritative (record.h), unless the source's could not be
@@ -243,6 +254,21 @@ static int write_tags(struct pgn_writer *w, const struct xqi_record *g)
 		if (!strcmp(name, "FEN")) {
 			value = start;
 			have_fen = 1;
+		} else if (!strcmp(name, "Result")) {
+			/* PGN's four always; the result is at the end of the moves
+			 * (write_moves), so a tag that disagrees with it still does. */
+			enum xqi_result r;
+			if (have_result++) {
+				xqi_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
+					"a second Result tag ('%s') is left out: a game has one result",
+					value);
+				continue;
+			}
+			if (*value && xqi_result_word(value, strlen(value), g->start.side, &r) < 0)
+				xqi_write_report(w->sink, w->o, g->number, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
+					"the Result tag '%s' says no result PGN knows; it is written as '*'",
+					value);
+			value = xqi_pgn_result_tag(g);
 		} else if (!strcmp(name, "Format")) {
 			value = format_value(w->notation);
 			have_format = 1;
@@ -250,6 +276,8 @@ static int write_tags(struct pgn_writer *w, const struct xqi_record *g)
 		if ((rc = put_tag(w, g, name, value)))
 			return rc;
 	}
+	if (!have_result && (rc = put_tag(w, g, "Result", xqi_pgn_result_tag(g))))
+		return rc;
 	if (!have_fen && strcmp(start, XQI_START_FEN) && (rc = put_tag(w, g, "FEN", start)))
 		return rc;
 	if (!have_format && w->notation != XQ_DIALECT_CHINESE &&
@@ -340,11 +368,10 @@ static int write_moves(struct pgn_writer *w, const struct xqi_record *g)
 	xqi_textwalk_release(&t);
 	if (rc || step < 0)
 		return rc ? rc : step;
-	if (g->result != XQI_RESULT_NONE) {
-		res = xqi_result_string(g->result);
-		if ((rc = put_unit(w, res, strlen(res), U_WORD)))
-			return rc;
-	}
+	/* Every game ends with its result, "*" when there is none. */
+	res = xqi_result_string(g->result);
+	if ((rc = put_unit(w, res, strlen(res), U_WORD)))
+		return rc;
 	if (w->col > 0 && xq_buf_addc(&w->text, '\n'))
 		return XQ_ENOMEM;
 	return 0;

@@ -4,6 +4,7 @@
 #include "record.h"
 
 #include "alloc.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -751,6 +752,191 @@ const char *xqi_result_string(enum xqi_result r)
 		break;
 	}
 	return "*";
+}
+
+/* ---- results in words (record.h) ------------------------------------------------ */
+
+/* What a word of a result says of a side. */
+enum { W_WIN, W_LOSS, W_DRAW };
+/* Who a word names: a colour, or the side that moves first or second. */
+enum { S_RED, S_BLACK, S_FIRST, S_SECOND };
+
+struct word {
+	const char *text;
+	int what;
+};
+
+/* Longest first, where one is the start of another. */
+static const struct word zh_sides[] = {
+	{"红方", S_RED},	{"紅方", S_RED},      {"红", S_RED},	{"紅", S_RED},
+	{"黑方", S_BLACK},      {"黑", S_BLACK},      {"先手", S_FIRST},     {"先", S_FIRST},
+	{"后手", S_SECOND},     {"後手", S_SECOND},   {"后", S_SECOND},      {"後", S_SECOND},
+};
+static const struct word zh_outcomes[] = {
+	{"获胜", W_WIN},  {"獲勝", W_WIN},  {"胜利", W_WIN},  {"勝利", W_WIN},  {"胜", W_WIN},
+	{"勝", W_WIN},    {"赢", W_WIN},    {"贏", W_WIN},    {"负", W_LOSS},   {"負", W_LOSS},
+	{"输", W_LOSS},   {"輸", W_LOSS},   {"败", W_LOSS},   {"敗", W_LOSS},   {"和棋", W_DRAW},
+	{"和局", W_DRAW}, {"和", W_DRAW},
+};
+
+/* The entry of `set` that `s` starts with (the first that fits), or NULL. */
+static const struct word *starts_with(const struct word *set, size_t n, const char *s, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t k = strlen(set[i].text);
+		if (k <= len && !memcmp(set[i].text, s, k))
+			return &set[i];
+	}
+	return NULL;
+}
+
+static int is_word(const char *s, size_t len, const char *w)
+{
+	return strlen(w) == len && !memcmp(s, w, len);
+}
+
+/* The side a word names, as XQI_RED or XQI_BLACK. */
+static int side_of(int who, int first)
+{
+	if (who == S_RED)
+		return XQI_RED;
+	if (who == S_BLACK)
+		return XQI_BLACK;
+	return who == S_FIRST ? first : !first;
+}
+
+static enum xqi_result outcome(int what, int side)
+{
+	if (what == W_DRAW)
+		return XQI_RESULT_DRAW;
+	return (what == W_WIN) == (side == XQI_RED) ? XQI_RESULT_RED_WIN : XQI_RESULT_BLACK_WIN;
+}
+
+/* Chinese: [side [先|后|後]] outcome, a draw with no side, or unknown. */
+static int zh_word(const char *s, size_t len, int first, enum xqi_result *out)
+{
+	static const char *const unknown[] = {"未知", "不详", "不詳"};
+	static const char *const draws[] = {"和棋", "和局", "和", "平局"};
+	const struct word *side, *o;
+	size_t k;
+
+	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++)
+		if (is_word(s, len, unknown[i])) {
+			*out = XQI_RESULT_UNKNOWN;
+			return 1;
+		}
+	for (size_t i = 0; i < sizeof(draws) / sizeof(draws[0]); i++)
+		if (is_word(s, len, draws[i])) {
+			*out = XQI_RESULT_DRAW;
+			return 1;
+		}
+	side = starts_with(zh_sides, sizeof(zh_sides) / sizeof(zh_sides[0]), s, len);
+	if (!side)
+		return -1; /* 胜 or 负 alone: whose? */
+	k = strlen(side->text);
+	/* 红先胜: red, who moves first, wins (the colour decides). */
+	if ((side->what == S_RED || side->what == S_BLACK) && len - k >= 3 &&
+	    (!memcmp(s + k, "先", 3) || !memcmp(s + k, "后", 3) || !memcmp(s + k, "後", 3)))
+		k += 3;
+	o = starts_with(zh_outcomes, sizeof(zh_outcomes) / sizeof(zh_outcomes[0]), s + k, len - k);
+	if (!o || strlen(o->text) != len - k)
+		return -1;
+	*out = outcome(o->what, side_of(side->what, first));
+	return 1;
+}
+
+/* English, any case, words apart by spaces: "red wins", "black resigned",
+ * "draw", "unknown"; a final '.' or '!' is left out. */
+static int en_word(const char *s, size_t len, int first, enum xqi_result *out)
+{
+	static const struct word verbs[] = {
+		{"wins", W_WIN},      {"win", W_WIN},       {"won", W_WIN},
+		{"loses", W_LOSS},    {"lose", W_LOSS},     {"lost", W_LOSS},
+		{"resigns", W_LOSS},  {"resigned", W_LOSS}, {"draws", W_DRAW},
+	};
+	static const char *const draws[] = {"draw", "drawn", "draw game", "drawn game"};
+	char low[24];
+	size_t n = 0;
+	const char *sp;
+
+	if (len && (s[len - 1] == '.' || s[len - 1] == '!'))
+		len--;
+	if (len >= sizeof(low))
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		int c = xq_to_lower((unsigned char)s[i]);
+		if (xq_is_space(c)) {
+			if (n && low[n - 1] == ' ')
+				continue; /* one space for many */
+			c = ' ';
+		}
+		low[n++] = (char)c;
+	}
+	low[n] = '\0';
+	if (!strcmp(low, "unknown")) {
+		*out = XQI_RESULT_UNKNOWN;
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(draws) / sizeof(draws[0]); i++)
+		if (!strcmp(low, draws[i])) {
+			*out = XQI_RESULT_DRAW;
+			return 1;
+		}
+	sp = strchr(low, ' ');
+	if (!sp)
+		return -1;
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		int who;
+		if (strcmp(sp + 1, verbs[i].text))
+			continue;
+		if ((size_t)(sp - low) == 3 && !memcmp(low, "red", 3))
+			who = S_RED;
+		else if ((size_t)(sp - low) == 5 && !memcmp(low, "black", 5))
+			who = S_BLACK;
+		else
+			return -1;
+		*out = outcome(verbs[i].what, side_of(who, first));
+		return 1;
+	}
+	return -1;
+}
+
+int xqi_result_word(const char *s, size_t len, int first, enum xqi_result *out)
+{
+	enum xqi_result r;
+
+	while (len && xq_is_space((unsigned char)*s))
+		s++, len--;
+	while (len && xq_is_space((unsigned char)s[len - 1]))
+		len--;
+	if (len == 0)
+		return -1;
+	if (xqi_result_parse(s, len, &r) == 0) {
+		*out = r;
+		/* ½-½ says a draw, not in PGN's words */
+		return (unsigned char)s[0] == 0xC2 ? XQI_RESULT_IS_WORD : XQI_RESULT_IS_STANDARD;
+	}
+	if ((unsigned char)s[0] >= 0x80 ? zh_word(s, len, first, &r) < 0
+					  : en_word(s, len, first, &r) < 0)
+		return -1;
+	*out = r;
+	return XQI_RESULT_IS_WORD;
+}
+
+const char *xqi_result_meaning(enum xqi_result r)
+{
+	switch (r) {
+	case XQI_RESULT_RED_WIN:
+		return "1-0, red wins";
+	case XQI_RESULT_BLACK_WIN:
+		return "0-1, black wins";
+	case XQI_RESULT_DRAW:
+		return "1/2-1/2, a draw";
+	case XQI_RESULT_NONE:
+	case XQI_RESULT_UNKNOWN:
+		break;
+	}
+	return "*, unknown";
 }
 
 int xqi_result_parse(const char *s, size_t len, enum xqi_result *out)

@@ -354,4 +354,31 @@ int xqi_record_equal(const struct xqi_record *a, const struct xqi_record *b, uns
 const char *xqi_result_string(enum xqi_result r);
 int xqi_result_parse(const char *s, size_t len, enum xqi_result *out);
 
+/*
+ * A result as records write it, in `len` bytes of `s` (white space around
+ * it is left out): PGN's markers as xqi_result_parse() reads them, and the
+ * words that programs and people write in their place, read as what they
+ * say:
+ *   - Chinese, simplified or traditional: a side (红 紅 红方 紅方 黑 黑方,
+ *     or 先/先手 for the side that moves first and 后/後/后手/後手 for the
+ *     other), after a colour perhaps 先 or 后 (红先胜: red moves first and
+ *     wins), then the outcome for that side: 胜 勝 赢 贏 获胜 獲勝 胜利
+ *     勝利 (wins), 负 負 输 輸 败 敗 (loses), 和 和棋 和局 (draws); a draw
+ *     needs no side (和 和棋 和局 平局); 未知 不详 不詳 say it is unknown.
+ *     胜 or 负 alone names no side and is not read.
+ *   - English, in any case: "red wins" (win, won), "black loses" (lose,
+ *     lost, resigns, resigned), "red draws", "draw", "drawn", "draw
+ *     game", "drawn game", "unknown"; a final '.' or '!' is left out.
+ * `first` is the side that moves first in the game (XQI_RED or XQI_BLACK:
+ * the side to move in its start position), whom 先 names.  Returns
+ * XQI_RESULT_IS_STANDARD for one of "1-0", "0-1", "1/2-1/2", "*";
+ * XQI_RESULT_IS_WORD for a word (½-½ too), with *out set; -1 when `s` is
+ * neither.  (DhtmlXQ's W, L, D are that format's: formats/dhtmlxq.c.)
+ */
+enum { XQI_RESULT_IS_STANDARD = 0, XQI_RESULT_IS_WORD = 1 };
+int xqi_result_word(const char *s, size_t len, int first, enum xqi_result *out);
+/* A result and what it means, for what readers say of a word they read:
+ * "1-0, red wins", "0-1, black wins", "1/2-1/2, a draw", "*, unknown". */
+const char *xqi_result_meaning(enum xqi_result r);
+
 #endif

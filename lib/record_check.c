@@ -228,9 +228,12 @@ static void check_result(const struct xqi_record *g, const struct xqi_position *
 
 	if (tag && *tag) {
 		enum xqi_result r;
-		if (xqi_result_parse(tag, strlen(tag), &r))
+		/* A result in words (红胜) is read as what it says: its reader
+		 * said so, and it is checked as that result. */
+		if (xqi_result_word(tag, strlen(tag), g->start.side, &r) < 0)
 			say(sink, g, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
-			    "the Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2 or *", tag);
+			    "the Result tag '%.40s' is not 1-0, 0-1, 1/2-1/2, * or a result in words",
+			    tag);
 		else if (tag_said)
 			/* Said once, where the reader found it, as an error. */
 			*said |= XQI_SAID_BAD_RESULT_STANDS;
@@ -274,8 +277,12 @@ static void check_result(const struct xqi_record *g, const struct xqi_position *
 	case XQI_RESULT_UNKNOWN:
 		if (reader_said)
 			break;
-		if (g->result_text)
+		if (g->result_text && xqi_result_word(g->result_text, strlen(g->result_text),
+						     g->start.side, &(enum xqi_result){0}) < 0)
 			say(sink, g, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_NO_RESULT, "the result '%.40s' is not a result",
+			    g->result_text);
+		else if (g->result_text)
+			say(sink, g, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_NO_RESULT, "the result is unknown ('%.40s')",
 			    g->result_text);
 		else
 			say(sink, g, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_NO_RESULT, "the result is unknown ('*')");

@@ -7,6 +7,7 @@
  *   PGN's form YYYY.MM.DD with ?? for unknown parts?  A form with two
  *   readings (4/7/1994: April or July?  26.5.01: which part is the year?)
  *   is ambiguous and never guessed at;
+ * - what a result written in words says (红胜 is 1-0);
  * - the result a record's main line proves: checkmate or stalemate at its
  *   end (in xiangqi the side that cannot move loses, either way) or, under
  *   a rule set, a forbidden perpetual (check, chase) that the final
@@ -71,6 +72,14 @@ XQ_API int xq_date_normalize(xq_date *out, const char *s, size_t len);
  * written ½-½) or "*"; NULL when it is none of them (a result in words,
  * 红胜, is the record's own).  Static strings. */
 XQ_API const char *xq_result_canonical(const char *text);
+/* The standard result `text`, a result as records write it, says: what
+ * xq_result_canonical() reads, and the results in words that the readers
+ * read (红胜, 黑負, 紅先勝, 和棋, 先负, "Red wins", "draw", 未知: the
+ * list is in xqkit(1), RESULTS).  A word that names the side that moves
+ * first (先胜, 后负) is read for the start position of `r` (NULL: red
+ * moves first).  "1-0", "0-1", "1/2-1/2" or "*" (static strings), or NULL
+ * when `text` (NULL too) is none of them.  Thread-safe; `r` is only read. */
+XQ_API const char *xq_result_read(const char *text, const xq_record *r);
 
 /* What proves a result (xq_proof.why). */
 enum xq_proof_kind {

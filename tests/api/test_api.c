@@ -749,6 +749,32 @@ static void result_texts_read_as_the_standard_results_they_spell(void **state)
 	assert_null(xq_result_canonical(NULL));
 }
 
+/* 红胜 says 1-0 whatever the record; 先胜 names the side that moves first. */
+static void results_in_words_read_as_the_results_they_say(void **state)
+{
+	xq_record *r = xq_record_new();
+	xq_position *p = xq_position_new();
+
+	(void)state;
+	assert_string_equal(xq_result_read("红胜", NULL), "1-0");
+	assert_string_equal(xq_result_read("紅負", NULL), "0-1");
+	assert_string_equal(xq_result_read(" 和棋 ", NULL), "1/2-1/2");
+	assert_string_equal(xq_result_read("Red wins", NULL), "1-0");
+	assert_string_equal(xq_result_read("未知", NULL), "*");
+	assert_string_equal(xq_result_read("1/2-1/2", NULL), "1/2-1/2");
+	assert_string_equal(xq_result_read("先胜", NULL), "1-0");
+	assert_null(xq_result_read("胜", NULL));
+	assert_null(xq_result_read("V", NULL));
+	assert_null(xq_result_read(NULL, NULL));
+	/* Black moves first in this record: 先胜 is black's win. */
+	assert_int_equal(xq_position_set_fen(p, "4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1"), 0);
+	assert_int_equal(xq_record_set_start(r, p), 0);
+	assert_string_equal(xq_result_read("先胜", r), "0-1");
+	assert_string_equal(xq_result_read("红胜", r), "1-0");
+	xq_position_free(p);
+	xq_record_free(r);
+}
+
 static void main_line_proves_mate_and_under_rules_a_perpetual(void **state)
 {
 	xq_position *p = xq_position_new();
@@ -3069,6 +3095,7 @@ int main(void)
 		cmocka_unit_test(result_text_keeps_a_marker_that_is_no_result),
 		cmocka_unit_test(dates_are_normalized_only_when_their_meaning_is_certain),
 		cmocka_unit_test(result_texts_read_as_the_standard_results_they_spell),
+		cmocka_unit_test(results_in_words_read_as_the_results_they_say),
 		cmocka_unit_test(main_line_proves_mate_and_under_rules_a_perpetual),
 		cmocka_unit_test(ecco_of_a_line_and_sets_of_codes),
 		cmocka_unit_test(lenient_fen_copies_and_sameness),

@@ -77,12 +77,24 @@ static int write_one(const struct xqi_record *g, int notation, struct xq_buf *ou
 	return rc;
 }
 
-/* What the writer sets itself: compared through `start` and the moves. */
+/* What the writer sets itself: compared through `start` and the moves;
+ * and the result, which PGN always writes (a Result tag in its words,
+ * "*" for none). */
 static void drop_framing(struct xqi_record *g)
 {
 	xqi_record_remove_tag(g, "Game");
 	xqi_record_remove_tag(g, "Format");
 	xqi_record_remove_tag(g, "FEN");
+	xqi_record_remove_tag(g, "Result");
+}
+
+/* The result `g` is written with: as it is read back. */
+static void as_written(struct xqi_record *g)
+{
+	if (xqi_record_set_tag(g, "Result", xqi_pgn_result_tag(g)))
+		abort();
+	if (g->result == XQI_RESULT_NONE)
+		g->result = XQI_RESULT_UNKNOWN;
 }
 
 static void round_trip(struct xqi_record *g, int notation)
@@ -98,6 +110,9 @@ static void round_trip(struct xqi_record *g, int notation)
 	if (again.flags & XQI_RECORD_BROKEN)
 		abort();
 	if (write_one(&again, notation, &b, &c) != 0 || a.len != b.len || memcmp(a.ptr, b.ptr, a.len))
+		abort();
+	as_written(g);
+	if (strcmp(xqi_record_tag(g, "Result"), xqi_record_tag(&again, "Result")))
 		abort();
 	drop_framing(g);
 	drop_framing(&again);

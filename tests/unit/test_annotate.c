@@ -639,11 +639,16 @@ static void engines_that_crash_again_and_again_leave_no_zombie(void **state)
 static void html_output_is_the_page_convert_makes_of_the_pgn_output(void **state)
 {
 	(void)state;
+	/* Games that have a Result tag: PGN gives one to every game ("*"
+	 * when it has none), which the page then shows. */
+	assert_int_equal(RUN("out", "err", "convert", "-q", "-t", "pgn", "-o", path("six.pgn"),
+			     SIX_GAMES),
+			 0);
 	assert_int_equal(RUN("out", "err", "annotate", "-q", "--depth", "2", "-t", "html", "-o",
-			     path("a.html"), SIX_GAMES),
+			     path("a.html"), path("six.pgn")),
 			 0);
 	assert_int_equal(RUN("out", "err", "annotate", "-q", "--depth", "2", "-o", path("a.pgn"),
-			     SIX_GAMES),
+			     path("six.pgn")),
 			 0);
 	assert_int_equal(RUN("out", "err", "convert", "-q", "-t", "html", "-o", path("b.html"),
 			     path("a.pgn")),

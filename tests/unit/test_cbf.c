@@ -654,6 +654,10 @@ static void cbf_to_dhtmlxq_to_cbf_keeps_the_game(void **state)
 		assert_int_equal(read_games("dhtmlxq", a.ptr, a.len, mid, MAX_GAMES, &c, NULL), 1);
 		assert_int_equal(write_games("cbf", mid, 1, &b, &c), 0);
 		assert_int_equal(read_games("cbf", b.ptr, b.len, back, MAX_GAMES, &c, NULL), 1);
+		/* DhtmlXQ writes the result in words (和棋), which its reader
+		 * reads back with a note saying so; nothing else is said. */
+		if (c.n && find_diag(&c, XQI_D_BAD_TAG, "is read as") && c.d[0].severity == XQ_SEVERITY_NOTE)
+			c.n--;
 		if (c.n)
 			print_diags(&c);
 		assert_int_equal(c.n, 0);

@@ -1177,11 +1177,58 @@ static void every_result_token(void **state)
 		open_str(&r, text);
 		assert_int_equal(next_game(&r), 1);
 		assert_int_equal(r.g.result, cases[i].r);
-		if (cases[i].text)
+		if (cases[i].text) {
+			/* A marker in words is read with a note saying as what. */
 			assert_string_equal(r.g.result_text, cases[i].text);
-		else
+			assert_int_equal(r.nd, 1);
+			assert_int_equal(r.d[0].severity, XQ_SEVERITY_NOTE);
+			assert_non_null(strstr(r.d[0].msg, "read as"));
+		} else {
 			assert_null(r.g.result_text);
-		assert_int_equal(r.nd, 0);
+			assert_int_equal(r.nd, 0);
+		}
+		close_reading(&r);
+	}
+}
+
+/* 红胜 in the Result tag is 1-0, said in a note where the tag is; 先胜
+ * names the side that moves first; a word that names no side is not a
+ * result (validate says so) and the result is unknown. */
+static void result_tag_in_words_is_read_as_the_result_it_says(void **state)
+{
+	static const struct {
+		const char *text;
+		enum xqi_result r;
+	} cases[] = {
+		{"[Result \"红胜\"]\n1. h2e2 h9g7\n", XQI_RESULT_RED_WIN},
+		{"[Result \"紅負\"]\n1. h2e2 h9g7\n", XQI_RESULT_BLACK_WIN},
+		{"[Result \"和局\"]\n1. h2e2 h9g7\n", XQI_RESULT_DRAW},
+		{"[Result \"Black wins\"]\n1. h2e2 h9g7\n", XQI_RESULT_BLACK_WIN},
+		{"[Result \"先胜\"]\n1. h2e2 h9g7\n", XQI_RESULT_RED_WIN},
+		{"[FEN \"3k5/9/9/9/9/9/9/9/9/5K3 b - - 0 1\"]\n[Result \"先胜\"]\n1... d9d8\n",
+		 XQI_RESULT_BLACK_WIN},
+		{"[FEN \"3k5/9/9/9/9/9/9/9/9/5K3 b - - 0 1\"]\n[Result \"后负\"]\n1... d9d8\n",
+		 XQI_RESULT_BLACK_WIN},
+		{"[Result \"胜\"]\n1. h2e2 h9g7\n", XQI_RESULT_UNKNOWN},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct reading r;
+		const struct xq_diagnostic *d;
+		open_str(&r, cases[i].text);
+		assert_int_equal(next_game(&r), 1);
+		assert_int_equal(r.g.result, cases[i].r);
+		assert_non_null(r.g.result_text); /* as the record wrote it */
+		d = find_diag(&r, XQI_D_BAD_TAG);
+		if (cases[i].r == XQI_RESULT_UNKNOWN) {
+			assert_null(d);
+		} else {
+			assert_non_null(d);
+			assert_int_equal(d->severity, XQ_SEVERITY_NOTE);
+			assert_int_equal(d->place.line, cases[i].text[1] == 'F' ? 2 : 1);
+			assert_non_null(strstr(d->msg, xqi_result_string(cases[i].r)));
+		}
 		close_reading(&r);
 	}
 }
@@ -1222,10 +1269,18 @@ static void result_tag_that_disagrees_is_bad_result(void **state)
 	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
 	assert_int_equal(d->place.line, 1);
 	close_reading(&r);
-	/* 未知 and * both mean unknown: they agree. */
+	/* 未知 and * both mean unknown: they agree (the word is noted). */
 	open_str(&r, "[Result \"未知\"]\n1. h2e2 *\n");
 	assert_int_equal(next_game(&r), 1);
-	assert_int_equal(r.nd, 0);
+	assert_null(find_diag(&r, XQI_D_BAD_RESULT));
+	assert_int_equal(r.nd, 1);
+	assert_int_equal(r.d[0].severity, XQ_SEVERITY_NOTE);
+	close_reading(&r);
+	/* 红胜 and 0-1 do not. */
+	open_str(&r, "[Result \"红胜\"]\n1. h2e2 0-1\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_int_equal(r.g.result, XQI_RESULT_BLACK_WIN);
+	assert_non_null(find_diag(&r, XQI_D_BAD_RESULT));
 	close_reading(&r);
 }
 
@@ -2094,6 +2149,7 @@ static void writer_puts_game_first_sets_format_and_regenerates_fen(void **state)
 	assert_string_equal(out.ptr, "[Game \"Chinese Chess\"]\n"
 				     "[Event \"e\"]\n"
 				     "[FEN \"3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n"
+				     "[Result \"*\"]\n"
 				     "[Format \"ICCS\"]\n"
 				     "\n"
 				     "1. e0e1 *\n");
@@ -2107,11 +2163,13 @@ static void writer_adds_fen_when_the_start_is_not_standard(void **state)
 
 	(void)state;
 	rewrite(in, sizeof(in) - 1, XQ_DIALECT_ICCS, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
+	/* No result: "*", the tag and the end of the moves. */
 	assert_string_equal(out.ptr, "[Game \"Chinese Chess\"]\n"
+				     "[Result \"*\"]\n"
 				     "[FEN \"4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1\"]\n"
 				     "[Format \"ICCS\"]\n"
 				     "\n"
-				     "1... e9f9\n");
+				     "1... e9f9 *\n");
 	xq_buf_release(&out);
 }
 
@@ -2124,6 +2182,7 @@ static void writer_numbers_variations_comments_and_nags(void **state)
 	(void)state;
 	rewrite(in, sizeof(in) - 1, XQ_DIALECT_ICCS, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
 	assert_string_equal(out.ptr, "[Game \"Chinese Chess\"]\n"
+				     "[Result \"1-0\"]\n"
 				     "[Format \"ICCS\"]\n"
 				     "\n"
 				     "{start} 1. h2e2 $1 {good} 1... h9g7 (1... b9c7 {or} 2. h0g2 (2. {pre} b0c2)\n"
@@ -2178,12 +2237,22 @@ static void writer_separates_games_with_one_blank_line(void **state)
 	(void)state;
 	rewrite(in, sizeof(in) - 1, XQ_DIALECT_ICCS, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
 	assert_string_equal(out.ptr,
-			    "[Game \"Chinese Chess\"]\n[Event \"1\"]\n[Format \"ICCS\"]\n\n1. h2e2 *\n"
+			    "[Game \"Chinese Chess\"]\n[Event \"1\"]\n[Result \"*\"]\n[Format \"ICCS\"]\n\n1. h2e2 *\n"
 			    "\n"
 			    "[Game \"Chinese Chess\"]\n[Event \"2\"]\n[Result \"*\"]\n[Format \"ICCS\"]\n\n*\n"
 			    "\n"
-			    "[Game \"Chinese Chess\"]\n[Event \"3\"]\n[Format \"ICCS\"]\n\n1. b2e2 1-0\n");
+			    "[Game \"Chinese Chess\"]\n[Event \"3\"]\n[Result \"1-0\"]\n[Format \"ICCS\"]\n\n1. b2e2 1-0\n");
 	xq_buf_release(&out);
+}
+
+/* What PGN makes of a game's result, to compare a game with what its
+ * PGN reads back as: a Result tag always there (added last when the game
+ * had none) as the writer writes it, no result "*". */
+static void as_pgn_writes_results(struct xqi_record *g)
+{
+	assert_int_equal(xqi_record_set_tag(g, "Result", xqi_pgn_result_tag(g)), 0);
+	if (g->result == XQI_RESULT_NONE)
+		g->result = XQI_RESULT_UNKNOWN;
 }
 
 static void round_trip_keeps_the_game_and_the_bytes(void **state)
@@ -2202,9 +2271,11 @@ static void round_trip_keeps_the_game_and_the_bytes(void **state)
 	open_mem(&r2, "2", a.ptr, a.len, NULL);
 	assert_int_equal(next_game(&r1), 1);
 	assert_int_equal(next_game(&r2), 1);
-	/* The writer adds [Game] and [Format]; everything else is the same. */
+	/* The writer adds [Game] and [Format], and writes the result as PGN
+	 * does; everything else is the same. */
 	xqi_record_remove_tag(&r2.g, "Game");
 	xqi_record_remove_tag(&r2.g, "Format");
+	as_pgn_writes_results(&r1.g);
 	if (!xqi_record_equal(&r1.g, &r2.g, 0, why, sizeof(why)))
 		fail_msg("%s", why);
 	close_reading(&r1);
@@ -2377,7 +2448,7 @@ static void comment_of_only_white_space_is_left_out_with_its_move_number(void **
 	xqi_record_set_comment(&g, n1, " \n ", 3);
 	xqi_record_set_pre_comment(&g, n2, "  ", 2);
 	write_read_write(&g, &a, &w, &r);
-	assert_non_null(strstr(a.ptr, "1. h2e2 h9g7\n"));
+	assert_non_null(strstr(a.ptr, "1. h2e2 h9g7 *\n"));
 	assert_non_null(find_diag(&w.diags, XQI_D_LOSS));
 	close_reading(&r);
 	xqi_record_release(&g);
@@ -2418,7 +2489,7 @@ static void comment_before_the_game_joins_the_game_comment_with_a_loss(void **st
 	open_writer(&w, &out, XQ_DIALECT_ICCS, XQI_ENC_UTF8);
 	assert_int_equal(xqi_format_pgn.write(w.wr, &g), 0);
 	close_writer(&w);
-	assert_non_null(strstr(out.ptr, "\n\n{before} {game}\n"));
+	assert_non_null(strstr(out.ptr, "\n\n{before} {game} *\n"));
 	assert_non_null(find_diag(&w.diags, XQI_D_LOSS));
 	xqi_record_release(&g);
 	xq_buf_release(&out);
@@ -2574,6 +2645,39 @@ static void coordinates_count_ranks_as_the_options_say(void **state)
 	close_reading(&r);
 }
 
+/* PGN needs a Result tag and a result at the end of the moves: a game
+ * with none gets "*" for both, a result in words its standard one, and a
+ * word that says no result PGN knows "*", reported. */
+static void every_game_is_written_with_a_result_tag_and_a_result_at_its_end(void **state)
+{
+	const char in[] = "[Event \"none\"]\n\n1. h2e2 h9g7\n\n"
+			  "[Event \"word\"]\n[Result \"红胜\"]\n\n1. h2e2 h9g7\n\n"
+			  "[Event \"terminator word\"]\n\n1. h2e2 h9g7 和棋\n";
+	struct xq_buf out = XQ_BUF_INIT;
+	struct reading r;
+	struct writing w;
+
+	(void)state;
+	rewrite(in, sizeof(in) - 1, XQ_DIALECT_ICCS, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
+	assert_string_equal(out.ptr,
+			    "[Game \"Chinese Chess\"]\n[Event \"none\"]\n[Result \"*\"]\n[Format \"ICCS\"]\n\n"
+			    "1. h2e2 h9g7 *\n\n"
+			    "[Game \"Chinese Chess\"]\n[Event \"word\"]\n[Result \"1-0\"]\n[Format \"ICCS\"]\n\n"
+			    "1. h2e2 h9g7 1-0\n\n"
+			    "[Game \"Chinese Chess\"]\n[Event \"terminator word\"]\n[Result \"1/2-1/2\"]\n"
+			    "[Format \"ICCS\"]\n\n1. h2e2 h9g7 1/2-1/2\n");
+	xq_buf_reset(&out);
+	open_str(&r, "[Result \"V\"]\n1. h2e2 *\n");
+	assert_int_equal(next_game(&r), 1);
+	open_writer(&w, &out, XQ_DIALECT_ICCS, XQI_ENC_UTF8);
+	assert_int_equal(xqi_format_pgn.write(w.wr, &r.g), 0);
+	close_writer(&w);
+	assert_non_null(strstr(out.ptr, "[Result \"*\"]\n"));
+	assert_non_null(find_diag(&w.diags, XQI_D_LOSS));
+	close_reading(&r);
+	xq_buf_release(&out);
+}
+
 static void writer_writes_chinese_by_default_and_traditional_in_big5(void **state)
 {
 	const char in[] = "[Event \"e\"]\n1. h2e2 h9g7 2. h0g2 *\n";
@@ -2581,7 +2685,7 @@ static void writer_writes_chinese_by_default_and_traditional_in_big5(void **stat
 
 	(void)state;
 	rewrite(in, sizeof(in) - 1, XQ_DIALECT_AUTO, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
-	assert_string_equal(out.ptr, "[Game \"Chinese Chess\"]\n[Event \"e\"]\n\n"
+	assert_string_equal(out.ptr, "[Game \"Chinese Chess\"]\n[Event \"e\"]\n[Result \"*\"]\n\n"
 				     "1. 炮二平五 马８进７ 2. 马二进三 *\n");
 	xq_buf_reset(&out);
 	rewrite(in, sizeof(in) - 1, XQ_DIALECT_WXF, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
@@ -2629,6 +2733,7 @@ static void round_trip_in_every_notation_and_encoding(void **state)
 				xqi_record_remove_tag(&r2.g, "Format");
 				xqi_record_remove_tag(&r1.g, "FEN");
 				xqi_record_remove_tag(&r2.g, "FEN");
+				as_pgn_writes_results(&r1.g);
 				if (!xqi_record_equal(&r1.g, &r2.g, 0, why, sizeof(why)))
 					fail_msg("%s in %s/%s: %s", fixtures[f], xqi_notation_name(notations[n]),
 						 xqi_encoding_name(encs[e]), why);
@@ -2821,6 +2926,7 @@ static void read_corpus_file(const char *path, struct file_result *fr, int notat
 			xqi_record_remove_tag(&r2.g, "Format");
 			xqi_record_remove_tag(&g, "FEN");
 			xqi_record_remove_tag(&r2.g, "FEN");
+			as_pgn_writes_results(&g);
 			if (!xqi_record_equal(&g, &r2.g, 0, why, sizeof(why)))
 				fail_msg("%s game %llu in %s: read back, not the same game: %s", path,
 					 (unsigned long long)g.number, xqi_notation_name(notation), why);
@@ -3010,6 +3116,7 @@ int main(void)
 		cmocka_unit_test(nags_numeric_symbolic_and_glued),
 		cmocka_unit_test(check_marks_are_not_part_of_the_move),
 		cmocka_unit_test(every_result_token),
+		cmocka_unit_test(result_tag_in_words_is_read_as_the_result_it_says),
 		cmocka_unit_test(missing_result_is_a_note_and_the_tag_is_used),
 		cmocka_unit_test(result_tag_that_disagrees_is_bad_result),
 		cmocka_unit_test(junk_after_the_result_is_reported_and_skipped),
@@ -3061,6 +3168,7 @@ int main(void)
 		cmocka_unit_test(notation_is_found_per_game),
 		cmocka_unit_test(coordinates_count_ranks_as_the_options_say),
 		cmocka_unit_test(writer_writes_chinese_by_default_and_traditional_in_big5),
+		cmocka_unit_test(every_game_is_written_with_a_result_tag_and_a_result_at_its_end),
 		cmocka_unit_test(round_trip_in_every_notation_and_encoding),
 		cmocka_unit_test(corpus_files_taken_as_pgn_are_exactly_the_listed_ones_and_detected_so),
 		cmocka_unit_test(every_corpus_record_reads_and_only_the_listed_ones_fail),

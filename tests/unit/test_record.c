@@ -409,6 +409,95 @@ static void results_parse_and_print(void **state)
 	assert_string_equal(xqi_result_string(XQI_RESULT_NONE), "*");
 }
 
+/* Results in words, as programs and people write them in place of 1-0. */
+static void results_in_words_read_as_the_results_they_say(void **state)
+{
+	static const struct {
+		const char *text;
+		int kind;
+		enum xqi_result r;
+	} cases[] = {
+		{"1-0", XQI_RESULT_IS_STANDARD, XQI_RESULT_RED_WIN},
+		{" * ", XQI_RESULT_IS_STANDARD, XQI_RESULT_UNKNOWN},
+		{"\xC2\xBD-\xC2\xBD", XQI_RESULT_IS_WORD, XQI_RESULT_DRAW},
+		{"红胜", XQI_RESULT_IS_WORD, XQI_RESULT_RED_WIN},
+		{"红方胜", XQI_RESULT_IS_WORD, XQI_RESULT_RED_WIN},
+		{"紅方勝", XQI_RESULT_IS_WORD, XQI_RESULT_RED_WIN},
+		{"红先胜", XQI_RESULT_IS_WORD, XQI_RESULT_RED_WIN},
+		{"红方获胜", XQI_RESULT_IS_WORD, XQI_RESULT_RED_WIN},
+		{"黑负", XQI_RESULT_IS_WORD, XQI_RESULT_RED_WIN},
+		{"黑先負", XQI_RESULT_IS_WORD, XQI_RESULT_RED_WIN},
+		{"黑胜", XQI_RESULT_IS_WORD, XQI_RESULT_BLACK_WIN},
+		{"黑勝", XQI_RESULT_IS_WORD, XQI_RESULT_BLACK_WIN},
+		{"红负", XQI_RESULT_IS_WORD, XQI_RESULT_BLACK_WIN},
+		{"紅負", XQI_RESULT_IS_WORD, XQI_RESULT_BLACK_WIN},
+		{"红输", XQI_RESULT_IS_WORD, XQI_RESULT_BLACK_WIN},
+		{"和棋", XQI_RESULT_IS_WORD, XQI_RESULT_DRAW},
+		{"和局", XQI_RESULT_IS_WORD, XQI_RESULT_DRAW},
+		{"和", XQI_RESULT_IS_WORD, XQI_RESULT_DRAW},
+		{"平局", XQI_RESULT_IS_WORD, XQI_RESULT_DRAW},
+		{"红和", XQI_RESULT_IS_WORD, XQI_RESULT_DRAW},
+		{"先和", XQI_RESULT_IS_WORD, XQI_RESULT_DRAW},
+		{"未知", XQI_RESULT_IS_WORD, XQI_RESULT_UNKNOWN},
+		{"不詳", XQI_RESULT_IS_WORD, XQI_RESULT_UNKNOWN},
+		{"Red wins", XQI_RESULT_IS_WORD, XQI_RESULT_RED_WIN},
+		{"RED  WON.", XQI_RESULT_IS_WORD, XQI_RESULT_RED_WIN},
+		{"black resigns", XQI_RESULT_IS_WORD, XQI_RESULT_RED_WIN},
+		{"Black wins", XQI_RESULT_IS_WORD, XQI_RESULT_BLACK_WIN},
+		{"red lost", XQI_RESULT_IS_WORD, XQI_RESULT_BLACK_WIN},
+		{"Draw", XQI_RESULT_IS_WORD, XQI_RESULT_DRAW},
+		{"drawn game", XQI_RESULT_IS_WORD, XQI_RESULT_DRAW},
+		{"unknown", XQI_RESULT_IS_WORD, XQI_RESULT_UNKNOWN},
+	};
+	enum xqi_result r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r = XQI_RESULT_NONE;
+		if (xqi_result_word(cases[i].text, strlen(cases[i].text), XQI_RED, &r) != cases[i].kind)
+			fail_msg("'%s' is not read as it should be", cases[i].text);
+		if (r != cases[i].r)
+			fail_msg("'%s' is read as %s", cases[i].text, xqi_result_string(r));
+	}
+}
+
+/* 先 is whoever moves first, 后 the other; a colour is a colour. */
+static void first_and_second_name_the_sides_by_who_moves_first(void **state)
+{
+	enum xqi_result r;
+
+	(void)state;
+	assert_int_equal(xqi_result_word("先胜", strlen("先胜"), XQI_RED, &r), XQI_RESULT_IS_WORD);
+	assert_int_equal(r, XQI_RESULT_RED_WIN);
+	assert_int_equal(xqi_result_word("先胜", strlen("先胜"), XQI_BLACK, &r), XQI_RESULT_IS_WORD);
+	assert_int_equal(r, XQI_RESULT_BLACK_WIN);
+	assert_int_equal(xqi_result_word("先负", strlen("先负"), XQI_BLACK, &r), XQI_RESULT_IS_WORD);
+	assert_int_equal(r, XQI_RESULT_RED_WIN);
+	assert_int_equal(xqi_result_word("后胜", strlen("后胜"), XQI_BLACK, &r), XQI_RESULT_IS_WORD);
+	assert_int_equal(r, XQI_RESULT_RED_WIN);
+	assert_int_equal(xqi_result_word("後手勝", strlen("後手勝"), XQI_RED, &r), XQI_RESULT_IS_WORD);
+	assert_int_equal(r, XQI_RESULT_BLACK_WIN);
+	assert_int_equal(xqi_result_word("红胜", strlen("红胜"), XQI_BLACK, &r), XQI_RESULT_IS_WORD);
+	assert_int_equal(r, XQI_RESULT_RED_WIN);
+}
+
+/* What names no side, or is no result at all, is not read. */
+static void words_that_say_no_result_are_not_read(void **state)
+{
+	static const char *const texts[] = {"胜", "负", "红", "红先", "胜红", "红胜了", "V", "W",
+					     "wins", "green wins", "", "  ", "1-0 ", "炮二平五",
+					     "后车进一"};
+	enum xqi_result r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		if (xqi_result_word(texts[i], strlen(texts[i]), XQI_RED, &r) >= 0 &&
+		    strcmp(texts[i], "1-0 "))
+			fail_msg("'%s' is read as a result", texts[i]);
+	/* (White space around a marker is left out.) */
+	assert_int_equal(xqi_result_word("1-0 ", 4, XQI_RED, &r), XQI_RESULT_IS_STANDARD);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +517,9 @@ int main(void)
 		cmocka_unit_test(clear_reuses_the_game_for_the_next_record),
 		cmocka_unit_test(error_text_is_kept_until_the_game_is_cleared),
 		cmocka_unit_test(results_parse_and_print),
+		cmocka_unit_test(results_in_words_read_as_the_results_they_say),
+		cmocka_unit_test(first_and_second_name_the_sides_by_who_moves_first),
+		cmocka_unit_test(words_that_say_no_result_are_not_read),
 	};
 	return cmocka_run_group_tests_name("game", tests, NULL, NULL);
 }
