@@ -11,6 +11,8 @@ struct pgn_writer {
 	const struct xqi_sink *sink;
 	enum xq_dialect notation;
 	unsigned nflags;
+	int own_script;    /* Chinese as the options did not say: each game in its source's script */
+	unsigned gflags;   /* nflags for the game being written */
 	enum xqi_encoding enc;
 	struct xqi_transcoder tc; /* UTF-8 to enc, opened once for the writer */
 	struct xq_buf text, conv;
@@ -298,7 +300,7 @@ static int write_move(struct pgn_writer *w, const struct xqi_record *g, uint32_t
 	num[0] = '\0';
 	if (!black || *need_number || comment_kept(node->pre_comment))
 		snprintf(num, sizeof(num), black ? "%u..." : "%u.", (unsigned)before->fullmove);
-	ml = xqi_notation_write(mv, sizeof(mv), before, node->move, w->notation, w->nflags);
+	ml = xqi_notation_write(mv, sizeof(mv), before, node->move, w->notation, w->gflags);
 	if (ml == 0) {
 		char name[5];
 		xqi_move_name(node->move, name);
@@ -400,6 +402,9 @@ int xqi_pgn_write(void *writer, const struct xqi_record *g)
 	int rc;
 
 	xq_buf_reset(&w->text);
+	w->gflags = w->nflags;
+	if (w->own_script && xqi_record_traditional(g))
+		w->gflags |= XQ_DIALECT_TRADITIONAL;
 	if (w->games > 0 && xq_buf_addc(&w->text, '\n'))
 		return XQ_ENOMEM;
 	if ((rc = write_tags(w, g)) || (rc = xq_buf_addc(&w->text, '\n')) ||
@@ -470,6 +475,9 @@ int xqi_pgn_open_writer(void **out, struct xq_file *o, const struct xqi_write_op
 	w->sink = sink;
 	w->notation = n;
 	w->nflags = opts->notation_flags;
+	/* Not named: Chinese, in the script each game's source wrote (Big5
+	 * has only the traditional one). */
+	w->own_script = opts->notation == XQ_DIALECT_AUTO;
 	w->enc = opts->encoding == XQI_ENC_UNKNOWN ? XQI_ENC_UTF8 : opts->encoding;
 	/* Big5 has no simplified 车 马 帅: Chinese moves go out in traditional characters. */
 	if (w->enc == XQI_ENC_BIG5 && n == XQ_DIALECT_CHINESE)

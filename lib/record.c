@@ -754,6 +754,37 @@ const char *xqi_result_string(enum xqi_result r)
 	return "*";
 }
 
+/* ---- the script of the move texts (record.h) ------------------------------------- */
+
+int xqi_record_traditional(const struct xqi_record *g)
+{
+	/* The glyphs of Chinese move text that one script has and the other
+	 * not (炮 兵 卒 士 相 平 退 are both's). */
+	static const char *const trad[] = {"車", "俥", "硨", "馬", "傌", "碼", "帥", "將", "進", "後"};
+	static const char *const simp[] = {"车", "马", "帅", "将", "进", "后"};
+
+	for (size_t n = 1; n < g->nnodes; n++) {
+		const unsigned char *t = (const unsigned char *)g->nodes[n].text;
+		int cjk = 0;
+		if (!t)
+			continue;
+		for (; *t; t++) {
+			if (*t < 0xE0 || !t[1] || !t[2])
+				continue;
+			cjk = 1;
+			for (size_t i = 0; i < sizeof(trad) / sizeof(trad[0]); i++)
+				if (!memcmp(t, trad[i], 3))
+					return 1;
+			for (size_t i = 0; i < sizeof(simp) / sizeof(simp[0]); i++)
+				if (!memcmp(t, simp[i], 3))
+					return 0;
+		}
+		if (!cjk)
+			return 0; /* moves in another notation than Chinese */
+	}
+	return 0;
+}
+
 /* ---- results in words (record.h) ------------------------------------------------ */
 
 /* What a word of a result says of a side. */

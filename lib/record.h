@@ -276,6 +276,12 @@ uint32_t xqi_record_next(const struct xqi_record *g, uint32_t n);
 uint32_t xqi_record_next_ply(const struct xqi_record *g, uint32_t n, uint32_t *ply);
 /* Number of plies from the root to `n`. */
 uint32_t xqi_record_ply(const struct xqi_record *g, uint32_t n);
+/* Were the moves of `g` written in traditional Chinese glyphs where its
+ * source wrote them (the nodes' texts)?  1 when the first glyph of its
+ * move texts that tells the scripts apart is traditional (車 馬 帥 將 進
+ * 後 俥 傌 ...), 0 when it is simplified (车 马 帅 将 进 后), when none
+ * tells (炮二平五) or when the moves are in another notation. */
+int xqi_record_traditional(const struct xqi_record *g);
 /* Number of moves in the main line, and its last node (the root if none). */
 uint32_t xqi_record_mainline_length(const struct xqi_record *g);
 uint32_t xqi_record_mainline_end(const struct xqi_record *g);

@@ -2678,6 +2678,31 @@ static void every_game_is_written_with_a_result_tag_and_a_result_at_its_end(void
 	xq_buf_release(&out);
 }
 
+/* Chinese move text goes out in the script its source wrote it in (車
+ * 馬 進, 俥 傌 too), unless a notation is asked for. */
+static void chinese_moves_keep_the_script_of_their_source(void **state)
+{
+	const char trad[] = "1. 炮二平五 馬８進７ 2. 傌二進三 車９平８ 3. 俥一平二 *\n";
+	const char simp[] = "1. 炮二平五 马８进７ *\n";
+	const char none[] = "1. 炮二平五 炮８平５ *\n";
+	struct xq_buf out = XQ_BUF_INIT;
+
+	(void)state;
+	rewrite(trad, sizeof(trad) - 1, XQ_DIALECT_AUTO, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
+	assert_non_null(strstr(out.ptr, "1. 炮二平五 馬８進７ 2. 馬二進三 車９平８ 3. 車一平二 *\n"));
+	xq_buf_reset(&out);
+	rewrite(trad, sizeof(trad) - 1, XQ_DIALECT_CHINESE, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
+	assert_non_null(strstr(out.ptr, "1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 *\n"));
+	xq_buf_reset(&out);
+	rewrite(simp, sizeof(simp) - 1, XQ_DIALECT_AUTO, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
+	assert_non_null(strstr(out.ptr, "1. 炮二平五 马８进７ *\n"));
+	xq_buf_reset(&out);
+	/* Nothing tells the scripts apart: simplified. */
+	rewrite(none, sizeof(none) - 1, XQ_DIALECT_AUTO, XQI_ENC_UTF8, XQI_ENC_UNKNOWN, &out);
+	assert_non_null(strstr(out.ptr, "1. 炮二平五 炮８平５ *\n"));
+	xq_buf_release(&out);
+}
+
 static void writer_writes_chinese_by_default_and_traditional_in_big5(void **state)
 {
 	const char in[] = "[Event \"e\"]\n1. h2e2 h9g7 2. h0g2 *\n";
@@ -3169,6 +3194,7 @@ int main(void)
 		cmocka_unit_test(coordinates_count_ranks_as_the_options_say),
 		cmocka_unit_test(writer_writes_chinese_by_default_and_traditional_in_big5),
 		cmocka_unit_test(every_game_is_written_with_a_result_tag_and_a_result_at_its_end),
+		cmocka_unit_test(chinese_moves_keep_the_script_of_their_source),
 		cmocka_unit_test(round_trip_in_every_notation_and_encoding),
 		cmocka_unit_test(corpus_files_taken_as_pgn_are_exactly_the_listed_ones_and_detected_so),
 		cmocka_unit_test(every_corpus_record_reads_and_only_the_listed_ones_fail),

@@ -498,6 +498,37 @@ static void words_that_say_no_result_are_not_read(void **state)
 	assert_int_equal(xqi_result_word("1-0 ", 4, XQI_RED, &r), XQI_RESULT_IS_STANDARD);
 }
 
+static void traditional_script_is_told_by_the_first_glyph_that_differs(void **state)
+{
+	static const struct {
+		const char *moves[3];
+		int traditional;
+	} cases[] = {
+		{{"炮二平五", "馬８進７", NULL}, 1},
+		{{"炮二平五", "马８进７", NULL}, 0},
+		{{"炮二平五", "炮８平５", "傌二進三"}, 1},
+		{{"炮二平五", "炮８平５", NULL}, 0},
+		{{"h2e2", "馬８進７", NULL}, 0},
+	};
+	static const char *const iccs[3] = {"h2e2", "h7e7", "h0g2"};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct xqi_record g;
+		uint32_t at = XQI_ROOT;
+		assert_int_equal(xqi_record_init(&g), 0);
+		for (int k = 0; k < 3 && cases[i].moves[k]; k++) {
+			assert_int_equal(xqi_record_add_move(&g, at, mv(iccs[k]), &at), 0);
+			assert_int_equal(xqi_record_set_text(&g, at, cases[i].moves[k],
+							  strlen(cases[i].moves[k])),
+					 0);
+		}
+		if (xqi_record_traditional(&g) != cases[i].traditional)
+			fail_msg("case %zu", i);
+		xqi_record_release(&g);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -520,6 +551,7 @@ int main(void)
 		cmocka_unit_test(results_in_words_read_as_the_results_they_say),
 		cmocka_unit_test(first_and_second_name_the_sides_by_who_moves_first),
 		cmocka_unit_test(words_that_say_no_result_are_not_read),
+		cmocka_unit_test(traditional_script_is_told_by_the_first_glyph_that_differs),
 	};
 	return cmocka_run_group_tests_name("game", tests, NULL, NULL);
 }
