@@ -94,10 +94,11 @@ static void print_summary(void *ctx, double secs)
 		b = reporter_summary_open(r);
 		xq_buf_addf(b, ",\"to\":\"%s\"", c->to);
 		reporter_summary_inputs(r, b, r->games);
-		xq_buf_addf(b, ",\"written\":%llu,\"skipped\":%llu,\"with_losses\":%llu,\"kept_broken\":%llu,\"verified\":%llu,\"verify_failed\":%llu,\"stopped\":%s",
+		xq_buf_addf(b, ",\"written\":%llu,\"skipped\":%llu,\"with_losses\":%llu,\"kept_broken\":%llu,\"cut\":%llu,\"verified\":%llu,\"verify_failed\":%llu,\"stopped\":%s",
 			    (unsigned long long)c->written,
 			    (unsigned long long)c->skipped, (unsigned long long)c->lossy,
-			    (unsigned long long)c->kept_broken, (unsigned long long)c->verified,
+			    (unsigned long long)c->kept_broken, (unsigned long long)c->cut,
+			    (unsigned long long)c->verified,
 			    (unsigned long long)c->verify_failed, c->stop ? "true" : "false");
 		fix_summary_json(&cc->fix, b);
 		reporter_summary_close(r, secs);
@@ -121,6 +122,8 @@ static void print_summary(void *ctx, double secs)
 		xq_buf_addf(b, ", %llu with losses", (unsigned long long)c->lossy);
 	if (c->kept_broken)
 		xq_buf_addf(b, ", %llu kept up to an error", (unsigned long long)c->kept_broken);
+	if (c->cut)
+		xq_buf_addf(b, ", %llu with a variation cut at an error", (unsigned long long)c->cut);
 	if (c->verify)
 		xq_buf_addf(b, ", %llu verified", (unsigned long long)c->verified);
 	fix_summary_text(&cc->fix, b);

@@ -524,6 +524,12 @@ void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
 		c->skipped++;
 		return;
 	}
+	if (xq_record_is_cut(g) && c->strict) {
+		add_diag(j, XQ_SEVERITY_NOTE, "none",
+			 "skipped: a variation of it was cut at an error (--strict writes whole games only)");
+		c->skipped++;
+		return;
+	}
 	if (!c->dir_mode && !(c->caps & XQ_FORMAT_MULTI) && c->written > 0) {
 		/* Said once, and the run stops: every later game is the same. */
 		add_diag(j, XQ_SEVERITY_ERROR, "loss",
@@ -625,6 +631,8 @@ void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
 	c->written++;
 	if (lossy)
 		c->lossy++;
+	if (xq_record_is_cut(g))
+		c->cut++;
 	if (xq_record_is_broken(g)) {
 		c->kept_broken++;
 		add_diag(j, XQ_SEVERITY_WARNING, "truncated",

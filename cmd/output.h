@@ -22,6 +22,9 @@
  *
  * A game a reader flagged broken is reported and skipped, or written up
  * to its first error with --keep-broken; it is never altered silently.
+ * A game whose reader cut a variation at an error (xq_record_is_cut(): the
+ * error reported with what was cut) is written, the rest of it whole;
+ * --strict skips it.
  *
  * The command's own part: its option table includes output_options and
  * hands their ids to output_take(); output_check() after parsing;
@@ -89,6 +92,7 @@ struct output {
 	struct name_set names;    /* the files written under DIR/ in this run */
 	/* totals */
 	uint64_t written, skipped, lossy, kept_broken, verified, verify_failed, seq;
+	uint64_t cut;             /* written with a variation cut at an error */
 	int io_error, stop;
 	int too_many;             /* a second game for a single-game format */
 	int disk_full;            /* -o DIR/: a file could not be written for want of space */

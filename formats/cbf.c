@@ -744,22 +744,20 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 			continue;
 		}
 		ply = t.parent != XQ_NO_NODE ? t.ply + 1 : 0;
-		if (!m && t.parent != XQ_NO_NODE) {
-			xqi_format_report(r->sink, r->name, g->number, &pl, 0, ply, value,
-				      value ? strlen(value) : 0, XQI_D_BAD_MOVE_TEXT, XQ_SEVERITY_ERROR,
-				      "<Move value=\"%s\"> is not a move (\"x1y1-x2y2\"); "
-				      "the line stops here",
-				      value ? value : "");
-			g->flags |= XQI_RECORD_BROKEN;
-		}
 		xqi_diagnostic_init(&d);
 		added = xqi_flat_tree_add(&t, m, e->branch, e->end, &node, &d);
-		if (added == XQ_EILLEGAL) {
-			xqi_format_report(r->sink, r->name, g->number, &pl, 0, ply, value,
-				      value ? strlen(value) : 0, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
-				      "illegal move %s: %s; the line stops here", value ? value : "",
-				      d.msg);
-			g->flags |= XQI_RECORD_BROKEN;
+		if (added == XQ_EILLEGAL || added == XQ_EPARSE) {
+			/* Said once its subtree is over, with what it cost. */
+			struct xqi_sink hold = xqi_flat_tree_holder(&t);
+			if (added == XQ_EPARSE)
+				xqi_format_report(&hold, r->name, g->number, &pl, 0, ply, value,
+						 value ? strlen(value) : 0, XQI_D_BAD_MOVE_TEXT, XQ_SEVERITY_ERROR,
+						 "<Move value=\"%s\"> is not a move (\"x1y1-x2y2\")",
+						 value ? value : "");
+			else
+				xqi_format_report(&hold, r->name, g->number, &pl, 0, ply, value,
+						 value ? strlen(value) : 0, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
+						 "illegal move %s: %s", value ? value : "", d.msg);
 		} else if (added == 1) {
 			g->nodes[node].place = pl;
 			rc = xqi_record_set_text(g, node, value ? value : "", value ? strlen(value) : 0);
@@ -772,19 +770,19 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 				g->flags |= XQI_RECORD_BROKEN;
 				break;
 			}
-		} else if (added < 0 && added != XQ_EPARSE) {
+		} else if (added < 0) {
 			rc = added;
 		}
+		if (xqi_flat_tree_cut_done(&t, 0, &d))
+			xqi_sink_report(r->sink, &d);
 		if (rc)
 			break;
 	}
 	if (!rc) {
 		struct xqi_place pl = elem_place(&doc->elems[doc->list]);
-		if (t.skipped)
-			xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
-				      XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_NOTE,
-				      "%u moves after a bad move of their line were not read",
-				      (unsigned)t.skipped);
+		struct xq_diagnostic cut;
+		if (xqi_flat_tree_cut_done(&t, 1, &cut))
+			xqi_sink_report(r->sink, &cut);
 		if (after_end)
 			xqi_format_report(r->sink, r->name, g->number, &pl, 0, 0, NULL, 0,
 				      XQI_D_TRAILING, XQ_SEVERITY_WARNING,

@@ -464,33 +464,39 @@ static int read_tree(struct cbr_reader *r, struct xqi_record *g, uint64_t pos, u
 		name[0] = '\0';
 		if (m)
 			xqi_move_name(m, name);
-		if (!m && t.parent != XQ_NO_NODE) {
-			xqi_cbr_report(r, g->number, here, ply, NULL, XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
-			       "move bytes %02x %02x name no square; the line stops here", raw[2],
-			       raw[3]);
-			g->flags |= XQI_RECORD_BROKEN;
-		}
 		xqi_diagnostic_init(&d);
 		added = xqi_flat_tree_add(&t, m, flags & 2, flags & 1, &node, &d);
-		if (added == XQ_EILLEGAL) {
-			xqi_cbr_report(r, g->number, here, ply, name, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
-			       "illegal move %s: %s; the line stops here", name, d.msg);
-			g->flags |= XQI_RECORD_BROKEN;
+		if (added == XQ_EILLEGAL || added == XQ_EPARSE) {
+			/* Said once its subtree is over, with what it cost. */
+			struct xqi_sink hold = xqi_flat_tree_holder(&t);
+			struct xqi_place pl = {here, 0, 0};
+			if (added == XQ_EPARSE)
+				xqi_format_report(&hold, r->name, g->number, &pl, 1, ply, NULL, 0,
+						 XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
+						 "move bytes %02x %02x name no square", raw[2], raw[3]);
+			else
+				xqi_format_report(&hold, r->name, g->number, &pl, 1, ply, name,
+						 strlen(name), XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
+						 "illegal move %s: %s", name, d.msg);
 		} else if (added == 1) {
 			g->nodes[node].place.offset = here;
 			if (clen)
 				rc = set_comment(r, g, node, ply, xqi_cbr_window_get(r, pos, clen), clen, pos,
 						 &tmp);
-		} else if (added < 0 && added != XQ_EPARSE) {
+		} else if (added < 0) {
 			rc = added;
 		}
+		if (xqi_flat_tree_cut_done(&t, 0, &d))
+			xqi_sink_report(r->sink, &d);
 		pos += clen;
 		if (rc)
 			break;
 	}
-	if (!rc && t.skipped && playable)
-		xqi_cbr_report(r, g->number, pos, 0, NULL, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_NOTE,
-		       "%u moves after a bad move of their line were not read", (unsigned)t.skipped);
+	{
+		struct xq_diagnostic cut;
+		if (xqi_flat_tree_cut_done(&t, 1, &cut))
+			xqi_sink_report(r->sink, &cut);
+	}
 	*unread = t.skipped;
 	if (entries == 0)
 		g->flags |= XQI_RECORD_EMPTY;

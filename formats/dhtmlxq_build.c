@@ -4,6 +4,8 @@
  */
 #include "dhtmlxq_int.h"
 
+#include "flattree.h"
+
 /*
  * A lower-case element name as a tag name: the first letter, and the one
  * after a "red" or "black" prefix, upper-cased (redteam -> RedTeam).
@@ -110,13 +112,61 @@ static xqi_move first_move(const struct dh_elem *e)
 	return i + 4 <= e->vlen ? digits_move(e->val + i) : 0;
 }
 
-static size_t count_moves(const struct dh_elem *e)
+/* The moves of a value from byte `from` on. */
+static size_t count_moves_from(const struct dh_elem *e, size_t from)
 {
 	size_t digits = 0;
 
-	for (size_t i = 0; i < e->vlen; i++)
+	for (size_t i = from; i < e->vlen; i++)
 		digits += !xq_is_space((unsigned char)e->val[i]);
 	return (digits + 3) / 4;
+}
+
+static size_t count_moves(const struct dh_elem *e)
+{
+	return count_moves_from(e, 0);
+}
+
+static void hold_diag(const struct xq_diagnostic *d, void *payload)
+{
+	*(struct xq_diagnostic *)payload = *d;
+}
+
+/*
+ * A branch's line cut at ply `ply`, `moves` moves from there on: a new cut
+ * in r->cuts (*out its index), and `hold` made the sink that puts the next
+ * report into it (the caller puts it in r->sink for that report).
+ */
+static int new_cut(struct dh_reader *r, uint32_t ply, uint64_t moves, size_t *out,
+		   struct xqi_sink *hold)
+{
+	struct dh_cut *c;
+
+	if (XQ_ALLOC_GROW(r->cuts, r->ncuts + 1, r->cuts_cap))
+		return XQ_ENOMEM;
+	*out = r->ncuts;
+	c = &r->cuts[r->ncuts++];
+	xqi_diagnostic_init(&c->d);
+	c->ply = ply;
+	c->moves = moves;
+	hold->report = hold_diag;
+	hold->payload = &c->d;
+	return 0;
+}
+
+/* Say every cut, with what it cost (xqi_cut_message()); the game is then
+ * XQI_RECORD_CUT. */
+static void report_cuts(struct dh_reader *r, struct xqi_record *g)
+{
+	for (size_t i = 0; i < r->ncuts; i++) {
+		struct dh_cut *c = &r->cuts[i];
+		g->flags |= XQI_RECORD_CUT;
+		if (r->quiet || c->d.code == XQI_D_NONE)
+			continue;
+		xqi_cut_message(&c->d, 0, (uint32_t)(c->moves > UINT32_MAX ? UINT32_MAX : c->moves), 0);
+		xqi_sink_report(r->sink, &c->d);
+	}
+	r->ncuts = 0;
 }
 
 static int push_node(struct dh_reader *r, uint32_t n)
@@ -159,14 +209,17 @@ static void line_board(const struct dh_reader *r, const struct xqi_record *g, si
 /*
  * Play the moves of `e` from node `attach` (position `b`), the first being
  * ply `ply`; their nodes are appended to r->bnodes.  Stops at the first
- * move that cannot be read or played (reported; the game is broken).
- * With `ckpt`, the line's positions are kept (CKPT_EVERY) and *ckpt is the
- * first one's index in r->ckpt.
+ * move that cannot be read or played: on the main line (`cut` NULL) that
+ * is reported and the game is broken; in a branch the branch is cut there
+ * (*cut, in r->cuts: reported by report_cuts()).  With `ckpt`, the line's
+ * positions are kept (CKPT_EVERY) and *ckpt is the first one's index in
+ * r->ckpt.
  */
 static int play_line(struct dh_reader *r, struct xqi_record *g, const struct dh_elem *e,
 		     uint32_t attach, struct xqi_position *b, uint32_t ply, const char *what,
-		     size_t *ckpt)
+		     size_t *ckpt, size_t *cut)
 {
+	const struct xqi_sink *sink = r->sink;
 	uint32_t parent = attach;
 	size_t i = 0, at = 0, played = 0;
 	struct dh_pos p = xqi_dh_place_in(r, e, 0);
@@ -192,23 +245,29 @@ static int play_line(struct dh_reader *r, struct xqi_record *g, const struct dh_
 			xqi_dh_pos_advance(&p, e->val + at, i - at);
 		at = i;
 		m = i + 4 <= e->vlen ? digits_move(e->val + i) : 0;
-		if (!m) {
+		xqi_diagnostic_init(&d);
+		if (!m || xqi_move_check(b, m, &d)) {
+			/* The main line stops here; a branch is cut (its report held). */
+			struct xqi_sink hold;
 			size_t k = i;
 			while (k < e->vlen && k < i + 4 && !xq_is_space((unsigned char)e->val[k]))
 				k++;
-			xqi_dh_report_at(r, g->number, &p, ply, e->val + i, k - i, XQI_D_BAD_MOVE_TEXT,
-				  XQ_SEVERITY_ERROR,
-				  "%s: '%.*s' is not a move (four digits x1y1x2y2); the line stops here",
-				  what, (int)(k - i), e->val + i);
-			g->flags |= XQI_RECORD_BROKEN;
-			return 0;
-		}
-		xqi_diagnostic_init(&d);
-		if (xqi_move_check(b, m, &d)) {
-			xqi_dh_report_at(r, g->number, &p, ply, e->val + i, 4, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
-				  "%s: illegal move %.4s: %s; the line stops here", what, e->val + i,
-				  d.msg);
-			g->flags |= XQI_RECORD_BROKEN;
+			if (cut && new_cut(r, ply, count_moves_from(e, i), cut, &hold))
+				return XQ_ENOMEM;
+			if (cut)
+				r->sink = &hold;
+			else
+				g->flags |= XQI_RECORD_BROKEN;
+			if (!m)
+				xqi_dh_report_at(r, g->number, &p, ply, e->val + i, k - i,
+					  XQI_D_BAD_MOVE_TEXT, XQ_SEVERITY_ERROR,
+					  "%s: '%.*s' is not a move (four digits x1y1x2y2)%s", what,
+					  (int)(k - i), e->val + i, cut ? "" : "; the line stops here");
+			else
+				xqi_dh_report_at(r, g->number, &p, ply, e->val + i, 4, XQI_D_ILLEGAL_MOVE,
+					  XQ_SEVERITY_ERROR, "%s: illegal move %.4s: %s%s", what, e->val + i,
+					  d.msg, cut ? "" : "; the line stops here");
+			r->sink = sink;
 			return 0;
 		}
 		rc = xqi_record_add_move(g, parent, m, &n);
@@ -266,6 +325,17 @@ static size_t branch_index(const struct dh_reader *r, uint32_t id)
 	return lo < r->nbr && r->order[lo].id == id ? r->order[lo].idx : (size_t)-1;
 }
 
+/* Branch `bi` hangs below the move of cut `ci` (or from a branch that
+ * does): not read, its moves counted with the cut's. */
+static void join_cut(struct dh_reader *r, size_t bi, size_t ci)
+{
+	struct dh_branch *b = &r->br[bi];
+
+	b->cut = ci;
+	b->state = BR_FAILED;
+	r->cuts[ci].moves += count_moves(&r->elems[b->elem]);
+}
+
 /* Build branch `bi` whose parent is built (or the main line: main_*). */
 static int build_branch(struct dh_reader *r, struct xqi_record *g, size_t bi, size_t main_at,
 			size_t main_n, size_t main_moves)
@@ -277,6 +347,7 @@ static int build_branch(struct dh_reader *r, struct xqi_record *g, size_t bi, si
 	struct dh_pos p = xqi_dh_place_in(r, e, 0);
 	struct xqi_position board;
 	char what[64];
+	size_t cut = NO_CUT;
 	int rc;
 
 	if (b->parent == 0) {
@@ -305,6 +376,11 @@ static int build_branch(struct dh_reader *r, struct xqi_record *g, size_t bi, si
 		b->state = BR_FAILED;
 		return 0;
 	}
+	if (b->ply > fp + n && b->parent && r->br[branch_index(r, b->parent)].cut != NO_CUT) {
+		/* It hangs below the move its parent branch was cut at: cut too. */
+		join_cut(r, bi, r->br[branch_index(r, b->parent)].cut);
+		return 0;
+	}
 	if (b->ply > fp + n) {
 		xqi_dh_report_at(r, g->number, &p, b->ply, NULL, 0, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
 			  "branch %u leaves branch %u at ply %u, after the point where that line "
@@ -328,8 +404,9 @@ static int build_branch(struct dh_reader *r, struct xqi_record *g, size_t bi, si
 	else
 		xqi_record_board_at(g, attach, &board);
 	snprintf(what, sizeof(what), "branch %u", (unsigned)b->id);
-	rc = play_line(r, g, e, attach, &board, b->ply, what, b->left ? &ckpt : NULL);
+	rc = play_line(r, g, e, attach, &board, b->ply, what, b->left ? &ckpt : NULL, &cut);
 	b = &r->br[bi];
+	b->cut = cut;
 	b->ckpt = b->left ? ckpt : NO_CKPT;
 	b->nnodes = r->nbnodes - b->nodes_at;
 	b->state = BR_BUILT;
@@ -372,8 +449,10 @@ static int build_branches(struct dh_reader *r, struct xqi_record *g, size_t main
 		}
 	}
 	/* Which branches others leave (the first of an id is the one read). */
-	for (size_t i = 0; i < r->nbr; i++)
+	for (size_t i = 0; i < r->nbr; i++) {
 		r->br[i].ckpt = NO_CKPT;
+		r->br[i].cut = NO_CUT;
+	}
 	for (size_t i = 0; i < r->nbr; i++) {
 		size_t pi = r->br[i].parent ? branch_index(r, r->br[i].parent) : (size_t)-1;
 		if (pi != (size_t)-1)
@@ -409,7 +488,10 @@ static int build_branches(struct dh_reader *r, struct xqi_record *g, size_t main
 				why = "which does not exist";
 			else if (b->parent && r->br[pi].state == BR_RESOLVING)
 				why = "which leads back to it";
-			else if (b->parent && r->br[pi].state == BR_FAILED)
+			else if (b->parent && r->br[pi].state == BR_FAILED && r->br[pi].cut != NO_CUT) {
+				join_cut(r, bi, r->br[pi].cut);
+				continue;
+			} else if (b->parent && r->br[pi].state == BR_FAILED)
 				why = "which could not be read";
 			if (why) {
 				struct dh_pos p = xqi_dh_place_in(r, &r->elems[b->elem], 0);
@@ -653,6 +735,7 @@ int xqi_dh_build_game(struct dh_reader *r, struct xqi_record *g)
 
 	r->nbr = 0;
 	r->nbnodes = 0;
+	r->ncuts = 0;
 	r->nckpt = 0;
 	r->main_ckpt = NO_CKPT;
 	free(r->order);
@@ -749,11 +832,12 @@ int xqi_dh_build_game(struct dh_reader *r, struct xqi_record *g)
 			left = r->br[i].parent == 0;
 		main_moves = count_moves(moves);
 		rc = play_line(r, g, moves, XQI_ROOT, &b, 1, "movelist",
-			       left ? &r->main_ckpt : NULL);
+			       left ? &r->main_ckpt : NULL, NULL);
 		main_n = r->nbnodes;
 	}
 	if (!rc)
 		rc = build_branches(r, g, main_n, main_moves);
+	report_cuts(r, g);
 	for (size_t i = 0; i < r->nelems && !rc; i++) {
 		const struct dh_elem *e = &r->elems[i];
 		uint32_t ids[2];

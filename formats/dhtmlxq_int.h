@@ -73,7 +73,23 @@ struct dh_branch {
 	size_t nmoves;            /* the moves written in the element */
 	int left;                 /* another branch leaves this one */
 	size_t ckpt;              /* then its first position in ckpt[] (NO_CKPT: none) */
+	size_t cut;               /* the cut (r->cuts) this branch is part of: its own line
+				     was cut at a move, or it hangs below such a move
+				     (NO_CUT: none) */
 };
+
+/*
+ * A branch cut at a move that could not be read or played: the error,
+ * said once every branch is built, with the moves cut: the branch's own
+ * from that move on, and those of the branches that hang below it (at or
+ * after it, and theirs).  The rest of the game is read whole.
+ */
+struct dh_cut {
+	struct xq_diagnostic d;
+	uint32_t ply;             /* the move's */
+	uint64_t moves;
+};
+#define NO_CUT SIZE_MAX
 
 /*
  * A branch starts from a position on the line it leaves.  Replaying that
@@ -150,6 +166,8 @@ struct dh_reader {
 	struct xqi_position *ckpt;   /* see CKPT_EVERY */
 	size_t nckpt, ckpt_cap;
 	size_t main_ckpt;        /* the main line's first position in ckpt[], or NO_CKPT */
+	struct dh_cut *cuts;
+	size_t ncuts, cuts_cap;
 	struct xq_buf tmp, tmp2;
 };
 

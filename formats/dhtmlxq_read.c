@@ -462,5 +462,6 @@ void xqi_dh_close_reader(void *reader)
 	free(r->order);
 	free(r->bnodes);
 	free(r->ckpt);
+	free(r->cuts);
 	free(r);
 }

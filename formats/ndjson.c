@@ -33,6 +33,7 @@
 #include "position.h"
 #include "buf.h"
 #include "check.h"
+#include "flattree.h"
 #include "record.h"
 #include "movegen.h"
 #include "notation.h"
@@ -105,14 +106,25 @@ struct nd_reader {
 	struct xq_buf scratch;
 	struct xqi_record *g;
 	int bad; /* the record has had an error */
+	/* A move of a variation that cannot be read or played: its error is
+	 * held here (report() with `holding`) and said with what was cut. */
+	int holding;
+	struct xq_diagnostic held;
+	uint32_t cut_alts;  /* the bad move's "variations" (alternatives to it), or 0 */
 	struct xqi_read_guard guard;
 	struct xqi_textdec td; /* UTF-8 only: checks each record's bytes (decode.h) */
 };
 
 /* ---- diagnostics -------------------------------------------------------- */
 
+static void hold_report(const struct xq_diagnostic *d, void *payload)
+{
+	*(struct xq_diagnostic *)payload = *d;
+}
+
 /* Report a problem at byte `at` of the current line (column counted in
- * characters), in game `g` at `ply` with move text `move`. */
+ * characters), in game `g` at `ply` with move text `move` (held in
+ * r->held, not said, while r->holding). */
 static void report(struct nd_reader *r, enum xq_severity_level sev, enum xqi_diagnostic_code code,
 		   size_t at, uint32_t ply, const char *move, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -134,7 +146,7 @@ static void report(struct nd_reader *r, enum xq_severity_level sev, enum xqi_dia
 	}
 	r->col += (uint32_t)xq_utf8_count(r->line + r->col_at, at - r->col_at);
 	r->col_at = at;
-	if (sev == XQ_SEVERITY_ERROR) {
+	if (sev == XQ_SEVERITY_ERROR && !r->holding) {
 		r->bad = 1;
 		if (r->g)
 			r->g->flags |= XQI_RECORD_BROKEN;
@@ -143,8 +155,14 @@ static void report(struct nd_reader *r, enum xq_severity_level sev, enum xqi_dia
 	pl.col = r->col;
 	pl.offset = r->line_offset + at;
 	va_start(ap, fmt);
-	xqi_format_vreport(r->sink, r->name, r->games, &pl, 1, ply, move, move ? strlen(move) : 0,
-			  code, sev, fmt, ap);
+	if (r->holding) {
+		struct xqi_sink hold = {hold_report, &r->held};
+		xqi_format_vreport(&hold, r->name, r->games, &pl, 1, ply, move,
+				  move ? strlen(move) : 0, code, sev, fmt, ap);
+	} else {
+		xqi_format_vreport(r->sink, r->name, r->games, &pl, 1, ply, move,
+				  move ? strlen(move) : 0, code, sev, fmt, ap);
+	}
 	va_end(ap);
 }
 
@@ -696,13 +714,45 @@ static int push_frame(struct nd_reader *r, size_t *nframes, uint32_t arr, uint32
 	return 0;
 }
 
+/*
+ * The "variations" `a` of a move at `ply` (alternatives to it, from `parent`
+ * and position `before`): a line each, pushed to be read next, in order.
+ * 0, 1 when they are malformed (reported), or XQ_ENOMEM.
+ */
+static int push_variations(struct nd_reader *r, size_t *nframes, uint32_t a, uint32_t parent,
+			   uint32_t ply, const struct xqi_position *before)
+{
+	size_t first = *nframes;
+
+	if (!expect_type(r, a, JT_ARRAY, ply, "\"variations\""))
+		return 1;
+	for (uint32_t k = a + 1; k < r->toks[a].next; k = r->toks[k].next) {
+		if (!expect_type(r, k, JT_ARRAY, ply, "a variation")) {
+			*nframes = first;
+			return 1;
+		}
+		if (push_frame(r, nframes, k, parent, ply, before))
+			return XQ_ENOMEM;
+	}
+	/* The stack pops last first: reverse so the lines are read, and
+	 * their first moves added as siblings, in order. */
+	for (size_t i = first, j = *nframes; i + 1 < j; i++, j--) {
+		struct frame tmp = r->frames[i];
+		r->frames[i] = r->frames[j - 1];
+		r->frames[j - 1] = tmp;
+	}
+	return 0;
+}
+
 /* Derived move texts a writer may add; the reader takes the move from "iccs". */
 static const char *const derived_texts[] = {"wxf", "chinese", "uci", "uci1", "san", NULL};
 
 /*
- * One move object `t` of a line whose state is frames[top]; on success the
- * frame has moved past it and the move's variations are pushed.  Returns
- * 0, 1 when the line must stop here (error reported), or XQ_ENOMEM.
+ * One move object `t` of a line whose state is frames[top] (frames[0] is
+ * the main line); on success the frame has moved past it and the move's
+ * variations are pushed.  Returns 0, 1 when the line must stop here (error
+ * reported), 2 when the variation is to be cut here (a move that cannot
+ * be read or played; its error held in r->held), or XQ_ENOMEM.
  */
 static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t t)
 {
@@ -733,16 +783,26 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 		return XQ_ENOMEM;
 	snprintf(iccs, sizeof(iccs), "%.7s", r->scratch.ptr);
 	m = parse_iccs(r->scratch.ptr, r->scratch.len);
-	if (!m) {
-		report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_MOVE_TEXT, r->toks[v[M_ICCS]].start, ply, iccs,
-		       "\"%s\" is not an ICCS move (files a-i, ranks 0-9, like \"h2e2\")", iccs);
-		return 1;
-	}
 	xqi_diagnostic_init(&d);
-	if (xqi_move_check(&before, m, &d)) {
-		report(r, XQ_SEVERITY_ERROR, XQI_D_ILLEGAL_MOVE, r->toks[v[M_ICCS]].start, ply, iccs,
-		       "illegal move: %s", d.msg);
-		return 1;
+	if (!m || xqi_move_check(&before, m, &d)) {
+		/* In a variation only that variation is cut (read_moves()); the
+		 * alternatives to this move are read all the same. */
+		r->holding = top > 0;
+		r->cut_alts = 0;
+		if (!m)
+			report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_MOVE_TEXT, r->toks[v[M_ICCS]].start, ply, iccs,
+			       "\"%s\" is not an ICCS move (files a-i, ranks 0-9, like \"h2e2\")",
+			       iccs);
+		else
+			report(r, XQ_SEVERITY_ERROR, XQI_D_ILLEGAL_MOVE, r->toks[v[M_ICCS]].start, ply, iccs,
+			       "illegal move: %s", d.msg);
+		if (!r->holding)
+			return 1;
+		r->holding = 0; /* held: what follows is said as it comes */
+		r->cut_alts = v[M_VARS];
+		if (v[M_VARS] && (rc = push_variations(r, nframes, v[M_VARS], parent, ply, &before)) < 0)
+			return rc;
+		return 2;
 	}
 	if (xqi_record_add_move(g, parent, m, &node))
 		return XQ_ENOMEM;
@@ -788,28 +848,31 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 	r->frames[top].parent = node;
 	r->frames[top].ply = ply + 1;
 	xqi_position_make(&r->frames[top].board, m, &u);
-	if (v[M_VARS]) {
-		uint32_t a = v[M_VARS];
-		size_t first = *nframes;
-		if (!expect_type(r, a, JT_ARRAY, ply, "\"variations\""))
-			return 1;
-		for (uint32_t k = a + 1; k < r->toks[a].next; k = r->toks[k].next) {
-			if (!expect_type(r, k, JT_ARRAY, ply, "a variation")) {
-				*nframes = first;
-				return 1;
-			}
-			if (push_frame(r, nframes, k, parent, ply, &before))
-				return XQ_ENOMEM;
+	return v[M_VARS] ? push_variations(r, nframes, v[M_VARS], parent, ply, &before) : 0;
+}
+
+/*
+ * The variation whose move at token `from` could not be read or played is
+ * cut there: that move and the rest of the line, tokens [from, end), with
+ * the variations inside them, are not kept (but for the move's own
+ * "variations", r->cut_alts: alternatives to it, which are read).  The held error is said with
+ * how many moves that is (every move is an object there, and only they);
+ * the game is XQI_RECORD_CUT, not broken.
+ */
+static void cut_variation(struct nd_reader *r, uint32_t from, uint32_t end)
+{
+	uint32_t moves = 0;
+
+	for (uint32_t k = from; k < end; k++) {
+		if (k == r->cut_alts) {
+			k = r->toks[k].next - 1; /* the alternatives to the bad move are read */
+			continue;
 		}
-		/* The stack pops last first: reverse so the lines are read, and
-		 * their first moves added as siblings, in order. */
-		for (size_t i = first, j = *nframes; i + 1 < j; i++, j--) {
-			struct frame tmp = r->frames[i];
-			r->frames[i] = r->frames[j - 1];
-			r->frames[j - 1] = tmp;
-		}
+		moves += r->toks[k].type == JT_OBJECT;
 	}
-	return 0;
+	r->g->flags |= XQI_RECORD_CUT;
+	xqi_cut_message(&r->held, 0, moves, 0);
+	xqi_sink_report(r->sink, &r->held);
 }
 
 static int read_moves(struct nd_reader *r, uint32_t arr)
@@ -831,6 +894,8 @@ static int read_moves(struct nd_reader *r, uint32_t arr)
 		rc = read_move(r, &nframes, top, f->cur);
 		if (rc < 0)
 			return rc;
+		if (rc == 2)
+			cut_variation(r, r->frames[top].cur, r->toks[r->frames[top].arr].next);
 		if (rc > 0) /* the line stops at a bad move; later lines still count */
 			r->frames[top].cur = r->toks[r->frames[top].arr].next;
 	}

@@ -13,9 +13,12 @@
  * tokens (tag lines, comments, parentheses, NAGs, move numbers, words)
  * and marks the first undecodable byte of each.  The parser turns tokens
  * into a game: tags, then the move text with a stack of variation starts
- * (never recursion), then whatever follows the result.  Any error stops
- * the game, which is returned marked broken, and the parser skips to the
- * next tag line (or the next result in files without tags).
+ * (never recursion), then whatever follows the result.  A move that
+ * cannot be read inside a variation cuts that variation: the rest of it
+ * is skipped, the error said with how many moves were cut, and the game
+ * goes on whole otherwise (XQI_RECORD_CUT).  Any other error stops the game,
+ * which is returned marked broken, and the parser skips to the next tag
+ * line (or the next result in files without tags).
  *
  * The writer walks the tree with an explicit stack of lines and emits
  * units (a numbered move, a NAG, a comment, a parenthesis) into lines of a

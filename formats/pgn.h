@@ -18,7 +18,9 @@
  *   - every problem is a diagnostic with source, line, column, byte offset,
  *     game number, ply and move text.  An error stops the game
  *     (XQI_RECORD_BROKEN, the tree holds what came before) and the reader
- *     goes on at the next game; warnings and notes leave the game whole.
+ *     goes on at the next game, but for a move that cannot be read in a
+ *     variation, which cuts that variation alone (XQI_RECORD_CUT); warnings
+ *     and notes leave the game whole.
  *
  * Writing (xqi_format_pgn.write): xqi_write_opts.notation is
  * XQ_DIALECT_CHINESE (the default), XQ_DIALECT_ICCS or XQ_DIALECT_WXF;

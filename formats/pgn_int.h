@@ -27,6 +27,7 @@
 #include "check.h"
 #include "decode.h"
 #include "diagnostic.h"
+#include "flattree.h"
 #include "record.h"
 #include "io.h"
 #include "movegen.h"
@@ -91,8 +92,24 @@ struct tok {
 	unsigned long num;          /* NUMBER and NAG */
 };
 
+/*
+ * A variation cut at a move that could not be read (the parser's
+ * bad_move()): from that move to the variation's ')' the text is skipped
+ * and its moves counted (the variations inside it too), and `d`, the
+ * error, is reported when the variation ends, with what was cut.
+ */
+struct pgn_cut {
+	int on;
+	long nest;       /* variations opened inside the cut one, still open */
+	uint32_t moves;  /* moves skipped, the bad one included */
+	int closed;      /* the variation just closed was cut (no "empty variation") */
+	struct xq_diagnostic d;
+};
+
 struct frame {
 	uint32_t cur, ply, moves;
+	int after_cut; /* an alternative to a move its variation was cut at: at its ')'
+			  the cut goes on (pgn_reader.saved) */
 };
 
 /*
@@ -182,6 +199,8 @@ struct pgn_reader {
 	uint32_t post_node;
 	struct frame *stack;
 	size_t nstack, stack_cap;
+	struct pgn_cut *saved;  /* the cuts waiting for an alternative to their move to end */
+	size_t nsaved, saved_cap;
 	/* The undo of each move from the root to the current node (path[k] for
 	 * ply k + 1): '(' and ')' step the board back and forth along it
 	 * instead of replaying the line from the start at every variation. */
@@ -247,10 +266,30 @@ int xqi_pgn_looks_like_move(const char *w, size_t n);
 int xqi_pgn_nag_of(const char *w, size_t n);
 int xqi_pgn_only_of(const char *w, size_t n, const char *set);
 int xqi_pgn_result_of(const char *w, size_t n, enum xqi_result *res, int *standard);
+/* The game's result marker, the word `t` (`std`: one of PGN's): a word
+ * (红胜) is read with the side that moves first in `g` (先胜), kept as
+ * written (result_text) and said in a note.  0, or XQ_ENOMEM. */
+int xqi_pgn_take_result(struct pgn_reader *r, struct xqi_record *g, const struct tok *t, int std);
+/* The Result tag `tag` (placed at `at`): a word in it (红胜, "Red wins")
+ * is read as the result it says, with a note; the game's result when its
+ * move text ended with none (!have_result). */
+void xqi_pgn_read_result_tag(struct pgn_reader *r, struct xqi_record *g, const char *tag,
+			    const struct xqi_place *at, int have_result);
 int xqi_pgn_skip_broken(struct pgn_reader *r, long depth, int movetext, const struct game_end *e);
 size_t xqi_pgn_split_marks(const char *w, size_t n, char marks[8]);
 uint64_t xqi_pgn_fen_line_end(struct pgn_reader *r, const struct tok *t);
 void xqi_pgn_skip_after_result(struct pgn_reader *r, const struct game_end *e);
+/* A variation cut at the bad move `d` (placed) begins. */
+void xqi_pgn_cut_begin(struct pgn_cut *c, const struct xq_diagnostic *d);
+/* Token `t` inside the cut variation: 1 when it is skipped (a move
+ * counted, a comment, a NAG, a variation inside it); 0 when it is to be
+ * read as any other, the cut being over (said: xqi_pgn_cut_end()) at the
+ * variation's ')' or because the game ends inside it. */
+int xqi_pgn_cut_token(struct pgn_reader *r, struct xqi_record *g, struct pgn_cut *c,
+		     const struct tok *t);
+/* The cut is over (`partial`: the game ended inside the variation): its
+ * error reported with what was cut, `g` marked XQI_RECORD_CUT. */
+void xqi_pgn_cut_end(struct pgn_reader *r, struct xqi_record *g, struct pgn_cut *c, int partial);
 
 /* pgn_quick.c: the splitter's quick scan */
 struct pgn_quick;

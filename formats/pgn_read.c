@@ -6,8 +6,9 @@
 
 /* ---- diagnostics ----------------------------------------------------------- */
 
-static void emit(struct pgn_reader *r, const struct xqi_record *g, struct xq_diagnostic *d,
-		 const struct xqi_place *pl, uint32_t ply, const char *move, size_t mlen)
+/* Point `d` at game `g`, place `pl`, ply `ply` and move text `move`. */
+static void place_diag(struct pgn_reader *r, const struct xqi_record *g, struct xq_diagnostic *d,
+		       const struct xqi_place *pl, uint32_t ply, const char *move, size_t mlen)
 {
 	d->source = r->name;
 	if (pl) {
@@ -18,6 +19,12 @@ static void emit(struct pgn_reader *r, const struct xqi_record *g, struct xq_dia
 	d->ply = ply;
 	if (move)
 		xqi_diagnostic_set_move(d, move, mlen);
+}
+
+static void emit(struct pgn_reader *r, const struct xqi_record *g, struct xq_diagnostic *d,
+		 const struct xqi_place *pl, uint32_t ply, const char *move, size_t mlen)
+{
+	place_diag(r, g, d, pl, ply, move, mlen);
 	xqi_sink_report(r->sink, d);
 }
 
@@ -66,6 +73,7 @@ struct gstate {
 	 * said of the end of the moves points there, not at what follows. */
 	struct xqi_place last_place;
 	int have_last;
+	struct pgn_cut cut;     /* a variation cut at a move that could not be read */
 };
 
 static int oom(struct pgn_reader *r, struct gstate *s)
@@ -315,6 +323,32 @@ static int path_reserve(struct pgn_reader *r, uint32_t ply)
 	return XQ_ALLOC_GROW(r->path, (size_t)ply + 1, r->path_cap);
 }
 
+/*
+ * A move that cannot be added, the word `t`; `d` says why.  On the main
+ * line the game stops there: broken, the error reported.  In a variation
+ * only that variation is cut, from this move to its end (pgn_words.c,
+ * xqi_pgn_cut_token(), skips the rest and counts its moves), and `d` is
+ * reported when it ends, with what was cut.
+ */
+static void bad_move(struct pgn_reader *r, struct gstate *s, const struct tok *t,
+		     struct xq_diagnostic *d)
+{
+	const char *w = xqi_pgn_tok_text(r, t->start);
+	size_t n = (size_t)(t->end - t->start);
+
+	if (r->nstack == 0 || s->cut.on) {
+		emit(r, s->g, d, &t->place, s->ply + 1, w, n);
+		s->broken = 1;
+		s->g->flags |= XQI_RECORD_BROKEN;
+		return;
+	}
+	place_diag(r, s->g, d, &t->place, s->ply + 1, w, n);
+	xqi_pgn_cut_begin(&s->cut, d);
+	/* A comment before the bad move was its own: it goes with it. */
+	s->have_pre = 0;
+	xq_buf_reset(&r->pre);
+}
+
 static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 {
 	const char *w = xqi_pgn_tok_text(r, t->start);
@@ -327,8 +361,10 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 	int rc;
 
 	if (n > WORD_MAX) {
-		fail(r, s, &t->place, s->ply + 1, w, n, XQI_D_BAD_MOVE_TEXT,
-		     "a word of %zu bytes is not a move", n);
+		xqi_diagnostic_set(&r->md, XQ_EPARSE, XQI_D_BAD_MOVE_TEXT, XQ_SEVERITY_ERROR,
+			    "a word of %zu bytes is not a move", n);
+		bad_move(r, s, t, &r->md);
+		xqi_diagnostic_init(&r->md);
 		return 0;
 	}
 	/* Check marks and an annotation written onto the move (the notation
@@ -350,8 +386,10 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 			       "'%s' is not an annotation; ignored", a);
 	}
 	if (core == 0) {
-		fail(r, s, &t->place, s->ply + 1, w, n, XQI_D_BAD_MOVE_TEXT, "no move in '%.*s'",
-		     (int)n, w);
+		xqi_diagnostic_set(&r->md, XQ_EPARSE, XQI_D_BAD_MOVE_TEXT, XQ_SEVERITY_ERROR, "no move in '%.*s'",
+			    (int)n, w);
+		bad_move(r, s, t, &r->md);
+		xqi_diagnostic_init(&r->md);
 		return 0;
 	}
 	/* r->md is kept clear between errors: a clean diagnostic per move
@@ -365,10 +403,8 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 	if (rc == 0 && r->md.code != XQI_D_NONE)
 		xqi_diagnostic_init(&r->md); /* a failed first reading was made good */
 	if (rc) {
-		emit(r, s->g, &r->md, &t->place, s->ply + 1, w, n);
+		bad_move(r, s, t, &r->md);
 		xqi_diagnostic_init(&r->md);
-		s->broken = 1;
-		s->g->flags |= XQI_RECORD_BROKEN;
 		return 0;
 	}
 	if (path_reserve(r, s->ply))
@@ -557,7 +593,84 @@ static int frame_push(struct pgn_reader *r, struct gstate *s)
 	r->stack[r->nstack].cur = s->cur;
 	r->stack[r->nstack].ply = s->ply;
 	r->stack[r->nstack].moves = s->moves;
+	r->stack[r->nstack].after_cut = 0;
 	r->nstack++;
+	return 0;
+}
+
+/*
+ * '(': a variation of the last move begins.  Right after a move that a
+ * variation was cut at (s->cut), it is an alternative to that move: read
+ * from the position before it, the cut set aside until its ')'.
+ */
+static int open_variation(struct pgn_reader *r, struct gstate *s, const struct tok *t)
+{
+	int rc;
+
+	s->movetext = 1;
+	if (s->cut.on) {
+		if (XQ_ALLOC_GROW(r->saved, r->nsaved + 1, r->saved_cap) || frame_push(r, s))
+			return oom(r, s);
+		r->saved[r->nsaved++] = s->cut;
+		r->stack[r->nstack - 1].after_cut = 1;
+		s->cut.on = 0;
+		s->moves = 0;
+		s->after_number = 0;
+		return 0;
+	}
+	if (s->moves == 0) {
+		fail(r, s, &t->place, s->ply, NULL, 0, XQI_D_SYNTAX,
+		     "'(' must follow the move it is a variation of");
+		return 0;
+	}
+	if ((rc = flush_pre(r, s)) || (rc = frame_push(r, s)))
+		return rc;
+	/* A variation replaces the last move: step back over it. */
+	s->ply--;
+	xqi_position_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
+	s->check_known = 0;
+	s->cur = s->g->nodes[s->cur].parent;
+	s->moves = 0;
+	s->after_number = 0;
+	return 0;
+}
+
+/* ')': back to the line the variation left (and to its cut, after an
+ * alternative to a move it was cut at). */
+static int close_variation(struct pgn_reader *r, struct gstate *s, const struct tok *t)
+{
+	const struct frame *f;
+	int rc;
+
+	s->movetext = 1;
+	if (r->nstack == 0) {
+		fail(r, s, &t->place, s->ply, NULL, 0, XQI_D_SYNTAX, "')' with no '(' before it");
+		return 0;
+	}
+	if (s->moves == 0 && !s->cut.closed)
+		report(r, s->g, &t->place, s->ply, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_SYNTAX,
+		       "an empty variation");
+	s->cut.closed = 0;
+	if ((rc = flush_pre(r, s)))
+		return rc;
+	f = &r->stack[--r->nstack];
+	/* Back over the variation's own moves (its inner variations
+	 * stepped back over theirs), then the move it replaced again:
+	 * each move is stepped over a bounded number of times. */
+	while (s->ply >= f->ply + (f->after_cut ? 1u : 0u)) {
+		s->ply--;
+		xqi_position_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
+		s->cur = s->g->nodes[s->cur].parent;
+	}
+	s->cur = f->cur;
+	s->ply = f->ply;
+	s->moves = f->moves;
+	s->after_number = 0;
+	s->check_known = 0;
+	if (f->after_cut)
+		s->cut = r->saved[--r->nsaved];
+	else
+		xqi_position_make(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply - 1]);
 	return 0;
 }
 
@@ -642,31 +755,6 @@ static struct game_end reading_end(struct reading_game *rg)
 	return e;
 }
 
-/*
- * The game's result marker, the word `t` (`std`: one of PGN's): a word is
- * read with the side that moves first in the game (先胜), kept as written
- * and said in a note.  0, or XQ_ENOMEM.
- */
-static int take_result(struct pgn_reader *r, struct gstate *s, const struct tok *t, int std)
-{
-	const char *w = xqi_pgn_tok_text(r, t->start);
-	size_t n = (size_t)(t->end - t->start);
-	enum xqi_result res = XQI_RESULT_UNKNOWN;
-
-	s->have_result = 1;
-	if (std) {
-		xqi_result_parse(w, n, &s->g->result);
-		return 0;
-	}
-	xqi_result_word(w, n, s->g->start.side, &res);
-	s->g->result = res;
-	if (!(s->g->result_text = xqi_record_strdup(s->g, w, n)))
-		return XQ_ENOMEM;
-	report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_SYNTAX,
-	       "the game ends with '%s', read as %s", s->g->result_text, xqi_result_meaning(res));
-	return 0;
-}
-
 /* Skip to the start of the next game after an error. */
 static void resync(struct pgn_reader *r, struct gstate *s)
 {
@@ -679,7 +767,8 @@ static void resync(struct pgn_reader *r, struct gstate *s)
 		enum xqi_result res;
 		int std = 1;
 		xqi_pgn_result_of(xqi_pgn_tok_text(r, t->start), (size_t)(t->end - t->start), &res, &std);
-		take_result(r, s, t, std);
+		s->have_result = 1;
+		xqi_pgn_take_result(r, s->g, t, std);
 	}
 }
 
@@ -718,33 +807,13 @@ static int notation_matches_format(int dialect, const char *format)
 	}
 }
 
-/*
- * The Result tag: a word in it (红胜, "Red wins") is read as the result it
- * says, with a note; the game's result when its move text ends with none.
- */
-static void result_tag(struct pgn_reader *r, struct gstate *s)
-{
-	struct xqi_record *g = s->g;
-	const char *tag = s->result_tag;
-	enum xqi_result tr;
-	int k;
-
-	if (!tag || !*tag)
-		return;
-	k = xqi_result_word(tag, strlen(tag), g->start.side, &tr);
-	if (k == XQI_RESULT_IS_WORD)
-		report(r, g, &s->result_place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_BAD_TAG,
-		       "the Result tag '%s' is read as %s", tag, xqi_result_meaning(tr));
-	if (s->have_result)
-		return;
-	g->result = k < 0 ? XQI_RESULT_UNKNOWN : tr;
-	if (k != XQI_RESULT_IS_STANDARD)
-		g->result_text = tag;
-}
-
 static void finish(struct pgn_reader *r, struct gstate *s, const struct xqi_place *end_place)
 {
 	struct xqi_record *g = s->g;
+
+	/* Cuts set aside for an alternative that the game's end left open. */
+	while (r->nsaved > 0)
+		xqi_pgn_cut_end(r, g, &r->saved[--r->nsaved], 1);
 
 	if (r->nstack > 0 && !s->broken)
 		fail(r, s, end_place, 0, NULL, 0, XQI_D_SYNTAX, "%zu variation%s not closed with ')'",
@@ -760,7 +829,7 @@ static void finish(struct pgn_reader *r, struct gstate *s, const struct xqi_plac
 		g->flags |= XQI_RECORD_EMPTY;
 		report(r, g, &g->place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_EMPTY_GAME, "the game has no moves");
 	}
-	result_tag(r, s);
+	xqi_pgn_read_result_tag(r, g, s->result_tag, &s->result_place, s->have_result);
 	if (!s->have_result) {
 		/* At the last token of the moves, not at what follows them
 		 * (the next game's first tag). */
@@ -805,7 +874,8 @@ static int handle_word(struct pgn_reader *r, struct gstate *s, const struct tok 
 			     "a result inside a variation");
 			return 0;
 		}
-		if (take_result(r, s, t, std))
+		s->have_result = 1;
+		if (xqi_pgn_take_result(r, s->g, t, std))
 			return oom(r, s);
 		*done = 1;
 		return 0;
@@ -840,6 +910,8 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 		s->last_place = t->place;
 		s->have_last = 1;
 	}
+	if (s->cut.on && xqi_pgn_cut_token(r, s->g, &s->cut, t))
+		return 0;
 	/* Moves and move numbers first, by branches that learn the move
 	 * text's rhythm (a number, a move or two), where the jump of the
 	 * switch was mispredicted about one time in two. */
@@ -878,48 +950,10 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 		       "escape line ('%%' in column 1) ignored");
 		break;
 	case T_LPAREN:
-		s->movetext = 1;
-		if (s->moves == 0) {
-			fail(r, s, &t->place, s->ply, NULL, 0, XQI_D_SYNTAX,
-			     "'(' must follow the move it is a variation of");
-			break;
-		}
-		if ((rc = flush_pre(r, s)) || (rc = frame_push(r, s)))
-			break;
-		/* A variation replaces the last move: step back over it. */
-		s->ply--;
-		xqi_position_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
-		s->check_known = 0;
-		s->cur = s->g->nodes[s->cur].parent;
-		s->moves = 0;
-		s->after_number = 0;
+		rc = open_variation(r, s, t);
 		break;
 	case T_RPAREN:
-		s->movetext = 1;
-		if (r->nstack == 0) {
-			fail(r, s, &t->place, s->ply, NULL, 0, XQI_D_SYNTAX, "')' with no '(' before it");
-			break;
-		}
-		if (s->moves == 0)
-			report(r, s->g, &t->place, s->ply, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_SYNTAX,
-			       "an empty variation");
-		if ((rc = flush_pre(r, s)))
-			break;
-		r->nstack--;
-		/* Back over the variation's own moves (its inner variations
-		 * stepped back over theirs), then the move it replaced again:
-		 * each move is stepped over a bounded number of times. */
-		while (s->ply >= r->stack[r->nstack].ply) {
-			s->ply--;
-			xqi_position_unmake(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply]);
-			s->cur = s->g->nodes[s->cur].parent;
-		}
-		s->cur = r->stack[r->nstack].cur;
-		s->ply = r->stack[r->nstack].ply;
-		s->moves = r->stack[r->nstack].moves;
-		s->after_number = 0;
-		xqi_position_make(&s->board, s->g->nodes[s->cur].move, &r->path[s->ply - 1]);
-		s->check_known = 0;
+		rc = close_variation(r, s, t);
 		break;
 	case T_NAG:
 		s->movetext = 1;
@@ -966,9 +1000,10 @@ static int movetext(struct pgn_reader *r, struct gstate *s)
 			     "%s; the rest of the input is not read", d.msg);
 			return XQ_ERANGE;
 		}
-		if (t->bad)
+		if (t->bad) {
+			xqi_pgn_cut_end(r, s->g, &s->cut, 1);
 			fail_bad_byte(r, s, t);
-		else
+		} else
 			rc = take_token(r, s, t, &ended, &done);
 		if (ended)
 			return 0;
@@ -1017,6 +1052,7 @@ static int read_game(struct pgn_reader *r, struct xqi_record *g)
 	g->source = r->name;
 	g->place = t->place;
 	r->nstack = 0;
+	r->nsaved = 0;
 	xq_buf_reset(&r->pre);
 	{
 		int rc = movetext(r, &s);
@@ -1143,6 +1179,7 @@ void xqi_pgn_close_reader(void *reader)
 	xq_buf_release(&r->pre);
 	xq_buf_release(&r->post);
 	free(r->stack);
+	free(r->saved);
 	free(r->path);
 	free(r);
 }

@@ -3,7 +3,8 @@
  * parser (pgn_read.c) and the splitter (pgn_split.c, pgn_quick.c) both
  * read them: NAGs, result markers, ellipses, marks written onto moves,
  * a FEN on its own line, and the skipping to the next game after an
- * error or after the result.
+ * error or after the result; and the parser's skipping of a variation cut
+ * at a move that could not be read.
  */
 #include "pgn_int.h"
 
@@ -56,6 +57,46 @@ int xqi_pgn_result_of(const char *w, size_t n, enum xqi_result *res, int *standa
 		return 0;
 	*standard = k == XQI_RESULT_IS_STANDARD;
 	return 1;
+}
+
+int xqi_pgn_take_result(struct pgn_reader *r, struct xqi_record *g, const struct tok *t, int std)
+{
+	const char *w = xqi_pgn_tok_text(r, t->start);
+	size_t n = (size_t)(t->end - t->start);
+	enum xqi_result res = XQI_RESULT_UNKNOWN;
+
+	if (std) {
+		xqi_result_parse(w, n, &g->result);
+		return 0;
+	}
+	xqi_result_word(w, n, g->start.side, &res);
+	g->result = res;
+	if (!(g->result_text = xqi_record_strdup(g, w, n)))
+		return XQ_ENOMEM;
+	xqi_format_report(r->sink, r->name, g->number, &t->place, 1, 0, NULL, 0, XQI_D_SYNTAX,
+			 XQ_SEVERITY_NOTE, "the game ends with '%s', read as %s", g->result_text,
+			 xqi_result_meaning(res));
+	return 0;
+}
+
+void xqi_pgn_read_result_tag(struct pgn_reader *r, struct xqi_record *g, const char *tag,
+			    const struct xqi_place *at, int have_result)
+{
+	enum xqi_result tr;
+	int k;
+
+	if (!tag || !*tag)
+		return;
+	k = xqi_result_word(tag, strlen(tag), g->start.side, &tr);
+	if (k == XQI_RESULT_IS_WORD)
+		xqi_format_report(r->sink, r->name, g->number, at, 1, 0, NULL, 0, XQI_D_BAD_TAG,
+				 XQ_SEVERITY_NOTE, "the Result tag '%s' is read as %s", tag,
+				 xqi_result_meaning(tr));
+	if (have_result)
+		return;
+	g->result = k < 0 ? XQI_RESULT_UNKNOWN : tr;
+	if (k != XQI_RESULT_IS_STANDARD)
+		g->result_text = tag;
 }
 
 int xqi_pgn_is_ellipsis(const char *w, size_t n)
@@ -270,4 +311,69 @@ void xqi_pgn_skip_after_result(struct pgn_reader *r, const struct game_end *e)
 	skip_begin(r);
 	skip_tokens_after_result(r, e);
 	r->skip_start = NO_POS;
+}
+
+/* ---- a variation cut at a bad move ---------------------------------------------- */
+
+void xqi_pgn_cut_begin(struct pgn_cut *c, const struct xq_diagnostic *d)
+{
+	c->on = 1;
+	c->nest = 0;
+	c->moves = 1;
+	c->closed = 0;
+	c->d = *d;
+}
+
+void xqi_pgn_cut_end(struct pgn_reader *r, struct xqi_record *g, struct pgn_cut *c, int partial)
+{
+	if (!c->on)
+		return;
+	c->on = 0;
+	c->closed = !partial;
+	g->flags |= XQI_RECORD_CUT;
+	xqi_cut_message(&c->d, 0, c->moves, partial);
+	xqi_sink_report(r->sink, &c->d);
+}
+
+int xqi_pgn_cut_token(struct pgn_reader *r, struct xqi_record *g, struct pgn_cut *c,
+		     const struct tok *t)
+{
+	const char *w;
+	size_t n;
+	enum xqi_result res;
+	int std;
+
+	switch (t->type) {
+	case T_WORD:
+		w = xqi_pgn_tok_text(r, t->start);
+		n = (size_t)(t->end - t->start);
+		if (xqi_pgn_result_of(w, n, &res, &std))
+			break; /* the game ends inside the variation */
+		if (!xqi_pgn_is_ellipsis(w, n) && !xqi_pgn_nag_of(w, n) &&
+		    !((w[0] == '+' || w[0] == '#') && xqi_pgn_only_of(w, n, "+#")))
+			c->moves++;
+		return 1;
+	case T_NUMBER:
+	case T_COMMENT:
+	case T_NAG:
+	case T_ESCAPE:
+		return 1;
+	case T_LPAREN:
+		/* Right after the bad move: an alternative to it, read. */
+		if (c->nest == 0 && c->moves == 1)
+			return 0;
+		c->nest++;
+		return 1;
+	case T_RPAREN:
+		if (c->nest > 0) {
+			c->nest--;
+			return 1;
+		}
+		xqi_pgn_cut_end(r, g, c, 0);
+		return 0;
+	default:
+		break;
+	}
+	xqi_pgn_cut_end(r, g, c, 1);
+	return 0;
 }

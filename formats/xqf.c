@@ -39,7 +39,8 @@
  * A move that is illegal, has no piece on its origin or names a square
  * off the board is reported with its byte offset, ply, path and reason;
  * its subtree is read but not kept, the rest of the tree goes on, and the
- * game is marked XQI_RECORD_BROKEN.  A record cut by the end of the file, or
+ * game is marked XQI_RECORD_BROKEN when the move is on the main line, else
+ * XQI_RECORD_CUT (only that variation is cut; lib/flattree.h).  A record cut by the end of the file, or
  * a comment length that cannot be right, stops the reading there: the
  * tree read so far is kept and the diagnostic says how much was lost.
  * Bytes after the tree are a warning.  Nothing is ever read out of
@@ -190,10 +191,6 @@ struct rd {
 	 * siblings at each message made many refused alternatives quadratic */
 	uint32_t *alt;
 	size_t alt_cap;
-	/* a refused move whose subtree is being skipped: reported once it ends */
-	int pending;
-	struct xq_diagnostic pending_d;
-	uint32_t pending_lost_start;
 	/* why the start position cannot occur, when it cannot */
 	char bad_start[XQ_MESSAGE_SIZE];
 };
@@ -454,21 +451,14 @@ static void node_path(const struct xqi_record *g, const uint32_t *alt, uint32_t 
 	}
 }
 
-/* Report the refused move whose subtree has now been read. */
-static void flush_pending(struct rd *r, const char *why_end)
+/* Report the refused move whose subtree is over (lib/flattree.h): with
+ * `at_end`, the tree's reading ended. */
+static void flush_pending(struct rd *r, struct xqi_flat_tree *t, int at_end)
 {
-	uint32_t lost;
-	size_t len;
+	struct xq_diagnostic d;
 
-	if (!r->pending)
-		return;
-	r->pending = 0;
-	lost = r->st->lost - r->pending_lost_start;
-	len = strlen(r->pending_d.msg);
-	snprintf(r->pending_d.msg + len, sizeof(r->pending_d.msg) - len,
-		 "; %u node%s lost (this move and %u after it)%s", lost, lost == 1 ? "" : "s",
-		 lost - 1, why_end);
-	xqi_sink_report(r->sink, &r->pending_d);
+	if (xqi_flat_tree_cut_done(t, at_end, &d))
+		xqi_sink_report(r->sink, &d);
 }
 
 /*
@@ -683,33 +673,32 @@ static int setup_position(struct rd *r, int first_side)
 }
 
 /*
- * Set aside the diagnostic for the refused move of record `c` (`m` is 0
- * when it names a square off the board), played from node `parent` at
- * `ply`: it is reported once its subtree has been skipped, with the count
- * of nodes lost (flush_pending).  `why` is what the builder said.
+ * Hand the builder `t` the diagnostic for the refused move of record `c`
+ * (`m` is 0 when it names a square off the board), played from node
+ * `parent` at `ply`: it is reported once its subtree has been skipped,
+ * with what was cut (flush_pending()).  `why` is what the builder said.
  */
-static void refuse_move(struct rd *r, const struct rec *c, xqi_move m, uint32_t parent,
-			uint32_t ply, const struct xq_diagnostic *why)
+static void refuse_move(struct rd *r, struct xqi_flat_tree *t, const struct rec *c, xqi_move m,
+			uint32_t parent, uint32_t ply, const struct xq_diagnostic *why)
 {
 	char name[5], path[120];
+	struct xq_diagnostic d;
 
 	node_path(r->g, r->alt, parent, path, sizeof(path));
-	rd_diag(r, &r->pending_d, c->off, ply);
+	rd_diag(r, &d, c->off, ply);
 	if (m) {
 		xqi_move_name(m, name);
-		xqi_diagnostic_set_move(&r->pending_d, name, 4);
-		xqi_diagnostic_set(&r->pending_d, 0, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
+		xqi_diagnostic_set_move(&d, name, 4);
+		xqi_diagnostic_set(&d, 0, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
 			    "illegal move %s at ply %u after %s: %.100s", name, ply, path, why->msg);
 	} else {
-		xqi_diagnostic_set(&r->pending_d, 0, XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
+		xqi_diagnostic_set(&d, 0, XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
 			    "move at ply %u after %s names a square off the board "
 			    "(from byte %u, to byte %u)",
 			    ply, path, c->from, c->to);
 	}
-	r->pending = 1;
-	r->pending_lost_start = r->st->lost;
+	xqi_flat_tree_hold(t, &d);
 	r->st->bad_moves++;
-	r->g->flags |= XQI_RECORD_BROKEN;
 }
 
 /*
@@ -740,7 +729,7 @@ static int read_tree(struct rd *r, size_t *pos, int skip_all)
 		stop = rc == 1;
 		if (rc < 0) {
 			size_t waiting = open + 1;
-			flush_pending(r, "");
+			flush_pending(r, &t, 1);
 			report(r, XQ_SEVERITY_ERROR, XQI_D_TRUNCATED, c.off, ply,
 			       "the move tree ends early: %zu more line%s announced and lost",
 			       waiting, waiting == 1 ? " was" : "s were");
@@ -770,7 +759,7 @@ static int read_tree(struct rd *r, size_t *pos, int skip_all)
 			r->g->nodes[node].place.offset = c.off;
 		} else {
 			if (rc == XQ_EILLEGAL || rc == XQ_EPARSE)
-				refuse_move(r, &c, m, parent, ply, &why);
+				refuse_move(r, &t, &c, m, parent, ply, &why);
 			r->st->lost++;
 		}
 		rc = 0;
@@ -787,7 +776,7 @@ static int read_tree(struct rd *r, size_t *pos, int skip_all)
 		}
 		if (stop) {
 			size_t lost = open + (size_t)c.cont;
-			flush_pending(r, "");
+			flush_pending(r, &t, 1);
 			report(r, XQ_SEVERITY_ERROR, XQI_D_TRUNCATED, c.off, ply,
 			       "reading stopped at this record; %zu more line%s lost", lost,
 			       lost == 1 ? " was" : "s were");
@@ -799,10 +788,9 @@ static int read_tree(struct rd *r, size_t *pos, int skip_all)
 		/* After a line's end, the next record is an alternative; back on
 		 * a kept line, the refused move's subtree is over. */
 		alternative = !c.cont;
-		if (alternative && t.parent != XQ_NO_NODE)
-			flush_pending(r, "");
+		flush_pending(r, &t, 0);
 	}
-	flush_pending(r, "");
+	flush_pending(r, &t, 1);
 	xqi_flat_tree_release(&t);
 	return rc;
 }

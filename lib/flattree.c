@@ -4,6 +4,7 @@
  */
 #include "flattree.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,10 +61,18 @@ int xqi_flat_tree_add(struct xqi_flat_tree *t, xqi_move m, int branch, int end, 
 				*node = n;
 		}
 	}
+	if (rc < 0) {
+		/* Refused: its subtree is skipped from here on. */
+		t->cutting = 1;
+		t->cut_main = !t->ended;
+		t->cut_from = t->skipped;
+		t->held = 0;
+	}
 	/* The alternative comes back to this move's parent and position. */
 	if (branch && push(t))
 		return XQ_ENOMEM;
 	if (end) {
+		t->ended = 1;
 		if (t->depth == 0) {
 			t->complete = 1;
 			t->parent = XQ_NO_NODE;
@@ -82,4 +91,53 @@ int xqi_flat_tree_add(struct xqi_flat_tree *t, xqi_move m, int branch, int end, 
 		t->ply++;
 	}
 	return rc;
+}
+
+void xqi_flat_tree_hold(struct xqi_flat_tree *t, const struct xq_diagnostic *d)
+{
+	t->cut_diag = *d;
+	t->held = 1;
+}
+
+static void hold_report(const struct xq_diagnostic *d, void *payload)
+{
+	xqi_flat_tree_hold(payload, d);
+}
+
+struct xqi_sink xqi_flat_tree_holder(struct xqi_flat_tree *t)
+{
+	struct xqi_sink s = {hold_report, t};
+
+	return s;
+}
+
+int xqi_flat_tree_cut_done(struct xqi_flat_tree *t, int at_end, struct xq_diagnostic *out)
+{
+	uint32_t moves;
+
+	if (!t->cutting || (!at_end && t->parent == XQ_NO_NODE && !t->complete))
+		return 0;
+	t->cutting = 0;
+	t->g->flags |= t->cut_main ? XQI_RECORD_BROKEN : XQI_RECORD_CUT;
+	if (!t->held)
+		return 0;
+	t->held = 0;
+	moves = t->skipped - t->cut_from + 1;
+	*out = t->cut_diag;
+	xqi_cut_message(out, t->cut_main, moves, at_end && t->parent == XQ_NO_NODE && !t->complete);
+	return 1;
+}
+
+void xqi_cut_message(struct xq_diagnostic *d, int main_line, uint32_t moves, int partial)
+{
+	const char *what = main_line ? "main line stops" : "variation is cut";
+	size_t len = strlen(d->msg);
+
+	if (moves <= 1)
+		snprintf(d->msg + len, sizeof(d->msg) - len, "; the %s here: this move is not kept",
+			 what);
+	else
+		snprintf(d->msg + len, sizeof(d->msg) - len,
+			 "; the %s here: %u moves not kept (this one and the %u after it%s)", what,
+			 (unsigned)moves, (unsigned)(moves - 1), partial ? " that were read" : "");
 }

@@ -25,8 +25,9 @@
  * struct xqi_walk) rather than asking them at every node.
  *
  * Moves in a tree are legal: readers check every move before adding it and
- * stop a line at the first one that is not (setting XQI_RECORD_BROKEN and
- * reporting a diagnostic), so what is in the tree can be replayed blindly.
+ * stop a line at the first one that is not (reporting a diagnostic), so
+ * what is in the tree can be replayed blindly.  A main line that stops so
+ * makes the game XQI_RECORD_BROKEN; a variation cut so, XQI_RECORD_CUT.
  *
  * Canonical tag names, shared by every format (so that a converted game
  * keeps its meaning): Event, Site, Date, Round, Red, Black, RedTeam,
@@ -85,7 +86,12 @@ enum xqi_result {
 
 enum {
 	XQI_RECORD_BROKEN = 1 << 0, /* reading stopped at an error; the tree is what came before */
-	XQI_RECORD_EMPTY = 1 << 1   /* the record had no moves at all */
+	XQI_RECORD_EMPTY = 1 << 1,  /* the record had no moves at all */
+	/* A variation was cut at an error (a move in it illegal or not
+	 * readable): the moves from there to its end are not in the tree, the
+	 * main line and the other variations are, whole.  The reader reported
+	 * the error, with how many moves were cut. */
+	XQI_RECORD_CUT = 1 << 2
 };
 
 /*

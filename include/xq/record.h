@@ -53,6 +53,12 @@ XQ_API uint64_t xq_record_number(const xq_record *r);
  * before it)?  Does the record hold no move at all? */
 XQ_API int xq_record_is_broken(const xq_record *r);
 XQ_API int xq_record_is_empty(const xq_record *r);
+/* Did reading cut a variation of this game at an error (a move in it
+ * illegal or not readable)?  The moves of that variation from there on
+ * are not in the record; its main line and its other variations are,
+ * whole, and it is not broken.  The reader reported the error, with how
+ * many moves it cut. */
+XQ_API int xq_record_is_cut(const xq_record *r);
 /*
  * Mark the record broken, as a reader marks a game it stopped reading at
  * an error (xq_record_is_broken() is then 1; the tree stays as it is),

@@ -775,6 +775,31 @@ static void results_in_words_read_as_the_results_they_say(void **state)
 	xq_record_free(r);
 }
 
+/* A record whose reader cut a variation at an illegal move is whole but for
+ * it: not broken, and says it was cut. */
+static void a_record_with_a_variation_cut_at_an_error_says_so(void **state)
+{
+	static const char pgn[] = "1. h2e2 h9g7 (1... b9c7 2. a0a5 h7h3) 2. h0g2 *\n"
+				  "1. h2e2 a0a5 *\n";
+	xq_read_options ro = XQ_READ_OPTIONS_INIT;
+	xq_reader *rd;
+	xq_record *r = NULL;
+
+	(void)state;
+	ro.format = "pgn";
+	assert_int_equal(xq_reader_open_memory(&rd, "cut.pgn", pgn, sizeof(pgn) - 1, &ro, NULL, NULL), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	assert_true(xq_record_is_cut(r));
+	assert_false(xq_record_is_broken(r));
+	assert_int_equal(xq_record_mainline_length(r), 3);
+	xq_record_free(r);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	assert_false(xq_record_is_cut(r));
+	assert_true(xq_record_is_broken(r));
+	xq_record_free(r);
+	xq_reader_close(rd);
+}
+
 static void main_line_proves_mate_and_under_rules_a_perpetual(void **state)
 {
 	xq_position *p = xq_position_new();
@@ -3096,6 +3121,7 @@ int main(void)
 		cmocka_unit_test(dates_are_normalized_only_when_their_meaning_is_certain),
 		cmocka_unit_test(result_texts_read_as_the_standard_results_they_spell),
 		cmocka_unit_test(results_in_words_read_as_the_results_they_say),
+		cmocka_unit_test(a_record_with_a_variation_cut_at_an_error_says_so),
 		cmocka_unit_test(main_line_proves_mate_and_under_rules_a_perpetual),
 		cmocka_unit_test(ecco_of_a_line_and_sets_of_codes),
 		cmocka_unit_test(lenient_fen_copies_and_sameness),

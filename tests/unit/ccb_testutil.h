@@ -48,6 +48,19 @@ static inline int count_diags(const struct collected *c, enum xq_severity_level 
 	return n;
 }
 
+/* Leave out the notes of results read from words (DhtmlXQ writes 和棋,
+ * which its reader reads back saying so): what is left is what is wrong. */
+static inline void drop_result_notes(struct collected *c)
+{
+	int k = 0;
+
+	for (int i = 0; i < c->n; i++)
+		if (!(c->d[i].severity == XQ_SEVERITY_NOTE && c->d[i].code == XQI_D_BAD_TAG &&
+		      strstr(c->d[i].msg, " is read as ")))
+			c->d[k++] = c->d[i];
+	c->n = k;
+}
+
 static inline void print_diags(const struct collected *c)
 {
 	for (int i = 0; i < c->n; i++)

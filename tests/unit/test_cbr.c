@@ -235,9 +235,42 @@ static void illegal_move_is_reported_at_its_byte_offset(void **state)
 	assert_int_equal(d->has_offset, 1);
 	assert_int_equal(d->ply, 2);
 	assert_string_equal(d->move, "h2e2");
-	assert_non_null(find_diag(&c, XQI_D_ILLEGAL_MOVE, "1 moves after a bad move"));
+	/* On the main line: the game stops there. */
+	assert_non_null(find_diag(&c, XQI_D_ILLEGAL_MOVE, "the main line stops here: 2 moves not kept"));
 	assert_true(g[0].flags & XQI_RECORD_BROKEN);
 	assert_int_equal(g[0].nnodes, 2);
+	release_games(g, n);
+}
+
+/* In a variation, an illegal move cuts that variation alone: the record is
+ * whole otherwise (not broken), as sample_23 of CCBridge needs. */
+static void illegal_move_in_a_variation_cuts_that_variation_only(void **state)
+{
+	static struct rec r;
+	static struct collected c;
+	struct xqi_record g[MAX_GAMES];
+	const struct xq_diagnostic *d;
+	int n;
+
+	(void)state;
+	rec_start(&r, 2, start_rows, 1);
+	rec_node(&r, 0, NULL, NULL, 0);
+	rec_node(&r, 0, "h2e2", NULL, 0);
+	rec_node(&r, 2, "h9g7", NULL, 0);     /* an alternative follows its subtree */
+	rec_node(&r, 1, "h0g2", NULL, 0);     /* main line ends */
+	rec_node(&r, 2, "h7h0", NULL, 0);     /* alternative to h9g7: no screen to capture over */
+	rec_node(&r, 0, "h0g2", NULL, 0);
+	rec_node(&r, 1, "b9c7", NULL, 0);     /* cut with it: 3 moves */
+	rec_node(&r, 1, "b9c7", NULL, 0);     /* the next alternative, kept */
+	n = read_rec("cbr", r.b, r.len, g, &c, NULL);
+	assert_int_equal(n, 1);
+	assert_false(g[0].flags & XQI_RECORD_BROKEN);
+	assert_true(g[0].flags & XQI_RECORD_CUT);
+	assert_int_equal(g[0].nnodes, 5);
+	d = find_diag(&c, XQI_D_ILLEGAL_MOVE, "illegal move h7h0");
+	assert_non_null(d);
+	assert_int_equal(d->ply, 2);
+	assert_non_null(strstr(d->msg, "the variation is cut here: 3 moves not kept"));
 	release_games(g, n);
 }
 
@@ -1257,6 +1290,7 @@ int main(void)
 		cmocka_unit_test(version_1_record_has_its_own_offsets_and_squares),
 		cmocka_unit_test(side_to_move_and_first_move_number_are_read),
 		cmocka_unit_test(illegal_move_is_reported_at_its_byte_offset),
+		cmocka_unit_test(illegal_move_in_a_variation_cuts_that_variation_only),
 		cmocka_unit_test(damaged_records_are_reported),
 		cmocka_unit_test(unknown_versions_and_bits_are_said_not_guessed),
 		cmocka_unit_test(empty_board_record_is_a_heading),

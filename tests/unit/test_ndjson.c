@@ -653,6 +653,41 @@ static void illegal_move_is_reported_where_it_is_and_stops_its_line(void **state
 	xqi_record_release(&g);
 }
 
+/* In a variation, a move that cannot be played cuts that variation, from
+ * it to its end (the variations of the moves after it too), said with
+ * what was cut; the alternatives to the bad move itself are read, and the
+ * game is whole otherwise, not broken. */
+static void illegal_move_in_a_variation_cuts_that_variation_only(void **state)
+{
+	static const char text[] =
+		"{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"h2e2\"},{\"iccs\":\"h9g7\",\"variations\":"
+		"[[{\"iccs\":\"b9c7\"},{\"iccs\":\"h0h5\",\"variations\":[[{\"iccs\":\"b0c2\"}]]},"
+		"{\"iccs\":\"h7h3\",\"variations\":[[{\"iccs\":\"b7b3\"}]]},{\"iccs\":\"i0i1\"}]]},"
+		"{\"iccs\":\"h0g2\"}]}\n";
+	struct xqi_record g;
+	struct xq_diagnostic diags[16];
+	struct xqi_record_counts c;
+	uint32_t alt;
+	char name[5];
+
+	(void)state;
+	assert_int_equal(xqi_record_init(&g), 0);
+	assert_int_equal(read_all(text, &g, 1, diags), 1);
+	assert_int_equal(g.flags & (XQI_RECORD_BROKEN | XQI_RECORD_CUT), XQI_RECORD_CUT);
+	assert_int_equal(xqi_record_mainline_length(&g), 3);
+	xqi_record_count(&g, &c);
+	assert_int_equal(c.nodes, 5); /* h2e2 h9g7 h0g2, b9c7 and b0c2 */
+	alt = g.nodes[g.nodes[g.nodes[XQI_ROOT].child].child].sibling;
+	xqi_move_name(g.nodes[g.nodes[alt].child].move, name);
+	assert_string_equal(name, "b0c2");
+	assert_int_equal(diags[0].code, XQI_D_ILLEGAL_MOVE);
+	assert_int_equal(diags[0].severity, XQ_SEVERITY_ERROR);
+	assert_int_equal(diags[0].ply, 3);
+	assert_string_equal(diags[0].move, "h0h5");
+	assert_non_null(strstr(diags[0].msg, "the variation is cut here: 4 moves not kept"));
+	xqi_record_release(&g);
+}
+
 static void bad_line_does_not_hide_the_next_record(void **state)
 {
 	static const char text[] = "{\"schema\":\"xqkit.game/1\",\"moves\":[]}\n"
@@ -1220,6 +1255,7 @@ int main(void)
 		cmocka_unit_test(a_bad_source_is_a_warning_and_the_game_is_kept),
 		cmocka_unit_test(tree_is_built_with_variations_in_order),
 		cmocka_unit_test(illegal_move_is_reported_where_it_is_and_stops_its_line),
+		cmocka_unit_test(illegal_move_in_a_variation_cuts_that_variation_only),
 		cmocka_unit_test(bad_line_does_not_hide_the_next_record),
 		cmocka_unit_test(bytes_that_are_not_utf8_are_reported_with_their_offset),
 		cmocka_unit_test(escapes_and_surrogate_pairs_decode_and_lone_ones_fail),

@@ -1060,6 +1060,79 @@ static void nested_variations_replace_the_move_before_them(void **state)
 	close_reading(&r);
 }
 
+/* The game `text` (one) read and written again in ICCS: its move text. */
+static void moves_as_read(const char *text, struct reading *r, struct xq_buf *out)
+{
+	struct writing w;
+	const char *p;
+
+	open_str(r, text);
+	assert_int_equal(next_game(r), 1);
+	open_writer(&w, out, XQ_DIALECT_ICCS, XQI_ENC_UTF8);
+	assert_int_equal(xqi_format_pgn.write(w.wr, &r->g), 0);
+	close_writer(&w);
+	p = strstr(out->ptr, "\n\n");
+	assert_non_null(p);
+	memmove(out->ptr, p + 2, strlen(p + 2) + 1);
+}
+
+/* A move that cannot be played in a variation cuts that variation from it
+ * to its ')' (the variations of the moves after it too): said once, where
+ * the move is, with how many moves were cut; the game is kept whole
+ * otherwise, not broken.  The alternatives to the bad move itself are
+ * not part of what it cuts. */
+static void illegal_move_in_a_variation_cuts_that_variation_only(void **state)
+{
+	struct reading r;
+	struct xq_buf out = XQ_BUF_INIT;
+	const struct xq_diagnostic *d;
+
+	(void)state;
+	moves_as_read("1. h2e2 h9g7 (1... b9c7 2. a0a5 (2. b0c2 a9a8 (2... i9i8) 3. i0i1) "
+		      "(2. h0g2) 2... h7h3 (2... b7b3) 3. i0h0 (3. a0a1)) (1... h7e7) 2. h0g2 1-0\n",
+		      &r, &out);
+	assert_string_equal(out.ptr, "1. h2e2 h9g7 (1... b9c7 2. b0c2 (2. h0g2) 2... a9a8 (2... i9i8) 3. i0i1)\n"
+				     "(1... h7e7) 2. h0g2 1-0\n");
+	assert_int_equal(r.g.flags & (XQI_RECORD_BROKEN | XQI_RECORD_CUT), XQI_RECORD_CUT);
+	assert_int_equal(r.nd, 1);
+	d = find_diag(&r, XQI_D_ILLEGAL_MOVE);
+	assert_non_null(d);
+	assert_int_equal(d->severity, XQ_SEVERITY_ERROR);
+	assert_int_equal(d->ply, 3);
+	assert_string_equal(d->move, "a0a5");
+	assert_int_equal(d->place.line, 1);
+	assert_int_equal(d->place.col, 28);
+	assert_non_null(strstr(d->msg, "the variation is cut here: 5 moves not kept (this one and the 4 after it)"));
+	close_reading(&r);
+	/* A word that is no move cuts the same way; the next game is read. */
+	xq_buf_reset(&out);
+	moves_as_read("1. h2e2 (1. b0c2 xyz h9g7) h9g7 *\n\n1. h2e2 *\n", &r, &out);
+	assert_string_equal(out.ptr, "1. h2e2 (1. b0c2) 1... h9g7 *\n");
+	assert_non_null(strstr(r.d[0].msg, "the variation is cut here: 2 moves not kept"));
+	assert_int_equal(next_game(&r), 1);
+	close_reading(&r);
+	xq_buf_release(&out);
+}
+
+/* The main line is the game: a move that cannot be played there stops it,
+ * broken, as before; a variation left open by the game's end is damage. */
+static void illegal_move_on_the_main_line_still_breaks_the_game(void **state)
+{
+	struct reading r;
+
+	(void)state;
+	open_str(&r, "1. h2e2 a0a5 (1... b9c7) 2. h0g2 *\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	assert_false(r.g.flags & XQI_RECORD_CUT);
+	close_reading(&r);
+	open_str(&r, "1. h2e2 (1. b0c2 a0a5 h9g7 *\n");
+	assert_int_equal(next_game(&r), 1);
+	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	assert_non_null(strstr(r.d[0].msg, "that were read"));
+	close_reading(&r);
+}
+
 static void variations_with_captures_step_back_to_the_position_before_them(void **state)
 {
 	/* Each move below is legal only if ')' put back exactly the position
@@ -3135,6 +3208,8 @@ int main(void)
 		cmocka_unit_test(comments_in_braces_and_after_semicolons),
 		cmocka_unit_test(comment_between_number_and_move_comes_before_the_move),
 		cmocka_unit_test(nested_variations_replace_the_move_before_them),
+		cmocka_unit_test(illegal_move_in_a_variation_cuts_that_variation_only),
+		cmocka_unit_test(illegal_move_on_the_main_line_still_breaks_the_game),
 		cmocka_unit_test(variations_with_captures_step_back_to_the_position_before_them),
 		cmocka_unit_test(comment_at_the_start_of_a_variation_comes_before_its_move),
 		cmocka_unit_test(deep_nesting_needs_no_recursion),

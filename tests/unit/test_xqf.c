@@ -790,7 +790,8 @@ static void square_off_the_board_skips_its_subtree(void **state)
 	assert_int_equal(d->place.offset, bad);
 	assert_int_equal(d->ply, 1);
 	assert_true(has(d, "from byte 95"));
-	assert_true(has(d, "2 nodes lost"));
+	/* On the main line: the game stops there. */
+	assert_true(has(d, "the main line stops here: 2 moves not kept"));
 	assert_int_equal(g.nnodes, 2); /* the sibling h2e2 is kept */
 	assert_int_equal(g.nodes[1].move, mv("h2e2"));
 	assert_int_equal(st.lost, 2);
@@ -820,7 +821,9 @@ static void move_with_no_piece_on_its_square_skips_its_subtree_and_keeps_sibling
 	b_move(&b, "i0h0", 0, 0, NULL);
 	b_move(&b, "b0c2", 0, 0, "kept"); /* next alternative, read on */
 	assert_int_equal(read_xqf(&g, b.d, b.len, &ds, &st), 0);
-	assert_true(g.flags & XQI_RECORD_BROKEN);
+	/* In a variation: that variation is cut, the game is whole. */
+	assert_false(g.flags & XQI_RECORD_BROKEN);
+	assert_true(g.flags & XQI_RECORD_CUT);
 	assert_int_equal(count_diags(&ds, XQI_D_ILLEGAL_MOVE), 1);
 	d = expect_diag(&ds, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR);
 	assert_int_equal(d->place.offset, bad);
@@ -829,7 +832,7 @@ static void move_with_no_piece_on_its_square_skips_its_subtree_and_keeps_sibling
 	assert_int_equal(d->game, 1);
 	assert_true(has(d, "after h2e2 h9g7"));
 	assert_true(has(d, "there is no piece on e4"));
-	assert_true(has(d, "3 nodes lost"));
+	assert_true(has(d, "the variation is cut here: 3 moves not kept (this one and the 2 after it)"));
 	assert_int_equal(st.records, 8);
 	assert_int_equal(st.lost, 3);
 	mainline(&g, line, sizeof(line));
@@ -859,8 +862,9 @@ static void illegal_move_in_a_branch_reports_the_rule_and_the_path(void **state)
 	d = expect_diag(&ds, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR);
 	assert_int_equal(d->ply, 3);
 	assert_true(has(d, "after h2e2 b9c7[2]"));
-	assert_true(has(d, "1 node lost"));
+	assert_true(has(d, "the variation is cut here: this move is not kept"));
 	assert_int_equal(g.nnodes, 5);
+	assert_int_equal(g.flags & (XQI_RECORD_BROKEN | XQI_RECORD_CUT), XQI_RECORD_CUT);
 	xqi_record_release(&g);
 }
 
@@ -1303,7 +1307,8 @@ static void every_corpus_file_matches_the_independent_decoder(void **state)
 		xqi_record_count(&g, &c);
 		if (bad) {
 			broken++;
-			assert_true(g.flags & XQI_RECORD_BROKEN);
+			/* Broken when the move is on the main line, else cut there. */
+			assert_true(g.flags & (XQI_RECORD_BROKEN | XQI_RECORD_CUT));
 			assert_int_equal(c.nodes + st.lost, st.records);
 			for (int i = 0; i < ds.n; i++) {
 				if (ds.d[i].code != XQI_D_ILLEGAL_MOVE)
@@ -1311,7 +1316,7 @@ static void every_corpus_file_matches_the_independent_decoder(void **state)
 				assert_true(ds.d[i].has_offset && ds.d[i].place.offset >= 1024);
 				assert_true(ds.d[i].ply > 0);
 				assert_int_equal(strlen(ds.d[i].move), 4);
-				assert_true(has(&ds.d[i], "lost"));
+				assert_true(has(&ds.d[i], "not kept"));
 			}
 		} else if (is_impossible(fl[1])) {
 			impossible++;
