@@ -166,6 +166,8 @@ struct actx {
 	int why_told;
 	/* output (the output side) */
 	xq_file *out;             /* -o FILE, or standard output */
+	int out_kind;             /* XQ_FILE_NEW, _REPLACE or _DIRECT: a file is kept
+				     only when a game was written to it */
 	xq_writer *writer;        /* the games onto `out` (not with NDJSON) */
 	xq_batch_job *emitting;
 	struct report_message open_msg; /* why the writer could not be opened */
@@ -549,6 +551,7 @@ static int open_output(struct actx *c)
 	int rc;
 	unsigned flags = c->force || c->resume_mode ? XQ_WRITE_FORCE : 0;
 
+	c->out_kind = xq_file_check(c->out_path ? c->out_path : "-", flags, NULL, NULL);
 	rc = xq_file_open(&c->out, c->out_path ? c->out_path : "-", flags, report_keep_message, &m);
 	if (rc) {
 		cmd_error("%s", m.msg);
@@ -576,6 +579,14 @@ static void close_output(struct actx *c, int keep)
 	if (c->writer && xq_writer_close(c->writer))
 		c->io_error = 1, keep = 0;
 	c->writer = NULL;
+	if (keep && !c->io_error && c->annotated + c->copied == 0 && c->out_kind != XQ_FILE_DIRECT) {
+		/* A file is kept only when a game was written to it. */
+		xq_file_abort(c->out);
+		c->out = NULL;
+		cmd_warning("no game was written, so '%s' %s", c->out_path,
+			    c->out_kind == XQ_FILE_REPLACE ? "is as it was" : "was not made");
+		return;
+	}
 	if (keep && !c->io_error) {
 		if (xq_file_commit(c->out, report_keep_message, &m)) {
 			cmd_error("%s", m.msg);

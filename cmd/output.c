@@ -294,6 +294,16 @@ static unsigned output_sync_flags(const struct output *c)
 
 /* -o DIR/, at the end of a run that was not interrupted: what was
  * written under DIR/ reaches the disk, names too, unless --sync none. */
+/* -o DIR/ and no game written: a directory the run made goes again
+ * (nothing was put in it); one that was there stays. */
+static void unmake_dir(struct output *c)
+{
+	if (!c->dir_mode || !c->made_dir || c->written > 0)
+		return;
+	if (rmdir(c->dir) == 0)
+		cmd_warning("no game was written, so the directory '%s' was not made", c->dir);
+}
+
 static void sync_dir(struct output *c)
 {
 	struct report_message m = {""};
@@ -714,13 +724,14 @@ static int finish_single_output(struct output *c, int commit)
 	if (drain(c, &tail) || (commit && xq_file_write(c->out, tail.ptr, tail.len)))
 		commit = 0;
 	xq_buf_release(&tail);
-	if (commit && c->written == 0 && !(c->caps & XQ_FORMAT_MULTI) && c->out_path &&
-	    strcmp(c->out_path, "-")) {
-		/* A file of a one-game format is that game: with none written
-		 * there is nothing to make (an empty file would not read back). */
+	if (commit && c->written == 0 && c->out_kind != XQ_FILE_DIRECT) {
+		/* An output is kept only when a game was written to it: a
+		 * run that read nothing leaves no file, and one it would have
+		 * replaced as it was. */
 		xq_file_abort(c->out);
 		c->out = NULL;
-		cmd_warning("no game was written, so '%s' was not made", c->out_path);
+		cmd_warning("no game was written, so '%s' %s", c->out_path,
+			    c->out_kind == XQ_FILE_REPLACE ? "is as it was" : "was not made");
 		return 0;
 	}
 	if (commit) {
@@ -889,7 +900,9 @@ static int prepare_dir(struct output *c, struct inputs *inputs)
 	memcpy(c->dir, c->out_path, len + 1);
 	if (c->dir[len - 1] != '/')
 		memcpy(c->dir + len, "/", 2);
-	if (mkdir(c->dir, 0777) != 0 && errno != EEXIST) {
+	if (mkdir(c->dir, 0777) == 0)
+		c->made_dir = 1;
+	else if (errno != EEXIST) {
 		cmd_error("cannot create the directory '%s': %s", c->dir, strerror(errno));
 		return CMD_EXIT_IO;
 	}
@@ -917,9 +930,10 @@ int output_prepare(struct output *c, struct inputs *inputs, const struct reporte
 		return prepare_dir(c, inputs);
 	/* Never an input, however it is found: refused now when an operand is
 	 * the file or holds it, else when it is met. */
+	c->out_kind = XQ_FILE_DIRECT; /* standard output */
 	if (c->out_path && (inputs_guard(inputs, c->out_path, report_keep_message, &m) ||
-			    xq_file_check(c->out_path, c->force ? XQ_WRITE_FORCE : 0,
-					  report_keep_message, &m) < 0))
+			    (c->out_kind = xq_file_check(c->out_path, c->force ? XQ_WRITE_FORCE : 0,
+							 report_keep_message, &m)) < 0))
 		return cmd_usage_error(c->cmd, "%s", m.msg);
 	if ((rc = open_single_output(c)) != 0)
 		return rc == 2 ? CMD_EXIT_USAGE : CMD_EXIT_IO;
@@ -961,12 +975,14 @@ int output_finish(struct output *c, struct inputs *inputs, const struct reporter
 	if (cmd_signal) {
 		/* Stopping promptly comes first: the files are kept unsynced. */
 		interrupted(c);
+		unmake_dir(c);
 		summary(ctx, cmd_now() - t0);
 		return cmd_signal_status();
 	}
 	if (!c->dir_mode && finish_single_output(c, !c->io_error && !c->too_many) &&
 	    !c->too_many)
 		c->io_error = 1;
+	unmake_dir(c);
 	sync_dir(c);
 	summary(ctx, cmd_now() - t0);
 	if (c->disk_full)

@@ -7,7 +7,9 @@
  * what they do: one output (a file, or standard output) or, with
  * -o DIR/, one file per game named from a template of tags.  A file
  * output is written to a temporary file and renamed only when the run
- * ends without an I/O error (<xq/file.h>); an existing file is refused
+ * ends without an I/O error and wrote a game (<xq/file.h>; with none, no
+ * file is made and one it would replace is left as it was, and a
+ * directory -o DIR/ made is removed again); an existing file is refused
  * without --force, and an input is never overwritten, even with --force,
  * however it was found (cmd/inputs: inputs_guard, inputs_prescan).
  *
@@ -62,7 +64,12 @@ struct output {
 	xq_write_options wopts;   /* --notation, --output-encoding, --format-version
 				     (<xq/io.h>); `format` is `to` */
 	const char *out_path;     /* NULL or "-": standard output */
+	int out_kind;             /* XQ_FILE_NEW, _REPLACE or _DIRECT (<xq/file.h>): what
+				     the single output is; kept only when a game was
+				     written to it */
 	int dir_mode;
+	int made_dir;             /* -o DIR/ made DIR (removed again when no game was
+				     written) */
 	char *dir;                /* DIR (with a final '/') */
 	const char *template;
 	int force, keep_broken, verify, strict;
