@@ -391,7 +391,7 @@ static int resume_step(struct actx *c, xq_batch_job *j, struct ajob *x)
 
 	if (annotate_marker(&marker, c->set.settings, x->fingerprint, 1) == 0)
 		v = resume_next(&c->resume, marker.ptr, x->fingerprint, j->file->name,
-				xq_record_number(j->record));
+				xq_record_number(j->record), xq_record_mainline_length(j->record));
 	xq_buf_release(&marker);
 	if (v == RESUME_COPY) {
 		/* What the analysis said is not what is written. */

@@ -218,8 +218,25 @@ out:
 	return verdict;
 }
 
+/*
+ * Is the earlier output's current game whole: its main line as long as
+ * the input game's (`plies`), and its move text ended by its result (the
+ * reader says "no-result" of moves that end without one)?  An output cut
+ * short, by a kill or a power loss, ends inside its last game: in a tag,
+ * after "1. ", in a move or comment, before the result.
+ */
+static int pgn_complete(const struct resume *r, uint32_t plies)
+{
+	if (xq_record_mainline_length(r->game) != plies)
+		return 0;
+	for (size_t i = 0; i < diag_list_count(&r->diags); i++)
+		if (!strcmp(xq_diagnostic_code(diag_list_at(&r->diags, i)), "no-result"))
+			return 0;
+	return 1;
+}
+
 static int pgn_next(struct resume *r, const char *marker, uint64_t fingerprint, const char *file,
-		    uint64_t game)
+		    uint64_t game, uint32_t plies)
 {
 	const char *old;
 	char fp[40];
@@ -241,8 +258,16 @@ static int pgn_next(struct resume *r, const char *marker, uint64_t fingerprint, 
 		stop_matching(r, file, game, "that game cannot be read back whole");
 		return RESUME_NONE;
 	}
-	if (old && !strcmp(old, marker))
-		return RESUME_COPY;
+	if (old && !strcmp(old, marker)) {
+		if (pgn_complete(r, plies))
+			return RESUME_COPY;
+		/* Not copied, nor written back if this run is stopped. */
+		r->active = 0;
+		snprintf(r->why, sizeof(r->why),
+			 "game %llu of the earlier output, game %llu of %s, is not complete there (the file was cut short): it and every later game are annotated again",
+			 (unsigned long long)r->seen, (unsigned long long)game, file);
+		return RESUME_NONE;
+	}
 	snprintf(fp, sizeof(fp), "; input %016llx", (unsigned long long)fingerprint);
 	if (!old || !strstr(old, fp)) {
 		stop_matching(r, file, game, "another game");
@@ -252,12 +277,12 @@ static int pgn_next(struct resume *r, const char *marker, uint64_t fingerprint, 
 }
 
 int resume_next(struct resume *r, const char *marker, uint64_t fingerprint, const char *file,
-		uint64_t game)
+		uint64_t game, uint32_t plies)
 {
 	if (!r->opened || !r->active)
 		return RESUME_NONE;
 	return r->ndjson ? ndjson_next(r, marker, fingerprint, file, game)
-			 : pgn_next(r, marker, fingerprint, file, game);
+			 : pgn_next(r, marker, fingerprint, file, game, plies);
 }
 
 void resume_close(struct resume *r)

@@ -7,7 +7,12 @@
  * the settings it was annotated with and a fingerprint of the input game
  * (annotate_game.h).  The earlier output holds games in input order, so
  * its k-th game is compared with the k-th game to be written now:
- *   - same marker: the game is copied from the earlier output;
+ *   - same marker, and the game whole there: the game is copied from the
+ *     earlier output.  Whole: in PGN its main line as long as the input
+ *     game's and its move text ended by its result; in NDJSON its
+ *     xqkit.annotated/1 line there, ended by its newline.  An output cut
+ *     short (killed, power lost) ends inside its last game, which is so
+ *     analysed again, never copied as finished;
  *   - same input game (fingerprint), other settings or an incomplete
  *     annotation: the game is analysed again;
  *   - anything else (another game, the end of the earlier output): the
@@ -64,12 +69,13 @@ int resume_open(struct resume *r, const char *path, int ndjson, char *why, size_
 
 /*
  * Look at the earlier output's next game for the input game numbered
- * `game` in `file`, whose complete marker would be `marker` and whose
- * fingerprint is `fingerprint`.  See the RESUME_* values; r->game or
- * r->lines hold the earlier version until the next call.
+ * `game` in `file`, whose complete marker would be `marker`, whose
+ * fingerprint is `fingerprint` and whose main line is `plies` long.  See
+ * the RESUME_* values; r->game or r->lines hold the earlier version until
+ * the next call.
  */
 int resume_next(struct resume *r, const char *marker, uint64_t fingerprint, const char *file,
-		uint64_t game);
+		uint64_t game, uint32_t plies);
 
 void resume_close(struct resume *r);
 
