@@ -31,6 +31,7 @@
  * output file is then removed; with --resume it is kept (see emit_game),
  * and the exit status is 128 + the signal.
  */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,10 @@ struct actx {
 	xq_file *out;             /* -o FILE, or standard output */
 	int out_kind;             /* XQ_FILE_NEW, _REPLACE or _DIRECT: a file is kept
 				     only when a game was written to it */
+	struct report_stream stream; /* a _DIRECT output's flushes */
+	uint64_t written, kept;   /* games written to the output; those it holds at the
+				     end (a file's once put in place, a stream's that
+				     reached it) */
 	xq_writer *writer;        /* the games onto `out` (not with NDJSON) */
 	xq_batch_job *emitting;
 	struct report_message open_msg; /* why the writer could not be opened */
@@ -334,23 +339,43 @@ static void write_diag(const xq_diagnostic *d, void *user)
 		out_of_memory(c);
 }
 
-static void write_failed(struct actx *c)
+/* Writing failed; `err`: why (an errno value), 0 when not known. */
+static void write_failed(struct actx *c, int err)
 {
-	if (!c->io_error)
-		cmd_error("cannot write to '%s'", c->out_path ? c->out_path : "<stdout>");
+	const char *name = c->out_path ? c->out_path : "<stdout>";
+
+	if (!c->io_error && err)
+		cmd_error("cannot write '%s': %s", name, strerror(err));
+	else if (!c->io_error)
+		cmd_error("cannot write to '%s'", name);
 	c->io_error = 1;
 }
 
-/* Write a game: `text` (NDJSON records, never a part of them) or `g` (PGN). */
+/* Write a game: `text` (NDJSON records, never a part of them) or `g` (PGN).
+ * A stream or device (standard output) is flushed after each game, so
+ * that the games known to have reached it are counted (c->kept). */
 static void write_game(struct actx *c, const struct xq_buf *text, const xq_record *g)
 {
 	if (c->set.ndjson) {
-		if (xq_buf_error(text))
+		if (xq_buf_error(text)) {
 			out_of_memory(c);
-		else if (text->len && xq_file_write(c->out, text->ptr, text->len))
-			write_failed(c);
+			return;
+		}
+		if (text->len && xq_file_write(c->out, text->ptr, text->len)) {
+			write_failed(c, 0);
+			return;
+		}
 	} else if (xq_writer_write(c->writer, g)) {
-		write_failed(c);
+		write_failed(c, 0);
+		return;
+	}
+	c->written++;
+	if (c->out_kind == XQ_FILE_DIRECT) {
+		int rc = report_stream_wrote(&c->stream, 0, 1);
+		if (rc < 0)
+			write_failed(c, errno);
+		else
+			c->kept = c->written;
 	}
 }
 
@@ -591,7 +616,12 @@ static void close_output(struct actx *c, int keep)
 		if (xq_file_commit(c->out, report_keep_message, &m)) {
 			cmd_error("%s", m.msg);
 			c->io_error = 1;
+		} else {
+			c->kept = c->written;
 		}
+	} else if (c->out_kind == XQ_FILE_DIRECT) {
+		/* Written as it went; what reached it is counted already. */
+		xq_file_commit(c->out, NULL, NULL);
 	} else {
 		xq_file_abort(c->out);
 	}
@@ -606,8 +636,9 @@ static void summary_json(struct actx *c, double secs)
 	xq_buf_adds(b, ",\"engine\":");
 	report_add_json_safe(b, c->set.engine);
 	reporter_summary_inputs(r, b, r->games);
-	xq_buf_addf(b, ",\"annotated\":%llu,\"copied\":%llu,\"incomplete\":%llu,\"skipped\":%llu,\"positions\":%llu,\"engine_failures\":%llu",
+	xq_buf_addf(b, ",\"annotated\":%llu,\"copied\":%llu,\"written\":%llu,\"incomplete\":%llu,\"skipped\":%llu,\"positions\":%llu,\"engine_failures\":%llu",
 		    (unsigned long long)c->annotated, (unsigned long long)c->copied,
+		    (unsigned long long)c->kept,
 		    (unsigned long long)c->incomplete, (unsigned long long)c->skipped,
 		    (unsigned long long)c->positions, (unsigned long long)c->failures);
 	for (int s = 0; s < 2; s++)
@@ -634,6 +665,9 @@ static void print_summary(struct actx *c, double secs)
 		xq_buf_addf(b, " (%llu incompletely)", (unsigned long long)c->incomplete);
 	if (c->copied)
 		xq_buf_addf(b, ", %llu copied from the earlier output", (unsigned long long)c->copied);
+	/* Said when the output does not hold them all (a stop, a failed write). */
+	if (c->kept != c->annotated + c->copied)
+		xq_buf_addf(b, ", %llu written and kept", (unsigned long long)c->kept);
 	if (c->skipped)
 		xq_buf_addf(b, ", %llu skipped", (unsigned long long)c->skipped);
 	reporter_unread_text(r, b);

@@ -110,9 +110,10 @@ static void print_summary(void *ctx, double secs)
 	if (c->dry_run)
 		xq_buf_addf(b, "dry run, nothing written");
 	else if (c->stop && !c->dir_mode && !c->out_path)
-		/* Some games may have reached standard output before it failed
-		 * (a file output is never renamed: `written` is 0 then). */
-		xq_buf_addf(b, "stopped, standard output is incomplete");
+		/* Games reached standard output up to where it stopped or
+		 * failed (a file output is never renamed: `written` is 0 then). */
+		xq_buf_addf(b, "stopped, standard output is incomplete: %llu written",
+			    (unsigned long long)c->written);
 	else
 		xq_buf_addf(b, "%s%llu written", c->stop ? "stopped, " : "",
 			    (unsigned long long)c->written);

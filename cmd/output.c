@@ -518,13 +518,31 @@ void output_render(const struct output *c, xq_batch_job *j, struct output_ready 
 	}
 }
 
+/*
+ * A stream or a device (standard output, a FIFO, /dev/...) is written as
+ * it goes, with no temporary file: the games that reached it are known at
+ * each flush (report_stream_wrote()), this one too.  0, or the errno
+ * value of a flush that failed.
+ */
+static int flush_direct(struct output *c, size_t len)
+{
+	int rc;
+
+	if (c->out_kind != XQ_FILE_DIRECT)
+		return 0;
+	rc = report_stream_wrote(&c->stream, len, !c->out_path && report_stdout_is_pipe());
+	if (rc > 0)
+		c->kept = c->written + 1;
+	return rc < 0 ? (errno ? errno : EIO) : 0;
+}
+
 void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
 {
 	xq_record *g = j->record;
 	struct xq_buf own = XQ_BUF_INIT;
 	const struct xq_buf *doc = &own;
 	size_t before = xq_diagnostics_count(j->diags);
-	int rc, lossy, lost = 0, verified = 0, sep = 0;
+	int rc, lossy, lost = 0, verified = 0, sep = 0, err = 0;
 
 	if (c->dry_run)
 		return;
@@ -628,15 +646,15 @@ void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
 			c->skipped++;
 			goto out;
 		}
-	} else if (xq_file_write(c->out, doc->ptr, doc->len)) {
+	} else if (xq_file_write(c->out, doc->ptr, doc->len) || (err = flush_direct(c, doc->len))) {
 		c->io_error = 1;
 		c->stop = 1;
-		add_diag(j, XQ_SEVERITY_ERROR, "io", "cannot write to '%s'", xq_file_name(c->out));
+		if (err)
+			add_diag(j, XQ_SEVERITY_ERROR, "io", "cannot write '%s': %s", xq_file_name(c->out),
+				 strerror(err));
+		else
+			add_diag(j, XQ_SEVERITY_ERROR, "io", "cannot write to '%s'", xq_file_name(c->out));
 		goto out;
-	} else if (!c->out_path && report_stdout_is_pipe()) {
-		/* Each game reaches a pipe whole (report_flush_out); an xq_file
-		 * has no flush of its own, and its stream is one of all. */
-		fflush(NULL);
 	}
 	c->written++;
 	if (lossy)
@@ -738,11 +756,21 @@ static int finish_single_output(struct output *c, int commit)
 		rc = xq_file_commit(c->out, report_keep_message, &m);
 		if (rc)
 			cmd_error("%s", m.msg);
+		else
+			c->kept = c->written;
+	} else if (c->out_kind == XQ_FILE_DIRECT) {
+		/* Written as it went: what is still buffered goes too, and
+		 * whether it reached the stream is known. */
+		if (xq_file_commit(c->out, NULL, NULL) == 0)
+			c->kept = c->written;
+		rc = -1;
 	} else {
 		xq_file_abort(c->out);
-		c->written = 0; /* nothing reached the output's name */
 		rc = -1;
 	}
+	/* What the output holds: a file only once put in place; a stream
+	 * what reached it (flush_direct()). */
+	c->written = rc == 0 || c->out_kind == XQ_FILE_DIRECT ? c->kept : 0;
 	c->out = NULL;
 	return rc;
 }
@@ -943,11 +971,12 @@ int output_prepare(struct output *c, struct inputs *inputs, const struct reporte
 /* Say what a signal left behind. */
 static void interrupted(struct output *c)
 {
-	uint64_t written = c->written;
+	uint64_t written;
 
 	/* A file output is removed; what reached standard output is whole games. */
 	if (!c->dir_mode)
 		finish_single_output(c, 0);
+	written = c->written;
 	if (c->dir_mode)
 		cmd_error("interrupted: the %llu file%s written under '%s' %s kept; no other file was written",
 			  (unsigned long long)written, written == 1 ? "" : "s", c->dir,

@@ -99,6 +99,12 @@ struct output {
 	struct name_set names;    /* the files written under DIR/ in this run */
 	/* totals */
 	uint64_t written, skipped, lossy, kept_broken, verified, verify_failed, seq;
+	/* Games known to be in the output: of a stream or device, those before
+	 * its last flush that did not fail (flush_direct()); after the run
+	 * `written` says what the output holds: a file's games once it is put
+	 * in place (else none), a stream's these. */
+	uint64_t kept;
+	struct report_stream stream;
 	uint64_t cut;             /* written with a variation cut at an error */
 	int io_error, stop;
 	int too_many;             /* a second game for a single-game format */

@@ -400,6 +400,15 @@ int report_stdout_is_pipe(void)
 	return known;
 }
 
+int report_stream_wrote(struct report_stream *s, size_t len, int pipe)
+{
+	s->waiting += len;
+	if (!pipe && s->waiting < 65536)
+		return 0;
+	s->waiting = 0;
+	return fflush(NULL) == EOF ? -1 : 1;
+}
+
 void report_flush_out(struct xq_buf *b)
 {
 	if (b->len == 0 || lost(b))
@@ -430,6 +439,7 @@ void reporter_init(struct reporter *r, const char *command, const struct input_o
 {
 	memset(r, 0, sizeof(*r));
 	r->command = command;
+	r->in = o;
 	r->fmt = o->fmt;
 	r->quiet = o->quiet;
 	r->verbose = o->verbose;
@@ -470,13 +480,16 @@ int reporter_diag(struct reporter *r, const xq_diagnostic *d, int binary)
 static void count_file(struct reporter *r, const xq_batch_file *f)
 {
 	struct item it;
+	/* counted already when its first game came (reporter_job()) */
+	int started = r->file_open;
 
+	r->file_open = 0;
 	if (f->foreign)
 		return; /* another shard's to count (--shard) */
 	switch (f->status) {
-	case XQ_BATCH_FILE_OK: r->files++; break;
-	case XQ_BATCH_FILE_DAMAGED: r->files++; r->damaged_files++; break;
-	case XQ_BATCH_FILE_IO: r->files++; r->io_error = 1; break;
+	case XQ_BATCH_FILE_OK: r->files += !started; break;
+	case XQ_BATCH_FILE_DAMAGED: r->files += !started; r->damaged_files++; break;
+	case XQ_BATCH_FILE_IO: r->files += !started; r->io_error = 1; break;
 	case XQ_BATCH_FILE_FAILED: r->failed_files++; break;
 	case XQ_BATCH_FILE_SKIPPED:
 		r->skipped_files++;
@@ -509,10 +522,19 @@ void reporter_job(struct reporter *r, xq_batch_job *j, uint64_t sev[3])
 		if (j->kind == XQ_BATCH_END && s == XQ_SEVERITY_ERROR && !strcmp(xq_diagnostic_code(d), "io"))
 			r->io_error = 1;
 	}
-	if (j->kind == XQ_BATCH_GAME)
+	if (j->kind == XQ_BATCH_GAME) {
 		r->games++;
-	else
+		/* A file counts from its first game: a run stopped inside it
+		 * (a signal) read it, though its end never came.  (With
+		 * --shard by game, shard 1 counts it: <xq/batch.h>.) */
+		if (!r->file_open && !j->file->foreign &&
+		    !(r->in->shard_by_game && r->in->shard_n > 1 && r->in->shard_k != 1)) {
+			r->file_open = 1;
+			r->files++;
+		}
+	} else {
 		count_file(r, j->file);
+	}
 }
 
 void reporter_job_diags(struct reporter *r, const xq_batch_job *j)

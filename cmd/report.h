@@ -118,7 +118,8 @@ int report_output_lost(void);
 /*
  * The reporter of a collection command: it owns the counts, writes every
  * diagnostic (text lines on stderr, or "xqkit.diag/1" records on stdout
- * with --format ndjson), counts the inputs by how their reading ended,
+ * with --format ndjson), counts the inputs by how their reading ended (a
+ * file from its first game on: one a stop came in counts too),
  * and writes the summary by the one rule of xqkit(1): a text summary on
  * stderr, after the diagnostics (none with -q); with --format ndjson one
  * "xqkit.summary/1" record where the diagnostics go.  With -q a note is
@@ -133,6 +134,9 @@ struct reporter {
 	int strict;             /* notes count as errors (validate --strict) */
 	struct report_counts counts;
 	uint64_t files, skipped_files, failed_files, damaged_files, games;
+	const struct input_opts *in; /* the options it was made with (--shard) */
+	int file_open;          /* a game of the file being read was counted (and
+				   the file with it), its end job is yet to come */
 	int io_error;           /* an input could not be read */
 	struct xq_buf err, out; /* text for stderr, records for stdout */
 };
@@ -184,6 +188,21 @@ int reporter_status(const struct reporter *r, uint64_t skipped);
 /* Is standard output a pipe or a socket?  Then what is written there is
  * flushed record by record (report_flush_out, convert's games). */
 int report_stdout_is_pipe(void);
+
+/*
+ * Games written to a stream or a device that keeps no temporary file
+ * (standard output, a FIFO, /dev/...) are there only once its buffer is
+ * flushed: report_stream_wrote() takes the `len` bytes just handed to it
+ * and flushes (fflush(NULL): an xq_file has no flush of its own, and its
+ * stream is one of all) after each game to a pipe (`pipe`: each reaches
+ * it whole), else once 64 KiB are waiting.  1: flushed, everything handed
+ * so far reached the stream; 0: not flushed now; -1: the flush failed
+ * (what was waiting is lost).  Start from {0}.
+ */
+struct report_stream {
+	size_t waiting;
+};
+int report_stream_wrote(struct report_stream *s, size_t len, int pipe);
 
 /* Write a buffer to stderr (clearing the progress line first) or stdout;
  * one whose appends failed (xq_buf_error) is dropped whole instead. */
