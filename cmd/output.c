@@ -536,27 +536,22 @@ static int flush_direct(struct output *c, size_t len)
 	return rc < 0 ? (errno ? errno : EIO) : 0;
 }
 
-void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
+/* A game that is not to be written (said, counted as skipped): 1; else 0. */
+static int refused(struct output *c, xq_batch_job *j)
 {
-	xq_record *g = j->record;
-	struct xq_buf own = XQ_BUF_INIT;
-	const struct xq_buf *doc = &own;
-	size_t before = xq_diagnostics_count(j->diags);
-	int rc, lossy, lost = 0, verified = 0, sep = 0, err = 0;
+	const xq_record *g = j->record;
 
-	if (c->dry_run)
-		return;
 	if (xq_record_is_broken(g) && !c->keep_broken) {
 		add_diag(j, XQ_SEVERITY_NOTE, "none",
 			 "skipped: the game has an error (--keep-broken writes it up to the error)");
 		c->skipped++;
-		return;
+		return 1;
 	}
 	if (xq_record_is_cut(g) && c->strict) {
 		add_diag(j, XQ_SEVERITY_NOTE, "none",
 			 "skipped: a variation of it was cut at an error (--strict writes whole games only)");
 		c->skipped++;
-		return;
+		return 1;
 	}
 	if (!c->dir_mode && !(c->caps & XQ_FORMAT_MULTI) && c->written > 0) {
 		/* Said once, and the run stops: every later game is the same. */
@@ -565,8 +560,55 @@ void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
 			 c->to, c->out_path ? ", nothing is written" : "");
 		c->skipped++;
 		c->stop = c->too_many = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* The bytes `doc` of the game of `j`, checked, into their file or the
+ * output, and counted (`lossy`: the writer reported losses). */
+static void put_game(struct output *c, xq_batch_job *j, const struct xq_buf *doc, int lossy)
+{
+	const xq_record *g = j->record;
+	int err = 0;
+
+	if (c->dir_mode) {
+		if (write_to_dir(c, j, doc)) {
+			c->skipped++;
+			return;
+		}
+	} else if (xq_file_write(c->out, doc->ptr, doc->len) || (err = flush_direct(c, doc->len))) {
+		c->io_error = 1;
+		c->stop = 1;
+		if (err)
+			add_diag(j, XQ_SEVERITY_ERROR, "io", "cannot write '%s': %s", xq_file_name(c->out),
+				 strerror(err));
+		else
+			add_diag(j, XQ_SEVERITY_ERROR, "io", "cannot write to '%s'", xq_file_name(c->out));
 		return;
 	}
+	c->written++;
+	if (lossy)
+		c->lossy++;
+	if (xq_record_is_cut(g))
+		c->cut++;
+	if (xq_record_is_broken(g)) {
+		c->kept_broken++;
+		add_diag(j, XQ_SEVERITY_WARNING, "truncated",
+			 "written only up to its first error (--keep-broken)");
+	}
+}
+
+void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
+{
+	xq_record *g = j->record;
+	struct xq_buf own = XQ_BUF_INIT;
+	const struct xq_buf *doc = &own;
+	size_t before = xq_diagnostics_count(j->diags);
+	int rc, lossy, lost = 0, verified = 0, sep = 0;
+
+	if (c->dry_run || refused(c, j))
+		return;
 	c->cur = j;
 	c->seq++;
 	if (r && r->defer)
@@ -641,31 +683,7 @@ void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
 		}
 		c->verified++;
 	}
-	if (c->dir_mode) {
-		if (write_to_dir(c, j, doc)) {
-			c->skipped++;
-			goto out;
-		}
-	} else if (xq_file_write(c->out, doc->ptr, doc->len) || (err = flush_direct(c, doc->len))) {
-		c->io_error = 1;
-		c->stop = 1;
-		if (err)
-			add_diag(j, XQ_SEVERITY_ERROR, "io", "cannot write '%s': %s", xq_file_name(c->out),
-				 strerror(err));
-		else
-			add_diag(j, XQ_SEVERITY_ERROR, "io", "cannot write to '%s'", xq_file_name(c->out));
-		goto out;
-	}
-	c->written++;
-	if (lossy)
-		c->lossy++;
-	if (xq_record_is_cut(g))
-		c->cut++;
-	if (xq_record_is_broken(g)) {
-		c->kept_broken++;
-		add_diag(j, XQ_SEVERITY_WARNING, "truncated",
-			 "written only up to its first error (--keep-broken)");
-	}
+	put_game(c, j, doc, lossy);
 out:
 	c->cur = NULL;
 	xq_buf_release(&own);

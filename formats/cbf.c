@@ -684,6 +684,47 @@ static int set_comment(struct cbf_reader *r, const struct cbf_doc *doc, struct x
 	return len ? xqi_record_set_comment(g, node, text, len) : 0;
 }
 
+/*
+ * Move entry `e` (move `m`, its value as written `value`) into `t`.  A
+ * move refused is said once its subtree is over, with what it cost
+ * (lib/flattree.h).  0; 1 when its comment runs into the damage (the move
+ * stays, reading stops); or a negative code.
+ */
+static int take_move(struct cbf_reader *r, const struct cbf_doc *doc, struct xqi_record *g,
+		     struct xqi_flat_tree *t, const struct cbf_elem *e, xqi_move m, const char *value)
+{
+	struct xqi_place pl = elem_place(e);
+	uint32_t node = XQ_NO_NODE, ply = t->parent != XQ_NO_NODE ? t->ply + 1 : 0;
+	size_t vlen = value ? strlen(value) : 0;
+	struct xq_diagnostic d;
+	int added, rc = 0;
+
+	xqi_diagnostic_init(&d);
+	added = xqi_flat_tree_add(t, m, e->branch, e->end, &node, &d);
+	if (added == XQ_EILLEGAL || added == XQ_EPARSE) {
+		struct xqi_sink hold = xqi_flat_tree_holder(t);
+		if (added == XQ_EPARSE)
+			xqi_format_report(&hold, r->name, g->number, &pl, 0, ply, value, vlen,
+					 XQI_D_BAD_MOVE_TEXT, XQ_SEVERITY_ERROR,
+					 "<Move value=\"%s\"> is not a move (\"x1y1-x2y2\")",
+					 value ? value : "");
+		else
+			xqi_format_report(&hold, r->name, g->number, &pl, 0, ply, value, vlen,
+					 XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR, "illegal move %s: %s",
+					 value ? value : "", d.msg);
+	} else if (added == 1) {
+		g->nodes[node].place = pl;
+		rc = xqi_record_set_text(g, node, value ? value : "", vlen);
+		if (!rc)
+			rc = set_comment(r, doc, g, node, e);
+	} else if (added < 0) {
+		rc = added;
+	}
+	if (xqi_flat_tree_cut_done(t, 0, &d))
+		xqi_sink_report(r->sink, &d);
+	return rc;
+}
+
 static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xqi_record *g)
 {
 	struct xqi_flat_tree t;
@@ -695,11 +736,8 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 	for (size_t i = doc->list + 1; i < end; i++) {
 		const struct cbf_elem *e = &doc->elems[i];
 		struct xqi_place pl;
-		struct xq_diagnostic d;
 		const char *value;
 		xqi_move m;
-		uint32_t node = XQ_NO_NODE, ply;
-		int added;
 
 		if (beyond(r, e)) {
 			g->flags |= XQI_RECORD_BROKEN;
@@ -743,38 +781,14 @@ static int read_moves(struct cbf_reader *r, const struct cbf_doc *doc, struct xq
 			after_end++;
 			continue;
 		}
-		ply = t.parent != XQ_NO_NODE ? t.ply + 1 : 0;
-		xqi_diagnostic_init(&d);
-		added = xqi_flat_tree_add(&t, m, e->branch, e->end, &node, &d);
-		if (added == XQ_EILLEGAL || added == XQ_EPARSE) {
-			/* Said once its subtree is over, with what it cost. */
-			struct xqi_sink hold = xqi_flat_tree_holder(&t);
-			if (added == XQ_EPARSE)
-				xqi_format_report(&hold, r->name, g->number, &pl, 0, ply, value,
-						 value ? strlen(value) : 0, XQI_D_BAD_MOVE_TEXT, XQ_SEVERITY_ERROR,
-						 "<Move value=\"%s\"> is not a move (\"x1y1-x2y2\")",
-						 value ? value : "");
-			else
-				xqi_format_report(&hold, r->name, g->number, &pl, 0, ply, value,
-						 value ? strlen(value) : 0, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
-						 "illegal move %s: %s", value ? value : "", d.msg);
-		} else if (added == 1) {
-			g->nodes[node].place = pl;
-			rc = xqi_record_set_text(g, node, value ? value : "", value ? strlen(value) : 0);
-			if (!rc)
-				rc = set_comment(r, doc, g, node, e);
-			if (rc == 1) {
-				/* Its comment runs into the damage: the move stays, the
-				 * comment is not the document's, reading stops. */
-				rc = 0;
-				g->flags |= XQI_RECORD_BROKEN;
-				break;
-			}
-		} else if (added < 0) {
-			rc = added;
+		rc = take_move(r, doc, g, &t, e, m, value);
+		if (rc == 1) {
+			/* Its comment runs into the damage: the move stays, the
+			 * comment is not the document's, reading stops. */
+			rc = 0;
+			g->flags |= XQI_RECORD_BROKEN;
+			break;
 		}
-		if (xqi_flat_tree_cut_done(&t, 0, &d))
-			xqi_sink_report(r->sink, &d);
 		if (rc)
 			break;
 	}

@@ -366,6 +366,75 @@ static int over_limit(struct cbr_reader *r, const struct xqi_record *g)
 }
 
 /*
+ * The length of the comment of the node at `here`, its 4 bytes at *pos
+ * (moved past them): 0 with *clen set; 1 when the record ends inside it
+ * (reported, the game broken); or a negative code (I/O, the record's
+ * limit reported).
+ */
+static int comment_length(struct cbr_reader *r, struct xqi_record *g, uint64_t here, uint64_t *pos,
+			  uint64_t limit, uint32_t *clen)
+{
+	const unsigned char *p = *pos + 4 <= limit ? xqi_cbr_window_get(r, *pos, 4) : NULL;
+
+	*clen = p ? xqi_cbr_get_u32(p) : 0;
+	if (!p || *clen > CBR_MAX_COMMENT || (*clen & 1) || *pos + 4 + *clen > limit ||
+	    !xqi_cbr_window_get(r, *pos + 4, *clen)) {
+		if (r->w.error)
+			return r->w.error;
+		g->flags |= XQI_RECORD_BROKEN;
+		if (limit == r->cap && (*pos + 4 > limit || (p && *pos + 4 + *clen > limit)))
+			return over_limit(r, g);
+		xqi_cbr_report(r, g->number, here, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
+		       "comment of %u bytes runs past the end of the record", (unsigned)*clen);
+		return 1;
+	}
+	*pos += 4;
+	return 0;
+}
+
+/*
+ * A move node of the tree at `here` (bytes `raw`, move `m`, its comment of
+ * `clen` bytes at `pos`), into `t`.  A move refused is said once its
+ * subtree is over, with what it cost (lib/flattree.h).  0 or a negative
+ * code.
+ */
+static int take_move(struct cbr_reader *r, struct xqi_record *g, struct xqi_flat_tree *t,
+		     uint64_t here, const unsigned char raw[4], xqi_move m, uint32_t clen,
+		     uint64_t pos, struct xq_buf *tmp)
+{
+	uint32_t node = XQ_NO_NODE, ply = t->parent != XQ_NO_NODE ? t->ply + 1 : 0;
+	char name[8] = "";
+	struct xq_diagnostic d;
+	int added, rc = 0;
+
+	if (m)
+		xqi_move_name(m, name);
+	xqi_diagnostic_init(&d);
+	added = xqi_flat_tree_add(t, m, raw[0] & 2, raw[0] & 1, &node, &d);
+	if (added == XQ_EILLEGAL || added == XQ_EPARSE) {
+		struct xqi_sink hold = xqi_flat_tree_holder(t);
+		struct xqi_place pl = {here, 0, 0};
+		if (added == XQ_EPARSE)
+			xqi_format_report(&hold, r->name, g->number, &pl, 1, ply, NULL, 0, XQI_D_CORRUPT,
+					 XQ_SEVERITY_ERROR, "move bytes %02x %02x name no square", raw[2],
+					 raw[3]);
+		else
+			xqi_format_report(&hold, r->name, g->number, &pl, 1, ply, name, strlen(name),
+					 XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR, "illegal move %s: %s", name,
+					 d.msg);
+	} else if (added == 1) {
+		g->nodes[node].place.offset = here;
+		if (clen)
+			rc = set_comment(r, g, node, ply, xqi_cbr_window_get(r, pos, clen), clen, pos, tmp);
+	} else if (added < 0) {
+		rc = added;
+	}
+	if (xqi_flat_tree_cut_done(t, 0, &d))
+		xqi_sink_report(r->sink, &d);
+	return rc;
+}
+
+/*
  * Read the move tree of a record whose nodes start at `pos`, up to
  * `limit` (exclusive).  *end gets the offset after the last node.
  * Returns 0 or a negative code (input error or no memory).
@@ -384,13 +453,10 @@ static int read_tree(struct cbr_reader *r, struct xqi_record *g, uint64_t pos, u
 		const unsigned char *p = pos + 4 <= limit ? xqi_cbr_window_get(r, pos, 4) : NULL;
 		unsigned char raw[4];
 		unsigned flags;
-		uint32_t clen = 0, node = XQ_NO_NODE, ply;
+		uint32_t clen = 0;
 		uint64_t here = pos;
 		xqi_sq from, to;
 		xqi_move m = 0;
-		char name[8];
-		struct xq_diagnostic d;
-		int added;
 
 		if (!p) {
 			if (r->w.error)
@@ -417,28 +483,9 @@ static int read_tree(struct cbr_reader *r, struct xqi_record *g, uint64_t pos, u
 		if (from && to)
 			m = XQI_MOVE(from, to);
 		pos += 4;
-		if (flags & 4) {
-			p = pos + 4 <= limit ? xqi_cbr_window_get(r, pos, 4) : NULL;
-			clen = p ? xqi_cbr_get_u32(p) : 0;
-			if (!p || clen > CBR_MAX_COMMENT || (clen & 1) || pos + 4 + clen > limit ||
-			    !xqi_cbr_window_get(r, pos + 4, clen)) {
-				if (r->w.error) {
-					rc = r->w.error;
-					break;
-				}
-				if (limit == r->cap &&
-				    (pos + 4 > limit || (p && pos + 4 + clen > limit))) {
-					rc = over_limit(r, g);
-					g->flags |= XQI_RECORD_BROKEN;
-					break;
-				}
-				xqi_cbr_report(r, g->number, here, 0, NULL, XQI_D_TRUNCATED, XQ_SEVERITY_ERROR,
-				       "comment of %u bytes runs past the end of the record",
-				       (unsigned)clen);
-				g->flags |= XQI_RECORD_BROKEN;
-				break;
-			}
-			pos += 4;
+		if ((flags & 4) && (rc = comment_length(r, g, here, &pos, limit, &clen)) != 0) {
+			rc = rc > 0 ? 0 : rc;
+			break;
 		}
 		if (root) {
 			root = 0;
@@ -460,34 +507,7 @@ static int read_tree(struct cbr_reader *r, struct xqi_record *g, uint64_t pos, u
 			continue;
 		}
 		entries++;
-		ply = t.parent != XQ_NO_NODE ? t.ply + 1 : 0;
-		name[0] = '\0';
-		if (m)
-			xqi_move_name(m, name);
-		xqi_diagnostic_init(&d);
-		added = xqi_flat_tree_add(&t, m, flags & 2, flags & 1, &node, &d);
-		if (added == XQ_EILLEGAL || added == XQ_EPARSE) {
-			/* Said once its subtree is over, with what it cost. */
-			struct xqi_sink hold = xqi_flat_tree_holder(&t);
-			struct xqi_place pl = {here, 0, 0};
-			if (added == XQ_EPARSE)
-				xqi_format_report(&hold, r->name, g->number, &pl, 1, ply, NULL, 0,
-						 XQI_D_CORRUPT, XQ_SEVERITY_ERROR,
-						 "move bytes %02x %02x name no square", raw[2], raw[3]);
-			else
-				xqi_format_report(&hold, r->name, g->number, &pl, 1, ply, name,
-						 strlen(name), XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
-						 "illegal move %s: %s", name, d.msg);
-		} else if (added == 1) {
-			g->nodes[node].place.offset = here;
-			if (clen)
-				rc = set_comment(r, g, node, ply, xqi_cbr_window_get(r, pos, clen), clen, pos,
-						 &tmp);
-		} else if (added < 0) {
-			rc = added;
-		}
-		if (xqi_flat_tree_cut_done(&t, 0, &d))
-			xqi_sink_report(r->sink, &d);
+		rc = take_move(r, g, &t, here, raw, m, clen, pos, &tmp);
 		pos += clen;
 		if (rc)
 			break;

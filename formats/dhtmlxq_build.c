@@ -725,6 +725,63 @@ static int attach_comment(struct dh_reader *r, struct xqi_record *g, const struc
 	return xqi_record_set_comment(g, node, r->tmp.ptr, r->tmp.len);
 }
 
+/* The scratch of the last record, emptied for the next. */
+static void clear_record(struct dh_reader *r)
+{
+	r->nbr = 0;
+	r->nbnodes = 0;
+	r->ncuts = 0;
+	r->nckpt = 0;
+	r->main_ckpt = NO_CKPT;
+	free(r->order);
+	r->order = NULL;
+}
+
+/* Every commentS and commentB_S, to its node (`main_n` moves of the main
+ * line were read). */
+static int attach_comments(struct dh_reader *r, struct xqi_record *g, size_t main_n)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < r->nelems && !rc; i++) {
+		const struct dh_elem *e = &r->elems[i];
+		uint32_t ids[2];
+		int n;
+		if (e->nlen <= 7 || memcmp(e->name, "comment", 7))
+			continue;
+		n = xqi_dh_parse_ids(e->name + 7, e->nlen - 7, ids, 2);
+		if (n == 1)
+			rc = attach_comment(r, g, e, 0, ids[0], main_n);
+		else if (n == 2)
+			rc = attach_comment(r, g, e, ids[0], ids[1], main_n);
+	}
+	return rc;
+}
+
+/* Element `i`, a move_P_S_B: a branch to build, or reported. */
+static int take_branch(struct dh_reader *r, struct xqi_record *g, size_t i)
+{
+	const struct dh_elem *e = &r->elems[i];
+	struct dh_branch b;
+	uint32_t ids[3];
+
+	if (xqi_dh_parse_ids(e->name + 5, e->nlen - 5, ids, 3) != 3) {
+		struct dh_pos p = xqi_dh_place_in(r, e, 0);
+		xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_ERROR,
+			  "[DhtmlXQ_%.*s] is not move_P_S_B; its moves are not read",
+			  (int)e->nlen, e->name);
+		g->flags |= XQI_RECORD_BROKEN;
+		return 0;
+	}
+	memset(&b, 0, sizeof(b));
+	b.parent = ids[0];
+	b.ply = ids[1];
+	b.id = ids[2];
+	b.elem = i;
+	b.state = BR_WAITING;
+	return push_branch(r, &b);
+}
+
 /* Make a game of the elements in r->elems. */
 int xqi_dh_build_game(struct dh_reader *r, struct xqi_record *g)
 {
@@ -733,13 +790,7 @@ int xqi_dh_build_game(struct dh_reader *r, struct xqi_record *g)
 	xqi_move first = 0;
 	int rc = 0;
 
-	r->nbr = 0;
-	r->nbnodes = 0;
-	r->ncuts = 0;
-	r->nckpt = 0;
-	r->main_ckpt = NO_CKPT;
-	free(r->order);
-	r->order = NULL;
+	clear_record(r);
 	/* Pass 1: tags, and find the structural elements. */
 	for (size_t i = 0; i < r->nelems && !rc; i++) {
 		const struct dh_elem *e = &r->elems[i];
@@ -767,22 +818,7 @@ int xqi_dh_build_game(struct dh_reader *r, struct xqi_record *g)
 			continue;
 		}
 		if (e->nlen > 5 && !memcmp(e->name, "move_", 5)) {
-			struct dh_branch b;
-			if (xqi_dh_parse_ids(e->name + 5, e->nlen - 5, ids, 3) != 3) {
-				struct dh_pos p = xqi_dh_place_in(r, e, 0);
-				xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_ERROR,
-					  "[DhtmlXQ_%.*s] is not move_P_S_B; its moves are not read",
-					  (int)e->nlen, e->name);
-				g->flags |= XQI_RECORD_BROKEN;
-				continue;
-			}
-			memset(&b, 0, sizeof(b));
-			b.parent = ids[0];
-			b.ply = ids[1];
-			b.id = ids[2];
-			b.elem = i;
-			b.state = BR_WAITING;
-			rc = push_branch(r, &b);
+			rc = take_branch(r, g, i);
 			continue;
 		}
 		if (e->nlen > 7 && !memcmp(e->name, "comment", 7)) {
@@ -838,18 +874,8 @@ int xqi_dh_build_game(struct dh_reader *r, struct xqi_record *g)
 	if (!rc)
 		rc = build_branches(r, g, main_n, main_moves);
 	report_cuts(r, g);
-	for (size_t i = 0; i < r->nelems && !rc; i++) {
-		const struct dh_elem *e = &r->elems[i];
-		uint32_t ids[2];
-		int n;
-		if (e->nlen <= 7 || memcmp(e->name, "comment", 7))
-			continue;
-		n = xqi_dh_parse_ids(e->name + 7, e->nlen - 7, ids, 2);
-		if (n == 1)
-			rc = attach_comment(r, g, e, 0, ids[0], main_n);
-		else if (n == 2)
-			rc = attach_comment(r, g, e, ids[0], ids[1], main_n);
-	}
+	if (!rc)
+		rc = attach_comments(r, g, main_n);
 	if (g->nnodes == 1)
 		g->flags |= XQI_RECORD_EMPTY;
 	return rc;
