@@ -28,8 +28,10 @@ static const char summary[] =
 	"Convert every game of the inputs (files, directories with -r, '-' for standard\n"
 	"input) to FORMAT: all into one output (standard output by default), or one file\n"
 	"per game with -o DIR/ (names from --name).  What FORMAT cannot hold is reported\n"
-	"for each game; a broken game is reported and skipped.  Exit status 1 when a game\n"
-	"was skipped or did not verify.  'xqkit help formats' lists the formats.";
+	"for each game; a broken game is reported and skipped, a variation with an\n"
+	"illegal move cut there (reported) and the game written.  An output no game\n"
+	"reached is not made.  Exit status 1 when a game was skipped or did not verify\n"
+	"or an error was reported.  'xqkit help formats' lists the formats.";
 
 enum { O_ECCO = 0x101 };
 

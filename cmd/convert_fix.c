@@ -30,7 +30,7 @@ _Static_assert(FIX_KINDS <= sizeof(((xq_batch_job *)0)->counts) / sizeof(uint64_
 enum { F_FIX = OPT_ID_SHARED + 0x200, F_NAMES, F_RULES, F_DRY_RUN };
 
 const struct opt_spec fix_options[] = {
-	OPT_FLAG(F_FIX, 0, "fix", "repair what the game proves: result, PlyCount, Date"),
+	OPT_FLAG(F_FIX, 0, "fix", "repair what the game proves: result, PlyCount, Date; results in words made standard"),
 	OPT_VALUE(F_NAMES, 0, "names", "FILE", "with --fix: player names mapped by FILE (old<TAB>new lines)"),
 	OPT_VALUE(F_RULES, 0, "rules", "SET", "with --fix: results repetitions prove too: asian, chinese (default none)"),
 	OPT_FLAG(F_DRY_RUN, 0, "dry-run", "with --fix: say what would change, write nothing"),

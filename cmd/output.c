@@ -42,7 +42,7 @@ const struct opt_spec output_options[] = {
 	OPT_FLAG(O_FORCE, 0, "force", "replace existing output files (never an input)"),
 	OPT_FLAG(O_KEEP, 0, "keep-broken", "write broken games up to their first error"),
 	OPT_FLAG(O_VERIFY, 0, "verify", "read every game written back and compare"),
-	OPT_FLAG(O_STRICT, 0, "strict", "refuse a game the format cannot hold whole"),
+	OPT_FLAG(O_STRICT, 0, "strict", "refuse a game the format cannot hold whole, or one with a variation cut at an error"),
 	OPT_VALUE(O_SYNC, 0, "sync", "WHEN", "files on disk: end (default: once, at the end), each (before each takes its name) or none"),
 	OPT_END,
 };
