@@ -31,6 +31,29 @@ int xqi_pgn_only_of(const char *w, size_t n, const char *set)
 	return 1;
 }
 
+/* Does `w` (3 bytes or more) start with a character that a result word
+ * starts with: 红 紅 黑 先 后 後 和 平 未 不?  Of the moves, only those
+ * of the rear piece (后车进一) do: the others are done with here. */
+static int result_lead(const char *w)
+{
+	switch ((uint32_t)(unsigned char)w[0] << 16 | (uint32_t)(unsigned char)w[1] << 8 |
+		(unsigned char)w[2]) {
+	case 0xE7BAA2: /* 红 */
+	case 0xE7B485: /* 紅 */
+	case 0xE9BB91: /* 黑 */
+	case 0xE58588: /* 先 */
+	case 0xE5908E: /* 后 */
+	case 0xE5BE8C: /* 後 */
+	case 0xE5928C: /* 和 */
+	case 0xE5B9B3: /* 平 */
+	case 0xE69CAA: /* 未 */
+	case 0xE4B88D: /* 不 */
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /*
  * Result markers: PGN's, and the words written in their place in Chinese
  * (红胜, 和棋, 先负, ... as xqi_result_word() reads them; *res as if red
@@ -50,7 +73,7 @@ int xqi_pgn_result_of(const char *w, size_t n, enum xqi_result *res, int *standa
 		*standard = c != 0xC2; /* ½-½ is not */
 		return 1;
 	}
-	if (c < 0xE4 || c > 0xE9 || n % 3 != 0 || n > 18)
+	if (c < 0xE4 || c > 0xE9 || n % 3 != 0 || n > 18 || !result_lead(w))
 		return 0;
 	k = xqi_result_word(w, n, XQI_RED, res);
 	if (k < 0)
