@@ -91,8 +91,10 @@ XQ_API int xq_record_remove_tag(xq_record *r, size_t i);
 
 /* "1-0", "0-1", "1/2-1/2", or "*" (none or unknown). */
 XQ_API const char *xq_record_result(const xq_record *r);
-/* The result marker as the record wrote it when it is none of those
- * ("未知"; xq_record_result() is then "*"), else NULL. */
+/* The result marker as the record wrote it when it is none of those, else
+ * NULL: a result in words that says one (红胜: xq_record_result() is then
+ * "1-0"; xq_result_read() of <xq/fix.h>), or one that says none known
+ * (未知, or a word no reader knows: xq_record_result() is then "*"). */
 XQ_API const char *xq_record_result_text(const xq_record *r);
 /* Does the record give a result at all?  0 when its source gave none (no
  * Result tag, no result field); 1 when it gave one, "*" and unknown
