@@ -727,7 +727,7 @@ const struct xqi_format xqi_format_cbr = {
 	"cbr",
 	"CCBridge (象棋桥) binary record, one game with variations and comments; writes version 2",
 	".cbr",
-	XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS | XQ_FORMAT_BINARY,
+	XQI_CBR_CAPS,
 	cbr_probe,
 	xqi_cbr_open_reader,
 	xqi_cbr_read,

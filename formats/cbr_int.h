@@ -30,6 +30,10 @@
 #include "utf8.h"
 
 extern const struct xqi_format xqi_format_cbr;
+/* What a CBR record holds (xqi_format_cbr.caps, which the writer, below
+ * the format's entry in cbr.c, says its losses by). */
+#define XQI_CBR_CAPS \
+	(XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS | XQ_FORMAT_BINARY)
 extern const struct xqi_format xqi_format_cbl;
 
 #define CBR_MAGIC "CCBridge Record"  /* + NUL: 16 bytes */

@@ -357,7 +357,7 @@ int xqi_cbr_write_record(struct cbr_writer *w, const struct xqi_record *g, struc
 	tag_losses(w, g);
 	if ((rc = write_tree(w, g, out)))
 		return rc;
-	xqi_write_losses(w->sink, w->o, w->games, g, xqi_format_cbr.caps, 0, w->format);
+	xqi_write_losses(w->sink, w->o, w->games, g, XQI_CBR_CAPS, 0, w->format);
 	if (out->len > CBR_MAX_RECORD)
 		return xqi_write_report(w->sink, w->o, w->games, 0, XQ_EUNSUPPORTED, XQ_SEVERITY_ERROR,
 				       XQI_D_LOSS,
