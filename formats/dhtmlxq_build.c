@@ -880,18 +880,3 @@ int xqi_dh_build_game(struct dh_reader *r, struct xqi_record *g)
 		g->flags |= XQI_RECORD_EMPTY;
 	return rc;
 }
-
-/* Was a byte of the text between absolute offsets [a, b) not text? */
-int xqi_dh_had_bad_bytes(struct dh_reader *r, uint64_t a, uint64_t b)
-{
-	/* Records come in the order of the text: what lies before this one
-	 * concerns none of the next ones. */
-	while (r->bad_head < r->nbad && r->bad[r->bad_head] < a)
-		r->bad_head++;
-	if (r->bad_head > 4096 && r->bad_head > r->nbad / 2) {
-		memmove(r->bad, r->bad + r->bad_head, (r->nbad - r->bad_head) * sizeof(*r->bad));
-		r->nbad -= r->bad_head;
-		r->bad_head = 0;
-	}
-	return r->bad_head < r->nbad && r->bad[r->bad_head] < b;
-}

@@ -122,6 +122,7 @@ struct dh_reader {
 		enum xqi_textdec_kind kind;
 		unsigned char byte;
 		uint64_t count;       /* bytes that were not text, in a row (the same `at`) */
+		int repaired;         /* in a value made text with U+FFFD (xqi_dh_value_text()) */
 	} *foreign;              /* the decoder's events, reported with their record */
 	size_t nforeign, foreign_cap, foreign_first;
 	uint64_t mark_abs;       /* the text offset of the last mark kept (UINT64_MAX: none) */
@@ -139,8 +140,6 @@ struct dh_reader {
 	int quiet;               /* a trial split: diagnostics are not sent */
 	int html;
 	int dialect_noted;
-	uint64_t *bad;           /* absolute decoded offsets where bytes were not text */
-	size_t bad_head, nbad, bad_cap; /* those before bad_head are behind every record */
 	uint64_t outside;        /* bytes that were not text, outside every record */
 	struct dh_mark first_outside;
 	uint64_t games;
@@ -227,7 +226,6 @@ void xqi_dh_scan_html(struct dh_reader *r, const char *s, size_t len);
 
 /* dhtmlxq_build.c: a record's elements into a game */
 int xqi_dh_build_game(struct dh_reader *r, struct xqi_record *g);
-int xqi_dh_had_bad_bytes(struct dh_reader *r, uint64_t a, uint64_t b);
 void xqi_dh_capitalise(char *out, const char *name, size_t len);
 
 /* dhtmlxq_read.c: finding records; the reader */

@@ -8,10 +8,14 @@
  * Report the decoder's events before text offset `b`, those from `a` on
  * for game g (NULL: none; the events outside records): each byte that was
  * not text, and the first line in another encoding, which says the game
- * is in that encoding.
+ * is in that encoding.  Bytes of a value that was made text with U+FFFD
+ * were reported there (xqi_dh_value_text()).  Returns how many bytes that
+ * were not text the record held elsewhere (in its moves, its start, its
+ * markup): it is broken.
  */
-static void take_marks(struct dh_reader *r, struct xqi_record *g, uint64_t a, uint64_t b)
+static uint64_t take_marks(struct dh_reader *r, struct xqi_record *g, uint64_t a, uint64_t b)
 {
+	uint64_t broken = 0;
 	int told = 0, warned = 0, bads = 0;
 	uint64_t more = 0;
 
@@ -19,7 +23,9 @@ static void take_marks(struct dh_reader *r, struct xqi_record *g, uint64_t a, ui
 		const struct dh_mark *m = &r->foreign[r->foreign_first++];
 		int in = g && m->at >= a;
 		char msg[200];
-		if (r->quiet)
+		if (m->kind == XQI_TEXTDEC_BAD && in && !m->repaired)
+			broken += m->count;
+		if (r->quiet || (m->kind == XQI_TEXTDEC_BAD && m->repaired))
 			continue;
 		if (m->kind == XQI_TEXTDEC_BAD && !in) {
 			/* Outside every record: counted, said once at the end
@@ -59,6 +65,7 @@ static void take_marks(struct dh_reader *r, struct xqi_record *g, uint64_t a, ui
 		xqi_format_report(r->sink, r->name, g->number, NULL, 0, 0, NULL, 0, XQI_D_ENCODING,
 			      XQ_SEVERITY_ERROR, "and %llu more bytes of the record that are not text",
 			      (unsigned long long)more);
+	return broken;
 }
 
 /* At the end: one report for the bytes that were not text outside every record. */
@@ -174,9 +181,8 @@ static int read_urlencoded(struct dh_reader *r, struct xqi_record *g, size_t o)
 	}
 	if (!rc)
 		rc = read_record(r, g, s + cs, ce - cs, r->at, 0, 0, &consumed);
-	if (!rc && xqi_dh_had_bad_bytes(r, r->text_base + o, r->text_base + end))
+	if (take_marks(r, g, r->text_base + o, r->text_base + end) && !rc)
 		g->flags |= XQI_RECORD_BROKEN;
-	take_marks(r, g, r->text_base + o, r->text_base + end);
 	xq_buf_release(&dec);
 	xqi_dh_advance(r, end);
 	return rc ? rc : 1;
@@ -249,9 +255,8 @@ static int read_wrapped(struct dh_reader *r, struct xqi_record *g, size_t o, siz
 	at = r->at;
 	xqi_dh_pos_advance(&at, r->text.ptr + o, cs - o);
 	rc = read_record(r, g, r->text.ptr + cs, ce - cs, at, 1, 0, &consumed);
-	if (!rc && xqi_dh_had_bad_bytes(r, r->text_base + o, r->text_base + after))
+	if (take_marks(r, g, r->text_base + o, r->text_base + after) && !rc)
 		g->flags |= XQI_RECORD_BROKEN;
-	take_marks(r, g, r->text_base + o, r->text_base + after);
 	g->place.line = r->at.line; /* the record starts at its wrapper */
 	g->place.col = r->at.col;
 	g->place.offset = r->at.off;
@@ -300,9 +305,8 @@ static int read_implicit(struct dh_reader *r, struct xqi_record *g, size_t o)
 	rc = read_record(r, g, r->text.ptr + o, span, r->at, 1, 1, &consumed);
 	if (!consumed)
 		consumed = span;
-	if (!rc && xqi_dh_had_bad_bytes(r, r->text_base + o, r->text_base + o + consumed))
+	if (take_marks(r, g, r->text_base + o, r->text_base + o + consumed) && !rc)
 		g->flags |= XQI_RECORD_BROKEN;
-	take_marks(r, g, r->text_base + o, r->text_base + o + consumed);
 	xqi_dh_advance(r, o + consumed);
 	return rc ? rc : 1;
 }
@@ -456,7 +460,6 @@ void xqi_dh_close_reader(void *reader)
 	xq_buf_release(&r->text);
 	xq_buf_release(&r->tmp);
 	xq_buf_release(&r->tmp2);
-	free(r->bad);
 	free(r->elems);
 	free(r->br);
 	free(r->order);

@@ -101,17 +101,6 @@ int xqi_dh_excerpt_len(const char *s, size_t len)
 
 /* The input stream. */
 
-static int note_bad(struct dh_reader *r, uint64_t where)
-{
-	/* A run of them all stands at one place of the text: noted once. */
-	if (r->nbad > r->bad_head && r->bad[r->nbad - 1] == where)
-		return 0;
-	if (XQ_ALLOC_GROW(r->bad, r->nbad + 1, r->bad_cap))
-		return XQ_ENOMEM;
-	r->bad[r->nbad++] = where;
-	return 0;
-}
-
 /* Keep an event of the decoder at text offset `at` (absolute, after the
  * bytes taken out) for the record holding it. */
 static int keep_mark(struct dh_reader *r, const struct xqi_textdec_event *e, uint64_t at,
@@ -154,6 +143,7 @@ static int keep_mark(struct dh_reader *r, const struct xqi_textdec_event *e, uin
 	m->kind = e->kind;
 	m->byte = e->byte;
 	m->count = 1;
+	m->repaired = 0;
 	return 0;
 }
 
@@ -183,10 +173,8 @@ static int take_events(struct dh_reader *r, size_t from)
 			r->exact_end = r->text_base + j;
 		if (e->kind != XQI_TEXTDEC_BAD)
 			continue;
-		/* Leave the byte out. */
+		/* Leave the byte out (its mark says where it stood). */
 		i++;
-		if (note_bad(r, r->text_base + j))
-			return XQ_ENOMEM;
 		r->dropped++;
 	}
 	if (i > j) {
@@ -467,15 +455,14 @@ static int comment_decode(struct xq_buf *out, const char *s, size_t len)
 	return 0;
 }
 
-/* The text of a value, decoded as the record's setting says, in r->tmp. */
-int xqi_dh_value_text(struct dh_reader *r, uint64_t game, const struct dh_elem *e, int comment)
+/* The text `s` (`len` bytes) of value `e`, decoded as the record's
+ * setting says, in r->tmp. */
+static int value_text(struct dh_reader *r, uint64_t game, const struct dh_elem *e, const char *s,
+		      size_t len, int comment)
 {
 	struct xq_buf *out = &r->tmp;
-	const char *s = e->val;
-	size_t len = e->vlen;
 	int unknown = 0, rc;
 
-	xq_buf_reset(out);
 	if (r->html) {
 		xq_buf_reset(&r->tmp2);
 		rc = html_decode(&r->tmp2, s, len, &unknown);
@@ -495,6 +482,86 @@ int xqi_dh_value_text(struct dh_reader *r, uint64_t game, const struct dh_elem *
 		return comment_decode(out, s, len);
 	return xq_buf_add(out, s, len) ? XQ_ENOMEM : 0;
 }
+
+/*
+ * The value of `e` in `fixed` with U+FFFD where each byte that was not
+ * text stood (the decoder took them out of the text and marked their
+ * places), each such mark taken as repaired, and said once: 1 when there
+ * were some, 0 when none (`fixed` is not used), or XQ_ENOMEM.  The bytes
+ * stay in the value that held them: the record is not broken by them.
+ */
+static int repair_value(struct dh_reader *r, uint64_t game, const struct dh_elem *e,
+			struct xq_buf *fixed)
+{
+	uint64_t a, b, n = 0;
+	size_t lo = r->foreign_first, hi = r->nforeign, from;
+	const struct dh_mark *first = NULL;
+	char what[64], msg[256];
+
+	if (e->val < r->text.ptr || e->val > r->text.ptr + r->text.len || lo == hi)
+		return 0; /* a value of a URL-encoded record: not in the text */
+	a = r->text_base + (uint64_t)(e->val - r->text.ptr);
+	b = a + e->vlen;
+	/* The marks are in the order of the text: the first at or after a. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->foreign[mid].at < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	from = 0;
+	for (size_t i = lo; i < r->nforeign && r->foreign[i].at <= b; i++) {
+		struct dh_mark *m = &r->foreign[i];
+		size_t at = (size_t)(m->at - a);
+		if (m->kind != XQI_TEXTDEC_BAD || m->repaired)
+			continue;
+		if (xq_buf_add(fixed, e->val + from, at - from))
+			return XQ_ENOMEM;
+		for (uint64_t k = 0; k < m->count; k++)
+			if (xq_buf_add(fixed, "\xEF\xBF\xBD", 3))
+				return XQ_ENOMEM;
+		from = at;
+		m->repaired = 1;
+		n += m->count;
+		if (!first)
+			first = m;
+	}
+	if (!first)
+		return 0;
+	if (xq_buf_add(fixed, e->val + from, e->vlen - from))
+		return XQ_ENOMEM;
+	snprintf(what, sizeof(what), "[DhtmlXQ_%.*s]", e->nlen > 40 ? 40 : (int)e->nlen, e->name);
+	xqi_textdec_repaired_message(msg, sizeof(msg), what, first->byte,
+				    xqi_encoding_name(first->enc), first->place.offset, (long)n);
+	if (!r->quiet)
+		xqi_format_report(r->sink, r->name, game, &first->place, 1, 0, NULL, 0, XQI_D_ENCODING,
+				 XQ_SEVERITY_WARNING, "%s", msg);
+	return 1;
+}
+
+int xqi_dh_value_text(struct dh_reader *r, uint64_t game, const struct dh_elem *e, int comment)
+{
+	struct xq_buf fixed = XQ_BUF_INIT;
+	const char *s = e->val;
+	size_t len = e->vlen;
+	int rc;
+
+	xq_buf_reset(&r->tmp);
+	rc = repair_value(r, game, e, &fixed);
+	if (rc < 0) {
+		xq_buf_release(&fixed);
+		return rc;
+	}
+	if (rc) {
+		s = fixed.ptr;
+		len = fixed.len;
+	}
+	rc = value_text(r, game, e, s, len, comment);
+	xq_buf_release(&fixed);
+	return rc;
+}
+
 
 /* Elements of one record. */
 

@@ -111,6 +111,9 @@ struct nd_reader {
 	int holding;
 	struct xq_diagnostic held;
 	uint32_t cut_alts;  /* the bad move's "variations" (alternatives to it), or 0 */
+	int bad_bytes;    /* the line holds bytes that are not UTF-8, all inside strings */
+	long fixed;       /* such bytes the last decode_string() replaced by U+FFFD */
+	size_t fixed_at;  /* and where the first of them is in the line */
 	struct xqi_read_guard guard;
 	struct xqi_textdec td; /* UTF-8 only: checks each record's bytes (decode.h) */
 };
@@ -446,12 +449,23 @@ static int decode_string(struct nd_reader *r, uint32_t t)
 	size_t len = r->toks[t].len - 2, i = 0;
 
 	xq_buf_reset(&r->scratch);
+	r->fixed = 0;
 	while (i < len) {
 		size_t run = i;
 		while (run < len && s[run] != '\\')
 			run++;
-		if (xq_buf_add(&r->scratch, s + i, run - i))
+		if (r->bad_bytes) {
+			/* Bytes that are not UTF-8 stay in this string alone:
+			 * each becomes U+FFFD (decode.h). */
+			long k = xqi_textdec_repair(&r->scratch, s + i, run - i);
+			if (k < 0)
+				return XQ_ENOMEM;
+			if (k && !r->fixed)
+				r->fixed_at = (size_t)(s - r->line) + i + xq_utf8_check(s + i, run - i);
+			r->fixed += k;
+		} else if (xq_buf_add(&r->scratch, s + i, run - i)) {
 			return XQ_ENOMEM;
+		}
 		i = run;
 		if (i >= len)
 			break;
@@ -576,13 +590,29 @@ static int members(struct nd_reader *r, uint32_t obj, const char *const *names,
 	return 0;
 }
 
-/* Copy string token `t` into the game's arena. */
-static const char *game_string(struct nd_reader *r, uint32_t t, size_t *len)
+/* After decode_string(): the warning about bytes it replaced, if any,
+ * in `what` (the text of the record that held them) at ply `ply`. */
+static void warn_fixed(struct nd_reader *r, const char *what, uint32_t ply)
+{
+	char msg[256];
+
+	if (!r->fixed)
+		return;
+	xqi_textdec_repaired_message(msg, sizeof(msg), what, (unsigned char)r->line[r->fixed_at],
+				    "utf-8", r->line_offset + r->fixed_at, r->fixed);
+	report(r, XQ_SEVERITY_WARNING, XQI_D_ENCODING, r->fixed_at, ply, NULL, "%s", msg);
+}
+
+/* Copy string token `t` into the game's arena; `what` it is, for a
+ * warning about bytes that are not UTF-8 in it (at ply `ply`). */
+static const char *game_string(struct nd_reader *r, uint32_t t, size_t *len, const char *what,
+			       uint32_t ply)
 {
 	const char *p;
 
 	if (decode_string(r, t))
 		return NULL;
+	warn_fixed(r, what, ply);
 	p = xqi_record_strdup(r->g, r->scratch.ptr, r->scratch.len);
 	if (len)
 		*len = r->scratch.len;
@@ -613,8 +643,14 @@ static int read_tags(struct nd_reader *r, uint32_t arr)
 		if (!expect_type(r, v[0], JT_STRING, 0, "a tag name") ||
 		    !expect_type(r, v[1], JT_STRING, 0, "a tag value"))
 			return XQ_EPARSE;
-		if (!(name = game_string(r, v[0], &nlen)) || !(value = game_string(r, v[1], &vlen)))
+		if (!(name = game_string(r, v[0], &nlen, "a tag name", 0)))
 			return XQ_ENOMEM;
+		{
+			char what[80];
+			snprintf(what, sizeof(what), "tag %.40s", name);
+			if (!(value = game_string(r, v[1], &vlen, what, 0)))
+				return XQ_ENOMEM;
+		}
 		if (nlen == 0) {
 			report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_TAG, r->toks[v[0]].start, 0, NULL,
 			       "a tag name cannot be empty");
@@ -669,7 +705,7 @@ static int read_source(struct nd_reader *r, uint32_t obj)
 		       bad == S_FILE ? "a string" : "a non-negative integer");
 		return 0;
 	}
-	if (!(o.file = game_string(r, v[S_FILE], NULL)))
+	if (!(o.file = game_string(r, v[S_FILE], NULL, "the \"file\" of \"source\"", 0)))
 		return XQ_ENOMEM;
 	o.game = (uint64_t)n[S_GAME];
 	o.line = (uint64_t)n[S_LINE];
@@ -781,6 +817,14 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 		return 1;
 	if (decode_string(r, v[M_ICCS]))
 		return XQ_ENOMEM;
+	if (r->fixed) {
+		/* Moves that are not text: the record is broken there. */
+		char msg[160];
+		report(r, XQ_SEVERITY_ERROR, XQI_D_ENCODING, r->fixed_at, ply, NULL, "%s",
+		       xqi_textdec_bad_message(msg, sizeof(msg), (unsigned char)r->line[r->fixed_at],
+					      XQI_ENC_UTF8, r->line_offset + r->fixed_at));
+		return 1;
+	}
 	snprintf(iccs, sizeof(iccs), "%.7s", r->scratch.ptr);
 	m = parse_iccs(r->scratch.ptr, r->scratch.len);
 	xqi_diagnostic_init(&d);
@@ -812,6 +856,8 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 	{
 		const uint32_t strs[3] = {v[M_TEXT], v[M_COMMENT], v[M_PRE]};
 		const char *const what[3] = {"\"text\"", "\"comment\"", "\"pre_comment\""};
+		const char *const field[3] = {"the move's text", "a comment",
+					      "a comment before the move"};
 		for (int k = 0; k < 3; k++) {
 			const char *s;
 			size_t len;
@@ -819,7 +865,7 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 				continue;
 			if (!expect_type(r, strs[k], JT_STRING, ply, what[k]))
 				return 1;
-			if (!(s = game_string(r, strs[k], &len)))
+			if (!(s = game_string(r, strs[k], &len, field[k], ply)))
 				return XQ_ENOMEM;
 			if (k == 0)
 				g->nodes[node].text = s;
@@ -976,13 +1022,13 @@ static int build_game(struct nd_reader *r)
 	if (v[G_RTEXT]) {
 		if (!expect_type(r, v[G_RTEXT], JT_STRING, 0, "\"result_text\""))
 			return 0;
-		if (!(g->result_text = game_string(r, v[G_RTEXT], NULL)))
+		if (!(g->result_text = game_string(r, v[G_RTEXT], NULL, "\"result_text\"", 0)))
 			return XQ_ENOMEM;
 	}
 	if (v[G_COMMENT]) {
 		if (!expect_type(r, v[G_COMMENT], JT_STRING, 0, "\"comment\""))
 			return 0;
-		if (!(g->nodes[XQI_ROOT].comment = game_string(r, v[G_COMMENT], NULL)))
+		if (!(g->nodes[XQI_ROOT].comment = game_string(r, v[G_COMMENT], NULL, "the game's comment", 0)))
 			return XQ_ENOMEM;
 	}
 	if (v[G_MOVES] && !bad_start && (rc = read_moves(r, v[G_MOVES])))
@@ -1112,6 +1158,32 @@ static int nd_open_reader(void **out, struct xqi_input *in, const struct xqi_rea
 	return 0;
 }
 
+/*
+ * The first of the decoder's events (bytes that are not UTF-8, NULs) that
+ * is not inside a JSON string of the line, or NULL when every one is.
+ */
+static const struct xqi_textdec_event *outside_strings(struct nd_reader *r)
+{
+	const struct xqi_textdec *d = &r->td;
+	size_t i = 0, e = d->ev_first;
+	int in = 0;
+
+	/* Events come in the order of their places: one pass over the line. */
+	while (e < d->nevents) {
+		size_t at = (size_t)(d->events[e].raw - r->line_offset);
+		for (; i < at && i < r->len; i++) {
+			if (r->line[i] == '"')
+				in = !in;
+			else if (in && r->line[i] == '\\')
+				i++;
+		}
+		if (!in || d->events[e].byte == 0)
+			return &d->events[e];
+		e++;
+	}
+	return NULL;
+}
+
 static int read_record(struct nd_reader *r, struct xqi_record *g)
 {
 	uint64_t blank_from = r->offset;
@@ -1171,13 +1243,21 @@ static int read_record(struct nd_reader *r, struct xqi_record *g)
 			used = xqi_textdec_feed(d, r->line, r->len, 1, NULL);
 			if (used < 0)
 				return (int)used;
+			r->bad_bytes = 0;
 			if (d->nevents) {
-				const struct xqi_textdec_event *e = &d->events[0];
+				/* Inside strings such bytes are confined to the text
+				 * that holds them (decode_string()); anywhere else the
+				 * record cannot be read. */
+				const struct xqi_textdec_event *e = outside_strings(r);
 				char msg[160];
-				report(r, XQ_SEVERITY_ERROR, XQI_D_ENCODING, (size_t)(e->raw - r->line_offset), 0,
-				       NULL, "%s",
-				       xqi_textdec_bad_message(msg, sizeof(msg), e->byte, e->enc, e->raw));
-				return 1;
+				if (e) {
+					report(r, XQ_SEVERITY_ERROR, XQI_D_ENCODING,
+					       (size_t)(e->raw - r->line_offset), 0, NULL, "%s",
+					       xqi_textdec_bad_message(msg, sizeof(msg), e->byte, e->enc,
+								      e->raw));
+					return 1;
+				}
+				r->bad_bytes = 1;
 			}
 		}
 		/* Columns and offsets count from the line start, BOM included. */

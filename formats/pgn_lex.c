@@ -1097,6 +1097,8 @@ static void scan_token(struct pgn_reader *r, struct tok *t)
 		uint64_t col_pos = r->col_pos, cr_at = r->cr_at;
 		scan_comment(r, t);
 		if (t->type == T_UNTERMINATED) {
+			/* (a byte that is not text after it is met again) */
+			t->bad = 0;
 			r->line = line;
 			r->col_val = col_val;
 			r->col_pos = col_pos;

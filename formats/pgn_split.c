@@ -372,7 +372,9 @@ static int split_game_tokens(struct pgn_split *s)
 	s->nstack = 0;
 	for (uint64_t was = xqi_pgn_tok_progress(r);; XQI_ADVANCED(was, xqi_pgn_tok_progress(r))) {
 		const struct tok *t = xqi_pgn_next_tok(r);
-		if (t->bad) {
+		if (t->bad && t->type == T_WORD) {
+			/* (tags and comments that hold such bytes are repaired) */
+			s->movetext = 1;
 			s->broken = 1;
 		} else {
 			switch (t->type) {

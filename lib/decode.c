@@ -887,6 +887,49 @@ const char *xqi_textdec_bad_message(char *buf, size_t size, unsigned byte, enum 
 	return buf;
 }
 
+long xqi_textdec_repair(struct xq_buf *out, const char *s, size_t n)
+{
+	long count = 0;
+	size_t nul = (size_t)-1; /* the next NUL at or after i (n: none), found once per NUL */
+
+	for (size_t i = 0; i < n;) {
+		size_t z;
+		/* NULs are valid UTF-8 but no text of a record: they end a run
+		 * too (a run is checked up to the next NUL only, and each NUL is
+		 * searched for once, so that many of either cost linear time). */
+		if (nul == (size_t)-1 || nul < i) {
+			const char *p = memchr(s + i, '\0', n - i);
+			nul = p ? (size_t)(p - s) : n;
+		}
+		z = xq_utf8_check(s + i, nul - i) + i;
+		if (xq_buf_add(out, s + i, z - i))
+			return -1;
+		if (z >= n)
+			break;
+		if (xq_buf_add(out, "\xEF\xBF\xBD", 3))
+			return -1;
+		count++;
+		i = z + 1;
+	}
+	return count;
+}
+
+const char *xqi_textdec_repaired_message(char *buf, size_t size, const char *what, unsigned byte,
+					const char *enc_name, uint64_t offset, long count)
+{
+	if (byte == 0)
+		snprintf(buf, size,
+			 "%s holds a NUL byte, which is no text: %ld byte%s replaced by U+FFFD (the "
+			 "first at offset %llu)",
+			 what, count, count == 1 ? "" : "s", (unsigned long long)offset);
+	else
+		snprintf(buf, size,
+			 "%s is not valid %s: %ld byte%s replaced by U+FFFD (the first, 0x%02X, at "
+			 "offset %llu)",
+			 what, enc_name, count, count == 1 ? "" : "s", byte, (unsigned long long)offset);
+	return buf;
+}
+
 const char *xqi_textdec_ambiguous_message(char *buf, size_t size, enum xqi_encoding other)
 {
 	snprintf(buf, size,

@@ -48,9 +48,14 @@
  * (0xFF, which never occurs in UTF-8) in a converted line, so the reader
  * meets it exactly where it stood.  With XQI_TEXTDEC_BAD_EVENTS, each such
  * byte and each NUL byte is also an event (XQI_TEXTDEC_BAD) with its source
- * offset.  Readers report them with xqi_textdec_bad_message(): code
- * `encoding`, severity error, the place of the byte, and the record
- * holding it is marked broken.
+ * offset.  Game boundaries never depend on them: such a byte is no ASCII
+ * character, so it never ends a token, a line or a record.  Readers
+ * confine it to the field that holds it: in a tag or a comment it becomes
+ * U+FFFD (xqi_textdec_repair()) with a warning at the place of the first
+ * (xqi_textdec_repaired_message(), code `encoding`), and the record keeps
+ * every other field; in move text (or a record's markup) the record is
+ * broken there, as by any move that cannot be read
+ * (xqi_textdec_bad_message(), an error).
  *
  * UTF-8 can be read in place: the decoder then only checks the bytes and
  * says how many of them are published as they stand, until a line needs
@@ -199,6 +204,26 @@ void xqi_textdec_forget(struct xqi_textdec *d, uint64_t dpos);
  */
 const char *xqi_textdec_bad_message(char *buf, size_t size, unsigned byte, enum xqi_encoding enc,
 				   uint64_t offset);
+
+/*
+ * A field (a tag, a comment) whose text holds bytes that are not text:
+ * `s` (`n` bytes) appended to `out` with each such byte replaced by
+ * U+FFFD, the way the XQF reader reads its fields.  Such a byte is one
+ * that starts no well-formed UTF-8 character (where the line was UTF-8, or
+ * XQI_DECODE_BAD where it was converted) or a NUL.  Returns how many were
+ * replaced, or -1 when out of memory.  Only the field holding the bytes is
+ * touched: the record keeps every other field, and its moves.
+ */
+long xqi_textdec_repair(struct xq_buf *out, const char *s, size_t n);
+
+/*
+ * The warning about such a field, the same in every text format:
+ * "<what> is not valid utf-8: 2 bytes replaced by U+FFFD (the first, 0xE9,
+ * at offset 114)" (`enc_name` the encoding of its line; "a NUL byte" for
+ * 0).  Returns `buf`.
+ */
+const char *xqi_textdec_repaired_message(char *buf, size_t size, const char *what, unsigned byte,
+					const char *enc_name, uint64_t offset, long count);
 
 /* The message of a valid UTF-8 line that reads better in `other`. */
 const char *xqi_textdec_ambiguous_message(char *buf, size_t size, enum xqi_encoding other);

@@ -735,12 +735,13 @@ static void gbk_text_is_decoded(void **state)
 	release_games(g, n);
 }
 
-static void byte_that_is_not_text_is_reported_and_breaks_its_record(void **state)
+static void byte_that_is_not_text_in_a_value_is_replaced_and_warned_about(void **state)
 {
 	static struct collected c;
 	struct xqi_record g[MAX_GAMES];
 	static const char text[] = "[DhtmlXQ][DhtmlXQ_title]a\xFF"
-				   "b[/DhtmlXQ_title][/DhtmlXQ][DhtmlXQ][/DhtmlXQ]";
+				   "b[/DhtmlXQ_title][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]"
+				   "[/DhtmlXQ][DhtmlXQ][/DhtmlXQ]";
 	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
 	const struct xq_diagnostic *d;
 	int n;
@@ -750,13 +751,42 @@ static void byte_that_is_not_text_is_reported_and_breaks_its_record(void **state
 	n = read_games_opts("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL, &opts);
 	assert_int_equal(n, 2);
 	d = find_diag(&c, XQI_D_ENCODING,
-		      "byte 0xFF at offset 25 is not valid utf-8: the game holding it is marked broken");
+		      "[DhtmlXQ_title] is not valid utf-8: 1 byte replaced by U+FFFD (the first, 0xFF, "
+		      "at offset 25)");
 	assert_non_null(d);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
 	assert_int_equal(d->place.offset, 25);
 	assert_int_equal(d->place.line, 1);
 	assert_int_equal(d->place.col, 26);
-	assert_true(g[0].flags & XQI_RECORD_BROKEN);
+	/* The byte stays in its value: the record keeps its moves and is whole. */
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "a\xEF\xBF\xBD" "b");
+	assert_int_equal(g[0].nnodes, 2);
+	assert_false(g[0].flags & XQI_RECORD_BROKEN);
 	assert_false(g[1].flags & XQI_RECORD_BROKEN);
+	release_games(g, n);
+}
+
+static void byte_that_is_not_text_in_the_moves_breaks_its_record(void **state)
+{
+	static struct collected c;
+	struct xqi_record g[MAX_GAMES];
+	static const char text[] = "[DhtmlXQ][DhtmlXQ_title]t[/DhtmlXQ_title]"
+				   "[DhtmlXQ_movelist]77\xFF"
+				   "47[/DhtmlXQ_movelist][/DhtmlXQ]";
+	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
+	const struct xq_diagnostic *d;
+	int n;
+
+	(void)state;
+	opts.encoding = XQI_ENC_UTF8;
+	n = read_games_opts("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL, &opts);
+	assert_int_equal(n, 1);
+	d = find_diag(&c, XQI_D_ENCODING,
+		      "byte 0xFF at offset 61 is not valid utf-8: the game holding it is marked broken");
+	assert_non_null(d);
+	assert_int_equal(d->severity, XQ_SEVERITY_ERROR);
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
+	assert_string_equal(xqi_record_tag(&g[0], "Title"), "t");
 	release_games(g, n);
 }
 
@@ -795,7 +825,7 @@ static void gbk_record_in_a_utf8_file_is_read_as_gbk_with_a_warning(void **state
 	release_games(g, n);
 }
 
-static void nul_character_is_reported_and_breaks_its_record(void **state)
+static void nul_character_in_a_value_is_replaced_as_no_text(void **state)
 {
 	static struct collected c;
 	struct xqi_record g[MAX_GAMES];
@@ -807,12 +837,13 @@ static void nul_character_is_reported_and_breaks_its_record(void **state)
 	/* Found by fuzz_dhtmlxq: a NUL cut the tag's C string short, silently. */
 	n = read_games("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
-	d = find_diag(&c, XQI_D_ENCODING, "a NUL byte at offset 25 is not text");
+	d = find_diag(&c, XQI_D_ENCODING, "[DhtmlXQ_owner] holds a NUL byte");
 	assert_non_null(d);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
 	assert_int_equal(d->place.offset, 25);
 	assert_int_equal(d->place.col, 26);
-	assert_string_equal(xqi_record_tag(&g[0], "Owner"), "ab");
-	assert_true(g[0].flags & XQI_RECORD_BROKEN);
+	assert_string_equal(xqi_record_tag(&g[0], "Owner"), "a\xEF\xBF\xBD" "b");
+	assert_false(g[0].flags & XQI_RECORD_BROKEN);
 	release_games(g, n);
 }
 
@@ -827,9 +858,9 @@ static void nul_run_is_reported_once(void **state)
 	n = read_games("dhtmlxq", text, sizeof(text) - 1, g, MAX_GAMES, &c, NULL);
 	assert_int_equal(n, 1);
 	assert_int_equal(c.n, 1);
-	assert_non_null(find_diag(&c, XQI_D_ENCODING, "(and so are the 2 bytes after it)"));
+	assert_non_null(find_diag(&c, XQI_D_ENCODING, "3 bytes replaced by U+FFFD"));
 	assert_int_equal(c.d[0].game, 1);
-	assert_true(g[0].flags & XQI_RECORD_BROKEN);
+	assert_string_equal(xqi_record_tag(&g[0], "Owner"), "a\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD" "b");
 	release_games(g, n);
 }
 
@@ -1410,8 +1441,9 @@ int main(void)
 		cmocka_unit_test(mismatched_closing_tag_is_noted),
 		cmocka_unit_test(record_without_its_closing_tag_reads_to_the_end),
 		cmocka_unit_test(gbk_text_is_decoded),
-		cmocka_unit_test(byte_that_is_not_text_is_reported_and_breaks_its_record),
-		cmocka_unit_test(nul_character_is_reported_and_breaks_its_record),
+		cmocka_unit_test(byte_that_is_not_text_in_a_value_is_replaced_and_warned_about),
+		cmocka_unit_test(byte_that_is_not_text_in_the_moves_breaks_its_record),
+		cmocka_unit_test(nul_character_in_a_value_is_replaced_as_no_text),
 		cmocka_unit_test(nul_run_is_reported_once),
 		cmocka_unit_test(bytes_that_are_not_text_outside_records_are_counted_in_one_report),
 		cmocka_unit_test(element_cut_short_without_a_wrapper_is_no_record),

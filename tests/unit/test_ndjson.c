@@ -714,7 +714,7 @@ static void bad_line_does_not_hide_the_next_record(void **state)
 		xqi_record_release(&g[i]);
 }
 
-static void bytes_that_are_not_utf8_are_reported_with_their_offset(void **state)
+static void bytes_that_are_not_utf8_in_a_string_are_replaced_and_warned_about(void **state)
 {
 	static const char text[] = "{\"schema\":\"xqkit.game/1\",\"comment\":\"caf\xE9\"}\n";
 	struct xqi_record g;
@@ -723,11 +723,40 @@ static void bytes_that_are_not_utf8_are_reported_with_their_offset(void **state)
 	(void)state;
 	assert_int_equal(xqi_record_init(&g), 0);
 	assert_int_equal(read_all(text, &g, 1, diags), 1);
-	assert_true(g.flags & XQI_RECORD_BROKEN);
+	assert_false(g.flags & XQI_RECORD_BROKEN);
+	assert_string_equal(g.nodes[XQI_ROOT].comment, "caf\xEF\xBF\xBD");
 	assert_int_equal(diags[0].code, XQI_D_ENCODING);
+	assert_int_equal(diags[0].severity, XQ_SEVERITY_WARNING);
 	assert_int_equal(diags[0].place.offset, 39);
 	assert_true(diags[0].has_offset);
+	assert_string_equal(diags[0].msg, "the game's comment is not valid utf-8: 1 byte replaced by "
+					  "U+FFFD (the first, 0xE9, at offset 39)");
 	xqi_record_release(&g);
+}
+
+static void bytes_that_are_not_utf8_outside_strings_or_in_a_move_break_the_record(void **state)
+{
+	static const char text[] = "{\"schema\":\"xqkit.game/1\",\"moves\":[{\"iccs\":\"h2\xE9"
+				   "e2\"}]}\n{\"schema\":\"xqkit.game/1\",\xE9\"moves\":[]}\n";
+	struct xqi_record g[2];
+	struct xq_diagnostic diags[16];
+
+	(void)state;
+	assert_int_equal(xqi_record_init(&g[0]), 0);
+	assert_int_equal(xqi_record_init(&g[1]), 0);
+	assert_int_equal(read_all(text, g, 2, diags), 2);
+	/* In a move's coordinates: the move cannot be read. */
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
+	assert_int_equal(diags[0].code, XQI_D_ENCODING);
+	assert_int_equal(diags[0].severity, XQ_SEVERITY_ERROR);
+	assert_int_equal(diags[0].place.offset, 45);
+	/* Between members: the record cannot be read. */
+	assert_true(g[1].flags & XQI_RECORD_BROKEN);
+	assert_int_equal(diags[1].code, XQI_D_ENCODING);
+	assert_int_equal(diags[1].severity, XQ_SEVERITY_ERROR);
+	assert_int_equal(diags[1].place.offset, 78);
+	xqi_record_release(&g[0]);
+	xqi_record_release(&g[1]);
 }
 
 static void escapes_and_surrogate_pairs_decode_and_lone_ones_fail(void **state)
@@ -1257,7 +1286,8 @@ int main(void)
 		cmocka_unit_test(illegal_move_is_reported_where_it_is_and_stops_its_line),
 		cmocka_unit_test(illegal_move_in_a_variation_cuts_that_variation_only),
 		cmocka_unit_test(bad_line_does_not_hide_the_next_record),
-		cmocka_unit_test(bytes_that_are_not_utf8_are_reported_with_their_offset),
+		cmocka_unit_test(bytes_that_are_not_utf8_in_a_string_are_replaced_and_warned_about),
+		cmocka_unit_test(bytes_that_are_not_utf8_outside_strings_or_in_a_move_break_the_record),
 		cmocka_unit_test(escapes_and_surrogate_pairs_decode_and_lone_ones_fail),
 		cmocka_unit_test(other_schemas_and_unknown_members_are_reported),
 		cmocka_unit_test(bad_fen_is_an_error_in_the_fen_member),

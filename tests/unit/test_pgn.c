@@ -115,6 +115,16 @@ static const struct xq_diagnostic *find_diag(const struct reading *r, enum xqi_d
 	return NULL;
 }
 
+/* The first diagnostic of `code` with severity `sev`, or NULL. */
+static const struct xq_diagnostic *find_diag_sev(const struct reading *r, enum xqi_diagnostic_code code,
+					   enum xq_severity_level sev)
+{
+	for (int i = 0; i < r->nd; i++)
+		if (r->d[i].code == code && r->d[i].severity == sev)
+			return &r->d[i];
+	return NULL;
+}
+
 static int count_sev(const struct reading *r, enum xq_severity_level sev)
 {
 	int n = 0;
@@ -463,7 +473,7 @@ static void forced_encoding_overrides_detection(void **state)
 	close_reading(&r);
 }
 
-static void undecodable_byte_is_an_error_at_its_offset(void **state)
+static void undecodable_byte_in_a_comment_is_replaced_and_warned_about_at_its_offset(void **state)
 {
 	struct reading r;
 	const struct xq_diagnostic *d;
@@ -475,12 +485,16 @@ static void undecodable_byte_is_an_error_at_its_offset(void **state)
 	open_mem(&r, "u.pgn", text, sizeof(text) - 1, NULL);
 	assert_int_equal(next_game(&r), 1);
 	assert_false(r.g.flags & XQI_RECORD_BROKEN);
+	/* The comment keeps its place and its other characters; the game is whole. */
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQI_RECORD_BROKEN);
-	assert_string_equal(mainline(&r.g), "h2e2");
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
+	assert_string_equal(mainline(&r.g), "h2e2 h9g7");
+	assert_string_equal(r.g.nodes[r.g.nodes[XQI_ROOT].child].comment, "x\xEF\xBF\xBDy");
 	d = find_diag(&r, XQI_D_ENCODING);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEVERITY_ERROR);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
+	assert_string_equal(d->msg, "a comment is not valid utf-8: 1 byte replaced by U+FFFD (the "
+				    "first, 0xFF, at offset 58)");
 	assert_int_equal(d->place.offset, 58);
 	assert_int_equal(d->place.line, 7);
 	assert_int_equal(d->place.col, 11);
@@ -503,8 +517,12 @@ static void undecodable_gbk_byte_reports_its_source_offset(void **state)
 	(void)state;
 	open_mem(&r, "g.pgn", text, sizeof(text) - 1, NULL);
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	/* Only the tag holds it: its other characters are read, the game is whole. */
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
+	assert_string_equal(xqi_record_tag(&r.g, "Red"), "炮二平五\xEF\xBF\xBD");
+	assert_string_equal(mainline(&r.g), "h2e2");
 	d = find_diag(&r, XQI_D_ENCODING);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
 	assert_non_null(d);
 	assert_int_equal(d->place.offset, 14);
 	assert_int_equal(d->place.col, 11);
@@ -513,16 +531,48 @@ static void undecodable_gbk_byte_reports_its_source_offset(void **state)
 	close_reading(&r);
 }
 
-static void nul_byte_is_not_text(void **state)
+static void nul_byte_in_a_comment_is_replaced_as_no_text(void **state)
 {
 	struct reading r;
+	const struct xq_diagnostic *d;
 	const char text[] = "[Event \"a\"]\n1. h2e2 {a\0b} *\n";
 
 	(void)state;
 	open_mem(&r, "n.pgn", text, sizeof(text) - 1, NULL);
 	assert_int_equal(next_game(&r), 1);
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
+	assert_string_equal(r.g.nodes[r.g.nodes[XQI_ROOT].child].comment, "a\xEF\xBF\xBD" "b");
+	d = find_diag(&r, XQI_D_ENCODING);
+	assert_non_null(d);
+	assert_int_equal(d->severity, XQ_SEVERITY_WARNING);
+	assert_int_equal(d->place.offset, 22);
+	assert_non_null(strstr(d->msg, "a NUL byte"));
+	close_reading(&r);
+}
+
+static void undecodable_byte_in_a_move_breaks_the_game_after_the_moves_before_it(void **state)
+{
+	struct reading r;
+	const struct xq_diagnostic *d;
+	const char text[] = "[Event \"a\"]\n\n1. h2e2 h9g7 2. h0\xFFg2 1-0\n\n[Event \"b\"]\n\n1. h2e2 *\n";
+
+	(void)state;
+	open_mem(&r, "m.pgn", text, sizeof(text) - 1, NULL);
+	assert_int_equal(next_game(&r), 1);
 	assert_true(r.g.flags & XQI_RECORD_BROKEN);
-	assert_non_null(find_diag(&r, XQI_D_ENCODING));
+	assert_string_equal(mainline(&r.g), "h2e2 h9g7");
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "a");
+	d = find_diag(&r, XQI_D_ENCODING);
+	assert_non_null(d);
+	assert_int_equal(d->severity, XQ_SEVERITY_ERROR);
+	assert_int_equal(d->place.offset, 31);
+	assert_string_equal(d->msg, "byte 0xFF at offset 31 is not valid utf-8: the game holding it "
+				    "is marked broken");
+	/* The next game is its own. */
+	assert_int_equal(next_game(&r), 1);
+	assert_string_equal(xqi_record_tag(&r.g, "Event"), "b");
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
+	assert_int_equal(next_game(&r), 0);
 	close_reading(&r);
 }
 
@@ -1730,17 +1780,18 @@ static void stray_byte_in_one_game_leaves_the_utf8_of_the_others_alone(void **st
 	assert_string_equal(xqi_record_tag(&r.g, "Event"), "Café open");
 	assert_string_equal(r.g.encoding, "utf-8");
 	assert_int_equal(next_game(&r), 1);
-	assert_true(r.g.flags & XQI_RECORD_BROKEN);
+	assert_false(r.g.flags & XQI_RECORD_BROKEN);
+	assert_string_equal(mainline(&r.g), "h2e2 h9g7");
 	d = find_diag(&r, XQI_D_ENCODING);
 	assert_non_null(d);
 	assert_int_equal(d->place.line, 8);
 	assert_int_equal(d->place.col, 14);
 	assert_int_equal(d->place.offset, sizeof(U1) - 1 + 26);
-	assert_string_equal(d->msg, "byte 0xE9 at offset 100 is not valid utf-8: the game holding it "
-				    "is marked broken");
+	assert_string_equal(d->msg, "a comment is not valid utf-8: 1 byte replaced by U+FFFD (the "
+				    "first, 0xE9, at offset 100)");
 	assert_int_equal(next_game(&r), 1);
 	assert_string_equal(xqi_record_tag(&r.g, "Event"), "第二轮");
-	assert_int_equal(count_sev(&r, XQ_SEVERITY_WARNING), 0);
+	assert_int_equal(count_sev(&r, XQ_SEVERITY_WARNING), 1);
 	close_reading(&r);
 }
 
@@ -1856,11 +1907,17 @@ static void given_encoding_reads_every_line_in_it_and_reports_the_rest(void **st
 	open_mem(&r, "f.pgn", text, sizeof(text) - 1, &o);
 	assert_int_equal(next_game(&r), 1);
 	assert_int_equal(next_game(&r), 1);
+	/* Its tags are kept (U+FFFD for what is not UTF-8); its moves are not text. */
 	assert_true(r.g.flags & XQI_RECORD_BROKEN);
-	d = find_diag(&r, XQI_D_ENCODING);
+	assert_non_null(xqi_record_tag(&r.g, "Red"));
+	d = find_diag_sev(&r, XQI_D_ENCODING, XQ_SEVERITY_WARNING);
 	assert_non_null(d);
-	assert_int_equal(d->severity, XQ_SEVERITY_ERROR);
+	assert_non_null(strstr(d->msg, "tag Event is not valid utf-8"));
+	d = find_diag_sev(&r, XQI_D_ENCODING, XQ_SEVERITY_ERROR);
+	assert_non_null(d);
 	assert_non_null(strstr(d->msg, "is not valid utf-8"));
+	/* Nothing more: the game's tags did not make a game of their own. */
+	assert_int_equal(next_game(&r), 0);
 	close_reading(&r);
 }
 
@@ -3176,9 +3233,10 @@ int main(void)
 		cmocka_unit_test(utf16_with_a_bom_reads_with_byte_offsets),
 		cmocka_unit_test(big5_is_told_from_gbk_by_content),
 		cmocka_unit_test(forced_encoding_overrides_detection),
-		cmocka_unit_test(undecodable_byte_is_an_error_at_its_offset),
+		cmocka_unit_test(undecodable_byte_in_a_comment_is_replaced_and_warned_about_at_its_offset),
 		cmocka_unit_test(undecodable_gbk_byte_reports_its_source_offset),
-		cmocka_unit_test(nul_byte_is_not_text),
+		cmocka_unit_test(nul_byte_in_a_comment_is_replaced_as_no_text),
+		cmocka_unit_test(undecodable_byte_in_a_move_breaks_the_game_after_the_moves_before_it),
 		cmocka_unit_test(stray_byte_in_one_game_leaves_the_utf8_of_the_others_alone),
 		cmocka_unit_test(gbk_game_in_a_utf8_file_is_read_as_gbk_with_one_warning),
 		cmocka_unit_test(utf8_game_in_a_gbk_file_is_read_as_utf8_with_one_warning),
