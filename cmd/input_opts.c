@@ -12,11 +12,12 @@
 #include "inputs.h"
 #include "progress.h"
 #include <xq/batch.h>
+#include <xq/memory.h>
 #include <xq/rules.h>
 
 enum {
 	I_RECURSIVE = OPT_ID_SHARED, I_FILES0, I_FROM, I_ENCODING, I_ENCODING_OLD, I_JOBS,
-	I_QUIET, I_VERBOSE, I_PROGRESS, I_COLOR, I_FORMAT, I_RULES, I_SHARD, I_HELP
+	I_QUIET, I_VERBOSE, I_PROGRESS, I_COLOR, I_FORMAT, I_RULES, I_SHARD, I_MAX_GAME, I_HELP
 };
 
 const struct opt_spec input_options[] = {
@@ -27,6 +28,7 @@ const struct opt_spec input_options[] = {
 	OPT_VALUE(I_JOBS, 'j', "jobs", "THREADS", "read on this many threads, big files too (default 1)"),
 	OPT_VALUE(I_SHARD, 0, "shard", "K/N", "read only shard K of N: every Nth input file, or game of one file"),
 	OPT_MAX_MEMORY,
+	OPT_VALUE(I_MAX_GAME, 0, "max-game-size", "SIZE", "largest game read (K, M, G; default each format's own, 4M a PGN game); a larger one is reported and skipped"),
 	OPT_FLAG(I_QUIET, 'q', "quiet", "only warnings and errors: no notes, progress or summary"),
 	OPT_FLAG(I_VERBOSE, 'v', "verbose", "also say what was skipped and written"),
 	OPT_FLAG(I_PROGRESS, 0, "progress", "show progress even when stderr is not a terminal"),
@@ -75,6 +77,22 @@ static int take_color(struct input_opts *o, struct opt_parser *p, const char *va
 	if (i < 0)
 		return -1;
 	o->color = when[i];
+	return 0;
+}
+
+/* --max-game-size SIZE: a size of at least 1 KiB (a byte count, or K, M, G). */
+static int take_max_game(struct input_opts *o, struct opt_parser *p, const char *value)
+{
+	uint64_t v;
+
+	if (xq_size_parse(value, &v) || v < 1024) {
+		snprintf(p->err, sizeof(p->err),
+			 "--max-game-size '%s': a size of at least 1K is needed (a number of bytes, "
+			 "or with K, M or G)",
+			 value);
+		return -1;
+	}
+	o->read_options.max_game_size = v;
 	return 0;
 }
 
@@ -132,6 +150,7 @@ int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const ch
 	case I_PROGRESS: o->progress = 2; return 1;
 	case I_COLOR: return take_color(o, p, value) ? -1 : 1;
 	case I_SHARD: return take_shard(o, p, value) ? -1 : 1;
+	case I_MAX_GAME: return take_max_game(o, p, value) ? -1 : 1;
 	case I_FORMAT:
 		return report_format_parse(value, &o->fmt, p->err, sizeof(p->err)) ? -1 : 1;
 	case I_RULES:

@@ -38,7 +38,9 @@
  * repetition rules; 46 with them), 2 to 3 on variation-heavy records.  Reading keeps the record's text
  * (raw and decoded) and its game: at most DH_MEM_FACTOR bytes per byte
  * (4 digits of [DhtmlXQ_move] become a node of the tree).  A record over
- * the limit ends the reading of its input.
+ * the limit (or --max-game-size) is reported and, between its wrappers,
+ * skipped up to its [/DhtmlXQ]; one without them ends the reading of its
+ * input.
  */
 #define DH_MAX_RECORD ((uint64_t)8 << 20)
 #define DH_MEM_FACTOR 30

@@ -200,41 +200,103 @@ int xqi_dh_over_limit(struct dh_reader *r)
 	return XQ_ERANGE;
 }
 
+/*
+ * The end of a wrapped record, searched for in the text from index `from`
+ * on: 1 with *ce where its content ends and *after past its closing
+ * wrapper ([/DhtmlXQ] or [/DhtmlXQiFrame]), or past nothing when the next
+ * record's opening one comes first (*ce == *after); 0 when the text holds
+ * neither.
+ */
+static int wrapped_end(const struct dh_reader *r, size_t from, size_t *ce, size_t *after)
+{
+	size_t h = from;
+
+	while ((h = xqi_dh_find(r->text.ptr, r->text.len, h, "DhtmlXQ")) < r->text.len) {
+		const char *t = r->text.ptr;
+		size_t tail = h + 7, tl = 0;
+		if (tail < r->text.len && t[tail] == ']')
+			tl = 1;
+		else if (r->text.len - tail >= 7 && !memcmp(t + tail, "iFrame]", 7))
+			tl = 7;
+		if (tl && h >= 2 && t[h - 2] == '[' && t[h - 1] == '/') {
+			*ce = h - 2;
+			*after = tail + tl;
+			return 1;
+		}
+		if (tl && h >= 1 && t[h - 1] == '[') {
+			*ce = *after = h - 1;
+			return 1;
+		}
+		h++;
+	}
+	return 0;
+}
+
+/*
+ * The wrapped record at the scanning position runs past the limit: said,
+ * and skipped up to its end (searched for from text index `from` on), as
+ * text that holds no record (XQI_SKIP_MAX more bytes at most).  Returns 1
+ * with g the record, broken and empty, or a negative code when its end
+ * does not come within that.
+ */
+static int skip_wrapped(struct dh_reader *r, struct xqi_record *g, size_t from)
+{
+	size_t ce, after;
+	struct xq_diagnostic d;
+	int rc;
+
+	xqi_record_clear(g);
+	g->number = ++r->games;
+	g->source = r->name;
+	g->encoding = xqi_encoding_name(r->enc);
+	g->place.line = r->at.line;
+	g->place.col = r->at.col;
+	g->place.offset = r->at.off;
+	g->flags |= XQI_RECORD_BROKEN;
+	xqi_diagnostic_init(&d);
+	xqi_format_limit_diag_then(&d, &xqi_format_dhtmlxq, &r->opts, "a DhtmlXQ record",
+				  "it is skipped up to its end and reading goes on after it");
+	xqi_dh_report_at(r, g->number, &r->at, 0, NULL, 0, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "%s", d.msg);
+	xqi_dh_budget_start(r, 0);
+	/* Every round drops the text searched, or meets the end. */
+	for (uint64_t was = xqi_dh_bytes_read(r) + (uint64_t)r->eof;;
+	     XQI_ADVANCED(was, xqi_dh_bytes_read(r) + (uint64_t)r->eof)) {
+		if (wrapped_end(r, from, &ce, &after))
+			break;
+		if (r->eof) {
+			after = r->text.len;
+			break;
+		}
+		/* (but for the end of a wrapper cut at the end of the text) */
+		if (r->text.len > r->pos + 16)
+			xqi_dh_advance(r, r->text.len - 16);
+		xqi_dh_compact(r);
+		from = r->pos;
+		rc = xqi_dh_fill(r);
+		if (rc < 0)
+			return rc;
+	}
+	xqi_dh_advance(r, after);
+	return 1;
+}
+
 /* Read the wrapped record whose content starts at text index `cs`. */
 static int read_wrapped(struct dh_reader *r, struct xqi_record *g, size_t o, size_t cs)
 {
 	size_t ce, after, consumed, from = cs;
 	struct dh_pos at;
-	int rc;
+	int rc, found;
 
 	/* Find the end: a closing wrapper, or a new record's opening one. */
 	xqi_dh_budget_start(r, 1);
 	for (uint64_t was = xqi_dh_bytes_read(r) + (uint64_t)r->eof;;
 	     XQI_ADVANCED(was, xqi_dh_bytes_read(r) + (uint64_t)r->eof)) {
-		size_t h = from;
-		ce = after = (size_t)-1;
-		while ((h = xqi_dh_find(r->text.ptr, r->text.len, h, "DhtmlXQ")) < r->text.len) {
-			const char *t = r->text.ptr;
-			size_t tail = h + 7, tl = 0;
-			if (tail < r->text.len && t[tail] == ']')
-				tl = 1;
-			else if (r->text.len - tail >= 7 && !memcmp(t + tail, "iFrame]", 7))
-				tl = 7;
-			if (tl && h >= 2 && t[h - 2] == '[' && t[h - 1] == '/') {
-				ce = h - 2;
-				after = tail + tl;
-				break;
-			}
-			if (tl && h >= 1 && t[h - 1] == '[') {
-				ce = after = h - 1;
-				break;
-			}
-			h++;
-		}
-		if (ce != (size_t)-1 || r->eof)
+		found = wrapped_end(r, from, &ce, &after);
+		if (found || r->eof)
 			break;
-		if (r->text.len - o > MAX_RECORD)
-			return xqi_dh_over_limit(r);
+		/* Past the limit (or about to read past it): the record is skipped. */
+		if (r->text.len - o > MAX_RECORD || xqi_dh_bytes_read(r) - r->budget_from > r->budget)
+			return skip_wrapped(r, g, r->text.len > cs + 16 ? r->text.len - 16 : cs);
 		/* Search the new text only (with room for a tag cut at the end). */
 		if (r->text.len > cs + 16)
 			from = r->text.len - 16;
@@ -242,9 +304,9 @@ static int read_wrapped(struct dh_reader *r, struct xqi_record *g, size_t o, siz
 		if (rc < 0)
 			return rc;
 	}
-	if (ce != (size_t)-1 && ce - o > MAX_RECORD)
-		return xqi_dh_over_limit(r);
-	if (ce == (size_t)-1) {
+	if (found && ce - o > MAX_RECORD)
+		return skip_wrapped(r, g, ce);
+	if (!found) {
 		ce = after = r->text.len;
 		xqi_dh_report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQI_D_TRUNCATED, XQ_SEVERITY_WARNING,
 			  "record without its closing [/DhtmlXQ]: read to the end of the input");

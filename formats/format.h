@@ -61,8 +61,10 @@ struct xqi_read_opts {
 	int uci_ranks;             /* 0: ranks 0-9 (ICCS); 1: ranks 1-10 (Fairy-Stockfish UCI) */
 	unsigned flags;            /* format-specific */
 	uint64_t max_memory;       /* the memory one record may take; 0: XQ_MEMORY_DEFAULT */
+	uint64_t max_record;       /* the largest record read (--max-game-size); 0: each
+				    * format's own max_record */
 };
-#define XQI_READ_OPTS_INIT {XQI_ENC_UNKNOWN, 0, 0, 0}
+#define XQI_READ_OPTS_INIT {XQI_ENC_UNKNOWN, 0, 0, 0, 0}
 
 struct xqi_write_opts {
 	int notation;              /* an enum xq_dialect value (notation.h); text formats */
@@ -355,11 +357,15 @@ int xqi_write_text(const struct xqi_sink *sink, struct xq_file *o, uint64_t game
 /*
  * Limits.  Every record is read within two bounds: its format's own
  * max_record (set far above the largest real record known, and said in
- * man xqkit(1), LIMITS), and what the memory budget allows
- * (opts->max_memory, which --max-memory sets): a record whose reading
- * could take more memory than the budget is refused.  Readers check the
- * limit while they read (and inflate), so an oversized record costs no
- * more than the limit.
+ * man xqkit(1), LIMITS), or the one the caller sets instead
+ * (opts->max_record, which --max-game-size sets), and what the memory
+ * budget allows (opts->max_memory, which --max-memory sets): a record
+ * whose reading could take more memory than the budget is refused.
+ * Readers check the limit while they read (and inflate), so an oversized
+ * record costs no more than the limit.  A reader of many records in one
+ * text (PGN, NDJSON, DhtmlXQ) reports one over the limit and goes on at
+ * the next record: what it skips of it is text that holds no record
+ * (XQI_SKIP_MAX).
  */
 /* Memory every reading takes besides its record: buffers, the parser. */
 #define XQI_RECORD_BASE ((uint64_t)2 << 20)
@@ -382,6 +388,9 @@ uint64_t xqi_format_input_memory(const struct xqi_format *f, struct xqi_input *i
  */
 int xqi_format_limit_diag(struct xq_diagnostic *d, const struct xqi_format *f,
 			 const struct xqi_read_opts *opts, const char *what);
+/* The same, saying `then` (what the reader does next) for "not read". */
+int xqi_format_limit_diag_then(struct xq_diagnostic *d, const struct xqi_format *f,
+			      const struct xqi_read_opts *opts, const char *what, const char *then);
 
 /*
  * Read all of `in` into `out` (appended) within the record limit of `f`

@@ -36,9 +36,17 @@ static uint64_t budget_limit(const struct xqi_format *f, const struct xqi_read_o
 	return mem > XQI_RECORD_BASE ? (mem - XQI_RECORD_BASE) / k : 0;
 }
 
+/* The limit of `f`'s records before the budget's: the caller's, else the format's own. */
+static uint64_t own_limit(const struct xqi_format *f, const struct xqi_read_opts *opts)
+{
+	if (opts && opts->max_record)
+		return opts->max_record;
+	return f->max_record ? f->max_record : UINT64_MAX;
+}
+
 uint64_t xqi_format_record_limit(const struct xqi_format *f, const struct xqi_read_opts *opts)
 {
-	uint64_t own = f->max_record ? f->max_record : UINT64_MAX, by_budget = budget_limit(f, opts);
+	uint64_t own = own_limit(f, opts), by_budget = budget_limit(f, opts);
 
 	return own < by_budget ? own : by_budget;
 }
@@ -61,19 +69,30 @@ static void size_text(char *buf, size_t cap, uint64_t n)
 int xqi_format_limit_diag(struct xq_diagnostic *d, const struct xqi_format *f,
 			 const struct xqi_read_opts *opts, const char *what)
 {
+	return xqi_format_limit_diag_then(d, f, opts, what, "not read");
+}
+
+int xqi_format_limit_diag_then(struct xq_diagnostic *d, const struct xqi_format *f,
+			      const struct xqi_read_opts *opts, const char *what, const char *then)
+{
 	uint64_t limit = xqi_format_record_limit(f, opts);
 	char lim[32], mem[32];
 
 	size_text(lim, sizeof(lim), limit);
+	if (opts && opts->max_record && limit == opts->max_record)
+		return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
+				   "%s is larger than %s, the limit for one record (--max-game-size); %s",
+				   what, lim, then);
 	if (f->max_record && limit == f->max_record)
 		return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
-				   "%s is larger than %s, the %s format's limit for one record; not read",
-				   what, lim, f->name);
+				   "%s is larger than %s, the %s format's limit for one record "
+				   "(--max-game-size raises it); %s",
+				   what, lim, f->name, then);
 	size_text(mem, sizeof(mem), budget_of(opts));
 	return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
 			   "%s is larger than %s, the most one %s record may hold within the memory "
-			   "budget of %s (--max-memory); not read",
-			   what, lim, f->name, mem);
+			   "budget of %s (--max-memory); %s",
+			   what, lim, f->name, mem, then);
 }
 
 uint64_t xqi_format_input_memory(const struct xqi_format *f, struct xqi_input *in,

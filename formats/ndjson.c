@@ -46,8 +46,10 @@
  * corpus's vschess dhtmlxq.txt, 106,998 moves) is a line of 3,260,780
  * bytes: the limit is 3.8 times that.  Reading keeps the line, its JSON
  * tokens and the game: at most ND_MEM_FACTOR bytes per byte (the densest
- * line is one short token after another).  A line over the limit ends the
- * reading of its input, without reading the rest of it.
+ * line is one short token after another).  A line over the limit (or
+ * --max-game-size) is a broken record: the rest of it is skipped, never
+ * held (XQI_SKIP_MAX bytes of it at most), and reading goes on at the next
+ * line.
  */
 #define ND_MAX_RECORD ((uint64_t)12 << 20)
 #define ND_MEM_FACTOR 16
@@ -1056,6 +1058,60 @@ static uint64_t nd_bytes_read(const struct nd_reader *r)
  * the end of the input, or a negative code (reported).  A line over the
  * limit returns 2, with no more of the input read: it may never end.
  */
+/*
+ * The line at r->buf.ptr[0] runs past the limit with no line end in the
+ * buffer: its bytes are dropped as they come, up to its end, at most
+ * XQI_SKIP_MAX of them past the limit.  Returns 2 with the line taken (its
+ * place set, r->len 0), 3 when it goes on past that (read no further), or
+ * the input's error.
+ */
+static int skip_long_line(struct nd_reader *r)
+{
+	uint64_t start = r->offset, skipped = 0;
+	char *nl = NULL;
+
+	r->lineno++;
+	r->line_offset = start;
+	r->len = 0;
+	/* Every round drops the bytes read, or meets the end. */
+	for (uint64_t was = r->offset;; XQI_ADVANCED(was, r->offset)) {
+		struct xq_diagnostic d;
+		long n;
+		nl = memchr(r->buf.ptr, '\n', r->buf.len);
+		if (nl)
+			break;
+		r->offset += r->buf.len;
+		skipped += r->buf.len;
+		xq_buf_reset(&r->buf);
+		if (skipped > r->max_line + XQI_SKIP_MAX)
+			return 3;
+		if (xq_buf_grow(&r->buf, CHUNK))
+			return XQ_ENOMEM;
+		xqi_diagnostic_init(&d);
+		n = r->in ? xqi_input_read(r->in, r->buf.ptr, CHUNK, &d)
+			  : r->src.read(r->src.ctx, r->buf.ptr, CHUNK, &d);
+		if (n < 0) {
+			if (!d.source)
+				d.source = r->name;
+			d.game = r->games + 1;
+			xqi_sink_report(r->sink, &d);
+			return (int)n;
+		}
+		if (n == 0) {
+			r->eof = 1;
+			r->line_ended = 0;
+			r->pos = 0;
+			return 2;
+		}
+		r->buf.len = (size_t)n;
+		r->buf.ptr[r->buf.len] = '\0';
+	}
+	r->pos = (size_t)(nl - r->buf.ptr) + 1;
+	r->offset += r->pos;
+	r->line_ended = 1;
+	return 2;
+}
+
 static int next_line(struct nd_reader *r)
 {
 	size_t scan = r->pos;
@@ -1076,9 +1132,7 @@ static int next_line(struct nd_reader *r)
 			r->line_ended = nl != NULL;
 			r->pos = end + (nl ? 1 : 0);
 			if (r->len > r->max_line) {
-				r->len = 0;
-				r->eof = 1;
-				r->pos = r->buf.len;
+				r->len = 0; /* the record is skipped */
 				return 2;
 			}
 			return 1;
@@ -1093,16 +1147,8 @@ static int next_line(struct nd_reader *r)
 			xq_buf_truncate(&r->buf, r->buf.len - r->pos);
 			r->pos = 0;
 		}
-		if (r->buf.len > r->max_line) {
-			/* Read no further: the line is over the limit. */
-			r->lineno++;
-			r->line = r->buf.ptr;
-			r->len = 0;
-			r->line_offset = r->offset;
-			r->eof = 1;
-			xq_buf_reset(&r->buf);
-			return 2;
-		}
+		if (r->buf.len > r->max_line)
+			return skip_long_line(r); /* over the limit: skipped */
 		if (xq_buf_grow(&r->buf, CHUNK))
 			return XQ_ENOMEM;
 		xqi_diagnostic_init(&d);
@@ -1225,13 +1271,21 @@ static int read_record(struct nd_reader *r, struct xqi_record *g)
 		g->place.col = 1;
 		g->place.offset = r->line_offset;
 		g->encoding = "utf-8";
-		if (rc == 2) {
+		if (rc >= 2) {
+			/* Over the limit: the record is skipped (broken, with
+			 * nothing read) and the next line is read, unless the
+			 * line went on past what may be skipped. */
 			struct xq_diagnostic d;
 			xqi_diagnostic_init(&d);
-			xqi_format_limit_diag(&d, &xqi_format_ndjson, &r->opts, "the record");
-			report(r, XQ_SEVERITY_ERROR, XQI_D_RESOURCE, 0, 0, NULL,
-			       "%s; the rest of the input is not read", d.msg);
-			return XQ_ERANGE;
+			r->line = "";
+			xqi_format_limit_diag_then(&d, &xqi_format_ndjson, &r->opts, "the record",
+						  rc == 2 ? "it is skipped and reading goes on at the "
+							    "next line"
+							  : "it is skipped, and more than 16 MiB after "
+							    "the limit had no line end: the rest of the "
+							    "input is not read");
+			report(r, XQ_SEVERITY_ERROR, XQI_D_RESOURCE, 0, 0, NULL, "%s", d.msg);
+			return rc == 2 ? 1 : XQ_ERANGE;
 		}
 		{
 			/* NDJSON is UTF-8, whatever the bytes look like: the decoder
@@ -1318,15 +1372,16 @@ struct nd_split {
 	int nonblank;      /* the line has a byte that is not white space */
 	int bom;           /* line 1 has started with the bytes of a byte order mark so far */
 	int eof;
+	uint64_t max_line; /* the reader's limit of a line */
 };
 
 static int nd_split_open(void **out, const struct xqi_bytes *src, const struct xqi_read_opts *opts)
 {
 	struct nd_split *s = calloc(1, sizeof(*s));
 
-	(void)opts;
 	if (!s)
 		return XQ_ENOMEM;
+	s->max_line = xqi_format_record_limit(&xqi_format_ndjson, opts);
 	s->src = *src;
 	s->line = 1;
 	s->bom = 1;
@@ -1348,9 +1403,12 @@ static int nd_split_next(void *sp, struct xqi_split_point *pt)
 	for (uint64_t was = 2 * s->off + (s->len - s->pos) + (uint64_t)s->eof;;
 	     XQI_ADVANCED(was, 2 * s->off + (s->len - s->pos) + (uint64_t)s->eof)) {
 		unsigned char c;
-		/* What the reader stops at (a line over its limit, blank text over
-		 * XQI_SKIP_MAX) cannot be split: it is left to the reader. */
-		if (s->line_len > ND_MAX_RECORD || (!s->nonblank && s->off - s->run_from > XQI_SKIP_MAX))
+		/* What the reader stops at (a line XQI_SKIP_MAX past its limit,
+		 * blank text over XQI_SKIP_MAX) cannot be split: it is left to the
+		 * reader.  A line over the limit, which the reader skips, is a
+		 * record all the same. */
+		if (s->line_len > s->max_line + XQI_SKIP_MAX ||
+		    (!s->nonblank && s->off - s->run_from > XQI_SKIP_MAX))
 			return XQ_ERANGE;
 		if (s->pos == s->len) {
 			struct xq_diagnostic d;

@@ -40,13 +40,15 @@
 #define WORD_MAX 96    /* longer words are not moves */
 /*
  * The longest game read: 4 MiB of text, from its first tag to its last
- * token.  The largest real game known in PGN (the corpus's, a commented
- * game of the 21st Wuyang Cup) is 34,763 bytes; an opening tree as large
- * as the largest DhtmlXQ record known (106,998 moves) would be about
- * 1 MB.  Reading keeps the game and a line or word at most
- * (XQI_PGN_TOKEN_MAX): at most PGN_MEM_FACTOR bytes per byte of its text
- * (the densest text is one short move after another).  A game over the
- * limit ends the reading of its input.
+ * token (--max-game-size sets another).  The largest real game known in
+ * PGN (the corpus's, a commented game of the 21st Wuyang Cup) is 34,763
+ * bytes; an opening tree as large as the largest DhtmlXQ record known
+ * (106,998 moves) would be about 1 MB.  Reading keeps the game and a line
+ * or word at most (XQI_PGN_TOKEN_MAX): at most PGN_MEM_FACTOR bytes per
+ * byte of its text (the densest text is one short move after another).
+ * A game over the limit is returned broken with what came before the
+ * limit; the rest of it is skipped (as text that holds no game,
+ * XQI_SKIP_MAX) and reading goes on with the next game.
  */
 #define PGN_MAX_RECORD ((uint64_t)4 << 20)
 #define PGN_MEM_FACTOR 44
@@ -240,6 +242,10 @@ size_t xqi_pgn_count_chars(const char *s, size_t n);
 uint64_t xqi_pgn_offset_of(struct pgn_reader *r, uint64_t p);
 uint64_t xqi_pgn_offset_peek(const struct pgn_reader *r, uint64_t p);
 uint64_t xqi_pgn_tok_progress(const struct pgn_reader *r);
+/* Does token `t`, of the game being read (r->game_start), take the game
+ * past its limit (r->max_game)?  Asked of each of its tokens by the reader
+ * and the splitter alike, but of the next game's first tag line. */
+int xqi_pgn_over_game(const struct pgn_reader *r, const struct tok *t);
 void xqi_pgn_push_back(struct pgn_reader *r);
 void xqi_pgn_set_text(struct pgn_reader *r);
 void xqi_pgn_shadow_free(struct shadow *sh);

@@ -1167,26 +1167,18 @@ static void scan_token(struct pgn_reader *r, struct tok *t)
 }
 
 /*
- * The limits on the token just scanned: the text skipped (XQI_SKIP_MAX of
- * format.h) and the game (the format's record limit, r->max_game).  Past
- * one, the token becomes the end of the readable input.
+ * The limit on the text skipped (XQI_SKIP_MAX of format.h), checked on the
+ * token just scanned: past it, the token becomes the end of the readable
+ * input.  (The limit of a game is the parser's: xqi_pgn_over_game().)
  */
-static void check_limits(struct pgn_reader *r, struct tok *t)
+static void check_skip(struct pgn_reader *r, struct tok *t)
 {
-	if (t->type == T_EOF || t->type == T_IO)
+	if (t->type == T_EOF || t->type == T_IO || t->end - r->skip_start <= XQI_SKIP_MAX)
 		return;
-	if (r->skip_start != NO_POS && t->end - r->skip_start > XQI_SKIP_MAX)
-		stop_at_limit(r, &t->place,
-			      "more than %llu MiB skipped since line %u without reaching the next "
-			      "game; the rest of the input is not read",
-			      (unsigned long long)(XQI_SKIP_MAX >> 20), r->skip_line);
-	else if (r->game_start != NO_POS && t->end - r->game_start > r->max_game) {
-		struct xq_diagnostic d;
-		xqi_diagnostic_init(&d);
-		xqi_format_limit_diag(&d, &xqi_format_pgn, &r->opts, "the game");
-		stop_at_limit(r, &t->place, "%s; the rest of the input is not read", d.msg);
-	} else
-		return;
+	stop_at_limit(r, &t->place,
+		      "more than %llu MiB skipped since line %u without reaching the next "
+		      "game; the rest of the input is not read",
+		      (unsigned long long)(XQI_SKIP_MAX >> 20), r->skip_line);
 	t->type = T_IO;
 	t->bad = 0;
 	t->end = t->start;
@@ -1198,12 +1190,16 @@ const struct tok *xqi_pgn_next_tok(struct pgn_reader *r)
 		r->pushed = 0;
 	} else {
 		scan_token(r, &r->tok);
-		/* (check_limits() does nothing unless a limit can be passed) */
-		if (r->skip_start != NO_POS ||
-		    (r->game_start != NO_POS && r->tok.end - r->game_start > r->max_game))
-			check_limits(r, &r->tok);
+		if (r->skip_start != NO_POS)
+			check_skip(r, &r->tok);
 	}
 	return &r->tok;
+}
+
+int xqi_pgn_over_game(const struct pgn_reader *r, const struct tok *t)
+{
+	return r->game_start != NO_POS && t->type != T_EOF && t->type != T_IO &&
+	       t->end - r->game_start > r->max_game;
 }
 
 /* How far a loop over tokens has gone (each token it takes is past the last). */

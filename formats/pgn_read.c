@@ -1072,22 +1072,36 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 	return rc;
 }
 
+/*
+ * The game runs past its limit at the token just read: it is kept broken
+ * with what came before, and the token is read again as the first of the
+ * text skipped to the next game (xqi_pgn_over_game()).
+ */
+static void over_game(struct pgn_reader *r, struct gstate *s)
+{
+	const struct tok *t = &r->tok;
+	struct xq_diagnostic d;
+	char what[64];
+
+	snprintf(what, sizeof(what), "the game from line %llu", (unsigned long long)r->game_line);
+	xqi_diagnostic_init(&d);
+	xqi_format_limit_diag_then(&d, &xqi_format_pgn, &r->opts, what,
+				  "it is kept up to here, its rest is skipped and reading goes on "
+				  "at the next game");
+	fail(r, s, &t->place, s->ply, NULL, 0, XQI_D_RESOURCE, "%s", d.msg);
+	r->game_start = NO_POS;
+	xqi_pgn_push_back(r);
+}
+
 static int movetext(struct pgn_reader *r, struct gstate *s)
 {
 	for (uint64_t was = xqi_pgn_tok_progress(r);; XQI_ADVANCED(was, xqi_pgn_tok_progress(r))) {
 		const struct tok *t = xqi_pgn_next_tok(r);
 		int done = 0, ended = 0, rc = 0;
-		if (t->type != T_EOF && t->type != T_IO &&
-		    t->place.offset - s->g->place.offset > r->max_game) {
-			/* The game runs past its limit: nothing more is read. */
-			struct xq_diagnostic d;
-			xqi_diagnostic_init(&d);
-			xqi_format_limit_diag(&d, &xqi_format_pgn, &r->opts, "the game");
-			fail(r, s, &t->place, s->ply, NULL, 0, XQI_D_RESOURCE,
-			     "%s; the rest of the input is not read", d.msg);
-			return XQ_ERANGE;
-		}
-		if (t->bad && t->type == T_WORD) {
+		if (xqi_pgn_over_game(r, t) &&
+		    !(t->type == T_TAG && (s->movetext || new_header(r, s, t)))) {
+			over_game(r, s);
+		} else if (t->bad && t->type == T_WORD) {
 			/* Move text that does not decode: the game is broken, as
 			 * by any word that is no move (tags and comments are
 			 * repaired where they are taken). */

@@ -372,7 +372,14 @@ static int split_game_tokens(struct pgn_split *s)
 	s->nstack = 0;
 	for (uint64_t was = xqi_pgn_tok_progress(r);; XQI_ADVANCED(was, xqi_pgn_tok_progress(r))) {
 		const struct tok *t = xqi_pgn_next_tok(r);
-		if (t->bad && t->type == T_WORD) {
+		if (xqi_pgn_over_game(r, t) &&
+		    !(t->type == T_TAG && (s->movetext || split_new_header(s, t)))) {
+			/* Past the game's limit: the reader keeps the game broken
+			 * and skips the rest from this token on (over_game()). */
+			r->game_start = NO_POS;
+			xqi_pgn_push_back(r);
+			s->broken = 1;
+		} else if (t->bad && t->type == T_WORD) {
 			/* (tags and comments that hold such bytes are repaired) */
 			s->movetext = 1;
 			s->broken = 1;

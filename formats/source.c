@@ -112,6 +112,7 @@ int xqi_source_read_opts(struct xqi_read_opts *out, const xq_read_options *in)
 	*out = (struct xqi_read_opts)XQI_READ_OPTS_INIT;
 	out->uci_ranks = o.uci_ranks ? 1 : 0;
 	out->max_memory = o.max_memory;
+	out->max_record = o.max_game_size;
 	if (o.encoding && xqi_encoding_parse(o.encoding, &out->encoding) != 0)
 		return XQ_EENCODING;
 	return 0;

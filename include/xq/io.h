@@ -115,8 +115,12 @@ typedef struct xq_read_options {
 	int uci_ranks;         /* 1: coordinates have ranks 1-10 (UCI1); 0: 0-9 */
 	uint64_t max_memory;   /* the memory one record may take; 0: 256 MiB */
 	xq_cancel *cancel;     /* a flag that stops reading a path (xq_cancel_new()), or NULL */
+	uint64_t max_game_size; /* the most bytes of text one record may hold; 0: each
+				 * format's own limit (4 MiB a PGN game).  A record over
+				 * it is reported ("resource") and, in a file of many
+				 * records, skipped: reading goes on at the next one */
 } xq_read_options;
-#define XQ_READ_OPTIONS_INIT {sizeof(xq_read_options), NULL, NULL, 0, 0, NULL}
+#define XQ_READ_OPTIONS_INIT {sizeof(xq_read_options), NULL, NULL, 0, 0, NULL, 0}
 
 /*
  * A cancel flag: a way to stop reading from elsewhere, for a program that

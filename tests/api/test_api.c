@@ -1179,6 +1179,54 @@ static void unknown_content_and_empty_input_are_errors(void **state)
 	assert_null(rd);
 }
 
+static void a_game_over_max_game_size_is_reported_and_the_next_one_read(void **state)
+{
+	/* A game of 2,000 bytes of comment between two small ones. */
+	char pgn[4096];
+	size_t n = 0;
+	struct seen s = {0};
+	xq_read_options o = XQ_READ_OPTIONS_INIT;
+	xq_reader *rd;
+	xq_record *r;
+
+	(void)state;
+	n += (size_t)snprintf(pgn + n, sizeof(pgn) - n, "[Event \"a\"]\n\n1. h2e2 *\n\n"
+							"[Event \"big\"]\n\n1. h2e2 {");
+	memset(pgn + n, 'x', 2000);
+	n += 2000;
+	n += (size_t)snprintf(pgn + n, sizeof(pgn) - n, "} h9g7 *\n\n[Event \"c\"]\n\n1. h2e2 *\n");
+	o.max_game_size = 1024;
+	assert_int_equal(xq_reader_open_memory(&rd, "big.pgn", pgn, n, &o, collect, &s), 0);
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	assert_string_equal(xq_record_tag(r, "Event"), "a");
+	xq_record_free(r);
+	/* Over the limit: kept broken with what came before it, and said. */
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	assert_string_equal(xq_record_tag(r, "Event"), "big");
+	assert_true(xq_record_is_broken(r));
+	xq_record_free(r);
+	assert_int_equal(s.errors, 1);
+	assert_string_equal(s.codes[0], "resource");
+	assert_int_equal(s.game[0], 2);
+	/* The reading goes on. */
+	assert_int_equal(xq_reader_next(rd, &r), 1);
+	assert_string_equal(xq_record_tag(r, "Event"), "c");
+	assert_false(xq_record_is_broken(r));
+	xq_record_free(r);
+	assert_int_equal(xq_reader_next(rd, &r), 0);
+	xq_reader_close(rd);
+	/* Without the option, the format's own limit (4 MiB) holds it. */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(xq_reader_open_memory(&rd, "big.pgn", pgn, n, NULL, collect, &s), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(xq_reader_next(rd, &r), 1);
+		assert_false(xq_record_is_broken(r));
+		xq_record_free(r);
+	}
+	xq_reader_close(rd);
+	assert_int_equal(s.errors, 0);
+}
+
 static void named_format_and_encoding_are_used(void **state)
 {
 	static const char pgn[] = "[Event \"e\"]\n1. h2e2 *\n";
@@ -3135,6 +3183,7 @@ int main(void)
 		cmocka_unit_test(origin_survives_conversion_and_writes_as_ndjson_source),
 		cmocka_unit_test(gzip_input_is_read_through),
 		cmocka_unit_test(unknown_content_and_empty_input_are_errors),
+		cmocka_unit_test(a_game_over_max_game_size_is_reported_and_the_next_one_read),
 		cmocka_unit_test(named_format_and_encoding_are_used),
 		cmocka_unit_test(formats_are_listed_with_what_they_can_do),
 		cmocka_unit_test(formats_give_their_extensions_and_other_names),

@@ -153,20 +153,22 @@ static void gzip_bombs_read_whole_stop_at_their_limit_uninflated(void **state)
 	free(gz);
 }
 
-static void text_records_over_the_budget_stop_their_input(void **state)
+static void text_records_over_the_budget_are_skipped_and_the_next_one_is_read(void **state)
 {
 	static const struct {
 		const char *format, *head;
 		int fill;
 		const char *tail;
 	} cases[] = {
-		/* One NDJSON line of spaces, then a record that is not read. */
+		/* One NDJSON line of spaces, then a record. */
 		{"ndjson", "{\"schema\":\"xqkit.game/1\",\"tags\":[] ", ' ',
 		 "}\n{\"schema\":\"xqkit.game/1\"}\n"},
 		/* A PGN game of comments, then another game. */
 		{"pgn", "[Event \"a\"]\n\n1. h2e2 {", 'x', "} h9g7 *\n\n[Event \"b\"]\n\n1. h2e2 *\n"},
-		/* A DhtmlXQ record whose move list runs on. */
-		{"dhtmlxq", "[DhtmlXQ][DhtmlXQ_movelist]", '7', "[/DhtmlXQ_movelist][/DhtmlXQ]\n"},
+		/* A DhtmlXQ record whose move list runs on, then another record. */
+		{"dhtmlxq", "[DhtmlXQ][DhtmlXQ_movelist]", '7',
+		 "[/DhtmlXQ_movelist][/DhtmlXQ]\n[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]"
+		 "[/DhtmlXQ]\n"},
 	};
 	struct xqi_read_opts opts = XQI_READ_OPTS_INIT;
 
@@ -190,8 +192,14 @@ static void text_records_over_the_budget_stop_their_input(void **state)
 			print_diags(&c);
 			fail_msg("%s: no resource error", cases[i].format);
 		}
-		assert_int_equal(rc, XQ_ERANGE);
-		assert_int_equal(got, 0); /* and the record after it is not read */
+		/* The record over the limit is reported broken, and the one
+		 * after it is read: the input goes on to its end. */
+		assert_int_equal(rc, 0);
+		assert_int_equal(got, 2);
+		assert_true(g[0].flags & XQI_RECORD_BROKEN);
+		assert_int_equal(c.d[0].game, 1);
+		assert_false(g[1].flags & XQI_RECORD_BROKEN);
+		assert_int_equal(g[1].number, 2);
 		release_games(g, got);
 		xq_buf_release(&text);
 	}
@@ -204,7 +212,7 @@ int main(void)
 		cmocka_unit_test(every_limit_is_far_above_the_largest_real_record_known),
 		cmocka_unit_test(a_smaller_budget_lowers_the_record_limit),
 		cmocka_unit_test(gzip_bombs_read_whole_stop_at_their_limit_uninflated),
-		cmocka_unit_test(text_records_over_the_budget_stop_their_input),
+		cmocka_unit_test(text_records_over_the_budget_are_skipped_and_the_next_one_is_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
