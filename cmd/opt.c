@@ -248,7 +248,11 @@ int opt_choice(struct opt_parser *p, const char *name, const char *value,
 int opt_encoding(struct opt_parser *p, const char *value, const char **out)
 {
 	if (!(*out = xq_encoding_canonical(value))) {
-		snprintf(p->err, sizeof(p->err), "unknown encoding '%s'", value);
+		snprintf(p->err, sizeof(p->err),
+			 "unknown encoding '%s' (or one that does not keep ASCII as it is): name "
+			 "utf-8, gbk, gb18030, big5, utf-16le, utf-16be, windows-1252 (cp1252), "
+			 "iso-8859-1 (latin1), or another that 'iconv -l' lists",
+			 value);
 		return -1;
 	}
 	return 0;

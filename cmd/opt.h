@@ -91,8 +91,10 @@ int opt_choice(struct opt_parser *p, const char *name, const char *value,
  * The option values several commands share, parsed and refused the same
  * way everywhere: 0, or -1 with the message in p->err.
  */
-/* A text encoding name (utf-8, gbk, gb18030, big5, ..., any case): the
- * library's name for it (xq_encoding_canonical() of <xq/io.h>) in *out. */
+/* A text encoding name (utf-8, gbk, gb18030, big5, cp1252, latin1, any
+ * other iconv knows, any case): the library's name for it
+ * (xq_encoding_canonical() of <xq/io.h>) in *out; an unknown one is a usage
+ * error that lists the common names. */
 int opt_encoding(struct opt_parser *p, const char *value, const char **out);
 /* --rules: asian or chinese (*on = 1, *ruleset an XQ_RULESET_* of
  * <xq/rules.h>), and with `none_ok` none (*on = 0, *ruleset unchanged). */

@@ -135,6 +135,7 @@ struct shadow {
 	unsigned char spaces[3][4];  /* U+3000, U+00A0, U+FEFF in the encoding */
 	size_t space_len[3];
 	struct xq_buf tmp;
+	int placeholders;            /* in use (GB18030, GBK, Big5); else the text is real */
 };
 
 enum { PAIR_TEXT = 1, PAIR_BAD = 2, PAIR_SPACE = 3 };

@@ -286,7 +286,11 @@ int xqi_pgn_start_conversion(struct pgn_reader *r, enum xqi_encoding enc)
 	r->enc = enc;
 	if (r->shadow) {
 		flags |= XQI_TEXTDEC_NO_EVENTS;
-		if (enc != XQI_ENC_UTF8 && shadow_init(r->shadow, enc))
+		/* Placeholders for the encodings of two-byte characters it
+		 * knows; any other is converted for real. */
+		r->shadow->placeholders =
+			enc == XQI_ENC_GB18030 || enc == XQI_ENC_GBK || enc == XQI_ENC_BIG5;
+		if (r->shadow->placeholders && shadow_init(r->shadow, enc))
 			return XQ_ENOMEM;
 	}
 	if (xqi_textdec_init(&r->td, enc, flags, r->base + r->tlen,
@@ -298,7 +302,7 @@ int xqi_pgn_start_conversion(struct pgn_reader *r, enum xqi_encoding enc)
 		return XQ_EUNSUPPORTED;
 	}
 	r->td_live = 1;
-	if (r->shadow && enc != XQI_ENC_UTF8 && enc != XQI_ENC_UTF16LE && enc != XQI_ENC_UTF16BE) {
+	if (r->shadow && r->shadow->placeholders) {
 		r->td.convert = shadow_convert;
 		r->td.convert_ctx = r->shadow;
 	}

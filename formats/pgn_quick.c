@@ -65,6 +65,9 @@ enum {
 	['%'] = Q_PCT, ['}'] = Q_LEAVE, [']'] = Q_LEAVE, [';'] = Q_LEAVE, ['\0'] = Q_LEAVE
 
 static const unsigned char cls_utf8[256] = {QUICK_ASCII};
+/* Windows-1252 and Latin-1: every byte a character, as in UTF-8 none of
+ * them ASCII, but no byte to check for UTF-8. */
+static const unsigned char cls_single[256] = {QUICK_ASCII};
 /* 0x81..0xFF: the first byte of a two- or four-byte character. */
 static const unsigned char cls_legacy[256] = {
 	QUICK_ASCII,
@@ -116,6 +119,26 @@ struct pgn_quick {
 
 static void set_words(struct pgn_quick *q);
 static int result_word(struct pgn_quick *q, uint64_t p, uint64_t e);
+
+/* The classes of the bytes of text in `e`, or NULL for an encoding this
+ * scan does not follow (the token scan's then). */
+static const unsigned char *classes_of(enum xqi_encoding e)
+{
+	switch (e) {
+	case XQI_ENC_UNKNOWN:
+	case XQI_ENC_UTF8:
+		return cls_utf8;
+	case XQI_ENC_CP1252:
+	case XQI_ENC_LATIN1:
+		return cls_single;
+	case XQI_ENC_GB18030:
+	case XQI_ENC_GBK:
+	case XQI_ENC_BIG5:
+		return cls_legacy;
+	default:
+		return NULL;
+	}
+}
 
 struct pgn_quick *xqi_pgn_quick_new(const struct xqi_bytes *src, const struct xqi_read_opts *opts)
 {
@@ -209,8 +232,8 @@ static unsigned char at(const struct pgn_quick *q, uint64_t p)
 static int start(struct pgn_quick *q)
 {
 	q->started = 1;
-	if (q->given == XQI_ENC_UTF16LE || q->given == XQI_ENC_UTF16BE)
-		return XQ_EUNSUPPORTED;
+	if (!classes_of(q->given))
+		return XQ_EUNSUPPORTED; /* UTF-16, or another encoding named */
 	if (q->given != XQI_ENC_UNKNOWN) {
 		q->enc = q->given;
 		q->first_high = 0;
@@ -230,8 +253,8 @@ static int start(struct pgn_quick *q)
 			return XQ_EUNSUPPORTED; /* chunks could not start mid-file */
 		}
 	}
-	if (q->enc == XQI_ENC_GB18030 || q->enc == XQI_ENC_BIG5 || q->enc == XQI_ENC_GBK)
-		q->cls = cls_legacy;
+	if (q->enc_known)
+		q->cls = classes_of(q->enc);
 	set_words(q);
 	return 0;
 }
@@ -252,12 +275,11 @@ static int found_high(struct pgn_quick *q, uint64_t p)
 	if (!q->eof && q->off + q->win.len - ls < SAMPLE)
 		return XQ_ERANGE; /* a shorter sample than the reader's (too far): the token scan's */
 	q->enc = xqi_pgn_detect_sample(q->win.ptr + (ls - q->off), (size_t)(q->off + q->win.len - ls));
-	if (q->enc == XQI_ENC_UTF16LE || q->enc == XQI_ENC_UTF16BE)
+	if (!classes_of(q->enc))
 		return XQ_EUNSUPPORTED;
 	q->first_high = p;
 	q->enc_known = 1;
-	if (q->enc != XQI_ENC_UTF8)
-		q->cls = cls_legacy;
+	q->cls = classes_of(q->enc);
 	set_words(q);
 	return 0;
 }
@@ -483,7 +505,7 @@ static int result_word(struct pgn_quick *q, uint64_t p, uint64_t e)
 static void set_words(struct pgn_quick *q)
 {
 	for (int c = 0; c < 256; c++)
-		q->wb[c] = c < 0x80 ? q->cls[c] == Q_WORD : q->enc_known && q->cls == cls_utf8;
+		q->wb[c] = c < 0x80 ? q->cls[c] == Q_WORD : q->enc_known && q->cls != cls_legacy;
 }
 
 #if defined(QUICK_SSE2)
@@ -499,7 +521,7 @@ static void set_words(struct pgn_quick *q)
  */
 static uint64_t plain_run(struct pgn_quick *q, const unsigned char *b, uint64_t pos, uint64_t end)
 {
-	const int high_ok = q->enc_known && q->cls == cls_utf8;
+	const int high_ok = q->enc_known && q->cls != cls_legacy;
 	const uint64_t start = pos;
 	const __m128i sp = _mm_set1_epi8(' '), bang = _mm_set1_epi8('!'), x20 = _mm_set1_epi8(0x20);
 	const __m128i lbrace = _mm_set1_epi8('{'), rbrace = _mm_set1_epi8('}');
@@ -782,7 +804,7 @@ void xqi_pgn_quick_restart(struct pgn_quick *q, const struct xqi_split_point *p,
 		q->enc = enc;
 		q->first_high = first_high;
 		q->enc_known = 1;
-		q->cls = enc == XQI_ENC_UTF8 ? cls_utf8 : cls_legacy;
+		q->cls = classes_of(enc) ? classes_of(enc) : cls_legacy;
 		set_words(q);
 	}
 }

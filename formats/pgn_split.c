@@ -292,7 +292,7 @@ static const char *split_word_text(struct pgn_split *s, const struct tok *t, siz
 	uint64_t a, b;
 
 	*n = len;
-	if (!r->conv || !r->shadow || (!always && len > 9 && len <= 60))
+	if (!r->conv || !r->shadow || !r->shadow->placeholders || (!always && len > 9 && len <= 60))
 		return w; /* more than 3 characters (none is more than 3 bytes) */
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)w[i];

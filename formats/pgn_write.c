@@ -456,18 +456,13 @@ int xqi_pgn_open_writer(void **out, struct xq_file *o, const struct xqi_write_op
 		return xqi_write_refuse(sink, o,
 				       "PGN move text is written in chinese, iccs or wxf notation, not %s",
 				       xqi_notation_name(n));
-	switch (opts->encoding) {
-	case XQI_ENC_UNKNOWN:
-	case XQI_ENC_UTF8:
-	case XQI_ENC_GBK:
-	case XQI_ENC_GB18030:
-	case XQI_ENC_BIG5:
-		break;
-	default:
+	/* Any encoding that keeps ASCII as it is (text.h): the tags' and the
+	 * move text's syntax is ASCII. */
+	if (opts->encoding == XQI_ENC_UTF16LE || opts->encoding == XQI_ENC_UTF16BE)
 		return xqi_write_refuse(sink, o,
-				       "PGN is written in utf-8, gbk, gb18030 or big5, not %s",
+				       "PGN is written in an encoding that keeps ASCII as it is (utf-8, "
+				       "gbk, gb18030, big5, windows-1252, ...), not %s",
 				       xqi_encoding_name(opts->encoding));
-	}
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return XQ_ENOMEM;

@@ -92,7 +92,8 @@ int xqi_textdec_init(struct xqi_textdec *d, enum xqi_encoding enc, unsigned flag
 	} probes[] = {
 		{XQI_ENC_GB18030, "\xB0\xA1", 2}, {XQI_ENC_GBK, "\xB0\xA1", 2},
 		{XQI_ENC_BIG5, "\xA4\x40", 2},    {XQI_ENC_UTF16LE, "a\0", 2},
-		{XQI_ENC_UTF16BE, "\0a", 2},
+		{XQI_ENC_UTF16BE, "\0a", 2},       {XQI_ENC_CP1252, "\xE9", 1},
+		{XQI_ENC_LATIN1, "\xE9", 1},
 	};
 
 	memset(d, 0, sizeof(*d));
@@ -108,6 +109,7 @@ int xqi_textdec_init(struct xqi_textdec *d, enum xqi_encoding enc, unsigned flag
 	xqi_transcoder_init(&d->main, enc, XQI_ENC_UTF8);
 	xqi_transcoder_init(&d->gb, XQI_ENC_GB18030, XQI_ENC_UTF8);
 	xqi_transcoder_init(&d->big5, XQI_ENC_BIG5, XQI_ENC_UTF8);
+	xqi_transcoder_init(&d->cp1252, XQI_ENC_CP1252, XQI_ENC_UTF8);
 	xq_buf_init(&d->tmp);
 	xq_buf_init(&d->tmp2);
 	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
@@ -121,6 +123,10 @@ int xqi_textdec_init(struct xqi_textdec *d, enum xqi_encoding enc, unsigned flag
 		}
 		xq_buf_reset(&d->tmp);
 	}
+	if (enc >= XQI_ENC_ICONV && xqi_encoding_lead_lengths(enc, d->lead)) {
+		xqi_textdec_release(d);
+		return XQ_EUNSUPPORTED;
+	}
 	if (seg_push(d, enc)) {
 		xqi_textdec_release(d);
 		return XQ_ENOMEM;
@@ -133,6 +139,7 @@ void xqi_textdec_release(struct xqi_textdec *d)
 	xqi_transcoder_release(&d->main);
 	xqi_transcoder_release(&d->gb);
 	xqi_transcoder_release(&d->big5);
+	xqi_transcoder_release(&d->cp1252);
 	xq_buf_release(&d->tmp);
 	xq_buf_release(&d->tmp2);
 	free(d->segs);
@@ -322,50 +329,121 @@ static long pair_score(enum xqi_encoding enc, const char *s, size_t n)
 }
 
 /*
- * xqi_textdec_line_encoding(), and in *maybe the encoding a valid UTF-8
- * line that reads as no text in UTF-8 reads as common Chinese in (else
- * UTF-8): such a line stays UTF-8, and is an event.
+ * The class of byte c (0x80..0xFF) in Windows-1252: 1 a letter (À to þ
+ * but for × and ÷, and Š Œ Ž š œ ž Ÿ), 2 a sign (quotes, dashes, €, ¡ to
+ * ¿, × ÷, ...), 0 a byte it leaves undefined, or 0xFF (ÿ, the byte that
+ * stands for one that is not text in every test of it, and no evidence).
  */
-static enum xqi_encoding line_decide(struct xqi_textdec *d, const char *s, size_t n,
-				    enum xqi_encoding *maybe)
+static int cp1252_class(unsigned c)
 {
-	size_t multi, bad;
-	struct xqi_utf8_tally t;
-	enum xqi_encoding best = XQI_ENC_UTF8;
-	long best_score = 0;
-	int found = 0;
+	if (c == 0xFF)
+		return 0;
+	if (c >= 0xC0)
+		return c == 0xD7 || c == 0xF7 ? 2 : 1;
+	if (c >= 0xA0)
+		return 2;
+	switch (c) {
+	case 0x8A: case 0x8C: case 0x8E: case 0x9A: case 0x9C: case 0x9E: case 0x9F:
+		return 1;
+	case 0x81: case 0x8D: case 0x8F: case 0x90: case 0x9D:
+		return 0;
+	default:
+		return 2;
+	}
+}
+
+/* A word of `ascii` ASCII letters and `other` letters of Windows-1252:
+ * 2 when the other ones stand among ASCII ones ("Café", "Müller", "Ærø"),
+ * 1 when one stands alone ("à") or there is none, 0 else. */
+static int western_word(size_t ascii, size_t other)
+{
+	if (other == 0 || (ascii == 0 && other == 1))
+		return 1;
+	return ascii > 0 && other <= ascii + 1 ? 2 : 0;
+}
+
+/*
+ * Is s[0..n) plainly Western text in Windows-1252 (or Latin-1, which it
+ * holds)?  Every byte over 0x7F is a letter or a sign there, never more
+ * than two in a row (Chinese in GBK, Big5 or UTF-8 is runs of them), each
+ * letter stands in a word as western_word() says, and one of them at least
+ * among ASCII letters (a lone "é" is no evidence).
+ */
+static int western(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t run = 0, ascii = 0, other = 0;
+	int inside = 0;
+
+	for (size_t i = 0; i <= n; i++) {
+		unsigned c = i < n ? u[i] : ' ';
+		int cls = c >= 0x80 ? cp1252_class(c) : xq_is_alpha(c) ? 3 : 4;
+		run = c >= 0x80 ? run + 1 : 0;
+		if (cls == 0 || run > 2)
+			return 0;
+		if (cls == 1 || cls == 3) {
+			ascii += cls == 3;
+			other += cls == 1;
+			continue;
+		}
+		switch (western_word(ascii, other)) {
+		case 0:
+			return 0;
+		case 2:
+			inside = 1;
+			break;
+		}
+		ascii = other = 0;
+	}
+	return inside;
+}
+
+/*
+ * Are the bytes of s[0..n) over 0x7F all pairs as GBK writes them (a lead
+ * of 0x81-0xFE, a second byte of 0x40-0x7E or 0x80-0xFE; Big5's are among
+ * them), some with both bytes over 0x7F?  What a line in GBK or Big5 looks
+ * like; Western text's single accents ("Caf\xE9 ") mostly do not.
+ */
+static int gbk_pairs(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	int wide = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (u[i] < 0x80)
+			continue;
+		if (u[i] == 0x80 || u[i] == 0xFF || i + 1 >= n || u[i + 1] < 0x40 || u[i + 1] == 0x7F ||
+		    u[i + 1] == 0xFF)
+			return 0;
+		wide |= u[i + 1] >= 0x80;
+		i++;
+	}
+	return wide;
+}
+
+/*
+ * The better of the readings of a line in GB18030 and Big5 (xqi_encoding_score()
+ * and pair_score()), when it decodes cleanly and has a character of two
+ * bytes that are not ASCII: 1 with *enc and *score, 0 when neither is.  A
+ * line that is `bad` bytes of UTF-8 in error for `multi` characters must
+ * read better than nothing there (UTF-8 with a stray byte or two reads as
+ * junk in GB18030 or Big5).  The readings are kept for emit_foreign().
+ */
+static int chinese_reading(struct xqi_textdec *d, const char *s, size_t n, size_t bad, size_t multi,
+			   enum xqi_encoding *enc, long *score)
+{
 	struct {
 		enum xqi_encoding enc;
 		struct xqi_transcoder *t;
 		struct xq_buf *out;
-	} cands[2];
+	} cands[2] = {{XQI_ENC_GB18030, &d->gb, &d->tmp}, {XQI_ENC_BIG5, &d->big5, &d->tmp2}};
+	int found = 0;
 
-	*maybe = XQI_ENC_UTF8;
-	if (!(d->flags & XQI_TEXTDEC_MIXED))
-		return d->enc;
-	if (d->enc != XQI_ENC_UTF8)
-		return strong_utf8(s, n) || words_utf8(s, n, 1) ? XQI_ENC_UTF8 : d->enc;
-	xqi_utf8_tally(s, n, n, &t);
-	multi = t.multi;
-	bad = t.bad;
-	/* Valid UTF-8 stays UTF-8; when it reads as nothing in it (two-byte
-	 * characters of mixed scripts or marks, as GBK or Big5 bytes that
-	 * happen to be valid UTF-8 do) and as common Chinese in GB18030 or
-	 * Big5, that is said. */
-	if (bad == 0 && (multi == 0 || strong_utf8(s, n) || words_utf8(s, n, 0)))
-		return XQI_ENC_UTF8;
-	cands[0].enc = XQI_ENC_GB18030;
-	cands[0].t = &d->gb;
-	cands[0].out = &d->tmp;
-	cands[1].enc = XQI_ENC_BIG5;
-	cands[1].t = &d->big5;
-	cands[1].out = &d->tmp2;
-	/* The clean readings are kept for emit_foreign(). */
 	d->tried = s;
 	d->tried_len = n;
 	for (int c = 0; c < 2; c++) {
 		size_t at;
-		long score;
+		long sc;
 		xq_buf_reset(cands[c].out);
 		if (xqi_transcoder_convert(cands[c].t, s, n, cands[c].out, &at) != 0) {
 			xq_buf_reset(cands[c].out);
@@ -373,25 +451,79 @@ static enum xqi_encoding line_decide(struct xqi_textdec *d, const char *s, size_
 		}
 		if (!has_wide_pair(cands[c].enc, s, n))
 			continue;
-		score = 2 * xqi_encoding_score(cands[c].out->ptr, cands[c].out->len) +
-			pair_score(cands[c].enc, s, n);
-		/* UTF-8 with a stray byte or two reads as junk in GB18030 or
-		 * Big5 (and often with an error): it must read better there. */
-		if (bad <= multi && score <= 0)
+		sc = 2 * xqi_encoding_score(cands[c].out->ptr, cands[c].out->len) +
+		     pair_score(cands[c].enc, s, n);
+		if (bad <= multi && sc <= 0)
 			continue;
-		if (!found || score > best_score) {
-			best_score = score;
-			best = cands[c].enc;
+		if (!found || sc > *score) {
+			*score = sc;
+			*enc = cands[c].enc;
 			found = 1;
 		}
 	}
-	if (bad == 0) {
-		/* Two common characters at least, not a stray accent. */
-		if (found && best_score >= 2)
+	return found;
+}
+
+/* Two common characters at least, not a stray accent: plainly Chinese. */
+#define PLAINLY_CHINESE 2
+
+/*
+ * A line of a legacy input: UTF-8 when it is plainly that (Chinese, or
+ * accented Latin words, in UTF-8); in a Windows-1252 input, GB18030 or
+ * Big5 when it is not plainly Western and reads as plainly Chinese there.
+ */
+static enum xqi_encoding legacy_line(struct xqi_textdec *d, const char *s, size_t n)
+{
+	struct xqi_utf8_tally t;
+	enum xqi_encoding best;
+	long score = 0;
+
+	if (strong_utf8(s, n) || words_utf8(s, n, 1))
+		return XQI_ENC_UTF8;
+	if (d->enc != XQI_ENC_CP1252 || western(s, n))
+		return d->enc;
+	xqi_utf8_tally(s, n, n, &t);
+	if (chinese_reading(d, s, n, t.bad, t.multi, &best, &score) && score >= PLAINLY_CHINESE)
+		return best;
+	return d->enc;
+}
+
+/*
+ * xqi_textdec_line_encoding(), and in *maybe the encoding a valid UTF-8
+ * line that reads as no text in UTF-8 reads as common Chinese in (else
+ * UTF-8): such a line stays UTF-8, and is an event.
+ */
+static enum xqi_encoding line_decide(struct xqi_textdec *d, const char *s, size_t n,
+				    enum xqi_encoding *maybe)
+{
+	struct xqi_utf8_tally t;
+	enum xqi_encoding best = XQI_ENC_UTF8;
+	long best_score = 0;
+	int found;
+
+	*maybe = XQI_ENC_UTF8;
+	if (!(d->flags & XQI_TEXTDEC_MIXED))
+		return d->enc;
+	if (d->enc != XQI_ENC_UTF8)
+		return legacy_line(d, s, n);
+	xqi_utf8_tally(s, n, n, &t);
+	/* Valid UTF-8 stays UTF-8; when it reads as nothing in it (two-byte
+	 * characters of mixed scripts or marks, as GBK or Big5 bytes that
+	 * happen to be valid UTF-8 do) and as common Chinese in GB18030 or
+	 * Big5, that is said. */
+	if (t.bad == 0 && (t.multi == 0 || strong_utf8(s, n) || words_utf8(s, n, 0)))
+		return XQI_ENC_UTF8;
+	found = chinese_reading(d, s, n, t.bad, t.multi, &best, &best_score);
+	if (t.bad == 0) {
+		if (found && best_score >= PLAINLY_CHINESE)
 			*maybe = best;
 		return XQI_ENC_UTF8;
 	}
-	return best;
+	/* No character of UTF-8 at all, plainly Western in Windows-1252 and
+	 * not plainly Chinese: a line of a Western program ("Léon"). */
+	if (t.multi == 0 && !(found && best_score >= PLAINLY_CHINESE) && western(s, n))
+		return XQI_ENC_CP1252;
+	return found ? best : XQI_ENC_UTF8;
 }
 
 enum xqi_encoding xqi_textdec_line_encoding(struct xqi_textdec *d, const char *s, size_t n)
@@ -403,15 +535,16 @@ enum xqi_encoding xqi_textdec_line_encoding(struct xqi_textdec *d, const char *s
 
 enum xqi_encoding xqi_textdec_detect(const char *buf, size_t len)
 {
-	size_t i = 0, utf8 = 0, legacy = 0;
+	size_t i = 0, utf8 = 0, legacy = 0, west = 0;
 	enum xqi_encoding e = xqi_encoding_detect_text(buf, len);
 
 	if (e == XQI_ENC_UTF8)
 		return e;
 	/* A vote of the lines that are not ASCII: plainly UTF-8 (Chinese or
 	 * accented Latin words, as the rules above read UTF-8 lines inside
-	 * GB18030 or Big5), or mostly not UTF-8 with a character of GB18030
-	 * or Big5 in them; a line that is neither (a stray byte, GBK that
+	 * GB18030 or Big5), plainly Western in Windows-1252 and not pairs of
+	 * GBK or Big5, or mostly not UTF-8 with a character of GB18030 or
+	 * Big5 in them; a line that is none of these (a stray byte, GBK that
 	 * happens to be valid UTF-8) has no say.  A tie goes to UTF-8: there
 	 * every line is decided on alone (GB18030 and Big5 lines too), where
 	 * a GB18030 input cannot tell its Big5 lines. */
@@ -421,11 +554,18 @@ enum xqi_encoding xqi_textdec_detect(const char *buf, size_t len)
 		xqi_utf8_tally(buf + i, n, n, &t);
 		if (t.bad == 0 && (t.longer > 0 || words_utf8(buf + i, n, 1)))
 			utf8++;
+		else if (t.multi == 0 && western(buf + i, n) && !gbk_pairs(buf + i, n))
+			west++;
 		else if (t.bad > t.multi && (has_wide_pair(XQI_ENC_GB18030, buf + i, n) ||
 					     has_wide_pair(XQI_ENC_BIG5, buf + i, n)))
 			legacy++;
 		i += n;
 	}
+	/* Plainly Western lines (ASCII moves, Latin letters in tags) more
+	 * than those of every other kind: Windows-1252 (in which every
+	 * line is still decided on alone, the Chinese ones too). */
+	if (west > utf8 && west > legacy)
+		return XQI_ENC_CP1252;
 	/* With no line of GB18030 or Big5, stray bytes are reported as not
 	 * UTF-8 rather than read as GBK with the ASCII byte after them. */
 	return utf8 >= legacy ? XQI_ENC_UTF8 : e;
@@ -552,14 +692,18 @@ static int emit_foreign(struct xqi_textdec *d, enum xqi_encoding enc, const char
 		return XQ_ENOMEM;
 	if (enc == XQI_ENC_UTF8) {
 		rc = emit_utf8(d, in, n, out);
-	} else if (in == d->tried && n == d->tried_len && !(d->flags & XQI_TEXTDEC_BAD_EVENTS)) {
+	} else if (in == d->tried && n == d->tried_len && !(d->flags & XQI_TEXTDEC_BAD_EVENTS) &&
+		   (enc == XQI_ENC_GB18030 || enc == XQI_ENC_BIG5)) {
 		/* Decided on a clean reading: that reading, as it was made. */
 		const struct xq_buf *b = enc == XQI_ENC_BIG5 ? &d->tmp2 : &d->tmp;
 		rc = xq_buf_add(out, b->ptr, b->len) ? XQ_ENOMEM : 0;
 		d->dpos += b->len;
 		d->raw += n;
 	} else {
-		rc = emit_marked(d, enc == XQI_ENC_BIG5 ? &d->big5 : &d->gb, enc, in, n, out);
+		struct xqi_transcoder *t = enc == XQI_ENC_BIG5     ? &d->big5
+					  : enc == XQI_ENC_CP1252 ? &d->cp1252
+								 : &d->gb;
+		rc = emit_marked(d, t, enc, in, n, out);
 	}
 	d->tried = NULL;
 	if (rc)
@@ -668,12 +812,16 @@ static long block_legacy(struct xqi_textdec *d, const char *in, size_t pos, size
 		ue = ue < end ? ue + 1 : end;
 		if (ue - us > XQI_TEXTDEC_LINE_MAX)
 			ue = us + unit_len(in + us, end - us, 1);
+		enum xqi_encoding enc = d->enc;
 		while (k < ue && u[k] < 0x80)
 			k++;
-		if (k < ue && xq_utf8_valid_prefix(in + k, ue - k) && utf8_run(in, k, ue) >= ue - 1 &&
-		    xqi_textdec_line_encoding(d, in + us, ue - us) == XQI_ENC_UTF8) {
+		if (k < ue && d->enc == XQI_ENC_CP1252)
+			enc = legacy_line(d, in + us, ue - us); /* every line that is not ASCII */
+		else if (k < ue && xq_utf8_valid_prefix(in + k, ue - k) && utf8_run(in, k, ue) >= ue - 1)
+			enc = xqi_textdec_line_encoding(d, in + us, ue - us);
+		if (enc != d->enc) {
 			if ((rc = emit_main(d, in + run, us - run, out)) ||
-			    (rc = emit_foreign(d, XQI_ENC_UTF8, in + us, ue - us, out)))
+			    (rc = emit_foreign(d, enc, in + us, ue - us, out)))
 				return rc;
 			run = ue;
 		}
@@ -780,9 +928,39 @@ enum xqi_encoding xqi_textdec_enc_at(const struct xqi_textdec *d, uint64_t dpos)
 	return d->segs[seg_index(d, dpos)].enc;
 }
 
+/* The bytes of the UTF-8 character whose first byte is c. */
+static unsigned utf8_len(unsigned char c)
+{
+	return c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+}
+
+/*
+ * xqi_textdec_walk() within an encoding whose characters' lengths their
+ * first byte tells (`lead`, xqi_encoding_lead_lengths(); NULL: one byte
+ * each, as Windows-1252 and Latin-1).
+ */
+static void walk_by_lead(const unsigned char *lead, const unsigned char *text,
+			 const unsigned char *raw, uint64_t raw_end, uint64_t *dp, uint64_t *rp,
+			 uint64_t stop)
+{
+	uint64_t dd = *dp, rr = *rp;
+
+	while (dd < stop) {
+		unsigned char c = text[dd], b = rr < raw_end ? raw[rr] : 0;
+		uint64_t n = b >= 0x80 && lead ? lead[b - 0x80] : 1;
+		dd += c == XQI_DECODE_BAD ? 1 : utf8_len(c);
+		if (c == XQI_DECODE_BAD)
+			n = 1;
+		rr += n < raw_end - rr ? n : raw_end - rr;
+	}
+	*dp = dd;
+	*rp = rr;
+}
+
 /* xqi_textdec_walk() within one encoding, up to `stop`. */
-static void walk_enc(enum xqi_encoding enc, const unsigned char *text, const unsigned char *raw,
-		     uint64_t raw_end, uint64_t *dp, uint64_t *rp, uint64_t stop)
+static void walk_enc(const struct xqi_textdec *d, enum xqi_encoding enc, const unsigned char *text,
+		     const unsigned char *raw, uint64_t raw_end, uint64_t *dp, uint64_t *rp,
+		     uint64_t stop)
 {
 	uint64_t dd = *dp, rr = *rp;
 
@@ -790,6 +968,10 @@ static void walk_enc(enum xqi_encoding enc, const unsigned char *text, const uns
 		/* Copied as it stands, bad bytes included. */
 		*rp = rr + (stop - dd);
 		*dp = stop;
+		return;
+	}
+	if (enc == XQI_ENC_CP1252 || enc == XQI_ENC_LATIN1 || enc >= XQI_ENC_ICONV) {
+		walk_by_lead(enc >= XQI_ENC_ICONV ? d->lead : NULL, text, raw, raw_end, dp, rp, stop);
 		return;
 	}
 	if (!is_utf16(enc)) {
@@ -839,8 +1021,8 @@ void xqi_textdec_walk(const struct xqi_textdec *d, const char *text, uint64_t te
 
 	if (d->nsegs - d->seg_first <= 1) {
 		/* One encoding (the common case): no segment to look up. */
-		walk_enc(d->nsegs > d->seg_first ? d->segs[d->seg_first].enc : d->enc, t, r, raw_end,
-			 dp, rp, p);
+		walk_enc(d, d->nsegs > d->seg_first ? d->segs[d->seg_first].enc : d->enc, t, r,
+			 raw_end, dp, rp, p);
 		return;
 	}
 	i = seg_index(d, *dp);
@@ -848,7 +1030,7 @@ void xqi_textdec_walk(const struct xqi_textdec *d, const char *text, uint64_t te
 		uint64_t stop = p;
 		if (i + 1 < d->nsegs && d->segs[i + 1].dpos < stop)
 			stop = d->segs[i + 1].dpos;
-		walk_enc(d->segs[i].enc, t, r, raw_end, dp, rp, stop);
+		walk_enc(d, d->segs[i].enc, t, r, raw_end, dp, rp, stop);
 		if (i + 1 < d->nsegs && *dp >= d->segs[i + 1].dpos) {
 			i++;
 			*dp = d->segs[i].dpos;

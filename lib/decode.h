@@ -11,19 +11,24 @@
  *   - in a UTF-8 input, a line that is not valid UTF-8 is read in GB18030
  *     or Big5 when it is plainly that: it decodes there with no error, one
  *     of its characters is two bytes that are not a Latin-1 letter before
- *     an ASCII one (so "tr\xE8s" stays UTF-8 with a bad byte), and it has
- *     more bytes that are not UTF-8 than UTF-8 characters or it reads as
- *     common Chinese there (GB2312's level-1 characters, Big5's frequent
- *     ones, xiangqi words).  Of the two, the one it reads better in wins,
- *     GB18030 on a tie.  A valid UTF-8 line stays UTF-8, so that a UTF-8
- *     text always reads as itself; when it reads as no text in UTF-8
- *     (two-byte characters of mixed scripts or marks, as GBK's 未知 is
- *     "δ֪") and as common Chinese in GB18030 or Big5, that is an event
+ *     an ASCII one (so "tr\xE8s" is not), and it has more bytes that are
+ *     not UTF-8 than UTF-8 characters or it reads as common Chinese there
+ *     (GB2312's level-1 characters, Big5's frequent ones, xiangqi words).
+ *     Of the two, the one it reads better in wins, GB18030 on a tie.  A
+ *     line with no UTF-8 character at all that is plainly Western in
+ *     Windows-1252 (its accents letters inside words: "tr\xE8s", "L\xE9on",
+ *     see western()) and does not read as plainly Chinese is read in
+ *     Windows-1252.  A valid UTF-8 line stays UTF-8, so that a UTF-8 text
+ *     always reads as itself; when it reads as no text in UTF-8 (two-byte
+ *     characters of mixed scripts or marks, as GBK's 未知 is "δ֪") and as
+ *     common Chinese in GB18030 or Big5, that is an event
  *     (XQI_TEXTDEC_AMBIGUOUS) for the reader to warn about;
- *   - in a GB18030 or Big5 input, a line that is valid UTF-8 and holds a
- *     character of three bytes or more (Chinese in UTF-8, or a BOM where
- *     a UTF-8 file was appended), or whose other characters are all
- *     accented Latin letters inside words ("Café"), is read as UTF-8;
+ *   - in a GB18030, Big5 or Windows-1252 input, a line that is valid UTF-8
+ *     and holds a character of three bytes or more (Chinese in UTF-8, or a
+ *     BOM where a UTF-8 file was appended), or whose other characters are
+ *     all accented Latin letters inside words ("Café"), is read as UTF-8;
+ *     in a Windows-1252 input, a line that is not plainly Western and
+ *     reads as plainly Chinese in GB18030 or Big5 is read in that;
  *   - any other line is read in the input's encoding.
  *
  * What a line alone cannot tell: GBK that happens to be valid UTF-8 in a
@@ -119,7 +124,8 @@ struct xqi_textdec {
 	unsigned flags;
 	int copy;             /* output goes to a buffer (else UTF-8 published in place) */
 	uint64_t dpos, raw;   /* decoded position and source offset of the next byte */
-	struct xqi_transcoder main, gb, big5; /* to UTF-8 from enc, GB18030, Big5 */
+	struct xqi_transcoder main, gb, big5, cp1252; /* to UTF-8 from enc, GB18030, Big5,
+						    * Windows-1252 */
 	xqi_textdec_convert_fn convert;       /* NULL: `main` with XQI_DECODE_BAD marks */
 	void *convert_ctx;
 	struct xqi_textdec_seg *segs;         /* segs[seg_first..nsegs) are live */
@@ -129,13 +135,15 @@ struct xqi_textdec {
 	struct xq_buf tmp, tmp2;   /* a line read as GB18030 and as Big5 while deciding */
 	const char *tried;         /* that line (its conversions are kept for it) */
 	size_t tried_len;
+	unsigned char lead[128];   /* an iconv encoding's lengths by first byte
+				    * (xqi_encoding_lead_lengths()), to walk it */
 };
 
 /*
- * Start decoding input in `enc` (UTF-8, GB18030, GBK, Big5, UTF-16) whose
- * next byte is at source offset `raw` and decoded position `dpos`.  UTF-8
- * is read in place unless XQI_TEXTDEC_COPY.  Returns 0, or XQ_EUNSUPPORTED
- * when this system cannot convert `enc` (nothing to release then).
+ * Start decoding input in `enc` (any that text.h names) whose next byte is
+ * at source offset `raw` and decoded position `dpos`.  UTF-8 is read in
+ * place unless XQI_TEXTDEC_COPY.  Returns 0, or XQ_EUNSUPPORTED when this
+ * system cannot convert `enc` (nothing to release then).
  */
 int xqi_textdec_init(struct xqi_textdec *d, enum xqi_encoding enc, unsigned flags, uint64_t dpos,
 		    uint64_t raw);
@@ -169,12 +177,13 @@ enum xqi_encoding xqi_textdec_line_encoding(struct xqi_textdec *d, const char *s
 
 /*
  * The encoding of an input whose BOM (if any) was looked at, from a sample
- * of it: UTF-8 when xqi_encoding_detect_text() finds it, or when no fewer
- * of the lines that are not ASCII are plainly UTF-8 (Chinese, or accented
- * Latin words, as the rules above take them inside GB18030 or Big5) than
- * plainly GB18030 or Big5 (so a stray byte, or one game in GBK, does not
- * turn a UTF-8 file into GB18030); else what xqi_encoding_detect_text()
- * finds.
+ * of it: UTF-8 when xqi_encoding_detect_text() finds it; Windows-1252 when
+ * more of the lines that are not ASCII are plainly Western (and not pairs
+ * of GBK bytes) than of each other kind; UTF-8 when no fewer of them are
+ * plainly UTF-8 (Chinese, or accented Latin words, as the rules above take
+ * them inside GB18030 or Big5) than plainly GB18030 or Big5 (so a stray
+ * byte, or one game in GBK, does not turn a UTF-8 file into GB18030); else
+ * what xqi_encoding_detect_text() finds.
  */
 enum xqi_encoding xqi_textdec_detect(const char *buf, size_t len);
 

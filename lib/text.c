@@ -5,10 +5,19 @@
 
 #include <errno.h>
 #include <iconv.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diagnostic.h"
 #include "utf8.h"
+
+/* An encoding of xqi_iconv_names: its index, or -1. */
+static long iconv_index(enum xqi_encoding e)
+{
+	size_t k = (size_t)e - XQI_ENC_ICONV;
+
+	return e >= XQI_ENC_ICONV && k < xqi_iconv_nnames ? (long)k : -1;
+}
 
 static const char *iconv_name(enum xqi_encoding e)
 {
@@ -19,9 +28,12 @@ static const char *iconv_name(enum xqi_encoding e)
 	case XQI_ENC_UTF16LE: return "UTF-16LE";
 	case XQI_ENC_UTF16BE: return "UTF-16BE";
 	case XQI_ENC_GBK: return "GBK";
-	case XQI_ENC_UNKNOWN: break;
+	case XQI_ENC_CP1252: return "CP1252";
+	case XQI_ENC_LATIN1: return "ISO-8859-1";
+	case XQI_ENC_UNKNOWN:
+	case XQI_ENC_ICONV: break;
 	}
-	return NULL;
+	return iconv_index(e) >= 0 ? xqi_iconv_names[iconv_index(e)] : NULL;
 }
 
 const char *xqi_encoding_name(enum xqi_encoding e)
@@ -33,9 +45,61 @@ const char *xqi_encoding_name(enum xqi_encoding e)
 	case XQI_ENC_UTF16LE: return "utf-16le";
 	case XQI_ENC_UTF16BE: return "utf-16be";
 	case XQI_ENC_GBK: return "gbk";
-	case XQI_ENC_UNKNOWN: break;
+	case XQI_ENC_CP1252: return "windows-1252";
+	case XQI_ENC_LATIN1: return "iso-8859-1";
+	case XQI_ENC_UNKNOWN:
+	case XQI_ENC_ICONV: break;
 	}
-	return "unknown";
+	return iconv_index(e) >= 0 ? xqi_iconv_names[iconv_index(e)] : "unknown";
+}
+
+/*
+ * Does iconv convert `name` both ways, keeping ASCII as it is, with no
+ * shift state: every ASCII character is its own byte, and a character
+ * that is not ASCII starts with a byte over 0x7F (not an escape, a shift
+ * or a '~' or '+' as HZ and UTF-7 write)?  What a reader needs to find
+ * lines and tokens by their ASCII bytes, and a writer to write them so.
+ */
+static int ascii_keeping(const char *name)
+{
+	static const char *const probes[] = {"\xC3\xA9", "\xE4\xB8\xAD", "\xD0\x96", "\xCE\xB1",
+					     "\xE0\xB8\x81", "\xD7\x90", "\xE3\x81\x82"};
+	char ascii[128], out[256];
+	iconv_t to = iconv_open(name, "UTF-8"), from = iconv_open("UTF-8", name);
+	int ok = to != (iconv_t)-1 && from != (iconv_t)-1;
+
+	for (int i = 0; i < 128; i++)
+		ascii[i] = (char)i;
+	for (int way = 0; ok && way < 2; way++) {
+		char *ip = ascii, *op = out;
+		size_t il = sizeof(ascii), ol = sizeof(out);
+		iconv_t cd = way ? from : to;
+		iconv(cd, NULL, NULL, NULL, NULL);
+		/* (flushed: a decoder may hold a character back for a combining
+		 * mark, as Windows-1258's does) */
+		ok = iconv(cd, &ip, &il, &op, &ol) != (size_t)-1 && il == 0 &&
+		     iconv(cd, NULL, NULL, &op, &ol) != (size_t)-1 &&
+		     (size_t)(op - out) == sizeof(ascii) && !memcmp(out, ascii, sizeof(ascii));
+	}
+	for (size_t k = 0; ok && k < sizeof(probes) / sizeof(probes[0]); k++) {
+		char *ip = (char *)probes[k], *op = out;
+		size_t il = strlen(probes[k]), ol = sizeof(out);
+		iconv(to, NULL, NULL, NULL, NULL);
+		if (iconv(to, &ip, &il, &op, &ol) == (size_t)-1)
+			continue; /* not a character of the encoding */
+		ok = op > out && (unsigned char)out[0] >= 0x80 && !memchr(out, 0x1B, (size_t)(op - out)) &&
+		     !memchr(out, 0x0E, (size_t)(op - out));
+	}
+	if (to != (iconv_t)-1)
+		iconv_close(to);
+	if (from != (iconv_t)-1)
+		iconv_close(from);
+	return ok;
+}
+
+static int by_name(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
 }
 
 int xqi_encoding_parse(const char *name, enum xqi_encoding *out)
@@ -50,9 +114,15 @@ int xqi_encoding_parse(const char *name, enum xqi_encoding *out)
 		{"big5", XQI_ENC_BIG5},        {"cp950", XQI_ENC_BIG5},
 		{"utf-16le", XQI_ENC_UTF16LE}, {"utf16le", XQI_ENC_UTF16LE},
 		{"utf-16be", XQI_ENC_UTF16BE}, {"utf16be", XQI_ENC_UTF16BE},
+		{"cp1252", XQI_ENC_CP1252},    {"windows-1252", XQI_ENC_CP1252},
+		{"win-1252", XQI_ENC_CP1252},  {"ms-ansi", XQI_ENC_CP1252},
+		{"latin1", XQI_ENC_LATIN1},    {"latin-1", XQI_ENC_LATIN1},
+		{"iso-8859-1", XQI_ENC_LATIN1}, {"iso8859-1", XQI_ENC_LATIN1},
+		{"iso_8859-1", XQI_ENC_LATIN1}, {"l1", XQI_ENC_LATIN1},
 	};
-	char low[32];
+	char low[40];
 	size_t n = strlen(name);
+	const char *const *found;
 
 	if (n >= sizeof(low))
 		return -1;
@@ -64,7 +134,47 @@ int xqi_encoding_parse(const char *name, enum xqi_encoding *out)
 			return 0;
 		}
 	}
-	return -1;
+	found = bsearch(low, xqi_iconv_names, xqi_iconv_nnames, sizeof(xqi_iconv_names[0]), by_name);
+	if (!found || !ascii_keeping(*found))
+		return -1;
+	*out = (enum xqi_encoding)(XQI_ENC_ICONV + (found - xqi_iconv_names));
+	return 0;
+}
+
+/* Does `cd` convert the `n` bytes at `s` (from its initial state) whole? */
+static int converts(iconv_t cd, const unsigned char *s, size_t n)
+{
+	char in[4], out[32], *ip = in, *op = out;
+	size_t il = n, ol = sizeof(out);
+
+	memcpy(in, s, n);
+	iconv(cd, NULL, NULL, NULL, NULL);
+	return iconv(cd, &ip, &il, &op, &ol) != (size_t)-1 && il == 0;
+}
+
+int xqi_encoding_lead_lengths(enum xqi_encoding e, unsigned char lead[128])
+{
+	/* Second (third, fourth) bytes of the multi-byte encodings iconv knows. */
+	static const unsigned char trails[] = {0xA1, 0x40, 0x80, 0x81, 0xB0, 0xE0, 0x30, 0x61};
+	const char *name = iconv_name(e);
+	iconv_t cd = name ? iconv_open("UTF-8", name) : (iconv_t)-1;
+
+	if (cd == (iconv_t)-1)
+		return XQ_EUNSUPPORTED;
+	for (int i = 0; i < 128; i++) {
+		unsigned char s[4] = {(unsigned char)(0x80 + i), 0, 0, 0};
+		lead[i] = 1;
+		if (converts(cd, s, 1))
+			continue;
+		for (unsigned n = 2; n <= 4 && lead[i] == 1; n++)
+			for (size_t t = 0; t < sizeof(trails) && lead[i] == 1; t++) {
+				memset(s + 1, trails[t], n - 1);
+				if (converts(cd, s, n))
+					lead[i] = (unsigned char)n;
+			}
+	}
+	iconv_close(cd);
+	return 0;
 }
 
 /*
@@ -399,6 +509,10 @@ size_t xqi_encoding_char_len(enum xqi_encoding enc, const unsigned char *s, size
 		if (n == 0)
 			n = 1;
 		break;
+	case XQI_ENC_CP1252:
+	case XQI_ENC_LATIN1:
+	case XQI_ENC_ICONV:
+		break; /* (one byte; other iconv encodings: xqi_encoding_lead_lengths()) */
 	}
 	return n < avail ? n : avail;
 }

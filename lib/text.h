@@ -1,10 +1,11 @@
 /*
  * text.h: text encodings.  Everything inside lib/ is UTF-8; records come
- * in UTF-8 (with or without BOM), GB2312/GBK/GB18030, Big5 (cp950) or
- * UTF-16LE, and some go out in GBK or Big5.  Conversion uses iconv and is
- * strict: a byte that is not text in the source encoding, or a character
- * the target encoding cannot hold, is reported with its offset, never
- * replaced silently.
+ * in UTF-8 (with or without BOM), GB2312/GBK/GB18030, Big5 (cp950),
+ * UTF-16, Windows-1252 or Latin-1, or any other encoding iconv knows when
+ * one is named, and some go out in GBK, Big5 or another one named.
+ * Conversion uses iconv and is strict: a byte that is not text in the
+ * source encoding, or a character the target encoding cannot hold, is
+ * reported with its offset, never replaced silently.
  */
 #ifndef XQI_LIB_TEXT_H
 #define XQI_LIB_TEXT_H
@@ -20,15 +21,45 @@ enum xqi_encoding {
 	XQI_ENC_BIG5,    /* cp950, the Windows Big5 that real files use */
 	XQI_ENC_UTF16LE,
 	XQI_ENC_UTF16BE,
-	XQI_ENC_GBK      /* for writing: GBK proper (what old Windows tools read) */
+	XQI_ENC_GBK,     /* for writing: GBK proper (what old Windows tools read) */
+	XQI_ENC_CP1252,  /* Windows-1252: Latin-1 and the signs it puts at 0x80-0x9F */
+	XQI_ENC_LATIN1,  /* ISO-8859-1 proper (0x80-0x9F are control characters) */
+	/* XQI_ENC_ICONV + k: the encoding iconv knows as xqi_iconv_names[k], when
+	 * named (never detected).  Only those that keep ASCII as it is, with
+	 * no shift state, are taken: a reader finds lines and tokens by their
+	 * ASCII bytes. */
+	XQI_ENC_ICONV = 64
 };
 
-/* Canonical lower-case name: "utf-8", "gb18030", "big5", "utf-16le", "gbk". */
+/* The names of encodings iconv knows (lower case, sorted bytewise), made
+ * by tools/geniconvnames.sh (iconv_names.c). */
+extern const char *const xqi_iconv_names[];
+extern const size_t xqi_iconv_nnames;
+
+/* Canonical lower-case name: "utf-8", "gb18030", "big5", "utf-16le", "gbk",
+ * "windows-1252", "iso-8859-1", or the iconv name it was named by. */
 const char *xqi_encoding_name(enum xqi_encoding e);
 
-/* Parse a user's name for an encoding (utf8, utf-8, gbk, gb2312, gb18030,
- * cp936, big5, cp950, utf-16le, ...).  Returns 0 or -1. */
+/*
+ * Parse a user's name for an encoding, in any ASCII case: the library's
+ * (utf8, utf-8, gbk, gb2312, gb18030, cp936, big5, cp950, utf-16le,
+ * cp1252, windows-1252, latin1, iso-8859-1, ...), or any name in
+ * xqi_iconv_names that this system's iconv converts both ways and that
+ * keeps ASCII as it is, with no shift state (not UTF-16 or UTF-32 under
+ * another name, not ISO-2022 or UTF-7).  Returns 0 or -1.
+ */
 int xqi_encoding_parse(const char *name, enum xqi_encoding *out);
+
+/*
+ * How many bytes make a character of `e` that starts with byte 0x80 + i,
+ * in lead[i], as iconv reads them: 1 for a character of one byte (and for
+ * a byte that starts none), 2 to 4 for the lead byte of a longer one.  For
+ * encodings whose characters' lengths their first byte tells (every one
+ * iconv knows but GB18030, UTF-8 and UTF-16, which have rules of their
+ * own: xqi_encoding_char_len()).  Returns 0, or XQ_EUNSUPPORTED when iconv
+ * cannot convert from `e`.
+ */
+int xqi_encoding_lead_lengths(enum xqi_encoding e, unsigned char lead[128]);
 
 /*
  * Guess the encoding of `buf`: a BOM decides (its length goes to *bom);
@@ -42,7 +73,7 @@ enum xqi_encoding xqi_encoding_detect(const char *buf, size_t len, size_t *bom);
 /*
  * The same without looking for a BOM: for a sample taken from the middle
  * of a text (where bytes FF FE are not a BOM).  Returns UTF-8, GB18030 or
- * Big5.
+ * Big5 (Windows-1252 is told by the line rules of decode.h).
  */
 enum xqi_encoding xqi_encoding_detect_text(const char *buf, size_t len);
 

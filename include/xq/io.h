@@ -94,13 +94,15 @@ XQ_API const char *xq_format_separator(const char *name);
 
 /*
  * The canonical name of the text encoding a user calls `name`, in any
- * ASCII case ("UTF8", "cp936", "GB2312", "Big5", "utf16le"): "utf-8",
- * "gb18030", "gbk", "big5", "utf-16le" or "utf-16be" (the names
- * xq_record_encoding() uses); NULL when no encoding the library knows has
- * that name (or `name` is NULL).  The options' `encoding` (reading and
- * writing) accepts exactly the names that give one, so a program can
- * refuse a bad name before it opens anything.  Static strings; no state,
- * thread-safe.
+ * ASCII case ("UTF8", "cp936", "GB2312", "Big5", "utf16le", "cp1252",
+ * "Latin1"): "utf-8", "gb18030", "gbk", "big5", "utf-16le", "utf-16be",
+ * "windows-1252" or "iso-8859-1" (the names xq_record_encoding() uses),
+ * or, for any other encoding iconv knows that keeps ASCII as it is with
+ * no shift state ("koi8-r", "cp1251", "euc-kr"), its name in lower case;
+ * NULL when the library knows no such encoding by that name (or `name`
+ * is NULL).  The options' `encoding` (reading and writing) accepts
+ * exactly the names that give one, so a program can refuse a bad name
+ * before it opens anything.  Static strings; no state, thread-safe.
  */
 XQ_API const char *xq_encoding_canonical(const char *name);
 

@@ -218,19 +218,110 @@ static void big5_line_in_utf8_input_is_read_as_big5(void **state)
 	xqi_textdec_release(&d);
 }
 
-static void latin1_letters_inside_words_are_not_taken_for_gbk(void **state)
+static void latin1_letters_inside_words_are_read_as_windows_1252_not_gbk(void **state)
 {
 	struct xqi_textdec d;
+	struct xq_buf out = XQ_BUF_INIT;
+	const struct xqi_textdec_event *e;
 	/* è before 's' and é before 'f' are valid GBK pairs, but no pair
-	 * is two bytes that are both not ASCII: stray Latin-1 bytes. */
+	 * is two bytes that are both not ASCII: Latin letters in words. */
 	const char in[] = "{tr\xE8s D\xE9" "fense}\n";
 
 	(void)state;
-	assert_int_equal(xqi_textdec_init(&d, XQI_ENC_UTF8, XQI_TEXTDEC_MIXED, 0, 0), 0);
-	assert_int_equal(xqi_textdec_line_encoding(&d, in, sizeof(in) - 1), XQI_ENC_UTF8);
-	assert_int_equal(xqi_textdec_feed(&d, in, sizeof(in) - 1, 1, NULL), sizeof(in) - 1);
-	assert_int_equal(d.copy, 0);
+	assert_int_equal(xqi_textdec_init(&d, XQI_ENC_UTF8, XQI_TEXTDEC_MIXED | XQI_TEXTDEC_COPY, 0, 0),
+			 0);
+	assert_int_equal(xqi_textdec_line_encoding(&d, in, sizeof(in) - 1), XQI_ENC_CP1252);
+	assert_int_equal(xqi_textdec_feed(&d, in, sizeof(in) - 1, 1, &out), sizeof(in) - 1);
+	assert_string_equal(out.ptr, "{très Défense}\n");
+	e = next_event(&d);
+	assert_non_null(e);
+	assert_int_equal(e->kind, XQI_TEXTDEC_FOREIGN);
+	assert_int_equal(e->enc, XQI_ENC_CP1252);
+	assert_int_equal(e->raw, 3);
+	/* Places after it walk one source byte for each of its characters. */
+	assert_int_equal(xqi_textdec_enc_at(&d, 5), XQI_ENC_CP1252);
+	{
+		uint64_t dp = 0, rp = 0;
+		xqi_textdec_walk(&d, out.ptr, 0, in, 0, sizeof(in) - 1, &dp, &rp, out.len);
+		assert_int_equal(rp, sizeof(in) - 1);
+	}
 	xqi_textdec_release(&d);
+	xq_buf_release(&out);
+}
+
+static void a_lone_accent_or_a_byte_that_is_no_letter_is_no_western_text(void **state)
+{
+	struct xqi_textdec d;
+	static const char *const lines[] = {
+		"{bad \xE9 byte}\n",  /* an accent alone is no evidence */
+		"{x\xFFy}\n",         /* 0xFF, the stray byte of every test */
+		"{a\x81" "b}\n",       /* a byte Windows-1252 leaves undefined */
+		"{Caf\xE9\xE9\xE9}\n", /* three in a row */
+		"{\xC9\xC9\xC9" "a}\n",
+	};
+
+	(void)state;
+	assert_int_equal(xqi_textdec_init(&d, XQI_ENC_UTF8, XQI_TEXTDEC_MIXED, 0, 0), 0);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (xqi_textdec_line_encoding(&d, lines[i], strlen(lines[i])) == XQI_ENC_CP1252)
+			fail_msg("line %zu was read as windows-1252", i);
+	xqi_textdec_release(&d);
+}
+
+static void gbk_that_reads_as_chinese_is_not_taken_for_western(void **state)
+{
+	struct xqi_textdec d;
+	/* 和 in GBK (BA CD) reads as the sign º and the letter Í alone. */
+	const char in[] = "[Result \"\xBA\xCD\"]\n";
+
+	(void)state;
+	assert_int_equal(xqi_textdec_init(&d, XQI_ENC_UTF8, XQI_TEXTDEC_MIXED, 0, 0), 0);
+	assert_int_equal(xqi_textdec_line_encoding(&d, in, sizeof(in) - 1), XQI_ENC_GB18030);
+	xqi_textdec_release(&d);
+}
+
+static void a_western_input_is_windows_1252_and_its_chinese_lines_are_read_so(void **state)
+{
+	struct xqi_textdec d;
+	struct xq_buf out = XQ_BUF_INIT;
+	const char west[] = "[Event \"Caf\xE9 Open \x96 2001\"]\n[Black \"M\xFCller\"]\n\n1. h2e2 *\n";
+	const char mixed[] = "[Red \"Andr\xE9\"]\n[Black \"" GBK_PAO_ER_PING_WU "\"]\n";
+	const char gbk[] = "[Event \"" GBK_PAO_ER_PING_WU "\"]\n[Red \"Andr\xE9\"]\n[Black \"" GBK_PAO_ER_PING_WU "\"]\n";
+	const char utf8[] = "[Event \"第二轮\"]\n[Red \"胡荣华\"]\n[Black \"L\xE9on\"]\n";
+
+	(void)state;
+	assert_int_equal(xqi_textdec_detect(west, sizeof(west) - 1), XQI_ENC_CP1252);
+	assert_int_equal(xqi_textdec_detect(gbk, sizeof(gbk) - 1), XQI_ENC_GB18030);
+	assert_int_equal(xqi_textdec_detect(utf8, sizeof(utf8) - 1), XQI_ENC_UTF8);
+	/* A GBK line in a Windows-1252 input is read in GB18030. */
+	assert_int_equal(xqi_textdec_init(&d, XQI_ENC_CP1252, XQI_TEXTDEC_MIXED, 0, 0), 0);
+	assert_int_equal(xqi_textdec_feed(&d, mixed, sizeof(mixed) - 1, 1, &out), sizeof(mixed) - 1);
+	assert_string_equal(out.ptr, "[Red \"André\"]\n[Black \"炮二平五\"]\n");
+	assert_int_equal(next_event(&d)->enc, XQI_ENC_GB18030);
+	assert_null(next_event(&d));
+	xqi_textdec_release(&d);
+	xq_buf_release(&out);
+}
+
+static void an_encoding_iconv_knows_is_read_and_walked_by_its_lead_bytes(void **state)
+{
+	struct xqi_textdec d;
+	struct xq_buf out = XQ_BUF_INIT;
+	enum xqi_encoding e;
+	/* 중국 in EUC-KR (two bytes each), then ASCII. */
+	const char in[] = "{\xC1\xDF\xB1\xB9 x}\n";
+	uint64_t dp = 0, rp = 0;
+
+	(void)state;
+	assert_int_equal(xqi_encoding_parse("EUC-KR", &e), 0);
+	assert_int_equal(xqi_textdec_init(&d, e, 0, 0, 0), 0);
+	assert_int_equal(xqi_textdec_feed(&d, in, sizeof(in) - 1, 1, &out), sizeof(in) - 1);
+	assert_string_equal(out.ptr, "{중국 x}\n");
+	/* The 'x' is at source offset 6. */
+	xqi_textdec_walk(&d, out.ptr, 0, in, 0, sizeof(in) - 1, &dp, &rp, 8);
+	assert_int_equal(rp, 6);
+	xqi_textdec_release(&d);
+	xq_buf_release(&out);
 }
 
 static void utf8_with_more_good_characters_than_bad_bytes_stays_utf8(void **state)
@@ -463,7 +554,11 @@ int main(void)
 		cmocka_unit_test(utf8_is_read_in_place_and_a_stray_byte_stays_where_it_was),
 		cmocka_unit_test(gbk_line_in_utf8_input_is_converted_and_is_an_event),
 		cmocka_unit_test(big5_line_in_utf8_input_is_read_as_big5),
-		cmocka_unit_test(latin1_letters_inside_words_are_not_taken_for_gbk),
+		cmocka_unit_test(latin1_letters_inside_words_are_read_as_windows_1252_not_gbk),
+		cmocka_unit_test(a_lone_accent_or_a_byte_that_is_no_letter_is_no_western_text),
+		cmocka_unit_test(gbk_that_reads_as_chinese_is_not_taken_for_western),
+		cmocka_unit_test(a_western_input_is_windows_1252_and_its_chinese_lines_are_read_so),
+		cmocka_unit_test(an_encoding_iconv_knows_is_read_and_walked_by_its_lead_bytes),
 		cmocka_unit_test(utf8_with_more_good_characters_than_bad_bytes_stays_utf8),
 		cmocka_unit_test(utf8_chinese_line_in_gbk_input_is_read_as_utf8),
 		cmocka_unit_test(accented_utf8_word_in_gbk_input_is_read_as_utf8),

@@ -151,7 +151,57 @@ static void encoding_names_parse(void **state)
 	assert_int_equal(e, XQI_ENC_GBK);
 	assert_int_equal(xqi_encoding_parse("cp950", &e), 0);
 	assert_int_equal(e, XQI_ENC_BIG5);
-	assert_int_equal(xqi_encoding_parse("latin9", &e), -1);
+	assert_int_equal(xqi_encoding_parse("klingon", &e), -1);
+}
+
+static void western_names_and_every_ascii_keeping_iconv_name_parse(void **state)
+{
+	static const char *const cp1252[] = {"cp1252", "Windows-1252", "WIN-1252", "ms-ansi"};
+	static const char *const latin1[] = {"latin1", "ISO-8859-1", "iso8859-1", "L1", "latin-1"};
+	/* Not ASCII as it is: two or four bytes a character, shifts, EBCDIC, a yen for '\\'. */
+	static const char *const refused[] = {"utf-32", "UCS-2", "utf-7", "iso-2022-jp", "cp037",
+					      "shift_jis", "hz-gb-2312"};
+	enum xqi_encoding e;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cp1252) / sizeof(cp1252[0]); i++) {
+		assert_int_equal(xqi_encoding_parse(cp1252[i], &e), 0);
+		assert_int_equal(e, XQI_ENC_CP1252);
+	}
+	assert_string_equal(xqi_encoding_name(XQI_ENC_CP1252), "windows-1252");
+	for (size_t i = 0; i < sizeof(latin1) / sizeof(latin1[0]); i++) {
+		assert_int_equal(xqi_encoding_parse(latin1[i], &e), 0);
+		assert_int_equal(e, XQI_ENC_LATIN1);
+	}
+	assert_string_equal(xqi_encoding_name(XQI_ENC_LATIN1), "iso-8859-1");
+	assert_int_equal(xqi_encoding_parse("KOI8-R", &e), 0);
+	assert_true(e >= XQI_ENC_ICONV);
+	assert_string_equal(xqi_encoding_name(e), "koi8-r");
+	assert_int_equal(xqi_encoding_parse("latin9", &e), 0);
+	assert_string_equal(xqi_encoding_name(e), "latin9");
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (xqi_encoding_parse(refused[i], &e) == 0)
+			fail_msg("%s was taken", refused[i]);
+}
+
+static void lead_lengths_say_how_long_each_character_is(void **state)
+{
+	enum xqi_encoding e;
+	unsigned char lead[128];
+
+	(void)state;
+	assert_int_equal(xqi_encoding_parse("cp932", &e), 0);
+	assert_int_equal(xqi_encoding_lead_lengths(e, lead), 0);
+	assert_int_equal(lead[0x81 - 0x80], 2); /* a kanji's first byte */
+	assert_int_equal(lead[0xB1 - 0x80], 1); /* a half-width katakana */
+	assert_int_equal(xqi_encoding_parse("euc-jp", &e), 0);
+	assert_int_equal(xqi_encoding_lead_lengths(e, lead), 0);
+	assert_int_equal(lead[0x8F - 0x80], 3);
+	assert_int_equal(lead[0xB0 - 0x80], 2);
+	assert_int_equal(xqi_encoding_parse("koi8-r", &e), 0);
+	assert_int_equal(xqi_encoding_lead_lengths(e, lead), 0);
+	for (int i = 0; i < 128; i++)
+		assert_int_equal(lead[i], 1);
 }
 
 static void char_len_follows_each_encoding(void **state)
@@ -252,6 +302,8 @@ int main(void)
 		cmocka_unit_test(detection_tells_utf8_gbk_and_big5_apart),
 		cmocka_unit_test(utf8_with_a_stray_bad_byte_is_still_utf8),
 		cmocka_unit_test(encoding_names_parse),
+		cmocka_unit_test(western_names_and_every_ascii_keeping_iconv_name_parse),
+		cmocka_unit_test(lead_lengths_say_how_long_each_character_is),
 		cmocka_unit_test(char_len_follows_each_encoding),
 		cmocka_unit_test(transcoder_converts_many_strings_with_one_descriptor),
 		cmocka_unit_test(transcoder_reports_a_bad_byte_and_goes_on_with_the_next_string),
