@@ -246,7 +246,11 @@ uint64_t xqi_pgn_tok_progress(const struct pgn_reader *r);
 /* Does token `t`, of the game being read (r->game_start), take the game
  * past its limit (r->max_game)?  Asked of each of its tokens by the reader
  * and the splitter alike, but of the next game's first tag line. */
-int xqi_pgn_over_game(const struct pgn_reader *r, const struct tok *t);
+static inline int xqi_pgn_over_game(const struct pgn_reader *r, const struct tok *t)
+{
+	return r->game_start != NO_POS && t->type != T_EOF && t->type != T_IO &&
+	       t->end - r->game_start > r->max_game;
+}
 void xqi_pgn_push_back(struct pgn_reader *r);
 void xqi_pgn_set_text(struct pgn_reader *r);
 void xqi_pgn_shadow_free(struct shadow *sh);

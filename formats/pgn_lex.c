@@ -583,6 +583,24 @@ static void skip_space(struct pgn_reader *r)
 	int in_step;
 	uint32_t chars = 0;
 
+	if (r->pos + 1 < END(r)) {
+		/* Move text, mostly: no space, or one, before the next token (a
+		 * byte that is no space, nor the first of a wide one). */
+		unsigned char c0 = AT(r, r->pos), c1 = AT(r, r->pos + 1);
+		if (c0 != ' ')
+			c1 = c0;
+		if (c1 < 0x80 ? cls_table[c1] == C_WORD || cls_table[c1] == C_DELIM
+			      : c1 != 0xE3 && c1 != 0xEF && c1 != 0xC2) {
+			if (c0 == ' ') {
+				if (r->col_pos == r->pos) {
+					r->col_val++;
+					r->col_pos++;
+				}
+				r->pos++;
+			}
+			return;
+		}
+	}
 	if (!r->bom_checked)
 		xqi_pgn_have(r, r->pos, r->pos); /* the first read steps over a BOM */
 	p = r->pos;
@@ -614,7 +632,14 @@ static void skip_space(struct pgn_reader *r)
 				}
 				i++;
 			} else {
-				size_t n = xq_utf8_valid_prefix((const char *)x + i, lim - i);
+				size_t n;
+				/* Only U+3000, U+FEFF and U+00A0 are spaces: a hanzi
+				 * (most text that is not ASCII) is done with at once. */
+				if (c != 0xE3 && c != 0xEF && c != 0xC2) {
+					stop = 1;
+					break;
+				}
+				n = xq_utf8_valid_prefix((const char *)x + i, lim - i);
 				if (n < 2 || !is_wide_space(r, r->base + i, n)) {
 					stop = 1;
 					break;
@@ -928,6 +953,89 @@ static uint64_t number_end(struct pgn_reader *r, const struct tok *t, uint64_t p
 }
 
 /*
+ * Are the twelve bytes at x four characters of three bytes whose first
+ * byte is E1-EF but E3 and ED (so neither an overlong form, a surrogate,
+ * nor U+3000), and whose second byte is not BB (so no U+FEFF)?  What most
+ * Chinese moves are (炮二平五, and 马８进７ in full-width digits, EF BC 9x);
+ * any other goes the byte by byte way.
+ */
+static int four_plain_hanzi(const unsigned char *x)
+{
+	/* First bytes E0, E3 and ED are looked at closer; EF when U+FEFF. */
+	unsigned odd = (x[0] == 0xE0) | (x[3] == 0xE0) | (x[6] == 0xE0) | (x[9] == 0xE0) |
+		       (x[0] == 0xE3) | (x[3] == 0xE3) | (x[6] == 0xE3) | (x[9] == 0xE3) |
+		       (x[0] == 0xED) | (x[3] == 0xED) | (x[6] == 0xED) | (x[9] == 0xED) |
+		       (x[1] == 0xBB) | (x[4] == 0xBB) | (x[7] == 0xBB) | (x[10] == 0xBB);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w0;
+	uint32_t w1;
+
+	memcpy(&w0, x, 8);
+	memcpy(&w1, x + 8, 4);
+	return !odd && (w0 & 0xC0F0C0C0F0C0C0F0u) == 0x80E08080E08080E0u &&
+	       (w1 & 0xC0C0F0C0u) == 0x8080E080u;
+#else
+	for (int k = 0; k < 12; k++)
+		if ((x[k] & (k % 3 ? 0xC0 : 0xF0)) != (k % 3 ? 0x80 : 0xE0))
+			return 0;
+	return !odd;
+#endif
+}
+
+/*
+ * A word of Chinese move text (炮二平五, 马８进７, 马8进7), read without the
+ * general loop: characters of three UTF-8 bytes but the wide spaces (which
+ * end it), and ASCII word bytes, wholly inside the window and ended there
+ * by a space, a line end, a delimiter or a wide space.  Returns 1 with the
+ * token done, or 0 for the general loop (another character, a byte that
+ * is not UTF-8, the window's end).
+ */
+static int quick_wide_word(struct pgn_reader *r, struct tok *t)
+{
+	const unsigned char *x = (const unsigned char *)r->text;
+	size_t i = (size_t)(t->start - r->base), lim = r->tlen, j = i;
+	uint64_t chars = 0;
+
+	if (lim - i > 12 && x[i + 12] < 0x80 && cls_table[x[i + 12]] != C_WORD &&
+	    cls_table[x[i + 12]] != C_NUL && four_plain_hanzi(x + i)) {
+		j = i + 12; /* 炮二平五: the commonest word, at one look */
+		chars = 4;
+		goto done;
+	}
+	while (j < lim) {
+		unsigned char c = x[j], c1, c2;
+		if (c < 0x80) {
+			if (cls_table[c] != C_WORD)
+				break;
+			j++;
+			chars++;
+			continue;
+		}
+		if (c < 0xE0 || c > 0xEF || lim - j < 3)
+			return 0;
+		c1 = x[j + 1];
+		c2 = x[j + 2];
+		if ((c1 & 0xC0) != 0x80 || (c2 & 0xC0) != 0x80 || (c == 0xE0 && c1 < 0xA0) ||
+		    (c == 0xED && c1 >= 0xA0))
+			return 0; /* not UTF-8 (overlong, a surrogate): the general loop marks it */
+		if ((c == 0xE3 && c1 == 0x80 && c2 == 0x80) || (c == 0xEF && c1 == 0xBB && c2 == 0xBF))
+			break; /* U+3000, U+FEFF: a space */
+		j += 3;
+		chars++;
+	}
+	if (j == lim || cls_table[x[j] & 0x7F] == C_NUL)
+		return 0; /* (the window's end, or a NUL: the general loop's) */
+done:
+	t->type = T_WORD;
+	t->end = r->base + j;
+	if (r->col_pos == t->start) {
+		r->col_val += chars;
+		r->col_pos = t->end;
+	}
+	return 1;
+}
+
+/*
  * The words most text is made of, read without the general loop: ASCII
  * word bytes wholly inside the window and ended there by a space, a line
  * end or a delimiter.  A word starting with a letter is a word (a move,
@@ -973,6 +1081,8 @@ static int quick_word(struct pgn_reader *r, struct tok *t)
 			return 0;
 		t->type = T_WORD;
 		t->end = r->base + j;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		return quick_wide_word(r, t);
 	} else {
 		return 0;
 	}
@@ -1200,11 +1310,6 @@ const struct tok *xqi_pgn_next_tok(struct pgn_reader *r)
 	return &r->tok;
 }
 
-int xqi_pgn_over_game(const struct pgn_reader *r, const struct tok *t)
-{
-	return r->game_start != NO_POS && t->type != T_EOF && t->type != T_IO &&
-	       t->end - r->game_start > r->max_game;
-}
 
 /* How far a loop over tokens has gone (each token it takes is past the last). */
 uint64_t xqi_pgn_tok_progress(const struct pgn_reader *r)

@@ -141,9 +141,15 @@ size_t xqi_pgn_split_marks(const char *w, size_t n, char marks[8])
 {
 	size_t core = n, k = 0;
 	char rev[8];
+	unsigned char last = n ? (unsigned char)w[n - 1] : 0;
 
-	if (n && (xq_is_alpha((unsigned char)w[n - 1]) || xq_is_digit((unsigned char)w[n - 1]))) {
-		marks[0] = '\0'; /* the common case: no mark */
+	if (n && (xq_is_alpha(last) || xq_is_digit(last) ||
+		  (last >= 0x80 && !(n >= 3 && (unsigned char)w[n - 3] == 0xEF &&
+				     (unsigned char)w[n - 2] == 0xBC &&
+				     (last == 0x81 || last == 0x9F || last == 0x8B || last == 0x83))))) {
+		/* The common case, no mark: a letter, a digit or a character
+		 * that is not ASCII (but for a full-width mark) ends the move. */
+		marks[0] = '\0';
 		return n;
 	}
 	for (;;) {

@@ -69,6 +69,10 @@ char *xqi_arena_strndup(struct xqi_arena *a, const char *s, size_t len)
 			/* two overlapping fixed-size copies: no loop */
 			memcpy(p, s, 4);
 			memcpy(p + len - 4, s + len - 4, 4);
+		} else if (len > 8) {
+			/* the same for a Chinese move's 12 bytes */
+			memcpy(p, s, 8);
+			memcpy(p + len - 8, s + len - 8, 8);
 		} else {
 			for (size_t i = 0; i < len; i++)
 				p[i] = s[i];

@@ -376,29 +376,56 @@ static const struct zh_glyph zh_glyphs[] = {
 	{0x9032, ZH_DIR, '+'},               /* 進 */
 	{0x99AC, ZH_PIECE, XQI_HORSE},        /* 馬 */
 	{0x9A6C, ZH_PIECE, XQI_HORSE},        /* 马 */
+	/* Full-width digits (what folding them gives), for the quick way. */
+	{0xFF11, ZH_DIGIT, 1}, {0xFF12, ZH_DIGIT, 2}, {0xFF13, ZH_DIGIT, 3},
+	{0xFF14, ZH_DIGIT, 4}, {0xFF15, ZH_DIGIT, 5}, {0xFF16, ZH_DIGIT, 6},
+	{0xFF17, ZH_DIGIT, 7}, {0xFF18, ZH_DIGIT, 8}, {0xFF19, ZH_DIGIT, 9},
 };
 
-static int zh_class(uint32_t cp, int *val)
+/*
+ * zh_glyphs by a hash of the code point (every move read looks up four
+ * characters): zh_slots[ZH_HASH(cp)] is the index + 1 of the glyph whose
+ * code point may be cp, 0 for none.  The multiplier makes the 49 glyphs
+ * fall in 49 slots of 128; xqi_notation_check() proves that every glyph is
+ * found in its slot.
+ */
+#define ZH_HASH(cp) ((uint32_t)((uint32_t)(cp) * 0xF34EF2E7u) >> 25)
+static const uint8_t zh_slots[128] = {
+	 0, 11,  0, 23,  0, 35,  0,  1,  0, 22,  0,  0, 29,  0,  8,  0,
+	 0, 40,  0, 25,  0,  0, 15,  0,  0,  0,  0, 19,  0,  0,  0, 36,
+	 0,  0,  0,  0, 26,  0,  0,  0,  0,  0,  0,  0, 17, 27, 33,  0,
+	 0,  0,  0, 49, 37,  0,  0,  0,  7, 48,  0,  0, 16,  0, 21, 10,
+	47,  5,  0, 30, 18,  0, 46,  4,  0, 14,  0,  0, 45,  3,  0,  0,
+	 0,  0,  0, 44, 39, 20, 13, 32,  0, 43,  0,  9,  0, 12, 24, 42,
+	 0,  0,  0, 34,  0,  0, 41,  0,  0,  6,  0,  0, 31,  0,  0,  0,
+	 0,  0,  0,  2, 28,  0,  0, 38,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+static inline int zh_class(uint32_t cp, int *val)
 {
-	size_t lo = 0, hi = sizeof(zh_glyphs) / sizeof(zh_glyphs[0]);
+	unsigned k;
 
 	if (is_ascii_digit19(cp)) {
 		*val = (int)(cp - '0');
 		return ZH_DIGIT;
 	}
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (zh_glyphs[mid].cp == cp) {
-			*val = zh_glyphs[mid].val;
-			return zh_glyphs[mid].cls;
-		}
-		if (zh_glyphs[mid].cp < cp)
-			lo = mid + 1;
-		else
-			hi = mid;
+	k = zh_slots[ZH_HASH(cp)];
+	if (k && zh_glyphs[k - 1].cp == cp) {
+		*val = zh_glyphs[k - 1].val;
+		return zh_glyphs[k - 1].cls;
 	}
 	*val = 0;
 	return ZH_NONE;
+}
+
+int xqi_notation_check(void)
+{
+	size_t n = sizeof(zh_glyphs) / sizeof(zh_glyphs[0]);
+
+	for (size_t i = 0; i < n; i++)
+		if (zh_slots[ZH_HASH(zh_glyphs[i].cp)] != i + 1 || (i > 0 && zh_glyphs[i - 1].cp >= zh_glyphs[i].cp))
+			return -1;
+	return 0;
 }
 
 static int is_number(int cls)
@@ -413,22 +440,16 @@ static int is_qualifier(int cls, int val, int next_cls)
 	       (cls == ZH_DIGIT && val <= 5 && next_cls == ZH_PIECE);
 }
 
-static int parse_chinese(struct xqi_move_request *r, const struct tok *t, struct xq_diagnostic *d)
+/*
+ * The request of a Chinese move whose `n` characters (four or five) are of
+ * the classes cls[] with the values val[], none of them ZH_NONE.
+ */
+static int zh_request(struct xqi_move_request *r, const int *cls, const int *val, int n,
+		      struct xq_diagnostic *d)
 {
-	int cls[TOK_MAX], val[TOK_MAX], n = t->n, k;
-	char u[5];
+	int k;
 
 	req_init(r, XQ_DIALECT_CHINESE);
-	for (int i = 0; i < n; i++)
-		cls[i] = zh_class(t->c[i], &val[i]);
-	if (n != 4 && n != 5)
-		return BAD(d, "a Chinese move has four characters (five with both a qualifier and a "
-			      "file), this text has %d",
-			   n);
-	for (int i = 0; i < n; i++)
-		if (cls[i] == ZH_NONE)
-			return BAD(d, "character %d ('%s') is not a piece, number, direction or 前/中/后",
-				   i + 1, utf8_of(t->c[i], u));
 	if (n == 5) {
 		/* 前兵四平五: qualifier, piece, file. */
 		if (!is_qualifier(cls[0], val[0], cls[1]) || cls[1] != ZH_PIECE || !is_number(cls[2]))
@@ -472,6 +493,103 @@ static int parse_chinese(struct xqi_move_request *r, const struct tok *t, struct
 		return BAD(d, "the last character should be the target, a number 一..九 or 1..9");
 	r->target = (int8_t)val[k + 1];
 	return check_direction(r, d);
+}
+
+static int parse_chinese(struct xqi_move_request *r, const struct tok *t, struct xq_diagnostic *d)
+{
+	int cls[TOK_MAX], val[TOK_MAX], n = t->n;
+	char u[5];
+
+	req_init(r, XQ_DIALECT_CHINESE);
+	for (int i = 0; i < n; i++)
+		cls[i] = zh_class(t->c[i], &val[i]);
+	if (n != 4 && n != 5)
+		return BAD(d, "a Chinese move has four characters (five with both a qualifier and a "
+			      "file), this text has %d",
+			   n);
+	for (int i = 0; i < n; i++)
+		if (cls[i] == ZH_NONE)
+			return BAD(d, "character %d ('%s') is not a piece, number, direction or 前/中/后",
+				   i + 1, utf8_of(t->c[i], u));
+	return zh_request(r, cls, val, n, d);
+}
+
+/* Eight (four) bytes as a little-endian number: one load where the
+ * machine is little-endian. */
+static inline uint64_t load_le64(const unsigned char *p)
+{
+	uint64_t w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&w, p, 8);
+#else
+	for (int k = 7; k >= 0; k--)
+		w = w << 8 | p[k];
+#endif
+	return w;
+}
+
+static inline uint32_t load_le32(const unsigned char *p)
+{
+	uint32_t w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&w, p, 4);
+#else
+	for (int k = 3; k >= 0; k--)
+		w = w << 8 | p[k];
+#endif
+	return w;
+}
+
+/*
+ * The common case of reading Chinese notation, without building a token:
+ * four characters, each a glyph of three UTF-8 bytes, a full-width digit
+ * (EF BC 91 to 99) or an ASCII one, classified straight from its bytes.
+ * Makes the request parse_chinese() makes of such text: 1 with *r, or 0
+ * for any other text (five characters, a mistake), which takes the
+ * general path, where what is wrong is said.
+ */
+static int quick_chinese(struct xqi_move_request *r, const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	int cls[4], val[4];
+	size_t i = 0;
+
+	if (len == 12) {
+		/* Four characters of three bytes (炮二平五, 马８进７): their shape
+		 * seen in two loads, then their code points. */
+		uint64_t w0 = load_le64(s);
+		uint32_t w1 = load_le32(s + 8);
+		if ((w0 & 0xC0F0C0C0F0C0C0F0u) == 0x80E08080E08080E0u &&
+		    (w1 & 0xC0C0F0C0u) == 0x8080E080u) {
+			/* (no fold: the full-width digits are glyphs of their own) */
+			for (int k = 0; k < 4; k++, s += 3) {
+				uint32_t cp = (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 |
+					      (s[2] & 0x3F);
+				if (cp < 0x800 || (cls[k] = zh_class(cp, &val[k])) == ZH_NONE)
+					return 0; /* (below U+0800: an overlong form, not UTF-8) */
+			}
+			return zh_request(r, cls, val, 4, NULL) == 0;
+		}
+	}
+	for (int k = 0; k < 4; k++) {
+		uint32_t cp;
+		if (i < len && s[i] >= '1' && s[i] <= '9') {
+			cls[k] = ZH_DIGIT;
+			val[k] = s[i++] - '0';
+			continue;
+		}
+		if (i + 2 >= len || (s[i] & 0xF0) != 0xE0 || (s[i + 1] & 0xC0) != 0x80 ||
+		    (s[i + 2] & 0xC0) != 0x80)
+			return 0;
+		cp = (uint32_t)(s[i] & 0x0F) << 12 | (uint32_t)(s[i + 1] & 0x3F) << 6 | (s[i + 2] & 0x3F);
+		if (cp < 0x800)
+			return 0; /* an overlong form: not UTF-8 */
+		i += 3;
+		cls[k] = zh_class(cp, &val[k]);
+		if (cls[k] == ZH_NONE)
+			return 0;
+	}
+	return i == len && zh_request(r, cls, val, 4, NULL) == 0;
 }
 
 /* ---- XBoard SAN ----------------------------------------------------------- */
@@ -684,18 +802,20 @@ static int on_column(const struct xqi_position *b, int side, int type, int col, 
 {
 	int base = XQI_SIDE_TAG(side) + xqi_first_slot[type], n = 0;
 
+	/* Appended without a branch on each piece, whose file no predictor
+	 * guesses; then put in order, front first (two pieces at most, but
+	 * for pawns). */
 	for (int i = 0; i < xqi_slot_count[type]; i++) {
 		xqi_sq s = b->pc[base + i];
+		out[n] = s;
+		n += s && XQI_SQ_FILE(s) == col;
+	}
+	for (int i = 1; i < n; i++) {
+		xqi_sq s = out[i];
 		int j;
-		if (!s || XQI_SQ_FILE(s) != col)
-			continue;
-		/* Insertion by advance, front first. */
-		for (j = n; j > 0 && advance(side, XQI_SQ_RANK(out[j - 1])) <
-					     advance(side, XQI_SQ_RANK(s));
-		     j--)
+		for (j = i; j > 0 && advance(side, XQI_SQ_RANK(out[j - 1])) < advance(side, XQI_SQ_RANK(s)); j--)
 			out[j] = out[j - 1];
 		out[j] = s;
-		n++;
 	}
 	return n;
 }
@@ -852,7 +972,7 @@ static void action_text(char *buf, size_t cap, int type, char dir, int target)
  * answer; otherwise explain.
  */
 static int settle(xqi_move *out, struct xqi_position *b, int type, const xqi_sq *cand, int nc,
-		  char dir, int target, int file, struct xq_diagnostic *d)
+		  char dir, int target, int file, int in_check, struct xq_diagnostic *d)
 {
 	xqi_move legal[5], tried[5];
 	struct xq_diagnostic why[5];
@@ -863,7 +983,7 @@ static int settle(xqi_move *out, struct xqi_position *b, int type, const xqi_sq 
 	for (int i = 0; i < nc; i++) {
 		tried[i] = 0;
 		if (destination(cand[i], side, type, dir, target, &tried[i], NULL) == 0 &&
-		    xqi_move_check(b, tried[i], NULL) == 0)
+		    xqi_move_check_hinted(b, tried[i], in_check, NULL) == 0)
 			legal[nl++] = tried[i];
 	}
 	if (nl == 1) {
@@ -905,8 +1025,9 @@ static int settle(xqi_move *out, struct xqi_position *b, int type, const xqi_sq 
 		       type_names[type], scope, act, a, why[0].msg, e, why[1].msg);
 }
 
+/* `in_check`: whether the side to move in `b` is in check, -1 if not known. */
 static int resolve_desc(xqi_move *out, struct xqi_position *b, const struct xqi_move_request *r,
-			struct xq_diagnostic *d)
+			int in_check, struct xq_diagnostic *d)
 {
 	int side = b->side, type = r->piece, nc = 0, rc;
 	xqi_sq cand[5], on[5];
@@ -979,7 +1100,7 @@ static int resolve_desc(xqi_move *out, struct xqi_position *b, const struct xqi_
 		return NOTFOUND(d, "the move gives neither the file nor the place of the piece");
 	}
 	return settle(out, b, type, cand, nc, r->direction, r->target,
-		      r->file >= 1 && r->file <= 9 ? r->file : 0, d);
+		      r->file >= 1 && r->file <= 9 ? r->file : 0, in_check, d);
 }
 
 static int resolve_coord(xqi_move *out, struct xqi_position *b, const struct xqi_move_request *r,
@@ -1079,7 +1200,7 @@ static int resolve_hinted(xqi_move *out, struct xqi_position *b, const struct xq
 		return resolve_coord(out, b, req, in_check, d);
 	case XQ_DIALECT_WXF:
 	case XQ_DIALECT_CHINESE:
-		return resolve_desc(out, b, req, d);
+		return resolve_desc(out, b, req, in_check, d);
 	case XQ_DIALECT_SAN:
 		return resolve_san(out, b, req, d);
 	case XQ_DIALECT_AUTO:
@@ -1143,6 +1264,13 @@ int xqi_notation_read_hinted(xqi_move *out, struct xqi_position *b, const char *
 	 * the whole way, to be explained. */
 	if (quick_coord(&m, text, len, dialect) && b->sq[XQI_MOVE_FROM(m)] &&
 	    xqi_move_check_hinted(b, m, in_check, NULL) == 0) {
+		*out = m;
+		return 0;
+	}
+	/* Chinese read from its bytes: a legal move is what the general path
+	 * finds for the same request; anything else goes the whole way. */
+	if (dialect == XQ_DIALECT_CHINESE && quick_chinese(&r, text, len) &&
+	    resolve_desc(&m, b, &r, in_check, NULL) == 0) {
 		*out = m;
 		return 0;
 	}

@@ -220,4 +220,8 @@ size_t xqi_notation_strip_suffix(const char *text, size_t len);
 const char *xqi_notation_name(enum xq_dialect n);
 int xqi_notation_from_name(const char *name, enum xq_dialect *out);
 
+/* 0 when the notation's own tables are well formed (each Chinese glyph
+ * found by the hash that reading looks it up with), -1 when not. */
+int xqi_notation_check(void);
+
 #endif

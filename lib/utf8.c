@@ -79,16 +79,74 @@ size_t xq_utf8_encode(uint32_t cp, char out[4])
 	return 0;
 }
 
+#if defined(__SSE2__)
+/* SSE2 is part of every x86-64: the text most records are made of
+ * (ASCII, and Chinese in three-byte characters) is checked sixteen bytes
+ * at a time.  Elsewhere the loop below takes it all. */
+#include <emmintrin.h>
+
+/*
+ * From u[i], a character's first byte, the blocks of sixteen bytes that
+ * hold only ASCII and characters of three bytes whose first byte is
+ * E1-EC or EE-EF (any two continuation bytes make one: no overlong form,
+ * no surrogate among them), each character whole (one begun at the end of
+ * a block is checked on into the next bytes).  Returns where the first
+ * block that holds anything else starts: a character's first byte.
+ */
+static size_t check_blocks(const unsigned char *u, size_t i, size_t len)
+{
+	const __m128i f0 = _mm_set1_epi8((char)0xF0), e0 = _mm_set1_epi8((char)0xE0);
+	const __m128i ed = _mm_set1_epi8((char)0xED), c0 = _mm_set1_epi8((char)0xC0);
+	const __m128i b80 = _mm_set1_epi8((char)0x80);
+
+	while (i + 18 <= len) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(u + i));
+		unsigned high = (unsigned)_mm_movemask_epi8(x), lead, cont;
+		if (!high) {
+			i += 16;
+			continue;
+		}
+		lead = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(x, f0), e0)) &
+		       ~(unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, e0), _mm_cmpeq_epi8(x, ed)));
+		cont = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(x, c0), b80));
+		/* Every byte over 0x7F such a first byte or the two after one. */
+		if ((lead | cont) != high || cont != ((lead << 1 | lead << 2) & 0xFFFF))
+			break;
+		if (lead & 0xC000) {
+			/* The last character goes on after the block. */
+			size_t rest = lead & 0x8000 ? 2 : 1;
+			if ((u[i + 16] & 0xC0) != 0x80 || (rest == 2 && (u[i + 17] & 0xC0) != 0x80))
+				break;
+			i += rest;
+		}
+		i += 16;
+	}
+	return i;
+}
+#endif
+
 /* The valid prefix of s, stopping also at a two-byte character when
  * `stop_at_two`. */
 static size_t check(const char *s, size_t len, int stop_at_two)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;
+#if defined(__SSE2__)
+	size_t scalar_to = 0; /* the byte loop's till here (a block the blocks refused) */
+#endif
 
 	while (i < len) {
 		size_t n;
-		unsigned char c = u[i];
+		unsigned char c;
+#if defined(__SSE2__)
+		if (i >= scalar_to) {
+			i = check_blocks(u, i, len);
+			scalar_to = i + 16;
+			if (i >= len)
+				break;
+		}
+#endif
+		c = u[i];
 		if (c < 0x80) {
 			/* ASCII runs eight bytes at a time. */
 			while (i + 8 <= len) {

@@ -311,6 +311,35 @@ static void traditional_and_variant_glyphs(void **state)
 	expect_read(START, "马二上三", ZH, "h0g2");
 }
 
+static void chinese_glyphs_are_each_found_by_their_hash(void **state)
+{
+	(void)state;
+	assert_int_equal(xqi_notation_check(), 0);
+}
+
+static void an_overlong_or_odd_character_is_never_read_as_a_glyph(void **state)
+{
+	struct xqi_position b;
+	struct xq_diagnostic d;
+	xqi_move m;
+	/* 炮二平五 with its 五 as an overlong form of '5' (E0 80 B5), with
+	 * U+3000 inside, with a surrogate (ED A0 80). */
+	static const char *const texts[] = {
+		"\xE7\x82\xAE\xE4\xBA\x8C\xE5\xB9\xB3\xE0\x80\xB5",
+		"\xE7\x82\xAE\xE4\xBA\x8C\xE3\x80\x80\xE5\xB9\xB3",
+		"\xE7\x82\xAE\xE4\xBA\x8C\xE5\xB9\xB3\xED\xA0\x80",
+	};
+
+	(void)state;
+	xqi_position_start(&b);
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		xqi_diagnostic_init(&d);
+		assert_int_not_equal(xqi_notation_read_hinted(&m, &b, texts[i], strlen(texts[i]),
+							     ZH, 0, &d), 0);
+		assert_int_equal(d.code, XQI_D_BAD_MOVE_TEXT);
+	}
+}
+
 static void full_width_letters_and_digits(void **state)
 {
 	(void)state;
@@ -757,6 +786,14 @@ static void roundtrip_position(struct xqi_position *b, const char *where)
 			xqi_diagnostic_init(&d);
 			if (xqi_notation_read(&back, b, texts[i], len, dialect, &d) || back != moves[i])
 				fail_msg("%s: %s '%s' did not read back in %s: %s", where,
+					 xqi_notation_name(dialect), texts[i], fen, d.msg);
+			/* Told whether the side to move is in check (as a reader that
+			 * follows a game is), the same move. */
+			back = 0;
+			if (xqi_notation_read_hinted(&back, b, texts[i], len, dialect,
+						    xqi_position_king_attacked(b, b->side), &d) ||
+			    back != moves[i])
+				fail_msg("%s: %s '%s' did not read back hinted in %s: %s", where,
 					 xqi_notation_name(dialect), texts[i], fen, d.msg);
 			if (dialect != XQ_DIALECT_UCI1) {
 				enum xq_dialect det = xqi_notation_detect(texts[i], len);
@@ -1773,6 +1810,8 @@ int main(void)
 		cmocka_unit_test(pawns_on_two_files),
 		cmocka_unit_test(advisors_and_elephants_on_one_file_need_no_qualifier),
 		cmocka_unit_test(traditional_and_variant_glyphs),
+		cmocka_unit_test(chinese_glyphs_are_each_found_by_their_hash),
+		cmocka_unit_test(an_overlong_or_odd_character_is_never_read_as_a_glyph),
 		cmocka_unit_test(full_width_letters_and_digits),
 		cmocka_unit_test(wxf_alternate_letters_and_separators),
 		cmocka_unit_test(moves_that_look_legal_but_expose_the_king),

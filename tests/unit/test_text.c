@@ -74,6 +74,54 @@ static void utf8_decoder_rejects_overlong_and_surrogates(void **state)
 	assert_int_equal(xqi_fold_fullwidth(0xFF12), '2');
 }
 
+/* xq_utf8_check() as a character-by-character reading gives it. */
+static size_t check_by_characters(const char *s, size_t len, int stop_at_two)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		size_t n = (unsigned char)s[i] < 0x80 ? 1 : xq_utf8_valid_prefix(s + i, len - i);
+		if (!n || (n == 2 && stop_at_two))
+			return i;
+		i += n;
+	}
+	return len;
+}
+
+static void utf8_check_agrees_with_a_reading_by_characters_on_random_text(void **state)
+{
+	/* Pieces that make the text the checks take sixteen bytes at a
+	 * time, and what breaks it anywhere in a block: a two- or four-byte
+	 * character, E0 and ED leads, a lone or missing continuation byte. */
+	static const char *const pieces[] = {
+		"a", " ", "1. ", "\xE7\x82\xAE", "\xE4\xBA\x8C", "\xEF\xBC\x98", "\xE3\x80\x80",
+		"\xEF\xBB\xBF", "\xC3\xA9", "\xF0\x9F\x98\x80", "\xE0\xA4\x95", "\xED\x9F\xBF",
+		"\xED\xA0\x80", "\xE0\x80\xAF", "\x80", "\xE7\x82", "\xFF", "\xC0\xAF",
+	};
+	unsigned seed = 12345;
+	char text[200];
+
+	(void)state;
+	for (int round = 0; round < 20000; round++) {
+		size_t len = 0, n;
+		while (len < 150) {
+			const char *p;
+			seed = seed * 1103515245u + 12345u;
+			/* mostly good text, now and then a piece that is not */
+			p = pieces[(seed >> 16) % (round % 3 ? 6 : sizeof(pieces) / sizeof(pieces[0]))];
+			n = strlen(p);
+			memcpy(text + len, p, n);
+			len += n;
+		}
+		for (size_t cut = len - 20; cut <= len; cut++) {
+			if (xq_utf8_check(text, cut) != check_by_characters(text, cut, 0))
+				fail_msg("round %d: xq_utf8_check differs at length %zu", round, cut);
+			if (xqi_utf8_check_long(text, cut) != check_by_characters(text, cut, 1))
+				fail_msg("round %d: xqi_utf8_check_long differs at length %zu", round, cut);
+		}
+	}
+}
+
 static void gb18030_and_big5_decode_to_utf8(void **state)
 {
 	struct xq_buf out = XQ_BUF_INIT;
@@ -296,6 +344,7 @@ int main(void)
 		cmocka_unit_test(json_strings_escape_controls_and_keep_utf8),
 		cmocka_unit_test(xml_text_escapes_markup_and_counts_what_xml_cannot_hold),
 		cmocka_unit_test(utf8_decoder_rejects_overlong_and_surrogates),
+		cmocka_unit_test(utf8_check_agrees_with_a_reading_by_characters_on_random_text),
 		cmocka_unit_test(gb18030_and_big5_decode_to_utf8),
 		cmocka_unit_test(undecodable_byte_is_reported_with_its_offset),
 		cmocka_unit_test(character_outside_target_encoding_is_an_error),
