@@ -85,8 +85,7 @@ int xqi_format_limit_diag_then(struct xq_diagnostic *d, const struct xqi_format 
 				   what, lim, then);
 	if (f->max_record && limit == f->max_record)
 		return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
-				   "%s is larger than %s, the %s format's limit for one record "
-				   "(--max-game-size raises it); %s",
+				   "%s is larger than %s, the %s format's limit for one record; %s",
 				   what, lim, f->name, then);
 	size_text(mem, sizeof(mem), budget_of(opts));
 	return xqi_diagnostic_set(d, XQ_ERANGE, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
