@@ -1,7 +1,8 @@
 /*
  * pgn.c: the PGN reader and writer for xiangqi (see pgn.h).
  *
- * The reader is three layers over one window of text.  The window holds
+ * The reader is three layers over one window of text (pgn_window.c, the
+ * lexer pgn_lex.c, the parser pgn_read.c).  The window holds
  * the raw bytes read from the input and, for legacy encodings, their UTF-8
  * decoding by lib/decode.h (UTF-8 input is scanned in place until a line
  * in another encoding makes the decoder copy it from there on).  Positions are absolute

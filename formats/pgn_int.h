@@ -1,7 +1,8 @@
 /*
  * pgn_int.h: what the parts of the PGN format share, private to them
  * (the public side is pgn.h).  The format is split along its layers:
- *   pgn_lex.c    the window over the input, the shadow decoder, the lexer;
+ *   pgn_window.c the window over the input and the shadow decoder;
+ *   pgn_lex.c    the lexer;
  *   pgn_read.c   the parser: tokens into a game, the reader's entry points;
  *   pgn_words.c  the words of move text and the ends of games, as the parser
  *                and the splitter both read them;
@@ -198,6 +199,7 @@ struct pgn_reader {
 	struct xqi_read_guard guard;
 	/* Per game. */
 	struct xq_buf scratch, pre;
+	struct xq_buf fixed[2]; /* tags' and comments' text with U+FFFD (xqi_pgn_tok_fixed()) */
 	struct xq_buf post;  /* comments after node post_node, not yet in the game */
 	uint32_t post_node;
 	struct frame *stack;
@@ -234,24 +236,23 @@ struct game_end {
 	uint64_t *last_tag_line;
 };
 
-/* pgn_lex.c: the window, the shadow decoder and the lexer */
-const char *xqi_pgn_tok_text(const struct pgn_reader *r, uint64_t from);
-const struct tok *xqi_pgn_next_tok(struct pgn_reader *r);
+/* pgn_window.c: the window and the shadow decoder */
+size_t xqi_pgn_count_chars(const char *s, size_t n);
+/* The column cursor moved on to position `p` (at or after it), counting
+ * the characters on the way. */
+static inline void xqi_pgn_advance_col(struct pgn_reader *r, uint64_t p)
+{
+	if (p > r->col_pos) {
+		r->col_val += (uint64_t)xqi_pgn_count_chars(r->text + (r->col_pos - r->base),
+						    (size_t)(p - r->col_pos));
+		r->col_pos = p;
+	}
+}
+void xqi_pgn_report_io(struct pgn_reader *r, struct xq_diagnostic *d);
 int xqi_pgn_have(struct pgn_reader *r, uint64_t p, uint64_t keep);
 int xqi_pgn_start_conversion(struct pgn_reader *r, enum xqi_encoding enc);
-size_t xqi_pgn_count_chars(const char *s, size_t n);
 uint64_t xqi_pgn_offset_of(struct pgn_reader *r, uint64_t p);
 uint64_t xqi_pgn_offset_peek(const struct pgn_reader *r, uint64_t p);
-uint64_t xqi_pgn_tok_progress(const struct pgn_reader *r);
-/* Does token `t`, of the game being read (r->game_start), take the game
- * past its limit (r->max_game)?  Asked of each of its tokens by the reader
- * and the splitter alike, but of the next game's first tag line. */
-static inline int xqi_pgn_over_game(const struct pgn_reader *r, const struct tok *t)
-{
-	return r->game_start != NO_POS && t->type != T_EOF && t->type != T_IO &&
-	       t->end - r->game_start > r->max_game;
-}
-void xqi_pgn_push_back(struct pgn_reader *r);
 void xqi_pgn_set_text(struct pgn_reader *r);
 void xqi_pgn_shadow_free(struct shadow *sh);
 void xqi_pgn_take_foreign(struct pgn_reader *r, uint64_t upto);
@@ -262,6 +263,33 @@ void xqi_pgn_take_foreign(struct pgn_reader *r, uint64_t upto);
  * input's end). */
 size_t xqi_pgn_unit_start(const char *buf, size_t from, size_t k);
 enum xqi_encoding xqi_pgn_detect_sample(const char *s, size_t avail);
+
+/* pgn_lex.c: the lexer */
+const char *xqi_pgn_tok_text(const struct pgn_reader *r, uint64_t from);
+/*
+ * The text [from, to) of token `t` (a tag or a comment), and when it holds
+ * bytes that are not text (t->bad) that text with each of them replaced by
+ * U+FFFD (decode.h), in the reader's buffer `k` (0 or 1: valid until that
+ * buffer is asked for again), how many added to *count: the field keeps
+ * the rest of its text.  Its length in *n; NULL when out of memory.
+ */
+const char *xqi_pgn_tok_fixed(struct pgn_reader *r, const struct tok *t, uint64_t from, uint64_t to,
+			     int k, size_t *n, long *count);
+/* The warning that `count` bytes of `what` (a field of token `t`, of game
+ * `game` at ply `ply`) were replaced so: at the first of them.  None when 0. */
+void xqi_pgn_warn_fixed(struct pgn_reader *r, const struct tok *t, uint64_t game, uint32_t ply,
+		       const char *what, long count);
+const struct tok *xqi_pgn_next_tok(struct pgn_reader *r);
+uint64_t xqi_pgn_tok_progress(const struct pgn_reader *r);
+/* Does token `t`, of the game being read (r->game_start), take the game
+ * past its limit (r->max_game)?  Asked of each of its tokens by the reader
+ * and the splitter alike, but of the next game's first tag line. */
+static inline int xqi_pgn_over_game(const struct pgn_reader *r, const struct tok *t)
+{
+	return r->game_start != NO_POS && t->type != T_EOF && t->type != T_IO &&
+	       t->end - r->game_start > r->max_game;
+}
+void xqi_pgn_push_back(struct pgn_reader *r);
 
 /* pgn_read.c: the parser */
 int xqi_pgn_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,

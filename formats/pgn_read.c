@@ -119,36 +119,6 @@ static void fail_bad_byte(struct pgn_reader *r, struct gstate *s, const struct t
 	fail(r, s, &t->bad_place, s->ply + 1, NULL, 0, XQI_D_ENCODING, "%s", msg);
 }
 
-/*
- * A tag or comment holding bytes that are not text (t->bad): `n` bytes of
- * `text` appended to `out` with each such byte replaced by U+FFFD
- * (decode.h); the field is kept, the game is not broken.  *count (which
- * may be NULL) counts what was replaced.  Returns 0 or XQ_ENOMEM.
- */
-static int repair_text(struct xq_buf *out, const char *text, size_t n, long *count)
-{
-	long k = xqi_textdec_repair(out, text, n);
-
-	if (k < 0)
-		return XQ_ENOMEM;
-	if (count)
-		*count += k;
-	return 0;
-}
-
-/* The warning about such a field, at its first byte that is not text. */
-static void warn_repaired(struct pgn_reader *r, const struct xqi_record *g, const struct tok *t,
-			  uint32_t ply, const char *what, long count)
-{
-	char msg[256];
-
-	if (count == 0)
-		return;
-	xqi_textdec_repaired_message(msg, sizeof(msg), what, t->bad_byte,
-				    xqi_encoding_name(t->bad_enc), t->bad_place.offset, count);
-	report(r, g, &t->bad_place, ply, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_ENCODING, "%s", msg);
-}
-
 /* Comment text: line ends made LF, surrounding white space dropped. */
 static int clean_comment(struct pgn_reader *r, const char *s, size_t n)
 {
@@ -243,26 +213,20 @@ static int flush_pre(struct pgn_reader *r, struct gstate *s)
 
 /*
  * The comment `t` made clean in r->scratch; one that holds bytes that are
- * not text is repaired there, with a warning at ply `ply`.
+ * not text keeps the rest of its text (U+FFFD for each), with a warning at
+ * ply `ply`.
  */
 static int comment_text(struct pgn_reader *r, const struct xqi_record *g, const struct tok *t,
 			uint32_t ply)
 {
-	int rc = clean_comment(r, xqi_pgn_tok_text(r, t->body), (size_t)(t->body_end - t->body));
-	struct xq_buf fixed = XQ_BUF_INIT;
-	long count = 0;
+	long fixed = 0;
+	size_t n;
+	const char *text = xqi_pgn_tok_fixed(r, t, t->body, t->body_end, 0, &n, &fixed);
 
-	if (rc || !t->bad)
-		return rc;
-	if (repair_text(&fixed, r->scratch.ptr, r->scratch.len, &count)) {
-		xq_buf_release(&fixed);
+	if (!text || clean_comment(r, text, n))
 		return XQ_ENOMEM;
-	}
-	xq_buf_reset(&r->scratch);
-	rc = xq_buf_add(&r->scratch, fixed.ptr, fixed.len) ? XQ_ENOMEM : 0;
-	xq_buf_release(&fixed);
-	warn_repaired(r, g, t, ply, "a comment", count);
-	return rc;
+	xqi_pgn_warn_fixed(r, t, g->number, ply, "a comment", fixed);
+	return 0;
 }
 
 static int take_comment(struct pgn_reader *r, struct gstate *s, const struct tok *t)
@@ -578,35 +542,11 @@ static int unescape_value(struct pgn_reader *r, const char *v, size_t n)
 	return 0;
 }
 
-/*
- * Tag `t` holds bytes that are not text: its name (`nlen` bytes at
- * `name`) and its value (unescaped in r->scratch) are added repaired, and
- * said so.  Returns 0 or XQ_ENOMEM.
- */
-static int add_repaired_tag(struct pgn_reader *r, struct gstate *s, const struct tok *t,
-			    const char *name, size_t nlen)
-{
-	struct xq_buf n = XQ_BUF_INIT, v = XQ_BUF_INIT;
-	long count = 0;
-	int rc = XQ_ENOMEM;
-
-	if (!repair_text(&n, name, nlen, &count) &&
-	    !repair_text(&v, r->scratch.ptr, r->scratch.len, &count) &&
-	    !xqi_record_add_tag_at(s->g, n.ptr, n.len, v.ptr, v.len, &t->place)) {
-		char what[80];
-		snprintf(what, sizeof(what), "tag %.*s", n.len > 40 ? 40 : (int)n.len, n.ptr);
-		warn_repaired(r, s->g, t, 0, what, count);
-		rc = 0;
-	}
-	xq_buf_release(&n);
-	xq_buf_release(&v);
-	return rc;
-}
-
 static int take_tag(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 {
-	const char *name = xqi_pgn_tok_text(r, t->body), *value;
-	size_t nlen = (size_t)(t->body_end - t->body);
+	const char *name, *value;
+	size_t nlen, vlen;
+	long fixed = 0;
 	struct xqi_tag *tag;
 
 	if (t->tag_flags & TAG_NO_NAME) {
@@ -614,15 +554,18 @@ static int take_tag(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 		     (int)((t->end - t->start) > 60 ? 60 : (t->end - t->start)), xqi_pgn_tok_text(r, t->start));
 		return 0;
 	}
-	if (unescape_value(r, xqi_pgn_tok_text(r, t->value), (size_t)(t->value_end - t->value)))
+	/* (bytes that are not text stay in the tag, as U+FFFD) */
+	name = xqi_pgn_tok_fixed(r, t, t->body, t->body_end, 0, &nlen, &fixed);
+	value = xqi_pgn_tok_fixed(r, t, t->value, t->value_end, 1, &vlen, &fixed);
+	if (!name || !value || unescape_value(r, value, vlen) ||
+	    xqi_record_add_tag_at(s->g, name, nlen, r->scratch.ptr, r->scratch.len, &t->place))
 		return oom(r, s);
-	if (t->bad) {
-		if (add_repaired_tag(r, s, t, name, nlen))
-			return oom(r, s);
-	} else if (xqi_record_add_tag_at(s->g, name, nlen, r->scratch.ptr, r->scratch.len, &t->place)) {
-		return oom(r, s);
-	}
 	tag = &s->g->tags[s->g->ntags - 1];
+	if (fixed) {
+		char what[64];
+		snprintf(what, sizeof(what), "tag %.40s", tag->name);
+		xqi_pgn_warn_fixed(r, t, s->g->number, 0, what, fixed);
+	}
 	value = tag->value;
 	if (t->tag_flags & TAG_UNQUOTED)
 		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
@@ -821,18 +764,15 @@ static void rg_trailing(void *ctx, const struct tok *t)
 
 	/* The text is quoted in the message (cut at a character boundary):
 	 * it names no move, so the move's slot stays empty. */
-	struct xq_buf q = XQ_BUF_INIT;
+	long fixed = 0;
 
 	while (k > 0 && k < n && ((unsigned char)w[k] & 0xC0) == 0x80)
 		k--;
 	/* Bytes that are not text are quoted as U+FFFD. */
-	if (t->bad && repair_text(&q, w, k, NULL) == 0) {
-		w = q.ptr;
-		k = q.len;
-	}
+	if (t->bad && (w = xqi_pgn_tok_fixed(rg->r, t, t->start, t->start + k, 0, &k, &fixed)) == NULL)
+		return;
 	report(rg->r, rg->s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_TRAILING,
 	       "text after the result is not part of the game and is skipped: '%.*s'", (int)k, w);
-	xq_buf_release(&q);
 }
 
 static struct game_end reading_end(struct reading_game *rg)
@@ -1241,6 +1181,8 @@ struct pgn_reader *xqi_pgn_new_reader(const struct xqi_read_opts *opts, const st
 	xq_buf_init(&r->scratch);
 	xq_buf_init(&r->pre);
 	xq_buf_init(&r->post);
+	xq_buf_init(&r->fixed[0]);
+	xq_buf_init(&r->fixed[1]);
 	r->post_node = XQ_NO_NODE;
 	r->line = 1;
 	r->cr_at = UINT64_MAX;
@@ -1286,6 +1228,8 @@ void xqi_pgn_close_reader(void *reader)
 	xq_buf_release(&r->scratch);
 	xq_buf_release(&r->pre);
 	xq_buf_release(&r->post);
+	xq_buf_release(&r->fixed[0]);
+	xq_buf_release(&r->fixed[1]);
 	free(r->stack);
 	free(r->saved);
 	free(r->path);
