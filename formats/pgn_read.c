@@ -1021,11 +1021,11 @@ static void over_game(struct pgn_reader *r, struct gstate *s)
 {
 	const struct tok *t = &r->tok;
 	struct xq_diagnostic d;
-	char what[64];
 
-	snprintf(what, sizeof(what), "the game from line %llu", (unsigned long long)r->game_line);
+	/* No line in the text: a chunk read by the batch counts its lines
+	 * from its own start, and only the diagnostic's place is put right. */
 	xqi_diagnostic_init(&d);
-	xqi_format_limit_diag_then(&d, &xqi_format_pgn, &r->opts, what,
+	xqi_format_limit_diag_then(&d, &xqi_format_pgn, &r->opts, "the game",
 				  "it is kept up to here, its rest is skipped and reading goes on "
 				  "at the next game");
 	fail(r, s, &t->place, s->ply, NULL, 0, XQI_D_RESOURCE, "%s", d.msg);

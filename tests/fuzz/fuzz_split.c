@@ -26,7 +26,9 @@
  * The first byte picks the format (bit 0: PGN or NDJSON), a forced
  * encoding for PGN (bits 1-2: none, UTF-8, GB18030, Big5), how many
  * games a chunk aims at (bits 3-4: 1 to 4), and for the late cut the
- * window and the step of the reads (bits 5-7).
+ * window and the step of the reads (bits 5-7); bit 7 also sets a record's
+ * limit (--max-game-size) to 1 KiB, so that records over it are skipped
+ * and the next read, whole and in chunks alike.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -398,6 +400,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fmt == &xqi_format_pgn)
 		ro.encoding = encs[(data[0] >> 1) & 3];
 	games = 1 + ((data[0] >> 3) & 3);
+	if (data[0] & 0x80)
+		ro.max_record = 1024;
 	text = (const char *)data + 1;
 	len = size - 1;
 
