@@ -6,8 +6,10 @@
  * and the events are the same, and every event's decoded place walks
  * back to its source offset.
  *
- * The first byte picks the encoding and the flags, the second the chunk
- * size; the rest is the input.
+ * The first byte picks the encoding and the flags (bits 0-1 UTF-8,
+ * GB18030, Big5, UTF-16LE; bits 2-4 the flags; bit 5 instead Windows-1252
+ * or, with bit 0, KOI8-R through iconv), the second the chunk size; the
+ * rest is the input.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -77,6 +79,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 2 || size > 65536)
 		return 0;
 	enc = encs[data[0] & 3];
+	if (data[0] & 0x20) {
+		if (!(data[0] & 1))
+			enc = XQI_ENC_CP1252;
+		else if (xqi_encoding_parse("koi8-r", &enc))
+			return 0; /* this system's iconv has no KOI8-R */
+	}
 	flags = (data[0] >> 2) & (XQI_TEXTDEC_MIXED | XQI_TEXTDEC_COPY | XQI_TEXTDEC_BAD_EVENTS);
 	chunk = 1 + data[1] * 7u;
 	n = size - 2;

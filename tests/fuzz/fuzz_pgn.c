@@ -8,7 +8,9 @@
  *
  * The first byte picks the options: bits 0-1 force an encoding (none,
  * UTF-8, GB18030, Big5), bit 2 reads coordinates with ranks 1-10, bits
- * 3-4 pick the notation the round trip writes (Chinese, ICCS, WXF).
+ * 3-4 pick the notation the round trip writes (Chinese, ICCS, WXF), bit 5
+ * sets a game's limit (--max-game-size) to 256 bytes times 1, 2, 4 or 8
+ * (bits 6-7), so that games over it are skipped and the next read.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -143,6 +145,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	opts.encoding = encs[data[0] & 3];
 	opts.uci_ranks = (data[0] >> 2) & 1;
+	if (data[0] & 0x20)
+		opts.max_record = (uint64_t)256 << ((data[0] >> 6) & 3);
 	if (xqi_input_open_mem(&in, "fuzz.pgn", data + 1, size - 1))
 		abort();
 	if (xqi_format_pgn.open_reader(&rd, in, &opts, &sink) || xqi_record_init(&g))
