@@ -29,7 +29,7 @@ fails=0 checks=0
 export XQ_TEST_SPLIT=16384,8,8192
 while [ "$(wc -c < "$T/big.pgn")" -lt 165000 ]; do
 	cat "$samples/liu-dahua-iccs.pgn" "$data/mixed/stray-byte-in-utf8.pgn" \
-		"$data/pgn/first-game-without-result.pgn" >> "$T/big.pgn"
+		"$data/pgn/first-game-without-result.pgn" "$data/fix/broken.pgn" >> "$T/big.pgn"
 	printf '\n' >> "$T/big.pgn"
 done
 

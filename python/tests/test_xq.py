@@ -252,7 +252,8 @@ class Replaying(unittest.TestCase):
         self.assertEqual(xq.encoding_name("CP936"), "gbk")
         self.assertEqual(xq.encoding_name("UTF8"), "utf-8")
         self.assertEqual(xq.encoding_name("gb2312"), "gb18030")
-        self.assertIsNone(xq.encoding_name("latin-1"))
+        self.assertEqual(xq.encoding_name("latin-1"), "iso-8859-1")
+        self.assertIsNone(xq.encoding_name("no-such-encoding"))
 
     def test_diagram_draws_the_board_with_the_last_move(self):
         p = xq.Position()

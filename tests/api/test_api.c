@@ -1301,7 +1301,7 @@ static void encoding_names_read_in_any_case_to_the_canonical_one(void **state)
 		{"utf-8", "utf-8"},      {"UTF8", "utf-8"},      {"GB2312", "gb18030"},
 		{"gb18030", "gb18030"},  {"gbk", "gbk"},         {"CP936", "gbk"},
 		{"Big5", "big5"},        {"cp950", "big5"},      {"utf16le", "utf-16le"},
-		{"UTF-16BE", "utf-16be"},
+		{"UTF-16BE", "utf-16be"}, {"latin-1", "iso-8859-1"}, {"CP1252", "windows-1252"},
 	};
 	xq_read_options o = XQ_READ_OPTIONS_INIT;
 	xq_reader *rd;
@@ -1309,7 +1309,8 @@ static void encoding_names_read_in_any_case_to_the_canonical_one(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		assert_string_equal(xq_encoding_canonical(names[i][0]), names[i][1]);
-	assert_null(xq_encoding_canonical("latin-1"));
+	assert_null(xq_encoding_canonical("no-such-encoding"));
+	assert_null(xq_encoding_canonical("utf-32")); /* ASCII is not kept as it is */
 	assert_null(xq_encoding_canonical(""));
 	assert_null(xq_encoding_canonical("utf-8 "));
 	assert_null(xq_encoding_canonical("an encoding name far longer than any the library knows"));
@@ -1319,7 +1320,7 @@ static void encoding_names_read_in_any_case_to_the_canonical_one(void **state)
 	o.encoding = "GB2312";
 	assert_int_equal(xq_reader_open_memory(&rd, NULL, pgn, sizeof(pgn) - 1, &o, NULL, NULL), 0);
 	xq_reader_close(rd);
-	o.encoding = "latin-1";
+	o.encoding = "no-such-encoding";
 	assert_int_equal(xq_reader_open_memory(&rd, NULL, pgn, sizeof(pgn) - 1, &o, NULL, NULL),
 			 XQ_EENCODING);
 }
