@@ -156,7 +156,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(TEST_HDRS) $(LIBXQ)
 
 $(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/standalone.c $(TEST_HDRS) $(LIBXQ)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< tests/fuzz/standalone.c $(LIBXQ) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -Iinclude $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< tests/fuzz/standalone.c $(LIBXQ) $(LDLIBS)
 
 # Benchmark drivers (bench/*.c), built by `make bench-tools`.
 bench-tools: $(BENCH_BIN)
@@ -306,7 +306,7 @@ demo: all
 # libFuzzer builds (clang only).
 FUZZ_CC ?= clang
 FUZZ_BUILD = build/fuzz
-FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -DXQ_CHECKS $(CPPFLAGS) $(XML_CFLAGS)
+FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -DXQ_CHECKS $(CPPFLAGS) -Iinclude $(XML_CFLAGS)
 fuzz: $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
 FUZZ_GEN = $(BUILD)/gen/tables.c $(BUILD)/gen/html_assets.c
 $(FUZZ_BUILD)/%: tests/fuzz/%.c $(LIB_SRC) $(FMT_SRC) $(FUZZ_GEN) $(BUILD)/gen/ecco_rules.inc

@@ -12,7 +12,6 @@
  * reported as it was read and skipped, or searched up to its first error
  * with --keep-broken.
  */
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +21,7 @@
 #include "inputs.h"
 #include "opt.h"
 #include "output.h"
+#include "pattern.h"
 #include <xq/batch.h>
 #include "progress.h"
 #include "report.h"
@@ -81,8 +81,7 @@ struct tag_test {
 	char name[64];
 	enum tag_op op;
 	const char *value;
-	regex_t re;
-	int has_re;
+	struct pattern *re;     /* ~ and !~ (pattern.h: linear time, stopped by a signal) */
 	int nparts;             /* > 0: an order test on numbers (1990, 1990.05) */
 	long parts[MAX_PARTS];
 };
@@ -130,11 +129,13 @@ struct fctx {
 	int count, list;
 	/* totals, on the output thread */
 	uint64_t matched, skipped;
+	int nomem;                 /* a test ran out of memory: the run stops */
 	struct xq_buf refs;        /* --list records to flush */
 };
 
-/* Job flags and counts of a game (set by process). */
-enum { J_MATCH = 1, J_SKIP = 2 };
+/* Job flags and counts of a game (set by process): J_NOMEM, a test
+ * could not be made for want of memory. */
+enum { J_MATCH = 1, J_SKIP = 2, J_NOMEM = 4 };
 
 static int usage_at(struct opt_parser *p, const char *opt, const char *text, size_t at,
 		    const char *what)
@@ -228,13 +229,10 @@ static int parse_tag(struct fctx *c, struct opt_parser *p, const char *text)
 		return usage_at(p, "--tag", text, i, "unknown operator (=, !=, <, <=, >, >=, ~ or !~)");
 	t->value = text + n;
 	if (t->op == OP_RE || t->op == OP_NRE) {
-		int rc = regcomp(&t->re, t->value, REG_EXTENDED | REG_NOSUB | REG_ICASE);
-		if (rc) {
-			char why[160];
-			regerror(rc, &t->re, why, sizeof(why));
-			return usage_at(p, "--tag", text, n, why);
-		}
-		t->has_re = 1;
+		char why[200];
+		size_t at;
+		if (pattern_compile(&t->re, t->value, &at, why, sizeof(why)))
+			return usage_at(p, "--tag", text, n + at, why);
 	} else if (t->op >= OP_LT && t->op <= OP_GE) {
 		if (!*t->value)
 			return usage_at(p, "--tag", text, n, "expected a value to compare with");
@@ -567,7 +565,25 @@ static int value_parts(const char *s, long *parts)
 	return n;
 }
 
-static int tag_matches(const struct tag_test *t, const xq_record *g)
+/* Stop a long match: the signal that stops the run has come. */
+static int match_stopped(void *arg)
+{
+	(void)arg;
+	return cmd_stop && xq_cancel_is_set(cmd_stop);
+}
+
+/* Does the pattern of `t` match `v`?  1 or 0; after a signal, 0; when
+ * memory ran out, 0 with J_NOMEM in *flags. */
+static int re_matches(const struct tag_test *t, const char *v, unsigned *flags)
+{
+	int rc = pattern_match(t->re, v, strlen(v), match_stopped, NULL);
+
+	if (rc == XQ_ENOMEM)
+		*flags |= J_NOMEM;
+	return rc == 1;
+}
+
+static int tag_matches(const struct tag_test *t, const xq_record *g, unsigned *flags)
 {
 	const char *v = tag_any_case(g, t->name);
 	int cmp;
@@ -582,8 +598,8 @@ static int tag_matches(const struct tag_test *t, const xq_record *g)
 	case OP_EXISTS: return *v != '\0';
 	case OP_EQ: return xq_ascii_ieq(v, t->value);
 	case OP_NE: return !xq_ascii_ieq(v, t->value);
-	case OP_RE: return regexec(&t->re, v, 0, NULL, 0) == 0;
-	case OP_NRE: return regexec(&t->re, v, 0, NULL, 0) != 0;
+	case OP_RE: return re_matches(t, v, flags);
+	case OP_NRE: return !re_matches(t, v, flags) && !(*flags & J_NOMEM) && !match_stopped(NULL);
 	default: break;
 	}
 	if (t->nparts) {
@@ -778,7 +794,7 @@ static int game_matches(const struct fctx *c, xq_batch_job *j, xq_position *b, s
 			return 0;
 	}
 	for (int i = 0; i < c->ntags; i++)
-		if (!tag_matches(&c->tags[i], g))
+		if (!tag_matches(&c->tags[i], g, &j->flags))
 			return 0;
 	if (c->has_line && !line_matches(c, g, b))
 		return 0;
@@ -872,7 +888,15 @@ static int find_emit(void *ctx, xq_batch_job *j)
 {
 	struct fctx *c = ctx;
 
-	if (j->kind == XQ_BATCH_GAME) {
+	if (j->kind == XQ_BATCH_GAME && (j->flags & J_NOMEM) && !c->nomem) {
+		/* The game cannot be said to match or not: the run stops. */
+		cmd_error("out of memory matching a --tag pattern in game %llu of '%s'",
+			  (unsigned long long)xq_record_number(j->record), j->file->name);
+		c->nomem = 1;
+		c->rep.io_error = 1;
+		c->out.io_error = 1;
+		c->out.stop = 1;
+	} else if (j->kind == XQ_BATCH_GAME) {
 		if (j->flags & J_SKIP) {
 			skip_note(j);
 			c->skipped++;
@@ -1092,8 +1116,7 @@ int cmd_find(int argc, char **argv)
 		rc = run(c, &p);
 	}
 	for (int i = 0; i < c->ntags; i++)
-		if (c->tags[i].has_re)
-			regfree(&c->tags[i].re);
+		pattern_free(c->tags[i].re);
 	for (int i = 0; i < c->npos; i++)
 		for (int k = 0; k < c->pos[i].nb; k++)
 			xq_position_free(c->pos[i].b[k]);
