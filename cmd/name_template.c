@@ -4,6 +4,7 @@
  */
 #include "name_template.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,10 +105,45 @@ static int is_invisible(uint32_t cp)
 	return 0;
 }
 
-/* Append `len` bytes of `s` made safe for a file name (name_template.h). */
-static void add_part(struct xq_buf *b, const char *s, size_t len)
+/*
+ * The name as it is made: tidied as it grows (name_template.h: no
+ * leading '-', '_' or '.', no runs of '-' and '_'), and made no longer
+ * once it is long enough for its cut (NAME_TEMPLATE_MAX bytes and two
+ * more: one of those two is not a separator, so what the end of the
+ * expansion would strip cannot reach the cut).  A template that repeats
+ * a long tag thousands of times costs no more than one that names it
+ * once.
+ */
+struct name_out {
+	struct xq_buf *b;
+	int started; /* a byte other than '-', '_' and '.' was put */
+};
+
+static int name_full(const struct name_out *o)
 {
-	for (size_t i = 0; i < len;) {
+	return o->b->len >= NAME_TEMPLATE_MAX + 2;
+}
+
+static void name_put(struct name_out *o, char ch)
+{
+	int sep = ch == '-' || ch == '_';
+	struct xq_buf *b = o->b;
+
+	if (!o->started) {
+		if (sep || ch == '.')
+			return;
+		o->started = 1;
+	}
+	if (sep && b->len && (b->ptr[b->len - 1] == '-' || b->ptr[b->len - 1] == '_'))
+		return;
+	xq_buf_addc(b, ch);
+}
+
+/* Append `len` bytes of `s` made safe for a file name (name_template.h),
+ * up to the name's length. */
+static void add_part(struct name_out *o, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len && !name_full(o);) {
 		unsigned char ch = (unsigned char)s[i];
 		size_t n = ch < 0x80 ? 1 : xq_utf8_valid_prefix(s + i, len - i);
 		uint32_t cp = ch;
@@ -115,17 +151,18 @@ static void add_part(struct xq_buf *b, const char *s, size_t len)
 			xq_utf8_decode(s + i, n, &cp);
 		if (n == 0 || ch < 0x20 || ch == 0x7f || strchr("/\\:*?\"<>|", ch) ||
 		    is_invisible(cp) || xq_is_space(ch)) {
-			xq_buf_addc(b, '_');
+			name_put(o, '_');
 			n = n ? n : 1;
 		} else {
-			xq_buf_add(b, s + i, n);
+			for (size_t k = 0; k < n; k++)
+				name_put(o, s[i + k]);
 		}
 		i += n;
 	}
 }
 
 /* The input's base name without directories, ".gz" and its extension. */
-static void add_file_base(struct xq_buf *b, const char *path)
+static void add_file_base(struct name_out *o, const char *path)
 {
 	const char *base = strrchr(path, '/');
 	size_t len;
@@ -139,7 +176,7 @@ static void add_file_base(struct xq_buf *b, const char *path)
 			len = i - 1;
 			break;
 		}
-	add_part(b, base, len < 255 ? len : 255);
+	add_part(o, base, len < 255 ? len : 255);
 }
 
 /* A tag for the template: its exact name first, else the first tag whose
@@ -156,10 +193,10 @@ static const char *template_tag(const xq_record *r, const char *key)
 }
 
 /* One {KEY} or {KEY:W}, its text between the braces in `t` (len bytes). */
-static void add_key(struct xq_buf *b, const char *t, size_t len, const xq_record *r,
+static void add_key(struct name_out *o, const char *t, size_t len, const xq_record *r,
 		    const char *path, uint64_t seq)
 {
-	char key[64];
+	char key[64], num[32];
 	int width = 0;
 	char *colon;
 	const char *v;
@@ -175,30 +212,22 @@ static void add_key(struct xq_buf *b, const char *t, size_t len, const xq_record
 		if (width > 20)
 			width = 20;
 	}
-	if (!strcmp(key, "n"))
-		xq_buf_addf(b, "%0*llu", width, (unsigned long long)seq);
-	else if (!strcmp(key, "game"))
-		xq_buf_addf(b, "%0*llu", width, (unsigned long long)xq_record_number(r));
-	else if (!strcmp(key, "file"))
-		add_file_base(b, path);
-	else if ((v = template_tag(r, key)))
-		add_part(b, v, strlen(v));
+	if (!strcmp(key, "n") || !strcmp(key, "game")) {
+		snprintf(num, sizeof(num), "%0*llu", width,
+			 (unsigned long long)(key[0] == 'n' ? seq : xq_record_number(r)));
+		add_part(o, num, strlen(num));
+	} else if (!strcmp(key, "file")) {
+		add_file_base(o, path);
+	} else if ((v = template_tag(r, key))) {
+		add_part(o, v, strlen(v));
+	}
 }
 
-/* Tidy an expanded name (name_template.h) from `raw` into `b`. */
-static void tidy(struct xq_buf *b, const struct xq_buf *raw, uint64_t seq)
+/* The end of a name made by name_put(): no separator last, at most
+ * NAME_TEMPLATE_MAX bytes (cut on a character boundary), and the run
+ * number when nothing is left. */
+static void finish_name(struct xq_buf *b, uint64_t seq)
 {
-	size_t i = 0;
-
-	while (i < raw->len && (raw->ptr[i] == '-' || raw->ptr[i] == '_' || raw->ptr[i] == '.'))
-		i++;
-	for (; i < raw->len; i++) {
-		char ch = raw->ptr[i];
-		int sep = ch == '-' || ch == '_';
-		if (sep && b->len && (b->ptr[b->len - 1] == '-' || b->ptr[b->len - 1] == '_'))
-			continue;
-		xq_buf_addc(b, ch);
-	}
 	while (b->len && (b->ptr[b->len - 1] == '-' || b->ptr[b->len - 1] == '_'))
 		xq_buf_truncate(b, b->len - 1);
 	if (b->len > NAME_TEMPLATE_MAX) {
@@ -214,29 +243,27 @@ static void tidy(struct xq_buf *b, const struct xq_buf *raw, uint64_t seq)
 int name_template_expand(struct xq_buf *b, const char *tmpl, const xq_record *r,
 			 const char *path, uint64_t seq)
 {
-	struct xq_buf raw = XQ_BUF_INIT;
+	struct name_out o = {b, 0};
 	const char *t = tmpl;
 	int rc;
 
-	while (*t) {
+	xq_buf_reset(b);
+	while (*t && !name_full(&o)) {
 		const char *close = *t == '{' ? strchr(t, '}') : NULL;
 		if (!close) {
 			/* Text up to the next '{', whole (a character is never
 			 * cut in two). */
 			const char *next = strchr(t + 1, '{');
 			size_t len = next ? (size_t)(next - t) : strlen(t);
-			add_part(&raw, t, len);
+			add_part(&o, t, len);
 			t += len;
 			continue;
 		}
-		add_key(&raw, t + 1, (size_t)(close - t - 1), r, path, seq);
+		add_key(&o, t + 1, (size_t)(close - t - 1), r, path, seq);
 		t = close + 1;
 	}
-	xq_buf_reset(b);
-	tidy(b, &raw, seq);
-	rc = xq_buf_error(&raw) ? xq_buf_error(&raw) : xq_buf_error(b);
-	xq_buf_release(&raw);
-	if (rc)
+	finish_name(b, seq);
+	if ((rc = xq_buf_error(b)) != 0)
 		xq_buf_reset(b);
 	return rc;
 }

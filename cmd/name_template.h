@@ -18,7 +18,9 @@
  * that are not seen where they stand (bidi overrides, zero-width spaces,
  * ...) become '_'.  The name is then tidied: no runs of '-' or '_', none
  * at its ends, no leading dot, at most NAME_TEMPLATE_MAX bytes (cut on a
- * character boundary), and the run number when nothing is left.
+ * character boundary), and the run number when nothing is left.  The
+ * expansion stops once the name is that long: a template that repeats a
+ * long tag costs no more than the name it makes.
  */
 #ifndef CMD_NAME_TEMPLATE_H
 #define CMD_NAME_TEMPLATE_H

@@ -149,6 +149,92 @@ static void a_long_name_is_cut_to_200_bytes_on_a_character_boundary(void **state
 	xq_record_free(g);
 }
 
+/* A template that names a long tag 20,000 times: 20 GB of text once
+ * expanded whole.  The name stops growing at its length (the tag's first
+ * 200 bytes); expanding everything before cutting took 12.5 s and
+ * 200 MB with a tag of 10 KB. */
+static void a_template_stops_expanding_once_the_name_is_long_enough(void **state)
+{
+	struct xq_buf tmpl = XQ_BUF_INIT, red = XQ_BUF_INIT, want = XQ_BUF_INIT;
+	xq_record *g;
+
+	(void)state;
+	for (int i = 0; i < 20000; i++)
+		xq_buf_adds(&tmpl, "{Red}");
+	xq_buf_addc(&tmpl, '\0');
+	for (int i = 0; i < 1 << 19; i++)
+		xq_buf_adds(&red, "ab");
+	xq_buf_addc(&red, '\0');
+	xq_buf_add(&want, red.ptr, 200);
+	xq_buf_addc(&want, '\0');
+	g = game_with(1, "Red", red.ptr, NULL);
+	expect_name(tmpl.ptr, g, "x", 1, want.ptr);
+	xq_buf_release(&tmpl);
+	xq_buf_release(&red);
+	xq_buf_release(&want);
+	xq_record_free(g);
+}
+
+/* The name as it was made before it stopped at its length: every part
+ * expanded, then tidied whole (the rules of name_template.h), for the
+ * comparison below. */
+static void whole_name(struct xq_buf *out, const char *parts[], int n, uint64_t seq)
+{
+	struct xq_buf raw = XQ_BUF_INIT;
+	size_t i = 0;
+
+	/* (The pieces below: only a space is not safe.) */
+	for (int k = 0; k < n; k++)
+		for (const char *c = parts[k]; *c; c++)
+			xq_buf_addc(&raw, *c == ' ' ? '_' : *c);
+	xq_buf_reset(out);
+	while (i < raw.len && (raw.ptr[i] == '-' || raw.ptr[i] == '_' || raw.ptr[i] == '.'))
+		i++;
+	for (; i < raw.len; i++) {
+		int sep = raw.ptr[i] == '-' || raw.ptr[i] == '_';
+		if (!(sep && out->len && (out->ptr[out->len - 1] == '-' || out->ptr[out->len - 1] == '_')))
+			xq_buf_addc(out, raw.ptr[i]);
+	}
+	finish_name(out, seq);
+	xq_buf_release(&raw);
+}
+
+static void a_name_stopped_at_its_length_is_the_name_made_whole(void **state)
+{
+	static const char *const pieces[] = {"-", "_", ".", "a", "\xE5\xB8\x85", " ", "--", "b."};
+	uint64_t x = 12345;
+
+	(void)state;
+	for (int round = 0; round < 2000; round++) {
+		const char *parts[40];
+		struct xq_buf text[40], tmpl = XQ_BUF_INIT, whole = XQ_BUF_INIT;
+		int n = 1 + (int)(x % 40);
+		xq_record *g = xq_record_new();
+		char name[16];
+
+		for (int k = 0; k < n; k++) {
+			xq_buf_init(&text[k]);
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			for (int len = (int)(x >> 58); len >= 0; len--)
+				xq_buf_adds(&text[k], pieces[(x >> (len % 50)) % 8]);
+			xq_buf_addc(&text[k], '\0');
+			parts[k] = text[k].ptr;
+			snprintf(name, sizeof(name), "T%d", k);
+			assert_int_equal(xq_record_set_tag(g, name, text[k].ptr), 0);
+			xq_buf_addf(&tmpl, "{T%d}", k);
+		}
+		xq_buf_addc(&tmpl, '\0');
+		whole_name(&whole, parts, n, 9);
+		xq_buf_addc(&whole, '\0');
+		expect_name(tmpl.ptr, g, "x", 9, whole.ptr);
+		for (int k = 0; k < n; k++)
+			xq_buf_release(&text[k]);
+		xq_buf_release(&tmpl);
+		xq_buf_release(&whole);
+		xq_record_free(g);
+	}
+}
+
 static void text_of_the_template_keeps_its_characters(void **state)
 {
 	xq_record *g;
@@ -220,6 +306,8 @@ int main(void)
 		cmocka_unit_test(slash_and_reserved_characters_become_underscores),
 		cmocka_unit_test(bidi_invisible_and_control_characters_become_underscores),
 		cmocka_unit_test(a_long_name_is_cut_to_200_bytes_on_a_character_boundary),
+		cmocka_unit_test(a_template_stops_expanding_once_the_name_is_long_enough),
+		cmocka_unit_test(a_name_stopped_at_its_length_is_the_name_made_whole),
 		cmocka_unit_test(text_of_the_template_keeps_its_characters),
 		cmocka_unit_test(the_extension_is_the_formats_first_in_lower_case),
 		cmocka_unit_test(no_extension_is_added_without_one_to_take),
