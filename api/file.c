@@ -8,7 +8,8 @@
 
 /* The flags a caller may give (formats/io.h has no others). */
 #define FILE_FLAGS \
-	(XQ_WRITE_FORCE | XQ_WRITE_GZIP | XQ_WRITE_SYNC_REPLACED | XQ_WRITE_NO_SYNC | XQ_WRITE_NAMED_TEMP)
+	(XQ_WRITE_FORCE | XQ_WRITE_GZIP | XQ_WRITE_SYNC_REPLACED | XQ_WRITE_NO_SYNC | \
+	 XQ_WRITE_NAMED_TEMP | XQ_WRITE_NO_LINKS)
 
 /* Send `d`, filled by a failed call, to `fn`; return `rc`. */
 static int tell(const struct xq_diagnostic *d, int rc, xq_diagnostic_fn fn, void *user)

@@ -520,7 +520,7 @@ static int writer_start(xq_writer *w, const char *path, xq_file *f, const xq_wri
 	} else if (path)
 		rc = xqi_file_open(&w->out, path,
 				    o.flags & (XQ_WRITE_FORCE | XQ_WRITE_GZIP | XQ_WRITE_SYNC_REPLACED |
-					       XQ_WRITE_NO_SYNC | XQ_WRITE_NAMED_TEMP),
+					       XQ_WRITE_NO_SYNC | XQ_WRITE_NAMED_TEMP | XQ_WRITE_NO_LINKS),
 				    &d);
 	else
 		rc = xqi_file_open_mem(&w->out, &w->mem);

@@ -337,7 +337,8 @@ static int write_to_dir(struct output *c, xq_batch_job *j, const struct xq_buf *
 	struct xq_buf name = XQ_BUF_INIT, path = XQ_BUF_INIT;
 	struct file_said said = {"none", ""};
 	xq_file *o;
-	int rc, n = 1;
+	unsigned flags;
+	int rc, n = 1, taken = 0;
 
 	if (name_template_expand(&name, c->template, j->record, j->file->path, c->seq))
 		goto nomem;
@@ -366,11 +367,17 @@ static int write_to_dir(struct output *c, xq_batch_job *j, const struct xq_buf *
 		xq_buf_release(&path);
 		return 1;
 	}
-	rc = xq_file_open(&o, path.ptr, (c->force ? XQ_WRITE_FORCE : 0) | output_sync_flags(c),
-			  keep_file_said, &said);
-	if (!rc) {
+	/* The name comes from the data: never a link or a special file.  A
+	 * name taken (xq_file_check() refuses it, or a file took it during
+	 * the write) is the user's to settle (exit status 2); the rest is
+	 * I/O (3). */
+	flags = (c->force ? XQ_WRITE_FORCE : 0) | XQ_WRITE_NO_LINKS | output_sync_flags(c);
+	if ((rc = xq_file_check(path.ptr, flags, keep_file_said, &said)) < 0) {
+		taken = 1;
+	} else if (!(rc = xq_file_open(&o, path.ptr, flags, keep_file_said, &said))) {
 		xq_file_write(o, doc->ptr, doc->len);
 		rc = xq_file_commit(o, keep_file_said, &said);
+		taken = rc == XQ_EIO && strstr(said.msg, "already exists");
 	}
 	if (rc) {
 		add_diag(j, XQ_SEVERITY_ERROR, said.code, "not written: %s", said.msg);
@@ -379,7 +386,9 @@ static int write_to_dir(struct output *c, xq_batch_job *j, const struct xq_buf *
 			c->disk_full = 1;
 			c->io_error = 1;
 			c->stop = 1;
-		} else if (rc != XQ_EIO || !strstr(said.msg, "already exists")) {
+		} else if (taken) {
+			c->refused = 1;
+		} else {
 			c->io_error = 1;
 		}
 		xq_buf_release(&path);
@@ -1035,7 +1044,9 @@ int output_finish(struct output *c, struct inputs *inputs, const struct reporter
 	if (c->disk_full)
 		cmd_error("the disk is full: stopped after %llu file%s written under '%s'",
 			  (unsigned long long)c->written, c->written == 1 ? "" : "s", c->dir);
-	return c->io_error ? CMD_EXIT_IO : reporter_status(rep, c->skipped);
+	return c->io_error  ? CMD_EXIT_IO
+	       : c->refused ? CMD_EXIT_USAGE
+			    : reporter_status(rep, c->skipped);
 }
 
 void output_init(struct output *c, const char *cmd)

@@ -107,6 +107,8 @@ struct output {
 	struct report_stream stream;
 	uint64_t cut;             /* written with a variation cut at an error */
 	int io_error, stop;
+	int refused;              /* -o DIR/: a name was taken (a file without --force,
+				     a link or a special file): exit status 2 */
 	int too_many;             /* a second game for a single-game format */
 	int disk_full;            /* -o DIR/: a file could not be written for want of space */
 };

@@ -384,7 +384,11 @@ static int write_svg(struct rctx *c, const xq_record *r, const xq_position *p, x
 		snprintf(path, sizeof(path), "%s%03u.svg", c->svg, ply);
 	else
 		snprintf(path, sizeof(path), "%s", c->svg);
-	rc = xq_file_open(&out, path, c->force ? XQ_WRITE_FORCE : 0, report_keep_message, &m);
+	/* Under DIR/ the names are known in advance: never a planted link or
+	 * special file (xqkit(1), OUTPUT FILES). */
+	rc = xq_file_open(&out, path,
+			  (c->force ? XQ_WRITE_FORCE : 0) | (c->svg_dir ? XQ_WRITE_NO_LINKS : 0),
+			  report_keep_message, &m);
 	if (!rc && xq_file_write(out, svg, len)) {
 		xq_file_abort(out);
 		snprintf(m.msg, sizeof(m.msg), "cannot write '%.200s'", path);

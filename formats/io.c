@@ -438,6 +438,23 @@ static int named_fd(const char *path)
 	return -1;
 }
 
+/* XQ_WRITE_NO_LINKS: `path` is there and not a regular file. */
+static int not_plain(const char *path, const struct stat *st, struct xq_diagnostic *d)
+{
+	const char *what = S_ISLNK(st->st_mode)    ? "a symbolic link"
+			   : S_ISFIFO(st->st_mode) ? "a FIFO"
+			   : S_ISSOCK(st->st_mode) ? "a socket"
+			   : S_ISDIR(st->st_mode)  ? "a directory"
+			   : S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "a device"
+									: "not a regular file";
+
+	return xqi_diagnostic_set(d, XQ_EIO, XQI_D_IO, XQ_SEVERITY_ERROR,
+			   "'%s' is %s: this output is only ever a new or a replaced regular "
+			   "file, never written through a link or into a special file, even with "
+			   "--force",
+			   path, what);
+}
+
 int xqi_file_plan(struct xqi_file_plan *p, const char *path, unsigned flags, struct xq_diagnostic *d)
 {
 	struct stat st;
@@ -456,6 +473,8 @@ int xqi_file_plan(struct xqi_file_plan *p, const char *path, unsigned flags, str
 		}
 		return io_error(d, XQ_EIO, path, "cannot write");
 	}
+	if ((flags & XQ_WRITE_NO_LINKS) && !S_ISREG(st.st_mode))
+		return not_plain(path, &st, d);
 	if (S_ISLNK(st.st_mode) && stat(path, &st) != 0) {
 		if (errno != ENOENT)
 			return io_error(d, XQ_EIO, path, "cannot write");
@@ -714,7 +733,9 @@ int xqi_file_open(struct xq_file **out, const char *path, unsigned flags, struct
 		struct stat st;
 		/* Through a symbolic link to a file, the file is replaced and
 		 * the link kept. */
-		o->target = plan.kind == XQ_FILE_REPLACE ? realpath(path, NULL) : strdup(path);
+		o->target = plan.kind == XQ_FILE_REPLACE && !(flags & XQ_WRITE_NO_LINKS)
+				    ? realpath(path, NULL)
+				    : strdup(path);
 		if (!o->target) {
 			if (errno != ENOMEM)
 				rc = io_error(d, XQ_EIO, path, "cannot write");
@@ -730,7 +751,11 @@ int xqi_file_open(struct xq_file **out, const char *path, unsigned flags, struct
 			rc = fd;
 			goto fail;
 		}
-		if (plan.kind == XQ_FILE_REPLACE && stat(o->target, &st) == 0)
+		/* (With XQ_WRITE_NO_LINKS a link that took the name meanwhile
+		 * lends nothing: rename() replaces the link itself.) */
+		if (plan.kind == XQ_FILE_REPLACE &&
+		    ((flags & XQ_WRITE_NO_LINKS) ? lstat(o->target, &st) : stat(o->target, &st)) == 0 &&
+		    S_ISREG(st.st_mode))
 			keep_attributes(fd, &st);
 	}
 	o->link_fd = -1;

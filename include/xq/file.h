@@ -39,7 +39,7 @@ enum xq_file_kind {
 
 /*
  * What xq_file_open() would do with `path` and `flags` (XQ_WRITE_FORCE,
- * XQ_WRITE_GZIP), without creating or changing anything: XQ_FILE_NEW,
+ * XQ_WRITE_GZIP, XQ_WRITE_NO_LINKS), without creating or changing anything: XQ_FILE_NEW,
  * XQ_FILE_REPLACE or XQ_FILE_DIRECT (>= 0); or XQ_EIO when it would
  * refuse (an existing file without XQ_WRITE_FORCE, a directory, a name
  * that cannot be looked at), with the reason sent to `fn` (may be NULL).
@@ -50,8 +50,8 @@ XQ_API int xq_file_check(const char *path, unsigned flags, xq_diagnostic_fn fn, 
 /*
  * Open `path` ("-": standard output) for writing with `flags`
  * (XQ_WRITE_FORCE, XQ_WRITE_GZIP, XQ_WRITE_SYNC_REPLACED,
- * XQ_WRITE_NO_SYNC, XQ_WRITE_NAMED_TEMP of <xq/io.h>; other bits are
- * ignored).  Returns 0 with *out set; or XQ_EIO (refused as
+ * XQ_WRITE_NO_SYNC, XQ_WRITE_NAMED_TEMP, XQ_WRITE_NO_LINKS of <xq/io.h>;
+ * other bits are ignored).  Returns 0 with *out set; or XQ_EIO (refused as
  * xq_file_check() says, or the temporary file cannot be made; code
  * "resource" for a full disk) or XQ_ENOMEM, with *out NULL and the
  * reason sent to `fn` (may be NULL).

@@ -222,7 +222,14 @@ enum {
 	/* The temporary file has a name of its own from the start
 	 * (.xqkit-XXXXXXXX beside the file), as on a system without unnamed
 	 * temporary files: for the tests of that way. */
-	XQ_WRITE_NAMED_TEMP = 1 << 4
+	XQ_WRITE_NAMED_TEMP = 1 << 4,
+	/* The name is only ever a regular file or free: a symbolic link, a
+	 * FIFO, a socket, a device or a directory there is refused (XQ_EIO),
+	 * even with XQ_WRITE_FORCE, and never followed or opened.  For names
+	 * that come from the data (a folder of one file per game), where a
+	 * link planted under a name would write outside the folder and a
+	 * FIFO would block the run. */
+	XQ_WRITE_NO_LINKS = 1 << 5
 };
 
 /*

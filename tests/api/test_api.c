@@ -3126,6 +3126,56 @@ static void files_synced_at_the_end_and_named_temporaries_take_their_names(void 
 	assert_int_equal(test_rmtree(dir), 0);
 }
 
+/* XQ_WRITE_NO_LINKS: a name that comes from the data is only ever a new
+ * or replaced regular file.  A planted FIFO blocked the run; a planted
+ * link, with XQ_WRITE_FORCE, replaced the file outside the folder. */
+static void a_name_from_the_data_never_goes_through_a_link_or_into_a_fifo(void **state)
+{
+	char dir[256], outside[300], link[300], fifo[300], plain[300], bytes[64];
+	struct seen s = {0};
+	xq_file *f;
+
+	(void)state;
+	assert_int_equal(test_tmpdir(dir, sizeof(dir), "api-nolinks"), 0);
+	snprintf(outside, sizeof(outside), "%s/outside.txt", dir);
+	snprintf(link, sizeof(link), "%s/link.txt", dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo.txt", dir);
+	snprintf(plain, sizeof(plain), "%s/plain.txt", dir);
+	assert_int_equal(xq_file_open(&f, outside, 0, NULL, NULL), 0);
+	assert_int_equal(xq_file_write(f, "theirs", 6), 0);
+	assert_int_equal(xq_file_commit(f, NULL, NULL), 0);
+	assert_int_equal(symlink(outside, link), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	for (int force = 0; force < 2; force++) {
+		unsigned flags = XQ_WRITE_NO_LINKS | (force ? XQ_WRITE_FORCE : 0);
+		assert_int_equal(xq_file_check(link, flags, collect, &s), XQ_EIO);
+		assert_int_equal(xq_file_open(&f, link, flags, collect, &s), XQ_EIO);
+		assert_null(f);
+		assert_int_equal(xq_file_open(&f, fifo, flags, collect, &s), XQ_EIO);
+		assert_null(f);
+		assert_int_equal(xq_file_open(&f, dir, flags, collect, &s), XQ_EIO);
+	}
+	assert_int_equal(s.errors, 8);
+	assert_string_equal(s.codes[0], "io");
+	assert_non_null(strstr(s.first, "a symbolic link"));
+	assert_int_equal(file_bytes(outside, bytes, sizeof(bytes)), 6);
+	assert_string_equal(bytes, "theirs");
+	/* A regular file is replaced with XQ_WRITE_FORCE, and a free name
+	 * written, as without the flag. */
+	assert_int_equal(xq_file_open(&f, plain, XQ_WRITE_NO_LINKS, NULL, NULL), 0);
+	assert_int_equal(xq_file_write(f, "one", 3), 0);
+	assert_int_equal(xq_file_commit(f, NULL, NULL), 0);
+	assert_int_equal(xq_file_open(&f, plain, XQ_WRITE_NO_LINKS, NULL, NULL), XQ_EIO);
+	assert_int_equal(xq_file_check(plain, XQ_WRITE_NO_LINKS | XQ_WRITE_FORCE, NULL, NULL),
+			 XQ_FILE_REPLACE);
+	assert_int_equal(xq_file_open(&f, plain, XQ_WRITE_NO_LINKS | XQ_WRITE_FORCE, NULL, NULL), 0);
+	assert_int_equal(xq_file_write(f, "two", 3), 0);
+	assert_int_equal(xq_file_commit(f, NULL, NULL), 0);
+	assert_int_equal(file_bytes(plain, bytes, sizeof(bytes)), 3);
+	assert_string_equal(bytes, "two");
+	assert_int_equal(test_rmtree(dir), 0);
+}
+
 static void format_abilities_say_what_its_records_hold(void **state)
 {
 	const char *name;
@@ -3231,6 +3281,7 @@ int main(void)
 		cmocka_unit_test(renumbering_puts_a_game_s_own_number_and_line_in_its_bytes),
 		cmocka_unit_test(a_memory_file_holds_each_record_as_soon_as_it_is_written),
 		cmocka_unit_test(files_synced_at_the_end_and_named_temporaries_take_their_names),
+		cmocka_unit_test(a_name_from_the_data_never_goes_through_a_link_or_into_a_fifo),
 		cmocka_unit_test(format_abilities_say_what_its_records_hold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

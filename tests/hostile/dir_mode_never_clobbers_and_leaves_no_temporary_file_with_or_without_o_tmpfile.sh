@@ -1,7 +1,8 @@
 # -o DIR/ with temporary files unnamed (O_TMPFILE, where the file system
 # has it) and named (XQ_TEST_FAULT=named-temp: as on a file system
 # without it): every game is written whole, a second run refuses every
-# existing file and leaves it as it was, --force replaces them, and
+# existing file and leaves it as it was (exit status 2, as for one file
+# that exists), --force replaces them, and
 # nothing is left under a temporary name.
 in=tests/data/ndjson/dates.ndjson
 games=$("$XQKIT" validate -q --format ndjson "$in" | tail -1 | sed -n 's/.*"games":\([0-9]*\).*/\1/p')
@@ -16,7 +17,7 @@ for way in unnamed named-temp; do
 	cat "$out"/* > "$T/first.$way"
 	for f in "$out"/*; do printf 'theirs\n' > "$f"; done
 	XQ_TEST_FAULT=$fault limited 30 512 "$XQKIT" convert -q -t pgn -o "$out/" "$in"
-	expect_status 1
+	expect_status 2
 	expect_err "already exists (use --force to replace it)"
 	for f in "$out"/*; do
 		[ "$(cat "$f")" = theirs ] || fail "$way: $f was replaced without --force"
