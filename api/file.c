@@ -54,6 +54,11 @@ int xq_file_open_buf(xq_file **out, xq_buf *target)
 	return rc;
 }
 
+int xq_file_pass_to(xq_file *f, xq_file *to)
+{
+	return xqi_file_pass_to(f, to);
+}
+
 const char *xq_file_name(const xq_file *f)
 {
 	return xqi_file_name(f);

@@ -757,9 +757,16 @@ static int finish_single_output(struct output *c, int commit)
 		return 0; /* --dry-run: none was opened */
 	if (c->writer) {
 		c->cur = NULL;
+		/* What the writer writes last (an HTML page's index) goes on to
+		 * the output as it comes, never held whole; an output that is
+		 * not kept gets no end at all. */
+		if (commit && xq_file_pass_to(c->mem_out, c->out))
+			commit = 0, c->io_error = 1;
+		if (!commit)
+			xq_writer_abort(c->writer);
 		/* After a game the writer refused, closing it says that again:
 		 * its own failure is then the memory it could not write to. */
-		if (xq_writer_close(c->writer) && (!c->writer_failed || xq_buf_error(&c->mem)))
+		else if (xq_writer_close(c->writer) && (!c->writer_failed || xq_buf_error(&c->mem)))
 			commit = 0, c->io_error = 1;
 		c->writer = NULL;
 	}

@@ -14,7 +14,9 @@
  *     with the first game, whose players name the page;
  *   - one <section> per game, written by html_write() as the game comes;
  *   - the index of the games (when there are two or more) and the script,
- *     written by html_close_writer().
+ *     written by html_close_writer().  The index is kept in memory up to
+ *     INDEX_KEEP bytes, and beyond that in a scratch file (io.h), so that
+ *     a page of millions of games holds a few of their lines, never all.
  * Writing a game takes one pass over its main line (positions, scores,
  * the marks and what each player lost) and one walk over its whole tree
  * in the order a reader reads it (the move text, with a stack: no
@@ -22,6 +24,7 @@
  */
 #include "html.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,7 @@
 #include "evalnote.h"
 #include "format.h"
 #include "html_assets.h"
+#include "io.h"
 #include "notation.h"
 #include "utf8.h"
 
@@ -111,6 +115,7 @@ struct html_writer {
 	uint64_t games;
 	int head_done;
 	struct xq_buf page, moves, data, index;
+	FILE *spill;      /* the index beyond INDEX_KEEP bytes, or NULL */
 	uint32_t *order;  /* node -> its number in the move text (0: the root) */
 	uint8_t *mark;    /* node -> MARK_*, and MAIN_LINE */
 	struct ply *plies;
@@ -610,6 +615,48 @@ static int write_tags(struct xq_buf *b, const struct xqi_record *g)
 	return rc ? rc : xq_buf_adds(b, "</table></details>\n");
 }
 
+/* The index lines kept in memory at most; the rest wait in a scratch
+ * file (a line is about 150 bytes: 780 MB for 4.7 million games). */
+#define INDEX_KEEP ((size_t)1 << 20)
+
+/* The index lines in memory go to the scratch file when they are many. */
+static int spill_index(struct html_writer *w)
+{
+	if (w->index.len < INDEX_KEEP)
+		return 0;
+	if (!w->spill && !(w->spill = xqi_scratch_open()))
+		return xqi_write_report(w->sink, w->o, w->games + 1, 0, XQ_EIO, XQ_SEVERITY_ERROR, XQI_D_IO,
+				       "cannot keep the page's index in a scratch file: %s",
+				       strerror(errno));
+	if (fwrite(w->index.ptr, 1, w->index.len, w->spill) != w->index.len)
+		return xqi_write_report(w->sink, w->o, w->games + 1, 0, XQ_EIO, XQ_SEVERITY_ERROR,
+				       errno == ENOSPC ? XQI_D_RESOURCE : XQI_D_IO,
+				       "cannot keep the page's index in a scratch file: %s",
+				       strerror(errno));
+	xq_buf_reset(&w->index);
+	return 0;
+}
+
+/* The index lines, from the scratch file then memory, into the page. */
+static int write_index(struct html_writer *w)
+{
+	char chunk[1 << 16];
+	size_t n;
+	int rc = 0;
+
+	if (w->spill) {
+		if (fflush(w->spill) != 0 || fseek(w->spill, 0, SEEK_SET) != 0)
+			rc = XQ_EIO;
+		while (!rc && (n = fread(chunk, 1, sizeof(chunk), w->spill)) > 0)
+			rc = xqi_file_write(w->o, chunk, n);
+		if (!rc && ferror(w->spill))
+			rc = XQ_EIO;
+	}
+	if (!rc)
+		rc = xqi_file_write(w->o, w->index.ptr, w->index.len);
+	return rc;
+}
+
 /* The game's line in the index. */
 static int add_index_entry(struct html_writer *w, const struct xqi_record *g, uint64_t gn)
 {
@@ -732,7 +779,7 @@ static int html_write(void *writer, const struct xqi_record *g)
 		return xqi_write_report(w->sink, w->o, g->number, 0, rc, XQ_SEVERITY_ERROR, XQI_D_IO,
 				       "cannot write the page");
 	w->games++;
-	return 0;
+	return spill_index(w);
 }
 
 static int html_open_writer(void **out, struct xq_file *o, const struct xqi_write_opts *opts,
@@ -776,6 +823,8 @@ static void free_writer(struct html_writer *w)
 	xq_buf_release(&w->moves);
 	xq_buf_release(&w->data);
 	xq_buf_release(&w->index);
+	if (w->spill)
+		fclose(w->spill);
 	free(w->order);
 	free(w->mark);
 	free(w->plies);
@@ -797,10 +846,13 @@ static int html_close_writer(void *writer)
 	if (!rc && w->games == 0)
 		rc = xq_buf_adds(b, "<p class=\"none\">No game.</p>\n");
 	if (!rc && w->games > 1) {
+		/* The page so far, then the index (from its scratch file), then
+		 * its end. */
 		rc = xq_buf_addf(b, "<nav id=\"index\"><h2>%llu games</h2>\n<ol>\n",
 				 (unsigned long long)w->games);
-		if (!rc)
-			rc = xq_buf_add(b, w->index.ptr, w->index.len);
+		if (!rc && !(rc = xqi_file_write(w->o, b->ptr, b->len)))
+			rc = write_index(w);
+		xq_buf_reset(b);
 		if (!rc)
 			rc = xq_buf_adds(b, "</ol></nav>\n");
 	}

@@ -383,6 +383,7 @@ struct xq_file {
 	char *fbuf;     /* f's buffer (so that stdio need not fstat() to size one) */
 	gzFile gz;
 	struct xq_buf *mem;
+	struct xq_file *pass; /* mem: where its bytes go on (xqi_file_pass_to) */
 	int error;      /* a write failed: errno value, or -1 */
 };
 
@@ -796,6 +797,25 @@ fail:
 	return rc;
 }
 
+/* A memory output's bytes, on to the output they pass to. */
+static int pass_on(struct xq_file *o)
+{
+	int rc = xqi_file_write(o->pass, o->mem->ptr, o->mem->len);
+
+	xq_buf_reset(o->mem);
+	if (rc && !o->error)
+		o->error = rc == XQ_ENOMEM ? ENOMEM : EIO;
+	return rc;
+}
+
+int xqi_file_pass_to(struct xq_file *mem, struct xq_file *to)
+{
+	if (!mem->mem || !to || to == mem)
+		return XQ_EUNSUPPORTED;
+	mem->pass = to;
+	return pass_on(mem);
+}
+
 const char *xqi_file_name(const struct xq_file *o)
 {
 	return o->name;
@@ -812,7 +832,7 @@ int xqi_file_write(struct xq_file *o, const void *data, size_t len)
 			o->error = ENOMEM;
 			return XQ_ENOMEM;
 		}
-		return 0;
+		return o->pass && o->mem->len >= XQI_FILE_PASS_AT ? pass_on(o) : 0;
 	}
 	if (o->gz) {
 		while (len > 0) {
@@ -878,6 +898,35 @@ static int must_sync(const struct xq_file *o)
 	return 1;
 }
 
+FILE *xqi_scratch_open(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	FILE *f;
+	int fd = -1, err;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+#if defined(O_TMPFILE)
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+	if (fd < 0) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/.xqkit-scratch-XXXXXX", dir) >= sizeof(path)) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		if ((fd = mkstemp(path)) < 0)
+			return NULL;
+		unlink(path);
+	}
+	if (!(f = fdopen(fd, "w+b"))) {
+		err = errno;
+		close(fd);
+		errno = err;
+	}
+	return f;
+}
+
 int xqi_file_sync(const char *dir, struct xq_diagnostic *d)
 {
 	int fd = open(dir, O_RDONLY), err = 0;
@@ -927,8 +976,10 @@ int xqi_file_commit(struct xq_file *o, struct xq_diagnostic *d)
 	int rc = 0, err = o->error, sync_fd, linked = 0;
 
 	if (o->mem) {
+		if (!err && o->pass && o->mem->len && pass_on(o))
+			err = o->error;
 		output_free(o);
-		return err ? XQ_ENOMEM : 0;
+		return err ? (err == ENOMEM ? XQ_ENOMEM : XQ_EIO) : 0;
 	}
 	if (o->gz) {
 		if (gzclose(o->gz) != Z_OK && !err)

@@ -33,6 +33,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -109,6 +110,13 @@ int xqi_file_plan(struct xqi_file_plan *p, const char *path, unsigned flags, str
 int xqi_file_open(struct xq_file **out, const char *path, unsigned flags, struct xq_diagnostic *d);
 /* Append everything written to `target` (for tests and --verify). */
 int xqi_file_open_mem(struct xq_file **out, struct xq_buf *target);
+/* Let the memory output `mem` pass its bytes on to `to`: what its buffer
+ * holds now, and then its writes whenever the buffer holds
+ * XQI_FILE_PASS_AT bytes, the rest on commit.  0, XQ_EUNSUPPORTED when
+ * `mem` is not a memory output, or the failure of writing to `to` (kept
+ * by `mem`, whose commit then fails too). */
+int xqi_file_pass_to(struct xq_file *mem, struct xq_file *to);
+#define XQI_FILE_PASS_AT ((size_t)1 << 16)
 const char *xqi_file_name(const struct xq_file *o);
 /* Returns 0 or XQ_EIO / XQ_ENOMEM; the error is kept and repeated by commit. */
 int xqi_file_write(struct xq_file *o, const void *data, size_t len);
@@ -124,5 +132,14 @@ void xqi_file_abort(struct xq_file *o);
  * is no syncfs).  0, or XQ_EIO with the reason in `d`.
  */
 int xqi_file_sync(const char *dir, struct xq_diagnostic *d);
+
+/*
+ * A scratch file for what is too big to keep in memory (a writer's
+ * index, a sort's runs), open for reading and writing: in $TMPDIR (else
+ * /tmp), unnamed where the system allows (O_TMPFILE), else created and
+ * unlinked at once, so that it goes with its last descriptor whatever
+ * ends the process.  The stream, or NULL with errno set.
+ */
+FILE *xqi_scratch_open(void);
 
 #endif

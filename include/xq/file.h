@@ -70,6 +70,19 @@ XQ_API int xq_file_open(xq_file **out, const char *path, unsigned flags, xq_diag
  * "<memory>".
  */
 XQ_API int xq_file_open_buf(xq_file **out, xq_buf *target);
+/*
+ * Let the memory file `f` (xq_file_open_buf()) pass its bytes on to the
+ * file `to`: what its buffer holds now at once, and from then on what is
+ * written to it whenever the buffer holds 64 KiB, the rest when `f` is
+ * committed.  For the end of a document, which a writer writes when it
+ * closes and which can be large (an HTML page's index of millions of
+ * games): it then reaches `to` without being held whole in memory.  `to`
+ * stays the caller's, to commit or abort after `f`, and must outlive it.
+ * 0; XQ_EUNSUPPORTED when `f` is not a memory file (nothing done); or
+ * the failure of a write to `to` (XQ_EIO, XQ_ENOMEM), which `to` keeps,
+ * so that its commit fails, and `f` keeps, so that its commit fails.
+ */
+XQ_API int xq_file_pass_to(xq_file *f, xq_file *to);
 /* The name `f` was opened with, as the diagnostics about it say it
  * ("<stdout>" for "-", "<memory>" for xq_file_open_buf()).  Valid until
  * `f` is freed. */

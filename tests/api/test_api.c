@@ -3126,6 +3126,40 @@ static void files_synced_at_the_end_and_named_temporaries_take_their_names(void 
 	assert_int_equal(test_rmtree(dir), 0);
 }
 
+/* A memory file that passes its bytes on: the end of a page reaches the
+ * file in pieces, the buffer never holding more than a piece. */
+static void a_memory_file_passes_its_bytes_on_in_pieces(void **state)
+{
+	char dir[256], path[300];
+	struct xq_buf mem = XQ_BUF_INIT;
+	xq_file *f, *to;
+	size_t most = 0;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(test_tmpdir(dir, sizeof(dir), "api-pass"), 0);
+	snprintf(path, sizeof(path), "%s/page.html", dir);
+	assert_int_equal(xq_file_open(&to, path, XQ_WRITE_NO_SYNC, NULL, NULL), 0);
+	assert_int_equal(xq_file_open_buf(&f, &mem), 0);
+	assert_int_equal(xq_file_pass_to(to, f), XQ_EUNSUPPORTED); /* not a memory file */
+	assert_int_equal(xq_file_write(f, "head", 4), 0);
+	assert_int_equal(xq_file_pass_to(f, to), 0);
+	assert_int_equal(mem.len, 0); /* what it held went at once */
+	for (int i = 0; i < 10000; i++) {
+		char line[64];
+		int n = snprintf(line, sizeof(line), "<li>%05d</li>\n", i);
+		assert_int_equal(xq_file_write(f, line, (size_t)n), 0);
+		most = mem.len > most ? mem.len : most;
+	}
+	assert_true(most < 65536 + 64);
+	assert_int_equal(xq_file_commit(f, NULL, NULL), 0);
+	assert_int_equal(xq_file_commit(to, NULL, NULL), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 4 + 10000 * 15);
+	xq_buf_release(&mem);
+	assert_int_equal(test_rmtree(dir), 0);
+}
+
 /* XQ_WRITE_NO_LINKS: a name that comes from the data is only ever a new
  * or replaced regular file.  A planted FIFO blocked the run; a planted
  * link, with XQ_WRITE_FORCE, replaced the file outside the folder. */
@@ -3282,6 +3316,7 @@ int main(void)
 		cmocka_unit_test(a_memory_file_holds_each_record_as_soon_as_it_is_written),
 		cmocka_unit_test(files_synced_at_the_end_and_named_temporaries_take_their_names),
 		cmocka_unit_test(a_name_from_the_data_never_goes_through_a_link_or_into_a_fifo),
+		cmocka_unit_test(a_memory_file_passes_its_bytes_on_in_pieces),
 		cmocka_unit_test(format_abilities_say_what_its_records_hold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

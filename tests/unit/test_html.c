@@ -229,6 +229,45 @@ static void page_is_one_document_with_one_script_and_an_index_for_collections(vo
 	xq_buf_release(&page);
 }
 
+/* An index of more than INDEX_KEEP bytes waits in a scratch file: the
+ * page holds it whole, in order, after the games, as one kept in memory
+ * would be, and the scratch file leaves nothing in $TMPDIR. */
+static void a_long_index_waits_in_a_scratch_file_and_comes_back_whole(void **state)
+{
+	struct xq_buf pgn = XQ_BUF_INIT, page = XQ_BUF_INIT;
+	char dir[256], *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	const char *nav, *p;
+	int n = 0;
+
+	(void)state;
+	for (int i = 1; i <= 8000; i++)
+		xq_buf_addf(&pgn, "[Red \"R%d %0100d\"]\n[Black \"B%d\"]\n\n1. h2e2 *\n\n", i, 0, i);
+	assert_int_equal(test_tmpdir(dir, sizeof(dir), "html-spill"), 0);
+	setenv("TMPDIR", dir, 1);
+	page_of(pgn.ptr, XQ_DIALECT_ICCS, &page);
+	assert_int_equal(test_count_named(dir, "xqkit"), 0);
+	is_one_page(page.ptr);
+	nav = strstr(page.ptr, "<nav id=\"index\"><h2>8000 games</h2>");
+	assert_non_null(nav);
+	assert_true(nav > strstr(page.ptr, "id=\"g8000\""));
+	for (p = nav; (p = strstr(p, "<li><a href=\"#g")); p++) {
+		char want[32];
+		snprintf(want, sizeof(want), "<li><a href=\"#g%d\">", ++n);
+		assert_memory_equal(p, want, strlen(want));
+	}
+	assert_int_equal(n, 8000);
+	assert_non_null(strstr(nav, "B8000</bdi></a>"));
+	assert_true((size_t)(strstr(page.ptr, "</ol></nav>") - nav) > ((size_t)1 << 20));
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old);
+	assert_int_equal(test_rmtree(dir), 0);
+	xq_buf_release(&page);
+	xq_buf_release(&pgn);
+}
+
 static void record_text_never_leaves_text_or_quoted_attributes(void **state)
 {
 	static const char hostile[] =
@@ -358,6 +397,7 @@ int main(void)
 		cmocka_unit_test(escape_replaces_bytes_that_are_not_utf8),
 		cmocka_unit_test(data_moves_list_every_move_in_text_order_with_its_parent),
 		cmocka_unit_test(page_is_one_document_with_one_script_and_an_index_for_collections),
+		cmocka_unit_test(a_long_index_waits_in_a_scratch_file_and_comes_back_whole),
 		cmocka_unit_test(record_text_never_leaves_text_or_quoted_attributes),
 		cmocka_unit_test(scores_in_comments_give_a_graph_marks_and_each_players_losses),
 		cmocka_unit_test(broken_game_says_so_with_the_reason_it_was_given),
