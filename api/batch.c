@@ -2453,6 +2453,9 @@ int xq_batch_run(const struct xq_batch_config *cfg)
 	if (xqi_budget_init(&p.budget, p.ro.max_memory ? p.ro.max_memory
 								 : XQ_MEMORY_DEFAULT))
 		return XQ_ENOMEM;
+	/* A signal ends a wait for memory too, whoever holds it. */
+	if (cfg->read_options.cancel)
+		xqi_budget_set_cancel(&p.budget, p.cancel);
 	p.w = calloc((size_t)n, sizeof(*p.w));
 	if (!p.w) {
 		xqi_budget_release(&p.budget);

@@ -437,15 +437,17 @@ static int resume_step(struct actx *c, xq_batch_job *j, struct ajob *x)
 
 /*
  * After the first signal, reads go on only while the earlier output's
- * games are being copied (--resume, in step with the inputs): a second
- * signal, or the end of that, cancels them (cmd.h).
+ * games are being copied (--resume, in step with the inputs): the end of
+ * that cancels them and arms the deadline; a second signal ends the
+ * process at once, the earlier output as it was (cmd.h).
  */
 static void sync_keep_reading(struct actx *c)
 {
 	cmd_keep_reading = c->resume.active;
-	if (!c->resume.active && cmd_signal)
-		if (cmd_cancel)
-			xq_cancel_set(cmd_cancel);
+	if (!c->resume.active && cmd_signal && cmd_cancel && !xq_cancel_is_set(cmd_cancel)) {
+		xq_cancel_set(cmd_cancel);
+		cmd_arm_deadline();
+	}
 }
 
 /* A game left for the output side that must be analysed after all (the
@@ -578,6 +580,11 @@ static int open_output(struct actx *c)
 
 	c->out_kind = xq_file_check(c->out_path ? c->out_path : "-", flags, NULL, NULL);
 	rc = xq_file_open(&c->out, c->out_path ? c->out_path : "-", flags, report_keep_message, &m);
+	if (rc && cmd_signal) {
+		/* A FIFO with no reader: open() waits for one, until a signal. */
+		cmd_error("interrupted: nothing was written");
+		return cmd_signal_status();
+	}
 	if (rc) {
 		cmd_error("%s", m.msg);
 		return CMD_EXIT_IO;

@@ -78,18 +78,29 @@ int cmd_test_fault(const char *what);
  * on a silent pipe, so they stop within a second whatever they read;
  * cmd_reading_canceled() says whether it is set).  A command that must read on
  * after the first signal (annotate --resume, copying the games of its
- * earlier output) sets cmd_keep_reading: then only a second signal sets
- * cmd_cancel.  A signal that was ignored when xqkit started stays ignored
- * (nohup, and the background jobs of a script, ask for that).  The
- * command removes its temporary files, says what was kept, and returns
- * cmd_signal_status(); main() then ends xqkit by the same signal, so the
- * caller sees 128 + its number (130 for SIGINT, 143 for SIGTERM, 129 for
- * SIGHUP) and a shell loop stops as it should.
+ * earlier output) sets cmd_keep_reading: then cmd_cancel is left alone
+ * until the command sets it (and calls cmd_arm_deadline()).  A signal
+ * that was ignored when xqkit started stays ignored (nohup, and the
+ * background jobs of a script, ask for that).  The command removes its
+ * temporary files, says what was kept, and returns cmd_signal_status();
+ * main() then ends xqkit by the same signal, so the caller sees 128 + its
+ * number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP) and a shell
+ * loop stops as it should.
+ *
+ * Whatever a thread is doing (a write to a full pipe on a worker, which
+ * no signal reaches, a wait nobody ends), the first signal also arms a
+ * deadline: CMD_DEADLINE_MS later, a process still running is ended at
+ * once by that signal, as a second signal ends it at once; then only the
+ * temporary files the kernel keeps unnamed (O_TMPFILE) are sure to go.
  */
 extern volatile sig_atomic_t cmd_signal, cmd_keep_reading;
 /* Made by cmd_catch_signals() (NULL after it only when memory ran out). */
 extern xq_cancel *cmd_stop, *cmd_cancel;
 void cmd_catch_signals(void);
+#define CMD_DEADLINE_MS 900
+/* Arm the deadline (annotate, when its reading after the first signal
+ * ends); the first signal arms it itself otherwise. */
+void cmd_arm_deadline(void);
 int cmd_reading_canceled(void);
 /* 128 + the signal received (call it only when cmd_signal is set). */
 int cmd_signal_status(void);

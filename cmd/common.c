@@ -73,27 +73,87 @@ static volatile sig_atomic_t signals_seen;
 
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
+/* The deadline after the first signal (cmd.h): a timer that raises
+ * SIGALRM, made when the signals are caught; `has_deadline` says it was
+ * made (else alarm(), a second later). */
+static timer_t deadline;
+static int has_deadline;
+
+/* End the process at once by signal `sig` (in a signal handler: only
+ * async-signal-safe calls), saying why in one write. */
+static void stop_now(int sig, const char *why, size_t len)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	if (write(2, why, len) < 0) {
+		/* nothing else can be done about it */
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig); /* (only if the default action did not end it) */
+}
+
+#define SAY(s) s, sizeof(s) - 1
+
+static void on_deadline(int sig)
+{
+	(void)sig;
+	stop_now(cmd_signal ? cmd_signal : SIGTERM,
+		 SAY("xqkit: error: interrupted: not stopped within a second, ended at once\n"));
+}
+
+void cmd_arm_deadline(void)
+{
+	struct itimerspec when;
+
+	memset(&when, 0, sizeof(when));
+	when.it_value.tv_nsec = CMD_DEADLINE_MS * 1000000L;
+	if (has_deadline)
+		timer_settime(deadline, 0, &when, NULL);
+	else
+		alarm(1);
+}
+
 static void on_signal(int sig)
 {
+	if (signals_seen)
+		stop_now(sig, SAY("xqkit: error: interrupted again: ended at once\n"));
 	cmd_signal = sig;
 	if (cmd_stop)
 		xq_cancel_set(cmd_stop);
-	if ((!cmd_keep_reading || signals_seen) && cmd_cancel)
+	if (!cmd_keep_reading && cmd_cancel)
 		xq_cancel_set(cmd_cancel);
 	signals_seen = 1;
+	if (!cmd_keep_reading)
+		cmd_arm_deadline();
 }
 
 void cmd_catch_signals(void)
 {
 	struct sigaction sa, old;
+	struct sigevent ev;
 
 	if (!cmd_stop)
 		cmd_stop = xq_cancel_new(); /* for the life of the process */
 	if (!cmd_cancel)
 		cmd_cancel = xq_cancel_new();
+	memset(&ev, 0, sizeof(ev));
+	ev.sigev_notify = SIGEV_SIGNAL;
+	ev.sigev_signo = SIGALRM;
+	if (!has_deadline && timer_create(CLOCK_MONOTONIC, &ev, &deadline) == 0)
+		has_deadline = 1;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_deadline;
+	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_handler = on_signal;
 	/* No SA_RESTART: a wait on a pipe or a full one returns EINTR. */
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
 		if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)

@@ -710,7 +710,11 @@ static int open_single_output(struct output *c)
 				  (c->fault_named_temp ? XQ_WRITE_NAMED_TEMP : 0),
 			  report_keep_message, &m);
 	if (rc) {
-		cmd_error("%s", m.msg);
+		/* A FIFO with no reader: open() waits for one, until a signal. */
+		if (cmd_signal)
+			cmd_error("interrupted: nothing was written");
+		else
+			cmd_error("%s", m.msg);
 		return -1;
 	}
 	/* What the writer adds around the games, for --verify. */
@@ -998,7 +1002,7 @@ int output_prepare(struct output *c, struct inputs *inputs, const struct reporte
 							 report_keep_message, &m)) < 0))
 		return cmd_usage_error(c->cmd, "%s", m.msg);
 	if ((rc = open_single_output(c)) != 0)
-		return rc == 2 ? CMD_EXIT_USAGE : CMD_EXIT_IO;
+		return cmd_signal ? cmd_signal_status() : rc == 2 ? CMD_EXIT_USAGE : CMD_EXIT_IO;
 	return 0;
 }
 

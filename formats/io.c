@@ -73,7 +73,15 @@ int xqi_input_open(struct xqi_input **out, const char *path, struct xq_diagnosti
 		in->fd = 0;
 		in->name = strdup("<stdin>");
 	} else {
-		in->fd = open(path, O_RDONLY);
+		/* Never waits here: a FIFO with no writer would block open()
+		 * for ever, where no cancel flag can stop it; reading waits
+		 * for the writer instead (wait_readable). */
+		in->fd = open(path, O_RDONLY | O_NONBLOCK);
+		if (in->fd >= 0) {
+			int fl = fcntl(in->fd, F_GETFL);
+			if (fl >= 0)
+				fcntl(in->fd, F_SETFL, fl & ~O_NONBLOCK);
+		}
 		if (in->fd < 0) {
 			int rc = io_error(d, XQ_EIO, path, "cannot open");
 			free(in);
@@ -169,9 +177,10 @@ static int canceled(struct xqi_input *in, struct xq_diagnostic *d)
 }
 
 /*
- * Wait until `in` has bytes to read, looking at the cancel flag every
- * CANCEL_POLL_MS: a pipe or a terminal may stay silent for ever.  Returns
- * 0, or XQ_ECANCELED.
+ * Wait until `in` has bytes to read, looking at the cancel flag (when
+ * there is one) every CANCEL_POLL_MS: a pipe or a terminal may stay
+ * silent for ever, and a FIFO opened before its writer has none yet (its
+ * read() would say end of input at once).  Returns 0, or XQ_ECANCELED.
  */
 static int wait_readable(struct xqi_input *in, struct xq_diagnostic *d)
 {
@@ -181,10 +190,10 @@ static int wait_readable(struct xqi_input *in, struct xq_diagnostic *d)
 	p.events = POLLIN;
 	for (;;) {
 		int n;
-		if (atomic_load(in->cancel))
+		if (in->cancel && atomic_load(in->cancel))
 			return canceled(in, d);
 		p.revents = 0;
-		n = poll(&p, 1, CANCEL_POLL_MS);
+		n = poll(&p, 1, in->cancel ? CANCEL_POLL_MS : -1);
 		if (n != 0 && !(n < 0 && errno == EINTR))
 			return 0; /* readable, at its end, or an error read() will tell */
 	}
@@ -209,7 +218,7 @@ static long raw_fill(struct xqi_input *in, struct xq_diagnostic *d)
 		for (;;) {
 			if (in->cancel && atomic_load(in->cancel))
 				return canceled(in, d);
-			if (in->cancel && !in->regular) {
+			if (!in->regular) {
 				int rc = wait_readable(in, d);
 				if (rc)
 					return rc;

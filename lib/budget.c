@@ -4,6 +4,8 @@
  */
 #include "budget.h"
 
+#include <time.h>
+
 #include "diagnostic.h"
 #include "utf8.h"
 
@@ -14,6 +16,7 @@ int xqi_budget_init(struct xqi_budget *b, uint64_t total)
 	b->next_ticket = 0;
 	b->peak = 0;
 	b->cancelled = 0;
+	b->cancel = NULL;
 	if (pthread_mutex_init(&b->mu, NULL))
 		return XQ_ENOMEM;
 	if (pthread_cond_init(&b->cond, NULL)) {
@@ -29,11 +32,44 @@ void xqi_budget_release(struct xqi_budget *b)
 	pthread_mutex_destroy(&b->mu);
 }
 
+void xqi_budget_set_cancel(struct xqi_budget *b, const atomic_int *cancel)
+{
+	b->cancel = cancel;
+}
+
+/* Has the run stopped (with b->mu held)?  The cancel flag counts as
+ * xqi_budget_cancel() once seen. */
+static int stopped(struct xqi_budget *b)
+{
+	if (!b->cancelled && b->cancel && atomic_load(b->cancel)) {
+		b->cancelled = 1;
+		pthread_cond_broadcast(&b->cond);
+	}
+	return b->cancelled;
+}
+
+/* Wait on b->cond (with b->mu held); with a cancel flag, at most 100 ms,
+ * so that the caller looks at it again. */
+static void wait_a_while(struct xqi_budget *b)
+{
+	struct timespec until;
+
+	if (!b->cancel) {
+		pthread_cond_wait(&b->cond, &b->mu);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += 100 * 1000000L;
+	if (until.tv_nsec >= 1000000000L)
+		until.tv_sec++, until.tv_nsec -= 1000000000L;
+	pthread_cond_timedwait(&b->cond, &b->mu, &until);
+}
+
 /* Wait for `ticket`'s turn (with b->mu held). */
 static void wait_turn(struct xqi_budget *b, uint64_t ticket)
 {
-	while (b->next_ticket != ticket && !b->cancelled)
-		pthread_cond_wait(&b->cond, &b->mu);
+	while (b->next_ticket != ticket && !stopped(b))
+		wait_a_while(b);
 }
 
 /* The next ticket's turn (with b->mu held). */
@@ -65,8 +101,8 @@ int xqi_budget_reserve(struct xqi_budget *b, uint64_t ticket, uint64_t n)
 
 	pthread_mutex_lock(&b->mu);
 	wait_turn(b, ticket);
-	while (!b->cancelled && n <= b->total && b->total - b->used < n)
-		pthread_cond_wait(&b->cond, &b->mu);
+	while (!stopped(b) && n <= b->total && b->total - b->used < n)
+		wait_a_while(b);
 	rc = take(b, n);
 	pthread_mutex_unlock(&b->mu);
 	return rc;
@@ -77,7 +113,7 @@ int xqi_budget_try_reserve(struct xqi_budget *b, uint64_t ticket, uint64_t n)
 	int rc = 1;
 
 	pthread_mutex_lock(&b->mu);
-	if (b->cancelled || (b->next_ticket == ticket && (n > b->total || b->total - b->used >= n)))
+	if (stopped(b) || (b->next_ticket == ticket && (n > b->total || b->total - b->used >= n)))
 		rc = take(b, n);
 	pthread_mutex_unlock(&b->mu);
 	return rc;

@@ -19,6 +19,7 @@
 #define XQI_LIB_BUDGET_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,7 @@ struct xqi_budget {
 	uint64_t next_ticket; /* the ticket whose turn it is */
 	uint64_t peak;        /* the most reserved at once (for tests) */
 	int cancelled;        /* the run stops: nobody waits any more */
+	const atomic_int *cancel; /* a flag that stops every wait too, or NULL */
 };
 
 /* A budget of `total` bytes.  Returns 0 or XQ_ENOMEM. */
@@ -58,5 +60,10 @@ void xqi_budget_give_back(struct xqi_budget *b, uint64_t n);
 /* The run stops: every wait ends, and reservations return at once
  * (XQ_ERANGE, nothing reserved). */
 void xqi_budget_cancel(struct xqi_budget *b);
+/* A flag (a read's cancel flag, which a signal raises) that, once
+ * non-zero, ends every wait as xqi_budget_cancel() does, within 100 ms,
+ * even when nobody calls xqi_budget_cancel(): a wait for memory that a
+ * stuck unit holds must not outlive a signal.  Set before any wait. */
+void xqi_budget_set_cancel(struct xqi_budget *b, const atomic_int *cancel);
 
 #endif

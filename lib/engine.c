@@ -259,8 +259,12 @@ void xqi_engine_stop(struct xqi_engine *e)
 		xqi_eng_send_line(e, &ignore, "quit");
 	}
 	xqi_eng_close_fd(&e->to_fd);
-	if (e->pid >= 0)
-		xqi_eng_finish(e, e->timeout_ms < QUIT_GRACE_MS ? e->timeout_ms : QUIT_GRACE_MS);
+	if (e->pid >= 0) {
+		uint32_t grace = e->timeout_ms < QUIT_GRACE_MS ? e->timeout_ms : QUIT_GRACE_MS;
+		if (e->stop && atomic_load_explicit(e->stop, memory_order_relaxed) && grace > STOP_GRACE_MS)
+			grace = STOP_GRACE_MS;
+		xqi_eng_finish(e, grace);
+	}
 }
 
 int xqi_engine_restart(struct xqi_engine *e, struct xq_diagnostic *d)
@@ -495,13 +499,13 @@ static int engine_analyse(void *impl, struct xqi_analysis *out, const struct xqi
 			if (xqi_eng_send_line(e, d, "stop"))
 				return XQ_EENGINE;
 			e->stop_sent = 1;
-			if (stopped && deadline > xqi_eng_now_ms() + e->timeout_ms)
-				deadline = xqi_eng_now_ms() + e->timeout_ms;
+			if (stopped && deadline > xqi_eng_now_ms() + STOP_GRACE_MS)
+				deadline = xqi_eng_now_ms() + STOP_GRACE_MS;
 			continue;
 		}
 		if (r == LINE_TIMEOUT)
 			return xqi_eng_hung(e, d, stopped ? "'stop'" : "'go' (the search)",
-				    stopped ? e->timeout_ms : budget);
+				    stopped ? STOP_GRACE_MS : budget);
 		if (r != LINE_OK)
 			return xqi_eng_died(e, d, "during the search");
 		xqi_engine_parse_line(&l, line, len, e->proto, e->rank_base);

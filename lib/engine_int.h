@@ -45,6 +45,10 @@ extern char **environ;
 #define LINE_MAX_BYTES 65536  /* a longer line is cut and counted as garbage */
 #define WARNINGS_REPORTED 20  /* garbage warnings sent to the sink per engine */
 #define QUIT_GRACE_MS 2000u   /* how long an engine may take to quit */
+/* How long an engine told to stop by the stop flag (a signal, in xqkit)
+ * may take to answer 'stop' or 'quit' before it is killed: the signal
+ * must end the run within a second. */
+#define STOP_GRACE_MS 300u
 
 struct xqi_engine {
 	/* What the caller asked for (strings owned). */

@@ -176,6 +176,45 @@ static void cancelling_ends_every_wait(void **state)
 	xqi_budget_release(&b);
 }
 
+/* The waits end on the cancel flag alone (a signal), with nobody calling
+ * xqi_budget_cancel(): a run whose memory a stuck unit holds, as an input
+ * that never passed its turn did (b888561), still ends on SIGTERM. */
+static void a_raised_cancel_flag_ends_every_wait_within_a_moment(void **state)
+{
+	struct xqi_budget b;
+	struct waiter w[2];
+	pthread_t t[2];
+	atomic_int flag;
+
+	(void)state;
+	atomic_init(&flag, 0);
+	assert_int_equal(xqi_budget_init(&b, 100), 0);
+	xqi_budget_set_cancel(&b, &flag);
+	assert_int_equal(xqi_budget_reserve(&b, 0, 100), 0);
+	w[0] = (struct waiter){&b, 1, 50, 0, -1};  /* waits for memory */
+	w[1] = (struct waiter){&b, 7, 1, 0, -1};   /* waits for its turn */
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, reserve_thread, &w[i]), 0);
+	pause_a_little();
+	assert_int_equal(atomic_load(&w[0].done) + atomic_load(&w[1].done), 0);
+	atomic_store(&flag, 1);
+	/* Within 100 ms or so; 2 s allowed for a loaded machine. */
+	for (int k = 0; k < 100 && atomic_load(&w[0].done) + atomic_load(&w[1].done) < 2; k++)
+		pause_a_little();
+	if (atomic_load(&w[0].done) + atomic_load(&w[1].done) < 2) {
+		xqi_budget_cancel(&b); /* free them before failing */
+		for (int i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+		fail_msg("the waits went on after the cancel flag was raised");
+	}
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+		assert_int_equal(w[i].rc, XQ_ERANGE);
+	}
+	assert_int_equal(xqi_budget_try_reserve(&b, 8, 1), XQ_ERANGE);
+	xqi_budget_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +224,7 @@ int main(void)
 		cmocka_unit_test(a_reservation_waits_until_memory_is_given_back),
 		cmocka_unit_test(reservations_are_granted_in_ticket_order),
 		cmocka_unit_test(cancelling_ends_every_wait),
+		cmocka_unit_test(a_raised_cancel_flag_ends_every_wait_within_a_moment),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
