@@ -7,10 +7,10 @@
  * one is the other's left-right mirror; with --prefix, a game whose main
  * line is the start of a longer one's is a copy of the longer one.  Each
  * game is reduced on the worker that read it to a 128-bit hash of its
- * start and main line, and kept as that key and a reference to where it
- * was read (struct dgame: 48 bytes), with 24 to 32 bytes more to group
- * them (the hash table, two links, the copy kept): at most 80 bytes a
- * game, about 80 MB for a million games.
+ * start and main line; a game compared (not broken, --min-plies long) is
+ * kept as that key and a reference to where it was read, in a sort that
+ * stays within a quarter of --max-memory and spills to scratch files
+ * beyond (dedupe_groups.c); a game not compared is only counted.
  * Comments, variations, tags, encodings and notations do not count.
  *
  * The inputs are read once to report the groups; --prefix reads them a
@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "dedupe.h"
 #include "inputs.h"
 #include "opt.h"
 #include "output.h"
@@ -34,8 +35,6 @@
 #include <xq/memory.h>
 #include <xq/position.h>
 #include <xq/record.h>
-
-#define GROUP_SCHEMA "xqkit.group/1"
 
 static const char usage[] =
 	"xqkit dedupe [--mirror] [--prefix] [--min-plies N] [-t FORMAT [-o OUT|-o DIR/]]\n"
@@ -58,58 +57,11 @@ static const struct opt_spec options[] = {
 	OPT_END,
 };
 
-#define NONE UINT32_MAX
-
-/* One game, as long as the run lasts. */
-struct dgame {
-	uint64_t key[2];   /* the hash of start and main line (the smaller of it and its mirror's) */
-	uint64_t offset;   /* origin */
-	uint32_t file;     /* origin: index in the file names */
-	uint32_t number;   /* origin: game number (capped) */
-	uint32_t line;     /* origin: line, 0 if none (capped) */
-	uint32_t plies;
-	uint32_t score;    /* information: variations, comments, NAGs, tags */
-	uint8_t compared;  /* grouped at all (not broken, long enough) */
-	uint8_t has_offset;
-	uint8_t fmt;       /* the format read, as an index in the format names */
-	uint8_t pad;
-};
-
 /* What a worker hands to emit (xq_batch_job.data). */
 struct djob {
-	struct dgame g;
+	struct drec r;
 	const char *origin_file;
-};
-
-struct dctx {
-	struct output out;
-	struct input_opts in;
-	struct reporter rep;
-	int mirror, prefix;
-	unsigned min_plies;
-	int pass;                  /* 1: keys; 2: prefixes; 3: writing */
-	double t0;
-	/* the games, in input order */
-	struct dgame *g;
-	uint32_t n, alloc;
-	uint32_t seq;              /* games seen in this pass */
-	/* key -> first game with it (open addressing) */
-	uint32_t *table;
-	uint64_t mask;
-	uint32_t *next;            /* members of a group, in input order (NONE ends) */
-	uint32_t *head;            /* the first member of the game's group */
-	uint32_t *parent;          /* --prefix: the longest game this one starts (NONE) */
-	/* file names, interned */
-	char **files;
-	uint32_t nfiles;
-	size_t files_alloc;
-	uint32_t *file_table;
-	uint64_t file_mask;
-	const char *fmt_names[32];
-	uint32_t nfmts;
-	uint64_t compared, groups, duplicates, removed;
-	int oom;
-	struct xq_buf text;        /* group reports */
+	int compared;
 };
 
 /* ---- the key ------------------------------------------------------------------- */
@@ -187,93 +139,6 @@ static void line_keys(const struct dctx *c, xq_record *r, xq_position *pos, uint
 	}
 }
 
-/* ---- the table of keys ------------------------------------------------------------ */
-
-static uint32_t lookup(const struct dctx *c, const uint64_t key[2])
-{
-	for (uint64_t i = key[0] & c->mask;; i = (i + 1) & c->mask) {
-		uint32_t k = c->table[i];
-		if (k == NONE || (c->g[k].key[0] == key[0] && c->g[k].key[1] == key[1]))
-			return k;
-	}
-}
-
-/* Every compared game into the table, and the groups linked: 0 or -1. */
-static int build_groups(struct dctx *c)
-{
-	uint64_t size = 16;
-	uint32_t *tail;
-
-	while (size < 2ull * c->n)
-		size <<= 1;
-	c->table = malloc(size * sizeof(*c->table));
-	c->next = malloc((size_t)c->n * sizeof(*c->next) + 1);
-	c->head = malloc((size_t)c->n * sizeof(*c->head) + 1);
-	tail = malloc((size_t)c->n * sizeof(*tail) + 1);
-	if (!c->table || !c->next || !c->head || !tail) {
-		free(tail);
-		return -1;
-	}
-	memset(c->table, 0xff, size * sizeof(*c->table));
-	c->mask = size - 1;
-	for (uint32_t i = 0; i < c->n; i++) {
-		c->next[i] = NONE;
-		c->head[i] = i;
-		if (!c->g[i].compared)
-			continue;
-		for (uint64_t s = c->g[i].key[0] & c->mask;; s = (s + 1) & c->mask) {
-			uint32_t k = c->table[s];
-			if (k == NONE) {
-				c->table[s] = i;
-				tail[i] = i;
-				break;
-			}
-			if (c->g[k].key[0] == c->g[i].key[0] && c->g[k].key[1] == c->g[i].key[1]) {
-				c->head[i] = k;
-				c->next[tail[k]] = i;
-				tail[k] = i;
-				break;
-			}
-		}
-	}
-	free(tail);
-	return 0;
-}
-
-/* --prefix: a group whose line starts a longer game's joins that game's
- * group (the longest one's; the first read on a tie), and through it the
- * group that one joins: the lists are made again in input order.  0 or
- * -1 when memory ran out. */
-static int join_prefixes(struct dctx *c)
-{
-	uint32_t *first = malloc((size_t)c->n * sizeof(*first) + 1);
-	uint32_t *tail = malloc((size_t)c->n * sizeof(*tail) + 1);
-
-	if (!first || !tail) {
-		free(first);
-		free(tail);
-		return -1;
-	}
-	memset(first, 0xff, (size_t)c->n * sizeof(*first));
-	for (uint32_t k = 0; k < c->n; k++) {
-		/* parent[] links the groups' first members as pass 1 found
-		 * them; each link goes to a longer line, so the chain ends */
-		uint32_t r = c->head[k];
-		while (c->parent[r] != NONE)
-			r = c->parent[r];
-		if (first[r] == NONE)
-			first[r] = k;
-		else
-			c->next[tail[r]] = k;
-		tail[r] = k;
-		c->next[k] = NONE;
-		c->head[k] = first[r];
-	}
-	free(first);
-	free(tail);
-	return 0;
-}
-
 /* ---- the passes ------------------------------------------------------------------- */
 
 static uint32_t cap32(uint64_t v)
@@ -298,9 +163,15 @@ static uint32_t info_score(const xq_record *r, uint32_t plies)
 	       (nags > 63 ? 63u : nags) << 6 | (tags > 63 ? 63u : tags);
 }
 
+/* Is game `r` compared (pass 1 and the writing pass agree on it)? */
+static int is_compared(const struct dctx *c, const xq_record *r, uint32_t plies)
+{
+	return !xq_record_is_broken(r) && plies >= c->min_plies;
+}
+
 static void take_key(void *arg, const uint64_t key[2], uint32_t plies)
 {
-	struct dgame *d = arg;
+	struct drec *d = arg;
 
 	(void)plies;
 	d->key[0] = key[0];
@@ -311,64 +182,22 @@ static void pass1_process(void *ctx, void *worker, xq_batch_job *j)
 {
 	struct dctx *c = ctx;
 	struct djob *dj = j->data;
-	struct dgame *d = &dj->g;
+	struct drec *d = &dj->r;
 	xq_record *r = j->record;
 	uint64_t number, line;
 	int64_t offset;
 
 	memset(d, 0, sizeof(*d));
 	d->plies = xq_record_mainline_length(r);
+	if (!(dj->compared = is_compared(c, r, d->plies)))
+		return;
 	xq_record_origin(r, &dj->origin_file, &number, &line, &offset);
 	d->number = cap32(number);
 	d->line = cap32(line);
 	d->offset = offset < 0 ? 0 : (uint64_t)offset;
 	d->has_offset = offset >= 0;
-	if (xq_record_is_broken(r) || d->plies < c->min_plies)
-		return;
-	d->compared = 1;
 	d->score = info_score(r, d->plies);
 	line_keys(c, r, worker, d->plies, take_key, d);
-}
-
-static uint32_t intern_file(struct dctx *c, const char *name)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	if (!name)
-		name = "";
-	for (const char *s = name; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	if (2ull * (c->nfiles + 1) > c->file_mask + 1 || !c->file_table) {
-		uint64_t size = c->file_table ? (c->file_mask + 1) * 2 : 64;
-		uint32_t *t = malloc(size * sizeof(*t));
-		if (!t)
-			return NONE;
-		memset(t, 0xff, size * sizeof(*t));
-		for (uint32_t i = 0; i < c->nfiles; i++) {
-			uint64_t k = 1469598103934665603ull;
-			for (const char *s = c->files[i]; *s; s++)
-				k = (k ^ (unsigned char)*s) * 1099511628211ull;
-			for (k &= size - 1; t[k] != NONE; k = (k + 1) & (size - 1))
-				;
-			t[k] = i;
-		}
-		free(c->file_table);
-		c->file_table = t;
-		c->file_mask = size - 1;
-	}
-	for (uint64_t s = h & c->file_mask;; s = (s + 1) & c->file_mask) {
-		uint32_t k = c->file_table[s];
-		if (k == NONE) {
-			if (XQ_ALLOC_GROW(c->files, (size_t)c->nfiles + 1, c->files_alloc))
-				return NONE;
-			if (!(c->files[c->nfiles] = strdup(name)))
-				return NONE;
-			c->file_table[s] = c->nfiles;
-			return c->nfiles++;
-		}
-		if (!strcmp(c->files[k], name))
-			return k;
-	}
 }
 
 /* The format's name is static: compared by address. */
@@ -387,48 +216,42 @@ static int pass1_emit(void *ctx, xq_batch_job *j)
 {
 	struct dctx *c = ctx;
 
-	if (j->kind == XQ_BATCH_GAME && !c->oom) {
+	if (j->kind == XQ_BATCH_GAME && !c->failed) {
 		struct djob *dj = j->data;
-		if (c->n == UINT32_MAX - 1)
-			c->oom = 1;
-		else if (c->n == c->alloc) {
-			uint32_t na = c->alloc ? (c->alloc > UINT32_MAX / 2 ? UINT32_MAX - 1 : c->alloc * 2)
-					       : 1024;
-			struct dgame *v = realloc(c->g, (size_t)na * sizeof(*v));
-			if (!v)
-				c->oom = 1;
-			else
-				c->g = v, c->alloc = na;
-		}
-		if (!c->oom) {
-			struct dgame *d = &c->g[c->n++];
-			*d = dj->g;
-			d->file = intern_file(c, dj->origin_file);
-			d->fmt = intern_format(c, j->file->format);
-			if (d->file == NONE)
-				c->oom = 1;
-			c->compared += d->compared;
+		c->games++;
+		if (dj->compared) {
+			dj->r.fmt = intern_format(c, j->file->format);
+			dedupe_keep(c, &dj->r, dj->origin_file);
 		}
 	}
 	reporter_job(&c->rep, j, NULL);
 	reporter_flush(&c->rep);
-	return cmd_signal || c->oom ? 1 : 0;
+	return cmd_signal || c->failed ? 1 : 0;
 }
 
-/* --prefix: the groups each game's prefixes are. */
+static void take_own(void *arg, const uint64_t key[2], uint32_t plies)
+{
+	uint64_t *own = arg;
+
+	(void)plies;
+	own[0] = key[0];
+	own[1] = key[1];
+}
+
+/* --prefix: the starts of the game's line that may be a group's. */
 struct prefix_arg {
 	const struct dctx *c;
 	struct xq_buf *found;
+	uint32_t plies;
 };
 
 static void find_prefix(void *arg, const uint64_t key[2], uint32_t plies)
 {
 	struct prefix_arg *a = arg;
-	uint32_t k = lookup(a->c, key);
 
-	(void)plies;
-	if (k != NONE)
-		xq_buf_add(a->found, &k, sizeof(k));
+	/* (the last, the whole line, is the game's own group) */
+	if (plies < a->plies && dedupe_maybe_group(a->c, key))
+		xq_buf_add(a->found, key, 2 * sizeof(*key));
 }
 
 static void pass2_process(void *ctx, void *worker, xq_batch_job *j)
@@ -436,72 +259,60 @@ static void pass2_process(void *ctx, void *worker, xq_batch_job *j)
 	struct dctx *c = ctx;
 	xq_record *r = j->record;
 	uint32_t plies = xq_record_mainline_length(r);
-	struct prefix_arg a = {c, &j->text};
+	struct prefix_arg a = {c, &j->text, plies};
 
 	xq_buf_reset(&j->text);
-	if (xq_record_is_broken(r) || plies <= c->min_plies)
+	j->flags = is_compared(c, r, plies);
+	if (!j->flags || plies <= c->min_plies)
 		return;
-	/* every prefix of min_plies or more (the last, the whole line, is
-	 * the game's own group: emit passes it over) */
+	/* every start of the line of min_plies or more, and last the whole
+	 * line, whose key is the game's own */
 	line_keys(c, r, worker, c->min_plies, find_prefix, &a);
+	line_keys(c, r, worker, plies, take_own, j->counts);
 }
 
 static int pass2_emit(void *ctx, xq_batch_job *j)
 {
 	struct dctx *c = ctx;
 
-	if (j->kind == XQ_BATCH_GAME) {
-		uint32_t i = c->seq++;
-		size_t n = j->text.len / sizeof(uint32_t);
-		if (i < c->n && c->g[i].compared) {
-			for (size_t k = 0; k < n; k++) {
-				uint32_t a, b = c->head[i];
-				memcpy(&a, j->text.ptr + k * sizeof(uint32_t), sizeof(a));
-				if (a == b || c->g[a].plies >= c->g[i].plies)
-					continue; /* its own line */
-				/* group a's line starts game i's: the longest such i wins */
-				if (c->parent[a] == NONE || c->g[c->parent[a]].plies < c->g[i].plies)
-					c->parent[a] = b;
+	if (j->kind == XQ_BATCH_GAME && !c->failed) {
+		c->games++;
+		if (j->flags) {
+			struct dcand d;
+			size_t n = j->text.len / sizeof(d.prefix);
+			d.own[0] = j->counts[0];
+			d.own[1] = j->counts[1];
+			d.plies = xq_record_mainline_length(j->record);
+			d.idx = c->seen++;
+			for (size_t k = 0; k < n && !c->failed; k++) {
+				int rc;
+				memcpy(d.prefix, j->text.ptr + k * sizeof(d.prefix), sizeof(d.prefix));
+				if ((rc = extsort_add(&c->cands, &d)))
+					dedupe_fail(c, rc, c->cands.err, "for the candidates of --prefix");
 			}
 		}
 	}
-	return cmd_signal ? 1 : 0;
-}
-
-/* The copy kept from each group: the most information, the first on a tie. */
-static int better(const struct dgame *a, const struct dgame *b)
-{
-	if (a->plies != b->plies)
-		return a->plies > b->plies;
-	return a->score > b->score;
-}
-
-static void choose_kept(struct dctx *c, uint32_t *kept)
-{
-	for (uint32_t i = 0; i < c->n; i++) {
-		kept[i] = i;
-		if (c->head[i] != i)
-			continue;
-		for (uint32_t k = c->next[i]; k != NONE; k = c->next[k])
-			if (better(&c->g[k], &c->g[kept[i]]))
-				kept[i] = k;
-	}
+	return cmd_signal || c->failed ? 1 : 0;
 }
 
 static int pass3_emit(void *ctx, xq_batch_job *j)
 {
 	struct dctx *c = ctx;
-	uint32_t *kept = c->parent; /* reused: the kept copy of each group head */
 
 	if (j->kind == XQ_BATCH_GAME) {
-		uint32_t i = c->seq++;
-		int write = i >= c->n || kept[c->head[i]] == i;
+		uint32_t plies = xq_record_mainline_length(j->record);
+		int write = 1;
+		c->games++;
+		if (is_compared(c, j->record, plies)) {
+			uint32_t i = c->seen++;
+			write = i >= c->ncompared || !(c->removed[i >> 3] >> (i & 7) & 1);
+		}
 		xq_diagnostics_truncate(j->diags, 0); /* reported by the first pass */
 		if (write) {
 			output_game(&c->out, j, NULL);
 			reporter_job_diags(&c->rep, j); /* what writing it said */
 		} else {
-			c->removed++;
+			c->removed_n++;
 		}
 		reporter_flush(&c->rep);
 	}
@@ -511,60 +322,6 @@ static int pass3_emit(void *ctx, xq_batch_job *j)
 }
 
 /* ---- reporting -------------------------------------------------------------------- */
-
-static void add_member_json(struct dctx *c, struct xq_buf *b, uint32_t i, int kept)
-{
-	const struct dgame *d = &c->g[i];
-
-	xq_buf_addc(b, '{');
-	xq_buf_add_ndjson_source(b, c->files[d->file], d->number, d->line,
-				 d->has_offset ? (int64_t)d->offset : -1);
-	xq_buf_addf(b, ",\"format\":\"%s\",\"plies\":%u%s}", c->fmt_names[d->fmt],
-		    (unsigned)d->plies, kept ? ",\"kept\":true" : "");
-}
-
-static void report_groups(struct dctx *c, const uint32_t *kept)
-{
-	struct xq_buf *b = &c->text;
-	uint64_t number = 0;
-
-	for (uint32_t i = 0; i < c->n; i++) {
-		uint32_t size = 0;
-		if (c->head[i] != i || c->next[i] == NONE)
-			continue;
-		for (uint32_t k = i; k != NONE; k = c->next[k])
-			size++;
-		number++;
-		c->groups++;
-		c->duplicates += size - 1;
-		if (c->rep.fmt == REPORT_NDJSON) {
-			xq_buf_addf(b, "{\"schema\":\"" GROUP_SCHEMA "\",\"group\":%llu,\"copies\":%u,\"members\":[",
-				    (unsigned long long)number, (unsigned)size);
-			for (uint32_t k = i; k != NONE; k = c->next[k]) {
-				if (k != i)
-					xq_buf_addc(b, ',');
-				add_member_json(c, b, k, kept[i] == k);
-			}
-			xq_buf_adds(b, "]}\n");
-		} else {
-			xq_buf_addf(b, "group %llu: %u copies\n", (unsigned long long)number, (unsigned)size);
-			for (uint32_t k = i; k != NONE; k = c->next[k]) {
-				const struct dgame *d = &c->g[k];
-				xq_buf_adds(b, kept[i] == k ? "* " : "  ");
-				report_add_safe(b, c->files[d->file], strlen(c->files[d->file]));
-				xq_buf_addf(b, ": game %u", (unsigned)d->number);
-				if (d->line)
-					xq_buf_addf(b, ", line %u", (unsigned)d->line);
-				else if (d->has_offset)
-					xq_buf_addf(b, ", byte %llu", (unsigned long long)d->offset);
-				xq_buf_addf(b, " (%s, %u plies)\n", c->fmt_names[d->fmt], (unsigned)d->plies);
-			}
-		}
-		if (b->len > 65536)
-			report_flush_out(b);
-	}
-	report_flush_out(b);
-}
 
 static void print_summary(void *ctx, double secs)
 {
@@ -581,7 +338,7 @@ static void print_summary(void *ctx, double secs)
 		if (c->out.to)
 			xq_buf_addf(b, ",\"to\":\"%s\",\"written\":%llu,\"removed\":%llu,\"stopped\":%s",
 				    c->out.to, (unsigned long long)c->out.written,
-				    (unsigned long long)c->removed, c->out.stop ? "true" : "false");
+				    (unsigned long long)c->removed_n, c->out.stop ? "true" : "false");
 		reporter_summary_close(r, secs);
 		return;
 	}
@@ -595,7 +352,7 @@ static void print_summary(void *ctx, double secs)
 		    c->duplicates == 1 ? "y" : "ies");
 	if (c->out.to)
 		xq_buf_addf(b, "; %llu written as %s, %llu removed", (unsigned long long)c->out.written,
-			    c->out.to, (unsigned long long)c->removed);
+			    c->out.to, (unsigned long long)c->removed_n);
 	reporter_unread_text(r, b);
 	xq_buf_addf(b, " (%.2f s)\n", secs);
 	reporter_flush(r);
@@ -670,7 +427,8 @@ static int run_pass(struct dctx *c, struct opt_parser *p, xq_batch_config *cfg)
 
 	if ((rc = input_opts_start(&c->in, &inputs, p, "dedupe")) != 0)
 		return rc;
-	c->seq = 0;
+	c->seen = 0;
+	c->games = 0;
 	c->out.inputs = &inputs;
 	if (c->pass == 3) {
 		if ((rc = output_prepare(&c->out, &inputs, &c->rep)) != 0) {
@@ -686,13 +444,33 @@ static int run_pass(struct dctx *c, struct opt_parser *p, xq_batch_config *cfg)
 	}
 	rc = input_opts_run(&c->in, &inputs, cfg);
 	inputs_release(&inputs);
-	if (rc == XQ_ENOMEM || c->oom) {
+	if (rc == XQ_ENOMEM || c->failed) {
 		c->rep.io_error = 1;
 		return CMD_EXIT_IO;
 	}
 	if (cmd_signal)
 		return cmd_signal_status();
+	if (c->pass == 1)
+		c->games1 = c->games;
+	else if (c->games != c->games1 || c->seen != c->ncompared) {
+		cmd_error("the inputs changed while they were read: read again");
+		return CMD_EXIT_IO;
+	}
 	return 0;
+}
+
+/*
+ * The memory: a quarter of --max-memory (at least 2 MiB) for the games
+ * compared (dedupe.h), the rest for reading (the batch's budget).
+ */
+static void share_memory(struct dctx *c)
+{
+	uint64_t total = c->in.read_options.max_memory ? c->in.read_options.max_memory
+						       : XQ_MEMORY_DEFAULT;
+
+	c->state_mem = total / 4 < ((uint64_t)2 << 20) ? (uint64_t)2 << 20 : total / 4;
+	c->in.read_options.max_memory =
+		total - c->state_mem < XQ_MEMORY_MIN ? XQ_MEMORY_MIN : total - c->state_mem;
 }
 
 static int run(struct dctx *c, struct opt_parser *p)
@@ -700,59 +478,38 @@ static int run(struct dctx *c, struct opt_parser *p)
 	xq_batch_config cfg = {.process = pass1_process, .emit = pass1_emit, .ctx = c,
 				  .worker_init = cmd_position_worker_init, .worker_fini = cmd_position_worker_fini,
 				  .job_data = sizeof(struct djob)};
-	uint32_t *kept;
 	int rc;
 
 	c->t0 = cmd_now();
+	share_memory(c);
+	if (dedupe_start(c))
+		return CMD_EXIT_IO;
 	c->pass = 1;
 	if ((rc = run_pass(c, p, &cfg)) != 0) {
 		if (cmd_signal)
 			cmd_error("interrupted: no group is reported");
 		return rc;
 	}
-	if (build_groups(c)) {
-		cmd_error("out of memory");
-		return CMD_EXIT_IO;
-	}
-	if (!(c->parent = malloc((size_t)c->n * sizeof(*c->parent) + 1))) {
-		cmd_error("out of memory");
-		return CMD_EXIT_IO;
-	}
-	for (uint32_t i = 0; i < c->n; i++)
-		c->parent[i] = NONE;
 	if (c->prefix) {
 		xq_batch_config cfg2 = {.process = pass2_process, .emit = pass2_emit, .ctx = c,
 					   .worker_init = cmd_position_worker_init, .worker_fini = cmd_position_worker_fini};
+		if (dedupe_prepare_prefixes(c))
+			return CMD_EXIT_IO;
 		c->pass = 2;
-		if ((rc = run_pass(c, p, &cfg2)) != 0)
+		if ((rc = run_pass(c, p, &cfg2)) != 0) {
+			if (cmd_signal)
+				cmd_error("interrupted: no group is reported");
 			return rc;
-		if (c->seq != c->n) {
-			cmd_error("the inputs changed while they were read: read again");
-			return CMD_EXIT_IO;
-		}
-		if (join_prefixes(c)) {
-			cmd_error("out of memory");
-			return CMD_EXIT_IO;
 		}
 	}
-	if (!(kept = malloc((size_t)c->n * sizeof(*kept) + 1))) {
-		cmd_error("out of memory");
+	c->compared = c->ncompared;
+	rc = dedupe_groups(c, !c->out.to);
+	if (rc < 0)
 		return CMD_EXIT_IO;
+	if (rc > 0) {
+		cmd_error("interrupted: the groups before the signal were reported");
+		return cmd_signal_status();
 	}
-	choose_kept(c, kept);
-	if (!c->out.to)
-		report_groups(c, kept);
-	else {
-		/* count the groups for the summary */
-		for (uint32_t i = 0; i < c->n; i++)
-			if (c->head[i] == i && c->next[i] != NONE) {
-				c->groups++;
-				for (uint32_t k = c->next[i]; k != NONE; k = c->next[k])
-					c->duplicates++;
-			}
-	}
-	free(c->parent);
-	c->parent = kept;
 	if (c->out.to) {
 		xq_batch_config cfg3 = {.emit = pass3_emit, .ctx = c};
 		c->pass = 3;
@@ -770,13 +527,14 @@ int cmd_dedupe(int argc, char **argv)
 
 	if (!c || opt_init(&p, argc, argv, "dedupe")) {
 		free(c);
-		cmd_error("out of memory");
+		cmd_error("out of memory starting dedupe");
 		return CMD_EXIT_IO;
 	}
 	output_init(&c->out, "dedupe");
 	input_opts_init(&c->in);
 	c->min_plies = 10;
 	xq_buf_init(&c->text);
+	xq_buf_init(&c->name_buf);
 	if ((rc = input_opts_parse(&c->in, &p, options, usage, summary, take_option, c)) == 0)
 		rc = check_args(c, &p);
 	if (rc) {
@@ -786,16 +544,7 @@ int cmd_dedupe(int argc, char **argv)
 		cmd_catch_signals();
 		rc = run(c, &p);
 	}
-	for (uint32_t i = 0; i < c->nfiles; i++)
-		free(c->files[i]);
-	free(c->files);
-	free(c->file_table);
-	free(c->g);
-	free(c->table);
-	free(c->next);
-	free(c->head);
-	free(c->parent);
-	xq_buf_release(&c->text);
+	dedupe_release(c);
 	opt_release(&p);
 	output_release(&c->out);
 	reporter_release(&c->rep);
