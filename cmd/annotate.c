@@ -189,7 +189,7 @@ struct actx {
 static void out_of_memory(struct actx *c)
 {
 	if (!c->io_error)
-		cmd_error("out of memory");
+		cmd_error("out of memory annotating a game: it cannot be written whole");
 	c->io_error = 1;
 }
 
@@ -243,7 +243,7 @@ static int worker_init(void *ctx, int id, void **worker)
 	struct aworker *w = calloc(1, sizeof(*w));
 
 	if (!w) {
-		cmd_error("out of memory");
+		cmd_error("out of memory starting an analyser");
 		c->start_status = CMD_EXIT_IO;
 		return 1;
 	}
@@ -255,7 +255,7 @@ static int worker_init(void *ctx, int id, void **worker)
 		describe_settings(c, w->a.an);
 		xq_buf_adds(&c->engine, xq_analyser_description(w->a.an));
 		if (xq_buf_error(&c->settings) || xq_buf_error(&c->engine)) {
-			cmd_error("out of memory");
+			cmd_error("out of memory describing the analysis settings");
 			c->start_status = CMD_EXIT_IO;
 			analyser_free(w);
 			return 1;
@@ -723,7 +723,7 @@ static int run(struct actx *c)
 		return c->start_status;
 	}
 	if (rc == XQ_ENOMEM) {
-		cmd_error("out of memory");
+		cmd_error("out of memory reading the inputs");
 		c->io_error = 1;
 	}
 	if (cmd_signal || atomic_load(&c->lost) || c->io_error || c->conflict)
@@ -752,6 +752,8 @@ static int parse_engine_option(struct actx *c, struct opt_parser *p, const char 
 	if ((rc = xq_analyser_check_setting(value, report_keep_message, &m))) {
 		snprintf(p->err, sizeof(p->err), "--engine-option: %.200s",
 			 rc == XQ_ENOMEM ? "out of memory" : m.msg);
+		if (rc == XQ_ENOMEM)
+			p->status = CMD_EXIT_IO;
 		return -1;
 	}
 	c->esettings[c->neopts++] = value;
@@ -1084,7 +1086,7 @@ int cmd_annotate(int argc, char **argv)
 
 	init_ctx(&c);
 	if (opt_init(&p, argc, argv, "annotate")) {
-		cmd_error("out of memory");
+		cmd_error("out of memory reading the options");
 		release(&c);
 		return CMD_EXIT_IO;
 	}
@@ -1096,12 +1098,12 @@ int cmd_annotate(int argc, char **argv)
 	if (rc > 0) {
 		status = CMD_EXIT_OK; /* --help */
 	} else if (rc < 0) {
-		status = cmd_usage_error("annotate", "%s", p.err);
+		status = opt_fail(&p);
 	} else {
 		cmd_catch_signals();
 		c.set.stop = cmd_stop;
 		if (!cmd_stop) {
-			cmd_error("out of memory");
+			cmd_error("out of memory setting up the signals");
 			status = CMD_EXIT_IO;
 		} else {
 			status = annotate_inputs(&c, &p);

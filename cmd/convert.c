@@ -184,11 +184,11 @@ int cmd_convert(int argc, char **argv)
 	fix_init(&c.fix);
 	input_opts_init(&c.in);
 	if (opt_init(&p, argc, argv, "convert")) {
-		cmd_error("out of memory");
+		cmd_error("out of memory reading the options");
 		return CMD_EXIT_IO;
 	}
 	if ((rc = parse_args(&c, &p)) != 0) {
-		rc = rc > 0 ? CMD_EXIT_OK : cmd_usage_error("convert", "%s", p.err);
+		rc = rc > 0 ? CMD_EXIT_OK : opt_fail(&p);
 		goto out;
 	}
 	reporter_init(&c.rep, "convert", &c.in);

@@ -98,9 +98,12 @@ static int read_file(struct fix *f, struct opt_parser *p, size_t *len)
 	char chunk[65536];
 	size_t n;
 
+	/* A file that cannot be read is an I/O error, as an input is (3);
+	 * one that reads but is not a map is a usage error (2). */
 	if (!fp) {
 		snprintf(p->err, sizeof(p->err), "--names: cannot open '%s': %s", f->names_path,
 			 strerror(errno));
+		p->status = CMD_EXIT_IO;
 		return -1;
 	}
 	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0 && b.len <= NAMES_MAX_BYTES)
@@ -109,6 +112,8 @@ static int read_file(struct fix *f, struct opt_parser *p, size_t *len)
 		snprintf(p->err, sizeof(p->err), "--names: cannot read '%s': %s", f->names_path,
 			 ferror(fp) ? strerror(errno) : b.len > NAMES_MAX_BYTES ? "over 64 MB" :
 										   "out of memory");
+		if (b.len <= NAMES_MAX_BYTES)
+			p->status = CMD_EXIT_IO;
 		fclose(fp);
 		xq_buf_release(&b);
 		return -1;
@@ -117,6 +122,7 @@ static int read_file(struct fix *f, struct opt_parser *p, size_t *len)
 	xq_buf_addc(&b, '\0');
 	if (xq_buf_error(&b)) {
 		xq_buf_release(&b);
+		p->status = CMD_EXIT_IO;
 		snprintf(p->err, sizeof(p->err), "--names: out of memory");
 		return -1;
 	}
@@ -161,6 +167,7 @@ static int load_names(struct fix *f, struct opt_parser *p)
 				return bad_map(p, path, line, !*s ? "no old name before the tab"
 								 : "no new name after the tab");
 			if (XQ_ALLOC_GROW(f->names, f->nnames + 1, alloc)) {
+				p->status = CMD_EXIT_IO;
 				snprintf(p->err, sizeof(p->err), "--names: out of memory");
 				return -1;
 			}

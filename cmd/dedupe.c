@@ -440,7 +440,7 @@ static int run_pass(struct dctx *c, struct opt_parser *p, xq_batch_config *cfg)
 			c->out.io_error = 1;
 		rc = output_finish(&c->out, &inputs, &c->rep, print_summary, c, c->t0);
 		inputs_release(&inputs);
-		return rc;
+		return output_grep_status(&c->out, &c->rep, rc, c->groups > 0);
 	}
 	rc = input_opts_run(&c->in, &inputs, cfg);
 	inputs_release(&inputs);
@@ -516,7 +516,7 @@ static int run(struct dctx *c, struct opt_parser *p)
 		return run_pass(c, p, &cfg3);
 	}
 	print_summary(c, cmd_now() - c->t0);
-	return reporter_status(&c->rep, 0);
+	return output_grep_status(&c->out, &c->rep, 0, c->groups > 0);
 }
 
 int cmd_dedupe(int argc, char **argv)
@@ -538,7 +538,7 @@ int cmd_dedupe(int argc, char **argv)
 	if ((rc = input_opts_parse(&c->in, &p, options, usage, summary, take_option, c)) == 0)
 		rc = check_args(c, &p);
 	if (rc) {
-		rc = rc > 0 ? CMD_EXIT_OK : cmd_usage_error("dedupe", "%s", p.err);
+		rc = rc > 0 ? CMD_EXIT_OK : opt_fail(&p);
 	} else {
 		reporter_init(&c->rep, "dedupe", &c->in);
 		cmd_catch_signals();

@@ -34,7 +34,7 @@ void diag_report_record_error(struct reporter *rep, const char *source, const xq
 	int rc;
 
 	if (!l) {
-		cmd_error("out of memory");
+		cmd_error("out of memory reporting an error");
 		return;
 	}
 	a.record = r;
@@ -45,7 +45,7 @@ void diag_report_record_error(struct reporter *rep, const char *source, const xq
 	if (!rc && (d = xq_diagnostics_at(l, 0)))
 		reporter_diag(rep, d, xq_diagnostic_line(d) == 0);
 	else
-		cmd_error("out of memory");
+		cmd_error("out of memory reporting an error");
 	xq_diagnostics_free(l);
 }
 

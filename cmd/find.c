@@ -231,7 +231,10 @@ static int parse_tag(struct fctx *c, struct opt_parser *p, const char *text)
 	if (t->op == OP_RE || t->op == OP_NRE) {
 		char why[200];
 		size_t at;
-		if (pattern_compile(&t->re, t->value, &at, why, sizeof(why)))
+		int rc = pattern_compile(&t->re, t->value, &at, why, sizeof(why));
+		if (rc == XQ_ENOMEM)
+			p->status = CMD_EXIT_IO;
+		if (rc)
 			return usage_at(p, "--tag", text, n + at, why);
 	} else if (t->op >= OP_LT && t->op <= OP_GE) {
 		if (!*t->value)
@@ -361,6 +364,7 @@ static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
 	}
 	/* The FEN as given first, so that a mistake is named where it is. */
 	if (!(check = xq_position_new())) {
+		p->status = CMD_EXIT_IO;
 		snprintf(p->err, sizeof(p->err), "--fen: out of memory");
 		return -1;
 	}
@@ -399,6 +403,7 @@ static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
 		}
 		if (c->mirror) {
 			if (!(t->b[t->nb] = xq_position_dup(t->b[t->nb - 1]))) {
+				p->status = CMD_EXIT_IO;
 				snprintf(p->err, sizeof(p->err), "--fen: out of memory");
 				return -1;
 			}
@@ -430,6 +435,7 @@ static int parse_moves(struct fctx *c, struct opt_parser *p, const char *text)
 	c->nline = 0;
 	c->has_line = 1;
 	if (!b) {
+		p->status = CMD_EXIT_IO;
 		snprintf(p->err, sizeof(p->err), "--moves: out of memory");
 		return -1;
 	}
@@ -455,6 +461,7 @@ static int parse_moves(struct fctx *c, struct opt_parser *p, const char *text)
 		}
 		if (!(move = strndup(text + start, len))) {
 			xq_position_free(b);
+			p->status = CMD_EXIT_IO;
 			snprintf(p->err, sizeof(p->err), "--moves: out of memory");
 			return -1;
 		}
@@ -999,8 +1006,11 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 		char why[160];
 		size_t col;
 		xq_ecco_codes_free(c->ecco); /* the last --ecco counts */
-		if (xq_ecco_codes_parse(&c->ecco, value, &col, why, sizeof(why)))
+		if (xq_ecco_codes_parse(&c->ecco, value, &col, why, sizeof(why))) {
+			if (!why[0])
+				p->status = CMD_EXIT_IO;
 			return usage_at(p, "--ecco", value, col ? col - 1 : 0, why[0] ? why : "out of memory");
+		}
 		break;
 	}
 	case O_COUNT: c->count = 1; break;
@@ -1015,7 +1025,8 @@ static int check_args(struct fctx *c, struct opt_parser *p)
 	const char *texts[MAX_TESTS];
 
 	if (!c->start) {
-		snprintf(p->err, sizeof(p->err), "out of memory");
+		p->status = CMD_EXIT_IO;
+		snprintf(p->err, sizeof(p->err), "out of memory making the start position");
 		return -1;
 	}
 	for (int i = 0; i < n; i++)
@@ -1064,8 +1075,7 @@ static int run(struct fctx *c, struct opt_parser *p)
 			if (input_opts_run(&c->in, &inputs, &cfg) == XQ_ENOMEM)
 				c->out.io_error = 1;
 			rc = output_finish(&c->out, &inputs, &c->rep, print_summary, c, t0);
-			if (rc == CMD_EXIT_OK && c->skipped)
-				rc = CMD_EXIT_INVALID;
+			rc = output_grep_status(&c->out, &c->rep, rc, c->matched > 0);
 		} else {
 			progress_stop();
 		}
@@ -1089,7 +1099,7 @@ static int run(struct fctx *c, struct opt_parser *p)
 		xq_buf_release(&b);
 	}
 	print_summary(c, cmd_now() - t0);
-	return reporter_status(&c->rep, c->skipped);
+	return output_grep_status(&c->out, &c->rep, 0, c->matched > 0);
 }
 
 int cmd_find(int argc, char **argv)
@@ -1100,7 +1110,7 @@ int cmd_find(int argc, char **argv)
 
 	if (!c || opt_init(&p, argc, argv, "find")) {
 		free(c);
-		cmd_error("out of memory");
+		cmd_error("out of memory reading the options");
 		return CMD_EXIT_IO;
 	}
 	output_init(&c->out, "find");
@@ -1109,7 +1119,7 @@ int cmd_find(int argc, char **argv)
 	c->start = xq_position_new(); /* checked by check_args() */
 	xq_buf_init(&c->refs);
 	if ((rc = parse_args(c, &p)) != 0) {
-		rc = rc > 0 ? CMD_EXIT_OK : cmd_usage_error("find", "%s", p.err);
+		rc = rc > 0 ? CMD_EXIT_OK : opt_fail(&p);
 	} else {
 		reporter_init(&c->rep, "find", &c->in);
 		cmd_catch_signals();

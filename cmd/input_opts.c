@@ -297,6 +297,6 @@ int input_opts_run(const struct input_opts *o, struct inputs *it, xq_batch_confi
 	rc = cmd_test_fault("pool-nomem") ? XQ_ENOMEM : xq_batch_run(cfg);
 	progress_stop();
 	if (rc == XQ_ENOMEM)
-		cmd_error("out of memory");
+		cmd_error("out of memory reading the inputs");
 	return rc;
 }

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "opt.h"
@@ -512,6 +513,17 @@ int cmd_merge_summaries(int argc, char **argv)
 		rc = cmd_usage_error("merge-summaries", "%s", p.err);
 		opt_release(&p);
 		return rc;
+	}
+	/* A directory is not a summary: a usage error before anything is
+	 * read, as for every command (exit status 2, not 3). */
+	for (int i = 0; i < p.noperands; i++) {
+		struct stat st;
+		if (strcmp(p.operands[i], "-") && stat(p.operands[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			rc = cmd_usage_error("merge-summaries", "'%s' is a directory: give the summary files",
+					     p.operands[i]);
+			opt_release(&p);
+			return rc;
+		}
 	}
 	memset(&mg, 0, sizeof(mg));
 	mg.all.kind = J_OBJECT;

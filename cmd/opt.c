@@ -3,6 +3,8 @@
  */
 #include "opt.h"
 
+#include "cmd.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -21,6 +23,15 @@ int opt_init(struct opt_parser *p, int argc, char **argv, const char *cmd)
 	p->cmd = cmd;
 	p->operands = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*p->operands));
 	return p->operands ? 0 : -1;
+}
+
+int opt_fail(const struct opt_parser *p)
+{
+	if (p->status && p->status != CMD_EXIT_USAGE) {
+		cmd_error("%s", p->err);
+		return p->status;
+	}
+	return cmd_usage_error(p->cmd, "%s", p->err);
 }
 
 void opt_release(struct opt_parser *p)

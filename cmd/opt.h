@@ -63,7 +63,14 @@ struct opt_parser {
 	int noperands;
 	uint64_t max_memory; /* --max-memory in bytes, 0 if not given */
 	char err[256];    /* the message after opt_next returned -1 */
+	int status;       /* its exit status: 0 for a usage error (2); an
+			     option's file that cannot be read, or memory
+			     that ran out, set CMD_EXIT_IO (opt_fail) */
 };
+
+/* Say p->err as its status says (a usage error with the hint to --help,
+ * else a plain error) and return that status (cmd.h). */
+int opt_fail(const struct opt_parser *p);
 
 /* Start parsing argv[1..argc-1] (argv[0] is the command name). */
 int opt_init(struct opt_parser *p, int argc, char **argv, const char *cmd);

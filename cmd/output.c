@@ -554,12 +554,14 @@ static int refused(struct output *c, xq_batch_job *j)
 		add_diag(j, XQ_SEVERITY_NOTE, "none",
 			 "skipped: the game has an error (--keep-broken writes it up to the error)");
 		c->skipped++;
+		c->broken_skipped++;
 		return 1;
 	}
 	if (xq_record_is_cut(g) && c->strict) {
 		add_diag(j, XQ_SEVERITY_NOTE, "none",
 			 "skipped: a variation of it was cut at an error (--strict writes whole games only)");
 		c->skipped++;
+		c->broken_skipped++;
 		return 1;
 	}
 	if (!c->dir_mode && !(c->caps & XQ_FORMAT_MULTI) && c->written > 0) {
@@ -960,7 +962,7 @@ static int prepare_dir(struct output *c, struct inputs *inputs)
 	struct report_message m = {""};
 
 	if (!(c->dir = malloc(len + 2))) {
-		cmd_error("out of memory");
+		cmd_error("out of memory naming the output directory");
 		return CMD_EXIT_IO;
 	}
 	memcpy(c->dir, c->out_path, len + 1);
@@ -1058,6 +1060,17 @@ int output_finish(struct output *c, struct inputs *inputs, const struct reporter
 	return c->io_error  ? CMD_EXIT_IO
 	       : c->refused ? CMD_EXIT_USAGE
 			    : reporter_status(rep, c->skipped);
+}
+
+int output_grep_status(const struct output *c, const struct reporter *rep, int rc, int found)
+{
+	if (rc >= CMD_EXIT_USAGE)
+		return rc;
+	if (rep->io_error || c->io_error)
+		return CMD_EXIT_IO;
+	if (!found || c->skipped > c->broken_skipped)
+		return CMD_EXIT_INVALID;
+	return CMD_EXIT_OK;
 }
 
 void output_init(struct output *c, const char *cmd)

@@ -106,6 +106,7 @@ struct output {
 	uint64_t kept;
 	struct report_stream stream;
 	uint64_t cut;             /* written with a variation cut at an error */
+	uint64_t broken_skipped;  /* of `skipped`: broken, without --keep-broken */
 	int io_error, stop;
 	int refused;              /* -o DIR/: a name was taken (a file without --force,
 				     a link or a special file): exit status 2 */
@@ -114,6 +115,16 @@ struct output {
 };
 
 void output_init(struct output *o, const char *cmd);
+
+/*
+ * The exit status of find and dedupe, grep's convention (their man
+ * pages): `rc` (what output_finish() or the run gave) when it is 2 or
+ * more (usage, I/O, internal, a signal); else 3 after an input that could
+ * not be read; 1 when nothing was found, or a game to write was not
+ * written (refused by the format, --strict, --verify; not a broken one);
+ * else 0.  Broken and damaged inputs are reported and change nothing.
+ */
+int output_grep_status(const struct output *o, const struct reporter *rep, int rc, int found);
 void output_release(struct output *o);
 
 /* 1 when `id` is one of output_options (taken), 0 when it is not, -1 on

@@ -264,7 +264,7 @@ static int run_one(const xq_position *p, int depth, int threads, int divide, int
 	char fen[XQ_FEN_SIZE];
 
 	if (count_tree(p, depth, threads, &total, roots, divide ? per_root : NULL, &nroots)) {
-		cmd_error("out of memory");
+		cmd_error("out of memory counting the move tree");
 		return CMD_EXIT_IO;
 	}
 	secs = cmd_now() - t0;
@@ -523,7 +523,7 @@ int cmd_perft(int argc, char **argv)
 		return CMD_EXIT_IO;
 	}
 	if ((rc = parse_args(&a, &p)) != 0) {
-		rc = rc > 0 ? CMD_EXIT_OK : cmd_usage_error("perft", "%s", p.err);
+		rc = rc > 0 ? CMD_EXIT_OK : opt_fail(&p);
 		opt_release(&p);
 		return rc;
 	}

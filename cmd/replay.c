@@ -78,6 +78,7 @@ struct rctx {
 	int each, flip, color;
 	const char *svg;
 	int svg_dir;           /* --svg DIR/: a diagram of every ply in DIR */
+	int refused;           /* a diagram's name under DIR/ was taken: exit status 2 */
 	unsigned long svg_written; /* files written in DIR */
 	int labels;            /* XQ_DIAGRAM_LABELS_* */
 	int force;
@@ -357,10 +358,11 @@ static int write_svg(struct rctx *c, const xq_record *r, const xq_position *p, x
 	struct xq_buf title = XQ_BUF_INIT;
 	char *svg = NULL;
 	size_t len = 0;
-	xq_file *out;
+	xq_file *out = NULL;
+	unsigned flags;
 	struct report_message m = {""};
 	const char *red = xq_record_tag(r, "Red"), *black = xq_record_tag(r, "Black");
-	int rc;
+	int rc, taken = 0;
 
 	if (red || black)
 		xq_buf_addf(&title, "%s vs %s, ", red && *red ? red : "?", black && *black ? black : "?");
@@ -385,21 +387,27 @@ static int write_svg(struct rctx *c, const xq_record *r, const xq_position *p, x
 	else
 		snprintf(path, sizeof(path), "%s", c->svg);
 	/* Under DIR/ the names are known in advance: never a planted link or
-	 * special file (xqkit(1), OUTPUT FILES). */
-	rc = xq_file_open(&out, path,
-			  (c->force ? XQ_WRITE_FORCE : 0) | (c->svg_dir ? XQ_WRITE_NO_LINKS : 0),
-			  report_keep_message, &m);
-	if (!rc && xq_file_write(out, svg, len)) {
+	 * special file (xqkit(1), OUTPUT FILES).  A name taken is the user's
+	 * to settle (exit status 2), as a file that exists is for --svg FILE. */
+	flags = (c->force ? XQ_WRITE_FORCE : 0) | (c->svg_dir ? XQ_WRITE_NO_LINKS : 0);
+	if ((rc = xq_file_check(path, flags, report_keep_message, &m)) < 0)
+		taken = 1;
+	else if ((rc = xq_file_open(&out, path, flags, report_keep_message, &m)) == 0 &&
+		 xq_file_write(out, svg, len)) {
 		xq_file_abort(out);
 		snprintf(m.msg, sizeof(m.msg), "cannot write '%.200s'", path);
 		rc = XQ_EIO;
 	} else if (!rc) {
 		rc = xq_file_commit(out, report_keep_message, &m);
+		taken = rc == XQ_EIO && strstr(m.msg, "already exists");
 	}
 	xq_free(svg);
 	if (rc) {
 		cmd_error("%s", m.msg);
-		c->rep.io_error = 1;
+		if (taken)
+			c->refused = 1;
+		else
+			c->rep.io_error = 1;
 	} else {
 		c->svg_written++;
 	}
@@ -626,6 +634,7 @@ static int check_svg(struct rctx *c, struct inputs *inputs, struct opt_parser *p
 		if (*dir && mkdir(dir, 0777) != 0 && errno != EEXIST) {
 			snprintf(p->err, sizeof(p->err), "cannot make the folder '%.160s': %s", dir,
 				 strerror(errno));
+			p->status = CMD_EXIT_IO;
 			return -1;
 		}
 		return 0;
@@ -651,6 +660,8 @@ static int verdict(const struct rctx *c)
 	}
 	if (c->rep.io_error)
 		return CMD_EXIT_IO;
+	if (c->refused)
+		return CMD_EXIT_USAGE;
 	if (c->problems || c->rep.failed_files || c->rep.damaged_files ||
 	    c->rep.counts.by_sev[XQ_SEVERITY_ERROR] || c->rep.counts.by_sev[XQ_SEVERITY_WARNING])
 		return CMD_EXIT_INVALID;
@@ -678,7 +689,7 @@ int cmd_replay(int argc, char **argv)
 		return CMD_EXIT_IO;
 	}
 	if ((rc = parse_args(&c, &p)) != 0) {
-		rc = rc > 0 ? CMD_EXIT_OK : cmd_usage_error("replay", "%s", p.err);
+		rc = rc > 0 ? CMD_EXIT_OK : opt_fail(&p);
 		goto out;
 	}
 	reporter_init(&c.rep, "replay", &c.in);
@@ -687,7 +698,7 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	if (check_svg(&c, &inputs, &p)) {
 		progress_stop();
-		rc = cmd_usage_error("replay", "%s", p.err);
+		rc = opt_fail(&p);
 	} else {
 		if (input_opts_run(&c.in, &inputs, &cfg) == XQ_ENOMEM)
 			c.rep.io_error = 1;

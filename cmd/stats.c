@@ -199,9 +199,10 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 		size_t col;
 		xq_ecco_codes_free(c->codes); /* the last --ecco counts */
 		if (xq_ecco_codes_parse(&c->codes, value, &col, why, sizeof(why))) {
-			if (!why[0])
+			if (!why[0]) {
+				p->status = CMD_EXIT_IO;
 				snprintf(p->err, sizeof(p->err), "--ecco: out of memory");
-			else
+			} else
 				snprintf(p->err, sizeof(p->err), "--ecco '%.40s', column %zu: %.160s",
 					 value, col, why);
 			return -1;
@@ -243,6 +244,7 @@ static int play_moves(struct sctx *c, struct opt_parser *p)
 		len = (size_t)(t - s);
 		n++;
 		if (!(text = strndup(s, len))) {
+			p->status = CMD_EXIT_IO;
 			snprintf(p->err, sizeof(p->err), "--moves: out of memory");
 			return -1;
 		}
@@ -286,6 +288,7 @@ static int check_args(struct sctx *c, struct opt_parser *p)
 	if (!c->depth)
 		c->depth = 1;
 	if (!(c->root = xq_position_new()) || !(c->scratch = xq_position_new())) {
+		p->status = CMD_EXIT_IO;
 		snprintf(p->err, sizeof(p->err), "out of memory");
 		return -1;
 	}
@@ -400,7 +403,7 @@ int cmd_stats(int argc, char **argv)
 	if (rc == 0 && check_args(&c, &p))
 		rc = -1;
 	if (rc) {
-		rc = rc > 0 ? CMD_EXIT_OK : cmd_usage_error("stats", "%s", p.err);
+		rc = rc > 0 ? CMD_EXIT_OK : opt_fail(&p);
 		free_options(&c);
 		opt_release(&p);
 		return rc;
@@ -415,7 +418,7 @@ int cmd_stats(int argc, char **argv)
 			if (input_opts_run(&c.in, &inputs, &cfg) == XQ_ENOMEM)
 				c.rep.io_error = 1;
 			if (c.nomem) {
-				cmd_error("out of memory: the tables are not written");
+				cmd_error("out of memory counting the games: the tables are not written");
 				c.rep.io_error = 1;
 			} else if (!cmd_signal && c.tree) {
 				rc = stats_write_tree(&c);

@@ -324,7 +324,7 @@ int cmd_validate(int argc, char **argv)
 		return CMD_EXIT_IO;
 	}
 	if ((rc = parse_args(&c, &p)) != 0) {
-		rc = rc > 0 ? CMD_EXIT_OK : cmd_usage_error("validate", "%s", p.err);
+		rc = rc > 0 ? CMD_EXIT_OK : opt_fail(&p);
 		opt_release(&p);
 		return rc;
 	}
