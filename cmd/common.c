@@ -79,16 +79,13 @@ static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static timer_t deadline;
 static int has_deadline;
 
-/* End the process at once by signal `sig` (in a signal handler: only
- * async-signal-safe calls), saying why in one write. */
-static void stop_now(int sig, const char *why, size_t len)
+/* Signal `sig` with its default action, to end the process by it
+ * (async-signal-safe calls only: a handler may call it). */
+static void raise_by_default(int sig)
 {
 	struct sigaction sa;
 	sigset_t set;
 
-	if (write(2, why, len) < 0) {
-		/* nothing else can be done about it */
-	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);
@@ -97,6 +94,16 @@ static void stop_now(int sig, const char *why, size_t len)
 	sigaddset(&set, sig);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	raise(sig);
+}
+
+/* End the process at once by signal `sig` (in a signal handler), saying
+ * why in one write. */
+static void stop_now(int sig, const char *why, size_t len)
+{
+	if (write(2, why, len) < 0) {
+		/* nothing else can be done about it */
+	}
+	raise_by_default(sig);
 	_exit(128 + sig); /* (only if the default action did not end it) */
 }
 
@@ -172,20 +179,8 @@ int cmd_signal_status(void)
 
 void cmd_die_by_signal(void)
 {
-	struct sigaction sa;
-	sigset_t set;
-	int sig = cmd_signal;
-
-	if (!sig)
-		return;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
+	if (cmd_signal)
+		raise_by_default(cmd_signal);
 }
 
 int cmd_position_worker_init(void *ctx, int id, void **worker)

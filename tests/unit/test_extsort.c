@@ -65,12 +65,12 @@ static void records_that_fit_in_memory_are_sorted_there(void **state)
 
 static void more_records_than_memory_are_merged_from_runs_on_disk(void **state)
 {
-	char dir[256], *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	char dir[256];
 	size_t runs;
 
 	(void)state;
 	assert_int_equal(test_tmpdir(dir, sizeof(dir), "extsort"), 0);
-	setenv("TMPDIR", dir, 1);
+	test_set_tmpdir(dir);
 	/* 100 runs of 1,000: fewer than one merge reads */
 	sorted_in(100000, 1000 * sizeof(struct rec), &runs);
 	assert_true(runs >= 2 && runs <= EXTSORT_FANIN);
@@ -79,34 +79,25 @@ static void more_records_than_memory_are_merged_from_runs_on_disk(void **state)
 	assert_true(runs >= 2 && runs <= 4);
 	/* nothing is left in the scratch folder */
 	assert_int_equal(test_count_named(dir, "xqkit"), 0);
-	if (old)
-		setenv("TMPDIR", old, 1);
-	else
-		unsetenv("TMPDIR");
-	free(old);
+	test_set_tmpdir(NULL);
 	assert_int_equal(test_rmtree(dir), 0);
 }
 
 static void a_scratch_folder_that_cannot_be_written_is_an_io_error(void **state)
 {
-	char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
 	struct extsort s;
 	struct rec r = {1, 1, 0};
 	int rc = 0;
 
 	(void)state;
-	setenv("TMPDIR", "/nonexistent/xqkit-test", 1);
+	test_set_tmpdir("/nonexistent/xqkit-test");
 	assert_int_equal(extsort_init(&s, sizeof(r), by_key, 64 * sizeof(r)), 0);
 	for (int i = 0; i < 1000 && !rc; i++)
 		rc = extsort_add(&s, &r);
 	assert_int_equal(rc, XQ_EIO);
 	assert_int_equal(s.err, ENOENT);
 	extsort_release(&s);
-	if (old)
-		setenv("TMPDIR", old, 1);
-	else
-		unsetenv("TMPDIR");
-	free(old);
+	test_set_tmpdir(NULL);
 }
 
 int main(void)

@@ -235,7 +235,7 @@ static void page_is_one_document_with_one_script_and_an_index_for_collections(vo
 static void a_long_index_waits_in_a_scratch_file_and_comes_back_whole(void **state)
 {
 	struct xq_buf pgn = XQ_BUF_INIT, page = XQ_BUF_INIT;
-	char dir[256], *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	char dir[256];
 	const char *nav, *p;
 	int n = 0;
 
@@ -243,7 +243,7 @@ static void a_long_index_waits_in_a_scratch_file_and_comes_back_whole(void **sta
 	for (int i = 1; i <= 8000; i++)
 		xq_buf_addf(&pgn, "[Red \"R%d %0100d\"]\n[Black \"B%d\"]\n\n1. h2e2 *\n\n", i, 0, i);
 	assert_int_equal(test_tmpdir(dir, sizeof(dir), "html-spill"), 0);
-	setenv("TMPDIR", dir, 1);
+	test_set_tmpdir(dir);
 	page_of(pgn.ptr, XQ_DIALECT_ICCS, &page);
 	assert_int_equal(test_count_named(dir, "xqkit"), 0);
 	is_one_page(page.ptr);
@@ -258,11 +258,7 @@ static void a_long_index_waits_in_a_scratch_file_and_comes_back_whole(void **sta
 	assert_int_equal(n, 8000);
 	assert_non_null(strstr(nav, "B8000</bdi></a>"));
 	assert_true((size_t)(strstr(page.ptr, "</ol></nav>") - nav) > ((size_t)1 << 20));
-	if (old)
-		setenv("TMPDIR", old, 1);
-	else
-		unsetenv("TMPDIR");
-	free(old);
+	test_set_tmpdir(NULL);
 	assert_int_equal(test_rmtree(dir), 0);
 	xq_buf_release(&page);
 	xq_buf_release(&pgn);

@@ -190,6 +190,33 @@ static inline int test_count_named(const char *dir, const char *part)
 	return n;
 }
 
+/* Point $TMPDIR at `dir` for a test's scratch files; NULL puts back what
+ * it was before the first call. */
+static inline void test_set_tmpdir(const char *dir)
+{
+	static char *saved;
+	static int have;
+
+	if (dir) {
+		if (!have) {
+			const char *now = getenv("TMPDIR");
+			saved = now ? strdup(now) : NULL;
+			have = 1;
+		}
+		setenv("TMPDIR", dir, 1);
+		return;
+	}
+	if (!have)
+		return;
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+	saved = NULL;
+	have = 0;
+}
+
 /* Remove a folder and everything in it (no symlinks are followed).
  * Returns 0 or -1. */
 static inline int test_rmtree(const char *dir)
