@@ -316,7 +316,8 @@ int extsort_finish(struct extsort *s)
 
 	s->reading = 1;
 	if (s->nruns == 0) {
-		qsort(s->buf, s->n, s->size, s->cmp);
+		if (s->n) /* (no buffer yet when nothing was added) */
+			qsort(s->buf, s->n, s->size, s->cmp);
 		s->pos = 0;
 		return 0;
 	}
