@@ -270,7 +270,7 @@ static int guard(struct inputs *it, const char *path, struct why *d)
 	it->out.ino = st.st_ino;
 	it->guarding = 1;
 	if (each_dir_above(path, add_out_dir, it))
-		return why_set(d, "resource", "out of memory");
+		return why_set(d, "resource", "out of memory checking the folders above the output");
 	for (int i = 0; i < it->noperands; i++) {
 		const char *op = it->operands[i];
 		if (inputs_is_stdin(op) || stat(op, &st) != 0)
@@ -363,7 +363,7 @@ static int prescan_list(struct inputs *it, size_t *alloc, struct why *d)
 	}
 	return 0;
 nomem:
-	why_set(d, "resource", "out of memory");
+	why_set(d, "resource", "out of memory reading the list of inputs");
 fail:
 	free(name);
 	if (spool)
@@ -379,7 +379,7 @@ static int prescan(struct inputs *it, struct why *d)
 	for (int i = 0; i < it->noperands; i++)
 		if (!inputs_is_stdin(it->operands[i]) && stat(it->operands[i], &st) == 0 &&
 		    S_ISREG(st.st_mode) && add_known(it, &alloc, &st))
-			return why_set(d, "resource", "out of memory");
+			return why_set(d, "resource", "out of memory listing the inputs");
 	if (it->list && prescan_list(it, &alloc, d))
 		return -1;
 	qsort(it->known, it->nknown, sizeof(*it->known), cmp_ids);
@@ -456,7 +456,7 @@ nomem:
 	if (dir)
 		closedir(dir);
 	dir_free(&nd);
-	return why_set(d, "resource", "out of memory");
+	return why_set(d, "resource", "out of memory reading a directory");
 }
 
 static int next_input(struct inputs *it, char **path, int *in_dir, struct why *d)
@@ -475,7 +475,7 @@ static int next_input(struct inputs *it, char **path, int *in_dir, struct why *d
 			}
 			p = join(top->path, top->names[top->i++]);
 			if (!p)
-				return why_set(d, "resource", "out of memory");
+				return why_set(d, "resource", "out of memory walking a directory");
 			/* Do not follow links to directories: they can loop. */
 			if (lstat(p, &st) != 0 || is_excluded(it, &st)) {
 				free(p);
@@ -539,7 +539,7 @@ static int next_input(struct inputs *it, char **path, int *in_dir, struct why *d
 					return output_met(it, op, 0, d);
 			}
 			if (!(*path = strdup(op)))
-				return why_set(d, "resource", "out of memory");
+				return why_set(d, "resource", "out of memory listing the inputs");
 			*in_dir = 0;
 			return 1;
 		}
