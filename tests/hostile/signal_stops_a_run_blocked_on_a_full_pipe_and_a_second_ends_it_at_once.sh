@@ -13,7 +13,7 @@ for j in 1 2; do
 	interrupt TERM 1 sh -c 'exec "$0" convert -j "$1" -t pgn "$2" > "$3"' "$XQKIT" $j "$T/many.pgn" "$T/pipe"
 	echo "convert -j $j to a full pipe: SIGTERM -> $status in $elapsed ms"
 	expect_status 143
-	expect_within 1200
+	expect_within 1500 # (a second; half as much again for a loaded machine)
 done
 # Two signals: the second ends it at once, well before the deadline.
 env --default-signal=INT,TERM,HUP "$XQKIT" convert -j 2 -t pgn "$T/many.pgn" > "$T/pipe" 2> "$T/err" &
