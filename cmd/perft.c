@@ -338,7 +338,7 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 		return CMD_EXIT_IO;
 	}
 	if (!(p = xq_position_new())) {
-		cmd_error("out of memory");
+		cmd_error("out of memory making the position");
 		if (f != stdin)
 			fclose(f);
 		return CMD_EXIT_IO;
@@ -386,7 +386,7 @@ static int run_suite(const char *path, int max_depth, int threads, int json)
 		}
 		r0 = cmd_now();
 		if (count_tree(p, depth, threads, &total, NULL, NULL, NULL)) {
-			cmd_error("out of memory");
+			cmd_error("out of memory counting the move tree");
 			free(line);
 			xq_position_free(p);
 			if (f != stdin)
@@ -519,7 +519,7 @@ int cmd_perft(int argc, char **argv)
 	int rc;
 
 	if (opt_init(&p, argc, argv, "perft")) {
-		cmd_error("out of memory");
+		cmd_error("out of memory reading the options");
 		return CMD_EXIT_IO;
 	}
 	if ((rc = parse_args(&a, &p)) != 0) {
@@ -531,7 +531,7 @@ int cmd_perft(int argc, char **argv)
 	if (a.suite)
 		return run_suite(a.suite, a.max_depth, a.threads, a.json);
 	if (!(pos = xq_position_new())) {
-		cmd_error("out of memory");
+		cmd_error("out of memory making the position");
 		return CMD_EXIT_IO;
 	}
 	if (a.fen && xq_position_set_fen(pos, a.fen)) {

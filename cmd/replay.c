@@ -685,7 +685,7 @@ int cmd_replay(int argc, char **argv)
 	xq_buf_init(&c.out);
 	if (!(c.pos = xq_position_new()) || opt_init(&p, argc, argv, "replay")) {
 		xq_position_free(c.pos);
-		cmd_error("out of memory");
+		cmd_error("out of memory reading the options");
 		return CMD_EXIT_IO;
 	}
 	if ((rc = parse_args(&c, &p)) != 0) {

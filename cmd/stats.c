@@ -289,7 +289,7 @@ static int check_args(struct sctx *c, struct opt_parser *p)
 		c->depth = 1;
 	if (!(c->root = xq_position_new()) || !(c->scratch = xq_position_new())) {
 		p->status = CMD_EXIT_IO;
-		snprintf(p->err, sizeof(p->err), "out of memory");
+		snprintf(p->err, sizeof(p->err), "out of memory making the start position");
 		return -1;
 	}
 	if (c->fen && xq_position_set_fen_lenient(c->root, c->fen)) {
@@ -396,7 +396,7 @@ int cmd_stats(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	input_opts_init(&c.in);
 	if (opt_init(&p, argc, argv, "stats")) {
-		cmd_error("out of memory");
+		cmd_error("out of memory reading the options");
 		return CMD_EXIT_IO;
 	}
 	rc = input_opts_parse(&c.in, &p, options, usage, summary, take_option, &c);
