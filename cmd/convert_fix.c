@@ -122,9 +122,7 @@ static int read_file(struct fix *f, struct opt_parser *p, size_t *len)
 	xq_buf_addc(&b, '\0');
 	if (xq_buf_error(&b)) {
 		xq_buf_release(&b);
-		p->status = CMD_EXIT_IO;
-		snprintf(p->err, sizeof(p->err), "--names: out of memory");
-		return -1;
+		return opt_out_of_memory(p, "--names");
 	}
 	*len = b.len - 1;
 	f->names_text = b.ptr; /* owned now */
@@ -166,11 +164,8 @@ static int load_names(struct fix *f, struct opt_parser *p)
 			if (!*s || !tab[1])
 				return bad_map(p, path, line, !*s ? "no old name before the tab"
 								 : "no new name after the tab");
-			if (XQ_ALLOC_GROW(f->names, f->nnames + 1, alloc)) {
-				p->status = CMD_EXIT_IO;
-				snprintf(p->err, sizeof(p->err), "--names: out of memory");
-				return -1;
-			}
+			if (XQ_ALLOC_GROW(f->names, f->nnames + 1, alloc))
+				return opt_out_of_memory(p, "--names");
 			f->names[f->nnames++] = (struct fix_name){s, tab + 1, line};
 		}
 		s = nl ? nl + 1 : end;

@@ -363,11 +363,8 @@ static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
 		return -1;
 	}
 	/* The FEN as given first, so that a mistake is named where it is. */
-	if (!(check = xq_position_new())) {
-		p->status = CMD_EXIT_IO;
-		snprintf(p->err, sizeof(p->err), "--fen: out of memory");
-		return -1;
-	}
+	if (!(check = xq_position_new()))
+		return opt_out_of_memory(p, "--fen");
 	if (xq_position_set_fen_lenient(check, text)) {
 		const xq_diagnostic *d = xq_position_error(check);
 		size_t col = xq_diagnostic_column(d) ? (size_t)xq_diagnostic_column(d) - 1 : 0;
@@ -402,11 +399,8 @@ static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
 			return -1;
 		}
 		if (c->mirror) {
-			if (!(t->b[t->nb] = xq_position_dup(t->b[t->nb - 1]))) {
-				p->status = CMD_EXIT_IO;
-				snprintf(p->err, sizeof(p->err), "--fen: out of memory");
-				return -1;
-			}
+			if (!(t->b[t->nb] = xq_position_dup(t->b[t->nb - 1])))
+				return opt_out_of_memory(p, "--fen");
 			xq_position_mirror(t->b[t->nb++]);
 		}
 	}
@@ -434,11 +428,8 @@ static int parse_moves(struct fctx *c, struct opt_parser *p, const char *text)
 
 	c->nline = 0;
 	c->has_line = 1;
-	if (!b) {
-		p->status = CMD_EXIT_IO;
-		snprintf(p->err, sizeof(p->err), "--moves: out of memory");
-		return -1;
-	}
+	if (!b)
+		return opt_out_of_memory(p, "--moves");
 	while (text[i]) {
 		size_t start, len;
 		xq_move_code m;
@@ -461,9 +452,7 @@ static int parse_moves(struct fctx *c, struct opt_parser *p, const char *text)
 		}
 		if (!(move = strndup(text + start, len))) {
 			xq_position_free(b);
-			p->status = CMD_EXIT_IO;
-			snprintf(p->err, sizeof(p->err), "--moves: out of memory");
-			return -1;
+			return opt_out_of_memory(p, "--moves");
 		}
 		/* check marks and annotations after a move are not part of it */
 		rc = xq_position_read_move(b, move, XQ_DIALECT_AUTO, &m);
@@ -1024,11 +1013,8 @@ static int check_args(struct fctx *c, struct opt_parser *p)
 	int n = c->npos;
 	const char *texts[MAX_TESTS];
 
-	if (!c->start) {
-		p->status = CMD_EXIT_IO;
-		snprintf(p->err, sizeof(p->err), "out of memory making the start position");
-		return -1;
-	}
+	if (!c->start)
+		return opt_out_of_memory(p, "the options");
 	for (int i = 0; i < n; i++)
 		texts[i] = c->pos[i].text;
 	c->npos = 0;

@@ -25,6 +25,13 @@ int opt_init(struct opt_parser *p, int argc, char **argv, const char *cmd)
 	return p->operands ? 0 : -1;
 }
 
+int opt_out_of_memory(struct opt_parser *p, const char *what)
+{
+	snprintf(p->err, sizeof(p->err), "out of memory reading %s", what);
+	p->status = CMD_EXIT_IO;
+	return -1;
+}
+
 int opt_fail(const struct opt_parser *p)
 {
 	if (p->status && p->status != CMD_EXIT_USAGE) {

@@ -68,6 +68,9 @@ struct opt_parser {
 			     that ran out, set CMD_EXIT_IO (opt_fail) */
 };
 
+/* Memory ran out while reading `what` (an option, or what the options
+ * need): p->err says so, with exit status 3 (CMD_EXIT_IO).  Returns -1. */
+int opt_out_of_memory(struct opt_parser *p, const char *what);
 /* Say p->err as its status says (a usage error with the hint to --help,
  * else a plain error) and return that status (cmd.h). */
 int opt_fail(const struct opt_parser *p);

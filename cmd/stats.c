@@ -199,12 +199,9 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 		size_t col;
 		xq_ecco_codes_free(c->codes); /* the last --ecco counts */
 		if (xq_ecco_codes_parse(&c->codes, value, &col, why, sizeof(why))) {
-			if (!why[0]) {
-				p->status = CMD_EXIT_IO;
-				snprintf(p->err, sizeof(p->err), "--ecco: out of memory");
-			} else
-				snprintf(p->err, sizeof(p->err), "--ecco '%.40s', column %zu: %.160s",
-					 value, col, why);
+			if (!why[0])
+				return opt_out_of_memory(p, "--ecco");
+			snprintf(p->err, sizeof(p->err), "--ecco '%.40s', column %zu: %.160s", value, col, why);
 			return -1;
 		}
 		c->ecco = 1;
@@ -243,11 +240,8 @@ static int play_moves(struct sctx *c, struct opt_parser *p)
 			;
 		len = (size_t)(t - s);
 		n++;
-		if (!(text = strndup(s, len))) {
-			p->status = CMD_EXIT_IO;
-			snprintf(p->err, sizeof(p->err), "--moves: out of memory");
-			return -1;
-		}
+		if (!(text = strndup(s, len)))
+			return opt_out_of_memory(p, "--moves");
 		if (xq_position_read_move(c->root, text, XQ_DIALECT_AUTO, &m)) {
 			snprintf(p->err, sizeof(p->err), "--moves: move %d '%.*s' (column %d): %.160s", n,
 				 (int)(len > 32 ? 32 : len), s, (int)xq_utf8_count(c->moves, (size_t)(s - c->moves)) + 1,
@@ -287,11 +281,8 @@ static int check_args(struct sctx *c, struct opt_parser *p)
 		c->by_text = "ecco";
 	if (!c->depth)
 		c->depth = 1;
-	if (!(c->root = xq_position_new()) || !(c->scratch = xq_position_new())) {
-		p->status = CMD_EXIT_IO;
-		snprintf(p->err, sizeof(p->err), "out of memory making the start position");
-		return -1;
-	}
+	if (!(c->root = xq_position_new()) || !(c->scratch = xq_position_new()))
+		return opt_out_of_memory(p, "the options");
 	if (c->fen && xq_position_set_fen_lenient(c->root, c->fen)) {
 		const xq_diagnostic *d = xq_position_error(c->root);
 		snprintf(p->err, sizeof(p->err), "--fen, column %llu: %.200s",
