@@ -809,7 +809,7 @@ fail:
 /* A memory output's bytes, on to the output they pass to. */
 static int pass_on(struct xq_file *o)
 {
-	int rc = xqi_file_write(o->pass, o->mem->ptr, o->mem->len);
+	int rc = xq_buf_error(o->mem) ? XQ_ENOMEM : xqi_file_write(o->pass, o->mem->ptr, o->mem->len);
 
 	xq_buf_reset(o->mem);
 	if (rc && !o->error)
