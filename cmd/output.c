@@ -776,8 +776,13 @@ static int finish_single_output(struct output *c, int commit)
 			commit = 0, c->io_error = 1;
 		c->writer = NULL;
 	}
-	if (c->mem_out)
-		xq_file_commit(c->mem_out, NULL, NULL);
+	/* (Passing its bytes on may have failed: then the output is not kept.) */
+	if (c->mem_out && (rc = xq_file_commit(c->mem_out, NULL, NULL)) != 0 && commit) {
+		cmd_error("%s the end of '%s'", rc == XQ_ENOMEM ? "out of memory writing" : "cannot write",
+			  xq_file_name(c->out));
+		commit = 0, c->io_error = 1;
+	}
+	rc = 0;
 	c->mem_out = NULL;
 	if (drain(c, &tail) || (commit && xq_file_write(c->out, tail.ptr, tail.len)))
 		commit = 0;
