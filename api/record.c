@@ -112,6 +112,11 @@ int xq_record_remove_tag(xq_record *r, size_t i)
 	return 0;
 }
 
+size_t xq_record_remove_tags(xq_record *r, const char *name, size_t keep)
+{
+	return xqi_record_remove_tags_after(&r->g, name, keep);
+}
+
 const char *xq_record_result(const xq_record *r)
 {
 	return xqi_result_string(r->g.result);

@@ -488,14 +488,6 @@ static int add_best_line(struct run *r, uint32_t node)
 	return 0;
 }
 
-/* Remove every tag called `name`. */
-static void remove_tag(xq_record *g, const char *name)
-{
-	for (size_t i = xq_record_tag_count(g); i-- > 0;)
-		if (!strcmp(xq_record_tag_name(g, i), name))
-			xq_record_remove_tag(g, i);
-}
-
 static int set_tag_num(xq_record *g, const char *side, const char *what, uint64_t v)
 {
 	char name[40], value[24];
@@ -522,7 +514,7 @@ static int write_tags(xq_record *g, const struct annotate_result *res, const cha
 		if (res->side[s].moves)
 			rc = set_tag_num(g, side_name[s], "AverageLoss", average(&res->side[s]));
 		else
-			remove_tag(g, name);
+			xq_record_remove_tags(g, name, 0);
 		for (int m = 0; m < MARK_COUNT && !rc; m++)
 			rc = set_tag_num(g, side_name[s], what[m], res->side[s].marks[m]);
 	}

@@ -16,22 +16,11 @@ int ecco_tags_classify(const xq_batch_job *j, struct ecco_opening *out)
 }
 
 /* Set the first tag `name` to `value` where it stands and drop any later
- * one; an empty value removes them all. */
+ * one; an empty value removes them all.  (In one pass: removing them one
+ * by one moved the later tags each time, quadratic.) */
 static int set_one(xq_record *r, const char *name, const char *value)
 {
-	int seen = !*value; /* with no value, the first one goes too */
-	size_t i = 0;
-
-	while (i < xq_record_tag_count(r)) {
-		if (strcmp(xq_record_tag_name(r, i), name)) {
-			i++;
-		} else if (seen) {
-			xq_record_remove_tag(r, i);
-		} else {
-			seen = 1;
-			i++;
-		}
-	}
+	xq_record_remove_tags(r, name, *value ? 1 : 0);
 	/* The first one, where it is, or a new one at the end. */
 	return *value && xq_record_set_tag(r, name, value) ? XQ_ENOMEM : 0;
 }

@@ -25,6 +25,7 @@
 #include <xq/batch.h>
 #include "progress.h"
 #include "report.h"
+#include "tagmap.h"
 #include "validate.h"
 #include <xq/buf.h>
 #include <xq/ecco.h>
@@ -814,6 +815,7 @@ static void list_record(const struct fctx *c, xq_batch_job *j, const struct foun
 	const char *file;
 	uint64_t number, line;
 	int64_t offset;
+	struct tagmap firsts;
 	int first = 1;
 
 	xq_buf_reset(b);
@@ -821,12 +823,10 @@ static void list_record(const struct fctx *c, xq_batch_job *j, const struct foun
 	xq_record_origin(g, &file, &number, &line, &offset);
 	xq_buf_add_ndjson_source(b, file, number, line, offset);
 	xq_buf_addf(b, ",\"format\":\"%s\",\"tags\":{", j->file->format);
+	tagmap_init(&firsts, g);
 	for (size_t i = 0; i < xq_record_tag_count(g); i++) {
 		const char *name = xq_record_tag_name(g, i);
-		size_t k = 0;
-		while (k < i && strcmp(xq_record_tag_name(g, k), name))
-			k++;
-		if (k < i)
+		if (tagmap_first(&firsts, name) != i)
 			continue; /* a name given twice: the first one */
 		if (!first)
 			xq_buf_addc(b, ',');
@@ -835,6 +835,7 @@ static void list_record(const struct fctx *c, xq_batch_job *j, const struct foun
 		xq_buf_addc(b, ':');
 		report_add_json_safe(b, xq_record_tag_value(g, i));
 	}
+	tagmap_release(&firsts);
 	xq_buf_addf(b, "},\"plies\":%u,\"result\":\"%s\"", xq_record_mainline_length(g),
 		    xq_record_result(g));
 	if (has_at) {

@@ -1001,6 +1001,7 @@ static int write_head(struct cbf_writer *w, const struct xqi_record *g)
 {
 	struct xq_buf *b = &w->out;
 	const char *result_tag = numeric_result(g) ? g->result_text : xqi_result_string(g->result);
+	uint64_t seen = 0;
 	int rc = 0;
 
 	for (const struct xqi_ccb_field *f = xqi_ccb_fields; f->element && !rc; f++) {
@@ -1032,10 +1033,15 @@ static int write_head(struct cbf_writer *w, const struct xqi_record *g)
 			report_dropped(w, 0, f->tag, dropped);
 		rc |= xq_buf_addf(b, "</%s>\r\n", f->element);
 	}
-	/* Tags with no element, and repeated tags (an element holds one value). */
+	/* Tags with no element, and repeated tags (an element holds one value):
+	 * the fields met so far are bits, so a repeat is known at once
+	 * (asking xqi_record_tag() for each tag's first was quadratic). */
 	for (size_t i = 0; i < g->ntags && !rc; i++) {
 		const char *tag = g->tags[i].name;
 		const struct xqi_ccb_field *f = xqi_ccb_field_by_tag(tag);
+		uint64_t bit = f ? (uint64_t)1 << (f - xqi_ccb_fields) : 0;
+		int repeated = (seen & bit) != 0;
+		seen |= bit;
 		if (!strcmp(tag, "Result")) {
 			/* The code says the result; a tag that says otherwise is not kept. */
 			if (strcmp(g->tags[i].value, result_tag))
@@ -1052,7 +1058,7 @@ static int write_head(struct cbf_writer *w, const struct xqi_record *g)
 			xqi_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQI_D_LOSS,
 				      XQ_SEVERITY_WARNING, "tag %s (\"%s\") has no CBF field; not written",
 				      tag, g->tags[i].value);
-		else if (xqi_record_tag(g, tag) != g->tags[i].value)
+		else if (repeated)
 			xqi_format_report(w->sink, w->name, w->games, NULL, 0, 0, NULL, 0, XQI_D_LOSS,
 				      XQ_SEVERITY_WARNING,
 				      "tag %s repeated: CBF holds one; \"%s\" not written", tag,

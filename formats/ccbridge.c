@@ -48,6 +48,8 @@ const struct xqi_ccb_field xqi_ccb_fields[] = {
 	{"FEN", "FEN"},
 	{NULL, NULL},
 };
+/* The CBF writer keeps the fields it has met as bits of a uint64_t. */
+_Static_assert(sizeof(xqi_ccb_fields) / sizeof(xqi_ccb_fields[0]) <= 65, "at most 64 fields");
 
 const struct xqi_ccb_field *xqi_ccb_field_by_element(const char *name, size_t len)
 {

@@ -140,13 +140,67 @@ static int parse_game_type(const char *v, unsigned *out)
 	return 0;
 }
 
+/*
+ * The tags into the header's strings: the first of each field's, the
+ * others reported as lost.  The names met so far are kept as bits (the
+ * fields, then the tags XQF holds elsewhere), so a repeat is known at
+ * once: looking back through every tag before it was quadratic.
+ */
+static int write_tags(struct xqf_writer *w, const struct xqi_record *g, unsigned char *h)
+{
+	static const char *const other[] = {"Result", "GameType", "FEN", "Game"};
+	uint32_t seen = 0;
+
+	for (size_t i = 0; i < g->ntags; i++) {
+		const struct xqi_tag *tg = &g->tags[i];
+		size_t f, k = 0;
+		uint32_t bit = 0;
+		int first, rc;
+		for (f = 0; f < NFIELDS; f++)
+			if (!strcmp(xqi_xqf_fields[f].tag, tg->name))
+				break;
+		if (f < NFIELDS)
+			bit = (uint32_t)1 << f;
+		else
+			while (k < 4 && strcmp(other[k], tg->name))
+				k++;
+		if (k < 4 && f == NFIELDS)
+			bit = (uint32_t)1 << (NFIELDS + k);
+		first = !(seen & bit);
+		seen |= bit;
+		if (tag_has_other_place(tg)) {
+			if (!first && strcmp(tg->name, "Game"))
+				xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
+					 "tag %s appears again ('%.60s'); only the first is kept",
+					 tg->name, tg->value);
+			continue;
+		}
+		if (f == NFIELDS) {
+			if (*tg->value)
+				xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
+					 "tag %s ('%.60s') has no place in XQF and was dropped",
+					 tg->name, tg->value);
+			continue;
+		}
+		if (!first) {
+			xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
+				 "tag %s appears again ('%.60s'); only the first is kept", tg->name,
+				 tg->value);
+			continue;
+		}
+		rc = put_field(w, h, &xqi_xqf_fields[f], tg->value);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 static int write_header(struct xqf_writer *w, const struct xqi_record *g, unsigned char *h)
 {
 	const struct xqi_position *b = &g->start;
 	uint8_t t[32];
 	unsigned type;
 	const char *gt = xqi_record_tag(g, "GameType");
-	int rc;
 
 	memset(h, 0, XQI_XQF_HEADER_SIZE);
 	h[0] = 'X';
@@ -208,42 +262,7 @@ static int write_header(struct xqf_writer *w, const struct xqi_record *g, unsign
 			 xqi_xqf_game_types[type]);
 	h[H_TYPE] = (uint8_t)(type & 0xFF);
 	h[H_TYPE + 1] = (uint8_t)(type >> 8);
-
-	for (size_t i = 0; i < g->ntags; i++) {
-		const struct xqi_tag *tg = &g->tags[i];
-		size_t f;
-		int first = 1;
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(g->tags[j].name, tg->name))
-				first = 0;
-		if (tag_has_other_place(tg)) {
-			if (!first && strcmp(tg->name, "Game"))
-				xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
-					 "tag %s appears again ('%.60s'); only the first is kept",
-					 tg->name, tg->value);
-			continue;
-		}
-		for (f = 0; f < NFIELDS; f++)
-			if (!strcmp(xqi_xqf_fields[f].tag, tg->name))
-				break;
-		if (f == NFIELDS) {
-			if (*tg->value)
-				xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
-					 "tag %s ('%.60s') has no place in XQF and was dropped",
-					 tg->name, tg->value);
-			continue;
-		}
-		if (!first) {
-			xqi_write_report(w->sink, w->o, w->games, 0, 0, XQ_SEVERITY_WARNING, XQI_D_LOSS,
-				 "tag %s appears again ('%.60s'); only the first is kept", tg->name,
-				 tg->value);
-			continue;
-		}
-		rc = put_field(w, h, &xqi_xqf_fields[f], tg->value);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	return write_tags(w, g, h);
 }
 
 /* Append text for a comment: LF to CRLF (UTF-8 still). */

@@ -244,18 +244,22 @@ int xqi_record_tag_place(const struct xqi_record *g, const char *name, struct xq
 
 int xqi_record_remove_tag(struct xqi_record *g, const char *name)
 {
-	size_t j = 0;
-	int removed = 0;
+	return (int)xqi_record_remove_tags_after(g, name, 0);
+}
 
+size_t xqi_record_remove_tags_after(struct xqi_record *g, const char *name, size_t keep)
+{
+	size_t j = 0, seen = 0;
+
+	/* One pass, each tag moved once. */
 	for (size_t i = 0; i < g->ntags; i++) {
-		if (!strcmp(g->tags[i].name, name)) {
-			removed++;
+		if (!strcmp(g->tags[i].name, name) && ++seen > keep)
 			continue;
-		}
 		g->tags[j++] = g->tags[i];
 	}
+	seen = g->ntags - j;
 	g->ntags = j;
-	return removed;
+	return seen;
 }
 
 int xqi_record_add_move(struct xqi_record *g, uint32_t parent, xqi_move m, uint32_t *out)
@@ -641,6 +645,90 @@ static int tag_value_eq(const char *name, const char *a, const char *b)
 	return !strcmp(name, "FEN") || str_eq(a, b);
 }
 
+static int by_name(const void *x, const void *y)
+{
+	const struct xqi_tag_ref *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+struct xqi_tag_ref *xqi_record_tag_refs(const struct xqi_record *g)
+{
+	struct xqi_tag_ref *refs;
+
+	if (!g->ntags || !(refs = malloc(g->ntags * sizeof(*refs))))
+		return NULL;
+	for (size_t i = 0; i < g->ntags; i++) {
+		refs[i].name = g->tags[i].name;
+		refs[i].index = i;
+	}
+	qsort(refs, g->ntags, sizeof(*refs), by_name);
+	return refs;
+}
+
+const struct xqi_tag_ref *xqi_tag_refs_first(const struct xqi_tag_ref *refs, size_t n,
+					   const char *name)
+{
+	size_t lo = 0, hi = n;
+
+	/* The first ref whose name is not below `name`. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(refs[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !strcmp(refs[lo].name, name) ? &refs[lo] : NULL;
+}
+
+/* The value of the first tag of `g` called `name` through its `refs`
+ * (xqi_record_tag_refs()), or by a scan when there are none (no memory). */
+static const char *tag_by_refs(const struct xqi_record *g, const struct xqi_tag_ref *refs,
+			       const char *name)
+{
+	const struct xqi_tag_ref *t;
+
+	if (!refs)
+		return xqi_record_tag(g, name);
+	t = xqi_tag_refs_first(refs, g->ntags, name);
+	return t ? g->tags[t->index].value : NULL;
+}
+
+/*
+ * The tags of `a` and `b` in any order: the first of each name has the
+ * same value in both (absent counts as empty).  Each name is looked up
+ * in the other game's sorted refs, not by a scan of its tags: n log n,
+ * where looking up every tag by a scan was quadratic.
+ */
+static int tags_equal_in_any_order(const struct xqi_record *a, const struct xqi_record *b, char *why,
+				   size_t cap)
+{
+	struct xqi_tag_ref *ra = xqi_record_tag_refs(a), *rb = xqi_record_tag_refs(b);
+	int same = 1;
+
+	for (size_t i = 0; same && i < a->ntags; i++) {
+		const char *v = tag_by_refs(b, rb, a->tags[i].name);
+		if (v ? !tag_value_eq(a->tags[i].name, a->tags[i].value, v)
+		      : !str_eq(a->tags[i].value, v)) {
+			if (why && cap)
+				snprintf(why, cap, "tag %s differs: '%s' and '%s'", a->tags[i].name,
+					 a->tags[i].value, v ? v : "(absent)");
+			same = 0;
+		}
+	}
+	for (size_t i = 0; same && i < b->ntags; i++)
+		if (!tag_by_refs(a, ra, b->tags[i].name) && *b->tags[i].value) {
+			if (why && cap)
+				snprintf(why, cap, "tag %s only in the second game", b->tags[i].name);
+			same = 0;
+		}
+	free(ra);
+	free(rb);
+	return same;
+}
+
 int xqi_record_equal(const struct xqi_record *a, const struct xqi_record *b, unsigned ignore, char *why,
 		  size_t cap)
 {
@@ -670,16 +758,8 @@ int xqi_record_equal(const struct xqi_record *a, const struct xqi_record *b, uns
 		     xqi_result_string(b->result));
 	if (!(ignore & XQ_EQUAL_IGNORE_TAGS)) {
 		if (ignore & XQ_EQUAL_IGNORE_TAG_ORDER) {
-			for (size_t i = 0; i < a->ntags; i++) {
-				const char *v = xqi_record_tag(b, a->tags[i].name);
-				if (v ? !tag_value_eq(a->tags[i].name, a->tags[i].value, v)
-				      : !str_eq(a->tags[i].value, v))
-					DIFF("tag %s differs: '%s' and '%s'", a->tags[i].name,
-					     a->tags[i].value, v ? v : "(absent)");
-			}
-			for (size_t i = 0; i < b->ntags; i++)
-				if (!xqi_record_tag(a, b->tags[i].name) && *b->tags[i].value)
-					DIFF("tag %s only in the second game", b->tags[i].name);
+			if (!tags_equal_in_any_order(a, b, why, cap))
+				return 0;
 		} else {
 			if (a->ntags != b->ntags)
 				DIFF("%zu tags and %zu tags", a->ntags, b->ntags);

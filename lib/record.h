@@ -242,6 +242,25 @@ const char *xqi_record_tag(const struct xqi_record *g, const char *name);
 int xqi_record_tag_place(const struct xqi_record *g, const char *name, struct xqi_place *out);
 /* Remove every tag called `name`; returns how many. */
 int xqi_record_remove_tag(struct xqi_record *g, const char *name);
+/* Remove the tags called `name` but the first `keep` of them, in one pass
+ * (linear in the tags); returns how many were removed. */
+size_t xqi_record_remove_tags_after(struct xqi_record *g, const char *name, size_t keep);
+
+/*
+ * A game's tags sorted by name (bytes), the tags of one name in the order
+ * they stand: xqi_record_tag_refs() returns `ntags` refs for the caller to
+ * free, or NULL (no tags, or no memory).  xqi_tag_refs_first() finds the
+ * first tag of a name among them in log n, so that a walk over the tags
+ * that asks of each one about its name costs n log n, not n^2.
+ */
+struct xqi_tag_ref {
+	const char *name;
+	size_t index; /* in g->tags */
+};
+struct xqi_tag_ref *xqi_record_tag_refs(const struct xqi_record *g);
+/* The first ref called `name` among refs[0..n), or NULL. */
+const struct xqi_tag_ref *xqi_tag_refs_first(const struct xqi_tag_ref *refs, size_t n,
+					   const char *name);
 
 /*
  * Add `m` as the last child of `parent` (so the first child added is the

@@ -153,16 +153,19 @@ else
 	failed "examples/moves.c does not link statically with pkg-config --static"
 fi
 
-# The public API's own tests.
+# The public API's own tests: each tests/api/test_*.c a program of its own.
+api_tests=0
 if pkg-config --exists cmocka; then
-	if $CC -std=c11 -Wall -Wextra -Werror $san -pthread -Itests/unit $(pkg-config --cflags xq cmocka) \
-		-o "$tmp/test_api" tests/api/test_api.c $(pkg-config --libs xq cmocka); then
-		"$tmp/test_api" > "$tmp/test_api.log" 2>&1 ||
-			{ cat "$tmp/test_api.log"; failed "tests/api/test_api.c"; }
-		api_tests=$(grep -c '^\[       OK \]' "$tmp/test_api.log")
-	else
-		failed "tests/api/test_api.c does not build"
-	fi
+	for t in tests/api/test_*.c; do
+		b=$(basename "$t" .c)
+		if $CC -std=c11 -Wall -Wextra -Werror $san -pthread -Itests/unit $(pkg-config --cflags xq cmocka) \
+			-o "$tmp/$b" "$t" $(pkg-config --libs xq cmocka); then
+			"$tmp/$b" > "$tmp/$b.log" 2>&1 || { cat "$tmp/$b.log"; failed "$t"; }
+			api_tests=$((api_tests + $(grep -c '^\[       OK \]' "$tmp/$b.log")))
+		else
+			failed "$t does not build"
+		fi
+	done
 else
 	failed "no cmocka.pc: the API tests cannot build"
 fi

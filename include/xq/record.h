@@ -88,6 +88,11 @@ XQ_API int xq_record_set_tag(xq_record *r, const char *name, const char *value);
 /* Remove the tag of index `i` (the later ones move up by one).  0, or
  * XQ_ENOTFOUND past the end. */
 XQ_API int xq_record_remove_tag(xq_record *r, size_t i);
+/* Remove the tags called `name` but the first `keep` of them (0: every
+ * one), in one pass over the tags, where removing them one by one with
+ * xq_record_remove_tag() moves the later tags each time; returns how many
+ * were removed. */
+XQ_API size_t xq_record_remove_tags(xq_record *r, const char *name, size_t keep);
 
 /* "1-0", "0-1", "1/2-1/2", or "*" (none or unknown). */
 XQ_API const char *xq_record_result(const xq_record *r);
