@@ -9,11 +9,12 @@
  * move tree with variations, comments before and after moves, NAGs, the
  * result, and each move's text as the source wrote it.
  *
- * A record is read in two passes over its line.  The first cuts the line
- * into a flat array of JSON tokens (each container knows where it ends,
- * so a value can be skipped in one step) and checks the syntax strictly:
- * UTF-8 only, no raw control characters, escapes and surrogate pairs as
- * RFC 8259 says.  The second walks the tokens to build the game: the
+ * A record is read in two passes over its line.  The first, the tree's
+ * one JSON reader (lib/json.h), cuts the line into a flat array of JSON
+ * tokens (each container knows where it ends, so a value can be skipped
+ * in one step) and checks the syntax strictly: UTF-8 only (the decoder
+ * has checked it), no raw control characters, escapes and surrogate
+ * pairs as RFC 8259 says.  The second walks the tokens to build the game: the
  * start position first (members may come in any order), then the moves,
  * each checked for legality before it is added.  Both passes use explicit
  * stacks, never recursion, because a variation can nest as deep as the
@@ -343,9 +344,12 @@ static int read_record(struct nd_reader *r, struct xqi_record *g)
 			r->len -= skip;
 			r->line_offset += skip;
 		}
-		rc = xqi_nd_tokenize(r);
+		rc = xqi_json_parse_utf8(&r->json, r->line, r->len);
 		if (rc == XQ_ENOMEM)
 			return rc;
+		if (rc)
+			xqi_nd_report(r, XQ_SEVERITY_ERROR, rc == XQ_EENCODING ? XQI_D_ENCODING : XQI_D_SYNTAX,
+				     r->json.err_at, 0, NULL, "%s", r->json.err_msg);
 		if (rc == 0 && (rc = xqi_nd_build_game(r)) == XQ_ENOMEM)
 			return rc;
 		r->g = NULL;
@@ -369,8 +373,7 @@ static void nd_close_reader(void *reader)
 	xq_buf_release(&r->buf);
 	xq_buf_release(&r->scratch);
 	xqi_textdec_release(&r->td);
-	free(r->toks);
-	free(r->stack);
+	xqi_json_release(&r->json);
 	free(r->frames);
 	free(r);
 }

@@ -6,38 +6,57 @@
 
 /* ---- pass 2: the game ---------------------------------------------------- */
 
-static const char *type_name(uint8_t t)
+/*
+ * String token `t` decoded into r->scratch.  Bytes that are not UTF-8
+ * (r->bad_bytes: the line holds some, all inside strings) stay in this
+ * string alone, each made U+FFFD (decode.h): r->fixed says how many, and
+ * r->fixed_at where the first is in the line.  0 or XQ_ENOMEM.
+ */
+static int decode_string(struct nd_reader *r, uint32_t t)
 {
-	static const char *const names[] = {"an object", "an array", "a string", "a number",
-					    "true", "false", "null"};
-	return t <= JT_NULL ? names[t] : "a value";
+	const char *raw = r->line + r->json.toks[t].start + 1;
+	size_t rawlen = r->json.toks[t].len - 2, bad;
+	struct xq_buf fixed = XQ_BUF_INIT;
+	long k;
+
+	r->fixed = 0;
+	if (xqi_json_decode(&r->json, t, &r->scratch))
+		return XQ_ENOMEM;
+	if (!r->bad_bytes || (bad = xq_utf8_check(raw, rawlen)) == rawlen)
+		return 0;
+	/* Escapes decode to UTF-8: the bytes that are not are the raw ones. */
+	if ((k = xqi_textdec_repair(&fixed, r->scratch.ptr, r->scratch.len)) < 0) {
+		xq_buf_release(&fixed);
+		return XQ_ENOMEM;
+	}
+	r->fixed = k;
+	r->fixed_at = r->json.toks[t].start + 1 + bad;
+	xq_buf_reset(&r->scratch);
+	k = xq_buf_add(&r->scratch, fixed.ptr ? fixed.ptr : "", fixed.len) ? XQ_ENOMEM : 0;
+	xq_buf_release(&fixed);
+	return (int)k;
 }
 
 /* Is token `t` of type `want`?  Otherwise report "`what` must be ...". */
-static int expect_type(struct nd_reader *r, uint32_t t, enum jtype want, uint32_t ply,
+static int expect_type(struct nd_reader *r, uint32_t t, enum xq_json_type want, uint32_t ply,
 		       const char *what)
 {
-	if (r->toks[t].type == want)
+	if (r->json.toks[t].type == want)
 		return 1;
-	xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, r->toks[t].start, ply, NULL, "%s must be %s, not %s",
-	             what, type_name((uint8_t)want), type_name(r->toks[t].type));
+	xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, r->json.toks[t].start, ply, NULL, "%s must be %s, not %s",
+	             what, xq_json_type_name((uint8_t)want), xq_json_type_name(r->json.toks[t].type));
 	return 0;
 }
 
-/* A non-negative integer number token below 2^63; -1 if it is not one. */
+/* A number token whose value (as JSON reads it: "3", "3.0", "0.3e1") is a
+ * whole number below 2^63; -1 if it is not one. */
 static int64_t tok_u63(struct nd_reader *r, uint32_t t)
 {
-	const char *s = r->line + r->toks[t].start;
-	int64_t v = 0;
+	uint64_t v;
 
-	if (r->toks[t].type != JT_NUMBER)
+	if (xq_json_uint(&r->json, t, &v) || v > INT64_MAX)
 		return -1;
-	for (size_t i = 0; i < r->toks[t].len; i++) {
-		if (!xq_is_digit((unsigned char)s[i]) || v > (INT64_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
+	return (int64_t)v;
 }
 
 /* A non-negative integer number token up to 10^9; -1 if it is not one. */
@@ -62,10 +81,10 @@ static int members(struct nd_reader *r, uint32_t obj, const char *const *names,
 
 	while (names[n])
 		vals[n++] = 0;
-	while (k < r->toks[obj].next) {
+	while (k < r->json.toks[obj].next) {
 		uint32_t v = k + 1;
 		size_t i;
-		int rc = xqi_nd_decode_string(r, k);
+		int rc = decode_string(r, k);
 		if (rc)
 			return rc;
 		for (i = 0; i < n; i++)
@@ -73,7 +92,7 @@ static int members(struct nd_reader *r, uint32_t obj, const char *const *names,
 				break;
 		if (i < n) {
 			if (vals[i]) {
-				xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, r->toks[k].start, ply, NULL,
+				xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, r->json.toks[k].start, ply, NULL,
 				             "member \"%s\" appears twice", names[i]);
 				return XQ_EPARSE;
 			}
@@ -84,15 +103,15 @@ static int members(struct nd_reader *r, uint32_t obj, const char *const *names,
 				if (!strcmp(r->scratch.ptr, ignored[j]))
 					known = 1;
 			if (!known)
-				xqi_nd_report(r, XQ_SEVERITY_WARNING, XQI_D_SYNTAX, r->toks[k].start, ply, NULL,
+				xqi_nd_report(r, XQ_SEVERITY_WARNING, XQI_D_SYNTAX, r->json.toks[k].start, ply, NULL,
 				             "unknown member \"%.60s\" ignored", r->scratch.ptr);
 		}
-		k = r->toks[v].next;
+		k = r->json.toks[v].next;
 	}
 	return 0;
 }
 
-/* After xqi_nd_decode_string(): the warning about bytes it replaced, if any,
+/* After decode_string(): the warning about bytes it replaced, if any,
  * in `what` (the text of the record that held them) at ply `ply`. */
 static void warn_fixed(struct nd_reader *r, const char *what, uint32_t ply)
 {
@@ -112,7 +131,7 @@ static const char *game_string(struct nd_reader *r, uint32_t t, size_t *len, con
 {
 	const char *p;
 
-	if (xqi_nd_decode_string(r, t))
+	if (decode_string(r, t))
 		return NULL;
 	warn_fixed(r, what, ply);
 	p = xqi_record_strdup(r->g, r->scratch.ptr, r->scratch.len);
@@ -126,24 +145,24 @@ static int read_tags(struct nd_reader *r, uint32_t arr)
 	static const char *const names[] = {"name", "value", NULL};
 	uint32_t t = arr + 1;
 
-	if (!expect_type(r, arr, JT_ARRAY, 0, "\"tags\""))
+	if (!expect_type(r, arr, XQ_JSON_ARRAY, 0, "\"tags\""))
 		return XQ_EPARSE;
-	while (t < r->toks[arr].next) {
+	while (t < r->json.toks[arr].next) {
 		uint32_t v[2];
 		const char *name, *value;
 		size_t nlen, vlen;
 		int rc;
-		if (!expect_type(r, t, JT_OBJECT, 0, "a tag"))
+		if (!expect_type(r, t, XQ_JSON_OBJECT, 0, "a tag"))
 			return XQ_EPARSE;
 		if ((rc = members(r, t, names, NULL, v, 0)))
 			return rc;
 		if (!v[0] || !v[1]) {
-			xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_TAG, r->toks[t].start, 0, NULL,
+			xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_TAG, r->json.toks[t].start, 0, NULL,
 			             "a tag needs a \"name\" and a \"value\"");
 			return XQ_EPARSE;
 		}
-		if (!expect_type(r, v[0], JT_STRING, 0, "a tag name") ||
-		    !expect_type(r, v[1], JT_STRING, 0, "a tag value"))
+		if (!expect_type(r, v[0], XQ_JSON_STRING, 0, "a tag name") ||
+		    !expect_type(r, v[1], XQ_JSON_STRING, 0, "a tag value"))
 			return XQ_EPARSE;
 		if (!(name = game_string(r, v[0], &nlen, "a tag name", 0)))
 			return XQ_ENOMEM;
@@ -154,19 +173,19 @@ static int read_tags(struct nd_reader *r, uint32_t arr)
 				return XQ_ENOMEM;
 		}
 		if (nlen == 0) {
-			xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_TAG, r->toks[v[0]].start, 0, NULL,
+			xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_TAG, r->json.toks[v[0]].start, 0, NULL,
 			             "a tag name cannot be empty");
 			return XQ_EPARSE;
 		}
 		{
 			struct xqi_place at;
 			at.line = r->lineno;
-			at.col = r->toks[t].col;
-			at.offset = r->line_offset + r->toks[t].start;
+			at.col = r->json.toks[t].col;
+			at.offset = r->line_offset + r->json.toks[t].start;
 			if (xqi_record_add_tag_at(r->g, name, nlen, value, vlen, &at))
 				return XQ_ENOMEM;
 		}
-		t = r->toks[t].next;
+		t = r->json.toks[t].next;
 	}
 	return 0;
 }
@@ -188,21 +207,21 @@ static int read_source(struct nd_reader *r, uint32_t obj)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
-	if (r->toks[obj].type != JT_OBJECT) {
-		xqi_nd_report(r, XQ_SEVERITY_WARNING, XQI_D_SYNTAX, r->toks[obj].start, 0, NULL,
+	if (r->json.toks[obj].type != XQ_JSON_OBJECT) {
+		xqi_nd_report(r, XQ_SEVERITY_WARNING, XQI_D_SYNTAX, r->json.toks[obj].start, 0, NULL,
 		             "\"source\" must be an object, not %s; it is ignored",
-		             type_name(r->toks[obj].type));
+		             xq_json_type_name(r->json.toks[obj].type));
 		return 0;
 	}
 	if ((rc = members(r, obj, names, NULL, v, 0)))
 		return rc == XQ_ENOMEM ? rc : 0;
-	if (!v[S_FILE] || r->toks[v[S_FILE]].type != JT_STRING)
+	if (!v[S_FILE] || r->json.toks[v[S_FILE]].type != XQ_JSON_STRING)
 		bad = S_FILE;
 	for (int i = S_GAME; bad < 0 && i <= S_OFFSET; i++)
 		if (v[i] && (n[i] = tok_u63(r, v[i])) < 0)
 			bad = i;
 	if (bad >= 0) {
-		xqi_nd_report(r, XQ_SEVERITY_WARNING, XQI_D_SYNTAX, r->toks[v[bad] ? v[bad] : obj].start, 0, NULL,
+		xqi_nd_report(r, XQ_SEVERITY_WARNING, XQI_D_SYNTAX, r->json.toks[v[bad] ? v[bad] : obj].start, 0, NULL,
 		             "\"source\" needs \"%s\" as %s; it is ignored", names[bad],
 		             bad == S_FILE ? "a string" : "a non-negative integer");
 		return 0;
@@ -262,10 +281,10 @@ static int push_variations(struct nd_reader *r, size_t *nframes, uint32_t a, uin
 {
 	size_t first = *nframes;
 
-	if (!expect_type(r, a, JT_ARRAY, ply, "\"variations\""))
+	if (!expect_type(r, a, XQ_JSON_ARRAY, ply, "\"variations\""))
 		return 1;
-	for (uint32_t k = a + 1; k < r->toks[a].next; k = r->toks[k].next) {
-		if (!expect_type(r, k, JT_ARRAY, ply, "a variation")) {
+	for (uint32_t k = a + 1; k < r->json.toks[a].next; k = r->json.toks[k].next) {
+		if (!expect_type(r, k, XQ_JSON_ARRAY, ply, "a variation")) {
 			*nframes = first;
 			return 1;
 		}
@@ -306,18 +325,18 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 	xqi_move m;
 	int rc;
 
-	if (!expect_type(r, t, JT_OBJECT, ply, "a move"))
+	if (!expect_type(r, t, XQ_JSON_OBJECT, ply, "a move"))
 		return 1;
 	if ((rc = members(r, t, names, derived_texts, v, ply)))
 		return rc == XQ_ENOMEM ? rc : 1;
 	if (!v[M_ICCS]) {
-		xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_MOVE_TEXT, r->toks[t].start, ply, NULL,
+		xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_MOVE_TEXT, r->json.toks[t].start, ply, NULL,
 		             "a move needs its \"iccs\" coordinates");
 		return 1;
 	}
-	if (!expect_type(r, v[M_ICCS], JT_STRING, ply, "\"iccs\""))
+	if (!expect_type(r, v[M_ICCS], XQ_JSON_STRING, ply, "\"iccs\""))
 		return 1;
-	if (xqi_nd_decode_string(r, v[M_ICCS]))
+	if (decode_string(r, v[M_ICCS]))
 		return XQ_ENOMEM;
 	if (r->fixed) {
 		/* Moves that are not text: the record is broken there. */
@@ -336,11 +355,11 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 		r->holding = top > 0;
 		r->cut_alts = 0;
 		if (!m)
-			xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_MOVE_TEXT, r->toks[v[M_ICCS]].start, ply, iccs,
+			xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_MOVE_TEXT, r->json.toks[v[M_ICCS]].start, ply, iccs,
 			       "\"%s\" is not an ICCS move (files a-i, ranks 0-9, like \"h2e2\")",
 			       iccs);
 		else
-			xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_ILLEGAL_MOVE, r->toks[v[M_ICCS]].start, ply, iccs,
+			xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_ILLEGAL_MOVE, r->json.toks[v[M_ICCS]].start, ply, iccs,
 			       "illegal move: %s", d.msg);
 		if (!r->holding)
 			return 1;
@@ -353,8 +372,8 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 	if (xqi_record_add_move(g, parent, m, &node))
 		return XQ_ENOMEM;
 	g->nodes[node].place.line = r->lineno;
-	g->nodes[node].place.col = r->toks[t].col;
-	g->nodes[node].place.offset = r->line_offset + r->toks[t].start;
+	g->nodes[node].place.col = r->json.toks[t].col;
+	g->nodes[node].place.offset = r->line_offset + r->json.toks[t].start;
 	{
 		const uint32_t strs[3] = {v[M_TEXT], v[M_COMMENT], v[M_PRE]};
 		const char *const what[3] = {"\"text\"", "\"comment\"", "\"pre_comment\""};
@@ -365,7 +384,7 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 			size_t len;
 			if (!strs[k])
 				continue;
-			if (!expect_type(r, strs[k], JT_STRING, ply, what[k]))
+			if (!expect_type(r, strs[k], XQ_JSON_STRING, ply, what[k]))
 				return 1;
 			if (!(s = game_string(r, strs[k], &len, field[k], ply)))
 				return XQ_ENOMEM;
@@ -378,12 +397,12 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 		}
 	}
 	if (v[M_NAGS]) {
-		if (!expect_type(r, v[M_NAGS], JT_ARRAY, ply, "\"nags\""))
+		if (!expect_type(r, v[M_NAGS], XQ_JSON_ARRAY, ply, "\"nags\""))
 			return 1;
-		for (uint32_t k = v[M_NAGS] + 1; k < r->toks[v[M_NAGS]].next; k = r->toks[k].next) {
+		for (uint32_t k = v[M_NAGS] + 1; k < r->json.toks[v[M_NAGS]].next; k = r->json.toks[k].next) {
 			long nag = tok_int(r, k);
 			if (nag < 0 || nag > 255) {
-				xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, r->toks[k].start, ply, iccs,
+				xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, r->json.toks[k].start, ply, iccs,
 				             "a NAG must be a whole number from 0 to 255");
 				return 1;
 			}
@@ -392,7 +411,7 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 		}
 	}
 	/* Move the line on before pushing (pushing may move the frames). */
-	r->frames[top].cur = r->toks[t].next;
+	r->frames[top].cur = r->json.toks[t].next;
 	r->frames[top].parent = node;
 	r->frames[top].ply = ply + 1;
 	xqi_position_make(&r->frames[top].board, m, &u);
@@ -413,10 +432,10 @@ static void cut_variation(struct nd_reader *r, uint32_t from, uint32_t end)
 
 	for (uint32_t k = from; k < end; k++) {
 		if (k == r->cut_alts) {
-			k = r->toks[k].next - 1; /* the alternatives to the bad move are read */
+			k = r->json.toks[k].next - 1; /* the alternatives to the bad move are read */
 			continue;
 		}
-		moves += r->toks[k].type == JT_OBJECT;
+		moves += r->json.toks[k].type == XQ_JSON_OBJECT;
 	}
 	r->g->flags |= XQI_RECORD_CUT;
 	xqi_cut_message(&r->held, 0, moves, 0);
@@ -427,7 +446,7 @@ static int read_moves(struct nd_reader *r, uint32_t arr)
 {
 	size_t nframes = 0;
 
-	if (!expect_type(r, arr, JT_ARRAY, 0, "\"moves\""))
+	if (!expect_type(r, arr, XQ_JSON_ARRAY, 0, "\"moves\""))
 		return 0;
 	if (push_frame(r, &nframes, arr, XQI_ROOT, 1, &r->g->start))
 		return XQ_ENOMEM;
@@ -435,7 +454,7 @@ static int read_moves(struct nd_reader *r, uint32_t arr)
 		size_t top = nframes - 1;
 		struct frame *f = &r->frames[top];
 		int rc;
-		if (f->cur >= r->toks[f->arr].next) {
+		if (f->cur >= r->json.toks[f->arr].next) {
 			nframes--;
 			continue;
 		}
@@ -443,9 +462,9 @@ static int read_moves(struct nd_reader *r, uint32_t arr)
 		if (rc < 0)
 			return rc;
 		if (rc == 2)
-			cut_variation(r, r->frames[top].cur, r->toks[r->frames[top].arr].next);
+			cut_variation(r, r->frames[top].cur, r->json.toks[r->frames[top].arr].next);
 		if (rc > 0) /* the line stops at a bad move; later lines still count */
-			r->frames[top].cur = r->toks[r->frames[top].arr].next;
+			r->frames[top].cur = r->json.toks[r->frames[top].arr].next;
 	}
 	return 0;
 }
@@ -459,9 +478,9 @@ int xqi_nd_build_game(struct nd_reader *r)
 	struct xqi_record *g = r->g;
 	int rc, bad_start = 0;
 
-	if (r->toks[0].type != JT_OBJECT) {
-		xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, r->toks[0].start, 0, NULL,
-		             "a game record must be a JSON object, not %s", type_name(r->toks[0].type));
+	if (r->json.toks[0].type != XQ_JSON_OBJECT) {
+		xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, r->json.toks[0].start, 0, NULL,
+		             "a game record must be a JSON object, not %s", xq_json_type_name(r->json.toks[0].type));
 		return 0;
 	}
 	if ((rc = members(r, 0, names, NULL, v, 0)))
@@ -471,14 +490,14 @@ int xqi_nd_build_game(struct nd_reader *r)
 		             "no \"schema\" member: not an xqkit game record");
 		return 0;
 	}
-	if (!expect_type(r, v[G_SCHEMA], JT_STRING, 0, "\"schema\""))
+	if (!expect_type(r, v[G_SCHEMA], XQ_JSON_STRING, 0, "\"schema\""))
 		return 0;
-	if (xqi_nd_decode_string(r, v[G_SCHEMA]))
+	if (decode_string(r, v[G_SCHEMA]))
 		return XQ_ENOMEM;
 	if (strcmp(r->scratch.ptr, NDJSON_SCHEMA)) {
 		int ours = !strncmp(r->scratch.ptr, "xqkit.game/", 11);
 		xqi_nd_report(r, XQ_SEVERITY_ERROR, ours ? XQI_D_UNSUPPORTED : XQI_D_SYNTAX,
-		             r->toks[v[G_SCHEMA]].start, 0, NULL,
+		             r->json.toks[v[G_SCHEMA]].start, 0, NULL,
 		             ours ? "schema \"%.40s\" is not supported (this xqkit reads \"" NDJSON_SCHEMA "\")"
 			          : "schema \"%.40s\" is not a game record (expected \"" NDJSON_SCHEMA "\")",
 		             r->scratch.ptr);
@@ -488,9 +507,9 @@ int xqi_nd_build_game(struct nd_reader *r)
 		return rc;
 	if (v[G_FEN]) {
 		struct xq_diagnostic d;
-		if (!expect_type(r, v[G_FEN], JT_STRING, 0, "\"fen\""))
+		if (!expect_type(r, v[G_FEN], XQ_JSON_STRING, 0, "\"fen\""))
 			return 0;
-		if (xqi_nd_decode_string(r, v[G_FEN]))
+		if (decode_string(r, v[G_FEN]))
 			return XQ_ENOMEM;
 		xqi_diagnostic_init(&d);
 		/* Composed positions with pieces on unusual points are kept
@@ -498,7 +517,7 @@ int xqi_nd_build_game(struct nd_reader *r)
 		if (xqi_position_from_fen(&g->start, r->scratch.ptr, r->scratch.len,
 				      XQI_FEN_LENIENT_PLACEMENT, &d)) {
 			xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_FEN,
-			             r->toks[v[G_FEN]].start + (d.place.col ? d.place.col : 0), 0, NULL,
+			             r->json.toks[v[G_FEN]].start + (d.place.col ? d.place.col : 0), 0, NULL,
 			             "bad FEN: %s", d.msg);
 			/* Kept as written, never replaced by another position;
 			 * the rest of the record is read, but no move. */
@@ -509,26 +528,26 @@ int xqi_nd_build_game(struct nd_reader *r)
 	}
 	if (v[G_TAGS] && (rc = read_tags(r, v[G_TAGS])))
 		return rc == XQ_ENOMEM ? rc : 0;
-	if (v[G_RESULT] && r->toks[v[G_RESULT]].type != JT_NULL) {
-		if (!expect_type(r, v[G_RESULT], JT_STRING, 0, "\"result\""))
+	if (v[G_RESULT] && r->json.toks[v[G_RESULT]].type != XQ_JSON_NULL) {
+		if (!expect_type(r, v[G_RESULT], XQ_JSON_STRING, 0, "\"result\""))
 			return 0;
-		if (xqi_nd_decode_string(r, v[G_RESULT]))
+		if (decode_string(r, v[G_RESULT]))
 			return XQ_ENOMEM;
 		if (xqi_result_parse(r->scratch.ptr, r->scratch.len, &g->result)) {
-			xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_RESULT, r->toks[v[G_RESULT]].start, 0, NULL,
+			xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_RESULT, r->json.toks[v[G_RESULT]].start, 0, NULL,
 			             "\"result\" must be \"1-0\", \"0-1\", \"1/2-1/2\", \"*\" or null, not \"%.40s\"",
 			             r->scratch.ptr);
 			return 0;
 		}
 	}
 	if (v[G_RTEXT]) {
-		if (!expect_type(r, v[G_RTEXT], JT_STRING, 0, "\"result_text\""))
+		if (!expect_type(r, v[G_RTEXT], XQ_JSON_STRING, 0, "\"result_text\""))
 			return 0;
 		if (!(g->result_text = game_string(r, v[G_RTEXT], NULL, "\"result_text\"", 0)))
 			return XQ_ENOMEM;
 	}
 	if (v[G_COMMENT]) {
-		if (!expect_type(r, v[G_COMMENT], JT_STRING, 0, "\"comment\""))
+		if (!expect_type(r, v[G_COMMENT], XQ_JSON_STRING, 0, "\"comment\""))
 			return 0;
 		if (!(g->nodes[XQI_ROOT].comment = game_string(r, v[G_COMMENT], NULL, "the game's comment", 0)))
 			return XQ_ENOMEM;
@@ -537,8 +556,8 @@ int xqi_nd_build_game(struct nd_reader *r)
 		return rc;
 	if (g->nnodes == 1 && !r->bad)
 		g->flags |= XQI_RECORD_EMPTY;
-	if (v[G_BROKEN] && r->toks[v[G_BROKEN]].type == JT_TRUE) {
-		xqi_nd_report(r, XQ_SEVERITY_WARNING, XQI_D_TRUNCATED, r->toks[v[G_BROKEN]].start, 0, NULL,
+	if (v[G_BROKEN] && r->json.toks[v[G_BROKEN]].type == XQ_JSON_TRUE) {
+		xqi_nd_report(r, XQ_SEVERITY_WARNING, XQI_D_TRUNCATED, r->json.toks[v[G_BROKEN]].start, 0, NULL,
 		             "the record is marked broken: it was kept only up to an error in its source");
 		g->flags |= XQI_RECORD_BROKEN;
 	}

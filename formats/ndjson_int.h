@@ -1,7 +1,7 @@
 /*
  * ndjson_int.h: what the parts of the NDJSON format share (formats/ndjson*.c),
  * SQLite's idiom as pgn_int.h: ndjson.c reads lines and holds the registry
- * entry, ndjson_tok.c cuts a line into JSON tokens (pass 1),
+ * entry and cuts a line into JSON tokens (pass 1, lib/json.h),
  * ndjson_game.c builds the game from them (pass 2), ndjson_split.c
  * splits an input for the batch, ndjson_write.c writes, ndjson_probe.c
  * tells an input of ours.  The format itself is described in ndjson.c.
@@ -22,6 +22,7 @@
 #include "flattree.h"
 #include "format.h"
 #include "record.h"
+#include "json.h"
 #include "movegen.h"
 #include "ndjson.h"
 #include "notation.h"
@@ -43,16 +44,6 @@
 
 extern const struct xqi_format xqi_format_ndjson;
 #define CHUNK XQI_READ_SIZE
-
-enum jtype { JT_OBJECT, JT_ARRAY, JT_STRING, JT_NUMBER, JT_TRUE, JT_FALSE, JT_NULL };
-
-struct jtok {
-	uint8_t type;  /* enum jtype */
-	uint32_t start; /* byte offset in the line of the token's first byte */
-	uint32_t len;   /* bytes of a scalar, quotes included for strings */
-	uint32_t next;  /* index of the token after this value and everything inside it */
-	uint32_t col;   /* 1-based column (characters) of `start` */
-};
 
 /* One line of moves still to read: an array token and where we are in it. */
 struct frame {
@@ -86,10 +77,7 @@ struct nd_reader {
 	uint32_t col;
 	size_t max_line;   /* the limit of a line, from the format's and the budget */
 	struct xqi_read_opts opts;
-	struct jtok *toks;
-	size_t ntoks, toks_alloc;
-	uint32_t *stack;
-	size_t stack_alloc;
+	struct xq_json json; /* the line's tokens */
 	struct frame *frames;
 	size_t frames_alloc;
 	struct xq_buf scratch;
@@ -117,13 +105,6 @@ void xqi_nd_report(struct nd_reader *r, enum xq_severity_level sev, enum xqi_dia
 #endif
 	;
 
-/* Pass 1: cut the line into tokens.  0, XQ_EPARSE after reporting a
- * syntax error, or XQ_ENOMEM. */
-int xqi_nd_tokenize(struct nd_reader *r);
-/* Four hex digits at s[i..i+3], or -1. */
-long xqi_nd_hex4(const char *s, size_t len, size_t i);
-/* Decode string token `t` into r->scratch (NUL-terminated). */
-int xqi_nd_decode_string(struct nd_reader *r, uint32_t t);
 /* Pass 2: the game of the record's tokens into r->g. */
 int xqi_nd_build_game(struct nd_reader *r);
 /* A reader with nothing to read yet (ndjson.c). */

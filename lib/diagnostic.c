@@ -141,6 +141,8 @@ const char *xqi_strerror(int rc)
 		return "internal error";
 	case XQ_ECANCELED:
 		return "interrupted";
+	case XQ_EINVAL:
+		return "invalid argument";
 	}
 	return "unknown error";
 }

@@ -44,7 +44,9 @@ enum {
 	XQ_ENOMEM = -10,      /* out of memory */
 	XQ_EENGINE = -11,     /* an external engine misbehaved */
 	XQ_EINTERNAL = -12,   /* a bug in the library: please report it */
-	XQ_ECANCELED = -13    /* stopped on request */
+	XQ_ECANCELED = -13,   /* stopped on request */
+	XQ_EINVAL = -14       /* an argument the function does not take: NULL
+			       * where it needs an object or a string */
 };
 
 /* A short text for a return code ("parse error").  Static; thread-safe. */

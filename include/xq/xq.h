@@ -20,6 +20,7 @@
 #include "analyse.h"
 #include "buf.h"
 #include "utf8.h"
+#include "json.h"
 #include "memory.h"
 
 #endif
