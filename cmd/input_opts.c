@@ -183,8 +183,34 @@ int input_opts_parse(struct input_opts *o, struct opt_parser *p, const struct op
 	return rc < 0 ? -1 : 0;
 }
 
+/* The run id (inputs.h): 0, or -1 with p->err. */
+static int take_run_id(struct input_opts *o, struct opt_parser *p)
+{
+	const char *id = getenv("XQKIT_RUN_ID");
+	size_t n = id ? strlen(id) : 0;
+
+	if (!n) {
+		char job[OPT_JOB_ID_SIZE];
+		opt_job_id(p, job);
+		snprintf(o->run_id, sizeof(o->run_id), "%s", job);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)id[i] < 0x20 || (unsigned char)id[i] >= 0x7F)
+			n = INPUT_RUN_ID_MAX + 1;
+	if (n > INPUT_RUN_ID_MAX) {
+		snprintf(p->err, sizeof(p->err),
+			 "XQKIT_RUN_ID must be at most %d printable ASCII characters", INPUT_RUN_ID_MAX);
+		return -1;
+	}
+	memcpy(o->run_id, id, n + 1);
+	return 0;
+}
+
 int input_opts_check(struct input_opts *o, struct opt_parser *p)
 {
+	if (take_run_id(o, p))
+		return -1;
 	o->read_options.max_memory = p->max_memory;
 	if (o->quiet && o->progress == 2)
 		o->progress = 0;

@@ -162,6 +162,9 @@ const char *format_by_name(const char *name, int write, char *msg, size_t cap);
 
 enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
+/* The longest run id $XQKIT_RUN_ID may give (bytes). */
+#define INPUT_RUN_ID_MAX 64
+
 struct input_opts {
 	int recursive;
 	const char *files0;               /* --files0-from */
@@ -176,6 +179,9 @@ struct input_opts {
 	int warned_alias;                 /* an old spelling was warned about */
 	uint64_t shard_k, shard_n;        /* --shard K/N (1/1: everything) */
 	int shard_by_game;                /* set by input_opts_start(): see <xq/batch.h> */
+	/* The job's id, which the summary names its run by (set by
+	 * input_opts_check(): $XQKIT_RUN_ID, else opt_job_id()). */
+	char run_id[INPUT_RUN_ID_MAX + 1];
 };
 
 extern const struct opt_spec input_options[];
@@ -198,8 +204,10 @@ int input_opts_parse(struct input_opts *o, struct opt_parser *p, const struct op
 		     const char *usage, const char *summary,
 		     int (*take)(void *ctx, struct opt_parser *p, int id, const char *value),
 		     void *ctx);
-/* After parsing: --max-memory taken, no input on a terminal refused
- * (-1 with p->err). */
+/* After parsing: --max-memory taken, no input on a terminal refused, the
+ * run id set: $XQKIT_RUN_ID when it is set and not empty (at most
+ * INPUT_RUN_ID_MAX printable ASCII characters, else refused), else the
+ * command line's (opt_job_id()) (-1 with p->err). */
 int input_opts_check(struct input_opts *o, struct opt_parser *p);
 /* Say once that an old option spelling is now `now`. */
 void input_opts_alias(struct input_opts *o, const char *old, const char *now);

@@ -21,6 +21,7 @@ int opt_init(struct opt_parser *p, int argc, char **argv, const char *cmd)
 	p->argv = argv;
 	p->index = 1;
 	p->cmd = cmd;
+	p->job_hash = 1469598103934665603ull;
 	p->operands = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*p->operands));
 	return p->operands ? 0 : -1;
 }
@@ -95,6 +96,40 @@ static const struct opt_spec *find_long(const struct opt_spec *s, const char *na
 	return n == 1 ? found : NULL;
 }
 
+/* FNV-1a of `len` bytes and a NUL after them, folded into `h`. */
+static uint64_t fold(uint64_t h, const char *s, size_t len)
+{
+	for (size_t i = 0; i <= len; i++)
+		h = (h ^ (i < len ? (unsigned char)s[i] : 0)) * 1099511628211ull;
+	return h;
+}
+
+/* Option `s` with `value` (NULL for a flag) into the job's hash, unless it
+ * only says where the output goes or how fast (opt.h). */
+static void fold_option(struct opt_parser *p, const struct opt_spec *s, const char *value)
+{
+	static const char *const left_out[] = {"shard", "output", "jobs", "progress", "color",
+					       "max-memory", NULL};
+	char letter = s->short_name;
+
+	for (int i = 0; s->long_name && left_out[i]; i++)
+		if (!strcmp(s->long_name, left_out[i]))
+			return;
+	p->job_hash = s->long_name ? fold(p->job_hash, s->long_name, strlen(s->long_name))
+				   : fold(p->job_hash, &letter, 1);
+	if (value)
+		p->job_hash = fold(p->job_hash, value, strlen(value));
+}
+
+void opt_job_id(const struct opt_parser *p, char out[OPT_JOB_ID_SIZE])
+{
+	uint64_t h = fold(p->job_hash, p->cmd, strlen(p->cmd));
+
+	for (int i = 0; i < p->noperands; i++)
+		h = fold(h, p->operands[i], strlen(p->operands[i]));
+	snprintf(out, OPT_JOB_ID_SIZE, "%016" PRIx64, h);
+}
+
 static int next_option(struct opt_parser *p, const struct opt_spec *specs, int *id,
 		       const char **value)
 {
@@ -122,6 +157,7 @@ static int next_option(struct opt_parser *p, const struct opt_spec *specs, int *
 				}
 				p->rest = NULL;
 			}
+			fold_option(p, s, *value);
 			return 1;
 		}
 		p->rest = NULL;
@@ -167,6 +203,7 @@ static int next_option(struct opt_parser *p, const struct opt_spec *specs, int *
 					 s->long_name);
 				return -1;
 			}
+			fold_option(p, s, *value);
 			return 1;
 		}
 	}

@@ -62,6 +62,7 @@ struct opt_parser {
 	char **operands;
 	int noperands;
 	uint64_t max_memory; /* --max-memory in bytes, 0 if not given */
+	uint64_t job_hash;   /* the options taken so far that say what is done (opt_job_id()) */
 	char err[256];    /* the message after opt_next returned -1 */
 	int status;       /* its exit status: 0 for a usage error (2); an
 			     option's file that cannot be read, or memory
@@ -85,6 +86,20 @@ void opt_release(struct opt_parser *p);
  * usage error (p->err says what).
  */
 int opt_next(struct opt_parser *p, const struct opt_spec *specs, int *id, const char **value);
+
+/*
+ * The id of the job the command line asks for, once it is parsed: the
+ * same for every run that does the same work over the same inputs, so
+ * that the summaries of the shards of one job say they are (the "run" of
+ * xqkit.summary/1, doc/ndjson.md).  FNV-1a (64 bits, 16 hex digits into
+ * `out`) of the command's name, each option by its long name (else its
+ * letter) and value, and the operands, in order; the options that say
+ * where the output goes or how fast the work is done are left out: --shard
+ * (what differs between the shards), -o/--output, -j/--jobs, --progress,
+ * --color, --max-memory.
+ */
+#define OPT_JOB_ID_SIZE 17
+void opt_job_id(const struct opt_parser *p, char out[OPT_JOB_ID_SIZE]);
 
 /* Print "usage: ..." plus the option table. */
 void opt_print_help(FILE *f, const char *usage, const char *summary, const struct opt_spec *specs);

@@ -444,6 +444,9 @@ void reporter_init(struct reporter *r, const char *command, const struct input_o
 	r->quiet = o->quiet;
 	r->verbose = o->verbose;
 	r->color = o->fmt == REPORT_TEXT && report_use_color(o, 2);
+	r->shard_k = o->shard_k;
+	r->shard_n = o->shard_n;
+	r->run_id = o->run_id;
 	xq_buf_init(&r->err);
 	xq_buf_init(&r->out);
 }
@@ -551,8 +554,10 @@ void reporter_flush(struct reporter *r)
 
 struct xq_buf *reporter_summary_open(struct reporter *r)
 {
-	xq_buf_addf(&r->out, "{\"schema\":\"" REPORT_SUMMARY_SCHEMA "\",\"command\":\"%s\"",
-		    r->command);
+	xq_buf_addf(&r->out,
+		    "{\"schema\":\"" REPORT_SUMMARY_SCHEMA "\",\"command\":\"%s\",\"shard\":\"%llu/%llu\",\"run\":",
+		    r->command, (unsigned long long)r->shard_k, (unsigned long long)r->shard_n);
+	xq_buf_add_json_string(&r->out, r->run_id, strlen(r->run_id));
 	return &r->out;
 }
 

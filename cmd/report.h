@@ -139,6 +139,8 @@ struct reporter {
 				   the file with it), its end job is yet to come */
 	int io_error;           /* an input could not be read */
 	struct xq_buf err, out; /* text for stderr, records for stdout */
+	uint64_t shard_k, shard_n; /* the summary's "shard" */
+	const char *run_id;        /* and "run" (the input_opts' own) */
 };
 
 void reporter_init(struct reporter *r, const char *command, const struct input_opts *o);
@@ -156,8 +158,9 @@ void reporter_job(struct reporter *r, xq_batch_job *j, uint64_t sev[3]);
 void reporter_job_diags(struct reporter *r, const xq_batch_job *j);
 /* Write what is buffered. */
 void reporter_flush(struct reporter *r);
-/* The NDJSON summary: _open() starts the record with its schema and
- * command and returns the buffer for the command's own members
+/* The NDJSON summary: _open() starts the record with its schema,
+ * command, shard ("K/N") and run id and returns the buffer for the
+ * command's own members
  * (",\"name\":value"); _close() adds the diagnostic counts and seconds,
  * ends the record and writes it. */
 struct xq_buf *reporter_summary_open(struct reporter *r);

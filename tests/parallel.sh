@@ -10,7 +10,8 @@
 #                                one run's
 #   one big file by --shard      the same, by game
 #   one big file by --pipepart   the games, problems and counts by code are
-#   --recstart '[Event '         one run's (places and files are the blocks')
+#   --recstart '[Event '         one run's (places, files and the run id are
+#                                the blocks'); merged with --no-shard-check
 #   the Slurm array job          its command for each task id, merged
 #
 # The recipes' commands are written here as the page gives them, with the
@@ -142,9 +143,17 @@ blocks=$(grep -c '"schema":"xqkit.summary/1"' validate.ndjson)
 records one.ndjson | unplaced > a
 records validate.ndjson | unplaced > b
 same "big file by --pipepart: the problems and checks of the blocks are one run's" a b
-summaries one.ndjson | sed 's/"files":[0-9]*,//' > a
-xqkit merge-summaries validate.ndjson | summaries | sed 's/"files":[0-9]*,//' > b
+# (The blocks read standard input: their run, which names the command
+# line, is not the one run's, which names the file.)
+summaries one.ndjson | sed -e 's/"files":[0-9]*,//' -e 's/"run":"[0-9a-f]*",//' > a
+xqkit merge-summaries --no-shard-check validate.ndjson | summaries |
+	sed -e 's/"files":[0-9]*,//' -e 's/"run":"[0-9a-f]*",//' > b
 same "big file by --pipepart: the merged summary is one run's but for the file count" a b
+# Without --no-shard-check the blocks, each shard 1/1 of the same run, are
+# refused: they are not the shards of one job.
+xqkit merge-summaries validate.ndjson > c 2> err
+[ $? -eq 1 ] && [ ! -s c ] && grep -q 'shard 1/1 again' err ||
+	fail "--pipepart: blocks merged as if they were the shards of one job"
 
 # ---- the Slurm array job, task by task ------------------------------------------------
 cat > job.sh << 'EOF'
