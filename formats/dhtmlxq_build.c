@@ -725,6 +725,33 @@ static int attach_comment(struct dh_reader *r, struct xqi_record *g, const struc
 	return xqi_record_set_comment(g, node, r->tmp.ptr, r->tmp.len);
 }
 
+/* An element that holds a tag (or nothing to keep). */
+static int take_tag(struct dh_reader *r, struct xqi_record *g, const struct dh_elem *e)
+{
+	struct dh_pos p = xqi_dh_place_in(r, e, 0);
+	int rc;
+
+	if (e->vlen == 0)
+		return 0;
+	if (xqi_dh_name_is(e->name, e->nlen, "FEN")) {
+		/* Not a tag: the start position is [DhtmlXQ_binit] or
+		 * [DhtmlXQ_fen], which is what a writer gives back, so a FEN
+		 * tag read here would be lost on the way round. */
+		xqi_dh_report_at(r, g->number, &p, 0, NULL, 0, XQI_D_SYNTAX, XQ_SEVERITY_WARNING,
+				"[DhtmlXQ_FEN] not read: the start position is [DhtmlXQ_binit] or "
+				"[DhtmlXQ_fen]");
+		return 0;
+	}
+	rc = xqi_dh_value_text(r, g->number, e, 0);
+	if (!rc && r->tmp.len) {
+		/* Where the value starts, when the reader knows it exactly. */
+		struct xqi_place at = {p.off, p.line, p.col};
+		rc = tag_of_element(g, e->name, e->nlen, r->tmp.ptr, r->tmp.len,
+				    r->exact ? &at : NULL);
+	}
+	return rc;
+}
+
 /* The scratch of the last record, emptied for the next. */
 static void clear_record(struct dh_reader *r)
 {
@@ -831,16 +858,7 @@ int xqi_dh_build_game(struct dh_reader *r, struct xqi_record *g)
 			}
 			continue;
 		}
-		if (e->vlen == 0)
-			continue;
-		rc = xqi_dh_value_text(r, g->number, e, 0);
-		if (!rc && r->tmp.len) {
-			/* Where the value starts, when the reader knows it exactly. */
-			struct dh_pos p = xqi_dh_place_in(r, e, 0);
-			struct xqi_place at = {p.off, p.line, p.col};
-			rc = tag_of_element(g, e->name, e->nlen, r->tmp.ptr, r->tmp.len,
-					    r->exact ? &at : NULL);
-		}
+		rc = take_tag(r, g, e);
 	}
 	if (rc)
 		return rc;

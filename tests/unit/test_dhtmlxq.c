@@ -333,6 +333,33 @@ static void other_elements_keep_their_capitalised_names(void **state)
 	release_games(g, n);
 }
 
+/* A fuzzer's finding (issue 34, finding 5): an element named FEN in
+ * capitals became a FEN tag, which the writer leaves out (the start is
+ * binit), so the game came back without it.  It is no tag now. */
+static void an_element_named_fen_in_capitals_is_no_tag_so_the_game_comes_back_whole(void **state)
+{
+	static struct collected c, c2, c3;
+	struct xqi_record g[MAX_GAMES], back[MAX_GAMES];
+	struct xq_buf out = XQ_BUF_INIT;
+	char why[256];
+	int n;
+
+	(void)state;
+	n = READ("[DhtmlXQ][DhtmlXQ_binit]0999999939999999999999999999999999999999999999999999999999999999"
+		 "[DhtmlXQ_FEN]DQ[mlXQ]DhtmlXQ_fen]4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 lPQ_fen][~DhtmlXQ]",
+		 g, &c);
+	assert_int_equal(n, 1);
+	assert_true(g[0].flags & XQI_RECORD_BROKEN);
+	assert_int_equal(g[0].ntags, 0);
+	assert_non_null(find_diag(&c, XQI_D_SYNTAX, "[DhtmlXQ_FEN] not read: the start position is"));
+	write_games("dhtmlxq", g, 1, &out, &c2);
+	assert_int_equal(read_games("dhtmlxq", out.ptr, out.len, back, MAX_GAMES, &c3, NULL), 1);
+	assert_true(xqi_record_equal(&g[0], &back[0], 0, why, sizeof(why)));
+	xq_buf_release(&out);
+	release_games(back, 1);
+	release_games(g, n);
+}
+
 static void result_words_become_results(void **state)
 {
 	static const struct {
@@ -1422,6 +1449,7 @@ int main(void)
 		cmocka_unit_test(header_elements_map_to_canonical_tags),
 		cmocka_unit_test(header_tags_keep_the_place_of_their_value),
 		cmocka_unit_test(other_elements_keep_their_capitalised_names),
+		cmocka_unit_test(an_element_named_fen_in_capitals_is_no_tag_so_the_game_comes_back_whole),
 		cmocka_unit_test(result_words_become_results),
 		cmocka_unit_test(unknown_result_word_is_kept_as_a_tag_and_noted),
 		cmocka_unit_test(binit_sets_up_the_position_and_99_is_absent),
