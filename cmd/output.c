@@ -227,6 +227,9 @@ static int verify_game(const struct output *c, xq_batch_job *j, const struct xq_
 	int rc, ok = 0;
 
 	ro.format = c->to;
+	/* Read back in the encoding written: a format that does not say its
+	 * own (XQF) is read as its default otherwise. */
+	ro.encoding = c->wopts.encoding;
 	if (xq_reader_open_memory(&rd, NULL, doc->ptr, doc->len, &ro, scratch_report, &sc)) {
 		snprintf(why, sizeof(why), "the output cannot be opened again by the %s reader", c->to);
 		goto done;

@@ -351,9 +351,16 @@ int xqi_dh_write(void *writer, const struct xqi_record *g)
 int xqi_dh_open_writer(void **out, struct xq_file *o, const struct xqi_write_opts *opts,
 			  const struct xqi_sink *sink)
 {
-	struct dh_writer *w = calloc(1, sizeof(*w));
+	struct dh_writer *w;
 
-	if (!w)
+	/* The markup is ASCII, so the text around it is in an encoding that
+	 * keeps ASCII as it is: UTF-16 values between ASCII brackets were a
+	 * record no reader reads. */
+	if (opts && (opts->encoding == XQI_ENC_UTF16LE || opts->encoding == XQI_ENC_UTF16BE))
+		return xqi_write_refuse(sink, o,
+				       "DhtmlXQ is written in utf-8, gbk, gb18030 or big5, not %s",
+				       xqi_encoding_name(opts->encoding));
+	if (!(w = calloc(1, sizeof(*w))))
 		return XQ_ENOMEM;
 	w->o = o;
 	w->sink = sink;

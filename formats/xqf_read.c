@@ -659,6 +659,36 @@ static void rd_release(struct rd *r)
 	free(r->alt);
 }
 
+/*
+ * The encoding of a record whose reader was not told one: UTF-8 when the
+ * text of its header's strings is UTF-8 with a character of three bytes
+ * or more (a CJK character: what xqkit writes with --output-encoding
+ * utf-8), else GB18030, XQStudio's.  GBK text of a name or two is not
+ * well-formed UTF-8 with such characters by chance; Big5, which XQF
+ * records do not say either, is told with --input-encoding big5.
+ */
+static enum xqi_encoding header_encoding(const unsigned char *h, size_t len)
+{
+	int wide = 0;
+
+	if (len < XQI_XQF_HEADER_SIZE)
+		return XQI_ENC_GB18030;
+	for (size_t f = 0; f < NFIELDS; f++) {
+		size_t off = xqi_xqf_fields[f].offset, n = h[off], i = 0;
+		if (n > TITLE_READ_CAP)
+			n = TITLE_READ_CAP;
+		while (i < n) {
+			size_t k = h[off + 1 + i] < 0x80 ? 1
+				   : xq_utf8_valid_prefix((const char *)h + off + 1 + i, n - i);
+			if (!k)
+				return XQI_ENC_GB18030;
+			wide |= k >= 3;
+			i += k;
+		}
+	}
+	return wide ? XQI_ENC_UTF8 : XQI_ENC_GB18030;
+}
+
 int xqi_xqf_read_mem(struct xqi_record *g, const unsigned char *data, size_t len,
 		    const struct xqi_read_opts *opts, const struct xqi_sink *sink, const char *source,
 		    struct xqi_xqf_stats *stats)
@@ -679,7 +709,8 @@ int xqi_xqf_read_mem(struct xqi_record *g, const unsigned char *data, size_t len
 	r.g = g;
 	r.st = stats ? stats : &st_local;
 	memset(r.st, 0, sizeof(*r.st));
-	r.enc = opts && opts->encoding != XQI_ENC_UNKNOWN ? opts->encoding : XQI_ENC_GB18030;
+	r.enc = opts && opts->encoding != XQI_ENC_UNKNOWN ? opts->encoding
+							 : header_encoding(data, len);
 	xqi_transcoder_init(&r.tc, r.enc, XQI_ENC_UTF8);
 	xq_buf_init(&r.raw);
 	xq_buf_init(&r.text);
