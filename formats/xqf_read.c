@@ -689,17 +689,126 @@ static enum xqi_encoding header_encoding(const unsigned char *h, size_t len)
 	return wide ? XQI_ENC_UTF8 : XQI_ENC_GB18030;
 }
 
+/* The magic, the size and the version of the header, and the keys it
+ * gives (§2): 0, or the error, reported. */
+static int check_header(struct rd *r, const struct xqi_read_opts *opts)
+{
+	const unsigned char *data = r->p;
+	uint8_t h16[16];
+
+	if (r->len < 2 || data[0] != 'X' || data[1] != 'Q') {
+		report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_MAGIC, 0, 0,
+		       "not an XQF file: it does not start with \"XQ\"");
+		return XQ_EPARSE;
+	}
+	if (r->len < XQI_XQF_HEADER_SIZE) {
+		report(r, XQ_SEVERITY_ERROR, XQI_D_TRUNCATED, r->len, 0,
+		       "the XQF header is cut: %zu of its 1024 bytes are there; nothing was read",
+		       r->len);
+		return XQ_ETRUNCATED;
+	}
+	r->version = data[H_VERSION];
+	r->st->version = r->version;
+	if (r->version > XQI_XQF_VERSION_MAX) {
+		if (!opts || !(opts->flags & XQI_XQF_TRY_NEWER)) {
+			report(r, XQ_SEVERITY_ERROR, XQI_D_UNSUPPORTED, H_VERSION, 0,
+			       "XQF version 0x%02X is newer than 0x12, the last XQStudio wrote; "
+			       "not read",
+			       r->version);
+			return XQ_EUNSUPPORTED;
+		}
+		report(r, XQ_SEVERITY_WARNING, XQI_D_UNSUPPORTED, H_VERSION, 0,
+		       "XQF version 0x%02X is newer than 0x12; read as 0x12", r->version);
+		r->version = XQI_XQF_VERSION_MAX;
+	}
+	memcpy(h16, data, 16);
+	h16[H_VERSION] = (uint8_t)r->version;
+	xqi_xqf_keys_derive(&r->k, h16);
+	if (r->version > XQI_XQF_VERSION_PLAIN &&
+	    (uint8_t)(data[H_KEYSSUM] + data[H_KEYXY] + data[H_KEYXYF] + data[H_KEYXYT]) != 0)
+		report(r, XQ_SEVERITY_WARNING, XQI_D_CHECKSUM, H_KEYSSUM, 0,
+		       "key checksum bytes 0x0C-0x0F do not add up to 0 (XQStudio would refuse "
+		       "the file); read anyway");
+	return 0;
+}
+
+/* A start position that cannot occur: the game is broken, and says so. */
+static void report_impossible(struct rd *r)
+{
+	char lost[64] = "";
+
+	r->g->flags |= XQI_RECORD_BROKEN;
+	if (r->st->records)
+		snprintf(lost, sizeof(lost), "; %u move record%s not kept", r->st->records,
+			 r->st->records == 1 ? "" : "s");
+	report(r, XQ_SEVERITY_ERROR, XQI_D_BAD_FEN, H_PIECES, 0,
+	       "the start position cannot occur: %s; the game keeps its header and game "
+	       "comment only%s",
+	       r->bad_start, lost);
+}
+
+/* After the header: the start position, the root record (its squares mean
+ * nothing; its comment is the game's, §5.3) and the move tree. */
+static int read_game(struct rd *r)
+{
+	struct xqi_record *g = r->g;
+	struct rec root;
+	size_t pos = XQI_XQF_HEADER_SIZE, n;
+	int rc, first_side = -1, impossible;
+	const char *s;
+
+	rc = read_record(r, &pos, 0, &root);
+	if (rc < 0) {
+		/* No tree at all: the header alone is the game. */
+		g->flags |= XQI_RECORD_BROKEN | XQI_RECORD_EMPTY;
+		impossible = setup_position(r, -1) != 0;
+		g->start = r->b;
+		r->st->end = pos;
+		if (impossible)
+			report_impossible(r);
+		return 0;
+	}
+	if (root.cont && rc == 0)
+		first_side = first_move_side(r, pos);
+	if (rc == 1) {
+		g->flags |= XQI_RECORD_BROKEN;
+		root.cont = 0;
+	}
+	impossible = setup_position(r, first_side) != 0;
+	g->start = r->b;
+	if (root.clen) {
+		r->st->commented++;
+		rc = read_comment(r, &root, 0, &s, &n);
+		if (rc)
+			return rc;
+		if (s && xqi_record_set_comment(g, XQI_ROOT, s, n))
+			return XQ_ENOMEM;
+	}
+	/* From a position that cannot occur no move can be checked: the tree
+	 * is read through, to report its damage, but not kept. */
+	if (root.cont && (rc = read_tree(r, &pos, impossible)) != 0)
+		return rc;
+	if (g->nnodes == 1)
+		g->flags |= XQI_RECORD_EMPTY;
+	r->st->end = pos;
+	if (pos < r->len) {
+		r->st->trailing = r->len - pos;
+		report(r, XQ_SEVERITY_WARNING, XQI_D_TRAILING, pos, 0,
+		       "%zu byte%s after the end of the move tree ignored", r->len - pos,
+		       r->len - pos == 1 ? "" : "s");
+	}
+	if (impossible)
+		report_impossible(r);
+	return 0;
+}
+
 int xqi_xqf_read_mem(struct xqi_record *g, const unsigned char *data, size_t len,
 		    const struct xqi_read_opts *opts, const struct xqi_sink *sink, const char *source,
 		    struct xqi_xqf_stats *stats)
 {
 	struct xqi_xqf_stats st_local;
 	struct rd r;
-	struct rec root;
-	size_t pos = XQI_XQF_HEADER_SIZE;
-	int rc, first_side = -1, impossible;
-	const char *s;
-	size_t n;
+	int rc;
 
 	memset(&r, 0, sizeof(r));
 	r.p = data;
@@ -719,109 +828,15 @@ int xqi_xqf_read_mem(struct xqi_record *g, const unsigned char *data, size_t len
 	g->source = source;
 	g->encoding = xqi_encoding_name(r.enc);
 
-	if (len < 2 || data[0] != 'X' || data[1] != 'Q') {
-		report(&r, XQ_SEVERITY_ERROR, XQI_D_BAD_MAGIC, 0, 0,
-		       "not an XQF file: it does not start with \"XQ\"");
-		return XQ_EPARSE;
-	}
-	if (len < XQI_XQF_HEADER_SIZE) {
-		report(&r, XQ_SEVERITY_ERROR, XQI_D_TRUNCATED, len, 0,
-		       "the XQF header is cut: %zu of its 1024 bytes are there; nothing was read",
-		       len);
-		return XQ_ETRUNCATED;
-	}
-	r.version = data[H_VERSION];
-	r.st->version = r.version;
-	if (r.version > XQI_XQF_VERSION_MAX) {
-		if (!opts || !(opts->flags & XQI_XQF_TRY_NEWER)) {
-			report(&r, XQ_SEVERITY_ERROR, XQI_D_UNSUPPORTED, H_VERSION, 0,
-			       "XQF version 0x%02X is newer than 0x12, the last XQStudio wrote; "
-			       "not read",
-			       r.version);
-			return XQ_EUNSUPPORTED;
-		}
-		report(&r, XQ_SEVERITY_WARNING, XQI_D_UNSUPPORTED, H_VERSION, 0,
-		       "XQF version 0x%02X is newer than 0x12; read as 0x12", r.version);
-		r.version = XQI_XQF_VERSION_MAX;
-	}
-	{
-		uint8_t h16[16];
-		memcpy(h16, data, 16);
-		h16[H_VERSION] = (uint8_t)r.version;
-		xqi_xqf_keys_derive(&r.k, h16);
-	}
-	if (r.version > XQI_XQF_VERSION_PLAIN &&
-	    (uint8_t)(data[H_KEYSSUM] + data[H_KEYXY] + data[H_KEYXYF] + data[H_KEYXYT]) != 0)
-		report(&r, XQ_SEVERITY_WARNING, XQI_D_CHECKSUM, H_KEYSSUM, 0,
-		       "key checksum bytes 0x0C-0x0F do not add up to 0 (XQStudio would refuse "
-		       "the file); read anyway");
-
-	rc = read_header_strings(&r);
+	rc = check_header(&r, opts);
+	if (!rc)
+		rc = read_header_strings(&r);
 	if (!rc)
 		rc = read_result_and_type(&r);
 	if (!rc)
 		rc = read_pieces(&r);
-	if (rc)
-		goto out;
-
-	/* The root record: its squares mean nothing; its comment is the game's (§5.3). */
-	rc = read_record(&r, &pos, 0, &root);
-	if (rc < 0) {
-		/* No tree at all: the header alone is the game. */
-		g->flags |= XQI_RECORD_BROKEN | XQI_RECORD_EMPTY;
-		impossible = setup_position(&r, -1) != 0;
-		g->start = r.b;
-		r.st->end = pos;
-		rc = 0;
-		goto bad_start;
-	}
-	if (root.cont && rc == 0)
-		first_side = first_move_side(&r, pos);
-	if (rc == 1) {
-		g->flags |= XQI_RECORD_BROKEN;
-		root.cont = 0;
-	}
-	impossible = setup_position(&r, first_side) != 0;
-	g->start = r.b;
-	if (root.clen) {
-		r.st->commented++;
-		rc = read_comment(&r, &root, 0, &s, &n);
-		if (rc)
-			goto out;
-		if (s && xqi_record_set_comment(g, XQI_ROOT, s, n)) {
-			rc = XQ_ENOMEM;
-			goto out;
-		}
-	}
-	if (root.cont) {
-		/* From a position that cannot occur no move can be checked: the
-		 * tree is read through, to report its damage, but not kept. */
-		rc = read_tree(&r, &pos, impossible);
-		if (rc)
-			goto out;
-	}
-	if (g->nnodes == 1)
-		g->flags |= XQI_RECORD_EMPTY;
-	r.st->end = pos;
-	if (pos < len) {
-		r.st->trailing = len - pos;
-		report(&r, XQ_SEVERITY_WARNING, XQI_D_TRAILING, pos, 0,
-		       "%zu byte%s after the end of the move tree ignored", len - pos,
-		       len - pos == 1 ? "" : "s");
-	}
-bad_start:
-	if (impossible) {
-		g->flags |= XQI_RECORD_BROKEN;
-		char lost[64] = "";
-		if (r.st->records)
-			snprintf(lost, sizeof(lost), "; %u move record%s not kept", r.st->records,
-				 r.st->records == 1 ? "" : "s");
-		report(&r, XQ_SEVERITY_ERROR, XQI_D_BAD_FEN, H_PIECES, 0,
-		       "the start position cannot occur: %s; the game keeps its header and game "
-		       "comment only%s",
-		       r.bad_start, lost);
-	}
-out:
+	if (!rc)
+		rc = read_game(&r);
 	rd_release(&r);
 	return rc;
 }
