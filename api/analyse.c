@@ -64,11 +64,14 @@ int xq_analyser_check_setting(const char *text, xq_diagnostic_fn fn, void *user)
 {
 	struct xqi_engine_option opt;
 	struct xq_diagnostic d;
-	size_t cap = strlen(text) + 2;
-	char *buf = malloc(cap);
+	size_t cap;
+	char *buf;
 	int rc;
 
-	if (!buf)
+	if (!text)
+		return XQ_EINVAL;
+	cap = strlen(text) + 2;
+	if (!(buf = malloc(cap)))
 		return XQ_ENOMEM;
 	xqi_diagnostic_init(&d);
 	rc = xqi_engine_option_parse(&opt, buf, cap, text, &d);
@@ -179,6 +182,8 @@ int xq_analyser_open(xq_analyser **out, const xq_analyser_options *o, xq_diagnos
 	xq_analyser *a;
 	int rc;
 
+	if (!out)
+		return XQ_EINVAL;
 	*out = NULL;
 	if (o)
 		memcpy(&opts, o, o->size && o->size < sizeof(opts) ? o->size : sizeof(opts));
@@ -211,6 +216,8 @@ int xq_analyser_new_program(xq_analyser **out, const char *path, char *const *ar
 {
 	xq_analyser_options o = XQ_ANALYSER_OPTIONS_INIT;
 
+	if (!out || !path)
+		return XQ_EINVAL;
 	o.program = path;
 	o.args = args;
 	return xq_analyser_open(out, &o, fn, user);
@@ -218,17 +225,19 @@ int xq_analyser_new_program(xq_analyser **out, const char *path, char *const *ar
 
 const char *xq_analyser_description(const xq_analyser *a)
 {
-	return xqi_analyser_name(&a->an);
+	return a ? xqi_analyser_name(&a->an) : NULL;
 }
 
 const char *xq_analyser_protocol(const xq_analyser *a)
 {
+	if (!a)
+		return NULL;
 	return a->engine ? xqi_protocol_name(xqi_engine_protocol(a->engine)) : "built-in";
 }
 
 int xq_analyser_is_running(const xq_analyser *a)
 {
-	return !a->engine || xqi_engine_pid(a->engine) >= 0;
+	return a && (!a->engine || xqi_engine_pid(a->engine) >= 0);
 }
 
 int xq_analyser_restart(xq_analyser *a, xq_diagnostic_fn fn, void *user)
@@ -236,6 +245,8 @@ int xq_analyser_restart(xq_analyser *a, xq_diagnostic_fn fn, void *user)
 	struct xq_diagnostic d;
 	int rc;
 
+	if (!a)
+		return XQ_EINVAL;
 	if (!a->engine)
 		return 0;
 	xqi_diagnostic_init(&d);
@@ -313,6 +324,8 @@ int xq_analyser_run(xq_analyser *a, xq_record *r, uint32_t n, int depth, uint64_
 	size_t nmoves, cap;
 	int rc;
 
+	if (!a || !r || !out)
+		return XQ_EINVAL;
 	if (n >= r->g.nnodes) {
 		xqi_diagnostic_init(&d);
 		xqi_diagnostic_set(&d, XQ_ENOTFOUND, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR, "no node %u in the record",
@@ -339,6 +352,8 @@ int xq_analyser_run_line(xq_analyser *a, const xq_position *from, const xq_move_
 	xqi_move *line = NULL;
 	int rc;
 
+	if (!a || !from || !out || (!moves && n))
+		return XQ_EINVAL;
 	if (n && !(line = malloc(n * sizeof(*line))))
 		return XQ_ENOMEM;
 	for (size_t i = 0; i < n; i++)
@@ -372,6 +387,8 @@ static struct xqi_score score_in(int kind, int score)
 
 size_t xq_eval_note(char *buf, size_t cap, int kind, int score, int depth, unsigned flags)
 {
+	if (!buf)
+		return 0;
 	if (flags & XQ_EVAL_NOTE_NO_DEPTH)
 		return xqi_score_format(score_in(kind, score), buf, cap) < cap || !cap
 			       ? strlen(cap ? buf : "")

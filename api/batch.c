@@ -2419,9 +2419,11 @@ static void release_slots(struct pool *p, int n)
 int xq_batch_run(const struct xq_batch_config *cfg)
 {
 	struct pool p;
-	int n = cfg->threads < 1 ? 1 : cfg->threads > 64 ? 64 : cfg->threads;
-	int rc = 0;
+	int n, rc = 0;
 
+	if (!cfg)
+		return XQ_EINVAL;
+	n = cfg->threads < 1 ? 1 : cfg->threads > 64 ? 64 : cfg->threads;
 	if (cfg->size != sizeof(*cfg) || !cfg->emit)
 		return XQ_EUNSUPPORTED;
 	memset(&p, 0, sizeof(p));
@@ -2508,9 +2510,13 @@ int xq_batch_run(const struct xq_batch_config *cfg)
 
 void xq_batch_job_swap_record(struct xq_batch_job *j, xq_record *r)
 {
-	uint64_t number = game_of(j)->number;
-	struct xqi_record t = *game_of(j);
+	uint64_t number;
+	struct xqi_record t;
 
+	if (!j || !r)
+		return;
+	number = game_of(j)->number;
+	t = *game_of(j);
 	*game_of(j) = r->g;
 	r->g = t;
 	xqi_record_forget(j->record);

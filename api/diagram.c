@@ -15,9 +15,11 @@ int xq_position_diagram(const xq_position *p, const xq_diagram_options *opts, ch
 	xqi_move last = 0;
 	int rc;
 
-	*out = NULL;
 	if (len)
 		*len = 0;
+	if (!p || !out)
+		return XQ_EINVAL;
+	*out = NULL;
 	if (opts && opts->size)
 		memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
 	if (o.style < XQ_DIAGRAM_STYLE_ASCII || o.style > XQ_DIAGRAM_STYLE_SVG || o.labels < 0 ||

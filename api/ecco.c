@@ -24,6 +24,8 @@ int xq_record_ecco(xq_record *r, const char **code, const char **opening, const 
 	const struct xqi_ecco *e;
 	int rc;
 
+	if (!r)
+		return XQ_EINVAL;
 	xqi_diagnostic_init(&r->err);
 	/* A broken record whose start was not read, or whose main line stops
 	 * before the plies that decide an opening, would be classified by what
@@ -45,8 +47,11 @@ int xq_record_ecco(xq_record *r, const char **code, const char **opening, const 
 
 int xq_ecco_name(const char *code, const char **opening, const char **variation)
 {
-	const struct xqi_ecco *e = xqi_ecco_lookup(code, strlen(code));
+	const struct xqi_ecco *e;
 
+	if (!code)
+		return XQ_EINVAL;
+	e = xqi_ecco_lookup(code, strlen(code));
 	if (!e)
 		return XQ_ENOTFOUND;
 	give(e, NULL, opening, variation);
@@ -60,6 +65,8 @@ int xq_ecco_of_line(const xq_position *start, const xq_move_code *moves, size_t 
 	const struct xqi_ecco *e;
 	int rc;
 
+	if (!start || (!moves && n))
+		return XQ_EINVAL;
 	if (n > XQ_ECCO_PLIES)
 		n = XQ_ECCO_PLIES; /* the later moves are not looked at */
 	for (size_t i = 0; i < n; i++)
@@ -82,11 +89,13 @@ int xq_ecco_codes_parse(xq_ecco_codes **out, const char *spec, size_t *column, c
 	xq_ecco_codes *s;
 	int rc;
 
-	*out = NULL;
 	if (column)
 		*column = 0;
-	if (cap)
+	if (cap && why)
 		why[0] = '\0';
+	if (!out || !spec)
+		return XQ_EINVAL;
+	*out = NULL;
 	if (!(s = malloc(sizeof(*s))))
 		return XQ_ENOMEM;
 	xqi_diagnostic_init(&d);
@@ -94,7 +103,7 @@ int xq_ecco_codes_parse(xq_ecco_codes **out, const char *spec, size_t *column, c
 		free(s);
 		if (column)
 			*column = (size_t)d.place.col;
-		if (cap)
+		if (cap && why)
 			snprintf(why, cap, "%s", d.msg);
 		return rc;
 	}
@@ -104,7 +113,7 @@ int xq_ecco_codes_parse(xq_ecco_codes **out, const char *spec, size_t *column, c
 
 int xq_ecco_codes_has(const xq_ecco_codes *s, const char *code)
 {
-	return code && strlen(code) == 3 && xqi_ecco_set_has(&s->set, xqi_ecco_index(code, 3));
+	return s && code && strlen(code) == 3 && xqi_ecco_set_has(&s->set, xqi_ecco_index(code, 3));
 }
 
 void xq_ecco_codes_free(xq_ecco_codes *s)

@@ -27,17 +27,17 @@ const char *xq_error_string(int rc)
 
 int xq_diagnostic_severity(const xq_diagnostic *d)
 {
-	return (int)d->severity;
+	return d ? (int)d->severity : XQ_EINVAL;
 }
 
 const char *xq_diagnostic_severity_name(const xq_diagnostic *d)
 {
-	return xqi_severity_name(d->severity);
+	return d ? xqi_severity_name(d->severity) : NULL;
 }
 
 const char *xq_diagnostic_code(const xq_diagnostic *d)
 {
-	return xqi_diagnostic_code_name(d->code);
+	return d ? xqi_diagnostic_code_name(d->code) : NULL;
 }
 
 const char *xq_diagnostic_code_name(int index)
@@ -49,55 +49,60 @@ const char *xq_diagnostic_code_name(int index)
 
 int xq_diagnostic_code_index(const xq_diagnostic *d)
 {
-	return (int)d->code;
+	return d ? (int)d->code : XQ_EINVAL;
 }
 
 const char *xq_diagnostic_message(const xq_diagnostic *d)
 {
-	return d->msg;
+	return d ? d->msg : NULL;
 }
 
 const char *xq_diagnostic_source(const xq_diagnostic *d)
 {
-	return d->source;
+	return d ? d->source : NULL;
 }
 
 uint64_t xq_diagnostic_line(const xq_diagnostic *d)
 {
-	return d->place.line;
+	return d ? d->place.line : 0;
 }
 
 uint64_t xq_diagnostic_column(const xq_diagnostic *d)
 {
-	return d->place.col;
+	return d ? d->place.col : 0;
 }
 
 int64_t xq_diagnostic_offset(const xq_diagnostic *d)
 {
-	return d->has_offset ? (int64_t)d->place.offset : -1;
+	return d && d->has_offset ? (int64_t)d->place.offset : -1;
 }
 
 uint64_t xq_diagnostic_game(const xq_diagnostic *d)
 {
-	return d->game;
+	return d ? d->game : 0;
 }
 
 uint32_t xq_diagnostic_ply(const xq_diagnostic *d)
 {
-	return d->ply;
+	return d ? d->ply : 0;
 }
 
 const char *xq_diagnostic_move(const xq_diagnostic *d)
 {
-	return d->move;
+	return d ? d->move : NULL;
 }
 
 size_t xq_diagnostic_format(const xq_diagnostic *dd, char *buf, size_t cap)
 {
-	const struct xq_diagnostic *d = dd;
+	const struct xq_diagnostic *d = dd ? dd : NULL;
 	struct xq_buf b = XQ_BUF_INIT;
 	size_t len;
 
+	if (!d || !buf) {
+		if (buf && cap)
+			buf[0] = '\0';
+		return 0;
+	}
 	if (d->source) {
 		xq_buf_adds(&b, d->source);
 		if (d->place.line && d->place.col)
@@ -145,7 +150,8 @@ void xq_free(void *p)
 int xq_diagnostic_fix(const xq_diagnostic *dd, const char **field, const char **old_value,
 		      const char **new_value)
 {
-	const struct xqi_diagnostic_fix *f = &dd->fix;
+	static const struct xqi_diagnostic_fix none;
+	const struct xqi_diagnostic_fix *f = dd ? &dd->fix : &none;
 
 	if (field)
 		*field = f->field;
@@ -229,8 +235,11 @@ static void drop_strings(xq_diagnostics *l, int keep)
 
 int xq_diagnostics_add(xq_diagnostics *l, const xq_diagnostic *dd)
 {
-	struct xq_diagnostic d = *dd;
+	struct xq_diagnostic d;
 
+	if (!l || !dd)
+		return XQ_EINVAL;
+	d = *dd;
 	if (XQ_ALLOC_GROW(l->v, l->n + 1, l->alloc))
 		return XQ_ENOMEM;
 	/* The inputs of a run are few, their diagnostics many: a source is
@@ -255,23 +264,23 @@ void xq_diagnostics_collect(const xq_diagnostic *d, void *user)
 {
 	xq_diagnostics *l = user;
 
-	if (xq_diagnostics_add(l, d))
+	if (l && d && xq_diagnostics_add(l, d))
 		l->lost++;
 }
 
 size_t xq_diagnostics_count(const xq_diagnostics *l)
 {
-	return l->n;
+	return l ? l->n : 0;
 }
 
 const xq_diagnostic *xq_diagnostics_at(const xq_diagnostics *l, size_t i)
 {
-	return i < l->n ? &l->v[i] : NULL;
+	return l && i < l->n ? xqi_api_diag(&l->v[i]) : NULL;
 }
 
 void xq_diagnostics_truncate(xq_diagnostics *l, size_t n)
 {
-	if (n >= l->n)
+	if (!l || n >= l->n)
 		return;
 	l->n = n;
 	if (n == 0)
@@ -282,6 +291,8 @@ void xq_diagnostics_keep(xq_diagnostics *l, int severity)
 {
 	size_t k = 0;
 
+	if (!l)
+		return;
 	for (size_t i = 0; i < l->n; i++)
 		if ((int)l->v[i].severity >= severity)
 			l->v[k++] = l->v[i];
@@ -290,7 +301,7 @@ void xq_diagnostics_keep(xq_diagnostics *l, int severity)
 
 void xq_diagnostics_set_severity(xq_diagnostics *l, size_t i, int severity)
 {
-	if (i < l->n && severity >= XQ_SEVERITY_NOTE && severity <= XQ_SEVERITY_ERROR)
+	if (l && i < l->n && severity >= XQ_SEVERITY_NOTE && severity <= XQ_SEVERITY_ERROR)
 		l->v[i].severity = (enum xq_severity_level)severity;
 }
 
@@ -298,7 +309,7 @@ void xq_diagnostics_move(xq_diagnostics *l, size_t i, size_t to)
 {
 	struct xq_diagnostic d;
 
-	if (i >= l->n || to >= l->n || i == to)
+	if (!l || i >= l->n || to >= l->n || i == to)
 		return;
 	d = l->v[i];
 	if (to < i)
@@ -310,7 +321,7 @@ void xq_diagnostics_move(xq_diagnostics *l, size_t i, size_t to)
 
 uint64_t xq_diagnostics_lost(const xq_diagnostics *l)
 {
-	return l->lost;
+	return l ? l->lost : 0;
 }
 
 void xq_diagnostics_free(xq_diagnostics *l)

@@ -25,6 +25,8 @@ int xq_file_check(const char *path, unsigned flags, xq_diagnostic_fn fn, void *u
 	struct xq_diagnostic d;
 	int rc;
 
+	if (!path)
+		return XQ_EINVAL;
 	xqi_diagnostic_init(&d);
 	if ((rc = xqi_file_plan(&plan, path, flags & FILE_FLAGS, &d)) != 0)
 		return tell(&d, rc, fn, user);
@@ -36,6 +38,8 @@ int xq_file_open(xq_file **out, const char *path, unsigned flags, xq_diagnostic_
 	struct xq_diagnostic d;
 	int rc;
 
+	if (!out || !path)
+		return XQ_EINVAL;
 	*out = NULL;
 	xqi_diagnostic_init(&d);
 	if ((rc = xqi_file_open(out, path, flags & FILE_FLAGS, &d)) != 0) {
@@ -47,8 +51,11 @@ int xq_file_open(xq_file **out, const char *path, unsigned flags, xq_diagnostic_
 
 int xq_file_open_buf(xq_file **out, xq_buf *target)
 {
-	int rc = xqi_file_open_mem(out, target);
+	int rc;
 
+	if (!out || !target)
+		return XQ_EINVAL;
+	rc = xqi_file_open_mem(out, target);
 	if (rc)
 		*out = NULL;
 	return rc;
@@ -61,11 +68,13 @@ int xq_file_pass_to(xq_file *f, xq_file *to)
 
 const char *xq_file_name(const xq_file *f)
 {
-	return xqi_file_name(f);
+	return f ? xqi_file_name(f) : NULL;
 }
 
 int xq_file_write(xq_file *f, const void *data, size_t len)
 {
+	if (!f || (!data && len))
+		return XQ_EINVAL;
 	return xqi_file_write(f, data, len);
 }
 
@@ -74,6 +83,8 @@ int xq_file_commit(xq_file *f, xq_diagnostic_fn fn, void *user)
 	struct xq_diagnostic d;
 	int rc;
 
+	if (!f)
+		return XQ_EINVAL;
 	xqi_diagnostic_init(&d);
 	if ((rc = xqi_file_commit(f, &d)) != 0)
 		/* (A memory file's XQ_ENOMEM comes with no diagnostic.) */
@@ -91,6 +102,8 @@ int xq_file_sync_dir(const char *dir, xq_diagnostic_fn fn, void *user)
 	struct xq_diagnostic d;
 	int rc;
 
+	if (!dir)
+		return XQ_EINVAL;
 	xqi_diagnostic_init(&d);
 	if ((rc = xqi_file_sync(dir, &d)) != 0)
 		return tell(&d, rc, fn, user);

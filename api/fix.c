@@ -41,6 +41,8 @@ int xq_record_prove_result(xq_record *r, int ruleset, xq_proof *out)
 	struct xqi_result_proof p;
 	int rc;
 
+	if (!r || !out)
+		return XQ_EINVAL;
 	memset(out, 0, sizeof(*out));
 	out->result = "*";
 	xqi_diagnostic_init(&r->err);

@@ -131,6 +131,8 @@ int xq_format_renumber(const char *name, xq_buf *text, const xq_record *r, uint6
 {
 	const struct xqi_format *f = name ? xqi_format_find(name) : NULL;
 
+	if (!name || !text || !r)
+		return XQ_EINVAL;
 	if (!f)
 		return XQ_ENOTFOUND;
 	if (!f->renumber || (number == r->g.number && line == r->g.place.line))
@@ -153,12 +155,13 @@ xq_cancel *xq_cancel_new(void)
 
 void xq_cancel_set(xq_cancel *c)
 {
-	atomic_store(&c->flag, 1);
+	if (c)
+		atomic_store(&c->flag, 1);
 }
 
 int xq_cancel_is_set(const xq_cancel *c)
 {
-	return atomic_load(&c->flag) != 0;
+	return c && atomic_load(&c->flag) != 0;
 }
 
 void xq_cancel_free(xq_cancel *c)
@@ -283,6 +286,8 @@ int xq_reader_open(xq_reader **out, const char *path, const xq_read_options *opt
 	struct xq_diagnostic d;
 	int rc;
 
+	if (!out || !path)
+		return XQ_EINVAL;
 	*out = NULL;
 	if ((rc = reader_new(&rd, fn, user)) != 0)
 		return rc;
@@ -308,6 +313,8 @@ int xq_reader_open_memory(xq_reader **out, const char *name, const void *data, s
 	xq_reader *rd;
 	int rc;
 
+	if (!out || (!data && len))
+		return XQ_EINVAL;
 	*out = NULL;
 	if ((rc = reader_new(&rd, fn, user)) != 0)
 		return rc;
@@ -329,6 +336,8 @@ int xq_reader_next(xq_reader *rd, xq_record **out)
 	xq_record *r;
 	int rc;
 
+	if (!rd || !out)
+		return XQ_EINVAL;
 	*out = NULL;
 	if (rd->done)
 		return rd->done < 0 ? rd->done : 0;
@@ -363,17 +372,17 @@ int xq_reader_next(xq_reader *rd, xq_record **out)
 
 const char *xq_reader_format(const xq_reader *rd)
 {
-	return rd->fmt ? rd->fmt->name : NULL;
+	return rd && rd->fmt ? rd->fmt->name : NULL;
 }
 
 int xq_reader_is_gzip(const xq_reader *rd)
 {
-	return xqi_input_is_gzip(rd->in);
+	return rd && xqi_input_is_gzip(rd->in);
 }
 
 uint64_t xq_reader_count(const xq_reader *rd, int severity)
 {
-	return severity >= 0 && severity < 3 ? rd->sink.counts[severity] : 0;
+	return rd && severity >= 0 && severity < 3 ? rd->sink.counts[severity] : 0;
 }
 
 void xq_reader_close(xq_reader *rd)
@@ -398,14 +407,16 @@ int xq_stream_open(xq_stream **out, const char *path, const xq_read_options *opt
 		   xq_diagnostic_fn fn, void *user)
 {
 	xq_read_options o;
-	xq_stream *s = calloc(1, sizeof(*s));
+	xq_stream *s;
 	const unsigned char *head;
 	size_t hlen;
 	struct xq_diagnostic d;
 	int rc;
 
+	if (!out || !path)
+		return XQ_EINVAL;
 	*out = NULL;
-	if (!s)
+	if (!(s = calloc(1, sizeof(*s))))
 		return XQ_ENOMEM;
 	sink_init(&s->sink, fn, user);
 	read_opts_of(opts, &o);
@@ -429,6 +440,8 @@ long xq_stream_read(xq_stream *s, void *buf, size_t n)
 	struct xq_diagnostic d;
 	long got;
 
+	if (!s || (!buf && n))
+		return XQ_EINVAL;
 	xqi_diagnostic_init(&d);
 	if ((got = xqi_input_read(s->in, buf, n, &d)) < 0)
 		tell(&s->sink, &d, (int)got);
@@ -545,11 +558,11 @@ static int writer_start(xq_writer *w, const char *path, xq_file *f, const xq_wri
 static int writer_open(xq_writer **out, const char *path, xq_file *f,
 		       const xq_write_options *opts, xq_diagnostic_fn fn, void *user)
 {
-	xq_writer *w = calloc(1, sizeof(*w));
+	xq_writer *w;
 	int rc;
 
 	*out = NULL;
-	if (!w)
+	if (!(w = calloc(1, sizeof(*w))))
 		return XQ_ENOMEM;
 	sink_init(&w->sink, fn, user);
 	xq_buf_init(&w->mem);
@@ -564,25 +577,34 @@ static int writer_open(xq_writer **out, const char *path, xq_file *f,
 int xq_writer_open(xq_writer **out, const char *path, const xq_write_options *opts,
 		   xq_diagnostic_fn fn, void *user)
 {
+	if (!out || !path)
+		return XQ_EINVAL;
 	return writer_open(out, path, NULL, opts, fn, user);
 }
 
 int xq_writer_open_memory(xq_writer **out, const xq_write_options *opts, xq_diagnostic_fn fn,
 			  void *user)
 {
+	if (!out || !opts)
+		return XQ_EINVAL;
 	return writer_open(out, NULL, NULL, opts, fn, user);
 }
 
 int xq_writer_open_file(xq_writer **out, xq_file *f, const xq_write_options *opts,
 			xq_diagnostic_fn fn, void *user)
 {
+	if (!out || !f)
+		return XQ_EINVAL;
 	return writer_open(out, xqi_file_name(f), f, opts, fn, user);
 }
 
 int xq_writer_write(xq_writer *w, const xq_record *r)
 {
-	int rc = w->fmt->write(w->writer, &r->g);
+	int rc;
 
+	if (!w || !r)
+		return XQ_EINVAL;
+	rc = w->fmt->write(w->writer, &r->g);
 	if (rc < 0)
 		w->failed = rc;
 	return rc < 0 ? rc : 0;
@@ -605,8 +627,11 @@ static int writer_finish(xq_writer *w)
 int xq_writer_close(xq_writer *w)
 {
 	struct xq_diagnostic d;
-	int rc = writer_finish(w);
+	int rc;
 
+	if (!w)
+		return XQ_EINVAL;
+	rc = writer_finish(w);
 	if (w->borrowed) {
 		xq_writer_abort(w);
 		return rc;
@@ -626,8 +651,18 @@ int xq_writer_close(xq_writer *w)
 
 int xq_writer_close_memory(xq_writer *w, void **data, size_t *len)
 {
-	int rc = writer_finish(w);
+	int rc;
 
+	if (!w || !data || !len) {
+		/* The writer is given up all the same: it is freed in every case. */
+		xq_writer_abort(w);
+		if (data)
+			*data = NULL;
+		if (len)
+			*len = 0;
+		return XQ_EINVAL;
+	}
+	rc = writer_finish(w);
 	*data = NULL;
 	*len = 0;
 	if (!rc)
@@ -670,6 +705,8 @@ int xq_record_write_buf(xq_buf *out, const xq_record *r, const xq_write_options 
 	uint64_t refused;
 	int rc, crc;
 
+	if (!out || !r || !opts)
+		return XQ_EINVAL;
 	sink_init(&sink, fn, user);
 	write_opts_of(opts, &o);
 	if ((rc = writer_opts(&sink, "<memory>", NULL, 0, "a record written into memory needs a format",
@@ -704,5 +741,7 @@ int xq_buf_add_ndjson_source(xq_buf *b, const char *file, uint64_t game, uint64_
 {
 	struct xqi_origin o = {file, game, line, offset < 0 ? 0 : (uint64_t)offset, offset >= 0};
 
+	if (!b)
+		return XQ_EINVAL;
 	return xqi_ndjson_add_origin(b, &o);
 }

@@ -44,7 +44,9 @@ int xq_dialect_from_name(const char *name)
 {
 	enum xq_dialect n;
 
-	if (!name || xqi_notation_from_name(name, &n) != 0)
+	if (!name)
+		return XQ_EINVAL;
+	if (xqi_notation_from_name(name, &n) != 0)
 		return XQ_ENOTFOUND;
 	return (int)n;
 }
@@ -65,8 +67,11 @@ void xq_position_free(xq_position *p)
 
 xq_position *xq_position_dup(const xq_position *p)
 {
-	xq_position *q = malloc(sizeof(*q));
+	xq_position *q;
 
+	if (!p)
+		return NULL;
+	q = malloc(sizeof(*q));
 	if (q)
 		*q = *p;
 	return q;
@@ -85,6 +90,8 @@ static int fail(xq_position *p, int rc)
 
 void xq_position_set_start(xq_position *p)
 {
+	if (!p)
+		return;
 	xqi_position_start(&p->b);
 	ok(p);
 }
@@ -93,6 +100,8 @@ int xq_position_set_fen(xq_position *p, const char *fen)
 {
 	int rc;
 
+	if (!p || !fen)
+		return XQ_EINVAL;
 	xqi_diagnostic_init(&p->err);
 	rc = xqi_position_from_fen(&p->b, fen, strlen(fen), 0, &p->err);
 	if (rc)
@@ -103,8 +112,10 @@ int xq_position_set_fen(xq_position *p, const char *fen)
 
 void xq_position_material(const xq_position *p, int counts[14])
 {
+	if (!counts)
+		return;
 	memset(counts, 0, 14 * sizeof(counts[0]));
-	for (int id = 16; id < 48; id++)
+	for (int id = 16; p && id < 48; id++)
 		if (p->b.pc[id] && xqi_kind_of_id[id]) {
 			uint8_t k = xqi_kind_of_id[id];
 			counts[XQI_KIND_SIDE(k) * 7 + XQI_KIND_TYPE(k)]++;
@@ -115,6 +126,8 @@ int xq_position_set_fen_lenient(xq_position *p, const char *fen)
 {
 	int rc;
 
+	if (!p || !fen)
+		return XQ_EINVAL;
 	xqi_diagnostic_init(&p->err);
 	rc = xqi_position_from_fen(&p->b, fen, strlen(fen), XQI_FEN_LENIENT_PLACEMENT, &p->err);
 	if (rc)
@@ -125,20 +138,23 @@ int xq_position_set_fen_lenient(xq_position *p, const char *fen)
 
 void xq_position_copy(xq_position *dst, const xq_position *src)
 {
-	if (dst != src)
+	if (dst && src && dst != src)
 		*dst = *src;
 }
 
 int xq_position_same(const xq_position *a, const xq_position *b)
 {
-	return xqi_position_same(&a->b, &b->b);
+	return a && b && xqi_position_same(&a->b, &b->b);
 }
 
 size_t xqi_api_fen(const struct xqi_position *b, char *buf, size_t cap)
 {
 	char fen[XQ_FEN_SIZE];
-	size_t len = xqi_position_to_fen(b, fen, sizeof(fen));
+	size_t len;
 
+	if (!buf)
+		return 0;
+	len = b ? xqi_position_to_fen(b, fen, sizeof(fen)) : cap;
 	if (len >= cap) {
 		if (cap)
 			buf[0] = '\0';
@@ -150,24 +166,24 @@ size_t xqi_api_fen(const struct xqi_position *b, char *buf, size_t cap)
 
 size_t xq_position_fen(const xq_position *p, char *buf, size_t cap)
 {
-	return xqi_api_fen(&p->b, buf, cap);
+	return xqi_api_fen(p ? &p->b : NULL, buf, cap);
 }
 
 int xq_position_side(const xq_position *p)
 {
-	return p->b.side;
+	return p ? p->b.side : XQ_EINVAL;
 }
 
 int xq_position_move_number(const xq_position *p)
 {
-	return (int)p->b.fullmove;
+	return p ? (int)p->b.fullmove : XQ_EINVAL;
 }
 
 char xq_position_piece(const xq_position *p, int square)
 {
 	static const char letters[] = "KABNRCP";
 	xqi_sq sq = xqi_api_square_in(square);
-	uint8_t kind = sq ? xqi_position_kind(&p->b, sq) : 0;
+	uint8_t kind = sq && p ? xqi_position_kind(&p->b, sq) : 0;
 	char c;
 
 	if (!kind)
@@ -178,10 +194,14 @@ char xq_position_piece(const xq_position *p, int square)
 
 int xq_position_legal_moves(const xq_position *p, xq_move_code *out)
 {
-	struct xqi_position b = p->b;
+	struct xqi_position b;
 	xqi_move moves[XQ_MOVES_MAX];
-	int n = xqi_gen_legal(&b, moves);
+	int n;
 
+	if (!p || !out)
+		return XQ_EINVAL;
+	b = p->b;
+	n = xqi_gen_legal(&b, moves);
 	for (int i = 0; i < n; i++)
 		out[i] = xqi_api_move_out(moves[i]);
 	return n;
@@ -189,13 +209,16 @@ int xq_position_legal_moves(const xq_position *p, xq_move_code *out)
 
 int xq_position_in_check(const xq_position *p)
 {
-	return xqi_position_in_check(&p->b) ? 1 : 0;
+	return p && xqi_position_in_check(&p->b) ? 1 : 0;
 }
 
 int xq_position_state(const xq_position *p)
 {
-	struct xqi_position b = p->b;
+	struct xqi_position b;
 
+	if (!p)
+		return XQ_EINVAL;
+	b = p->b;
 	switch (xqi_position_status(&b)) {
 	case XQ_STATE_CHECKMATE:
 		return XQ_STATE_CHECKMATE;
@@ -212,6 +235,8 @@ int xq_position_play(xq_position *p, xq_move_code m)
 	struct xqi_undo u;
 	int rc;
 
+	if (!p)
+		return XQ_EINVAL;
 	xqi_diagnostic_init(&p->err);
 	if (!mv)
 		return fail(p, xqi_diagnostic_set(&p->err, XQ_EILLEGAL, XQI_D_ILLEGAL_MOVE, XQ_SEVERITY_ERROR,
@@ -225,10 +250,13 @@ int xq_position_play(xq_position *p, xq_move_code m)
 
 int xq_position_read_move(xq_position *p, const char *text, int dialect, xq_move_code *out)
 {
-	size_t len = strlen(text);
+	size_t len;
 	xqi_move mv;
 	int rc;
 
+	if (!p || !text || !out)
+		return XQ_EINVAL;
+	len = strlen(text);
 	xqi_diagnostic_init(&p->err);
 	if (dialect < XQ_DIALECT_AUTO || dialect > XQ_DIALECT_SAN)
 		return fail(p, xqi_diagnostic_set(&p->err, XQ_ENOTFOUND, XQI_D_BAD_MOVE_TEXT, XQ_SEVERITY_ERROR,
@@ -253,28 +281,31 @@ int xq_position_play_text(xq_position *p, const char *text, int dialect)
 size_t xq_position_move_text(const xq_position *p, xq_move_code m, int dialect, unsigned flags,
 			     char *buf, size_t cap)
 {
-	struct xqi_position b = p->b;
+	struct xqi_position b;
 	xqi_move mv = xqi_api_move_in(m);
 
 	flags &= XQ_DIALECT_TRADITIONAL | XQ_DIALECT_ASCII_DIGITS | XQ_DIALECT_UPPER | XQ_DIALECT_DASH |
 		 XQ_DIALECT_DPXQ_PAWNS;
-	if (!mv || dialect <= XQ_DIALECT_AUTO || dialect >= XQ_DIALECT_SAN) {
-		if (cap)
+	if (!p || !buf || !mv || dialect <= XQ_DIALECT_AUTO || dialect >= XQ_DIALECT_SAN) {
+		if (cap && buf)
 			buf[0] = '\0';
 		return 0;
 	}
+	b = p->b;
 	return xqi_notation_write(buf, cap, &b, mv, (enum xq_dialect)dialect, flags);
 }
 
 uint64_t xq_position_key(const xq_position *p)
 {
-	return p->b.key;
+	return p ? p->b.key : 0;
 }
 
 void xq_position_mirror(xq_position *p)
 {
 	struct xqi_position m;
 
+	if (!p)
+		return;
 	xqi_position_mirror(&p->b, &m);
 	p->b = m;
 	ok(p);
@@ -300,6 +331,8 @@ size_t xq_move_code_iccs(xq_move_code m, char out[5])
 {
 	unsigned from = XQ_MOVE_CODE_FROM(m), to = XQ_MOVE_CODE_TO(m);
 
+	if (!out)
+		return 0;
 	out[0] = '\0';
 	if (!m || from >= 90 || to >= 90)
 		return 0;
@@ -310,14 +343,55 @@ size_t xq_move_code_iccs(xq_move_code m, char out[5])
 
 uint64_t xq_position_perft(const xq_position *p, int depth)
 {
-	struct xqi_position b = p->b;
+	struct xqi_position b;
 
+	if (!p)
+		return 0;
 	if (depth <= 0)
 		return 1;
+	b = p->b;
 	return xqi_perft(&b, depth);
+}
+
+/* perft that looks at `cancel` before every subtree four plies deep or
+ * more: a subtree three plies deep is some 10^5 leaves at most, a few
+ * milliseconds, so a set flag stops it at once. */
+static int perft_polled(struct xqi_position *b, int depth, const xq_cancel *cancel, uint64_t *total)
+{
+	xqi_move moves[XQ_MOVES_MAX];
+	struct xqi_undo u;
+	int n, rc = 0;
+
+	if (depth < 4) {
+		*total += xqi_perft(b, depth);
+		return 0;
+	}
+	if (xq_cancel_is_set(cancel))
+		return XQ_ECANCELED;
+	n = xqi_gen_legal(b, moves);
+	for (int i = 0; i < n && !rc; i++) {
+		xqi_position_make(b, moves[i], &u);
+		rc = perft_polled(b, depth - 1, cancel, total);
+		xqi_position_unmake(b, moves[i], &u);
+	}
+	return rc;
+}
+
+int xq_position_perft_cancel(const xq_position *p, int depth, const xq_cancel *cancel,
+			     uint64_t *out)
+{
+	struct xqi_position b;
+
+	if (!p || !out)
+		return XQ_EINVAL;
+	*out = 0;
+	if (depth < 0)
+		return XQ_ERANGE;
+	b = p->b;
+	return perft_polled(&b, depth, cancel, out);
 }
 
 const xq_diagnostic *xq_position_error(const xq_position *p)
 {
-	return p->has_err ? &p->err : NULL;
+	return p && p->has_err ? xqi_api_diag(&p->err) : NULL;
 }

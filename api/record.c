@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,16 +46,18 @@ void xq_record_free(xq_record *r)
 
 uint64_t xq_record_number(const xq_record *r)
 {
-	return r->g.number;
+	return r ? r->g.number : 0;
 }
 
 int xq_record_is_broken(const xq_record *r)
 {
-	return (r->g.flags & XQI_RECORD_BROKEN) != 0;
+	return r && (r->g.flags & XQI_RECORD_BROKEN) != 0;
 }
 
 int xq_record_set_broken(xq_record *r, const char *why)
 {
+	if (!r)
+		return XQ_EINVAL;
 	r->g.flags |= XQI_RECORD_BROKEN;
 	if (!why) {
 		r->g.error = NULL;
@@ -65,7 +68,7 @@ int xq_record_set_broken(xq_record *r, const char *why)
 
 int xq_record_is_empty(const xq_record *r)
 {
-	return r->g.nnodes <= 1;
+	return r && r->g.nnodes <= 1;
 }
 
 int xq_record_is_cut(const xq_record *r)
@@ -75,36 +78,40 @@ int xq_record_is_cut(const xq_record *r)
 
 const char *xq_record_encoding(const xq_record *r)
 {
-	return r->g.encoding;
+	return r ? r->g.encoding : NULL;
 }
 
 size_t xq_record_tag_count(const xq_record *r)
 {
-	return r->g.ntags;
+	return r ? r->g.ntags : 0;
 }
 
 const char *xq_record_tag_name(const xq_record *r, size_t i)
 {
-	return i < r->g.ntags ? r->g.tags[i].name : NULL;
+	return r && i < r->g.ntags ? r->g.tags[i].name : NULL;
 }
 
 const char *xq_record_tag_value(const xq_record *r, size_t i)
 {
-	return i < r->g.ntags ? r->g.tags[i].value : NULL;
+	return r && i < r->g.ntags ? r->g.tags[i].value : NULL;
 }
 
 const char *xq_record_tag(const xq_record *r, const char *name)
 {
-	return xqi_record_tag(&r->g, name);
+	return r && name ? xqi_record_tag(&r->g, name) : NULL;
 }
 
 int xq_record_set_tag(xq_record *r, const char *name, const char *value)
 {
+	if (!r || !name || !value)
+		return XQ_EINVAL;
 	return xqi_record_set_tag(&r->g, name, value);
 }
 
 int xq_record_remove_tag(xq_record *r, size_t i)
 {
+	if (!r)
+		return XQ_EINVAL;
 	if (i >= r->g.ntags)
 		return XQ_ENOTFOUND;
 	memmove(&r->g.tags[i], &r->g.tags[i + 1], (r->g.ntags - i - 1) * sizeof(r->g.tags[0]));
@@ -114,17 +121,17 @@ int xq_record_remove_tag(xq_record *r, size_t i)
 
 size_t xq_record_remove_tags(xq_record *r, const char *name, size_t keep)
 {
-	return xqi_record_remove_tags_after(&r->g, name, keep);
+	return r && name ? xqi_record_remove_tags_after(&r->g, name, keep) : 0;
 }
 
 const char *xq_record_result(const xq_record *r)
 {
-	return xqi_result_string(r->g.result);
+	return r ? xqi_result_string(r->g.result) : NULL;
 }
 
 const char *xq_record_result_text(const xq_record *r)
 {
-	return r->g.result_text;
+	return r ? r->g.result_text : NULL;
 }
 
 void xq_record_origin(const xq_record *r, const char **file, uint64_t *game, uint64_t *line,
@@ -132,7 +139,9 @@ void xq_record_origin(const xq_record *r, const char **file, uint64_t *game, uin
 {
 	struct xqi_origin o;
 
-	xqi_record_origin(&r->g, &o);
+	memset(&o, 0, sizeof(o));
+	if (r)
+		xqi_record_origin(&r->g, &o);
 	if (file)
 		*file = o.file;
 	if (game)
@@ -145,13 +154,15 @@ void xq_record_origin(const xq_record *r, const char **file, uint64_t *game, uin
 
 int xq_record_has_result(const xq_record *r)
 {
-	return r->g.result != XQI_RESULT_NONE;
+	return r && r->g.result != XQI_RESULT_NONE;
 }
 
 int xq_record_set_result(xq_record *r, const char *result)
 {
 	enum xqi_result res;
 
+	if (!r || !result)
+		return XQ_EINVAL;
 	xqi_diagnostic_init(&r->err);
 	if (xqi_result_parse(result, strlen(result), &res) != 0)
 		return rfail(r, xqi_diagnostic_set(&r->err, XQ_EPARSE, XQI_D_BAD_RESULT, XQ_SEVERITY_ERROR,
@@ -164,16 +175,18 @@ int xq_record_set_result(xq_record *r, const char *result)
 
 size_t xq_record_start_fen(const xq_record *r, char *buf, size_t cap)
 {
-	return xqi_api_fen(&r->g.start, buf, cap);
+	return xqi_api_fen(r ? &r->g.start : NULL, buf, cap);
 }
 
 const char *xq_record_start_text(const xq_record *r)
 {
-	return r->g.start_text;
+	return r ? r->g.start_text : NULL;
 }
 
 int xq_record_set_start(xq_record *r, const xq_position *p)
 {
+	if (!r || !p)
+		return XQ_EINVAL;
 	xqi_diagnostic_init(&r->err);
 	if (r->g.nnodes > 1)
 		return rfail(r, xqi_diagnostic_set(&r->err, XQ_EILLEGAL, XQI_D_BAD_FEN, XQ_SEVERITY_ERROR,
@@ -191,24 +204,25 @@ int xqi_api_no_node(xq_record *r, uint32_t n)
 				    "no node %u in the record", (unsigned)n));
 }
 
+/* Node `n` of `r`, or NULL (no such node, or no record). */
 static const struct xqi_node *node(const xq_record *r, uint32_t n)
 {
-	return n < r->g.nnodes ? &r->g.nodes[n] : NULL;
+	return r && n < r->g.nnodes ? &r->g.nodes[n] : NULL;
 }
 
 void xq_record_place(const xq_record *r, uint64_t *line, uint64_t *column, uint64_t *offset)
 {
 	if (line)
-		*line = r->g.place.line;
+		*line = r ? r->g.place.line : 0;
 	if (column)
-		*column = r->g.place.col;
+		*column = r ? r->g.place.col : 0;
 	if (offset)
-		*offset = r->g.place.offset;
+		*offset = r ? r->g.place.offset : 0;
 }
 
 uint32_t xq_record_node_count(const xq_record *r)
 {
-	return (uint32_t)r->g.nnodes;
+	return r ? (uint32_t)r->g.nnodes : 0;
 }
 
 uint32_t xq_record_node_parent(const xq_record *r, uint32_t n)
@@ -275,6 +289,8 @@ int xq_record_node_place(const xq_record *r, uint32_t n, uint64_t *line, uint64_
 {
 	const struct xqi_node *x = node(r, n);
 
+	if (!r)
+		return XQ_EINVAL;
 	if (!x)
 		return XQ_ENOTFOUND;
 	if (line)
@@ -305,6 +321,8 @@ static const struct xqi_position *board_after(xq_record *r, uint32_t n)
 
 int xq_record_node_position(xq_record *r, uint32_t n, xq_position *out)
 {
+	if (!r || !out)
+		return XQ_EINVAL;
 	if (!node(r, n))
 		return XQ_ENOTFOUND;
 	out->b = *board_after(r, n);
@@ -314,12 +332,7 @@ int xq_record_node_position(xq_record *r, uint32_t n, xq_position *out)
 
 size_t xq_record_node_fen(xq_record *r, uint32_t n, char *buf, size_t cap)
 {
-	if (!node(r, n)) {
-		if (cap)
-			buf[0] = '\0';
-		return 0;
-	}
-	return xqi_api_fen(board_after(r, n), buf, cap);
+	return xqi_api_fen(node(r, n) ? board_after(r, n) : NULL, buf, cap);
 }
 
 size_t xq_record_node_move_text(xq_record *r, uint32_t n, int dialect, unsigned flags, char *buf,
@@ -327,8 +340,9 @@ size_t xq_record_node_move_text(xq_record *r, uint32_t n, int dialect, unsigned 
 {
 	struct xqi_position b;
 
-	if (!node(r, n) || n == XQI_ROOT || dialect <= XQ_DIALECT_AUTO || dialect >= XQ_DIALECT_SAN) {
-		if (cap)
+	if (!node(r, n) || n == XQI_ROOT || dialect <= XQ_DIALECT_AUTO || dialect >= XQ_DIALECT_SAN ||
+	    !buf) {
+		if (cap && buf)
 			buf[0] = '\0';
 		return 0;
 	}
@@ -342,8 +356,11 @@ size_t xq_record_node_move_text(xq_record *r, uint32_t n, int dialect, unsigned 
 char *xq_record_mainline_text(xq_record *r, int dialect, unsigned flags)
 {
 	struct xq_buf b = XQ_BUF_INIT;
-	struct xqi_position pos = r->g.start;
+	struct xqi_position pos;
 
+	if (!r)
+		return NULL;
+	pos = r->g.start;
 	flags &= XQ_DIALECT_TRADITIONAL | XQ_DIALECT_ASCII_DIGITS | XQ_DIALECT_UPPER | XQ_DIALECT_DASH |
 		 XQ_DIALECT_DPXQ_PAWNS;
 	if (dialect <= XQ_DIALECT_AUTO || dialect >= XQ_DIALECT_SAN)
@@ -379,7 +396,7 @@ uint32_t xqi_api_mainline_node(const struct xqi_record *g, uint32_t ply)
 
 uint32_t xq_record_mainline_length(const xq_record *r)
 {
-	return xqi_record_mainline_length(&r->g);
+	return r ? xqi_record_mainline_length(&r->g) : 0;
 }
 
 int xq_record_add_move(xq_record *r, uint32_t parent, xq_move_code m, uint32_t *out)
@@ -389,6 +406,8 @@ int xq_record_add_move(xq_record *r, uint32_t parent, xq_move_code m, uint32_t *
 	uint32_t n;
 	int rc;
 
+	if (!r)
+		return XQ_EINVAL;
 	if (!node(r, parent))
 		return xqi_api_no_node(r, parent);
 	xqi_diagnostic_init(&r->err);
@@ -414,6 +433,8 @@ int xq_record_add_move_text(xq_record *r, uint32_t parent, const char *text, int
 	xq_move_code m;
 	int rc;
 
+	if (!r || !text)
+		return XQ_EINVAL;
 	if (!node(r, parent))
 		return xqi_api_no_node(r, parent);
 	xqi_diagnostic_init(&r->err);
@@ -428,6 +449,8 @@ int xq_record_add_move_text(xq_record *r, uint32_t parent, const char *text, int
 
 int xq_record_set_comment(xq_record *r, uint32_t n, const char *text)
 {
+	if (!r)
+		return XQ_EINVAL;
 	if (!node(r, n))
 		return XQ_ENOTFOUND;
 	if (!text) {
@@ -439,13 +462,15 @@ int xq_record_set_comment(xq_record *r, uint32_t n, const char *text)
 
 const xq_diagnostic *xq_record_error(const xq_record *r)
 {
-	return r->has_err ? &r->err : NULL;
+	return r && r->has_err ? xqi_api_diag(&r->err) : NULL;
 }
 
 int xq_record_add_nag(xq_record *r, uint32_t n, int nag)
 {
 	int rc;
 
+	if (!r)
+		return XQ_EINVAL;
 	if (!node(r, n) || n == XQI_ROOT)
 		return xqi_api_no_node(r, n);
 	xqi_diagnostic_init(&r->err);
@@ -461,13 +486,18 @@ int xq_record_add_nag(xq_record *r, uint32_t n, int nag)
 
 uint64_t xq_record_fingerprint(const xq_record *r)
 {
-	return xqi_record_fingerprint(&r->g);
+	return r ? xqi_record_fingerprint(&r->g) : 0;
 }
 
 int xq_record_equal(const xq_record *a, const xq_record *b, unsigned flags, char *why, size_t cap)
 {
 	if (why && cap)
 		why[0] = '\0';
+	if (!a || !b) {
+		if (why && cap)
+			snprintf(why, cap, "no record to compare (NULL)");
+		return 0;
+	}
 	return xqi_record_equal(&a->g, &b->g,
 			     flags & (XQ_EQUAL_IGNORE_TAGS | XQ_EQUAL_IGNORE_TAG_ORDER |
 				      XQ_EQUAL_IGNORE_COMMENTS | XQ_EQUAL_IGNORE_NAGS |
@@ -500,6 +530,8 @@ int xq_diagnostics_vreport(xq_diagnostics *l, const xq_diagnostic_about *about, 
 	int c = code ? xqi_diagnostic_code_from_name(code) : -1;
 	struct xq_diagnostic d;
 
+	if (!l || !code || !fmt)
+		return XQ_EINVAL;
 	if (c < 0)
 		return XQ_ENOTFOUND;
 	if (!severity_ok(severity))
@@ -544,8 +576,11 @@ int xq_diagnostics_add_about(xq_diagnostics *l, const xq_diagnostic *pd,
 			     const xq_diagnostic_about *about, int severity)
 {
 	xq_diagnostic_about a;
-	struct xq_diagnostic d = *pd;
+	struct xq_diagnostic d;
 
+	if (!l || !pd)
+		return XQ_EINVAL;
+	d = *pd;
 	if (severity != -1 && !severity_ok(severity))
 		return XQ_ERANGE;
 	about_of(about, &a);

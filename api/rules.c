@@ -15,7 +15,9 @@ int xq_ruleset_from_name(const char *name)
 {
 	enum xq_ruleset s;
 
-	if (!name || xqi_rules_set_from_name(name, &s) != 0)
+	if (!name)
+		return XQ_EINVAL;
+	if (xqi_rules_set_from_name(name, &s) != 0)
 		return XQ_ENOTFOUND;
 	return (int)s;
 }
@@ -49,6 +51,8 @@ int xq_record_ruling(xq_record *r, uint32_t n, int ruleset, char **why)
 
 	if (why)
 		*why = NULL;
+	if (!r)
+		return XQ_EINVAL;
 	if (n >= r->g.nnodes)
 		return xqi_api_no_node(r, n);
 	xqi_diagnostic_init(&r->err);
@@ -115,11 +119,13 @@ struct xq_rules_line {
 int xq_record_rules_line(xq_record *r, int ruleset, xq_rules_line **out)
 {
 	struct xqi_rules_options o;
-	xq_rules_line *l = calloc(1, sizeof(*l));
+	xq_rules_line *l;
 	int rc;
 
+	if (!r || !out)
+		return XQ_EINVAL;
 	*out = NULL;
-	if (!l)
+	if (!(l = calloc(1, sizeof(*l))))
 		return XQ_ENOMEM;
 	xqi_api_rules_options(&o, ruleset);
 	xqi_rules_report_init(&l->rep);
@@ -146,12 +152,12 @@ void xq_rules_line_free(xq_rules_line *l)
 
 uint32_t xq_rules_line_plies(const xq_rules_line *l)
 {
-	return (uint32_t)l->rep.nplies;
+	return l ? (uint32_t)l->rep.nplies : 0;
 }
 
 int xq_rules_line_cycle(const xq_rules_line *l, uint32_t ply, const char **kind, const char **verdict)
 {
-	long cyc = ply >= 1 && ply <= l->rep.nplies ? xqi_rules_cycle_at(&l->rep, ply) : -1;
+	long cyc = l && ply >= 1 && ply <= l->rep.nplies ? xqi_rules_cycle_at(&l->rep, ply) : -1;
 
 	if (kind)
 		*kind = NULL;
@@ -183,6 +189,8 @@ int xq_rules_line_describe_cycle(const xq_rules_line *l, int cycle, char **text)
 {
 	struct xq_buf b = XQ_BUF_INIT;
 
+	if (!l || !text)
+		return XQ_EINVAL;
 	*text = NULL;
 	if (cycle < 1 || (size_t)cycle > l->rep.ncycles)
 		return 0;
@@ -192,6 +200,8 @@ int xq_rules_line_describe_cycle(const xq_rules_line *l, int cycle, char **text)
 
 int xq_rules_line_limit(const xq_rules_line *l, uint32_t ply, size_t i, char **text)
 {
+	if (!l || !text)
+		return XQ_EINVAL;
 	*text = NULL;
 	for (size_t k = 0; k < l->rep.nlimits; k++) {
 		struct xq_buf b = XQ_BUF_INIT;
@@ -239,9 +249,12 @@ int xq_record_validate(xq_record *r, const xq_validate_options *o, xq_diagnostic
 	struct xqi_sink sink = {validate_report, &v};
 	struct xqi_check_opts co;
 	enum xqi_rules_support support;
-	unsigned said = r->said;
+	unsigned said;
 	int rc;
 
+	if (!r)
+		return XQ_EINVAL;
+	said = r->said;
 	if (o && o->size)
 		memcpy(&opts, o, o->size < sizeof(opts) ? o->size : sizeof(opts));
 	xqi_api_rules_options(&ro, opts.ruleset);
@@ -260,7 +273,7 @@ int xq_record_validate(xq_record *r, const xq_validate_options *o, xq_diagnostic
 
 int xq_record_result_tag_stands(const xq_record *r)
 {
-	return (r->said & XQI_SAID_BAD_RESULT_STANDS) != 0;
+	return r && (r->said & XQI_SAID_BAD_RESULT_STANDS) != 0;
 }
 
 int xq_record_check_result(xq_record *r, int ruleset, xq_diagnostic_fn fn, void *user)
@@ -271,6 +284,8 @@ int xq_record_check_result(xq_record *r, int ruleset, xq_diagnostic_fn fn, void 
 	char move[XQI_DIAG_MOVE_MAX];
 	int rc;
 
+	if (!r)
+		return XQ_EINVAL;
 	xqi_api_rules_options(&o, ruleset);
 	xqi_diagnostic_init(&d);
 	rc = xqi_rules_check_game(&support, &r->g, XQI_CLAIM_UNSPECIFIED, &o, &d, NULL);

@@ -24,9 +24,12 @@ void *xqi_alloc_move(void *p, size_t old, size_t used, size_t n)
 
 int xq_alloc_grow(void *pptr, size_t *alloc, size_t need, size_t elem)
 {
-	size_t n = *alloc;
+	size_t n;
 	void *p;
 
+	if (!pptr || !alloc)
+		return XQ_EINVAL;
+	n = *alloc;
 	if (need <= n)
 		return 0;
 	if (elem == 0 || need > SIZE_MAX / elem)

@@ -148,6 +148,8 @@ int xq_size_parse(const char *s, uint64_t *out)
 	uint64_t v = 0, mul = 1;
 	const char *p = s;
 
+	if (!s || !out)
+		return XQ_EINVAL;
 	if (!xq_is_digit((unsigned char)*p))
 		return -1;
 	for (; xq_is_digit((unsigned char)*p); p++) {

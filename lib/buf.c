@@ -13,6 +13,8 @@
 
 void xq_buf_init(struct xq_buf *b)
 {
+	if (!b)
+		return;
 	b->ptr = (char *)""; /* never written while alloc is 0 (buf.h) */
 	b->len = 0;
 	b->alloc = 0;
@@ -21,6 +23,8 @@ void xq_buf_init(struct xq_buf *b)
 
 void xq_buf_release(struct xq_buf *b)
 {
+	if (!b)
+		return;
 	if (b->alloc)
 		free(b->ptr);
 	xq_buf_init(b);
@@ -31,6 +35,8 @@ int xq_buf_grow(struct xq_buf *b, size_t extra)
 	size_t need, n;
 	char *p;
 
+	if (!b)
+		return XQ_EINVAL;
 	if (b->err)
 		return b->err;
 	if (extra > (size_t)-1 / 2 - b->len)
@@ -53,13 +59,15 @@ int xq_buf_grow(struct xq_buf *b, size_t extra)
 
 void xq_buf_reset(struct xq_buf *b)
 {
+	if (!b)
+		return;
 	xq_buf_truncate(b, 0);
 	b->err = 0;
 }
 
 void xq_buf_truncate(struct xq_buf *b, size_t len)
 {
-	if (len > b->len)
+	if (!b || len > b->len)
 		return;
 	b->len = len;
 	if (b->alloc)
@@ -68,6 +76,8 @@ void xq_buf_truncate(struct xq_buf *b, size_t len)
 
 int xq_buf_add(struct xq_buf *b, const void *data, size_t len)
 {
+	if (!b || (!data && len))
+		return XQ_EINVAL;
 	if (xq_buf_grow(b, len))
 		return XQ_ENOMEM;
 	if (len)
@@ -79,12 +89,12 @@ int xq_buf_add(struct xq_buf *b, const void *data, size_t len)
 
 int xq_buf_adds(struct xq_buf *b, const char *s)
 {
-	return xq_buf_add(b, s, strlen(s));
+	return s ? xq_buf_add(b, s, strlen(s)) : XQ_EINVAL;
 }
 
 int xq_buf_addc(struct xq_buf *b, char c)
 {
-	if (b->len + 1 < b->alloc && !b->err) {
+	if (b && b->len + 1 < b->alloc && !b->err) {
 		b->ptr[b->len++] = c;
 		b->ptr[b->len] = '\0';
 		return 0;
@@ -97,6 +107,8 @@ int xq_buf_vaddf(struct xq_buf *b, const char *fmt, va_list ap)
 	va_list cp;
 	int n;
 
+	if (!b || !fmt)
+		return XQ_EINVAL;
 	if (b->err)
 		return b->err;
 	va_copy(cp, ap);
@@ -131,6 +143,8 @@ int xq_buf_add_json_string(struct xq_buf *b, const char *s, size_t len)
 	static const char hex[] = "0123456789abcdef";
 	size_t i = 0;
 
+	if (!b || (!s && len))
+		return XQ_EINVAL;
 	if (xq_buf_grow(b, len + 2))
 		return XQ_ENOMEM;
 	xq_buf_addc(b, '"'); /* cannot fail: room was made */
@@ -178,7 +192,9 @@ char *xq_buf_detach(struct xq_buf *b, size_t *len)
 	char *p;
 
 	if (len)
-		*len = b->len;
+		*len = b ? b->len : 0;
+	if (!b)
+		return NULL;
 	if (!b->alloc) {
 		p = malloc(1);
 		if (p)

@@ -310,9 +310,15 @@ static int canonical(const char *s, size_t len)
 
 int xq_date_normalize(struct xq_date *out, const char *s, size_t len)
 {
-	const char *b = s, *e = s + len;
+	const char *b, *e;
 	const char *p;
 
+	if (!out || (!s && len))
+		return XQ_EINVAL;
+	if (!s)
+		s = "";
+	b = s;
+	e = s + len;
 	memset(out, 0, sizeof(*out));
 	b = skip_spaces(b, e);
 	for (;;) {

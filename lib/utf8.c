@@ -11,8 +11,10 @@ size_t xq_utf8_decode(const char *s, size_t len, uint32_t *cp)
 	uint32_t c;
 	size_t n;
 
+	if (!cp)
+		return 0;
 	*cp = 0xFFFD;
-	if (len == 0)
+	if (len == 0 || !s)
 		return 0;
 	if (u[0] < 0x80) {
 		*cp = u[0];
@@ -52,6 +54,8 @@ size_t xq_utf8_valid_prefix(const char *s, size_t len)
 
 size_t xq_utf8_encode(uint32_t cp, char out[4])
 {
+	if (!out)
+		return 0;
 	if (cp < 0x80) {
 		out[0] = (char)cp;
 		return 1;
@@ -177,7 +181,7 @@ static size_t check(const char *s, size_t len, int stop_at_two)
 
 size_t xq_utf8_check(const char *s, size_t len)
 {
-	return check(s, len, 0);
+	return s ? check(s, len, 0) : 0;
 }
 
 size_t xqi_utf8_check_long(const char *s, size_t len)
@@ -210,7 +214,7 @@ size_t xq_utf8_count(const char *s, size_t len)
 {
 	size_t i = 0, count = 0;
 
-	while (i < len) {
+	while (s && i < len) {
 		size_t n = (unsigned char)s[i] < 0x80 ? 1 : xq_utf8_valid_prefix(s + i, len - i);
 		i += n ? n : 1;
 		count++;

@@ -64,10 +64,16 @@ comm -23 "$tmp/abi" "$tmp/exported" > "$tmp/removed"
 [ -s "$tmp/removed" ] && { failed "functions of the $major.x ABI are gone:"; cat "$tmp/removed"; }
 comm -13 "$tmp/abi" "$tmp/exported" > "$tmp/added"
 [ -s "$tmp/added" ] && { failed "new functions are missing from api/abi-$major.txt:"; cat "$tmp/added"; }
-# Every function documented and used by a test or an example.
+# Every function documented, used by a test or an example, and with its
+# NULL test: a row cmocka_unit_test(<function>_on_null_...) of a
+# tests/api/test_null_*.c, or NO_POINTER(<function>) when it takes no
+# pointer (the list of functions is the library's own, so a new one fails
+# here until it has its test).
 while read -r f; do
 	grep -q "^### \`$f\`\|^### .*\b$f(" doc/api.md || failed "$f is not documented in doc/api.md"
 	grep -q "\b$f\b" examples/*.c tests/api/*.c python/xq/*.py || failed "$f is used by no test or example"
+	grep -q "cmocka_unit_test(${f}_on_null_\|NO_POINTER($f)" tests/api/test_null_*.c ||
+		failed "$f has no NULL test in tests/api/test_null_*.c"
 done < "$tmp/exported"
 
 # The test of done, the library named before the program (which

@@ -63,13 +63,15 @@ typedef struct xq_analysis_result {
 #define XQ_ANALYSIS_RESULT_INIT {sizeof(xq_analysis_result), 0, 0, 0, 0, 0, 0, 0, {0}, 0, 0}
 
 /* The built-in engine with a hash table of `hash_mb` MiB (0: 16).  0 with
- * *out set, XQ_ERANGE (hash_mb over 65536) or XQ_ENOMEM. */
+ * *out set, XQ_ERANGE (hash_mb over 65536) or XQ_ENOMEM.
+ * NULL `out`: XQ_EINVAL. */
 XQ_API int xq_analyser_new_builtin(xq_analyser **out, size_t hash_mb);
 /*
  * An external engine: `path` (a path, or a name looked up in PATH) with
  * the arguments `args` (NULL-terminated, or NULL).  The engine is started
  * and its handshake read.  Returns 0 with *out set; XQ_EENGINE (cannot
  * start it, no handshake) or XQ_ENOMEM, the reason in `fn`.
+ * NULL `out` or `path`: XQ_EINVAL.
  */
 XQ_API int xq_analyser_new_program(xq_analyser **out, const char *path, char *const *args,
 				   xq_diagnostic_fn fn, void *user);
@@ -125,27 +127,27 @@ enum { XQ_ANALYSER_MANUAL_RESTART = 1 << 0 };
  * be used: a bad protocol or ruleset, a setting without '=' or with a
  * control character, hash_mb over 65536), XQ_EENGINE (the engine cannot
  * be started, or no handshake) or XQ_ENOMEM, with *out NULL and the
- * reason in `fn`.
+ * reason in `fn`.  NULL `out`: XQ_EINVAL.
  */
 XQ_API int xq_analyser_open(xq_analyser **out, const xq_analyser_options *o, xq_diagnostic_fn fn,
 			    void *user);
 /* Is `text` a setting xq_analyser_open() takes ("NAME=VALUE")?  0, or
  * XQ_ERANGE with the reason in `fn`: to check a command line before any
- * engine starts. */
+ * engine starts.  NULL `text`: XQ_EINVAL. */
 XQ_API int xq_analyser_check_setting(const char *text, xq_diagnostic_fn fn, void *user);
 /* A short description ("built-in", "Pikafish 2024-06-11").  Valid while
- * the analyser is. */
+ * the analyser is.  NULL `a`: NULL. */
 XQ_API const char *xq_analyser_description(const xq_analyser *a);
 /* The protocol spoken: "uci" or "ucci" for an external engine (as found
- * from the handshake), "built-in" for the built-in engine. */
+ * from the handshake), "built-in" for the built-in engine.  NULL `a`: NULL. */
 XQ_API const char *xq_analyser_protocol(const xq_analyser *a);
 /* Is the analyser ready to run?  0 when its external engine has stopped
  * (crashed, killed after a hang, or could not be restarted); always 1
- * for the built-in engine. */
+ * for the built-in engine.  NULL `a`: 0. */
 XQ_API int xq_analyser_is_running(const xq_analyser *a);
 /* Stop the external engine if it runs and start it again with the same
  * settings.  0; XQ_EENGINE with the reason in `fn`.  Nothing to do (0)
- * for the built-in engine. */
+ * for the built-in engine.  NULL `a`: XQ_EINVAL. */
 XQ_API int xq_analyser_restart(xq_analyser *a, xq_diagnostic_fn fn, void *user);
 /*
  * Analyse the position after node `n` of `r` under a limit (a zero limit
@@ -153,7 +155,7 @@ XQ_API int xq_analyser_restart(xq_analyser *a, xq_diagnostic_fn fn, void *user);
  * movetime_ms is not).  Returns 0 with *out filled; XQ_ERANGE (no limit),
  * XQ_ENOTFOUND (no node `n`), XQ_EILLEGAL (a start position that cannot
  * occur), XQ_EENGINE (the external engine failed: it is restarted on the
- * next call), with the reason in `fn`.
+ * next call), with the reason in `fn`.  NULL `a`, `r` or `out`: XQ_EINVAL.
  */
 XQ_API int xq_analyser_run(xq_analyser *a, xq_record *r, uint32_t n, int depth, uint64_t nodes,
 			   uint32_t movetime_ms, xq_analysis_result *out, xq_diagnostic_fn fn,
@@ -165,6 +167,8 @@ XQ_API int xq_analyser_run(xq_analyser *a, xq_record *r, uint32_t n, int depth, 
  * position kept on the way, with only the moves since (an analyser looks
  * back no further than the last capture).  XQ_EILLEGAL, with the reason
  * in `fn`, when a move is not legal in turn.
+ * NULL `a`, `from` or `out`, or NULL `moves` with n > 0: XQ_EINVAL.
+ * NULL `a`, `from`, `moves` or `out`: XQ_EINVAL.
  */
 XQ_API int xq_analyser_run_line(xq_analyser *a, const xq_position *from, const xq_move_code *moves,
 				size_t n, int depth, uint64_t nodes, uint32_t movetime_ms,
@@ -191,14 +195,14 @@ enum { XQ_EVAL_NOTE_COMMAND = 1 << 0, XQ_EVAL_NOTE_NO_DEPTH = 1 << 1 };
 
 /* The score (`kind`, `score`: red's view) and `depth` as a note into `buf`
  * (`cap` bytes, NUL-terminated, cut when too small); returns its length.
- * A mate has no depth. */
+ * A mate has no depth.  NULL `buf`: 0. */
 XQ_API size_t xq_eval_note(char *buf, size_t cap, int kind, int score, int depth, unsigned flags);
 /*
  * The score the comment `comment` (UTF-8) holds, in either form (the
  * annotate form, its last word, when it has both): 1 with *kind, *score
  * (red's view) and *depth (0 when not said) set (any may be NULL); 0 when
  * it holds none.  Only the exact forms count: "score 1.5" or "+0.3/12"
- * (one decimal) is no score.
+ * (one decimal) is no score.  NULL `comment`: 0.
  */
 XQ_API int xq_eval_note_find(const char *comment, int *kind, int *score, int *depth);
 /*

@@ -231,6 +231,7 @@ typedef struct xq_batch_config {
  * `emit` is NULL; XQ_ECANCELED when the cancel flag of read_options stopped it.
  * What went wrong with an input or a game is in its jobs' diagnostics,
  * never in the return value.  Thread-safe: each run is its own.
+ * NULL `cfg`: XQ_EINVAL.
  */
 XQ_API int xq_batch_run(const xq_batch_config *cfg);
 
@@ -240,6 +241,7 @@ XQ_API int xq_batch_run(const xq_batch_config *cfg);
  * job's game into `r`: the job keeps its game number and source, so what
  * is written and reported of it is the same as if it had been read so.
  * On the thread that holds the job (in `process` or `emit`).
+ * NULL `j` or `r`: nothing done.
  */
 XQ_API void xq_batch_job_swap_record(xq_batch_job *j, xq_record *r);
 

@@ -58,38 +58,42 @@ typedef struct xq_buf {
 #define XQ_BUF_INIT {(char *)"", 0, 0, 0}
 
 /* Make `b` an empty buffer (as XQ_BUF_INIT), whatever it held: memory it
- * owned is not freed. */
+ * owned is not freed.  NULL `b`: nothing done. */
 XQ_API void xq_buf_init(struct xq_buf *b);
-/* Free the memory and return to the initial, empty state (no error). */
+/* Free the memory and return to the initial, empty state (no error).
+ * NULL `b`: nothing done. */
 XQ_API void xq_buf_release(struct xq_buf *b);
 /* Make room for `extra` more bytes (plus the NUL), so that appending
  * that many cannot fail.  0, or XQ_ENOMEM (also when the size would
- * overflow, and when an earlier append failed). */
+ * overflow, and when an earlier append failed).  NULL `b`: XQ_EINVAL. */
 XQ_API int xq_buf_grow(struct xq_buf *b, size_t extra);
 /* 0, or XQ_ENOMEM when an append failed since the last reset. */
 static inline int xq_buf_error(const struct xq_buf *b)
 {
 	return b->err;
 }
-/* Empty the content and clear the error, keeping the memory. */
+/* Empty the content and clear the error, keeping the memory.  NULL `b`:
+ * nothing done. */
 XQ_API void xq_buf_reset(struct xq_buf *b);
-/* Cut the content to its first `len` bytes (nothing when len > b->len). */
+/* Cut the content to its first `len` bytes (nothing when len > b->len).
+ * NULL `b`: nothing done. */
 XQ_API void xq_buf_truncate(struct xq_buf *b, size_t len);
 
-/* Append `len` bytes of `data` (which may hold NULs). */
+/* Append `len` bytes of `data` (which may hold NULs).  NULL `b`, or NULL
+ * `data` with len > 0: XQ_EINVAL.  NULL `b` or `data`: XQ_EINVAL. */
 XQ_API int xq_buf_add(struct xq_buf *b, const void *data, size_t len);
-/* Append the string `s`. */
+/* Append the string `s`.  NULL `b` or `s`: XQ_EINVAL. */
 XQ_API int xq_buf_adds(struct xq_buf *b, const char *s);
-/* Append the byte `c`. */
+/* Append the byte `c`.  NULL `b`: XQ_EINVAL. */
 XQ_API int xq_buf_addc(struct xq_buf *b, char c);
 /* Append as printf() would print; XQ_EINTERNAL (sticky too) when the
- * format cannot be printed. */
+ * format cannot be printed.  NULL `b` or `fmt`: XQ_EINVAL. */
 XQ_API int xq_buf_addf(struct xq_buf *b, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
-/* The same with a va_list. */
+/* The same with a va_list.  NULL `b` or `fmt`: XQ_EINVAL. */
 XQ_API int xq_buf_vaddf(struct xq_buf *b, const char *fmt, va_list ap)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 0)))
@@ -104,12 +108,14 @@ XQ_API int xq_buf_vaddf(struct xq_buf *b, const char *fmt, va_list ap)
  * non-ASCII); a byte that is not part of valid UTF-8 becomes U+FFFD, so
  * the output is always valid UTF-8 (a caller that must not lose bytes
  * checks the input first with xq_utf8_check(), <xq/utf8.h>).
+ * NULL `b`, or NULL `s` with len > 0: XQ_EINVAL.  NULL `b` or `s`: XQ_EINVAL.
  */
 XQ_API int xq_buf_add_json_string(struct xq_buf *b, const char *s, size_t len);
 
 /* Take the content: a string of *len bytes (when len is not NULL) plus a
  * NUL, malloc'd, for the caller to free with free() or xq_free(); NULL
- * when out of memory.  `b` is then empty, as after xq_buf_init(). */
+ * when out of memory.  `b` is then empty, as after xq_buf_init().
+ * NULL `b`: NULL. */
 XQ_API char *xq_buf_detach(struct xq_buf *b, size_t *len);
 
 #ifdef __cplusplus

@@ -66,7 +66,7 @@ typedef struct xq_diagram_options {
  * NULL).  Returns 0; or, with *out NULL, XQ_EUNSUPPORTED (a style or
  * labels value this version does not know), XQ_ERANGE (`last` names a
  * square off the board) or XQ_ENOMEM.  `last` is only marked, never
- * checked against the position.
+ * checked against the position.  NULL `p` or `out`: XQ_EINVAL.
  */
 XQ_API int xq_position_diagram(const xq_position *p, const xq_diagram_options *opts, char **out,
 			       size_t *len);

@@ -41,7 +41,7 @@ extern "C" {
  * start position could not be read or whose main line stops before its
  * 20th ply, since what was read of it does not decide its opening; or
  * XQ_EINTERNAL (a bug: the library's rule table is broken); the reason
- * in xq_record_error().
+ * in xq_record_error().  NULL `r`: XQ_EINVAL.
  */
 XQ_API int xq_record_ecco(xq_record *r, const char **code, const char **opening, const char **variation);
 
@@ -50,7 +50,7 @@ XQ_API int xq_record_ecco(xq_record *r, const char **code, const char **opening,
  * the opening into *opening and the variation ("" when none) into
  * *variation (either may be NULL).  Returns 0, or XQ_ENOTFOUND when
  * `code` is not a code or the published table names none (A09, C87,
- * E99...).  "A00" names 其他开局.
+ * E99...).  "A00" names 其他开局.  NULL `code`: XQ_EINVAL.
  */
 XQ_API int xq_ecco_name(const char *code, const char **opening, const char **variation);
 
@@ -64,6 +64,8 @@ XQ_API int xq_ecco_name(const char *code, const char **opening, const char **var
  * Returns 0; XQ_EILLEGAL when a move does not move a piece of the side to
  * move onto a square that side does not hold (the array is wrong: a
  * legal line never does that); or XQ_EINTERNAL (a bug).
+ * NULL `start`, or NULL `moves` with n > 0: XQ_EINVAL.
+ * NULL `start` or `moves`: XQ_EINVAL.
  */
 XQ_API int xq_ecco_of_line(const xq_position *start, const xq_move_code *moves, size_t n,
 			   const char **code, const char **opening, const char **variation);
@@ -82,11 +84,12 @@ typedef struct xq_ecco_codes xq_ecco_codes;
  * or a mix (C1,D5); capital letters A-E.  Returns 0 with *out set; or
  * XQ_EPARSE (*out NULL) with the 1-based column in `spec` where the
  * mistake is into *column (may be NULL) and the reason into `why` (`cap`
- * bytes, may be 0); or XQ_ENOMEM.
+ * bytes, may be 0); or XQ_ENOMEM.  NULL `out` or `spec`: XQ_EINVAL.
  */
 XQ_API int xq_ecco_codes_parse(xq_ecco_codes **out, const char *spec, size_t *column, char *why,
 			       size_t cap);
-/* Is `code` ("C45") one of the set?  0 for a text that is no code. */
+/* Is `code` ("C45") one of the set?  0 for a text that is no code.
+ * NULL `s` or `code`: 0. */
 XQ_API int xq_ecco_codes_has(const xq_ecco_codes *s, const char *code);
 /* Free it (NULL is fine). */
 XQ_API void xq_ecco_codes_free(xq_ecco_codes *s);

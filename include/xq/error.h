@@ -16,6 +16,14 @@
  * Thread safety: no function of the library uses global mutable state.
  * An object (reader, writer, record, position) may be used by one thread
  * at a time; different objects may be used on different threads at once.
+ *
+ * NULL arguments: no function crashes on a NULL pointer.  Where a NULL is
+ * not allowed (an object, a string it reads, an out-pointer it fills),
+ * each function's comment says what it does instead ("NULL `r`: ..."): a
+ * function that returns a code returns XQ_EINVAL and does nothing else;
+ * one that returns something else returns NULL, 0, -1, XQ_NO_NODE or ""
+ * as its comment says (a question, is/has/same, is answered 0), and one
+ * that returns nothing does nothing.  The free functions take NULL.
  */
 #ifndef XQ_PUBLIC_ERROR_H
 #define XQ_PUBLIC_ERROR_H
@@ -65,13 +73,13 @@ typedef struct xq_diagnostic xq_diagnostic;
  */
 typedef void (*xq_diagnostic_fn)(const xq_diagnostic *d, void *user);
 
-/* XQ_SEVERITY_NOTE, _WARNING or _ERROR. */
+/* XQ_SEVERITY_NOTE, _WARNING or _ERROR.  NULL `d`: XQ_EINVAL. */
 XQ_API int xq_diagnostic_severity(const xq_diagnostic *d);
-/* "note", "warning" or "error". */
+/* "note", "warning" or "error".  NULL `d`: NULL. */
 XQ_API const char *xq_diagnostic_severity_name(const xq_diagnostic *d);
 /* The code's stable name ("illegal-move", "encoding", "loss"), as in the
  * xqkit.diag/1 NDJSON schema (doc/ndjson.md); never changes once
- * released. */
+ * released.  NULL `d`: NULL. */
 XQ_API const char *xq_diagnostic_code(const xq_diagnostic *d);
 /* Every code's stable name, by index from 0 in the library's order (the
  * order xqkit writes a summary's "codes" in); NULL past the last, so a
@@ -81,23 +89,28 @@ XQ_API const char *xq_diagnostic_code_name(int index);
 /* The index of the diagnostic's code in that list (>= 0), so that
  * xq_diagnostic_code_name(xq_diagnostic_code_index(d)) is
  * xq_diagnostic_code(d): to count diagnostics by code in an array, sized
- * by the list's length found at run time (a later version may add codes). */
+ * by the list's length found at run time (a later version may add codes).
+ * NULL `d`: XQ_EINVAL. */
 XQ_API int xq_diagnostic_code_index(const xq_diagnostic *d);
 /* Bytes that always hold a diagnostic's message. */
 #define XQ_MESSAGE_SIZE 256
-/* The message: lower case, no final period, UTF-8. */
+/* The message: lower case, no final period, UTF-8.  NULL `d`: NULL. */
 XQ_API const char *xq_diagnostic_message(const xq_diagnostic *d);
-/* The input's name, or NULL when unknown. */
+/* The input's name, or NULL when unknown.  NULL `d`: NULL. */
 XQ_API const char *xq_diagnostic_source(const xq_diagnostic *d);
 /* The place: line and column (1-based, in characters) in text inputs, 0
  * when unknown; the byte offset, -1 when unknown (binary inputs have an
- * offset and no line). */
+ * offset and no line).
+ * xq_diagnostic_line(), xq_diagnostic_column(): NULL `d`: 0;
+ * xq_diagnostic_offset(): NULL `d`: -1. */
 XQ_API uint64_t xq_diagnostic_line(const xq_diagnostic *d);
 XQ_API uint64_t xq_diagnostic_column(const xq_diagnostic *d);
 XQ_API int64_t xq_diagnostic_offset(const xq_diagnostic *d);
 /* The 1-based game number in its input, 0 when not about one game; the
  * 1-based ply, 0 when not about a move; the move text as written ("" if
- * none). */
+ * none).
+ * xq_diagnostic_game(), xq_diagnostic_ply(): NULL `d`: 0;
+ * xq_diagnostic_move(): NULL `d`: NULL. */
 XQ_API uint64_t xq_diagnostic_game(const xq_diagnostic *d);
 XQ_API uint32_t xq_diagnostic_ply(const xq_diagnostic *d);
 XQ_API const char *xq_diagnostic_move(const xq_diagnostic *d);
@@ -107,13 +120,14 @@ XQ_API const char *xq_diagnostic_move(const xq_diagnostic *d);
  * "file:line:col: error: game 3, ply 12 (炮二平五): message [code]",
  * into `buf` (`cap` bytes, NUL-terminated, cut on a character boundary
  * when too small).  Returns the length of the whole line, as snprintf.
+ * NULL `d` or `buf`: 0.
  */
 XQ_API size_t xq_diagnostic_format(const xq_diagnostic *d, char *buf, size_t cap);
 
 /*
  * What a diagnostic says `xqkit convert --fix` changed: 1 with the tag
  * (`*field`), its old value (NULL: the tag was added) and its new one;
- * 0 when it changed nothing (all three NULL).  Any may be NULL.
+ * 0 when it changed nothing (all three NULL).  Any may be NULL.  NULL `d`: 0.
  */
 XQ_API int xq_diagnostic_fix(const xq_diagnostic *d, const char **field, const char **old_value,
 			     const char **new_value);

@@ -44,7 +44,7 @@ enum xq_file_kind {
  * refuse (an existing file without XQ_WRITE_FORCE, a directory, a name
  * that cannot be looked at), with the reason sent to `fn` (may be NULL).
  * For a program that checks its output names before it starts its work
- * (a missing folder is found only by xq_file_open()).
+ * (a missing folder is found only by xq_file_open()).  NULL `path`: XQ_EINVAL.
  */
 XQ_API int xq_file_check(const char *path, unsigned flags, xq_diagnostic_fn fn, void *user);
 /*
@@ -54,7 +54,7 @@ XQ_API int xq_file_check(const char *path, unsigned flags, xq_diagnostic_fn fn, 
  * other bits are ignored).  Returns 0 with *out set; or XQ_EIO (refused as
  * xq_file_check() says, or the temporary file cannot be made; code
  * "resource" for a full disk) or XQ_ENOMEM, with *out NULL and the
- * reason sent to `fn` (may be NULL).
+ * reason sent to `fn` (may be NULL).  NULL `out` or `path`: XQ_EINVAL.
  */
 XQ_API int xq_file_open(xq_file **out, const char *path, unsigned flags, xq_diagnostic_fn fn,
 			void *user);
@@ -67,7 +67,7 @@ XQ_API int xq_file_open(xq_file **out, const char *path, unsigned flags, xq_diag
  * by game.  xq_file_commit() and xq_file_abort() free the file and leave
  * `target` as it is; commit returns XQ_ENOMEM when an append failed (the
  * buffer's error; nothing is sent to its callback).  0, or XQ_ENOMEM with *out NULL.  Its name is
- * "<memory>".
+ * "<memory>".  NULL `out` or `target`: XQ_EINVAL.
  */
 XQ_API int xq_file_open_buf(xq_file **out, xq_buf *target);
 /*
@@ -85,16 +85,18 @@ XQ_API int xq_file_open_buf(xq_file **out, xq_buf *target);
 XQ_API int xq_file_pass_to(xq_file *f, xq_file *to);
 /* The name `f` was opened with, as the diagnostics about it say it
  * ("<stdout>" for "-", "<memory>" for xq_file_open_buf()).  Valid until
- * `f` is freed. */
+ * `f` is freed.  NULL `f`: NULL. */
 XQ_API const char *xq_file_name(const xq_file *f);
 /* Write `len` bytes.  0, or XQ_EIO / XQ_ENOMEM: the failure is kept, and
- * xq_file_commit() then fails and leaves nothing under the name. */
+ * xq_file_commit() then fails and leaves nothing under the name.
+ * NULL `f`, or NULL `data` with len > 0: XQ_EINVAL.
+ * NULL `f` or `data`: XQ_EINVAL. */
 XQ_API int xq_file_write(xq_file *f, const void *data, size_t len);
 /*
  * Finish the file and put it in place (without XQ_WRITE_FORCE, only if
  * the name is still free); frees `f` in every case.  0, or XQ_EIO with
  * the reason sent to `fn` (may be NULL: code "resource" for a full disk,
- * "io" otherwise) and nothing left under the name.
+ * "io" otherwise) and nothing left under the name.  NULL `f`: XQ_EINVAL.
  */
 XQ_API int xq_file_commit(xq_file *f, xq_diagnostic_fn fn, void *user);
 /* Give up: the temporary file is removed, never anything else.  Frees
@@ -106,6 +108,7 @@ XQ_API void xq_file_abort(xq_file *f);
  * many files there with XQ_WRITE_SYNC_REPLACED (one sync at the end
  * rather than one per file).  0, or XQ_EIO with the reason sent to `fn`
  * (may be NULL; code "resource" for a full disk, "io" otherwise).
+ * NULL `dir`: XQ_EINVAL.
  */
 XQ_API int xq_file_sync_dir(const char *dir, xq_diagnostic_fn fn, void *user);
 
@@ -119,6 +122,7 @@ XQ_API int xq_file_sync_dir(const char *dir, xq_diagnostic_fn fn, void *user);
  * XQ_WRITE_GZIP are the file's, not the writer's).  0 with *out set;
  * XQ_EUNSUPPORTED, XQ_EENCODING or XQ_ENOMEM, the reason in `fn`.  The
  * writer's later diagnostics (what a format cannot hold) go to `fn` too.
+ * NULL `out` or `f`: XQ_EINVAL.
  */
 XQ_API int xq_writer_open_file(xq_writer **out, xq_file *f, const xq_write_options *opts,
 			       xq_diagnostic_fn fn, void *user);

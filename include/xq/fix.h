@@ -63,6 +63,8 @@ typedef struct xq_date {
  *   A/B/YYYY when one of A, B is over 12 (that one is the day) or A = B
  *   YY-M-D when YY is 32 to 99 (it cannot be a day: 1932-1999)
  * Months and days are checked against the calendar (leap years too).
+ * NULL `out`, or NULL `s` with len > 0: XQ_EINVAL.
+ * NULL `out` or `s`: XQ_EINVAL.
  */
 XQ_API int xq_date_normalize(xq_date *out, const char *s, size_t len);
 
@@ -70,7 +72,7 @@ XQ_API int xq_date_normalize(xq_date *out, const char *s, size_t len);
 
 /* The standard result `text` spells: "1-0", "0-1", "1/2-1/2" (also
  * written ½-½) or "*"; NULL when it is none of them (a result in words,
- * 红胜, is the record's own).  Static strings. */
+ * 红胜, is the record's own).  Static strings.  NULL `text`: NULL. */
 XQ_API const char *xq_result_canonical(const char *text);
 /* The standard result `text`, a result as records write it, says: what
  * xq_result_canonical() reads, and the results in words that the readers
@@ -109,6 +111,7 @@ typedef struct xq_proof {
  * (xq_record_is_broken()) proves nothing: its moves stop at an error.
  * Returns 0; XQ_ENOMEM; or XQ_EILLEGAL, with the reason in
  * xq_record_error() (the rules could not judge the line).
+ * NULL `r` or `out`: XQ_EINVAL.
  */
 XQ_API int xq_record_prove_result(xq_record *r, int ruleset, xq_proof *out);
 

@@ -74,7 +74,7 @@ XQ_API int xq_format_names(size_t i, const char **extensions, const char **alias
  * in any ASCII case ("PGN", "ubb"): its name as xq_format_info() gives it
  * ("pgn", "dhtmlxq"); NULL when no format is called so (or `name` is
  * NULL).  The options' `format` accepts exactly the names that give one.
- * Static strings; thread-safe.
+ * Static strings; thread-safe.  NULL `name`: NULL.
  */
 XQ_API const char *xq_format_canonical(const char *name);
 /*
@@ -88,7 +88,7 @@ XQ_API const char *xq_format_canonical(const char *name);
  * xq_record_write_buf() gives for that game alone, after the separator
  * when a game came before: so games may be written apart (on several
  * threads, each with its own buffer) and joined with it, to the bytes one
- * writer gives.  Static strings; thread-safe.
+ * writer gives.  Static strings; thread-safe.  NULL `name`: NULL.
  */
 XQ_API const char *xq_format_separator(const char *name);
 
@@ -103,6 +103,7 @@ XQ_API const char *xq_format_separator(const char *name);
  * is NULL).  The options' `encoding` (reading and writing) accepts
  * exactly the names that give one, so a program can refuse a bad name
  * before it opens anything.  Static strings; no state, thread-safe.
+ * NULL `name`: NULL.
  */
 XQ_API const char *xq_encoding_canonical(const char *name);
 
@@ -140,6 +141,7 @@ typedef struct xq_read_options {
  * (it is one lock-free atomic store).  xq_cancel_is_set(): is it set?
  * xq_cancel_free(): free it, after every reader that has it is closed;
  * NULL is allowed.
+ * xq_cancel_set(): NULL `c`: nothing done; xq_cancel_is_set(): NULL `c`: 0.
  */
 XQ_API xq_cancel *xq_cancel_new(void);
 XQ_API void xq_cancel_set(xq_cancel *c);
@@ -154,25 +156,30 @@ XQ_API void xq_cancel_free(xq_cancel *c);
  * name), XQ_ECANCELED (the options' cancel flag was set), XQ_ENOMEM,
  * with *out NULL and the reason sent to `fn`.  An empty
  * input opens, and reports no-game when read.
+ * NULL `out` or `path`: XQ_EINVAL.
  */
 XQ_API int xq_reader_open(xq_reader **out, const char *path, const xq_read_options *opts,
 			  xq_diagnostic_fn fn, void *user);
 /* The same over `len` bytes at `data`, borrowed: they must stay until
- * xq_reader_close().  `name` (may be NULL) names them in diagnostics. */
+ * xq_reader_close().  `name` (may be NULL) names them in diagnostics.
+ * NULL `out`, or NULL `data` with len > 0: XQ_EINVAL.
+ * NULL `out` or `data`: XQ_EINVAL. */
 XQ_API int xq_reader_open_memory(xq_reader **out, const char *name, const void *data, size_t len,
 				 const xq_read_options *opts, xq_diagnostic_fn fn, void *user);
 /*
  * The next game: 1 with *out a new record the caller owns (free it with
  * xq_record_free()); 0 at the end; a negative code when the input cannot
  * be read further (the reason went to the callback).  After 0 or a
- * negative code, it keeps returning that.
+ * negative code, it keeps returning that.  NULL `rd` or `out`: XQ_EINVAL.
  */
 XQ_API int xq_reader_next(xq_reader *rd, xq_record **out);
-/* The name of the format being read ("xqf"), or NULL for an empty input. */
+/* The name of the format being read ("xqf"), or NULL for an empty input.
+ * NULL `rd`: NULL. */
 XQ_API const char *xq_reader_format(const xq_reader *rd);
-/* Was the input gzip-compressed? */
+/* Was the input gzip-compressed?  NULL `rd`: 0. */
 XQ_API int xq_reader_is_gzip(const xq_reader *rd);
-/* How many diagnostics of each severity the reader has reported so far. */
+/* How many diagnostics of each severity the reader has reported so far.
+ * NULL `rd`: 0. */
 XQ_API uint64_t xq_reader_count(const xq_reader *rd, int severity);
 /* Close the input and free the reader; the records it gave stay valid.
  * NULL is allowed. */
@@ -191,6 +198,10 @@ XQ_API void xq_reader_close(xq_reader *rd);
  * into `buf`; the number read, 0 at the end, or a negative code.
  * xq_stream_close(): close and free; NULL is allowed.  One thread at a
  * time.
+ * xq_stream_open(): NULL `out` or `path`: XQ_EINVAL; xq_stream_read():
+ * NULL `s`, or NULL `buf` with n > 0: XQ_EINVAL.
+ * xq_stream_open(): NULL `out` or `path`: XQ_EINVAL; xq_stream_read():
+ * NULL `s` or `buf`: XQ_EINVAL.
  */
 XQ_API int xq_stream_open(xq_stream **out, const char *path, const xq_read_options *opts,
 			  xq_diagnostic_fn fn, void *user);
@@ -238,24 +249,28 @@ enum {
  * no permission), XQ_EUNSUPPORTED (no format named and none fits the
  * extension, or the format cannot be written), XQ_EENCODING, XQ_ENOMEM,
  * with *out NULL and the reason sent to `fn`.
+ * NULL `out` or `path`: XQ_EINVAL.
  */
 XQ_API int xq_writer_open(xq_writer **out, const char *path, const xq_write_options *opts,
 			  xq_diagnostic_fn fn, void *user);
 /* The same into memory: opts->format is needed; the bytes are handed
- * over by xq_writer_close_memory(). */
+ * over by xq_writer_close_memory().  NULL `out` or `opts`: XQ_EINVAL. */
 XQ_API int xq_writer_open_memory(xq_writer **out, const xq_write_options *opts,
 				 xq_diagnostic_fn fn, void *user);
 /* Add one game.  0, or a negative code (the reason went to the callback;
  * a "loss" warning alone is not a failure): a second game for a format
  * that holds one per file (XQF) is XQ_EUNSUPPORTED.  After a failure the
  * output is never put in place (xq_writer_close() fails): it is whole or
- * absent.  A broken record is written as far as it goes. */
+ * absent.  A broken record is written as far as it goes.
+ * NULL `w` or `r`: XQ_EINVAL. */
 XQ_API int xq_writer_write(xq_writer *w, const xq_record *r);
 /* Finish the output and put the file in place; frees `w` in every case.
- * 0 or a negative code (nothing is left under the name then). */
+ * 0 or a negative code (nothing is left under the name then).
+ * NULL `w`: XQ_EINVAL. */
 XQ_API int xq_writer_close(xq_writer *w);
 /* Finish a memory writer: *data (malloc'd, freed with xq_free(); a NUL
- * byte follows the `*len` bytes) and *len.  Frees `w`. */
+ * byte follows the `*len` bytes) and *len.  Frees `w`.
+ * NULL `w`, `data` or `len`: XQ_EINVAL. */
 XQ_API int xq_writer_close_memory(xq_writer *w, void **data, size_t *len);
 /* Give up: nothing is left under the name.  Frees `w`; NULL is allowed. */
 XQ_API void xq_writer_abort(xq_writer *w);
@@ -273,6 +288,7 @@ XQ_API void xq_writer_abort(xq_writer *w);
  * it back to its earlier length.  No state is kept between calls: it may
  * run on several threads at once, each with its own buffer.  With
  * xq_format_separator(), games written so can be joined into one file.
+ * NULL `out`, `r` or `opts`: XQ_EINVAL.
  */
 XQ_API int xq_record_write_buf(xq_buf *out, const xq_record *r, const xq_write_options *opts,
 			       xq_diagnostic_fn fn, void *user);
@@ -287,7 +303,7 @@ XQ_API int xq_record_write_buf(xq_buf *out, const xq_record *r, const xq_write_o
  * write no number or line into a game's bytes (all but NDJSON's
  * "source") leave `text` as it is.  Returns 0; XQ_ENOMEM; XQ_ENOTFOUND
  * (no format is called `name`); XQ_EINTERNAL when `text` is not such
- * bytes (left as it was).
+ * bytes (left as it was).  NULL `name`, `text` or `r`: XQ_EINVAL.
  */
 XQ_API int xq_format_renumber(const char *name, xq_buf *text, const xq_record *r, uint64_t number,
 			      uint64_t line);
@@ -297,7 +313,7 @@ XQ_API int xq_format_renumber(const char *name, xq_buf *text, const xq_record *r
  * xqkit's NDJSON refers to a game (doc/ndjson.md): "file", "game",
  * "line" and "offset", each only when known (`file` NULL, `game` 0,
  * `line` 0, `offset` -1 when not), as xq_record_origin() gives them.
- * Returns 0, or XQ_ENOMEM (the buffer's sticky error).
+ * Returns 0, or XQ_ENOMEM (the buffer's sticky error).  NULL `b`: XQ_EINVAL.
  */
 XQ_API int xq_buf_add_ndjson_source(xq_buf *b, const char *file, uint64_t game, uint64_t line,
 				    int64_t offset);

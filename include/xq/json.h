@@ -70,46 +70,52 @@ XQ_API void xq_json_free(xq_json *j);
  * XQ_EENCODING (bytes that are not UTF-8, an unpaired surrogate escape),
  * XQ_ERANGE (a text of 4 GiB or more), XQ_ENOMEM, each with where and why
  * in xq_json_error_offset() and xq_json_error_message(), and no token;
- * XQ_EINVAL when `j` is NULL, or `text` is NULL with len > 0.
+ * NULL `j`, or NULL `text` with len > 0: XQ_EINVAL (NULL `text` with len
+ * 0 is the empty text).
  */
 XQ_API int xq_json_parse(xq_json *j, const char *text, size_t len);
 /* After a parse that failed: the byte offset in the text where the
  * problem is, and what it is ("expected ':' after a member name"); after
- * one that did not, 0 and "".  The message stays until the next parse. */
+ * one that did not, 0 and "".  The message stays until the next parse.
+ * xq_json_error_offset(): NULL `j`: 0; xq_json_error_message(): NULL `j`:
+ * "". */
 XQ_API size_t xq_json_error_offset(const xq_json *j);
 XQ_API const char *xq_json_error_message(const xq_json *j);
 
-/* The number of tokens of the value last parsed (0 after a failure). */
+/* The number of tokens of the value last parsed (0 after a failure).
+ * NULL `j`: 0. */
 XQ_API size_t xq_json_count(const xq_json *j);
-/* The type of token `t` (an enum xq_json_type), or -1 past the end. */
+/* The type of token `t` (an enum xq_json_type), or -1 past the end.
+ * NULL `j`: -1. */
 XQ_API int xq_json_type(const xq_json *j, size_t t);
 /* "an object", "an array", "a string", "a number", "true", "false",
  * "null" for a type, as messages say what was found; "a value" for any
  * other number.  Static strings. */
 XQ_API const char *xq_json_type_name(int type);
 /* The token after token `t` and everything inside it (xq_json_count()
- * after the last value); `t` itself past the end. */
+ * after the last value); `t` itself past the end.  NULL `j`: 0. */
 XQ_API size_t xq_json_next(const xq_json *j, size_t t);
 /* Where token `t` starts in the text: its byte offset, and its column,
  * counted in characters from 1 (the text is one line: a line feed in
- * white space counts as a character); 0 for both past the end. */
+ * white space counts as a character); 0 for both past the end.
+ * NULL `j`: 0. */
 XQ_API size_t xq_json_offset(const xq_json *j, size_t t);
 XQ_API size_t xq_json_column(const xq_json *j, size_t t);
 /* The bytes of scalar token `t` as written (a string with its quotes and
  * escapes), *len set to their number (`len` may be NULL); NULL for an
- * object, an array or past the end. */
+ * object, an array or past the end.  NULL `j`: NULL. */
 XQ_API const char *xq_json_text(const xq_json *j, size_t t, size_t *len);
 
 /*
  * The value of the member called `name` (compared after decoding: "\u0041"
  * is "A") of object token `obj`: its token, or 0 when the object has none
  * (0 is never a member's value), or when `obj` is not an object or `name`
- * is NULL.  When a name is given twice, the first.
+ * is NULL.  When a name is given twice, the first.  NULL `j` or `name`: 0.
  */
 XQ_API size_t xq_json_member(const xq_json *j, size_t obj, const char *name);
 /* The decoded text of string token `t` appended to `out` (UTF-8, no NUL
  * inside, as the parse checked).  0; XQ_EINVAL when `t` is not a string
- * or `out` is NULL; XQ_ENOMEM. */
+ * or `out` is NULL; XQ_ENOMEM.  NULL `j` or `out`: XQ_EINVAL. */
 XQ_API int xq_json_string(const xq_json *j, size_t t, xq_buf *out);
 /*
  * The value of number token `t`: xq_json_number() as the nearest double
@@ -118,6 +124,7 @@ XQ_API int xq_json_string(const xq_json *j, size_t t, xq_buf *out);
  * whole number from 0 to UINT64_MAX, however it is written ("3", "3.0",
  * "0.3e1", "-0"), else XQ_ERANGE (a fraction, a negative number, one too
  * large).  XQ_EINVAL when `t` is not a number or `out` is NULL.
+ * NULL `j` or `out`: XQ_EINVAL.
  */
 XQ_API int xq_json_number(const xq_json *j, size_t t, double *out);
 XQ_API int xq_json_uint(const xq_json *j, size_t t, uint64_t *out);

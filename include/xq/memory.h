@@ -47,7 +47,7 @@ extern "C" {
 /* The work behind XQ_ALLOC_GROW: `pptr` is the address of the array
  * pointer (of any object pointer type; NULL for a new array), *alloc its
  * capacity in elements of `elem` bytes.  0, or XQ_ENOMEM with nothing
- * changed. */
+ * changed.  NULL `pptr` or `alloc`: XQ_EINVAL. */
 XQ_API int xq_alloc_grow(void *pptr, size_t *alloc, size_t need, size_t elem);
 
 /* The default memory budget of a read: 256 MiB. */
@@ -61,6 +61,7 @@ XQ_API int xq_alloc_grow(void *pptr, size_t *alloc, size_t need, size_t elem);
  * (powers of 1024; a trailing "B" or "iB" is allowed: 256M, 256MB,
  * 256MiB, 1G, 65536).  0 with *out set, or -1 (*out unchanged) when `s`
  * is not a size or the size does not fit in 64 bits.
+ * NULL `s` or `out`: XQ_EINVAL.
  */
 XQ_API int xq_size_parse(const char *s, uint64_t *out);
 

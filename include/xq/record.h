@@ -47,10 +47,11 @@ XQ_API xq_record *xq_record_new(void);
  * allowed. */
 XQ_API void xq_record_free(xq_record *r);
 
-/* The game's 1-based number in its input (0 for a new record). */
+/* The game's 1-based number in its input (0 for a new record).  NULL `r`:
+ * 0. */
 XQ_API uint64_t xq_record_number(const xq_record *r);
 /* Did reading stop at an error in this game (the tree holds what came
- * before it)?  Does the record hold no move at all? */
+ * before it)?  Does the record hold no move at all?  NULL `r`: 0. */
 XQ_API int xq_record_is_broken(const xq_record *r);
 XQ_API int xq_record_is_empty(const xq_record *r);
 /* Did reading cut a variation of this game at an error (a move in it
@@ -67,62 +68,69 @@ XQ_API int xq_record_is_cut(const xq_record *r);
  * "line 22, column 6: ply 17 (...): ...").  A program that read the game
  * itself, or that keeps the reader's diagnostics apart, gives it so the
  * reason that the reader only sent to its callback.  0, or XQ_ENOMEM
- * (the record marked all the same, without the reason).
+ * (the record marked all the same, without the reason).  NULL `r`: XQ_EINVAL.
  */
 XQ_API int xq_record_set_broken(xq_record *r, const char *why);
 /* The text encoding of the record's source as its reader names it
- * ("utf-8", "gb18030", "big5"), or NULL (binary fields, a new record). */
+ * ("utf-8", "gb18030", "big5"), or NULL (binary fields, a new record).
+ * NULL `r`: NULL. */
 XQ_API const char *xq_record_encoding(const xq_record *r);
 
 /* Tags, in the order of the source; names are canonical across formats
  * (Event, Site, Date, Round, Red, Black, RedTeam, BlackTeam, Result,
  * ECCO, Opening, Variation, Title, Annotator, Author, TimeControl,
- * RedTime, BlackTime, GameType, FEN).  Index from 0; NULL past the end. */
+ * RedTime, BlackTime, GameType, FEN).  Index from 0; NULL past the end.
+ * xq_record_tag_count(): NULL `r`: 0; xq_record_tag_name(),
+ * xq_record_tag_value(): NULL `r`: NULL. */
 XQ_API size_t xq_record_tag_count(const xq_record *r);
 XQ_API const char *xq_record_tag_name(const xq_record *r, size_t i);
 XQ_API const char *xq_record_tag_value(const xq_record *r, size_t i);
-/* The value of the first tag called `name`, or NULL. */
+/* The value of the first tag called `name`, or NULL.  NULL `r` or `name`:
+ * NULL. */
 XQ_API const char *xq_record_tag(const xq_record *r, const char *name);
-/* Set the first tag called `name` (or append it).  0 or XQ_ENOMEM. */
+/* Set the first tag called `name` (or append it).  0 or XQ_ENOMEM.
+ * NULL `r`, `name` or `value`: XQ_EINVAL. */
 XQ_API int xq_record_set_tag(xq_record *r, const char *name, const char *value);
 /* Remove the tag of index `i` (the later ones move up by one).  0, or
- * XQ_ENOTFOUND past the end. */
+ * XQ_ENOTFOUND past the end.  NULL `r`: XQ_EINVAL. */
 XQ_API int xq_record_remove_tag(xq_record *r, size_t i);
 /* Remove the tags called `name` but the first `keep` of them (0: every
  * one), in one pass over the tags, where removing them one by one with
  * xq_record_remove_tag() moves the later tags each time; returns how many
- * were removed. */
+ * were removed.  NULL `r` or `name`: 0. */
 XQ_API size_t xq_record_remove_tags(xq_record *r, const char *name, size_t keep);
 
-/* "1-0", "0-1", "1/2-1/2", or "*" (none or unknown). */
+/* "1-0", "0-1", "1/2-1/2", or "*" (none or unknown).  NULL `r`: NULL. */
 XQ_API const char *xq_record_result(const xq_record *r);
 /* The result marker as the record wrote it when it is none of those, else
  * NULL: a result in words that says one (红胜: xq_record_result() is then
  * "1-0"; xq_result_read() of <xq/fix.h>), or one that says none known
- * (未知, or a word no reader knows: xq_record_result() is then "*"). */
+ * (未知, or a word no reader knows: xq_record_result() is then "*").  NULL `r`: NULL. */
 XQ_API const char *xq_record_result_text(const xq_record *r);
 /* Does the record give a result at all?  0 when its source gave none (no
  * Result tag, no result field); 1 when it gave one, "*" and unknown
- * markers included. */
+ * markers included.  NULL `r`: 0. */
 XQ_API int xq_record_has_result(const xq_record *r);
-/* Set it from one of those.  0 or XQ_EPARSE. */
+/* Set it from one of those.  0 or XQ_EPARSE.  NULL `r` or `result`:
+ * XQ_EINVAL. */
 XQ_API int xq_record_set_result(xq_record *r, const char *result);
 
 /* The start position's FEN into `buf` (XQ_FEN_SIZE is enough); returns
  * its length.  The start is authoritative: a FEN tag is rewritten from it
- * by the writers. */
+ * by the writers.  NULL `r` or `buf`: 0. */
 XQ_API size_t xq_record_start_fen(const xq_record *r, char *buf, size_t cap);
 /* The source's FEN as written when it gave a start position that could
  * not be read (the record is then broken, its start the standard one
- * and no move), else NULL. */
+ * and no move), else NULL.  NULL `r`: NULL. */
 XQ_API const char *xq_record_start_text(const xq_record *r);
 /* Set the start position from `p`; only a record with no move yet
- * (otherwise XQ_EILLEGAL). */
+ * (otherwise XQ_EILLEGAL).  NULL `r` or `p`: XQ_EINVAL. */
 XQ_API int xq_record_set_start(xq_record *r, const xq_position *p);
 
 /* Where the record starts in its source, as xq_record_node_place() says
  * where a move does: its line and column (1-based; 0 in a binary source
- * or when unknown) and its byte offset (any pointer may be NULL). */
+ * or when unknown) and its byte offset (any pointer may be NULL).
+ * NULL `r`: each output 0. */
 XQ_API void xq_record_place(const xq_record *r, uint64_t *line, uint64_t *column, uint64_t *offset);
 
 /*
@@ -133,32 +141,37 @@ XQ_API void xq_record_place(const xq_record *r, uint64_t *line, uint64_t *column
  * from xqkit's NDJSON keeps the "source" it carries (doc/ndjson.md), so
  * the origin survives conversions; any other record's origin is where it
  * was read (its reader's input, xq_record_number(), xq_record_place()).
+ * NULL `r`: nothing known (NULL, 0, 0, -1).
  */
 XQ_API void xq_record_origin(const xq_record *r, const char **file, uint64_t *game, uint64_t *line,
 			     int64_t *offset);
 
-/* The number of nodes, the root counted. */
+/* The number of nodes, the root counted.  NULL `r`: 0. */
 XQ_API uint32_t xq_record_node_count(const xq_record *r);
 /* A node's parent, first child (its main continuation) and next sibling
  * (the next alternative to its move): XQ_NO_NODE when there is none, or
- * when `n` is no node. */
+ * when `n` is no node.  NULL `r`: XQ_NO_NODE. */
 XQ_API uint32_t xq_record_node_parent(const xq_record *r, uint32_t n);
 XQ_API uint32_t xq_record_node_child(const xq_record *r, uint32_t n);
 XQ_API uint32_t xq_record_node_sibling(const xq_record *r, uint32_t n);
-/* The node's move (0 at the root or for a number that is no node). */
+/* The node's move (0 at the root or for a number that is no node).
+ * NULL `r`: 0. */
 XQ_API xq_move_code xq_record_node_move(const xq_record *r, uint32_t n);
-/* Plies from the root to `n`. */
+/* Plies from the root to `n`.  NULL `r`: 0. */
 XQ_API uint32_t xq_record_node_ply(const xq_record *r, uint32_t n);
 /* The comment after the move (the root's: the game's), the comment
- * before it, the move as written in the source; NULL when none. */
+ * before it, the move as written in the source; NULL when none.
+ * NULL `r`: NULL. */
 XQ_API const char *xq_record_node_comment(const xq_record *r, uint32_t n);
 XQ_API const char *xq_record_node_pre_comment(const xq_record *r, uint32_t n);
 XQ_API const char *xq_record_node_source_text(const xq_record *r, uint32_t n);
-/* NAGs ($1 = !, $2 = ?, ...): how many, and the i-th (0 past the end). */
+/* NAGs ($1 = !, $2 = ?, ...): how many, and the i-th (0 past the end).
+ * NULL `r`: 0. */
 XQ_API int xq_record_node_nag_count(const xq_record *r, uint32_t n);
 XQ_API int xq_record_node_nag(const xq_record *r, uint32_t n, int i);
 /* Where the move's text started in the source: line and column (0 when
- * unknown), byte offset.  Returns 0, or XQ_ENOTFOUND for no such node. */
+ * unknown), byte offset.  Returns 0, or XQ_ENOTFOUND for no such node.
+ * NULL `r`: XQ_EINVAL. */
 XQ_API int xq_record_node_place(const xq_record *r, uint32_t n, uint64_t *line, uint64_t *column,
 				uint64_t *offset);
 
@@ -166,41 +179,44 @@ XQ_API int xq_record_node_place(const xq_record *r, uint32_t n, uint64_t *line, 
  * The position after node `n`'s move (the start at the root) into `out`.
  * Walking the tree from parent to child costs one move a step (the record
  * keeps the last position asked for); a jump elsewhere replays from the
- * root.  Returns 0, or XQ_ENOTFOUND.
+ * root.  Returns 0, or XQ_ENOTFOUND.  NULL `r` or `out`: XQ_EINVAL.
  */
 XQ_API int xq_record_node_position(xq_record *r, uint32_t n, xq_position *out);
-/* The FEN after node `n`, into `buf` (XQ_FEN_SIZE); its length, 0 if none. */
+/* The FEN after node `n`, into `buf` (XQ_FEN_SIZE); its length, 0 if none.
+ * NULL `r` or `buf`: 0. */
 XQ_API size_t xq_record_node_fen(xq_record *r, uint32_t n, char *buf, size_t cap);
 /* The text of node `n`'s move in `dialect` with `flags` (position.h),
- * into `buf` (XQ_MOVE_TEXT_SIZE); its length, 0 at the root. */
+ * into `buf` (XQ_MOVE_TEXT_SIZE); its length, 0 at the root.
+ * NULL `r` or `buf`: 0. */
 XQ_API size_t xq_record_node_move_text(xq_record *r, uint32_t n, int dialect, unsigned flags,
 				       char *buf, size_t cap);
 
 /* The main line's moves in `dialect`, separated by single spaces, as one
  * malloc'd string the caller frees with xq_free(); NULL when out of
- * memory. */
+ * memory.  NULL `r`: NULL. */
 XQ_API char *xq_record_mainline_text(xq_record *r, int dialect, unsigned flags);
-/* The number of moves of the main line. */
+/* The number of moves of the main line.  NULL `r`: 0. */
 XQ_API uint32_t xq_record_mainline_length(const xq_record *r);
 
 /*
  * Add the move `m` after node `parent`, as its last child (so the first
  * added is the main continuation); its node number into *out (may be
  * NULL).  Returns 0; XQ_ENOTFOUND (no such node); XQ_EILLEGAL with the
- * reason in xq_record_error(); XQ_ENOMEM.
+ * reason in xq_record_error(); XQ_ENOMEM.  NULL `r`: XQ_EINVAL.
  */
 XQ_API int xq_record_add_move(xq_record *r, uint32_t parent, xq_move_code m, uint32_t *out);
-/* The same with the move as text in `dialect` (xq_position_read_move()). */
+/* The same with the move as text in `dialect` (xq_position_read_move()).
+ * NULL `r` or `text`: XQ_EINVAL. */
 XQ_API int xq_record_add_move_text(xq_record *r, uint32_t parent, const char *text, int dialect,
 				   uint32_t *out);
 /* Set (replace) the comment after node `n` (the root: the game's); NULL
- * removes it.  0, XQ_ENOTFOUND or XQ_ENOMEM. */
+ * removes it.  0, XQ_ENOTFOUND or XQ_ENOMEM.  NULL `r`: XQ_EINVAL. */
 XQ_API int xq_record_set_comment(xq_record *r, uint32_t n, const char *text);
 
 /* Add NAG `nag` (1-255: $1 = !, $2 = ?, ...) to node `n`, after its
  * others, unless it has it already.  0; XQ_ENOTFOUND (no node `n`, or `n`
  * is the root); XQ_ERANGE (no such NAG, or 255 NAGs on the node);
- * XQ_ENOMEM. */
+ * XQ_ENOMEM.  NULL `r`: XQ_EINVAL. */
 XQ_API int xq_record_add_nag(xq_record *r, uint32_t n, int nag);
 
 /*
@@ -208,7 +224,7 @@ XQ_API int xq_record_add_nag(xq_record *r, uint32_t n, int nag);
  * result, the tree with its comments and NAGs.  Any change to the record
  * changes it (but for a chance in 2^64).  Its values do not change from
  * one version of the library to the next: `xqkit annotate` writes it into
- * the games it annotates and `--resume` recognises them by it.
+ * the games it annotates and `--resume` recognises them by it.  NULL `r`: 0.
  */
 XQ_API uint64_t xq_record_fingerprint(const xq_record *r);
 
@@ -235,11 +251,13 @@ enum {
  * and 'b'".  Neither record is changed: records only read may be
  * compared on several threads at once.  `xqkit convert --verify` compares
  * each game with what the written bytes read back give so.
+ * NULL `a` or `b`: 0.
  */
 XQ_API int xq_record_equal(const xq_record *a, const xq_record *b, unsigned flags, char *why,
 			   size_t cap);
 
-/* The diagnostic of the last call on `r` that failed, or NULL. */
+/* The diagnostic of the last call on `r` that failed, or NULL.  NULL `r`:
+ * NULL. */
 XQ_API const xq_diagnostic *xq_record_error(const xq_record *r);
 
 /*
@@ -275,6 +293,7 @@ typedef struct xq_diagnostic_about {
  * The list copies its strings.  Returns 0; XQ_ENOTFOUND for a code the
  * library does not name, XQ_ERANGE for a severity that is not one, or
  * XQ_ENOMEM (nothing added in each case).
+ * NULL `l`, `code` or `fmt`: XQ_EINVAL.
  */
 XQ_API int xq_diagnostics_report(xq_diagnostics *l, const xq_diagnostic_about *about, int severity,
 				 const char *code, const char *fmt, ...)
@@ -291,6 +310,7 @@ XQ_API int xq_diagnostics_vreport(xq_diagnostics *l, const xq_diagnostic_about *
  * its own (a node, ply or tag of `about` are not looked at).  With
  * `severity` (XQ_SEVERITY_*) in place of its own, or -1 to keep that.
  * Returns 0, XQ_ERANGE (a severity that is not one) or XQ_ENOMEM.
+ * NULL `l` or `d`: XQ_EINVAL.
  */
 XQ_API int xq_diagnostics_add_about(xq_diagnostics *l, const xq_diagnostic *d,
 				    const xq_diagnostic_about *about, int severity);

@@ -29,7 +29,7 @@ extern "C" {
 /* Rule sets. */
 enum xq_ruleset { XQ_RULESET_ASIAN = 0, XQ_RULESET_CHINESE = 1 };
 /* "asian" (also "axf", "wxf") or "chinese" (also "cxa"), any case: the
- * rule set, or XQ_ENOTFOUND. */
+ * rule set, or XQ_ENOTFOUND.  NULL `name`: XQ_EINVAL. */
 XQ_API int xq_ruleset_from_name(const char *name);
 /* The name of rule set `ruleset`: "asian" or "chinese", "none" for -1
  * (no repetition rules, as options that take -1 say), NULL for any other
@@ -52,7 +52,7 @@ enum xq_ruling {
  * cycle's plies, the moves of one period, each side's conduct and the
  * rule that decides; or the limit), malloc'd, freed with xq_free(), or
  * NULL when the ruling is XQ_RULING_NONE.  Returns the ruling (>= 0), or
- * XQ_ENOTFOUND (no node `n`) or XQ_ENOMEM.
+ * XQ_ENOTFOUND (no node `n`) or XQ_ENOMEM.  NULL `r`: XQ_EINVAL.
  */
 XQ_API int xq_record_ruling(xq_record *r, uint32_t n, int ruleset, char **why);
 
@@ -65,11 +65,12 @@ XQ_API int xq_record_ruling(xq_record *r, uint32_t n, int ruleset, char **why);
 typedef struct xq_rules_line xq_rules_line;
 
 /* Analyse the main line of `r` under `ruleset` (XQ_RULESET_*): 0 with
- * *out set (free it with xq_rules_line_free()), or XQ_ENOMEM. */
+ * *out set (free it with xq_rules_line_free()), or XQ_ENOMEM.
+ * NULL `r` or `out`: XQ_EINVAL. */
 XQ_API int xq_record_rules_line(xq_record *r, int ruleset, xq_rules_line **out);
 /* Free it (NULL is fine). */
 XQ_API void xq_rules_line_free(xq_rules_line *l);
-/* The plies (moves) of the line analysed. */
+/* The plies (moves) of the line analysed.  NULL `l`: 0. */
 XQ_API uint32_t xq_rules_line_plies(const xq_rules_line *l);
 /*
  * Ply `ply` (from 1) of the line: the number (from 1) of the first
@@ -78,7 +79,7 @@ XQ_API uint32_t xq_rules_line_plies(const xq_rules_line *l);
  * move's kind under the rules ("check", "kill", "chase", "idle",
  * "unclassified") and *verdict (may be NULL) to the cycle's verdict at
  * its last ply ("draw", "red loses", "black loses", "none"), NULL at its
- * other plies.  Static strings.
+ * other plies.  Static strings.  NULL `l`: 0.
  */
 XQ_API int xq_rules_line_cycle(const xq_rules_line *l, uint32_t ply, const char **kind,
 			       const char **verdict);
@@ -86,7 +87,7 @@ XQ_API int xq_rules_line_cycle(const xq_rules_line *l, uint32_t ply, const char 
  * Cycle `cycle` (from 1) described: its plies, the moves of one period,
  * each side's conduct and the rule that decides, in lines, into *text
  * (malloc'd, freed with xq_free()).  Returns 1; 0 when there is no such
- * cycle (*text NULL); or XQ_ENOMEM.
+ * cycle (*text NULL); or XQ_ENOMEM.  NULL `l` or `text`: XQ_EINVAL.
  */
 XQ_API int xq_rules_line_describe_cycle(const xq_rules_line *l, int cycle, char **text);
 /*
@@ -94,6 +95,7 @@ XQ_API int xq_rules_line_describe_cycle(const xq_rules_line *l, int cycle, char 
  * limit, counted since which ply, and whether a mate there decides
  * instead) into *text (malloc'd, freed with xq_free()).  Returns 1; 0
  * when there is no such limit (*text NULL); or XQ_ENOMEM.
+ * NULL `l` or `text`: XQ_EINVAL.
  */
 XQ_API int xq_rules_line_limit(const xq_rules_line *l, uint32_t ply, size_t i, char **text);
 
@@ -117,7 +119,7 @@ enum {
  * (doubtful) or error (contradicted); the ply and move of the cycle's
  * last move, and where that move was written in the source.  Returns the
  * XQ_RESULT_CHECK_* value (>= 0), or XQ_ENOMEM.  A broken record is
- * checked up to where it stops.
+ * checked up to where it stops.  NULL `r`: XQ_EINVAL.
  */
 XQ_API int xq_record_check_result(xq_record *r, int ruleset, xq_diagnostic_fn fn, void *user);
 
@@ -150,6 +152,7 @@ typedef struct xq_validate_options {
  * be NULL (the defaults).  Returns what the rules say of the recorded
  * result (XQ_RESULT_CHECK_*, >= 0; XQ_RESULT_CHECK_SILENT without rules),
  * or XQ_ENOMEM.  A broken record is checked up to where it stops.
+ * NULL `r`: XQ_EINVAL.
  */
 XQ_API int xq_record_validate(xq_record *r, const xq_validate_options *o, xq_diagnostic_fn fn,
 			      void *user);
@@ -158,7 +161,7 @@ XQ_API int xq_record_validate(xq_record *r, const xq_validate_options *o, xq_dia
  * Result tag against the record's result, said when `r` was read) stand
  * as an error?  1 when the tag names a result and it is not the record's,
  * as `xqkit validate` counts it; 0 otherwise (no such warning, or a tag
- * that says nothing).
+ * that says nothing).  NULL `r`: 0.
  */
 XQ_API int xq_record_result_tag_stands(const xq_record *r);
 

@@ -22,24 +22,26 @@ extern "C" {
 #endif
 
 /* The length (1..4) of the one well-formed UTF-8 character at the start
- * of `s` (`len` bytes), or 0 when the bytes there are not one. */
+ * of `s` (`len` bytes), or 0 when the bytes there are not one.
+ * NULL `s`: 0. */
 XQ_API size_t xq_utf8_valid_prefix(const char *s, size_t len);
 
 /* Decode the character at the start of `s`: its length (1..4) with *cp
  * set to its code point, or 0 with *cp = 0xFFFD when the bytes there are
- * not well-formed UTF-8 (or len is 0). */
+ * not well-formed UTF-8 (or len is 0).  NULL `s` or `cp`: 0. */
 XQ_API size_t xq_utf8_decode(const char *s, size_t len, uint32_t *cp);
 
 /* Write the code point `cp` as UTF-8 into out[0..3]: its length (1..4),
- * or 0 (nothing written) when `cp` is a surrogate or above U+10FFFF. */
+ * or 0 (nothing written) when `cp` is a surrogate or above U+10FFFF.
+ * NULL `out`: 0. */
 XQ_API size_t xq_utf8_encode(uint32_t cp, char out[4]);
 
 /* The offset of the first byte of `s` that is not valid UTF-8, or `len`
- * when all `len` bytes are. */
+ * when all `len` bytes are.  NULL `s`: 0. */
 XQ_API size_t xq_utf8_check(const char *s, size_t len);
 
 /* The number of characters in `s` (for columns); a byte that starts no
- * well-formed character counts as one. */
+ * well-formed character counts as one.  NULL `s`: 0. */
 XQ_API size_t xq_utf8_count(const char *s, size_t len);
 
 /* ASCII classes and case of a byte value (`c` as unsigned char or EOF). */
