@@ -16,7 +16,9 @@ The library is found through $XQI_LIBRARY (a path to libxq.so), else where
 
 import ctypes
 import ctypes.util
+import operator
 import os
+import threading
 
 __all__ = [
     "XQError", "Diagnostic", "Game", "Node", "Position",
@@ -90,6 +92,13 @@ class _Proof(_c.Structure):
                 ("conduct", _c.c_char_p), ("ruleset", _c.c_int)]
 
 
+class _AnalyserOptions(_c.Structure):
+    _fields_ = [("size", _c.c_size_t), ("program", _c.c_char_p), ("args", _c.POINTER(_c.c_char_p)),
+                ("protocol", _c.c_char_p), ("settings", _c.POINTER(_c.c_char_p)), ("timeout_ms", _u32),
+                ("hash_mb", _c.c_size_t), ("ruleset", _c.c_int), ("cancel", _vp), ("warn", _DIAG_FN),
+                ("warn_user", _vp), ("flags", _c.c_uint)]
+
+
 class _WriteOptions(_c.Structure):
     _fields_ = [("size", _c.c_size_t), ("format", _c.c_char_p), ("dialect", _c.c_int),
                 ("dialect_flags", _c.c_uint), ("encoding", _c.c_char_p), ("version", _c.c_int),
@@ -145,6 +154,12 @@ for _name, _res, _args in [
     ("xq_position_play_text", _int, [_vp, _c_char_p, _int]),
     ("xq_position_move_text", _szt, [_vp, _c.c_uint16, _int, _c.c_uint, _vp, _szt]),
     ("xq_position_perft", _u64, [_vp, _int]),
+    ("xq_position_perft_cancel", _int, [_vp, _int, _vp, _vp]),
+    ("xq_cancel_new", _vp, []),
+    ("xq_cancel_set", None, [_vp]),
+    ("xq_cancel_is_set", _int, [_vp]),
+    ("xq_cancel_free", None, [_vp]),
+    ("xq_analyser_open", _int, [_vp, _vp, _DIAG_FN, _vp]),
     ("xq_position_error", _vp, [_vp]),
     ("xq_record_new", _vp, []),
     ("xq_record_free", None, [_vp]),
@@ -245,15 +260,104 @@ def _s(b):
     return None if b is None else b.decode("utf-8", "replace")
 
 
-def _enc(s):
-    return None if s is None else s.encode("utf-8")
+# What goes to C is checked here first: a wrong argument is a TypeError
+# or a ValueError, never a NULL pointer or a number ctypes cuts short.
+
+def _text(value, what):
+    """A str argument as NUL-terminated UTF-8: TypeError for anything else
+    (None too), ValueError for a NUL character, which C cannot see."""
+    if not isinstance(value, str):
+        raise TypeError("%s must be a str, not %s" % (what, type(value).__name__))
+    if "\0" in value:
+        raise ValueError("%s %r holds a NUL character" % (what, value))
+    return value.encode("utf-8")
+
+
+def _opt_text(value, what):
+    """The same, with None (no value) allowed."""
+    return None if value is None else _text(value, what)
+
+
+def _path(value, what="path"):
+    """A path (str, bytes or os.PathLike) as bytes for C."""
+    value = os.fspath(value)
+    if isinstance(value, bytes):
+        if b"\0" in value:
+            raise ValueError("%s %r holds a NUL byte" % (what, value))
+        return value
+    return _text(value, what)
+
+
+def _whole(value, what, lo, hi):
+    """A whole number from lo to hi: TypeError for anything else,
+    ValueError out of range."""
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an int, not %s" % (what, type(value).__name__)) from None
+    if n < lo or n > hi:
+        raise ValueError("%s %d is out of range (%d to %d)" % (what, n, lo, hi))
+    return n
+
+
+_INT_MAX = 2 ** 31 - 1
+
+
+def _interruptible(call, cancel=None):
+    """call(cancel) on a thread of its own while this one waits, so that
+    Ctrl-C stays a KeyboardInterrupt within a second: `call` runs a C
+    function that polls the cancel flag (ctypes lets go of the GIL during
+    the call); an exception here sets the flag, waits until the call has
+    returned (whatever else comes meanwhile) and goes on.  The flag is a
+    new one, freed after, unless `cancel` is given.  The wait is on an
+    Event, not Thread.join(): a join that an exception interrupts may
+    later say the thread has ended while it still runs."""
+    own = cancel is None
+    if own:
+        cancel = _f["xq_cancel_new"]()
+        if not cancel:
+            raise MemoryError()
+    box, done = [], threading.Event()
+
+    def run():
+        try:
+            box.append((True, call(cancel)))
+        except BaseException as e:  # handed to the waiting thread
+            box.append((False, e))
+        finally:
+            done.set()
+
+    try:
+        threading.Thread(target=run, name="xq", daemon=True).start()
+    except BaseException:
+        if own:
+            _f["xq_cancel_free"](cancel)
+        raise
+    try:
+        while not done.wait(0.05):
+            pass
+    except BaseException:
+        _f["xq_cancel_set"](cancel)
+        while not done.is_set():
+            try:
+                done.wait(0.05)
+            except BaseException:  # the call is stopping: wait for it
+                pass
+        raise
+    finally:
+        if own and done.is_set():
+            _f["xq_cancel_free"](cancel)
+    ok, value = box[0]
+    if not ok:
+        raise value
+    return value
 
 
 def _dialect(name):
     """A notation name to (dialect, flags)."""
     if name == "chinese-traditional":
         return _f["xq_dialect_from_name"](b"chinese"), _TRADITIONAL
-    d = _f["xq_dialect_from_name"](_enc(name))
+    d = _f["xq_dialect_from_name"](_text(name, "notation"))
     if d < 0:
         raise ValueError("unknown notation %r (one of %s)" % (name, ", ".join(NOTATIONS)))
     return d, 0
@@ -272,7 +376,7 @@ def diagnostic_codes():
 def ecco_name(code):
     """The (opening, variation) an ECCO code ("C45") names, or None."""
     opening, variation = _c_char_p(), _c_char_p()
-    if _f["xq_ecco_name"](_enc(code), _c.byref(opening), _c.byref(variation)):
+    if _f["xq_ecco_name"](_text(code, "ECCO code"), _c.byref(opening), _c.byref(variation)):
         return None
     return _s(opening.value), _s(variation.value)
 
@@ -284,14 +388,15 @@ class ecco_codes:
     def __init__(self, spec):
         self._s = _vp()
         col, why = _szt(), _c.create_string_buffer(160)
-        rc = _f["xq_ecco_codes_parse"](_c.byref(self._s), _enc(spec), _c.byref(col), why, len(why))
+        raw = _text(spec, "ECCO codes")
+        rc = _f["xq_ecco_codes_parse"](_c.byref(self._s), raw, _c.byref(col), why, len(why))
         if rc == -10:
             raise MemoryError()
         if rc:
             raise ValueError("ECCO codes %r, column %d: %s" % (spec, col.value, _s(why.value)))
 
     def __contains__(self, code):
-        return bool(_f["xq_ecco_codes_has"](self._s, _enc(code)))
+        return bool(_f["xq_ecco_codes_has"](self._s, _text(code, "ECCO code")))
 
     def __del__(self):
         if getattr(self, "_s", None):
@@ -304,7 +409,7 @@ def normalize_date(text):
     PGN's form "1999.03.05" (?? for unknown parts), or None when its
     meaning is not certain (4/7/1994: April or July?) or it is no date."""
     d = _Date()
-    raw = _enc(text)
+    raw = _text(text, "date")
     kind = _f["xq_date_normalize"](_c.byref(d), raw, len(raw))
     if kind == 0:  # XQ_DATE_CANONICAL
         return text.strip()
@@ -315,7 +420,7 @@ def encoding_name(name):
     """The library's name ("gbk", "utf-8") for the text encoding a user
     calls `name` ("CP936", "UTF8"), the names read() and convert() take
     as encoding=; None when it knows no encoding of that name."""
-    return _s(_f["xq_encoding_canonical"](_enc(name)))
+    return _s(_f["xq_encoding_canonical"](_text(name, "encoding name")))
 
 
 def version():
@@ -406,7 +511,7 @@ class Position:
         if not self._p:
             raise MemoryError()
         if fen is not None:
-            rc = _f["xq_position_set_fen"](self._p, _enc(fen))
+            rc = _f["xq_position_set_fen"](self._p, _text(fen, "FEN"))
             if rc:
                 _fail(rc, "bad FEN", obj_error=_f["xq_position_error"](self._p))
 
@@ -435,7 +540,11 @@ class Position:
 
     def piece(self, square):
         """The FEN letter on a square named in ICCS ("e0"), or None."""
-        f, r = ord(square[0].lower()) - ord("a"), int(square[1:])
+        if not isinstance(square, str):
+            raise TypeError("square must be a str, not %s" % type(square).__name__)
+        if len(square) != 2 or square[0].lower() not in "abcdefghi" or square[1] not in "0123456789":
+            raise ValueError("square %r: give it in ICCS (a0 to i9)" % square)
+        f, r = ord(square[0].lower()) - ord("a"), int(square[1])
         c = _f["xq_position_piece"](self._p, r * 9 + f)
         return c.decode() if c != b"\0" else None
 
@@ -457,7 +566,7 @@ class Position:
     def _code(self, text, notation="auto"):
         d, _ = _dialect(notation)
         out = _c.c_uint16()
-        rc = _f["xq_position_read_move"](self._p, _enc(text), d, _c.byref(out))
+        rc = _f["xq_position_read_move"](self._p, _text(text, "move"), d, _c.byref(out))
         if rc:
             _fail(rc, "move %r" % text, obj_error=_f["xq_position_error"](self._p))
         return out.value
@@ -481,7 +590,16 @@ class Position:
         return self
 
     def perft(self, depth):
-        return _f["xq_position_perft"](self._p, depth)
+        """The number of leaves of the legal move tree `depth` (0 or more)
+        plies deep.  A deep count stops at Ctrl-C (KeyboardInterrupt)."""
+        depth = _whole(depth, "perft depth", 0, _INT_MAX)
+        if depth < 5:  # well under a second
+            return _f["xq_position_perft"](self._p, depth)
+        n = _u64()
+        rc = _interruptible(lambda cancel: _f["xq_position_perft_cancel"](self._p, depth, cancel, _c.byref(n)))
+        if rc:
+            _fail(rc, "perft")
+        return n.value
 
     @property
     def key(self):
@@ -520,6 +638,8 @@ class Position:
             raise ValueError("style is one of %s, labels one of %s" % (self._STYLES, self._LABELS))
         code = 0
         if last is not None:
+            if not isinstance(last, str):
+                raise TypeError("last move must be a str, not %s" % type(last).__name__)
             if len(last) != 4 or not ("a" <= last[0] <= "i" and "a" <= last[2] <= "i"
                                       and last[1].isdigit() and last[3].isdigit()):
                 raise ValueError("last move %r: give it in ICCS (h2e2)" % last)
@@ -527,7 +647,7 @@ class Position:
             code = sq[0] | sq[1] << 8
         o = _DiagramOptions(_c.sizeof(_DiagramOptions), self._STYLES.index(style),
                             (2 if flip else 0) | (1 if color else 0), code,
-                            self._LABELS.index(labels), 0, _enc(title))
+                            self._LABELS.index(labels), 0, _opt_text(title, "title"))
         out, size = _vp(), _c.c_size_t()
         rc = _f["xq_position_diagram"](self._p, _c.byref(o), _c.byref(out), _c.byref(size))
         if rc:
@@ -582,7 +702,7 @@ class Node:
 
     def add_nag(self, nag):
         """Add NAG `nag` (1-255: 1 is !, 2 is ?, ...) unless the move has it."""
-        rc = _f["xq_record_add_nag"](self._r(), self.index, nag)
+        rc = _f["xq_record_add_nag"](self._r(), self.index, _whole(nag, "NAG", 1, 255))
         if rc:
             _fail(rc, "NAG %r" % nag, obj_error=_f["xq_record_error"](self._r()))
         return self
@@ -639,6 +759,8 @@ class Node:
 class Game:
     """One game record: tags, start FEN, moves (a tree), comments, result."""
 
+    _src = None  # (device, inode) of the file read() read it from
+
     def __init__(self, _record=None):
         self._r = _record if _record is not None else _f["xq_record_new"]()
         if not self._r:
@@ -657,15 +779,24 @@ class Game:
             out.setdefault(_s(_f["xq_record_tag_name"](self._r, i)), _s(_f["xq_record_tag_value"](self._r, i)))
         return out
 
+    def _node(self, node, what="node"):
+        """`node`, a Node of this game (TypeError, ValueError)."""
+        if not isinstance(node, Node):
+            raise TypeError("%s must be a Node, not %s" % (what, type(node).__name__))
+        if node._game is not self:
+            raise ValueError("%s %r is a node of another game" % (what, node))
+        return node.index
+
     def tag(self, name):
-        return _s(_f["xq_record_tag"](self._r, _enc(name)))
+        return _s(_f["xq_record_tag"](self._r, _text(name, "tag name")))
 
     def set_tag(self, name, value):
-        if _f["xq_record_set_tag"](self._r, _enc(name), _enc(value)):
+        if _f["xq_record_set_tag"](self._r, _text(name, "tag name"), _text(value, "tag value")):
             raise MemoryError()
 
     def remove_tag(self, name):
         """Remove every tag called `name`; how many there were."""
+        _text(name, "tag name")
         n, i = 0, 0
         while i < _f["xq_record_tag_count"](self._r):
             if _s(_f["xq_record_tag_name"](self._r, i)) == name:
@@ -707,7 +838,7 @@ class Game:
 
     @result.setter
     def result(self, value):
-        rc = _f["xq_record_set_result"](self._r, _enc(value))
+        rc = _f["xq_record_set_result"](self._r, _text(value, "result"))
         if rc:
             _fail(rc, "result", obj_error=_f["xq_record_error"](self._r))
 
@@ -774,6 +905,7 @@ class Game:
 
     @fen.setter
     def fen(self, value):
+        _text(value, "FEN")
         p = Position(value)  # held until the call returns: its __del__ frees it
         rc = _f["xq_record_set_start"](self._r, p._p)
         if rc:
@@ -821,8 +953,8 @@ class Game:
         if after is None:
             after = self.mainline[-1] if len(self) else self.root
         out = _u32()
-        rc = _f["xq_record_add_move_text"](self._r, after.index, _enc(move), _dialect(notation)[0],
-                                           _c.byref(out))
+        rc = _f["xq_record_add_move_text"](self._r, self._node(after, "after"), _text(move, "move"),
+                                           _dialect(notation)[0], _c.byref(out))
         if rc:
             _fail(rc, "move %r" % move, obj_error=_f["xq_record_error"](self._r))
         return Node(self, out.value)
@@ -835,7 +967,9 @@ class Game:
         `required` tags): the list of diagnostics."""
         out = []
         sink = _Sink(out)
-        names = [_enc(t) for t in required]
+        if isinstance(required, (str, bytes)):
+            raise TypeError("required must be a list of tag names, not one %s" % type(required).__name__)
+        names = [_text(t, "required tag") for t in required]
         arr = (_c.c_char_p * max(1, len(names)))(*names)
         opts = _ValidateOptions(_c.sizeof(_ValidateOptions), -1 if rules is None else _ruleset(rules),
                                 arr, len(names))
@@ -883,7 +1017,7 @@ class Game:
         if node is None:
             node = self.mainline[-1] if len(self) else self.root
         why = _vp()
-        rc = _f["xq_record_ruling"](self._r, node.index, _ruleset(rules), _c.byref(why))
+        rc = _f["xq_record_ruling"](self._r, self._node(node), _ruleset(rules), _c.byref(why))
         if rc < 0:
             _fail(rc, "ruling", obj_error=_f["xq_record_error"](self._r))
         text = None
@@ -894,13 +1028,15 @@ class Game:
 
     def add_move_code(self, code, after):
         out = _u32()
-        rc = _f["xq_record_add_move"](self._r, after.index, code, _c.byref(out))
+        rc = _f["xq_record_add_move"](self._r, self._node(after, "after"), _whole(code, "move code", 0, 0xFFFF),
+                                      _c.byref(out))
         if rc:
             _fail(rc, "move", obj_error=_f["xq_record_error"](self._r))
         return Node(self, out.value)
 
     def set_comment(self, node, text):
-        if _f["xq_record_set_comment"](self._r, node.index, _enc(text)):
+        """Set the comment after `node` (None removes it)."""
+        if _f["xq_record_set_comment"](self._r, self._node(node), _opt_text(text, "comment")):
             raise MemoryError()
 
     def __repr__(self):
@@ -910,17 +1046,31 @@ class Game:
 def _read_opts(format, encoding):
     if format is None and encoding is None:
         return None
-    return _c.byref(_ReadOptions(_c.sizeof(_ReadOptions), _enc(format), _enc(encoding), 0, 0))
+    return _c.byref(_ReadOptions(_c.sizeof(_ReadOptions), _opt_text(format, "format"),
+                                 _opt_text(encoding, "encoding"), 0, 0))
 
 
-def _games(rd, sink, owner):
+def _file_id(path):
+    """(device, inode) of the file at `path`, or None ("-", none there)."""
+    if isinstance(path, (str, bytes)) and path in ("-", b"-"):
+        return None
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _games(rd, sink, owner, src=None):
     try:
         rec = _vp()
         while True:
             rc = _f["xq_reader_next"](rd, _c.byref(rec))
             if rc != 1:
                 break
-            yield Game(rec.value)
+            g = Game(rec.value)
+            g._src = src
+            yield g
     finally:
         _f["xq_reader_close"](rd)
         del owner[:]
@@ -933,26 +1083,31 @@ def read(path, diagnostics=None, format=None, encoding=None):
     cannot be opened or whose format is unknown raises XQError."""
     sink = _Sink(diagnostics)
     rd = _vp()
-    rc = _f["xq_reader_open"](_c.byref(rd), _enc(os.fspath(path)), _read_opts(format, encoding), sink.cfn, None)
+    raw = _path(path)
+    rc = _f["xq_reader_open"](_c.byref(rd), raw, _read_opts(format, encoding), sink.cfn, None)
     if rc:
         _fail(rc, "cannot read %s" % path, sink.list)
-    return _games(rd, sink, [sink])
+    return _games(rd, sink, [sink], _file_id(raw))
 
 
 def read_bytes(data, name=None, diagnostics=None, format=None, encoding=None):
     """The games of bytes in memory (gzip or not)."""
     sink = _Sink(diagnostics)
-    keep = _c.create_string_buffer(bytes(data), len(data))
+    try:
+        data = memoryview(data).tobytes()
+    except TypeError:
+        raise TypeError("data must be bytes, not %s" % type(data).__name__) from None
+    keep = _c.create_string_buffer(data, len(data))
     rd = _vp()
-    rc = _f["xq_reader_open_memory"](_c.byref(rd), _enc(name), keep, len(data), _read_opts(format, encoding),
-                                     sink.cfn, None)
+    rc = _f["xq_reader_open_memory"](_c.byref(rd), _opt_text(name, "name"), keep, len(data),
+                                     _read_opts(format, encoding), sink.cfn, None)
     if rc:
         _fail(rc, "cannot read %s" % (name or "the bytes"), sink.list)
     return _games(rd, sink, [sink, keep])
 
 
 def _ruleset(rules):
-    rs = _f["xq_ruleset_from_name"](_enc(rules))
+    rs = _f["xq_ruleset_from_name"](_text(rules, "rule set"))
     if rs < 0:
         raise ValueError("unknown rule set %r (asian or chinese)" % rules)
     return rs
@@ -978,31 +1133,46 @@ def validate(path, format=None, encoding=None, rules="asian", required=()):
 
 def _write_opts(format, notation, encoding, force):
     d, fl = _dialect(notation) if notation else (0, 0)
-    return _WriteOptions(_c.sizeof(_WriteOptions), _enc(format), d, fl, _enc(encoding), 0, _FORCE if force else 0)
+    return _WriteOptions(_c.sizeof(_WriteOptions), _opt_text(format, "format"), d, fl,
+                         _opt_text(encoding, "encoding"), 0, _FORCE if force else 0)
 
 
 def convert(games, output=None, format=None, notation=None, encoding=None, force=False, diagnostics=None):
     """Write games (Game objects, or paths whose games are read) to `output`
     (a path; its extension names the format unless `format` does), or,
     with no output, return the bytes.  Broken games are skipped.  Returns
-    the number written, or the bytes."""
+    the number written, or the bytes.  An input is never overwritten: an
+    `output` that is a file read here (a path given, or the file a Game
+    was read from, through any link) is a ValueError and nothing is
+    written."""
     sink = _Sink(diagnostics)
     opts = _write_opts(format, notation, encoding, force)
     w = _vp()
+    out_id = None
     if output is None:
         if not format:
             raise ValueError("convert to memory needs a format")
         rc = _f["xq_writer_open_memory"](_c.byref(w), _c.byref(opts), sink.cfn, None)
     else:
-        rc = _f["xq_writer_open"](_c.byref(w), _enc(os.fspath(output)), _c.byref(opts), sink.cfn, None)
+        raw = _path(output, "output")
+        out_id = _file_id(raw)
+        rc = _f["xq_writer_open"](_c.byref(w), raw, _c.byref(opts), sink.cfn, None)
     if rc:
         _fail(rc, "cannot write %s" % (output or format), sink.list)
+
+    def refuse_input(what):
+        if out_id is not None and what == out_id:
+            raise ValueError("%r is an input: it is never overwritten (nothing was written)" % (output,))
+
     n = 0
     try:
         if isinstance(games, (str, bytes, os.PathLike, Game)):
             games = [games]
         for g in games:
+            if not isinstance(g, Game):
+                refuse_input(_file_id(_path(g, "input")))
             for game in ([g] if isinstance(g, Game) else read(g, sink.list)):
+                refuse_input(game._src)
                 if game.broken:
                     continue
                 rc = _f["xq_writer_write"](w, game._r)
@@ -1081,21 +1251,37 @@ class Analysis:
 
 class Analyser:
     """The built-in engine (no `program`), or an external UCI/UCCI engine
-    (a path, or a name found in PATH, with `args`)."""
+    (a path, or a name found in PATH, with `args`).  An analysis stops at
+    Ctrl-C (KeyboardInterrupt); the next one starts the engine again."""
 
     def __init__(self, program=None, args=(), hash_mb=0):
-        self._a = None
-        a = _vp()
-        if program is None:
-            rc = _f["xq_analyser_new_builtin"](_c.byref(a), hash_mb)
-            sink = None
-        else:
-            sink = _Sink()
-            argv = (_c.c_char_p * (len(args) + 1))(*[_enc(x) for x in args], None)
-            rc = _f["xq_analyser_new_program"](_c.byref(a), _enc(os.fspath(program)), argv, sink.cfn, None)
+        self._a = self._cancel = None
+        self._interrupted = False
+        if isinstance(args, (str, bytes)):
+            raise TypeError("args must be a list of str, not one %s" % type(args).__name__)
+        self._program = None if program is None else _path(program, "program")
+        self._argv = (_c.c_char_p * (len(args) + 1))(*[_text(x, "argument") for x in args], None)
+        self._hash_mb = _whole(hash_mb, "hash_mb", 0, 65536)
+        self._open()
+
+    def _open(self):
+        cancel = _f["xq_cancel_new"]()
+        if not cancel:
+            raise MemoryError()
+        o = _AnalyserOptions()
+        o.size = _c.sizeof(_AnalyserOptions)
+        o.program = self._program
+        o.args = _c.cast(self._argv, _c.POINTER(_c.c_char_p))
+        o.hash_mb = self._hash_mb
+        o.ruleset = 0  # XQ_RULESET_ASIAN
+        o.cancel = cancel
+        sink, a = _Sink(), _vp()
+        rc = _f["xq_analyser_open"](_c.byref(a), _c.byref(o), sink.cfn, None)
         if rc:
-            _fail(rc, "cannot start %s" % (program or "the built-in engine"), sink.list if sink else ())
-        self._a = a.value
+            _f["xq_cancel_free"](cancel)
+            what = self._program.decode("utf-8", "replace") if self._program else "the built-in engine"
+            _fail(rc, "cannot start %s" % what, sink.list)
+        self._a, self._cancel, self._interrupted = a.value, cancel, False
 
     def __del__(self):
         self.close()
@@ -1104,6 +1290,9 @@ class Analyser:
         if getattr(self, "_a", None):
             _f["xq_analyser_free"](self._a)
             self._a = None
+        if getattr(self, "_cancel", None):
+            _f["xq_cancel_free"](self._cancel)
+            self._cancel = None
 
     @property
     def description(self):
@@ -1116,13 +1305,28 @@ class Analyser:
             g = Game()
             g.fen = game.fen
             game, node = g, g.root
+        if not isinstance(game, Game):
+            raise TypeError("game must be a Game or a Position, not %s" % type(game).__name__)
         if node is None:
             node = game.mainline[-1] if len(game) else game.root
+        index = game._node(node)
+        limits = (_whole(depth, "depth", 0, _INT_MAX), _whole(nodes, "nodes", 0, 2 ** 64 - 1),
+                  _whole(movetime_ms, "movetime_ms", 0, 2 ** 32 - 1))
+        if self._interrupted:
+            self.close()
+            self._open()
+        if not self._a:
+            raise ValueError("the analyser is closed")
         sink = _Sink()
         res = _AnalysisResult()
         res.size = _c.sizeof(_AnalysisResult)
-        rc = _f["xq_analyser_run"](self._a, game._r, node.index, depth, nodes, movetime_ms, _c.byref(res),
-                                   sink.cfn, None)
+        try:
+            rc = _interruptible(lambda cancel: _f["xq_analyser_run"](self._a, game._r, index, *limits,
+                                                                     _c.byref(res), sink.cfn, None),
+                                self._cancel)
+        finally:
+            # A flag once set stays set: the next analysis needs a new one.
+            self._interrupted = bool(_f["xq_cancel_is_set"](self._cancel))
         if rc:
             _fail(rc, "analysis", sink.list)
         out = Analysis()
