@@ -154,9 +154,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(TEST_HDRS) $(LIBXQ)
 	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBXQ) \
 		$(CMOCKA_LIBS) $(LDLIBS)
 
-$(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/standalone.c $(TEST_HDRS) $(LIBXQ)
+FUZZ_DRIVER = tests/fuzz/standalone.c tests/fuzz/slow.c
+$(BUILD)/fuzz-replay/%: tests/fuzz/%.c $(FUZZ_DRIVER) $(TEST_HDRS) $(LIBXQ)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Iinclude $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< tests/fuzz/standalone.c $(LIBXQ) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(FUZZ_DRIVER) $(LIBXQ) $(LDLIBS)
 
 # Benchmark drivers (bench/*.c), built by `make bench-tools`.
 bench-tools: $(BENCH_BIN)
@@ -207,9 +208,13 @@ $(UNIT_RUN): %.run: % $(XQKIT)
 		cat $(RESULTS)/unit-$(notdir $*).log; \
 	else cat $$log; echo "$(notdir $*) FAILED"; exit 1; fi
 
-check-fuzz: $(FUZZ_RUN)
+check-fuzz: $(FUZZ_RUN) fuzz-slow-selftest
 $(FUZZ_RUN): %.run: %
 	$(call record,fuzz-$(notdir $*),name=$(notdir $*); $* tests/fuzz/corpus/$${name#fuzz_})
+# The replay's CPU-time limit itself: an input that spins is a finding.
+.PHONY: fuzz-slow-selftest
+fuzz-slow-selftest: $(BUILD)/fuzz-replay/slow_selftest
+	@timeout 60 sh tests/fuzz/slow_selftest.sh $<
 
 # The golden cases of each command are a target of their own, so that -j
 # runs them side by side.
@@ -303,15 +308,37 @@ check-headers:
 demo: all
 	@sh tools/demo.sh $(XQKIT)
 
-# libFuzzer builds (clang only).
+# libFuzzer builds (clang only).  lib/ and formats/ are compiled once,
+# instrumented (coverage for the fuzzer, ASan, UBSan, the internal checks),
+# into one archive that every target links: each target compiles only its
+# own file.  Every target is linked with tests/fuzz/slow.c wrapped around
+# its LLVMFuzzerTestOneInput: the CPU-time limit per input (slow.h).
 FUZZ_CC ?= clang
 FUZZ_BUILD = build/fuzz
-FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -DXQ_CHECKS $(CPPFLAGS) -Iinclude $(XML_CFLAGS)
-fuzz: $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
+FUZZ_SAN = address,undefined
+FUZZ_CFLAGS = -std=c11 -g -O1 -fsanitize=$(FUZZ_SAN) -fno-sanitize-recover=all -DXQ_CHECKS \
+	$(CPPFLAGS) -I$(BUILD)/gen $(XML_CFLAGS)
 FUZZ_GEN = $(BUILD)/gen/tables.c $(BUILD)/gen/html_assets.c
-$(FUZZ_BUILD)/%: tests/fuzz/%.c $(LIB_SRC) $(FMT_SRC) $(FUZZ_GEN) $(BUILD)/gen/ecco_rules.inc
+FUZZ_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRC) $(FMT_SRC)) \
+	$(FUZZ_BUILD)/obj/gen/tables.o $(FUZZ_BUILD)/obj/gen/html_assets.o
+FUZZ_LIB = $(FUZZ_BUILD)/libxq-fuzz.a
+fuzz: $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
+$(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(BUILD)/gen -o $@ $< $(LIB_SRC) $(FMT_SRC) $(FUZZ_GEN) $(LDLIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+$(FUZZ_BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+$(FUZZ_BUILD)/obj/lib/ecco.o: $(BUILD)/gen/ecco_rules.inc
+$(FUZZ_LIB): $(FUZZ_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+$(FUZZ_BUILD)/slow.o: tests/fuzz/slow.c tests/fuzz/slow.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_WRAP -c -o $@ $<
+$(FUZZ_BUILD)/%: tests/fuzz/%.c $(TEST_HDRS) $(FUZZ_LIB) $(FUZZ_BUILD)/slow.o
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Wl,--wrap=LLVMFuzzerTestOneInput -o $@ $< \
+		$(FUZZ_BUILD)/slow.o $(FUZZ_LIB) $(LDLIBS)
 
 PREFIX ?= /usr/local
 install: $(XQKIT)

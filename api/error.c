@@ -275,7 +275,7 @@ size_t xq_diagnostics_count(const xq_diagnostics *l)
 
 const xq_diagnostic *xq_diagnostics_at(const xq_diagnostics *l, size_t i)
 {
-	return l && i < l->n ? xqi_api_diag(&l->v[i]) : NULL;
+	return l && i < l->n ? &l->v[i] : NULL;
 }
 
 void xq_diagnostics_truncate(xq_diagnostics *l, size_t n)

@@ -393,5 +393,5 @@ int xq_position_perft_cancel(const xq_position *p, int depth, const xq_cancel *c
 
 const xq_diagnostic *xq_position_error(const xq_position *p)
 {
-	return p && p->has_err ? xqi_api_diag(&p->err) : NULL;
+	return p && p->has_err ? &p->err : NULL;
 }

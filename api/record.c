@@ -462,7 +462,7 @@ int xq_record_set_comment(xq_record *r, uint32_t n, const char *text)
 
 const xq_diagnostic *xq_record_error(const xq_record *r)
 {
-	return r && r->has_err ? xqi_api_diag(&r->err) : NULL;
+	return r && r->has_err ? &r->err : NULL;
 }
 
 int xq_record_add_nag(xq_record *r, uint32_t n, int nag)

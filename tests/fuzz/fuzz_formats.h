@@ -153,9 +153,11 @@ static inline void fuzz_read_encodings(const char *fmt, const uint8_t *data, siz
 	}
 }
 
-/* Write games[0..n) with format `f` into `out`; returns how many were written. */
-static inline int fuzz_write(const struct xqi_format *f, const struct xqi_record *games, int n,
-			     struct xq_buf *out, struct fuzz_diags *wc)
+/* Write games[0..n) with format `f` and options `wo` (NULL: the default)
+ * into `out`; returns how many were written. */
+static inline int fuzz_write_opts(const struct xqi_format *f, const struct xqi_record *games, int n,
+				  struct xq_buf *out, struct fuzz_diags *wc,
+				  const struct xqi_write_opts *wo)
 {
 	struct xqi_sink sink = {fuzz_count, wc};
 	struct xqi_write_opts wopts = XQI_WRITE_OPTS_INIT;
@@ -164,6 +166,8 @@ static inline int fuzz_write(const struct xqi_format *f, const struct xqi_record
 	void *w;
 	int wrote = 0;
 
+	if (wo)
+		wopts = *wo;
 	if (xqi_file_open_mem(&o, out) || f->open_writer(&w, o, &wopts, &sink))
 		abort();
 	/* A format with one game a file gets one.  A writer refuses only a
@@ -180,6 +184,13 @@ static inline int fuzz_write(const struct xqi_format *f, const struct xqi_record
 	if (xqi_file_commit(o, &d))
 		abort();
 	return wrote;
+}
+
+/* Write games[0..n) with format `f` into `out`; returns how many were written. */
+static inline int fuzz_write(const struct xqi_format *f, const struct xqi_record *games, int n,
+			     struct xq_buf *out, struct fuzz_diags *wc)
+{
+	return fuzz_write_opts(f, games, n, out, wc, NULL);
 }
 
 /*
@@ -240,6 +251,96 @@ static inline void fuzz_round_trip(const char *fmt, const void *data, size_t siz
 		fuzz_write(f, back, m, &again, &wc2);
 		if (again.len != out.len || memcmp(again.ptr, out.ptr, out.len))
 			fuzz_fail("games read back do not write the same bytes", again.ptr);
+	}
+	for (int i = 0; i < n; i++)
+		xqi_record_release(&games[i]);
+	for (int i = 0; i < m; i++)
+		xqi_record_release(&back[i]);
+	xq_buf_release(&out);
+	xq_buf_release(&again);
+}
+
+/*
+ * The tags a writer makes itself from the game (Game and Format, the FEN
+ * from the start position) or from its result (Result), or that the
+ * format always holds (XQF's GameType), are compared through what they
+ * stand for: taken out before two games are compared.
+ */
+static inline void fuzz_drop_framing(struct xqi_record *g, const char *fmt)
+{
+	static const char *const made[] = {"Game", "Format", "FEN", "Result"};
+
+	for (size_t i = 0; i < sizeof(made) / sizeof(made[0]); i++)
+		xqi_record_remove_tag(g, made[i]);
+	/* XQF's header always has a game type (full game, ending, ...): it
+	 * comes back as a tag whether the game had one or not. */
+	if (!strcmp(fmt, "xqf"))
+		xqi_record_remove_tag(g, "GameType");
+	/* No result and an unknown one are both "*" in most formats. */
+	if (g->result == XQI_RESULT_NONE)
+		g->result = XQI_RESULT_UNKNOWN;
+}
+
+/*
+ * A writer's round trip from another format's games: read `data` as
+ * `from`, write the games as `to` with `wo`, read them back as `to`.
+ * Unless the writer reported a loss, they come back equal (less what
+ * `ignore` says, and the tags fuzz_drop_framing() leaves out), read
+ * cleanly, and written again give the very same bytes (what xqkit
+ * convert --verify checks).  A game the writer refuses (an unreadable
+ * start it has no place for) leaves the rest unchecked; broken games
+ * are only written.
+ */
+static inline void fuzz_writer_trip(const char *from, const char *to, const void *data,
+				    size_t size, const struct xqi_read_opts *ropts,
+				    const struct xqi_write_opts *wo, unsigned ignore)
+{
+	const struct xqi_format *f = xqi_format_find(to);
+	struct xqi_record games[FUZZ_MAX_GAMES], back[FUZZ_MAX_GAMES];
+	struct fuzz_diags c = {0, 0}, wc = {0, 0}, rc = {0, 0}, wc2 = {0, 0};
+	struct xq_buf out = XQ_BUF_INIT, again = XQ_BUF_INIT;
+	int n = fuzz_read(from, data, size, ropts, games, &c), m = 0, wrote;
+
+	if (!f)
+		abort();
+	/* Broken games are written (a writer must not crash on them), but
+	 * what they come back as is their reader's error again: the round
+	 * trip is the whole games'. */
+	for (int i = 0; i < n; i++)
+		if (games[i].flags & XQI_RECORD_BROKEN) {
+			fuzz_write_opts(f, &games[i], 1, &again, &wc2, wo);
+			xq_buf_reset(&again);
+			xqi_record_release(&games[i]);
+			games[i--] = games[--n];
+		}
+	wc2.losses = wc2.errors = 0;
+	/* A format of one game a file gets the first. */
+	while (!(f->caps & XQ_FORMAT_MULTI) && n > 1)
+		xqi_record_release(&games[--n]);
+	if (n == 0) {
+		xq_buf_release(&again);
+		return;
+	}
+	wrote = fuzz_write_opts(f, games, n, &out, &wc, wo);
+	if (wc.losses == 0 && wrote == n) {
+		/* Read back in the encoding written, as convert --verify does:
+		 * XQF, say, does not say its own. */
+		struct xqi_read_opts again_opts = XQI_READ_OPTS_INIT;
+		if (wo)
+			again_opts.encoding = wo->encoding;
+		m = fuzz_read(to, out.ptr, out.len, &again_opts, back, &rc);
+		if (m != wrote || rc.errors)
+			fuzz_fail("written games do not read back cleanly", out.ptr);
+		fuzz_write_opts(f, back, m, &again, &wc2, wo);
+		if (again.len != out.len || memcmp(again.ptr, out.ptr, out.len))
+			fuzz_fail("games read back do not write the same bytes", again.ptr);
+		for (int i = 0; i < m; i++) {
+			char why[512];
+			fuzz_drop_framing(&games[i], to);
+			fuzz_drop_framing(&back[i], to);
+			if (!xqi_record_equal(&games[i], &back[i], ignore, why, sizeof(why)))
+				fuzz_fail("a game changed through the writer", why);
+		}
 	}
 	for (int i = 0; i < n; i++)
 		xqi_record_release(&games[i]);

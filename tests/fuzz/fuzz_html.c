@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct xq_buf out = XQ_BUF_INIT;
 	int n, wrote, unreadable_starts = 0;
 
-	if (size == 0)
+	if (size == 0 || size > FUZZ_MAX_INPUT)
 		return 0;
 	if (!(data[0] & 1)) {
 		if (xqi_html_escape(&out, (const char *)data + 1, size - 1))
