@@ -193,6 +193,18 @@ static inline int fuzz_write(const struct xqi_format *f, const struct xqi_record
 	return fuzz_write_opts(f, games, n, out, wc, NULL);
 }
 
+/* The games read and read back, and the bytes written, of a round trip. */
+static inline void fuzz_trip_release(struct xqi_record *games, int n, struct xqi_record *back, int m,
+				     struct xq_buf *out, struct xq_buf *again)
+{
+	for (int i = 0; i < n; i++)
+		xqi_record_release(&games[i]);
+	for (int i = 0; i < m; i++)
+		xqi_record_release(&back[i]);
+	xq_buf_release(out);
+	xq_buf_release(again);
+}
+
 /*
  * Every tag of `a` comes back in `b` with its value, as convert --verify
  * checks them: the first of a name, not empty, and not one a writer
@@ -252,12 +264,7 @@ static inline void fuzz_round_trip(const char *fmt, const void *data, size_t siz
 		if (again.len != out.len || memcmp(again.ptr, out.ptr, out.len))
 			fuzz_fail("games read back do not write the same bytes", again.ptr);
 	}
-	for (int i = 0; i < n; i++)
-		xqi_record_release(&games[i]);
-	for (int i = 0; i < m; i++)
-		xqi_record_release(&back[i]);
-	xq_buf_release(&out);
-	xq_buf_release(&again);
+	fuzz_trip_release(games, n, back, m, &out, &again);
 }
 
 /*
@@ -342,12 +349,7 @@ static inline void fuzz_writer_trip(const char *from, const char *to, const void
 				fuzz_fail("a game changed through the writer", why);
 		}
 	}
-	for (int i = 0; i < n; i++)
-		xqi_record_release(&games[i]);
-	for (int i = 0; i < m; i++)
-		xqi_record_release(&back[i]);
-	xq_buf_release(&out);
-	xq_buf_release(&again);
+	fuzz_trip_release(games, n, back, m, &out, &again);
 }
 
 #endif
