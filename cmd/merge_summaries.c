@@ -589,7 +589,7 @@ static void write_value(struct xq_buf *out, struct jval *v)
 		xq_buf_addc(out, '{');
 		for (size_t i = 0; i < v->nkids; i++) {
 			struct jval *m = &v->kids[i];
-			if (m->kind == J_OBJECT && !strcmp(m->key, "\"codes\""))
+			if (m->kind == J_OBJECT && m->nkids > 1 && !strcmp(m->key, "\"codes\""))
 				qsort(m->kids, m->nkids, sizeof(*m->kids), by_code);
 			xq_buf_addf(out, "%s%s:", i ? "," : "", m->key);
 			write_value(out, m);
