@@ -63,6 +63,8 @@ int xq_file_open_buf(xq_file **out, xq_buf *target)
 
 int xq_file_pass_to(xq_file *f, xq_file *to)
 {
+	if (!f || !to)
+		return XQ_EINVAL;
 	return xqi_file_pass_to(f, to);
 }
 

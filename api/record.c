@@ -73,7 +73,7 @@ int xq_record_is_empty(const xq_record *r)
 
 int xq_record_is_cut(const xq_record *r)
 {
-	return (r->g.flags & XQI_RECORD_CUT) != 0;
+	return r && (r->g.flags & XQI_RECORD_CUT) != 0;
 }
 
 const char *xq_record_encoding(const xq_record *r)

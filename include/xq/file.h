@@ -81,6 +81,7 @@ XQ_API int xq_file_open_buf(xq_file **out, xq_buf *target);
  * 0; XQ_EUNSUPPORTED when `f` is not a memory file (nothing done); or
  * the failure of a write to `to` (XQ_EIO, XQ_ENOMEM), which `to` keeps,
  * so that its commit fails, and `f` keeps, so that its commit fails.
+ * NULL `f` or `to`: XQ_EINVAL.
  */
 XQ_API int xq_file_pass_to(xq_file *f, xq_file *to);
 /* The name `f` was opened with, as the diagnostics about it say it

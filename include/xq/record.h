@@ -58,7 +58,7 @@ XQ_API int xq_record_is_empty(const xq_record *r);
  * illegal or not readable)?  The moves of that variation from there on
  * are not in the record; its main line and its other variations are,
  * whole, and it is not broken.  The reader reported the error, with how
- * many moves it cut. */
+ * many moves it cut.  NULL `r`: 0. */
 XQ_API int xq_record_is_cut(const xq_record *r);
 /*
  * Mark the record broken, as a reader marks a game it stopped reading at
