@@ -1,25 +1,14 @@
 /*
- * eval.c: material and piece-square values for the built-in engine.
+ * eval.c: the built-in engine's evaluation (see eval.h for the terms).
  *
- * The scale is "an uncrossed pawn is 100": advisor and elephant 200, horse
- * 400, cannon 450, rook 900, the usual proportions of xiangqi teaching
- * (1 : 2 : 2 : 4 : 4.5 : 9).  The square tables, written from red's side
- * (rank 0 is red's back rank) and mirrored for black, encode the ideas
- * every beginner's book gives: a pawn roughly doubles in value once across
- * the river, most near the enemy palace, and is weak again on the last
- * rank where it can only move sideways; horses and rooks want to be
- * developed and advanced; a central cannon is good, and so is a cannon on
- * the enemy's back rank; the king should stay home.  They are small
- * numbers on purpose: material decides, the tables break ties.
- *
- * On top of those, xqi_eval_positional() adds what one piece's square
- * cannot tell: how many points rooks, horses and cannons can reach, and a
- * cannon aimed at the king down an empty file.  (A palace-safety term,
- * missing advisors and elephants against attackers, was tried and scored
- * 50% against this evaluation in self-play, so it is not here.)
+ * Every term goes through one accumulator, add(): the search's leaves sum
+ * the weights with it, and the tuner's trace counts the features with it,
+ * so the two cannot drift apart (test_search.c checks that a trace times
+ * the weights is the evaluation, over many positions).
  */
 #include "eval.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "search.h"
@@ -30,125 +19,90 @@ const int16_t xqi_piece_value[XQI_PIECE_TYPES] = {
 	[XQI_ROOK] = 900,    [XQI_CANNON] = 450,  [XQI_PAWN] = 100,
 };
 
-/* [rank][file] from red's side; squares a piece can never reach are 0. */
-static const int8_t pst_king[10][9] = {
-	{0, 0, 0, -5, 0, -5, 0, 0, 0},
-	{0, 0, 0, -15, -10, -15, 0, 0, 0},
-	{0, 0, 0, -30, -25, -30, 0, 0, 0},
+static const char *const type_name[XQI_PIECE_TYPES] = {
+	"king", "advisor", "elephant", "horse", "rook", "cannon", "pawn",
 };
 
-static const int8_t pst_advisor[10][9] = {
-	{0, 0, 0, 0, 0, 0, 0, 0, 0},
-	{0, 0, 0, 0, 5, 0, 0, 0, 0},
-	{0, 0, 0, -5, 0, -5, 0, 0, 0},
+static const char *const term_name[] = {
+#define XQI_EF_NAME(name) #name,
+	XQI_EVAL_TERMS(XQI_EF_NAME)
+#undef XQI_EF_NAME
 };
 
-static const int8_t pst_elephant[10][9] = {
-	{0, 0, 0, 0, 0, 0, 0, 0, 0},
-	{0, 0, 0, 0, 0, 0, 0, 0, 0},
-	{-5, 0, 0, 0, 8, 0, 0, 0, -5},
-	{0, 0, 0, 0, 0, 0, 0, 0, 0},
-	{0, 0, -3, 0, 0, 0, -3, 0, 0},
-};
-
-static const int8_t pst_horse[10][9] = {
-	{-15, -5, 0, -5, -10, -5, 0, -5, -15},
-	{-10, 0, 5, 0, -10, 0, 5, 0, -10},
-	{-5, 5, 10, 5, 10, 5, 10, 5, -5},
-	{0, 5, 10, 10, 10, 10, 10, 5, 0},
-	{0, 10, 15, 15, 15, 15, 15, 10, 0},
-	{0, 10, 20, 20, 20, 20, 20, 10, 0},
-	{0, 15, 20, 25, 25, 25, 20, 15, 0},
-	{5, 15, 25, 30, 25, 30, 25, 15, 5},
-	{0, 10, 20, 30, 20, 30, 20, 10, 0},
-	{-5, 0, 5, 10, 0, 10, 5, 0, -5},
-};
-
-static const int8_t pst_rook[10][9] = {
-	{-10, 0, -5, 0, -10, 0, -5, 0, -10},
-	{-5, 5, 0, 5, -10, 5, 0, 5, -5},
-	{0, 5, 0, 5, 0, 5, 0, 5, 0},
-	{5, 10, 5, 10, 10, 10, 5, 10, 5},
-	{5, 10, 5, 10, 10, 10, 5, 10, 5},
-	{5, 15, 10, 15, 15, 15, 10, 15, 5},
-	{5, 10, 10, 15, 15, 15, 10, 10, 5},
-	{5, 15, 15, 20, 20, 20, 15, 15, 5},
-	{10, 20, 20, 25, 25, 25, 20, 20, 10},
-	{5, 10, 10, 15, 15, 15, 10, 10, 5},
-};
-
-static const int8_t pst_cannon[10][9] = {
-	{0, 0, 0, -5, -5, -5, 0, 0, 0},
-	{0, 0, 0, 0, 0, 0, 0, 0, 0},
-	{0, 5, 0, 0, 10, 0, 0, 5, 0},
-	{0, 0, 0, 0, 5, 0, 0, 0, 0},
-	{0, 0, 0, 0, 5, 0, 0, 0, 0},
-	{0, 0, 0, 0, 5, 0, 0, 0, 0},
-	{0, 0, 0, 0, 5, 0, 0, 0, 0},
-	{0, 0, 0, 5, 10, 5, 0, 0, 0},
-	{0, 0, 0, 5, 5, 5, 0, 0, 0},
-	{5, 5, 0, 10, 10, 10, 0, 5, 5},
-};
-
-static const int8_t pst_pawn[10][9] = {
-	{0, 0, 0, 0, 0, 0, 0, 0, 0},
-	{0, 0, 0, 0, 0, 0, 0, 0, 0},
-	{0, 0, 0, 0, 0, 0, 0, 0, 0},
-	{0, 0, -2, 0, 4, 0, -2, 0, 0},
-	{0, 0, 2, 0, 8, 0, 2, 0, 0},
-	{50, 60, 65, 70, 75, 70, 65, 60, 50},
-	{60, 75, 85, 100, 110, 100, 85, 75, 60},
-	{60, 80, 100, 120, 127, 120, 100, 80, 60},
-	{50, 70, 90, 110, 120, 110, 90, 70, 50},
-	{10, 10, 20, 30, 40, 30, 20, 10, 10},
-};
-
-static const int8_t (*const pst[XQI_PIECE_TYPES])[9] = {
-	[XQI_KING] = pst_king,     [XQI_ADVISOR] = pst_advisor, [XQI_ELEPHANT] = pst_elephant,
-	[XQI_HORSE] = pst_horse,   [XQI_ROOK] = pst_rook,       [XQI_CANNON] = pst_cannon,
-	[XQI_PAWN] = pst_pawn,
-};
-
-/* Value of a piece of `type` owned by `side` on `sq`, from its owner's view. */
-static int square_value(int side, int type, xqi_sq sq)
+int xqi_eval_pst_feature(int side, int type, xqi_sq sq)
 {
 	int file = XQI_SQ_FILE(sq), rank = XQI_SQ_RANK(sq);
 
 	if (side == XQI_BLACK)
 		rank = 9 - rank, file = 8 - file;
-	return xqi_piece_value[type] + pst[type][rank][file];
+	if (file > 4)
+		file = 8 - file;
+	return XQI_EF_PST + type * XQI_EVAL_PST_POINTS + rank * 5 + file;
 }
+
+void xqi_eval_feature_name(int f, char *buf, size_t cap)
+{
+	if (f < XQI_EF_PST) {
+		snprintf(buf, cap, "material %s", type_name[f - XQI_EF_MATERIAL]);
+	} else if (f < XQI_EF_TERMS) {
+		int p = (f - XQI_EF_PST) % XQI_EVAL_PST_POINTS;
+		snprintf(buf, cap, "pst %s rank %d file %c", type_name[(f - XQI_EF_PST) / XQI_EVAL_PST_POINTS],
+			 p / 5, 'a' + p % 5);
+	} else if (f < XQI_EVAL_FEATURES) {
+		snprintf(buf, cap, "%s", term_name[f - XQI_EF_TERMS]);
+	} else if (cap) {
+		buf[0] = '\0';
+	}
+}
+
+/* ---- the piece-square tables the search updates ---------------------------- */
 
 void xqi_eval_table_init(struct xqi_eval_table *t)
 {
+	const struct xqi_eval_weight *w = xqi_eval_weights;
+
 	memset(t, 0, sizeof(*t));
 	for (int sq = 0; sq < 256; sq++) {
 		if (!xqi_on_board(sq))
 			continue;
 		for (int side = 0; side < 2; side++)
 			for (int type = 0; type < XQI_PIECE_TYPES; type++) {
-				int v = square_value(side, type, (xqi_sq)sq);
-				t->v[XQI_KIND(side, type)][sq] = (int16_t)(side == XQI_RED ? v : -v);
+				int f = xqi_eval_pst_feature(side, type, (xqi_sq)sq), sign = side ? -1 : 1;
+				uint8_t k = XQI_KIND(side, type);
+				t->mg[k][sq] = (int16_t)(sign * (w[XQI_EF_MATERIAL + type].mg + w[f].mg));
+				t->eg[k][sq] = (int16_t)(sign * (w[XQI_EF_MATERIAL + type].eg + w[f].eg));
 			}
 	}
 }
 
-int xqi_eval_red(const struct xqi_eval_table *t, const struct xqi_position *b)
+void xqi_eval_table_sum(const struct xqi_eval_table *t, const struct xqi_position *b, int *mg,
+			int *eg)
 {
-	int sum = 0;
-
+	*mg = *eg = 0;
 	for (int id = 16; id < 48; id++)
-		if (b->pc[id])
-			sum += t->v[xqi_kind_of_id[id]][b->pc[id]];
-	return sum;
+		if (b->pc[id]) {
+			*mg += t->mg[xqi_kind_of_id[id]][b->pc[id]];
+			*eg += t->eg[xqi_kind_of_id[id]][b->pc[id]];
+		}
 }
 
-/* Mobility weights, centipawns per reachable point (around a typical
- * count, so the material values keep their meaning). */
-#define ROOK_MOBILITY 4
-#define HORSE_MOBILITY 8
-#define CANNON_MOBILITY 2
-#define HOLLOW_CANNON 40
+/* ---- the terms ------------------------------------------------------------------ */
+
+/* Weighted sums of the middle game and the endgame, and the trace when
+ * one is taken. */
+struct acc {
+	int mg, eg;
+	const struct xqi_eval_weight *w;
+	struct xqi_eval_trace *tr;
+};
+
+static inline void add(struct acc *a, int f, int n)
+{
+	a->mg += a->w[f].mg * n;
+	a->eg += a->w[f].eg * n;
+	if (a->tr)
+		a->tr->f[f] = (int16_t)(a->tr->f[f] + n);
+}
 
 /* Points a slider on `s` can move to, captures counted for rooks only. */
 static int slider_moves(const struct xqi_position *b, xqi_sq s, int rook)
@@ -163,55 +117,215 @@ static int slider_moves(const struct xqi_position *b, xqi_sq s, int rook)
 	return n;
 }
 
-static int side_positional(const struct xqi_position *b, int side)
+/* Pieces strictly between two squares of one file. */
+static int between_on_file(const struct xqi_position *b, xqi_sq a, xqi_sq c)
 {
-	int tag = XQI_SIDE_TAG(side), sum = 0;
-	xqi_sq king = b->pc[XQI_SIDE_TAG(side ^ 1)];
+	int lo = (a < c ? a : c) >> 4, hi = (a < c ? c : a) >> 4;
+	unsigned bits = b->file_bits[a & 15] & (((1u << (hi - 3)) - 1) & ~((1u << (lo - 3 + 1)) - 1));
+	int n = 0;
 
+	for (; bits; bits &= bits - 1)
+		n++;
+	return n;
+}
+
+static int count_ids(const struct xqi_position *b, int first, int last)
+{
+	int n = 0;
+
+	for (int id = first; id <= last; id++)
+		n += b->pc[id] != 0;
+	return n;
+}
+
+/* Horses, rooks and cannons of `side` (ids from `tag`), against the king on `ek`. */
+static void piece_terms(const struct xqi_position *b, int tag, xqi_sq ek, struct acc *a, int sign)
+{
 	for (int id = tag + 5; id <= tag + 6; id++) {
 		xqi_sq s = b->pc[id];
-		int n = 0;
+		int mob = 0, blocked = 0;
 		if (!s)
 			continue;
-		for (int i = 0; xqi_horse_to[s][i]; i++)
-			n += !b->sq[xqi_horse_leg[s][i]] && !(b->sq[xqi_horse_to[s][i]] & tag);
-		sum += HORSE_MOBILITY * (n - 4);
+		for (int i = 0; xqi_horse_to[s][i]; i++) {
+			if (b->sq[xqi_horse_leg[s][i]])
+				blocked++;
+			else if (!(b->sq[xqi_horse_to[s][i]] & tag))
+				mob++;
+		}
+		add(a, XQI_EF_HORSE_MOBILITY, sign * mob);
+		add(a, XQI_EF_HORSE_LEG_BLOCKED, sign * blocked);
 	}
-	for (int id = tag + 7; id <= tag + 8; id++)
-		if (b->pc[id])
-			sum += ROOK_MOBILITY * (slider_moves(b, b->pc[id], 1) - 8);
+	for (int id = tag + 7; id <= tag + 8; id++) {
+		xqi_sq s = b->pc[id];
+		int pawns = 0;
+		if (!s)
+			continue;
+		add(a, XQI_EF_ROOK_MOBILITY, sign * slider_moves(b, s, 1));
+		for (int p = 11; p <= 15; p++)
+			pawns += (b->pc[16 + p] && (b->pc[16 + p] & 15) == (s & 15)) +
+				 (b->pc[32 + p] && (b->pc[32 + p] & 15) == (s & 15));
+		if (!pawns)
+			add(a, XQI_EF_ROOK_PAWNLESS_FILE, sign);
+	}
 	for (int id = tag + 9; id <= tag + 10; id++) {
 		xqi_sq s = b->pc[id];
 		if (!s)
 			continue;
-		sum += CANNON_MOBILITY * (slider_moves(b, s, 0) - 6);
-		/* A cannon on the king's file with nothing between threatens
-		 * to check behind any piece that steps in. */
-		if (king && (s & 15) == (king & 15)) {
-			int lo = (s < king ? s : king) >> 4, hi = (s < king ? king : s) >> 4;
-			if (!(b->file_bits[s & 15] & (((1u << (hi - 3)) - 1) & ~((1u << (lo - 3 + 1)) - 1))))
-				sum += HOLLOW_CANNON;
+		add(a, XQI_EF_CANNON_MOBILITY, sign * slider_moves(b, s, 0));
+		if (ek && (s & 15) == (ek & 15)) {
+			int n = between_on_file(b, s, ek);
+			if (n == 0)
+				add(a, XQI_EF_CANNON_HOLLOW, sign);
+			else if (n == 2)
+				add(a, XQI_EF_CANNON_TWO_SCREENS, sign);
 		}
 	}
-	return sum;
 }
 
-int xqi_eval_positional(const struct xqi_position *b)
+/* Is `sq` in or just in front of the palace of `side`? */
+static int near_palace(int side, xqi_sq sq)
 {
-	return side_positional(b, XQI_RED) - side_positional(b, XQI_BLACK);
+	int file = XQI_SQ_FILE(sq), rank = XQI_SQ_RANK(sq);
+
+	if (side == XQI_BLACK)
+		rank = 9 - rank;
+	return file >= 3 && file <= 5 && rank <= 3;
+}
+
+/* The safety of the king of `side` (ids from `tag`; the enemy's from `etag`). */
+static void king_terms(const struct xqi_position *b, int side, struct acc *a, int sign)
+{
+	int tag = XQI_SIDE_TAG(side), etag = XQI_SIDE_TAG(side ^ 1);
+	int advisors = count_ids(b, tag + 1, tag + 2), elephants = count_ids(b, tag + 3, tag + 4);
+	int erooks = count_ids(b, etag + 7, etag + 8);
+	int attack = 2 * erooks + count_ids(b, etag + 5, etag + 6) + count_ids(b, etag + 9, etag + 10);
+	int near = 0, step = side == XQI_RED ? -16 : 16;
+	xqi_sq k = b->pc[tag];
+
+	add(a, XQI_EF_MISSING_ADVISOR_X_ATTACK, sign * (2 - advisors) * attack);
+	add(a, XQI_EF_MISSING_ELEPHANT_X_ATTACK, sign * (2 - elephants) * attack);
+	if (advisors == 2)
+		add(a, XQI_EF_ADVISOR_PAIR, sign);
+	if (elephants == 2)
+		add(a, XQI_EF_ELEPHANT_PAIR, sign);
+	if (k && erooks) {
+		int covered = 0;
+		for (int s = k + step; xqi_on_board(s) && !covered; s += step)
+			covered = (b->sq[s] & tag) != 0;
+		if (!covered)
+			add(a, XQI_EF_ROOK_ON_OPEN_KING_FILE, sign * erooks);
+	}
+	for (int id = etag + 5; id <= etag + 15; id++)
+		if (b->pc[id] && (id < etag + 9 || id > etag + 10) && near_palace(side, b->pc[id]))
+			near++;
+	add(a, XQI_EF_ATTACKERS_NEAR_KING, sign * near);
+}
+
+/* Crossed pawns of `side` side by side. */
+static void pawn_terms(const struct xqi_position *b, int side, struct acc *a, int sign)
+{
+	int tag = XQI_SIDE_TAG(side), pairs = 0;
+
+	for (int i = tag + 11; i <= tag + 15; i++) {
+		xqi_sq s = b->pc[i];
+		if (!s || XQI_SQ_SIDE_HALF(s) == side)
+			continue;
+		for (int j = i + 1; j <= tag + 15; j++)
+			if (b->pc[j] && (b->pc[j] == s + 1 || b->pc[j] == s - 1))
+				pairs++;
+	}
+	add(a, XQI_EF_PAWNS_SIDE_BY_SIDE, sign * pairs);
+}
+
+static int phase_of(const struct xqi_position *b)
+{
+	int ph = 0;
+
+	for (int side = 0; side < 2; side++) {
+		int tag = XQI_SIDE_TAG(side);
+		ph += 2 * count_ids(b, tag + 5, tag + 6) + 4 * count_ids(b, tag + 7, tag + 8) +
+		      2 * count_ids(b, tag + 9, tag + 10);
+	}
+	return ph < XQI_EVAL_PHASE_MAX ? ph : XQI_EVAL_PHASE_MAX;
+}
+
+/* No rook, horse, cannon or pawn: `side` cannot win. */
+static int cannot_win(const struct xqi_position *b, int side)
+{
+	return count_ids(b, XQI_SIDE_TAG(side) + 5, XQI_SIDE_TAG(side) + 15) == 0;
+}
+
+/* Everything but material and piece-square values, into `a`. */
+static void terms(const struct xqi_position *b, struct acc *a)
+{
+	piece_terms(b, XQI_SIDE_TAG(XQI_RED), b->pc[XQI_SIDE_TAG(XQI_BLACK)], a, 1);
+	piece_terms(b, XQI_SIDE_TAG(XQI_BLACK), b->pc[XQI_SIDE_TAG(XQI_RED)], a, -1);
+	king_terms(b, XQI_RED, a, 1);
+	king_terms(b, XQI_BLACK, a, -1);
+	pawn_terms(b, XQI_RED, a, 1);
+	pawn_terms(b, XQI_BLACK, a, -1);
+	add(a, XQI_EF_TEMPO, b->side == XQI_RED ? 1 : -1);
+}
+
+/* Mix the sums by the phase, apply the rule of the side that cannot win,
+ * and turn to the side to move's view. */
+static int finish(int mg, int eg, int phase, const uint8_t no_win[2], int side)
+{
+	int v = (mg * phase + eg * (XQI_EVAL_PHASE_MAX - phase)) / XQI_EVAL_PHASE_MAX;
+
+	if ((v > 0 && no_win[XQI_RED]) || (v < 0 && no_win[XQI_BLACK]))
+		v /= 8;
+	return side == XQI_RED ? v : -v;
+}
+
+int xqi_eval_leaf(const struct xqi_position *b, int mg, int eg)
+{
+	struct acc a = {mg, eg, xqi_eval_weights, NULL};
+	uint8_t no_win[2];
+
+	terms(b, &a);
+	no_win[XQI_RED] = (uint8_t)cannot_win(b, XQI_RED);
+	no_win[XQI_BLACK] = (uint8_t)cannot_win(b, XQI_BLACK);
+	return finish(a.mg, a.eg, phase_of(b), no_win, b->side);
 }
 
 int xqi_eval(const struct xqi_position *b)
 {
-	int sum = 0, pos = xqi_eval_positional(b);
+	struct xqi_eval_trace tr;
 
+	xqi_eval_trace(b, &tr);
+	return xqi_eval_traced(&tr, xqi_eval_weights);
+}
+
+void xqi_eval_trace(const struct xqi_position *b, struct xqi_eval_trace *tr)
+{
+	struct acc a = {0, 0, xqi_eval_weights, tr};
+
+	memset(tr, 0, sizeof(*tr));
 	for (int id = 16; id < 48; id++) {
 		uint8_t kind = xqi_kind_of_id[id];
-		int v;
+		int side, type;
 		if (!b->pc[id])
 			continue;
-		v = square_value(XQI_KIND_SIDE(kind), XQI_KIND_TYPE(kind), b->pc[id]);
-		sum += XQI_KIND_SIDE(kind) == b->side ? v : -v;
+		side = XQI_KIND_SIDE(kind);
+		type = XQI_KIND_TYPE(kind);
+		add(&a, XQI_EF_MATERIAL + type, side ? -1 : 1);
+		add(&a, xqi_eval_pst_feature(side, type, b->pc[id]), side ? -1 : 1);
 	}
-	return sum + (b->side == XQI_RED ? pos : -pos);
+	terms(b, &a);
+	tr->phase = phase_of(b);
+	tr->cannot_win[XQI_RED] = (uint8_t)cannot_win(b, XQI_RED);
+	tr->cannot_win[XQI_BLACK] = (uint8_t)cannot_win(b, XQI_BLACK);
+	tr->side = b->side;
+}
+
+int xqi_eval_traced(const struct xqi_eval_trace *tr, const struct xqi_eval_weight *w)
+{
+	int mg = 0, eg = 0;
+
+	for (int f = 0; f < XQI_EVAL_FEATURES; f++) {
+		mg += w[f].mg * tr->f[f];
+		eg += w[f].eg * tr->f[f];
+	}
+	return finish(mg, eg, tr->phase, tr->cannot_win, tr->side);
 }

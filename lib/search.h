@@ -14,9 +14,10 @@
  * The built-in engine (struct xqi_search) needs nothing installed: an
  * iterative-deepening principal-variation search with a transposition
  * table, quiescence on captures and check evasions, move ordering (hash
- * move, MVV/LVA, killers, history), null-move pruning and late-move
- * reductions, a material, piece-square and mobility evaluation, and the
- * repetition rules of rules.h (a perpetual check or chase loses).  Limited by depth
+ * move, MVV/LVA, killers, counter-moves, history), null-move, futility and
+ * late-move pruning, late-move reductions, check extensions, an
+ * evaluation tuned on real games (eval.h), and the repetition rules of
+ * rules.h (a perpetual check or chase loses).  Limited by depth
  * or nodes it is deterministic: the same position, history and limit give
  * the same analysis on every run and every machine, because nothing in that
  * mode reads a clock and the hash table is emptied before each analysis.
@@ -245,11 +246,5 @@ int xqi_search_run(struct xqi_search *s, struct xqi_analysis *out, const struct 
 
 /* An analyser backed by `s` (borrowed; it must outlive the analyser). */
 void xqi_search_analyser(struct xqi_analyser *a, struct xqi_search *s);
-
-/*
- * The static evaluation of `b` from the side to move's point of view, in
- * the built-in engine's centipawns (material and piece-square terms).
- */
-int xqi_eval(const struct xqi_position *b);
 
 #endif

@@ -7,7 +7,7 @@
  * (a perpetual check or chase loses, scored as a mate).
  *
  * The built-in engine (an iterative-deepening principal-variation search
- * with a material, piece-square and mobility evaluation) needs nothing
+ * with an evaluation tuned on real games) needs nothing
  * installed, and under a depth or node limit gives the same answer on
  * every run and every machine.  An external engine is spawned as a child
  * process (the protocol is found from its handshake, Fairy-Stockfish's
@@ -215,8 +215,39 @@ XQ_API int xq_eval_note_find(const char *comment, int *kind, int *score, int *de
 XQ_API int32_t xq_eval_loss(int kind_before, int score_before, int kind_after, int score_after,
 			    int side);
 
-/* The losses from which xqkit annotate marks a move, unless told
- * otherwise, and the NAGs it marks them with. */
+/*
+ * Winning chances.  A centipawn score `cp` for one side means an expected
+ * score (a win 1, a draw 1/2) of E = 1 / (1 + exp(-cp / scale)) for that
+ * side, where `scale` is the engine's (xq_analyser_cp_scale()); a mate for
+ * it is 1, being mated 0.  xq_eval_expected() gives E for a score (`kind`,
+ * `score`, the side's own view) in hundredths of a percent, 0..10000,
+ * computed the same on every machine.  xq_eval_drop() is what a move lost
+ * in it for the side that made it (`side`: 0 red, 1 black; both scores
+ * red's view, as comments hold them), never below 0: a move that loses
+ * material in a position already decided loses little.
+ */
+XQ_API int32_t xq_eval_expected(int kind, int score, int scale);
+XQ_API int32_t xq_eval_drop(int kind_before, int score_before, int kind_after, int score_after,
+			    int side, int scale);
+/*
+ * The scale of the analyser's centipawns in that formula: the built-in
+ * engine's XQ_EVAL_SCALE_BUILTIN; for an external engine, by the name it
+ * gives in its handshake, XQ_EVAL_SCALE_FAIRY_STOCKFISH for
+ * Fairy-Stockfish, XQ_EVAL_SCALE_PIKAFISH for Pikafish, and the built-in
+ * engine's for any other.
+ */
+XQ_API int xq_analyser_cp_scale(const xq_analyser *a);
+#define XQ_EVAL_SCALE_BUILTIN 220
+#define XQ_EVAL_SCALE_FAIRY_STOCKFISH 300
+#define XQ_EVAL_SCALE_PIKAFISH 110
+
+/* The drops in expected score (hundredths of a percent) from which xqkit
+ * annotate marks a move, unless told otherwise; the centipawn losses it
+ * marks by when asked to (--inaccuracy, --mistake, --blunder); and the
+ * NAGs it marks them with. */
+#define XQ_EVAL_INACCURACY_DROP 500 /* ?! ($6): 5 points */
+#define XQ_EVAL_MISTAKE_DROP 1000   /* ?  ($2): 10 points */
+#define XQ_EVAL_BLUNDER_DROP 1500   /* ?? ($4): 15 points */
 #define XQ_EVAL_INACCURACY 50 /* ?! ($6) */
 #define XQ_EVAL_MISTAKE 100   /* ?  ($2) */
 #define XQ_EVAL_BLUNDER 300   /* ?? ($4) */

@@ -126,13 +126,16 @@ static void score_order_puts_mates_beyond_every_cp_score(void **state)
 
 static void evaluation_is_symmetric(void **state)
 {
-	struct xqi_position b;
+	struct xqi_position b, c;
 	struct xqi_position red = pos("3k5/9/9/9/9/2R6/9/9/9/4K4 w");
 	struct xqi_position black = pos("4k4/9/9/9/6r2/9/9/9/9/5K3 b");
 
 	(void)state;
 	xqi_position_start(&b);
-	assert_int_equal(xqi_eval(&b), 0);
+	c = pos("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b");
+	/* The start is even: only the move is worth something, to either side. */
+	assert_int_equal(xqi_eval(&b), xqi_eval(&c));
+	assert_true(xqi_eval(&b) < 50);
 	/* The same position seen from the other side. */
 	assert_int_equal(xqi_eval(&red), xqi_eval(&black));
 	assert_true(xqi_eval(&red) > 800);
@@ -151,12 +154,15 @@ static void incremental_evaluation_matches_a_full_sum(void **state)
 	n = xqi_gen_legal(&b, moves);
 	for (int i = 0; i < n; i++) {
 		struct xqi_undo u;
-		int before = xqi_eval_red(t, &b), delta = xqi_eval_delta(t, &b, moves[i]);
+		int mg, eg, mg2, eg2;
+		xqi_eval_table_sum(t, &b, &mg, &eg);
+		xqi_eval_delta(t, &b, moves[i], &mg, &eg);
 		xqi_position_make(&b, moves[i], &u);
-		assert_int_equal(before + delta, xqi_eval_red(t, &b));
-		/* xqi_eval() is the same sum plus the positional terms, from the
-		 * side to move's view (red now). */
-		assert_int_equal(xqi_eval(&b), xqi_eval_red(t, &b) + xqi_eval_positional(&b));
+		xqi_eval_table_sum(t, &b, &mg2, &eg2);
+		assert_int_equal(mg, mg2);
+		assert_int_equal(eg, eg2);
+		/* xqi_eval() is the same sums with the other terms. */
+		assert_int_equal(xqi_eval(&b), xqi_eval_leaf(&b, mg, eg));
 		xqi_position_unmake(&b, moves[i], &u);
 	}
 	free(t);
