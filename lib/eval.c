@@ -129,17 +129,37 @@ static int between_on_file(const struct xqi_position *b, xqi_sq a, xqi_sq c)
 	return n;
 }
 
-static int count_ids(const struct xqi_position *b, int first, int last)
-{
-	int n = 0;
+/* What several terms need, counted once: pieces of each type per side,
+ * and the files that hold a pawn (bit column - 3). */
+struct census {
+	uint8_t n[2][XQI_PIECE_TYPES];
+	unsigned pawn_files;
+};
 
-	for (int id = first; id <= last; id++)
-		n += b->pc[id] != 0;
-	return n;
+static void take_census(const struct xqi_position *b, struct census *c)
+{
+	c->pawn_files = 0;
+	for (int side = 0; side < 2; side++) {
+		const uint8_t *pc = b->pc + XQI_SIDE_TAG(side);
+		uint8_t *n = c->n[side], pawns = 0;
+		n[XQI_KING] = pc[0] != 0;
+		n[XQI_ADVISOR] = (uint8_t)((pc[1] != 0) + (pc[2] != 0));
+		n[XQI_ELEPHANT] = (uint8_t)((pc[3] != 0) + (pc[4] != 0));
+		n[XQI_HORSE] = (uint8_t)((pc[5] != 0) + (pc[6] != 0));
+		n[XQI_ROOK] = (uint8_t)((pc[7] != 0) + (pc[8] != 0));
+		n[XQI_CANNON] = (uint8_t)((pc[9] != 0) + (pc[10] != 0));
+		for (int i = 11; i <= 15; i++)
+			if (pc[i]) {
+				pawns++;
+				c->pawn_files |= 1u << ((pc[i] & 15) - 3);
+			}
+		n[XQI_PAWN] = pawns;
+	}
 }
 
 /* Horses, rooks and cannons of `side` (ids from `tag`), against the king on `ek`. */
-static void piece_terms(const struct xqi_position *b, int tag, xqi_sq ek, struct acc *a, int sign)
+static void piece_terms(const struct xqi_position *b, const struct census *c, int tag, xqi_sq ek,
+			struct acc *a, int sign)
 {
 	for (int id = tag + 5; id <= tag + 6; id++) {
 		xqi_sq s = b->pc[id];
@@ -157,14 +177,10 @@ static void piece_terms(const struct xqi_position *b, int tag, xqi_sq ek, struct
 	}
 	for (int id = tag + 7; id <= tag + 8; id++) {
 		xqi_sq s = b->pc[id];
-		int pawns = 0;
 		if (!s)
 			continue;
 		add(a, XQI_EF_ROOK_MOBILITY, sign * slider_moves(b, s, 1));
-		for (int p = 11; p <= 15; p++)
-			pawns += (b->pc[16 + p] && (b->pc[16 + p] & 15) == (s & 15)) +
-				 (b->pc[32 + p] && (b->pc[32 + p] & 15) == (s & 15));
-		if (!pawns)
+		if (!(c->pawn_files & 1u << ((s & 15) - 3)))
 			add(a, XQI_EF_ROOK_PAWNLESS_FILE, sign);
 	}
 	for (int id = tag + 9; id <= tag + 10; id++) {
@@ -183,22 +199,21 @@ static void piece_terms(const struct xqi_position *b, int tag, xqi_sq ek, struct
 }
 
 /* Is `sq` in or just in front of the palace of `side`? */
-static int near_palace(int side, xqi_sq sq)
+static inline int near_palace(int side, xqi_sq sq)
 {
-	int file = XQI_SQ_FILE(sq), rank = XQI_SQ_RANK(sq);
+	int col = sq & 15, row = sq >> 4;
 
-	if (side == XQI_BLACK)
-		rank = 9 - rank;
-	return file >= 3 && file <= 5 && rank <= 3;
+	return col >= 6 && col <= 8 && (side == XQI_RED ? row >= 9 : row <= 6);
 }
 
 /* The safety of the king of `side` (ids from `tag`; the enemy's from `etag`). */
-static void king_terms(const struct xqi_position *b, int side, struct acc *a, int sign)
+static void king_terms(const struct xqi_position *b, const struct census *c, int side,
+		       struct acc *a, int sign)
 {
 	int tag = XQI_SIDE_TAG(side), etag = XQI_SIDE_TAG(side ^ 1);
-	int advisors = count_ids(b, tag + 1, tag + 2), elephants = count_ids(b, tag + 3, tag + 4);
-	int erooks = count_ids(b, etag + 7, etag + 8);
-	int attack = 2 * erooks + count_ids(b, etag + 5, etag + 6) + count_ids(b, etag + 9, etag + 10);
+	const uint8_t *own = c->n[side], *foe = c->n[side ^ 1];
+	int advisors = own[XQI_ADVISOR], elephants = own[XQI_ELEPHANT], erooks = foe[XQI_ROOK];
+	int attack = 2 * erooks + foe[XQI_HORSE] + foe[XQI_CANNON];
 	int near = 0, step = side == XQI_RED ? -16 : 16;
 	xqi_sq k = b->pc[tag];
 
@@ -215,9 +230,9 @@ static void king_terms(const struct xqi_position *b, int side, struct acc *a, in
 		if (!covered)
 			add(a, XQI_EF_ROOK_ON_OPEN_KING_FILE, sign * erooks);
 	}
-	for (int id = etag + 5; id <= etag + 15; id++)
-		if (b->pc[id] && (id < etag + 9 || id > etag + 10) && near_palace(side, b->pc[id]))
-			near++;
+	/* Horses and rooks (slots 5-8) and pawns (11-15) of the enemy. */
+	for (int id = etag + 5; id <= etag + 15; id = id == etag + 8 ? etag + 11 : id + 1)
+		near += b->pc[id] && near_palace(side, b->pc[id]);
 	add(a, XQI_EF_ATTACKERS_NEAR_KING, sign * near);
 }
 
@@ -237,31 +252,30 @@ static void pawn_terms(const struct xqi_position *b, int side, struct acc *a, in
 	add(a, XQI_EF_PAWNS_SIDE_BY_SIDE, sign * pairs);
 }
 
-static int phase_of(const struct xqi_position *b)
+static int phase_of(const struct census *c)
 {
 	int ph = 0;
 
-	for (int side = 0; side < 2; side++) {
-		int tag = XQI_SIDE_TAG(side);
-		ph += 2 * count_ids(b, tag + 5, tag + 6) + 4 * count_ids(b, tag + 7, tag + 8) +
-		      2 * count_ids(b, tag + 9, tag + 10);
-	}
+	for (int side = 0; side < 2; side++)
+		ph += 2 * c->n[side][XQI_HORSE] + 4 * c->n[side][XQI_ROOK] + 2 * c->n[side][XQI_CANNON];
 	return ph < XQI_EVAL_PHASE_MAX ? ph : XQI_EVAL_PHASE_MAX;
 }
 
 /* No rook, horse, cannon or pawn: `side` cannot win. */
-static int cannot_win(const struct xqi_position *b, int side)
+static int cannot_win(const struct census *c, int side)
 {
-	return count_ids(b, XQI_SIDE_TAG(side) + 5, XQI_SIDE_TAG(side) + 15) == 0;
+	const uint8_t *n = c->n[side];
+
+	return !n[XQI_HORSE] && !n[XQI_ROOK] && !n[XQI_CANNON] && !n[XQI_PAWN];
 }
 
 /* Everything but material and piece-square values, into `a`. */
-static void terms(const struct xqi_position *b, struct acc *a)
+static void terms(const struct xqi_position *b, const struct census *c, struct acc *a)
 {
-	piece_terms(b, XQI_SIDE_TAG(XQI_RED), b->pc[XQI_SIDE_TAG(XQI_BLACK)], a, 1);
-	piece_terms(b, XQI_SIDE_TAG(XQI_BLACK), b->pc[XQI_SIDE_TAG(XQI_RED)], a, -1);
-	king_terms(b, XQI_RED, a, 1);
-	king_terms(b, XQI_BLACK, a, -1);
+	piece_terms(b, c, XQI_SIDE_TAG(XQI_RED), b->pc[XQI_SIDE_TAG(XQI_BLACK)], a, 1);
+	piece_terms(b, c, XQI_SIDE_TAG(XQI_BLACK), b->pc[XQI_SIDE_TAG(XQI_RED)], a, -1);
+	king_terms(b, c, XQI_RED, a, 1);
+	king_terms(b, c, XQI_BLACK, a, -1);
 	pawn_terms(b, XQI_RED, a, 1);
 	pawn_terms(b, XQI_BLACK, a, -1);
 	add(a, XQI_EF_TEMPO, b->side == XQI_RED ? 1 : -1);
@@ -281,12 +295,14 @@ static int finish(int mg, int eg, int phase, const uint8_t no_win[2], int side)
 int xqi_eval_leaf(const struct xqi_position *b, int mg, int eg)
 {
 	struct acc a = {mg, eg, xqi_eval_weights, NULL};
+	struct census c;
 	uint8_t no_win[2];
 
-	terms(b, &a);
-	no_win[XQI_RED] = (uint8_t)cannot_win(b, XQI_RED);
-	no_win[XQI_BLACK] = (uint8_t)cannot_win(b, XQI_BLACK);
-	return finish(a.mg, a.eg, phase_of(b), no_win, b->side);
+	take_census(b, &c);
+	terms(b, &c, &a);
+	no_win[XQI_RED] = (uint8_t)cannot_win(&c, XQI_RED);
+	no_win[XQI_BLACK] = (uint8_t)cannot_win(&c, XQI_BLACK);
+	return finish(a.mg, a.eg, phase_of(&c), no_win, b->side);
 }
 
 int xqi_eval(const struct xqi_position *b)
@@ -300,8 +316,10 @@ int xqi_eval(const struct xqi_position *b)
 void xqi_eval_trace(const struct xqi_position *b, struct xqi_eval_trace *tr)
 {
 	struct acc a = {0, 0, xqi_eval_weights, tr};
+	struct census c;
 
 	memset(tr, 0, sizeof(*tr));
+	take_census(b, &c);
 	for (int id = 16; id < 48; id++) {
 		uint8_t kind = xqi_kind_of_id[id];
 		int side, type;
@@ -312,10 +330,10 @@ void xqi_eval_trace(const struct xqi_position *b, struct xqi_eval_trace *tr)
 		add(&a, XQI_EF_MATERIAL + type, side ? -1 : 1);
 		add(&a, xqi_eval_pst_feature(side, type, b->pc[id]), side ? -1 : 1);
 	}
-	terms(b, &a);
-	tr->phase = phase_of(b);
-	tr->cannot_win[XQI_RED] = (uint8_t)cannot_win(b, XQI_RED);
-	tr->cannot_win[XQI_BLACK] = (uint8_t)cannot_win(b, XQI_BLACK);
+	terms(b, &c, &a);
+	tr->phase = phase_of(&c);
+	tr->cannot_win[XQI_RED] = (uint8_t)cannot_win(&c, XQI_RED);
+	tr->cannot_win[XQI_BLACK] = (uint8_t)cannot_win(&c, XQI_BLACK);
 	tr->side = b->side;
 }
 

@@ -237,8 +237,8 @@ XQ_API int32_t xq_eval_drop(int kind_before, int score_before, int kind_after, i
  * engine's for any other.
  */
 XQ_API int xq_analyser_cp_scale(const xq_analyser *a);
-#define XQ_EVAL_SCALE_BUILTIN 220
-#define XQ_EVAL_SCALE_FAIRY_STOCKFISH 300
+#define XQ_EVAL_SCALE_BUILTIN 195
+#define XQ_EVAL_SCALE_FAIRY_STOCKFISH 230
 #define XQ_EVAL_SCALE_PIKAFISH 110
 
 /* The drops in expected score (hundredths of a percent) from which xqkit
