@@ -418,3 +418,28 @@ int32_t xq_eval_loss(int kind_before, int score_before, int kind_after, int scor
 	return xqi_evalnote_loss(score_in(kind_before, score_before), score_in(kind_after, score_after),
 				side ? XQI_BLACK : XQI_RED);
 }
+
+int32_t xq_eval_expected(int kind, int score, int scale)
+{
+	return xqi_evalnote_expected(score_in(kind, score), scale);
+}
+
+int32_t xq_eval_drop(int kind_before, int score_before, int kind_after, int score_after, int side,
+		     int scale)
+{
+	return xqi_evalnote_drop(score_in(kind_before, score_before), score_in(kind_after, score_after),
+				 side ? XQI_BLACK : XQI_RED, scale);
+}
+
+int xq_analyser_cp_scale(const xq_analyser *a)
+{
+	const char *name = xq_analyser_description(a);
+
+	if (!a->engine)
+		return XQ_EVAL_SCALE_BUILTIN;
+	if (!strncmp(name, "Fairy-Stockfish", 15))
+		return XQ_EVAL_SCALE_FAIRY_STOCKFISH;
+	if (!strncmp(name, "Pikafish", 8))
+		return XQ_EVAL_SCALE_PIKAFISH;
+	return XQ_EVAL_SCALE_BUILTIN;
+}

@@ -220,3 +220,47 @@ int32_t xqi_evalnote_loss(struct xqi_score red_before, struct xqi_score red_afte
 		l = -l;
 	return l > 0 ? l : 0;
 }
+
+/* e^x with the basic operations only: a short series of x / 1024, squared
+ * ten times (relative error about 1e-13 for |x| up to 30), so that the
+ * result does not depend on the machine's libm. */
+static double exp_exact(double x)
+{
+	double r = x / 1024.0, term = 1.0, sum = 1.0;
+
+	for (int k = 1; k <= 12; k++) {
+		term = term * r / k;
+		sum += term;
+	}
+	for (int i = 0; i < 10; i++)
+		sum *= sum;
+	return sum;
+}
+
+int32_t xqi_evalnote_expected(struct xqi_score s, int32_t scale)
+{
+	double x;
+
+	if (s.kind == XQ_EVAL_MATE)
+		return XQI_EVALNOTE_CHANCE_MAX;
+	if (s.kind == XQ_EVAL_MATED)
+		return 0;
+	if (scale <= 0)
+		scale = 1;
+	x = (double)xqi_evalnote_value(s) / scale;
+	if (x > 30)
+		x = 30;
+	else if (x < -30)
+		x = -30;
+	return (int32_t)(XQI_EVALNOTE_CHANCE_MAX / (1.0 + exp_exact(-x)) + 0.5);
+}
+
+int32_t xqi_evalnote_drop(struct xqi_score red_before, struct xqi_score red_after, int mover,
+			  int32_t scale)
+{
+	int32_t d = xqi_evalnote_expected(red_before, scale) - xqi_evalnote_expected(red_after, scale);
+
+	if (mover == XQI_BLACK)
+		d = -d;
+	return d > 0 ? d : 0;
+}

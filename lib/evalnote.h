@@ -88,8 +88,38 @@ int32_t xqi_evalnote_value(struct xqi_score s);
  */
 int32_t xqi_evalnote_loss(struct xqi_score red_before, struct xqi_score red_after, int mover);
 
-/* The losses (centipawns) from which annotate marks a move ?! ? ?? unless
- * told otherwise, and the NAGs it marks them with, are the public
- * XQ_EVAL_INACCURACY ... and XQ_NAG_INACCURACY ... (<xq/analyse.h>). */
+/*
+ * Winning chances.  A centipawn score means an expected score (a win 1, a
+ * draw 1/2) of
+ *
+ *     E(cp) = 1 / (1 + exp(-cp / scale))
+ *
+ * for the side it is from, where `scale` belongs to the engine that gave
+ * it (the built-in engine's is XQI_EVAL_SCALE, fitted with its evaluation
+ * on real games' results; see xq_analyser_cp_scale()); a mate for that
+ * side is 1, being mated 0.  xqi_evalnote_expected() gives E in
+ * hundredths of a percent (0..10000), rounded, computed with the basic
+ * floating-point operations only (no libm), so that every machine gets the
+ * same number and the same marks.
+ */
+#define XQI_EVALNOTE_CHANCE_MAX 10000
+int32_t xqi_evalnote_expected(struct xqi_score s, int32_t scale);
+
+/*
+ * What a move lost in expected score for the side that made it, in
+ * hundredths of a percent: E of the score before it minus E of the score
+ * after it, both from red's point of view as comments hold them and turned
+ * to the mover's, never below 0.  So a move that loses a rook in a
+ * position already lost, or already won, loses little: the chances were
+ * decided before it.
+ */
+int32_t xqi_evalnote_drop(struct xqi_score red_before, struct xqi_score red_after, int mover,
+			  int32_t scale);
+
+/* The thresholds from which annotate marks a move ?! ? ?? unless told
+ * otherwise, and the NAGs it marks them with, are the public
+ * XQ_EVAL_INACCURACY_DROP ... (drops in expected score),
+ * XQ_EVAL_INACCURACY ... (centipawn losses, when asked for) and
+ * XQ_NAG_INACCURACY ... (<xq/analyse.h>). */
 
 #endif

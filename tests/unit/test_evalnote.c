@@ -229,6 +229,37 @@ static void losses_are_measured_from_the_movers_side_with_mates_above_material(v
 	assert_int_equal(xqi_evalnote_value(mate(XQ_EVAL_MATE, 500)), XQI_EVALNOTE_MATE - 100);
 }
 
+static void expected_score_is_a_logistic_of_the_centipawns(void **state)
+{
+	(void)state;
+	assert_int_equal(xqi_evalnote_expected(cp(0), 200), 5000);
+	/* 1 / (1 + e^-1) = 0.731059: 7311 hundredths of a percent. */
+	assert_int_equal(xqi_evalnote_expected(cp(200), 200), 7311);
+	assert_int_equal(xqi_evalnote_expected(cp(-200), 200), 10000 - 7311);
+	/* A larger scale: the same centipawns mean less. */
+	assert_true(xqi_evalnote_expected(cp(200), 400) < 7311);
+	assert_int_equal(xqi_evalnote_expected(mate(XQ_EVAL_MATE, 3), 200), 10000);
+	assert_int_equal(xqi_evalnote_expected(mate(XQ_EVAL_MATED, 3), 200), 0);
+	/* Centipawns are clamped as losses are: far beyond a decided score
+	 * nothing changes. */
+	assert_int_equal(xqi_evalnote_expected(cp(5000), 200), xqi_evalnote_expected(cp(2000), 200));
+}
+
+static void a_move_that_loses_material_in_a_decided_position_drops_little(void **state)
+{
+	(void)state;
+	/* Red is 15 pawns up and gives back 6: still winning, under 2 points of
+	 * expected score (not even an inaccuracy), though 600 centipawns are
+	 * gone. */
+	assert_true(xqi_evalnote_drop(cp(1500), cp(900), XQI_RED, 220) < 200);
+	assert_int_equal(xqi_evalnote_loss(cp(1500), cp(900), XQI_RED), 600);
+	/* The same 600 centipawns from an even position: a blunder. */
+	assert_true(xqi_evalnote_drop(cp(0), cp(-600), XQI_RED, 220) > 4000);
+	/* Black's moves are measured from black's side; a gain is no drop. */
+	assert_true(xqi_evalnote_drop(cp(0), cp(600), XQI_BLACK, 220) > 4000);
+	assert_int_equal(xqi_evalnote_drop(cp(0), cp(600), XQI_RED, 220), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +272,8 @@ int main(void)
 		cmocka_unit_test(ordinary_comments_are_never_taken_for_scores),
 		cmocka_unit_test(a_comment_is_read_only_within_its_length),
 		cmocka_unit_test(losses_are_measured_from_the_movers_side_with_mates_above_material),
+		cmocka_unit_test(expected_score_is_a_logistic_of_the_centipawns),
+		cmocka_unit_test(a_move_that_loses_material_in_a_decided_position_drops_little),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
