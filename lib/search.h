@@ -24,8 +24,9 @@
  *
  * Scores.  A struct xqi_score is from one side's point of view (the side to
  * move in an analysis).  XQ_EVAL_CP is in centipawns: for the built-in
- * engine a pawn that has not crossed the river is 100 (a horse 400, a
- * cannon 450, a rook 900; see search.c); an external engine's `cp` is
+ * engine the material of a pawn is 100 (eval.h; the other values were
+ * tuned against it on real games, and XQ_EVAL_SCALE_BUILTIN says what a
+ * score means in expected score); an external engine's `cp` is
  * passed on as the engine gives it (Fairy-Stockfish and Pikafish scale
  * theirs differently, see engines.md), and a UCCI engine's bare score is
  * taken as centipawns too.  XQ_EVAL_MATE means the viewing side mates in

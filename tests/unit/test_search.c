@@ -15,6 +15,7 @@
 #include "eval.h"
 #include "movegen.h"
 #include "search.h"
+#include "search_int.h"
 
 static xqi_move mv(const char *iccs)
 {
@@ -166,6 +167,74 @@ static void incremental_evaluation_matches_a_full_sum(void **state)
 		xqi_position_unmake(&b, moves[i], &u);
 	}
 	free(t);
+}
+
+/* ---- pruning and reductions ------------------------------------------------- */
+
+static void null_move_is_not_tried_in_a_pawnless_ending(void **state)
+{
+	struct xqi_position b;
+
+	(void)state;
+	/* A lone rook against the advisors: zugzwang is real here. */
+	b = pos("3aka3/9/9/9/9/9/9/9/R8/3K5 w");
+	assert_false(xqi_search_null_move_allowed(&b));
+	/* Nothing but a pawn: never. */
+	b = pos("3aka3/9/9/9/9/9/4P4/9/9/3K5 w");
+	assert_false(xqi_search_null_move_allowed(&b));
+}
+
+static void null_move_is_tried_in_a_middle_game(void **state)
+{
+	struct xqi_position b;
+
+	(void)state;
+	xqi_position_start(&b);
+	assert_true(xqi_search_null_move_allowed(&b));
+	/* Two pieces that move far, or one with pawns on the board. */
+	b = pos("3aka3/9/9/9/9/9/9/9/RN7/3K5 w");
+	assert_true(xqi_search_null_move_allowed(&b));
+	b = pos("3aka3/9/9/9/9/9/4P4/9/R8/3K5 w");
+	assert_true(xqi_search_null_move_allowed(&b));
+	/* It is the side to move that passes: black here has nothing. */
+	b = pos("3aka3/9/9/9/9/9/4P4/9/R8/3K5 b");
+	assert_false(xqi_search_null_move_allowed(&b));
+}
+
+static void late_moves_are_reduced_more_the_deeper_and_later_they_are(void **state)
+{
+	(void)state;
+	/* The first three moves, and every move near the leaves, in full. */
+	for (int d = 1; d <= 30; d++)
+		for (int n = 1; n <= 3; n++)
+			assert_int_equal(xqi_search_reduction(d, n), 0);
+	for (int n = 1; n <= 60; n++)
+		assert_int_equal(xqi_search_reduction(2, n), 0);
+	/* Never less for a later move or a deeper node. */
+	for (int d = 3; d < 30; d++)
+		for (int n = 4; n < 60; n++) {
+			assert_true(xqi_search_reduction(d, n + 1) >= xqi_search_reduction(d, n));
+			assert_true(xqi_search_reduction(d + 1, n) >= xqi_search_reduction(d, n));
+		}
+	assert_true(xqi_search_reduction(8, 20) >= 2);
+	assert_true(xqi_search_reduction(8, 20) < 8);
+}
+
+static void pruning_keeps_the_best_move_of_a_won_exchange(void **state)
+{
+	/* Red's rook takes black's loose rook on the e file: a search deep
+	 * enough to prune and reduce must still see it. */
+	struct xqi_search *s = new_search();
+	struct xqi_position b = pos("3akab2/9/4b4/9/4r4/9/9/4R4/4A4/3AK4 w");
+	struct xqi_limit lim = {9, 0, 0};
+	struct xqi_analysis a;
+
+	(void)state;
+	run(s, &b, NULL, 0, lim, &a);
+	assert_int_equal(a.best, mv("e2e5"));
+	assert_int_equal(a.score.kind, XQ_EVAL_CP);
+	assert_true(a.score.value > 500);
+	xqi_search_free(s);
 }
 
 /* ---- mates ---------------------------------------------------------------- */
@@ -635,6 +704,10 @@ int main(void)
 		cmocka_unit_test(score_order_puts_mates_beyond_every_cp_score),
 		cmocka_unit_test(evaluation_is_symmetric),
 		cmocka_unit_test(incremental_evaluation_matches_a_full_sum),
+		cmocka_unit_test(null_move_is_not_tried_in_a_pawnless_ending),
+		cmocka_unit_test(null_move_is_tried_in_a_middle_game),
+		cmocka_unit_test(late_moves_are_reduced_more_the_deeper_and_later_they_are),
+		cmocka_unit_test(pruning_keeps_the_best_move_of_a_won_exchange),
 		cmocka_unit_test(finds_every_mate_in_one),
 		cmocka_unit_test(finds_every_mate_in_two),
 		cmocka_unit_test(finds_every_mate_in_three),
