@@ -13,10 +13,23 @@
 #    for every position): annotate -j 1 and -j 2 alternating, medians,
 #    positions per second and the ratio (skipped with a message when it is
 #    not installed: apt-get install fairy-stockfish).
+# 3. With PEER=path/to/another/xqkit (the start of a branch, say): this
+#    xqkit and the peer at their own default settings (no limit given),
+#    -j 1, RUNS runs each alternating, medians of wall and CPU time per
+#    position and the ratio of CPU times (the load-proof one).
+# 4. With REF=file.ndjson (annotate -t ndjson of the same GAMES by a
+#    reference engine, made by this xqkit: e.g. --engine
+#    /usr/games/fairy-stockfish --nodes 1000000): how far the ?/?? marks
+#    of this xqkit's default run agree with the reference's, move by move
+#    over the moves both marked or left unmarked with their loss known:
+#    precision (of the moves marked here, the share the reference marks
+#    too) and recall (of the moves the reference marks, the share marked
+#    here).
 #
-# Usage: bench/annotate.sh [RUNS] [DEPTH] [NODES] [GAMES...]
+# Usage: [PEER=xqkit] [REF=ndjson] bench/annotate.sh [RUNS] [DEPTH] [NODES] [GAMES...]
 #        (builds the driver with `make bench-tools`; BUILD=dir for another
-#        build directory, FAIRY_STOCKFISH=path for another engine)
+#        build directory, FAIRY_STOCKFISH=path for another engine;
+#        SKIP_ENGINES=1 runs only parts 3 and 4)
 set -eu
 runs=${1:-3}
 depth=${2:-6}
@@ -42,6 +55,43 @@ positions_of() {
 "$xqkit" replay --output-format ndjson "$@" 2>/dev/null |
 	sed -n 's/.*"game":\([0-9]*\),"ply":\([0-9]*\).*"fen":"\([^"]*\)".*/g\1p\2\t\3/p' > "$tmp/positions.tsv"
 npos=$(wc -l < "$tmp/positions.tsv")
+
+# 3 and 4 first: they are what a change of the engine is judged by.
+if [ -n "${PEER:-}" ]; then
+	n=$(positions_of "$xqkit" annotate "$@")
+	echo "default settings, this xqkit against $PEER, $n positions (median of $runs runs, alternating)"
+	: > "$tmp/new"; : > "$tmp/old"
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		measure "$tmp/new" "$xqkit" annotate -q -j 1 "$@"
+		measure "$tmp/old" "$PEER" annotate -q -j 1 "$@"
+		i=$((i + 1))
+	done
+	peer_table() {
+		set -- $(report "$tmp/new") $(report "$tmp/old")
+		awk -v n="$n" -v w1="$1" -v c1="$2" -v w0="$4" -v c0="$5" 'BEGIN {
+			printf "  %-10s %8.2f s wall %8.2f s CPU %8.1f ms CPU a position\n", "this", w1, c1, 1000 * c1 / n
+			printf "  %-10s %8.2f s wall %8.2f s CPU %8.1f ms CPU a position\n", "peer", w0, c0, 1000 * c0 / n
+			printf "  this / peer: %.2f (CPU), %.2f (wall)\n", c1 / c0, w1 / w0 }'
+	}
+	peer_table
+	echo
+fi
+if [ -n "${REF:-}" ]; then
+	"$xqkit" annotate -q -t ndjson -o "$tmp/marks.ndjson" --force "$@" || true
+	# game<TAB>ply<TAB>1 when marked ? or ??, else 0; moves whose loss is known.
+	marks() { sed -n '/"xqkit.eval\//{/"loss":/p}' "$1" |
+		sed 's/.*"game":\([0-9]*\),"ply":\([0-9]*\).*/\1\t\2\t&/' |
+		awk -F '\t' '{print $1 "\t" $2 "\t" ($3 ~ /"nag":"\?\??"/ ? 1 : 0)}' | sort; }
+	marks "$tmp/marks.ndjson" | awk '{print $1 ":" $2 "\t" $3}' | sort > "$tmp/a"
+	marks "$REF" | awk '{print $1 ":" $2 "\t" $3}' | sort > "$tmp/b"
+	join -t "$(printf '\t')" "$tmp/a" "$tmp/b" > "$tmp/ab" || true
+	awk -F '\t' '{n++; a += $2; b += $3; both += $2 && $3}
+		END {printf "?/?? marks against %s: %d moves, %d marked here, %d by the reference, %d by both: precision %.1f%%, recall %.1f%%\n",
+			ref, n, a, b, both, a ? 100 * both / a : 0, b ? 100 * both / b : 0}' ref="$REF" "$tmp/ab"
+	echo
+fi
+[ -z "${SKIP_ENGINES:-}" ] || exit 0
 
 n=$(positions_of "$xqkit" annotate --depth "$depth" "$@")
 echo "built-in engine, depth $depth, $n positions of $(printf '%s ' "$@")(median of $runs runs)"
