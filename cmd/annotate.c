@@ -55,42 +55,53 @@
 #include <xq/record.h>
 #include <xq/rules.h>
 
-#define DEFAULT_DEPTH 8
+#define DEFAULT_DEPTH 10
+#define SETTINGS_HEAD "xqkit annotate, "
+#define CMD_STR_(x) #x
+#define CMD_STR(x) CMD_STR_(x)
 #define MAX_ENGINE_OPTIONS 64
 
 static const char usage[] =
-	"xqkit annotate [--engine PATH [--engine-arg ARG]... [--protocol uci|ucci]\n"
+	"xqkit annotate [--engine PATH|auto [--engine-arg ARG]... [--protocol uci|ucci]\n"
 	"                      [--engine-option NAME=VALUE]... [--timeout MS]]\n"
 	"                      [--depth N | --nodes N | --movetime MS]\n"
-	"                      [--inaccuracy CP] [--mistake CP] [--blunder CP] [--pv-threshold CP]\n"
+	"                      [--inaccuracy-drop PCT] [--mistake-drop PCT] [--blunder-drop PCT]\n"
+	"                      [--inaccuracy CP] [--mistake CP] [--blunder CP] [--cp-scale CP]\n"
+	"                      [--pv-threshold CP]\n"
 	"                      [--variations] [--rules SET] [--hash MB] [-t pgn|ndjson]\n"
 	"                      [--notation NAME] [-o FILE [--force | --resume]] [-r] [-j N] [INPUT...]";
 static const char summary[] =
 	"Analyse every position of every game with the built-in engine (the default)\n"
 	"or an external UCI/UCCI engine, and write the games with the score after each\n"
 	"move from red's point of view ({+0.35/8}, {#-3}), ?! ? ?? marks by how much a\n"
-	"move lost, optionally the engine's best line, and a summary per game, as PGN or\n"
-	"as NDJSON records (one per ply).  Default limit: --depth 8.  Exit status 1 when\n"
-	"a game's annotation is incomplete or a game was skipped; 130 on Ctrl-C.";
+	"move lowered its side's expected score, optionally the engine's best line, and a\n"
+	"summary per game, as PGN or as NDJSON records (one per ply).  Default limit:\n"
+	"--depth " CMD_STR(DEFAULT_DEPTH) ".  Exit status 1 when a game's annotation is incomplete\n"
+	"or a game was skipped; 130 on Ctrl-C.";
 
 enum { O_ENGINE = 'E', O_PROTOCOL = 'p', O_ENGINE_OPTION = 'O', O_DEPTH = 'd', O_NODES = 'N',
        O_MOVETIME = 'M', O_TIMEOUT = 'T', O_INACCURACY = 'i', O_MISTAKE = 'm', O_BLUNDER = 'b',
        O_PV = 'V', O_VARIATIONS = 'a', O_RULES = 'u', O_HASH = 'H', O_TO = 't', O_NOTATION = 'n',
        O_ENCODING = 'e', O_ENCODING_OLD = 'c', O_OUT = 'o', O_FORCE = 'f', O_RESUME = 'R',
-       O_KEEP = 'k', O_ENGINE_ARG = 'A', O_EVAL_COMMAND = 0x101 };
+       O_KEEP = 'k', O_ENGINE_ARG = 'A', O_EVAL_COMMAND = 0x101, O_INACCURACY_DROP,
+       O_MISTAKE_DROP, O_BLUNDER_DROP, O_CP_SCALE };
 
 static const struct opt_spec options[] = {
-	OPT_VALUE(O_ENGINE, 0, "engine", "PATH", "an external UCI or UCCI engine (default: the built-in engine)"),
+	OPT_VALUE(O_ENGINE, 0, "engine", "PATH", "an external UCI or UCCI engine, or auto: Pikafish or Fairy-Stockfish when found (default: the built-in engine)"),
 	OPT_VALUE(O_ENGINE_ARG, 0, "engine-arg", "ARG", "an argument for the engine program (repeatable)"),
 	OPT_VALUE(O_PROTOCOL, 0, "protocol", "P", "uci, ucci or auto (default: found from the handshake)"),
 	OPT_VALUE(O_ENGINE_OPTION, 0, "engine-option", "NAME=VALUE", "set an engine option (repeatable)"),
-	OPT_VALUE(O_DEPTH, 0, "depth", "N", "search each position N plies deep (default 8)"),
+	OPT_VALUE(O_DEPTH, 0, "depth", "N", "search each position N plies deep (default " CMD_STR(DEFAULT_DEPTH) ")"),
 	OPT_VALUE(O_NODES, 0, "nodes", "N", "search each position N nodes"),
 	OPT_VALUE(O_MOVETIME, 0, "movetime", "MS", "search each position MS milliseconds (not reproducible)"),
 	OPT_VALUE(O_TIMEOUT, 0, "timeout", "MS", "an engine silent this long is hung (default 300000)"),
-	OPT_VALUE(O_INACCURACY, 0, "inaccuracy", "CP", "?! for a move that loses CP centipawns (default 50)"),
-	OPT_VALUE(O_MISTAKE, 0, "mistake", "CP", "? for a loss of CP (default 100)"),
-	OPT_VALUE(O_BLUNDER, 0, "blunder", "CP", "?? for a loss of CP (default 300)"),
+	OPT_VALUE(O_INACCURACY_DROP, 0, "inaccuracy-drop", "PCT", "?! for a move that lowers its side's expected score PCT points (default 5)"),
+	OPT_VALUE(O_MISTAKE_DROP, 0, "mistake-drop", "PCT", "? for a drop of PCT points (default 10)"),
+	OPT_VALUE(O_BLUNDER_DROP, 0, "blunder-drop", "PCT", "?? for a drop of PCT points (default 15)"),
+	OPT_VALUE(O_INACCURACY, 0, "inaccuracy", "CP", "mark by centipawns instead: ?! for a loss of CP (default 50)"),
+	OPT_VALUE(O_MISTAKE, 0, "mistake", "CP", "? for a loss of CP centipawns (default 100)"),
+	OPT_VALUE(O_BLUNDER, 0, "blunder", "CP", "?? for a loss of CP centipawns (default 300)"),
+	OPT_VALUE(O_CP_SCALE, 0, "cp-scale", "CP", "the engine's centipawns in the expected score (default: known per engine)"),
 	OPT_VALUE(O_PV, 0, "pv-threshold", "CP", "add the engine's best line where a move loses CP or more"),
 	OPT_FLAG(O_VARIATIONS, 0, "variations", "annotate the moves of variations too"),
 	OPT_VALUE(O_RULES, 0, "rules", "SET", "built-in engine: repetition rules, asian (default), chinese or none"),
@@ -150,6 +161,10 @@ struct actx {
 	int rules_given;
 	int no_rules;            /* --rules none: a repetition is a draw, no move limit */
 	int keep_broken, force, resume_mode;
+	int32_t cp_marks[MARK_COUNT], drop_marks[MARK_COUNT]; /* as given; -1: not given */
+	int cp_scale;            /* --cp-scale, 0: the engine's */
+	int auto_engine;         /* --engine auto */
+	char found_engine[4096]; /* the program --engine auto found */
 	const char *to_name;
 	struct movetext mt;
 	int notation_given;
@@ -252,6 +267,7 @@ static int worker_init(void *ctx, int id, void **worker)
 		return 1;
 	}
 	if (id == 0) {
+		c->set.scale = c->cp_scale ? c->cp_scale : xq_analyser_cp_scale(w->a.an);
 		describe_settings(c, w->a.an);
 		xq_buf_adds(&c->engine, xq_analyser_description(w->a.an));
 		if (xq_buf_error(&c->settings) || xq_buf_error(&c->engine)) {
@@ -545,7 +561,7 @@ static void describe_settings(struct actx *c, const xq_analyser *a)
 	struct xq_buf *b = &c->settings;
 	const struct annotate_limit *l = &c->set.limit;
 
-	xq_buf_adds(b, "xqkit annotate, ");
+	xq_buf_adds(b, SETTINGS_HEAD);
 	if (c->engine_path) {
 		xq_buf_addf(b, "engine %s (%s)", xq_analyser_description(a), xq_analyser_protocol(a));
 		for (size_t i = 0; i < c->neargs; i++)
@@ -562,8 +578,13 @@ static void describe_settings(struct actx *c, const xq_analyser *a)
 		xq_buf_addf(b, ", nodes %llu", (unsigned long long)l->nodes);
 	if (l->movetime_ms)
 		xq_buf_addf(b, ", movetime %u ms", (unsigned)l->movetime_ms);
-	xq_buf_addf(b, ", marks %ld/%ld/%ld", (long)c->set.marks[0], (long)c->set.marks[1],
-		    (long)c->set.marks[2]);
+	if (c->set.by_cp)
+		xq_buf_addf(b, ", marks %ld/%ld/%ld", (long)c->set.marks[0], (long)c->set.marks[1],
+			    (long)c->set.marks[2]);
+	else
+		xq_buf_addf(b, ", marks by expected score %ld/%ld/%ld%% (cp scale %d)",
+			    (long)c->set.marks[0] / 100, (long)c->set.marks[1] / 100,
+			    (long)c->set.marks[2] / 100, c->set.scale);
 	if (c->set.pv_threshold >= 0)
 		xq_buf_addf(b, ", best lines from %ld", (long)c->set.pv_threshold);
 	if (c->set.variations)
@@ -635,6 +656,16 @@ static void close_output(struct actx *c, int keep)
 	c->out = NULL;
 }
 
+/* The settings that made the marks, for the summary: the marker's, without
+ * its "xqkit annotate, ". */
+static const char *settings_of(const struct actx *c)
+{
+	const char *s = c->set.settings ? c->set.settings : "";
+	size_t n = strlen(SETTINGS_HEAD);
+
+	return strncmp(s, SETTINGS_HEAD, n) ? s : s + n;
+}
+
 static void summary_json(struct actx *c, double secs)
 {
 	struct reporter *r = &c->rep;
@@ -642,6 +673,8 @@ static void summary_json(struct actx *c, double secs)
 
 	xq_buf_adds(b, ",\"engine\":");
 	report_add_json_safe(b, c->set.engine);
+	xq_buf_adds(b, ",\"settings\":");
+	report_add_json_safe(b, settings_of(c));
 	reporter_summary_inputs(r, b, r->games);
 	xq_buf_addf(b, ",\"annotated\":%llu,\"copied\":%llu,\"written\":%llu,\"incomplete\":%llu,\"skipped\":%llu,\"positions\":%llu,\"engine_failures\":%llu",
 		    (unsigned long long)c->annotated, (unsigned long long)c->copied,
@@ -678,8 +711,8 @@ static void print_summary(struct actx *c, double secs)
 	if (c->skipped)
 		xq_buf_addf(b, ", %llu skipped", (unsigned long long)c->skipped);
 	reporter_unread_text(r, b);
-	xq_buf_addf(b, "; %llu positions analysed by %s in %.2f s (%.1f/s)\n",
-		    (unsigned long long)c->positions, c->set.engine, secs, pps);
+	xq_buf_addf(b, "; %llu positions analysed by %s in %.2f s (%.1f/s); %s\n",
+		    (unsigned long long)c->positions, c->set.engine, secs, pps, settings_of(c));
 	reporter_flush(r);
 }
 
@@ -795,7 +828,8 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 			snprintf(p->err, sizeof(p->err), "--engine needs a program");
 			return -1;
 		}
-		c->engine_path = value;
+		c->auto_engine = !strcmp(value, "auto");
+		c->engine_path = c->auto_engine ? NULL : value;
 		return 0;
 	case O_PROTOCOL: c->protocol = value; return 0;
 	case O_ENGINE_ARG:
@@ -813,11 +847,18 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 		return num_option(p, "--movetime", value, 1, 3600000L, NUM_U32, &s->limit.movetime_ms);
 	case O_TIMEOUT: return num_option(p, "--timeout", value, 1, 86400000L, NUM_U32, &c->timeout);
 	case O_INACCURACY:
-		return num_option(p, "--inaccuracy", value, 1, 100000, NUM_I32, &s->marks[MARK_INACCURACY]);
+		return num_option(p, "--inaccuracy", value, 1, 100000, NUM_I32, &c->cp_marks[MARK_INACCURACY]);
 	case O_MISTAKE:
-		return num_option(p, "--mistake", value, 1, 100000, NUM_I32, &s->marks[MARK_MISTAKE]);
+		return num_option(p, "--mistake", value, 1, 100000, NUM_I32, &c->cp_marks[MARK_MISTAKE]);
 	case O_BLUNDER:
-		return num_option(p, "--blunder", value, 1, 100000, NUM_I32, &s->marks[MARK_BLUNDER]);
+		return num_option(p, "--blunder", value, 1, 100000, NUM_I32, &c->cp_marks[MARK_BLUNDER]);
+	case O_INACCURACY_DROP:
+		return num_option(p, "--inaccuracy-drop", value, 1, 100, NUM_I32, &c->drop_marks[MARK_INACCURACY]);
+	case O_MISTAKE_DROP:
+		return num_option(p, "--mistake-drop", value, 1, 100, NUM_I32, &c->drop_marks[MARK_MISTAKE]);
+	case O_BLUNDER_DROP:
+		return num_option(p, "--blunder-drop", value, 1, 100, NUM_I32, &c->drop_marks[MARK_BLUNDER]);
+	case O_CP_SCALE: return num_option(p, "--cp-scale", value, 1, 100000, NUM_INT, &c->cp_scale);
 	case O_PV: return num_option(p, "--pv-threshold", value, 0, 100000, NUM_I32, &s->pv_threshold);
 	case O_VARIATIONS: s->variations = 1; return 0;
 	case O_EVAL_COMMAND: s->eval_command = 1; return 0;
@@ -861,7 +902,14 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 /* The engine options together; 0 or -1 (p->err says why). */
 static int check_engine(struct actx *c, struct opt_parser *p)
 {
-	if (!c->engine_path) {
+	if (c->auto_engine && (c->protocol || c->neopts || c->neargs || c->rules_given)) {
+		snprintf(p->err, sizeof(p->err),
+			 "%s is for one engine: --engine auto may choose any (name it with --engine PATH)",
+			 c->protocol ? "--protocol" : c->neopts ? "--engine-option"
+				 : c->neargs ? "--engine-arg" : "--rules");
+		return -1;
+	}
+	if (!c->engine_path && !c->auto_engine) {
 		if (!c->protocol && !c->neopts && !c->neargs && !c->timeout)
 			return 0;
 		snprintf(p->err, sizeof(p->err), "%s is for an external engine (give --engine PATH)",
@@ -882,6 +930,8 @@ static int check_engine(struct actx *c, struct opt_parser *p)
 	}
 	return 0;
 }
+
+static int check_marks(struct actx *c, struct opt_parser *p);
 
 /* What is written, and how; 0 or -1 (p->err says why). */
 static int check_writing(struct actx *c, struct opt_parser *p)
@@ -918,11 +968,36 @@ static int check_writing(struct actx *c, struct opt_parser *p)
 	}
 	if (!s->limit.depth && !s->limit.nodes && !s->limit.movetime_ms)
 		s->limit.depth = DEFAULT_DEPTH;
+	return check_marks(c, p);
+}
+
+/* The thresholds of the marks; 0 or -1 (p->err says why). */
+static int check_marks(struct actx *c, struct opt_parser *p)
+{
+	struct annotate_settings *s = &c->set;
+	int cp = 0, drop = 0;
+
+	for (int m = 0; m < MARK_COUNT; m++)
+		cp |= c->cp_marks[m] >= 0, drop |= c->drop_marks[m] >= 0;
+	if (cp && drop) {
+		snprintf(p->err, sizeof(p->err),
+			 "the marks go by the drop in expected score (--inaccuracy-drop, ...) or by centipawns (--inaccuracy, ...), not both");
+		return -1;
+	}
+	s->by_cp = cp;
+	annotate_default_marks(s->marks, cp);
+	for (int m = 0; m < MARK_COUNT; m++) {
+		if (cp && c->cp_marks[m] >= 0)
+			s->marks[m] = c->cp_marks[m];
+		if (drop && c->drop_marks[m] >= 0)
+			s->marks[m] = c->drop_marks[m] * 100;
+	}
 	if (s->marks[MARK_INACCURACY] > s->marks[MARK_MISTAKE] ||
 	    s->marks[MARK_MISTAKE] > s->marks[MARK_BLUNDER]) {
-		snprintf(p->err, sizeof(p->err),
-			 "the thresholds must not decrease: --inaccuracy %ld, --mistake %ld, --blunder %ld",
-			 (long)s->marks[0], (long)s->marks[1], (long)s->marks[2]);
+		int k = s->by_cp ? 1 : 100;
+		snprintf(p->err, sizeof(p->err), "the thresholds must not decrease: --inaccuracy%s %ld, --mistake%s %ld, --blunder%s %ld",
+			 s->by_cp ? "" : "-drop", (long)s->marks[0] / k, s->by_cp ? "" : "-drop",
+			 (long)s->marks[1] / k, s->by_cp ? "" : "-drop", (long)s->marks[2] / k);
 		return -1;
 	}
 	return 0;
@@ -996,7 +1071,9 @@ static void init_ctx(struct actx *c)
 	c->hash_mb = 16;
 	c->to_name = "pgn";
 	c->mt = movetext_default();
-	annotate_default_marks(c->set.marks);
+	annotate_default_marks(c->set.marks, 0);
+	for (int m = 0; m < MARK_COUNT; m++)
+		c->cp_marks[m] = c->drop_marks[m] = -1;
 	c->set.pv_threshold = -1;
 	c->set.engine = "built-in";
 	atomic_init(&c->lost, 0);
@@ -1034,6 +1111,77 @@ static int start_resume(struct actx *c)
 	return 0;
 }
 
+/* ---- --engine auto ------------------------------------------------------------------ */
+
+/* The program `name` in a directory of $PATH, into `out`; 1 when found. */
+static int on_path(const char *name, char *out, size_t cap)
+{
+	const char *path = getenv("PATH");
+
+	while (path && *path) {
+		const char *end = strchr(path, ':');
+		size_t len = end ? (size_t)(end - path) : strlen(path);
+		int n = snprintf(out, cap, "%.*s/%s", (int)len, len ? path : ".", name);
+		if (n > 0 && (size_t)n < cap && access(out, X_OK) == 0)
+			return 1;
+		path = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+/* Does the engine `path` start and analyse the start position? */
+static int engine_works(struct actx *c, const char *path)
+{
+	xq_analyser_options o = XQ_ANALYSER_OPTIONS_INIT;
+	xq_analysis_result res = XQ_ANALYSIS_RESULT_INIT;
+	struct report_message m = {""};
+	xq_analyser *a = NULL;
+	xq_position *start = xq_position_new();
+	int ok = 0;
+
+	o.program = path;
+	o.timeout_ms = c->timeout;
+	o.cancel = cmd_stop;
+	if (start && xq_analyser_open(&a, &o, report_keep_message, &m) == 0) {
+		xq_position_set_start(start);
+		ok = xq_analyser_run_line(a, start, NULL, 0, 1, 0, 0, &res, report_keep_message, &m) == 0;
+	}
+	if (!ok && !cmd_signal)
+		cmd_warning("--engine auto: passing over '%s': %s", path, m.msg[0] ? m.msg : "out of memory");
+	xq_analyser_free(a);
+	xq_position_free(start);
+	return ok;
+}
+
+/*
+ * --engine auto: the first of these that is found and analyses a position,
+ * else the built-in engine (engine_path stays NULL): Pikafish ($PIKAFISH,
+ * else `pikafish` on $PATH), then Fairy-Stockfish ($FAIRY_STOCKFISH, else
+ * `fairy-stockfish` on $PATH, else /usr/games/fairy-stockfish, where
+ * Debian installs it).  A variable that is set names the only place
+ * looked at for that engine.
+ */
+static void choose_engine(struct actx *c)
+{
+	static const char *const env[2] = {"PIKAFISH", "FAIRY_STOCKFISH"};
+	static const char *const name[2] = {"pikafish", "fairy-stockfish"};
+	char *buf = c->found_engine;
+	size_t cap = sizeof(c->found_engine);
+
+	for (int i = 0; i < 2 && !c->engine_path && !cmd_signal; i++) {
+		const char *v = getenv(env[i]);
+		int found;
+		if (v && *v)
+			found = snprintf(buf, cap, "%s", v) < (int)cap && access(buf, X_OK) == 0;
+		else
+			found = on_path(name[i], buf, cap) ||
+				(i == 1 && snprintf(buf, cap, "/usr/games/fairy-stockfish") > 0 &&
+				 access(buf, X_OK) == 0);
+		if (found && engine_works(c, buf))
+			c->engine_path = buf;
+	}
+}
+
 /* Open the inputs and the output, and run.  Returns the exit status. */
 static int annotate_inputs(struct actx *c, struct opt_parser *p)
 {
@@ -1050,6 +1198,8 @@ static int annotate_inputs(struct actx *c, struct opt_parser *p)
 		cmd_error("%s", m.msg);
 		return status;
 	}
+	if (c->auto_engine)
+		choose_engine(c);
 	if ((status = start_resume(c)))
 		return status;
 	sync_keep_reading(c);

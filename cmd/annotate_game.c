@@ -36,11 +36,11 @@
 
 /* ---- marks and marker ----------------------------------------------------- */
 
-void annotate_default_marks(int32_t marks[MARK_COUNT])
+void annotate_default_marks(int32_t marks[MARK_COUNT], int by_cp)
 {
-	marks[MARK_INACCURACY] = XQ_EVAL_INACCURACY;
-	marks[MARK_MISTAKE] = XQ_EVAL_MISTAKE;
-	marks[MARK_BLUNDER] = XQ_EVAL_BLUNDER;
+	marks[MARK_INACCURACY] = by_cp ? XQ_EVAL_INACCURACY : XQ_EVAL_INACCURACY_DROP;
+	marks[MARK_MISTAKE] = by_cp ? XQ_EVAL_MISTAKE : XQ_EVAL_MISTAKE_DROP;
+	marks[MARK_BLUNDER] = by_cp ? XQ_EVAL_BLUNDER : XQ_EVAL_BLUNDER_DROP;
 }
 
 int annotate_marker(struct xq_buf *out, const char *settings, uint64_t fingerprint,
@@ -378,6 +378,15 @@ static int32_t loss_of(const xq_analysis_result *before, const xq_analysis_resul
 	return xq_eval_loss(before->kind, before->score, kind, score, 0);
 }
 
+/* What the mover lost in expected score (hundredths of a percent). */
+static int32_t drop_of(const xq_analysis_result *before, const xq_analysis_result *after, int scale)
+{
+	int kind = after->kind, score = after->score;
+
+	negate(&kind, &score);
+	return xq_eval_drop(before->kind, before->score, kind, score, 0, scale);
+}
+
 static const uint8_t mark_nag[MARK_COUNT] = {XQ_NAG_INACCURACY, XQ_NAG_MISTAKE,
 						XQ_NAG_BLUNDER}; /* ?! ? ?? */
 static const char *const mark_text[MARK_COUNT] = {"?!", "?", "??"};
@@ -409,7 +418,7 @@ static void json_text(struct xq_buf *b, const char *key, const char *text)
 
 /* One xqkit.eval/1 record. */
 static void eval_record(struct run *r, struct xq_buf *b, uint32_t node, uint32_t ply,
-			uint32_t line, const xq_position *before, int32_t loss, int mark,
+			uint32_t line, const xq_position *before, const int32_t loss[2], int mark,
 			int with_pv)
 {
 	xq_record *g = r->g;
@@ -444,8 +453,8 @@ static void eval_record(struct run *r, struct xq_buf *b, uint32_t node, uint32_t
 	} else {
 		xq_buf_adds(b, ",\"analysed\":false");
 	}
-	if (loss >= 0)
-		xq_buf_addf(b, ",\"loss\":%ld", (long)loss);
+	if (loss[0] >= 0)
+		xq_buf_addf(b, ",\"loss\":%ld,\"drop\":%ld", (long)loss[0], (long)loss[1]);
 	if (mark >= 0)
 		xq_buf_addf(b, ",\"nag\":\"%s\"", mark_text[mark]);
 	if (r->state[p] == 1 && an[p].best) {
@@ -641,7 +650,7 @@ static int mark_move(struct run *r, const struct walk *w, struct xq_buf *ndjson)
 	const xq_analysis_result *an = r->an;
 	uint32_t node = w->node, p = xq_record_node_parent(g, node);
 	xq_move_code move = xq_record_node_move(g, node);
-	int32_t loss = -1;
+	int32_t loss[2] = {-1, -1}; /* centipawns, expected score */
 	int mark = -1, with_pv = 0, rc;
 
 	r->line[node] = xq_record_node_child(g, p) == node ? r->line[p] : ++r->lines;
@@ -664,17 +673,18 @@ static int mark_move(struct run *r, const struct walk *w, struct xq_buf *ndjson)
 		struct annotate_side *sd = &r->res->side[xq_position_side(r->before)];
 		/* The engine's own choice loses nothing, whatever the two
 		 * searches (one ply apart) say. */
-		loss = an[p].best == move ? 0 : loss_of(&an[p], &an[node]);
-		mark = mark_of(s, loss);
+		loss[0] = an[p].best == move ? 0 : loss_of(&an[p], &an[node]);
+		loss[1] = an[p].best == move ? 0 : drop_of(&an[p], &an[node], s->scale);
+		mark = mark_of(s, loss[s->by_cp ? 0 : 1]);
 		if (mark >= 0 && (rc = xq_record_add_nag(g, node, mark_nag[mark])))
 			return rc;
 		if (r->main_line[node]) {
 			sd->moves++;
-			sd->loss += (uint64_t)loss;
+			sd->loss += (uint64_t)loss[0];
 			if (mark >= 0)
 				sd->marks[mark]++;
 		}
-		if (s->pv_threshold >= 0 && loss >= s->pv_threshold && an[p].pv_len &&
+		if (s->pv_threshold >= 0 && loss[0] >= s->pv_threshold && an[p].pv_len &&
 		    an[p].best != move) {
 			with_pv = 1;
 			r->best_lines[r->nbest++] = node;

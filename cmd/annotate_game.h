@@ -16,7 +16,9 @@
  * the position before it (the engine's best) minus the value after it,
  * both from the mover's point of view, never below 0, on the scale of
  * xq_eval_loss() (<xq/analyse.h>: centipawns clamped, mates above any
- * material score); xq_eval_note() writes the score comments.  The move the
+ * material score); its drop is the same in expected score
+ * (xq_eval_drop()), which marks the move unless the settings say to mark
+ * by the loss; xq_eval_note() writes the score comments.  The move the
  * engine itself found best loses 0, whatever the two searches (one ply
  * apart, so not quite comparable) say.
  */
@@ -54,7 +56,11 @@ struct annotate_limit {
 struct annotate_settings {
 	struct annotate_limit limit;
 	int variations;           /* analyse the moves of variations too */
-	int32_t marks[MARK_COUNT]; /* thresholds in centipawns, ascending */
+	int32_t marks[MARK_COUNT]; /* thresholds, ascending: drops in expected score
+				      (hundredths of a percent), or with by_cp centipawn losses */
+	int by_cp;                /* mark by the centipawn loss, not by the drop */
+	int scale;                /* the engine's centipawns in the expected score
+				      (xq_analyser_cp_scale(), or --cp-scale) */
 	int32_t pv_threshold;     /* best line for a loss of this much or more; -1: never */
 	int ndjson;               /* render xqkit.eval/1 and xqkit.annotated/1 lines */
 	int eval_command;         /* scores in comments as "[%eval 0.35,12]", not "+0.35/12" */
@@ -98,10 +104,11 @@ struct annotate_result {
 	struct annotate_side side[2];
 };
 
-/* The thresholds (centipawns) a move is marked from unless the user gives
- * others: <xq/analyse.h>'s XQ_EVAL_INACCURACY, _MISTAKE and _BLUNDER (50,
- * 100 and 300). */
-void annotate_default_marks(int32_t marks[MARK_COUNT]);
+/* The thresholds a move is marked from unless the user gives others:
+ * <xq/analyse.h>'s XQ_EVAL_INACCURACY_DROP, _MISTAKE_DROP and
+ * _BLUNDER_DROP (drops in expected score), or with `by_cp` XQ_EVAL_INACCURACY,
+ * _MISTAKE and _BLUNDER (centipawns). */
+void annotate_default_marks(int32_t marks[MARK_COUNT], int by_cp);
 
 /* The marker of a game annotated with `settings`: "SETTINGS; input HEX",
  * plus "; incomplete" when not every position was analysed. */

@@ -997,6 +997,28 @@ static void scores_are_written_into_comments_and_read_back(void **state)
 	assert_int_equal(XQ_NAG_BLUNDER, 4);
 }
 
+static void expected_score_and_its_drop_go_by_the_engines_scale(void **state)
+{
+	xq_analyser *a;
+
+	(void)state;
+	/* Even is a half; the scale's own score is 1 / (1 + 1/e). */
+	assert_int_equal(xq_eval_expected(XQ_EVAL_CP, 0, 200), 5000);
+	assert_int_equal(xq_eval_expected(XQ_EVAL_CP, 200, 200), 7311);
+	assert_int_equal(xq_eval_expected(XQ_EVAL_MATE, 5, 200), 10000);
+	assert_int_equal(xq_eval_expected(XQ_EVAL_MATED, 0, 200), 0);
+	/* Red went from +0.50 to -1.00: a drop for red, none for black. */
+	assert_true(xq_eval_drop(XQ_EVAL_CP, 50, XQ_EVAL_CP, -100, 0, 200) >= XQ_EVAL_MISTAKE_DROP);
+	assert_int_equal(xq_eval_drop(XQ_EVAL_CP, 50, XQ_EVAL_CP, -100, 1, 200), 0);
+	/* Down 12 pawns and losing 3 more: the game was lost already. */
+	assert_true(xq_eval_drop(XQ_EVAL_CP, -1200, XQ_EVAL_CP, -1500, 0, 200) < XQ_EVAL_INACCURACY_DROP);
+	assert_true(XQ_EVAL_INACCURACY_DROP < XQ_EVAL_MISTAKE_DROP);
+	assert_true(XQ_EVAL_MISTAKE_DROP < XQ_EVAL_BLUNDER_DROP);
+	assert_int_equal(xq_analyser_new_builtin(&a, 1), 0);
+	assert_int_equal(xq_analyser_cp_scale(a), XQ_EVAL_SCALE_BUILTIN);
+	xq_analyser_free(a);
+}
+
 static void xqf_from_the_start_stays_a_whole_game_whatever_its_piece_order(void **state)
 {
 	xq_write_options wo = XQ_WRITE_OPTIONS_INIT;
@@ -3282,6 +3304,7 @@ int main(void)
 		cmocka_unit_test(built_record_writes_and_reads_back),
 		cmocka_unit_test(record_start_can_be_set_before_moves),
 		cmocka_unit_test(file_writer_replaces_only_with_force_and_leaves_no_temporary),
+		cmocka_unit_test(expected_score_and_its_drop_go_by_the_engines_scale),
 		cmocka_unit_test(losses_are_reported_as_warnings),
 		cmocka_unit_test(perpetual_check_is_ruled_a_loss_with_its_reasons),
 		cmocka_unit_test(move_limit_is_a_draw_and_a_plain_game_has_no_ruling),
