@@ -435,6 +435,8 @@ int xq_analyser_cp_scale(const xq_analyser *a)
 {
 	const char *name = xq_analyser_description(a);
 
+	if (!a)
+		return XQ_EINVAL;
 	if (!a->engine)
 		return XQ_EVAL_SCALE_BUILTIN;
 	if (!strncmp(name, "Fairy-Stockfish", 15))

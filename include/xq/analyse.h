@@ -224,7 +224,8 @@ XQ_API int32_t xq_eval_loss(int kind_before, int score_before, int kind_after, i
  * computed the same on every machine.  xq_eval_drop() is what a move lost
  * in it for the side that made it (`side`: 0 red, 1 black; both scores
  * red's view, as comments hold them), never below 0: a move that loses
- * material in a position already decided loses little.
+ * material in a position already decided loses little.  A `scale` below
+ * 1 counts as 1.
  */
 XQ_API int32_t xq_eval_expected(int kind, int score, int scale);
 XQ_API int32_t xq_eval_drop(int kind_before, int score_before, int kind_after, int score_after,
@@ -234,7 +235,7 @@ XQ_API int32_t xq_eval_drop(int kind_before, int score_before, int kind_after, i
  * engine's XQ_EVAL_SCALE_BUILTIN; for an external engine, by the name it
  * gives in its handshake, XQ_EVAL_SCALE_FAIRY_STOCKFISH for
  * Fairy-Stockfish, XQ_EVAL_SCALE_PIKAFISH for Pikafish, and the built-in
- * engine's for any other.
+ * engine's for any other.  NULL `a`: XQ_EINVAL.
  */
 XQ_API int xq_analyser_cp_scale(const xq_analyser *a);
 #define XQ_EVAL_SCALE_BUILTIN 195

@@ -55,6 +55,12 @@ static void xq_analyser_description_on_null_returns_null(void **state)
 	assert_null(xq_analyser_description(NULL));
 }
 
+static void xq_analyser_cp_scale_on_null_returns_einval(void **state)
+{
+	(void)state;
+	assert_int_equal(xq_analyser_cp_scale(NULL), XQ_EINVAL);
+}
+
 static void xq_analyser_free_on_null_does_nothing(void **state)
 {
 	(void)state;
@@ -712,6 +718,8 @@ static const char *const no_pointer[] = {
 	NO_POINTER(xq_diagnostics_new),
 	NO_POINTER(xq_error_string),
 	NO_POINTER(xq_eval_loss),
+	NO_POINTER(xq_eval_expected),
+	NO_POINTER(xq_eval_drop),
 };
 
 /* Every call on NULL that does nothing returned (the batch's swap counts once a game of its input, which has one). */
@@ -726,6 +734,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(xq_analyser_check_setting_on_null_returns_einval),
 		cmocka_unit_test(xq_analyser_description_on_null_returns_null),
+		cmocka_unit_test(xq_analyser_cp_scale_on_null_returns_einval),
 		cmocka_unit_test(xq_analyser_free_on_null_does_nothing),
 		cmocka_unit_test(xq_analyser_is_running_on_null_returns_0),
 		cmocka_unit_test(xq_analyser_new_builtin_on_null_returns_einval),
