@@ -103,11 +103,12 @@ $(BUILD)/gen/tables.o: $(BUILD)/gen/tables.c lib/tables.h
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 # The HTML pages' script and style: plain files, embedded as C data with
-# their SHA-256 (formats/html_assets.h).
+# their SHA-256 (formats/html_assets.h). The Makefile names the
+# C symbols, so a change there makes the file again.
 $(BUILD)/embed: tools/embed.c
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) -O1 -o $@ $<
-$(BUILD)/gen/html_assets.c: $(BUILD)/embed formats/html.js formats/html.css
+$(BUILD)/gen/html_assets.c: $(BUILD)/embed formats/html.js formats/html.css Makefile
 	@mkdir -p $(@D)
 	$(BUILD)/embed formats/html.js xqi_html_script formats/html.css xqi_html_style > $@.tmp && mv $@.tmp $@
 $(BUILD)/gen/html_assets.o: $(BUILD)/gen/html_assets.c formats/html_assets.h
