@@ -238,7 +238,7 @@ check-sync: $(XQKIT)
 # The examples of the man pages and the README, and the scripts that try
 # the command as a whole: each a target, so that -j runs them side by side.
 CHECK_SCRIPTS := man-examples readme-examples stdout-full completion svg-render split-numbers \
-	bin-formats genecco exit-status
+	bin-formats genecco exit-status api-doc
 .PHONY: $(CHECK_SCRIPTS:%=script/%.run)
 check-man: $(CHECK_SCRIPTS:%=script/%.run)
 $(CHECK_SCRIPTS:%=script/%.run): script/%.run: tests/%.sh $(XQKIT)
