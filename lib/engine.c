@@ -400,45 +400,28 @@ static void check_pv(struct xqi_engine *e, struct xqi_analysis *out, const struc
 	}
 }
 
-static int engine_analyse(void *impl, struct xqi_analysis *out, const struct xqi_position *start,
-			  const xqi_move *moves, size_t nmoves, const struct xqi_position *now,
-			  const struct xqi_limit *limit, struct xq_diagnostic *d)
+/*
+ * Send the position of `start` after `moves`: the one after the last
+ * capture as a FEN, and the moves since (so an engine's repetition rules
+ * see them), then wait until the engine is ready.  0, or an error said in
+ * `d`.
+ */
+static int send_position(struct xqi_engine *e, const struct xqi_position *start,
+			 const xqi_move *moves, size_t nmoves, struct xq_diagnostic *d)
 {
-	struct xqi_engine *e = impl;
-	struct xqi_position base = *start, tmp = *now;
-	xqi_move legal[XQ_MOVES_MAX], pv[XQI_PV_MAX];
-	size_t first = 0, pv_len = 0;
+	struct xqi_position base = *start, b = *start;
 	struct xq_buf cmd = XQ_BUF_INIT;
 	char fen[XQ_FEN_SIZE];
-	int rc, emulate, have_score = 0, stopped = 0, nlegal;
-	int64_t t0, deadline, movetime_end = 0;
-	uint32_t budget;
+	size_t first = 0;
+	int rc;
 
-	e->cur_game = d ? d->game : 0;
-	e->cur_ply = d ? d->ply : 0;
-	out->side = now->side;
-	nlegal = xqi_gen_legal(&tmp, legal);
-	if (nlegal == 0) {
-		out->score.kind = XQ_EVAL_MATED;
-		out->score.value = 0;
-		out->flags |= XQI_ANALYSIS_NO_MOVES;
-		return 0;
-	}
-	if (e->pid < 0)
-		return xqi_eng_error(e, d, "is not running (%s); restart it",
-				    e->status[0] ? e->status : "not started");
-
-	/* The position after the last capture, and the moves since. */
-	{
-		struct xqi_position b = *start;
-		for (size_t i = 0; i < nmoves; i++) {
-			struct xqi_undo u;
-			int capture = b.sq[XQI_MOVE_TO(moves[i])] != 0;
-			xqi_position_make(&b, moves[i], &u);
-			if (capture) {
-				first = i + 1;
-				base = b;
-			}
+	for (size_t i = 0; i < nmoves; i++) {
+		struct xqi_undo u;
+		int capture = b.sq[XQI_MOVE_TO(moves[i])] != 0;
+		xqi_position_make(&b, moves[i], &u);
+		if (capture) {
+			first = i + 1;
+			base = b;
 		}
 	}
 	rc = xqi_position_validate(&base, e->fen_flags, d);
@@ -470,8 +453,115 @@ static int engine_analyse(void *impl, struct xqi_analysis *out, const struct xqi
 	xq_buf_release(&cmd);
 	if (rc)
 		return rc;
-	rc = xqi_eng_wait_ready(e, d, "after the position was sent (did it reject the position?)");
-	if (rc)
+	return xqi_eng_wait_ready(e, d, "after the position was sent (did it reject the position?)");
+}
+
+/* What one search is hearing: the latest main-line score and its line. */
+struct heard {
+	xqi_move pv[XQI_PV_MAX];
+	size_t pv_len;
+	int have_score;
+};
+
+/* An `info` line of the main line (not multipv > 1, not a string). */
+static void take_info(struct xqi_analysis *out, struct heard *h, const struct xqi_engine_line *l)
+{
+	if (l->has_score) {
+		out->score = l->score;
+		h->have_score = 1;
+		if (l->bound)
+			out->flags |= XQI_ANALYSIS_BOUND;
+		else
+			out->flags &= ~(unsigned)XQI_ANALYSIS_BOUND;
+		if (l->depth >= 0)
+			out->depth = l->depth;
+		if (l->pv_len) {
+			memcpy(h->pv, l->pv, l->pv_len * sizeof(h->pv[0]));
+			h->pv_len = l->pv_len;
+		}
+	}
+	if (l->seldepth >= 0)
+		out->seldepth = l->seldepth;
+	if (l->nodes)
+		out->nodes = l->nodes;
+	if (l->time_ms >= 0)
+		out->time_ms = (uint32_t)(l->time_ms > UINT32_MAX ? UINT32_MAX : l->time_ms);
+}
+
+/*
+ * The `bestmove` line `l` (text `line`, `len` bytes) that ends a search of
+ * `now` (`nlegal` legal moves) started at `t0`: checked and taken into
+ * `out`.  0, or the engine's error said in `d`.
+ */
+static int take_bestmove(struct xqi_engine *e, struct xqi_analysis *out, const struct xqi_position *now,
+			 int nlegal, const struct heard *h, const struct xqi_engine_line *l,
+			 const char *line, size_t len, int64_t t0, struct xq_diagnostic *d)
+{
+	struct xqi_position tmp = *now;
+	char fen[XQ_FEN_SIZE];
+
+	if (!out->time_ms) {
+		int64_t took = xqi_eng_now_ms() - t0;
+		out->time_ms = (uint32_t)(took < 0 ? 0 : took);
+	}
+	if (l->bad_move) {
+		char text[100];
+		xqi_eng_printable(text, sizeof(text), line, len);
+		return xqi_eng_error(e, d, "sent a malformed best move: '%s'", text);
+	}
+	/* A lie is told about the position searched, not the one sent
+	 * (the last capture, before the moves since). */
+	if (!l->move) {
+		xqi_position_to_fen(now, fen, sizeof(fen));
+		return xqi_eng_error(e, d, "lied: it said there is no move, but %d legal moves exist in %s",
+				    nlegal, fen);
+	}
+	if (!xqi_move_is_legal(&tmp, l->move)) {
+		char t[7], iccs[5];
+		xqi_position_to_fen(now, fen, sizeof(fen));
+		xqi_engine_move_text(l->move, e->rank_base, t);
+		xqi_move_name(l->move, iccs);
+		return xqi_eng_error(e, d, "lied: its best move '%s' (%s) is not legal in %s", t, iccs,
+				    fen);
+	}
+	if (!h->have_score)
+		return xqi_eng_error(e, d, "gave a best move but no score");
+	out->best = l->move;
+	if (h->pv_len && h->pv[0] == l->move)
+		check_pv(e, out, now, h->pv, h->pv_len);
+	else
+		check_pv(e, out, now, &l->move, 1);
+	return 0;
+}
+
+static int engine_analyse(void *impl, struct xqi_analysis *out, const struct xqi_position *start,
+			  const xqi_move *moves, size_t nmoves, const struct xqi_position *now,
+			  const struct xqi_limit *limit, struct xq_diagnostic *d)
+{
+	struct xqi_engine *e = impl;
+	struct xqi_position tmp = *now;
+	xqi_move legal[XQ_MOVES_MAX];
+	struct heard h;
+	int rc, emulate, stopped = 0, nlegal;
+	int64_t t0, deadline, movetime_end = 0;
+	uint32_t budget;
+
+	h.pv_len = 0;
+	h.have_score = 0;
+	e->cur_game = d ? d->game : 0;
+	e->cur_ply = d ? d->ply : 0;
+	out->side = now->side;
+	nlegal = xqi_gen_legal(&tmp, legal);
+	if (nlegal == 0) {
+		out->score.kind = XQ_EVAL_MATED;
+		out->score.value = 0;
+		out->flags |= XQI_ANALYSIS_NO_MOVES;
+		return 0;
+	}
+	if (e->pid < 0)
+		return xqi_eng_error(e, d, "is not running (%s); restart it",
+				    e->status[0] ? e->status : "not started");
+	if ((rc = send_position(e, start, moves, nmoves, d)))
 		return rc;
 
 	e->stop_sent = 0;
@@ -514,64 +604,14 @@ static int engine_analyse(void *impl, struct xqi_analysis *out, const struct xqi
 			continue;
 		}
 		if (l.kind == XQI_LINE_INFO && !l.is_string && l.multipv <= 1) {
-			if (l.has_score) {
-				out->score = l.score;
-				have_score = 1;
-				if (l.bound)
-					out->flags |= XQI_ANALYSIS_BOUND;
-				else
-					out->flags &= ~(unsigned)XQI_ANALYSIS_BOUND;
-				if (l.depth >= 0)
-					out->depth = l.depth;
-				if (l.pv_len) {
-					memcpy(pv, l.pv, l.pv_len * sizeof(pv[0]));
-					pv_len = l.pv_len;
-				}
-			}
-			if (l.seldepth >= 0)
-				out->seldepth = l.seldepth;
-			if (l.nodes)
-				out->nodes = l.nodes;
-			if (l.time_ms >= 0)
-				out->time_ms = (uint32_t)(l.time_ms > UINT32_MAX ? UINT32_MAX : l.time_ms);
+			take_info(out, &h, &l);
 			continue;
 		}
 		if (l.kind != XQI_LINE_BESTMOVE)
 			continue;
 		/* The answer. */
-		if (!out->time_ms) {
-			int64_t took = xqi_eng_now_ms() - t0;
-			out->time_ms = (uint32_t)(took < 0 ? 0 : took);
-		}
-		if (l.bad_move) {
-			char text[100];
-			xqi_eng_printable(text, sizeof(text), line, len);
-			return xqi_eng_error(e, d, "sent a malformed best move: '%s'", text);
-		}
-		/* A lie is told about the position searched, not the one sent
-		 * (the last capture, before the moves since). */
-		if (!l.move) {
-			xqi_position_to_fen(now, fen, sizeof(fen));
-			return xqi_eng_error(e, d,
-					    "lied: it said there is no move, but %d legal moves exist in %s",
-					    nlegal, fen);
-		}
-		tmp = *now;
-		if (!xqi_move_is_legal(&tmp, l.move)) {
-			char t[7], iccs[5];
-			xqi_position_to_fen(now, fen, sizeof(fen));
-			xqi_engine_move_text(l.move, e->rank_base, t);
-			xqi_move_name(l.move, iccs);
-			return xqi_eng_error(e, d, "lied: its best move '%s' (%s) is not legal in %s", t,
-					    iccs, fen);
-		}
-		if (!have_score)
-			return xqi_eng_error(e, d, "gave a best move but no score");
-		out->best = l.move;
-		if (pv_len && pv[0] == l.move)
-			check_pv(e, out, now, pv, pv_len);
-		else
-			check_pv(e, out, now, &l.move, 1);
+		if ((rc = take_bestmove(e, out, now, nlegal, &h, &l, line, len, t0, d)))
+			return rc;
 		if (stopped)
 			out->flags |= XQI_ANALYSIS_STOPPED;
 		return 0;

@@ -195,6 +195,92 @@ static struct xqi_score ucci_score(int64_t v)
 	return s;
 }
 
+/* The number after `info`'s keyword `k` (depth, nodes, time, ...), at *p:
+ * kept where the line has a place for it.  0, or -1 when it is no number. */
+static int info_number(struct xqi_engine_line *out, const struct tok *k, const char **p, const char *end)
+{
+	struct tok t;
+	int64_t v;
+
+	if (!next_tok(p, end, &t) || tok_int(&t, &v) || v < 0)
+		return -1;
+	if (tok_is(k, "depth"))
+		out->depth = v > 1000 ? 1000 : (int)v;
+	else if (tok_is(k, "seldepth"))
+		out->seldepth = v > 1000 ? 1000 : (int)v;
+	else if (tok_is(k, "multipv"))
+		out->multipv = v > 1000 ? 1000 : (int)v;
+	else if (tok_is(k, "nodes"))
+		out->nodes = (uint64_t)v;
+	else if (tok_is(k, "time"))
+		out->time_ms = v;
+	return 0;
+}
+
+/* The score after `info ... score` at *p (UCI's `cp N` or `mate N`, UCCI's
+ * bare number), and a bound right after it.  0, or -1 when it is none. */
+static int info_score(struct xqi_engine_line *out, const char **p, const char *end)
+{
+	struct tok t;
+	int64_t v;
+	const char *save;
+
+	if (!next_tok(p, end, &t))
+		return -1;
+	if (tok_is(&t, "cp") || tok_is(&t, "mate")) {
+		int mate = tok_is(&t, "mate");
+		if (!next_tok(p, end, &t) || tok_int(&t, &v) || v > 100000000 || v < -100000000)
+			return -1;
+		if (!mate) {
+			out->score.kind = XQ_EVAL_CP;
+			out->score.value = (int32_t)v;
+		} else if (v > 0) {
+			out->score.kind = XQ_EVAL_MATE;
+			out->score.value = (int32_t)v;
+		} else {
+			out->score.kind = XQ_EVAL_MATED;
+			out->score.value = (int32_t)-v;
+		}
+	} else if (!tok_int(&t, &v) && v <= 100000000 && v >= -100000000) {
+		out->score = ucci_score(v);
+	} else {
+		return -1;
+	}
+	out->has_score = 1;
+	/* Optional bound right after the score. */
+	save = *p;
+	if (next_tok(p, end, &t)) {
+		if (tok_is(&t, "lowerbound"))
+			out->bound = 1;
+		else if (tok_is(&t, "upperbound"))
+			out->bound = -1;
+		else
+			*p = save;
+	}
+	return 0;
+}
+
+/* The moves after `pv`, `refutation` or `currline` at *p, up to the first
+ * word that is no move; those of a `pv` (`is_pv`) kept. */
+static void info_moves(struct xqi_engine_line *out, int is_pv, const char **p, const char *end,
+		       int rank_base)
+{
+	struct tok t;
+
+	for (;;) {
+		const char *save = *p;
+		xqi_move m;
+		if (!next_tok(p, end, &t))
+			break;
+		if (parse_move(t.p, t.n, rank_base, &m)) {
+			*p = save;
+			break;
+		}
+		if (is_pv && out->pv_len < XQI_PV_MAX)
+			out->pv[out->pv_len++] = m;
+	}
+}
+
 static void parse_info(struct xqi_engine_line *out, const char *p, const char *end, int rank_base)
 {
 	struct tok t;
@@ -213,57 +299,13 @@ static void parse_info(struct xqi_engine_line *out, const char *p, const char *e
 		    tok_is(&t, "nodes") || tok_is(&t, "time") || tok_is(&t, "nps") ||
 		    tok_is(&t, "hashfull") || tok_is(&t, "tbhits") || tok_is(&t, "currmovenumber") ||
 		    tok_is(&t, "cpuload") || tok_is(&t, "sbhits")) {
-			struct tok k = t;
-			if (!next_tok(&p, end, &t) || tok_int(&t, &v) || v < 0)
+			if (info_number(out, &t, &p, end))
 				goto garbage;
-			if (tok_is(&k, "depth"))
-				out->depth = v > 1000 ? 1000 : (int)v;
-			else if (tok_is(&k, "seldepth"))
-				out->seldepth = v > 1000 ? 1000 : (int)v;
-			else if (tok_is(&k, "multipv"))
-				out->multipv = v > 1000 ? 1000 : (int)v;
-			else if (tok_is(&k, "nodes"))
-				out->nodes = (uint64_t)v;
-			else if (tok_is(&k, "time"))
-				out->time_ms = v;
 			continue;
 		}
 		if (tok_is(&t, "score")) {
-			if (!next_tok(&p, end, &t))
+			if (info_score(out, &p, end))
 				goto garbage;
-			if (tok_is(&t, "cp") || tok_is(&t, "mate")) {
-				int mate = tok_is(&t, "mate");
-				if (!next_tok(&p, end, &t) || tok_int(&t, &v) || v > 100000000 ||
-				    v < -100000000)
-					goto garbage;
-				if (!mate) {
-					out->score.kind = XQ_EVAL_CP;
-					out->score.value = (int32_t)v;
-				} else if (v > 0) {
-					out->score.kind = XQ_EVAL_MATE;
-					out->score.value = (int32_t)v;
-				} else {
-					out->score.kind = XQ_EVAL_MATED;
-					out->score.value = (int32_t)-v;
-				}
-			} else if (!tok_int(&t, &v) && v <= 100000000 && v >= -100000000) {
-				out->score = ucci_score(v);
-			} else {
-				goto garbage;
-			}
-			out->has_score = 1;
-			/* Optional bound right after the score. */
-			{
-				const char *save = p;
-				if (next_tok(&p, end, &t)) {
-					if (tok_is(&t, "lowerbound"))
-						out->bound = 1;
-					else if (tok_is(&t, "upperbound"))
-						out->bound = -1;
-					else
-						p = save;
-				}
-			}
 			continue;
 		}
 		if (tok_is(&t, "wdl")) {
@@ -279,19 +321,7 @@ static void parse_info(struct xqi_engine_line *out, const char *p, const char *e
 			continue;
 		}
 		if (tok_is(&t, "pv") || tok_is(&t, "refutation") || tok_is(&t, "currline")) {
-			int is_pv = tok_is(&t, "pv");
-			for (;;) {
-				const char *save = p;
-				xqi_move m;
-				if (!next_tok(&p, end, &t))
-					break;
-				if (parse_move(t.p, t.n, rank_base, &m)) {
-					p = save;
-					break;
-				}
-				if (is_pv && out->pv_len < XQI_PV_MAX)
-					out->pv[out->pv_len++] = m;
-			}
+			info_moves(out, tok_is(&t, "pv"), &p, end, rank_base);
 			continue;
 		}
 		/* Unknown keywords are skipped: engines add their own. */
@@ -299,6 +329,47 @@ static void parse_info(struct xqi_engine_line *out, const char *p, const char *e
 	return;
 garbage:
 	out->kind = XQI_LINE_GARBAGE;
+}
+
+/* An `option` line after its keyword (p..end): its name, and whether a
+ * variant it offers is xiangqi. */
+static void parse_option(struct xqi_engine_line *out, const char *p, const char *end,
+			 enum xqi_protocol proto)
+{
+	const char *name_start, *name_end;
+	struct tok n, t;
+
+	if (!next_tok(&p, end, &n)) {
+		out->kind = XQI_LINE_GARBAGE;
+		return;
+	}
+	if (proto != XQI_PROTOCOL_UCCI && tok_is(&n, "name")) {
+		/* UCI: the name runs up to the word "type". */
+		const char *q = p;
+		if (!next_tok(&q, end, &t) || tok_is(&t, "type")) {
+			out->kind = XQI_LINE_GARBAGE;
+			return;
+		}
+		name_start = t.p;
+		name_end = t.p + t.n;
+		p = q;
+		while (next_tok(&q, end, &t) && !tok_is(&t, "type")) {
+			name_end = t.p + t.n;
+			p = q;
+		}
+	} else {
+		name_start = n.p;
+		name_end = n.p + n.n;
+	}
+	out->kind = XQI_LINE_OPTION;
+	out->text = name_start;
+	out->text_len = (size_t)(name_end - name_start);
+	while (next_tok(&p, end, &t))
+		if (tok_is(&t, "var")) {
+			struct tok v;
+			if (next_tok(&p, end, &v) && tok_is(&v, "xiangqi"))
+				out->has_xiangqi = 1;
+		}
 }
 
 void xqi_engine_parse_line(struct xqi_engine_line *out, const char *line, size_t len,
@@ -373,38 +444,9 @@ void xqi_engine_parse_line(struct xqi_engine_line *out, const char *line, size_t
 		return;
 	}
 	if (tok_is(&t, "option")) {
-		const char *name_start, *name_end;
-		struct tok n;
-		if (!next_tok(&p, end, &n))
-			goto garbage;
-		if (proto != XQI_PROTOCOL_UCCI && tok_is(&n, "name")) {
-			/* UCI: the name runs up to the word "type". */
-			const char *q = p;
-			if (!next_tok(&q, end, &t) || tok_is(&t, "type"))
-				goto garbage;
-			name_start = t.p;
-			name_end = t.p + t.n;
-			p = q;
-			while (next_tok(&q, end, &t) && !tok_is(&t, "type")) {
-				name_end = t.p + t.n;
-				p = q;
-			}
-		} else {
-			name_start = n.p;
-			name_end = n.p + n.n;
-		}
-		out->kind = XQI_LINE_OPTION;
-		out->text = name_start;
-		out->text_len = (size_t)(name_end - name_start);
-		while (next_tok(&p, end, &t))
-			if (tok_is(&t, "var")) {
-				struct tok v;
-				if (next_tok(&p, end, &v) && tok_is(&v, "xiangqi"))
-					out->has_xiangqi = 1;
-			}
+		parse_option(out, p, end, proto);
 		return;
 	}
-garbage:
 	out->kind = XQI_LINE_GARBAGE;
 }
 

@@ -224,20 +224,16 @@ static long parse_uint(const char *s, size_t len)
 	return v;
 }
 
-int xqi_position_from_fen(struct xqi_position *out, const char *fen, size_t len, unsigned flags,
-		      struct xq_diagnostic *d)
+/*
+ * FEN's first field, the board (rank 9 first), from fen[*at] into `b`;
+ * *at ends past it.  0, or an error said in `d` at its column.
+ */
+static int fen_board(struct xqi_position *b, const char *fen, size_t len, size_t *at,
+		     struct xq_diagnostic *d)
 {
-	struct xqi_position b;
-	size_t i = 0, field_start;
+	size_t i = *at;
 	int row = 0, col = 0, rc;
 
-	xqi_position_clear(&b);
-	while (i < len && is_space(fen[i]))
-		i++;
-	if (i == len)
-		return fen_error(d, XQ_EPARSE, i, "empty FEN");
-
-	/* Field 1: the board, rank 9 first. */
 	for (; i < len && !is_space(fen[i]); i++) {
 		char c = fen[i];
 		if (c == '/') {
@@ -250,7 +246,7 @@ int xqi_position_from_fen(struct xqi_position *out, const char *fen, size_t len,
 		} else if (c >= '1' && c <= '9') {
 			col += c - '0';
 			if (col > 9)
-				goto too_wide;
+				return fen_error(d, XQ_EPARSE, i, "row %d has more than 9 columns", row + 1);
 		} else {
 			int side = c >= 'a' && c <= 'z';
 			int type = xqi_piece_type_of_letter(side ? c - 'a' + 'A' : c);
@@ -262,8 +258,8 @@ int xqi_position_from_fen(struct xqi_position *out, const char *fen, size_t len,
 				return fen_error(d, XQ_EPARSE, i, "unknown piece letter '%c'", c);
 			}
 			if (col >= 9)
-				goto too_wide;
-			rc = xqi_position_put(&b, side, type, (xqi_sq)((row + 3) << 4 | (col + 3)), d);
+				return fen_error(d, XQ_EPARSE, i, "row %d has more than 9 columns", row + 1);
+			rc = xqi_position_put(b, side, type, (xqi_sq)((row + 3) << 4 | (col + 3)), d);
 			if (rc) {
 				if (d)
 					d->place.col = (uint32_t)i + 1;
@@ -272,19 +268,65 @@ int xqi_position_from_fen(struct xqi_position *out, const char *fen, size_t len,
 			col++;
 		}
 	}
+	*at = i;
 	if (col != 9)
 		return fen_error(d, XQ_EPARSE, i, "row %d has %d columns, not 9", row + 1, col);
-	if (0) {
-	too_wide:
-		return fen_error(d, XQ_EPARSE, i, "row %d has more than 9 columns", row + 1);
-	}
 	if (row != 9)
 		return fen_error(d, XQ_EPARSE, i, "the board has %d rows, not 10", row + 1);
+	return 0;
+}
 
-	/* Fields 2 to 6, each optional: side, '-', '-', halfmove, move number. */
+/* FEN's field `field` (2 to 6: side, '-', '-', halfmove, move number),
+ * fen[start..start+flen), into `b`.  0, or an error said in `d`. */
+static int fen_field(struct xqi_position *b, int field, const char *fen, size_t start, size_t flen,
+		     struct xq_diagnostic *d)
+{
+	long v;
+
+	switch (field) {
+	case 2:
+		if (flen == 1 && (fen[start] == 'w' || fen[start] == 'r'))
+			b->side = XQI_RED;
+		else if (flen == 1 && fen[start] == 'b')
+			b->side = XQI_BLACK;
+		else
+			return fen_error(d, XQ_EPARSE, start, "side to move must be 'w', 'r' or 'b'");
+		return 0;
+	case 3:
+	case 4:
+		if (flen != 1 || fen[start] != '-')
+			return fen_error(d, XQ_EPARSE, start, "field %d must be '-' in xiangqi", field);
+		return 0;
+	default:
+		v = parse_uint(fen + start, flen);
+		if (v < 0 || (field == 6 && v == 0) || v > 65535)
+			return fen_error(d, XQ_EPARSE, start, "%s must be a number%s",
+					 field == 6 ? "the move number" : "the halfmove clock",
+					 field == 6 ? " from 1" : "");
+		if (field == 5)
+			b->halfmove = (uint16_t)v;
+		else
+			b->fullmove = (uint16_t)v;
+		return 0;
+	}
+}
+
+int xqi_position_from_fen(struct xqi_position *out, const char *fen, size_t len, unsigned flags,
+		      struct xq_diagnostic *d)
+{
+	struct xqi_position b;
+	size_t i = 0, field_start;
+	int rc;
+
+	xqi_position_clear(&b);
+	while (i < len && is_space(fen[i]))
+		i++;
+	if (i == len)
+		return fen_error(d, XQ_EPARSE, i, "empty FEN");
+	if ((rc = fen_board(&b, fen, len, &i, d)))
+		return rc;
+	/* Fields 2 to 6, each optional. */
 	for (int field = 2; field <= 6; field++) {
-		size_t flen;
-		long v;
 		while (i < len && is_space(fen[i]))
 			i++;
 		if (i == len)
@@ -292,34 +334,8 @@ int xqi_position_from_fen(struct xqi_position *out, const char *fen, size_t len,
 		field_start = i;
 		while (i < len && !is_space(fen[i]))
 			i++;
-		flen = i - field_start;
-		switch (field) {
-		case 2:
-			if (flen == 1 && (fen[field_start] == 'w' || fen[field_start] == 'r'))
-				b.side = XQI_RED;
-			else if (flen == 1 && fen[field_start] == 'b')
-				b.side = XQI_BLACK;
-			else
-				return fen_error(d, XQ_EPARSE, field_start,
-						 "side to move must be 'w', 'r' or 'b'");
-			break;
-		case 3:
-		case 4:
-			if (flen != 1 || fen[field_start] != '-')
-				return fen_error(d, XQ_EPARSE, field_start,
-						 "field %d must be '-' in xiangqi", field);
-			break;
-		default:
-			v = parse_uint(fen + field_start, flen);
-			if (v < 0 || (field == 6 && v == 0) || v > 65535)
-				return fen_error(d, XQ_EPARSE, field_start, "%s must be a number%s",
-						 field == 6 ? "the move number" : "the halfmove clock",
-						 field == 6 ? " from 1" : "");
-			if (field == 5)
-				b.halfmove = (uint16_t)v;
-			else
-				b.fullmove = (uint16_t)v;
-		}
+		if ((rc = fen_field(&b, field, fen, field_start, i - field_start, d)))
+			return rc;
 	}
 	while (i < len && is_space(fen[i]))
 		i++;
