@@ -110,7 +110,7 @@ struct xq_diagnostic {
 
 /*
  * The public list of diagnostics (<xq/error.h>, api/error.c), here where
- * the library's code that fills one in place sees it too (the pool puts
+ * the library's code that fills one in place sees it too (the batch puts
  * right the numbers of games read late): copies of the diagnostics, their
  * strings in `strings`.
  */

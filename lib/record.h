@@ -164,7 +164,7 @@ unsigned xqi_check_said_of(enum xqi_diagnostic_code code);
 /*
  * The public API's record (<xq/record.h>): a game and what the API keeps
  * beside it.  Defined here, below the public API, so that code which reads
- * games in bulk into games of its own (the command's pool) can hand them
+ * games in bulk into games of its own (the batch, <xq/batch.h>) can hand them
  * out as records: it makes the record with xq_record_new(), reads into
  * its `g`, and calls xqi_record_forget() whenever it changes the game
  * other than through the public API (clearing it for the next game), so
