@@ -107,6 +107,10 @@ static inline int fuzz_read(const char *fmt, const void *data, size_t size,
 			break;
 		}
 		fuzz_check_tree(g);
+		/* The games outlive the input, as the public reader's do
+		 * (api/io.c): their source name too. */
+		if (g->source && !(g->source = xqi_record_strdup(g, g->source, strlen(g->source))))
+			abort();
 		if (g != &more)
 			n++;
 	}
