@@ -7,7 +7,6 @@
 #include "internal.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,35 +137,6 @@ int xq_format_renumber(const char *name, xq_buf *text, const xq_record *r, uint6
 	if (!f->renumber || (number == r->g.number && line == r->g.place.line))
 		return 0;
 	return f->renumber(text, &r->g, number, line);
-}
-
-/* ---- the cancel flag ---------------------------------------------------- */
-
-/* struct xq_cancel: api/internal.h (the analyser polls it too). */
-
-xq_cancel *xq_cancel_new(void)
-{
-	xq_cancel *c = malloc(sizeof(*c));
-
-	if (c)
-		atomic_init(&c->flag, 0);
-	return c;
-}
-
-void xq_cancel_set(xq_cancel *c)
-{
-	if (c)
-		atomic_store(&c->flag, 1);
-}
-
-int xq_cancel_is_set(const xq_cancel *c)
-{
-	return c && atomic_load(&c->flag) != 0;
-}
-
-void xq_cancel_free(xq_cancel *c)
-{
-	free(c);
 }
 
 int xq_format_names(size_t i, const char **extensions, const char **aliases)
