@@ -63,26 +63,7 @@
  */
 #include "xqf_int.h"
 
-#include <string.h>
-
 #include "format.h"
-
-const struct xqf_field xqi_xqf_fields[NFIELDS] = {
-	{"Title", H_TITLE, 63},         {"TitleB", H_TITLEB, 63},   {"Event", 0x0D0, 63},
-	{"Date", 0x110, 15},            {"Site", 0x120, 15},        {"Red", 0x130, 15},
-	{"Black", 0x140, 15},           {"TimeControl", 0x150, 63}, {"RedTime", 0x190, 15},
-	{"BlackTime", 0x1A0, 15},       {"Annotator", 0x1D0, 15},   {"Author", 0x1E0, 15},
-};
-
-const char *const xqi_xqf_game_types[XQF_GAME_TYPES] = {"全局", "布局", "中局", "残局"};
-
-/* Piece kind of each of the 16 slots of a side (§3.3). */
-const uint8_t xqi_xqf_slot_type[16] = {
-	XQI_ROOK, XQI_HORSE, XQI_ELEPHANT, XQI_ADVISOR, XQI_KING, XQI_ADVISOR, XQI_ELEPHANT, XQI_HORSE,
-	XQI_ROOK, XQI_CANNON, XQI_CANNON, XQI_PAWN, XQI_PAWN, XQI_PAWN, XQI_PAWN, XQI_PAWN,
-};
-
-static const char key_mask_text[32] = "[(C) Copyright Mr. Dong Shiwei.]";
 
 /*
  * The largest XQF record read: 4 MiB.  The format has no maximum of its
@@ -96,36 +77,20 @@ static const char key_mask_text[32] = "[(C) Copyright Mr. Dong Shiwei.]";
 #define XQF_MAX_RECORD ((uint64_t)4 << 20)
 #define XQF_MEM_FACTOR 48
 
-static unsigned key_f(unsigned b)
+/* The reader is given this entry, which words its size limit. */
+static int open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+		       const struct xqi_sink *sink)
 {
-	/* (((((b*b)*3+9)*3+8)*2+1)*3+8), as every implementation writes it */
-	return (((((b * b) * 3 + 9) * 3 + 8) * 2 + 1) * 3 + 8);
-}
-
-void xqi_xqf_keys_derive(struct xqi_xqf_keys *k, const uint8_t h[16])
-{
-	uint8_t kb[4];
-
-	memset(k, 0, sizeof(*k));
-	if (h[H_VERSION] <= XQI_XQF_VERSION_PLAIN)
-		return;
-	k->xy = (uint8_t)(key_f(h[H_KEYXY]) * h[H_KEYXY]);
-	k->xyf = (uint8_t)(key_f(h[H_KEYXYF]) * k->xy);
-	k->xyt = (uint8_t)(key_f(h[H_KEYXYT]) * k->xyf);
-	k->rmk_size = (uint16_t)(((unsigned)h[H_KEYSSUM] * 256 + h[H_KEYXY]) % 32000 + 767);
-	for (int i = 0; i < 4; i++)
-		kb[i] = (uint8_t)((h[H_KEYSSUM + i] & h[H_KEYMASK]) | h[H_KEYOR + i]);
-	for (int i = 0; i < 32; i++)
-		k->f32[i] = (uint8_t)((unsigned char)key_mask_text[i] & kb[i % 4]);
+	return xqi_xqf_open_reader(out, in, opts, sink, &xqi_format_xqf);
 }
 
 const struct xqi_format xqi_format_xqf = {
 	"xqf",
 	"XQStudio binary record (象棋演播室), one game per file; reads 0x0A-0x12, writes 0x0A or 0x12",
 	".xqf",
-	XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS | XQ_FORMAT_BINARY,
+	XQI_XQF_CAPS,
 	xqi_xqf_probe,
-	xqi_xqf_open_reader,
+	open_reader,
 	xqi_xqf_read,
 	xqi_xqf_close_reader,
 	xqi_xqf_open_writer,

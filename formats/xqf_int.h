@@ -1,8 +1,10 @@
 /*
  * xqf_int.h: what the parts of the XQF format share (formats/xqf*.c):
- * xqf.c holds the tables both directions use, the key derivation and the
- * registry entry; xqf_read.c reads, xqf_write.c writes.  The format and
- * the mapping of header fields to tags are described in xqf.c.
+ * xqf_layout.c holds the tables both directions use and the key
+ * derivation; xqf_read.c reads, xqf_write.c writes; xqf.c holds the
+ * registry entry, which names them and which none of them names back (the
+ * reader is given the entry when it is opened).  The format and the
+ * mapping of header fields to tags are described in xqf.c.
  */
 #ifndef XQI_FORMATS_XQF_INT_H
 #define XQI_FORMATS_XQF_INT_H
@@ -49,9 +51,15 @@ extern const uint8_t xqi_xqf_slot_type[16];
 #define F_SIB 0x40
 #define F_LEN 0x20
 
-/* The registry entry's parts (xqf_read.c, xqf_write.c). */
+/* What an XQF record holds (xqi_format_xqf.caps, which the writer says
+ * its losses by). */
+#define XQI_XQF_CAPS \
+	(XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS | XQ_FORMAT_BINARY)
+
+/* The registry entry's parts (xqf_read.c, xqf_write.c).  The reader is
+ * opened with `fmt`, the entry (xqi_format_xqf), whose limit it reads within. */
 int xqi_xqf_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-		       const struct xqi_sink *sink);
+		       const struct xqi_sink *sink, const struct xqi_format *fmt);
 int xqi_xqf_read(void *reader, struct xqi_record *g);
 void xqi_xqf_close_reader(void *reader);
 int xqi_xqf_probe(const unsigned char *head, size_t len);

@@ -844,6 +844,7 @@ int xqi_xqf_read_mem(struct xqi_record *g, const unsigned char *data, size_t len
 /* The format interface: one game per input. */
 struct xqf_reader {
 	struct xqi_input *in;
+	const struct xqi_format *fmt; /* the registry entry: its limit */
 	struct xqi_read_opts opts;
 	const struct xqi_sink *sink;
 	struct xq_buf data;
@@ -851,7 +852,7 @@ struct xqf_reader {
 };
 
 int xqi_xqf_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-		       const struct xqi_sink *sink)
+		       const struct xqi_sink *sink, const struct xqi_format *fmt)
 {
 	struct xqf_reader *rd = calloc(1, sizeof(*rd));
 	struct xqi_read_opts def = XQI_READ_OPTS_INIT;
@@ -859,6 +860,7 @@ int xqi_xqf_open_reader(void **out, struct xqi_input *in, const struct xqi_read_
 	if (!rd)
 		return XQ_ENOMEM;
 	rd->in = in;
+	rd->fmt = fmt;
 	rd->opts = opts ? *opts : def;
 	rd->sink = sink;
 	xq_buf_init(&rd->data);
@@ -878,11 +880,11 @@ int xqi_xqf_read(void *reader, struct xqi_record *g)
 	xqi_diagnostic_init(&d);
 	xq_buf_reset(&rd->data);
 	rc = xqi_input_read_all(rd->in, &rd->data,
-			       (size_t)xqi_format_record_limit(&xqi_format_xqf, &rd->opts), &d);
+			       (size_t)xqi_format_record_limit(rd->fmt, &rd->opts), &d);
 	if (rc) {
 		d.source = xqi_input_name(rd->in);
 		if (rc == XQ_ERANGE)
-			xqi_format_limit_diag(&d, &xqi_format_xqf, &rd->opts, "the input");
+			xqi_format_limit_diag(&d, rd->fmt, &rd->opts, "the input");
 		xqi_sink_report(rd->sink, &d);
 		return rc;
 	}

@@ -395,7 +395,7 @@ static int write_tree(struct xqf_writer *w, const struct xqi_record *g)
 			return rc;
 	}
 	/* Comments before a move are folded into the comment before it. */
-	xqi_write_losses(w->sink, w->o, w->games, g, xqi_format_xqf.caps, XQI_LOSS_PRE_COMMENTS_KEPT,
+	xqi_write_losses(w->sink, w->o, w->games, g, XQI_XQF_CAPS, XQI_LOSS_PRE_COMMENTS_KEPT,
 			"XQF");
 	return 0;
 }
