@@ -100,6 +100,13 @@ int xqi_pgn_probe(const unsigned char *h, size_t len)
 	return 0;
 }
 
+/* The reader is given this entry, which words its size limit. */
+static int open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+		       const struct xqi_sink *sink)
+{
+	return xqi_pgn_open_reader(out, in, opts, sink, &xqi_format_pgn);
+}
+
 const struct xqi_format xqi_format_pgn = {
 	.name = "pgn",
 	.description = "Portable Game Notation, xqbase and XBoard xiangqi dialects",
@@ -107,7 +114,7 @@ const struct xqi_format xqi_format_pgn = {
 	.caps = XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_MULTI | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS |
 		XQ_FORMAT_NAGS | XQ_FORMAT_ANY_TAGS | XQ_FORMAT_PRE_COMMENTS,
 	.probe = xqi_pgn_probe,
-	.open_reader = xqi_pgn_open_reader,
+	.open_reader = open_reader,
 	.read = xqi_pgn_read,
 	.close_reader = xqi_pgn_close_reader,
 	.open_writer = xqi_pgn_open_writer,

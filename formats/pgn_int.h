@@ -147,6 +147,7 @@ struct pgn_reader {
 	struct xqi_input *in;      /* the input, or NULL when `src` gives the bytes */
 	struct xqi_bytes src;
 	const struct xqi_sink *sink;
+	const struct xqi_format *fmt; /* the registry entry (xqi_format_pgn): its limit */
 	struct xqi_read_opts opts;
 	uint64_t max_game;        /* the limit of a game's text (PGN_MAX_RECORD or the budget's) */
 	const char *name;
@@ -292,10 +293,13 @@ static inline int xqi_pgn_over_game(const struct pgn_reader *r, const struct tok
 void xqi_pgn_push_back(struct pgn_reader *r);
 
 /* pgn_read.c: the parser */
+/* The reader is opened with `fmt`, its registry entry (xqi_format_pgn, which
+ * pgn.c hands it and pgn_split.c names), whose limit it reads within. */
 int xqi_pgn_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-		       const struct xqi_sink *sink);
+		       const struct xqi_sink *sink, const struct xqi_format *fmt);
 int xqi_pgn_read(void *reader, struct xqi_record *g);
-struct pgn_reader *xqi_pgn_new_reader(const struct xqi_read_opts *opts, const struct xqi_sink *sink);
+struct pgn_reader *xqi_pgn_new_reader(const struct xqi_read_opts *opts, const struct xqi_sink *sink,
+				     const struct xqi_format *fmt);
 void xqi_pgn_close_reader(void *reader);
 
 /* pgn_words.c: the words and game ends the parser and the splitter share */

@@ -1025,7 +1025,7 @@ static void over_game(struct pgn_reader *r, struct gstate *s)
 	/* No line in the text: a chunk read by the batch counts its lines
 	 * from its own start, and only the diagnostic's place is put right. */
 	xqi_diagnostic_init(&d);
-	xqi_format_limit_diag_then(&d, &xqi_format_pgn, &r->opts, "the game",
+	xqi_format_limit_diag_then(&d, r->fmt, &r->opts, "the game",
 				  "it is kept up to here, its rest is skipped and reading goes on "
 				  "at the next game");
 	fail(r, s, &t->place, s->ply, NULL, 0, XQI_D_RESOURCE, "%s", d.msg);
@@ -1165,16 +1165,18 @@ int xqi_pgn_read(void *reader, struct xqi_record *g)
 }
 
 /* A reader at the start of an input; the caller sets where its bytes come from. */
-struct pgn_reader *xqi_pgn_new_reader(const struct xqi_read_opts *opts, const struct xqi_sink *sink)
+struct pgn_reader *xqi_pgn_new_reader(const struct xqi_read_opts *opts, const struct xqi_sink *sink,
+				     const struct xqi_format *fmt)
 {
 	struct pgn_reader *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
 	r->sink = sink;
+	r->fmt = fmt;
 	if (opts)
 		r->opts = *opts;
-	r->max_game = xqi_format_record_limit(&xqi_format_pgn, opts);
+	r->max_game = xqi_format_record_limit(fmt, opts);
 	r->first_high = UINT64_MAX;
 	xq_buf_init(&r->raw);
 	xq_buf_init(&r->dec);
@@ -1202,9 +1204,9 @@ struct pgn_reader *xqi_pgn_new_reader(const struct xqi_read_opts *opts, const st
 }
 
 int xqi_pgn_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-			   const struct xqi_sink *sink)
+			   const struct xqi_sink *sink, const struct xqi_format *fmt)
 {
-	struct pgn_reader *r = xqi_pgn_new_reader(opts, sink);
+	struct pgn_reader *r = xqi_pgn_new_reader(opts, sink, fmt);
 
 	if (!r)
 		return XQ_ENOMEM;

@@ -48,7 +48,7 @@ static int start_at(struct pgn_reader *r, const struct xqi_chunk *c)
 static int pgn_open_chunk(void **out, const struct xqi_chunk *c, const struct xqi_read_opts *opts,
 			  const struct xqi_sink *sink)
 {
-	struct pgn_reader *r = xqi_pgn_new_reader(opts, sink);
+	struct pgn_reader *r = xqi_pgn_new_reader(opts, sink, &xqi_format_pgn);
 	int rc;
 
 	if (!r)
@@ -221,7 +221,7 @@ static void pgn_split_close(void *sp)
 /* The token scan's reader, at the input's start, reading `src`. */
 static struct pgn_reader *token_reader(const struct xqi_bytes *src, const struct xqi_read_opts *opts)
 {
-	struct pgn_reader *r = xqi_pgn_new_reader(opts, &silent);
+	struct pgn_reader *r = xqi_pgn_new_reader(opts, &silent, &xqi_format_pgn);
 
 	if (!r || !(r->shadow = calloc(1, sizeof(*r->shadow)))) {
 		if (r)
