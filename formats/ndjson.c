@@ -24,51 +24,6 @@
  */
 #include "ndjson_int.h"
 
-#include <stdarg.h>
-
-/* ---- diagnostics -------------------------------------------------------- */
-
-static void hold_report(const struct xq_diagnostic *d, void *payload)
-{
-	*(struct xq_diagnostic *)payload = *d;
-}
-
-/* Report a problem at byte `at` of the current line (ndjson_int.h). */
-void xqi_nd_report(struct nd_reader *r, enum xq_severity_level sev, enum xqi_diagnostic_code code,
-		  size_t at, uint32_t ply, const char *move, const char *fmt, ...)
-{
-	struct xqi_place pl;
-	va_list ap;
-
-	if (at > r->len)
-		at = r->len;
-	if (r->col_line != r->line_offset + 1 || at < r->col_at) {
-		r->col_line = r->line_offset + 1;
-		r->col_at = 0;
-		r->col = 1;
-	}
-	r->col += (uint32_t)xq_utf8_count(r->line + r->col_at, at - r->col_at);
-	r->col_at = at;
-	if (sev == XQ_SEVERITY_ERROR && !r->holding) {
-		r->bad = 1;
-		if (r->g)
-			r->g->flags |= XQI_RECORD_BROKEN;
-	}
-	pl.line = r->lineno;
-	pl.col = r->col;
-	pl.offset = r->line_offset + at;
-	va_start(ap, fmt);
-	if (r->holding) {
-		struct xqi_sink hold = {hold_report, &r->held};
-		xqi_format_vreport(&hold, r->name, r->games, &pl, 1, ply, move,
-				  move ? strlen(move) : 0, code, sev, fmt, ap);
-	} else {
-		xqi_format_vreport(r->sink, r->name, r->games, &pl, 1, ply, move,
-				  move ? strlen(move) : 0, code, sev, fmt, ap);
-	}
-	va_end(ap);
-}
-
 /* ---- reading lines ------------------------------------------------------- */
 
 /* Bytes read from the input so far. */
@@ -254,6 +209,98 @@ static const struct xqi_textdec_event *outside_strings(struct nd_reader *r)
 	return NULL;
 }
 
+/*
+ * Whether the line just read, from byte `skip`, is blank: 0 when it is
+ * not; 1 when it is and reading goes on; XQ_ERANGE when the blank lines
+ * since `blank_from` (line `blank_line`) run past XQI_SKIP_MAX (reported).
+ */
+static int blank_run(struct nd_reader *r, int rc, size_t skip, uint64_t blank_from, uint32_t blank_line)
+{
+	size_t i = skip;
+	while (i < r->len && xq_is_space((unsigned char)r->line[i]))
+		i++;
+	if (i == r->len && rc == 1) {
+		/* Blank lines separate nothing; a run of them
+		 * longer than XQI_SKIP_MAX is the end. */
+		if (r->offset - blank_from <= XQI_SKIP_MAX)
+			return 1;
+		xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_RESOURCE, 0, 0, NULL,
+			     "more than %llu MiB of blank lines since line %u and no "
+			     "record; the rest of the input is not read",
+			     (unsigned long long)(XQI_SKIP_MAX >> 20), (unsigned)blank_line);
+		return XQ_ERANGE;
+	}
+	return 0;
+}
+
+/* `g` cleared and numbered as the record of the line just read. */
+static void start_record(struct nd_reader *r, struct xqi_record *g)
+{
+	r->games++;
+	r->g = g;
+	r->bad = 0;
+	xqi_record_clear(g);
+	g->number = r->games;
+	g->source = r->name;
+	g->place.line = r->lineno;
+	g->place.col = 1;
+	g->place.offset = r->line_offset;
+	g->encoding = "utf-8";
+}
+
+/*
+ * The record over the limit (next_line() returned `rc`, 2 or more): it is
+ * skipped (broken, with nothing read) and the next line is read (1),
+ * unless the line went on past what may be skipped (XQ_ERANGE).
+ */
+static int over_limit(struct nd_reader *r, int rc)
+{
+	struct xq_diagnostic d;
+	xqi_diagnostic_init(&d);
+	r->line = "";
+	xqi_format_limit_diag_then(&d, &xqi_format_ndjson, &r->opts, "the record",
+				  rc == 2 ? "it is skipped and reading goes on at the "
+					    "next line"
+					  : "it is skipped, and more than 16 MiB after "
+					    "the limit had no line end: the rest of the "
+					    "input is not read");
+	xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_RESOURCE, 0, 0, NULL, "%s", d.msg);
+	return rc == 2 ? 1 : XQ_ERANGE;
+}
+
+/*
+ * NDJSON is UTF-8, whatever the bytes look like: the decoder reads the
+ * line in place and finds what is not text.  0 when the record can be
+ * read; 1 when it cannot (reported); a negative code.
+ */
+static int check_bytes(struct nd_reader *r)
+{
+	struct xqi_textdec *d = &r->td;
+	long used;
+	d->dpos = d->raw = r->line_offset;
+	d->ev_first = d->nevents = 0;
+	used = xqi_textdec_feed(d, r->line, r->len, 1, NULL);
+	if (used < 0)
+		return (int)used;
+	r->bad_bytes = 0;
+	if (d->nevents) {
+		/* Inside strings such bytes are confined to the text
+		 * that holds them (xqi_nd_decode_string()); anywhere else the
+		 * record cannot be read. */
+		const struct xqi_textdec_event *e = outside_strings(r);
+		char msg[160];
+		if (e) {
+			xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_ENCODING,
+			       (size_t)(e->raw - r->line_offset), 0, NULL, "%s",
+			       xqi_textdec_bad_message(msg, sizeof(msg), e->byte, e->enc,
+						      e->raw));
+			return 1;
+		}
+		r->bad_bytes = 1;
+	}
+	return 0;
+}
+
 static int read_record(struct nd_reader *r, struct xqi_record *g)
 {
 	uint64_t blank_from = r->offset;
@@ -270,74 +317,17 @@ static int read_record(struct nd_reader *r, struct xqi_record *g)
 		if (r->lineno == 1 && r->len >= 3 && !memcmp(r->line, "\xEF\xBB\xBF", 3))
 			skip = 3;
 		{
-			size_t i = skip;
-			while (i < r->len && xq_is_space((unsigned char)r->line[i]))
-				i++;
-			if (i == r->len && rc == 1) {
-				/* Blank lines separate nothing; a run of them
-				 * longer than XQI_SKIP_MAX is the end. */
-				if (r->offset - blank_from <= XQI_SKIP_MAX)
-					continue;
-				xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_RESOURCE, 0, 0, NULL,
-				             "more than %llu MiB of blank lines since line %u and no "
-				             "record; the rest of the input is not read",
-				             (unsigned long long)(XQI_SKIP_MAX >> 20), (unsigned)blank_line);
-				return XQ_ERANGE;
-			}
+			int blank = blank_run(r, rc, skip, blank_from, blank_line);
+			if (blank == 1)
+				continue;
+			if (blank)
+				return blank;
 		}
-		r->games++;
-		r->g = g;
-		r->bad = 0;
-		xqi_record_clear(g);
-		g->number = r->games;
-		g->source = r->name;
-		g->place.line = r->lineno;
-		g->place.col = 1;
-		g->place.offset = r->line_offset;
-		g->encoding = "utf-8";
-		if (rc >= 2) {
-			/* Over the limit: the record is skipped (broken, with
-			 * nothing read) and the next line is read, unless the
-			 * line went on past what may be skipped. */
-			struct xq_diagnostic d;
-			xqi_diagnostic_init(&d);
-			r->line = "";
-			xqi_format_limit_diag_then(&d, &xqi_format_ndjson, &r->opts, "the record",
-						  rc == 2 ? "it is skipped and reading goes on at the "
-							    "next line"
-							  : "it is skipped, and more than 16 MiB after "
-							    "the limit had no line end: the rest of the "
-							    "input is not read");
-			xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_RESOURCE, 0, 0, NULL, "%s", d.msg);
-			return rc == 2 ? 1 : XQ_ERANGE;
-		}
-		{
-			/* NDJSON is UTF-8, whatever the bytes look like: the decoder
-			 * reads the line in place and finds what is not text. */
-			struct xqi_textdec *d = &r->td;
-			long used;
-			d->dpos = d->raw = r->line_offset;
-			d->ev_first = d->nevents = 0;
-			used = xqi_textdec_feed(d, r->line, r->len, 1, NULL);
-			if (used < 0)
-				return (int)used;
-			r->bad_bytes = 0;
-			if (d->nevents) {
-				/* Inside strings such bytes are confined to the text
-				 * that holds them (xqi_nd_decode_string()); anywhere else the
-				 * record cannot be read. */
-				const struct xqi_textdec_event *e = outside_strings(r);
-				char msg[160];
-				if (e) {
-					xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_ENCODING,
-					       (size_t)(e->raw - r->line_offset), 0, NULL, "%s",
-					       xqi_textdec_bad_message(msg, sizeof(msg), e->byte, e->enc,
-								      e->raw));
-					return 1;
-				}
-				r->bad_bytes = 1;
-			}
-		}
+		start_record(r, g);
+		if (rc >= 2)
+			return over_limit(r, rc);
+		if ((rc = check_bytes(r)) != 0)
+			return rc;
 		/* Columns and offsets count from the line start, BOM included. */
 		if (skip) {
 			r->line += skip;

@@ -1,8 +1,55 @@
 /*
  * ndjson_game.c: pass 2 of reading a record: the game built from its tokens
- * (the schema's members, the start, the tags, the move tree)
+ * (the schema's members, the start, the tags, the move tree), and how a
+ * record's problems are reported
  */
 #include "ndjson_int.h"
+
+#include <stdarg.h>
+
+/* ---- diagnostics -------------------------------------------------------- */
+
+static void hold_report(const struct xq_diagnostic *d, void *payload)
+{
+	*(struct xq_diagnostic *)payload = *d;
+}
+
+/* Report a problem at byte `at` of the current line (ndjson_int.h): the
+ * line reader (ndjson.c) reports through it too. */
+void xqi_nd_report(struct nd_reader *r, enum xq_severity_level sev, enum xqi_diagnostic_code code,
+		  size_t at, uint32_t ply, const char *move, const char *fmt, ...)
+{
+	struct xqi_place pl;
+	va_list ap;
+
+	if (at > r->len)
+		at = r->len;
+	if (r->col_line != r->line_offset + 1 || at < r->col_at) {
+		r->col_line = r->line_offset + 1;
+		r->col_at = 0;
+		r->col = 1;
+	}
+	r->col += (uint32_t)xq_utf8_count(r->line + r->col_at, at - r->col_at);
+	r->col_at = at;
+	if (sev == XQ_SEVERITY_ERROR && !r->holding) {
+		r->bad = 1;
+		if (r->g)
+			r->g->flags |= XQI_RECORD_BROKEN;
+	}
+	pl.line = r->lineno;
+	pl.col = r->col;
+	pl.offset = r->line_offset + at;
+	va_start(ap, fmt);
+	if (r->holding) {
+		struct xqi_sink hold = {hold_report, &r->held};
+		xqi_format_vreport(&hold, r->name, r->games, &pl, 1, ply, move,
+				  move ? strlen(move) : 0, code, sev, fmt, ap);
+	} else {
+		xqi_format_vreport(r->sink, r->name, r->games, &pl, 1, ply, move,
+				  move ? strlen(move) : 0, code, sev, fmt, ap);
+	}
+	va_end(ap);
+}
 
 /* ---- pass 2: the game ---------------------------------------------------- */
 
@@ -305,6 +352,61 @@ static int push_variations(struct nd_reader *r, size_t *nframes, uint32_t a, uin
 static const char *const derived_texts[] = {"wxf", "chinese", "uci", "uci1", "san", NULL};
 
 /*
+ * The move's "text", "comment" and "pre_comment" (tokens `text`,
+ * `comment`, `pre`; 0: absent) onto node `node` at `ply`: 0, 1 when one
+ * is not a string (reported), or XQ_ENOMEM.
+ */
+static int move_strings(struct nd_reader *r, uint32_t node, uint32_t ply, uint32_t text,
+			uint32_t comment, uint32_t pre)
+{
+	struct xqi_record *g = r->g;
+	const uint32_t strs[3] = {text, comment, pre};
+	const char *const what[3] = {"\"text\"", "\"comment\"", "\"pre_comment\""};
+	const char *const field[3] = {"the move's text", "a comment",
+				      "a comment before the move"};
+	for (int k = 0; k < 3; k++) {
+		const char *s;
+		size_t len;
+		if (!strs[k])
+			continue;
+		if (!expect_type(r, strs[k], XQ_JSON_STRING, ply, what[k]))
+			return 1;
+		if (!(s = game_string(r, strs[k], &len, field[k], ply)))
+			return XQ_ENOMEM;
+		if (k == 0)
+			g->nodes[node].text = s;
+		else if (k == 1)
+			g->nodes[node].comment = s;
+		else
+			g->nodes[node].pre_comment = s;
+	}
+	return 0;
+}
+
+/*
+ * The move's "nags" (token `nags`) onto node `node` at `ply` (move text
+ * `iccs`): 0, 1 when they are not NAGs (reported), or XQ_ENOMEM.
+ */
+static int move_nags(struct nd_reader *r, uint32_t node, uint32_t ply, uint32_t nags, const char *iccs)
+{
+	int rc;
+
+	if (!expect_type(r, nags, XQ_JSON_ARRAY, ply, "\"nags\""))
+		return 1;
+	for (uint32_t k = nags + 1; k < r->json.toks[nags].next; k = r->json.toks[k].next) {
+		long nag = tok_int(r, k);
+		if (nag < 0 || nag > 255) {
+			xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, r->json.toks[k].start, ply, iccs,
+				     "a NAG must be a whole number from 0 to 255");
+			return 1;
+		}
+		if ((rc = xqi_record_add_nag(r->g, node, (uint8_t)nag)))
+			return rc == XQ_ENOMEM ? rc : 1;
+	}
+	return 0;
+}
+
+/*
  * One move object `t` of a line whose state is frames[top] (frames[0] is
  * the main line); on success the frame has moved past it and the move's
  * variations are pushed.  Returns 0, 1 when the line must stop here (error
@@ -374,42 +476,10 @@ static int read_move(struct nd_reader *r, size_t *nframes, size_t top, uint32_t 
 	g->nodes[node].place.line = r->lineno;
 	g->nodes[node].place.col = r->json.toks[t].col;
 	g->nodes[node].place.offset = r->line_offset + r->json.toks[t].start;
-	{
-		const uint32_t strs[3] = {v[M_TEXT], v[M_COMMENT], v[M_PRE]};
-		const char *const what[3] = {"\"text\"", "\"comment\"", "\"pre_comment\""};
-		const char *const field[3] = {"the move's text", "a comment",
-					      "a comment before the move"};
-		for (int k = 0; k < 3; k++) {
-			const char *s;
-			size_t len;
-			if (!strs[k])
-				continue;
-			if (!expect_type(r, strs[k], XQ_JSON_STRING, ply, what[k]))
-				return 1;
-			if (!(s = game_string(r, strs[k], &len, field[k], ply)))
-				return XQ_ENOMEM;
-			if (k == 0)
-				g->nodes[node].text = s;
-			else if (k == 1)
-				g->nodes[node].comment = s;
-			else
-				g->nodes[node].pre_comment = s;
-		}
-	}
-	if (v[M_NAGS]) {
-		if (!expect_type(r, v[M_NAGS], XQ_JSON_ARRAY, ply, "\"nags\""))
-			return 1;
-		for (uint32_t k = v[M_NAGS] + 1; k < r->json.toks[v[M_NAGS]].next; k = r->json.toks[k].next) {
-			long nag = tok_int(r, k);
-			if (nag < 0 || nag > 255) {
-				xqi_nd_report(r, XQ_SEVERITY_ERROR, XQI_D_SYNTAX, r->json.toks[k].start, ply, iccs,
-				             "a NAG must be a whole number from 0 to 255");
-				return 1;
-			}
-			if ((rc = xqi_record_add_nag(g, node, (uint8_t)nag)))
-				return rc == XQ_ENOMEM ? rc : 1;
-		}
-	}
+	if ((rc = move_strings(r, node, ply, v[M_TEXT], v[M_COMMENT], v[M_PRE])))
+		return rc;
+	if (v[M_NAGS] && (rc = move_nags(r, node, ply, v[M_NAGS], iccs)))
+		return rc;
 	/* Move the line on before pushing (pushing may move the frames). */
 	r->frames[top].cur = r->json.toks[t].next;
 	r->frames[top].parent = node;

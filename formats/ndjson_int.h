@@ -97,7 +97,8 @@ struct nd_reader {
 
 /* Report a problem at byte `at` of the current line (column counted in
  * characters), in game `g` at `ply` with move text `move` (held in
- * r->held, not said, while r->holding). */
+ * r->held, not said, while r->holding).  In ndjson_game.c, which the line
+ * reader (ndjson.c) calls and which calls nothing of it. */
 void xqi_nd_report(struct nd_reader *r, enum xq_severity_level sev, enum xqi_diagnostic_code code,
 		  size_t at, uint32_t ply, const char *move, const char *fmt, ...)
 #if defined(__GNUC__)
