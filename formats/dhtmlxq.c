@@ -31,7 +31,7 @@
  *             branch B; comment0 is the game comment.  "||" is a newline;
  *             \uhhhh is a character (vschess).
  *   result    红胜 黑胜 和棋 未知 ... (xqi_result_word(), lib/record.h) or W L D
- *             (red's result), see xqi_dh_results; read with a note.
+ *             (red's result), see xqi_dh_results (dhtmlxq_tables.c); read with a note.
  *
  * The side to move is not stored: like vschess, the reader takes the
  * colour of the piece the first move lifts (red when there is no move),
@@ -57,25 +57,6 @@
  */
 #include "dhtmlxq_int.h"
 
-/* Result words of DhtmlXQ_result that are the format's own: the WXF
- * database's W, L, D, red's result (doc: notation-and-formats.md §5; its
- * rare V is not known and stays unknown).  The Chinese words (红胜, 黑负,
- * 和棋, 未知, ...) are read as xqi_result_word() reads them everywhere. */
-const struct dh_result_word xqi_dh_results[] = {
-	{"W", XQI_RESULT_RED_WIN},
-	{"L", XQI_RESULT_BLACK_WIN},
-	{"D", XQI_RESULT_DRAW},
-};
-
-/* Elements whose tag is not their capitalised name. */
-const struct dh_tag_element xqi_dh_tags[] = {
-	{"place", "Site"},      {"open", "Opening"},         {"ecco", "ECCO"},
-	{"remark", "Annotator"}, {"type", "GameType"},       {"timerule", "TimeControl"},
-};
-
-const size_t xqi_dh_nresults = sizeof(xqi_dh_results) / sizeof(xqi_dh_results[0]);
-const size_t xqi_dh_ntags = sizeof(xqi_dh_tags) / sizeof(xqi_dh_tags[0]);
-
 static int dh_probe(const unsigned char *head, size_t len)
 {
 	const char *s = (const char *)head;
@@ -87,14 +68,20 @@ static int dh_probe(const unsigned char *head, size_t len)
 	return 0;
 }
 
+/* The reader is given this entry, which words its size limit. */
+static int open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
+		       const struct xqi_sink *sink)
+{
+	return xqi_dh_open_reader(out, in, opts, sink, &xqi_format_dhtmlxq);
+}
+
 const struct xqi_format xqi_format_dhtmlxq = {
 	"dhtmlxq",
 	"DhtmlXQ / UBB records of dpxq.com, also inside HTML pages (many games, variations, comments)",
 	".ubb .html",
-	XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_MULTI | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS |
-		XQ_FORMAT_ANY_TAGS,
+	XQI_DH_CAPS,
 	dh_probe,
-	xqi_dh_open_reader,
+	open_reader,
 	xqi_dh_read,
 	xqi_dh_close_reader,
 	xqi_dh_open_writer,

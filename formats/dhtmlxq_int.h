@@ -6,7 +6,10 @@
  *   dhtmlxq_read.c   finding records (wrapped, implicit, URL-encoded) and
  *                    the reader's entry points;
  *   dhtmlxq_write.c  the writer;
- *   dhtmlxq.c        the tables both sides use, the probe, the registry entry.
+ *   dhtmlxq_tables.c the words both sides use;
+ *   dhtmlxq.c        the probe and the registry entry, which names the
+ *                    reader and the writer and which none of the parts
+ *                    names (the reader is given it when it is opened).
  * See dhtmlxq.c for the format itself.
  */
 #ifndef XQI_FORMATS_DHTMLXQ_INT_H
@@ -47,6 +50,11 @@
 #define MAX_RECORD (r->max_record)
 
 extern const struct xqi_format xqi_format_dhtmlxq;
+/* What a DhtmlXQ record holds (xqi_format_dhtmlxq.caps, which the writer
+ * says its losses by). */
+#define XQI_DH_CAPS \
+	(XQ_FORMAT_READS | XQ_FORMAT_WRITES | XQ_FORMAT_MULTI | XQ_FORMAT_VARIATIONS | XQ_FORMAT_COMMENTS | \
+	 XQ_FORMAT_ANY_TAGS)
 #define EXCERPT 40
 
 /* Where a byte of the decoded text is in the source. */
@@ -106,6 +114,7 @@ struct dh_cut {
 struct dh_reader {
 	struct xqi_input *in;
 	const struct xqi_sink *sink;
+	const struct xqi_format *fmt; /* the registry entry (xqi_format_dhtmlxq): its limit */
 	const char *name;
 	struct xqi_read_opts opts;
 	size_t max_record;       /* the limit of a record's text, from the format's and the budget */
@@ -173,7 +182,7 @@ struct dh_reader {
 };
 
 /* Result words of DhtmlXQ_result, and the elements whose tag is not their
- * capitalised name (dhtmlxq.c). */
+ * capitalised name (dhtmlxq_tables.c). */
 struct dh_result_word {
 	const char *word;
 	enum xqi_result r;
@@ -225,6 +234,8 @@ void xqi_dh_report_at(struct dh_reader *r, uint64_t game, const struct dh_pos *p
 #endif
 	;
 void xqi_dh_scan_html(struct dh_reader *r, const char *s, size_t len);
+/* The record at r->at is over the limit: said, and XQ_ERANGE (reading stops). */
+int xqi_dh_over_limit(struct dh_reader *r);
 
 /* dhtmlxq_build.c: a record's elements into a game */
 int xqi_dh_build_game(struct dh_reader *r, struct xqi_record *g);
@@ -232,8 +243,7 @@ void xqi_dh_capitalise(char *out, const char *name, size_t len);
 
 /* dhtmlxq_read.c: finding records; the reader */
 int xqi_dh_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-		      const struct xqi_sink *sink);
-int xqi_dh_over_limit(struct dh_reader *r);
+		      const struct xqi_sink *sink, const struct xqi_format *fmt);
 int xqi_dh_read(void *reader, struct xqi_record *g);
 void xqi_dh_close_reader(void *reader);
 

@@ -188,18 +188,6 @@ static int read_urlencoded(struct dh_reader *r, struct xqi_record *g, size_t o)
 	return rc ? rc : 1;
 }
 
-/* The record at r->at is longer than the limit: said, and reading stops. */
-int xqi_dh_over_limit(struct dh_reader *r)
-{
-	struct xq_diagnostic d;
-
-	xqi_diagnostic_init(&d);
-	xqi_format_limit_diag(&d, &xqi_format_dhtmlxq, &r->opts, "a DhtmlXQ record");
-	xqi_dh_report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
-		  "%s; the rest of the input is not read", d.msg);
-	return XQ_ERANGE;
-}
-
 /*
  * The end of a wrapped record, searched for in the text from index `from`
  * on: 1 with *ce where its content ends and *after past its closing
@@ -254,7 +242,7 @@ static int skip_wrapped(struct dh_reader *r, struct xqi_record *g, size_t from)
 	g->place.offset = r->at.off;
 	g->flags |= XQI_RECORD_BROKEN;
 	xqi_diagnostic_init(&d);
-	xqi_format_limit_diag_then(&d, &xqi_format_dhtmlxq, &r->opts, "a DhtmlXQ record",
+	xqi_format_limit_diag_then(&d, r->fmt, &r->opts, "a DhtmlXQ record",
 				  "it is skipped up to its end and reading goes on after it");
 	xqi_dh_report_at(r, g->number, &r->at, 0, NULL, 0, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "%s", d.msg);
 	xqi_dh_budget_start(r, 0);
@@ -480,7 +468,7 @@ int xqi_dh_read(void *reader, struct xqi_record *g)
 }
 
 int xqi_dh_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-			  const struct xqi_sink *sink)
+			  const struct xqi_sink *sink, const struct xqi_format *fmt)
 {
 	struct dh_reader *r = calloc(1, sizeof(*r));
 
@@ -488,10 +476,11 @@ int xqi_dh_open_reader(void **out, struct xqi_input *in, const struct xqi_read_o
 		return XQ_ENOMEM;
 	r->in = in;
 	r->sink = sink;
+	r->fmt = fmt;
 	r->name = xqi_input_name(in);
 	if (opts)
 		r->opts = *opts;
-	r->max_record = (size_t)xqi_format_record_limit(&xqi_format_dhtmlxq, opts);
+	r->max_record = (size_t)xqi_format_record_limit(fmt, opts);
 	r->at.line = 1;
 	r->at.col = 1;
 	r->exact_end = UINT64_MAX;

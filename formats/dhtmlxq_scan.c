@@ -5,6 +5,18 @@
  */
 #include "dhtmlxq_int.h"
 
+/* The record at r->at is longer than the limit: said, and reading stops. */
+int xqi_dh_over_limit(struct dh_reader *r)
+{
+	struct xq_diagnostic d;
+
+	xqi_diagnostic_init(&d);
+	xqi_format_limit_diag(&d, r->fmt, &r->opts, "a DhtmlXQ record");
+	xqi_dh_report_at(r, r->games + 1, &r->at, 0, NULL, 0, XQI_D_RESOURCE, XQ_SEVERITY_ERROR,
+		  "%s; the rest of the input is not read", d.msg);
+	return XQ_ERANGE;
+}
+
 int xqi_dh_result_word(const char *s, size_t len, int first, enum xqi_result *out)
 {
 	for (size_t i = 0; i < xqi_dh_nresults; i++)

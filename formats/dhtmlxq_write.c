@@ -317,7 +317,7 @@ static int write_tree(struct dh_writer *w, const struct xqi_record *g)
 	free(queue);
 	if (!rc && xq_buf_add(&w->out, w->comments.ptr, w->comments.len))
 		rc = XQ_ENOMEM;
-	xqi_write_losses(w->sink, w->o, w->games, g, xqi_format_dhtmlxq.caps, 0, "DhtmlXQ");
+	xqi_write_losses(w->sink, w->o, w->games, g, XQI_DH_CAPS, 0, "DhtmlXQ");
 	return rc;
 }
 
