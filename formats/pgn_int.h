@@ -292,7 +292,23 @@ static inline int xqi_pgn_over_game(const struct pgn_reader *r, const struct tok
 }
 void xqi_pgn_push_back(struct pgn_reader *r);
 
-/* pgn_read.c: the parser */
+/* pgn_reader.c: how the parser reports.  xqi_pgn_place_diag() points `d` at
+ * game `g`, place `pl` (NULL: none), ply `ply` and move text `move`
+ * (`mlen` bytes); xqi_pgn_emit() does so and sends it to the reader's
+ * sink; xqi_pgn_report() says a printf message so. */
+void xqi_pgn_place_diag(struct pgn_reader *r, const struct xqi_record *g, struct xq_diagnostic *d,
+		       const struct xqi_place *pl, uint32_t ply, const char *move, size_t mlen);
+void xqi_pgn_emit(struct pgn_reader *r, const struct xqi_record *g, struct xq_diagnostic *d,
+		 const struct xqi_place *pl, uint32_t ply, const char *move, size_t mlen);
+void xqi_pgn_report(struct pgn_reader *r, const struct xqi_record *g, const struct xqi_place *pl,
+		   uint32_t ply, const char *move, size_t mlen, enum xq_severity_level sev,
+		   enum xqi_diagnostic_code code, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 9, 10)))
+#endif
+	;
+
+/* pgn_read.c (read) and pgn_reader.c (the rest): the reader */
 /* The reader is opened with `fmt`, its registry entry (xqi_format_pgn, which
  * pgn.c hands it and pgn_split.c names), whose limit it reads within. */
 int xqi_pgn_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,

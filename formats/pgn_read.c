@@ -1,52 +1,9 @@
 /*
- * pgn_read.c: the PGN parser, tokens into games, and the reader (see pgn.c for the
- * whole, pgn_int.h for what the parts share).
+ * pgn_read.c: the PGN parser, tokens into games, and the reader's read()
+ * (see pgn.c for the whole, pgn_int.h for what the parts share; the
+ * reader's life and how it reports are in pgn_reader.c).
  */
 #include "pgn_int.h"
-
-/* ---- diagnostics ----------------------------------------------------------- */
-
-/* Point `d` at game `g`, place `pl`, ply `ply` and move text `move`. */
-static void place_diag(struct pgn_reader *r, const struct xqi_record *g, struct xq_diagnostic *d,
-		       const struct xqi_place *pl, uint32_t ply, const char *move, size_t mlen)
-{
-	d->source = r->name;
-	if (pl) {
-		d->place = *pl;
-		d->has_offset = 1;
-	}
-	d->game = g->number;
-	d->ply = ply;
-	if (move)
-		xqi_diagnostic_set_move(d, move, mlen);
-}
-
-static void emit(struct pgn_reader *r, const struct xqi_record *g, struct xq_diagnostic *d,
-		 const struct xqi_place *pl, uint32_t ply, const char *move, size_t mlen)
-{
-	place_diag(r, g, d, pl, ply, move, mlen);
-	xqi_sink_report(r->sink, d);
-}
-
-static void report(struct pgn_reader *r, const struct xqi_record *g, const struct xqi_place *pl,
-		   uint32_t ply, const char *move, size_t mlen, enum xq_severity_level sev,
-		   enum xqi_diagnostic_code code, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 9, 10)))
-#endif
-	;
-
-static void report(struct pgn_reader *r, const struct xqi_record *g, const struct xqi_place *pl,
-		   uint32_t ply, const char *move, size_t mlen, enum xq_severity_level sev,
-		   enum xqi_diagnostic_code code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	xqi_format_vreport(r->sink, r->name, g->number, pl, pl != NULL, ply, move, mlen, code, sev,
-			  fmt, ap);
-	va_end(ap);
-}
 
 /* ---- the parser ------------------------------------------------------------- */
 
@@ -82,7 +39,7 @@ static int oom(struct pgn_reader *r, struct gstate *s)
 
 	xqi_diagnostic_init(&d);
 	xqi_diagnostic_set(&d, XQ_ENOMEM, XQI_D_RESOURCE, XQ_SEVERITY_ERROR, "out of memory");
-	emit(r, s->g, &d, NULL, s->ply, NULL, 0);
+	xqi_pgn_emit(r, s->g, &d, NULL, s->ply, NULL, 0);
 	s->broken = 1;
 	s->g->flags |= XQI_RECORD_BROKEN;
 	return XQ_ENOMEM;
@@ -106,7 +63,7 @@ static void fail(struct pgn_reader *r, struct gstate *s, const struct xqi_place 
 	va_start(ap, fmt);
 	xqi_diagnostic_vset(&d, XQ_EPARSE, code, XQ_SEVERITY_ERROR, fmt, ap);
 	va_end(ap);
-	emit(r, s->g, &d, pl, ply, move, mlen);
+	xqi_pgn_emit(r, s->g, &d, pl, ply, move, mlen);
 	s->broken = 1;
 	s->g->flags |= XQI_RECORD_BROKEN;
 }
@@ -325,10 +282,10 @@ static int try_other_side(struct pgn_reader *r, struct gstate *s, const struct t
 		return 0;
 	if (read_move(r, s, &b, -1, w, n, m, &d))
 		return 0;
-	report(r, s->g, &t->place, 1, w, n, XQ_SEVERITY_WARNING, XQI_D_SIDE_TO_MOVE,
-	       "the start position says %s moves first, but the first move is %s's; read with %s to move",
-	       b.side == XQI_RED ? "black" : "red", b.side == XQI_RED ? "red" : "black",
-	       b.side == XQI_RED ? "red" : "black");
+	xqi_pgn_report(r, s->g, &t->place, 1, w, n, XQ_SEVERITY_WARNING, XQI_D_SIDE_TO_MOVE,
+		       "the start position says %s moves first, but the first move is %s's; read with %s to move",
+		       b.side == XQI_RED ? "black" : "red", b.side == XQI_RED ? "red" : "black",
+		       b.side == XQI_RED ? "red" : "black");
 	s->g->start = b;
 	s->board = b;
 	s->check_known = 0;
@@ -355,12 +312,12 @@ static void bad_move(struct pgn_reader *r, struct gstate *s, const struct tok *t
 	size_t n = (size_t)(t->end - t->start);
 
 	if (r->nstack == 0 || s->cut.on) {
-		emit(r, s->g, d, &t->place, s->ply + 1, w, n);
+		xqi_pgn_emit(r, s->g, d, &t->place, s->ply + 1, w, n);
 		s->broken = 1;
 		s->g->flags |= XQI_RECORD_BROKEN;
 		return;
 	}
-	place_diag(r, s->g, d, &t->place, s->ply + 1, w, n);
+	xqi_pgn_place_diag(r, s->g, d, &t->place, s->ply + 1, w, n);
 	xqi_pgn_cut_begin(&s->cut, d);
 	/* A comment before the bad move was its own: it goes with it. */
 	s->have_pre = 0;
@@ -400,8 +357,8 @@ static int add_move(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 		if (nag)
 			nags[nnag++] = (uint8_t)nag;
 		else if (alen)
-			report(r, s->g, &t->place, s->ply + 1, w, n, XQ_SEVERITY_WARNING, XQI_D_SYNTAX,
-			       "'%s' is not an annotation; ignored", a);
+			xqi_pgn_report(r, s->g, &t->place, s->ply + 1, w, n, XQ_SEVERITY_WARNING, XQI_D_SYNTAX,
+				       "'%s' is not an annotation; ignored", a);
 	}
 	if (core == 0) {
 		xqi_diagnostic_set(&r->md, XQ_EPARSE, XQI_D_BAD_MOVE_TEXT, XQ_SEVERITY_ERROR, "no move in '%.*s'",
@@ -473,8 +430,8 @@ static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, si
 	}
 	xqi_diagnostic_init(&d2);
 	if (xqi_position_from_fen(&b, fen, n, XQI_FEN_LENIENT_PLACEMENT, &d2) == 0) {
-		report(r, s->g, tag_place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_BAD_FEN,
-		       "composed position accepted (%s)", d.msg);
+		xqi_pgn_report(r, s->g, tag_place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_BAD_FEN,
+			       "composed position accepted (%s)", d.msg);
 		s->g->start = b;
 		s->board = b;
 		s->check_known = 0;
@@ -490,10 +447,10 @@ static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, si
 			blen++;
 		xqi_diagnostic_init(&d2);
 		if (blen < n && xqi_position_from_fen(&b, fen, blen, XQI_FEN_LENIENT_PLACEMENT, &d2) == 0) {
-			report(r, s->g, tag_place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_FEN,
-			       "the FEN after its board is malformed (%s): the board is kept and the "
-			       "first move decides the side to move",
-			       d.msg);
+			xqi_pgn_report(r, s->g, tag_place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_FEN,
+				       "the FEN after its board is malformed (%s): the board is kept and the "
+				       "first move decides the side to move",
+				       d.msg);
 			s->g->start = b;
 			s->board = b;
 			s->check_known = 0;
@@ -515,7 +472,7 @@ static int set_start(struct pgn_reader *r, struct gstate *s, const char *fen, si
 		pl.offset = xqi_pgn_offset_of(r, p);
 		d.severity = XQ_SEVERITY_ERROR;
 		d.code = XQI_D_BAD_FEN;
-		emit(r, s->g, &d, &pl, 0, NULL, 0);
+		xqi_pgn_emit(r, s->g, &d, &pl, 0, NULL, 0);
 		s->broken = 1;
 		/* Kept as written: a writer never puts another position in its place. */
 		if (xqi_record_set_start_text(s->g, fen, n))
@@ -568,24 +525,24 @@ static int take_tag(struct pgn_reader *r, struct gstate *s, const struct tok *t)
 	}
 	value = tag->value;
 	if (t->tag_flags & TAG_UNQUOTED)
-		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
-		       "the value of tag %s is not in quotes", tag->name);
+		xqi_pgn_report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
+			       "the value of tag %s is not in quotes", tag->name);
 	else if (t->tag_flags & TAG_NO_QUOTE)
-		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
-		       "the value of tag %s has no closing quote", tag->name);
+		xqi_pgn_report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
+			       "the value of tag %s has no closing quote", tag->name);
 	else if (t->tag_flags & TAG_STRAY_QUOTE)
-		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
-		       "the value of tag %s holds a '\"' that is not escaped", tag->name);
+		xqi_pgn_report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
+			       "the value of tag %s holds a '\"' that is not escaped", tag->name);
 	if (t->tag_flags & TAG_LINES)
-		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
-		       "the value of tag %s goes on over a line end", tag->name);
+		xqi_pgn_report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
+			       "the value of tag %s goes on over a line end", tag->name);
 	if (t->tag_flags & TAG_NO_BRACKET)
-		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
-		       "tag %s has no closing ']'", tag->name);
+		xqi_pgn_report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
+			       "tag %s has no closing ']'", tag->name);
 	if (!strcmp(tag->name, "FEN") && *value) {
 		if (s->start_given) {
-			report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
-			       "a second FEN tag is ignored");
+			xqi_pgn_report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_TAG,
+				       "a second FEN tag is ignored");
 			return 0;
 		}
 		return set_start(r, s, xqi_pgn_tok_text(r, t->value), (size_t)(t->value_end - t->value),
@@ -675,8 +632,8 @@ static int close_variation(struct pgn_reader *r, struct gstate *s, const struct 
 		return 0;
 	}
 	if (s->moves == 0 && !s->cut.closed)
-		report(r, s->g, &t->place, s->ply, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_SYNTAX,
-		       "an empty variation");
+		xqi_pgn_report(r, s->g, &t->place, s->ply, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_SYNTAX,
+			       "an empty variation");
 	s->cut.closed = 0;
 	if ((rc = flush_pre(r, s)))
 		return rc;
@@ -771,8 +728,8 @@ static void rg_trailing(void *ctx, const struct tok *t)
 	/* Bytes that are not text are quoted as U+FFFD. */
 	if (t->bad && (w = xqi_pgn_tok_fixed(rg->r, t, t->start, t->start + k, 0, &k, &fixed)) == NULL)
 		return;
-	report(rg->r, rg->s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_TRAILING,
-	       "text after the result is not part of the game and is skipped: '%.*s'", (int)k, w);
+	xqi_pgn_report(rg->r, rg->s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_TRAILING,
+		       "text after the result is not part of the game and is skipped: '%.*s'", (int)k, w);
 }
 
 static struct game_end reading_end(struct reading_game *rg)
@@ -854,31 +811,31 @@ static void finish(struct pgn_reader *r, struct gstate *s, const struct xqi_plac
 		return;
 	if (s->total == 0) {
 		g->flags |= XQI_RECORD_EMPTY;
-		report(r, g, &g->place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_EMPTY_GAME, "the game has no moves");
+		xqi_pgn_report(r, g, &g->place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_EMPTY_GAME, "the game has no moves");
 	}
 	xqi_pgn_read_result_tag(r, g, s->result_tag, &s->result_place, s->have_result);
 	if (!s->have_result) {
 		/* At the last token of the moves, not at what follows them
 		 * (the next game's first tag). */
 		if (s->total > 0)
-			report(r, g, s->have_last ? &s->last_place : end_place, 0, NULL, 0,
-			       XQ_SEVERITY_NOTE, XQI_D_NO_RESULT,
-			       "the moves end with no result marker%s",
-			       g->result != XQI_RESULT_NONE ? "; the Result tag is used" : "");
+			xqi_pgn_report(r, g, s->have_last ? &s->last_place : end_place, 0, NULL, 0,
+				       XQ_SEVERITY_NOTE, XQI_D_NO_RESULT,
+				       "the moves end with no result marker%s",
+				       g->result != XQI_RESULT_NONE ? "; the Result tag is used" : "");
 	} else if (s->result_tag && *s->result_tag) {
 		enum xqi_result tr;
 		if (xqi_result_word(s->result_tag, strlen(s->result_tag), g->start.side, &tr) < 0)
 			tr = XQI_RESULT_UNKNOWN;
 		if (tr != g->result)
-			report(r, g, &s->result_place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_RESULT,
-			       "the Result tag says '%s' but the moves end with '%s'", s->result_tag,
-			       g->result_text ? g->result_text : xqi_result_string(g->result));
+			xqi_pgn_report(r, g, &s->result_place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_BAD_RESULT,
+				       "the Result tag says '%s' but the moves end with '%s'", s->result_tag,
+				       g->result_text ? g->result_text : xqi_result_string(g->result));
 	}
 	if (s->format_tag && s->dialect != XQ_DIALECT_AUTO &&
 	    !notation_matches_format(s->dialect, s->format_tag))
-		report(r, g, &s->format_place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_BAD_TAG,
-		       "the Format tag says '%s' but the moves are in %s notation", s->format_tag,
-		       xqi_notation_name((enum xq_dialect)s->dialect));
+		xqi_pgn_report(r, g, &s->format_place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_BAD_TAG,
+			       "the Format tag says '%s' but the moves are in %s notation", s->format_tag,
+			       xqi_notation_name((enum xq_dialect)s->dialect));
 }
 
 static int handle_word(struct pgn_reader *r, struct gstate *s, const struct tok *t, int *done)
@@ -911,8 +868,8 @@ static int handle_word(struct pgn_reader *r, struct gstate *s, const struct tok 
 		return 0;
 	if ((nag = xqi_pgn_nag_of(w, n)) != 0) {
 		if (s->moves == 0) {
-			report(r, s->g, &t->place, s->ply, w, n, XQ_SEVERITY_WARNING, XQI_D_SYNTAX,
-			       "an annotation before any move is ignored");
+			xqi_pgn_report(r, s->g, &t->place, s->ply, w, n, XQ_SEVERITY_WARNING, XQI_D_SYNTAX,
+				       "an annotation before any move is ignored");
 			return 0;
 		}
 		return xqi_record_add_nag(s->g, s->cur, (uint8_t)nag) ? oom(r, s) : 0;
@@ -973,8 +930,8 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 			s->movetext = 1;
 		break;
 	case T_ESCAPE:
-		report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_SYNTAX,
-		       "escape line ('%%' in column 1) ignored");
+		xqi_pgn_report(r, s->g, &t->place, 0, NULL, 0, XQ_SEVERITY_NOTE, XQI_D_SYNTAX,
+			       "escape line ('%%' in column 1) ignored");
 		break;
 	case T_LPAREN:
 		rc = open_variation(r, s, t);
@@ -985,10 +942,10 @@ static int take_token(struct pgn_reader *r, struct gstate *s, const struct tok *
 	case T_NAG:
 		s->movetext = 1;
 		if (t->num > 255 || s->moves == 0)
-			report(r, s->g, &t->place, s->ply, xqi_pgn_tok_text(r, t->start),
-			       (size_t)(t->end - t->start), XQ_SEVERITY_WARNING, XQI_D_SYNTAX,
-			       t->num > 255 ? "NAG out of range (0-255) ignored"
-					    : "a NAG before any move is ignored");
+			xqi_pgn_report(r, s->g, &t->place, s->ply, xqi_pgn_tok_text(r, t->start),
+				       (size_t)(t->end - t->start), XQ_SEVERITY_WARNING, XQI_D_SYNTAX,
+				       t->num > 255 ? "NAG out of range (0-255) ignored"
+						    : "a NAG before any move is ignored");
 		else if (xqi_record_add_nag(s->g, s->cur, (uint8_t)t->num))
 			rc = oom(r, s);
 		break;
@@ -1137,8 +1094,8 @@ static int read_game(struct pgn_reader *r, struct xqi_record *g)
 				} else {
 					xqi_textdec_ambiguous_message(msg, sizeof(msg), f->enc);
 				}
-				report(r, g, &f->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_ENCODING, "%s",
-				       msg);
+				xqi_pgn_report(r, g, &f->place, 0, NULL, 0, XQ_SEVERITY_WARNING, XQI_D_ENCODING, "%s",
+					       msg);
 				break;
 			}
 		}
@@ -1162,78 +1119,4 @@ int xqi_pgn_read(void *reader, struct xqi_record *g)
 
 	r->game_start = NO_POS;
 	return xqi_read_guard(&r->guard, rc, xqi_pgn_tok_progress(r), g, r->sink);
-}
-
-/* A reader at the start of an input; the caller sets where its bytes come from. */
-struct pgn_reader *xqi_pgn_new_reader(const struct xqi_read_opts *opts, const struct xqi_sink *sink,
-				     const struct xqi_format *fmt)
-{
-	struct pgn_reader *r = calloc(1, sizeof(*r));
-
-	if (!r)
-		return NULL;
-	r->sink = sink;
-	r->fmt = fmt;
-	if (opts)
-		r->opts = *opts;
-	r->max_game = xqi_format_record_limit(fmt, opts);
-	r->first_high = UINT64_MAX;
-	xq_buf_init(&r->raw);
-	xq_buf_init(&r->dec);
-	xq_buf_init(&r->scratch);
-	xq_buf_init(&r->pre);
-	xq_buf_init(&r->post);
-	xq_buf_init(&r->fixed[0]);
-	xq_buf_init(&r->fixed[1]);
-	r->post_node = XQ_NO_NODE;
-	r->line = 1;
-	r->cr_at = UINT64_MAX;
-	r->game_start = r->skip_start = NO_POS;
-	xqi_diagnostic_init(&r->md);
-	r->enc = XQI_ENC_UNKNOWN;
-	if (r->opts.encoding == XQI_ENC_UTF8) {
-		r->enc = XQI_ENC_UTF8;
-		r->first_high = 0;
-	}
-	if (xq_buf_grow(&r->raw, CHUNK)) {
-		free(r);
-		return NULL;
-	}
-	xqi_pgn_set_text(r);
-	return r;
-}
-
-int xqi_pgn_open_reader(void **out, struct xqi_input *in, const struct xqi_read_opts *opts,
-			   const struct xqi_sink *sink, const struct xqi_format *fmt)
-{
-	struct pgn_reader *r = xqi_pgn_new_reader(opts, sink, fmt);
-
-	if (!r)
-		return XQ_ENOMEM;
-	r->in = in;
-	r->name = xqi_input_name(in);
-	*out = r;
-	return 0;
-}
-
-void xqi_pgn_close_reader(void *reader)
-{
-	struct pgn_reader *r = reader;
-
-	if (!r)
-		return;
-	if (r->td_live)
-		xqi_textdec_release(&r->td);
-	xqi_pgn_shadow_free(r->shadow);
-	xq_buf_release(&r->raw);
-	xq_buf_release(&r->dec);
-	xq_buf_release(&r->scratch);
-	xq_buf_release(&r->pre);
-	xq_buf_release(&r->post);
-	xq_buf_release(&r->fixed[0]);
-	xq_buf_release(&r->fixed[1]);
-	free(r->stack);
-	free(r->saved);
-	free(r->path);
-	free(r);
 }
