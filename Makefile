@@ -76,7 +76,7 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 GIT_DESC := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .PHONY: all check check-unit check-fuzz check-cli check-man check-banned check-slow check-headers \
-	check-names demo fuzz clean install bench-tools
+	check-names check-circles demo fuzz clean install bench-tools
 .SUFFIXES:
 
 all: $(XQKIT)
@@ -179,8 +179,8 @@ $(BUILD)/bench/%: bench/%.c $(LIBXQ)
 CHECK_FIRST = $(BUILD)/tests/test_annotate.run \
 	hostile/signal_stops_every_command_reading_games_without_end.run \
 	check-browser $(BUILD)/tests/test_engine.run cli/annotate.run check-libxq
-CHECK_PARTS = $(CHECK_FIRST) check-hostile check-banned check-names check-unit check-fuzz \
-	check-cli check-man check-sync
+CHECK_PARTS = $(CHECK_FIRST) check-hostile check-banned check-names check-circles check-unit \
+	check-fuzz check-cli check-man check-sync
 check: $(CHECK_PARTS)
 	@sh tests/summary.sh check $(RESULTS) $(CHECK_LOGS)
 
@@ -268,10 +268,15 @@ check-banned:
 check-names:
 	$(call record,names,sh tests/names.sh)
 
+# No two files that call into each other, read from the objects as built
+# (tests/circles.sh).
+check-circles: $(LIBXQ) $(XQKIT)
+	$(call record,circles,sh tests/circles.sh $(BUILD))
+
 # The logs the summary of `make check` adds up: one per target above.
 CHECK_LOGS = $(UNIT_BIN:$(BUILD)/tests/%=unit-%) $(FUZZ_REPLAY:$(BUILD)/fuzz-replay/%=fuzz-%) \
 	$(CLI_GROUPS:%=cli-%) $(CHECK_SCRIPTS:%=script-%) $(HOSTILE_RUN:hostile/%.run=hostile-%) \
-	browser banned names sync libxq
+	browser banned names circles sync libxq
 
 # What is slow by nature, on its own (CI runs it after `make check`, which
 # it does not run again): the whole perft suite to depth 6, the runs over
