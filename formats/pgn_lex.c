@@ -352,6 +352,72 @@ static uint64_t continued_tag(struct pgn_reader *r, uint64_t p, uint64_t keep, u
 }
 
 /*
+ * A quoted tag value from `vs` in the line `s` (`len` bytes) that is not
+ * closed the standard way, read by the line's shape: where the value
+ * ends (*ve) and the tag (*end), and what was wrong in t->tag_flags.
+ */
+static void tag_by_shape(struct tok *t, const char *s, size_t vs, size_t len, size_t *ve, size_t *end)
+{
+	size_t rb = last_of(s, vs, len, ']');
+	if (rb < len) {
+		size_t q = last_of(s, vs, rb, '"');
+		if (q < rb) {
+			*ve = q;
+			t->tag_flags |= TAG_STRAY_QUOTE;
+		} else {
+			*ve = rb;
+			t->tag_flags |= TAG_NO_QUOTE;
+		}
+		*end = rb + 1;
+	} else {
+		size_t q = last_of(s, vs, len, '"');
+		t->tag_flags |= TAG_NO_BRACKET;
+		if (q < len) {
+			*ve = q;
+		} else {
+			*ve = len;
+			t->tag_flags |= TAG_NO_QUOTE;
+		}
+		*end = len;
+	}
+}
+
+/* A tag value from `vs` in the line `s` (`len` bytes) with no quote: it
+ * runs to the ']' (*ve, less the blanks before it; *end past it). */
+static void tag_unquoted(struct tok *t, const char *s, size_t vs, size_t len, size_t *ve, size_t *end)
+{
+	size_t rb = vs;
+	while (rb < len && s[rb] != ']')
+		rb++;
+	*ve = rb;
+	while (*ve > vs && (s[*ve - 1] == ' ' || s[*ve - 1] == '\t'))
+		(*ve)--;
+	t->tag_flags |= TAG_UNQUOTED;
+	if (rb < len) {
+		*end = rb + 1;
+	} else {
+		*end = len;
+		t->tag_flags |= TAG_NO_BRACKET;
+	}
+}
+
+/* The first byte of the tag's `end` bytes `s` that is not text (not
+ * UTF-8, or a NUL), marked bad. */
+static void tag_bytes(struct pgn_reader *r, struct tok *t, const char *s, size_t end)
+{
+	for (size_t i = 0; i < end;) {
+		size_t n = 1;
+		if ((unsigned char)s[i] >= 0x80)
+			n = xq_utf8_valid_prefix(s + i, end - i);
+		if (n == 0 || s[i] == '\0') {
+			mark_bad(r, t, t->start + i);
+			break;
+		}
+		i += n;
+	}
+}
+
+/*
  * A tag line: `[Name "value"]`, leniently.  The token ends after its ']'
  * when the value is properly quoted (so several tags may share a line);
  * otherwise the value runs to the last '"' before the last ']' of the line.
@@ -411,45 +477,10 @@ static void scan_tag(struct pgn_reader *r, struct tok *t)
 			}
 		}
 		/* Not closed the standard way: fall back on the line's shape. */
-		{
-			size_t rb = last_of(s, vs, len, ']');
-			if (rb < len) {
-				size_t q = last_of(s, vs, rb, '"');
-				if (q < rb) {
-					ve = q;
-					t->tag_flags |= TAG_STRAY_QUOTE;
-				} else {
-					ve = rb;
-					t->tag_flags |= TAG_NO_QUOTE;
-				}
-				end = rb + 1;
-			} else {
-				size_t q = last_of(s, vs, len, '"');
-				t->tag_flags |= TAG_NO_BRACKET;
-				if (q < len) {
-					ve = q;
-				} else {
-					ve = len;
-					t->tag_flags |= TAG_NO_QUOTE;
-				}
-				end = len;
-			}
-		}
+		tag_by_shape(t, s, vs, len, &ve, &end);
 	} else {
-		size_t rb = i;
-		while (rb < len && s[rb] != ']')
-			rb++;
 		vs = i;
-		ve = rb;
-		while (ve > vs && (s[ve - 1] == ' ' || s[ve - 1] == '\t'))
-			ve--;
-		t->tag_flags |= TAG_UNQUOTED;
-		if (rb < len) {
-			end = rb + 1;
-		} else {
-			end = len;
-			t->tag_flags |= TAG_NO_BRACKET;
-		}
+		tag_unquoted(t, s, vs, len, &ve, &end);
 	}
 done:
 	t->body = t->start + ns;
@@ -457,16 +488,7 @@ done:
 	t->value = t->start + vs;
 	t->value_end = t->start + ve;
 	t->end = t->start + end;
-	for (i = 0; i < end;) {
-		size_t n = 1;
-		if ((unsigned char)s[i] >= 0x80)
-			n = xq_utf8_valid_prefix(s + i, end - i);
-		if (n == 0 || s[i] == '\0') {
-			mark_bad(r, t, t->start + i);
-			break;
-		}
-		i += n;
-	}
+	tag_bytes(r, t, s, end);
 }
 
 /*
