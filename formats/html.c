@@ -679,29 +679,17 @@ static int add_index_entry(struct html_writer *w, const struct xqi_record *g, ui
 	return rc ? rc : xq_buf_adds(b, "</li>\n");
 }
 
-static int html_write(void *writer, const struct xqi_record *g)
+/*
+ * A game's section opened (its moves as data, its start when not the
+ * standard one), its heading (number, players, result) and the line of
+ * what else is known of it, then the view for a browser without script.
+ */
+static int add_section_head(struct html_writer *w, struct xq_buf *b, const struct xqi_record *g,
+			    uint64_t gn)
 {
-	struct html_writer *w = writer;
-	struct xq_buf *b = &w->page;
-	uint64_t gn = w->games + 1;
-	struct xqi_position end;
-	xqi_move last;
-	uint32_t plies;
-	int scored, rc;
 	char fen[XQ_FEN_SIZE];
+	int rc;
 
-	if ((rc = xqi_write_start_check(w->sink, w->o, g, "an HTML page", 0)))
-		return rc;
-	xq_buf_reset(b);
-	xq_buf_reset(&w->moves);
-	xq_buf_reset(&w->data);
-	if ((rc = reserve(w, g->nnodes)))
-		return rc;
-	if (!w->head_done && (rc = write_head(w, g)))
-		return rc;
-	plies = main_line(w, g, &end, &last, &scored);
-	if ((rc = write_moves(w, g, gn)))
-		return rc;
 	rc = xq_buf_addf(b, "<section class=\"game\" id=\"g%llu\" data-moves=\"%s\"",
 			 (unsigned long long)gn, w->data.ptr);
 	xqi_position_to_fen(&g->start, fen, sizeof(fen));
@@ -725,9 +713,21 @@ static int html_write(void *writer, const struct xqi_record *g)
 		rc = add_meta(b, g);
 	if (!rc)
 		rc = xq_buf_adds(b, "</p>\n<noscript>\n<div class=\"view\">\n<div class=\"side\">\n");
-	if (!rc)
-		rc = xqi_diagram_svg_page_board(b, &end, last, &w->svg);
-	xqi_position_to_fen(&end, fen, sizeof(fen));
+	return rc;
+}
+
+/*
+ * The side of that view: the final position `end` (the last move `last`
+ * marked; `plies` in the main line), where it is, its FEN, and the
+ * record's error when it has one.
+ */
+static int add_board_side(struct html_writer *w, struct xq_buf *b, const struct xqi_record *g,
+			  const struct xqi_position *end, xqi_move last, uint32_t plies)
+{
+	char fen[XQ_FEN_SIZE];
+	int rc = xqi_diagram_svg_page_board(b, end, last, &w->svg);
+
+	xqi_position_to_fen(end, fen, sizeof(fen));
 	if (!rc && plies)
 		rc = xq_buf_addf(b, "<p class=\"where\">Final position, after %u%s %s</p>\n",
 				 w->plies[plies - 1].fullmove,
@@ -752,6 +752,34 @@ static int html_write(void *writer, const struct xqi_record *g)
 		if (!rc)
 			rc = xq_buf_adds(b, "</p>\n");
 	}
+	return rc;
+}
+
+static int html_write(void *writer, const struct xqi_record *g)
+{
+	struct html_writer *w = writer;
+	struct xq_buf *b = &w->page;
+	uint64_t gn = w->games + 1;
+	struct xqi_position end;
+	xqi_move last;
+	uint32_t plies;
+	int scored, rc;
+
+	if ((rc = xqi_write_start_check(w->sink, w->o, g, "an HTML page", 0)))
+		return rc;
+	xq_buf_reset(b);
+	xq_buf_reset(&w->moves);
+	xq_buf_reset(&w->data);
+	if ((rc = reserve(w, g->nnodes)))
+		return rc;
+	if (!w->head_done && (rc = write_head(w, g)))
+		return rc;
+	plies = main_line(w, g, &end, &last, &scored);
+	if ((rc = write_moves(w, g, gn)))
+		return rc;
+	rc = add_section_head(w, b, g, gn);
+	if (!rc)
+		rc = add_board_side(w, b, g, &end, last, plies);
 	/* The graph, the moves beside the board, each player's summary, then
 	 * every tag (the players, event and date are in the heading). */
 	if (!rc && scored)
