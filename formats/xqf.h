@@ -8,7 +8,8 @@
  * array).  The reader handles every version up to 0x12; the writer writes
  * 0x0A (plain, the default) or 0x12 (all key bytes zero, so the output is
  * reproducible).  ../shared/docs/xqf-format.md is the specification these
- * files follow; formats/xqf.c maps the header fields to tags.
+ * files follow; formats/xqf.c says how the header fields map to tags
+ * (the table is in xqf_layout.c).
  *
  * Most callers use the format through the registry (xqi_format_find("xqf"));
  * the declarations below are for tests, the fuzz target and benchmarks.
