@@ -56,6 +56,7 @@ ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := $(wildcard lib/*.c)
 FMT_SRC := $(wildcard formats/*.c)
+BATCH_SRC := $(wildcard batch/*.c)
 CMD_SRC := $(wildcard cmd/*.c)
 API_SRC := $(wildcard api/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -63,6 +64,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/tables.o
 FMT_OBJ := $(FMT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/html_assets.o
+BATCH_OBJ := $(BATCH_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 API_OBJ := $(API_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -132,11 +134,11 @@ $(BUILD)/lib/ecco.o: CPPFLAGS += -I$(BUILD)/gen
 # same objects that libxq.so is made of.  (-fvisibility=hidden keeps calls
 # inside the library direct, so the command pays nothing for -fPIC.)
 LIB_PIC = -fPIC -fvisibility=hidden
-$(LIB_OBJ) $(FMT_OBJ) $(API_OBJ): ALL_CFLAGS += $(LIB_PIC)
+$(LIB_OBJ) $(FMT_OBJ) $(BATCH_OBJ) $(API_OBJ): ALL_CFLAGS += $(LIB_PIC)
 
 # The whole library, public API (api/) included, as the command and the
 # unit tests link it; installed as libxq.a.
-$(LIBXQ): $(LIB_OBJ) $(FMT_OBJ) $(API_OBJ)
+$(LIBXQ): $(LIB_OBJ) $(FMT_OBJ) $(BATCH_OBJ) $(API_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -149,7 +151,7 @@ $(XQKIT): $(CMD_OBJ) $(LIBXQ)
 # dependency file, so they depend on every header explicitly.
 # Some unit tests compile a file of cmd/ in (report.c, inputs.c, ...), so
 # they have include/ on the path as cmd/ has.
-TEST_HDRS := $(wildcard lib/*.h formats/*.h include/xq/*.h tests/unit/*.h tests/fuzz/*.h)
+TEST_HDRS := $(wildcard lib/*.h formats/*.h batch/*.h include/xq/*.h tests/unit/*.h tests/fuzz/*.h)
 $(BUILD)/tests/%: tests/unit/%.c $(TEST_HDRS) $(LIBXQ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBXQ) \
@@ -305,7 +307,7 @@ check-threads: $(BUILD)/tests/test_batch.run $(BUILD)/tests/test_annotate.run $(
 	@sh tests/summary.sh check-threads $(RESULTS) unit-test_batch unit-test_annotate cli-threads
 
 check-headers:
-	@for h in lib/*.h formats/*.h cmd/*.h; do \
+	@for h in lib/*.h formats/*.h batch/*.h cmd/*.h; do \
 		echo '#include "'$$h'"' | $(CC) $(CPPFLAGS) -I. $(XML_CFLAGS) -std=c11 -pedantic \
 			-Wall -Wextra -Werror -x c -fsyntax-only - || exit 1; \
 	done; echo "headers compile on their own"
@@ -325,7 +327,7 @@ FUZZ_SAN = address,undefined
 FUZZ_CFLAGS = -std=c11 -g -O1 -fsanitize=$(FUZZ_SAN) -fno-sanitize-recover=all -DXQ_CHECKS \
 	$(CPPFLAGS) -I$(BUILD)/gen $(XML_CFLAGS)
 FUZZ_GEN = $(BUILD)/gen/tables.c $(BUILD)/gen/html_assets.c
-FUZZ_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRC) $(FMT_SRC)) \
+FUZZ_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRC) $(FMT_SRC) $(BATCH_SRC)) \
 	$(FUZZ_BUILD)/obj/gen/tables.o $(FUZZ_BUILD)/obj/gen/html_assets.o
 FUZZ_LIB = $(FUZZ_BUILD)/libxq-fuzz.a
 fuzz: $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
@@ -372,7 +374,7 @@ API_HDRS := $(wildcard include/xq/*.h)
 DIST := $(BUILD)/dist
 LIBXQ_A := $(LIBXQ)
 LIBXQ_SO := $(DIST)/libxq.so.$(XQI_LIBVERSION)
-PIC_OBJ := $(LIB_OBJ) $(FMT_OBJ) $(API_OBJ)
+PIC_OBJ := $(LIB_OBJ) $(FMT_OBJ) $(BATCH_OBJ) $(API_OBJ)
 
 
 .PHONY: libxq check-libxq install-lib uninstall

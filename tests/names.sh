@@ -1,7 +1,7 @@
 #!/bin/sh
 # One vocabulary, and privacy that a name shows (ARCHITECTURE.md, Names):
 #   - a name of the public API (include/xq/) is xq_/XQ_; a name private to
-#     the library (lib/, formats/, api/) is xqi_/XQI_, so that no private
+#     the library (lib/, formats/, batch/, api/) is xqi_/XQI_, so that no private
 #     name can pass for a public one, nor clash with a program's names when
 #     libxq.a is linked into it;
 #   - the public headers name nothing private;
@@ -21,7 +21,7 @@ words include/xq/*.h | grep -E '^(xq|XQ)_' > "$tmp/public"
 # 1. The library's own names are public or marked private.  Build macros
 #    (-D on the compiler's command line) are not names of the library.
 #    A family named in a comment ("XQ_DIALECT_*") is the public names'.
-words lib/* formats/* api/* | grep -E '^(xq|XQ)_' |
+words lib/* formats/* batch/* api/* | grep -E '^(xq|XQ)_' |
 	grep -vxE 'XQ_(CHECKS|VERSION|GIT)' | LC_ALL=C comm -23 - "$tmp/public" |
 	awk 'NR == FNR { pub[++n] = $0; next }
 	     /_$|^XQ_E$/ { for (i = 1; i <= n; i++) if (index(pub[i], $0) == 1) next }
@@ -29,7 +29,7 @@ words lib/* formats/* api/* | grep -E '^(xq|XQ)_' |
 if [ -s "$tmp/unmarked" ]; then
 	echo "FAIL names: private names without the xqi_/XQI_ mark (or public ones no header of include/xq/ declares):"
 	for n in $(cat "$tmp/unmarked"); do
-		echo "  $n: $(grep -lwE "$n" lib/* formats/* api/* | head -3 | tr '\n' ' ')"
+		echo "  $n: $(grep -lwE "$n" lib/* formats/* batch/* api/* | head -3 | tr '\n' ' ')"
 	done
 	fail=1
 fi
@@ -54,7 +54,7 @@ for f in cmd/*.c cmd/*.h; do
 		done
 	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*<\([^>]*\)>.*/\1/p' "$f" |
 		while read -r h; do
-			for d in lib formats api; do
+			for d in lib formats batch api; do
 				[ -f "$d/$h" ] && echo "  $f: <$h> ($d/)"
 			done
 		done
@@ -65,6 +65,6 @@ if [ -s "$tmp/includes" ]; then
 	fail=1
 fi
 
-[ $fail -eq 0 ] && echo "names: $(wc -l < "$tmp/public") public names; lib/, formats/ and api/ mark every" \
+[ $fail -eq 0 ] && echo "names: $(wc -l < "$tmp/public") public names; lib/, formats/, batch/ and api/ mark every" \
 	"other private; include/xq/ and the $(ls cmd/*.c cmd/*.h | wc -l) files of cmd/ name none"
 exit $fail

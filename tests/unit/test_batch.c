@@ -1,6 +1,7 @@
 /*
- * test_batch.c: the batch reader of the library (api/batch.c,
- * <xq/batch.h>), the worker pool every collection command reads through,
+ * test_batch.c: the batch reader of the library (batch/, whose face is
+ * api/batch.c: <xq/batch.h>), the worker pool every collection command
+ * reads through,
  * above all that reading one input in chunks on several threads gives
  * exactly what reading it sequentially gives: the same games in the same
  * order, with the same numbers, places and encodings, and the same
@@ -8,9 +9,9 @@
  *
  * Each run serializes everything `emit` sees; a run with one thread is the
  * reference, and runs with 2 and 4 threads cut the inputs into chunks of
- * one game or a few (so that every boundary is a cut).  The batch's source
- * is compiled in, to see its units; cmd/'s inputs walk the directories
- * (unit tests link only libxq).
+ * one game or a few (so that every boundary is a cut).  The batch's
+ * private header is included, to see its units; cmd/'s inputs walk the
+ * directories (unit tests link only libxq).
  */
 /* inputs.c asks for realpath() (XSI) before any header. */
 #define _XOPEN_SOURCE 700
@@ -22,7 +23,7 @@
 
 #include "common.c"
 #include "inputs.c"
-#include "../../api/batch.c"
+#include "../../batch/batch_int.h"
 #include "report.c"
 
 /* report.c draws the progress line; no test shows one. */
@@ -851,20 +852,20 @@ static void the_units_in_flight_keep_their_order_as_their_ring_grows(void **stat
 	memset(&w, 0, sizeof(w));
 	p.nw = 1;
 	assert_int_equal(xqi_budget_init(&p.budget, (uint64_t)8 << 20), 0);
-	f = new_file(0, strdup("units"), 0);
+	f = xqi_batch_new_file(0, strdup("units"), 0);
 	assert_non_null(f);
 	for (int round = 0; round < 40; round++) {
 		for (int i = 0; i < 7; i++) {
 			struct unit *u = calloc(1, sizeof(*u));
 			assert_non_null(u);
 			u->file = f;
-			assert_int_equal(number_unit(&p, u, &w), 0);
+			assert_int_equal(xqi_batch_number_unit(&p, u, &w), 0);
 			assert_int_equal(u->seq, made++);
 		}
 		for (int i = 0; i < 5; i++) {
 			struct unit *u = unit_at(&p, p.out_seq);
 			assert_int_equal(u->seq, p.out_seq);
-			unit_passed(&p, u);
+			xqi_batch_unit_passed(&p, u);
 		}
 		for (uint64_t seq = p.out_seq; seq < p.next_seq; seq++)
 			assert_int_equal(unit_at(&p, seq)->seq, seq);
@@ -872,7 +873,7 @@ static void the_units_in_flight_keep_their_order_as_their_ring_grows(void **stat
 	assert_true(p.units_cap >= 80); /* it grew, with units wrapped round */
 	rec_of(f)->closed = 1;
 	while (p.out_seq < p.next_seq)
-		unit_passed(&p, unit_at(&p, p.out_seq)); /* the last frees the file */
+		xqi_batch_unit_passed(&p, unit_at(&p, p.out_seq)); /* the last frees the file */
 	free(p.units);
 	xqi_budget_release(&p.budget);
 }
