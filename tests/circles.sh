@@ -99,7 +99,7 @@ done
 
 # The tree's files: each source's object (one missing is not built yet),
 # and the generated sources' objects.
-for src in lib/*.c formats/*.c api/*.c cmd/*.c; do
+for src in lib/*.c formats/*.c batch/*.c api/*.c cmd/*.c; do
 	o=$build/${src%.c}.o
 	if [ ! -f "$o" ]; then
 		echo "FAIL circles: $o is not built (run make first)"
