@@ -101,24 +101,21 @@ int extsort_init(struct extsort *s, size_t size, int (*cmp)(const void *, const 
 }
 
 /* Room for one more record: the buffer grows as records come, up to the
- * bound, where it is spilled. */
+ * bound, where it is spilled.  It grows through the halvings of the
+ * bound (cap >> k, at least 64 KiB of records, then each twice the last),
+ * so that xq_alloc_grow(), which grows by half or more, gives each size
+ * exactly and the last one is the bound itself, never more. */
 static int room(struct extsort *s)
 {
-	size_t bytes;
-	unsigned char *b;
+	size_t want = s->cap, first = ((size_t)1 << 16) / s->size;
 
 	if (s->n < s->alloc)
 		return 0;
 	if (s->alloc == s->cap)
 		return spill(s);
-	bytes = s->alloc ? s->alloc * 2 * s->size : (size_t)1 << 16;
-	if (bytes > s->mem)
-		bytes = s->mem;
-	if (!(b = realloc(s->buf, bytes)))
-		return XQ_ENOMEM;
-	s->buf = b;
-	s->alloc = bytes / s->size;
-	return 0;
+	while (want / 2 > s->alloc && want / 2 >= first)
+		want /= 2;
+	return xq_alloc_grow(&s->buf, &s->alloc, want, s->size);
 }
 
 int extsort_add(struct extsort *s, const void *rec)

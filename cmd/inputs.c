@@ -159,7 +159,7 @@ void inputs_release(struct inputs *it)
 	it->ndirs = 0;
 	free(it->out_dirs);
 	it->out_dirs = NULL;
-	it->nout_dirs = 0;
+	it->nout_dirs = it->out_dirs_alloc = 0;
 	free(it->known);
 	it->known = NULL;
 	it->nknown = 0;
@@ -239,13 +239,11 @@ static int holds_output(const struct inputs *it, const struct stat *st)
 static int add_out_dir(void *ctx, const struct stat *st)
 {
 	struct inputs *it = ctx;
-	struct inputs_id *p = realloc(it->out_dirs, (it->nout_dirs + 1) * sizeof(*p));
 
-	if (!p)
+	if (XQ_ALLOC_GROW(it->out_dirs, it->nout_dirs + 1, it->out_dirs_alloc))
 		return -1;
-	it->out_dirs = p;
-	p[it->nout_dirs].dev = st->st_dev;
-	p[it->nout_dirs].ino = st->st_ino;
+	it->out_dirs[it->nout_dirs].dev = st->st_dev;
+	it->out_dirs[it->nout_dirs].ino = st->st_ino;
 	it->nout_dirs++;
 	return 0;
 }

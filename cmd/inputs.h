@@ -55,7 +55,7 @@ struct inputs {
 	size_t list_cap;
 	/* inputs_guard(): the output file and its directories, innermost first */
 	struct inputs_id out, *out_dirs;
-	size_t nout_dirs;
+	size_t nout_dirs, out_dirs_alloc;
 	int guarding;
 	atomic_int conflict; /* an input turned out to be the output file */
 	/* inputs_prescan(): every file named, sorted */

@@ -44,6 +44,7 @@
 #include "cmd.h"
 #include "opt.h"
 #include "report.h"
+#include <xq/memory.h>
 #include <xq/buf.h>
 #include <xq/error.h>
 #include <xq/json.h>
@@ -100,14 +101,8 @@ static void jval_release(struct jval *v)
 /* A new member at the end of object `obj`, or NULL (no memory). */
 static struct jval *jval_add(struct jval *obj)
 {
-	if (obj->nkids == obj->cap) {
-		size_t cap = obj->cap ? 2 * obj->cap : 16;
-		struct jval *kids = realloc(obj->kids, cap * sizeof(*kids));
-		if (!kids)
-			return NULL;
-		obj->kids = kids;
-		obj->cap = cap;
-	}
+	if (XQ_ALLOC_GROW(obj->kids, obj->nkids + 1, obj->cap))
+		return NULL;
 	memset(&obj->kids[obj->nkids], 0, sizeof(obj->kids[0]));
 	return &obj->kids[obj->nkids++];
 }

@@ -83,6 +83,33 @@ static void more_records_than_memory_are_merged_from_runs_on_disk(void **state)
 	assert_int_equal(test_rmtree(dir), 0);
 }
 
+/* The buffer grows as records come (XQ_ALLOC_GROW's way, by half or more)
+ * yet never holds more than the bound it was given, whatever the bound. */
+static void the_buffer_grows_to_the_memory_bound_and_never_past_it(void **state)
+{
+	static const size_t bounds[] = {64, 100, 1000, 4097, 6000, 50000, 123457};
+	struct rec r = {0, 0, 0};
+
+	(void)state;
+	for (size_t b = 0; b < sizeof(bounds) / sizeof(bounds[0]); b++) {
+		struct extsort s;
+		size_t last = 0;
+		assert_int_equal(extsort_init(&s, sizeof(r), by_key, bounds[b] * sizeof(r)), 0);
+		for (size_t i = 0; i < s.cap; i++) {
+			r.seq = (uint32_t)i;
+			assert_int_equal(extsort_add(&s, &r), 0);
+			assert_true(s.alloc <= s.cap);
+			assert_true(s.alloc * sizeof(r) <= s.mem);
+			if (s.alloc != last)
+				assert_true(last == 0 || s.alloc >= last + last / 2);
+			last = s.alloc;
+		}
+		assert_int_equal(s.alloc, s.cap); /* filled to the bound, not spilled */
+		assert_int_equal(s.nruns, 0);
+		extsort_release(&s);
+	}
+}
+
 static void a_scratch_folder_that_cannot_be_written_is_an_io_error(void **state)
 {
 	struct extsort s;
@@ -105,6 +132,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(records_that_fit_in_memory_are_sorted_there),
 		cmocka_unit_test(more_records_than_memory_are_merged_from_runs_on_disk),
+		cmocka_unit_test(the_buffer_grows_to_the_memory_bound_and_never_past_it),
 		cmocka_unit_test(a_scratch_folder_that_cannot_be_written_is_an_io_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
