@@ -778,13 +778,11 @@ static int parse_engine_option(struct actx *c, struct opt_parser *p, const char 
 	struct report_message m = {""};
 	int rc;
 
-	if (c->neopts == MAX_ENGINE_OPTIONS) {
-		snprintf(p->err, sizeof(p->err), "at most %d --engine-option", MAX_ENGINE_OPTIONS);
-		return -1;
-	}
+	if (c->neopts == MAX_ENGINE_OPTIONS)
+		return opt_error(p, "at most %d --engine-option", MAX_ENGINE_OPTIONS);
 	if ((rc = xq_analyser_check_setting(value, report_keep_message, &m))) {
-		snprintf(p->err, sizeof(p->err), "--engine-option: %.200s",
-			 rc == XQ_ENOMEM ? "out of memory" : m.msg);
+		opt_error(p, "--engine-option: %.200s",
+			  rc == XQ_ENOMEM ? "out of memory" : m.msg);
 		if (rc == XQ_ENOMEM)
 			p->status = CMD_EXIT_IO;
 		return -1;
@@ -824,19 +822,15 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 
 	switch (id) {
 	case O_ENGINE:
-		if (!*value) {
-			snprintf(p->err, sizeof(p->err), "--engine needs a program");
-			return -1;
-		}
+		if (!*value)
+			return opt_error(p, "--engine needs a program");
 		c->auto_engine = !strcmp(value, "auto");
 		c->engine_path = c->auto_engine ? NULL : value;
 		return 0;
 	case O_PROTOCOL: c->protocol = value; return 0;
 	case O_ENGINE_ARG:
-		if (c->neargs == MAX_ENGINE_OPTIONS) {
-			snprintf(p->err, sizeof(p->err), "at most %d --engine-arg", MAX_ENGINE_OPTIONS);
-			return -1;
-		}
+		if (c->neargs == MAX_ENGINE_OPTIONS)
+			return opt_error(p, "at most %d --engine-arg", MAX_ENGINE_OPTIONS);
 		c->eargs[c->neargs++] = (char *)value;
 		return 0;
 	case O_ENGINE_OPTION: return parse_engine_option(c, p, value);
@@ -876,11 +870,9 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	case O_HASH: return num_option(p, "--hash", value, 1, 65536, NUM_SIZE, &c->hash_mb);
 	case O_TO: c->to_name = value; return 0;
 	case O_NOTATION:
-		if (movetext_parse(value, &c->mt)) {
-			snprintf(p->err, sizeof(p->err), "--notation must be one of " MOVETEXT_NAMES ", not '%s'",
-				 value);
-			return -1;
-		}
+		if (movetext_parse(value, &c->mt))
+			return opt_error(p, "--notation must be one of " MOVETEXT_NAMES ", not '%s'",
+					 value);
 		c->notation_given = 1;
 		return 0;
 	case O_ENCODING_OLD:
@@ -902,32 +894,23 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 /* The engine options together; 0 or -1 (p->err says why). */
 static int check_engine(struct actx *c, struct opt_parser *p)
 {
-	if (c->auto_engine && (c->protocol || c->neopts || c->neargs || c->rules_given)) {
-		snprintf(p->err, sizeof(p->err),
-			 "%s is for one engine: --engine auto may choose any (name it with --engine PATH)",
-			 c->protocol ? "--protocol" : c->neopts ? "--engine-option"
+	if (c->auto_engine && (c->protocol || c->neopts || c->neargs || c->rules_given))
+		return opt_error(p, "%s is for one engine: --engine auto may choose any (name it with --engine PATH)",
+				 c->protocol ? "--protocol" : c->neopts ? "--engine-option"
 				 : c->neargs ? "--engine-arg" : "--rules");
-		return -1;
-	}
 	if (!c->engine_path && !c->auto_engine) {
 		if (!c->protocol && !c->neopts && !c->neargs && !c->timeout)
 			return 0;
-		snprintf(p->err, sizeof(p->err), "%s is for an external engine (give --engine PATH)",
-			 c->protocol ? "--protocol" : c->neopts ? "--engine-option"
-					 : c->neargs ? "--engine-arg" : "--timeout");
-		return -1;
+		return opt_error(p, "%s is for an external engine (give --engine PATH)",
+				 c->protocol ? "--protocol" : c->neopts ? "--engine-option"
+				 : c->neargs ? "--engine-arg" : "--timeout");
 	}
-	if (c->rules_given) {
-		snprintf(p->err, sizeof(p->err),
-			 "--rules is for the built-in engine; an external engine judges repetitions by its own rules");
-		return -1;
-	}
+	if (c->rules_given)
+		return opt_error(p, "--rules is for the built-in engine; an external engine judges repetitions by its own rules");
 	if (c->protocol && strcmp(c->protocol, "uci") && strcmp(c->protocol, "ucci") &&
-	    strcmp(c->protocol, "auto")) {
-		snprintf(p->err, sizeof(p->err), "--protocol must be uci, ucci or auto, not '%s'",
-			 c->protocol);
-		return -1;
-	}
+	    strcmp(c->protocol, "auto"))
+		return opt_error(p, "--protocol must be uci, ucci or auto, not '%s'",
+				 c->protocol);
 	return 0;
 }
 
@@ -940,15 +923,10 @@ static int check_writing(struct actx *c, struct opt_parser *p)
 
 	if (!strcmp(c->to_name, "ndjson")) {
 		s->ndjson = 1;
-	} else if (strcmp(c->to_name, "pgn") && strcmp(c->to_name, "html")) {
-		snprintf(p->err, sizeof(p->err), "-t must be pgn, ndjson or html, not '%s'", c->to_name);
-		return -1;
-	}
-	if (c->resume_mode && !strcmp(c->to_name, "html")) {
-		snprintf(p->err, sizeof(p->err),
-			 "--resume reads back PGN or NDJSON: annotate to one of them, then convert -t html");
-		return -1;
-	}
+	} else if (strcmp(c->to_name, "pgn") && strcmp(c->to_name, "html"))
+		return opt_error(p, "-t must be pgn, ndjson or html, not '%s'", c->to_name);
+	if (c->resume_mode && !strcmp(c->to_name, "html"))
+		return opt_error(p, "--resume reads back PGN or NDJSON: annotate to one of them, then convert -t html");
 	/* The games are written by the format's own writer (PGN or HTML). */
 	c->wopts.format = s->ndjson ? "pgn" : c->to_name;
 	s->mt = c->mt;
@@ -956,16 +934,11 @@ static int check_writing(struct actx *c, struct opt_parser *p)
 		c->wopts.dialect = c->mt.notation;
 		c->wopts.dialect_flags = c->mt.flags;
 	}
-	if (!s->ndjson && (c->mt.notation == XQ_DIALECT_UCI || c->mt.notation == XQ_DIALECT_UCI1)) {
-		snprintf(p->err, sizeof(p->err),
-			 "PGN and HTML move text is written in chinese, iccs or wxf notation; %s is for -t ndjson",
-			 xq_dialect_name(c->mt.notation));
-		return -1;
-	}
-	if (s->ndjson && c->wopts.encoding && strcmp(c->wopts.encoding, xq_encoding_canonical("utf-8"))) {
-		snprintf(p->err, sizeof(p->err), "NDJSON is always UTF-8: --output-encoding is for PGN");
-		return -1;
-	}
+	if (!s->ndjson && (c->mt.notation == XQ_DIALECT_UCI || c->mt.notation == XQ_DIALECT_UCI1))
+		return opt_error(p, "PGN and HTML move text is written in chinese, iccs or wxf notation; %s is for -t ndjson",
+				 xq_dialect_name(c->mt.notation));
+	if (s->ndjson && c->wopts.encoding && strcmp(c->wopts.encoding, xq_encoding_canonical("utf-8")))
+		return opt_error(p, "NDJSON is always UTF-8: --output-encoding is for PGN");
 	if (!s->limit.depth && !s->limit.nodes && !s->limit.movetime_ms)
 		s->limit.depth = DEFAULT_DEPTH;
 	return check_marks(c, p);
@@ -979,11 +952,8 @@ static int check_marks(struct actx *c, struct opt_parser *p)
 
 	for (int m = 0; m < MARK_COUNT; m++)
 		cp |= c->cp_marks[m] >= 0, drop |= c->drop_marks[m] >= 0;
-	if (cp && drop) {
-		snprintf(p->err, sizeof(p->err),
-			 "the marks go by the drop in expected score (--inaccuracy-drop, ...) or by centipawns (--inaccuracy, ...), not both");
-		return -1;
-	}
+	if (cp && drop)
+		return opt_error(p, "the marks go by the drop in expected score (--inaccuracy-drop, ...) or by centipawns (--inaccuracy, ...), not both");
 	s->by_cp = cp;
 	annotate_default_marks(s->marks, cp);
 	for (int m = 0; m < MARK_COUNT; m++) {
@@ -995,10 +965,9 @@ static int check_marks(struct actx *c, struct opt_parser *p)
 	if (s->marks[MARK_INACCURACY] > s->marks[MARK_MISTAKE] ||
 	    s->marks[MARK_MISTAKE] > s->marks[MARK_BLUNDER]) {
 		int k = s->by_cp ? 1 : 100;
-		snprintf(p->err, sizeof(p->err), "the thresholds must not decrease: --inaccuracy%s %ld, --mistake%s %ld, --blunder%s %ld",
-			 s->by_cp ? "" : "-drop", (long)s->marks[0] / k, s->by_cp ? "" : "-drop",
-			 (long)s->marks[1] / k, s->by_cp ? "" : "-drop", (long)s->marks[2] / k);
-		return -1;
+		return opt_error(p, "the thresholds must not decrease: --inaccuracy%s %ld, --mistake%s %ld, --blunder%s %ld",
+				 s->by_cp ? "" : "-drop", (long)s->marks[0] / k, s->by_cp ? "" : "-drop",
+				 (long)s->marks[1] / k, s->by_cp ? "" : "-drop", (long)s->marks[2] / k);
 	}
 	return 0;
 }
@@ -1012,18 +981,12 @@ static int check_output(struct actx *c, struct opt_parser *p)
 
 	if (c->out_path && !strcmp(c->out_path, "-"))
 		c->out_path = NULL;
-	if (c->resume_mode && !c->out_path) {
-		snprintf(p->err, sizeof(p->err), "--resume needs -o FILE: it reads what FILE already holds");
-		return -1;
-	}
-	if (c->resume_mode && c->force) {
-		snprintf(p->err, sizeof(p->err), "--resume keeps what FILE holds; --force would throw it away");
-		return -1;
-	}
-	if (c->in.fmt == REPORT_NDJSON && !c->out_path) {
-		snprintf(p->err, sizeof(p->err), "--format ndjson writes to standard output: give -o for the annotated games");
-		return -1;
-	}
+	if (c->resume_mode && !c->out_path)
+		return opt_error(p, "--resume needs -o FILE: it reads what FILE already holds");
+	if (c->resume_mode && c->force)
+		return opt_error(p, "--resume keeps what FILE holds; --force would throw it away");
+	if (c->in.fmt == REPORT_NDJSON && !c->out_path)
+		return opt_error(p, "--format ndjson writes to standard output: give -o for the annotated games");
 	if (!c->out_path)
 		return 0;
 	/* Never an input, however it is found: refused now when an operand
@@ -1031,24 +994,15 @@ static int check_output(struct actx *c, struct opt_parser *p)
 	inputs_init(&probe, p->operands, p->noperands, c->in.recursive);
 	rc = inputs_guard(&probe, c->out_path, report_keep_message, &m);
 	inputs_release(&probe);
-	if (rc) {
-		snprintf(p->err, sizeof(p->err), "%s", m.msg);
-		return -1;
-	}
-	if ((kind = xq_file_check(c->out_path, XQ_WRITE_FORCE, report_keep_message, &m)) < 0) {
-		snprintf(p->err, sizeof(p->err), "%s", m.msg);
-		return -1;
-	}
-	if (!c->force && !c->resume_mode && kind == XQ_FILE_REPLACE) {
-		snprintf(p->err, sizeof(p->err),
-			 "'%s' already exists (use --force to replace it, or --resume to go on with it)",
-			 c->out_path);
-		return -1;
-	}
-	if (!c->force && !c->resume_mode && xq_file_check(c->out_path, 0, report_keep_message, &m) < 0) {
-		snprintf(p->err, sizeof(p->err), "%s", m.msg);
-		return -1;
-	}
+	if (rc)
+		return opt_error(p, "%s", m.msg);
+	if ((kind = xq_file_check(c->out_path, XQ_WRITE_FORCE, report_keep_message, &m)) < 0)
+		return opt_error(p, "%s", m.msg);
+	if (!c->force && !c->resume_mode && kind == XQ_FILE_REPLACE)
+		return opt_error(p, "'%s' already exists (use --force to replace it, or --resume to go on with it)",
+				 c->out_path);
+	if (!c->force && !c->resume_mode && xq_file_check(c->out_path, 0, report_keep_message, &m) < 0)
+		return opt_error(p, "%s", m.msg);
 	return 0;
 }
 

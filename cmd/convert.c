@@ -157,10 +157,8 @@ static int parse_args(struct cctx *c, struct opt_parser *p)
 
 	if (rc)
 		return rc;
-	if (!c->out.to_name) {
-		snprintf(p->err, sizeof(p->err), "missing -t FORMAT (the format to write)");
-		return -1;
-	}
+	if (!c->out.to_name)
+		return opt_error(p, "missing -t FORMAT (the format to write)");
 	if (fix_check(&c->fix, p))
 		return -1;
 	c->out.dry_run = c->fix.dry_run;

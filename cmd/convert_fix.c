@@ -86,9 +86,8 @@ static const struct fix_name *lookup(const struct fix *f, const char *name)
 
 static int bad_map(struct opt_parser *p, const char *path, uint64_t line, const char *what)
 {
-	snprintf(p->err, sizeof(p->err), "--names: %s:%llu: %s", path, (unsigned long long)line,
-		 what);
-	return -1;
+	return opt_error(p, "--names: %s:%llu: %s", path, (unsigned long long)line,
+			 what);
 }
 
 static int read_file(struct fix *f, struct opt_parser *p, size_t *len)
@@ -101,17 +100,17 @@ static int read_file(struct fix *f, struct opt_parser *p, size_t *len)
 	/* A file that cannot be read is an I/O error, as an input is (3);
 	 * one that reads but is not a map is a usage error (2). */
 	if (!fp) {
-		snprintf(p->err, sizeof(p->err), "--names: cannot open '%s': %s", f->names_path,
-			 strerror(errno));
+		opt_error(p, "--names: cannot open '%s': %s", f->names_path,
+			  strerror(errno));
 		p->status = CMD_EXIT_IO;
 		return -1;
 	}
 	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0 && b.len <= NAMES_MAX_BYTES)
 		xq_buf_add(&b, chunk, n);
 	if (ferror(fp) || xq_buf_error(&b) || b.len > NAMES_MAX_BYTES) {
-		snprintf(p->err, sizeof(p->err), "--names: cannot read '%s': %s", f->names_path,
-			 ferror(fp) ? strerror(errno) : b.len > NAMES_MAX_BYTES ? "over 64 MB" :
-										   "out of memory");
+		opt_error(p, "--names: cannot read '%s': %s", f->names_path,
+			  ferror(fp) ? strerror(errno) : b.len > NAMES_MAX_BYTES ? "over 64 MB" :
+			  "out of memory");
 		if (b.len <= NAMES_MAX_BYTES)
 			p->status = CMD_EXIT_IO;
 		fclose(fp);
@@ -199,10 +198,8 @@ int fix_check(struct fix *f, struct opt_parser *p)
 	const char *need = f->dry_run ? "--dry-run" : f->names_path ? "--names" :
 				       f->rules_on ? "--rules" : NULL;
 
-	if (need && !f->on) {
-		snprintf(p->err, sizeof(p->err), "%s is an option of --fix: give --fix too", need);
-		return -1;
-	}
+	if (need && !f->on)
+		return opt_error(p, "%s is an option of --fix: give --fix too", need);
 	return f->names_path ? load_names(f, p) : 0;
 }
 

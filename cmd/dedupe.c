@@ -398,24 +398,16 @@ static int check_args(struct dctx *c, struct opt_parser *p)
 		if (output_check(&c->out, &c->in, p))
 			return -1;
 	} else {
-		if (c->out.out_path) {
-			snprintf(p->err, sizeof(p->err), "-o writes games: give -t FORMAT");
-			return -1;
-		}
+		if (c->out.out_path)
+			return opt_error(p, "-o writes games: give -t FORMAT");
 		if (input_opts_check(&c->in, p))
 			return -1;
 	}
-	if ((c->out.to_name || c->prefix) && reads_stdin(c, p)) {
-		snprintf(p->err, sizeof(p->err),
-			 "%s reads the inputs again, and standard input cannot be read twice: give files",
-			 c->out.to_name ? "-t" : "--prefix");
-		return -1;
-	}
-	if (c->out.to_name && c->in.fmt == REPORT_NDJSON && !c->out.out_path) {
-		snprintf(p->err, sizeof(p->err),
-			 "--format ndjson writes to standard output: give -o for the records");
-		return -1;
-	}
+	if ((c->out.to_name || c->prefix) && reads_stdin(c, p))
+		return opt_error(p, "%s reads the inputs again, and standard input cannot be read twice: give files",
+				 c->out.to_name ? "-t" : "--prefix");
+	if (c->out.to_name && c->in.fmt == REPORT_NDJSON && !c->out.out_path)
+		return opt_error(p, "--format ndjson writes to standard output: give -o for the records");
 	return 0;
 }
 

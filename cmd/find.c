@@ -141,9 +141,8 @@ enum { J_MATCH = 1, J_SKIP = 2, J_NOMEM = 4 };
 static int usage_at(struct opt_parser *p, const char *opt, const char *text, size_t at,
 		    const char *what)
 {
-	snprintf(p->err, sizeof(p->err), "%s '%.80s': at character %zu: %.120s", opt, text, at + 1,
-		 what);
-	return -1;
+	return opt_error(p, "%s '%.80s': at character %zu: %.120s", opt, text, at + 1,
+			 what);
 }
 
 static int is_name_char(int c)
@@ -181,10 +180,8 @@ static int parse_tag(struct fctx *c, struct opt_parser *p, const char *text)
 	struct tag_test *t;
 	size_t i = 0, n;
 
-	if (c->ntags == MAX_TESTS) {
-		snprintf(p->err, sizeof(p->err), "--tag is taken at most %d times", MAX_TESTS);
-		return -1;
-	}
+	if (c->ntags == MAX_TESTS)
+		return opt_error(p, "--tag is taken at most %d times", MAX_TESTS);
 	t = &c->tags[c->ntags];
 	memset(t, 0, sizeof(*t));
 	t->text = text;
@@ -276,10 +273,8 @@ static int parse_material(struct fctx *c, struct opt_parser *p, const char *text
 	uint8_t cnt[2][PIECE_TYPES];
 	size_t i = 0;
 
-	if (c->nmat == MAX_TESTS) {
-		snprintf(p->err, sizeof(p->err), "--material is taken at most %d times", MAX_TESTS);
-		return -1;
-	}
+	if (c->nmat == MAX_TESTS)
+		return opt_error(p, "--material is taken at most %d times", MAX_TESTS);
 	m = &c->mat[c->nmat];
 	memset(cnt, 0, sizeof(cnt));
 	m->text = text;
@@ -359,10 +354,8 @@ static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
 	int nfen = 0;
 	size_t len = strlen(text);
 
-	if (c->npos == MAX_TESTS) {
-		snprintf(p->err, sizeof(p->err), "--fen is taken at most %d times", MAX_TESTS);
-		return -1;
-	}
+	if (c->npos == MAX_TESTS)
+		return opt_error(p, "--fen is taken at most %d times", MAX_TESTS);
 	/* The FEN as given first, so that a mistake is named where it is. */
 	if (!(check = xq_position_new()))
 		return opt_out_of_memory(p, "--fen");
@@ -374,11 +367,9 @@ static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
 		return rc;
 	}
 	xq_position_free(check);
-	if (len > XQ_FEN_SIZE) {
-		snprintf(p->err, sizeof(p->err), "--fen: the FEN is longer than %d characters",
-			 XQ_FEN_SIZE);
-		return -1;
-	}
+	if (len > XQ_FEN_SIZE)
+		return opt_error(p, "--fen: the FEN is longer than %d characters",
+				 XQ_FEN_SIZE);
 	t = &c->pos[c->npos];
 	memset(t, 0, sizeof(*t));
 	t->text = text;
@@ -395,10 +386,8 @@ static int parse_fen(struct fctx *c, struct opt_parser *p, const char *text)
 		snprintf(buf[nfen++], sizeof(buf[0]), "%s", text);
 	}
 	for (int k = 0; k < nfen; k++) {
-		if (add_board(t, buf[k])) {
-			snprintf(p->err, sizeof(p->err), "--fen '%.80s': cannot be read", text);
-			return -1;
-		}
+		if (add_board(t, buf[k]))
+			return opt_error(p, "--fen '%.80s': cannot be read", text);
 		if (c->mirror) {
 			if (!(t->b[t->nb] = xq_position_dup(t->b[t->nb - 1])))
 				return opt_out_of_memory(p, "--fen");
@@ -448,8 +437,7 @@ static int parse_moves(struct fctx *c, struct opt_parser *p, const char *text)
 			continue;
 		if (c->nline == MAX_LINE) {
 			xq_position_free(b);
-			snprintf(p->err, sizeof(p->err), "--moves takes at most %d moves", MAX_LINE);
-			return -1;
+			return opt_error(p, "--moves takes at most %d moves", MAX_LINE);
 		}
 		if (!(move = strndup(text + start, len))) {
 			xq_position_free(b);
@@ -471,10 +459,8 @@ static int parse_moves(struct fctx *c, struct opt_parser *p, const char *text)
 		xq_position_play(b, m);
 	}
 	xq_position_free(b);
-	if (c->nline == 0) {
-		snprintf(p->err, sizeof(p->err), "--moves '%.80s': no move in it", text);
-		return -1;
-	}
+	if (c->nline == 0)
+		return opt_error(p, "--moves '%.80s': no move in it", text);
 	return 0;
 }
 
@@ -489,19 +475,14 @@ static int parse_ruling(struct fctx *c, struct opt_parser *p, const char *value)
 			c->ruling = s;
 			return 0;
 		}
-	snprintf(p->err, sizeof(p->err),
-		 "--ruling must be any, confirmed, contradicted, doubtful or not-shown, not '%.60s'",
-		 value);
-	return -1;
+	return opt_error(p, "--ruling must be any, confirmed, contradicted, doubtful or not-shown, not '%.60s'",
+			 value);
 }
 
 static int parse_result(struct fctx *c, struct opt_parser *p, const char *value)
 {
-	if (!(c->result = xq_result_canonical(value))) {
-		snprintf(p->err, sizeof(p->err),
-			 "--result must be 1-0, 0-1, 1/2-1/2 or *, not '%.60s'", value);
-		return -1;
-	}
+	if (!(c->result = xq_result_canonical(value)))
+		return opt_error(p, "--result must be 1-0, 0-1, 1/2-1/2 or *, not '%.60s'", value);
 	return 0;
 }
 
@@ -961,33 +942,25 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	switch (id) {
 	case O_TAG: return parse_tag(c, p, value);
 	case O_PLAYER:
-		if (c->nplayers == MAX_TESTS) {
-			snprintf(p->err, sizeof(p->err), "--player is taken at most %d times", MAX_TESTS);
-			return -1;
-		}
-		if (!*value) {
-			snprintf(p->err, sizeof(p->err), "--player needs a name");
-			return -1;
-		}
+		if (c->nplayers == MAX_TESTS)
+			return opt_error(p, "--player is taken at most %d times", MAX_TESTS);
+		if (!*value)
+			return opt_error(p, "--player needs a name");
 		c->players[c->nplayers++] = value;
 		break;
 	case O_RESULT: return parse_result(c, p, value);
 	case O_FEN:
 		/* read after every option: --mirror may come later */
-		if (c->npos == MAX_TESTS) {
-			snprintf(p->err, sizeof(p->err), "--fen is taken at most %d times", MAX_TESTS);
-			return -1;
-		}
+		if (c->npos == MAX_TESTS)
+			return opt_error(p, "--fen is taken at most %d times", MAX_TESTS);
 		c->pos[c->npos++].text = value;
 		break;
 	case O_VARIATIONS: c->variations = 1; break;
 	case O_MIRROR: c->mirror = 1; break;
 	case O_MATERIAL: return parse_material(c, p, value);
 	case O_MOVES:
-		if (c->has_line) {
-			snprintf(p->err, sizeof(p->err), "--moves is given once");
-			return -1;
-		}
+		if (c->has_line)
+			return opt_error(p, "--moves is given once");
 		return parse_moves(c, p, value);
 	case O_ERRORS: c->errors = 1; break;
 	case O_WARNINGS: c->warnings = 1; break;
@@ -1022,19 +995,15 @@ static int check_args(struct fctx *c, struct opt_parser *p)
 	for (int i = 0; i < n; i++)
 		if (parse_fen(c, p, texts[i]))
 			return -1;
-	if (c->count + c->list + !!c->out.to_name != 1) {
-		snprintf(p->err, sizeof(p->err), "%s",
-			 (c->count + c->list + !!c->out.to_name) > 1
+	if (c->count + c->list + !!c->out.to_name != 1)
+		return opt_error(p, "%s",
+				 (c->count + c->list + !!c->out.to_name) > 1
 				 ? "-t, --count and --list do not go together: choose one"
 				 : "what to do with the games found: -t FORMAT, --count or --list");
-		return -1;
-	}
 	if (c->out.to_name)
 		return output_check(&c->out, &c->in, p);
-	if (c->out.out_path) {
-		snprintf(p->err, sizeof(p->err), "-o writes games: give -t FORMAT");
-		return -1;
-	}
+	if (c->out.out_path)
+		return opt_error(p, "-o writes games: give -t FORMAT");
 	return input_opts_check(&c->in, p);
 }
 

@@ -85,13 +85,10 @@ static int take_max_game(struct input_opts *o, struct opt_parser *p, const char 
 {
 	uint64_t v;
 
-	if (xq_size_parse(value, &v) || v < 1024) {
-		snprintf(p->err, sizeof(p->err),
-			 "--max-game-size '%s': a size of at least 1K is needed (a number of bytes, "
-			 "or with K, M or G)",
-			 value);
-		return -1;
-	}
+	if (xq_size_parse(value, &v) || v < 1024)
+		return opt_error(p, "--max-game-size '%s': a size of at least 1K is needed (a number of bytes, "
+				 "or with K, M or G)",
+				 value);
 	o->read_options.max_game_size = v;
 	return 0;
 }
@@ -110,12 +107,9 @@ static int take_shard(struct input_opts *o, struct opt_parser *p, const char *va
 		if (end == slash && slash[1] >= '0' && slash[1] <= '9')
 			n = strtol(slash + 1, &end, 10);
 	}
-	if (errno || n < 1 || !slash || *end || k < 1 || k > n || n > SHARD_MAX) {
-		snprintf(p->err, sizeof(p->err),
-			 "--shard must be K/N, whole numbers with 1 <= K <= N <= %d, not '%s'",
-			 SHARD_MAX, value);
-		return -1;
-	}
+	if (errno || n < 1 || !slash || *end || k < 1 || k > n || n > SHARD_MAX)
+		return opt_error(p, "--shard must be K/N, whole numbers with 1 <= K <= N <= %d, not '%s'",
+				 SHARD_MAX, value);
 	o->shard_k = (uint64_t)k;
 	o->shard_n = (uint64_t)n;
 	return 0;
@@ -198,11 +192,8 @@ static int take_run_id(struct input_opts *o, struct opt_parser *p)
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)id[i] < 0x20 || (unsigned char)id[i] >= 0x7F)
 			n = INPUT_RUN_ID_MAX + 1;
-	if (n > INPUT_RUN_ID_MAX) {
-		snprintf(p->err, sizeof(p->err),
-			 "XQKIT_RUN_ID must be at most %d printable ASCII characters", INPUT_RUN_ID_MAX);
-		return -1;
-	}
+	if (n > INPUT_RUN_ID_MAX)
+		return opt_error(p, "XQKIT_RUN_ID must be at most %d printable ASCII characters", INPUT_RUN_ID_MAX);
 	memcpy(o->run_id, id, n + 1);
 	return 0;
 }
@@ -214,10 +205,8 @@ int input_opts_check(struct input_opts *o, struct opt_parser *p)
 	o->read_options.max_memory = p->max_memory;
 	if (o->quiet && o->progress == 2)
 		o->progress = 0;
-	if (p->noperands == 0 && !o->files0 && isatty(0)) {
-		snprintf(p->err, sizeof(p->err), "no input (give files, or '-' to read standard input)");
-		return -1;
-	}
+	if (p->noperands == 0 && !o->files0 && isatty(0))
+		return opt_error(p, "no input (give files, or '-' to read standard input)");
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,9 +27,19 @@ int opt_init(struct opt_parser *p, int argc, char **argv, const char *cmd)
 	return p->operands ? 0 : -1;
 }
 
+int opt_error(struct opt_parser *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->err, sizeof(p->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 int opt_out_of_memory(struct opt_parser *p, const char *what)
 {
-	snprintf(p->err, sizeof(p->err), "out of memory reading %s", what);
+	opt_error(p, "out of memory reading %s", what);
 	p->status = CMD_EXIT_IO;
 	return -1;
 }
@@ -140,10 +151,8 @@ static int next_option(struct opt_parser *p, const struct opt_spec *specs, int *
 		if (p->rest && *p->rest) {
 			char c = *p->rest++;
 			s = find_short(specs, c);
-			if (!s) {
-				snprintf(p->err, sizeof(p->err), "unknown option '-%c'", c);
-				return -1;
-			}
+			if (!s)
+				return opt_error(p, "unknown option '-%c'", c);
 			*id = s->id;
 			*value = NULL;
 			if (s->kind == OPT_KIND_VALUE) {
@@ -152,8 +161,7 @@ static int next_option(struct opt_parser *p, const struct opt_spec *specs, int *
 				} else if (p->index < p->argc) {
 					*value = p->argv[p->index++];
 				} else {
-					snprintf(p->err, sizeof(p->err), "option '-%c' needs a value", c);
-					return -1;
+					return opt_error(p, "option '-%c' needs a value", c);
 				}
 				p->rest = NULL;
 			}
@@ -181,27 +189,22 @@ static int next_option(struct opt_parser *p, const struct opt_spec *specs, int *
 			size_t len = eq ? (size_t)(eq - name) : strlen(name);
 			int ambiguous;
 			s = find_long(specs, name, len, &ambiguous);
-			if (!s) {
-				snprintf(p->err, sizeof(p->err), "%s option '--%.*s'",
-					 ambiguous ? "ambiguous" : "unknown", (int)len, name);
-				return -1;
-			}
+			if (!s)
+				return opt_error(p, "%s option '--%.*s'",
+						 ambiguous ? "ambiguous" : "unknown", (int)len, name);
 			*id = s->id;
 			*value = NULL;
 			if (s->kind == OPT_KIND_FLAG) {
-				if (eq) {
-					snprintf(p->err, sizeof(p->err), "option '--%s' takes no value",
-						 s->long_name);
-					return -1;
-				}
+				if (eq)
+					return opt_error(p, "option '--%s' takes no value",
+							 s->long_name);
 			} else if (eq) {
 				*value = eq + 1;
 			} else if (p->index < p->argc) {
 				*value = p->argv[p->index++];
 			} else {
-				snprintf(p->err, sizeof(p->err), "option '--%s' needs a value",
-					 s->long_name);
-				return -1;
+				return opt_error(p, "option '--%s' needs a value",
+						 s->long_name);
 			}
 			fold_option(p, s, *value);
 			return 1;
@@ -216,13 +219,10 @@ int opt_next(struct opt_parser *p, const struct opt_spec *specs, int *id, const 
 		uint64_t v;
 		if (rc != 1 || *id != OPT_ID_MAX_MEMORY)
 			return rc;
-		if (xq_size_parse(*value, &v) || v < XQ_MEMORY_MIN) {
-			snprintf(p->err, sizeof(p->err),
-				 "--max-memory '%s': a size of at least %" PRIu64
-				 "M is needed (a number with K, M or G)",
-				 *value, XQ_MEMORY_MIN >> 20);
-			return -1;
-		}
+		if (xq_size_parse(*value, &v) || v < XQ_MEMORY_MIN)
+			return opt_error(p, "--max-memory '%s': a size of at least %" PRIu64
+					 "M is needed (a number with K, M or G)",
+					 *value, XQ_MEMORY_MIN >> 20);
 		p->max_memory = v;
 	}
 }
@@ -274,11 +274,9 @@ long opt_int(struct opt_parser *p, const char *name, const char *value, long min
 
 	errno = 0;
 	v = strtol(value, &end, 10);
-	if (errno || end == value || *end || v < min || v > max) {
-		snprintf(p->err, sizeof(p->err), "%s must be a whole number from %ld to %ld, not '%s'",
-			 name, min, max, value);
-		return -1;
-	}
+	if (errno || end == value || *end || v < min || v > max)
+		return opt_error(p, "%s must be a whole number from %ld to %ld, not '%s'",
+				 name, min, max, value);
 	return v;
 }
 
@@ -302,14 +300,11 @@ int opt_choice(struct opt_parser *p, const char *name, const char *value,
 
 int opt_encoding(struct opt_parser *p, const char *value, const char **out)
 {
-	if (!(*out = xq_encoding_canonical(value))) {
-		snprintf(p->err, sizeof(p->err),
-			 "unknown encoding '%s' (or one that does not keep ASCII as it is): name "
-			 "utf-8, gbk, gb18030, big5, utf-16le, utf-16be, windows-1252 (cp1252), "
-			 "iso-8859-1 (latin1), or another that 'iconv -l' lists",
-			 value);
-		return -1;
-	}
+	if (!(*out = xq_encoding_canonical(value)))
+		return opt_error(p, "unknown encoding '%s' (or one that does not keep ASCII as it is): name "
+				 "utf-8, gbk, gb18030, big5, utf-16le, utf-16be, windows-1252 (cp1252), "
+				 "iso-8859-1 (latin1), or another that 'iconv -l' lists",
+				 value);
 	return 0;
 }
 
@@ -321,11 +316,9 @@ int opt_rules(struct opt_parser *p, const char *value, int none_ok, int *on, int
 		*on = 0;
 		return 0;
 	}
-	if ((rs = xq_ruleset_from_name(value)) < 0) {
-		snprintf(p->err, sizeof(p->err), "--rules must be asian, chinese%s, not '%s'",
-			 none_ok ? " or none" : "", value);
-		return -1;
-	}
+	if ((rs = xq_ruleset_from_name(value)) < 0)
+		return opt_error(p, "--rules must be asian, chinese%s, not '%s'",
+				 none_ok ? " or none" : "", value);
 	*ruleset = rs;
 	*on = 1;
 	return 0;

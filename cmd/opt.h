@@ -69,6 +69,14 @@ struct opt_parser {
 			     that ran out, set CMD_EXIT_IO (opt_fail) */
 };
 
+/* Say what is wrong in p->err (printf-style; cut at its size) and
+ * return -1: `return opt_error(p, "--x must be ...", value);`. */
+int opt_error(struct opt_parser *p, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
 /* Memory ran out while reading `what` (an option, or what the options
  * need): p->err says so, with exit status 3 (CMD_EXIT_IO).  Returns -1. */
 int opt_out_of_memory(struct opt_parser *p, const char *what);

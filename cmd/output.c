@@ -865,11 +865,8 @@ static long parse_version(struct opt_parser *p, const char *v)
 	if (!errno && end != v && *end == '.' && n >= 1 && n <= 9 && xq_is_digit((unsigned char)end[1]) &&
 	    !end[2] && xq_is_digit((unsigned char)*v))
 		n = n * 10 + (end[1] - '0'), end += 2;
-	if (errno || end == v || *end || n < 1 || n > 65535) {
-		snprintf(p->err, sizeof(p->err),
-			 "--format-version must be a number like 18, 0x12 or 1.8, not '%s'", v);
-		return -1;
-	}
+	if (errno || end == v || *end || n < 1 || n > 65535)
+		return opt_error(p, "--format-version must be a number like 18, 0x12 or 1.8, not '%s'", v);
 	return n;
 }
 
@@ -884,18 +881,13 @@ int output_take(struct output *c, struct input_opts *in, struct opt_parser *p, i
 	case O_TO: c->to_name = value; break;
 	case O_OUT: c->out_path = value; break;
 	case O_NAME:
-		if (!*value) {
-			snprintf(p->err, sizeof(p->err), "--name needs a template");
-			return -1;
-		}
+		if (!*value)
+			return opt_error(p, "--name needs a template");
 		c->template = value;
 		break;
 	case O_NOTATION:
-		if (movetext_parse(value, &mt)) {
-			snprintf(p->err, sizeof(p->err),
-				 "--notation must be one of " MOVETEXT_NAMES ", not '%s'", value);
-			return -1;
-		}
+		if (movetext_parse(value, &mt))
+			return opt_error(p, "--notation must be one of " MOVETEXT_NAMES ", not '%s'", value);
 		c->wopts.dialect = mt.notation;
 		c->wopts.dialect_flags = mt.flags;
 		break;
@@ -946,42 +938,28 @@ int output_check(struct output *c, struct input_opts *in, struct opt_parser *p)
 			break;
 		}
 	c->separator = xq_format_separator(c->to);
-	if (c->wopts.encoding && !xq_encoding_canonical(c->wopts.encoding)) {
-		snprintf(p->err, sizeof(p->err), "unknown encoding '%s'", c->wopts.encoding);
-		return -1;
-	}
+	if (c->wopts.encoding && !xq_encoding_canonical(c->wopts.encoding))
+		return opt_error(p, "unknown encoding '%s'", c->wopts.encoding);
 	if (input_opts_check(in, p))
 		return -1;
 	if (c->out_path && !strcmp(c->out_path, "-"))
 		c->out_path = NULL;
 	c->dir_mode = c->out_path && is_dir_path(c->out_path);
-	if (c->verify && !(c->caps & XQ_FORMAT_READS)) {
-		snprintf(p->err, sizeof(p->err), "--verify: xqkit cannot read %s back", c->to);
-		return -1;
-	}
+	if (c->verify && !(c->caps & XQ_FORMAT_READS))
+		return opt_error(p, "--verify: xqkit cannot read %s back", c->to);
 	if (c->dry_run) {
 		if (!c->out_path)
 			return 0; /* nothing is written: no output to check */
-		snprintf(p->err, sizeof(p->err), "--dry-run writes nothing: leave out -o");
-		return -1;
+		return opt_error(p, "--dry-run writes nothing: leave out -o");
 	}
-	if (in->fmt == REPORT_NDJSON && !c->out_path) {
-		snprintf(p->err, sizeof(p->err),
-			 "--format ndjson writes to standard output: give -o for the records");
-		return -1;
-	}
+	if (in->fmt == REPORT_NDJSON && !c->out_path)
+		return opt_error(p, "--format ndjson writes to standard output: give -o for the records");
 	if (!c->dir_mode && !(c->caps & XQ_FORMAT_MULTI) &&
-	    (p->noperands > 1 || in->recursive || in->files0)) {
-		snprintf(p->err, sizeof(p->err),
-			 "%s holds one game per file: to convert several inputs, write to a directory with -o DIR/",
-			 c->to);
-		return -1;
-	}
-	if (!c->out_path && (c->caps & XQ_FORMAT_BINARY) && isatty(1)) {
-		snprintf(p->err, sizeof(p->err),
-			 "%s is binary: give -o FILE rather than writing it to a terminal", c->to);
-		return -1;
-	}
+	    (p->noperands > 1 || in->recursive || in->files0))
+		return opt_error(p, "%s holds one game per file: to convert several inputs, write to a directory with -o DIR/",
+				 c->to);
+	if (!c->out_path && (c->caps & XQ_FORMAT_BINARY) && isatty(1))
+		return opt_error(p, "%s is binary: give -o FILE rather than writing it to a terminal", c->to);
 	return 0;
 }
 

@@ -456,10 +456,8 @@ static int take_option(struct perft_args *a, struct opt_parser *p, int id, const
 		a->json = 1;
 		break;
 	case O_FORMAT:
-		if (strcmp(value, "text") && strcmp(value, "ndjson") && strcmp(value, "json")) {
-			snprintf(p->err, sizeof(p->err), "--format must be text or ndjson, not '%s'", value);
-			return -1;
-		}
+		if (strcmp(value, "text") && strcmp(value, "ndjson") && strcmp(value, "json"))
+			return opt_error(p, "--format must be text or ndjson, not '%s'", value);
 		a->json = strcmp(value, "text") != 0;
 		break;
 	case O_QUIET: suite_quiet = 1; break;
@@ -494,20 +492,14 @@ static int parse_args(struct perft_args *a, struct opt_parser *p)
 	if (rc < 0)
 		return -1;
 	if (a->suite) {
-		if (p->noperands || a->fen || a->divide) {
-			snprintf(p->err, sizeof(p->err), "--suite takes no DEPTH, --fen or --divide");
-			return -1;
-		}
+		if (p->noperands || a->fen || a->divide)
+			return opt_error(p, "--suite takes no DEPTH, --fen or --divide");
 		return 0;
 	}
-	if (a->max_depth >= 0) {
-		snprintf(p->err, sizeof(p->err), "--max-depth needs --suite");
-		return -1;
-	}
-	if (p->noperands != 1) {
-		snprintf(p->err, sizeof(p->err), p->noperands ? "too many arguments" : "missing DEPTH");
-		return -1;
-	}
+	if (a->max_depth >= 0)
+		return opt_error(p, "--max-depth needs --suite");
+	if (p->noperands != 1)
+		return opt_error(p, p->noperands ? "too many arguments" : "missing DEPTH");
 	return (a->depth = opt_int(p, "DEPTH", p->operands[0], 0, MAX_DEPTH)) < 0 ? -1 : 0;
 }
 

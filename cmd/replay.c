@@ -548,21 +548,18 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	case O_NOTATION:
 		if (!movetext_parse(value, &c->notation))
 			return 0;
-		snprintf(p->err, sizeof(p->err), "--notation must be one of " MOVETEXT_NAMES ", not '%s'",
-			 value);
-		return -1;
+		return opt_error(p, "--notation must be one of " MOVETEXT_NAMES ", not '%s'",
+				 value);
 	case O_BOARD:
 		c->board_set = 1;
 		if (!parse_board(value, &c->board))
 			return 0;
-		snprintf(p->err, sizeof(p->err), "--board must be ascii, unicode or none, not '%s'", value);
-		return -1;
+		return opt_error(p, "--board must be ascii, unicode or none, not '%s'", value);
 	case O_OUTPUT_FORMAT:
 		c->fmt_set = 1;
 		if (!report_format_parse(value, &c->fmt, p->err, sizeof(p->err)))
 			return 0;
-		snprintf(p->err, sizeof(p->err), "--output-format must be text or ndjson, not '%s'", value);
-		return -1;
+		return opt_error(p, "--output-format must be text or ndjson, not '%s'", value);
 	case O_EACH: c->each = 1; break;
 	case O_FLIP: c->flip = 1; break;
 	case O_SVG: c->svg = value; break;
@@ -587,19 +584,12 @@ static int check_args(struct rctx *c, struct opt_parser *p)
 		return -1;
 	if (!c->fmt_set)
 		c->fmt = c->in.fmt; /* --format ndjson alone: everything as NDJSON */
-	if (c->fmt == REPORT_TEXT && c->in.fmt == REPORT_NDJSON) {
-		snprintf(p->err, sizeof(p->err),
-			 "--format ndjson writes diagnostics to standard output: the plies must be ndjson too");
-		return -1;
-	}
-	if (c->svg && !strcmp(c->svg, "-") && c->fmt == REPORT_NDJSON) {
-		snprintf(p->err, sizeof(p->err), "--svg - and --output-format ndjson both want standard output");
-		return -1;
-	}
-	if (c->svg && (p->noperands > 1 || c->in.recursive || c->in.files0)) {
-		snprintf(p->err, sizeof(p->err), "--svg draws one game: give one INPUT");
-		return -1;
-	}
+	if (c->fmt == REPORT_TEXT && c->in.fmt == REPORT_NDJSON)
+		return opt_error(p, "--format ndjson writes diagnostics to standard output: the plies must be ndjson too");
+	if (c->svg && !strcmp(c->svg, "-") && c->fmt == REPORT_NDJSON)
+		return opt_error(p, "--svg - and --output-format ndjson both want standard output");
+	if (c->svg && (p->noperands > 1 || c->in.recursive || c->in.files0))
+		return opt_error(p, "--svg draws one game: give one INPUT");
 	if (!c->board_set)
 		c->board = isatty(1) && c->fmt == REPORT_TEXT ? BOARD_UNICODE : BOARD_NONE;
 	c->color = report_use_color(&c->in, 1);
@@ -632,18 +622,16 @@ static int check_svg(struct rctx *c, struct inputs *inputs, struct opt_parser *p
 		snprintf(dir, sizeof(dir), "%s", c->svg);
 		dir[strlen(dir) - 1] = '\0';
 		if (*dir && mkdir(dir, 0777) != 0 && errno != EEXIST) {
-			snprintf(p->err, sizeof(p->err), "cannot make the folder '%.160s': %s", dir,
-				 strerror(errno));
+			opt_error(p, "cannot make the folder '%.160s': %s", dir,
+				  strerror(errno));
 			p->status = CMD_EXIT_IO;
 			return -1;
 		}
 		return 0;
 	}
 	if (inputs_guard(inputs, c->svg, report_keep_message, &m) ||
-	    xq_file_check(c->svg, c->force ? XQ_WRITE_FORCE : 0, report_keep_message, &m) < 0) {
-		snprintf(p->err, sizeof(p->err), "%s", m.msg);
-		return -1;
-	}
+	    xq_file_check(c->svg, c->force ? XQ_WRITE_FORCE : 0, report_keep_message, &m) < 0)
+		return opt_error(p, "%s", m.msg);
 	return 0;
 }
 

@@ -161,10 +161,8 @@ static int take_by(struct sctx *c, struct opt_parser *p, const char *v)
 		c->tag = v;
 		return 0;
 	}
-	snprintf(p->err, sizeof(p->err),
-		 "unknown --by key '%.64s': give ecco, opening, player, event, year or a tag name (Red, Event, ECCO, ...)",
-		 v);
-	return -1;
+	return opt_error(p, "unknown --by key '%.64s': give ecco, opening, player, event, year or a tag name (Red, Event, ECCO, ...)",
+			 v);
 }
 
 static int take_option(void *ctx, struct opt_parser *p, int id, const char *value)
@@ -187,9 +185,8 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 		else if (!strcmp(value, "ndjson"))
 			c->out = OUT_NDJSON;
 		else {
-			snprintf(p->err, sizeof(p->err), "--format must be text, tsv or ndjson, not '%.64s'",
-				 value);
-			return -1;
+			return opt_error(p, "--format must be text, tsv or ndjson, not '%.64s'",
+					 value);
 		}
 		/* Diagnostics go where the records go with ndjson, as text else. */
 		c->in.fmt = c->out == OUT_NDJSON ? REPORT_NDJSON : REPORT_TEXT;
@@ -201,8 +198,7 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 		if (xq_ecco_codes_parse(&c->codes, value, &col, why, sizeof(why))) {
 			if (!why[0])
 				return opt_out_of_memory(p, "--ecco");
-			snprintf(p->err, sizeof(p->err), "--ecco '%.40s', column %zu: %.160s", value, col, why);
-			return -1;
+			return opt_error(p, "--ecco '%.40s', column %zu: %.160s", value, col, why);
 		}
 		c->ecco = 1;
 		break;
@@ -243,9 +239,9 @@ static int play_moves(struct sctx *c, struct opt_parser *p)
 		if (!(text = strndup(s, len)))
 			return opt_out_of_memory(p, "--moves");
 		if (xq_position_read_move(c->root, text, XQ_DIALECT_AUTO, &m)) {
-			snprintf(p->err, sizeof(p->err), "--moves: move %d '%.*s' (column %d): %.160s", n,
-				 (int)(len > 32 ? 32 : len), s, (int)xq_utf8_count(c->moves, (size_t)(s - c->moves)) + 1,
-				 xq_diagnostic_message(xq_position_error(c->root)));
+			opt_error(p, "--moves: move %d '%.*s' (column %d): %.160s", n,
+				  (int)(len > 32 ? 32 : len), s, (int)xq_utf8_count(c->moves, (size_t)(s - c->moves)) + 1,
+				  xq_diagnostic_message(xq_position_error(c->root)));
 			free(text);
 			return -1;
 		}
@@ -260,23 +256,15 @@ static int play_moves(struct sctx *c, struct opt_parser *p)
 /* What the options say together: 0, or -1 with the message in p->err. */
 static int check_args(struct sctx *c, struct opt_parser *p)
 {
-	if (!c->tree && (c->fen || c->moves || c->depth || c->book || c->force)) {
-		snprintf(p->err, sizeof(p->err), "%s needs --tree",
-			 c->fen ? "--fen" : c->moves ? "--moves" : c->depth ? "--depth" : c->book ? "--book" : "--force");
-		return -1;
-	}
-	if (c->tree && c->by_text) {
-		snprintf(p->err, sizeof(p->err), "--by and --tree are two different reports: give one");
-		return -1;
-	}
-	if (c->tree && c->out == OUT_TSV) {
-		snprintf(p->err, sizeof(p->err), "--tree writes text or ndjson, not tsv");
-		return -1;
-	}
-	if (c->force && !c->book) {
-		snprintf(p->err, sizeof(p->err), "--force replaces a --book file: give --book");
-		return -1;
-	}
+	if (!c->tree && (c->fen || c->moves || c->depth || c->book || c->force))
+		return opt_error(p, "%s needs --tree",
+				 c->fen ? "--fen" : c->moves ? "--moves" : c->depth ? "--depth" : c->book ? "--book" : "--force");
+	if (c->tree && c->by_text)
+		return opt_error(p, "--by and --tree are two different reports: give one");
+	if (c->tree && c->out == OUT_TSV)
+		return opt_error(p, "--tree writes text or ndjson, not tsv");
+	if (c->force && !c->book)
+		return opt_error(p, "--force replaces a --book file: give --book");
 	if (!c->by_text)
 		c->by_text = "ecco";
 	if (!c->depth)
@@ -285,9 +273,8 @@ static int check_args(struct sctx *c, struct opt_parser *p)
 		return opt_out_of_memory(p, "the options");
 	if (c->fen && xq_position_set_fen_lenient(c->root, c->fen)) {
 		const xq_diagnostic *d = xq_position_error(c->root);
-		snprintf(p->err, sizeof(p->err), "--fen, column %llu: %.200s",
-			 (unsigned long long)xq_diagnostic_column(d), xq_diagnostic_message(d));
-		return -1;
+		return opt_error(p, "--fen, column %llu: %.200s",
+				 (unsigned long long)xq_diagnostic_column(d), xq_diagnostic_message(d));
 	}
 	if (c->moves && play_moves(c, p))
 		return -1;

@@ -243,11 +243,9 @@ static int parse_required(struct vctx *c, char *list, struct opt_parser *p)
 		if (comma)
 			*comma = '\0';
 		if (*s) {
-			if (c->nrequired == MAX_REQUIRED) {
-				snprintf(p->err, sizeof(p->err), "--require takes at most %d tags",
-					 MAX_REQUIRED);
-				return -1;
-			}
+			if (c->nrequired == MAX_REQUIRED)
+				return opt_error(p, "--require takes at most %d tags",
+						 MAX_REQUIRED);
 			c->required[c->nrequired++] = s;
 		}
 		if (!comma)
