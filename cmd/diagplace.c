@@ -5,6 +5,7 @@
  */
 #include "diagplace.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -13,12 +14,29 @@
 #include <xq/batch.h>
 #include <xq/rules.h>
 
+/* The index of the code "bad-result" (xq_diagnostic_code_index()), found
+ * once by its stable name: the list is the library's and may grow. */
+static int bad_result_code = -1;
+static pthread_once_t bad_result_once = PTHREAD_ONCE_INIT;
+
+static void find_bad_result_code(void)
+{
+	const char *name;
+
+	for (int i = 0; (name = xq_diagnostic_code_name(i)) != NULL; i++)
+		if (!strcmp(name, "bad-result")) {
+			bad_result_code = i;
+			return;
+		}
+}
+
 void diag_job_confirm_reader_result(xq_batch_job *j)
 {
 	if (!xq_record_result_tag_stands(j->record))
 		return;
+	pthread_once(&bad_result_once, find_bad_result_code);
 	for (size_t i = xq_diagnostics_count(j->diags); i-- > 0;)
-		if (!strcmp(xq_diagnostic_code(xq_diagnostics_at(j->diags, i)), "bad-result")) {
+		if (xq_diagnostic_code_index(xq_diagnostics_at(j->diags, i)) == bad_result_code) {
 			xq_diagnostics_set_severity(j->diags, i, XQ_SEVERITY_ERROR);
 			return;
 		}
