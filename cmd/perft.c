@@ -321,119 +321,138 @@ static int parse_u64(const char *s, uint64_t *out)
 /* quiet: no summary; verbose: a line for each row (text). */
 static int suite_quiet, suite_verbose;
 
-static int run_suite(const char *path, int max_depth, int threads, int json)
+/* A suite being checked: where it is read, how, and the counts so far. */
+struct suite {
+	const char *path;
+	int max_depth, threads, json;
+	unsigned long lineno;
+	int rows, skipped, mismatches, bad;
+	uint64_t leaves;
+	xq_position *pos;
+};
+
+/* One line of the suite (its end of line cut off): 0, or CMD_EXIT_IO when
+ * memory ran out counting. */
+static int suite_line(struct suite *s, char *line)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char *fields[8];
+	int nf, depth;
+	uint64_t expect, total, dv;
+	double r0;
+
+	if (line[0] == '\0' || line[0] == '#')
+		return 0;
+	nf = split_tabs(line, fields, 8);
+	if (nf >= 1 && !strcmp(fields[0], "id"))
+		return 0; /* header */
+	if (nf < 4 || parse_u64(fields[3], &expect)) {
+		fprintf(stderr, "%s:%lu: error: expected the columns id, fen, depth, nodes\n",
+			s->path, s->lineno);
+		s->bad++;
+		return 0;
+	}
+	depth = parse_u64(fields[2], &dv) || dv > MAX_DEPTH ? -1 : (int)dv;
+	if (depth < 0) {
+		fprintf(stderr, "%s:%lu: error: depth '%s' out of range\n", s->path, s->lineno,
+			fields[2]);
+		s->bad++;
+		return 0;
+	}
+	if (xq_position_set_fen(s->pos, fields[1])) {
+		const xq_diagnostic *d = xq_position_error(s->pos);
+		fprintf(stderr, "%s:%lu: error: %s: bad FEN at column %llu: %s\n", s->path, s->lineno,
+			fields[0], (unsigned long long)xq_diagnostic_column(d), xq_diagnostic_message(d));
+		s->bad++;
+		return 0;
+	}
+	if (s->max_depth >= 0 && depth > s->max_depth) {
+		s->skipped++;
+		return 0;
+	}
+	r0 = cmd_now();
+	if (count_tree(s->pos, depth, s->threads, &total, NULL, NULL, NULL)) {
+		cmd_error("out of memory counting the move tree");
+		return CMD_EXIT_IO;
+	}
+	s->rows++;
+	s->leaves += total;
+	if (total != expect) {
+		s->mismatches++;
+		fprintf(stderr, "%s:%lu: error: %s depth %d: expected %llu leaves, counted %llu\n",
+			s->path, s->lineno, fields[0], depth, (unsigned long long)expect,
+			(unsigned long long)total);
+	}
+	if (suite_verbose && !s->json)
+		printf("%s depth %d: %llu leaves%s\n", fields[0], depth,
+		       (unsigned long long)total, total == expect ? "" : " (differs)");
+	if (s->json) {
+		printf("{\"id\":");
+		print_json_string(fields[0]);
+		printf(",\"depth\":%d,\"expected\":%llu,\"nodes\":%llu,\"ok\":%s,\"seconds\":%.6f}\n",
+		       depth, (unsigned long long)expect, (unsigned long long)total,
+		       total == expect ? "true" : "false", cmd_now() - r0);
+	}
+	return 0;
+}
+
+/* Every line of `f`: 0, or CMD_EXIT_IO (said). */
+static int suite_lines(struct suite *s, FILE *f)
+{
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t got;
-	unsigned long lineno = 0;
-	int rows = 0, skipped = 0, mismatches = 0, bad = 0;
-	uint64_t leaves = 0;
+	int rc = 0;
+
+	while (!rc && (got = getline(&line, &cap, f)) > 0) {
+		s->lineno++;
+		while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
+			line[--got] = '\0';
+		rc = suite_line(s, line);
+	}
+	free(line);
+	if (!rc && ferror(f)) {
+		cmd_error("cannot read '%s': %s", s->path, strerror(errno));
+		rc = CMD_EXIT_IO;
+	}
+	return rc;
+}
+
+static void suite_summary(const struct suite *s, double secs)
+{
+	if (s->json)
+		printf("{\"suite\":\"summary\",\"rows\":%d,\"skipped\":%d,\"mismatches\":%d,\"bad_rows\":%d,\"nodes\":%llu,\"seconds\":%.6f}\n",
+		       s->rows, s->skipped, s->mismatches, s->bad, (unsigned long long)s->leaves, secs);
+	else if (!suite_quiet)
+		fprintf(stderr, "suite %s: %d rows counted, %d skipped (deeper than --max-depth), %d mismatch%s, %d bad row%s; %llu leaves in %.2f s\n",
+			s->path, s->rows, s->skipped, s->mismatches,
+			s->mismatches == 1 ? "" : "es", s->bad, s->bad == 1 ? "" : "s",
+			(unsigned long long)s->leaves, secs);
+}
+
+static int run_suite(const char *path, int max_depth, int threads, int json)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct suite s = {.path = path, .max_depth = max_depth, .threads = threads, .json = json};
 	double t0 = cmd_now();
-	xq_position *p;
+	int rc;
 
 	if (!f) {
 		cmd_error("cannot open '%s': %s", path, strerror(errno));
 		return CMD_EXIT_IO;
 	}
-	if (!(p = xq_position_new())) {
+	if (!(s.pos = xq_position_new())) {
 		cmd_error("out of memory making the position");
-		if (f != stdin)
-			fclose(f);
-		return CMD_EXIT_IO;
-	}
-	while ((got = getline(&line, &cap, f)) > 0) {
-		char *fields[8];
-		int nf, depth;
-		uint64_t expect, total;
-		double r0;
-
-		lineno++;
-		while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
-			line[--got] = '\0';
-		if (got == 0 || line[0] == '#')
-			continue;
-		nf = split_tabs(line, fields, 8);
-		if (nf >= 1 && !strcmp(fields[0], "id"))
-			continue; /* header */
-		if (nf < 4 || parse_u64(fields[3], &expect)) {
-			fprintf(stderr, "%s:%lu: error: expected the columns id, fen, depth, nodes\n",
-				path, lineno);
-			bad++;
-			continue;
-		}
-		{
-			uint64_t dv;
-			depth = parse_u64(fields[2], &dv) || dv > MAX_DEPTH ? -1 : (int)dv;
-		}
-		if (depth < 0) {
-			fprintf(stderr, "%s:%lu: error: depth '%s' out of range\n", path, lineno,
-				fields[2]);
-			bad++;
-			continue;
-		}
-		if (xq_position_set_fen(p, fields[1])) {
-			const xq_diagnostic *d = xq_position_error(p);
-			fprintf(stderr, "%s:%lu: error: %s: bad FEN at column %llu: %s\n", path, lineno,
-				fields[0], (unsigned long long)xq_diagnostic_column(d), xq_diagnostic_message(d));
-			bad++;
-			continue;
-		}
-		if (max_depth >= 0 && depth > max_depth) {
-			skipped++;
-			continue;
-		}
-		r0 = cmd_now();
-		if (count_tree(p, depth, threads, &total, NULL, NULL, NULL)) {
-			cmd_error("out of memory counting the move tree");
-			free(line);
-			xq_position_free(p);
-			if (f != stdin)
-				fclose(f);
-			return CMD_EXIT_IO;
-		}
-		rows++;
-		leaves += total;
-		if (total != expect) {
-			mismatches++;
-			fprintf(stderr, "%s:%lu: error: %s depth %d: expected %llu leaves, counted %llu\n",
-				path, lineno, fields[0], depth, (unsigned long long)expect,
-				(unsigned long long)total);
-		}
-		if (suite_verbose && !json)
-			printf("%s depth %d: %llu leaves%s\n", fields[0], depth,
-			       (unsigned long long)total, total == expect ? "" : " (differs)");
-		if (json) {
-			printf("{\"id\":");
-			print_json_string(fields[0]);
-			printf(",\"depth\":%d,\"expected\":%llu,\"nodes\":%llu,\"ok\":%s,\"seconds\":%.6f}\n",
-			       depth, (unsigned long long)expect, (unsigned long long)total,
-			       total == expect ? "true" : "false", cmd_now() - r0);
-		}
-	}
-	free(line);
-	xq_position_free(p);
-	if (ferror(f)) {
-		cmd_error("cannot read '%s': %s", path, strerror(errno));
-		if (f != stdin)
-			fclose(f);
-		return CMD_EXIT_IO;
+		rc = CMD_EXIT_IO;
+	} else {
+		rc = suite_lines(&s, f);
+		xq_position_free(s.pos);
 	}
 	if (f != stdin)
 		fclose(f);
-	{
-		double secs = cmd_now() - t0;
-		if (json)
-			printf("{\"suite\":\"summary\",\"rows\":%d,\"skipped\":%d,\"mismatches\":%d,\"bad_rows\":%d,\"nodes\":%llu,\"seconds\":%.6f}\n",
-			       rows, skipped, mismatches, bad, (unsigned long long)leaves, secs);
-		else if (!suite_quiet)
-			fprintf(stderr, "suite %s: %d rows counted, %d skipped (deeper than --max-depth), %d mismatch%s, %d bad row%s; %llu leaves in %.2f s\n",
-			       path, rows, skipped, mismatches,
-			       mismatches == 1 ? "" : "es", bad, bad == 1 ? "" : "s",
-			       (unsigned long long)leaves, secs);
-	}
-	return mismatches || bad ? CMD_EXIT_INVALID : CMD_EXIT_OK;
+	if (rc)
+		return rc;
+	suite_summary(&s, cmd_now() - t0);
+	return s.mismatches || s.bad ? CMD_EXIT_INVALID : CMD_EXIT_OK;
 }
 
 struct perft_args {
