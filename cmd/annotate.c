@@ -37,6 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "annotate_engine.h"
 #include "annotate_game.h"
 #include "annotate_resume.h"
 #include "cmd.h"
@@ -1065,77 +1066,6 @@ static int start_resume(struct actx *c)
 	return 0;
 }
 
-/* ---- --engine auto ------------------------------------------------------------------ */
-
-/* The program `name` in a directory of $PATH, into `out`; 1 when found. */
-static int on_path(const char *name, char *out, size_t cap)
-{
-	const char *path = getenv("PATH");
-
-	while (path && *path) {
-		const char *end = strchr(path, ':');
-		size_t len = end ? (size_t)(end - path) : strlen(path);
-		int n = snprintf(out, cap, "%.*s/%s", (int)len, len ? path : ".", name);
-		if (n > 0 && (size_t)n < cap && access(out, X_OK) == 0)
-			return 1;
-		path = end ? end + 1 : NULL;
-	}
-	return 0;
-}
-
-/* Does the engine `path` start and analyse the start position? */
-static int engine_works(struct actx *c, const char *path)
-{
-	xq_analyser_options o = XQ_ANALYSER_OPTIONS_INIT;
-	xq_analysis_result res = XQ_ANALYSIS_RESULT_INIT;
-	struct report_message m = {""};
-	xq_analyser *a = NULL;
-	xq_position *start = xq_position_new();
-	int ok = 0;
-
-	o.program = path;
-	o.timeout_ms = c->timeout;
-	o.cancel = cmd_stop;
-	if (start && xq_analyser_open(&a, &o, report_keep_message, &m) == 0) {
-		xq_position_set_start(start);
-		ok = xq_analyser_run_line(a, start, NULL, 0, 1, 0, 0, &res, report_keep_message, &m) == 0;
-	}
-	if (!ok && !cmd_signal)
-		cmd_warning("--engine auto: passing over '%s': %s", path, m.msg[0] ? m.msg : "out of memory");
-	xq_analyser_free(a);
-	xq_position_free(start);
-	return ok;
-}
-
-/*
- * --engine auto: the first of these that is found and analyses a position,
- * else the built-in engine (engine_path stays NULL): Pikafish ($PIKAFISH,
- * else `pikafish` on $PATH), then Fairy-Stockfish ($FAIRY_STOCKFISH, else
- * `fairy-stockfish` on $PATH, else /usr/games/fairy-stockfish, where
- * Debian installs it).  A variable that is set names the only place
- * looked at for that engine.
- */
-static void choose_engine(struct actx *c)
-{
-	static const char *const env[2] = {"PIKAFISH", "FAIRY_STOCKFISH"};
-	static const char *const name[2] = {"pikafish", "fairy-stockfish"};
-	char *buf = c->found_engine;
-	size_t cap = sizeof(c->found_engine);
-
-	for (int i = 0; i < 2 && !c->engine_path && !cmd_signal; i++) {
-		const char *v = getenv(env[i]);
-		int found;
-		if (v && *v)
-			found = snprintf(buf, cap, "%s", v) < (int)cap && access(buf, X_OK) == 0;
-		else
-			found = on_path(name[i], buf, cap) ||
-				(i == 1 && snprintf(buf, cap, "/usr/games/fairy-stockfish") > 0 &&
-				 access(buf, X_OK) == 0);
-		if (found && engine_works(c, buf))
-			c->engine_path = buf;
-	}
-}
-
 /* Open the inputs and the output, and run.  Returns the exit status. */
 static int annotate_inputs(struct actx *c, struct opt_parser *p)
 {
@@ -1153,7 +1083,8 @@ static int annotate_inputs(struct actx *c, struct opt_parser *p)
 		return status;
 	}
 	if (c->auto_engine)
-		choose_engine(c);
+		c->engine_path = annotate_find_engine(c->timeout, c->found_engine,
+						      sizeof(c->found_engine));
 	if ((status = start_resume(c)))
 		return status;
 	sync_keep_reading(c);
