@@ -667,16 +667,20 @@ static const char *settings_of(const struct actx *c)
 	return strncmp(s, SETTINGS_HEAD, n) ? s : s + n;
 }
 
-static void summary_json(struct actx *c, double secs)
+static void summary_head(void *ctx, struct xq_buf *b)
 {
-	struct reporter *r = &c->rep;
-	struct xq_buf *b = reporter_summary_open(r);
+	struct actx *c = ctx;
 
 	xq_buf_adds(b, ",\"engine\":");
 	report_add_json_safe(b, c->set.engine);
 	xq_buf_adds(b, ",\"settings\":");
 	report_add_json_safe(b, settings_of(c));
-	reporter_summary_inputs(r, b, r->games);
+}
+
+static void summary_json(void *ctx, struct xq_buf *b)
+{
+	struct actx *c = ctx;
+
 	xq_buf_addf(b, ",\"annotated\":%llu,\"copied\":%llu,\"written\":%llu,\"incomplete\":%llu,\"skipped\":%llu,\"positions\":%llu,\"engine_failures\":%llu",
 		    (unsigned long long)c->annotated, (unsigned long long)c->copied,
 		    (unsigned long long)c->kept,
@@ -686,21 +690,13 @@ static void summary_json(struct actx *c, double secs)
 		xq_buf_addf(b, ",\"%s\":{\"inaccuracies\":%llu,\"mistakes\":%llu,\"blunders\":%llu}",
 			    s ? "black" : "red", (unsigned long long)c->marks[s][0],
 			    (unsigned long long)c->marks[s][1], (unsigned long long)c->marks[s][2]);
-	reporter_summary_close(r, secs);
 }
 
-static void print_summary(struct actx *c, double secs)
+static void summary_text(void *ctx, struct xq_buf *b, double secs)
 {
-	struct reporter *r = &c->rep;
-	struct xq_buf *b;
+	struct actx *c = ctx;
 	double pps = secs > 0 ? (double)c->positions / secs : 0;
 
-	if (r->fmt == REPORT_NDJSON) {
-		summary_json(c, secs);
-		return;
-	}
-	if (!(b = reporter_summary_head(r, r->games)))
-		return;
 	xq_buf_addf(b, ": %llu annotated", (unsigned long long)c->annotated);
 	if (c->incomplete)
 		xq_buf_addf(b, " (%llu incompletely)", (unsigned long long)c->incomplete);
@@ -711,11 +707,13 @@ static void print_summary(struct actx *c, double secs)
 		xq_buf_addf(b, ", %llu written and kept", (unsigned long long)c->kept);
 	if (c->skipped)
 		xq_buf_addf(b, ", %llu skipped", (unsigned long long)c->skipped);
-	reporter_unread_text(r, b);
+	reporter_unread_text(&c->rep, b);
 	xq_buf_addf(b, "; %llu positions analysed by %s in %.2f s (%.1f/s); %s\n",
 		    (unsigned long long)c->positions, c->set.engine, secs, pps, settings_of(c));
-	reporter_flush(r);
 }
+
+static const struct report_summary summary_parts = {.text_head = 1, .head = summary_head,
+						    .json = summary_json, .text = summary_text};
 
 /* What the end of the run says, and whether it stopped early. */
 static void say_how_it_ended(struct actx *c, int early, int cut)
@@ -1100,7 +1098,7 @@ static int annotate_inputs(struct actx *c, struct opt_parser *p)
 	inputs_release(&c->inputs);
 	if (rc > 1)
 		return rc; /* an analyser could not start */
-	print_summary(c, cmd_now() - t0);
+	reporter_summary(&c->rep, cmd_now() - t0, c->rep.games, &summary_parts, c);
 	if (c->conflict)
 		return CMD_EXIT_USAGE;
 	if (rc && cmd_signal)

@@ -80,34 +80,36 @@ static int convert_emit(void *ctx, xq_batch_job *j)
 	}
 	reporter_job(&c->rep, j, NULL);
 	reporter_flush(&c->rep);
-	if (cmd_signal || inputs_conflict(c->out.inputs))
-		c->out.stop = 1;
-	return c->out.stop ? 1 : 0;
+	return output_emit_status(&c->out);
 }
 
-static void print_summary(void *ctx, double secs)
+static void summary_head(void *ctx, struct xq_buf *b)
+{
+	struct cctx *cc = ctx;
+
+	xq_buf_addf(b, ",\"to\":\"%s\"", cc->out.to);
+}
+
+static void summary_json(void *ctx, struct xq_buf *b)
+{
+	struct cctx *cc = ctx;
+	struct output *c = &cc->out;
+
+	xq_buf_addf(b, ",\"written\":%llu,\"skipped\":%llu,\"with_losses\":%llu,\"kept_broken\":%llu,\"cut\":%llu,\"verified\":%llu,\"verify_failed\":%llu,\"stopped\":%s",
+		    (unsigned long long)c->written,
+		    (unsigned long long)c->skipped, (unsigned long long)c->lossy,
+		    (unsigned long long)c->kept_broken, (unsigned long long)c->cut,
+		    (unsigned long long)c->verified,
+		    (unsigned long long)c->verify_failed, c->stop ? "true" : "false");
+	fix_summary_json(&cc->fix, b);
+}
+
+static void summary_text(void *ctx, struct xq_buf *b, double secs)
 {
 	struct cctx *cc = ctx;
 	struct output *c = &cc->out;
 	struct reporter *r = &cc->rep;
-	struct xq_buf *b;
 
-	if (r->fmt == REPORT_NDJSON) {
-		b = reporter_summary_open(r);
-		xq_buf_addf(b, ",\"to\":\"%s\"", c->to);
-		reporter_summary_inputs(r, b, r->games);
-		xq_buf_addf(b, ",\"written\":%llu,\"skipped\":%llu,\"with_losses\":%llu,\"kept_broken\":%llu,\"cut\":%llu,\"verified\":%llu,\"verify_failed\":%llu,\"stopped\":%s",
-			    (unsigned long long)c->written,
-			    (unsigned long long)c->skipped, (unsigned long long)c->lossy,
-			    (unsigned long long)c->kept_broken, (unsigned long long)c->cut,
-			    (unsigned long long)c->verified,
-			    (unsigned long long)c->verify_failed, c->stop ? "true" : "false");
-		fix_summary_json(&cc->fix, b);
-		reporter_summary_close(r, secs);
-		return;
-	}
-	if (!(b = reporter_summary_head(r, r->games)))
-		return;
 	xq_buf_addf(b, " to %s: ", c->to);
 	if (c->dry_run)
 		xq_buf_addf(b, "dry run, nothing written");
@@ -132,7 +134,16 @@ static void print_summary(void *ctx, double secs)
 	fix_summary_text(&cc->fix, b);
 	reporter_unread_text(r, b);
 	xq_buf_addf(b, " (%.2f s)\n", secs);
-	reporter_flush(r);
+}
+
+static const struct report_summary summary_parts = {.text_head = 1, .head = summary_head,
+						    .json = summary_json, .text = summary_text};
+
+static void print_summary(void *ctx, double secs)
+{
+	struct cctx *c = ctx;
+
+	reporter_summary(&c->rep, secs, c->rep.games, &summary_parts, c);
 }
 
 /* One option of convert's own: 0, or -1 with the message in p->err. */

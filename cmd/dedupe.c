@@ -316,34 +316,29 @@ static int pass3_emit(void *ctx, xq_batch_job *j)
 		}
 		reporter_flush(&c->rep);
 	}
-	if (cmd_signal || inputs_conflict(c->out.inputs))
-		c->out.stop = 1;
-	return c->out.stop ? 1 : 0;
+	return output_emit_status(&c->out);
 }
 
 /* ---- reporting -------------------------------------------------------------------- */
 
-static void print_summary(void *ctx, double secs)
+static void summary_json(void *ctx, struct xq_buf *b)
+{
+	struct dctx *c = ctx;
+
+	xq_buf_addf(b, ",\"compared\":%llu,\"groups\":%llu,\"duplicates\":%llu",
+		    (unsigned long long)c->compared, (unsigned long long)c->groups,
+		    (unsigned long long)c->duplicates);
+	if (c->out.to)
+		xq_buf_addf(b, ",\"to\":\"%s\",\"written\":%llu,\"removed\":%llu,\"stopped\":%s",
+			    c->out.to, (unsigned long long)c->out.written,
+			    (unsigned long long)c->removed_n, c->out.stop ? "true" : "false");
+}
+
+static void summary_text(void *ctx, struct xq_buf *b, double secs)
 {
 	struct dctx *c = ctx;
 	struct reporter *r = &c->rep;
-	struct xq_buf *b;
 
-	if (r->fmt == REPORT_NDJSON) {
-		b = reporter_summary_open(r);
-		reporter_summary_inputs(r, b, r->games);
-		xq_buf_addf(b, ",\"compared\":%llu,\"groups\":%llu,\"duplicates\":%llu",
-			    (unsigned long long)c->compared, (unsigned long long)c->groups,
-			    (unsigned long long)c->duplicates);
-		if (c->out.to)
-			xq_buf_addf(b, ",\"to\":\"%s\",\"written\":%llu,\"removed\":%llu,\"stopped\":%s",
-				    c->out.to, (unsigned long long)c->out.written,
-				    (unsigned long long)c->removed_n, c->out.stop ? "true" : "false");
-		reporter_summary_close(r, secs);
-		return;
-	}
-	if (!(b = reporter_summary_text(r)))
-		return;
 	xq_buf_addf(b, "dedupe: %llu game%s in %llu file%s, %llu of %u plies or more compared: %llu group%s of the same game, %llu duplicate cop%s",
 		    (unsigned long long)r->games, r->games == 1 ? "" : "s",
 		    (unsigned long long)r->files, r->files == 1 ? "" : "s",
@@ -355,7 +350,15 @@ static void print_summary(void *ctx, double secs)
 			    c->out.to, (unsigned long long)c->removed_n);
 	reporter_unread_text(r, b);
 	xq_buf_addf(b, " (%.2f s)\n", secs);
-	reporter_flush(r);
+}
+
+static const struct report_summary summary_parts = {.json = summary_json, .text = summary_text};
+
+static void print_summary(void *ctx, double secs)
+{
+	struct dctx *c = ctx;
+
+	reporter_summary(&c->rep, secs, c->rep.games, &summary_parts, c);
 }
 
 /* ---- options and run -------------------------------------------------------------- */

@@ -892,31 +892,26 @@ static int find_emit(void *ctx, xq_batch_job *j)
 		report_flush_out(&c->refs);
 		xq_buf_reset(&c->refs);
 	}
-	if (cmd_signal || inputs_conflict(c->out.inputs))
-		c->out.stop = 1;
-	return c->out.stop ? 1 : 0;
+	return output_emit_status(&c->out);
 }
 
-static void print_summary(void *ctx, double secs)
+static void summary_json(void *ctx, struct xq_buf *b)
+{
+	struct fctx *c = ctx;
+
+	xq_buf_addf(b, ",\"found\":%llu,\"skipped\":%llu",
+		    (unsigned long long)c->matched, (unsigned long long)c->skipped);
+	if (c->out.to)
+		xq_buf_addf(b, ",\"to\":\"%s\",\"written\":%llu,\"stopped\":%s",
+			    c->out.to, (unsigned long long)c->out.written,
+			    c->out.stop ? "true" : "false");
+}
+
+static void summary_text(void *ctx, struct xq_buf *b, double secs)
 {
 	struct fctx *c = ctx;
 	struct reporter *r = &c->rep;
-	struct xq_buf *b;
 
-	if (r->fmt == REPORT_NDJSON) {
-		b = reporter_summary_open(r);
-		reporter_summary_inputs(r, b, r->games);
-		xq_buf_addf(b, ",\"found\":%llu,\"skipped\":%llu",
-			    (unsigned long long)c->matched, (unsigned long long)c->skipped);
-		if (c->out.to)
-			xq_buf_addf(b, ",\"to\":\"%s\",\"written\":%llu,\"stopped\":%s",
-				    c->out.to, (unsigned long long)c->out.written,
-				    c->out.stop ? "true" : "false");
-		reporter_summary_close(r, secs);
-		return;
-	}
-	if (!(b = reporter_summary_text(r)))
-		return;
 	xq_buf_addf(b, "find: %llu of %llu game%s found in %llu file%s",
 		    (unsigned long long)c->matched, (unsigned long long)r->games,
 		    r->games == 1 ? "" : "s", (unsigned long long)r->files, r->files == 1 ? "" : "s");
@@ -929,7 +924,15 @@ static void print_summary(void *ctx, double secs)
 		xq_buf_addf(b, ", %llu not written", (unsigned long long)c->out.skipped);
 	reporter_unread_text(r, b);
 	xq_buf_addf(b, " (%.2f s)\n", secs);
-	reporter_flush(r);
+}
+
+static const struct report_summary summary_parts = {.json = summary_json, .text = summary_text};
+
+static void print_summary(void *ctx, double secs)
+{
+	struct fctx *c = ctx;
+
+	reporter_summary(&c->rep, secs, c->rep.games, &summary_parts, c);
 }
 
 static int take_option(void *ctx, struct opt_parser *p, int id, const char *value)

@@ -1037,6 +1037,13 @@ static void interrupted(struct output *c)
 			  (unsigned long long)written, written == 1 ? "" : "s");
 }
 
+int output_emit_status(struct output *o)
+{
+	if (cmd_signal || inputs_conflict(o->inputs))
+		o->stop = 1;
+	return o->stop ? 1 : 0;
+}
+
 /* After the run: the output put in place (or not), the summary, the exit
  * status. */
 int output_finish(struct output *c, struct inputs *inputs, const struct reporter *rep,

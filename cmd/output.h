@@ -178,6 +178,11 @@ void output_render(const struct output *o, xq_batch_job *j, struct output_ready 
  * what output_render() left for `j`, or NULL. */
 void output_game(struct output *o, xq_batch_job *j, struct output_ready *r);
 
+/* What an emit callback of the batch returns after its job (<xq/batch.h>):
+ * 1 to stop the run (a signal came, an input turned out to be the output,
+ * or o->stop was set already: o->stop is then set), else 0. */
+int output_emit_status(struct output *o);
+
 /*
  * After the run: the output put in place (or not, after a signal or when
  * an input turned out to be the output), `summary(ctx, seconds)` called

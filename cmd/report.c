@@ -597,6 +597,26 @@ struct xq_buf *reporter_summary_head(struct reporter *r, uint64_t games)
 	return b;
 }
 
+void reporter_summary(struct reporter *r, double secs, uint64_t games,
+		      const struct report_summary *s, void *ctx)
+{
+	struct xq_buf *b;
+
+	if (r->fmt == REPORT_NDJSON) {
+		b = reporter_summary_open(r);
+		if (s->head)
+			s->head(ctx, b);
+		reporter_summary_inputs(r, b, games);
+		s->json(ctx, b);
+		reporter_summary_close(r, secs);
+		return;
+	}
+	if (!(b = s->text_head ? reporter_summary_head(r, games) : reporter_summary_text(r)))
+		return;
+	s->text(ctx, b, secs);
+	reporter_flush(r);
+}
+
 void report_plural(struct xq_buf *b, uint64_t n, const char *one, const char *many)
 {
 	xq_buf_addf(b, "%llu %s", (unsigned long long)n, n == 1 ? one : many);

@@ -175,6 +175,24 @@ struct xq_buf *reporter_summary_text(struct reporter *r);
 /* The same, begun with the line's head "COMMAND: N game(s) from M
  * file(s)" for the commands that start their summary so. */
 struct xq_buf *reporter_summary_head(struct reporter *r, uint64_t games);
+/*
+ * The summary a collection command ends with, written one way for all: as
+ * NDJSON, reporter_summary_open(), the members `head` adds (may be NULL:
+ * convert's "to", annotate's engine come before the inputs'), the inputs'
+ * (reporter_summary_inputs() with `games`, the games as the command
+ * counts them), those `json` adds,
+ * reporter_summary_close(); else, when there is a text summary (not with
+ * -q), `text` writes it into `b`, begun by reporter_summary_head() when
+ * `text_head` is set; then it is flushed.
+ */
+struct report_summary {
+	int text_head;
+	void (*head)(void *ctx, struct xq_buf *b);
+	void (*json)(void *ctx, struct xq_buf *b);
+	void (*text)(void *ctx, struct xq_buf *b, double secs);
+};
+void reporter_summary(struct reporter *r, double secs, uint64_t games,
+		      const struct report_summary *s, void *ctx);
 /* "N error(s): code n, ..." lines for every severity seen. */
 void reporter_counts_text(struct reporter *r, struct xq_buf *b);
 /* "3 files" / "1 file". */

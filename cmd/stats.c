@@ -285,30 +285,28 @@ static int check_args(struct sctx *c, struct opt_parser *p)
 
 /* ---- the run ----------------------------------------------------------------------- */
 
-static void print_summary(struct sctx *c, double secs, size_t shown, int stopped)
+static void summary_json(void *ctx, struct xq_buf *b)
 {
-	struct reporter *r = &c->rep;
-	struct xq_buf *b;
+	struct sctx *c = ctx;
 
-	if (r->fmt == REPORT_NDJSON) {
-		b = reporter_summary_open(r);
-		reporter_summary_inputs(r, b, c->games);
-		xq_buf_addf(b, ",\"broken_games\":%llu,\"no_result\":%llu",
-			    (unsigned long long)c->broken, (unsigned long long)c->no_result);
-		if (c->ecco)
-			xq_buf_addf(b, ",\"left_out\":%llu", (unsigned long long)c->left_out);
-		if (c->tree)
-			xq_buf_addf(b, ",\"fen\":\"%s\",\"position_games\":%llu,\"moves\":%llu",
-				    c->root_fen, (unsigned long long)c->root_games,
-				    (unsigned long long)c->nedges);
-		else
-			xq_buf_addf(b, ",\"rows\":%llu,\"rows_shown\":%llu",
-				    (unsigned long long)c->nrows, (unsigned long long)shown);
-		reporter_summary_close(r, secs);
-		return;
-	}
-	if (!(b = reporter_summary_head(r, c->games)))
-		return;
+	xq_buf_addf(b, ",\"broken_games\":%llu,\"no_result\":%llu",
+		    (unsigned long long)c->broken, (unsigned long long)c->no_result);
+	if (c->ecco)
+		xq_buf_addf(b, ",\"left_out\":%llu", (unsigned long long)c->left_out);
+	if (c->tree)
+		xq_buf_addf(b, ",\"fen\":\"%s\",\"position_games\":%llu,\"moves\":%llu",
+			    c->root_fen, (unsigned long long)c->root_games,
+			    (unsigned long long)c->nedges);
+	else
+		xq_buf_addf(b, ",\"rows\":%llu,\"rows_shown\":%llu",
+			    (unsigned long long)c->nrows, (unsigned long long)c->shown);
+}
+
+static void summary_text(void *ctx, struct xq_buf *b, double secs)
+{
+	struct sctx *c = ctx;
+	struct reporter *r = &c->rep;
+
 	xq_buf_addf(b, " (%llu broken, %llu without a result)", (unsigned long long)c->broken,
 		    (unsigned long long)c->no_result);
 	if (c->ecco)
@@ -322,8 +320,8 @@ static void print_summary(struct sctx *c, double secs, size_t shown, int stopped
 	} else {
 		xq_buf_adds(b, "; ");
 		report_plural(b, c->nrows, "row", "rows");
-		if (shown < c->nrows)
-			xq_buf_addf(b, ", the top %llu shown", (unsigned long long)shown);
+		if (c->shown < c->nrows)
+			xq_buf_addf(b, ", the top %llu shown", (unsigned long long)c->shown);
 	}
 	xq_buf_addf(b, " (%.2f s)\n", secs);
 	if (r->skipped_files) {
@@ -331,10 +329,12 @@ static void print_summary(struct sctx *c, double secs, size_t shown, int stopped
 		xq_buf_adds(b, " skipped (not game records)\n");
 	}
 	reporter_counts_text(r, b);
-	if (stopped)
+	if (c->stopped)
 		xq_buf_adds(b, "stopped early: not every game was counted\n");
-	reporter_flush(r);
 }
+
+static const struct report_summary summary_parts = {.text_head = 1, .json = summary_json,
+						    .text = summary_text};
 
 /* What the options made (parse_args, check_args). */
 static void free_options(struct sctx *c)
@@ -367,7 +367,6 @@ int cmd_stats(int argc, char **argv)
 	xq_batch_config cfg = {.process = stats_process, .emit = stats_emit, .ctx = &c,
 				  .worker_init = cmd_position_worker_init, .worker_fini = cmd_position_worker_fini,
 				  .late_numbers = 1};
-	size_t shown = 0;
 	int rc;
 	double t0;
 
@@ -401,7 +400,7 @@ int cmd_stats(int argc, char **argv)
 			} else if (!cmd_signal && c.tree) {
 				rc = stats_write_tree(&c);
 			} else if (!cmd_signal) {
-				shown = stats_write_table(&c);
+				c.shown = stats_write_table(&c);
 			}
 		} else {
 			progress_stop();
@@ -409,8 +408,10 @@ int cmd_stats(int argc, char **argv)
 		inputs_release(&inputs);
 		if (cmd_signal)
 			cmd_error("interrupted: nothing is written%s", c.book ? " (no book either)" : "");
-		if (rc != CMD_EXIT_USAGE)
-			print_summary(&c, cmd_now() - t0, shown, c.nomem || cmd_signal);
+		if (rc != CMD_EXIT_USAGE) {
+			c.stopped = c.nomem || cmd_signal;
+			reporter_summary(&c.rep, cmd_now() - t0, c.games, &summary_parts, &c);
+		}
 		if (cmd_signal)
 			rc = cmd_signal_status();
 		else if (!rc)

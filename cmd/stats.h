@@ -105,6 +105,8 @@ struct sctx {
 	/* totals */
 	uint64_t games, broken, no_result, left_out;
 	int nomem;
+	size_t shown; /* the rows of the table written (--top may show fewer) */
+	int stopped;  /* a signal or no memory: not every game was counted */
 };
 
 /* ---- the writers' helpers (stats_text.c) ------------------------------------------- */

@@ -73,6 +73,7 @@ struct vctx {
 	/* totals, on the output thread */
 	struct reporter rep;
 	uint64_t plies, broken;
+	int stopped;            /* the run ended before every input was checked */
 };
 
 const char *validate_ruling_name(enum validate_ruling r)
@@ -193,22 +194,19 @@ static int validate_emit(void *ctx, xq_batch_job *j)
 	return cmd_signal ? 1 : 0;
 }
 
-/* `stopped`: the run ended before every input was checked. */
-static void print_summary(struct vctx *c, double secs, int stopped)
+static void summary_json(void *ctx, struct xq_buf *b)
 {
-	struct reporter *r = &c->rep;
-	struct xq_buf *b;
+	struct vctx *c = ctx;
 
-	if (r->fmt == REPORT_NDJSON) {
-		b = reporter_summary_open(r);
-		reporter_summary_inputs(r, b, r->games);
-		xq_buf_addf(b, ",\"broken_games\":%llu,\"plies\":%llu",
-			    (unsigned long long)c->broken, (unsigned long long)c->plies);
-		reporter_summary_close(r, secs);
-		return;
-	}
-	if (!(b = reporter_summary_text(r)))
-		return;
+	xq_buf_addf(b, ",\"broken_games\":%llu,\"plies\":%llu",
+		    (unsigned long long)c->broken, (unsigned long long)c->plies);
+}
+
+static void summary_text(void *ctx, struct xq_buf *b, double secs)
+{
+	struct vctx *c = ctx;
+	struct reporter *r = &c->rep;
+
 	report_plural(b, r->files, "file", "files");
 	xq_buf_adds(b, ", ");
 	report_plural(b, r->games, "game", "games");
@@ -227,12 +225,13 @@ static void print_summary(struct vctx *c, double secs, int stopped)
 	}
 	xq_buf_addc(b, '\n');
 	reporter_counts_text(r, b);
-	if (stopped)
+	if (c->stopped)
 		xq_buf_adds(b, "stopped early: not every game was checked\n");
 	else if (!r->counts.by_sev[XQ_SEVERITY_ERROR] && !r->counts.by_sev[XQ_SEVERITY_WARNING])
 		xq_buf_adds(b, "no problems found\n");
-	reporter_flush(r);
 }
+
+static const struct report_summary summary_parts = {.json = summary_json, .text = summary_text};
 
 static int parse_required(struct vctx *c, char *list, struct opt_parser *p)
 {
@@ -338,7 +337,8 @@ int cmd_validate(int argc, char **argv)
 			c.rep.io_error = 1;
 		if (cmd_signal)
 			cmd_error("interrupted: the summary counts what was checked before the signal");
-		print_summary(&c, cmd_now() - t0, rc != 0 || cmd_signal);
+		c.stopped = rc != 0 || cmd_signal;
+		reporter_summary(&c.rep, cmd_now() - t0, c.rep.games, &summary_parts, &c);
 		rc = cmd_signal ? cmd_signal_status() : verdict(&c);
 	}
 	reporter_release(&c.rep);
