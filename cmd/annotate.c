@@ -1006,12 +1006,17 @@ static int check_output(struct actx *c, struct opt_parser *p)
 }
 
 /* Every option together; 0 or -1 (p->err says why). */
-static int check_options(struct actx *c, struct opt_parser *p)
+static int check_options(void *ctx, struct opt_parser *p)
 {
+	struct actx *c = ctx;
+
 	if (check_writing(c, p) || check_engine(c, p) || input_opts_check(&c->in, p))
 		return -1;
 	return check_output(c, p);
 }
+
+static const struct input_command command = {"annotate", options, usage, summary, take_option,
+					     check_options};
 
 /* ---- the command ---------------------------------------------------------------------- */
 
@@ -1115,24 +1120,11 @@ int cmd_annotate(int argc, char **argv)
 {
 	struct opt_parser p;
 	struct actx c;
-	int rc, status;
+	int status;
 
 	init_ctx(&c);
-	if (opt_init(&p, argc, argv, "annotate")) {
-		cmd_error("out of memory reading the options");
-		release(&c);
-		return CMD_EXIT_IO;
-	}
-	rc = input_opts_parse(&c.in, &p, options, usage, summary, take_option, &c);
-	if (rc == 0)
-		rc = check_options(&c, &p);
-	if (rc == 0)
+	if ((status = input_opts_command(&c.in, &p, argc, argv, &command, &c)) == OPT_RUN) {
 		reporter_init(&c.rep, "annotate", &c.in);
-	if (rc > 0) {
-		status = CMD_EXIT_OK; /* --help */
-	} else if (rc < 0) {
-		status = opt_fail(&p);
-	} else {
 		cmd_catch_signals();
 		c.set.stop = cmd_stop;
 		if (!cmd_stop) {

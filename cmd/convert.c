@@ -161,13 +161,11 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	return output_take(&c->out, &c->in, p, id, value) < 0 ? -1 : 0;
 }
 
-/* The options: 0 to run, 1 when --help was shown, -1 on a usage error. */
-static int parse_args(struct cctx *c, struct opt_parser *p)
+/* What the options say together: 0, or -1 with the message in p->err. */
+static int check_args(void *ctx, struct opt_parser *p)
 {
-	int rc = input_opts_parse(&c->in, p, options, usage, summary, take_option, c);
+	struct cctx *c = ctx;
 
-	if (rc)
-		return rc;
 	if (!c->out.to_name)
 		return opt_error(p, "missing -t FORMAT (the format to write)");
 	if (fix_check(&c->fix, p))
@@ -175,6 +173,9 @@ static int parse_args(struct cctx *c, struct opt_parser *p)
 	c->out.dry_run = c->fix.dry_run;
 	return output_check(&c->out, &c->in, p);
 }
+
+static const struct input_command command = {"convert", options, usage, summary, take_option,
+					     check_args};
 
 int cmd_convert(int argc, char **argv)
 {
@@ -192,14 +193,8 @@ int cmd_convert(int argc, char **argv)
 	output_init(&c.out, "convert");
 	fix_init(&c.fix);
 	input_opts_init(&c.in);
-	if (opt_init(&p, argc, argv, "convert")) {
-		cmd_error("out of memory reading the options");
-		return CMD_EXIT_IO;
-	}
-	if ((rc = parse_args(&c, &p)) != 0) {
-		rc = rc > 0 ? CMD_EXIT_OK : opt_fail(&p);
+	if ((rc = input_opts_command(&c.in, &p, argc, argv, &command, &c)) != OPT_RUN)
 		goto out;
-	}
 	reporter_init(&c.rep, "convert", &c.in);
 	cmd_catch_signals();
 	if ((rc = input_opts_start(&c.in, &inputs, &p, "convert")) != 0)

@@ -395,8 +395,11 @@ static int reads_stdin(const struct dctx *c, const struct opt_parser *p)
 	return 0;
 }
 
-static int check_args(struct dctx *c, struct opt_parser *p)
+/* What the options say together: 0, or -1 with the message in p->err. */
+static int check_args(void *ctx, struct opt_parser *p)
 {
+	struct dctx *c = ctx;
+
 	if (c->out.to_name) {
 		if (output_check(&c->out, &c->in, p))
 			return -1;
@@ -413,6 +416,9 @@ static int check_args(struct dctx *c, struct opt_parser *p)
 		return opt_error(p, "--format ndjson writes to standard output: give -o for the records");
 	return 0;
 }
+
+static const struct input_command command = {"dedupe", options, usage, summary, take_option,
+					     check_args};
 
 /* One pass over the inputs: 0, or an exit status. */
 static int run_pass(struct dctx *c, struct opt_parser *p, xq_batch_config *cfg)
@@ -520,8 +526,7 @@ int cmd_dedupe(int argc, char **argv)
 	struct dctx *c = calloc(1, sizeof(*c));
 	int rc;
 
-	if (!c || opt_init(&p, argc, argv, "dedupe")) {
-		free(c);
+	if (!c) {
 		cmd_error("out of memory starting dedupe");
 		return CMD_EXIT_IO;
 	}
@@ -530,11 +535,7 @@ int cmd_dedupe(int argc, char **argv)
 	c->min_plies = 10;
 	xq_buf_init(&c->text);
 	xq_buf_init(&c->name_buf);
-	if ((rc = input_opts_parse(&c->in, &p, options, usage, summary, take_option, c)) == 0)
-		rc = check_args(c, &p);
-	if (rc) {
-		rc = rc > 0 ? CMD_EXIT_OK : opt_fail(&p);
-	} else {
+	if ((rc = input_opts_command(&c->in, &p, argc, argv, &command, c)) == OPT_RUN) {
 		reporter_init(&c->rep, "dedupe", &c->in);
 		cmd_catch_signals();
 		rc = run(c, &p);

@@ -985,8 +985,10 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	return 0;
 }
 
-static int check_args(struct fctx *c, struct opt_parser *p)
+/* What the options say together: 0, or -1 with the message in p->err. */
+static int check_args(void *ctx, struct opt_parser *p)
 {
+	struct fctx *c = ctx;
 	int n = c->npos;
 	const char *texts[MAX_TESTS];
 
@@ -1010,12 +1012,8 @@ static int check_args(struct fctx *c, struct opt_parser *p)
 	return input_opts_check(&c->in, p);
 }
 
-static int parse_args(struct fctx *c, struct opt_parser *p)
-{
-	int rc = input_opts_parse(&c->in, p, options, usage, summary, take_option, c);
-
-	return rc ? rc : check_args(c, p);
-}
+static const struct input_command command = {"find", options, usage, summary, take_option,
+					     check_args};
 
 static int run(struct fctx *c, struct opt_parser *p)
 {
@@ -1067,8 +1065,7 @@ int cmd_find(int argc, char **argv)
 	struct fctx *c = calloc(1, sizeof(*c));
 	int rc;
 
-	if (!c || opt_init(&p, argc, argv, "find")) {
-		free(c);
+	if (!c) {
 		cmd_error("out of memory reading the options");
 		return CMD_EXIT_IO;
 	}
@@ -1077,9 +1074,7 @@ int cmd_find(int argc, char **argv)
 	c->ruling = -1;
 	c->start = xq_position_new(); /* checked by check_args() */
 	xq_buf_init(&c->refs);
-	if ((rc = parse_args(c, &p)) != 0) {
-		rc = rc > 0 ? CMD_EXIT_OK : opt_fail(&p);
-	} else {
+	if ((rc = input_opts_command(&c->in, &p, argc, argv, &command, c)) == OPT_RUN) {
 		reporter_init(&c->rep, "find", &c->in);
 		cmd_catch_signals();
 		rc = run(c, &p);

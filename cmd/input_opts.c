@@ -154,27 +154,41 @@ int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const ch
 	}
 }
 
-int input_opts_parse(struct input_opts *o, struct opt_parser *p, const struct opt_spec *options,
-		     const char *usage, const char *summary,
-		     int (*take)(void *ctx, struct opt_parser *p, int id, const char *value),
-		     void *ctx)
+/* What input_opts_command() hands opt_command() to parse with. */
+struct command_line {
+	struct input_opts *o;
+	const struct input_command *cmd;
+	void *ctx;
+};
+
+static int parse_command(void *line, struct opt_parser *p)
 {
+	const struct command_line *l = line;
+	const struct input_command *cmd = l->cmd;
 	const char *value;
 	int id, rc;
 
-	while ((rc = opt_next(p, options, &id, &value)) > 0) {
-		if ((rc = input_opts_take(o, p, id, value)) < 0)
+	while ((rc = opt_next(p, cmd->options, &id, &value)) > 0) {
+		if ((rc = input_opts_take(l->o, p, id, value)) < 0)
 			return -1;
 		if (rc > 0)
 			continue;
 		if (id == I_HELP) {
-			opt_print_help(stdout, usage, summary, options);
+			opt_print_help(stdout, cmd->usage, cmd->summary, cmd->options);
 			return 1;
 		}
-		if (take(ctx, p, id, value))
+		if (cmd->take(l->ctx, p, id, value))
 			return -1;
 	}
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? -1 : cmd->check(l->ctx, p);
+}
+
+int input_opts_command(struct input_opts *o, struct opt_parser *p, int argc, char **argv,
+		       const struct input_command *cmd, void *ctx)
+{
+	struct command_line l = {o, cmd, ctx};
+
+	return opt_command(p, argc, argv, cmd->name, parse_command, &l);
 }
 
 /* The run id (inputs.h): 0, or -1 with p->err. */

@@ -194,16 +194,27 @@ void input_opts_init(struct input_opts *o);
  * -1 on a bad value (the message in p->err). */
 int input_opts_take(struct input_opts *o, struct opt_parser *p, int id, const char *value);
 /*
- * The whole command line: the shared options to `o`, -h/--help printed
- * from `options`, every other option to `take` (0, or -1 with
- * the message in p->err).  Returns 0 to run, 1 when the help was shown,
- * -1 on a usage error.  input_opts_check() is the caller's, after its own
- * checks need it.
+ * What a collection command reads its command line with: its name, its
+ * option table and help texts, `take` for every option of its own (0, or
+ * -1 with the message in p->err) and `check`, called after the last
+ * option (0, or -1 with p->err; it calls input_opts_check() where its own
+ * checks need it).
  */
-int input_opts_parse(struct input_opts *o, struct opt_parser *p, const struct opt_spec *options,
-		     const char *usage, const char *summary,
-		     int (*take)(void *ctx, struct opt_parser *p, int id, const char *value),
-		     void *ctx);
+struct input_command {
+	const char *name;
+	const struct opt_spec *options;
+	const char *usage, *summary;
+	int (*take)(void *ctx, struct opt_parser *p, int id, const char *value);
+	int (*check)(void *ctx, struct opt_parser *p);
+};
+/*
+ * The whole command line, as opt_command() reads it: the shared options to
+ * `o`, -h/--help printed from cmd->options, every other option to
+ * cmd->take, then cmd->check.  OPT_RUN to run, else the exit status to
+ * return at once.
+ */
+int input_opts_command(struct input_opts *o, struct opt_parser *p, int argc, char **argv,
+		       const struct input_command *cmd, void *ctx);
 /* After parsing: --max-memory taken, no input on a terminal refused, the
  * run id set: $XQKIT_RUN_ID when it is set and not empty (at most
  * INPUT_RUN_ID_MAX printable ASCII characters, else refused), else the

@@ -53,6 +53,22 @@ int opt_fail(const struct opt_parser *p)
 	return cmd_usage_error(p->cmd, "%s", p->err);
 }
 
+int opt_command(struct opt_parser *p, int argc, char **argv, const char *cmd,
+		int (*parse)(void *ctx, struct opt_parser *p), void *ctx)
+{
+	int rc;
+
+	if (opt_init(p, argc, argv, cmd)) {
+		cmd_error("out of memory reading the options");
+		return CMD_EXIT_IO;
+	}
+	if ((rc = parse(ctx, p)) == 0)
+		return OPT_RUN;
+	rc = rc > 0 ? CMD_EXIT_OK : opt_fail(p);
+	opt_release(p);
+	return rc;
+}
+
 void opt_release(struct opt_parser *p)
 {
 	free(p->operands);

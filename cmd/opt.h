@@ -84,6 +84,18 @@ int opt_out_of_memory(struct opt_parser *p, const char *what);
  * else a plain error) and return that status (cmd.h). */
 int opt_fail(const struct opt_parser *p);
 
+/*
+ * A command's command line, read the one way every command reads it:
+ * opt_init(), then `parse` (the command's own: 0 to run, 1 when --help was
+ * shown, -1 with p->err on a usage error).  Returns OPT_RUN to run (the
+ * caller releases `p` with opt_release() at its end), else the exit status
+ * to return at once, `p` released: 0 after --help, opt_fail()'s after an
+ * error, 3 (said) when there was no memory for the parser.
+ */
+#define OPT_RUN (-1)
+int opt_command(struct opt_parser *p, int argc, char **argv, const char *cmd,
+		int (*parse)(void *ctx, struct opt_parser *p), void *ctx);
+
 /* Start parsing argv[1..argc-1] (argv[0] is the command name). */
 int opt_init(struct opt_parser *p, int argc, char **argv, const char *cmd);
 void opt_release(struct opt_parser *p);

@@ -500,8 +500,9 @@ static int take_option(struct perft_args *a, struct opt_parser *p, int id, const
 }
 
 /* The options and what they say together: 0, 1 after --help, -1. */
-static int parse_args(struct perft_args *a, struct opt_parser *p)
+static int parse_args(void *ctx, struct opt_parser *p)
 {
+	struct perft_args *a = ctx;
 	const char *value;
 	int id, rc;
 
@@ -529,15 +530,8 @@ int cmd_perft(int argc, char **argv)
 	xq_position *pos;
 	int rc;
 
-	if (opt_init(&p, argc, argv, "perft")) {
-		cmd_error("out of memory reading the options");
-		return CMD_EXIT_IO;
-	}
-	if ((rc = parse_args(&a, &p)) != 0) {
-		rc = rc > 0 ? CMD_EXIT_OK : opt_fail(&p);
-		opt_release(&p);
+	if ((rc = opt_command(&p, argc, argv, "perft", parse_args, &a)) != OPT_RUN)
 		return rc;
-	}
 	opt_release(&p);
 	if (a.suite)
 		return run_suite(a.suite, a.max_depth, a.threads, a.json);

@@ -578,8 +578,10 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 }
 
 /* What the options say together: 0, or -1 with the message in p->err. */
-static int check_args(struct rctx *c, struct opt_parser *p)
+static int check_args(void *ctx, struct opt_parser *p)
 {
+	struct rctx *c = ctx;
+
 	if (input_opts_check(&c->in, p))
 		return -1;
 	if (!c->fmt_set)
@@ -599,13 +601,8 @@ static int check_args(struct rctx *c, struct opt_parser *p)
 	return 0;
 }
 
-/* The options: 0 to run, 1 when --help was shown, -1 on a usage error. */
-static int parse_args(struct rctx *c, struct opt_parser *p)
-{
-	int rc = input_opts_parse(&c->in, p, options, usage, summary, take_option, c);
-
-	return rc ? rc : check_args(c, p);
-}
+static const struct input_command command = {"replay", options, usage, summary, take_option,
+					     check_args};
 
 /* The SVG file is never an input, and is refused as every output is:
  * 0, or -1 with the message in p->err. */
@@ -671,15 +668,12 @@ int cmd_replay(int argc, char **argv)
 	input_opts_init(&c.in);
 	c.in.rules_on = 0; /* replay marks repetitions only when asked */
 	xq_buf_init(&c.out);
-	if (!(c.pos = xq_position_new()) || opt_init(&p, argc, argv, "replay")) {
-		xq_position_free(c.pos);
+	if (!(c.pos = xq_position_new())) {
 		cmd_error("out of memory reading the options");
 		return CMD_EXIT_IO;
 	}
-	if ((rc = parse_args(&c, &p)) != 0) {
-		rc = rc > 0 ? CMD_EXIT_OK : opt_fail(&p);
+	if ((rc = input_opts_command(&c.in, &p, argc, argv, &command, &c)) != OPT_RUN)
 		goto out;
-	}
 	reporter_init(&c.rep, "replay", &c.in);
 	cmd_catch_signals();
 	if ((rc = input_opts_start(&c.in, &inputs, &p, "replay")) != 0)

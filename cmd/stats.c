@@ -254,8 +254,10 @@ static int play_moves(struct sctx *c, struct opt_parser *p)
 }
 
 /* What the options say together: 0, or -1 with the message in p->err. */
-static int check_args(struct sctx *c, struct opt_parser *p)
+static int check_args(void *ctx, struct opt_parser *p)
 {
+	struct sctx *c = ctx;
+
 	if (!c->tree && (c->fen || c->moves || c->depth || c->book || c->force))
 		return opt_error(p, "%s needs --tree",
 				 c->fen ? "--fen" : c->moves ? "--moves" : c->depth ? "--depth" : c->book ? "--book" : "--force");
@@ -282,6 +284,9 @@ static int check_args(struct sctx *c, struct opt_parser *p)
 	c->root_pieces = stats_count_pieces(c->root);
 	return input_opts_check(&c->in, p);
 }
+
+static const struct input_command command = {"stats", options, usage, summary, take_option,
+					     check_args};
 
 /* ---- the run ----------------------------------------------------------------------- */
 
@@ -372,17 +377,8 @@ int cmd_stats(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	input_opts_init(&c.in);
-	if (opt_init(&p, argc, argv, "stats")) {
-		cmd_error("out of memory reading the options");
-		return CMD_EXIT_IO;
-	}
-	rc = input_opts_parse(&c.in, &p, options, usage, summary, take_option, &c);
-	if (rc == 0 && check_args(&c, &p))
-		rc = -1;
-	if (rc) {
-		rc = rc > 0 ? CMD_EXIT_OK : opt_fail(&p);
+	if ((rc = input_opts_command(&c.in, &p, argc, argv, &command, &c)) != OPT_RUN) {
 		free_options(&c);
-		opt_release(&p);
 		return rc;
 	}
 	if (c.tree)

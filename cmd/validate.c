@@ -280,14 +280,16 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	return 0;
 }
 
-/* The options: 0 to run, 1 when --help was shown, -1 on a usage error
- * (p->err says what). */
-static int parse_args(struct vctx *c, struct opt_parser *p)
+/* After the last option: 0, or -1 with p->err. */
+static int check_args(void *ctx, struct opt_parser *p)
 {
-	int rc = input_opts_parse(&c->in, p, options, usage, summary, take_option, c);
+	struct vctx *c = ctx;
 
-	return rc ? rc : input_opts_check(&c->in, p);
+	return input_opts_check(&c->in, p);
 }
+
+static const struct input_command command = {"validate", options, usage, summary, take_option,
+					     check_args};
 
 /* The exit status of a run that was not stopped. */
 static int verdict(const struct vctx *c)
@@ -315,16 +317,8 @@ int cmd_validate(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	input_opts_init(&c.in);
 	c.fail_on = XQ_SEVERITY_WARNING;
-	if (opt_init(&p, argc, argv, "validate")) {
-		/* Nothing was checked: never a word that could read as a verdict. */
-		cmd_error("out of memory: stopped early, before any game was checked");
-		return CMD_EXIT_IO;
-	}
-	if ((rc = parse_args(&c, &p)) != 0) {
-		rc = rc > 0 ? CMD_EXIT_OK : opt_fail(&p);
-		opt_release(&p);
+	if ((rc = input_opts_command(&c.in, &p, argc, argv, &command, &c)) != OPT_RUN)
 		return rc;
-	}
 	strict = c.rep.strict; /* parsed before the reporter starts */
 	reporter_init(&c.rep, "validate", &c.in);
 	c.rep.strict = strict;
