@@ -1108,12 +1108,9 @@ static int annotate_inputs(struct actx *c, struct opt_parser *p)
 		return CMD_EXIT_USAGE;
 	if (rc && cmd_signal)
 		return cmd_signal_status();
-	if (c->io_error || c->rep.io_error || atomic_load(&c->lost))
+	if (c->io_error || atomic_load(&c->lost))
 		return CMD_EXIT_IO;
-	if (c->incomplete || c->skipped || c->rep.failed_files || c->rep.damaged_files ||
-	    c->rep.counts.by_sev[XQ_SEVERITY_ERROR])
-		return CMD_EXIT_INVALID;
-	return CMD_EXIT_OK;
+	return reporter_status(&c->rep, c->incomplete + c->skipped);
 }
 
 int cmd_annotate(int argc, char **argv)

@@ -195,9 +195,7 @@ int cmd_convert(int argc, char **argv)
 	input_opts_init(&c.in);
 	if ((rc = input_opts_command(&c.in, &p, argc, argv, &command, &c)) != OPT_RUN)
 		goto out;
-	reporter_init(&c.rep, "convert", &c.in);
-	cmd_catch_signals();
-	if ((rc = input_opts_start(&c.in, &inputs, &p, "convert")) != 0)
+	if ((rc = input_opts_begin(&c.in, &c.rep, &inputs, &p)) != 0)
 		goto out;
 	t0 = cmd_now();
 	if ((rc = output_prepare(&c.out, &inputs, &c.rep)) == 0) {

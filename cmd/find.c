@@ -1023,7 +1023,7 @@ static int run(struct fctx *c, struct opt_parser *p)
 	int rc;
 	double t0;
 
-	if ((rc = input_opts_start(&c->in, &inputs, p, "find")) != 0)
+	if ((rc = input_opts_begin(&c->in, &c->rep, &inputs, p)) != 0)
 		return rc;
 	c->out.inputs = &inputs;
 	t0 = cmd_now();
@@ -1074,11 +1074,8 @@ int cmd_find(int argc, char **argv)
 	c->ruling = -1;
 	c->start = xq_position_new(); /* checked by check_args() */
 	xq_buf_init(&c->refs);
-	if ((rc = input_opts_command(&c->in, &p, argc, argv, &command, c)) == OPT_RUN) {
-		reporter_init(&c->rep, "find", &c->in);
-		cmd_catch_signals();
+	if ((rc = input_opts_command(&c->in, &p, argc, argv, &command, c)) == OPT_RUN)
 		rc = run(c, &p);
-	}
 	for (int i = 0; i < c->ntags; i++)
 		pattern_free(c->tags[i].re);
 	for (int i = 0; i < c->npos; i++)

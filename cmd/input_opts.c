@@ -264,6 +264,14 @@ int input_opts_start(struct input_opts *o, struct inputs *it, struct opt_parser 
 	return 0;
 }
 
+int input_opts_begin(struct input_opts *o, struct reporter *rep, struct inputs *it,
+		     struct opt_parser *p)
+{
+	reporter_init(rep, p->cmd, o);
+	cmd_catch_signals();
+	return input_opts_start(o, it, p, p->cmd);
+}
+
 /* The inputs, for xq_batch_run(). */
 static int next_input(void *it, char **path, int *in_dir, xq_diagnostic_fn fn, void *user)
 {

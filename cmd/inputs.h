@@ -232,6 +232,12 @@ int report_use_color(const struct input_opts *o, int fd);
  * divides the work (o->shard_by_game). */
 int input_opts_start(struct input_opts *o, struct inputs *it, struct opt_parser *p,
 		     const char *cmd);
+/* The run of a command begun, the same way in every command that reads
+ * its inputs once: the reporter `rep` started with these options, the
+ * signals caught (cmd_catch_signals()), then input_opts_start().  0, or
+ * an exit status after saying why (`it` is not to be released then). */
+int input_opts_begin(struct input_opts *o, struct reporter *rep, struct inputs *it,
+		     struct opt_parser *p);
 /*
  * xq_batch_run() (<xq/batch.h>) with these options, the way every
  * command reads its inputs: `cfg` holds the command's part (process,

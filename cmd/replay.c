@@ -647,10 +647,8 @@ static int verdict(const struct rctx *c)
 		return CMD_EXIT_IO;
 	if (c->refused)
 		return CMD_EXIT_USAGE;
-	if (c->problems || c->rep.failed_files || c->rep.damaged_files ||
-	    c->rep.counts.by_sev[XQ_SEVERITY_ERROR] || c->rep.counts.by_sev[XQ_SEVERITY_WARNING])
-		return CMD_EXIT_INVALID;
-	return CMD_EXIT_OK;
+	/* A warning makes replay fail as an error does. */
+	return reporter_status(&c->rep, c->problems + c->rep.counts.by_sev[XQ_SEVERITY_WARNING]);
 }
 
 int cmd_replay(int argc, char **argv)
@@ -674,9 +672,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	if ((rc = input_opts_command(&c.in, &p, argc, argv, &command, &c)) != OPT_RUN)
 		goto out;
-	reporter_init(&c.rep, "replay", &c.in);
-	cmd_catch_signals();
-	if ((rc = input_opts_start(&c.in, &inputs, &p, "replay")) != 0)
+	if ((rc = input_opts_begin(&c.in, &c.rep, &inputs, &p)) != 0)
 		goto out;
 	if (check_svg(&c, &inputs, &p)) {
 		progress_stop();

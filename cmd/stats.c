@@ -383,10 +383,8 @@ int cmd_stats(int argc, char **argv)
 	}
 	if (c.tree)
 		cfg.job_data = sizeof(struct tree_job);
-	reporter_init(&c.rep, "stats", &c.in);
 	t0 = cmd_now();
-	cmd_catch_signals();
-	if ((rc = input_opts_start(&c.in, &inputs, &p, "stats")) == 0) {
+	if ((rc = input_opts_begin(&c.in, &c.rep, &inputs, &p)) == 0) {
 		if ((rc = stats_plan_book(&c, &inputs)) == 0) {
 			if (input_opts_run(&c.in, &inputs, &cfg) == XQ_ENOMEM)
 				c.rep.io_error = 1;
@@ -411,9 +409,7 @@ int cmd_stats(int argc, char **argv)
 		if (cmd_signal)
 			rc = cmd_signal_status();
 		else if (!rc)
-			rc = c.rep.io_error ? CMD_EXIT_IO :
-			     c.rep.failed_files || c.rep.damaged_files ||
-					     c.rep.counts.by_sev[XQ_SEVERITY_ERROR] ? CMD_EXIT_INVALID : CMD_EXIT_OK;
+			rc = reporter_status(&c.rep, 0);
 	}
 	sctx_release(&c);
 	opt_release(&p);

@@ -70,6 +70,7 @@ struct vctx {
 	const char *required[MAX_REQUIRED];
 	int nrequired;
 	int ecco;               /* --ecco: also note a missing ECCO tag (ecco_tags.h) */
+	int strict;             /* --strict: notes count as errors (the reporter's strict) */
 	/* totals, on the output thread */
 	struct reporter rep;
 	uint64_t plies, broken;
@@ -272,7 +273,7 @@ static int take_option(void *ctx, struct opt_parser *p, int id, const char *valu
 	struct vctx *c = ctx;
 
 	switch (id) {
-	case O_STRICT: c->rep.strict = 1; break;
+	case O_STRICT: c->strict = 1; break;
 	case O_ECCO: c->ecco = 1; break;
 	case O_FAIL_ON: return parse_fail_on(c, p, value);
 	case O_REQUIRE: return parse_required(c, (char *)value, p);
@@ -311,7 +312,7 @@ int cmd_validate(int argc, char **argv)
 	 * their diagnostics, which the pool puts right (<xq/batch.h>). */
 	xq_batch_config cfg = {.process = validate_process, .emit = validate_emit, .ctx = &c,
 				  .late_numbers = 1};
-	int rc, strict;
+	int rc;
 	double t0;
 
 	memset(&c, 0, sizeof(c));
@@ -319,12 +320,9 @@ int cmd_validate(int argc, char **argv)
 	c.fail_on = XQ_SEVERITY_WARNING;
 	if ((rc = input_opts_command(&c.in, &p, argc, argv, &command, &c)) != OPT_RUN)
 		return rc;
-	strict = c.rep.strict; /* parsed before the reporter starts */
-	reporter_init(&c.rep, "validate", &c.in);
-	c.rep.strict = strict;
 	t0 = cmd_now();
-	cmd_catch_signals();
-	if ((rc = input_opts_start(&c.in, &inputs, &p, "validate")) == 0) {
+	if ((rc = input_opts_begin(&c.in, &c.rep, &inputs, &p)) == 0) {
+		c.rep.strict = c.strict;
 		rc = input_opts_run(&c.in, &inputs, &cfg);
 		inputs_release(&inputs);
 		if (rc == XQ_ENOMEM)
