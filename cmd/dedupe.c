@@ -460,6 +460,19 @@ static int run_pass(struct dctx *c, struct opt_parser *p, xq_batch_config *cfg)
 	return 0;
 }
 
+/* Pass 1 or 2, which only gather (nothing is reported before the groups
+ * are known): 0, or the exit status, after saying so when a signal
+ * stopped it. */
+static int counting_pass(struct dctx *c, struct opt_parser *p, int pass, xq_batch_config *cfg)
+{
+	int rc;
+
+	c->pass = pass;
+	if ((rc = run_pass(c, p, cfg)) != 0 && cmd_signal)
+		cmd_error("interrupted: no group is reported");
+	return rc;
+}
+
 /*
  * The memory: a quarter of --max-memory (at least 2 MiB) for the games
  * compared (dedupe.h), the rest for reading (the batch's budget).
@@ -485,23 +498,15 @@ static int run(struct dctx *c, struct opt_parser *p)
 	share_memory(c);
 	if (dedupe_start(c))
 		return CMD_EXIT_IO;
-	c->pass = 1;
-	if ((rc = run_pass(c, p, &cfg)) != 0) {
-		if (cmd_signal)
-			cmd_error("interrupted: no group is reported");
+	if ((rc = counting_pass(c, p, 1, &cfg)) != 0)
 		return rc;
-	}
 	if (c->prefix) {
 		xq_batch_config cfg2 = {.process = pass2_process, .emit = pass2_emit, .ctx = c,
 					   .worker_init = cmd_position_worker_init, .worker_fini = cmd_position_worker_fini};
 		if (dedupe_prepare_prefixes(c))
 			return CMD_EXIT_IO;
-		c->pass = 2;
-		if ((rc = run_pass(c, p, &cfg2)) != 0) {
-			if (cmd_signal)
-				cmd_error("interrupted: no group is reported");
+		if ((rc = counting_pass(c, p, 2, &cfg2)) != 0)
 			return rc;
-		}
 	}
 	c->compared = c->ncompared;
 	rc = dedupe_groups(c, !c->out.to);
