@@ -22,6 +22,7 @@
  * the game says it is incomplete (its marker, a warning).
  */
 #include "annotate_game.h"
+#include "walk.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,44 +49,6 @@ int annotate_marker(struct xq_buf *out, const char *settings, uint64_t fingerpri
 {
 	return xq_buf_addf(out, "%s; input %016llx%s", settings, (unsigned long long)fingerprint,
 			   complete ? "" : "; incomplete");
-}
-
-/* ---- the tree in pre-order ------------------------------------------------ */
-
-/* A node of the record's tree and its depth (plies from the start). */
-struct walk {
-	xq_record *r;
-	uint32_t node;
-	size_t depth;
-};
-
-static void walk_init(struct walk *w, xq_record *r)
-{
-	w->r = r;
-	w->node = XQ_ROOT_NODE;
-	w->depth = 0;
-}
-
-/* The next node in pre-order, first children first: 1, or 0 at the end. */
-static int walk_next(struct walk *w)
-{
-	uint32_t n = w->node, c = xq_record_node_child(w->r, n);
-
-	if (c != XQ_NO_NODE) {
-		w->node = c;
-		w->depth++;
-		return 1;
-	}
-	while (n != XQ_ROOT_NODE) {
-		uint32_t s = xq_record_node_sibling(w->r, n);
-		if (s != XQ_NO_NODE) {
-			w->node = s;
-			return 1;
-		}
-		n = xq_record_node_parent(w->r, n);
-		w->depth--;
-	}
-	return 0;
 }
 
 /* ---- diagnostics ------------------------------------------------------------ */
@@ -613,7 +576,7 @@ static void run_free(struct run *r)
 
 /* The positions before and after the walk's node, into r->before and
  * r->after. */
-static void walk_positions(struct run *r, const struct walk *w)
+static void walk_positions(struct run *r, const struct record_walk *w)
 {
 	xq_record_node_position(r->g, xq_record_node_parent(r->g, w->node), r->before);
 	xq_record_node_position(r->g, w->node, r->after);
@@ -622,12 +585,12 @@ static void walk_positions(struct run *r, const struct walk *w)
 /* Pass 1: analyse every position to annotate.  0, or XQ_ENOMEM. */
 static int pass_analyse(struct run *r)
 {
-	struct walk w;
+	struct record_walk w;
 
 	r->res->positions = 1;
 	analyse(r, XQ_ROOT_NODE, 0, xq_position_side(r->h.marks[0]));
-	walk_init(&w, r->g);
-	while (walk_next(&w)) {
+	record_walk_init(&w, r->g);
+	while (record_walk_next(&w)) {
 		walk_positions(r, &w);
 		if (history_step(&r->h, w.depth, xq_record_node_move(r->g, w.node), r->before,
 				 r->after))
@@ -643,7 +606,7 @@ static int pass_analyse(struct run *r)
 }
 
 /* Pass 2, one move: its score, loss, mark and record.  0 or XQ_ENOMEM. */
-static int mark_move(struct run *r, const struct walk *w, struct xq_buf *ndjson)
+static int mark_move(struct run *r, const struct record_walk *w, struct xq_buf *ndjson)
 {
 	xq_record *g = r->g;
 	const struct annotate_settings *s = r->s;
@@ -699,11 +662,11 @@ static int mark_move(struct run *r, const struct walk *w, struct xq_buf *ndjson)
 /* Pass 2: scores, losses, marks, records.  0 or XQ_ENOMEM. */
 static int pass_mark(struct run *r, struct xq_buf *ndjson)
 {
-	struct walk w;
+	struct record_walk w;
 	int rc;
 
-	walk_init(&w, r->g);
-	while (walk_next(&w)) {
+	record_walk_init(&w, r->g);
+	while (record_walk_next(&w)) {
 		if (!r->s->variations && !r->main_line[w.node])
 			continue;
 		walk_positions(r, &w);

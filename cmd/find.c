@@ -27,6 +27,7 @@
 #include "report.h"
 #include "tagmap.h"
 #include "validate.h"
+#include "walk.h"
 #include <xq/buf.h>
 #include <xq/ecco.h>
 #include <xq/fix.h>
@@ -680,29 +681,21 @@ static int positions_match(const struct fctx *c, xq_record *g, xq_position *b, s
 		look(c, &s, b, captured, ++ply, n, 0);
 	}
 	if (s.have != s.want && c->variations) {
-		/* Every node in pre-order, first children first: the first
-		 * `ply` are the main line, looked at already. */
-		uint32_t skip = ply, depth = 1, n = xq_record_node_child(g, XQ_ROOT_NODE), k;
-		while (n != XQ_NO_NODE && s.have != s.want) {
+		/* Every node in pre-order: the first `ply` are the main line,
+		 * looked at already. */
+		struct record_walk w;
+		uint32_t skip = ply;
+		record_walk_init(&w, g);
+		while (s.have != s.want && record_walk_next(&w)) {
+			int captured;
 			if (skip) {
 				skip--;
-			} else {
-				int captured;
-				xq_record_node_position(g, xq_record_node_parent(g, n), b);
-				captured = captures(b, g, n);
-				xq_record_node_position(g, n, b);
-				look(c, &s, b, captured, depth, n, 1);
-			}
-			if ((k = xq_record_node_child(g, n)) != XQ_NO_NODE) {
-				n = k;
-				depth++;
 				continue;
 			}
-			while (n != XQ_ROOT_NODE && (k = xq_record_node_sibling(g, n)) == XQ_NO_NODE) {
-				n = xq_record_node_parent(g, n);
-				depth--;
-			}
-			n = n == XQ_ROOT_NODE ? XQ_NO_NODE : k;
+			xq_record_node_position(g, xq_record_node_parent(g, w.node), b);
+			captured = captures(b, g, w.node);
+			xq_record_node_position(g, w.node, b);
+			look(c, &s, b, captured, (uint32_t)w.depth, w.node, 1);
 		}
 	}
 	*at = s.at;
@@ -849,9 +842,6 @@ static void find_process(void *ctx, void *worker, xq_batch_job *j)
 	if (!game_matches(c, j, worker, &at))
 		return;
 	j->flags = J_MATCH;
-	j->counts[0] = at.ply;
-	j->counts[1] = at.node;
-	j->counts[2] = (uint64_t)at.in_variation;
 	if (c->list)
 		list_record(c, j, &at, c->npos || c->nmat);
 }
