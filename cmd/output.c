@@ -636,9 +636,89 @@ static void put_game(struct output *c, xq_batch_job *j, const struct xq_buf *doc
 	}
 }
 
-void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
+/* The game of `j` as output_render() wrote it on a worker (r->ready): what
+ * the output's writer would have written, its numbers put right when it
+ * was numbered late, its separator put back.  Sets *doc, *sep (the
+ * separator is before it) and *lost (memory ran out), and returns what
+ * the writer returned. */
+static int take_rendered(struct output *c, xq_batch_job *j, const struct output_ready *r,
+			 const struct xq_buf **doc, int *sep, int *lost)
 {
 	xq_record *g = j->record;
+	uint64_t line;
+	int rc = r->rc;
+
+	*doc = &j->text;
+	xq_record_place(g, &line, NULL, NULL);
+	if (!rc && r->late && (r->number != xq_record_number(g) || r->line != line))
+		rc = xq_format_renumber(c->to, &j->text, g, r->number, r->line);
+	*lost = xq_buf_error(&j->text);
+	*sep = !c->dir_mode && !rc && c->apart++ > 0 && *c->separator;
+	if (*sep) {
+		xq_buf_reset(&c->joined);
+		xq_buf_adds(&c->joined, c->separator);
+		xq_buf_add(&c->joined, j->text.ptr, j->text.len);
+		*doc = &c->joined;
+	}
+	return rc;
+}
+
+/* The game of `j` written here, on the output thread, into `own` (-o
+ * DIR/) or through the output's writer; *lost when memory ran out.
+ * Returns what the writer returned. */
+static int render_here(struct output *c, xq_batch_job *j, struct xq_buf *own, int *lost)
+{
+	int rc;
+
+	if (xq_record_is_broken(j->record))
+		note_error(j);
+	if (c->dir_mode)
+		return write_alone(c, j->record, own);
+	if ((rc = xq_writer_write(c->writer, j->record)) != 0)
+		c->writer_failed = 1;
+	*lost = drain(c, own);
+	return rc;
+}
+
+/* The game written as `doc` (`rc` what its writer returned, `lossy` when
+ * it reported losses, `verified` --verify's outcome on the worker when it
+ * holds, else 0): skipped and said why, or checked and put out. */
+static void keep_or_skip(struct output *c, xq_batch_job *j, size_t before, int rc, int lossy,
+			 int verified, const struct xq_buf *doc)
+{
+	if (rc) {
+		if (rc != XQ_ENOMEM && rc != XQ_EIO) {
+			/* A writer that says why it refused has said it all. */
+			if (!count_since(j, before, 1))
+				add_diag(j, XQ_SEVERITY_ERROR, "loss",
+					 "skipped: the %s writer refused it: %s", c->to,
+					 xq_error_string(rc));
+		} else {
+			c->io_error = 1;
+			add_diag(j, XQ_SEVERITY_ERROR, "io", "cannot write: %s", xq_error_string(rc));
+		}
+		c->skipped++;
+		return;
+	}
+	if (lossy && c->strict) {
+		add_diag(j, XQ_SEVERITY_ERROR, "loss", "skipped: %s cannot hold it whole (--strict)",
+			 c->to);
+		c->skipped++;
+		return;
+	}
+	if (c->verify) {
+		if (verified ? verified == 2 : verify_written(c, j, NULL, doc, lossy)) {
+			c->verify_failed++;
+			c->skipped++;
+			return;
+		}
+		c->verified++;
+	}
+	put_game(c, j, doc, lossy);
+}
+
+void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
+{
 	struct xq_buf own = XQ_BUF_INIT;
 	const struct xq_buf *doc = &own;
 	size_t before = xq_diagnostics_count(j->diags);
@@ -651,34 +731,10 @@ void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
 	if (r && r->defer)
 		output_render(c, j, r);
 	if (r && r->ready) {
-		/* Written already, on a worker (output_render): what the
-		 * output's writer would have written, its separator put back,
-		 * its numbers put right when it was numbered late. */
-		uint64_t line;
 		before = r->before;
-		rc = r->rc;
-		doc = &j->text;
-		xq_record_place(g, &line, NULL, NULL);
-		if (!rc && r->late && (r->number != xq_record_number(g) || r->line != line))
-			rc = xq_format_renumber(c->to, &j->text, g, r->number, r->line);
-		lost = xq_buf_error(&j->text);
-		sep = !c->dir_mode && !rc && c->apart++ > 0 && *c->separator;
-		if (sep) {
-			xq_buf_reset(&c->joined);
-			xq_buf_adds(&c->joined, c->separator);
-			xq_buf_add(&c->joined, j->text.ptr, j->text.len);
-			doc = &c->joined;
-		}
+		rc = take_rendered(c, j, r, &doc, &sep, &lost);
 	} else {
-		if (xq_record_is_broken(g))
-			note_error(j);
-		if (c->dir_mode) {
-			rc = write_alone(c, g, &own);
-		} else {
-			if ((rc = xq_writer_write(c->writer, g)) != 0)
-				c->writer_failed = 1;
-			lost = drain(c, &own);
-		}
+		rc = render_here(c, j, &own, &lost);
 	}
 	lossy = count_since(j, before, 0) > 0;
 	if (!rc && (lost || xq_buf_error(doc)))
@@ -692,36 +748,7 @@ void output_game(struct output *c, xq_batch_job *j, struct output_ready *r)
 		else
 			xq_diagnostics_truncate(j->diags, r->verify_before);
 	}
-	if (rc) {
-		if (rc != XQ_ENOMEM && rc != XQ_EIO) {
-			/* A writer that says why it refused has said it all. */
-			if (!count_since(j, before, 1))
-				add_diag(j, XQ_SEVERITY_ERROR, "loss",
-					 "skipped: the %s writer refused it: %s", c->to,
-					 xq_error_string(rc));
-		} else {
-			c->io_error = 1;
-			add_diag(j, XQ_SEVERITY_ERROR, "io", "cannot write: %s", xq_error_string(rc));
-		}
-		c->skipped++;
-		goto out;
-	}
-	if (lossy && c->strict) {
-		add_diag(j, XQ_SEVERITY_ERROR, "loss", "skipped: %s cannot hold it whole (--strict)",
-			 c->to);
-		c->skipped++;
-		goto out;
-	}
-	if (c->verify) {
-		if (verified ? verified == 2 : verify_written(c, j, NULL, doc, lossy)) {
-			c->verify_failed++;
-			c->skipped++;
-			goto out;
-		}
-		c->verified++;
-	}
-	put_game(c, j, doc, lossy);
-out:
+	keep_or_skip(c, j, before, rc, lossy, verified, doc);
 	c->cur = NULL;
 	xq_buf_release(&own);
 }
