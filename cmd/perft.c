@@ -16,6 +16,7 @@
 
 #include "cmd.h"
 #include "opt.h"
+#include <xq/buf.h>
 #include <xq/position.h>
 
 static const char usage[] =
@@ -182,59 +183,15 @@ static int count_tree(const xq_position *start, int depth, int threads, uint64_t
 	return rc;
 }
 
-/* The length of the one UTF-8 character at the start of s[0..len), as
- * RFC 3629 allows it, or 0. */
-static size_t utf8_char(const unsigned char *s, size_t len)
-{
-	size_t n = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : 2;
-	uint32_t c = s[0] & (0x7Fu >> n);
-
-	if (s[0] < 0xC2 || s[0] > 0xF4 || len < n)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3Fu);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10FFFF)) || (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	return n;
-}
-
-/* `s` as a JSON string on stdout, as xqkit writes every string: valid
- * UTF-8 whatever `s` holds (a byte that is not UTF-8 is U+FFFD). */
+/* `s` as a JSON string on stdout, as xqkit writes every string
+ * (xq_buf_add_json_string(): valid UTF-8 whatever `s` holds). */
 static void print_json_string(const char *s)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t len = strlen(s);
+	struct xq_buf b = XQ_BUF_INIT;
 
-	putchar('"');
-	for (size_t i = 0; i < len;) {
-		size_t n;
-		if (u[i] >= 0x80) {
-			n = utf8_char(u + i, len - i);
-			if (n)
-				fwrite(u + i, 1, n, stdout);
-			else
-				fputs("\xEF\xBF\xBD", stdout);
-			i += n ? n : 1;
-			continue;
-		}
-		if (u[i] == '"' || u[i] == '\\')
-			printf("\\%c", u[i]);
-		else if (u[i] < 0x20 || u[i] == 0x7f) {
-			const char *e = u[i] == '\n' ? "\\n" : u[i] == '\r' ? "\\r" : u[i] == '\t' ? "\\t" :
-					u[i] == '\b' ? "\\b" : u[i] == '\f' ? "\\f" : NULL;
-			if (e)
-				fputs(e, stdout);
-			else
-				printf("\\u%04x", u[i]);
-		}
-		else
-			putchar(u[i]);
-		i++;
-	}
-	putchar('"');
+	if (xq_buf_add_json_string(&b, s, strlen(s)) == 0)
+		fwrite(b.ptr, 1, b.len, stdout);
+	xq_buf_release(&b);
 }
 
 static void print_json_result(int depth, uint64_t nodes, double secs, int threads, const char *fen,
