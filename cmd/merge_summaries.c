@@ -728,32 +728,33 @@ static int finish(struct merger *mg)
 	return write_merged(mg);
 }
 
+/* The options: 0 to run, 1 when --help was shown, -1 on a usage error. */
+static int parse_args(void *ctx, struct opt_parser *p)
+{
+	struct merger *mg = ctx;
+	const char *value;
+	int id, rc;
+
+	while ((rc = opt_next(p, options, &id, &value)) > 0) {
+		if (id == O_HELP) {
+			opt_print_help(stdout, usage, summary, options);
+			return 1;
+		}
+		if (id == O_NO_SHARD_CHECK)
+			mg->no_shard_check = 1;
+	}
+	return rc < 0 ? -1 : 0;
+}
+
 int cmd_merge_summaries(int argc, char **argv)
 {
 	struct opt_parser p;
 	struct merger mg;
-	const char *value;
-	int id, rc;
+	int rc;
 
 	memset(&mg, 0, sizeof(mg));
-	if (opt_init(&p, argc, argv, "merge-summaries")) {
-		cmd_error("out of memory");
-		return CMD_EXIT_IO;
-	}
-	while ((rc = opt_next(&p, options, &id, &value)) > 0) {
-		if (id == O_HELP) {
-			opt_print_help(stdout, usage, summary, options);
-			opt_release(&p);
-			return CMD_EXIT_OK;
-		}
-		if (id == O_NO_SHARD_CHECK)
-			mg.no_shard_check = 1;
-	}
-	if (rc < 0) {
-		rc = cmd_usage_error("merge-summaries", "%s", p.err);
-		opt_release(&p);
+	if ((rc = opt_command(&p, argc, argv, "merge-summaries", parse_args, &mg)) != OPT_RUN)
 		return rc;
-	}
 	/* A directory is not a summary: a usage error before anything is
 	 * read, as for every command (exit status 2, not 3). */
 	for (int i = 0; i < p.noperands; i++) {
