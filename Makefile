@@ -10,7 +10,7 @@
 #   make fuzz                 libFuzzer targets (clang); see tests/fuzz/README.md
 #   make demo                 run the main job on the bundled sample records
 #
-# Sources are found by wildcard: a new lib/*.c, formats/*.c, cmd/*.c,
+# Sources are found by wildcard: a new lib/*.c, formats/*.c, batch/*.c, api/*.c, cmd/*.c,
 # tests/unit/test_*.c or tests/fuzz/fuzz_*.c is built with no edit here.
 
 CC ?= cc

@@ -9,7 +9,7 @@
  * writes a diagram of the position at the chosen ply.  --output-format
  * ndjson gives one "xqkit.ply/1" object per ply instead, for scripts.
  *
- * The inputs are read as every collection command reads them (cmd/pool:
+ * The inputs are read as every collection command reads them (the batch of <xq/batch.h>:
  * many inputs, -r, -j, in input order); replay trusts the tree (readers
  * only keep legal moves) and reports the reader's diagnostics, so a
  * broken game is replayed up to its error and the command exits 1.

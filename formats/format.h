@@ -178,7 +178,7 @@ struct xqi_split_ops {
 	 * having met the end of its bytes; 0 when it does not. */
 	int (*chunk_next)(void *reader, struct xqi_place *next);
 	/*
-	 * For a caller that numbers records late (cmd/pool.c): it cuts chunks
+	 * For a caller that numbers records late (the batch, batch/feed.c): it cuts chunks
 	 * without scanning what is before, reads each with records and lines
 	 * counted from the chunk's start (xqi_chunk.records 0, line 1), and
 	 * numbers them as it takes them in order.  Both may be NULL.

@@ -1,6 +1,6 @@
 /*
  * pgn_quick.c: the splitter's quick scan (see pgn_split.c for the token
- * scan it stands in front of, and cmd/pool.c for how chunks are checked).
+ * scan it stands in front of, and batch/chunk.c for how chunks are checked).
  *
  * Cutting a big PGN file for the threads needs, at each cut, the number
  * of games before it and its line: a scan of the whole input, in one
@@ -19,7 +19,7 @@
  *
  * Where this scan and the reader still part (a move that breaks a game
  * and makes the reader skip to where this scan did not look; a line in
- * another encoding that hides a brace), the chunk check of the pool
+ * another encoding that hides a brace), the chunk check of the batch
  * catches it: a chunk's games must end exactly at the next point and be
  * as many as counted, or the rest of the file is read in order.
  * Encodings: in UTF-8 no byte of a character is ASCII; in GB18030 and

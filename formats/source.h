@@ -4,7 +4,7 @@
  * content (the registry breaks ties by the name's extension) or named,
  * and that format's reader opened on it.  xq_reader_open() and
  * xq_reader_open_memory() (api/io.c) stand on it, and so does xqkit's
- * pool (cmd/pool.c), which looks at an input before it reads it (to cut a
+ * batch (batch/), which looks at an input before it reads it (to cut a
  * big file into chunks).
  *
  * An input that holds no byte, or white space only, is empty: no format

@@ -1,5 +1,5 @@
 #!/bin/sh
-# One vocabulary, and privacy that a name shows (ARCHITECTURE.md, Names):
+# One vocabulary, and privacy that a name shows (ARCHITECTURE.md, Rules of the house):
 #   - a name of the public API (include/xq/) is xq_/XQ_; a name private to
 #     the library (lib/, formats/, batch/, api/) is xqi_/XQI_, so that no private
 #     name can pass for a public one, nor clash with a program's names when

@@ -5,14 +5,14 @@
  * the same diagnostics, in the same order; and every read ends (no more
  * calls to read() than bytes, no game without moving on).
  *
- * The chunks are read as the pool (api/batch.c) reads them, one after the
+ * The chunks are read as the batch (batch/chunk.c) reads them, one after the
  * other here: a chunk's games are handed over while chunk_next() says
  * that the next game starts before the chunk's end; the last must end
  * exactly at the chunk's end, and the chunk must hold as many games as
  * the splitter counted; otherwise the rest of the input is read from the
  * chunk's start, over the games handed over already.
  *
- * A PGN input is also read cut late (api/batch.c, cut_chunk_late: late
+ * A PGN input is also read cut late (batch/feed.c, cut_chunk_late: late
  * numbering), as the pool cuts it for validate, stats and convert: at the
  * format's boundary a window's length on, the encoding settled by its
  * decide at the first byte over 0x7F, the bytes coming in steps as reads
@@ -281,7 +281,7 @@ static void read_whole(const struct xqi_format *fmt, const struct xqi_read_opts 
 }
 
 /*
- * The input cut late, as api/batch.c's late_start, cut_chunk_late and
+ * The input cut late, as batch/feed.c's late_start, cut_chunk_late and
  * late_encoding cut it: chunks of `window` bytes or more, each ending at
  * the format's boundary, the input's bytes coming `step` at a time.
  */
