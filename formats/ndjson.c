@@ -33,10 +33,29 @@ static uint64_t nd_bytes_read(const struct nd_reader *r)
 }
 
 /*
- * The next line in r->line/r->len (without the newline).  Returns 1, 0 at
- * the end of the input, or a negative code (reported).  A line over the
- * limit returns 2, with no more of the input read: it may never end.
+ * Read up to CHUNK more bytes after r->buf's end (not counted in its
+ * length).  Returns how many, 0 at the end of the input, or the input's
+ * error (reported).
  */
+static long read_more(struct nd_reader *r)
+{
+	struct xq_diagnostic d;
+	long n;
+
+	if (xq_buf_grow(&r->buf, CHUNK))
+		return XQ_ENOMEM;
+	xqi_diagnostic_init(&d);
+	n = r->in ? xqi_input_read(r->in, r->buf.ptr + r->buf.len, CHUNK, &d)
+		  : r->src.read(r->src.ctx, r->buf.ptr + r->buf.len, CHUNK, &d);
+	if (n < 0) {
+		if (!d.source)
+			d.source = r->name;
+		d.game = r->games + 1;
+		xqi_sink_report(r->sink, &d);
+	}
+	return n;
+}
+
 /*
  * The line at r->buf.ptr[0] runs past the limit with no line end in the
  * buffer: its bytes are dropped as they come, up to its end, at most
@@ -54,7 +73,6 @@ static int skip_long_line(struct nd_reader *r)
 	r->len = 0;
 	/* Every round drops the bytes read, or meets the end. */
 	for (uint64_t was = r->offset;; XQI_ADVANCED(was, r->offset)) {
-		struct xq_diagnostic d;
 		long n;
 		nl = memchr(r->buf.ptr, '\n', r->buf.len);
 		if (nl)
@@ -64,18 +82,8 @@ static int skip_long_line(struct nd_reader *r)
 		xq_buf_reset(&r->buf);
 		if (skipped > r->max_line + XQI_SKIP_MAX)
 			return 3;
-		if (xq_buf_grow(&r->buf, CHUNK))
-			return XQ_ENOMEM;
-		xqi_diagnostic_init(&d);
-		n = r->in ? xqi_input_read(r->in, r->buf.ptr, CHUNK, &d)
-			  : r->src.read(r->src.ctx, r->buf.ptr, CHUNK, &d);
-		if (n < 0) {
-			if (!d.source)
-				d.source = r->name;
-			d.game = r->games + 1;
-			xqi_sink_report(r->sink, &d);
+		if ((n = read_more(r)) < 0)
 			return (int)n;
-		}
 		if (n == 0) {
 			r->eof = 1;
 			r->line_ended = 0;
@@ -91,6 +99,11 @@ static int skip_long_line(struct nd_reader *r)
 	return 2;
 }
 
+/*
+ * The next line in r->line/r->len (without the newline).  Returns 1, 0 at
+ * the end of the input, or a negative code (reported).  A line over the
+ * limit returns 2, with no more of the input read: it may never end.
+ */
 static int next_line(struct nd_reader *r)
 {
 	size_t scan = r->pos;
@@ -99,7 +112,6 @@ static int next_line(struct nd_reader *r)
 	for (uint64_t was = nd_bytes_read(r) + (uint64_t)r->eof;;
 	     XQI_ADVANCED(was, nd_bytes_read(r) + (uint64_t)r->eof)) {
 		char *nl = memchr(r->buf.ptr + scan, '\n', r->buf.len - scan);
-		struct xq_diagnostic d;
 		long n;
 		if (nl || (r->eof && r->pos < r->buf.len)) {
 			size_t end = nl ? (size_t)(nl - r->buf.ptr) : r->buf.len;
@@ -128,18 +140,8 @@ static int next_line(struct nd_reader *r)
 		}
 		if (r->buf.len > r->max_line)
 			return skip_long_line(r); /* over the limit: skipped */
-		if (xq_buf_grow(&r->buf, CHUNK))
-			return XQ_ENOMEM;
-		xqi_diagnostic_init(&d);
-		n = r->in ? xqi_input_read(r->in, r->buf.ptr + r->buf.len, CHUNK, &d)
-			  : r->src.read(r->src.ctx, r->buf.ptr + r->buf.len, CHUNK, &d);
-		if (n < 0) {
-			if (!d.source)
-				d.source = r->name;
-			d.game = r->games + 1;
-			xqi_sink_report(r->sink, &d);
+		if ((n = read_more(r)) < 0)
 			return (int)n;
-		}
 		if (n == 0) {
 			r->eof = 1;
 			continue;
