@@ -4,7 +4,12 @@
  * Adding a command: write `int cmd_<name>(int argc, char **argv)` in
  * cmd/<name>.c (argv[0] is the command name; the return value is the exit
  * status), declare it here, add a row to the table in cmd/main.c, add
- * man/xqkit-<name>.1 and golden cases under tests/cli/<name>/.
+ * man/xqkit-<name>.1 (its EXIT STATUS rows in tests/exit-status.tsv) and
+ * golden cases under tests/cli/<name>/.  Build it on the skeleton the
+ * commands share: opt_command() (opt.h) reads the command line, or
+ * input_opts_command() (inputs.h) for a command that reads collections,
+ * with input_opts_begin() to start its run; reporter_summary() and
+ * reporter_status() (report.h) write its summary and pick its status.
  */
 #ifndef CMD_CMD_H
 #define CMD_CMD_H
