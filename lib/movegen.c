@@ -460,6 +460,11 @@ static int check_shape(const struct xqi_position *b, xqi_sq from, xqi_sq to, int
 			return illegal(d, "the king cannot leave its palace");
 		return 0;
 	case XQI_ADVISOR:
+		/* A composed position may put one where it never stands (a king
+		 * never: no reader takes that): it has no move there, as the
+		 * move tables say. */
+		if (!(xqi_square_flags[from] & XQI_SQF_PALACE))
+			return illegal(d, "the advisor stands outside its palace, where it has no move");
 		if (adx != 1 || ady != 1)
 			return illegal(d, "the advisor moves one point diagonally");
 		if (!(xqi_square_flags[to] & XQI_SQF_PALACE))

@@ -329,6 +329,33 @@ static void gives_check_only_for_moves_that_attack_the_king(void **state)
 	assert_memory_equal(&b, &before, sizeof(b));
 }
 
+/*
+ * A composed position may put an advisor where it can never stand (readers
+ * keep it, with a warning; a king there they refuse).  It has no move, and the
+ * check of one move says so as the move generator does: the CHN reader,
+ * which checks each move, once kept an advisor's step from d3 into the
+ * palace that the generator (and so the fuzz target's check) refused.
+ */
+static void an_advisor_outside_its_palace_has_no_move_in_either_check(void **state)
+{
+	static const char *const cases[][2] = {
+		{"2ba1ab1r/4k4/c1n1c1n2/p3p1p1p/2p6/6P2/PrPAP3P/1CN3NC1/4A4/1RB1K1BR1 w - - 0 1", "d3e2"},
+		{"2ba1ab1r/4k4/c1n1c1n2/p3p1p1p/2p6/6P2/PrPAP3P/1CN3NC1/4A4/1RB1K1BR1 w - - 0 1", "d3c4"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct xqi_position b;
+		struct xq_diagnostic d;
+		xqi_diagnostic_init(&d);
+		assert_int_equal(xqi_position_from_fen(&b, cases[i][0], strlen(cases[i][0]),
+						       XQI_FEN_LENIENT_PLACEMENT, &d), 0);
+		assert_false(xqi_move_is_legal(&b, mv(cases[i][1])));
+		xqi_diagnostic_init(&d);
+		assert_int_equal(xqi_move_check(&b, mv(cases[i][1]), &d), XQ_EILLEGAL);
+		assert_non_null(strstr(d.msg, "outside its palace"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +378,7 @@ int main(void)
 		cmocka_unit_test(horse_check_is_blocked_by_its_leg),
 		cmocka_unit_test(checkmate_and_stalemate_both_lose),
 		cmocka_unit_test(move_check_explains_why_a_move_is_illegal),
+		cmocka_unit_test(an_advisor_outside_its_palace_has_no_move_in_either_check),
 		cmocka_unit_test(move_generation_is_safe_on_a_board_without_a_king),
 		cmocka_unit_test(legal_filter_agrees_with_brute_force_in_random_games),
 	};
